@@ -1,0 +1,69 @@
+"""Load YAML files into pydantic models with errors that name file, line and field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from kriegsspiel.errors import DataFileError
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class Strict(BaseModel):
+    """Base of every model read from a file: unknown fields are errors, values are frozen."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _line_of(node: yaml.Node, loc: tuple[int | str, ...]) -> int:
+    """The 1-based line of the YAML node at ``loc`` (or of its nearest parent)."""
+    line = node.start_mark.line + 1
+    for key in loc:
+        child: yaml.Node | None = None
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                if k.value == key:
+                    child = v
+                    break
+        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+            child = node.value[key]
+        if child is None:
+            break
+        node, line = child, child.start_mark.line + 1
+    return line
+
+
+def load_yaml(path: Path, model: type[M]) -> M:
+    """Parse ``path`` and validate it as ``model``; raise DataFileError on any problem."""
+    name = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataFileError(name, [f"cannot be read ({exc.strerror})"]) from None
+    return parse_yaml(text, model, name)
+
+
+def parse_yaml(text: str, model: type[M], name: str) -> M:
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data: Any = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}: " if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise DataFileError(name, [f"{where}not valid YAML ({problem})"]) from None
+    if node is None or data is None:
+        raise DataFileError(name, ["the file is empty; expected a mapping of fields"])
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            loc = tuple(error["loc"])
+            field = ".".join(str(p) for p in loc) or "(top level)"
+            problems.append(f"line {_line_of(node, loc)}, field {field}: {error['msg']}")
+        raise DataFileError(name, problems) from None

@@ -1,0 +1,225 @@
+"""Exact probability distributions over dice outcomes.
+
+A small API of our own in front of icepool: the rest of the engine never imports
+icepool, so a change of library (or of icepool's API) touches this module only.
+Probabilities are exact :class:`fractions.Fraction` values; floats are for output.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Generic, TypeVar, cast
+
+import icepool
+
+from kriegsspiel.errors import UsageError
+
+T = TypeVar("T", bound=Hashable)
+U = TypeVar("U", bound=Hashable)
+
+
+class Dist(Generic[T]):
+    """An immutable finite probability distribution (outcome -> exact probability).
+
+    Outcomes are any hashable values; sums of numeric outcomes are convolved by icepool.
+    """
+
+    __slots__ = ("_table",)
+
+    def __init__(self, table: Mapping[T, Fraction]) -> None:
+        self._table: dict[T, Fraction] = dict(_sorted(table))
+
+    # -- construction -------------------------------------------------------
+    @staticmethod
+    def die(sides: int) -> Dist[int]:
+        """A fair die numbered 1..sides."""
+        return _die(sides)
+
+    @staticmethod
+    def constant(value: U) -> Dist[U]:
+        return Dist({value: Fraction(1)})
+
+    @staticmethod
+    def from_probabilities(probabilities: Mapping[U, Fraction]) -> Dist[U]:
+        """Build from exact probabilities (must be non-negative and sum to 1)."""
+        items = {o: Fraction(p) for o, p in probabilities.items() if p != 0}
+        if not items:
+            raise ValueError("a distribution needs at least one outcome")
+        if any(p < 0 for p in items.values()):
+            raise ValueError("negative probability")
+        if sum(items.values()) != 1:
+            raise ValueError("probabilities do not sum to 1")
+        return Dist(items)
+
+    @staticmethod
+    def bernoulli(p: Fraction) -> Dist[int]:
+        """1 with probability p, else 0."""
+        return Dist.from_probabilities({0: 1 - Fraction(p), 1: Fraction(p)})
+
+    @staticmethod
+    def mixture(parts: Iterable[tuple[Fraction, Dist[U]]]) -> Dist[U]:
+        """The distribution that picks part i with probability p_i."""
+        total: dict[U, Fraction] = {}
+        for weight, dist in parts:
+            for outcome, p in dist._table.items():
+                total[outcome] = total.get(outcome, Fraction(0)) + weight * p
+        return Dist.from_probabilities(total)
+
+    # -- reading ------------------------------------------------------------
+    def items(self) -> Iterator[tuple[T, Fraction]]:
+        return iter(self._table.items())
+
+    def outcomes(self) -> list[T]:
+        return list(self._table)
+
+    def probability(self, outcome_or_test: T | Callable[[T], bool]) -> Fraction:
+        """P(outcome == x) or P(test(outcome))."""
+        if callable(outcome_or_test):
+            test = outcome_or_test
+            return sum((p for o, p in self._table.items() if test(o)), Fraction(0))
+        return self._table.get(outcome_or_test, Fraction(0))
+
+    def mean(self) -> Fraction:
+        return sum((Fraction(cast(int, o)) * p for o, p in self._table.items()), Fraction(0))
+
+    def variance(self) -> Fraction:
+        mu = self.mean()
+        return sum(
+            ((Fraction(cast(int, o)) - mu) ** 2 * p for o, p in self._table.items()), Fraction(0)
+        )
+
+    def as_list(self) -> list[Fraction]:
+        """For a distribution over counts 0..n: [P(0), P(1), ..., P(n)]."""
+        top = max(self._table)  # type: ignore[type-var]
+        return [self._table.get(i, Fraction(0)) for i in range(int(top) + 1)]  # type: ignore[arg-type,call-overload]
+
+    def at_least(self, threshold: int) -> Fraction:
+        return self.probability(lambda o: o >= threshold)  # type: ignore[operator]
+
+    # -- combining ----------------------------------------------------------
+    def map(self, f: Callable[[T], U]) -> Dist[U]:
+        table: dict[U, Fraction] = {}
+        for outcome, p in self._table.items():
+            key = f(outcome)
+            table[key] = table.get(key, Fraction(0)) + p
+        return Dist(table)
+
+    def bind(self, f: Callable[[T], Dist[U]]) -> Dist[U]:
+        """Each outcome leads to a further distribution; the result mixes them."""
+        return Dist.mixture((p, f(o)) for o, p in self._table.items())
+
+    def __add__(self, other: Dist[T]) -> Dist[T]:
+        """The sum of two independent numeric outcomes."""
+        return _from_die(_to_die(self) + _to_die(other))
+
+    def repeat_sum(self, count: int | Dist[int]) -> Dist[T]:
+        """The sum of ``count`` independent copies (``count`` may itself be random)."""
+        if isinstance(count, Dist):
+            return _from_die(_to_die(count) @ _to_die(self))
+        if count < 0:
+            raise ValueError("count must be >= 0")
+        if count == 0:
+            return Dist({0: Fraction(1)})  # type: ignore[dict-item]
+        if count == 1:
+            return self
+        return _from_die(count @ _to_die(self))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Dist) and self._table == other._table
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._table.items()))
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{o!r}: {p}" for o, p in self._table.items())
+        return f"Dist({{{body}}})"
+
+
+def _sorted(table: Mapping[T, Fraction]) -> list[tuple[T, Fraction]]:
+    try:
+        return sorted(table.items())  # type: ignore[type-var]
+    except TypeError:
+        return list(table.items())
+
+
+def _to_die(dist: Dist[Any]) -> Any:
+    table = dist._table
+    denominator = math.lcm(*(p.denominator for p in table.values()))
+    return icepool.Die({o: int(p * denominator) for o, p in table.items()})
+
+
+def _from_die(die: Any) -> Dist[Any]:
+    denominator = die.denominator()
+    return Dist({o: Fraction(q, denominator) for o, q in die.items()})
+
+
+@lru_cache(maxsize=64)
+def _die(sides: int) -> Dist[int]:
+    if sides < 1:
+        raise ValueError("a die needs at least one side")
+    return _from_die(icepool.d(sides))
+
+
+@lru_cache(maxsize=512)
+def dice_sum(count: int, sides: int) -> Dist[int]:
+    """The sum of ``count`` dice of ``sides`` sides (0 when count is 0)."""
+    return _die(sides).repeat_sum(count)
+
+
+@lru_cache(maxsize=2048)
+def successes(count: int, p: Fraction) -> Dist[int]:
+    """How many of ``count`` independent tries succeed with probability ``p`` each."""
+    return Dist.bernoulli(p).repeat_sum(count)
+
+
+# -- dice expressions as printed on the sheets: "D6", "2D6-1", "D3+1", "3" ----
+_EXPR = re.compile(r"^\s*(?:(\d*)\s*[dD]\s*(\d+))?\s*(?:([+-])\s*(\d+))?\s*$|^\s*(\d+)\s*$")
+
+
+class DiceExpr:
+    """A dice expression such as ``2D6-1``: count dice of sides sides plus a constant."""
+
+    __slots__ = ("constant", "count", "sides", "text")
+
+    def __init__(self, text: str) -> None:
+        match = _EXPR.match(str(text))
+        if not match or not any(match.groups()):
+            raise UsageError(f"{text!r} is not a dice expression (write e.g. 3, D6, 2D6-1, D3+1)")
+        if match.group(5) is not None:
+            self.count, self.sides, self.constant = 0, 0, int(match.group(5))
+        else:
+            self.count = int(match.group(1) or 1) if match.group(2) else 0
+            self.sides = int(match.group(2) or 0)
+            sign = -1 if match.group(3) == "-" else 1
+            self.constant = sign * int(match.group(4) or 0)
+        self.text = str(text).strip().upper()
+
+    @property
+    def is_fixed(self) -> bool:
+        return self.count == 0
+
+    def dist(self) -> Dist[int]:
+        if self.count == 0:
+            return Dist.constant(self.constant)
+        base = dice_sum(self.count, self.sides)
+        return base if self.constant == 0 else base.map(lambda v: v + self.constant)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DiceExpr) and (self.count, self.sides, self.constant) == (
+            other.count,
+            other.sides,
+            other.constant,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.count, self.sides, self.constant))
+
+    def __repr__(self) -> str:
+        return f"DiceExpr({self.text!r})"
+
+    def __str__(self) -> str:
+        return self.text

@@ -1,0 +1,190 @@
+"""Rules as procedures over a :class:`Dice` object, run three ways.
+
+A rule is written once, as a plain function that asks a ``Dice`` for rolls. The
+same function is then
+
+* **sampled** with :class:`RandomDice` (one seeded generator per game) by the simulator,
+* **enumerated exactly** with :func:`exact`, which explores every branch of the
+  procedure with its probability (aggregate rolls such as "how many of 8 dice
+  score 4+" are one exact branch point), and
+* **enumerated die by die** with :func:`brute_force`, the oracle that expands every
+  aggregate roll into single dice, for tests on small cases.
+
+So the odds calculator and the simulator can never disagree about a rule: there is
+only one coding of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from fractions import Fraction
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+from kriegsspiel.core.dice import Dist, dice_sum, successes
+
+if TYPE_CHECKING:
+    import numpy as np
+
+T = TypeVar("T", bound=Hashable)
+
+
+class Dice(Protocol):
+    """Where rules get their random numbers from."""
+
+    def roll(self, sides: int) -> int:
+        """One die, 1..sides."""
+        ...
+
+    def total(self, count: int, sides: int) -> int:
+        """The sum of ``count`` dice (0 when count is 0)."""
+        ...
+
+    def count_at_least(self, count: int, sides: int, *at_least: int) -> int:
+        """Roll ``count`` dice; how many show ``at_least`` or more.
+
+        With several thresholds the successes are rolled again for each in turn
+        (to hit, then to damage): how many pass them all.
+        """
+        ...
+
+
+class RandomDice:
+    """Seeded dice for simulation; never touches global random state."""
+
+    def __init__(self, seed: int | np.random.Generator | None = None) -> None:
+        import numpy as np  # only the simulator needs numpy; odds queries start faster without it
+
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+
+    def roll(self, sides: int) -> int:
+        return int(self.rng.integers(1, sides + 1))
+
+    def total(self, count: int, sides: int) -> int:
+        if count <= 0:
+            return 0
+        return int(self.rng.integers(1, sides + 1, size=count).sum())
+
+    def count_at_least(self, count: int, sides: int, *at_least: int) -> int:
+        if count <= 0:
+            return 0
+        return int(self.rng.binomial(count, float(chance_all(sides, at_least))))
+
+
+class ScriptedDice:
+    """Dice that answer with given values, in order: replays of worked examples."""
+
+    def __init__(self, rolls: Iterable[int]) -> None:
+        self._rolls = list(rolls)
+        self.used: list[int] = []
+
+    def _next(self, sides: int) -> int:
+        if not self._rolls:
+            raise IndexError("the script has no more dice")
+        value = self._rolls.pop(0)
+        if not 1 <= value <= sides:
+            raise ValueError(f"scripted roll {value} is not a face of a d{sides}")
+        self.used.append(value)
+        return value
+
+    def roll(self, sides: int) -> int:
+        return self._next(sides)
+
+    def total(self, count: int, sides: int) -> int:
+        return sum(self._next(sides) for _ in range(count))
+
+    def count_at_least(self, count: int, sides: int, *at_least: int) -> int:
+        for need in at_least:
+            count = sum(self._next(sides) >= need for _ in range(count))
+        return count
+
+    @property
+    def remaining(self) -> list[int]:
+        return list(self._rolls)
+
+
+def chance_all(sides: int, at_least: tuple[int, ...]) -> Fraction:
+    """The chance that one item passes every roll in turn."""
+    p = Fraction(1)
+    for need in at_least:
+        p *= Fraction(min(sides, max(0, sides - need + 1)), sides)
+    return p
+
+
+class _Branch(Exception):
+    def __init__(self, dist: Dist[int]) -> None:
+        self.dist = dist
+
+
+class _ReplayDice:
+    """Follows a fixed list of earlier choices; raises _Branch at the first new roll."""
+
+    def __init__(self, prefix: tuple[int, ...], die_by_die: bool) -> None:
+        self.prefix, self.position, self.die_by_die = prefix, 0, die_by_die
+
+    def _choose(self, dist: Dist[int]) -> int:
+        if self.position < len(self.prefix):
+            value = self.prefix[self.position]
+            self.position += 1
+            return value
+        raise _Branch(dist)
+
+    def roll(self, sides: int) -> int:
+        return self._choose(Dist.die(sides))
+
+    def total(self, count: int, sides: int) -> int:
+        if count <= 0:
+            return 0
+        if self.die_by_die:
+            return sum(self.roll(sides) for _ in range(count))
+        return self._choose(dice_sum(count, sides))
+
+    def count_at_least(self, count: int, sides: int, *at_least: int) -> int:
+        if count <= 0:
+            return 0
+        if self.die_by_die:
+            for need in at_least:
+                count = sum(self.roll(sides) >= need for _ in range(count))
+            return count
+        return self._choose(successes(count, chance_all(sides, at_least)))
+
+
+def _enumerate(procedure: Callable[[Dice], T], die_by_die: bool) -> Dist[T]:
+    results: dict[T, Fraction] = {}
+    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    while stack:
+        prefix, weight = stack.pop()
+        try:
+            outcome = procedure(_ReplayDice(prefix, die_by_die))
+        except _Branch as branch:
+            for value, p in branch.dist.items():
+                stack.append(((*prefix, value), weight * p))
+            continue
+        results[outcome] = results.get(outcome, Fraction(0)) + weight
+    return Dist.from_probabilities(results)
+
+
+def exact(procedure: Callable[[Dice], T]) -> Dist[T]:
+    """The exact outcome distribution of a procedure (aggregate rolls as one branch)."""
+    return _enumerate(procedure, die_by_die=False)
+
+
+def brute_force(procedure: Callable[[Dice], T]) -> Dist[T]:
+    """The same, expanding every die separately: the slow oracle for tests."""
+    return _enumerate(procedure, die_by_die=True)
+
+
+def markov(start: Dist[T], step: Callable[[Dice, T], T], times: int) -> list[Dist[T]]:
+    """Apply a random ``step`` repeatedly: the state distribution after 0..times steps."""
+    history = [start]
+    current = start
+    transitions: dict[T, Dist[T]] = {}
+
+    def after(state: T) -> Dist[T]:
+        if state not in transitions:
+            transitions[state] = exact(lambda dice: step(dice, state))
+        return transitions[state]
+
+    for _ in range(times):
+        current = current.bind(after)
+        history.append(current)
+    return history

@@ -1,0 +1,45 @@
+"""The answer to an odds question: numbers, distributions and the reasoning behind them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from kriegsspiel.core.dice import Dist
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """One line of a playsheet-style explanation: 'needs 5+' because 'base 3+, long range -1'."""
+
+    topic: str
+    result: str
+    because: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OddsReport:
+    """Everything an odds query found, ready for text or JSON output."""
+
+    ruleset: str
+    question: str
+    reasons: tuple[Reason, ...]
+    probabilities: dict[str, Fraction] = field(default_factory=dict)
+    distributions: dict[str, Dist[int]] = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"ruleset": self.ruleset, "question": self.question}
+        for key, p in self.probabilities.items():
+            out[key] = float(p)
+        for key, dist in self.distributions.items():
+            out[key] = {
+                "mean": float(dist.mean()),
+                "distribution": [float(p) for p in dist.as_list()],
+            }
+        out.update(self.details)
+        out["reasoning"] = [
+            {"topic": r.topic, "result": r.result, "because": r.because} for r in self.reasons
+        ]
+        return out

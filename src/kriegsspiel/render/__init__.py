@@ -1,0 +1,1 @@
+"""Text, tables and pictures made from engine state; nothing here changes a rule."""

@@ -1,0 +1,75 @@
+"""Show an :class:`OddsReport` the way a player reads a playsheet, with rich."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from kriegsspiel.core.report import OddsReport
+
+BAR = 30
+TAIL = Fraction(1, 2000)  # rows past a 0.05% tail are folded into one
+
+
+def _pct(p: Fraction | float) -> str:
+    value = float(p) * 100
+    if value and value < 0.05:
+        return f"{value:.3f}%"
+    return f"{value:.1f}%"
+
+
+def render(report: OddsReport) -> Group:
+    """The reasoning table, the headline probabilities, then each distribution."""
+    parts: list[Table | Text] = []
+    title = f"{report.question} — {report.ruleset}"
+    why = Table(title=title, show_header=True, header_style="bold", title_justify="left")
+    why.add_column("step")
+    why.add_column("result", style="bold cyan")
+    why.add_column("because")
+    for r in report.reasons:
+        why.add_row(r.topic, r.result, r.because)
+    parts.append(why)
+    if report.probabilities:
+        odds = Table(show_header=True, header_style="bold", title="chances", title_justify="left")
+        odds.add_column("outcome")
+        odds.add_column("chance", justify="right", style="bold green")
+        odds.add_column("exact", justify="right", style="dim")
+        for key, p in report.probabilities.items():
+            odds.add_row(key.removeprefix("p_").replace("_", " "), _pct(p), str(p))
+        parts.append(odds)
+    for name, dist in report.distributions.items():
+        table = Table(
+            title=f"{name.replace('_', ' ')} (mean {float(dist.mean()):.2f})",
+            title_justify="left",
+            show_header=True,
+            header_style="bold",
+        )
+        table.add_column("count", justify="right")
+        table.add_column("exactly", justify="right")
+        table.add_column("at least", justify="right")
+        table.add_column("")
+        values = dist.as_list()
+        tail = Fraction(1)
+        for count, p in enumerate(values):
+            if count and tail < TAIL:
+                table.add_row(f"{count}+", "", _pct(tail), "")
+                break
+            table.add_row(str(count), _pct(p), _pct(tail), "█" * round(float(p) * BAR))
+            tail -= p
+        parts.append(table)
+    for key, value in report.details.items():
+        if isinstance(value, dict) and value and all(isinstance(v, float) for v in value.values()):
+            table = Table(title=key.replace("_", " "), title_justify="left", show_header=False)
+            table.add_column("")
+            table.add_column("", justify="right")
+            for k, v in value.items():
+                table.add_row(str(k), _pct(v))
+            parts.append(table)
+    return Group(*parts)
+
+
+def print_report(report: OddsReport, console: Console | None = None) -> None:
+    (console or Console()).print(render(report))

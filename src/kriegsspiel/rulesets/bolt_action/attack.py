@@ -1,0 +1,178 @@
+"""A whole unit's shooting at one target: every weapon group, then pins and tests.
+
+``attack_troops`` and ``attack_vehicle`` are the simulator's procedures; the ``exact_*``
+functions compute the same outcomes' exact distributions from the same shot procedures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import partial
+from itertools import product
+
+from kriegsspiel.core.dice import Dist
+from kriegsspiel.core.procedure import Dice, exact, markov
+from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, morale_check
+from kriegsspiel.rulesets.bolt_action.shooting import (
+    Group,
+    Shot,
+    VehicleState,
+    roll_expr,
+    roll_to_hit,
+    shot_at_troops,
+    shot_at_vehicle,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TroopsOutcome:
+    hits: int
+    casualties: int
+    pins: int
+    destroyed_by_morale: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TroopsContext:
+    """What the target brings to the attack: its size and its morale."""
+
+    models: int | None
+    morale: MoraleTest
+    pins_per_attack: int
+
+
+def after_attack(
+    dice: Dice, specials_hit: Sequence[Shot], any_hit: bool, ctx: TroopsContext
+) -> tuple[int, bool]:
+    """Pins from the attack (the largest of 1 and any HE/flame pin roll) and forced tests."""
+    if not any_hit:
+        return 0, False
+    pins = max(
+        [ctx.pins_per_attack]
+        + [roll_expr(dice, s.special_pins) for s in specials_hit if s.special_pins is not None]
+    )
+    if any(s.morale_check for s in specials_hit):
+        test = replace(ctx.morale, pins=ctx.morale.pins + pins)
+        return pins, not morale_check(dice, test)
+    return pins, False
+
+
+def _special(shot: Shot) -> bool:
+    return shot.special_pins is not None or shot.morale_check
+
+
+def attack_troops(dice: Dice, groups: Sequence[Group], ctx: TroopsContext) -> TroopsOutcome:
+    """Roll a unit's whole attack at infantry or artillery (the simulator's procedure)."""
+    hits = casualties = 0
+    specials: list[Shot] = []
+    for group in groups:
+        group_hits = 0
+        for _ in range(group.shots):
+            h, c = shot_at_troops(dice, group.shot)
+            group_hits += h
+            casualties += c
+        hits += group_hits
+        if group_hits and _special(group.shot):
+            specials.append(group.shot)
+    if ctx.models is not None:
+        casualties = min(casualties, ctx.models)
+    pins, destroyed = after_attack(dice, specials, hits > 0, ctx)
+    return TroopsOutcome(hits, casualties, pins, destroyed)
+
+
+@dataclass(frozen=True, slots=True)
+class TroopsOdds:
+    hits: Dist[int]
+    casualties: Dist[int]
+    pins: Dist[int]
+    p_destroyed_by_morale: Fraction
+    p_hit_by_group: tuple[Fraction, ...]
+
+
+def _sum(dists: Sequence[Dist[int]]) -> Dist[int]:
+    total = Dist.constant(0)
+    for d in dists:
+        total = total + d
+    return total
+
+
+def exact_troops(groups: Sequence[Group], ctx: TroopsContext) -> TroopsOdds:
+    """Exact distributions of :func:`attack_troops`, built from the same shot procedure."""
+    per_shot = [exact(partial(shot_at_troops, shot=g.shot)) for g in groups]
+    hits = [
+        p.map(lambda o: o[0]).repeat_sum(g.shots) for p, g in zip(per_shot, groups, strict=True)
+    ]
+    casualties = _sum(
+        [p.map(lambda o: o[1]).repeat_sum(g.shots) for p, g in zip(per_shot, groups, strict=True)]
+    )
+    models = ctx.models
+    if models is not None:
+        casualties = casualties.map(lambda c: min(c, models))
+    p_none = [h.probability(0) for h in hits]
+    p_hit_by_group = tuple(p.probability(lambda o: o[0] > 0) for p in per_shot)
+    # pins and forced tests depend only on which groups hit at all
+    special = [i for i, g in enumerate(groups) if _special(g.shot)]
+    plain_none = Fraction(1)
+    for i in range(len(groups)):
+        if i not in special:
+            plain_none *= p_none[i]
+    parts: list[tuple[Fraction, Dist[tuple[int, bool]]]] = []
+    for pattern in product((False, True), repeat=len(special)):
+        weight = Fraction(1)
+        for i, hit in zip(special, pattern, strict=True):
+            weight *= (1 - p_none[i]) if hit else p_none[i]
+        if weight == 0:
+            continue
+        shots = [groups[i].shot for i, hit in zip(special, pattern, strict=True) if hit]
+        if any(pattern):
+            parts.append(
+                (weight, exact(partial(after_attack, specials_hit=shots, any_hit=True, ctx=ctx)))
+            )
+        else:
+            if plain_none != 1:
+                parts.append(
+                    (weight * (1 - plain_none), exact(lambda d: after_attack(d, [], True, ctx)))
+                )
+            if plain_none != 0:
+                parts.append((weight * plain_none, Dist.constant((0, False))))
+    after = Dist.mixture(parts)
+    return TroopsOdds(
+        hits=_sum(hits),
+        casualties=casualties,
+        pins=after.map(lambda o: o[0]),
+        p_destroyed_by_morale=after.probability(lambda o: o[1]),
+        p_hit_by_group=p_hit_by_group,
+    )
+
+
+def attack_vehicle(dice: Dice, groups: Sequence[Group]) -> VehicleState:
+    """Roll a unit's whole attack at a vehicle, shot by shot (the simulator's procedure)."""
+    state = VehicleState()
+    for group in groups:
+        for _ in range(group.shots):
+            state = shot_at_vehicle(dice, group.shot, state)
+    return state
+
+
+def exact_vehicle(groups: Sequence[Group]) -> Dist[VehicleState]:
+    """Exact distribution of :func:`attack_vehicle`'s final state."""
+    state: Dist[VehicleState] = Dist.constant(VehicleState())
+    for group in groups:
+        state = markov(state, partial(_vehicle_step, shot=group.shot), group.shots)[-1]
+    return state
+
+
+def _vehicle_step(dice: Dice, state: VehicleState, shot: Shot) -> VehicleState:
+    return shot_at_vehicle(dice, shot, state)
+
+
+def hits_scored(dice: Dice, shot: Shot) -> int:
+    """The hits one shot scores (a flamethrower's or HE's multiplier included)."""
+    return roll_expr(dice, shot.hits_per_hit) if roll_to_hit(dice, shot.hit_on) else 0
+
+
+def hits_distribution(groups: Sequence[Group]) -> Dist[int]:
+    """How many hits the attack scores if every shot is rolled."""
+    return _sum([exact(partial(hits_scored, shot=g.shot)).repeat_sum(g.shots) for g in groups])

@@ -1,0 +1,111 @@
+"""An edition of the Bolt Action family: its data file plus a few declared flags.
+
+Like python-chess's variants, an edition is a small subclass that sets class
+attributes; the rule procedures read the flags and the tables, never the edition name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, cached_property
+from typing import ClassVar
+
+from kriegsspiel.core.dice import DiceExpr
+from kriegsspiel.core.names import lookup
+from kriegsspiel.errors import UnknownNameError
+from kriegsspiel.rulesets.bolt_action.data import (
+    DamageValue,
+    Edition,
+    HeRow,
+    Weapon,
+    load_edition,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What is being shot at: a damage value and the kind of target."""
+
+    name: str
+    kind: str  # infantry | soft-skinned | armoured
+    walker: bool
+    damage_value: int
+
+    @property
+    def is_vehicle(self) -> bool:
+        return self.kind != "infantry"
+
+
+class Rules:
+    """The tables of one edition with the look-ups the procedures need."""
+
+    ruleset: ClassVar[str]
+    has_walkers: ClassVar[bool] = False
+    has_reactions: ClassVar[bool] = False
+
+    @cached_property
+    def data(self) -> Edition:
+        return load_edition(self.ruleset)
+
+    # -- look-ups by the names on the sheet ---------------------------------
+    def weapon(self, name: str) -> Weapon:
+        return lookup("weapon", name, (([w.name, *w.aliases], w) for w in self.data.weapons.rows))
+
+    def target(self, name: str) -> Target:
+        row: DamageValue = lookup(
+            "target", name, ((r.names, r) for r in self.data.damage_values.rows)
+        )
+        return Target(row.names[0], row.kind, row.walker, row.needed)
+
+    def morale(self, quality: str) -> int:
+        for row in self.data.quality.rows:
+            if row.quality == quality.lower():
+                return row.morale
+        raise UnknownNameError("quality", quality, [r.quality for r in self.data.quality.rows])
+
+    def officer_bonus(self, rank: str | None) -> int:
+        if rank is None:
+            return 0
+        return lookup(
+            "officer",
+            rank.replace("-", " "),
+            (
+                ([r.rank, r.rank.replace("Lieutenant", "Lt")], r.morale_bonus)
+                for r in self.data.officers.rows
+            ),
+        )
+
+    def hit_modifier(self, key: str) -> int:
+        return next(r.value for r in self.data.hit_modifiers.rows if r.key == key)
+
+    def hit_label(self, key: str) -> str:
+        return next(r.label for r in self.data.hit_modifiers.rows if r.key == key)
+
+    def pen_modifier(self, key: str) -> int:
+        return next(r.value for r in self.data.penetration_modifiers.rows if r.key == key)
+
+    def he_row(self, he: str) -> HeRow:
+        wanted = DiceExpr(he)
+        return next(r for r in self.data.he.rows if DiceExpr(r.he) == wanted)
+
+    def target_names(self) -> list[str]:
+        return [r.names[0] for r in self.data.damage_values.rows]
+
+
+class Konflikt47(Rules):
+    ruleset = "konflikt47"
+    has_walkers = True
+    has_reactions = True
+
+
+class BoltAction1(Rules):
+    ruleset = "bolt-action-1"
+
+
+@cache
+def rules_for(ruleset: str) -> Rules:
+    """The rules object of ``konflikt47`` or ``bolt-action-1``."""
+    editions: dict[str, type[Rules]] = {"konflikt47": Konflikt47, "bolt-action-1": BoltAction1}
+    if ruleset not in editions:
+        raise UnknownNameError("Bolt Action-family ruleset", ruleset, editions)
+    return editions[ruleset]()

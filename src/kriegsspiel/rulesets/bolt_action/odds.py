@@ -1,0 +1,506 @@
+"""Exact odds for the Bolt Action family, as :class:`OddsReport` objects with their reasons."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import partial
+
+from kriegsspiel.core.dice import Dist
+from kriegsspiel.core.procedure import Dice, exact
+from kriegsspiel.core.report import OddsReport, Reason
+from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets.bolt_action.attack import (
+    TroopsContext,
+    exact_troops,
+    exact_vehicle,
+    hits_distribution,
+)
+from kriegsspiel.rulesets.bolt_action.data import Weapon
+from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, rules_for
+from kriegsspiel.rulesets.bolt_action.morale import (
+    MoraleTest,
+    destroyed_by_pins,
+    morale_check,
+    new_test,
+    order_test,
+    order_test_needed,
+)
+from kriegsspiel.rulesets.bolt_action.shooting import (
+    LEVELS,
+    Group,
+    Situation,
+    damage_level,
+    describe_needs,
+    plan_shot,
+    roll_to_hit,
+)
+
+
+def _p(dist: Dist[int], value: int) -> Fraction:
+    return dist.probability(value)
+
+
+def _morale_reason(
+    rules: Rules, test: MoraleTest, quality: str, officer: str | None, extra: str = ""
+) -> Reason:
+    parts = [f"{quality} morale {test.base}"]
+    if test.officer_bonus:
+        parts.append(f"{officer} {test.officer_bonus:+d}")
+    if test.pins:
+        parts.append(f"{test.pins} pin{'s' if test.pins != 1 else ''} {-test.pins:+d}")
+    if test.modifier:
+        parts.append(f"{extra or 'modifier'} {test.modifier:+d}")
+    return Reason(
+        "needs",
+        f"{test.value} or less on 2D6",
+        ", ".join(parts) + "; double 1 always passes, double 6 always fails",
+    )
+
+
+def _check_counts(**counts: int | None) -> None:
+    for name, value in counts.items():
+        if value is not None and value < 0:
+            raise UsageError(
+                f"--{name.replace('_', '-')} cannot be negative (got {value}); give 0 or more."
+            )
+
+
+def order_test_odds(
+    ruleset: str,
+    *,
+    quality: str,
+    pins: int = 0,
+    officer: str | None = None,
+    assault_vehicle_without_at: bool = False,
+) -> OddsReport:
+    """Will the unit follow its order? Pass, fail (goes Down) or FUBAR, and what FUBAR does."""
+    rules = rules_for(ruleset)
+    _check_counts(pins=pins)
+    modifier = (
+        rules.data.vehicle_assault.order_test_modifier_without_at
+        if assault_vehicle_without_at
+        else 0
+    )
+    test = new_test(rules, quality, officer=officer, pins=pins, modifier=modifier)
+    dist = exact(lambda d: order_test(d, rules, test))
+    reasons = []
+    if not order_test_needed(rules, test):
+        reasons.append(Reason("order test", "not needed", "the unit has no pins"))
+    else:
+        reasons.append(
+            _morale_reason(
+                rules,
+                test,
+                quality,
+                officer,
+                "assaulting an enclosed armoured vehicle without AT weapons",
+            )
+        )
+        reasons.append(Reason("FUBAR", "double six", "1-2 friendly fire, 3-6 panic"))
+        reasons.append(Reason("failed", "goes Down", "the order is not carried out"))
+    if destroyed_by_pins(rules, test.base, pins):
+        reasons.append(
+            Reason("pins", "unit removed", f"{pins} pins reach its morale value {test.base}")
+        )
+    p_ff, p_panic = dist.probability("friendly fire"), dist.probability("panic")
+    return OddsReport(
+        ruleset=ruleset,
+        question="order test",
+        reasons=tuple(reasons),
+        probabilities={
+            "p_pass": dist.probability(lambda o: o in ("pass", "no test")),
+            "p_fail": dist.probability("fail"),
+            "p_fubar": p_ff + p_panic,
+            "p_friendly_fire": p_ff,
+            "p_panic": p_panic,
+        },
+        details={"test_needed": order_test_needed(rules, test), "morale_value": test.value},
+    )
+
+
+def morale_check_odds(
+    ruleset: str, *, quality: str, pins: int = 0, officer: str | None = None
+) -> OddsReport:
+    """Will the unit pass a morale check?"""
+    rules = rules_for(ruleset)
+    _check_counts(pins=pins)
+    test = new_test(rules, quality, officer=officer, pins=pins)
+    dist = exact(lambda d: morale_check(d, test))
+    return OddsReport(
+        ruleset=ruleset,
+        question="morale check",
+        reasons=(
+            _morale_reason(rules, test, quality, officer),
+            Reason("failed", "unit destroyed", "a unit failing a morale check is removed"),
+        ),
+        probabilities={"p_pass": dist.probability(True), "p_fail": dist.probability(False)},
+        details={"morale_value": test.value},
+    )
+
+
+def parse_weapons(rules: Rules, specs: Sequence[str]) -> list[tuple[Weapon, int]]:
+    """``["rifle:8", "LMG"]`` -> weapons with how many models carry each."""
+    if not specs:
+        raise UsageError(
+            "Give the shooting unit's weapons with --weapon NAME[:COUNT], e.g. --weapon rifle:9."
+        )
+    out: list[tuple[Weapon, int]] = []
+    for spec in specs:
+        name, _, count_text = spec.rpartition(":") if ":" in spec else (spec, "", "1")
+        try:
+            count = int(count_text)
+        except ValueError:
+            raise UsageError(
+                f"--weapon {spec!r}: the count after ':' must be a whole number, e.g. rifle:8."
+            ) from None
+        if count < 1:
+            raise UsageError(f"--weapon {spec!r}: the count must be 1 or more.")
+        out.append((rules.weapon(name), count))
+    return out
+
+
+def _group(
+    rules: Rules, weapon: Weapon, count: int, target: Target, s: Situation
+) -> tuple[Group, list[Reason]]:
+    shot, reasons = plan_shot(rules, weapon, target, s)
+    if "Shockwave" in weapon.special or "Flamethrower" in weapon.special:
+        shots = count
+    else:
+        shots = count * int(weapon.shots)
+    return Group(shot, shots), reasons
+
+
+def shoot_odds(
+    ruleset: str, *, weapons: Sequence[str], target: str, situation: Situation
+) -> OddsReport:
+    """Odds of one unit's shooting: hits, casualties and pins, or damage to a vehicle."""
+    rules = rules_for(ruleset)
+    _check_counts(
+        pins=situation.firer_pins,
+        target_pins=situation.target_pins,
+        target_models=situation.target_models,
+    )
+    if situation.target_models == 0:
+        raise UsageError("--target-models must be 1 or more.")
+    tgt = rules.target(target)
+    if not tgt.is_vehicle and (
+        situation.facing != "front" or situation.open_topped or situation.automaton
+    ):
+        raise UsageError(
+            f"--facing, --open-topped and --automaton describe vehicles; {tgt.name} is not one."
+        )
+    if tgt.is_vehicle and situation.target_down:
+        raise UsageError("--target-down applies to infantry and artillery, not vehicles.")
+    if (
+        situation.ranged_in
+        and not situation.indirect
+        and not any("Indirect Fire" in w.special for w, _ in parse_weapons(rules, weapons))
+    ):
+        raise UsageError(
+            "--ranged-in only applies to indirect fire (mortars, or howitzers with --indirect)."
+        )
+    groups: list[Group] = []
+    reasons: list[Reason] = []
+    for weapon, count in parse_weapons(rules, weapons):
+        group, why = _group(rules, weapon, count, tgt, situation)
+        groups.append(group)
+        label = f"{count} x {weapon.name}" if count > 1 else weapon.name
+        reasons.append(
+            Reason(
+                label,
+                f"{group.shots} shot{'s' if group.shots != 1 else ''}",
+                f'range {situation.range_inches:g}" of {weapon.range}"',
+            )
+        )
+        reasons.extend(Reason(f"  {r.topic}", r.result, r.because) for r in why)
+
+    p_hits = {
+        g.shot.weapon: exact(partial(roll_to_hit, hit_on=g.shot.hit_on)).probability(True)
+        for g in groups
+    }
+    probabilities: dict[str, Fraction] = {"p_hit": p_hits[groups[0].shot.weapon]}
+    details: dict[str, object] = {
+        "target": tgt.name,
+        "p_hit_by_weapon": {w: float(p) for w, p in p_hits.items()},
+        "to_hit_by_weapon": {g.shot.weapon: describe_needs(g.shot.hit_on) for g in groups},
+    }
+    if not tgt.is_vehicle:
+        quality = tgt.name.split()[0]
+        ctx = TroopsContext(
+            models=situation.target_models,
+            morale=new_test(rules, quality, pins=situation.target_pins),
+            pins_per_attack=rules.data.procedure.pins_per_attack,
+        )
+        troops = exact_troops(groups, ctx)
+        if any(g.shot.morale_check for g in groups):
+            probabilities["p_destroyed_by_morale"] = troops.p_destroyed_by_morale
+            reasons.append(
+                Reason(
+                    "morale check",
+                    f"{float(troops.p_destroyed_by_morale):.1%} destroyed",
+                    f"after the flamethrower's pins, {quality} morale {ctx.morale.base}"
+                    f" - {situation.target_pins} pins already there",
+                )
+            )
+        return OddsReport(
+            ruleset=ruleset,
+            question="shoot",
+            reasons=tuple(reasons),
+            probabilities=probabilities,
+            distributions={
+                "hits": troops.hits,
+                "casualties": troops.casualties,
+                "pins": troops.pins,
+            },
+            details=details,
+        )
+
+    final = exact_vehicle(groups)
+    probabilities["p_knocked_out"] = final.probability(lambda v: v.knocked_out)
+    effects = {
+        "crew stunned": final.probability(lambda v: v.crew_stunned),
+        "immobilised": final.probability(lambda v: v.immobilised),
+        "on fire": final.probability(lambda v: v.on_fire),
+        "on fire and knocked out": final.probability(lambda v: v.fire_knocked_out),
+        "knocked out": probabilities["p_knocked_out"],
+    }
+    probabilities.update(
+        {"p_" + k.replace(" ", "_"): p for k, p in effects.items() if k != "knocked out"}
+    )
+    details["damage_results"] = {k: float(p) for k, p in effects.items()}
+    details["worst_damage"] = {
+        level: float(final.probability(lambda v, i=i: v.worst == i))  # type: ignore[misc]
+        for i, level in enumerate(LEVELS)
+    }
+    first = groups[0].shot
+    if first.pen is not None and first.vehicle is not None:
+        per_hit = exact(lambda d: damage_level(first.vehicle, d.roll(6) + first.pen))  # type: ignore[arg-type,operator]
+        details["damage_per_hit"] = {LEVELS[i]: float(per_hit.probability(i)) for i in range(4)}
+    return OddsReport(
+        ruleset=ruleset,
+        question="shoot",
+        reasons=tuple(reasons),
+        probabilities=probabilities,
+        distributions={"hits": hits_distribution(groups), "pins": final.map(lambda v: v.pins)},
+        details=details,
+    )
+
+
+def assault_odds(
+    ruleset: str,
+    *,
+    attackers: int,
+    attacker_quality: str,
+    defenders: int,
+    defender_quality: str,
+    attacker_assault_weapons: int = 0,
+    defender_assault_weapons: int = 0,
+    attacker_pins: int = 0,
+    defender_pins: int = 0,
+    attacker_mode: str = "hand-to-hand",
+    defender_mode: str = "hand-to-hand",
+) -> OddsReport:
+    """Infantry against infantry in close quarters, fought as the edition fights it."""
+    from kriegsspiel.rulesets.bolt_action.assault import Side, exact_close_quarters
+
+    rules = rules_for(ruleset)
+    _check_counts(
+        attackers=attackers,
+        defenders=defenders,
+        attacker_pins=attacker_pins,
+        defender_pins=defender_pins,
+        attacker_assault_weapons=attacker_assault_weapons,
+        defender_assault_weapons=defender_assault_weapons,
+    )
+    if attackers == 0 or defenders == 0:
+        raise UsageError("--attackers and --defenders must each be 1 or more models.")
+    for who, n, k in (
+        ("attacker", attackers, attacker_assault_weapons),
+        ("defender", defenders, defender_assault_weapons),
+    ):
+        if k > n:
+            raise UsageError(
+                f"--{who}-assault-weapons ({k}) cannot exceed the {who}'s models ({n})."
+            )
+    procedure = rules.data.close_quarters.procedure
+    if procedure == "rounds" and (attacker_mode, defender_mode) != ("hand-to-hand", "hand-to-hand"):
+        raise UsageError(
+            f"{rules.data.title} has no point-blank fire in close quarters; "
+            "drop --attacker-mode/--defender-mode."
+        )
+    proc, base_hit = rules.data.procedure, rules.data.hit_modifiers.base_to_hit
+
+    def make_side(quality: str, pins: int, assault: int, mode: str) -> Side:
+        pb = base_hit - rules.hit_modifier("point_blank") - rules.hit_modifier("per_pin") * pins
+        return Side(
+            damage_value=rules.target(f"{quality} infantry").damage_value,
+            morale=new_test(rules, quality, pins=pins),
+            attacks_per_model=proc.close_quarters_attacks,
+            assault_models=assault,
+            assault_attacks=proc.assault_weapon_attacks,
+            mode="point-blank" if mode == "point-blank" else "hand-to-hand",
+            point_blank_hit=max(pb, proc.natural_miss + 1),
+        )
+
+    att = make_side(attacker_quality, attacker_pins, attacker_assault_weapons, attacker_mode)
+    dfn = make_side(defender_quality, defender_pins, defender_assault_weapons, defender_mode)
+
+    def describe(side: Side, models: int, enemy: Side) -> str:
+        if side.mode == "hand-to-hand":
+            return f"{side.attacks(models)} attacks, damage on {enemy.damage_value}+"
+        return f"point-blank fire hits on {side.point_blank_hit}+, damage on {enemy.damage_value}+"
+
+    result = exact_close_quarters(procedure, att, dfn, attackers, defenders)
+    reasons = [
+        Reason("procedure", procedure.replace("-", " "), rules.data.close_quarters.source),
+        Reason(
+            "attackers",
+            f"{attackers} {attacker_quality}, {att.mode}",
+            describe(att, attackers, dfn),
+        ),
+        Reason(
+            "defenders",
+            f"{defenders} {defender_quality}, {dfn.mode}",
+            describe(dfn, defenders, att),
+        ),
+        Reason(
+            "decided",
+            "most casualties is destroyed"
+            if procedure == "rounds"
+            else "most casualties tests morale; if it fails it is destroyed",
+            "a tie fights another round",
+        ),
+    ]
+    p_win = result.probability(lambda f: f.attacker_wins)
+    return OddsReport(
+        ruleset=ruleset,
+        question="assault",
+        reasons=tuple(reasons),
+        probabilities={"p_attacker_wins": p_win, "p_defender_wins": 1 - p_win},
+        distributions={
+            "attackers_left": result.map(lambda f: f.attackers_left),
+            "defenders_left": result.map(lambda f: f.defenders_left),
+        },
+    )
+
+
+def vehicle_assault_odds(
+    ruleset: str,
+    *,
+    models: int,
+    quality: str,
+    target: str,
+    vehicle_order: str,
+    anti_tank: bool = False,
+    pins: int = 0,
+    officer: str | None = None,
+    open_topped: bool = False,
+    automaton: bool = False,
+    target_quality: str = "regular",
+    target_pins: int = 0,
+) -> OddsReport:
+    """Infantry assaulting a vehicle: the order test, hits, damage and damage results."""
+    from kriegsspiel.rulesets.bolt_action.assault import assault_vehicle
+    from kriegsspiel.rulesets.bolt_action.shooting import vehicle_profile
+
+    rules = rules_for(ruleset)
+    _check_counts(models=models, pins=pins, target_pins=target_pins)
+    if models == 0:
+        raise UsageError("--models must be 1 or more.")
+    tgt = rules.target(target)
+    if not tgt.is_vehicle:
+        raise UsageError(
+            f"{tgt.name} is not a vehicle; use 'odds assault' for infantry against infantry."
+        )
+    va = rules.data.vehicle_assault
+    orders: dict[str, int | None] = {
+        "ran": va.to_hit_advanced if va.vehicle_that_ran_can_be_hit else None,
+        "advanced": va.to_hit_advanced,
+        "stationary": va.to_hit_stationary,
+    }
+    if vehicle_order not in orders:
+        raise UsageError(
+            f"--vehicle-order must be one of {', '.join(orders)}, not {vehicle_order!r}."
+        )
+    needs_test_mod = tgt.kind == "armoured" and not open_topped and not anti_tank
+    order = order_test_odds(
+        ruleset,
+        quality=quality,
+        pins=pins,
+        officer=officer,
+        assault_vehicle_without_at=needs_test_mod,
+    )
+    situation = Situation(
+        range_inches=0,
+        open_topped=open_topped,
+        automaton=automaton,
+        target_quality=target_quality,
+        target_pins=target_pins,
+    )
+    vehicle = vehicle_profile(rules, tgt, situation, indirect=False)
+    hit_on = orders[vehicle_order]
+    final = exact(
+        partial(
+            assault_vehicle,
+            models=models,
+            hit_on=hit_on,
+            vehicle=vehicle,
+            anti_tank=anti_tank,
+            destroyed_if_damaged=open_topped,
+        )
+    )
+    p_ko = final.probability(lambda v: v.knocked_out)
+    reasons = [
+        order.reasons[0]
+        if order.details["test_needed"]
+        else Reason("order test", "not needed", "no pins")
+    ]
+    if needs_test_mod:
+        reasons.append(
+            Reason(
+                "order test",
+                f"{va.order_test_modifier_without_at:+d}",
+                "no anti-tank weapons against an enclosed armoured vehicle",
+            )
+        )
+    reasons += [
+        Reason(
+            "to hit",
+            "impossible" if hit_on is None else f"{hit_on}+ per model",
+            f"the vehicle {vehicle_order}",
+        ),
+        Reason(
+            "damage roll",
+            f"hits + D6 against {tgt.damage_value}+",
+            "anti-tank weapons" if anti_tank else "superficial at most without anti-tank weapons",
+        ),
+    ]
+    if tgt.kind == "soft-skinned" or open_topped:
+        reasons.append(
+            Reason("damage", "destroyed", "soft-skinned or open-topped: destroyed if damaged")
+        )
+    hits: Dist[int] = (
+        Dist.constant(0)
+        if hit_on is None
+        else exact(partial(_count_hits, models=models, hit_on=hit_on))
+    )
+    return OddsReport(
+        ruleset=ruleset,
+        question="vehicle assault",
+        reasons=tuple(reasons),
+        probabilities={
+            "p_order_test": order.probabilities["p_pass"],
+            "p_knocked_out_if_assaulting": p_ko,
+            "p_knocked_out": order.probabilities["p_pass"] * p_ko,
+            "p_crew_stunned": final.probability(lambda v: v.crew_stunned),
+            "p_immobilised": final.probability(lambda v: v.immobilised),
+            "p_on_fire": final.probability(lambda v: v.on_fire),
+        },
+        distributions={"hits": hits},
+        details={"target": tgt.name},
+    )
+
+
+def _count_hits(dice: Dice, models: int, hit_on: int) -> int:
+    return dice.count_at_least(models, 6, hit_on)

@@ -1,0 +1,510 @@
+"""Shooting: from a weapon, a target and a situation to the dice that decide it.
+
+``plan_shot`` turns the sheet's tables into a :class:`Shot` (what each die needs, with
+the reasons a player would give), and the procedures below roll it. The procedures are
+the only coding of these rules: the odds calculator enumerates them exactly, the
+simulator samples them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from kriegsspiel.core.dice import DiceExpr
+from kriegsspiel.core.procedure import Dice
+from kriegsspiel.core.report import Reason
+from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets.bolt_action.data import Weapon
+from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
+from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, morale_check, new_test
+
+Cover = Literal["none", "soft", "hard"]
+Facing = Literal["front", "side", "top", "rear"]
+Level = Literal["none", "superficial", "full", "massive"]
+ONE = DiceExpr("1")
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """Everything about the firer, the target and the table that changes a shot."""
+
+    range_inches: float
+    firer_pins: int = 0
+    firer_inexperienced: bool = False
+    moving: bool = False
+    target_down: bool = False
+    small_unit: bool = False
+    cover: Cover = "none"
+    facing: Facing = "front"
+    indirect: bool = False
+    ranged_in: bool = False
+    open_topped: bool = False
+    automaton: bool = False
+    target_pins: int = 0
+    target_quality: str = "regular"
+    target_models: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VehicleProfile:
+    """How hits on a vehicle are resolved (damage values, results table, crew morale)."""
+
+    soft_skinned: bool
+    damage_value: int
+    thresholds: tuple[int, int, int]  # superficial, full, massive margins
+    superficial: DiceExpr
+    full: DiceExpr
+    massive_results: int
+    result_bonus: int
+    results: tuple[tuple[int | None, int | None, str, int], ...]
+    crew_morale: MoraleTest
+    automaton_ignores_stunned_on: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Shot:
+    """One shot of one weapon at one target: what every die needs."""
+
+    weapon: str
+    hit_on: tuple[int, ...] | None  # d6 scores needed in turn (7+ is (6, 4)); None: cannot hit
+    hits_per_hit: DiceExpr = ONE
+    halve_hits: bool = False
+    damage_need: int = 7  # infantry: d6 >= this per hit
+    pen: int | None = None  # vehicles: added to the d6; None: cannot damage
+    special_pins: DiceExpr | None = None  # HE / flamethrower / shockwave pins
+    pins_target: bool = True
+    morale_check: bool = False  # flamethrower: target tests morale after the pins
+    auto_effect: str | None = None  # shockwave on a vehicle
+    vehicle: VehicleProfile | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Several identical shots: models x shots per weapon."""
+
+    shot: Shot
+    shots: int
+
+
+# --------------------------------------------------------------------------- planning
+def _needs(rules: Rules, score: int) -> tuple[int, ...] | None:
+    proc = rules.data.procedure
+    score = max(score, proc.natural_miss + 1)
+    if score <= 6:
+        return (score,)
+    follow = proc.needs_seven_plus_follow_up
+    return (6, follow[score]) if score in follow else None
+
+
+def describe_needs(hit_on: tuple[int, ...] | None) -> str:
+    if hit_on is None:
+        return "cannot hit"
+    if len(hit_on) == 1:
+        return f"{hit_on[0]}+"
+    return f"{6 + hit_on[1] - 3}+ (a 6, then {hit_on[1]}+)"
+
+
+def check_range(rules: Rules, weapon: Weapon, situation: Situation) -> None:
+    """Refuse a range the weapon cannot fire at, saying what would be right."""
+    r = situation.range_inches
+    if r < 0:
+        raise UsageError(f"--range must be 0 or more inches, not {r}.")
+    if r > weapon.range:
+        raise UsageError(
+            f'{weapon.name} reaches {weapon.range}"; a target at {r:g}" is out of range '
+            f"(give --range {weapon.range} or less)."
+        )
+    minimum = weapon.min_range
+    if situation.indirect:
+        if weapon.indirect_min_range is None and "Indirect Fire" not in weapon.special:
+            raise UsageError(
+                f"{weapon.name} cannot fire indirectly (only mortars, rifle grenades and howitzers can)."
+            )
+        minimum = max(minimum, weapon.indirect_min_range or 0)
+    if r < minimum:
+        raise UsageError(
+            f'{weapon.name} cannot fire at targets closer than {minimum}" (the target is at {r:g}").'
+        )
+
+
+def vehicle_profile(
+    rules: Rules, target: Target, situation: Situation, *, indirect: bool
+) -> VehicleProfile:
+    d = rules.data
+    crew = new_test(rules, situation.target_quality, pins=situation.target_pins)
+    bonus = (
+        d.damage_results.open_topped_indirect_bonus if (situation.open_topped and indirect) else 0
+    )
+    return VehicleProfile(
+        soft_skinned=target.kind == "soft-skinned",
+        damage_value=target.damage_value,
+        thresholds=(
+            d.damage_thresholds.superficial,
+            d.damage_thresholds.full,
+            d.damage_thresholds.massive,
+        ),
+        superficial=DiceExpr(d.damage_results.superficial),
+        full=DiceExpr(d.damage_results.full),
+        massive_results=d.damage_results.massive_results,
+        result_bonus=bonus,
+        results=tuple((r.low, r.high, r.effect, r.pins) for r in d.damage_results.rows),
+        crew_morale=crew,
+        automaton_ignores_stunned_on=(
+            d.damage_results.automaton_ignores_stunned_on if situation.automaton else None
+        ),
+    )
+
+
+def plan_shot(
+    rules: Rules, weapon: Weapon, target: Target, s: Situation
+) -> tuple[Shot, list[Reason]]:
+    """Work out what one shot needs, with the reasons, as a player reads the playsheet."""
+    d, proc = rules.data, rules.data.procedure
+    special = set(weapon.special)
+    check_range(rules, weapon, s)
+    if "Fixed" in special and s.moving:
+        raise UsageError(
+            f"{weapon.name} is a Fixed weapon and cannot fire on the move (drop --moving)."
+        )
+    flame = "Flamethrower" in special
+    indirect = "Indirect Fire" in special or (s.indirect and weapon.indirect_min_range is not None)
+    reasons: list[Reason] = []
+
+    # -- to hit
+    if "Shockwave" in special and d.shockwave is not None:
+        hit_on: tuple[int, ...] | None = (d.shockwave.to_hit,)
+        reasons.append(
+            Reason("to hit", f"{d.shockwave.to_hit}+", "Shockwave: fixed score, no modifiers")
+        )
+    elif indirect:
+        need = proc.indirect_ranged_in if s.ranged_in else proc.indirect_first_shot
+        hit_on = (need,)
+        why = "ranged in" if s.ranged_in else "first shot at this target"
+        reasons.append(Reason("to hit", f"{need}+", f"indirect fire, {why}; no other modifiers"))
+    else:
+        base = d.hit_modifiers.base_to_hit
+        mods: list[tuple[str, int]] = []
+        if s.range_inches <= proc.point_blank_inches:
+            mods.append(
+                (
+                    f'point blank (within {proc.point_blank_inches:g}")',
+                    rules.hit_modifier("point_blank"),
+                )
+            )
+        elif s.range_inches > weapon.range * proc.long_range_fraction:
+            mods.append(
+                (
+                    f'long range (over {weapon.range * proc.long_range_fraction:g}")',
+                    rules.hit_modifier("long_range"),
+                )
+            )
+        if s.firer_pins:
+            mods.append(
+                (
+                    f"{s.firer_pins} pin{'s' if s.firer_pins > 1 else ''}",
+                    rules.hit_modifier("per_pin") * s.firer_pins,
+                )
+            )
+        if s.firer_inexperienced:
+            mods.append(("inexperienced", rules.hit_modifier("inexperienced")))
+        if s.moving and "Assault" not in special:
+            mods.append(("fire on the move", rules.hit_modifier("moving")))
+        if s.target_down and not flame and not target.is_vehicle:
+            mods.append(("target Down", rules.hit_modifier("target_down")))
+        if s.small_unit:
+            mods.append(("small unit", rules.hit_modifier("small_unit")))
+        if s.cover != "none" and not flame:
+            mods.append((f"{s.cover} cover", rules.hit_modifier(f"{s.cover}_cover")))
+        if "Shaped Charge" in special and proc.shaped_charge_to_hit:
+            mods.append(("shaped charge", proc.shaped_charge_to_hit))
+        total = base - sum(v for _, v in mods)
+        hit_on = _needs(rules, total)
+        because = ", ".join([f"base {base}+"] + [f"{label} {v:+d}" for label, v in mods])
+        if flame and (s.cover != "none" or s.target_down):
+            because += "; flamethrower ignores cover and Down"
+        reasons.append(Reason("to hit", describe_needs(hit_on), because))
+
+    # -- what a hit does
+    he = d.he.rows and weapon.he and rules.he_row(weapon.he)
+    shot = Shot(weapon=weapon.name, hit_on=hit_on)
+    if flame:
+        shot = replace(
+            shot,
+            hits_per_hit=DiceExpr(weapon.shots),
+            special_pins=DiceExpr(d.flamethrower.pins),
+            morale_check=d.flamethrower.morale_check,
+        )
+        reasons.append(
+            Reason(
+                "hits",
+                f"{weapon.shots} per hit",
+                "flamethrower: one roll to hit, then the multiplier",
+            )
+        )
+        reasons.append(
+            Reason(
+                "pins", d.flamethrower.pins, "flamethrower; then the target takes a morale check"
+            )
+        )
+
+    if not target.is_vehicle:
+        shot = replace(shot, damage_need=target.damage_value)
+        reasons.append(
+            Reason("to damage", f"{target.damage_value}+", f"{target.name} damage value")
+        )
+        if "Shockwave" in special and d.shockwave is not None:
+            shot = replace(
+                shot,
+                hits_per_hit=DiceExpr(d.shockwave.hits_vs_infantry),
+                special_pins=DiceExpr(d.shockwave.pins),
+            )
+            reasons.append(Reason("hits", d.shockwave.hits_vs_infantry, "Shockwave"))
+            reasons.append(Reason("pins", d.shockwave.pins, "Shockwave"))
+        elif "Tesla" in special and d.tesla is not None:
+            extra = DiceExpr(d.tesla.extra_hits_vs_infantry)
+            shot = replace(shot, hits_per_hit=DiceExpr(f"{extra.text}+1"))
+            reasons.append(Reason("hits", f"1 + {extra.text}", "Tesla arcs to nearby models"))
+        elif he:
+            shot = replace(
+                shot,
+                hits_per_hit=DiceExpr(he.he),
+                special_pins=DiceExpr(he.pins),
+                halve_hits=s.target_down and proc.down_halves_he_hits,
+            )
+            reasons.append(
+                Reason(
+                    "hits",
+                    f"{he.he} per hit",
+                    f"HE ({he.he}); {he.pins} pin(s)"
+                    + ("; halved as the target is Down" if shot.halve_hits else ""),
+                )
+            )
+        return shot, reasons
+
+    # -- vehicles
+    vehicle = vehicle_profile(rules, target, s, indirect=indirect)
+    shot = replace(shot, vehicle=vehicle)
+    if "Shockwave" in special and d.shockwave is not None:
+        reasons.append(
+            Reason("effect", d.shockwave.vehicle_result, "Shockwave on a vehicle: no damage roll")
+        )
+        return replace(
+            shot, auto_effect=d.shockwave.vehicle_result, special_pins=DiceExpr(d.shockwave.pins)
+        ), reasons
+    if weapon.pen_vs_armour is not None:
+        pen, pen_from = (
+            weapon.pen_vs_armour,
+            f"{weapon.name} pen {weapon.pen_vs_armour:+d} against vehicles",
+        )
+    elif weapon.pen is not None:
+        pen, pen_from = weapon.pen, f"pen {weapon.pen:+d}"
+    elif he:
+        pen, pen_from = he.pen, f"HE ({he.he}) pen {he.pen:+d}"
+    elif target.kind == "soft-skinned":
+        pen, pen_from = 0, "small arms"
+    else:
+        reasons.append(
+            Reason("to damage", "impossible", "small arms cannot damage armoured targets")
+        )
+        return replace(shot, pins_target=situation_pins_small_arms(s)), reasons
+    if he and weapon.pen is None and target.kind == "soft-skinned":
+        shot = replace(shot, hits_per_hit=DiceExpr(he.he))
+    parts = [pen_from]
+    facing = "top" if (flame or indirect) else s.facing
+    if facing != "front" and not target.walker:
+        parts.append(f"{facing} armour {rules.pen_modifier(facing):+d}")
+        pen += rules.pen_modifier(facing)
+    exempt = {"Shaped Charge", "Tesla", "Flamethrower"} & special or (he and weapon.pen is None)
+    long_range = s.range_inches > weapon.range * proc.long_range_fraction and not indirect
+    if long_range and not exempt:
+        parts.append(f"long range {rules.pen_modifier('long_range'):+d}")
+        pen += rules.pen_modifier("long_range")
+    if "Gravity Pulse" in special and d.gravity_pulse is not None:
+        bonus = max(
+            (
+                b
+                for dv, b in d.gravity_pulse.pen_bonus_by_damage_value.items()
+                if dv <= target.damage_value
+            ),
+            default=0,
+        )
+        if bonus:
+            parts.append(f"gravity pulse {bonus:+d} against damage value {target.damage_value}")
+            pen += bonus
+    shot = replace(shot, pen=pen)
+    reasons.append(
+        Reason("to damage", f"D6 {pen:+d} against {target.damage_value}+", ", ".join(parts))
+    )
+    if vehicle.soft_skinned:
+        reasons.append(Reason("damage", "destroyed", "a damaged soft-skinned target is destroyed"))
+    else:
+        lo, full, massive = vehicle.thresholds
+        reasons.append(
+            Reason(
+                "damage",
+                "superficial / full / massive",
+                f"total {target.damage_value + lo} superficial, {target.damage_value + full}+ full, "
+                f"{target.damage_value + massive}+ massive",
+            )
+        )
+    if vehicle.result_bonus:
+        reasons.append(
+            Reason(
+                "damage results", f"{vehicle.result_bonus:+d}", "open-topped hit by indirect fire"
+            )
+        )
+    return shot, reasons
+
+
+def situation_pins_small_arms(s: Situation) -> bool:
+    """Small arms pin an armoured vehicle only if it is open-topped."""
+    return s.open_topped
+
+
+# --------------------------------------------------------------------------- procedures
+def roll_expr(dice: Dice, expr: DiceExpr) -> int:
+    """Roll a sheet dice expression such as 2D6-1 (never below 0)."""
+    if expr.count == 0:
+        return expr.constant
+    return max(0, dice.total(expr.count, expr.sides) + expr.constant)
+
+
+def roll_to_hit(dice: Dice, hit_on: tuple[int, ...] | None) -> bool:
+    """Roll the to-hit dice: every one must make its score (a 7+ is a 6, then 4+)."""
+    if hit_on is None:
+        return False
+    return all(dice.roll(6) >= need for need in hit_on)
+
+
+def shot_at_troops(dice: Dice, shot: Shot) -> tuple[int, int]:
+    """One shot at infantry or artillery: (hits, casualties)."""
+    if not roll_to_hit(dice, shot.hit_on):
+        return 0, 0
+    hits = roll_expr(dice, shot.hits_per_hit)
+    if shot.halve_hits:
+        hits //= 2
+    return hits, dice.count_at_least(hits, 6, shot.damage_need)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class VehicleState:
+    """What an attack has done to a vehicle so far."""
+
+    knocked_out: bool = False
+    immobilised: bool = False
+    damage_pins: int = 0
+    attack_pins: int = 0
+    crew_stunned: bool = False
+    on_fire: bool = False
+    fire_knocked_out: bool = False
+    worst: int = 0  # 0 none, 1 superficial, 2 full, 3 massive
+
+    @property
+    def pins(self) -> int:
+        return self.damage_pins + self.attack_pins
+
+
+LEVELS: tuple[Level, ...] = ("none", "superficial", "full", "massive")
+
+
+def damage_level(vehicle: VehicleProfile, total: int) -> int:
+    """0..3 for none / superficial / full / massive, from the pen roll total."""
+    margin = total - vehicle.damage_value
+    superficial, full, massive = vehicle.thresholds
+    if margin >= massive:
+        return 3
+    if margin >= full:
+        return 2
+    return 1 if margin >= superficial else 0
+
+
+def _effect_of(vehicle: VehicleProfile, roll: int) -> tuple[str, int]:
+    for low, high, effect, pins in vehicle.results:
+        if (low is None or roll >= low) and (high is None or roll <= high):
+            return effect, pins
+    raise AssertionError(f"damage results table has no row for {roll}")
+
+
+def apply_effect(
+    dice: Dice, vehicle: VehicleProfile, state: VehicleState, effect: str, pins: int
+) -> VehicleState:
+    """Apply one damage result (crew stunned, immobilised, on fire, knocked out)."""
+    if state.knocked_out:
+        return state
+    if effect == "crew stunned":
+        ignore = vehicle.automaton_ignores_stunned_on
+        if ignore is not None and dice.roll(6) >= ignore:
+            return state
+        return replace(state, crew_stunned=True, damage_pins=state.damage_pins + pins)
+    if effect == "immobilised":
+        state = replace(state, damage_pins=state.damage_pins + pins)
+        return (
+            replace(state, knocked_out=True)
+            if state.immobilised
+            else replace(state, immobilised=True)
+        )
+    if effect == "on fire":
+        state = replace(state, on_fire=True, damage_pins=state.damage_pins + pins)
+        test = replace(vehicle.crew_morale, pins=vehicle.crew_morale.pins + state.pins)
+        if not morale_check(dice, test):
+            return replace(state, knocked_out=True, fire_knocked_out=True)
+        return state
+    return replace(state, knocked_out=True)
+
+
+def hit_vehicle(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
+    """Resolve one hit on a vehicle: the pen roll, then the damage results."""
+    vehicle = shot.vehicle
+    assert vehicle is not None
+    if state.knocked_out:
+        return state
+    if shot.auto_effect is not None:
+        effect, pins = next((e, p) for _, _, e, p in vehicle.results if e == shot.auto_effect)
+        return apply_effect(dice, vehicle, state, effect, pins)
+    if shot.pen is None:
+        return state
+    return resolve_damage(dice, vehicle, state, damage_level(vehicle, dice.roll(6) + shot.pen))
+
+
+def resolve_damage(
+    dice: Dice,
+    vehicle: VehicleProfile,
+    state: VehicleState,
+    level: int,
+    *,
+    destroyed_if_damaged: bool = False,
+) -> VehicleState:
+    """Apply a damage level (0 none .. 3 massive): soft-skins die, armour rolls on the table."""
+    state = replace(state, worst=max(state.worst, level))
+    if level == 0:
+        return state
+    if vehicle.soft_skinned or destroyed_if_damaged:
+        return replace(state, knocked_out=True)
+    if level == 3:
+        rolls = [roll_expr(dice, vehicle.full) for _ in range(vehicle.massive_results)]
+    else:
+        expr = vehicle.full if level == 2 else vehicle.superficial
+        rolls = [dice.roll(expr.sides) + expr.constant] if expr.count else [expr.constant]
+    for roll in rolls:
+        effect, pins = _effect_of(vehicle, roll + vehicle.result_bonus)
+        state = apply_effect(dice, vehicle, state, effect, pins)
+    return state
+
+
+def shot_at_vehicle(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
+    """One shot at a vehicle: to hit, the hits it makes, pins, and the flamethrower's test."""
+    if state.knocked_out or not roll_to_hit(dice, shot.hit_on):
+        return state
+    hits = 1 if shot.auto_effect else roll_expr(dice, shot.hits_per_hit)
+    for _ in range(hits):
+        state = hit_vehicle(dice, shot, state)
+    if not shot.pins_target and shot.pen is None and shot.auto_effect is None:
+        return state
+    extra = roll_expr(dice, shot.special_pins) if shot.special_pins else 1
+    state = replace(state, attack_pins=max(state.attack_pins, extra))
+    if shot.morale_check and not state.knocked_out and shot.vehicle is not None:
+        test = replace(shot.vehicle.crew_morale, pins=shot.vehicle.crew_morale.pins + state.pins)
+        if not morale_check(dice, test):
+            state = replace(state, knocked_out=True)
+    return state

@@ -1,0 +1,219 @@
+"""The House Clearing data file (sheet 004) as validated, frozen models.
+
+Every number the rules use is read from ``data/house_clearing.yaml``; each table names its
+source: the sheet's file, or a text starting with ``assumption``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints, field_validator, model_validator
+
+from kriegsspiel.core.datafile import Strict, load_yaml
+
+SHEET = "004_2975a7839a1a7404.txt"
+DATA_FILE = Path(__file__).parent / "data" / "house_clearing.yaml"
+
+SheetSource = Literal["004_2975a7839a1a7404.txt"]
+AssumptionSource = Annotated[str, StringConstraints(pattern=r"^assumption")]
+Positive = Annotated[int, Field(ge=1)]
+DiceText = Annotated[str, StringConstraints(pattern=r"^\d*[dD]\d+([+-]\d+)?$|^\d+$")]
+
+
+class FigureClass(Strict):
+    names: tuple[str, ...]
+    initiative: DiceText
+    weapon_skill_dice: DiceText
+    weapon_skill_multiplier: Positive
+
+
+class Figures(Strict):
+    source: SheetSource
+    officer: FigureClass
+    other: FigureClass
+
+
+class Step(Strict):
+    phase: Literal["move", "fire"]
+    initiative: Annotated[int, Field(ge=0)]
+
+
+class Sequence(Strict):
+    source: SheetSource
+    steps: tuple[Step, ...]
+
+
+class MoveRate(Strict):
+    terrain: str
+    aliases: tuple[str, ...] = ()
+    inches: float
+
+
+class WallClimb(Strict):
+    height: str
+    move_fraction: float
+
+
+class Movement(Strict):
+    source: SheetSource
+    rates: tuple[MoveRate, ...]
+    wall_climb: WallClimb
+
+
+class BandRow(Strict):
+    name: str
+    divisor: Positive
+
+
+class WeaponRow(Strict):
+    name: str
+    aliases: tuple[str, ...] = ()
+    edges: tuple[float, ...]
+    automatic: bool
+    crew_needed: Positive | None = None
+    short_crewed_fires_as: str | None = None
+
+    @field_validator("edges")
+    @classmethod
+    def _increasing(cls, edges: tuple[float, ...]) -> tuple[float, ...]:
+        if any(b <= a for a, b in zip((0.0, *edges), edges, strict=False)):
+            raise ValueError("band edges must be positive and increasing")
+        return edges
+
+
+class AssaultRifle(Strict):
+    name: str
+    aliases: tuple[str, ...] = ()
+    single_shot_as: str
+    automatic_as: str
+
+
+class RangeBands(Strict):
+    source: SheetSource
+    bands: tuple[BandRow, ...]
+    weapons: tuple[WeaponRow, ...]
+    assault_rifle: AssaultRifle
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RangeBands:
+        names = {w.name for w in self.weapons}
+        for w in self.weapons:
+            if len(w.edges) != len(self.bands):
+                raise ValueError(f"{w.name} needs {len(self.bands)} band edges, one per band")
+            if w.short_crewed_fires_as is not None and w.short_crewed_fires_as not in names:
+                raise ValueError(f"{w.name}: unknown weapon {w.short_crewed_fires_as!r}")
+        for fires_as in (self.assault_rifle.single_shot_as, self.assault_rifle.automatic_as):
+            if fires_as not in names:
+                raise ValueError(f"assault rifle: unknown weapon {fires_as!r}")
+        return self
+
+
+class AutomaticFire(Strict):
+    source: SheetSource
+    cone_width_fraction_of_range: float
+    chance_divisor: Positive
+
+
+class ToHit(Strict):
+    source: SheetSource
+    die: Positive
+    automatic_chance_per: Positive
+
+
+class Visible(Strict):
+    fifths: Positive
+    shows: str
+
+
+class Cover(Strict):
+    source: SheetSource
+    die: Positive
+    visible: tuple[Visible, ...]
+
+    @model_validator(mode="after")
+    def _one_to_five(self) -> Cover:
+        if [v.fifths for v in self.visible] != list(range(1, len(self.visible) + 1)):
+            raise ValueError("visible rows must be numbered 1, 2, 3 ... in order")
+        return self
+
+
+class Damage(Strict):
+    source: SheetSource
+    initiative_lost_per_hit: DiceText
+    can_fire_not_move_at: int
+
+
+class Rounding(Strict):
+    source: AssumptionSource
+    fractional_chance: Literal["down"]
+
+
+class HouseClearingData(Strict):
+    """The whole data file."""
+
+    figures: Figures
+    sequence: Sequence
+    movement: Movement
+    range_bands: RangeBands
+    automatic_fire: AutomaticFire
+    to_hit: ToHit
+    cover: Cover
+    damage: Damage
+    rounding: Rounding
+
+
+# -- the tables as the rules use them ------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class RangeBand:
+    """A band of one weapon's range: over ``nearest`` inches, up to ``farthest``."""
+
+    name: str
+    divisor: int
+    nearest: float
+    farthest: float
+
+
+@dataclass(frozen=True, slots=True)
+class Weapon:
+    """A weapon with its range bands."""
+
+    name: str
+    bands: tuple[RangeBand, ...]
+    automatic: bool
+    crew_needed: int | None = None
+    short_crewed_fires_as: str | None = None
+
+    @property
+    def max_range(self) -> float:
+        return self.bands[-1].farthest
+
+
+def weapon(row: WeaponRow, bands: tuple[BandRow, ...]) -> Weapon:
+    """A weapon row of the range table with its bands made explicit."""
+    nearest = (0.0, *row.edges[:-1])
+    return Weapon(
+        row.name,
+        tuple(
+            RangeBand(b.name, b.divisor, lo, hi)
+            for b, lo, hi in zip(bands, nearest, row.edges, strict=True)
+        ),
+        row.automatic,
+        row.crew_needed,
+        row.short_crewed_fires_as,
+    )
+
+
+def load_data(path: Path | None = None) -> HouseClearingData:
+    """Read and validate a House Clearing data file (the packaged one by default)."""
+    if path is None:
+        return _packaged()
+    return load_yaml(path, HouseClearingData)
+
+
+@lru_cache(maxsize=1)
+def _packaged() -> HouseClearingData:
+    return load_yaml(DATA_FILE, HouseClearingData)

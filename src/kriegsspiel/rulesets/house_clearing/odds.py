@@ -1,0 +1,189 @@
+"""Exact House Clearing odds, explained like the sheet's worked example.
+
+The functions compose exact distributions of the rule steps in :mod:`.rules` (chances of
+a hit, each chance becoming a hit, D3 per hit), so they agree with the simulator.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from kriegsspiel.core.dice import Dist
+from kriegsspiel.core.procedure import exact
+from kriegsspiel.core.report import OddsReport, Reason
+from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets.house_clearing import rules
+from kriegsspiel.rulesets.house_clearing.data import HouseClearingData, load_data
+from kriegsspiel.rulesets.house_clearing.rules import ShotPlan
+
+RULESET = "house-clearing"
+
+
+def _inches(value: float) -> str:
+    return f'{value:g}"'
+
+
+def _fraction(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+def shot_distributions(plan: ShotPlan) -> tuple[Dist[int], Dist[int], Dist[int]]:
+    """Exact distributions of chances of a hit, hits and initiative lost for one shot."""
+    chances = exact(lambda d: rules.roll_chances(d, plan))
+    one = exact(lambda d: int(rules.chance_hits(d, plan)))
+    hits = chances.bind(lambda n: one.repeat_sum(n))
+    lost = hits.bind(lambda h: exact(lambda d: rules.roll_initiative_lost(d, plan, h)))
+    return chances, hits, lost
+
+
+def shoot(
+    *,
+    weapon: str,
+    range_inches: float,
+    weapon_skill: int,
+    visible: int,
+    automatic: bool = False,
+    target_initiative: int | None = None,
+    crew: int | None = None,
+    data: HouseClearingData | None = None,
+) -> OddsReport:
+    """The odds of one figure's shot at one target."""
+    tables = data or load_data()
+    plan = rules.plan_shot(
+        weapon=weapon,
+        range_inches=range_inches,
+        weapon_skill=weapon_skill,
+        visible=visible,
+        automatic=automatic,
+        crew=crew,
+        data=tables,
+    )
+    if target_initiative is not None and (
+        isinstance(target_initiative, bool)
+        or not isinstance(target_initiative, int)
+        or target_initiative < 0
+    ):
+        raise UsageError(
+            "target_initiative must be 0 or more (below 0 the target is already dead or "
+            f"seriously wounded), not {target_initiative!r}"
+        )
+    chances, hits, lost = shot_distributions(plan)
+
+    band = plan.band
+    span = f'{band.nearest:g}–{band.farthest:g}"'
+    reasons: list[Reason] = []
+    if plan.note:
+        reasons.append(Reason("weapon", f"fires as {plan.fires_as}", plan.note))
+    reasons.append(
+        Reason(
+            "range band",
+            f"{band.name.lower()} (÷{band.divisor})",
+            f"{plan.fires_as} at {_inches(range_inches)}: {band.name.lower()} range is {span}",
+        )
+    )
+    because = (
+        f"weapon skill {plan.weapon_skill} ÷ {band.divisor} ({band.name.lower()} range band, "
+        f"{span})"
+    )
+    if plan.automatic:
+        because += f" ÷ {plan.automatic_divisor} (automatic fire)"
+    if plan.unrounded_chance != plan.chance:
+        because += f" = {_fraction(plan.unrounded_chance)}, rounded down"
+    reasons.append(Reason("chance", f"{plan.chance}%", because))
+    if plan.automatic_chances:
+        extra = f" + {plan.remainder}% for another" if plan.remainder else ""
+        reasons.append(
+            Reason(
+                "chances of a hit",
+                f"{plan.automatic_chances} automatic{extra}",
+                f"each complete {plan.chance_per_automatic} is an automatic chance of a hit",
+            )
+        )
+    if plan.remainder:
+        reasons.append(
+            Reason(
+                "D100",
+                f"needs {plan.remainder} or less",
+                "score or less on a D100 for a chance of a hit",
+            )
+        )
+    shows = tables.cover.visible[plan.visible - 1].shows
+    reasons.append(
+        Reason(
+            "hit",
+            f"needs {plan.visible} or less on a D{plan.cover_die}",
+            f"target shows {plan.visible}/{len(tables.cover.visible)}: {shows.lower()}",
+        )
+    )
+    reasons.append(
+        Reason(
+            "damage",
+            f"{plan.damage} initiative lost per hit",
+            "0 = can fire but not move; below 0 = dead or seriously wounded",
+        )
+    )
+    details: dict[str, object] = {
+        "chance": plan.chance,
+        "band": band.name,
+        "divisor": band.divisor,
+        "automatic_chances": plan.automatic_chances,
+        "remainder": plan.remainder,
+        "fires_as": plan.fires_as,
+    }
+    if plan.automatic:
+        width = rules.cone_width(range_inches, tables)
+        details["cone_width_inches"] = width
+        reasons.append(
+            Reason(
+                "cone of fire",
+                f"{_inches(width)} wide at its wide end",
+                "a quarter of the range; automatic fire halves the chance",
+            )
+        )
+
+    probabilities = {"p_hit": hits.at_least(1), "p_chance": chances.at_least(1)}
+    if target_initiative is not None:
+        probabilities["p_target_down"] = lost.probability(target_initiative)
+        probabilities["p_target_dead"] = lost.probability(lambda x: target_initiative - x < 0)
+        details["target_initiative"] = target_initiative
+
+    mode = "automatic" if plan.automatic else "single shot"
+    return OddsReport(
+        ruleset=RULESET,
+        question=(
+            f"{plan.weapon} ({mode}), weapon skill {plan.weapon_skill}, at "
+            f"{_inches(range_inches)}, target shows {plan.visible}/5"
+        ),
+        reasons=tuple(reasons),
+        probabilities=probabilities,
+        distributions={"hits": hits, "initiative_lost": lost},
+        details=details,
+    )
+
+
+def figure(officer: bool, *, data: HouseClearingData | None = None) -> OddsReport:
+    """What a freshly rolled figure's initiative and weapon skill may be."""
+    tables = data or load_data()
+    kind = tables.figures.officer if officer else tables.figures.other
+    joint = exact(lambda d: rules.roll_figure(d, officer, tables))
+    initiative = joint.map(lambda f: f.initiative)
+    skill = joint.map(lambda f: f.weapon_skill)
+    who = ", ".join(kind.names)
+    reasons = (
+        Reason("initiative", kind.initiative, who),
+        Reason(
+            "weapon skill",
+            f"{kind.weapon_skill_dice}×{kind.weapon_skill_multiplier}",
+            f"{who}: {min(skill.outcomes())} to {max(skill.outcomes())}",
+        ),
+    )
+    return OddsReport(
+        ruleset=RULESET,
+        question=f"roll up {'an officer, NCO or Rambo' if officer else 'a figure'}",
+        reasons=reasons,
+        distributions={"initiative": initiative},
+        details={
+            "weapon_skill": {value: float(p) for value, p in skill.items()},
+            "weapon_skill_mean": float(skill.mean()),
+        },
+    )

@@ -1,0 +1,277 @@
+"""House Clearing rules as procedures over a :class:`Dice` (sheet 004).
+
+Each rule is written once here. The odds calculator enumerates these functions exactly,
+the simulator runs them with ``RandomDice`` and the sheet's worked firefight replays them
+with ``ScriptedDice``. Numbers come from the data file, never from code.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+from kriegsspiel.core.dice import DiceExpr
+from kriegsspiel.core.names import lookup
+from kriegsspiel.core.procedure import Dice
+from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets.house_clearing.data import (
+    HouseClearingData,
+    RangeBand,
+    Step,
+    Weapon,
+    load_data,
+    weapon,
+)
+
+
+def _data(data: HouseClearingData | None) -> HouseClearingData:
+    return load_data() if data is None else data
+
+
+def _whole(name: str, value: object, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise UsageError(f"{name} must be a whole number {least} or more, not {value!r}")
+    return value
+
+
+def _roll(dice: Dice, expr: DiceExpr, times: int = 1) -> int:
+    """Roll a dice expression ``times`` times and add the results."""
+    return dice.total(expr.count * times, expr.sides) + expr.constant * times
+
+
+# -- figures -------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True, order=True)
+class Figure:
+    """A freshly rolled figure: initiative points and weapon skill."""
+
+    initiative: int
+    weapon_skill: int
+
+
+def roll_figure(dice: Dice, officer: bool, data: HouseClearingData | None = None) -> Figure:
+    """Roll a figure: officers, NCOs and 'Rambos' D3+1 and 4D6x10, others D3 and 3D6x10."""
+    table = _data(data).figures
+    kind = table.officer if officer else table.other
+    initiative = _roll(dice, DiceExpr(kind.initiative))
+    skill = _roll(dice, DiceExpr(kind.weapon_skill_dice)) * kind.weapon_skill_multiplier
+    return Figure(initiative, skill)
+
+
+class Status(StrEnum):
+    """What a figure can still do, by its initiative points."""
+
+    FIT = "fit to move and fire"
+    CAN_FIRE_NOT_MOVE = "can fire but not move"
+    DEAD_OR_SERIOUSLY_WOUNDED = "dead or seriously wounded"
+
+
+def status(initiative: int, data: HouseClearingData | None = None) -> Status:
+    """Above 0: fit; exactly 0: can fire but not move; below 0: dead or seriously wounded."""
+    limit = _data(data).damage.can_fire_not_move_at
+    if initiative > limit:
+        return Status.FIT
+    if initiative == limit:
+        return Status.CAN_FIRE_NOT_MOVE
+    return Status.DEAD_OR_SERIOUSLY_WOUNDED
+
+
+def turn_sequence(data: HouseClearingData | None = None) -> tuple[Step, ...]:
+    """The turn: everyone moves by initiative 1 to 4, then fires by initiative 4 down to 0."""
+    return _data(data).sequence.steps
+
+
+def acts_in(phase: str, initiative: int, data: HouseClearingData | None = None) -> int | None:
+    """The step number (0-based) in which a figure with ``initiative`` moves or fires.
+
+    None when the figure does not take part in that phase (e.g. initiative 0 cannot move,
+    below 0 is out of the fight). Figures with the same initiative act at the same time.
+    """
+    for number, step in enumerate(turn_sequence(data)):
+        if step.phase == phase and step.initiative == initiative:
+            return number
+    return None
+
+
+def move_rate(terrain: str, data: HouseClearingData | None = None) -> float:
+    """Inches moved: 9 in the open or on roads, 6 on a tile, 3 in buildings."""
+    table = _data(data).movement
+    row = lookup("terrain", terrain, [((r.terrain, *r.aliases), r) for r in table.rates])
+    return row.inches
+
+
+def wall_climb_cost(terrain: str, data: HouseClearingData | None = None) -> float:
+    """Inches of move used to climb a wall up to chest height (half a move)."""
+    return move_rate(terrain, data) * _data(data).movement.wall_climb.move_fraction
+
+
+# -- shooting ------------------------------------------------------------------------
+def find_weapon(
+    name: str,
+    automatic: bool = False,
+    crew: int | None = None,
+    data: HouseClearingData | None = None,
+) -> tuple[str, Weapon, str]:
+    """The weapon's name, the row it fires as after the sheet's notes, and why it changed.
+
+    An assault rifle fires as a carbine (single shot) or an SMG (automatic); a belt-fed
+    LMG with fewer than two crew fires as a box LMG.
+    """
+    table = _data(data).range_bands
+    rifle = table.assault_rifle
+    rows = [((w.name, *w.aliases), w.name) for w in table.weapons]
+    rows.append(((rifle.name, *rifle.aliases), rifle.name))
+    canonical = chosen = lookup("weapon", name, rows)
+    note = ""
+    if chosen == rifle.name:
+        chosen = rifle.automatic_as if automatic else rifle.single_shot_as
+        mode = "automatic" if automatic else "single shot"
+        note = f"an assault rifle on {mode} uses the {chosen} row"
+    row = next(w for w in table.weapons if w.name == chosen)
+    if crew is not None:
+        _whole("crew", crew, 1)
+        if row.crew_needed is not None and crew < row.crew_needed and row.short_crewed_fires_as:
+            note = (
+                f"a {row.name} with {crew} crew (needs {row.crew_needed}) "
+                f"uses the {row.short_crewed_fires_as} row"
+            )
+            row = next(w for w in table.weapons if w.name == row.short_crewed_fires_as)
+    return canonical, weapon(row, table.bands), note
+
+
+def range_band(arm: Weapon, range_inches: float) -> RangeBand:
+    """The band a range falls in (up to and including its far edge)."""
+    if (
+        isinstance(range_inches, bool)
+        or not isinstance(range_inches, int | float)
+        or not math.isfinite(range_inches)
+        or range_inches < 0
+    ):
+        raise UsageError(f"range_inches must be a distance of 0 or more, not {range_inches!r}")
+    for band in arm.bands:
+        if range_inches <= band.farthest:
+            return band
+    raise UsageError(
+        f'{range_inches:g}" is out of range: a {arm.name} reaches {arm.max_range:g}" at most '
+        f"({arm.bands[-1].name.lower()} range)"
+    )
+
+
+def cone_width(range_inches: float, data: HouseClearingData | None = None) -> float:
+    """Width of an automatic weapon's cone of fire at its wide end: a quarter of the range."""
+    return range_inches * _data(data).automatic_fire.cone_width_fraction_of_range
+
+
+@dataclass(frozen=True, slots=True)
+class ShotPlan:
+    """A validated shot and every number the dice will be compared against."""
+
+    weapon: str
+    fires_as: str
+    note: str
+    band: RangeBand
+    weapon_skill: int
+    automatic: bool
+    automatic_divisor: int  # 1 single shot, 2 automatic
+    unrounded_chance: Fraction
+    chance: int  # percent, may exceed 100
+    chance_per_automatic: int  # each complete 100 is an automatic chance of a hit
+    to_hit_die: int
+    visible: int
+    cover_die: int
+    damage: DiceExpr
+
+    @property
+    def automatic_chances(self) -> int:
+        return self.chance // self.chance_per_automatic
+
+    @property
+    def remainder(self) -> int:
+        """The percentage (score or less on a D100) for one more chance of a hit."""
+        return self.chance % self.chance_per_automatic
+
+
+def plan_shot(
+    *,
+    weapon: str,
+    range_inches: float,
+    weapon_skill: int,
+    visible: int,
+    automatic: bool = False,
+    crew: int | None = None,
+    data: HouseClearingData | None = None,
+) -> ShotPlan:
+    """Check a shot and work out the chance; UsageError if it is impossible."""
+    tables = _data(data)
+    name, arm, note = find_weapon(weapon, automatic, crew, tables)
+    if automatic and not arm.automatic:
+        raise UsageError(
+            f"the {arm.name.lower()} fires single shot only; automatic fire needs an SMG, "
+            "a box or belt LMG, or an assault rifle"
+        )
+    band = range_band(arm, range_inches)
+    _whole("weapon_skill", weapon_skill, 0)
+    fifths = len(tables.cover.visible)
+    if isinstance(visible, bool) or not isinstance(visible, int) or not 1 <= visible <= fifths:
+        raise UsageError(
+            f"visible must be 1 to {fifths} fifths (1 = head only, {fifths} = head to boots), "
+            f"not {visible!r}"
+        )
+    divisor = tables.automatic_fire.chance_divisor if automatic else 1
+    unrounded = Fraction(weapon_skill, band.divisor * divisor)
+    return ShotPlan(
+        weapon=name,
+        fires_as=arm.name,
+        note=note,
+        band=band,
+        weapon_skill=weapon_skill,
+        automatic=automatic,
+        automatic_divisor=divisor,
+        unrounded_chance=unrounded,
+        chance=math.floor(unrounded),  # the data file's rounding rule: down
+        chance_per_automatic=tables.to_hit.automatic_chance_per,
+        to_hit_die=tables.to_hit.die,
+        visible=visible,
+        cover_die=tables.cover.die,
+        damage=DiceExpr(tables.damage.initiative_lost_per_hit),
+    )
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class ShotOutcome:
+    """What one shot did: chances of a hit, hits, and initiative points the target lost."""
+
+    chances: int
+    hits: int
+    initiative_lost: int
+
+
+def roll_chances(dice: Dice, plan: ShotPlan) -> int:
+    """Chances of a hit: one per complete 100, and one more on a D100 of the rest or less."""
+    extra = 0
+    if plan.remainder:
+        extra = int(dice.roll(plan.to_hit_die) <= plan.remainder)
+    return plan.automatic_chances + extra
+
+
+def chance_hits(dice: Dice, plan: ShotPlan) -> bool:
+    """A chance of a hit becomes a hit on a D6 of the target's visible fifths or less."""
+    return dice.roll(plan.cover_die) <= plan.visible
+
+
+def roll_initiative_lost(dice: Dice, plan: ShotPlan, hits: int) -> int:
+    """Each hit costs the target D3 initiative points."""
+    return _roll(dice, plan.damage, hits) if hits else 0
+
+
+def shoot(dice: Dice, plan: ShotPlan) -> ShotOutcome:
+    """One figure fires at one target."""
+    chances = roll_chances(dice, plan)
+    hits = sum(1 for _ in range(chances) if chance_hits(dice, plan))
+    return ShotOutcome(chances, hits, roll_initiative_lost(dice, plan, hits))
+
+
+def take_hits(initiative: int, outcome: ShotOutcome) -> int:
+    """The target's initiative after a shot."""
+    return initiative - outcome.initiative_lost

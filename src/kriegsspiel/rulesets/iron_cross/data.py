@@ -1,0 +1,292 @@
+"""The Iron Cross data file (sheet 003) as validated, frozen models.
+
+Every number the rules use is read from ``data/iron_cross.yaml``; each table names its
+source: the sheet's file, or a text starting with ``assumption`` for rules the sheet leaves
+out. The loaders turn the raw text cells ("3+", "no test", "Impassable") into small
+typed values once, so the rules never parse strings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints, field_validator, model_validator
+
+from kriegsspiel.core.datafile import Strict, load_yaml
+
+SHEET = "003_ecb1b023979fb393.txt"
+DATA_FILE = Path(__file__).parent / "data" / "iron_cross.yaml"
+
+SheetSource = Literal["003_ecb1b023979fb393.txt"]
+AssumptionSource = Annotated[str, StringConstraints(pattern=r"^assumption")]
+Count = Annotated[int, Field(ge=0)]
+Sides = Annotated[int, Field(ge=2)]
+TerrainCell = Annotated[str, StringConstraints(pattern=r"^(\d\+?|no test|Impassable)$")]
+CoverName = Literal["open", "cover", "fortifications"]
+
+
+# -- terrain cells, parsed ---------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class TerrainTest:
+    """One cell of a terrain table: no test, impassable, or a D6 score needed."""
+
+    text: str
+    needs: int | None  # score needed on the die; None when no roll is made
+    impassable: bool = False
+
+    @staticmethod
+    def parse(text: str) -> TerrainTest:
+        """'6' (a 6 only), '3+', 'no test', 'Impassable'."""
+        if text == "no test":
+            return TerrainTest(text, None)
+        if text == "Impassable":
+            return TerrainTest(text, None, impassable=True)
+        match = re.fullmatch(r"(\d)\+?", text)
+        if match is None:  # guarded by the model's pattern
+            raise ValueError(f"not a terrain test: {text!r}")
+        return TerrainTest(text, int(match.group(1)))
+
+
+# -- sheet tables --------------------------------------------------------------------
+class TurnOrder(Strict):
+    source: SheetSource
+    steps: tuple[str, ...]
+    scenario_rules_may_change: tuple[int, ...]
+    repeat_from_step: int
+
+
+class CommandTokens(Strict):
+    source: SheetSource
+    per_unit: Count
+    per_command_unit: Count
+
+
+class Initiative(Strict):
+    source: SheetSource
+    die: Sides
+
+
+class Activation(Strict):
+    source: SheetSource
+    first_activation_needs_roll: bool
+    die: Sides
+
+
+class Reaction(Strict):
+    source: SheetSource
+    die: Sides
+    needs: int
+    per_token_or_marker: int
+
+
+class Distance(Strict):
+    inches: float
+    cm: float
+
+
+class MoveRate(Strict):
+    type: str
+    aliases: tuple[str, ...] = ()
+    normal: Distance
+    rapid: Distance
+    rapid_road: Distance
+
+
+class Movement(Strict):
+    source: SheetSource
+    may_fire_after: tuple[Literal["normal", "rapid", "rapid_road"], ...]
+    rates: tuple[MoveRate, ...]
+
+
+class TerrainRow(Strict):
+    unit: str
+    aliases: tuple[str, ...] = ()
+    rough: TerrainCell
+    very_rough: TerrainCell
+
+    def test(self, terrain: Literal["rough", "very_rough"]) -> TerrainTest:
+        return TerrainTest.parse(self.rough if terrain == "rough" else self.very_rough)
+
+
+class TerrainTests(Strict):
+    source: SheetSource
+    die: Sides
+    vehicles: tuple[TerrainRow, ...]
+    infantry: tuple[TerrainRow, ...]
+
+
+class Modifier(Strict):
+    text: str
+    value: int
+
+
+class FiringModifiers(Strict):
+    source: SheetSource
+    close_range: Distance
+    enemy_near_vehicle: Distance
+    firer_moved: Modifier
+    target_moved: Modifier
+    smoke: Modifier
+    close_range_bonus: Modifier
+    enemy_infantry_near_vehicle: Modifier
+    per_morale_marker: Modifier
+
+
+class MoraleMarkers(Strict):
+    source: SheetSource
+    per_hit: Count
+    further_vs_infantry: Count
+
+
+class CoverLevel(Strict):
+    cover: CoverName
+    aliases: tuple[str, ...] = ()
+    further_marker_on: int
+
+
+class Cover(Strict):
+    source: SheetSource
+    levels: tuple[CoverLevel, ...]
+    mortar_treats_as: dict[CoverName, CoverName]
+
+    def level(self, name: str) -> CoverLevel:
+        return next(level for level in self.levels if level.cover == name)
+
+    def rank(self, name: str) -> int:
+        """0 for the open, higher for better cover (the order of the table)."""
+        return [level.cover for level in self.levels].index(name)  # type: ignore[arg-type]
+
+
+class PenetrationResult(Strict):
+    scores: tuple[int, ...]
+    key: str
+    name: str
+    effect: str
+    extra_markers: Count = 0
+    vehicle_damaged: bool = False
+    destroyed: bool = False
+    kaboom: bool = False
+
+
+class ArmourPenetration(Strict):
+    source: SheetSource
+    die: Sides
+    markers_per_penetrating_hit: Count
+    results: tuple[PenetrationResult, ...]
+    kaboom_radius_inches: float
+    kaboom_radius_small_table_inches: float
+
+    @model_validator(mode="after")
+    def _every_score_once(self) -> ArmourPenetration:
+        scores = sorted(s for r in self.results for s in r.scores)
+        if scores != list(range(1, self.die + 1)):
+            raise ValueError(f"results must cover the scores 1..{self.die} exactly once")
+        return self
+
+    def row_of(self, score: int) -> int:
+        """The 1-based row of the table that a die score falls in."""
+        return next(i for i, r in enumerate(self.results, 1) if score in r.scores)
+
+
+class Smoke(Strict):
+    source: SheetSource
+    die: Sides
+    needs: int
+    protected_unit_may_fire: bool
+    gives_target_cover: CoverName
+    dissipates: str
+
+
+# -- assumption tables -------------------------------------------------------------
+class ToHit(Strict):
+    source: AssumptionSource
+    die: Sides
+    dice_per_unit: Annotated[int, Field(ge=1)]
+    needs: int
+
+
+class NaturalRolls(Strict):
+    source: AssumptionSource
+    always_misses: int
+    always_hits: int
+
+
+class CasualtyRoll(Strict):
+    source: AssumptionSource
+    die: Sides
+    targets: tuple[str, ...]
+
+
+class SeizeInitiative(Strict):
+    source: AssumptionSource
+    on_roll: int
+
+
+class ReactionCounts(Strict):
+    source: AssumptionSource
+    count_token_being_spent: bool
+
+
+class Screech(Strict):
+    source: AssumptionSource
+    immobilised: bool
+    extra_markers: Count
+
+
+class SeveralHits(Strict):
+    source: AssumptionSource
+    stop_when_destroyed: bool
+
+
+class InitiativeRollOff(Strict):
+    source: AssumptionSource
+    reroll_ties: bool
+
+
+class IronCrossData(Strict):
+    """The whole data file."""
+
+    turn_order: TurnOrder
+    command_tokens: CommandTokens
+    initiative: Initiative
+    activation: Activation
+    reaction: Reaction
+    movement: Movement
+    terrain_tests: TerrainTests
+    firing_modifiers: FiringModifiers
+    morale_markers: MoraleMarkers
+    cover: Cover
+    armour_penetration: ArmourPenetration
+    smoke: Smoke
+    to_hit: ToHit
+    natural_rolls: NaturalRolls
+    casualty_roll: CasualtyRoll
+    seize_initiative: SeizeInitiative
+    reaction_counts: ReactionCounts
+    screech: Screech
+    several_hits_on_a_vehicle: SeveralHits
+    initiative_roll_off: InitiativeRollOff
+
+    @field_validator("cover")
+    @classmethod
+    def _cover_levels_complete(cls, cover: Cover) -> Cover:
+        names = [level.cover for level in cover.levels]
+        if sorted(names) != sorted(("open", "cover", "fortifications")):
+            raise ValueError("cover levels must be open, cover and fortifications, once each")
+        return cover
+
+
+def load_data(path: Path | None = None) -> IronCrossData:
+    """Read and validate an Iron Cross data file (the packaged one by default)."""
+    if path is None:
+        return _packaged()
+    return load_yaml(path, IronCrossData)
+
+
+@lru_cache(maxsize=1)
+def _packaged() -> IronCrossData:
+    return load_yaml(DATA_FILE, IronCrossData)

@@ -1,0 +1,285 @@
+"""Exact Iron Cross odds, explained like a playsheet.
+
+Every function here enumerates the rule procedures of :mod:`.rules` exactly (or composes
+exact distributions of their steps), so the odds can never disagree with the simulator.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from kriegsspiel.core.dice import Dist
+from kriegsspiel.core.procedure import exact, markov
+from kriegsspiel.core.report import OddsReport, Reason
+from kriegsspiel.rulesets.iron_cross import rules
+from kriegsspiel.rulesets.iron_cross.data import IronCrossData, load_data
+from kriegsspiel.rulesets.iron_cross.rules import (
+    FireOutcome,
+    FirePlan,
+    FireSituation,
+    VehicleState,
+)
+
+RULESET = "iron-cross"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _score(score: int, die: int) -> str:
+    """'4+', or '6' when only the top face will do."""
+    return str(score) if score >= die else f"{score}+"
+
+
+def _needs(score: int, die: int) -> str:
+    if score > die:
+        return f"cannot succeed (would need {score}+ on a D{die})"
+    if score <= 1:
+        return f"automatic (any score on a D{die})"
+    return f"needs {_score(score, die)} on a D{die}"
+
+
+def activation(
+    morale_markers: int,
+    command_tokens: int,
+    first_activation: bool = False,
+    *,
+    data: IronCrossData | None = None,
+) -> OddsReport:
+    """Chance that spending a command token activates the unit."""
+    tables = data or load_data()
+    needs = rules.activation_needs(morale_markers, command_tokens, first_activation, tables)
+    p = exact(
+        lambda d: rules.activate(d, morale_markers, command_tokens, first_activation, tables)
+    ).probability(True)
+    if needs is None:
+        reason = Reason("activation", "no roll needed", "first activation of the turn")
+    else:
+        reason = Reason(
+            "activation",
+            _needs(needs, tables.activation.die),
+            f"score higher than {_plural(morale_markers, 'morale marker')}"
+            f" + {_plural(command_tokens, 'command token')} = {morale_markers + command_tokens}",
+        )
+    return OddsReport(
+        ruleset=RULESET,
+        question=(
+            f"activate a unit with {_plural(morale_markers, 'morale marker')} and "
+            f"{_plural(command_tokens, 'command token')}"
+            + (" (first activation)" if first_activation else "")
+        ),
+        reasons=(reason,),
+        probabilities={"p_success": p},
+        details={"needs": needs},
+    )
+
+
+def reaction(
+    morale_markers: int, command_tokens: int, *, data: IronCrossData | None = None
+) -> OddsReport:
+    """Chance that a reaction succeeds, and that it seizes the initiative (a successful 6)."""
+    tables = data or load_data()
+    needs = rules.reaction_needs(morale_markers, command_tokens, tables)
+    outcomes = exact(lambda d: rules.react(d, morale_markers, command_tokens, tables))
+    seize_on = tables.seize_initiative.on_roll
+    reasons = (
+        Reason(
+            "reaction",
+            _needs(needs, tables.reaction.die),
+            f"base {tables.reaction.needs}+, +{tables.reaction.per_token_or_marker} per "
+            f"command token or morale marker ({morale_markers + command_tokens} on the unit)",
+        ),
+        Reason(
+            "seize the initiative",
+            f"on a {seize_on}" if needs <= seize_on else "impossible",
+            "a successful reaction roll of 6 seizes the initiative",
+        ),
+    )
+    return OddsReport(
+        ruleset=RULESET,
+        question=(
+            f"react with a unit with {_plural(morale_markers, 'morale marker')} and "
+            f"{_plural(command_tokens, 'command token')}"
+        ),
+        reasons=reasons,
+        probabilities={
+            "p_success": outcomes.probability(lambda o: o.success),
+            "p_seize_initiative": outcomes.probability(lambda o: o.seizes_initiative),
+        },
+        details={"needs": needs},
+    )
+
+
+def smoke(*, data: IronCrossData | None = None) -> OddsReport:
+    """Chance of laying smoke (5+ on a D10)."""
+    tables = data or load_data()
+    table = tables.smoke
+    p = exact(lambda d: rules.lay_smoke(d, tables)).probability(True)
+    reasons = (
+        Reason("smoke", _needs(table.needs, table.die), "sheet: successful on a 5+ on d10"),
+        Reason(
+            "effect",
+            f"target counts as in {table.gives_target_cover}; fire at it -1",
+            f"the protected unit may not fire for the rest of the turn; "
+            f"smoke dissipates at {table.dissipates}",
+        ),
+    )
+    return OddsReport(RULESET, "lay smoke", reasons, {"p_success": p})
+
+
+def terrain_test(unit: str, terrain: str, *, data: IronCrossData | None = None) -> OddsReport:
+    """Chance that a unit passes its test to move through rough or very rough terrain."""
+    tables = data or load_data()
+    row, test = rules.find_terrain_test(unit, terrain, tables)
+    p = exact(lambda d: rules.cross_terrain(d, test, tables)).probability(True)
+    if test.impassable:
+        result = "Impassable: cannot enter"
+    elif test.needs is None:
+        result = "no test: passes"
+    else:
+        result = _needs(test.needs, tables.terrain_tests.die)
+    where = terrain.strip().lower().replace("_", " ")
+    reasons = (Reason("terrain test", result, f"{row.unit}, {where}: {test.text}"),)
+    return OddsReport(RULESET, f"{row.unit} enters {where} terrain", reasons, {"p_pass": p})
+
+
+def _outcomes(plan: FirePlan) -> Dist[FireOutcome]:
+    """Exact distribution of a fire outcome, composed from the rule's own steps."""
+    hits = exact(lambda d: rules.roll_to_hit(d, plan))
+    if plan.target != "vehicle":
+        return hits.bind(
+            lambda h: exact(
+                lambda d: FireOutcome(
+                    h, h * plan.markers_per_hit + rules.casualty_markers(d, plan, h)
+                )
+            )
+        )
+    if not plan.penetrates:
+        return hits.map(lambda h: rules.outcome_from(h, VehicleState()))
+    states = markov(
+        Dist.constant(VehicleState()), lambda d, s: rules.vehicle_hit(d, plan, s), plan.dice
+    )
+    return hits.bind(lambda h: states[h].map(lambda s: rules.outcome_from(h, s)))
+
+
+def shoot(
+    *,
+    target: str,
+    range_inches: float,
+    firer_moved: bool = False,
+    firer_is_infantry_detachment: bool = False,
+    target_moved: bool = False,
+    smoke: bool = False,
+    morale_markers: int = 0,
+    enemy_infantry_near_vehicle: bool = False,
+    firer_is_vehicle: bool = False,
+    cover: str = "open",
+    mortar: bool = False,
+    dice: int = 1,
+    penetration: int | None = None,
+    armour: int | None = None,
+    data: IronCrossData | None = None,
+) -> OddsReport:
+    """The odds of one unit's fire: hits, morale markers and, on a vehicle, the damage."""
+    tables = data or load_data()
+    situation = FireSituation(
+        target=target,
+        range_inches=range_inches,
+        firer_moved=firer_moved,
+        firer_is_infantry_detachment=firer_is_infantry_detachment,
+        target_moved=target_moved,
+        smoke=smoke,
+        morale_markers=morale_markers,
+        enemy_infantry_near_vehicle=enemy_infantry_near_vehicle,
+        firer_is_vehicle=firer_is_vehicle,
+        cover=cover,
+        mortar=mortar,
+        dice=dice,
+        penetration=penetration,
+        armour=armour,
+    )
+    plan = rules.plan_fire(situation, tables)
+    outcomes = _outcomes(plan)
+    hits = outcomes.map(lambda o: o.hits)
+    markers = outcomes.map(lambda o: o.morale_markers)
+
+    because = ", ".join(
+        [f"base {plan.base_needs}+"] + [f"{m.text.lower()} {m.value:+d}" for m in plan.modifiers]
+    )
+    raw = plan.base_needs - plan.modifier_total
+    natural = tables.natural_rolls
+    if raw > plan.needs:
+        because += f" (a natural {natural.always_hits} always hits)"
+    elif raw < plan.needs:
+        because += f" (a natural {natural.always_misses} always misses)"
+    reasons = [
+        Reason(
+            "dice",
+            f"{plan.dice} D{plan.die}" + ("s" if plan.dice > 1 else ""),
+            "one D10 per firing unit; more only by an orders-of-battle special rule",
+        ),
+        Reason("to hit", _needs(plan.needs, plan.die), because),
+    ]
+    probabilities: dict[str, Fraction] = {"p_hit": hits.at_least(1)}
+    details: dict[str, object] = {"needs": plan.needs, "modifier": plan.modifier_total}
+
+    if plan.target == "vehicle":
+        pen = tables.armour_penetration
+        if plan.penetrates:
+            reasons.append(
+                Reason(
+                    "armour",
+                    "hits count",
+                    f"penetration {penetration} exceeds armour {armour}: "
+                    f"{plan.markers_per_hit} morale marker per hit and a D{pen.die} on the "
+                    "armour penetration table",
+                )
+            )
+        else:
+            reasons.append(
+                Reason(
+                    "armour",
+                    "hits have no effect",
+                    f"penetration {penetration} does not exceed armour {armour}",
+                )
+            )
+        table = "; ".join("/".join(str(s) for s in r.scores) + f" {r.name}" for r in pen.results)
+        reasons.append(Reason("armour penetration", f"D{pen.die} per penetrating hit", table))
+        reasons.append(
+            Reason(
+                "Screech!",
+                "vehicle immobilised for the rest of the game",
+                f"+{tables.screech.extra_markers} morale marker (assumption)",
+            )
+        )
+        probabilities["p_destroyed"] = outcomes.probability(lambda o: o.destroyed)
+        for row, result in enumerate(pen.results, 1):
+            probabilities[f"p_{result.key}"] = outcomes.probability(
+                lambda o, row=row: o.worst_result == row  # type: ignore[misc]
+            )
+        details["kaboom_radius_inches"] = pen.kaboom_radius_inches
+        details["kaboom_radius_small_table_inches"] = pen.kaboom_radius_small_table_inches
+    elif plan.further_marker_on is not None and plan.casualty_die is not None:
+        reasons.append(
+            Reason(
+                "morale markers",
+                f"{plan.markers_per_hit} per hit, +{plan.further_markers} more per hit on "
+                f"{_score(plan.further_marker_on, plan.casualty_die)} on a D{plan.casualty_die}",
+                plan.cover_because,
+            )
+        )
+        details["further_marker_on"] = plan.further_marker_on
+
+    dice_text = f"{plan.dice} D{plan.die}" + ("s" if plan.dice > 1 else "")
+    question = f'{dice_text} at {plan.target}, {range_inches:g}"'
+    if plan.target == "vehicle":
+        question += f", penetration {penetration} vs armour {armour}"
+    return OddsReport(
+        ruleset=RULESET,
+        question=question,
+        reasons=tuple(reasons),
+        probabilities=probabilities,
+        distributions={"hits": hits, "morale_markers": markers},
+        details=details,
+    )

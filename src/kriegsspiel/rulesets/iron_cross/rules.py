@@ -1,0 +1,459 @@
+"""Iron Cross rules as procedures over a :class:`Dice` (sheet 003).
+
+Each rule is written once here. The odds calculator enumerates these same functions
+exactly (``exact``), the simulator runs them with ``RandomDice``, and worked examples
+replay them with ``ScriptedDice``. Numbers come from the data file, never from code.
+
+Situations (what is on the table) are validated once by the ``plan_*`` functions, which
+raise :class:`UsageError` with a one-line explanation; the dice procedures trust a plan.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from kriegsspiel.core.names import lookup
+from kriegsspiel.core.procedure import Dice
+from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets.iron_cross.data import (
+    Distance,
+    IronCrossData,
+    TerrainRow,
+    TerrainTest,
+    load_data,
+)
+
+Target = Literal["infantry", "support squad", "vehicle"]
+TARGETS: tuple[tuple[tuple[str, ...], Target], ...] = (
+    (("infantry", "infantry detachment", "infantry detachments"), "infantry"),
+    (("support squad", "support squads", "support"), "support squad"),
+    (("vehicle", "vehicles", "tank", "tanks"), "vehicle"),
+)
+MOVES: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("normal", "normal move"), "normal"),
+    (("rapid", "rapid move"), "rapid"),
+    (("rapid road", "rapid road move", "road"), "rapid_road"),
+)
+TERRAINS: tuple[tuple[tuple[str, ...], Literal["rough", "very_rough"]], ...] = (
+    (("rough",), "rough"),
+    (("very rough",), "very_rough"),
+)
+
+
+def _data(data: IronCrossData | None) -> IronCrossData:
+    return load_data() if data is None else data
+
+
+def _count(name: str, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise UsageError(f"{name} must be a whole number 0 or more, not {value!r}")
+
+
+# -- command ---------------------------------------------------------------------------
+def command_tokens(units: int, command_units: int = 1, data: IronCrossData | None = None) -> int:
+    """Tokens collected at the start of a turn: one per unit plus two per command unit.
+
+    ``units`` counts every unit on the table, command units included.
+    """
+    table = _data(data).command_tokens
+    _count("units", units)
+    _count("command_units", command_units)
+    if command_units > units:
+        raise UsageError(
+            f"command_units ({command_units}) cannot exceed units ({units}): "
+            "a command unit is one of the units"
+        )
+    return units * table.per_unit + command_units * table.per_command_unit
+
+
+def roll_off(dice: Dice, data: IronCrossData | None = None) -> int:
+    """Who takes the initiative: 0 (first side) or 1 (second side); ties are rolled again."""
+    table = _data(data)
+    while True:
+        first, second = dice.roll(table.initiative.die), dice.roll(table.initiative.die)
+        if first != second or not table.initiative_roll_off.reroll_ties:
+            return 0 if first >= second else 1
+
+
+def activation_needs(
+    morale_markers: int,
+    command_tokens: int,
+    first_activation: bool = False,
+    data: IronCrossData | None = None,
+) -> int | None:
+    """The D6 score a further activation needs (higher than markers + tokens); None: no roll."""
+    table = _data(data).activation
+    _count("morale_markers", morale_markers)
+    _count("command_tokens", command_tokens)
+    if first_activation and not table.first_activation_needs_roll:
+        return None
+    return morale_markers + command_tokens + 1
+
+
+def activate(
+    dice: Dice,
+    morale_markers: int,
+    command_tokens: int,
+    first_activation: bool = False,
+    data: IronCrossData | None = None,
+) -> bool:
+    """Try to activate a unit; True if it may act."""
+    table = _data(data).activation
+    needs = activation_needs(morale_markers, command_tokens, first_activation, data)
+    if needs is None:
+        return True
+    if needs > table.die:
+        return False  # cannot succeed: no point rolling
+    return dice.roll(table.die) >= needs
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class ReactionOutcome:
+    """Did the reacting unit act, and did its roll seize the initiative?"""
+
+    success: bool
+    seizes_initiative: bool
+
+
+def reaction_needs(
+    morale_markers: int, command_tokens: int, data: IronCrossData | None = None
+) -> int:
+    """The D6 score a reaction needs: 3+, +1 per command token or morale marker on the unit."""
+    table = _data(data).reaction
+    _count("morale_markers", morale_markers)
+    _count("command_tokens", command_tokens)
+    return table.needs + table.per_token_or_marker * (morale_markers + command_tokens)
+
+
+def react(
+    dice: Dice, morale_markers: int, command_tokens: int, data: IronCrossData | None = None
+) -> ReactionOutcome:
+    """Spend a token and roll to react; a successful 6 also seizes the initiative.
+
+    The counts are those on the unit before this reaction's token is placed.
+    """
+    tables = _data(data)
+    needs = reaction_needs(morale_markers, command_tokens, tables)
+    if needs > tables.reaction.die:
+        return ReactionOutcome(False, False)
+    roll = dice.roll(tables.reaction.die)
+    success = roll >= needs
+    return ReactionOutcome(success, success and roll == tables.seize_initiative.on_roll)
+
+
+# -- movement --------------------------------------------------------------------------
+def move_rate(unit_type: str, move: str = "normal", data: IronCrossData | None = None) -> Distance:
+    """How far a unit type moves (inches and cm) with a normal, rapid or rapid road move."""
+    table = _data(data).movement
+    row = lookup("unit type", unit_type, [((r.type, *r.aliases), r) for r in table.rates])
+    kind = lookup("move", move, MOVES)
+    distance: Distance = getattr(row, kind)
+    return distance
+
+
+def may_fire_after(move: str, data: IronCrossData | None = None) -> bool:
+    """A normal move still allows firing; a rapid move does not."""
+    kind = lookup("move", move, MOVES)
+    return kind in _data(data).movement.may_fire_after
+
+
+def find_terrain_test(
+    unit: str, terrain: str, data: IronCrossData | None = None
+) -> tuple[TerrainRow, TerrainTest]:
+    """The sheet's row for ``unit`` and its test for entering ``terrain``."""
+    table = _data(data).terrain_tests
+    rows = (*table.vehicles, *table.infantry)
+    row = lookup("unit", unit, [((r.unit, *r.aliases), r) for r in rows])
+    kind = lookup("terrain", terrain, TERRAINS)
+    return row, row.test(kind)
+
+
+def cross_terrain(dice: Dice, test: TerrainTest, data: IronCrossData | None = None) -> bool:
+    """Take a terrain test: 'no test' passes, Impassable cannot be entered, else roll D6."""
+    if test.impassable:
+        return False
+    if test.needs is None:
+        return True
+    return dice.roll(_data(data).terrain_tests.die) >= test.needs
+
+
+# -- smoke -----------------------------------------------------------------------------
+def lay_smoke(dice: Dice, data: IronCrossData | None = None) -> bool:
+    """Try to lay smoke: 5+ on a D10."""
+    table = _data(data).smoke
+    return dice.roll(table.die) >= table.needs
+
+
+# -- firing ----------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class FireSituation:
+    """What is on the table when a unit fires (names as a player would say them)."""
+
+    target: str
+    range_inches: float
+    firer_moved: bool = False
+    firer_is_infantry_detachment: bool = False
+    target_moved: bool = False
+    smoke: bool = False
+    morale_markers: int = 0
+    enemy_infantry_near_vehicle: bool = False
+    firer_is_vehicle: bool = False
+    cover: str = "open"
+    mortar: bool = False
+    dice: int = 1
+    penetration: int | None = None
+    armour: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AppliedModifier:
+    """A to-hit modifier that applies, as the sheet words it."""
+
+    text: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class VehicleEffect:
+    """What one penetrating hit does, by penetration-table row."""
+
+    row: int
+    key: str
+    name: str
+    extra_markers: int
+    destroyed: bool
+    immobilised: bool
+    kaboom: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FirePlan:
+    """A validated firing situation with every number the dice will be compared against."""
+
+    target: Target
+    dice: int
+    die: int
+    base_needs: int
+    modifiers: tuple[AppliedModifier, ...]
+    needs: int  # after modifiers and the natural 1 / natural 10 rule
+    markers_per_hit: int
+    casualty_die: int | None  # None: no casualty roll (vehicles)
+    further_markers: int
+    further_marker_on: int | None
+    cover: str | None  # the cover level the casualty roll uses
+    cover_because: str
+    penetrates: bool | None  # None for non-vehicle targets
+    penetration_die: int
+    effects_by_score: tuple[VehicleEffect, ...]  # index = die score - 1
+    stop_when_destroyed: bool
+
+    @property
+    def modifier_total(self) -> int:
+        return sum(m.value for m in self.modifiers)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class VehicleState:
+    """A vehicle's state while its hits are resolved one at a time."""
+
+    markers: int = 0
+    worst_result: int = 0  # penetration-table row of the worst result so far; 0: none
+    destroyed: bool = False
+    immobilised: bool = False
+    kaboom: bool = False
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class FireOutcome:
+    """What one unit's fire did to its target."""
+
+    hits: int
+    morale_markers: int
+    worst_result: int = 0  # vehicles: penetration-table row (1 Rattled .. 5 Kaboom!), 0 none
+    destroyed: bool = False
+    immobilised: bool = False
+    kaboom: bool = False  # each friendly unit near the wreck suffers a morale marker
+
+
+def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> FirePlan:
+    """Check a firing situation and work out what the dice need; UsageError if impossible."""
+    tables = _data(data)
+    s = situation
+    target = lookup("target", s.target, TARGETS)
+    cover_level = lookup(
+        "cover", s.cover, [((c.cover, *c.aliases), c) for c in tables.cover.levels]
+    )
+    if (
+        not isinstance(s.range_inches, int | float)
+        or not math.isfinite(s.range_inches)
+        or (s.range_inches < 0)
+    ):
+        raise UsageError(f"range_inches must be a distance of 0 or more, not {s.range_inches!r}")
+    _count("morale_markers", s.morale_markers)
+    if isinstance(s.dice, bool) or not isinstance(s.dice, int) or s.dice < 1:
+        raise UsageError(f"dice must be 1 or more (one D10 per firing unit), not {s.dice!r}")
+    if s.firer_is_vehicle and s.firer_is_infantry_detachment:
+        raise UsageError("the firer cannot be both a vehicle and an infantry detachment")
+    if s.enemy_infantry_near_vehicle and not s.firer_is_vehicle:
+        raise UsageError(
+            "enemy_infantry_near_vehicle applies only to a firing vehicle (set firer_is_vehicle)"
+        )
+    if target == "vehicle":
+        if s.penetration is None or s.armour is None:
+            raise UsageError(
+                "a vehicle target needs penetration and armour (from the orders of battle)"
+            )
+        _count("penetration", s.penetration)
+        _count("armour", s.armour)
+        if cover_level.cover != "open":
+            raise UsageError(
+                "cover only changes casualty rolls against infantry and support squads; "
+                "leave cover 'open' for a vehicle target"
+            )
+    elif s.penetration is not None or s.armour is not None:
+        raise UsageError("penetration and armour apply only to a vehicle target")
+
+    mods = tables.firing_modifiers
+    applied: list[AppliedModifier] = []
+    if s.firer_moved and not s.firer_is_infantry_detachment:
+        applied.append(AppliedModifier(mods.firer_moved.text, mods.firer_moved.value))
+    if s.target_moved:
+        applied.append(AppliedModifier(mods.target_moved.text, mods.target_moved.value))
+    if s.smoke:
+        applied.append(AppliedModifier(mods.smoke.text, mods.smoke.value))
+    if s.range_inches <= mods.close_range.inches:
+        applied.append(AppliedModifier(mods.close_range_bonus.text, mods.close_range_bonus.value))
+    if s.enemy_infantry_near_vehicle:
+        modifier = mods.enemy_infantry_near_vehicle
+        applied.append(AppliedModifier(modifier.text, modifier.value))
+    if s.morale_markers:
+        modifier = mods.per_morale_marker
+        applied.append(
+            AppliedModifier(
+                f"{modifier.text} (x{s.morale_markers})", modifier.value * s.morale_markers
+            )
+        )
+    base = tables.to_hit.needs
+    raw_needs = base - sum(m.value for m in applied)
+    natural = tables.natural_rolls
+    needs = min(max(raw_needs, natural.always_misses + 1), natural.always_hits)
+
+    casualty_die: int | None = None
+    further_on: int | None = None
+    cover_used: str | None = None
+    because = ""
+    if target in tables.casualty_roll.targets:
+        cover_used = cover_level.cover
+        reasons = [f"target in {cover_used}" if cover_used != "open" else "target in the open"]
+        smoke_cover = tables.smoke.gives_target_cover
+        if s.smoke and tables.cover.rank(smoke_cover) > tables.cover.rank(cover_used):
+            cover_used = smoke_cover
+            reasons.append(f"smoke gives {smoke_cover}")
+        if s.mortar:
+            treated = tables.cover.mortar_treats_as[cover_used]
+            if treated != cover_used:
+                reasons.append(f"mortar fire treats {cover_used} as {treated}")
+            else:
+                reasons.append("mortar fire ignores cover")
+            cover_used = treated
+        casualty_die = tables.casualty_roll.die
+        further_on = tables.cover.level(cover_used).further_marker_on
+        because = ", ".join(reasons)
+
+    pen = tables.armour_penetration
+    penetrates = None if target != "vehicle" else s.penetration > s.armour  # type: ignore[operator]
+    effects = []
+    for score in range(1, pen.die + 1):
+        row = pen.row_of(score)
+        result = pen.results[row - 1]
+        extra = result.extra_markers
+        immobilised = False
+        if result.vehicle_damaged:
+            extra += tables.screech.extra_markers
+            immobilised = tables.screech.immobilised
+        effects.append(
+            VehicleEffect(
+                row, result.key, result.name, extra, result.destroyed, immobilised, result.kaboom
+            )
+        )
+
+    if target == "vehicle":
+        per_hit = pen.markers_per_penetrating_hit if penetrates else 0
+    else:
+        per_hit = tables.morale_markers.per_hit
+    return FirePlan(
+        target=target,
+        dice=s.dice,
+        die=tables.to_hit.die,
+        base_needs=base,
+        modifiers=tuple(applied),
+        needs=needs,
+        markers_per_hit=per_hit,
+        casualty_die=casualty_die,
+        further_markers=tables.morale_markers.further_vs_infantry,
+        further_marker_on=further_on,
+        cover=cover_used,
+        cover_because=because,
+        penetrates=penetrates,
+        penetration_die=pen.die,
+        effects_by_score=tuple(effects),
+        stop_when_destroyed=tables.several_hits_on_a_vehicle.stop_when_destroyed,
+    )
+
+
+def roll_to_hit(dice: Dice, plan: FirePlan) -> int:
+    """Roll the firing D10s; how many hit (a natural 1 misses, a natural 10 hits)."""
+    return dice.count_at_least(plan.dice, plan.die, plan.needs)
+
+
+def casualty_markers(dice: Dice, plan: FirePlan, hits: int) -> int:
+    """Further morale markers from the casualty rolls (one per hit) against infantry."""
+    if plan.casualty_die is None or plan.further_marker_on is None or hits == 0:
+        return 0
+    successes = dice.count_at_least(hits, plan.casualty_die, plan.further_marker_on)
+    return plan.further_markers * successes
+
+
+def vehicle_hit(dice: Dice, plan: FirePlan, state: VehicleState) -> VehicleState:
+    """Resolve one penetrating hit: a morale marker, then a D6 on the penetration table."""
+    if state.destroyed and plan.stop_when_destroyed:
+        return state
+    effect = plan.effects_by_score[dice.roll(plan.penetration_die) - 1]
+    return VehicleState(
+        markers=state.markers + plan.markers_per_hit + effect.extra_markers,
+        worst_result=max(state.worst_result, effect.row),
+        destroyed=state.destroyed or effect.destroyed,
+        immobilised=state.immobilised or effect.immobilised,
+        kaboom=state.kaboom or effect.kaboom,
+    )
+
+
+def resolve_vehicle_hits(dice: Dice, plan: FirePlan, hits: int) -> VehicleState:
+    """All hits on a vehicle; none count unless the weapon's penetration exceeds the armour."""
+    state = VehicleState()
+    if plan.penetrates:
+        for _ in range(hits):
+            state = vehicle_hit(dice, plan, state)
+    return state
+
+
+def outcome_from(hits: int, state: VehicleState) -> FireOutcome:
+    """The fire outcome for a vehicle target after its hits are resolved."""
+    return FireOutcome(
+        hits, state.markers, state.worst_result, state.destroyed, state.immobilised, state.kaboom
+    )
+
+
+def resolve_fire(dice: Dice, plan: FirePlan) -> FireOutcome:
+    """Roll to hit, then morale markers (and casualty rolls, or armour penetration)."""
+    hits = roll_to_hit(dice, plan)
+    if plan.target == "vehicle":
+        return outcome_from(hits, resolve_vehicle_hits(dice, plan, hits))
+    return FireOutcome(hits, hits * plan.markers_per_hit + casualty_markers(dice, plan, hits))
+
+
+def fire(dice: Dice, situation: FireSituation, data: IronCrossData | None = None) -> FireOutcome:
+    """One unit fires at one target."""
+    return resolve_fire(dice, plan_fire(situation, data))

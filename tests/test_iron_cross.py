@@ -1,0 +1,558 @@
+"""Iron Cross (sheet 003): golden data, hand-computed odds, oracles, assumptions, bad input."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kriegsspiel.core.procedure import RandomDice, ScriptedDice, brute_force, exact
+from kriegsspiel.errors import DataFileError, UnknownNameError, UsageError
+from kriegsspiel.rulesets.iron_cross import odds, rules
+from kriegsspiel.rulesets.iron_cross.data import DATA_FILE, SHEET, IronCrossData, load_data
+from kriegsspiel.rulesets.iron_cross.rules import FireOutcome, FireSituation
+
+F = Fraction
+DATA = load_data()
+
+
+def within_4_se(p: Fraction, successes: int, n: int) -> bool:
+    """Is a Monte Carlo frequency within 4 standard errors of the exact probability?"""
+    se = math.sqrt(float(p) * (1 - float(p)) / n)
+    if se == 0:
+        return successes == p * n
+    return abs(successes / n - float(p)) <= 4 * se
+
+
+# -- golden: every row of the sheet read back ------------------------------------------
+def test_every_table_names_its_source() -> None:
+    for name in IronCrossData.model_fields:
+        source = getattr(DATA, name).source
+        assert source == SHEET or source.startswith("assumption"), name
+
+
+def test_turn_order_and_command_tokens() -> None:
+    assert DATA.turn_order.steps == (
+        "Collect command tokens: one per unit plus two for command unit",
+        "Determine initiative: D6 roll",
+        "Active player spends command tokens; reactive player may react",
+        "Active player surrenders initiative or reactive player seizes initiative",
+        "Reactive player becomes active player",
+        "Continue from step 3 until both sides' command tokens are spent",
+    )
+    assert DATA.turn_order.repeat_from_step == 3
+    assert DATA.turn_order.scenario_rules_may_change == (1, 2)
+    assert (DATA.command_tokens.per_unit, DATA.command_tokens.per_command_unit) == (1, 2)
+    assert rules.command_tokens(6) == 8
+    assert rules.command_tokens(6, command_units=0) == 6
+    assert DATA.initiative.die == 6
+
+
+def test_activation_and_reaction_tables() -> None:
+    assert DATA.activation.first_activation_needs_roll is False
+    assert DATA.activation.die == 6
+    assert (DATA.reaction.die, DATA.reaction.needs, DATA.reaction.per_token_or_marker) == (6, 3, 1)
+    assert rules.activation_needs(1, 1) == 3  # the sheet's example: "would require a 3+"
+
+
+@pytest.mark.parametrize(
+    ("unit", "normal", "rapid", "road"),
+    [
+        ("Infantry and Support Squads", (6, 15), (9, 25), (12, 30)),
+        ("Light Vehicle", (12, 30), (18, 45), (24, 60)),
+        ("Medium Vehicles", (10, 25), (15, 35), (20, 50)),
+        ("Heavy Vehicles", (8, 20), (10, 25), (12, 30)),
+    ],
+)
+def test_move_rates(
+    unit: str, normal: tuple[int, int], rapid: tuple[int, int], road: tuple[int, int]
+) -> None:
+    for move, (inches, cm) in (("normal", normal), ("rapid", rapid), ("rapid road", road)):
+        rate = rules.move_rate(unit, move)
+        assert (rate.inches, rate.cm) == (inches, cm)
+
+
+def test_normal_move_may_fire_rapid_may_not() -> None:
+    assert rules.may_fire_after("normal") is True
+    assert rules.may_fire_after("rapid") is False
+    assert rules.may_fire_after("rapid road") is False
+
+
+@pytest.mark.parametrize(
+    ("unit", "rough", "very_rough"),
+    [
+        ("Wheeled vehicle", "6", "Impassable"),
+        ("Half-tracked vehicle", "3+", "4+"),
+        ("Any other fully tracked vehicle/ scout car", "2+", "3+"),
+        ("Heavy tank", "no test", "2+"),
+        ("Infantry Detachment", "no test", "4+"),
+        ("Support Squad (excluding below)", "no test", "4+"),
+        ("Anti-tank or Infantry Gun", "2+", "Impassable"),
+    ],
+)
+def test_terrain_rows(unit: str, rough: str, very_rough: str) -> None:
+    assert rules.find_terrain_test(unit, "rough")[1].text == rough
+    assert rules.find_terrain_test(unit, "very rough")[1].text == very_rough
+
+
+def test_firing_modifiers() -> None:
+    m = DATA.firing_modifiers
+    assert (m.close_range.inches, m.close_range.cm) == (12, 30)
+    assert (m.enemy_near_vehicle.inches, m.enemy_near_vehicle.cm) == (12, 30)
+    assert [
+        m.firer_moved.value,
+        m.target_moved.value,
+        m.smoke.value,
+        m.close_range_bonus.value,
+        m.enemy_infantry_near_vehicle.value,
+        m.per_morale_marker.value,
+    ] == [-2, -1, -1, +1, -1, -1]
+    assert m.firer_moved.text.startswith("Firer moved in this activation")
+
+
+def test_morale_markers_and_cover() -> None:
+    assert (DATA.morale_markers.per_hit, DATA.morale_markers.further_vs_infantry) == (1, 1)
+    assert [(c.cover, c.further_marker_on) for c in DATA.cover.levels] == [
+        ("open", 4),
+        ("cover", 5),
+        ("fortifications", 6),
+    ]
+    assert DATA.cover.mortar_treats_as == {
+        "open": "open",
+        "cover": "open",
+        "fortifications": "cover",
+    }
+
+
+def test_armour_penetration_table() -> None:
+    pen = DATA.armour_penetration
+    rows = [
+        (r.scores, r.key, r.extra_markers, r.vehicle_damaged, r.destroyed, r.kaboom)
+        for r in pen.results
+    ]
+    assert rows == [
+        ((1,), "rattled", 1, False, False, False),
+        ((2,), "smoke_and_shrapnel", 2, False, False, False),
+        ((3,), "screech", 0, True, False, False),
+        ((4, 5), "foom", 0, False, True, False),
+        ((6,), "kaboom", 0, False, True, True),
+    ]
+    assert [r.name for r in pen.results] == [
+        "Rattled",
+        "Crew cabin filled with smoke and shrapnel!",
+        "Screech!",
+        "Foom!",
+        "Kaboom!",
+    ]
+    assert (pen.die, pen.markers_per_penetrating_hit) == (6, 1)
+    assert (pen.kaboom_radius_inches, pen.kaboom_radius_small_table_inches) == (12, 6)
+
+
+def test_smoke_table() -> None:
+    s = DATA.smoke
+    assert (s.die, s.needs) == (10, 5)
+    assert s.protected_unit_may_fire is False
+    assert s.gives_target_cover == "cover"
+    assert s.dissipates == "end of turn"
+
+
+# -- hand-computed odds ----------------------------------------------------------------
+def test_activation_odds() -> None:
+    assert odds.activation(1, 1).probabilities["p_success"] == F(4, 6)
+    assert odds.activation(0, 0).probabilities["p_success"] == 1
+    assert odds.activation(3, 3).probabilities["p_success"] == 0
+    first = odds.activation(2, 2, first_activation=True)
+    assert first.probabilities["p_success"] == 1
+    assert first.reasons[0].result == "no roll needed"
+    assert odds.activation(1, 1).reasons[0].result == "needs 3+ on a D6"
+
+
+def test_reaction_odds() -> None:
+    r = odds.reaction(0, 0)
+    assert r.probabilities == {"p_success": F(4, 6), "p_seize_initiative": F(1, 6)}
+    assert odds.reaction(2, 1).probabilities == {
+        "p_success": F(1, 6),
+        "p_seize_initiative": F(1, 6),
+    }
+    assert odds.reaction(3, 1).probabilities == {"p_success": 0, "p_seize_initiative": 0}
+
+
+def test_reaction_six_seizes_the_initiative() -> None:
+    assert rules.react(ScriptedDice([6]), 0, 0) == rules.ReactionOutcome(True, True)
+    assert rules.react(ScriptedDice([5]), 0, 0) == rules.ReactionOutcome(True, False)
+    assert rules.react(ScriptedDice([2]), 0, 0) == rules.ReactionOutcome(False, False)
+
+
+def test_reaction_token_being_spent_is_not_counted() -> None:
+    assert DATA.reaction_counts.count_token_being_spent is False
+    assert rules.reaction_needs(0, 0) == 3
+
+
+def test_smoke_odds() -> None:
+    assert odds.smoke().probabilities == {"p_success": F(6, 10)}
+
+
+@pytest.mark.parametrize(
+    ("unit", "terrain", "p"),
+    [
+        ("wheeled vehicle", "rough", F(1, 6)),
+        ("Wheeled", "VERY ROUGH", F(0)),
+        ("half-track", "rough", F(4, 6)),
+        ("Heavy Tank", "rough", F(1)),
+        ("heavy tank", "very_rough", F(5, 6)),
+        ("infantry", "very rough", F(3, 6)),
+        ("anti-tank gun", "very rough", F(0)),
+    ],
+)
+def test_terrain_test_odds(unit: str, terrain: str, p: Fraction) -> None:
+    assert odds.terrain_test(unit, terrain).probabilities == {"p_pass": p}
+
+
+def test_terrain_six_means_six_only_and_impassable_never_rolls() -> None:
+    _, six = rules.find_terrain_test("wheeled", "rough")
+    assert rules.cross_terrain(ScriptedDice([5]), six) is False
+    assert rules.cross_terrain(ScriptedDice([6]), six) is True
+    _, impassable = rules.find_terrain_test("wheeled", "very rough")
+    assert rules.cross_terrain(ScriptedDice([]), impassable) is False
+    assert odds.terrain_test("wheeled", "very rough").reasons[0].result.startswith("Impassable")
+
+
+def test_one_d10_hits_on_5_plus() -> None:
+    r = odds.shoot(target="infantry", range_inches=20)
+    assert r.probabilities == {"p_hit": F(6, 10)}
+    assert r.distributions["hits"].as_list() == [F(4, 10), F(6, 10)]
+    # a hit: one marker, and a casualty roll of 4+ (open) adds another
+    assert r.distributions["morale_markers"].as_list() == [F(4, 10), F(3, 10), F(3, 10)]
+    assert r.reasons[1].result == "needs 5+ on a D10"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "needs"),
+    [
+        ({"firer_moved": True}, 7),
+        ({"firer_moved": True, "firer_is_infantry_detachment": True}, 5),
+        ({"target_moved": True}, 6),
+        ({"smoke": True}, 6),
+        ({"range_inches": 12}, 4),
+        ({"range_inches": 12.5}, 5),
+        ({"firer_is_vehicle": True, "enemy_infantry_near_vehicle": True}, 6),
+        ({"morale_markers": 2}, 7),
+        ({"target_moved": True, "range_inches": 6}, 5),
+    ],
+)
+def test_firing_modifiers_change_the_score_needed(kwargs: dict[str, object], needs: int) -> None:
+    args: dict[str, object] = {"target": "infantry", "range_inches": 20, **kwargs}
+    r = odds.shoot(**args)  # type: ignore[arg-type]
+    assert r.details["needs"] == needs
+    assert r.probabilities["p_hit"] == F(11 - needs, 10)
+
+
+def test_natural_ten_always_hits() -> None:
+    r = odds.shoot(target="infantry", range_inches=20, morale_markers=9, firer_moved=True)
+    assert r.details["needs"] == 10
+    assert r.probabilities["p_hit"] == F(1, 10)
+    assert "natural 10 always hits" in r.reasons[1].because
+
+
+def test_natural_one_always_misses() -> None:
+    easy = DATA.model_copy(update={"to_hit": DATA.to_hit.model_copy(update={"needs": 1})})
+    r = odds.shoot(target="infantry", range_inches=6, data=easy)
+    assert r.details["needs"] == 2
+    assert r.probabilities["p_hit"] == F(9, 10)
+    assert "natural 1 always misses" in r.reasons[1].because
+
+
+def test_more_dice_for_special_rules() -> None:
+    r = odds.shoot(target="infantry", range_inches=20, dice=3)
+    assert r.probabilities["p_hit"] == 1 - F(4, 10) ** 3
+    assert r.distributions["hits"].mean() == F(18, 10)
+
+
+@pytest.mark.parametrize(
+    ("cover", "mortar", "smoke", "on"),
+    [
+        ("open", False, False, 4),
+        ("cover", False, False, 5),
+        ("fortifications", False, False, 6),
+        ("trenches", False, False, 6),
+        ("cover", True, False, 4),
+        ("fortifications", True, False, 5),
+        ("open", False, True, 5),
+        ("fortifications", False, True, 6),
+    ],
+)
+def test_casualty_roll_cover(cover: str, mortar: bool, smoke: bool, on: int) -> None:
+    r = odds.shoot(target="infantry", range_inches=20, cover=cover, mortar=mortar, smoke=smoke)
+    assert r.details["further_marker_on"] == on
+    p_hit = r.probabilities["p_hit"]
+    assert r.distributions["morale_markers"].probability(2) == p_hit * F(7 - on, 6)
+
+
+def test_casualty_roll_is_one_d6_per_hit_against_infantry_and_support_squads() -> None:
+    assert (DATA.casualty_roll.die, DATA.casualty_roll.targets) == (6, ("infantry", "support squad"))
+    squad = odds.shoot(target="support squad", range_inches=20, dice=2)
+    infantry = odds.shoot(target="infantry", range_inches=20, dice=2)
+    assert squad.distributions == infantry.distributions
+    plan = rules.plan_fire(FireSituation("infantry", 20, dice=2))
+    # two hits, then two casualty rolls: 4 (marker) and 3 (none)
+    assert rules.resolve_fire(ScriptedDice([7, 9, 4, 3]), plan) == FireOutcome(2, 3)
+
+
+def test_vehicle_hit_needs_penetration_exceeding_armour() -> None:
+    r = odds.shoot(target="vehicle", range_inches=20, penetration=4, armour=4)
+    assert r.probabilities["p_hit"] == F(6, 10)
+    assert r.probabilities["p_destroyed"] == 0
+    assert r.distributions["morale_markers"].as_list() == [F(1)]
+    assert r.reasons[2].result == "hits have no effect"
+
+
+def test_vehicle_penetration_results() -> None:
+    r = odds.shoot(target="vehicle", range_inches=20, penetration=5, armour=4)
+    hit = F(6, 10)
+    assert r.probabilities == {
+        "p_hit": hit,
+        "p_destroyed": hit * F(3, 6),
+        "p_rattled": hit / 6,
+        "p_smoke_and_shrapnel": hit / 6,
+        "p_screech": hit / 6,
+        "p_foom": hit * F(2, 6),
+        "p_kaboom": hit / 6,
+    }
+    markers = r.distributions["morale_markers"]
+    # destroyed: the hit's marker; Rattled 1+1; smoke 1+2; Screech! 1+1 (assumption)
+    assert markers.as_list() == [F(4, 10), hit / 2, hit / 3, hit / 6]
+    assert r.details["kaboom_radius_inches"] == 12
+
+
+def test_screech_immobilises_and_adds_one_marker() -> None:
+    assert (DATA.screech.immobilised, DATA.screech.extra_markers) == (True, 1)
+    s = FireSituation("vehicle", 20, penetration=5, armour=4)
+    assert rules.fire(ScriptedDice([5, 3]), s) == FireOutcome(
+        hits=1, morale_markers=2, worst_result=3, immobilised=True
+    )
+
+
+def test_kaboom_destroys_and_marks_friends() -> None:
+    s = FireSituation("vehicle", 20, penetration=5, armour=4)
+    out = rules.fire(ScriptedDice([10, 6]), s)
+    assert out.destroyed and out.kaboom and out.worst_result == 5
+
+
+def test_hits_after_a_vehicle_is_destroyed_have_no_effect() -> None:
+    s = FireSituation("vehicle", 20, penetration=5, armour=4, dice=3)
+    dice = ScriptedDice([9, 9, 9, 4, 1])
+    out = rules.fire(dice, s)
+    assert out == FireOutcome(hits=3, morale_markers=1, worst_result=4, destroyed=True)
+    assert dice.remaining == [1]  # no roll for the hits after Foom!
+
+
+def test_initiative_roll_off_rerolls_ties() -> None:
+    dice = ScriptedDice([3, 3, 2, 5])
+    assert rules.roll_off(dice) == 1
+    assert dice.used == [3, 3, 2, 5]
+    assert rules.roll_off(ScriptedDice([4, 1])) == 0
+
+
+# -- oracles: exact vs brute force vs Monte Carlo ---------------------------------------
+SMALL = [
+    FireSituation("infantry", 20),
+    FireSituation("infantry", 8, cover="cover", target_moved=True, dice=2),
+    FireSituation("support squad", 30, mortar=True, cover="trenches", dice=2),
+    FireSituation("vehicle", 10, penetration=6, armour=3, dice=2),
+    FireSituation("vehicle", 10, penetration=2, armour=3),
+]
+
+
+@pytest.mark.parametrize("situation", SMALL)
+def test_fire_exact_equals_brute_force_and_odds(situation: FireSituation) -> None:
+    dist = exact(lambda d: rules.fire(d, situation))
+    assert dist == brute_force(lambda d: rules.fire(d, situation))
+    report = odds.shoot(
+        target=situation.target,
+        range_inches=situation.range_inches,
+        target_moved=situation.target_moved,
+        cover=situation.cover,
+        mortar=situation.mortar,
+        dice=situation.dice,
+        penetration=situation.penetration,
+        armour=situation.armour,
+    )
+    assert report.distributions["hits"] == dist.map(lambda o: o.hits)
+    assert report.distributions["morale_markers"] == dist.map(lambda o: o.morale_markers)
+    if situation.target == "vehicle":
+        assert report.probabilities["p_destroyed"] == dist.probability(lambda o: o.destroyed)
+
+
+@pytest.mark.parametrize("situation", [SMALL[1], SMALL[3]])
+def test_fire_monte_carlo(situation: FireSituation) -> None:
+    n = 20_000
+    dice = RandomDice(20240611)
+    plan = rules.plan_fire(situation)
+    samples = [rules.resolve_fire(dice, plan) for _ in range(n)]
+    dist = exact(lambda d: rules.resolve_fire(d, plan))
+    p_hit = dist.probability(lambda o: o.hits >= 1)
+    assert within_4_se(p_hit, sum(o.hits >= 1 for o in samples), n)
+    markers = dist.map(lambda o: o.morale_markers)
+    se = math.sqrt(float(markers.variance()) / n)
+    mean = sum(o.morale_markers for o in samples) / n
+    assert abs(mean - float(markers.mean())) <= 4 * se
+    p_destroyed = dist.probability(lambda o: o.destroyed)
+    assert within_4_se(p_destroyed, sum(o.destroyed for o in samples), n)
+
+
+def test_command_tests_monte_carlo() -> None:
+    n = 20_000
+    dice = RandomDice(7)
+    wins = sum(rules.activate(dice, 1, 1) for _ in range(n))
+    assert within_4_se(odds.activation(1, 1).probabilities["p_success"], wins, n)
+    reactions = [rules.react(dice, 1, 0) for _ in range(n)]
+    report = odds.reaction(1, 0)
+    assert within_4_se(report.probabilities["p_success"], sum(r.success for r in reactions), n)
+    assert within_4_se(
+        report.probabilities["p_seize_initiative"],
+        sum(r.seizes_initiative for r in reactions),
+        n,
+    )
+    assert within_4_se(F(6, 10), sum(rules.lay_smoke(dice) for _ in range(n)), n)
+    _, test = rules.find_terrain_test("half-track", "very rough")
+    assert within_4_se(F(3, 6), sum(rules.cross_terrain(dice, test) for _ in range(n)), n)
+
+
+def test_command_tests_exact_equals_brute_force() -> None:
+    for markers, tokens in [(0, 0), (1, 2), (4, 4)]:
+        for first in (False, True):
+            assert exact(lambda d: rules.activate(d, markers, tokens, first)) == brute_force(
+                lambda d: rules.activate(d, markers, tokens, first)
+            )
+        assert exact(lambda d: rules.react(d, markers, tokens)) == brute_force(
+            lambda d: rules.react(d, markers, tokens)
+        )
+
+
+# -- properties ------------------------------------------------------------------------
+situations = st.fixed_dictionaries(
+    {
+        "target": st.sampled_from(["infantry", "support squad", "vehicle"]),
+        "range_inches": st.floats(0, 60),
+        "firer_moved": st.booleans(),
+        "target_moved": st.booleans(),
+        "smoke": st.booleans(),
+        "morale_markers": st.integers(0, 8),
+        "mortar": st.booleans(),
+        "dice": st.integers(1, 3),
+        "penetration": st.integers(0, 6),
+        "armour": st.integers(0, 6),
+        "cover": st.sampled_from(["open", "cover", "fortifications"]),
+    }
+)
+
+
+def _shoot(args: dict[str, object]) -> odds.OddsReport:
+    args = dict(args)
+    if args["target"] != "vehicle":
+        args["penetration"] = args["armour"] = None
+    else:
+        args["cover"] = "open"
+    return odds.shoot(**args)  # type: ignore[arg-type]
+
+
+@settings(max_examples=60, deadline=None)
+@given(situations)
+def test_shoot_probabilities_are_probabilities(args: dict[str, object]) -> None:
+    r = _shoot(args)
+    assert all(0 <= p <= 1 for p in r.probabilities.values())
+    for dist in r.distributions.values():
+        assert sum(dist.as_list()) == 1
+    if args["target"] == "vehicle":
+        results = sum(r.probabilities[f"p_{x.key}"] for x in DATA.armour_penetration.results)
+        assert results <= r.probabilities["p_hit"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(situations)
+def test_more_morale_markers_never_help(args: dict[str, object]) -> None:
+    worse = {**args, "morale_markers": int(args["morale_markers"]) + 1}  # type: ignore[call-overload]
+    assert _shoot(worse).probabilities["p_hit"] <= _shoot(args).probabilities["p_hit"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 8), st.integers(0, 8))
+def test_command_odds_are_probabilities(markers: int, tokens: int) -> None:
+    a = odds.activation(markers, tokens).probabilities["p_success"]
+    r = odds.reaction(markers, tokens).probabilities
+    assert 0 <= a <= 1
+    assert 0 <= r["p_seize_initiative"] <= r["p_success"] <= a
+
+
+# -- bad input -------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"morale_markers": -1}, "morale_markers must be a whole number 0 or more"),
+        ({"dice": 0}, "dice must be 1 or more"),
+        ({"range_inches": -3}, "range_inches must be a distance of 0 or more"),
+        ({"target": "vehicle"}, "needs penetration and armour"),
+        ({"penetration": 3, "armour": 2}, "apply only to a vehicle target"),
+        ({"enemy_infantry_near_vehicle": True}, "applies only to a firing vehicle"),
+        ({"firer_is_vehicle": True, "firer_is_infantry_detachment": True}, "cannot be both"),
+        (
+            {"target": "vehicle", "penetration": 3, "armour": 2, "cover": "cover"},
+            "leave cover 'open'",
+        ),
+        ({"target": "vehicle", "penetration": -1, "armour": 2}, "penetration must be"),
+    ],
+)
+def test_bad_shoot_input(kwargs: dict[str, object], message: str) -> None:
+    args: dict[str, object] = {"target": "infantry", "range_inches": 20, **kwargs}
+    with pytest.raises(UsageError, match=message):
+        odds.shoot(**args)  # type: ignore[arg-type]
+
+
+def test_bad_counts() -> None:
+    with pytest.raises(UsageError, match="command_tokens must be a whole number 0 or more"):
+        odds.activation(0, -1)
+    with pytest.raises(UsageError, match="morale_markers"):
+        odds.reaction(-2, 0)
+    with pytest.raises(UsageError, match="cannot exceed units"):
+        rules.command_tokens(1, command_units=2)
+
+
+def test_unknown_names_suggest_close_matches() -> None:
+    with pytest.raises(UnknownNameError) as err:
+        odds.terrain_test("wheeled vehicel", "rough")
+    assert err.value.close_matches[0] == "Wheeled vehicle"
+    assert "Did you mean 'Wheeled vehicle'" in str(err.value)
+    with pytest.raises(UnknownNameError, match="very rough"):
+        odds.terrain_test("heavy tank", "very ruff")
+    with pytest.raises(UnknownNameError, match="vehicle"):
+        odds.shoot(target="vehical", range_inches=10)
+    with pytest.raises(UnknownNameError, match="fortifications"):
+        odds.shoot(target="infantry", range_inches=10, cover="fortification")
+
+
+def test_malformed_data_file_names_line_and_field(tmp_path: Path) -> None:
+    text = DATA_FILE.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    smoke = lines.index("smoke:")
+    needs = next(i for i in range(smoke, len(lines)) if lines[i].strip() == "needs: 5")
+    lines[needs] = "  needs: five"
+    bad = tmp_path / "iron_cross.yaml"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(DataFileError) as err:
+        load_data(bad)
+    assert f"line {needs + 1}, field smoke.needs" in str(err.value)
+    assert str(bad) in str(err.value)
+
+
+def test_data_file_rejects_unsourced_tables(tmp_path: Path) -> None:
+    text = DATA_FILE.read_text(encoding="utf-8").replace(
+        'source: "assumption: a natural 1', 'source: "house rule: a natural 1'
+    )
+    bad = tmp_path / "iron_cross.yaml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(DataFileError, match=r"field natural_rolls\.source"):
+        load_data(bad)
