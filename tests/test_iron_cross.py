@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kriegsspiel.core.procedure import RandomDice, ScriptedDice, brute_force, exact
+from kriegsspiel.core.report import OddsReport
 from kriegsspiel.errors import DataFileError, UnknownNameError, UsageError
 from kriegsspiel.rulesets.iron_cross import odds, rules
 from kriegsspiel.rulesets.iron_cross.data import DATA_FILE, SHEET, IronCrossData, load_data
@@ -293,7 +294,10 @@ def test_casualty_roll_cover(cover: str, mortar: bool, smoke: bool, on: int) -> 
 
 
 def test_casualty_roll_is_one_d6_per_hit_against_infantry_and_support_squads() -> None:
-    assert (DATA.casualty_roll.die, DATA.casualty_roll.targets) == (6, ("infantry", "support squad"))
+    assert (DATA.casualty_roll.die, DATA.casualty_roll.targets) == (
+        6,
+        ("infantry", "support squad"),
+    )
     squad = odds.shoot(target="support squad", range_inches=20, dice=2)
     infantry = odds.shoot(target="infantry", range_inches=20, dice=2)
     assert squad.distributions == infantry.distributions
@@ -422,15 +426,15 @@ def test_command_tests_monte_carlo() -> None:
     assert within_4_se(F(3, 6), sum(rules.cross_terrain(dice, test) for _ in range(n)), n)
 
 
-def test_command_tests_exact_equals_brute_force() -> None:
-    for markers, tokens in [(0, 0), (1, 2), (4, 4)]:
-        for first in (False, True):
-            assert exact(lambda d: rules.activate(d, markers, tokens, first)) == brute_force(
-                lambda d: rules.activate(d, markers, tokens, first)
-            )
-        assert exact(lambda d: rules.react(d, markers, tokens)) == brute_force(
-            lambda d: rules.react(d, markers, tokens)
-        )
+@pytest.mark.parametrize(("markers", "tokens"), [(0, 0), (1, 2), (4, 4)])
+@pytest.mark.parametrize("first", [False, True])
+def test_command_tests_exact_equals_brute_force(markers: int, tokens: int, first: bool) -> None:
+    assert exact(lambda d: rules.activate(d, markers, tokens, first)) == brute_force(
+        lambda d: rules.activate(d, markers, tokens, first)
+    )
+    assert exact(lambda d: rules.react(d, markers, tokens)) == brute_force(
+        lambda d: rules.react(d, markers, tokens)
+    )
 
 
 # -- properties ------------------------------------------------------------------------
@@ -451,7 +455,7 @@ situations = st.fixed_dictionaries(
 )
 
 
-def _shoot(args: dict[str, object]) -> odds.OddsReport:
+def _shoot(args: dict[str, object]) -> OddsReport:
     args = dict(args)
     if args["target"] != "vehicle":
         args["penetration"] = args["armour"] = None

@@ -141,7 +141,7 @@ class Dist(Generic[T]):
 
 def _sorted(table: Mapping[T, Fraction]) -> list[tuple[T, Fraction]]:
     try:
-        return sorted(table.items())  # type: ignore[type-var]
+        return sorted(table.items())
     except TypeError:
         return list(table.items())
 

@@ -183,5 +183,5 @@ def assault_vehicle(
     level = damage_level(vehicle, hits + dice.roll(6))
     if not anti_tank:
         level = min(level, 1)
-    state = replace(VehicleState(), attack_pins=1)
-    return resolve_damage(dice, vehicle, state, level, destroyed_if_damaged=destroyed_if_damaged)
+    state = resolve_damage(dice, vehicle, VehicleState(), level, destroyed_if_damaged=destroyed_if_damaged)
+    return replace(state, attack_pins=1)  # the assault's own pin comes after its damage, as in shooting

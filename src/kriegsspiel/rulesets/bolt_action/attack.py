@@ -19,6 +19,9 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Shot,
     VehicleState,
+    after_shot,
+    hit_vehicle,
+    hits_on_vehicle,
     roll_expr,
     roll_to_hit,
     shot_at_troops,
@@ -157,15 +160,51 @@ def attack_vehicle(dice: Dice, groups: Sequence[Group]) -> VehicleState:
 
 
 def exact_vehicle(groups: Sequence[Group]) -> Dist[VehicleState]:
-    """Exact distribution of :func:`attack_vehicle`'s final state."""
+    """Exact distribution of :func:`attack_vehicle`'s final state.
+
+    Each shot is taken in the same three stages as :func:`shot_at_vehicle` (hits, each
+    hit's damage as a Markov chain, then pins and tests), so many hits stay cheap.
+    """
     state: Dist[VehicleState] = Dist.constant(VehicleState())
     for group in groups:
-        state = markov(state, partial(_vehicle_step, shot=group.shot), group.shots)[-1]
+        shot = group.shot
+        hits = exact(partial(hits_on_vehicle, shot=shot))
+        cache: dict[VehicleState, Dist[VehicleState]] = {}
+
+        def after_one_shot(
+            before: VehicleState,
+            shot: Shot = shot,
+            hits: Dist[int] = hits,
+            cache: dict[VehicleState, Dist[VehicleState]] = cache,
+        ) -> Dist[VehicleState]:
+            if before not in cache:
+                if before.knocked_out:
+                    cache[before] = Dist.constant(before)
+                else:
+                    chain = markov(
+                        Dist.constant(before), partial(_hit_step, shot=shot), max(hits.outcomes())
+                    )
+                    parts = [
+                        (
+                            p,
+                            Dist.constant(before)
+                            if k == 0
+                            else chain[k].bind(
+                                lambda s: exact(partial(after_shot, shot=shot, state=s))
+                            ),
+                        )
+                        for k, p in hits.items()
+                    ]
+                    cache[before] = Dist.mixture(parts)
+            return cache[before]
+
+        for _ in range(group.shots):
+            state = state.bind(after_one_shot)
     return state
 
 
-def _vehicle_step(dice: Dice, state: VehicleState, shot: Shot) -> VehicleState:
-    return shot_at_vehicle(dice, shot, state)
+def _hit_step(dice: Dice, state: VehicleState, shot: Shot) -> VehicleState:
+    return hit_vehicle(dice, shot, state)
 
 
 def hits_scored(dice: Dice, shot: Shot) -> int:

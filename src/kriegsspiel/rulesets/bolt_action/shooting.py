@@ -492,13 +492,15 @@ def resolve_damage(
     return state
 
 
-def shot_at_vehicle(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
-    """One shot at a vehicle: to hit, the hits it makes, pins, and the flamethrower's test."""
-    if state.knocked_out or not roll_to_hit(dice, shot.hit_on):
-        return state
-    hits = 1 if shot.auto_effect else roll_expr(dice, shot.hits_per_hit)
-    for _ in range(hits):
-        state = hit_vehicle(dice, shot, state)
+def hits_on_vehicle(dice: Dice, shot: Shot) -> int:
+    """Stage 1 of a shot at a vehicle: 0 for a miss, else the hits it makes."""
+    if not roll_to_hit(dice, shot.hit_on):
+        return 0
+    return 1 if shot.auto_effect else max(1, roll_expr(dice, shot.hits_per_hit))
+
+
+def after_shot(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
+    """Stage 3: the pins a hit causes (one, or the weapon's own) and a flamethrower's test."""
     if not shot.pins_target and shot.pen is None and shot.auto_effect is None:
         return state
     extra = roll_expr(dice, shot.special_pins) if shot.special_pins else 1
@@ -508,3 +510,15 @@ def shot_at_vehicle(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState
         if not morale_check(dice, test):
             state = replace(state, knocked_out=True)
     return state
+
+
+def shot_at_vehicle(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
+    """One shot at a vehicle: to hit and how many hits, each hit's damage, then pins and tests."""
+    if state.knocked_out:
+        return state
+    hits = hits_on_vehicle(dice, shot)
+    if hits == 0:
+        return state
+    for _ in range(hits):
+        state = hit_vehicle(dice, shot, state)
+    return after_shot(dice, shot, state)

@@ -158,7 +158,8 @@ class Cover(Strict):
 
     def rank(self, name: str) -> int:
         """0 for the open, higher for better cover (the order of the table)."""
-        return [level.cover for level in self.levels].index(name)  # type: ignore[arg-type]
+        names: list[str] = [level.cover for level in self.levels]
+        return names.index(name)
 
 
 class PenetrationResult(Strict):

@@ -249,15 +249,16 @@ def shoot(
         reasons.append(
             Reason(
                 "Screech!",
-                "vehicle immobilised for the rest of the game",
+                "vehicle immobilised for the rest of the game"
+                if tables.screech.immobilised
+                else "vehicle damaged",
                 f"+{tables.screech.extra_markers} morale marker (assumption)",
             )
         )
         probabilities["p_destroyed"] = outcomes.probability(lambda o: o.destroyed)
+        worst = outcomes.map(lambda o: o.worst_result)
         for row, result in enumerate(pen.results, 1):
-            probabilities[f"p_{result.key}"] = outcomes.probability(
-                lambda o, row=row: o.worst_result == row  # type: ignore[misc]
-            )
+            probabilities[f"p_{result.key}"] = worst.probability(row)
         details["kaboom_radius_inches"] = pen.kaboom_radius_inches
         details["kaboom_radius_small_table_inches"] = pen.kaboom_radius_small_table_inches
     elif plan.further_marker_on is not None and plan.casualty_die is not None:

@@ -286,7 +286,8 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
         "cover", s.cover, [((c.cover, *c.aliases), c) for c in tables.cover.levels]
     )
     if (
-        not isinstance(s.range_inches, int | float)
+        isinstance(s.range_inches, bool)
+        or not isinstance(s.range_inches, int | float)
         or not math.isfinite(s.range_inches)
         or (s.range_inches < 0)
     ):
@@ -300,6 +301,7 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
         raise UsageError(
             "enemy_infantry_near_vehicle applies only to a firing vehicle (set firer_is_vehicle)"
         )
+    penetrates: bool | None = None  # None: not a vehicle target
     if target == "vehicle":
         if s.penetration is None or s.armour is None:
             raise UsageError(
@@ -312,6 +314,7 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
                 "cover only changes casualty rolls against infantry and support squads; "
                 "leave cover 'open' for a vehicle target"
             )
+        penetrates = s.penetration > s.armour
     elif s.penetration is not None or s.armour is not None:
         raise UsageError("penetration and armour apply only to a vehicle target")
 
@@ -363,7 +366,6 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
         because = ", ".join(reasons)
 
     pen = tables.armour_penetration
-    penetrates = None if target != "vehicle" else s.penetration > s.armour  # type: ignore[operator]
     effects = []
     for score in range(1, pen.die + 1):
         row = pen.row_of(score)

@@ -1,0 +1,17 @@
+"""Shared helpers for the test suite."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+
+def within_se(observed: float, expected: float | Fraction, variance: float, n: int, k: float = 4.0) -> bool:
+    """Is a Monte Carlo mean within ``k`` standard errors of the exact value?"""
+    se = math.sqrt(max(variance, 1e-12) / n)
+    return abs(observed - float(expected)) <= k * se + 1e-12
+
+
+def bernoulli_ok(hits: int, n: int, p: float | Fraction, k: float = 4.0) -> bool:
+    p = float(p)
+    return within_se(hits / n, p, p * (1 - p), n, k)

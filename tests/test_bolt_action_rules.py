@@ -1,0 +1,446 @@
+"""Bolt Action family rules: golden cases by hand, and exact vs brute force vs Monte Carlo."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import partial
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import bernoulli_ok, within_se
+from kriegsspiel.core.procedure import RandomDice, brute_force, exact
+from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets.bolt_action import rules_for
+from kriegsspiel.rulesets.bolt_action.assault import (
+    Side,
+    close_quarters,
+    exact_close_quarters,
+    step,
+)
+from kriegsspiel.rulesets.bolt_action.attack import (
+    TroopsContext,
+    attack_troops,
+    attack_vehicle,
+    exact_troops,
+    exact_vehicle,
+)
+from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, new_test, order_test
+from kriegsspiel.rulesets.bolt_action.odds import (
+    assault_odds,
+    morale_check_odds,
+    order_test_odds,
+    shoot_odds,
+    vehicle_assault_odds,
+)
+from kriegsspiel.rulesets.bolt_action.shooting import (
+    Group,
+    Situation,
+    VehicleState,
+    plan_shot,
+    resolve_damage,
+    vehicle_profile,
+)
+
+EDITIONS = ["konflikt47", "bolt-action-1"]
+F = Fraction
+
+
+# ----------------------------------------------------------------- order tests and morale
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_order_test_with_pins_golden(ruleset: str) -> None:
+    # regular 9, 2 pins -> 7 or less on 2D6; double six is FUBAR (1-2 friendly fire, 3-6 panic)
+    r = order_test_odds(ruleset, quality="regular", pins=2)
+    assert r.probabilities["p_pass"] == F(21, 36)
+    assert r.probabilities["p_fubar"] == F(1, 36)
+    assert r.probabilities["p_friendly_fire"] == F(1, 36) * F(2, 6)
+    assert r.probabilities["p_panic"] == F(1, 36) * F(4, 6)
+    assert r.probabilities["p_fail"] == 1 - F(21, 36) - F(1, 36)
+
+
+def test_no_pins_no_order_test() -> None:
+    r = order_test_odds("konflikt47", quality="inexperienced")
+    assert r.probabilities["p_pass"] == 1 and r.probabilities["p_fubar"] == 0
+    assert r.details["test_needed"] is False
+
+
+def test_officer_bonus_and_assault_penalty() -> None:
+    # veteran 10 + captain 3 - 1 pin - 3 (no AT weapons) = 9 or less
+    r = order_test_odds("konflikt47", quality="veteran", pins=1, officer="captain",
+                        assault_vehicle_without_at=True)
+    assert r.details["morale_value"] == 9
+    assert r.probabilities["p_pass"] == F(30, 36)
+
+
+def test_assault_penalty_forces_a_test_without_pins() -> None:
+    r = order_test_odds("bolt-action-1", quality="regular", assault_vehicle_without_at=True)
+    assert r.details["test_needed"] is True
+    assert r.probabilities["p_pass"] == F(15, 36)  # 6 or less
+
+
+def test_double_one_always_passes_double_six_always_fails() -> None:
+    hopeless = morale_check_odds("bolt-action-1", quality="inexperienced", pins=7)  # value 1
+    assert hopeless.probabilities["p_pass"] == F(1, 36)
+    certain = morale_check_odds("konflikt47", quality="veteran", officer="major")  # value 14
+    assert certain.probabilities["p_pass"] == F(35, 36)
+
+
+def test_order_test_exact_vs_brute_force_and_monte_carlo() -> None:
+    rules = rules_for("konflikt47")
+    test = new_test(rules, "regular", pins=3)
+    proc = partial(order_test, rules=rules, test=test)
+    dist = exact(proc)
+    assert dist == brute_force(proc)
+    rng = RandomDice(1)
+    n = 30_000
+    fubars = sum(proc(rng) in ("friendly fire", "panic") for _ in range(n))
+    assert bernoulli_ok(fubars, n, dist.probability(lambda o: o in ("friendly fire", "panic")))
+
+
+# ----------------------------------------------------------------- to hit
+def _needs(ruleset: str, weapon: str, target: str, **kw: object) -> str:
+    rules = rules_for(ruleset)
+    shot, _ = plan_shot(rules, rules.weapon(weapon), rules.target(target), Situation(**kw))  # type: ignore[arg-type]
+    from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
+
+    return describe_needs(shot.hit_on)
+
+
+@pytest.mark.parametrize(
+    ("kw", "needs"),
+    [
+        ({"range_inches": 10}, "3+"),  # base
+        ({"range_inches": 6}, "2+"),  # point blank +1
+        ({"range_inches": 3, "cover": "none"}, "2+"),
+        ({"range_inches": 20, "cover": "soft"}, "5+"),  # long range, soft cover
+        ({"range_inches": 20, "cover": "hard", "firer_pins": 1}, "7+ (a 6, then 4+)"),
+        ({"range_inches": 20, "cover": "hard", "firer_pins": 2}, "8+ (a 6, then 5+)"),
+        ({"range_inches": 20, "cover": "hard", "firer_pins": 3}, "9+ (a 6, then 6+)"),
+        ({"range_inches": 20, "cover": "hard", "firer_pins": 4}, "cannot hit"),
+        ({"range_inches": 10, "moving": True, "firer_inexperienced": True}, "5+"),
+        ({"range_inches": 10, "target_down": True, "small_unit": True}, "5+"),
+    ],
+)
+def test_rifle_needs(kw: dict[str, object], needs: str) -> None:
+    assert _needs("bolt-action-1", "rifle", "regular infantry", **kw) == needs
+
+
+def test_assault_weapons_ignore_moving_and_shaped_charge_penalty_k47_only() -> None:
+    assert _needs("konflikt47", "assault rifle", "regular infantry", range_inches=10, moving=True) == "3+"
+    assert _needs("konflikt47", "bazooka", "medium tank", range_inches=10) == "4+"
+    assert _needs("bolt-action-1", "bazooka", "medium tank", range_inches=10) == "3+"
+
+
+def test_indirect_fire_needs_six_then_two() -> None:
+    assert _needs("konflikt47", "medium mortar", "regular infantry", range_inches=30) == "6+"
+    assert _needs("konflikt47", "medium mortar", "regular infantry", range_inches=30, ranged_in=True,
+                  cover="hard") == "2+"
+
+
+def test_seven_plus_to_hit_probability() -> None:
+    r = shoot_odds("bolt-action-1", weapons=["rifle"], target="regular infantry",
+                   situation=Situation(range_inches=20, cover="hard", firer_pins=1))
+    assert r.probabilities["p_hit"] == F(1, 6) * F(1, 2)
+
+
+# ----------------------------------------------------------------- shooting soft targets
+def test_rifles_and_lmg_golden_means() -> None:
+    # 9 rifles + LMG (3 shots) at 20" in soft cover: 5+ to hit, 4+ to damage
+    r = shoot_odds("konflikt47", weapons=["rifle:9", "lmg"], target="regular infantry",
+                   situation=Situation(range_inches=20, cover="soft"))
+    assert r.distributions["hits"].mean() == 12 * F(1, 3)
+    assert r.distributions["casualties"].mean() == 12 * F(1, 3) * F(1, 2)
+    assert r.distributions["pins"].probability(0) == F(2, 3) ** 12
+
+
+def test_he_multiplies_hits_and_pins() -> None:
+    # ranged-in medium mortar (HE D6: D2 pins) at regular infantry: hit 5/6, D6 hits at 4+
+    r = shoot_odds("konflikt47", weapons=["medium mortar"], target="regular infantry",
+                   situation=Situation(range_inches=30, ranged_in=True))
+    assert r.distributions["hits"].mean() == F(5, 6) * F(7, 2)
+    assert r.distributions["casualties"].mean() == F(5, 6) * F(7, 2) * F(1, 2)
+    assert r.distributions["pins"].as_list() == [F(1, 6), F(5, 12), F(5, 12)]
+
+
+def test_down_target_halves_he_hits() -> None:
+    up = shoot_odds("konflikt47", weapons=["medium mortar"], target="regular infantry",
+                    situation=Situation(range_inches=30, ranged_in=True))
+    down = shoot_odds("konflikt47", weapons=["medium mortar"], target="regular infantry",
+                      situation=Situation(range_inches=30, ranged_in=True, target_down=True))
+    assert down.distributions["hits"].mean() == F(5, 6) * F(9, 6)  # mean of floor(D6/2) = 1.5
+    assert down.distributions["hits"].mean() < up.distributions["hits"].mean()
+
+
+def test_casualties_capped_by_target_models() -> None:
+    r = shoot_odds("bolt-action-1", weapons=["mmg"], target="inexperienced infantry",
+                   situation=Situation(range_inches=5, target_models=2))
+    assert max(r.distributions["casualties"].outcomes()) == 2
+
+
+def test_flamethrower_forces_a_morale_check() -> None:
+    r = shoot_odds("konflikt47", weapons=["flamethrower (infantry)"], target="regular infantry",
+                   situation=Situation(range_inches=5, cover="hard"))
+    assert r.probabilities["p_hit"] == F(5, 6)  # point blank, cover ignored
+    pins = r.distributions["pins"]
+    assert pins.probability(0) == F(1, 6) and set(pins.outcomes()) == {0, 2, 3, 4}
+    # check at 9 - pins (D3+1): P(fail) = sum over pins of P(2D6 > 9 - pins)
+    fail = {2: F(15, 36), 3: F(21, 36), 4: F(26, 36)}
+    assert r.probabilities["p_destroyed_by_morale"] == sum(F(5, 6) * F(1, 3) * f for f in fail.values())
+
+
+def test_tesla_arcs_against_infantry() -> None:
+    r = shoot_odds("konflikt47", weapons=["M17 Tesla cannon"], target="regular infantry",
+                   situation=Situation(range_inches=10))
+    assert r.distributions["hits"].mean() == F(2, 3) * (1 + F(7, 2))
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_troops_exact_equals_brute_force(ruleset: str) -> None:
+    rules = rules_for(ruleset)
+    target = rules.target("veteran infantry")
+    s = Situation(range_inches=14, target_models=2)
+    groups = [Group(plan_shot(rules, rules.weapon("rifle"), target, s)[0], 2),
+              Group(plan_shot(rules, rules.weapon("light mortar"), target, s)[0], 1)]
+    ctx = TroopsContext(models=2, morale=new_test(rules, "veteran"), pins_per_attack=1)
+    odds = exact_troops(groups, ctx)
+    brute = brute_force(partial(attack_troops, groups=groups, ctx=ctx))
+    assert odds.hits == brute.map(lambda o: o.hits)
+    assert odds.casualties == brute.map(lambda o: o.casualties)
+    assert odds.pins == brute.map(lambda o: o.pins)
+
+
+def test_troops_exact_matches_monte_carlo() -> None:
+    rules = rules_for("konflikt47")
+    target = rules.target("regular infantry")
+    s = Situation(range_inches=5)
+    groups = [Group(plan_shot(rules, rules.weapon("smg"), target, s)[0], 8),
+              Group(plan_shot(rules, rules.weapon("flamethrower (infantry)"), target, s)[0], 1)]
+    ctx = TroopsContext(models=10, morale=new_test(rules, "regular"), pins_per_attack=1)
+    odds = exact_troops(groups, ctx)
+    rng = RandomDice(47)
+    n = 20_000
+    runs = [attack_troops(rng, groups, ctx) for _ in range(n)]
+    cas = odds.casualties
+    assert within_se(sum(o.casualties for o in runs) / n, cas.mean(), float(cas.variance()), n)
+    assert within_se(sum(o.pins for o in runs) / n, odds.pins.mean(), float(odds.pins.variance()), n)
+    destroyed = sum(o.destroyed_by_morale for o in runs)
+    assert bernoulli_ok(destroyed, n, odds.p_destroyed_by_morale)
+
+
+# ----------------------------------------------------------------- vehicles
+def _vehicle(ruleset: str, target: str, **kw: object):  # type: ignore[no-untyped-def]
+    rules = rules_for(ruleset)
+    return vehicle_profile(rules, rules.target(target), Situation(range_inches=10, **kw),  # type: ignore[arg-type]
+                           indirect=False)
+
+
+def test_full_and_superficial_damage_results_golden() -> None:
+    v = _vehicle("bolt-action-1", "medium tank")
+    # full: D6; 4-6 knocked out, 3 on fire -> morale 9 - 1 pin fails on 9+ (10/36)
+    full = exact(partial(resolve_damage, vehicle=v, state=VehicleState(), level=2))
+    assert full.probability(lambda s: s.knocked_out) == F(1, 2) + F(1, 6) * F(10, 36)
+    superficial = exact(partial(resolve_damage, vehicle=v, state=VehicleState(), level=1))
+    assert superficial.probability(lambda s: s.knocked_out) == F(1, 6) * F(10, 36)
+    assert superficial.probability(lambda s: s.crew_stunned) == F(4, 6)
+
+
+def test_second_immobilised_knocks_out() -> None:
+    v = _vehicle("konflikt47", "light tank")
+    from kriegsspiel.rulesets.bolt_action.shooting import apply_effect
+
+    once = apply_effect(RandomDice(0), v, VehicleState(), "immobilised", 1)
+    twice = apply_effect(RandomDice(0), v, once, "immobilised", 1)
+    assert once.immobilised and not once.knocked_out and twice.knocked_out
+
+
+def test_automaton_ignores_crew_stunned_on_four_plus() -> None:
+    v = _vehicle("konflikt47", "medium walker", automaton=True)
+    from kriegsspiel.rulesets.bolt_action.shooting import apply_effect
+
+    dist = exact(partial(apply_effect, vehicle=v, state=VehicleState(), effect="crew stunned", pins=1))
+    assert dist.probability(lambda s: s.crew_stunned) == F(1, 2)
+
+
+def test_open_topped_hit_by_indirect_fire_adds_one() -> None:
+    r = shoot_odds("konflikt47", weapons=["heavy howitzer"], target="armoured car",
+                   situation=Situation(range_inches=40, indirect=True, ranged_in=True, open_topped=True))
+    assert any("open-topped" in reason.because for reason in r.reasons)
+    closed = shoot_odds("konflikt47", weapons=["heavy howitzer"], target="armoured car",
+                        situation=Situation(range_inches=40, indirect=True, ranged_in=True))
+    assert r.probabilities["p_knocked_out"] > closed.probabilities["p_knocked_out"]
+
+
+def test_walkers_get_no_facing_bonus() -> None:
+    side = shoot_odds("konflikt47", weapons=["bazooka"], target="medium walker",
+                      situation=Situation(range_inches=10, facing="rear"))
+    front = shoot_odds("konflikt47", weapons=["bazooka"], target="medium walker",
+                       situation=Situation(range_inches=10))
+    assert side.probabilities == front.probabilities
+    tank_rear = shoot_odds("konflikt47", weapons=["bazooka"], target="medium tank",
+                           situation=Situation(range_inches=10, facing="rear"))
+    tank_front = shoot_odds("konflikt47", weapons=["bazooka"], target="medium tank",
+                            situation=Situation(range_inches=10))
+    assert tank_rear.probabilities["p_knocked_out"] > tank_front.probabilities["p_knocked_out"]
+
+
+def test_small_arms_cannot_hurt_armour() -> None:
+    r = shoot_odds("bolt-action-1", weapons=["rifle:10"], target="light tank",
+                   situation=Situation(range_inches=10))
+    assert r.probabilities["p_knocked_out"] == 0
+    assert r.distributions["pins"].probability(0) == 1
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_vehicle_exact_equals_brute_force(ruleset: str) -> None:
+    rules = rules_for(ruleset)
+    target = rules.target("light tank")
+    s = Situation(range_inches=30, facing="side")
+    groups = [Group(plan_shot(rules, rules.weapon("light automatic cannon"), target, s)[0], 2)]
+    assert exact_vehicle(groups) == brute_force(partial(attack_vehicle, groups=groups))
+
+
+def test_vehicle_exact_matches_monte_carlo() -> None:
+    rules = rules_for("konflikt47")
+    target = rules.target("medium tank")
+    s = Situation(range_inches=10, facing="side", target_pins=2)
+    groups = [Group(plan_shot(rules, rules.weapon("bazooka"), target, s)[0], 1),
+              Group(plan_shot(rules, rules.weapon("flamethrower (vehicle)"), target, s)[0], 1)]
+    dist = exact_vehicle(groups)
+    rng = RandomDice(99)
+    n = 20_000
+    runs = [attack_vehicle(rng, groups) for _ in range(n)]
+    assert bernoulli_ok(sum(v.knocked_out for v in runs), n, dist.probability(lambda v: v.knocked_out))
+    assert bernoulli_ok(sum(v.immobilised for v in runs), n, dist.probability(lambda v: v.immobilised))
+
+
+def test_gravity_pulse_bonus_against_heavy_armour() -> None:
+    r = shoot_odds("konflikt47", weapons=["schwerefeld projektor"], target="heavy tank",
+                   situation=Situation(range_inches=10))
+    assert any("gravity pulse +2" in reason.because for reason in r.reasons)
+
+
+def test_shockwave_stuns_vehicles() -> None:
+    r = shoot_odds("konflikt47", weapons=["zvukovoy proyektor"], target="heavy tank",
+                   situation=Situation(range_inches=10))
+    assert r.probabilities["p_crew_stunned"] == F(1, 2)
+    assert r.probabilities["p_knocked_out"] == 0
+
+
+# ----------------------------------------------------------------- close quarters
+def _side(ruleset: str, quality: str, **kw: object) -> Side:
+    rules = rules_for(ruleset)
+    return Side(damage_value=rules.target(f"{quality} infantry").damage_value,
+                morale=new_test(rules, quality), **kw)  # type: ignore[arg-type]
+
+
+def test_bolt_action_round_golden_one_on_one() -> None:
+    # 1 v 1 regulars: attacker kills on 4+ (1/2); else defender strikes back on 4+; else again
+    r = assault_odds("bolt-action-1", attackers=1, attacker_quality="regular", defenders=1,
+                     defender_quality="regular")
+    # P(att wins) = 1/2 + 1/4 * P(att wins) -> 2/3
+    assert r.probabilities["p_attacker_wins"] == F(2, 3)
+
+
+@pytest.mark.parametrize("procedure", ["rounds", "point-blank-or-hand-to-hand"])
+def test_close_quarters_step_exact_equals_brute_force(procedure: str) -> None:
+    a, d = _side("konflikt47", "regular"), _side("konflikt47", "veteran", mode="point-blank")
+    proc = partial(step, procedure=procedure, attacker=a, defender=d, a=2, d=2)
+    assert exact(proc) == brute_force(proc)
+
+
+@pytest.mark.parametrize("procedure", ["rounds", "point-blank-or-hand-to-hand"])
+def test_close_quarters_exact_matches_monte_carlo(procedure: str) -> None:
+    a = _side("konflikt47", "veteran", assault_models=2)
+    d = _side("konflikt47", "regular", mode="point-blank" if procedure != "rounds" else "hand-to-hand")
+    dist = exact_close_quarters(procedure, a, d, 6, 8)
+    rng = RandomDice(3)
+    n = 10_000
+    wins = sum(close_quarters(rng, procedure, a, d, 6, 8).attacker_wins for _ in range(n))
+    assert bernoulli_ok(wins, n, dist.probability(lambda f: f.attacker_wins))
+
+
+def test_a_fight_nobody_can_win_is_refused() -> None:
+    hopeless = Side(damage_value=7, morale=MoraleTest(9))
+    with pytest.raises(ValueError, match="never end"):
+        exact_close_quarters("rounds", hopeless, hopeless, 1, 1)
+
+
+def test_ba1_has_no_point_blank_choice() -> None:
+    with pytest.raises(UsageError, match="no point-blank"):
+        assault_odds("bolt-action-1", attackers=5, attacker_quality="regular", defenders=5,
+                     defender_quality="regular", defender_mode="point-blank")
+
+
+# ----------------------------------------------------------------- infantry against vehicles
+def test_vehicle_assault_golden() -> None:
+    # 1 model, stationary tank: hits on 4+; damage 1 + D6 against 7+ (armoured car): 6 -> equal = superficial
+    r = vehicle_assault_odds("bolt-action-1", models=1, quality="regular", target="armoured car",
+                             vehicle_order="stationary")
+    assert r.probabilities["p_order_test"] == F(15, 36)  # -3 without AT weapons
+    assert r.distributions["hits"].mean() == F(1, 2)
+    # superficial only (no AT): knocked out only via on fire (roll 6 on D6-3) failing morale 9-1
+    assert r.probabilities["p_knocked_out_if_assaulting"] == F(1, 2) * F(1, 6) * F(1, 6) * F(10, 36)
+
+
+def test_vehicle_that_ran_cannot_be_hit() -> None:
+    r = vehicle_assault_odds("konflikt47", models=10, quality="veteran", target="light tank",
+                             vehicle_order="ran", anti_tank=True)
+    assert r.probabilities["p_knocked_out"] == 0
+
+
+def test_soft_skin_destroyed_if_damaged() -> None:
+    r = vehicle_assault_odds("konflikt47", models=1, quality="regular", target="soft-skinned vehicle",
+                             vehicle_order="advanced")
+    # hit on 6, then 1 + D6 >= 6 (5 or 6)
+    assert r.probabilities["p_knocked_out_if_assaulting"] == F(1, 6) * F(2, 6)
+
+
+# ----------------------------------------------------------------- properties and bad input
+RANGES = st.floats(min_value=0, max_value=12, allow_nan=False)  # the SMG's reach
+
+
+@settings(max_examples=40, deadline=None)
+@given(RANGES, st.integers(0, 4), st.sampled_from(["none", "soft", "hard"]), st.booleans())
+def test_shooting_distributions_are_distributions(rng: float, pins: int, cover: str, down: bool) -> None:
+    r = shoot_odds("konflikt47", weapons=["rifle:5", "smg:2"], target="veteran infantry",
+                   situation=Situation(range_inches=rng, firer_pins=pins, cover=cover,  # type: ignore[arg-type]
+                                       target_down=down))
+    for dist in r.distributions.values():
+        assert sum(dist.as_list()) == 1
+        assert min(dist.outcomes()) >= 0
+    assert 0 <= r.probabilities["p_hit"] <= 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 6), st.integers(0, 6))
+def test_more_pins_never_help(pins: int, more: int) -> None:
+    a = order_test_odds("bolt-action-1", quality="regular", pins=pins + 1)
+    b = order_test_odds("bolt-action-1", quality="regular", pins=pins + 1 + more)
+    assert b.probabilities["p_pass"] <= a.probabilities["p_pass"]
+
+
+def test_range_beyond_maximum_is_refused() -> None:
+    with pytest.raises(UsageError, match='reaches 24"'):
+        shoot_odds("konflikt47", weapons=["rifle"], target="regular infantry",
+                   situation=Situation(range_inches=30))
+
+
+def test_mortar_minimum_range_is_refused() -> None:
+    with pytest.raises(UsageError, match="closer than 12"):
+        shoot_odds("konflikt47", weapons=["light mortar"], target="regular infantry",
+                   situation=Situation(range_inches=6))
+
+
+def test_fixed_weapon_cannot_fire_on_the_move() -> None:
+    with pytest.raises(UsageError, match="Fixed"):
+        shoot_odds("konflikt47", weapons=["mmg"], target="regular infantry",
+                   situation=Situation(range_inches=10, moving=True))
+
+
+def test_negative_counts_are_refused() -> None:
+    with pytest.raises(UsageError, match="cannot be negative"):
+        order_test_odds("konflikt47", quality="regular", pins=-1)
+    with pytest.raises(UsageError, match="count must be 1 or more"):
+        shoot_odds("konflikt47", weapons=["rifle:0"], target="regular infantry",
+                   situation=Situation(range_inches=10))

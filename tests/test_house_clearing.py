@@ -1,0 +1,444 @@
+"""House Clearing (sheet 004): golden data, the worked firefight, oracles, assumptions."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from kriegsspiel.core.procedure import RandomDice, ScriptedDice, brute_force, exact
+from kriegsspiel.core.report import OddsReport
+from kriegsspiel.errors import DataFileError, UnknownNameError, UsageError
+from kriegsspiel.rulesets.house_clearing import odds, rules
+from kriegsspiel.rulesets.house_clearing.data import (
+    DATA_FILE,
+    SHEET,
+    HouseClearingData,
+    load_data,
+)
+from kriegsspiel.rulesets.house_clearing.rules import ShotOutcome, Status
+
+F = Fraction
+DATA = load_data()
+
+
+def within_4_se(p: Fraction, successes: int, n: int) -> bool:
+    """Is a Monte Carlo frequency within 4 standard errors of the exact probability?"""
+    se = math.sqrt(float(p) * (1 - float(p)) / n)
+    if se == 0:
+        return successes == p * n
+    return abs(successes / n - float(p)) <= 4 * se
+
+
+# -- golden: every row of the sheet read back ------------------------------------------
+def test_every_table_names_its_source() -> None:
+    for name in HouseClearingData.model_fields:
+        source = getattr(DATA, name).source
+        assert source == SHEET or source.startswith("assumption"), name
+
+
+def test_figures() -> None:
+    officer, other = DATA.figures.officer, DATA.figures.other
+    assert officer.names == ("Officers", "NCOs", "Rambos")
+    assert (officer.initiative, officer.weapon_skill_dice, officer.weapon_skill_multiplier) == (
+        "D3+1",
+        "4D6",
+        10,
+    )
+    assert (other.initiative, other.weapon_skill_dice, other.weapon_skill_multiplier) == (
+        "D3",
+        "3D6",
+        10,
+    )
+
+
+def test_sequence_moves_1_to_4_then_fires_4_to_0() -> None:
+    steps = [(s.phase, s.initiative) for s in rules.turn_sequence()]
+    assert steps == [("move", i) for i in (1, 2, 3, 4)] + [("fire", i) for i in (4, 3, 2, 1, 0)]
+    assert rules.acts_in("move", 0) is None  # initiative 0 cannot move
+    assert rules.acts_in("fire", 0) == 8
+    assert rules.acts_in("fire", 4) < rules.acts_in("fire", 1)  # type: ignore[operator]
+    assert rules.acts_in("fire", -1) is None
+
+
+def test_movement() -> None:
+    assert rules.move_rate("open") == 9
+    assert rules.move_rate("Roads") == 9
+    assert rules.move_rate("on a tile") == 6
+    assert rules.move_rate("in buildings") == 3
+    assert DATA.movement.wall_climb.height == "chest"
+    assert rules.wall_climb_cost("open") == 4.5
+
+
+def test_range_bands() -> None:
+    assert [(b.name, b.divisor) for b in DATA.range_bands.bands] == [
+        ("Full", 1),
+        ("Half", 2),
+        ("Quarter", 4),
+        ("Eighth", 8),
+        ("Sixteenth", 16),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("weapon", "edges", "automatic"),
+    [
+        ("Pistol", (1, 2, 3, 4, 5), False),
+        ("SMG", (2, 4, 6, 8, 10), True),
+        ("Carbine", (4, 8, 12, 16, 20), False),
+        ("Rifle", (5, 10, 15, 20, 25), False),
+        ("Box LMG", (4, 8, 12, 16, 20), True),
+        ("Belt LMG", (5, 10, 15, 20, 25), True),
+    ],
+)
+def test_weapon_rows(weapon: str, edges: tuple[int, ...], automatic: bool) -> None:
+    _, arm, note = rules.find_weapon(weapon)
+    assert note == ""
+    assert tuple(b.farthest for b in arm.bands) == edges
+    assert arm.automatic is automatic
+    assert arm.max_range == edges[-1]
+
+
+def test_weapon_notes() -> None:
+    assert rules.find_weapon("assault rifle")[1].name == "Carbine"
+    assert rules.find_weapon("assault rifle", automatic=True)[1].name == "SMG"
+    belt = DATA.range_bands.weapons[-1]
+    assert (belt.crew_needed, belt.short_crewed_fires_as) == (2, "Box LMG")
+    assert rules.find_weapon("belt LMG", crew=1)[1].name == "Box LMG"
+    assert rules.find_weapon("belt LMG", crew=2)[1].name == "Belt LMG"
+    fire = DATA.automatic_fire
+    assert (fire.cone_width_fraction_of_range, fire.chance_divisor) == (0.25, 2)
+    assert rules.cone_width(4) == 1  # "A SMG on automatic at 4" range has a beaten zone 1" wide"
+
+
+def test_to_hit_cover_and_damage_tables() -> None:
+    assert (DATA.to_hit.die, DATA.to_hit.automatic_chance_per) == (100, 100)
+    assert DATA.cover.die == 6
+    assert [(v.fifths, v.shows) for v in DATA.cover.visible] == [
+        (1, "Head"),
+        (2, "Head and chest"),
+        (3, "Head, chest and stomach"),
+        (4, "Head, chest, stomach and groin"),
+        (5, "Head to boots"),
+    ]
+    assert (DATA.damage.initiative_lost_per_hit, DATA.damage.can_fire_not_move_at) == ("D3", 0)
+
+
+def test_status_by_initiative() -> None:
+    assert rules.status(3) is Status.FIT
+    assert rules.status(0) is Status.CAN_FIRE_NOT_MOVE
+    assert rules.status(0) == "can fire but not move"
+    assert rules.status(-1) is Status.DEAD_OR_SERIOUSLY_WOUNDED
+
+
+# -- the sheet's worked example --------------------------------------------------------
+def test_worked_example_braun_and_doxey() -> None:
+    braun_initiative, doxey_initiative = 2, 2
+    # same initiative: they fire at the same time
+    assert rules.acts_in("fire", braun_initiative) == rules.acts_in("fire", doxey_initiative)
+
+    # Braun: rifle, skill 110, at 7"; Doxey leans out of a doorway showing 3/5
+    braun = rules.plan_shot(weapon="rifle", range_inches=7, weapon_skill=110, visible=3)
+    assert (braun.band.name, braun.band.divisor, braun.chance) == ("Half", 2, 55)
+    dice = ScriptedDice([78])
+    braun_shot = rules.shoot(dice, braun)
+    assert braun_shot == ShotOutcome(chances=0, hits=0, initiative_lost=0)  # 78 > 55: miss
+    assert dice.used == [78] and dice.remaining == []
+
+    # Doxey: SMG single shot, skill 160, at 7"; Braun in a window showing 2/5
+    doxey = rules.plan_shot(weapon="SMG", range_inches=7, weapon_skill=160, visible=2)
+    assert (doxey.band.name, doxey.band.divisor, doxey.chance) == ("Eighth", 8, 20)
+    dice = ScriptedDice([7, 1, 2])  # D100 07: a chance; D6 1 (needs 2 or less): hit; D3 2
+    doxey_shot = rules.shoot(dice, doxey)
+    assert doxey_shot == ShotOutcome(chances=1, hits=1, initiative_lost=2)
+    assert dice.remaining == []
+
+    braun_after = rules.take_hits(braun_initiative, doxey_shot)
+    assert braun_after == 0
+    assert rules.status(braun_after) is Status.CAN_FIRE_NOT_MOVE
+    assert rules.take_hits(doxey_initiative, braun_shot) == 2
+    assert rules.status(2) is Status.FIT
+
+    report = odds.shoot(
+        weapon="SMG", range_inches=7, weapon_skill=160, visible=2, target_initiative=2
+    )
+    assert report.details["chance"] == 20
+    assert report.reasons[1].result == "20%"
+    assert report.reasons[1].because == 'weapon skill 160 ÷ 8 (eighth range band, 6–8")'
+    assert report.reasons[3].result == "needs 2 or less on a D6"
+    assert report.probabilities["p_target_down"] == F(20, 100) * F(2, 6) * F(1, 3)
+    braun_report = odds.shoot(weapon="rifle", range_inches=7, weapon_skill=110, visible=3)
+    assert braun_report.reasons[1].result == "55%"
+    assert braun_report.reasons[1].because == 'weapon skill 110 ÷ 2 (half range band, 5–10")'
+
+
+# -- hand-computed odds ----------------------------------------------------------------
+def test_rifle_at_13_inches_skill_120() -> None:
+    r = odds.shoot(weapon="rifle", range_inches=13, weapon_skill=120, visible=5)
+    assert r.details["chance"] == 30
+    assert r.probabilities == {"p_hit": F(3, 10) * F(5, 6), "p_chance": F(3, 10)}
+
+
+def test_band_edges_belong_to_the_nearer_band() -> None:
+    assert (
+        rules.plan_shot(weapon="rifle", range_inches=5, weapon_skill=100, visible=5).chance == 100
+    )
+    assert (
+        rules.plan_shot(weapon="rifle", range_inches=5.1, weapon_skill=100, visible=5).chance == 50
+    )
+    assert rules.plan_shot(weapon="pistol", range_inches=0, weapon_skill=90, visible=5).chance == 90
+
+
+def test_fractional_chance_rounds_down() -> None:
+    assert DATA.rounding.fractional_chance == "down"
+    plan = rules.plan_shot(weapon="rifle", range_inches=17, weapon_skill=130, visible=5)
+    assert plan.unrounded_chance == F(65, 4)
+    assert plan.chance == 16
+    r = odds.shoot(weapon="rifle", range_inches=17, weapon_skill=130, visible=5)
+    assert r.reasons[1].because.endswith("= 16.25, rounded down")
+
+
+def test_automatic_halves_chance() -> None:
+    r = odds.shoot(weapon="SMG", range_inches=4, weapon_skill=160, visible=5, automatic=True)
+    assert r.details["chance"] == 40
+    assert r.details["cone_width_inches"] == 1
+    single = odds.shoot(weapon="SMG", range_inches=4, weapon_skill=160, visible=5)
+    assert single.details["chance"] == 80
+
+
+def test_assault_rifle_and_short_crewed_belt_lmg() -> None:
+    single = odds.shoot(weapon="assault rifle", range_inches=10, weapon_skill=120, visible=5)
+    assert (single.details["fires_as"], single.details["chance"]) == ("Carbine", 30)
+    auto = odds.shoot(
+        weapon="assault rifle", range_inches=10, weapon_skill=120, visible=5, automatic=True
+    )
+    assert (auto.details["fires_as"], auto.details["chance"]) == ("SMG", 3)  # 120/16/2 = 3.75
+    crewed = odds.shoot(weapon="belt lmg", range_inches=10, weapon_skill=120, visible=5)
+    short = odds.shoot(weapon="belt lmg", range_inches=10, weapon_skill=120, visible=5, crew=1)
+    assert (crewed.details["chance"], short.details["chance"]) == (60, 30)
+    assert short.reasons[0].because == "a Belt LMG with 1 crew (needs 2) uses the Box LMG row"
+
+
+def test_complete_hundreds_are_automatic_chances() -> None:
+    plan = rules.plan_shot(weapon="rifle", range_inches=8, weapon_skill=200, visible=3)
+    assert (plan.chance, plan.automatic_chances, plan.remainder) == (100, 1, 0)
+    dice = ScriptedDice([2, 3])  # no D100 is thrown: D6 2 hits, D3 3
+    assert rules.shoot(dice, plan) == ShotOutcome(1, 1, 3)
+    r = odds.shoot(weapon="rifle", range_inches=5, weapon_skill=240, visible=5)
+    assert (r.details["automatic_chances"], r.details["remainder"]) == (2, 40)
+    assert r.probabilities["p_chance"] == 1
+    assert r.probabilities["p_hit"] == 1 - F(6, 10) * F(1, 6) ** 2 - F(4, 10) * F(1, 6) ** 3
+
+
+def test_target_down_and_dead() -> None:
+    r = odds.shoot(
+        weapon="pistol", range_inches=1, weapon_skill=100, visible=5, target_initiative=2
+    )
+    assert r.probabilities["p_target_down"] == F(5, 6) * F(1, 3)
+    assert r.probabilities["p_target_dead"] == F(5, 6) * F(1, 3)
+    assert r.distributions["initiative_lost"].as_list() == [F(1, 6)] + [F(5, 18)] * 3
+
+
+def test_figure_odds() -> None:
+    officer = odds.figure(True)
+    assert officer.distributions["initiative"].as_list() == [0, 0, F(1, 3), F(1, 3), F(1, 3)]
+    table = officer.details["weapon_skill"]
+    assert (min(table), max(table)) == (40, 240)
+    assert officer.details["weapon_skill_mean"] == 140
+    assert table[140] == pytest.approx(146 / 1296)
+    other = odds.figure(False)
+    assert other.distributions["initiative"].as_list() == [0, F(1, 3), F(1, 3), F(1, 3)]
+    assert (min(other.details["weapon_skill"]), max(other.details["weapon_skill"])) == (30, 180)
+    assert other.details["weapon_skill_mean"] == 105
+
+
+# -- oracles ---------------------------------------------------------------------------
+SMALL = [
+    dict(weapon="rifle", range_inches=7, weapon_skill=110, visible=3),
+    dict(weapon="SMG", range_inches=3, weapon_skill=90, visible=1, automatic=True),
+    dict(weapon="pistol", range_inches=1, weapon_skill=100, visible=4),
+]
+
+
+@pytest.mark.parametrize("shot", SMALL)
+def test_shoot_exact_equals_brute_force_and_odds(shot: dict[str, object]) -> None:
+    plan = rules.plan_shot(**shot)  # type: ignore[arg-type]
+    dist = exact(lambda d: rules.shoot(d, plan))
+    assert dist == brute_force(lambda d: rules.shoot(d, plan))
+    report = odds.shoot(**shot)  # type: ignore[arg-type]
+    assert report.distributions["hits"] == dist.map(lambda o: o.hits)
+    assert report.distributions["initiative_lost"] == dist.map(lambda o: o.initiative_lost)
+    assert report.probabilities["p_chance"] == dist.probability(lambda o: o.chances >= 1)
+
+
+def test_shoot_with_two_chances_exact_equals_odds() -> None:
+    plan = rules.plan_shot(weapon="carbine", range_inches=3, weapon_skill=130, visible=2)
+    dist = exact(lambda d: rules.shoot(d, plan))
+    chances, hits, lost = odds.shot_distributions(plan)
+    assert chances == dist.map(lambda o: o.chances)
+    assert hits == dist.map(lambda o: o.hits)
+    assert lost == dist.map(lambda o: o.initiative_lost)
+
+
+@pytest.mark.parametrize(
+    "shot", [SMALL[0], dict(weapon="rifle", range_inches=3, weapon_skill=150, visible=3)]
+)
+def test_shoot_monte_carlo(shot: dict[str, object]) -> None:
+    n = 20_000
+    dice = RandomDice(1944)
+    plan = rules.plan_shot(**shot)  # type: ignore[arg-type]
+    samples = [rules.shoot(dice, plan) for _ in range(n)]
+    report = odds.shoot(**shot, target_initiative=2)  # type: ignore[arg-type]
+    p = report.probabilities
+    assert within_4_se(p["p_hit"], sum(s.hits >= 1 for s in samples), n)
+    assert within_4_se(p["p_chance"], sum(s.chances >= 1 for s in samples), n)
+    assert within_4_se(p["p_target_down"], sum(s.initiative_lost == 2 for s in samples), n)
+    assert within_4_se(p["p_target_dead"], sum(s.initiative_lost > 2 for s in samples), n)
+    lost = report.distributions["initiative_lost"]
+    mean = sum(s.initiative_lost for s in samples) / n
+    assert abs(mean - float(lost.mean())) <= 4 * math.sqrt(float(lost.variance()) / n)
+
+
+@pytest.mark.parametrize("officer", [False, True])
+def test_figure_exact_equals_brute_force(officer: bool) -> None:
+    dist = exact(lambda d: rules.roll_figure(d, officer))
+    assert dist == brute_force(lambda d: rules.roll_figure(d, officer))
+
+
+def test_figure_monte_carlo() -> None:
+    n = 20_000
+    dice = RandomDice(5)
+    figures = [rules.roll_figure(dice, True) for _ in range(n)]
+    skill = exact(lambda d: rules.roll_figure(d, True)).map(lambda f: f.weapon_skill)
+    mean = sum(f.weapon_skill for f in figures) / n
+    assert abs(mean - float(skill.mean())) <= 4 * math.sqrt(float(skill.variance()) / n)
+    assert within_4_se(F(1, 3), sum(f.initiative == 4 for f in figures), n)
+
+
+# -- properties ------------------------------------------------------------------------
+WEAPONS = ["pistol", "SMG", "carbine", "rifle", "box LMG", "belt LMG", "assault rifle"]
+AUTOMATIC = {"SMG", "box LMG", "belt LMG", "assault rifle"}
+MAX_RANGE = {"pistol": 5, "SMG": 10, "carbine": 20, "rifle": 25, "box LMG": 20, "belt LMG": 25}
+
+
+def _max_range(weapon: str, automatic: bool) -> int:
+    if weapon == "assault rifle":
+        return MAX_RANGE["SMG" if automatic else "carbine"]
+    return MAX_RANGE[weapon]
+
+
+shots: st.SearchStrategy[dict[str, object]] = st.builds(
+    dict,
+    weapon=st.sampled_from(WEAPONS),
+    range_fraction=st.floats(0, 1),
+    weapon_skill=st.integers(0, 300),
+    visible=st.integers(1, 5),
+    automatic=st.booleans(),
+)
+
+
+def _shoot(shot: dict[str, object], **change: object) -> OddsReport:
+    args = {**shot, **change}
+    weapon, automatic = str(args["weapon"]), bool(args["automatic"]) and args["weapon"] in AUTOMATIC
+    fraction = float(args.pop("range_fraction"))  # type: ignore[arg-type]
+    args["automatic"] = automatic
+    args.setdefault("range_inches", fraction * _max_range(weapon, automatic))
+    return odds.shoot(**args)  # type: ignore[arg-type]
+
+
+@settings(max_examples=40, deadline=None)
+@given(shots, st.integers(0, 5))
+def test_shot_probabilities_are_probabilities(shot: dict[str, object], initiative: int) -> None:
+    r = _shoot(shot, target_initiative=initiative)
+    assert all(0 <= p <= 1 for p in r.probabilities.values())
+    assert r.probabilities["p_hit"] <= r.probabilities["p_chance"]
+    for dist in r.distributions.values():
+        assert sum(dist.as_list()) == 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(shots, st.floats(0, 1))
+def test_p_hit_never_rises_with_range(shot: dict[str, object], other: float) -> None:
+    near, far = sorted([float(shot["range_fraction"]), other])  # type: ignore[arg-type]
+    assert (
+        _shoot(shot, range_fraction=far).probabilities["p_hit"]
+        <= _shoot(shot, range_fraction=near).probabilities["p_hit"]
+    )
+
+
+@settings(max_examples=30, deadline=None)
+@given(shots, st.integers(1, 5))
+def test_p_hit_never_falls_with_visibility(shot: dict[str, object], other: int) -> None:
+    low, high = sorted([int(shot["visible"]), other])  # type: ignore[call-overload]
+    assert (
+        _shoot(shot, visible=low).probabilities["p_hit"]
+        <= _shoot(shot, visible=high).probabilities["p_hit"]
+    )
+
+
+@settings(max_examples=30, deadline=None)
+@given(shots, st.integers(0, 300))
+def test_p_hit_never_falls_with_weapon_skill(shot: dict[str, object], other: int) -> None:
+    low, high = sorted([int(shot["weapon_skill"]), other])  # type: ignore[call-overload]
+    assume(low != high)
+    assert (
+        _shoot(shot, weapon_skill=low).probabilities["p_hit"]
+        <= _shoot(shot, weapon_skill=high).probabilities["p_hit"]
+    )
+
+
+# -- bad input -------------------------------------------------------------------------
+def test_unknown_weapon_lists_close_matches() -> None:
+    with pytest.raises(UnknownNameError) as err:
+        odds.shoot(weapon="rilfe", range_inches=5, weapon_skill=100, visible=5)
+    assert "Rifle" in err.value.close_matches
+    assert "Did you mean" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"range_inches": 26}, 'out of range: a Rifle reaches 25" at most'),
+        ({"range_inches": -1}, "range_inches must be a distance of 0 or more"),
+        ({"visible": 0}, "visible must be 1 to 5 fifths"),
+        ({"visible": 6}, "visible must be 1 to 5 fifths"),
+        ({"weapon_skill": -10}, "weapon_skill must be a whole number 0 or more"),
+        ({"automatic": True}, "the rifle fires single shot only"),
+        ({"target_initiative": -1}, "target_initiative must be 0 or more"),
+        ({"weapon": "belt LMG", "crew": 0}, "crew must be a whole number 1 or more"),
+        ({"weapon": "belt LMG", "crew": 1, "range_inches": 22}, "a Box LMG reaches 20"),
+    ],
+)
+def test_bad_shot_input(change: dict[str, object], message: str) -> None:
+    args: dict[str, object] = {
+        "weapon": "rifle",
+        "range_inches": 10,
+        "weapon_skill": 100,
+        "visible": 3,
+        **change,
+    }
+    with pytest.raises(UsageError, match=message):
+        odds.shoot(**args)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("weapon", ["pistol", "carbine", "rifle"])
+def test_single_shot_weapons_cannot_fire_automatic(weapon: str) -> None:
+    with pytest.raises(UsageError, match="fires single shot only"):
+        odds.shoot(weapon=weapon, range_inches=1, weapon_skill=100, visible=5, automatic=True)
+
+
+def test_malformed_data_file_names_line_and_field(tmp_path: Path) -> None:
+    text = DATA_FILE.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    row = lines.index("    - name: Rifle") + 1
+    assert lines[row].strip() == "edges: [5, 10, 15, 20, 25]"
+    lines[row] = "      edges: [5, 10, fifteen, 20, 25]"
+    bad = tmp_path / "house_clearing.yaml"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(DataFileError) as err:
+        load_data(bad)
+    assert f"line {row + 1}, field range_bands.weapons.3.edges.2" in str(err.value)
