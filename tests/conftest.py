@@ -6,7 +6,9 @@ import math
 from fractions import Fraction
 
 
-def within_se(observed: float, expected: float | Fraction, variance: float, n: int, k: float = 4.0) -> bool:
+def within_se(
+    observed: float, expected: float | Fraction, variance: float, n: int, k: float = 4.0
+) -> bool:
     """Is a Monte Carlo mean within ``k`` standard errors of the exact value?"""
     se = math.sqrt(max(variance, 1e-12) / n)
     return abs(observed - float(expected)) <= k * se + 1e-12

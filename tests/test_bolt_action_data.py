@@ -505,11 +505,7 @@ CHARTS = {
 }
 # The K47 sheet prints "Dual weapon pack" under both headings; the data tells them apart.
 DATA_NAMES = {(K47, "heavy weapons", "Dual weapon pack"): "Dual weapon pack (heavy)"}
-WEAPON_XFAILS = {
-    (K47, "Zvukovoy Proyektor"): (
-        "000 prints Shots 'Special' for the Zvukovoy Proyektor; konflikt47.yaml has shots '1'"
-    ),
-}
+WEAPON_XFAILS: dict[tuple[str, str], str] = {}
 
 RANGE = re.compile(r'(?:\(0/(?P<indirect>\d+)"\)-|(?P<min>\d+)"?-)?(?P<max>\d+)"')
 PEN = re.compile(r"\+(?P<pen>\d+)(?:/\+(?P<armour>\d+))?")

@@ -67,8 +67,9 @@ def test_no_pins_no_order_test() -> None:
 
 def test_officer_bonus_and_assault_penalty() -> None:
     # veteran 10 + captain 3 - 1 pin - 3 (no AT weapons) = 9 or less
-    r = order_test_odds("konflikt47", quality="veteran", pins=1, officer="captain",
-                        assault_vehicle_without_at=True)
+    r = order_test_odds(
+        "konflikt47", quality="veteran", pins=1, officer="captain", assault_vehicle_without_at=True
+    )
     assert r.details["morale_value"] == 9
     assert r.probabilities["p_pass"] == F(30, 36)
 
@@ -127,28 +128,48 @@ def test_rifle_needs(kw: dict[str, object], needs: str) -> None:
 
 
 def test_assault_weapons_ignore_moving_and_shaped_charge_penalty_k47_only() -> None:
-    assert _needs("konflikt47", "assault rifle", "regular infantry", range_inches=10, moving=True) == "3+"
+    assert (
+        _needs("konflikt47", "assault rifle", "regular infantry", range_inches=10, moving=True)
+        == "3+"
+    )
     assert _needs("konflikt47", "bazooka", "medium tank", range_inches=10) == "4+"
     assert _needs("bolt-action-1", "bazooka", "medium tank", range_inches=10) == "3+"
 
 
 def test_indirect_fire_needs_six_then_two() -> None:
     assert _needs("konflikt47", "medium mortar", "regular infantry", range_inches=30) == "6+"
-    assert _needs("konflikt47", "medium mortar", "regular infantry", range_inches=30, ranged_in=True,
-                  cover="hard") == "2+"
+    assert (
+        _needs(
+            "konflikt47",
+            "medium mortar",
+            "regular infantry",
+            range_inches=30,
+            ranged_in=True,
+            cover="hard",
+        )
+        == "2+"
+    )
 
 
 def test_seven_plus_to_hit_probability() -> None:
-    r = shoot_odds("bolt-action-1", weapons=["rifle"], target="regular infantry",
-                   situation=Situation(range_inches=20, cover="hard", firer_pins=1))
+    r = shoot_odds(
+        "bolt-action-1",
+        weapons=["rifle"],
+        target="regular infantry",
+        situation=Situation(range_inches=20, cover="hard", firer_pins=1),
+    )
     assert r.probabilities["p_hit"] == F(1, 6) * F(1, 2)
 
 
 # ----------------------------------------------------------------- shooting soft targets
 def test_rifles_and_lmg_golden_means() -> None:
     # 9 rifles + LMG (3 shots) at 20" in soft cover: 5+ to hit, 4+ to damage
-    r = shoot_odds("konflikt47", weapons=["rifle:9", "lmg"], target="regular infantry",
-                   situation=Situation(range_inches=20, cover="soft"))
+    r = shoot_odds(
+        "konflikt47",
+        weapons=["rifle:9", "lmg"],
+        target="regular infantry",
+        situation=Situation(range_inches=20, cover="soft"),
+    )
     assert r.distributions["hits"].mean() == 12 * F(1, 3)
     assert r.distributions["casualties"].mean() == 12 * F(1, 3) * F(1, 2)
     assert r.distributions["pins"].probability(0) == F(2, 3) ** 12
@@ -156,42 +177,68 @@ def test_rifles_and_lmg_golden_means() -> None:
 
 def test_he_multiplies_hits_and_pins() -> None:
     # ranged-in medium mortar (HE D6: D2 pins) at regular infantry: hit 5/6, D6 hits at 4+
-    r = shoot_odds("konflikt47", weapons=["medium mortar"], target="regular infantry",
-                   situation=Situation(range_inches=30, ranged_in=True))
+    r = shoot_odds(
+        "konflikt47",
+        weapons=["medium mortar"],
+        target="regular infantry",
+        situation=Situation(range_inches=30, ranged_in=True),
+    )
     assert r.distributions["hits"].mean() == F(5, 6) * F(7, 2)
     assert r.distributions["casualties"].mean() == F(5, 6) * F(7, 2) * F(1, 2)
     assert r.distributions["pins"].as_list() == [F(1, 6), F(5, 12), F(5, 12)]
 
 
 def test_down_target_halves_he_hits() -> None:
-    up = shoot_odds("konflikt47", weapons=["medium mortar"], target="regular infantry",
-                    situation=Situation(range_inches=30, ranged_in=True))
-    down = shoot_odds("konflikt47", weapons=["medium mortar"], target="regular infantry",
-                      situation=Situation(range_inches=30, ranged_in=True, target_down=True))
+    up = shoot_odds(
+        "konflikt47",
+        weapons=["medium mortar"],
+        target="regular infantry",
+        situation=Situation(range_inches=30, ranged_in=True),
+    )
+    down = shoot_odds(
+        "konflikt47",
+        weapons=["medium mortar"],
+        target="regular infantry",
+        situation=Situation(range_inches=30, ranged_in=True, target_down=True),
+    )
     assert down.distributions["hits"].mean() == F(5, 6) * F(9, 6)  # mean of floor(D6/2) = 1.5
     assert down.distributions["hits"].mean() < up.distributions["hits"].mean()
 
 
 def test_casualties_capped_by_target_models() -> None:
-    r = shoot_odds("bolt-action-1", weapons=["mmg"], target="inexperienced infantry",
-                   situation=Situation(range_inches=5, target_models=2))
+    r = shoot_odds(
+        "bolt-action-1",
+        weapons=["mmg"],
+        target="inexperienced infantry",
+        situation=Situation(range_inches=5, target_models=2),
+    )
     assert max(r.distributions["casualties"].outcomes()) == 2
 
 
 def test_flamethrower_forces_a_morale_check() -> None:
-    r = shoot_odds("konflikt47", weapons=["flamethrower (infantry)"], target="regular infantry",
-                   situation=Situation(range_inches=5, cover="hard"))
+    r = shoot_odds(
+        "konflikt47",
+        weapons=["flamethrower (infantry)"],
+        target="regular infantry",
+        situation=Situation(range_inches=5, cover="hard"),
+    )
     assert r.probabilities["p_hit"] == F(5, 6)  # point blank, cover ignored
     pins = r.distributions["pins"]
     assert pins.probability(0) == F(1, 6) and set(pins.outcomes()) == {0, 2, 3, 4}
     # check at 9 - pins (D3+1): P(fail) = sum over pins of P(2D6 > 9 - pins)
     fail = {2: F(15, 36), 3: F(21, 36), 4: F(26, 36)}
-    assert r.probabilities["p_destroyed_by_morale"] == sum(F(5, 6) * F(1, 3) * f for f in fail.values())
+    assert r.probabilities["p_destroyed_by_morale"] == sum(
+        F(5, 6) * F(1, 3) * f for f in fail.values()
+    )
 
 
 def test_tesla_arcs_against_infantry() -> None:
-    r = shoot_odds("konflikt47", weapons=["M17 Tesla cannon"], target="regular infantry",
-                   situation=Situation(range_inches=10))
+    r = shoot_odds(
+        "konflikt47",
+        weapons=["M17 Tesla cannon"],
+        target="regular infantry",
+        situation=Situation(range_inches=10),
+    )
     assert r.distributions["hits"].mean() == F(2, 3) * (1 + F(7, 2))
 
 
@@ -200,8 +247,10 @@ def test_troops_exact_equals_brute_force(ruleset: str) -> None:
     rules = rules_for(ruleset)
     target = rules.target("veteran infantry")
     s = Situation(range_inches=14, target_models=2)
-    groups = [Group(plan_shot(rules, rules.weapon("rifle"), target, s)[0], 2),
-              Group(plan_shot(rules, rules.weapon("light mortar"), target, s)[0], 1)]
+    groups = [
+        Group(plan_shot(rules, rules.weapon("rifle"), target, s)[0], 2),
+        Group(plan_shot(rules, rules.weapon("light mortar"), target, s)[0], 1),
+    ]
     ctx = TroopsContext(models=2, morale=new_test(rules, "veteran"), pins_per_attack=1)
     odds = exact_troops(groups, ctx)
     brute = brute_force(partial(attack_troops, groups=groups, ctx=ctx))
@@ -214,8 +263,10 @@ def test_troops_exact_matches_monte_carlo() -> None:
     rules = rules_for("konflikt47")
     target = rules.target("regular infantry")
     s = Situation(range_inches=5)
-    groups = [Group(plan_shot(rules, rules.weapon("smg"), target, s)[0], 8),
-              Group(plan_shot(rules, rules.weapon("flamethrower (infantry)"), target, s)[0], 1)]
+    groups = [
+        Group(plan_shot(rules, rules.weapon("smg"), target, s)[0], 8),
+        Group(plan_shot(rules, rules.weapon("flamethrower (infantry)"), target, s)[0], 1),
+    ]
     ctx = TroopsContext(models=10, morale=new_test(rules, "regular"), pins_per_attack=1)
     odds = exact_troops(groups, ctx)
     rng = RandomDice(47)
@@ -223,7 +274,9 @@ def test_troops_exact_matches_monte_carlo() -> None:
     runs = [attack_troops(rng, groups, ctx) for _ in range(n)]
     cas = odds.casualties
     assert within_se(sum(o.casualties for o in runs) / n, cas.mean(), float(cas.variance()), n)
-    assert within_se(sum(o.pins for o in runs) / n, odds.pins.mean(), float(odds.pins.variance()), n)
+    assert within_se(
+        sum(o.pins for o in runs) / n, odds.pins.mean(), float(odds.pins.variance()), n
+    )
     destroyed = sum(o.destroyed_by_morale for o in runs)
     assert bernoulli_ok(destroyed, n, odds.p_destroyed_by_morale)
 
@@ -231,8 +284,12 @@ def test_troops_exact_matches_monte_carlo() -> None:
 # ----------------------------------------------------------------- vehicles
 def _vehicle(ruleset: str, target: str, **kw: object):  # type: ignore[no-untyped-def]
     rules = rules_for(ruleset)
-    return vehicle_profile(rules, rules.target(target), Situation(range_inches=10, **kw),  # type: ignore[arg-type]
-                           indirect=False)
+    return vehicle_profile(
+        rules,
+        rules.target(target),
+        Situation(range_inches=10, **kw),  # type: ignore[arg-type]
+        indirect=False,
+    )
 
 
 def test_full_and_superficial_damage_results_golden() -> None:
@@ -258,35 +315,65 @@ def test_automaton_ignores_crew_stunned_on_four_plus() -> None:
     v = _vehicle("konflikt47", "medium walker", automaton=True)
     from kriegsspiel.rulesets.bolt_action.shooting import apply_effect
 
-    dist = exact(partial(apply_effect, vehicle=v, state=VehicleState(), effect="crew stunned", pins=1))
+    dist = exact(
+        partial(apply_effect, vehicle=v, state=VehicleState(), effect="crew stunned", pins=1)
+    )
     assert dist.probability(lambda s: s.crew_stunned) == F(1, 2)
 
 
 def test_open_topped_hit_by_indirect_fire_adds_one() -> None:
-    r = shoot_odds("konflikt47", weapons=["heavy howitzer"], target="armoured car",
-                   situation=Situation(range_inches=40, indirect=True, ranged_in=True, open_topped=True))
+    r = shoot_odds(
+        "konflikt47",
+        weapons=["heavy howitzer"],
+        target="armoured car",
+        situation=Situation(range_inches=40, indirect=True, ranged_in=True, open_topped=True),
+    )
     assert any("open-topped" in reason.because for reason in r.reasons)
-    closed = shoot_odds("konflikt47", weapons=["heavy howitzer"], target="armoured car",
-                        situation=Situation(range_inches=40, indirect=True, ranged_in=True))
+    closed = shoot_odds(
+        "konflikt47",
+        weapons=["heavy howitzer"],
+        target="armoured car",
+        situation=Situation(range_inches=40, indirect=True, ranged_in=True),
+    )
     assert r.probabilities["p_knocked_out"] > closed.probabilities["p_knocked_out"]
 
 
 def test_walkers_get_no_facing_bonus() -> None:
-    side = shoot_odds("konflikt47", weapons=["bazooka"], target="medium walker",
-                      situation=Situation(range_inches=10, facing="rear"))
-    front = shoot_odds("konflikt47", weapons=["bazooka"], target="medium walker",
-                       situation=Situation(range_inches=10))
+    side = shoot_odds(
+        "konflikt47",
+        weapons=["bazooka"],
+        target="medium walker",
+        situation=Situation(range_inches=10, facing="rear"),
+    )
+    front = shoot_odds(
+        "konflikt47",
+        weapons=["bazooka"],
+        target="medium walker",
+        situation=Situation(range_inches=10),
+    )
     assert side.probabilities == front.probabilities
-    tank_rear = shoot_odds("konflikt47", weapons=["bazooka"], target="medium tank",
-                           situation=Situation(range_inches=10, facing="rear"))
-    tank_front = shoot_odds("konflikt47", weapons=["bazooka"], target="medium tank",
-                            situation=Situation(range_inches=10))
+    tank_rear = shoot_odds(
+        "konflikt47",
+        weapons=["bazooka"],
+        target="medium tank",
+        situation=Situation(range_inches=10, facing="rear"),
+    )
+    tank_front = shoot_odds(
+        "konflikt47",
+        weapons=["bazooka"],
+        target="medium tank",
+        situation=Situation(range_inches=10),
+    )
     assert tank_rear.probabilities["p_knocked_out"] > tank_front.probabilities["p_knocked_out"]
 
 
 def test_small_arms_cannot_hurt_armour() -> None:
-    r = shoot_odds("bolt-action-1", weapons=["rifle:10"], target="light tank",
-                   situation=Situation(range_inches=10))
+    r = shoot_odds(
+        "bolt-action-1",
+        weapons=["rifle:10"],
+        target="light tank",
+        situation=Situation(range_inches=10),
+    )
     assert r.probabilities["p_knocked_out"] == 0
     assert r.distributions["pins"].probability(0) == 1
 
@@ -304,25 +391,39 @@ def test_vehicle_exact_matches_monte_carlo() -> None:
     rules = rules_for("konflikt47")
     target = rules.target("medium tank")
     s = Situation(range_inches=10, facing="side", target_pins=2)
-    groups = [Group(plan_shot(rules, rules.weapon("bazooka"), target, s)[0], 1),
-              Group(plan_shot(rules, rules.weapon("flamethrower (vehicle)"), target, s)[0], 1)]
+    groups = [
+        Group(plan_shot(rules, rules.weapon("bazooka"), target, s)[0], 1),
+        Group(plan_shot(rules, rules.weapon("flamethrower (vehicle)"), target, s)[0], 1),
+    ]
     dist = exact_vehicle(groups)
     rng = RandomDice(99)
     n = 20_000
     runs = [attack_vehicle(rng, groups) for _ in range(n)]
-    assert bernoulli_ok(sum(v.knocked_out for v in runs), n, dist.probability(lambda v: v.knocked_out))
-    assert bernoulli_ok(sum(v.immobilised for v in runs), n, dist.probability(lambda v: v.immobilised))
+    assert bernoulli_ok(
+        sum(v.knocked_out for v in runs), n, dist.probability(lambda v: v.knocked_out)
+    )
+    assert bernoulli_ok(
+        sum(v.immobilised for v in runs), n, dist.probability(lambda v: v.immobilised)
+    )
 
 
 def test_gravity_pulse_bonus_against_heavy_armour() -> None:
-    r = shoot_odds("konflikt47", weapons=["schwerefeld projektor"], target="heavy tank",
-                   situation=Situation(range_inches=10))
+    r = shoot_odds(
+        "konflikt47",
+        weapons=["schwerefeld projektor"],
+        target="heavy tank",
+        situation=Situation(range_inches=10),
+    )
     assert any("gravity pulse +2" in reason.because for reason in r.reasons)
 
 
 def test_shockwave_stuns_vehicles() -> None:
-    r = shoot_odds("konflikt47", weapons=["zvukovoy proyektor"], target="heavy tank",
-                   situation=Situation(range_inches=10))
+    r = shoot_odds(
+        "konflikt47",
+        weapons=["zvukovoy proyektor"],
+        target="heavy tank",
+        situation=Situation(range_inches=10),
+    )
     assert r.probabilities["p_crew_stunned"] == F(1, 2)
     assert r.probabilities["p_knocked_out"] == 0
 
@@ -330,14 +431,22 @@ def test_shockwave_stuns_vehicles() -> None:
 # ----------------------------------------------------------------- close quarters
 def _side(ruleset: str, quality: str, **kw: object) -> Side:
     rules = rules_for(ruleset)
-    return Side(damage_value=rules.target(f"{quality} infantry").damage_value,
-                morale=new_test(rules, quality), **kw)  # type: ignore[arg-type]
+    return Side(
+        damage_value=rules.target(f"{quality} infantry").damage_value,
+        morale=new_test(rules, quality),
+        **kw,
+    )  # type: ignore[arg-type]
 
 
 def test_bolt_action_round_golden_one_on_one() -> None:
     # 1 v 1 regulars: attacker kills on 4+ (1/2); else defender strikes back on 4+; else again
-    r = assault_odds("bolt-action-1", attackers=1, attacker_quality="regular", defenders=1,
-                     defender_quality="regular")
+    r = assault_odds(
+        "bolt-action-1",
+        attackers=1,
+        attacker_quality="regular",
+        defenders=1,
+        defender_quality="regular",
+    )
     # P(att wins) = 1/2 + 1/4 * P(att wins) -> 2/3
     assert r.probabilities["p_attacker_wins"] == F(2, 3)
 
@@ -352,7 +461,9 @@ def test_close_quarters_step_exact_equals_brute_force(procedure: str) -> None:
 @pytest.mark.parametrize("procedure", ["rounds", "point-blank-or-hand-to-hand"])
 def test_close_quarters_exact_matches_monte_carlo(procedure: str) -> None:
     a = _side("konflikt47", "veteran", assault_models=2)
-    d = _side("konflikt47", "regular", mode="point-blank" if procedure != "rounds" else "hand-to-hand")
+    d = _side(
+        "konflikt47", "regular", mode="point-blank" if procedure != "rounds" else "hand-to-hand"
+    )
     dist = exact_close_quarters(procedure, a, d, 6, 8)
     rng = RandomDice(3)
     n = 10_000
@@ -368,15 +479,26 @@ def test_a_fight_nobody_can_win_is_refused() -> None:
 
 def test_ba1_has_no_point_blank_choice() -> None:
     with pytest.raises(UsageError, match="no point-blank"):
-        assault_odds("bolt-action-1", attackers=5, attacker_quality="regular", defenders=5,
-                     defender_quality="regular", defender_mode="point-blank")
+        assault_odds(
+            "bolt-action-1",
+            attackers=5,
+            attacker_quality="regular",
+            defenders=5,
+            defender_quality="regular",
+            defender_mode="point-blank",
+        )
 
 
 # ----------------------------------------------------------------- infantry against vehicles
 def test_vehicle_assault_golden() -> None:
     # 1 model, stationary tank: hits on 4+; damage 1 + D6 against 7+ (armoured car): 6 -> equal = superficial
-    r = vehicle_assault_odds("bolt-action-1", models=1, quality="regular", target="armoured car",
-                             vehicle_order="stationary")
+    r = vehicle_assault_odds(
+        "bolt-action-1",
+        models=1,
+        quality="regular",
+        target="armoured car",
+        vehicle_order="stationary",
+    )
     assert r.probabilities["p_order_test"] == F(15, 36)  # -3 without AT weapons
     assert r.distributions["hits"].mean() == F(1, 2)
     # superficial only (no AT): knocked out only via on fire (roll 6 on D6-3) failing morale 9-1
@@ -384,14 +506,25 @@ def test_vehicle_assault_golden() -> None:
 
 
 def test_vehicle_that_ran_cannot_be_hit() -> None:
-    r = vehicle_assault_odds("konflikt47", models=10, quality="veteran", target="light tank",
-                             vehicle_order="ran", anti_tank=True)
+    r = vehicle_assault_odds(
+        "konflikt47",
+        models=10,
+        quality="veteran",
+        target="light tank",
+        vehicle_order="ran",
+        anti_tank=True,
+    )
     assert r.probabilities["p_knocked_out"] == 0
 
 
 def test_soft_skin_destroyed_if_damaged() -> None:
-    r = vehicle_assault_odds("konflikt47", models=1, quality="regular", target="soft-skinned vehicle",
-                             vehicle_order="advanced")
+    r = vehicle_assault_odds(
+        "konflikt47",
+        models=1,
+        quality="regular",
+        target="soft-skinned vehicle",
+        vehicle_order="advanced",
+    )
     # hit on 6, then 1 + D6 >= 6 (5 or 6)
     assert r.probabilities["p_knocked_out_if_assaulting"] == F(1, 6) * F(2, 6)
 
@@ -402,10 +535,20 @@ RANGES = st.floats(min_value=0, max_value=12, allow_nan=False)  # the SMG's reac
 
 @settings(max_examples=40, deadline=None)
 @given(RANGES, st.integers(0, 4), st.sampled_from(["none", "soft", "hard"]), st.booleans())
-def test_shooting_distributions_are_distributions(rng: float, pins: int, cover: str, down: bool) -> None:
-    r = shoot_odds("konflikt47", weapons=["rifle:5", "smg:2"], target="veteran infantry",
-                   situation=Situation(range_inches=rng, firer_pins=pins, cover=cover,  # type: ignore[arg-type]
-                                       target_down=down))
+def test_shooting_distributions_are_distributions(
+    rng: float, pins: int, cover: str, down: bool
+) -> None:
+    r = shoot_odds(
+        "konflikt47",
+        weapons=["rifle:5", "smg:2"],
+        target="veteran infantry",
+        situation=Situation(
+            range_inches=rng,
+            firer_pins=pins,
+            cover=cover,  # type: ignore[arg-type]
+            target_down=down,
+        ),
+    )
     for dist in r.distributions.values():
         assert sum(dist.as_list()) == 1
         assert min(dist.outcomes()) >= 0
@@ -422,25 +565,145 @@ def test_more_pins_never_help(pins: int, more: int) -> None:
 
 def test_range_beyond_maximum_is_refused() -> None:
     with pytest.raises(UsageError, match='reaches 24"'):
-        shoot_odds("konflikt47", weapons=["rifle"], target="regular infantry",
-                   situation=Situation(range_inches=30))
+        shoot_odds(
+            "konflikt47",
+            weapons=["rifle"],
+            target="regular infantry",
+            situation=Situation(range_inches=30),
+        )
 
 
 def test_mortar_minimum_range_is_refused() -> None:
     with pytest.raises(UsageError, match="closer than 12"):
-        shoot_odds("konflikt47", weapons=["light mortar"], target="regular infantry",
-                   situation=Situation(range_inches=6))
+        shoot_odds(
+            "konflikt47",
+            weapons=["light mortar"],
+            target="regular infantry",
+            situation=Situation(range_inches=6),
+        )
 
 
 def test_fixed_weapon_cannot_fire_on_the_move() -> None:
     with pytest.raises(UsageError, match="Fixed"):
-        shoot_odds("konflikt47", weapons=["mmg"], target="regular infantry",
-                   situation=Situation(range_inches=10, moving=True))
+        shoot_odds(
+            "konflikt47",
+            weapons=["mmg"],
+            target="regular infantry",
+            situation=Situation(range_inches=10, moving=True),
+        )
 
 
 def test_negative_counts_are_refused() -> None:
     with pytest.raises(UsageError, match="cannot be negative"):
         order_test_odds("konflikt47", quality="regular", pins=-1)
     with pytest.raises(UsageError, match="count must be 1 or more"):
-        shoot_odds("konflikt47", weapons=["rifle:0"], target="regular infantry",
-                   situation=Situation(range_inches=10))
+        shoot_odds(
+            "konflikt47",
+            weapons=["rifle:0"],
+            target="regular infantry",
+            situation=Situation(range_inches=10),
+        )
+
+
+# ----------------------------------------------------------------- rules no sheet states
+def test_failed_order_test_goes_down_and_pins_at_morale_remove_the_unit() -> None:
+    r = order_test_odds("bolt-action-1", quality="inexperienced", pins=8)
+    topics = {reason.topic: reason.result for reason in r.reasons}
+    assert topics["failed"] == "goes Down"
+    assert topics["pins"] == "unit removed"
+    assert "pins" not in {
+        x.topic for x in order_test_odds("bolt-action-1", quality="regular", pins=8).reasons
+    }
+
+
+def test_shaped_charge_keeps_its_pen_at_long_range() -> None:
+    near = shoot_odds(
+        "konflikt47",
+        weapons=["bazooka"],
+        target="medium tank",
+        situation=Situation(range_inches=12),
+    )
+    far = shoot_odds(
+        "konflikt47",
+        weapons=["bazooka"],
+        target="medium tank",
+        situation=Situation(range_inches=20),
+    )
+    assert near.details["damage_per_hit"] == far.details["damage_per_hit"]
+    gun_near = shoot_odds(
+        "konflikt47",
+        weapons=["light AT gun"],
+        target="medium tank",
+        situation=Situation(range_inches=24),
+    )
+    gun_far = shoot_odds(
+        "konflikt47",
+        weapons=["light AT gun"],
+        target="medium tank",
+        situation=Situation(range_inches=25),
+    )
+    assert gun_far.details["damage_per_hit"]["none"] > gun_near.details["damage_per_hit"]["none"]  # type: ignore[index]
+
+
+def test_soft_skinned_vehicle_destroyed_if_damaged() -> None:
+    r = shoot_odds(
+        "bolt-action-1",
+        weapons=["rifle"],
+        target="soft-skinned vehicle",
+        situation=Situation(range_inches=10),
+    )
+    assert r.probabilities["p_knocked_out"] == F(4, 6) * F(1, 6)  # 3+ to hit, a 6 to damage
+
+
+@pytest.mark.parametrize(("total", "level"), [(8, 0), (9, 1), (10, 2), (11, 2), (12, 3), (15, 3)])
+def test_damage_thresholds_equal_over_and_three_over(total: int, level: int) -> None:
+    from kriegsspiel.rulesets.bolt_action.shooting import damage_level
+
+    for ruleset in EDITIONS:
+        assert damage_level(_vehicle(ruleset, "medium tank"), total) == level
+
+
+def test_howitzer_fires_direct_or_indirect() -> None:
+    direct = _needs("konflikt47", "light howitzer", "regular infantry", range_inches=10)
+    assert direct == "3+"
+    with pytest.raises(UsageError, match="closer than 24"):
+        _needs("konflikt47", "light howitzer", "regular infantry", range_inches=10, indirect=True)
+    assert (
+        _needs("konflikt47", "light howitzer", "regular infantry", range_inches=30, indirect=True)
+        == "6+"
+    )
+
+
+def test_a_designers_rules_file_changes_the_odds(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
+
+    text = (DATA_DIR / "konflikt47.yaml").read_text()
+    text = text.replace(
+        '{name: Bazooka, category: heavy weapons, range: 24, shots: "1", pen: 5,',
+        '{name: Bazooka, category: heavy weapons, range: 24, shots: "1", pen: 7,',
+    )
+    path = Path(str(tmp_path)) / "house.yaml"
+    path.write_text(text)
+    s = Situation(range_inches=10)
+    base = shoot_odds("konflikt47", weapons=["bazooka"], target="heavy tank", situation=s)
+    house = shoot_odds(
+        "konflikt47", weapons=["bazooka"], target="heavy tank", situation=s, rules_file=str(path)
+    )
+    assert house.probabilities["p_knocked_out"] > base.probabilities["p_knocked_out"]
+
+
+def test_a_broken_rules_file_names_line_and_field(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from kriegsspiel.errors import DataFileError
+    from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
+
+    lines = (DATA_DIR / "bolt_action_1.yaml").read_text().splitlines()
+    number = next(i for i, line in enumerate(lines) if "{quality: veteran, morale: 10}" in line)
+    lines[number] = lines[number].replace("morale: 10", "morale: ten")
+    path = Path(str(tmp_path)) / "broken.yaml"
+    path.write_text("\n".join(lines))
+    with pytest.raises(DataFileError, match=rf"line {number + 1}, field quality.rows.2.morale"):
+        order_test_odds("bolt-action-1", quality="veteran", pins=1, rules_file=str(path))

@@ -28,8 +28,14 @@ def test_two_d6_totals() -> None:
 
 @pytest.mark.parametrize(
     ("text", "low", "high", "mean"),
-    [("D6", 1, 6, Fraction(7, 2)), ("2D6-1", 1, 11, 6), ("D3+1", 2, 4, 3), ("3", 3, 3, 3),
-     ("3D6", 3, 18, Fraction(21, 2)), ("D2", 1, 2, Fraction(3, 2))],
+    [
+        ("D6", 1, 6, Fraction(7, 2)),
+        ("2D6-1", 1, 11, 6),
+        ("D3+1", 2, 4, 3),
+        ("3", 3, 3, 3),
+        ("3D6", 3, 18, Fraction(21, 2)),
+        ("D2", 1, 2, Fraction(3, 2)),
+    ],
 )
 def test_dice_expressions(text: str, low: int, high: int, mean: Fraction) -> None:
     dist = DiceExpr(text).dist()

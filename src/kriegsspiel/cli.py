@@ -46,6 +46,14 @@ RulesetOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 QualityOpt = Annotated[str, typer.Option("--quality", help="inexperienced, regular or veteran.")]
 PinsOpt = Annotated[int, typer.Option("--pins", help="Pin markers on the unit.")]
+RulesFileOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--rules-file",
+        help="Use your own copy of the edition's rules data (YAML) instead of the shipped one "
+        "(Konflikt '47, Bolt Action).",
+    ),
+]
 OfficerOpt = Annotated[
     str | None,
     typer.Option(
@@ -202,6 +210,7 @@ def shoot(
         int | None,
         typer.Option("--target-initiative", help="Target's initiative points (House Clearing)."),
     ] = None,
+    rules_file: RulesFileOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Odds of a unit's (or figure's) shooting: hits, casualties, pins or damage."""
@@ -259,9 +268,18 @@ def shoot(
             target_quality=target_quality,
             target_models=target_models,
         )
-        show(shoot_odds(ruleset.value, weapons=weapon, target=target, situation=situation), as_json)
+        show(
+            shoot_odds(
+                ruleset.value,
+                weapons=weapon,
+                target=target,
+                situation=situation,
+                rules_file=rules_file,
+            ),
+            as_json,
+        )
     elif ruleset is Ruleset.iron_cross:
-        _forbid(ruleset, weapon=weapon, **ba, **hc)
+        _forbid(ruleset, weapon=weapon, rules_file=rules_file, **ba, **hc)
         if cover == "none":
             cover = "open"
         from kriegsspiel.rulesets.iron_cross import odds as ic_odds
@@ -286,7 +304,14 @@ def shoot(
             as_json,
         )
     else:
-        _forbid(ruleset, **ic, **ba, moving=moving, cover=None if cover == "none" else cover)
+        _forbid(
+            ruleset,
+            **ic,
+            **ba,
+            moving=moving,
+            rules_file=rules_file,
+            cover=None if cover == "none" else cover,
+        )
         if len(weapon) != 1:
             fail("House Clearing shoots one figure's weapon: give exactly one --weapon NAME.")
         if weapon_skill is None or visible is None:
@@ -321,6 +346,7 @@ def order_test(
             help="Ordering an assault on an enclosed armoured vehicle without anti-tank weapons (-3).",
         ),
     ] = False,
+    rules_file: RulesFileOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Will the unit follow its order? Pass, fail or FUBAR (Konflikt '47, Bolt Action)."""
@@ -334,6 +360,7 @@ def order_test(
             pins=pins,
             officer=officer,
             assault_vehicle_without_at=assault_vehicle,
+            rules_file=rules_file,
         ),
         as_json,
     )
@@ -345,13 +372,19 @@ def morale(
     quality: QualityOpt = "regular",
     pins: PinsOpt = 0,
     officer: OfficerOpt = None,
+    rules_file: RulesFileOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Will the unit pass a morale check? (Konflikt '47, Bolt Action)."""
     _only(ruleset, BA_FAMILY, "morale")
     from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds
 
-    show(morale_check_odds(ruleset.value, quality=quality, pins=pins, officer=officer), as_json)
+    show(
+        morale_check_odds(
+            ruleset.value, quality=quality, pins=pins, officer=officer, rules_file=rules_file
+        ),
+        as_json,
+    )
 
 
 @odds_app.command("assault")
@@ -381,6 +414,7 @@ def assault(
     defender_mode: Annotated[
         str, typer.Option("--defender-mode", help="hand-to-hand or point-blank (Konflikt '47).")
     ] = "hand-to-hand",
+    rules_file: RulesFileOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Infantry against infantry in close quarters (Konflikt '47, Bolt Action)."""
@@ -403,6 +437,7 @@ def assault(
             defender_pins=defender_pins,
             attacker_mode=attacker_mode,
             defender_mode=defender_mode,
+            rules_file=rules_file,
         ),
         as_json,
     )
@@ -435,6 +470,7 @@ def vehicle_assault(
         str, typer.Option("--target-quality", help="The vehicle crew's quality.")
     ] = "regular",
     target_pins: Annotated[int, typer.Option("--target-pins")] = 0,
+    rules_file: RulesFileOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Infantry assaulting a vehicle (Konflikt '47, Bolt Action)."""
@@ -455,6 +491,7 @@ def vehicle_assault(
             automaton=automaton,
             target_quality=target_quality,
             target_pins=target_pins,
+            rules_file=rules_file,
         ),
         as_json,
     )

@@ -183,5 +183,9 @@ def assault_vehicle(
     level = damage_level(vehicle, hits + dice.roll(6))
     if not anti_tank:
         level = min(level, 1)
-    state = resolve_damage(dice, vehicle, VehicleState(), level, destroyed_if_damaged=destroyed_if_damaged)
-    return replace(state, attack_pins=1)  # the assault's own pin comes after its damage, as in shooting
+    state = resolve_damage(
+        dice, vehicle, VehicleState(), level, destroyed_if_damaged=destroyed_if_damaged
+    )
+    return replace(
+        state, attack_pins=1
+    )  # the assault's own pin comes after its damage, as in shooting

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, cached_property
+from pathlib import Path
 from typing import ClassVar
 
+from kriegsspiel.core.datafile import load_yaml
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.names import lookup
 from kriegsspiel.errors import UnknownNameError
@@ -43,9 +45,15 @@ class Rules:
     has_walkers: ClassVar[bool] = False
     has_reactions: ClassVar[bool] = False
 
+    def __init__(self, rules_file: str | None = None) -> None:
+        self.rules_file = rules_file
+
     @cached_property
     def data(self) -> Edition:
-        return load_edition(self.ruleset)
+        """The edition's tables: the shipped file, or a designer's own copy of it."""
+        if self.rules_file is None:
+            return load_edition(self.ruleset)
+        return load_yaml(Path(self.rules_file), Edition)
 
     # -- look-ups by the names on the sheet ---------------------------------
     def weapon(self, name: str) -> Weapon:
@@ -103,9 +111,11 @@ class BoltAction1(Rules):
 
 
 @cache
-def rules_for(ruleset: str) -> Rules:
-    """The rules object of ``konflikt47`` or ``bolt-action-1``."""
+def rules_for(ruleset: str, rules_file: str | None = None) -> Rules:
+    """The rules of ``konflikt47`` or ``bolt-action-1``, optionally from a modified data file."""
     editions: dict[str, type[Rules]] = {"konflikt47": Konflikt47, "bolt-action-1": BoltAction1}
     if ruleset not in editions:
         raise UnknownNameError("Bolt Action-family ruleset", ruleset, editions)
-    return editions[ruleset]()
+    rules = editions[ruleset](rules_file)
+    _ = rules.data  # validate now, so a broken file is reported before any rule runs
+    return rules

@@ -73,9 +73,10 @@ def order_test_odds(
     pins: int = 0,
     officer: str | None = None,
     assault_vehicle_without_at: bool = False,
+    rules_file: str | None = None,
 ) -> OddsReport:
     """Will the unit follow its order? Pass, fail (goes Down) or FUBAR, and what FUBAR does."""
-    rules = rules_for(ruleset)
+    rules = rules_for(ruleset, rules_file)
     _check_counts(pins=pins)
     modifier = (
         rules.data.vehicle_assault.order_test_modifier_without_at
@@ -120,10 +121,15 @@ def order_test_odds(
 
 
 def morale_check_odds(
-    ruleset: str, *, quality: str, pins: int = 0, officer: str | None = None
+    ruleset: str,
+    *,
+    quality: str,
+    pins: int = 0,
+    officer: str | None = None,
+    rules_file: str | None = None,
 ) -> OddsReport:
     """Will the unit pass a morale check?"""
-    rules = rules_for(ruleset)
+    rules = rules_for(ruleset, rules_file)
     _check_counts(pins=pins)
     test = new_test(rules, quality, officer=officer, pins=pins)
     dist = exact(lambda d: morale_check(d, test))
@@ -172,10 +178,15 @@ def _group(
 
 
 def shoot_odds(
-    ruleset: str, *, weapons: Sequence[str], target: str, situation: Situation
+    ruleset: str,
+    *,
+    weapons: Sequence[str],
+    target: str,
+    situation: Situation,
+    rules_file: str | None = None,
 ) -> OddsReport:
     """Odds of one unit's shooting: hits, casualties and pins, or damage to a vehicle."""
-    rules = rules_for(ruleset)
+    rules = rules_for(ruleset, rules_file)
     _check_counts(
         pins=situation.firer_pins,
         target_pins=situation.target_pins,
@@ -300,11 +311,12 @@ def assault_odds(
     defender_pins: int = 0,
     attacker_mode: str = "hand-to-hand",
     defender_mode: str = "hand-to-hand",
+    rules_file: str | None = None,
 ) -> OddsReport:
     """Infantry against infantry in close quarters, fought as the edition fights it."""
     from kriegsspiel.rulesets.bolt_action.assault import Side, exact_close_quarters
 
-    rules = rules_for(ruleset)
+    rules = rules_for(ruleset, rules_file)
     _check_counts(
         attackers=attackers,
         defenders=defenders,
@@ -399,12 +411,13 @@ def vehicle_assault_odds(
     automaton: bool = False,
     target_quality: str = "regular",
     target_pins: int = 0,
+    rules_file: str | None = None,
 ) -> OddsReport:
     """Infantry assaulting a vehicle: the order test, hits, damage and damage results."""
     from kriegsspiel.rulesets.bolt_action.assault import assault_vehicle
     from kriegsspiel.rulesets.bolt_action.shooting import vehicle_profile
 
-    rules = rules_for(ruleset)
+    rules = rules_for(ruleset, rules_file)
     _check_counts(models=models, pins=pins, target_pins=target_pins)
     if models == 0:
         raise UsageError("--models must be 1 or more.")
@@ -426,6 +439,7 @@ def vehicle_assault_odds(
     needs_test_mod = tgt.kind == "armoured" and not open_topped and not anti_tank
     order = order_test_odds(
         ruleset,
+        rules_file=rules_file,
         quality=quality,
         pins=pins,
         officer=officer,

@@ -1,0 +1,176 @@
+"""The command line as a player uses it: JSON keys, readable tables, and clear errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from kriegsspiel.cli import app
+
+runner = CliRunner()
+
+
+def run_json(*args: str) -> dict[str, object]:
+    result = runner.invoke(app, ["odds", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)  # type: ignore[no-any-return]
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run the real entry point in a fresh interpreter (exit codes, stderr)."""
+    return subprocess.run(
+        [sys.executable, "-c", "from kriegsspiel.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def _is_distribution(value: object) -> bool:
+    assert isinstance(value, dict)
+    dist = value["distribution"]
+    return abs(sum(dist) - 1) < 1e-9 and isinstance(value["mean"], float)
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_shoot_json_soft_target(ruleset: str) -> None:
+    out = run_json(
+        "shoot",
+        "--ruleset",
+        ruleset,
+        "--weapon",
+        "rifle:9",
+        "--weapon",
+        "LMG",
+        "--target",
+        "Regular Infantry",
+        "--range",
+        "18",
+        "--cover",
+        "soft",
+    )
+    assert out["p_hit"] == pytest.approx(1 / 3)
+    for key in ("hits", "casualties", "pins"):
+        assert _is_distribution(out[key])
+    assert out["casualties"]["mean"] == pytest.approx(2.0)  # type: ignore[index]
+
+
+def test_shoot_json_armoured_target() -> None:
+    out = run_json(
+        "shoot",
+        "--ruleset",
+        "bolt-action-1",
+        "--weapon",
+        "medium AT gun",
+        "--target",
+        "medium tank",
+        "--range",
+        "20",
+        "--facing",
+        "side",
+    )
+    assert out["p_hit"] == pytest.approx(2 / 3)
+    assert 0 < out["p_knocked_out"] < 1  # type: ignore[operator]
+    assert set(out["damage_results"]) == {  # type: ignore[arg-type]
+        "crew stunned",
+        "immobilised",
+        "on fire",
+        "on fire and knocked out",
+        "knocked out",
+    }
+    assert _is_distribution(out["hits"])
+
+
+def test_order_test_json() -> None:
+    out = run_json("order-test", "--quality", "regular", "--pins", "2")
+    assert out["p_pass"] == pytest.approx(21 / 36)
+    assert out["p_fubar"] == pytest.approx(1 / 36)
+
+
+def test_morale_assault_and_vehicle_assault_json() -> None:
+    assert run_json("morale", "--quality", "veteran", "--pins", "6")["p_pass"] == pytest.approx(
+        6 / 36
+    )
+    out = run_json("assault", "-r", "bolt-action-1", "--attackers", "1", "--defenders", "1")
+    assert out["p_attacker_wins"] == pytest.approx(2 / 3)
+    out = run_json("vehicle-assault", "--models", "6", "--target", "light tank", "--anti-tank")
+    assert 0 < out["p_knocked_out"] < 1  # type: ignore[operator]
+
+
+def test_iron_cross_commands() -> None:
+    out = run_json("activation", "--morale-markers", "1", "--command-tokens", "1")
+    assert out["p_success"] == pytest.approx(4 / 6)
+    assert run_json("smoke")["p_success"] == pytest.approx(0.6)
+    out = run_json("shoot", "-r", "iron-cross", "--target", "infantry", "--range", "20")
+    assert out["p_hit"] == pytest.approx(0.6)
+
+
+def test_house_clearing_shoot_json() -> None:
+    out = run_json(
+        "shoot",
+        "-r",
+        "house-clearing",
+        "--weapon",
+        "rifle",
+        "--range",
+        "13",
+        "--weapon-skill",
+        "120",
+        "--visible",
+        "5",
+    )
+    assert out["p_hit"] == pytest.approx(0.3 * 5 / 6)
+
+
+def test_table_output_shows_the_reasoning() -> None:
+    result = runner.invoke(
+        app, ["odds", "shoot", "--weapon", "rifle", "--range", "20", "--cover", "soft"]
+    )
+    assert result.exit_code == 0
+    assert (
+        "base 3+" in result.output
+        and "long range" in result.output
+        and "soft cover" in result.output
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["odds", "shoot", "--weapon", "panzerfausts"], "Did you mean 'Panzerfaust'"),
+        (["odds", "shoot", "--weapon", "rifle", "--range", "30"], 'reaches 24"'),
+        (["odds", "shoot", "--target", "medium tnak", "--weapon", "bazooka"], "medium tank"),
+        (["odds", "order-test", "--pins", "-2"], "cannot be negative"),
+        (["odds", "shoot", "--weapon", "rifle", "--visible", "3"], "--visible does not apply"),
+        (["odds", "order-test", "-r", "iron-cross"], "odds activation"),
+        (["odds", "shoot", "-r", "house-clearing", "--weapon", "rifle"], "--weapon-skill"),
+        (["odds", "shoot", "--weapon", "rifle", "--cover", "fortifications"], "none, soft or hard"),
+    ],
+)
+def test_bad_input_is_one_paragraph_and_exit_2(args: list[str], message: str) -> None:
+    result = cli(*args)
+    assert result.returncode == 2, result.stderr
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_unknown_ruleset_is_a_usage_error() -> None:
+    result = cli("odds", "shoot", "--ruleset", "warhammer")
+    assert result.returncode == 2
+    assert "konflikt47" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_malformed_rules_file_is_refused_with_its_line(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "bad.yaml"
+    path.write_text("ruleset: konflikt47\ntitle: [unclosed\n")
+    result = cli("odds", "order-test", "--pins", "1", "--rules-file", str(path))
+    assert result.returncode == 2
+    assert "bad.yaml" in result.stderr and "line" in result.stderr
+    assert "Traceback" not in result.stderr
