@@ -6,10 +6,10 @@ from fractions import Fraction
 from functools import partial
 
 import pytest
+from conftest import bernoulli_ok, within_se
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import bernoulli_ok, within_se
 from kriegsspiel.core.procedure import RandomDice, brute_force, exact
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action import rules_for
