@@ -123,3 +123,15 @@ def test_count_at_least_exact_is_a_distribution(count: int, sides: int, needs: l
     assert all(0 <= o <= count for o in dist.outcomes())
     if count <= 2 and sides <= 6:
         assert dist == brute_force(proc)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.dictionaries(st.integers(-3, 6), st.integers(1, 9), min_size=1, max_size=5),
+    st.integers(0, 7),
+)
+def test_fast_convolution_matches_icepool(weights: dict[int, int], count: int) -> None:
+    total = sum(weights.values())
+    dist = Dist.from_probabilities({o: Fraction(w, total) for o, w in weights.items()})
+    assert dist.repeat_sum(count) == dist.via_icepool(count)
+    assert dist + dist == dist.via_icepool(2)

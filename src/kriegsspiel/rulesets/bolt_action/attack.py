@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import partial
+from functools import lru_cache, partial
 from itertools import product
 
 from kriegsspiel.core.dice import Dist
@@ -101,9 +101,15 @@ def _sum(dists: Sequence[Dist[int]]) -> Dist[int]:
     return total
 
 
+@lru_cache(maxsize=4096)
+def troops_shot_distribution(shot: Shot) -> Dist[tuple[int, int]]:
+    """(hits, casualties) of one shot, exactly; cached by the shot's situation."""
+    return exact(partial(shot_at_troops, shot=shot))
+
+
 def exact_troops(groups: Sequence[Group], ctx: TroopsContext) -> TroopsOdds:
     """Exact distributions of :func:`attack_troops`, built from the same shot procedure."""
-    per_shot = [exact(partial(shot_at_troops, shot=g.shot)) for g in groups]
+    per_shot = [troops_shot_distribution(g.shot) for g in groups]
     hits = [
         p.map(lambda o: o[0]).repeat_sum(g.shots) for p, g in zip(per_shot, groups, strict=True)
     ]

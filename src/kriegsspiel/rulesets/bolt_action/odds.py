@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from functools import partial
+from functools import lru_cache, partial
 
 from kriegsspiel.core.dice import Dist
 from kriegsspiel.core.procedure import Dice, exact
@@ -185,7 +185,21 @@ def shoot_odds(
     situation: Situation,
     rules_file: str | None = None,
 ) -> OddsReport:
-    """Odds of one unit's shooting: hits, casualties and pins, or damage to a vehicle."""
+    """Odds of one unit's shooting: hits, casualties and pins, or damage to a vehicle.
+
+    Answers are cached by question, so asking again (a play aid redrawing) is instant.
+    """
+    return _shoot_odds(ruleset, tuple(weapons), target, situation, rules_file)
+
+
+@lru_cache(maxsize=1024)
+def _shoot_odds(
+    ruleset: str,
+    weapons: tuple[str, ...],
+    target: str,
+    situation: Situation,
+    rules_file: str | None,
+) -> OddsReport:
     rules = rules_for(ruleset, rules_file)
     _check_counts(
         pins=situation.firer_pins,

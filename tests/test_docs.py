@@ -1,0 +1,45 @@
+"""Every rule listed in docs/rules names tests that really exist."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = sorted((ROOT / "docs" / "rules").glob("*.md"))
+TEST_NAMES = {
+    name
+    for path in (ROOT / "tests").glob("test_*.py")
+    for name in re.findall(r"^def (test_\w+)", path.read_text(), flags=re.M)
+}
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
+def test_rules_docs_cite_existing_tests(doc: Path) -> None:
+    cited = set(re.findall(r"`(test_\w+)", doc.read_text()))
+    missing = cited - TEST_NAMES
+    assert not missing, f"{doc.name} cites tests that do not exist: {sorted(missing)}"
+
+
+@pytest.mark.parametrize(
+    "doc", [d for d in DOCS if d.name != "bolt-action-family.md"], ids=lambda d: d.name
+)
+def test_every_rule_row_has_a_source_and_a_test(doc: Path) -> None:
+    rows = [
+        line
+        for line in doc.read_text().splitlines()
+        if line.startswith("| ") and not line.startswith("| rule") and "---" not in line
+    ]
+    assert rows, f"{doc.name} lists no rules"
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert len(cells) >= 4, row
+        assert cells[2], f"no source: {row}"
+        assert "test_" in cells[3], f"no test: {row}"
+
+
+def test_every_ruleset_has_a_rules_document() -> None:
+    names = {d.stem for d in DOCS}
+    assert {"konflikt47", "bolt-action-1", "iron-cross", "house-clearing"} <= names
