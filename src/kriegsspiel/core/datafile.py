@@ -16,7 +16,7 @@ M = TypeVar("M", bound=BaseModel)
 class Strict(BaseModel):
     """Base of every model read from a file: unknown fields are errors, values are frozen."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 def _line_of(node: yaml.Node, loc: tuple[int | str, ...]) -> int:
@@ -47,23 +47,27 @@ def load_yaml(path: Path, model: type[M]) -> M:
     return parse_yaml(text, model, name)
 
 
+_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available
+
+
 def parse_yaml(text: str, model: type[M], name: str) -> M:
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data: Any = yaml.safe_load(text)
+        data: Any = yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc)
         raise DataFileError(name, [f"{where}not valid YAML ({problem})"]) from None
-    if node is None or data is None:
+    if data is None:
         raise DataFileError(name, ["the file is empty; expected a mapping of fields"])
     try:
         return model.model_validate(data)
     except ValidationError as exc:
+        node = yaml.compose(text, Loader=_LOADER)  # only now: to find each error's line
         problems = []
         for error in exc.errors():
             loc = tuple(error["loc"])
             field = ".".join(str(p) for p in loc) or "(top level)"
-            problems.append(f"line {_line_of(node, loc)}, field {field}: {error['msg']}")
+            where = f"line {_line_of(node, loc)}, " if node is not None else ""
+            problems.append(f"{where}field {field}: {error['msg']}")
         raise DataFileError(name, problems) from None

@@ -14,8 +14,6 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Generic, TypeVar, cast
 
-import icepool
-
 from kriegsspiel.errors import UsageError
 
 T = TypeVar("T", bound=Hashable)
@@ -201,6 +199,8 @@ def _sorted(table: Mapping[T, Fraction]) -> list[tuple[T, Fraction]]:
 
 
 def _to_die(dist: Dist[Any]) -> Any:
+    import icepool  # imported on first use: most queries take the dense fast path
+
     table = dist._table
     denominator = math.lcm(*(p.denominator for p in table.values()))
     return icepool.Die({o: int(p * denominator) for o, p in table.items()})
@@ -215,7 +215,7 @@ def _from_die(die: Any) -> Dist[Any]:
 def _die(sides: int) -> Dist[int]:
     if sides < 1:
         raise ValueError("a die needs at least one side")
-    return _from_die(icepool.d(sides))
+    return Dist({face: Fraction(1, sides) for face in range(1, sides + 1)})
 
 
 @lru_cache(maxsize=512)

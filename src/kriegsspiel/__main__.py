@@ -1,0 +1,5 @@
+"""``python -m kriegsspiel`` runs the command line."""
+
+from kriegsspiel.cli import main
+
+main()
