@@ -1,0 +1,27 @@
+"""The README's examples show the real, current output of each command."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_readme_starts_with_the_two_setup_commands() -> None:
+    lines = (ROOT / "README.md").read_text().splitlines()
+    block = lines[lines.index("```sh") + 1 : lines.index("```sh") + 3]
+    assert "pip install ." in block[0] and "kriegsspiel" in block[0]
+    assert 'pip install -e ".[test]"' in block[1] and block[1].endswith("pytest")
+    assert block[1] in (ROOT / ".ci" / "run").read_text()
+
+
+def test_readme_examples_are_current() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "readme_examples.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
