@@ -707,3 +707,15 @@ def test_a_broken_rules_file_names_line_and_field(tmp_path: object) -> None:
     path.write_text("\n".join(lines))
     with pytest.raises(DataFileError, match=rf"line {number + 1}, field quality.rows.2.morale"):
         order_test_odds("bolt-action-1", quality="veteran", pins=1, rules_file=str(path))
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "reaction_step", "removes_dead"),
+    [("konflikt47", True, False), ("bolt-action-1", False, True)],
+)
+def test_turn_sequences_as_printed(ruleset: str, reaction_step: bool, removes_dead: bool) -> None:
+    data = rules_for(ruleset).data
+    assert any("reaction" in step for step in data.turn_sequence.steps) is reaction_step
+    assert any("destroyed" in step for step in data.turn_end.steps) is removes_dead
+    assert data.shooting_sequence.steps[0] == "Declare target"
+    assert data.shooting_sequence.steps[-1] == "Target checks morale"

@@ -41,6 +41,12 @@ class Sourced(Strict):
         )
 
 
+class Sequence(Sourced):
+    """A procedure printed on the sheet as numbered steps."""
+
+    steps: list[str]
+
+
 class OrderRow(Strict):
     die: int
     order: str
@@ -301,6 +307,9 @@ class Edition(Strict):
     ruleset: str
     title: str
     sheets: dict[str, str]
+    turn_sequence: Sequence
+    turn_end: Sequence
+    shooting_sequence: Sequence
     orders: Orders
     fubar: Fubar
     quality: Qualities
