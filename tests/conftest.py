@@ -17,3 +17,11 @@ def within_se(
 def bernoulli_ok(hits: int, n: int, p: float | Fraction, k: float = 4.0) -> bool:
     p = float(p)
     return within_se(hits / n, p, p * (1 - p), n, k)
+
+
+def within_4_se(p: Fraction, successes: int, n: int) -> bool:
+    """Is a Monte Carlo frequency within 4 standard errors of the exact probability?"""
+    se = math.sqrt(float(p) * (1 - float(p)) / n)
+    if se == 0:
+        return successes == p * n
+    return abs(successes / n - float(p)) <= 4 * se

@@ -7,6 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from conftest import within_4_se
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,14 +20,6 @@ from kriegsspiel.rulesets.iron_cross.rules import FireOutcome, FireSituation
 
 F = Fraction
 DATA = load_data()
-
-
-def within_4_se(p: Fraction, successes: int, n: int) -> bool:
-    """Is a Monte Carlo frequency within 4 standard errors of the exact probability?"""
-    se = math.sqrt(float(p) * (1 - float(p)) / n)
-    if se == 0:
-        return successes == p * n
-    return abs(successes / n - float(p)) <= 4 * se
 
 
 # -- golden: every row of the sheet read back ------------------------------------------
