@@ -57,7 +57,12 @@ class Rules:
 
     # -- look-ups by the names on the sheet ---------------------------------
     def weapon(self, name: str) -> Weapon:
-        return lookup("weapon", name, (([w.name, *w.aliases], w) for w in self.data.weapons.rows))
+        cache: dict[str, Weapon] = self.__dict__.setdefault("_weapons", {})
+        if name not in cache:
+            cache[name] = lookup(
+                "weapon", name, (([w.name, *w.aliases], w) for w in self.data.weapons.rows)
+            )
+        return cache[name]
 
     def target(self, name: str) -> Target:
         row: DamageValue = lookup(

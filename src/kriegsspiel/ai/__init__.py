@@ -1,0 +1,1 @@
+"""Players behind one protocol: random, scripted tactics (and later search)."""

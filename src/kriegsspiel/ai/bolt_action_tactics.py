@@ -1,0 +1,178 @@
+"""A scripted tactical player for Konflikt '47 and Bolt Action.
+
+It activates the unit that can do the most good: shoot the target where the exact odds
+promise the most damage (points removed), assault when the close quarters odds favour it,
+rally or go Down when pinned, move through cover towards objectives or the enemy, and set
+ambushes where the enemy must come. The odds come from the same rule code as the game.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.assault import Side, exact_close_quarters
+from kriegsspiel.rulesets.bolt_action.attack import TroopsContext, exact_troops, exact_vehicle
+from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.rulesets.bolt_action.morale import new_test
+from kriegsspiel.rulesets.bolt_action.shooting import Group
+
+PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning choice)
+
+
+@lru_cache(maxsize=20_000)
+def _vehicle_ko(groups: tuple[Group, ...]) -> float:
+    return float(exact_vehicle(groups).probability(lambda v: v.knocked_out))
+
+
+class TacticalPlayer:
+    """Greedy one-activation look-ahead on exact expected damage, plus simple doctrine."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    # -- the protocol ---------------------------------------------------------------
+    def choose(self, state: BoltActionGame) -> Action:
+        actions = state.legal_actions()
+        if state.pending is not None:
+            return self._react(state, actions)
+        best, best_value = actions[0], float("-inf")
+        for action in actions:
+            value = self.value(state, action)
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    # -- reactions --------------------------------------------------------------------
+    def _react(self, state: BoltActionGame, actions: list[Action]) -> Action:
+        choices = {a.choice: a for a in actions}
+        pending = state.pending
+        assert pending is not None
+        if pending.kind == "ambush":
+            fire = [a for a in actions if a.choice == "fire"]
+            return fire[0] if fire else actions[-1]
+        if pending.kind == "shot-reaction":
+            shooter = state.units[pending.action.unit]
+            target = state.units[pending.target]
+            danger = self.damage(state, shooter, target, moving=pending.action.order == "Advance")
+            return choices["down"] if danger >= 0.25 * target.points else choices["none"]
+        for choice in ("stand and fire", "point-blank", "hand-to-hand"):
+            if choice in choices:
+                return choices[choice]
+        return actions[0]
+
+    # -- valuing an order ---------------------------------------------------------------
+    def damage(
+        self,
+        state: BoltActionGame,
+        unit: UnitState,
+        target: UnitState,
+        *,
+        moving: bool,
+        origin: Point | None = None,
+    ) -> float:
+        """Expected points of ``target`` destroyed by this shooting (pins valued too)."""
+        groups = state.shooting_groups(unit, target, moving=moving, origin=origin)
+        if not groups:
+            return 0.0
+        if target.vehicle is not None:
+            return _vehicle_ko(tuple(groups)) * target.points
+        ctx = TroopsContext(
+            models=len(target.alive_models),
+            morale=new_test(state.rules, target.quality, pins=target.pins),
+            pins_per_attack=1,
+        )
+        odds = exact_troops(groups, ctx)
+        per_model = target.points / max(1, target.start_models)
+        return float(odds.casualties.mean()) * per_model + float(odds.pins.mean()) * PIN_VALUE
+
+    def value(self, state: BoltActionGame, action: Action) -> float:
+        unit = state.units[action.unit]
+        enemies = [u for u in state.units if u.side != unit.side and not u.destroyed]
+        pinned = unit.pins
+        if action.order == "Rally":
+            return 6.0 * pinned - 2
+        if action.order == "Down":
+            threatened = any(state.can_shoot(e, unit, moving=False) for e in enemies)
+            return 3.0 * pinned + (2 if threatened else -5) - 4
+        if action.order == "Ambush":
+            near = min((state.gap(unit, e) for e in enemies), default=99)
+            return (
+                3.0
+                if near < 24 and not any(state.can_shoot(unit, e, moving=False) for e in enemies)
+                else 0.5
+            )
+        if action.order == "Fire" and action.target is not None:
+            return self.damage(state, unit, state.units[action.target], moving=False) - pinned
+        dest = Point(*action.to) if action.to else unit.anchor
+        if action.order == "Run" and action.target is not None:
+            return self._assault_value(state, unit, state.units[action.target], action)
+        position = self._position(state, unit, dest) - self._position(state, unit, unit.anchor)
+        if action.order == "Advance":
+            shot = (
+                self.damage(state, unit, state.units[action.target], moving=True, origin=dest)
+                if action.target is not None
+                else 0.0
+            )
+            return shot + position - pinned
+        if action.order == "Run":
+            return 1.3 * position - pinned
+        return 0.0
+
+    def _position(self, state: BoltActionGame, unit: UnitState, at: Point) -> float:
+        """How good a place is: near objectives (or the enemy), in cover, not in the open."""
+        value = 0.0
+        if state.scenario.objectives:
+            d = min(at.distance_to(Point(o.x, o.y)) for o in state.scenario.objectives)
+            value -= 0.6 * d
+        enemies = [u for u in state.units if u.side != unit.side and not u.destroyed]
+        if enemies:
+            d = min(at.distance_to(e.anchor) for e in enemies)
+            # close in to the best range of the unit's weapons, not further
+            value -= 0.3 * max(0.0, d - 18.0)
+        cover = max(
+            (f.cover for f in state.table.features_at(at)),
+            key=lambda c: ("none", "soft", "hard").index(c),
+            default="none",
+        )
+        value += {"none": 0.0, "soft": 3.0, "hard": 5.0}[cover] if unit.vehicle is None else 0.0
+        return value
+
+    def _assault_value(
+        self, state: BoltActionGame, unit: UnitState, target: UnitState, action: Action
+    ) -> float:
+        if target.vehicle is not None:
+            return 0.3 * target.points if state._has_anti_tank(unit) else -5.0
+        rules = state.rules
+        proc = rules.data.procedure
+
+        def side(u: UnitState, mode: str) -> Side:
+            return Side(
+                damage_value=rules.target(f"{u.quality} infantry").damage_value,
+                morale=new_test(rules, u.quality, pins=u.pins),
+                attacks_per_model=proc.close_quarters_attacks,
+                assault_models=sum(
+                    1
+                    for m in u.alive_models
+                    if any("Assault" in rules.weapon(w).special for w in m.weapons)
+                ),
+                assault_attacks=proc.assault_weapon_attacks,
+                mode="point-blank" if mode == "point-blank" else "hand-to-hand",
+            )
+
+        a, d = len(unit.alive_models), len(target.alive_models)
+        if a > 12 or d > 12:
+            return 0.0
+        try:
+            fight = exact_close_quarters(
+                rules.data.close_quarters.procedure,
+                side(unit, action.choice or "hand-to-hand"),
+                side(target, "hand-to-hand"),
+                a,
+                d,
+            )
+        except ValueError:
+            return -10.0
+        p = float(fight.probability(lambda f: f.attacker_wins))
+        return p * target.points - (1 - p) * unit.points

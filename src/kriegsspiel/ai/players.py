@@ -1,0 +1,45 @@
+"""The player protocol and the random player; they work for every game that has the shape."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from kriegsspiel.core.game import CHANCE
+
+
+class Player(Protocol):
+    """Chooses one of the legal actions for the side to move."""
+
+    def choose(self, state: Any) -> Any: ...
+
+
+class RandomPlayer:
+    """Picks uniformly among the legal actions, with its own seeded generator."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: Any) -> Any:
+        actions = state.legal_actions()
+        return actions[self.rng.randrange(len(actions))]
+
+
+def chance_outcome(state: Any, rng: random.Random) -> Any:
+    """Sample a chance node's outcome with its exact probabilities."""
+    outcomes: Sequence[tuple[Any, float]] = state.chance_outcomes()
+    actions = [a for a, _ in outcomes]
+    return rng.choices(actions, [p for _, p in outcomes])[0]
+
+
+def play(state: Any, players: Sequence[Player], seed: int = 0, max_actions: int = 100_000) -> Any:
+    """Play a game to its end: chance from a generator seeded by ``seed``, decisions by players."""
+    rng = random.Random(seed)
+    for _ in range(max_actions):
+        if state.is_terminal():
+            return state
+        player = state.current_player()
+        action = chance_outcome(state, rng) if player == CHANCE else players[player].choose(state)
+        state.apply_action(action)
+    raise RuntimeError(f"the game did not end within {max_actions} actions")

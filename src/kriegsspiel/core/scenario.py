@@ -1,0 +1,281 @@
+"""Scenarios: the table, its terrain, deployment zones, objectives and how the game is won.
+
+Knows no ruleset: terrain categories are free text (the Bolt Action family's are "open
+ground", "rough ground", "obstacle", "building" and "road"), and ``notes`` holds a remark
+per ruleset name. Every polygon must be simple (its edges never cross) and lie on the
+table; shapely decides simplicity when it is installed, a small pure-Python check when not.
+
+>>> from kriegsspiel.core.scenario import load_scenario, sample_scenarios
+>>> scenario = load_scenario(sample_scenarios()[0])
+>>> (scenario.table.width, scenario.table.height, scenario.turns)
+(72.0, 48.0, 6)
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import (
+    AfterValidator,
+    Field,
+    ModelWrapValidatorHandler,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from kriegsspiel.core.datafile import Strict, load_yaml
+
+Point = tuple[float, float]
+Cover = Literal["none", "soft", "hard"]
+Victory = Literal["units destroyed", "objectives"]
+
+
+class Table(Strict):
+    """The playing area in inches; (0, 0) is a corner, x runs along the width."""
+
+    width: float = Field(default=72.0, gt=0)
+    height: float = Field(default=48.0, gt=0)
+
+    def contains(self, x: float, y: float) -> bool:
+        return 0 <= x <= self.width and 0 <= y <= self.height
+
+    def describe(self) -> str:
+        return f'the {self.width:g}" x {self.height:g}" table (x 0-{self.width:g}, y 0-{self.height:g})'
+
+
+# The table of the scenario being validated, for the nested polygons (set by Scenario).
+_TABLE: ContextVar[Table | None] = ContextVar("scenario_table", default=None)
+
+
+@contextmanager
+def _with_table(table: Table | None) -> Iterator[None]:
+    token = _TABLE.set(table)
+    try:
+        yield
+    finally:
+        _TABLE.reset(token)
+
+
+def _problem(text: str) -> PydanticCustomError:
+    return PydanticCustomError("scenario", "{problem}", {"problem": text})
+
+
+# ------------------------------------------------------------------------------ geometry
+def _orientation(a: Point, b: Point, c: Point) -> int:
+    cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+    return (cross > 0) - (cross < 0)
+
+
+def _on_segment(a: Point, b: Point, p: Point) -> bool:
+    """``p``, known to be collinear with a-b, lies on the closed segment a-b."""
+    return min(a[0], b[0]) <= p[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= p[1] <= max(a[1], b[1])
+
+
+def segments_intersect(a: Point, b: Point, c: Point, d: Point) -> bool:
+    """Do the closed segments a-b and c-d share at least one point?"""
+    o1, o2, o3, o4 = (
+        _orientation(a, b, c),
+        _orientation(a, b, d),
+        _orientation(c, d, a),
+        _orientation(c, d, b),
+    )
+    if o1 != o2 and o3 != o4:
+        return True
+    return (
+        (o1 == 0 and _on_segment(a, b, c))
+        or (o2 == 0 and _on_segment(a, b, d))
+        or (o3 == 0 and _on_segment(c, d, a))
+        or (o4 == 0 and _on_segment(c, d, b))
+    )
+
+
+def self_intersection_pure(points: Sequence[Point]) -> str | None:
+    """Pure Python: which two edges of the closed ring touch or cross, if any (O(n²))."""
+    n = len(points)
+    edges = [(points[i], points[(i + 1) % n]) for i in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = edges[i]
+            c, d = edges[j]
+            if j == i + 1 or (i == 0 and j == n - 1):
+                # neighbours share one corner; they may only meet there (no fold-back)
+                shared, other_i, other_j = (b, a, d) if j == i + 1 else (a, b, c)
+                if _orientation(other_i, shared, other_j) == 0 and (
+                    _on_segment(shared, other_i, other_j) or _on_segment(shared, other_j, other_i)
+                ):
+                    return f"edges {i + 1} and {j + 1} fold back onto each other"
+                continue
+            if segments_intersect(a, b, c, d):
+                return f"edges {i + 1} and {j + 1} cross"
+    return None
+
+
+@cache
+def _shapely() -> Any | None:
+    """The shapely module when installed (an optional dependency), else None."""
+    try:
+        return importlib.import_module("shapely")
+    except ImportError:
+        return None
+
+
+def self_intersection(points: Sequence[Point]) -> str | None:
+    """Where a closed ring of at least three distinct points intersects itself, if it does."""
+    shapely = _shapely()
+    if shapely is None:
+        return self_intersection_pure(points)
+    polygon = shapely.Polygon(points)
+    if polygon.is_valid:
+        return None
+    reason: str = shapely.is_valid_reason(polygon)
+    return f"shapely finds: {reason}"
+
+
+def polygon_problem(points: Sequence[Point]) -> str | None:
+    """Why ``points`` (a closed ring, not repeating its first point) is no simple polygon."""
+    if len(set(points)) < 3:
+        return "a polygon needs at least 3 distinct points"
+    for i in range(len(points)):
+        if points[i] == points[i - 1]:
+            return f"point {i + 1} repeats point {i or len(points)}"
+    if all(_orientation(points[0], points[1], p) == 0 for p in points[2:]):
+        return "the polygon has no area (its points lie on one line)"
+    where = self_intersection(points)
+    if where is not None:
+        return f"the polygon intersects itself ({where}); its edges must not cross"
+    return None
+
+
+def _valid_polygon(points: tuple[Point, ...]) -> tuple[Point, ...]:
+    if len(points) > 3 and points[0] == points[-1]:
+        points = points[:-1]  # a closed ring written out in full
+    problem = polygon_problem(points)
+    if problem is not None:
+        raise _problem(problem)
+    table = _TABLE.get()
+    if table is not None:
+        outside = [(i, p) for i, p in enumerate(points, 1) if not table.contains(*p)]
+        if outside:
+            listed = ", ".join(f"point {i} [{x:g}, {y:g}]" for i, (x, y) in outside)
+            raise _problem(f"{listed} outside {table.describe()}")
+    return points
+
+
+# No Field(min_length=3): pydantic would add a confusing length error whenever a point is
+# malformed; _valid_polygon counts the distinct points itself.
+Polygon = Annotated[tuple[Point, ...], AfterValidator(_valid_polygon)]
+
+
+# -------------------------------------------------------------------------------- models
+class TerrainFeature(Strict):
+    """A piece of terrain: its outline, what it counts as, the cover it gives, whether it hides."""
+
+    name: str = Field(min_length=1)
+    category: str = Field(min_length=1)
+    cover: Cover = "none"
+    blocks_line_of_sight: bool = False
+    polygon: Polygon
+
+
+class DeploymentZone(Strict):
+    """Where one side sets up; a side may have several zones."""
+
+    side: str = Field(min_length=1)
+    polygon: Polygon
+
+
+class Objective(Strict):
+    """A point on the table worth ``points`` to the side holding it at the end."""
+
+    name: str = Field(min_length=1)
+    x: float
+    y: float
+    points: int = Field(default=1, ge=0)
+
+    @model_validator(mode="after")
+    def _on_the_table(self) -> Self:
+        table = _TABLE.get()
+        if table is not None and not table.contains(self.x, self.y):
+            raise _problem(
+                f"objective {self.name!r} at [{self.x:g}, {self.y:g}] is outside {table.describe()}"
+            )
+        return self
+
+
+class Scenario(Strict):
+    """A battle to fight: any ruleset can play it."""
+
+    name: str = Field(min_length=1)
+    description: str = ""
+    table: Table = Field(default_factory=Table)
+    turns: int = Field(ge=1)
+    victory: Victory
+    terrain: tuple[TerrainFeature, ...] = ()
+    deployment: tuple[DeploymentZone, ...]
+    objectives: tuple[Objective, ...] = Field(default=(), validate_default=True)
+    notes: dict[str, str] = Field(default_factory=dict)  # ruleset name -> remark
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _table_for_nested_checks(
+        cls, data: Any, handler: ModelWrapValidatorHandler[Scenario]
+    ) -> Scenario:
+        table: Table | None = Table()
+        raw = data.get("table") if isinstance(data, dict) else getattr(data, "table", None)
+        if raw is not None:
+            try:
+                table = Table.model_validate(raw)
+            except ValidationError:
+                table = None  # reported at the table itself; skip the containment checks
+        with _with_table(table):
+            return handler(data)
+
+    @field_validator("deployment")
+    @classmethod
+    def _two_sides(cls, zones: tuple[DeploymentZone, ...]) -> tuple[DeploymentZone, ...]:
+        sides = {z.side for z in zones}
+        if len(sides) < 2:
+            raise _problem(
+                f"deployment zones are needed for at least two sides (found: {', '.join(sorted(sides)) or 'none'})"
+            )
+        return zones
+
+    @field_validator("objectives")
+    @classmethod
+    def _objectives(
+        cls, objectives: tuple[Objective, ...], info: ValidationInfo
+    ) -> tuple[Objective, ...]:
+        names = [o.name for o in objectives]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise _problem(f"objective names must differ: {', '.join(map(repr, twice))}")
+        if info.data.get("victory") == "objectives" and not objectives:
+            raise _problem("victory is 'objectives', so the scenario needs at least one objective")
+        return objectives
+
+    def sides(self) -> list[str]:
+        """The sides in the order their first deployment zone is listed."""
+        return list(dict.fromkeys(z.side for z in self.deployment))
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and validate a scenario; raise DataFileError naming file, line and field."""
+    return load_yaml(Path(path), Scenario)
+
+
+def sample_scenarios() -> list[Path]:
+    """The scenarios that ship with kriegsspiel, sorted by file name."""
+    folder = resources.files("kriegsspiel") / "data" / "scenarios"
+    if not folder.is_dir():
+        return []
+    return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".yaml"))

@@ -1,0 +1,443 @@
+"""The battlefield: a table in inches with terrain features, distances and line of sight.
+
+This module knows geometry, not rules. A :class:`TerrainFeature` carries the few facts
+geometry needs (its outline, whether it blocks line of sight, the cover it gives, which kinds
+of mover may not enter it) and a free-text ``category`` that only a ruleset's terrain table
+interprets ("rough ground", "building", "road", ...).
+
+shapely 2 does the geometry and stays behind this module: callers pass and receive
+:class:`Point`, :class:`TerrainFeature`, plain tuples and numpy arrays, never shapely objects.
+Each :class:`Table` builds its shapely polygons and STRtree spatial indexes once, on first use.
+
+The rules every query follows (the same in the scalar and the vectorised versions):
+
+- A point *is in* a feature when the feature's closed polygon covers it (its edge counts).
+- A straight line *passes through* a feature when the open segment meets the polygon's
+  interior: running along an edge or touching a corner is not passing through.
+- Every answer is symmetric in its two points where the rule is (line of sight is; cover and
+  movement are about a target and a direction, so they are not).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, fields, replace
+from functools import cached_property, lru_cache
+from typing import Any, Final, Literal, get_args
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+
+from kriegsspiel.errors import UsageError
+
+Cover = Literal["none", "soft", "hard"]
+COVERS: Final[tuple[Cover, ...]] = get_args(Cover)
+_COVER_RANK: Final[dict[str, int]] = {name: rank for rank, name in enumerate(COVERS)}
+
+#: How close to the target (inches) a feature the line of fire passes through gives cover.
+COVER_REACH: Final[float] = 1.0
+#: The mover kind a wreck is impassable to by default.
+VEHICLE: Final[str] = "vehicle"
+#: DE-9IM pattern: the interiors of the two geometries meet.
+_INTERIORS_MEET: Final[str] = "T********"
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+# -- value types ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """A position on the table, in inches from the bottom-left corner."""
+
+    x: float
+    y: float
+
+    def distance_to(self, other: Point) -> float:
+        """Straight-line distance in inches."""
+        return math.dist((self.x, self.y), (other.x, other.y))
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainFeature:
+    """A piece of terrain: a simple polygon (vertices in inches) and what it does.
+
+    ``category`` is a name from the ruleset's terrain table; this module never reads it.
+    ``impassable_to`` names the kinds of mover (e.g. ``"vehicle"``) that may not enter it.
+    """
+
+    name: str
+    category: str
+    cover: Cover
+    polygon: tuple[tuple[float, float], ...]
+    blocks_line_of_sight: bool
+    impassable_to: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        if self.cover not in COVERS:
+            raise UsageError(
+                f"Terrain feature {self.name!r}: cover must be one of {', '.join(COVERS)}, "
+                f"not {self.cover!r}."
+            )
+        vertices = tuple((float(x), float(y)) for x, y in self.polygon)
+        if len(vertices) > 1 and vertices[0] == vertices[-1]:
+            vertices = vertices[:-1]  # an explicitly closed ring: drop the repeat
+        if len(vertices) < 3 or not all(math.isfinite(c) for v in vertices for c in v):
+            raise UsageError(
+                f"Terrain feature {self.name!r}: a polygon needs at least 3 finite vertices."
+            )
+        polygon = shapely.Polygon(vertices)
+        if not shapely.is_valid(polygon) or polygon.area <= 0:
+            reason = shapely.is_valid_reason(polygon)
+            raise UsageError(
+                f"Terrain feature {self.name!r}: the polygon is not a simple area ({reason})."
+            )
+        object.__setattr__(self, "polygon", vertices)
+        object.__setattr__(self, "impassable_to", frozenset(self.impassable_to))
+
+    @property
+    def area(self) -> float:
+        """Area in square inches."""
+        return float(shapely.Polygon(self.polygon).area)
+
+
+def rectangle(x0: float, y0: float, x1: float, y1: float) -> tuple[tuple[float, float], ...]:
+    """The vertices of an axis-aligned rectangle with opposite corners (x0, y0), (x1, y1)."""
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+def circle(centre: Point, radius: float, vertices: int = 16) -> tuple[tuple[float, float], ...]:
+    """The vertices of a regular polygon inscribed in a circle (a round template)."""
+    if radius <= 0 or vertices < 3:
+        raise UsageError("A circle needs a positive radius and at least 3 vertices.")
+    step = 2 * math.pi / vertices
+    return tuple(
+        (centre.x + radius * math.cos(i * step), centre.y + radius * math.sin(i * step))
+        for i in range(vertices)
+    )
+
+
+# -- the table ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Table:
+    """An immutable rectangular table (inches) with terrain features.
+
+    Changes return a new table (:meth:`with_features`, :meth:`wreck`); each table builds its
+    spatial indexes once, on first use, and never pickles them.
+    """
+
+    width: float = 72.0
+    height: float = 48.0
+    features: tuple[TerrainFeature, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.width) and math.isfinite(self.height)):
+            raise UsageError("The table's width and height must be finite.")
+        if self.width <= 0 or self.height <= 0:
+            raise UsageError(f"A table needs a positive size, not {self.width}x{self.height}.")
+        object.__setattr__(self, "features", tuple(self.features))
+
+    def __getstate__(self) -> dict[str, Any]:
+        # only the fields: the shapely caches are rebuilt on demand after unpickling
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    # -- cached geometry (shapely stays in here) ------------------------------------------------
+    @cached_property
+    def _polygons(self) -> Any:
+        polygons = np.array([shapely.Polygon(f.polygon) for f in self.features], dtype=object)
+        shapely.prepare(polygons)
+        return polygons
+
+    @cached_property
+    def _tree(self) -> Any:
+        return shapely.STRtree(self._polygons)
+
+    @cached_property
+    def _blocker_index(self) -> npt.NDArray[np.intp]:
+        """Indices (into ``features``) of the features that block line of sight."""
+        return np.array(
+            [i for i, f in enumerate(self.features) if f.blocks_line_of_sight], dtype=np.intp
+        )
+
+    @cached_property
+    def _blocker_polygons(self) -> Any:
+        return self._polygons[self._blocker_index]
+
+    @cached_property
+    def _blocker_tree(self) -> Any:
+        return shapely.STRtree(self._blocker_polygons)
+
+    @cached_property
+    def _cover_ranks(self) -> npt.NDArray[np.int8]:
+        return np.array([_COVER_RANK[f.cover] for f in self.features], dtype=np.int8)
+
+    # -- single points ---------------------------------------------------------------------------
+    def contains(self, point: Point) -> bool:
+        """Is the point on the table (its edge included)?"""
+        return 0.0 <= point.x <= self.width and 0.0 <= point.y <= self.height
+
+    def clamp(self, point: Point) -> Point:
+        """The nearest point on the table (the point itself when it is on the table)."""
+        x = float(min(max(point.x, 0.0), self.width))
+        return Point(x, float(min(max(point.y, 0.0), self.height)))
+
+    def nearest_edge_point(self, point: Point) -> Point:
+        """The nearest point of the table's edge (e.g. where a unit leaves or arrives)."""
+        p = self.clamp(point)
+        gaps = (p.x, self.width - p.x, p.y, self.height - p.y)
+        side = gaps.index(min(gaps))  # ties go left, right, bottom, top
+        if side == 0:
+            return Point(0.0, p.y)
+        if side == 1:
+            return Point(self.width, p.y)
+        if side == 2:
+            return Point(p.x, 0.0)
+        return Point(p.x, self.height)
+
+    def features_at(self, point: Point) -> list[TerrainFeature]:
+        """The features whose polygon covers the point (its edge included), in table order."""
+        return [self.features[i] for i in self._covering(point)]
+
+    def distance(self, a: Point, b: Point) -> float:
+        """Straight-line distance in inches (terrain does not lengthen it)."""
+        return a.distance_to(b)
+
+    # -- lines -----------------------------------------------------------------------------------
+    def line_of_sight(self, a: Point, b: Point) -> bool:
+        """Can a model at ``a`` see one at ``b`` (and so, the same answer, ``b`` see ``a``)?
+
+        The rule: the sight line is the straight segment between the two points; it is
+        blocked when it passes through the interior of any feature that blocks line of sight,
+        *except* a feature that contains ``a`` or ``b`` itself (edge included): a model
+        inside a building or a wood sees out of it and can be seen in it. A line that only
+        runs along a feature's edge or touches a corner is not blocked. Models are points;
+        heights and partial visibility are the ruleset's business. Symmetric by construction
+        (the segment is always built from the lower point to the higher one).
+        """
+        if a == b or not len(self._blocker_index):
+            return True
+        segment = _segment(a, b)
+        candidates = self._blocker_tree.query(segment, predicate="intersects")
+        if not len(candidates):
+            return True
+        polygons = self._blocker_polygons[candidates]
+        # a blocker an end point is in (edge included) does not block
+        foreign = ~(
+            shapely.intersects_xy(polygons, a.x, a.y) | shapely.intersects_xy(polygons, b.x, b.y)
+        )
+        if not foreign.any():
+            return True
+        return not shapely.relate_pattern(segment, polygons[foreign], _INTERIORS_MEET).any()
+
+    def cover_between(self, a: Point, b: Point, *, reach: float = COVER_REACH) -> Cover:
+        """The cover a target at ``b`` has from a shooter at ``a``: "none", "soft" or "hard".
+
+        The rule, kept simple: the best cover (hard beats soft beats none) of the features
+        the target is in (edge included), and of the features the line of fire passes
+        through within ``reach`` inches (default 1") of the target. A feature the shooter is
+        in but the target is not gives the target nothing (shooting out of a wood). Whether
+        the target can be seen at all is :meth:`line_of_sight`'s question.
+        """
+        at_b = self._covering(b)
+        chosen = set(at_b)
+        if a != b:
+            at_a = set(self._covering(a))
+            gap = a.distance_to(b)
+            t = 1.0 if gap <= reach else reach / gap
+            near = Point(b.x + (a.x - b.x) * t, b.y + (a.y - b.y) * t)
+            chosen.update(j for j in self._passes_through(near, b) if j not in at_a or j in at_b)
+        if not chosen:
+            return "none"
+        return COVERS[max(int(self._cover_ranks[j]) for j in chosen)]
+
+    def path_crosses(self, a: Point, b: Point) -> list[TerrainFeature]:
+        """The features a straight move from ``a`` to ``b`` enters, in table order.
+
+        That is every feature whose interior the move passes through, the ones it starts or
+        ends in included; skirting an edge enters nothing, and a move of length 0 enters
+        nothing.
+        """
+        if a == b:
+            return []
+        return [self.features[j] for j in sorted(self._passes_through(a, b))]
+
+    def passable(self, a: Point, b: Point, mover: str) -> bool:
+        """May a mover of this kind (e.g. "vehicle") go straight from ``a`` to ``b``?
+
+        False when either end is off the table or the move enters a feature impassable to
+        ``mover``.
+        """
+        if not (self.contains(a) and self.contains(b)):
+            return False
+        return not any(mover in f.impassable_to for f in self.path_crosses(a, b))
+
+    # -- new tables ------------------------------------------------------------------------------
+    def with_features(self, *features: TerrainFeature) -> Table:
+        """A new table with these features added."""
+        return replace(self, features=self.features + features)
+
+    def wreck(
+        self,
+        at: Point,
+        radius: float = 1.5,
+        name: str = "wreck",
+        *,
+        category: str = "obstacle",
+        impassable_to: frozenset[str] = frozenset({VEHICLE}),
+    ) -> Table:
+        """A new table with a wreck at ``at``: a round feature of ``radius`` inches.
+
+        A wreck gives hard cover, does not block line of sight and is impassable to
+        vehicles (``impassable_to``); its ``category`` is the ruleset's to choose.
+        """
+        return self.with_features(
+            TerrainFeature(
+                name=name,
+                category=category,
+                cover="hard",
+                polygon=circle(at, radius),
+                blocks_line_of_sight=False,
+                impassable_to=impassable_to,
+            )
+        )
+
+    # -- batches (vectorised) ----------------------------------------------------------------------
+    def distances(self, origins: Sequence[Point], targets: Sequence[Point]) -> FloatArray:
+        """Distances from every origin to every target: an array of shape (origins, targets)."""
+        o, t = _coords(origins), _coords(targets)
+        return np.hypot(o[:, None, 0] - t[None, :, 0], o[:, None, 1] - t[None, :, 1])
+
+    def visibility(self, origins: Sequence[Point], targets: Sequence[Point]) -> BoolArray:
+        """The line-of-sight matrix: ``[i, j]`` is ``line_of_sight(origins[i], targets[j])``.
+
+        One STRtree query for all the sight lines, one vectorised interior test for the
+        candidates; the same rule, and the same answers, as :meth:`line_of_sight`.
+        """
+        o, t = _coords(origins), _coords(targets)
+        n, m = len(o), len(t)
+        visible = np.ones((n, m), dtype=np.bool_)
+        if n == 0 or m == 0 or not len(self._blocker_index):
+            return visible
+        start = np.broadcast_to(o[:, None, :], (n, m, 2)).reshape(-1, 2)
+        end = np.broadcast_to(t[None, :, :], (n, m, 2)).reshape(-1, 2)
+        swap = (start[:, 0] > end[:, 0]) | ((start[:, 0] == end[:, 0]) & (start[:, 1] > end[:, 1]))
+        first = np.where(swap[:, None], end, start)
+        second = np.where(swap[:, None], start, end)
+        segments = shapely.linestrings(np.stack([first, second], axis=1))
+        seg, blk = self._blocker_tree.query(segments, predicate="intersects")
+        # a blocker an end point is in (edge included) does not block; equal points see
+        oi, ti = np.divmod(seg, m)
+        polygons = self._blocker_polygons[blk]
+        keep = ~(
+            shapely.intersects_xy(polygons, o[oi, 0], o[oi, 1])
+            | shapely.intersects_xy(polygons, t[ti, 0], t[ti, 1])
+            | np.all(first[seg] == second[seg], axis=1)
+        )
+        seg, blk = seg[keep], blk[keep]
+        crossing = np.asarray(
+            shapely.relate_pattern(segments[seg], self._blocker_polygons[blk], _INTERIORS_MEET),
+            dtype=np.bool_,
+        )
+        flat = visible.reshape(-1)
+        flat[seg[crossing]] = False
+        return visible
+
+    # -- helpers -----------------------------------------------------------------------------------
+    def _covering(self, point: Point) -> list[int]:
+        """Indices of the features covering the point, ascending."""
+        if not self.features:
+            return []
+        return sorted(self._tree.query(_point(point), predicate="intersects").tolist())
+
+    def _passes_through(self, a: Point, b: Point) -> set[int]:
+        """Indices of the features whose interior the segment a-b meets."""
+        if not self.features or a == b:
+            return set()
+        segment = _segment(a, b)
+        return {
+            j
+            for j in self._tree.query(segment, predicate="intersects").tolist()
+            if shapely.relate_pattern(segment, self._polygons[j], _INTERIORS_MEET)
+        }
+
+
+class LosCache:
+    """Line-of-sight answers for one table's static terrain, keyed by snapped point pairs.
+
+    Points are snapped to a grid of ``grid`` inches (default 0.1") and the answer is the
+    line of sight *between the snapped points*, so an answer never depends on which query
+    came first: every game on the same scenario may share one cache (see
+    :func:`shared_los_cache`) and stay reproducible. Least-recently-used answers are dropped
+    beyond ``maxsize``. Not thread-safe; processes each have their own.
+    """
+
+    __slots__ = ("_answers", "grid", "hits", "maxsize", "misses", "table")
+
+    def __init__(self, table: Table, *, grid: float = 0.1, maxsize: int = 100_000) -> None:
+        if grid <= 0 or maxsize < 1:
+            raise UsageError("A line-of-sight cache needs a positive grid and maxsize.")
+        self.table, self.grid, self.maxsize = table, grid, maxsize
+        self.hits = self.misses = 0
+        self._answers: OrderedDict[tuple[int, int, int, int], bool] = OrderedDict()
+
+    def snap(self, point: Point) -> Point:
+        """The grid point this cache answers for in place of ``point``."""
+        ix, iy = self._cell(point)
+        return Point(ix * self.grid, iy * self.grid)
+
+    def line_of_sight(self, a: Point, b: Point) -> bool:
+        """:meth:`Table.line_of_sight` between the snapped points, cached."""
+        ca, cb = self._cell(a), self._cell(b)
+        key = (*ca, *cb) if ca <= cb else (*cb, *ca)
+        answer = self._answers.get(key)
+        if answer is not None:
+            self.hits += 1
+            self._answers.move_to_end(key)
+            return answer
+        self.misses += 1
+        answer = self.table.line_of_sight(self.snap(a), self.snap(b))
+        self._answers[key] = answer
+        if len(self._answers) > self.maxsize:
+            self._answers.popitem(last=False)
+        return answer
+
+    def clear(self) -> None:
+        self._answers.clear()
+        self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._answers)
+
+    def _cell(self, point: Point) -> tuple[int, int]:
+        return round(point.x / self.grid), round(point.y / self.grid)
+
+
+@lru_cache(maxsize=16)
+def shared_los_cache(table: Table) -> LosCache:
+    """One :class:`LosCache` per distinct table (equal tables share it), per process."""
+    return LosCache(table)
+
+
+# -- module helpers ------------------------------------------------------------------------------
+
+
+def _coords(points: Iterable[Point]) -> FloatArray:
+    return np.array([(p.x, p.y) for p in points], dtype=np.float64).reshape(-1, 2)
+
+
+def _point(p: Point) -> Any:
+    return shapely.Point(p.x, p.y)
+
+
+def _segment(a: Point, b: Point) -> Any:
+    """The segment a-b, always built from the lexicographically lower end (symmetry)."""
+    if (b.x, b.y) < (a.x, a.y):
+        a, b = b, a
+    return shapely.LineString([(a.x, a.y), (b.x, b.y)])

@@ -1,0 +1,365 @@
+"""Army lists for the Bolt Action family, read from YAML and checked against an edition's data.
+
+An army list is validated in two layers, both inside the pydantic models so that
+:func:`kriegsspiel.core.datafile.load_yaml` reports every problem with its file, line and
+field:
+
+- its shape: required fields, known values, the total of the unit points;
+- against the edition it names (``ruleset``): every weapon is on that edition's weapons
+  chart, every vehicle's damage value is in its ``damage_values`` table, and Konflikt '47's
+  weird war (walkers, automatons, weird-science weapons) is refused for Bolt Action 1st
+  edition.
+
+The edition reaches the nested models through context variables that the list's own
+validator sets (pydantic offers no parent access, and ``load_yaml`` passes no context).
+
+>>> from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+>>> army = load_army(sample_armies("konflikt47")[0], "konflikt47")
+>>> army.points == sum(unit.points for unit in army.units)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import (
+    AfterValidator,
+    Field,
+    ModelWrapValidatorHandler,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from kriegsspiel.core.datafile import Strict, load_yaml
+from kriegsspiel.errors import UnknownNameError, UsageError
+from kriegsspiel.rulesets import RULESETS, check_ruleset
+from kriegsspiel.rulesets.bolt_action.edition import Konflikt47, Rules, Target, rules_for
+
+EDITIONS = ("konflikt47", "bolt-action-1")
+Ruleset = Literal["konflikt47", "bolt-action-1"]
+UnitType = Literal["infantry", "artillery", "team", "vehicle"]
+Quality = Literal["inexperienced", "regular", "veteran"]
+OfficerRank = Literal["Second Lieutenant", "First Lieutenant", "Captain", "Major"]
+VehicleKind = Literal["wheeled", "half-tracked", "tracked", "walker"]
+Arc = Literal["front", "side", "rear", "turret", "all-round"]
+
+#: The special rules (as the weapons charts name them) that make a weapon weird science.
+WEIRD_SCIENCE = frozenset({"Tesla", "Shockwave", "Gravity Pulse"})
+
+
+# ------------------------------------------------------------------ validation context
+@dataclass(frozen=True, slots=True)
+class _Loading:
+    """What ``load_army`` asked for: the ruleset expected and an optional own rules file."""
+
+    ruleset: str | None
+    rules_file: str | None
+
+
+_LOADING: ContextVar[_Loading | None] = ContextVar("army_loading", default=None)
+_RULES: ContextVar[Rules | None] = ContextVar("army_rules", default=None)
+_UNIT: ContextVar[str] = ContextVar("army_unit", default="?")
+
+
+@contextmanager
+def _set(var: ContextVar[Any], value: Any) -> Iterator[None]:
+    token = var.set(value)
+    try:
+        yield
+    finally:
+        var.reset(token)
+
+
+def _problem(text: str) -> PydanticCustomError:
+    """A validation error whose message is exactly ``text`` (no 'Value error, ' prefix)."""
+    return PydanticCustomError("army_list", "{problem}", {"problem": text})
+
+
+def _weird_war(rules: Rules) -> bool:
+    """Walkers, automatons and weird science come together: Konflikt '47's weird war.
+
+    The editions declare it with one flag, ``has_walkers``.
+    """
+    return rules.has_walkers
+
+
+def _weird_science_elsewhere(name: str) -> bool:
+    """Is ``name`` a weird-science weapon on the Konflikt '47 chart?"""
+    try:
+        weapon = rules_for(Konflikt47.ruleset).weapon(name)
+    except UnknownNameError:
+        return False
+    return bool(WEIRD_SCIENCE & set(weapon.special))
+
+
+def _check_weapon(name: str, owner: str) -> str:
+    rules = _RULES.get()
+    if rules is None:  # the list's ruleset is itself invalid: reported on its own
+        return name
+    try:
+        weapon = rules.weapon(name)
+    except UnknownNameError as exc:
+        if not _weird_war(rules) and _weird_science_elsewhere(name):
+            raise _problem(
+                f"{owner}: {name!r} is a Konflikt '47 weird-science weapon; "
+                f"{rules.data.title} has no weird science"
+            ) from None
+        raise _problem(f"{owner}: {exc}") from None
+    if WEIRD_SCIENCE & set(weapon.special) and not _weird_war(rules):
+        raise _problem(
+            f"{owner}: {weapon.name} is a weird-science weapon; {rules.data.title} has none"
+        )
+    return name
+
+
+def _model_weapon(name: str, info: ValidationInfo) -> str:
+    model = info.data.get("name", "?")
+    return _check_weapon(name, f"unit {_UNIT.get()!r}, model {model!r}")
+
+
+def _vehicle_weapon(name: str) -> str:
+    return _check_weapon(name, f"unit {_UNIT.get()!r}, vehicle weapon")
+
+
+# ------------------------------------------------------------------------------ models
+class Model(Strict):
+    """One figure (or ``count`` identical figures) of a unit and the weapons each carries."""
+
+    name: str = Field(min_length=1)
+    count: int = Field(default=1, ge=1)
+    weapons: tuple[Annotated[str, AfterValidator(_model_weapon)], ...] = ()
+    officer: OfficerRank | None = None
+    nco: bool = False
+
+    @model_validator(mode="after")
+    def _one_rank(self) -> Self:
+        if self.officer is not None and self.nco:
+            raise _problem(f"model {self.name!r} is both an officer and an NCO; choose one")
+        return self
+
+
+class VehicleWeapon(Strict):
+    """A weapon mounted on a vehicle and the arc it fires in ('turret' and 'all-round': any)."""
+
+    weapon: Annotated[str, AfterValidator(_vehicle_weapon)]
+    facing: Arc
+
+
+class Vehicle(Strict):
+    """What makes a unit a vehicle: how it moves, how hard it is to damage, its guns."""
+
+    kind: VehicleKind
+    damage_value_of: str
+    open_topped: bool = False
+    recce: bool = False
+    automaton: bool = False
+    weapons: tuple[VehicleWeapon, ...] = ()
+
+    @field_validator("kind")
+    @classmethod
+    def _walkers_are_weird_war(cls, kind: str) -> str:
+        rules = _RULES.get()
+        if kind == "walker" and rules is not None and not _weird_war(rules):
+            raise _problem(
+                f"unit {_UNIT.get()!r}: walkers are Konflikt '47 only; {rules.data.title} has none"
+            )
+        return kind
+
+    @field_validator("damage_value_of")
+    @classmethod
+    def _on_the_damage_chart(cls, name: str, info: ValidationInfo) -> str:
+        rules = _RULES.get()
+        if rules is None:
+            return name
+        unit = _UNIT.get()
+        try:
+            target = rules.target(name)
+        except UnknownNameError as exc:
+            raise _problem(f"unit {unit!r}: {exc}") from None
+        if not target.is_vehicle:
+            raise _problem(
+                f"unit {unit!r}: {target.name!r} is an infantry damage value; a vehicle needs "
+                f"a vehicle's (one of {', '.join(_vehicle_targets(rules))})"
+            )
+        kind = info.data.get("kind")
+        if kind is not None and (kind == "walker") != target.walker:
+            want = "a walker" if target.walker else "not a walker"
+            raise _problem(
+                f"unit {unit!r}: {target.name!r} is the damage value of {want}, "
+                f"but the vehicle's kind is {kind!r}"
+            )
+        return name
+
+    @field_validator("automaton")
+    @classmethod
+    def _automatons_are_weird_war(cls, automaton: bool) -> bool:
+        rules = _RULES.get()
+        if automaton and rules is not None and not _weird_war(rules):
+            raise _problem(
+                f"unit {_UNIT.get()!r}: automatons are Konflikt '47 only; "
+                f"{rules.data.title} has none"
+            )
+        return automaton
+
+
+def _vehicle_targets(rules: Rules) -> list[str]:
+    return [r.names[0] for r in rules.data.damage_values.rows if r.kind != "infantry"]
+
+
+class Unit(Strict):
+    """One unit: infantry, artillery and teams are ``models``; a vehicle is its ``vehicle``."""
+
+    name: str = Field(min_length=1)
+    type: UnitType
+    quality: Quality
+    points: int = Field(ge=0)
+    models: tuple[Model, ...] = ()
+    vehicle: Vehicle | None = None
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _named_for_nested_errors(cls, data: Any, handler: ModelWrapValidatorHandler[Unit]) -> Unit:
+        name = data.get("name") if isinstance(data, dict) else getattr(data, "name", None)
+        with _set(_UNIT, name if isinstance(name, str) else "?"):
+            return handler(data)
+
+    @model_validator(mode="after")
+    def _models_or_vehicle(self) -> Self:
+        if self.type == "vehicle":
+            if self.vehicle is None:
+                raise _problem(f"unit {self.name!r} is a vehicle and needs a 'vehicle' block")
+            if self.models:
+                raise _problem(
+                    f"unit {self.name!r} is a vehicle: its weapons go in 'vehicle.weapons', "
+                    "not in 'models'"
+                )
+        else:
+            if self.vehicle is not None:
+                raise _problem(
+                    f"unit {self.name!r} is {self.type}, not a vehicle: drop its 'vehicle' "
+                    "block or make its type 'vehicle'"
+                )
+            if not self.models:
+                raise _problem(f"unit {self.name!r} has no models")
+        return self
+
+    @property
+    def is_vehicle(self) -> bool:
+        return self.vehicle is not None
+
+    @property
+    def model_count(self) -> int:
+        """Figures in the unit (0 for a vehicle)."""
+        return sum(m.count for m in self.models)
+
+    @property
+    def damage_value_of(self) -> str:
+        """The ``damage_values`` row it is hit as: its quality sets an infantry unit's."""
+        if self.vehicle is not None:
+            return self.vehicle.damage_value_of
+        return f"{self.quality} {'artillery' if self.type == 'artillery' else 'infantry'}"
+
+    def target(self, rules: Rules) -> Target:
+        """The unit as a target of ``rules``: its damage value and kind."""
+        return rules.target(self.damage_value_of)
+
+
+class ArmyList(Strict):
+    """A whole force for one edition; ``points`` must be the sum of its units' points."""
+
+    name: str = Field(min_length=1)
+    ruleset: Ruleset
+    faction: str = Field(min_length=1)
+    units: tuple[Unit, ...]
+    # After ``units``, so its validator sees them and an error points at the 'points' line.
+    points: int = Field(ge=0)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _against_its_edition(
+        cls, data: Any, handler: ModelWrapValidatorHandler[ArmyList]
+    ) -> ArmyList:
+        named = data.get("ruleset") if isinstance(data, dict) else getattr(data, "ruleset", None)
+        rules: Rules | None = None
+        if named in EDITIONS:
+            loading = _LOADING.get()
+            own = loading is not None and loading.ruleset in (None, named)
+            rules = rules_for(named, loading.rules_file if loading and own else None)
+        with _set(_RULES, rules):
+            return handler(data)
+
+    @field_validator("units")
+    @classmethod
+    def _some_units(cls, units: tuple[Unit, ...]) -> tuple[Unit, ...]:
+        # Not Field(min_length=1): pydantic would also report it whenever a unit is invalid.
+        if not units:
+            raise _problem("an army list needs at least one unit")
+        return units
+
+    @field_validator("ruleset")
+    @classmethod
+    def _as_loaded(cls, ruleset: str) -> str:
+        loading = _LOADING.get()
+        if loading is not None and loading.ruleset not in (None, ruleset):
+            raise _problem(
+                f"this list is for {RULESETS[ruleset]} ({ruleset}), but it was loaded for "
+                f"{RULESETS[loading.ruleset]} ({loading.ruleset})"
+            )
+        return ruleset
+
+    @field_validator("points")
+    @classmethod
+    def _adds_up(cls, points: int, info: ValidationInfo) -> int:
+        units: tuple[Unit, ...] | None = info.data.get("units")
+        if units is not None:
+            total = sum(u.points for u in units)
+            if total != points:
+                raise _problem(
+                    f"the list says {points} points but its units add up to {total} "
+                    f"({', '.join(f'{u.name} {u.points}' for u in units)})"
+                )
+        return points
+
+    @property
+    def vehicles(self) -> tuple[Unit, ...]:
+        return tuple(u for u in self.units if u.vehicle is not None)
+
+
+# ----------------------------------------------------------------------------- loading
+def load_army(
+    path: str | Path, ruleset: str | None = None, *, rules_file: str | None = None
+) -> ArmyList:
+    """Read and validate an army list; raise DataFileError naming file, line and field.
+
+    ``ruleset`` (``konflikt47`` or ``bolt-action-1``, aliases allowed) is the edition the
+    list must be for; None takes the one the file names. ``rules_file`` checks the list
+    against a designer's own copy of that edition's data file.
+    """
+    expected = None
+    if ruleset is not None:
+        expected = check_ruleset(ruleset)
+        if expected not in EDITIONS:
+            raise UsageError(
+                f"army lists are for the Bolt Action family ({', '.join(EDITIONS)}), "
+                f"not {RULESETS[expected]}"
+            )
+    with _set(_LOADING, _Loading(expected, rules_file)):
+        return load_yaml(Path(path), ArmyList)
+
+
+def sample_armies(ruleset: str) -> list[Path]:
+    """The army lists that ship with kriegsspiel for ``ruleset``, sorted by file name."""
+    key = check_ruleset(ruleset)
+    folder = resources.files("kriegsspiel") / "data" / "armies" / key
+    if not folder.is_dir():
+        return []
+    return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".yaml"))

@@ -1,0 +1,122 @@
+"""A finite set of sensible orders for a unit: what an AI (or a menu) chooses from.
+
+The table is continuous; a human may give any legal destination (validated by the game),
+while the AI picks among these candidates: moves toward the nearest enemy, the nearest
+objective and the nearest cover, and a withdrawal, each at full and half distance.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, movement_row
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+
+if TYPE_CHECKING:
+    from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
+
+
+def _towards(start: Point, goal: Point, distance: float) -> Point:
+    gap = start.distance_to(goal)
+    if gap <= distance or gap == 0:
+        return goal
+    t = distance / gap
+    return Point(start.x + (goal.x - start.x) * t, start.y + (goal.y - start.y) * t)
+
+
+def destinations(game: BoltActionGame, unit: UnitState, *, run: bool) -> list[Point]:
+    """Legal end points of a straight move for an Advance (or a Run)."""
+    if unit.immobilised:
+        return []
+    row = movement_row(game.rules, unit)
+    reach = float(row.run if run else row.advance)
+    start = unit.anchor
+    goals: list[Point] = []
+    enemies = [u for u in game.units if u.side != unit.side and not u.destroyed]
+    if enemies:
+        goals.append(min(enemies, key=lambda e: start.distance_to(e.anchor)).anchor)
+    if game.scenario.objectives:
+        goals.append(
+            min(
+                (Point(o.x, o.y) for o in game.scenario.objectives),
+                key=lambda p: start.distance_to(p),
+            )
+        )
+    covered = [f for f in game.table.features if f.cover != "none" and not f.blocks_line_of_sight]
+    if covered:
+        centres = [
+            Point(
+                sum(x for x, _ in f.polygon) / len(f.polygon),
+                sum(y for _, y in f.polygon) / len(f.polygon),
+            )
+            for f in covered
+        ]
+        goals.append(min(centres, key=lambda p: start.distance_to(p)))
+    home = 0.0 if unit.side == 0 else game.table.height
+    goals.append(Point(start.x, home))
+    if unit.vehicle is not None:
+        rad = math.radians(unit.heading)
+        goals.append(Point(start.x + math.sin(rad) * reach, start.y + math.cos(rad) * reach))
+    out: list[Point] = []
+    for goal in goals:
+        for fraction in (1.0, 0.5):
+            p = game.table.clamp(_towards(start, goal, reach * fraction))
+            p = Point(round(p.x, 2), round(p.y, 2))
+            if p.distance_to(start) < 0.5 or any(p.distance_to(q) < 0.5 for q in out):
+                continue
+            if check_move(game.rules, game.table, unit, p, run=run).allowed:
+                out.append(p)
+    return out
+
+
+def targets(
+    game: BoltActionGame, unit: UnitState, *, moving: bool, origin: Point | None = None
+) -> list[UnitState]:
+    return [
+        e
+        for e in game.units
+        if e.side != unit.side
+        and not e.destroyed
+        and game.can_shoot(unit, e, moving=moving, origin=origin)
+    ]
+
+
+def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
+    """Every candidate order for ``unit``: a few moves, every target, every assault."""
+    from kriegsspiel.rulesets.bolt_action.game.state import Action
+
+    uid = unit.uid
+    acts = [Action("order", unit=uid, order=o) for o in ("Ambush", "Rally", "Down")]
+    acts += [
+        Action("order", unit=uid, order="Fire", target=t.uid)
+        for t in targets(game, unit, moving=False)
+    ]
+    for p in destinations(game, unit, run=False):
+        shots = targets(game, unit, moving=True, origin=p)
+        acts.append(Action("order", unit=uid, order="Advance", to=(p.x, p.y)))
+        acts += [
+            Action("order", unit=uid, order="Advance", to=(p.x, p.y), target=t.uid) for t in shots
+        ]
+    for p in destinations(game, unit, run=True):
+        acts.append(Action("order", unit=uid, order="Run", to=(p.x, p.y)))
+    if unit.vehicle is None:
+        run = movement_row(game.rules, unit).run
+        modes = ("hand-to-hand", "point-blank") if game.rules.has_reactions else ("",)
+        for e in game.units:
+            if e.side != unit.side and not e.destroyed and game.gap(unit, e) <= run:
+                if e.vehicle is not None and e.moved == "run":
+                    continue
+                for mode in modes if e.vehicle is None else ("",):
+                    acts.append(
+                        Action(
+                            "order",
+                            unit=uid,
+                            order="Run",
+                            target=e.uid,
+                            choice=mode,
+                            to=(e.anchor.x, e.anchor.y),
+                        )
+                    )
+    return acts

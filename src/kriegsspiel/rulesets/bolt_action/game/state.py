@@ -1,0 +1,960 @@
+"""A whole game of Konflikt '47 or Bolt Action 1st edition, in the OpenSpiel shape.
+
+The order-dice bag is a chance node (``chance_outcomes`` gives each side's exact chance of
+the next die); every other roll the rules call for is made with the game's own seeded
+dice and written to the event log. Decisions are :class:`Action` values: the player whose
+die was drawn picks a unit and an order; Konflikt '47 targets may react; ambushers may
+fire. An illegal action raises :class:`IllegalActionError` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, replace
+from typing import Any
+
+from kriegsspiel.core.game import CHANCE, TERMINAL, Event, IllegalActionError
+from kriegsspiel.core.procedure import Dice, RandomDice
+from kriegsspiel.core.scenario import Scenario
+from kriegsspiel.core.table import Point, Table
+from kriegsspiel.core.table import TerrainFeature as TableFeature
+from kriegsspiel.rulesets.bolt_action.army import ArmyList
+from kriegsspiel.rulesets.bolt_action.assault import Side, assault_vehicle, close_quarters
+from kriegsspiel.rulesets.bolt_action.attack import (
+    TroopsContext,
+    attack_troops,
+    attack_vehicle,
+)
+from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
+from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    check_move,
+    facing_hit,
+    heading_to,
+    in_arc,
+    movement_row,
+    unit_cover,
+)
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState, build_units, formation
+from kriegsspiel.rulesets.bolt_action.morale import (
+    MoraleTest,
+    destroyed_by_pins,
+    morale_check,
+    new_test,
+    order_test,
+)
+from kriegsspiel.rulesets.bolt_action.shooting import (
+    Group,
+    Shot,
+    Situation,
+    plan_shot,
+    vehicle_profile,
+)
+
+ORDERS = ("Fire", "Advance", "Run", "Ambush", "Rally", "Down")
+OBJECTIVE_REACH = 3.0  # inches: a unit this close holds an objective (assumption)
+CONTACT = 1.0  # inches: an assault ends this close to the target (assumption)
+OFFICER_RANGE = {"Second Lieutenant": 6.0, "First Lieutenant": 6.0, "Captain": 12.0, "Major": 12.0}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A decision (or chance outcome). ``kind``: draw, order, react, ambush."""
+
+    kind: str
+    side: int = -1
+    unit: int = -1
+    order: str = ""
+    to: tuple[float, float] | None = None
+    target: int | None = None
+    choice: str = ""  # reactions: none/down/escape/stand and fire; assault mode
+
+    def describe(self, state: BoltActionGame | None = None) -> str:
+        name = (lambda uid: state.units[uid].name) if state else str
+        if self.kind == "draw":
+            return f"draw a die for side {self.side}"
+        if self.kind == "order":
+            bits = [f"{name(self.unit)}: {self.order}"]
+            if self.to:
+                bits.append(f"to ({self.to[0]:.1f}, {self.to[1]:.1f})")
+            if self.target is not None:
+                bits.append(f"at {name(self.target)}")
+            if self.choice:
+                bits.append(f"({self.choice})")
+            return " ".join(bits)
+        return f"{self.kind} {self.choice}" + (
+            f" at {name(self.target)}" if self.target is not None else ""
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            k: v
+            for k, v in (
+                ("kind", self.kind),
+                ("side", self.side),
+                ("unit", self.unit),
+                ("order", self.order),
+                ("to", list(self.to) if self.to else None),
+                ("target", self.target),
+                ("choice", self.choice),
+            )
+            if v not in (-1, "", None)
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Action:
+        to = data.get("to")
+        return Action(
+            kind=data["kind"],
+            side=data.get("side", -1),
+            unit=data.get("unit", -1),
+            order=data.get("order", ""),
+            to=(to[0], to[1]) if to else None,
+            target=data.get("target"),
+            choice=data.get("choice", ""),
+        )
+
+
+@dataclass(slots=True)
+class Pending:
+    """An action paused for the other side's decision (a reaction or ambush fire)."""
+
+    kind: str  # "shot-reaction" | "assault-reaction" | "ambush"
+    side: int  # who decides
+    action: Action  # the paused order
+    target: int  # the unit reacting (or the ambushed mover)
+    ambushers: tuple[int, ...] = ()
+
+
+class BoltActionGame:
+    """One game: two armies on a scenario's table, played turn by turn to a result."""
+
+    def __init__(
+        self,
+        ruleset: str,
+        scenario: Scenario,
+        armies: tuple[ArmyList, ArmyList],
+        seed: int = 0,
+        *,
+        rules_file: str | None = None,
+    ) -> None:
+        self.rules: Rules = rules_for(ruleset, rules_file)
+        self.ruleset = ruleset
+        self.scenario = scenario
+        self.seed = seed
+        self.dice: Dice = RandomDice(seed)
+        self.table = Table(
+            width=scenario.table.width,
+            height=scenario.table.height,
+            features=tuple(
+                TableFeature(
+                    name=f.name,
+                    category=f.category,
+                    cover=f.cover,
+                    polygon=tuple((p[0], p[1]) for p in f.polygon),
+                    blocks_line_of_sight=f.blocks_line_of_sight,
+                )
+                for f in scenario.terrain
+            ),
+        )
+        self.units: list[UnitState] = []
+        for side, army in enumerate(armies):
+            self.units += build_units(self.rules, army, side, len(self.units))
+        self.turn = 1
+        self.drawn: int | None = None
+        self.pending: Pending | None = None
+        self.over = False
+        self._events: list[Event] = []
+        self._deploy()
+        self.log(
+            "start",
+            ruleset=ruleset,
+            scenario=scenario.name,
+            turns=scenario.turns,
+            seed=seed,
+            armies=[a.name for a in armies],
+        )
+
+    # ------------------------------------------------------------------ protocol
+    @property
+    def events(self) -> list[Event]:
+        return self._events
+
+    def current_player(self) -> int:
+        if self.over:
+            return TERMINAL
+        if self.pending is not None:
+            return self.pending.side
+        if self.drawn is None:
+            return CHANCE
+        return self.drawn
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def eligible(self, side: int) -> list[UnitState]:
+        """Units of ``side`` whose die is still in the bag."""
+        return [
+            u
+            for u in self.units
+            if u.side == side and not u.destroyed and u.order is None and u.retained is None
+        ]
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self.current_player() != CHANCE:
+            return []
+        counts = [len(self.eligible(0)), len(self.eligible(1))]
+        total = sum(counts)
+        return [(Action("draw", side=s), counts[s] / total) for s in (0, 1) if counts[s]]
+
+    def legal_actions(self) -> list[Action]:
+        player = self.current_player()
+        if player == TERMINAL:
+            return []
+        if player == CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        if self.pending is not None:
+            return self._pending_choices()
+        from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
+
+        return [a for u in self.eligible(player) for a in order_candidates(self, u)]
+
+    def apply_action(self, action: Action) -> None:
+        """Carry out a decision or chance outcome; illegal ones raise and change nothing."""
+        self.validate(action)
+        if action.kind == "draw":
+            self.drawn = action.side
+            self.log("draw", side=action.side)
+            return
+        if action.kind in ("react", "ambush"):
+            self._resume(action)
+        else:
+            self.log("order", **{k: v for k, v in action.to_json().items() if k != "kind"})
+            self._carry_out(action)
+        self._after_action()
+
+    def returns(self) -> tuple[float, float]:
+        if not self.over:
+            return (0.0, 0.0)
+        a, b = self.score()
+        if a == b:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if a > b else (-1.0, 1.0)
+
+    def clone(self) -> BoltActionGame:
+        twin = copy.copy(self)
+        twin.units = [u.copy() for u in self.units]
+        twin.dice = copy.deepcopy(self.dice)
+        twin._events = list(self._events)
+        twin.pending = copy.copy(self.pending)
+        return twin
+
+    # ------------------------------------------------------------------ validation
+    def validate(self, action: Action) -> None:
+        player = self.current_player()
+        if player == TERMINAL:
+            raise IllegalActionError("the game is over")
+        if player == CHANCE:
+            if action.kind != "draw" or action.side not in {
+                a.side for a, _ in self.chance_outcomes()
+            }:
+                raise IllegalActionError(
+                    "a die must be drawn from the bag first (a chance outcome)"
+                )
+            return
+        if self.pending is not None:
+            if action not in self._pending_choices():
+                raise IllegalActionError(
+                    f"waiting for side {player} to {self.pending.kind}: "
+                    f"choose one of {[a.choice for a in self._pending_choices()]}"
+                )
+            return
+        if action.kind != "order":
+            raise IllegalActionError(f"side {player} must give an order")
+        if not 0 <= action.unit < len(self.units):
+            raise IllegalActionError(f"there is no unit {action.unit}")
+        unit = self.units[action.unit]
+        if unit.side != player:
+            raise IllegalActionError(f"{unit.name} belongs to side {unit.side}, not side {player}")
+        if unit.destroyed:
+            raise IllegalActionError(f"{unit.name} has been destroyed")
+        if unit.order is not None or unit.retained is not None:
+            raise IllegalActionError(f"{unit.name} already has an order this turn")
+        if action.order not in ORDERS:
+            raise IllegalActionError(f"{action.order!r} is not an order ({', '.join(ORDERS)})")
+        if action.order in ("Advance", "Run"):
+            if action.to is None:
+                raise IllegalActionError(f"{action.order} needs a destination")
+            dest = Point(*action.to)
+            if action.order == "Run" and action.target is not None:
+                self._check_assault(unit, action)
+            else:
+                check = check_move(self.rules, self.table, unit, dest, run=action.order == "Run")
+                if not check.allowed:
+                    raise IllegalActionError(f"{unit.name} cannot move there: {check.reason}")
+        if action.target is not None and action.order in ("Fire", "Advance"):
+            tgt = self._target(action.target, unit)
+            at = Point(*action.to) if action.to else unit.anchor
+            if not self.can_shoot(unit, tgt, moving=action.order == "Advance", origin=at):
+                raise IllegalActionError(f"{tgt.name} is out of sight or range of {unit.name}")
+
+    def _target(self, uid: int, unit: UnitState) -> UnitState:
+        if not 0 <= uid < len(self.units):
+            raise IllegalActionError(f"there is no unit {uid}")
+        tgt = self.units[uid]
+        if tgt.destroyed:
+            raise IllegalActionError(f"{tgt.name} has been destroyed")
+        if tgt.side == unit.side:
+            raise IllegalActionError(f"{tgt.name} is on the same side")
+        return tgt
+
+    def _check_assault(self, unit: UnitState, action: Action) -> None:
+        tgt = self._target(action.target, unit)  # type: ignore[arg-type]
+        if unit.vehicle is not None:
+            raise IllegalActionError("vehicles do not assault")
+        run = movement_row(self.rules, unit).run
+        gap = self.gap(unit, tgt)
+        if gap > run:
+            raise IllegalActionError(f'{tgt.name} is {gap:.1f}" away, beyond a {run}" Run')
+        if (
+            tgt.moved == "run"
+            and tgt.vehicle is not None
+            and not self.rules.data.vehicle_assault.vehicle_that_ran_can_be_hit
+        ):
+            raise IllegalActionError(f"{tgt.name} ran this turn and cannot be assaulted")
+
+    # ------------------------------------------------------------------ geometry
+    def gap(self, a: UnitState, b: UnitState) -> float:
+        """The closest distance between the two units' models (inches)."""
+        return min(
+            (m.point.distance_to(n.point) for m in a.alive_models for n in b.alive_models),
+            default=float("inf"),
+        )
+
+    def visible(self, a: UnitState, b: UnitState, origin: Point | None = None) -> bool:
+        starts = [origin] if origin else [m.point for m in a.alive_models]
+        return any(self.table.line_of_sight(s, n.point) for s in starts for n in b.alive_models)
+
+    def can_shoot(
+        self, unit: UnitState, target: UnitState, *, moving: bool, origin: Point | None = None
+    ) -> bool:
+        """A quick test: could any model fire any weapon at ``target`` (range and sight)?"""
+        dx, dy = (origin.x - unit.anchor.x, origin.y - unit.anchor.y) if origin else (0.0, 0.0)
+        reach = 0.0
+        for m in unit.alive_models:
+            for name in m.weapons:
+                w = self.rules.weapon(name)
+                if not ("Fixed" in w.special and moving) and not (
+                    m.used_one_shot and "One-shot" in w.special
+                ):
+                    reach = max(reach, float(w.range))
+        if reach == 0:
+            return False
+        origins = [Point(m.x + dx, m.y + dy) for m in unit.alive_models]
+        aims = [n.point for n in target.alive_models]
+        near = self.table.distances(origins, aims) <= reach
+        if not near.any():
+            return False
+        return bool((self.table.visibility(origins, aims) & near).any())
+
+    def shooting_groups(
+        self, unit: UnitState, target: UnitState, *, moving: bool, origin: Point | None = None
+    ) -> list[Group]:
+        """Every shot the unit's models can fire at ``target`` (per weapon and range)."""
+        dx, dy = (origin.x - unit.anchor.x, origin.y - unit.anchor.y) if origin else (0.0, 0.0)
+        counts: dict[Shot, int] = {}
+        alive = unit.alive_models
+        cover = unit_cover(self.table, Point(unit.anchor.x + dx, unit.anchor.y + dy), target)
+        arcs = dict(unit.vehicle.arcs) if unit.vehicle else {}
+        origins = [Point(m.x + dx, m.y + dy) for m in alive]
+        aims = [n.point for n in target.alive_models]
+        if not origins or not aims:
+            return []
+        seen = self.table.visibility(origins, aims)  # one vectorised LOS matrix
+        far = self.table.distances(origins, aims)
+        for i, model in enumerate(alive):
+            at = origins[i]
+            if not seen[i].any():
+                continue
+            j = min((j for j in range(len(aims)) if seen[i][j]), key=lambda j: far[i][j])
+            nearest, rng = target.alive_models[j], float(far[i][j])
+            for name in model.weapons:
+                weapon = self.rules.weapon(name)
+                special = set(weapon.special)
+                if ("Fixed" in special and moving) or (
+                    model.used_one_shot and "One-shot" in special
+                ):
+                    continue
+                if unit.vehicle and not in_arc(
+                    arcs.get(name, "turret"), unit.heading, at, nearest.point
+                ):
+                    continue
+                if rng > weapon.range or rng < weapon.min_range:
+                    continue
+                facing = (
+                    facing_hit(target.heading, target.anchor, at) if target.vehicle else "front"
+                )
+                situation = Situation(
+                    range_inches=rng,
+                    firer_pins=unit.pins,
+                    firer_inexperienced=unit.quality == "inexperienced",
+                    moving=moving,
+                    target_down=target.is_down and target.vehicle is None,
+                    small_unit=target.vehicle is None and target.start_models <= 2,
+                    cover=cover if target.vehicle is None else "none",  # type: ignore[arg-type]
+                    facing=facing,  # type: ignore[arg-type]
+                    ranged_in=unit.ranged_in_on == target.uid,
+                    open_topped=bool(target.vehicle and target.vehicle.open_topped),
+                    automaton=bool(target.vehicle and target.vehicle.automaton),
+                    target_pins=target.pins,
+                    target_quality=target.quality,
+                    target_models=len(target.alive_models),
+                )
+                if "Team" in special and len(alive) < 2 and unit.vehicle is None:
+                    situation = replace(
+                        situation, firer_pins=situation.firer_pins + 1
+                    )  # one crew: -1
+                tgt_profile = (
+                    self.rules.target(f"{target.quality} infantry")
+                    if target.vehicle is None
+                    else target.vehicle.target
+                )
+                try:
+                    shot, _ = plan_shot(self.rules, weapon, tgt_profile, situation)
+                except Exception:
+                    continue
+                if shot.hit_on is None:
+                    continue
+                per = (
+                    1
+                    if ("Flamethrower" in special or "Shockwave" in special)
+                    else int(weapon.shots)
+                )
+                counts[shot] = counts.get(shot, 0) + per
+        return [Group(shot, n) for shot, n in counts.items()]
+
+    # ------------------------------------------------------------------ carrying out orders
+    def _carry_out(self, action: Action) -> None:
+        unit = self.units[action.unit]
+        test = self._order_test(unit, action)
+        result = order_test(self.dice, self.rules, test)
+        if result != "no test":
+            self.log("order test", unit=unit.uid, needs=test.value, result=result)
+        if result == "fail":
+            unit.order = "Down"
+            return
+        if result == "friendly fire":
+            self._friendly_fire(unit)
+            return
+        if result == "panic":
+            self._panic(unit)
+            return
+        unit.order = action.order
+        if action.order == "Rally":
+            lost = min(unit.pins, self.dice.roll(6))
+            unit.pins -= lost
+            self.log("rally", unit=unit.uid, pins_lost=lost)
+        elif action.order in ("Fire", "Advance", "Run"):
+            if action.order == "Run" and action.target is not None:
+                self._assault(unit, action)
+                return
+            if action.to is not None:
+                self._move(unit, Point(*action.to), run=action.order == "Run")
+                if self._ambush_check(unit, action):
+                    return
+            if action.target is not None and action.order != "Run":
+                self._shoot_or_react(unit, action)
+
+    def _order_test(self, unit: UnitState, action: Action) -> MoraleTest:
+        modifier = 0
+        if action.order == "Run" and action.target is not None:
+            tgt = self.units[action.target]
+            if (
+                tgt.vehicle is not None
+                and tgt.vehicle.target.kind == "armoured"
+                and not tgt.vehicle.open_topped
+                and not self._has_anti_tank(unit)
+            ):
+                modifier = self.rules.data.vehicle_assault.order_test_modifier_without_at
+        return new_test(
+            self.rules,
+            unit.quality,
+            officer=self._officer_near(unit),
+            pins=unit.pins,
+            modifier=modifier,
+        )
+
+    def _officer_near(self, unit: UnitState) -> str | None:
+        best: tuple[int, str] | None = None
+        for other in self.units:
+            if other.side != unit.side or other.destroyed:
+                continue
+            rank = other.officer_rank()
+            if rank is None:
+                continue
+            if other.uid == unit.uid or self.gap(unit, other) <= OFFICER_RANGE[rank]:
+                bonus = self.rules.officer_bonus(rank)
+                if best is None or bonus > best[0]:
+                    best = (bonus, rank)
+        return best[1] if best else None
+
+    def _has_anti_tank(self, unit: UnitState) -> bool:
+        for m in unit.alive_models:
+            for name in m.weapons:
+                w = self.rules.weapon(name)
+                if "Shaped Charge" in w.special or (w.pen or 0) >= 2:
+                    return True
+        return False
+
+    def _move(self, unit: UnitState, to: Point, *, run: bool) -> None:
+        start = unit.anchor
+        if unit.vehicle is not None and start.distance_to(to) > 0:
+            check = check_move(self.rules, self.table, unit, to, run=run)
+            if not check.reverse:
+                unit.heading = heading_to(start, to)
+        unit.translate(to.x - start.x, to.y - start.y)
+        unit.moved = "run" if run else "advance"
+        unit.ranged_in_on = None
+        self.log("move", unit=unit.uid, to=[round(to.x, 2), round(to.y, 2)], run=run)
+
+    # -- shooting ---------------------------------------------------------------------
+    def _shoot_or_react(self, unit: UnitState, action: Action) -> None:
+        tgt = self.units[action.target]  # type: ignore[index]
+        if (
+            self.rules.has_reactions
+            and tgt.order is None
+            and tgt.retained is None
+            and tgt.vehicle is None
+            and not tgt.destroyed
+        ):
+            self.pending = Pending("shot-reaction", tgt.side, action, tgt.uid)
+            return
+        self.shoot(unit, tgt, moving=action.order == "Advance")
+
+    def shoot(self, unit: UnitState, tgt: UnitState, *, moving: bool) -> None:
+        """Resolve one unit's shooting at another with the rule procedures."""
+        groups = self.shooting_groups(unit, tgt, moving=moving)
+        if not groups:
+            self.log("no shot", unit=unit.uid, target=tgt.uid)
+            return
+        for model in unit.alive_models:  # one-shot weapons are spent
+            for name in model.weapons:
+                if "One-shot" in self.rules.weapon(name).special and not model.used_one_shot:
+                    model.used_one_shot = True
+        if tgt.vehicle is not None:
+            state = attack_vehicle(self.dice, groups)
+            self.log(
+                "shoot",
+                unit=unit.uid,
+                target=tgt.uid,
+                shots=sum(g.shots for g in groups),
+                knocked_out=state.knocked_out,
+                immobilised=state.immobilised,
+                stunned=state.crew_stunned,
+                on_fire=state.on_fire,
+                pins=state.pins,
+            )
+            self._vehicle_damage(
+                tgt,
+                state.knocked_out,
+                state.immobilised,
+                state.crew_stunned or (state.on_fire and not state.knocked_out),
+                state.pins,
+                by=unit,
+            )
+        else:
+            ctx = TroopsContext(
+                models=len(tgt.alive_models),
+                morale=new_test(self.rules, tgt.quality, pins=tgt.pins),
+                pins_per_attack=self.rules.data.procedure.pins_per_attack,
+            )
+            out = attack_troops(self.dice, groups, ctx)
+            self.log(
+                "shoot",
+                unit=unit.uid,
+                target=tgt.uid,
+                shots=sum(g.shots for g in groups),
+                hits=out.hits,
+                casualties=out.casualties,
+                pins=out.pins,
+            )
+            if any(g.shot.hit_on and len(g.shot.hit_on) == 1 and out.hits for g in groups):
+                unit.ranged_in_on = tgt.uid
+            tgt.pins += out.pins
+            self._casualties(tgt, out.casualties, by=unit)
+            if out.destroyed_by_morale and not tgt.destroyed:
+                self._destroy(tgt, "fails its morale check after a flamethrower")
+            self._check_morale_and_pins(tgt)
+
+    def _casualties(self, tgt: UnitState, count: int, *, by: UnitState) -> None:
+        if count <= 0:
+            return
+        shooter = by.anchor
+
+        def keep_order(m: Any) -> tuple[int, float]:
+            special = any(
+                self.rules.weapon(w).category == "heavy weapons"
+                or w.lower().startswith(("light machine", "lmg"))
+                for w in m.weapons
+            )
+            rank = 3 if m.officer else 2 if m.nco else 1 if special else 0
+            return (rank, -m.point.distance_to(shooter))
+
+        for model in sorted(tgt.alive_models, key=keep_order)[:count]:
+            model.alive = False
+        by.damage_dealt += tgt.points * count / max(1, tgt.start_models)
+        if not tgt.alive_models:
+            self._destroy(tgt, "all models lost", credit=False)
+            return
+        alive = len(tgt.alive_models)
+        if tgt.start_models > 1 and alive * 2 <= tgt.start_models:
+            test = new_test(self.rules, tgt.quality, officer=self._officer_near(tgt), pins=tgt.pins)
+            passed = morale_check(self.dice, test)
+            self.log("morale check", unit=tgt.uid, needs=test.value, passed=passed)
+            if not passed:
+                self._destroy(tgt, "fails its morale check")
+
+    def _check_morale_and_pins(self, unit: UnitState) -> None:
+        if not unit.destroyed and destroyed_by_pins(
+            self.rules, self.rules.morale(unit.quality), unit.pins
+        ):
+            self._destroy(unit, f"{unit.pins} pins reach its morale")
+
+    def _vehicle_damage(
+        self, tgt: UnitState, ko: bool, immobilised: bool, halted: bool, pins: int, *, by: UnitState
+    ) -> None:
+        tgt.pins += pins
+        if immobilised:
+            tgt.immobilised = True
+        if ko:
+            by.damage_dealt += tgt.points
+            self._destroy(tgt, "knocked out", credit=False)
+            if tgt.vehicle is not None and tgt.vehicle.target.kind == "armoured":
+                self.table = self.table.wreck(tgt.anchor, name=f"wreck of {tgt.name}")
+            return
+        if halted:
+            tgt.order = "Down"
+        self._check_morale_and_pins(tgt)
+
+    def _destroy(self, unit: UnitState, why: str, *, credit: bool = True) -> None:
+        unit.destroyed = True
+        for m in unit.models:
+            m.alive = False if unit.vehicle is None else m.alive
+        self.log("destroyed", unit=unit.uid, why=why)
+
+    # -- reactions and ambushes -------------------------------------------------------
+    def _pending_choices(self) -> list[Action]:
+        p = self.pending
+        assert p is not None
+        if p.kind == "shot-reaction":
+            return [Action("react", side=p.side, unit=p.target, choice=c) for c in ("none", "down")]
+        if p.kind == "assault-reaction":
+            tgt = self.units[p.target]
+            choices = ["hand-to-hand", "point-blank"]
+            if tgt.order is None and tgt.retained is None:
+                choices += ["escape", "stand and fire"]
+            return [Action("react", side=p.side, unit=p.target, choice=c) for c in choices]
+        return [
+            Action("ambush", side=p.side, unit=a, target=p.target, choice="fire")
+            for a in p.ambushers
+        ] + [Action("ambush", side=p.side, choice="hold")]
+
+    def _resume(self, action: Action) -> None:
+        p = self.pending
+        assert p is not None
+        self.pending = None
+        self.log(action.kind, **{k: v for k, v in action.to_json().items() if k != "kind"})
+        order = p.action
+        unit = self.units[order.unit]
+        if p.kind == "shot-reaction":
+            tgt = self.units[p.target]
+            if action.choice == "down":
+                tgt.order = "Down"
+            self.shoot(unit, tgt, moving=order.order == "Advance")
+        elif p.kind == "assault-reaction":
+            self._fight(unit, self.units[p.target], order, action.choice)
+        else:
+            if action.choice == "fire":
+                ambusher = self.units[action.unit]
+                ambusher.order, ambusher.retained = "Fire", None
+                self.shoot(ambusher, unit, moving=False)
+            if not unit.destroyed and order.target is not None and order.order == "Advance":
+                self._shoot_or_react(unit, order)
+
+    def _ambush_check(self, mover: UnitState, action: Action) -> bool:
+        if mover.destroyed:
+            return False
+        ambushers = tuple(
+            u.uid
+            for u in self.units
+            if u.side != mover.side
+            and not u.destroyed
+            and u.is_ambushing
+            and self.can_shoot(u, mover, moving=False)
+        )
+        if not ambushers:
+            return False
+        self.pending = Pending("ambush", 1 - mover.side, action, mover.uid, ambushers)
+        return True
+
+    # -- close quarters ------------------------------------------------------------------
+    def _assault(self, unit: UnitState, action: Action) -> None:
+        tgt = self.units[action.target]  # type: ignore[index]
+        if tgt.vehicle is None and self.rules.has_reactions:
+            self.pending = Pending("assault-reaction", tgt.side, action, tgt.uid)
+            return
+        self._fight(unit, tgt, action, "hand-to-hand")
+
+    def _close_in(self, unit: UnitState, tgt: UnitState) -> None:
+        near = min(tgt.alive_models, key=lambda m: m.point.distance_to(unit.anchor)).point
+        start = unit.anchor
+        gap = start.distance_to(near)
+        if gap > CONTACT:
+            t = (gap - CONTACT) / gap
+            self._move(
+                unit,
+                Point(start.x + (near.x - start.x) * t, start.y + (near.y - start.y) * t),
+                run=True,
+            )
+
+    def _fight(self, unit: UnitState, tgt: UnitState, action: Action, reaction: str) -> None:
+        rules, proc = self.rules, self.rules.data.procedure
+        if reaction == "escape":
+            away = heading_to(unit.anchor, tgt.anchor)
+            self._flee(tgt, away)
+            tgt.order = "Run"
+            self._close_in(unit, tgt)
+            self.log("escape", unit=tgt.uid)
+            return
+        if reaction == "stand and fire":
+            tgt.order = "Fire"
+            self.shoot(tgt, unit, moving=False)
+            if unit.destroyed:
+                return
+            reaction = "hand-to-hand"
+        self._close_in(unit, tgt)
+        if tgt.vehicle is not None:
+            self._infantry_against_vehicle(unit, tgt)
+            return
+
+        def side(u: UnitState, mode: str) -> Side:
+            assault = sum(
+                1
+                for m in u.alive_models
+                if any("Assault" in rules.weapon(w).special for w in m.weapons)
+            )
+            pb = rules.data.hit_modifiers.base_to_hit - rules.hit_modifier("point_blank") + u.pins
+            return Side(
+                damage_value=rules.target(f"{u.quality} infantry").damage_value,
+                morale=new_test(rules, u.quality, officer=self._officer_near(u), pins=u.pins),
+                attacks_per_model=proc.close_quarters_attacks,
+                assault_models=assault,
+                assault_attacks=proc.assault_weapon_attacks,
+                mode="point-blank" if mode == "point-blank" else "hand-to-hand",
+                point_blank_hit=max(pb, proc.natural_miss + 1),
+            )
+
+        procedure = rules.data.close_quarters.procedure
+        a_mode = action.choice or "hand-to-hand"
+        a, d = len(unit.alive_models), len(tgt.alive_models)
+        result = close_quarters(self.dice, procedure, side(unit, a_mode), side(tgt, reaction), a, d)
+        self.log(
+            "close quarters",
+            attacker=unit.uid,
+            defender=tgt.uid,
+            attacker_wins=result.attacker_wins,
+            attackers_left=result.attackers_left,
+            defenders_left=result.defenders_left,
+        )
+        winner, loser = (unit, tgt) if result.attacker_wins else (tgt, unit)
+        left = result.attackers_left if result.attacker_wins else result.defenders_left
+        for model in winner.alive_models[left:]:
+            model.alive = False
+        winner.damage_dealt += loser.points
+        self._destroy(loser, "lost the close quarters fight", credit=False)
+        if not winner.alive_models:
+            self._destroy(winner, "wiped out in the same fight", credit=False)
+
+    def _infantry_against_vehicle(self, unit: UnitState, tgt: UnitState) -> None:
+        va = self.rules.data.vehicle_assault
+        if tgt.moved == "run":
+            hit_on = va.to_hit_advanced if va.vehicle_that_ran_can_be_hit else None
+        elif tgt.moved == "advance":
+            hit_on = va.to_hit_advanced
+        else:
+            hit_on = va.to_hit_stationary
+        assert tgt.vehicle is not None
+        profile = vehicle_profile(
+            self.rules,
+            tgt.vehicle.target,
+            Situation(
+                range_inches=0,
+                open_topped=tgt.vehicle.open_topped,
+                automaton=tgt.vehicle.automaton,
+                target_quality=tgt.quality,
+                target_pins=tgt.pins,
+            ),
+            indirect=False,
+        )
+        state = assault_vehicle(
+            self.dice,
+            len(unit.alive_models),
+            hit_on,
+            profile,
+            anti_tank=self._has_anti_tank(unit),
+            destroyed_if_damaged=tgt.vehicle.open_topped,
+        )
+        self.log("assault vehicle", unit=unit.uid, target=tgt.uid, knocked_out=state.knocked_out)
+        self._vehicle_damage(
+            tgt,
+            state.knocked_out,
+            state.immobilised,
+            state.crew_stunned or state.on_fire,
+            state.pins,
+            by=unit,
+        )
+
+    # -- FUBAR ---------------------------------------------------------------------------
+    def _friendly_fire(self, unit: UnitState) -> None:
+        unit.order = "Fire"
+        friends = [
+            u
+            for u in self.units
+            if u.side == unit.side
+            and u.uid != unit.uid
+            and not u.destroyed
+            and any(
+                self.gap(u, e) <= 12 for e in self.units if e.side != unit.side and not e.destroyed
+            )
+            and self.can_shoot(unit, u, moving=False)
+        ]
+        if not friends:
+            unit.order = "Down"
+            self.log("fubar", unit=unit.uid, result="friendly fire: no target, goes Down")
+            return
+        victim = min(friends, key=lambda u: self.gap(unit, u))  # the opponent picks the closest
+        self.log("fubar", unit=unit.uid, result="friendly fire", target=victim.uid)
+        self.shoot(unit, victim, moving=False)
+
+    def _panic(self, unit: UnitState) -> None:
+        enemies = [
+            e
+            for e in self.units
+            if e.side != unit.side and not e.destroyed and self.visible(unit, e)
+        ]
+        if not enemies or unit.immobilised:
+            unit.order = "Down"
+            self.log("fubar", unit=unit.uid, result="panic: no enemy in sight, goes Down")
+            return
+        closest = min(enemies, key=lambda e: self.gap(unit, e))
+        unit.order = "Run"
+        self._flee(unit, heading_to(unit.anchor, closest.anchor))
+        self.log("fubar", unit=unit.uid, result="panic", away_from=closest.uid)
+
+    def _flee(self, unit: UnitState, threat_heading: float) -> None:
+        import math
+
+        run = movement_row(self.rules, unit).run
+        start = unit.anchor
+        rad = math.radians(threat_heading + 180)
+        for fraction in (1.0, 0.75, 0.5, 0.25):
+            to = self.table.clamp(
+                Point(
+                    start.x + math.sin(rad) * run * fraction,
+                    start.y + math.cos(rad) * run * fraction,
+                )
+            )
+            if check_move(self.rules, self.table, unit, to, run=True).allowed:
+                self._move(unit, to, run=True)
+                return
+
+    # ------------------------------------------------------------------ turns and the end
+    def _after_action(self) -> None:
+        if self.pending is not None:
+            return
+        self.drawn = None
+        if self._side_wiped_out():
+            self._finish()
+            return
+        if not self.eligible(0) and not self.eligible(1):
+            self._end_turn()
+
+    def _side_wiped_out(self) -> bool:
+        return any(all(u.destroyed for u in self.units if u.side == s) for s in (0, 1))
+
+    def _end_turn(self) -> None:
+        for u in self.units:
+            if u.destroyed:
+                continue
+            kept = u.order if u.order in ("Down", "Ambush") and u.retained is None else None
+            u.retained, u.order, u.moved = kept, None, None
+        self.log("turn end", turn=self.turn, score=list(self.score()))
+        if self.turn >= self.scenario.turns:
+            self._finish()
+        else:
+            self.turn += 1
+
+    def _finish(self) -> None:
+        self.over = True
+        a, b = self.score()
+        self.log("game over", turn=self.turn, score=[a, b], returns=list(self.returns()))
+
+    def score(self) -> tuple[int, int]:
+        """Victory points: units destroyed, or objectives held, as the scenario says."""
+        destroyed = [sum(1 for u in self.units if u.side != s and u.destroyed) for s in (0, 1)]
+        if self.scenario.victory != "objectives":
+            return destroyed[0], destroyed[1]
+        held = [0, 0]
+        for obj in self.scenario.objectives:
+            at = Point(obj.x, obj.y)
+            near = [
+                u.side
+                for u in self.units
+                if not u.destroyed
+                and u.vehicle is None
+                and min(m.point.distance_to(at) for m in u.alive_models) <= OBJECTIVE_REACH
+            ]
+            if near and len(set(near)) == 1:
+                held[near[0]] += obj.points
+        return held[0], held[1]
+
+    # ------------------------------------------------------------------ set-up
+    def _deploy(self) -> None:
+        zones: dict[int, Any] = {}
+        names = sorted({z.side for z in self.scenario.deployment})
+        for z in self.scenario.deployment:
+            zones.setdefault(names.index(z.side), z)
+        centre = Point(self.table.width / 2, self.table.height / 2)
+        for side in (0, 1):
+            zone = zones[side]
+            xs = [p[0] for p in zone.polygon]
+            ys = [p[1] for p in zone.polygon]
+            units = [u for u in self.units if u.side == side]
+            cols = max(1, len(units))
+            y = sum(ys) / len(ys)
+            for i, unit in enumerate(units):
+                x = min(xs) + (max(xs) - min(xs)) * (i + 0.5) / cols
+                spot = self._free_spot(Point(x, y), unit)
+                heading = heading_to(spot, Point(spot.x, centre.y))
+                unit.heading = heading
+                places = [spot] if unit.vehicle else formation(len(unit.models), spot, heading)
+                for m, p in zip(unit.models, places, strict=True):
+                    m.x, m.y = p.x, p.y
+
+    def _free_spot(self, near: Point, unit: UnitState) -> Point:
+        for radius in (0, 2, 4, 6, 8):
+            for dx, dy in ((0, 0), (radius, 0), (-radius, 0), (0, radius), (0, -radius)):
+                p = self.table.clamp(Point(near.x + dx, near.y + dy))
+                blocked = (
+                    any(
+                        f.blocks_line_of_sight or f.category in ("building", "obstacle")
+                        for f in self.table.features_at(p)
+                    )
+                    if unit.vehicle
+                    else any(f.category == "building" for f in self.table.features_at(p))
+                )
+                if not blocked:
+                    return p
+        return near
+
+    def log(self, event: str, /, **data: Any) -> None:
+        self._events.append(Event(event, {"turn": self.turn, **data}))

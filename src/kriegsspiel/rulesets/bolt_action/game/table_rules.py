@@ -1,0 +1,172 @@
+"""The Bolt Action family's rules that need the table: movement, terrain, arcs, cover, ranges."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from kriegsspiel.core.table import Point, Table
+from kriegsspiel.rulesets.bolt_action.data import MovementRow, TerrainRow
+from kriegsspiel.rulesets.bolt_action.edition import Rules
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+
+# Scenario terrain names that are not the terrain table's own categories (assumption).
+CATEGORY_SYNONYMS = {
+    "wood": "rough ground",
+    "woods": "rough ground",
+    "forest": "rough ground",
+    "rough": "rough ground",
+    "field": "rough ground",
+    "crops": "rough ground",
+    "hedge": "obstacle",
+    "wall": "obstacle",
+    "bocage": "obstacle",
+    "fence": "obstacle",
+    "open": "open ground",
+    "ruins": "rough ground",
+    "wreck": "obstacle",
+}
+IMPASSABLE = {"No", "No*", "No (!)"}
+VEHICLE = "vehicle"  # the mover name wrecks are impassable to
+
+
+def terrain_row(rules: Rules, category: str) -> TerrainRow:
+    """The terrain table row for a scenario feature's category."""
+    wanted = CATEGORY_SYNONYMS.get(category.lower(), category.lower())
+    rows = rules.data.terrain.rows
+    return next((r for r in rows if r.category == wanted), rows[0])
+
+
+def terrain_column(unit: UnitState) -> str:
+    """Which column of the terrain table a unit moves by."""
+    if unit.vehicle is None:
+        return "artillery" if unit.kind == "artillery" else "infantry"
+    kind = unit.vehicle.kind
+    if kind == "walker":
+        return "walkers"
+    return "wheeled" if kind == "wheeled" else "tracked"  # half-tracks move as tracked (assumption)
+
+
+def movement_row(rules: Rules, unit: UnitState) -> MovementRow:
+    rows = {r.unit_type: r for r in rules.data.movement.rows}
+    if unit.vehicle is None:
+        return rows["infantry"]
+    names = {
+        "wheeled": "wheeled vehicle",
+        "half-tracked": "half-tracked vehicle",
+        "tracked": "tracked vehicle",
+        "walker": "walker",
+    }
+    return rows[names[unit.vehicle.kind]]
+
+
+def heading_to(a: Point, b: Point) -> float:
+    """Compass-style heading in degrees from a to b (0 = +y, 90 = +x)."""
+    return math.degrees(math.atan2(b.x - a.x, b.y - a.y)) % 360
+
+
+def turn_between(h1: float, h2: float) -> float:
+    """The smallest turn in degrees from heading h1 to h2."""
+    d = abs(h1 - h2) % 360
+    return min(d, 360 - d)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCheck:
+    allowed: bool
+    reason: str
+    reverse: bool = False
+
+
+def check_move(rules: Rules, table: Table, unit: UnitState, to: Point, run: bool) -> MoveCheck:
+    """Can ``unit`` make this straight move on an Advance (or Run) order? Why not?"""
+    start = unit.anchor
+    distance = start.distance_to(to)
+    if not table.contains(to):
+        return MoveCheck(False, "off the table")
+    if unit.immobilised:
+        return MoveCheck(False, "immobilised")
+    row = movement_row(rules, unit)
+    column = terrain_column(unit)
+    crossed = table.path_crosses(start, to) + [
+        f for f in table.features_at(to) if f not in table.path_crosses(start, to)
+    ]
+    road_only = (
+        bool(crossed)
+        and all(terrain_row(rules, f.category).category == "road" for f in table.features_at(to))
+        and _along_road(rules, table, start, to)
+    )
+    allowance = float(row.run if run else row.advance)
+    reverse = False
+    if unit.vehicle is not None:
+        turn = turn_between(unit.heading, heading_to(start, to)) if distance > 0 else 0.0
+        if turn > 135:  # driving backwards
+            reverse = True
+            fraction = (
+                rules.data.reverse.recce_fraction_of_advance
+                if unit.vehicle.recce
+                else rules.data.reverse.fraction_of_advance
+            )
+            if run:
+                return MoveCheck(False, "a vehicle reverses only on an Advance order")
+            allowance = row.advance * fraction
+        else:
+            limit = row.run_turns if run else row.advance_turns
+            turns = math.ceil(turn / 90 - 1e-9)
+            if limit is not None and turns > limit:
+                return MoveCheck(False, f"needs {turns} 90-degree turns; {limit} allowed")
+    for feature in crossed:
+        if VEHICLE in feature.impassable_to and unit.vehicle is not None:
+            return MoveCheck(False, f"{feature.name} is impassable to vehicles")
+        cell = getattr(terrain_row(rules, feature.category), column) or "OK"
+        if cell in IMPASSABLE:
+            return MoveCheck(False, f"{feature.name} ({feature.category}) is impassable")
+        if run and cell == "No Run":
+            return MoveCheck(False, f"cannot Run through {feature.name} ({feature.category})")
+    if road_only and unit.vehicle is not None:
+        column_cell = getattr(terrain_row(rules, "road"), column) or "OK"
+        if column_cell == "x2":
+            allowance *= 2
+    if distance > allowance + 1e-9:
+        return MoveCheck(False, f'{distance:.1f}" is beyond the {allowance:g}" allowed')
+    return MoveCheck(True, "", reverse)
+
+
+def _along_road(rules: Rules, table: Table, a: Point, b: Point) -> bool:
+    steps = 8
+    for i in range(steps + 1):
+        p = Point(a.x + (b.x - a.x) * i / steps, a.y + (b.y - a.y) * i / steps)
+        if not any(terrain_row(rules, f.category).category == "road" for f in table.features_at(p)):
+            return False
+    return True
+
+
+def facing_hit(vehicle_heading: float, vehicle_at: Point, shooter_at: Point) -> str:
+    """Which armour a shot from ``shooter_at`` strikes: front, side or rear (45-degree arcs)."""
+    rel = turn_between(vehicle_heading, heading_to(vehicle_at, shooter_at))
+    if rel <= 45:
+        return "front"
+    return "rear" if rel >= 135 else "side"
+
+
+def in_arc(arc: str, heading: float, at: Point, target: Point) -> bool:
+    """Can a weapon mounted on this arc bear on ``target``?"""
+    if arc in ("turret", "all-round"):
+        return True
+    return (
+        facing_hit(heading, at, target) == {"front": "front", "side": "side", "rear": "rear"}[arc]
+    )
+
+
+def unit_cover(table: Table, shooter: Point, target: UnitState) -> str:
+    """The cover most of the target's models have from the shooter (ties: the better)."""
+    counts = {"none": 0, "soft": 0, "hard": 0}
+    models = target.alive_models
+    step = max(1, len(models) // 3)  # a sample of three models stands for the unit
+    for m in models[::step]:
+        counts[table.cover_between(shooter, m.point)] += 1
+    best = max(counts.values())
+    for level in ("hard", "soft", "none"):
+        if counts[level] == best and best > 0:
+            return level if counts[level] * 2 >= sum(counts.values()) else "none"
+    return "none"

@@ -1,0 +1,174 @@
+"""Units and models on the table during a game: positions, pins, orders, damage."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.army import ArmyList
+from kriegsspiel.rulesets.bolt_action.army import Unit as UnitSpec
+from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
+
+SPACING = 1.0  # inches between infantry models in a unit's formation (assumption)
+
+
+@dataclass(slots=True)
+class Model:
+    """One figure (or the one vehicle model) with its weapons and place on the table."""
+
+    name: str
+    weapons: tuple[str, ...]
+    x: float
+    y: float
+    officer: str | None = None
+    nco: bool = False
+    alive: bool = True
+    used_one_shot: bool = False
+
+    @property
+    def point(self) -> Point:
+        return Point(self.x, self.y)
+
+
+@dataclass(frozen=True, slots=True)
+class VehicleInfo:
+    """What a vehicle is: its movement type, damage value and special rules."""
+
+    kind: str  # wheeled | half-tracked | tracked | walker
+    target: Target
+    open_topped: bool
+    recce: bool
+    automaton: bool
+    arcs: tuple[tuple[str, str], ...]  # (weapon, facing arc)
+
+
+@dataclass(slots=True)
+class UnitState:
+    """A unit in play."""
+
+    uid: int
+    side: int
+    name: str
+    kind: str  # infantry | artillery | team | vehicle
+    quality: str
+    points: int
+    models: list[Model]
+    start_models: int
+    vehicle: VehicleInfo | None = None
+    heading: float = 0.0  # degrees; 0 points along +y (towards the enemy for side 0)
+    pins: int = 0
+    order: str | None = None  # the order die this turn
+    retained: str | None = None  # Down or Ambush kept from the last turn
+    moved: str | None = None  # "advance" / "run" this turn, for infantry assaulting vehicles
+    destroyed: bool = False
+    immobilised: bool = False
+    ranged_in_on: int | None = None
+    damage_dealt: float = 0.0
+    history: list[str] = field(default_factory=list)
+
+    @property
+    def alive_models(self) -> list[Model]:
+        return [m for m in self.models if m.alive]
+
+    @property
+    def anchor(self) -> Point:
+        alive = self.alive_models or self.models
+        return Point(sum(m.x for m in alive) / len(alive), sum(m.y for m in alive) / len(alive))
+
+    @property
+    def is_vehicle(self) -> bool:
+        return self.vehicle is not None
+
+    @property
+    def has_order(self) -> bool:
+        return self.order is not None
+
+    @property
+    def is_down(self) -> bool:
+        return self.order == "Down" or self.retained == "Down"
+
+    @property
+    def is_ambushing(self) -> bool:
+        return self.order == "Ambush" or self.retained == "Ambush"
+
+    def officer_rank(self) -> str | None:
+        ranks = [m.officer for m in self.alive_models if m.officer]
+        return ranks[0] if ranks else None
+
+    def translate(self, dx: float, dy: float) -> None:
+        for m in self.models:
+            m.x += dx
+            m.y += dy
+
+    def copy(self) -> UnitState:
+        fields = {f: getattr(self, f) for f in _UNIT_FIELDS if f not in ("models", "history")}
+        clone = UnitState(**fields)
+        clone.models = [
+            Model(m.name, m.weapons, m.x, m.y, m.officer, m.nco, m.alive, m.used_one_shot)
+            for m in self.models
+        ]
+        clone.history = list(self.history)
+        return clone
+
+
+_UNIT_FIELDS = tuple(UnitState.__dataclass_fields__)
+
+
+def formation(count: int, centre: Point, heading: float) -> list[Point]:
+    """Places for ``count`` models: ranks of five, 1" apart, facing ``heading``."""
+    per_rank = 5
+    rad = math.radians(heading)
+    right = (math.cos(rad), -math.sin(rad))
+    back = (-math.sin(rad), -math.cos(rad))
+    points = []
+    for i in range(count):
+        rank, file = divmod(i, per_rank)
+        in_rank = min(per_rank, count - rank * per_rank)
+        offset = (file - (in_rank - 1) / 2) * SPACING
+        points.append(
+            Point(
+                centre.x + right[0] * offset + back[0] * rank * SPACING,
+                centre.y + right[1] * offset + back[1] * rank * SPACING,
+            )
+        )
+    return points
+
+
+def build_units(rules: Rules, army: ArmyList, side: int, first_uid: int) -> list[UnitState]:
+    """Turn an army list into units (not yet deployed: all at the origin)."""
+    units: list[UnitState] = []
+    for i, spec in enumerate(army.units):
+        units.append(_unit(rules, spec, side, first_uid + i))
+    return units
+
+
+def _unit(rules: Rules, spec: UnitSpec, side: int, uid: int) -> UnitState:
+    vehicle = None
+    models: list[Model] = []
+    if spec.vehicle is not None:
+        v = spec.vehicle
+        vehicle = VehicleInfo(
+            kind=v.kind,
+            target=rules.target(v.damage_value_of),
+            open_topped=v.open_topped,
+            recce=v.recce,
+            automaton=v.automaton,
+            arcs=tuple((w.weapon, w.facing) for w in v.weapons),
+        )
+        models.append(Model(spec.name, tuple(w.weapon for w in v.weapons), 0.0, 0.0))
+    else:
+        for m in spec.models:
+            for _ in range(m.count):
+                models.append(Model(m.name, tuple(m.weapons), 0.0, 0.0, m.officer, m.nco))
+    return UnitState(
+        uid=uid,
+        side=side,
+        name=spec.name,
+        kind=spec.type,
+        quality=spec.quality,
+        points=spec.points,
+        models=models,
+        start_models=len(models),
+        vehicle=vehicle,
+    )

@@ -1,0 +1,419 @@
+"""Army lists and scenarios: the shipped samples load, and broken files are refused clearly."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kriegsspiel.core import scenario as scenario_module
+from kriegsspiel.core.scenario import (
+    Scenario,
+    load_scenario,
+    polygon_problem,
+    sample_scenarios,
+    self_intersection_pure,
+)
+from kriegsspiel.errors import DataFileError, UsageError
+from kriegsspiel.rulesets.bolt_action import rules_for
+from kriegsspiel.rulesets.bolt_action.army import (
+    WEIRD_SCIENCE,
+    ArmyList,
+    load_army,
+    sample_armies,
+)
+
+K47 = "konflikt47"
+BA1 = "bolt-action-1"
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    return path
+
+
+def line_of(path: Path, needle: str) -> int:
+    """The 1-based line of the first line of ``path`` containing ``needle``."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, 1) if needle in line)
+
+
+def refused(load: object, *args: object) -> DataFileError:
+    with pytest.raises(DataFileError) as info:
+        load(*args)  # type: ignore[operator]
+    return info.value
+
+
+# ----------------------------------------------------------------------- shipped samples
+@pytest.mark.parametrize("ruleset", [K47, BA1])
+def test_at_least_two_sample_armies_per_ruleset(ruleset: str) -> None:
+    assert len(sample_armies(ruleset)) >= 2
+
+
+SAMPLE_ARMIES = [(r, p) for r in (K47, BA1) for p in sample_armies(r)]
+
+
+@pytest.mark.parametrize(("ruleset", "path"), SAMPLE_ARMIES, ids=lambda x: getattr(x, "name", x))
+def test_sample_army_loads_and_adds_up(ruleset: str, path: Path) -> None:
+    army = load_army(path, ruleset)
+    assert army.ruleset == ruleset
+    assert army.points == sum(u.points for u in army.units)
+    assert 900 <= army.points <= 1100
+    assert "points are an assumption" in path.read_text(encoding="utf-8").lower()
+
+
+@pytest.mark.parametrize(("ruleset", "path"), SAMPLE_ARMIES, ids=lambda x: getattr(x, "name", x))
+def test_sample_army_has_the_brief_s_units(ruleset: str, path: Path) -> None:
+    army, rules = load_army(path, ruleset), rules_for(ruleset)
+    weapons = {rules.weapon(w).name for u in army.units for m in u.models for w in m.weapons} | {
+        rules.weapon(w.weapon).name
+        for u in army.units
+        if u.vehicle is not None
+        for w in u.vehicle.weapons
+    }
+    kinds = {u.type for u in army.units}
+    assert {"infantry", "team", "vehicle"} <= kinds
+    assert any(m.officer for u in army.units for m in u.models)
+    assert {"Rifle", rules.weapon("SMG").name, rules.weapon("LMG").name} <= weapons
+    assert rules.weapon("MMG").name in weapons
+    assert {rules.weapon(w).name for w in ("Medium mortar", "Light mortar")} & weapons
+    armoured = [u for u in army.vehicles if u.target(rules).kind == "armoured"]
+    assert armoured, "every sample army has at least one armoured vehicle"
+
+
+@pytest.mark.parametrize("path", sample_armies(K47), ids=lambda p: p.name)
+def test_each_konflikt47_sample_has_a_walker_and_weird_science(path: Path) -> None:
+    army, rules = load_army(path, K47), rules_for(K47)
+    walkers = [u for u in army.vehicles if u.vehicle and u.vehicle.kind == "walker"]
+    assert walkers and all(u.target(rules).walker for u in walkers)
+    weird = [
+        w
+        for u in army.units
+        for m in u.models
+        for w in m.weapons
+        if WEIRD_SCIENCE & set(rules.weapon(w).special)
+    ]
+    assert weird
+
+
+@pytest.mark.parametrize("path", sample_armies(BA1), ids=lambda p: p.name)
+def test_bolt_action_1_samples_have_no_weird_war(path: Path) -> None:
+    army = load_army(path, BA1)
+    assert all(u.vehicle.kind != "walker" and not u.vehicle.automaton for u in army.vehicles)  # type: ignore[union-attr]
+
+
+def test_infantry_quality_sets_its_damage_value() -> None:
+    army, rules = load_army(sample_armies(K47)[0]), rules_for(K47)
+    for unit in army.units:
+        if unit.type in ("infantry", "team"):
+            assert (
+                unit.target(rules).damage_value
+                == {"inexperienced": 3, "regular": 4, "veteran": 5}[unit.quality]
+            )
+    veterans = load_army(next(p for p in sample_armies(K47) if "german" in p.name))
+    assert any(u.quality == "veteran" and u.target(rules).damage_value == 5 for u in veterans.units)
+
+
+def test_at_least_two_sample_scenarios() -> None:
+    names = {load_scenario(p).victory for p in sample_scenarios()}
+    assert names == {"units destroyed", "objectives"}
+
+
+@pytest.mark.parametrize("path", sample_scenarios(), ids=lambda p: p.name)
+def test_sample_scenario_loads_with_real_terrain(path: Path) -> None:
+    s = load_scenario(path)
+    assert (s.table.width, s.table.height, s.turns) == (72, 48, 6)
+    categories = {t.category for t in s.terrain}
+    assert {"building", "road", "obstacle"} <= categories
+    assert categories & {"wood", "rough ground"}
+    buildings = [t for t in s.terrain if t.category == "building"]
+    assert len(buildings) >= 2 and all(
+        b.cover == "hard" and b.blocks_line_of_sight for b in buildings
+    )
+    assert any(t.cover == "soft" and t.category in ("wood", "rough ground") for t in s.terrain)
+    # deployment on opposite long edges
+    assert len(s.sides()) == 2
+    ys = {z.side: {y for _, y in z.polygon} for z in s.deployment}
+    edges = {side: (0.0 in y, s.table.height in y) for side, y in ys.items()}
+    assert sorted(edges.values()) == [(False, True), (True, False)]
+
+
+# --------------------------------------------------------------------- broken army lists
+ARMY = """
+name: Test list
+ruleset: {ruleset}
+faction: Nowhere
+points: {points}
+units:
+  - name: Rifle Squad
+    type: infantry
+    quality: regular
+    points: 100
+    models:
+      - {{name: Sergeant, weapons: [SMG], nco: true}}
+      - {{name: Rifleman, count: 9, weapons: [{weapon}]}}
+{extra}"""
+
+
+def army_file(
+    tmp_path: Path,
+    *,
+    ruleset: str = K47,
+    points: int = 100,
+    weapon: str = "Rifle",
+    extra: str = "",
+) -> Path:
+    text = ARMY.format(ruleset=ruleset, points=points, weapon=weapon, extra=extra)
+    return write(tmp_path, "army.yaml", text)
+
+
+def test_a_minimal_list_loads(tmp_path: Path) -> None:
+    army = load_army(army_file(tmp_path), "k47")
+    assert army.units[0].model_count == 10
+    assert isinstance(army, ArmyList)
+
+
+def test_unknown_weapon_names_unit_model_file_line_and_close_match(tmp_path: Path) -> None:
+    path = army_file(tmp_path, weapon="Rilfe")
+    error = refused(load_army, path, K47)
+    message = str(error)
+    assert str(path) in message
+    assert f"line {line_of(path, 'Rilfe')}" in message
+    assert "units.0.models.1.weapons.0" in message
+    assert "'Rifle Squad'" in message and "'Rifleman'" in message
+    assert "Did you mean 'Rifle'" in message
+
+
+def test_unknown_vehicle_weapon_names_the_unit(tmp_path: Path) -> None:
+    extra = """\
+  - name: Sherman
+    type: vehicle
+    quality: regular
+    points: 0
+    vehicle:
+      kind: tracked
+      damage_value_of: medium tank
+      weapons:
+        - {weapon: Medium AT gunn, facing: turret}
+"""
+    path = army_file(tmp_path, extra=extra)
+    message = str(refused(load_army, path, K47))
+    assert f"line {line_of(path, 'AT gunn')}" in message
+    assert "'Sherman'" in message and "Did you mean 'Medium AT gun'" in message
+
+
+def test_points_that_do_not_add_up_name_both_numbers(tmp_path: Path) -> None:
+    path = army_file(tmp_path, points=1000)
+    error = refused(load_army, path, K47)
+    assert str(path) in str(error)
+    assert f"line {line_of(path, 'points: 1000')}" in str(error)
+    assert "1000" in str(error) and "add up to 100" in str(error)
+
+
+def test_a_missing_field_is_named_with_file_and_line(tmp_path: Path) -> None:
+    path = army_file(tmp_path)
+    path.write_text(path.read_text().replace("    quality: regular\n", ""), encoding="utf-8")
+    message = str(refused(load_army, path, K47))
+    assert str(path) in message
+    assert f"line {line_of(path, '- name: Rifle Squad')}" in message
+    assert "units.0.quality" in message and "Field required" in message
+
+
+def test_a_list_for_the_other_edition_is_refused(tmp_path: Path) -> None:
+    path = army_file(tmp_path, ruleset=BA1)
+    message = str(refused(load_army, path, K47))
+    assert f"line {line_of(path, 'ruleset:')}" in message and "loaded for" in message
+    assert load_army(path).ruleset == BA1  # None: the file's own ruleset
+
+
+def test_army_lists_are_bolt_action_family_only(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="Bolt Action family"):
+        load_army(army_file(tmp_path), "iron-cross")
+
+
+WALKER = """\
+  - name: Walker
+    type: vehicle
+    quality: regular
+    points: 0
+    vehicle:
+      kind: walker
+      damage_value_of: {target}
+      weapons:
+        - {{weapon: MMG, facing: front}}
+"""
+
+
+def test_bolt_action_1_refuses_a_walker(tmp_path: Path) -> None:
+    path = army_file(tmp_path, ruleset=BA1, extra=WALKER.format(target="medium tank"))
+    message = str(refused(load_army, path, BA1))
+    assert f"line {line_of(path, 'kind: walker')}" in message
+    assert "walkers are Konflikt '47 only" in message
+
+
+def test_konflikt47_takes_the_same_walker(tmp_path: Path) -> None:
+    path = army_file(tmp_path, extra=WALKER.format(target="medium walker"))
+    assert load_army(path, K47).vehicles[0].target(rules_for(K47)).walker
+
+
+def test_a_walker_needs_a_walker_damage_value(tmp_path: Path) -> None:
+    path = army_file(tmp_path, extra=WALKER.format(target="medium tank"))
+    assert "damage value of not a walker" in str(refused(load_army, path, K47))
+
+
+def test_bolt_action_1_refuses_a_tesla_cannon(tmp_path: Path) -> None:
+    path = army_file(tmp_path, ruleset=BA1, weapon="M17 Tesla cannon")
+    message = str(refused(load_army, path, BA1))
+    assert f"line {line_of(path, 'Tesla')}" in message
+    assert "weird-science weapon" in message and "'Rifle Squad'" in message
+
+
+def test_bolt_action_1_refuses_an_automaton(tmp_path: Path) -> None:
+    extra = WALKER.format(target="medium tank").replace("kind: walker", "kind: tracked")
+    extra += "      automaton: true\n"
+    path = army_file(tmp_path, ruleset=BA1, extra=extra)
+    assert "automatons are Konflikt '47 only" in str(refused(load_army, path, BA1))
+
+
+def test_an_infantry_unit_cannot_carry_a_vehicle_damage_value(tmp_path: Path) -> None:
+    extra = WALKER.format(target="regular infantry").replace("kind: walker", "kind: tracked")
+    path = army_file(tmp_path, extra=extra)
+    assert "infantry damage value" in str(refused(load_army, path, K47))
+
+
+# ---------------------------------------------------------------------- broken scenarios
+SCENARIO = """
+name: Test scenario
+turns: 6
+victory: units destroyed
+terrain:
+  - name: Farmhouse
+    category: building
+    cover: hard
+    blocks_line_of_sight: true
+    polygon: {polygon}
+deployment:
+  - {{side: south, polygon: [[0, 0], [72, 0], [72, 12], [0, 12]]}}
+  - {{side: north, polygon: [[0, 36], [72, 36], [72, 48], [0, 48]]}}
+"""
+
+
+def scenario_file(
+    tmp_path: Path, polygon: str = "[[10, 10], [20, 10], [20, 20], [10, 20]]"
+) -> Path:
+    return write(tmp_path, "scenario.yaml", SCENARIO.format(polygon=polygon))
+
+
+def test_a_minimal_scenario_takes_the_default_table(tmp_path: Path) -> None:
+    s = load_scenario(scenario_file(tmp_path))
+    assert (s.table.width, s.table.height) == (72, 48)
+    assert s.terrain[0].polygon == ((10, 10), (20, 10), (20, 20), (10, 20))
+
+
+def test_polygon_outside_the_table_is_refused(tmp_path: Path) -> None:
+    path = scenario_file(tmp_path, "[[60, 10], [80, 10], [80, 20], [60, 20]]")
+    message = str(refused(load_scenario, path))
+    assert str(path) in message
+    assert f"line {line_of(path, '[80, 10]')}" in message
+    assert "terrain.0.polygon" in message and "point 2 [80, 10]" in message
+    assert 'outside the 72" x 48" table' in message
+
+
+def test_an_objective_off_the_table_is_refused(tmp_path: Path) -> None:
+    path = scenario_file(tmp_path)
+    path.write_text(path.read_text() + "objectives:\n  - {name: Hill, x: 100, y: 5}\n")
+    message = str(refused(load_scenario, path))
+    assert f"line {line_of(path, 'Hill')}" in message and "outside" in message
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["shapely", "pure-python"])
+def test_self_intersecting_polygon_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pure: bool
+) -> None:
+    if pure:
+        monkeypatch.setattr(scenario_module, "_shapely", lambda: None)
+    else:
+        pytest.importorskip("shapely")
+    path = scenario_file(tmp_path, "[[10, 10], [20, 20], [20, 10], [10, 20]]")  # a bow tie
+    message = str(refused(load_scenario, path))
+    assert str(path) in message
+    assert f"line {line_of(path, '[20, 20], [20, 10]')}" in message
+    assert "intersects itself" in message
+
+
+def test_missing_scenario_field_names_file_and_line(tmp_path: Path) -> None:
+    path = scenario_file(tmp_path)
+    path.write_text(path.read_text().replace("victory: units destroyed\n", ""))
+    message = str(refused(load_scenario, path))
+    assert str(path) in message and "line 1" in message and "victory" in message
+
+
+def test_objectives_victory_needs_objectives(tmp_path: Path) -> None:
+    path = scenario_file(tmp_path)
+    path.write_text(path.read_text().replace("units destroyed", "objectives"))
+    assert "at least one objective" in str(refused(load_scenario, path))
+
+
+def test_deployment_needs_two_sides() -> None:
+    with pytest.raises(ValueError, match="at least two sides"):
+        Scenario.model_validate(
+            {
+                "name": "x",
+                "turns": 6,
+                "victory": "units destroyed",
+                "deployment": [{"side": "south", "polygon": [[0, 0], [72, 0], [72, 12]]}],
+            }
+        )
+
+
+@pytest.mark.parametrize(
+    ("points", "problem"),
+    [
+        ([(0, 0), (1, 0)], "at least 3 distinct points"),
+        ([(0, 0), (1, 0), (2, 0)], "no area"),
+        ([(0, 0), (4, 0), (4, 4), (4, 4), (0, 4)], "repeats"),
+        ([(0, 0), (4, 0), (4, 4), (0, 4), (2, 0)], "intersects itself"),
+        ([(0, 0), (4, 0), (2, 0), (2, 3)], "intersects itself"),  # folds back on an edge
+    ],
+)
+def test_polygon_problems(
+    monkeypatch: pytest.MonkeyPatch, points: list[tuple[float, float]], problem: str
+) -> None:
+    for shapely in (True, False):
+        if not shapely:
+            monkeypatch.setattr(scenario_module, "_shapely", lambda: None)
+        found = polygon_problem(points)
+        assert found is not None and problem in found
+
+
+coordinate = st.integers(min_value=0, max_value=8).map(float)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(coordinate, coordinate), min_size=3, max_size=6, unique=True))
+def test_pure_python_simplicity_agrees_with_shapely(points: list[tuple[float, float]]) -> None:
+    shapely = pytest.importorskip("shapely")
+    problem = polygon_problem(points)
+    if problem is not None and "intersects itself" not in problem:
+        return  # a degenerate ring (all on one line) is refused before either check runs
+    assert (self_intersection_pure(points) is None) == shapely.Polygon(points).is_valid, points
+
+
+def test_error_messages_keep_to_one_line_per_problem(tmp_path: Path) -> None:
+    path = army_file(tmp_path, weapon="Rilfe")
+    path.write_text(path.read_text().replace("faction: Nowhere\n", ""))
+    error = refused(load_army, path, K47)
+    assert len(error.problems) == 2
+    assert all(re.match(r"line \d+, field ", p) for p in error.problems)
+
+
+def test_the_documented_examples_load(tmp_path: Path) -> None:
+    doc = Path(__file__).resolve().parent.parent / "docs" / "armies-and-scenarios.md"
+    army, scenario = re.findall(r"```yaml\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
+    assert load_army(write(tmp_path, "army.yaml", army), K47).points == 303
+    assert load_scenario(write(tmp_path, "scenario.yaml", scenario)).turns == 6

@@ -1,0 +1,316 @@
+"""The battlefield geometry: golden situations, properties (hypothesis) and the batch oracles."""
+
+from __future__ import annotations
+
+import math
+import pickle
+
+import numpy as np
+import pytest
+import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kriegsspiel.core.table import (
+    LosCache,
+    Point,
+    Table,
+    TerrainFeature,
+    circle,
+    rectangle,
+    shared_los_cache,
+)
+from kriegsspiel.errors import UsageError
+
+HOUSE = TerrainFeature("farmhouse", "building", "hard", rectangle(30, 20, 40, 30), True)
+HEDGE = TerrainFeature("hedge", "obstacle", "soft", rectangle(50, 10, 50.5, 40), False)
+WOOD = TerrainFeature(
+    "wood", "rough ground", "soft", ((10, 30), (20, 28), (22, 40), (12, 44)), True
+)
+ROAD = TerrainFeature("road", "road", "none", rectangle(0, 4, 72, 6), False)
+TABLE = Table(features=(HOUSE, HEDGE, WOOD, ROAD))
+
+
+# -- golden situations ----------------------------------------------------------------------
+
+
+def test_a_building_between_two_models_blocks_line_of_sight() -> None:
+    assert not TABLE.line_of_sight(Point(20, 25), Point(48, 25))
+    assert not TABLE.line_of_sight(Point(48, 25), Point(20, 25))
+    assert TABLE.line_of_sight(Point(20, 15), Point(48, 15))  # passes below the house
+
+
+def test_a_model_inside_the_building_sees_out_and_is_seen() -> None:
+    inside = Point(35, 25)
+    assert TABLE.features_at(inside) == [HOUSE]
+    assert TABLE.line_of_sight(inside, Point(60, 25))
+    assert TABLE.line_of_sight(Point(60, 25), inside)
+    # ... but not through a second blocking feature
+    assert not TABLE.line_of_sight(Point(16, 36), Point(48, 25))
+    assert TABLE.line_of_sight(Point(16, 36), Point(35, 25))  # from inside the wood into the house
+
+
+def test_grazing_an_edge_or_a_corner_does_not_block() -> None:
+    assert TABLE.line_of_sight(Point(20, 20), Point(48, 20))  # along the house's bottom wall
+    assert not TABLE.line_of_sight(Point(25, 15), Point(45, 35))  # corner to corner: through it
+    assert TABLE.line_of_sight(Point(30, 10), Point(50, 30))  # touches the corner (40, 20) only
+
+
+def test_a_hedge_gives_soft_cover_just_behind_it_but_not_ten_inches_behind() -> None:
+    shooter = Point(20, 15)
+    assert TABLE.line_of_sight(shooter, Point(51, 15))  # a hedge does not block sight
+    assert TABLE.cover_between(shooter, Point(51, 15)) == "soft"
+    assert TABLE.cover_between(shooter, Point(60.5, 15)) == "none"
+    assert TABLE.cover_between(shooter, Point(45, 15)) == "none"  # in front of the hedge
+    assert TABLE.cover_between(shooter, Point(50.2, 15)) == "soft"  # in it
+
+
+def test_cover_hard_beats_soft_and_the_shooters_own_terrain_gives_nothing() -> None:
+    ruin = TerrainFeature("ruin", "building", "hard", rectangle(51, 14, 53, 16), False)
+    table = TABLE.with_features(ruin)
+    assert table.cover_between(Point(20, 15), Point(52, 15)) == "hard"
+    # shooter in the wood, target just outside it: the wood is the shooter's, not the target's
+    assert TABLE.cover_between(Point(16, 36), Point(16, 28.0)) == "none"
+    assert TABLE.cover_between(Point(16, 20), Point(16, 36)) == "soft"  # target in the wood
+    assert TABLE.cover_between(Point(3, 3), Point(3, 3)) == "none"
+
+
+def test_a_wreck_is_impassable_to_vehicles_gives_hard_cover_and_does_not_block_sight() -> None:
+    wrecked = TABLE.wreck(Point(60, 25), 2, "burnt-out Panzer IV")
+    assert wrecked is not TABLE and len(wrecked.features) == len(TABLE.features) + 1
+    assert "burnt-out Panzer IV" not in [f.name for f in TABLE.features]  # immutable
+    a, b = Point(55, 25), Point(65, 25)
+    assert [f.name for f in wrecked.path_crosses(a, b)] == ["burnt-out Panzer IV"]
+    assert not wrecked.passable(a, b, "vehicle")
+    assert wrecked.passable(a, b, "infantry")
+    assert wrecked.passable(Point(55, 30), Point(65, 30), "vehicle")  # around it
+    assert wrecked.line_of_sight(a, b)
+    assert wrecked.cover_between(a, Point(62.5, 25)) == "hard"
+    assert TABLE.passable(a, b, "vehicle")
+
+
+def test_path_crosses_lists_entered_features_in_table_order() -> None:
+    crossing = TABLE.path_crosses(Point(45, 2), Point(45, 25))
+    assert crossing == [ROAD]
+    assert TABLE.path_crosses(Point(35, 25), Point(35, 60)) == [HOUSE]  # starts inside
+    assert TABLE.path_crosses(Point(28, 33), Point(62, 0)) == [HOUSE, HEDGE, ROAD]
+    assert TABLE.path_crosses(Point(30, 10), Point(30, 40)) == []  # along the wall
+    assert TABLE.path_crosses(Point(35, 25), Point(35, 25)) == []
+
+
+def test_points_off_the_table_are_reported_and_clamped() -> None:
+    assert TABLE.contains(Point(0, 0)) and TABLE.contains(Point(72, 48))
+    assert TABLE.contains(Point(36, 24))
+    for outside in (Point(-0.1, 10), Point(72.01, 10), Point(10, -3), Point(10, 48.5)):
+        assert not TABLE.contains(outside)
+        assert TABLE.contains(TABLE.clamp(outside))
+    assert TABLE.clamp(Point(-5, 60)) == Point(0.0, 48.0)
+    assert TABLE.clamp(Point(3, 4)) == Point(3, 4)
+    assert not TABLE.passable(Point(1, 1), Point(-1, 1), "infantry")
+
+
+def test_nearest_edge_point() -> None:
+    assert TABLE.nearest_edge_point(Point(3, 20)) == Point(0.0, 20.0)
+    assert TABLE.nearest_edge_point(Point(70, 20)) == Point(72.0, 20.0)
+    assert TABLE.nearest_edge_point(Point(30, 1)) == Point(30.0, 0.0)
+    assert TABLE.nearest_edge_point(Point(30, 46)) == Point(30.0, 48.0)
+    assert TABLE.nearest_edge_point(Point(80, 50)) == Point(72.0, 48.0)
+
+
+def test_distance() -> None:
+    assert TABLE.distance(Point(0, 0), Point(3, 4)) == 5.0
+    assert Point(1, 1).distance_to(Point(4, 5)) == 5.0
+
+
+def test_bad_terrain_and_tables_are_usage_errors() -> None:
+    with pytest.raises(UsageError, match="cover"):
+        TerrainFeature("x", "building", "heavy", rectangle(0, 0, 1, 1), True)  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="3 finite vertices"):
+        TerrainFeature("x", "building", "hard", ((0, 0), (1, 1)), True)
+    with pytest.raises(UsageError, match="simple area"):
+        TerrainFeature("bow tie", "building", "hard", ((0, 0), (2, 2), (2, 0), (0, 2)), True)
+    with pytest.raises(UsageError, match="positive size"):
+        Table(width=0)
+    with pytest.raises(UsageError):
+        circle(Point(0, 0), 0)
+
+
+def test_a_closed_ring_and_lists_are_accepted() -> None:
+    f = TerrainFeature("f", "rough ground", "soft", ((0, 0), (2, 0), (2, 2), (0, 0)), False)
+    assert f.polygon == ((0.0, 0.0), (2.0, 0.0), (2.0, 2.0)) and f.area == 2.0
+    assert hash(f) == hash(TerrainFeature("f", "rough ground", "soft", f.polygon, False))
+
+
+def test_a_table_pickles_without_its_indexes() -> None:
+    assert not TABLE.line_of_sight(Point(20, 25), Point(48, 25))  # builds the indexes
+    copy = pickle.loads(pickle.dumps(TABLE))
+    assert copy == TABLE and hash(copy) == hash(TABLE)
+    assert not copy.line_of_sight(Point(20, 25), Point(48, 25))
+
+
+def test_an_empty_table() -> None:
+    table = Table()
+    assert table.line_of_sight(Point(0, 0), Point(72, 48))
+    assert table.cover_between(Point(0, 0), Point(72, 48)) == "none"
+    assert table.path_crosses(Point(0, 0), Point(72, 48)) == []
+    assert table.features_at(Point(1, 1)) == []
+    assert table.visibility([Point(0, 0)], [Point(1, 1), Point(2, 2)]).tolist() == [[True, True]]
+    assert TABLE.visibility([], [Point(1, 1)]).shape == (0, 1)
+    assert TABLE.distances([Point(1, 1)], []).shape == (1, 0)
+
+
+# -- the line-of-sight cache ------------------------------------------------------------------
+
+
+def test_los_cache_answers_for_snapped_points_and_counts_hits() -> None:
+    cache = LosCache(TABLE, grid=0.5)
+    a, b = Point(20.1, 25.2), Point(48.2, 24.9)
+    assert cache.snap(a) == Point(20.0, 25.0)
+    assert cache.line_of_sight(a, b) == TABLE.line_of_sight(cache.snap(a), cache.snap(b))
+    assert cache.line_of_sight(b, a) is False  # the same pair the other way round: a hit
+    assert (cache.hits, cache.misses, len(cache)) == (1, 1, 1)
+    small = LosCache(TABLE, maxsize=2)
+    for x in (1, 2, 3):
+        small.line_of_sight(Point(x, 1), Point(x, 2))
+    assert len(small) == 2
+    small.clear()
+    assert len(small) == 0 and small.hits == 0
+
+
+def test_equal_tables_share_one_cache() -> None:
+    again = Table(features=(HOUSE, HEDGE, WOOD, ROAD))
+    assert again is not TABLE
+    assert shared_los_cache(again) is shared_los_cache(TABLE)
+    assert shared_los_cache(Table()) is not shared_los_cache(TABLE)
+
+
+# -- properties and oracles (hypothesis) ----------------------------------------------------
+
+# integer and half-inch coordinates make collinear and touching cases common
+coordinate = st.one_of(
+    st.integers(-2, 74).map(float),
+    st.integers(-4, 148).map(lambda v: v / 2),
+    st.floats(-2, 74, allow_nan=False),
+)
+points = st.builds(Point, coordinate, coordinate)
+
+
+@st.composite
+def rectangles(draw: st.DrawFn) -> tuple[tuple[float, float], ...]:
+    x0, y0 = draw(st.integers(0, 66)), draw(st.integers(0, 42))
+    w, h = draw(st.integers(1, 12)), draw(st.integers(1, 12))
+    return rectangle(float(x0), float(y0), float(x0 + w), float(y0 + h))
+
+
+@st.composite
+def star_polygons(draw: st.DrawFn) -> tuple[tuple[float, float], ...]:
+    """A simple polygon: vertices at increasing angles around a centre."""
+    cx, cy = draw(st.floats(5, 67)), draw(st.floats(5, 43))
+    n = draw(st.integers(3, 8))
+    angles = sorted(draw(st.lists(st.floats(0, 2 * math.pi - 0.01), min_size=n, max_size=n)))
+    radii = draw(st.lists(st.floats(0.5, 8), min_size=n, max_size=n))
+    vertices = tuple(
+        (round(cx + r * math.cos(t), 3), round(cy + r * math.sin(t), 3))
+        for t, r in zip(angles, radii, strict=True)
+    )
+    polygon = shapely.Polygon(vertices)
+    if not polygon.is_valid or polygon.area < 0.05:
+        return rectangle(cx, cy, cx + 1, cy + 1)
+    return vertices
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> Table:
+    shapes = draw(st.lists(st.one_of(rectangles(), star_polygons()), min_size=1, max_size=5))
+    features = tuple(
+        TerrainFeature(
+            f"feature {i}",
+            "building",
+            draw(st.sampled_from(["none", "soft", "hard"])),
+            shape,
+            draw(st.booleans()),
+        )
+        for i, shape in enumerate(shapes)
+    )
+    return Table(features=features)
+
+
+@st.composite
+def table_and_points(draw: st.DrawFn, n: int) -> tuple[Table, list[Point]]:
+    """A table and points, some of them on its features' vertices (the awkward cases)."""
+    table = draw(tables())
+    vertices = [Point(x, y) for f in table.features for x, y in f.polygon]
+    chosen = draw(st.lists(st.one_of(points, st.sampled_from(vertices)), min_size=1, max_size=n))
+    return table, chosen
+
+
+@settings(max_examples=150, deadline=None)
+@given(table_and_points(n=4))
+def test_line_of_sight_is_symmetric(case: tuple[Table, list[Point]]) -> None:
+    table, pts = case
+    for a in pts:
+        for b in pts:
+            assert table.line_of_sight(a, b) == table.line_of_sight(b, a)
+
+
+@settings(max_examples=80, deadline=None)
+@given(table_and_points(n=6), table_and_points(n=6))
+def test_visibility_matrix_is_the_scalar_line_of_sight(
+    case: tuple[Table, list[Point]], more: tuple[Table, list[Point]]
+) -> None:
+    table, origins = case
+    targets = more[1] + origins[:2]
+    matrix = table.visibility(origins, targets)
+    assert matrix.shape == (len(origins), len(targets)) and matrix.dtype == np.bool_
+    expected = [[table.line_of_sight(a, b) for b in targets] for a in origins]
+    assert matrix.tolist() == expected
+    assert (table.visibility(targets, origins) == matrix.T).all()
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(points, max_size=6), st.lists(points, max_size=6))
+def test_distances_are_shapelys_distance_and_math_dist(
+    origins: list[Point], targets: list[Point]
+) -> None:
+    got = TABLE.distances(origins, targets)
+    assert got.shape == (len(origins), len(targets))
+    for i, a in enumerate(origins):
+        for j, b in enumerate(targets):
+            exact = math.dist((a.x, a.y), (b.x, b.y))
+            geos = shapely.distance(shapely.Point(a.x, a.y), shapely.Point(b.x, b.y))
+            assert math.isclose(got[i, j], exact, rel_tol=1e-12, abs_tol=1e-12)
+            assert math.isclose(got[i, j], geos, rel_tol=1e-12, abs_tol=1e-12)
+            assert math.isclose(TABLE.distance(a, b), exact, rel_tol=1e-12, abs_tol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(table_and_points(n=3))
+def test_features_at_is_covers_and_a_model_always_sees_out(
+    case: tuple[Table, list[Point]],
+) -> None:
+    table, pts = case
+    for p in pts:
+        here = table.features_at(p)
+        for f in table.features:
+            assert (f in here) == shapely.Polygon(f.polygon).covers(shapely.Point(p.x, p.y))
+    # from inside a feature, that feature never blocks: a lone feature never blocks anything
+    for f in table.features:
+        alone = Table(features=(f,))
+        inside = shapely.Polygon(f.polygon).representative_point()
+        for p in pts:
+            assert alone.line_of_sight(Point(inside.x, inside.y), p)
+
+
+@settings(max_examples=60, deadline=None)
+@given(table_and_points(n=4))
+def test_cover_ranges_and_reach(case: tuple[Table, list[Point]]) -> None:
+    table, pts = case
+    order = ["none", "soft", "hard"]
+    for a in pts:
+        for b in pts:
+            cover = table.cover_between(a, b)
+            in_b = [f.cover for f in table.features_at(b)]
+            # at least the cover the target is in, never more than the best feature on the line
+            assert order.index(cover) >= max((order.index(c) for c in in_b), default=0)
+            on_line = in_b + [f.cover for f in table.path_crosses(a, b)]
+            assert order.index(cover) <= max((order.index(c) for c in on_line), default=0)
