@@ -575,6 +575,71 @@ def figure(
     show(hc_odds.figure(officer), as_json)
 
 
+@app.command("play")
+def play_cmd(
+    ruleset: Annotated[
+        str, typer.Option("--ruleset", "-r", help="konflikt47 or bolt-action-1.")
+    ] = "konflikt47",
+    scenario: Annotated[
+        str | None,
+        typer.Option("--scenario", "-s", help="A scenario file, or the name of a shipped one."),
+    ] = None,
+    army: Annotated[
+        list[str],
+        typer.Option(
+            "--army", "-a", help="Two army list files (or shipped names): side A, then side B."
+        ),
+    ] = [],  # noqa: B006
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the game's dice.")] = 1,
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players", help="Who plays each side: tactical or random, e.g. tactical,random."
+        ),
+    ] = "tactical,tactical",
+    record: Annotated[
+        str | None, typer.Option("--record", help="Where to write the game record (JSON Lines).")
+    ] = None,
+    svg: Annotated[
+        str | None, typer.Option("--svg", help="Draw the final table to this SVG file.")
+    ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Only the result, not the turn-by-turn account.")
+    ] = False,
+) -> None:
+    """Play a whole game, AI against AI, on a real table (Konflikt '47, Bolt Action)."""
+    from kriegsspiel.play import run_game
+
+    run_game(
+        ruleset=ruleset,
+        scenario=scenario,
+        armies=army,
+        seed=seed,
+        players=players,
+        record=record,
+        svg=svg,
+        quiet=quiet,
+    )
+
+
+@app.command("replay")
+def replay_cmd(
+    path: Annotated[str, typer.Argument(help="A game record written by 'kriegsspiel play'.")],
+) -> None:
+    """Re-run a recorded game and say whether it reproduces byte for byte."""
+    from kriegsspiel.rulesets.bolt_action.game.record import replay
+
+    result = replay(path)
+    if result.reproduced:
+        typer.echo(f"{path}: reproduced ({result.events} events identical).")
+        return
+    typer.echo(
+        f"{path}: does NOT reproduce; first difference at line {result.first_difference}:\n"
+        f"  recorded: {result.expected}\n  replayed: {result.actual}"
+    )
+    raise typer.Exit(1)
+
+
 def main() -> None:
     """Entry point: run the app, turning every deliberate error into exit status 2."""
     from kriegsspiel.errors import KriegsspielError

@@ -33,7 +33,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from kriegsspiel.core.datafile import Strict, load_yaml
+from kriegsspiel.core.datafile import Strict, load_yaml, parse_yaml
 
 Point = tuple[float, float]
 Cover = Literal["none", "soft", "hard"]
@@ -271,6 +271,11 @@ class Scenario(Strict):
 def load_scenario(path: str | Path) -> Scenario:
     """Read and validate a scenario; raise DataFileError naming file, line and field."""
     return load_yaml(Path(path), Scenario)
+
+
+def parse_scenario(text: str, name: str) -> Scenario:
+    """The same as :func:`load_scenario` for a scenario held as text."""
+    return parse_yaml(text, Scenario, name)
 
 
 def sample_scenarios() -> list[Path]:

@@ -39,7 +39,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from kriegsspiel.core.datafile import Strict, load_yaml
+from kriegsspiel.core.datafile import Strict, load_yaml, parse_yaml
 from kriegsspiel.errors import UnknownNameError, UsageError
 from kriegsspiel.rulesets import RULESETS, check_ruleset
 from kriegsspiel.rulesets.bolt_action.edition import Konflikt47, Rules, Target, rules_for
@@ -354,6 +354,13 @@ def load_army(
             )
     with _set(_LOADING, _Loading(expected, rules_file)):
         return load_yaml(Path(path), ArmyList)
+
+
+def parse_army(text: str, name: str, ruleset: str | None = None) -> ArmyList:
+    """The same as :func:`load_army` for a list held as text (e.g. inside a game record)."""
+    expected = check_ruleset(ruleset) if ruleset is not None else None
+    with _set(_LOADING, _Loading(expected, None)):
+        return parse_yaml(text, ArmyList, name)
 
 
 def sample_armies(ruleset: str) -> list[Path]:

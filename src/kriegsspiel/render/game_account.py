@@ -1,0 +1,89 @@
+"""A readable turn-by-turn account of a game, made from its event log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kriegsspiel.core.game import Event
+
+SIDES = ("Side A", "Side B")
+
+
+def _name(units: list[Any], uid: Any) -> str:
+    if isinstance(uid, int) and 0 <= uid < len(units):
+        u = units[uid]
+        return f"{u.name} [{SIDES[u.side][-1]}]"
+    return "?"
+
+
+def describe(event: Event, units: list[Any]) -> str | None:
+    """One line for an event worth telling (None for book-keeping events)."""
+    d = event.data
+    n = lambda key: _name(units, d.get(key))  # noqa: E731 - a tiny local shorthand
+    kind = event.kind
+    if kind == "order":
+        bits = [f"{n('unit')}: {d.get('order')}"]
+        if (d.get("to") and d.get("order") != "Run") or (d.get("to") and d.get("target") is None):
+            bits.append(f'to ({d["to"][0]:.0f}", {d["to"][1]:.0f}")')
+        if d.get("target") is not None:
+            bits.append(("assaulting " if d.get("order") == "Run" else "at ") + n("target"))
+        return "  " + " ".join(bits)
+    if kind == "order test":
+        return f"    order test: needs {d['needs']} or less on 2D6 -> {d['result']}"
+    if kind == "shoot":
+        if "casualties" in d:
+            return (
+                f"    {d['shots']} shots: {d['hits']} hits, {d['casualties']} casualties, "
+                f"{d['pins']} pin(s) on {n('target')}"
+            )
+        effects = [k for k in ("knocked_out", "immobilised", "stunned", "on_fire") if d.get(k)]
+        return (
+            f"    {d['shots']} shots at {n('target')}: "
+            f"{', '.join(e.replace('_', ' ') for e in effects) or 'no damage'}"
+        )
+    if kind == "no shot":
+        return f"    {n('unit')} has no shot at {n('target')}"
+    if kind == "morale check":
+        return f"    morale check for {n('unit')}: needs {d['needs']} -> {'passed' if d['passed'] else 'failed'}"
+    if kind == "destroyed":
+        return f"    ** {n('unit')} destroyed ({d['why']})"
+    if kind == "rally":
+        return f"    rallies: loses {d['pins_lost']} pin(s)"
+    if kind == "close quarters":
+        winner = "attackers" if d["attacker_wins"] else "defenders"
+        return (
+            f"    close quarters {n('attacker')} v {n('defender')}: {winner} win "
+            f"({d['attackers_left']} v {d['defenders_left']} left)"
+        )
+    if kind == "assault vehicle":
+        return f"    assault on {n('target')}: {'knocked out' if d['knocked_out'] else 'survives'}"
+    if kind == "fubar":
+        return f"    FUBAR! {d['result']}"
+    if kind == "react":
+        return f"    {n('unit')} reacts: {d.get('choice')}"
+    if kind == "ambush" and d.get("choice") == "fire":
+        return f"    {n('unit')} springs an ambush"
+    if kind == "escape":
+        return f"    {n('unit')} escapes"
+    if kind == "turn end":
+        return f"-- end of turn {d['turn']}: score {d['score'][0]} - {d['score'][1]}"
+    if kind == "game over":
+        a, b = d["score"]
+        result = "a draw" if a == b else f"{SIDES[0] if a > b else SIDES[1]} wins"
+        return f"== Game over after turn {d['turn']}: {a} - {b}, {result}"
+    return None
+
+
+def account(events: list[Event], units: list[Any]) -> list[str]:
+    """The whole game as lines, with a heading at the start of each turn."""
+    lines: list[str] = []
+    turn = 0
+    for event in events:
+        t = event.data.get("turn", turn)
+        if event.kind in ("order", "draw") and t != turn:
+            turn = t
+            lines.append(f"Turn {turn}")
+        line = describe(event, units)
+        if line is not None:
+            lines.append(line)
+    return lines
