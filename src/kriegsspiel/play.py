@@ -34,7 +34,7 @@ def run_game(
     quiet: bool,
 ) -> None:
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
-    from kriegsspiel.ai.players import RandomPlayer, play
+    from kriegsspiel.ai.players import Player, RandomPlayer, play
     from kriegsspiel.core.records import write_record
     from kriegsspiel.core.scenario import parse_scenario, sample_scenarios
     from kriegsspiel.render.game_account import account
@@ -72,8 +72,11 @@ def run_game(
         ),
         seed=seed,
     )
-    made = {"tactical": TacticalPlayer, "random": RandomPlayer}
-    play(game, [made[kinds[0]](seed), made[kinds[1]](seed + 1)], seed)
+
+    def player(kind: str, player_seed: int) -> Player:
+        return TacticalPlayer(player_seed) if kind == "tactical" else RandomPlayer(player_seed)
+
+    play(game, [player(kinds[0], seed), player(kinds[1], seed + 1)], seed)
     console = Console(highlight=False)
     a, b = game.score()
     console.print(f"[bold]{game.scenario.name}[/bold] — {game.rules.data.title}, seed {seed}")

@@ -19,7 +19,10 @@ def _name(units: list[Any], uid: Any) -> str:
 def describe(event: Event, units: list[Any]) -> str | None:
     """One line for an event worth telling (None for book-keeping events)."""
     d = event.data
-    n = lambda key: _name(units, d.get(key))  # noqa: E731 - a tiny local shorthand
+
+    def n(key: str) -> str:
+        return _name(units, d.get(key))
+
     kind = event.kind
     if kind == "order":
         bits = [f"{n('unit')}: {d.get('order')}"]

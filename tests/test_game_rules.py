@@ -1,0 +1,243 @@
+"""The rules the game engine adds on the table (docs/rules: 'the game on the table')."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from kriegsspiel.core.game import IllegalActionError
+from kriegsspiel.core.procedure import ScriptedDice
+from kriegsspiel.core.scenario import load_scenario, sample_scenarios
+from kriegsspiel.core.table import Point, Table
+from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, facing_hit, in_arc
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+
+
+def new_game(ruleset: str = "konflikt47", scenario: int = 1, seed: int = 1) -> BoltActionGame:
+    armies = [load_army(p, ruleset) for p in sample_armies(ruleset)[:2]]
+    return BoltActionGame(
+        ruleset, load_scenario(sample_scenarios()[scenario]), (armies[0], armies[1]), seed=seed
+    )
+
+
+def only(game: BoltActionGame, *keep: int) -> None:
+    """Take every other unit off the table (a hand-built position)."""
+    for u in game.units:
+        if u.uid not in keep:
+            u.destroyed = True
+
+
+def place(unit: UnitState, x: float, y: float, heading: float | None = None) -> None:
+    anchor = unit.anchor
+    unit.translate(x - anchor.x, y - anchor.y)
+    if heading is not None:
+        unit.heading = heading
+
+
+def test_deployment_inside_zones() -> None:
+    game = new_game()
+    zones = {i: z for i, z in enumerate(sorted(game.scenario.deployment, key=lambda z: z.side))}
+    for unit in game.units:
+        ys = [p[1] for p in zones[unit.side].polygon]
+        assert min(ys) - 3 <= unit.anchor.y <= max(ys) + 3
+        assert all(game.table.contains(m.point) for m in unit.models)
+
+
+def test_move_checks_terrain_along_the_path() -> None:
+    game = new_game()
+    tank = game.units[8]  # Panzer IV
+    building = next(f for f in game.table.features if f.category == "building")
+    xs, ys = zip(*building.polygon, strict=True)
+    place(tank, min(xs) - 4, sum(ys) / len(ys), heading=90)
+    inside = Point(sum(xs) / len(xs), sum(ys) / len(ys))
+    assert not check_move(game.rules, game.table, tank, inside, run=False).allowed
+    infantry = game.units[1]
+    place(infantry, min(xs) - 1, sum(ys) / len(ys))
+    assert check_move(game.rules, game.table, infantry, inside, run=False).allowed
+
+
+def test_vehicle_turn_limits_and_reverse() -> None:
+    game = new_game()
+    game.table = Table(72, 48)  # open ground: only the turn and reverse rules matter here
+    tank = game.units[8]  # tracked: Advance 1 turn, Run none
+    place(tank, 36, 10, heading=0)
+    rules, table = game.rules, game.table
+    assert check_move(rules, table, tank, Point(36, 19), run=True).allowed  # straight ahead
+    assert not check_move(rules, table, tank, Point(45, 10), run=True).allowed  # a turn on a Run
+    assert check_move(rules, table, tank, Point(44, 12), run=False).allowed  # one turn on Advance
+    back = check_move(rules, table, tank, Point(36, 6), run=False)
+    assert back.allowed and back.reverse  # 4" back: within half of 9"
+    assert not check_move(rules, table, tank, Point(36, 4), run=False).allowed  # 6" back: too far
+
+
+def test_facing_from_bearing() -> None:
+    tank_at = Point(36, 24)
+    assert facing_hit(0, tank_at, Point(36, 40)) == "front"
+    assert facing_hit(0, tank_at, Point(50, 24)) == "side"
+    assert facing_hit(0, tank_at, Point(36, 5)) == "rear"
+    assert facing_hit(90, tank_at, Point(50, 24)) == "front"
+
+
+def test_hull_weapon_arcs() -> None:
+    at = Point(0, 0)
+    assert in_arc("front", 0, at, Point(0, 10)) and not in_arc("front", 0, at, Point(0, -10))
+    assert in_arc("turret", 0, at, Point(0, -10))
+
+
+def test_officer_in_range_helps() -> None:
+    game = new_game()
+    squad, hq = game.units[10], game.units[9]  # a First Lieutenant: +2 within 6"
+    place(hq, 20, 40)
+    place(squad, 20, 44)
+    assert game._officer_near(squad) == "First Lieutenant"
+    place(squad, 50, 44)
+    assert game._officer_near(squad) is None
+
+
+def _draw_and_order(game: BoltActionGame, action: Action) -> None:
+    game.apply_action(Action("draw", side=game.units[action.unit].side))
+    game.apply_action(action)
+
+
+def test_down_is_retained_for_one_turn() -> None:
+    game = new_game()
+    only(game, 1, 10)
+    _draw_and_order(game, Action("order", unit=1, order="Down"))
+    _draw_and_order(game, Action("order", unit=10, order="Rally"))
+    assert game.turn == 2 and game.units[1].retained == "Down"
+    assert game.units[1] not in game.eligible(0)  # its die stays out of the bag
+    _draw_and_order(game, Action("order", unit=10, order="Rally"))
+    assert game.turn == 3 and game.units[1].retained is None  # back in the bag
+    assert game.units[1] in game.eligible(0)
+
+
+def test_unit_cover_majority_and_ranges_per_model() -> None:
+    game = new_game()
+    only(game, 1, 10)
+    shooter, target = game.units[1], game.units[10]
+    place(shooter, 20, 12, 0)
+    place(target, 20, 30, 180)
+    groups = game.shooting_groups(shooter, target, moving=False)
+    assert sum(g.shots for g in groups) > 0
+    # rifles/SMGs at ~18": SMGs (12") cannot reach; an LMG at long range needs 4+
+    from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
+
+    assert {describe_needs(g.shot.hit_on) for g in groups} <= {"3+", "4+", "5+", "6+"}
+
+
+def test_objectives_scoring() -> None:
+    game = new_game(scenario=0)  # hold-the-crossroads: objectives
+    assert game.scenario.victory == "objectives"
+    only(game, 1, 10)
+    first = game.scenario.objectives[0]
+    place(game.units[1], first.x, first.y)
+    place(game.units[10], 70, 47)
+    assert game.score() == (first.points, 0)
+    place(game.units[10], first.x + 1, first.y)  # contested: nobody holds it
+    assert game.score() == (0, 0)
+
+
+def test_destroyed_units_score_in_a_meeting_engagement() -> None:
+    game = new_game(scenario=1)
+    assert game.scenario.victory == "units destroyed"
+    game.units[10].destroyed = True
+    assert game.score() == (1, 0)
+
+
+def test_reaction_down_uses_the_die() -> None:
+    game = new_game()
+    only(game, 1, 2, 10)
+    place(game.units[1], 20, 12, 0)
+    place(game.units[10], 20, 26, 180)
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=1, order="Fire", target=10))
+    assert game.current_player() == 1 and game.pending is not None  # the target may react
+    choices = [a.choice for a in game.legal_actions()]
+    assert choices == ["none", "down"]
+    game.apply_action(Action("react", side=1, unit=10, choice="down"))
+    assert game.units[10].order == "Down"
+    assert game.units[10] not in game.eligible(1)
+
+
+def test_bolt_action_has_no_reactions() -> None:
+    game = new_game("bolt-action-1")
+    only(game, 1, 11)
+    place(game.units[1], 20, 12, 0)
+    place(game.units[11], 20, 26, 180)
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=1, order="Fire", target=11))
+    assert game.pending is None
+
+
+def test_ambush_fires_after_a_move() -> None:
+    game = new_game()
+    only(game, 1, 11)
+    place(game.units[11], 20, 40, 180)
+    place(game.units[1], 20, 6, 0)
+    game.units[11].retained = "Ambush"
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=1, order="Advance", to=(20.0, 12.0)))
+    assert game.pending is not None and game.pending.kind == "ambush"
+    assert {a.choice for a in game.legal_actions()} == {"fire", "hold"}
+
+
+def test_illegal_orders_change_nothing() -> None:
+    game = new_game()
+    before = [(u.anchor, u.pins, u.order) for u in game.units]
+    with pytest.raises(IllegalActionError, match="chance"):
+        game.apply_action(Action("order", unit=1, order="Down"))
+    game.apply_action(Action("draw", side=0))
+    with pytest.raises(IllegalActionError, match="belongs to side 1"):
+        game.apply_action(Action("order", unit=10, order="Down"))
+    with pytest.raises(IllegalActionError, match="beyond"):
+        game.apply_action(
+            Action("order", unit=1, order="Advance", to=(game.units[1].anchor.x, 30.0))
+        )
+    assert [(u.anchor, u.pins, u.order) for u in game.units] == before
+
+
+def test_team_with_one_crew_left_shoots_worse() -> None:
+    game = new_game()
+    only(game, 3, 10)
+    mmg, target = game.units[3], game.units[10]
+    place(mmg, 20, 12, 0)
+    place(target, 20, 24, 180)
+    full = game.shooting_groups(mmg, target, moving=False)
+    for m in mmg.models[1:]:
+        m.alive = False
+    short = game.shooting_groups(mmg, target, moving=False)
+    assert full[0].shot.hit_on is not None and short[0].shot.hit_on is not None
+    assert short[0].shot.hit_on[0] == full[0].shot.hit_on[0] + 1
+
+
+def test_casualties_spare_leaders_and_special_weapons() -> None:
+    game = new_game()
+    only(game, 1, 10)
+    squad = game.units[10]
+    place(squad, 20, 30, 180)
+    game._casualties(squad, 8, by=game.units[1])
+    survivors = squad.alive_models
+    assert len(survivors) == 2
+    assert all(any(w != "Rifle" for w in m.weapons) or m.nco or m.officer for m in survivors)
+
+
+def test_morale_check_at_half_strength() -> None:
+    game = new_game()
+    only(game, 1, 10)
+    squad = game.units[10]
+    game.dice = ScriptedDice([6, 6])  # the morale check rolls a double six: fails
+    game._casualties(squad, 5, by=game.units[1])
+    assert squad.destroyed
+    assert any(e.kind == "morale check" and e.data["passed"] is False for e in game.events)
+
+
+def test_chance_node_probabilities() -> None:
+    game = new_game()
+    outcomes = game.chance_outcomes()
+    assert sum(p for _, p in outcomes) == pytest.approx(1)
+    assert {a.side for a, _ in outcomes} == {0, 1}
+    counts = [len(game.eligible(0)), len(game.eligible(1))]
+    assert outcomes[0][1] == pytest.approx(Fraction(counts[0], sum(counts)))
