@@ -241,3 +241,22 @@ def test_chance_node_probabilities() -> None:
     assert {a.side for a, _ in outcomes} == {0, 1}
     counts = [len(game.eligible(0)), len(game.eligible(1))]
     assert outcomes[0][1] == pytest.approx(Fraction(counts[0], sum(counts)))
+
+
+def test_k47_assault_reactions() -> None:
+    game = new_game()
+    game.table = Table(72, 48)
+    only(game, 1, 2, 10, 11)
+    place(game.units[1], 20, 20, 0)
+    place(game.units[10], 20, 28, 180)
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=1, order="Run", target=10, choice="hand-to-hand",
+                             to=(20.0, 28.0)))
+    assert game.pending is not None and game.pending.kind == "assault-reaction"
+    choices = {a.choice for a in game.legal_actions()}
+    assert choices == {"hand-to-hand", "point-blank", "escape", "stand and fire"}
+    before = game.units[10].anchor
+    game.apply_action(Action("react", side=1, unit=10, choice="escape"))
+    after = game.units[10].anchor
+    assert after.y > before.y  # ran away from the assault
+    assert not game.units[10].destroyed and game.units[10].order == "Run"

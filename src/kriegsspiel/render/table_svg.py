@@ -198,7 +198,8 @@ def _terrain(root: ET.Element, game: BoltActionGame, frame: _Frame) -> None:
         style = terrain_style(feature)
         group = _el(layer, "g", class_=f"feature {style.label.replace(' ', '-')}")
         hides = ", blocks line of sight" if feature.blocks_line_of_sight else ""
-        _tooltip(group, f"{feature.name} ({feature.category}): {feature.cover} cover{hides}")
+        cover = "no" if feature.cover == "none" else feature.cover
+        _tooltip(group, f"{feature.name} ({feature.category}): {cover} cover{hides}")
         _el(
             group,
             "polygon",
@@ -426,7 +427,8 @@ def _legend(root: ET.Element, game: BoltActionGame, x: float, y: float, width: f
         style = terrain_style(feature)
         seen.setdefault(style.label, style)
     items: list[tuple[str, str, str]] = [
-        ("terrain", style.label, style.fill) for style in seen.values()
+        ("wreck" if style is _WRECK else "terrain", style.label, style.fill)
+        for style in seen.values()
     ]
     items += [
         ("model", names[0], SIDE_COLOURS[0]),
@@ -452,7 +454,7 @@ def _legend(root: ET.Element, game: BoltActionGame, x: float, y: float, width: f
 
 def _swatch(parent: ET.Element, kind: str, colour: str, x: float, y: float) -> None:
     """The little picture in front of a legend entry (an 18×10 pixel box)."""
-    if kind == "terrain":
+    if kind in ("terrain", "wreck"):
         _el(
             parent,
             "rect",
@@ -464,6 +466,8 @@ def _swatch(parent: ET.Element, kind: str, colour: str, x: float, y: float) -> N
             stroke="#333333",
             stroke_width=0.8,
         )
+        if kind == "wreck":
+            _cross(parent, x + 9, y + 5, 3.5, stroke="#ffffff", stroke_width=1.2)
     elif kind == "model":
         _el(
             parent,

@@ -719,8 +719,7 @@ class BoltActionGame:
     def _fight(self, unit: UnitState, tgt: UnitState, action: Action, reaction: str) -> None:
         rules, proc = self.rules, self.rules.data.procedure
         if reaction == "escape":
-            away = heading_to(unit.anchor, tgt.anchor)
-            self._flee(tgt, away)
+            self._flee(tgt, heading_to(tgt.anchor, unit.anchor))  # away from the assaulters
             tgt.order = "Run"
             self._close_in(unit, tgt)
             self.log("escape", unit=tgt.uid)
