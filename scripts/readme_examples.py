@@ -11,6 +11,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 README = Path(__file__).resolve().parent.parent / "README.md"

@@ -250,8 +250,9 @@ def test_k47_assault_reactions() -> None:
     place(game.units[1], 20, 20, 0)
     place(game.units[10], 20, 28, 180)
     game.apply_action(Action("draw", side=0))
-    game.apply_action(Action("order", unit=1, order="Run", target=10, choice="hand-to-hand",
-                             to=(20.0, 28.0)))
+    game.apply_action(
+        Action("order", unit=1, order="Run", target=10, choice="hand-to-hand", to=(20.0, 28.0))
+    )
     assert game.pending is not None and game.pending.kind == "assault-reaction"
     choices = {a.choice for a in game.legal_actions()}
     assert choices == {"hand-to-hand", "point-blank", "escape", "stand and fire"}

@@ -910,7 +910,8 @@ class BoltActionGame:
                 for u in self.units
                 if not u.destroyed
                 and u.vehicle is None
-                and min(m.point.distance_to(at) for m in u.alive_models) <= OBJECTIVE_REACH
+                and min((m.point.distance_to(at) for m in u.alive_models), default=99.0)
+                <= OBJECTIVE_REACH
             ]
             if near and len(set(near)) == 1:
                 held[near[0]] += obj.points

@@ -84,6 +84,9 @@ def check_move(rules: Rules, table: Table, unit: UnitState, to: Point, run: bool
     distance = start.distance_to(to)
     if not table.contains(to):
         return MoveCheck(False, "off the table")
+    dx, dy = to.x - start.x, to.y - start.y  # every model moves with the unit's centre
+    if not all(table.contains(Point(m.x + dx, m.y + dy)) for m in unit.alive_models):
+        return MoveCheck(False, "a model would end off the table")
     if unit.immobilised:
         return MoveCheck(False, "immobilised")
     row = movement_row(rules, unit)

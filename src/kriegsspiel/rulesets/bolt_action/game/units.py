@@ -56,7 +56,7 @@ class UnitState:
     models: list[Model]
     start_models: int
     vehicle: VehicleInfo | None = None
-    heading: float = 0.0  # degrees; 0 points along +y (towards the enemy for side 0)
+    heading: float = 0.0  # degrees, compass style: 0 points along +y, 90 along +x
     pins: int = 0
     order: str | None = None  # the order die this turn
     retained: str | None = None  # Down or Ambush kept from the last turn

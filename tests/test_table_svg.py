@@ -1,0 +1,117 @@
+"""The SVG picture of a Bolt Action family game's table."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from kriegsspiel.core.scenario import load_scenario, sample_scenarios
+from kriegsspiel.render.table_svg import table_svg, write_svg
+from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def _game(scenario: int = 1) -> BoltActionGame:
+    army_a, army_b = (load_army(p, "konflikt47") for p in sample_armies("konflikt47")[:2])
+    return BoltActionGame(
+        "konflikt47", load_scenario(sample_scenarios()[scenario]), (army_a, army_b), seed=1
+    )
+
+
+def _parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg.encode("utf-8"))
+
+
+def _layer(root: ET.Element, name: str) -> ET.Element:
+    found = root.find(f"{NS}g[@id='{name}']")
+    assert found is not None, name
+    return found
+
+
+def _living_model_circles(root: ET.Element) -> list[ET.Element]:
+    return [c for c in _layer(root, "units").iter(f"{NS}circle") if c.get("class") == "model"]
+
+
+def _living_foot_models(game: BoltActionGame) -> int:
+    return sum(len(u.alive_models) for u in game.units if u.vehicle is None and not u.destroyed)
+
+
+def _texts(root: ET.Element) -> list[str]:
+    return [t.text or "" for t in root.iter(f"{NS}text")]
+
+
+def test_draws_terrain_models_vehicles_and_caption() -> None:
+    game = _game()
+    root = _parse(table_svg(game))
+    assert root.tag == f"{NS}svg"
+    terrain = _layer(root, "terrain").findall(f".//{NS}polygon")
+    assert len(terrain) == len(game.table.features)
+    tips = [t.text or "" for t in _layer(root, "terrain").iter(f"{NS}title")]
+    assert all(f.name in tip for f, tip in zip(game.table.features, tips, strict=True))
+    assert len(_living_model_circles(root)) == _living_foot_models(game) > 0
+    units = _layer(root, "units")
+    walkers = sum(1 for u in game.units if u.vehicle and u.vehicle.kind == "walker")
+    tanks = sum(1 for u in game.units if u.vehicle and u.vehicle.kind != "walker")
+    assert len([p for p in units.iter(f"{NS}polygon") if p.get("class") == "walker"]) == walkers
+    assert len([r for r in units.iter(f"{NS}rect") if r.get("class") == "vehicle"]) == tanks
+    drawn = ET.tostring(units, encoding="unicode")
+    assert all(f"rotate({u.heading:g} " in drawn for u in game.units if u.vehicle)
+    assert {u.name for u in game.units} <= set(_texts(units))
+    caption = root.find(f".//{NS}text[@id='caption']")
+    assert caption is not None and caption.text is not None
+    assert game.scenario.name in caption.text and "turn 1" in caption.text
+    a, b = game.score()
+    assert f"{a} : {b}" in caption.text
+    assert len(_layer(root, "legend")) > 0
+
+
+def test_objectives_are_named() -> None:
+    game = _game(0)  # the meeting engagement has no objectives; hold the crossroads has
+    assert game.scenario.objectives
+    root = _parse(table_svg(game, title="Crossroads <demo> & co"))
+    texts = " ".join(_texts(_layer(root, "objectives")))
+    assert all(obj.name in texts for obj in game.scenario.objectives)
+    title = root.find(f"{NS}text[@id='title']")
+    assert title is not None and title.text == "Crossroads <demo> & co"
+
+
+def test_destroyed_units_are_no_longer_drawn_living() -> None:
+    game = _game()
+    unit = max((u for u in game.units if u.vehicle is None), key=lambda u: len(u.models))
+    before = len(_living_model_circles(_parse(table_svg(game))))
+    unit.destroyed = True
+    for m in unit.models:
+        m.alive = False
+    root = _parse(table_svg(game))
+    assert len(_living_model_circles(root)) == before - len(unit.models)
+    group = _layer(root, "units").find(f"{NS}g[@id='unit-{unit.uid}']")
+    assert group is not None and "destroyed" in (group.get("class") or "")
+    assert not group.findall(f"{NS}circle")
+    assert len(group.findall(f"{NS}path[@class='dead']")) == len(unit.models)
+
+
+def test_wrecks_and_knocked_out_vehicles() -> None:
+    game = _game()
+    tank = next(u for u in game.units if u.vehicle and u.vehicle.kind != "walker")
+    tank.destroyed = True  # as the game does it: the model stays "alive", a wreck appears
+    game.table = game.table.wreck(tank.anchor, name=f"wreck of {tank.name}")
+    root = _parse(table_svg(game))
+    wreck = next(g for g in _layer(root, "terrain") if "wreck" in (g.get("class") or ""))
+    assert wreck.find(f"{NS}path") is not None  # the ✕
+    group = _layer(root, "units").find(f"{NS}g[@id='unit-{tank.uid}']")
+    assert group is not None and "destroyed" in (group.get("class") or "")
+    assert group.find(f"{NS}rect[@class='vehicle']") is not None
+
+
+def test_write_svg(tmp_path: Path) -> None:
+    game = _game()
+    path = tmp_path / "table.svg"
+    write_svg(game, path, scale=6.0)
+    root = _parse(path.read_text(encoding="utf-8"))
+    assert float(root.get("width") or 0) == pytest.approx(72 * 6.0 + 24)
+    table = root.find(f"{NS}rect[@id='table']")
+    assert table is not None and table.get("width") == "432"
