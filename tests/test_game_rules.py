@@ -39,7 +39,8 @@ def place(unit: UnitState, x: float, y: float, heading: float | None = None) -> 
 
 def test_deployment_inside_zones() -> None:
     game = new_game()
-    zones = {i: z for i, z in enumerate(sorted(game.scenario.deployment, key=lambda z: z.side))}
+    names = game.scenario.sides()  # side 0 takes the first zone listed
+    zones = {names.index(z.side): z for z in game.scenario.deployment}
     for unit in game.units:
         ys = [p[1] for p in zones[unit.side].polygon]
         assert min(ys) - 3 <= unit.anchor.y <= max(ys) + 3
@@ -218,7 +219,7 @@ def test_casualties_spare_leaders_and_special_weapons() -> None:
     only(game, 1, 10)
     squad = game.units[10]
     place(squad, 20, 30, 180)
-    game._casualties(squad, 8, by=game.units[1])
+    game.casualties(squad, 8, by=game.units[1])
     survivors = squad.alive_models
     assert len(survivors) == 2
     assert all(any(w != "Rifle" for w in m.weapons) or m.nco or m.officer for m in survivors)
@@ -229,7 +230,7 @@ def test_morale_check_at_half_strength() -> None:
     only(game, 1, 10)
     squad = game.units[10]
     game.dice = ScriptedDice([6, 6])  # the morale check rolls a double six: fails
-    game._casualties(squad, 5, by=game.units[1])
+    game.casualties(squad, 5, by=game.units[1])
     assert squad.destroyed
     assert any(e.kind == "morale check" and e.data["passed"] is False for e in game.events)
 
@@ -261,3 +262,76 @@ def test_k47_assault_reactions() -> None:
     after = game.units[10].anchor
     assert after.y > before.y  # ran away from the assault
     assert not game.units[10].destroyed and game.units[10].order == "Run"
+
+
+def _observer_game() -> tuple[BoltActionGame, UnitState, UnitState]:
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    observer = next(u for u in game.units if u.name == "Forward Observer")
+    target = next(u for u in game.units if u.name == "1st Grenadier Squad")
+    only(game, observer.uid, target.uid, 1)
+    place(observer, 20, 6, 0)
+    place(target, 20, 30, 180)
+    place(game.units[1], 60, 6, 0)  # a friendly unit far from the barrage
+    return game, observer, target
+
+
+def test_barrage_fire_for_effect_golden() -> None:
+    game, observer, target = _observer_game()
+    # chart 4: fire for effect; radius D6+6 = 1+6 = 7"; the squad rolls 3: D3 pins -> 2
+    game.dice = ScriptedDice([4, 1, 3, 2])
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(
+        Action("order", unit=observer.uid, order="Fire", target=target.uid, choice="barrage")
+    )
+    assert target.pins == 2 and not target.destroyed
+    assert game.units[1].pins == 0  # outside the 7"
+    assert observer.support_used
+    from kriegsspiel.rulesets.bolt_action.game.support import can_call
+
+    assert not can_call(game, observer, "barrage")  # one barrage a game
+
+
+def test_barrage_delay_rolls_again_next_turn() -> None:
+    game, observer, target = _observer_game()
+    game.dice = ScriptedDice([2])  # delay
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(
+        Action("order", unit=observer.uid, order="Fire", target=target.uid, choice="barrage")
+    )
+    assert len(game.delayed) == 1 and target.pins == 0
+    game.dice = ScriptedDice([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1])
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=1, order="Down"))
+    game.apply_action(Action("draw", side=1))
+    game.apply_action(Action("order", unit=target.uid, order="Down"))
+    assert game.turn == 2 and not game.delayed  # rolled again at the start of turn 2
+    assert any(e.kind == "barrage" and e.data["turn"] == 2 for e in game.events)
+
+
+def test_air_strike_golden() -> None:
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    observer = next(u for u in game.units if u.name == "Air Observer")
+    target = next(u for u in game.units if u.name == "1st Section")
+    only(game, observer.uid, target.uid)
+    place(observer, 20, 42, 180)
+    place(target, 20, 20, 0)
+    # here it comes (4); D3-1 pins on the target: 3 -> 2; aircraft 1: strafing fighter,
+    # +1 pin, 3D6 hits (1+1+1 = 3) at the regulars' 4+: two of 5, 2, 6 -> 2 casualties
+    game.dice = ScriptedDice([4, 3, 1, 1, 1, 1, 5, 2, 6])
+    game.apply_action(Action("draw", side=1))
+    game.apply_action(
+        Action("order", unit=observer.uid, order="Fire", target=target.uid, choice="air strike")
+    )
+    assert len(target.alive_models) == 8
+    assert target.pins == 2 + 1 + 1  # strike pins, the aircraft's pin, the attack's pin
+
+
+def test_konflikt47_has_no_barrages() -> None:
+    game = new_game("konflikt47")
+    from kriegsspiel.rulesets.bolt_action.game.support import can_call
+
+    assert not any(
+        can_call(game, u, "barrage") or can_call(game, u, "air strike") for u in game.units
+    )

@@ -103,6 +103,8 @@ class TacticalPlayer:
                 if near < 24 and not any(state.can_shoot(unit, e, moving=False) for e in enemies)
                 else 0.5
             )
+        if action.order == "Fire" and action.choice in ("barrage", "air strike"):
+            return self._support_value(state, unit, state.units[action.target])  # type: ignore[index]
         if action.order == "Fire" and action.target is not None:
             return self.damage(state, unit, state.units[action.target], moving=False) - pinned
         dest = Point(*action.to) if action.to else unit.anchor
@@ -119,6 +121,16 @@ class TacticalPlayer:
         if action.order == "Run":
             return 1.3 * position - pinned
         return 0.0
+
+    def _support_value(self, state: BoltActionGame, unit: UnitState, target: UnitState) -> float:
+        """Half the time it arrives: pins all round the target (friends too), some damage."""
+        value = 0.0
+        for other in state.units:
+            if other.destroyed or state.gap(other, target) > 9.0:
+                continue
+            sign = 1.0 if other.side != unit.side else -1.5
+            value += sign * (2 * PIN_VALUE + 0.15 * other.points)
+        return 0.5 * value
 
     def _position(self, state: BoltActionGame, unit: UnitState, at: Point) -> float:
         """How good a place is: near objectives (or the enemy), in cover, not in the open."""

@@ -68,6 +68,20 @@ def describe(event: Event, units: list[Any]) -> str | None:
         return f"    {n('unit')} springs an ambush"
     if kind == "escape":
         return f"    {n('unit')} escapes"
+    if kind in ("barrage", "air strike"):
+        return f"    {kind}: rolled {d['roll']} -> {d['effect']}"
+    if kind == "fire for effect":
+        return f'    fire for effect: every unit within {d["radius"]}" of the target point'
+    if kind in ("barrage pins", "air strike pins"):
+        return f"    {n('unit')} takes {d['pins']} pin(s)"
+    if kind == "barrage hit":
+        return f"    {n('unit')} is hit by a {d['weapon']}"
+    if kind == "aircraft":
+        return f"    a {d['aircraft']} attacks {n('target')}"
+    if kind == "support damage":
+        if "casualties" in d:
+            return f"    {d['hits']} hits, {d['casualties']} casualties on {n('unit')}"
+        return f"    {n('unit')}: {'knocked out' if d['knocked_out'] else 'survives'}"
     if kind == "turn end":
         return f"-- end of turn {d['turn']}: score {d['score'][0]} - {d['score'][1]}"
     if kind == "game over":

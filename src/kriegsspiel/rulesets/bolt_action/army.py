@@ -139,6 +139,7 @@ class Model(Strict):
     weapons: tuple[Annotated[str, AfterValidator(_model_weapon)], ...] = ()
     officer: OfficerRank | None = None
     nco: bool = False
+    observer: Literal["artillery", "air"] | None = None  # calls a barrage or an air strike
 
     @model_validator(mode="after")
     def _one_rank(self) -> Self:

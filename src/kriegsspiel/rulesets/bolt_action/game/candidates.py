@@ -11,6 +11,7 @@ import math
 from typing import TYPE_CHECKING
 
 from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, movement_row
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
@@ -101,6 +102,13 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
         ]
     for p in destinations(game, unit, run=True):
         acts.append(Action("order", unit=uid, order="Run", to=(p.x, p.y)))
+    for kind in SUPPORT:
+        if can_call(game, unit, kind):
+            acts += [
+                Action("order", unit=uid, order="Fire", target=e.uid, choice=kind)
+                for e in game.units
+                if e.side != unit.side and not e.destroyed and game.visible(unit, e)
+            ]
     if unit.vehicle is None:
         run = movement_row(game.rules, unit).run
         modes = ("hand-to-hand", "point-blank") if game.rules.has_reactions else ("",)

@@ -26,6 +26,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     attack_vehicle,
 )
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
+from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, Delayed, call, can_call, resolve
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_move,
     facing_hit,
@@ -162,6 +163,7 @@ class BoltActionGame:
         self.turn = 1
         self.drawn: int | None = None
         self.pending: Pending | None = None
+        self.delayed: list[Delayed] = []  # barrages and air strikes rolling again next turn
         self.over = False
         self._events: list[Event] = []
         self._deploy()
@@ -291,6 +293,20 @@ class BoltActionGame:
                 check = check_move(self.rules, self.table, unit, dest, run=action.order == "Run")
                 if not check.allowed:
                     raise IllegalActionError(f"{unit.name} cannot move there: {check.reason}")
+        if action.choice in SUPPORT:
+            if action.order != "Fire" or action.target is None:
+                raise IllegalActionError(
+                    f"a {action.choice} is called with a Fire order at a target"
+                )
+            if not can_call(self, unit, action.choice):
+                raise IllegalActionError(
+                    f"{unit.name} cannot call a {action.choice} (no observer, "
+                    "already used, or not in this edition)"
+                )
+            tgt = self._target(action.target, unit)
+            if not self.visible(unit, tgt):
+                raise IllegalActionError(f"{unit.name} cannot see {tgt.name}")
+            return
         if action.target is not None and action.order in ("Fire", "Advance"):
             tgt = self._target(action.target, unit)
             at = Point(*action.to) if action.to else unit.anchor
@@ -453,6 +469,8 @@ class BoltActionGame:
             lost = min(unit.pins, self.dice.roll(6))
             unit.pins -= lost
             self.log("rally", unit=unit.uid, pins_lost=lost)
+        elif action.order == "Fire" and action.choice in SUPPORT and action.target is not None:
+            call(self, unit, self.units[action.target], action.choice)
         elif action.order in ("Fire", "Advance", "Run"):
             if action.order == "Run" and action.target is not None:
                 self._assault(unit, action)
@@ -553,7 +571,7 @@ class BoltActionGame:
                 on_fire=state.on_fire,
                 pins=state.pins,
             )
-            self._vehicle_damage(
+            self.vehicle_damage(
                 tgt,
                 state.knocked_out,
                 state.immobilised,
@@ -580,15 +598,16 @@ class BoltActionGame:
             if any(g.shot.hit_on and len(g.shot.hit_on) == 1 and out.hits for g in groups):
                 unit.ranged_in_on = tgt.uid
             tgt.pins += out.pins
-            self._casualties(tgt, out.casualties, by=unit)
+            self.casualties(tgt, out.casualties, by=unit)
             if out.destroyed_by_morale and not tgt.destroyed:
                 self._destroy(tgt, "fails its morale check after a flamethrower")
-            self._check_morale_and_pins(tgt)
+            self.check_pins(tgt)
 
-    def _casualties(self, tgt: UnitState, count: int, *, by: UnitState) -> None:
+    def casualties(self, tgt: UnitState, count: int, *, by: UnitState | None) -> None:
+        """Remove ``count`` models (the owner's sensible choice), then any morale check."""
         if count <= 0:
             return
-        shooter = by.anchor
+        shooter = by.anchor if by is not None else tgt.anchor
 
         def keep_order(m: Any) -> tuple[int, float]:
             special = any(
@@ -601,7 +620,8 @@ class BoltActionGame:
 
         for model in sorted(tgt.alive_models, key=keep_order)[:count]:
             model.alive = False
-        by.damage_dealt += tgt.points * count / max(1, tgt.start_models)
+        if by is not None:
+            by.damage_dealt += tgt.points * count / max(1, tgt.start_models)
         if not tgt.alive_models:
             self._destroy(tgt, "all models lost", credit=False)
             return
@@ -613,27 +633,37 @@ class BoltActionGame:
             if not passed:
                 self._destroy(tgt, "fails its morale check")
 
-    def _check_morale_and_pins(self, unit: UnitState) -> None:
+    def check_pins(self, unit: UnitState) -> None:
+        """A unit with as many pins as its morale is removed."""
         if not unit.destroyed and destroyed_by_pins(
             self.rules, self.rules.morale(unit.quality), unit.pins
         ):
             self._destroy(unit, f"{unit.pins} pins reach its morale")
 
-    def _vehicle_damage(
-        self, tgt: UnitState, ko: bool, immobilised: bool, halted: bool, pins: int, *, by: UnitState
+    def vehicle_damage(
+        self,
+        tgt: UnitState,
+        ko: bool,
+        immobilised: bool,
+        halted: bool,
+        pins: int,
+        *,
+        by: UnitState | None,
     ) -> None:
+        """Apply a vehicle's damage results: wreck, immobilised, halted (Down), pins."""
         tgt.pins += pins
         if immobilised:
             tgt.immobilised = True
         if ko:
-            by.damage_dealt += tgt.points
+            if by is not None:
+                by.damage_dealt += tgt.points
             self._destroy(tgt, "knocked out", credit=False)
             if tgt.vehicle is not None and tgt.vehicle.target.kind == "armoured":
                 self.table = self.table.wreck(tgt.anchor, name=f"wreck of {tgt.name}")
             return
         if halted:
             tgt.order = "Down"
-        self._check_morale_and_pins(tgt)
+        self.check_pins(tgt)
 
     def _destroy(self, unit: UnitState, why: str, *, credit: bool = True) -> None:
         unit.destroyed = True
@@ -803,7 +833,7 @@ class BoltActionGame:
             destroyed_if_damaged=tgt.vehicle.open_topped,
         )
         self.log("assault vehicle", unit=unit.uid, target=tgt.uid, knocked_out=state.knocked_out)
-        self._vehicle_damage(
+        self.vehicle_damage(
             tgt,
             state.knocked_out,
             state.immobilised,
@@ -889,8 +919,13 @@ class BoltActionGame:
         self.log("turn end", turn=self.turn, score=list(self.score()))
         if self.turn >= self.scenario.turns:
             self._finish()
-        else:
-            self.turn += 1
+            return
+        self.turn += 1
+        waiting, self.delayed = self.delayed, []
+        for call_in in waiting:  # delayed barrages and air strikes roll again
+            resolve(self, call_in)
+        if self._side_wiped_out():
+            self._finish()
 
     def _finish(self) -> None:
         self.over = True
@@ -920,7 +955,7 @@ class BoltActionGame:
     # ------------------------------------------------------------------ set-up
     def _deploy(self) -> None:
         zones: dict[int, Any] = {}
-        names = sorted({z.side for z in self.scenario.deployment})
+        names = self.scenario.sides()  # side 0 takes the first zone listed
         for z in self.scenario.deployment:
             zones.setdefault(names.index(z.side), z)
         centre = Point(self.table.width / 2, self.table.height / 2)

@@ -25,6 +25,7 @@ class Model:
     nco: bool = False
     alive: bool = True
     used_one_shot: bool = False
+    observer: str | None = None  # "artillery" or "air": may call in support
 
     @property
     def point(self) -> Point:
@@ -65,6 +66,7 @@ class UnitState:
     immobilised: bool = False
     ranged_in_on: int | None = None
     damage_dealt: float = 0.0
+    support_used: bool = False  # an observer's one barrage or air strike
     history: list[str] = field(default_factory=list)
 
     @property
@@ -105,7 +107,9 @@ class UnitState:
         fields = {f: getattr(self, f) for f in _UNIT_FIELDS if f not in ("models", "history")}
         clone = UnitState(**fields)
         clone.models = [
-            Model(m.name, m.weapons, m.x, m.y, m.officer, m.nco, m.alive, m.used_one_shot)
+            Model(
+                m.name, m.weapons, m.x, m.y, m.officer, m.nco, m.alive, m.used_one_shot, m.observer
+            )
             for m in self.models
         ]
         clone.history = list(self.history)
@@ -160,7 +164,9 @@ def _unit(rules: Rules, spec: UnitSpec, side: int, uid: int) -> UnitState:
     else:
         for m in spec.models:
             for _ in range(m.count):
-                models.append(Model(m.name, tuple(m.weapons), 0.0, 0.0, m.officer, m.nco))
+                models.append(
+                    Model(m.name, tuple(m.weapons), 0.0, 0.0, m.officer, m.nco, observer=m.observer)
+                )
     return UnitState(
         uid=uid,
         side=side,

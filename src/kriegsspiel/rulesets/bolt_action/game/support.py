@@ -1,0 +1,237 @@
+"""Bolt Action 1st edition's artillery barrage and air strike, called in by observers.
+
+The charts are the sheet's (``artillery_barrage`` and ``air_strike`` in the edition's data);
+how an observer calls them in the game is listed in docs/rules/bolt-action-1.md.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from kriegsspiel.core.dice import DiceExpr
+from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.attack import TroopsContext, attack_troops, attack_vehicle
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.rulesets.bolt_action.morale import new_test
+from kriegsspiel.rulesets.bolt_action.shooting import (
+    Group,
+    Shot,
+    Situation,
+    plan_shot,
+    roll_expr,
+    vehicle_profile,
+)
+
+if TYPE_CHECKING:
+    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+
+SUPPORT = {"barrage": "artillery", "air strike": "air"}
+MISCALCULATION_REACH = 24.0  # inches the enemy may move a miscalculated barrage (sheet)
+
+
+@dataclass(frozen=True, slots=True)
+class Delayed:
+    """A barrage or air strike that rolls again at the start of the next turn."""
+
+    kind: str  # "barrage" | "air strike"
+    side: int
+    target: int
+    point: tuple[float, float]
+
+
+def observer_kind(unit: UnitState) -> str | None:
+    """'artillery' or 'air' if a living model of the unit is such an observer."""
+    for m in unit.alive_models:
+        if m.observer:
+            return m.observer
+    return None
+
+
+def can_call(game: BoltActionGame, unit: UnitState, kind: str) -> bool:
+    """An observer may call its one barrage or air strike of the game, if the edition has it."""
+    chart = game.rules.data.artillery_barrage if kind == "barrage" else game.rules.data.air_strike
+    return chart is not None and not unit.support_used and observer_kind(unit) == SUPPORT[kind]
+
+
+def call(game: BoltActionGame, observer: UnitState, target: UnitState, kind: str) -> None:
+    """The observer calls it in on ``target``: roll on the chart."""
+    observer.support_used = True
+    resolve(game, Delayed(kind, observer.side, target.uid, (target.anchor.x, target.anchor.y)))
+
+
+def resolve(game: BoltActionGame, call_in: Delayed) -> None:
+    roll = game.dice.roll(6)
+    if call_in.kind == "barrage":
+        chart = game.rules.data.artillery_barrage
+        assert chart is not None
+        effect = next(r.effect for r in chart.rows if roll in r.rolls)
+        game.log("barrage", side=call_in.side, roll=roll, effect=effect)
+        point = Point(*call_in.point)
+        if effect == "delay":
+            game.delayed.append(call_in)
+            return
+        if effect == "miscalculation":
+            point = _worst_for_caller(game, call_in.side, point)
+        _fire_for_effect(game, point)
+        return
+    strike = game.rules.data.air_strike
+    assert strike is not None
+    outcome = next(r.effect for r in strike.rows if roll in r.rolls)
+    game.log("air strike", side=call_in.side, roll=roll, effect=outcome)
+    if outcome == "skies are empty":
+        game.delayed.append(call_in)
+        return
+    target = game.units[call_in.target]
+    if outcome == "rookie pilot":
+        target = _victim_for_rookie(game, call_in.side, Point(*call_in.point)) or target
+    if target.destroyed:
+        return
+    _here_it_comes(game, target)
+
+
+def _worst_for_caller(game: BoltActionGame, side: int, point: Point) -> Point:
+    """The enemy moves a miscalculated barrage onto the caller's own nearest unit in reach."""
+    own = [
+        u
+        for u in game.units
+        if u.side == side
+        and not u.destroyed
+        and u.anchor.distance_to(point) <= MISCALCULATION_REACH
+    ]
+    return min(own, key=lambda u: u.anchor.distance_to(point)).anchor if own else point
+
+
+def _victim_for_rookie(game: BoltActionGame, side: int, point: Point) -> UnitState | None:
+    """A rookie pilot: the enemy picks the target, so the caller's own nearest unit."""
+    own = [u for u in game.units if u.side == side and not u.destroyed]
+    return min(own, key=lambda u: u.anchor.distance_to(point)) if own else None
+
+
+def _fire_for_effect(game: BoltActionGame, point: Point) -> None:
+    chart = game.rules.data.artillery_barrage
+    assert chart is not None
+    radius = roll_expr(game.dice, DiceExpr(chart.radius))
+    game.log("fire for effect", at=[round(point.x, 2), round(point.y, 2)], radius=radius)
+    for unit in list(game.units):
+        if (
+            unit.destroyed
+            or min((m.point.distance_to(point) for m in unit.alive_models), default=math.inf)
+            > radius
+        ):
+            continue
+        roll = game.dice.roll(6)
+        if roll in chart.pin_rolls:
+            pins = roll_expr(game.dice, DiceExpr(chart.pins))
+            unit.pins += pins
+            game.log("barrage pins", unit=unit.uid, roll=roll, pins=pins)
+            game.check_pins(unit)
+        elif roll in chart.hit_rolls:
+            game.log("barrage hit", unit=unit.uid, roll=roll, weapon=chart.hit_as)
+            _sure_hit(game, unit, chart.hit_as, point)
+
+
+def _sure_hit(game: BoltActionGame, unit: UnitState, weapon_name: str, point: Point) -> None:
+    """One automatic hit of ``weapon_name`` (the heavy howitzer) from above."""
+    weapon = game.rules.weapon(weapon_name)
+    target = (
+        game.rules.target(f"{unit.quality} infantry")
+        if unit.vehicle is None
+        else unit.vehicle.target
+    )
+    situation = Situation(
+        range_inches=max(weapon.indirect_min_range or 0, weapon.min_range, 30.0),
+        indirect=True,
+        ranged_in=True,
+        target_down=unit.is_down and unit.vehicle is None,
+        open_topped=bool(unit.vehicle and unit.vehicle.open_topped),
+        target_pins=unit.pins,
+        target_quality=unit.quality,
+        target_models=len(unit.alive_models),
+    )
+    shot, _ = plan_shot(game.rules, weapon, target, situation)
+    _resolve_hits(game, unit, replace(shot, hit_on=()), None)
+
+
+def _here_it_comes(game: BoltActionGame, target: UnitState) -> None:
+    strike = game.rules.data.air_strike
+    assert strike is not None
+    centre = target.anchor
+    for unit in game.units:
+        if unit.destroyed:
+            continue
+        if (
+            unit is target
+            or min((m.point.distance_to(centre) for m in unit.alive_models), default=math.inf)
+            <= strike.radius
+        ):
+            pins = roll_expr(game.dice, DiceExpr(strike.pins))
+            unit.pins += pins
+            game.log("air strike pins", unit=unit.uid, pins=pins)
+    # no flak is fielded by the sample forces: the aircraft always survives (assumption)
+    roll = game.dice.roll(6)
+    plane = next(a for a in strike.aircraft if roll in a.rolls)
+    game.log("aircraft", roll=roll, aircraft=plane.aircraft, target=target.uid)
+    target.pins += plane.pins
+    if target.vehicle is None:
+        dv = game.rules.target(f"{target.quality} infantry").damage_value
+        shot = Shot(
+            weapon=plane.aircraft, hit_on=(), hits_per_hit=DiceExpr(plane.hits), damage_need=dv
+        )
+    else:
+        profile = vehicle_profile(
+            game.rules,
+            target.vehicle.target,
+            Situation(
+                range_inches=0,
+                open_topped=target.vehicle.open_topped,
+                automaton=target.vehicle.automaton,
+                target_quality=target.quality,
+                target_pins=target.pins,
+            ),
+            indirect=True,
+        )
+        top = 0 if target.vehicle.target.walker else game.rules.pen_modifier("top")
+        shot = Shot(
+            weapon=plane.aircraft,
+            hit_on=(),
+            hits_per_hit=DiceExpr(plane.hits),
+            pen=plane.pen + top,
+            vehicle=profile,
+        )
+    _resolve_hits(game, target, shot, None)
+    game.check_pins(target)
+
+
+def _resolve_hits(game: BoltActionGame, unit: UnitState, shot: Shot, by: UnitState | None) -> None:
+    if unit.vehicle is not None:
+        state = attack_vehicle(game.dice, [Group(shot, 1)])
+        game.log(
+            "support damage",
+            unit=unit.uid,
+            knocked_out=state.knocked_out,
+            immobilised=state.immobilised,
+            pins=state.pins,
+        )
+        game.vehicle_damage(
+            unit,
+            state.knocked_out,
+            state.immobilised,
+            state.crew_stunned or (state.on_fire and not state.knocked_out),
+            state.pins,
+            by=by,
+        )
+        return
+    ctx = TroopsContext(
+        models=len(unit.alive_models),
+        morale=new_test(game.rules, unit.quality, pins=unit.pins),
+        pins_per_attack=game.rules.data.procedure.pins_per_attack,
+    )
+    out = attack_troops(game.dice, [Group(shot, 1)], ctx)
+    game.log(
+        "support damage", unit=unit.uid, hits=out.hits, casualties=out.casualties, pins=out.pins
+    )
+    unit.pins += out.pins
+    game.casualties(unit, out.casualties, by=by)
+    game.check_pins(unit)
