@@ -610,11 +610,7 @@ class BoltActionGame:
         shooter = by.anchor if by is not None else tgt.anchor
 
         def keep_order(m: Any) -> tuple[int, float]:
-            special = any(
-                self.rules.weapon(w).category == "heavy weapons"
-                or w.lower().startswith(("light machine", "lmg"))
-                for w in m.weapons
-            )
+            special = any(self._special_weapon(w) for w in m.weapons)
             rank = 3 if m.officer else 2 if m.nco else 1 if special else 0
             return (rank, -m.point.distance_to(shooter))
 
@@ -632,6 +628,12 @@ class BoltActionGame:
             self.log("morale check", unit=tgt.uid, needs=test.value, passed=passed)
             if not passed:
                 self._destroy(tgt, "fails its morale check")
+
+    def _special_weapon(self, name: str) -> bool:
+        """Worth keeping: a heavy weapon, or one that fires more than a rifle's single shot."""
+        weapon = self.rules.weapon(name)
+        shots = weapon.shots
+        return weapon.category == "heavy weapons" or (shots.isdigit() and int(shots) > 1)
 
     def check_pins(self, unit: UnitState) -> None:
         """A unit with as many pins as its morale is removed."""
