@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from kriegsspiel.core.game import IllegalActionError
-from kriegsspiel.core.procedure import ScriptedDice
+from kriegsspiel.core.procedure import RandomDice, ScriptedDice
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
@@ -335,3 +335,40 @@ def test_konflikt47_has_no_barrages() -> None:
     assert not any(
         can_call(game, u, "barrage") or can_call(game, u, "air strike") for u in game.units
     )
+
+
+def test_gravity_pulse_stops_the_next_run() -> None:
+    game = new_game()
+    game.table = Table(72, 48)
+    projector, squad = game.units[6], game.units[10]  # Schwerefeld Projektor, 1st Rifle Squad
+    only(game, 6, 10, 11)
+    place(projector, 20, 6, 0)
+    place(squad, 20, 26, 180)
+    # 2 shots at 20" (long range: 4+): 5 and 6 hit; both damage on 4+ (6, 6): 2 casualties
+    game.dice = ScriptedDice([5, 6, 6, 6] + [3] * 10)
+    game.shoot(projector, squad, moving=False)
+    assert len(squad.alive_models) == 8 and squad.no_run
+    game.dice = ScriptedDice([3] * 20)
+    game.apply_action(Action("draw", side=1))
+    with pytest.raises(IllegalActionError, match="gravity pulse"):
+        game.apply_action(Action("order", unit=10, order="Run", to=(20.0, 30.0)))
+    game.apply_action(Action("order", unit=10, order="Down"))
+    assert not squad.no_run  # only the next activation
+
+
+def test_shockwave_strikes_every_unit_under_its_line() -> None:
+    game = new_game()
+    game.table = Table(72, 48)
+    projector = game.units[15]  # the US artillery unit, given a Zvukovoy Proyektor
+    projector.models[0].weapons = ("Zvukovoy Proyektor",)
+    near, far = game.units[1], game.units[2]  # two German squads in a line
+    only(game, 15, 1, 2)
+    place(projector, 20, 40, 180)
+    place(near, 20, 30, 0)
+    place(far, 20, 22, 0)
+    game.dice = RandomDice(5)  # the line, not the rolls, is what this checks
+    game.shoot(projector, near, moving=False)
+    struck = {e.data["target"] for e in game.events if e.kind == "shockwave"}
+    assert struck == {2}  # the far squad is under the line; the firer is not struck
+    attacked = [e.data["target"] for e in game.events if e.kind == "shoot"]
+    assert attacked == [1, 2]  # the declared target, then the squad under the line

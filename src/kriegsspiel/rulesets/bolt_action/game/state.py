@@ -10,6 +10,7 @@ fire. An illegal action raises :class:`IllegalActionError` and changes nothing.
 from __future__ import annotations
 
 import copy
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -54,6 +55,9 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
 ORDERS = ("Fire", "Advance", "Run", "Ambush", "Rally", "Down")
 OBJECTIVE_REACH = 3.0  # inches: a unit this close holds an objective (assumption)
 CONTACT = 1.0  # inches: an assault ends this close to the target (assumption)
+SHOCKWAVE_WIDTH = (
+    0.5  # inches either side of a Shockwave's line that count as under it (assumption)
+)
 OFFICER_RANGE = {"Second Lieutenant": 6.0, "First Lieutenant": 6.0, "Captain": 12.0, "Major": 12.0}
 
 
@@ -124,6 +128,14 @@ class Pending:
     action: Action  # the paused order
     target: int  # the unit reacting (or the ambushed mover)
     ambushers: tuple[int, ...] = ()
+
+
+def _segment_distance(p: Point, a: Point, b: Point) -> float:
+    """Distance from p to the segment a-b."""
+    dx, dy = b.x - a.x, b.y - a.y
+    length = dx * dx + dy * dy
+    t = 0.0 if length == 0 else max(0.0, min(1.0, ((p.x - a.x) * dx + (p.y - a.y) * dy) / length))
+    return math.hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy))
 
 
 class BoltActionGame:
@@ -283,6 +295,8 @@ class BoltActionGame:
             raise IllegalActionError(f"{unit.name} already has an order this turn")
         if action.order not in ORDERS:
             raise IllegalActionError(f"{action.order!r} is not an order ({', '.join(ORDERS)})")
+        if action.order == "Run" and unit.no_run:
+            raise IllegalActionError(f"{unit.name} was hit by a gravity pulse and cannot Run now")
         if action.order in ("Advance", "Run"):
             if action.to is None:
                 raise IllegalActionError(f"{action.order} needs a destination")
@@ -451,6 +465,7 @@ class BoltActionGame:
     # ------------------------------------------------------------------ carrying out orders
     def _carry_out(self, action: Action) -> None:
         unit = self.units[action.unit]
+        unit.no_run = False  # a gravity pulse stops only the next activation's Run
         test = self._order_test(unit, action)
         result = order_test(self.dice, self.rules, test)
         if result != "no test":
@@ -558,6 +573,48 @@ class BoltActionGame:
             for name in model.weapons:
                 if "One-shot" in self.rules.weapon(name).special and not model.used_one_shot:
                     model.used_one_shot = True
+        self._resolve_attack(unit, tgt, groups)
+        for group in groups:
+            if "Shockwave" in self.rules.weapon(group.shot.weapon).special:
+                self._shockwave_line(unit, tgt, group.shot.weapon)
+
+    def _shockwave_line(self, unit: UnitState, tgt: UnitState, weapon_name: str) -> None:
+        """A Shockwave also strikes every other unit with a model under its line (friends too)."""
+        weapon = self.rules.weapon(weapon_name)
+        start, aim = unit.anchor, tgt.anchor
+        gap = start.distance_to(aim) or 1.0
+        end = Point(
+            start.x + (aim.x - start.x) * weapon.range / gap,
+            start.y + (aim.y - start.y) * weapon.range / gap,
+        )
+        for other in self.units:
+            if other.destroyed or other.uid in (unit.uid, tgt.uid):
+                continue
+            if (
+                min(
+                    (_segment_distance(m.point, start, end) for m in other.alive_models),
+                    default=math.inf,
+                )
+                > SHOCKWAVE_WIDTH
+            ):
+                continue
+            profile = (
+                self.rules.target(f"{other.quality} infantry")
+                if other.vehicle is None
+                else other.vehicle.target
+            )
+            situation = Situation(
+                range_inches=min(weapon.range, start.distance_to(other.anchor)),
+                target_pins=other.pins,
+                target_quality=other.quality,
+                target_models=len(other.alive_models),
+            )
+            shot, _ = plan_shot(self.rules, weapon, profile, situation)
+            self.log("shockwave", unit=unit.uid, target=other.uid)
+            self._resolve_attack(unit, other, [Group(shot, 1)])
+
+    def _resolve_attack(self, unit: UnitState, tgt: UnitState, groups: list[Group]) -> None:
+        gravity = any("Gravity Pulse" in self.rules.weapon(g.shot.weapon).special for g in groups)
         if tgt.vehicle is not None:
             state = attack_vehicle(self.dice, groups)
             self.log(
@@ -579,6 +636,8 @@ class BoltActionGame:
                 state.pins,
                 by=unit,
             )
+            if gravity and state.worst > 0:
+                tgt.no_run = True
         else:
             ctx = TroopsContext(
                 models=len(tgt.alive_models),
@@ -599,6 +658,8 @@ class BoltActionGame:
                 unit.ranged_in_on = tgt.uid
             tgt.pins += out.pins
             self.casualties(tgt, out.casualties, by=unit)
+            if gravity and out.casualties:
+                tgt.no_run = True
             if out.destroyed_by_morale and not tgt.destroyed:
                 self._destroy(tgt, "fails its morale check after a flamethrower")
             self.check_pins(tgt)

@@ -67,6 +67,7 @@ class UnitState:
     ranged_in_on: int | None = None
     damage_dealt: float = 0.0
     support_used: bool = False  # an observer's one barrage or air strike
+    no_run: bool = False  # hit by a gravity pulse: no Run order at the next activation
     history: list[str] = field(default_factory=list)
 
     @property
