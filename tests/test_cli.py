@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -173,4 +174,40 @@ def test_malformed_rules_file_is_refused_with_its_line(tmp_path: object) -> None
     result = cli("odds", "order-test", "--pins", "1", "--rules-file", str(path))
     assert result.returncode == 2
     assert "bad.yaml" in result.stderr and "line" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_play_writes_a_record_that_replays(tmp_path: object) -> None:
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    record, svg = folder / "game.jsonl", folder / "table.svg"
+    result = cli("play", "--seed", "11", "--record", str(record), "--svg", str(svg))
+    assert result.returncode == 0, result.stderr
+    assert "Turn 1" in result.stdout and "Game over after turn" in result.stdout
+    assert record.exists() and svg.read_text().startswith("<?xml")
+    again = cli("replay", str(record))
+    assert again.returncode == 0 and "reproduced" in again.stdout
+    lines = record.read_text().splitlines()
+    i = next(i for i, line in enumerate(lines) if '"casualties":' in line)
+    lines[i] = re.sub(
+        r'"casualties":1?(\d+)', lambda m: f'"casualties":{int(m.group(1)) + 1}', lines[i]
+    )
+    record.write_text("\n".join(lines) + "\n")
+    tampered = cli("replay", str(record))
+    assert tampered.returncode == 1 and f"line {i + 1}" in tampered.stdout
+
+
+def test_play_refuses_a_broken_army_list(tmp_path: object) -> None:
+    from pathlib import Path
+
+    bad = Path(str(tmp_path)) / "army.yaml"
+    bad.write_text(
+        "name: Broken\nruleset: konflikt47\nfaction: X\npoints: 10\nunits:\n"
+        "  - {name: Squad, type: infantry, quality: regular, points: 10,\n"
+        "     models: [{name: Rifleman, weapons: [Rilfe]}]}\n"
+    )
+    result = cli("play", "--army", str(bad), "--army", "us-tesla-company", "--quiet")
+    assert result.returncode == 2
+    assert "army.yaml" in result.stderr and "Rifle" in result.stderr
     assert "Traceback" not in result.stderr
