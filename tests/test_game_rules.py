@@ -372,3 +372,23 @@ def test_shockwave_strikes_every_unit_under_its_line() -> None:
     assert struck == {2}  # the far squad is under the line; the firer is not struck
     attacked = [e.data["target"] for e in game.events if e.kind == "shoot"]
     assert attacked == [1, 2]  # the declared target, then the squad under the line
+
+
+def test_recce_vehicle_may_escape_an_assault() -> None:
+    game = new_game()
+    game.table = Table(72, 48)
+    squad, tank = game.units[10], game.units[8]
+    only(game, 10, 8, 1)
+    from dataclasses import replace as _replace
+
+    assert tank.vehicle is not None
+    tank.vehicle = _replace(tank.vehicle, recce=True)
+    place(tank, 30, 24, 180)
+    place(squad, 30, 16, 0)
+    game.dice = ScriptedDice([1, 1] + [3] * 30)  # the order test (-3, no AT weapons): double 1
+    game.apply_action(Action("draw", side=1))
+    game.apply_action(Action("order", unit=10, order="Run", target=8, to=(30.0, 24.0)))
+    assert {a.choice for a in game.legal_actions()} == {"stay", "escape"}
+    before = tank.anchor
+    game.apply_action(Action("react", side=0, unit=8, choice="escape"))
+    assert tank.anchor.y > before.y and not tank.destroyed

@@ -57,6 +57,8 @@ class TacticalPlayer:
             target = state.units[pending.target]
             danger = self.damage(state, shooter, target, moving=pending.action.order == "Advance")
             return choices["down"] if danger >= 0.25 * target.points else choices["none"]
+        if state.units[pending.target].vehicle is not None:
+            return choices.get("escape", actions[0])
         for choice in ("stand and fire", "point-blank", "hand-to-hand"):
             if choice in choices:
                 return choices[choice]

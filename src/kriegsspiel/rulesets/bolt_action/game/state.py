@@ -742,9 +742,12 @@ class BoltActionGame:
             return [Action("react", side=p.side, unit=p.target, choice=c) for c in ("none", "down")]
         if p.kind == "assault-reaction":
             tgt = self.units[p.target]
-            choices = ["hand-to-hand", "point-blank"]
-            if tgt.order is None and tgt.retained is None:
-                choices += ["escape", "stand and fire"]
+            if tgt.vehicle is not None:  # a recce vehicle may drive off
+                choices = ["stay", "escape"]
+            else:
+                choices = ["hand-to-hand", "point-blank"]
+                if tgt.order is None and tgt.retained is None:
+                    choices += ["escape", "stand and fire"]
             return [Action("react", side=p.side, unit=p.target, choice=c) for c in choices]
         return [
             Action("ambush", side=p.side, unit=a, target=p.target, choice="fire")
@@ -792,7 +795,14 @@ class BoltActionGame:
     # -- close quarters ------------------------------------------------------------------
     def _assault(self, unit: UnitState, action: Action) -> None:
         tgt = self.units[action.target]  # type: ignore[index]
-        if tgt.vehicle is None and self.rules.has_reactions:
+        recce_can_escape = (
+            tgt.vehicle is not None
+            and tgt.vehicle.recce
+            and tgt.order is None
+            and tgt.retained is None
+            and not tgt.immobilised
+        )
+        if self.rules.has_reactions and (tgt.vehicle is None or recce_can_escape):
             self.pending = Pending("assault-reaction", tgt.side, action, tgt.uid)
             return
         self._fight(unit, tgt, action, "hand-to-hand")
@@ -811,6 +821,8 @@ class BoltActionGame:
 
     def _fight(self, unit: UnitState, tgt: UnitState, action: Action, reaction: str) -> None:
         rules, proc = self.rules, self.rules.data.procedure
+        if reaction == "stay":
+            reaction = "hand-to-hand"
         if reaction == "escape":
             self._flee(tgt, heading_to(tgt.anchor, unit.anchor))  # away from the assaulters
             tgt.order = "Run"
@@ -943,8 +955,7 @@ class BoltActionGame:
         self.log("fubar", unit=unit.uid, result="panic", away_from=closest.uid)
 
     def _flee(self, unit: UnitState, threat_heading: float) -> None:
-        import math
-
+        """Run straight away from a threat, as far as the move allows (a vehicle may reverse)."""
         run = movement_row(self.rules, unit).run
         start = unit.anchor
         rad = math.radians(threat_heading + 180)
@@ -957,6 +968,12 @@ class BoltActionGame:
             )
             if check_move(self.rules, self.table, unit, to, run=True).allowed:
                 self._move(unit, to, run=True)
+                return
+            if (
+                unit.vehicle is not None
+                and check_move(self.rules, self.table, unit, to, run=False).allowed
+            ):
+                self._move(unit, to, run=False)
                 return
 
     # ------------------------------------------------------------------ turns and the end

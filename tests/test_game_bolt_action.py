@@ -1,0 +1,706 @@
+"""The Bolt Action family game engine: conformance, replays, illegal actions, golden rolls.
+
+1. Conformance: seeded random playouts of both rulesets on both sample scenarios, every
+   invariant checked after every single action (a stepping loop, not ``play``).
+2. Records: a game's record replays byte for byte; a tampered record names its first bad line.
+3. Illegal actions raise ``IllegalActionError`` and change nothing.
+4. Golden situations on a hand-laid table with scripted dice: a shooting, a tank knocked
+   out into a wreck, a FUBAR panic.
+5. The simulator agrees with the exact odds (within 4 standard errors).
+6. The tactical player beats the random player.
+
+Run the long versions with ``pytest -m slow tests/test_game_bolt_action.py``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from functools import cache
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import bernoulli_ok, within_se
+
+from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+from kriegsspiel.ai.players import RandomPlayer, chance_outcome, play
+from kriegsspiel.core.game import CHANCE, TERMINAL, IllegalActionError
+from kriegsspiel.core.procedure import RandomDice, ScriptedDice
+from kriegsspiel.core.records import dumps, read_record, write_record
+from kriegsspiel.core.scenario import Scenario, load_scenario, sample_scenarios
+from kriegsspiel.core.table import Point, Table, TerrainFeature, rectangle
+from kriegsspiel.rulesets.bolt_action.army import ArmyList, load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.attack import TroopsContext, exact_troops, exact_vehicle
+from kriegsspiel.rulesets.bolt_action.game import record
+from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState, formation
+from kriegsspiel.rulesets.bolt_action.morale import new_test
+
+RULESETS = ("konflikt47", "bolt-action-1")
+SCENARIOS = tuple(p.name for p in sample_scenarios())
+COMBINATIONS = [(r, s) for r in RULESETS for s in SCENARIOS]
+FAST_GAMES = 6  # random playouts per ruleset and scenario in the fast suite
+SLOW_GAMES = 100  # ... and in the slow one
+ACTIONS_PER_UNIT_TURN = 5  # a draw, an order, an ambush, a reaction: the bound is generous
+
+
+# ----------------------------------------------------------------------------- set-up helpers
+@cache
+def scenario_path(name: str) -> Path:
+    return next(p for p in sample_scenarios() if p.name == name)
+
+
+@cache
+def scenario(name: str) -> Scenario:
+    return load_scenario(scenario_path(name))
+
+
+@cache
+def armies(ruleset: str) -> tuple[ArmyList, ArmyList]:
+    first, second = (load_army(p, ruleset) for p in sample_armies(ruleset)[:2])
+    return first, second
+
+
+def new_game(ruleset: str, scenario_name: str, seed: int) -> BoltActionGame:
+    return BoltActionGame(ruleset, scenario(scenario_name), armies(ruleset), seed=seed)
+
+
+def only(army: ArmyList, *names: str) -> ArmyList:
+    """The list cut down to the named units (in that order)."""
+    units = tuple(next(u for u in army.units if u.name == n) for n in names)
+    return army.model_copy(update={"units": units, "points": sum(u.points for u in units)})
+
+
+def small_game(ruleset: str, side0: Sequence[str], side1: Sequence[str]) -> BoltActionGame:
+    """A game of the named units only, on an empty table (terrain is added by each test)."""
+    a, b = armies(ruleset)
+    game = BoltActionGame(
+        ruleset, scenario("meeting-engagement.yaml"), (only(a, *side0), only(b, *side1)), seed=1
+    )
+    game.table = Table(72.0, 48.0)
+    return game
+
+
+def place(unit: UnitState, x: float, y: float, heading: float) -> None:
+    """Put a unit on the table by hand: its formation centred on (x, y), facing ``heading``."""
+    unit.heading = heading
+    spots = [Point(x, y)] if unit.vehicle else formation(len(unit.models), Point(x, y), heading)
+    for model, spot in zip(unit.models, spots, strict=True):
+        model.x, model.y = spot.x, spot.y
+
+
+def named(game: BoltActionGame, side: int, name: str) -> UnitState:
+    return next(u for u in game.units if u.side == side and u.name == name)
+
+
+def unit_state(u: UnitState) -> tuple[Any, ...]:
+    return (
+        u.destroyed,
+        u.order,
+        u.retained,
+        u.pins,
+        u.moved,
+        u.heading,
+        u.immobilised,
+        u.ranged_in_on,
+        tuple((m.x, m.y, m.alive, m.used_one_shot) for m in u.models),
+    )
+
+
+def snapshot(game: BoltActionGame) -> tuple[Any, ...]:
+    """Everything an action may change: units, turn, whose move, the table, the log."""
+    return (
+        tuple(unit_state(u) for u in game.units),
+        game.turn,
+        game.drawn,
+        repr(game.pending),
+        game.over,
+        len(game.events),
+        game.table.features,
+    )
+
+
+class _Offer:
+    """What a player sees: the legal actions already computed (and checked) by the harness."""
+
+    def __init__(self, actions: list[Action]) -> None:
+        self._actions = actions
+
+    def legal_actions(self) -> list[Action]:
+        return self._actions
+
+
+# ----------------------------------------------------------------------------- 1. conformance
+UNIT_KEYS = ("unit", "target", "attacker", "defender", "away_from")
+
+
+class Invariants:
+    """Checks a game after every action; fails with the seed and the offending event."""
+
+    def __init__(self, game: BoltActionGame, label: str) -> None:
+        self.game, self.label = game, label
+        self.alive = [len(u.alive_models) for u in game.units]
+        self.frozen: dict[int, tuple[Any, ...]] = {}  # a destroyed unit's last state
+        self.logged_dead: set[int] = set()
+        self.seen = 0
+        self.max_actions = ACTIONS_PER_UNIT_TURN * len(game.units) * game.scenario.turns
+        for u in game.units:
+            spec = next(
+                s
+                for s in (game_army(game, u.side)).units
+                if s.name == u.name  # the list's own count of figures
+            )
+            assert u.start_models == (1 if spec.vehicle else spec.model_count), label
+            assert len(u.models) == u.start_models, label
+        self.after_action(None)
+
+    def fail(self, what: str) -> str:
+        last = self.game.events[-1].to_json() if self.game.events else None
+        return f"{self.label}: {what} (turn {self.game.turn}, last event {last})"
+
+    def bag(self) -> list[int]:
+        """Dice still in the bag, counted from the units themselves."""
+        return [
+            sum(
+                1
+                for u in self.game.units
+                if u.side == s and not u.destroyed and u.order is None and u.retained is None
+            )
+            for s in (0, 1)
+        ]
+
+    def after_action(self, action: Action | None) -> None:
+        game = self.game
+        assert game.turn <= game.scenario.turns, self.fail("turn beyond the scenario's last")
+        for u in game.units:
+            alive = len(u.alive_models)
+            assert u.pins >= 0, self.fail(f"{u.name} has {u.pins} pins")
+            assert alive <= u.start_models, self.fail(f"{u.name} has more models than it began")
+            assert alive <= self.alive[u.uid], self.fail(f"{u.name} gained models after {action}")
+            self.alive[u.uid] = alive
+            if u.uid in self.frozen:
+                assert u.destroyed, self.fail(f"{u.name} came back from destruction")
+                assert unit_state(u) == self.frozen[u.uid], self.fail(
+                    f"{u.name} changed after it was destroyed ({action})"
+                )
+            elif u.destroyed:
+                self.frozen[u.uid] = unit_state(u)
+            if not u.destroyed:
+                assert alive >= 1, self.fail(f"{u.name} has no models but is not destroyed")
+            elif u.vehicle is None:
+                assert alive == 0, self.fail(f"destroyed {u.name} still has models")
+            for m in u.alive_models:
+                assert game.table.contains(m.point), self.fail(
+                    f"{u.name}'s {m.name} is off the table at ({m.x:.2f}, {m.y:.2f})"
+                )
+        in_bag = self.bag()
+        assert len(game.eligible(0)) + len(game.eligible(1)) == sum(in_bag), self.fail("bag")
+        assert [len(game.eligible(s)) for s in (0, 1)] == in_bag, self.fail("bag by side")
+        self.scan_events()
+        assert self.logged_dead == set(self.frozen), self.fail("destroyed units vs the log")
+
+    def scan_events(self) -> None:
+        """No destroyed unit appears in a later event; a unit is destroyed only once."""
+        events = self.game.events
+        for event in events[self.seen :]:
+            if event.kind == "destroyed":
+                uid = event.data["unit"]
+                assert uid not in self.logged_dead, self.fail(f"unit {uid} destroyed twice")
+                self.logged_dead.add(uid)
+                continue
+            for key in UNIT_KEYS:
+                uid = event.data.get(key)
+                assert not (isinstance(uid, int) and uid in self.logged_dead), self.fail(
+                    f"destroyed unit {uid} appears as {key!r} in {event.to_json()}"
+                )
+        self.seen = len(events)
+
+    def chance_node(self) -> list[tuple[Action, float]]:
+        game = self.game
+        outcomes = game.chance_outcomes()
+        in_bag = self.bag()
+        total = sum(in_bag)
+        assert total > 0, self.fail("a chance node with an empty bag")
+        assert math.isclose(sum(p for _, p in outcomes), 1.0), self.fail("chances sum")
+        assert all(p > 0 for _, p in outcomes), self.fail("a zero-chance outcome is offered")
+        assert {a.side: p for a, p in outcomes} == {
+            s: in_bag[s] / total for s in (0, 1) if in_bag[s]
+        }, self.fail(f"draw chances {outcomes} for a bag of {in_bag}")
+        assert game.legal_actions() == [a for a, _ in outcomes], self.fail("chance actions")
+        return outcomes
+
+    def decision_node(self, player: int) -> list[Action]:
+        game = self.game
+        assert player in (0, 1), self.fail(f"current player {player}")
+        assert game.chance_outcomes() == [], self.fail("chance outcomes at a decision node")
+        actions = game.legal_actions()
+        assert actions, self.fail(f"no legal action for side {player}")
+        before = snapshot(game)
+        for action in actions:
+            try:
+                game.validate(action)
+            except IllegalActionError as exc:  # pragma: no cover - the failure we look for
+                raise AssertionError(self.fail(f"legal {action} fails validate: {exc}")) from exc
+        assert snapshot(game) == before, self.fail("validate changed the state")
+        if game.pending is None:
+            mine = {u.uid for u in game.eligible(player)}
+            assert mine, self.fail(f"side {player} to order but has no die in the bag")
+            assert all(a.kind == "order" and a.unit in mine for a in actions), self.fail(
+                "an order for a unit not in the bag"
+            )
+        else:
+            assert all(a.kind in ("react", "ambush") for a in actions), self.fail("pending")
+        return actions
+
+    def terminal(self) -> None:
+        game = self.game
+        assert game.current_player() == TERMINAL
+        assert game.legal_actions() == [] and game.chance_outcomes() == []
+        returns = game.returns()
+        assert sum(returns) == 0, self.fail(f"returns {returns} do not sum to 0")
+        assert set(returns) <= {-1.0, 0.0, 1.0}
+        a, b = game.score()
+        assert returns[0] == (a > b) - (a < b), self.fail(f"returns {returns} for score {a}-{b}")
+        assert game.events[-1].kind == "game over"
+        with pytest.raises(IllegalActionError):
+            game.apply_action(Action("draw", side=0))
+
+
+def game_army(game: BoltActionGame, side: int) -> ArmyList:
+    ruleset_armies = armies(game.ruleset)
+    return ruleset_armies[side]
+
+
+def random_playout(ruleset: str, scenario_name: str, seed: int) -> BoltActionGame:
+    """One seeded random game, every invariant checked after every action."""
+    game = new_game(ruleset, scenario_name, seed)
+    checks = Invariants(game, f"{ruleset} {scenario_name} seed {seed}")
+    rng = random.Random(seed)
+    players = (RandomPlayer(seed), RandomPlayer(seed + 1))
+    for _ in range(checks.max_actions):
+        if game.is_terminal():
+            break
+        player = game.current_player()
+        if player == CHANCE:
+            checks.chance_node()
+            action = chance_outcome(game, rng)
+        else:
+            action = players[player].choose(_Offer(checks.decision_node(player)))
+        game.apply_action(action)
+        checks.after_action(action)
+    assert game.is_terminal(), checks.fail(f"not over after {checks.max_actions} actions")
+    checks.terminal()
+    return game
+
+
+def _playout_summary(args: tuple[str, str, int]) -> tuple[int, ...]:
+    game = random_playout(*args)
+    return (*game.returns(), len(game.events), sum(u.destroyed for u in game.units))
+
+
+@pytest.mark.parametrize(("ruleset", "scenario_name"), COMBINATIONS)
+def test_random_playouts_keep_every_invariant(ruleset: str, scenario_name: str) -> None:
+    outcomes = [random_playout(ruleset, scenario_name, seed) for seed in range(FAST_GAMES)]
+    # the seeds give different games, and something happens in them
+    assert len({len(g.events) for g in outcomes}) > 1
+    assert any(u.destroyed for g in outcomes for u in g.units)
+
+
+def test_the_stepping_loop_is_play() -> None:
+    """The harness plays the same game as ``kriegsspiel.ai.players.play`` for the same seeds."""
+    ruleset, name, seed = "konflikt47", "meeting-engagement.yaml", 3
+    stepped = random_playout(ruleset, name, seed)
+    played = play(new_game(ruleset, name, seed), [RandomPlayer(seed), RandomPlayer(seed + 1)], seed)
+    assert [e.to_json() for e in played.events] == [e.to_json() for e in stepped.events]
+
+
+def run_in_pool(fn: Callable[[Any], Any], jobs: Iterable[Any]) -> list[Any]:
+    workers = max(1, min(4, os.cpu_count() or 1))
+    with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+        return list(pool.map(fn, jobs, chunksize=4))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("ruleset", "scenario_name"), COMBINATIONS)
+def test_many_random_playouts_keep_every_invariant(ruleset: str, scenario_name: str) -> None:
+    jobs = [(ruleset, scenario_name, 1000 + seed) for seed in range(SLOW_GAMES)]
+    results = run_in_pool(_playout_summary, jobs)
+    wins = Counter(r[0] for r in results)
+    print(f"{ruleset} {scenario_name}: {len(results)} games, side 0 results {dict(wins)}")
+    assert len(results) == SLOW_GAMES
+
+
+# ----------------------------------------------------------------------------- 2. records
+def played_record(ruleset: str, name: str, seed: int, path: Path) -> str:
+    """Play a seeded game with two random players and write its record; return the text."""
+    scen_text = scenario_path(name).read_text(encoding="utf-8")
+    army_texts = tuple(p.read_text(encoding="utf-8") for p in sample_armies(ruleset)[:2])
+    game = record.new_game(
+        {"ruleset": ruleset, "scenario": scen_text, "armies": list(army_texts), "seed": seed}
+    )
+    play(game, [RandomPlayer(seed), RandomPlayer(seed + 1)], seed=seed)
+    head = record.header(game, scen_text, (army_texts[0], army_texts[1]), ("random", "random"))
+    return write_record(path, head, game.events)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_record_replays_and_is_reproducible(ruleset: str, tmp_path: Path) -> None:
+    name = "hold-the-crossroads.yaml"
+    text = played_record(ruleset, name, 11, tmp_path / "a.jsonl")
+    again = played_record(ruleset, name, 11, tmp_path / "b.jsonl")
+    other = played_record(ruleset, name, 12, tmp_path / "c.jsonl")
+    assert again == text  # byte for byte
+    assert other != text  # the seed matters
+    head, events, _ = read_record(tmp_path / "a.jsonl")
+    assert head["seed"] == 11 and events[-1]["event"] == "game over"
+    result = record.replay(tmp_path / "a.jsonl")
+    assert result.reproduced, (result.first_difference, result.expected, result.actual)
+    assert result.events == len(events) and result.first_difference is None
+
+
+@pytest.mark.parametrize("field", ["hits", "casualties"])
+def test_a_tampered_record_names_its_first_bad_line(field: str, tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    text = played_record("bolt-action-1", "meeting-engagement.yaml", 5, path)
+    lines = text.splitlines()
+    number = next(
+        i for i, line in enumerate(lines) if '"event":"shoot"' in line and f'"{field}"' in line
+    )
+    row = read_record(path)[1][number - 1]
+    row[field] += 1
+    lines[number] = dumps(row)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = record.replay(path)
+    assert not result.reproduced
+    assert result.first_difference == number + 1  # 1-based, the header is line 1
+    assert result.expected == lines[number]
+    assert result.actual == text.splitlines()[number]
+
+
+# ----------------------------------------------------------------------------- 3. illegal actions
+@pytest.fixture
+def table_game() -> BoltActionGame:
+    """Bolt Action, the meeting engagement's farm; side 0 has drawn a die."""
+    game = new_game("bolt-action-1", "meeting-engagement.yaml", 7)
+    game.apply_action(Action("draw", side=0))
+    return game
+
+
+def assert_illegal(game: BoltActionGame, action: Action, match: str) -> None:
+    before = snapshot(game)
+    dice_before = repr(game.dice.rng.bit_generator.state)  # type: ignore[attr-defined]
+    with pytest.raises(IllegalActionError, match=match):
+        game.apply_action(action)
+    assert snapshot(game) == before
+    assert repr(game.dice.rng.bit_generator.state) == dice_before  # type: ignore[attr-defined]
+
+
+def test_an_order_while_a_die_must_be_drawn_is_illegal() -> None:
+    game = new_game("bolt-action-1", "meeting-engagement.yaml", 7)
+    assert game.current_player() == CHANCE
+    squad = named(game, 0, "1st Section")
+    assert_illegal(game, Action("order", unit=squad.uid, order="Down"), "drawn")
+    assert_illegal(game, Action("draw", side=2), "drawn")
+
+
+def test_the_wrong_side_cannot_give_an_order(table_game: BoltActionGame) -> None:
+    enemy = named(table_game, 1, "1st Grenadier Squad")
+    assert table_game.current_player() == 0
+    assert_illegal(table_game, Action("order", unit=enemy.uid, order="Down"), "side 1")
+
+
+def test_a_unit_with_an_order_cannot_take_another(table_game: BoltActionGame) -> None:
+    game = table_game
+    squad = named(game, 0, "1st Section")
+    game.apply_action(Action("order", unit=squad.uid, order="Down"))
+    game.apply_action(Action("draw", side=0))
+    assert game.current_player() == 0 and squad.order == "Down"
+    assert_illegal(game, Action("order", unit=squad.uid, order="Rally"), "already has an order")
+    assert_illegal(game, Action("order", unit=squad.uid, order="Charge"), "already")
+
+
+def test_a_tank_cannot_drive_into_a_building_or_beyond_its_move(
+    table_game: BoltActionGame,
+) -> None:
+    game = table_game
+    tank = named(game, 0, "M4 Sherman")
+    place(tank, 27.5, 14.0, 0.0)  # south of the farmhouse (24-31 x 20-27), facing it
+    into_house = Action("order", unit=tank.uid, order="Advance", to=(27.5, 22.0))
+    assert_illegal(game, into_house, "Farmhouse")
+    place(tank, 70.0, 4.0, 0.0)  # open ground along the east edge
+    assert_illegal(
+        game, Action("order", unit=tank.uid, order="Advance", to=(70.0, 13.5)), "beyond"
+    )
+    assert_illegal(game, Action("order", unit=tank.uid, order="Run", to=(70.0, 22.5)), "beyond")
+    game.validate(Action("order", unit=tank.uid, order="Advance", to=(70.0, 12.9)))  # 8.9"
+    game.validate(Action("order", unit=tank.uid, order="Run", to=(70.0, 21.9)))  # 17.9"
+
+
+def test_a_target_out_of_sight_or_range_is_illegal(table_game: BoltActionGame) -> None:
+    game = table_game
+    riflemen = named(game, 0, "2nd Section")
+    enemy = named(game, 1, "1st Grenadier Squad")
+    place(riflemen, 27.5, 14.0, 0.0)
+    place(enemy, 27.5, 33.0, 180.0)  # 19" away, the farmhouse in between
+    fire = Action("order", unit=riflemen.uid, order="Fire", target=enemy.uid)
+    assert not game.visible(riflemen, enemy)
+    assert_illegal(game, fire, "out of sight or range")
+    place(enemy, 27.5, 54.0 - 10.0, 180.0)  # moved clear of the house, 30" away: out of range
+    place(riflemen, 45.0 + 10.0, 14.0, 0.0)
+    place(enemy, 55.0, 44.0, 180.0)
+    assert game.visible(riflemen, enemy) and game.gap(riflemen, enemy) > 24
+    assert_illegal(game, fire, "out of sight or range")
+    place(enemy, 55.0, 34.0, 180.0)  # 20" and in plain sight: now it is legal
+    game.validate(fire)
+    friend = named(game, 0, "1st Section")
+    assert_illegal(game, Action("order", unit=riflemen.uid, order="Fire", target=friend.uid), "same")
+
+
+# ----------------------------------------------------------------------------- 4. golden rolls
+LMG, RIFLE = "Light machine gun (LMG)", "Rifle"
+
+
+def squads_at_20_inches() -> tuple[BoltActionGame, UnitState, UnitState]:
+    """Bolt Action: a British section 20" from a German squad, open ground, no officers."""
+    game = small_game("bolt-action-1", ["1st Section"], ["1st Grenadier Squad"])
+    section, squad = game.units
+    place(section, 36.0, 10.0, 0.0)
+    place(squad, 36.0, 30.0, 180.0)
+    assert game.gap(section, squad) == pytest.approx(20.0)
+    return game, section, squad
+
+
+def fire_order(game: BoltActionGame, unit: UnitState, target: UnitState, rolls: list[int]) -> None:
+    game.dice = ScriptedDice(rolls)
+    game.apply_action(Action("draw", side=unit.side))
+    game.apply_action(Action("order", unit=unit.uid, order="Fire", target=target.uid))
+    assert game.dice.remaining == []  # type: ignore[attr-defined]
+
+
+def test_a_shooting_rolled_die_by_die() -> None:
+    game, section, squad = squads_at_20_inches()
+    groups = game.shooting_groups(section, squad, moving=False)
+    # the corporal's SMG (12") is out of range; Bren and rifles at long range need 4+
+    assert [(g.shot.weapon, g.shots, g.shot.hit_on, g.shot.damage_need) for g in groups] == [
+        (LMG, 3, (4,), 4),
+        (RIFLE, 8, (4,), 4),
+    ]
+    far_first = sorted(
+        (m for m in squad.models if m.name == "Grenadier"),
+        key=lambda m: -m.point.distance_to(section.anchor),
+    )
+    # Bren: hit+kill, miss, hit+save. Rifles: hit+kill, miss, miss, hit+kill, hit+save,
+    # miss, miss, hit+kill. No order test: the section has no pins.
+    rolls = [4, 4, 2, 6, 3] + [5, 5, 1, 3, 4, 6, 6, 1, 2, 2, 5, 4]
+    fire_order(game, section, squad, rolls)
+    shot = game.events[-1].to_json()
+    assert shot == {
+        "event": "shoot",
+        "turn": 1,
+        "unit": section.uid,
+        "target": squad.uid,
+        "shots": 11,
+        "hits": 6,
+        "casualties": 4,
+        "pins": 1,
+    }
+    assert squad.pins == 1 and not squad.destroyed and section.order == "Fire"
+    dead = [m for m in squad.models if not m.alive]
+    assert [m.name for m in dead] == ["Grenadier"] * 4  # riflemen go first
+    assert {id(m) for m in dead} == {id(m) for m in far_first[:4]}  # the furthest of them
+    assert sum(m.alive for m in squad.models) == 6  # 6 of 10 left: no morale check
+    assert not any(e.kind == "morale check" for e in game.events)
+
+
+@pytest.mark.parametrize(("morale_roll", "passed"), [([3, 3], True), ([5, 5], False)])
+def test_a_heavy_shooting_keeps_the_nco_to_last(morale_roll: list[int], passed: bool) -> None:
+    game, section, squad = squads_at_20_inches()
+    # every shot hits; 9 casualties: the Bren's three, then six of the eight rifles
+    rolls = [4, 4] * 3 + [4, 4] * 6 + [4, 1] * 2 + morale_roll
+    fire_order(game, section, squad, rolls)
+    kinds = [e.kind for e in game.events]
+    shoot = game.events[kinds.index("shoot")].data
+    assert (shoot["hits"], shoot["casualties"], shoot["pins"]) == (11, 9, 1)
+    check = game.events[kinds.index("morale check")].data
+    # 1 of 10 left (half or fewer): morale 9, -1 for the pin just taken, no officer near
+    assert (check["unit"], check["needs"], check["passed"]) == (squad.uid, 8, passed)
+    if passed:
+        assert [m.name for m in squad.alive_models] == ["Unteroffizier"]
+        assert not squad.destroyed
+    else:
+        assert squad.destroyed and squad.alive_models == []
+        assert game.events[-1].data["why"] == "fails its morale check"
+
+
+def tank_in_the_sights() -> tuple[BoltActionGame, UnitState, UnitState, UnitState, UnitState]:
+    """Bolt Action: a 6-pdr 20" off a Panzer IV's side, a Sherman behind it, grenadiers far off."""
+    game = small_game(
+        "bolt-action-1",
+        ["6-pdr Anti-tank Gun", "M4 Sherman"],
+        ["Panzer IV Ausf. H", "1st Grenadier Squad"],
+    )
+    gun, sherman, panzer, squad = game.units
+    place(gun, 36.0, 10.0, 0.0)
+    place(panzer, 36.0, 30.0, 90.0)  # broadside on to the gun
+    place(sherman, 36.0, 24.0, 0.0)
+    place(squad, 6.0, 44.0, 180.0)
+    return game, gun, sherman, panzer, squad
+
+
+def test_a_knocked_out_tank_becomes_a_wreck_vehicles_cannot_cross() -> None:
+    game, gun, sherman, panzer, squad = tank_in_the_sights()
+    (group,) = game.shooting_groups(gun, panzer, moving=False)
+    # Medium AT gun: 3+ to hit, pen 5 +1 for the side armour against a medium tank's 9
+    assert (group.shot.weapon, group.shots, group.shot.hit_on, group.shot.pen) == (
+        "Medium AT gun",
+        1,
+        (3,),
+        6,
+    )
+    through = Action("order", unit=sherman.uid, order="Advance", to=(36.0, 32.5))
+    before = game.clone()
+    before.apply_action(Action("draw", side=0))
+    before.validate(through)  # no wreck yet: the Sherman may drive there
+    # to hit 4; pen 5 + 6 = 11 against 9: full damage; the damage roll 6 knocks it out
+    fire_order(game, gun, panzer, [4, 5, 6])
+    shot = game.events[-2].data
+    assert (shot["knocked_out"], game.events[-1].kind) == (True, "destroyed")
+    assert panzer.destroyed
+    (wreck,) = [f for f in game.table.features if f.name == "wreck of Panzer IV Ausf. H"]
+    assert wreck.impassable_to == {"vehicle"} and not wreck.blocks_line_of_sight
+    assert game.table.features_at(Point(36.0, 30.0)) == [wreck]
+    game.apply_action(Action("draw", side=0))
+    assert_illegal(game, through, "impassable to vehicles")
+    # infantry may still cross the wreck (an obstacle: no Run, but an Advance is fine)
+    place(squad, 36.0, 25.0, 0.0)
+    assert check_move(game.rules, game.table, squad, Point(36.0, 31.0), run=False).allowed
+
+
+def test_a_fubar_panic_runs_straight_away_from_the_nearest_visible_enemy() -> None:
+    game = small_game("bolt-action-1", ["1st Section"], ["1st Grenadier Squad", "MG 42 MMG Team"])
+    section, squad, mmg = game.units
+    wall = TerrainFeature(
+        "Barn", "building", "hard", rectangle(39.0, 21.0, 43.0, 27.0), blocks_line_of_sight=True
+    )
+    game.table = Table(72.0, 48.0, (wall,))
+    place(section, 36.0, 24.0, 0.0)
+    place(mmg, 46.0, 24.0, 180.0)  # nearer, but behind the barn
+    place(squad, 26.0, 40.0, 180.0)  # further, in plain sight
+    section.pins = 1  # so the order needs a test
+    assert game.gap(section, mmg) < game.gap(section, squad)
+    assert not game.visible(section, mmg) and game.visible(section, squad)
+    start, threat = section.anchor, squad.anchor
+    # the order test: double six is FUBAR; the FUBAR chart's 3 is panic
+    game.dice = ScriptedDice([6, 6, 3])
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=section.uid, order="Fire", target=mmg.uid - 1))
+    assert game.dice.remaining == []  # type: ignore[attr-defined]
+    fubar = next(e for e in game.events if e.kind == "fubar").data
+    assert (fubar["result"], fubar["away_from"]) == ("panic", squad.uid)
+    end = section.anchor
+    moved = (end.x - start.x, end.y - start.y)
+    away = (start.x - threat.x, start.y - threat.y)
+    assert math.hypot(*moved) == pytest.approx(12.0)  # a full Run
+    cosine = (moved[0] * away[0] + moved[1] * away[1]) / (math.hypot(*moved) * math.hypot(*away))
+    assert cosine == pytest.approx(1.0)  # directly away
+    assert section.order == "Run" and section.pins == 1 and not any(
+        e.kind == "shoot" for e in game.events
+    )
+
+
+# ----------------------------------------------------------------------------- 5. sim vs odds
+TRIALS = 2000
+
+
+def troop_trials(game: BoltActionGame, shooter: UnitState, target: UnitState) -> Counter[int]:
+    """Casualties of ``TRIALS`` shootings, each on its own clone with its own seeded dice."""
+    counts: Counter[int] = Counter()
+    for seed in range(TRIALS):
+        twin = game.clone()
+        twin.dice = RandomDice(seed)
+        twin.shoot(twin.units[shooter.uid], twin.units[target.uid], moving=False)
+        counts[twin.events[-1].data["casualties"] if twin.events[-1].kind == "shoot" else -1] += 0
+        shot = next(e for e in reversed(twin.events) if e.kind == "shoot")
+        counts[shot.data["casualties"]] += 1
+    return counts
+
+
+def assert_casualties_match(game: BoltActionGame, shooter: UnitState, target: UnitState) -> Any:
+    groups = game.shooting_groups(shooter, target, moving=False)
+    ctx = TroopsContext(
+        models=len(target.alive_models),
+        morale=new_test(game.rules, target.quality, pins=target.pins),
+        pins_per_attack=game.rules.data.procedure.pins_per_attack,
+    )
+    odds = exact_troops(groups, ctx)
+    counts = troop_trials(game, shooter, target)
+    for k in set(counts) | set(odds.casualties.outcomes()):
+        assert bernoulli_ok(counts[k], TRIALS, odds.casualties.probability(k)), (k, counts)
+    mean = sum(k * n for k, n in counts.items()) / TRIALS
+    variance = float(odds.casualties.map(lambda c: c * c).mean() - odds.casualties.mean() ** 2)
+    assert within_se(mean, odds.casualties.mean(), variance, TRIALS)
+    return odds
+
+
+def test_the_simulator_agrees_with_the_odds_in_the_open_and_in_cover() -> None:
+    game, section, squad = squads_at_20_inches()
+    open_odds = assert_casualties_match(game, section, squad)
+    crops = TerrainFeature("Crops", "field", "soft", rectangle(28.0, 27.0, 44.0, 34.0), False)
+    game.table = Table(72.0, 48.0, (crops,))
+    groups = game.shooting_groups(section, squad, moving=False)
+    assert [g.shot.hit_on for g in groups] == [(5,), (5,)]  # soft cover: -1 to hit
+    cover_odds = assert_casualties_match(game, section, squad)
+    assert cover_odds.casualties.mean() < open_odds.casualties.mean()
+
+
+def test_the_simulator_agrees_with_the_odds_of_a_knock_out() -> None:
+    game, gun, _sherman, panzer, _squad = tank_in_the_sights()
+    groups = game.shooting_groups(gun, panzer, moving=False)
+    p_ko = exact_vehicle(groups).probability(lambda v: v.knocked_out)
+    knocked_out = 0
+    for seed in range(TRIALS):
+        twin = game.clone()
+        twin.dice = RandomDice(seed)
+        twin.shoot(twin.units[gun.uid], twin.units[panzer.uid], moving=False)
+        knocked_out += twin.units[panzer.uid].destroyed
+        assert not game.units[panzer.uid].destroyed  # the clone is a clone
+    assert 0.1 < p_ko < 0.9
+    assert bernoulli_ok(knocked_out, TRIALS, p_ko), (knocked_out, float(p_ko))
+
+
+# ----------------------------------------------------------------------------- 6. tactics
+def _tactical_game(args: tuple[str, int]) -> tuple[int, float, tuple[int, int]]:
+    """One seeded game of the tactical player against the random one; (its side, its result)."""
+    ruleset, seed = args
+    side = seed % 2
+    name = SCENARIOS[(seed // 2) % len(SCENARIOS)]
+    players: list[Any] = [RandomPlayer(seed), RandomPlayer(seed)]
+    players[side] = TacticalPlayer(seed)
+    game = play(new_game(ruleset, name, seed), players, seed=seed)
+    return side, game.returns()[side], game.score()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_tactical_player_beats_the_random_one(ruleset: str) -> None:
+    results = [_tactical_game((ruleset, seed)) for seed in range(10)]
+    wins = sum(r == 1.0 for _, r, _ in results)
+    assert wins >= 8, results
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_tactical_player_wins_nine_games_in_ten_on_either_side(ruleset: str) -> None:
+    results = run_in_pool(_tactical_game, [(ruleset, 100 + seed) for seed in range(200)])
+    wins = [sum(1 for s, r, _ in results if s == side and r == 1.0) for side in (0, 1)]
+    draws = [sum(1 for s, r, _ in results if s == side and r == 0.0) for side in (0, 1)]
+    games = [sum(1 for s, _, _ in results if s == side) for side in (0, 1)]
+    print(f"{ruleset}: tactical wins {wins} of {games} (side 0, side 1), draws {draws}")
+    assert games == [100, 100]
+    assert all(w >= 90 for w in wins), (wins, draws)
