@@ -393,13 +393,18 @@ def table_game() -> BoltActionGame:
     return game
 
 
+def dice_state(game: BoltActionGame) -> str:
+    dice: Any = game.dice
+    return repr(dice.rng.bit_generator.state if isinstance(dice, RandomDice) else dice.remaining)
+
+
 def assert_illegal(game: BoltActionGame, action: Action, match: str) -> None:
-    before = snapshot(game)
-    dice_before = repr(game.dice.rng.bit_generator.state)  # type: ignore[attr-defined]
+    """The action raises, and the units, the turn, the log, the table and the dice are as were."""
+    before, dice_before = snapshot(game), dice_state(game)
     with pytest.raises(IllegalActionError, match=match):
         game.apply_action(action)
     assert snapshot(game) == before
-    assert repr(game.dice.rng.bit_generator.state) == dice_before  # type: ignore[attr-defined]
+    assert dice_state(game) == dice_before
 
 
 def test_an_order_while_a_die_must_be_drawn_is_illegal() -> None:
@@ -423,7 +428,9 @@ def test_a_unit_with_an_order_cannot_take_another(table_game: BoltActionGame) ->
     game.apply_action(Action("draw", side=0))
     assert game.current_player() == 0 and squad.order == "Down"
     assert_illegal(game, Action("order", unit=squad.uid, order="Rally"), "already has an order")
-    assert_illegal(game, Action("order", unit=squad.uid, order="Charge"), "already")
+    assert_illegal(
+        game, Action("order", unit=squad.uid, order="Advance", to=(squad.anchor.x, 14.0)), "already"
+    )
 
 
 def test_a_tank_cannot_drive_into_a_building_or_beyond_its_move(
@@ -452,12 +459,11 @@ def test_a_target_out_of_sight_or_range_is_illegal(table_game: BoltActionGame) -
     fire = Action("order", unit=riflemen.uid, order="Fire", target=enemy.uid)
     assert not game.visible(riflemen, enemy)
     assert_illegal(game, fire, "out of sight or range")
-    place(enemy, 27.5, 54.0 - 10.0, 180.0)  # moved clear of the house, 30" away: out of range
-    place(riflemen, 45.0 + 10.0, 14.0, 0.0)
-    place(enemy, 55.0, 44.0, 180.0)
-    assert game.visible(riflemen, enemy) and game.gap(riflemen, enemy) > 24
+    place(riflemen, 70.0, 4.0, 0.0)  # open ground along the east edge
+    place(enemy, 70.0, 34.0, 180.0)  # in plain sight, 30" away: beyond a rifle's 24"
+    assert game.visible(riflemen, enemy) and game.gap(riflemen, enemy) == pytest.approx(30.0)
     assert_illegal(game, fire, "out of sight or range")
-    place(enemy, 55.0, 34.0, 180.0)  # 20" and in plain sight: now it is legal
+    place(enemy, 70.0, 26.0, 180.0)  # 22": now it is legal
     game.validate(fire)
     friend = named(game, 0, "1st Section")
     assert_illegal(game, Action("order", unit=riflemen.uid, order="Fire", target=friend.uid), "same")
@@ -580,7 +586,8 @@ def test_a_knocked_out_tank_becomes_a_wreck_vehicles_cannot_cross() -> None:
     assert_illegal(game, through, "impassable to vehicles")
     # infantry may still cross the wreck (an obstacle: no Run, but an Advance is fine)
     place(squad, 36.0, 25.0, 0.0)
-    assert check_move(game.rules, game.table, squad, Point(36.0, 31.0), run=False).allowed
+    assert check_move(game.rules, game.table, squad, Point(36.0, 30.0), run=False).allowed
+    assert not check_move(game.rules, game.table, sherman, Point(36.0, 30.0), run=False).allowed
 
 
 def test_a_fubar_panic_runs_straight_away_from_the_nearest_visible_enemy() -> None:
@@ -600,7 +607,7 @@ def test_a_fubar_panic_runs_straight_away_from_the_nearest_visible_enemy() -> No
     # the order test: double six is FUBAR; the FUBAR chart's 3 is panic
     game.dice = ScriptedDice([6, 6, 3])
     game.apply_action(Action("draw", side=0))
-    game.apply_action(Action("order", unit=section.uid, order="Fire", target=mmg.uid - 1))
+    game.apply_action(Action("order", unit=section.uid, order="Fire", target=squad.uid))
     assert game.dice.remaining == []  # type: ignore[attr-defined]
     fubar = next(e for e in game.events if e.kind == "fubar").data
     assert (fubar["result"], fubar["away_from"]) == ("panic", squad.uid)
@@ -626,7 +633,6 @@ def troop_trials(game: BoltActionGame, shooter: UnitState, target: UnitState) ->
         twin = game.clone()
         twin.dice = RandomDice(seed)
         twin.shoot(twin.units[shooter.uid], twin.units[target.uid], moving=False)
-        counts[twin.events[-1].data["casualties"] if twin.events[-1].kind == "shoot" else -1] += 0
         shot = next(e for e in reversed(twin.events) if e.kind == "shoot")
         counts[shot.data["casualties"]] += 1
     return counts

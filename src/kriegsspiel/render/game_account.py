@@ -80,8 +80,8 @@ def describe(event: Event, units: list[Any]) -> str | None:
         return f"    a {d['aircraft']} attacks {n('target')}"
     if kind == "support damage":
         if "casualties" in d:
-            return f"    {d['hits']} hits, {d['casualties']} casualties on {n('unit')}"
-        return f"    {n('unit')}: {'knocked out' if d['knocked_out'] else 'survives'}"
+            return f"    {d['hits']} hits, {d['casualties']} casualties on {n('target')}"
+        return f"    {n('target')}: {'knocked out' if d['knocked_out'] else 'survives'}"
     if kind == "turn end":
         return f"-- end of turn {d['turn']}: score {d['score'][0]} - {d['score'][1]}"
     if kind == "game over":

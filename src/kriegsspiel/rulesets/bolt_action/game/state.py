@@ -19,6 +19,7 @@ from kriegsspiel.core.procedure import Dice, RandomDice
 from kriegsspiel.core.scenario import Scenario
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.core.table import TerrainFeature as TableFeature
+from kriegsspiel.errors import UnknownNameError
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
 from kriegsspiel.rulesets.bolt_action.assault import Side, assault_vehicle, close_quarters
 from kriegsspiel.rulesets.bolt_action.attack import (
@@ -573,7 +574,7 @@ class BoltActionGame:
             for name in model.weapons:
                 if "One-shot" in self.rules.weapon(name).special and not model.used_one_shot:
                     model.used_one_shot = True
-        self._resolve_attack(unit, tgt, groups)
+        self.resolve_attack(unit, tgt, groups)
         for group in groups:
             if "Shockwave" in self.rules.weapon(group.shot.weapon).special:
                 self._shockwave_line(unit, tgt, group.shot.weapon)
@@ -611,15 +612,22 @@ class BoltActionGame:
             )
             shot, _ = plan_shot(self.rules, weapon, profile, situation)
             self.log("shockwave", unit=unit.uid, target=other.uid)
-            self._resolve_attack(unit, other, [Group(shot, 1)])
+            self.resolve_attack(unit, other, [Group(shot, 1)])
 
-    def _resolve_attack(self, unit: UnitState, tgt: UnitState, groups: list[Group]) -> None:
-        gravity = any("Gravity Pulse" in self.rules.weapon(g.shot.weapon).special for g in groups)
+    def resolve_attack(
+        self, unit: UnitState | None, tgt: UnitState, groups: list[Group], *, event: str = "shoot"
+    ) -> None:
+        """Roll an attack on ``tgt`` and apply it: casualties, pins, tests, vehicle damage.
+
+        ``unit`` is the attacker (None for a barrage or an aircraft).
+        """
+        gravity = any(self._has_rule(g.shot.weapon, "Gravity Pulse") for g in groups)
+        uid = unit.uid if unit is not None else None
         if tgt.vehicle is not None:
             state = attack_vehicle(self.dice, groups)
             self.log(
-                "shoot",
-                unit=unit.uid,
+                event,
+                unit=uid,
                 target=tgt.uid,
                 shots=sum(g.shots for g in groups),
                 knocked_out=state.knocked_out,
@@ -646,16 +654,16 @@ class BoltActionGame:
             )
             out = attack_troops(self.dice, groups, ctx)
             self.log(
-                "shoot",
-                unit=unit.uid,
+                event,
+                unit=uid,
                 target=tgt.uid,
                 shots=sum(g.shots for g in groups),
                 hits=out.hits,
                 casualties=out.casualties,
                 pins=out.pins,
             )
-            if any(g.shot.hit_on and len(g.shot.hit_on) == 1 and out.hits for g in groups):
-                unit.ranged_in_on = tgt.uid
+            if unit is not None and out.hits:
+                unit.ranged_in_on = tgt.uid  # indirect fire is ranged in once it hits
             tgt.pins += out.pins
             self.casualties(tgt, out.casualties, by=unit)
             if gravity and out.casualties:
@@ -689,6 +697,13 @@ class BoltActionGame:
             self.log("morale check", unit=tgt.uid, needs=test.value, passed=passed)
             if not passed:
                 self._destroy(tgt, "fails its morale check")
+
+    def _has_rule(self, weapon_name: str, rule: str) -> bool:
+        """Does the weapon (aircraft are not on the chart) have this special rule?"""
+        try:
+            return rule in self.rules.weapon(weapon_name).special
+        except UnknownNameError:
+            return False
 
     def _special_weapon(self, name: str) -> bool:
         """Worth keeping: a heavy weapon, or one that fires more than a rifle's single shot."""

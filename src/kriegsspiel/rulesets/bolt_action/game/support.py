@@ -12,9 +12,7 @@ from typing import TYPE_CHECKING
 
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.table import Point
-from kriegsspiel.rulesets.bolt_action.attack import TroopsContext, attack_troops, attack_vehicle
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
-from kriegsspiel.rulesets.bolt_action.morale import new_test
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Shot,
@@ -205,33 +203,5 @@ def _here_it_comes(game: BoltActionGame, target: UnitState) -> None:
 
 
 def _resolve_hits(game: BoltActionGame, unit: UnitState, shot: Shot, by: UnitState | None) -> None:
-    if unit.vehicle is not None:
-        state = attack_vehicle(game.dice, [Group(shot, 1)])
-        game.log(
-            "support damage",
-            unit=unit.uid,
-            knocked_out=state.knocked_out,
-            immobilised=state.immobilised,
-            pins=state.pins,
-        )
-        game.vehicle_damage(
-            unit,
-            state.knocked_out,
-            state.immobilised,
-            state.crew_stunned or (state.on_fire and not state.knocked_out),
-            state.pins,
-            by=by,
-        )
-        return
-    ctx = TroopsContext(
-        models=len(unit.alive_models),
-        morale=new_test(game.rules, unit.quality, pins=unit.pins),
-        pins_per_attack=game.rules.data.procedure.pins_per_attack,
-    )
-    out = attack_troops(game.dice, [Group(shot, 1)], ctx)
-    game.log(
-        "support damage", unit=unit.uid, hits=out.hits, casualties=out.casualties, pins=out.pins
-    )
-    unit.pins += out.pins
-    game.casualties(unit, out.casualties, by=by)
+    game.resolve_attack(by, unit, [Group(shot, 1)], event="support damage")
     game.check_pins(unit)
