@@ -151,14 +151,10 @@ class Invariants:
         self.logged_dead: set[int] = set()
         self.seen = 0
         self.max_actions = ACTIONS_PER_UNIT_TURN * len(game.units) * game.scenario.turns
-        for u in game.units:
-            spec = next(
-                s
-                for s in (game_army(game, u.side)).units
-                if s.name == u.name  # the list's own count of figures
-            )
-            assert u.start_models == (1 if spec.vehicle else spec.model_count), label
-            assert len(u.models) == u.start_models, label
+        specs = [spec for army in armies(game.ruleset) for spec in army.units]
+        assert [u.name for u in game.units] == [spec.name for spec in specs], label
+        for u, spec in zip(game.units, specs, strict=True):  # the lists' own figure counts
+            assert u.start_models == len(u.models) == (spec.model_count or 1), label
         self.after_action(None)
 
     def fail(self, what: str) -> str:
@@ -246,7 +242,7 @@ class Invariants:
         for action in actions:
             try:
                 game.validate(action)
-            except IllegalActionError as exc:  # pragma: no cover - the failure we look for
+            except IllegalActionError as exc:
                 raise AssertionError(self.fail(f"legal {action} fails validate: {exc}")) from exc
         assert snapshot(game) == before, self.fail("validate changed the state")
         if game.pending is None:
@@ -273,11 +269,6 @@ class Invariants:
             game.apply_action(Action("draw", side=0))
 
 
-def game_army(game: BoltActionGame, side: int) -> ArmyList:
-    ruleset_armies = armies(game.ruleset)
-    return ruleset_armies[side]
-
-
 def random_playout(ruleset: str, scenario_name: str, seed: int) -> BoltActionGame:
     """One seeded random game, every invariant checked after every action."""
     game = new_game(ruleset, scenario_name, seed)
@@ -300,7 +291,7 @@ def random_playout(ruleset: str, scenario_name: str, seed: int) -> BoltActionGam
     return game
 
 
-def _playout_summary(args: tuple[str, str, int]) -> tuple[int, ...]:
+def _playout_summary(args: tuple[str, str, int]) -> tuple[float, ...]:
     game = random_playout(*args)
     return (*game.returns(), len(game.events), sum(u.destroyed for u in game.units))
 
@@ -319,6 +310,21 @@ def test_the_stepping_loop_is_play() -> None:
     stepped = random_playout(ruleset, name, seed)
     played = play(new_game(ruleset, name, seed), [RandomPlayer(seed), RandomPlayer(seed + 1)], seed)
     assert [e.to_json() for e in played.events] == [e.to_json() for e in stepped.events]
+
+
+@pytest.mark.parametrize(("ruleset", "scenario_name"), COMBINATIONS)
+def test_side_0_deploys_in_the_first_zone_the_scenario_lists(
+    ruleset: str, scenario_name: str
+) -> None:
+    game = new_game(ruleset, scenario_name, 0)
+    for side, zone in enumerate(game.scenario.deployment[:2]):
+        assert zone.side == game.scenario.sides()[side]
+        xs, ys = [p[0] for p in zone.polygon], [p[1] for p in zone.polygon]
+        for u in (u for u in game.units if u.side == side):
+            for m in u.models:
+                assert min(xs) <= m.x <= max(xs) and min(ys) <= m.y <= max(ys), (side, u.name)
+    # so a withdrawal (towards the side's own edge) leads away from the enemy
+    assert all(u.anchor.y < 24 for u in game.units if u.side == 0)
 
 
 def run_in_pool(fn: Callable[[Any], Any], jobs: Iterable[Any]) -> list[Any]:
@@ -442,12 +448,19 @@ def test_a_tank_cannot_drive_into_a_building_or_beyond_its_move(
     into_house = Action("order", unit=tank.uid, order="Advance", to=(27.5, 22.0))
     assert_illegal(game, into_house, "Farmhouse")
     place(tank, 70.0, 4.0, 0.0)  # open ground along the east edge
-    assert_illegal(
-        game, Action("order", unit=tank.uid, order="Advance", to=(70.0, 13.5)), "beyond"
-    )
+    assert_illegal(game, Action("order", unit=tank.uid, order="Advance", to=(70.0, 13.5)), "beyond")
     assert_illegal(game, Action("order", unit=tank.uid, order="Run", to=(70.0, 22.5)), "beyond")
     game.validate(Action("order", unit=tank.uid, order="Advance", to=(70.0, 12.9)))  # 8.9"
     game.validate(Action("order", unit=tank.uid, order="Run", to=(70.0, 21.9)))  # 17.9"
+
+
+def test_no_model_may_end_a_move_off_the_table(table_game: BoltActionGame) -> None:
+    squad = named(table_game, 0, "1st Section")
+    place(squad, 36.0, 4.0, 180.0)  # facing the south edge: front rank at y=4, rear at y=5
+    to_edge = Action("order", unit=squad.uid, order="Advance", to=(36.0, 0.2))
+    assert table_game.table.contains(Point(*to_edge.to))  # the centre would be on the table
+    assert_illegal(table_game, to_edge, "off the table")
+    table_game.validate(Action("order", unit=squad.uid, order="Advance", to=(36.0, 1.6)))
 
 
 def test_a_target_out_of_sight_or_range_is_illegal(table_game: BoltActionGame) -> None:
@@ -460,13 +473,15 @@ def test_a_target_out_of_sight_or_range_is_illegal(table_game: BoltActionGame) -
     assert not game.visible(riflemen, enemy)
     assert_illegal(game, fire, "out of sight or range")
     place(riflemen, 70.0, 4.0, 0.0)  # open ground along the east edge
-    place(enemy, 70.0, 34.0, 180.0)  # in plain sight, 30" away: beyond a rifle's 24"
-    assert game.visible(riflemen, enemy) and game.gap(riflemen, enemy) == pytest.approx(30.0)
+    place(enemy, 70.0, 36.0, 180.0)  # in plain sight, 32" away: beyond the Bren (30")
+    assert game.visible(riflemen, enemy) and game.gap(riflemen, enemy) == pytest.approx(32.0)
     assert_illegal(game, fire, "out of sight or range")
     place(enemy, 70.0, 26.0, 180.0)  # 22": now it is legal
     game.validate(fire)
     friend = named(game, 0, "1st Section")
-    assert_illegal(game, Action("order", unit=riflemen.uid, order="Fire", target=friend.uid), "same")
+    assert_illegal(
+        game, Action("order", unit=riflemen.uid, order="Fire", target=friend.uid), "same"
+    )
 
 
 # ----------------------------------------------------------------------------- 4. golden rolls
@@ -504,8 +519,8 @@ def test_a_shooting_rolled_die_by_die() -> None:
     )
     # Bren: hit+kill, miss, hit+save. Rifles: hit+kill, miss, miss, hit+kill, hit+save,
     # miss, miss, hit+kill. No order test: the section has no pins.
-    rolls = [4, 4, 2, 6, 3] + [5, 5, 1, 3, 4, 6, 6, 1, 2, 2, 5, 4]
-    fire_order(game, section, squad, rolls)
+    bren, rifles = [4, 4, 2, 6, 3], [5, 5, 1, 3, 4, 6, 6, 1, 2, 2, 5, 4]
+    fire_order(game, section, squad, [*bren, *rifles])
     shot = game.events[-1].to_json()
     assert shot == {
         "event": "shoot",
@@ -529,8 +544,7 @@ def test_a_shooting_rolled_die_by_die() -> None:
 def test_a_heavy_shooting_keeps_the_nco_to_last(morale_roll: list[int], passed: bool) -> None:
     game, section, squad = squads_at_20_inches()
     # every shot hits; 9 casualties: the Bren's three, then six of the eight rifles
-    rolls = [4, 4] * 3 + [4, 4] * 6 + [4, 1] * 2 + morale_roll
-    fire_order(game, section, squad, rolls)
+    fire_order(game, section, squad, [*[4, 4] * 3, *[4, 4] * 6, *[4, 1] * 2, *morale_roll])
     kinds = [e.kind for e in game.events]
     shoot = game.events[kinds.index("shoot")].data
     assert (shoot["hits"], shoot["casualties"], shoot["pins"]) == (11, 9, 1)
@@ -542,7 +556,25 @@ def test_a_heavy_shooting_keeps_the_nco_to_last(morale_roll: list[int], passed: 
         assert not squad.destroyed
     else:
         assert squad.destroyed and squad.alive_models == []
-        assert game.events[-1].data["why"] == "fails its morale check"
+        destroyed = next(e for e in game.events if e.kind == "destroyed").data
+        assert destroyed == {"turn": 1, "unit": squad.uid, "why": "fails its morale check"}
+        assert game.is_terminal()  # side 1 had nothing else: the game is over
+
+
+def test_a_one_shot_weapon_is_spent_only_when_it_fires() -> None:
+    game, section, squad = squads_at_20_inches()
+    fausts = [m for m in squad.models if "Panzerfaust" in m.weapons]
+    assert len(fausts) == 2
+    game.shoot(squad, section, moving=False)  # 20": the Panzerfausts (12") cannot fire
+    assert not any(m.used_one_shot for m in fausts)
+    place(squad, 36.0, 20.0, 180.0)  # 10"
+    weapons = [g.shot.weapon for g in game.shooting_groups(squad, section, moving=False)]
+    assert "Panzerfaust" in weapons
+    game.shoot(squad, section, moving=False)
+    assert all(m.used_one_shot for m in fausts)
+    assert "Panzerfaust" not in [
+        g.shot.weapon for g in game.shooting_groups(squad, section, moving=False)
+    ]
 
 
 def tank_in_the_sights() -> tuple[BoltActionGame, UnitState, UnitState, UnitState, UnitState]:
@@ -617,13 +649,15 @@ def test_a_fubar_panic_runs_straight_away_from_the_nearest_visible_enemy() -> No
     assert math.hypot(*moved) == pytest.approx(12.0)  # a full Run
     cosine = (moved[0] * away[0] + moved[1] * away[1]) / (math.hypot(*moved) * math.hypot(*away))
     assert cosine == pytest.approx(1.0)  # directly away
-    assert section.order == "Run" and section.pins == 1 and not any(
-        e.kind == "shoot" for e in game.events
+    assert (
+        section.order == "Run"
+        and section.pins == 1
+        and not any(e.kind == "shoot" for e in game.events)
     )
 
 
 # ----------------------------------------------------------------------------- 5. sim vs odds
-TRIALS = 2000
+TRIALS = 4000
 
 
 def troop_trials(game: BoltActionGame, shooter: UnitState, target: UnitState) -> Counter[int]:

@@ -100,7 +100,7 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
         acts += [
             Action("order", unit=uid, order="Advance", to=(p.x, p.y), target=t.uid) for t in shots
         ]
-    for p in destinations(game, unit, run=True):
+    for p in [] if unit.no_run else destinations(game, unit, run=True):  # gravity pulse
         acts.append(Action("order", unit=uid, order="Run", to=(p.x, p.y)))
     for kind in SUPPORT:
         if can_call(game, unit, kind):
@@ -109,7 +109,7 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
                 for e in game.units
                 if e.side != unit.side and not e.destroyed and game.visible(unit, e)
             ]
-    if unit.vehicle is None:
+    if unit.vehicle is None and not unit.no_run:
         run = movement_row(game.rules, unit).run
         modes = ("hand-to-hand", "point-blank") if game.rules.has_reactions else ("",)
         for e in game.units:

@@ -570,9 +570,11 @@ class BoltActionGame:
         if not groups:
             self.log("no shot", unit=unit.uid, target=tgt.uid)
             return
-        for model in unit.alive_models:  # one-shot weapons are spent
+        fired = {g.shot.weapon for g in groups}
+        for model in unit.alive_models:  # one-shot weapons that fired are spent
             for name in model.weapons:
-                if "One-shot" in self.rules.weapon(name).special and not model.used_one_shot:
+                weapon = self.rules.weapon(name)
+                if "One-shot" in weapon.special and weapon.name in fired:
                     model.used_one_shot = True
         self.resolve_attack(unit, tgt, groups)
         for group in groups:

@@ -106,7 +106,7 @@ class UnitState:
 
     def copy(self) -> UnitState:
         fields = {f: getattr(self, f) for f in _UNIT_FIELDS if f not in ("models", "history")}
-        clone = UnitState(**fields)
+        clone = UnitState(**fields, models=[])  # models are required: filled in just below
         clone.models = [
             Model(
                 m.name, m.weapons, m.x, m.y, m.officer, m.nco, m.alive, m.used_one_shot, m.observer
