@@ -392,3 +392,26 @@ def test_recce_vehicle_may_escape_an_assault() -> None:
     before = tank.anchor
     game.apply_action(Action("react", side=0, unit=8, choice="escape"))
     assert tank.anchor.y > before.y and not tank.destroyed
+
+
+def test_each_man_fires_one_weapon() -> None:
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    squad = game.units[11]  # a German squad; give every man a Panzerfaust as well
+    for m in squad.models:
+        m.weapons = (*m.weapons, "Panzerfaust")
+    infantry, tank = game.units[1], game.units[8]
+    only(game, 11, 1, 8)
+    place(squad, 20, 30, 180)
+    place(infantry, 20, 22, 0)
+    place(tank, 26, 24, 0)
+    at_men = game.shooting_groups(squad, infantry, moving=False)
+    assert sum(g.shots for g in at_men) == sum(
+        int(game.rules.weapon(m.weapons[0]).shots) for m in squad.alive_models
+    )
+    assert all(g.shot.weapon != "Panzerfaust" for g in at_men)  # kept for armour
+    at_tank = game.shooting_groups(squad, tank, moving=False)
+    assert {g.shot.weapon for g in at_tank if g.shot.pen is not None} == {"Panzerfaust"}
+    assert all(g.shot.weapon == "Panzerfaust" for g in at_tank)  # no rifle fire at a tank
+    game.shoot(squad, tank, moving=False)
+    assert all(m.used_one_shot for m in squad.models)  # each fired his one Panzerfaust

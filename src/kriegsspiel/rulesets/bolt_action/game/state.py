@@ -131,6 +131,19 @@ class Pending:
     ambushers: tuple[int, ...] = ()
 
 
+def _worth(option: tuple[Shot, int, bool], target: UnitState) -> tuple[float, ...]:
+    """How a man picks his weapon: against armour the best pen, else the most expected hits;
+    a one-shot weapon is kept for armour."""
+    shot, per, one_shot = option
+    p = 1.0
+    for need in shot.hit_on or ():
+        p *= max(0, 7 - need) / 6
+    hits = p * per * float(shot.hits_per_hit.dist().mean())
+    if target.vehicle is not None and target.vehicle.target.kind == "armoured":
+        return (shot.pen is not None, shot.pen or 0, hits)
+    return (1.0, 0.0, hits * (0.5 if one_shot else 1.0) * max(0, 7 - shot.damage_need) / 6)
+
+
 def _segment_distance(p: Point, a: Point, b: Point) -> float:
     """Distance from p to the segment a-b."""
     dx, dy = b.x - a.x, b.y - a.y
@@ -177,6 +190,7 @@ class BoltActionGame:
         self.drawn: int | None = None
         self.pending: Pending | None = None
         self.delayed: list[Delayed] = []  # barrages and air strikes rolling again next turn
+        self.one_shots_fired: list[Any] = []
         self.over = False
         self._events: list[Event] = []
         self._deploy()
@@ -393,6 +407,7 @@ class BoltActionGame:
         """Every shot the unit's models can fire at ``target`` (per weapon and range)."""
         dx, dy = (origin.x - unit.anchor.x, origin.y - unit.anchor.y) if origin else (0.0, 0.0)
         counts: dict[Shot, int] = {}
+        self.one_shots_fired = []  # models whose one-shot weapon these groups fire
         alive = unit.alive_models
         cover = unit_cover(self.table, Point(unit.anchor.x + dx, unit.anchor.y + dy), target)
         arcs = dict(unit.vehicle.arcs) if unit.vehicle else {}
@@ -408,6 +423,7 @@ class BoltActionGame:
                 continue
             j = min((j for j in range(len(aims)) if seen[i][j]), key=lambda j: far[i][j])
             nearest, rng = target.alive_models[j], float(far[i][j])
+            options: list[tuple[Shot, int, bool]] = []
             for name in model.weapons:
                 weapon = self.rules.weapon(name)
                 special = set(weapon.special)
@@ -460,7 +476,15 @@ class BoltActionGame:
                     if ("Flamethrower" in special or "Shockwave" in special)
                     else int(weapon.shots)
                 )
+                options.append((shot, per, "One-shot" in special))
+            if not options:
+                continue
+            # a vehicle fires all its weapons; a man fires one: the best at this target
+            chosen = options if unit.vehicle else [max(options, key=lambda o: _worth(o, target))]
+            for shot, per, one_shot in chosen:
                 counts[shot] = counts.get(shot, 0) + per
+                if one_shot:
+                    self.one_shots_fired.append(model)
         return [Group(shot, n) for shot, n in counts.items()]
 
     # ------------------------------------------------------------------ carrying out orders
@@ -570,12 +594,8 @@ class BoltActionGame:
         if not groups:
             self.log("no shot", unit=unit.uid, target=tgt.uid)
             return
-        fired = {g.shot.weapon for g in groups}
-        for model in unit.alive_models:  # one-shot weapons that fired are spent
-            for name in model.weapons:
-                weapon = self.rules.weapon(name)
-                if "One-shot" in weapon.special and weapon.name in fired:
-                    model.used_one_shot = True
+        for model in self.one_shots_fired:  # one-shot weapons that fired are spent
+            model.used_one_shot = True
         self.resolve_attack(unit, tgt, groups)
         for group in groups:
             if "Shockwave" in self.rules.weapon(group.shot.weapon).special:
