@@ -49,6 +49,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Shot,
     Situation,
+    VehicleProfile,
     plan_shot,
     vehicle_profile,
 )
@@ -915,6 +916,18 @@ class BoltActionGame:
         if not winner.alive_models:
             self._destroy(winner, "wiped out in the same fight", credit=False)
 
+    def vehicle_profile_of(self, unit: UnitState, *, indirect: bool) -> VehicleProfile:
+        """How hits on this vehicle are resolved now (its crew, pins and special rules)."""
+        assert unit.vehicle is not None
+        situation = Situation(
+            range_inches=0,
+            open_topped=unit.vehicle.open_topped,
+            automaton=unit.vehicle.automaton,
+            target_quality=unit.quality,
+            target_pins=unit.pins,
+        )
+        return vehicle_profile(self.rules, unit.vehicle.target, situation, indirect=indirect)
+
     def _infantry_against_vehicle(self, unit: UnitState, tgt: UnitState) -> None:
         va = self.rules.data.vehicle_assault
         if tgt.moved == "run":
@@ -923,26 +936,14 @@ class BoltActionGame:
             hit_on = va.to_hit_advanced
         else:
             hit_on = va.to_hit_stationary
-        assert tgt.vehicle is not None
-        profile = vehicle_profile(
-            self.rules,
-            tgt.vehicle.target,
-            Situation(
-                range_inches=0,
-                open_topped=tgt.vehicle.open_topped,
-                automaton=tgt.vehicle.automaton,
-                target_quality=tgt.quality,
-                target_pins=tgt.pins,
-            ),
-            indirect=False,
-        )
+        profile = self.vehicle_profile_of(tgt, indirect=False)
         state = assault_vehicle(
             self.dice,
             len(unit.alive_models),
             hit_on,
             profile,
             anti_tank=self._has_anti_tank(unit),
-            destroyed_if_damaged=tgt.vehicle.open_topped,
+            destroyed_if_damaged=bool(tgt.vehicle and tgt.vehicle.open_topped),
         )
         self.log("assault vehicle", unit=unit.uid, target=tgt.uid, knocked_out=state.knocked_out)
         self.vehicle_damage(

@@ -19,7 +19,6 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Situation,
     plan_shot,
     roll_expr,
-    vehicle_profile,
 )
 
 if TYPE_CHECKING:
@@ -178,18 +177,7 @@ def _here_it_comes(game: BoltActionGame, target: UnitState) -> None:
             weapon=plane.aircraft, hit_on=(), hits_per_hit=DiceExpr(plane.hits), damage_need=dv
         )
     else:
-        profile = vehicle_profile(
-            game.rules,
-            target.vehicle.target,
-            Situation(
-                range_inches=0,
-                open_topped=target.vehicle.open_topped,
-                automaton=target.vehicle.automaton,
-                target_quality=target.quality,
-                target_pins=target.pins,
-            ),
-            indirect=True,
-        )
+        profile = game.vehicle_profile_of(target, indirect=True)
         top = 0 if target.vehicle.target.walker else game.rules.pen_modifier("top")
         shot = Shot(
             weapon=plane.aircraft,
