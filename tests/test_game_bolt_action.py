@@ -743,3 +743,8 @@ def test_the_tactical_player_wins_nine_games_in_ten_on_either_side(ruleset: str)
     print(f"{ruleset}: tactical wins {wins} of {games} (side 0, side 1), draws {draws}")
     assert games == [100, 100]
     assert all(w >= 90 for w in wins), (wins, draws)
+
+
+def test_closing_in_after_an_escape_stops_at_the_table_edge() -> None:
+    """Found by the slow playouts: assaulters followed an escaped unit off the table."""
+    random_playout("konflikt47", "hold-the-crossroads.yaml", 1274)

@@ -846,16 +846,18 @@ class BoltActionGame:
         self._fight(unit, tgt, action, "hand-to-hand")
 
     def _close_in(self, unit: UnitState, tgt: UnitState) -> None:
+        """Move the assaulters up to the target, stopping short if a model would leave the table."""
         near = min(tgt.alive_models, key=lambda m: m.point.distance_to(unit.anchor)).point
         start = unit.anchor
         gap = start.distance_to(near)
-        if gap > CONTACT:
-            t = (gap - CONTACT) / gap
-            self._move(
-                unit,
-                Point(start.x + (near.x - start.x) * t, start.y + (near.y - start.y) * t),
-                run=True,
-            )
+        if gap <= CONTACT:
+            return
+        for fraction in (1.0, 0.75, 0.5, 0.25):
+            t = (gap - CONTACT) / gap * fraction
+            dx, dy = (near.x - start.x) * t, (near.y - start.y) * t
+            if all(self.table.contains(Point(m.x + dx, m.y + dy)) for m in unit.alive_models):
+                self._move(unit, Point(start.x + dx, start.y + dy), run=True)
+                return
 
     def _fight(self, unit: UnitState, tgt: UnitState, action: Action, reaction: str) -> None:
         rules, proc = self.rules, self.rules.data.procedure
