@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 
 def within_se(
@@ -25,3 +28,17 @@ def within_4_se(p: Fraction, successes: int, n: int) -> bool:
     if se == 0:
         return successes == p * n
     return abs(successes / n - float(p)) <= 4 * se
+
+
+def run_cli(
+    *args: str, cwd: Path | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """Run the real entry point in a fresh interpreter (exit codes, stderr), in ``cwd``."""
+    return subprocess.run(
+        [sys.executable, "-c", "from kriegsspiel.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        cwd=cwd,
+    )

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 
 import pytest
+from conftest import run_cli
 from typer.testing import CliRunner
 
 from kriegsspiel.cli import app
@@ -22,14 +22,7 @@ def run_json(*args: str) -> dict[str, object]:
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run the real entry point in a fresh interpreter (exit codes, stderr)."""
-    return subprocess.run(
-        [sys.executable, "-c", "from kriegsspiel.cli import main; main()", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    return run_cli(*args, timeout=60)
 
 
 def _is_distribution(value: object) -> bool:

@@ -15,6 +15,7 @@ import typer
 
 if TYPE_CHECKING:
     from kriegsspiel.core.report import OddsReport
+    from kriegsspiel.sim.commands import RunOptions
 
 app = typer.Typer(
     name="kriegsspiel",
@@ -622,6 +623,136 @@ def play_cmd(
     )
 
 
+ScenarioOpt = Annotated[
+    str | None,
+    typer.Option("--scenario", "-s", help="A scenario file, or the name of a shipped one."),
+]
+ArmiesOpt = Annotated[
+    list[str],
+    typer.Option(
+        "--army", "-a", help="Two army list files (or shipped names): army A, then army B."
+    ),
+]
+PlayersOpt = Annotated[
+    str,
+    typer.Option(
+        "--players", help="Who plays each army: tactical or random, e.g. tactical,random."
+    ),
+]
+ResultsOpt = Annotated[
+    str, typer.Option("--results", help="The results store (SQLite file) to use and reuse.")
+]
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option("--workers", "-w", help="Local worker processes [default: one per core]."),
+]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option("--scheduler", help="Run on a Dask distributed cluster: its scheduler's address."),
+]
+PlotOpt = Annotated[
+    str | None, typer.Option("--plot", help="Draw the results to this .png or .svg file.")
+]
+
+
+NoStoreOpt = Annotated[
+    bool, typer.Option("--no-store", help="Keep nothing: do not read or write a results file.")
+]
+PrecisionOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--precision",
+        help="Stop early once every outcome's 95% interval is within ± this (e.g. 0.01).",
+    ),
+]
+
+
+def _run_options(
+    workers: int | None,
+    scheduler: str | None,
+    results: str,
+    no_store: bool,
+    precision: float | None,
+) -> RunOptions:
+    from kriegsspiel.sim.commands import RunOptions
+
+    return RunOptions(workers, scheduler, None if no_store else results, precision)
+
+
+@app.command("evaluate")
+def evaluate_cmd(
+    ruleset: Annotated[
+        str, typer.Option("--ruleset", "-r", help="konflikt47 or bolt-action-1.")
+    ] = "konflikt47",
+    scenario: ScenarioOpt = None,
+    army: ArmiesOpt = [],  # noqa: B006
+    games: Annotated[int, typer.Option("--games", "-n", help="How many games to play.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the whole run.")] = 1,
+    players: PlayersOpt = "tactical,tactical",
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    results: ResultsOpt = "kriegsspiel-results.sqlite",
+    no_store: NoStoreOpt = False,
+    precision: PrecisionOpt = None,
+    plot: PlotOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play many games of one matchup (sides swapped every other game) and report who wins."""
+    from kriegsspiel.sim.commands import run_evaluate
+
+    run_evaluate(
+        ruleset=ruleset,
+        scenario=scenario,
+        armies=army,
+        players=players,
+        games=games,
+        seed=seed,
+        options=_run_options(workers, scheduler, results, no_store, precision),
+        plot=plot,
+        as_json=as_json,
+    )
+
+
+@app.command("sweep")
+def sweep_cmd(
+    path: Annotated[str, typer.Argument(help="A sweep file (YAML), or a shipped sweep's name.")],
+    games: Annotated[
+        int | None, typer.Option("--games", "-n", help="Games a matchup [default: the file's].")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed of every run [default: the file's].")
+    ] = None,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    results: ResultsOpt = "kriegsspiel-results.sqlite",
+    no_store: NoStoreOpt = False,
+    precision: PrecisionOpt = None,
+    plot: PlotOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Run every matchup of a sweep file and print the table of results (a heat map with --plot)."""
+    from kriegsspiel.sim.commands import run_sweep
+
+    options = _run_options(workers, scheduler, results, no_store, precision)
+    run_sweep(path, games, seed, options, plot, as_json)
+
+
+@app.command("results")
+def results_cmd(
+    results: ResultsOpt = "kriegsspiel-results.sqlite",
+    export: Annotated[
+        str | None, typer.Option("--export", help="Export every stored game: csv or json.")
+    ] = None,
+    out: Annotated[
+        str | None, typer.Option("--out", "-o", help="Write the export to this file.")
+    ] = None,
+) -> None:
+    """List what the results store holds, or export it game by game."""
+    from kriegsspiel.sim.commands import run_results
+
+    run_results(results, export, out)
+
+
 @app.command("replay")
 def replay_cmd(
     path: Annotated[str, typer.Argument(help="A game record written by 'kriegsspiel play'.")],
@@ -647,8 +778,10 @@ def main() -> None:
     try:
         app()
     except KriegsspielError as exc:
+        from kriegsspiel.sim.runner import Interrupted
+
         typer.echo(f"kriegsspiel: error: {exc}", err=True)
-        sys.exit(2)
+        sys.exit(130 if isinstance(exc, Interrupted) else 2)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,94 @@
+"""An evaluation as rich tables: results with intervals, scores, units, surprising games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+
+def _pct(p: dict[str, Any]) -> str:
+    return f"{p['rate']:.1%} [{p['low']:.1%}, {p['high']:.1%}]"
+
+
+def _short(p: dict[str, Any]) -> str:
+    return f"{p['rate']:.0%} ({p['low']:.0%}–{p['high']:.0%})"
+
+
+def print_evaluation(data: dict[str, Any], console: Console | None = None) -> None:
+    console = console or Console(highlight=False)
+    a, b = data["army_a"], data["army_b"]
+    console.print(
+        f"[bold]{a['name']}[/bold] ({a['player']}) v [bold]{b['name']}[/bold] ({b['player']}) — "
+        f"{data['ruleset']}, {data['scenario']}, seed {data['seed']}"
+    )
+    source = f"{data['games_played']} played, {data['games_reused']} from the results store"
+    if data["stopped_early"]:
+        source += f"; stopped early at ± {data['precision']}"
+    console.print(f"{data['games']} games ({source}); armies swap sides every other game.")
+
+    results = Table(title="Results (95% Wilson intervals)", title_justify="left")
+    results.add_column("outcome")
+    results.add_column("games", justify="right")
+    results.add_column("rate [95% interval]", justify="right")
+    for label, key in (
+        (f"army A wins ({a['name']})", "army_a_wins"),
+        ("draws", "draws"),
+        (f"army B wins ({b['name']})", "army_b_wins"),
+    ):
+        results.add_row(label, str(data[key]["count"]), _pct(data[key]))
+    for side, p in enumerate(data["army_a_wins_by_side"]):
+        results.add_row(
+            f"  army A wins on side {'AB'[side]}", f"{p['count']}/{p['games']}", _pct(p)
+        )
+    console.print(results)
+
+    lengths = Table(title="Scores and length (mean ± sd)", title_justify="left")
+    lengths.add_column("measure")
+    lengths.add_column("mean", justify="right")
+    lengths.add_column("sd", justify="right")
+    for label, key in (
+        ("score of army A", "score_a"),
+        ("score of army B", "score_b"),
+        ("margin A − B", "margin"),
+        ("turns", "turns"),
+        ("orders given", "orders"),
+    ):
+        lengths.add_row(label, f"{data[key]['mean']:.2f}", f"{data[key]['sd']:.2f}")
+    console.print(lengths)
+
+    units = Table(title="Units", title_justify="left")
+    for col, just in (
+        ("army", "left"),
+        ("unit", "left"),
+        ("points", "right"),
+        ("survived (95%)", "right"),
+        ("damage dealt", "right"),
+        ("per point", "right"),
+    ):
+        units.add_column(col, justify=just)  # type: ignore[arg-type]
+    for u in data["units"]:
+        units.add_row(
+            u["army"],
+            u["unit"],
+            str(u["points"]),
+            _short(u["survival"]),
+            f"{u['damage_dealt_mean']:.1f}",
+            f"{u['damage_per_point']:.2f}",
+        )
+    console.print(units)
+    console.print("Damage dealt: points of enemy models and vehicles the unit removed, a game.")
+
+    surprise = data["surprising"]
+    console.print(f"[bold]Surprising games[/bold] ({surprise['why']}):")
+    if not surprise["games"]:
+        console.print("  none")
+    for g in surprise["games"]:
+        console.print(
+            f"  game {g['index']}: A {g['score_a']} – B {g['score_b']}  ->  {g['command']}",
+            markup=False,
+            soft_wrap=True,
+        )
+    for notice in data["notices"]:
+        console.print(f"[yellow]note:[/yellow] {notice}")

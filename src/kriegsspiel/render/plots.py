@@ -1,0 +1,90 @@
+"""Pictures of simulated battles with matplotlib (headless): scores, win rates, heat maps."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from kriegsspiel.errors import UsageError
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, no screen
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig: Any, path: str) -> None:
+    try:
+        fig.savefig(path, dpi=120, bbox_inches="tight")
+    except OSError as exc:
+        raise UsageError(f"cannot write the plot {path}: {exc}") from exc
+    finally:
+        _pyplot().close(fig)
+
+
+def plot_evaluation(data: dict[str, Any], scores: Counter[tuple[int, int]], path: str) -> None:
+    """Left: how often each score margin came up. Right: outcome rates with 95% intervals."""
+    plt = _pyplot()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    margins: Counter[int] = Counter()
+    for (a, b), count in scores.items():
+        margins[a - b] += count
+    xs = sorted(margins)
+    n = sum(margins.values()) or 1
+    left.bar(
+        xs,
+        [margins[x] / n for x in xs],
+        color=["#4477aa" if x > 0 else "#cc6677" if x < 0 else "#999999" for x in xs],
+    )
+    left.xaxis.get_major_locator().set_params(integer=True)
+    left.set_xlabel(f"score margin, army A − army B ({data['scenario']})")
+    left.set_ylabel("share of games")
+    left.set_title(f"Scores over {data['games']} games")
+    labels = [f"A wins\n{data['army_a']['name']}", "draw", f"B wins\n{data['army_b']['name']}"]
+    parts = [data["army_a_wins"], data["draws"], data["army_b_wins"]]
+    rates = [p["rate"] for p in parts]
+    errors = [[p["rate"] - p["low"] for p in parts], [p["high"] - p["rate"] for p in parts]]
+    right.bar(range(3), rates, yerr=errors, capsize=6, color=["#4477aa", "#999999", "#cc6677"])
+    right.set_xticks(range(3), labels, fontsize=8)
+    right.set_ylim(0, 1)
+    right.set_ylabel("probability (95% Wilson interval)")
+    right.set_title("Who wins")
+    for x, p in enumerate(parts):
+        right.text(x, min(0.97, p["high"] + 0.02), f"{p['rate']:.0%}", ha="center", fontsize=9)
+    fig.suptitle(f"{data['army_a']['name']} v {data['army_b']['name']} — {data['ruleset']}")
+    _save(fig, path)
+
+
+def plot_heatmap(
+    rows: Sequence[str],
+    columns: Sequence[str],
+    cells: Sequence[Sequence[dict[str, Any] | None]],
+    title: str,
+    path: str,
+) -> None:
+    """A sweep: the row list's win rate against each column list, with its interval in the cell."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(2.2 + 2.0 * len(columns), 1.4 + 0.8 * len(rows)))
+    values = [[c["rate"] if c else float("nan") for c in row] for row in cells]
+    image = ax.imshow(values, cmap="RdBu", vmin=0, vmax=1, aspect="auto")
+    ax.set_xticks(range(len(columns)), columns, rotation=20, ha="right", fontsize=8)
+    ax.set_yticks(range(len(rows)), rows, fontsize=8)
+    for i, row in enumerate(cells):
+        for j, cell in enumerate(row):
+            if cell:
+                ax.text(
+                    j,
+                    i,
+                    f"{cell['rate']:.0%}\n[{cell['low']:.0%}, {cell['high']:.0%}]",
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                )
+    fig.colorbar(image, ax=ax, label="win probability of the row's list")
+    ax.set_title(title)
+    _save(fig, path)

@@ -1,0 +1,251 @@
+"""What ``kriegsspiel evaluate``, ``sweep`` and ``results`` do, behind the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from kriegsspiel.errors import UsageError
+from kriegsspiel.sim.matchup import Matchup, build_matchup
+from kriegsspiel.sim.runner import Evaluation, Interrupted, Progress, evaluate, evaluation_json
+from kriegsspiel.sim.store import Store
+
+ERR = Console(stderr=True, highlight=False)
+
+
+def default_workers() -> int:
+    return max(
+        1,
+        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """How to run the games of an evaluation or of each cell of a sweep."""
+
+    workers: int | None = None  # None: one per core
+    scheduler: str | None = None
+    results: str | None = None  # None: --no-store
+    precision: float | None = None
+
+    def check(self, games: int) -> None:
+        if games < 1:
+            raise UsageError(f"--games must be at least 1 (got {games}).")
+        if self.workers is not None and self.workers < 1:
+            raise UsageError(f"--workers must be at least 1 (got {self.workers}).")
+        if self.precision is not None and not 0 < self.precision < 0.5:
+            raise UsageError(
+                "--precision is the half-width of a 95% interval, between 0 and 0.5, e.g. "
+                f"0.01 (got {self.precision})."
+            )
+
+
+def check_plot(plot: str | None) -> None:
+    if plot and Path(plot).suffix.lower() not in (".png", ".svg"):
+        raise UsageError(f"--plot writes a .png or .svg file, not {plot!r}.")
+
+
+@contextmanager
+def progress_bar(show: bool, label: str) -> Iterator[Progress]:
+    """A rich progress bar with the time left, on stderr so --json output stays clean."""
+    if not show:
+        yield Progress(on_notice=lambda text: ERR.print(f"note: {text}", markup=False))
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.progress import Progress as Bar
+
+    with Bar(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=ERR,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(label, total=None)
+        yield Progress(
+            on_game=lambda done, total: bar.update(task, completed=done, total=total),
+            on_notice=lambda text: bar.console.print(f"note: {text}", markup=False),
+        )
+
+
+def open_store(results: str | None) -> Store | nullcontext[None]:
+    return Store(results) if results else nullcontext(None)
+
+
+def run_one(
+    matchup: Matchup, games: int, seed: int, options: RunOptions, store: Store | None, label: str
+) -> Evaluation:
+    """One evaluation with a progress bar; Ctrl-C says where the finished games are."""
+    try:
+        with progress_bar(sys.stderr.isatty(), label) as progress:
+            return evaluate(
+                matchup,
+                games,
+                seed,
+                workers=options.workers or default_workers(),
+                scheduler=options.scheduler,
+                store=store,
+                precision=options.precision,
+                progress=progress,
+            )
+    except KeyboardInterrupt:
+        where = f"stored in {store.path}" if store else "not stored (--no-store)"
+        raise Interrupted(
+            f"interrupted. Finished games are {where}; run the same command again to resume."
+        ) from None
+
+
+def run_evaluate(
+    *,
+    ruleset: str,
+    scenario: str | None,
+    armies: list[str],
+    players: str,
+    games: int,
+    seed: int,
+    options: RunOptions,
+    plot: str | None,
+    as_json: bool,
+) -> None:
+    options.check(games)
+    check_plot(plot)
+    matchup = build_matchup(ruleset, scenario, armies, players)
+    with open_store(options.results) as store:
+        result = run_one(matchup, games, seed, options, store, matchup.title)
+    data = evaluation_json(result)
+    if plot:
+        from kriegsspiel.render.plots import plot_evaluation
+
+        plot_evaluation(data, result.tally.scores, plot)
+    if as_json:
+        print(json.dumps(data, indent=2))
+        return
+    from kriegsspiel.render.evaluation_text import print_evaluation
+
+    print_evaluation(data)
+    if options.results:
+        Console(highlight=False).print(f"Games stored in {options.results}.", markup=False)
+    if plot:
+        Console(highlight=False).print(f"Plot written to {plot}.", markup=False)
+
+
+def run_results(results: str, export: str | None, out: str | None) -> None:
+    if not Path(results).is_file():
+        raise UsageError(
+            f"no results file {results!r}; 'kriegsspiel evaluate' creates it (see --results)."
+        )
+    with Store(results) as store:
+        if export:
+            if export not in ("csv", "json"):
+                raise UsageError(f"--export takes csv or json, not {export!r}.")
+            if out:
+                with open(out, "w", encoding="utf-8", newline="") as handle:
+                    count = store.export(handle, export)
+                ERR.print(f"{count} games exported to {out}.", markup=False)
+            else:
+                store.export(sys.stdout, export)
+            return
+        runs = store.runs()
+    from rich.table import Table
+
+    table = Table(title=f"Stored results in {results}", title_justify="left")
+    table.add_column("matchup (ruleset, scenario, players, seed, code version)")
+    for col in ("games", "A wins", "draws", "B wins"):
+        table.add_column(col, justify="right")
+    for run in runs:
+        table.add_row(
+            f"{run.title}\n  {run.ruleset}, {run.scenario}, {run.players}, seed {run.run_seed},"
+            f" code {run.code_version}",
+            str(run.games),
+            str(run.wins_a),
+            str(run.draws),
+            str(run.wins_b),
+        )
+    Console(highlight=False).print(table)
+    if not runs:
+        Console().print("(no games stored yet)")
+
+
+def run_sweep(
+    path: str,
+    games: int | None,
+    seed: int | None,
+    options: RunOptions,
+    plot: str | None,
+    as_json: bool,
+) -> None:
+    """Every cell of a sweep, one evaluation each, then the table (and heat map) of results.
+
+    ``games`` and ``seed`` left as None take the sweep file's values.
+    """
+    from kriegsspiel.sim.sweep import column_names, load_sweep, row_names
+
+    sweep = load_sweep(path)
+    games = sweep.games if games is None else games
+    seed = sweep.seed if seed is None else seed
+    options.check(games)
+    check_plot(plot)
+    rows, columns = row_names(sweep), column_names(sweep)
+    cells: list[list[dict[str, Any] | None]] = []
+    with open_store(options.results) as store:
+        for r, line in enumerate(sweep.cells):
+            cells.append([])
+            for c, matchup in enumerate(line):
+                if sweep.rows[r] == sweep.columns[c]:
+                    cells[-1].append(None)  # a list against itself tells nothing
+                    continue
+                label = f"{rows[r]} v {columns[c]}"
+                result = run_one(matchup, games, seed, options, store, label)
+                body = result.tally.to_json()
+                cells[-1].append({**body["army_a_wins"], "draws": body["draws"]["rate"]})
+    if plot:
+        from kriegsspiel.render.plots import plot_heatmap
+
+        plot_heatmap(rows, columns, cells, sweep.name, plot)
+    if as_json:
+        data = {"sweep": sweep.name, "games": games, "seed": seed, "rows": rows,
+                "columns": columns, "cells": cells}  # fmt: skip
+        print(json.dumps(data, indent=2))
+        return
+    from rich.table import Table
+
+    table = Table(
+        title=f"{sweep.name}: win rate of the row's list (95% interval), {games} games a cell",
+        title_justify="left",
+    )
+    table.add_column("list")
+    for name in columns:
+        table.add_column(f"v {name}", justify="right")
+    for name, row in zip(rows, cells, strict=True):
+        table.add_row(
+            name,
+            *(
+                "—"
+                if cell is None
+                else f"{cell['rate']:.0%} ({cell['low']:.0%}–{cell['high']:.0%})\n"
+                f"draws {cell['draws']:.0%}"
+                for cell in row
+            ),
+        )
+    console = Console(highlight=False)
+    console.print(table)
+    if plot:
+        console.print(f"Heat map written to {plot}.", markup=False)

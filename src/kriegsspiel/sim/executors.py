@@ -1,0 +1,70 @@
+"""Where games run: this process, local worker processes, or a Dask cluster.
+
+Every choice is a ``concurrent.futures.Executor``; Dask's is reached through its
+``Client.get_executor()``, so the runner has one code path for all of them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from typing import Any
+
+from kriegsspiel.errors import UsageError
+
+CONNECT_TIMEOUT = "10s"  # how long to wait for a Dask scheduler before giving up
+
+
+class InProcess(Executor):
+    """Runs each task at ``submit``: one worker without the cost of another process."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            future.set_exception(exc)
+        return future
+
+
+def _ignore_interrupt() -> None:
+    """Workers leave Ctrl-C to the parent, which stores what finished and stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def local_pool(workers: int) -> ProcessPoolExecutor:
+    """Worker processes started clean (forkserver/spawn), never forked from a threaded parent."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    return ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupt)
+
+
+class DaskExecutor:
+    """A connection to a running Dask distributed scheduler and its executor."""
+
+    def __init__(self, address: str) -> None:
+        try:
+            from distributed import Client
+        except ImportError as exc:
+            raise UsageError(
+                "--scheduler needs Dask distributed: pip install 'kriegsspiel[dask]'."
+            ) from exc
+        try:
+            self.client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise UsageError(
+                f"cannot reach the Dask scheduler at {address!r} ({exc}); give the address "
+                "the scheduler prints, e.g. tcp://10.0.0.5:8786."
+            ) from exc
+        self.executor: Executor = self.client.get_executor()
+
+    def workers(self) -> int:
+        return max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {})))
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False)
+        self.client.close()

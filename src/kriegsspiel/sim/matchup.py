@@ -1,0 +1,172 @@
+"""A matchup (ruleset, scenario, two army lists, two kinds of player) and one game of it.
+
+The same function sets up and plays a game for ``kriegsspiel play`` and for the batch
+simulator, so any game of an evaluation can be watched again with ``play --seed``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets import check_ruleset
+
+if TYPE_CHECKING:
+    from kriegsspiel.ai.players import Player
+    from kriegsspiel.core.scenario import Scenario
+    from kriegsspiel.rulesets.bolt_action.army import ArmyList
+    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+
+PLAYER_KINDS = ("tactical", "random")
+GAME_RULESETS = ("konflikt47", "bolt-action-1")
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A file's label (as the user gave it, or a shipped sample's name) and its text."""
+
+    label: str
+    text: str
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class Matchup:
+    """Army A against army B on a scenario; ``players`` are A's kind and B's kind."""
+
+    ruleset: str
+    scenario: Source
+    armies: tuple[Source, Source]
+    players: tuple[str, str] = ("tactical", "tactical")
+
+    @property
+    def key(self) -> str:
+        """Content hash: the same files and players give the same key wherever they live."""
+        parts = [self.ruleset, self.scenario.digest, *(a.digest for a in self.armies)]
+        return hashlib.sha256("|".join([*parts, *self.players]).encode()).hexdigest()[:20]
+
+    @property
+    def title(self) -> str:
+        return f"{army_name(self.armies[0])} v {army_name(self.armies[1])}"
+
+    def play_command(self, seed: int, swapped: bool) -> str:
+        """The ``kriegsspiel play`` command that replays one game of this matchup."""
+        first, second = (1, 0) if swapped else (0, 1)
+        return (
+            f"kriegsspiel play --ruleset {self.ruleset} --scenario {self.scenario.label} "
+            f"--army {self.armies[first].label} --army {self.armies[second].label} "
+            f"--players {self.players[first]},{self.players[second]} --seed {seed}"
+        )
+
+
+def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = None) -> Path:
+    """A file path (relative to ``base`` if given), or the stem of a shipped sample."""
+    for path in ([base / given] if base else []) + [Path(given)]:
+        if path.is_file():
+            return path
+    for sample in samples:
+        if given in (sample.stem, sample.name):
+            return sample
+    names = ", ".join(s.stem for s in samples)
+    raise UsageError(f"{kind} {given!r} is neither a file nor a shipped {kind} ({names}).")
+
+
+def read_source(kind: str, given: str, samples: list[Path], base: Path | None = None) -> Source:
+    path = pick_file(kind, given, samples, base)
+    label = path.stem if path in samples else str(path)
+    try:
+        return Source(label, path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {kind} file {path}: {exc}") from exc
+
+
+def build_matchup(
+    ruleset: str,
+    scenario: str | None,
+    armies: list[str],
+    players: str = "tactical,tactical",
+    base: Path | None = None,
+) -> Matchup:
+    """Resolve names and files into a checked matchup (samples when none are given)."""
+    from kriegsspiel.core.scenario import sample_scenarios
+    from kriegsspiel.rulesets.bolt_action.army import sample_armies
+
+    ruleset = check_ruleset(ruleset)
+    if ruleset not in GAME_RULESETS:
+        raise UsageError(f"whole games are built for konflikt47 and bolt-action-1, not {ruleset}.")
+    kinds = tuple(k.strip() for k in players.split(","))
+    if len(kinds) != 2 or any(k not in PLAYER_KINDS for k in kinds):
+        raise UsageError(
+            f"--players takes two of {'/'.join(PLAYER_KINDS)}, e.g. tactical,random "
+            f"(got {players!r})."
+        )
+    if len(armies) not in (0, 2):
+        raise UsageError("give two --army options (army A, then army B), or none for the samples.")
+    scenarios = sample_scenarios()
+    chosen = read_source("scenario", scenario or scenarios[-1].stem, scenarios, base)
+    samples = sample_armies(ruleset)
+    names = armies or [p.stem for p in samples[:2]]
+    sources = (
+        read_source("army", names[0], samples, base),
+        read_source("army", names[1], samples, base),
+    )
+    matchup = Matchup(ruleset, chosen, sources, (kinds[0], kinds[1]))
+    parsed(matchup)  # refuse a broken file now, with its message, not in a worker
+    return matchup
+
+
+@cache
+def _parsed(
+    ruleset: str, scenario: Source, army_a: Source, army_b: Source
+) -> tuple[Scenario, ArmyList, ArmyList]:
+    from kriegsspiel.core.scenario import parse_scenario
+    from kriegsspiel.rulesets.bolt_action.army import parse_army
+
+    return (
+        parse_scenario(scenario.text, scenario.label),
+        parse_army(army_a.text, army_a.label, ruleset),
+        parse_army(army_b.text, army_b.label, ruleset),
+    )
+
+
+def parsed(matchup: Matchup) -> tuple[Scenario, ArmyList, ArmyList]:
+    """The validated scenario and lists, parsed once per process."""
+    return _parsed(matchup.ruleset, matchup.scenario, *matchup.armies)
+
+
+def army_name(source: Source) -> str:
+    import yaml
+
+    try:
+        data = yaml.safe_load(source.text)
+    except yaml.YAMLError:
+        return source.label
+    return str(data.get("name", source.label)) if isinstance(data, dict) else source.label
+
+
+def new_player(kind: str, seed: int) -> Player:
+    from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+    from kriegsspiel.ai.players import RandomPlayer
+
+    return TacticalPlayer(seed) if kind == "tactical" else RandomPlayer(seed)
+
+
+def play_game(matchup: Matchup, seed: int, swapped: bool = False) -> BoltActionGame:
+    """Set up and play one game to its end; ``swapped`` puts army B on side 0 (side A's zone)."""
+    from kriegsspiel.ai.players import play
+    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+
+    scenario, army_a, army_b = parsed(matchup)
+    armies, kinds = (army_a, army_b), matchup.players
+    if swapped:
+        armies, kinds = (army_b, army_a), (kinds[1], kinds[0])
+    game = BoltActionGame(matchup.ruleset, scenario, armies, seed=seed)
+    play(game, [new_player(kinds[0], seed), new_player(kinds[1], seed + 1)], seed)
+    return game

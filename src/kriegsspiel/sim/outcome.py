@@ -1,0 +1,86 @@
+"""What one finished game contributes to an evaluation: a small, picklable summary."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from kriegsspiel.sim.matchup import Matchup, play_game
+
+
+@dataclass(frozen=True, slots=True)
+class UnitOutcome:
+    """One unit of army A or B at the end of a game."""
+
+    army: str  # "A" or "B"
+    slot: int  # the unit's place in its army list
+    name: str
+    points: int
+    survived: bool
+    damage_dealt: float  # points of enemy models and vehicles this unit removed
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """One game of a matchup: who won, the scores, its length and every unit's fate."""
+
+    index: int
+    seed: int
+    swapped: bool
+    winner: str  # "A", "B" or "draw"
+    score_a: int
+    score_b: int
+    turns: int
+    orders: int  # order dice given (activations), a measure of the game's length
+    units: tuple[UnitOutcome, ...]
+
+    def units_json(self) -> str:
+        return json.dumps([asdict(u) for u in self.units], separators=(",", ":"))
+
+    @staticmethod
+    def units_from_json(text: str) -> tuple[UnitOutcome, ...]:
+        rows: list[dict[str, Any]] = json.loads(text)
+        return tuple(UnitOutcome(**row) for row in rows)
+
+
+def play_one(matchup: Matchup, index: int, seed: int) -> GameOutcome:
+    """Play game ``index`` (odd games swap the armies' sides) and summarise it."""
+    swapped = index % 2 == 1
+    game = play_game(matchup, seed, swapped)
+    by_side = game.score()
+    score_a, score_b = (by_side[1], by_side[0]) if swapped else by_side
+    winner = "draw" if score_a == score_b else ("A" if score_a > score_b else "B")
+    side_of_a = 1 if swapped else 0
+    slots = {0: 0, 1: 0}
+    units = []
+    for unit in game.units:
+        army = "A" if unit.side == side_of_a else "B"
+        units.append(
+            UnitOutcome(
+                army=army,
+                slot=slots[unit.side],
+                name=unit.name,
+                points=unit.points,
+                survived=not unit.destroyed,
+                damage_dealt=round(unit.damage_dealt, 6),
+            )
+        )
+        slots[unit.side] += 1
+    units.sort(key=lambda u: (u.army, u.slot))
+    return GameOutcome(
+        index=index,
+        seed=seed,
+        swapped=swapped,
+        winner=winner,
+        score_a=score_a,
+        score_b=score_b,
+        turns=game.turn,
+        orders=sum(1 for e in game.events if e.kind == "order"),
+        units=tuple(units),
+    )
+
+
+def play_batch(matchup: Matchup, jobs: tuple[tuple[int, int], ...]) -> list[GameOutcome]:
+    """Several (index, seed) games in one task, to spread a worker's start-up and messaging."""
+    return [play_one(matchup, index, seed) for index, seed in jobs]

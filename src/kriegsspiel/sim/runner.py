@@ -1,0 +1,247 @@
+"""Run an evaluation: many games of one matchup, stored as they finish, summed in game order.
+
+Game ``i`` always gets the same seed (from ``numpy.random.SeedSequence(run_seed)``'s
+``i``-th child) and odd games swap the armies' sides, so the result of a run does not
+depend on how many workers played it, or where.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+from kriegsspiel.errors import KriegsspielError
+from kriegsspiel.sim.executors import DaskExecutor, InProcess, local_pool
+from kriegsspiel.sim.matchup import Matchup
+from kriegsspiel.sim.outcome import GameOutcome, play_batch
+from kriegsspiel.sim.store import Store
+from kriegsspiel.sim.tally import Tally
+
+MAX_RESTARTS = 3
+
+
+class SimulationError(KriegsspielError):
+    """A game failed, or the workers kept dying; finished games are kept."""
+
+
+class Interrupted(KriegsspielError):
+    """Ctrl-C: the games that finished are stored; the same command resumes."""
+
+
+def game_seed(run_seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run: its own stream, whatever else runs."""
+    from numpy.random import SeedSequence
+
+    return int(SeedSequence(run_seed, spawn_key=(index,)).generate_state(1)[0])
+
+
+@dataclass(slots=True)
+class Progress:
+    """What a progress display needs: games known of the games wanted, and news."""
+
+    on_game: Callable[[int, int], None] = lambda done, total: None
+    on_notice: Callable[[str], None] = lambda text: None
+
+
+@dataclass(slots=True)
+class Evaluation:
+    """The outcome of a run: the tally over its first ``tally.games`` games, in game order."""
+
+    matchup: Matchup
+    run_seed: int
+    requested: int
+    tally: Tally
+    reused: int = 0  # games read back from the store instead of played
+    played: int = 0
+    stopped_early: bool = False
+    precision: float | None = None
+    notices: list[str] = field(default_factory=list)
+
+
+def evaluate(
+    matchup: Matchup,
+    games: int,
+    run_seed: int,
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    store: Store | None = None,
+    precision: float | None = None,
+    progress: Progress | None = None,
+    batch: int | None = None,
+) -> Evaluation:
+    """Play (or read back) games ``0..games-1`` and tally them in order; stop early if asked."""
+    progress = progress or Progress()
+    result = Evaluation(matchup, run_seed, games, Tally(), precision=precision)
+    stored: dict[int, GameOutcome] = {}
+    if store is not None:
+        store.register(matchup)
+        stored = {i: g for i, g in store.outcomes(matchup, run_seed).items() if i < games}
+    result.reused = len(stored)
+    waiting: dict[int, GameOutcome] = {}  # finished out of order, until their turn to be tallied
+
+    def tally_ready() -> bool:
+        """Add every game whose turn has come; True once the run can stop."""
+        while result.tally.games < games:
+            index = result.tally.games
+            outcome = stored.pop(index, None) or waiting.pop(index, None)
+            if outcome is None:
+                return False
+            result.tally.add(outcome)
+            if precision is not None and result.tally.precise(precision):
+                result.stopped_early = result.tally.games < games
+                return True
+        return True
+
+    todo = [i for i in range(games) if i not in stored]
+    done = len(stored)
+    progress.on_game(done, games)
+    if tally_ready():
+        return _finish(result, progress)
+    size = batch or _batch_size(len(todo), workers)
+    jobs = [
+        tuple((i, game_seed(run_seed, i)) for i in todo[k : k + size])
+        for k in range(0, len(todo), size)
+    ]
+    for outcome in _run(matchup, jobs, workers, scheduler, progress, result.notices):
+        result.played += 1
+        done += 1
+        if store is not None:
+            store.add(matchup, run_seed, outcome)
+        waiting[outcome.index] = outcome
+        progress.on_game(done, games)
+        if tally_ready():
+            break
+    tally_ready()
+    return _finish(result, progress)
+
+
+def _finish(result: Evaluation, progress: Progress) -> Evaluation:
+    if result.stopped_early:
+        progress.on_notice(
+            f"stopped early after {result.tally.games} games: every outcome is known to "
+            f"± {result.precision} (95% Wilson interval)."
+        )
+    return result
+
+
+def _batch_size(games: int, workers: int) -> int:
+    """Games per task: few enough to share the work, enough to pay for a task's messaging."""
+    if workers <= 1:
+        return 1
+    return max(1, min(8, games // (workers * 8)))
+
+
+Job = tuple[tuple[int, int], ...]
+
+
+def _run(
+    matchup: Matchup,
+    jobs: list[Job],
+    workers: int,
+    scheduler: str | None,
+    progress: Progress,
+    notices: list[str],
+) -> Iterator[GameOutcome]:
+    """Yield finished games as they come; restart a local pool whose worker died."""
+    queue = list(reversed(jobs))
+    restarts = 0
+    dask = DaskExecutor(scheduler) if scheduler else None
+    try:
+        while queue:
+            executor: Executor = (
+                dask.executor if dask else (InProcess() if workers <= 1 else local_pool(workers))
+            )
+            limit = 2 * (dask.workers() if dask else workers) + 1
+            running: dict[Future[list[GameOutcome]], Job] = {}
+            broken = False
+            try:
+                while queue or running:
+                    while queue and len(running) < limit:
+                        job = queue.pop()
+                        running[executor.submit(play_batch, matchup, job)] = job
+                    finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+                    for future in sorted(finished, key=lambda f: running[f][0][0]):
+                        job = running.pop(future)
+                        try:
+                            outcomes = future.result()
+                        except BrokenProcessPool:
+                            queue.append(job)
+                            broken = True
+                            continue
+                        except Exception as exc:
+                            raise _game_failed(matchup, job, exc) from exc
+                        yield from outcomes
+                    if broken:
+                        break
+            except (KeyboardInterrupt, GeneratorExit):
+                for future in running:
+                    future.cancel()
+                raise
+            finally:
+                if executor is not (dask.executor if dask else None):
+                    executor.shutdown(wait=not broken, cancel_futures=True)
+            if broken:
+                queue.extend(reversed([running.pop(f) for f in list(running)]))
+                queue.sort(key=lambda j: -j[0][0])
+                restarts += 1
+                text = (
+                    "a worker process died; started new workers and re-queued "
+                    f"its unfinished games (restart {restarts} of {MAX_RESTARTS})"
+                )
+                notices.append(text)
+                progress.on_notice(text)
+                if restarts > MAX_RESTARTS:
+                    raise SimulationError(
+                        f"worker processes died {restarts} times; the games that finished are "
+                        "stored. Check memory (dmesg) or run with --workers 1."
+                    )
+    finally:
+        if dask is not None:
+            dask.close()
+
+
+def _game_failed(matchup: Matchup, job: Job, exc: BaseException) -> SimulationError:
+    index, seed = job[0]
+    return SimulationError(
+        f"a game failed ({type(exc).__name__}: {exc}) in the batch starting at game {index}; "
+        f"finished games are stored. Reproduce it with: {matchup.play_command(seed, index % 2 == 1)}"
+    )
+
+
+def evaluation_json(result: Evaluation) -> dict[str, Any]:
+    """The whole evaluation as one JSON-ready object (what ``--json`` prints)."""
+    from kriegsspiel.sim.matchup import army_name
+    from kriegsspiel.sim.store import code_version
+
+    m = result.matchup
+    body = result.tally.to_json()
+    for game in body["surprising"]["games"]:
+        game["command"] = m.play_command(game["seed"], game["swapped"])
+    return {
+        "ruleset": m.ruleset,
+        "scenario": m.scenario.label,
+        "army_a": {
+            "file": m.armies[0].label,
+            "name": army_name(m.armies[0]),
+            "player": m.players[0],
+        },
+        "army_b": {
+            "file": m.armies[1].label,
+            "name": army_name(m.armies[1]),
+            "player": m.players[1],
+        },
+        "seed": result.run_seed,
+        "games_requested": result.requested,
+        "games_reused": result.reused,
+        "games_played": result.played,
+        "stopped_early": result.stopped_early,
+        "precision": result.precision,
+        "code_version": code_version(),
+        "matchup": m.key,
+        "notices": result.notices,
+        **body,
+    }

@@ -1,0 +1,87 @@
+"""Honest statistics for a batch of games: Wilson intervals, means and the early stop."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054  # the standard normal's 97.5th percentile
+
+
+@dataclass(frozen=True, slots=True)
+class Proportion:
+    """``hits`` out of ``n`` with its 95% Wilson score interval."""
+
+    hits: int
+    n: int
+    low: float
+    high: float
+
+    @property
+    def rate(self) -> float:
+        return self.hits / self.n if self.n else 0.0
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+    def to_json(self) -> dict[str, float | int]:
+        return {
+            "count": self.hits,
+            "games": self.n,
+            "rate": self.rate,
+            "low": self.low,
+            "high": self.high,
+        }
+
+
+def wilson(hits: int, n: int, z: float = Z95) -> Proportion:
+    """The Wilson score interval: sound near 0 and 1 and for small ``n``, unlike p ± z·se."""
+    if not 0 <= hits <= n:
+        raise ValueError(f"hits must be between 0 and n, got {hits} of {n}")
+    if n == 0:
+        return Proportion(0, 0, 0.0, 1.0)
+    p = hits / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    # exact at the ends: rounding must not push the bound past the observed rate
+    low = 0.0 if hits == 0 else min(p, centre - spread)
+    high = 1.0 if hits == n else max(p, centre + spread)
+    return Proportion(hits, n, low, high)
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    """Mean and sample standard deviation."""
+
+    mean: float
+    sd: float
+
+    def to_json(self) -> dict[str, float]:
+        return {"mean": self.mean, "sd": self.sd}
+
+
+def within_precision(counts: Sequence[int], precision: float) -> bool:
+    """True when every count's 95% Wilson half-width, out of their total, is ≤ ``precision``."""
+    n = sum(counts)
+    return n > 0 and all(wilson(c, n).half_width <= precision for c in counts)
+
+
+@dataclass(slots=True)
+class Running:
+    """Mean and variance accumulated one value at a time (Welford), in constant memory."""
+
+    n: int = 0
+    mean: float = 0.0
+    m2: float = 0.0
+
+    def add(self, value: float) -> None:
+        self.n += 1
+        delta = value - self.mean
+        self.mean += delta / self.n
+        self.m2 += delta * (value - self.mean)
+
+    def spread(self) -> Spread:
+        sd = math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else 0.0
+        return Spread(self.mean, sd)

@@ -1,0 +1,239 @@
+"""The results store: one SQLite file (WAL mode), one row per finished game.
+
+A game is written and committed the moment it finishes, so an interrupted run loses
+nothing; a row is keyed by the matchup's content hash, the code version, the run's seed
+and the game's index, so running the same evaluation again reuses what is stored.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import IO, Any
+
+from kriegsspiel import __version__
+from kriegsspiel.errors import KriegsspielError
+from kriegsspiel.sim.matchup import Matchup, army_name
+from kriegsspiel.sim.outcome import GameOutcome
+
+SCHEMA_VERSION = 1
+DEFAULT_STORE = "kriegsspiel-results.sqlite"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS matchups (
+    matchup TEXT PRIMARY KEY, ruleset TEXT NOT NULL, scenario TEXT NOT NULL,
+    army_a TEXT NOT NULL, army_b TEXT NOT NULL, army_a_hash TEXT NOT NULL,
+    army_b_hash TEXT NOT NULL, scenario_hash TEXT NOT NULL, players TEXT NOT NULL,
+    title TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    matchup TEXT NOT NULL REFERENCES matchups(matchup), code_version TEXT NOT NULL,
+    run_seed INTEGER NOT NULL, game_index INTEGER NOT NULL, seed INTEGER NOT NULL,
+    swapped INTEGER NOT NULL, winner TEXT NOT NULL, score_a INTEGER NOT NULL,
+    score_b INTEGER NOT NULL, turns INTEGER NOT NULL, orders INTEGER NOT NULL,
+    units TEXT NOT NULL, finished_at TEXT NOT NULL DEFAULT (datetime('now')),
+    PRIMARY KEY (matchup, code_version, run_seed, game_index)
+);
+"""
+
+
+class StoreError(KriegsspielError):
+    """The results file cannot be used: corrupt, locked, full or not ours."""
+
+
+@cache
+def code_version() -> str:
+    """The package version plus a hash of its source and data: results of other code differ."""
+    digest = hashlib.sha256()
+    root = resources.files("kriegsspiel")
+    files = sorted(
+        (p for p in Path(str(root)).rglob("*") if p.suffix in (".py", ".yaml") and p.is_file()),
+        key=lambda p: p.relative_to(str(root)).as_posix(),
+    )
+    for path in files:
+        digest.update(path.relative_to(str(root)).as_posix().encode())
+        digest.update(path.read_bytes())
+    return f"{__version__}+{digest.hexdigest()[:12]}"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRun:
+    """A group of stored games: one matchup, code version and run seed."""
+
+    matchup: str
+    title: str
+    ruleset: str
+    scenario: str
+    players: str
+    code_version: str
+    run_seed: int
+    games: int
+    wins_a: int
+    draws: int
+    wins_b: int
+
+
+class Store:
+    """An open results file. Use as a context manager; every ``add`` is committed at once."""
+
+    def __init__(self, path: str | Path, timeout: float = 10.0) -> None:
+        self.path = Path(path)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the results file {self.path}: {exc}.") from exc
+        with self._guard("open"):
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(_SCHEMA)
+            found = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if found is None:
+                self.db.execute(
+                    "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
+                )
+            elif found[0] != str(SCHEMA_VERSION):
+                raise StoreError(
+                    f"{self.path} holds results in format {found[0]}; this kriegsspiel reads "
+                    f"format {SCHEMA_VERSION}. Use another --results file."
+                )
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def _guard(self, doing: str) -> Iterator[None]:
+        """Turn SQLite's failures into one clear message that names the file."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            text = str(exc)
+            if "locked" in text or "busy" in text:
+                why = "it is locked by another program (another kriegsspiel run?); wait or use another --results file"
+            elif "full" in text:
+                why = "the disk is full; free some space and run the same command again to resume"
+            elif "not a database" in text or "malformed" in text:
+                why = "it is not a kriegsspiel results file or it is damaged; move it aside or use another --results file"
+            else:
+                why = text
+            raise StoreError(
+                f"results file {self.path}: could not {doing}: {why}. "
+                "Games already stored are kept."
+            ) from exc
+
+    def register(self, matchup: Matchup) -> None:
+        with self._guard("record the matchup"):
+            self.db.execute(
+                "INSERT OR IGNORE INTO matchups VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (
+                    matchup.key,
+                    matchup.ruleset,
+                    matchup.scenario.label,
+                    matchup.armies[0].label,
+                    matchup.armies[1].label,
+                    matchup.armies[0].digest,
+                    matchup.armies[1].digest,
+                    matchup.scenario.digest,
+                    ",".join(matchup.players),
+                    f"{army_name(matchup.armies[0])} v {army_name(matchup.armies[1])}",
+                ),
+            )
+
+    def add(self, matchup: Matchup, run_seed: int, outcome: GameOutcome) -> None:
+        """Store one finished game and commit it (already stored: nothing changes)."""
+        with self._guard("store a game"):
+            self.db.execute(
+                "INSERT OR IGNORE INTO games (matchup, code_version, run_seed, game_index, seed,"
+                " swapped, winner, score_a, score_b, turns, orders, units)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    matchup.key,
+                    code_version(),
+                    run_seed,
+                    outcome.index,
+                    outcome.seed,
+                    int(outcome.swapped),
+                    outcome.winner,
+                    outcome.score_a,
+                    outcome.score_b,
+                    outcome.turns,
+                    outcome.orders,
+                    outcome.units_json(),
+                ),
+            )
+
+    def outcomes(self, matchup: Matchup, run_seed: int) -> dict[int, GameOutcome]:
+        """Every stored game of this matchup, code version and run seed, by index."""
+        with self._guard("read stored games"):
+            rows = self.db.execute(
+                "SELECT game_index, seed, swapped, winner, score_a, score_b, turns, orders, units"
+                " FROM games WHERE matchup=? AND code_version=? AND run_seed=?",
+                (matchup.key, code_version(), run_seed),
+            ).fetchall()
+        return {
+            row[0]: GameOutcome(
+                index=row[0],
+                seed=row[1],
+                swapped=bool(row[2]),
+                winner=row[3],
+                score_a=row[4],
+                score_b=row[5],
+                turns=row[6],
+                orders=row[7],
+                units=GameOutcome.units_from_json(row[8]),
+            )
+            for row in rows
+        }
+
+    def runs(self) -> list[StoredRun]:
+        with self._guard("list stored results"):
+            rows = self.db.execute(
+                "SELECT g.matchup, m.title, m.ruleset, m.scenario, m.players, g.code_version,"
+                " g.run_seed, COUNT(*), SUM(g.winner='A'), SUM(g.winner='draw'),"
+                " SUM(g.winner='B') FROM games g JOIN matchups m USING (matchup)"
+                " GROUP BY g.matchup, g.code_version, g.run_seed ORDER BY m.title, g.run_seed"
+            ).fetchall()
+        return [StoredRun(*row) for row in rows]
+
+    def export(self, out: IO[str], fmt: str) -> int:
+        """Write every stored game (one row each) as CSV or JSON; returns the number of games."""
+        columns = [
+            "matchup", "title", "ruleset", "scenario", "army_a", "army_b", "army_a_hash",
+            "army_b_hash", "players", "code_version", "run_seed", "game_index", "seed",
+            "swapped", "winner", "score_a", "score_b", "turns", "orders", "units",
+            "finished_at",
+        ]  # fmt: skip
+        with self._guard("export stored games"):
+            rows = self.db.execute(
+                "SELECT g.matchup, m.title, m.ruleset, m.scenario, m.army_a, m.army_b,"
+                " m.army_a_hash, m.army_b_hash, m.players, g.code_version, g.run_seed,"
+                " g.game_index, g.seed, g.swapped, g.winner, g.score_a, g.score_b, g.turns,"
+                " g.orders, g.units, g.finished_at FROM games g JOIN matchups m USING (matchup)"
+                " ORDER BY g.matchup, g.code_version, g.run_seed, g.game_index"
+            ).fetchall()
+        if fmt == "csv":
+            writer = csv.writer(out)
+            writer.writerow(columns)
+            writer.writerows(rows)
+        else:
+            records: list[dict[str, Any]] = [dict(zip(columns, row, strict=True)) for row in rows]
+            for record in records:
+                record["units"] = json.loads(record["units"])
+                record["swapped"] = bool(record["swapped"])
+            json.dump(records, out, indent=1)
+            out.write("\n")
+        return len(rows)

@@ -1,0 +1,132 @@
+"""Sweeps: many matchups from one YAML file — several lists against several, or a list
+with one unit swapped — run one after another into the same results store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import Field, model_validator
+
+from kriegsspiel.core.datafile import Strict, load_yaml
+from kriegsspiel.errors import DataFileError, UsageError
+from kriegsspiel.sim.matchup import (
+    Matchup,
+    Source,
+    army_name,
+    build_matchup,
+    parsed,
+    read_source,
+)
+
+
+class Variant(Strict):
+    """A list with one unit swapped: ``replace`` names the unit, ``with`` is the new one."""
+
+    name: str = Field(min_length=1)
+    list: str = Field(min_length=1)
+    replace: str = Field(min_length=1)
+    with_: dict[str, Any] = Field(alias="with")
+
+
+class SweepFile(Strict):
+    """What a sweep file holds; rows are ``lists`` then ``variants``, columns are ``against``."""
+
+    name: str = Field(min_length=1)
+    ruleset: str
+    scenario: str | None = None
+    players: str = "tactical,tactical"
+    games: int = Field(default=100, ge=1)
+    seed: int = 1
+    lists: tuple[str, ...] = ()
+    variants: tuple[Variant, ...] = ()
+    against: tuple[str, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _has_rows(self) -> SweepFile:
+        if not self.lists and not self.variants:
+            raise ValueError("a sweep needs 'lists' or 'variants' (the rows of its table)")
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Sweep:
+    """A checked sweep: its rows and columns as army sources, and a matchup per cell."""
+
+    name: str
+    games: int
+    seed: int
+    rows: tuple[Source, ...]
+    columns: tuple[Source, ...]
+    cells: tuple[tuple[Matchup, ...], ...]
+
+
+def sample_sweeps() -> list[Path]:
+    folder = resources.files("kriegsspiel") / "data" / "sweeps"
+    return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".yaml"))
+
+
+def load_sweep(given: str) -> Sweep:
+    """Read a sweep file (or a shipped sample by name) and check every list it names."""
+    from kriegsspiel.rulesets.bolt_action.army import sample_armies
+
+    path = Path(given)
+    if not path.is_file():
+        path = next((p for p in sample_sweeps() if given in (p.stem, p.name)), path)
+    if not path.is_file():
+        names = ", ".join(p.stem for p in sample_sweeps())
+        raise UsageError(f"sweep {given!r} is neither a file nor a shipped sweep ({names}).")
+    spec = load_yaml(path, SweepFile)
+    base = path.parent
+    probe = build_matchup(spec.ruleset, spec.scenario, [], spec.players, base)
+    samples = sample_armies(probe.ruleset)
+    rows = [read_source("army", name, samples, base) for name in spec.lists]
+    for number, variant in enumerate(spec.variants):
+        original = read_source("army", variant.list, samples, base)
+        rows.append(_swap(original, variant, f"{path}: variants.{number}"))
+    columns = [read_source("army", name, samples, base) for name in spec.against]
+    cells = tuple(
+        tuple(Matchup(probe.ruleset, probe.scenario, (row, col), probe.players) for col in columns)
+        for row in rows
+    )
+    for line in cells:
+        for matchup in line:
+            parsed(matchup)  # a broken list is refused before any game is played
+    return Sweep(spec.name, spec.games, spec.seed, tuple(rows), tuple(columns), cells)
+
+
+def _swap(original: Source, variant: Variant, where: str) -> Source:
+    """The list ``original`` with unit ``variant.replace`` swapped for ``variant.with_``."""
+    data = yaml.safe_load(original.text)
+    units = data.get("units", []) if isinstance(data, dict) else []
+    names = [u.get("name") for u in units if isinstance(u, dict)]
+    if variant.replace not in names:
+        raise DataFileError(
+            where,
+            [
+                f"field replace: no unit {variant.replace!r} in {original.label}; its units are "
+                + ", ".join(repr(n) for n in names)
+            ],
+        )
+    units[names.index(variant.replace)] = variant.with_
+    points = [u.get("points") for u in units if isinstance(u, dict)]
+    if all(isinstance(p, int) for p in points):
+        data["points"] = sum(p for p in points if isinstance(p, int))
+    data["name"] = f"{data.get('name', original.label)} ({variant.name})"
+    text = (
+        f"# {original.label} with {variant.replace!r} swapped: {variant.name}\n"
+        + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    )
+    return Source(f"{original.label}[{variant.name}]", text)
+
+
+def row_names(sweep: Sweep) -> list[str]:
+    return [army_name(s) for s in sweep.rows]
+
+
+def column_names(sweep: Sweep) -> list[str]:
+    return [army_name(s) for s in sweep.columns]

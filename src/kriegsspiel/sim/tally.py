@@ -1,0 +1,142 @@
+"""The running totals of an evaluation, fed games in index order, in constant memory."""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from kriegsspiel.sim.outcome import GameOutcome
+from kriegsspiel.sim.stats import Running, wilson, within_precision
+
+SURPRISES_KEPT = 5
+
+
+@dataclass(slots=True)
+class UnitTally:
+    army: str
+    slot: int
+    name: str
+    points: int
+    games: int = 0
+    survived: int = 0
+    damage: float = 0.0
+
+
+@dataclass(slots=True)
+class Tally:
+    """Everything the report needs, however many games are added."""
+
+    games: int = 0
+    wins: Counter[str] = field(default_factory=Counter)  # "A", "draw", "B"
+    a_wins_on_side: list[int] = field(default_factory=lambda: [0, 0])
+    games_on_side: list[int] = field(default_factory=lambda: [0, 0])  # A on side 0 / side 1
+    score_a: Running = field(default_factory=Running)
+    score_b: Running = field(default_factory=Running)
+    margin: Running = field(default_factory=Running)
+    turns: Running = field(default_factory=Running)
+    orders: Running = field(default_factory=Running)
+    scores: Counter[tuple[int, int]] = field(default_factory=Counter)
+    units: dict[tuple[str, int], UnitTally] = field(default_factory=dict)
+    # the biggest wins of each army and the first draws: (margin, -index, seed, swapped, a, b)
+    best: dict[str, list[tuple[int, int, int, bool, int, int]]] = field(
+        default_factory=lambda: {"A": [], "B": [], "draw": []}
+    )
+
+    def add(self, game: GameOutcome) -> None:
+        self.games += 1
+        self.wins[game.winner] += 1
+        side = 1 if game.swapped else 0
+        self.games_on_side[side] += 1
+        self.a_wins_on_side[side] += game.winner == "A"
+        self.score_a.add(game.score_a)
+        self.score_b.add(game.score_b)
+        self.margin.add(game.score_a - game.score_b)
+        self.turns.add(game.turns)
+        self.orders.add(game.orders)
+        self.scores[(game.score_a, game.score_b)] += 1
+        for unit in game.units:
+            key = (unit.army, unit.slot)
+            tally = self.units.get(key)
+            if tally is None:
+                tally = self.units[key] = UnitTally(unit.army, unit.slot, unit.name, unit.points)
+            tally.games += 1
+            tally.survived += unit.survived
+            tally.damage += unit.damage_dealt
+        entry = (
+            abs(game.score_a - game.score_b),
+            -game.index,
+            game.seed,
+            game.swapped,
+            game.score_a,
+            game.score_b,
+        )
+        kept = self.best[game.winner]
+        if len(kept) < SURPRISES_KEPT:
+            heapq.heappush(kept, entry)
+        else:
+            heapq.heappushpop(kept, entry)
+
+    def precise(self, precision: float, minimum: int = 20) -> bool:
+        """The early stop: an even number of games, and every outcome known to ± ``precision``."""
+        if self.games < minimum or self.games % 2:
+            return False
+        return within_precision([self.wins["A"], self.wins["draw"], self.wins["B"]], precision)
+
+    def surprises(self) -> tuple[str, list[dict[str, Any]]]:
+        """The games that went against the run's trend: the underdog's biggest wins.
+
+        With no clear favourite (equal wins), the most one-sided games either way.
+        """
+        a, b = self.wins["A"], self.wins["B"]
+        if a == b:
+            why, pool = "the most one-sided games", self.best["A"] + self.best["B"]
+        else:
+            under = "B" if a > b else "A"
+            why, pool = f"the biggest wins of army {under}, the underdog", list(self.best[under])
+            if not pool:
+                why, pool = "no upset happened; the draws", list(self.best["draw"])
+        pool.sort(reverse=True)
+        games = [
+            {"index": -m[1], "seed": m[2], "swapped": m[3], "score_a": m[4], "score_b": m[5]}
+            for m in pool[:3]
+        ]
+        return why, games
+
+    def to_json(self) -> dict[str, Any]:
+        n = self.games
+        units = []
+        for (army, _), unit in sorted(self.units.items()):
+            units.append(
+                {
+                    "army": army,
+                    "slot": unit.slot,
+                    "unit": unit.name,
+                    "points": unit.points,
+                    "survival": wilson(unit.survived, unit.games).to_json(),
+                    "damage_dealt_mean": unit.damage / unit.games if unit.games else 0.0,
+                    "damage_per_point": (
+                        unit.damage / unit.games / unit.points
+                        if unit.games and unit.points
+                        else 0.0
+                    ),
+                }
+            )
+        why, surprising = self.surprises()
+        return {
+            "games": n,
+            "army_a_wins": wilson(self.wins["A"], n).to_json(),
+            "draws": wilson(self.wins["draw"], n).to_json(),
+            "army_b_wins": wilson(self.wins["B"], n).to_json(),
+            "army_a_wins_by_side": [
+                wilson(self.a_wins_on_side[s], self.games_on_side[s]).to_json() for s in (0, 1)
+            ],
+            "score_a": self.score_a.spread().to_json(),
+            "score_b": self.score_b.spread().to_json(),
+            "margin": self.margin.spread().to_json(),
+            "turns": self.turns.spread().to_json(),
+            "orders": self.orders.spread().to_json(),
+            "units": units,
+            "surprising": {"why": why, "games": surprising},
+        }

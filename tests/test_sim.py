@@ -1,0 +1,282 @@
+"""The batch simulator: seeds, statistics, the results store, workers, Dask and faults."""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kriegsspiel.sim.matchup import Matchup, build_matchup, play_game
+from kriegsspiel.sim.outcome import play_one
+from kriegsspiel.sim.runner import Progress, SimulationError, evaluate, game_seed
+from kriegsspiel.sim.stats import Running, wilson, within_precision
+from kriegsspiel.sim.store import Store, StoreError
+from kriegsspiel.sim.tally import Tally
+
+DATA = Path(__file__).parent / "data" / "sim"
+
+
+def patrols(players: str = "random,random") -> Matchup:
+    return build_matchup(
+        "konflikt47",
+        str(DATA / "skirmish.yaml"),
+        [str(DATA / "patrol-a.yaml"), str(DATA / "patrol-b.yaml")],
+        players,
+    )
+
+
+# --- statistics ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hits", "n", "low", "high"),
+    [  # Newcombe (1998), Statistics in Medicine 17:857, Table I, method 3 (Wilson score)
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+    ],
+)
+def test_wilson_interval_matches_published_values(
+    hits: int, n: int, low: float, high: float
+) -> None:
+    p = wilson(hits, n)
+    assert p.low == pytest.approx(low, abs=5e-5)
+    assert p.high == pytest.approx(high, abs=5e-5)
+
+
+@given(st.integers(1, 5000).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+def test_wilson_interval_holds_the_rate_inside_zero_one(case: tuple[int, int]) -> None:
+    hits, n = case
+    p = wilson(hits, n)
+    assert 0.0 <= p.low <= p.rate <= p.high <= 1.0
+    assert wilson(hits * 4, n * 4).half_width < p.half_width  # more games, narrower
+
+
+def test_wilson_refuses_impossible_counts() -> None:
+    with pytest.raises(ValueError, match="between 0 and n"):
+        wilson(5, 3)
+
+
+@given(st.lists(st.floats(-1e3, 1e3), min_size=2, max_size=50))
+def test_running_mean_and_sd_agree_with_the_two_pass_formula(values: list[float]) -> None:
+    running = Running()
+    for v in values:
+        running.add(v)
+    mean = math.fsum(values) / len(values)
+    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (len(values) - 1))
+    assert running.spread().mean == pytest.approx(mean, abs=1e-9)
+    assert running.spread().sd == pytest.approx(sd, rel=1e-6, abs=1e-9)
+
+
+def test_within_precision_needs_every_outcome_narrow() -> None:
+    assert within_precision([50, 0, 50], 0.1)  # half-width ~0.097 at n=100, p=0.5
+    assert not within_precision([50, 0, 50], 0.09)
+    assert not within_precision([0, 0, 0], 0.5)
+
+
+# --- seeds and single games -------------------------------------------------------------
+
+
+def test_game_seeds_are_fixed_per_index_and_distinct() -> None:
+    seeds = [game_seed(7, i) for i in range(500)]
+    assert seeds == [game_seed(7, i) for i in range(500)]
+    assert len(set(seeds)) == 500
+    assert seeds[:5] != [game_seed(8, i) for i in range(5)]
+
+
+def test_odd_games_swap_sides_and_the_scores_follow_the_armies() -> None:
+    matchup = patrols()
+    outcome = play_one(matchup, 3, 99)
+    assert outcome.swapped
+    game = play_game(matchup, 99, swapped=True)
+    assert (outcome.score_b, outcome.score_a) == game.score()
+    names_a = [u.name for u in outcome.units if u.army == "A"]
+    assert names_a == ["Grenadier Squad", "MG 42 MMG Team"]
+
+
+def test_the_printed_play_command_reproduces_a_swapped_game() -> None:
+    matchup = patrols()
+    outcome = play_one(matchup, 1, 1234)
+    command = matchup.play_command(1234, swapped=True).split()
+    armies = [command[i + 1] for i, word in enumerate(command) if word == "--army"]
+    assert armies == [str(DATA / "patrol-b.yaml"), str(DATA / "patrol-a.yaml")]
+    replayed = build_matchup("konflikt47", str(DATA / "skirmish.yaml"), armies, "random,random")
+    assert play_game(replayed, 1234).score() == (outcome.score_b, outcome.score_a)
+
+
+# --- evaluations ----------------------------------------------------------------------------
+
+
+def test_results_do_not_depend_on_the_number_of_workers() -> None:
+    one = evaluate(patrols(), 12, 5, workers=1)
+    two = evaluate(patrols(), 12, 5, workers=2, batch=2)
+    assert one.tally.to_json() == two.tally.to_json()
+    assert one.tally.games == 12 and sum(one.tally.wins.values()) == 12
+
+
+def test_a_run_on_a_dask_cluster_equals_the_local_run() -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        remote = evaluate(patrols(), 8, 11, scheduler=cluster.scheduler_address)
+    local = evaluate(patrols(), 8, 11, workers=1)
+    assert remote.tally.to_json() == local.tally.to_json()
+
+
+def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kriegsspiel.sim.executors as executors
+    from kriegsspiel.errors import UsageError
+
+    monkeypatch.setattr(executors, "CONNECT_TIMEOUT", "1s")
+    with pytest.raises(UsageError, match="cannot reach the Dask scheduler"):
+        evaluate(patrols(), 2, 1, scheduler="tcp://127.0.0.1:9")
+
+
+def test_the_early_stop_stops_at_the_first_even_count_within_precision() -> None:
+    result = evaluate(patrols(), 200, 2, precision=0.15)
+    n = result.tally.games
+    assert result.stopped_early and n < 200 and n % 2 == 0
+    counts = [result.tally.wins[o] for o in ("A", "draw", "B")]
+    assert all(wilson(c, n).half_width <= 0.15 for c in counts)
+    # not one game more than needed: at n - 2 (the last even count) it was not yet precise
+    shorter = evaluate(patrols(), n - 2, 2)
+    earlier = [shorter.tally.wins[o] for o in ("A", "draw", "B")]
+    assert not within_precision(earlier, 0.15)
+
+
+def test_the_store_reuses_finished_games_and_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "results.sqlite"
+    with Store(path) as store:
+        first = evaluate(patrols(), 6, 4, store=store)
+        assert (first.played, first.reused) == (6, 0)
+        again = evaluate(patrols(), 10, 4, store=store)
+        assert (again.played, again.reused) == (4, 6)
+    fresh = evaluate(patrols(), 10, 4)
+    assert again.tally.to_json() == fresh.tally.to_json()
+    with Store(path) as store:
+        (run,) = store.runs()
+        assert (run.games, run.wins_a + run.draws + run.wins_b) == (10, 10)
+
+
+def test_an_interrupted_run_keeps_its_games_and_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "results.sqlite"
+
+    def stop_after_three(done: int, total: int) -> None:
+        if done == 3:
+            raise KeyboardInterrupt
+
+    with Store(path) as store, pytest.raises(KeyboardInterrupt):
+        evaluate(patrols(), 8, 9, store=store, progress=Progress(on_game=stop_after_three))
+    with Store(path) as store:
+        assert len(store.outcomes(patrols(), 9)) == 3
+        resumed = evaluate(patrols(), 8, 9, store=store)
+    assert (resumed.reused, resumed.played) == (3, 5)
+    assert resumed.tally.to_json() == evaluate(patrols(), 8, 9).tally.to_json()
+
+
+def test_a_killed_worker_loses_nothing(tmp_path: Path) -> None:
+    psutil = pytest.importorskip("psutil")  # comes with Dask distributed
+    killed: list[int] = []
+
+    def kill_a_worker(done: int, total: int) -> None:
+        if done == 2 and not killed:
+            # the pool's workers are the grandchildren (children of the forkserver)
+            me = psutil.Process()
+            workers = [p for p in me.children(recursive=True) if p.ppid() != me.pid]
+            killed.append(workers[0].pid)
+            os.kill(workers[0].pid, signal.SIGKILL)
+
+    notices: list[str] = []
+    with Store(tmp_path / "r.sqlite") as store:
+        result = evaluate(
+            patrols("tactical,tactical"),
+            16,
+            6,
+            workers=2,
+            batch=1,
+            store=store,
+            progress=Progress(on_game=kill_a_worker, on_notice=notices.append),
+        )
+    assert killed and any("worker process died" in n for n in notices)
+    assert result.tally.to_json() == evaluate(patrols("tactical,tactical"), 16, 6).tally.to_json()
+
+
+def test_a_corrupt_results_file_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "r.sqlite"
+    path.write_bytes(b"these are not the results you are looking for" * 100)
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="not a kriegsspiel results file or it is damaged"):
+        Store(path)
+    assert path.read_bytes() == before
+
+
+def test_a_locked_results_file_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "r.sqlite"
+    with Store(path) as store:
+        evaluate(patrols(), 2, 1, store=store)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with (
+            pytest.raises(StoreError, match="locked by another program"),
+            Store(path, timeout=0.2) as store,
+        ):
+            evaluate(patrols(), 4, 1, store=store)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    with Store(path) as store:
+        assert len(store.outcomes(patrols(), 1)) == 2
+
+
+def test_a_full_disk_stops_the_run_and_keeps_what_was_stored(tmp_path: Path) -> None:
+    path = tmp_path / "r.sqlite"
+    with Store(path) as store:
+        evaluate(patrols(), 2, 1, store=store)
+        pages = store.db.execute("PRAGMA page_count").fetchone()[0]
+        store.db.execute(f"PRAGMA max_page_count={pages}")  # no room for another page
+        with pytest.raises(StoreError, match="disk is full"):
+            evaluate(patrols(), 400, 1, store=store)
+    with Store(path) as store:
+        kept = store.outcomes(patrols(), 1)
+    assert len(kept) >= 2
+    assert [kept[i] for i in range(2)] == [
+        play_one(patrols(), i, game_seed(1, i)) for i in range(2)
+    ]
+
+
+def test_a_failing_game_names_the_command_that_reproduces_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import kriegsspiel.sim.outcome as outcome
+
+    def broken(matchup: Matchup, index: int, seed: int) -> object:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(outcome, "play_one", broken)
+    with pytest.raises(
+        SimulationError, match=r"RuntimeError: boom.*kriegsspiel play --ruleset konflikt47"
+    ):
+        evaluate(patrols(), 2, 1)
+
+
+def test_the_tally_finds_the_underdogs_biggest_wins() -> None:
+    result = evaluate(patrols(), 40, 8)
+    tally: Tally = result.tally
+    why, games = tally.surprises()
+    a, b = tally.wins["A"], tally.wins["B"]
+    assert len(games) <= 3
+    if a != b and games and "underdog" in why:
+        under = "B" if a > b else "A"
+        for g in games:
+            assert (g["score_a"] > g["score_b"]) == (under == "A")
+        margins = [abs(g["score_a"] - g["score_b"]) for g in games]
+        assert margins == sorted(margins, reverse=True)

@@ -1,0 +1,136 @@
+"""``kriegsspiel evaluate``, ``sweep`` and ``results`` as a list builder uses them."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+DATA = Path(__file__).parent / "data" / "sim"
+PATROLS = [
+    "--ruleset", "konflikt47", "--scenario", str(DATA / "skirmish.yaml"),
+    "--army", str(DATA / "patrol-a.yaml"), "--army", str(DATA / "patrol-b.yaml"),
+]  # fmt: skip
+
+
+def cli(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return run_cli(*args, cwd=tmp)
+
+
+def test_evaluate_json_reports_everything_the_issue_asks(tmp_path: Path) -> None:
+    done = cli(tmp_path, "evaluate", *PATROLS, "--players", "random,random", "--games", "12",
+               "--seed", "3", "--workers", "1", "--json", "--plot", "p.png")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["games"] == 12 and data["games_played"] == 12
+    total = data["army_a_wins"]["count"] + data["draws"]["count"] + data["army_b_wins"]["count"]
+    assert total == 12
+    for key in ("army_a_wins", "draws", "army_b_wins"):
+        assert data[key]["low"] <= data[key]["rate"] <= data[key]["high"]
+    assert [u["unit"] for u in data["units"] if u["army"] == "A"] == [
+        "Grenadier Squad",
+        "MG 42 MMG Team",
+    ]
+    for unit in data["units"]:
+        assert 0 <= unit["survival"]["rate"] <= 1 and unit["damage_per_point"] >= 0
+    assert 1 <= data["turns"]["mean"] <= 3  # three turns, fewer when a side is wiped out
+    assert all("kriegsspiel play" in g["command"] for g in data["surprising"]["games"])
+    assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (tmp_path / "kriegsspiel-results.sqlite").exists()
+
+
+def test_evaluate_again_reuses_the_store_and_results_exports_it(tmp_path: Path) -> None:
+    args = ["evaluate", *PATROLS, "--players", "random,random", "--seed", "5", "--workers", "1"]
+    first = cli(tmp_path, *args, "--games", "4", "--json")
+    second = cli(tmp_path, *args, "--games", "6", "--json")
+    assert json.loads(first.stdout)["games_played"] == 4
+    again = json.loads(second.stdout)
+    assert (again["games_reused"], again["games_played"]) == (4, 2)
+    listed = cli(tmp_path, "results")
+    assert listed.returncode == 0
+    assert "Grenadier Patrol v" in listed.stdout and "Rifle Patrol" in listed.stdout
+    exported = cli(tmp_path, "results", "--export", "csv")
+    rows = list(csv.DictReader(io.StringIO(exported.stdout)))
+    assert [int(r["game_index"]) for r in rows] == list(range(6))
+    assert {r["swapped"] for r in rows} == {"0", "1"}
+    assert len({r["code_version"] for r in rows}) == 1
+    out = cli(tmp_path, "results", "--export", "json", "--out", "games.json")
+    assert out.returncode == 0 and "6 games exported" in out.stderr
+    games = json.loads((tmp_path / "games.json").read_text())
+    assert games[0]["units"][0]["name"] == "Grenadier Squad"
+
+
+def test_evaluate_prints_readable_tables(tmp_path: Path) -> None:
+    done = cli(tmp_path, "evaluate", *PATROLS, "--players", "random,random", "--games", "4",
+               "--workers", "1", "--no-store")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    for text in ("95% Wilson intervals", "army A wins (Grenadier Patrol)", "Units", "Surprising"):
+        assert text in done.stdout
+    assert not (tmp_path / "kriegsspiel-results.sqlite").exists()
+
+
+def test_evaluate_stops_early_and_says_so(tmp_path: Path) -> None:
+    done = cli(tmp_path, "evaluate", *PATROLS, "--players", "random,random", "--games", "400",
+               "--workers", "1", "--precision", "0.2", "--json", "--no-store")  # fmt: skip
+    data = json.loads(done.stdout)
+    assert data["stopped_early"] and data["games"] < 400
+    assert "stopped early" in done.stderr
+
+
+def test_sweep_runs_every_cell_and_draws_a_heat_map(tmp_path: Path) -> None:
+    done = cli(tmp_path, "sweep", str(DATA / "sweep.yaml"), "--workers", "1", "--json",
+               "--plot", "h.svg")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["rows"] == ["Grenadier Patrol", "Grenadier Patrol (riflemen for the MMG)"]
+    assert data["columns"] == ["Rifle Patrol"]
+    assert all(cell["games"] == 4 for row in data["cells"] for cell in row)
+    assert "<svg" in (tmp_path / "h.svg").read_text()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["evaluate", "--games", "0"], "--games must be at least 1"),
+        (["evaluate", "--precision", "2"], "--precision is the half-width"),
+        (["evaluate", "--plot", "x.pdf"], "--plot writes a .png or .svg"),
+        (["evaluate", "--players", "tactical"], "--players takes two of"),
+        (["evaluate", "--ruleset", "iron-cross"], "whole games are built for"),
+        (
+            ["evaluate", "--army", "nowhere.yaml", "--army", "x"],
+            "neither a file nor a shipped army",
+        ),
+        (["sweep", "no-such-sweep"], "neither a file nor a shipped sweep"),
+        (["results", "--results", "missing.sqlite"], "no results file"),
+    ],
+)
+def test_bad_input_is_one_clear_line_and_status_2(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    done = cli(tmp_path, *args)
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_sweep_swapping_a_missing_unit_names_the_file_and_the_units(tmp_path: Path) -> None:
+    text = (DATA / "sweep.yaml").read_text().replace("replace: MG 42 MMG Team", "replace: Tiger")
+    sweep = tmp_path / "bad-sweep.yaml"
+    sweep.write_text(text)
+    for name in ("skirmish.yaml", "patrol-a.yaml", "patrol-b.yaml"):
+        (tmp_path / name).write_text((DATA / name).read_text())
+    done = cli(tmp_path, "sweep", str(sweep))
+    assert done.returncode == 2
+    assert "variants.0" in done.stderr and "no unit 'Tiger'" in done.stderr
+    assert "'MG 42 MMG Team'" in done.stderr
+
+
+def test_a_corrupt_results_file_is_refused_with_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "bad.sqlite").write_text("not a database at all " * 50)
+    done = cli(tmp_path, "results", "--results", "bad.sqlite")
+    assert done.returncode == 2
+    assert "not a kriegsspiel results file or it is damaged" in done.stderr
