@@ -9,6 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted((ROOT / "docs" / "rules").glob("*.md"))
+GUIDES = sorted((ROOT / "docs").glob("*.md"))
 TEST_NAMES = {
     name
     for path in (ROOT / "tests").glob("test_*.py")
@@ -16,7 +17,7 @@ TEST_NAMES = {
 }
 
 
-@pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
+@pytest.mark.parametrize("doc", DOCS + GUIDES, ids=[d.name for d in DOCS + GUIDES])
 def test_rules_docs_cite_existing_tests(doc: Path) -> None:
     cited = set(re.findall(r"`(test_\w+)", doc.read_text()))
     missing = cited - TEST_NAMES

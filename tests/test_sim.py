@@ -152,7 +152,12 @@ def test_the_early_stop_stops_at_the_first_even_count_within_precision() -> None
     assert not within_precision(earlier, 0.15)
 
 
-def test_the_store_reuses_finished_games_and_resumes(tmp_path: Path) -> None:
+def test_the_store_reuses_finished_games_and_resumes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kriegsspiel.sim.runner as runner
+
+    monkeypatch.setattr(runner, "READ_BLOCK", 4)  # read the stored games back in pieces
     path = tmp_path / "results.sqlite"
     with Store(path) as store:
         first = evaluate(patrols(), 6, 4, store=store)
@@ -176,7 +181,7 @@ def test_an_interrupted_run_keeps_its_games_and_resumes(tmp_path: Path) -> None:
     with Store(path) as store, pytest.raises(KeyboardInterrupt):
         evaluate(patrols(), 8, 9, store=store, progress=Progress(on_game=stop_after_three))
     with Store(path) as store:
-        assert len(store.outcomes(patrols(), 9)) == 3
+        assert store.indices(patrols(), 9) == {0, 1, 2}
         resumed = evaluate(patrols(), 8, 9, store=store)
     assert (resumed.reused, resumed.played) == (3, 5)
     assert resumed.tally.to_json() == evaluate(patrols(), 8, 9).tally.to_json()

@@ -21,6 +21,7 @@ from kriegsspiel.sim.store import Store
 from kriegsspiel.sim.tally import Tally
 
 MAX_RESTARTS = 3
+READ_BLOCK = 1000  # stored games read back at a time: memory stays flat on resume
 
 
 class SimulationError(KriegsspielError):
@@ -76,18 +77,21 @@ def evaluate(
     """Play (or read back) games ``0..games-1`` and tally them in order; stop early if asked."""
     progress = progress or Progress()
     result = Evaluation(matchup, run_seed, games, Tally(), precision=precision)
-    stored: dict[int, GameOutcome] = {}
+    stored: set[int] = set()
     if store is not None:
         store.register(matchup)
-        stored = {i: g for i, g in store.outcomes(matchup, run_seed).items() if i < games}
+        stored = {i for i in store.indices(matchup, run_seed) if i < games}
     result.reused = len(stored)
     waiting: dict[int, GameOutcome] = {}  # finished out of order, until their turn to be tallied
+    read_back: dict[int, GameOutcome] = {}  # stored games, read a block at a time
 
     def tally_ready() -> bool:
         """Add every game whose turn has come; True once the run can stop."""
         while result.tally.games < games:
             index = result.tally.games
-            outcome = stored.pop(index, None) or waiting.pop(index, None)
+            if index in stored and index not in read_back and store is not None:
+                read_back.update(store.outcomes(matchup, run_seed, index, READ_BLOCK))
+            outcome = read_back.pop(index, None) or waiting.pop(index, None)
             if outcome is None:
                 return False
             result.tally.add(outcome)

@@ -176,13 +176,25 @@ class Store:
                 ),
             )
 
-    def outcomes(self, matchup: Matchup, run_seed: int) -> dict[int, GameOutcome]:
-        """Every stored game of this matchup, code version and run seed, by index."""
+    def indices(self, matchup: Matchup, run_seed: int) -> set[int]:
+        """The game numbers stored for this matchup, code version and run seed."""
+        with self._guard("read stored games"):
+            rows = self.db.execute(
+                "SELECT game_index FROM games WHERE matchup=? AND code_version=? AND run_seed=?",
+                (matchup.key, code_version(), run_seed),
+            ).fetchall()
+        return {row[0] for row in rows}
+
+    def outcomes(
+        self, matchup: Matchup, run_seed: int, start: int = 0, limit: int = -1
+    ) -> dict[int, GameOutcome]:
+        """Stored games from number ``start`` on (at most ``limit``), by number."""
         with self._guard("read stored games"):
             rows = self.db.execute(
                 "SELECT game_index, seed, swapped, winner, score_a, score_b, turns, orders, units"
-                " FROM games WHERE matchup=? AND code_version=? AND run_seed=?",
-                (matchup.key, code_version(), run_seed),
+                " FROM games WHERE matchup=? AND code_version=? AND run_seed=? AND game_index>=?"
+                " ORDER BY game_index LIMIT ?",
+                (matchup.key, code_version(), run_seed, start, limit),
             ).fetchall()
         return {
             row[0]: GameOutcome(

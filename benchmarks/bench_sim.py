@@ -1,0 +1,95 @@
+"""Simulated games per second on one worker and on two, and memory over a long run.
+
+Run:  python benchmarks/bench_sim.py [--games N] [--repeat R] [--out benchmarks/results/sim.md]
+
+Each measurement is a whole ``evaluate`` run (no results store) of the standard matchup:
+each ruleset's two sample armies on its default scenario, tactical against tactical.
+Medians over ``--repeat`` runs, all in this one invocation, so the ratios compare like
+with like. Memory: the peak resident size of a fresh process that plays N games, then 2N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from kriegsspiel.sim.matchup import build_matchup
+from kriegsspiel.sim.runner import evaluate
+
+MEMORY_PROBE = """
+import resource, sys
+from kriegsspiel.sim.matchup import build_matchup
+from kriegsspiel.sim.runner import evaluate
+evaluate(build_matchup(sys.argv[1], None, [], 'random,random'), int(sys.argv[2]), 1, workers=1)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def games_per_second(ruleset: str, games: int, workers: int, seed: int) -> float:
+    matchup = build_matchup(ruleset, None, [], "tactical,tactical")
+    start = time.perf_counter()
+    result = evaluate(matchup, games, seed, workers=workers)
+    assert result.tally.games == games
+    return games / (time.perf_counter() - start)
+
+
+def peak_rss_mib(ruleset: str, games: int) -> float:
+    out = subprocess.run(
+        [sys.executable, "-c", MEMORY_PROBE, ruleset, str(games)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(out.stdout.split()[-1]) / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--memory-games", type=int, default=100)
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "sim.md")
+    opts = parser.parse_args()
+    rows = []
+    for ruleset in ("konflikt47", "bolt-action-1"):
+        one = [games_per_second(ruleset, opts.games, 1, r) for r in range(opts.repeat)]
+        two = [games_per_second(ruleset, opts.games, 2, r) for r in range(opts.repeat)]
+        m1, m2 = statistics.median(one), statistics.median(two)
+        small = peak_rss_mib(ruleset, opts.memory_games)
+        large = peak_rss_mib(ruleset, 2 * opts.memory_games)
+        rows.append((ruleset, m1, m2, m2 / m1, small, large))
+    load = os.getloadavg()[0]
+    lines = [
+        "# Simulation benchmark",
+        "",
+        f"Machine: {platform.platform()}, {os.cpu_count()} cores, Python "
+        f"{platform.python_version()}; load average {load:.2f} at the end of the run.",
+        f"Command: `python benchmarks/bench_sim.py --games {opts.games} --repeat {opts.repeat} "
+        f"--memory-games {opts.memory_games}`.",
+        "",
+        f"Games per second of a whole `evaluate` run of {opts.games} games (tactical v tactical, "
+        f"standard matchup, no store), median of {opts.repeat} runs; peak memory of one process "
+        f"playing {opts.memory_games} and {2 * opts.memory_games} random-v-random games.",
+        "",
+        "| ruleset | 1 worker games/s | 2 workers games/s | speed-up | peak MiB, N games "
+        "| peak MiB, 2N games |",
+        "|---|---:|---:|---:|---:|---:|",
+        *[
+            f"| {r} | {a:.2f} | {b:.2f} | {s:.2f}× | {m:.0f} | {n:.0f} |"
+            for r, a, b, s, m, n in rows
+        ],
+        "",
+    ]
+    opts.out.parent.mkdir(parents=True, exist_ok=True)
+    opts.out.write_text("\n".join(lines))
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
