@@ -16,7 +16,7 @@ from kriegsspiel.rulesets.bolt_action.attack import TroopsContext, exact_troops,
 from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.morale import new_test
-from kriegsspiel.rulesets.bolt_action.shooting import Group
+from kriegsspiel.rulesets.bolt_action.shooting import Group, infantry_target
 
 PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning choice)
 
@@ -26,11 +26,30 @@ def _vehicle_ko(groups: tuple[Group, ...]) -> float:
     return float(exact_vehicle(groups).probability(lambda v: v.knocked_out))
 
 
+@lru_cache(maxsize=20_000)
+def _troops_means(groups: tuple[Group, ...], ctx: TroopsContext) -> tuple[float, float]:
+    """Expected casualties and pins of this shooting at troops (exact, then as floats)."""
+    odds = exact_troops(groups, ctx)
+    return float(odds.casualties.mean()), float(odds.pins.mean())
+
+
+@lru_cache(maxsize=20_000)
+def _assault_odds(procedure: str, attacker: Side, defender: Side, a: int, d: int) -> float | None:
+    """The attacker's chance to win the close quarters fight; None if it can never end."""
+    try:
+        fight = exact_close_quarters(procedure, attacker, defender, a, d)
+    except ValueError:
+        return None
+    return float(fight.probability(lambda f: f.attacker_wins))
+
+
 class TacticalPlayer:
     """Greedy one-activation look-ahead on exact expected damage, plus simple doctrine."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
+        # places already valued during one choice (the state does not change meanwhile)
+        self._places: dict[tuple[int, float, float], float] | None = None
 
     # -- the protocol ---------------------------------------------------------------
     def choose(self, state: BoltActionGame) -> Action:
@@ -38,10 +57,14 @@ class TacticalPlayer:
         if state.pending is not None:
             return self._react(state, actions)
         best, best_value = actions[0], float("-inf")
-        for action in actions:
-            value = self.value(state, action)
-            if value > best_value:
-                best, best_value = action, value
+        self._places = {}
+        try:
+            for action in actions:
+                value = self.value(state, action)
+                if value > best_value:
+                    best, best_value = action, value
+        finally:
+            self._places = None
         return best
 
     # -- reactions --------------------------------------------------------------------
@@ -85,9 +108,9 @@ class TacticalPlayer:
             morale=new_test(state.rules, target.quality, pins=target.pins),
             pins_per_attack=1,
         )
-        odds = exact_troops(groups, ctx)
+        casualties, pins = _troops_means(tuple(groups), ctx)
         per_model = target.points / max(1, target.start_models)
-        return float(odds.casualties.mean()) * per_model + float(odds.pins.mean()) * PIN_VALUE
+        return casualties * per_model + pins * PIN_VALUE
 
     def value(self, state: BoltActionGame, action: Action) -> float:
         unit = state.units[action.unit]
@@ -136,6 +159,15 @@ class TacticalPlayer:
 
     def _position(self, state: BoltActionGame, unit: UnitState, at: Point) -> float:
         """How good a place is: near objectives (or the enemy), in cover, not in the open."""
+        if self._places is None:
+            return self._place_value(state, unit, at)
+        key = (unit.uid, at.x, at.y)
+        value = self._places.get(key)
+        if value is None:
+            value = self._places[key] = self._place_value(state, unit, at)
+        return value
+
+    def _place_value(self, state: BoltActionGame, unit: UnitState, at: Point) -> float:
         value = 0.0
         if state.scenario.objectives:
             d = min(at.distance_to(Point(o.x, o.y)) for o in state.scenario.objectives)
@@ -163,7 +195,7 @@ class TacticalPlayer:
 
         def side(u: UnitState, mode: str) -> Side:
             return Side(
-                damage_value=rules.target(f"{u.quality} infantry").damage_value,
+                damage_value=infantry_target(rules, u.quality).damage_value,
                 morale=new_test(rules, u.quality, pins=u.pins),
                 attacks_per_model=proc.close_quarters_attacks,
                 assault_models=sum(
@@ -178,15 +210,13 @@ class TacticalPlayer:
         a, d = len(unit.alive_models), len(target.alive_models)
         if a > 12 or d > 12:
             return 0.0
-        try:
-            fight = exact_close_quarters(
-                rules.data.close_quarters.procedure,
-                side(unit, action.choice or "hand-to-hand"),
-                side(target, "hand-to-hand"),
-                a,
-                d,
-            )
-        except ValueError:
+        p = _assault_odds(
+            rules.data.close_quarters.procedure,
+            side(unit, action.choice or "hand-to-hand"),
+            side(target, "hand-to-hand"),
+            a,
+            d,
+        )
+        if p is None:
             return -10.0
-        p = float(fight.probability(lambda f: f.attacker_wins))
         return p * target.points - (1 - p) * unit.points

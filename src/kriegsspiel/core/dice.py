@@ -59,13 +59,50 @@ class Dist(Generic[T]):
         return Dist.from_probabilities({0: 1 - Fraction(p), 1: Fraction(p)})
 
     @staticmethod
+    def from_fraction_sums(sums: Mapping[U, Mapping[int, int]]) -> Dist[U]:
+        """Build from probabilities given as sums: outcome -> {denominator: total numerator}.
+
+        The same distribution, and the same checks, as :meth:`from_probabilities` of the
+        summed fractions; the terms are added as integers, not one Fraction at a time.
+        """
+        items: dict[U, Fraction] = {}
+        for outcome, terms in sums.items():
+            if len(terms) == 1:
+                ((den, num),) = terms.items()
+            else:
+                den = math.lcm(*terms)
+                num = sum(n * (den // d) for d, n in terms.items())
+            if num:
+                items[outcome] = Fraction(num, den)
+        if not items:
+            raise ValueError("a distribution needs at least one outcome")
+        if any(p < 0 for p in items.values()):
+            raise ValueError("negative probability")
+        common = math.lcm(*(p.denominator for p in items.values()))
+        if sum(p.numerator * (common // p.denominator) for p in items.values()) != common:
+            raise ValueError("probabilities do not sum to 1")
+        return Dist(items)
+
+    @staticmethod
     def mixture(parts: Iterable[tuple[Fraction, Dist[U]]]) -> Dist[U]:
         """The distribution that picks part i with probability p_i."""
-        total: dict[U, Fraction] = {}
+        parts = list(parts)
+        if not all(isinstance(w, int | Fraction) for w, _ in parts):  # e.g. float weights
+            total: dict[U, Fraction] = {}
+            for weight, dist in parts:
+                for outcome, p in dist._table.items():
+                    total[outcome] = total.get(outcome, Fraction(0)) + weight * p
+            return Dist.from_probabilities(total)
+        sums: dict[U, dict[int, int]] = {}
         for weight, dist in parts:
+            wn, wd = weight.numerator, weight.denominator
             for outcome, p in dist._table.items():
-                total[outcome] = total.get(outcome, Fraction(0)) + weight * p
-        return Dist.from_probabilities(total)
+                terms = sums.get(outcome)
+                if terms is None:
+                    terms = sums[outcome] = {}
+                den = wd * p.denominator
+                terms[den] = terms.get(den, 0) + wn * p.numerator
+        return Dist.from_fraction_sums(sums)
 
     # -- reading ------------------------------------------------------------
     def items(self) -> Iterator[tuple[T, Fraction]]:

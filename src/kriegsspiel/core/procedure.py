@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from kriegsspiel.core.dice import Dist, dice_sum, successes
@@ -102,6 +103,7 @@ class ScriptedDice:
         return list(self._rolls)
 
 
+@lru_cache(maxsize=1024)
 def chance_all(sides: int, at_least: tuple[int, ...]) -> Fraction:
     """The chance that one item passes every roll in turn."""
     p = Fraction(1)
@@ -149,18 +151,23 @@ class _ReplayDice:
 
 
 def _enumerate(procedure: Callable[[Dice], T], die_by_die: bool) -> Dist[T]:
-    results: dict[T, Fraction] = {}
-    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    # a branch's weight is an exact fraction kept as (numerator, denominator) integers;
+    # each outcome's weights are summed per denominator, as integers, at the end
+    results: dict[T, dict[int, int]] = {}
+    stack: list[tuple[tuple[int, ...], int, int]] = [((), 1, 1)]
     while stack:
-        prefix, weight = stack.pop()
+        prefix, num, den = stack.pop()
         try:
             outcome = procedure(_ReplayDice(prefix, die_by_die))
         except _Branch as branch:
             for value, p in branch.dist.items():
-                stack.append(((*prefix, value), weight * p))
+                stack.append(((*prefix, value), num * p.numerator, den * p.denominator))
             continue
-        results[outcome] = results.get(outcome, Fraction(0)) + weight
-    return Dist.from_probabilities(results)
+        terms = results.get(outcome)
+        if terms is None:
+            terms = results[outcome] = {}
+        terms[den] = terms.get(den, 0) + num
+    return Dist.from_fraction_sums(results)
 
 
 def exact(procedure: Callable[[Dice], T]) -> Dist[T]:

@@ -7,7 +7,8 @@ interprets ("rough ground", "building", "road", ...).
 
 shapely 2 does the geometry and stays behind this module: callers pass and receive
 :class:`Point`, :class:`TerrainFeature`, plain tuples and numpy arrays, never shapely objects.
-Each :class:`Table` builds its shapely polygons and STRtree spatial indexes once, on first use.
+Each :class:`Table` builds its shapely polygons and STRtree spatial indexes once, on first use,
+and remembers its answers by exact coordinates (a table never changes, so they never go stale).
 
 The rules every query follows (the same in the scalar and the vectorised versions):
 
@@ -43,8 +44,12 @@ COVER_REACH: Final[float] = 1.0
 VEHICLE: Final[str] = "vehicle"
 #: DE-9IM pattern: the interiors of the two geometries meet.
 _INTERIORS_MEET: Final[str] = "T********"
+#: Answers a table remembers per kind of query before it starts afresh.
+_MEMO_LIMIT: Final[int] = 20_000
 
 FloatArray = npt.NDArray[np.float64]
+#: Points as one flat tuple of coordinates: (x0, y0, x1, y1, ...).
+Coords = tuple[float, ...]
 BoolArray = npt.NDArray[np.bool_]
 
 
@@ -178,6 +183,29 @@ class Table:
     def _cover_ranks(self) -> npt.NDArray[np.int8]:
         return np.array([_COVER_RANK[f.cover] for f in self.features], dtype=np.int8)
 
+    @cached_property
+    def _memo(self) -> dict[str, dict[Any, Any]]:
+        """Answers already worked out, per query, keyed by exact coordinates.
+
+        The table never changes, so an answer never goes stale; each query's store is
+        emptied when it grows past ``_MEMO_LIMIT`` (the answers stay the same either way).
+        """
+        return {}
+
+    def _store(self, query: str) -> dict[Any, Any]:
+        store = self._memo.get(query)
+        if store is None or len(store) >= _MEMO_LIMIT:
+            store = self._memo[query] = {}
+        return store
+
+    def memo(self, name: str) -> dict[Any, Any]:
+        """A store for a caller's answers that depend on this table (and what the key says).
+
+        Ask for it each time rather than keeping it: it is replaced by an empty one when it
+        grows large. Equal tables made by :func:`shared_table` share their stores.
+        """
+        return self._store(f"caller: {name}")
+
     # -- single points ---------------------------------------------------------------------------
     def contains(self, point: Point) -> bool:
         """Is the point on the table (its edge included)?"""
@@ -203,7 +231,12 @@ class Table:
 
     def features_at(self, point: Point) -> list[TerrainFeature]:
         """The features whose polygon covers the point (its edge included), in table order."""
-        return [self.features[i] for i in self._covering(point)]
+        memo = self._store("features_at")
+        key = (point.x, point.y)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = tuple(self.features[i] for i in self._covering(point))
+        return list(found)
 
     def distance(self, a: Point, b: Point) -> float:
         """Straight-line distance in inches (terrain does not lengthen it)."""
@@ -221,6 +254,14 @@ class Table:
         heights and partial visibility are the ruleset's business. Symmetric by construction
         (the segment is always built from the lower point to the higher one).
         """
+        memo = self._store("line_of_sight")
+        key = (a.x, a.y, b.x, b.y)
+        answer = memo.get(key)
+        if answer is None:
+            answer = memo[key] = self._line_of_sight(a, b)
+        return answer
+
+    def _line_of_sight(self, a: Point, b: Point) -> bool:
         if a == b or not len(self._blocker_index):
             return True
         segment = _segment(a, b)
@@ -234,7 +275,7 @@ class Table:
         )
         if not foreign.any():
             return True
-        return not shapely.relate_pattern(segment, polygons[foreign], _INTERIORS_MEET).any()
+        return not bool(shapely.relate_pattern(segment, polygons[foreign], _INTERIORS_MEET).any())
 
     def cover_between(self, a: Point, b: Point, *, reach: float = COVER_REACH) -> Cover:
         """The cover a target at ``b`` has from a shooter at ``a``: "none", "soft" or "hard".
@@ -245,14 +286,24 @@ class Table:
         in but the target is not gives the target nothing (shooting out of a wood). Whether
         the target can be seen at all is :meth:`line_of_sight`'s question.
         """
+        memo = self._store("cover_between")
+        key = (a.x, a.y, b.x, b.y, reach)
+        cover: Cover | None = memo.get(key)
+        if cover is None:
+            cover = memo[key] = self._cover_between(a, b, reach)
+        return cover
+
+    def _cover_between(self, a: Point, b: Point, reach: float) -> Cover:
         at_b = self._covering(b)
         chosen = set(at_b)
         if a != b:
-            at_a = set(self._covering(a))
             gap = a.distance_to(b)
             t = 1.0 if gap <= reach else reach / gap
             near = Point(b.x + (a.x - b.x) * t, b.y + (a.y - b.y) * t)
-            chosen.update(j for j in self._passes_through(near, b) if j not in at_a or j in at_b)
+            passed = self._passes_through(near, b)
+            if passed:
+                at_a = set(self._covering(a))
+                chosen.update(j for j in passed if j not in at_a or j in at_b)
         if not chosen:
             return "none"
         return COVERS[max(int(self._cover_ranks[j]) for j in chosen)]
@@ -320,7 +371,36 @@ class Table:
         One STRtree query for all the sight lines, one vectorised interior test for the
         candidates; the same rule, and the same answers, as :meth:`line_of_sight`.
         """
-        o, t = _coords(origins), _coords(targets)
+        return self._visible(_key(origins), _key(targets)).copy()
+
+    def sees_within(self, origins: Coords, targets: Coords, reach: float) -> bool:
+        """Does any origin see a target no more than ``reach`` inches away?
+
+        Points come as flat coordinate tuples, ``(x0, y0, x1, y1, ...)``. The same answer
+        as ``(visibility(o, t) & (distances(o, t) <= reach)).any()`` for those points.
+        """
+        memo = self._store("sees_within")
+        key = (origins, targets, reach)
+        found: bool | None = memo.get(key)
+        if found is None:
+            o, t = _flat_coords(origins), _flat_coords(targets)
+            near = np.hypot(o[:, None, 0] - t[None, :, 0], o[:, None, 1] - t[None, :, 1]) <= reach
+            found = bool(near.any()) and bool((self._visible(origins, targets) & near).any())
+            memo[key] = found
+        return found
+
+    def _visible(self, origins: Coords, targets: Coords) -> BoolArray:
+        """:meth:`visibility` of flat coordinate tuples, remembered (do not modify it)."""
+        memo = self._store("visibility")
+        key = (origins, targets)
+        found: BoolArray | None = memo.get(key)
+        if found is None:
+            found = self._visibility(_flat_coords(origins), _flat_coords(targets))
+            found.setflags(write=False)
+            memo[key] = found
+        return found
+
+    def _visibility(self, o: FloatArray, t: FloatArray) -> BoolArray:
         n, m = len(o), len(t)
         visible = np.ones((n, m), dtype=np.bool_)
         if n == 0 or m == 0 or not len(self._blocker_index):
@@ -330,11 +410,14 @@ class Table:
         swap = (start[:, 0] > end[:, 0]) | ((start[:, 0] == end[:, 0]) & (start[:, 1] > end[:, 1]))
         first = np.where(swap[:, None], end, start)
         second = np.where(swap[:, None], start, end)
-        segments = shapely.linestrings(np.stack([first, second], axis=1))
-        seg, blk = self._blocker_tree.query(segments, predicate="intersects")
+        segments = shapely.linestrings(np.concatenate((first, second), axis=1).reshape(-1, 2, 2))
+        # candidates: the pairs that meet (by bounding box, then the prepared polygons)
+        seg, blk = self._blocker_tree.query(segments)
+        polygons = self._blocker_polygons[blk]
+        meet = shapely.intersects(polygons, segments[seg])
+        seg, blk, polygons = seg[meet], blk[meet], polygons[meet]
         # a blocker an end point is in (edge included) does not block; equal points see
         oi, ti = np.divmod(seg, m)
-        polygons = self._blocker_polygons[blk]
         keep = ~(
             shapely.intersects_xy(polygons, o[oi, 0], o[oi, 1])
             | shapely.intersects_xy(polygons, t[ti, 0], t[ti, 1])
@@ -350,22 +433,54 @@ class Table:
         return visible
 
     # -- helpers -----------------------------------------------------------------------------------
-    def _covering(self, point: Point) -> list[int]:
+    def _covering(self, point: Point) -> tuple[int, ...]:
         """Indices of the features covering the point, ascending."""
         if not self.features:
-            return []
-        return sorted(self._tree.query(_point(point), predicate="intersects").tolist())
+            return ()
+        memo = self._store("covering")
+        key = (point.x, point.y)
+        found = memo.get(key)
+        if found is None:
+            if self._may_meet(point.x, point.y, point.x, point.y):
+                query = self._tree.query(_point(point), predicate="intersects")
+                found = memo[key] = tuple(sorted(query.tolist()))
+            else:
+                found = memo[key] = ()
+        return found
 
-    def _passes_through(self, a: Point, b: Point) -> set[int]:
+    @cached_property
+    def _bounds(self) -> list[tuple[float, float, float, float]]:
+        """Each feature's bounding box from its vertices: (min x, min y, max x, max y)."""
+        boxes = []
+        for f in self.features:
+            xs, ys = [x for x, _ in f.polygon], [y for _, y in f.polygon]
+            boxes.append((min(xs), min(ys), max(xs), max(ys)))
+        return boxes
+
+    def _may_meet(self, x0: float, y0: float, x1: float, y1: float) -> bool:
+        """Does the box meet (edge included) a feature's bounding box? If not, the spatial
+        index has no candidate there either: a shortcut with the same answers."""
+        return any(
+            fx0 <= x1 and x0 <= fx1 and fy0 <= y1 and y0 <= fy1
+            for fx0, fy0, fx1, fy1 in self._bounds
+        )
+
+    def _passes_through(self, a: Point, b: Point) -> frozenset[int]:
         """Indices of the features whose interior the segment a-b meets."""
         if not self.features or a == b:
-            return set()
-        segment = _segment(a, b)
-        return {
-            j
-            for j in self._tree.query(segment, predicate="intersects").tolist()
-            if shapely.relate_pattern(segment, self._polygons[j], _INTERIORS_MEET)
-        }
+            return frozenset()
+        memo = self._store("passes_through")
+        key = (a.x, a.y, b.x, b.y)
+        found = memo.get(key)
+        if found is None:
+            if not self._may_meet(min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y)):
+                found = memo[key] = frozenset()
+                return found
+            segment = _segment(a, b)
+            near = self._tree.query(segment, predicate="intersects")
+            crossing = shapely.relate_pattern(segment, self._polygons[near], _INTERIORS_MEET)
+            found = memo[key] = frozenset(near[crossing].tolist())
+        return found
 
 
 class LosCache:
@@ -419,6 +534,13 @@ class LosCache:
         return round(point.x / self.grid), round(point.y / self.grid)
 
 
+@lru_cache(maxsize=32)
+def shared_table(table: Table) -> Table:
+    """The first table made equal to ``table`` (per process), so equal tables share their
+    spatial indexes and remembered answers (an answer depends only on the table)."""
+    return table
+
+
 @lru_cache(maxsize=16)
 def shared_los_cache(table: Table) -> LosCache:
     """One :class:`LosCache` per distinct table (equal tables share it), per process."""
@@ -426,6 +548,15 @@ def shared_los_cache(table: Table) -> LosCache:
 
 
 # -- module helpers ------------------------------------------------------------------------------
+
+
+def _key(points: Iterable[Point]) -> Coords:
+    """Exact coordinates, flat: a memo key for a sequence of points."""
+    return tuple([c for p in points for c in (p.x, p.y)])
+
+
+def _flat_coords(flat: Coords) -> FloatArray:
+    return np.array(flat, dtype=np.float64).reshape(-1, 2)
 
 
 def _coords(points: Iterable[Point]) -> FloatArray:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cache, partial
+from functools import lru_cache, partial
 from typing import Literal
 
 from kriegsspiel.core.dice import Dist
@@ -126,42 +126,67 @@ def exact_close_quarters(
     procedure: str, attacker: Side, defender: Side, a: int, d: int
 ) -> Dist[Fight]:
     """Exact outcome of :func:`close_quarters`, solving for rounds that change nothing."""
+    return _solve(procedure, attacker, defender, a, d)
 
-    @cache
-    def solve(a: int, d: int) -> Dist[Fight]:
-        survivors: Dist[tuple[int, int]] = exact(
-            partial(step, procedure=procedure, attacker=attacker, defender=defender, a=a, d=d)
+
+@lru_cache(maxsize=10_000)
+def _solve(procedure: str, attacker: Side, defender: Side, a: int, d: int) -> Dist[Fight]:
+    """The fight from ``a`` attackers against ``d`` defenders on (shared by every query)."""
+    survivors = _step_odds(procedure, _fighting(attacker), _fighting(defender), a, d)
+    ends: list[tuple[Fraction, Dist[Fight | None], tuple[int, int]]] = [
+        (p, _settle_odds(procedure, attacker.morale, defender.morale, (a, d), s), s)
+        for s, p in survivors.items()
+    ]
+    stay = sum((p * end.probability(None) for p, end, s in ends if s == (a, d)), Fraction(0))
+    if stay == 1:
+        raise ValueError("this fight can never end: neither side can cause a casualty")
+    parts: list[tuple[Fraction, Dist[Fight]]] = []
+    for p, end, s in ends:
+        for result, q in end.items():
+            if result is not None:
+                parts.append((p * q / (1 - stay), Dist.constant(result)))
+            elif s != (a, d):
+                parts.append((p * q / (1 - stay), _solve(procedure, attacker, defender, *s)))
+    return Dist.mixture(parts)
+
+
+# Fights that differ only in morale (pins, officers) share their steps: :func:`step` never
+# reads a side's morale and :func:`settle` reads nothing else, so each is cached by just that.
+_NO_MORALE = MoraleTest(base=0)
+
+
+@lru_cache(maxsize=1024)
+def _fighting(side: Side) -> Side:
+    """The side with what :func:`step` reads (its morale left out)."""
+    return replace(side, morale=_NO_MORALE)
+
+
+@lru_cache(maxsize=10_000)
+def _step_odds(
+    procedure: str, attacker: Side, defender: Side, a: int, d: int
+) -> Dist[tuple[int, int]]:
+    return exact(partial(step, procedure=procedure, attacker=attacker, defender=defender, a=a, d=d))
+
+
+@lru_cache(maxsize=20_000)
+def _settle_odds(
+    procedure: str,
+    attacker_morale: MoraleTest,
+    defender_morale: MoraleTest,
+    before: tuple[int, int],
+    after: tuple[int, int],
+) -> Dist[Fight | None]:
+    attacker, defender = Side(0, attacker_morale), Side(0, defender_morale)
+    return exact(
+        partial(
+            settle,
+            procedure=procedure,
+            attacker=attacker,
+            defender=defender,
+            before=before,
+            after=after,
         )
-        ends: list[tuple[Fraction, Dist[Fight | None], tuple[int, int]]] = [
-            (
-                p,
-                exact(
-                    partial(
-                        settle,
-                        procedure=procedure,
-                        attacker=attacker,
-                        defender=defender,
-                        before=(a, d),
-                        after=s,
-                    )
-                ),
-                s,
-            )
-            for s, p in survivors.items()
-        ]
-        stay = sum((p * end.probability(None) for p, end, s in ends if s == (a, d)), Fraction(0))
-        if stay == 1:
-            raise ValueError("this fight can never end: neither side can cause a casualty")
-        parts: list[tuple[Fraction, Dist[Fight]]] = []
-        for p, end, s in ends:
-            for result, q in end.items():
-                if result is not None:
-                    parts.append((p * q / (1 - stay), Dist.constant(result)))
-                elif s != (a, d):
-                    parts.append((p * q / (1 - stay), solve(*s)))
-        return Dist.mixture(parts)
-
-    return solve(a, d)
+    )
 
 
 # --------------------------------------------------------------- infantry against vehicles

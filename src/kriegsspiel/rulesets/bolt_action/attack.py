@@ -13,7 +13,7 @@ from functools import lru_cache, partial
 from itertools import product
 
 from kriegsspiel.core.dice import Dist
-from kriegsspiel.core.procedure import Dice, exact, markov
+from kriegsspiel.core.procedure import Dice, exact
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, morale_check
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
@@ -107,15 +107,28 @@ def troops_shot_distribution(shot: Shot) -> Dist[tuple[int, int]]:
     return exact(partial(shot_at_troops, shot=shot))
 
 
+@lru_cache(maxsize=8192)
+def _group_counts(shot: Shot, shots: int) -> tuple[Dist[int], Dist[int]]:
+    """Hits and casualties of ``shots`` such shots, exactly."""
+    per_shot = troops_shot_distribution(shot)
+    return (
+        per_shot.map(lambda o: o[0]).repeat_sum(shots),
+        per_shot.map(lambda o: o[1]).repeat_sum(shots),
+    )
+
+
+@lru_cache(maxsize=8192)
+def _after_hits(specials_hit: tuple[Shot, ...], ctx: TroopsContext) -> Dist[tuple[int, bool]]:
+    """:func:`after_attack` of an attack that hit, exactly."""
+    return exact(partial(after_attack, specials_hit=specials_hit, any_hit=True, ctx=ctx))
+
+
 def exact_troops(groups: Sequence[Group], ctx: TroopsContext) -> TroopsOdds:
     """Exact distributions of :func:`attack_troops`, built from the same shot procedure."""
     per_shot = [troops_shot_distribution(g.shot) for g in groups]
-    hits = [
-        p.map(lambda o: o[0]).repeat_sum(g.shots) for p, g in zip(per_shot, groups, strict=True)
-    ]
-    casualties = _sum(
-        [p.map(lambda o: o[1]).repeat_sum(g.shots) for p, g in zip(per_shot, groups, strict=True)]
-    )
+    counts = [_group_counts(g.shot, g.shots) for g in groups]
+    hits = [h for h, _ in counts]
+    casualties = _sum([c for _, c in counts])
     models = ctx.models
     if models is not None:
         casualties = casualties.map(lambda c: min(c, models))
@@ -134,16 +147,12 @@ def exact_troops(groups: Sequence[Group], ctx: TroopsContext) -> TroopsOdds:
             weight *= (1 - p_none[i]) if hit else p_none[i]
         if weight == 0:
             continue
-        shots = [groups[i].shot for i, hit in zip(special, pattern, strict=True) if hit]
+        shots = tuple(groups[i].shot for i, hit in zip(special, pattern, strict=True) if hit)
         if any(pattern):
-            parts.append(
-                (weight, exact(partial(after_attack, specials_hit=shots, any_hit=True, ctx=ctx)))
-            )
+            parts.append((weight, _after_hits(shots, ctx)))
         else:
             if plain_none != 1:
-                parts.append(
-                    (weight * (1 - plain_none), exact(lambda d: after_attack(d, [], True, ctx)))
-                )
+                parts.append((weight * (1 - plain_none), _after_hits((), ctx)))
             if plain_none != 0:
                 parts.append((weight * plain_none, Dist.constant((0, False))))
     after = Dist.mixture(parts)
@@ -173,40 +182,49 @@ def exact_vehicle(groups: Sequence[Group]) -> Dist[VehicleState]:
     """
     state: Dist[VehicleState] = Dist.constant(VehicleState())
     for group in groups:
-        shot = group.shot
-        hits = exact(partial(hits_on_vehicle, shot=shot))
-        cache: dict[VehicleState, Dist[VehicleState]] = {}
-
-        def after_one_shot(
-            before: VehicleState,
-            shot: Shot = shot,
-            hits: Dist[int] = hits,
-            cache: dict[VehicleState, Dist[VehicleState]] = cache,
-        ) -> Dist[VehicleState]:
-            if before not in cache:
-                if before.knocked_out:
-                    cache[before] = Dist.constant(before)
-                else:
-                    chain = markov(
-                        Dist.constant(before), partial(_hit_step, shot=shot), max(hits.outcomes())
-                    )
-                    parts = [
-                        (
-                            p,
-                            Dist.constant(before)
-                            if k == 0
-                            else chain[k].bind(
-                                lambda s: exact(partial(after_shot, shot=shot, state=s))
-                            ),
-                        )
-                        for k, p in hits.items()
-                    ]
-                    cache[before] = Dist.mixture(parts)
-            return cache[before]
-
-        for _ in range(group.shots):
-            state = state.bind(after_one_shot)
+        chain = _shot_chain(state, group.shot)
+        while len(chain) <= group.shots:
+            chain.append(chain[-1].bind(partial(_after_one_shot, group.shot)))
+        state = chain[group.shots]
     return state
+
+
+@lru_cache(maxsize=512)
+def _shot_chain(start: Dist[VehicleState], shot: Shot) -> list[Dist[VehicleState]]:
+    """The states after 0, 1, 2, ... such shots from ``start``: grown as needed, kept."""
+    return [start]
+
+
+@lru_cache(maxsize=4096)
+def _vehicle_hits(shot: Shot) -> Dist[int]:
+    return exact(partial(hits_on_vehicle, shot=shot))
+
+
+@lru_cache(maxsize=10_000)
+def _after_one_shot(shot: Shot, before: VehicleState) -> Dist[VehicleState]:
+    """The vehicle's state after one more shot (cached: shots repeat within and across attacks)."""
+    if before.knocked_out:
+        return Dist.constant(before)
+    hits = _vehicle_hits(shot)
+    # each hit's damage as a Markov chain (as :func:`markov` runs it, with shared steps)
+    chain = [Dist.constant(before)]
+    for _ in range(max(hits.outcomes())):
+        chain.append(chain[-1].bind(partial(_hit_odds, shot)))
+    parts = [
+        (p, Dist.constant(before) if k == 0 else chain[k].bind(partial(_after_shot_odds, shot)))
+        for k, p in hits.items()
+    ]
+    return Dist.mixture(parts)
+
+
+@lru_cache(maxsize=20_000)
+def _hit_odds(shot: Shot, state: VehicleState) -> Dist[VehicleState]:
+    return exact(lambda dice: _hit_step(dice, state, shot=shot))
+
+
+@lru_cache(maxsize=20_000)
+def _after_shot_odds(shot: Shot, state: VehicleState) -> Dist[VehicleState]:
+    return exact(partial(after_shot, shot=shot, state=state))
 
 
 def _hit_step(dice: Dice, state: VehicleState, shot: Shot) -> VehicleState:

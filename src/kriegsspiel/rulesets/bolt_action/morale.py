@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from kriegsspiel.core.procedure import Dice
@@ -28,6 +29,7 @@ class MoraleTest:
         return self.base + self.officer_bonus - self.pins + self.modifier
 
 
+@lru_cache(maxsize=4096)  # the same few tests over and over; a test never changes
 def new_test(
     rules: Rules, quality: str, *, officer: str | None = None, pins: int = 0, modifier: int = 0
 ) -> MoraleTest:

@@ -9,6 +9,7 @@ simulator samples them.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Literal
 
 from kriegsspiel.core.dice import DiceExpr
@@ -88,6 +89,12 @@ class Group:
 
 
 # --------------------------------------------------------------------------- planning
+@lru_cache(maxsize=256)
+def infantry_target(rules: Rules, quality: str) -> Target:
+    """``rules.target(f"{quality} infantry")``, looked up once per edition and quality."""
+    return rules.target(f"{quality} infantry")
+
+
 def _needs(rules: Rules, score: int) -> tuple[int, ...] | None:
     proc = rules.data.procedure
     score = max(score, proc.natural_miss + 1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from kriegsspiel.core.table import Point
+from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, movement_row
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
@@ -25,6 +25,22 @@ def _towards(start: Point, goal: Point, distance: float) -> Point:
         return goal
     t = distance / gap
     return Point(start.x + (goal.x - start.x) * t, start.y + (goal.y - start.y) * t)
+
+
+def _cover_centres(table: Table) -> list[Point]:
+    """The centres of the features that give cover without blocking sight (worked out once)."""
+    memo = table.memo("cover centres")
+    centres: list[Point] | None = memo.get(None)
+    if centres is None:
+        covered = [f for f in table.features if f.cover != "none" and not f.blocks_line_of_sight]
+        centres = memo[None] = [
+            Point(
+                sum(x for x, _ in f.polygon) / len(f.polygon),
+                sum(y for _, y in f.polygon) / len(f.polygon),
+            )
+            for f in covered
+        ]
+    return centres
 
 
 def destinations(game: BoltActionGame, unit: UnitState, *, run: bool) -> list[Point]:
@@ -45,15 +61,8 @@ def destinations(game: BoltActionGame, unit: UnitState, *, run: bool) -> list[Po
                 key=lambda p: start.distance_to(p),
             )
         )
-    covered = [f for f in game.table.features if f.cover != "none" and not f.blocks_line_of_sight]
-    if covered:
-        centres = [
-            Point(
-                sum(x for x, _ in f.polygon) / len(f.polygon),
-                sum(y for _, y in f.polygon) / len(f.polygon),
-            )
-            for f in covered
-        ]
+    centres = _cover_centres(game.table)
+    if centres:
         goals.append(min(centres, key=lambda p: start.distance_to(p)))
     home = 0.0 if unit.side == 0 else game.table.height
     goals.append(Point(start.x, home))
@@ -75,13 +84,9 @@ def destinations(game: BoltActionGame, unit: UnitState, *, run: bool) -> list[Po
 def targets(
     game: BoltActionGame, unit: UnitState, *, moving: bool, origin: Point | None = None
 ) -> list[UnitState]:
-    return [
-        e
-        for e in game.units
-        if e.side != unit.side
-        and not e.destroyed
-        and game.can_shoot(unit, e, moving=moving, origin=origin)
-    ]
+    enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
+    able = game.can_shoot_each(unit, enemies, moving=moving, origin=origin)
+    return [e for e, ok in zip(enemies, able, strict=True) if ok]
 
 
 def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:

@@ -12,12 +12,14 @@ from __future__ import annotations
 import copy
 import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
+from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.game import CHANCE, TERMINAL, Event, IllegalActionError
 from kriegsspiel.core.procedure import Dice, RandomDice
 from kriegsspiel.core.scenario import Scenario
-from kriegsspiel.core.table import Point, Table
+from kriegsspiel.core.table import Point, Table, shared_table
 from kriegsspiel.core.table import TerrainFeature as TableFeature
 from kriegsspiel.errors import UnknownNameError
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
@@ -50,6 +52,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Shot,
     Situation,
     VehicleProfile,
+    infantry_target,
     plan_shot,
     vehicle_profile,
 )
@@ -139,10 +142,19 @@ def _worth(option: tuple[Shot, int, bool], target: UnitState) -> tuple[float, ..
     p = 1.0
     for need in shot.hit_on or ():
         p *= max(0, 7 - need) / 6
-    hits = p * per * float(shot.hits_per_hit.dist().mean())
+    hits = p * per * _mean(shot.hits_per_hit)
     if target.vehicle is not None and target.vehicle.target.kind == "armoured":
         return (shot.pen is not None, shot.pen or 0, hits)
     return (1.0, 0.0, hits * (0.5 if one_shot else 1.0) * max(0, 7 - shot.damage_need) / 6)
+
+
+_REACH: dict[tuple[Rules, tuple[str, ...], bool, bool], float] = {}  # see _reach
+_GAPS: dict[Any, float] = {}  # gaps between sets of model places, see gap
+
+
+@lru_cache(maxsize=64)
+def _mean(expr: DiceExpr) -> float:
+    return float(expr.dist().mean())
 
 
 def _segment_distance(p: Point, a: Point, b: Point) -> float:
@@ -170,7 +182,7 @@ class BoltActionGame:
         self.scenario = scenario
         self.seed = seed
         self.dice: Dice = RandomDice(seed)
-        self.table = Table(
+        table = Table(
             width=scenario.table.width,
             height=scenario.table.height,
             features=tuple(
@@ -184,6 +196,7 @@ class BoltActionGame:
                 for f in scenario.terrain
             ),
         )
+        self.table = shared_table(table)  # games on one scenario share what it has worked out
         self.units: list[UnitState] = []
         for side, army in enumerate(armies):
             self.units += build_units(self.rules, army, side, len(self.units))
@@ -371,10 +384,16 @@ class BoltActionGame:
     # ------------------------------------------------------------------ geometry
     def gap(self, a: UnitState, b: UnitState) -> float:
         """The closest distance between the two units' models (inches)."""
-        return min(
-            (m.point.distance_to(n.point) for m in a.alive_models for n in b.alive_models),
-            default=float("inf"),
-        )
+        ours = tuple([(m.x, m.y) for m in a.alive_models])
+        theirs = tuple([(n.x, n.y) for n in b.alive_models])
+        key = (ours, theirs)
+        found: float | None = _GAPS.get(key)
+        if found is None:
+            found = min((math.dist(p, q) for p in ours for q in theirs), default=float("inf"))
+            if len(_GAPS) >= 20_000:
+                _GAPS.clear()
+            _GAPS[key] = found
+        return found
 
     def visible(self, a: UnitState, b: UnitState, origin: Point | None = None) -> bool:
         starts = [origin] if origin else [m.point for m in a.alive_models]
@@ -384,47 +403,107 @@ class BoltActionGame:
         self, unit: UnitState, target: UnitState, *, moving: bool, origin: Point | None = None
     ) -> bool:
         """A quick test: could any model fire any weapon at ``target`` (range and sight)?"""
-        dx, dy = (origin.x - unit.anchor.x, origin.y - unit.anchor.y) if origin else (0.0, 0.0)
+        return self.can_shoot_each(unit, [target], moving=moving, origin=origin)[0]
+
+    def can_shoot_each(
+        self,
+        unit: UnitState,
+        targets: list[UnitState],
+        *,
+        moving: bool,
+        origin: Point | None = None,
+    ) -> list[bool]:
+        """:meth:`can_shoot` for each of ``targets`` in turn."""
+        if origin:
+            anchor = unit.anchor
+            dx, dy = origin.x - anchor.x, origin.y - anchor.y
+        else:
+            dx, dy = 0.0, 0.0
+        alive = unit.alive_models
         reach = 0.0
-        for m in unit.alive_models:
-            for name in m.weapons:
+        for m in alive:
+            reach = max(reach, self._reach(m.weapons, m.used_one_shot, moving))
+        if reach == 0:
+            return [False] * len(targets)
+        origins = tuple([c for m in alive for c in (m.x + dx, m.y + dy)])
+        return [self.table.sees_within(origins, t.coords, reach) for t in targets]
+
+    def _reach(self, weapons: tuple[str, ...], used_one_shot: bool, moving: bool) -> float:
+        """The longest range among a model's weapons that can fire now (0 if none)."""
+        key = (self.rules, weapons, used_one_shot, moving)
+        reach = _REACH.get(key)
+        if reach is None:
+            reach = 0.0
+            for name in weapons:
                 w = self.rules.weapon(name)
                 if not ("Fixed" in w.special and moving) and not (
-                    m.used_one_shot and "One-shot" in w.special
+                    used_one_shot and "One-shot" in w.special
                 ):
                     reach = max(reach, float(w.range))
-        if reach == 0:
-            return False
-        origins = [Point(m.x + dx, m.y + dy) for m in unit.alive_models]
-        aims = [n.point for n in target.alive_models]
-        near = self.table.distances(origins, aims) <= reach
-        if not near.any():
-            return False
-        return bool((self.table.visibility(origins, aims) & near).any())
+            _REACH[key] = reach
+        return reach
 
     def shooting_groups(
         self, unit: UnitState, target: UnitState, *, moving: bool, origin: Point | None = None
     ) -> list[Group]:
-        """Every shot the unit's models can fire at ``target`` (per weapon and range)."""
+        """Every shot the unit's models can fire at ``target`` (per weapon and range).
+
+        Sets :attr:`one_shots_fired` to the models whose one-shot weapon these groups fire.
+        Remembered by everything the answer depends on, so a repeated question is cheap.
+        """
+        alive = unit.alive_models
+        key = (
+            self.rules,
+            moving,
+            None if origin is None else (origin.x, origin.y),
+            tuple([(m.x, m.y, m.weapons, m.used_one_shot) for m in alive]),
+            unit.vehicle,
+            unit.heading,
+            unit.pins,
+            unit.quality,
+            unit.ranged_in_on,
+            target.uid,
+            tuple([(n.x, n.y) for n in target.alive_models]),
+            target.vehicle,
+            target.heading,
+            target.is_down,
+            target.start_models,
+            target.pins,
+            target.quality,
+        )
+        memo = self.table.memo("shooting groups")
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._shooting_groups(unit, target, moving, origin)
+        groups, fired = found
+        self.one_shots_fired = [alive[i] for i in fired]
+        return list(groups)
+
+    def _shooting_groups(
+        self, unit: UnitState, target: UnitState, moving: bool, origin: Point | None
+    ) -> tuple[tuple[Group, ...], tuple[int, ...]]:
+        """The groups, and the indices (in ``alive_models``) of the one-shot firers."""
         dx, dy = (origin.x - unit.anchor.x, origin.y - unit.anchor.y) if origin else (0.0, 0.0)
         counts: dict[Shot, int] = {}
-        self.one_shots_fired = []  # models whose one-shot weapon these groups fire
+        fired: list[int] = []
         alive = unit.alive_models
         cover = unit_cover(self.table, Point(unit.anchor.x + dx, unit.anchor.y + dy), target)
         arcs = dict(unit.vehicle.arcs) if unit.vehicle else {}
         origins = [Point(m.x + dx, m.y + dy) for m in alive]
         aims = [n.point for n in target.alive_models]
         if not origins or not aims:
-            return []
-        seen = self.table.visibility(origins, aims)  # one vectorised LOS matrix
-        far = self.table.distances(origins, aims)
+            return (), ()
+        seen = self.table.visibility(origins, aims).tolist()  # one vectorised LOS matrix
+        far = self.table.distances(origins, aims).tolist()
+        vehicle = target.vehicle
         for i, model in enumerate(alive):
             at = origins[i]
-            if not seen[i].any():
+            if not any(seen[i]):
                 continue
             j = min((j for j in range(len(aims)) if seen[i][j]), key=lambda j: far[i][j])
-            nearest, rng = target.alive_models[j], float(far[i][j])
+            nearest, rng = target.alive_models[j], far[i][j]
             options: list[tuple[Shot, int, bool]] = []
+            base: Situation | None = None  # the same for each weapon of this model
             for name in model.weapons:
                 weapon = self.rules.weapon(name)
                 special = set(weapon.special)
@@ -438,34 +517,34 @@ class BoltActionGame:
                     continue
                 if rng > weapon.range or rng < weapon.min_range:
                     continue
-                facing = (
-                    facing_hit(target.heading, target.anchor, at) if target.vehicle else "front"
-                )
-                situation = Situation(
-                    range_inches=rng,
-                    firer_pins=unit.pins,
-                    firer_inexperienced=unit.quality == "inexperienced",
-                    moving=moving,
-                    target_down=target.is_down and target.vehicle is None,
-                    small_unit=target.vehicle is None and target.start_models <= 2,
-                    cover=cover if target.vehicle is None else "none",  # type: ignore[arg-type]
-                    facing=facing,  # type: ignore[arg-type]
-                    ranged_in=unit.ranged_in_on == target.uid,
-                    open_topped=bool(target.vehicle and target.vehicle.open_topped),
-                    automaton=bool(target.vehicle and target.vehicle.automaton),
-                    target_pins=target.pins,
-                    target_quality=target.quality,
-                    target_models=len(target.alive_models),
-                )
+                if base is None:
+                    tgt_profile = (
+                        infantry_target(self.rules, target.quality)
+                        if vehicle is None
+                        else vehicle.target
+                    )
+                    facing = facing_hit(target.heading, target.anchor, at) if vehicle else "front"
+                    base = Situation(
+                        range_inches=rng,
+                        firer_pins=unit.pins,
+                        firer_inexperienced=unit.quality == "inexperienced",
+                        moving=moving,
+                        target_down=target.is_down and vehicle is None,
+                        small_unit=vehicle is None and target.start_models <= 2,
+                        cover=cover if vehicle is None else "none",  # type: ignore[arg-type]
+                        facing=facing,  # type: ignore[arg-type]
+                        ranged_in=unit.ranged_in_on == target.uid,
+                        open_topped=bool(vehicle and vehicle.open_topped),
+                        automaton=bool(vehicle and vehicle.automaton),
+                        target_pins=target.pins,
+                        target_quality=target.quality,
+                        target_models=len(aims),
+                    )
+                situation = base
                 if "Team" in special and len(alive) < 2 and unit.vehicle is None:
                     situation = replace(
                         situation, firer_pins=situation.firer_pins + 1
                     )  # one crew: -1
-                tgt_profile = (
-                    self.rules.target(f"{target.quality} infantry")
-                    if target.vehicle is None
-                    else target.vehicle.target
-                )
                 try:
                     shot, _ = plan_shot(self.rules, weapon, tgt_profile, situation)
                 except Exception:
@@ -485,8 +564,8 @@ class BoltActionGame:
             for shot, per, one_shot in chosen:
                 counts[shot] = counts.get(shot, 0) + per
                 if one_shot:
-                    self.one_shots_fired.append(model)
-        return [Group(shot, n) for shot, n in counts.items()]
+                    fired.append(i)
+        return tuple(Group(shot, n) for shot, n in counts.items()), tuple(fired)
 
     # ------------------------------------------------------------------ carrying out orders
     def _carry_out(self, action: Action) -> None:
@@ -888,7 +967,7 @@ class BoltActionGame:
             )
             pb = rules.data.hit_modifiers.base_to_hit - rules.hit_modifier("point_blank") + u.pins
             return Side(
-                damage_value=rules.target(f"{u.quality} infantry").damage_value,
+                damage_value=infantry_target(rules, u.quality).damage_value,
                 morale=new_test(rules, u.quality, officer=self._officer_near(u), pins=u.pins),
                 attacks_per_model=proc.close_quarters_attacks,
                 assault_models=assault,

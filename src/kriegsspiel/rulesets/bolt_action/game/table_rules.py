@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.data import MovementRow, TerrainRow
@@ -30,6 +31,7 @@ IMPASSABLE = {"No", "No*", "No (!)"}
 VEHICLE = "vehicle"  # the mover name wrecks are impassable to
 
 
+@lru_cache(maxsize=1024)
 def terrain_row(rules: Rules, category: str) -> TerrainRow:
     """The terrain table row for a scenario feature's category."""
     wanted = CATEGORY_SYNONYMS.get(category.lower(), category.lower())
@@ -48,8 +50,13 @@ def terrain_column(unit: UnitState) -> str:
 
 
 def movement_row(rules: Rules, unit: UnitState) -> MovementRow:
+    return _movement_row(rules, None if unit.vehicle is None else unit.vehicle.kind)
+
+
+@lru_cache(maxsize=64)
+def _movement_row(rules: Rules, vehicle_kind: str | None) -> MovementRow:
     rows = {r.unit_type: r for r in rules.data.movement.rows}
-    if unit.vehicle is None:
+    if vehicle_kind is None:
         return rows["infantry"]
     names = {
         "wheeled": "wheeled vehicle",
@@ -57,7 +64,7 @@ def movement_row(rules: Rules, unit: UnitState) -> MovementRow:
         "tracked": "tracked vehicle",
         "walker": "walker",
     }
-    return rows[names[unit.vehicle.kind]]
+    return rows[names[vehicle_kind]]
 
 
 def heading_to(a: Point, b: Point) -> float:
@@ -80,6 +87,28 @@ class MoveCheck:
 
 def check_move(rules: Rules, table: Table, unit: UnitState, to: Point, run: bool) -> MoveCheck:
     """Can ``unit`` make this straight move on an Advance (or Run) order? Why not?"""
+    alive = unit.alive_models
+    if not alive:
+        return _check_move(rules, table, unit, to, run)
+    key = (
+        rules,
+        run,
+        to.x,
+        to.y,
+        tuple([c for m in alive for c in (m.x, m.y)]),
+        unit.immobilised,
+        unit.vehicle,
+        unit.heading,
+        unit.kind,
+    )
+    memo = table.memo("check_move")  # everything the answer depends on is in the key
+    found: MoveCheck | None = memo.get(key)
+    if found is None:
+        found = memo[key] = _check_move(rules, table, unit, to, run)
+    return found
+
+
+def _check_move(rules: Rules, table: Table, unit: UnitState, to: Point, run: bool) -> MoveCheck:
     start = unit.anchor
     distance = start.distance_to(to)
     if not table.contains(to):
@@ -91,9 +120,8 @@ def check_move(rules: Rules, table: Table, unit: UnitState, to: Point, run: bool
         return MoveCheck(False, "immobilised")
     row = movement_row(rules, unit)
     column = terrain_column(unit)
-    crossed = table.path_crosses(start, to) + [
-        f for f in table.features_at(to) if f not in table.path_crosses(start, to)
-    ]
+    passed = table.path_crosses(start, to)
+    crossed = passed + [f for f in table.features_at(to) if f not in passed]
     road_only = (
         bool(crossed)
         and all(terrain_row(rules, f.category).category == "road" for f in table.features_at(to))

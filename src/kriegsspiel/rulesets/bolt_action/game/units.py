@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
@@ -11,6 +12,13 @@ from kriegsspiel.rulesets.bolt_action.army import Unit as UnitSpec
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 
 SPACING = 1.0  # inches between infantry models in a unit's formation (assumption)
+_PLACE = frozenset({"x", "y", "alive"})  # the model fields a unit's anchor depends on
+
+# Unit anchors worked out since a model last moved or fell, by id(unit): (unit, its models
+# list, that list's length, anchor). Any change to a model's place or life empties it; a
+# new models list, or one of another length, is noticed (swapping a model in place is not).
+_anchors: dict[int, tuple[UnitState, list[Model], int, Point]] = {}
+_coords: dict[int, tuple[UnitState, list[Model], int, tuple[float, ...]]] = {}  # the same
 
 
 @dataclass(slots=True)
@@ -30,6 +38,14 @@ class Model:
     @property
     def point(self) -> Point:
         return Point(self.x, self.y)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name in _PLACE:
+            if _anchors:
+                _anchors.clear()
+            if _coords:
+                _coords.clear()
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +92,36 @@ class UnitState:
 
     @property
     def anchor(self) -> Point:
-        alive = self.alive_models or self.models
-        return Point(sum(m.x for m in alive) / len(alive), sum(m.y for m in alive) / len(alive))
+        """The centre of the live models (of all of them when none is left)."""
+        models = self.models
+        found = _anchors.get(id(self))
+        if (
+            found is not None
+            and found[0] is self
+            and found[1] is models
+            and found[2] == len(models)
+        ):
+            return found[3]
+        alive = self.alive_models or models
+        point = Point(sum(m.x for m in alive) / len(alive), sum(m.y for m in alive) / len(alive))
+        _anchors[id(self)] = (self, models, len(models), point)
+        return point
+
+    @property
+    def coords(self) -> tuple[float, ...]:
+        """The live models' places as one flat tuple: (x0, y0, x1, y1, ...)."""
+        models = self.models
+        found = _coords.get(id(self))
+        if (
+            found is not None
+            and found[0] is self
+            and found[1] is models
+            and found[2] == len(models)
+        ):
+            return found[3]
+        coords = tuple([c for m in models if m.alive for c in (m.x, m.y)])
+        _coords[id(self)] = (self, models, len(models), coords)
+        return coords
 
     @property
     def is_vehicle(self) -> bool:
