@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
@@ -19,6 +20,31 @@ _PLACE = frozenset({"x", "y", "alive"})  # the model fields a unit's anchor depe
 # new models list, or one of another length, is noticed (swapping a model in place is not).
 _anchors: dict[int, tuple[UnitState, list[Model], int, Point]] = {}
 _coords: dict[int, tuple[UnitState, list[Model], int, tuple[float, ...]]] = {}  # the same
+_T = TypeVar("_T")
+
+
+def _remembered(
+    store: dict[int, tuple[UnitState, list[Model], int, _T]],
+    unit: UnitState,
+    compute: Callable[[UnitState], _T],
+) -> _T:
+    """``compute(unit)``, remembered until a model moves or dies (which empties the stores)."""
+    models = unit.models
+    found = store.get(id(unit))
+    if found is not None and found[0] is unit and found[1] is models and found[2] == len(models):
+        return found[3]
+    value = compute(unit)
+    store[id(unit)] = (unit, models, len(models), value)
+    return value
+
+
+def _centre(unit: UnitState) -> Point:
+    alive = unit.alive_models or unit.models
+    return Point(sum(m.x for m in alive) / len(alive), sum(m.y for m in alive) / len(alive))
+
+
+def _flat(unit: UnitState) -> tuple[float, ...]:
+    return tuple([c for m in unit.models if m.alive for c in (m.x, m.y)])
 
 
 @dataclass(slots=True)
@@ -93,35 +119,12 @@ class UnitState:
     @property
     def anchor(self) -> Point:
         """The centre of the live models (of all of them when none is left)."""
-        models = self.models
-        found = _anchors.get(id(self))
-        if (
-            found is not None
-            and found[0] is self
-            and found[1] is models
-            and found[2] == len(models)
-        ):
-            return found[3]
-        alive = self.alive_models or models
-        point = Point(sum(m.x for m in alive) / len(alive), sum(m.y for m in alive) / len(alive))
-        _anchors[id(self)] = (self, models, len(models), point)
-        return point
+        return _remembered(_anchors, self, _centre)
 
     @property
     def coords(self) -> tuple[float, ...]:
         """The live models' places as one flat tuple: (x0, y0, x1, y1, ...)."""
-        models = self.models
-        found = _coords.get(id(self))
-        if (
-            found is not None
-            and found[0] is self
-            and found[1] is models
-            and found[2] == len(models)
-        ):
-            return found[3]
-        coords = tuple([c for m in models if m.alive for c in (m.x, m.y)])
-        _coords[id(self)] = (self, models, len(models), coords)
-        return coords
+        return _remembered(_coords, self, _flat)
 
     @property
     def is_vehicle(self) -> bool:
