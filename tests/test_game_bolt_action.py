@@ -35,7 +35,7 @@ from kriegsspiel.core.procedure import RandomDice, ScriptedDice
 from kriegsspiel.core.records import dumps, read_record, write_record
 from kriegsspiel.core.scenario import Scenario, load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point, Table, TerrainFeature, rectangle
-from kriegsspiel.rulesets.bolt_action.army import ArmyList, load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.army import ArmyList, load_army, parse_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.attack import TroopsContext, exact_troops, exact_vehicle
 from kriegsspiel.rulesets.bolt_action.game import record
 from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
@@ -269,9 +269,11 @@ class Invariants:
             game.apply_action(Action("draw", side=0))
 
 
-def random_playout(ruleset: str, scenario_name: str, seed: int) -> BoltActionGame:
+def random_playout(
+    ruleset: str, scenario_name: str, seed: int, game: BoltActionGame | None = None
+) -> BoltActionGame:
     """One seeded random game, every invariant checked after every action."""
-    game = new_game(ruleset, scenario_name, seed)
+    game = game or new_game(ruleset, scenario_name, seed)
     checks = Invariants(game, f"{ruleset} {scenario_name} seed {seed}")
     rng = random.Random(seed)
     players = (RandomPlayer(seed), RandomPlayer(seed + 1))
@@ -304,6 +306,33 @@ def test_random_playouts_keep_every_invariant(ruleset: str, scenario_name: str) 
     # the seeds give different games, and something happens in them
     assert len({o[2] for o in outcomes}) > 1
     assert any(o[3] for o in outcomes)
+
+
+def test_howitzers_play_out_and_fire_indirectly() -> None:
+    """The sample lists with light howitzers for mortars: games keep every invariant, and
+    the howitzers lob shells once ranged in (no sample list carries a howitzer)."""
+    ruleset, name = "bolt-action-1", "meeting-engagement.yaml"
+    texts = [
+        p.read_text().replace("Medium mortar", "Light howitzer") for p in sample_armies(ruleset)[:2]
+    ]
+    lists = [parse_army(t, "howitzer list", ruleset) for t in texts]
+    lobbed = 0
+
+    def spying(game: BoltActionGame) -> BoltActionGame:
+        attack = game.resolve_attack
+
+        def spy(unit: Any, tgt: Any, groups: Any, **kw: Any) -> None:
+            nonlocal lobbed
+            lobbed += any(g.shot.indirect and g.shot.weapon == "Light howitzer" for g in groups)
+            attack(unit, tgt, groups, **kw)
+
+        game.resolve_attack = spy  # type: ignore[method-assign]
+        return game
+
+    for seed in range(12):
+        game = BoltActionGame(ruleset, scenario(name), (lists[0], lists[1]), seed=seed)
+        random_playout(ruleset, name, seed, spying(game))
+    assert lobbed > 0
 
 
 def test_the_stepping_loop_is_play() -> None:

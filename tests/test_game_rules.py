@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -14,6 +15,7 @@ from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, facing_hit, in_arc
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.rulesets.bolt_action.shooting import Group
 
 
 def new_game(ruleset: str = "konflikt47", scenario: int = 1, seed: int = 1) -> BoltActionGame:
@@ -415,3 +417,66 @@ def test_each_man_fires_one_weapon() -> None:
     assert all(g.shot.weapon == "Panzerfaust" for g in at_tank)  # no rifle fire at a tank
     game.shoot(squad, tank, moving=False)
     assert all(m.used_one_shot for m in squad.models)  # each fired his one Panzerfaust
+
+
+class TopFaces:
+    """Dice that always roll their highest face: every shot hits (a hand-built test)."""
+
+    def roll(self, sides: int) -> int:
+        return sides
+
+    def total(self, count: int, sides: int) -> int:
+        return count * sides
+
+    def count_at_least(self, count: int, sides: int, *at_least: int) -> int:
+        return count
+
+
+def _howitzer_game() -> tuple[BoltActionGame, UnitState, UnitState]:
+    """The British mortar team given a light howitzer (0/24"-48"), a German squad ahead."""
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)  # open ground: only range and ranging in matter here
+    only(game, 4, 13)
+    gun, target = game.units[4], game.units[13]
+    gun.models[0].weapons = ("Light howitzer",)
+    place(gun, 36, 4, 0)
+    place(target, 36, 40, 180)
+    return game, gun, target
+
+
+def test_howitzer_fires_direct_until_ranged_in_then_indirect() -> None:
+    game, gun, target = _howitzer_game()
+    (direct,) = game.shooting_groups(gun, target, moving=False)
+    # beyond 24": direct needs 4+ (3+, long range -1), indirect would need a 6: it fires direct
+    assert not direct.shot.indirect and direct.shot.hit_on == (4,)
+    gun.ranged_in_on = target.uid
+    (lobbed,) = game.shooting_groups(gun, target, moving=False)
+    assert lobbed.shot.indirect and lobbed.shot.hit_on == (2,)  # ranged in: 2+
+    place(target, 36, 22, 180)  # inside the 24" indirect minimum: direct fire only
+    (close,) = game.shooting_groups(gun, target, moving=False)
+    assert not close.shot.indirect
+
+
+def test_only_an_indirect_hit_ranges_in() -> None:
+    game, gun, target = _howitzer_game()
+    (direct,) = game.shooting_groups(gun, target, moving=False)
+    game.dice = TopFaces()
+    game.resolve_attack(gun, target, [direct])
+    assert gun.ranged_in_on is None  # a direct hit does not range the gun in
+    indirect = replace(direct.shot, hit_on=(6,), indirect=True)
+    game.resolve_attack(gun, target, [Group(indirect, 1)])
+    assert gun.ranged_in_on == target.uid
+
+
+def test_indirect_fire_ranges_in_on_a_vehicle_it_hits() -> None:
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    only(game, 4, 18)
+    mortar, halftrack = game.units[4], game.units[18]
+    place(mortar, 36, 4, 0)
+    place(halftrack, 36, 40, 180)
+    (group,) = game.shooting_groups(mortar, halftrack, moving=False)
+    assert group.shot.indirect
+    game.dice = TopFaces()
+    game.resolve_attack(mortar, halftrack, [group])
+    assert mortar.ranged_in_on == halftrack.uid

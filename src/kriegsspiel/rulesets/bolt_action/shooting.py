@@ -78,6 +78,7 @@ class Shot:
     morale_check: bool = False  # flamethrower: target tests morale after the pins
     auto_effect: str | None = None  # shockwave on a vehicle
     vehicle: VehicleProfile | None = None
+    indirect: bool = False  # fired indirectly: a hit ranges the firer in on the target
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +235,7 @@ def plan_shot(
 
     # -- what a hit does
     he = d.he.rows and weapon.he and rules.he_row(weapon.he)
-    shot = Shot(weapon=weapon.name, hit_on=hit_on)
+    shot = Shot(weapon=weapon.name, hit_on=hit_on, indirect=indirect)
     if flame:
         shot = replace(
             shot,

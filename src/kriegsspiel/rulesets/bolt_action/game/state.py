@@ -545,18 +545,21 @@ class BoltActionGame:
                     situation = replace(
                         situation, firer_pins=situation.firer_pins + 1
                     )  # one crew: -1
-                try:
-                    shot, _ = plan_shot(self.rules, weapon, tgt_profile, situation)
-                except Exception:
-                    continue
-                if shot.hit_on is None:
-                    continue
                 per = (
                     1
                     if ("Flamethrower" in special or "Shockwave" in special)
                     else int(weapon.shots)
                 )
-                options.append((shot, per, "One-shot" in special))
+                ways = [situation]
+                if weapon.indirect_min_range is not None and rng >= weapon.indirect_min_range:
+                    ways.append(replace(situation, indirect=True))  # a howitzer may lob it
+                for way in ways:
+                    try:
+                        shot, _ = plan_shot(self.rules, weapon, tgt_profile, way)
+                    except Exception:
+                        continue
+                    if shot.hit_on is not None:
+                        options.append((shot, per, "One-shot" in special))
             if not options:
                 continue
             # a vehicle fires all its weapons; a man fires one: the best at this target
@@ -724,9 +727,12 @@ class BoltActionGame:
         ``unit`` is the attacker (None for a barrage or an aircraft).
         """
         gravity = any(self._has_rule(g.shot.weapon, "Gravity Pulse") for g in groups)
+        indirect = any(g.shot.indirect for g in groups)
         uid = unit.uid if unit is not None else None
         if tgt.vehicle is not None:
             state = attack_vehicle(self.dice, groups)
+            if unit is not None and indirect and (state.attack_pins or state.knocked_out):
+                unit.ranged_in_on = tgt.uid  # a hit on a vehicle always pins it
             self.log(
                 event,
                 unit=uid,
@@ -764,7 +770,7 @@ class BoltActionGame:
                 casualties=out.casualties,
                 pins=out.pins,
             )
-            if unit is not None and out.hits:
+            if unit is not None and out.hits and indirect:
                 unit.ranged_in_on = tgt.uid  # indirect fire is ranged in once it hits
             tgt.pins += out.pins
             self.casualties(tgt, out.casualties, by=unit)
