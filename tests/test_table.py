@@ -16,6 +16,7 @@ from kriegsspiel.core.table import (
     Point,
     Table,
     TerrainFeature,
+    _interiors_meet,
     circle,
     rectangle,
     shared_los_cache,
@@ -265,6 +266,21 @@ def test_visibility_matrix_is_the_scalar_line_of_sight(
     expected = [[table.line_of_sight(a, b) for b in targets] for a in origins]
     assert matrix.tolist() == expected
     assert (table.visibility(targets, origins) == matrix.T).all()
+
+
+@settings(max_examples=80, deadline=None)
+@given(table_and_points(n=6))
+def test_the_inset_shortcut_is_the_de9im_interior_test(case: tuple[Table, list[Point]]) -> None:
+    table, pts = case
+    pairs = [(a, b) for a in pts for b in pts if a != b]
+    segments = np.array(
+        [shapely.LineString([(a.x, a.y), (b.x, b.y)]) for a, b in pairs], dtype=object
+    )
+    for j, polygon in enumerate(table._polygons):
+        polygons = np.full(len(pairs), polygon, dtype=object)
+        insets = np.full(len(pairs), table._insets[j], dtype=object)
+        expected = shapely.relate_pattern(segments, polygons, "T********").tolist()
+        assert _interiors_meet(segments, polygons, insets).tolist() == expected
 
 
 @settings(max_examples=80, deadline=None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from kriegsspiel.core.table import Point
+from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.assault import Side, exact_close_quarters
 from kriegsspiel.rulesets.bolt_action.attack import TroopsContext, exact_troops, exact_vehicle
 from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
@@ -48,8 +48,11 @@ class TacticalPlayer:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
-        # places already valued during one choice (the state does not change meanwhile)
+        # places valued during a choice (None outside one), kept for later choices while the
+        # game, its table and every unit's place stay the same: all a place's value reads
         self._places: dict[tuple[int, float, float], float] | None = None
+        self._kept: tuple[BoltActionGame, Table, list[Point | None]] | None = None
+        self._kept_places: dict[tuple[int, float, float], float] = {}
 
     # -- the protocol ---------------------------------------------------------------
     def choose(self, state: BoltActionGame) -> Action:
@@ -57,7 +60,11 @@ class TacticalPlayer:
         if state.pending is not None:
             return self._react(state, actions)
         best, best_value = actions[0], float("-inf")
-        self._places = {}
+        places = [None if u.destroyed else u.anchor for u in state.units]
+        kept = self._kept
+        if kept is None or kept[0] is not state or kept[1] is not state.table or kept[2] != places:
+            self._kept, self._kept_places = (state, state.table, places), {}
+        self._places = self._kept_places
         try:
             for action in actions:
                 value = self.value(state, action)
@@ -114,14 +121,14 @@ class TacticalPlayer:
 
     def value(self, state: BoltActionGame, action: Action) -> float:
         unit = state.units[action.unit]
-        enemies = [u for u in state.units if u.side != unit.side and not u.destroyed]
         pinned = unit.pins
         if action.order == "Rally":
             return 6.0 * pinned - 2
-        if action.order == "Down":
-            threatened = any(state.can_shoot(e, unit, moving=False) for e in enemies)
-            return 3.0 * pinned + (2 if threatened else -5) - 4
-        if action.order == "Ambush":
+        if action.order in ("Down", "Ambush"):
+            enemies = [u for u in state.units if u.side != unit.side and not u.destroyed]
+            if action.order == "Down":
+                threatened = any(state.can_shoot(e, unit, moving=False) for e in enemies)
+                return 3.0 * pinned + (2 if threatened else -5) - 4
             near = min((state.gap(unit, e) for e in enemies), default=99)
             return (
                 3.0

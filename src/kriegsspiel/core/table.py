@@ -44,6 +44,8 @@ COVER_REACH: Final[float] = 1.0
 VEHICLE: Final[str] = "vehicle"
 #: DE-9IM pattern: the interiors of the two geometries meet.
 _INTERIORS_MEET: Final[str] = "T********"
+#: Inches a feature's outline is drawn in by for the quick "passes through" test.
+_INSET: Final[float] = 0.01
 #: Answers a table remembers per kind of query before it starts afresh.
 _MEMO_LIMIT: Final[int] = 20_000
 
@@ -165,6 +167,17 @@ class Table:
         return shapely.STRtree(self._polygons)
 
     @cached_property
+    def _insets(self) -> Any:
+        """Each polygon drawn in by ``_INSET`` (prepared), kept only where it lies strictly
+        inside the polygon: a segment that meets it certainly meets the polygon's interior,
+        so just the other candidates need the full interior test (the same answers)."""
+        insets = shapely.buffer(self._polygons, -_INSET, join_style="mitre")
+        inside = shapely.contains_properly(self._polygons, insets) & ~shapely.is_empty(insets)
+        insets = np.where(inside, insets, shapely.Polygon())
+        shapely.prepare(insets)
+        return insets
+
+    @cached_property
     def _blocker_index(self) -> npt.NDArray[np.intp]:
         """Indices (into ``features``) of the features that block line of sight."""
         return np.array(
@@ -174,6 +187,10 @@ class Table:
     @cached_property
     def _blocker_polygons(self) -> Any:
         return self._polygons[self._blocker_index]
+
+    @cached_property
+    def _blocker_insets(self) -> Any:
+        return self._insets[self._blocker_index]
 
     @cached_property
     def _blocker_tree(self) -> Any:
@@ -275,7 +292,9 @@ class Table:
         )
         if not foreign.any():
             return True
-        return not bool(shapely.relate_pattern(segment, polygons[foreign], _INTERIORS_MEET).any())
+        return not _interiors_meet(
+            segment, polygons[foreign], self._blocker_insets[candidates][foreign]
+        ).any()
 
     def cover_between(self, a: Point, b: Point, *, reach: float = COVER_REACH) -> Cover:
         """The cover a target at ``b`` has from a shooter at ``a``: "none", "soft" or "hard".
@@ -382,6 +401,8 @@ class Table:
         memo = self._store("sees_within")
         key = (origins, targets, reach)
         found: bool | None = memo.get(key)
+        if found is None and _boxes_apart(origins, targets, reach):
+            found = memo[key] = False
         if found is None:
             o, t = _flat_coords(origins), _flat_coords(targets)
             near = np.hypot(o[:, None, 0] - t[None, :, 0], o[:, None, 1] - t[None, :, 1]) <= reach
@@ -405,12 +426,14 @@ class Table:
         visible = np.ones((n, m), dtype=np.bool_)
         if n == 0 or m == 0 or not len(self._blocker_index):
             return visible
-        start = np.broadcast_to(o[:, None, :], (n, m, 2)).reshape(-1, 2)
-        end = np.broadcast_to(t[None, :, :], (n, m, 2)).reshape(-1, 2)
-        swap = (start[:, 0] > end[:, 0]) | ((start[:, 0] == end[:, 0]) & (start[:, 1] > end[:, 1]))
-        first = np.where(swap[:, None], end, start)
-        second = np.where(swap[:, None], start, end)
-        segments = shapely.linestrings(np.concatenate((first, second), axis=1).reshape(-1, 2, 2))
+        ox, oy, tx, ty = o[:, 0, None], o[:, 1, None], t[None, :, 0], t[None, :, 1]
+        grid = np.empty((n, m, 2, 2))  # segment i * m + j: origin i to target j, ...
+        grid[:, :, 0, :] = o[:, None, :]
+        grid[:, :, 1, :] = t[None, :, :]
+        ends = grid.reshape(-1, 2, 2)
+        swap = ((ox > tx) | ((ox == tx) & (oy > ty))).reshape(-1)
+        ends[swap] = ends[swap, ::-1]  # ... from its lexicographically lower end (symmetry)
+        segments = shapely.linestrings(ends)
         # candidates: the pairs that meet (by bounding box, then the prepared polygons)
         seg, blk = self._blocker_tree.query(segments)
         polygons = self._blocker_polygons[blk]
@@ -421,15 +444,13 @@ class Table:
         keep = ~(
             shapely.intersects_xy(polygons, o[oi, 0], o[oi, 1])
             | shapely.intersects_xy(polygons, t[ti, 0], t[ti, 1])
-            | np.all(first[seg] == second[seg], axis=1)
+            | (o[oi] == t[ti]).all(axis=1)
         )
         seg, blk = seg[keep], blk[keep]
-        crossing = np.asarray(
-            shapely.relate_pattern(segments[seg], self._blocker_polygons[blk], _INTERIORS_MEET),
-            dtype=np.bool_,
+        crossing = _interiors_meet(
+            segments[seg], self._blocker_polygons[blk], self._blocker_insets[blk]
         )
-        flat = visible.reshape(-1)
-        flat[seg[crossing]] = False
+        visible.reshape(-1)[seg[crossing]] = False
         return visible
 
     # -- helpers -----------------------------------------------------------------------------------
@@ -478,7 +499,7 @@ class Table:
                 return found
             segment = _segment(a, b)
             near = self._tree.query(segment, predicate="intersects")
-            crossing = shapely.relate_pattern(segment, self._polygons[near], _INTERIORS_MEET)
+            crossing = _interiors_meet(segment, self._polygons[near], self._insets[near])
             found = memo[key] = frozenset(near[crossing].tolist())
         return found
 
@@ -553,6 +574,30 @@ def shared_los_cache(table: Table) -> LosCache:
 def _key(points: Iterable[Point]) -> Coords:
     """Exact coordinates, flat: a memo key for a sequence of points."""
     return tuple([c for p in points for c in (p.x, p.y)])
+
+
+def _interiors_meet(segments: Any, polygons: Any, insets: Any) -> BoolArray:
+    """Does each segment (of positive length) meet the interior of its polygon?
+
+    A segment that meets the polygon's inset does; the rest take the DE-9IM test.
+    """
+    meet = np.asarray(shapely.intersects(insets, segments), dtype=np.bool_)
+    rest = ~meet
+    if rest.any():
+        segments = segments[rest] if np.ndim(segments) else segments
+        meet[rest] = shapely.relate_pattern(segments, polygons[rest], _INTERIORS_MEET)
+    return meet
+
+
+def _boxes_apart(origins: Coords, targets: Coords, reach: float) -> bool:
+    """Are the two sets' bounding boxes more than ``reach`` (and a hair) apart, so that no
+    pair of points is within ``reach``? A quick, safe "no" before the exact distances."""
+    if not origins or not targets:
+        return False
+    ox, oy, tx, ty = origins[0::2], origins[1::2], targets[0::2], targets[1::2]
+    dx = max(0.0, min(tx) - max(ox), min(ox) - max(tx))
+    dy = max(0.0, min(ty) - max(oy), min(oy) - max(ty))
+    return math.hypot(dx, dy) > reach + 1e-6
 
 
 def _flat_coords(flat: Coords) -> FloatArray:

@@ -164,6 +164,16 @@ def vehicle_profile(
     )
 
 
+def range_bands(rules: Rules, weapon: Weapon, range_inches: float) -> tuple[bool, bool]:
+    """(point blank, long range): all :func:`plan_shot` reads of a range that
+    :func:`check_range` allows."""
+    proc = rules.data.procedure
+    return (
+        range_inches <= proc.point_blank_inches,
+        range_inches > weapon.range * proc.long_range_fraction,
+    )
+
+
 def plan_shot(
     rules: Rules, weapon: Weapon, target: Target, s: Situation
 ) -> tuple[Shot, list[Reason]]:
@@ -171,6 +181,7 @@ def plan_shot(
     d, proc = rules.data, rules.data.procedure
     special = set(weapon.special)
     check_range(rules, weapon, s)
+    point_blank, long_range = range_bands(rules, weapon, s.range_inches)
     if "Fixed" in special and s.moving:
         raise UsageError(
             f"{weapon.name} is a Fixed weapon and cannot fire on the move (drop --moving)."
@@ -193,14 +204,14 @@ def plan_shot(
     else:
         base = d.hit_modifiers.base_to_hit
         mods: list[tuple[str, int]] = []
-        if s.range_inches <= proc.point_blank_inches:
+        if point_blank:
             mods.append(
                 (
                     f'point blank (within {proc.point_blank_inches:g}")',
                     rules.hit_modifier("point_blank"),
                 )
             )
-        elif s.range_inches > weapon.range * proc.long_range_fraction:
+        elif long_range:
             mods.append(
                 (
                     f'long range (over {weapon.range * proc.long_range_fraction:g}")',
@@ -324,8 +335,7 @@ def plan_shot(
         parts.append(f"{facing} armour {rules.pen_modifier(facing):+d}")
         pen += rules.pen_modifier(facing)
     exempt = {"Shaped Charge", "Tesla", "Flamethrower"} & special or (he and weapon.pen is None)
-    long_range = s.range_inches > weapon.range * proc.long_range_fraction and not indirect
-    if long_range and not exempt:
+    if long_range and not indirect and not exempt:
         parts.append(f"long range {rules.pen_modifier('long_range'):+d}")
         pen += rules.pen_modifier("long_range")
     if "Gravity Pulse" in special and d.gravity_pulse is not None:

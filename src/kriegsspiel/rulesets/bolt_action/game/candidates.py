@@ -47,20 +47,34 @@ def destinations(game: BoltActionGame, unit: UnitState, *, run: bool) -> list[Po
     """Legal end points of a straight move for an Advance (or a Run)."""
     if unit.immobilised:
         return []
+    start = unit.anchor
+    enemies = [u for u in game.units if u.side != unit.side and not u.destroyed]
+    enemy = min(enemies, key=lambda e: start.distance_to(e.anchor)).anchor if enemies else None
+    objective = (
+        min(
+            (Point(o.x, o.y) for o in game.scenario.objectives),
+            key=lambda p: start.distance_to(p),
+        )
+        if game.scenario.objectives
+        else None
+    )
+    # what the answer depends on (the rest is the table's, whose store this is)
+    key = (game.rules, run, unit.side, unit.kind, unit.vehicle, unit.heading)
+    key_goals = (key, unit.coords, start, enemy, objective)
+    memo = game.table.memo("destinations")
+    found: tuple[Point, ...] | None = memo.get(key_goals)
+    if found is None:
+        found = memo[key_goals] = tuple(_destinations(game, unit, run, enemy, objective))
+    return list(found)
+
+
+def _destinations(
+    game: BoltActionGame, unit: UnitState, run: bool, enemy: Point | None, objective: Point | None
+) -> list[Point]:
     row = movement_row(game.rules, unit)
     reach = float(row.run if run else row.advance)
     start = unit.anchor
-    goals: list[Point] = []
-    enemies = [u for u in game.units if u.side != unit.side and not u.destroyed]
-    if enemies:
-        goals.append(min(enemies, key=lambda e: start.distance_to(e.anchor)).anchor)
-    if game.scenario.objectives:
-        goals.append(
-            min(
-                (Point(o.x, o.y) for o in game.scenario.objectives),
-                key=lambda p: start.distance_to(p),
-            )
-        )
+    goals = [p for p in (enemy, objective) if p is not None]
     centres = _cover_centres(game.table)
     if centres:
         goals.append(min(centres, key=lambda p: start.distance_to(p)))

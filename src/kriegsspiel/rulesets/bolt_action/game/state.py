@@ -13,7 +13,10 @@ import copy
 import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
+
+import numpy as np
 
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.game import CHANCE, TERMINAL, Event, IllegalActionError
@@ -21,7 +24,7 @@ from kriegsspiel.core.procedure import Dice, RandomDice
 from kriegsspiel.core.scenario import Scenario
 from kriegsspiel.core.table import Point, Table, shared_table
 from kriegsspiel.core.table import TerrainFeature as TableFeature
-from kriegsspiel.errors import UnknownNameError
+from kriegsspiel.errors import UnknownNameError, UsageError
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
 from kriegsspiel.rulesets.bolt_action.assault import Side, assault_vehicle, close_quarters
 from kriegsspiel.rulesets.bolt_action.attack import (
@@ -29,7 +32,8 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     attack_troops,
     attack_vehicle,
 )
-from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
+from kriegsspiel.rulesets.bolt_action.data import Weapon
+from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, rules_for
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, Delayed, call, can_call, resolve
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_move,
@@ -52,8 +56,10 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Shot,
     Situation,
     VehicleProfile,
+    check_range,
     infantry_target,
     plan_shot,
+    range_bands,
     vehicle_profile,
 )
 
@@ -150,6 +156,35 @@ def _worth(option: tuple[Shot, int, bool], target: UnitState) -> tuple[float, ..
 
 _REACH: dict[tuple[Rules, tuple[str, ...], bool, bool], float] = {}  # see _reach
 _GAPS: dict[Any, float] = {}  # gaps between sets of model places, see gap
+_SHOTS: dict[Any, Shot | None] = {}  # planned shots, see _planned
+_ALL_BUT_RANGE = attrgetter(*(f for f in Situation.__dataclass_fields__ if f != "range_inches"))
+
+
+def _planned(rules: Rules, weapon: Weapon, target: Target, situation: Situation) -> Shot | None:
+    """:func:`plan_shot`'s shot (None where it refuses), remembered. A range that
+    :func:`check_range` allows counts only through :func:`range_bands`, so the key holds
+    those in its place (the weapon is the edition's own, known by its name)."""
+    try:
+        check_range(rules, weapon, situation)
+    except UsageError:
+        return None
+    key = (
+        rules,
+        weapon.name,
+        target,
+        _ALL_BUT_RANGE(situation),
+        range_bands(rules, weapon, situation.range_inches),
+    )
+    if key in _SHOTS:
+        return _SHOTS[key]
+    try:
+        shot: Shot | None = plan_shot(rules, weapon, target, situation)[0]
+    except Exception:
+        shot = None
+    if len(_SHOTS) >= 20_000:
+        _SHOTS.clear()
+    _SHOTS[key] = shot
+    return shot
 
 
 @lru_cache(maxsize=64)
@@ -425,7 +460,11 @@ class BoltActionGame:
             reach = max(reach, self._reach(m.weapons, m.used_one_shot, moving))
         if reach == 0:
             return [False] * len(targets)
-        origins = tuple([c for m in alive for c in (m.x + dx, m.y + dy)])
+        origins = (
+            unit.coords
+            if origin is None
+            else tuple([c for m in alive for c in (m.x + dx, m.y + dy)])
+        )
         return [self.table.sees_within(origins, t.coords, reach) for t in targets]
 
     def _reach(self, weapons: tuple[str, ...], used_one_shot: bool, moving: bool) -> float:
@@ -493,15 +532,19 @@ class BoltActionGame:
         aims = [n.point for n in target.alive_models]
         if not origins or not aims:
             return (), ()
-        seen = self.table.visibility(origins, aims).tolist()  # one vectorised LOS matrix
-        far = self.table.distances(origins, aims).tolist()
+        seen = self.table.visibility(origins, aims)  # one vectorised LOS matrix
+        far = self.table.distances(origins, aims)
+        sees: list[bool] = np.any(seen, axis=1).tolist()
+        # each model's nearest target model in sight (the first of equals)
+        near: list[int] = np.where(seen, far, np.inf).argmin(axis=1).tolist()
+        ranges: list[list[float]] = far.tolist()
         vehicle = target.vehicle
         for i, model in enumerate(alive):
             at = origins[i]
-            if not any(seen[i]):
+            if not sees[i]:
                 continue
-            j = min((j for j in range(len(aims)) if seen[i][j]), key=lambda j: far[i][j])
-            nearest, rng = target.alive_models[j], far[i][j]
+            j = near[i]
+            nearest, rng = target.alive_models[j], ranges[i][j]
             options: list[tuple[Shot, int, bool]] = []
             base: Situation | None = None  # the same for each weapon of this model
             for name in model.weapons:
@@ -554,11 +597,8 @@ class BoltActionGame:
                 if weapon.indirect_min_range is not None and rng >= weapon.indirect_min_range:
                     ways.append(replace(situation, indirect=True))  # a howitzer may lob it
                 for way in ways:
-                    try:
-                        shot, _ = plan_shot(self.rules, weapon, tgt_profile, way)
-                    except Exception:
-                        continue
-                    if shot.hit_on is not None:
+                    shot = _planned(self.rules, weapon, tgt_profile, way)
+                    if shot is not None and shot.hit_on is not None:
                         options.append((shot, per, "One-shot" in special))
             if not options:
                 continue
