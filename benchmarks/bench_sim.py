@@ -3,7 +3,8 @@
 Run:  python benchmarks/bench_sim.py [--games N] [--repeat R] [--out benchmarks/results/sim.md]
 
 Each measurement is a whole ``evaluate`` run (no results store) of the standard matchup:
-each ruleset's two sample armies on its default scenario, tactical against tactical.
+each ruleset's two sample armies on its default scenario, tactical against tactical, in a
+fresh process (worker start-up and cold caches included, as a user's run has them).
 Medians over ``--repeat`` runs, all in this one invocation, so the ratios compare like
 with like. Memory: the peak resident size of a fresh process that plays N games, then 2N.
 """
@@ -16,11 +17,7 @@ import platform
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
-
-from kriegsspiel.sim.matchup import build_matchup
-from kriegsspiel.sim.runner import evaluate
 
 MEMORY_PROBE = """
 import resource, sys
@@ -31,12 +28,27 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
 
+RATE_PROBE = """
+import sys, time
+from kriegsspiel.sim.matchup import build_matchup
+from kriegsspiel.sim.runner import evaluate
+ruleset, games, workers, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+matchup = build_matchup(ruleset, None, [], 'tactical,tactical')
+start = time.perf_counter()
+assert evaluate(matchup, games, seed, workers=workers).tally.games == games
+print(games / (time.perf_counter() - start))
+"""
+
+
 def games_per_second(ruleset: str, games: int, workers: int, seed: int) -> float:
-    matchup = build_matchup(ruleset, None, [], "tactical,tactical")
-    start = time.perf_counter()
-    result = evaluate(matchup, games, seed, workers=workers)
-    assert result.tally.games == games
-    return games / (time.perf_counter() - start)
+    """One run in a fresh process, so no run starts with caches an earlier one warmed."""
+    out = subprocess.run(
+        [sys.executable, "-c", RATE_PROBE, ruleset, str(games), str(workers), str(seed)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(out.stdout.split()[-1])
 
 
 def peak_rss_mib(ruleset: str, games: int) -> float:

@@ -76,15 +76,12 @@ def plot_heatmap(
     ax.set_yticks(range(len(rows)), rows, fontsize=8)
     for i, row in enumerate(cells):
         for j, cell in enumerate(row):
-            if cell:
-                ax.text(
-                    j,
-                    i,
-                    f"{cell['rate']:.0%}\n[{cell['low']:.0%}, {cell['high']:.0%}]",
-                    ha="center",
-                    va="center",
-                    fontsize=8,
-                )
+            text = (
+                f"{cell['rate']:.0%}\n[{cell['low']:.0%}, {cell['high']:.0%}]"
+                if cell
+                else "(itself)"
+            )
+            ax.text(j, i, text, ha="center", va="center", fontsize=8)
     fig.colorbar(image, ax=ax, label="win probability of the row's list")
     ax.set_title(title)
     _save(fig, path)
