@@ -9,11 +9,11 @@ against tactical (and random against random for comparison). One process, one co
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import time
 from pathlib import Path
+
+from _report import machine, publish
 
 from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import Player, RandomPlayer, play
@@ -50,7 +50,7 @@ def main() -> None:
     lines = [
         "# Games benchmark",
         "",
-        f"Machine: {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}.",
+        f"{machine()}.",
         f"Command: `python benchmarks/bench_games.py --games {opts.games}`. One process (one core); "
         "median seconds per complete game over both sample scenarios.",
         "",
@@ -59,9 +59,7 @@ def main() -> None:
         *[f"| {r} | {k} v {k} | {m:.2f} | {g:.2f} |" for r, k, m, g in rows],
         "",
     ]
-    opts.out.parent.mkdir(parents=True, exist_ok=True)
-    opts.out.write_text("\n".join(lines))
-    print("\n".join(lines))
+    publish(opts.out, lines)
 
 
 if __name__ == "__main__":

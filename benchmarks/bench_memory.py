@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import subprocess
 import sys
 from pathlib import Path
+
+from _report import machine, publish
 
 PROBE = """
 import json, resource, sys
@@ -53,8 +53,7 @@ def main() -> None:
     lines = [
         "# Memory benchmark",
         "",
-        f"Machine: {platform.platform()}, {os.cpu_count()} cores, Python "
-        f"{platform.python_version()}.",
+        f"{machine()}.",
         f"Command: `python benchmarks/bench_memory.py --games {opts.games} "
         f"--doublings {opts.doublings}`.",
         "",
@@ -66,9 +65,7 @@ def main() -> None:
         *[f"| {r} | " + " | ".join(f"{m:.0f}" for _, m in v) + " |" for r, v in rows.items()],
         "",
     ]
-    opts.out.parent.mkdir(parents=True, exist_ok=True)
-    opts.out.write_text("\n".join(lines))
-    print("\n".join(lines))
+    publish(opts.out, lines)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,6 @@ Medians over repeated runs, all figures from the same run on the same machine.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import shutil
 import statistics
 import subprocess
@@ -17,6 +15,8 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from _report import machine, publish
 
 from kriegsspiel.rulesets.bolt_action import odds as ba
 from kriegsspiel.rulesets.bolt_action.attack import troops_shot_distribution
@@ -130,7 +130,7 @@ def main() -> None:
     lines = [
         "# Odds benchmark",
         "",
-        f"Machine: {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}.",
+        f"{machine()}.",
         f"Command: `python benchmarks/bench_odds.py --repeat {r} --cli-repeat {n}`. Medians.",
         "",
         "| in-process query | median (ms) |",
@@ -145,9 +145,7 @@ def main() -> None:
         f"| CLI / bare interpreter | {cli / bare:.2f}x |",
         "",
     ]
-    opts.out.parent.mkdir(parents=True, exist_ok=True)
-    opts.out.write_text("\n".join(lines))
-    print("\n".join(lines))
+    publish(opts.out, lines)
 
 
 if __name__ == "__main__":

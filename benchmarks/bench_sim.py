@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
 import subprocess
 import sys
 from pathlib import Path
+
+from _report import machine, publish
 
 MEMORY_PROBE = """
 import resource, sys
@@ -80,8 +81,7 @@ def main() -> None:
     lines = [
         "# Simulation benchmark",
         "",
-        f"Machine: {platform.platform()}, {os.cpu_count()} cores, Python "
-        f"{platform.python_version()}; load average {load:.2f} at the end of the run.",
+        f"{machine()}; load average {load:.2f} at the end of the run.",
         f"Command: `python benchmarks/bench_sim.py --games {opts.games} --repeat {opts.repeat} "
         f"--memory-games {opts.memory_games}`.",
         "",
@@ -98,9 +98,7 @@ def main() -> None:
         ],
         "",
     ]
-    opts.out.parent.mkdir(parents=True, exist_ok=True)
-    opts.out.write_text("\n".join(lines))
-    print("\n".join(lines))
+    publish(opts.out, lines)
 
 
 if __name__ == "__main__":

@@ -10,13 +10,13 @@ before timing, as they are in a game.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from _report import machine, publish
 
 from kriegsspiel.core.table import LosCache, Point, Table, TerrainFeature, circle, rectangle
 
@@ -98,7 +98,7 @@ def main() -> None:
     lines = [
         "# Table benchmark",
         "",
-        f"Machine: {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}.",
+        f"{machine()}.",
         f"Command: `python benchmarks/bench_table.py --repeat {r} --seed {opts.seed}`. Medians.",
         f"Table: 72×48 with {len(FEATURES)} features ({sum(f.blocks_line_of_sight for f in FEATURES)} "
         f"block line of sight); {blocked} of the 1,000 random sight lines are blocked.",
@@ -110,9 +110,7 @@ def main() -> None:
         f"`visibility` is {scalar_matrix / vector:.1f}× faster than the same 400 scalar queries.",
         "",
     ]
-    opts.out.parent.mkdir(parents=True, exist_ok=True)
-    opts.out.write_text("\n".join(lines))
-    print("\n".join(lines))
+    publish(opts.out, lines)
 
 
 if __name__ == "__main__":
