@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from kriegsspiel.sim.matchup import Matchup, build_matchup, play_game
 from kriegsspiel.sim.outcome import play_one
-from kriegsspiel.sim.runner import Progress, SimulationError, evaluate, game_seed
+from kriegsspiel.sim.runner import Progress, SimulationError, batches, evaluate, game_seed
 from kriegsspiel.sim.stats import Running, wilson, within_precision
 from kriegsspiel.sim.store import Store, StoreError
 from kriegsspiel.sim.tally import Tally
@@ -112,6 +112,17 @@ def test_the_printed_play_command_reproduces_a_swapped_game() -> None:
 
 
 # --- evaluations ----------------------------------------------------------------------------
+
+
+def test_tasks_cover_every_game_in_order_and_shrink_to_single_games_at_the_end() -> None:
+    games = list(range(3, 203))
+    chunks = batches(games, workers=2)
+    assert [i for chunk in chunks for i in chunk] == games
+    sizes = [len(c) for c in chunks]
+    assert sizes[0] == 8 and sizes == sorted(sizes, reverse=True)
+    assert sizes[-8:] == [1] * 8  # no worker is left with a long last task
+    assert {len(c) for c in batches(games, workers=1)} == {1}  # each game stored at once
+    assert [len(c) for c in batches(list(range(7)), workers=2, size=3)] == [3, 3, 1]
 
 
 def test_results_do_not_depend_on_the_number_of_workers() -> None:

@@ -105,10 +105,8 @@ def evaluate(
     progress.on_game(done, games)
     if tally_ready():
         return _finish(result, progress)
-    size = batch or _batch_size(len(todo), workers)
     jobs = [
-        tuple((i, game_seed(run_seed, i)) for i in todo[k : k + size])
-        for k in range(0, len(todo), size)
+        tuple((i, game_seed(run_seed, i)) for i in chunk) for chunk in batches(todo, workers, batch)
     ]
     for outcome in _run(matchup, jobs, workers, scheduler, progress, result.notices):
         result.played += 1
@@ -132,11 +130,22 @@ def _finish(result: Evaluation, progress: Progress) -> Evaluation:
     return result
 
 
-def _batch_size(games: int, workers: int) -> int:
-    """Games per task: few enough to share the work, enough to pay for a task's messaging."""
-    if workers <= 1:
-        return 1
-    return max(1, min(8, games // (workers * 8)))
+def batches(games: list[int], workers: int, size: int | None = None) -> list[list[int]]:
+    """The games cut into tasks, in order: ``size`` each if given, else shrinking ones.
+
+    A task of several games pays for its messaging once; but the last tasks must be small, or
+    one worker plays a long last batch while the others wait. So each task takes about a
+    quarter of a worker's share of what is left (at most 8 games), down to single games.
+    One worker in this process plays single games, so each is stored as soon as it ends.
+    """
+    chunks: list[list[int]] = []
+    k = 0
+    while k < len(games):
+        left = len(games) - k
+        step = size or (1 if workers <= 1 else max(1, min(8, left // (4 * workers))))
+        chunks.append(games[k : k + step])
+        k += step
+    return chunks
 
 
 Job = tuple[tuple[int, int], ...]
