@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from kriegsspiel.core.table import Point, Table
-from kriegsspiel.rulesets.bolt_action.assault import Side, exact_close_quarters
+from kriegsspiel.rulesets.bolt_action.assault import Side, attacker_win_chance
 from kriegsspiel.rulesets.bolt_action.attack import TroopsContext, exact_troops, exact_vehicle
 from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
@@ -37,10 +37,9 @@ def _troops_means(groups: tuple[Group, ...], ctx: TroopsContext) -> tuple[float,
 def _assault_odds(procedure: str, attacker: Side, defender: Side, a: int, d: int) -> float | None:
     """The attacker's chance to win the close quarters fight; None if it can never end."""
     try:
-        fight = exact_close_quarters(procedure, attacker, defender, a, d)
+        return float(attacker_win_chance(procedure, attacker, defender, a, d))
     except ValueError:
         return None
-    return float(fight.probability(lambda f: f.attacker_wins))
 
 
 class TacticalPlayer:

@@ -93,9 +93,16 @@ class Dist(Generic[T]):
                 for outcome, p in dist._table.items():
                     total[outcome] = total.get(outcome, Fraction(0)) + weight * p
             return Dist.from_probabilities(total)
+        return Dist.weighted((w.numerator, w.denominator, dist) for w, dist in parts)
+
+    @staticmethod
+    def weighted(parts: Iterable[tuple[int, int, Dist[U]]]) -> Dist[U]:
+        """:meth:`mixture` with each weight given as integers ``(numerator, denominator)``.
+
+        The products are summed as integers: no Fraction is built until the end.
+        """
         sums: dict[U, dict[int, int]] = {}
-        for weight, dist in parts:
-            wn, wd = weight.numerator, weight.denominator
+        for wn, wd, dist in parts:
             for outcome, p in dist._table.items():
                 terms = sums.get(outcome)
                 if terms is None:
