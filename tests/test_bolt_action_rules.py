@@ -389,6 +389,18 @@ def test_vehicle_exact_equals_brute_force(ruleset: str) -> None:
     assert exact_vehicle(groups) == brute_force(partial(attack_vehicle, groups=groups))
 
 
+def test_vehicle_odds_of_weapons_sharing_stages_equal_brute_force() -> None:
+    # a shot's stages are cached by the part of the shot each reads: weapons share them
+    rules = rules_for("konflikt47")
+    target = rules.target("light tank")
+    s = Situation(range_inches=30, facing="side")
+    groups = [
+        Group(plan_shot(rules, rules.weapon(w), target, s)[0], 1)
+        for w in ("light automatic cannon", "heavy machine gun")
+    ]
+    assert exact_vehicle(groups) == brute_force(partial(attack_vehicle, groups=groups))
+
+
 def test_vehicle_exact_matches_monte_carlo() -> None:
     rules = rules_for("konflikt47")
     target = rules.target("medium tank")

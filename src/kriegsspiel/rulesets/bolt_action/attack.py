@@ -205,16 +205,34 @@ def _after_one_shot(shot: Shot, before: VehicleState) -> Dist[VehicleState]:
     """The vehicle's state after one more shot (cached: shots repeat within and across attacks)."""
     if before.knocked_out:
         return Dist.constant(before)
-    hits = _vehicle_hits(shot)
+    hits = _vehicle_hits(_rolling(shot))
     # each hit's damage as a Markov chain (as :func:`markov` runs it, with shared steps)
     chain = [Dist.constant(before)]
     for _ in range(max(hits.outcomes())):
-        chain.append(chain[-1].bind(partial(_hit_odds, shot)))
+        chain.append(chain[-1].bind(partial(_hit_odds, _hitting(shot))))
     parts = [
         (p, Dist.constant(before) if k == 0 else chain[k].bind(partial(_after_shot_odds, shot)))
         for k, p in hits.items()
     ]
     return Dist.mixture(parts)
+
+
+# The first two stages of a shot at a vehicle read only part of the shot: their odds are
+# cached by just that part, so shots of other weapons that agree on it share them.
+@lru_cache(maxsize=1024)
+def _rolling(shot: Shot) -> Shot:
+    """The shot with only what :func:`hits_on_vehicle` reads."""
+    return Shot(
+        weapon="", hit_on=shot.hit_on, hits_per_hit=shot.hits_per_hit, auto_effect=shot.auto_effect
+    )
+
+
+@lru_cache(maxsize=1024)
+def _hitting(shot: Shot) -> Shot:
+    """The shot with only what :func:`hit_vehicle` reads."""
+    return Shot(
+        weapon="", hit_on=None, pen=shot.pen, auto_effect=shot.auto_effect, vehicle=shot.vehicle
+    )
 
 
 @lru_cache(maxsize=20_000)
