@@ -27,6 +27,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     attack_vehicle,
     exact_troops,
     exact_vehicle,
+    expected_troops,
 )
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, new_test, order_test
 from kriegsspiel.rulesets.bolt_action.odds import (
@@ -259,6 +260,7 @@ def test_troops_exact_equals_brute_force(ruleset: str) -> None:
     assert odds.hits == brute.map(lambda o: o.hits)
     assert odds.casualties == brute.map(lambda o: o.casualties)
     assert odds.pins == brute.map(lambda o: o.pins)
+    assert expected_troops(groups, ctx) == (odds.casualties.mean(), odds.pins.mean())
 
 
 def test_troops_exact_matches_monte_carlo() -> None:

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.assault import Side, attacker_win_chance
-from kriegsspiel.rulesets.bolt_action.attack import TroopsContext, exact_troops, exact_vehicle
+from kriegsspiel.rulesets.bolt_action.attack import TroopsContext, exact_vehicle, expected_troops
 from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.morale import new_test
@@ -29,8 +29,8 @@ def _vehicle_ko(groups: tuple[Group, ...]) -> float:
 @lru_cache(maxsize=20_000)
 def _troops_means(groups: tuple[Group, ...], ctx: TroopsContext) -> tuple[float, float]:
     """Expected casualties and pins of this shooting at troops (exact, then as floats)."""
-    odds = exact_troops(groups, ctx)
-    return float(odds.casualties.mean()), float(odds.pins.mean())
+    casualties, pins = expected_troops(groups, ctx)
+    return float(casualties), float(pins)
 
 
 @lru_cache(maxsize=20_000)
