@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from functools import partial
 
@@ -15,6 +16,7 @@ from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action import rules_for
 from kriegsspiel.rulesets.bolt_action.assault import (
     Side,
+    attacker_win_chance,
     close_quarters,
     exact_close_quarters,
     step,
@@ -25,6 +27,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     attack_vehicle,
     exact_troops,
     exact_vehicle,
+    expected_troops,
 )
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, new_test, order_test
 from kriegsspiel.rulesets.bolt_action.odds import (
@@ -257,6 +260,7 @@ def test_troops_exact_equals_brute_force(ruleset: str) -> None:
     assert odds.hits == brute.map(lambda o: o.hits)
     assert odds.casualties == brute.map(lambda o: o.casualties)
     assert odds.pins == brute.map(lambda o: o.pins)
+    assert expected_troops(groups, ctx) == (odds.casualties.mean(), odds.pins.mean())
 
 
 def test_troops_exact_matches_monte_carlo() -> None:
@@ -387,6 +391,18 @@ def test_vehicle_exact_equals_brute_force(ruleset: str) -> None:
     assert exact_vehicle(groups) == brute_force(partial(attack_vehicle, groups=groups))
 
 
+def test_vehicle_odds_of_weapons_sharing_stages_equal_brute_force() -> None:
+    # a shot's stages are cached by the part of the shot each reads: weapons share them
+    rules = rules_for("konflikt47")
+    target = rules.target("light tank")
+    s = Situation(range_inches=30, facing="side")
+    groups = [
+        Group(plan_shot(rules, rules.weapon(w), target, s)[0], 1)
+        for w in ("light automatic cannon", "heavy machine gun")
+    ]
+    assert exact_vehicle(groups) == brute_force(partial(attack_vehicle, groups=groups))
+
+
 def test_vehicle_exact_matches_monte_carlo() -> None:
     rules = rules_for("konflikt47")
     target = rules.target("medium tank")
@@ -471,10 +487,27 @@ def test_close_quarters_exact_matches_monte_carlo(procedure: str) -> None:
     assert bernoulli_ok(wins, n, dist.probability(lambda f: f.attacker_wins))
 
 
+@pytest.mark.parametrize("procedure", ["rounds", "point-blank-or-hand-to-hand"])
+@pytest.mark.parametrize("pins", [0, 2])
+def test_attacker_win_chance_is_the_exact_fights_chance(procedure: str, pins: int) -> None:
+    a = _side("konflikt47", "veteran", assault_models=2)
+    d = _side(
+        "konflikt47", "regular", mode="point-blank" if procedure != "rounds" else "hand-to-hand"
+    )
+    d = replace(d, morale=replace(d.morale, pins=pins))
+    for n_a, n_d in [(1, 1), (5, 3), (4, 9)]:
+        fight = exact_close_quarters(procedure, a, d, n_a, n_d)
+        assert attacker_win_chance(procedure, a, d, n_a, n_d) == fight.probability(
+            lambda f: f.attacker_wins
+        )
+
+
 def test_a_fight_nobody_can_win_is_refused() -> None:
     hopeless = Side(damage_value=7, morale=MoraleTest(9))
     with pytest.raises(ValueError, match="never end"):
         exact_close_quarters("rounds", hopeless, hopeless, 1, 1)
+    with pytest.raises(ValueError, match="never end"):
+        attacker_win_chance("rounds", hopeless, hopeless, 1, 1)
 
 
 def test_ba1_has_no_point_blank_choice() -> None:

@@ -135,3 +135,18 @@ def test_fast_convolution_matches_icepool(weights: dict[int, int], count: int) -
     dist = Dist.from_probabilities({o: Fraction(w, total) for o, w in weights.items()})
     assert dist.repeat_sum(count) == dist.via_icepool(count)
     assert dist + dist == dist.via_icepool(2)
+    assert Dist.sum_of([dist] * count) == dist.via_icepool(count)
+
+
+def test_sum_of_mixed_outcomes_adds_in_turn() -> None:
+    coin = Dist.from_probabilities({Fraction(1, 2): Fraction(1, 3), 2: Fraction(2, 3)})
+    assert Dist.sum_of([coin, Dist.die(6)]) == coin + Dist.die(6)
+    assert Dist.sum_of([]) == Dist.constant(0)
+
+
+def test_mean_and_map_are_exact() -> None:
+    dist = dice_sum(3, 6)
+    assert dist.mean() == sum((Fraction(o) * p for o, p in dist.items()), Fraction(0))
+    capped = dist.map(lambda t: min(t, 10))
+    assert capped.probability(10) == dist.at_least(10)
+    assert capped.mean() == sum(min(o, 10) * p for o, p in dist.items())

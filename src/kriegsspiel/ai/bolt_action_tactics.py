@@ -8,11 +8,12 @@ ambushes where the enemy must come. The odds come from the same rule code as the
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from kriegsspiel.core.table import Point, Table
-from kriegsspiel.rulesets.bolt_action.assault import Side, exact_close_quarters
-from kriegsspiel.rulesets.bolt_action.attack import TroopsContext, exact_troops, exact_vehicle
+from kriegsspiel.rulesets.bolt_action.assault import Side, attacker_win_chance
+from kriegsspiel.rulesets.bolt_action.attack import TroopsContext, exact_vehicle, expected_troops
 from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.morale import new_test
@@ -29,18 +30,17 @@ def _vehicle_ko(groups: tuple[Group, ...]) -> float:
 @lru_cache(maxsize=20_000)
 def _troops_means(groups: tuple[Group, ...], ctx: TroopsContext) -> tuple[float, float]:
     """Expected casualties and pins of this shooting at troops (exact, then as floats)."""
-    odds = exact_troops(groups, ctx)
-    return float(odds.casualties.mean()), float(odds.pins.mean())
+    casualties, pins = expected_troops(groups, ctx)
+    return float(casualties), float(pins)
 
 
 @lru_cache(maxsize=20_000)
 def _assault_odds(procedure: str, attacker: Side, defender: Side, a: int, d: int) -> float | None:
     """The attacker's chance to win the close quarters fight; None if it can never end."""
     try:
-        fight = exact_close_quarters(procedure, attacker, defender, a, d)
+        return float(attacker_win_chance(procedure, attacker, defender, a, d))
     except ValueError:
         return None
-    return float(fight.probability(lambda f: f.attacker_wins))
 
 
 class TacticalPlayer:
@@ -53,6 +53,8 @@ class TacticalPlayer:
         self._places: dict[tuple[int, float, float], float] | None = None
         self._kept: tuple[BoltActionGame, Table, list[Point | None]] | None = None
         self._kept_places: dict[tuple[int, float, float], float] = {}
+        # per side, where the objectives and the live enemies are, kept with the places
+        self._marks: dict[int, tuple[list[tuple[float, float]], list[tuple[float, float]]]] = {}
 
     # -- the protocol ---------------------------------------------------------------
     def choose(self, state: BoltActionGame) -> Action:
@@ -63,7 +65,7 @@ class TacticalPlayer:
         places = [None if u.destroyed else u.anchor for u in state.units]
         kept = self._kept
         if kept is None or kept[0] is not state or kept[1] is not state.table or kept[2] != places:
-            self._kept, self._kept_places = (state, state.table, places), {}
+            self._kept, self._kept_places, self._marks = (state, state.table, places), {}, {}
         self._places = self._kept_places
         try:
             for action in actions:
@@ -175,13 +177,13 @@ class TacticalPlayer:
         return value
 
     def _place_value(self, state: BoltActionGame, unit: UnitState, at: Point) -> float:
+        objectives, enemies = self._marks_for(state, unit.side)
+        here = (at.x, at.y)
         value = 0.0
-        if state.scenario.objectives:
-            d = min(at.distance_to(Point(o.x, o.y)) for o in state.scenario.objectives)
-            value -= 0.6 * d
-        enemies = [u for u in state.units if u.side != unit.side and not u.destroyed]
+        if objectives:
+            value -= 0.6 * min(math.dist(here, o) for o in objectives)
         if enemies:
-            d = min(at.distance_to(e.anchor) for e in enemies)
+            d = min(math.dist(here, e) for e in enemies)
             # close in to the best range of the unit's weapons, not further
             value -= 0.3 * max(0.0, d - 18.0)
         cover = max(
@@ -191,6 +193,20 @@ class TacticalPlayer:
         )
         value += {"none": 0.0, "soft": 3.0, "hard": 5.0}[cover] if unit.vehicle is None else 0.0
         return value
+
+    def _marks_for(
+        self, state: BoltActionGame, side: int
+    ) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+        """The objectives' and the live enemies' places: the same for every place valued
+        while nothing moves, so found once (outside a choice, every time)."""
+        marks = self._marks.get(side) if self._places is not None else None
+        if marks is None:
+            objectives = [(o.x, o.y) for o in state.scenario.objectives]
+            enemies = [u.anchor for u in state.units if u.side != side and not u.destroyed]
+            marks = objectives, [(e.x, e.y) for e in enemies]
+            if self._places is not None:
+                self._marks[side] = marks
+        return marks
 
     def _assault_value(
         self, state: BoltActionGame, unit: UnitState, target: UnitState, action: Action

@@ -93,9 +93,16 @@ class Dist(Generic[T]):
                 for outcome, p in dist._table.items():
                     total[outcome] = total.get(outcome, Fraction(0)) + weight * p
             return Dist.from_probabilities(total)
+        return Dist.weighted((w.numerator, w.denominator, dist) for w, dist in parts)
+
+    @staticmethod
+    def weighted(parts: Iterable[tuple[int, int, Dist[U]]]) -> Dist[U]:
+        """:meth:`mixture` with each weight given as integers ``(numerator, denominator)``.
+
+        The products are summed as integers: no Fraction is built until the end.
+        """
         sums: dict[U, dict[int, int]] = {}
-        for weight, dist in parts:
-            wn, wd = weight.numerator, weight.denominator
+        for wn, wd, dist in parts:
             for outcome, p in dist._table.items():
                 terms = sums.get(outcome)
                 if terms is None:
@@ -119,7 +126,12 @@ class Dist(Generic[T]):
         return self._table.get(outcome_or_test, Fraction(0))
 
     def mean(self) -> Fraction:
-        return sum((Fraction(cast(int, o)) * p for o, p in self._table.items()), Fraction(0))
+        table = cast(dict[int, Fraction], self._table)
+        if all(type(o) is int for o in table):  # as integers over one denominator
+            denominator = math.lcm(*(p.denominator for p in table.values()))
+            total = sum(o * p.numerator * (denominator // p.denominator) for o, p in table.items())
+            return Fraction(total, denominator)
+        return sum((Fraction(o) * p for o, p in table.items()), Fraction(0))
 
     def variance(self) -> Fraction:
         mu = self.mean()
@@ -137,11 +149,16 @@ class Dist(Generic[T]):
 
     # -- combining ----------------------------------------------------------
     def map(self, f: Callable[[T], U]) -> Dist[U]:
-        table: dict[U, Fraction] = {}
+        merged: dict[U, list[Fraction]] = {}
         for outcome, p in self._table.items():
             key = f(outcome)
-            table[key] = table.get(key, Fraction(0)) + p
-        return Dist(table)
+            same = merged.get(key)
+            if same is None:
+                merged[key] = [p]
+            else:
+                same.append(p)
+        # an outcome only one maps to keeps its probability: no Fraction arithmetic
+        return Dist({key: sum(ps[1:], ps[0]) for key, ps in merged.items()})
 
     def bind(self, f: Callable[[T], Dist[U]]) -> Dist[U]:
         """Each outcome leads to a further distribution; the result mixes them."""
@@ -153,6 +170,23 @@ class Dist(Generic[T]):
         if a is None or b is None:
             return _from_die(_to_die(self) + _to_die(other))
         return _from_dense(_convolve(a, b))
+
+    @staticmethod
+    def sum_of(dists: Iterable[Dist[U]]) -> Dist[U]:
+        """The sum of independent numeric outcomes (0 for none): as adding them in turn,
+        but small integer ones are convolved without a Dist between."""
+        dists = list(dists)
+        dense = [_dense(d) for d in dists]
+        if any(x is None for x in dense):
+            total: Dist[Any] = Dist.constant(0)
+            for d in dists:
+                total = total + d
+            return total
+        result: _Dense = (0, [1], 1)
+        for x in dense:
+            assert x is not None
+            result = _convolve(result, x)
+        return _from_dense(result)
 
     def repeat_sum(self, count: int | Dist[int]) -> Dist[T]:
         """The sum of ``count`` independent copies (``count`` may itself be random)."""

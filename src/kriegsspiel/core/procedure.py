@@ -16,6 +16,7 @@ only one coding of it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Iterable
 from fractions import Fraction
 from functools import lru_cache
@@ -112,33 +113,63 @@ def chance_all(sides: int, at_least: tuple[int, ...]) -> Fraction:
     return p
 
 
+# One roll's outcomes as integer weights over a common denominator:
+# ``(denominator, ((outcome, weight), ...))``, in the order of the roll's distribution.
+_Weights = tuple[int, tuple[tuple[int, int], ...]]
+
+
+def _weights(dist: Dist[int]) -> _Weights:
+    denominator = math.lcm(*(p.denominator for _, p in dist.items()))
+    return denominator, tuple(
+        (value, p.numerator * (denominator // p.denominator)) for value, p in dist.items()
+    )
+
+
+# the rolls a procedure asks for, cached by their plain arguments (cheap keys)
+@lru_cache(maxsize=64)
+def _die_weights(sides: int) -> _Weights:
+    return _weights(Dist.die(sides))
+
+
+@lru_cache(maxsize=512)
+def _sum_weights(count: int, sides: int) -> _Weights:
+    return _weights(dice_sum(count, sides))
+
+
+@lru_cache(maxsize=4096)
+def _count_weights(count: int, sides: int, at_least: tuple[int, ...]) -> _Weights:
+    return _weights(successes(count, chance_all(sides, at_least)))
+
+
 class _Branch(Exception):
-    def __init__(self, dist: Dist[int]) -> None:
-        self.dist = dist
+    def __init__(self, weights: _Weights) -> None:
+        self.weights = weights
 
 
 class _ReplayDice:
     """Follows a fixed list of earlier choices; raises _Branch at the first new roll."""
 
+    __slots__ = ("die_by_die", "position", "prefix")
+
     def __init__(self, prefix: tuple[int, ...], die_by_die: bool) -> None:
         self.prefix, self.position, self.die_by_die = prefix, 0, die_by_die
 
-    def _choose(self, dist: Dist[int]) -> int:
-        if self.position < len(self.prefix):
-            value = self.prefix[self.position]
-            self.position += 1
-            return value
-        raise _Branch(dist)
+    def _choose(self, weights: _Weights) -> int:
+        position = self.position
+        if position < len(self.prefix):
+            self.position = position + 1
+            return self.prefix[position]
+        raise _Branch(weights)
 
     def roll(self, sides: int) -> int:
-        return self._choose(Dist.die(sides))
+        return self._choose(_die_weights(sides))
 
     def total(self, count: int, sides: int) -> int:
         if count <= 0:
             return 0
         if self.die_by_die:
             return sum(self.roll(sides) for _ in range(count))
-        return self._choose(dice_sum(count, sides))
+        return self._choose(_sum_weights(count, sides))
 
     def count_at_least(self, count: int, sides: int, *at_least: int) -> int:
         if count <= 0:
@@ -147,7 +178,7 @@ class _ReplayDice:
             for need in at_least:
                 count = sum(self.roll(sides) >= need for _ in range(count))
             return count
-        return self._choose(successes(count, chance_all(sides, at_least)))
+        return self._choose(_count_weights(count, sides, at_least))
 
 
 def _enumerate(procedure: Callable[[Dice], T], die_by_die: bool) -> Dist[T]:
@@ -160,8 +191,10 @@ def _enumerate(procedure: Callable[[Dice], T], die_by_die: bool) -> Dist[T]:
         try:
             outcome = procedure(_ReplayDice(prefix, die_by_die))
         except _Branch as branch:
-            for value, p in branch.dist.items():
-                stack.append(((*prefix, value), num * p.numerator, den * p.denominator))
+            denominator, weights = branch.weights
+            den *= denominator
+            for value, weight in weights:
+                stack.append(((*prefix, value), num * weight, den))
             continue
         terms = results.get(outcome)
         if terms is None:

@@ -95,10 +95,7 @@ class TroopsOdds:
 
 
 def _sum(dists: Sequence[Dist[int]]) -> Dist[int]:
-    total = Dist.constant(0)
-    for d in dists:
-        total = total + d
-    return total
+    return Dist.sum_of(dists)
 
 
 @lru_cache(maxsize=4096)
@@ -126,15 +123,40 @@ def _after_hits(specials_hit: tuple[Shot, ...], ctx: TroopsContext) -> Dist[tupl
 def exact_troops(groups: Sequence[Group], ctx: TroopsContext) -> TroopsOdds:
     """Exact distributions of :func:`attack_troops`, built from the same shot procedure."""
     per_shot = [troops_shot_distribution(g.shot) for g in groups]
-    counts = [_group_counts(g.shot, g.shots) for g in groups]
-    hits = [h for h, _ in counts]
-    casualties = _sum([c for _, c in counts])
-    models = ctx.models
+    after = _pins_and_tests(groups, ctx)
+    return TroopsOdds(
+        hits=_sum([_group_counts(g.shot, g.shots)[0] for g in groups]),
+        casualties=_casualties(groups, ctx.models),
+        pins=after.map(_first),
+        p_destroyed_by_morale=after.probability(lambda o: o[1]),
+        p_hit_by_group=tuple(p.probability(lambda o: o[0] > 0) for p in per_shot),
+    )
+
+
+def expected_troops(groups: Sequence[Group], ctx: TroopsContext) -> tuple[Fraction, Fraction]:
+    """The means of :func:`exact_troops`' casualties and pins, without its other parts."""
+    return _casualties(groups, ctx.models).mean(), _pins_and_tests(groups, ctx).map(_first).mean()
+
+
+def _first(outcome: tuple[int, bool]) -> int:
+    return outcome[0]
+
+
+def _casualties(groups: Sequence[Group], models: int | None) -> Dist[int]:
+    """The attack's casualties (no more than the target's models)."""
+    casualties = _sum([_group_counts(g.shot, g.shots)[1] for g in groups])
     if models is not None:
         casualties = casualties.map(lambda c: min(c, models))
-    p_none = [h.probability(0) for h in hits]
-    p_hit_by_group = tuple(p.probability(lambda o: o[0] > 0) for p in per_shot)
-    # pins and forced tests depend only on which groups hit at all
+    return casualties
+
+
+def _pins_and_tests(groups: Sequence[Group], ctx: TroopsContext) -> Dist[tuple[int, bool]]:
+    """The attack's pins and whether a forced test destroys the target.
+
+    They depend only on which groups hit at all: the attack is split by which of the
+    groups with special pins or tests hit.
+    """
+    p_none = [_group_counts(g.shot, g.shots)[0].probability(0) for g in groups]
     special = [i for i, g in enumerate(groups) if _special(g.shot)]
     plain_none = Fraction(1)
     for i in range(len(groups)):
@@ -155,14 +177,7 @@ def exact_troops(groups: Sequence[Group], ctx: TroopsContext) -> TroopsOdds:
                 parts.append((weight * (1 - plain_none), _after_hits((), ctx)))
             if plain_none != 0:
                 parts.append((weight * plain_none, Dist.constant((0, False))))
-    after = Dist.mixture(parts)
-    return TroopsOdds(
-        hits=_sum(hits),
-        casualties=casualties,
-        pins=after.map(lambda o: o[0]),
-        p_destroyed_by_morale=after.probability(lambda o: o[1]),
-        p_hit_by_group=p_hit_by_group,
-    )
+    return Dist.mixture(parts)
 
 
 def attack_vehicle(dice: Dice, groups: Sequence[Group]) -> VehicleState:
@@ -205,16 +220,34 @@ def _after_one_shot(shot: Shot, before: VehicleState) -> Dist[VehicleState]:
     """The vehicle's state after one more shot (cached: shots repeat within and across attacks)."""
     if before.knocked_out:
         return Dist.constant(before)
-    hits = _vehicle_hits(shot)
+    hits = _vehicle_hits(_rolling(shot))
     # each hit's damage as a Markov chain (as :func:`markov` runs it, with shared steps)
     chain = [Dist.constant(before)]
     for _ in range(max(hits.outcomes())):
-        chain.append(chain[-1].bind(partial(_hit_odds, shot)))
+        chain.append(chain[-1].bind(partial(_hit_odds, _hitting(shot))))
     parts = [
         (p, Dist.constant(before) if k == 0 else chain[k].bind(partial(_after_shot_odds, shot)))
         for k, p in hits.items()
     ]
     return Dist.mixture(parts)
+
+
+# The first two stages of a shot at a vehicle read only part of the shot: their odds are
+# cached by just that part, so shots of other weapons that agree on it share them.
+@lru_cache(maxsize=1024)
+def _rolling(shot: Shot) -> Shot:
+    """The shot with only what :func:`hits_on_vehicle` reads."""
+    return Shot(
+        weapon="", hit_on=shot.hit_on, hits_per_hit=shot.hits_per_hit, auto_effect=shot.auto_effect
+    )
+
+
+@lru_cache(maxsize=1024)
+def _hitting(shot: Shot) -> Shot:
+    """The shot with only what :func:`hit_vehicle` reads."""
+    return Shot(
+        weapon="", hit_on=None, pen=shot.pen, auto_effect=shot.auto_effect, vehicle=shot.vehicle
+    )
 
 
 @lru_cache(maxsize=20_000)

@@ -455,13 +455,10 @@ def apply_effect(
         if ignore is not None and dice.roll(6) >= ignore:
             return state
         return replace(state, crew_stunned=True, damage_pins=state.damage_pins + pins)
-    if effect == "immobilised":
-        state = replace(state, damage_pins=state.damage_pins + pins)
-        return (
-            replace(state, knocked_out=True)
-            if state.immobilised
-            else replace(state, immobilised=True)
-        )
+    if effect == "immobilised":  # a second immobilisation knocks it out
+        if state.immobilised:
+            return replace(state, knocked_out=True, damage_pins=state.damage_pins + pins)
+        return replace(state, immobilised=True, damage_pins=state.damage_pins + pins)
     if effect == "on fire":
         state = replace(state, on_fire=True, damage_pins=state.damage_pins + pins)
         test = replace(vehicle.crew_morale, pins=vehicle.crew_morale.pins + state.pins)
@@ -494,7 +491,8 @@ def resolve_damage(
     destroyed_if_damaged: bool = False,
 ) -> VehicleState:
     """Apply a damage level (0 none .. 3 massive): soft-skins die, armour rolls on the table."""
-    state = replace(state, worst=max(state.worst, level))
+    if level > state.worst:
+        state = replace(state, worst=level)
     if level == 0:
         return state
     if vehicle.soft_skinned or destroyed_if_damaged:
