@@ -560,29 +560,12 @@ class Table:
         key = (point.x, point.y)
         found = memo.get(key)
         if found is None:
-            if self._may_meet(point.x, point.y, point.x, point.y):
+            found = _settled([s.point(point.x, point.y) for s in self._shapes])
+            if found is None:
                 query = self._tree.query(_point(point), predicate="intersects")
-                found = memo[key] = tuple(sorted(query.tolist()))
-            else:
-                found = memo[key] = ()
+                found = tuple(sorted(query.tolist()))
+            memo[key] = found
         return found
-
-    @cached_property
-    def _bounds(self) -> list[tuple[float, float, float, float]]:
-        """Each feature's bounding box from its vertices: (min x, min y, max x, max y)."""
-        boxes = []
-        for f in self.features:
-            xs, ys = [x for x, _ in f.polygon], [y for _, y in f.polygon]
-            boxes.append((min(xs), min(ys), max(xs), max(ys)))
-        return boxes
-
-    def _may_meet(self, x0: float, y0: float, x1: float, y1: float) -> bool:
-        """Does the box meet (edge included) a feature's bounding box? If not, the spatial
-        index has no candidate there either: a shortcut with the same answers."""
-        return any(
-            fx0 <= x1 and x0 <= fx1 and fy0 <= y1 and y0 <= fy1
-            for fx0, fy0, fx1, fy1 in self._bounds
-        )
 
     def _passes_through(self, a: Point, b: Point) -> frozenset[int]:
         """Indices of the features whose interior the segment a-b meets."""
@@ -592,13 +575,13 @@ class Table:
         key = (a.x, a.y, b.x, b.y)
         found = memo.get(key)
         if found is None:
-            if not self._may_meet(min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y)):
-                found = memo[key] = frozenset()
-                return found
-            segment = _segment(a, b)
-            near = self._tree.query(segment, predicate="intersects")
-            crossing = _interiors_meet(segment, self._polygons[near], self._insets[near])
-            found = memo[key] = frozenset(near[crossing].tolist())
+            quick = _settled([s.crossed(a.x, a.y, b.x, b.y) for s in self._shapes])
+            if quick is None:
+                segment = _segment(a, b)
+                near = self._tree.query(segment, predicate="intersects")
+                crossing = _interiors_meet(segment, self._polygons[near], self._insets[near])
+                quick = tuple(near[crossing].tolist())
+            found = memo[key] = frozenset(quick)
         return found
 
 
@@ -696,6 +679,13 @@ def _boxes_apart(origins: Coords, targets: Coords, reach: float) -> bool:
     dx = max(0.0, min(tx) - max(ox), min(ox) - max(tx))
     dy = max(0.0, min(ty) - max(oy), min(oy) - max(ty))
     return math.hypot(dx, dy) > reach + 1e-6
+
+
+def _settled(answers: list[int]) -> tuple[int, ...] | None:
+    """The indices answered ``_YES`` if every answer is settled, else None (ask shapely)."""
+    if _UNSURE in answers:
+        return None
+    return tuple([j for j, answer in enumerate(answers) if answer == _YES])
 
 
 def _within(dx: float, dy: float, reach: float) -> bool:
