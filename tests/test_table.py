@@ -313,6 +313,24 @@ def test_the_plain_python_tests_agree_with_shapely_where_they_decide(
             )
 
 
+@settings(max_examples=80, deadline=None)
+@given(table_and_points(n=6), table_and_points(n=6))
+def test_nearest_in_sight_is_the_argmin_over_the_visibility_matrix(
+    case: tuple[Table, list[Point]], more: tuple[Table, list[Point]]
+) -> None:
+    table, origins = case
+    targets = more[1] + origins[:2]
+    seen, far = table.visibility(origins, targets), table.distances(origins, targets)
+    nearest = np.where(seen, far, np.inf).argmin(axis=1).tolist()
+    expected = [
+        (nearest[i], far[i, nearest[i]]) if seen[i].any() else None for i in range(len(origins))
+    ]
+    flat = tuple(c for p in origins for c in (p.x, p.y))
+    assert list(table.nearest_in_sight(flat, tuple(c for p in targets for c in (p.x, p.y)))) == (
+        expected
+    )
+
+
 @given(st.floats(-100, 100), st.floats(-100, 100), st.floats(0, 150))
 def test_within_is_numpys_hypot(dx: float, dy: float, reach: float) -> None:
     assert _within(dx, dy, reach) == bool(np.hypot(dx, dy) <= reach)

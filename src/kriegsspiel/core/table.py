@@ -421,8 +421,7 @@ class Table:
     # -- batches (vectorised) ----------------------------------------------------------------------
     def distances(self, origins: Sequence[Point], targets: Sequence[Point]) -> FloatArray:
         """Distances from every origin to every target: an array of shape (origins, targets)."""
-        o, t = _coords(origins), _coords(targets)
-        return np.hypot(o[:, None, 0] - t[None, :, 0], o[:, None, 1] - t[None, :, 1])
+        return self.distances_flat(_key(origins), _key(targets))
 
     def visibility(self, origins: Sequence[Point], targets: Sequence[Point]) -> BoolArray:
         """The line-of-sight matrix: ``[i, j]`` is ``line_of_sight(origins[i], targets[j])``.
@@ -468,6 +467,52 @@ class Table:
             return False
         ends = np.array(unsure, dtype=np.float64)
         return bool(self._shapely_sights(ends[:, :2], ends[:, 2:]).any())
+
+    def nearest_in_sight(
+        self, origins: Coords, targets: Coords
+    ) -> tuple[tuple[int, float] | None, ...]:
+        """For each origin, the nearest target it sees (the first of equals) and how far it is
+        (as :meth:`distances` gives it), or None if it sees none. Points as in
+        :meth:`sees_within`; remembered (the answer is the table's)."""
+        memo = self._store("nearest in sight")
+        key = (origins, targets)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._nearest_in_sight(origins, targets)
+        return found
+
+    def _nearest_in_sight(
+        self, origins: Coords, targets: Coords
+    ) -> tuple[tuple[int, float] | None, ...]:
+        """Each origin tries its targets nearest first, up to the first one in sight."""
+        far: list[list[float]] = self.distances_flat(origins, targets).tolist()
+        shapes = self._blockers_near(origins, targets)
+        found: list[tuple[int, float] | None] = []
+        for i, row in enumerate(far):
+            ax, ay = origins[2 * i], origins[2 * i + 1]
+            nearest = None
+            for j in sorted(range(len(row)), key=row.__getitem__):  # stable: ties by index
+                bx, by = targets[2 * j], targets[2 * j + 1]
+                if not shapes or self._pair_sight(shapes, ax, ay, bx, by):
+                    nearest = (j, row[j])
+                    break
+            found.append(nearest)
+        return tuple(found)
+
+    def _pair_sight(
+        self, shapes: Sequence[_Shape], ax: float, ay: float, bx: float, by: float
+    ) -> bool:
+        """Line of sight between two points given the blockers that may matter (the rest
+        cannot: see :meth:`_blockers_near`)."""
+        if ax == bx and ay == by:
+            return True
+        seen = self._sight(shapes, ax, ay, bx, by)
+        return self.line_of_sight(Point(ax, ay), Point(bx, by)) if seen is None else seen
+
+    def distances_flat(self, origins: Coords, targets: Coords) -> FloatArray:
+        """:meth:`distances` of points as flat coordinate tuples."""
+        o, t = _flat_coords(origins), _flat_coords(targets)
+        return np.hypot(o[:, None, 0] - t[None, :, 0], o[:, None, 1] - t[None, :, 1])
 
     def _visible(self, origins: Coords, targets: Coords) -> BoolArray:
         """:meth:`visibility` of flat coordinate tuples, remembered (do not modify it)."""
@@ -699,10 +744,6 @@ def _within(dx: float, dy: float, reach: float) -> bool:
 
 def _flat_coords(flat: Coords) -> FloatArray:
     return np.array(flat, dtype=np.float64).reshape(-1, 2)
-
-
-def _coords(points: Iterable[Point]) -> FloatArray:
-    return np.array([(p.x, p.y) for p in points], dtype=np.float64).reshape(-1, 2)
 
 
 def _point(p: Point) -> Any:
