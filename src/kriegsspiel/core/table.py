@@ -355,7 +355,7 @@ class Table:
     def _cover_between(self, a: Point, b: Point, reach: float) -> Cover:
         at_b = self._covering(b)
         chosen = set(at_b)
-        if a != b:
+        if a != b and self._any_near(b, reach):
             gap = a.distance_to(b)
             t = 1.0 if gap <= reach else reach / gap
             near = Point(b.x + (a.x - b.x) * t, b.y + (a.y - b.y) * t)
@@ -610,6 +610,19 @@ class Table:
                 query = self._tree.query(_point(point), predicate="intersects")
                 found = tuple(sorted(query.tolist()))
             memo[key] = found
+        return found
+
+    def _any_near(self, point: Point, reach: float) -> bool:
+        """Does any feature's bounding box come within ``reach`` (and a hair) of the point?
+        If not, no segment from the point that long meets a feature: a safe shortcut."""
+        memo = self._store("any near")
+        key = (point.x, point.y, reach)
+        found = memo.get(key)
+        if found is None:
+            x, y, r = point.x, point.y, reach + 1e-6
+            found = memo[key] = any(
+                s.x0 - r <= x <= s.x1 + r and s.y0 - r <= y <= s.y1 + r for s in self._shapes
+            )
         return found
 
     def _passes_through(self, a: Point, b: Point) -> frozenset[int]:
