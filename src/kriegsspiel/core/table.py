@@ -605,7 +605,8 @@ class Table:
         key = (point.x, point.y)
         found = memo.get(key)
         if found is None:
-            found = _settled([s.point(point.x, point.y) for s in self._shapes])
+            x, y = point.x, point.y
+            found = _settled([(j, s.point(x, y)) for j, s in _meeting(self._shapes, x, y, x, y)])
             if found is None:
                 query = self._tree.query(_point(point), predicate="intersects")
                 found = tuple(sorted(query.tolist()))
@@ -633,7 +634,10 @@ class Table:
         key = (a.x, a.y, b.x, b.y)
         found = memo.get(key)
         if found is None:
-            quick = _settled([s.crossed(a.x, a.y, b.x, b.y) for s in self._shapes])
+            box = (min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y))
+            quick = _settled(
+                [(j, s.crossed(a.x, a.y, b.x, b.y)) for j, s in _meeting(self._shapes, *box)]
+            )
             if quick is None:
                 segment = _segment(a, b)
                 near = self._tree.query(segment, predicate="intersects")
@@ -739,11 +743,25 @@ def _boxes_apart(origins: Coords, targets: Coords, reach: float) -> bool:
     return math.hypot(dx, dy) > reach + 1e-6
 
 
-def _settled(answers: list[int]) -> tuple[int, ...] | None:
-    """The indices answered ``_YES`` if every answer is settled, else None (ask shapely)."""
-    if _UNSURE in answers:
+def _meeting(
+    shapes: Sequence[_Shape], x0: float, y0: float, x1: float, y1: float
+) -> list[tuple[int, _Shape]]:
+    """The shapes (with their indices) whose bounding box comes within ``_MARGIN`` of the
+    box: no other can hold a point of it, or meet a segment in it."""
+    x0, y0, x1, y1 = x0 - _MARGIN, y0 - _MARGIN, x1 + _MARGIN, y1 + _MARGIN
+    return [
+        (j, s)
+        for j, s in enumerate(shapes)
+        if s.x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1
+    ]
+
+
+def _settled(answers: list[tuple[int, int]]) -> tuple[int, ...] | None:
+    """The indices answered ``_YES`` (ascending) if every answer is settled, else None
+    (ask shapely)."""
+    if any(answer == _UNSURE for _, answer in answers):
         return None
-    return tuple([j for j, answer in enumerate(answers) if answer == _YES])
+    return tuple([j for j, answer in answers if answer == _YES])
 
 
 def _within(dx: float, dy: float, reach: float) -> bool:
