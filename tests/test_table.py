@@ -331,6 +331,26 @@ def test_nearest_in_sight_is_the_argmin_over_the_visibility_matrix(
     )
 
 
+def test_a_non_convex_outline_is_tested_by_its_convex_parts() -> None:
+    wall = ((38, 27), (49, 27), (49, 36), (38, 36), (38, 35.5), (48.5, 35.5), (48.5, 27.5))
+    wall += ((38, 27.5),)
+    shape, polygon = _Shape.of(wall), shapely.Polygon(wall)
+    assert shape.edges is None and shape.parts
+    grid = [Point(x / 2, y / 2) for x in range(74, 100, 3) for y in range(52, 74, 3)]
+    decided = 0
+    for a in grid:
+        if (inside := shape.point(a.x, a.y)) != 2:
+            decided += 1
+            assert inside == int(polygon.covers(shapely.Point(a.x, a.y)))
+        for b in grid[::7]:
+            crossed = shape.crossed(a.x, a.y, b.x, b.y)
+            if a != b and crossed != 2:
+                decided += 1
+                segment = shapely.LineString([(a.x, a.y), (b.x, b.y)])
+                assert crossed == int(segment.relate_pattern(polygon, "T********"))
+    assert decided > 0.75 * len(grid) * (1 + len(grid[::7]))
+
+
 @given(st.floats(-100, 100), st.floats(-100, 100), st.floats(0, 150))
 def test_within_is_numpys_hypot(dx: float, dy: float, reach: float) -> None:
     assert _within(dx, dy, reach) == bool(np.hypot(dx, dy) <= reach)

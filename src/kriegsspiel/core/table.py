@@ -756,6 +756,13 @@ def _meeting(
     ]
 
 
+def _union(answers: list[int]) -> int:
+    """A test's answer for a whole from its parts' answers (see :class:`_Shape`)."""
+    if _YES in answers:
+        return _YES
+    return _UNSURE if _UNSURE in answers or not answers else _NO
+
+
 def _settled(answers: list[tuple[int, int]]) -> tuple[int, ...] | None:
     """The indices answered ``_YES`` (ascending) if every answer is settled, else None
     (ask shapely)."""
@@ -794,19 +801,24 @@ class _Shape:
     Each test answers ``_YES`` or ``_NO`` only when the point or segment clears the outline
     by ``_MARGIN`` (far more than rounding can move it), else ``_UNSURE``, which the caller
     hands to shapely: the answers are shapely's. A convex outline is kept as its edges'
-    half-planes (for Cyrus-Beck clipping); any other only by its bounding box.
+    half-planes (for Cyrus-Beck clipping); any other as convex parts (triangles) that cover
+    it: in or through a part's interior is in or through the whole's, and missing every part
+    misses the whole (a call along the seam between two parts stays unsure).
     """
 
-    __slots__ = ("edges", "x0", "x1", "y0", "y1")
+    __slots__ = ("edges", "parts", "x0", "x1", "y0", "y1")
 
     def __init__(
         self,
         box: tuple[float, float, float, float],
         edges: tuple[tuple[float, float, float, float], ...] | None,
+        parts: tuple[_Shape, ...] = (),
     ) -> None:
         self.x0, self.y0, self.x1, self.y1 = box
         #: (x, y) of an edge's start and its unit inward normal, when the outline is convex
         self.edges = edges
+        #: convex parts covering the outline, when it is not convex
+        self.parts = parts
 
     @staticmethod
     def of(vertices: Sequence[tuple[float, float]]) -> _Shape:
@@ -820,8 +832,12 @@ class _Shape:
         edges = []
         for i in range(n):
             (x, y), (x1, y1), (x2, y2) = ring[i - 1], ring[i], ring[(i + 1) % n]
-            if (x1 - x) * (y2 - y1) - (y1 - y) * (x2 - x1) < 0:
-                return _Shape(box, None)  # a reflex corner: not convex
+            if (x1 - x) * (y2 - y1) - (y1 - y) * (x2 - x1) < 0:  # a reflex corner
+                triangles = shapely.constrained_delaunay_triangles(shapely.Polygon(ring))
+                parts = tuple(
+                    _Shape.of(list(t.exterior.coords)[:-1]) for t in shapely.get_parts(triangles)
+                )
+                return _Shape(box, None, parts)
             length = math.hypot(x1 - x, y1 - y)
             if length > 0:
                 edges.append((x, y, -(y1 - y) / length, (x1 - x) / length))
@@ -833,7 +849,9 @@ class _Shape:
             return _NO
         if y < self.y0 - _MARGIN or y > self.y1 + _MARGIN:
             return _NO
-        if self.edges is None or not (-_FAR < x < _FAR and -_FAR < y < _FAR):
+        if self.edges is None:
+            return _union([part.point(x, y) for part in self.parts])
+        if not (-_FAR < x < _FAR and -_FAR < y < _FAR):
             return _UNSURE
         depth = min([nx * (x - vx) + ny * (y - vy) for vx, vy, nx, ny in self.edges])
         return _YES if depth > _MARGIN else _NO if depth < -_MARGIN else _UNSURE
@@ -844,7 +862,9 @@ class _Shape:
             return _NO
         if (ay if ay > by else by) < self.y0 or (ay if ay < by else by) > self.y1:
             return _NO
-        if self.edges is None or not (
+        if self.edges is None:
+            return _union([part.crossed(ax, ay, bx, by) for part in self.parts])
+        if not (
             -_FAR < ax < _FAR and -_FAR < ay < _FAR and -_FAR < bx < _FAR and -_FAR < by < _FAR
         ):
             return _UNSURE
