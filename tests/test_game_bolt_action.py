@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import os
+import pickle
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -777,3 +778,21 @@ def test_the_tactical_player_wins_nine_games_in_ten_on_either_side(ruleset: str)
 def test_closing_in_after_an_escape_stops_at_the_table_edge() -> None:
     """Found by the slow playouts: assaulters followed an escaped unit off the table."""
     random_playout("konflikt47", "hold-the-crossroads.yaml", 1274)
+
+
+def test_a_units_remembered_places_follow_its_models_and_copies() -> None:
+    game = new_game("konflikt47", "meeting-engagement.yaml", 1)
+    unit = next(u for u in game.units if len(u.models) > 2)
+    first = unit.models[0]
+    before, coords = unit.anchor, unit.coords
+    unit.translate(1.0, 0.0)
+    assert unit.anchor == Point(before.x + 1.0, before.y)
+    assert unit.coords[0] == coords[0] + 1.0
+    first.alive = False
+    assert first not in unit.alive_models and len(unit.coords) == len(coords) - 2
+    twin = pickle.loads(pickle.dumps(unit))
+    twin.models[1].x += 5.0
+    assert twin.anchor != unit.anchor and twin.coords[0] == unit.coords[0] + 5.0
+    clone = unit.copy()
+    clone.models = clone.models[:2]
+    assert clone.alive_models == [clone.models[1]]

@@ -17,6 +17,8 @@ from kriegsspiel.core.table import (
     Table,
     TerrainFeature,
     _interiors_meet,
+    _Shape,
+    _within,
     circle,
     rectangle,
     shared_los_cache,
@@ -281,6 +283,78 @@ def test_the_inset_shortcut_is_the_de9im_interior_test(case: tuple[Table, list[P
         insets = np.full(len(pairs), table._insets[j], dtype=object)
         expected = shapely.relate_pattern(segments, polygons, "T********").tolist()
         assert _interiors_meet(segments, polygons, insets).tolist() == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(table_and_points(n=6))
+def test_the_plain_python_tests_agree_with_shapely_where_they_decide(
+    case: tuple[Table, list[Point]],
+) -> None:
+    table, pts = case
+    pts = pts + [Point(p.x + 1e-9, p.y) for p in pts[:2]]  # a hair from a corner or an edge
+    for j, feature in enumerate(table.features):
+        shape, polygon = _Shape.of(feature.polygon), table._polygons[j]
+        for a in pts:
+            inside = shape.point(a.x, a.y)
+            if inside != 2:
+                assert inside == int(polygon.covers(shapely.Point(a.x, a.y)))
+            for b in pts:
+                crossed = shape.crossed(a.x, a.y, b.x, b.y)
+                if a != b and crossed != 2:
+                    segment = shapely.LineString([(a.x, a.y), (b.x, b.y)])
+                    assert crossed == int(segment.relate_pattern(polygon, "T********"))
+    for a in pts:
+        for b in pts:
+            quick = Table._sight(table._blocker_shapes, a.x, a.y, b.x, b.y)
+            if a != b and quick is not None:
+                assert quick == table._shapely_sight(a, b)
+            assert table.sees_within((a.x, a.y), (b.x, b.y), 10.0) == (
+                table.line_of_sight(a, b) and bool(np.hypot(a.x - b.x, a.y - b.y) <= 10.0)
+            )
+
+
+@settings(max_examples=80, deadline=None)
+@given(table_and_points(n=6), table_and_points(n=6))
+def test_nearest_in_sight_is_the_argmin_over_the_visibility_matrix(
+    case: tuple[Table, list[Point]], more: tuple[Table, list[Point]]
+) -> None:
+    table, origins = case
+    targets = more[1] + origins[:2]
+    seen, far = table.visibility(origins, targets), table.distances(origins, targets)
+    nearest = np.where(seen, far, np.inf).argmin(axis=1).tolist()
+    expected = [
+        (nearest[i], far[i, nearest[i]]) if seen[i].any() else None for i in range(len(origins))
+    ]
+    flat = tuple(c for p in origins for c in (p.x, p.y))
+    assert list(table.nearest_in_sight(flat, tuple(c for p in targets for c in (p.x, p.y)))) == (
+        expected
+    )
+
+
+def test_a_non_convex_outline_is_tested_by_its_convex_parts() -> None:
+    wall = ((38, 27), (49, 27), (49, 36), (38, 36), (38, 35.5), (48.5, 35.5), (48.5, 27.5))
+    wall += ((38, 27.5),)
+    shape, polygon = _Shape.of(wall), shapely.Polygon(wall)
+    assert shape.edges is None and shape.parts
+    grid = [Point(x / 2, y / 2) for x in range(74, 100, 3) for y in range(52, 74, 3)]
+    decided = 0
+    for a in grid:
+        if (inside := shape.point(a.x, a.y)) != 2:
+            decided += 1
+            assert inside == int(polygon.covers(shapely.Point(a.x, a.y)))
+        for b in grid[::7]:
+            crossed = shape.crossed(a.x, a.y, b.x, b.y)
+            if a != b and crossed != 2:
+                decided += 1
+                segment = shapely.LineString([(a.x, a.y), (b.x, b.y)])
+                assert crossed == int(segment.relate_pattern(polygon, "T********"))
+    assert decided > 0.75 * len(grid) * (1 + len(grid[::7]))
+
+
+@given(st.floats(-100, 100), st.floats(-100, 100), st.floats(0, 150))
+def test_within_is_numpys_hypot(dx: float, dy: float, reach: float) -> None:
+    assert _within(dx, dy, reach) == bool(np.hypot(dx, dy) <= reach)
+    assert _within(dx, dy, float(np.hypot(dx, dy)))
 
 
 @settings(max_examples=80, deadline=None)

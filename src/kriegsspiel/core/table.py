@@ -48,6 +48,13 @@ _INTERIORS_MEET: Final[str] = "T********"
 _INSET: Final[float] = 0.01
 #: Answers a table remembers per kind of query before it starts afresh.
 _MEMO_LIMIT: Final[int] = 20_000
+#: Inches a point or a segment must clear an outline by for the plain-Python tests (see
+#: :class:`_Shape`) to decide; closer calls, far beyond rounding error, go to shapely.
+_MARGIN: Final[float] = 1e-7
+#: Coordinates beyond this many inches are left to shapely (rounding grows with size).
+_FAR: Final[float] = 1e5
+#: What a plain-Python test can say: certainly not / certainly / ask shapely.
+_NO, _YES, _UNSURE = 0, 1, 2
 
 FloatArray = npt.NDArray[np.float64]
 #: Points as one flat tuple of coordinates: (x0, y0, x1, y1, ...).
@@ -201,6 +208,14 @@ class Table:
         return np.array([_COVER_RANK[f.cover] for f in self.features], dtype=np.int8)
 
     @cached_property
+    def _shapes(self) -> tuple[_Shape, ...]:
+        return tuple(_Shape.of(f.polygon) for f in self.features)
+
+    @cached_property
+    def _blocker_shapes(self) -> tuple[_Shape, ...]:
+        return tuple(self._shapes[i] for i in self._blocker_index.tolist())
+
+    @cached_property
     def _memo(self) -> dict[str, dict[Any, Any]]:
         """Answers already worked out, per query, keyed by exact coordinates.
 
@@ -281,6 +296,31 @@ class Table:
     def _line_of_sight(self, a: Point, b: Point) -> bool:
         if a == b or not len(self._blocker_index):
             return True
+        quick = self._sight(self._blocker_shapes, a.x, a.y, b.x, b.y)
+        return self._shapely_sight(a, b) if quick is None else quick
+
+    @staticmethod
+    def _sight(shapes: Sequence[_Shape], ax: float, ay: float, bx: float, by: float) -> bool | None:
+        """Line of sight between two different points past these blockers' outlines, or None
+        where a close call needs shapely (see :class:`_Shape`)."""
+        unsure = False
+        for shape in shapes:
+            crossed = shape.crossed(ax, ay, bx, by)
+            if crossed == _NO:
+                continue
+            at_a = shape.point(ax, ay)
+            if at_a == _YES:
+                continue
+            at_b = shape.point(bx, by)
+            if at_b == _YES:
+                continue
+            if crossed == _YES and at_a == _NO and at_b == _NO:
+                return False
+            unsure = True
+        return None if unsure else True
+
+    def _shapely_sight(self, a: Point, b: Point) -> bool:
+        """:meth:`line_of_sight` by shapely alone."""
         segment = _segment(a, b)
         candidates = self._blocker_tree.query(segment, predicate="intersects")
         if not len(candidates):
@@ -315,7 +355,7 @@ class Table:
     def _cover_between(self, a: Point, b: Point, reach: float) -> Cover:
         at_b = self._covering(b)
         chosen = set(at_b)
-        if a != b:
+        if a != b and self._any_near(b, reach):
             gap = a.distance_to(b)
             t = 1.0 if gap <= reach else reach / gap
             near = Point(b.x + (a.x - b.x) * t, b.y + (a.y - b.y) * t)
@@ -381,8 +421,7 @@ class Table:
     # -- batches (vectorised) ----------------------------------------------------------------------
     def distances(self, origins: Sequence[Point], targets: Sequence[Point]) -> FloatArray:
         """Distances from every origin to every target: an array of shape (origins, targets)."""
-        o, t = _coords(origins), _coords(targets)
-        return np.hypot(o[:, None, 0] - t[None, :, 0], o[:, None, 1] - t[None, :, 1])
+        return self.distances_flat(_key(origins), _key(targets))
 
     def visibility(self, origins: Sequence[Point], targets: Sequence[Point]) -> BoolArray:
         """The line-of-sight matrix: ``[i, j]`` is ``line_of_sight(origins[i], targets[j])``.
@@ -404,11 +443,76 @@ class Table:
         if found is None and _boxes_apart(origins, targets, reach):
             found = memo[key] = False
         if found is None:
-            o, t = _flat_coords(origins), _flat_coords(targets)
-            near = np.hypot(o[:, None, 0] - t[None, :, 0], o[:, None, 1] - t[None, :, 1]) <= reach
-            found = bool(near.any()) and bool((self._visible(origins, targets) & near).any())
-            memo[key] = found
+            found = memo[key] = self._sees_within(origins, targets, reach)
         return found
+
+    def _sees_within(self, origins: Coords, targets: Coords, reach: float) -> bool:
+        """Pair by pair, stopping at the first pair in reach and in sight."""
+        shapes, sight = self._blockers_near(origins, targets), self._sight
+        unsure: list[tuple[float, float, float, float]] = []
+        for i in range(0, len(origins), 2):
+            ax, ay = origins[i], origins[i + 1]
+            for j in range(0, len(targets), 2):
+                bx, by = targets[j], targets[j + 1]
+                if not _within(ax - bx, ay - by, reach):
+                    continue
+                seen = (
+                    True if not shapes or (ax == bx and ay == by) else sight(shapes, ax, ay, bx, by)
+                )
+                if seen:
+                    return True
+                if seen is None:
+                    unsure.append((ax, ay, bx, by))
+        if not unsure:
+            return False
+        ends = np.array(unsure, dtype=np.float64)
+        return bool(self._shapely_sights(ends[:, :2], ends[:, 2:]).any())
+
+    def nearest_in_sight(
+        self, origins: Coords, targets: Coords
+    ) -> tuple[tuple[int, float] | None, ...]:
+        """For each origin, the nearest target it sees (the first of equals) and how far it is
+        (as :meth:`distances` gives it), or None if it sees none. Points as in
+        :meth:`sees_within`; remembered (the answer is the table's)."""
+        memo = self._store("nearest in sight")
+        key = (origins, targets)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._nearest_in_sight(origins, targets)
+        return found
+
+    def _nearest_in_sight(
+        self, origins: Coords, targets: Coords
+    ) -> tuple[tuple[int, float] | None, ...]:
+        """Each origin tries its targets nearest first, up to the first one in sight."""
+        far: list[list[float]] = self.distances_flat(origins, targets).tolist()
+        shapes = self._blockers_near(origins, targets)
+        found: list[tuple[int, float] | None] = []
+        for i, row in enumerate(far):
+            ax, ay = origins[2 * i], origins[2 * i + 1]
+            nearest = None
+            for j in sorted(range(len(row)), key=row.__getitem__):  # stable: ties by index
+                bx, by = targets[2 * j], targets[2 * j + 1]
+                if not shapes or self._pair_sight(shapes, ax, ay, bx, by):
+                    nearest = (j, row[j])
+                    break
+            found.append(nearest)
+        return tuple(found)
+
+    def _pair_sight(
+        self, shapes: Sequence[_Shape], ax: float, ay: float, bx: float, by: float
+    ) -> bool:
+        """Line of sight between two points given the blockers that may matter (the rest
+        cannot: see :meth:`_blockers_near`)."""
+        if ax == bx and ay == by:
+            return True
+        seen = self._sight(shapes, ax, ay, bx, by)
+        return self.line_of_sight(Point(ax, ay), Point(bx, by)) if seen is None else seen
+
+    def distances_flat(self, origins: Coords, targets: Coords) -> FloatArray:
+        """:meth:`distances` of points as flat coordinate tuples."""
+        o, t = _flat_coords(origins), _flat_coords(targets)
+        return np.hypot(o[:, None, 0] - t[None, :, 0], o[:, None, 1] - t[None, :, 1])
 
     def _visible(self, origins: Coords, targets: Coords) -> BoolArray:
         """:meth:`visibility` of flat coordinate tuples, remembered (do not modify it)."""
@@ -416,41 +520,80 @@ class Table:
         key = (origins, targets)
         found: BoolArray | None = memo.get(key)
         if found is None:
-            found = self._visibility(_flat_coords(origins), _flat_coords(targets))
+            found = self._visibility(origins, targets)
             found.setflags(write=False)
             memo[key] = found
         return found
 
-    def _visibility(self, o: FloatArray, t: FloatArray) -> BoolArray:
-        n, m = len(o), len(t)
-        visible = np.ones((n, m), dtype=np.bool_)
-        if n == 0 or m == 0 or not len(self._blocker_index):
-            return visible
-        ox, oy, tx, ty = o[:, 0, None], o[:, 1, None], t[None, :, 0], t[None, :, 1]
-        grid = np.empty((n, m, 2, 2))  # segment i * m + j: origin i to target j, ...
-        grid[:, :, 0, :] = o[:, None, :]
-        grid[:, :, 1, :] = t[None, :, :]
-        ends = grid.reshape(-1, 2, 2)
-        swap = ((ox > tx) | ((ox == tx) & (oy > ty))).reshape(-1)
+    def _visibility(self, origins: Coords, targets: Coords) -> BoolArray:
+        """Each pair by the plain-Python test; the close calls together by shapely."""
+        n, m = len(origins) // 2, len(targets) // 2
+        shapes = self._blockers_near(origins, targets)
+        if not shapes or not n or not m:
+            return np.ones((n, m), dtype=np.bool_)
+        sight = self._sight
+        rows: list[list[bool]] = []
+        unsure: list[tuple[int, int]] = []
+        for i in range(n):
+            ax, ay = origins[2 * i], origins[2 * i + 1]
+            row = []
+            for j in range(m):
+                bx, by = targets[2 * j], targets[2 * j + 1]
+                seen = True if ax == bx and ay == by else sight(shapes, ax, ay, bx, by)
+                if seen is None:
+                    unsure.append((i, j))
+                    seen = True
+                row.append(seen)
+            rows.append(row)
+        visible = np.array(rows, dtype=np.bool_)
+        if unsure:
+            o, t = _flat_coords(origins), _flat_coords(targets)
+            oi, ti = (np.array(k, dtype=np.intp) for k in zip(*unsure, strict=True))
+            visible[oi, ti] = self._shapely_sights(o[oi], t[ti])
+        return visible
+
+    def _blockers_near(self, origins: Coords, targets: Coords) -> list[_Shape]:
+        """The blockers whose bounding box meets the box around all the points: no sight
+        line between them can meet another (the same test :meth:`_Shape.crossed` starts with)."""
+        if not origins or not targets:
+            return []
+        x0, x1 = (
+            min(min(origins[0::2]), min(targets[0::2])),
+            max(max(origins[0::2]), max(targets[0::2])),
+        )
+        y0, y1 = (
+            min(min(origins[1::2]), min(targets[1::2])),
+            max(max(origins[1::2]), max(targets[1::2])),
+        )
+        return [
+            s
+            for s in self._blocker_shapes
+            if s.x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1
+        ]
+
+    def _shapely_sights(self, a: FloatArray, b: FloatArray) -> BoolArray:
+        """Line of sight from each ``a[k]`` to ``b[k]`` by shapely alone, vectorised."""
+        ends = np.stack([a, b], axis=1)  # segment k from a[k] to b[k], ...
+        swap = (a[:, 0] > b[:, 0]) | ((a[:, 0] == b[:, 0]) & (a[:, 1] > b[:, 1]))
         ends[swap] = ends[swap, ::-1]  # ... from its lexicographically lower end (symmetry)
         segments = shapely.linestrings(ends)
+        visible = np.ones(len(a), dtype=np.bool_)
         # candidates: the pairs that meet (by bounding box, then the prepared polygons)
         seg, blk = self._blocker_tree.query(segments)
         polygons = self._blocker_polygons[blk]
         meet = shapely.intersects(polygons, segments[seg])
         seg, blk, polygons = seg[meet], blk[meet], polygons[meet]
         # a blocker an end point is in (edge included) does not block; equal points see
-        oi, ti = np.divmod(seg, m)
         keep = ~(
-            shapely.intersects_xy(polygons, o[oi, 0], o[oi, 1])
-            | shapely.intersects_xy(polygons, t[ti, 0], t[ti, 1])
-            | (o[oi] == t[ti]).all(axis=1)
+            shapely.intersects_xy(polygons, a[seg, 0], a[seg, 1])
+            | shapely.intersects_xy(polygons, b[seg, 0], b[seg, 1])
+            | (a[seg] == b[seg]).all(axis=1)
         )
         seg, blk = seg[keep], blk[keep]
         crossing = _interiors_meet(
             segments[seg], self._blocker_polygons[blk], self._blocker_insets[blk]
         )
-        visible.reshape(-1)[seg[crossing]] = False
+        visible[seg[crossing]] = False
         return visible
 
     # -- helpers -----------------------------------------------------------------------------------
@@ -462,29 +605,26 @@ class Table:
         key = (point.x, point.y)
         found = memo.get(key)
         if found is None:
-            if self._may_meet(point.x, point.y, point.x, point.y):
+            x, y = point.x, point.y
+            found = _settled([(j, s.point(x, y)) for j, s in _meeting(self._shapes, x, y, x, y)])
+            if found is None:
                 query = self._tree.query(_point(point), predicate="intersects")
-                found = memo[key] = tuple(sorted(query.tolist()))
-            else:
-                found = memo[key] = ()
+                found = tuple(sorted(query.tolist()))
+            memo[key] = found
         return found
 
-    @cached_property
-    def _bounds(self) -> list[tuple[float, float, float, float]]:
-        """Each feature's bounding box from its vertices: (min x, min y, max x, max y)."""
-        boxes = []
-        for f in self.features:
-            xs, ys = [x for x, _ in f.polygon], [y for _, y in f.polygon]
-            boxes.append((min(xs), min(ys), max(xs), max(ys)))
-        return boxes
-
-    def _may_meet(self, x0: float, y0: float, x1: float, y1: float) -> bool:
-        """Does the box meet (edge included) a feature's bounding box? If not, the spatial
-        index has no candidate there either: a shortcut with the same answers."""
-        return any(
-            fx0 <= x1 and x0 <= fx1 and fy0 <= y1 and y0 <= fy1
-            for fx0, fy0, fx1, fy1 in self._bounds
-        )
+    def _any_near(self, point: Point, reach: float) -> bool:
+        """Does any feature's bounding box come within ``reach`` (and a hair) of the point?
+        If not, no segment from the point that long meets a feature: a safe shortcut."""
+        memo = self._store("any near")
+        key = (point.x, point.y, reach)
+        found = memo.get(key)
+        if found is None:
+            x, y, r = point.x, point.y, reach + 1e-6
+            found = memo[key] = any(
+                s.x0 - r <= x <= s.x1 + r and s.y0 - r <= y <= s.y1 + r for s in self._shapes
+            )
+        return found
 
     def _passes_through(self, a: Point, b: Point) -> frozenset[int]:
         """Indices of the features whose interior the segment a-b meets."""
@@ -494,13 +634,16 @@ class Table:
         key = (a.x, a.y, b.x, b.y)
         found = memo.get(key)
         if found is None:
-            if not self._may_meet(min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y)):
-                found = memo[key] = frozenset()
-                return found
-            segment = _segment(a, b)
-            near = self._tree.query(segment, predicate="intersects")
-            crossing = _interiors_meet(segment, self._polygons[near], self._insets[near])
-            found = memo[key] = frozenset(near[crossing].tolist())
+            box = (min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y))
+            quick = _settled(
+                [(j, s.crossed(a.x, a.y, b.x, b.y)) for j, s in _meeting(self._shapes, *box)]
+            )
+            if quick is None:
+                segment = _segment(a, b)
+                near = self._tree.query(segment, predicate="intersects")
+                crossing = _interiors_meet(segment, self._polygons[near], self._insets[near])
+                quick = tuple(near[crossing].tolist())
+            found = memo[key] = frozenset(quick)
         return found
 
 
@@ -600,12 +743,45 @@ def _boxes_apart(origins: Coords, targets: Coords, reach: float) -> bool:
     return math.hypot(dx, dy) > reach + 1e-6
 
 
+def _meeting(
+    shapes: Sequence[_Shape], x0: float, y0: float, x1: float, y1: float
+) -> list[tuple[int, _Shape]]:
+    """The shapes (with their indices) whose bounding box comes within ``_MARGIN`` of the
+    box: no other can hold a point of it, or meet a segment in it."""
+    x0, y0, x1, y1 = x0 - _MARGIN, y0 - _MARGIN, x1 + _MARGIN, y1 + _MARGIN
+    return [
+        (j, s)
+        for j, s in enumerate(shapes)
+        if s.x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1
+    ]
+
+
+def _union(answers: list[int]) -> int:
+    """A test's answer for a whole from its parts' answers (see :class:`_Shape`)."""
+    if _YES in answers:
+        return _YES
+    return _UNSURE if _UNSURE in answers or not answers else _NO
+
+
+def _settled(answers: list[tuple[int, int]]) -> tuple[int, ...] | None:
+    """The indices answered ``_YES`` (ascending) if every answer is settled, else None
+    (ask shapely)."""
+    if any(answer == _UNSURE for _, answer in answers):
+        return None
+    return tuple([j for j, answer in answers if answer == _YES])
+
+
+def _within(dx: float, dy: float, reach: float) -> bool:
+    """``np.hypot(dx, dy) <= reach`` (numpy's own answer in a close call: the same as the
+    batch :meth:`Table.distances`), mostly without numpy's cost."""
+    gap = math.hypot(dx, dy)
+    if abs(gap - reach) > 1e-9 * (1.0 + reach):
+        return gap < reach
+    return bool(np.hypot(dx, dy) <= reach)
+
+
 def _flat_coords(flat: Coords) -> FloatArray:
     return np.array(flat, dtype=np.float64).reshape(-1, 2)
-
-
-def _coords(points: Iterable[Point]) -> FloatArray:
-    return np.array([(p.x, p.y) for p in points], dtype=np.float64).reshape(-1, 2)
 
 
 def _point(p: Point) -> Any:
@@ -617,3 +793,98 @@ def _segment(a: Point, b: Point) -> Any:
     if (b.x, b.y) < (a.x, a.y):
         a, b = b, a
     return shapely.LineString([(a.x, a.y), (b.x, b.y)])
+
+
+class _Shape:
+    """A feature's outline for quick plain-Python tests that settle the clear cases.
+
+    Each test answers ``_YES`` or ``_NO`` only when the point or segment clears the outline
+    by ``_MARGIN`` (far more than rounding can move it), else ``_UNSURE``, which the caller
+    hands to shapely: the answers are shapely's. A convex outline is kept as its edges'
+    half-planes (for Cyrus-Beck clipping); any other as convex parts (triangles) that cover
+    it: in or through a part's interior is in or through the whole's, and missing every part
+    misses the whole (a call along the seam between two parts stays unsure).
+    """
+
+    __slots__ = ("edges", "parts", "x0", "x1", "y0", "y1")
+
+    def __init__(
+        self,
+        box: tuple[float, float, float, float],
+        edges: tuple[tuple[float, float, float, float], ...] | None,
+        parts: tuple[_Shape, ...] = (),
+    ) -> None:
+        self.x0, self.y0, self.x1, self.y1 = box
+        #: (x, y) of an edge's start and its unit inward normal, when the outline is convex
+        self.edges = edges
+        #: convex parts covering the outline, when it is not convex
+        self.parts = parts
+
+    @staticmethod
+    def of(vertices: Sequence[tuple[float, float]]) -> _Shape:
+        xs, ys = [x for x, _ in vertices], [y for _, y in vertices]
+        box = (min(xs), min(ys), max(xs), max(ys))
+        ring = list(vertices)
+        n = len(ring)
+        area = sum(ring[i][0] * ring[i - 1][1] - ring[i - 1][0] * ring[i][1] for i in range(n))
+        if area > 0:  # clockwise: turn it round, so the inside is on each edge's left
+            ring.reverse()
+        edges = []
+        for i in range(n):
+            (x, y), (x1, y1), (x2, y2) = ring[i - 1], ring[i], ring[(i + 1) % n]
+            if (x1 - x) * (y2 - y1) - (y1 - y) * (x2 - x1) < 0:  # a reflex corner
+                triangles = shapely.constrained_delaunay_triangles(shapely.Polygon(ring))
+                parts = tuple(
+                    _Shape.of(list(t.exterior.coords)[:-1]) for t in shapely.get_parts(triangles)
+                )
+                return _Shape(box, None, parts)
+            length = math.hypot(x1 - x, y1 - y)
+            if length > 0:
+                edges.append((x, y, -(y1 - y) / length, (x1 - x) / length))
+        return _Shape(box, tuple(edges))
+
+    def point(self, x: float, y: float) -> int:
+        """Is the point in the closed outline?"""
+        if x < self.x0 - _MARGIN or x > self.x1 + _MARGIN:
+            return _NO
+        if y < self.y0 - _MARGIN or y > self.y1 + _MARGIN:
+            return _NO
+        if self.edges is None:
+            return _union([part.point(x, y) for part in self.parts])
+        if not (-_FAR < x < _FAR and -_FAR < y < _FAR):
+            return _UNSURE
+        depth = min([nx * (x - vx) + ny * (y - vy) for vx, vy, nx, ny in self.edges])
+        return _YES if depth > _MARGIN else _NO if depth < -_MARGIN else _UNSURE
+
+    def crossed(self, ax: float, ay: float, bx: float, by: float) -> int:
+        """Does the open segment a-b (of positive length) meet the outline's interior?"""
+        if (ax if ax > bx else bx) < self.x0 or (ax if ax < bx else bx) > self.x1:
+            return _NO
+        if (ay if ay > by else by) < self.y0 or (ay if ay < by else by) > self.y1:
+            return _NO
+        if self.edges is None:
+            return _union([part.crossed(ax, ay, bx, by) for part in self.parts])
+        if not (
+            -_FAR < ax < _FAR and -_FAR < ay < _FAR and -_FAR < bx < _FAR and -_FAR < by < _FAR
+        ):
+            return _UNSURE
+        # Cyrus-Beck: the part of the segment at least _MARGIN inside every edge (in), and
+        # the part no more than _MARGIN outside any (near); t runs from a (0) to b (1)
+        dx, dy = bx - ax, by - ay
+        in_lo, in_hi, near_lo, near_hi = 0.0, 1.0, 0.0, 1.0
+        for vx, vy, nx, ny in self.edges:
+            depth = nx * (ax - vx) + ny * (ay - vy)
+            rate = nx * dx + ny * dy
+            if rate > 0:
+                in_lo = max(in_lo, (_MARGIN - depth) / rate)
+                near_lo = max(near_lo, (-_MARGIN - depth) / rate)
+            elif rate < 0:
+                in_hi = min(in_hi, (_MARGIN - depth) / rate)
+                near_hi = min(near_hi, (-_MARGIN - depth) / rate)
+            elif depth < -_MARGIN:
+                return _NO
+            elif depth < _MARGIN:
+                in_hi = -1.0
+        if near_lo > near_hi:
+            return _NO
+        return _YES if in_lo < in_hi else _UNSURE

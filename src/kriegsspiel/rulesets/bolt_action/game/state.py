@@ -16,8 +16,6 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
-import numpy as np
-
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.game import CHANCE, TERMINAL, Event, IllegalActionError
 from kriegsspiel.core.procedure import Dice, RandomDice
@@ -529,22 +527,19 @@ class BoltActionGame:
         cover = unit_cover(self.table, Point(unit.anchor.x + dx, unit.anchor.y + dy), target)
         arcs = dict(unit.vehicle.arcs) if unit.vehicle else {}
         origins = [Point(m.x + dx, m.y + dy) for m in alive]
-        aims = [n.point for n in target.alive_models]
+        aims = target.alive_models
         if not origins or not aims:
             return (), ()
-        seen = self.table.visibility(origins, aims)  # one vectorised LOS matrix
-        far = self.table.distances(origins, aims)
-        sees: list[bool] = np.any(seen, axis=1).tolist()
+        flat = unit.coords if origin is None else tuple([c for p in origins for c in (p.x, p.y)])
         # each model's nearest target model in sight (the first of equals)
-        near: list[int] = np.where(seen, far, np.inf).argmin(axis=1).tolist()
-        ranges: list[list[float]] = far.tolist()
+        in_sight = self.table.nearest_in_sight(flat, target.coords)
         vehicle = target.vehicle
         for i, model in enumerate(alive):
-            at = origins[i]
-            if not sees[i]:
+            at, seen = origins[i], in_sight[i]
+            if seen is None:
                 continue
-            j = near[i]
-            nearest, rng = target.alive_models[j], ranges[i][j]
+            j, rng = seen
+            nearest = aims[j]
             options: list[tuple[Shot, int, bool]] = []
             base: Situation | None = None  # the same for each weapon of this model
             for name in model.weapons:

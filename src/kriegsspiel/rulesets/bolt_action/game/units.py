@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
@@ -15,36 +14,33 @@ from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 SPACING = 1.0  # inches between infantry models in a unit's formation (assumption)
 _PLACE = frozenset({"x", "y", "alive"})  # the model fields a unit's anchor depends on
 
-# Unit anchors worked out since a model last moved or fell, by id(unit): (unit, its models
-# list, that list's length, anchor). Any change to a model's place or life empties it; a
-# new models list, or one of another length, is noticed (swapping a model in place is not).
-_anchors: dict[int, tuple[UnitState, list[Model], int, Point]] = {}
-_coords: dict[int, tuple[UnitState, list[Model], int, tuple[float, ...]]] = {}  # the same
-_T = TypeVar("_T")
+# A fresh token whenever any model moves or falls: a unit's remembered places (see
+# UnitState._places) are good while the token they were worked out under stands (a copied
+# or unpickled one never matches). A new models list, or one of another length, is noticed
+# too (swapping a model in place is not).
+_moves: list[object] = [object()]
 
 
-def _remembered(
-    store: dict[int, tuple[UnitState, list[Model], int, _T]],
-    unit: UnitState,
-    compute: Callable[[UnitState], _T],
-) -> _T:
-    """``compute(unit)``, remembered until a model moves or dies (which empties the stores)."""
-    models = unit.models
-    found = store.get(id(unit))
-    if found is not None and found[0] is unit and found[1] is models and found[2] == len(models):
-        return found[3]
-    value = compute(unit)
-    store[id(unit)] = (unit, models, len(models), value)
-    return value
+@dataclass(frozen=True, slots=True)
+class _Places:
+    """What a unit's live models' places come to, under one ``_moves`` token."""
 
+    moves: object
+    models: list[Model]
+    count: int
+    alive: tuple[Model, ...]
+    anchor: Point
+    coords: tuple[float, ...]
 
-def _centre(unit: UnitState) -> Point:
-    alive = unit.alive_models or unit.models
-    return Point(sum(m.x for m in alive) / len(alive), sum(m.y for m in alive) / len(alive))
-
-
-def _flat(unit: UnitState) -> tuple[float, ...]:
-    return tuple([c for m in unit.models if m.alive for c in (m.x, m.y)])
+    @staticmethod
+    def of(unit: UnitState) -> _Places:
+        alive = tuple([m for m in unit.models if m.alive])
+        placed = alive or unit.models  # the centre of all of them when none is left
+        anchor = Point(
+            sum(m.x for m in placed) / len(placed), sum(m.y for m in placed) / len(placed)
+        )
+        coords = tuple([c for m in alive for c in (m.x, m.y)])
+        return _Places(_moves[0], unit.models, len(unit.models), alive, anchor, coords)
 
 
 @dataclass(slots=True)
@@ -68,10 +64,7 @@ class Model:
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
         if name in _PLACE:
-            if _anchors:
-                _anchors.clear()
-            if _coords:
-                _coords.clear()
+            _moves[0] = object()
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,20 +104,33 @@ class UnitState:
     support_used: bool = False  # an observer's one barrage or air strike
     no_run: bool = False  # hit by a gravity pulse: no Run order at the next activation
     history: list[str] = field(default_factory=list)
+    _remembered: _Places | None = field(default=None, init=False, repr=False, compare=False)
+
+    def _places(self) -> _Places:
+        """The live models and their places, worked out again only after a model moved."""
+        found, models = self._remembered, self.models
+        if (
+            found is None
+            or found.moves is not _moves[0]
+            or found.models is not models
+            or found.count != len(models)
+        ):
+            found = self._remembered = _Places.of(self)
+        return found
 
     @property
     def alive_models(self) -> list[Model]:
-        return [m for m in self.models if m.alive]
+        return list(self._places().alive)
 
     @property
     def anchor(self) -> Point:
         """The centre of the live models (of all of them when none is left)."""
-        return _remembered(_anchors, self, _centre)
+        return self._places().anchor
 
     @property
     def coords(self) -> tuple[float, ...]:
         """The live models' places as one flat tuple: (x0, y0, x1, y1, ...)."""
-        return _remembered(_coords, self, _flat)
+        return self._places().coords
 
     @property
     def is_vehicle(self) -> bool:
@@ -164,7 +170,7 @@ class UnitState:
         return clone
 
 
-_UNIT_FIELDS = tuple(UnitState.__dataclass_fields__)
+_UNIT_FIELDS = tuple(name for name, f in UnitState.__dataclass_fields__.items() if f.init)
 
 
 def formation(count: int, centre: Point, heading: float) -> list[Point]:
