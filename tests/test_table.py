@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kriegsspiel.core.table import (
+    MEMO_LIMIT,
     LosCache,
     Point,
     Table,
@@ -185,6 +186,17 @@ def test_equal_tables_share_one_cache() -> None:
     assert again is not TABLE
     assert shared_los_cache(again) is shared_los_cache(TABLE)
     assert shared_los_cache(Table()) is not shared_los_cache(TABLE)
+
+
+def test_a_remembered_store_starts_afresh_when_full_so_memory_stays_bounded() -> None:
+    table = Table(features=(HOUSE,))
+    store = table.memo("test")
+    store.update((i, i) for i in range(MEMO_LIMIT - 1))
+    assert table.memo("test") is store  # not full yet: the same answers
+    store[-1] = -1
+    fresh = table.memo("test")
+    assert fresh is not store and fresh == {}
+    assert table.memo("test") is fresh
 
 
 # -- properties and oracles (hypothesis) ----------------------------------------------------

@@ -22,19 +22,19 @@ from kriegsspiel.rulesets.bolt_action.shooting import Group, infantry_target
 PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning choice)
 
 
-@lru_cache(maxsize=20_000)
+@lru_cache(maxsize=4096)
 def _vehicle_ko(groups: tuple[Group, ...]) -> float:
     return float(exact_vehicle(groups).probability(lambda v: v.knocked_out))
 
 
-@lru_cache(maxsize=20_000)
+@lru_cache(maxsize=4096)
 def _troops_means(groups: tuple[Group, ...], ctx: TroopsContext) -> tuple[float, float]:
     """Expected casualties and pins of this shooting at troops (exact, then as floats)."""
     casualties, pins = expected_troops(groups, ctx)
     return float(casualties), float(pins)
 
 
-@lru_cache(maxsize=20_000)
+@lru_cache(maxsize=4096)
 def _assault_odds(procedure: str, attacker: Side, defender: Side, a: int, d: int) -> float | None:
     """The attacker's chance to win the close quarters fight; None if it can never end."""
     try:

@@ -47,7 +47,7 @@ _INTERIORS_MEET: Final[str] = "T********"
 #: Inches a feature's outline is drawn in by for the quick "passes through" test.
 _INSET: Final[float] = 0.01
 #: Answers a table remembers per kind of query before it starts afresh.
-_MEMO_LIMIT: Final[int] = 20_000
+MEMO_LIMIT: Final[int] = 4_000
 #: Inches a point or a segment must clear an outline by for the plain-Python tests (see
 #: :class:`_Shape`) to decide; closer calls, far beyond rounding error, go to shapely.
 _MARGIN: Final[float] = 1e-7
@@ -220,13 +220,13 @@ class Table:
         """Answers already worked out, per query, keyed by exact coordinates.
 
         The table never changes, so an answer never goes stale; each query's store is
-        emptied when it grows past ``_MEMO_LIMIT`` (the answers stay the same either way).
+        emptied when it grows past ``MEMO_LIMIT`` (the answers stay the same either way).
         """
         return {}
 
     def _store(self, query: str) -> dict[Any, Any]:
         store = self._memo.get(query)
-        if store is None or len(store) >= _MEMO_LIMIT:
+        if store is None or len(store) >= MEMO_LIMIT:
             store = self._memo[query] = {}
         return store
 

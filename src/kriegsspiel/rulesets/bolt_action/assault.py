@@ -229,7 +229,7 @@ def _fighting(side: Side) -> Side:
 Step = tuple[tuple[int, int], int, Fight | None, bool]
 
 
-@lru_cache(maxsize=10_000)
+@lru_cache(maxsize=4096)
 def _steps(
     procedure: str, attacker: Side, defender: Side, a: int, d: int
 ) -> tuple[int, tuple[Step, ...]]:

@@ -215,7 +215,7 @@ def _vehicle_hits(shot: Shot) -> Dist[int]:
     return exact(partial(hits_on_vehicle, shot=shot))
 
 
-@lru_cache(maxsize=10_000)
+@lru_cache(maxsize=4096)
 def _after_one_shot(shot: Shot, before: VehicleState) -> Dist[VehicleState]:
     """The vehicle's state after one more shot (cached: shots repeat within and across attacks)."""
     if before.knocked_out:
@@ -250,12 +250,12 @@ def _hitting(shot: Shot) -> Shot:
     )
 
 
-@lru_cache(maxsize=20_000)
+@lru_cache(maxsize=4096)
 def _hit_odds(shot: Shot, state: VehicleState) -> Dist[VehicleState]:
     return exact(lambda dice: _hit_step(dice, state, shot=shot))
 
 
-@lru_cache(maxsize=20_000)
+@lru_cache(maxsize=4096)
 def _after_shot_odds(shot: Shot, state: VehicleState) -> Dist[VehicleState]:
     return exact(partial(after_shot, shot=shot, state=state))
 

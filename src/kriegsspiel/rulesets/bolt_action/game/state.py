@@ -20,7 +20,7 @@ from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.game import CHANCE, TERMINAL, Event, IllegalActionError
 from kriegsspiel.core.procedure import Dice, RandomDice
 from kriegsspiel.core.scenario import Scenario
-from kriegsspiel.core.table import Point, Table, shared_table
+from kriegsspiel.core.table import MEMO_LIMIT, Point, Table, shared_table
 from kriegsspiel.core.table import TerrainFeature as TableFeature
 from kriegsspiel.errors import UnknownNameError, UsageError
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
@@ -179,7 +179,7 @@ def _planned(rules: Rules, weapon: Weapon, target: Target, situation: Situation)
         shot: Shot | None = plan_shot(rules, weapon, target, situation)[0]
     except Exception:
         shot = None
-    if len(_SHOTS) >= 20_000:
+    if len(_SHOTS) >= MEMO_LIMIT:
         _SHOTS.clear()
     _SHOTS[key] = shot
     return shot
@@ -423,7 +423,7 @@ class BoltActionGame:
         found: float | None = _GAPS.get(key)
         if found is None:
             found = min((math.dist(p, q) for p in ours for q in theirs), default=float("inf"))
-            if len(_GAPS) >= 20_000:
+            if len(_GAPS) >= MEMO_LIMIT:
                 _GAPS.clear()
             _GAPS[key] = found
         return found
