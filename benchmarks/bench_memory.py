@@ -1,10 +1,13 @@
-"""Memory over a long run: peak resident size of one process after N, 2N, 4N, ... games.
+"""Memory over a long run: resident size of one process after N, 2N, 4N, ... games.
 
-Run:  python benchmarks/bench_memory.py [--games 100] [--doublings 4] [--out benchmarks/results/memory.md]
+Run:  python benchmarks/bench_memory.py [--games 100] [--doublings 4] [--players tactical]
+                                        [--out benchmarks/results/memory.md]
 
-Every cache the engine keeps is capped, so the peak should level off however many games
-one process plays. Each ruleset runs in a fresh process (random v random, the standard
-matchup, no results store; memory, unlike speed, does not depend on the machine's load).
+Every cache the engine keeps is capped, so memory should level off however many games one
+process plays. Each ruleset runs in a fresh process (the standard matchup, no results
+store; memory, unlike speed, does not depend on the machine's load). The report gives the
+resident size at each mark and the peak so far: a peak that keeps rising while the size
+now does not would be a passing spike, not growth.
 """
 
 from __future__ import annotations
@@ -21,48 +24,60 @@ PROBE = """
 import json, resource, sys
 from kriegsspiel.sim.matchup import build_matchup
 from kriegsspiel.sim.runner import evaluate
-ruleset, first, doublings = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-matchup = build_matchup(ruleset, None, [], 'random,random')
+ruleset, first, doublings, players = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+matchup = build_matchup(ruleset, None, [], f'{players},{players}')
 marks, done = [], 0
 for n in [first * 2 ** k for k in range(doublings + 1)]:
     evaluate(matchup, n - done, 1000 + done, workers=1)
     done = n
-    marks.append((n, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+    with open('/proc/self/statm') as statm:
+        now = int(statm.read().split()[1]) * resource.getpagesize() / 2**20
+    marks.append((n, now, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
 print(json.dumps(marks))
 """
 
 
-def marks(ruleset: str, first: int, doublings: int) -> list[tuple[int, float]]:
+def marks(ruleset: str, first: int, doublings: int, players: str) -> list[tuple[int, float, float]]:
     out = subprocess.run(
-        [sys.executable, "-c", PROBE, ruleset, str(first), str(doublings)],
+        [sys.executable, "-c", PROBE, ruleset, str(first), str(doublings), players],
         capture_output=True,
         text=True,
         check=True,
     )
-    return [(int(n), float(mib)) for n, mib in json.loads(out.stdout.splitlines()[-1])]
+    return [
+        (int(n), float(now), float(peak))
+        for n, now, peak in json.loads(out.stdout.splitlines()[-1])
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--doublings", type=int, default=4)
+    parser.add_argument("--players", choices=("tactical", "random"), default="tactical")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "memory.md")
     opts = parser.parse_args()
-    rows = {r: marks(r, opts.games, opts.doublings) for r in ("konflikt47", "bolt-action-1")}
-    counts = [n for n, _ in rows["konflikt47"]]
+    rows = {
+        r: marks(r, opts.games, opts.doublings, opts.players)
+        for r in ("konflikt47", "bolt-action-1")
+    }
+    counts = [n for n, _, _ in rows["konflikt47"]]
     lines = [
         "# Memory benchmark",
         "",
         f"{machine()}.",
         f"Command: `python benchmarks/bench_memory.py --games {opts.games} "
-        f"--doublings {opts.doublings}`.",
+        f"--doublings {opts.doublings} --players {opts.players}`.",
         "",
-        "Peak resident memory (MiB) of one process after playing so many games of the "
-        "standard matchup (random v random).",
+        "Resident memory (MiB) of one process after playing so many games of the standard "
+        f"matchup ({opts.players} v {opts.players}): now, and (in brackets) the peak so far.",
         "",
         "| ruleset | " + " | ".join(f"{n} games" for n in counts) + " |",
         "|---|" + "---:|" * len(counts),
-        *[f"| {r} | " + " | ".join(f"{m:.0f}" for _, m in v) + " |" for r, v in rows.items()],
+        *[
+            f"| {r} | " + " | ".join(f"{now:.0f} ({peak:.0f})" for _, now, peak in v) + " |"
+            for r, v in rows.items()
+        ],
         "",
     ]
     publish(opts.out, lines)
