@@ -70,7 +70,8 @@ def main() -> None:
         f"--doublings {opts.doublings} --players {opts.players}`.",
         "",
         "Resident memory (MiB) of one process after playing so many games of the standard "
-        f"matchup ({opts.players} v {opts.players}): now, and (in brackets) the peak so far.",
+        f"matchup ({opts.players} v {opts.players}): now, and (in brackets) the peak so far "
+        "(read from /proc/self/statm and getrusage, which can differ by a MiB).",
         "",
         "| ruleset | " + " | ".join(f"{n} games" for n in counts) + " |",
         "|---|" + "---:|" * len(counts),
