@@ -6,6 +6,8 @@ import math
 import os
 import signal
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -196,6 +198,21 @@ def test_an_interrupted_run_keeps_its_games_and_resumes(tmp_path: Path) -> None:
         resumed = evaluate(patrols(), 8, 9, store=store)
     assert (resumed.reused, resumed.played) == (3, 5)
     assert resumed.tally.to_json() == evaluate(patrols(), 8, 9).tally.to_json()
+
+
+def test_a_script_without_a_main_guard_is_told_how_to_fix_it(tmp_path: Path) -> None:
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "from kriegsspiel.sim.matchup import build_matchup\n"
+        "from kriegsspiel.sim.runner import evaluate\n"
+        f"evaluate(build_matchup('konflikt47', {str(DATA / 'skirmish.yaml')!r}, "
+        f"[{str(DATA / 'patrol-a.yaml')!r}, {str(DATA / 'patrol-b.yaml')!r}], "
+        "'random,random'), 4, 1, workers=2)\n"
+    )
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert run.returncode != 0
+    error = [line for line in run.stderr.splitlines() if "SimulationError" in line]
+    assert error and "if __name__ == '__main__':" in error[-1]
 
 
 def test_a_killed_worker_loses_nothing(tmp_path: Path) -> None:

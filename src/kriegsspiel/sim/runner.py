@@ -162,6 +162,7 @@ def _run(
     """Yield finished games as they come; restart a local pool whose worker died."""
     queue = list(reversed(jobs))
     restarts = 0
+    finished_games = 0
     dask = DaskExecutor(scheduler) if scheduler else None
     try:
         while queue:
@@ -187,6 +188,7 @@ def _run(
                             continue
                         except Exception as exc:
                             raise _game_failed(matchup, job, exc) from exc
+                        finished_games += len(outcomes)
                         yield from outcomes
                     if broken:
                         break
@@ -208,9 +210,15 @@ def _run(
                 notices.append(text)
                 progress.on_notice(text)
                 if restarts > MAX_RESTARTS:
+                    hint = (
+                        " No game finished: if a script of yours calls evaluate, put that call "
+                        "under `if __name__ == '__main__':`, as new worker processes import it."
+                        if finished_games == 0
+                        else ""
+                    )
                     raise SimulationError(
                         f"worker processes died {restarts} times; the games that finished are "
-                        "stored. Check memory (dmesg) or run with --workers 1."
+                        f"stored. Check memory (dmesg) or run with --workers 1.{hint}"
                     )
     finally:
         if dask is not None:
