@@ -32,12 +32,16 @@ for n in [first * 2 ** k for k in range(doublings + 1)]:
     done = n
     with open('/proc/self/statm') as statm:
         now = int(statm.read().split()[1]) * resource.getpagesize() / 2**20
-    marks.append((n, now, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    marks.append((n, now, peak, sys.getallocatedblocks()))
 print(json.dumps(marks))
 """
 
 
-def marks(ruleset: str, first: int, doublings: int, players: str) -> list[tuple[int, float, float]]:
+Mark = tuple[int, float, float, int]  # games played, resident MiB now, peak MiB, heap blocks
+
+
+def marks(ruleset: str, first: int, doublings: int, players: str) -> list[Mark]:
     out = subprocess.run(
         [sys.executable, "-c", PROBE, ruleset, str(first), str(doublings), players],
         capture_output=True,
@@ -45,8 +49,8 @@ def marks(ruleset: str, first: int, doublings: int, players: str) -> list[tuple[
         check=True,
     )
     return [
-        (int(n), float(now), float(peak))
-        for n, now, peak in json.loads(out.stdout.splitlines()[-1])
+        (int(n), float(now), float(peak), int(blocks))
+        for n, now, peak, blocks in json.loads(out.stdout.splitlines()[-1])
     ]
 
 
@@ -61,7 +65,7 @@ def main() -> None:
         r: marks(r, opts.games, opts.doublings, opts.players)
         for r in ("konflikt47", "bolt-action-1")
     }
-    counts = [n for n, _, _ in rows["konflikt47"]]
+    counts = [mark[0] for mark in rows["konflikt47"]]
     lines = [
         "# Memory benchmark",
         "",
@@ -76,7 +80,17 @@ def main() -> None:
         "| ruleset | " + " | ".join(f"{n} games" for n in counts) + " |",
         "|---|" + "---:|" * len(counts),
         *[
-            f"| {r} | " + " | ".join(f"{now:.0f} ({peak:.0f})" for _, now, peak in v) + " |"
+            f"| {r} | " + " | ".join(f"{now:.0f} ({peak:.0f})" for _, now, peak, _ in v) + " |"
+            for r, v in rows.items()
+        ],
+        "",
+        "Live Python heap, in thousands of allocated blocks (`sys.getallocatedblocks()`): it "
+        "rises as the capped caches fill and falls when they start afresh.",
+        "",
+        "| ruleset | " + " | ".join(f"{n} games" for n in counts) + " |",
+        "|---|" + "---:|" * len(counts),
+        *[
+            f"| {r} | " + " | ".join(f"{blocks / 1000:.0f}k" for *_, blocks in v) + " |"
             for r, v in rows.items()
         ],
         "",
