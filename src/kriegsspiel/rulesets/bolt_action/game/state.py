@@ -448,12 +448,14 @@ class BoltActionGame:
 
     # ------------------------------------------------------------------ geometry
     def gap(self, a: UnitState, b: UnitState) -> float:
-        """The closest distance between the two units' models (inches)."""
-        ours = tuple([(m.x, m.y) for m in a.alive_models])
-        theirs = tuple([(n.x, n.y) for n in b.alive_models])
-        key = (ours, theirs)
+        """The closest distance between the two units' models (inches), remembered by
+        their live models' places."""
+        key = (a.coords, b.coords)
         found: float | None = _GAPS.get(key)
         if found is None:
+            xy, uv = key
+            ours = [(xy[i], xy[i + 1]) for i in range(0, len(xy), 2)]
+            theirs = [(uv[i], uv[i + 1]) for i in range(0, len(uv), 2)]
             found = min((math.dist(p, q) for p in ours for q in theirs), default=float("inf"))
             if len(_GAPS) >= MEMO_LIMIT:
                 _GAPS.clear()
@@ -485,9 +487,14 @@ class BoltActionGame:
         else:
             dx, dy = 0.0, 0.0
         alive = unit.alive_models
-        reach = 0.0
+        reach, rules, known = 0.0, self.rules, _REACH.get
         for m in alive:
-            reach = max(reach, self._reach(m.weapons, m.used_one_shot, moving))
+            weapons, used = m.weapons, m.used_one_shot
+            most = known((rules, weapons, used, moving))
+            if most is None:
+                most = self._reach(weapons, used, moving)
+            if most > reach:
+                reach = most
         if reach == 0:
             return [False] * len(targets)
         origins = (
@@ -525,14 +532,15 @@ class BoltActionGame:
             self.rules,
             moving,
             None if origin is None else (origin.x, origin.y),
-            tuple([(m.x, m.y, m.weapons, m.used_one_shot) for m in alive]),
+            unit.coords,
+            tuple([(m.weapons, m.used_one_shot) for m in alive]),
             unit.vehicle,
             unit.heading,
             unit.pins,
             unit.quality,
-            unit.ranged_in_on,
+            unit.ranged_in_on == target.uid,
             target.uid,
-            tuple([(n.x, n.y) for n in target.alive_models]),
+            target.coords,
             target.vehicle,
             target.heading,
             target.is_down,
