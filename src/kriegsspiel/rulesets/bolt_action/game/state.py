@@ -187,7 +187,7 @@ def _planned(rules: Rules, weapon: Weapon, target: Target, situation: Situation)
     return shot
 
 
-_MARKS: dict[tuple[Rules, tuple[str, ...]], tuple[float, ...]] = {}  # see _range_marks
+_MARKS: dict[tuple[Rules, tuple[str, ...]], tuple[tuple[float, ...], float]] = {}
 # what a model fires, by the shooting's context (numbered, never twice) and the model's
 # weapons and range band: see BoltActionGame._shooting_groups
 _CONTEXTS: dict[Any, int] = {}
@@ -195,11 +195,12 @@ _CHOICES: dict[Any, tuple[tuple[Shot, int, bool], ...]] = {}
 _NUMBERS = count()
 
 
-def _range_marks(rules: Rules, weapons: tuple[str, ...]) -> tuple[float, ...]:
+def _range_marks(rules: Rules, weapons: tuple[str, ...]) -> tuple[tuple[float, ...], float]:
     """Every range (sorted) at which some answer about these weapons may change: their
     reach, minimum and indirect minimum, long range, and point blank. Where a range falls
     among them (:func:`bisect.bisect_left` and ``bisect_right``) settles every range test
-    a model's shooting makes, :func:`range_bands` included."""
+    a model's shooting makes, :func:`range_bands` included. Also the longest reach:
+    beyond it no weapon fires."""
     key = (rules, weapons)
     found = _MARKS.get(key)
     if found is None:
@@ -210,7 +211,8 @@ def _range_marks(rules: Rules, weapons: tuple[str, ...]) -> tuple[float, ...]:
             marks |= {weapon.range, weapon.min_range, weapon.range * proc.long_range_fraction}
             if weapon.indirect_min_range is not None:
                 marks.add(weapon.indirect_min_range)
-        found = tuple(sorted(marks))
+        reach = max((rules.weapon(name).range for name in weapons), default=0)
+        found = tuple(sorted(marks)), reach
         if len(_MARKS) >= MEMO_LIMIT:
             _MARKS.clear()
         _MARKS[key] = found
@@ -579,9 +581,17 @@ class BoltActionGame:
             flat = unit.coords
         # each model's nearest target model in sight (the first of equals)
         in_sight = self.table.nearest_in_sight(flat, target.coords)
-        if not any(in_sight):
-            return (), ()
         rules, vehicle, firer = self.rules, target.vehicle, unit.vehicle
+        # the models with a target model in sight within their longest reach
+        able: list[tuple[int, Model, int, float, tuple[float, ...]]] = []
+        for i, model in enumerate(alive):
+            seen = in_sight[i]
+            if seen is not None:
+                marks, reach = _range_marks(rules, model.weapons)
+                if seen[1] <= reach:
+                    able.append((i, model, seen[0], seen[1], marks))
+        if not able:
+            return (), ()
         tgt_profile = infantry_target(rules, target.quality) if vehicle is None else vehicle.target
         anchor = unit.anchor
         shooter = Point(anchor.x + dx, anchor.y + dy)
@@ -613,15 +623,10 @@ class BoltActionGame:
         arcs = dict(firer.arcs) if firer else {}
         counts: dict[Shot, int] = {}
         fired: list[int] = []
-        for i, model in enumerate(alive):
-            seen = in_sight[i]
-            if seen is None:
-                continue
-            j, rng = seen
+        for i, model, j, rng, marks in able:
             at = Point(model.x + dx, model.y + dy)
             nearest = aims[j].point
             weapons = model.weapons
-            marks = _range_marks(rules, weapons)
             facing = facing_hit(target.heading, target.anchor, at) if vehicle else "front"
             bearing = (
                 tuple([in_arc(arcs.get(n, "turret"), unit.heading, at, nearest) for n in weapons])
