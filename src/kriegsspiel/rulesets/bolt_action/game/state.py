@@ -529,13 +529,28 @@ class BoltActionGame:
         Sets :attr:`one_shots_fired` to the models whose one-shot weapon these groups fire.
         Remembered by everything the answer depends on, so a repeated question is cheap.
         """
+        groups, fired = self._groups_found(unit, target, moving, origin)
         alive = unit.alive_models
+        self.one_shots_fired = [alive[i] for i in fired]
+        return list(groups)
+
+    def shot_groups(
+        self, unit: UnitState, target: UnitState, *, moving: bool, origin: Point | None = None
+    ) -> tuple[Group, ...]:
+        """:meth:`shooting_groups` as a tuple, for weighing a shot that is not fired: it
+        leaves :attr:`one_shots_fired` alone and copies nothing."""
+        return self._groups_found(unit, target, moving, origin)[0]
+
+    def _groups_found(
+        self, unit: UnitState, target: UnitState, moving: bool, origin: Point | None
+    ) -> tuple[tuple[Group, ...], tuple[int, ...]]:
+        """:meth:`_shooting_groups`, remembered (in the table's store) by all it reads."""
         key = (
             self.rules,
             moving,
             None if origin is None else (origin.x, origin.y),
             unit.coords,
-            tuple([(m.weapons, m.used_one_shot) for m in alive]),
+            tuple([(m.weapons, m.used_one_shot) for m in unit.alive_models]),
             unit.vehicle,
             unit.heading,
             unit.pins,
@@ -551,12 +566,10 @@ class BoltActionGame:
             target.quality,
         )
         memo = self.table.memo("shooting groups")
-        found = memo.get(key)
+        found: tuple[tuple[Group, ...], tuple[int, ...]] | None = memo.get(key)
         if found is None:
             found = memo[key] = self._shooting_groups(unit, target, moving, origin)
-        groups, fired = found
-        self.one_shots_fired = [alive[i] for i in fired]
-        return list(groups)
+        return found
 
     def _shooting_groups(
         self, unit: UnitState, target: UnitState, moving: bool, origin: Point | None
