@@ -16,9 +16,17 @@ from kriegsspiel.core.game import CHANCE
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.attack import (
+    TroopsContext,
+    _casualties,
+    _first,
+    _pins_and_tests,
+    expected_troops,
+)
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame, _planned, _worth
 from kriegsspiel.rulesets.bolt_action.game.table_rules import facing_hit, in_arc, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.rulesets.bolt_action.morale import new_test
 from kriegsspiel.rulesets.bolt_action.shooting import Group, Shot, Situation, infantry_target
 
 
@@ -138,3 +146,30 @@ def test_shooting_groups_match_the_plain_computation(ruleset: str) -> None:
                             assert fast == plain_groups(game, unit, target, moving, origin)
                             checked += bool(fast[0])
     assert checked > 100  # many real shootings, not just empty ones
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_expected_troops_match_the_whole_distributions(ruleset: str) -> None:
+    """The short ways to the means give the same fractions as the full distributions,
+    for real shootings at troops, at targets too small to take every casualty as well."""
+    seen: set[tuple[Group, ...]] = set()
+    for game in positions(ruleset, 5, every=11):
+        live = [u for u in game.units if not u.destroyed]
+        for unit in live:
+            for target in live:
+                if target.side == unit.side or target.vehicle is not None:
+                    continue
+                groups = game.shot_groups(unit, target, moving=False)
+                if groups and groups not in seen:
+                    seen.add(groups)
+    assert len(seen) > 20
+    for groups in seen:
+        for models in (None, 1, 2, 3, 5, 10):
+            for pins in (0, 2):
+                morale = new_test(game.rules, "regular", pins=pins)
+                ctx = TroopsContext(models=models, morale=morale, pins_per_attack=1)
+                whole = (
+                    _casualties(groups, models).mean(),
+                    _pins_and_tests(groups, ctx).map(_first).mean(),
+                )
+                assert expected_troops(groups, ctx) == whole
