@@ -597,10 +597,12 @@ class BoltActionGame:
         rules, vehicle, firer = self.rules, target.vehicle, unit.vehicle
         # the models with a target model in sight within their longest reach
         able: list[tuple[int, Model, int, float, tuple[float, ...]]] = []
+        known = _MARKS.get
         for i, model in enumerate(alive):
             seen = in_sight[i]
             if seen is not None:
-                marks, reach = _range_marks(rules, model.weapons)
+                found = known((rules, model.weapons))
+                marks, reach = found or _range_marks(rules, model.weapons)
                 if seen[1] <= reach:
                     able.append((i, model, seen[0], seen[1], marks))
         if not able:
@@ -636,16 +638,20 @@ class BoltActionGame:
         arcs = dict(firer.arcs) if firer else {}
         counts: dict[Shot, int] = {}
         fired: list[int] = []
+        choices = _CHOICES.get
+        facing = "front"  # what an infantry firer's shots at troops see
+        bearing: tuple[bool, ...] = ()
         for i, model, j, rng, marks in able:
-            at = Point(model.x + dx, model.y + dy)
-            nearest = aims[j].point
             weapons = model.weapons
-            facing = facing_hit(target.heading, target.anchor, at) if vehicle else "front"
-            bearing = (
-                tuple([in_arc(arcs.get(n, "turret"), unit.heading, at, nearest) for n in weapons])
-                if firer
-                else ()
-            )
+            if vehicle or firer:  # only these read the model's place beyond its range
+                at = Point(model.x + dx, model.y + dy)
+                nearest = aims[j].point
+                if vehicle:
+                    facing = facing_hit(target.heading, target.anchor, at)
+                if firer:
+                    bearing = tuple(
+                        [in_arc(arcs.get(n, "turret"), unit.heading, at, nearest) for n in weapons]
+                    )
             key = (
                 number,
                 weapons,
@@ -655,10 +661,11 @@ class BoltActionGame:
                 facing,
                 bearing,
             )
-            chosen = _CHOICES.get(key)
+            chosen = choices(key)
             if chosen is None:
                 if len(_CHOICES) >= MEMO_LIMIT:
                     _CHOICES.clear()
+                at, nearest = Point(model.x + dx, model.y + dy), aims[j].point
                 chosen = _CHOICES[key] = self._model_shots(
                     unit, target, model, moving, at, nearest, rng, cover, tgt_profile, facing
                 )
