@@ -107,17 +107,17 @@ class TacticalPlayer:
         origin: Point | None = None,
     ) -> float:
         """Expected points of ``target`` destroyed by this shooting (pins valued too)."""
-        groups = state.shooting_groups(unit, target, moving=moving, origin=origin)
+        groups = state.shot_groups(unit, target, moving=moving, origin=origin)
         if not groups:
             return 0.0
         if target.vehicle is not None:
-            return _vehicle_ko(tuple(groups)) * target.points
+            return _vehicle_ko(groups) * target.points
         ctx = TroopsContext(
             models=len(target.alive_models),
             morale=new_test(state.rules, target.quality, pins=target.pins),
             pins_per_attack=1,
         )
-        casualties, pins = _troops_means(tuple(groups), ctx)
+        casualties, pins = _troops_means(groups, ctx)
         per_model = target.points / max(1, target.start_models)
         return casualties * per_model + pins * PIN_VALUE
 

@@ -308,7 +308,7 @@ _EXPR = re.compile(r"^\s*(?:(\d*)\s*[dD]\s*(\d+))?\s*(?:([+-])\s*(\d+))?\s*$|^\s
 class DiceExpr:
     """A dice expression such as ``2D6-1``: count dice of sides sides plus a constant."""
 
-    __slots__ = ("constant", "count", "sides", "text")
+    __slots__ = ("_hash", "constant", "count", "sides", "text")
 
     def __init__(self, text: str) -> None:
         match = _EXPR.match(str(text))
@@ -322,6 +322,8 @@ class DiceExpr:
             sign = -1 if match.group(3) == "-" else 1
             self.constant = sign * int(match.group(4) or 0)
         self.text = str(text).strip().upper()
+        # worked out once: shots (and the caches keyed by them) hash their dice often
+        self._hash = hash((self.count, self.sides, self.constant))
 
     @property
     def is_fixed(self) -> bool:
@@ -341,7 +343,7 @@ class DiceExpr:
         )
 
     def __hash__(self) -> int:
-        return hash((self.count, self.sides, self.constant))
+        return self._hash
 
     def __repr__(self) -> str:
         return f"DiceExpr({self.text!r})"

@@ -134,8 +134,24 @@ def exact_troops(groups: Sequence[Group], ctx: TroopsContext) -> TroopsOdds:
 
 
 def expected_troops(groups: Sequence[Group], ctx: TroopsContext) -> tuple[Fraction, Fraction]:
-    """The means of :func:`exact_troops`' casualties and pins, without its other parts."""
-    return _casualties(groups, ctx.models).mean(), _pins_and_tests(groups, ctx).map(_first).mean()
+    """The means of :func:`exact_troops`' casualties and pins, without its other parts.
+
+    The same exact fractions, found the short way where it applies: when the target's
+    size cannot cap the casualties their mean is the sum of the groups' means, and when
+    no group brings special pins or tests the pins' mean is the pins per attack times
+    the chance that anything hits.
+    """
+    counts = [_group_counts(g.shot, g.shots) for g in groups]
+    if ctx.models is None or sum(max(c[1].outcomes()) for c in counts) <= ctx.models:
+        casualties = sum((c[1].mean() for c in counts), Fraction(0))
+    else:
+        casualties = _casualties(groups, ctx.models).mean()
+    if any(_special(g.shot) for g in groups):
+        return casualties, _pins_and_tests(groups, ctx).map(_first).mean()
+    missed = Fraction(1)
+    for hits, _ in counts:
+        missed *= hits.probability(0)
+    return casualties, (1 - missed) * ctx.pins_per_attack
 
 
 def _first(outcome: tuple[int, bool]) -> int:

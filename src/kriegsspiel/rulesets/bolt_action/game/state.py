@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import copy
 import math
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import count
 from operator import attrgetter
 from typing import Any
 
@@ -41,7 +43,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     movement_row,
     unit_cover,
 )
-from kriegsspiel.rulesets.bolt_action.game.units import UnitState, build_units, formation
+from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState, build_units, formation
 from kriegsspiel.rulesets.bolt_action.morale import (
     MoraleTest,
     destroyed_by_pins,
@@ -183,6 +185,38 @@ def _planned(rules: Rules, weapon: Weapon, target: Target, situation: Situation)
         _SHOTS.clear()
     _SHOTS[key] = shot
     return shot
+
+
+_MARKS: dict[tuple[Rules, tuple[str, ...]], tuple[tuple[float, ...], float]] = {}
+# what a model fires, by the shooting's context (numbered, never twice) and the model's
+# weapons and range band: see BoltActionGame._shooting_groups
+_CONTEXTS: dict[Any, int] = {}
+_CHOICES: dict[Any, tuple[tuple[Shot, int, bool], ...]] = {}
+_NUMBERS = count()
+
+
+def _range_marks(rules: Rules, weapons: tuple[str, ...]) -> tuple[tuple[float, ...], float]:
+    """Every range (sorted) at which some answer about these weapons may change: their
+    reach, minimum and indirect minimum, long range, and point blank. Where a range falls
+    among them (:func:`bisect.bisect_left` and ``bisect_right``) settles every range test
+    a model's shooting makes, :func:`range_bands` included. Also the longest reach:
+    beyond it no weapon fires."""
+    key = (rules, weapons)
+    found = _MARKS.get(key)
+    if found is None:
+        proc = rules.data.procedure
+        marks: set[float] = {proc.point_blank_inches}
+        for name in weapons:
+            weapon = rules.weapon(name)
+            marks |= {weapon.range, weapon.min_range, weapon.range * proc.long_range_fraction}
+            if weapon.indirect_min_range is not None:
+                marks.add(weapon.indirect_min_range)
+        reach = max((rules.weapon(name).range for name in weapons), default=0)
+        found = tuple(sorted(marks)), reach
+        if len(_MARKS) >= MEMO_LIMIT:
+            _MARKS.clear()
+        _MARKS[key] = found
+    return found
 
 
 @lru_cache(maxsize=64)
@@ -416,12 +450,14 @@ class BoltActionGame:
 
     # ------------------------------------------------------------------ geometry
     def gap(self, a: UnitState, b: UnitState) -> float:
-        """The closest distance between the two units' models (inches)."""
-        ours = tuple([(m.x, m.y) for m in a.alive_models])
-        theirs = tuple([(n.x, n.y) for n in b.alive_models])
-        key = (ours, theirs)
+        """The closest distance between the two units' models (inches), remembered by
+        their live models' places."""
+        key = (a.coords, b.coords)
         found: float | None = _GAPS.get(key)
         if found is None:
+            xy, uv = key
+            ours = [(xy[i], xy[i + 1]) for i in range(0, len(xy), 2)]
+            theirs = [(uv[i], uv[i + 1]) for i in range(0, len(uv), 2)]
             found = min((math.dist(p, q) for p in ours for q in theirs), default=float("inf"))
             if len(_GAPS) >= MEMO_LIMIT:
                 _GAPS.clear()
@@ -453,9 +489,14 @@ class BoltActionGame:
         else:
             dx, dy = 0.0, 0.0
         alive = unit.alive_models
-        reach = 0.0
+        reach, rules, known = 0.0, self.rules, _REACH.get
         for m in alive:
-            reach = max(reach, self._reach(m.weapons, m.used_one_shot, moving))
+            weapons, used = m.weapons, m.used_one_shot
+            most = known((rules, weapons, used, moving))
+            if most is None:
+                most = self._reach(weapons, used, moving)
+            if most > reach:
+                reach = most
         if reach == 0:
             return [False] * len(targets)
         origins = (
@@ -488,19 +529,35 @@ class BoltActionGame:
         Sets :attr:`one_shots_fired` to the models whose one-shot weapon these groups fire.
         Remembered by everything the answer depends on, so a repeated question is cheap.
         """
+        groups, fired = self._groups_found(unit, target, moving, origin)
         alive = unit.alive_models
+        self.one_shots_fired = [alive[i] for i in fired]
+        return list(groups)
+
+    def shot_groups(
+        self, unit: UnitState, target: UnitState, *, moving: bool, origin: Point | None = None
+    ) -> tuple[Group, ...]:
+        """:meth:`shooting_groups` as a tuple, for weighing a shot that is not fired: it
+        leaves :attr:`one_shots_fired` alone and copies nothing."""
+        return self._groups_found(unit, target, moving, origin)[0]
+
+    def _groups_found(
+        self, unit: UnitState, target: UnitState, moving: bool, origin: Point | None
+    ) -> tuple[tuple[Group, ...], tuple[int, ...]]:
+        """:meth:`_shooting_groups`, remembered (in the table's store) by all it reads."""
         key = (
             self.rules,
             moving,
             None if origin is None else (origin.x, origin.y),
-            tuple([(m.x, m.y, m.weapons, m.used_one_shot) for m in alive]),
+            unit.coords,
+            tuple([(m.weapons, m.used_one_shot) for m in unit.alive_models]),
             unit.vehicle,
             unit.heading,
             unit.pins,
             unit.quality,
-            unit.ranged_in_on,
+            unit.ranged_in_on == target.uid,
             target.uid,
-            tuple([(n.x, n.y) for n in target.alive_models]),
+            target.coords,
             target.vehicle,
             target.heading,
             target.is_down,
@@ -509,101 +566,186 @@ class BoltActionGame:
             target.quality,
         )
         memo = self.table.memo("shooting groups")
-        found = memo.get(key)
+        found: tuple[tuple[Group, ...], tuple[int, ...]] | None = memo.get(key)
         if found is None:
             found = memo[key] = self._shooting_groups(unit, target, moving, origin)
-        groups, fired = found
-        self.one_shots_fired = [alive[i] for i in fired]
-        return list(groups)
+        return found
 
     def _shooting_groups(
         self, unit: UnitState, target: UnitState, moving: bool, origin: Point | None
     ) -> tuple[tuple[Group, ...], tuple[int, ...]]:
-        """The groups, and the indices (in ``alive_models``) of the one-shot firers."""
-        dx, dy = (origin.x - unit.anchor.x, origin.y - unit.anchor.y) if origin else (0.0, 0.0)
-        counts: dict[Shot, int] = {}
-        fired: list[int] = []
+        """The groups, and the indices (in ``alive_models``) of the one-shot firers.
+
+        Each model fires the weapons :meth:`_model_shots` picks. Its pick depends on the
+        model's place only through the range bands of its weapons (and, for vehicles,
+        facing and arcs), so it is remembered by those (see :func:`_range_marks`) with
+        everything about this firer and target that it reads.
+        """
         alive = unit.alive_models
-        cover = unit_cover(self.table, Point(unit.anchor.x + dx, unit.anchor.y + dy), target)
-        arcs = dict(unit.vehicle.arcs) if unit.vehicle else {}
-        origins = [Point(m.x + dx, m.y + dy) for m in alive]
         aims = target.alive_models
-        if not origins or not aims:
+        if not alive or not aims:
             return (), ()
-        flat = unit.coords if origin is None else tuple([c for p in origins for c in (p.x, p.y)])
+        if origin:
+            anchor = unit.anchor
+            dx, dy = origin.x - anchor.x, origin.y - anchor.y
+            flat = tuple([c for m in alive for c in (m.x + dx, m.y + dy)])
+        else:
+            dx, dy = 0.0, 0.0
+            flat = unit.coords
         # each model's nearest target model in sight (the first of equals)
         in_sight = self.table.nearest_in_sight(flat, target.coords)
-        vehicle = target.vehicle
+        rules, vehicle, firer = self.rules, target.vehicle, unit.vehicle
+        # the models with a target model in sight within their longest reach
+        able: list[tuple[int, Model, int, float, tuple[float, ...]]] = []
+        known = _MARKS.get
         for i, model in enumerate(alive):
-            at, seen = origins[i], in_sight[i]
-            if seen is None:
-                continue
-            j, rng = seen
-            nearest = aims[j]
-            options: list[tuple[Shot, int, bool]] = []
-            base: Situation | None = None  # the same for each weapon of this model
-            for name in model.weapons:
-                weapon = self.rules.weapon(name)
-                special = set(weapon.special)
-                if ("Fixed" in special and moving) or (
-                    model.used_one_shot and "One-shot" in special
-                ):
-                    continue
-                if unit.vehicle and not in_arc(
-                    arcs.get(name, "turret"), unit.heading, at, nearest.point
-                ):
-                    continue
-                if rng > weapon.range or rng < weapon.min_range:
-                    continue
-                if base is None:
-                    tgt_profile = (
-                        infantry_target(self.rules, target.quality)
-                        if vehicle is None
-                        else vehicle.target
+            seen = in_sight[i]
+            if seen is not None:
+                found = known((rules, model.weapons))
+                marks, reach = found or _range_marks(rules, model.weapons)
+                if seen[1] <= reach:
+                    able.append((i, model, seen[0], seen[1], marks))
+        if not able:
+            return (), ()
+        tgt_profile = infantry_target(rules, target.quality) if vehicle is None else vehicle.target
+        anchor = unit.anchor
+        shooter = Point(anchor.x + dx, anchor.y + dy)
+        cover = self._unit_cover(shooter, target) if vehicle is None else "none"
+        context = (
+            rules,
+            tgt_profile,
+            vehicle is None,
+            firer is None,
+            len(alive) < 2,
+            moving,
+            unit.pins,
+            unit.quality,
+            unit.ranged_in_on == target.uid,
+            target.is_down,
+            target.start_models <= 2,
+            cover,
+            bool(vehicle and vehicle.open_topped),
+            bool(vehicle and vehicle.automaton),
+            target.pins,
+            target.quality,
+            len(aims),
+        )
+        number = _CONTEXTS.get(context)
+        if number is None:
+            if len(_CONTEXTS) >= MEMO_LIMIT:
+                _CONTEXTS.clear()  # a number is never given again, so _CHOICES stays right
+            number = _CONTEXTS[context] = next(_NUMBERS)
+        arcs = dict(firer.arcs) if firer else {}
+        counts: dict[Shot, int] = {}
+        fired: list[int] = []
+        choices = _CHOICES.get
+        facing = "front"  # what an infantry firer's shots at troops see
+        bearing: tuple[bool, ...] = ()
+        for i, model, j, rng, marks in able:
+            weapons = model.weapons
+            if vehicle or firer:  # only these read the model's place beyond its range
+                at = Point(model.x + dx, model.y + dy)
+                nearest = aims[j].point
+                if vehicle:
+                    facing = facing_hit(target.heading, target.anchor, at)
+                if firer:
+                    bearing = tuple(
+                        [in_arc(arcs.get(n, "turret"), unit.heading, at, nearest) for n in weapons]
                     )
-                    facing = facing_hit(target.heading, target.anchor, at) if vehicle else "front"
-                    base = Situation(
-                        range_inches=rng,
-                        firer_pins=unit.pins,
-                        firer_inexperienced=unit.quality == "inexperienced",
-                        moving=moving,
-                        target_down=target.is_down and vehicle is None,
-                        small_unit=vehicle is None and target.start_models <= 2,
-                        cover=cover if vehicle is None else "none",  # type: ignore[arg-type]
-                        facing=facing,  # type: ignore[arg-type]
-                        ranged_in=unit.ranged_in_on == target.uid,
-                        open_topped=bool(vehicle and vehicle.open_topped),
-                        automaton=bool(vehicle and vehicle.automaton),
-                        target_pins=target.pins,
-                        target_quality=target.quality,
-                        target_models=len(aims),
-                    )
-                situation = base
-                if "Team" in special and len(alive) < 2 and unit.vehicle is None:
-                    situation = replace(
-                        situation, firer_pins=situation.firer_pins + 1
-                    )  # one crew: -1
-                per = (
-                    1
-                    if ("Flamethrower" in special or "Shockwave" in special)
-                    else int(weapon.shots)
+            key = (
+                number,
+                weapons,
+                model.used_one_shot,
+                bisect_left(marks, rng),
+                bisect_right(marks, rng),
+                facing,
+                bearing,
+            )
+            chosen = choices(key)
+            if chosen is None:
+                if len(_CHOICES) >= MEMO_LIMIT:
+                    _CHOICES.clear()
+                at, nearest = Point(model.x + dx, model.y + dy), aims[j].point
+                chosen = _CHOICES[key] = self._model_shots(
+                    unit, target, model, moving, at, nearest, rng, cover, tgt_profile, facing
                 )
-                ways = [situation]
-                if weapon.indirect_min_range is not None and rng >= weapon.indirect_min_range:
-                    ways.append(replace(situation, indirect=True))  # a howitzer may lob it
-                for way in ways:
-                    shot = _planned(self.rules, weapon, tgt_profile, way)
-                    if shot is not None and shot.hit_on is not None:
-                        options.append((shot, per, "One-shot" in special))
-            if not options:
-                continue
-            # a vehicle fires all its weapons; a man fires one: the best at this target
-            chosen = options if unit.vehicle else [max(options, key=lambda o: _worth(o, target))]
             for shot, per, one_shot in chosen:
                 counts[shot] = counts.get(shot, 0) + per
                 if one_shot:
                     fired.append(i)
-        return tuple(Group(shot, n) for shot, n in counts.items()), tuple(fired)
+        return tuple([Group(shot, n) for shot, n in counts.items()]), tuple(fired)
+
+    def _model_shots(
+        self,
+        unit: UnitState,
+        target: UnitState,
+        model: Model,
+        moving: bool,
+        at: Point,
+        nearest: Point,
+        rng: float,
+        cover: str,
+        tgt_profile: Target,
+        facing: str,
+    ) -> tuple[tuple[Shot, int, bool], ...]:
+        """What one model at ``at`` fires at ``target`` (nearest model ``rng`` away):
+        every weapon that can for a vehicle, else the one best at this target."""
+        rules, vehicle = self.rules, target.vehicle
+        arcs = dict(unit.vehicle.arcs) if unit.vehicle else {}
+        options: list[tuple[Shot, int, bool]] = []
+        base: Situation | None = None  # the same for each weapon of this model
+        for name in model.weapons:
+            weapon = rules.weapon(name)
+            special = set(weapon.special)
+            if ("Fixed" in special and moving) or (model.used_one_shot and "One-shot" in special):
+                continue
+            if unit.vehicle and not in_arc(arcs.get(name, "turret"), unit.heading, at, nearest):
+                continue
+            if rng > weapon.range or rng < weapon.min_range:
+                continue
+            if base is None:
+                base = Situation(
+                    range_inches=rng,
+                    firer_pins=unit.pins,
+                    firer_inexperienced=unit.quality == "inexperienced",
+                    moving=moving,
+                    target_down=target.is_down and vehicle is None,
+                    small_unit=vehicle is None and target.start_models <= 2,
+                    cover=cover,  # type: ignore[arg-type]
+                    facing=facing,  # type: ignore[arg-type]
+                    ranged_in=unit.ranged_in_on == target.uid,
+                    open_topped=bool(vehicle and vehicle.open_topped),
+                    automaton=bool(vehicle and vehicle.automaton),
+                    target_pins=target.pins,
+                    target_quality=target.quality,
+                    target_models=len(target.alive_models),
+                )
+            situation = base
+            if "Team" in special and len(unit.alive_models) < 2 and unit.vehicle is None:
+                situation = replace(situation, firer_pins=situation.firer_pins + 1)  # one crew: -1
+            per = 1 if ("Flamethrower" in special or "Shockwave" in special) else int(weapon.shots)
+            ways = [situation]
+            if weapon.indirect_min_range is not None and rng >= weapon.indirect_min_range:
+                ways.append(replace(situation, indirect=True))  # a howitzer may lob it
+            for way in ways:
+                shot = _planned(rules, weapon, tgt_profile, way)
+                if shot is not None and shot.hit_on is not None:
+                    options.append((shot, per, "One-shot" in special))
+        if not options:
+            return ()
+        # a vehicle fires all its weapons; a man fires one: the best at this target
+        if unit.vehicle:
+            return tuple(options)
+        return (max(options, key=lambda o: _worth(o, target)),)
+
+    def _unit_cover(self, shooter: Point, target: UnitState) -> str:
+        """:func:`unit_cover`, remembered by the shooter's place and the target's models'."""
+        memo = self.table.memo("unit cover")
+        key = (shooter.x, shooter.y, target.coords)
+        found: str | None = memo.get(key)
+        if found is None:
+            found = memo[key] = unit_cover(self.table, shooter, target)
+        return found
 
     # ------------------------------------------------------------------ carrying out orders
     def _carry_out(self, action: Action) -> None:

@@ -1,0 +1,175 @@
+"""The engine's remembered fast paths give the plain computations' answers exactly.
+
+Each test walks real games (random players, both editions) and, at many positions,
+compares a fast path with a plain one written out here as it was before the speed-up.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from kriegsspiel.ai.players import RandomPlayer, chance_outcome
+from kriegsspiel.core.game import CHANCE
+from kriegsspiel.core.scenario import load_scenario, sample_scenarios
+from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.attack import (
+    TroopsContext,
+    _casualties,
+    _first,
+    _pins_and_tests,
+    expected_troops,
+)
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame, _planned, _worth
+from kriegsspiel.rulesets.bolt_action.game.table_rules import facing_hit, in_arc, unit_cover
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.rulesets.bolt_action.morale import new_test
+from kriegsspiel.rulesets.bolt_action.shooting import Group, Shot, Situation, infantry_target
+
+
+def plain_groups(
+    game: BoltActionGame, unit: UnitState, target: UnitState, moving: bool, origin: Point | None
+) -> tuple[tuple[Group, ...], tuple[int, ...]]:
+    """Every model's shots worked out afresh (the code before its choices were remembered)."""
+    dx, dy = (origin.x - unit.anchor.x, origin.y - unit.anchor.y) if origin else (0.0, 0.0)
+    counts: dict[Shot, int] = {}
+    fired: list[int] = []
+    alive = unit.alive_models
+    cover = unit_cover(game.table, Point(unit.anchor.x + dx, unit.anchor.y + dy), target)
+    arcs = dict(unit.vehicle.arcs) if unit.vehicle else {}
+    origins = [Point(m.x + dx, m.y + dy) for m in alive]
+    aims = target.alive_models
+    if not origins or not aims:
+        return (), ()
+    flat = unit.coords if origin is None else tuple([c for p in origins for c in (p.x, p.y)])
+    in_sight = game.table.nearest_in_sight(flat, target.coords)
+    vehicle = target.vehicle
+    for i, model in enumerate(alive):
+        at, seen = origins[i], in_sight[i]
+        if seen is None:
+            continue
+        j, rng = seen
+        nearest = aims[j]
+        options: list[tuple[Shot, int, bool]] = []
+        base: Situation | None = None
+        for name in model.weapons:
+            weapon = game.rules.weapon(name)
+            special = set(weapon.special)
+            if ("Fixed" in special and moving) or (model.used_one_shot and "One-shot" in special):
+                continue
+            if unit.vehicle and not in_arc(
+                arcs.get(name, "turret"), unit.heading, at, nearest.point
+            ):
+                continue
+            if rng > weapon.range or rng < weapon.min_range:
+                continue
+            tgt_profile = (
+                infantry_target(game.rules, target.quality) if vehicle is None else vehicle.target
+            )
+            if base is None:
+                facing = facing_hit(target.heading, target.anchor, at) if vehicle else "front"
+                base = Situation(
+                    range_inches=rng,
+                    firer_pins=unit.pins,
+                    firer_inexperienced=unit.quality == "inexperienced",
+                    moving=moving,
+                    target_down=target.is_down and vehicle is None,
+                    small_unit=vehicle is None and target.start_models <= 2,
+                    cover=cover if vehicle is None else "none",  # type: ignore[arg-type]
+                    facing=facing,  # type: ignore[arg-type]
+                    ranged_in=unit.ranged_in_on == target.uid,
+                    open_topped=bool(vehicle and vehicle.open_topped),
+                    automaton=bool(vehicle and vehicle.automaton),
+                    target_pins=target.pins,
+                    target_quality=target.quality,
+                    target_models=len(aims),
+                )
+            situation = base
+            if "Team" in special and len(alive) < 2 and unit.vehicle is None:
+                situation = replace(situation, firer_pins=situation.firer_pins + 1)
+            per = 1 if ("Flamethrower" in special or "Shockwave" in special) else int(weapon.shots)
+            ways = [situation]
+            if weapon.indirect_min_range is not None and rng >= weapon.indirect_min_range:
+                ways.append(replace(situation, indirect=True))
+            for way in ways:
+                shot = _planned(game.rules, weapon, tgt_profile, way)
+                if shot is not None and shot.hit_on is not None:
+                    options.append((shot, per, "One-shot" in special))
+        if not options:
+            continue
+        chosen = options if unit.vehicle else [max(options, key=lambda o: _worth(o, target))]
+        for shot, per, one_shot in chosen:
+            counts[shot] = counts.get(shot, 0) + per
+            if one_shot:
+                fired.append(i)
+    return tuple(Group(shot, n) for shot, n in counts.items()), tuple(fired)
+
+
+def positions(ruleset: str, seed: int, every: int = 7) -> list[BoltActionGame]:
+    """Copies of a random game every few decisions (pins, losses and moves pile up)."""
+    armies = [load_army(p, ruleset) for p in sample_armies(ruleset)[:2]]
+    scenario = load_scenario(sample_scenarios()[seed % 2])
+    game = BoltActionGame(ruleset, scenario, (armies[0], armies[1]), seed=seed)
+    players = [RandomPlayer(seed), RandomPlayer(seed + 1)]
+    rng = random.Random(seed)
+    found: list[BoltActionGame] = []
+    step = 0
+    while not game.is_terminal():
+        player = game.current_player()
+        if player == CHANCE:
+            game.apply_action(chance_outcome(game, rng))
+            continue
+        step += 1
+        if step % every == 0:
+            found.append(game.clone())
+        game.apply_action(players[player].choose(game))
+    return found
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_shooting_groups_match_the_plain_computation(ruleset: str) -> None:
+    checked = 0
+    for seed in (3, 4):
+        for game in positions(ruleset, seed):
+            live = [u for u in game.units if not u.destroyed]
+            for unit in live:
+                shifts = [None, Point(unit.anchor.x + 3.0, unit.anchor.y - 2.5)]
+                for target in live:
+                    if target.side == unit.side:
+                        continue
+                    for moving in (False, True):
+                        for origin in shifts:
+                            fast = game._shooting_groups(unit, target, moving, origin)
+                            assert fast == plain_groups(game, unit, target, moving, origin)
+                            checked += bool(fast[0])
+    assert checked > 100  # many real shootings, not just empty ones
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_expected_troops_match_the_whole_distributions(ruleset: str) -> None:
+    """The short ways to the means give the same fractions as the full distributions,
+    for real shootings at troops, at targets too small to take every casualty as well."""
+    seen: set[tuple[Group, ...]] = set()
+    for game in positions(ruleset, 5, every=11):
+        live = [u for u in game.units if not u.destroyed]
+        for unit in live:
+            for target in live:
+                if target.side == unit.side or target.vehicle is not None:
+                    continue
+                groups = game.shot_groups(unit, target, moving=False)
+                if groups and groups not in seen:
+                    seen.add(groups)
+    assert len(seen) > 20
+    for groups in seen:
+        for models in (None, 1, 2, 3, 5, 10):
+            for pins in (0, 2):
+                morale = new_test(game.rules, "regular", pins=pins)
+                ctx = TroopsContext(models=models, morale=morale, pins_per_attack=1)
+                whole = (
+                    _casualties(groups, models).mean(),
+                    _pins_and_tests(groups, ctx).map(_first).mean(),
+                )
+                assert expected_troops(groups, ctx) == whole
