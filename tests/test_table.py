@@ -18,6 +18,8 @@ from kriegsspiel.core.table import (
     Table,
     TerrainFeature,
     _interiors_meet,
+    _past,
+    _sight_past,
     _Shape,
     _within,
     circle,
@@ -323,6 +325,27 @@ def test_the_plain_python_tests_agree_with_shapely_where_they_decide(
             assert table.sees_within((a.x, a.y), (b.x, b.y), 10.0) == (
                 table.line_of_sight(a, b) and bool(np.hypot(a.x - b.x, a.y - b.y) <= 10.0)
             )
+
+
+@settings(max_examples=150, deadline=None)
+@given(table_and_points(n=6))
+def test_sight_with_the_point_tests_worked_out_beforehand_is_sight(
+    case: tuple[Table, list[Point]],
+) -> None:
+    table, pts = case
+    pts = pts + [Point(p.x + 1e-9, p.y) for p in pts[:2]]  # a hair from a corner or an edge
+    shapes = table._shapes  # every outline, as though each blocked sight
+    for a in pts:
+        past = _past(shapes, a.x, a.y)
+        assert [k for k, _, _ in past] == [
+            k for k, s in enumerate(shapes) if s.point(a.x, a.y) != 1
+        ]
+        for b in pts:
+            if a != b:
+                held = [s.point(b.x, b.y) for s in shapes]
+                assert _sight_past(past, held, a.x, a.y, b.x, b.y) == Table._sight(
+                    shapes, a.x, a.y, b.x, b.y
+                )
 
 
 @settings(max_examples=80, deadline=None)

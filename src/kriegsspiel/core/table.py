@@ -448,17 +448,26 @@ class Table:
 
     def _sees_within(self, origins: Coords, targets: Coords, reach: float) -> bool:
         """Pair by pair, stopping at the first pair in reach and in sight."""
-        shapes, sight = self._blockers_near(origins, targets), self._sight
+        shapes = self._blockers_near(origins, targets)
+        held: list[list[int] | None] = [None] * (len(targets) // 2)  # see _sight_past
         unsure: list[tuple[float, float, float, float]] = []
         for i in range(0, len(origins), 2):
             ax, ay = origins[i], origins[i + 1]
+            past: list[tuple[int, _Shape, int]] | None = None
             for j in range(0, len(targets), 2):
                 bx, by = targets[j], targets[j + 1]
                 if not _within(ax - bx, ay - by, reach):
                     continue
-                seen = (
-                    True if not shapes or (ax == bx and ay == by) else sight(shapes, ax, ay, bx, by)
-                )
+                if ax == bx and ay == by:
+                    return True
+                if past is None:
+                    past = _past(shapes, ax, ay)
+                if not past:
+                    return True
+                at_b = held[j // 2]
+                if at_b is None:
+                    at_b = held[j // 2] = [s.point(bx, by) for s in shapes]
+                seen = _sight_past(past, at_b, ax, ay, bx, by)
                 if seen:
                     return True
                 if seen is None:
@@ -487,27 +496,28 @@ class Table:
         """Each origin tries its targets nearest first, up to the first one in sight."""
         far: list[list[float]] = self.distances_flat(origins, targets).tolist()
         shapes = self._blockers_near(origins, targets)
+        held: list[list[int] | None] = [None] * (len(targets) // 2)  # see _sight_past
         found: list[tuple[int, float] | None] = []
         for i, row in enumerate(far):
             ax, ay = origins[2 * i], origins[2 * i + 1]
+            past = _past(shapes, ax, ay)
             nearest = None
             for j in sorted(range(len(row)), key=row.__getitem__):  # stable: ties by index
                 bx, by = targets[2 * j], targets[2 * j + 1]
-                if not shapes or self._pair_sight(shapes, ax, ay, bx, by):
+                if not past or (ax == bx and ay == by):
+                    nearest = (j, row[j])
+                    break
+                at_b = held[j]
+                if at_b is None:
+                    at_b = held[j] = [s.point(bx, by) for s in shapes]
+                seen = _sight_past(past, at_b, ax, ay, bx, by)
+                if seen is None:
+                    seen = self.line_of_sight(Point(ax, ay), Point(bx, by))
+                if seen:
                     nearest = (j, row[j])
                     break
             found.append(nearest)
         return tuple(found)
-
-    def _pair_sight(
-        self, shapes: Sequence[_Shape], ax: float, ay: float, bx: float, by: float
-    ) -> bool:
-        """Line of sight between two points given the blockers that may matter (the rest
-        cannot: see :meth:`_blockers_near`)."""
-        if ax == bx and ay == by:
-            return True
-        seen = self._sight(shapes, ax, ay, bx, by)
-        return self.line_of_sight(Point(ax, ay), Point(bx, by)) if seen is None else seen
 
     def distances_flat(self, origins: Coords, targets: Coords) -> FloatArray:
         """:meth:`distances` of points as flat coordinate tuples."""
@@ -531,15 +541,20 @@ class Table:
         shapes = self._blockers_near(origins, targets)
         if not shapes or not n or not m:
             return np.ones((n, m), dtype=np.bool_)
-        sight = self._sight
+        held = [[s.point(targets[2 * j], targets[2 * j + 1]) for s in shapes] for j in range(m)]
         rows: list[list[bool]] = []
         unsure: list[tuple[int, int]] = []
         for i in range(n):
             ax, ay = origins[2 * i], origins[2 * i + 1]
+            past = _past(shapes, ax, ay)
             row = []
             for j in range(m):
                 bx, by = targets[2 * j], targets[2 * j + 1]
-                seen = True if ax == bx and ay == by else sight(shapes, ax, ay, bx, by)
+                seen = (
+                    True
+                    if not past or (ax == bx and ay == by)
+                    else _sight_past(past, held[j], ax, ay, bx, by)
+                )
                 if seen is None:
                     unsure.append((i, j))
                     seen = True
@@ -771,6 +786,37 @@ def _settled(answers: list[tuple[int, int]]) -> tuple[int, ...] | None:
     return tuple([j for j, answer in answers if answer == _YES])
 
 
+def _past(shapes: Sequence[_Shape], x: float, y: float) -> list[tuple[int, _Shape, int]]:
+    """The shapes (with their indices and :meth:`_Shape.point` answers) that do not hold
+    the point: only these can block a sight line from it (see :meth:`Table._sight`)."""
+    return [(k, s, at) for k, s in enumerate(shapes) if (at := s.point(x, y)) != _YES]
+
+
+def _sight_past(
+    past: list[tuple[int, _Shape, int]],
+    held: list[int],
+    ax: float,
+    ay: float,
+    bx: float,
+    by: float,
+) -> bool | None:
+    """:meth:`Table._sight` from a (different) b, with the point tests worked out
+    beforehand: ``past`` is :func:`_past` of a, ``held[k]`` is shape k's ``point`` of b.
+    Each shape is judged on the same three answers, so the result is the same."""
+    unsure = False
+    for k, shape, at_a in past:
+        at_b = held[k]
+        if at_b == _YES:
+            continue
+        crossed = shape.crossed(ax, ay, bx, by)
+        if crossed == _NO:
+            continue
+        if crossed == _YES and at_a == _NO and at_b == _NO:
+            return False
+        unsure = True
+    return None if unsure else True
+
+
 def _within(dx: float, dy: float, reach: float) -> bool:
     """``np.hypot(dx, dy) <= reach`` (numpy's own answer in a close call: the same as the
     batch :meth:`Table.distances`), mostly without numpy's cost."""
@@ -875,12 +921,20 @@ class _Shape:
         for vx, vy, nx, ny in self.edges:
             depth = nx * (ax - vx) + ny * (ay - vy)
             rate = nx * dx + ny * dy
-            if rate > 0:
-                in_lo = max(in_lo, (_MARGIN - depth) / rate)
-                near_lo = max(near_lo, (-_MARGIN - depth) / rate)
+            if rate > 0:  # (max and min by comparisons: the same values, no calls)
+                t = (_MARGIN - depth) / rate
+                if t > in_lo:
+                    in_lo = t
+                t = (-_MARGIN - depth) / rate
+                if t > near_lo:
+                    near_lo = t
             elif rate < 0:
-                in_hi = min(in_hi, (_MARGIN - depth) / rate)
-                near_hi = min(near_hi, (-_MARGIN - depth) / rate)
+                t = (_MARGIN - depth) / rate
+                if t < in_hi:
+                    in_hi = t
+                t = (-_MARGIN - depth) / rate
+                if t < near_hi:
+                    near_hi = t
             elif depth < -_MARGIN:
                 return _NO
             elif depth < _MARGIN:
