@@ -47,20 +47,39 @@ def destinations(game: BoltActionGame, unit: UnitState, *, run: bool) -> list[Po
     """Legal end points of a straight move for an Advance (or a Run)."""
     if unit.immobilised:
         return []
-    start = unit.anchor
-    enemies = [u for u in game.units if u.side != unit.side and not u.destroyed]
-    enemy = min(enemies, key=lambda e: start.distance_to(e.anchor)).anchor if enemies else None
-    objective = (
-        min(
-            (Point(o.x, o.y) for o in game.scenario.objectives),
-            key=lambda p: start.distance_to(p),
-        )
-        if game.scenario.objectives
-        else None
-    )
-    # what the answer depends on (the rest is the table's, whose store this is)
+    return _remembered(game, unit, run, *_goals(game, unit))
+
+
+def _goals(game: BoltActionGame, unit: UnitState) -> tuple[Point | None, Point | None]:
+    """The nearest enemy unit's centre and the nearest objective (the first of equals, as
+    ``min`` picks), or None where there is none."""
+    sx, sy = unit.anchor.x, unit.anchor.y
+    dist = math.dist
+    enemy: Point | None = None
+    best = 0.0
+    side = unit.side
+    for u in game.units:
+        if u.side != side and not u.destroyed:
+            at = u.anchor
+            gap = dist((sx, sy), (at.x, at.y))  # Point.distance_to's arithmetic
+            if enemy is None or gap < best:
+                enemy, best = at, gap
+    objective: Point | None = None
+    closest = 0.0
+    for o in game.scenario.objectives:
+        gap = dist((sx, sy), (o.x, o.y))
+        if objective is None or gap < closest:
+            objective, closest = Point(o.x, o.y), gap
+    return enemy, objective
+
+
+def _remembered(
+    game: BoltActionGame, unit: UnitState, run: bool, enemy: Point | None, objective: Point | None
+) -> list[Point]:
+    """:func:`destinations` toward these goals, remembered by what the answer depends on."""
+    # (the rest is the table's, whose store this is)
     key = (game.rules, run, unit.side, unit.kind, unit.vehicle, unit.heading)
-    key_goals = (key, unit.coords, start, enemy, objective)
+    key_goals = (key, unit.coords, unit.anchor, enemy, objective)
     memo = game.table.memo("destinations")
     found: tuple[Point, ...] | None = memo.get(key_goals)
     if found is None:
@@ -113,14 +132,17 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
         Action("order", unit=uid, order="Fire", target=t.uid)
         for t in targets(game, unit, moving=False)
     ]
-    for p in destinations(game, unit, run=False):
+    goals = (None, None) if unit.immobilised else _goals(game, unit)  # (as destinations)
+    for p in [] if unit.immobilised else _remembered(game, unit, False, *goals):
         shots = targets(game, unit, moving=True, origin=p)
         acts.append(Action("order", unit=uid, order="Advance", to=(p.x, p.y)))
         acts += [
             Action("order", unit=uid, order="Advance", to=(p.x, p.y), target=t.uid) for t in shots
         ]
-    for p in [] if unit.no_run else destinations(game, unit, run=True):  # gravity pulse
-        acts.append(Action("order", unit=uid, order="Run", to=(p.x, p.y)))
+    for p in [] if unit.no_run or unit.immobilised else _remembered(game, unit, True, *goals):
+        acts.append(
+            Action("order", unit=uid, order="Run", to=(p.x, p.y))
+        )  # (no_run: gravity pulse)
     for kind in SUPPORT:
         if can_call(game, unit, kind):
             acts += [

@@ -1,0 +1,85 @@
+"""The quick paths of move generation give the plain paths' answers, all through real games."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from kriegsspiel.ai.players import RandomPlayer, chance_outcome
+from kriegsspiel.core.game import CHANCE
+from kriegsspiel.core.scenario import load_scenario, sample_scenarios
+from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.game.candidates import _destinations, _goals, destinations
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.table_rules import _check_move, check_move, unit_cover
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState, _Places
+
+
+def positions(ruleset: str, seed: int, every: int = 7) -> Iterator[BoltActionGame]:
+    """A random game, stopped at every ``every``-th decision (and played on after)."""
+    armies = [load_army(p, ruleset) for p in sample_armies(ruleset)[:2]]
+    scenario = load_scenario(sample_scenarios()[seed % 2])
+    game = BoltActionGame(ruleset, scenario, (armies[0], armies[1]), seed=seed)
+    rng, players = random.Random(seed), (RandomPlayer(seed), RandomPlayer(seed + 1))
+    decisions = 0
+    while not game.is_terminal():
+        player = game.current_player()
+        if player == CHANCE:
+            action = chance_outcome(game, rng)
+        else:
+            decisions += 1
+            if decisions % every == 0:
+                yield game
+            action = players[player].choose(game)
+        game.apply_action(action)
+
+
+def slow_goals(game: BoltActionGame, unit: UnitState) -> tuple[Point | None, Point | None]:
+    """The nearest enemy centre and objective by ``min``, as destinations once found them."""
+    start = unit.anchor
+    enemies = [u for u in game.units if u.side != unit.side and not u.destroyed]
+    enemy = min(enemies, key=lambda e: start.distance_to(e.anchor)).anchor if enemies else None
+    objectives = [Point(o.x, o.y) for o in game.scenario.objectives]
+    objective = min(objectives, key=start.distance_to) if objectives else None
+    return enemy, objective
+
+
+@pytest.mark.parametrize(("ruleset", "seed"), [("konflikt47", 3), ("bolt-action-1", 4)])
+def test_quick_move_generation_is_the_plain_one(ruleset: str, seed: int) -> None:
+    for game in positions(ruleset, seed):
+        for unit in game.units:
+            # the remembered places are the models' places now
+            places = _Places.of(unit)
+            assert unit.alive_models == list(places.alive)
+            assert (unit.anchor, unit.coords) == (places.anchor, places.coords)
+            if unit.destroyed:
+                continue
+            goals = _goals(game, unit)
+            assert goals == slow_goals(game, unit)
+            for run in (False, True):
+                expected = [] if unit.immobilised else _destinations(game, unit, run, *goals)
+                assert destinations(game, unit, run=run) == expected
+                for p in [*expected, Point(unit.anchor.x + 30, unit.anchor.y - 5)]:
+                    assert check_move(game.rules, game.table, unit, p, run) == _check_move(
+                        game.rules, game.table, unit, p, run
+                    )
+            for enemy in game.units:
+                if enemy.side != unit.side and not enemy.destroyed:
+                    shooter = unit.anchor
+                    models = enemy.alive_models
+                    step = max(1, len(models) // 3)
+                    covers = [game.table.cover_between(shooter, m.point) for m in models[::step]]
+                    assert unit_cover(game.table, shooter, enemy) == plain_cover(covers)
+
+
+def plain_cover(covers: list[str]) -> str:
+    """unit_cover's rule from the sampled models' covers: what most have (ties: the better)."""
+    counts = {level: covers.count(level) for level in ("none", "soft", "hard")}
+    best = max(counts.values())
+    for level in ("hard", "soft", "none"):
+        if counts[level] == best and best > 0:
+            return level if counts[level] * 2 >= sum(counts.values()) else "none"
+    return "none"
