@@ -7,23 +7,32 @@ from collections.abc import Iterator
 
 import pytest
 
+from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import RandomPlayer, chance_outcome
 from kriegsspiel.core.game import CHANCE
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
-from kriegsspiel.rulesets.bolt_action.game.candidates import _destinations, _goals, destinations
+from kriegsspiel.rulesets.bolt_action.game.candidates import (
+    _destinations,
+    _goals,
+    _order_candidates,
+    destinations,
+    order_candidates,
+)
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import _check_move, check_move, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, _Places
 
 
-def positions(ruleset: str, seed: int, every: int = 7) -> Iterator[BoltActionGame]:
-    """A random game, stopped at every ``every``-th decision (and played on after)."""
+def positions(ruleset: str, seed: int, kind: str, every: int = 3) -> Iterator[BoltActionGame]:
+    """A game between random (or tactical) players, stopped at every ``every``-th decision
+    (and played on after)."""
     armies = [load_army(p, ruleset) for p in sample_armies(ruleset)[:2]]
     scenario = load_scenario(sample_scenarios()[seed % 2])
     game = BoltActionGame(ruleset, scenario, (armies[0], armies[1]), seed=seed)
-    rng, players = random.Random(seed), (RandomPlayer(seed), RandomPlayer(seed + 1))
+    player_kind = TacticalPlayer if kind == "tactical" else RandomPlayer
+    rng, players = random.Random(seed), (player_kind(seed), player_kind(seed + 1))
     decisions = 0
     while not game.is_terminal():
         player = game.current_player()
@@ -47,9 +56,12 @@ def slow_goals(game: BoltActionGame, unit: UnitState) -> tuple[Point | None, Poi
     return enemy, objective
 
 
-@pytest.mark.parametrize(("ruleset", "seed"), [("konflikt47", 3), ("bolt-action-1", 4)])
-def test_quick_move_generation_is_the_plain_one(ruleset: str, seed: int) -> None:
-    for game in positions(ruleset, seed):
+@pytest.mark.parametrize(
+    ("ruleset", "seed", "kind"),
+    [("konflikt47", 3, "random"), ("bolt-action-1", 4, "random"), ("konflikt47", 5, "tactical")],
+)
+def test_quick_move_generation_is_the_plain_one(ruleset: str, seed: int, kind: str) -> None:
+    for game in positions(ruleset, seed, kind):
         for unit in game.units:
             # the remembered places are the models' places now
             places = _Places.of(unit)
@@ -57,6 +69,8 @@ def test_quick_move_generation_is_the_plain_one(ruleset: str, seed: int) -> None
             assert (unit.anchor, unit.coords) == (places.anchor, places.coords)
             if unit.destroyed:
                 continue
+            # remembered candidates are found afresh (each other unit's, too, is asked for)
+            assert order_candidates(game, unit) == _order_candidates(game, unit)
             goals = _goals(game, unit)
             assert goals == slow_goals(game, unit)
             for run in (False, True):

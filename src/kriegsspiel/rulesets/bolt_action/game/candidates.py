@@ -8,9 +8,12 @@ objective and the nearest cover, and a withdrawal, each at full and half distanc
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+import weakref
+from typing import TYPE_CHECKING, Any
 
-from kriegsspiel.core.table import Point, Table
+from kriegsspiel.core.scenario import Scenario
+from kriegsspiel.core.table import MEMO_LIMIT, Point, Table
+from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, movement_row
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
@@ -122,8 +125,59 @@ def targets(
     return [e for e, ok in zip(enemies, able, strict=True) if ok]
 
 
+#: Per game (while it lives): its table, rules and scenario, and the candidates found on them.
+_CANDIDATES: weakref.WeakKeyDictionary[
+    BoltActionGame, tuple[Table, Rules, Scenario, dict[Any, tuple[Action, ...]]]
+] = weakref.WeakKeyDictionary()
+
+
 def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
-    """Every candidate order for ``unit``: a few moves, every target, every assault."""
+    """Every candidate order for ``unit``: a few moves, every target, every assault.
+
+    Remembered per game by everything the answer depends on besides the game's table, rules
+    and scenario: the unit's place, heading, state and models, and each live enemy's place,
+    kind and move. A player asks again for the units that did not act since it last chose,
+    and between its turns often nothing they depend on has changed.
+    """
+    kept = _CANDIDATES.get(game)
+    if (
+        kept is None
+        or kept[0] is not game.table  # a new table after a wreck
+        or kept[1] is not game.rules
+        or kept[2] is not game.scenario
+    ):
+        kept = _CANDIDATES[game] = (game.table, game.rules, game.scenario, {})
+    side = unit.side
+    key = (
+        unit.uid,
+        side,
+        unit.kind,
+        unit.vehicle,
+        unit.coords,
+        unit.anchor,
+        unit.heading,
+        unit.immobilised,
+        unit.no_run,
+        unit.support_used,
+        tuple([(m.alive, m.used_one_shot, m.weapons, m.observer) for m in unit.models]),
+        tuple(
+            [
+                (e.uid, e.side, e.coords, e.anchor, e.vehicle is None, e.moved)
+                for e in game.units
+                if e.side != side and not e.destroyed
+            ]
+        ),
+    )
+    memo = kept[3]
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        found = memo[key] = tuple(_order_candidates(game, unit))
+    return list(found)
+
+
+def _order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
     from kriegsspiel.rulesets.bolt_action.game.state import Action
 
     uid = unit.uid
@@ -140,9 +194,7 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
             Action("order", unit=uid, order="Advance", to=(p.x, p.y), target=t.uid) for t in shots
         ]
     for p in [] if unit.no_run or unit.immobilised else _remembered(game, unit, True, *goals):
-        acts.append(
-            Action("order", unit=uid, order="Run", to=(p.x, p.y))
-        )  # (no_run: gravity pulse)
+        acts.append(Action("order", unit=uid, order="Run", to=(p.x, p.y)))  # no_run: gravity
     for kind in SUPPORT:
         if can_call(game, unit, kind):
             acts += [
