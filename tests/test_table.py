@@ -17,6 +17,7 @@ from kriegsspiel.core.table import (
     Point,
     Table,
     TerrainFeature,
+    _bounds,
     _interiors_meet,
     _past,
     _Shape,
@@ -346,6 +347,29 @@ def test_sight_with_the_point_tests_worked_out_beforehand_is_sight(
                 assert _sight_past(past, held, a.x, a.y, b.x, b.y) == Table._sight(
                     shapes, a.x, a.y, b.x, b.y
                 )
+
+
+@settings(max_examples=80, deadline=None)
+@given(table_and_points(n=6), table_and_points(n=6), st.sampled_from([0.5, 3.0, 10.0, 100.0]))
+def test_sees_within_is_the_visibility_matrix_within_reach(
+    case: tuple[Table, list[Point]], more: tuple[Table, list[Point]], reach: float
+) -> None:
+    table, origins = case
+    targets = more[1] + origins[:1]
+    flat_o = tuple(c for p in origins for c in (p.x, p.y))
+    flat_t = tuple(c for p in targets for c in (p.x, p.y))
+    assert _bounds(flat_o) == (
+        min(p.x for p in origins),
+        min(p.y for p in origins),
+        max(p.x for p in origins),
+        max(p.y for p in origins),
+    )
+    expected = bool(
+        (table.visibility(origins, targets) & (table.distances(origins, targets) <= reach)).any()
+    )
+    assert table.sees_within(flat_o, flat_t, reach) == expected
+    assert table.sees_within(flat_o, flat_t, reach) == expected  # remembered
+    assert not table.sees_within((), flat_t, reach) and not table.sees_within(flat_o, (), reach)
 
 
 @settings(max_examples=80, deadline=None)

@@ -59,6 +59,8 @@ _NO, _YES, _UNSURE = 0, 1, 2
 FloatArray = npt.NDArray[np.float64]
 #: Points as one flat tuple of coordinates: (x0, y0, x1, y1, ...).
 Coords = tuple[float, ...]
+#: A bounding box: (min x, min y, max x, max y).
+Box = tuple[float, float, float, float]
 BoolArray = npt.NDArray[np.bool_]
 
 
@@ -437,18 +439,26 @@ class Table:
         Points come as flat coordinate tuples, ``(x0, y0, x1, y1, ...)``. The same answer
         as ``(visibility(o, t) & (distances(o, t) <= reach)).any()`` for those points.
         """
-        memo = self._store("sees_within")
+        memo = self._memo.get("sees_within")  # (asked very often: _store only when needed)
+        if memo is None or len(memo) >= MEMO_LIMIT:
+            memo = self._store("sees_within")
         key = (origins, targets, reach)
         found: bool | None = memo.get(key)
-        if found is None and _boxes_apart(origins, targets, reach):
-            found = memo[key] = False
         if found is None:
-            found = memo[key] = self._sees_within(origins, targets, reach)
+            if not origins or not targets:
+                found = memo[key] = False
+            else:
+                near, far = _bounds(origins), _bounds(targets)
+                found = memo[key] = not _apart(near, far, reach) and self._sees_within(
+                    origins, targets, reach, self._blockers_in(near, far)
+                )
         return found
 
-    def _sees_within(self, origins: Coords, targets: Coords, reach: float) -> bool:
-        """Pair by pair, stopping at the first pair in reach and in sight."""
-        shapes = self._blockers_near(origins, targets)
+    def _sees_within(
+        self, origins: Coords, targets: Coords, reach: float, shapes: list[_Shape]
+    ) -> bool:
+        """Pair by pair, stopping at the first pair in reach and in sight (``shapes``: the
+        blockers that may matter, see :meth:`_blockers_near`)."""
         held: list[list[int] | None] = [None] * (len(targets) // 2)  # see _sight_past
         unsure: list[tuple[float, float, float, float]] = []
         for i in range(0, len(origins), 2):
@@ -572,13 +582,17 @@ class Table:
         line between them can meet another (the same test :meth:`_Shape.crossed` starts with)."""
         if not origins or not targets:
             return []
+        return self._blockers_in(_bounds(origins), _bounds(targets))
+
+    def _blockers_in(self, near: Box, far: Box) -> list[_Shape]:
+        """:meth:`_blockers_near` of two non-empty sets of points, from their boxes."""
         x0, x1 = (
-            min(min(origins[0::2]), min(targets[0::2])),
-            max(max(origins[0::2]), max(targets[0::2])),
+            (near[0] if near[0] < far[0] else far[0]),
+            (near[2] if near[2] > far[2] else far[2]),
         )
         y0, y1 = (
-            min(min(origins[1::2]), min(targets[1::2])),
-            max(max(origins[1::2]), max(targets[1::2])),
+            (near[1] if near[1] < far[1] else far[1]),
+            (near[3] if near[3] > far[3] else far[3]),
         )
         return [
             s
@@ -728,6 +742,9 @@ def shared_los_cache(table: Table) -> LosCache:
 
 # -- module helpers ------------------------------------------------------------------------------
 
+#: Bounding boxes of flat coordinate tuples, see :func:`_bounds`.
+_BOUNDS: dict[Coords, Box] = {}
+
 
 def _key(points: Iterable[Point]) -> Coords:
     """Exact coordinates, flat: a memo key for a sequence of points."""
@@ -747,14 +764,24 @@ def _interiors_meet(segments: Any, polygons: Any, insets: Any) -> BoolArray:
     return meet
 
 
-def _boxes_apart(origins: Coords, targets: Coords, reach: float) -> bool:
-    """Are the two sets' bounding boxes more than ``reach`` (and a hair) apart, so that no
-    pair of points is within ``reach``? A quick, safe "no" before the exact distances."""
-    if not origins or not targets:
-        return False
-    ox, oy, tx, ty = origins[0::2], origins[1::2], targets[0::2], targets[1::2]
-    dx = max(0.0, min(tx) - max(ox), min(ox) - max(tx))
-    dy = max(0.0, min(ty) - max(oy), min(oy) - max(ty))
+def _bounds(flat: Coords) -> Box:
+    """The bounding box of non-empty flat coordinates, remembered (a unit's places, the same
+    tuple, are asked about again and again)."""
+    box = _BOUNDS.get(flat)
+    if box is None:
+        xs, ys = flat[0::2], flat[1::2]
+        box = (min(xs), min(ys), max(xs), max(ys))
+        if len(_BOUNDS) >= MEMO_LIMIT:
+            _BOUNDS.clear()
+        _BOUNDS[flat] = box
+    return box
+
+
+def _apart(near: Box, far: Box, reach: float) -> bool:
+    """Are two bounding boxes more than ``reach`` (and a hair) apart, so that no pair of
+    points, one in each, is within ``reach``? A quick, safe "no" before the exact distances."""
+    dx = max(0.0, far[0] - near[2], near[0] - far[2])
+    dy = max(0.0, far[1] - near[3], near[1] - far[3])
     return math.hypot(dx, dy) > reach + 1e-6
 
 
