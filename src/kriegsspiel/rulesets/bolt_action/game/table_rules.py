@@ -193,7 +193,21 @@ def in_arc(arc: str, heading: float, at: Point, target: Point) -> bool:
 
 
 def unit_cover(table: Table, shooter: Point, target: UnitState) -> str:
-    """The cover most of the target's models have from the shooter (ties: the better)."""
+    """The cover most of the target's models have from the shooter (ties: the better).
+
+    Remembered by the shooter's point and the target's live models' places (all the answer
+    depends on besides the table, whose store this is): a unit is often shot at from the
+    same place again.
+    """
+    memo = table.memo("unit cover")
+    key = (shooter.x, shooter.y, target.coords)
+    found: str | None = memo.get(key)
+    if found is None:
+        found = memo[key] = _unit_cover(table, shooter, target)
+    return found
+
+
+def _unit_cover(table: Table, shooter: Point, target: UnitState) -> str:
     counts = {"none": 0, "soft": 0, "hard": 0}
     models = target.alive_models
     step = max(1, len(models) // 3)  # a sample of three models stands for the unit
