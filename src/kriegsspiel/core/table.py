@@ -226,6 +226,11 @@ class Table:
         """
         return {}
 
+    @cached_property
+    def _callers(self) -> dict[str, dict[Any, Any]]:
+        """The stores :meth:`memo` hands out, by name (apart from the table's own)."""
+        return {}
+
     def _store(self, query: str) -> dict[Any, Any]:
         store = self._memo.get(query)
         if store is None or len(store) >= MEMO_LIMIT:
@@ -238,7 +243,11 @@ class Table:
         Ask for it each time rather than keeping it: it is replaced by an empty one when it
         grows large. Equal tables made by :func:`shared_table` share their stores.
         """
-        return self._store(f"caller: {name}")
+        stores = self._callers
+        store = stores.get(name)  # (_store's rule, inline: callers ask very often)
+        if store is None or len(store) >= MEMO_LIMIT:
+            store = stores[name] = {}
+        return store
 
     # -- single points ---------------------------------------------------------------------------
     def contains(self, point: Point) -> bool:
@@ -265,7 +274,9 @@ class Table:
 
     def features_at(self, point: Point) -> list[TerrainFeature]:
         """The features whose polygon covers the point (its edge included), in table order."""
-        memo = self._store("features_at")
+        memo = self._memo.get("features_at")  # (_store, inline on a hot path)
+        if memo is None or len(memo) >= MEMO_LIMIT:
+            memo = self._store("features_at")
         key = (point.x, point.y)
         found = memo.get(key)
         if found is None:
@@ -347,7 +358,9 @@ class Table:
         in but the target is not gives the target nothing (shooting out of a wood). Whether
         the target can be seen at all is :meth:`line_of_sight`'s question.
         """
-        memo = self._store("cover_between")
+        memo = self._memo.get("cover_between")  # (_store, inline on a hot path)
+        if memo is None or len(memo) >= MEMO_LIMIT:
+            memo = self._store("cover_between")
         key = (a.x, a.y, b.x, b.y, reach)
         cover: Cover | None = memo.get(key)
         if cover is None:
@@ -493,7 +506,9 @@ class Table:
         """For each origin, the nearest target it sees (the first of equals) and how far it is
         (as :meth:`distances` gives it), or None if it sees none. Points as in
         :meth:`sees_within`; remembered (the answer is the table's)."""
-        memo = self._store("nearest in sight")
+        memo = self._memo.get("nearest in sight")  # (_store, inline on a hot path)
+        if memo is None or len(memo) >= MEMO_LIMIT:
+            memo = self._store("nearest in sight")
         key = (origins, targets)
         found = memo.get(key)
         if found is None:
@@ -630,7 +645,9 @@ class Table:
         """Indices of the features covering the point, ascending."""
         if not self.features:
             return ()
-        memo = self._store("covering")
+        memo = self._memo.get("covering")  # (_store, inline on a hot path)
+        if memo is None or len(memo) >= MEMO_LIMIT:
+            memo = self._store("covering")
         key = (point.x, point.y)
         found = memo.get(key)
         if found is None:
@@ -645,7 +662,9 @@ class Table:
     def _any_near(self, point: Point, reach: float) -> bool:
         """Does any feature's bounding box come within ``reach`` (and a hair) of the point?
         If not, no segment from the point that long meets a feature: a safe shortcut."""
-        memo = self._store("any near")
+        memo = self._memo.get("any near")  # (_store, inline on a hot path)
+        if memo is None or len(memo) >= MEMO_LIMIT:
+            memo = self._store("any near")
         key = (point.x, point.y, reach)
         found = memo.get(key)
         if found is None:
@@ -659,7 +678,9 @@ class Table:
         """Indices of the features whose interior the segment a-b meets."""
         if not self.features or a == b:
             return frozenset()
-        memo = self._store("passes_through")
+        memo = self._memo.get("passes_through")  # (_store, inline on a hot path)
+        if memo is None or len(memo) >= MEMO_LIMIT:
+            memo = self._store("passes_through")
         key = (a.x, a.y, b.x, b.y)
         found = memo.get(key)
         if found is None:
