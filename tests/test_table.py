@@ -18,6 +18,8 @@ from kriegsspiel.core.table import (
     Table,
     TerrainFeature,
     _bounds,
+    _crossing,
+    _holding,
     _interiors_meet,
     _past,
     _Shape,
@@ -347,6 +349,33 @@ def test_sight_with_the_point_tests_worked_out_beforehand_is_sight(
                 assert _sight_past(past, held, a.x, a.y, b.x, b.y) == Table._sight(
                     shapes, a.x, a.y, b.x, b.y
                 )
+
+
+@settings(max_examples=100, deadline=None)
+@given(table_and_points(n=5))
+def test_the_features_holding_a_point_or_met_by_a_segment_are_shapelys(
+    case: tuple[Table, list[Point]],
+) -> None:
+    table, pts = case
+    pts = pts + [Point(p.x + 1e-9, p.y) for p in pts[:2]]  # a hair from a corner or an edge
+    for a in pts:
+        holding = _holding(table._shapes, a.x, a.y)
+        if holding is not None:
+            expected = [
+                j for j, f in enumerate(table._polygons) if f.covers(shapely.Point(a.x, a.y))
+            ]
+            assert list(holding) == expected
+        for b in pts:
+            crossing = _crossing(table._shapes, a.x, a.y, b.x, b.y)
+            if a != b and crossing is not None:
+                segment = shapely.LineString([(a.x, a.y), (b.x, b.y)])
+                met = [
+                    j
+                    for j, f in enumerate(table._polygons)
+                    if segment.relate_pattern(f, "T********")
+                ]
+                assert list(crossing) == met
+                assert sorted(table._passes_through(a, b)) == met
 
 
 @settings(max_examples=80, deadline=None)

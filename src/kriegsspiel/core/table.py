@@ -652,7 +652,7 @@ class Table:
         found = memo.get(key)
         if found is None:
             x, y = point.x, point.y
-            found = _settled([(j, s.point(x, y)) for j, s in _meeting(self._shapes, x, y, x, y)])
+            found = _holding(self._shapes, x, y)
             if found is None:
                 query = self._tree.query(_point(point), predicate="intersects")
                 found = tuple(sorted(query.tolist()))
@@ -684,10 +684,7 @@ class Table:
         key = (a.x, a.y, b.x, b.y)
         found = memo.get(key)
         if found is None:
-            box = (min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y))
-            quick = _settled(
-                [(j, s.crossed(a.x, a.y, b.x, b.y)) for j, s in _meeting(self._shapes, *box)]
-            )
+            quick = _crossing(self._shapes, a.x, a.y, b.x, b.y)
             if quick is None:
                 segment = _segment(a, b)
                 near = self._tree.query(segment, predicate="intersects")
@@ -806,17 +803,40 @@ def _apart(near: Box, far: Box, reach: float) -> bool:
     return math.hypot(dx, dy) > reach + 1e-6
 
 
-def _meeting(
-    shapes: Sequence[_Shape], x0: float, y0: float, x1: float, y1: float
-) -> list[tuple[int, _Shape]]:
-    """The shapes (with their indices) whose bounding box comes within ``_MARGIN`` of the
-    box: no other can hold a point of it, or meet a segment in it."""
+def _holding(shapes: Sequence[_Shape], x: float, y: float) -> tuple[int, ...] | None:
+    """The indices (ascending) of the shapes holding the point, or None if a close call needs
+    shapely. Only a shape whose bounding box comes within ``_MARGIN`` of the point can hold
+    it; the others are not asked."""
+    x0, y0, x1, y1 = x - _MARGIN, y - _MARGIN, x + _MARGIN, y + _MARGIN
+    found = []
+    for j, s in enumerate(shapes):
+        if s.x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1:
+            answer = s.point(x, y)
+            if answer == _YES:
+                found.append(j)
+            elif answer == _UNSURE:
+                return None
+    return tuple(found)
+
+
+def _crossing(
+    shapes: Sequence[_Shape], ax: float, ay: float, bx: float, by: float
+) -> tuple[int, ...] | None:
+    """The indices (ascending) of the shapes whose interior the segment a-b (of positive
+    length) meets, or None if a close call needs shapely. Only a shape whose bounding box
+    comes within ``_MARGIN`` of the segment's can meet it; the others are not asked."""
+    x0, x1 = (ax, bx) if ax <= bx else (bx, ax)
+    y0, y1 = (ay, by) if ay <= by else (by, ay)
     x0, y0, x1, y1 = x0 - _MARGIN, y0 - _MARGIN, x1 + _MARGIN, y1 + _MARGIN
-    return [
-        (j, s)
-        for j, s in enumerate(shapes)
-        if s.x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1
-    ]
+    found = []
+    for j, s in enumerate(shapes):
+        if s.x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1:
+            answer = s.crossed(ax, ay, bx, by)
+            if answer == _YES:
+                found.append(j)
+            elif answer == _UNSURE:
+                return None
+    return tuple(found)
 
 
 def _union(answers: list[int]) -> int:
@@ -824,14 +844,6 @@ def _union(answers: list[int]) -> int:
     if _YES in answers:
         return _YES
     return _UNSURE if _UNSURE in answers or not answers else _NO
-
-
-def _settled(answers: list[tuple[int, int]]) -> tuple[int, ...] | None:
-    """The indices answered ``_YES`` (ascending) if every answer is settled, else None
-    (ask shapely)."""
-    if any(answer == _UNSURE for _, answer in answers):
-        return None
-    return tuple([j for j, answer in answers if answer == _YES])
 
 
 def _past(shapes: Sequence[_Shape], x: float, y: float) -> list[tuple[int, _Shape, int]]:
