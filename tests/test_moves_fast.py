@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator
 
@@ -14,6 +15,7 @@ from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.game.candidates import (
+    _cover_centres,
     _destinations,
     _goals,
     _order_candidates,
@@ -21,7 +23,12 @@ from kriegsspiel.rulesets.bolt_action.game.candidates import (
     order_candidates,
 )
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
-from kriegsspiel.rulesets.bolt_action.game.table_rules import _check_move, check_move, unit_cover
+from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    _check_move,
+    check_move,
+    movement_row,
+    unit_cover,
+)
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, _Places
 
 
@@ -56,6 +63,39 @@ def slow_goals(game: BoltActionGame, unit: UnitState) -> tuple[Point | None, Poi
     return enemy, objective
 
 
+def slow_destinations(
+    game: BoltActionGame, unit: UnitState, run: bool, enemy: Point | None, objective: Point | None
+) -> list[Point]:
+    """_destinations as first written, with Points, ``Table.clamp`` and ``distance_to``."""
+    row = movement_row(game.rules, unit)
+    reach = float(row.run if run else row.advance)
+    start = unit.anchor
+    goals = [p for p in (enemy, objective) if p is not None]
+    centres = _cover_centres(game.table)
+    if centres:
+        goals.append(min(centres, key=lambda p: start.distance_to(p)))
+    goals.append(Point(start.x, 0.0 if unit.side == 0 else game.table.height))
+    if unit.vehicle is not None:
+        rad = math.radians(unit.heading)
+        goals.append(Point(start.x + math.sin(rad) * reach, start.y + math.cos(rad) * reach))
+    out: list[Point] = []
+    for goal in goals:
+        for fraction in (1.0, 0.5):
+            gap, distance = start.distance_to(goal), reach * fraction
+            if gap <= distance or gap == 0:
+                p = goal
+            else:
+                t = distance / gap
+                p = Point(start.x + (goal.x - start.x) * t, start.y + (goal.y - start.y) * t)
+            p = game.table.clamp(p)
+            p = Point(round(p.x, 2), round(p.y, 2))
+            if p.distance_to(start) < 0.5 or any(p.distance_to(q) < 0.5 for q in out):
+                continue
+            if check_move(game.rules, game.table, unit, p, run=run).allowed:
+                out.append(p)
+    return out
+
+
 @pytest.mark.parametrize(
     ("ruleset", "seed", "kind"),
     [("konflikt47", 3, "random"), ("bolt-action-1", 4, "random"), ("konflikt47", 5, "tactical")],
@@ -75,6 +115,9 @@ def test_quick_move_generation_is_the_plain_one(ruleset: str, seed: int, kind: s
             assert goals == slow_goals(game, unit)
             for run in (False, True):
                 expected = [] if unit.immobilised else _destinations(game, unit, run, *goals)
+                if not unit.immobilised:
+                    found = slow_destinations(game, unit, run, *goals)
+                    assert [repr(p) for p in found] == [repr(p) for p in expected]  # -0.0 too
                 assert destinations(game, unit, run=run) == expected
                 for p in [*expected, Point(unit.anchor.x + 30, unit.anchor.y - 5)]:
                     assert check_move(game.rules, game.table, unit, p, run) == _check_move(

@@ -22,14 +22,6 @@ if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
 
 
-def _towards(start: Point, goal: Point, distance: float) -> Point:
-    gap = start.distance_to(goal)
-    if gap <= distance or gap == 0:
-        return goal
-    t = distance / gap
-    return Point(start.x + (goal.x - start.x) * t, start.y + (goal.y - start.y) * t)
-
-
 def _cover_centres(table: Table) -> list[Point]:
     """The centres of the features that give cover without blocking sight (worked out once)."""
     memo = table.memo("cover centres")
@@ -105,15 +97,31 @@ def _destinations(
     if unit.vehicle is not None:
         rad = math.radians(unit.heading)
         goals.append(Point(start.x + math.sin(rad) * reach, start.y + math.cos(rad) * reach))
+    # _towards, Table.clamp and the rounding, in plain floats (the same arithmetic): most
+    # candidate points are dropped as too near the start or another, or not allowed
+    sx, sy = start.x, start.y
+    width, height, dist = game.table.width, game.table.height, math.dist
     out: list[Point] = []
+    kept: list[tuple[float, float]] = []
     for goal in goals:
+        gx, gy = goal.x, goal.y
+        gap = dist((sx, sy), (gx, gy))
         for fraction in (1.0, 0.5):
-            p = game.table.clamp(_towards(start, goal, reach * fraction))
-            p = Point(round(p.x, 2), round(p.y, 2))
-            if p.distance_to(start) < 0.5 or any(p.distance_to(q) < 0.5 for q in out):
+            distance = reach * fraction
+            if gap <= distance or gap == 0:
+                x, y = gx, gy
+            else:
+                t = distance / gap
+                x, y = sx + (gx - sx) * t, sy + (gy - sy) * t
+            x = float(min(max(x, 0.0), width))
+            y = float(min(max(y, 0.0), height))
+            x, y = round(x, 2), round(y, 2)
+            if dist((x, y), (sx, sy)) < 0.5 or any(dist((x, y), q) < 0.5 for q in kept):
                 continue
+            p = Point(x, y)
             if check_move(game.rules, game.table, unit, p, run=run).allowed:
                 out.append(p)
+                kept.append((x, y))
     return out
 
 
