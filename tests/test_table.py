@@ -22,6 +22,7 @@ from kriegsspiel.core.table import (
     _holding,
     _interiors_meet,
     _past,
+    _points,
     _Shape,
     _sight_past,
     _within,
@@ -346,6 +347,7 @@ def test_sight_with_the_point_tests_worked_out_beforehand_is_sight(
         for b in pts:
             if a != b:
                 held = [s.point(b.x, b.y) for s in shapes]
+                assert _points(shapes, b.x, b.y) == held
                 assert _sight_past(past, held, a.x, a.y, b.x, b.y) == Table._sight(
                     shapes, a.x, a.y, b.x, b.y
                 )

@@ -489,7 +489,7 @@ class Table:
                     return True
                 at_b = held[j // 2]
                 if at_b is None:
-                    at_b = held[j // 2] = [s.point(bx, by) for s in shapes]
+                    at_b = held[j // 2] = _points(shapes, bx, by)
                 seen = _sight_past(past, at_b, ax, ay, bx, by)
                 if seen:
                     return True
@@ -534,7 +534,7 @@ class Table:
                     break
                 at_b = held[j]
                 if at_b is None:
-                    at_b = held[j] = [s.point(bx, by) for s in shapes]
+                    at_b = held[j] = _points(shapes, bx, by)
                 seen = _sight_past(past, at_b, ax, ay, bx, by)
                 if seen is None:
                     seen = self.line_of_sight(Point(ax, ay), Point(bx, by))
@@ -566,7 +566,7 @@ class Table:
         shapes = self._blockers_near(origins, targets)
         if not shapes or not n or not m:
             return np.ones((n, m), dtype=np.bool_)
-        held = [[s.point(targets[2 * j], targets[2 * j + 1]) for s in shapes] for j in range(m)]
+        held = [_points(shapes, targets[2 * j], targets[2 * j + 1]) for j in range(m)]
         rows: list[list[bool]] = []
         unsure: list[tuple[int, int]] = []
         for i in range(n):
@@ -846,10 +846,19 @@ def _union(answers: list[int]) -> int:
     return _UNSURE if _UNSURE in answers or not answers else _NO
 
 
+def _points(shapes: Sequence[_Shape], x: float, y: float) -> list[int]:
+    """Each shape's :meth:`_Shape.point` answer for the point; its first test (the bounding
+    box) inline, since most shapes are far from most points."""
+    return [
+        _NO if x < s.mx0 or x > s.mx1 or y < s.my0 or y > s.my1 else s.point(x, y) for s in shapes
+    ]
+
+
 def _past(shapes: Sequence[_Shape], x: float, y: float) -> list[tuple[int, _Shape, int]]:
     """The shapes (with their indices and :meth:`_Shape.point` answers) that do not hold
     the point: only these can block a sight line from it (see :meth:`Table._sight`)."""
-    return [(k, s, at) for k, s in enumerate(shapes) if (at := s.point(x, y)) != _YES]
+    answers = _points(shapes, x, y)
+    return [(k, s, at) for k, (s, at) in enumerate(zip(shapes, answers, strict=True)) if at != _YES]
 
 
 def _sight_past(
@@ -912,7 +921,7 @@ class _Shape:
     misses the whole (a call along the seam between two parts stays unsure).
     """
 
-    __slots__ = ("edges", "parts", "x0", "x1", "y0", "y1")
+    __slots__ = ("edges", "mx0", "mx1", "my0", "my1", "parts", "x0", "x1", "y0", "y1")
 
     def __init__(
         self,
@@ -921,6 +930,9 @@ class _Shape:
         parts: tuple[_Shape, ...] = (),
     ) -> None:
         self.x0, self.y0, self.x1, self.y1 = box
+        #: the box widened by ``_MARGIN``: a point outside it is certainly not in the outline
+        self.mx0, self.my0 = self.x0 - _MARGIN, self.y0 - _MARGIN
+        self.mx1, self.my1 = self.x1 + _MARGIN, self.y1 + _MARGIN
         #: (x, y) of an edge's start and its unit inward normal, when the outline is convex
         self.edges = edges
         #: convex parts covering the outline, when it is not convex
@@ -951,9 +963,7 @@ class _Shape:
 
     def point(self, x: float, y: float) -> int:
         """Is the point in the closed outline?"""
-        if x < self.x0 - _MARGIN or x > self.x1 + _MARGIN:
-            return _NO
-        if y < self.y0 - _MARGIN or y > self.y1 + _MARGIN:
+        if x < self.mx0 or x > self.mx1 or y < self.my0 or y > self.my1:
             return _NO
         if self.edges is None:
             return _union([part.point(x, y) for part in self.parts])
