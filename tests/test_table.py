@@ -441,6 +441,20 @@ def test_a_non_convex_outline_is_tested_by_its_convex_parts() -> None:
     assert decided > 0.75 * len(grid) * (1 + len(grid[::7]))
 
 
+def test_a_repeated_vertex_does_not_hide_a_reflex_corner() -> None:
+    # found by hypothesis: with (6, 5) twice the outline passed for convex, and the quick
+    # tests said "no" where the corner (7, 5) and a segment into the outline say "yes"
+    outline = ((6.0, 5.0), (6.0, 5.0), (7.0, 5.0), (5.54, 5.841), (4.346, 4.243))
+    shape, polygon = _Shape.of(outline), shapely.Polygon(outline)
+    assert shape.edges is None and shape.parts
+    assert shape.point(7.0, 5.0) in (2, int(polygon.covers(shapely.Point(7.0, 5.0))))
+    segment = shapely.LineString([(0.0, 5.0), (4.346, 4.243)])
+    assert shape.crossed(0.0, 5.0, 4.346, 4.243) in (
+        2,
+        int(segment.relate_pattern(polygon, "T********")),
+    )
+
+
 @given(st.floats(-100, 100), st.floats(-100, 100), st.floats(0, 150))
 def test_within_is_numpys_hypot(dx: float, dy: float, reach: float) -> None:
     assert _within(dx, dy, reach) == bool(np.hypot(dx, dy) <= reach)

@@ -942,7 +942,8 @@ class _Shape:
     def of(vertices: Sequence[tuple[float, float]]) -> _Shape:
         xs, ys = [x for x, _ in vertices], [y for _, y in vertices]
         box = (min(xs), min(ys), max(xs), max(ys))
-        ring = list(vertices)
+        # a repeated vertex would hide the corner it repeats from the convexity test below
+        ring = [v for i, v in enumerate(vertices) if v != vertices[i - 1]]
         n = len(ring)
         area = sum(ring[i][0] * ring[i - 1][1] - ring[i - 1][0] * ring[i][1] for i in range(n))
         if area > 0:  # clockwise: turn it round, so the inside is on each edge's left
