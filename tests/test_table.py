@@ -441,6 +441,51 @@ def test_a_non_convex_outline_is_tested_by_its_convex_parts() -> None:
     assert decided > 0.75 * len(grid) * (1 + len(grid[::7]))
 
 
+def first_crossed(shape: _Shape, ax: float, ay: float, bx: float, by: float) -> int:
+    """_Shape.crossed as first written (min and max calls, no early "no"): the reference."""
+    if max(ax, bx) < shape.x0 or min(ax, bx) > shape.x1:
+        return 0
+    if max(ay, by) < shape.y0 or min(ay, by) > shape.y1:
+        return 0
+    if shape.edges is None:
+        answers = [first_crossed(part, ax, ay, bx, by) for part in shape.parts]
+        return 1 if 1 in answers else 2 if 2 in answers or not answers else 0
+    if not all(-1e5 < c < 1e5 for c in (ax, ay, bx, by)):
+        return 2
+    margin, (dx, dy) = 1e-7, (bx - ax, by - ay)
+    in_lo, in_hi, near_lo, near_hi = 0.0, 1.0, 0.0, 1.0
+    for vx, vy, nx, ny in shape.edges:
+        depth = nx * (ax - vx) + ny * (ay - vy)
+        rate = nx * dx + ny * dy
+        if rate > 0:
+            in_lo = max(in_lo, (margin - depth) / rate)
+            near_lo = max(near_lo, (-margin - depth) / rate)
+        elif rate < 0:
+            in_hi = min(in_hi, (margin - depth) / rate)
+            near_hi = min(near_hi, (-margin - depth) / rate)
+        elif depth < -margin:
+            return 0
+        elif depth < margin:
+            in_hi = -1.0
+    if near_lo > near_hi:
+        return 0
+    return 1 if in_lo < in_hi else 2
+
+
+@settings(max_examples=100, deadline=None)
+@given(table_and_points(n=6))
+def test_crossed_is_the_first_cyrus_beck(case: tuple[Table, list[Point]]) -> None:
+    table, pts = case
+    pts = pts + [Point(p.x + 1e-9, p.y) for p in pts[:2]]  # a hair from a corner or an edge
+    for shape in table._shapes:
+        for a in pts:
+            for b in pts:
+                if a != b:
+                    assert shape.crossed(a.x, a.y, b.x, b.y) == first_crossed(
+                        shape, a.x, a.y, b.x, b.y
+                    )
+
+
 def test_a_repeated_vertex_does_not_hide_a_reflex_corner() -> None:
     # found by hypothesis: with (6, 5) twice the outline passed for convex, and the quick
     # tests said "no" where the corner (7, 5) and a segment into the outline say "yes"

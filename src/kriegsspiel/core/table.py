@@ -987,28 +987,34 @@ class _Shape:
             return _UNSURE
         # Cyrus-Beck: the part of the segment at least _MARGIN inside every edge (in), and
         # the part no more than _MARGIN outside any (near); t runs from a (0) to b (1)
-        dx, dy = bx - ax, by - ay
+        # (max and min by comparisons: the same values, no calls; near_lo only grows and
+        # near_hi only shrinks, so once they cross the answer is _NO whatever follows)
+        dx, dy, margin = bx - ax, by - ay, _MARGIN
         in_lo, in_hi, near_lo, near_hi = 0.0, 1.0, 0.0, 1.0
         for vx, vy, nx, ny in self.edges:
             depth = nx * (ax - vx) + ny * (ay - vy)
             rate = nx * dx + ny * dy
-            if rate > 0:  # (max and min by comparisons: the same values, no calls)
-                t = (_MARGIN - depth) / rate
+            if rate > 0:
+                t = (margin - depth) / rate
                 if t > in_lo:
                     in_lo = t
-                t = (-_MARGIN - depth) / rate
+                t = (-margin - depth) / rate
                 if t > near_lo:
                     near_lo = t
+                    if near_lo > near_hi:
+                        return _NO
             elif rate < 0:
-                t = (_MARGIN - depth) / rate
+                t = (margin - depth) / rate
                 if t < in_hi:
                     in_hi = t
-                t = (-_MARGIN - depth) / rate
+                t = (-margin - depth) / rate
                 if t < near_hi:
                     near_hi = t
-            elif depth < -_MARGIN:
+                    if near_lo > near_hi:
+                        return _NO
+            elif depth < -margin:
                 return _NO
-            elif depth < _MARGIN:
+            elif depth < margin:
                 in_hi = -1.0
         if near_lo > near_hi:
             return _NO
