@@ -513,6 +513,11 @@ def test_distances_are_shapelys_distance_and_math_dist(
 ) -> None:
     got = TABLE.distances(origins, targets)
     assert got.shape == (len(origins), len(targets))
+    # bit for bit numpy's hypot of the differences, as first worked out
+    o = np.array([(p.x, p.y) for p in origins], dtype=np.float64).reshape(-1, 2)
+    t = np.array([(p.x, p.y) for p in targets], dtype=np.float64).reshape(-1, 2)
+    first = np.hypot(o[:, None, 0] - t[None, :, 0], o[:, None, 1] - t[None, :, 1])
+    assert got.tolist() == first.tolist()
     for i, a in enumerate(origins):
         for j, b in enumerate(targets):
             exact = math.dist((a.x, a.y), (b.x, b.y))

@@ -546,8 +546,8 @@ class Table:
 
     def distances_flat(self, origins: Coords, targets: Coords) -> FloatArray:
         """:meth:`distances` of points as flat coordinate tuples."""
-        o, t = _flat_coords(origins), _flat_coords(targets)
-        return np.hypot(o[:, None, 0] - t[None, :, 0], o[:, None, 1] - t[None, :, 1])
+        (ox, oy), (tx, ty) = _columns(origins), _columns(targets)
+        return np.hypot(ox[:, None] - tx[None, :], oy[:, None] - ty[None, :])
 
     def _visible(self, origins: Coords, targets: Coords) -> BoolArray:
         """:meth:`visibility` of flat coordinate tuples, remembered (do not modify it)."""
@@ -762,6 +762,8 @@ def shared_los_cache(table: Table) -> LosCache:
 
 #: Bounding boxes of flat coordinate tuples, see :func:`_bounds`.
 _BOUNDS: dict[Coords, Box] = {}
+#: Coordinate columns of flat coordinate tuples, see :func:`_columns`.
+_COLUMNS: dict[Coords, tuple[FloatArray, FloatArray]] = {}
 
 
 def _key(points: Iterable[Point]) -> Coords:
@@ -793,6 +795,19 @@ def _bounds(flat: Coords) -> Box:
             _BOUNDS.clear()
         _BOUNDS[flat] = box
     return box
+
+
+def _columns(flat: Coords) -> tuple[FloatArray, FloatArray]:
+    """The x and the y coordinates as (read-only) arrays, remembered like :func:`_bounds`."""
+    found = _COLUMNS.get(flat)
+    if found is None:
+        both = np.array(flat, dtype=np.float64)
+        both.setflags(write=False)
+        found = (both[0::2], both[1::2])
+        if len(_COLUMNS) >= MEMO_LIMIT:
+            _COLUMNS.clear()
+        _COLUMNS[flat] = found
+    return found
 
 
 def _apart(near: Box, far: Box, reach: float) -> bool:
