@@ -206,8 +206,9 @@ class Table:
         return shapely.STRtree(self._blocker_polygons)
 
     @cached_property
-    def _cover_ranks(self) -> npt.NDArray[np.int8]:
-        return np.array([_COVER_RANK[f.cover] for f in self.features], dtype=np.int8)
+    def _cover_ranks(self) -> tuple[int, ...]:
+        """Each feature's cover as its rank in ``COVERS`` (plain ints: read one at a time)."""
+        return tuple(_COVER_RANK[f.cover] for f in self.features)
 
     @cached_property
     def _shapes(self) -> tuple[_Shape, ...]:
@@ -370,7 +371,7 @@ class Table:
     def _cover_between(self, a: Point, b: Point, reach: float) -> Cover:
         at_b = self._covering(b)
         chosen = set(at_b)
-        if a != b and self._any_near(b, reach):
+        if (a.x, a.y) != (b.x, b.y) and self._any_near(b, reach):  # (Point's ==, no call)
             gap = a.distance_to(b)
             t = 1.0 if gap <= reach else reach / gap
             near = Point(b.x + (a.x - b.x) * t, b.y + (a.y - b.y) * t)
@@ -380,7 +381,8 @@ class Table:
                 chosen.update(j for j in passed if j not in at_a or j in at_b)
         if not chosen:
             return "none"
-        return COVERS[max(int(self._cover_ranks[j]) for j in chosen)]
+        ranks = self._cover_ranks
+        return COVERS[max([ranks[j] for j in chosen])]
 
     def path_crosses(self, a: Point, b: Point) -> list[TerrainFeature]:
         """The features a straight move from ``a`` to ``b`` enters, in table order.
