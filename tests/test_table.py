@@ -17,8 +17,14 @@ from kriegsspiel.core.table import (
     Point,
     Table,
     TerrainFeature,
+    _bounds,
+    _crossing,
+    _holding,
     _interiors_meet,
+    _past,
+    _points,
     _Shape,
+    _sight_past,
     _within,
     circle,
     rectangle,
@@ -325,6 +331,78 @@ def test_the_plain_python_tests_agree_with_shapely_where_they_decide(
             )
 
 
+@settings(max_examples=150, deadline=None)
+@given(table_and_points(n=6))
+def test_sight_with_the_point_tests_worked_out_beforehand_is_sight(
+    case: tuple[Table, list[Point]],
+) -> None:
+    table, pts = case
+    pts = pts + [Point(p.x + 1e-9, p.y) for p in pts[:2]]  # a hair from a corner or an edge
+    shapes = table._shapes  # every outline, as though each blocked sight
+    for a in pts:
+        past = _past(shapes, a.x, a.y)
+        assert [k for k, _, _ in past] == [
+            k for k, s in enumerate(shapes) if s.point(a.x, a.y) != 1
+        ]
+        for b in pts:
+            if a != b:
+                held = [s.point(b.x, b.y) for s in shapes]
+                assert _points(shapes, b.x, b.y) == held
+                assert _sight_past(past, held, a.x, a.y, b.x, b.y) == Table._sight(
+                    shapes, a.x, a.y, b.x, b.y
+                )
+
+
+@settings(max_examples=100, deadline=None)
+@given(table_and_points(n=5))
+def test_the_features_holding_a_point_or_met_by_a_segment_are_shapelys(
+    case: tuple[Table, list[Point]],
+) -> None:
+    table, pts = case
+    pts = pts + [Point(p.x + 1e-9, p.y) for p in pts[:2]]  # a hair from a corner or an edge
+    for a in pts:
+        holding = _holding(table._shapes, a.x, a.y)
+        if holding is not None:
+            expected = [
+                j for j, f in enumerate(table._polygons) if f.covers(shapely.Point(a.x, a.y))
+            ]
+            assert list(holding) == expected
+        for b in pts:
+            crossing = _crossing(table._shapes, a.x, a.y, b.x, b.y)
+            if a != b and crossing is not None:
+                segment = shapely.LineString([(a.x, a.y), (b.x, b.y)])
+                met = [
+                    j
+                    for j, f in enumerate(table._polygons)
+                    if segment.relate_pattern(f, "T********")
+                ]
+                assert list(crossing) == met
+                assert sorted(table._passes_through(a, b)) == met
+
+
+@settings(max_examples=80, deadline=None)
+@given(table_and_points(n=6), table_and_points(n=6), st.sampled_from([0.5, 3.0, 10.0, 100.0]))
+def test_sees_within_is_the_visibility_matrix_within_reach(
+    case: tuple[Table, list[Point]], more: tuple[Table, list[Point]], reach: float
+) -> None:
+    table, origins = case
+    targets = more[1] + origins[:1]
+    flat_o = tuple(c for p in origins for c in (p.x, p.y))
+    flat_t = tuple(c for p in targets for c in (p.x, p.y))
+    assert _bounds(flat_o) == (
+        min(p.x for p in origins),
+        min(p.y for p in origins),
+        max(p.x for p in origins),
+        max(p.y for p in origins),
+    )
+    expected = bool(
+        (table.visibility(origins, targets) & (table.distances(origins, targets) <= reach)).any()
+    )
+    assert table.sees_within(flat_o, flat_t, reach) == expected
+    assert table.sees_within(flat_o, flat_t, reach) == expected  # remembered
+    assert not table.sees_within((), flat_t, reach) and not table.sees_within(flat_o, (), reach)
+
+
 @settings(max_examples=80, deadline=None)
 @given(table_and_points(n=6), table_and_points(n=6))
 def test_nearest_in_sight_is_the_argmin_over_the_visibility_matrix(
@@ -363,6 +441,65 @@ def test_a_non_convex_outline_is_tested_by_its_convex_parts() -> None:
     assert decided > 0.75 * len(grid) * (1 + len(grid[::7]))
 
 
+def first_crossed(shape: _Shape, ax: float, ay: float, bx: float, by: float) -> int:
+    """_Shape.crossed as first written (min and max calls, no early "no"): the reference."""
+    if max(ax, bx) < shape.x0 or min(ax, bx) > shape.x1:
+        return 0
+    if max(ay, by) < shape.y0 or min(ay, by) > shape.y1:
+        return 0
+    if shape.edges is None:
+        answers = [first_crossed(part, ax, ay, bx, by) for part in shape.parts]
+        return 1 if 1 in answers else 2 if 2 in answers or not answers else 0
+    if not all(-1e5 < c < 1e5 for c in (ax, ay, bx, by)):
+        return 2
+    margin, (dx, dy) = 1e-7, (bx - ax, by - ay)
+    in_lo, in_hi, near_lo, near_hi = 0.0, 1.0, 0.0, 1.0
+    for vx, vy, nx, ny in shape.edges:
+        depth = nx * (ax - vx) + ny * (ay - vy)
+        rate = nx * dx + ny * dy
+        if rate > 0:
+            in_lo = max(in_lo, (margin - depth) / rate)
+            near_lo = max(near_lo, (-margin - depth) / rate)
+        elif rate < 0:
+            in_hi = min(in_hi, (margin - depth) / rate)
+            near_hi = min(near_hi, (-margin - depth) / rate)
+        elif depth < -margin:
+            return 0
+        elif depth < margin:
+            in_hi = -1.0
+    if near_lo > near_hi:
+        return 0
+    return 1 if in_lo < in_hi else 2
+
+
+@settings(max_examples=100, deadline=None)
+@given(table_and_points(n=6))
+def test_crossed_is_the_first_cyrus_beck(case: tuple[Table, list[Point]]) -> None:
+    table, pts = case
+    pts = pts + [Point(p.x + 1e-9, p.y) for p in pts[:2]]  # a hair from a corner or an edge
+    for shape in table._shapes:
+        for a in pts:
+            for b in pts:
+                if a != b:
+                    assert shape.crossed(a.x, a.y, b.x, b.y) == first_crossed(
+                        shape, a.x, a.y, b.x, b.y
+                    )
+
+
+def test_a_repeated_vertex_does_not_hide_a_reflex_corner() -> None:
+    # found by hypothesis: with (6, 5) twice the outline passed for convex, and the quick
+    # tests said "no" where the corner (7, 5) and a segment into the outline say "yes"
+    outline = ((6.0, 5.0), (6.0, 5.0), (7.0, 5.0), (5.54, 5.841), (4.346, 4.243))
+    shape, polygon = _Shape.of(outline), shapely.Polygon(outline)
+    assert shape.edges is None and shape.parts
+    assert shape.point(7.0, 5.0) in (2, int(polygon.covers(shapely.Point(7.0, 5.0))))
+    segment = shapely.LineString([(0.0, 5.0), (4.346, 4.243)])
+    assert shape.crossed(0.0, 5.0, 4.346, 4.243) in (
+        2,
+        int(segment.relate_pattern(polygon, "T********")),
+    )
+
+
 @given(st.floats(-100, 100), st.floats(-100, 100), st.floats(0, 150))
 def test_within_is_numpys_hypot(dx: float, dy: float, reach: float) -> None:
     assert _within(dx, dy, reach) == bool(np.hypot(dx, dy) <= reach)
@@ -376,6 +513,11 @@ def test_distances_are_shapelys_distance_and_math_dist(
 ) -> None:
     got = TABLE.distances(origins, targets)
     assert got.shape == (len(origins), len(targets))
+    # bit for bit numpy's hypot of the differences, as first worked out
+    o = np.array([(p.x, p.y) for p in origins], dtype=np.float64).reshape(-1, 2)
+    t = np.array([(p.x, p.y) for p in targets], dtype=np.float64).reshape(-1, 2)
+    first = np.hypot(o[:, None, 0] - t[None, :, 0], o[:, None, 1] - t[None, :, 1])
+    assert got.tolist() == first.tolist()
     for i, a in enumerate(origins):
         for j, b in enumerate(targets):
             exact = math.dist((a.x, a.y), (b.x, b.y))

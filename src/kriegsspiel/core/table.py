@@ -59,6 +59,8 @@ _NO, _YES, _UNSURE = 0, 1, 2
 FloatArray = npt.NDArray[np.float64]
 #: Points as one flat tuple of coordinates: (x0, y0, x1, y1, ...).
 Coords = tuple[float, ...]
+#: A bounding box: (min x, min y, max x, max y).
+Box = tuple[float, float, float, float]
 BoolArray = npt.NDArray[np.bool_]
 
 
@@ -204,8 +206,9 @@ class Table:
         return shapely.STRtree(self._blocker_polygons)
 
     @cached_property
-    def _cover_ranks(self) -> npt.NDArray[np.int8]:
-        return np.array([_COVER_RANK[f.cover] for f in self.features], dtype=np.int8)
+    def _cover_ranks(self) -> tuple[int, ...]:
+        """Each feature's cover as its rank in ``COVERS`` (plain ints: read one at a time)."""
+        return tuple(_COVER_RANK[f.cover] for f in self.features)
 
     @cached_property
     def _shapes(self) -> tuple[_Shape, ...]:
@@ -224,6 +227,11 @@ class Table:
         """
         return {}
 
+    @cached_property
+    def _callers(self) -> dict[str, dict[Any, Any]]:
+        """The stores :meth:`memo` hands out, by name (apart from the table's own)."""
+        return {}
+
     def _store(self, query: str) -> dict[Any, Any]:
         store = self._memo.get(query)
         if store is None or len(store) >= MEMO_LIMIT:
@@ -236,7 +244,11 @@ class Table:
         Ask for it each time rather than keeping it: it is replaced by an empty one when it
         grows large. Equal tables made by :func:`shared_table` share their stores.
         """
-        return self._store(f"caller: {name}")
+        stores = self._callers
+        store = stores.get(name)  # (_store's rule, inline: callers ask very often)
+        if store is None or len(store) >= MEMO_LIMIT:
+            store = stores[name] = {}
+        return store
 
     # -- single points ---------------------------------------------------------------------------
     def contains(self, point: Point) -> bool:
@@ -263,7 +275,9 @@ class Table:
 
     def features_at(self, point: Point) -> list[TerrainFeature]:
         """The features whose polygon covers the point (its edge included), in table order."""
-        memo = self._store("features_at")
+        memo = self._memo.get("features_at")  # (_store, inline on a hot path)
+        if memo is None or len(memo) >= MEMO_LIMIT:
+            memo = self._store("features_at")
         key = (point.x, point.y)
         found = memo.get(key)
         if found is None:
@@ -345,7 +359,9 @@ class Table:
         in but the target is not gives the target nothing (shooting out of a wood). Whether
         the target can be seen at all is :meth:`line_of_sight`'s question.
         """
-        memo = self._store("cover_between")
+        memo = self._memo.get("cover_between")  # (_store, inline on a hot path)
+        if memo is None or len(memo) >= MEMO_LIMIT:
+            memo = self._store("cover_between")
         key = (a.x, a.y, b.x, b.y, reach)
         cover: Cover | None = memo.get(key)
         if cover is None:
@@ -355,7 +371,7 @@ class Table:
     def _cover_between(self, a: Point, b: Point, reach: float) -> Cover:
         at_b = self._covering(b)
         chosen = set(at_b)
-        if a != b and self._any_near(b, reach):
+        if (a.x, a.y) != (b.x, b.y) and self._any_near(b, reach):  # (Point's ==, no call)
             gap = a.distance_to(b)
             t = 1.0 if gap <= reach else reach / gap
             near = Point(b.x + (a.x - b.x) * t, b.y + (a.y - b.y) * t)
@@ -365,7 +381,8 @@ class Table:
                 chosen.update(j for j in passed if j not in at_a or j in at_b)
         if not chosen:
             return "none"
-        return COVERS[max(int(self._cover_ranks[j]) for j in chosen)]
+        ranks = self._cover_ranks
+        return COVERS[max([ranks[j] for j in chosen])]
 
     def path_crosses(self, a: Point, b: Point) -> list[TerrainFeature]:
         """The features a straight move from ``a`` to ``b`` enters, in table order.
@@ -437,28 +454,45 @@ class Table:
         Points come as flat coordinate tuples, ``(x0, y0, x1, y1, ...)``. The same answer
         as ``(visibility(o, t) & (distances(o, t) <= reach)).any()`` for those points.
         """
-        memo = self._store("sees_within")
+        memo = self._memo.get("sees_within")  # (asked very often: _store only when needed)
+        if memo is None or len(memo) >= MEMO_LIMIT:
+            memo = self._store("sees_within")
         key = (origins, targets, reach)
         found: bool | None = memo.get(key)
-        if found is None and _boxes_apart(origins, targets, reach):
-            found = memo[key] = False
         if found is None:
-            found = memo[key] = self._sees_within(origins, targets, reach)
+            if not origins or not targets:
+                found = memo[key] = False
+            else:
+                near, far = _bounds(origins), _bounds(targets)
+                found = memo[key] = not _apart(near, far, reach) and self._sees_within(
+                    origins, targets, reach, self._blockers_in(near, far)
+                )
         return found
 
-    def _sees_within(self, origins: Coords, targets: Coords, reach: float) -> bool:
-        """Pair by pair, stopping at the first pair in reach and in sight."""
-        shapes, sight = self._blockers_near(origins, targets), self._sight
+    def _sees_within(
+        self, origins: Coords, targets: Coords, reach: float, shapes: list[_Shape]
+    ) -> bool:
+        """Pair by pair, stopping at the first pair in reach and in sight (``shapes``: the
+        blockers that may matter, see :meth:`_blockers_near`)."""
+        held: list[list[int] | None] = [None] * (len(targets) // 2)  # see _sight_past
         unsure: list[tuple[float, float, float, float]] = []
         for i in range(0, len(origins), 2):
             ax, ay = origins[i], origins[i + 1]
+            past: list[tuple[int, _Shape, int]] | None = None
             for j in range(0, len(targets), 2):
                 bx, by = targets[j], targets[j + 1]
                 if not _within(ax - bx, ay - by, reach):
                     continue
-                seen = (
-                    True if not shapes or (ax == bx and ay == by) else sight(shapes, ax, ay, bx, by)
-                )
+                if ax == bx and ay == by:
+                    return True
+                if past is None:
+                    past = _past(shapes, ax, ay)
+                if not past:
+                    return True
+                at_b = held[j // 2]
+                if at_b is None:
+                    at_b = held[j // 2] = _points(shapes, bx, by)
+                seen = _sight_past(past, at_b, ax, ay, bx, by)
                 if seen:
                     return True
                 if seen is None:
@@ -474,7 +508,9 @@ class Table:
         """For each origin, the nearest target it sees (the first of equals) and how far it is
         (as :meth:`distances` gives it), or None if it sees none. Points as in
         :meth:`sees_within`; remembered (the answer is the table's)."""
-        memo = self._store("nearest in sight")
+        memo = self._memo.get("nearest in sight")  # (_store, inline on a hot path)
+        if memo is None or len(memo) >= MEMO_LIMIT:
+            memo = self._store("nearest in sight")
         key = (origins, targets)
         found = memo.get(key)
         if found is None:
@@ -487,32 +523,33 @@ class Table:
         """Each origin tries its targets nearest first, up to the first one in sight."""
         far: list[list[float]] = self.distances_flat(origins, targets).tolist()
         shapes = self._blockers_near(origins, targets)
+        held: list[list[int] | None] = [None] * (len(targets) // 2)  # see _sight_past
         found: list[tuple[int, float] | None] = []
         for i, row in enumerate(far):
             ax, ay = origins[2 * i], origins[2 * i + 1]
+            past = _past(shapes, ax, ay)
             nearest = None
             for j in sorted(range(len(row)), key=row.__getitem__):  # stable: ties by index
                 bx, by = targets[2 * j], targets[2 * j + 1]
-                if not shapes or self._pair_sight(shapes, ax, ay, bx, by):
+                if not past or (ax == bx and ay == by):
+                    nearest = (j, row[j])
+                    break
+                at_b = held[j]
+                if at_b is None:
+                    at_b = held[j] = _points(shapes, bx, by)
+                seen = _sight_past(past, at_b, ax, ay, bx, by)
+                if seen is None:
+                    seen = self.line_of_sight(Point(ax, ay), Point(bx, by))
+                if seen:
                     nearest = (j, row[j])
                     break
             found.append(nearest)
         return tuple(found)
 
-    def _pair_sight(
-        self, shapes: Sequence[_Shape], ax: float, ay: float, bx: float, by: float
-    ) -> bool:
-        """Line of sight between two points given the blockers that may matter (the rest
-        cannot: see :meth:`_blockers_near`)."""
-        if ax == bx and ay == by:
-            return True
-        seen = self._sight(shapes, ax, ay, bx, by)
-        return self.line_of_sight(Point(ax, ay), Point(bx, by)) if seen is None else seen
-
     def distances_flat(self, origins: Coords, targets: Coords) -> FloatArray:
         """:meth:`distances` of points as flat coordinate tuples."""
-        o, t = _flat_coords(origins), _flat_coords(targets)
-        return np.hypot(o[:, None, 0] - t[None, :, 0], o[:, None, 1] - t[None, :, 1])
+        (ox, oy), (tx, ty) = _columns(origins), _columns(targets)
+        return np.hypot(ox[:, None] - tx[None, :], oy[:, None] - ty[None, :])
 
     def _visible(self, origins: Coords, targets: Coords) -> BoolArray:
         """:meth:`visibility` of flat coordinate tuples, remembered (do not modify it)."""
@@ -531,15 +568,20 @@ class Table:
         shapes = self._blockers_near(origins, targets)
         if not shapes or not n or not m:
             return np.ones((n, m), dtype=np.bool_)
-        sight = self._sight
+        held = [_points(shapes, targets[2 * j], targets[2 * j + 1]) for j in range(m)]
         rows: list[list[bool]] = []
         unsure: list[tuple[int, int]] = []
         for i in range(n):
             ax, ay = origins[2 * i], origins[2 * i + 1]
+            past = _past(shapes, ax, ay)
             row = []
             for j in range(m):
                 bx, by = targets[2 * j], targets[2 * j + 1]
-                seen = True if ax == bx and ay == by else sight(shapes, ax, ay, bx, by)
+                seen = (
+                    True
+                    if not past or (ax == bx and ay == by)
+                    else _sight_past(past, held[j], ax, ay, bx, by)
+                )
                 if seen is None:
                     unsure.append((i, j))
                     seen = True
@@ -557,13 +599,17 @@ class Table:
         line between them can meet another (the same test :meth:`_Shape.crossed` starts with)."""
         if not origins or not targets:
             return []
+        return self._blockers_in(_bounds(origins), _bounds(targets))
+
+    def _blockers_in(self, near: Box, far: Box) -> list[_Shape]:
+        """:meth:`_blockers_near` of two non-empty sets of points, from their boxes."""
         x0, x1 = (
-            min(min(origins[0::2]), min(targets[0::2])),
-            max(max(origins[0::2]), max(targets[0::2])),
+            (near[0] if near[0] < far[0] else far[0]),
+            (near[2] if near[2] > far[2] else far[2]),
         )
         y0, y1 = (
-            min(min(origins[1::2]), min(targets[1::2])),
-            max(max(origins[1::2]), max(targets[1::2])),
+            (near[1] if near[1] < far[1] else far[1]),
+            (near[3] if near[3] > far[3] else far[3]),
         )
         return [
             s
@@ -601,12 +647,14 @@ class Table:
         """Indices of the features covering the point, ascending."""
         if not self.features:
             return ()
-        memo = self._store("covering")
+        memo = self._memo.get("covering")  # (_store, inline on a hot path)
+        if memo is None or len(memo) >= MEMO_LIMIT:
+            memo = self._store("covering")
         key = (point.x, point.y)
         found = memo.get(key)
         if found is None:
             x, y = point.x, point.y
-            found = _settled([(j, s.point(x, y)) for j, s in _meeting(self._shapes, x, y, x, y)])
+            found = _holding(self._shapes, x, y)
             if found is None:
                 query = self._tree.query(_point(point), predicate="intersects")
                 found = tuple(sorted(query.tolist()))
@@ -616,7 +664,9 @@ class Table:
     def _any_near(self, point: Point, reach: float) -> bool:
         """Does any feature's bounding box come within ``reach`` (and a hair) of the point?
         If not, no segment from the point that long meets a feature: a safe shortcut."""
-        memo = self._store("any near")
+        memo = self._memo.get("any near")  # (_store, inline on a hot path)
+        if memo is None or len(memo) >= MEMO_LIMIT:
+            memo = self._store("any near")
         key = (point.x, point.y, reach)
         found = memo.get(key)
         if found is None:
@@ -630,14 +680,13 @@ class Table:
         """Indices of the features whose interior the segment a-b meets."""
         if not self.features or a == b:
             return frozenset()
-        memo = self._store("passes_through")
+        memo = self._memo.get("passes_through")  # (_store, inline on a hot path)
+        if memo is None or len(memo) >= MEMO_LIMIT:
+            memo = self._store("passes_through")
         key = (a.x, a.y, b.x, b.y)
         found = memo.get(key)
         if found is None:
-            box = (min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y))
-            quick = _settled(
-                [(j, s.crossed(a.x, a.y, b.x, b.y)) for j, s in _meeting(self._shapes, *box)]
-            )
+            quick = _crossing(self._shapes, a.x, a.y, b.x, b.y)
             if quick is None:
                 segment = _segment(a, b)
                 near = self._tree.query(segment, predicate="intersects")
@@ -713,6 +762,11 @@ def shared_los_cache(table: Table) -> LosCache:
 
 # -- module helpers ------------------------------------------------------------------------------
 
+#: Bounding boxes of flat coordinate tuples, see :func:`_bounds`.
+_BOUNDS: dict[Coords, Box] = {}
+#: Coordinate columns of flat coordinate tuples, see :func:`_columns`.
+_COLUMNS: dict[Coords, tuple[FloatArray, FloatArray]] = {}
+
 
 def _key(points: Iterable[Point]) -> Coords:
     """Exact coordinates, flat: a memo key for a sequence of points."""
@@ -732,28 +786,74 @@ def _interiors_meet(segments: Any, polygons: Any, insets: Any) -> BoolArray:
     return meet
 
 
-def _boxes_apart(origins: Coords, targets: Coords, reach: float) -> bool:
-    """Are the two sets' bounding boxes more than ``reach`` (and a hair) apart, so that no
-    pair of points is within ``reach``? A quick, safe "no" before the exact distances."""
-    if not origins or not targets:
-        return False
-    ox, oy, tx, ty = origins[0::2], origins[1::2], targets[0::2], targets[1::2]
-    dx = max(0.0, min(tx) - max(ox), min(ox) - max(tx))
-    dy = max(0.0, min(ty) - max(oy), min(oy) - max(ty))
+def _bounds(flat: Coords) -> Box:
+    """The bounding box of non-empty flat coordinates, remembered (a unit's places, the same
+    tuple, are asked about again and again)."""
+    box = _BOUNDS.get(flat)
+    if box is None:
+        xs, ys = flat[0::2], flat[1::2]
+        box = (min(xs), min(ys), max(xs), max(ys))
+        if len(_BOUNDS) >= MEMO_LIMIT:
+            _BOUNDS.clear()
+        _BOUNDS[flat] = box
+    return box
+
+
+def _columns(flat: Coords) -> tuple[FloatArray, FloatArray]:
+    """The x and the y coordinates as (read-only) arrays, remembered like :func:`_bounds`."""
+    found = _COLUMNS.get(flat)
+    if found is None:
+        both = np.array(flat, dtype=np.float64)
+        both.setflags(write=False)
+        found = (both[0::2], both[1::2])
+        if len(_COLUMNS) >= MEMO_LIMIT:
+            _COLUMNS.clear()
+        _COLUMNS[flat] = found
+    return found
+
+
+def _apart(near: Box, far: Box, reach: float) -> bool:
+    """Are two bounding boxes more than ``reach`` (and a hair) apart, so that no pair of
+    points, one in each, is within ``reach``? A quick, safe "no" before the exact distances."""
+    dx = max(0.0, far[0] - near[2], near[0] - far[2])
+    dy = max(0.0, far[1] - near[3], near[1] - far[3])
     return math.hypot(dx, dy) > reach + 1e-6
 
 
-def _meeting(
-    shapes: Sequence[_Shape], x0: float, y0: float, x1: float, y1: float
-) -> list[tuple[int, _Shape]]:
-    """The shapes (with their indices) whose bounding box comes within ``_MARGIN`` of the
-    box: no other can hold a point of it, or meet a segment in it."""
+def _holding(shapes: Sequence[_Shape], x: float, y: float) -> tuple[int, ...] | None:
+    """The indices (ascending) of the shapes holding the point, or None if a close call needs
+    shapely. Only a shape whose bounding box comes within ``_MARGIN`` of the point can hold
+    it; the others are not asked."""
+    x0, y0, x1, y1 = x - _MARGIN, y - _MARGIN, x + _MARGIN, y + _MARGIN
+    found = []
+    for j, s in enumerate(shapes):
+        if s.x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1:
+            answer = s.point(x, y)
+            if answer == _YES:
+                found.append(j)
+            elif answer == _UNSURE:
+                return None
+    return tuple(found)
+
+
+def _crossing(
+    shapes: Sequence[_Shape], ax: float, ay: float, bx: float, by: float
+) -> tuple[int, ...] | None:
+    """The indices (ascending) of the shapes whose interior the segment a-b (of positive
+    length) meets, or None if a close call needs shapely. Only a shape whose bounding box
+    comes within ``_MARGIN`` of the segment's can meet it; the others are not asked."""
+    x0, x1 = (ax, bx) if ax <= bx else (bx, ax)
+    y0, y1 = (ay, by) if ay <= by else (by, ay)
     x0, y0, x1, y1 = x0 - _MARGIN, y0 - _MARGIN, x1 + _MARGIN, y1 + _MARGIN
-    return [
-        (j, s)
-        for j, s in enumerate(shapes)
-        if s.x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1
-    ]
+    found = []
+    for j, s in enumerate(shapes):
+        if s.x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1:
+            answer = s.crossed(ax, ay, bx, by)
+            if answer == _YES:
+                found.append(j)
+            elif answer == _UNSURE:
+                return None
+    return tuple(found)
 
 
 def _union(answers: list[int]) -> int:
@@ -763,12 +863,44 @@ def _union(answers: list[int]) -> int:
     return _UNSURE if _UNSURE in answers or not answers else _NO
 
 
-def _settled(answers: list[tuple[int, int]]) -> tuple[int, ...] | None:
-    """The indices answered ``_YES`` (ascending) if every answer is settled, else None
-    (ask shapely)."""
-    if any(answer == _UNSURE for _, answer in answers):
-        return None
-    return tuple([j for j, answer in answers if answer == _YES])
+def _points(shapes: Sequence[_Shape], x: float, y: float) -> list[int]:
+    """Each shape's :meth:`_Shape.point` answer for the point; its first test (the bounding
+    box) inline, since most shapes are far from most points."""
+    return [
+        _NO if x < s.mx0 or x > s.mx1 or y < s.my0 or y > s.my1 else s.point(x, y) for s in shapes
+    ]
+
+
+def _past(shapes: Sequence[_Shape], x: float, y: float) -> list[tuple[int, _Shape, int]]:
+    """The shapes (with their indices and :meth:`_Shape.point` answers) that do not hold
+    the point: only these can block a sight line from it (see :meth:`Table._sight`)."""
+    answers = _points(shapes, x, y)
+    return [(k, s, at) for k, (s, at) in enumerate(zip(shapes, answers, strict=True)) if at != _YES]
+
+
+def _sight_past(
+    past: list[tuple[int, _Shape, int]],
+    held: list[int],
+    ax: float,
+    ay: float,
+    bx: float,
+    by: float,
+) -> bool | None:
+    """:meth:`Table._sight` from a (different) b, with the point tests worked out
+    beforehand: ``past`` is :func:`_past` of a, ``held[k]`` is shape k's ``point`` of b.
+    Each shape is judged on the same three answers, so the result is the same."""
+    unsure = False
+    for k, shape, at_a in past:
+        at_b = held[k]
+        if at_b == _YES:
+            continue
+        crossed = shape.crossed(ax, ay, bx, by)
+        if crossed == _NO:
+            continue
+        if crossed == _YES and at_a == _NO and at_b == _NO:
+            return False
+        unsure = True
+    return None if unsure else True
 
 
 def _within(dx: float, dy: float, reach: float) -> bool:
@@ -806,7 +938,7 @@ class _Shape:
     misses the whole (a call along the seam between two parts stays unsure).
     """
 
-    __slots__ = ("edges", "parts", "x0", "x1", "y0", "y1")
+    __slots__ = ("edges", "mx0", "mx1", "my0", "my1", "parts", "x0", "x1", "y0", "y1")
 
     def __init__(
         self,
@@ -815,6 +947,9 @@ class _Shape:
         parts: tuple[_Shape, ...] = (),
     ) -> None:
         self.x0, self.y0, self.x1, self.y1 = box
+        #: the box widened by ``_MARGIN``: a point outside it is certainly not in the outline
+        self.mx0, self.my0 = self.x0 - _MARGIN, self.y0 - _MARGIN
+        self.mx1, self.my1 = self.x1 + _MARGIN, self.y1 + _MARGIN
         #: (x, y) of an edge's start and its unit inward normal, when the outline is convex
         self.edges = edges
         #: convex parts covering the outline, when it is not convex
@@ -824,7 +959,8 @@ class _Shape:
     def of(vertices: Sequence[tuple[float, float]]) -> _Shape:
         xs, ys = [x for x, _ in vertices], [y for _, y in vertices]
         box = (min(xs), min(ys), max(xs), max(ys))
-        ring = list(vertices)
+        # a repeated vertex would hide the corner it repeats from the convexity test below
+        ring = [v for i, v in enumerate(vertices) if v != vertices[i - 1]]
         n = len(ring)
         area = sum(ring[i][0] * ring[i - 1][1] - ring[i - 1][0] * ring[i][1] for i in range(n))
         if area > 0:  # clockwise: turn it round, so the inside is on each edge's left
@@ -845,9 +981,7 @@ class _Shape:
 
     def point(self, x: float, y: float) -> int:
         """Is the point in the closed outline?"""
-        if x < self.x0 - _MARGIN or x > self.x1 + _MARGIN:
-            return _NO
-        if y < self.y0 - _MARGIN or y > self.y1 + _MARGIN:
+        if x < self.mx0 or x > self.mx1 or y < self.my0 or y > self.my1:
             return _NO
         if self.edges is None:
             return _union([part.point(x, y) for part in self.parts])
@@ -870,20 +1004,34 @@ class _Shape:
             return _UNSURE
         # Cyrus-Beck: the part of the segment at least _MARGIN inside every edge (in), and
         # the part no more than _MARGIN outside any (near); t runs from a (0) to b (1)
-        dx, dy = bx - ax, by - ay
+        # (max and min by comparisons: the same values, no calls; near_lo only grows and
+        # near_hi only shrinks, so once they cross the answer is _NO whatever follows)
+        dx, dy, margin = bx - ax, by - ay, _MARGIN
         in_lo, in_hi, near_lo, near_hi = 0.0, 1.0, 0.0, 1.0
         for vx, vy, nx, ny in self.edges:
             depth = nx * (ax - vx) + ny * (ay - vy)
             rate = nx * dx + ny * dy
             if rate > 0:
-                in_lo = max(in_lo, (_MARGIN - depth) / rate)
-                near_lo = max(near_lo, (-_MARGIN - depth) / rate)
+                t = (margin - depth) / rate
+                if t > in_lo:
+                    in_lo = t
+                t = (-margin - depth) / rate
+                if t > near_lo:
+                    near_lo = t
+                    if near_lo > near_hi:
+                        return _NO
             elif rate < 0:
-                in_hi = min(in_hi, (_MARGIN - depth) / rate)
-                near_hi = min(near_hi, (-_MARGIN - depth) / rate)
-            elif depth < -_MARGIN:
+                t = (margin - depth) / rate
+                if t < in_hi:
+                    in_hi = t
+                t = (-margin - depth) / rate
+                if t < near_hi:
+                    near_hi = t
+                    if near_lo > near_hi:
+                        return _NO
+            elif depth < -margin:
                 return _NO
-            elif depth < _MARGIN:
+            elif depth < margin:
                 in_hi = -1.0
         if near_lo > near_hi:
             return _NO

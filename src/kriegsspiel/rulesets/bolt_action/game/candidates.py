@@ -8,23 +8,18 @@ objective and the nearest cover, and a withdrawal, each at full and half distanc
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+import weakref
+from typing import TYPE_CHECKING, Any
 
-from kriegsspiel.core.table import Point, Table
+from kriegsspiel.core.scenario import Scenario
+from kriegsspiel.core.table import MEMO_LIMIT, Point, Table
+from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, movement_row
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
-
-
-def _towards(start: Point, goal: Point, distance: float) -> Point:
-    gap = start.distance_to(goal)
-    if gap <= distance or gap == 0:
-        return goal
-    t = distance / gap
-    return Point(start.x + (goal.x - start.x) * t, start.y + (goal.y - start.y) * t)
 
 
 def _cover_centres(table: Table) -> list[Point]:
@@ -47,20 +42,39 @@ def destinations(game: BoltActionGame, unit: UnitState, *, run: bool) -> list[Po
     """Legal end points of a straight move for an Advance (or a Run)."""
     if unit.immobilised:
         return []
-    start = unit.anchor
-    enemies = [u for u in game.units if u.side != unit.side and not u.destroyed]
-    enemy = min(enemies, key=lambda e: start.distance_to(e.anchor)).anchor if enemies else None
-    objective = (
-        min(
-            (Point(o.x, o.y) for o in game.scenario.objectives),
-            key=lambda p: start.distance_to(p),
-        )
-        if game.scenario.objectives
-        else None
-    )
-    # what the answer depends on (the rest is the table's, whose store this is)
+    return _remembered(game, unit, run, *_goals(game, unit))
+
+
+def _goals(game: BoltActionGame, unit: UnitState) -> tuple[Point | None, Point | None]:
+    """The nearest enemy unit's centre and the nearest objective (the first of equals, as
+    ``min`` picks), or None where there is none."""
+    sx, sy = unit.anchor.x, unit.anchor.y
+    dist = math.dist
+    enemy: Point | None = None
+    best = 0.0
+    side = unit.side
+    for u in game.units:
+        if u.side != side and not u.destroyed:
+            at = u.anchor
+            gap = dist((sx, sy), (at.x, at.y))  # Point.distance_to's arithmetic
+            if enemy is None or gap < best:
+                enemy, best = at, gap
+    objective: Point | None = None
+    closest = 0.0
+    for o in game.scenario.objectives:
+        gap = dist((sx, sy), (o.x, o.y))
+        if objective is None or gap < closest:
+            objective, closest = Point(o.x, o.y), gap
+    return enemy, objective
+
+
+def _remembered(
+    game: BoltActionGame, unit: UnitState, run: bool, enemy: Point | None, objective: Point | None
+) -> list[Point]:
+    """:func:`destinations` toward these goals, remembered by what the answer depends on."""
+    # (the rest is the table's, whose store this is)
     key = (game.rules, run, unit.side, unit.kind, unit.vehicle, unit.heading)
-    key_goals = (key, unit.coords, start, enemy, objective)
+    key_goals = (key, unit.coords, unit.anchor, enemy, objective)
     memo = game.table.memo("destinations")
     found: tuple[Point, ...] | None = memo.get(key_goals)
     if found is None:
@@ -83,15 +97,31 @@ def _destinations(
     if unit.vehicle is not None:
         rad = math.radians(unit.heading)
         goals.append(Point(start.x + math.sin(rad) * reach, start.y + math.cos(rad) * reach))
+    # _towards, Table.clamp and the rounding, in plain floats (the same arithmetic): most
+    # candidate points are dropped as too near the start or another, or not allowed
+    sx, sy = start.x, start.y
+    width, height, dist = game.table.width, game.table.height, math.dist
     out: list[Point] = []
+    kept: list[tuple[float, float]] = []
     for goal in goals:
+        gx, gy = goal.x, goal.y
+        gap = dist((sx, sy), (gx, gy))
         for fraction in (1.0, 0.5):
-            p = game.table.clamp(_towards(start, goal, reach * fraction))
-            p = Point(round(p.x, 2), round(p.y, 2))
-            if p.distance_to(start) < 0.5 or any(p.distance_to(q) < 0.5 for q in out):
+            distance = reach * fraction
+            if gap <= distance or gap == 0:
+                x, y = gx, gy
+            else:
+                t = distance / gap
+                x, y = sx + (gx - sx) * t, sy + (gy - sy) * t
+            x = float(min(max(x, 0.0), width))
+            y = float(min(max(y, 0.0), height))
+            x, y = round(x, 2), round(y, 2)
+            if dist((x, y), (sx, sy)) < 0.5 or any(dist((x, y), q) < 0.5 for q in kept):
                 continue
+            p = Point(x, y)
             if check_move(game.rules, game.table, unit, p, run=run).allowed:
                 out.append(p)
+                kept.append((x, y))
     return out
 
 
@@ -103,8 +133,59 @@ def targets(
     return [e for e, ok in zip(enemies, able, strict=True) if ok]
 
 
+#: Per game (while it lives): its table, rules and scenario, and the candidates found on them.
+_CANDIDATES: weakref.WeakKeyDictionary[
+    BoltActionGame, tuple[Table, Rules, Scenario, dict[Any, tuple[Action, ...]]]
+] = weakref.WeakKeyDictionary()
+
+
 def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
-    """Every candidate order for ``unit``: a few moves, every target, every assault."""
+    """Every candidate order for ``unit``: a few moves, every target, every assault.
+
+    Remembered per game by everything the answer depends on besides the game's table, rules
+    and scenario: the unit's place, heading, state and models, and each live enemy's place,
+    kind and move. A player asks again for the units that did not act since it last chose,
+    and between its turns often nothing they depend on has changed.
+    """
+    kept = _CANDIDATES.get(game)
+    if (
+        kept is None
+        or kept[0] is not game.table  # a new table after a wreck
+        or kept[1] is not game.rules
+        or kept[2] is not game.scenario
+    ):
+        kept = _CANDIDATES[game] = (game.table, game.rules, game.scenario, {})
+    side = unit.side
+    key = (
+        unit.uid,
+        side,
+        unit.kind,
+        unit.vehicle,
+        unit.coords,
+        unit.anchor,
+        unit.heading,
+        unit.immobilised,
+        unit.no_run,
+        unit.support_used,
+        tuple([(m.alive, m.used_one_shot, m.weapons, m.observer) for m in unit.models]),
+        tuple(
+            [
+                (e.uid, e.side, e.coords, e.anchor, e.vehicle is None, e.moved)
+                for e in game.units
+                if e.side != side and not e.destroyed
+            ]
+        ),
+    )
+    memo = kept[3]
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        found = memo[key] = tuple(_order_candidates(game, unit))
+    return list(found)
+
+
+def _order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
     from kriegsspiel.rulesets.bolt_action.game.state import Action
 
     uid = unit.uid
@@ -113,14 +194,15 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
         Action("order", unit=uid, order="Fire", target=t.uid)
         for t in targets(game, unit, moving=False)
     ]
-    for p in destinations(game, unit, run=False):
+    goals = (None, None) if unit.immobilised else _goals(game, unit)  # (as destinations)
+    for p in [] if unit.immobilised else _remembered(game, unit, False, *goals):
         shots = targets(game, unit, moving=True, origin=p)
         acts.append(Action("order", unit=uid, order="Advance", to=(p.x, p.y)))
         acts += [
             Action("order", unit=uid, order="Advance", to=(p.x, p.y), target=t.uid) for t in shots
         ]
-    for p in [] if unit.no_run else destinations(game, unit, run=True):  # gravity pulse
-        acts.append(Action("order", unit=uid, order="Run", to=(p.x, p.y)))
+    for p in [] if unit.no_run or unit.immobilised else _remembered(game, unit, True, *goals):
+        acts.append(Action("order", unit=uid, order="Run", to=(p.x, p.y)))  # no_run: gravity
     for kind in SUPPORT:
         if can_call(game, unit, kind):
             acts += [

@@ -87,15 +87,15 @@ class MoveCheck:
 
 def check_move(rules: Rules, table: Table, unit: UnitState, to: Point, run: bool) -> MoveCheck:
     """Can ``unit`` make this straight move on an Advance (or Run) order? Why not?"""
-    alive = unit.alive_models
-    if not alive:
+    coords = unit.coords  # the live models' places, worked out once per move of the unit
+    if not coords:
         return _check_move(rules, table, unit, to, run)
     key = (
         rules,
         run,
         to.x,
         to.y,
-        tuple([c for m in alive for c in (m.x, m.y)]),
+        coords,
         unit.immobilised,
         unit.vehicle,
         unit.heading,
@@ -114,17 +114,20 @@ def _check_move(rules: Rules, table: Table, unit: UnitState, to: Point, run: boo
     if not table.contains(to):
         return MoveCheck(False, "off the table")
     dx, dy = to.x - start.x, to.y - start.y  # every model moves with the unit's centre
-    if not all(table.contains(Point(m.x + dx, m.y + dy)) for m in unit.alive_models):
-        return MoveCheck(False, "a model would end off the table")
+    coords, width, height = unit.coords, table.width, table.height
+    for i in range(0, len(coords), 2):  # Table.contains, without making Points
+        if not (0.0 <= coords[i] + dx <= width and 0.0 <= coords[i + 1] + dy <= height):
+            return MoveCheck(False, "a model would end off the table")
     if unit.immobilised:
         return MoveCheck(False, "immobilised")
     row = movement_row(rules, unit)
     column = terrain_column(unit)
     passed = table.path_crosses(start, to)
-    crossed = passed + [f for f in table.features_at(to) if f not in passed]
+    here = table.features_at(to)
+    crossed = passed + [f for f in here if f not in passed]
     road_only = (
         bool(crossed)
-        and all(terrain_row(rules, f.category).category == "road" for f in table.features_at(to))
+        and all(terrain_row(rules, f.category).category == "road" for f in here)
         and _along_road(rules, table, start, to)
     )
     allowance = float(row.run if run else row.advance)
@@ -190,7 +193,21 @@ def in_arc(arc: str, heading: float, at: Point, target: Point) -> bool:
 
 
 def unit_cover(table: Table, shooter: Point, target: UnitState) -> str:
-    """The cover most of the target's models have from the shooter (ties: the better)."""
+    """The cover most of the target's models have from the shooter (ties: the better).
+
+    Remembered by the shooter's point and the target's live models' places (all the answer
+    depends on besides the table, whose store this is): a unit is often shot at from the
+    same place again.
+    """
+    memo = table.memo("unit cover")
+    key = (shooter.x, shooter.y, target.coords)
+    found: str | None = memo.get(key)
+    if found is None:
+        found = memo[key] = _unit_cover(table, shooter, target)
+    return found
+
+
+def _unit_cover(table: Table, shooter: Point, target: UnitState) -> str:
     counts = {"none": 0, "soft": 0, "hard": 0}
     models = target.alive_models
     step = max(1, len(models) // 3)  # a sample of three models stands for the unit

@@ -118,19 +118,46 @@ class UnitState:
             found = self._remembered = _Places.of(self)
         return found
 
+    # The properties below repeat _places's test inline: they are read very often, and a
+    # remembered answer that still stands then costs no call.
+
     @property
     def alive_models(self) -> list[Model]:
-        return list(self._places().alive)
+        found, models = self._remembered, self.models
+        if (
+            found is None
+            or found.moves is not _moves[0]
+            or found.models is not models
+            or found.count != len(models)
+        ):
+            found = self._places()
+        return list(found.alive)
 
     @property
     def anchor(self) -> Point:
         """The centre of the live models (of all of them when none is left)."""
-        return self._places().anchor
+        found, models = self._remembered, self.models
+        if (
+            found is None
+            or found.moves is not _moves[0]
+            or found.models is not models
+            or found.count != len(models)
+        ):
+            found = self._places()
+        return found.anchor
 
     @property
     def coords(self) -> tuple[float, ...]:
         """The live models' places as one flat tuple: (x0, y0, x1, y1, ...)."""
-        return self._places().coords
+        found, models = self._remembered, self.models
+        if (
+            found is None
+            or found.moves is not _moves[0]
+            or found.models is not models
+            or found.count != len(models)
+        ):
+            found = self._places()
+        return found.coords
 
     @property
     def is_vehicle(self) -> bool:

@@ -1,0 +1,142 @@
+"""The quick paths of move generation give the plain paths' answers, all through real games."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+from kriegsspiel.ai.players import RandomPlayer, chance_outcome
+from kriegsspiel.core.game import CHANCE
+from kriegsspiel.core.scenario import load_scenario, sample_scenarios
+from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.game.candidates import (
+    _cover_centres,
+    _destinations,
+    _goals,
+    _order_candidates,
+    destinations,
+    order_candidates,
+)
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    _check_move,
+    check_move,
+    movement_row,
+    unit_cover,
+)
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState, _Places
+
+
+def positions(ruleset: str, seed: int, kind: str, every: int = 3) -> Iterator[BoltActionGame]:
+    """A game between random (or tactical) players, stopped at every ``every``-th decision
+    (and played on after)."""
+    armies = [load_army(p, ruleset) for p in sample_armies(ruleset)[:2]]
+    scenario = load_scenario(sample_scenarios()[seed % 2])
+    game = BoltActionGame(ruleset, scenario, (armies[0], armies[1]), seed=seed)
+    player_kind = TacticalPlayer if kind == "tactical" else RandomPlayer
+    rng, players = random.Random(seed), (player_kind(seed), player_kind(seed + 1))
+    decisions = 0
+    while not game.is_terminal():
+        player = game.current_player()
+        if player == CHANCE:
+            action = chance_outcome(game, rng)
+        else:
+            decisions += 1
+            if decisions % every == 0:
+                yield game
+            action = players[player].choose(game)
+        game.apply_action(action)
+
+
+def slow_goals(game: BoltActionGame, unit: UnitState) -> tuple[Point | None, Point | None]:
+    """The nearest enemy centre and objective by ``min``, as destinations once found them."""
+    start = unit.anchor
+    enemies = [u for u in game.units if u.side != unit.side and not u.destroyed]
+    enemy = min(enemies, key=lambda e: start.distance_to(e.anchor)).anchor if enemies else None
+    objectives = [Point(o.x, o.y) for o in game.scenario.objectives]
+    objective = min(objectives, key=start.distance_to) if objectives else None
+    return enemy, objective
+
+
+def slow_destinations(
+    game: BoltActionGame, unit: UnitState, run: bool, enemy: Point | None, objective: Point | None
+) -> list[Point]:
+    """_destinations as first written, with Points, ``Table.clamp`` and ``distance_to``."""
+    row = movement_row(game.rules, unit)
+    reach = float(row.run if run else row.advance)
+    start = unit.anchor
+    goals = [p for p in (enemy, objective) if p is not None]
+    centres = _cover_centres(game.table)
+    if centres:
+        goals.append(min(centres, key=lambda p: start.distance_to(p)))
+    goals.append(Point(start.x, 0.0 if unit.side == 0 else game.table.height))
+    if unit.vehicle is not None:
+        rad = math.radians(unit.heading)
+        goals.append(Point(start.x + math.sin(rad) * reach, start.y + math.cos(rad) * reach))
+    out: list[Point] = []
+    for goal in goals:
+        for fraction in (1.0, 0.5):
+            gap, distance = start.distance_to(goal), reach * fraction
+            if gap <= distance or gap == 0:
+                p = goal
+            else:
+                t = distance / gap
+                p = Point(start.x + (goal.x - start.x) * t, start.y + (goal.y - start.y) * t)
+            p = game.table.clamp(p)
+            p = Point(round(p.x, 2), round(p.y, 2))
+            if p.distance_to(start) < 0.5 or any(p.distance_to(q) < 0.5 for q in out):
+                continue
+            if check_move(game.rules, game.table, unit, p, run=run).allowed:
+                out.append(p)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "seed", "kind"),
+    [("konflikt47", 3, "random"), ("bolt-action-1", 4, "random"), ("konflikt47", 5, "tactical")],
+)
+def test_quick_move_generation_is_the_plain_one(ruleset: str, seed: int, kind: str) -> None:
+    for game in positions(ruleset, seed, kind):
+        for unit in game.units:
+            # the remembered places are the models' places now
+            places = _Places.of(unit)
+            assert unit.alive_models == list(places.alive)
+            assert (unit.anchor, unit.coords) == (places.anchor, places.coords)
+            if unit.destroyed:
+                continue
+            # remembered candidates are found afresh (each other unit's, too, is asked for)
+            assert order_candidates(game, unit) == _order_candidates(game, unit)
+            goals = _goals(game, unit)
+            assert goals == slow_goals(game, unit)
+            for run in (False, True):
+                expected = [] if unit.immobilised else _destinations(game, unit, run, *goals)
+                if not unit.immobilised:
+                    found = slow_destinations(game, unit, run, *goals)
+                    assert [repr(p) for p in found] == [repr(p) for p in expected]  # -0.0 too
+                assert destinations(game, unit, run=run) == expected
+                for p in [*expected, Point(unit.anchor.x + 30, unit.anchor.y - 5)]:
+                    assert check_move(game.rules, game.table, unit, p, run) == _check_move(
+                        game.rules, game.table, unit, p, run
+                    )
+            for enemy in game.units:
+                if enemy.side != unit.side and not enemy.destroyed:
+                    shooter = unit.anchor
+                    models = enemy.alive_models
+                    step = max(1, len(models) // 3)
+                    covers = [game.table.cover_between(shooter, m.point) for m in models[::step]]
+                    assert unit_cover(game.table, shooter, enemy) == plain_cover(covers)
+
+
+def plain_cover(covers: list[str]) -> str:
+    """unit_cover's rule from the sampled models' covers: what most have (ties: the better)."""
+    counts = {level: covers.count(level) for level in ("none", "soft", "hard")}
+    best = max(counts.values())
+    for level in ("hard", "soft", "none"):
+        if counts[level] == best and best > 0:
+            return level if counts[level] * 2 >= sum(counts.values()) else "none"
+    return "none"
