@@ -404,6 +404,33 @@ def test_sees_within_is_the_visibility_matrix_within_reach(
 
 
 @settings(max_examples=80, deadline=None)
+@given(
+    table_and_points(n=6),
+    table_and_points(n=9),
+    st.lists(st.integers(0, 3), min_size=9, max_size=9),
+    st.sampled_from([0.5, 3.0, 10.0, 100.0]),
+)
+def test_sees_within_each_is_sees_within_target_by_target(
+    case: tuple[Table, list[Point]],
+    more: tuple[Table, list[Point]],
+    groups: list[int],
+    reach: float,
+) -> None:
+    """The batch, with targets of one to a few points (one empty), answers as one by one."""
+    table, origins = case
+    flat_o = tuple(c for p in origins for c in (p.x, p.y))
+    targets: list[tuple[float, ...]] = [(), *[() for _ in range(4)]]
+    for p, g in zip(more[1], groups, strict=False):  # (up to 9 points)
+        targets[g + 1] += (p.x, p.y)
+    targets.append(flat_o[:2])  # a target on an origin
+    fresh = Table(table.width, table.height, table.features)  # nothing remembered yet
+    expected = [fresh.sees_within(flat_o, t, reach) for t in targets]
+    assert table.sees_within_each(flat_o, targets, reach) == expected
+    assert table.sees_within_each(flat_o, targets[::-1], reach) == expected[::-1]  # remembered
+    assert table.sees_within_each((), targets, reach) == [False] * len(targets)
+
+
+@settings(max_examples=80, deadline=None)
 @given(table_and_points(n=6), table_and_points(n=6))
 def test_nearest_in_sight_is_the_argmin_over_the_visibility_matrix(
     case: tuple[Table, list[Point]], more: tuple[Table, list[Point]]

@@ -469,16 +469,72 @@ class Table:
                 )
         return found
 
+    def sees_within_each(
+        self, origins: Coords, targets: Sequence[Coords], reach: float
+    ) -> list[bool]:
+        """:meth:`sees_within` for each of ``targets`` (e.g. every enemy unit) in one batch.
+
+        The same answers; cheaper than asking one by one, since the origins are hashed, boxed
+        and sighted from once for all the targets: answers are remembered per
+        ``(origins, reach)``, and the blockers near any target and each origin's
+        :func:`_past` are shared (a blocker whose box misses a target's points and the
+        origins cannot cross a sight line between them, so sharing changes no answer).
+        """
+        memo = self._memo.get("sees_within each")  # (_store, inline on a hot path)
+        if memo is None or len(memo) >= MEMO_LIMIT:
+            memo = self._store("sees_within each")
+        key = (origins, reach)
+        known: dict[Coords, bool] | None = memo.get(key)
+        if known is None or len(known) >= MEMO_LIMIT:
+            known = memo[key] = {}
+        answers: list[bool] = []
+        todo: list[tuple[int, Coords]] = []
+        get = known.get
+        for k, flat in enumerate(targets):
+            found = get(flat)
+            if found is None:
+                if not origins or not flat:
+                    found = known[flat] = False
+                else:
+                    todo.append((k, flat))
+                    found = False
+            answers.append(found)
+        if todo:
+            near = _bounds(origins)
+            close: list[tuple[int, Coords]] = []
+            x0, y0, x1, y1 = near
+            for k, flat in todo:
+                far = _bounds(flat)
+                if _apart(near, far, reach):
+                    known[flat] = False
+                else:
+                    close.append((k, flat))
+                    x0, y0 = min(x0, far[0]), min(y0, far[1])
+                    x1, y1 = max(x1, far[2]), max(y1, far[3])
+            if close:
+                shapes = self._blockers_in(near, (x0, y0, x1, y1))
+                pasts: list[list[tuple[int, _Shape, int]] | None] = [None] * (len(origins) // 2)
+                for k, flat in close:
+                    found = known[flat] = self._sees_within(origins, flat, reach, shapes, pasts)
+                    answers[k] = found
+        return answers
+
     def _sees_within(
-        self, origins: Coords, targets: Coords, reach: float, shapes: list[_Shape]
+        self,
+        origins: Coords,
+        targets: Coords,
+        reach: float,
+        shapes: list[_Shape],
+        pasts: list[list[tuple[int, _Shape, int]] | None] | None = None,
     ) -> bool:
         """Pair by pair, stopping at the first pair in reach and in sight (``shapes``: the
-        blockers that may matter, see :meth:`_blockers_near`)."""
+        blockers that may matter, see :meth:`_blockers_near`; ``pasts``: each origin's
+        :func:`_past` of ``shapes``, filled in as needed, shared by calls with these shapes)."""
         held: list[list[int] | None] = [None] * (len(targets) // 2)  # see _sight_past
         unsure: list[tuple[float, float, float, float]] = []
         for i in range(0, len(origins), 2):
             ax, ay = origins[i], origins[i + 1]
-            past: list[tuple[int, _Shape, int]] | None = None
+            past = None if pasts is None else pasts[i // 2]
             for j in range(0, len(targets), 2):
                 bx, by = targets[j], targets[j + 1]
                 if not _within(ax - bx, ay - by, reach):
@@ -487,6 +543,8 @@ class Table:
                     return True
                 if past is None:
                     past = _past(shapes, ax, ay)
+                    if pasts is not None:
+                        pasts[i // 2] = past
                 if not past:
                     return True
                 at_b = held[j // 2]
@@ -888,11 +946,16 @@ def _sight_past(
 ) -> bool | None:
     """:meth:`Table._sight` from a (different) b, with the point tests worked out
     beforehand: ``past`` is :func:`_past` of a, ``held[k]`` is shape k's ``point`` of b.
-    Each shape is judged on the same three answers, so the result is the same."""
+    Each shape is judged on the same three answers, so the result is the same (the first
+    test of :meth:`_Shape.crossed`, the boxes, inline: most shapes are far from the line)."""
     unsure = False
+    x0, x1 = (ax, bx) if ax < bx else (bx, ax)
+    y0, y1 = (ay, by) if ay < by else (by, ay)
     for k, shape, at_a in past:
         at_b = held[k]
         if at_b == _YES:
+            continue
+        if x1 < shape.x0 or x0 > shape.x1 or y1 < shape.y0 or y0 > shape.y1:
             continue
         crossed = shape.crossed(ax, ay, bx, by)
         if crossed == _NO:

@@ -504,7 +504,7 @@ class BoltActionGame:
             if origin is None
             else tuple([c for m in alive for c in (m.x + dx, m.y + dy)])
         )
-        return [self.table.sees_within(origins, t.coords, reach) for t in targets]
+        return self.table.sees_within_each(origins, [t.coords for t in targets], reach)
 
     def _reach(self, weapons: tuple[str, ...], used_one_shot: bool, moving: bool) -> float:
         """The longest range among a model's weapons that can fire now (0 if none)."""
