@@ -126,9 +126,17 @@ def _destinations(
 
 
 def targets(
-    game: BoltActionGame, unit: UnitState, *, moving: bool, origin: Point | None = None
+    game: BoltActionGame,
+    unit: UnitState,
+    *,
+    moving: bool,
+    origin: Point | None = None,
+    enemies: list[UnitState] | None = None,
 ) -> list[UnitState]:
-    enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
+    """The live enemy units ``unit`` could shoot at (from ``origin``); ``enemies``, when
+    given, must be those units, in game order (found once for many destinations)."""
+    if enemies is None:
+        enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
     able = game.can_shoot_each(unit, enemies, moving=moving, origin=origin)
     return [e for e, ok in zip(enemies, able, strict=True) if ok]
 
@@ -189,14 +197,15 @@ def _order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
     from kriegsspiel.rulesets.bolt_action.game.state import Action
 
     uid = unit.uid
+    enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
     acts = [Action("order", unit=uid, order=o) for o in ("Ambush", "Rally", "Down")]
     acts += [
         Action("order", unit=uid, order="Fire", target=t.uid)
-        for t in targets(game, unit, moving=False)
+        for t in targets(game, unit, moving=False, enemies=enemies)
     ]
     goals = (None, None) if unit.immobilised else _goals(game, unit)  # (as destinations)
     for p in [] if unit.immobilised else _remembered(game, unit, False, *goals):
-        shots = targets(game, unit, moving=True, origin=p)
+        shots = targets(game, unit, moving=True, origin=p, enemies=enemies)
         acts.append(Action("order", unit=uid, order="Advance", to=(p.x, p.y)))
         acts += [
             Action("order", unit=uid, order="Advance", to=(p.x, p.y), target=t.uid) for t in shots
