@@ -931,9 +931,17 @@ def _points(shapes: Sequence[_Shape], x: float, y: float) -> list[int]:
 
 def _past(shapes: Sequence[_Shape], x: float, y: float) -> list[tuple[int, _Shape, int]]:
     """The shapes (with their indices and :meth:`_Shape.point` answers) that do not hold
-    the point: only these can block a sight line from it (see :meth:`Table._sight`)."""
-    answers = _points(shapes, x, y)
-    return [(k, s, at) for k, (s, at) in enumerate(zip(shapes, answers, strict=True)) if at != _YES]
+    the point: only these can block a sight line from it (see :meth:`Table._sight`).
+    :func:`_points`, inline, keeping the shapes that do not answer ``_YES``."""
+    past = []
+    for k, s in enumerate(shapes):
+        if x < s.mx0 or x > s.mx1 or y < s.my0 or y > s.my1:
+            past.append((k, s, _NO))
+        else:
+            at = s.point(x, y)
+            if at != _YES:
+                past.append((k, s, at))
+    return past
 
 
 def _sight_past(
