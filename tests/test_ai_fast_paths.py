@@ -11,6 +11,12 @@ from dataclasses import replace
 
 import pytest
 
+from kriegsspiel.ai.bolt_action_tactics import (
+    PIN_VALUE,
+    TacticalPlayer,
+    _troops_means,
+    _vehicle_ko,
+)
 from kriegsspiel.ai.players import RandomPlayer, chance_outcome
 from kriegsspiel.core.game import CHANCE
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
@@ -173,3 +179,45 @@ def test_expected_troops_match_the_whole_distributions(ruleset: str) -> None:
                     _pins_and_tests(groups, ctx).map(_first).mean(),
                 )
                 assert expected_troops(groups, ctx) == whole
+
+
+def plain_damage(game: BoltActionGame, unit: UnitState, target: UnitState, moving: bool) -> float:
+    """The tactical player's damage as it was before its odds were kept by groups."""
+    groups = game.shot_groups(unit, target, moving=moving)
+    if not groups:
+        return 0.0
+    if target.vehicle is not None:
+        return _vehicle_ko(groups) * target.points
+    ctx = TroopsContext(
+        models=len(target.alive_models),
+        morale=new_test(game.rules, target.quality, pins=target.pins),
+        pins_per_attack=1,
+    )
+    casualties, pins = _troops_means(groups, ctx)
+    per_model = target.points / max(1, target.start_models)
+    return casualties * per_model + pins * PIN_VALUE
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_damage_kept_by_groups_matches_the_plain_computation(ruleset: str) -> None:
+    """Asked twice (the second time from the odds kept by the groups' identity), and for
+    a target whose pins changed under the same groups, damage is the plain answer."""
+    player = TacticalPlayer()
+    checked = 0
+    for game in positions(ruleset, 6, every=9):
+        live = [u for u in game.units if not u.destroyed]
+        for unit in live:
+            for target in live:
+                if target.side == unit.side:
+                    continue
+                for moving in (False, True):
+                    for _ in range(2):
+                        fast = player.damage(game, unit, target, moving=moving)
+                        assert fast == plain_damage(game, unit, target, moving)
+                    checked += fast > 0
+                    target.pins += 1
+                    assert player.damage(game, unit, target, moving=moving) == plain_damage(
+                        game, unit, target, moving
+                    )
+                    target.pins -= 1
+    assert checked > 50
