@@ -221,3 +221,24 @@ def test_damage_kept_by_groups_matches_the_plain_computation(ruleset: str) -> No
                     )
                     target.pins -= 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_values_read_from_the_place_store_match_fresh_ones(ruleset: str) -> None:
+    """During a choice a candidate's places come from the store (a destination valued
+    before, the unit's own place): each value is the one worked out afresh."""
+    player = TacticalPlayer()
+    checked = 0
+    for game in positions(ruleset, 7, every=13):
+        if game.pending is not None:
+            continue
+        actions = game.legal_actions()
+        fresh = [player.value(game, a) for a in actions]
+        player._places, player._marks = {}, {}
+        try:
+            for _ in range(2):  # the second time every place is in the store
+                assert [player.value(game, a) for a in actions] == fresh
+        finally:
+            player._places = None
+        checked += sum(a.to is not None for a in actions)
+    assert checked > 100

@@ -165,11 +165,24 @@ class TacticalPlayer:
             return self._support_value(state, unit, state.units[action.target])  # type: ignore[index]
         if action.order == "Fire" and action.target is not None:
             return self.damage(state, unit, state.units[action.target], moving=False) - pinned
-        dest = Point(*action.to) if action.to else unit.anchor
         if action.order == "Run" and action.target is not None:
             return self._assault_value(state, unit, state.units[action.target], action)
-        position = self._position(state, unit, dest) - self._position(state, unit, unit.anchor)
+        to, places = action.to, self._places
+        if to and places is not None:
+            # during a choice, a destination valued before (by this or another candidate
+            # of the unit) and the unit's own place are read straight from the store
+            here = places.get((unit.uid, to[0], to[1]))
+            there = here if here is not None else self._position(state, unit, Point(*to))
+            anchor = unit.anchor
+            here = places.get((unit.uid, anchor.x, anchor.y))
+            position = there - (here if here is not None else self._position(state, unit, anchor))
+            dest: Point | None = None
+        else:
+            dest = Point(*to) if to else unit.anchor
+            position = self._position(state, unit, dest) - self._position(state, unit, unit.anchor)
         if action.order == "Advance":
+            if dest is None and to:
+                dest = Point(*to)
             shot = (
                 self.damage(state, unit, state.units[action.target], moving=True, origin=dest)
                 if action.target is not None
