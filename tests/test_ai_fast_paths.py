@@ -19,6 +19,7 @@ from kriegsspiel.ai.bolt_action_tactics import (
 )
 from kriegsspiel.ai.players import RandomPlayer, chance_outcome
 from kriegsspiel.core.game import CHANCE
+from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
@@ -26,14 +27,23 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     TroopsContext,
     _casualties,
     _first,
+    _hit_odds,
     _pins_and_tests,
+    exact_vehicle,
     expected_troops,
 )
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame, _planned, _worth
 from kriegsspiel.rulesets.bolt_action.game.table_rules import facing_hit, in_arc, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.morale import new_test
-from kriegsspiel.rulesets.bolt_action.shooting import Group, Shot, Situation, infantry_target
+from kriegsspiel.rulesets.bolt_action.shooting import (
+    Group,
+    Shot,
+    Situation,
+    VehicleState,
+    hit_vehicle,
+    infantry_target,
+)
 
 
 def plain_groups(
@@ -242,3 +252,27 @@ def test_values_read_from_the_place_store_match_fresh_ones(ruleset: str) -> None
             player._places = None
         checked += sum(a.to is not None for a in actions)
     assert checked > 100
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_hit_odds_in_two_steps_match_one_hit_rolled_whole(ruleset: str) -> None:
+    """A hit's odds taken as pen level then damage give :func:`hit_vehicle`'s exactly, for
+    real shots at vehicles from every state the attacks reach."""
+    shots: set[Shot] = set()
+    for game in positions(ruleset, 8, every=5):
+        live = [u for u in game.units if not u.destroyed]
+        for unit in live:
+            for target in live:
+                if target.side != unit.side and target.vehicle is not None:
+                    for moving in (False, True):
+                        shots.update(g.shot for g in game.shot_groups(unit, target, moving=moving))
+    pens = [s for s in shots if s.vehicle is not None and s.pen is not None]
+    assert len(pens) > 5
+    pens = sorted(pens, key=repr)[:: max(1, len(pens) // 6)]  # a few, for time
+    states = {VehicleState(), VehicleState(immobilised=True, damage_pins=1)}
+    for shot in pens:
+        states.update(exact_vehicle((Group(shot, 2),)).outcomes())
+    for shot in pens:
+        for state in states:
+            whole = exact(lambda dice, s=state, h=shot: hit_vehicle(dice, h, s))  # type: ignore[misc]
+            assert _hit_odds(shot, state) == whole
