@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from functools import partial
 
 import pytest
 
@@ -23,6 +24,7 @@ from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.assault import Side, _step_odds, step
 from kriegsspiel.rulesets.bolt_action.attack import (
     TroopsContext,
     _casualties,
@@ -35,7 +37,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame, _planned, _worth
 from kriegsspiel.rulesets.bolt_action.game.table_rules import facing_hit, in_arc, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
-from kriegsspiel.rulesets.bolt_action.morale import new_test
+from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, new_test
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Shot,
@@ -276,3 +278,31 @@ def test_hit_odds_in_two_steps_match_one_hit_rolled_whole(ruleset: str) -> None:
         for state in states:
             whole = exact(lambda dice, s=state, h=shot: hit_vehicle(dice, h, s))  # type: ignore[misc]
             assert _hit_odds(shot, state) == whole
+
+
+def test_step_odds_match_the_step_rolled_whole() -> None:
+    """A fight's step combined from its strikes' counts is ``exact(step)``, both editions'
+    procedures, every mode, with and without assault weapons, small sides and none."""
+    morale = MoraleTest(base=9)
+    sides = [
+        Side(damage_value=4, morale=morale),
+        Side(damage_value=5, morale=morale, assault_models=2, assault_attacks=2),
+        Side(damage_value=3, morale=morale, mode="point-blank"),
+        Side(damage_value=4, morale=morale, mode="point-blank", shots_per_model=2),
+        Side(damage_value=7, morale=morale, attacks_per_model=0),
+    ]
+    for procedure in ("rounds", "choice"):
+        for attacker in sides:
+            for defender in sides:
+                for a, d in ((0, 2), (1, 1), (3, 2), (2, 5), (4, 0)):
+                    whole = exact(
+                        partial(
+                            step,
+                            procedure=procedure,
+                            attacker=attacker,
+                            defender=defender,
+                            a=a,
+                            d=d,
+                        )
+                    )
+                    assert _step_odds(procedure, attacker, defender, a, d) == whole
