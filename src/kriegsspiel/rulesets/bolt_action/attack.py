@@ -144,17 +144,25 @@ def expected_troops(groups: Sequence[Group], ctx: TroopsContext) -> tuple[Fracti
     no group brings special pins or tests the pins' mean is the pins per attack times
     the chance that anything hits.
     """
-    counts = [_group_counts(g.shot, g.shots) for g in groups]
-    if ctx.models is None or sum(max(c[1].outcomes()) for c in counts) <= ctx.models:
-        casualties = sum((c[1].mean() for c in counts), Fraction(0))
+    summaries = [_group_summary(g.shot, g.shots) for g in groups]
+    if ctx.models is None or sum(s[0] for s in summaries) <= ctx.models:
+        casualties = sum((s[1] for s in summaries), Fraction(0))
     else:
         casualties = _casualties(groups, ctx.models).mean()
     if any(_special(g.shot) for g in groups):
         return casualties, _pins_and_tests(groups, ctx).map(_first).mean()
     missed = Fraction(1)
-    for hits, _ in counts:
-        missed *= hits.probability(0)
+    for summary in summaries:
+        missed *= summary[2]
     return casualties, (1 - missed) * ctx.pins_per_attack
+
+
+@lru_cache(maxsize=8192)
+def _group_summary(shot: Shot, shots: int) -> tuple[int, Fraction, Fraction]:
+    """What :func:`expected_troops` reads of a group's counts: its most casualties, their
+    mean and the chance of no hit (kept: the same groups meet many targets and pins)."""
+    hits, casualties = _group_counts(shot, shots)
+    return max(casualties.outcomes()), casualties.mean(), hits.probability(0)
 
 
 def _first(outcome: tuple[int, bool]) -> int:
