@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from functools import partial
+from typing import Any
 
 import pytest
 
@@ -45,6 +46,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     VehicleState,
     hit_vehicle,
     infantry_target,
+    plan_shot,
 )
 
 
@@ -306,3 +308,39 @@ def test_step_odds_match_the_step_rolled_whole() -> None:
                         )
                     )
                     assert _step_odds(procedure, attacker, defender, a, d) == whole
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_plan_shot_reads_only_what_planned_keeps(ruleset: str) -> None:
+    """:func:`_planned` keeps shots by part of the situation: the parts it leaves out
+    (the target's size; at troops also its pins, quality, facing and armour) change no
+    shot of any weapon, at any target."""
+    game = positions(ruleset, 3)[0]
+    rules = game.rules
+    targets = [infantry_target(rules, q) for q in ("inexperienced", "regular", "veteran")]
+    targets += [u.vehicle.target for u in game.units if u.vehicle is not None]
+    names = sorted({w for u in game.units for m in u.models for w in m.weapons})
+    checked = 0
+    for name in names:
+        weapon = rules.weapon(name)
+        for target in targets:
+            for cover in ("none", "soft"):
+                base = Situation(range_inches=min(6.0, float(weapon.range)), cover=cover)
+                plain = _plan(rules, weapon, target, base)
+                others = [replace(base, target_models=n) for n in (1, 4, 10)]
+                if not target.is_vehicle:
+                    others += [
+                        replace(base, target_pins=2, target_quality="veteran"),
+                        replace(base, facing="side", open_topped=True, automaton=True),
+                    ]
+                for other in others:
+                    assert _plan(rules, weapon, target, other) == plain
+                    checked += plain is not None
+    assert checked > 50
+
+
+def _plan(rules: Any, weapon: Any, target: Any, situation: Situation) -> Shot | None:
+    try:
+        return plan_shot(rules, weapon, target, situation)[0]
+    except Exception:
+        return None
