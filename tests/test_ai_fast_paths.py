@@ -344,3 +344,23 @@ def _plan(rules: Any, weapon: Any, target: Any, situation: Situation) -> Shot | 
         return plan_shot(rules, weapon, target, situation)[0]
     except Exception:
         return None
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_remembered_groups_stand_when_a_troops_target_is_pinned(ruleset: str) -> None:
+    """The groups remembered for a troops target are kept when it takes pins: asked
+    again after, they are the plain computation's with the new pins."""
+    checked = 0
+    for game in positions(ruleset, 4, every=9):
+        live = [u for u in game.units if not u.destroyed]
+        for unit in live:
+            for target in live:
+                if target.side == unit.side:
+                    continue
+                game._groups_found(unit, target, False, None)
+                target.pins += 2
+                found = game._groups_found(unit, target, False, None)
+                assert found == plain_groups(game, unit, target, False, None)
+                target.pins -= 2
+                checked += bool(found[0])
+    assert checked > 50

@@ -559,7 +559,9 @@ class BoltActionGame:
     def _groups_found(
         self, unit: UnitState, target: UnitState, moving: bool, origin: Point | None
     ) -> tuple[tuple[Group, ...], tuple[int, ...]]:
-        """:meth:`_shooting_groups`, remembered (in the table's store) by all it reads."""
+        """:meth:`_shooting_groups`, remembered (in the table's store) by all it reads
+        (a troops target's pins only a vehicle's shots read: see :func:`_planned`)."""
+        vehicle = target.vehicle
         key = (
             self.rules,
             moving,
@@ -573,11 +575,11 @@ class BoltActionGame:
             unit.ranged_in_on == target.uid,
             target.uid,
             target.coords,
-            target.vehicle,
+            vehicle,
             target.heading,
             target.is_down,
             target.start_models,
-            target.pins,
+            None if vehicle is None else target.pins,
             target.quality,
         )
         memo = self.table.memo("shooting groups")
