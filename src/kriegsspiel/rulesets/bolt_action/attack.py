@@ -157,7 +157,7 @@ def expected_troops(groups: Sequence[Group], ctx: TroopsContext) -> tuple[Fracti
     return casualties, (1 - missed) * ctx.pins_per_attack
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def _group_summary(shot: Shot, shots: int) -> tuple[int, Fraction, Fraction]:
     """What :func:`expected_troops` reads of a group's counts: its most casualties, their
     mean and the chance of no hit (kept: the same groups meet many targets and pins)."""
