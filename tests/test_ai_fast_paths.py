@@ -8,26 +8,46 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from functools import partial
+from typing import Any
 
 import pytest
 
+from kriegsspiel.ai.bolt_action_tactics import (
+    PIN_VALUE,
+    TacticalPlayer,
+    _troops_means,
+    _vehicle_ko,
+)
 from kriegsspiel.ai.players import RandomPlayer, chance_outcome
 from kriegsspiel.core.game import CHANCE
+from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.assault import Side, _step_odds, step
 from kriegsspiel.rulesets.bolt_action.attack import (
     TroopsContext,
     _casualties,
     _first,
+    _hit_odds,
     _pins_and_tests,
+    exact_vehicle,
     expected_troops,
 )
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame, _planned, _worth
 from kriegsspiel.rulesets.bolt_action.game.table_rules import facing_hit, in_arc, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
-from kriegsspiel.rulesets.bolt_action.morale import new_test
-from kriegsspiel.rulesets.bolt_action.shooting import Group, Shot, Situation, infantry_target
+from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, new_test
+from kriegsspiel.rulesets.bolt_action.shooting import (
+    Group,
+    Shot,
+    Situation,
+    VehicleState,
+    hit_vehicle,
+    infantry_target,
+    plan_shot,
+)
 
 
 def plain_groups(
@@ -173,3 +193,174 @@ def test_expected_troops_match_the_whole_distributions(ruleset: str) -> None:
                     _pins_and_tests(groups, ctx).map(_first).mean(),
                 )
                 assert expected_troops(groups, ctx) == whole
+
+
+def plain_damage(game: BoltActionGame, unit: UnitState, target: UnitState, moving: bool) -> float:
+    """The tactical player's damage as it was before its odds were kept by groups."""
+    groups = game.shot_groups(unit, target, moving=moving)
+    if not groups:
+        return 0.0
+    if target.vehicle is not None:
+        return _vehicle_ko(groups) * target.points
+    ctx = TroopsContext(
+        models=len(target.alive_models),
+        morale=new_test(game.rules, target.quality, pins=target.pins),
+        pins_per_attack=1,
+    )
+    casualties, pins = _troops_means(groups, ctx)
+    per_model = target.points / max(1, target.start_models)
+    return casualties * per_model + pins * PIN_VALUE
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_damage_kept_by_groups_matches_the_plain_computation(ruleset: str) -> None:
+    """Asked twice (the second time from the odds kept by the groups' identity), and for
+    a target whose pins changed under the same groups, damage is the plain answer."""
+    player = TacticalPlayer()
+    checked = 0
+    for game in positions(ruleset, 6, every=9):
+        live = [u for u in game.units if not u.destroyed]
+        for unit in live:
+            for target in live:
+                if target.side == unit.side:
+                    continue
+                for moving in (False, True):
+                    for _ in range(2):
+                        fast = player.damage(game, unit, target, moving=moving)
+                        assert fast == plain_damage(game, unit, target, moving)
+                    checked += fast > 0
+                    target.pins += 1
+                    assert player.damage(game, unit, target, moving=moving) == plain_damage(
+                        game, unit, target, moving
+                    )
+                    target.pins -= 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_values_read_from_the_place_store_match_fresh_ones(ruleset: str) -> None:
+    """During a choice a candidate's places come from the store (a destination valued
+    before, the unit's own place): each value is the one worked out afresh."""
+    player = TacticalPlayer()
+    checked = 0
+    for game in positions(ruleset, 7, every=13):
+        if game.pending is not None:
+            continue
+        actions = game.legal_actions()
+        fresh = [player.value(game, a) for a in actions]
+        player._places, player._marks = {}, {}
+        try:
+            for _ in range(2):  # the second time every place is in the store
+                assert [player.value(game, a) for a in actions] == fresh
+        finally:
+            player._places = None
+        checked += sum(a.to is not None for a in actions)
+    assert checked > 100
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_hit_odds_in_two_steps_match_one_hit_rolled_whole(ruleset: str) -> None:
+    """A hit's odds taken as pen level then damage give :func:`hit_vehicle`'s exactly, for
+    real shots at vehicles from every state the attacks reach."""
+    shots: set[Shot] = set()
+    for game in positions(ruleset, 8, every=5):
+        live = [u for u in game.units if not u.destroyed]
+        for unit in live:
+            for target in live:
+                if target.side != unit.side and target.vehicle is not None:
+                    for moving in (False, True):
+                        shots.update(g.shot for g in game.shot_groups(unit, target, moving=moving))
+    pens = [s for s in shots if s.vehicle is not None and s.pen is not None]
+    assert len(pens) > 5
+    pens = sorted(pens, key=repr)[:: max(1, len(pens) // 6)]  # a few, for time
+    states = {VehicleState(), VehicleState(immobilised=True, damage_pins=1)}
+    for shot in pens:
+        states.update(exact_vehicle((Group(shot, 2),)).outcomes())
+    for shot in pens:
+        for state in states:
+            whole = exact(lambda dice, s=state, h=shot: hit_vehicle(dice, h, s))  # type: ignore[misc]
+            assert _hit_odds(shot, state) == whole
+
+
+def test_step_odds_match_the_step_rolled_whole() -> None:
+    """A fight's step combined from its strikes' counts is ``exact(step)``, both editions'
+    procedures, every mode, with and without assault weapons, small sides and none."""
+    morale = MoraleTest(base=9)
+    sides = [
+        Side(damage_value=4, morale=morale),
+        Side(damage_value=5, morale=morale, assault_models=2, assault_attacks=2),
+        Side(damage_value=3, morale=morale, mode="point-blank"),
+        Side(damage_value=4, morale=morale, mode="point-blank", shots_per_model=2),
+        Side(damage_value=7, morale=morale, attacks_per_model=0),
+    ]
+    for procedure in ("rounds", "choice"):
+        for attacker in sides:
+            for defender in sides:
+                for a, d in ((0, 2), (1, 1), (3, 2), (2, 5), (4, 0)):
+                    whole = exact(
+                        partial(
+                            step,
+                            procedure=procedure,
+                            attacker=attacker,
+                            defender=defender,
+                            a=a,
+                            d=d,
+                        )
+                    )
+                    assert _step_odds(procedure, attacker, defender, a, d) == whole
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_plan_shot_reads_only_what_planned_keeps(ruleset: str) -> None:
+    """:func:`_planned` keeps shots by part of the situation: the parts it leaves out
+    (the target's size; at troops also its pins, quality, facing and armour) change no
+    shot of any weapon, at any target."""
+    game = positions(ruleset, 3)[0]
+    rules = game.rules
+    targets = [infantry_target(rules, q) for q in ("inexperienced", "regular", "veteran")]
+    targets += [u.vehicle.target for u in game.units if u.vehicle is not None]
+    names = sorted({w for u in game.units for m in u.models for w in m.weapons})
+    checked = 0
+    for name in names:
+        weapon = rules.weapon(name)
+        for target in targets:
+            for cover in ("none", "soft"):
+                base = Situation(range_inches=min(6.0, float(weapon.range)), cover=cover)
+                plain = _plan(rules, weapon, target, base)
+                others = [replace(base, target_models=n) for n in (1, 4, 10)]
+                if not target.is_vehicle:
+                    others += [
+                        replace(base, target_pins=2, target_quality="veteran"),
+                        replace(base, facing="side", open_topped=True, automaton=True),
+                    ]
+                for other in others:
+                    assert _plan(rules, weapon, target, other) == plain
+                    checked += plain is not None
+    assert checked > 50
+
+
+def _plan(rules: Any, weapon: Any, target: Any, situation: Situation) -> Shot | None:
+    try:
+        return plan_shot(rules, weapon, target, situation)[0]
+    except Exception:
+        return None
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_remembered_groups_stand_when_a_troops_target_is_pinned(ruleset: str) -> None:
+    """The groups remembered for a troops target are kept when it takes pins: asked
+    again after, they are the plain computation's with the new pins."""
+    checked = 0
+    for game in positions(ruleset, 4, every=9):
+        live = [u for u in game.units if not u.destroyed]
+        for unit in live:
+            for target in live:
+                if target.side == unit.side:
+                    continue
+                game._groups_found(unit, target, False, None)
+                target.pins += 2
+                found = game._groups_found(unit, target, False, None)
+                assert found == plain_groups(game, unit, target, False, None)
+                target.pins -= 2
+                checked += bool(found[0])
+    assert checked > 50

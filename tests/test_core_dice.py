@@ -150,3 +150,11 @@ def test_mean_and_map_are_exact() -> None:
     capped = dist.map(lambda t: min(t, 10))
     assert capped.probability(10) == dist.at_least(10)
     assert capped.mean() == sum(min(o, 10) * p for o, p in dist.items())
+
+
+def test_from_fraction_sums_refuses_a_negative_probability() -> None:
+    with pytest.raises(ValueError, match="negative"):
+        Dist.from_fraction_sums({0: {2: -1}, 1: {2: 3}})
+    with pytest.raises(ValueError, match="negative"):
+        Dist.from_fraction_sums({0: {-2: 1}, 1: {2: 3}})
+    assert Dist.from_fraction_sums({0: {-2: -1}, 1: {2: 1}}) == Dist.bernoulli(Fraction(1, 2))

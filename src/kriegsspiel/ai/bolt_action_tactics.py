@@ -14,6 +14,7 @@ from functools import lru_cache
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.assault import Side, attacker_win_chance
 from kriegsspiel.rulesets.bolt_action.attack import TroopsContext, exact_vehicle, expected_troops
+from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.morale import new_test
@@ -41,6 +42,16 @@ def _assault_odds(procedure: str, attacker: Side, defender: Side, a: int, d: int
         return float(attacker_win_chance(procedure, attacker, defender, a, d))
     except ValueError:
         return None
+
+
+# The odds of each groups tuple :meth:`TacticalPlayer.damage` has weighed, by its identity:
+# the game remembers its shooting groups, so the same tuple comes back while nothing it
+# depends on changes, and its odds are found again without hashing every shot. An entry
+# holds its tuple (so the identity is not reused while it stands) and checks the edition
+# and the target's part (live models, quality, pins) it was worked out for.
+_ODDS: dict[int, tuple[tuple[Group, ...], Rules, tuple[int, str, int] | None, tuple[float, float]]]
+_ODDS = {}
+_ODDS_LIMIT = 4096
 
 
 class TacticalPlayer:
@@ -110,16 +121,29 @@ class TacticalPlayer:
         groups = state.shot_groups(unit, target, moving=moving, origin=origin)
         if not groups:
             return 0.0
-        if target.vehicle is not None:
-            return _vehicle_ko(groups) * target.points
-        ctx = TroopsContext(
-            models=len(target.alive_models),
-            morale=new_test(state.rules, target.quality, pins=target.pins),
-            pins_per_attack=1,
-        )
-        casualties, pins = _troops_means(groups, ctx)
+        rules, vehicle = state.rules, target.vehicle
+        # the target's part of the odds (nothing for a vehicle): with the groups, all they read
+        about = None if vehicle is not None else (len(target.coords), target.quality, target.pins)
+        found = _ODDS.get(id(groups))
+        if found is not None and found[0] is groups and found[1] is rules and found[2] == about:
+            means = found[3]
+        else:
+            if about is None:
+                means = (_vehicle_ko(groups), 0.0)
+            else:
+                ctx = TroopsContext(
+                    models=about[0] // 2,
+                    morale=new_test(rules, target.quality, pins=target.pins),
+                    pins_per_attack=1,
+                )
+                means = _troops_means(groups, ctx)
+            if len(_ODDS) >= _ODDS_LIMIT:
+                _ODDS.clear()
+            _ODDS[id(groups)] = (groups, rules, about, means)
+        if vehicle is not None:
+            return means[0] * target.points
         per_model = target.points / max(1, target.start_models)
-        return casualties * per_model + pins * PIN_VALUE
+        return means[0] * per_model + means[1] * PIN_VALUE
 
     def value(self, state: BoltActionGame, action: Action) -> float:
         unit = state.units[action.unit]
@@ -141,11 +165,24 @@ class TacticalPlayer:
             return self._support_value(state, unit, state.units[action.target])  # type: ignore[index]
         if action.order == "Fire" and action.target is not None:
             return self.damage(state, unit, state.units[action.target], moving=False) - pinned
-        dest = Point(*action.to) if action.to else unit.anchor
         if action.order == "Run" and action.target is not None:
             return self._assault_value(state, unit, state.units[action.target], action)
-        position = self._position(state, unit, dest) - self._position(state, unit, unit.anchor)
+        to, places = action.to, self._places
+        if to and places is not None:
+            # during a choice, a destination valued before (by this or another candidate
+            # of the unit) and the unit's own place are read straight from the store
+            here = places.get((unit.uid, to[0], to[1]))
+            there = here if here is not None else self._position(state, unit, Point(*to))
+            anchor = unit.anchor
+            here = places.get((unit.uid, anchor.x, anchor.y))
+            position = there - (here if here is not None else self._position(state, unit, anchor))
+            dest: Point | None = None
+        else:
+            dest = Point(*to) if to else unit.anchor
+            position = self._position(state, unit, dest) - self._position(state, unit, unit.anchor)
         if action.order == "Advance":
+            if dest is None and to:
+                dest = Point(*to)
             shot = (
                 self.damage(state, unit, state.units[action.target], moving=True, origin=dest)
                 if action.target is not None

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any, Generic, TypeVar, cast
 
 from kriegsspiel.errors import UsageError
@@ -66,6 +67,7 @@ class Dist(Generic[T]):
         summed fractions; the terms are added as integers, not one Fraction at a time.
         """
         items: dict[U, Fraction] = {}
+        negative = False  # a sign read off the integers: no Fraction compared
         for outcome, terms in sums.items():
             if len(terms) == 1:
                 ((den, num),) = terms.items()
@@ -74,9 +76,11 @@ class Dist(Generic[T]):
                 num = sum(n * (den // d) for d, n in terms.items())
             if num:
                 items[outcome] = Fraction(num, den)
+                if (num < 0) != (den < 0):
+                    negative = True
         if not items:
             raise ValueError("a distribution needs at least one outcome")
-        if any(p < 0 for p in items.values()):
+        if negative:
             raise ValueError("negative probability")
         common = math.lcm(*(p.denominator for p in items.values()))
         if sum(p.numerator * (common // p.denominator) for p in items.values()) != common:
@@ -262,9 +266,14 @@ def _from_dense(dense: _Dense) -> Dist[Any]:
     return Dist({low + i: Fraction(w, denominator) for i, w in enumerate(weights) if w})
 
 
+_outcome = itemgetter(0)
+
+
 def _sorted(table: Mapping[T, Fraction]) -> list[tuple[T, Fraction]]:
+    # by outcome alone: the order of the whole pairs (outcomes are distinct keys), but
+    # without testing each pair's outcomes for equality first
     try:
-        return sorted(table.items())
+        return sorted(table.items(), key=_outcome)
     except TypeError:
         return list(table.items())
 

@@ -10,7 +10,7 @@ from functools import lru_cache, partial
 from typing import Literal, TypeVar
 
 from kriegsspiel.core.dice import Dist
-from kriegsspiel.core.procedure import Dice, exact
+from kriegsspiel.core.procedure import Dice, _count_weights, _Weights, exact
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, morale_check
 from kriegsspiel.rulesets.bolt_action.shooting import (
     VehicleProfile,
@@ -235,14 +235,84 @@ def _steps(
 ) -> tuple[int, tuple[Step, ...]]:
     """One round's survivors as integer weights over a common denominator, each with its
     :func:`round_result`: ``(denominator, ((survivors, weight, result, tested), ...))``."""
-    survivors = exact(
-        partial(step, procedure=procedure, attacker=attacker, defender=defender, a=a, d=d)
-    )
+    survivors = _step_odds(procedure, attacker, defender, a, d)
     denominator = math.lcm(*(p.denominator for _, p in survivors.items()))
     return denominator, tuple(
         (s, p.numerator * (denominator // p.denominator), *round_result(procedure, (a, d), s))
         for s, p in survivors.items()
     )
+
+
+def _step_odds(
+    procedure: str, attacker: Side, defender: Side, a: int, d: int
+) -> Dist[tuple[int, int]]:
+    """:func:`step`'s survivors, exactly (``exact(step)``'s distribution): each strike's
+    hits are one count of successes, so the strikes' integer weights are multiplied out
+    directly instead of every branch of the round being replayed."""
+    sums: dict[tuple[int, int], dict[int, int]] = {}
+    if procedure == "rounds":  # the defenders strike back with their survivors
+        dx, xs = _hits(attacker.attacks(a), defender.damage_value)
+        for x, wx in xs:
+            d_left = d - min(d, x)
+            dy, ys = _hits(defender.attacks(d_left), attacker.damage_value)
+            for y, wy in ys:
+                _add(sums, (a - min(a, y), d_left), dx * dy, wx * wy)
+        return Dist.from_fraction_sums(sums)
+    # point-blank fire from both sides at once, then hand-to-hand with the survivors
+    dx, xs = _strike_odds(attacker, a, defender, "point-blank")
+    dy, ys = _strike_odds(defender, d, attacker, "point-blank")
+    for x, wx in xs:
+        d2 = d - min(d, x)
+        for y, wy in ys:
+            dh, hs = _hand_to_hand(attacker, defender, a - min(a, y), d2)
+            den, w = dx * dy * dh, wx * wy
+            for survivors, wh in hs:
+                _add(sums, survivors, den, w * wh)
+    return Dist.from_fraction_sums(sums)
+
+
+def _add(
+    sums: dict[tuple[int, int], dict[int, int]], key: tuple[int, int], den: int, num: int
+) -> None:
+    terms = sums.get(key)
+    if terms is None:
+        terms = sums[key] = {}
+    terms[den] = terms.get(den, 0) + num
+
+
+_NO_HITS: _Weights = (1, ((0, 1),))
+
+
+def _hits(count: int, *at_least: int) -> _Weights:
+    """What ``dice.count_at_least(count, 6, *at_least)`` rolls, as integer weights."""
+    return _count_weights(count, 6, at_least) if count > 0 else _NO_HITS
+
+
+def _strike_odds(side: Side, models: int, enemy: Side, mode: Mode) -> _Weights:
+    """What :func:`_strike` rolls, as integer weights."""
+    if side.mode != mode or models == 0:
+        return _NO_HITS
+    if mode == "point-blank":
+        return _hits(models * side.shots_per_model, side.point_blank_hit, enemy.damage_value)
+    return _hits(side.attacks(models), enemy.damage_value)
+
+
+# survivors (a, d) as integer weights over one denominator
+_Weights2 = tuple[int, tuple[tuple[tuple[int, int], int], ...]]
+
+
+@lru_cache(maxsize=4096)
+def _hand_to_hand(attacker: Side, defender: Side, a: int, d: int) -> _Weights2:
+    """The survivors of a Konflikt '47 step's hand-to-hand blows, struck at once, as
+    integer weights over one denominator."""
+    dx, xs = _strike_odds(attacker, a, defender, "hand-to-hand")
+    dy, ys = _strike_odds(defender, d, attacker, "hand-to-hand")
+    weights: dict[tuple[int, int], int] = {}
+    for x, wx in xs:
+        for y, wy in ys:
+            key = (a - min(a, y), d - min(d, x))
+            weights[key] = weights.get(key, 0) + wx * wy
+    return dx * dy, tuple(weights.items())
 
 
 @lru_cache(maxsize=1024)

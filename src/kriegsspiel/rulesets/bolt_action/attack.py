@@ -18,10 +18,13 @@ from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, morale_check
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Shot,
+    VehicleProfile,
     VehicleState,
     after_shot,
+    damage_level,
     hit_vehicle,
     hits_on_vehicle,
+    resolve_damage,
     roll_expr,
     roll_to_hit,
     shot_at_troops,
@@ -141,17 +144,25 @@ def expected_troops(groups: Sequence[Group], ctx: TroopsContext) -> tuple[Fracti
     no group brings special pins or tests the pins' mean is the pins per attack times
     the chance that anything hits.
     """
-    counts = [_group_counts(g.shot, g.shots) for g in groups]
-    if ctx.models is None or sum(max(c[1].outcomes()) for c in counts) <= ctx.models:
-        casualties = sum((c[1].mean() for c in counts), Fraction(0))
+    summaries = [_group_summary(g.shot, g.shots) for g in groups]
+    if ctx.models is None or sum(s[0] for s in summaries) <= ctx.models:
+        casualties = sum((s[1] for s in summaries), Fraction(0))
     else:
         casualties = _casualties(groups, ctx.models).mean()
     if any(_special(g.shot) for g in groups):
         return casualties, _pins_and_tests(groups, ctx).map(_first).mean()
     missed = Fraction(1)
-    for hits, _ in counts:
-        missed *= hits.probability(0)
+    for summary in summaries:
+        missed *= summary[2]
     return casualties, (1 - missed) * ctx.pins_per_attack
+
+
+@lru_cache(maxsize=4096)
+def _group_summary(shot: Shot, shots: int) -> tuple[int, Fraction, Fraction]:
+    """What :func:`expected_troops` reads of a group's counts: its most casualties, their
+    mean and the chance of no hit (kept: the same groups meet many targets and pins)."""
+    hits, casualties = _group_counts(shot, shots)
+    return max(casualties.outcomes()), casualties.mean(), hits.probability(0)
 
 
 def _first(outcome: tuple[int, bool]) -> int:
@@ -268,7 +279,29 @@ def _hitting(shot: Shot) -> Shot:
 
 @lru_cache(maxsize=4096)
 def _hit_odds(shot: Shot, state: VehicleState) -> Dist[VehicleState]:
-    return exact(lambda dice: _hit_step(dice, state, shot=shot))
+    """The state after one more hit (:func:`hit_vehicle`).
+
+    A hit with a pen roll is taken in its two steps: the roll's damage level (by the
+    vehicle and pen only), then :func:`resolve_damage` from each level, whose odds are
+    shared by every shot at this vehicle that reaches the same level from the same state.
+    The same exact distribution, with far fewer rolls replayed the first time.
+    """
+    vehicle = shot.vehicle
+    if vehicle is None or state.knocked_out or shot.auto_effect is not None or shot.pen is None:
+        return exact(lambda dice: _hit_step(dice, state, shot=shot))
+    return _pen_levels(vehicle, shot.pen).bind(partial(_resolve_odds, vehicle, state))
+
+
+@lru_cache(maxsize=1024)
+def _pen_levels(vehicle: VehicleProfile, pen: int) -> Dist[int]:
+    """The damage level (0..3) a pen roll of D6 + ``pen`` reaches against ``vehicle``."""
+    return exact(lambda dice: damage_level(vehicle, dice.roll(6) + pen))
+
+
+@lru_cache(maxsize=4096)
+def _resolve_odds(vehicle: VehicleProfile, state: VehicleState, level: int) -> Dist[VehicleState]:
+    """:func:`resolve_damage` of ``level`` from ``state``, exactly."""
+    return exact(partial(resolve_damage, vehicle=vehicle, state=state, level=level))
 
 
 @lru_cache(maxsize=4096)

@@ -157,13 +157,28 @@ def _worth(option: tuple[Shot, int, bool], target: UnitState) -> tuple[float, ..
 _REACH: dict[tuple[Rules, tuple[str, ...], bool, bool], float] = {}  # see _reach
 _GAPS: dict[Any, float] = {}  # gaps between sets of model places, see gap
 _SHOTS: dict[Any, Shot | None] = {}  # planned shots, see _planned
-_ALL_BUT_RANGE = attrgetter(*(f for f in Situation.__dataclass_fields__ if f != "range_inches"))
+# what plan_shot reads of a situation beyond its range: at a vehicle all but the target's
+# size; at troops not the target's pins, quality (its Target says that), facing or armour
+_AT_VEHICLE = attrgetter(
+    *(f for f in Situation.__dataclass_fields__ if f not in ("range_inches", "target_models"))
+)
+_AT_TROOPS = attrgetter(
+    "firer_pins",
+    "firer_inexperienced",
+    "moving",
+    "target_down",
+    "small_unit",
+    "cover",
+    "indirect",
+    "ranged_in",
+)
 
 
 def _planned(rules: Rules, weapon: Weapon, target: Target, situation: Situation) -> Shot | None:
     """:func:`plan_shot`'s shot (None where it refuses), remembered. A range that
     :func:`check_range` allows counts only through :func:`range_bands`, so the key holds
-    those in its place (the weapon is the edition's own, known by its name)."""
+    those in its place (the weapon is the edition's own, known by its name), with only
+    the parts of the situation plan_shot reads at this kind of target."""
     try:
         check_range(rules, weapon, situation)
     except UsageError:
@@ -172,7 +187,7 @@ def _planned(rules: Rules, weapon: Weapon, target: Target, situation: Situation)
         rules,
         weapon.name,
         target,
-        _ALL_BUT_RANGE(situation),
+        _AT_VEHICLE(situation) if target.is_vehicle else _AT_TROOPS(situation),
         range_bands(rules, weapon, situation.range_inches),
     )
     if key in _SHOTS:
@@ -544,7 +559,9 @@ class BoltActionGame:
     def _groups_found(
         self, unit: UnitState, target: UnitState, moving: bool, origin: Point | None
     ) -> tuple[tuple[Group, ...], tuple[int, ...]]:
-        """:meth:`_shooting_groups`, remembered (in the table's store) by all it reads."""
+        """:meth:`_shooting_groups`, remembered (in the table's store) by all it reads
+        (a troops target's pins only a vehicle's shots read: see :func:`_planned`)."""
+        vehicle = target.vehicle
         key = (
             self.rules,
             moving,
@@ -558,11 +575,11 @@ class BoltActionGame:
             unit.ranged_in_on == target.uid,
             target.uid,
             target.coords,
-            target.vehicle,
+            vehicle,
             target.heading,
             target.is_down,
             target.start_models,
-            target.pins,
+            None if vehicle is None else target.pins,
             target.quality,
         )
         memo = self.table.memo("shooting groups")
@@ -626,9 +643,9 @@ class BoltActionGame:
             cover,
             bool(vehicle and vehicle.open_topped),
             bool(vehicle and vehicle.automaton),
-            target.pins,
-            target.quality,
-            len(aims),
+            # what only a vehicle's shots read (see _planned): at troops their pins,
+            # quality (tgt_profile says it) and size change no model's choice
+            None if vehicle is None else (target.pins, target.quality, len(aims)),
         )
         number = _CONTEXTS.get(context)
         if number is None:
