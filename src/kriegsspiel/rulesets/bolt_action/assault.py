@@ -206,7 +206,9 @@ def _solve(
     return solve(a, d)
 
 
-@lru_cache(maxsize=512)
+# A fight's solved states are large (hundreds of objects) and new fights grow rare after the
+# first few hundred games: small caps here let a long run's memory level off sooner.
+@lru_cache(maxsize=128)
 def _solutions(
     procedure: str, attacker: Side, defender: Side, view: Callable[[Fight], V]
 ) -> dict[tuple[int, int], Dist[V]]:
@@ -229,7 +231,7 @@ def _fighting(side: Side) -> Side:
 Step = tuple[tuple[int, int], int, Fight | None, bool]
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _steps(
     procedure: str, attacker: Side, defender: Side, a: int, d: int
 ) -> tuple[int, tuple[Step, ...]]:
