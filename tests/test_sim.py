@@ -118,13 +118,13 @@ def test_the_printed_play_command_reproduces_a_swapped_game() -> None:
 
 def test_tasks_cover_every_game_in_order_and_shrink_to_single_games_at_the_end() -> None:
     games = list(range(3, 203))
-    chunks = batches(games, workers=2)
+    chunks = list(batches(iter(games), len(games), workers=2))
     assert [i for chunk in chunks for i in chunk] == games
     sizes = [len(c) for c in chunks]
     assert sizes[0] == 8 and sizes == sorted(sizes, reverse=True)
     assert sizes[-8:] == [1] * 8  # no worker is left with a long last task
-    assert {len(c) for c in batches(games, workers=1)} == {1}  # each game stored at once
-    assert [len(c) for c in batches(list(range(7)), workers=2, size=3)] == [3, 3, 1]
+    assert {len(c) for c in batches(games, len(games), workers=1)} == {1}  # each stored at once
+    assert [len(c) for c in batches(range(7), 7, workers=2, size=3)] == [3, 3, 1]
 
 
 def test_results_do_not_depend_on_the_number_of_workers() -> None:
@@ -194,7 +194,7 @@ def test_an_interrupted_run_keeps_its_games_and_resumes(tmp_path: Path) -> None:
     with Store(path) as store, pytest.raises(KeyboardInterrupt):
         evaluate(patrols(), 8, 9, store=store, progress=Progress(on_game=stop_after_three))
     with Store(path) as store:
-        assert store.indices(patrols(), 9) == {0, 1, 2}
+        assert store.indices(patrols(), 9) == [0, 1, 2]
         resumed = evaluate(patrols(), 8, 9, store=store)
     assert (resumed.reused, resumed.played) == (3, 5)
     assert resumed.tally.to_json() == evaluate(patrols(), 8, 9).tally.to_json()

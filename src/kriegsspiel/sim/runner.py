@@ -7,10 +7,11 @@ depend on how many workers played it, or where.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from kriegsspiel.errors import KriegsspielError
@@ -22,6 +23,12 @@ from kriegsspiel.sim.tally import Tally
 
 MAX_RESTARTS = 3
 READ_BLOCK = 1000  # stored games read back at a time: memory stays flat on resume
+# Games a worker process plays before a fresh one replaces it. A process's memory levels off
+# after a few hundred games but still creeps up a little (about 2 MiB each time the number of
+# games doubles: the allocator's pools fragment as remembered answers are dropped and
+# refilled); a fresh process every thousand games keeps a long run where it is after a
+# thousand, at the cost of one start-up (under a second) per thousand games.
+WORKER_LIFE = 1000
 
 
 class SimulationError(KriegsspielError):
@@ -74,24 +81,30 @@ def evaluate(
     progress: Progress | None = None,
     batch: int | None = None,
 ) -> Evaluation:
-    """Play (or read back) games ``0..games-1`` and tally them in order; stop early if asked."""
+    """Play (or read back) games ``0..games-1`` and tally them in order; stop early if asked.
+
+    Memory does not grow with ``games``: the games to play are handed out as they are
+    needed, stored games are read back a block at a time, and only games that finished
+    ahead of their turn wait to be tallied (at most a few per worker).
+    """
     progress = progress or Progress()
     result = Evaluation(matchup, run_seed, games, Tally(), precision=precision)
-    stored: set[int] = set()
     if store is not None:
         store.register(matchup)
-        stored = {i for i in store.indices(matchup, run_seed) if i < games}
-    result.reused = len(stored)
+        result.reused = store.count(matchup, run_seed, games)
     waiting: dict[int, GameOutcome] = {}  # finished out of order, until their turn to be tallied
-    read_back: dict[int, GameOutcome] = {}  # stored games, read a block at a time
+    read_back: dict[int, GameOutcome] = {}  # one block of stored games
+    stored_for_tally = StoredIndices(store, matchup, run_seed)
 
     def tally_ready() -> bool:
         """Add every game whose turn has come; True once the run can stop."""
+        nonlocal read_back
         while result.tally.games < games:
             index = result.tally.games
-            if index in stored and index not in read_back and store is not None:
-                read_back.update(store.outcomes(matchup, run_seed, index, READ_BLOCK))
-            outcome = read_back.pop(index, None) or waiting.pop(index, None)
+            outcome = waiting.pop(index, None) or read_back.pop(index, None)
+            if outcome is None and store is not None and stored_for_tally.contains(index):
+                read_back = store.outcomes(matchup, run_seed, index, READ_BLOCK)
+                outcome = read_back.pop(index, None)
             if outcome is None:
                 return False
             result.tally.add(outcome)
@@ -100,15 +113,18 @@ def evaluate(
                 return True
         return True
 
-    todo = [i for i in range(games) if i not in stored]
-    done = len(stored)
+    done = result.reused
     progress.on_game(done, games)
     if tally_ready():
         return _finish(result, progress)
-    jobs = [
-        tuple((i, game_seed(run_seed, i)) for i in chunk) for chunk in batches(todo, workers, batch)
-    ]
-    for outcome in _run(matchup, jobs, workers, scheduler, progress, result.notices):
+    stored_for_jobs = StoredIndices(store, matchup, run_seed)
+    todo = (i for i in range(games) if not stored_for_jobs.contains(i))
+    jobs = (
+        tuple((i, game_seed(run_seed, i)) for i in chunk)
+        for chunk in batches(todo, games - result.reused, workers, batch)
+    )
+    local_workers = workers if workers > 1 or games - result.reused > WORKER_LIFE else 0
+    for outcome in _run(matchup, jobs, local_workers, scheduler, progress, result.notices):
         result.played += 1
         done += 1
         if store is not None:
@@ -121,6 +137,34 @@ def evaluate(
     return _finish(result, progress)
 
 
+class StoredIndices:
+    """Which game numbers are stored, asked in rising order, read from the store in blocks."""
+
+    def __init__(self, store: Store | None, matchup: Matchup, run_seed: int) -> None:
+        self.store, self.matchup, self.run_seed = store, matchup, run_seed
+        self.block: list[int] = []  # stored numbers from ``self.start`` on, in order
+        self.start = 0  # every stored number below this was in an earlier block
+        self.read_to = -1  # every stored number up to this is in ``self.block``
+        self.at = 0  # where the last question left off in ``self.block``
+
+    def contains(self, index: int) -> bool:
+        if self.store is None:
+            return False
+        if index > self.read_to:
+            self.block = self.store.indices(self.matchup, self.run_seed, index, READ_BLOCK)
+            full = len(self.block) == READ_BLOCK
+            self.read_to = self.block[-1] if full else _NO_END
+            self.at = 0
+        block, at = self.block, self.at
+        while at < len(block) and block[at] < index:
+            at += 1
+        self.at = at
+        return at < len(block) and block[at] == index
+
+
+_NO_END = 2**62  # read_to once the last block has been read: no stored game lies beyond it
+
+
 def _finish(result: Evaluation, progress: Progress) -> Evaluation:
     if result.stopped_early:
         progress.on_notice(
@@ -130,22 +174,25 @@ def _finish(result: Evaluation, progress: Progress) -> Evaluation:
     return result
 
 
-def batches(games: list[int], workers: int, size: int | None = None) -> list[list[int]]:
-    """The games cut into tasks, in order: ``size`` each if given, else shrinking ones.
+def batches(
+    games: Iterable[int], count: int, workers: int, size: int | None = None
+) -> Iterator[list[int]]:
+    """The ``count`` games cut into tasks, in order: ``size`` each if given, else shrinking ones.
 
     A task of several games pays for its messaging once; but the last tasks must be small, or
     one worker plays a long last batch while the others wait. So each task takes about a
     quarter of a worker's share of what is left (at most 8 games), down to single games.
-    One worker in this process plays single games, so each is stored as soon as it ends.
+    One worker plays single games, so each is stored as soon as it ends.
     """
-    chunks: list[list[int]] = []
-    k = 0
-    while k < len(games):
-        left = len(games) - k
+    games = iter(games)
+    left = count
+    while left > 0:
         step = size or (1 if workers <= 1 else max(1, min(8, left // (4 * workers))))
-        chunks.append(games[k : k + step])
-        k += step
-    return chunks
+        chunk = list(islice(games, min(step, left)))
+        if not chunk:
+            return
+        yield chunk
+        left -= len(chunk)
 
 
 Job = tuple[tuple[int, int], ...]
@@ -153,41 +200,63 @@ Job = tuple[tuple[int, int], ...]
 
 def _run(
     matchup: Matchup,
-    jobs: list[Job],
+    jobs: Iterator[Job],
     workers: int,
     scheduler: str | None,
     progress: Progress,
     notices: list[str],
 ) -> Iterator[GameOutcome]:
-    """Yield finished games as they come; restart a local pool whose worker died."""
-    queue = list(reversed(jobs))
+    """Yield finished games as they come from ``workers`` local processes (0: this process).
+
+    A worker process is replaced by a fresh one after about ``WORKER_LIFE`` games, so a
+    long run's memory stays what it is after that many games, however many are played:
+    the pool that has had its share is shut down as its last games finish, while a new
+    pool already takes the next ones. A pool whose worker died is restarted and its
+    unfinished games re-queued.
+    """
+    retry: list[Job] = []  # re-queued after a worker died, lowest game first
     restarts = 0
     finished_games = 0
     dask = DaskExecutor(scheduler) if scheduler else None
+    slots = dask.workers() if dask else max(1, workers)
+    limit = 2 * slots + 1
+    life = WORKER_LIFE * slots  # games a local pool is given before a fresh one takes over
+
+    def next_job() -> Job | None:
+        return retry.pop(0) if retry else next(jobs, None)
+
+    def new_executor() -> Executor:
+        if dask:
+            return dask.executor
+        return local_pool(workers) if workers >= 1 else InProcess()
+
     try:
-        while queue:
-            executor: Executor = (
-                dask.executor if dask else (InProcess() if workers <= 1 else local_pool(workers))
-            )
-            limit = 2 * (dask.workers() if dask else workers) + 1
+        job = next_job()
+        while job is not None:
+            executor = new_executor()
+            given = 0
             running: dict[Future[list[GameOutcome]], Job] = {}
             broken = False
             try:
-                while queue or running:
-                    while queue and len(running) < limit:
-                        job = queue.pop()
+                while job is not None or running:
+                    while job is not None and len(running) < limit:
+                        if workers >= 1 and not dask and given >= life:
+                            executor.shutdown(wait=False)  # its running games still finish
+                            executor, given = new_executor(), 0
                         running[executor.submit(play_batch, matchup, job)] = job
+                        given += len(job)
+                        job = next_job()
                     finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
                     for future in sorted(finished, key=lambda f: running[f][0][0]):
-                        job = running.pop(future)
+                        done_job = running.pop(future)
                         try:
                             outcomes = future.result()
                         except BrokenProcessPool:
-                            queue.append(job)
+                            retry.append(done_job)
                             broken = True
                             continue
                         except Exception as exc:
-                            raise _game_failed(matchup, job, exc) from exc
+                            raise _game_failed(matchup, done_job, exc) from exc
                         finished_games += len(outcomes)
                         yield from outcomes
                     if broken:
@@ -200,8 +269,11 @@ def _run(
                 if executor is not (dask.executor if dask else None):
                     executor.shutdown(wait=not broken, cancel_futures=True)
             if broken:
-                queue.extend(reversed([running.pop(f) for f in list(running)]))
-                queue.sort(key=lambda j: -j[0][0])
+                if job is not None:
+                    retry.append(job)
+                retry.extend(running.pop(f) for f in list(running))
+                retry.sort(key=lambda j: j[0][0])
+                job = next_job()
                 restarts += 1
                 text = (
                     "a worker process died; started new workers and re-queued "

@@ -176,14 +176,27 @@ class Store:
                 ),
             )
 
-    def indices(self, matchup: Matchup, run_seed: int) -> set[int]:
-        """The game numbers stored for this matchup, code version and run seed."""
+    def count(self, matchup: Matchup, run_seed: int, below: int) -> int:
+        """How many of games ``0..below-1`` of this matchup, code version and seed are stored."""
+        with self._guard("read stored games"):
+            row = self.db.execute(
+                "SELECT COUNT(*) FROM games WHERE matchup=? AND code_version=? AND run_seed=?"
+                " AND game_index<?",
+                (matchup.key, code_version(), run_seed, below),
+            ).fetchone()
+        return int(row[0])
+
+    def indices(
+        self, matchup: Matchup, run_seed: int, start: int = 0, limit: int = -1
+    ) -> list[int]:
+        """The stored game numbers from ``start`` on (at most ``limit``), in order."""
         with self._guard("read stored games"):
             rows = self.db.execute(
-                "SELECT game_index FROM games WHERE matchup=? AND code_version=? AND run_seed=?",
-                (matchup.key, code_version(), run_seed),
+                "SELECT game_index FROM games WHERE matchup=? AND code_version=? AND run_seed=?"
+                " AND game_index>=? ORDER BY game_index LIMIT ?",
+                (matchup.key, code_version(), run_seed, start, limit),
             ).fetchall()
-        return {row[0] for row in rows}
+        return [row[0] for row in rows]
 
     def outcomes(
         self, matchup: Matchup, run_seed: int, start: int = 0, limit: int = -1
@@ -236,16 +249,24 @@ class Store:
                 " g.game_index, g.seed, g.swapped, g.winner, g.score_a, g.score_b, g.turns,"
                 " g.orders, g.units, g.finished_at FROM games g JOIN matchups m USING (matchup)"
                 " ORDER BY g.matchup, g.code_version, g.run_seed, g.game_index"
-            ).fetchall()
-        if fmt == "csv":
-            writer = csv.writer(out)
-            writer.writerow(columns)
-            writer.writerows(rows)
-        else:
-            records: list[dict[str, Any]] = [dict(zip(columns, row, strict=True)) for row in rows]
-            for record in records:
-                record["units"] = json.loads(record["units"])
-                record["swapped"] = bool(record["swapped"])
-            json.dump(records, out, indent=1)
-            out.write("\n")
-        return len(rows)
+            )
+            # row by row from the cursor, so exporting a million games takes no more memory
+            # than exporting ten
+            count = 0
+            if fmt == "csv":
+                writer = csv.writer(out)
+                writer.writerow(columns)
+                for row in rows:
+                    writer.writerow(row)
+                    count += 1
+            else:
+                out.write("[")
+                for row in rows:
+                    record: dict[str, Any] = dict(zip(columns, row, strict=True))
+                    record["units"] = json.loads(record["units"])
+                    record["swapped"] = bool(record["swapped"])
+                    out.write(",\n" if count else "\n")
+                    out.write(json.dumps(record))
+                    count += 1
+                out.write("\n]\n" if count else "]\n")
+        return count
