@@ -93,6 +93,31 @@ def test_sweep_runs_every_cell_and_draws_a_heat_map(tmp_path: Path) -> None:
     assert "<svg" in (tmp_path / "h.svg").read_text()
 
 
+def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Path) -> None:
+    sweep = tmp_path / "round-robin.yaml"
+    a, b = DATA / "patrol-a.yaml", DATA / "patrol-b.yaml"
+    sweep.write_text(
+        f"name: Round robin\nruleset: konflikt47\nscenario: {DATA / 'skirmish.yaml'}\n"
+        f"players: random,random\ngames: 6\nseed: 5\nlists: [{a}, {b}]\nagainst: [{a}, {b}]\n"
+    )
+    done = cli(tmp_path, "sweep", str(sweep), "--workers", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    (none_aa, a_v_b), (b_v_a, none_bb) = json.loads(done.stdout)["cells"]
+    assert none_aa is None and none_bb is None
+    assert not a_v_b["mirrored"] and b_v_a["mirrored"]
+    said = " ".join(done.stderr.split())
+    assert "the games of Grenadier Patrol v Rifle Patrol, from the other side" in said
+    # B v A is exactly what A v B says of B: one set of games, no second run
+    evaluated = cli(tmp_path, "evaluate", *PATROLS, "--players", "random,random", "--games",
+                    "6", "--seed", "5", "--json", "--no-store")  # fmt: skip
+    a_first = json.loads(evaluated.stdout)
+    assert a_v_b["count"] == a_first["army_a_wins"]["count"]
+    assert b_v_a["count"] == a_first["army_b_wins"]["count"]
+    assert b_v_a["draws"] == a_v_b["draws"] == a_first["draws"]["rate"]
+    stored = cli(tmp_path, "results", "--export", "json")
+    assert len(json.loads(stored.stdout)) == 6  # only A v B was played
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

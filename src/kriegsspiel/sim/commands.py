@@ -205,6 +205,7 @@ def run_sweep(
     check_plot(plot)
     rows, columns = row_names(sweep), column_names(sweep)
     cells: list[list[dict[str, Any] | None]] = []
+    evaluated: dict[Matchup, dict[str, Any]] = {}  # each matchup's tally, to read its mirror
     with open_store(options.results) as store:
         for r, line in enumerate(sweep.cells):
             cells.append([])
@@ -213,9 +214,20 @@ def run_sweep(
                     cells[-1].append(None)  # a list against itself tells nothing
                     continue
                 label = f"{rows[r]} v {columns[c]}"
-                result = run_one(matchup, games, seed, options, store, label)
-                body = result.tally.to_json()
-                cells[-1].append({**body["army_a_wins"], "draws": body["draws"]["rate"]})
+                mirror = evaluated.get(matchup.mirrored())
+                if mirror is not None:
+                    # B v A is A v B from the other side: the same games, read the other way
+                    ERR.print(
+                        f"{label}: the games of {columns[c]} v {rows[r]}, from the other side.",
+                        markup=False,
+                    )
+                    wins, mirrored = mirror["army_b_wins"], True
+                    body = mirror
+                else:
+                    result = run_one(matchup, games, seed, options, store, label)
+                    body = evaluated[matchup] = result.tally.to_json()
+                    wins, mirrored = body["army_a_wins"], False
+                cells[-1].append({**wins, "draws": body["draws"]["rate"], "mirrored": mirrored})
     if plot:
         from kriegsspiel.render.plots import plot_heatmap
 

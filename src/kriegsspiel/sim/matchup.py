@@ -56,6 +56,19 @@ class Matchup:
     def title(self) -> str:
         return f"{army_name(self.armies[0])} v {army_name(self.armies[1])}"
 
+    def mirrored(self) -> Matchup:
+        """The same matchup seen from the other side: army B (and its player) as army A.
+
+        Its games are this matchup's games, with A and B's results exchanged: every
+        evaluation swaps the armies' sides in half its games, so nothing favours A.
+        """
+        return Matchup(
+            self.ruleset,
+            self.scenario,
+            (self.armies[1], self.armies[0]),
+            (self.players[1], self.players[0]),
+        )
+
     def play_command(self, seed: int, swapped: bool) -> str:
         """The ``kriegsspiel play`` command that replays one game of this matchup."""
         first, second = (1, 0) if swapped else (0, 1)
