@@ -5,7 +5,8 @@ Run:  python benchmarks/bench_memory.py [--games 100] [--doublings 4] [--players
 
 Every cache the engine keeps is capped, so memory should level off however many games one
 process plays. Each ruleset runs in a fresh process (the standard matchup, no results
-store; memory, unlike speed, does not depend on the machine's load). The report gives the
+store; memory, unlike speed, does not depend on the machine's load). A real run replaces its
+worker processes every `WORKER_LIFE` games; `bench_long_run.py` measures that. The report gives the
 resident size at each mark and the peak so far: a peak that keeps rising while the size
 now does not would be a passing spike, not growth.
 """
@@ -22,8 +23,10 @@ from _report import machine, publish
 
 PROBE = """
 import json, resource, sys
+from kriegsspiel.sim import runner
 from kriegsspiel.sim.matchup import build_matchup
 from kriegsspiel.sim.runner import evaluate
+runner.WORKER_LIFE = 10**9  # every game in this one process: what one process's memory does
 ruleset, first, doublings, players = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 matchup = build_matchup(ruleset, None, [], f'{players},{players}')
 marks, done = [], 0
