@@ -364,3 +364,25 @@ def test_remembered_groups_stand_when_a_troops_target_is_pinned(ruleset: str) ->
                 target.pins -= 2
                 checked += bool(found[0])
     assert checked > 50
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_threat_asked_hinted_enemy_first_matches_every_enemy_in_order(ruleset: str) -> None:
+    """Whether a unit is under threat, asked of the enemy that was last time first (any
+    enemy, a destroyed one's or another game's), is the plain answer: all asked in order."""
+    player = TacticalPlayer()
+    checked = 0
+    for game in positions(ruleset, 9, every=9):
+        for unit in [u for u in game.units if not u.destroyed]:
+            enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
+            plain = any(game.can_shoot(e, unit, moving=False) for e in enemies)
+            for hint in [None, 999, *(e.uid for e in game.units if e.side != unit.side)]:
+                player._threat.pop(unit.uid, None)
+                if hint is not None:
+                    player._threat[unit.uid] = hint
+                assert player._threatened(game, unit, enemies) == plain
+                if plain:  # the enemy it names can shoot, and is asked first next time
+                    shooter = next(e for e in enemies if e.uid == player._threat[unit.uid])
+                    assert game.can_shoot(shooter, unit, moving=False)
+            checked += plain
+    assert checked > 20

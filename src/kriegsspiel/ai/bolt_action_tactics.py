@@ -66,6 +66,8 @@ class TacticalPlayer:
         self._kept_places: dict[tuple[int, float, float], float] = {}
         # per side, where the objectives and the live enemies are, kept with the places
         self._marks: dict[int, tuple[list[tuple[float, float]], list[tuple[float, float]]]] = {}
+        # by unit uid, the enemy that could last shoot at it (asked first: see _threatened)
+        self._threat: dict[int, int] = {}
 
     # -- the protocol ---------------------------------------------------------------
     def choose(self, state: BoltActionGame) -> Action:
@@ -153,7 +155,7 @@ class TacticalPlayer:
         if action.order in ("Down", "Ambush"):
             enemies = [u for u in state.units if u.side != unit.side and not u.destroyed]
             if action.order == "Down":
-                threatened = any(state.can_shoot(e, unit, moving=False) for e in enemies)
+                threatened = self._threatened(state, unit, enemies)
                 return 3.0 * pinned + (2 if threatened else -5) - 4
             near = min((state.gap(unit, e) for e in enemies), default=99)
             return (
@@ -192,6 +194,23 @@ class TacticalPlayer:
         if action.order == "Run":
             return 1.3 * position - pinned
         return 0.0
+
+    def _threatened(self, state: BoltActionGame, unit: UnitState, enemies: list[UnitState]) -> bool:
+        """Could any of ``enemies`` shoot at the unit where it stands? The one that could
+        when last asked is asked first: the same answer in any order, most often found
+        at the first question."""
+        hint = self._threat.get(unit.uid)
+        if hint is not None:
+            for e in enemies:
+                if e.uid == hint:
+                    if state.can_shoot(e, unit, moving=False):
+                        return True
+                    break
+        for e in enemies:
+            if e.uid != hint and state.can_shoot(e, unit, moving=False):
+                self._threat[unit.uid] = e.uid
+                return True
+        return False
 
     def _support_value(self, state: BoltActionGame, unit: UnitState, target: UnitState) -> float:
         """Half the time it arrives: pins all round the target (friends too), some damage."""
