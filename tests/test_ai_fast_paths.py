@@ -6,12 +6,16 @@ compares a fast path with a plain one written out here as it was before the spee
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from dataclasses import replace
 from functools import partial
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kriegsspiel.ai.bolt_action_tactics import (
     PIN_VALUE,
@@ -44,6 +48,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Shot,
     Situation,
     VehicleState,
+    _with,
     hit_vehicle,
     infantry_target,
     plan_shot,
@@ -386,3 +391,50 @@ def test_threat_asked_hinted_enemy_first_matches_every_enemy_in_order(ruleset: s
                     assert game.can_shoot(shooter, unit, moving=False)
             checked += plain
     assert checked > 20
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_a_shots_kept_hash_is_the_hash_of_its_fields(ruleset: str) -> None:
+    """A shot's hash, worked out once, is the one the dataclass would work out each time;
+    a changed, copied or unpickled shot has its own fields' hash."""
+    shots: set[Shot] = set()
+    for game in positions(ruleset, 8, every=11):
+        live = [u for u in game.units if not u.destroyed]
+        for unit in live:
+            for target in live:
+                if target.side != unit.side:
+                    shots.update(g.shot for g in game.shot_groups(unit, target, moving=False))
+    assert len(shots) > 10
+    names = [f for f in Shot.__dataclass_fields__ if f != "_hash"]
+    for shot in shots:
+        for other in (
+            shot,
+            replace(shot, pen=(shot.pen or 0) + 1),
+            copy.deepcopy(shot),
+            pickle.loads(pickle.dumps(shot)),
+        ):
+            assert hash(other) == hash(tuple(getattr(other, n) for n in names))
+        assert copy.copy(shot) == shot == pickle.loads(pickle.dumps(shot))
+
+
+_STATES = st.builds(
+    VehicleState,
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 4),
+    st.integers(0, 4),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 3),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_STATES, _STATES, st.sets(st.sampled_from(list(VehicleState.__dataclass_fields__))))
+def test_a_vehicle_state_changed_the_short_way_is_the_replaced_one(
+    state: VehicleState, new: VehicleState, changed: set[str]
+) -> None:
+    """:func:`_with` (the odds' own ``replace``) gives ``dataclasses.replace``'s state."""
+    changes = {name: getattr(new, name) for name in changed}
+    assert _with(state, **changes) == replace(state, **changes)
