@@ -7,6 +7,7 @@ compares a fast path with a plain one written out here as it was before the spee
 from __future__ import annotations
 
 import copy
+import math
 import pickle
 import random
 from dataclasses import replace
@@ -438,3 +439,54 @@ def test_a_vehicle_state_changed_the_short_way_is_the_replaced_one(
     """:func:`_with` (the odds' own ``replace``) gives ``dataclasses.replace``'s state."""
     changes = {name: getattr(new, name) for name in changed}
     assert _with(state, **changes) == replace(state, **changes)
+
+
+def plain_place_value(game: BoltActionGame, unit: UnitState, at: Point) -> float:
+    """A place's worth to the tactical player, as it was worked out before its speed-up."""
+    objectives = [(o.x, o.y) for o in game.scenario.objectives]
+    enemies = [
+        (u.anchor.x, u.anchor.y) for u in game.units if u.side != unit.side and not u.destroyed
+    ]
+    here = (at.x, at.y)
+    value = 0.0
+    if objectives:
+        value -= 0.6 * min(math.dist(here, o) for o in objectives)
+    if enemies:
+        d = min(math.dist(here, e) for e in enemies)
+        value -= 0.3 * max(0.0, d - 18.0)
+    cover = max(
+        (f.cover for f in game.table.features_at(at)),
+        key=lambda c: ("none", "soft", "hard").index(c),
+        default="none",
+    )
+    value += {"none": 0.0, "soft": 3.0, "hard": 5.0}[cover] if unit.vehicle is None else 0.0
+    return value
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_place_and_plain_advance_values_match_the_plain_ones(ruleset: str) -> None:
+    """A place's value (in and out of cover, vehicles too) and a move's without a shot are
+    the plain computation's, to the last bit."""
+    player = TacticalPlayer()
+    checked = 0
+    for game in positions(ruleset, 10, every=13):
+        covered = [Point(*f.polygon[0]) for f in game.table.features]
+        for unit in [u for u in game.units if not u.destroyed]:
+            a = unit.anchor
+            for at in [a, Point(a.x + 4.5, a.y - 3.0), *covered[:6]]:
+                fast = player._place_value(game, unit, at)
+                assert repr(fast) == repr(plain_place_value(game, unit, at))  # -0.0 too
+                checked += 1
+        if game.pending is None:
+            for action in game.legal_actions():
+                if action.order == "Advance" and action.target is None and action.to:
+                    unit = game.units[action.unit]
+                    to = Point(*action.to)
+                    plain = (
+                        0.0
+                        + plain_place_value(game, unit, to)
+                        - plain_place_value(game, unit, unit.anchor)
+                        - unit.pins
+                    )
+                    assert repr(player.value(game, action)) == repr(plain)
+    assert checked > 100

@@ -21,6 +21,7 @@ from kriegsspiel.rulesets.bolt_action.morale import new_test
 from kriegsspiel.rulesets.bolt_action.shooting import Group, infantry_target
 
 PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning choice)
+COVER_BONUS = {"none": 0.0, "soft": 3.0, "hard": 5.0}  # a place's worth to infantry, by cover
 
 
 @lru_cache(maxsize=4096)
@@ -183,13 +184,11 @@ class TacticalPlayer:
             dest = Point(*to) if to else unit.anchor
             position = self._position(state, unit, dest) - self._position(state, unit, unit.anchor)
         if action.order == "Advance":
+            if action.target is None:
+                return 0.0 + position - pinned  # (0.0: the shot it does not fire)
             if dest is None and to:
                 dest = Point(*to)
-            shot = (
-                self.damage(state, unit, state.units[action.target], moving=True, origin=dest)
-                if action.target is not None
-                else 0.0
-            )
+            shot = self.damage(state, unit, state.units[action.target], moving=True, origin=dest)
             return shot + position - pinned
         if action.order == "Run":
             return 1.3 * position - pinned
@@ -234,21 +233,18 @@ class TacticalPlayer:
 
     def _place_value(self, state: BoltActionGame, unit: UnitState, at: Point) -> float:
         objectives, enemies = self._marks_for(state, unit.side)
-        here = (at.x, at.y)
+        here, dist = (at.x, at.y), math.dist
         value = 0.0
         if objectives:
-            value -= 0.6 * min(math.dist(here, o) for o in objectives)
+            value -= 0.6 * min([dist(here, o) for o in objectives])
         if enemies:
-            d = min(math.dist(here, e) for e in enemies)
+            d = min([dist(here, e) for e in enemies])
             # close in to the best range of the unit's weapons, not further
             value -= 0.3 * max(0.0, d - 18.0)
-        cover = max(
-            (f.cover for f in state.table.features_at(at)),
-            key=lambda c: ("none", "soft", "hard").index(c),
-            default="none",
-        )
-        value += {"none": 0.0, "soft": 3.0, "hard": 5.0}[cover] if unit.vehicle is None else 0.0
-        return value
+        if unit.vehicle is not None:
+            return value + 0.0
+        # the best cover of the features here (the bonus grows with the cover)
+        return value + max([COVER_BONUS[f.cover] for f in state.table.features_at(at)], default=0.0)
 
     def _marks_for(
         self, state: BoltActionGame, side: int
