@@ -40,7 +40,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     exact_vehicle,
     expected_troops,
 )
-from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame, _planned, _worth
+from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame, _planned, _worth
 from kriegsspiel.rulesets.bolt_action.game.table_rules import facing_hit, in_arc, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, new_test
@@ -490,3 +490,23 @@ def test_place_and_plain_advance_values_match_the_plain_ones(ruleset: str) -> No
                     )
                     assert repr(player.value(game, action)) == repr(plain)
     assert checked > 100
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_ambush_values_match_the_plain_ones(ruleset: str) -> None:
+    """An Ambush is valued as when the nearest enemy's gap was found in full first."""
+    player = TacticalPlayer()
+    seen: set[float] = set()
+    for game in positions(ruleset, 11, every=5):
+        for unit in [u for u in game.units if not u.destroyed]:
+            enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
+            near = min((game.gap(unit, e) for e in enemies), default=99)
+            plain = (
+                3.0
+                if near < 24 and not any(game.can_shoot(unit, e, moving=False) for e in enemies)
+                else 0.5
+            )
+            action = Action("order", side=unit.side, unit=unit.uid, order="Ambush")
+            assert player.value(game, action) == plain
+            seen.add(plain)
+    assert seen == {0.5, 3.0}

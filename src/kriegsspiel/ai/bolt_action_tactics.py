@@ -158,10 +158,11 @@ class TacticalPlayer:
             if action.order == "Down":
                 threatened = self._threatened(state, unit, enemies)
                 return 3.0 * pinned + (2 if threatened else -5) - 4
-            near = min((state.gap(unit, e) for e in enemies), default=99)
+            # an enemy within 24" (as the nearest one is), and none the unit can shoot now
+            near = any(state.gap(unit, e) < 24 for e in enemies)
             return (
                 3.0
-                if near < 24 and not any(state.can_shoot(unit, e, moving=False) for e in enemies)
+                if near and not any(state.can_shoot(unit, e, moving=False) for e in enemies)
                 else 0.5
             )
         if action.order == "Fire" and action.choice in ("barrage", "air strike"):
