@@ -6,12 +6,17 @@ compares a fast path with a plain one written out here as it was before the spee
 
 from __future__ import annotations
 
+import copy
+import math
+import pickle
 import random
 from dataclasses import replace
 from functools import partial
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kriegsspiel.ai.bolt_action_tactics import (
     PIN_VALUE,
@@ -35,7 +40,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     exact_vehicle,
     expected_troops,
 )
-from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame, _planned, _worth
+from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame, _planned, _worth
 from kriegsspiel.rulesets.bolt_action.game.table_rules import facing_hit, in_arc, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, new_test
@@ -44,6 +49,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Shot,
     Situation,
     VehicleState,
+    _with,
     hit_vehicle,
     infantry_target,
     plan_shot,
@@ -364,3 +370,143 @@ def test_remembered_groups_stand_when_a_troops_target_is_pinned(ruleset: str) ->
                 target.pins -= 2
                 checked += bool(found[0])
     assert checked > 50
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_threat_asked_hinted_enemy_first_matches_every_enemy_in_order(ruleset: str) -> None:
+    """Whether a unit is under threat, asked of the enemy that was last time first (any
+    enemy, a destroyed one's or another game's), is the plain answer: all asked in order."""
+    player = TacticalPlayer()
+    checked = 0
+    for game in positions(ruleset, 9, every=9):
+        for unit in [u for u in game.units if not u.destroyed]:
+            enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
+            plain = any(game.can_shoot(e, unit, moving=False) for e in enemies)
+            for hint in [None, 999, *(e.uid for e in game.units if e.side != unit.side)]:
+                player._threat.pop(unit.uid, None)
+                if hint is not None:
+                    player._threat[unit.uid] = hint
+                assert player._threatened(game, unit, enemies) == plain
+                if plain:  # the enemy it names can shoot, and is asked first next time
+                    shooter = next(e for e in enemies if e.uid == player._threat[unit.uid])
+                    assert game.can_shoot(shooter, unit, moving=False)
+            checked += plain
+    assert checked > 20
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_a_shots_kept_hash_is_the_hash_of_its_fields(ruleset: str) -> None:
+    """A shot's hash, worked out once, is the one the dataclass would work out each time;
+    a changed, copied or unpickled shot has its own fields' hash."""
+    shots: set[Shot] = set()
+    for game in positions(ruleset, 8, every=11):
+        live = [u for u in game.units if not u.destroyed]
+        for unit in live:
+            for target in live:
+                if target.side != unit.side:
+                    shots.update(g.shot for g in game.shot_groups(unit, target, moving=False))
+    assert len(shots) > 10
+    names = [f for f in Shot.__dataclass_fields__ if f != "_hash"]
+    for shot in shots:
+        for other in (
+            shot,
+            replace(shot, pen=(shot.pen or 0) + 1),
+            copy.deepcopy(shot),
+            pickle.loads(pickle.dumps(shot)),
+        ):
+            assert hash(other) == hash(tuple(getattr(other, n) for n in names))
+        assert copy.copy(shot) == shot == pickle.loads(pickle.dumps(shot))
+
+
+_STATES = st.builds(
+    VehicleState,
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 4),
+    st.integers(0, 4),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 3),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_STATES, _STATES, st.sets(st.sampled_from(list(VehicleState.__dataclass_fields__))))
+def test_a_vehicle_state_changed_the_short_way_is_the_replaced_one(
+    state: VehicleState, new: VehicleState, changed: set[str]
+) -> None:
+    """:func:`_with` (the odds' own ``replace``) gives ``dataclasses.replace``'s state."""
+    changes = {name: getattr(new, name) for name in changed}
+    assert _with(state, **changes) == replace(state, **changes)
+
+
+def plain_place_value(game: BoltActionGame, unit: UnitState, at: Point) -> float:
+    """A place's worth to the tactical player, as it was worked out before its speed-up."""
+    objectives = [(o.x, o.y) for o in game.scenario.objectives]
+    enemies = [
+        (u.anchor.x, u.anchor.y) for u in game.units if u.side != unit.side and not u.destroyed
+    ]
+    here = (at.x, at.y)
+    value = 0.0
+    if objectives:
+        value -= 0.6 * min(math.dist(here, o) for o in objectives)
+    if enemies:
+        d = min(math.dist(here, e) for e in enemies)
+        value -= 0.3 * max(0.0, d - 18.0)
+    cover = max(
+        (f.cover for f in game.table.features_at(at)),
+        key=lambda c: ("none", "soft", "hard").index(c),
+        default="none",
+    )
+    value += {"none": 0.0, "soft": 3.0, "hard": 5.0}[cover] if unit.vehicle is None else 0.0
+    return value
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_place_and_plain_advance_values_match_the_plain_ones(ruleset: str) -> None:
+    """A place's value (in and out of cover, vehicles too) and a move's without a shot are
+    the plain computation's, to the last bit."""
+    player = TacticalPlayer()
+    checked = 0
+    for game in positions(ruleset, 10, every=13):
+        covered = [Point(*f.polygon[0]) for f in game.table.features]
+        for unit in [u for u in game.units if not u.destroyed]:
+            a = unit.anchor
+            for at in [a, Point(a.x + 4.5, a.y - 3.0), *covered[:6]]:
+                fast = player._place_value(game, unit, at)
+                assert repr(fast) == repr(plain_place_value(game, unit, at))  # -0.0 too
+                checked += 1
+        if game.pending is None:
+            for action in game.legal_actions():
+                if action.order == "Advance" and action.target is None and action.to:
+                    unit = game.units[action.unit]
+                    to = Point(*action.to)
+                    plain = (
+                        0.0
+                        + plain_place_value(game, unit, to)
+                        - plain_place_value(game, unit, unit.anchor)
+                        - unit.pins
+                    )
+                    assert repr(player.value(game, action)) == repr(plain)
+    assert checked > 100
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_ambush_values_match_the_plain_ones(ruleset: str) -> None:
+    """An Ambush is valued as when the nearest enemy's gap was found in full first."""
+    player = TacticalPlayer()
+    seen: set[float] = set()
+    for game in positions(ruleset, 11, every=5):
+        for unit in [u for u in game.units if not u.destroyed]:
+            enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
+            near = min((game.gap(unit, e) for e in enemies), default=99)
+            plain = (
+                3.0
+                if near < 24 and not any(game.can_shoot(unit, e, moving=False) for e in enemies)
+                else 0.5
+            )
+            action = Action("order", side=unit.side, unit=unit.uid, order="Ambush")
+            assert player.value(game, action) == plain
+            seen.add(plain)
+    assert seen == {0.5, 3.0}

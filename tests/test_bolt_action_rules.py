@@ -502,6 +502,44 @@ def test_attacker_win_chance_is_the_exact_fights_chance(procedure: str, pins: in
         )
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(["rounds", "point-blank-or-hand-to-hand"]),
+    st.tuples(st.integers(3, 7), st.integers(3, 7)),
+    st.tuples(st.integers(5, 10), st.integers(5, 10)),
+    st.tuples(st.integers(0, 3), st.integers(0, 3)),
+    st.tuples(st.sampled_from(["hand-to-hand", "point-blank"]), st.booleans()),
+    st.tuples(st.integers(0, 8), st.integers(0, 8)),
+)
+def test_attacker_win_chance_matches_the_whole_fight(
+    procedure: str,
+    damage: tuple[int, int],
+    morale: tuple[int, int],
+    assault: tuple[int, int],
+    modes: tuple[str, bool],
+    models: tuple[int, int],
+) -> None:
+    """The chance carried alone through the fight is the whole distribution's, for sides
+    of any toughness, morale, assault weapons and mode, every size up to eight (a fight
+    nobody can end refused by both)."""
+    mode, shoots_twice = modes
+    a_side = Side(damage_value=damage[0], morale=MoraleTest(morale[0]), assault_models=assault[0])
+    d_side = Side(
+        damage_value=damage[1],
+        morale=MoraleTest(morale[1], pins=assault[1]),
+        mode=mode,  # type: ignore[arg-type]
+        shots_per_model=2 if shoots_twice else 1,
+    )
+    try:
+        whole = exact_close_quarters(procedure, a_side, d_side, *models)
+    except ValueError:
+        with pytest.raises(ValueError, match="never end"):
+            attacker_win_chance(procedure, a_side, d_side, *models)
+        return
+    chance = attacker_win_chance(procedure, a_side, d_side, *models)
+    assert chance == whole.probability(lambda f: f.attacker_wins)
+
+
 def test_a_fight_nobody_can_win_is_refused() -> None:
     hopeless = Side(damage_value=7, morale=MoraleTest(9))
     with pytest.raises(ValueError, match="never end"):

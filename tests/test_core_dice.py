@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kriegsspiel.core.dice import DiceExpr, Dist, dice_sum, successes
+from kriegsspiel.core.dice import DiceExpr, Dist, capped_sum_mean, dice_sum, successes
 from kriegsspiel.core.procedure import Dice, RandomDice, ScriptedDice, brute_force, exact, markov
 from kriegsspiel.errors import UsageError
 
@@ -136,6 +136,29 @@ def test_fast_convolution_matches_icepool(weights: dict[int, int], count: int) -
     assert dist.repeat_sum(count) == dist.via_icepool(count)
     assert dist + dist == dist.via_icepool(2)
     assert Dist.sum_of([dist] * count) == dist.via_icepool(count)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.dictionaries(st.integers(0, 7), st.integers(1, 9), min_size=1, max_size=5),
+        max_size=4,
+    ),
+    st.integers(0, 14),
+)
+def test_capped_sum_mean_is_the_capped_sums_mean(parts: list[dict[int, int]], cap: int) -> None:
+    """Convolving only the sums below the cap gives the whole capped sum's mean."""
+    dists = [
+        Dist.from_probabilities({o: Fraction(w, sum(ws.values())) for o, w in ws.items()})
+        for ws in parts
+    ]
+    whole = Dist.sum_of(dists).map(lambda c: min(c, cap)).mean()
+    assert capped_sum_mean(dists, cap) == whole
+
+
+def test_capped_sum_mean_takes_counts_only() -> None:
+    with pytest.raises(ValueError, match="counts"):
+        capped_sum_mean([Dist.constant(-1)], 3)
 
 
 def test_sum_of_mixed_outcomes_adds_in_turn() -> None:

@@ -21,6 +21,7 @@ from kriegsspiel.rulesets.bolt_action.morale import new_test
 from kriegsspiel.rulesets.bolt_action.shooting import Group, infantry_target
 
 PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning choice)
+COVER_BONUS = {"none": 0.0, "soft": 3.0, "hard": 5.0}  # a place's worth to infantry, by cover
 
 
 @lru_cache(maxsize=4096)
@@ -66,6 +67,8 @@ class TacticalPlayer:
         self._kept_places: dict[tuple[int, float, float], float] = {}
         # per side, where the objectives and the live enemies are, kept with the places
         self._marks: dict[int, tuple[list[tuple[float, float]], list[tuple[float, float]]]] = {}
+        # by unit uid, the enemy that could last shoot at it (asked first: see _threatened)
+        self._threat: dict[int, int] = {}
 
     # -- the protocol ---------------------------------------------------------------
     def choose(self, state: BoltActionGame) -> Action:
@@ -153,12 +156,13 @@ class TacticalPlayer:
         if action.order in ("Down", "Ambush"):
             enemies = [u for u in state.units if u.side != unit.side and not u.destroyed]
             if action.order == "Down":
-                threatened = any(state.can_shoot(e, unit, moving=False) for e in enemies)
+                threatened = self._threatened(state, unit, enemies)
                 return 3.0 * pinned + (2 if threatened else -5) - 4
-            near = min((state.gap(unit, e) for e in enemies), default=99)
+            # an enemy within 24" (as the nearest one is), and none the unit can shoot now
+            near = any(state.gap(unit, e) < 24 for e in enemies)
             return (
                 3.0
-                if near < 24 and not any(state.can_shoot(unit, e, moving=False) for e in enemies)
+                if near and not any(state.can_shoot(unit, e, moving=False) for e in enemies)
                 else 0.5
             )
         if action.order == "Fire" and action.choice in ("barrage", "air strike"):
@@ -181,17 +185,32 @@ class TacticalPlayer:
             dest = Point(*to) if to else unit.anchor
             position = self._position(state, unit, dest) - self._position(state, unit, unit.anchor)
         if action.order == "Advance":
+            if action.target is None:
+                return 0.0 + position - pinned  # (0.0: the shot it does not fire)
             if dest is None and to:
                 dest = Point(*to)
-            shot = (
-                self.damage(state, unit, state.units[action.target], moving=True, origin=dest)
-                if action.target is not None
-                else 0.0
-            )
+            shot = self.damage(state, unit, state.units[action.target], moving=True, origin=dest)
             return shot + position - pinned
         if action.order == "Run":
             return 1.3 * position - pinned
         return 0.0
+
+    def _threatened(self, state: BoltActionGame, unit: UnitState, enemies: list[UnitState]) -> bool:
+        """Could any of ``enemies`` shoot at the unit where it stands? The one that could
+        when last asked is asked first: the same answer in any order, most often found
+        at the first question."""
+        hint = self._threat.get(unit.uid)
+        if hint is not None:
+            for e in enemies:
+                if e.uid == hint:
+                    if state.can_shoot(e, unit, moving=False):
+                        return True
+                    break
+        for e in enemies:
+            if e.uid != hint and state.can_shoot(e, unit, moving=False):
+                self._threat[unit.uid] = e.uid
+                return True
+        return False
 
     def _support_value(self, state: BoltActionGame, unit: UnitState, target: UnitState) -> float:
         """Half the time it arrives: pins all round the target (friends too), some damage."""
@@ -215,21 +234,18 @@ class TacticalPlayer:
 
     def _place_value(self, state: BoltActionGame, unit: UnitState, at: Point) -> float:
         objectives, enemies = self._marks_for(state, unit.side)
-        here = (at.x, at.y)
+        here, dist = (at.x, at.y), math.dist
         value = 0.0
         if objectives:
-            value -= 0.6 * min(math.dist(here, o) for o in objectives)
+            value -= 0.6 * min([dist(here, o) for o in objectives])
         if enemies:
-            d = min(math.dist(here, e) for e in enemies)
+            d = min([dist(here, e) for e in enemies])
             # close in to the best range of the unit's weapons, not further
             value -= 0.3 * max(0.0, d - 18.0)
-        cover = max(
-            (f.cover for f in state.table.features_at(at)),
-            key=lambda c: ("none", "soft", "hard").index(c),
-            default="none",
-        )
-        value += {"none": 0.0, "soft": 3.0, "hard": 5.0}[cover] if unit.vehicle is None else 0.0
-        return value
+        if unit.vehicle is not None:
+            return value + 0.0
+        # the best cover of the features here (the bonus grows with the cover)
+        return value + max([COVER_BONUS[f.cover] for f in state.table.features_at(at)], default=0.0)
 
     def _marks_for(
         self, state: BoltActionGame, side: int

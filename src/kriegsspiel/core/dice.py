@@ -261,6 +261,34 @@ def _convolve(a: _Dense, b: _Dense) -> _Dense:
     return la + lb, out, da * db
 
 
+def capped_sum_mean(dists: Iterable[Dist[int]], cap: int) -> Fraction:
+    """The mean of ``min(sum, cap)`` for independent counts (outcomes 0 or more): e.g. the
+    casualties of several weapon groups at a unit of ``cap`` models.
+
+    The same fraction as ``Dist.sum_of(dists).map(lambda c: min(c, cap)).mean()``, but
+    only the sums below the cap are convolved (as integers): the rest count as the cap.
+    """
+    low, weights, denominator = 0, [1], 1  # the sums below the cap, as in _Dense
+    for dist in dists:
+        dense = _dense(dist)
+        if dense is None or dense[0] < 0:
+            raise ValueError("capped_sum_mean takes counts: integer outcomes, 0 or more")
+        part_low, part, part_denominator = dense
+        low += part_low
+        below = cap - low  # how many sums (from low up) stay under the cap
+        denominator *= part_denominator
+        if below <= 0:
+            return Fraction(cap)
+        out = [0] * min(len(weights) + len(part) - 1, below)
+        for i, x in enumerate(weights[:below]):
+            if x:
+                for j, y in enumerate(part[: below - i]):
+                    out[i + j] += x * y
+        weights = out
+    shortfall = sum((cap - low - i) * w for i, w in enumerate(weights))  # each sum's from cap
+    return Fraction(cap * denominator - shortfall, denominator)
+
+
 def _from_dense(dense: _Dense) -> Dist[Any]:
     low, weights, denominator = dense
     return Dist({low + i: Fraction(w, denominator) for i, w in enumerate(weights) if w})

@@ -143,10 +143,56 @@ def exact_close_quarters(
 def attacker_win_chance(procedure: str, attacker: Side, defender: Side, a: int, d: int) -> Fraction:
     """The attacker's exact chance to win :func:`close_quarters`.
 
-    Solved as :func:`exact_close_quarters`, but only who wins is carried through the fight
-    (two outcomes a state instead of one per number of survivors): many times faster.
+    Solved as :func:`exact_close_quarters`, but only the attacker's chance of winning is
+    carried through the fight (one fraction a state instead of a distribution over the
+    survivors): many times faster, and the same exact fraction.
     """
-    return _solve(procedure, attacker, defender, a, d, _attacker_wins).probability(True)
+    known = _win_solutions(procedure, attacker, defender)
+    fighting = _fighting(attacker), _fighting(defender)
+    # the chance that the loser of a round holds, by whether the attacker won it
+    chances = {True: _holds(defender.morale), False: _holds(attacker.morale)}
+    scale = math.lcm(*(c.denominator for c in chances.values()))
+    holds = {won: c.numerator * (scale // c.denominator) for won, c in chances.items()}
+
+    def solve(a: int, d: int) -> Fraction:
+        # what _solve does with a distribution, on the attacker's chance alone: the round's
+        # ends the attacker wins, and each onward state's chance, over the weight of the
+        # rounds that change something (one common denominator, integers until the end)
+        found = known.get((a, d))
+        if found is not None:
+            return found
+        denominator, steps = _steps(procedure, *fighting, a, d)
+        whole = denominator * scale
+        wins = 0
+        onward: list[tuple[int, tuple[int, int]]] = []
+        stay = 0
+        for survivors, weight, won, tested in steps:
+            go = full = weight * scale
+            if won is not None:
+                go = weight * holds[won.attacker_wins] if tested else 0
+                if go != full and won.attacker_wins:
+                    wins += full - go
+            if go and survivors == (a, d):
+                stay += go
+            elif go:
+                onward.append((go, survivors))
+        if stay == whole:
+            raise ValueError("this fight can never end: neither side can cause a casualty")
+        total, common = wins, 1  # the attacker's chance times whole - stay, over common
+        for n, s in onward:
+            p = known.get(s)
+            if p is None:
+                p = solve(*s)
+            top, bottom = p.numerator, p.denominator
+            if common % bottom:
+                grown = math.lcm(common, bottom)
+                total *= grown // common
+                common = grown
+            total += n * top * (common // bottom)
+        known[(a, d)] = result = Fraction(total, (whole - stay) * common)
+        return result
+
+    return solve(a, d)
 
 
 V = TypeVar("V", bound=Hashable)
@@ -154,10 +200,6 @@ V = TypeVar("V", bound=Hashable)
 
 def _whole(fight: Fight) -> Fight:
     return fight
-
-
-def _attacker_wins(fight: Fight) -> bool:
-    return fight.attacker_wins
 
 
 def _solve(
@@ -213,6 +255,15 @@ def _solutions(
     procedure: str, attacker: Side, defender: Side, view: Callable[[Fight], V]
 ) -> dict[tuple[int, int], Dist[V]]:
     """The states of one fight solved so far (filled in by :func:`_solve`, shared by queries)."""
+    return {}
+
+
+@lru_cache(maxsize=128)
+def _win_solutions(
+    procedure: str, attacker: Side, defender: Side
+) -> dict[tuple[int, int], Fraction]:
+    """The attacker's chance in each state of one fight solved so far (filled in by
+    :func:`attacker_win_chance`, shared by queries)."""
     return {}
 
 

@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import lru_cache, partial
 from itertools import product
 
-from kriegsspiel.core.dice import Dist
+from kriegsspiel.core.dice import Dist, capped_sum_mean
 from kriegsspiel.core.procedure import Dice, exact
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, morale_check
 from kriegsspiel.rulesets.bolt_action.shooting import (
@@ -139,16 +139,17 @@ def exact_troops(groups: Sequence[Group], ctx: TroopsContext) -> TroopsOdds:
 def expected_troops(groups: Sequence[Group], ctx: TroopsContext) -> tuple[Fraction, Fraction]:
     """The means of :func:`exact_troops`' casualties and pins, without its other parts.
 
-    The same exact fractions, found the short way where it applies: when the target's
-    size cannot cap the casualties their mean is the sum of the groups' means, and when
-    no group brings special pins or tests the pins' mean is the pins per attack times
-    the chance that anything hits.
+    The same exact fractions, found the short way: when the target's size cannot cap the
+    casualties their mean is the sum of the groups' means (else only the sums below the
+    cap are worked out, :func:`capped_sum_mean`), and when no group brings special pins
+    or tests the pins' mean is the pins per attack times the chance that anything hits.
     """
     summaries = [_group_summary(g.shot, g.shots) for g in groups]
     if ctx.models is None or sum(s[0] for s in summaries) <= ctx.models:
         casualties = sum((s[1] for s in summaries), Fraction(0))
     else:
-        casualties = _casualties(groups, ctx.models).mean()
+        counts = [_group_counts(g.shot, g.shots)[1] for g in groups]
+        casualties = capped_sum_mean(counts, ctx.models)
     if any(_special(g.shot) for g in groups):
         return casualties, _pins_and_tests(groups, ctx).map(_first).mean()
     missed = Fraction(1)

@@ -8,8 +8,9 @@ simulator samples them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from operator import attrgetter
 from typing import Literal
 
 from kriegsspiel.core.dice import DiceExpr
@@ -79,6 +80,23 @@ class Shot:
     auto_effect: str | None = None  # shockwave on a vehicle
     vehicle: VehicleProfile | None = None
     indirect: bool = False  # fired indirectly: a hit ranges the firer in on the target
+    # the hash the dataclass would give, worked out once: shots (and the groups holding
+    # them) key the odds' caches and are hashed very often, a vehicle's profile and all
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(_SHOT_FIELDS(self)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Shot], tuple[object, ...]]:
+        # copied or unpickled, a shot works its hash out again (strings hash per process)
+        return Shot, _SHOT_FIELDS(self)
+
+
+# a shot's fields, in order: what it is built from, and its hash (as the dataclass's)
+_SHOT_FIELDS = attrgetter(*(f for f in Shot.__dataclass_fields__ if f != "_hash"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,6 +441,32 @@ class VehicleState:
         return self.damage_pins + self.attack_pins
 
 
+def _with(
+    state: VehicleState,
+    *,
+    knocked_out: bool | None = None,
+    immobilised: bool | None = None,
+    damage_pins: int | None = None,
+    attack_pins: int | None = None,
+    crew_stunned: bool | None = None,
+    on_fire: bool | None = None,
+    fire_knocked_out: bool | None = None,
+    worst: int | None = None,
+) -> VehicleState:
+    """``dataclasses.replace`` of a vehicle's state (None: as it was), without its generic
+    checks: the exact odds of shots at vehicles build these states many thousand times."""
+    return VehicleState(
+        state.knocked_out if knocked_out is None else knocked_out,
+        state.immobilised if immobilised is None else immobilised,
+        state.damage_pins if damage_pins is None else damage_pins,
+        state.attack_pins if attack_pins is None else attack_pins,
+        state.crew_stunned if crew_stunned is None else crew_stunned,
+        state.on_fire if on_fire is None else on_fire,
+        state.fire_knocked_out if fire_knocked_out is None else fire_knocked_out,
+        state.worst if worst is None else worst,
+    )
+
+
 LEVELS: tuple[Level, ...] = ("none", "superficial", "full", "massive")
 
 
@@ -454,18 +498,18 @@ def apply_effect(
         ignore = vehicle.automaton_ignores_stunned_on
         if ignore is not None and dice.roll(6) >= ignore:
             return state
-        return replace(state, crew_stunned=True, damage_pins=state.damage_pins + pins)
+        return _with(state, crew_stunned=True, damage_pins=state.damage_pins + pins)
     if effect == "immobilised":  # a second immobilisation knocks it out
         if state.immobilised:
-            return replace(state, knocked_out=True, damage_pins=state.damage_pins + pins)
-        return replace(state, immobilised=True, damage_pins=state.damage_pins + pins)
+            return _with(state, knocked_out=True, damage_pins=state.damage_pins + pins)
+        return _with(state, immobilised=True, damage_pins=state.damage_pins + pins)
     if effect == "on fire":
-        state = replace(state, on_fire=True, damage_pins=state.damage_pins + pins)
+        state = _with(state, on_fire=True, damage_pins=state.damage_pins + pins)
         test = replace(vehicle.crew_morale, pins=vehicle.crew_morale.pins + state.pins)
         if not morale_check(dice, test):
-            return replace(state, knocked_out=True, fire_knocked_out=True)
+            return _with(state, knocked_out=True, fire_knocked_out=True)
         return state
-    return replace(state, knocked_out=True)
+    return _with(state, knocked_out=True)
 
 
 def hit_vehicle(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
@@ -492,11 +536,11 @@ def resolve_damage(
 ) -> VehicleState:
     """Apply a damage level (0 none .. 3 massive): soft-skins die, armour rolls on the table."""
     if level > state.worst:
-        state = replace(state, worst=level)
+        state = _with(state, worst=level)
     if level == 0:
         return state
     if vehicle.soft_skinned or destroyed_if_damaged:
-        return replace(state, knocked_out=True)
+        return _with(state, knocked_out=True)
     if level == 3:
         rolls = [roll_expr(dice, vehicle.full) for _ in range(vehicle.massive_results)]
     else:
@@ -520,11 +564,11 @@ def after_shot(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
     if not shot.pins_target and shot.pen is None and shot.auto_effect is None:
         return state
     extra = roll_expr(dice, shot.special_pins) if shot.special_pins else 1
-    state = replace(state, attack_pins=max(state.attack_pins, extra))
+    state = _with(state, attack_pins=max(state.attack_pins, extra))
     if shot.morale_check and not state.knocked_out and shot.vehicle is not None:
         test = replace(shot.vehicle.crew_morale, pins=shot.vehicle.crew_morale.pins + state.pins)
         if not morale_check(dice, test):
-            state = replace(state, knocked_out=True)
+            state = _with(state, knocked_out=True)
     return state
 
 

@@ -627,7 +627,7 @@ class BoltActionGame:
         tgt_profile = infantry_target(rules, target.quality) if vehicle is None else vehicle.target
         anchor = unit.anchor
         shooter = Point(anchor.x + dx, anchor.y + dy)
-        cover = self._unit_cover(shooter, target) if vehicle is None else "none"
+        cover = unit_cover(self.table, shooter, target) if vehicle is None else "none"
         context = (
             rules,
             tgt_profile,
@@ -754,15 +754,6 @@ class BoltActionGame:
         if unit.vehicle:
             return tuple(options)
         return (max(options, key=lambda o: _worth(o, target)),)
-
-    def _unit_cover(self, shooter: Point, target: UnitState) -> str:
-        """:func:`unit_cover`, remembered by the shooter's place and the target's models'."""
-        memo = self.table.memo("unit cover")
-        key = (shooter.x, shooter.y, target.coords)
-        found: str | None = memo.get(key)
-        if found is None:
-            found = memo[key] = unit_cover(self.table, shooter, target)
-        return found
 
     # ------------------------------------------------------------------ carrying out orders
     def _carry_out(self, action: Action) -> None:
