@@ -456,14 +456,14 @@ def _with(
     """``dataclasses.replace`` of a vehicle's state (None: as it was), without its generic
     checks: the exact odds of shots at vehicles build these states many thousand times."""
     return VehicleState(
-        state.knocked_out if knocked_out is None else knocked_out,
-        state.immobilised if immobilised is None else immobilised,
-        state.damage_pins if damage_pins is None else damage_pins,
-        state.attack_pins if attack_pins is None else attack_pins,
-        state.crew_stunned if crew_stunned is None else crew_stunned,
-        state.on_fire if on_fire is None else on_fire,
-        state.fire_knocked_out if fire_knocked_out is None else fire_knocked_out,
-        state.worst if worst is None else worst,
+        knocked_out=state.knocked_out if knocked_out is None else knocked_out,
+        immobilised=state.immobilised if immobilised is None else immobilised,
+        damage_pins=state.damage_pins if damage_pins is None else damage_pins,
+        attack_pins=state.attack_pins if attack_pins is None else attack_pins,
+        crew_stunned=state.crew_stunned if crew_stunned is None else crew_stunned,
+        on_fire=state.on_fire if on_fire is None else on_fire,
+        fire_knocked_out=state.fire_knocked_out if fire_knocked_out is None else fire_knocked_out,
+        worst=state.worst if worst is None else worst,
     )
 
 
