@@ -513,6 +513,61 @@ def test_crossed_is_the_first_cyrus_beck(case: tuple[Table, list[Point]]) -> Non
                     )
 
 
+def first_point(shape: _Shape, x: float, y: float) -> int:
+    """_Shape.point of a convex outline as first written (every edge's product): the
+    reference for the upright rectangle's shortcut."""
+    if x < shape.mx0 or x > shape.mx1 or y < shape.my0 or y > shape.my1:
+        return 0
+    if not (-1e5 < x < 1e5 and -1e5 < y < 1e5):
+        return 2
+    assert shape.edges is not None
+    depth = min(nx * (x - vx) + ny * (y - vy) for vx, vy, nx, ny in shape.edges)
+    return 1 if depth > 1e-7 else 0 if depth < -1e-7 else 2
+
+
+def test_only_an_upright_rectangle_takes_the_shortcut() -> None:
+    assert _Shape.of(rectangle(30, 20, 40, 30)).box
+    assert _Shape.of(rectangle(40, 30, 30, 20)[::-1]).box  # either way round
+    assert not _Shape.of(((10, 30), (20, 28), (22, 40), (12, 44))).box  # turned
+    assert not _Shape.of(((0, 0), (4, 0), (4, 2), (4, 4), (0, 4))).box  # five edges
+    assert not _Shape.of(circle(Point(5, 5), 2)).box
+
+
+@settings(max_examples=150, deadline=None)
+@given(table_and_points(n=6))
+def test_an_upright_rectangle_answers_as_every_edge_does(
+    case: tuple[Table, list[Point]],
+) -> None:
+    """The rectangle's shortcut gives the general Cyrus-Beck's and point test's answers,
+    on edges, corners and a hair from them too."""
+    table, pts = case
+    pts = (
+        pts + [Point(p.x + 1e-9, p.y) for p in pts[:2]] + [Point(p.x, p.y - 1e-9) for p in pts[:2]]
+    )
+    for shape in table._shapes:
+        if not shape.box:
+            continue
+        for a in pts:
+            assert shape.point(a.x, a.y) == first_point(shape, a.x, a.y)
+            for b in pts:
+                if a != b:
+                    assert shape.crossed(a.x, a.y, b.x, b.y) == first_crossed(
+                        shape, a.x, a.y, b.x, b.y
+                    )
+
+
+def test_an_upright_rectangle_answers_as_every_edge_does_along_and_across_its_edges() -> None:
+    shape = _Shape.of(rectangle(30, 20, 40, 30))
+    marks = [18.0, 20.0 - 1e-7, 20.0 - 5e-8, 20.0, 20.0 + 5e-8, 25.0, 30.0, 30.0 + 1e-7]
+    marks += [m + 10.0 for m in marks] + [m + 10.0 + 1e-8 for m in marks]
+    pts = [(x, y) for x in marks for y in marks[:8]]
+    for ax, ay in pts:
+        assert shape.point(ax, ay) == first_point(shape, ax, ay)
+        for bx, by in pts[::3]:
+            if (ax, ay) != (bx, by):
+                assert shape.crossed(ax, ay, bx, by) == first_crossed(shape, ax, ay, bx, by)
+
+
 def test_a_repeated_vertex_does_not_hide_a_reflex_corner() -> None:
     # found by hypothesis: with (6, 5) twice the outline passed for convex, and the quick
     # tests said "no" where the corner (7, 5) and a segment into the outline say "yes"

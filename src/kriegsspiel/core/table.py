@@ -1009,7 +1009,7 @@ class _Shape:
     misses the whole (a call along the seam between two parts stays unsure).
     """
 
-    __slots__ = ("edges", "mx0", "mx1", "my0", "my1", "parts", "x0", "x1", "y0", "y1")
+    __slots__ = ("box", "edges", "mx0", "mx1", "my0", "my1", "parts", "x0", "x1", "y0", "y1")
 
     def __init__(
         self,
@@ -1025,6 +1025,12 @@ class _Shape:
         self.edges = edges
         #: convex parts covering the outline, when it is not convex
         self.parts = parts
+        #: is the outline its bounding box (an upright rectangle)? Its edges' normals are
+        #: then exactly +-1 and +-0, so each edge's depth and rate come to a coordinate
+        #: difference: the tests take them so, the same numbers without the products
+        self.box = edges is not None and sorted(
+            (nx, ny, vx if nx else vy) for vx, vy, nx, ny in edges
+        ) == [(-1.0, 0.0, self.x1), (0.0, -1.0, self.y1), (0.0, 1.0, self.y0), (1.0, 0.0, self.x0)]
 
     @staticmethod
     def of(vertices: Sequence[tuple[float, float]]) -> _Shape:
@@ -1058,7 +1064,10 @@ class _Shape:
             return _union([part.point(x, y) for part in self.parts])
         if not (-_FAR < x < _FAR and -_FAR < y < _FAR):
             return _UNSURE
-        depth = min([nx * (x - vx) + ny * (y - vy) for vx, vy, nx, ny in self.edges])
+        if self.box:  # (the edges' depths: x - x0, x1 - x, y - y0, y1 - y)
+            depth = min(x - self.x0, self.x1 - x, y - self.y0, self.y1 - y)
+        else:
+            depth = min([nx * (x - vx) + ny * (y - vy) for vx, vy, nx, ny in self.edges])
         return _YES if depth > _MARGIN else _NO if depth < -_MARGIN else _UNSURE
 
     def crossed(self, ax: float, ay: float, bx: float, by: float) -> int:
@@ -1079,6 +1088,55 @@ class _Shape:
         # near_hi only shrinks, so once they cross the answer is _NO whatever follows)
         dx, dy, margin = bx - ax, by - ay, _MARGIN
         in_lo, in_hi, near_lo, near_hi = 0.0, 1.0, 0.0, 1.0
+        if self.box:
+            # the same, edge by edge, for an upright rectangle: the edge x = x0 has depth
+            # ax - x0 and rate dx, x = x1 has x1 - ax and -dx, y alike (see ``box``); the
+            # order of the edges changes no answer, each bound only tightening
+            low, high = ax - self.x0, self.x1 - ax
+            if dx > 0:
+                in_lo, near_lo = (margin - low) / dx, (-margin - low) / dx
+                in_hi, near_hi = (margin - high) / -dx, (-margin - high) / -dx
+            elif dx < 0:
+                in_lo, near_lo = (margin - high) / -dx, (-margin - high) / -dx
+                in_hi, near_hi = (margin - low) / dx, (-margin - low) / dx
+            elif low < -margin or high < -margin:
+                return _NO
+            elif low < margin or high < margin:
+                in_hi = -1.0
+            if in_lo < 0.0:
+                in_lo = 0.0
+            if near_lo < 0.0:
+                near_lo = 0.0
+            if in_hi > 1.0:
+                in_hi = 1.0
+            if near_hi > 1.0:
+                near_hi = 1.0
+            if near_lo > near_hi:
+                return _NO
+            low, high = ay - self.y0, self.y1 - ay
+            if dy > 0:
+                t, u = (margin - low) / dy, (-margin - low) / dy
+                v, w = (margin - high) / -dy, (-margin - high) / -dy
+            elif dy < 0:
+                t, u = (margin - high) / -dy, (-margin - high) / -dy
+                v, w = (margin - low) / dy, (-margin - low) / dy
+            elif low < -margin or high < -margin:
+                return _NO
+            else:
+                if low < margin or high < margin:
+                    in_hi = -1.0
+                return _YES if in_lo < in_hi else _UNSURE
+            if t > in_lo:
+                in_lo = t
+            if u > near_lo:
+                near_lo = u
+            if v < in_hi:
+                in_hi = v
+            if w < near_hi:
+                near_hi = w
+            if near_lo > near_hi:
+                return _NO
+            return _YES if in_lo < in_hi else _UNSURE
         for vx, vy, nx, ny in self.edges:
             depth = nx * (ax - vx) + ny * (ay - vy)
             rate = nx * dx + ny * dy
