@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kriegsspiel.core.table import (
+    COVERS,
     MEMO_LIMIT,
     LosCache,
     Point,
@@ -19,6 +20,7 @@ from kriegsspiel.core.table import (
     TerrainFeature,
     _bounds,
     _crossing,
+    _crossing_among,
     _holding,
     _interiors_meet,
     _past,
@@ -640,3 +642,46 @@ def test_cover_ranges_and_reach(case: tuple[Table, list[Point]]) -> None:
             assert order.index(cover) >= max((order.index(c) for c in in_b), default=0)
             on_line = in_b + [f.cover for f in table.path_crosses(a, b)]
             assert order.index(cover) <= max((order.index(c) for c in on_line), default=0)
+
+
+def first_cover_between(table: Table, a: Point, b: Point, reach: float) -> str:
+    """Table._cover_between as first written (every feature asked): the reference."""
+    at_b = table._covering(b)
+    chosen = set(at_b)
+    near_any = any(
+        s.x0 - reach - 1e-6 <= b.x <= s.x1 + reach + 1e-6
+        and s.y0 - reach - 1e-6 <= b.y <= s.y1 + reach + 1e-6
+        for s in table._shapes
+    )
+    if a != b and near_any:
+        gap = a.distance_to(b)
+        t = 1.0 if gap <= reach else reach / gap
+        near = Point(b.x + (a.x - b.x) * t, b.y + (a.y - b.y) * t)
+        passed = table._passes_through(near, b)
+        at_a = set(table._covering(a))
+        chosen.update(j for j in passed if j not in at_a or j in at_b)
+    ranks = [COVERS.index(f.cover) for f in table.features]
+    return COVERS[max([ranks[j] for j in chosen], default=0)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(table_and_points(n=5), st.sampled_from([0.5, 1.0, 3.0, 10.0]))
+def test_cover_asks_only_the_features_near_the_target(
+    case: tuple[Table, list[Point]], reach: float
+) -> None:
+    """Only the features whose boxes come within reach of the target are asked about the
+    line of fire's last inches: the same answers as asking every feature."""
+    table, pts = case
+    pts = pts + [Point(p.x + 1e-9, p.y) for p in pts[:2]]  # a hair from a corner or an edge
+    pts += [Point(p.x + reach, p.y - reach) for p in pts[:2]]  # a reach from a corner
+    for a in pts:
+        for b in pts:
+            assert table.cover_between(a, b, reach=reach) == first_cover_between(table, a, b, reach)
+            if a != b:
+                gap = a.distance_to(b)
+                t = 1.0 if gap <= reach else reach / gap
+                nx, ny = b.x + (a.x - b.x) * t, b.y + (a.y - b.y) * t
+                if (nx, ny) != (b.x, b.y):
+                    assert _crossing_among(table._near(b, reach), nx, ny, b.x, b.y) == _crossing(
+                        table._shapes, nx, ny, b.x, b.y
+                    )

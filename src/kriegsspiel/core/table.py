@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property, lru_cache
 from typing import Any, Final, Literal, get_args
@@ -371,11 +371,17 @@ class Table:
     def _cover_between(self, a: Point, b: Point, reach: float) -> Cover:
         at_b = self._covering(b)
         chosen = set(at_b)
-        if (a.x, a.y) != (b.x, b.y) and self._any_near(b, reach):  # (Point's ==, no call)
+        shapes = () if (a.x, a.y) == (b.x, b.y) else self._near(b, reach)  # (Point's ==)
+        if shapes:
             gap = a.distance_to(b)
             t = 1.0 if gap <= reach else reach / gap
-            near = Point(b.x + (a.x - b.x) * t, b.y + (a.y - b.y) * t)
-            passed = self._passes_through(near, b)
+            nx, ny = b.x + (a.x - b.x) * t, b.y + (a.y - b.y) * t
+            # _passes_through(near, b), asking only the features near b (the same answer)
+            passed: Collection[int] | None = (
+                () if (nx, ny) == (b.x, b.y) else _crossing_among(shapes, nx, ny, b.x, b.y)
+            )
+            if passed is None:
+                passed = self._passes_through(Point(nx, ny), b)
             if passed:
                 at_a = set(self._covering(a))
                 chosen.update(j for j in passed if j not in at_a or j in at_b)
@@ -719,18 +725,25 @@ class Table:
             memo[key] = found
         return found
 
-    def _any_near(self, point: Point, reach: float) -> bool:
-        """Does any feature's bounding box come within ``reach`` (and a hair) of the point?
-        If not, no segment from the point that long meets a feature: a safe shortcut."""
-        memo = self._memo.get("any near")  # (_store, inline on a hot path)
+    def _near(self, point: Point, reach: float) -> tuple[tuple[int, _Shape], ...]:
+        """The features (index and outline, in table order) whose bounding box comes within
+        ``reach`` (and a hair) of the point: the only ones a segment from the point no
+        longer than ``reach`` can meet, since every other's box misses the segment's box
+        widened by ``_MARGIN`` (the test :func:`_crossing` starts with)."""
+        memo = self._memo.get("near")  # (_store, inline on a hot path)
         if memo is None or len(memo) >= MEMO_LIMIT:
-            memo = self._store("any near")
+            memo = self._store("near")
         key = (point.x, point.y, reach)
         found = memo.get(key)
         if found is None:
-            x, y, r = point.x, point.y, reach + 1e-6
-            found = memo[key] = any(
-                s.x0 - r <= x <= s.x1 + r and s.y0 - r <= y <= s.y1 + r for s in self._shapes
+            # the hair covers _MARGIN and the rounding of the segment's far end
+            x, y, r = point.x, point.y, reach * (1.0 + 1e-9) + 1e-6
+            found = memo[key] = tuple(
+                [
+                    (j, s)
+                    for j, s in enumerate(self._shapes)
+                    if s.x0 - r <= x <= s.x1 + r and s.y0 - r <= y <= s.y1 + r
+                ]
             )
         return found
 
@@ -905,6 +918,25 @@ def _crossing(
     x0, y0, x1, y1 = x0 - _MARGIN, y0 - _MARGIN, x1 + _MARGIN, y1 + _MARGIN
     found = []
     for j, s in enumerate(shapes):
+        if s.x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1:
+            answer = s.crossed(ax, ay, bx, by)
+            if answer == _YES:
+                found.append(j)
+            elif answer == _UNSURE:
+                return None
+    return tuple(found)
+
+
+def _crossing_among(
+    shapes: Sequence[tuple[int, _Shape]], ax: float, ay: float, bx: float, by: float
+) -> tuple[int, ...] | None:
+    """:func:`_crossing` of some of the shapes, each with its index (ascending): the same
+    answer as of all of them wherever the others' boxes miss the segment's."""
+    x0, x1 = (ax, bx) if ax <= bx else (bx, ax)
+    y0, y1 = (ay, by) if ay <= by else (by, ay)
+    x0, y0, x1, y1 = x0 - _MARGIN, y0 - _MARGIN, x1 + _MARGIN, y1 + _MARGIN
+    found = []
+    for j, s in shapes:
         if s.x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1:
             answer = s.crossed(ax, ay, bx, by)
             if answer == _YES:
