@@ -12,8 +12,9 @@ from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import RandomPlayer, chance_outcome
 from kriegsspiel.core.game import CHANCE
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
-from kriegsspiel.core.table import Point
+from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.rulesets.bolt_action.game.candidates import (
     _cover_centres,
     _destinations,
@@ -24,9 +25,11 @@ from kriegsspiel.rulesets.bolt_action.game.candidates import (
 )
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    _along_road,
     _check_move,
     check_move,
     movement_row,
+    terrain_row,
     unit_cover,
 )
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, _Places
@@ -140,3 +143,39 @@ def plain_cover(covers: list[str]) -> str:
         if counts[level] == best and best > 0:
             return level if counts[level] * 2 >= sum(counts.values()) else "none"
     return "none"
+
+
+def slow_along_road(rules: Rules, table: Table, a: Point, b: Point) -> bool:
+    """_along_road as first written: nine Points, each one's features by features_at."""
+    steps = 8
+    for i in range(steps + 1):
+        p = Point(a.x + (b.x - a.x) * i / steps, a.y + (b.y - a.y) * i / steps)
+        if not any(terrain_row(rules, f.category).category == "road" for f in table.features_at(p)):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_along_road_by_feature_indices_is_the_plain_one(ruleset: str) -> None:
+    rules, rng = rules_for(ruleset), random.Random(7)
+    for path in sample_scenarios()[:2]:
+        armies = [load_army(p, ruleset) for p in sample_armies(ruleset)[:2]]
+        table = BoltActionGame(ruleset, load_scenario(path), (armies[0], armies[1])).table
+        roads = [f for f in table.features if terrain_row(rules, f.category).category == "road"]
+        assert roads  # the sample tables have roads to move along
+        ends: list[Point] = []
+        for f in roads:  # corners, edges' midpoints, points inside and near each road
+            xs, ys = [x for x, _ in f.polygon], [y for _, y in f.polygon]
+            ends += [Point(x, y) for x, y in f.polygon]
+            ends += [
+                Point((xs[i] + xs[i - 1]) / 2, (ys[i] + ys[i - 1]) / 2) for i in range(len(xs))
+            ]
+            ends += [
+                Point(rng.uniform(min(xs) - 1, max(xs) + 1), rng.uniform(min(ys) - 1, max(ys) + 1))
+                for _ in range(40)
+            ]
+        for a in ends:
+            for b in rng.sample(ends, 12):
+                assert _along_road(rules, table, a, b) == slow_along_road(rules, table, a, b)
+                expected = [table.features.index(f) for f in table.features_at(a)]
+                assert list(table.indices_at(a.x, a.y)) == expected

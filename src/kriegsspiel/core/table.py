@@ -709,18 +709,23 @@ class Table:
     # -- helpers -----------------------------------------------------------------------------------
     def _covering(self, point: Point) -> tuple[int, ...]:
         """Indices of the features covering the point, ascending."""
+        return self.indices_at(point.x, point.y)
+
+    def indices_at(self, x: float, y: float) -> tuple[int, ...]:
+        """The indices (into ``features``, ascending) of the features covering the point
+        (x, y): :meth:`features_at` without making a :class:`Point` or a list, for callers
+        that ask about many points."""
         if not self.features:
             return ()
         memo = self._memo.get("covering")  # (_store, inline on a hot path)
         if memo is None or len(memo) >= MEMO_LIMIT:
             memo = self._store("covering")
-        key = (point.x, point.y)
+        key = (x, y)
         found = memo.get(key)
         if found is None:
-            x, y = point.x, point.y
             found = _holding(self._shapes, x, y)
             if found is None:
-                query = self._tree.query(_point(point), predicate="intersects")
+                query = self._tree.query(shapely.Point(x, y), predicate="intersects")
                 found = tuple(sorted(query.tolist()))
             memo[key] = found
         return found

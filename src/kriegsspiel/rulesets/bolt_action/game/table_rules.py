@@ -167,12 +167,30 @@ def _check_move(rules: Rules, table: Table, unit: UnitState, to: Point, run: boo
 
 
 def _along_road(rules: Rules, table: Table, a: Point, b: Point) -> bool:
+    """Is every one of nine evenly spaced points from ``a`` to ``b`` on a road?"""
+    roads = _roads(rules, table)
     steps = 8
+    ax, ay, dx, dy = a.x, a.y, b.x - a.x, b.y - a.y
+    at = table.indices_at
     for i in range(steps + 1):
-        p = Point(a.x + (b.x - a.x) * i / steps, a.y + (b.y - a.y) * i / steps)
-        if not any(terrain_row(rules, f.category).category == "road" for f in table.features_at(p)):
+        for j in at(ax + dx * i / steps, ay + dy * i / steps):  # (Point's arithmetic)
+            if roads[j]:
+                break
+        else:
             return False
     return True
+
+
+def _roads(rules: Rules, table: Table) -> tuple[bool, ...]:
+    """Whether each of the table's features is a road by the terrain table (worked out once
+    per table and edition)."""
+    memo = table.memo("roads")
+    found: tuple[bool, ...] | None = memo.get(rules)
+    if found is None:
+        found = memo[rules] = tuple(
+            [terrain_row(rules, f.category).category == "road" for f in table.features]
+        )
+    return found
 
 
 def facing_hit(vehicle_heading: float, vehicle_at: Point, shooter_at: Point) -> str:
