@@ -18,6 +18,7 @@ from kriegsspiel.core.table import (
     Point,
     Table,
     TerrainFeature,
+    _apart,
     _bounds,
     _crossing,
     _crossing_among,
@@ -685,3 +686,18 @@ def test_cover_asks_only_the_features_near_the_target(
                     assert _crossing_among(table._near(b, reach), nx, ny, b.x, b.y) == _crossing(
                         table._shapes, nx, ny, b.x, b.y
                     )
+
+
+@given(
+    st.lists(st.integers(-4, 80).map(float) | st.floats(-4, 80), min_size=8, max_size=8),
+    st.sampled_from([0.0, 0.5, 6.0, 24.0]),
+)
+def test_apart_is_the_gap_between_the_boxes(coords: list[float], reach: float) -> None:
+    """_apart's comparisons give max's gaps: the boxes' distance, none where they overlap."""
+    near = (min(coords[0], coords[2]), min(coords[1], coords[3]))
+    near += (max(coords[0], coords[2]), max(coords[1], coords[3]))
+    far = (min(coords[4], coords[6]), min(coords[5], coords[7]))
+    far += (max(coords[4], coords[6]), max(coords[5], coords[7]))
+    dx = max(0.0, far[0] - near[2], near[0] - far[2])
+    dy = max(0.0, far[1] - near[3], near[1] - far[3])
+    assert _apart(near, far, reach) == (math.hypot(dx, dy) > reach + 1e-6)

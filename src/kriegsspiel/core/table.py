@@ -515,8 +515,14 @@ class Table:
                     known[flat] = False
                 else:
                     close.append((k, flat))
-                    x0, y0 = min(x0, far[0]), min(y0, far[1])
-                    x1, y1 = max(x1, far[2]), max(y1, far[3])
+                    if far[0] < x0:  # (min and max by comparisons: the same values)
+                        x0 = far[0]
+                    if far[1] < y0:
+                        y0 = far[1]
+                    if far[2] > x1:
+                        x1 = far[2]
+                    if far[3] > y1:
+                        y1 = far[3]
             if close:
                 shapes = self._blockers_in(near, (x0, y0, x1, y1))
                 pasts: list[list[tuple[int, _Shape, int]] | None] = [None] * (len(origins) // 2)
@@ -891,8 +897,17 @@ def _columns(flat: Coords) -> tuple[FloatArray, FloatArray]:
 def _apart(near: Box, far: Box, reach: float) -> bool:
     """Are two bounding boxes more than ``reach`` (and a hair) apart, so that no pair of
     points, one in each, is within ``reach``? A quick, safe "no" before the exact distances."""
-    dx = max(0.0, far[0] - near[2], near[0] - far[2])
-    dy = max(0.0, far[1] - near[3], near[1] - far[3])
+    # the gaps along x and y, none where the boxes overlap (max(0.0, ...) by comparisons)
+    dx, other = far[0] - near[2], near[0] - far[2]
+    if other > dx:
+        dx = other
+    if dx < 0.0:
+        dx = 0.0
+    dy, other = far[1] - near[3], near[1] - far[3]
+    if other > dy:
+        dy = other
+    if dy < 0.0:
+        dy = 0.0
     return math.hypot(dx, dy) > reach + 1e-6
 
 
@@ -1102,7 +1117,16 @@ class _Shape:
         if not (-_FAR < x < _FAR and -_FAR < y < _FAR):
             return _UNSURE
         if self.box:  # (the edges' depths: x - x0, x1 - x, y - y0, y1 - y)
-            depth = min(x - self.x0, self.x1 - x, y - self.y0, self.y1 - y)
+            depth = x - self.x0  # (min by comparisons)
+            other = self.x1 - x
+            if other < depth:
+                depth = other
+            other = y - self.y0
+            if other < depth:
+                depth = other
+            other = self.y1 - y
+            if other < depth:
+                depth = other
         else:
             depth = min([nx * (x - vx) + ny * (y - vy) for vx, vy, nx, ny in self.edges])
         return _YES if depth > _MARGIN else _NO if depth < -_MARGIN else _UNSURE

@@ -91,7 +91,12 @@ def _destinations(
     goals = [p for p in (enemy, objective) if p is not None]
     centres = _cover_centres(game.table)
     if centres:
-        goals.append(min(centres, key=lambda p: start.distance_to(p)))
+        nearest, closest = centres[0], start.distance_to(centres[0])
+        for p in centres:  # min by distance, by comparisons: the first of equals
+            gap = start.distance_to(p)
+            if gap < closest:
+                nearest, closest = p, gap
+        goals.append(nearest)
     home = 0.0 if unit.side == 0 else game.table.height
     goals.append(Point(start.x, home))
     if unit.vehicle is not None:
