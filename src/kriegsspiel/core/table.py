@@ -397,9 +397,15 @@ class Table:
         ends in included; skirting an edge enters nothing, and a move of length 0 enters
         nothing.
         """
-        if a == b:
+        features = self.features
+        return [features[j] for j in self.path_indices(a, b)]
+
+    def path_indices(self, a: Point, b: Point) -> list[int]:
+        """The indices (into ``features``, ascending) of the features :meth:`path_crosses`
+        lists, for callers that want to know which features rather than what they are."""
+        if a.x == b.x and a.y == b.y:  # (Point's ==, no call)
             return []
-        return [self.features[j] for j in sorted(self._passes_through(a, b))]
+        return sorted(self._passes_through(a, b))
 
     def passable(self, a: Point, b: Point, mover: str) -> bool:
         """May a mover of this kind (e.g. "vehicle") go straight from ``a`` to ``b``?
@@ -760,7 +766,7 @@ class Table:
 
     def _passes_through(self, a: Point, b: Point) -> frozenset[int]:
         """Indices of the features whose interior the segment a-b meets."""
-        if not self.features or a == b:
+        if not self.features or (a.x == b.x and a.y == b.y):  # (Point's ==, no call)
             return frozenset()
         memo = self._memo.get("passes_through")  # (_store, inline on a hot path)
         if memo is None or len(memo) >= MEMO_LIMIT:

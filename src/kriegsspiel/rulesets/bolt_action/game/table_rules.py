@@ -122,14 +122,19 @@ def _check_move(rules: Rules, table: Table, unit: UnitState, to: Point, run: boo
         return MoveCheck(False, "immobilised")
     row = movement_row(rules, unit)
     column = terrain_column(unit)
-    passed = table.path_crosses(start, to)
-    here = table.features_at(to)
-    crossed = passed + [f for f in here if f not in passed]
-    road_only = (
-        bool(crossed)
-        and all(terrain_row(rules, f.category).category == "road" for f in here)
-        and _along_road(rules, table, start, to)
-    )
+    # the features the move enters, then any others it ends in (by index: an equal feature
+    # twice answers alike below)
+    features, passed = table.features, table.path_indices(start, to)
+    here = table.indices_at(to.x, to.y)
+    crossed = [features[j] for j in passed] + [features[j] for j in here if j not in passed]
+    road_only = False
+    if crossed:
+        roads = _roads(rules, table)
+        for j in here:
+            if not roads[j]:
+                break
+        else:
+            road_only = _along_road(rules, table, start, to)
     allowance = float(row.run if run else row.advance)
     reverse = False
     if unit.vehicle is not None:
