@@ -449,6 +449,7 @@ def test_nearest_in_sight_is_the_argmin_over_the_visibility_matrix(
     assert list(table.nearest_in_sight(flat, tuple(c for p in targets for c in (p.x, p.y)))) == (
         expected
     )
+    assert table.nearest_in_sight(flat, ()) == (None,) * len(origins)  # nothing to see
 
 
 def test_a_non_convex_outline_is_tested_by_its_convex_parts() -> None:

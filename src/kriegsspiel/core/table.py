@@ -605,7 +605,14 @@ class Table:
             ax, ay = origins[2 * i], origins[2 * i + 1]
             past = _past(shapes, ax, ay)
             nearest = None
-            for j in sorted(range(len(row)), key=row.__getitem__):  # stable: ties by index
+            if not row:
+                found.append(nearest)
+                continue
+            # the targets nearest first (stable: ties by index), sorted only when the
+            # nearest, the first of them, is not in sight
+            order: list[int] | None = None
+            j, k = row.index(min(row)), 0
+            while True:
                 bx, by = targets[2 * j], targets[2 * j + 1]
                 if not past or (ax == bx and ay == by):
                     nearest = (j, row[j])
@@ -619,6 +626,12 @@ class Table:
                 if seen:
                     nearest = (j, row[j])
                     break
+                if order is None:
+                    order = sorted(range(len(row)), key=row.__getitem__)
+                k += 1
+                if k == len(order):
+                    break
+                j = order[k]
             found.append(nearest)
         return tuple(found)
 

@@ -231,13 +231,20 @@ def unit_cover(table: Table, shooter: Point, target: UnitState) -> str:
 
 
 def _unit_cover(table: Table, shooter: Point, target: UnitState) -> str:
-    counts = {"none": 0, "soft": 0, "hard": 0}
     models = target.alive_models
     step = max(1, len(models) // 3)  # a sample of three models stands for the unit
+    hard = soft = none = 0
     for m in models[::step]:
-        counts[table.cover_between(shooter, m.point)] += 1
-    best = max(counts.values())
-    for level in ("hard", "soft", "none"):
-        if counts[level] == best and best > 0:
-            return level if counts[level] * 2 >= sum(counts.values()) else "none"
+        cover = table.cover_between(shooter, m.point)
+        if cover == "hard":
+            hard += 1
+        elif cover == "soft":
+            soft += 1
+        else:
+            none += 1
+    # what most have, ties to the better, if it is at least half
+    best, total = max(hard, soft, none), hard + soft + none
+    for count, level in ((hard, "hard"), (soft, "soft"), (none, "none")):
+        if count == best and best > 0:
+            return level if count * 2 >= total else "none"
     return "none"
