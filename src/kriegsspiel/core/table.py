@@ -550,12 +550,14 @@ class Table:
         :func:`_past` of ``shapes``, filled in as needed, shared by calls with these shapes)."""
         held: list[list[int] | None] = [None] * (len(targets) // 2)  # see _sight_past
         unsure: list[tuple[float, float, float, float]] = []
+        hypot, close = math.hypot, 1e-9 * (1.0 + reach)  # (_within, inline)
         for i in range(0, len(origins), 2):
             ax, ay = origins[i], origins[i + 1]
             past = None if pasts is None else pasts[i // 2]
             for j in range(0, len(targets), 2):
                 bx, by = targets[j], targets[j + 1]
-                if not _within(ax - bx, ay - by, reach):
+                off = hypot(ax - bx, ay - by) - reach
+                if off > close or (off >= -close and not _within(ax - bx, ay - by, reach)):
                     continue
                 if ax == bx and ay == by:
                     return True
