@@ -12,8 +12,9 @@ from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import RandomPlayer, chance_outcome
 from kriegsspiel.core.game import CHANCE
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
-from kriegsspiel.core.table import Point
+from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.rulesets.bolt_action.game.candidates import (
     _cover_centres,
     _destinations,
@@ -24,9 +25,17 @@ from kriegsspiel.rulesets.bolt_action.game.candidates import (
 )
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    IMPASSABLE,
+    VEHICLE,
+    MoveCheck,
+    _along_road,
     _check_move,
     check_move,
+    heading_to,
     movement_row,
+    terrain_column,
+    terrain_row,
+    turn_between,
     unit_cover,
 )
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, _Places
@@ -140,3 +149,121 @@ def plain_cover(covers: list[str]) -> str:
         if counts[level] == best and best > 0:
             return level if counts[level] * 2 >= sum(counts.values()) else "none"
     return "none"
+
+
+def slow_along_road(rules: Rules, table: Table, a: Point, b: Point) -> bool:
+    """_along_road as first written: nine Points, each one's features by features_at."""
+    steps = 8
+    for i in range(steps + 1):
+        p = Point(a.x + (b.x - a.x) * i / steps, a.y + (b.y - a.y) * i / steps)
+        if not any(terrain_row(rules, f.category).category == "road" for f in table.features_at(p)):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_along_road_by_feature_indices_is_the_plain_one(ruleset: str) -> None:
+    rules, rng = rules_for(ruleset), random.Random(7)
+    for path in sample_scenarios()[:2]:
+        armies = [load_army(p, ruleset) for p in sample_armies(ruleset)[:2]]
+        table = BoltActionGame(ruleset, load_scenario(path), (armies[0], armies[1])).table
+        roads = [f for f in table.features if terrain_row(rules, f.category).category == "road"]
+        assert roads  # the sample tables have roads to move along
+        ends: list[Point] = []
+        for f in roads:  # corners, edges' midpoints, points inside and near each road
+            xs, ys = [x for x, _ in f.polygon], [y for _, y in f.polygon]
+            ends += [Point(x, y) for x, y in f.polygon]
+            ends += [
+                Point((xs[i] + xs[i - 1]) / 2, (ys[i] + ys[i - 1]) / 2) for i in range(len(xs))
+            ]
+            ends += [
+                Point(rng.uniform(min(xs) - 1, max(xs) + 1), rng.uniform(min(ys) - 1, max(ys) + 1))
+                for _ in range(40)
+            ]
+        for a in ends:
+            for b in rng.sample(ends, 12):
+                assert _along_road(rules, table, a, b) == slow_along_road(rules, table, a, b)
+                expected = [table.features.index(f) for f in table.features_at(a)]
+                assert list(table.indices_at(a.x, a.y)) == expected
+
+
+def first_check_move(
+    rules: Rules, table: Table, unit: UnitState, to: Point, run: bool
+) -> MoveCheck:
+    """_check_move as first written: the features by features_at and path_crosses."""
+    start = unit.anchor
+    distance = start.distance_to(to)
+    if not table.contains(to):
+        return MoveCheck(False, "off the table")
+    dx, dy = to.x - start.x, to.y - start.y  # every model moves with the unit's centre
+    coords, width, height = unit.coords, table.width, table.height
+    for i in range(0, len(coords), 2):  # Table.contains, without making Points
+        if not (0.0 <= coords[i] + dx <= width and 0.0 <= coords[i + 1] + dy <= height):
+            return MoveCheck(False, "a model would end off the table")
+    if unit.immobilised:
+        return MoveCheck(False, "immobilised")
+    row = movement_row(rules, unit)
+    column = terrain_column(unit)
+    passed = table.path_crosses(start, to)
+    here = table.features_at(to)
+    crossed = passed + [f for f in here if f not in passed]
+    road_only = (
+        bool(crossed)
+        and all(terrain_row(rules, f.category).category == "road" for f in here)
+        and slow_along_road(rules, table, start, to)
+    )
+    allowance = float(row.run if run else row.advance)
+    reverse = False
+    if unit.vehicle is not None:
+        turn = turn_between(unit.heading, heading_to(start, to)) if distance > 0 else 0.0
+        if turn > 135:  # driving backwards
+            reverse = True
+            fraction = (
+                rules.data.reverse.recce_fraction_of_advance
+                if unit.vehicle.recce
+                else rules.data.reverse.fraction_of_advance
+            )
+            if run:
+                return MoveCheck(False, "a vehicle reverses only on an Advance order")
+            allowance = row.advance * fraction
+        else:
+            limit = row.run_turns if run else row.advance_turns
+            turns = math.ceil(turn / 90 - 1e-9)
+            if limit is not None and turns > limit:
+                return MoveCheck(False, f"needs {turns} 90-degree turns; {limit} allowed")
+    for feature in crossed:
+        if VEHICLE in feature.impassable_to and unit.vehicle is not None:
+            return MoveCheck(False, f"{feature.name} is impassable to vehicles")
+        cell = getattr(terrain_row(rules, feature.category), column) or "OK"
+        if cell in IMPASSABLE:
+            return MoveCheck(False, f"{feature.name} ({feature.category}) is impassable")
+        if run and cell == "No Run":
+            return MoveCheck(False, f"cannot Run through {feature.name} ({feature.category})")
+    if road_only and unit.vehicle is not None:
+        column_cell = getattr(terrain_row(rules, "road"), column) or "OK"
+        if column_cell == "x2":
+            allowance *= 2
+    if distance > allowance + 1e-9:
+        return MoveCheck(False, f'{distance:.1f}" is beyond the {allowance:g}" allowed')
+    return MoveCheck(True, "", reverse)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "seed", "kind"), [("konflikt47", 6, "random"), ("bolt-action-1", 7, "random")]
+)
+def test_a_move_checked_by_feature_indices_is_checked_as_first_written(
+    ruleset: str, seed: int, kind: str
+) -> None:
+    rng = random.Random(seed)
+    for game in positions(ruleset, seed, kind, every=5):
+        for unit in game.units:
+            if unit.destroyed:
+                continue
+            a = unit.anchor
+            ends = [Point(a.x + rng.uniform(-14, 14), a.y + rng.uniform(-14, 14)) for _ in range(6)]
+            ends += [Point(x, y) for f in game.table.features for x, y in f.polygon[:2]]
+            for p in ends:
+                for run in (False, True):
+                    assert _check_move(game.rules, game.table, unit, p, run) == first_check_move(
+                        game.rules, game.table, unit, p, run
+                    )

@@ -12,13 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kriegsspiel.core.table import (
+    COVERS,
     MEMO_LIMIT,
     LosCache,
     Point,
     Table,
     TerrainFeature,
+    _apart,
     _bounds,
     _crossing,
+    _crossing_among,
     _holding,
     _interiors_meet,
     _past,
@@ -446,6 +449,7 @@ def test_nearest_in_sight_is_the_argmin_over_the_visibility_matrix(
     assert list(table.nearest_in_sight(flat, tuple(c for p in targets for c in (p.x, p.y)))) == (
         expected
     )
+    assert table.nearest_in_sight(flat, ()) == (None,) * len(origins)  # nothing to see
 
 
 def test_a_non_convex_outline_is_tested_by_its_convex_parts() -> None:
@@ -511,6 +515,61 @@ def test_crossed_is_the_first_cyrus_beck(case: tuple[Table, list[Point]]) -> Non
                     assert shape.crossed(a.x, a.y, b.x, b.y) == first_crossed(
                         shape, a.x, a.y, b.x, b.y
                     )
+
+
+def first_point(shape: _Shape, x: float, y: float) -> int:
+    """_Shape.point of a convex outline as first written (every edge's product): the
+    reference for the upright rectangle's shortcut."""
+    if x < shape.mx0 or x > shape.mx1 or y < shape.my0 or y > shape.my1:
+        return 0
+    if not (-1e5 < x < 1e5 and -1e5 < y < 1e5):
+        return 2
+    assert shape.edges is not None
+    depth = min(nx * (x - vx) + ny * (y - vy) for vx, vy, nx, ny in shape.edges)
+    return 1 if depth > 1e-7 else 0 if depth < -1e-7 else 2
+
+
+def test_only_an_upright_rectangle_takes_the_shortcut() -> None:
+    assert _Shape.of(rectangle(30, 20, 40, 30)).box
+    assert _Shape.of(rectangle(40, 30, 30, 20)[::-1]).box  # either way round
+    assert not _Shape.of(((10, 30), (20, 28), (22, 40), (12, 44))).box  # turned
+    assert not _Shape.of(((0, 0), (4, 0), (4, 2), (4, 4), (0, 4))).box  # five edges
+    assert not _Shape.of(circle(Point(5, 5), 2)).box
+
+
+@settings(max_examples=150, deadline=None)
+@given(table_and_points(n=6))
+def test_an_upright_rectangle_answers_as_every_edge_does(
+    case: tuple[Table, list[Point]],
+) -> None:
+    """The rectangle's shortcut gives the general Cyrus-Beck's and point test's answers,
+    on edges, corners and a hair from them too."""
+    table, pts = case
+    pts = (
+        pts + [Point(p.x + 1e-9, p.y) for p in pts[:2]] + [Point(p.x, p.y - 1e-9) for p in pts[:2]]
+    )
+    for shape in table._shapes:
+        if not shape.box:
+            continue
+        for a in pts:
+            assert shape.point(a.x, a.y) == first_point(shape, a.x, a.y)
+            for b in pts:
+                if a != b:
+                    assert shape.crossed(a.x, a.y, b.x, b.y) == first_crossed(
+                        shape, a.x, a.y, b.x, b.y
+                    )
+
+
+def test_an_upright_rectangle_answers_as_every_edge_does_along_and_across_its_edges() -> None:
+    shape = _Shape.of(rectangle(30, 20, 40, 30))
+    marks = [18.0, 20.0 - 1e-7, 20.0 - 5e-8, 20.0, 20.0 + 5e-8, 25.0, 30.0, 30.0 + 1e-7]
+    marks += [m + 10.0 for m in marks] + [m + 10.0 + 1e-8 for m in marks]
+    pts = [(x, y) for x in marks for y in marks[:8]]
+    for ax, ay in pts:
+        assert shape.point(ax, ay) == first_point(shape, ax, ay)
+        for bx, by in pts[::3]:
+            if (ax, ay) != (bx, by):
+                assert shape.crossed(ax, ay, bx, by) == first_crossed(shape, ax, ay, bx, by)
 
 
 def test_a_repeated_vertex_does_not_hide_a_reflex_corner() -> None:
@@ -585,3 +644,61 @@ def test_cover_ranges_and_reach(case: tuple[Table, list[Point]]) -> None:
             assert order.index(cover) >= max((order.index(c) for c in in_b), default=0)
             on_line = in_b + [f.cover for f in table.path_crosses(a, b)]
             assert order.index(cover) <= max((order.index(c) for c in on_line), default=0)
+
+
+def first_cover_between(table: Table, a: Point, b: Point, reach: float) -> str:
+    """Table._cover_between as first written (every feature asked): the reference."""
+    at_b = table._covering(b)
+    chosen = set(at_b)
+    near_any = any(
+        s.x0 - reach - 1e-6 <= b.x <= s.x1 + reach + 1e-6
+        and s.y0 - reach - 1e-6 <= b.y <= s.y1 + reach + 1e-6
+        for s in table._shapes
+    )
+    if a != b and near_any:
+        gap = a.distance_to(b)
+        t = 1.0 if gap <= reach else reach / gap
+        near = Point(b.x + (a.x - b.x) * t, b.y + (a.y - b.y) * t)
+        passed = table._passes_through(near, b)
+        at_a = set(table._covering(a))
+        chosen.update(j for j in passed if j not in at_a or j in at_b)
+    ranks = [COVERS.index(f.cover) for f in table.features]
+    return COVERS[max([ranks[j] for j in chosen], default=0)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(table_and_points(n=5), st.sampled_from([0.5, 1.0, 3.0, 10.0]))
+def test_cover_asks_only_the_features_near_the_target(
+    case: tuple[Table, list[Point]], reach: float
+) -> None:
+    """Only the features whose boxes come within reach of the target are asked about the
+    line of fire's last inches: the same answers as asking every feature."""
+    table, pts = case
+    pts = pts + [Point(p.x + 1e-9, p.y) for p in pts[:2]]  # a hair from a corner or an edge
+    pts += [Point(p.x + reach, p.y - reach) for p in pts[:2]]  # a reach from a corner
+    for a in pts:
+        for b in pts:
+            assert table.cover_between(a, b, reach=reach) == first_cover_between(table, a, b, reach)
+            if a != b:
+                gap = a.distance_to(b)
+                t = 1.0 if gap <= reach else reach / gap
+                nx, ny = b.x + (a.x - b.x) * t, b.y + (a.y - b.y) * t
+                if (nx, ny) != (b.x, b.y):
+                    assert _crossing_among(table._near(b, reach), nx, ny, b.x, b.y) == _crossing(
+                        table._shapes, nx, ny, b.x, b.y
+                    )
+
+
+@given(
+    st.lists(st.integers(-4, 80).map(float) | st.floats(-4, 80), min_size=8, max_size=8),
+    st.sampled_from([0.0, 0.5, 6.0, 24.0]),
+)
+def test_apart_is_the_gap_between_the_boxes(coords: list[float], reach: float) -> None:
+    """_apart's comparisons give max's gaps: the boxes' distance, none where they overlap."""
+    near = (min(coords[0], coords[2]), min(coords[1], coords[3]))
+    near += (max(coords[0], coords[2]), max(coords[1], coords[3]))
+    far = (min(coords[4], coords[6]), min(coords[5], coords[7]))
+    far += (max(coords[4], coords[6]), max(coords[5], coords[7]))
+    dx = max(0.0, far[0] - near[2], near[0] - far[2])
+    dy = max(0.0, far[1] - near[3], near[1] - far[3])
+    assert _apart(near, far, reach) == (math.hypot(dx, dy) > reach + 1e-6)

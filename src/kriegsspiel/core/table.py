@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property, lru_cache
 from typing import Any, Final, Literal, get_args
@@ -371,11 +371,17 @@ class Table:
     def _cover_between(self, a: Point, b: Point, reach: float) -> Cover:
         at_b = self._covering(b)
         chosen = set(at_b)
-        if (a.x, a.y) != (b.x, b.y) and self._any_near(b, reach):  # (Point's ==, no call)
+        shapes = () if (a.x, a.y) == (b.x, b.y) else self._near(b, reach)  # (Point's ==)
+        if shapes:
             gap = a.distance_to(b)
             t = 1.0 if gap <= reach else reach / gap
-            near = Point(b.x + (a.x - b.x) * t, b.y + (a.y - b.y) * t)
-            passed = self._passes_through(near, b)
+            nx, ny = b.x + (a.x - b.x) * t, b.y + (a.y - b.y) * t
+            # _passes_through(near, b), asking only the features near b (the same answer)
+            passed: Collection[int] | None = (
+                () if (nx, ny) == (b.x, b.y) else _crossing_among(shapes, nx, ny, b.x, b.y)
+            )
+            if passed is None:
+                passed = self._passes_through(Point(nx, ny), b)
             if passed:
                 at_a = set(self._covering(a))
                 chosen.update(j for j in passed if j not in at_a or j in at_b)
@@ -391,9 +397,15 @@ class Table:
         ends in included; skirting an edge enters nothing, and a move of length 0 enters
         nothing.
         """
-        if a == b:
+        features = self.features
+        return [features[j] for j in self.path_indices(a, b)]
+
+    def path_indices(self, a: Point, b: Point) -> list[int]:
+        """The indices (into ``features``, ascending) of the features :meth:`path_crosses`
+        lists, for callers that want to know which features rather than what they are."""
+        if a.x == b.x and a.y == b.y:  # (Point's ==, no call)
             return []
-        return [self.features[j] for j in sorted(self._passes_through(a, b))]
+        return sorted(self._passes_through(a, b))
 
     def passable(self, a: Point, b: Point, mover: str) -> bool:
         """May a mover of this kind (e.g. "vehicle") go straight from ``a`` to ``b``?
@@ -509,8 +521,14 @@ class Table:
                     known[flat] = False
                 else:
                     close.append((k, flat))
-                    x0, y0 = min(x0, far[0]), min(y0, far[1])
-                    x1, y1 = max(x1, far[2]), max(y1, far[3])
+                    if far[0] < x0:  # (min and max by comparisons: the same values)
+                        x0 = far[0]
+                    if far[1] < y0:
+                        y0 = far[1]
+                    if far[2] > x1:
+                        x1 = far[2]
+                    if far[3] > y1:
+                        y1 = far[3]
             if close:
                 shapes = self._blockers_in(near, (x0, y0, x1, y1))
                 pasts: list[list[tuple[int, _Shape, int]] | None] = [None] * (len(origins) // 2)
@@ -532,12 +550,14 @@ class Table:
         :func:`_past` of ``shapes``, filled in as needed, shared by calls with these shapes)."""
         held: list[list[int] | None] = [None] * (len(targets) // 2)  # see _sight_past
         unsure: list[tuple[float, float, float, float]] = []
+        hypot, close = math.hypot, 1e-9 * (1.0 + reach)  # (_within, inline)
         for i in range(0, len(origins), 2):
             ax, ay = origins[i], origins[i + 1]
             past = None if pasts is None else pasts[i // 2]
             for j in range(0, len(targets), 2):
                 bx, by = targets[j], targets[j + 1]
-                if not _within(ax - bx, ay - by, reach):
+                off = hypot(ax - bx, ay - by) - reach
+                if off > close or (off >= -close and not _within(ax - bx, ay - by, reach)):
                     continue
                 if ax == bx and ay == by:
                     return True
@@ -587,7 +607,14 @@ class Table:
             ax, ay = origins[2 * i], origins[2 * i + 1]
             past = _past(shapes, ax, ay)
             nearest = None
-            for j in sorted(range(len(row)), key=row.__getitem__):  # stable: ties by index
+            if not row:
+                found.append(nearest)
+                continue
+            # the targets nearest first (stable: ties by index), sorted only when the
+            # nearest, the first of them, is not in sight
+            order: list[int] | None = None
+            j, k = row.index(min(row)), 0
+            while True:
                 bx, by = targets[2 * j], targets[2 * j + 1]
                 if not past or (ax == bx and ay == by):
                     nearest = (j, row[j])
@@ -601,6 +628,12 @@ class Table:
                 if seen:
                     nearest = (j, row[j])
                     break
+                if order is None:
+                    order = sorted(range(len(row)), key=row.__getitem__)
+                k += 1
+                if k == len(order):
+                    break
+                j = order[k]
             found.append(nearest)
         return tuple(found)
 
@@ -703,40 +736,52 @@ class Table:
     # -- helpers -----------------------------------------------------------------------------------
     def _covering(self, point: Point) -> tuple[int, ...]:
         """Indices of the features covering the point, ascending."""
+        return self.indices_at(point.x, point.y)
+
+    def indices_at(self, x: float, y: float) -> tuple[int, ...]:
+        """The indices (into ``features``, ascending) of the features covering the point
+        (x, y): :meth:`features_at` without making a :class:`Point` or a list, for callers
+        that ask about many points."""
         if not self.features:
             return ()
         memo = self._memo.get("covering")  # (_store, inline on a hot path)
         if memo is None or len(memo) >= MEMO_LIMIT:
             memo = self._store("covering")
-        key = (point.x, point.y)
+        key = (x, y)
         found = memo.get(key)
         if found is None:
-            x, y = point.x, point.y
             found = _holding(self._shapes, x, y)
             if found is None:
-                query = self._tree.query(_point(point), predicate="intersects")
+                query = self._tree.query(shapely.Point(x, y), predicate="intersects")
                 found = tuple(sorted(query.tolist()))
             memo[key] = found
         return found
 
-    def _any_near(self, point: Point, reach: float) -> bool:
-        """Does any feature's bounding box come within ``reach`` (and a hair) of the point?
-        If not, no segment from the point that long meets a feature: a safe shortcut."""
-        memo = self._memo.get("any near")  # (_store, inline on a hot path)
+    def _near(self, point: Point, reach: float) -> tuple[tuple[int, _Shape], ...]:
+        """The features (index and outline, in table order) whose bounding box comes within
+        ``reach`` (and a hair) of the point: the only ones a segment from the point no
+        longer than ``reach`` can meet, since every other's box misses the segment's box
+        widened by ``_MARGIN`` (the test :func:`_crossing` starts with)."""
+        memo = self._memo.get("near")  # (_store, inline on a hot path)
         if memo is None or len(memo) >= MEMO_LIMIT:
-            memo = self._store("any near")
+            memo = self._store("near")
         key = (point.x, point.y, reach)
         found = memo.get(key)
         if found is None:
-            x, y, r = point.x, point.y, reach + 1e-6
-            found = memo[key] = any(
-                s.x0 - r <= x <= s.x1 + r and s.y0 - r <= y <= s.y1 + r for s in self._shapes
+            # the hair covers _MARGIN and the rounding of the segment's far end
+            x, y, r = point.x, point.y, reach * (1.0 + 1e-9) + 1e-6
+            found = memo[key] = tuple(
+                [
+                    (j, s)
+                    for j, s in enumerate(self._shapes)
+                    if s.x0 - r <= x <= s.x1 + r and s.y0 - r <= y <= s.y1 + r
+                ]
             )
         return found
 
     def _passes_through(self, a: Point, b: Point) -> frozenset[int]:
         """Indices of the features whose interior the segment a-b meets."""
-        if not self.features or a == b:
+        if not self.features or (a.x == b.x and a.y == b.y):  # (Point's ==, no call)
             return frozenset()
         memo = self._memo.get("passes_through")  # (_store, inline on a hot path)
         if memo is None or len(memo) >= MEMO_LIMIT:
@@ -873,8 +918,17 @@ def _columns(flat: Coords) -> tuple[FloatArray, FloatArray]:
 def _apart(near: Box, far: Box, reach: float) -> bool:
     """Are two bounding boxes more than ``reach`` (and a hair) apart, so that no pair of
     points, one in each, is within ``reach``? A quick, safe "no" before the exact distances."""
-    dx = max(0.0, far[0] - near[2], near[0] - far[2])
-    dy = max(0.0, far[1] - near[3], near[1] - far[3])
+    # the gaps along x and y, none where the boxes overlap (max(0.0, ...) by comparisons)
+    dx, other = far[0] - near[2], near[0] - far[2]
+    if other > dx:
+        dx = other
+    if dx < 0.0:
+        dx = 0.0
+    dy, other = far[1] - near[3], near[1] - far[3]
+    if other > dy:
+        dy = other
+    if dy < 0.0:
+        dy = 0.0
     return math.hypot(dx, dy) > reach + 1e-6
 
 
@@ -905,6 +959,25 @@ def _crossing(
     x0, y0, x1, y1 = x0 - _MARGIN, y0 - _MARGIN, x1 + _MARGIN, y1 + _MARGIN
     found = []
     for j, s in enumerate(shapes):
+        if s.x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1:
+            answer = s.crossed(ax, ay, bx, by)
+            if answer == _YES:
+                found.append(j)
+            elif answer == _UNSURE:
+                return None
+    return tuple(found)
+
+
+def _crossing_among(
+    shapes: Sequence[tuple[int, _Shape]], ax: float, ay: float, bx: float, by: float
+) -> tuple[int, ...] | None:
+    """:func:`_crossing` of some of the shapes, each with its index (ascending): the same
+    answer as of all of them wherever the others' boxes miss the segment's."""
+    x0, x1 = (ax, bx) if ax <= bx else (bx, ax)
+    y0, y1 = (ay, by) if ay <= by else (by, ay)
+    x0, y0, x1, y1 = x0 - _MARGIN, y0 - _MARGIN, x1 + _MARGIN, y1 + _MARGIN
+    found = []
+    for j, s in shapes:
         if s.x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1:
             answer = s.crossed(ax, ay, bx, by)
             if answer == _YES:
@@ -1009,7 +1082,7 @@ class _Shape:
     misses the whole (a call along the seam between two parts stays unsure).
     """
 
-    __slots__ = ("edges", "mx0", "mx1", "my0", "my1", "parts", "x0", "x1", "y0", "y1")
+    __slots__ = ("box", "edges", "mx0", "mx1", "my0", "my1", "parts", "x0", "x1", "y0", "y1")
 
     def __init__(
         self,
@@ -1025,6 +1098,12 @@ class _Shape:
         self.edges = edges
         #: convex parts covering the outline, when it is not convex
         self.parts = parts
+        #: is the outline its bounding box (an upright rectangle)? Its edges' normals are
+        #: then exactly +-1 and +-0, so each edge's depth and rate come to a coordinate
+        #: difference: the tests take them so, the same numbers without the products
+        self.box = edges is not None and sorted(
+            (nx, ny, vx if nx else vy) for vx, vy, nx, ny in edges
+        ) == [(-1.0, 0.0, self.x1), (0.0, -1.0, self.y1), (0.0, 1.0, self.y0), (1.0, 0.0, self.x0)]
 
     @staticmethod
     def of(vertices: Sequence[tuple[float, float]]) -> _Shape:
@@ -1058,7 +1137,19 @@ class _Shape:
             return _union([part.point(x, y) for part in self.parts])
         if not (-_FAR < x < _FAR and -_FAR < y < _FAR):
             return _UNSURE
-        depth = min([nx * (x - vx) + ny * (y - vy) for vx, vy, nx, ny in self.edges])
+        if self.box:  # (the edges' depths: x - x0, x1 - x, y - y0, y1 - y)
+            depth = x - self.x0  # (min by comparisons)
+            other = self.x1 - x
+            if other < depth:
+                depth = other
+            other = y - self.y0
+            if other < depth:
+                depth = other
+            other = self.y1 - y
+            if other < depth:
+                depth = other
+        else:
+            depth = min([nx * (x - vx) + ny * (y - vy) for vx, vy, nx, ny in self.edges])
         return _YES if depth > _MARGIN else _NO if depth < -_MARGIN else _UNSURE
 
     def crossed(self, ax: float, ay: float, bx: float, by: float) -> int:
@@ -1079,6 +1170,55 @@ class _Shape:
         # near_hi only shrinks, so once they cross the answer is _NO whatever follows)
         dx, dy, margin = bx - ax, by - ay, _MARGIN
         in_lo, in_hi, near_lo, near_hi = 0.0, 1.0, 0.0, 1.0
+        if self.box:
+            # the same, edge by edge, for an upright rectangle: the edge x = x0 has depth
+            # ax - x0 and rate dx, x = x1 has x1 - ax and -dx, y alike (see ``box``); the
+            # order of the edges changes no answer, each bound only tightening
+            low, high = ax - self.x0, self.x1 - ax
+            if dx > 0:
+                in_lo, near_lo = (margin - low) / dx, (-margin - low) / dx
+                in_hi, near_hi = (margin - high) / -dx, (-margin - high) / -dx
+            elif dx < 0:
+                in_lo, near_lo = (margin - high) / -dx, (-margin - high) / -dx
+                in_hi, near_hi = (margin - low) / dx, (-margin - low) / dx
+            elif low < -margin or high < -margin:
+                return _NO
+            elif low < margin or high < margin:
+                in_hi = -1.0
+            if in_lo < 0.0:
+                in_lo = 0.0
+            if near_lo < 0.0:
+                near_lo = 0.0
+            if in_hi > 1.0:
+                in_hi = 1.0
+            if near_hi > 1.0:
+                near_hi = 1.0
+            if near_lo > near_hi:
+                return _NO
+            low, high = ay - self.y0, self.y1 - ay
+            if dy > 0:
+                t, u = (margin - low) / dy, (-margin - low) / dy
+                v, w = (margin - high) / -dy, (-margin - high) / -dy
+            elif dy < 0:
+                t, u = (margin - high) / -dy, (-margin - high) / -dy
+                v, w = (margin - low) / dy, (-margin - low) / dy
+            elif low < -margin or high < -margin:
+                return _NO
+            else:
+                if low < margin or high < margin:
+                    in_hi = -1.0
+                return _YES if in_lo < in_hi else _UNSURE
+            if t > in_lo:
+                in_lo = t
+            if u > near_lo:
+                near_lo = u
+            if v < in_hi:
+                in_hi = v
+            if w < near_hi:
+                near_hi = w
+            if near_lo > near_hi:
+                return _NO
+            return _YES if in_lo < in_hi else _UNSURE
         for vx, vy, nx, ny in self.edges:
             depth = nx * (ax - vx) + ny * (ay - vy)
             rate = nx * dx + ny * dy

@@ -91,7 +91,12 @@ def _destinations(
     goals = [p for p in (enemy, objective) if p is not None]
     centres = _cover_centres(game.table)
     if centres:
-        goals.append(min(centres, key=lambda p: start.distance_to(p)))
+        nearest, closest = centres[0], start.distance_to(centres[0])
+        for p in centres:  # min by distance, by comparisons: the first of equals
+            gap = start.distance_to(p)
+            if gap < closest:
+                nearest, closest = p, gap
+        goals.append(nearest)
     home = 0.0 if unit.side == 0 else game.table.height
     goals.append(Point(start.x, home))
     if unit.vehicle is not None:
@@ -113,15 +118,27 @@ def _destinations(
             else:
                 t = distance / gap
                 x, y = sx + (gx - sx) * t, sy + (gy - sy) * t
-            x = float(min(max(x, 0.0), width))
-            y = float(min(max(y, 0.0), height))
-            x, y = round(x, 2), round(y, 2)
-            if dist((x, y), (sx, sy)) < 0.5 or any(dist((x, y), q) < 0.5 for q in kept):
+            # min(max(x, 0.0), width) by comparisons (the same value: max keeps x unless
+            # 0.0 is larger, min keeps it unless width is smaller)
+            if x < 0.0:
+                x = 0.0
+            if x > width:
+                x = width
+            if y < 0.0:
+                y = 0.0
+            if y > height:
+                y = height
+            x, y = round(float(x), 2), round(float(y), 2)
+            if dist((x, y), (sx, sy)) < 0.5:
                 continue
-            p = Point(x, y)
-            if check_move(game.rules, game.table, unit, p, run=run).allowed:
-                out.append(p)
-                kept.append((x, y))
+            for q in kept:
+                if dist((x, y), q) < 0.5:
+                    break
+            else:
+                p = Point(x, y)
+                if check_move(game.rules, game.table, unit, p, run=run).allowed:
+                    out.append(p)
+                    kept.append((x, y))
     return out
 
 
@@ -216,14 +233,14 @@ def _order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
         if can_call(game, unit, kind):
             acts += [
                 Action("order", unit=uid, order="Fire", target=e.uid, choice=kind)
-                for e in game.units
-                if e.side != unit.side and not e.destroyed and game.visible(unit, e)
+                for e in enemies
+                if game.visible(unit, e)
             ]
     if unit.vehicle is None and not unit.no_run:
         run = movement_row(game.rules, unit).run
         modes = ("hand-to-hand", "point-blank") if game.rules.has_reactions else ("",)
-        for e in game.units:
-            if e.side != unit.side and not e.destroyed and game.gap(unit, e) <= run:
+        for e in enemies:
+            if game.gap(unit, e) <= run:
                 if e.vehicle is not None and e.moved == "run":
                     continue
                 for mode in modes if e.vehicle is None else ("",):

@@ -122,14 +122,19 @@ def _check_move(rules: Rules, table: Table, unit: UnitState, to: Point, run: boo
         return MoveCheck(False, "immobilised")
     row = movement_row(rules, unit)
     column = terrain_column(unit)
-    passed = table.path_crosses(start, to)
-    here = table.features_at(to)
-    crossed = passed + [f for f in here if f not in passed]
-    road_only = (
-        bool(crossed)
-        and all(terrain_row(rules, f.category).category == "road" for f in here)
-        and _along_road(rules, table, start, to)
-    )
+    # the features the move enters, then any others it ends in (by index: an equal feature
+    # twice answers alike below)
+    features, passed = table.features, table.path_indices(start, to)
+    here = table.indices_at(to.x, to.y)
+    crossed = [features[j] for j in passed] + [features[j] for j in here if j not in passed]
+    road_only = False
+    if crossed:
+        roads = _roads(rules, table)
+        for j in here:
+            if not roads[j]:
+                break
+        else:
+            road_only = _along_road(rules, table, start, to)
     allowance = float(row.run if run else row.advance)
     reverse = False
     if unit.vehicle is not None:
@@ -167,12 +172,30 @@ def _check_move(rules: Rules, table: Table, unit: UnitState, to: Point, run: boo
 
 
 def _along_road(rules: Rules, table: Table, a: Point, b: Point) -> bool:
+    """Is every one of nine evenly spaced points from ``a`` to ``b`` on a road?"""
+    roads = _roads(rules, table)
     steps = 8
+    ax, ay, dx, dy = a.x, a.y, b.x - a.x, b.y - a.y
+    at = table.indices_at
     for i in range(steps + 1):
-        p = Point(a.x + (b.x - a.x) * i / steps, a.y + (b.y - a.y) * i / steps)
-        if not any(terrain_row(rules, f.category).category == "road" for f in table.features_at(p)):
+        for j in at(ax + dx * i / steps, ay + dy * i / steps):  # (Point's arithmetic)
+            if roads[j]:
+                break
+        else:
             return False
     return True
+
+
+def _roads(rules: Rules, table: Table) -> tuple[bool, ...]:
+    """Whether each of the table's features is a road by the terrain table (worked out once
+    per table and edition)."""
+    memo = table.memo("roads")
+    found: tuple[bool, ...] | None = memo.get(rules)
+    if found is None:
+        found = memo[rules] = tuple(
+            [terrain_row(rules, f.category).category == "road" for f in table.features]
+        )
+    return found
 
 
 def facing_hit(vehicle_heading: float, vehicle_at: Point, shooter_at: Point) -> str:
@@ -208,13 +231,20 @@ def unit_cover(table: Table, shooter: Point, target: UnitState) -> str:
 
 
 def _unit_cover(table: Table, shooter: Point, target: UnitState) -> str:
-    counts = {"none": 0, "soft": 0, "hard": 0}
     models = target.alive_models
     step = max(1, len(models) // 3)  # a sample of three models stands for the unit
+    hard = soft = none = 0
     for m in models[::step]:
-        counts[table.cover_between(shooter, m.point)] += 1
-    best = max(counts.values())
-    for level in ("hard", "soft", "none"):
-        if counts[level] == best and best > 0:
-            return level if counts[level] * 2 >= sum(counts.values()) else "none"
+        cover = table.cover_between(shooter, m.point)
+        if cover == "hard":
+            hard += 1
+        elif cover == "soft":
+            soft += 1
+        else:
+            none += 1
+    # what most have, ties to the better, if it is at least half
+    best, total = max(hard, soft, none), hard + soft + none
+    for count, level in ((hard, "hard"), (soft, "soft"), (none, "none")):
+        if count == best and best > 0:
+            return level if count * 2 >= total else "none"
     return "none"
