@@ -1,7 +1,9 @@
-"""Long runs: memory that does not grow with the number of games, and fresh workers."""
+"""Long runs: memory that does not grow with the number of games, fresh workers, and the
+cycle collector set for playing games."""
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import tracemalloc
@@ -12,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import kriegsspiel.sim.runner as runner
+from kriegsspiel.sim.executors import GC_THRESHOLDS, InProcess, local_pool
 from kriegsspiel.sim.matchup import Matchup, build_matchup
 from kriegsspiel.sim.outcome import GameOutcome, UnitOutcome
 from kriegsspiel.sim.runner import StoredIndices, evaluate
@@ -159,3 +162,12 @@ def test_long_runs_replace_their_worker_processes_and_play_the_same_games(
     one = evaluate(patrols(), 10, 12, workers=1)
     assert len(pools) == 3 + 5  # one worker, in its own process, 2 games a life
     assert in_process.tally.to_json() == two.tally.to_json() == one.tally.to_json()
+
+
+def test_games_run_with_rarer_full_collections_and_the_caller_keeps_its_own() -> None:
+    before = gc.get_threshold()
+    assert before != GC_THRESHOLDS
+    assert InProcess().submit(gc.get_threshold).result() == GC_THRESHOLDS
+    assert gc.get_threshold() == before  # a script calling evaluate gets its settings back
+    with local_pool(1) as pool:
+        assert pool.submit(gc.get_threshold).result() == GC_THRESHOLDS

@@ -6,15 +6,35 @@ Every choice is a ``concurrent.futures.Executor``; Dask's is reached through its
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from typing import Any
 
 from kriegsspiel.errors import UsageError
 
 CONNECT_TIMEOUT = "10s"  # how long to wait for a Dask scheduler before giving up
+
+# Python's cycle collector, as games are played: a full collection scans every object the
+# engine keeps (its capped caches of exact odds hold ~200k) and found next to nothing, about
+# one game in four. A tenth as many full collections (700, 10, 100 instead of 700, 10, 10)
+# made tactical games ~10% faster (K47 172 -> 154 ms, BA1 206-221 -> 190 ms a warm game)
+# with the same resident memory; young cycles are still collected as often as before.
+GC_THRESHOLDS = (700, 10, 100)
+
+
+@contextmanager
+def games_collector() -> Iterator[None]:
+    """Full cycle collections made rarer while games are played here, then as they were."""
+    before = gc.get_threshold()
+    gc.set_threshold(*GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 class InProcess(Executor):
@@ -23,7 +43,8 @@ class InProcess(Executor):
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         future: Future[Any] = Future()
         try:
-            future.set_result(fn(*args, **kwargs))
+            with games_collector():
+                future.set_result(fn(*args, **kwargs))
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
@@ -31,16 +52,18 @@ class InProcess(Executor):
         return future
 
 
-def _ignore_interrupt() -> None:
-    """Workers leave Ctrl-C to the parent, which stores what finished and stops them."""
+def _start_worker() -> None:
+    """Workers leave Ctrl-C to the parent, which stores what finished and stops them; they
+    only play games, so their cycle collector is set for that."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def local_pool(workers: int) -> ProcessPoolExecutor:
     """Worker processes started clean (forkserver/spawn), never forked from a threaded parent."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    return ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupt)
+    return ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker)
 
 
 class DaskExecutor:
