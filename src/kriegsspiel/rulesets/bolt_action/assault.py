@@ -148,37 +148,16 @@ def attacker_win_chance(procedure: str, attacker: Side, defender: Side, a: int, 
     survivors): many times faster, and the same exact fraction.
     """
     known = _win_solutions(procedure, attacker, defender)
-    fighting = _fighting(attacker), _fighting(defender)
-    # the chance that the loser of a round holds, by whether the attacker won it
-    chances = {True: _holds(defender.morale), False: _holds(attacker.morale)}
-    scale = math.lcm(*(c.denominator for c in chances.values()))
-    holds = {won: c.numerator * (scale // c.denominator) for won, c in chances.items()}
+    rounds = _Rounds.of(procedure, attacker, defender)
 
     def solve(a: int, d: int) -> Fraction:
-        # what _solve does with a distribution, on the attacker's chance alone: the round's
-        # ends the attacker wins, and each onward state's chance, over the weight of the
-        # rounds that change something (one common denominator, integers until the end)
+        # what _solve does with a distribution, on the attacker's chance alone
         found = known.get((a, d))
         if found is not None:
             return found
-        denominator, steps = _steps(procedure, *fighting, a, d)
-        whole = denominator * scale
-        wins = 0
-        onward: list[tuple[int, tuple[int, int]]] = []
-        stay = 0
-        for survivors, weight, won, tested in steps:
-            go = full = weight * scale
-            if won is not None:
-                go = weight * holds[won.attacker_wins] if tested else 0
-                if go != full and won.attacker_wins:
-                    wins += full - go
-            if go and survivors == (a, d):
-                stay += go
-            elif go:
-                onward.append((go, survivors))
-        if stay == whole:
-            raise ValueError("this fight can never end: neither side can cause a casualty")
-        total, common = wins, 1  # the attacker's chance times whole - stay, over common
+        rest, ends, onward = rounds.state(a, d)
+        wins = sum(n for won, n in ends if won.attacker_wins)
+        total, common = wins, 1  # the attacker's chance times rest, over common
         for n, s in onward:
             p = known.get(s)
             if p is None:
@@ -189,10 +168,56 @@ def attacker_win_chance(procedure: str, attacker: Side, defender: Side, a: int, 
                 total *= grown // common
                 common = grown
             total += n * top * (common // bottom)
-        known[(a, d)] = result = Fraction(total, (whole - stay) * common)
+        known[(a, d)] = result = Fraction(total, rest * common)
         return result
 
     return solve(a, d)
+
+
+@dataclass(frozen=True, slots=True)
+class _Rounds:
+    """One fight's rounds as integer weights: what both exact solvers walk, state by state."""
+
+    procedure: str
+    fighting: tuple[Side, Side]  # each side as it fights (see _fighting)
+    scale: int  # the morale checks' common denominator
+    holds: dict[bool, int]  # the loser's chance to hold, over scale, by attacker_wins
+
+    @staticmethod
+    def of(procedure: str, attacker: Side, defender: Side) -> _Rounds:
+        # the chance that the loser of a round holds, by whether the attacker won it
+        chances = {True: _holds(defender.morale), False: _holds(attacker.morale)}
+        scale = math.lcm(*(c.denominator for c in chances.values()))
+        holds = {won: c.numerator * (scale // c.denominator) for won, c in chances.items()}
+        return _Rounds(procedure, (_fighting(attacker), _fighting(defender)), scale, holds)
+
+    def state(
+        self, a: int, d: int
+    ) -> tuple[int, list[tuple[Fight, int]], list[tuple[int, tuple[int, int]]]]:
+        """From ``a`` v ``d``, over the weight of the rounds that change something: the
+        fights that end here (by how they end) and the states fought on from.
+
+        Each state's rounds are integer weights over one denominator: the steps' (shared by
+        fights that differ only in morale) times the morale checks'.
+        """
+        denominator, steps = _steps(self.procedure, *self.fighting, a, d)
+        whole, scale, holds = denominator * self.scale, self.scale, self.holds
+        ended: list[tuple[Fight, int]] = []
+        onward: list[tuple[int, tuple[int, int]]] = []
+        stay = 0
+        for survivors, weight, won, tested in steps:
+            go = full = weight * scale  # the weight of fighting on from ``survivors``
+            if won is not None:
+                go = weight * holds[won.attacker_wins] if tested else 0
+                if go != full:
+                    ended.append((won, full - go))
+            if go and survivors == (a, d):
+                stay += go
+            elif go:
+                onward.append((go, survivors))
+        if stay == whole:
+            raise ValueError("this fight can never end: neither side can cause a casualty")
+        return whole - stay, ended, onward
 
 
 V = TypeVar("V", bound=Hashable)
@@ -205,41 +230,19 @@ def _whole(fight: Fight) -> Fight:
 def _solve(
     procedure: str, attacker: Side, defender: Side, a: int, d: int, view: Callable[[Fight], V]
 ) -> Dist[V]:
-    """The fight from ``a`` attackers against ``d`` defenders on, as ``view`` sees its end.
-
-    Each state's rounds are integer weights over one denominator: the steps' (shared by
-    fights that differ only in morale) times the morale checks'.
-    """
+    """The fight from ``a`` attackers against ``d`` defenders on, as ``view`` sees its end."""
     known: dict[tuple[int, int], Dist[V]] = _solutions(procedure, attacker, defender, view)
-    fighting = _fighting(attacker), _fighting(defender)
-    # the chance that the loser of a round holds, by whether the attacker won it
-    chances = {True: _holds(defender.morale), False: _holds(attacker.morale)}
-    scale = math.lcm(*(c.denominator for c in chances.values()))
-    holds = {won: c.numerator * (scale // c.denominator) for won, c in chances.items()}
+    rounds = _Rounds.of(procedure, attacker, defender)
 
     def solve(a: int, d: int) -> Dist[V]:
         found = known.get((a, d))
         if found is not None:
             return found
-        denominator, steps = _steps(procedure, *fighting, a, d)
-        whole = denominator * scale
+        rest, ended, onward = rounds.state(a, d)
         ends: dict[V, int] = {}
-        onward: list[tuple[int, tuple[int, int]]] = []
-        stay = 0
-        for survivors, weight, won, tested in steps:
-            go = full = weight * scale  # the weight of fighting on from ``survivors``
-            if won is not None:
-                go = weight * holds[won.attacker_wins] if tested else 0
-                if go != full:
-                    outcome = view(won)
-                    ends[outcome] = ends.get(outcome, 0) + full - go
-            if go and survivors == (a, d):
-                stay += go
-            elif go:
-                onward.append((go, survivors))
-        if stay == whole:
-            raise ValueError("this fight can never end: neither side can cause a casualty")
-        rest = whole - stay
+        for won, n in ended:
+            outcome = view(won)
+            ends[outcome] = ends.get(outcome, 0) + n
         parts = [(n, rest, Dist.constant(v)) for v, n in ends.items()]
         parts += [(n, rest, solve(*s)) for n, s in onward]
         known[(a, d)] = result = Dist.weighted(parts)
