@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import math
+import multiprocessing
 import subprocess
 import sys
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def within_se(
@@ -42,3 +48,10 @@ def run_cli(
         check=False,
         cwd=cwd,
     )
+
+
+def in_a_fresh_process(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` in a newly started interpreter: one thread, nothing cached, whatever
+    this process has run before (a Dask client leaves threads behind, for one)."""
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(fn, *args).result(timeout=300)

@@ -8,12 +8,17 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from conftest import in_a_fresh_process
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kriegsspiel.sim.executors import start_method
 from kriegsspiel.sim.matchup import Matchup, build_matchup, play_game
 from kriegsspiel.sim.outcome import play_one
 from kriegsspiel.sim.runner import Progress, SimulationError, batches, evaluate, game_seed
@@ -200,35 +205,80 @@ def test_an_interrupted_run_keeps_its_games_and_resumes(tmp_path: Path) -> None:
     assert resumed.tally.to_json() == evaluate(patrols(), 8, 9).tally.to_json()
 
 
-def test_a_script_without_a_main_guard_is_told_how_to_fix_it(tmp_path: Path) -> None:
+def unguarded_script(tmp_path: Path, *, with_a_thread: bool) -> Path:
+    """A script that calls evaluate on two workers at import, with no main guard."""
     script = tmp_path / "unguarded.py"
+    thread = (
+        "import threading, time\n"
+        "threading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n"
+    )
     script.write_text(
-        "from kriegsspiel.sim.matchup import build_matchup\n"
+        (thread if with_a_thread else "") + "from kriegsspiel.sim.matchup import build_matchup\n"
         "from kriegsspiel.sim.runner import evaluate\n"
-        f"evaluate(build_matchup('konflikt47', {str(DATA / 'skirmish.yaml')!r}, "
+        f"result = evaluate(build_matchup('konflikt47', {str(DATA / 'skirmish.yaml')!r}, "
         f"[{str(DATA / 'patrol-a.yaml')!r}, {str(DATA / 'patrol-b.yaml')!r}], "
         "'random,random'), 4, 1, workers=2)\n"
+        "print('games', result.tally.games)\n"
     )
+    return script
+
+
+def test_a_script_without_a_main_guard_is_told_how_to_fix_it(tmp_path: Path) -> None:
+    # a second thread: workers start clean, and a clean start imports the script again
+    script = unguarded_script(tmp_path, with_a_thread=True)
     run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
     assert run.returncode != 0
     error = [line for line in run.stderr.splitlines() if "SimulationError" in line]
     assert error and "if __name__ == '__main__':" in error[-1]
 
 
-def test_a_killed_worker_loses_nothing(tmp_path: Path) -> None:
-    psutil = pytest.importorskip("psutil")  # comes with Dask distributed
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
+def test_a_single_threaded_script_needs_no_main_guard_on_linux(tmp_path: Path) -> None:
+    script = unguarded_script(tmp_path, with_a_thread=False)
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["games", "4"]
+
+
+@contextmanager
+def another_thread(running: bool) -> Iterator[None]:
+    """A second thread in this process while the block runs, if ``running``."""
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    if running:
+        thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        if running:
+            thread.join()
+
+
+def pool_workers() -> list[int]:
+    """This process's worker processes: forked children, or the fork server's children."""
+    import psutil
+
+    return [
+        p.pid
+        for p in psutil.Process().children(recursive=True)
+        if not p.children() and not any("resource_tracker" in part for part in p.cmdline())
+    ]
+
+
+def run_killing_a_worker(path: str, forked: bool) -> tuple[str, list[int], list[str], object]:
+    """Evaluate 16 games on two workers, killing one after two games; what happened."""
     killed: list[int] = []
 
     def kill_a_worker(done: int, total: int) -> None:
         if done == 2 and not killed:
-            # the pool's workers are the grandchildren (children of the forkserver)
-            me = psutil.Process()
-            workers = [p for p in me.children(recursive=True) if p.ppid() != me.pid]
-            killed.append(workers[0].pid)
-            os.kill(workers[0].pid, signal.SIGKILL)
+            workers = pool_workers()
+            killed.append(workers[0])
+            os.kill(workers[0], signal.SIGKILL)
 
     notices: list[str] = []
-    with Store(tmp_path / "r.sqlite") as store:
+    with Store(path) as store, another_thread(not forked):
+        method = start_method()
         result = evaluate(
             patrols("tactical,tactical"),
             16,
@@ -238,8 +288,19 @@ def test_a_killed_worker_loses_nothing(tmp_path: Path) -> None:
             store=store,
             progress=Progress(on_game=kill_a_worker, on_notice=notices.append),
         )
+    return method, killed, notices, result.tally.to_json()
+
+
+@pytest.mark.parametrize("forked", [True, False], ids=["forked", "started-clean"])
+def test_a_killed_worker_loses_nothing(tmp_path: Path, forked: bool) -> None:
+    pytest.importorskip("psutil")  # comes with Dask distributed
+    path = str(tmp_path / "r.sqlite")
+    method, killed, notices, tally = in_a_fresh_process(run_killing_a_worker, path, forked)
+    assert method == ("fork" if forked and sys.platform == "linux" else "forkserver")
     assert killed and any("worker process died" in n for n in notices)
-    assert result.tally.to_json() == evaluate(patrols("tactical,tactical"), 16, 6).tally.to_json()
+    assert tally == evaluate(patrols("tactical,tactical"), 16, 6).tally.to_json()
+    with Store(path) as store:
+        assert store.indices(patrols("tactical,tactical"), 6) == list(range(16))
 
 
 def test_a_corrupt_results_file_is_refused_and_left_alone(tmp_path: Path) -> None:

@@ -1,21 +1,25 @@
-"""Long runs: memory that does not grow with the number of games, fresh workers, and the
-cycle collector set for playing games."""
+"""Long runs: memory that does not grow with the number of games, fresh workers (started
+warm where that is safe), and the cycle collector set for playing games."""
 
 from __future__ import annotations
 
 import gc
 import io
 import json
+import sys
+import threading
 import tracemalloc
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
+from conftest import in_a_fresh_process
 
 import kriegsspiel.sim.runner as runner
-from kriegsspiel.sim.executors import GC_THRESHOLDS, InProcess, local_pool
-from kriegsspiel.sim.matchup import Matchup, build_matchup
+from kriegsspiel.sim.commands import progress_bar
+from kriegsspiel.sim.executors import GC_THRESHOLDS, InProcess, local_pool, start_method
+from kriegsspiel.sim.matchup import Matchup, build_matchup, parsed
 from kriegsspiel.sim.outcome import GameOutcome, UnitOutcome
 from kriegsspiel.sim.runner import StoredIndices, evaluate
 from kriegsspiel.sim.store import Store
@@ -171,3 +175,46 @@ def test_games_run_with_rarer_full_collections_and_the_caller_keeps_its_own() ->
     assert gc.get_threshold() == before  # a script calling evaluate gets its settings back
     with local_pool(1) as pool:
         assert pool.submit(gc.get_threshold).result() == GC_THRESHOLDS
+
+
+def matchups_read() -> int:
+    """How many matchups' files this process has read and kept (the set-up a worker needs)."""
+    from kriegsspiel.sim.matchup import _parsed
+
+    return _parsed.cache_info().currsize
+
+
+def warm_and_clean_workers() -> tuple[str, int, str, int, str]:
+    """Start methods, and how many matchups a worker finds read, without and with a thread."""
+    parsed(patrols())  # this process has read the matchup's files
+    first = start_method()
+    with local_pool(1) as pool:
+        warm = pool.submit(matchups_read).result()
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        second = start_method()
+        with local_pool(1) as pool:
+            clean = pool.submit(matchups_read).result()
+    finally:
+        stop.set()
+        other.join()
+    return first, warm, second, clean, start_method()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
+def test_workers_start_warm_from_a_single_threaded_process_and_clean_from_a_threaded_one() -> None:
+    first, warm, second, clean, after = in_a_fresh_process(warm_and_clean_workers)
+    assert (first, second, after) == ("fork", "forkserver", "fork")
+    assert warm >= 1  # the forked worker has the matchup's files read already
+    assert clean == 0  # a clean start reads them itself
+
+
+def test_the_progress_bar_draws_without_a_thread_of_its_own() -> None:
+    before = threading.active_count()
+    with progress_bar(True, "games") as progress:
+        assert threading.active_count() == before
+        progress.on_game(3, 10)
+        progress.on_notice("halfway")
+        assert threading.active_count() == before

@@ -56,7 +56,11 @@ def check_plot(plot: str | None) -> None:
 
 @contextmanager
 def progress_bar(show: bool, label: str) -> Iterator[Progress]:
-    """A rich progress bar with the time left, on stderr so --json output stays clean."""
+    """A rich progress bar with the time left, on stderr so --json output stays clean.
+
+    It is redrawn as games finish rather than by a thread of its own, so the worker
+    processes can still be forked from this one (``executors.start_method``).
+    """
     if not show:
         yield Progress(on_notice=lambda text: ERR.print(f"note: {text}", markup=False))
         return
@@ -78,10 +82,11 @@ def progress_bar(show: bool, label: str) -> Iterator[Progress]:
         TimeRemainingColumn(),
         console=ERR,
         transient=True,
+        auto_refresh=False,
     ) as bar:
         task = bar.add_task(label, total=None)
         yield Progress(
-            on_game=lambda done, total: bar.update(task, completed=done, total=total),
+            on_game=lambda done, total: bar.update(task, completed=done, total=total, refresh=True),
             on_notice=lambda text: bar.console.print(f"note: {text}", markup=False),
         )
 
