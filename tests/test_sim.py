@@ -9,16 +9,20 @@ import sqlite3
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from conftest import in_a_fresh_process
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kriegsspiel.sim.executors import start_method
+import kriegsspiel.sim.runner as runner
+from kriegsspiel.sim.executors import InProcess, start_method
 from kriegsspiel.sim.matchup import Matchup, build_matchup, play_game
 from kriegsspiel.sim.outcome import play_one
 from kriegsspiel.sim.runner import Progress, SimulationError, batches, evaluate, game_seed
@@ -26,6 +30,7 @@ from kriegsspiel.sim.stats import Running, wilson, within_precision
 from kriegsspiel.sim.store import Store, StoreError
 from kriegsspiel.sim.tally import Tally
 
+T = TypeVar("T")
 DATA = Path(__file__).parent / "data" / "sim"
 
 
@@ -374,3 +379,32 @@ def test_the_tally_finds_the_underdogs_biggest_wins() -> None:
             assert (g["score_a"] > g["score_b"]) == (under == "A")
         margins = [abs(g["score_a"] - g["score_b"]) for g in games]
         assert margins == sorted(margins, reverse=True)
+
+
+class DyingPool(InProcess):
+    """A pool whose worker dies between two tasks: the death shows when the next task is
+    handed in, as ``ProcessPoolExecutor.submit`` shows it once it has noticed."""
+
+    deaths = 0
+
+    def __init__(self, workers: int) -> None:
+        self.handed = 0
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        self.handed += 1
+        if self.handed == 3 and DyingPool.deaths == 0:
+            DyingPool.deaths += 1
+            raise BrokenProcessPool("a worker died while its pool was idle")
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_a_worker_death_seen_when_handing_in_a_game_loses_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(runner, "local_pool", DyingPool)
+    monkeypatch.setattr(DyingPool, "deaths", 0)
+    notices: list[str] = []
+    result = evaluate(patrols(), 8, 3, workers=2, progress=Progress(on_notice=notices.append))
+    assert DyingPool.deaths == 1
+    assert any("worker process died" in n for n in notices)
+    assert result.tally.to_json() == evaluate(patrols(), 8, 3).tally.to_json()

@@ -243,7 +243,12 @@ def _run(
                         if workers >= 1 and not dask and given >= life:
                             executor.shutdown(wait=False)  # its running games still finish
                             executor, given = new_executor(), 0
-                        running[executor.submit(play_batch, matchup, job)] = job
+                        try:
+                            future = executor.submit(play_batch, matchup, job)
+                        except BrokenProcessPool:  # a worker died since games last came back
+                            broken = True
+                            break
+                        running[future] = job
                         given += len(job)
                         job = next_job()
                     finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
