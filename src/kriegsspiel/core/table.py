@@ -368,6 +368,12 @@ class Table:
             cover = memo[key] = self._cover_between(a, b, reach)
         return cover
 
+    def in_the_open(self, x: float, y: float, *, reach: float = COVER_REACH) -> bool:
+        """Is the point (x, y) more than ``reach`` inches from every feature's box? Then
+        :meth:`cover_between` gives a target there "none" from anywhere: no feature holds
+        it, and none is near enough for a line of fire to pass through within ``reach``."""
+        return not self._near(Point(x, y), reach)
+
     def _cover_between(self, a: Point, b: Point, reach: float) -> Cover:
         at_b = self._covering(b)
         chosen = set(at_b)
