@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kriegsspiel.core.table import COVER_REACH, Point, Table
+from kriegsspiel.core.table import COVER_REACH, Point, Table, TerrainFeature, rectangle
 from kriegsspiel.rulesets.bolt_action.game.candidates import _destinations, _goals
 from kriegsspiel.rulesets.bolt_action.game.table_rules import _unit_cover, unit_cover
 from tests.test_moves_fast import positions
-from tests.test_table import points, tables
+from tests.test_table import points, table_and_points, tables
 
 
 @st.composite
@@ -61,3 +61,42 @@ def test_a_units_cover_is_the_plain_answer(ruleset: str, seed: int) -> None:
                     asked += 1
                     opened += all(game.table.in_the_open(m.x, m.y) for m in target.alive_models)
     assert asked > 100 and opened > 10  # units were asked about, some of them in the open
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    table_and_points(n=6),
+    table_and_points(n=9),
+    st.lists(st.integers(0, 3), min_size=9, max_size=9),
+)
+def test_nearest_in_sight_each_is_nearest_in_sight_target_by_target(
+    case: tuple[Table, list[Point]], more: tuple[Table, list[Point]], groups: list[int]
+) -> None:
+    """The batch (its distances in one array, its blockers and origins' tests shared)
+    answers as one by one on a table that remembers nothing, and remembers its answers."""
+    table, origins = case
+    flat_o = tuple(c for p in origins for c in (p.x, p.y))
+    targets: list[tuple[float, ...]] = [(), *[() for _ in range(4)]]
+    for p, g in zip(more[1], groups, strict=False):  # (up to 9 points)
+        targets[g + 1] += (p.x, p.y)
+    targets.append(flat_o[:2])  # a target on an origin
+    fresh = Table(table.width, table.height, table.features)  # nothing remembered yet
+    expected = [fresh.nearest_in_sight(flat_o, t) for t in targets]
+    assert table.nearest_in_sight_each(flat_o, targets) == expected
+    assert [table.nearest_in_sight(flat_o, t) for t in targets] == expected  # remembered
+    assert table.nearest_in_sight_each(flat_o, targets[::-1]) == expected[::-1]
+    assert table.nearest_in_sight_each((), targets) == [()] * len(targets)
+
+
+def test_a_target_at_exactly_the_reach_is_within_it() -> None:
+    """The batch's "within reach" is ``<=`` on numpy's distance, as one by one."""
+    table = Table(
+        features=(TerrainFeature("house", "building", "hard", rectangle(30, 30, 34, 34), True),)
+    )
+    origins = (10.0, 10.0, 40.0, 40.0)
+    targets = [(13.0, 14.0), (16.0, 18.0, 13.5, 14.0), (43.0, 44.0)]
+    for reach in (5.0, 10.0):
+        fresh = Table(table.width, table.height, table.features)
+        expected = [fresh.sees_within(origins, t, reach) for t in targets]
+        assert table.sees_within_each(origins, targets, reach) == expected
+        assert expected[0] and expected[2]  # exactly 5" away
