@@ -6,9 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import COVER_REACH, Point, Table, TerrainFeature, rectangle
+from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.game.candidates import _destinations, _goals
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import _unit_cover, unit_cover
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from tests.test_moves_fast import positions
 from tests.test_table import points, table_and_points, tables
 
@@ -100,3 +104,62 @@ def test_a_target_at_exactly_the_reach_is_within_it() -> None:
         expected = [fresh.sees_within(origins, t, reach) for t in targets]
         assert table.sees_within_each(origins, targets, reach) == expected
         assert expected[0] and expected[2]  # exactly 5" away
+
+
+def _plain_can_shoot(
+    game: BoltActionGame, unit: UnitState, target: UnitState, moving: bool
+) -> bool:
+    """Any of the unit's models' points in sight of a target model's within the longest
+    range of any live model's weapons that can fire: the visibility and distance matrices."""
+    reach = max(
+        [game._reach(m.weapons, m.used_one_shot, moving) for m in unit.alive_models], default=0.0
+    )
+    ours, theirs = [m.point for m in unit.alive_models], [m.point for m in target.alive_models]
+    if reach == 0 or not ours or not theirs:
+        return False
+    table = Table(game.table.width, game.table.height, game.table.features)  # remembers nothing
+    return bool((table.visibility(ours, theirs) & (table.distances(ours, theirs) <= reach)).any())
+
+
+@pytest.mark.parametrize(("ruleset", "seed"), [("konflikt47", 4), ("bolt-action-1", 5)])
+def test_can_shoot_is_the_plain_answer(ruleset: str, seed: int) -> None:
+    """Through real games, and with every other model's one-shot weapon marked used (so
+    that models armed alike, side by side, differ in it)."""
+    asked = 0
+    for game in positions(ruleset, seed, "tactical", every=6):
+        live = [u for u in game.units if not u.destroyed]
+        for flip in (False, True):
+            if flip:
+                for u in live:
+                    for m in u.models[::2]:
+                        m.used_one_shot = not m.used_one_shot
+            for unit in live:
+                for target in live:
+                    if target.side != unit.side:
+                        for moving in (False, True):
+                            plain = _plain_can_shoot(game, unit, target, moving)
+                            assert game.can_shoot(unit, target, moving=moving) == plain
+                            asked += 1
+            if flip:
+                for u in live:
+                    for m in u.models[::2]:
+                        m.used_one_shot = not m.used_one_shot
+    assert asked > 100
+
+
+def test_models_armed_alike_that_differ_in_a_used_one_shot_weapon() -> None:
+    """Two models sharing one weapons tuple, a one-shot weapon only, the first of them
+    having fired it: the second still reaches a target 6" away."""
+    armies = [load_army(p, "bolt-action-1") for p in sample_armies("bolt-action-1")[:2]]
+    scenario = load_scenario(sample_scenarios()[0])
+    game = BoltActionGame("bolt-action-1", scenario, (armies[0], armies[1]), seed=1)
+    unit = next(u for u in game.units if any("Panzerfaust" in m.weapons for m in u.models))
+    shared = ("Panzerfaust",)
+    for i, m in enumerate(unit.models):
+        m.weapons, m.used_one_shot, m.alive = shared, i == 0, i < 2
+    first = unit.models[0]
+    target = next(u for u in game.units if u.side != unit.side)
+    for m in target.models:
+        m.x, m.y = first.x, first.y + (6.0 if first.y < 24 else -6.0)
+    assert _plain_can_shoot(game, unit, target, False)
+    assert game.can_shoot(unit, target, moving=False)
