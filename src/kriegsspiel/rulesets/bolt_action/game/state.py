@@ -505,8 +505,13 @@ class BoltActionGame:
             dx, dy = 0.0, 0.0
         alive = unit.alive_models
         reach, rules, known = 0.0, self.rules, _REACH.get
+        last: tuple[str, ...] | None = None
+        last_used = False
         for m in alive:
             weapons, used = m.weapons, m.used_one_shot
+            if weapons is last and used is last_used:
+                continue  # armed as the model before it (models of a kind share the tuple)
+            last, last_used = weapons, used
             most = known((rules, weapons, used, moving))
             if most is None:
                 most = self._reach(weapons, used, moving)

@@ -220,13 +220,31 @@ def unit_cover(table: Table, shooter: Point, target: UnitState) -> str:
 
     Remembered by the shooter's point and the target's live models' places (all the answer
     depends on besides the table, whose store this is): a unit is often shot at from the
-    same place again.
+    same place again. A unit whose models asked about all stand in the open has none from
+    anywhere, which is remembered by its places alone (see :func:`_in_the_open`).
     """
+    coords = target.coords
+    found: str | None
+    if _in_the_open(table, target, coords):
+        return "none"
     memo = table.memo("unit cover")
-    key = (shooter.x, shooter.y, target.coords)
-    found: str | None = memo.get(key)
+    key = (shooter.x, shooter.y, coords)
+    found = memo.get(key)
     if found is None:
         found = memo[key] = _unit_cover(table, shooter, target)
+    return found
+
+
+def _in_the_open(table: Table, target: UnitState, coords: tuple[float, ...]) -> bool:
+    """Do all the models :func:`_unit_cover` asks about stand in the open (see
+    :meth:`Table.in_the_open`)? Then each has no cover from any shooter, nor has the unit.
+    Remembered by the live models' places (``coords``), all the answer depends on."""
+    memo = table.memo("unit in the open")
+    found: bool | None = memo.get(coords)
+    if found is None:
+        models = target.alive_models
+        step = max(1, len(models) // 3)  # (the sample _unit_cover asks about)
+        found = memo[coords] = all([table.in_the_open(m.x, m.y) for m in models[::step]])
     return found
 
 
