@@ -9,16 +9,24 @@ ambushes where the enemy must come. The odds come from the same rule code as the
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from functools import lru_cache
+from itertools import pairwise
+from typing import get_args
 
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.assault import Side, attacker_win_chance
-from kriegsspiel.rulesets.bolt_action.attack import TroopsContext, exact_vehicle, expected_troops
+from kriegsspiel.rulesets.bolt_action.attack import (
+    TroopsContext,
+    exact_vehicle,
+    expected_troops,
+    troops_shot_distribution,
+)
 from kriegsspiel.rulesets.bolt_action.edition import Rules
-from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
-from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame, _range_marks
+from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
 from kriegsspiel.rulesets.bolt_action.morale import new_test
-from kriegsspiel.rulesets.bolt_action.shooting import Group, infantry_target
+from kriegsspiel.rulesets.bolt_action.shooting import Cover, Group, Shot, infantry_target
 
 PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning choice)
 COVER_BONUS = {"none": 0.0, "soft": 3.0, "hard": 5.0}  # a place's worth to infantry, by cover
@@ -54,6 +62,21 @@ _ODDS: dict[int, tuple[tuple[Group, ...], Rules, tuple[int, str, int] | None, tu
 _ODDS = {}
 _ODDS_LIMIT = 4096
 
+COVERS: tuple[str, ...] = get_args(Cover)  # every cover a shot at troops may meet
+
+# The most a squad (and each of its men) can do to a troops unit from anywhere (see
+# _most_at_troops), by what the game's pick of their shots reads: its shooting context
+# and the men's weapons.
+_MOST: dict[tuple[object, ...], tuple[Fraction, Fraction] | None] = {}
+_MOST_LIMIT = 4096
+
+
+@lru_cache(maxsize=4096)
+def _shot_means(shot: Shot) -> tuple[Fraction, Fraction]:
+    """One shot at troops: its expected casualties and its chance to hit at all."""
+    odds = troops_shot_distribution(shot)
+    return odds.map(lambda o: o[1]).mean(), odds.probability(lambda o: o[0] > 0)
+
 
 class TacticalPlayer:
     """Greedy one-activation look-ahead on exact expected damage, plus simple doctrine."""
@@ -69,25 +92,49 @@ class TacticalPlayer:
         self._marks: dict[int, tuple[list[tuple[float, float]], list[tuple[float, float]]]] = {}
         # by unit uid, the enemy that could last shoot at it (asked first: see _threatened)
         self._threat: dict[int, int] = {}
+        # during a choice, the cap on each shooting's damage (see _shot_ceiling)
+        self._ceilings: dict[tuple[int, int, bool], float | None] = {}
 
     # -- the protocol ---------------------------------------------------------------
     def choose(self, state: BoltActionGame) -> Action:
         actions = state.legal_actions()
         if state.pending is not None:
             return self._react(state, actions)
-        best, best_value = actions[0], float("-inf")
         places = [None if u.destroyed else u.anchor for u in state.units]
         kept = self._kept
         if kept is None or kept[0] is not state or kept[1] is not state.table or kept[2] != places:
             self._kept, self._kept_places, self._marks = (state, state.table, places), {}, {}
-        self._places = self._kept_places
+        self._places, self._ceilings = self._kept_places, {}
         try:
-            for action in actions:
-                value = self.value(state, action)
-                if value > best_value:
-                    best, best_value = action, value
+            return self._best(state, actions)
         finally:
             self._places = None
+
+    def _best(self, state: BoltActionGame, actions: list[Action]) -> Action:
+        """The first of the actions worth the most, as valuing each in turn finds it.
+
+        A shot whose damage can be capped cheaply (see :meth:`_ceiling`) is valued after
+        the rest, the highest cap first, and not at all when its cap cannot beat the best
+        so far (a cap equal to it beats it only from an earlier place in the list).
+        """
+        best, best_value, best_at = actions[0], float("-inf"), 0
+        later: list[tuple[float, int]] = []
+        for i, action in enumerate(actions):
+            ceiling = self._ceiling(state, action)
+            if ceiling is not None:
+                later.append((-ceiling, i))
+                continue
+            value = self.value(state, action)
+            if value > best_value:
+                best, best_value, best_at = action, value, i
+        later.sort()
+        for minus_ceiling, i in later:
+            ceiling = -minus_ceiling
+            if ceiling < best_value or (ceiling == best_value and i > best_at):
+                continue
+            value = self.value(state, actions[i])
+            if value > best_value or (value == best_value and i < best_at):
+                best, best_value, best_at = actions[i], value, i
         return best
 
     # -- reactions --------------------------------------------------------------------
@@ -171,7 +218,23 @@ class TacticalPlayer:
             return self.damage(state, unit, state.units[action.target], moving=False) - pinned
         if action.order == "Run" and action.target is not None:
             return self._assault_value(state, unit, state.units[action.target], action)
-        to, places = action.to, self._places
+        to = action.to
+        position = self._gain(state, unit, to)
+        if action.order == "Advance":
+            if action.target is None:
+                return 0.0 + position - pinned  # (0.0: the shot it does not fire)
+            dest = Point(*to) if to else unit.anchor
+            shot = self.damage(state, unit, state.units[action.target], moving=True, origin=dest)
+            return shot + position - pinned
+        if action.order == "Run":
+            return 1.3 * position - pinned
+        return 0.0
+
+    def _gain(
+        self, state: BoltActionGame, unit: UnitState, to: tuple[float, float] | None
+    ) -> float:
+        """How much better the place ``to`` is than where the unit stands (0 for no move)."""
+        places = self._places
         if to and places is not None:
             # during a choice, a destination valued before (by this or another candidate
             # of the unit) and the unit's own place are read straight from the store
@@ -179,21 +242,51 @@ class TacticalPlayer:
             there = here if here is not None else self._position(state, unit, Point(*to))
             anchor = unit.anchor
             here = places.get((unit.uid, anchor.x, anchor.y))
-            position = there - (here if here is not None else self._position(state, unit, anchor))
-            dest: Point | None = None
+            return there - (here if here is not None else self._position(state, unit, anchor))
+        dest = Point(*to) if to else unit.anchor
+        return self._position(state, unit, dest) - self._position(state, unit, unit.anchor)
+
+    def _ceiling(self, state: BoltActionGame, action: Action) -> float | None:
+        """No less than :meth:`value` of a Fire or an Advance that shoots at troops, worked
+        out in the same steps with the damage's cap in its place; None for other orders."""
+        if action.target is None:
+            return None
+        order = action.order
+        if order == "Fire" and action.choice not in ("barrage", "air strike"):
+            moving = False
+        elif order == "Advance":
+            moving = True
         else:
-            dest = Point(*to) if to else unit.anchor
-            position = self._position(state, unit, dest) - self._position(state, unit, unit.anchor)
-        if action.order == "Advance":
-            if action.target is None:
-                return 0.0 + position - pinned  # (0.0: the shot it does not fire)
-            if dest is None and to:
-                dest = Point(*to)
-            shot = self.damage(state, unit, state.units[action.target], moving=True, origin=dest)
-            return shot + position - pinned
-        if action.order == "Run":
-            return 1.3 * position - pinned
-        return 0.0
+            return None
+        unit = state.units[action.unit]
+        shot = self._shot_ceiling(state, unit, state.units[action.target], moving)
+        if shot is None:
+            return None
+        if not moving:
+            return shot - unit.pins
+        return shot + self._gain(state, unit, action.to) - unit.pins
+
+    def _shot_ceiling(
+        self, state: BoltActionGame, unit: UnitState, target: UnitState, moving: bool
+    ) -> float | None:
+        """No less than :meth:`damage` answers for this shooting from any place: every man
+        firing the most telling shot he could pick at any range and behind any cover, the
+        casualties no more than the target's men, the pins' mean no more than 1. None where
+        that is not sure to hold: vehicles, and shots with pins or tests of their own."""
+        key = (unit.uid, target.uid, moving)
+        if key in self._ceilings:
+            return self._ceilings[key]
+        ceiling: float | None = None
+        if unit.vehicle is None and target.vehicle is None:
+            most = _most_at_troops(state, unit, target, moving)
+            if most is not None:
+                casualties, hit = most
+                aims = len(target.coords) // 2  # what damage caps the casualties at
+                per_model = target.points / max(1, target.start_models)
+                cap = float(casualties if casualties < aims else aims)
+                ceiling = cap * per_model + float(hit if hit < 1 else 1) * PIN_VALUE
+        self._ceilings[key] = ceiling
+        return ceiling
 
     def _threatened(self, state: BoltActionGame, unit: UnitState, enemies: list[UnitState]) -> bool:
         """Could any of ``enemies`` shoot at the unit where it stands? The one that could
@@ -296,3 +389,77 @@ class TacticalPlayer:
         if p is None:
             return -10.0
         return p * target.points - (1 - p) * unit.points
+
+
+def _most_at_troops(
+    state: BoltActionGame, unit: UnitState, target: UnitState, moving: bool
+) -> tuple[Fraction, Fraction] | None:
+    """For an infantry unit shooting at troops from anywhere: the sum over its men of the
+    most casualties each could expect, and of the highest chance each could have to hit;
+    None if some shot brings pins or a test of its own.
+
+    A man's pick of shot reads, besides his place, only what the game's shooting context
+    reads (its ``_shooting_groups``), so the answers are remembered by that and the men.
+    """
+    alive = unit.alive_models
+    rules = state.rules
+    context = (
+        rules,
+        target.quality,
+        len(alive) < 2,
+        moving,
+        unit.pins,
+        unit.quality,
+        unit.ranged_in_on == target.uid,
+        target.is_down,
+        target.start_models <= 2,
+    )
+    key = (context, tuple([(m.weapons, m.used_one_shot) for m in alive]))
+    if key in _MOST:
+        return _MOST[key]
+    most: tuple[Fraction, Fraction] | None = (Fraction(0), Fraction(0))
+    for model in alive:
+        kind = (context, model.weapons, model.used_one_shot)
+        if kind in _MOST:
+            best = _MOST[kind]
+        else:
+            best = _remember(kind, _most_one_man(state, unit, target, model, moving))
+        if best is None or most is None:
+            most = None
+            break
+        most = (most[0] + best[0], most[1] + best[1])
+    return _remember(key, most)
+
+
+def _remember(
+    key: tuple[object, ...], most: tuple[Fraction, Fraction] | None
+) -> tuple[Fraction, Fraction] | None:
+    """Keep an answer of :func:`_most_at_troops` (the store emptied when full)."""
+    if len(_MOST) >= _MOST_LIMIT:
+        _MOST.clear()
+    _MOST[key] = most
+    return most
+
+
+def _most_one_man(
+    state: BoltActionGame, unit: UnitState, target: UnitState, model: Model, moving: bool
+) -> tuple[Fraction, Fraction] | None:
+    """The most casualties one man could expect, and his best chance to hit, at any range
+    (one in each band between the ranges where his shooting changes) and any cover."""
+    marks, _ = _range_marks(state.rules, model.weapons)
+    ranges = {0.0, *marks, *((a + b) / 2 for a, b in pairwise(marks)), marks[-1] + 1.0}
+    profile = infantry_target(state.rules, target.quality)
+    at, nearest = model.point, target.anchor
+    casualties = hit = Fraction(0)
+    for rng in sorted(ranges):
+        for cover in COVERS:
+            picked = state._model_shots(
+                unit, target, model, moving, at, nearest, rng, cover, profile, "front"
+            )
+            for shot, per, _ in picked:
+                if shot.special_pins is not None or shot.morale_check:
+                    return None
+                mean, chance = _shot_means(shot)
+                casualties = max(casualties, per * mean)
+                hit = max(hit, per * chance)
+    return casualties, hit
