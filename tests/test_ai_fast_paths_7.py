@@ -6,6 +6,7 @@ Each test walks real games (both editions) and compares the fast path with the p
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -84,19 +85,24 @@ def test_a_shootings_cap_holds_from_any_place(ruleset: str) -> None:
         live = [u for u in game.units if not u.destroyed]
         for unit in live:
             a = unit.anchor
-            places = [None] + [Point(a.x + dx, a.y + dy) for dx in (-6, 0, 6) for dy in (-6, 6)]
+            steps = [(0.0, 0.0)] + [(dx, dy) for dx in (-6, -1.5, 0, 4) for dy in (-6, 2, 6)]
             for target in live:
                 if target.side == unit.side:
                     continue
                 for moving in (False, True):
                     player._ceilings = {}
-                    ceiling = player._shot_ceiling(game, unit, target, moving)
-                    if ceiling is None:
-                        continue
-                    capped += 1
-                    for origin in places:
+                    for dx, dy in steps:
+                        shift = math.hypot(dx, dy)
+                        ceiling = player._shot_ceiling(game, unit, target, moving, shift)
+                        if ceiling is None:
+                            break
+                        origin = Point(a.x + dx, a.y + dy) if shift else None
                         damage = player.damage(game, unit, target, moving=moving, origin=origin)
                         assert damage <= ceiling
+                        # a longer shift is allowed for: the cap only grows
+                        farther = player._shot_ceiling(game, unit, target, moving, shift + 5)
+                        assert farther is not None and farther >= ceiling
+                        capped += 1
                         hit += damage > 0
     assert capped > 50 and hit > 50
 

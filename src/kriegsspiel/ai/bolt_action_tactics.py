@@ -9,6 +9,8 @@ ambushes where the enemy must come. The odds come from the same rule code as the
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from itertools import pairwise
@@ -64,11 +66,12 @@ _ODDS_LIMIT = 4096
 
 COVERS: tuple[str, ...] = get_args(Cover)  # every cover a shot at troops may meet
 
-# The most a squad (and each of its men) can do to a troops unit from anywhere (see
-# _most_at_troops), by what the game's pick of their shots reads: its shooting context
-# and the men's weapons.
-_MOST: dict[tuple[object, ...], tuple[Fraction, Fraction] | None] = {}
-_MOST_LIMIT = 4096
+# The most one man can do to a troops unit at each range band (see _squad), by what the
+# game's pick of his shot reads: its shooting context and his weapons.
+_MEN: dict[tuple[object, ...], _Reach | None] = {}
+_MEN_LIMIT = 4096
+ROUNDING = 1e-9  # a cap summed in floats is raised by this share, above any rounding
+NEARER = 1e-6  # inches: a man's range found another way may come out this much shorter
 
 
 @lru_cache(maxsize=4096)
@@ -93,7 +96,9 @@ class TacticalPlayer:
         # by unit uid, the enemy that could last shoot at it (asked first: see _threatened)
         self._threat: dict[int, int] = {}
         # during a choice, the cap on each shooting's damage (see _shot_ceiling)
-        self._ceilings: dict[tuple[int, int, bool], float | None] = {}
+        self._ceilings: dict[
+            tuple[int, int, bool], tuple[float, list[tuple[int, _Reach]]] | None
+        ] = {}
 
     # -- the protocol ---------------------------------------------------------------
     def choose(self, state: BoltActionGame) -> Action:
@@ -259,7 +264,13 @@ class TacticalPlayer:
         else:
             return None
         unit = state.units[action.unit]
-        shot = self._shot_ceiling(state, unit, state.units[action.target], moving)
+        to = action.to if moving else None
+        if to:
+            anchor = unit.anchor
+            shift = math.dist(to, (anchor.x, anchor.y))
+        else:
+            shift = 0.0
+        shot = self._shot_ceiling(state, unit, state.units[action.target], moving, shift)
         if shot is None:
             return None
         if not moving:
@@ -267,26 +278,39 @@ class TacticalPlayer:
         return shot + self._gain(state, unit, action.to) - unit.pins
 
     def _shot_ceiling(
-        self, state: BoltActionGame, unit: UnitState, target: UnitState, moving: bool
+        self, state: BoltActionGame, unit: UnitState, target: UnitState, moving: bool, shift: float
     ) -> float | None:
-        """No less than :meth:`damage` answers for this shooting from any place: every man
-        firing the most telling shot he could pick at any range and behind any cover, the
-        casualties no more than the target's men, the pins' mean no more than 1. None where
-        that is not sure to hold: vehicles, and shots with pins or tests of their own."""
+        """No less than :meth:`damage` answers for this shooting with the unit moved
+        ``shift`` inches (or less) any way: every man firing the most telling shot he could
+        pick at any range he may then have (no nearer the target than the units' gap less
+        the shift) and behind any cover, the casualties no more than the target's men, the
+        pins' mean no more than 1. None where that is not sure to hold: vehicles, and shots
+        with pins or tests of their own."""
         key = (unit.uid, target.uid, moving)
         if key in self._ceilings:
-            return self._ceilings[key]
-        ceiling: float | None = None
-        if unit.vehicle is None and target.vehicle is None:
-            most = _most_at_troops(state, unit, target, moving)
-            if most is not None:
-                casualties, hit = most
-                aims = len(target.coords) // 2  # what damage caps the casualties at
-                per_model = target.points / max(1, target.start_models)
-                cap = float(casualties if casualties < aims else aims)
-                ceiling = cap * per_model + float(hit if hit < 1 else 1) * PIN_VALUE
-        self._ceilings[key] = ceiling
-        return ceiling
+            found = self._ceilings[key]
+        else:
+            found = None
+            if unit.vehicle is None and target.vehicle is None:
+                squad = _squad(state, unit, target, moving)
+                if squad is not None:
+                    found = state.gap(unit, target), squad
+            self._ceilings[key] = found
+        if found is None:
+            return None
+        gap, squad = found
+        near = gap - shift - NEARER
+        casualties = hit = 0.0
+        for count, reach in squad:
+            i = max(0, bisect_right(reach.ranges, near) - 1)
+            casualties += count * reach.casualties[i]
+            hit += count * reach.hits[i]
+        casualties *= 1 + ROUNDING
+        hit *= 1 + ROUNDING
+        aims = len(target.coords) // 2  # what damage caps the casualties at
+        per_model = target.points / max(1, target.start_models)
+        cap = casualties if casualties < aims else float(aims)
+        return cap * per_model + (hit if hit < 1 else 1.0) * PIN_VALUE
 
     def _threatened(self, state: BoltActionGame, unit: UnitState, enemies: list[UnitState]) -> bool:
         """Could any of ``enemies`` shoot at the unit where it stands? The one that could
@@ -391,22 +415,30 @@ class TacticalPlayer:
         return p * target.points - (1 - p) * unit.points
 
 
-def _most_at_troops(
-    state: BoltActionGame, unit: UnitState, target: UnitState, moving: bool
-) -> tuple[Fraction, Fraction] | None:
-    """For an infantry unit shooting at troops from anywhere: the sum over its men of the
-    most casualties each could expect, and of the highest chance each could have to hit;
-    None if some shot brings pins or a test of its own.
+@dataclass(frozen=True, slots=True)
+class _Reach:
+    """What one man could do to troops at each range band or beyond: ``ranges`` holds a
+    range in each band (rising), the others at each place the most he could bring at that
+    band or any farther one (floats no less than the exact fractions)."""
 
-    A man's pick of shot reads, besides his place, only what the game's shooting context
-    reads (its ``_shooting_groups``), so the answers are remembered by that and the men.
+    ranges: tuple[float, ...]
+    casualties: tuple[float, ...]  # the most casualties he could expect
+    hits: tuple[float, ...]  # his best chance to hit at all
+
+
+def _squad(
+    state: BoltActionGame, unit: UnitState, target: UnitState, moving: bool
+) -> list[tuple[int, _Reach]] | None:
+    """An infantry unit's men shooting at troops, as (how many, what each could do) by
+    weapons; None if some shot brings pins or a test of its own.
+
+    A man's pick of shot reads, besides his range and cover, only what the game's shooting
+    context reads (its ``_shooting_groups``), so it is remembered by that and his weapons.
     """
-    alive = unit.alive_models
-    rules = state.rules
     context = (
-        rules,
+        state.rules,
         target.quality,
-        len(alive) < 2,
+        len(unit.alive_models) < 2,
         moving,
         unit.pins,
         unit.quality,
@@ -414,44 +446,43 @@ def _most_at_troops(
         target.is_down,
         target.start_models <= 2,
     )
-    key = (context, tuple([(m.weapons, m.used_one_shot) for m in alive]))
-    if key in _MOST:
-        return _MOST[key]
-    most: tuple[Fraction, Fraction] | None = (Fraction(0), Fraction(0))
-    for model in alive:
-        kind = (context, model.weapons, model.used_one_shot)
-        if kind in _MOST:
-            best = _MOST[kind]
+    men: dict[tuple[tuple[str, ...], bool], list[int]] = {}
+    firsts: dict[tuple[tuple[str, ...], bool], Model] = {}
+    for model in unit.alive_models:
+        kind = (model.weapons, model.used_one_shot)
+        if kind in men:
+            men[kind][0] += 1
         else:
-            best = _remember(kind, _most_one_man(state, unit, target, model, moving))
-        if best is None or most is None:
-            most = None
-            break
-        most = (most[0] + best[0], most[1] + best[1])
-    return _remember(key, most)
+            men[kind], firsts[kind] = [1], model
+    squad: list[tuple[int, _Reach]] = []
+    for kind, (count,) in men.items():
+        key = (context, *kind)
+        if key in _MEN:
+            reach = _MEN[key]
+        else:
+            reach = _one_man(state, unit, target, firsts[kind], moving)
+            if len(_MEN) >= _MEN_LIMIT:
+                _MEN.clear()
+            _MEN[key] = reach
+        if reach is None:
+            return None
+        squad.append((count, reach))
+    return squad
 
 
-def _remember(
-    key: tuple[object, ...], most: tuple[Fraction, Fraction] | None
-) -> tuple[Fraction, Fraction] | None:
-    """Keep an answer of :func:`_most_at_troops` (the store emptied when full)."""
-    if len(_MOST) >= _MOST_LIMIT:
-        _MOST.clear()
-    _MOST[key] = most
-    return most
-
-
-def _most_one_man(
+def _one_man(
     state: BoltActionGame, unit: UnitState, target: UnitState, model: Model, moving: bool
-) -> tuple[Fraction, Fraction] | None:
-    """The most casualties one man could expect, and his best chance to hit, at any range
-    (one in each band between the ranges where his shooting changes) and any cover."""
+) -> _Reach | None:
+    """:class:`_Reach` of one man: his shots asked of the game at a range in each band
+    between the ranges where his shooting changes, behind each cover."""
     marks, _ = _range_marks(state.rules, model.weapons)
-    ranges = {0.0, *marks, *((a + b) / 2 for a, b in pairwise(marks)), marks[-1] + 1.0}
+    ranges = sorted({0.0, *marks, *((a + b) / 2 for a, b in pairwise(marks)), marks[-1] + 1.0})
     profile = infantry_target(state.rules, target.quality)
     at, nearest = model.point, target.anchor
-    casualties = hit = Fraction(0)
-    for rng in sorted(ranges):
+    casualties: list[Fraction] = []
+    hits: list[Fraction] = []
+    for rng in ranges:
+        most_casualties = most_hit = Fraction(0)
         for cover in COVERS:
             picked = state._model_shots(
                 unit, target, model, moving, at, nearest, rng, cover, profile, "front"
@@ -460,6 +491,17 @@ def _most_one_man(
                 if shot.special_pins is not None or shot.morale_check:
                     return None
                 mean, chance = _shot_means(shot)
-                casualties = max(casualties, per * mean)
-                hit = max(hit, per * chance)
-    return casualties, hit
+                most_casualties = max(most_casualties, per * mean)
+                most_hit = max(most_hit, per * chance)
+        casualties.append(most_casualties)
+        hits.append(most_hit)
+    return _Reach(tuple(ranges), _farther_most(casualties), _farther_most(hits))
+
+
+def _farther_most(values: list[Fraction]) -> tuple[float, ...]:
+    """At each place the most of it and all after it, as a float no less than that."""
+    most, found = Fraction(0), []
+    for value in reversed(values):
+        most = max(most, value)
+        found.append(math.nextafter(float(most), math.inf))
+    return tuple(reversed(found))
