@@ -11,8 +11,9 @@ import random
 
 import pytest
 
-from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer, _most_rolled
 from kriegsspiel.ai.players import RandomPlayer, chance_outcome
+from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.game import CHANCE
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point
@@ -127,3 +128,9 @@ def test_choices_with_caps_match_valuing_every_order(ruleset: str) -> None:
                 checked += 1
             game.apply_action(action)
     assert checked > 50
+
+
+@pytest.mark.parametrize("text", ["D6", "2D6-1", "D3+1", "D2", "3", "D6-6"])
+def test_the_most_pins_rolled_is_the_highest_roll(text: str) -> None:
+    expr = DiceExpr(text)
+    assert _most_rolled(expr) == max(max(0, v) for v in expr.dist().outcomes())

@@ -16,6 +16,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import get_args
 
+from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.assault import Side, attacker_win_chance
 from kriegsspiel.rulesets.bolt_action.attack import (
@@ -68,7 +69,7 @@ COVERS: tuple[str, ...] = get_args(Cover)  # every cover a shot at troops may me
 
 # The most one man can do to a troops unit at each range band (see _squad), by what the
 # game's pick of his shot reads: its shooting context and his weapons.
-_MEN: dict[tuple[object, ...], _Reach | None] = {}
+_MEN: dict[tuple[object, ...], _Reach] = {}
 _MEN_LIMIT = 4096
 ROUNDING = 1e-9  # a cap summed in floats is raised by this share, above any rounding
 NEARER = 1e-6  # inches: a man's range found another way may come out this much shorter
@@ -97,7 +98,7 @@ class TacticalPlayer:
         self._threat: dict[int, int] = {}
         # during a choice, the cap on each shooting's damage (see _shot_ceiling)
         self._ceilings: dict[
-            tuple[int, int, bool], tuple[float, list[tuple[int, _Reach]]] | None
+            tuple[int, int, bool], tuple[float, list[tuple[int, _Reach]], int] | None
         ] = {}
 
     # -- the protocol ---------------------------------------------------------------
@@ -280,12 +281,14 @@ class TacticalPlayer:
     def _shot_ceiling(
         self, state: BoltActionGame, unit: UnitState, target: UnitState, moving: bool, shift: float
     ) -> float | None:
-        """No less than :meth:`damage` answers for this shooting with the unit moved
-        ``shift`` inches (or less) any way: every man firing the most telling shot he could
-        pick at any range he may then have (no nearer the target than the units' gap less
-        the shift) and behind any cover, the casualties no more than the target's men, the
-        pins' mean no more than 1. None where that is not sure to hold: vehicles, and shots
-        with pins or tests of their own."""
+        """No less than :meth:`damage` answers for this infantry unit's shooting at troops
+        with the unit moved ``shift`` inches (or less) any way; None for vehicles.
+
+        Every man fires the most telling shot he could pick at any range he may then have
+        (no nearer the target than the units' gap less the shift) and behind any cover; the
+        casualties are no more than the target's men; the pins' mean is no more than the
+        chance of any hit, or than the most pins a shot of their own could bring.
+        """
         key = (unit.uid, target.uid, moving)
         if key in self._ceilings:
             found = self._ceilings[key]
@@ -293,12 +296,12 @@ class TacticalPlayer:
             found = None
             if unit.vehicle is None and target.vehicle is None:
                 squad = _squad(state, unit, target, moving)
-                if squad is not None:
-                    found = state.gap(unit, target), squad
+                pins = max([reach.pins for _, reach in squad], default=0)
+                found = state.gap(unit, target), squad, pins
             self._ceilings[key] = found
         if found is None:
             return None
-        gap, squad = found
+        gap, squad, pins = found
         near = gap - shift - NEARER
         casualties = hit = 0.0
         for count, reach in squad:
@@ -310,7 +313,9 @@ class TacticalPlayer:
         aims = len(target.coords) // 2  # what damage caps the casualties at
         per_model = target.points / max(1, target.start_models)
         cap = casualties if casualties < aims else float(aims)
-        return cap * per_model + (hit if hit < 1 else 1.0) * PIN_VALUE
+        # the pins are 1 if anything hits, or the most rolled for a shot of their own
+        most_pins = float(pins) if pins > 1 else (hit if hit < 1 else 1.0)
+        return cap * per_model + most_pins * PIN_VALUE
 
     def _threatened(self, state: BoltActionGame, unit: UnitState, enemies: list[UnitState]) -> bool:
         """Could any of ``enemies`` shoot at the unit where it stands? The one that could
@@ -424,13 +429,14 @@ class _Reach:
     ranges: tuple[float, ...]
     casualties: tuple[float, ...]  # the most casualties he could expect
     hits: tuple[float, ...]  # his best chance to hit at all
+    pins: int  # the most pins a shot of his could bring of its own (HE, flame): 0 if none
 
 
 def _squad(
     state: BoltActionGame, unit: UnitState, target: UnitState, moving: bool
-) -> list[tuple[int, _Reach]] | None:
+) -> list[tuple[int, _Reach]]:
     """An infantry unit's men shooting at troops, as (how many, what each could do) by
-    weapons; None if some shot brings pins or a test of its own.
+    weapons.
 
     A man's pick of shot reads, besides his range and cover, only what the game's shooting
     context reads (its ``_shooting_groups``), so it is remembered by that and his weapons.
@@ -464,15 +470,13 @@ def _squad(
             if len(_MEN) >= _MEN_LIMIT:
                 _MEN.clear()
             _MEN[key] = reach
-        if reach is None:
-            return None
         squad.append((count, reach))
     return squad
 
 
 def _one_man(
     state: BoltActionGame, unit: UnitState, target: UnitState, model: Model, moving: bool
-) -> _Reach | None:
+) -> _Reach:
     """:class:`_Reach` of one man: his shots asked of the game at a range in each band
     between the ranges where his shooting changes, behind each cover."""
     marks, _ = _range_marks(state.rules, model.weapons)
@@ -481,6 +485,7 @@ def _one_man(
     at, nearest = model.point, target.anchor
     casualties: list[Fraction] = []
     hits: list[Fraction] = []
+    pins = 0
     for rng in ranges:
         most_casualties = most_hit = Fraction(0)
         for cover in COVERS:
@@ -488,14 +493,21 @@ def _one_man(
                 unit, target, model, moving, at, nearest, rng, cover, profile, "front"
             )
             for shot, per, _ in picked:
-                if shot.special_pins is not None or shot.morale_check:
-                    return None
+                if shot.special_pins is not None:
+                    pins = max(pins, _most_rolled(shot.special_pins))
                 mean, chance = _shot_means(shot)
                 most_casualties = max(most_casualties, per * mean)
                 most_hit = max(most_hit, per * chance)
         casualties.append(most_casualties)
         hits.append(most_hit)
-    return _Reach(tuple(ranges), _farther_most(casualties), _farther_most(hits))
+    return _Reach(tuple(ranges), _farther_most(casualties), _farther_most(hits), pins)
+
+
+def _most_rolled(expr: DiceExpr) -> int:
+    """The highest a dice expression can roll (as :func:`roll_expr` rolls it)."""
+    if expr.count == 0:
+        return expr.constant
+    return max(0, expr.count * expr.sides + expr.constant)
 
 
 def _farther_most(values: list[Fraction]) -> tuple[float, ...]:
