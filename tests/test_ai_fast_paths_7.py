@@ -67,7 +67,7 @@ def test_an_orders_cap_is_never_below_its_value(ruleset: str) -> None:
         for game in positions(ruleset, seed, every=5):
             if game.pending is not None:
                 continue
-            player._ceilings = {}
+            player._new_choice()
             for action in game.legal_actions():
                 ceiling = player._ceiling(game, action)
                 if ceiling is not None:
@@ -91,7 +91,7 @@ def test_a_shootings_cap_holds_from_any_place(ruleset: str) -> None:
                 if target.side == unit.side:
                     continue
                 for moving in (False, True):
-                    player._ceilings = {}
+                    player._new_choice()
                     for dx, dy in steps:
                         shift = math.hypot(dx, dy)
                         ceiling = player._shot_ceiling(game, unit, target, moving, shift)

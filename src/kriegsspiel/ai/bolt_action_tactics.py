@@ -100,6 +100,8 @@ class TacticalPlayer:
         self._ceilings: dict[
             tuple[int, int, bool], tuple[float, list[tuple[int, _Reach]], int] | None
         ] = {}
+        # during a choice, each unit's live men by weapons (see _men)
+        self._men: dict[int, list[tuple[int, Model]]] = {}
 
     # -- the protocol ---------------------------------------------------------------
     def choose(self, state: BoltActionGame) -> Action:
@@ -110,11 +112,16 @@ class TacticalPlayer:
         kept = self._kept
         if kept is None or kept[0] is not state or kept[1] is not state.table or kept[2] != places:
             self._kept, self._kept_places, self._marks = (state, state.table, places), {}, {}
-        self._places, self._ceilings = self._kept_places, {}
+        self._places = self._kept_places
+        self._new_choice()
         try:
             return self._best(state, actions)
         finally:
             self._places = None
+
+    def _new_choice(self) -> None:
+        """Forget the caps of the last choice (the game has changed since)."""
+        self._ceilings, self._men = {}, {}
 
     def _best(self, state: BoltActionGame, actions: list[Action]) -> Action:
         """The first of the actions worth the most, as valuing each in turn finds it.
@@ -126,7 +133,8 @@ class TacticalPlayer:
         best, best_value, best_at = actions[0], float("-inf"), 0
         later: list[tuple[float, int]] = []
         for i, action in enumerate(actions):
-            ceiling = self._ceiling(state, action)
+            # (only an order with a target may shoot: the test inline saves a call)
+            ceiling = None if action.target is None else self._ceiling(state, action)
             if ceiling is not None:
                 later.append((-ceiling, i))
                 continue
@@ -295,7 +303,10 @@ class TacticalPlayer:
         else:
             found = None
             if unit.vehicle is None and target.vehicle is None:
-                squad = _squad(state, unit, target, moving)
+                men = self._men.get(unit.uid)
+                if men is None:
+                    men = self._men[unit.uid] = _men(unit)
+                squad = _squad(state, unit, target, moving, men)
                 pins = max([reach.pins for _, reach in squad], default=0)
                 found = state.gap(unit, target), squad, pins
             self._ceilings[key] = found
@@ -432,11 +443,29 @@ class _Reach:
     pins: int  # the most pins a shot of his could bring of its own (HE, flame): 0 if none
 
 
+def _men(unit: UnitState) -> list[tuple[int, Model]]:
+    """The unit's live men by their weapons (and one-shot weapon used): how many, and the
+    first of them."""
+    men: dict[tuple[tuple[str, ...], bool], list[int]] = {}
+    firsts: dict[tuple[tuple[str, ...], bool], Model] = {}
+    for model in unit.alive_models:
+        kind = (model.weapons, model.used_one_shot)
+        if kind in men:
+            men[kind][0] += 1
+        else:
+            men[kind], firsts[kind] = [1], model
+    return [(count, firsts[kind]) for kind, (count,) in men.items()]
+
+
 def _squad(
-    state: BoltActionGame, unit: UnitState, target: UnitState, moving: bool
+    state: BoltActionGame,
+    unit: UnitState,
+    target: UnitState,
+    moving: bool,
+    men: list[tuple[int, Model]],
 ) -> list[tuple[int, _Reach]]:
-    """An infantry unit's men shooting at troops, as (how many, what each could do) by
-    weapons.
+    """An infantry unit's ``men`` (see :func:`_men`) shooting at troops, as (how many,
+    what each could do).
 
     A man's pick of shot reads, besides his range and cover, only what the game's shooting
     context reads (its ``_shooting_groups``), so it is remembered by that and his weapons.
@@ -452,21 +481,13 @@ def _squad(
         target.is_down,
         target.start_models <= 2,
     )
-    men: dict[tuple[tuple[str, ...], bool], list[int]] = {}
-    firsts: dict[tuple[tuple[str, ...], bool], Model] = {}
-    for model in unit.alive_models:
-        kind = (model.weapons, model.used_one_shot)
-        if kind in men:
-            men[kind][0] += 1
-        else:
-            men[kind], firsts[kind] = [1], model
     squad: list[tuple[int, _Reach]] = []
-    for kind, (count,) in men.items():
-        key = (context, *kind)
+    for count, model in men:
+        key = (context, model.weapons, model.used_one_shot)
         if key in _MEN:
             reach = _MEN[key]
         else:
-            reach = _one_man(state, unit, target, firsts[kind], moving)
+            reach = _one_man(state, unit, target, model, moving)
             if len(_MEN) >= _MEN_LIMIT:
                 _MEN.clear()
             _MEN[key] = reach
