@@ -98,7 +98,7 @@ class TacticalPlayer:
         self._threat: dict[int, int] = {}
         # during a choice, the cap on each shooting's damage (see _shot_ceiling)
         self._ceilings: dict[
-            tuple[int, int, bool], tuple[float, list[tuple[int, _Reach]], int] | None
+            tuple[int, int, bool], tuple[float, list[tuple[int, _Reach]], int, int, float] | None
         ] = {}
         # during a choice, each unit's live men by weapons (see _men)
         self._men: dict[int, list[tuple[int, Model]]] = {}
@@ -308,11 +308,13 @@ class TacticalPlayer:
                     men = self._men[unit.uid] = _men(unit)
                 squad = _squad(state, unit, target, moving, men)
                 pins = max([reach.pins for _, reach in squad], default=0)
-                found = state.gap(unit, target), squad, pins
+                aims = len(target.coords) // 2  # what damage caps the casualties at
+                per_model = target.points / max(1, target.start_models)
+                found = state.gap(unit, target), squad, pins, aims, per_model
             self._ceilings[key] = found
         if found is None:
             return None
-        gap, squad, pins = found
+        gap, squad, pins, aims, per_model = found
         near = gap - shift - NEARER
         casualties = hit = 0.0
         for count, reach in squad:
@@ -321,8 +323,6 @@ class TacticalPlayer:
             hit += count * reach.hits[i]
         casualties *= 1 + ROUNDING
         hit *= 1 + ROUNDING
-        aims = len(target.coords) // 2  # what damage caps the casualties at
-        per_model = target.points / max(1, target.start_models)
         cap = casualties if casualties < aims else float(aims)
         # the pins are 1 if anything hits, or the most rolled for a shot of their own
         most_pins = float(pins) if pins > 1 else (hit if hit < 1 else 1.0)
