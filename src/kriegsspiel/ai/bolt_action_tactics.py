@@ -9,16 +9,27 @@ ambushes where the enemy must come. The odds come from the same rule code as the
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
+from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
+from itertools import pairwise
+from typing import get_args
 
+from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.assault import Side, attacker_win_chance
-from kriegsspiel.rulesets.bolt_action.attack import TroopsContext, exact_vehicle, expected_troops
+from kriegsspiel.rulesets.bolt_action.attack import (
+    TroopsContext,
+    exact_vehicle,
+    expected_troops,
+    troops_shot_distribution,
+)
 from kriegsspiel.rulesets.bolt_action.edition import Rules
-from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
-from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame, _range_marks
+from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
 from kriegsspiel.rulesets.bolt_action.morale import new_test
-from kriegsspiel.rulesets.bolt_action.shooting import Group, infantry_target
+from kriegsspiel.rulesets.bolt_action.shooting import Cover, Group, Shot, infantry_target
 
 PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning choice)
 COVER_BONUS = {"none": 0.0, "soft": 3.0, "hard": 5.0}  # a place's worth to infantry, by cover
@@ -54,6 +65,22 @@ _ODDS: dict[int, tuple[tuple[Group, ...], Rules, tuple[int, str, int] | None, tu
 _ODDS = {}
 _ODDS_LIMIT = 4096
 
+COVERS: tuple[str, ...] = get_args(Cover)  # every cover a shot at troops may meet
+
+# The most one man can do to a troops unit at each range band (see _squad), by what the
+# game's pick of his shot reads: its shooting context and his weapons.
+_MEN: dict[tuple[object, ...], _Reach] = {}
+_MEN_LIMIT = 4096
+ROUNDING = 1e-9  # a cap summed in floats is raised by this share, above any rounding
+NEARER = 1e-6  # inches: a man's range found another way may come out this much shorter
+
+
+@lru_cache(maxsize=4096)
+def _shot_means(shot: Shot) -> tuple[Fraction, Fraction]:
+    """One shot at troops: its expected casualties and its chance to hit at all."""
+    odds = troops_shot_distribution(shot)
+    return odds.map(lambda o: o[1]).mean(), odds.probability(lambda o: o[0] > 0)
+
 
 class TacticalPlayer:
     """Greedy one-activation look-ahead on exact expected damage, plus simple doctrine."""
@@ -69,25 +96,59 @@ class TacticalPlayer:
         self._marks: dict[int, tuple[list[tuple[float, float]], list[tuple[float, float]]]] = {}
         # by unit uid, the enemy that could last shoot at it (asked first: see _threatened)
         self._threat: dict[int, int] = {}
+        # during a choice, the cap on each shooting's damage (see _shot_ceiling)
+        self._ceilings: dict[
+            tuple[int, int, bool], tuple[float, list[tuple[int, _Reach]], int, int, float] | None
+        ] = {}
+        # during a choice, each unit's live men by weapons (see _men)
+        self._men: dict[int, list[tuple[int, Model]]] = {}
 
     # -- the protocol ---------------------------------------------------------------
     def choose(self, state: BoltActionGame) -> Action:
         actions = state.legal_actions()
         if state.pending is not None:
             return self._react(state, actions)
-        best, best_value = actions[0], float("-inf")
         places = [None if u.destroyed else u.anchor for u in state.units]
         kept = self._kept
         if kept is None or kept[0] is not state or kept[1] is not state.table or kept[2] != places:
             self._kept, self._kept_places, self._marks = (state, state.table, places), {}, {}
         self._places = self._kept_places
+        self._new_choice()
         try:
-            for action in actions:
-                value = self.value(state, action)
-                if value > best_value:
-                    best, best_value = action, value
+            return self._best(state, actions)
         finally:
             self._places = None
+
+    def _new_choice(self) -> None:
+        """Forget the caps of the last choice (the game has changed since)."""
+        self._ceilings, self._men = {}, {}
+
+    def _best(self, state: BoltActionGame, actions: list[Action]) -> Action:
+        """The first of the actions worth the most, as valuing each in turn finds it.
+
+        A shot whose damage can be capped cheaply (see :meth:`_ceiling`) is valued after
+        the rest, the highest cap first, and not at all when its cap cannot beat the best
+        so far (a cap equal to it beats it only from an earlier place in the list).
+        """
+        best, best_value, best_at = actions[0], float("-inf"), 0
+        later: list[tuple[float, int]] = []
+        for i, action in enumerate(actions):
+            # (only an order with a target may shoot: the test inline saves a call)
+            ceiling = None if action.target is None else self._ceiling(state, action)
+            if ceiling is not None:
+                later.append((-ceiling, i))
+                continue
+            value = self.value(state, action)
+            if value > best_value:
+                best, best_value, best_at = action, value, i
+        later.sort()
+        for minus_ceiling, i in later:
+            ceiling = -minus_ceiling
+            if ceiling < best_value or (ceiling == best_value and i > best_at):
+                continue
+            value = self.value(state, actions[i])
+            if value > best_value or (value == best_value and i < best_at):
+                best, best_value, best_at = actions[i], value, i
         return best
 
     # -- reactions --------------------------------------------------------------------
@@ -171,7 +232,23 @@ class TacticalPlayer:
             return self.damage(state, unit, state.units[action.target], moving=False) - pinned
         if action.order == "Run" and action.target is not None:
             return self._assault_value(state, unit, state.units[action.target], action)
-        to, places = action.to, self._places
+        to = action.to
+        position = self._gain(state, unit, to)
+        if action.order == "Advance":
+            if action.target is None:
+                return 0.0 + position - pinned  # (0.0: the shot it does not fire)
+            dest = Point(*to) if to else unit.anchor
+            shot = self.damage(state, unit, state.units[action.target], moving=True, origin=dest)
+            return shot + position - pinned
+        if action.order == "Run":
+            return 1.3 * position - pinned
+        return 0.0
+
+    def _gain(
+        self, state: BoltActionGame, unit: UnitState, to: tuple[float, float] | None
+    ) -> float:
+        """How much better the place ``to`` is than where the unit stands (0 for no move)."""
+        places = self._places
         if to and places is not None:
             # during a choice, a destination valued before (by this or another candidate
             # of the unit) and the unit's own place are read straight from the store
@@ -179,21 +256,77 @@ class TacticalPlayer:
             there = here if here is not None else self._position(state, unit, Point(*to))
             anchor = unit.anchor
             here = places.get((unit.uid, anchor.x, anchor.y))
-            position = there - (here if here is not None else self._position(state, unit, anchor))
-            dest: Point | None = None
+            return there - (here if here is not None else self._position(state, unit, anchor))
+        dest = Point(*to) if to else unit.anchor
+        return self._position(state, unit, dest) - self._position(state, unit, unit.anchor)
+
+    def _ceiling(self, state: BoltActionGame, action: Action) -> float | None:
+        """No less than :meth:`value` of a Fire or an Advance that shoots at troops, worked
+        out in the same steps with the damage's cap in its place; None for other orders."""
+        if action.target is None:
+            return None
+        order = action.order
+        if order == "Fire" and action.choice not in ("barrage", "air strike"):
+            moving = False
+        elif order == "Advance":
+            moving = True
         else:
-            dest = Point(*to) if to else unit.anchor
-            position = self._position(state, unit, dest) - self._position(state, unit, unit.anchor)
-        if action.order == "Advance":
-            if action.target is None:
-                return 0.0 + position - pinned  # (0.0: the shot it does not fire)
-            if dest is None and to:
-                dest = Point(*to)
-            shot = self.damage(state, unit, state.units[action.target], moving=True, origin=dest)
-            return shot + position - pinned
-        if action.order == "Run":
-            return 1.3 * position - pinned
-        return 0.0
+            return None
+        unit = state.units[action.unit]
+        to = action.to if moving else None
+        if to:
+            anchor = unit.anchor
+            shift = math.dist(to, (anchor.x, anchor.y))
+        else:
+            shift = 0.0
+        shot = self._shot_ceiling(state, unit, state.units[action.target], moving, shift)
+        if shot is None:
+            return None
+        if not moving:
+            return shot - unit.pins
+        return shot + self._gain(state, unit, action.to) - unit.pins
+
+    def _shot_ceiling(
+        self, state: BoltActionGame, unit: UnitState, target: UnitState, moving: bool, shift: float
+    ) -> float | None:
+        """No less than :meth:`damage` answers for this infantry unit's shooting at troops
+        with the unit moved ``shift`` inches (or less) any way; None for vehicles.
+
+        Every man fires the most telling shot he could pick at any range he may then have
+        (no nearer the target than the units' gap less the shift) and behind any cover; the
+        casualties are no more than the target's men; the pins' mean is no more than the
+        chance of any hit, or than the most pins a shot of their own could bring.
+        """
+        key = (unit.uid, target.uid, moving)
+        if key in self._ceilings:
+            found = self._ceilings[key]
+        else:
+            found = None
+            if unit.vehicle is None and target.vehicle is None:
+                men = self._men.get(unit.uid)
+                if men is None:
+                    men = self._men[unit.uid] = _men(unit)
+                squad = _squad(state, unit, target, moving, men)
+                pins = max([reach.pins for _, reach in squad], default=0)
+                aims = len(target.coords) // 2  # what damage caps the casualties at
+                per_model = target.points / max(1, target.start_models)
+                found = state.gap(unit, target), squad, pins, aims, per_model
+            self._ceilings[key] = found
+        if found is None:
+            return None
+        gap, squad, pins, aims, per_model = found
+        near = gap - shift - NEARER
+        casualties = hit = 0.0
+        for count, reach in squad:
+            i = max(0, bisect_right(reach.ranges, near) - 1)
+            casualties += count * reach.casualties[i]
+            hit += count * reach.hits[i]
+        casualties *= 1 + ROUNDING
+        hit *= 1 + ROUNDING
+        cap = casualties if casualties < aims else float(aims)
+        # the pins are 1 if anything hits, or the most rolled for a shot of their own
+        most_pins = float(pins) if pins > 1 else (hit if hit < 1 else 1.0)
+        return cap * per_model + most_pins * PIN_VALUE
 
     def _threatened(self, state: BoltActionGame, unit: UnitState, enemies: list[UnitState]) -> bool:
         """Could any of ``enemies`` shoot at the unit where it stands? The one that could
@@ -296,3 +429,112 @@ class TacticalPlayer:
         if p is None:
             return -10.0
         return p * target.points - (1 - p) * unit.points
+
+
+@dataclass(frozen=True, slots=True)
+class _Reach:
+    """What one man could do to troops at each range band or beyond: ``ranges`` holds a
+    range in each band (rising), the others at each place the most he could bring at that
+    band or any farther one (floats no less than the exact fractions)."""
+
+    ranges: tuple[float, ...]
+    casualties: tuple[float, ...]  # the most casualties he could expect
+    hits: tuple[float, ...]  # his best chance to hit at all
+    pins: int  # the most pins a shot of his could bring of its own (HE, flame): 0 if none
+
+
+def _men(unit: UnitState) -> list[tuple[int, Model]]:
+    """The unit's live men by their weapons (and one-shot weapon used): how many, and the
+    first of them."""
+    men: dict[tuple[tuple[str, ...], bool], list[int]] = {}
+    firsts: dict[tuple[tuple[str, ...], bool], Model] = {}
+    for model in unit.alive_models:
+        kind = (model.weapons, model.used_one_shot)
+        if kind in men:
+            men[kind][0] += 1
+        else:
+            men[kind], firsts[kind] = [1], model
+    return [(count, firsts[kind]) for kind, (count,) in men.items()]
+
+
+def _squad(
+    state: BoltActionGame,
+    unit: UnitState,
+    target: UnitState,
+    moving: bool,
+    men: list[tuple[int, Model]],
+) -> list[tuple[int, _Reach]]:
+    """An infantry unit's ``men`` (see :func:`_men`) shooting at troops, as (how many,
+    what each could do).
+
+    A man's pick of shot reads, besides his range and cover, only what the game's shooting
+    context reads (its ``_shooting_groups``), so it is remembered by that and his weapons.
+    """
+    context = (
+        state.rules,
+        target.quality,
+        len(unit.alive_models) < 2,
+        moving,
+        unit.pins,
+        unit.quality,
+        unit.ranged_in_on == target.uid,
+        target.is_down,
+        target.start_models <= 2,
+    )
+    squad: list[tuple[int, _Reach]] = []
+    for count, model in men:
+        key = (context, model.weapons, model.used_one_shot)
+        if key in _MEN:
+            reach = _MEN[key]
+        else:
+            reach = _one_man(state, unit, target, model, moving)
+            if len(_MEN) >= _MEN_LIMIT:
+                _MEN.clear()
+            _MEN[key] = reach
+        squad.append((count, reach))
+    return squad
+
+
+def _one_man(
+    state: BoltActionGame, unit: UnitState, target: UnitState, model: Model, moving: bool
+) -> _Reach:
+    """:class:`_Reach` of one man: his shots asked of the game at a range in each band
+    between the ranges where his shooting changes, behind each cover."""
+    marks, _ = _range_marks(state.rules, model.weapons)
+    ranges = sorted({0.0, *marks, *((a + b) / 2 for a, b in pairwise(marks)), marks[-1] + 1.0})
+    profile = infantry_target(state.rules, target.quality)
+    at, nearest = model.point, target.anchor
+    casualties: list[Fraction] = []
+    hits: list[Fraction] = []
+    pins = 0
+    for rng in ranges:
+        most_casualties = most_hit = Fraction(0)
+        for cover in COVERS:
+            picked = state._model_shots(
+                unit, target, model, moving, at, nearest, rng, cover, profile, "front"
+            )
+            for shot, per, _ in picked:
+                if shot.special_pins is not None:
+                    pins = max(pins, _most_rolled(shot.special_pins))
+                mean, chance = _shot_means(shot)
+                most_casualties = max(most_casualties, per * mean)
+                most_hit = max(most_hit, per * chance)
+        casualties.append(most_casualties)
+        hits.append(most_hit)
+    return _Reach(tuple(ranges), _farther_most(casualties), _farther_most(hits), pins)
+
+
+def _most_rolled(expr: DiceExpr) -> int:
+    """The highest a dice expression can roll (as :func:`roll_expr` rolls it)."""
+    if expr.count == 0:
+        return expr.constant
+    return max(0, expr.count * expr.sides + expr.constant)
+
+
+def _farther_most(values: list[Fraction]) -> tuple[float, ...]:
+    """At each place the most of it and all after it, as a float no less than that."""
+    most, found = Fraction(0), []
+    for value in reversed(values):
+        most = max(most, value)
+        found.append(math.nextafter(float(most), math.inf))
+    return tuple(reversed(found))

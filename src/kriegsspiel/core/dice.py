@@ -67,6 +67,7 @@ class Dist(Generic[T]):
         summed fractions; the terms are added as integers, not one Fraction at a time.
         """
         items: dict[U, Fraction] = {}
+        parts: list[tuple[int, int]] = []  # each outcome's (numerator, denominator), unreduced
         negative = False  # a sign read off the integers: no Fraction compared
         for outcome, terms in sums.items():
             if len(terms) == 1:
@@ -76,14 +77,17 @@ class Dist(Generic[T]):
                 num = sum(n * (den // d) for d, n in terms.items())
             if num:
                 items[outcome] = Fraction(num, den)
+                parts.append((num, den))
                 if (num < 0) != (den < 0):
                     negative = True
         if not items:
             raise ValueError("a distribution needs at least one outcome")
         if negative:
             raise ValueError("negative probability")
-        common = math.lcm(*(p.denominator for p in items.values()))
-        if sum(p.numerator * (common // p.denominator) for p in items.values()) != common:
+        # the sum is 1 exactly when, over any common denominator, the numerators add up to
+        # it: found from the integers at hand rather than each Fraction's (reduced) parts
+        common = math.lcm(*(den for _, den in parts))
+        if sum(num * (common // den) for num, den in parts) != common:
             raise ValueError("probabilities do not sum to 1")
         return Dist(items)
 

@@ -1,0 +1,180 @@
+"""The tactical player's caps on a shooting's worth never undercut it, so skipping the
+orders whose cap cannot beat the best so far leaves every choice as it was.
+
+Each test walks real games (both editions) and compares the fast path with the plain one.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer, _most_rolled
+from kriegsspiel.ai.players import RandomPlayer, chance_outcome
+from kriegsspiel.core.dice import DiceExpr, Dist
+from kriegsspiel.core.game import CHANCE
+from kriegsspiel.core.scenario import load_scenario, sample_scenarios
+from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
+
+RULESETS = ["konflikt47", "bolt-action-1"]
+
+
+def new_game(ruleset: str, seed: int) -> BoltActionGame:
+    armies = [load_army(p, ruleset) for p in sample_armies(ruleset)[:2]]
+    scenario = load_scenario(sample_scenarios()[seed % 2])
+    return BoltActionGame(ruleset, scenario, (armies[0], armies[1]), seed=seed)
+
+
+def positions(ruleset: str, seed: int, every: int) -> list[BoltActionGame]:
+    """Copies of a random game every few decisions (pins, losses and moves pile up)."""
+    game = new_game(ruleset, seed)
+    players = [RandomPlayer(seed), RandomPlayer(seed + 1)]
+    rng = random.Random(seed)
+    found: list[BoltActionGame] = []
+    step = 0
+    while not game.is_terminal():
+        player = game.current_player()
+        if player == CHANCE:
+            game.apply_action(chance_outcome(game, rng))
+            continue
+        step += 1
+        if step % every == 0:
+            found.append(game.clone())
+        game.apply_action(players[player].choose(game))
+    return found
+
+
+def plain_choice(player: TacticalPlayer, game: BoltActionGame) -> Action:
+    """Every order valued in turn, the first of the best kept (the choice before caps)."""
+    actions = game.legal_actions()
+    best, best_value = actions[0], float("-inf")
+    for action in actions:
+        value = player.value(game, action)
+        if value > best_value:
+            best, best_value = action, value
+    return best
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_an_orders_cap_is_never_below_its_value(ruleset: str) -> None:
+    player = TacticalPlayer()
+    capped = 0
+    for seed in (11, 12):
+        for game in positions(ruleset, seed, every=5):
+            if game.pending is not None:
+                continue
+            player._new_choice()
+            for action in game.legal_actions():
+                ceiling = player._ceiling(game, action)
+                if ceiling is not None:
+                    assert ceiling >= player.value(game, action)
+                    capped += 1
+    assert capped > 100
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_shootings_cap_holds_from_any_place(ruleset: str) -> None:
+    """From the unit's place and from places all round it, moving or not, the damage is
+    never above the cap (which does not know where the unit will be)."""
+    player = TacticalPlayer()
+    capped = hit = 0
+    for game in positions(ruleset, 13, every=9):
+        live = [u for u in game.units if not u.destroyed]
+        for unit in live:
+            a = unit.anchor
+            steps = [(0.0, 0.0)] + [(dx, dy) for dx in (-6, -1.5, 0, 4) for dy in (-6, 2, 6)]
+            for target in live:
+                if target.side == unit.side:
+                    continue
+                for moving in (False, True):
+                    player._new_choice()
+                    for dx, dy in steps:
+                        shift = math.hypot(dx, dy)
+                        ceiling = player._shot_ceiling(game, unit, target, moving, shift)
+                        if ceiling is None:
+                            break
+                        origin = Point(a.x + dx, a.y + dy) if shift else None
+                        damage = player.damage(game, unit, target, moving=moving, origin=origin)
+                        assert damage <= ceiling
+                        # a longer shift is allowed for: the cap only grows
+                        farther = player._shot_ceiling(game, unit, target, moving, shift + 5)
+                        assert farther is not None and farther >= ceiling
+                        capped += 1
+                        hit += damage > 0
+    assert capped > 50 and hit > 50
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_choices_with_caps_match_valuing_every_order(ruleset: str) -> None:
+    """Whole tactical games: at every decision the choice is the plain one."""
+    checked = 0
+    for seed in (21, 22):
+        game = new_game(ruleset, seed)
+        players = [TacticalPlayer(seed), TacticalPlayer(seed + 1)]
+        plain = TacticalPlayer(seed)
+        rng = random.Random(seed)
+        while not game.is_terminal():
+            side = game.current_player()
+            if side == CHANCE:
+                game.apply_action(chance_outcome(game, rng))
+                continue
+            action = players[side].choose(game)
+            if game.pending is None:
+                assert action == plain_choice(plain, game)
+                checked += 1
+            game.apply_action(action)
+    assert checked > 50
+
+
+@pytest.mark.parametrize("text", ["D6", "2D6-1", "D3+1", "D2", "3", "D6-6"])
+def test_the_most_pins_rolled_is_the_highest_roll(text: str) -> None:
+    expr = DiceExpr(text)
+    assert _most_rolled(expr) == max(max(0, v) for v in expr.dist().outcomes())
+
+
+def plain_from_sums(sums: dict[int, dict[int, int]]) -> Dist[int] | str:
+    """:meth:`Dist.from_probabilities` of the summed fractions, or its refusal."""
+    total = {
+        o: sum((Fraction(n, d) for d, n in terms.items()), Fraction(0)) for o, terms in sums.items()
+    }
+    try:
+        return Dist.from_probabilities(total)
+    except ValueError as refused:
+        return str(refused)
+
+
+fraction_sums = st.dictionaries(
+    st.integers(0, 4),
+    st.dictionaries(st.integers(-12, 12).filter(bool), st.integers(-3, 12), min_size=1, max_size=3),
+    max_size=4,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(fraction_sums)
+def test_fraction_sums_build_and_refuse_as_the_plain_way(sums: dict[int, dict[int, int]]) -> None:
+    try:
+        fast: Dist[int] | str = Dist.from_fraction_sums(sums)
+    except ValueError as refused:
+        fast = str(refused)
+    assert fast == plain_from_sums(sums)
+
+
+@pytest.mark.parametrize(
+    "sums",
+    [
+        {0: {6: 1}, 1: {6: 5}},
+        {0: {4: 1, 12: 2}, 1: {12: 7}},
+        {0: {-2: -1}, 1: {2: 1}},
+        {0: {9: 3}, 1: {3: 2}},
+    ],
+)
+def test_fraction_sums_that_add_to_one_build(sums: dict[int, dict[int, int]]) -> None:
+    assert Dist.from_fraction_sums(sums) == plain_from_sums(sums)
