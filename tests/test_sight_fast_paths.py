@@ -14,7 +14,7 @@ from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import _unit_cover, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from tests.test_moves_fast import positions
-from tests.test_table import points, table_and_points, tables
+from tests.test_table import points, tables
 
 
 @st.composite
@@ -65,31 +65,6 @@ def test_a_units_cover_is_the_plain_answer(ruleset: str, seed: int) -> None:
                     asked += 1
                     opened += all(game.table.in_the_open(m.x, m.y) for m in target.alive_models)
     assert asked > 100 and opened > 10  # units were asked about, some of them in the open
-
-
-@settings(max_examples=80, deadline=None)
-@given(
-    table_and_points(n=6),
-    table_and_points(n=9),
-    st.lists(st.integers(0, 3), min_size=9, max_size=9),
-)
-def test_nearest_in_sight_each_is_nearest_in_sight_target_by_target(
-    case: tuple[Table, list[Point]], more: tuple[Table, list[Point]], groups: list[int]
-) -> None:
-    """The batch (its distances in one array, its blockers and origins' tests shared)
-    answers as one by one on a table that remembers nothing, and remembers its answers."""
-    table, origins = case
-    flat_o = tuple(c for p in origins for c in (p.x, p.y))
-    targets: list[tuple[float, ...]] = [(), *[() for _ in range(4)]]
-    for p, g in zip(more[1], groups, strict=False):  # (up to 9 points)
-        targets[g + 1] += (p.x, p.y)
-    targets.append(flat_o[:2])  # a target on an origin
-    fresh = Table(table.width, table.height, table.features)  # nothing remembered yet
-    expected = [fresh.nearest_in_sight(flat_o, t) for t in targets]
-    assert table.nearest_in_sight_each(flat_o, targets) == expected
-    assert [table.nearest_in_sight(flat_o, t) for t in targets] == expected  # remembered
-    assert table.nearest_in_sight_each(flat_o, targets[::-1]) == expected[::-1]
-    assert table.nearest_in_sight_each((), targets) == [()] * len(targets)
 
 
 def test_a_target_at_exactly_the_reach_is_within_it() -> None:

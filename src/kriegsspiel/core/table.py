@@ -492,14 +492,11 @@ class Table:
     ) -> list[bool]:
         """:meth:`sees_within` for each of ``targets`` (e.g. every enemy unit) in one batch.
 
-        The same answers; cheaper than asking one by one, since the origins are hashed and
-        boxed once for all the targets: answers are remembered per ``(origins, reach)``. A
-        target near enough is asked about by :meth:`nearest_in_sight_each` (an origin sees
-        a target point within reach if and only if the nearest it sees is within reach):
-        the shooting that a target in sight is weighed for asks that again, and finds it
-        remembered. The blockers near any target and each origin's :func:`_past` are shared
-        there (a blocker whose box misses a target's points and the origins cannot cross a
-        sight line between them, so sharing changes no answer).
+        The same answers; cheaper than asking one by one, since the origins are hashed, boxed
+        and sighted from once for all the targets: answers are remembered per
+        ``(origins, reach)``, and the blockers near any target and each origin's
+        :func:`_past` are shared (a blocker whose box misses a target's points and the
+        origins cannot cross a sight line between them, so sharing changes no answer).
         """
         memo = self._memo.get("sees_within each")  # (_store, inline on a hot path)
         if memo is None or len(memo) >= MEMO_LIMIT:
@@ -523,20 +520,27 @@ class Table:
         if todo:
             near = _bounds(origins)
             close: list[tuple[int, Coords]] = []
+            x0, y0, x1, y1 = near
             for k, flat in todo:
-                if _apart(near, _bounds(flat), reach):
+                far = _bounds(flat)
+                if _apart(near, far, reach):
                     known[flat] = False
                 else:
                     close.append((k, flat))
+                    if far[0] < x0:  # (min and max by comparisons: the same values)
+                        x0 = far[0]
+                    if far[1] < y0:
+                        y0 = far[1]
+                    if far[2] > x1:
+                        x1 = far[2]
+                    if far[3] > y1:
+                        y1 = far[3]
             if close:
-                each = self.nearest_in_sight_each(origins, [flat for _, flat in close])
-                for (k, flat), nearest in zip(close, each, strict=True):
-                    found = False
-                    for seen in nearest:
-                        if seen is not None and seen[1] <= reach:
-                            found = True
-                            break
-                    known[flat] = answers[k] = found
+                shapes = self._blockers_in(near, (x0, y0, x1, y1))
+                pasts: list[list[tuple[int, _Shape, int]] | None] = [None] * (len(origins) // 2)
+                for k, flat in close:
+                    found = known[flat] = self._sees_within(origins, flat, reach, shapes, pasts)
+                    answers[k] = found
         return answers
 
     def _sees_within(
@@ -597,72 +601,21 @@ class Table:
             found = memo[key] = self._nearest_in_sight(origins, targets)
         return found
 
-    def nearest_in_sight_each(
-        self, origins: Coords, targets: Sequence[Coords]
-    ) -> list[tuple[tuple[int, float] | None, ...]]:
-        """:meth:`nearest_in_sight` for each of ``targets`` (e.g. every enemy unit) in one
-        batch: the same answers, remembered alike, cheaper than asking one by one, since the
-        distances to all the targets' points come in one array and each origin's
-        :func:`_past` is shared (see :meth:`sees_within_each` on why sharing changes no
-        answer; each distance is numpy's, whichever array it is worked out in)."""
-        memo = self._memo.get("nearest in sight")  # (_store, inline on a hot path)
-        if memo is None or len(memo) >= MEMO_LIMIT:
-            memo = self._store("nearest in sight")
-        get = memo.get
-        answers: list[tuple[tuple[int, float] | None, ...]] = []
-        todo: list[int] = []
-        for k, flat in enumerate(targets):
-            found = get((origins, flat))
-            if found is None:
-                todo.append(k)
-                found = ()  # (for now)
-            answers.append(found)
-        if not todo:
-            return answers
-        joined = tuple([c for k in todo for c in targets[k]])
-        far: list[list[float]] = self.distances_flat(origins, joined).tolist()
-        shapes = self._blockers_near(origins, joined)
-        pasts: list[list[tuple[int, _Shape, int]] | None] = [None] * (len(origins) // 2)
-        start = 0
-        for k in todo:
-            flat = targets[k]
-            end = start + len(flat) // 2
-            rows = [row[start:end] for row in far]
-            answers[k] = memo[(origins, flat)] = self._nearest(origins, flat, rows, shapes, pasts)
-            start = end
-        return answers
-
     def _nearest_in_sight(
         self, origins: Coords, targets: Coords
     ) -> tuple[tuple[int, float] | None, ...]:
         """Each origin tries its targets nearest first, up to the first one in sight."""
         far: list[list[float]] = self.distances_flat(origins, targets).tolist()
         shapes = self._blockers_near(origins, targets)
-        return self._nearest(origins, targets, far, shapes, [None] * (len(origins) // 2))
-
-    def _nearest(
-        self,
-        origins: Coords,
-        targets: Coords,
-        far: list[list[float]],
-        shapes: list[_Shape],
-        pasts: list[list[tuple[int, _Shape, int]] | None],
-    ) -> tuple[tuple[int, float] | None, ...]:
-        """:meth:`_nearest_in_sight` given the distances (a row per origin), the blockers
-        that may matter (at least those near these points: see :meth:`_blockers_near`) and
-        each origin's :func:`_past` of them (filled in as needed, shared with other calls
-        with these shapes)."""
         held: list[list[int] | None] = [None] * (len(targets) // 2)  # see _sight_past
         found: list[tuple[int, float] | None] = []
         for i, row in enumerate(far):
+            ax, ay = origins[2 * i], origins[2 * i + 1]
+            past = _past(shapes, ax, ay)
             nearest = None
             if not row:
                 found.append(nearest)
                 continue
-            ax, ay = origins[2 * i], origins[2 * i + 1]
-            past = pasts[i]
-            if past is None:
-                past = pasts[i] = _past(shapes, ax, ay)
             # the targets nearest first (stable: ties by index), sorted only when the
             # nearest, the first of them, is not in sight
             order: list[int] | None = None
