@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_moves_fast import positions
+from test_table import points, tables
 
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import COVER_REACH, Point, Table, TerrainFeature, rectangle
@@ -13,8 +15,6 @@ from kriegsspiel.rulesets.bolt_action.game.candidates import _destinations, _goa
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import _unit_cover, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
-from tests.test_moves_fast import positions
-from tests.test_table import points, tables
 
 
 @st.composite
