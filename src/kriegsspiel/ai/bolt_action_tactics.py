@@ -26,7 +26,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     troops_shot_distribution,
 )
 from kriegsspiel.rulesets.bolt_action.edition import Rules
-from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame, _range_marks
+from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame, range_marks
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
 from kriegsspiel.rulesets.bolt_action.morale import new_test
 from kriegsspiel.rulesets.bolt_action.shooting import Cover, Group, Shot, infantry_target
@@ -500,7 +500,7 @@ def _one_man(
 ) -> _Reach:
     """:class:`_Reach` of one man: his shots asked of the game at a range in each band
     between the ranges where his shooting changes, behind each cover."""
-    marks, _ = _range_marks(state.rules, model.weapons)
+    marks, _ = range_marks(state.rules, model.weapons)
     ranges = sorted({0.0, *marks, *((a + b) / 2 for a, b in pairwise(marks)), marks[-1] + 1.0})
     profile = infantry_target(state.rules, target.quality)
     at, nearest = model.point, target.anchor
@@ -510,7 +510,7 @@ def _one_man(
     for rng in ranges:
         most_casualties = most_hit = Fraction(0)
         for cover in COVERS:
-            picked = state._model_shots(
+            picked = state.model_shots(
                 unit, target, model, moving, at, nearest, rng, cover, profile, "front"
             )
             for shot, per, _ in picked:

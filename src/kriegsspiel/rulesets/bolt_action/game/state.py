@@ -210,7 +210,7 @@ _CHOICES: dict[Any, tuple[tuple[Shot, int, bool], ...]] = {}
 _NUMBERS = count()
 
 
-def _range_marks(rules: Rules, weapons: tuple[str, ...]) -> tuple[tuple[float, ...], float]:
+def range_marks(rules: Rules, weapons: tuple[str, ...]) -> tuple[tuple[float, ...], float]:
     """Every range (sorted) at which some answer about these weapons may change: their
     reach, minimum and indirect minimum, long range, and point blank. Where a range falls
     among them (:func:`bisect.bisect_left` and ``bisect_right``) settles every range test
@@ -598,9 +598,9 @@ class BoltActionGame:
     ) -> tuple[tuple[Group, ...], tuple[int, ...]]:
         """The groups, and the indices (in ``alive_models``) of the one-shot firers.
 
-        Each model fires the weapons :meth:`_model_shots` picks. Its pick depends on the
+        Each model fires the weapons :meth:`model_shots` picks. Its pick depends on the
         model's place only through the range bands of its weapons (and, for vehicles,
-        facing and arcs), so it is remembered by those (see :func:`_range_marks`) with
+        facing and arcs), so it is remembered by those (see :func:`range_marks`) with
         everything about this firer and target that it reads.
         """
         alive = unit.alive_models
@@ -624,7 +624,7 @@ class BoltActionGame:
             seen = in_sight[i]
             if seen is not None:
                 found = known((rules, model.weapons))
-                marks, reach = found or _range_marks(rules, model.weapons)
+                marks, reach = found or range_marks(rules, model.weapons)
                 if seen[1] <= reach:
                     able.append((i, model, seen[0], seen[1], marks))
         if not able:
@@ -688,7 +688,7 @@ class BoltActionGame:
                 if len(_CHOICES) >= MEMO_LIMIT:
                     _CHOICES.clear()
                 at, nearest = Point(model.x + dx, model.y + dy), aims[j].point
-                chosen = _CHOICES[key] = self._model_shots(
+                chosen = _CHOICES[key] = self.model_shots(
                     unit, target, model, moving, at, nearest, rng, cover, tgt_profile, facing
                 )
             for shot, per, one_shot in chosen:
@@ -697,7 +697,7 @@ class BoltActionGame:
                     fired.append(i)
         return tuple([Group(shot, n) for shot, n in counts.items()]), tuple(fired)
 
-    def _model_shots(
+    def model_shots(
         self,
         unit: UnitState,
         target: UnitState,
@@ -711,7 +711,12 @@ class BoltActionGame:
         facing: str,
     ) -> tuple[tuple[Shot, int, bool], ...]:
         """What one model at ``at`` fires at ``target`` (nearest model ``rng`` away):
-        every weapon that can for a vehicle, else the one best at this target."""
+        every weapon that can for a vehicle, else the one best at this target.
+
+        Unless the model is a vehicle's (whose arcs read ``at``), its place counts only
+        through ``rng`` (its band among :func:`range_marks`) and ``cover``, besides the
+        shooting context: this game's shot memo and the tactical AI's caps on shots at
+        troops both rely on that."""
         rules, vehicle = self.rules, target.vehicle
         arcs = dict(unit.vehicle.arcs) if unit.vehicle else {}
         options: list[tuple[Shot, int, bool]] = []
