@@ -13,9 +13,10 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_ai_fast_paths import positions
 
 from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer, _most_rolled
-from kriegsspiel.ai.players import RandomPlayer, chance_outcome
+from kriegsspiel.ai.players import chance_outcome
 from kriegsspiel.core.dice import DiceExpr, Dist
 from kriegsspiel.core.game import CHANCE
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
@@ -30,25 +31,6 @@ def new_game(ruleset: str, seed: int) -> BoltActionGame:
     armies = [load_army(p, ruleset) for p in sample_armies(ruleset)[:2]]
     scenario = load_scenario(sample_scenarios()[seed % 2])
     return BoltActionGame(ruleset, scenario, (armies[0], armies[1]), seed=seed)
-
-
-def positions(ruleset: str, seed: int, every: int) -> list[BoltActionGame]:
-    """Copies of a random game every few decisions (pins, losses and moves pile up)."""
-    game = new_game(ruleset, seed)
-    players = [RandomPlayer(seed), RandomPlayer(seed + 1)]
-    rng = random.Random(seed)
-    found: list[BoltActionGame] = []
-    step = 0
-    while not game.is_terminal():
-        player = game.current_player()
-        if player == CHANCE:
-            game.apply_action(chance_outcome(game, rng))
-            continue
-        step += 1
-        if step % every == 0:
-            found.append(game.clone())
-        game.apply_action(players[player].choose(game))
-    return found
 
 
 def plain_choice(player: TacticalPlayer, game: BoltActionGame) -> Action:

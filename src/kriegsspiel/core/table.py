@@ -960,22 +960,11 @@ def _crossing(
     """The indices (ascending) of the shapes whose interior the segment a-b (of positive
     length) meets, or None if a close call needs shapely. Only a shape whose bounding box
     comes within ``_MARGIN`` of the segment's can meet it; the others are not asked."""
-    x0, x1 = (ax, bx) if ax <= bx else (bx, ax)
-    y0, y1 = (ay, by) if ay <= by else (by, ay)
-    x0, y0, x1, y1 = x0 - _MARGIN, y0 - _MARGIN, x1 + _MARGIN, y1 + _MARGIN
-    found = []
-    for j, s in enumerate(shapes):
-        if s.x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1:
-            answer = s.crossed(ax, ay, bx, by)
-            if answer == _YES:
-                found.append(j)
-            elif answer == _UNSURE:
-                return None
-    return tuple(found)
+    return _crossing_among(enumerate(shapes), ax, ay, bx, by)
 
 
 def _crossing_among(
-    shapes: Sequence[tuple[int, _Shape]], ax: float, ay: float, bx: float, by: float
+    shapes: Iterable[tuple[int, _Shape]], ax: float, ay: float, bx: float, by: float
 ) -> tuple[int, ...] | None:
     """:func:`_crossing` of some of the shapes, each with its index (ascending): the same
     answer as of all of them wherever the others' boxes miss the segment's."""
