@@ -28,6 +28,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     exact_troops,
     exact_vehicle,
     expected_troops,
+    knock_out_ceiling,
 )
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, new_test, order_test
 from kriegsspiel.rulesets.bolt_action.odds import (
@@ -421,6 +422,58 @@ def test_vehicle_exact_matches_monte_carlo() -> None:
     assert bernoulli_ok(
         sum(v.immobilised for v in runs), n, dist.probability(lambda v: v.immobilised)
     )
+
+
+def _shots_at(ruleset: str, target: str, weapons: list[str], rng: float, facing: str) -> list:  # type: ignore[type-arg]
+    """Each weapon's shot at the target (those that can fire at this range)."""
+    rules = rules_for(ruleset)
+    s = Situation(range_inches=rng, facing=facing)  # type: ignore[arg-type]
+    shots = []
+    for name in weapons:
+        try:
+            shots.append(plan_shot(rules, rules.weapon(name), rules.target(target), s)[0])
+        except UsageError:
+            continue
+    return shots
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(EDITIONS),
+    st.data(),
+    st.sampled_from([3.0, 10.0, 30.0]),
+    st.sampled_from(["front", "side", "rear"]),
+)
+def test_the_knock_out_ceiling_is_never_below_the_exact_chance(
+    ruleset: str, data: st.DataObject, rng: float, facing: str
+) -> None:
+    rules = rules_for(ruleset)
+    vehicles = [n for n in rules.target_names() if rules.target(n).is_vehicle]
+    target = data.draw(st.sampled_from(vehicles))
+    names = [w.name for w in rules.data.weapons.rows]
+    weapons = data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=3))
+    counts = data.draw(st.lists(st.integers(1, 3), min_size=3, max_size=3))
+    shots = _shots_at(ruleset, target, weapons, rng, facing)
+    groups = [Group(shot, n) for shot, n in zip(shots, counts, strict=False)]
+    knocked_out = exact_vehicle(groups).probability(lambda v: v.knocked_out)
+    assert knock_out_ceiling(groups) >= knocked_out
+
+
+def test_the_knock_out_ceiling_is_the_chance_for_a_soft_skin_and_above_it_for_armour() -> None:
+    """A soft-skin dies of any damaging hit, so the cap is its exact chance; a tank may
+    shrug off a damaging hit, so its cap lies above. Rifles cannot hurt a tank at all."""
+    soft = [
+        Group(s, 3) for s in _shots_at("konflikt47", "soft-skinned vehicle", ["Rifle"], 10, "front")
+    ]
+    chance = exact_vehicle(soft).probability(lambda v: v.knocked_out)
+    assert 0 < chance == knock_out_ceiling(soft)
+    tank = [Group(s, 2) for s in _shots_at("konflikt47", "medium tank", ["Bazooka"], 10, "side")]
+    chance = exact_vehicle(tank).probability(lambda v: v.knocked_out)
+    assert 0 < chance < knock_out_ceiling(tank) < 1
+    rifles = [
+        Group(s, 10) for s in _shots_at("bolt-action-1", "light tank", ["Rifle"], 10, "front")
+    ]
+    assert knock_out_ceiling(rifles) == 0
 
 
 def test_gravity_pulse_bonus_against_heavy_armour() -> None:

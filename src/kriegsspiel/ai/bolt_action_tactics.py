@@ -23,6 +23,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     TroopsContext,
     exact_vehicle,
     expected_troops,
+    knock_out_ceiling,
     troops_shot_distribution,
 )
 from kriegsspiel.rulesets.bolt_action.edition import Rules
@@ -38,6 +39,12 @@ COVER_BONUS = {"none": 0.0, "soft": 3.0, "hard": 5.0}  # a place's worth to infa
 @lru_cache(maxsize=4096)
 def _vehicle_ko(groups: tuple[Group, ...]) -> float:
     return float(exact_vehicle(groups).probability(lambda v: v.knocked_out))
+
+
+@lru_cache(maxsize=4096)
+def _ko_ceiling(groups: tuple[Group, ...]) -> float:
+    """No less than :func:`_vehicle_ko` (the float of a larger fraction is no smaller)."""
+    return float(knock_out_ceiling(groups))
 
 
 @lru_cache(maxsize=4096)
@@ -261,8 +268,9 @@ class TacticalPlayer:
         return self._position(state, unit, dest) - self._position(state, unit, unit.anchor)
 
     def _ceiling(self, state: BoltActionGame, action: Action) -> float | None:
-        """No less than :meth:`value` of a Fire or an Advance that shoots at troops, worked
-        out in the same steps with the damage's cap in its place; None for other orders."""
+        """No less than :meth:`value` of a Fire or an Advance that shoots, worked out in
+        the same steps with the damage's cap in its place; None for other orders, and for
+        a vehicle's shooting at troops."""
         if action.target is None:
             return None
         order = action.order
@@ -274,17 +282,39 @@ class TacticalPlayer:
             return None
         unit = state.units[action.unit]
         to = action.to if moving else None
-        if to:
-            anchor = unit.anchor
-            shift = math.dist(to, (anchor.x, anchor.y))
+        target = state.units[action.target]
+        if target.vehicle is not None:
+            shot = self._knock_out_ceiling(state, unit, target, moving, to)
         else:
-            shift = 0.0
-        shot = self._shot_ceiling(state, unit, state.units[action.target], moving, shift)
-        if shot is None:
-            return None
+            if to:
+                anchor = unit.anchor
+                shift = math.dist(to, (anchor.x, anchor.y))
+            else:
+                shift = 0.0
+            found = self._shot_ceiling(state, unit, target, moving, shift)
+            if found is None:
+                return None
+            shot = found
         if not moving:
             return shot - unit.pins
         return shot + self._gain(state, unit, action.to) - unit.pins
+
+    def _knock_out_ceiling(
+        self,
+        state: BoltActionGame,
+        unit: UnitState,
+        target: UnitState,
+        moving: bool,
+        to: tuple[float, float] | None,
+    ) -> float:
+        """No less than :meth:`damage` answers for shooting at this vehicle: the same
+        shooting (the game remembers it for :meth:`damage`), its knock-out chance capped
+        by :func:`knock_out_ceiling` instead of worked out exactly."""
+        origin = (Point(*to) if to else unit.anchor) if moving else None
+        groups = state.shot_groups(unit, target, moving=moving, origin=origin)
+        if not groups:
+            return 0.0
+        return _ko_ceiling(groups) * target.points
 
     def _shot_ceiling(
         self, state: BoltActionGame, unit: UnitState, target: UnitState, moving: bool, shift: float
