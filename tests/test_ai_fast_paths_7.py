@@ -15,14 +15,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_ai_fast_paths import positions
 
-from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer, _most_rolled
+from kriegsspiel.ai.bolt_action_tactics import (
+    TacticalPlayer,
+    _cover_only_hurts,
+    _most_rolled,
+    _shot_means,
+)
 from kriegsspiel.ai.players import chance_outcome
 from kriegsspiel.core.dice import DiceExpr, Dist
 from kriegsspiel.core.game import CHANCE
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point
+from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets.bolt_action import rules_for
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
+from kriegsspiel.rulesets.bolt_action.shooting import Situation, infantry_target, plan_shot
 
 RULESETS = ["konflikt47", "bolt-action-1"]
 
@@ -115,6 +123,34 @@ def test_choices_with_caps_match_valuing_every_order(ruleset: str) -> None:
                 checked += 1
             game.apply_action(action)
     assert checked > 50
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_man_with_one_weapon_does_no_better_behind_cover(ruleset: str) -> None:
+    """What lets the cap ask a man with one way to shoot about the open only: for every
+    weapon, target and range band, cover never raises his expected casualties or his
+    chance to hit."""
+    rules = rules_for(ruleset)
+    assert _cover_only_hurts(rules)
+    compared = 0
+    for weapon in rules.data.weapons.rows:
+        if weapon.indirect_min_range is not None:
+            continue
+        for quality in ("inexperienced", "regular", "veteran"):
+            target = infantry_target(rules, quality)
+            for rng in (0.0, 5.0, 10.0, 20.0, 40.0, 70.0):
+                means = {}
+                for cover in ("none", "soft", "hard"):
+                    s = Situation(range_inches=rng, cover=cover, firer_pins=1, moving=True)
+                    try:
+                        shot = plan_shot(rules, weapon, target, s)[0]
+                    except UsageError:
+                        break
+                    means[cover] = _shot_means(shot) if shot.hit_on else (Fraction(0),) * 2
+                if len(means) == 3:
+                    assert means["none"] >= means["soft"] >= means["hard"]
+                    compared += 1
+    assert compared > 100
 
 
 @pytest.mark.parametrize("text", ["D6", "2D6-1", "D3+1", "D2", "3", "D6-6"])

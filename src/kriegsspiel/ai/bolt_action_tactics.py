@@ -529,17 +529,24 @@ def _one_man(
     state: BoltActionGame, unit: UnitState, target: UnitState, model: Model, moving: bool
 ) -> _Reach:
     """:class:`_Reach` of one man: his shots asked of the game at a range in each band
-    between the ranges where his shooting changes, behind each cover."""
-    marks, _ = range_marks(state.rules, model.weapons)
+    between the ranges where his shooting changes, behind each cover.
+
+    A man with one way to shoot (one weapon, not one that may also lob its shot) fires
+    it behind any cover, and cover only makes hitting harder: he is asked in the open.
+    """
+    rules = state.rules
+    marks, _ = range_marks(rules, model.weapons)
     ranges = sorted({0.0, *marks, *((a + b) / 2 for a, b in pairwise(marks)), marks[-1] + 1.0})
-    profile = infantry_target(state.rules, target.quality)
+    profile = infantry_target(rules, target.quality)
+    lone = len(model.weapons) == 1 and rules.weapon(model.weapons[0]).indirect_min_range is None
+    covers = ("none",) if lone and _cover_only_hurts(rules) else COVERS
     at, nearest = model.point, target.anchor
     casualties: list[Fraction] = []
     hits: list[Fraction] = []
     pins = 0
     for rng in ranges:
         most_casualties = most_hit = Fraction(0)
-        for cover in COVERS:
+        for cover in covers:
             picked = state.model_shots(
                 unit, target, model, moving, at, nearest, rng, cover, profile, "front"
             )
@@ -552,6 +559,12 @@ def _one_man(
         casualties.append(most_casualties)
         hits.append(most_hit)
     return _Reach(tuple(ranges), _farther_most(casualties), _farther_most(hits), pins)
+
+
+@lru_cache(maxsize=8)
+def _cover_only_hurts(rules: Rules) -> bool:
+    """Does every cover make a shot at troops harder to hit (never easier)?"""
+    return all(rules.hit_modifier(f"{c}_cover") <= 0 for c in COVERS if c != "none")
 
 
 def _most_rolled(expr: DiceExpr) -> int:
