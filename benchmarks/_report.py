@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 from pathlib import Path
+
+RESULTS = Path(__file__).parent / "results"
 
 
 def machine() -> str:
@@ -20,3 +23,11 @@ def publish(out: Path, lines: list[str]) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(lines))
     print("\n".join(lines))
+
+
+def arguments(description: str | None, report: str) -> argparse.ArgumentParser:
+    """A benchmark's command line, with ``--out`` (where its report goes: ``report`` in
+    benchmarks/results unless told); the benchmark adds its own options."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--out", type=Path, default=RESULTS / report)
+    return parser

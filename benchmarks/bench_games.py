@@ -9,12 +9,10 @@ the cycle collector set as the simulator sets it while it plays games (`games_co
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
-from pathlib import Path
 
-from _report import machine, publish
+from _report import arguments, machine, publish
 
 from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import Player, RandomPlayer, play
@@ -39,9 +37,8 @@ def one_game(ruleset: str, scenario_index: int, seed: int, kind: str) -> tuple[f
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = arguments(__doc__, "games.md")
     parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "games.md")
     opts = parser.parse_args()
     rows = []
     for ruleset in ("konflikt47", "bolt-action-1"):

@@ -14,14 +14,12 @@ been replaced, however long the run.
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-from _report import machine, publish
+from _report import arguments, machine, publish
 
 PROBE = """
 import json, os, resource, sys, tempfile, threading, time
@@ -87,14 +85,11 @@ print(json.dumps({'samples': samples, 'seconds': seconds, 'life': WORKER_LIFE}))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = arguments(__doc__, "long_run.md")
     parser.add_argument("--games", type=int, default=4000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--players", choices=("tactical", "random"), default="tactical")
     parser.add_argument("--ruleset", default="konflikt47")
-    parser.add_argument(
-        "--out", type=Path, default=Path(__file__).parent / "results" / "long_run.md"
-    )
     opts = parser.parse_args()
     started = time.strftime("%Y-%m-%d")
     out = subprocess.run(

@@ -13,13 +13,11 @@ now does not would be a passing spike, not growth.
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
-from pathlib import Path
 
-from _report import machine, publish
+from _report import arguments, machine, publish
 
 PROBE = """
 import json, resource, sys
@@ -58,11 +56,10 @@ def marks(ruleset: str, first: int, doublings: int, players: str) -> list[Mark]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = arguments(__doc__, "memory.md")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--doublings", type=int, default=4)
     parser.add_argument("--players", choices=("tactical", "random"), default="tactical")
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "memory.md")
     opts = parser.parse_args()
     rows = {
         r: marks(r, opts.games, opts.doublings, opts.players)

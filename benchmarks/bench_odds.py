@@ -7,7 +7,6 @@ Medians over repeated runs, all figures from the same run on the same machine.
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import statistics
 import subprocess
@@ -16,7 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from _report import machine, publish
+from _report import arguments, machine, publish
 
 from kriegsspiel.rulesets.bolt_action import odds as ba
 from kriegsspiel.rulesets.bolt_action.attack import troops_shot_distribution
@@ -65,10 +64,9 @@ def command_ms(args: list[str], repeat: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = arguments(__doc__, "odds.md")
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--cli-repeat", type=int, default=15)
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "odds.md")
     opts = parser.parse_args()
     r = opts.repeat
     rows = [

@@ -12,14 +12,12 @@ process that plays N games, then 2N.
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import subprocess
 import sys
-from pathlib import Path
 
-from _report import machine, publish
+from _report import arguments, machine, publish
 
 MEMORY_PROBE = """
 import resource, sys
@@ -64,11 +62,10 @@ def peak_rss_mib(ruleset: str, games: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = arguments(__doc__, "sim.md")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--memory-games", type=int, default=100)
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "sim.md")
     opts = parser.parse_args()
     rows = []
     for ruleset in ("konflikt47", "bolt-action-1"):

@@ -9,14 +9,12 @@ before timing, as they are in a game.
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-from _report import machine, publish
+from _report import arguments, machine, publish
 
 from kriegsspiel.core.table import LosCache, Point, Table, TerrainFeature, circle, rectangle
 
@@ -51,10 +49,9 @@ def median_ms(fn: Callable[[], object], repeat: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = arguments(__doc__, "table.md")
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--seed", type=int, default=47)
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "table.md")
     opts = parser.parse_args()
     rng = random.Random(opts.seed)
     table = Table(features=FEATURES)

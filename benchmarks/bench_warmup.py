@@ -13,12 +13,10 @@ reach if a call were all that time is made of (wall-clock ratios are in sim.md).
 
 from __future__ import annotations
 
-import argparse
 import subprocess
 import sys
-from pathlib import Path
 
-from _report import machine, publish
+from _report import arguments, machine, publish
 
 PROBE = """
 import cProfile, pstats, sys
@@ -47,9 +45,8 @@ def calls(ruleset: str, games: int, part: str) -> subprocess.Popen[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = arguments(__doc__, "warmup.md")
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "warmup.md")
     opts = parser.parse_args()
     rows = []
     for ruleset in ("konflikt47", "bolt-action-1"):
