@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from fractions import Fraction
 
 import pytest
@@ -54,9 +55,11 @@ def plain_choice(player: TacticalPlayer, game: BoltActionGame) -> Action:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_an_orders_cap_is_never_below_its_value(ruleset: str) -> None:
-    """Shots at troops and at vehicles alike (a vehicle's cap is its knock-out chance's)."""
+    """Shots at troops and at vehicles alike (a vehicle's cap is its knock-out chance's),
+    and Down and Ambush orders (capped at their worth under threat, with an enemy near)."""
     player = TacticalPlayer()
-    capped = {True: 0, False: 0}  # by whether the target is a vehicle
+    capped: Counter[str] = Counter()
+    reached: Counter[str] = Counter()  # caps the order's value meets exactly
     for seed in (11, 12):
         for game in positions(ruleset, seed, every=5):
             if game.pending is not None:
@@ -64,11 +67,21 @@ def test_an_orders_cap_is_never_below_its_value(ruleset: str) -> None:
             player._new_choice()
             for action in game.legal_actions():
                 ceiling = player._ceiling(game, action)
-                if ceiling is not None:
-                    assert ceiling >= player.value(game, action)
-                    assert action.target is not None
-                    capped[game.units[action.target].vehicle is not None] += 1
-    assert capped[False] > 100 and capped[True] > 20
+                if ceiling is None:
+                    continue
+                value = player.value(game, action)
+                assert ceiling >= value
+                if action.target is None:
+                    kind = action.order
+                elif game.units[action.target].vehicle is not None:
+                    kind = "at a vehicle"
+                else:
+                    kind = "at troops"
+                capped[kind] += 1
+                reached[kind] += ceiling == value
+    assert capped["at troops"] > 100 and capped["at a vehicle"] > 20
+    assert capped["Down"] > 20 and capped["Ambush"] > 20
+    assert reached["Down"] > 0 and reached["Ambush"] > 0  # the caps are the best they can be
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

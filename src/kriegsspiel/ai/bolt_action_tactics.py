@@ -36,6 +36,16 @@ PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning ch
 COVER_BONUS = {"none": 0.0, "soft": 3.0, "hard": 5.0}  # a place's worth to infantry, by cover
 
 
+AMBUSH_WANTED = 3.0  # an Ambush's worth with an enemy near and none to shoot now
+AMBUSH_IDLE = 0.5  # its worth otherwise
+CAPPED_WITHOUT_TARGET = frozenset({"Down", "Ambush"})  # orders capped without a target
+
+
+def _down_value(pins: int, threatened: bool) -> float:
+    """A Down order's worth: it sheds pins, and it pays only when the unit is under threat."""
+    return 3.0 * pins + (2 if threatened else -5) - 4
+
+
 @lru_cache(maxsize=4096)
 def _vehicle_ko(groups: tuple[Group, ...]) -> float:
     return float(exact_vehicle(groups).probability(lambda v: v.knocked_out))
@@ -133,15 +143,18 @@ class TacticalPlayer:
     def _best(self, state: BoltActionGame, actions: list[Action]) -> Action:
         """The first of the actions worth the most, as valuing each in turn finds it.
 
-        A shot whose damage can be capped cheaply (see :meth:`_ceiling`) is valued after
+        An order whose worth can be capped cheaply (see :meth:`_ceiling`) is valued after
         the rest, the highest cap first, and not at all when its cap cannot beat the best
         so far (a cap equal to it beats it only from an earlier place in the list).
         """
         best, best_value, best_at = actions[0], float("-inf"), 0
         later: list[tuple[float, int]] = []
         for i, action in enumerate(actions):
-            # (only an order with a target may shoot: the test inline saves a call)
-            ceiling = None if action.target is None else self._ceiling(state, action)
+            # (only these orders have caps: the test inline saves a call for every move)
+            if action.target is not None or action.order in CAPPED_WITHOUT_TARGET:
+                ceiling = self._ceiling(state, action)
+            else:
+                ceiling = None
             if ceiling is not None:
                 later.append((-ceiling, i))
                 continue
@@ -224,14 +237,13 @@ class TacticalPlayer:
         if action.order in ("Down", "Ambush"):
             enemies = [u for u in state.units if u.side != unit.side and not u.destroyed]
             if action.order == "Down":
-                threatened = self._threatened(state, unit, enemies)
-                return 3.0 * pinned + (2 if threatened else -5) - 4
+                return _down_value(pinned, self._threatened(state, unit, enemies))
             # an enemy within 24" (as the nearest one is), and none the unit can shoot now
             near = any(state.gap(unit, e) < 24 for e in enemies)
             return (
-                3.0
+                AMBUSH_WANTED
                 if near and not any(state.can_shoot(unit, e, moving=False) for e in enemies)
-                else 0.5
+                else AMBUSH_IDLE
             )
         if action.order == "Fire" and action.choice in ("barrage", "air strike"):
             return self._support_value(state, unit, state.units[action.target])  # type: ignore[index]
@@ -269,10 +281,13 @@ class TacticalPlayer:
 
     def _ceiling(self, state: BoltActionGame, action: Action) -> float | None:
         """No less than :meth:`value` of a Fire or an Advance that shoots, worked out in
-        the same steps with the damage's cap in its place; None for other orders, and for
-        a vehicle's shooting at troops."""
+        the same steps with the damage's cap in its place, or of a Down or an Ambush
+        (their worth at best: under threat; an enemy near); None for other orders, and
+        for a vehicle's shooting at troops."""
         if action.target is None:
-            return None
+            if action.order == "Down":
+                return _down_value(state.units[action.unit].pins, True)
+            return AMBUSH_WANTED if action.order == "Ambush" else None
         order = action.order
         if order == "Fire" and action.choice not in ("barrage", "air strike"):
             moving = False
