@@ -56,7 +56,8 @@ def plain_choice(player: TacticalPlayer, game: BoltActionGame) -> Action:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_an_orders_cap_is_never_below_its_value(ruleset: str) -> None:
     """Shots at troops and at vehicles alike (a vehicle's cap is its knock-out chance's),
-    and Down and Ambush orders (capped at their worth under threat, with an enemy near)."""
+    Down and Ambush orders (capped at their worth under threat, with an enemy near), and
+    moves that shoot nothing (capped by how far they go)."""
     player = TacticalPlayer()
     capped: Counter[str] = Counter()
     reached: Counter[str] = Counter()  # caps the order's value meets exactly
@@ -81,6 +82,7 @@ def test_an_orders_cap_is_never_below_its_value(ruleset: str) -> None:
                 reached[kind] += ceiling == value
     assert capped["at troops"] > 100 and capped["at a vehicle"] > 20
     assert capped["Down"] > 20 and capped["Ambush"] > 20
+    assert capped["Advance"] > 200 and capped["Run"] > 200
     assert reached["Down"] > 0 and reached["Ambush"] > 0  # the caps are the best they can be
 
 

@@ -34,11 +34,14 @@ from kriegsspiel.rulesets.bolt_action.shooting import Cover, Group, Shot, infant
 
 PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning choice)
 COVER_BONUS = {"none": 0.0, "soft": 3.0, "hard": 5.0}  # a place's worth to infantry, by cover
+BEST_COVER_BONUS = max(COVER_BONUS.values())
 
 
 AMBUSH_WANTED = 3.0  # an Ambush's worth with an enemy near and none to shoot now
 AMBUSH_IDLE = 0.5  # its worth otherwise
-CAPPED_WITHOUT_TARGET = frozenset({"Down", "Ambush"})  # orders capped without a target
+# orders capped without a target: Down, Ambush, and a move (Advance or Run) that shoots nothing
+CAPPED_WITHOUT_TARGET = frozenset({"Down", "Ambush", "Advance", "Run"})
+SLACK = 1e-6  # points added to a move's cap: more than the rounding of its distances
 
 
 def _down_value(pins: int, threatened: bool) -> float:
@@ -119,6 +122,8 @@ class TacticalPlayer:
         ] = {}
         # during a choice, each unit's live men by weapons (see _men)
         self._men: dict[int, list[tuple[int, Model]]] = {}
+        # during a choice, the cover bonus of the place each unit stands (see _gain_ceiling)
+        self._cover_here: dict[int, float] = {}
 
     # -- the protocol ---------------------------------------------------------------
     def choose(self, state: BoltActionGame) -> Action:
@@ -138,7 +143,7 @@ class TacticalPlayer:
 
     def _new_choice(self) -> None:
         """Forget the caps of the last choice (the game has changed since)."""
-        self._ceilings, self._men = {}, {}
+        self._ceilings, self._men, self._cover_here = {}, {}, {}
 
     def _best(self, state: BoltActionGame, actions: list[Action]) -> Action:
         """The first of the actions worth the most, as valuing each in turn finds it.
@@ -281,13 +286,21 @@ class TacticalPlayer:
 
     def _ceiling(self, state: BoltActionGame, action: Action) -> float | None:
         """No less than :meth:`value` of a Fire or an Advance that shoots, worked out in
-        the same steps with the damage's cap in its place, or of a Down or an Ambush
-        (their worth at best: under threat; an enemy near); None for other orders, and
-        for a vehicle's shooting at troops."""
+        the same steps with the damage's cap in its place; of a Down or an Ambush (their
+        worth at best: under threat; an enemy near); of a move that shoots nothing (see
+        :meth:`_gain_ceiling`). None for other orders, and for a vehicle's shooting at
+        troops."""
         if action.target is None:
-            if action.order == "Down":
+            order = action.order
+            if order == "Down":
                 return _down_value(state.units[action.unit].pins, True)
-            return AMBUSH_WANTED if action.order == "Ambush" else None
+            if order == "Ambush":
+                return AMBUSH_WANTED
+            if order in ("Advance", "Run"):
+                unit = state.units[action.unit]
+                gain = self._gain_ceiling(state, unit, action.to)
+                return (0.0 + gain if order == "Advance" else 1.3 * gain) - unit.pins
+            return None
         order = action.order
         if order == "Fire" and action.choice not in ("barrage", "air strike"):
             moving = False
@@ -372,6 +385,29 @@ class TacticalPlayer:
         # the pins are 1 if anything hits, or the most rolled for a shot of their own
         most_pins = float(pins) if pins > 1 else (hit if hit < 1 else 1.0)
         return cap * per_model + most_pins * PIN_VALUE
+
+    def _gain_ceiling(
+        self, state: BoltActionGame, unit: UnitState, to: tuple[float, float] | None
+    ) -> float:
+        """No less than :meth:`_gain` of moving to ``to``, without valuing the place there.
+
+        A place's worth falls 0.6 a inch from the nearest objective and 0.3 an inch from the
+        nearest enemy beyond 18": moved ``d`` inches, neither distance changes by more than
+        ``d``. Its cover bonus is at most the best there is, less the bonus where it stands.
+        """
+        if not to:
+            return 0.0
+        anchor = unit.anchor
+        gain = 0.9 * math.dist(to, (anchor.x, anchor.y)) + SLACK
+        if unit.vehicle is not None:
+            return gain
+        here = self._cover_here.get(unit.uid)
+        if here is None:
+            features = state.table.features_at(anchor)
+            here = self._cover_here[unit.uid] = max(
+                [COVER_BONUS[f.cover] for f in features], default=0.0
+            )
+        return gain + BEST_COVER_BONUS - here
 
     def _threatened(self, state: BoltActionGame, unit: UnitState, enemies: list[UnitState]) -> bool:
         """Could any of ``enemies`` shoot at the unit where it stands? The one that could
