@@ -44,6 +44,11 @@ CAPPED_WITHOUT_TARGET = frozenset({"Down", "Ambush", "Advance", "Run"})
 SLACK = 1e-6  # points added to a move's cap: more than the rounding of its distances
 
 
+def _cover_bonus(table: Table, at: Point) -> float:
+    """What the best cover of the features at a place adds to its worth to infantry."""
+    return max([COVER_BONUS[f.cover] for f in table.features_at(at)], default=0.0)
+
+
 def _down_value(pins: int, threatened: bool) -> float:
     """A Down order's worth: it sheds pins, and it pays only when the unit is under threat."""
     return 3.0 * pins + (2 if threatened else -5) - 4
@@ -403,10 +408,7 @@ class TacticalPlayer:
             return gain
         here = self._cover_here.get(unit.uid)
         if here is None:
-            features = state.table.features_at(anchor)
-            here = self._cover_here[unit.uid] = max(
-                [COVER_BONUS[f.cover] for f in features], default=0.0
-            )
+            here = self._cover_here[unit.uid] = _cover_bonus(state.table, anchor)
         return gain + BEST_COVER_BONUS - here
 
     def _threatened(self, state: BoltActionGame, unit: UnitState, enemies: list[UnitState]) -> bool:
@@ -459,7 +461,7 @@ class TacticalPlayer:
         if unit.vehicle is not None:
             return value + 0.0
         # the best cover of the features here (the bonus grows with the cover)
-        return value + max([COVER_BONUS[f.cover] for f in state.table.features_at(at)], default=0.0)
+        return value + _cover_bonus(state.table, at)
 
     def _marks_for(
         self, state: BoltActionGame, side: int
