@@ -204,3 +204,20 @@ def test_play_refuses_a_broken_army_list(tmp_path: object) -> None:
     assert result.returncode == 2
     assert "army.yaml" in result.stderr and "Rifle" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "default"),
+    [
+        ("evaluate", "--workers", "one per core"),
+        ("sweep", "--workers", "one per core"),
+        ("sweep", "--games", "the file's"),
+        ("sweep", "--seed", "the file's"),
+    ],
+)
+def test_help_shows_a_default_that_is_not_a_value(command: str, option: str, default: str) -> None:
+    """A default written in brackets in a help text is eaten by rich's markup; it must show."""
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    line = next(line for line in result.output.splitlines() if option in line)
+    assert f"default: ({default})" in line, line

@@ -644,7 +644,7 @@ ResultsOpt = Annotated[
 ]
 WorkersOpt = Annotated[
     int | None,
-    typer.Option("--workers", "-w", help="Local worker processes [default: one per core]."),
+    typer.Option("--workers", "-w", help="Local worker processes.", show_default="one per core"),
 ]
 SchedulerOpt = Annotated[
     str | None,
@@ -717,10 +717,12 @@ def evaluate_cmd(
 def sweep_cmd(
     path: Annotated[str, typer.Argument(help="A sweep file (YAML), or a shipped sweep's name.")],
     games: Annotated[
-        int | None, typer.Option("--games", "-n", help="Games a matchup [default: the file's].")
+        int | None,
+        typer.Option("--games", "-n", help="Games a matchup.", show_default="the file's"),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed of every run [default: the file's].")
+        int | None,
+        typer.Option("--seed", help="Seed of every run.", show_default="the file's"),
     ] = None,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
