@@ -144,14 +144,59 @@ def test_results_do_not_depend_on_the_number_of_workers() -> None:
     assert one.tally.games == 12 and sum(one.tally.wins.values()) == 12
 
 
+def test_evaluations_given_one_pool_share_its_workers_and_play_the_same_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A sweep's cells share one set of workers (their warm-up is paid once); what they
+    play is what each evaluation plays on its own, and a worker's life of ``WORKER_LIFE``
+    games counts across the evaluations."""
+    alone = [evaluate(patrols(), 6, 3).tally.to_json()]
+    alone.append(evaluate(patrols("random,tactical"), 4, 8).tally.to_json())
+    pools: list[Any] = []
+    real_pool = runner.local_pool
+    monkeypatch.setattr(runner, "local_pool", lambda n: pools.append(real_pool(n)) or pools[-1])
+    with runner.Workers(2) as pool:
+        first = evaluate(patrols(), 6, 3, pool=pool, batch=1)
+        second = evaluate(patrols("random,tactical"), 4, 8, pool=pool, batch=1)
+        assert len(pools) == 1  # the second evaluation found the first one's workers
+        monkeypatch.setattr(runner, "WORKER_LIFE", 4)  # 8 games a pool of two
+        third = evaluate(patrols(), 6, 3, pool=pool, batch=1)
+        assert len(pools) == 2  # 10 games given to the first pool by then: a fresh one
+    assert [first.tally.to_json(), second.tally.to_json()] == alone
+    assert third.tally.to_json() == alone[0]
+    with runner.Workers(1) as pool:
+        assert evaluate(patrols(), 3, 3, pool=pool).tally.games == 3
+    assert len(pools) == 2  # one worker plays a short run in this process
+
+
+def test_a_sweep_plays_all_its_cells_on_one_set_of_workers(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from kriegsspiel.sim.commands import RunOptions, run_sweep
+
+    pools: list[Any] = []
+    real_pool = runner.local_pool
+    monkeypatch.setattr(runner, "local_pool", lambda n: pools.append(real_pool(n)) or pools[-1])
+    run_sweep(str(DATA / "sweep.yaml"), 2, None, RunOptions(workers=2), None, as_json=True)
+    cells = json.loads(capsys.readouterr().out)["cells"]
+    assert len(cells) == 2 and all(cell["games"] == 2 for row in cells for cell in row)
+    assert len(pools) == 1
+
+
 def test_a_run_on_a_dask_cluster_equals_the_local_run() -> None:
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
         remote = evaluate(patrols(), 8, 11, scheduler=cluster.scheduler_address)
+        with runner.Workers(1, cluster.scheduler_address) as pool:  # one connection, two runs
+            assert pool.slots() == 2
+            kept = [evaluate(patrols(), 8, seed, pool=pool) for seed in (11, 12)]
     local = evaluate(patrols(), 8, 11, workers=1)
-    assert remote.tally.to_json() == local.tally.to_json()
+    assert remote.tally.to_json() == local.tally.to_json() == kept[0].tally.to_json()
+    assert kept[1].tally.to_json() == evaluate(patrols(), 8, 12, workers=1).tally.to_json()
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,7 +15,14 @@ from rich.console import Console
 
 from kriegsspiel.errors import UsageError
 from kriegsspiel.sim.matchup import Matchup, build_matchup
-from kriegsspiel.sim.runner import Evaluation, Interrupted, Progress, evaluate, evaluation_json
+from kriegsspiel.sim.runner import (
+    Evaluation,
+    Interrupted,
+    Progress,
+    Workers,
+    evaluate,
+    evaluation_json,
+)
 from kriegsspiel.sim.store import Store
 
 ERR = Console(stderr=True, highlight=False)
@@ -47,6 +54,10 @@ class RunOptions:
                 "--precision is the half-width of a 95% interval, between 0 and 0.5, e.g. "
                 f"0.01 (got {self.precision})."
             )
+
+    def pool(self) -> Workers:
+        """The workers these options ask for (local processes, or a Dask cluster)."""
+        return Workers(self.workers or default_workers(), self.scheduler)
 
 
 def check_plot(plot: str | None) -> None:
@@ -96,7 +107,13 @@ def open_store(results: str | None) -> Store | nullcontext[None]:
 
 
 def run_one(
-    matchup: Matchup, games: int, seed: int, options: RunOptions, store: Store | None, label: str
+    matchup: Matchup,
+    games: int,
+    seed: int,
+    pool: Workers,
+    options: RunOptions,
+    store: Store | None,
+    label: str,
 ) -> Evaluation:
     """One evaluation with a progress bar; Ctrl-C says where the finished games are."""
     try:
@@ -105,8 +122,7 @@ def run_one(
                 matchup,
                 games,
                 seed,
-                workers=options.workers or default_workers(),
-                scheduler=options.scheduler,
+                pool=pool,
                 store=store,
                 precision=options.precision,
                 progress=progress,
@@ -133,8 +149,8 @@ def run_evaluate(
     options.check(games)
     check_plot(plot)
     matchup = build_matchup(ruleset, scenario, armies, players)
-    with open_store(options.results) as store:
-        result = run_one(matchup, games, seed, options, store, matchup.title)
+    with open_store(options.results) as store, options.pool() as pool:
+        result = run_one(matchup, games, seed, pool, options, store, matchup.title)
     data = evaluation_json(result)
     if plot:
         from kriegsspiel.render.plots import plot_evaluation
@@ -211,7 +227,8 @@ def run_sweep(
     rows, columns = row_names(sweep), column_names(sweep)
     cells: list[list[dict[str, Any] | None]] = []
     evaluated: dict[Matchup, dict[str, Any]] = {}  # each matchup's tally, to read its mirror
-    with open_store(options.results) as store:
+    # one set of workers plays every cell: what they work out in one, they know in the next
+    with open_store(options.results) as store, options.pool() as pool:
         for r, line in enumerate(sweep.cells):
             cells.append([])
             for c, matchup in enumerate(line):
@@ -229,7 +246,7 @@ def run_sweep(
                     wins, mirrored = mirror["army_b_wins"], True
                     body = mirror
                 else:
-                    result = run_one(matchup, games, seed, options, store, label)
+                    result = run_one(matchup, games, seed, pool, options, store, label)
                     body = evaluated[matchup] = result.tally.to_json()
                     wins, mirrored = body["army_a_wins"], False
                 cells[-1].append({**wins, "draws": body["draws"]["rate"], "mirrored": mirrored})

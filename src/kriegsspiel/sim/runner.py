@@ -7,7 +7,7 @@ depend on how many workers played it, or where.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -80,12 +80,17 @@ def evaluate(
     precision: float | None = None,
     progress: Progress | None = None,
     batch: int | None = None,
+    pool: Workers | None = None,
 ) -> Evaluation:
     """Play (or read back) games ``0..games-1`` and tally them in order; stop early if asked.
 
     Memory does not grow with ``games``: the games to play are handed out as they are
     needed, stored games are read back a block at a time, and only games that finished
     ahead of their turn wait to be tallied (at most a few per worker).
+
+    ``pool``, if given, is where the games run (its size and scheduler take the place of
+    ``workers`` and ``scheduler``), kept open by the caller for the next evaluation: a
+    sweep's cells share one, so its workers' warm-up is paid once, not once a cell.
     """
     progress = progress or Progress()
     result = Evaluation(matchup, run_seed, games, Tally(), precision=precision)
@@ -117,22 +122,33 @@ def evaluate(
     progress.on_game(done, games)
     if tally_ready():
         return _finish(result, progress)
+    if pool is not None:
+        workers, scheduler = pool.workers, pool.scheduler
     stored_for_jobs = StoredIndices(store, matchup, run_seed)
     todo = (i for i in range(games) if not stored_for_jobs.contains(i))
     jobs = (
         tuple((i, game_seed(run_seed, i)) for i in chunk)
         for chunk in batches(todo, games - result.reused, workers, batch)
     )
-    local_workers = workers if workers > 1 or games - result.reused > WORKER_LIFE else 0
-    for outcome in _run(matchup, jobs, local_workers, scheduler, progress, result.notices):
-        result.played += 1
-        done += 1
-        if store is not None:
-            store.add(matchup, run_seed, outcome)
-        waiting[outcome.index] = outcome
-        progress.on_game(done, games)
-        if tally_ready():
-            break
+    # one local worker plays in this process, unless the run is long enough to need a
+    # fresh process now and then (WORKER_LIFE)
+    in_process = not scheduler and workers <= 1 and games - result.reused <= WORKER_LIFE
+    own = None if in_process or pool is not None else Workers(workers, scheduler)
+    played = _run(matchup, jobs, None if in_process else own or pool, progress, result.notices)
+    try:
+        for outcome in played:
+            result.played += 1
+            done += 1
+            if store is not None:
+                store.add(matchup, run_seed, outcome)
+            waiting[outcome.index] = outcome
+            progress.on_game(done, games)
+            if tally_ready():
+                break
+    finally:
+        played.close()  # games still running are cancelled, or finish unheeded
+        if own is not None:
+            own.close()
     tally_ready()
     return _finish(result, progress)
 
@@ -198,108 +214,146 @@ def batches(
 Job = tuple[tuple[int, int], ...]
 
 
+class Workers:
+    """The worker processes (or the Dask cluster) that play games, kept between evaluations.
+
+    Workers get faster as they play: they work out exact odds and remember sight and moves
+    the first time they meet them. A sweep hands all its cells to one ``Workers``, so that
+    warm-up is paid once, not once a cell. Local processes start when the first games are
+    handed out, and a fresh set replaces them after ``WORKER_LIFE`` games a worker.
+    """
+
+    def __init__(self, workers: int, scheduler: str | None = None) -> None:
+        self.workers = max(1, workers)
+        self.scheduler = scheduler
+        self._dask: DaskExecutor | None = None
+        self._pool: Executor | None = None
+        self._given = 0  # games handed to the current local pool
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def slots(self) -> int:
+        """How many games run at once."""
+        return self._cluster().workers() if self.scheduler else self.workers
+
+    def _cluster(self) -> DaskExecutor:
+        if self._dask is None:
+            assert self.scheduler is not None
+            self._dask = DaskExecutor(self.scheduler)
+        return self._dask
+
+    def executor(self, games: int) -> Executor:
+        """Where the next ``games`` go: a fresh local pool once this one has had its share."""
+        if self.scheduler:
+            return self._cluster().executor
+        if self._pool is None or self._given >= WORKER_LIFE * self.workers:
+            if self._pool is not None:
+                self._pool.shutdown(wait=False)  # its running games still finish
+            self._pool, self._given = local_pool(self.workers), 0
+        self._given += games
+        return self._pool
+
+    def discard(self) -> None:
+        """A worker died: drop the pool without waiting; the next games start a fresh one."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def close(self) -> None:
+        """Stop the workers once their running games are done (those not started are not)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+        if self._dask is not None:
+            self._dask.close()
+            self._dask = None
+
+
 def _run(
     matchup: Matchup,
     jobs: Iterator[Job],
-    workers: int,
-    scheduler: str | None,
+    pool: Workers | None,
     progress: Progress,
     notices: list[str],
-) -> Iterator[GameOutcome]:
-    """Yield finished games as they come from ``workers`` local processes (0: this process).
+) -> Generator[GameOutcome, None, None]:
+    """Yield finished games as they come from ``pool``'s workers (None: this process).
 
-    A worker process is replaced by a fresh one after about ``WORKER_LIFE`` games, so a
-    long run's memory stays what it is after that many games, however many are played:
-    the pool that has had its share is shut down as its last games finish, while a new
-    pool already takes the next ones. A pool whose worker died is restarted and its
-    unfinished games re-queued.
+    A pool whose worker died is restarted and its unfinished games re-queued. Closing
+    this generator (an early stop, Ctrl-C) cancels the games not yet started.
     """
     retry: list[Job] = []  # re-queued after a worker died, lowest game first
     restarts = 0
     finished_games = 0
-    dask = DaskExecutor(scheduler) if scheduler else None
-    slots = dask.workers() if dask else max(1, workers)
-    limit = 2 * slots + 1
-    life = WORKER_LIFE * slots  # games a local pool is given before a fresh one takes over
+    limit = 2 * (pool.slots() if pool else 1) + 1
+    in_process = InProcess()
 
     def next_job() -> Job | None:
         return retry.pop(0) if retry else next(jobs, None)
 
-    def new_executor() -> Executor:
-        if dask:
-            return dask.executor
-        return local_pool(workers) if workers >= 1 else InProcess()
-
-    try:
-        job = next_job()
-        while job is not None:
-            executor = new_executor()
-            given = 0
-            running: dict[Future[list[GameOutcome]], Job] = {}
-            broken = False
-            try:
-                while job is not None or running:
-                    while job is not None and len(running) < limit:
-                        if workers >= 1 and not dask and given >= life:
-                            executor.shutdown(wait=False)  # its running games still finish
-                            executor, given = new_executor(), 0
-                        try:
-                            future = executor.submit(play_batch, matchup, job)
-                        except BrokenProcessPool:  # a worker died since games last came back
-                            broken = True
-                            break
-                        running[future] = job
-                        given += len(job)
-                        job = next_job()
-                    finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
-                    for future in sorted(finished, key=lambda f: running[f][0][0]):
-                        done_job = running.pop(future)
-                        try:
-                            outcomes = future.result()
-                        except BrokenProcessPool:
-                            retry.append(done_job)
-                            broken = True
-                            continue
-                        except Exception as exc:
-                            raise _game_failed(matchup, done_job, exc) from exc
-                        finished_games += len(outcomes)
-                        yield from outcomes
-                    if broken:
+    job = next_job()
+    while job is not None:
+        running: dict[Future[list[GameOutcome]], Job] = {}
+        broken = False
+        try:
+            while job is not None or running:
+                while job is not None and len(running) < limit:
+                    executor = pool.executor(len(job)) if pool else in_process
+                    try:
+                        future = executor.submit(play_batch, matchup, job)
+                    except BrokenProcessPool:  # a worker died since games last came back
+                        broken = True
                         break
-            except (KeyboardInterrupt, GeneratorExit):
-                for future in running:
-                    future.cancel()
-                raise
-            finally:
-                if executor is not (dask.executor if dask else None):
-                    executor.shutdown(wait=not broken, cancel_futures=True)
-            if broken:
-                if job is not None:
-                    retry.append(job)
-                retry.extend(running.pop(f) for f in list(running))
-                retry.sort(key=lambda j: j[0][0])
-                job = next_job()
-                restarts += 1
-                text = (
-                    "a worker process died; started new workers and re-queued "
-                    f"its unfinished games (restart {restarts} of {MAX_RESTARTS})"
+                    running[future] = job
+                    job = next_job()
+                finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+                for future in sorted(finished, key=lambda f: running[f][0][0]):
+                    done_job = running.pop(future)
+                    try:
+                        outcomes = future.result()
+                    except BrokenProcessPool:
+                        retry.append(done_job)
+                        broken = True
+                        continue
+                    except Exception as exc:
+                        raise _game_failed(matchup, done_job, exc) from exc
+                    finished_games += len(outcomes)
+                    yield from outcomes
+                if broken:
+                    break
+        except (KeyboardInterrupt, GeneratorExit):
+            for future in running:
+                future.cancel()
+            raise
+        if broken:
+            if pool is not None:
+                pool.discard()
+            if job is not None:
+                retry.append(job)
+            retry.extend(running.pop(f) for f in list(running))
+            retry.sort(key=lambda j: j[0][0])
+            job = next_job()
+            restarts += 1
+            text = (
+                "a worker process died; started new workers and re-queued "
+                f"its unfinished games (restart {restarts} of {MAX_RESTARTS})"
+            )
+            notices.append(text)
+            progress.on_notice(text)
+            if restarts > MAX_RESTARTS:
+                hint = (
+                    " No game finished: if a script of yours calls evaluate, put that call "
+                    "under `if __name__ == '__main__':`, as new worker processes import it."
+                    if finished_games == 0
+                    else ""
                 )
-                notices.append(text)
-                progress.on_notice(text)
-                if restarts > MAX_RESTARTS:
-                    hint = (
-                        " No game finished: if a script of yours calls evaluate, put that call "
-                        "under `if __name__ == '__main__':`, as new worker processes import it."
-                        if finished_games == 0
-                        else ""
-                    )
-                    raise SimulationError(
-                        f"worker processes died {restarts} times; the games that finished are "
-                        f"stored. Check memory (dmesg) or run with --workers 1.{hint}"
-                    )
-    finally:
-        if dask is not None:
-            dask.close()
+                raise SimulationError(
+                    f"worker processes died {restarts} times; the games that finished are "
+                    f"stored. Check memory (dmesg) or run with --workers 1.{hint}"
+                )
 
 
 def _game_failed(matchup: Matchup, job: Job, exc: BaseException) -> SimulationError:
