@@ -169,20 +169,42 @@ def test_evaluations_given_one_pool_share_its_workers_and_play_the_same_games(
     assert len(pools) == 2  # one worker plays a short run in this process
 
 
-def test_a_sweep_plays_all_its_cells_on_one_set_of_workers(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+def test_a_sweep_plays_all_its_cells_on_one_set_of_workers_and_counts_them(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     import json
 
-    from kriegsspiel.sim.commands import RunOptions, run_sweep
+    import kriegsspiel.sim.commands as commands
 
     pools: list[Any] = []
     real_pool = runner.local_pool
     monkeypatch.setattr(runner, "local_pool", lambda n: pools.append(real_pool(n)) or pools[-1])
-    run_sweep(str(DATA / "sweep.yaml"), 2, None, RunOptions(workers=2), None, as_json=True)
+    labels: list[str] = []
+
+    @contextmanager
+    def bar(show: bool, label: str) -> Iterator[Progress]:
+        labels.append(label)
+        yield Progress()
+
+    monkeypatch.setattr(commands, "progress_bar", bar)
+    options = commands.RunOptions(workers=2)
+    commands.run_sweep(str(DATA / "sweep.yaml"), 2, None, options, None, as_json=True)
     cells = json.loads(capsys.readouterr().out)["cells"]
     assert len(cells) == 2 and all(cell["games"] == 2 for row in cells for cell in row)
     assert len(pools) == 1
+    assert labels == [
+        "(1/2) Grenadier Patrol v Rifle Patrol",
+        "(2/2) Grenadier Patrol (riflemen for the MMG) v Rifle Patrol",
+    ]
+    # a round robin of two lists plays one matchup: the other cell is its mirror
+    a, b = DATA / "patrol-a.yaml", DATA / "patrol-b.yaml"
+    robin = tmp_path / "robin.yaml"
+    robin.write_text(
+        f"name: Round robin\nruleset: konflikt47\nscenario: {DATA / 'skirmish.yaml'}\n"
+        f"players: random,random\ngames: 2\nlists: [{a}, {b}]\nagainst: [{a}, {b}]\n"
+    )
+    commands.run_sweep(str(robin), None, None, options, None, as_json=True)
+    assert labels[2:] == ["(1/1) Grenadier Patrol v Rifle Patrol"]
 
 
 def test_a_run_on_a_dask_cluster_equals_the_local_run() -> None:

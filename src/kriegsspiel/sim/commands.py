@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
@@ -24,6 +24,9 @@ from kriegsspiel.sim.runner import (
     evaluation_json,
 )
 from kriegsspiel.sim.store import Store
+
+if TYPE_CHECKING:
+    from kriegsspiel.sim.sweep import Sweep
 
 ERR = Console(stderr=True, highlight=False)
 
@@ -65,6 +68,9 @@ def check_plot(plot: str | None) -> None:
         raise UsageError(f"--plot writes a .png or .svg file, not {plot!r}.")
 
 
+BAR_ROOM = 54  # columns the bar, the count, the time taken and the time left need
+
+
 @contextmanager
 def progress_bar(show: bool, label: str) -> Iterator[Progress]:
     """A rich progress bar with the time left, on stderr so --json output stays clean.
@@ -83,10 +89,14 @@ def progress_bar(show: bool, label: str) -> Iterator[Progress]:
         TimeRemainingColumn,
     )
     from rich.progress import Progress as Bar
+    from rich.table import Column
 
+    # the label gives way (cut short with an ellipsis) so that the count and the time
+    # left always show, however narrow the terminal; a list's name is shown as written
+    room = Column(no_wrap=True, overflow="ellipsis", max_width=max(12, ERR.width - BAR_ROOM))
     with Bar(
-        TextColumn("{task.description}"),
-        BarColumn(),
+        TextColumn("{task.description}", markup=False, table_column=room),
+        BarColumn(bar_width=20),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         TextColumn("left"),
@@ -227,6 +237,7 @@ def run_sweep(
     rows, columns = row_names(sweep), column_names(sweep)
     cells: list[list[dict[str, Any] | None]] = []
     evaluated: dict[Matchup, dict[str, Any]] = {}  # each matchup's tally, to read its mirror
+    to_play = _played_cells(sweep)
     # one set of workers plays every cell: what they work out in one, they know in the next
     with open_store(options.results) as store, options.pool() as pool:
         for r, line in enumerate(sweep.cells):
@@ -246,7 +257,8 @@ def run_sweep(
                     wins, mirrored = mirror["army_b_wins"], True
                     body = mirror
                 else:
-                    result = run_one(matchup, games, seed, pool, options, store, label)
+                    count = f"({len(evaluated) + 1}/{to_play}) {label}"
+                    result = run_one(matchup, games, seed, pool, options, store, count)
                     body = evaluated[matchup] = result.tally.to_json()
                     wins, mirrored = body["army_a_wins"], False
                 cells[-1].append({**wins, "draws": body["draws"]["rate"], "mirrored": mirrored})
@@ -283,3 +295,13 @@ def run_sweep(
     console.print(table)
     if plot:
         console.print(f"Heat map written to {plot}.", markup=False)
+
+
+def _played_cells(sweep: Sweep) -> int:
+    """How many evaluations a sweep plays: not a list against itself, nor a mirror's cell."""
+    seen: set[Matchup] = set()
+    for r, line in enumerate(sweep.cells):
+        for c, matchup in enumerate(line):
+            if sweep.rows[r] != sweep.columns[c] and matchup.mirrored() not in seen:
+                seen.add(matchup)
+    return len(seen)
