@@ -124,6 +124,9 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
         (["evaluate", "--games", "0"], "--games must be at least 1"),
         (["evaluate", "--precision", "2"], "--precision is the half-width"),
         (["evaluate", "--plot", "x.pdf"], "--plot writes a .png or .svg"),
+        (["evaluate", "--plot", "no-such-folder/p.png"], "there is no folder 'no-such-folder'"),
+        (["evaluate", "--plot", "."], "is a folder; give a file name in it"),
+        (["sweep", str(DATA / "sweep.yaml"), "--plot", "nowhere/h.svg"], "there is no folder"),
         (["evaluate", "--players", "tactical"], "--players takes two of"),
         (["evaluate", "--ruleset", "iron-cross"], "whole games are built for"),
         (
@@ -159,3 +162,24 @@ def test_a_corrupt_results_file_is_refused_with_exit_2(tmp_path: Path) -> None:
     done = cli(tmp_path, "results", "--results", "bad.sqlite")
     assert done.returncode == 2
     assert "not a kriegsspiel results file or it is damaged" in done.stderr
+
+
+def test_a_plot_that_cannot_be_written_keeps_the_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The games are played and the report printed before the plot is drawn: a plot that
+    fails (a full disk, say) is an error, but the results are on the screen."""
+    import kriegsspiel.render.plots as plots
+    from kriegsspiel.errors import UsageError
+    from kriegsspiel.sim.commands import RunOptions, run_evaluate
+
+    def full_disk(*args: object) -> None:
+        raise UsageError("cannot write the plot p.png: no space left on device")
+
+    monkeypatch.setattr(plots, "plot_evaluation", full_disk)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UsageError, match="no space left"):
+        run_evaluate(ruleset="konflikt47", scenario=PATROLS[3], armies=[PATROLS[5], PATROLS[7]],
+                     players="random,random", games=3, seed=2, options=RunOptions(workers=1),
+                     plot="p.png", as_json=True)  # fmt: skip
+    assert json.loads(capsys.readouterr().out)["games_played"] == 3

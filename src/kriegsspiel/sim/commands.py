@@ -64,8 +64,16 @@ class RunOptions:
 
 
 def check_plot(plot: str | None) -> None:
-    if plot and Path(plot).suffix.lower() not in (".png", ".svg"):
+    """Refuse a plot that could not be written before any game is played."""
+    if not plot:
+        return
+    if Path(plot).is_dir():
+        raise UsageError(f"--plot {plot!r} is a folder; give a file name in it, e.g. plot.png.")
+    if Path(plot).suffix.lower() not in (".png", ".svg"):
         raise UsageError(f"--plot writes a .png or .svg file, not {plot!r}.")
+    folder = Path(plot).parent
+    if not folder.is_dir():
+        raise UsageError(f"--plot {plot!r}: there is no folder {str(folder)!r} to write it in.")
 
 
 BAR_ROOM = 54  # columns the bar, the count, the time taken and the time left need
@@ -162,20 +170,21 @@ def run_evaluate(
     with open_store(options.results) as store, options.pool() as pool:
         result = run_one(matchup, games, seed, pool, options, store, matchup.title)
     data = evaluation_json(result)
+    # the report first: a plot that cannot be written must not take the results with it
+    if as_json:
+        print(json.dumps(data, indent=2))
+    else:
+        from kriegsspiel.render.evaluation_text import print_evaluation
+
+        print_evaluation(data)
+        if options.results:
+            Console(highlight=False).print(f"Games stored in {options.results}.", markup=False)
     if plot:
         from kriegsspiel.render.plots import plot_evaluation
 
         plot_evaluation(data, result.tally.scores, plot)
-    if as_json:
-        print(json.dumps(data, indent=2))
-        return
-    from kriegsspiel.render.evaluation_text import print_evaluation
-
-    print_evaluation(data)
-    if options.results:
-        Console(highlight=False).print(f"Games stored in {options.results}.", markup=False)
-    if plot:
-        Console(highlight=False).print(f"Plot written to {plot}.", markup=False)
+        if not as_json:
+            Console(highlight=False).print(f"Plot written to {plot}.", markup=False)
 
 
 def run_results(results: str, export: str | None, out: str | None) -> None:
@@ -262,19 +271,32 @@ def run_sweep(
                     body = evaluated[matchup] = result.tally.to_json()
                     wins, mirrored = body["army_a_wins"], False
                 cells[-1].append({**wins, "draws": body["draws"]["rate"], "mirrored": mirrored})
-    if plot:
-        from kriegsspiel.render.plots import plot_heatmap
-
-        plot_heatmap(rows, columns, cells, sweep.name, plot)
+    # the table first: a heat map that cannot be written must not take the results with it
     if as_json:
         data = {"sweep": sweep.name, "games": games, "seed": seed, "rows": rows,
                 "columns": columns, "cells": cells}  # fmt: skip
         print(json.dumps(data, indent=2))
-        return
+    else:
+        _print_sweep_table(sweep.name, games, rows, columns, cells)
+    if plot:
+        from kriegsspiel.render.plots import plot_heatmap
+
+        plot_heatmap(rows, columns, cells, sweep.name, plot)
+        if not as_json:
+            Console(highlight=False).print(f"Heat map written to {plot}.", markup=False)
+
+
+def _print_sweep_table(
+    name: str,
+    games: int,
+    rows: list[str],
+    columns: list[str],
+    cells: list[list[dict[str, Any] | None]],
+) -> None:
     from rich.table import Table
 
     table = Table(
-        title=f"{sweep.name}: win rate of the row's list (95% interval), {games} games a cell",
+        title=f"{name}: win rate of the row's list (95% interval), {games} games a cell",
         title_justify="left",
     )
     table.add_column("list")
@@ -291,10 +313,7 @@ def run_sweep(
                 for cell in row
             ),
         )
-    console = Console(highlight=False)
-    console.print(table)
-    if plot:
-        console.print(f"Heat map written to {plot}.", markup=False)
+    Console(highlight=False).print(table)
 
 
 def _played_cells(sweep: Sweep) -> int:
