@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 from conftest import run_cli
@@ -21,8 +22,8 @@ def run_json(*args: str) -> dict[str, object]:
     return json.loads(result.output)  # type: ignore[no-any-return]
 
 
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return run_cli(*args, timeout=60)
+def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return run_cli(*args, cwd=cwd, timeout=60)
 
 
 def _is_distribution(value: object) -> bool:
@@ -189,6 +190,23 @@ def test_play_writes_a_record_that_replays(tmp_path: object) -> None:
     record.write_text("\n".join(lines) + "\n")
     tampered = cli("replay", str(record))
     assert tampered.returncode == 1 and f"line {i + 1}" in tampered.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--record", "nowhere/game.jsonl"], "there is no folder 'nowhere' to write it in"),
+        (["--svg", "table.png"], "--svg writes a .svg file, not 'table.png'"),
+        (["--svg", "."], "--svg '.' is a folder"),
+        (["--record", "/dev/full"], "cannot write the record /dev/full: No space left on device"),
+    ],
+)
+def test_play_names_a_file_it_cannot_write(tmp_path: Path, args: list[str], said: str) -> None:
+    """Checked before the game where it can be; a write that fails anyway is one line."""
+    result = cli("play", "--quiet", "--players", "random,random", *args, cwd=tmp_path)
+    assert result.returncode == 2 and said in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+    assert ("Result:" in result.stdout) == (args[1] == "/dev/full")  # played only if it could
 
 
 def test_play_refuses_a_broken_army_list(tmp_path: object) -> None:

@@ -63,6 +63,13 @@ def test_evaluate_again_reuses_the_store_and_results_exports_it(tmp_path: Path) 
     assert out.returncode == 0 and "6 games exported" in out.stderr
     games = json.loads((tmp_path / "games.json").read_text())
     assert games[0]["units"][0]["name"] == "Grenadier Squad"
+    for where, said in [
+        ("nowhere/games.csv", "--out 'nowhere/games.csv': there is no folder 'nowhere'"),
+        ("/dev/full", "cannot write --out /dev/full: No space left on device"),
+    ]:
+        failed = cli(tmp_path, "results", "--export", "csv", "--out", where)
+        assert failed.returncode == 2 and said in failed.stderr, failed.stderr
+        assert "Traceback" not in failed.stderr
 
 
 def test_evaluate_prints_readable_tables(tmp_path: Path) -> None:

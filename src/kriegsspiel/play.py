@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
+from kriegsspiel.outfiles import check_output, writing
 from kriegsspiel.sim.matchup import army_name, build_matchup, play_game
 
 
@@ -23,6 +24,10 @@ def run_game(
     from kriegsspiel.rulesets.bolt_action.game.record import header
 
     matchup = build_matchup(ruleset, scenario, armies, players)
+    record_path = record or f"kriegsspiel-{matchup.ruleset}-seed{seed}.jsonl"
+    check_output(record_path, "--record")
+    if svg:
+        check_output(svg, "--svg", (".svg",))
     game = play_game(matchup, seed)
     kinds = matchup.players
     console = Console(highlight=False)
@@ -39,14 +44,17 @@ def run_game(
     console.print(
         f"Result: {a} - {b} ({game.scenario.victory}); units left {survivors[0]} v {survivors[1]}"
     )
-    record_path = record or f"kriegsspiel-{matchup.ruleset}-seed{seed}.jsonl"
     army_texts = (matchup.armies[0].text, matchup.armies[1].text)
-    write_record(record_path, header(game, matchup.scenario.text, army_texts, kinds), game.events)
+    with writing(record_path, "the record"):
+        write_record(
+            record_path, header(game, matchup.scenario.text, army_texts, kinds), game.events
+        )
     console.print(
         f"Record written to {record_path} (replay with: kriegsspiel replay {record_path})"
     )
     if svg:
         from kriegsspiel.render.table_svg import write_svg
 
-        write_svg(game, svg)
+        with writing(svg, "--svg"):
+            write_svg(game, svg)
         console.print(f"Table drawn to {svg}")

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from kriegsspiel.errors import UsageError
+from kriegsspiel.outfiles import writing
 
 
 def _pyplot() -> Any:
@@ -20,9 +20,8 @@ def _pyplot() -> Any:
 
 def _save(fig: Any, path: str) -> None:
     try:
-        fig.savefig(path, dpi=120, bbox_inches="tight")
-    except OSError as exc:
-        raise UsageError(f"cannot write the plot {path}: {exc}") from exc
+        with writing(path, "--plot"):
+            fig.savefig(path, dpi=120, bbox_inches="tight")
     finally:
         _pyplot().close(fig)
 

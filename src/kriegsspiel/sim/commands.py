@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 
 from kriegsspiel.errors import UsageError
+from kriegsspiel.outfiles import check_output, writing
 from kriegsspiel.sim.matchup import Matchup, build_matchup
 from kriegsspiel.sim.runner import (
     Evaluation,
@@ -65,15 +66,8 @@ class RunOptions:
 
 def check_plot(plot: str | None) -> None:
     """Refuse a plot that could not be written before any game is played."""
-    if not plot:
-        return
-    if Path(plot).is_dir():
-        raise UsageError(f"--plot {plot!r} is a folder; give a file name in it, e.g. plot.png.")
-    if Path(plot).suffix.lower() not in (".png", ".svg"):
-        raise UsageError(f"--plot writes a .png or .svg file, not {plot!r}.")
-    folder = Path(plot).parent
-    if not folder.is_dir():
-        raise UsageError(f"--plot {plot!r}: there is no folder {str(folder)!r} to write it in.")
+    if plot:
+        check_output(plot, "--plot", (".png", ".svg"))
 
 
 BAR_ROOM = 54  # columns the bar, the count, the time taken and the time left need
@@ -197,7 +191,8 @@ def run_results(results: str, export: str | None, out: str | None) -> None:
             if export not in ("csv", "json"):
                 raise UsageError(f"--export takes csv or json, not {export!r}.")
             if out:
-                with open(out, "w", encoding="utf-8", newline="") as handle:
+                check_output(out, "--out")
+                with writing(out, "--out"), open(out, "w", encoding="utf-8", newline="") as handle:
                     count = store.export(handle, export)
                 ERR.print(f"{count} games exported to {out}.", markup=False)
             else:

@@ -1,0 +1,37 @@
+"""Files the commands write (game records, tables, plots, exports).
+
+Each is checked before the work that fills it (a game, a run of games), so a path that
+cannot be written costs nothing; a write that fails anyway (a full disk) is one clear
+line naming the option and the file, not a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from kriegsspiel.errors import UsageError
+
+
+def check_output(path: str, option: str, suffixes: tuple[str, ...] = ()) -> None:
+    """Refuse ``path`` (given as ``option``) now if it could not be written later."""
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"{option} {path!r} is a folder; give a file name in it.")
+    if suffixes and target.suffix.lower() not in suffixes:
+        kinds = " or ".join(suffixes)
+        raise UsageError(f"{option} writes a {kinds} file, not {path!r}.")
+    if not target.parent.is_dir():
+        raise UsageError(
+            f"{option} {path!r}: there is no folder {str(target.parent)!r} to write it in."
+        )
+
+
+@contextmanager
+def writing(path: str, option: str) -> Iterator[None]:
+    """Turn a failure to write ``path`` into a :class:`UsageError` that names it."""
+    try:
+        yield
+    except OSError as exc:
+        raise UsageError(f"cannot write {option} {path}: {exc.strerror or exc}.") from exc
