@@ -729,6 +729,26 @@ def test_negative_counts_are_refused() -> None:
         )
 
 
+def test_questions_larger_than_the_exact_odds_take_are_refused_and_the_largest_answered() -> None:
+    """Not rules: limits of the tool (the time grows with about the cube of the dice)."""
+    from kriegsspiel.rulesets.bolt_action.odds import MAX_FIGHTERS, MAX_SHOTS, assault_odds
+
+    at_range = Situation(range_inches=10)
+    largest = shoot_odds("konflikt47", weapons=[f"rifle:{MAX_SHOTS}"], target="regular infantry",
+                         situation=at_range)  # fmt: skip
+    assert largest.probabilities["p_hit"] > 0
+    for weapons in ([f"rifle:{MAX_SHOTS + 1}"], ["MMG:250", "rifle"]):  # 1,001 shots either way
+        with pytest.raises(UsageError, match="1,001 shots in all"):
+            shoot_odds("konflikt47", weapons=weapons, target="regular infantry",
+                       situation=at_range)  # fmt: skip
+    fight = assault_odds("konflikt47", attackers=MAX_FIGHTERS, attacker_quality="regular",
+                         defenders=1, defender_quality="regular")  # fmt: skip
+    assert fight.probabilities["p_attacker_wins"] > 0.99
+    with pytest.raises(UsageError, match="at most 30 models a side"):
+        assault_odds("konflikt47", attackers=2, attacker_quality="regular",
+                     defenders=MAX_FIGHTERS + 1, defender_quality="regular")  # fmt: skip
+
+
 # ----------------------------------------------------------------- rules no sheet states
 def test_failed_order_test_goes_down_and_pins_at_morale_remove_the_unit() -> None:
     r = order_test_odds("bolt-action-1", quality="inexperienced", pins=8)

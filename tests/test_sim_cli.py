@@ -129,6 +129,8 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
     ("args", "message"),
     [
         (["evaluate", "--games", "0"], "--games must be at least 1"),
+        (["evaluate", "--seed", "-1"], "Invalid value for '--seed'"),
+        (["sweep", str(DATA / "sweep.yaml"), "--seed", "-2"], "Invalid value for '--seed'"),
         (["evaluate", "--precision", "2"], "--precision is the half-width"),
         (["evaluate", "--plot", "x.pdf"], "--plot writes a .png or .svg"),
         (["evaluate", "--plot", "no-such-folder/p.png"], "there is no folder 'no-such-folder'"),
@@ -150,6 +152,18 @@ def test_bad_input_is_one_clear_line_and_status_2(
     done = cli(tmp_path, *args)
     assert done.returncode == 2, done.stderr
     assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_sweep_file_with_a_negative_seed_is_refused_at_its_line(tmp_path: Path) -> None:
+    text = (DATA / "sweep.yaml").read_text().replace("seed: 3", "seed: -1")
+    (tmp_path / "sweep.yaml").write_text(text)
+    for name in ("patrol-a.yaml", "patrol-b.yaml", "skirmish.yaml"):
+        (tmp_path / name).write_text((DATA / name).read_text())
+    done = cli(tmp_path, "sweep", "sweep.yaml")
+    assert done.returncode == 2
+    assert "sweep.yaml: line 7, field seed: Input should be greater than or equal to 0" in (
+        done.stderr
+    )
 
 
 def test_a_sweep_swapping_a_missing_unit_names_the_file_and_the_units(tmp_path: Path) -> None:

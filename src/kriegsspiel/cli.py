@@ -591,7 +591,7 @@ def play_cmd(
             "--army", "-a", help="Two army list files (or shipped names): side A, then side B."
         ),
     ] = [],  # noqa: B006
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the game's dice.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the game's dice.")] = 1,
     players: Annotated[
         str,
         typer.Option(
@@ -687,7 +687,7 @@ def evaluate_cmd(
     scenario: ScenarioOpt = None,
     army: ArmiesOpt = [],  # noqa: B006
     games: Annotated[int, typer.Option("--games", "-n", help="How many games to play.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the whole run.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the whole run.")] = 1,
     players: PlayersOpt = "tactical,tactical",
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
@@ -722,7 +722,7 @@ def sweep_cmd(
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", help="Seed of every run.", show_default="the file's"),
+        typer.Option("--seed", min=0, help="Seed of every run.", show_default="the file's"),
     ] = None,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,

@@ -41,7 +41,7 @@ class SweepFile(Strict):
     scenario: str | None = None
     players: str = "tactical,tactical"
     games: int = Field(default=100, ge=1)
-    seed: int = 1
+    seed: int = Field(default=1, ge=0)
     lists: tuple[str, ...] = ()
     variants: tuple[Variant, ...] = ()
     against: tuple[str, ...] = Field(min_length=1)

@@ -58,6 +58,14 @@ def _morale_reason(
     )
 
 
+# The largest questions the exact odds take. These are limits of the tool, not rules: the
+# time grows with about the cube of the dice (measured: 1,000 rifle shots 0.7 s, 2,000 6 s,
+# 3,000 17 s, 5,000 minutes; close quarters of 25 a side 5 s, 30 a side 16 s, 50 a side
+# minutes), while a unit on the table shoots a few dozen dice and fights with a dozen or two.
+MAX_SHOTS = 1000
+MAX_FIGHTERS = 30
+
+
 def _check_counts(**counts: int | None) -> None:
     for name, value in counts.items():
         if value is not None and value < 0:
@@ -240,6 +248,12 @@ def _shoot_odds(
         )
         reasons.extend(Reason(f"  {r.topic}", r.result, r.because) for r in why)
 
+    shots = sum(g.shots for g in groups)
+    if shots > MAX_SHOTS:
+        raise UsageError(
+            f"--weapon: {shots:,} shots in all; exact odds are worked out for at most "
+            f"{MAX_SHOTS:,} (more would take minutes; a unit on the table shoots a few dozen)."
+        )
     p_hits = {
         g.shot.weapon: exact(partial(roll_to_hit, hit_on=g.shot.hit_on)).probability(True)
         for g in groups
@@ -341,6 +355,11 @@ def assault_odds(
     )
     if attackers == 0 or defenders == 0:
         raise UsageError("--attackers and --defenders must each be 1 or more models.")
+    if max(attackers, defenders) > MAX_FIGHTERS:
+        raise UsageError(
+            f"--attackers and --defenders: exact odds are worked out for at most {MAX_FIGHTERS} "
+            f"models a side (got {attackers} and {defenders}); larger fights would take minutes."
+        )
     for who, n, k in (
         ("attacker", attackers, attacker_assault_weapons),
         ("defender", defenders, defender_assault_weapons),
