@@ -44,3 +44,22 @@ def test_every_rule_row_has_a_source_and_a_test(doc: Path) -> None:
 def test_every_ruleset_has_a_rules_document() -> None:
     names = {d.stem for d in DOCS}
     assert {"konflikt47", "bolt-action-1", "iron-cross", "house-clearing"} <= names
+
+
+def test_the_python_example_of_the_simulation_guide_runs() -> None:
+    """docs/simulation.md's "From Python" loop, run as a reader would paste it."""
+    import subprocess
+    import sys
+
+    text = (ROOT / "docs" / "simulation.md").read_text()
+    code = text.split("## From Python", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "german-schwerefeld-battlegroup",
+        "us-tesla-company",
+    ]
+    assert all(re.search(r": \d+% \(\d+%-\d+%\)$", line) for line in lines), lines
