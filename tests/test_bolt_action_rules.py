@@ -29,6 +29,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     exact_vehicle,
     expected_troops,
     knock_out_ceiling,
+    knock_out_chance,
 )
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, new_test, order_test
 from kriegsspiel.rulesets.bolt_action.odds import (
@@ -424,10 +425,12 @@ def test_vehicle_exact_matches_monte_carlo() -> None:
     )
 
 
-def _shots_at(ruleset: str, target: str, weapons: list[str], rng: float, facing: str) -> list:  # type: ignore[type-arg]
+def _shots_at(
+    ruleset: str, target: str, weapons: list[str], rng: float, facing: str, **more: object
+) -> list:  # type: ignore[type-arg]
     """Each weapon's shot at the target (those that can fire at this range)."""
     rules = rules_for(ruleset)
-    s = Situation(range_inches=rng, facing=facing)  # type: ignore[arg-type]
+    s = Situation(range_inches=rng, facing=facing, **more)  # type: ignore[arg-type]
     shots = []
     for name in weapons:
         try:
@@ -457,6 +460,48 @@ def test_the_knock_out_ceiling_is_never_below_the_exact_chance(
     groups = [Group(shot, n) for shot, n in zip(shots, counts, strict=False)]
     knocked_out = exact_vehicle(groups).probability(lambda v: v.knocked_out)
     assert knock_out_ceiling(groups) >= knocked_out
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from(EDITIONS),
+    st.data(),
+    st.sampled_from([3.0, 10.0, 30.0]),
+    st.sampled_from(["front", "side", "rear"]),
+    st.integers(0, 5),
+    st.booleans(),
+)
+def test_the_knock_out_chance_followed_alone_is_the_exact_chance(
+    ruleset: str, data: st.DataObject, rng: float, facing: str, pins: int, open_topped: bool
+) -> None:
+    """:func:`knock_out_chance` lumps the states that cannot change the outcome and counts
+    the pins carried as taken before the first shot: the same fraction as following the
+    whole state (crew tests on fire and flamethrowers included)."""
+    rules = rules_for(ruleset)
+    vehicles = [n for n in rules.target_names() if rules.target(n).is_vehicle]
+    target = data.draw(st.sampled_from(vehicles))
+    names = [w.name for w in rules.data.weapons.rows]
+    weapons = data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=3))
+    counts = data.draw(st.lists(st.integers(1, 4), min_size=3, max_size=3))
+    shots = _shots_at(ruleset, target, weapons, rng, facing, target_pins=pins,
+                      open_topped=open_topped)  # fmt: skip
+    groups = [Group(shot, n) for shot, n in zip(shots, counts, strict=False)]
+    assert knock_out_chance(groups) == exact_vehicle(groups).probability(lambda v: v.knocked_out)
+
+
+def test_the_knock_out_chance_reads_the_pins_carried_and_fire() -> None:
+    """Golden cases for the shortcuts: a flamethrower's crew test is harder with pins
+    carried, and a tank set on fire by bazookas is lost more often with pins on it."""
+    for weapon, target in (("Flamethrower (infantry)", "medium tank"), ("Bazooka", "medium tank")):
+        chances = []
+        for pins in (0, 3):
+            shots = _shots_at("konflikt47", target, [weapon], 5, "side", target_pins=pins)
+            assert shots, weapon
+            groups = [Group(shots[0], 3)]
+            chance = knock_out_chance(groups)
+            assert chance == exact_vehicle(groups).probability(lambda v: v.knocked_out)
+            chances.append(chance)
+        assert 0 < chances[0] < chances[1] < 1, weapon
 
 
 def test_the_knock_out_ceiling_is_the_chance_for_a_soft_skin_and_above_it_for_armour() -> None:

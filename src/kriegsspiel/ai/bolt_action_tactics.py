@@ -21,9 +21,9 @@ from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.assault import Side, attacker_win_chance
 from kriegsspiel.rulesets.bolt_action.attack import (
     TroopsContext,
-    exact_vehicle,
     expected_troops,
     knock_out_ceiling,
+    knock_out_chance,
     troops_shot_distribution,
 )
 from kriegsspiel.rulesets.bolt_action.edition import Rules
@@ -56,7 +56,7 @@ def _down_value(pins: int, threatened: bool) -> float:
 
 @lru_cache(maxsize=4096)
 def _vehicle_ko(groups: tuple[Group, ...]) -> float:
-    return float(exact_vehicle(groups).probability(lambda v: v.knocked_out))
+    return float(knock_out_chance(groups))
 
 
 @lru_cache(maxsize=4096)

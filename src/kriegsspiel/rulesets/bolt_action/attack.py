@@ -232,6 +232,54 @@ def exact_vehicle(groups: Sequence[Group]) -> Dist[VehicleState]:
     return state
 
 
+def knock_out_chance(groups: Sequence[Group]) -> Fraction:
+    """:func:`exact_vehicle`'s chance of a knock-out, following only what decides it.
+
+    A shot's odds read a vehicle's state only for whether it is knocked out or immobilised
+    and for its pins (the crew's morale tests); whether its crew were stunned, whether it
+    caught fire and the worst damage it took are written but never read, and nothing
+    changes a knocked-out vehicle's fate. So states that differ only in those are one state
+    here (the chain is lumped), and every knocked-out state is one: the same fraction, over
+    far fewer states.
+
+    The crew's tests count the pins the vehicle carried before the attack and those it
+    takes, together; those it carried are counted here as taken before the first shot, so
+    the odds of each shot are shared by attacks on the same vehicle whatever its pins.
+    """
+    carried = {g.shot.vehicle.crew_morale.pins for g in groups if g.shot.vehicle is not None}
+    pins = carried.pop() if len(carried) == 1 else 0  # (one vehicle: one count of pins)
+    shots = [(_pins_taken_off(g.shot) if pins else g.shot, g.shots) for g in groups]
+    state: Dist[VehicleState] = Dist.constant(VehicleState(damage_pins=pins))
+    for shot, count in shots:
+        chain = _shot_chain(state, shot, lumped=True)
+        while len(chain) <= count:
+            chain.append(chain[-1].bind(partial(_after_one_shot, shot, lumped=True)))
+        state = chain[count]
+    return state.probability(KNOCKED_OUT)
+
+
+@lru_cache(maxsize=1024)
+def _pins_taken_off(shot: Shot) -> Shot:
+    """The shot at the same vehicle with no pins carried into its crew's tests."""
+    assert shot.vehicle is not None
+    crew = replace(shot.vehicle.crew_morale, pins=0)
+    return replace(shot, vehicle=replace(shot.vehicle, crew_morale=crew))
+
+
+KNOCKED_OUT = VehicleState(knocked_out=True)
+
+
+def _decisive(state: VehicleState) -> VehicleState:
+    """The part of a vehicle's state that decides whether it is knocked out in the end."""
+    if state.knocked_out:
+        return KNOCKED_OUT
+    return VehicleState(
+        immobilised=state.immobilised,
+        damage_pins=state.damage_pins,
+        attack_pins=state.attack_pins,
+    )
+
+
 def knock_out_ceiling(groups: Sequence[Group]) -> Fraction:
     """No less than :func:`exact_vehicle`'s chance of a knock-out, found without it.
 
@@ -259,8 +307,11 @@ def _harmless(shot: Shot) -> Fraction:
 
 
 @lru_cache(maxsize=512)
-def _shot_chain(start: Dist[VehicleState], shot: Shot) -> list[Dist[VehicleState]]:
-    """The states after 0, 1, 2, ... such shots from ``start``: grown as needed, kept."""
+def _shot_chain(
+    start: Dist[VehicleState], shot: Shot, lumped: bool = False
+) -> list[Dist[VehicleState]]:
+    """The states after 0, 1, 2, ... such shots from ``start``: grown as needed, kept
+    (``lumped``: as :func:`knock_out_chance` follows them)."""
     return [start]
 
 
@@ -270,20 +321,32 @@ def _vehicle_hits(shot: Shot) -> Dist[int]:
 
 
 @lru_cache(maxsize=4096)
-def _after_one_shot(shot: Shot, before: VehicleState) -> Dist[VehicleState]:
-    """The vehicle's state after one more shot (cached: shots repeat within and across attacks)."""
+def _after_one_shot(shot: Shot, before: VehicleState, lumped: bool = False) -> Dist[VehicleState]:
+    """The vehicle's state after one more shot (cached: shots repeat within and across
+    attacks); ``lumped``: only its :func:`_decisive` part, after every hit."""
     if before.knocked_out:
         return Dist.constant(before)
     hits = _vehicle_hits(_rolling(shot))
     # each hit's damage as a Markov chain (as :func:`markov` runs it, with shared steps)
+    step = partial(_hit_odds_lumped if lumped else _hit_odds, _hitting(shot))
     chain = [Dist.constant(before)]
     for _ in range(max(hits.outcomes())):
-        chain.append(chain[-1].bind(partial(_hit_odds, _hitting(shot))))
+        chain.append(chain[-1].bind(step))
+    after = partial(_after_shot_lumped if lumped else _after_shot_odds, shot)
     parts = [
-        (p, Dist.constant(before) if k == 0 else chain[k].bind(partial(_after_shot_odds, shot)))
-        for k, p in hits.items()
+        (p, Dist.constant(before) if k == 0 else chain[k].bind(after)) for k, p in hits.items()
     ]
     return Dist.mixture(parts)
+
+
+@lru_cache(maxsize=4096)
+def _hit_odds_lumped(shot: Shot, state: VehicleState) -> Dist[VehicleState]:
+    return _hit_odds(shot, state).map(_decisive)
+
+
+@lru_cache(maxsize=4096)
+def _after_shot_lumped(shot: Shot, state: VehicleState) -> Dist[VehicleState]:
+    return _after_shot_odds(shot, state).map(_decisive)
 
 
 # The first two stages of a shot at a vehicle read only part of the shot: their odds are
