@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -12,7 +13,16 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
+from hypothesis import settings
+
 T = TypeVar("T")
+
+# Property tests draw their examples from a fixed seed, like every other random thing in the
+# suite, so a run passes or fails the same way each time (and the time it takes is the same);
+# HYPOTHESIS_PROFILE=explore draws fresh examples on each run to look for new failures.
+settings.register_profile("seeded", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "seeded"))
 
 
 def within_se(

@@ -440,6 +440,20 @@ def _shots_at(
     return shots
 
 
+def _attack_on_a_vehicle(
+    ruleset: str, data: st.DataObject, rng: float, facing: str, most: int, **more: object
+) -> list[Group]:
+    """Up to three of the edition's weapons, 1 to ``most`` shots each, at one of its vehicles."""
+    rules = rules_for(ruleset)
+    vehicles = [n for n in rules.target_names() if rules.target(n).is_vehicle]
+    target = data.draw(st.sampled_from(vehicles))
+    names = [w.name for w in rules.data.weapons.rows]
+    weapons = data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=3))
+    counts = data.draw(st.lists(st.integers(1, most), min_size=3, max_size=3))
+    shots = _shots_at(ruleset, target, weapons, rng, facing, **more)
+    return [Group(shot, n) for shot, n in zip(shots, counts, strict=False)]
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     st.sampled_from(EDITIONS),
@@ -450,19 +464,12 @@ def _shots_at(
 def test_the_knock_out_ceiling_is_never_below_the_exact_chance(
     ruleset: str, data: st.DataObject, rng: float, facing: str
 ) -> None:
-    rules = rules_for(ruleset)
-    vehicles = [n for n in rules.target_names() if rules.target(n).is_vehicle]
-    target = data.draw(st.sampled_from(vehicles))
-    names = [w.name for w in rules.data.weapons.rows]
-    weapons = data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=3))
-    counts = data.draw(st.lists(st.integers(1, 3), min_size=3, max_size=3))
-    shots = _shots_at(ruleset, target, weapons, rng, facing)
-    groups = [Group(shot, n) for shot, n in zip(shots, counts, strict=False)]
+    groups = _attack_on_a_vehicle(ruleset, data, rng, facing, most=3)
     knocked_out = exact_vehicle(groups).probability(lambda v: v.knocked_out)
     assert knock_out_ceiling(groups) >= knocked_out
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(
     st.sampled_from(EDITIONS),
     st.data(),
@@ -477,15 +484,9 @@ def test_the_knock_out_chance_followed_alone_is_the_exact_chance(
     """:func:`knock_out_chance` lumps the states that cannot change the outcome and counts
     the pins carried as taken before the first shot: the same fraction as following the
     whole state (crew tests on fire and flamethrowers included)."""
-    rules = rules_for(ruleset)
-    vehicles = [n for n in rules.target_names() if rules.target(n).is_vehicle]
-    target = data.draw(st.sampled_from(vehicles))
-    names = [w.name for w in rules.data.weapons.rows]
-    weapons = data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=3))
-    counts = data.draw(st.lists(st.integers(1, 4), min_size=3, max_size=3))
-    shots = _shots_at(ruleset, target, weapons, rng, facing, target_pins=pins,
-                      open_topped=open_topped)  # fmt: skip
-    groups = [Group(shot, n) for shot, n in zip(shots, counts, strict=False)]
+    groups = _attack_on_a_vehicle(
+        ruleset, data, rng, facing, most=3, target_pins=pins, open_topped=open_topped
+    )
     assert knock_out_chance(groups) == exact_vehicle(groups).probability(lambda v: v.knocked_out)
 
 
