@@ -193,6 +193,10 @@ def test_play_writes_a_record_that_replays(tmp_path: object) -> None:
     record.write_text("\n".join(lines) + "\n")
     tampered = cli("replay", str(record))
     assert tampered.returncode == 1 and f"line {i + 1}" in tampered.stdout
+    record.write_text("\n".join(lines[:3]) + "\n")
+    cut = cli("replay", str(record))
+    assert cut.returncode == 0 and "reproduced (2 events identical)" in cut.stdout
+    assert "the record stops before the game's end" in cut.stdout
 
 
 @pytest.mark.parametrize(

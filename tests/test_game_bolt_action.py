@@ -14,10 +14,12 @@ Run the long versions with ``pytest -m slow tests/test_game_bolt_action.py``.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import pickle
 import random
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -380,9 +382,7 @@ def played_record(ruleset: str, name: str, seed: int, path: Path) -> str:
     """Play a seeded game with two random players and write its record; return the text."""
     scen_text = scenario_path(name).read_text(encoding="utf-8")
     army_texts = tuple(p.read_text(encoding="utf-8") for p in sample_armies(ruleset)[:2])
-    game = record.new_game(
-        {"ruleset": ruleset, "scenario": scen_text, "armies": list(army_texts), "seed": seed}
-    )
+    game = new_game(ruleset, name, seed)
     play(game, [RandomPlayer(seed), RandomPlayer(seed + 1)], seed=seed)
     head = record.header(game, scen_text, (army_texts[0], army_texts[1]), ("random", "random"))
     return write_record(path, head, game.events)
@@ -401,6 +401,44 @@ def test_a_record_replays_and_is_reproducible(ruleset: str, tmp_path: Path) -> N
     result = record.replay(tmp_path / "a.jsonl")
     assert result.reproduced, (result.first_difference, result.expected, result.actual)
     assert result.events == len(events) and result.first_difference is None
+
+
+def test_a_record_cut_short_or_with_a_broken_line_says_so(tmp_path: Path) -> None:
+    """A record read back is checked like any file given: a field of the wrong kind names
+    its line; a decision that is not legal where it stands is where the replay parts from
+    the record; a record cut short reproduces as far as it goes, and says it stops early."""
+    from kriegsspiel.errors import DataFileError
+
+    path = tmp_path / "game.jsonl"
+    lines = played_record("konflikt47", "meeting-engagement.yaml", 3, path).splitlines()
+    assert record.replay(path).finished
+    rows = [json.loads(line) for line in lines]
+    first = next(i for i, row in enumerate(rows) if row.get("event") == "order")
+
+    def changed(line: int, **fields: object) -> Path:
+        copy = [dict(row) for row in rows]
+        copy[line].update(fields)
+        out = tmp_path / "changed.jsonl"
+        out.write_text("".join(dumps(row) + "\n" for row in copy), encoding="utf-8")
+        return out
+
+    for line, fields, said in [
+        (first, {"unit": "x"}, f"line {first + 1}, field unit: Input should be a valid integer"),
+        (first, {"to": "far"}, f"line {first + 1}, field to: Input should be a valid tuple"),
+        (0, {"seed": "x"}, "line 1, field seed: Input should be a valid integer"),
+        (0, {"seed": -4}, "line 1, field seed: Input should be greater than or equal to 0"),
+        (0, {"ruleset": "chess"}, "line 1, field ruleset: Input should be 'konflikt47'"),
+        (0, {"armies": ["one list"]}, "line 1, field armies.1: Field required"),
+    ]:
+        with pytest.raises(DataFileError, match=re.escape(said)):
+            record.replay(changed(line, **fields))
+    illegal = record.replay(changed(first, unit=99))
+    assert not illegal.reproduced and illegal.first_difference == first + 1
+    assert illegal.actual == "(not legal here: there is no unit 99)"
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[: first + 3]) + "\n", encoding="utf-8")
+    short = record.replay(cut)
+    assert short.reproduced and not short.finished and short.events == first + 2
 
 
 @pytest.mark.parametrize("field", ["hits", "casualties"])

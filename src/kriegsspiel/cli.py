@@ -765,6 +765,8 @@ def replay_cmd(
     result = replay(path)
     if result.reproduced:
         typer.echo(f"{path}: reproduced ({result.events} events identical).")
+        if not result.finished:
+            typer.echo(f"{path}: the record stops before the game's end (it was cut short).")
         return
     typer.echo(
         f"{path}: does NOT reproduce; first difference at line {result.first_difference}:\n"

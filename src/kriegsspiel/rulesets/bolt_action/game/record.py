@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 import kriegsspiel
+from kriegsspiel.core.datafile import Strict
+from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.core.records import read_record, record_text
 from kriegsspiel.core.scenario import parse_scenario
 from kriegsspiel.errors import DataFileError
@@ -35,23 +39,73 @@ def header(
     }
 
 
-def new_game(head: dict[str, Any]) -> BoltActionGame:
-    ruleset = head["ruleset"]
-    scenario = parse_scenario(head["scenario"], "record: scenario")
+class RecordHeader(Strict):
+    """The first line of a game record: what a replay needs to set the game up again."""
+
+    format: str
+    kriegsspiel: str
+    ruleset: Literal["konflikt47", "bolt-action-1"]  # the rulesets whose games are recorded
+    rules_data_sha256: str
+    scenario: str
+    armies: tuple[str, str]
+    seed: int = Field(ge=0)
+    players: tuple[str, str]
+
+
+class RecordedDecision(BaseModel):
+    """A decision or chance outcome as a record's line holds it (its other fields, such as
+    the turn, are the game's to write again, not the replay's to read)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    event: Literal["draw", "order", "react", "ambush"]
+    side: int = -1
+    unit: int = -1
+    order: str = ""
+    to: tuple[float, float] | None = None
+    target: int | None = None
+    choice: str = ""
+
+    def action(self) -> Action:
+        return Action(
+            self.event, self.side, self.unit, self.order, self.to, self.target, self.choice
+        )
+
+
+def new_game(head: dict[str, Any], name: str = "record") -> BoltActionGame:
+    """The recorded game as it stood before its first decision."""
+    checked = _checked(RecordHeader, head, name, 1)
+    scenario = parse_scenario(checked.scenario, f"{name}: scenario")
     armies = tuple(
-        parse_army(text, f"record: army {i + 1}", ruleset) for i, text in enumerate(head["armies"])
+        parse_army(text, f"{name}: army {i + 1}", checked.ruleset)
+        for i, text in enumerate(checked.armies)
     )
-    return BoltActionGame(ruleset, scenario, (armies[0], armies[1]), seed=int(head["seed"]))
+    return BoltActionGame(checked.ruleset, scenario, (armies[0], armies[1]), seed=checked.seed)
 
 
-def decisions(events: list[dict[str, Any]]) -> list[Action]:
-    """The chance outcomes and decisions, in order, from a record's events."""
+def decisions(events: list[dict[str, Any]], name: str = "record") -> list[tuple[int, Action]]:
+    """The chance outcomes and decisions, in order, from a record's events, each with its
+    line in the record (the header is line 1)."""
     out = []
-    for e in events:
+    for number, e in enumerate(events, start=2):
         if e.get("event") in DECISIONS:
-            data = {k: v for k, v in e.items() if k not in ("event", "turn")}
-            out.append(Action.from_json({"kind": e["event"], **data}))
+            out.append((number, _checked(RecordedDecision, e, name, number).action()))
     return out
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def _checked(model: type[M], row: dict[str, Any], name: str, line: int) -> M:
+    """``row`` (line ``line`` of the record ``name``) as ``model``, or an error naming it."""
+    try:
+        return model.model_validate(row)
+    except ValidationError as exc:
+        problems = [
+            f"line {line}, field {'.'.join(str(p) for p in e['loc']) or '(top level)'}: {e['msg']}"
+            for e in exc.errors()
+        ]
+        raise DataFileError(name, problems) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,23 +115,26 @@ class Replay:
     first_difference: int | None  # 1-based line of the record
     expected: str
     actual: str
+    finished: bool = True  # the record goes on to the game's end (one cut short does not)
 
 
 def replay(path: str | Path) -> Replay:
     """Re-run a record's game with its seed and decisions; compare the records byte by byte."""
     head, events, text = read_record(path)
-    try:
-        game = new_game(head)
-    except KeyError as exc:
-        raise DataFileError(str(path), [f"line 1: the header lacks {exc.args[0]!r}"]) from None
-    for action in decisions(events):
+    name = str(path)
+    game = new_game(head, name)
+    for line, action in decisions(events, name):
         if game.is_terminal():
             break
-        game.apply_action(action)
+        try:
+            game.apply_action(action)
+        except IllegalActionError as exc:  # the record was changed, or comes from elsewhere
+            recorded = text.splitlines()[line - 1]
+            return Replay(False, len(events), line, recorded, f"(not legal here: {exc})")
     head_fields = {k: v for k, v in head.items() if k != "format"}
     again = record_text(head_fields, game.events)
     if again == text:
-        return Replay(True, len(events), None, "", "")
+        return Replay(True, len(events), None, "", "", game.is_terminal())
     old, new = text.splitlines(), again.splitlines()
     line = next(
         (i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b),
