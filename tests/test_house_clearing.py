@@ -396,10 +396,10 @@ def test_unknown_weapon_lists_close_matches() -> None:
     ("change", "message"),
     [
         ({"range_inches": 26}, 'out of range: a Rifle reaches 25" at most'),
-        ({"range_inches": -1}, "range_inches must be a distance of 0 or more"),
+        ({"range_inches": -1}, "--range must be a distance of 0 or more inches"),
         ({"visible": 0}, "visible must be 1 to 5 fifths"),
         ({"visible": 6}, "visible must be 1 to 5 fifths"),
-        ({"weapon_skill": -10}, "weapon_skill must be a whole number 0 or more"),
+        ({"weapon_skill": -10}, "--weapon-skill must be a whole number 0 or more"),
         ({"automatic": True}, "the rifle fires single shot only"),
         ({"target_initiative": -1}, "target_initiative must be 0 or more"),
         ({"weapon": "belt LMG", "crew": 0}, "crew must be a whole number 1 or more"),

@@ -489,9 +489,9 @@ def test_command_odds_are_probabilities(markers: int, tokens: int) -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"morale_markers": -1}, "morale_markers must be a whole number 0 or more"),
-        ({"dice": 0}, "dice must be 1 or more"),
-        ({"range_inches": -3}, "range_inches must be a distance of 0 or more"),
+        ({"morale_markers": -1}, "--morale-markers must be a whole number 0 or more"),
+        ({"dice": 0}, "--dice must be 1 or more"),
+        ({"range_inches": -3}, "--range must be a distance of 0 or more inches"),
         ({"target": "vehicle"}, "needs penetration and armour"),
         ({"penetration": 3, "armour": 2}, "apply only to a vehicle target"),
         ({"enemy_infantry_near_vehicle": True}, "applies only to a firing vehicle"),
@@ -500,7 +500,8 @@ def test_command_odds_are_probabilities(markers: int, tokens: int) -> None:
             {"target": "vehicle", "penetration": 3, "armour": 2, "cover": "cover"},
             "leave cover 'open'",
         ),
-        ({"target": "vehicle", "penetration": -1, "armour": 2}, "penetration must be"),
+        ({"target": "vehicle", "penetration": -1, "armour": 2}, "--penetration must be"),
+        ({"dice": rules.MAX_DICE + 1}, "at most 200 firing dice .got 201.; more would take"),
     ],
 )
 def test_bad_shoot_input(kwargs: dict[str, object], message: str) -> None:
@@ -509,10 +510,16 @@ def test_bad_shoot_input(kwargs: dict[str, object], message: str) -> None:
         odds.shoot(**args)  # type: ignore[arg-type]
 
 
+def test_the_most_firing_dice_are_answered() -> None:
+    """The limit is where the exact odds still come back in about a second."""
+    result = odds.shoot(target="infantry", range_inches=20, dice=rules.MAX_DICE)
+    assert result.probabilities["p_hit"] > Fraction(999, 1000)
+
+
 def test_bad_counts() -> None:
-    with pytest.raises(UsageError, match="command_tokens must be a whole number 0 or more"):
+    with pytest.raises(UsageError, match="--command-tokens must be a whole number 0 or more"):
         odds.activation(0, -1)
-    with pytest.raises(UsageError, match="morale_markers"):
+    with pytest.raises(UsageError, match="--morale-markers must be"):
         odds.reaction(-2, 0)
     with pytest.raises(UsageError, match="cannot exceed units"):
         rules.command_tokens(1, command_units=2)

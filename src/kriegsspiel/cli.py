@@ -104,13 +104,14 @@ def shoot(
         list[str], typer.Option("--weapon", "-w", help="NAME[:COUNT], repeatable (BA, K47, HC).")
     ] = [],  # noqa: B006
     target: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--target",
             "-t",
             help="Target as on the sheet, e.g. 'regular infantry', 'medium tank' (BA, K47); infantry, support squad, vehicle (Iron Cross).",
+            show_default="regular infantry (BA, K47), infantry (Iron Cross)",
         ),
-    ] = "regular infantry",
+    ] = None,
     range_: Annotated[float, typer.Option("--range", help="Range in inches.")] = 12.0,
     cover: Annotated[
         str,
@@ -273,7 +274,7 @@ def shoot(
             shoot_odds(
                 ruleset.value,
                 weapons=weapon,
-                target=target,
+                target=target or "regular infantry",
                 situation=situation,
                 rules_file=rules_file,
             ),
@@ -287,7 +288,7 @@ def shoot(
 
         show(
             ic_odds.shoot(
-                target=target,
+                target=target or "infantry",
                 range_inches=range_,
                 firer_moved=moving,
                 firer_is_infantry_detachment=infantry_detachment,
@@ -312,6 +313,7 @@ def shoot(
             moving=moving,
             rules_file=rules_file,
             cover=None if cover == "none" else cover,
+            target=target,
         )
         if len(weapon) != 1:
             fail("House Clearing shoots one figure's weapon: give exactly one --weapon NAME.")

@@ -148,7 +148,7 @@ def range_band(arm: Weapon, range_inches: float) -> RangeBand:
         or not math.isfinite(range_inches)
         or range_inches < 0
     ):
-        raise UsageError(f"range_inches must be a distance of 0 or more, not {range_inches!r}")
+        raise UsageError(f"--range must be a distance of 0 or more inches, not {range_inches!r}")
     for band in arm.bands:
         if range_inches <= band.farthest:
             return band
@@ -211,11 +211,11 @@ def plan_shot(
             "a box or belt LMG, or an assault rifle"
         )
     band = range_band(arm, range_inches)
-    _whole("weapon_skill", weapon_skill, 0)
+    _whole("--weapon-skill", weapon_skill, 0)
     fifths = len(tables.cover.visible)
     if isinstance(visible, bool) or not isinstance(visible, int) or not 1 <= visible <= fifths:
         raise UsageError(
-            f"visible must be 1 to {fifths} fifths (1 = head only, {fifths} = head to boots), "
+            f"--visible must be 1 to {fifths} fifths (1 = head only, {fifths} = head to boots), "
             f"not {visible!r}"
         )
     divisor = tables.automatic_fire.chance_divisor if automatic else 1

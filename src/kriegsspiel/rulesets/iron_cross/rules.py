@@ -46,6 +46,11 @@ def _data(data: IronCrossData | None) -> IronCrossData:
     return load_data() if data is None else data
 
 
+# The most firing dice the exact odds take: a limit of the tool, not a rule (measured: 200
+# dice 1 s, 1,000 dice a minute; one die is one firing unit).
+MAX_DICE = 200
+
+
 def _count(name: str, value: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise UsageError(f"{name} must be a whole number 0 or more, not {value!r}")
@@ -85,8 +90,8 @@ def activation_needs(
 ) -> int | None:
     """The D6 score a further activation needs (higher than markers + tokens); None: no roll."""
     table = _data(data).activation
-    _count("morale_markers", morale_markers)
-    _count("command_tokens", command_tokens)
+    _count("--morale-markers", morale_markers)
+    _count("--command-tokens", command_tokens)
     if first_activation and not table.first_activation_needs_roll:
         return None
     return morale_markers + command_tokens + 1
@@ -122,8 +127,8 @@ def reaction_needs(
 ) -> int:
     """The D6 score a reaction needs: 3+, +1 per command token or morale marker on the unit."""
     table = _data(data).reaction
-    _count("morale_markers", morale_markers)
-    _count("command_tokens", command_tokens)
+    _count("--morale-markers", morale_markers)
+    _count("--command-tokens", command_tokens)
     return table.needs + table.per_token_or_marker * (morale_markers + command_tokens)
 
 
@@ -291,10 +296,15 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
         or not math.isfinite(s.range_inches)
         or (s.range_inches < 0)
     ):
-        raise UsageError(f"range_inches must be a distance of 0 or more, not {s.range_inches!r}")
-    _count("morale_markers", s.morale_markers)
+        raise UsageError(f"--range must be a distance of 0 or more inches, not {s.range_inches!r}")
+    _count("--morale-markers", s.morale_markers)
     if isinstance(s.dice, bool) or not isinstance(s.dice, int) or s.dice < 1:
-        raise UsageError(f"dice must be 1 or more (one D10 per firing unit), not {s.dice!r}")
+        raise UsageError(f"--dice must be 1 or more (one D10 per firing unit), not {s.dice!r}")
+    if s.dice > MAX_DICE:
+        raise UsageError(
+            f"--dice: exact odds are worked out for at most {MAX_DICE} firing dice (got "
+            f"{s.dice}); more would take minutes."
+        )
     if s.firer_is_vehicle and s.firer_is_infantry_detachment:
         raise UsageError("the firer cannot be both a vehicle and an infantry detachment")
     if s.enemy_infantry_near_vehicle and not s.firer_is_vehicle:
@@ -307,8 +317,8 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
             raise UsageError(
                 "a vehicle target needs penetration and armour (from the orders of battle)"
             )
-        _count("penetration", s.penetration)
-        _count("armour", s.armour)
+        _count("--penetration", s.penetration)
+        _count("--armour", s.armour)
         if cover_level.cover != "open":
             raise UsageError(
                 "cover only changes casualty rolls against infantry and support squads; "
