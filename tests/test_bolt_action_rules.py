@@ -776,17 +776,35 @@ def test_negative_counts_are_refused() -> None:
 
 
 def test_questions_larger_than_the_exact_odds_take_are_refused_and_the_largest_answered() -> None:
-    """Not rules: limits of the tool (the time grows with about the cube of the dice)."""
-    from kriegsspiel.rulesets.bolt_action.odds import MAX_FIGHTERS, MAX_SHOTS, assault_odds
+    """Not rules: limits of the tool (the time grows steeply with the hits a shooting could
+    score, and faster at a vehicle, whose every hit is followed through its damage)."""
+    from kriegsspiel.rulesets.bolt_action.odds import (
+        MAX_FIGHTERS,
+        MAX_HITS,
+        MAX_HITS_AT_VEHICLE,
+        assault_odds,
+    )
 
-    at_range = Situation(range_inches=10)
-    largest = shoot_odds("konflikt47", weapons=[f"rifle:{MAX_SHOTS}"], target="regular infantry",
-                         situation=at_range)  # fmt: skip
-    assert largest.probabilities["p_hit"] > 0
-    for weapons in ([f"rifle:{MAX_SHOTS + 1}"], ["MMG:250", "rifle"]):  # 1,001 shots either way
-        with pytest.raises(UsageError, match="1,001 shots in all"):
-            shoot_odds("konflikt47", weapons=weapons, target="regular infantry",
-                       situation=at_range)  # fmt: skip
+    def shoot(weapons: list[str], target: str = "regular infantry") -> object:
+        return shoot_odds("konflikt47", weapons=weapons, target=target,
+                          situation=Situation(range_inches=6))  # fmt: skip
+
+    assert shoot([f"rifle:{MAX_HITS}"]).probabilities["p_hit"] > 0  # type: ignore[attr-defined]
+    for weapons, said in [
+        ([f"rifle:{MAX_HITS + 1}"], "up to 601 hits; "),
+        (["MMG:150", "rifle"], "up to 601 hits; "),  # 4 shots an MMG
+        (["Heavy howitzer:34"], "up to 612 hits; "),  # up to 18 hits a shot
+    ]:
+        with pytest.raises(UsageError, match=said):
+            shoot(weapons)
+    soft = shoot([f"rifle:{MAX_HITS_AT_VEHICLE}"], "soft-skinned vehicle")
+    assert soft.probabilities["p_knocked_out"] > 0.99  # type: ignore[attr-defined]
+    for weapons, said in [
+        ([f"Heavy AT gun:{MAX_HITS_AT_VEHICLE + 1}"], "up to 61 hits at a vehicle"),
+        (["Flamethrower (infantry):11"], "up to 66 hits at a vehicle"),  # up to 6 hits a shot
+    ]:
+        with pytest.raises(UsageError, match=said):
+            shoot(weapons, "medium tank")
     fight = assault_odds("konflikt47", attackers=MAX_FIGHTERS, attacker_quality="regular",
                          defenders=1, defender_quality="regular")  # fmt: skip
     assert fight.probabilities["p_attacker_wins"] > 0.99

@@ -621,10 +621,9 @@ def _cover_only_hurts(rules: Rules) -> bool:
 
 
 def _most_rolled(expr: DiceExpr) -> int:
-    """The highest a dice expression can roll (as :func:`roll_expr` rolls it)."""
-    if expr.count == 0:
-        return expr.constant
-    return max(0, expr.count * expr.sides + expr.constant)
+    """The highest a dice expression can roll (as :func:`roll_expr` rolls it: a roll of
+    dice is never below 0)."""
+    return expr.most if expr.count == 0 else max(0, expr.most)
 
 
 def _farther_most(values: list[Fraction]) -> tuple[float, ...]:

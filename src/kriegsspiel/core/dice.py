@@ -370,6 +370,11 @@ class DiceExpr:
     def is_fixed(self) -> bool:
         return self.count == 0
 
+    @property
+    def most(self) -> int:
+        """The highest it can roll."""
+        return self.count * self.sides + self.constant
+
     def dist(self) -> Dist[int]:
         if self.count == 0:
             return Dist.constant(self.constant)

@@ -59,10 +59,14 @@ def _morale_reason(
 
 
 # The largest questions the exact odds take. These are limits of the tool, not rules: the
-# time grows with about the cube of the dice (measured: 1,000 rifle shots 0.7 s, 2,000 6 s,
-# 3,000 17 s, 5,000 minutes; close quarters of 25 a side 5 s, 30 a side 16 s, 50 a side
-# minutes), while a unit on the table shoots a few dozen dice and fights with a dozen or two.
-MAX_SHOTS = 1000
+# time grows steeply with the hits a shooting could score (measured: rifles 1,000 shots
+# 0.7 s, 3,000 17 s; heavy howitzers, up to 18 hits a shot, 100 shots 2.5 s, 200 18 s; at
+# a medium tank, a heavy AT gun's 50 shots 5 s and 100 35 s, flamethrowers (up to 6 hits
+# a shot) 10 shots 5 s and 20 34 s; close quarters 25 a side 5 s, 30 a side 16 s, 50 a
+# side minutes), while a unit on the table shoots a few dozen dice and fights with a
+# dozen or two men.
+MAX_HITS = 600  # the most hits a shooting at troops could score (shots x most hits a shot)
+MAX_HITS_AT_VEHICLE = 60  # the same at a vehicle: each hit is followed through its damage
 MAX_FIGHTERS = 30
 
 
@@ -248,11 +252,13 @@ def _shoot_odds(
         )
         reasons.extend(Reason(f"  {r.topic}", r.result, r.because) for r in why)
 
-    shots = sum(g.shots for g in groups)
-    if shots > MAX_SHOTS:
+    most_hits = sum(g.shots * max(1, g.shot.hits_per_hit.most) for g in groups)
+    limit = MAX_HITS_AT_VEHICLE if tgt.is_vehicle else MAX_HITS
+    if most_hits > limit:
+        at = " at a vehicle" if tgt.is_vehicle else ""
         raise UsageError(
-            f"--weapon: {shots:,} shots in all; exact odds are worked out for at most "
-            f"{MAX_SHOTS:,} (more would take minutes; a unit on the table shoots a few dozen)."
+            f"--weapon: up to {most_hits:,} hits{at}; exact odds are worked out for at most "
+            f"{limit:,} (more would take minutes; a unit on the table shoots a few dozen dice)."
         )
     p_hits = {
         g.shot.weapon: exact(partial(roll_to_hit, hit_on=g.shot.hit_on)).probability(True)
