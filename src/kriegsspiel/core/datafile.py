@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -64,10 +65,19 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
         return model.model_validate(data)
     except ValidationError as exc:
         node = yaml.compose(text, Loader=_LOADER)  # only now: to find each error's line
-        problems = []
-        for error in exc.errors():
-            loc = tuple(error["loc"])
-            field = ".".join(str(p) for p in loc) or "(top level)"
-            where = f"line {_line_of(node, loc)}, " if node is not None else ""
-            problems.append(f"{where}field {field}: {error['msg']}")
-        raise DataFileError(name, problems) from None
+        line = None if node is None else (lambda loc: _line_of(node, loc))
+        raise DataFileError(name, problems(exc, line)) from None
+
+
+def problems(
+    exc: ValidationError, line: Callable[[tuple[int | str, ...]], int] | None
+) -> list[str]:
+    """Each of a validation's errors as "line N, field a.b: what is wrong" (``line`` finds
+    the line of a field's place; None when there is none to give)."""
+    found = []
+    for error in exc.errors():
+        loc = tuple(error["loc"])
+        field = ".".join(str(p) for p in loc) or "(top level)"
+        where = f"line {line(loc)}, " if line is not None else ""
+        found.append(f"{where}field {field}: {error['msg']}")
+    return found

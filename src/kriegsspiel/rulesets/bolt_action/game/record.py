@@ -9,7 +9,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 import kriegsspiel
-from kriegsspiel.core.datafile import Strict
+from kriegsspiel.core.datafile import Strict, problems
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.core.records import read_record, record_text
 from kriegsspiel.core.scenario import parse_scenario
@@ -101,11 +101,7 @@ def _checked(model: type[M], row: dict[str, Any], name: str, line: int) -> M:
     try:
         return model.model_validate(row)
     except ValidationError as exc:
-        problems = [
-            f"line {line}, field {'.'.join(str(p) for p in e['loc']) or '(top level)'}: {e['msg']}"
-            for e in exc.errors()
-        ]
-        raise DataFileError(name, problems) from None
+        raise DataFileError(name, problems(exc, lambda loc: line)) from None
 
 
 @dataclass(frozen=True, slots=True)
