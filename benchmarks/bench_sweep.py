@@ -23,15 +23,10 @@ from _report import arguments, machine, publish
 PROBE = """
 import resource, sys, time
 from kriegsspiel.sim.runner import Workers, evaluate
-from kriegsspiel.sim.sweep import load_sweep
+from kriegsspiel.sim.sweep import load_sweep, played
 games, shared = int(sys.argv[1]), sys.argv[2] == 'shared'
 sweep = load_sweep('konflikt47-walker-or-tank')
-cells, seen = [], set()
-for r, line in enumerate(sweep.cells):  # the cells a sweep plays: not self, not mirrored
-    for c, matchup in enumerate(line):
-        if sweep.rows[r] != sweep.columns[c] and matchup.mirrored() not in seen:
-            seen.add(matchup)
-            cells.append(matchup)
+cells = played(sweep)
 start = time.perf_counter()
 if shared:
     with Workers(2) as pool:

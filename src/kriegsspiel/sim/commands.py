@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.console import Console
 
@@ -25,9 +25,6 @@ from kriegsspiel.sim.runner import (
     evaluation_json,
 )
 from kriegsspiel.sim.store import Store
-
-if TYPE_CHECKING:
-    from kriegsspiel.sim.sweep import Sweep
 
 ERR = Console(stderr=True, highlight=False)
 
@@ -231,7 +228,7 @@ def run_sweep(
 
     ``games`` and ``seed`` left as None take the sweep file's values.
     """
-    from kriegsspiel.sim.sweep import column_names, load_sweep, row_names
+    from kriegsspiel.sim.sweep import column_names, load_sweep, played, row_names
 
     sweep = load_sweep(path)
     games = sweep.games if games is None else games
@@ -241,7 +238,7 @@ def run_sweep(
     rows, columns = row_names(sweep), column_names(sweep)
     cells: list[list[dict[str, Any] | None]] = []
     evaluated: dict[Matchup, dict[str, Any]] = {}  # each matchup's tally, to read its mirror
-    to_play = _played_cells(sweep)
+    to_play = len(played(sweep))
     # one set of workers plays every cell: what they work out in one, they know in the next
     with open_store(options.results) as store, options.pool() as pool:
         for r, line in enumerate(sweep.cells):
@@ -309,13 +306,3 @@ def _print_sweep_table(
             ),
         )
     Console(highlight=False).print(table)
-
-
-def _played_cells(sweep: Sweep) -> int:
-    """How many evaluations a sweep plays: not a list against itself, nor a mirror's cell."""
-    seen: set[Matchup] = set()
-    for r, line in enumerate(sweep.cells):
-        for c, matchup in enumerate(line):
-            if sweep.rows[r] != sweep.columns[c] and matchup.mirrored() not in seen:
-                seen.add(matchup)
-    return len(seen)

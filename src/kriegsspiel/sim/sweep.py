@@ -130,3 +130,16 @@ def row_names(sweep: Sweep) -> list[str]:
 
 def column_names(sweep: Sweep) -> list[str]:
     return [army_name(s) for s in sweep.columns]
+
+
+def played(sweep: Sweep) -> list[Matchup]:
+    """The matchups a sweep evaluates, in order: every cell but a list against itself and
+    a cell whose mirror (the same lists the other way round) was evaluated before it."""
+    out: list[Matchup] = []
+    seen: set[Matchup] = set()
+    for row, line in zip(sweep.rows, sweep.cells, strict=True):
+        for column, matchup in zip(sweep.columns, line, strict=True):
+            if row != column and matchup.mirrored() not in seen:
+                seen.add(matchup)
+                out.append(matchup)
+    return out

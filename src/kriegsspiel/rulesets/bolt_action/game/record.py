@@ -67,9 +67,7 @@ class RecordedDecision(BaseModel):
     choice: str = ""
 
     def action(self) -> Action:
-        return Action(
-            self.event, self.side, self.unit, self.order, self.to, self.target, self.choice
-        )
+        return Action.from_json({"kind": self.event, **self.model_dump(exclude={"event"})})
 
 
 def new_game(head: dict[str, Any], name: str = "record") -> BoltActionGame:
