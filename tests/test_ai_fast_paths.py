@@ -65,7 +65,7 @@ def plain_groups(
     fired: list[int] = []
     alive = unit.alive_models
     cover = unit_cover(game.table, Point(unit.anchor.x + dx, unit.anchor.y + dy), target)
-    arcs = dict(unit.vehicle.arcs) if unit.vehicle else {}
+    arcs = [arc for _, arc in unit.vehicle.arcs] if unit.vehicle else []
     origins = [Point(m.x + dx, m.y + dy) for m in alive]
     aims = target.alive_models
     if not origins or not aims:
@@ -81,14 +81,14 @@ def plain_groups(
         nearest = aims[j]
         options: list[tuple[Shot, int, bool]] = []
         base: Situation | None = None
-        for name in model.weapons:
+        for k, name in enumerate(model.weapons):
             weapon = game.rules.weapon(name)
             special = set(weapon.special)
-            if ("Fixed" in special and moving) or (model.used_one_shot and "One-shot" in special):
-                continue
-            if unit.vehicle and not in_arc(
-                arcs.get(name, "turret"), unit.heading, at, nearest.point
+            if ("Fixed" in special and moving and not unit.vehicle) or (
+                model.used_one_shot and "One-shot" in special
             ):
+                continue
+            if unit.vehicle and not in_arc(arcs[k], unit.heading, at, nearest.point):
                 continue
             if rng > weapon.range or rng < weapon.min_range:
                 continue
@@ -102,6 +102,7 @@ def plain_groups(
                     firer_pins=unit.pins,
                     firer_inexperienced=unit.quality == "inexperienced",
                     moving=moving,
+                    mounted=unit.vehicle is not None,
                     target_down=target.is_down and vehicle is None,
                     small_unit=vehicle is None and target.start_models <= 2,
                     cover=cover if vehicle is None else "none",  # type: ignore[arg-type]
@@ -497,7 +498,7 @@ def test_ambush_values_match_the_plain_ones(ruleset: str) -> None:
     """An Ambush is valued as when the nearest enemy's gap was found in full first."""
     player = TacticalPlayer()
     seen: set[float] = set()
-    for game in positions(ruleset, 11, every=5):
+    for game in [g for seed in (11, 12) for g in positions(ruleset, seed, every=5)]:
         for unit in [u for u in game.units if not u.destroyed]:
             enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
             near = min((game.gap(unit, e) for e in enemies), default=99)

@@ -763,6 +763,16 @@ def test_fixed_weapon_cannot_fire_on_the_move() -> None:
         )
 
 
+def test_a_vehicle_fires_its_fixed_weapons_on_the_move() -> None:
+    """Fixed is a team weapon's rule: the same MMG on a vehicle fires on an Advance, at -1."""
+    mmg = "Medium machine gun (MMG)"
+    assert _needs("konflikt47", mmg, "regular infantry", range_inches=10, mounted=True) == "3+"
+    assert (
+        _needs("konflikt47", mmg, "regular infantry", range_inches=10, moving=True, mounted=True)
+        == "4+"
+    )
+
+
 def test_negative_counts_are_refused() -> None:
     with pytest.raises(UsageError, match="cannot be negative"):
         order_test_odds("konflikt47", quality="regular", pins=-1)

@@ -12,6 +12,7 @@ from kriegsspiel.core.procedure import RandomDice, ScriptedDice
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
 from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, facing_hit, in_arc
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
@@ -88,6 +89,49 @@ def test_hull_weapon_arcs() -> None:
     at = Point(0, 0)
     assert in_arc("front", 0, at, Point(0, 10)) and not in_arc("front", 0, at, Point(0, -10))
     assert in_arc("turret", 0, at, Point(0, -10))
+
+
+def _weapon_shots(groups: list[Group]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for g in groups:
+        found[g.shot.weapon] = found.get(g.shot.weapon, 0) + g.shots
+    return found
+
+
+def test_each_mount_of_one_weapon_keeps_its_own_arc() -> None:
+    """A Panzer IV carries a turret and a hull MMG: the turret one bears all round,
+    the hull one only to the front (two mounts of one weapon are not one arc)."""
+    game = new_game()
+    game.table = Table(72, 48)
+    only(game, 8, 10)
+    tank, squad = game.units[8], game.units[10]
+    place(tank, 36, 24, heading=0)  # facing +y
+    place(squad, 36, 40)  # ahead: both MMGs bear
+    ahead = _weapon_shots(game.shooting_groups(tank, squad, moving=False))
+    place(squad, 36, 8)  # behind: only the turret's
+    behind = _weapon_shots(game.shooting_groups(tank, squad, moving=False))
+    mmg = "Medium machine gun (MMG)"
+    assert ahead[mmg] == 2 * behind[mmg] > 0
+    assert ahead["Heavy AT gun"] == behind["Heavy AT gun"] == 1
+
+
+def test_a_vehicle_on_advance_fires_its_fixed_weapons_and_a_team_does_not() -> None:
+    game = new_game()
+    game.table = Table(72, 48)
+    only(game, 3, 8, 10)
+    tank, team, squad = game.units[8], game.units[3], game.units[10]  # Panzer IV, MG 42 team
+    place(tank, 36, 24, heading=0)
+    place(team, 30, 24)
+    place(squad, 36, 40)
+    assert game.can_shoot(tank, squad, moving=True)
+    moving = _weapon_shots(game.shooting_groups(tank, squad, moving=True))
+    assert moving == _weapon_shots(game.shooting_groups(tank, squad, moving=False))
+    assert not game.can_shoot(team, squad, moving=True)
+    assert game.can_shoot(team, squad, moving=False)
+    advance = [
+        a for a in order_candidates(game, tank) if a.order == "Advance" and a.target is not None
+    ]
+    assert advance  # the AI is offered Advance-and-fire for the tank
 
 
 def test_officer_in_range_helps() -> None:

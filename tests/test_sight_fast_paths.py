@@ -87,7 +87,11 @@ def _plain_can_shoot(
     """Any of the unit's models' points in sight of a target model's within the longest
     range of any live model's weapons that can fire: the visibility and distance matrices."""
     reach = max(
-        [game._reach(m.weapons, m.used_one_shot, moving) for m in unit.alive_models], default=0.0
+        [
+            game._reach(m.weapons, m.used_one_shot, moving, unit.vehicle is not None)
+            for m in unit.alive_models
+        ],
+        default=0.0,
     )
     ours, theirs = [m.point for m in unit.alive_models], [m.point for m in target.alive_models]
     if reach == 0 or not ours or not theirs:

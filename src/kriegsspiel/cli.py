@@ -180,7 +180,11 @@ def shoot(
         typer.Option("--infantry-detachment", help="Firer is an infantry detachment (Iron Cross)."),
     ] = False,
     firer_vehicle: Annotated[
-        bool, typer.Option("--firer-vehicle", help="Firer is a vehicle (Iron Cross).")
+        bool,
+        typer.Option(
+            "--firer-vehicle",
+            help="Firer is a vehicle (Iron Cross; BA, K47: its Fixed weapons fire on the move).",
+        ),
     ] = False,
     enemy_infantry_near: Annotated[
         bool,
@@ -221,7 +225,6 @@ def shoot(
         target_moved=target_moved,
         smoke=smoke,
         infantry_detachment=infantry_detachment,
-        firer_vehicle=firer_vehicle,
         enemy_infantry_near=enemy_infantry_near,
         mortar=mortar,
         penetration=penetration,
@@ -258,6 +261,7 @@ def shoot(
             firer_pins=pins,
             firer_inexperienced=inexperienced,
             moving=moving,
+            mounted=firer_vehicle,
             target_down=target_down,
             small_unit=small_unit,
             cover=cover,  # type: ignore[arg-type]
@@ -311,6 +315,7 @@ def shoot(
             **ic,
             **ba,
             moving=moving,
+            firer_vehicle=firer_vehicle,
             rules_file=rules_file,
             cover=None if cover == "none" else cover,
             target=target,

@@ -35,6 +35,7 @@ class Situation:
     firer_pins: int = 0
     firer_inexperienced: bool = False
     moving: bool = False
+    mounted: bool = False  # the firer is a vehicle: its Fixed weapons may fire on the move
     target_down: bool = False
     small_unit: bool = False
     cover: Cover = "none"
@@ -182,6 +183,12 @@ def vehicle_profile(
     )
 
 
+def fires_on_the_move(weapon: Weapon, *, mounted: bool) -> bool:
+    """Whether ``weapon`` may fire on an Advance: a Fixed weapon is a team's, which must
+    set up to fire; the same weapon mounted on a vehicle fires on the move (at -1)."""
+    return mounted or "Fixed" not in weapon.special
+
+
 def range_bands(rules: Rules, weapon: Weapon, range_inches: float) -> tuple[bool, bool]:
     """(point blank, long range): all :func:`plan_shot` reads of a range that
     :func:`check_range` allows."""
@@ -200,9 +207,10 @@ def plan_shot(
     special = set(weapon.special)
     check_range(rules, weapon, s)
     point_blank, long_range = range_bands(rules, weapon, s.range_inches)
-    if "Fixed" in special and s.moving:
+    if s.moving and not fires_on_the_move(weapon, mounted=s.mounted):
         raise UsageError(
-            f"{weapon.name} is a Fixed weapon and cannot fire on the move (drop --moving)."
+            f"{weapon.name} is a Fixed weapon and cannot fire on the move (drop --moving, "
+            "or add --firer-vehicle if a vehicle fires it)."
         )
     flame = "Flamethrower" in special
     indirect = "Indirect Fire" in special or (s.indirect and weapon.indirect_min_range is not None)

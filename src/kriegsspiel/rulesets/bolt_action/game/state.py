@@ -57,6 +57,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Situation,
     VehicleProfile,
     check_range,
+    fires_on_the_move,
     infantry_target,
     plan_shot,
     range_bands,
@@ -154,7 +155,7 @@ def _worth(option: tuple[Shot, int, bool], target: UnitState) -> tuple[float, ..
     return (1.0, 0.0, hits * (0.5 if one_shot else 1.0) * max(0, 7 - shot.damage_need) / 6)
 
 
-_REACH: dict[tuple[Rules, tuple[str, ...], bool, bool], float] = {}  # see _reach
+_REACH: dict[tuple[Rules, tuple[str, ...], bool, bool, bool], float] = {}  # see _reach
 _GAPS: dict[Any, float] = {}  # gaps between sets of model places, see gap
 _SHOTS: dict[Any, Shot | None] = {}  # planned shots, see _planned
 # what plan_shot reads of a situation beyond its range: at a vehicle all but the target's
@@ -505,6 +506,7 @@ class BoltActionGame:
             dx, dy = 0.0, 0.0
         alive = unit.alive_models
         reach, rules, known = 0.0, self.rules, _REACH.get
+        mounted = unit.vehicle is not None
         last: tuple[str, ...] | None = None
         last_used = False
         for m in alive:
@@ -512,9 +514,9 @@ class BoltActionGame:
             if weapons is last and used is last_used:
                 continue  # armed as the model before it (models of a kind share the tuple)
             last, last_used = weapons, used
-            most = known((rules, weapons, used, moving))
+            most = known((rules, weapons, used, moving, mounted))
             if most is None:
-                most = self._reach(weapons, used, moving)
+                most = self._reach(weapons, used, moving, mounted)
             if most > reach:
                 reach = most
         if reach == 0:
@@ -526,15 +528,17 @@ class BoltActionGame:
         )
         return self.table.sees_within_each(origins, [t.coords for t in targets], reach)
 
-    def _reach(self, weapons: tuple[str, ...], used_one_shot: bool, moving: bool) -> float:
+    def _reach(
+        self, weapons: tuple[str, ...], used_one_shot: bool, moving: bool, mounted: bool
+    ) -> float:
         """The longest range among a model's weapons that can fire now (0 if none)."""
-        key = (self.rules, weapons, used_one_shot, moving)
+        key = (self.rules, weapons, used_one_shot, moving, mounted)
         reach = _REACH.get(key)
         if reach is None:
             reach = 0.0
             for name in weapons:
                 w = self.rules.weapon(name)
-                if not ("Fixed" in w.special and moving) and not (
+                if (not moving or fires_on_the_move(w, mounted=mounted)) and not (
                     used_one_shot and "One-shot" in w.special
                 ):
                     reach = max(reach, float(w.range))
@@ -657,7 +661,6 @@ class BoltActionGame:
             if len(_CONTEXTS) >= MEMO_LIMIT:
                 _CONTEXTS.clear()  # a number is never given again, so _CHOICES stays right
             number = _CONTEXTS[context] = next(_NUMBERS)
-        arcs = dict(firer.arcs) if firer else {}
         counts: dict[Shot, int] = {}
         fired: list[int] = []
         choices = _CHOICES.get
@@ -670,9 +673,9 @@ class BoltActionGame:
                 nearest = aims[j].point
                 if vehicle:
                     facing = facing_hit(target.heading, target.anchor, at)
-                if firer:
+                if firer:  # each mount's own arc, in the order of the model's weapons
                     bearing = tuple(
-                        [in_arc(arcs.get(n, "turret"), unit.heading, at, nearest) for n in weapons]
+                        [in_arc(arc, unit.heading, at, nearest) for _, arc in firer.arcs]
                     )
             key = (
                 number,
@@ -718,15 +721,19 @@ class BoltActionGame:
         shooting context: this game's shot memo and the tactical AI's caps on shots at
         troops both rely on that."""
         rules, vehicle = self.rules, target.vehicle
-        arcs = dict(unit.vehicle.arcs) if unit.vehicle else {}
+        # a vehicle's model carries its weapons in the order of its mounts, each with its arc
+        # (two mounts of one weapon, as a hull and a turret MMG, each keep their own)
+        arcs = [arc for _, arc in unit.vehicle.arcs] if unit.vehicle else []
         options: list[tuple[Shot, int, bool]] = []
         base: Situation | None = None  # the same for each weapon of this model
-        for name in model.weapons:
+        for k, name in enumerate(model.weapons):
             weapon = rules.weapon(name)
             special = set(weapon.special)
-            if ("Fixed" in special and moving) or (model.used_one_shot and "One-shot" in special):
+            if moving and not fires_on_the_move(weapon, mounted=unit.vehicle is not None):
                 continue
-            if unit.vehicle and not in_arc(arcs.get(name, "turret"), unit.heading, at, nearest):
+            if model.used_one_shot and "One-shot" in special:
+                continue
+            if unit.vehicle and not in_arc(arcs[k], unit.heading, at, nearest):
                 continue
             if rng > weapon.range or rng < weapon.min_range:
                 continue
@@ -736,6 +743,7 @@ class BoltActionGame:
                     firer_pins=unit.pins,
                     firer_inexperienced=unit.quality == "inexperienced",
                     moving=moving,
+                    mounted=unit.vehicle is not None,
                     target_down=target.is_down and vehicle is None,
                     small_unit=vehicle is None and target.start_models <= 2,
                     cover=cover,  # type: ignore[arg-type]
