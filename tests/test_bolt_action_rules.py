@@ -490,6 +490,36 @@ def test_the_knock_out_chance_followed_alone_is_the_exact_chance(
     assert knock_out_chance(groups) == exact_vehicle(groups).probability(lambda v: v.knocked_out)
 
 
+@settings(max_examples=25, deadline=None)
+@given(
+    st.sampled_from(EDITIONS),
+    st.data(),
+    st.sampled_from([3.0, 10.0, 30.0]),
+    st.sampled_from(["front", "side", "rear"]),
+    st.integers(0, 2),
+)
+def test_a_vehicle_immobilised_before_is_knocked_out_by_the_next_immobilisation(
+    ruleset: str, data: st.DataObject, rng: float, facing: str, pins: int
+) -> None:
+    """An immobilisation carries over from an earlier attack, so a further Immobilised
+    result knocks the vehicle out: up to the first such result the attack goes as on a
+    fresh vehicle, so it is knocked out exactly when a fresh one would end knocked out
+    or immobilised. The lumped chain the AI reads agrees."""
+    fresh = _attack_on_a_vehicle(ruleset, data, rng, facing, most=2, target_pins=pins)
+    hurt = [
+        Group(replace(g.shot, vehicle=replace(g.shot.vehicle, immobilised=True)), g.shots)
+        if g.shot.vehicle is not None
+        else g
+        for g in fresh
+    ]
+    before = exact_vehicle(fresh)
+    after = exact_vehicle(hurt)
+    assert after.probability(lambda v: v.knocked_out) == before.probability(
+        lambda v: v.knocked_out or v.immobilised
+    )
+    assert knock_out_chance(hurt) == after.probability(lambda v: v.knocked_out)
+
+
 def test_the_knock_out_chance_reads_the_pins_carried_and_fire() -> None:
     """Golden cases for the shortcuts: a flamethrower's crew test is harder with pins
     carried, and a tank set on fire by bazookas is lost more often with pins on it."""

@@ -81,6 +81,26 @@ def test_shoot_json_armoured_target() -> None:
     assert _is_distribution(out["hits"])
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        ["shoot", "-w", "medium AT gun", "-t", "medium tank", "--range", "20", "--facing", "side"],
+        ["vehicle-assault", "--models", "6", "--target", "light tank", "--anti-tank"],
+    ],
+)
+def test_a_vehicle_immobilised_before_is_knocked_out_more_often(question: list[str]) -> None:
+    """--target-immobilised: a further Immobilised result knocks the vehicle out, so this
+    attack knocks it out when it would have knocked out or immobilised a fresh one (the
+    exact identity is checked in test_bolt_action_rules; a fresh one may be both)."""
+    fresh = run_json(*question)
+    hurt = run_json(*question, "--target-immobilised")
+    assert hurt["p_immobilised"] == 0 < fresh["p_immobilised"]  # type: ignore[operator]
+    more = hurt["p_knocked_out"] - fresh["p_knocked_out"]  # type: ignore[operator]
+    assert 0 < more <= fresh["p_immobilised"]
+    said = runner.invoke(app, ["odds", *question, "--target-immobilised"]).output
+    assert "already immobilised" in said
+
+
 def test_order_test_json() -> None:
     out = run_json("order-test", "--quality", "regular", "--pins", "2")
     assert out["p_pass"] == pytest.approx(21 / 36)

@@ -134,6 +134,27 @@ def test_a_vehicle_on_advance_fires_its_fixed_weapons_and_a_team_does_not() -> N
     assert advance  # the AI is offered Advance-and-fire for the tank
 
 
+def test_immobilised_after_acting_halts_and_carries_into_later_attacks() -> None:
+    """Sheets 000/001/002: immobilised after its action, the die turns to Down and the
+    vehicle counts as halted (infantry hit it on 4+, and may assault it though it ran);
+    a further Immobilised in a later attack knocks it out."""
+    game = new_game()
+    game.table = Table(72, 48)
+    only(game, 8, 17)
+    panzer, sherman = game.units[8], game.units[17]
+    place(panzer, 36, 10, heading=0)
+    place(sherman, 36, 40, heading=180)
+    panzer.order, panzer.moved = "Run", "run"
+    game.vehicle_damage(panzer, False, True, False, 1, by=None)
+    assert panzer.immobilised and panzer.order == "Down" and panzer.moved is None
+    game.vehicle_damage(sherman, False, True, False, 1, by=None)  # not yet activated
+    assert sherman.immobilised and sherman.order is None
+    groups = game.shooting_groups(sherman, panzer, moving=False)
+    profiles = [g.shot.vehicle for g in groups if g.shot.vehicle is not None]
+    assert profiles and all(p.immobilised for p in profiles)
+    assert game.vehicle_profile_of(panzer, indirect=False).immobilised
+
+
 def test_officer_in_range_helps() -> None:
     game = new_game()
     squad, hq = game.units[10], game.units[9]  # a First Lieutenant: +2 within 6"

@@ -166,6 +166,13 @@ def shoot(
             "--target-models", help="Models in the target unit: caps casualties (BA, K47)."
         ),
     ] = None,
+    target_immobilised: Annotated[
+        bool,
+        typer.Option(
+            "--target-immobilised",
+            help="The vehicle was immobilised before: a further Immobilised knocks it out (BA, K47).",
+        ),
+    ] = False,
     morale_markers: Annotated[
         int, typer.Option("--morale-markers", help="Morale markers on the firer (Iron Cross).")
     ] = 0,
@@ -242,6 +249,7 @@ def shoot(
         automaton=automaton,
         target_pins=target_pins,
         target_models=target_models,
+        target_immobilised=target_immobilised,
         facing=None if facing == "front" else facing,
     )
     hc = dict(
@@ -273,6 +281,7 @@ def shoot(
             target_pins=target_pins,
             target_quality=target_quality,
             target_models=target_models,
+            target_immobilised=target_immobilised,
         )
         show(
             shoot_odds(
@@ -478,6 +487,13 @@ def vehicle_assault(
         str, typer.Option("--target-quality", help="The vehicle crew's quality.")
     ] = "regular",
     target_pins: Annotated[int, typer.Option("--target-pins")] = 0,
+    target_immobilised: Annotated[
+        bool,
+        typer.Option(
+            "--target-immobilised",
+            help="The vehicle was immobilised before: a further Immobilised knocks it out.",
+        ),
+    ] = False,
     rules_file: RulesFileOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -499,6 +515,7 @@ def vehicle_assault(
             automaton=automaton,
             target_quality=target_quality,
             target_pins=target_pins,
+            target_immobilised=target_immobilised,
             rules_file=rules_file,
         ),
         as_json,

@@ -389,15 +389,15 @@ def assault_vehicle(
 ) -> VehicleState:
     """Infantry attack a vehicle: each model rolls to hit; damage is hits + D6 against its value."""
     if hit_on is None:
-        return VehicleState()
+        return vehicle.untouched()
     hits = dice.count_at_least(models, 6, hit_on)
     if hits == 0:
-        return VehicleState()
+        return vehicle.untouched()
     level = damage_level(vehicle, hits + dice.roll(6))
     if not anti_tank:
         level = min(level, 1)
     state = resolve_damage(
-        dice, vehicle, VehicleState(), level, destroyed_if_damaged=destroyed_if_damaged
+        dice, vehicle, vehicle.untouched(), level, destroyed_if_damaged=destroyed_if_damaged
     )
     return replace(
         state, attack_pins=1

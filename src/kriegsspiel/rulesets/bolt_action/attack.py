@@ -210,7 +210,7 @@ def _pins_and_tests(groups: Sequence[Group], ctx: TroopsContext) -> Dist[tuple[i
 
 def attack_vehicle(dice: Dice, groups: Sequence[Group]) -> VehicleState:
     """Roll a unit's whole attack at a vehicle, shot by shot (the simulator's procedure)."""
-    state = VehicleState()
+    state = _untouched(groups)
     for group in groups:
         for _ in range(group.shots):
             state = shot_at_vehicle(dice, group.shot, state)
@@ -223,7 +223,7 @@ def exact_vehicle(groups: Sequence[Group]) -> Dist[VehicleState]:
     Each shot is taken in the same three stages as :func:`shot_at_vehicle` (hits, each
     hit's damage as a Markov chain, then pins and tests), so many hits stay cheap.
     """
-    state: Dist[VehicleState] = Dist.constant(VehicleState())
+    state: Dist[VehicleState] = Dist.constant(_untouched(groups))
     for group in groups:
         chain = _shot_chain(state, group.shot)
         while len(chain) <= group.shots:
@@ -249,13 +249,21 @@ def knock_out_chance(groups: Sequence[Group]) -> Fraction:
     carried = {g.shot.vehicle.crew_morale.pins for g in groups if g.shot.vehicle is not None}
     pins = carried.pop() if len(carried) == 1 else 0  # (one vehicle: one count of pins)
     shots = [(_pins_taken_off(g.shot) if pins else g.shot, g.shots) for g in groups]
-    state: Dist[VehicleState] = Dist.constant(VehicleState(damage_pins=pins))
+    state = Dist.constant(replace(_untouched(groups), damage_pins=pins))
     for shot, count in shots:
         chain = _shot_chain(state, shot, lumped=True)
         while len(chain) <= count:
             chain.append(chain[-1].bind(partial(_after_one_shot, shot, lumped=True)))
         state = chain[count]
     return state.probability(KNOCKED_OUT)
+
+
+def _untouched(groups: Sequence[Group]) -> VehicleState:
+    """The vehicle as the attack finds it (all its shots are at the one vehicle)."""
+    for group in groups:
+        if group.shot.vehicle is not None:
+            return group.shot.vehicle.untouched()
+    return VehicleState()
 
 
 @lru_cache(maxsize=1024)

@@ -30,6 +30,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     LEVELS,
     Group,
     Situation,
+    VehicleState,
     damage_level,
     describe_needs,
     plan_shot,
@@ -303,9 +304,11 @@ def _shoot_odds(
 
     final = exact_vehicle(groups)
     probabilities["p_knocked_out"] = final.probability(lambda v: v.knocked_out)
+    if situation.target_immobilised:
+        reasons.append(_IMMOBILISED_BEFORE)
     effects = {
         "crew stunned": final.probability(lambda v: v.crew_stunned),
-        "immobilised": final.probability(lambda v: v.immobilised),
+        "immobilised": _newly_immobilised(final, situation.target_immobilised),
         "on fire": final.probability(lambda v: v.on_fire),
         "on fire and knocked out": final.probability(lambda v: v.fire_knocked_out),
         "knocked out": probabilities["p_knocked_out"],
@@ -450,6 +453,7 @@ def vehicle_assault_odds(
     automaton: bool = False,
     target_quality: str = "regular",
     target_pins: int = 0,
+    target_immobilised: bool = False,
     rules_file: str | None = None,
 ) -> OddsReport:
     """Infantry assaulting a vehicle: the order test, hits, damage and damage results."""
@@ -490,6 +494,7 @@ def vehicle_assault_odds(
         automaton=automaton,
         target_quality=target_quality,
         target_pins=target_pins,
+        target_immobilised=target_immobilised,
     )
     vehicle = vehicle_profile(rules, tgt, situation, indirect=False)
     hit_on = orders[vehicle_order]
@@ -529,6 +534,8 @@ def vehicle_assault_odds(
             "anti-tank weapons" if anti_tank else "superficial at most without anti-tank weapons",
         ),
     ]
+    if target_immobilised:
+        reasons.append(_IMMOBILISED_BEFORE)
     if tgt.kind == "soft-skinned" or open_topped:
         reasons.append(
             Reason("damage", "destroyed", "soft-skinned or open-topped: destroyed if damaged")
@@ -547,12 +554,23 @@ def vehicle_assault_odds(
             "p_knocked_out_if_assaulting": p_ko,
             "p_knocked_out": order.probabilities["p_pass"] * p_ko,
             "p_crew_stunned": final.probability(lambda v: v.crew_stunned),
-            "p_immobilised": final.probability(lambda v: v.immobilised),
+            "p_immobilised": _newly_immobilised(final, target_immobilised),
             "p_on_fire": final.probability(lambda v: v.on_fire),
         },
         distributions={"hits": hits},
         details={"target": tgt.name},
     )
+
+
+_IMMOBILISED_BEFORE = Reason(
+    "already immobilised", "a further Immobilised knocks it out", "damage results table"
+)
+
+
+def _newly_immobilised(final: Dist[VehicleState], before: bool) -> Fraction:
+    """The chance this attack immobilises the vehicle (none if it already was: a further
+    Immobilised result knocks it out instead)."""
+    return Fraction(0) if before else final.probability(lambda v: v.immobilised)
 
 
 def _count_hits(dice: Dice, models: int, hit_on: int) -> int:

@@ -47,6 +47,7 @@ class Situation:
     target_pins: int = 0
     target_quality: str = "regular"
     target_models: int | None = None
+    target_immobilised: bool = False  # a vehicle already immobilised: a second knocks it out
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,12 @@ class VehicleProfile:
     results: tuple[tuple[int | None, int | None, str, int], ...]
     crew_morale: MoraleTest
     automaton_ignores_stunned_on: int | None
+    immobilised: bool = False  # before this attack: a further Immobilised knocks it out
+
+    def untouched(self) -> VehicleState:
+        """The vehicle as an attack finds it: only an earlier immobilisation carries over
+        (pins are in its crew's morale test)."""
+        return VehicleState(immobilised=self.immobilised)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +187,7 @@ def vehicle_profile(
         automaton_ignores_stunned_on=(
             d.damage_results.automaton_ignores_stunned_on if situation.automaton else None
         ),
+        immobilised=situation.target_immobilised,
     )
 
 

@@ -588,7 +588,7 @@ class BoltActionGame:
             target.heading,
             target.is_down,
             target.start_models,
-            None if vehicle is None else target.pins,
+            None if vehicle is None else (target.pins, target.immobilised),
             target.quality,
         )
         memo = self.table.memo("shooting groups")
@@ -654,7 +654,9 @@ class BoltActionGame:
             bool(vehicle and vehicle.automaton),
             # what only a vehicle's shots read (see _planned): at troops their pins,
             # quality (tgt_profile says it) and size change no model's choice
-            None if vehicle is None else (target.pins, target.quality, len(aims)),
+            None
+            if vehicle is None
+            else (target.pins, target.quality, len(aims), target.immobilised),
         )
         number = _CONTEXTS.get(context)
         if number is None:
@@ -754,6 +756,7 @@ class BoltActionGame:
                     target_pins=target.pins,
                     target_quality=target.quality,
                     target_models=len(target.alive_models),
+                    target_immobilised=vehicle is not None and target.immobilised,
                 )
             situation = base
             if "Team" in special and len(unit.alive_models) < 2 and unit.vehicle is None:
@@ -917,6 +920,7 @@ class BoltActionGame:
                 target_pins=other.pins,
                 target_quality=other.quality,
                 target_models=len(other.alive_models),
+                target_immobilised=other.immobilised,
             )
             shot, _ = plan_shot(self.rules, weapon, profile, situation)
             self.log("shockwave", unit=unit.uid, target=other.uid)
@@ -942,7 +946,7 @@ class BoltActionGame:
                 target=tgt.uid,
                 shots=sum(g.shots for g in groups),
                 knocked_out=state.knocked_out,
-                immobilised=state.immobilised,
+                immobilised=state.immobilised and not tgt.immobilised,
                 stunned=state.crew_stunned,
                 on_fire=state.on_fire,
                 pins=state.pins,
@@ -1039,10 +1043,15 @@ class BoltActionGame:
         *,
         by: UnitState | None,
     ) -> None:
-        """Apply a vehicle's damage results: wreck, immobilised, halted (Down), pins."""
+        """Apply a vehicle's damage results: wreck, immobilised, halted (Down), pins.
+
+        A vehicle immobilised after it took its action this turn is brought to a halt, as
+        one whose crew were stunned: its die turns to Down, and it counts as halted (not as
+        having moved) for infantry assaulting it (sheets 000, 001, 002)."""
         tgt.pins += pins
-        if immobilised:
+        if immobilised and not tgt.immobilised:
             tgt.immobilised = True
+            halted = halted or tgt.order is not None
         if ko:
             if by is not None:
                 by.damage_dealt += tgt.points
@@ -1052,6 +1061,7 @@ class BoltActionGame:
             return
         if halted:
             tgt.order = "Down"
+            tgt.moved = None
         self.check_pins(tgt)
 
     def _destroy(self, unit: UnitState, why: str, *, credit: bool = True) -> None:
@@ -1215,6 +1225,7 @@ class BoltActionGame:
             automaton=unit.vehicle.automaton,
             target_quality=unit.quality,
             target_pins=unit.pins,
+            target_immobilised=unit.immobilised,
         )
         return vehicle_profile(self.rules, unit.vehicle.target, situation, indirect=indirect)
 
