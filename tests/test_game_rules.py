@@ -155,6 +155,56 @@ def test_immobilised_after_acting_halts_and_carries_into_later_attacks() -> None
     assert game.vehicle_profile_of(panzer, indirect=False).immobilised
 
 
+def test_a_panicking_unit_that_cannot_move_away_goes_down() -> None:
+    """Sheet 001's FUBAR chart: Panic is a Run away from the closest visible enemy, or
+    Down if the unit can no longer move; one with room runs."""
+    game = new_game()
+    game.table = Table(72, 48)
+    only(game, 1, 10)
+    squad, enemy = game.units[1], game.units[10]
+    place(enemy, 36, 30)
+    place(squad, 36, 0)  # its back to the table's edge
+    game._panic(squad)
+    assert squad.order == "Down" and squad.anchor == Point(36, 0)
+    place(squad, 36, 18)
+    game._panic(squad)
+    assert squad.order == "Run" and squad.anchor.y < 18
+
+
+def test_a_flamethrowers_morale_check_takes_the_officers_bonus(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The morale check a flamethrower forces is a morale check like any other: an officer
+    in range lends his bonus (as to the check at half strength)."""
+    from kriegsspiel.rulesets.bolt_action.game import state as state_module
+    from kriegsspiel.rulesets.bolt_action.morale import new_test
+    from kriegsspiel.rulesets.bolt_action.shooting import Situation, plan_shot
+
+    game = new_game()
+    only(game, 1, 9, 10)
+    squad, hq, flamer = game.units[10], game.units[9], game.units[1]
+    place(hq, 20, 40)
+    place(squad, 20, 44)
+    place(flamer, 20, 36)
+    rules = game.rules
+    shot, _ = plan_shot(
+        rules,
+        rules.weapon("Flamethrower (infantry)"),
+        rules.target("regular infantry"),
+        Situation(range_inches=5),
+    )
+    tests = []
+    real = state_module.attack_troops
+
+    def spy(dice: object, groups: object, ctx: object) -> object:
+        tests.append(ctx.morale)  # type: ignore[attr-defined]
+        return real(dice, groups, ctx)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(state_module, "attack_troops", spy)
+    game.resolve_attack(flamer, squad, [Group(shot, 1)])
+    assert tests == [new_test(rules, squad.quality, officer="First Lieutenant", pins=0)]
+
+
 def test_officer_in_range_helps() -> None:
     game = new_game()
     squad, hq = game.units[10], game.units[9]  # a First Lieutenant: +2 within 6"

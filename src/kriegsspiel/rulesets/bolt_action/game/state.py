@@ -962,9 +962,12 @@ class BoltActionGame:
             if gravity and state.worst > 0:
                 tgt.no_run = True
         else:
+            # a flamethrower's morale check takes a nearby officer's bonus, as any other
+            tested = any(g.shot.morale_check for g in groups)
+            officer = self._officer_near(tgt) if tested else None
             ctx = TroopsContext(
                 models=len(tgt.alive_models),
-                morale=new_test(self.rules, tgt.quality, pins=tgt.pins),
+                morale=new_test(self.rules, tgt.quality, officer=officer, pins=tgt.pins),
                 pins_per_attack=self.rules.data.procedure.pins_per_attack,
             )
             out = attack_troops(self.dice, groups, ctx)
@@ -1289,12 +1292,16 @@ class BoltActionGame:
             self.log("fubar", unit=unit.uid, result="panic: no enemy in sight, goes Down")
             return
         closest = min(enemies, key=lambda e: self.gap(unit, e))
+        if not self._flee(unit, heading_to(unit.anchor, closest.anchor)):
+            unit.order = "Down"  # sheet 001: a unit that can no longer move goes Down instead
+            self.log("fubar", unit=unit.uid, result="panic: cannot move away, goes Down")
+            return
         unit.order = "Run"
-        self._flee(unit, heading_to(unit.anchor, closest.anchor))
         self.log("fubar", unit=unit.uid, result="panic", away_from=closest.uid)
 
-    def _flee(self, unit: UnitState, threat_heading: float) -> None:
-        """Run straight away from a threat, as far as the move allows (a vehicle may reverse)."""
+    def _flee(self, unit: UnitState, threat_heading: float) -> bool:
+        """Run straight away from a threat, as far as the move allows (a vehicle may reverse);
+        False if every such move is blocked."""
         run = movement_row(self.rules, unit).run
         start = unit.anchor
         rad = math.radians(threat_heading + 180)
@@ -1305,15 +1312,18 @@ class BoltActionGame:
                     start.y + math.cos(rad) * run * fraction,
                 )
             )
+            if to == start:
+                return False  # at the table's edge with the threat straight behind: no way on
             if check_move(self.rules, self.table, unit, to, run=True).allowed:
                 self._move(unit, to, run=True)
-                return
+                return True
             if (
                 unit.vehicle is not None
                 and check_move(self.rules, self.table, unit, to, run=False).allowed
             ):
                 self._move(unit, to, run=False)
-                return
+                return True
+        return False
 
     # ------------------------------------------------------------------ turns and the end
     def _after_action(self) -> None:
