@@ -379,6 +379,86 @@ def test_k47_assault_reactions() -> None:
     after = game.units[10].anchor
     assert after.y > before.y  # ran away from the assault
     assert not game.units[10].destroyed and game.units[10].order == "Run"
+    chased = game.units[1].anchor.distance_to(Point(20, 20))
+    assert chased == pytest.approx(12)  # the assaulters follow as far as their Run, no farther
+
+
+def _shots_taken(game: BoltActionGame, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, float]]:
+    """Each shooting in the game from now on: (shooter, its gap to the target then)."""
+    taken: list[tuple[int, float]] = []
+    real = game.shoot
+
+    def spy(unit: UnitState, tgt: UnitState, *, moving: bool) -> None:
+        taken.append((unit.uid, game.gap(unit, tgt)))
+        real(unit, tgt, moving=moving)
+
+    monkeypatch.setattr(game, "shoot", spy)
+    return taken
+
+
+def test_stand_and_fire_shoots_the_assaulters_as_they_come_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Sheets 000/001: the assaulters move, then the target may stand and fire, at them
+    where they now stand (point blank), then hand-to-hand."""
+    game = new_game()
+    game.table = Table(72, 48)
+    only(game, 1, 10)
+    place(game.units[1], 20, 20, 0)
+    place(game.units[10], 20, 28, 180)
+    taken = _shots_taken(game, monkeypatch)
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(
+        Action("order", unit=1, order="Run", target=10, choice="hand-to-hand", to=(20.0, 28.0))
+    )
+    game.apply_action(Action("react", side=1, unit=10, choice="stand and fire"))
+    assert taken and taken[0][0] == 10 and taken[0][1] <= 1 + 1e-9
+
+
+def test_k47_vehicle_fires_at_infantry_assaulting_from_beyond_six_inches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Sheet 001: a vehicle may fire at infantry that begin their assault on it more than
+    6" away (from its data: fires_at_assaulters_beyond); from 6" or less it may not, and
+    Bolt Action's sheet 002 has no such fire."""
+    for ruleset, start_gap, fires in (
+        ("konflikt47", 9.0, True),
+        ("konflikt47", 5.0, False),
+        ("bolt-action-1", 9.0, False),
+    ):
+        game = new_game(ruleset)
+        game.table = Table(72, 48)
+        squad = next(
+            u
+            for u in game.units
+            if u.side == 0 and u.vehicle is None and u.kind == "infantry" and len(u.models) > 4
+        )
+        tank = next(
+            u for u in game.units if u.side == 1 and u.vehicle is not None and not u.vehicle.recce
+        )
+        only(game, squad.uid, tank.uid)
+        place(tank, 36, 30, heading=180)  # facing the squad
+        place(squad, 36, 10)
+        place(squad, 36, 10 + game.gap(squad, tank) - start_gap)
+        assert abs(game.gap(squad, tank) - start_gap) < 1e-9
+        taken = _shots_taken(game, monkeypatch)
+        game.dice = ScriptedDice([1] * 200)  # the order test passes; every shot misses
+        game.apply_action(Action("draw", side=0))
+        game.apply_action(
+            Action(
+                "order",
+                unit=squad.uid,
+                order="Run",
+                target=tank.uid,
+                choice="hand-to-hand",
+                to=(tank.anchor.x, tank.anchor.y),
+            )
+        )
+        while game.pending is not None:
+            game.apply_action(game.legal_actions()[0])
+        assert bool(taken) == fires, (ruleset, start_gap)
+        if fires:
+            assert taken[0][0] == tank.uid and taken[0][1] > 6
 
 
 def _observer_game() -> tuple[BoltActionGame, UnitState, UnitState]:

@@ -181,6 +181,9 @@ class VehicleAssault(Sourced):
     to_hit_stationary: int
     vehicle_that_ran_can_be_hit: bool
     damage_dice: str
+    # the vehicle fires at infantry that start their assault farther than this (inches),
+    # with the weapons whose arc they are in; None where the sheet has no such fire
+    fires_at_assaulters_beyond: float | None = None
 
 
 class CloseQuarters(Sourced):

@@ -1146,19 +1146,47 @@ class BoltActionGame:
             return
         self._fight(unit, tgt, action, "hand-to-hand")
 
-    def _close_in(self, unit: UnitState, tgt: UnitState) -> None:
-        """Move the assaulters up to the target, stopping short if a model would leave the table."""
+    def _close_in(self, unit: UnitState, tgt: UnitState, *, chase: bool = False) -> None:
+        """Move the assaulters up to the target, stopping short if a model would leave the table.
+
+        A ``chase`` after a unit that escaped is the assault move the assaulters had
+        declared: no longer than their Run and only where they may Run (the target, now
+        away, may be out of reach)."""
         near = min(tgt.alive_models, key=lambda m: m.point.distance_to(unit.anchor)).point
         start = unit.anchor
         gap = start.distance_to(near)
         if gap <= CONTACT:
             return
+        most = gap - CONTACT
+        if chase:
+            most = min(most, float(movement_row(self.rules, unit).run))
         for fraction in (1.0, 0.75, 0.5, 0.25):
-            t = (gap - CONTACT) / gap * fraction
+            t = most / gap * fraction
             dx, dy = (near.x - start.x) * t, (near.y - start.y) * t
-            if all(self.table.contains(Point(m.x + dx, m.y + dy)) for m in unit.alive_models):
-                self._move(unit, Point(start.x + dx, start.y + dy), run=True)
-                return
+            to = Point(start.x + dx, start.y + dy)
+            if chase:
+                if not check_move(self.rules, self.table, unit, to, run=True).allowed:
+                    continue
+            elif not all(self.table.contains(Point(m.x + dx, m.y + dy)) for m in unit.alive_models):
+                continue
+            self._move(unit, to, run=True)
+            return
+
+    def _fire_at_assaulters(self, vehicle: UnitState, unit: UnitState) -> None:
+        """Konflikt '47 (sheet 001): a vehicle fires at infantry that begin their assault on
+        it from farther than the sheet's distance, with the weapons whose arc they are in,
+        as it would shoot (not a crew that is halted: its die is Down)."""
+        beyond = self.rules.data.vehicle_assault.fires_at_assaulters_beyond
+        if (
+            beyond is None
+            or vehicle.order == "Down"
+            or vehicle.retained == "Down"
+            or self.gap(unit, vehicle) <= beyond
+            or not self.shot_groups(vehicle, unit, moving=False)
+        ):
+            return
+        self.log("vehicle fires at assaulters", unit=vehicle.uid, target=unit.uid)
+        self.shoot(vehicle, unit, moving=False)
 
     def _fight(self, unit: UnitState, tgt: UnitState, action: Action, reaction: str) -> None:
         rules, proc = self.rules, self.rules.data.procedure
@@ -1167,16 +1195,20 @@ class BoltActionGame:
         if reaction == "escape":
             self._flee(tgt, heading_to(tgt.anchor, unit.anchor))  # away from the assaulters
             tgt.order = "Run"
-            self._close_in(unit, tgt)
+            self._close_in(unit, tgt, chase=True)
             self.log("escape", unit=tgt.uid)
             return
-        if reaction == "stand and fire":
+        if tgt.vehicle is not None:
+            self._fire_at_assaulters(tgt, unit)
+            if unit.destroyed:
+                return
+        self._close_in(unit, tgt)
+        if reaction == "stand and fire":  # at the assaulters as they come in (sheets 000, 001)
             tgt.order = "Fire"
             self.shoot(tgt, unit, moving=False)
             if unit.destroyed:
                 return
             reaction = "hand-to-hand"
-        self._close_in(unit, tgt)
         if tgt.vehicle is not None:
             self._infantry_against_vehicle(unit, tgt)
             return
