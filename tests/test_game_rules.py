@@ -205,6 +205,62 @@ def test_a_flamethrowers_morale_check_takes_the_officers_bonus(
     assert tests == [new_test(rules, squad.quality, officer="First Lieutenant", pins=0)]
 
 
+def _rifle_needs(game: BoltActionGame, shooter: UnitState, target: UnitState) -> str:
+    from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
+
+    groups = game.shooting_groups(shooter, target, moving=False)
+    return next(describe_needs(g.shot.hit_on) for g in groups if g.shot.weapon == "Rifle")
+
+
+def test_a_small_unit_is_one_of_two_models_or_fewer_at_the_start() -> None:
+    """Shots at a unit that began the game with two models or fewer take the small-unit
+    -1; a squad whittled down to two does not (assumption: the sheets do not say)."""
+    game = new_game()
+    game.table = Table(72, 48)
+    only(game, 9, 1, 5)
+    hq, squad, team = game.units[9], game.units[1], game.units[5]  # 2 men, 10, 2
+    place(hq, 20, 12, 0)
+    place(team, 20, 26)
+    small = _rifle_needs(game, hq, team)
+    only(game, 9, 1)
+    place(squad, 20, 26)
+    for m in squad.models[2:]:
+        m.alive = False
+    assert len(squad.alive_models) == 2 and squad.start_models == 10
+    assert (small, _rifle_needs(game, hq, squad)) == ("5+", "4+")  # long range -1 in both
+
+
+def test_anti_tank_weapons_are_shaped_charges_or_pen_two_or_more() -> None:
+    """Who counts as carrying anti-tank weapons, for the -3 to assault an enclosed armoured
+    vehicle and for more than superficial damage in an assault (assumption)."""
+    game = new_game()
+    armed = {u.name: game._has_anti_tank(u) for u in game.units if u.vehicle is None}
+    assert armed["Panzerschreck Team"] and armed["Bazooka Team"]  # shaped charges
+    assert not armed["1st Grenadier Squad"] and not armed["MG 42 MMG Team"]  # pen 0 and 1
+
+
+def test_escape_and_stand_and_fire_take_no_order_test_even_when_pinned() -> None:
+    """The escape and stand-and-fire reactions are taken without an order test, pins or
+    not, as the Down reaction (assumption: sheet 001 names no test for them)."""
+    for choice in ("escape", "stand and fire"):
+        game = new_game()
+        game.table = Table(72, 48)
+        only(game, 1, 10)
+        place(game.units[1], 20, 20, 0)
+        place(game.units[10], 20, 28, 180)
+        game.units[10].pins = 3
+        game.dice = RandomDice(5)
+        game.apply_action(Action("draw", side=0))
+        game.apply_action(
+            Action("order", unit=1, order="Run", target=10, choice="hand-to-hand", to=(20.0, 28.0))
+        )
+        game.apply_action(Action("react", side=1, unit=10, choice=choice))
+        tested = [e for e in game.events if e.kind == "order test" and e.data.get("unit") == 10]
+        assert not tested, choice
+        acted = "move" if choice == "escape" else "shoot"
+        assert any(e.kind == acted and e.data.get("unit") == 10 for e in game.events), choice
+
+
 def test_officer_in_range_helps() -> None:
     game = new_game()
     squad, hq = game.units[10], game.units[9]  # a First Lieutenant: +2 within 6"
@@ -255,6 +311,11 @@ def test_objectives_scoring() -> None:
     place(game.units[10], 70, 47)
     assert game.score() == (first.points, 0)
     place(game.units[10], first.x + 1, first.y)  # contested: nobody holds it
+    assert game.score() == (0, 0)
+    only(game, 1, 17)  # the M4 Sherman in the squad's place: a vehicle neither holds nor contests
+    place(game.units[17], first.x + 1, first.y)
+    assert game.score() == (first.points, 0)
+    only(game, 17)
     assert game.score() == (0, 0)
 
 
