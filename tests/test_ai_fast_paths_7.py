@@ -140,6 +140,38 @@ def test_choices_with_caps_match_valuing_every_order(ruleset: str) -> None:
     assert checked > 50
 
 
+def test_a_die_is_kept_when_the_order_it_holds_is_worth_the_most() -> None:
+    """At a turn's end the tactical player keeps a Down or Ambush die exactly when, valuing
+    every order the unit could be given plainly, none is worth more than the one it holds;
+    in real games it does both."""
+    from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
+
+    seen: Counter[str] = Counter()
+    for ruleset in RULESETS:
+        for seed in range(3):
+            game = new_game(ruleset, seed)
+            players = [TacticalPlayer(seed), TacticalPlayer(seed + 1)]
+            plain = TacticalPlayer(seed)
+            rng = random.Random(seed)
+            while not game.is_terminal():
+                side = game.current_player()
+                if side == CHANCE:
+                    game.apply_action(chance_outcome(game, rng))
+                    continue
+                action = players[side].choose(game)
+                pending = game.pending
+                if pending is not None and pending.kind == "retain":
+                    held = pending.action
+                    unit = game.units[held.unit]
+                    others = [a for a in order_candidates(game, unit) if a.order != held.order]
+                    kept = plain.value(game, held)
+                    best = max((plain.value(game, a) for a in others), default=-math.inf)
+                    assert action.choice == ("keep" if kept >= best else "return")
+                    seen[action.choice] += 1
+                game.apply_action(action)
+    assert seen["keep"] > 0 and seen["return"] > 0
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_man_with_one_weapon_does_no_better_behind_cover(ruleset: str) -> None:
     """What lets the cap ask a man with one way to shoot about the open only: for every

@@ -254,6 +254,14 @@ class Invariants:
             assert all(a.kind == "order" and a.unit in mine for a in actions), self.fail(
                 "an order for a unit not in the bag"
             )
+        elif game.pending.kind == "retain":  # at a turn's end: keep a Down or Ambush die?
+            unit = game.units[game.pending.target]
+            assert unit.side == player and not unit.destroyed, self.fail("retain: whose unit")
+            assert "Down" in (unit.order, unit.retained) or "Ambush" in (
+                unit.order,
+                unit.retained,
+            ), self.fail(f"retain: {unit.name} holds no Down or Ambush order")
+            assert {a.choice for a in actions} == {"keep", "return"}, self.fail("retain choices")
         else:
             assert all(a.kind in ("react", "ambush") for a in actions), self.fail("pending")
         return actions

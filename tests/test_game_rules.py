@@ -276,16 +276,39 @@ def _draw_and_order(game: BoltActionGame, action: Action) -> None:
     game.apply_action(action)
 
 
-def test_down_is_retained_for_one_turn() -> None:
+def _retain(game: BoltActionGame, uid: int, choice: str) -> None:
+    assert game.pending is not None and game.pending.kind == "retain"
+    assert game.pending.target == uid
+    game.apply_action(Action("retain", side=game.units[uid].side, unit=uid, choice=choice))
+
+
+def test_down_may_be_kept_at_the_turn_end_as_long_as_its_owner_likes() -> None:
+    """Sheets 000/002: at the turn's end the dice return to the bag, except those of units
+    retaining a Down or Ambush order: the owner says, unit by unit, each turn."""
     game = new_game()
     only(game, 1, 10)
     _draw_and_order(game, Action("order", unit=1, order="Down"))
     _draw_and_order(game, Action("order", unit=10, order="Rally"))
-    assert game.turn == 2 and game.units[1].retained == "Down"
+    assert game.turn == 1 and {a.choice for a in game.legal_actions()} == {"keep", "return"}
+    _retain(game, 1, "keep")
+    assert game.turn == 2 and game.units[1].retained == "Down" and game.units[1].is_down
     assert game.units[1] not in game.eligible(0)  # its die stays out of the bag
     _draw_and_order(game, Action("order", unit=10, order="Rally"))
-    assert game.turn == 3 and game.units[1].retained is None  # back in the bag
+    _retain(game, 1, "keep")  # and again
+    assert game.turn == 3 and game.units[1].retained == "Down"
+    _draw_and_order(game, Action("order", unit=10, order="Rally"))
+    _retain(game, 1, "return")
+    assert game.turn == 4 and game.units[1].retained is None
     assert game.units[1] in game.eligible(0)
+
+
+def test_no_die_is_kept_after_the_last_turn() -> None:
+    game = new_game()
+    only(game, 1, 10)
+    game.turn = game.scenario.turns
+    _draw_and_order(game, Action("order", unit=1, order="Down"))
+    _draw_and_order(game, Action("order", unit=10, order="Rally"))
+    assert game.is_terminal() and game.pending is None
 
 
 def test_unit_cover_majority_and_ranges_per_model() -> None:
@@ -563,6 +586,8 @@ def test_barrage_delay_rolls_again_next_turn() -> None:
     game.apply_action(Action("order", unit=1, order="Down"))
     game.apply_action(Action("draw", side=1))
     game.apply_action(Action("order", unit=target.uid, order="Down"))
+    for uid in sorted((1, target.uid)):  # the two Down units give their dice back
+        _retain(game, uid, "return")
     assert game.turn == 2 and not game.delayed  # rolled again at the start of turn 2
     assert any(e.kind == "barrage" and e.data["turn"] == 2 for e in game.events)
 

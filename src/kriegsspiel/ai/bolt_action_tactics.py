@@ -27,6 +27,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     troops_shot_distribution,
 )
 from kriegsspiel.rulesets.bolt_action.edition import Rules
+from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
 from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame, range_marks
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
 from kriegsspiel.rulesets.bolt_action.morale import new_test
@@ -133,7 +134,8 @@ class TacticalPlayer:
     # -- the protocol ---------------------------------------------------------------
     def choose(self, state: BoltActionGame) -> Action:
         actions = state.legal_actions()
-        if state.pending is not None:
+        pending = state.pending
+        if pending is not None and pending.kind != "retain":
             return self._react(state, actions)
         places = [None if u.destroyed else u.anchor for u in state.units]
         kept = self._kept
@@ -142,9 +144,19 @@ class TacticalPlayer:
         self._places = self._kept_places
         self._new_choice()
         try:
+            if pending is not None:
+                return self._retain(state, pending.action, actions)
             return self._best(state, actions)
         finally:
             self._places = None
+
+    def _retain(self, state: BoltActionGame, held: Action, actions: list[Action]) -> Action:
+        """Keep a Down or Ambush die at the turn's end when the order it holds is worth as
+        much as any the unit could be given now (valued as an activation's orders are)."""
+        unit = state.units[held.unit]
+        others = [a for a in order_candidates(state, unit) if a.order != held.order]
+        keep = self._best(state, [held, *others]) is held
+        return next(a for a in actions if a.choice == ("keep" if keep else "return"))
 
     def _new_choice(self) -> None:
         """Forget the caps of the last choice (the game has changed since)."""

@@ -66,6 +66,8 @@ def describe(event: Event, units: list[Any]) -> str | None:
         return f"    {n('unit')} reacts: {d.get('choice')}"
     if kind == "ambush" and d.get("choice") == "fire":
         return f"    {n('unit')} springs an ambush"
+    if kind == "retain":
+        return f"  {n('unit')} keeps its order die" if d.get("choice") == "keep" else None
     if kind == "vehicle fires at assaulters":
         return f"    {n('unit')} fires at {n('target')} as they come on"
     if kind == "escape":

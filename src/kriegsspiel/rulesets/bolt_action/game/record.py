@@ -18,7 +18,7 @@ from kriegsspiel.rulesets.bolt_action.army import parse_army
 from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
 from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
 
-DECISIONS = ("draw", "order", "react", "ambush")
+DECISIONS = ("draw", "order", "react", "ambush", "retain")  # as RecordedDecision.event
 
 
 def header(
@@ -58,7 +58,7 @@ class RecordedDecision(BaseModel):
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 
-    event: Literal["draw", "order", "react", "ambush"]
+    event: Literal["draw", "order", "react", "ambush", "retain"]
     side: int = -1
     unit: int = -1
     order: str = ""

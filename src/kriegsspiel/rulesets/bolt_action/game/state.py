@@ -75,7 +75,7 @@ OFFICER_RANGE = {"Second Lieutenant": 6.0, "First Lieutenant": 6.0, "Captain": 1
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """A decision (or chance outcome). ``kind``: draw, order, react, ambush."""
+    """A decision (or chance outcome). ``kind``: draw, order, react, ambush, retain."""
 
     kind: str
     side: int = -1
@@ -135,11 +135,19 @@ class Action:
 class Pending:
     """An action paused for the other side's decision (a reaction or ambush fire)."""
 
-    kind: str  # "shot-reaction" | "assault-reaction" | "ambush"
+    kind: str  # "shot-reaction" | "assault-reaction" | "ambush" | "retain"
     side: int  # who decides
-    action: Action  # the paused order
+    action: Action  # the paused order (to retain: the order the unit holds)
     target: int  # the unit reacting (or the ambushed mover)
     ambushers: tuple[int, ...] = ()
+
+
+def _held(unit: UnitState) -> str | None:
+    """The Down or Ambush order a unit holds (given this turn or kept from the last)."""
+    for order in (unit.order, unit.retained):
+        if order in ("Down", "Ambush"):
+            return order
+    return None
 
 
 def _worth(option: tuple[Shot, int, bool], target: UnitState) -> tuple[float, ...]:
@@ -287,6 +295,10 @@ class BoltActionGame:
         self.drawn: int | None = None
         self.pending: Pending | None = None
         self.delayed: list[Delayed] = []  # barrages and air strikes rolling again next turn
+        # at a turn's end: the units still to say whether they keep a Down or Ambush die,
+        # and those that keep it (tuples: a clone shares them safely)
+        self.retaining: tuple[int, ...] = ()
+        self.keeping: tuple[int, ...] = ()
         self.one_shots_fired: list[Any] = []
         self.over = False
         self._events: list[Event] = []
@@ -351,7 +363,7 @@ class BoltActionGame:
             self.drawn = action.side
             self.log("draw", side=action.side)
             return
-        if action.kind in ("react", "ambush"):
+        if action.kind in ("react", "ambush", "retain"):
             self._resume(action)
         else:
             self.log("order", **{k: v for k, v in action.to_json().items() if k != "kind"})
@@ -1088,6 +1100,10 @@ class BoltActionGame:
                 if tgt.order is None and tgt.retained is None:
                     choices += ["escape", "stand and fire"]
             return [Action("react", side=p.side, unit=p.target, choice=c) for c in choices]
+        if p.kind == "retain":
+            return [
+                Action("retain", side=p.side, unit=p.target, choice=c) for c in ("keep", "return")
+            ]
         return [
             Action("ambush", side=p.side, unit=a, target=p.target, choice="fire")
             for a in p.ambushers
@@ -1098,6 +1114,11 @@ class BoltActionGame:
         assert p is not None
         self.pending = None
         self.log(action.kind, **{k: v for k, v in action.to_json().items() if k != "kind"})
+        if p.kind == "retain":
+            if action.choice == "keep":
+                self.keeping += (p.target,)
+            self._ask_to_retain()
+            return
         order = p.action
         unit = self.units[order.unit]
         if p.kind == "shot-reaction":
@@ -1359,7 +1380,7 @@ class BoltActionGame:
 
     # ------------------------------------------------------------------ turns and the end
     def _after_action(self) -> None:
-        if self.pending is not None:
+        if self.pending is not None or self.over:
             return
         self.drawn = None
         if self._side_wiped_out():
@@ -1372,11 +1393,30 @@ class BoltActionGame:
         return any(all(u.destroyed for u in self.units if u.side == s) for s in (0, 1))
 
     def _end_turn(self) -> None:
+        """The turn's end: each unit on Down or Ambush may keep its die out of the bag
+        (its owner says, unit by unit; not after the last turn), then the dice return."""
+        if self.turn < self.scenario.turns:
+            self.retaining = tuple(u.uid for u in self.units if not u.destroyed and _held(u))
+        self.keeping = ()
+        self._ask_to_retain()
+
+    def _ask_to_retain(self) -> None:
+        """Ask the next unit that may keep its die, or close the turn when none is left."""
+        if self.retaining:
+            uid, self.retaining = self.retaining[0], self.retaining[1:]
+            unit = self.units[uid]
+            held = Action("order", side=unit.side, unit=uid, order=_held(unit) or "")
+            self.pending = Pending("retain", unit.side, held, uid)
+            return
+        self._close_turn()
+
+    def _close_turn(self) -> None:
         for u in self.units:
             if u.destroyed:
                 continue
-            kept = u.order if u.order in ("Down", "Ambush") and u.retained is None else None
+            kept = _held(u) if u.uid in self.keeping else None
             u.retained, u.order, u.moved = kept, None, None
+        self.keeping = ()
         self.log("turn end", turn=self.turn, score=list(self.score()))
         if self.turn >= self.scenario.turns:
             self._finish()
