@@ -185,6 +185,56 @@ def test_a_corrupt_results_file_is_refused_with_exit_2(tmp_path: Path) -> None:
     assert "not a kriegsspiel results file or it is damaged" in done.stderr
 
 
+def test_results_reads_without_writing_and_never_exports_over_its_store(tmp_path: Path) -> None:
+    """Exporting to the store's own name would empty it: refused before it is opened.
+    Listing or exporting changes nothing in the file (no WAL switch, no new tables), and
+    another program's SQLite file is refused, left as it was."""
+    import sqlite3
+
+    made = cli(tmp_path, "evaluate", *PATROLS, "--players", "random,random", "--games", "2",
+               "--workers", "1", "--results", "r.sqlite")  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    store = tmp_path / "r.sqlite"
+    for extra in ("-wal", "-shm"):
+        (tmp_path / f"r.sqlite{extra}").unlink(missing_ok=True)
+    before = store.read_bytes()
+    over = cli(tmp_path, "results", "--results", "r.sqlite", "--export", "csv", "-o", "r.sqlite")
+    assert over.returncode == 2 and "would destroy it" in over.stderr
+    listed = cli(tmp_path, "results", "--results", "r.sqlite")
+    exported = cli(tmp_path, "results", "--results", "r.sqlite", "--export", "json", "-o", "-")
+    assert listed.returncode == exported.returncode == 0
+    assert len(json.loads(exported.stdout)) == 2  # "-": to the screen, not a file named "-"
+    assert store.read_bytes() == before and not (tmp_path / "-").exists()
+    foreign = tmp_path / "foreign.db"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE users (name TEXT)")
+    kept = foreign.read_bytes()
+    for args in (["results"], ["evaluate", *PATROLS, "--games", "1"]):
+        done = cli(tmp_path, *args, "--results", "foreign.db")
+        assert done.returncode == 2 and "not a kriegsspiel results file (its tables: users)" in (
+            done.stderr
+        ), done.stderr
+    assert foreign.read_bytes() == kept
+    lonely = cli(tmp_path, "results", "--results", "r.sqlite", "-o", "x.csv")
+    assert lonely.returncode == 2 and "add --export csv or json" in lonely.stderr
+
+
+def test_play_never_writes_over_its_own_inputs(tmp_path: Path) -> None:
+    army = tmp_path / "mine.yaml"
+    army.write_text((DATA / "patrol-a.yaml").read_text())
+    kept = army.read_text()
+    base = ["play", "--ruleset", "konflikt47", "--scenario", str(DATA / "skirmish.yaml"),
+            "--army", "mine.yaml", "--army", str(DATA / "patrol-b.yaml"), "-q"]  # fmt: skip
+    for extra, said in [
+        (["--record", "mine.yaml"], "--record 'mine.yaml' is the army list 'mine.yaml'"),
+        (["--svg", str(DATA / "skirmish.yaml")], "is the scenario file; writing there would"),
+        (["--record", "t.svg", "--svg", "t.svg"], "--svg and --record both name 't.svg'"),
+    ]:
+        done = cli(tmp_path, *base, *extra)
+        assert done.returncode == 2 and said in done.stderr, done.stderr
+    assert army.read_text() == kept
+
+
 def test_a_plot_that_cannot_be_written_keeps_the_report(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

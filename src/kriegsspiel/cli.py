@@ -770,7 +770,8 @@ def results_cmd(
         str | None, typer.Option("--export", help="Export every stored game: csv or json.")
     ] = None,
     out: Annotated[
-        str | None, typer.Option("--out", "-o", help="Write the export to this file.")
+        str | None,
+        typer.Option("--out", "-o", help="Write the export to this file (- for the screen)."),
     ] = None,
 ) -> None:
     """List what the results store holds, or export it game by game."""

@@ -14,9 +14,21 @@ from pathlib import Path
 from kriegsspiel.errors import UsageError
 
 
-def check_output(path: str, option: str, suffixes: tuple[str, ...] = ()) -> None:
-    """Refuse ``path`` (given as ``option``) now if it could not be written later."""
+def check_output(
+    path: str,
+    option: str,
+    suffixes: tuple[str, ...] = (),
+    inputs: dict[str, str | None] | None = None,
+) -> None:
+    """Refuse ``path`` (given as ``option``) now if it could not be written later, or if
+    writing it would destroy one of the command's ``inputs`` (what it is: its path)."""
     target = Path(path)
+    for what, given in (inputs or {}).items():
+        if given and target.exists() and Path(given).exists() and target.samefile(given):
+            raise UsageError(
+                f"{option} {path!r} is {what}; writing there would destroy it. "
+                "Give another file name."
+            )
     if target.is_dir():
         raise UsageError(f"{option} {path!r} is a folder; give a file name in it.")
     if suffixes and target.suffix.lower() not in suffixes:

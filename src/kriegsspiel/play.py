@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.console import Console
 
+from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import check_output, writing
 from kriegsspiel.sim.matchup import army_name, build_matchup, play_game
 
@@ -25,9 +28,13 @@ def run_game(
 
     matchup = build_matchup(ruleset, scenario, armies, players)
     record_path = record or f"kriegsspiel-{matchup.ruleset}-seed{seed}.jsonl"
-    check_output(record_path, "--record")
+    inputs: dict[str, str | None] = {f"the army list {a!r}": a for a in armies}
+    inputs["the scenario file"] = scenario
+    check_output(record_path, "--record", inputs=inputs)
     if svg:
-        check_output(svg, "--svg", (".svg",))
+        check_output(svg, "--svg", (".svg",), inputs=inputs)
+        if Path(svg).resolve() == Path(record_path).resolve():
+            raise UsageError(f"--svg and --record both name {svg!r}; give two files.")
     game = play_game(matchup, seed)
     kinds = matchup.players
     console = Console(highlight=False)

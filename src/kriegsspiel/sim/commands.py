@@ -183,12 +183,15 @@ def run_results(results: str, export: str | None, out: str | None) -> None:
         raise UsageError(
             f"no results file {results!r}; 'kriegsspiel evaluate' creates it (see --results)."
         )
-    with Store(results) as store:
+    if out and not export:
+        raise UsageError("--out names the file for --export; add --export csv or json.")
+    if export and export not in ("csv", "json"):
+        raise UsageError(f"--export takes csv or json, not {export!r}.")
+    if out and out != "-":
+        check_output(out, "--out", inputs={"the results file being exported": results})
+    with Store(results, read_only=True) as store:
         if export:
-            if export not in ("csv", "json"):
-                raise UsageError(f"--export takes csv or json, not {export!r}.")
-            if out:
-                check_output(out, "--out")
+            if out and out != "-":
                 with writing(out, "--out"), open(out, "w", encoding="utf-8", newline="") as handle:
                     count = store.export(handle, export)
                 ERR.print(f"{count} games exported to {out}.", markup=False)

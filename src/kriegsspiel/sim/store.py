@@ -82,29 +82,62 @@ class StoredRun:
     wins_b: int
 
 
+def _open_to_read(path: Path, timeout: float) -> sqlite3.Connection:
+    """A connection that cannot write: read-only, and, where even SQLite's read-only mode
+    needs to write beside the file (a read-only folder), reading it as it stands."""
+    uri = path.resolve().as_uri()
+    db = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=timeout, isolation_level=None)
+    try:
+        db.execute("SELECT name FROM sqlite_master LIMIT 1").fetchall()
+        return db
+    except sqlite3.OperationalError:
+        db.close()
+    return sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=timeout, isolation_level=None)
+
+
 class Store:
     """An open results file. Use as a context manager; every ``add`` is committed at once."""
 
-    def __init__(self, path: str | Path, timeout: float = 10.0) -> None:
+    def __init__(self, path: str | Path, timeout: float = 10.0, *, read_only: bool = False) -> None:
+        """Open (or create) the results file; ``read_only`` opens an existing one only to
+        read it, changing nothing (so a read-only file or folder can still be listed)."""
         self.path = Path(path)
-        try:
-            self.db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the results file {self.path}: {exc}.") from exc
         with self._guard("open"):
+            if read_only:
+                self.db = _open_to_read(self.path, timeout)
+            else:
+                self.db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+            tables = {
+                row[0]
+                for row in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            if (tables and "meta" not in tables) or (read_only and not tables):
+                self.db.close()
+                holds = f"its tables: {', '.join(sorted(tables))}" if tables else "it is empty"
+                raise StoreError(
+                    f"{self.path} is not a kriegsspiel results file ({holds}); it is left "
+                    "untouched. Give another --results file."
+                )
+            if read_only:
+                self._check_schema()
+                return
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(_SCHEMA)
-            found = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            if found is None:
+            if self._check_schema() is None:
                 self.db.execute(
                     "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
                 )
-            elif found[0] != str(SCHEMA_VERSION):
-                raise StoreError(
-                    f"{self.path} holds results in format {found[0]}; this kriegsspiel reads "
-                    f"format {SCHEMA_VERSION}. Use another --results file."
-                )
+
+    def _check_schema(self) -> str | None:
+        """The file's format (None if not yet written); refuse another format."""
+        found = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if found is not None and found[0] != str(SCHEMA_VERSION):
+            raise StoreError(
+                f"{self.path} holds results in format {found[0]}; this kriegsspiel reads "
+                f"format {SCHEMA_VERSION}. Use another --results file."
+            )
+        return None if found is None else str(found[0])
 
     def __enter__(self) -> Store:
         return self
