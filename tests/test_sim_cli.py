@@ -130,6 +130,10 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
     [
         (["evaluate", "--games", "0"], "--games must be at least 1"),
         (["evaluate", "--seed", "-1"], "Invalid value for '--seed'"),
+        (["evaluate", "--seed", str(2**63)], "Invalid value for '--seed'"),
+        (["evaluate", "--scheduler", "nowhere"], "is not a scheduler's address"),
+        (["evaluate", "--scheduler", "tcp://localhost"], "is not a scheduler's address"),
+        (["evaluate", "--results", ""], "--results needs a file name"),
         (["sweep", str(DATA / "sweep.yaml"), "--seed", "-2"], "Invalid value for '--seed'"),
         (["evaluate", "--precision", "2"], "--precision is the half-width"),
         (["evaluate", "--plot", "x.pdf"], "--plot writes a .png or .svg"),

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
+from kriegsspiel.sim import MAX_SEED
+
 if TYPE_CHECKING:
     from kriegsspiel.core.report import OddsReport
     from kriegsspiel.sim.commands import RunOptions
@@ -699,7 +701,12 @@ def _run_options(
     precision: float | None,
 ) -> RunOptions:
     from kriegsspiel.sim.commands import RunOptions
+    from kriegsspiel.sim.executors import checked_address
 
+    if scheduler is not None:
+        checked_address(scheduler)
+    if not no_store and not results.strip():
+        fail("--results needs a file name (or --no-store to keep no results).")
     return RunOptions(workers, scheduler, None if no_store else results, precision)
 
 
@@ -711,7 +718,9 @@ def evaluate_cmd(
     scenario: ScenarioOpt = None,
     army: ArmiesOpt = [],  # noqa: B006
     games: Annotated[int, typer.Option("--games", "-n", help="How many games to play.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the whole run.")] = 1,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the whole run.")
+    ] = 1,
     players: PlayersOpt = "tactical,tactical",
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
@@ -746,7 +755,9 @@ def sweep_cmd(
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", min=0, help="Seed of every run.", show_default="the file's"),
+        typer.Option(
+            "--seed", min=0, max=MAX_SEED, help="Seed of every run.", show_default="the file's"
+        ),
     ] = None,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 from kriegsspiel.errors import UsageError
 
@@ -84,6 +85,25 @@ def start_method() -> str:
     return "forkserver" if "forkserver" in methods else "spawn"
 
 
+def checked_address(address: str) -> str:
+    """``address`` if it names a scheduler as Dask prints one (``tcp://host:port``; a bare
+    ``host:port`` means tcp); asked before connecting, since a failed connection leaves
+    Dask retrying in the background."""
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if parts.scheme != "inproc" and (
+        parts.scheme not in ("tcp", "tls", "ws", "wss", "ucx") or not parts.hostname or port is None
+    ):
+        raise UsageError(
+            f"--scheduler {address!r} is not a scheduler's address: give its host and port "
+            "as the scheduler prints them, e.g. tcp://10.0.0.5:8786."
+        )
+    return address
+
+
 class DaskExecutor:
     """A connection to a running Dask distributed scheduler and its executor."""
 
@@ -94,6 +114,7 @@ class DaskExecutor:
             raise UsageError(
                 "--scheduler needs Dask distributed: pip install 'kriegsspiel[dask]'."
             ) from exc
+        address = checked_address(address)
         try:
             self.client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:

@@ -14,6 +14,7 @@ from pydantic import Field, model_validator
 
 from kriegsspiel.core.datafile import Strict, load_yaml
 from kriegsspiel.errors import DataFileError, UsageError
+from kriegsspiel.sim import MAX_SEED
 from kriegsspiel.sim.matchup import (
     Matchup,
     Source,
@@ -41,7 +42,7 @@ class SweepFile(Strict):
     scenario: str | None = None
     players: str = "tactical,tactical"
     games: int = Field(default=100, ge=1)
-    seed: int = Field(default=1, ge=0)
+    seed: int = Field(default=1, ge=0, le=MAX_SEED)
     lists: tuple[str, ...] = ()
     variants: tuple[Variant, ...] = ()
     against: tuple[str, ...] = Field(min_length=1)
