@@ -40,14 +40,78 @@ def place(unit: UnitState, x: float, y: float, heading: float | None = None) -> 
         unit.heading = heading
 
 
-def test_deployment_inside_zones() -> None:
-    game = new_game()
-    names = game.scenario.sides()  # side 0 takes the first zone listed
-    zones = {names.index(z.side): z for z in game.scenario.deployment}
+def _inside_own_zone(game: BoltActionGame) -> None:
+    """Every model on the table, inside one of its side's zones, clear of buildings."""
+    import shapely
+
+    names = game.scenario.sides()
     for unit in game.units:
-        ys = [p[1] for p in zones[unit.side].polygon]
-        assert min(ys) - 3 <= unit.anchor.y <= max(ys) + 3
-        assert all(game.table.contains(m.point) for m in unit.models)
+        zones = [
+            shapely.Polygon(z.polygon).buffer(1e-6)
+            for z in game.scenario.deployment
+            if names.index(z.side) == unit.side
+        ]
+        for m in unit.models:
+            assert game.table.contains(m.point), unit.name
+            assert any(z.contains(shapely.Point(m.x, m.y)) for z in zones), (unit.name, m.point)
+            assert not any(f.category == "building" for f in game.table.features_at(m.point))
+
+
+def test_deployment_inside_zones() -> None:
+    for ruleset in ("konflikt47", "bolt-action-1"):
+        for scenario in (0, 1):
+            _inside_own_zone(new_game(ruleset, scenario))
+
+
+def _with_zones(zones: str, terrain: str = "terrain: []") -> BoltActionGame:
+    from kriegsspiel.core.scenario import parse_scenario
+
+    text = f"""
+name: zones
+turns: 3
+victory: units destroyed
+{terrain}
+deployment:
+{zones}
+"""
+    scenario = parse_scenario(text, "zones.yaml")
+    armies = [load_army(p, "konflikt47") for p in sample_armies("konflikt47")[:2]]
+    return BoltActionGame("konflikt47", scenario, (armies[0], armies[1]), seed=1)
+
+
+NORTH = "  - {side: north, polygon: [[0, 36], [72, 36], [72, 48], [0, 48]]}"
+
+
+def test_a_side_sets_up_in_all_its_zones_and_an_l_shaped_one() -> None:
+    """A side may have several zones: its units are shared among them by area; and a zone
+    of any shape holds its units inside it (not inside its bounding box)."""
+    two = _with_zones(
+        "  - {side: south, polygon: [[0, 0], [20, 0], [20, 12], [0, 12]]}\n"
+        "  - {side: south, polygon: [[52, 0], [72, 0], [72, 12], [52, 12]]}\n" + NORTH
+    )
+    _inside_own_zone(two)
+    xs = [u.anchor.x for u in two.units if u.side == 0]
+    assert min(xs) < 20 and max(xs) > 52
+    ell = _with_zones(
+        "  - {side: south, polygon: [[0, 0], [72, 0], [72, 8], [12, 8], [12, 30], [0, 30]]}\n"
+        + NORTH
+    )
+    _inside_own_zone(ell)
+
+
+def test_a_zone_without_room_or_overlapping_the_enemys_is_refused() -> None:
+    from kriegsspiel.errors import DataFileError, UsageError
+
+    with pytest.raises(UsageError, match=r"has no room for .* make the zone larger"):
+        _with_zones("  - {side: south, polygon: [[0, 0], [1, 0], [1, 0.01], [0, 0.01]]}\n" + NORTH)
+    with pytest.raises(UsageError, match="has no room"):  # a building over all of it
+        _with_zones(
+            "  - {side: south, polygon: [[0, 0], [72, 0], [72, 12], [0, 12]]}\n" + NORTH,
+            "terrain:\n  - {name: block, category: building, cover: hard,"
+            " polygon: [[0, 0], [72, 0], [72, 13], [0, 13]]}",
+        )
+    with pytest.raises(DataFileError, match="'south' and 'north' overlap"):
+        _with_zones("  - {side: south, polygon: [[0, 0], [72, 0], [72, 40], [0, 40]]}\n" + NORTH)
 
 
 def test_move_checks_terrain_along_the_path() -> None:

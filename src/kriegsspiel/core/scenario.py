@@ -248,6 +248,17 @@ class Scenario(Strict):
             raise _problem(
                 f"deployment zones are needed for at least two sides (found: {', '.join(sorted(sides)) or 'none'})"
             )
+        shapely = _shapely()
+        for i, a in enumerate(zones):
+            for b in zones[i + 1 :]:
+                if a.side == b.side or shapely is None:
+                    continue
+                shared = shapely.Polygon(a.polygon).intersection(shapely.Polygon(b.polygon)).area
+                if shared > 0:
+                    raise _problem(
+                        f"the deployment zones of {a.side!r} and {b.side!r} overlap "
+                        f"({shared:g} square inches); each side sets up on its own ground"
+                    )
         return zones
 
     @field_validator("objectives")

@@ -131,7 +131,11 @@ def build_matchup(
         read_source("army", names[1], samples, base),
     )
     matchup = Matchup(ruleset, chosen, sources, (kinds[0], kinds[1]))
-    parsed(matchup)  # refuse a broken file now, with its message, not in a worker
+    table, army_a, army_b = parsed(matchup)  # a broken file: refused now, not in a worker
+    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+
+    for pair in ((army_a, army_b), (army_b, army_a)):  # each list in each zone: room?
+        BoltActionGame(ruleset, table, pair)
     return matchup
 
 

@@ -34,6 +34,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
 )
 from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, rules_for
+from kriegsspiel.rulesets.bolt_action.game.deployment import deploy
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, Delayed, call, can_call, resolve
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_move,
@@ -43,7 +44,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     movement_row,
     unit_cover,
 )
-from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState, build_units, formation
+from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState, build_units
 from kriegsspiel.rulesets.bolt_action.morale import (
     MoraleTest,
     destroyed_by_pins,
@@ -302,7 +303,7 @@ class BoltActionGame:
         self.one_shots_fired: list[Any] = []
         self.over = False
         self._events: list[Event] = []
-        self._deploy()
+        deploy(self)
         self.log(
             "start",
             ruleset=ruleset,
@@ -1454,43 +1455,5 @@ class BoltActionGame:
         return held[0], held[1]
 
     # ------------------------------------------------------------------ set-up
-    def _deploy(self) -> None:
-        zones: dict[int, Any] = {}
-        names = self.scenario.sides()  # side 0 takes the first zone listed
-        for z in self.scenario.deployment:
-            zones.setdefault(names.index(z.side), z)
-        centre = Point(self.table.width / 2, self.table.height / 2)
-        for side in (0, 1):
-            zone = zones[side]
-            xs = [p[0] for p in zone.polygon]
-            ys = [p[1] for p in zone.polygon]
-            units = [u for u in self.units if u.side == side]
-            cols = max(1, len(units))
-            y = sum(ys) / len(ys)
-            for i, unit in enumerate(units):
-                x = min(xs) + (max(xs) - min(xs)) * (i + 0.5) / cols
-                spot = self._free_spot(Point(x, y), unit)
-                heading = heading_to(spot, Point(spot.x, centre.y))
-                unit.heading = heading
-                places = [spot] if unit.vehicle else formation(len(unit.models), spot, heading)
-                for m, p in zip(unit.models, places, strict=True):
-                    m.x, m.y = p.x, p.y
-
-    def _free_spot(self, near: Point, unit: UnitState) -> Point:
-        for radius in (0, 2, 4, 6, 8):
-            for dx, dy in ((0, 0), (radius, 0), (-radius, 0), (0, radius), (0, -radius)):
-                p = self.table.clamp(Point(near.x + dx, near.y + dy))
-                blocked = (
-                    any(
-                        f.blocks_line_of_sight or f.category in ("building", "obstacle")
-                        for f in self.table.features_at(p)
-                    )
-                    if unit.vehicle
-                    else any(f.category == "building" for f in self.table.features_at(p))
-                )
-                if not blocked:
-                    return p
-        return near
-
     def log(self, event: str, /, **data: Any) -> None:
         self._events.append(Event(event, {"turn": self.turn, **data}))
