@@ -596,6 +596,22 @@ def test_bolt_action_round_golden_one_on_one() -> None:
     assert r.probabilities["p_attacker_wins"] == F(2, 3)
 
 
+def test_k47_one_on_one_may_end_with_both_destroyed() -> None:
+    """Konflikt '47's hand-to-hand is struck at once: 1 v 1 regulars each kill on 4+, so a
+    round ends one way or the other, or both, each with 1/4 (a quarter fights on). Both
+    wiped out is neither side's win (it was counted as the attacker's)."""
+    r = assault_odds(
+        "konflikt47",
+        attackers=1,
+        attacker_quality="regular",
+        defenders=1,
+        defender_quality="regular",
+    )
+    p = r.probabilities
+    assert p["p_attacker_wins"] == p["p_defender_wins"] == p["p_both_destroyed"] == F(1, 3)
+    assert r.distributions["attackers_left"].probability(0) == F(2, 3)
+
+
 @pytest.mark.parametrize("procedure", ["rounds", "point-blank-or-hand-to-hand"])
 def test_close_quarters_step_exact_equals_brute_force(procedure: str) -> None:
     a, d = _side("konflikt47", "regular"), _side("konflikt47", "veteran", mode="point-blank")

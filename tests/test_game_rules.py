@@ -609,6 +609,29 @@ def test_k47_vehicle_fires_at_infantry_assaulting_from_beyond_six_inches(
             assert taken[0][0] == tank.uid and taken[0][1] > 6
 
 
+def test_a_close_quarters_fight_that_wipes_out_both_sides_destroys_both() -> None:
+    game = new_game()
+    game.table = Table(72, 48)
+    only(game, 1, 10)
+    attackers, defenders = game.units[1], game.units[10]
+    for unit in (attackers, defenders):
+        for m in unit.models[1:]:
+            m.alive = False
+    place(attackers, 20, 20, 0)
+    place(defenders, 20, 24, 180)
+    game.dice = ScriptedDice([6] * 4)  # each last man strikes the other down
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(
+        Action("order", unit=1, order="Run", target=10, choice="hand-to-hand", to=(20.0, 24.0))
+    )
+    game.apply_action(Action("react", side=1, unit=10, choice="hand-to-hand"))
+    fought = next(e for e in game.events if e.kind == "close quarters")
+    assert fought.data["attackers_left"] == fought.data["defenders_left"] == 0
+    assert not fought.data["attacker_wins"]
+    assert attackers.destroyed and defenders.destroyed
+    assert attackers.damage_dealt == defenders.points and defenders.damage_dealt == attackers.points
+
+
 def _observer_game() -> tuple[BoltActionGame, UnitState, UnitState]:
     game = new_game("bolt-action-1")
     game.table = Table(72, 48)

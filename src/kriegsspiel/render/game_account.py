@@ -53,9 +53,15 @@ def describe(event: Event, units: list[Any]) -> str | None:
     if kind == "rally":
         return f"    rallies: loses {d['pins_lost']} pin(s)"
     if kind == "close quarters":
-        winner = "attackers" if d["attacker_wins"] else "defenders"
+        winner = (
+            "both sides wiped out"
+            if d["attackers_left"] == d["defenders_left"] == 0
+            else "attackers win"
+            if d["attacker_wins"]
+            else "defenders win"
+        )
         return (
-            f"    close quarters {n('attacker')} v {n('defender')}: {winner} win "
+            f"    close quarters {n('attacker')} v {n('defender')}: {winner} "
             f"({d['attackers_left']} v {d['defenders_left']} left)"
         )
     if kind == "assault vehicle":

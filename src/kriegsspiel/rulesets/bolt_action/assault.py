@@ -43,11 +43,20 @@ class Side:
 
 @dataclass(frozen=True, slots=True, order=True)
 class Fight:
-    """The outcome: who won and how many models each side has left."""
+    """The outcome: who won and how many models each side has left (neither wins when
+    both are wiped out in the same round)."""
 
     attacker_wins: bool
     attackers_left: int
     defenders_left: int
+
+    @property
+    def both_destroyed(self) -> bool:
+        return self.attackers_left == 0 and self.defenders_left == 0
+
+    @property
+    def defender_wins(self) -> bool:
+        return not self.attacker_wins and self.defenders_left > 0
 
 
 # --------------------------------------------------------------- Bolt Action 1st edition
@@ -99,6 +108,8 @@ def round_result(
     a_lost, d_lost = a0 - a, d0 - d
     if a and d and a_lost == d_lost:
         return None, False
+    if not a and not d:  # each side struck the other's last model down at once
+        return Fight(False, 0, 0), False
     defender_lost = d == 0 or (a > 0 and d_lost > a_lost)
     won = Fight(True, a, 0) if defender_lost else Fight(False, 0, d)
     return won, procedure != "rounds" and a > 0 and d > 0

@@ -423,15 +423,18 @@ def assault_odds(
             "most casualties is destroyed"
             if procedure == "rounds"
             else "most casualties tests morale; if it fails it is destroyed",
-            "a tie fights another round",
+            "a tie fights another round; both wiped out at once: both destroyed",
         ),
     ]
-    p_win = result.probability(lambda f: f.attacker_wins)
     return OddsReport(
         ruleset=ruleset,
         question="assault",
         reasons=tuple(reasons),
-        probabilities={"p_attacker_wins": p_win, "p_defender_wins": 1 - p_win},
+        probabilities={
+            "p_attacker_wins": result.probability(lambda f: f.attacker_wins),
+            "p_defender_wins": result.probability(lambda f: f.defender_wins),
+            "p_both_destroyed": result.probability(lambda f: f.both_destroyed),
+        },
         distributions={
             "attackers_left": result.map(lambda f: f.attackers_left),
             "defenders_left": result.map(lambda f: f.defenders_left),

@@ -1264,6 +1264,12 @@ class BoltActionGame:
             attackers_left=result.attackers_left,
             defenders_left=result.defenders_left,
         )
+        if result.both_destroyed:
+            unit.damage_dealt += tgt.points
+            tgt.damage_dealt += unit.points
+            self._destroy(tgt, "wiped out in close quarters, as were its attackers", credit=False)
+            self._destroy(unit, "wiped out in close quarters, as was its target", credit=False)
+            return
         winner, loser = (unit, tgt) if result.attacker_wins else (tgt, unit)
         left = result.attackers_left if result.attacker_wins else result.defenders_left
         for model in winner.alive_models[left:]:
