@@ -919,6 +919,30 @@ def test_soft_skinned_vehicle_destroyed_if_damaged() -> None:
     assert r.probabilities["p_knocked_out"] == F(4, 6) * F(1, 6)  # 3+ to hit, a 6 to damage
 
 
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_a_soft_skin_is_damaged_on_six_from_any_side_at_any_range(ruleset: str) -> None:
+    """Sheets 001/002 give the side, top, rear and long-range penetration modifiers to
+    heavy weapons against armoured targets: a soft-skin takes none of them."""
+    for weapon in ("rifle", "Light automatic cannon"):
+        knocked_out = set()
+        for facing in ("front", "side", "rear"):
+            r = shoot_odds(
+                ruleset,
+                weapons=[weapon],
+                target="soft-skinned vehicle",
+                situation=Situation(range_inches=5, facing=facing),  # type: ignore[arg-type]
+            )
+            knocked_out.add(r.probabilities["p_knocked_out"])
+        assert len(knocked_out) == 1, weapon
+    far = shoot_odds(
+        ruleset,
+        weapons=["rifle"],
+        target="soft-skinned vehicle",
+        situation=Situation(range_inches=13),
+    )
+    assert far.probabilities["p_knocked_out"] == F(3, 6) * F(1, 6)  # long range hits on 4+
+
+
 @pytest.mark.parametrize(("total", "level"), [(8, 0), (9, 1), (10, 2), (11, 2), (12, 3), (15, 3)])
 def test_damage_thresholds_equal_over_and_three_over(total: int, level: int) -> None:
     from kriegsspiel.rulesets.bolt_action.shooting import damage_level

@@ -364,12 +364,15 @@ def plan_shot(
     if he and weapon.pen is None and target.kind == "soft-skinned":
         shot = replace(shot, hits_per_hit=DiceExpr(he.he))
     parts = [pen_from]
+    # the sheets give the facing and long-range modifiers to heavy weapons against
+    # armoured targets only: a soft-skin is damaged on 6+ from any side, at any range
+    armoured = target.kind != "soft-skinned"
     facing = "top" if (flame or indirect) else s.facing
-    if facing != "front" and not target.walker:
+    if armoured and facing != "front" and not target.walker:
         parts.append(f"{facing} armour {rules.pen_modifier(facing):+d}")
         pen += rules.pen_modifier(facing)
     exempt = {"Shaped Charge", "Tesla", "Flamethrower"} & special or (he and weapon.pen is None)
-    if long_range and not indirect and not exempt:
+    if armoured and long_range and not indirect and not exempt:
         parts.append(f"long range {rules.pen_modifier('long_range'):+d}")
         pen += rules.pen_modifier("long_range")
     if "Gravity Pulse" in special and d.gravity_pulse is not None:
