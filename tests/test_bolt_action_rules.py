@@ -772,7 +772,7 @@ def test_shooting_distributions_are_distributions(
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 6), st.integers(0, 6))
+@given(st.integers(0, 3), st.integers(0, 4))  # (9 pins would remove a regular unit)
 def test_more_pins_never_help(pins: int, more: int) -> None:
     a = order_test_odds("bolt-action-1", quality="regular", pins=pins + 1)
     b = order_test_odds("bolt-action-1", quality="regular", pins=pins + 1 + more)
@@ -871,13 +871,29 @@ def test_questions_larger_than_the_exact_odds_take_are_refused_and_the_largest_a
 
 # ----------------------------------------------------------------- rules no sheet states
 def test_failed_order_test_goes_down_and_pins_at_morale_remove_the_unit() -> None:
-    r = order_test_odds("bolt-action-1", quality="inexperienced", pins=8)
+    r = order_test_odds("bolt-action-1", quality="inexperienced", pins=7)
     topics = {reason.topic: reason.result for reason in r.reasons}
     assert topics["failed"] == "goes Down"
-    assert topics["pins"] == "unit removed"
-    assert "pins" not in {
-        x.topic for x in order_test_odds("bolt-action-1", quality="regular", pins=8).reasons
-    }
+    # at 8 pins (its morale) an inexperienced unit is gone: no test, so no odds; the same
+    # unit on either side of a fight, or hit by a flamethrower (its forced morale check)
+    with pytest.raises(UsageError, match="removed from play and takes no test; give --pins 7"):
+        order_test_odds("bolt-action-1", quality="inexperienced", pins=8)
+    with pytest.raises(UsageError, match="--defender-pins 8: a unit of inexperienced troops"):
+        assault_odds(
+            "bolt-action-1",
+            attackers=5,
+            attacker_quality="regular",
+            defenders=5,
+            defender_quality="inexperienced",
+            defender_pins=8,
+        )
+    with pytest.raises(UsageError, match="--target-pins 8"):
+        shoot_odds(
+            "konflikt47",
+            weapons=["flamethrower (infantry)"],
+            target="inexperienced infantry",
+            situation=Situation(range_inches=5, target_pins=8),
+        )
 
 
 def test_shaped_charge_keeps_its_pen_at_long_range() -> None:

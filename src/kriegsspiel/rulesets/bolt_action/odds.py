@@ -79,6 +79,17 @@ def _check_counts(**counts: int | None) -> None:
             )
 
 
+def _check_not_removed(rules: Rules, quality: str, pins: int, option: str) -> None:
+    """A unit whose pins reach its morale value is removed from play: it takes no test and
+    fights no fight, so a question about it has no odds."""
+    base = new_test(rules, quality).base
+    if destroyed_by_pins(rules, base, pins):
+        raise UsageError(
+            f"{option} {pins}: a unit of {quality} troops with {pins} pins (its morale value is {base}) "
+            f"is removed from play and takes no test; give {option} {base - 1} or fewer."
+        )
+
+
 def order_test_odds(
     ruleset: str,
     *,
@@ -91,6 +102,7 @@ def order_test_odds(
     """Will the unit follow its order? Pass, fail (goes Down) or FUBAR, and what FUBAR does."""
     rules = rules_for(ruleset, rules_file)
     _check_counts(pins=pins)
+    _check_not_removed(rules, quality, pins, "--pins")
     modifier = (
         rules.data.vehicle_assault.order_test_modifier_without_at
         if assault_vehicle_without_at
@@ -113,10 +125,6 @@ def order_test_odds(
         )
         reasons.append(Reason("FUBAR", "double six", "1-2 friendly fire, 3-6 panic"))
         reasons.append(Reason("failed", "goes Down", "the order is not carried out"))
-    if destroyed_by_pins(rules, test.base, pins):
-        reasons.append(
-            Reason("pins", "unit removed", f"{pins} pins reach its morale value {test.base}")
-        )
     p_ff, p_panic = dist.probability("friendly fire"), dist.probability("panic")
     return OddsReport(
         ruleset=ruleset,
@@ -144,6 +152,7 @@ def morale_check_odds(
     """Will the unit pass a morale check?"""
     rules = rules_for(ruleset, rules_file)
     _check_counts(pins=pins)
+    _check_not_removed(rules, quality, pins, "--pins")
     test = new_test(rules, quality, officer=officer, pins=pins)
     dist = exact(lambda d: morale_check(d, test))
     return OddsReport(
@@ -238,6 +247,8 @@ def _shoot_odds(
         raise UsageError(
             "--ranged-in only applies to indirect fire (mortars, or howitzers with --indirect)."
         )
+    target_quality = situation.target_quality if tgt.is_vehicle else tgt.name.split()[0]
+    _check_not_removed(rules, target_quality, situation.target_pins, "--target-pins")
     groups: list[Group] = []
     reasons: list[Reason] = []
     for weapon, count in parse_weapons(rules, weapons):
@@ -377,6 +388,8 @@ def assault_odds(
             raise UsageError(
                 f"--{who}-assault-weapons ({k}) cannot exceed the {who}'s models ({n})."
             )
+    _check_not_removed(rules, attacker_quality, attacker_pins, "--attacker-pins")
+    _check_not_removed(rules, defender_quality, defender_pins, "--defender-pins")
     procedure = rules.data.close_quarters.procedure
     if procedure == "rounds" and (attacker_mode, defender_mode) != ("hand-to-hand", "hand-to-hand"):
         raise UsageError(
@@ -467,6 +480,7 @@ def vehicle_assault_odds(
     _check_counts(models=models, pins=pins, target_pins=target_pins)
     if models == 0:
         raise UsageError("--models must be 1 or more.")
+    _check_not_removed(rules, target_quality, target_pins, "--target-pins")
     tgt = rules.target(target)
     if not tgt.is_vehicle:
         raise UsageError(
