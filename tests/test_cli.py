@@ -49,7 +49,13 @@ def test_shoot_json_soft_target(ruleset: str) -> None:
         "--cover",
         "soft",
     )
-    assert out["p_hit"] == pytest.approx(1 / 3)
+    by_weapon = out["p_hit_by_weapon"]
+    assert isinstance(by_weapon, dict) and by_weapon["Rifle"] == pytest.approx(1 / 3)
+    from kriegsspiel.rulesets.bolt_action import rules_for
+
+    lmg = rules_for(ruleset).weapon("LMG")
+    missed = (2 / 3) ** 9 * (1 - by_weapon[lmg.name]) ** int(lmg.shots)
+    assert out["p_hit"] == pytest.approx(1 - missed)  # at least one hit of all 9 + LMG
     for key in ("hits", "casualties", "pins"):
         assert _is_distribution(out[key])
     assert out["casualties"]["mean"] == pytest.approx(2.0)  # type: ignore[index]

@@ -14,6 +14,9 @@ BAR = 30
 TAIL = Fraction(1, 2000)  # rows past a 0.05% tail are folded into one
 
 
+OUTCOMES = {"p_hit": "at least one hit"}  # where the key alone would mislead
+
+
 def _pct(p: Fraction | float) -> str:
     value = float(p) * 100
     if value and value < 0.05:
@@ -38,7 +41,8 @@ def render(report: OddsReport) -> Group:
         odds.add_column("chance", justify="right", style="bold green")
         odds.add_column("exact", justify="right", style="dim")
         for key, p in report.probabilities.items():
-            odds.add_row(key.removeprefix("p_").replace("_", " "), _pct(p), str(p))
+            label = OUTCOMES.get(key, key.removeprefix("p_").replace("_", " "))
+            odds.add_row(label, _pct(p), str(p))
         parts.append(odds)
     for name, dist in report.distributions.items():
         table = Table(

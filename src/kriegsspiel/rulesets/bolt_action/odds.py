@@ -276,7 +276,12 @@ def _shoot_odds(
         g.shot.weapon: exact(partial(roll_to_hit, hit_on=g.shot.hit_on)).probability(True)
         for g in groups
     }
-    probabilities: dict[str, Fraction] = {"p_hit": p_hits[groups[0].shot.weapon]}
+    missed_all = Fraction(1)
+    for g in groups:
+        missed_all *= (1 - p_hits[g.shot.weapon]) ** g.shots
+    # at least one hit among all the shots, as Iron Cross and House Clearing give it (each
+    # weapon's chance for one shot is p_hit_by_weapon)
+    probabilities: dict[str, Fraction] = {"p_hit": 1 - missed_all}
     details: dict[str, object] = {
         "target": tgt.name,
         "p_hit_by_weapon": {w: float(p) for w, p in p_hits.items()},
