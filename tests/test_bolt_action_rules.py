@@ -857,14 +857,17 @@ def test_questions_larger_than_the_exact_odds_take_are_refused_and_the_largest_a
     assert soft.probabilities["p_knocked_out"] > 0.99  # type: ignore[attr-defined]
     for weapons, said in [
         ([f"Heavy AT gun:{MAX_HITS_AT_VEHICLE + 1}"], "up to 61 hits at a vehicle"),
-        (["Flamethrower (infantry):11"], "up to 66 hits at a vehicle"),  # up to 6 hits a shot
+        (["Flamethrower (infantry):4"], "up to 72 hits at a vehicle"),  # 6 hits, tests: x3
+        (["Flamethrower (vehicle):2"], "up to 72 hits at a vehicle"),  # 12 hits a shot, x3
     ]:
         with pytest.raises(UsageError, match=said):
             shoot(weapons, "medium tank")
     fight = assault_odds("konflikt47", attackers=MAX_FIGHTERS, attacker_quality="regular",
                          defenders=1, defender_quality="regular")  # fmt: skip
     assert fight.probabilities["p_attacker_wins"] > 0.99
-    with pytest.raises(UsageError, match="at most 30 models a side"):
+    flamed = shoot(["Flamethrower (infantry):3"], "medium tank")  # 54 of 60
+    assert flamed.probabilities["p_knocked_out"] > 0  # type: ignore[attr-defined]
+    with pytest.raises(UsageError, match="at most 20 models a side"):
         assault_odds("konflikt47", attackers=2, attacker_quality="regular",
                      defenders=MAX_FIGHTERS + 1, defender_quality="regular")  # fmt: skip
 

@@ -168,7 +168,7 @@ def test_table_output_shows_the_reasoning() -> None:
         (["odds", "shoot", "--target", "medium tnak", "--weapon", "bazooka"], "medium tank"),
         (["odds", "order-test", "--pins", "-2"], "cannot be negative"),
         (["odds", "shoot", "--weapon", "rifle:5000"], "exact odds are worked out for at most"),
-        (["odds", "assault", "--attackers", "50"], "at most 30 models a side"),
+        (["odds", "assault", "--attackers", "50"], "at most 20 models a side"),
         (["odds", "shoot", "-r", "iron-cross", "--dice", "100000"], "at most 200 firing dice"),
         (["odds", "shoot", "-r", "house-clearing", "--target", "x"], "--target does not apply"),
         (["odds", "activation", "-r", "iron-cross", "--morale-markers", "-1"], "--morale-markers"),

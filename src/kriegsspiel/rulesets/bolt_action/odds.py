@@ -62,13 +62,15 @@ def _morale_reason(
 # The largest questions the exact odds take. These are limits of the tool, not rules: the
 # time grows steeply with the hits a shooting could score (measured: rifles 1,000 shots
 # 0.7 s, 3,000 17 s; heavy howitzers, up to 18 hits a shot, 100 shots 2.5 s, 200 18 s; at
-# a medium tank, a heavy AT gun's 50 shots 5 s and 100 35 s, flamethrowers (up to 6 hits
-# a shot) 10 shots 5 s and 20 34 s; close quarters 25 a side 5 s, 30 a side 16 s, 50 a
-# side minutes), while a unit on the table shoots a few dozen dice and fights with a
-# dozen or two men.
+# a medium tank, a heavy AT gun's 50 shots 5 s and 100 35 s; at a light tank, one vehicle
+# flamethrower (2D6 hits, each with its crew's test) 0.3 s, two 9.5 s, three 19 s, and
+# infantry flamethrowers (D6) three 1.6 s, four 2.2 s; close quarters, 20 a side 3.8 s at
+# worst (point-blank fire, or assault weapons all round), 25 a side 15 s, 30 a side 70 s),
+# while a unit on the table shoots a few dozen dice and fights with a dozen or two men.
 MAX_HITS = 600  # the most hits a shooting at troops could score (shots x most hits a shot)
 MAX_HITS_AT_VEHICLE = 60  # the same at a vehicle: each hit is followed through its damage
-MAX_FIGHTERS = 30
+TESTED_HIT_WEIGHT = 3  # at a vehicle, a hit that brings its crew a morale test counts thrice
+MAX_FIGHTERS = 20
 
 
 def _check_counts(**counts: int | None) -> None:
@@ -264,7 +266,12 @@ def _shoot_odds(
         )
         reasons.extend(Reason(f"  {r.topic}", r.result, r.because) for r in why)
 
-    most_hits = sum(g.shots * max(1, g.shot.hits_per_hit.most) for g in groups)
+    most_hits = sum(
+        g.shots
+        * max(1, g.shot.hits_per_hit.most)
+        * (TESTED_HIT_WEIGHT if tgt.is_vehicle and g.shot.morale_check else 1)
+        for g in groups
+    )
     limit = MAX_HITS_AT_VEHICLE if tgt.is_vehicle else MAX_HITS
     if most_hits > limit:
         at = " at a vehicle" if tgt.is_vehicle else ""

@@ -64,7 +64,7 @@ def shoot(
         or target_initiative < 0
     ):
         raise UsageError(
-            "target_initiative must be 0 or more (below 0 the target is already dead or "
+            "--target-initiative must be 0 or more (below 0 the target is already dead or "
             f"seriously wounded), not {target_initiative!r}"
         )
     chances, hits, lost = shot_distributions(plan)

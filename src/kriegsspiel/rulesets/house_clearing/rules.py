@@ -212,6 +212,16 @@ def plan_shot(
         )
     band = range_band(arm, range_inches)
     _whole("--weapon-skill", weapon_skill, 0)
+    best = max(
+        DiceExpr(kind.weapon_skill_dice).most * kind.weapon_skill_multiplier
+        for kind in (tables.figures.officer, tables.figures.other)
+    )
+    if weapon_skill > best:
+        raise UsageError(
+            f"--weapon-skill {weapon_skill}: no figure has more than {best} "
+            f"({tables.figures.officer.weapon_skill_dice}x{tables.figures.officer.weapon_skill_multiplier}"
+            " for officers, NCOs and Rambos)"
+        )
     fifths = len(tables.cover.visible)
     if isinstance(visible, bool) or not isinstance(visible, int) or not 1 <= visible <= fifths:
         raise UsageError(
