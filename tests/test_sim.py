@@ -242,6 +242,20 @@ def test_the_early_stop_stops_at_the_first_even_count_within_precision() -> None
     assert not within_precision(earlier, 0.15)
 
 
+def test_an_early_stop_counts_only_the_games_it_tallied(tmp_path: Path) -> None:
+    """games = played + reused, whatever the store held beyond the stop; the stop is one
+    of the run's notices (so --json carries it too)."""
+    with Store(tmp_path / "results.sqlite") as store:
+        whole = evaluate(patrols(), 60, 2, store=store)
+        stopped = evaluate(patrols(), 60, 2, store=store, precision=0.15)
+        more = evaluate(patrols(), 200, 2, store=store, precision=0.12)
+    n = stopped.tally.games
+    assert whole.tally.games == 60 and stopped.stopped_early and n < 60
+    assert (stopped.played, stopped.reused) == (0, n)
+    assert more.tally.games == more.played + more.reused and more.reused == 60
+    assert any("stopped early after" in note for note in stopped.notices)
+
+
 def test_the_store_reuses_finished_games_and_resumes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

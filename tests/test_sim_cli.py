@@ -100,6 +100,19 @@ def test_sweep_runs_every_cell_and_draws_a_heat_map(tmp_path: Path) -> None:
     assert "<svg" in (tmp_path / "h.svg").read_text()
 
 
+def test_a_sweep_that_stops_early_says_how_many_games_each_cell_took(tmp_path: Path) -> None:
+    done = cli(tmp_path, "sweep", str(DATA / "sweep.yaml"), "--workers", "1", "--games", "40",
+               "--precision", "0.25")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    said = " ".join(done.stdout.split())  # (as the terminal's width wrapped it)
+    assert "up to 40 games a cell (fewer where shown)" in said
+    assert said.count(", 20 games") == 2
+    assert "Games: 40 played, 0 from the results store; stored in" in said
+    again = cli(tmp_path, "sweep", str(DATA / "sweep.yaml"), "--workers", "1", "--games", "40",
+                "--precision", "0.25")  # fmt: skip
+    assert "Games: 0 played, 40 from the results store" in " ".join(again.stdout.split())
+
+
 def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Path) -> None:
     sweep = tmp_path / "round-robin.yaml"
     a, b = DATA / "patrol-a.yaml", DATA / "patrol-b.yaml"

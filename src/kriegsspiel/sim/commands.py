@@ -242,6 +242,7 @@ def run_sweep(
     cells: list[list[dict[str, Any] | None]] = []
     evaluated: dict[Matchup, dict[str, Any]] = {}  # each matchup's tally, to read its mirror
     to_play = len(played(sweep))
+    games_played = games_reused = 0
     # one set of workers plays every cell: what they work out in one, they know in the next
     with open_store(options.results) as store, options.pool() as pool:
         for r, line in enumerate(sweep.cells):
@@ -263,9 +264,18 @@ def run_sweep(
                 else:
                     count = f"({len(evaluated) + 1}/{to_play}) {label}"
                     result = run_one(matchup, games, seed, pool, options, store, count)
+                    games_played += result.played
+                    games_reused += result.reused
                     body = evaluated[matchup] = result.tally.to_json()
                     wins, mirrored = body["army_a_wins"], False
-                cells[-1].append({**wins, "draws": body["draws"]["rate"], "mirrored": mirrored})
+                cells[-1].append(
+                    {
+                        **wins,
+                        "draws": body["draws"]["rate"],
+                        "games": body["games"],
+                        "mirrored": mirrored,
+                    }
+                )
     # the table first: a heat map that cannot be written must not take the results with it
     if as_json:
         data = {"sweep": sweep.name, "games": games, "seed": seed, "rows": rows,
@@ -273,6 +283,11 @@ def run_sweep(
         print(json.dumps(data, indent=2))
     else:
         _print_sweep_table(sweep.name, games, rows, columns, cells)
+        kept = f"; stored in {options.results}" if options.results else ""
+        Console(highlight=False).print(
+            f"Games: {games_played} played, {games_reused} from the results store{kept}.",
+            markup=False,
+        )
     if plot:
         from kriegsspiel.render.plots import plot_heatmap
 
@@ -290,8 +305,12 @@ def _print_sweep_table(
 ) -> None:
     from rich.table import Table
 
+    short = any(cell is not None and cell["games"] < games for row in cells for cell in row)
+    per_cell = (
+        f"up to {games} games a cell (fewer where shown)" if short else f"{games} games a cell"
+    )
     table = Table(
-        title=f"{name}: win rate of the row's list (95% interval), {games} games a cell",
+        title=f"{name}: win rate of the row's list (95% interval), {per_cell}",
         title_justify="left",
     )
     table.add_column("list")
@@ -305,6 +324,7 @@ def _print_sweep_table(
                 if cell is None
                 else f"{cell['rate']:.0%} ({cell['low']:.0%}–{cell['high']:.0%})\n"
                 f"draws {cell['draws']:.0%}"
+                + (f", {cell['games']} games" if cell["games"] < games else "")
                 for cell in row
             ),
         )

@@ -62,7 +62,9 @@ class Evaluation:
     run_seed: int
     requested: int
     tally: Tally
-    reused: int = 0  # games read back from the store instead of played
+    # of the games tallied (games = played + reused): those read back from the store, and
+    # those played by this run (an early stop may leave further ones stored, untallied)
+    reused: int = 0
     played: int = 0
     stopped_early: bool = False
     precision: float | None = None
@@ -94,9 +96,10 @@ def evaluate(
     """
     progress = progress or Progress()
     result = Evaluation(matchup, run_seed, games, Tally(), precision=precision)
+    stored = 0  # games of this run already in the store (not to be played again)
     if store is not None:
         store.register(matchup)
-        result.reused = store.count(matchup, run_seed, games)
+        stored = store.count(matchup, run_seed, games)
     waiting: dict[int, GameOutcome] = {}  # finished out of order, until their turn to be tallied
     read_back: dict[int, GameOutcome] = {}  # one block of stored games
     stored_for_tally = StoredIndices(store, matchup, run_seed)
@@ -106,19 +109,24 @@ def evaluate(
         nonlocal read_back
         while result.tally.games < games:
             index = result.tally.games
-            outcome = waiting.pop(index, None) or read_back.pop(index, None)
-            if outcome is None and store is not None and stored_for_tally.contains(index):
-                read_back = store.outcomes(matchup, run_seed, index, READ_BLOCK)
+            outcome = waiting.pop(index, None)
+            if outcome is not None:
+                result.played += 1
+            else:
                 outcome = read_back.pop(index, None)
-            if outcome is None:
-                return False
+                if outcome is None and store is not None and stored_for_tally.contains(index):
+                    read_back = store.outcomes(matchup, run_seed, index, READ_BLOCK)
+                    outcome = read_back.pop(index, None)
+                if outcome is None:
+                    return False
+                result.reused += 1  # counted as tallied: an early stop may leave some unread
             result.tally.add(outcome)
             if precision is not None and result.tally.precise(precision):
                 result.stopped_early = result.tally.games < games
                 return True
         return True
 
-    done = result.reused
+    done = stored
     progress.on_game(done, games)
     if tally_ready():
         return _finish(result, progress)
@@ -128,16 +136,15 @@ def evaluate(
     todo = (i for i in range(games) if not stored_for_jobs.contains(i))
     jobs = (
         tuple((i, game_seed(run_seed, i)) for i in chunk)
-        for chunk in batches(todo, games - result.reused, workers, batch)
+        for chunk in batches(todo, games - stored, workers, batch)
     )
     # one local worker plays in this process, unless the run is long enough to need a
     # fresh process now and then (WORKER_LIFE)
-    in_process = not scheduler and workers <= 1 and games - result.reused <= WORKER_LIFE
+    in_process = not scheduler and workers <= 1 and games - stored <= WORKER_LIFE
     own = None if in_process or pool is not None else Workers(workers, scheduler)
     played = _run(matchup, jobs, None if in_process else own or pool, progress, result.notices)
     try:
         for outcome in played:
-            result.played += 1
             done += 1
             if store is not None:
                 store.add(matchup, run_seed, outcome)
@@ -183,10 +190,12 @@ _NO_END = 2**62  # read_to once the last block has been read: no stored game lie
 
 def _finish(result: Evaluation, progress: Progress) -> Evaluation:
     if result.stopped_early:
-        progress.on_notice(
+        note = (
             f"stopped early after {result.tally.games} games: every outcome is known to "
             f"± {result.precision} (95% Wilson interval)."
         )
+        result.notices.append(note)
+        progress.on_notice(note)
     return result
 
 
