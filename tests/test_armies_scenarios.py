@@ -224,6 +224,30 @@ def test_a_missing_field_is_named_with_file_and_line(tmp_path: Path) -> None:
     assert "units.0.quality" in message and "Field required" in message
 
 
+def test_a_unit_or_list_beyond_the_tools_limits_is_refused_at_its_line(tmp_path: Path) -> None:
+    """Limits of the tool, not rules: far beyond a real list, they stop a typo (count:
+    100000) from costing minutes a game."""
+    from kriegsspiel.rulesets.bolt_action.army import MOST_MODELS, MOST_POINTS
+
+    path = army_file(tmp_path)
+    text = path.read_text()
+    path.write_text(text.replace("count: 9", "count: 100000"), encoding="utf-8")
+    message = str(refused(load_army, path, K47))
+    assert f"line {line_of(path, 'count: 100000')}" in message
+    assert f"less than or equal to {MOST_MODELS}" in message
+    path.write_text(text.replace("count: 9", f"count: {MOST_MODELS}"), encoding="utf-8")
+    message = str(refused(load_army, path, K47))  # with the sergeant, one too many
+    assert f"has {MOST_MODELS + 1} models" in message and "a tool limit, not a rule" in message
+    path.write_text(text.replace("count: 9", f"count: {MOST_MODELS - 1}"), encoding="utf-8")
+    assert load_army(path, K47).units[0].model_count == MOST_MODELS
+    path = army_file(tmp_path, points=MOST_POINTS + 1)
+    path.write_text(
+        path.read_text().replace("    points: 100\n", f"    points: {MOST_POINTS + 1}\n"),
+        encoding="utf-8",
+    )
+    assert f"less than or equal to {MOST_POINTS}" in str(refused(load_army, path, K47))
+
+
 def test_a_list_for_the_other_edition_is_refused(tmp_path: Path) -> None:
     path = army_file(tmp_path, ruleset=BA1)
     message = str(refused(load_army, path, K47))
