@@ -779,6 +779,27 @@ def test_more_pins_never_help(pins: int, more: int) -> None:
     assert b.probabilities["p_pass"] <= a.probabilities["p_pass"]
 
 
+def test_a_weapon_that_cannot_fire_leaves_the_rest_of_the_unit_shooting() -> None:
+    """As on the table: at 13" a squad's SMGs cannot reach and its rifles fire; the odds
+    are the rifles' alone, and the reasoning says why the SMGs are silent."""
+    mixed = shoot_odds(
+        "konflikt47",
+        weapons=["rifle:3", "smg:2"],
+        target="regular infantry",
+        situation=Situation(range_inches=13),
+    )
+    rifles = shoot_odds(
+        "konflikt47", weapons=["rifle:3"], target="regular infantry",
+        situation=Situation(range_inches=13),
+    )  # fmt: skip
+    assert mixed.probabilities == rifles.probabilities
+    silent = next(r for r in mixed.reasons if r.result == "does not fire")
+    assert "SMG" in silent.topic and 'reaches 12"' in silent.because
+    with pytest.raises(UsageError, match="--range must be a distance of 0 or more inches"):
+        shoot_odds("konflikt47", weapons=["rifle"], target="regular infantry",
+                   situation=Situation(range_inches=float("nan")))  # fmt: skip
+
+
 def test_range_beyond_maximum_is_refused() -> None:
     with pytest.raises(UsageError, match='reaches 24"'):
         shoot_odds(

@@ -28,6 +28,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
 )
 from kriegsspiel.rulesets.bolt_action.shooting import (
     LEVELS,
+    CannotFire,
     Group,
     Situation,
     VehicleState,
@@ -253,10 +254,16 @@ def _shoot_odds(
     _check_not_removed(rules, target_quality, situation.target_pins, "--target-pins")
     groups: list[Group] = []
     reasons: list[Reason] = []
+    idle: list[CannotFire] = []
     for weapon, count in parse_weapons(rules, weapons):
-        group, why = _group(rules, weapon, count, tgt, situation)
-        groups.append(group)
         label = f"{count} x {weapon.name}" if count > 1 else weapon.name
+        try:
+            group, why = _group(rules, weapon, count, tgt, situation)
+        except CannotFire as exc:  # as on the table: the rest of the unit still fires
+            idle.append(exc)
+            reasons.append(Reason(label, "does not fire", str(exc).split(" (give")[0]))
+            continue
+        groups.append(group)
         reasons.append(
             Reason(
                 label,
@@ -265,7 +272,8 @@ def _shoot_odds(
             )
         )
         reasons.extend(Reason(f"  {r.topic}", r.result, r.because) for r in why)
-
+    if not groups:
+        raise idle[0]  # no weapon of the unit can fire: say why the first cannot
     most_hits = sum(
         g.shots
         * max(1, g.shot.hits_per_hit.most)

@@ -8,6 +8,7 @@ simulator samples them.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from operator import attrgetter
@@ -139,14 +140,20 @@ def describe_needs(hit_on: tuple[int, ...] | None) -> str:
     return f"{6 + hit_on[1] - 3}+ (a 6, then {hit_on[1]}+)"
 
 
+class CannotFire(UsageError):
+    """This weapon cannot fire in this situation (out of range, or Fixed on the move); in a
+    unit with other weapons it simply does not fire."""
+
+
 def check_range(rules: Rules, weapon: Weapon, situation: Situation) -> None:
     """Refuse a range the weapon cannot fire at, saying what would be right."""
     r = situation.range_inches
-    if r < 0:
-        raise UsageError(f"--range must be 0 or more inches, not {r}.")
+    if not math.isfinite(r) or r < 0:
+        raise UsageError(f"--range must be a distance of 0 or more inches, not {r}.")
     if r > weapon.range:
-        raise UsageError(
-            f'{weapon.name} reaches {weapon.range}"; a target at {r:g}" is out of range '
+        shown = f"{r:g}" if r == round(r, 4) else str(r)
+        raise CannotFire(
+            f'{weapon.name} reaches {weapon.range}"; a target at {shown}" is out of range '
             f"(give --range {weapon.range} or less)."
         )
     minimum = weapon.min_range
@@ -157,7 +164,7 @@ def check_range(rules: Rules, weapon: Weapon, situation: Situation) -> None:
             )
         minimum = max(minimum, weapon.indirect_min_range or 0)
     if r < minimum:
-        raise UsageError(
+        raise CannotFire(
             f'{weapon.name} cannot fire at targets closer than {minimum}" (the target is at {r:g}").'
         )
 
@@ -216,7 +223,7 @@ def plan_shot(
     check_range(rules, weapon, s)
     point_blank, long_range = range_bands(rules, weapon, s.range_inches)
     if s.moving and not fires_on_the_move(weapon, mounted=s.mounted):
-        raise UsageError(
+        raise CannotFire(
             f"{weapon.name} is a Fixed weapon and cannot fire on the move (drop --moving, "
             "or add --firer-vehicle if a vehicle fires it)."
         )
