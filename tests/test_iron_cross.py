@@ -492,7 +492,7 @@ def test_command_odds_are_probabilities(markers: int, tokens: int) -> None:
         ({"morale_markers": -1}, "--morale-markers must be a whole number 0 or more"),
         ({"dice": 0}, "--dice must be 1 or more"),
         ({"range_inches": -3}, "--range must be a distance of 0 or more inches"),
-        ({"target": "vehicle"}, "needs penetration and armour"),
+        ({"target": "vehicle"}, "needs --penetration N and --armour N"),
         ({"penetration": 3, "armour": 2}, "apply only to a vehicle target"),
         ({"enemy_infantry_near_vehicle": True}, "applies only to a firing vehicle"),
         ({"firer_is_vehicle": True, "firer_is_infantry_detachment": True}, "cannot be both"),

@@ -289,7 +289,7 @@ def shoot(
             shoot_odds(
                 ruleset.value,
                 weapons=weapon,
-                target=target or "regular infantry",
+                target="regular infantry" if target is None else target,
                 situation=situation,
                 rules_file=rules_file,
             ),
@@ -303,7 +303,7 @@ def shoot(
 
         show(
             ic_odds.shoot(
-                target=target or "infantry",
+                target="infantry" if target is None else target,
                 range_inches=range_,
                 firer_moved=moving,
                 firer_is_infantry_detachment=infantry_detachment,

@@ -14,6 +14,10 @@ class UsageError(KriegsspielError, ValueError):
     """The caller asked for something impossible or contradictory (exit status 2)."""
 
 
+def _plural(kind: str) -> str:
+    return kind[:-1] + "ies" if kind.endswith("y") and kind[-2:-1] not in "aeiou" else kind + "s"
+
+
 class UnknownNameError(UsageError, KeyError):
     """A weapon, target, ruleset or option value that is not on the sheet."""
 
@@ -24,7 +28,7 @@ class UnknownNameError(UsageError, KeyError):
         hint = (
             f" Did you mean {', '.join(repr(lookup[c]) for c in close)}?"
             if close
-            else f" Known {kind}s: {', '.join(known)}."
+            else f" Known {_plural(kind)}: {', '.join(known)}."
         )
         super().__init__(f"Unknown {kind} {name!r}.{hint}")
         self.kind, self.name, self.close_matches = kind, name, [lookup[c] for c in close]

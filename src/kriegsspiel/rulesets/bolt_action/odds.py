@@ -74,11 +74,16 @@ TESTED_HIT_WEIGHT = 3  # at a vehicle, a hit that brings its crew a morale test 
 MAX_FIGHTERS = 20
 
 
+_AT_LEAST_ONE = frozenset({"models", "attackers", "defenders", "target_models"})
+
+
 def _check_counts(**counts: int | None) -> None:
     for name, value in counts.items():
         if value is not None and value < 0:
+            least = 1 if name in _AT_LEAST_ONE else 0
             raise UsageError(
-                f"--{name.replace('_', '-')} cannot be negative (got {value}); give 0 or more."
+                f"--{name.replace('_', '-')} cannot be negative (got {value}); "
+                f"give {least} or more."
             )
 
 
@@ -233,7 +238,20 @@ def _shoot_odds(
     )
     if situation.target_models == 0:
         raise UsageError("--target-models must be 1 or more.")
+    if not target.strip():
+        raise UsageError(
+            "--target needs a name from the damage value table, e.g. 'regular infantry'."
+        )
     tgt = rules.target(target)
+    if situation.automaton and rules.data.damage_results.automaton_ignores_stunned_on is None:
+        raise UsageError(f"--automaton is a Konflikt '47 rule; {rules.data.title} has no automata.")
+    if not tgt.is_vehicle and situation.target_quality != "regular":
+        raise UsageError(
+            "--target-quality is a vehicle crew's; an infantry target's quality is in its name "
+            f"(e.g. --target '{situation.target_quality} infantry')."
+        )
+    if tgt.is_vehicle and situation.target_models is not None:
+        raise UsageError("--target-models caps casualties among troops; a vehicle has none.")
     if not tgt.is_vehicle and (
         situation.facing != "front" or situation.open_topped or situation.automaton
     ):
@@ -500,6 +518,8 @@ def vehicle_assault_odds(
     _check_counts(models=models, pins=pins, target_pins=target_pins)
     if models == 0:
         raise UsageError("--models must be 1 or more.")
+    if automaton and rules.data.damage_results.automaton_ignores_stunned_on is None:
+        raise UsageError(f"--automaton is a Konflikt '47 rule; {rules.data.title} has no automata.")
     _check_not_removed(rules, target_quality, target_pins, "--target-pins")
     tgt = rules.target(target)
     if not tgt.is_vehicle:

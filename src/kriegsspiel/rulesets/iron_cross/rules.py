@@ -309,13 +309,13 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
         raise UsageError("the firer cannot be both a vehicle and an infantry detachment")
     if s.enemy_infantry_near_vehicle and not s.firer_is_vehicle:
         raise UsageError(
-            "enemy_infantry_near_vehicle applies only to a firing vehicle (set firer_is_vehicle)"
+            "--enemy-infantry-near applies only to a firing vehicle (add --firer-vehicle)"
         )
     penetrates: bool | None = None  # None: not a vehicle target
     if target == "vehicle":
         if s.penetration is None or s.armour is None:
             raise UsageError(
-                "a vehicle target needs penetration and armour (from the orders of battle)"
+                "a vehicle target needs --penetration N and --armour N (from the orders of battle)"
             )
         _count("--penetration", s.penetration)
         _count("--armour", s.armour)
