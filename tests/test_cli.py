@@ -257,6 +257,14 @@ def test_play_writes_a_record_that_replays(tmp_path: object) -> None:
     assert record.exists() and svg.read_text().startswith("<?xml")
     again = cli("replay", str(record))
     assert again.returncode == 0 and "reproduced" in again.stdout
+    kept = record.read_text()
+    lines = kept.splitlines()
+    head = json.loads(lines[0])
+    record.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n")  # the header re-spaced
+    respaced = cli("replay", str(record))
+    assert respaced.returncode == 1 and "first difference at line 1" in respaced.stdout
+    assert len(respaced.stdout) < 1000 and "characters)" in respaced.stdout  # lists cut short
+    record.write_text(kept)
     lines = record.read_text().splitlines()
     i = next(i for i, line in enumerate(lines) if '"casualties":' in line)
     lines[i] = re.sub(

@@ -437,6 +437,7 @@ def test_a_record_cut_short_or_with_a_broken_line_says_so(tmp_path: Path) -> Non
         (0, {"seed": -4}, "line 1, field seed: Input should be greater than or equal to 0"),
         (0, {"ruleset": "chess"}, "line 1, field ruleset: Input should be 'konflikt47'"),
         (0, {"armies": ["one list"]}, "line 1, field armies.1: Field required"),
+        (0, {"players": ["human", "tactical"]}, "line 1, field players.0: Input should be"),
     ]:
         with pytest.raises(DataFileError, match=re.escape(said)):
             record.replay(changed(line, **fields))

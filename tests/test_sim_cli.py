@@ -195,6 +195,59 @@ def test_a_sweep_swapping_a_missing_unit_names_the_file_and_the_units(tmp_path: 
     assert "'MG 42 MMG Team'" in done.stderr
 
 
+def _sweep_in(tmp_path: Path, text: str) -> Path:
+    for name in ("skirmish.yaml", "patrol-a.yaml", "patrol-b.yaml"):
+        (tmp_path / name).write_text((DATA / name).read_text())
+    sweep = tmp_path / "my-sweep.yaml"
+    sweep.write_text(text)
+    return sweep
+
+
+def test_a_bad_unit_swapped_in_is_named_at_its_line_in_the_sweep_file(tmp_path: Path) -> None:
+    text = (DATA / "sweep.yaml").read_text().replace("weapons: [Rifle]", "weapons: [Rilfe]")
+    sweep = _sweep_in(tmp_path, text)
+    done = cli(tmp_path, "sweep", str(sweep))
+    assert done.returncode == 2
+    line = 1 + text.splitlines().index("        - {name: Grenadier, count: 4, weapons: [Rilfe]}")
+    assert f"my-sweep.yaml: line {line}, field variants.0.with.models.0.weapons.0" in done.stderr
+    assert "Did you mean 'Rifle'" in done.stderr
+
+
+def test_a_sweep_files_players_and_ruleset_are_checked_as_the_file_says_them(
+    tmp_path: Path,
+) -> None:
+    text = (DATA / "sweep.yaml").read_text()
+    sweep = _sweep_in(tmp_path, text.replace("players: random,random", "players: tactical"))
+    done = cli(tmp_path, "sweep", str(sweep))
+    line = 1 + text.splitlines().index("players: random,random")
+    assert done.returncode == 2
+    assert f"my-sweep.yaml: line {line}, field players: Value error, players takes two" in (
+        done.stderr
+    )
+    shipped = text.replace("[patrol-b.yaml]", "[us-tesla-company]").replace(
+        "ruleset: konflikt47", "ruleset: bolt-action-1"
+    )
+    done = cli(tmp_path, "sweep", str(_sweep_in(tmp_path, shipped)))
+    assert done.returncode == 2
+    assert "army 'us-tesla-company' is a shipped konflikt47 list" in done.stderr
+
+
+def test_a_list_named_twice_is_not_played_against_itself(tmp_path: Path) -> None:
+    """Cells are matched by the lists' content: a copy of a list is the list itself."""
+    (tmp_path / "copy-of-b.yaml").write_text((DATA / "patrol-b.yaml").read_text())
+    text = (
+        (DATA / "sweep.yaml")
+        .read_text()
+        .replace("against: [patrol-b.yaml]", "against: [patrol-b.yaml, copy-of-b.yaml]")
+        .replace("lists: [patrol-a.yaml]", "lists: [patrol-a.yaml, patrol-b.yaml]")
+    )
+    sweep = _sweep_in(tmp_path, text)
+    done = cli(tmp_path, "sweep", str(sweep), "--json", "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    cells = json.loads(done.stdout)["cells"]
+    assert cells[1] == [None, None]  # patrol B against itself, under either name
+
+
 def test_a_corrupt_results_file_is_refused_with_exit_2(tmp_path: Path) -> None:
     (tmp_path / "bad.sqlite").write_text("not a database at all " * 50)
     done = cli(tmp_path, "results", "--results", "bad.sqlite")

@@ -804,9 +804,13 @@ def replay_cmd(
         if not result.finished:
             typer.echo(f"{path}: the record stops before the game's end (it was cut short).")
         return
+
+    def cut(line: str, most: int = 300) -> str:  # a header line holds whole army lists
+        return line if len(line) <= most else f"{line[:most]}… ({len(line):,} characters)"
+
     typer.echo(
         f"{path}: does NOT reproduce; first difference at line {result.first_difference}:\n"
-        f"  recorded: {result.expected}\n  replayed: {result.actual}"
+        f"  recorded: {cut(result.expected)}\n  replayed: {cut(result.actual)}"
     )
     raise typer.Exit(1)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from kriegsspiel.core.game import CHANCE
 
@@ -13,6 +13,9 @@ class Player(Protocol):
     """Chooses one of the legal actions for the side to move."""
 
     def choose(self, state: Any) -> Any: ...
+
+
+PlayerKind = Literal["tactical", "random"]  # the players a matchup or a record may name
 
 
 class RandomPlayer:

@@ -69,6 +69,13 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
         raise DataFileError(name, problems(exc, line)) from None
 
 
+def line_in(text: str, loc: tuple[int | str, ...]) -> int | None:
+    """The 1-based line of the field at ``loc`` in the YAML ``text`` (or of its nearest
+    parent); None if the text holds no YAML."""
+    node = yaml.compose(text, Loader=_LOADER)
+    return None if node is None else _line_of(node, loc)
+
+
 def problems(
     exc: ValidationError, line: Callable[[tuple[int | str, ...]], int] | None
 ) -> list[str]:

@@ -202,13 +202,13 @@ def run_results(results: str, export: str | None, out: str | None) -> None:
     from rich.table import Table
 
     table = Table(title=f"Stored results in {results}", title_justify="left")
-    table.add_column("matchup (ruleset, scenario, players, seed, code version)")
+    table.add_column("matchup (ruleset, scenario, players, seed, code version, matchup id)")
     for col in ("games", "A wins", "draws", "B wins"):
         table.add_column(col, justify="right")
     for run in runs:
         table.add_row(
             f"{run.title}\n  {run.ruleset}, {run.scenario}, {run.players}, seed {run.run_seed},"
-            f" code {run.code_version}",
+            f" code {run.code_version}, id {run.matchup[:8]}",
             str(run.games),
             str(run.wins_a),
             str(run.draws),
@@ -231,7 +231,7 @@ def run_sweep(
 
     ``games`` and ``seed`` left as None take the sweep file's values.
     """
-    from kriegsspiel.sim.sweep import column_names, load_sweep, played, row_names
+    from kriegsspiel.sim.sweep import column_names, load_sweep, played, row_names, same_list
 
     sweep = load_sweep(path)
     games = sweep.games if games is None else games
@@ -248,7 +248,7 @@ def run_sweep(
         for r, line in enumerate(sweep.cells):
             cells.append([])
             for c, matchup in enumerate(line):
-                if sweep.rows[r] == sweep.columns[c]:
+                if same_list(sweep.rows[r], sweep.columns[c]):
                     cells[-1].append(None)  # a list against itself tells nothing
                     continue
                 label = f"{rows[r]} v {columns[c]}"

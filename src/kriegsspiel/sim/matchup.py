@@ -10,8 +10,9 @@ import hashlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args
 
+from kriegsspiel.ai.players import PlayerKind
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets import check_ruleset
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.army import ArmyList
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
-PLAYER_KINDS = ("tactical", "random")
+PLAYER_KINDS: tuple[str, ...] = get_args(PlayerKind)
 GAME_RULESETS = ("konflikt47", "bolt-action-1")
 
 
@@ -88,6 +89,15 @@ def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = No
         if given in (sample.stem, sample.name):
             return sample
     names = ", ".join(s.stem for s in samples)
+    if kind == "army":
+        from kriegsspiel.rulesets.bolt_action.army import sample_armies
+
+        for other in GAME_RULESETS:
+            if any(given in (p.stem, p.name) for p in sample_armies(other)):
+                raise UsageError(
+                    f"army {given!r} is a shipped {other} list; this matchup is for another "
+                    f"ruleset, whose shipped lists are: {names}."
+                )
     raise UsageError(f"{kind} {given!r} is neither a file nor a shipped {kind} ({names}).")
 
 

@@ -4,18 +4,20 @@ with one unit swapped — run one after another into the same results store.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from kriegsspiel.core.datafile import Strict, load_yaml
+from kriegsspiel.core.datafile import Strict, line_in, load_yaml
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.sim import MAX_SEED
 from kriegsspiel.sim.matchup import (
+    PLAYER_KINDS,
     Matchup,
     Source,
     army_name,
@@ -46,6 +48,14 @@ class SweepFile(Strict):
     lists: tuple[str, ...] = ()
     variants: tuple[Variant, ...] = ()
     against: tuple[str, ...] = Field(min_length=1)
+
+    @field_validator("players")
+    @classmethod
+    def _two_players(cls, players: str) -> str:
+        kinds = [k.strip() for k in players.split(",")]
+        if len(kinds) != 2 or any(k not in PLAYER_KINDS for k in kinds):
+            raise ValueError(f"players takes two of {'/'.join(PLAYER_KINDS)}, e.g. tactical,random")
+        return players
 
     @model_validator(mode="after")
     def _has_rows(self) -> SweepFile:
@@ -82,13 +92,17 @@ def load_sweep(given: str) -> Sweep:
         names = ", ".join(p.stem for p in sample_sweeps())
         raise UsageError(f"sweep {given!r} is neither a file nor a shipped sweep ({names}).")
     spec = load_yaml(path, SweepFile)
+    text = path.read_text(encoding="utf-8")
     base = path.parent
     probe = build_matchup(spec.ruleset, spec.scenario, [], spec.players, base)
     samples = sample_armies(probe.ruleset)
     rows = [read_source("army", name, samples, base) for name in spec.lists]
+    swapped: dict[Source, tuple[int, int]] = {}  # a variant's list: its number, the unit's
     for number, variant in enumerate(spec.variants):
         original = read_source("army", variant.list, samples, base)
-        rows.append(_swap(original, variant, f"{path}: variants.{number}"))
+        row, unit = _swap(original, variant, f"{path}: variants.{number}")
+        rows.append(row)
+        swapped[row] = (number, unit)
     columns = [read_source("army", name, samples, base) for name in spec.against]
     cells = tuple(
         tuple(Matchup(probe.ruleset, probe.scenario, (row, col), probe.players) for col in columns)
@@ -96,12 +110,37 @@ def load_sweep(given: str) -> Sweep:
     )
     for line in cells:
         for matchup in line:
-            parsed(matchup)  # a broken list is refused before any game is played
+            try:
+                parsed(matchup)  # a broken list is refused before any game is played
+            except DataFileError as exc:
+                at = swapped.get(matchup.armies[0])
+                if at is None or exc.path != matchup.armies[0].label:
+                    raise
+                raise _in_the_sweep(exc, str(path), text, *at) from None
     return Sweep(spec.name, spec.games, spec.seed, tuple(rows), tuple(columns), cells)
 
 
-def _swap(original: Source, variant: Variant, where: str) -> Source:
-    """The list ``original`` with unit ``variant.replace`` swapped for ``variant.with_``."""
+def _in_the_sweep(
+    exc: DataFileError, path: str, text: str, number: int, unit: int
+) -> DataFileError:
+    """A swapped-in unit's problems, told at their place in the sweep file (the list it
+    was swapped into is made by the sweep, so its lines are nowhere to be seen)."""
+    told = []
+    for problem in exc.problems:
+        found = re.match(rf"(?:line \d+, )?field units\.{unit}\.(\S+): (.*)", problem)
+        if found is None:
+            told.append(f"in the list made by variants.{number}: {problem}")
+            continue
+        rest = tuple(int(p) if p.isdigit() else p for p in found[1].split("."))
+        line = line_in(text, ("variants", number, "with", *rest))
+        where = f"line {line}, " if line is not None else ""
+        told.append(f"{where}field variants.{number}.with.{found[1]}: {found[2]}")
+    return DataFileError(path, told)
+
+
+def _swap(original: Source, variant: Variant, where: str) -> tuple[Source, int]:
+    """The list ``original`` with unit ``variant.replace`` swapped for ``variant.with_``,
+    and the swapped unit's place in it."""
     data = yaml.safe_load(original.text)
     units = data.get("units", []) if isinstance(data, dict) else []
     names = [u.get("name") for u in units if isinstance(u, dict)]
@@ -113,7 +152,8 @@ def _swap(original: Source, variant: Variant, where: str) -> Source:
                 + ", ".join(repr(n) for n in names)
             ],
         )
-    units[names.index(variant.replace)] = variant.with_
+    unit = names.index(variant.replace)
+    units[unit] = variant.with_
     points = [u.get("points") for u in units if isinstance(u, dict)]
     if all(isinstance(p, int) for p in points):
         data["points"] = sum(p for p in points if isinstance(p, int))
@@ -122,7 +162,7 @@ def _swap(original: Source, variant: Variant, where: str) -> Source:
         f"# {original.label} with {variant.replace!r} swapped: {variant.name}\n"
         + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
     )
-    return Source(f"{original.label}[{variant.name}]", text)
+    return Source(f"{original.label}[{variant.name}]", text), unit
 
 
 def row_names(sweep: Sweep) -> list[str]:
@@ -133,6 +173,11 @@ def column_names(sweep: Sweep) -> list[str]:
     return [army_name(s) for s in sweep.columns]
 
 
+def same_list(a: Source, b: Source) -> bool:
+    """The same army list, whatever it is called (a shipped name, or a copy in a file)."""
+    return a.text == b.text
+
+
 def played(sweep: Sweep) -> list[Matchup]:
     """The matchups a sweep evaluates, in order: every cell but a list against itself and
     a cell whose mirror (the same lists the other way round) was evaluated before it."""
@@ -140,7 +185,7 @@ def played(sweep: Sweep) -> list[Matchup]:
     seen: set[Matchup] = set()
     for row, line in zip(sweep.rows, sweep.cells, strict=True):
         for column, matchup in zip(sweep.columns, line, strict=True):
-            if row != column and matchup.mirrored() not in seen:
+            if not same_list(row, column) and matchup.mirrored() not in seen:
                 seen.add(matchup)
                 out.append(matchup)
     return out

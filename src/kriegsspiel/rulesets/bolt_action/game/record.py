@@ -9,6 +9,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 import kriegsspiel
+from kriegsspiel.ai.players import PlayerKind
 from kriegsspiel.core.datafile import Strict, problems
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.core.records import read_record, record_text
@@ -49,7 +50,7 @@ class RecordHeader(Strict):
     scenario: str
     armies: tuple[str, str]
     seed: int = Field(ge=0)
-    players: tuple[str, str]
+    players: tuple[PlayerKind, PlayerKind]
 
 
 class RecordedDecision(BaseModel):
