@@ -275,6 +275,26 @@ def test_the_store_reuses_finished_games_and_resumes(
         assert (run.games, run.wins_a + run.draws + run.wins_b) == (10, 10)
 
 
+def test_a_stopping_pool_ends_a_worker_that_will_not_finish(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Closing the workers waits for their running games, but not for ever: a worker still
+    busy (or stuck) after STOP_WAIT is ended, so a Ctrl-C can always exit."""
+    import time
+
+    import kriegsspiel.sim.executors as executors
+
+    monkeypatch.setattr(executors, "STOP_WAIT", 0.5)
+    pool = executors.local_pool(1)
+    pool.submit(time.sleep, 60)
+    time.sleep(0.5)  # the worker has taken the task
+    workers = list(pool._processes.values())  # type: ignore[attr-defined]
+    started = time.monotonic()
+    executors.stop_pool(pool)
+    assert time.monotonic() - started < 10
+    assert workers and not any(w.is_alive() for w in workers)
+
+
 def test_an_interrupted_run_keeps_its_games_and_resumes(tmp_path: Path) -> None:
     path = tmp_path / "results.sqlite"
 

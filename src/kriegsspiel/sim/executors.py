@@ -11,6 +11,7 @@ import multiprocessing
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -60,6 +61,30 @@ def _start_worker() -> None:
     only play games, so their cycle collector is set for that."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+STOP_WAIT = 30.0  # seconds a closing pool's running games get before its workers are ended
+
+
+def stop_pool(pool: Executor) -> None:
+    """Stop a pool once its running games are done (games not started are cancelled); a
+    worker still busy after ``STOP_WAIT`` seconds, or stuck, is ended. (Waiting on the
+    executor alone can hang for good after a Ctrl-C: an idle worker blocked on the task
+    queue never receives its call to stop.)"""
+    # the pool's own processes (a private attribute of ProcessPoolExecutor: where it is
+    # missing, this falls back to the executor's own wait)
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    if not workers:
+        pool.shutdown(wait=True, cancel_futures=True)
+        return
+    pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + STOP_WAIT
+    for worker in workers:
+        worker.join(timeout=max(0.0, deadline - time.monotonic()))
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()
+            worker.join(timeout=5)
 
 
 def local_pool(workers: int) -> ProcessPoolExecutor:

@@ -15,7 +15,7 @@ from itertools import islice
 from typing import Any
 
 from kriegsspiel.errors import KriegsspielError
-from kriegsspiel.sim.executors import DaskExecutor, InProcess, local_pool
+from kriegsspiel.sim.executors import DaskExecutor, InProcess, local_pool, stop_pool
 from kriegsspiel.sim.matchup import Matchup
 from kriegsspiel.sim.outcome import GameOutcome, play_batch
 from kriegsspiel.sim.store import Store
@@ -275,7 +275,7 @@ class Workers:
     def close(self) -> None:
         """Stop the workers once their running games are done (those not started are not)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            stop_pool(self._pool)
             self._pool = None
         if self._dask is not None:
             self._dask.close()
