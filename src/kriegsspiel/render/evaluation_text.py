@@ -27,6 +27,11 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
     if data["stopped_early"]:
         source += f"; stopped early at ± {data['precision']}"
     console.print(f"{data['games']} games ({source}); armies swap sides every other game.")
+    if a["points"] != b["points"]:
+        console.print(
+            f"note: the lists are not of equal points ({a['points']} v {b['points']}).",
+            markup=False,
+        )
 
     results = Table(title="Results (95% Wilson intervals)", title_justify="left")
     results.add_column("outcome")

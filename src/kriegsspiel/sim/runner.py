@@ -375,10 +375,11 @@ def _game_failed(matchup: Matchup, job: Job, exc: BaseException) -> SimulationEr
 
 def evaluation_json(result: Evaluation) -> dict[str, Any]:
     """The whole evaluation as one JSON-ready object (what ``--json`` prints)."""
-    from kriegsspiel.sim.matchup import army_name
+    from kriegsspiel.sim.matchup import army_name, parsed
     from kriegsspiel.sim.store import code_version
 
     m = result.matchup
+    lists = parsed(m)[1:]
     body = result.tally.to_json()
     for game in body["surprising"]["games"]:
         game["command"] = m.play_command(game["seed"], game["swapped"])
@@ -388,11 +389,13 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
         "army_a": {
             "file": m.armies[0].label,
             "name": army_name(m.armies[0]),
+            "points": lists[0].points,
             "player": m.players[0],
         },
         "army_b": {
             "file": m.armies[1].label,
             "name": army_name(m.armies[1]),
+            "points": lists[1].points,
             "player": m.players[1],
         },
         "seed": result.run_seed,
