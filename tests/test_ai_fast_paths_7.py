@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
@@ -40,6 +41,21 @@ def new_game(ruleset: str, seed: int) -> BoltActionGame:
     armies = [load_army(p, ruleset) for p in sample_armies(ruleset)[:2]]
     scenario = load_scenario(sample_scenarios()[seed % 2])
     return BoltActionGame(ruleset, scenario, (armies[0], armies[1]), seed=seed)
+
+
+def tactical_decisions(ruleset: str, seed: int) -> Iterator[tuple[BoltActionGame, Action]]:
+    """Each decision of a whole tactical game, with the game as it stands before it."""
+    game = new_game(ruleset, seed)
+    players = [TacticalPlayer(seed), TacticalPlayer(seed + 1)]
+    rng = random.Random(seed)
+    while not game.is_terminal():
+        side = game.current_player()
+        if side == CHANCE:
+            game.apply_action(chance_outcome(game, rng))
+            continue
+        action = players[side].choose(game)
+        yield game, action
+        game.apply_action(action)
 
 
 def plain_choice(player: TacticalPlayer, game: BoltActionGame) -> Action:
@@ -123,20 +139,11 @@ def test_choices_with_caps_match_valuing_every_order(ruleset: str) -> None:
     """Whole tactical games: at every decision the choice is the plain one."""
     checked = 0
     for seed in (21, 22):
-        game = new_game(ruleset, seed)
-        players = [TacticalPlayer(seed), TacticalPlayer(seed + 1)]
         plain = TacticalPlayer(seed)
-        rng = random.Random(seed)
-        while not game.is_terminal():
-            side = game.current_player()
-            if side == CHANCE:
-                game.apply_action(chance_outcome(game, rng))
-                continue
-            action = players[side].choose(game)
+        for game, action in tactical_decisions(ruleset, seed):
             if game.pending is None:
                 assert action == plain_choice(plain, game)
                 checked += 1
-            game.apply_action(action)
     assert checked > 50
 
 
@@ -149,16 +156,8 @@ def test_a_die_is_kept_when_the_order_it_holds_is_worth_the_most() -> None:
     seen: Counter[str] = Counter()
     for ruleset in RULESETS:
         for seed in range(3):
-            game = new_game(ruleset, seed)
-            players = [TacticalPlayer(seed), TacticalPlayer(seed + 1)]
             plain = TacticalPlayer(seed)
-            rng = random.Random(seed)
-            while not game.is_terminal():
-                side = game.current_player()
-                if side == CHANCE:
-                    game.apply_action(chance_outcome(game, rng))
-                    continue
-                action = players[side].choose(game)
+            for game, action in tactical_decisions(ruleset, seed):
                 pending = game.pending
                 if pending is not None and pending.kind == "retain":
                     held = pending.action
@@ -168,7 +167,6 @@ def test_a_die_is_kept_when_the_order_it_holds_is_worth_the_most() -> None:
                     best = max((plain.value(game, a) for a in others), default=-math.inf)
                     assert action.choice == ("keep" if kept >= best else "return")
                     seen[action.choice] += 1
-                game.apply_action(action)
     assert seen["keep"] > 0 and seen["return"] > 0
 
 
