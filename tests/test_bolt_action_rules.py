@@ -795,6 +795,16 @@ def test_a_weapon_that_cannot_fire_leaves_the_rest_of_the_unit_shooting() -> Non
     assert mixed.probabilities == rifles.probabilities
     silent = next(r for r in mixed.reasons if r.result == "does not fire")
     assert "SMG" in silent.topic and 'reaches 12"' in silent.because
+    lobbed = shoot_odds(  # --indirect is the howitzer's: the rifles beside it fire straight
+        "bolt-action-1",
+        weapons=["rifle:3", "Light howitzer"],
+        target="regular infantry",
+        situation=Situation(range_inches=24, indirect=True),
+    )
+    assert lobbed.details["to_hit_by_weapon"] == {"Rifle": "4+", "Light howitzer": "6+"}
+    with pytest.raises(UsageError, match="none of these weapons can fire indirectly"):
+        shoot_odds("bolt-action-1", weapons=["rifle:3"], target="regular infantry",
+                   situation=Situation(range_inches=24, indirect=True))  # fmt: skip
     with pytest.raises(UsageError, match="--range must be a distance of 0 or more inches"):
         shoot_odds("konflikt47", weapons=["rifle"], target="regular infantry",
                    situation=Situation(range_inches=float("nan")))  # fmt: skip

@@ -213,6 +213,15 @@ def test_a_bad_unit_swapped_in_is_named_at_its_line_in_the_sweep_file(tmp_path: 
     line = 1 + text.splitlines().index("        - {name: Grenadier, count: 4, weapons: [Rilfe]}")
     assert f"my-sweep.yaml: line {line}, field variants.0.with.models.0.weapons.0" in done.stderr
     assert "Did you mean 'Rifle'" in done.stderr
+    squad = "        - {name: Grenadier, count: 30, weapons: [Rifle]}"
+    many = text.replace(
+        "        - {name: Grenadier, count: 4, weapons: [Rilfe]}", f"{squad}\n{squad}"
+    )
+    done = cli(tmp_path, "sweep", str(_sweep_in(tmp_path, many)))
+    line = 1 + text.splitlines().index("      name: Rifle section")  # where the unit begins
+    assert done.returncode == 2
+    assert f"my-sweep.yaml: line {line}, field variants.0.with: unit" in done.stderr
+    assert "has 60 models" in done.stderr
 
 
 def test_a_sweep_files_players_and_ruleset_are_checked_as_the_file_says_them(

@@ -141,12 +141,18 @@ def build_matchup(
         read_source("army", names[1], samples, base),
     )
     matchup = Matchup(ruleset, chosen, sources, (kinds[0], kinds[1]))
-    table, army_a, army_b = parsed(matchup)  # a broken file: refused now, not in a worker
+    check_setup(matchup)
+    return matchup
+
+
+def check_setup(matchup: Matchup) -> None:
+    """Refuse now, with its message, a matchup whose files are broken or whose lists do not
+    fit the scenario's deployment zones (each list in each zone), not later in a worker."""
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
-    for pair in ((army_a, army_b), (army_b, army_a)):  # each list in each zone: room?
-        BoltActionGame(ruleset, table, pair)
-    return matchup
+    scenario, army_a, army_b = parsed(matchup)
+    for pair in ((army_a, army_b), (army_b, army_a)):
+        BoltActionGame(matchup.ruleset, scenario, pair)
 
 
 @cache

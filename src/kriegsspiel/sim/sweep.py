@@ -22,7 +22,7 @@ from kriegsspiel.sim.matchup import (
     Source,
     army_name,
     build_matchup,
-    parsed,
+    check_setup,
     read_source,
 )
 
@@ -111,7 +111,7 @@ def load_sweep(given: str) -> Sweep:
     for line in cells:
         for matchup in line:
             try:
-                parsed(matchup)  # a broken list is refused before any game is played
+                check_setup(matchup)  # a broken list is refused before any game is played
             except DataFileError as exc:
                 at = swapped.get(matchup.armies[0])
                 if at is None or exc.path != matchup.armies[0].label:
@@ -127,14 +127,16 @@ def _in_the_sweep(
     was swapped into is made by the sweep, so its lines are nowhere to be seen)."""
     told = []
     for problem in exc.problems:
-        found = re.match(rf"(?:line \d+, )?field units\.{unit}\.(\S+): (.*)", problem)
+        found = re.match(rf"(?:line \d+, )?field units\.{unit}(?:\.(\S+))?: (.*)", problem)
         if found is None:
             told.append(f"in the list made by variants.{number}: {problem}")
             continue
-        rest = tuple(int(p) if p.isdigit() else p for p in found[1].split("."))
+        inner = found[1] or ""
+        rest = tuple(int(p) if p.isdigit() else p for p in inner.split(".") if p)
         line = line_in(text, ("variants", number, "with", *rest))
         where = f"line {line}, " if line is not None else ""
-        told.append(f"{where}field variants.{number}.with.{found[1]}: {found[2]}")
+        field = ".".join(["variants", str(number), "with", *([inner] if inner else [])])
+        told.append(f"{where}field {field}: {found[2]}")
     return DataFileError(path, told)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache, partial
 
@@ -32,6 +33,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Situation,
     VehicleState,
+    can_fire_indirectly,
     damage_level,
     describe_needs,
     plan_shot,
@@ -268,6 +270,13 @@ def _shoot_odds(
         raise UsageError(
             "--ranged-in only applies to indirect fire (mortars, or howitzers with --indirect)."
         )
+    if situation.indirect and not any(
+        can_fire_indirectly(w) for w, _ in parse_weapons(rules, weapons)
+    ):
+        raise UsageError(
+            "--indirect: none of these weapons can fire indirectly (only mortars, rifle "
+            "grenades and howitzers can)."
+        )
     target_quality = situation.target_quality if tgt.is_vehicle else tgt.name.split()[0]
     _check_not_removed(rules, target_quality, situation.target_pins, "--target-pins")
     groups: list[Group] = []
@@ -275,8 +284,11 @@ def _shoot_odds(
     idle: list[CannotFire] = []
     for weapon, count in parse_weapons(rules, weapons):
         label = f"{count} x {weapon.name}" if count > 1 else weapon.name
+        # --indirect is for the weapons that can lob a shell: the others fire straight
+        direct = situation.indirect and not can_fire_indirectly(weapon)
+        own = replace(situation, indirect=False, ranged_in=False) if direct else situation
         try:
-            group, why = _group(rules, weapon, count, tgt, situation)
+            group, why = _group(rules, weapon, count, tgt, own)
         except CannotFire as exc:  # as on the table: the rest of the unit still fires
             idle.append(exc)
             reasons.append(Reason(label, "does not fire", str(exc).split(" (give")[0]))

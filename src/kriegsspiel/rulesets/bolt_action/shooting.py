@@ -145,6 +145,11 @@ class CannotFire(UsageError):
     unit with other weapons it simply does not fire."""
 
 
+def can_fire_indirectly(weapon: Weapon) -> bool:
+    """Mortars (Indirect Fire) always do; howitzers and rifle grenades may."""
+    return weapon.indirect_min_range is not None or "Indirect Fire" in weapon.special
+
+
 def check_range(rules: Rules, weapon: Weapon, situation: Situation) -> None:
     """Refuse a range the weapon cannot fire at, saying what would be right."""
     r = situation.range_inches
@@ -158,8 +163,8 @@ def check_range(rules: Rules, weapon: Weapon, situation: Situation) -> None:
         )
     minimum = weapon.min_range
     if situation.indirect:
-        if weapon.indirect_min_range is None and "Indirect Fire" not in weapon.special:
-            raise UsageError(
+        if not can_fire_indirectly(weapon):
+            raise CannotFire(
                 f"{weapon.name} cannot fire indirectly (only mortars, rifle grenades and howitzers can)."
             )
         minimum = max(minimum, weapon.indirect_min_range or 0)

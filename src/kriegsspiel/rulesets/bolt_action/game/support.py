@@ -143,9 +143,11 @@ def _sure_hit(game: BoltActionGame, unit: UnitState, weapon_name: str, point: Po
         ranged_in=True,
         target_down=unit.is_down and unit.vehicle is None,
         open_topped=bool(unit.vehicle and unit.vehicle.open_topped),
+        automaton=bool(unit.vehicle and unit.vehicle.automaton),
         target_pins=unit.pins,
         target_quality=unit.quality,
         target_models=len(unit.alive_models),
+        target_immobilised=unit.vehicle is not None and unit.immobilised,
     )
     shot, _ = plan_shot(game.rules, weapon, target, situation)
     _resolve_hits(game, unit, replace(shot, hit_on=()), None)
@@ -178,7 +180,8 @@ def _here_it_comes(game: BoltActionGame, target: UnitState) -> None:
         )
     else:
         profile = game.vehicle_profile_of(target, indirect=True)
-        top = 0 if target.vehicle.target.walker else game.rules.pen_modifier("top")
+        hit = target.vehicle.target  # top armour: not a walker's, nor a soft-skin's (sheets)
+        top = 0 if hit.walker or hit.kind == "soft-skinned" else game.rules.pen_modifier("top")
         shot = Shot(
             weapon=plane.aircraft,
             hit_on=(),
