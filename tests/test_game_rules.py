@@ -632,6 +632,32 @@ def test_a_close_quarters_fight_that_wipes_out_both_sides_destroys_both() -> Non
     assert attackers.damage_dealt == defenders.points and defenders.damage_dealt == attackers.points
 
 
+def test_support_fire_reads_an_earlier_immobilisation_and_a_soft_skin_has_no_top_armour(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from dataclasses import replace as swap
+
+    from kriegsspiel.rulesets.bolt_action.game import support
+
+    game = new_game("bolt-action-1")
+    tank = next(u for u in game.units if u.name == "Panzer IV Ausf. H")
+    only(game, tank.uid)
+    tank.immobilised = True
+    seen: list[list[Group]] = []
+    monkeypatch.setattr(game, "resolve_attack", lambda by, unit, groups, **kw: seen.append(groups))
+    support._sure_hit(game, tank, "Heavy howitzer", tank.anchor)
+    profile = seen[-1][0].shot.vehicle
+    assert profile is not None and profile.immobilised  # a second Immobilised knocks it out
+    assert tank.vehicle is not None
+    tank.vehicle = swap(tank.vehicle, target=game.rules.target("soft-skinned vehicle"))
+    game.dice = ScriptedDice([1] * 10)
+    support._here_it_comes(game, tank)
+    strike = game.rules.data.air_strike
+    assert strike is not None
+    plane = next(a for a in strike.aircraft if 1 in a.rolls)
+    assert seen[-1][0].shot.pen == plane.pen  # no top-armour +1 against a soft-skin
+
+
 def _observer_game() -> tuple[BoltActionGame, UnitState, UnitState]:
     game = new_game("bolt-action-1")
     game.table = Table(72, 48)
