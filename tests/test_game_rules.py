@@ -450,6 +450,34 @@ def test_ambush_fires_after_a_move() -> None:
     assert {a.choice for a in game.legal_actions()} == {"fire", "hold"}
 
 
+def test_a_vehicle_halted_by_ambush_fire_takes_no_further_shot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A vehicle advancing to shoot, ambushed and brought to a halt (its die turned Down),
+    cannot take a further action that turn (sheets 000/002): its shot is not fired."""
+    game = new_game()
+    game.table = Table(72, 48)
+    only(game, 8, 11, 14)
+    tank, squad, bazookas = game.units[8], game.units[11], game.units[14]
+    place(tank, 36, 10, heading=0)
+    place(squad, 36, 34)
+    place(bazookas, 30, 30)
+    bazookas.retained = "Ambush"
+    shooters: list[int] = []
+
+    def shoot(unit: UnitState, tgt: UnitState, *, moving: bool) -> None:
+        shooters.append(unit.uid)
+        if unit is bazookas:
+            game.vehicle_damage(tank, False, False, True, 1, by=unit)  # crew stunned: halted
+
+    monkeypatch.setattr(game, "shoot", shoot)
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=8, order="Advance", to=(36.0, 14.0), target=11))
+    assert game.pending is not None and game.pending.kind == "ambush"
+    game.apply_action(Action("ambush", side=1, unit=14, target=8, choice="fire"))
+    assert shooters == [14] and tank.order == "Down"
+
+
 def test_illegal_orders_change_nothing() -> None:
     game = new_game()
     before = [(u.anchor, u.pins, u.order) for u in game.units]
@@ -529,6 +557,23 @@ def test_k47_assault_reactions() -> None:
     assert not game.units[10].destroyed and game.units[10].order == "Run"
     chased = game.units[1].anchor.distance_to(Point(20, 20))
     assert chased == pytest.approx(12)  # the assaulters follow as far as their Run, no farther
+
+
+def test_a_unit_hemmed_in_cannot_escape_and_fights() -> None:
+    """Escaping is a Run away from the assaulters; with its back to the table's edge the
+    unit cannot get away, so the assault goes on to a fight."""
+    game = new_game()
+    game.table = Table(72, 48)
+    only(game, 1, 10)
+    place(game.units[1], 20, 40, 0)
+    place(game.units[10], 20, 48, 180)  # at the northern edge, the assault coming from the south
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(
+        Action("order", unit=1, order="Run", target=10, choice="hand-to-hand", to=(20.0, 47.0))
+    )
+    game.apply_action(Action("react", side=1, unit=10, choice="escape"))
+    kinds = [e.kind for e in game.events]
+    assert "no escape" in kinds and "escape" not in kinds and "close quarters" in kinds
 
 
 def _shots_taken(game: BoltActionGame, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, float]]:

@@ -409,6 +409,39 @@ def test_a_killed_worker_loses_nothing(tmp_path: Path, forked: bool) -> None:
         assert store.indices(patrols("tactical,tactical"), 6) == list(range(16))
 
 
+def test_a_store_in_a_read_only_folder_is_read_as_it_stands_unless_games_wait_in_its_wal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where SQLite's read-only mode cannot open the file (a read-only folder), the file is
+    read as it stands; but not when its write-ahead log holds games not yet merged into it:
+    they would be missed, so that is a clear error instead."""
+    import sqlite3
+
+    import kriegsspiel.sim.store as store_module
+
+    path = tmp_path / "results.sqlite"
+    with Store(path) as store:
+        evaluate(patrols(), 2, 4, store=store)
+    real = sqlite3.connect
+
+    class Refusing:
+        def execute(self, *args: object) -> object:
+            raise sqlite3.OperationalError("unable to open database file")
+
+        def close(self) -> None:
+            pass
+
+    def connect(target: str, *args: object, **kwargs: object) -> object:
+        return Refusing() if "mode=ro" in str(target) else real(target, *args, **kwargs)
+
+    monkeypatch.setattr(store_module.sqlite3, "connect", connect)
+    with Store(path, read_only=True) as store:
+        assert store.runs()[0].games == 2
+    (tmp_path / "results.sqlite-wal").write_bytes(b"unmerged games")
+    with pytest.raises(StoreError, match=r"its newest games are still in results\.sqlite-wal"):
+        Store(path, read_only=True)
+
+
 def test_a_corrupt_results_file_is_refused_and_left_alone(tmp_path: Path) -> None:
     path = tmp_path / "r.sqlite"
     path.write_bytes(b"these are not the results you are looking for" * 100)

@@ -76,6 +76,8 @@ def describe(event: Event, units: list[Any]) -> str | None:
         return f"  {n('unit')} keeps its order die" if d.get("choice") == "keep" else None
     if kind == "vehicle fires at assaulters":
         return f"    {n('unit')} fires at {n('target')} as they come on"
+    if kind == "no escape":
+        return f"    {n('unit')} has nowhere to escape to and fights"
     if kind == "escape":
         return f"    {n('unit')} escapes"
     if kind in ("barrage", "air strike"):

@@ -92,6 +92,14 @@ def _open_to_read(path: Path, timeout: float) -> sqlite3.Connection:
         return db
     except sqlite3.OperationalError:
         db.close()
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists() and wal.stat().st_size > 0:  # read as it stands, its last games are lost
+        raise StoreError(
+            f"{path} cannot be read where it is: its newest games are still in {wal.name}, "
+            "and SQLite cannot read them without writing beside the file. Open it once in "
+            "a folder that can be written (copy both files there), or run the command "
+            "there."
+        )
     return sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=timeout, isolation_level=None)
 
 

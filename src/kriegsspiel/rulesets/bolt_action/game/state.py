@@ -1134,7 +1134,10 @@ class BoltActionGame:
                 ambusher = self.units[action.unit]
                 ambusher.order, ambusher.retained = "Fire", None
                 self.shoot(ambusher, unit, moving=False)
-            if not unit.destroyed and order.target is not None and order.order == "Advance":
+            # (a vehicle the ambush brought to a halt, its die turned Down, fires no more)
+            halted = unit.order == "Down"
+            shoots = order.target is not None and order.order == "Advance"
+            if shoots and not unit.destroyed and not halted:
                 self._shoot_or_react(unit, order)
 
     def _ambush_check(self, mover: UnitState, action: Action) -> bool:
@@ -1215,11 +1218,13 @@ class BoltActionGame:
         if reaction == "stay":
             reaction = "hand-to-hand"
         if reaction == "escape":
-            self._flee(tgt, heading_to(tgt.anchor, unit.anchor))  # away from the assaulters
-            tgt.order = "Run"
-            self._close_in(unit, tgt, chase=True)
-            self.log("escape", unit=tgt.uid)
-            return
+            if self._flee(tgt, heading_to(tgt.anchor, unit.anchor)):  # away from the assaulters
+                tgt.order = "Run"
+                self._close_in(unit, tgt, chase=True)
+                self.log("escape", unit=tgt.uid)
+                return
+            self.log("no escape", unit=tgt.uid)  # hemmed in: it must fight where it stands
+            reaction = "hand-to-hand"
         if tgt.vehicle is not None:
             self._fire_at_assaulters(tgt, unit)
             if unit.destroyed:
