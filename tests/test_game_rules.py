@@ -476,6 +476,7 @@ def test_a_vehicle_halted_by_ambush_fire_takes_no_further_shot(
     assert game.pending is not None and game.pending.kind == "ambush"
     game.apply_action(Action("ambush", side=1, unit=14, target=8, choice="fire"))
     assert shooters == [14] and tank.order == "Down"
+    assert game.pending is None  # nor is its target asked to react to a shot
 
 
 def test_illegal_orders_change_nothing() -> None:
