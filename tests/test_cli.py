@@ -194,6 +194,10 @@ def test_table_output_shows_the_reasoning() -> None:
             "--automaton is a Konflikt '47 rule",
         ),
         (["odds", "vehicle-assault", "-r", "bolt-action-1", "--automaton"], "no automata"),
+        (
+            ["odds", "vehicle-assault", "--target-immobilised", "--vehicle-order", "ran"],
+            "give --vehicle-order stationary",
+        ),
         (["odds", "shoot", "-w", "rifle", "--target-quality", "veteran"], "a vehicle crew's"),
         (
             ["odds", "shoot", "-w", "bazooka", "-t", "medium tank", "--target-models", "3"],

@@ -732,6 +732,18 @@ def test_barrage_fire_for_effect_golden() -> None:
     assert not can_call(game, observer, "barrage")  # one barrage a game
 
 
+def test_a_barrage_delayed_in_a_clone_is_not_delayed_in_the_original() -> None:
+    """clone() is for looking ahead: what is called in on the copy stays on the copy."""
+    game, observer, target = _observer_game()
+    twin = game.clone()
+    twin.dice = ScriptedDice([2])  # delay
+    twin.apply_action(Action("draw", side=0))
+    twin.apply_action(
+        Action("order", unit=observer.uid, order="Fire", target=target.uid, choice="barrage")
+    )
+    assert len(twin.delayed) == 1 and game.delayed == []
+
+
 def test_barrage_delay_rolls_again_next_turn() -> None:
     game, observer, target = _observer_game()
     game.dice = ScriptedDice([2])  # delay

@@ -281,6 +281,10 @@ def test_results_reads_without_writing_and_never_exports_over_its_store(tmp_path
     before = store.read_bytes()
     over = cli(tmp_path, "results", "--results", "r.sqlite", "--export", "csv", "-o", "r.sqlite")
     assert over.returncode == 2 and "would destroy it" in over.stderr
+    (tmp_path / "r.sqlite-wal").write_bytes(b"")
+    log = cli(tmp_path, "results", "--results", "r.sqlite", "--export", "csv", "-o", "r.sqlite-wal")
+    assert log.returncode == 2 and "write-ahead log; writing there would destroy it" in log.stderr
+    (tmp_path / "r.sqlite-wal").unlink()
     listed = cli(tmp_path, "results", "--results", "r.sqlite")
     exported = cli(tmp_path, "results", "--results", "r.sqlite", "--export", "json", "-o", "-")
     assert listed.returncode == exported.returncode == 0

@@ -188,7 +188,15 @@ def run_results(results: str, export: str | None, out: str | None) -> None:
     if export and export not in ("csv", "json"):
         raise UsageError(f"--export takes csv or json, not {export!r}.")
     if out and out != "-":
-        check_output(out, "--out", inputs={"the results file being exported": results})
+        check_output(
+            out,
+            "--out",
+            inputs={
+                "the results file being exported": results,
+                "the results file's write-ahead log": f"{results}-wal",
+                "the results file's shared memory": f"{results}-shm",
+            },
+        )
     with Store(results, read_only=True) as store:
         if export:
             if out and out != "-":

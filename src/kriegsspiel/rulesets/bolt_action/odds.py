@@ -532,6 +532,11 @@ def vehicle_assault_odds(
         raise UsageError("--models must be 1 or more.")
     if automaton and rules.data.damage_results.automaton_ignores_stunned_on is None:
         raise UsageError(f"--automaton is a Konflikt '47 rule; {rules.data.title} has no automata.")
+    if target_immobilised and vehicle_order != "stationary":
+        raise UsageError(
+            "an immobilised vehicle is brought to a halt, and is hit as a halted one: "
+            "give --vehicle-order stationary with --target-immobilised."
+        )
     _check_not_removed(rules, target_quality, target_pins, "--target-pins")
     tgt = rules.target(target)
     if not tgt.is_vehicle:

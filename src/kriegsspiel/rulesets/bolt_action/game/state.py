@@ -385,6 +385,7 @@ class BoltActionGame:
         twin.dice = copy.deepcopy(self.dice)
         twin._events = list(self._events)
         twin.pending = copy.copy(self.pending)
+        twin.delayed = list(self.delayed)  # a barrage called in one must not appear in the other
         return twin
 
     # ------------------------------------------------------------------ validation
