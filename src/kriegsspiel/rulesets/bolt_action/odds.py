@@ -89,6 +89,12 @@ def _check_counts(**counts: int | None) -> None:
             )
 
 
+def _check_automaton(rules: Rules, automaton: bool) -> None:
+    """Only an edition whose damage table has an automaton rule knows automata."""
+    if automaton and rules.data.damage_results.automaton_ignores_stunned_on is None:
+        raise UsageError(f"--automaton is a Konflikt '47 rule; {rules.data.title} has no automata.")
+
+
 def _check_not_removed(rules: Rules, quality: str, pins: int, option: str) -> None:
     """A unit whose pins reach its morale value is removed from play: it takes no test and
     fights no fight, so a question about it has no odds."""
@@ -245,8 +251,7 @@ def _shoot_odds(
             "--target needs a name from the damage value table, e.g. 'regular infantry'."
         )
     tgt = rules.target(target)
-    if situation.automaton and rules.data.damage_results.automaton_ignores_stunned_on is None:
-        raise UsageError(f"--automaton is a Konflikt '47 rule; {rules.data.title} has no automata.")
+    _check_automaton(rules, situation.automaton)
     if not tgt.is_vehicle and situation.target_quality != "regular":
         raise UsageError(
             "--target-quality is a vehicle crew's; an infantry target's quality is in its name "
@@ -530,8 +535,7 @@ def vehicle_assault_odds(
     _check_counts(models=models, pins=pins, target_pins=target_pins)
     if models == 0:
         raise UsageError("--models must be 1 or more.")
-    if automaton and rules.data.damage_results.automaton_ignores_stunned_on is None:
-        raise UsageError(f"--automaton is a Konflikt '47 rule; {rules.data.title} has no automata.")
+    _check_automaton(rules, automaton)
     if target_immobilised and vehicle_order != "stationary":
         raise UsageError(
             "an immobilised vehicle is brought to a halt, and is hit as a halted one: "

@@ -1205,8 +1205,7 @@ class BoltActionGame:
         beyond = self.rules.data.vehicle_assault.fires_at_assaulters_beyond
         if (
             beyond is None
-            or vehicle.order == "Down"
-            or vehicle.retained == "Down"
+            or vehicle.is_down
             or self.gap(unit, vehicle) <= beyond
             or not self.shot_groups(vehicle, unit, moving=False)
         ):
