@@ -19,7 +19,7 @@ BLOCK = re.compile(r"```console\n\$ (kriegsspiel [^\n]*)\n(.*?)```", re.S)
 WIDTH = "100"
 
 
-def run(command: str) -> str:
+def run(command: str, folder: str) -> str:
     args = shlex.split(command)[1:]
     env = {**os.environ, "COLUMNS": WIDTH, "NO_COLOR": "1", "TERM": "dumb"}
     result = subprocess.run(
@@ -28,6 +28,7 @@ def run(command: str) -> str:
         text=True,
         env=env,
         check=False,
+        cwd=folder,  # the records the examples write go there, not over the reader's files
     )
     text = result.stdout + result.stderr
     if result.returncode:
@@ -36,7 +37,12 @@ def run(command: str) -> str:
 
 
 def refreshed(text: str) -> str:
-    return BLOCK.sub(lambda m: f"```console\n$ {m.group(1)}\n{run(m.group(1))}```", text)
+    """The README with each example's output as it is now, the examples run in order in
+    one scratch folder (a later example may read a record an earlier one wrote)."""
+    with tempfile.TemporaryDirectory() as folder:
+        return BLOCK.sub(
+            lambda m: f"```console\n$ {m.group(1)}\n{run(m.group(1), folder)}```", text
+        )
 
 
 def main() -> int:

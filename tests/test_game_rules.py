@@ -577,6 +577,29 @@ def test_a_unit_hemmed_in_cannot_escape_and_fights() -> None:
     assert "no escape" in kinds and "escape" not in kinds and "close quarters" in kinds
 
 
+def squad_before_vehicle(
+    ruleset: str, start_gap: float
+) -> tuple[BoltActionGame, UnitState, UnitState]:
+    """A squad ``start_gap`` inches in front of an enemy vehicle that faces it, nothing else
+    on an empty table."""
+    game = new_game(ruleset)
+    game.table = Table(72, 48)
+    squad = next(
+        u
+        for u in game.units
+        if u.side == 0 and u.vehicle is None and u.kind == "infantry" and len(u.models) > 4
+    )
+    tank = next(
+        u for u in game.units if u.side == 1 and u.vehicle is not None and not u.vehicle.recce
+    )
+    only(game, squad.uid, tank.uid)
+    place(tank, 36, 30, heading=180)  # facing the squad
+    place(squad, 36, 10)
+    place(squad, 36, 10 + game.gap(squad, tank) - start_gap)
+    assert abs(game.gap(squad, tank) - start_gap) < 1e-9
+    return game, squad, tank
+
+
 def _shots_taken(game: BoltActionGame, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, float]]:
     """Each shooting in the game from now on: (shooter, its gap to the target then)."""
     taken: list[tuple[int, float]] = []
@@ -620,21 +643,7 @@ def test_k47_vehicle_fires_at_infantry_assaulting_from_beyond_six_inches(
         ("konflikt47", 5.0, False),
         ("bolt-action-1", 9.0, False),
     ):
-        game = new_game(ruleset)
-        game.table = Table(72, 48)
-        squad = next(
-            u
-            for u in game.units
-            if u.side == 0 and u.vehicle is None and u.kind == "infantry" and len(u.models) > 4
-        )
-        tank = next(
-            u for u in game.units if u.side == 1 and u.vehicle is not None and not u.vehicle.recce
-        )
-        only(game, squad.uid, tank.uid)
-        place(tank, 36, 30, heading=180)  # facing the squad
-        place(squad, 36, 10)
-        place(squad, 36, 10 + game.gap(squad, tank) - start_gap)
-        assert abs(game.gap(squad, tank) - start_gap) < 1e-9
+        game, squad, tank = squad_before_vehicle(ruleset, start_gap)
         taken = _shots_taken(game, monkeypatch)
         game.dice = ScriptedDice([1] * 200)  # the order test passes; every shot misses
         game.apply_action(Action("draw", side=0))

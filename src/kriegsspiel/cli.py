@@ -481,14 +481,18 @@ def vehicle_assault(
     ] = False,
     pins: PinsOpt = 0,
     officer: OfficerOpt = None,
-    open_topped: Annotated[bool, typer.Option("--open-topped")] = False,
+    open_topped: Annotated[
+        bool, typer.Option("--open-topped", help="The vehicle is open-topped.")
+    ] = False,
     automaton: Annotated[
         bool, typer.Option("--automaton", help="The vehicle is an automaton (K47).")
     ] = False,
     target_quality: Annotated[
         str, typer.Option("--target-quality", help="The vehicle crew's quality.")
     ] = "regular",
-    target_pins: Annotated[int, typer.Option("--target-pins")] = 0,
+    target_pins: Annotated[
+        int, typer.Option("--target-pins", help="Pins on the vehicle (its crew's tests, its fire).")
+    ] = 0,
     target_immobilised: Annotated[
         bool,
         typer.Option(
@@ -496,6 +500,32 @@ def vehicle_assault(
             help="The vehicle was immobilised before: a further Immobilised knocks it out.",
         ),
     ] = False,
+    start_inches: Annotated[
+        float | None,
+        typer.Option(
+            "--from",
+            help='Inches between the assaulters and the vehicle as the assault begins (K47: from beyond 6" the vehicle fires first).',
+        ),
+    ] = None,
+    vehicle_weapon: Annotated[
+        list[str],
+        typer.Option(
+            "--vehicle-weapon",
+            help="NAME[:COUNT], repeatable: the vehicle's weapons whose arc the assaulters are in (K47, with --from).",
+        ),
+    ] = [],  # noqa: B006
+    cover: Annotated[
+        str,
+        typer.Option("--cover", help="none|soft|hard: the assaulters' cover as the vehicle fires."),
+    ] = "none",
+    start_models: Annotated[
+        int | None,
+        typer.Option(
+            "--start-models",
+            help="The assaulting unit's models at the start of the game (its half-strength check).",
+            show_default="--models",
+        ),
+    ] = None,
     rules_file: RulesFileOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -518,6 +548,10 @@ def vehicle_assault(
             target_quality=target_quality,
             target_pins=target_pins,
             target_immobilised=target_immobilised,
+            start_inches=start_inches,
+            vehicle_weapons=vehicle_weapon,
+            cover=cover,
+            start_models=start_models,
             rules_file=rules_file,
         ),
         as_json,

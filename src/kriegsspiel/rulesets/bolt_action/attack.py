@@ -166,6 +166,51 @@ def _group_summary(shot: Shot, shots: int) -> tuple[int, Fraction, Fraction]:
     return max(casualties.outcomes()), casualties.mean(), hits.probability(0)
 
 
+def troops_outcomes(groups: Sequence[Group], ctx: TroopsContext) -> Dist[tuple[int, int, bool]]:
+    """The attack's casualties, pins and whether a forced test destroys the target, jointly
+    (what comes after the attack reads all three together: the survivors, their pins, and
+    whether they are still there at all).
+
+    The same outcomes as :func:`attack_troops`, from the same shot procedure: each shot
+    only adds casualties and says whether it hit, so the attack is folded shot by shot over
+    (casualties so far, which groups with special pins or tests hit, whether any hit).
+    """
+    cap = ctx.models
+    state: Dist[tuple[int, tuple[int, ...], bool]] = Dist.constant((0, (), False))
+    for i, group in enumerate(groups):
+        special = _special(group.shot)
+        per_shot = troops_shot_distribution(group.shot).map(lambda o: (o[0] > 0, o[1]))
+        for _ in range(group.shots):
+
+            def add(
+                s: tuple[int, tuple[int, ...], bool],
+                i: int = i,
+                special: bool = special,
+                per_shot: Dist[tuple[bool, int]] = per_shot,
+            ) -> Dist[tuple[int, tuple[int, ...], bool]]:
+                casualties, hit_groups, any_hit = s
+
+                def one(o: tuple[bool, int]) -> tuple[int, tuple[int, ...], bool]:
+                    total = casualties + o[1]
+                    groups_hit = hit_groups
+                    if o[0] and special and i not in hit_groups:
+                        groups_hit = (*hit_groups, i)
+                    return (total if cap is None else min(total, cap), groups_hit, any_hit or o[0])
+
+                return per_shot.map(one)
+
+            state = state.bind(add)
+
+    def after(s: tuple[int, tuple[int, ...], bool]) -> Dist[tuple[int, int, bool]]:
+        casualties, hit_groups, any_hit = s
+        if not any_hit:
+            return Dist.constant((casualties, 0, False))
+        specials = tuple(groups[i].shot for i in hit_groups)
+        return _after_hits(specials, ctx).map(lambda o: (casualties, o[0], o[1]))
+
+    return state.bind(after)
+
+
 def _first(outcome: tuple[int, bool]) -> int:
     return outcome[0]
 

@@ -89,3 +89,9 @@ def morale_check(dice: Dice, test: MoraleTest) -> bool:
 def destroyed_by_pins(rules: Rules, base_morale: int, pins: int) -> bool:
     """A unit with as many pins as its (unmodified) morale value is removed."""
     return rules.data.procedure.pins_destroy_at_base_morale and pins >= base_morale
+
+
+def losses_force_test(start_models: int, alive: int) -> bool:
+    """A unit of two or more models left at half its starting strength or less, by a loss
+    just taken, takes a morale check (the published rule; docs/rules)."""
+    return start_models > 1 and alive * 2 <= start_models

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache, partial
 
@@ -16,12 +17,14 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     exact_troops,
     exact_vehicle,
     hits_distribution,
+    troops_outcomes,
 )
 from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, rules_for
 from kriegsspiel.rulesets.bolt_action.morale import (
     MoraleTest,
     destroyed_by_pins,
+    losses_force_test,
     morale_check,
     new_test,
     order_test,
@@ -30,6 +33,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
 from kriegsspiel.rulesets.bolt_action.shooting import (
     LEVELS,
     CannotFire,
+    Cover,
     Group,
     Situation,
     VehicleState,
@@ -183,11 +187,13 @@ def morale_check_odds(
     )
 
 
-def parse_weapons(rules: Rules, specs: Sequence[str]) -> list[tuple[Weapon, int]]:
+def parse_weapons(
+    rules: Rules, specs: Sequence[str], option: str = "--weapon"
+) -> list[tuple[Weapon, int]]:
     """``["rifle:8", "LMG"]`` -> weapons with how many models carry each."""
     if not specs:
         raise UsageError(
-            "Give the shooting unit's weapons with --weapon NAME[:COUNT], e.g. --weapon rifle:9."
+            f"Give the shooting unit's weapons with {option} NAME[:COUNT], e.g. {option} rifle:9."
         )
     out: list[tuple[Weapon, int]] = []
     for spec in specs:
@@ -196,12 +202,22 @@ def parse_weapons(rules: Rules, specs: Sequence[str]) -> list[tuple[Weapon, int]
             count = int(count_text)
         except ValueError:
             raise UsageError(
-                f"--weapon {spec!r}: the count after ':' must be a whole number, e.g. rifle:8."
+                f"{option} {spec!r}: the count after ':' must be a whole number, e.g. rifle:8."
             ) from None
         if count < 1:
-            raise UsageError(f"--weapon {spec!r}: the count must be 1 or more.")
+            raise UsageError(f"{option} {spec!r}: the count must be 1 or more.")
         out.append((rules.weapon(name), count))
     return out
+
+
+def _cover(text: str) -> Cover:
+    if text == "none":
+        return "none"
+    if text == "soft":
+        return "soft"
+    if text == "hard":
+        return "hard"
+    raise UsageError(f"--cover is none, soft or hard (not {text!r}).")
 
 
 def _group(
@@ -213,6 +229,60 @@ def _group(
     else:
         shots = count * int(weapon.shots)
     return Group(shot, shots), reasons
+
+
+def _weapon_groups(
+    rules: Rules,
+    weapons: Sequence[str],
+    tgt: Target,
+    situation: Situation,
+    *,
+    option: str = "--weapon",
+    indent: str = "",
+) -> tuple[list[Group], list[Reason], list[CannotFire]]:
+    """A unit's weapons as groups of shots at the target, with a reason for each, and the
+    weapons that cannot fire (as on the table, the rest of the unit still fires)."""
+    groups: list[Group] = []
+    reasons: list[Reason] = []
+    idle: list[CannotFire] = []
+    for weapon, count in parse_weapons(rules, weapons, option):
+        label = indent + (f"{count} x {weapon.name}" if count > 1 else weapon.name)
+        # --indirect is for the weapons that can lob a shell: the others fire straight
+        direct = situation.indirect and not can_fire_indirectly(weapon)
+        own = replace(situation, indirect=False, ranged_in=False) if direct else situation
+        try:
+            group, why = _group(rules, weapon, count, tgt, own)
+        except CannotFire as exc:
+            idle.append(exc)
+            reasons.append(Reason(label, "does not fire", str(exc).split(" (give")[0]))
+            continue
+        groups.append(group)
+        reasons.append(
+            Reason(
+                label,
+                f"{group.shots} shot{'s' if group.shots != 1 else ''}",
+                f'range {situation.range_inches:g}" of {weapon.range}"',
+            )
+        )
+        reasons.extend(Reason(f"{indent}  {r.topic}", r.result, r.because) for r in why)
+    return groups, reasons, idle
+
+
+def _check_most_hits(groups: Sequence[Group], at_vehicle: bool, option: str) -> None:
+    """Refuse a question whose exact odds would take minutes (the limits above)."""
+    most_hits = sum(
+        g.shots
+        * max(1, g.shot.hits_per_hit.most)
+        * (TESTED_HIT_WEIGHT if at_vehicle and g.shot.morale_check else 1)
+        for g in groups
+    )
+    limit = MAX_HITS_AT_VEHICLE if at_vehicle else MAX_HITS
+    if most_hits > limit:
+        at = " at a vehicle" if at_vehicle else ""
+        raise UsageError(
+            f"{option}: up to {most_hits:,} hits{at}; exact odds are worked out for at most "
+            f"{limit:,} (more would take minutes; a unit on the table shoots a few dozen dice)."
+        )
 
 
 def shoot_odds(
@@ -284,44 +354,10 @@ def _shoot_odds(
         )
     target_quality = situation.target_quality if tgt.is_vehicle else tgt.name.split()[0]
     _check_not_removed(rules, target_quality, situation.target_pins, "--target-pins")
-    groups: list[Group] = []
-    reasons: list[Reason] = []
-    idle: list[CannotFire] = []
-    for weapon, count in parse_weapons(rules, weapons):
-        label = f"{count} x {weapon.name}" if count > 1 else weapon.name
-        # --indirect is for the weapons that can lob a shell: the others fire straight
-        direct = situation.indirect and not can_fire_indirectly(weapon)
-        own = replace(situation, indirect=False, ranged_in=False) if direct else situation
-        try:
-            group, why = _group(rules, weapon, count, tgt, own)
-        except CannotFire as exc:  # as on the table: the rest of the unit still fires
-            idle.append(exc)
-            reasons.append(Reason(label, "does not fire", str(exc).split(" (give")[0]))
-            continue
-        groups.append(group)
-        reasons.append(
-            Reason(
-                label,
-                f"{group.shots} shot{'s' if group.shots != 1 else ''}",
-                f'range {situation.range_inches:g}" of {weapon.range}"',
-            )
-        )
-        reasons.extend(Reason(f"  {r.topic}", r.result, r.because) for r in why)
+    groups, reasons, idle = _weapon_groups(rules, weapons, tgt, situation)
     if not groups:
         raise idle[0]  # no weapon of the unit can fire: say why the first cannot
-    most_hits = sum(
-        g.shots
-        * max(1, g.shot.hits_per_hit.most)
-        * (TESTED_HIT_WEIGHT if tgt.is_vehicle and g.shot.morale_check else 1)
-        for g in groups
-    )
-    limit = MAX_HITS_AT_VEHICLE if tgt.is_vehicle else MAX_HITS
-    if most_hits > limit:
-        at = " at a vehicle" if tgt.is_vehicle else ""
-        raise UsageError(
-            f"--weapon: up to {most_hits:,} hits{at}; exact odds are worked out for at most "
-            f"{limit:,} (more would take minutes; a unit on the table shoots a few dozen dice)."
-        )
+    _check_most_hits(groups, tgt.is_vehicle, "--weapon")
     p_hits = {
         g.shot.weapon: exact(partial(roll_to_hit, hit_on=g.shot.hit_on)).probability(True)
         for g in groups
@@ -525,16 +561,26 @@ def vehicle_assault_odds(
     target_quality: str = "regular",
     target_pins: int = 0,
     target_immobilised: bool = False,
+    start_inches: float | None = None,
+    vehicle_weapons: Sequence[str] = (),
+    cover: str = "none",
+    start_models: int | None = None,
     rules_file: str | None = None,
 ) -> OddsReport:
-    """Infantry assaulting a vehicle: the order test, hits, damage and damage results."""
+    """Infantry assaulting a vehicle: the order test, the vehicle's fire at them where the
+    edition has it, then hits, damage and damage results."""
     from kriegsspiel.rulesets.bolt_action.assault import assault_vehicle
     from kriegsspiel.rulesets.bolt_action.shooting import vehicle_profile
 
     rules = rules_for(ruleset, rules_file)
-    _check_counts(models=models, pins=pins, target_pins=target_pins)
+    _check_counts(models=models, pins=pins, target_pins=target_pins, start_models=start_models)
     if models == 0:
         raise UsageError("--models must be 1 or more.")
+    if start_models is not None and start_models < models:
+        raise UsageError(
+            f"--start-models ({start_models}) is the unit's size at the start of the game: "
+            f"it cannot be less than --models ({models})."
+        )
     _check_automaton(rules, automaton)
     if target_immobilised and vehicle_order != "stationary":
         raise UsageError(
@@ -576,16 +622,35 @@ def vehicle_assault_odds(
     )
     vehicle = vehicle_profile(rules, tgt, situation, indirect=False)
     hit_on = orders[vehicle_order]
-    final = exact(
-        partial(
-            assault_vehicle,
-            models=models,
-            hit_on=hit_on,
-            vehicle=vehicle,
-            anti_tank=anti_tank,
-            destroyed_if_damaged=open_topped,
-        )
+    fire = _fire_at_assaulters(
+        rules,
+        start_inches=start_inches,
+        weapons=vehicle_weapons,
+        cover=cover,
+        quality=quality,
+        models=models,
+        start_models=models if start_models is None else start_models,
+        pins=pins,
+        officer=officer,
+        crew_quality=target_quality,
+        crew_pins=target_pins,
     )
+
+    def assault_by(survivors: int) -> Dist[VehicleState]:
+        if survivors == 0:  # none left to strike: the vehicle is as it was
+            return Dist.constant(vehicle.untouched())
+        return exact(
+            partial(
+                assault_vehicle,
+                models=survivors,
+                hit_on=hit_on,
+                vehicle=vehicle,
+                anti_tank=anti_tank,
+                destroyed_if_damaged=open_topped,
+            )
+        )
+
+    final = fire.survivors.bind(assault_by)
     p_ko = final.probability(lambda v: v.knocked_out)
     reasons = [
         order.reasons[0]
@@ -600,6 +665,7 @@ def vehicle_assault_odds(
                 "no anti-tank weapons against an enclosed armoured vehicle",
             )
         )
+    reasons += fire.reasons
     reasons += [
         Reason(
             "to hit",
@@ -621,13 +687,19 @@ def vehicle_assault_odds(
     hits: Dist[int] = (
         Dist.constant(0)
         if hit_on is None
-        else exact(partial(_count_hits, models=models, hit_on=hit_on))
+        else fire.survivors.bind(lambda n: exact(partial(_count_hits, models=n, hit_on=hit_on)))
     )
+    stopped: dict[str, Fraction] = {}
+    distributions: dict[str, Dist[int]] = {"hits": hits}
+    if fire.fired:
+        stopped["p_assaulters_stopped"] = fire.survivors.probability(0)
+        distributions["assaulters_left"] = fire.survivors
     return OddsReport(
         ruleset=ruleset,
         question="vehicle assault",
         reasons=tuple(reasons),
         probabilities={
+            **stopped,
             "p_order_test": order.probabilities["p_pass"],
             "p_knocked_out_if_assaulting": p_ko,
             "p_knocked_out": order.probabilities["p_pass"] * p_ko,
@@ -635,9 +707,137 @@ def vehicle_assault_odds(
             "p_immobilised": _newly_immobilised(final, target_immobilised),
             "p_on_fire": final.probability(lambda v: v.on_fire),
         },
-        distributions={"hits": hits},
+        distributions=distributions,
         details={"target": tgt.name},
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Fire:
+    """The vehicle's fire at the assaulters: how many are left to strike, and why."""
+
+    survivors: Dist[int]
+    reasons: list[Reason]
+    fired: bool = False  # the vehicle had a weapon to fire at them
+
+
+def _fire_at_assaulters(
+    rules: Rules,
+    *,
+    start_inches: float | None,
+    weapons: Sequence[str],
+    cover: str,
+    quality: str,
+    models: int,
+    start_models: int,
+    pins: int,
+    officer: str | None,
+    crew_quality: str,
+    crew_pins: int,
+) -> _Fire:
+    """Konflikt '47 (sheet 001): a vehicle fires at infantry who begin their assault on it
+    from farther than the sheet's distance, with the weapons whose arc they are in, as the
+    game has it (``BoltActionGame._fire_at_assaulters``): casualties, pins, the morale check
+    at half strength or a flamethrower's, and removal by pins, before the survivors strike."""
+    beyond = rules.data.vehicle_assault.fires_at_assaulters_beyond
+    if start_inches is None:
+        if weapons:
+            raise UsageError(
+                "--vehicle-weapon: give --from, the distance the assault begins at; the "
+                "vehicle fires only at assaulters that begin far enough away."
+            )
+        if cover != "none":
+            raise UsageError("--cover is the assaulters' cover as the vehicle fires: give --from.")
+        unasked: list[Reason] = []
+        if beyond is not None:
+            unasked.append(
+                Reason(
+                    "vehicle's fire",
+                    "not asked",
+                    f'the vehicle fires first at assaulters that begin more than {beyond:g}" '
+                    "away: give --from and --vehicle-weapon",
+                )
+            )
+        return _Fire(Dist.constant(models), unasked)
+    if not math.isfinite(start_inches) or start_inches <= 0:
+        raise UsageError(f"--from must be a distance in inches above 0 (got {start_inches}).")
+    if beyond is None:
+        if weapons:
+            raise UsageError(
+                f"--vehicle-weapon: in {rules.data.title} a vehicle does not fire at its "
+                "assaulters; drop --vehicle-weapon."
+            )
+        return _Fire(Dist.constant(models), [])
+    if start_inches <= beyond:
+        if weapons:
+            raise UsageError(
+                f"--vehicle-weapon: the vehicle fires only at assaulters that begin more than "
+                f'{beyond:g}" away (--from {start_inches:g}); drop --vehicle-weapon.'
+            )
+        return _Fire(
+            Dist.constant(models),
+            [Reason("vehicle's fire", "none", f'the assault begins within {beyond:g}"')],
+        )
+    if not weapons:
+        raise UsageError(
+            f"--from {start_inches:g}: the vehicle fires at assaulters that begin more than "
+            f'{beyond:g}" away; give its weapons whose arc they are in with --vehicle-weapon '
+            "NAME[:COUNT] (or leave out --from if none bears on them)."
+        )
+    target = rules.target(f"{quality} infantry")
+    situation = Situation(
+        range_inches=start_inches,
+        firer_pins=crew_pins,
+        firer_inexperienced=crew_quality == "inexperienced",
+        mounted=True,
+        small_unit=start_models <= 2,
+        cover=_cover(cover),
+        target_pins=pins,
+        target_quality=quality,
+        target_models=models,
+    )
+    groups, reasons, _ = _weapon_groups(
+        rules, weapons, target, situation, option="--vehicle-weapon", indent="  "
+    )
+    reasons.insert(
+        0,
+        Reason(
+            "vehicle's fire",
+            f'at {start_inches:g}"',
+            f'the assault begins more than {beyond:g}" away (sheet 001)',
+        ),
+    )
+    if not groups:
+        return _Fire(Dist.constant(models), reasons)
+    _check_most_hits(groups, False, "--vehicle-weapon")
+    tested = any(g.shot.morale_check for g in groups)
+    ctx = TroopsContext(
+        models=models,
+        morale=new_test(rules, quality, officer=officer if tested else None, pins=pins),
+        pins_per_attack=rules.data.procedure.pins_per_attack,
+    )
+    base = rules.morale(quality)
+
+    def left(outcome: tuple[int, int, bool]) -> Dist[int]:
+        casualties, new_pins, destroyed = outcome
+        alive = models - casualties
+        if alive == 0 or destroyed or destroyed_by_pins(rules, base, pins + new_pins):
+            return Dist.constant(0)
+        if casualties and losses_force_test(start_models, alive):
+            test = new_test(rules, quality, officer=officer, pins=pins + new_pins)
+            holds = exact(partial(morale_check, test=test)).probability(True)
+            return Dist.mixture([(holds, Dist.constant(alive)), (1 - holds, Dist.constant(0))])
+        return Dist.constant(alive)
+
+    survivors = troops_outcomes(groups, ctx).bind(left)
+    reasons.append(
+        Reason(
+            "  assaulters stopped",
+            f"{float(survivors.probability(0)):.1%}",
+            "all down, or failing a morale check at half strength, or pinned out",
+        )
+    )
+    return _Fire(survivors, reasons, fired=True)
 
 
 _IMMOBILISED_BEFORE = Reason(

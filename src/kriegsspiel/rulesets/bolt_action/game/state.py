@@ -48,6 +48,7 @@ from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState, build_
 from kriegsspiel.rulesets.bolt_action.morale import (
     MoraleTest,
     destroyed_by_pins,
+    losses_force_test,
     morale_check,
     new_test,
     order_test,
@@ -1023,7 +1024,7 @@ class BoltActionGame:
             self._destroy(tgt, "all models lost", credit=False)
             return
         alive = len(tgt.alive_models)
-        if tgt.start_models > 1 and alive * 2 <= tgt.start_models:
+        if losses_force_test(tgt.start_models, alive):
             test = new_test(self.rules, tgt.quality, officer=self._officer_near(tgt), pins=tgt.pins)
             passed = morale_check(self.dice, test)
             self.log("morale check", unit=tgt.uid, needs=test.value, passed=passed)
