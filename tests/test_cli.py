@@ -222,7 +222,7 @@ def test_table_output_shows_the_reasoning() -> None:
                 "--visible",
                 "5",
             ],
-            "no figure has more than 240",
+            "a multiple of 10 from 30 to 240",
         ),
     ],
 )

@@ -121,6 +121,15 @@ def test_to_hit_cover_and_damage_tables() -> None:
     assert (DATA.damage.initiative_lost_per_hit, DATA.damage.can_fire_not_move_at) == ("D3", 0)
 
 
+@pytest.mark.parametrize("visible", [1, 2, 3, 4, 5])
+def test_cover_roll_hits_on_the_visible_fifths_or_less(visible: int) -> None:
+    """The worked example's 2/5 target is hit on 2 or less on a D6; so a fully visible
+    one is hit on 5 or less, and a 6 misses whatever shows (our reading)."""
+    r = odds.shoot(weapon="rifle", range_inches=1, weapon_skill=100, visible=visible)
+    assert r.details["automatic_chances"] == 1 and r.details["remainder"] == 0
+    assert r.probabilities["p_hit"] == F(visible, 6)
+
+
 def test_status_by_initiative() -> None:
     assert rules.status(3) is Status.FIT
     assert rules.status(0) is Status.CAN_FIRE_NOT_MOVE
@@ -234,6 +243,12 @@ def test_target_down_and_dead() -> None:
     assert r.probabilities["p_target_down"] == F(5, 6) * F(1, 3)
     assert r.probabilities["p_target_dead"] == F(5, 6) * F(1, 3)
     assert r.distributions["initiative_lost"].as_list() == [F(1, 6)] + [F(5, 18)] * 3
+    # a target already on 0 is down before the shot: only whether it dies is asked
+    at_zero = odds.shoot(
+        weapon="pistol", range_inches=1, weapon_skill=100, visible=5, target_initiative=0
+    )
+    assert "p_target_down" not in at_zero.probabilities
+    assert at_zero.probabilities["p_target_dead"] == F(5, 6)
 
 
 def test_figure_odds() -> None:
@@ -328,7 +343,7 @@ shots: st.SearchStrategy[dict[str, object]] = st.builds(
     dict,
     weapon=st.sampled_from(WEAPONS),
     range_fraction=st.floats(0, 1),
-    weapon_skill=st.integers(0, 240),
+    weapon_skill=st.integers(3, 24).map(lambda n: n * 10),  # 3D6x10 or 4D6x10
     visible=st.integers(1, 5),
     automatic=st.booleans(),
 )
@@ -344,7 +359,7 @@ def _shoot(shot: dict[str, object], **change: object) -> OddsReport:
 
 
 @settings(max_examples=40, deadline=None)
-@given(shots, st.integers(0, 5))
+@given(shots, st.integers(0, 4))
 def test_shot_probabilities_are_probabilities(shot: dict[str, object], initiative: int) -> None:
     r = _shoot(shot, target_initiative=initiative)
     assert all(0 <= p <= 1 for p in r.probabilities.values())
@@ -374,7 +389,7 @@ def test_p_hit_never_falls_with_visibility(shot: dict[str, object], other: int) 
 
 
 @settings(max_examples=30, deadline=None)
-@given(shots, st.integers(0, 240))
+@given(shots, st.integers(3, 24).map(lambda n: n * 10))
 def test_p_hit_never_falls_with_weapon_skill(shot: dict[str, object], other: int) -> None:
     low, high = sorted([int(shot["weapon_skill"]), other])  # type: ignore[call-overload]
     assume(low != high)
@@ -401,8 +416,12 @@ def test_unknown_weapon_lists_close_matches() -> None:
         ({"visible": 6}, "visible must be 1 to 5 fifths"),
         ({"weapon_skill": -10}, "--weapon-skill must be a whole number 0 or more"),
         ({"automatic": True}, "the rifle fires single shot only"),
-        ({"target_initiative": -1}, "--target-initiative must be 0 or more"),
-        ({"weapon_skill": 241}, "no figure has more than 240"),
+        ({"target_initiative": -1}, "--target-initiative must be 0 to 4"),
+        ({"target_initiative": 5}, "no figure starts with more than 4"),
+        ({"weapon_skill": 241}, "a multiple of 10 from 30 to 240"),
+        ({"weapon_skill": 250}, "a multiple of 10 from 30 to 240"),
+        ({"weapon_skill": 20}, "a multiple of 10 from 30 to 240"),
+        ({"weapon_skill": 115}, "a multiple of 10 from 30 to 240"),
         ({"weapon": "belt LMG", "crew": 0}, "crew must be a whole number 1 or more"),
         ({"weapon": "belt LMG", "crew": 1, "range_inches": 22}, "a Box LMG reaches 20"),
     ],

@@ -242,7 +242,9 @@ def test_firing_modifiers_change_the_score_needed(kwargs: dict[str, object], nee
     args: dict[str, object] = {"target": "infantry", "range_inches": 20, **kwargs}
     r = odds.shoot(**args)  # type: ignore[arg-type]
     assert r.details["needs"] == needs
-    assert r.probabilities["p_hit"] == F(11 - needs, 10)
+    dice = 2 if args["range_inches"] <= 12 else 1  # two D10s at infantry at close range
+    assert r.details["dice"] == dice
+    assert r.probabilities["p_hit"] == 1 - (1 - F(11 - needs, 10)) ** dice
 
 
 def test_natural_ten_always_hits() -> None:
@@ -254,7 +256,7 @@ def test_natural_ten_always_hits() -> None:
 
 def test_natural_one_always_misses() -> None:
     easy = DATA.model_copy(update={"to_hit": DATA.to_hit.model_copy(update={"needs": 1})})
-    r = odds.shoot(target="infantry", range_inches=6, data=easy)
+    r = odds.shoot(target="infantry", range_inches=20, data=easy)
     assert r.details["needs"] == 2
     assert r.probabilities["p_hit"] == F(9, 10)
     assert "natural 1 always misses" in r.reasons[1].because
@@ -264,6 +266,35 @@ def test_more_dice_for_special_rules() -> None:
     r = odds.shoot(target="infantry", range_inches=20, dice=3)
     assert r.probabilities["p_hit"] == 1 - F(4, 10) ** 3
     assert r.distributions["hits"].mean() == F(18, 10)
+
+
+@pytest.mark.parametrize(
+    ("target", "range_inches", "machine_gun", "dice"),
+    [
+        ("infantry", 20, False, 1),
+        ("infantry", 500, False, 1),  # no maximum range on the sheet
+        ("infantry", 12, False, 2),  # close range is up to 12", included
+        ("infantry", 12.5, False, 1),
+        ("support squad", 3, False, 2),
+        ("infantry", 40, True, 2),  # a machine gun at infantry at any range
+        ("support squad", 40, True, 2),
+        ("vehicle", 6, False, 1),  # one D10 at a vehicle, however close
+    ],
+)
+def test_firing_dice_two_at_infantry_at_close_range_or_from_a_machine_gun(
+    target: str, range_inches: float, machine_gun: bool, dice: int
+) -> None:
+    vehicle = {"penetration": 5, "armour": 3} if target == "vehicle" else {}
+    r = odds.shoot(
+        target=target,
+        range_inches=range_inches,
+        machine_gun=machine_gun,
+        **vehicle,  # type: ignore[arg-type]
+    )
+    assert r.details["dice"] == dice
+    assert r.reasons[0].result == f"{dice} D10" + ("s" if dice > 1 else "")
+    given = odds.shoot(target="infantry", range_inches=6, dice=3)  # an orders-of-battle rule
+    assert given.details["dice"] == 3 and "orders-of-battle" in given.reasons[0].because
 
 
 @pytest.mark.parametrize(
@@ -440,7 +471,8 @@ situations = st.fixed_dictionaries(
         "smoke": st.booleans(),
         "morale_markers": st.integers(0, 8),
         "mortar": st.booleans(),
-        "dice": st.integers(1, 3),
+        "machine_gun": st.booleans(),
+        "dice": st.one_of(st.none(), st.integers(1, 3)),
         "penetration": st.integers(0, 6),
         "armour": st.integers(0, 6),
         "cover": st.sampled_from(["open", "cover", "fortifications"]),
@@ -454,6 +486,7 @@ def _shoot(args: dict[str, object]) -> OddsReport:
         args["penetration"] = args["armour"] = None
     else:
         args["cover"] = "open"
+        args["mortar"] = args["machine_gun"] = False
     return odds.shoot(**args)  # type: ignore[arg-type]
 
 
@@ -491,6 +524,15 @@ def test_command_odds_are_probabilities(markers: int, tokens: int) -> None:
     [
         ({"morale_markers": -1}, "--morale-markers must be a whole number 0 or more"),
         ({"dice": 0}, "--dice must be 1 or more"),
+        ({"dice": 151, "target": "vehicle", "penetration": 5, "armour": 3}, "at a vehicle"),
+        (
+            {"target": "vehicle", "penetration": 5, "armour": 3, "mortar": True},
+            "drop it for a vehicle",
+        ),
+        (
+            {"target": "vehicle", "penetration": 5, "armour": 3, "machine_gun": True},
+            "drop it for a vehicle",
+        ),
         ({"range_inches": -3}, "--range must be a distance of 0 or more inches"),
         ({"target": "vehicle"}, "needs --penetration N and --armour N"),
         ({"penetration": 3, "armour": 2}, "apply only to a vehicle target"),

@@ -203,7 +203,20 @@ def shoot(
         ),
     ] = False,
     mortar: Annotated[bool, typer.Option("--mortar", help="Mortar fire (Iron Cross).")] = False,
-    dice: Annotated[int, typer.Option("--dice", help="Firing dice (Iron Cross, default 1).")] = 1,
+    machine_gun: Annotated[
+        bool,
+        typer.Option(
+            "--machine-gun", help="The firer is a machine gun: 2 D10 at infantry (Iron Cross)."
+        ),
+    ] = False,
+    dice: Annotated[
+        int | None,
+        typer.Option(
+            "--dice",
+            help="Firing dice, as an orders-of-battle rule gives them (Iron Cross).",
+            show_default='1; 2 at infantry within 12" or from a machine gun',
+        ),
+    ] = None,
     penetration: Annotated[
         int | None,
         typer.Option("--penetration", help="Gun penetration (Iron Cross, vehicle targets)."),
@@ -225,6 +238,14 @@ def shoot(
         int | None,
         typer.Option("--target-initiative", help="Target's initiative points (House Clearing)."),
     ] = None,
+    crew: Annotated[
+        int | None,
+        typer.Option(
+            "--crew",
+            help="Crew serving a belt-fed LMG: with fewer than 2 it fires as a box LMG (House Clearing).",
+            show_default="full crew",
+        ),
+    ] = None,
     rules_file: RulesFileOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -236,9 +257,10 @@ def shoot(
         infantry_detachment=infantry_detachment,
         enemy_infantry_near=enemy_infantry_near,
         mortar=mortar,
+        machine_gun=machine_gun,
         penetration=penetration,
         armour=armour,
-        dice=dice - 1,
+        dice=dice,
     )
     ba = dict(
         pins=pins,
@@ -252,10 +274,15 @@ def shoot(
         target_pins=target_pins,
         target_models=target_models,
         target_immobilised=target_immobilised,
+        target_quality=None if target_quality == "regular" else target_quality,
         facing=None if facing == "front" else facing,
     )
     hc = dict(
-        weapon_skill=weapon_skill, visible=visible, auto=auto, target_initiative=target_initiative
+        weapon_skill=weapon_skill,
+        visible=visible,
+        auto=auto,
+        target_initiative=target_initiative,
+        crew=crew,
     )
     if ruleset in BA_FAMILY:
         _forbid(ruleset, **ic, **hc)
@@ -314,6 +341,7 @@ def shoot(
                 firer_is_vehicle=firer_vehicle,
                 cover=cover,
                 mortar=mortar,
+                machine_gun=machine_gun,
                 dice=dice,
                 penetration=penetration,
                 armour=armour,
@@ -347,6 +375,7 @@ def shoot(
                 visible=visible,
                 automatic=auto,
                 target_initiative=target_initiative,
+                crew=crew,
             ),
             as_json,
         )
@@ -575,7 +604,14 @@ def activation(
     as_json: JsonOpt = False,
 ) -> None:
     """Will a further activation succeed? (Iron Cross)."""
-    _only(ruleset, (Ruleset.iron_cross,), "activation", "Use 'odds order-test'.")
+    _only(
+        ruleset,
+        (Ruleset.iron_cross,),
+        "activation",
+        "Konflikt '47 and Bolt Action test orders: see 'odds order-test'."
+        if ruleset in BA_FAMILY
+        else "",
+    )
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
     show(ic_odds.activation(morale_markers, command_tokens, first_activation=first), as_json)

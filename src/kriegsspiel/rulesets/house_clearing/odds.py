@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kriegsspiel.core.dice import Dist
+from kriegsspiel.core.dice import DiceExpr, Dist
 from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.report import OddsReport, Reason
 from kriegsspiel.errors import UsageError
@@ -58,14 +58,15 @@ def shoot(
         crew=crew,
         data=tables,
     )
+    most = max(DiceExpr(k.initiative).most for k in (tables.figures.officer, tables.figures.other))
     if target_initiative is not None and (
         isinstance(target_initiative, bool)
         or not isinstance(target_initiative, int)
-        or target_initiative < 0
+        or not 0 <= target_initiative <= most
     ):
         raise UsageError(
-            "--target-initiative must be 0 or more (below 0 the target is already dead or "
-            f"seriously wounded), not {target_initiative!r}"
+            f"--target-initiative must be 0 to {most} (below 0 the target is already dead or "
+            f"seriously wounded; no figure starts with more than {most}), not {target_initiative!r}"
         )
     chances, hits, lost = shot_distributions(plan)
 
@@ -143,7 +144,8 @@ def shoot(
 
     probabilities = {"p_hit": hits.at_least(1), "p_chance": chances.at_least(1)}
     if target_initiative is not None:
-        probabilities["p_target_down"] = lost.probability(target_initiative)
+        if target_initiative > 0:  # a target already at 0 is down before the shot
+            probabilities["p_target_down"] = lost.probability(target_initiative)
         probabilities["p_target_dead"] = lost.probability(lambda x: target_initiative - x < 0)
         details["target_initiative"] = target_initiative
 

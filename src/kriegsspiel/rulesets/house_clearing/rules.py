@@ -1,8 +1,9 @@
 """House Clearing rules as procedures over a :class:`Dice` (sheet 004).
 
 Each rule is written once here. The odds calculator enumerates these functions exactly,
-the simulator runs them with ``RandomDice`` and the sheet's worked firefight replays them
-with ``ScriptedDice``. Numbers come from the data file, never from code.
+the tests sample them with ``RandomDice`` to check the odds (there is no whole-game
+simulator for House Clearing yet) and the sheet's worked firefight replays them with
+``ScriptedDice``. Numbers come from the data file, never from code.
 """
 
 from __future__ import annotations
@@ -212,15 +213,18 @@ def plan_shot(
         )
     band = range_band(arm, range_inches)
     _whole("--weapon-skill", weapon_skill, 0)
-    best = max(
-        DiceExpr(kind.weapon_skill_dice).most * kind.weapon_skill_multiplier
-        for kind in (tables.figures.officer, tables.figures.other)
+    kinds = (tables.figures.officer, tables.figures.other)
+    best = max(DiceExpr(k.weapon_skill_dice).most * k.weapon_skill_multiplier for k in kinds)
+    least = min(
+        min(DiceExpr(k.weapon_skill_dice).dist().outcomes()) * k.weapon_skill_multiplier
+        for k in kinds
     )
-    if weapon_skill > best:
+    step = math.gcd(*(k.weapon_skill_multiplier for k in kinds))
+    if not least <= weapon_skill <= best or weapon_skill % step:
+        rolled = " or ".join(f"{k.weapon_skill_dice}x{k.weapon_skill_multiplier}" for k in kinds)
         raise UsageError(
-            f"--weapon-skill {weapon_skill}: no figure has more than {best} "
-            f"({tables.figures.officer.weapon_skill_dice}x{tables.figures.officer.weapon_skill_multiplier}"
-            " for officers, NCOs and Rambos)"
+            f"--weapon-skill {weapon_skill}: a figure's weapon skill is {rolled}, so a "
+            f"multiple of {step} from {least} to {best}"
         )
     fifths = len(tables.cover.visible)
     if isinstance(visible, bool) or not isinstance(visible, int) or not 1 <= visible <= fifths:

@@ -207,6 +207,8 @@ class ToHit(Strict):
     source: AssumptionSource
     die: Sides
     dice_per_unit: Annotated[int, Field(ge=1)]
+    dice_at_infantry_close: Annotated[int, Field(ge=1)]  # infantry: the casualty roll's targets
+    machine_gun_dice_at_infantry: Annotated[int, Field(ge=1)]
     needs: int
 
 

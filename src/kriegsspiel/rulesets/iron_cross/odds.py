@@ -176,7 +176,8 @@ def shoot(
     firer_is_vehicle: bool = False,
     cover: str = "open",
     mortar: bool = False,
-    dice: int = 1,
+    machine_gun: bool = False,
+    dice: int | None = None,
     penetration: int | None = None,
     armour: int | None = None,
     data: IronCrossData | None = None,
@@ -195,6 +196,7 @@ def shoot(
         firer_is_vehicle=firer_is_vehicle,
         cover=cover,
         mortar=mortar,
+        machine_gun=machine_gun,
         dice=dice,
         penetration=penetration,
         armour=armour,
@@ -217,12 +219,16 @@ def shoot(
         Reason(
             "dice",
             f"{plan.dice} D{plan.die}" + ("s" if plan.dice > 1 else ""),
-            "one D10 per firing unit; more only by an orders-of-battle special rule",
+            plan.dice_because,
         ),
         Reason("to hit", _needs(plan.needs, plan.die), because),
     ]
     probabilities: dict[str, Fraction] = {"p_hit": hits.at_least(1)}
-    details: dict[str, object] = {"needs": plan.needs, "modifier": plan.modifier_total}
+    details: dict[str, object] = {
+        "dice": plan.dice,
+        "needs": plan.needs,
+        "modifier": plan.modifier_total,
+    }
 
     if plan.target == "vehicle":
         pen = tables.armour_penetration

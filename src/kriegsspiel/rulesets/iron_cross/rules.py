@@ -1,8 +1,9 @@
 """Iron Cross rules as procedures over a :class:`Dice` (sheet 003).
 
 Each rule is written once here. The odds calculator enumerates these same functions
-exactly (``exact``), the simulator runs them with ``RandomDice``, and worked examples
-replay them with ``ScriptedDice``. Numbers come from the data file, never from code.
+exactly (``exact``), the tests sample them with ``RandomDice`` to check the odds (there is
+no whole-game simulator for Iron Cross yet), and worked examples replay them with
+``ScriptedDice``. Numbers come from the data file, never from code.
 
 Situations (what is on the table) are validated once by the ``plan_*`` functions, which
 raise :class:`UsageError` with a one-line explanation; the dice procedures trust a plan.
@@ -46,9 +47,11 @@ def _data(data: IronCrossData | None) -> IronCrossData:
     return load_data() if data is None else data
 
 
-# The most firing dice the exact odds take: a limit of the tool, not a rule (measured: 200
-# dice 1 s, 1,000 dice a minute; one die is one firing unit).
+# The most firing dice the exact odds take: a limit of the tool, not a rule (measured: at
+# infantry 200 dice 1 s, 1,000 dice a minute; at a vehicle, whose hits are each followed
+# through the penetration table, 100 dice 2.3 s, 150 6 s, 200 12-18 s).
 MAX_DICE = 200
+MAX_DICE_AT_VEHICLE = 150
 
 
 def _count(name: str, value: int) -> None:
@@ -207,7 +210,8 @@ class FireSituation:
     firer_is_vehicle: bool = False
     cover: str = "open"
     mortar: bool = False
-    dice: int = 1
+    machine_gun: bool = False
+    dice: int | None = None  # None: as the rules give; a number: an orders-of-battle rule's
     penetration: int | None = None
     armour: int | None = None
 
@@ -239,6 +243,7 @@ class FirePlan:
 
     target: Target
     dice: int
+    dice_because: str
     die: int
     base_needs: int
     modifiers: tuple[AppliedModifier, ...]
@@ -282,6 +287,20 @@ class FireOutcome:
     kaboom: bool = False  # each friendly unit near the wreck suffers a morale marker
 
 
+def firing_dice(
+    tables: IronCrossData, target: Target, range_inches: float, machine_gun: bool
+) -> tuple[int, str]:
+    """How many D10s a unit fires, and why: one; against infantry, two at close range, and
+    a machine gun two at any range (the published rule, docs/rules/iron-cross.md)."""
+    to_hit, close = tables.to_hit, tables.firing_modifiers.close_range.inches
+    if target in tables.casualty_roll.targets:
+        if machine_gun:
+            return to_hit.machine_gun_dice_at_infantry, "a machine gun against infantry"
+        if range_inches <= close:
+            return to_hit.dice_at_infantry_close, f'against infantry within {close:g}"'
+    return to_hit.dice_per_unit, "one per firing unit"
+
+
 def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> FirePlan:
     """Check a firing situation and work out what the dice need; UsageError if impossible."""
     tables = _data(data)
@@ -298,12 +317,22 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
     ):
         raise UsageError(f"--range must be a distance of 0 or more inches, not {s.range_inches!r}")
     _count("--morale-markers", s.morale_markers)
-    if isinstance(s.dice, bool) or not isinstance(s.dice, int) or s.dice < 1:
-        raise UsageError(f"--dice must be 1 or more (one D10 per firing unit), not {s.dice!r}")
-    if s.dice > MAX_DICE:
+    if s.machine_gun and target not in tables.casualty_roll.targets:
         raise UsageError(
-            f"--dice: exact odds are worked out for at most {MAX_DICE} firing dice (got "
-            f"{s.dice}); more would take minutes."
+            "--machine-gun changes the dice only against infantry and support squads; "
+            f"drop it for a {target} target"
+        )
+    dice, dice_because = firing_dice(tables, target, s.range_inches, s.machine_gun)
+    if s.dice is not None:
+        if isinstance(s.dice, bool) or not isinstance(s.dice, int) or s.dice < 1:
+            raise UsageError(f"--dice must be 1 or more firing dice, not {s.dice!r}")
+        dice, dice_because = s.dice, "given: an orders-of-battle special rule"
+    limit = MAX_DICE_AT_VEHICLE if target == "vehicle" else MAX_DICE
+    if dice > limit:
+        at = " at a vehicle" if target == "vehicle" else ""
+        raise UsageError(
+            f"--dice: exact odds are worked out for at most {limit} firing dice{at} (got "
+            f"{dice}); more would take minutes."
         )
     if s.firer_is_vehicle and s.firer_is_infantry_detachment:
         raise UsageError("the firer cannot be both a vehicle and an infantry detachment")
@@ -323,6 +352,11 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
             raise UsageError(
                 "cover only changes casualty rolls against infantry and support squads; "
                 "leave cover 'open' for a vehicle target"
+            )
+        if s.mortar:
+            raise UsageError(
+                "--mortar only changes casualty rolls against infantry and support squads; "
+                "drop it for a vehicle target"
             )
         penetrates = s.penetration > s.armour
     elif s.penetration is not None or s.armour is not None:
@@ -397,7 +431,8 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
         per_hit = tables.morale_markers.per_hit
     return FirePlan(
         target=target,
-        dice=s.dice,
+        dice=dice,
+        dice_because=dice_because,
         die=tables.to_hit.die,
         base_needs=base,
         modifiers=tuple(applied),
