@@ -86,6 +86,8 @@ def test_normal_move_may_fire_rapid_may_not() -> None:
         ("Infantry Detachment", "no test", "4+"),
         ("Support Squad (excluding below)", "no test", "4+"),
         ("Anti-tank or Infantry Gun", "2+", "Impassable"),
+        ("medium tank", "2+", "3+"),  # not heavy: any other fully tracked vehicle
+        ("light tank", "2+", "3+"),
     ],
 )
 def test_terrain_rows(unit: str, rough: str, very_rough: str) -> None:
