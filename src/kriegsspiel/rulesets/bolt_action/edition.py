@@ -14,7 +14,7 @@ from typing import ClassVar
 from kriegsspiel.core.datafile import load_yaml
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.names import lookup
-from kriegsspiel.errors import UnknownNameError
+from kriegsspiel.errors import UnknownNameError, UsageError
 from kriegsspiel.rulesets.bolt_action.data import (
     DamageValue,
     Edition,
@@ -122,5 +122,11 @@ def rules_for(ruleset: str, rules_file: str | None = None) -> Rules:
     if ruleset not in editions:
         raise UnknownNameError("Bolt Action-family ruleset", ruleset, editions)
     rules = editions[ruleset](rules_file)
-    _ = rules.data  # validate now, so a broken file is reported before any rule runs
+    data = rules.data  # validate now, so a broken file is reported before any rule runs
+    if data.ruleset != ruleset:
+        raise UsageError(
+            f"--rules-file {rules_file}: this file is the data of {data.ruleset} (its field "
+            f"'ruleset'), but the question is asked under {ruleset}; give --ruleset "
+            f"{data.ruleset}, or a copy of the {ruleset} data file."
+        )
     return rules
