@@ -287,7 +287,15 @@ def test_konflikt47_takes_the_same_walker(tmp_path: Path) -> None:
 
 def test_a_walker_needs_a_walker_damage_value(tmp_path: Path) -> None:
     path = army_file(tmp_path, extra=WALKER.format(target="medium tank"))
-    assert "damage value of not a walker" in str(refused(load_army, path, K47))
+    message = str(refused(load_army, path, K47))
+    assert "'medium tank' is not a walker's damage value" in message
+    assert "light walker" in message  # what would fit
+    tank = WALKER.format(target="medium walker").replace("kind: walker", "kind: tracked")
+    message = str(refused(load_army, army_file(tmp_path, extra=tank), K47))
+    assert (
+        "'medium walker' is a walker's damage value, but the vehicle's kind is 'tracked'" in message
+    )
+    assert "medium tank" in message
 
 
 def test_bolt_action_1_refuses_a_tesla_cannon(tmp_path: Path) -> None:

@@ -200,11 +200,15 @@ class Vehicle(Strict):
             )
         kind = info.data.get("kind")
         if kind is not None and (kind == "walker") != target.walker:
-            want = "a walker" if target.walker else "not a walker"
-            raise _problem(
-                f"unit {unit!r}: {target.name!r} is the damage value of {want}, "
-                f"but the vehicle's kind is {kind!r}"
-            )
+            walkers = [t for t in _vehicle_targets(rules) if rules.target(t).walker]
+            others = [t for t in _vehicle_targets(rules) if not rules.target(t).walker]
+            if target.walker:
+                why = f"{target.name!r} is a walker's damage value, but the vehicle's kind is {kind!r}"
+                fits = others
+            else:
+                why = f"{target.name!r} is not a walker's damage value, but the vehicle's kind is 'walker'"
+                fits = walkers
+            raise _problem(f"unit {unit!r}: {why} (for it: {', '.join(fits)})")
         return name
 
     @field_validator("automaton")
