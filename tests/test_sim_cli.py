@@ -193,8 +193,27 @@ def test_a_sweep_swapping_a_missing_unit_names_the_file_and_the_units(tmp_path: 
         (tmp_path / name).write_text((DATA / name).read_text())
     done = cli(tmp_path, "sweep", str(sweep))
     assert done.returncode == 2
-    assert "variants.0" in done.stderr and "no unit 'Tiger'" in done.stderr
+    line = 1 + text.splitlines().index("    replace: Tiger")
+    assert f"bad-sweep.yaml: line {line}, field variants.0.replace: no unit 'Tiger'" in (
+        done.stderr
+    )
     assert "'MG 42 MMG Team'" in done.stderr
+
+
+def test_a_sweep_naming_a_list_or_scenario_wrongly_is_refused_at_its_line(
+    tmp_path: Path,
+) -> None:
+    text = (DATA / "sweep.yaml").read_text()
+    for old, new, field in (
+        ("[patrol-b.yaml]", "[patrol-c.yaml]", "against.0"),
+        ("scenario: skirmish.yaml", "scenario: nowhere.yaml", "scenario"),
+    ):
+        assert old in text
+        changed = text.replace(old, new)
+        done = cli(tmp_path, "sweep", str(_sweep_in(tmp_path, changed)))
+        line = next(i for i, row in enumerate(changed.splitlines(), 1) if new in row)
+        assert done.returncode == 2
+        assert f"my-sweep.yaml: line {line}, field {field}: " in done.stderr, done.stderr
 
 
 def _sweep_in(tmp_path: Path, text: str) -> Path:
@@ -241,6 +260,7 @@ def test_a_sweep_files_players_and_ruleset_are_checked_as_the_file_says_them(
     done = cli(tmp_path, "sweep", str(_sweep_in(tmp_path, shipped)))
     assert done.returncode == 2
     assert "army 'us-tesla-company' is a shipped konflikt47 list" in done.stderr
+    assert "played under bolt-action-1" in done.stderr and "ruleset: konflikt47" in done.stderr
 
 
 def test_a_list_named_twice_is_not_played_against_itself(tmp_path: Path) -> None:

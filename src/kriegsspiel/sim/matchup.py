@@ -92,11 +92,13 @@ def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = No
     if kind == "army":
         from kriegsspiel.rulesets.bolt_action.army import sample_armies
 
+        current = next((r for r in GAME_RULESETS if sample_armies(r) == samples), None)
         for other in GAME_RULESETS:
-            if any(given in (p.stem, p.name) for p in sample_armies(other)):
+            if other != current and any(given in (p.stem, p.name) for p in sample_armies(other)):
                 raise UsageError(
-                    f"army {given!r} is a shipped {other} list; this matchup is for another "
-                    f"ruleset, whose shipped lists are: {names}."
+                    f"army {given!r} is a shipped {other} list, but this matchup is played "
+                    f"under {current or 'another ruleset'} (its shipped lists: {names}); to "
+                    f"play it, give --ruleset {other} (in a sweep file, ruleset: {other})."
                 )
     raise UsageError(f"{kind} {given!r} is neither a file nor a shipped {kind} ({names}).")
 

@@ -5,6 +5,7 @@ with one unit swapped — run one after another into the same results store.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -94,16 +95,37 @@ def load_sweep(given: str) -> Sweep:
     spec = load_yaml(path, SweepFile)
     text = path.read_text(encoding="utf-8")
     base = path.parent
-    probe = build_matchup(spec.ruleset, spec.scenario, [], spec.players, base)
+
+    def field_at(*loc: int | str) -> Callable[[str], DataFileError]:
+        """A problem with the field at ``loc``, told at its line in the sweep file."""
+
+        def told(problem: str) -> DataFileError:
+            line = line_in(text, loc)
+            where = f"line {line}, " if line is not None else ""
+            return DataFileError(str(path), [f"{where}field {'.'.join(map(str, loc))}: {problem}"])
+
+        return told
+
+    try:
+        probe = build_matchup(spec.ruleset, spec.scenario, [], spec.players, base)
+    except UsageError as exc:
+        raise field_at("scenario" if spec.scenario else "ruleset")(str(exc)) from None
     samples = sample_armies(probe.ruleset)
-    rows = [read_source("army", name, samples, base) for name in spec.lists]
+
+    def army(name: str, *loc: int | str) -> Source:
+        try:
+            return read_source("army", name, samples, base)
+        except UsageError as exc:
+            raise field_at(*loc)(str(exc)) from None
+
+    rows = [army(name, "lists", i) for i, name in enumerate(spec.lists)]
     swapped: dict[Source, tuple[int, int]] = {}  # a variant's list: its number, the unit's
     for number, variant in enumerate(spec.variants):
-        original = read_source("army", variant.list, samples, base)
-        row, unit = _swap(original, variant, f"{path}: variants.{number}")
+        original = army(variant.list, "variants", number, "list")
+        row, unit = _swap(original, variant, field_at("variants", number, "replace"))
         rows.append(row)
         swapped[row] = (number, unit)
-    columns = [read_source("army", name, samples, base) for name in spec.against]
+    columns = [army(name, "against", i) for i, name in enumerate(spec.against)]
     cells = tuple(
         tuple(Matchup(probe.ruleset, probe.scenario, (row, col), probe.players) for col in columns)
         for row in rows
@@ -140,19 +162,18 @@ def _in_the_sweep(
     return DataFileError(path, told)
 
 
-def _swap(original: Source, variant: Variant, where: str) -> tuple[Source, int]:
+def _swap(
+    original: Source, variant: Variant, refuse: Callable[[str], DataFileError]
+) -> tuple[Source, int]:
     """The list ``original`` with unit ``variant.replace`` swapped for ``variant.with_``,
     and the swapped unit's place in it."""
     data = yaml.safe_load(original.text)
     units = data.get("units", []) if isinstance(data, dict) else []
     names = [u.get("name") for u in units if isinstance(u, dict)]
     if variant.replace not in names:
-        raise DataFileError(
-            where,
-            [
-                f"field replace: no unit {variant.replace!r} in {original.label}; its units are "
-                + ", ".join(repr(n) for n in names)
-            ],
+        raise refuse(
+            f"no unit {variant.replace!r} in {original.label}; its units are "
+            + ", ".join(repr(n) for n in names)
         )
     unit = names.index(variant.replace)
     units[unit] = variant.with_
