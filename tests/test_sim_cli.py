@@ -359,3 +359,21 @@ def test_a_plot_that_cannot_be_written_keeps_the_report(
                      players="random,random", games=3, seed=2, options=RunOptions(workers=1),
                      plot="p.png", as_json=True)  # fmt: skip
     assert json.loads(capsys.readouterr().out)["games_played"] == 3
+
+
+def test_a_deployment_zone_without_room_is_named_at_its_line(tmp_path: Path) -> None:
+    """The zone is the scenario file's, so the refusal names that file, line and field."""
+    from kriegsspiel.core.scenario import sample_scenarios
+
+    shipped = next(p for p in sample_scenarios() if p.stem == "meeting-engagement")
+    text = shipped.read_text().replace(
+        "[[0, 0], [72, 0], [72, 12], [0, 12]]", "[[0, 0], [2, 0], [2, 2], [0, 2]]"
+    )
+    (tmp_path / "tiny.yaml").write_text(text)
+    done = cli(tmp_path, "play", "--quiet", "--scenario", "tiny.yaml")
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "[2, 0], [2, 2]" in row)
+    zone = next(i for i, row in enumerate(text.splitlines(), 1) if row.strip() == "deployment:")
+    assert done.returncode == 2
+    assert "tiny.yaml: line " in done.stderr and "field deployment.0: " in done.stderr
+    assert zone < int(done.stderr.split("line ")[1].split(",")[0]) <= line
+    assert "has no room for" in done.stderr

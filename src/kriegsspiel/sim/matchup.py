@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
 from kriegsspiel.ai.players import PlayerKind
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets import check_ruleset
 
 if TYPE_CHECKING:
@@ -150,11 +150,22 @@ def build_matchup(
 def check_setup(matchup: Matchup) -> None:
     """Refuse now, with its message, a matchup whose files are broken or whose lists do not
     fit the scenario's deployment zones (each list in each zone), not later in a worker."""
+    from kriegsspiel.core.datafile import line_in
+    from kriegsspiel.rulesets.bolt_action.game.deployment import ZoneFullError
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
     scenario, army_a, army_b = parsed(matchup)
     for pair in ((army_a, army_b), (army_b, army_a)):
-        BoltActionGame(matchup.ruleset, scenario, pair)
+        try:
+            BoltActionGame(matchup.ruleset, scenario, pair)
+        except ZoneFullError as exc:
+            if exc.zone is None:
+                raise
+            line = line_in(matchup.scenario.text, ("deployment", exc.zone))
+            where = f"line {line}, " if line is not None else ""
+            raise DataFileError(
+                matchup.scenario.label, [f"{where}field deployment.{exc.zone}: {exc}"]
+            ) from None
 
 
 @cache

@@ -34,14 +34,27 @@ def deploy(game: BoltActionGame) -> None:
     names = game.scenario.sides()  # side 0 takes the sides' first zone listed
     placed: list[tuple[float, float]] = []
     for side in (0, 1):
-        zones = [
-            shapely.Polygon(z.polygon)
-            for z in game.scenario.deployment
+        mine = [
+            (i, shapely.Polygon(z.polygon))
+            for i, z in enumerate(game.scenario.deployment)
             if names.index(z.side) == side
         ]
         units = [u for u in game.units if u.side == side]
-        for zone, share in zip(zones, _shares(units, [z.area for z in zones]), strict=True):
-            _deploy_in(game, zone, share, placed, names[side])
+        shares = _shares(units, [zone.area for _, zone in mine])
+        for (index, zone), share in zip(mine, shares, strict=True):
+            try:
+                _deploy_in(game, zone, share, placed, names[side])
+            except ZoneFullError as exc:
+                raise ZoneFullError(str(exc), index) from None
+
+
+class ZoneFullError(UsageError):
+    """A deployment zone has no room for a unit; ``zone`` is its place in the scenario's
+    ``deployment`` list, so the caller can name its line in the scenario file."""
+
+    def __init__(self, message: str, zone: int | None = None) -> None:
+        super().__init__(message)
+        self.zone = zone
 
 
 def _shares(units: list[UnitState], areas: Sequence[float]) -> list[list[UnitState]]:
@@ -76,7 +89,7 @@ def _deploy_in(
             if _fits(game, unit, inside, models, placed):
                 break
         else:
-            raise UsageError(
+            raise ZoneFullError(
                 f"scenario {game.scenario.name!r}: the deployment zone of side {side!r} has no room "
                 f"for {unit.name} ({len(unit.models)} model{'s' * (len(unit.models) > 1)}) "
                 f'inside it, clear of buildings and {UNIT_GAP:g}" from the units already '
