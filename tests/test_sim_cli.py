@@ -154,6 +154,8 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
         (["evaluate", "--plot", "x.pdf"], "--plot writes a .png or .svg"),
         (["evaluate", "--plot", "no-such-folder/p.png"], "there is no folder 'no-such-folder'"),
         (["evaluate", "--plot", "."], "is a folder; give a file name in it"),
+        (["evaluate", "--results", "nodir/r.sqlite"], "there is no folder 'nodir' to write"),
+        (["evaluate", "--results", "."], "is a folder; give a file name in it"),
         (["sweep", str(DATA / "sweep.yaml"), "--plot", "nowhere/h.svg"], "there is no folder"),
         (["evaluate", "--players", "tactical"], "--players takes two of"),
         (["evaluate", "--ruleset", "iron-cross"], "whole games are built for"),

@@ -112,7 +112,10 @@ def progress_bar(show: bool, label: str) -> Iterator[Progress]:
 
 
 def open_store(results: str | None) -> Store | nullcontext[None]:
-    return Store(results) if results else nullcontext(None)
+    if not results:
+        return nullcontext(None)
+    check_output(results, "--results")  # say plainly where a store cannot be made
+    return Store(results)
 
 
 def run_one(
