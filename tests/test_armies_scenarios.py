@@ -172,6 +172,18 @@ def army_file(
     return write(tmp_path, "army.yaml", text)
 
 
+def test_a_field_given_twice_is_refused_at_its_second_line(tmp_path: Path) -> None:
+    """YAML itself keeps the last of two equal keys without a word; a list whose 'name'
+    is written twice must not lose the first."""
+    path = army_file(tmp_path)
+    text = path.read_text().replace("faction: Nowhere\n", "faction: Nowhere\nname: Other\n")
+    path.write_text(text)
+    message = str(refused(load_army, path, K47))
+    assert f"line {line_of(path, 'name: Other')}" in message
+    first = line_of(path, "name: Test list")
+    assert f"the field 'name' is given twice (first on line {first})" in message
+
+
 def test_a_minimal_list_loads(tmp_path: Path) -> None:
     army = load_army(army_file(tmp_path), "k47")
     assert army.units[0].model_count == 10

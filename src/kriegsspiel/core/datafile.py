@@ -48,7 +48,35 @@ def load_yaml(path: Path, model: type[M]) -> M:
     return parse_yaml(text, model, name)
 
 
-_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available
+_BASE: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available
+
+
+class _Loader(_BASE):  # type: ignore[misc]
+    """The safe loader, refusing a key given twice in one mapping (YAML would silently keep
+    the last, so a list's second 'name:' would lose the first without a word)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> Any:
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            key = self.construct_object(key_node, deep=True)
+            try:
+                first = seen.get(key)
+            except TypeError:  # an unhashable key: the constructor below reports it
+                continue
+            if first is not None:
+                raise yaml.constructor.ConstructorError(
+                    None,
+                    None,
+                    f"the field {key!r} is given twice (first on line {first})",
+                    key_node.start_mark,
+                )
+            seen[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep=deep)
+
+
+_LOADER: Any = _Loader
 
 
 def parse_yaml(text: str, model: type[M], name: str) -> M:
