@@ -441,11 +441,17 @@ def assault(
     attackers: Annotated[
         int, typer.Option("--attackers", help="Models in the assaulting unit.")
     ] = 10,
-    attacker_quality: Annotated[str, typer.Option("--attacker-quality")] = "regular",
+    attacker_quality: Annotated[
+        str,
+        typer.Option("--attacker-quality", help="inexperienced, regular or veteran attackers."),
+    ] = "regular",
     defenders: Annotated[
         int, typer.Option("--defenders", help="Models in the assaulted unit.")
     ] = 10,
-    defender_quality: Annotated[str, typer.Option("--defender-quality")] = "regular",
+    defender_quality: Annotated[
+        str,
+        typer.Option("--defender-quality", help="inexperienced, regular or veteran defenders."),
+    ] = "regular",
     attacker_assault_weapons: Annotated[
         int,
         typer.Option(
@@ -453,9 +459,19 @@ def assault(
             help="Attacking models with assault weapons (SMG, pistol...).",
         ),
     ] = 0,
-    defender_assault_weapons: Annotated[int, typer.Option("--defender-assault-weapons")] = 0,
-    attacker_pins: Annotated[int, typer.Option("--attacker-pins")] = 0,
-    defender_pins: Annotated[int, typer.Option("--defender-pins")] = 0,
+    defender_assault_weapons: Annotated[
+        int,
+        typer.Option(
+            "--defender-assault-weapons",
+            help="Defending models with assault weapons (SMG, pistol...).",
+        ),
+    ] = 0,
+    attacker_pins: Annotated[
+        int, typer.Option("--attacker-pins", help="Pins on the attackers (their morale).")
+    ] = 0,
+    defender_pins: Annotated[
+        int, typer.Option("--defender-pins", help="Pins on the defenders (their morale).")
+    ] = 0,
     attacker_mode: Annotated[
         str, typer.Option("--attacker-mode", help="hand-to-hand or point-blank (Konflikt '47).")
     ] = "hand-to-hand",
