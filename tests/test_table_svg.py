@@ -69,6 +69,22 @@ def test_draws_terrain_models_vehicles_and_caption() -> None:
     assert len(_layer(root, "legend")) > 0
 
 
+def test_a_long_caption_is_set_smaller_to_fit_the_table() -> None:
+    """Two long army names made the caption run past the picture's right edge."""
+    from kriegsspiel.render.table_svg import BOLD_CHAR_WIDTH, CAPTION_SIZE
+
+    for scale in (12.0, 6.0):
+        game = _game()
+        root = _parse(table_svg(game, scale=scale))
+        caption = root.find(f".//{NS}text[@id='caption']")
+        assert caption is not None and caption.text is not None
+        size = float(caption.get("font-size", "0"))
+        assert 0 < size <= CAPTION_SIZE
+        # as wide as the table at most (by the same per-character estimate the layout uses)
+        assert len(caption.text) * size * BOLD_CHAR_WIDTH <= game.table.width * scale + 0.1
+    assert size < CAPTION_SIZE  # at 6 pixels an inch this caption needed shrinking
+
+
 def test_objectives_are_named() -> None:
     game = _game(0)  # the meeting engagement has no objectives; hold the crossroads has
     assert game.scenario.objectives

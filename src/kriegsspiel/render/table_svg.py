@@ -534,6 +534,10 @@ def _swatch(parent: ET.Element, kind: str, colour: str, x: float, y: float) -> N
 # -- the picture ------------------------------------------------------------------------------
 
 
+CAPTION_SIZE = 13
+BOLD_CHAR_WIDTH = 0.62  # a bold sans-serif character's width as a share of the font size
+
+
 def table_svg(game: BoltActionGame, *, scale: float = 12.0, title: str | None = None) -> str:
     """The game's table as an SVG document: ``scale`` pixels per inch, legend and caption below.
 
@@ -580,14 +584,18 @@ def table_svg(game: BoltActionGame, *, scale: float = 12.0, title: str | None = 
     _objectives(root, game, frame)
     _units(root, game, frame)
     bottom = top + table.height * scale
+    words = caption(game)
+    room = table.width * scale
+    # a long caption (long army names) is set smaller to fit the table's width, not cut off
+    size = min(CAPTION_SIZE, room / (len(words) * BOLD_CHAR_WIDTH))
     _el(
         root,
         "text",
-        caption(game),
+        words,
         id="caption",
         x=MARGIN,
         y=bottom + 20,
-        font_size=13,
+        font_size=round(size, 1),
         font_weight="bold",
         fill="#111111",
     )
