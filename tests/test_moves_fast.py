@@ -35,6 +35,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     movement_row,
     terrain_column,
     terrain_row,
+    too_far,
     turn_between,
     unit_cover,
 )
@@ -244,7 +245,7 @@ def first_check_move(
         if column_cell == "x2":
             allowance *= 2
     if distance > allowance + 1e-9:
-        return MoveCheck(False, f'{distance:.1f}" is beyond the {allowance:g}" allowed')
+        return MoveCheck(False, too_far(distance, allowance))
     return MoveCheck(True, "", reverse)
 
 
@@ -267,3 +268,10 @@ def test_a_move_checked_by_feature_indices_is_checked_as_first_written(
                     assert _check_move(game.rules, game.table, unit, p, run) == first_check_move(
                         game.rules, game.table, unit, p, run
                     )
+
+
+def test_a_move_refused_for_its_length_never_reads_as_its_allowance() -> None:
+    """A replayed record once said '6.0" is beyond the 6" allowed' of a 6.004" move."""
+    assert too_far(6.3, 6) == '6.3" is beyond the 6" allowed'
+    assert too_far(6.004, 6) == '6.004" is beyond the 6" allowed'
+    assert too_far(12.05, 12).startswith('12.05"')

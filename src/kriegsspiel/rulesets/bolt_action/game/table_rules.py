@@ -85,6 +85,15 @@ class MoveCheck:
     reverse: bool = False
 
 
+def too_far(distance: float, allowance: float) -> str:
+    """Why a move is refused for its length, with enough decimals that the distance does
+    not read as the allowance itself ('6.0" is beyond the 6" allowed')."""
+    shown = next(
+        text for d in (1, 2, 3, 6) if float(text := f"{distance:.{d}f}") > allowance or d == 6
+    )
+    return f'{shown}" is beyond the {allowance:g}" allowed'
+
+
 def check_move(rules: Rules, table: Table, unit: UnitState, to: Point, run: bool) -> MoveCheck:
     """Can ``unit`` make this straight move on an Advance (or Run) order? Why not?"""
     coords = unit.coords  # the live models' places, worked out once per move of the unit
@@ -167,7 +176,7 @@ def _check_move(rules: Rules, table: Table, unit: UnitState, to: Point, run: boo
         if column_cell == "x2":
             allowance *= 2
     if distance > allowance + 1e-9:
-        return MoveCheck(False, f'{distance:.1f}" is beyond the {allowance:g}" allowed')
+        return MoveCheck(False, too_far(distance, allowance))
     return MoveCheck(True, "", reverse)
 
 
