@@ -941,3 +941,20 @@ def test_indirect_fire_ranges_in_on_a_vehicle_it_hits() -> None:
     game.dice = TopFaces()
     game.resolve_attack(mortar, halftrack, [group])
     assert mortar.ranged_in_on == halftrack.uid
+
+
+def test_a_choice_for_the_wrong_unit_is_refused_naming_the_unit_that_decides() -> None:
+    """A replayed record whose reaction names another unit used to read as if its choice
+    were not offered at all."""
+    game = new_game()
+    game.table = Table(72, 48)
+    only(game, 1, 10, 11)
+    place(game.units[1], 20, 20, 0)
+    place(game.units[10], 20, 28, 180)
+    place(game.units[11], 50, 40, 180)
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(
+        Action("order", unit=1, order="Run", target=10, choice="hand-to-hand", to=(20.0, 28.0))
+    )
+    with pytest.raises(IllegalActionError, match=r"with .* \(unit 10\): choose one of"):
+        game.apply_action(Action("react", side=1, unit=11, choice="hand-to-hand"))

@@ -403,10 +403,14 @@ class BoltActionGame:
                 )
             return
         if self.pending is not None:
-            if action not in self._pending_choices():
+            choices = self._pending_choices()
+            if action not in choices:
+                deciding = sorted({a.unit for a in choices if a.unit is not None})
+                who = ", ".join(f"{self.units[u].name} (unit {u})" for u in deciding)
                 raise IllegalActionError(
-                    f"waiting for side {player} to {self.pending.kind}: "
-                    f"choose one of {[a.choice for a in self._pending_choices()]}"
+                    f"waiting for side {player} to {self.pending.kind}"
+                    + (f" with {who}" if who else "")
+                    + f": choose one of {[a.choice for a in choices]}"
                 )
             return
         if action.kind != "order":
