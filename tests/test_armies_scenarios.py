@@ -461,3 +461,17 @@ def test_the_documented_examples_load(tmp_path: Path) -> None:
     army, scenario = re.findall(r"```yaml\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
     assert load_army(write(tmp_path, "army.yaml", army), K47).points == 303
     assert load_scenario(write(tmp_path, "scenario.yaml", scenario)).turns == 6
+
+
+def test_an_army_list_given_as_a_scenario_is_named_for_what_it_is(tmp_path: Path) -> None:
+    path = army_file(tmp_path)
+    message = str(refused(load_scenario, path))
+    assert message.startswith(f"{path}: this does not look like a scenario: most of its fields")
+    assert "was another kind of file given?" in message
+
+
+def test_a_file_that_is_not_a_mapping_says_what_a_list_is(tmp_path: Path) -> None:
+    path = write(tmp_path, "army.yaml", "- Rifle Squad\n- MMG Team\n")
+    message = str(refused(load_army, path, K47))
+    assert "an army list is a mapping of fields (name: value, one a line), not a list" in message
+    assert "ArmyList" not in message

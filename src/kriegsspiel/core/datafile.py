@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -18,6 +18,7 @@ class Strict(BaseModel):
     """Base of every model read from a file: unknown fields are errors, values are frozen."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+    file_kind: ClassVar[str] = "file"  # what a user calls such a file ("army list", "scenario")
 
 
 def _line_of(node: yaml.Node, loc: tuple[int | str, ...]) -> int:
@@ -89,12 +90,32 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
         raise DataFileError(name, [f"{where}not valid YAML ({problem})"]) from None
     if data is None:
         raise DataFileError(name, ["the file is empty; expected a mapping of fields"])
+    what: str = getattr(model, "file_kind", "file")
+    if not isinstance(data, dict):
+        shape = type(data).__name__.replace("str", "text").replace("list", "a list")
+        raise DataFileError(
+            name, [f"{_a(what)} is a mapping of fields (name: value, one a line), not {shape}"]
+        )
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         node = yaml.compose(text, Loader=_LOADER)  # only now: to find each error's line
         line = None if node is None else (lambda loc: _line_of(node, loc))
-        raise DataFileError(name, problems(exc, line)) from None
+        told = problems(exc, line)
+        strange = [key for key in data if key not in model.model_fields]
+        if len(strange) * 2 > len(data):  # mostly fields it never has: another kind of file?
+            needed = [f for f, info in model.model_fields.items() if info.is_required()]
+            told.insert(
+                0,
+                f"this does not look like {_a(what)}: most of its fields ({', '.join(map(str, strange))}) "
+                f"are not {_a(what)}'s, which has {', '.join(needed)}; was another kind of "
+                "file given?",
+            )
+        raise DataFileError(name, told) from None
+
+
+def _a(noun: str) -> str:
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
 
 
 def line_in(text: str, loc: tuple[int | str, ...]) -> int | None:

@@ -20,7 +20,7 @@ from contextvars import ContextVar
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import (
     AfterValidator,
@@ -214,6 +214,8 @@ class Objective(Strict):
 
 class Scenario(Strict):
     """A battle to fight: any ruleset can play it."""
+
+    file_kind: ClassVar[str] = "scenario"
 
     name: str = Field(min_length=1)
     description: str = ""

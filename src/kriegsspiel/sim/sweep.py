@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 from pydantic import Field, field_validator, model_validator
@@ -39,6 +39,8 @@ class Variant(Strict):
 
 class SweepFile(Strict):
     """What a sweep file holds; rows are ``lists`` then ``variants``, columns are ``against``."""
+
+    file_kind: ClassVar[str] = "sweep file"
 
     name: str = Field(min_length=1)
     ruleset: str

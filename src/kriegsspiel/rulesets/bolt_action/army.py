@@ -27,7 +27,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import (
     AfterValidator,
@@ -292,6 +292,8 @@ class Unit(Strict):
 
 class ArmyList(Strict):
     """A whole force for one edition; ``points`` must be the sum of its units' points."""
+
+    file_kind: ClassVar[str] = "army list"
 
     name: str = Field(min_length=1)
     ruleset: Ruleset

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import field_validator
 
@@ -306,6 +306,8 @@ class Procedure(Sourced):
 
 class Edition(Strict):
     """One whole ruleset file."""
+
+    file_kind: ClassVar[str] = "rules data file"
 
     ruleset: str
     title: str

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
@@ -154,6 +154,8 @@ class Rounding(Strict):
 
 class HouseClearingData(Strict):
     """The whole data file."""
+
+    file_kind: ClassVar[str] = "rules data file"
 
     figures: Figures
     sequence: Sequence

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
@@ -252,6 +252,8 @@ class InitiativeRollOff(Strict):
 
 class IronCrossData(Strict):
     """The whole data file."""
+
+    file_kind: ClassVar[str] = "rules data file"
 
     turn_order: TurnOrder
     command_tokens: CommandTokens
