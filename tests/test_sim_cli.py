@@ -55,7 +55,7 @@ def test_evaluate_again_reuses_the_store_and_results_exports_it(tmp_path: Path) 
     listed = cli(tmp_path, "results")
     assert listed.returncode == 0
     assert "Grenadier Patrol v" in listed.stdout and "Rifle Patrol" in listed.stdout
-    exported = cli(tmp_path, "results", "--export", "csv")
+    exported = cli(tmp_path, "results", "--export", "CSV")  # as names are: in any case
     rows = list(csv.DictReader(io.StringIO(exported.stdout)))
     assert [int(r["game_index"]) for r in rows] == list(range(6))
     assert {r["swapped"] for r in rows} == {"0", "1"}
@@ -379,3 +379,12 @@ def test_a_deployment_zone_without_room_is_named_at_its_line(tmp_path: Path) -> 
     assert "tiny.yaml: line " in done.stderr and "field deployment.0: " in done.stderr
     assert zone < int(done.stderr.split("line ")[1].split(",")[0]) <= line
     assert "has no room for" in done.stderr
+
+
+def test_shipped_names_are_found_in_any_case() -> None:
+    from kriegsspiel.rulesets.bolt_action.army import sample_armies
+    from kriegsspiel.sim.matchup import pick_file
+
+    samples = sample_armies("konflikt47")
+    found = pick_file("army", "US-Tesla-Company", samples)
+    assert found in samples and found.stem == "us-tesla-company"

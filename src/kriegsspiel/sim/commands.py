@@ -188,6 +188,7 @@ def run_results(results: str, export: str | None, out: str | None) -> None:
         )
     if out and not export:
         raise UsageError("--out names the file for --export; add --export csv or json.")
+    export = export.lower() if export else export  # CSV as csv, as other names
     if export and export not in ("csv", "json"):
         raise UsageError(f"--export takes csv or json, not {export!r}.")
     if out and out != "-":

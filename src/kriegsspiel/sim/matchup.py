@@ -85,8 +85,8 @@ def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = No
     for path in ([base / given] if base else []) + [Path(given)]:
         if path.is_file():
             return path
-    for sample in samples:
-        if given in (sample.stem, sample.name):
+    for sample in samples:  # shipped names, as other names, in any case
+        if given.lower() in (sample.stem.lower(), sample.name.lower()):
             return sample
     names = ", ".join(s.stem for s in samples)
     if kind == "army":
