@@ -442,6 +442,27 @@ def test_a_store_in_a_read_only_folder_is_read_as_it_stands_unless_games_wait_in
         Store(path, read_only=True)
 
 
+def test_an_evaluation_wholly_stored_reads_back_from_a_store_that_cannot_be_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A results file shared read-only still answers the evaluations it holds; asking for
+    more games than it holds is a clear error, before any game is played."""
+    from kriegsspiel.sim.commands import open_store
+
+    path = tmp_path / "results.sqlite"
+    with Store(path) as store:
+        played = evaluate(patrols(), 4, 9, store=store).tally.to_json()
+    before = path.read_bytes()
+    monkeypatch.setattr("kriegsspiel.sim.commands.os.access", lambda *a: False)
+    with open_store(str(path)) as store:
+        assert store is not None and store.read_only
+        again = evaluate(patrols(), 4, 9, store=store)
+        assert again.tally.to_json() == played and again.played == 0
+        with pytest.raises(StoreError, match="holds 4 of the 5 games asked for"):
+            evaluate(patrols(), 5, 9, store=store)
+    assert path.read_bytes() == before
+
+
 def test_a_corrupt_results_file_is_refused_and_left_alone(tmp_path: Path) -> None:
     path = tmp_path / "r.sqlite"
     path.write_bytes(b"these are not the results you are looking for" * 100)

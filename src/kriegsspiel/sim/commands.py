@@ -115,6 +115,9 @@ def open_store(results: str | None) -> Store | nullcontext[None]:
     if not results:
         return nullcontext(None)
     check_output(results, "--results")  # say plainly where a store cannot be made
+    path = Path(results)
+    if path.exists() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+        return Store(results, read_only=True)  # what it holds can still be read back
     return Store(results)
 
 

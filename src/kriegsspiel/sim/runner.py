@@ -18,7 +18,7 @@ from kriegsspiel.errors import KriegsspielError
 from kriegsspiel.sim.executors import DaskExecutor, InProcess, local_pool, stop_pool
 from kriegsspiel.sim.matchup import Matchup
 from kriegsspiel.sim.outcome import GameOutcome, play_batch
-from kriegsspiel.sim.store import Store
+from kriegsspiel.sim.store import Store, StoreError
 from kriegsspiel.sim.tally import Tally
 
 MAX_RESTARTS = 3
@@ -100,6 +100,13 @@ def evaluate(
     if store is not None:
         store.register(matchup)
         stored = store.count(matchup, run_seed, games)
+        if store.read_only and stored < games:
+            raise StoreError(
+                f"results file {store.path} cannot be written (it or its folder is "
+                f"read-only) and holds {stored} of the {games} games asked for; make it "
+                "writable, give another --results file, or ask for no more games than it "
+                "holds."
+            )
     waiting: dict[int, GameOutcome] = {}  # finished out of order, until their turn to be tallied
     read_back: dict[int, GameOutcome] = {}  # one block of stored games
     stored_for_tally = StoredIndices(store, matchup, run_seed)

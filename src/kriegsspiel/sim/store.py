@@ -110,6 +110,7 @@ class Store:
         """Open (or create) the results file; ``read_only`` opens an existing one only to
         read it, changing nothing (so a read-only file or folder can still be listed)."""
         self.path = Path(path)
+        self.read_only = read_only
         with self._guard("open"):
             if read_only:
                 self.db = _open_to_read(self.path, timeout)
@@ -177,6 +178,8 @@ class Store:
             ) from exc
 
     def register(self, matchup: Matchup) -> None:
+        if self.read_only:  # an evaluation read back whole: nothing new to record
+            return
         with self._guard("record the matchup"):
             self.db.execute(
                 "INSERT OR IGNORE INTO matchups VALUES (?,?,?,?,?,?,?,?,?,?)",
