@@ -25,3 +25,23 @@ def test_readme_examples_are_current() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_readme_python_examples_run_as_pasted(tmp_path: Path) -> None:
+    """Each ```python block of the README, run as a script in an empty folder."""
+    import re
+
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    assert blocks
+    for number, block in enumerate(blocks):
+        script = tmp_path / f"example_{number}.py"
+        script.write_text(block)
+        done = subprocess.run(
+            [sys.executable, str(script)],
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=tmp_path,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "Traceback" not in done.stderr

@@ -4,4 +4,36 @@ Exact odds, games and simulations for Konflikt '47, Bolt Action 1st edition,
 Iron Cross and House Clearing.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+
 __version__ = "0.1.0"
+
+
+def new_game(
+    ruleset: str = "konflikt47",
+    scenario: str | None = None,
+    armies: Sequence[str] = (),
+    seed: int = 1,
+) -> BoltActionGame:
+    """A game of ``ruleset`` set up and ready for its first action (a draw from the bag).
+
+    ``scenario`` and the two ``armies`` are files or the names of shipped samples; left out,
+    the ruleset's sample scenario and armies. ``seed`` seeds the game's own dice. The game
+    follows OpenSpiel's shape: ``current_player``, ``legal_actions``, ``chance_outcomes``,
+    ``apply_action``, ``is_terminal``, ``returns``, ``clone``, ``observation``.
+    """
+    from kriegsspiel.errors import UsageError
+    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+    from kriegsspiel.sim.matchup import build_matchup, parsed
+
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise UsageError(f"seed must be a whole number 0 or more, not {seed!r}.")
+    matchup = build_matchup(ruleset, scenario, list(armies))
+    table, army_a, army_b = parsed(matchup)
+    return BoltActionGame(matchup.ruleset, table, (army_a, army_b), seed=seed)

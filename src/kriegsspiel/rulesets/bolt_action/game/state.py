@@ -380,6 +380,53 @@ class BoltActionGame:
             return (0.0, 0.0)
         return (1.0, -1.0) if a > b else (-1.0, 1.0)
 
+    def observation(self) -> dict[str, Any]:
+        """The position as plain data (JSON-ready), as both players see it: everything on
+        the table is open information, and so is the bag (how many dice each side has in
+        it). For agents and tools that want the state without the engine's objects."""
+        player = self.current_player()
+        if self.pending is not None:
+            deciding = self.pending.kind
+        else:
+            deciding = {CHANCE: "draw", TERMINAL: "game over"}.get(player, "order")
+        return {
+            "ruleset": self.ruleset,
+            "turn": self.turn,
+            "turns": self.scenario.turns,
+            "to_move": player,
+            "decision": deciding,
+            "unit_to_decide": None if self.pending is None else self.pending.target,
+            "dice_in_bag": [len(self.eligible(0)), len(self.eligible(1))],
+            "score": list(self.score()),
+            "table": [self.table.width, self.table.height],
+            "objectives": [
+                {"name": o.name, "x": o.x, "y": o.y, "points": o.points}
+                for o in self.scenario.objectives
+            ],
+            "units": [
+                {
+                    "uid": u.uid,
+                    "side": u.side,
+                    "name": u.name,
+                    "kind": u.kind,
+                    "quality": u.quality,
+                    "points": u.points,
+                    "models": len(u.alive_models),
+                    "start_models": u.start_models,
+                    "x": round(u.anchor.x, 3),
+                    "y": round(u.anchor.y, 3),
+                    "heading": u.heading,
+                    "pins": u.pins,
+                    "order": u.order,
+                    "retained": u.retained,
+                    "destroyed": u.destroyed,
+                    "vehicle": u.vehicle is not None,
+                    "immobilised": u.immobilised,
+                }
+                for u in self.units
+            ],
+        }
+
     def clone(self) -> BoltActionGame:
         twin = copy.copy(self)
         twin.units = [u.copy() for u in self.units]

@@ -1,0 +1,75 @@
+"""The game as an environment for agents: ``kriegsspiel.new_game`` and ``observation``."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import kriegsspiel
+from kriegsspiel.ai.players import chance_outcome
+from kriegsspiel.core.game import CHANCE, TERMINAL
+from kriegsspiel.errors import UsageError
+
+
+def test_new_game_sets_up_the_samples_ready_for_the_first_draw() -> None:
+    game = kriegsspiel.new_game()
+    assert game.ruleset == "konflikt47" and game.current_player() == CHANCE
+    seen = game.observation()
+    assert seen["decision"] == "draw" and seen["turn"] == 1
+    live = [u for u in seen["units"] if not u["destroyed"]]
+    assert sum(seen["dice_in_bag"]) == len(live) == len(game.units)
+    chances = dict((a.side, p) for a, p in game.chance_outcomes())
+    assert chances[0] == pytest.approx(seen["dice_in_bag"][0] / sum(seen["dice_in_bag"]))
+    assert json.loads(json.dumps(seen)) == seen  # plain data
+
+
+def test_observation_follows_the_game_and_a_clone_is_its_own() -> None:
+    game = kriegsspiel.new_game("bolt-action-1", "hold-the-crossroads", seed=4)
+    assert game.observation()["objectives"]
+    rng = random.Random(4)
+    game.apply_action(chance_outcome(game, rng))
+    seen = game.observation()
+    assert seen["decision"] == "order" and seen["to_move"] == game.current_player()
+    before = json.dumps(seen)
+    twin = game.clone()
+    while not twin.is_terminal():
+        if twin.current_player() == CHANCE:
+            twin.apply_action(chance_outcome(twin, rng))
+        else:
+            twin.apply_action(rng.choice(twin.legal_actions()))
+    assert json.dumps(game.observation()) == before  # the look-ahead left the game alone
+    after = twin.observation()
+    assert after["decision"] == "game over" and after["to_move"] == TERMINAL
+    assert after["score"] == list(twin.score())
+    lost = [u for u in after["units"] if u["destroyed"]]
+    assert all(u["models"] == 0 or u["vehicle"] or u["destroyed"] for u in lost)
+
+
+def test_a_pending_decision_names_the_unit_that_decides() -> None:
+    game = kriegsspiel.new_game(seed=2)
+    rng = random.Random(2)
+    while game.pending is None and not game.is_terminal():
+        if game.current_player() == CHANCE:
+            game.apply_action(chance_outcome(game, rng))
+        else:
+            game.apply_action(rng.choice(game.legal_actions()))
+    assert game.pending is not None
+    seen = game.observation()
+    assert seen["decision"] == game.pending.kind
+    assert seen["unit_to_decide"] == game.pending.target
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"seed": -1}, "seed must be a whole number 0 or more"),
+        ({"ruleset": "iron-cross"}, "whole games are built for"),
+        ({"armies": ["nowhere"]}, "give two --army"),
+        ({"armies": ["nowhere", "us-tesla-company"]}, "neither a file nor a shipped army"),
+    ],
+)
+def test_new_game_refuses_bad_input_with_a_reason(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        kriegsspiel.new_game(**kwargs)  # type: ignore[arg-type]
