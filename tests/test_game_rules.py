@@ -958,3 +958,32 @@ def test_a_choice_for_the_wrong_unit_is_refused_naming_the_unit_that_decides() -
     )
     with pytest.raises(IllegalActionError, match=r"with .* \(unit 10\): choose one of"):
         game.apply_action(Action("react", side=1, unit=11, choice="hand-to-hand"))
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_damage_dealt_adds_up_to_the_enemy_points_lost(ruleset: str) -> None:
+    """Each side's damage dealt is the points the enemy lost: models shot, units broken by
+    morale or pins (credited to whoever broke them), close quarters counted once each way,
+    and an observer's barrage or air strike credited to the observer. Only losses a side
+    inflicts on itself (friendly fire, a miscalculated barrage, a rookie pilot) are no
+    one's."""
+    import kriegsspiel
+    from kriegsspiel.ai.players import RandomPlayer, play
+    from kriegsspiel.rulesets.bolt_action.game.units import points_lost
+
+    own_goals = {"friendly fire", "rookie pilot", "miscalculation"}
+    checked = 0
+    for seed in range(12):
+        game = kriegsspiel.new_game(ruleset, sample_scenarios()[seed % 2].stem, seed=seed)
+        play(game, [RandomPlayer(seed), RandomPlayer(seed + 1)], seed)
+        said = {str(v) for e in game.events for v in e.data.values()} | {
+            e.kind for e in game.events
+        }
+        if said & own_goals:
+            continue
+        checked += 1
+        for side in (0, 1):
+            dealt = sum(u.damage_dealt for u in game.units if u.side == side)
+            lost = sum(points_lost(u) for u in game.units if u.side != side)
+            assert dealt == pytest.approx(lost), (seed, side)
+    assert checked >= 5

@@ -144,6 +144,15 @@ class Pending:
     ambushers: tuple[int, ...] = ()
 
 
+def _credit(by: UnitState | None, lost: UnitState, models: int) -> None:
+    """Credit ``by`` with the points of ``models`` of ``lost``'s models (a vehicle: all its
+    points) as damage dealt; not an attack on its own side (friendly fire, a shockwave)."""
+    if by is None or by.side == lost.side or lost.destroyed or models <= 0:
+        return
+    share = 1.0 if lost.vehicle is not None else models / max(1, lost.start_models)
+    by.damage_dealt += lost.points * share
+
+
 def _held(unit: UnitState) -> str | None:
     """The Down or Ambush order a unit holds (given this turn or kept from the last)."""
     for order in (unit.order, unit.retained):
@@ -1053,8 +1062,8 @@ class BoltActionGame:
             if gravity and out.casualties:
                 tgt.no_run = True
             if out.destroyed_by_morale and not tgt.destroyed:
-                self._destroy(tgt, "fails its morale check after a flamethrower")
-            self.check_pins(tgt)
+                self._destroy(tgt, "fails its morale check after a flamethrower", by=unit)
+            self.check_pins(tgt, by=unit)
 
     def casualties(self, tgt: UnitState, count: int, *, by: UnitState | None) -> None:
         """Remove ``count`` models (the owner's sensible choice), then any morale check."""
@@ -1069,10 +1078,9 @@ class BoltActionGame:
 
         for model in sorted(tgt.alive_models, key=keep_order)[:count]:
             model.alive = False
-        if by is not None:
-            by.damage_dealt += tgt.points * count / max(1, tgt.start_models)
+        _credit(by, tgt, count)
         if not tgt.alive_models:
-            self._destroy(tgt, "all models lost", credit=False)
+            self._destroy(tgt, "all models lost")
             return
         alive = len(tgt.alive_models)
         if losses_force_test(tgt.start_models, alive):
@@ -1080,7 +1088,7 @@ class BoltActionGame:
             passed = morale_check(self.dice, test)
             self.log("morale check", unit=tgt.uid, needs=test.value, passed=passed)
             if not passed:
-                self._destroy(tgt, "fails its morale check")
+                self._destroy(tgt, "fails its morale check", by=by)
 
     def _has_rule(self, weapon_name: str, rule: str) -> bool:
         """Does the weapon (aircraft are not on the chart) have this special rule?"""
@@ -1095,12 +1103,12 @@ class BoltActionGame:
         shots = weapon.shots
         return weapon.category == "heavy weapons" or (shots.isdigit() and int(shots) > 1)
 
-    def check_pins(self, unit: UnitState) -> None:
-        """A unit with as many pins as its morale is removed."""
+    def check_pins(self, unit: UnitState, *, by: UnitState | None = None) -> None:
+        """A unit with as many pins as its morale is removed (``by``: whose attack did it)."""
         if not unit.destroyed and destroyed_by_pins(
             self.rules, self.rules.morale(unit.quality), unit.pins
         ):
-            self._destroy(unit, f"{unit.pins} pins reach its morale")
+            self._destroy(unit, f"{unit.pins} pins reach its morale", by=by)
 
     def vehicle_damage(
         self,
@@ -1122,18 +1130,19 @@ class BoltActionGame:
             tgt.immobilised = True
             halted = halted or tgt.order is not None
         if ko:
-            if by is not None:
-                by.damage_dealt += tgt.points
-            self._destroy(tgt, "knocked out", credit=False)
+            self._destroy(tgt, "knocked out", by=by)
             if tgt.vehicle is not None and tgt.vehicle.target.kind == "armoured":
                 self.table = self.table.wreck(tgt.anchor, name=f"wreck of {tgt.name}")
             return
         if halted:
             tgt.order = "Down"
             tgt.moved = None
-        self.check_pins(tgt)
+        self.check_pins(tgt, by=by)
 
-    def _destroy(self, unit: UnitState, why: str, *, credit: bool = True) -> None:
+    def _destroy(self, unit: UnitState, why: str, *, by: UnitState | None = None) -> None:
+        """Take a unit out of the game; ``by`` (the enemy whose attack broke it) is credited
+        with the points of what was left of it."""
+        _credit(by, unit, len(unit.alive_models))
         unit.destroyed = True
         for m in unit.models:
             m.alive = False if unit.vehicle is None else m.alive
@@ -1322,19 +1331,18 @@ class BoltActionGame:
             defenders_left=result.defenders_left,
         )
         if result.both_destroyed:
-            unit.damage_dealt += tgt.points
-            tgt.damage_dealt += unit.points
-            self._destroy(tgt, "wiped out in close quarters, as were its attackers", credit=False)
-            self._destroy(unit, "wiped out in close quarters, as was its target", credit=False)
+            self._destroy(tgt, "wiped out in close quarters, as were its attackers", by=unit)
+            self._destroy(unit, "wiped out in close quarters, as was its target", by=tgt)
             return
         winner, loser = (unit, tgt) if result.attacker_wins else (tgt, unit)
         left = result.attackers_left if result.attacker_wins else result.defenders_left
-        for model in winner.alive_models[left:]:
+        fallen = winner.alive_models[left:]
+        for model in fallen:
             model.alive = False
-        winner.damage_dealt += loser.points
-        self._destroy(loser, "lost the close quarters fight", credit=False)
+        _credit(loser, winner, len(fallen))  # the loser struck some down before it broke
+        self._destroy(loser, "lost the close quarters fight", by=winner)
         if not winner.alive_models:
-            self._destroy(winner, "wiped out in the same fight", credit=False)
+            self._destroy(winner, "wiped out in the same fight")
 
     def vehicle_profile_of(self, unit: UnitState, *, indirect: bool) -> VehicleProfile:
         """How hits on this vehicle are resolved now (its crew, pins and special rules)."""

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.table import Point
-from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState, points_lost
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Shot,
@@ -36,6 +36,7 @@ class Delayed:
     side: int
     target: int
     point: tuple[float, float]
+    caller: int = -1  # the observer's unit, credited with what it destroys
 
 
 def observer_kind(unit: UnitState) -> str | None:
@@ -55,10 +56,23 @@ def can_call(game: BoltActionGame, unit: UnitState, kind: str) -> bool:
 def call(game: BoltActionGame, observer: UnitState, target: UnitState, kind: str) -> None:
     """The observer calls it in on ``target``: roll on the chart."""
     observer.support_used = True
-    resolve(game, Delayed(kind, observer.side, target.uid, (target.anchor.x, target.anchor.y)))
+    point = (target.anchor.x, target.anchor.y)
+    resolve(game, Delayed(kind, observer.side, target.uid, point, observer.uid))
 
 
 def resolve(game: BoltActionGame, call_in: Delayed) -> None:
+    """Roll the barrage or air strike on its chart and carry it out; the observer who
+    called it is credited with the enemy points it destroys (its fire is no one's on the
+    table, so it is resolved with no attacker: no unit ranges in, none is nearest)."""
+    enemies = [u for u in game.units if u.side != call_in.side]
+    before = [points_lost(u) for u in enemies]
+    _resolve(game, call_in)
+    if 0 <= call_in.caller < len(game.units):
+        caller = game.units[call_in.caller]
+        caller.damage_dealt += sum(points_lost(u) for u in enemies) - sum(before)
+
+
+def _resolve(game: BoltActionGame, call_in: Delayed) -> None:
     roll = game.dice.roll(6)
     if call_in.kind == "barrage":
         chart = game.rules.data.artillery_barrage
@@ -195,4 +209,4 @@ def _here_it_comes(game: BoltActionGame, target: UnitState) -> None:
 
 def _resolve_hits(game: BoltActionGame, unit: UnitState, shot: Shot, by: UnitState | None) -> None:
     game.resolve_attack(by, unit, [Group(shot, 1)], event="support damage")
-    game.check_pins(unit)
+    game.check_pins(unit, by=by)

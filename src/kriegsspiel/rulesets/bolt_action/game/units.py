@@ -197,6 +197,17 @@ class UnitState:
         return clone
 
 
+def points_lost(unit: UnitState) -> float:
+    """The points of the unit the enemy has taken: its lost models' share, or all of it
+    once destroyed (a vehicle: nothing until it is destroyed)."""
+    if unit.destroyed:
+        return float(unit.points)
+    if unit.vehicle is not None:
+        return 0.0
+    alive = sum(1 for m in unit.models if m.alive)
+    return unit.points * (unit.start_models - alive) / max(1, unit.start_models)
+
+
 _UNIT_FIELDS = tuple(name for name, f in UnitState.__dataclass_fields__.items() if f.init)
 
 
