@@ -684,7 +684,10 @@ def test_a_close_quarters_fight_that_wipes_out_both_sides_destroys_both() -> Non
     assert fought.data["attackers_left"] == fought.data["defenders_left"] == 0
     assert not fought.data["attacker_wins"]
     assert attackers.destroyed and defenders.destroyed
-    assert attackers.damage_dealt == defenders.points and defenders.damage_dealt == attackers.points
+    # each is credited with the one man it struck down, not the whole unit (the rest fell
+    # before the fight, to no one's credit here)
+    assert attackers.damage_dealt == pytest.approx(defenders.points / defenders.start_models)
+    assert defenders.damage_dealt == pytest.approx(attackers.points / attackers.start_models)
 
 
 def test_support_fire_reads_an_earlier_immobilisation_and_a_soft_skin_has_no_top_armour(
