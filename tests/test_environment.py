@@ -47,18 +47,27 @@ def test_observation_follows_the_game_and_a_clone_is_its_own() -> None:
     assert all(u["models"] == 0 or u["vehicle"] or u["destroyed"] for u in lost)
 
 
-def test_a_pending_decision_names_the_unit_that_decides() -> None:
-    game = kriegsspiel.new_game(seed=2)
-    rng = random.Random(2)
-    while game.pending is None and not game.is_terminal():
-        if game.current_player() == CHANCE:
-            game.apply_action(chance_outcome(game, rng))
-        else:
-            game.apply_action(rng.choice(game.legal_actions()))
-    assert game.pending is not None
+@pytest.mark.parametrize("kind", ["shot-reaction", "ambush", "retain"])
+def test_a_pending_decision_names_the_units_of_the_side_that_decides(kind: str) -> None:
+    """The units named are the deciding side's own: for an ambush, the ambushers (not the
+    enemy unit that moves)."""
+    for seed in range(40):
+        game = kriegsspiel.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.is_terminal() and (game.pending is None or game.pending.kind != kind):
+            if game.current_player() == CHANCE:
+                game.apply_action(chance_outcome(game, rng))
+            else:
+                game.apply_action(rng.choice(game.legal_actions()))
+        if game.pending is not None:
+            break
+    assert game.pending is not None and game.pending.kind == kind
     seen = game.observation()
-    assert seen["decision"] == game.pending.kind
-    assert seen["unit_to_decide"] == game.pending.target
+    assert seen["decision"] == kind and seen["units_to_decide"]
+    sides = {game.units[u].side for u in seen["units_to_decide"]}
+    assert sides == {seen["to_move"]}
+    acting = {a.unit for a in game.legal_actions() if a.unit >= 0}
+    assert set(seen["units_to_decide"]) == acting
 
 
 @pytest.mark.parametrize(

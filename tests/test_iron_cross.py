@@ -489,6 +489,8 @@ def _shoot(args: dict[str, object]) -> OddsReport:
     else:
         args["cover"] = "open"
         args["mortar"] = args["machine_gun"] = False
+    if args["dice"] is not None:  # an orders-of-battle count stands alone
+        args["machine_gun"] = False
     return odds.shoot(**args)  # type: ignore[arg-type]
 
 
@@ -535,6 +537,7 @@ def test_command_odds_are_probabilities(markers: int, tokens: int) -> None:
             {"target": "vehicle", "penetration": 5, "armour": 3, "machine_gun": True},
             "drop it for a vehicle",
         ),
+        ({"dice": 1, "machine_gun": True}, "give one of the two"),
         ({"range_inches": -3}, "--range must be a distance of 0 or more inches"),
         ({"target": "vehicle"}, "needs --penetration N and --armour N"),
         ({"penetration": 3, "armour": 2}, "apply only to a vehicle target"),

@@ -275,3 +275,4 @@ def test_a_move_refused_for_its_length_never_reads_as_its_allowance() -> None:
     assert too_far(6.3, 6) == '6.3" is beyond the 6" allowed'
     assert too_far(6.004, 6) == '6.004" is beyond the 6" allowed'
     assert too_far(12.04, 12).startswith('12.04"')
+    assert too_far(6.0004, 6).startswith('6.0004"')

@@ -209,6 +209,8 @@ def test_a_sweep_naming_a_list_or_scenario_wrongly_is_refused_at_its_line(
     for old, new, field in (
         ("[patrol-b.yaml]", "[patrol-c.yaml]", "against.0"),
         ("scenario: skirmish.yaml", "scenario: nowhere.yaml", "scenario"),
+        ("ruleset: konflikt47", "ruleset: nope", "ruleset"),
+        ("ruleset: konflikt47", "ruleset: iron-cross", "ruleset"),
     ):
         assert old in text
         changed = text.replace(old, new)

@@ -137,7 +137,11 @@ def test_the_fire_lowers_the_knock_out_chance_and_is_no_fire_from_six_inches() -
         ("konflikt47", {"start_inches": 9, "vehicle_weapons": ["MMG"], "cover": "x"}, "--cover"),
         ("konflikt47", {"start_inches": 9, "vehicle_weapons": ["MMG:x"]}, "--vehicle-weapon"),
         ("konflikt47", {"start_models": 4}, "--start-models"),
-        ("bolt-action-1", {"start_inches": 9, "vehicle_weapons": ["MMG"]}, "does not fire"),
+        ("bolt-action-1", {"start_inches": 9, "vehicle_weapons": ["MMG"]}, "a vehicle has none"),
+        ("bolt-action-1", {"start_inches": 9, "cover": "hard"}, "a vehicle has none"),
+        ("konflikt47", {"start_inches": 5, "cover": "hard"}, "more than 6"),
+        ("konflikt47", {"start_models": 12}, "give --from"),
+        ("konflikt47", {"start_models": -1}, "give 1 or more"),
     ],
 )
 def test_vehicle_fire_inputs_are_refused_with_a_reason(

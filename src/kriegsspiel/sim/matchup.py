@@ -94,7 +94,9 @@ def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = No
 
         current = next((r for r in GAME_RULESETS if sample_armies(r) == samples), None)
         for other in GAME_RULESETS:
-            if other != current and any(given in (p.stem, p.name) for p in sample_armies(other)):
+            if other != current and any(
+                given.lower() in (p.stem.lower(), p.name.lower()) for p in sample_armies(other)
+            ):
                 raise UsageError(
                     f"army {given!r} is a shipped {other} list, but this matchup is played "
                     f"under {current or 'another ruleset'} (its shipped lists: {names}); to "
@@ -112,6 +114,14 @@ def read_source(kind: str, given: str, samples: list[Path], base: Path | None = 
         raise UsageError(f"cannot read {kind} file {path}: {exc}") from exc
 
 
+def game_ruleset(ruleset: str) -> str:
+    """The ruleset's name, if whole games of it are played; else a UsageError saying so."""
+    ruleset = check_ruleset(ruleset)
+    if ruleset not in GAME_RULESETS:
+        raise UsageError(f"whole games are built for konflikt47 and bolt-action-1, not {ruleset}.")
+    return ruleset
+
+
 def build_matchup(
     ruleset: str,
     scenario: str | None,
@@ -123,9 +133,7 @@ def build_matchup(
     from kriegsspiel.core.scenario import sample_scenarios
     from kriegsspiel.rulesets.bolt_action.army import sample_armies
 
-    ruleset = check_ruleset(ruleset)
-    if ruleset not in GAME_RULESETS:
-        raise UsageError(f"whole games are built for konflikt47 and bolt-action-1, not {ruleset}.")
+    ruleset = game_ruleset(ruleset)
     kinds = tuple(k.strip() for k in players.split(","))
     if len(kinds) != 2 or any(k not in PLAYER_KINDS for k in kinds):
         raise UsageError(

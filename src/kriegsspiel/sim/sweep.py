@@ -24,6 +24,7 @@ from kriegsspiel.sim.matchup import (
     army_name,
     build_matchup,
     check_setup,
+    game_ruleset,
     read_source,
 )
 
@@ -90,7 +91,8 @@ def load_sweep(given: str) -> Sweep:
 
     path = Path(given)
     if not path.is_file():
-        path = next((p for p in sample_sweeps() if given in (p.stem, p.name)), path)
+        wanted = given.lower()
+        path = next((p for p in sample_sweeps() if wanted in (p.stem, p.name.lower())), path)
     if not path.is_file():
         names = ", ".join(p.stem for p in sample_sweeps())
         raise UsageError(f"sweep {given!r} is neither a file nor a shipped sweep ({names}).")
@@ -109,9 +111,13 @@ def load_sweep(given: str) -> Sweep:
         return told
 
     try:
+        game_ruleset(spec.ruleset)
+    except UsageError as exc:
+        raise field_at("ruleset")(str(exc)) from None
+    try:
         probe = build_matchup(spec.ruleset, spec.scenario, [], spec.players, base)
     except UsageError as exc:
-        raise field_at("scenario" if spec.scenario else "ruleset")(str(exc)) from None
+        raise field_at("scenario")(str(exc)) from None
     samples = sample_armies(probe.ruleset)
 
     def army(name: str, *loc: int | str) -> Source:

@@ -80,7 +80,7 @@ TESTED_HIT_WEIGHT = 3  # at a vehicle, a hit that brings its crew a morale test 
 MAX_FIGHTERS = 20
 
 
-_AT_LEAST_ONE = frozenset({"models", "attackers", "defenders", "target_models"})
+_AT_LEAST_ONE = frozenset({"models", "attackers", "defenders", "target_models", "start_models"})
 
 
 def _check_counts(**counts: int | None) -> None:
@@ -746,8 +746,11 @@ def _fire_at_assaulters(
                 "--vehicle-weapon: give --from, the distance the assault begins at; the "
                 "vehicle fires only at assaulters that begin far enough away."
             )
-        if cover != "none":
-            raise UsageError("--cover is the assaulters' cover as the vehicle fires: give --from.")
+        if cover != "none" or start_models != models:
+            raise UsageError(
+                "--cover and --start-models describe the assaulters as the vehicle fires at "
+                "them: give --from (and --vehicle-weapon)."
+            )
         unasked: list[Reason] = []
         if beyond is not None:
             unasked.append(
@@ -762,17 +765,18 @@ def _fire_at_assaulters(
     if not math.isfinite(start_inches) or start_inches <= 0:
         raise UsageError(f"--from must be a distance in inches above 0 (got {start_inches}).")
     if beyond is None:
-        if weapons:
+        if weapons or cover != "none" or start_models != models:
             raise UsageError(
-                f"--vehicle-weapon: in {rules.data.title} a vehicle does not fire at its "
-                "assaulters; drop --vehicle-weapon."
+                "--vehicle-weapon, --cover and --start-models describe the vehicle's fire at "
+                f"its assaulters, and in {rules.data.title} a vehicle has none; drop them."
             )
         return _Fire(Dist.constant(models), [])
     if start_inches <= beyond:
-        if weapons:
+        if weapons or cover != "none" or start_models != models:
             raise UsageError(
-                f"--vehicle-weapon: the vehicle fires only at assaulters that begin more than "
-                f'{beyond:g}" away (--from {start_inches:g}); drop --vehicle-weapon.'
+                "--vehicle-weapon, --cover and --start-models describe the vehicle's fire, and "
+                f'it fires only at assaulters that begin more than {beyond:g}" away (--from '
+                f"{start_inches:g}); drop them."
             )
         return _Fire(
             Dist.constant(models),

@@ -132,6 +132,11 @@ def find_weapon(
     row = next(w for w in table.weapons if w.name == chosen)
     if crew is not None:
         _whole("crew", crew, 1)
+        if row.crew_needed is None:
+            raise UsageError(
+                f"--crew is for a weapon that needs a crew (a belt-fed LMG); the {row.name.lower()} "
+                "is fired by one figure: drop --crew"
+            )
         if row.crew_needed is not None and crew < row.crew_needed and row.short_crewed_fires_as:
             note = (
                 f"a {row.name} with {crew} crew (needs {row.crew_needed}) "
@@ -212,7 +217,6 @@ def plan_shot(
             "a box or belt LMG, or an assault rifle"
         )
     band = range_band(arm, range_inches)
-    _whole("--weapon-skill", weapon_skill, 0)
     kinds = (tables.figures.officer, tables.figures.other)
     best = max(DiceExpr(k.weapon_skill_dice).most * k.weapon_skill_multiplier for k in kinds)
     least = min(
@@ -220,6 +224,7 @@ def plan_shot(
         for k in kinds
     )
     step = math.gcd(*(k.weapon_skill_multiplier for k in kinds))
+    _whole("--weapon-skill", weapon_skill, least)
     if not least <= weapon_skill <= best or weapon_skill % step:
         rolled = " or ".join(f"{k.weapon_skill_dice}x{k.weapon_skill_multiplier}" for k in kinds)
         raise UsageError(

@@ -326,6 +326,11 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
     if s.dice is not None:
         if isinstance(s.dice, bool) or not isinstance(s.dice, int) or s.dice < 1:
             raise UsageError(f"--dice must be 1 or more firing dice, not {s.dice!r}")
+        if s.machine_gun:
+            raise UsageError(
+                "--dice gives the firing dice itself (an orders-of-battle rule); --machine-gun "
+                "would set them too: give one of the two"
+            )
         dice, dice_because = s.dice, "given: an orders-of-battle special rule"
     limit = MAX_DICE_AT_VEHICLE if target == "vehicle" else MAX_DICE
     if dice > limit:

@@ -389,6 +389,13 @@ class BoltActionGame:
             return (0.0, 0.0)
         return (1.0, -1.0) if a > b else (-1.0, 1.0)
 
+    def deciding_units(self) -> list[int]:
+        """The units whose decision the game waits for: the one reacting or choosing to keep
+        its die, or the ambushers who may fire (none while an order or a draw is awaited)."""
+        if self.pending is None:
+            return []
+        return sorted({a.unit for a in self._pending_choices() if a.unit >= 0})
+
     def observation(self) -> dict[str, Any]:
         """The position as plain data (JSON-ready), as both players see it: everything on
         the table is open information, and so is the bag (how many dice each side has in
@@ -404,7 +411,7 @@ class BoltActionGame:
             "turns": self.scenario.turns,
             "to_move": player,
             "decision": deciding,
-            "unit_to_decide": None if self.pending is None else self.pending.target,
+            "units_to_decide": self.deciding_units(),
             "dice_in_bag": [len(self.eligible(0)), len(self.eligible(1))],
             "score": list(self.score()),
             "table": [self.table.width, self.table.height],
@@ -461,8 +468,7 @@ class BoltActionGame:
         if self.pending is not None:
             choices = self._pending_choices()
             if action not in choices:
-                deciding = sorted({a.unit for a in choices if a.unit is not None})
-                who = ", ".join(f"{self.units[u].name} (unit {u})" for u in deciding)
+                who = ", ".join(f"{self.units[u].name} (unit {u})" for u in self.deciding_units())
                 raise IllegalActionError(
                     f"waiting for side {player} to {self.pending.kind}"
                     + (f" with {who}" if who else "")

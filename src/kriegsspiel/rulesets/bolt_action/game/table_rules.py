@@ -89,7 +89,7 @@ def too_far(distance: float, allowance: float) -> str:
     """Why a move is refused for its length, with enough decimals that the distance does
     not read as the allowance itself ('6.0" is beyond the 6" allowed')."""
     shown = next(
-        text for d in (1, 2, 3, 6) if float(text := f"{distance:.{d}f}") > allowance or d == 6
+        text for d in range(1, 7) if float(text := f"{distance:.{d}f}") > allowance or d == 6
     )
     return f'{shown}" is beyond the {allowance:g}" allowed'
 
