@@ -91,6 +91,10 @@ def test_within_precision_needs_every_outcome_narrow() -> None:
     assert within_precision([50, 0, 50], 0.1)  # half-width ~0.097 at n=100, p=0.5
     assert not within_precision([50, 0, 50], 0.09)
     assert not within_precision([0, 0, 0], 0.5)
+    # lopsided: 20 of 20 is 100% with a low of 84%: its half-width is 0.08, but it is not
+    # known to +-0.1, as the stop notice would claim
+    assert wilson(20, 20).half_width < 0.1 < wilson(20, 20).reach
+    assert not within_precision([20, 0, 0], 0.1)
 
 
 # --- seeds and single games -------------------------------------------------------------
@@ -235,7 +239,7 @@ def test_the_early_stop_stops_at_the_first_even_count_within_precision() -> None
     n = result.tally.games
     assert result.stopped_early and n < 200 and n % 2 == 0
     counts = [result.tally.wins[o] for o in ("A", "draw", "B")]
-    assert all(wilson(c, n).half_width <= 0.15 for c in counts)
+    assert all(wilson(c, n).reach <= 0.15 for c in counts)
     # not one game more than needed: at n - 2 (the last even count) it was not yet precise
     shorter = evaluate(patrols(), n - 2, 2)
     earlier = [shorter.tally.wins[o] for o in ("A", "draw", "B")]

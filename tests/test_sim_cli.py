@@ -150,7 +150,7 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
         (["evaluate", "--scheduler", "tcp://localhost"], "is not a scheduler's address"),
         (["evaluate", "--results", ""], "--results needs a file name"),
         (["sweep", str(DATA / "sweep.yaml"), "--seed", "-2"], "Invalid value for '--seed'"),
-        (["evaluate", "--precision", "2"], "--precision is the half-width"),
+        (["evaluate", "--precision", "2"], "--precision is how far a 95% interval may reach"),
         (["evaluate", "--plot", "x.pdf"], "--plot writes a .png or .svg"),
         (["evaluate", "--plot", "no-such-folder/p.png"], "there is no folder 'no-such-folder'"),
         (["evaluate", "--plot", "."], "is a folder; give a file name in it"),

@@ -774,7 +774,7 @@ PrecisionOpt = Annotated[
     float | None,
     typer.Option(
         "--precision",
-        help="Stop early once every outcome's 95% interval is within ± this (e.g. 0.01).",
+        help="Stop early once every outcome's 95% interval lies within ± this of its rate (e.g. 0.01).",
     ),
 ]
 

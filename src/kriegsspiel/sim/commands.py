@@ -52,7 +52,7 @@ class RunOptions:
             raise UsageError(f"--workers must be at least 1 (got {self.workers}).")
         if self.precision is not None and not 0 < self.precision < 0.5:
             raise UsageError(
-                "--precision is the half-width of a 95% interval, between 0 and 0.5, e.g. "
+                "--precision is how far a 95% interval may reach from its rate, between 0 and 0.5, e.g. "
                 f"0.01 (got {self.precision})."
             )
 

@@ -198,8 +198,8 @@ _NO_END = 2**62  # read_to once the last block has been read: no stored game lie
 def _finish(result: Evaluation, progress: Progress) -> Evaluation:
     if result.stopped_early:
         note = (
-            f"stopped early after {result.tally.games} games: every outcome is known to "
-            f"± {result.precision} (95% Wilson interval)."
+            f"stopped early after {result.tally.games} games: every outcome's 95% Wilson "
+            f"interval lies within ± {result.precision} of its rate."
         )
         result.notices.append(note)
         progress.on_notice(note)

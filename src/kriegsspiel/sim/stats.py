@@ -26,6 +26,12 @@ class Proportion:
     def half_width(self) -> float:
         return (self.high - self.low) / 2
 
+    @property
+    def reach(self) -> float:
+        """How far the interval reaches from the observed rate, on its longer side (a Wilson
+        interval is lopsided near 0 and 1: 20 of 20 is 100% with a low of 84%)."""
+        return max(self.high - self.rate, self.rate - self.low)
+
     def to_json(self) -> dict[str, float | int]:
         return {
             "count": self.hits,
@@ -63,9 +69,10 @@ class Spread:
 
 
 def within_precision(counts: Sequence[int], precision: float) -> bool:
-    """True when every count's 95% Wilson half-width, out of their total, is ≤ ``precision``."""
+    """True when every count's rate, out of their total, is known to ± ``precision``: its
+    95% Wilson interval reaches no farther than that from it on either side."""
     n = sum(counts)
-    return n > 0 and all(wilson(c, n).half_width <= precision for c in counts)
+    return n > 0 and all(wilson(c, n).reach <= precision for c in counts)
 
 
 @dataclass(slots=True)

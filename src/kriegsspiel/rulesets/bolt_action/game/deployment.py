@@ -93,7 +93,7 @@ def _deploy_in(
                 f"scenario {game.scenario.name!r}: the deployment zone of side {side!r} has no room "
                 f"for {unit.name} ({len(unit.models)} model{'s' * (len(unit.models) > 1)}) "
                 f'inside it, clear of buildings and {UNIT_GAP:g}" from the units already '
-                "set up; make the zone larger."
+                "set up; make the zone larger, or field fewer units in it."
             )
         unit.heading = heading
         for m, p in zip(unit.models, models, strict=True):
