@@ -78,9 +78,15 @@ def test_evaluate_prints_readable_tables(tmp_path: Path) -> None:
                "--workers", "1", "--no-store")  # fmt: skip
     assert done.returncode == 0, done.stderr
     for text in ("95% Wilson intervals", "army A wins (Grenadier Patrol)", "Units", "Surprising",
-                 "note: the lists are not of equal points (173 v 158)."):  # fmt: skip
+                 "note: the lists are not of equal points (173 v 158).",
+                 "army A wins deploying south", "army A wins deploying north"):  # fmt: skip
         assert text in done.stdout
     assert not (tmp_path / "kriegsspiel-results.sqlite").exists()
+    # a surprising game with the sides swapped says whose the command's first army is
+    for line in done.stdout.splitlines():
+        if line.strip().startswith("game ") and "->" in line:
+            index = int(line.split()[1].rstrip(":"))
+            assert ("sides swapped" in line) == (index % 2 == 1), line
 
 
 def test_evaluate_stops_early_and_says_so(tmp_path: Path) -> None:

@@ -43,10 +43,10 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
         (f"army B wins ({b['name']})", "army_b_wins"),
     ):
         results.add_row(label, str(data[key]["count"]), _pct(data[key]))
+    zones = data.get("sides") or ["side A", "side B"]
     for side, p in enumerate(data["army_a_wins_by_side"]):
-        results.add_row(
-            f"  army A wins on side {'AB'[side]}", f"{p['count']}/{p['games']}", _pct(p)
-        )
+        where = f"deploying {zones[side]}" if data.get("sides") else f"on {zones[side]}"
+        results.add_row(f"  army A wins {where}", f"{p['count']}/{p['games']}", _pct(p))
     console.print(results)
 
     lengths = Table(title="Scores and length (mean ± sd)", title_justify="left")
@@ -90,8 +90,10 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
     if not surprise["games"]:
         console.print("  none")
     for g in surprise["games"]:
+        # the command puts its first --army on side A: army B, in a game with swapped sides
+        swapped = " (sides swapped: army B is the command's side A)" if g["swapped"] else ""
         console.print(
-            f"  game {g['index']}: A {g['score_a']} – B {g['score_b']}  ->  {g['command']}",
+            f"  game {g['index']}: A {g['score_a']} – B {g['score_b']}{swapped}  ->  {g['command']}",
             markup=False,
             soft_wrap=True,
         )

@@ -386,13 +386,14 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
     from kriegsspiel.sim.store import code_version
 
     m = result.matchup
-    lists = parsed(m)[1:]
+    scenario, *lists = parsed(m)
     body = result.tally.to_json()
     for game in body["surprising"]["games"]:
         game["command"] = m.play_command(game["seed"], game["swapped"])
     return {
         "ruleset": m.ruleset,
         "scenario": m.scenario.label,
+        "sides": scenario.sides(),  # side A's deployment, then side B's (army A on A: even games)
         "army_a": {
             "file": m.armies[0].label,
             "name": army_name(m.armies[0]),
