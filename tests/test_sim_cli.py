@@ -135,6 +135,9 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
     assert not a_v_b["mirrored"] and b_v_a["mirrored"]
     said = " ".join(done.stderr.split())
     assert "the games of Grenadier Patrol v Rifle Patrol, from the other side" in said
+    shown = cli(tmp_path, "sweep", str(sweep), "--workers", "1")  # read back from the store
+    assert shown.stdout.count("(mirror)") == 2  # the cell and its note
+    assert "the games of the two lists the other way round" in shown.stdout
     # B v A is exactly what A v B says of B: one set of games, no second run
     evaluated = cli(tmp_path, "evaluate", *PATROLS, "--players", "random,random", "--games",
                     "6", "--seed", "5", "--json", "--no-store")  # fmt: skip
@@ -396,3 +399,14 @@ def test_shipped_names_are_found_in_any_case() -> None:
     samples = sample_armies("konflikt47")
     found = pick_file("army", "US-Tesla-Company", samples)
     assert found in samples and found.stem == "us-tesla-company"
+
+
+def test_an_odd_number_of_games_says_the_sides_are_not_balanced(tmp_path: Path) -> None:
+    done = cli(tmp_path, "evaluate", *PATROLS, "--players", "random,random", "--games", "3",
+               "--workers", "1", "--json", "--no-store")  # fmt: skip
+    data = json.loads(done.stdout)
+    assert [p["games"] for p in data["army_a_wins_by_side"]] == [2, 1]
+    assert any("an odd number of games (3)" in n for n in data["notices"])
+    even = cli(tmp_path, "evaluate", *PATROLS, "--players", "random,random", "--games", "4",
+               "--workers", "1", "--json", "--no-store")  # fmt: skip
+    assert not any("odd" in n for n in json.loads(even.stdout)["notices"])

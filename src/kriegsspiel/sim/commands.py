@@ -340,7 +340,14 @@ def _print_sweep_table(
                 else f"{cell['rate']:.0%} ({cell['low']:.0%}–{cell['high']:.0%})\n"
                 f"draws {cell['draws']:.0%}"
                 + (f", {cell['games']} games" if cell["games"] < games else "")
+                + ("\n(mirror)" if cell["mirrored"] else "")
                 for cell in row
             ),
         )
     Console(highlight=False).print(table)
+    if any(cell is not None and cell["mirrored"] for row in cells for cell in row):
+        Console(highlight=False).print(
+            "(mirror): the games of the two lists the other way round, read from this "
+            "list's side (each list plays each side in half of them).",
+            markup=False,
+        )
