@@ -11,6 +11,7 @@ import kriegsspiel
 from kriegsspiel.ai.players import chance_outcome
 from kriegsspiel.core.game import CHANCE, TERMINAL
 from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
 
 def test_new_game_sets_up_the_samples_ready_for_the_first_draw() -> None:
@@ -23,6 +24,11 @@ def test_new_game_sets_up_the_samples_ready_for_the_first_draw() -> None:
     chances = dict((a.side, p) for a, p in game.chance_outcomes())
     assert chances[0] == pytest.approx(seen["dice_in_bag"][0] / sum(seen["dice_in_bag"]))
     assert json.loads(json.dumps(seen)) == seen  # plain data
+    assert len(seen["terrain"]) == len(game.table.features) > 0
+    assert len(seen["deployment"]) == len(game.scenario.deployment)
+    for unit, said in zip(game.units, seen["units"], strict=True):
+        assert len(said["living_models"]) == said["models"] == len(unit.alive_models)
+        assert said["living_models"][0]["weapons"] == list(unit.alive_models[0].weapons)
 
 
 def test_observation_follows_the_game_and_a_clone_is_its_own() -> None:
@@ -64,6 +70,7 @@ def test_a_pending_decision_names_the_units_of_the_side_that_decides(kind: str) 
     assert game.pending is not None and game.pending.kind == kind
     seen = game.observation()
     assert seen["decision"] == kind and seen["units_to_decide"]
+    assert seen["pending_order"] == game.pending.action.to_json()
     sides = {game.units[u].side for u in seen["units_to_decide"]}
     assert sides == {seen["to_move"]}
     acting = {a.unit for a in game.legal_actions() if a.unit >= 0}
@@ -82,3 +89,54 @@ def test_a_pending_decision_names_the_units_of_the_side_that_decides(kind: str) 
 def test_new_game_refuses_bad_input_with_a_reason(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(UsageError, match=message):
         kriegsspiel.new_game(**kwargs)  # type: ignore[arg-type]
+
+
+def _at_first_order(seed: int = 7) -> tuple[BoltActionGame, int, int]:
+    """A game at its first order: (game, a unit of the side to move, an enemy unit)."""
+    game = kriegsspiel.new_game("konflikt47", "hold-the-crossroads", seed=seed)
+    game.apply_action(chance_outcome(game, random.Random(seed)))
+    side = game.current_player()
+    mine = next(u.uid for u in game.units if u.side == side)
+    theirs = next(u.uid for u in game.units if u.side != side)
+    return game, mine, theirs
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"order": "Fire", "to": (68.0, 42.0)}, "a Fire order does not move"),
+        ({"order": "Fire", "to": (-500.0, -500.0)}, "a Fire order does not move"),
+        ({"order": "Fire"}, "a Fire order needs a target"),
+        ({"order": "Down", "to": (10.0, 10.0)}, "a Down order takes no destination"),
+        ({"order": "Rally", "choice": "escape"}, "a Rally order takes no destination"),
+        ({"order": "Advance", "to": (5.0, 8.0), "choice": "barrage"}, "assault mode"),
+        ({"order": "Down", "side": "wrong"}, "the order says side"),
+    ],
+)
+def test_an_order_carrying_fields_it_does_not_use_is_refused_and_changes_nothing(
+    fields: dict[str, object], message: str
+) -> None:
+    """Found by using the game as an environment: a Fire order with a destination moved
+    the unit anywhere, even off the table, and an order's side was never read."""
+    from kriegsspiel.core.game import IllegalActionError
+    from kriegsspiel.rulesets.bolt_action.game.state import Action
+
+    game, mine, _ = _at_first_order()
+    before = json.dumps(game.observation())
+    if fields.get("side") == "wrong":
+        fields = {**fields, "side": 1 - game.current_player()}
+    action = Action("order", unit=mine, **fields)  # type: ignore[arg-type]
+    assert not game.is_legal(action)
+    with pytest.raises(IllegalActionError, match=message):
+        game.apply_action(action)
+    assert json.dumps(game.observation()) == before
+
+
+def test_what_is_not_an_action_is_refused_as_illegal() -> None:
+    from kriegsspiel.core.game import IllegalActionError
+
+    game, _, _ = _at_first_order()
+    for given in ("Fire", None, {"kind": "order"}):
+        with pytest.raises(IllegalActionError, match="an action is an Action"):
+            game.apply_action(given)  # type: ignore[arg-type]
+    assert all(game.is_legal(a) for a in game.legal_actions())

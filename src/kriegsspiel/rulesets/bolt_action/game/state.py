@@ -412,9 +412,25 @@ class BoltActionGame:
             "to_move": player,
             "decision": deciding,
             "units_to_decide": self.deciding_units(),
+            # at a reaction, an ambush or a keep-or-return choice: the order it is about
+            "pending_order": None if self.pending is None else self.pending.action.to_json(),
             "dice_in_bag": [len(self.eligible(0)), len(self.eligible(1))],
             "score": list(self.score()),
             "table": [self.table.width, self.table.height],
+            "terrain": [  # wrecks included: they are terrain once a vehicle is knocked out
+                {
+                    "name": f.name,
+                    "category": f.category,
+                    "cover": f.cover,
+                    "blocks_line_of_sight": f.blocks_line_of_sight,
+                    "polygon": [list(p) for p in f.polygon],
+                }
+                for f in self.table.features
+            ],
+            "deployment": [
+                {"side": z.side, "polygon": [list(p) for p in z.polygon]}
+                for z in self.scenario.deployment
+            ],
             "objectives": [
                 {"name": o.name, "x": o.x, "y": o.y, "points": o.points}
                 for o in self.scenario.objectives
@@ -438,6 +454,22 @@ class BoltActionGame:
                     "destroyed": u.destroyed,
                     "vehicle": u.vehicle is not None,
                     "immobilised": u.immobilised,
+                    "moved": u.moved,
+                    "ranged_in_on": u.ranged_in_on,
+                    "support_used": u.support_used,
+                    "no_run": u.no_run,
+                    "living_models": [
+                        {
+                            "name": m.name,
+                            "x": round(m.x, 3),
+                            "y": round(m.y, 3),
+                            "weapons": list(m.weapons),
+                            "officer": m.officer,
+                            "nco": m.nco,
+                            "used_one_shot": m.used_one_shot,
+                        }
+                        for m in u.alive_models
+                    ],
                 }
                 for u in self.units
             ],
@@ -453,7 +485,21 @@ class BoltActionGame:
         return twin
 
     # ------------------------------------------------------------------ validation
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``apply_action`` would take the action (it need not be one of
+        ``legal_actions``, which offers a sensible set of moves, not every place)."""
+        try:
+            self.validate(action)
+        except IllegalActionError:
+            return False
+        return True
+
     def validate(self, action: Action) -> None:
+        """Raise IllegalActionError, saying why, unless the action can be taken now."""
+        if not isinstance(action, Action):
+            raise IllegalActionError(
+                f"an action is an Action (Action.from_json reads one), not {type(action).__name__}"
+            )
         player = self.current_player()
         if player == TERMINAL:
             raise IllegalActionError("the game is over")
@@ -488,6 +534,11 @@ class BoltActionGame:
             raise IllegalActionError(f"{unit.name} already has an order this turn")
         if action.order not in ORDERS:
             raise IllegalActionError(f"{action.order!r} is not an order ({', '.join(ORDERS)})")
+        if action.side not in (-1, player):
+            raise IllegalActionError(
+                f"{unit.name} is side {player}'s unit; the order says side {action.side}"
+            )
+        self._check_fields(action)
         if action.order == "Run" and unit.no_run:
             raise IllegalActionError(f"{unit.name} was hit by a gravity pulse and cannot Run now")
         if action.order in ("Advance", "Run"):
@@ -519,6 +570,37 @@ class BoltActionGame:
             at = Point(*action.to) if action.to else unit.anchor
             if not self.can_shoot(unit, tgt, moving=action.order == "Advance", origin=at):
                 raise IllegalActionError(f"{tgt.name} is out of sight or range of {unit.name}")
+
+    def _check_fields(self, action: Action) -> None:
+        """An order carries only what it uses: a destination to move (Advance, Run), a
+        target to shoot or assault (Fire, Advance, Run), and a choice of assault mode or of
+        support to call; anything else would be silently ignored, or worse."""
+        order = action.order
+        if order in ("Down", "Rally", "Ambush"):
+            if action.to is not None or action.target is not None or action.choice:
+                raise IllegalActionError(f"a {order} order takes no destination, target or choice")
+            return
+        if order == "Fire":
+            if action.to is not None:
+                raise IllegalActionError(
+                    "a Fire order does not move: give Advance to move and fire"
+                )
+            if action.target is None:
+                raise IllegalActionError("a Fire order needs a target")
+            if action.choice and action.choice not in SUPPORT:
+                raise IllegalActionError(
+                    f"a Fire order's choice is a support call ({', '.join(SUPPORT)}), "
+                    f"not {action.choice!r}"
+                )
+            return
+        assaulting = order == "Run" and action.target is not None
+        # Bolt Action fights hand-to-hand only: its one mode may be named or left out
+        modes = ("hand-to-hand", "point-blank") if self.rules.has_reactions else ("hand-to-hand",)
+        if action.choice and not (assaulting and action.choice in modes):
+            raise IllegalActionError(
+                f"an order's choice is an assault mode ({', '.join(modes)}), given with a Run "
+                f"at a target; not {action.choice!r} with {order}"
+            )
 
     def _target(self, uid: int, unit: UnitState) -> UnitState:
         if not 0 <= uid < len(self.units):
