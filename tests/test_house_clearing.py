@@ -456,3 +456,10 @@ def test_malformed_data_file_names_line_and_field(tmp_path: Path) -> None:
     with pytest.raises(DataFileError) as err:
         load_data(bad)
     assert f"line {row + 1}, field range_bands.weapons.3.edges.2" in str(err.value)
+
+
+def test_the_json_question_is_the_commands_name_and_the_title_says_it_in_words() -> None:
+    shot = odds.shoot(weapon="rifle", range_inches=13, weapon_skill=120, visible=5).to_json()
+    assert shot["question"] == "shoot" and "weapon skill 120" in shot["title"]
+    rolled = odds.figure(True).to_json()
+    assert rolled["question"] == "figure" and "officer" in rolled["title"]

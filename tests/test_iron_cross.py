@@ -607,3 +607,17 @@ def test_data_file_rejects_unsourced_tables(tmp_path: Path) -> None:
     bad.write_text(text, encoding="utf-8")
     with pytest.raises(DataFileError, match=r"field natural_rolls\.source"):
         load_data(bad)
+
+
+def test_the_json_question_is_the_commands_name_and_the_title_says_it_in_words() -> None:
+    """JSON readers key on ``question``; the words with the numbers are the ``title``."""
+    cases = [
+        (odds.shoot(target="infantry", range_inches=10), "shoot", "2 D10s at infantry"),
+        (odds.activation(1, 1), "activation", "activate a unit"),
+        (odds.reaction(0, 0), "reaction", "react with a unit"),
+        (odds.smoke(), "smoke", "lay smoke"),
+        (odds.terrain_test("wheeled", "rough"), "terrain test", "enters rough terrain"),
+    ]
+    for report, question, words in cases:
+        out = report.to_json()
+        assert out["question"] == question and words in out["title"]

@@ -23,14 +23,23 @@ class OddsReport:
     """Everything an odds query found, ready for text or JSON output."""
 
     ruleset: str
-    question: str
+    question: str  # which question, as the odds command names it: "shoot", "activation"...
     reasons: tuple[Reason, ...]
     probabilities: dict[str, Fraction] = field(default_factory=dict)
     distributions: dict[str, Dist[int]] = field(default_factory=dict)
     details: dict[str, Any] = field(default_factory=dict)
+    title: str = ""  # the question in words, with its numbers (the question's name if none)
+
+    @property
+    def heading(self) -> str:
+        return self.title or self.question
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"ruleset": self.ruleset, "question": self.question}
+        out: dict[str, Any] = {
+            "ruleset": self.ruleset,
+            "question": self.question,
+            "title": self.heading,
+        }
         for key, p in self.probabilities.items():
             out[key] = float(p)
         for key, dist in self.distributions.items():

@@ -27,7 +27,7 @@ def _pct(p: Fraction | float) -> str:
 def render(report: OddsReport) -> Group:
     """The reasoning table, the headline probabilities, then each distribution."""
     parts: list[Table | Text] = []
-    title = f"{report.question} — {report.ruleset}"
+    title = f"{report.heading} — {report.ruleset}"
     why = Table(title=title, show_header=True, header_style="bold", title_justify="left")
     why.add_column("step")
     why.add_column("result", style="bold cyan")

@@ -152,7 +152,8 @@ def shoot(
     mode = "automatic" if plan.automatic else "single shot"
     return OddsReport(
         ruleset=RULESET,
-        question=(
+        question="shoot",
+        title=(
             f"{plan.weapon} ({mode}), weapon skill {plan.weapon_skill}, at "
             f"{_inches(range_inches)}, target shows {plan.visible}/5"
         ),
@@ -181,7 +182,8 @@ def figure(officer: bool, *, data: HouseClearingData | None = None) -> OddsRepor
     )
     return OddsReport(
         ruleset=RULESET,
-        question=f"roll up {'an officer, NCO or Rambo' if officer else 'a figure'}",
+        question="figure",
+        title=f"roll up {'an officer, NCO or Rambo' if officer else 'a figure'}",
         reasons=reasons,
         distributions={"initiative": initiative},
         details={

@@ -64,7 +64,8 @@ def activation(
         )
     return OddsReport(
         ruleset=RULESET,
-        question=(
+        question="activation",
+        title=(
             f"activate a unit with {_plural(morale_markers, 'morale marker')} and "
             f"{_plural(command_tokens, 'command token')}"
             + (" (first activation)" if first_activation else "")
@@ -98,7 +99,8 @@ def reaction(
     )
     return OddsReport(
         ruleset=RULESET,
-        question=(
+        question="reaction",
+        title=(
             f"react with a unit with {_plural(morale_markers, 'morale marker')} and "
             f"{_plural(command_tokens, 'command token')}"
         ),
@@ -125,7 +127,7 @@ def smoke(*, data: IronCrossData | None = None) -> OddsReport:
             f"smoke dissipates at {table.dissipates}",
         ),
     )
-    return OddsReport(RULESET, "lay smoke", reasons, {"p_success": p})
+    return OddsReport(RULESET, "smoke", reasons, {"p_success": p}, title="lay smoke")
 
 
 def terrain_test(unit: str, terrain: str, *, data: IronCrossData | None = None) -> OddsReport:
@@ -141,7 +143,13 @@ def terrain_test(unit: str, terrain: str, *, data: IronCrossData | None = None) 
         result = _needs(test.needs, tables.terrain_tests.die)
     where = terrain.strip().lower().replace("_", " ")
     reasons = (Reason("terrain test", result, f"{row.unit}, {where}: {test.text}"),)
-    return OddsReport(RULESET, f"{row.unit} enters {where} terrain", reasons, {"p_pass": p})
+    return OddsReport(
+        RULESET,
+        "terrain test",
+        reasons,
+        {"p_pass": p},
+        title=f"{row.unit} enters {where} terrain",
+    )
 
 
 def _outcomes(plan: FirePlan) -> Dist[FireOutcome]:
@@ -284,7 +292,8 @@ def shoot(
         question += f", penetration {penetration} vs armour {armour}"
     return OddsReport(
         ruleset=RULESET,
-        question=question,
+        question="shoot",
+        title=question,
         reasons=tuple(reasons),
         probabilities=probabilities,
         distributions={"hits": hits, "morale_markers": markers},
