@@ -343,3 +343,39 @@ def test_help_shows_a_default_that_is_not_a_value(command: str, option: str, def
     assert result.exit_code == 0, result.output
     line = next(line for line in result.output.splitlines() if option in line)
     assert f"default: ({default})" in line, line
+
+
+def test_every_odds_json_names_its_command_as_its_question() -> None:
+    """JSON readers key on ``question``: the name of the odds command that asked it."""
+    import json
+
+    for args in (
+        ["shoot", "--weapon", "rifle:5"],
+        ["order-test", "--pins", "1"],
+        ["morale"],
+        ["assault"],
+        ["vehicle-assault"],
+        ["shoot", "-r", "iron-cross", "--range", "10"],
+        ["activation", "--morale-markers", "1", "--command-tokens", "1"],
+        ["reaction"],
+        ["smoke"],
+        ["terrain-test", "--unit", "wheeled", "--terrain", "rough"],
+        [
+            "shoot",
+            "-r",
+            "house-clearing",
+            "-w",
+            "rifle",
+            "--range",
+            "5",
+            "--visible",
+            "3",
+            "--weapon-skill",
+            "100",
+        ],
+        ["figure", "-r", "house-clearing"],
+    ):
+        done = cli("odds", *args, "--json")
+        assert done.returncode == 0, (args, done.stderr)
+        data = json.loads(done.stdout)
+        assert data["question"] == args[0] and data["title"], args

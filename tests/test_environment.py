@@ -140,3 +140,58 @@ def test_what_is_not_an_action_is_refused_as_illegal() -> None:
         with pytest.raises(IllegalActionError, match="an action is an Action"):
             game.apply_action(given)  # type: ignore[arg-type]
     assert all(game.is_legal(a) for a in game.legal_actions())
+
+
+def test_an_assault_takes_no_other_destination_and_no_mode_at_a_vehicle() -> None:
+    """An assault moves straight at its target: any other destination was accepted and
+    ignored, as was a fighting mode against a vehicle."""
+    from test_game_rules import new_game, only, place, squad_before_vehicle
+
+    from kriegsspiel.core.game import IllegalActionError
+    from kriegsspiel.core.table import Table
+    from kriegsspiel.rulesets.bolt_action.game.state import Action
+
+    game = new_game()
+    game.table = Table(72, 48)
+    only(game, 1, 10)
+    place(game.units[1], 20, 20, 0)
+    place(game.units[10], 20, 28, 180)
+    game.apply_action(Action("draw", side=0))
+    far = Action("order", unit=1, order="Run", target=10, to=(-500.0, -500.0))
+    with pytest.raises(IllegalActionError, match="an assault moves straight at"):
+        game.apply_action(far)
+    at = game.units[10].anchor
+    assert game.is_legal(Action("order", unit=1, order="Run", target=10))
+    assert game.is_legal(Action("order", unit=1, order="Run", target=10, to=(at.x, at.y)))
+
+    game, squad, tank = squad_before_vehicle("konflikt47", 5.0)
+    game.apply_action(Action("draw", side=0))
+    point_blank = Action(
+        "order", unit=squad.uid, order="Run", target=tank.uid, choice="point-blank"
+    )
+    with pytest.raises(IllegalActionError, match="infantry assault a vehicle one way"):
+        game.apply_action(point_blank)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"order": "Down", "unit": "3"}, "unit is a whole number"),
+        ({"order": "Down", "unit": True}, "unit is a whole number"),
+        ({"order": "Fire", "target": "2"}, "target is a unit's number"),
+        ({"order": "Advance", "to": ("1", "2")}, "a pair of numbers"),
+        ({"order": "Advance", "to": [1.0, 2.0]}, "a pair of numbers"),
+        ({"order": "Down", "side": "0"}, "side is a whole number"),
+    ],
+)
+def test_an_action_with_fields_of_the_wrong_kind_is_refused_not_crashed(
+    fields: dict[str, object], message: str
+) -> None:
+    from kriegsspiel.core.game import IllegalActionError
+    from kriegsspiel.rulesets.bolt_action.game.state import Action
+
+    game, mine, _ = _at_first_order()
+    action = Action("order", **{"unit": mine, **fields})  # type: ignore[arg-type]
+    assert not game.is_legal(action)
+    with pytest.raises(IllegalActionError, match=message):
+        game.apply_action(action)

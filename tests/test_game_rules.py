@@ -315,9 +315,7 @@ def test_escape_and_stand_and_fire_take_no_order_test_even_when_pinned() -> None
         game.units[10].pins = 3
         game.dice = RandomDice(5)
         game.apply_action(Action("draw", side=0))
-        game.apply_action(
-            Action("order", unit=1, order="Run", target=10, choice="hand-to-hand", to=(20.0, 28.0))
-        )
+        game.apply_action(Action("order", unit=1, order="Run", target=10, choice="hand-to-hand"))
         game.apply_action(Action("react", side=1, unit=10, choice=choice))
         tested = [e for e in game.events if e.kind == "order test" and e.data.get("unit") == 10]
         assert not tested, choice
@@ -545,9 +543,7 @@ def test_k47_assault_reactions() -> None:
     place(game.units[1], 20, 20, 0)
     place(game.units[10], 20, 28, 180)
     game.apply_action(Action("draw", side=0))
-    game.apply_action(
-        Action("order", unit=1, order="Run", target=10, choice="hand-to-hand", to=(20.0, 28.0))
-    )
+    game.apply_action(Action("order", unit=1, order="Run", target=10, choice="hand-to-hand"))
     assert game.pending is not None and game.pending.kind == "assault-reaction"
     choices = {a.choice for a in game.legal_actions()}
     assert choices == {"hand-to-hand", "point-blank", "escape", "stand and fire"}
@@ -569,9 +565,7 @@ def test_a_unit_hemmed_in_cannot_escape_and_fights() -> None:
     place(game.units[1], 20, 40, 0)
     place(game.units[10], 20, 48, 180)  # at the northern edge, the assault coming from the south
     game.apply_action(Action("draw", side=0))
-    game.apply_action(
-        Action("order", unit=1, order="Run", target=10, choice="hand-to-hand", to=(20.0, 47.0))
-    )
+    game.apply_action(Action("order", unit=1, order="Run", target=10, choice="hand-to-hand"))
     game.apply_action(Action("react", side=1, unit=10, choice="escape"))
     kinds = [e.kind for e in game.events]
     assert "no escape" in kinds and "escape" not in kinds and "close quarters" in kinds
@@ -625,9 +619,7 @@ def test_stand_and_fire_shoots_the_assaulters_as_they_come_in(
     place(game.units[10], 20, 28, 180)
     taken = _shots_taken(game, monkeypatch)
     game.apply_action(Action("draw", side=0))
-    game.apply_action(
-        Action("order", unit=1, order="Run", target=10, choice="hand-to-hand", to=(20.0, 28.0))
-    )
+    game.apply_action(Action("order", unit=1, order="Run", target=10, choice="hand-to-hand"))
     game.apply_action(Action("react", side=1, unit=10, choice="stand and fire"))
     assert taken and taken[0][0] == 10 and taken[0][1] <= 1 + 1e-9
 
@@ -676,9 +668,7 @@ def test_a_close_quarters_fight_that_wipes_out_both_sides_destroys_both() -> Non
     place(defenders, 20, 24, 180)
     game.dice = ScriptedDice([6] * 4)  # each last man strikes the other down
     game.apply_action(Action("draw", side=0))
-    game.apply_action(
-        Action("order", unit=1, order="Run", target=10, choice="hand-to-hand", to=(20.0, 24.0))
-    )
+    game.apply_action(Action("order", unit=1, order="Run", target=10, choice="hand-to-hand"))
     game.apply_action(Action("react", side=1, unit=10, choice="hand-to-hand"))
     fought = next(e for e in game.events if e.kind == "close quarters")
     assert fought.data["attackers_left"] == fought.data["defenders_left"] == 0
@@ -853,7 +843,7 @@ def test_recce_vehicle_may_escape_an_assault() -> None:
     place(squad, 30, 16, 0)
     game.dice = ScriptedDice([1, 1] + [3] * 30)  # the order test (-3, no AT weapons): double 1
     game.apply_action(Action("draw", side=1))
-    game.apply_action(Action("order", unit=10, order="Run", target=8, to=(30.0, 24.0)))
+    game.apply_action(Action("order", unit=10, order="Run", target=8))
     assert {a.choice for a in game.legal_actions()} == {"stay", "escape"}
     before = tank.anchor
     game.apply_action(Action("react", side=0, unit=8, choice="escape"))
@@ -956,9 +946,7 @@ def test_a_choice_for_the_wrong_unit_is_refused_naming_the_unit_that_decides() -
     place(game.units[10], 20, 28, 180)
     place(game.units[11], 50, 40, 180)
     game.apply_action(Action("draw", side=0))
-    game.apply_action(
-        Action("order", unit=1, order="Run", target=10, choice="hand-to-hand", to=(20.0, 28.0))
-    )
+    game.apply_action(Action("order", unit=1, order="Run", target=10, choice="hand-to-hand"))
     with pytest.raises(IllegalActionError, match=r"with .* \(unit 10\): choose one of"):
         game.apply_action(Action("react", side=1, unit=11, choice="hand-to-hand"))
 

@@ -616,7 +616,7 @@ def test_the_json_question_is_the_commands_name_and_the_title_says_it_in_words()
         (odds.activation(1, 1), "activation", "activate a unit"),
         (odds.reaction(0, 0), "reaction", "react with a unit"),
         (odds.smoke(), "smoke", "lay smoke"),
-        (odds.terrain_test("wheeled", "rough"), "terrain test", "enters rough terrain"),
+        (odds.terrain_test("wheeled", "rough"), "terrain-test", "enters rough terrain"),
     ]
     for report, question, words in cases:
         out = report.to_json()

@@ -92,9 +92,13 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
         raise DataFileError(name, ["the file is empty; expected a mapping of fields"])
     what: str = getattr(model, "file_kind", "file")
     if not isinstance(data, dict):
-        shape = {"str": "text", "list": "a list", "int": "a number", "float": "a number"}.get(
-            type(data).__name__, f"a {type(data).__name__}"
-        )
+        shape = {
+            "str": "text",
+            "list": "a list",
+            "int": "a number",
+            "float": "a number",
+            "bool": "true or false",
+        }.get(type(data).__name__, f"a {type(data).__name__}")
         raise DataFileError(
             name, [f"{_a(what)} is a mapping of fields (name: value, one a line), not {shape}"]
         )

@@ -23,7 +23,7 @@ class OddsReport:
     """Everything an odds query found, ready for text or JSON output."""
 
     ruleset: str
-    question: str  # which question, as the odds command names it: "shoot", "activation"...
+    question: str  # the odds command that asks it: "shoot", "order-test", "activation"...
     reasons: tuple[Reason, ...]
     probabilities: dict[str, Fraction] = field(default_factory=dict)
     distributions: dict[str, Dist[int]] = field(default_factory=dict)

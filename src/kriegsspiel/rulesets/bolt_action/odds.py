@@ -148,7 +148,8 @@ def order_test_odds(
     p_ff, p_panic = dist.probability("friendly fire"), dist.probability("panic")
     return OddsReport(
         ruleset=ruleset,
-        question="order test",
+        question="order-test",
+        title="order test",
         reasons=tuple(reasons),
         probabilities={
             "p_pass": dist.probability(lambda o: o in ("pass", "no test")),
@@ -177,7 +178,8 @@ def morale_check_odds(
     dist = exact(lambda d: morale_check(d, test))
     return OddsReport(
         ruleset=ruleset,
-        question="morale check",
+        question="morale",
+        title="morale check",
         reasons=(
             _morale_reason(rules, test, quality, officer),
             Reason("failed", "unit destroyed", "a unit failing a morale check is removed"),
@@ -696,7 +698,8 @@ def vehicle_assault_odds(
         distributions["assaulters_left"] = fire.survivors
     return OddsReport(
         ruleset=ruleset,
-        question="vehicle assault",
+        question="vehicle-assault",
+        title="vehicle assault",
         reasons=tuple(reasons),
         probabilities={
             **stopped,

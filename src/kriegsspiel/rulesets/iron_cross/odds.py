@@ -145,7 +145,7 @@ def terrain_test(unit: str, terrain: str, *, data: IronCrossData | None = None) 
     reasons = (Reason("terrain test", result, f"{row.unit}, {where}: {test.text}"),)
     return OddsReport(
         RULESET,
-        "terrain test",
+        "terrain-test",
         reasons,
         {"p_pass": p},
         title=f"{row.unit} enters {where} terrain",

@@ -121,13 +121,14 @@ class Action:
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Action:
-        to = data.get("to")
+        raw = data.get("to")  # a pair from JSON; anything else is left for validate to name
+        to: Any = (raw[0], raw[1]) if isinstance(raw, list | tuple) and len(raw) == 2 else raw
         return Action(
             kind=data["kind"],
             side=data.get("side", -1),
             unit=data.get("unit", -1),
             order=data.get("order", ""),
-            to=(to[0], to[1]) if to else None,
+            to=to,
             target=data.get("target"),
             choice=data.get("choice", ""),
         )
@@ -142,6 +143,31 @@ class Pending:
     action: Action  # the paused order (to retain: the order the unit holds)
     target: int  # the unit reacting (or the ambushed mover)
     ambushers: tuple[int, ...] = ()
+
+
+def _check_types(action: Action) -> None:
+    """An action's fields are of their kinds (as JSON or a learned policy may not give)."""
+
+    def whole(value: object) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    for name in ("side", "unit"):
+        if not whole(getattr(action, name)):
+            raise IllegalActionError(
+                f"an action's {name} is a whole number, not {getattr(action, name)!r}"
+            )
+    if action.target is not None and not whole(action.target):
+        raise IllegalActionError(f"an action's target is a unit's number, not {action.target!r}")
+    to = action.to
+    if to is not None and not (
+        isinstance(to, tuple)
+        and len(to) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in to)
+    ):
+        raise IllegalActionError(f"an action's destination is a pair of numbers (x, y), not {to!r}")
+    for name in ("kind", "order", "choice"):
+        if not isinstance(getattr(action, name), str):
+            raise IllegalActionError(f"an action's {name} is text, not {getattr(action, name)!r}")
 
 
 def _credit(by: UnitState | None, lost: UnitState, models: int) -> None:
@@ -500,6 +526,7 @@ class BoltActionGame:
             raise IllegalActionError(
                 f"an action is an Action (Action.from_json reads one), not {type(action).__name__}"
             )
+        _check_types(action)
         player = self.current_player()
         if player == TERMINAL:
             raise IllegalActionError("the game is over")
@@ -536,18 +563,18 @@ class BoltActionGame:
             raise IllegalActionError(f"{action.order!r} is not an order ({', '.join(ORDERS)})")
         if action.side not in (-1, player):
             raise IllegalActionError(
-                f"{unit.name} is side {player}'s unit; the order says side {action.side}"
+                f"{unit.name} is side {player}'s unit; the order says side {action.side!r}"
             )
         self._check_fields(action)
         if action.order == "Run" and unit.no_run:
             raise IllegalActionError(f"{unit.name} was hit by a gravity pulse and cannot Run now")
         if action.order in ("Advance", "Run"):
-            if action.to is None:
-                raise IllegalActionError(f"{action.order} needs a destination")
-            dest = Point(*action.to)
             if action.order == "Run" and action.target is not None:
                 self._check_assault(unit, action)
+            elif action.to is None:
+                raise IllegalActionError(f"{action.order} needs a destination")
             else:
+                dest = Point(*action.to)
                 check = check_move(self.rules, self.table, unit, dest, run=action.order == "Run")
                 if not check.allowed:
                     raise IllegalActionError(f"{unit.name} cannot move there: {check.reason}")
@@ -600,6 +627,24 @@ class BoltActionGame:
             raise IllegalActionError(
                 f"an order's choice is an assault mode ({', '.join(modes)}), given with a Run "
                 f"at a target; not {action.choice!r} with {order}"
+            )
+        if assaulting:
+            self._check_assault_fields(action)
+
+    def _check_assault_fields(self, action: Action) -> None:
+        """An assault moves by itself, straight at its target: a destination, if given, is
+        the target's place (as offered); a mode is for fighting infantry."""
+        tgt = self.units[action.target] if action.target is not None else None
+        if tgt is None:
+            return
+        if action.to is not None and math.dist(action.to, (tgt.anchor.x, tgt.anchor.y)) > 1e-6:
+            raise IllegalActionError(
+                f"an assault moves straight at {tgt.name}: leave out its destination, or give "
+                f"the target's place ({tgt.anchor.x:.2f}, {tgt.anchor.y:.2f})"
+            )
+        if tgt.vehicle is not None and action.choice not in ("", "hand-to-hand"):
+            raise IllegalActionError(
+                f"infantry assault a vehicle one way; {action.choice!r} is for fighting infantry"
             )
 
     def _target(self, uid: int, unit: UnitState) -> UnitState:
