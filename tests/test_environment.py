@@ -26,6 +26,8 @@ def test_new_game_sets_up_the_samples_ready_for_the_first_draw() -> None:
     assert json.loads(json.dumps(seen)) == seen  # plain data
     assert len(seen["terrain"]) == len(game.table.features) > 0
     assert len(seen["deployment"]) == len(game.scenario.deployment)
+    assert {z["side"] for z in seen["deployment"]} == {0, 1}  # sides as units have them
+    assert seen["deployment"][0]["name"] == game.scenario.sides()[0]
     for unit, said in zip(game.units, seen["units"], strict=True):
         assert len(said["living_models"]) == said["models"] == len(unit.alive_models)
         assert said["living_models"][0]["weapons"] == list(unit.alive_models[0].weapons)

@@ -83,10 +83,11 @@ def test_evaluate_prints_readable_tables(tmp_path: Path) -> None:
         assert text in done.stdout
     assert not (tmp_path / "kriegsspiel-results.sqlite").exists()
     # a surprising game with the sides swapped says whose the command's first army is
-    for line in done.stdout.splitlines():
-        if line.strip().startswith("game ") and "->" in line:
-            index = int(line.split()[1].rstrip(":"))
-            assert ("sides swapped" in line) == (index % 2 == 1), line
+    games = [line for line in done.stdout.splitlines() if line.strip().startswith("game ")]
+    assert games
+    for line in games:
+        index = int(line.split()[1].rstrip(":"))
+        assert ("sides swapped" in line) == (index % 2 == 1), line
 
 
 def test_evaluate_stops_early_and_says_so(tmp_path: Path) -> None:
@@ -406,7 +407,16 @@ def test_an_odd_number_of_games_says_the_sides_are_not_balanced(tmp_path: Path) 
                "--workers", "1", "--json", "--no-store")  # fmt: skip
     data = json.loads(done.stdout)
     assert [p["games"] for p in data["army_a_wins_by_side"]] == [2, 1]
-    assert any("an odd number of games (3)" in n for n in data["notices"])
+    assert any("an odd number of games (3): army A deployed south" in n for n in data["notices"])
     even = cli(tmp_path, "evaluate", *PATROLS, "--players", "random,random", "--games", "4",
                "--workers", "1", "--json", "--no-store")  # fmt: skip
     assert not any("odd" in n for n in json.loads(even.stdout)["notices"])
+
+
+def test_a_sweep_of_an_odd_number_of_games_says_the_sides_are_not_balanced(
+    tmp_path: Path,
+) -> None:
+    sweep = _sweep_in(tmp_path, (DATA / "sweep.yaml").read_text())
+    done = cli(tmp_path, "sweep", str(sweep), "--games", "3", "--workers", "1", "--no-store")
+    assert done.returncode == 0, done.stderr
+    assert "an odd number of games a cell (3)" in " ".join(done.stdout.split())

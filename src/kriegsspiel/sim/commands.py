@@ -347,7 +347,12 @@ def _print_sweep_table(
     Console(highlight=False).print(table)
     if any(cell is not None and cell["mirrored"] for row in cells for cell in row):
         Console(highlight=False).print(
-            "(mirror): the games of the two lists the other way round, read from this "
-            "list's side (each list plays each side in half of them).",
+            "(mirror): the games of the two lists the other way round, read from this list's side.",
+            markup=False,
+        )
+    if games % 2:
+        Console(highlight=False).print(
+            f"note: an odd number of games a cell ({games}): the row's list deployed first "
+            "once more than second; an even number balances the sides.",
             markup=False,
         )

@@ -197,9 +197,12 @@ _NO_END = 2**62  # read_to once the last block has been read: no stored game lie
 
 def _finish(result: Evaluation, progress: Progress) -> Evaluation:
     if result.tally.games % 2:
+        from kriegsspiel.sim.matchup import parsed
+
+        first, second = parsed(result.matchup)[0].sides()
         note = (
-            f"an odd number of games ({result.tally.games}): army A played the first side "
-            "once more than the second; an even number balances the sides."
+            f"an odd number of games ({result.tally.games}): army A deployed {first} once "
+            f"more than {second}; an even number balances the sides."
         )
         result.notices.append(note)  # in the report only: it is no news while games run
     if result.stopped_early:

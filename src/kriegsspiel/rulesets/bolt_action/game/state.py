@@ -453,8 +453,12 @@ class BoltActionGame:
                 }
                 for f in self.table.features
             ],
-            "deployment": [
-                {"side": z.side, "polygon": [list(p) for p in z.polygon]}
+            "deployment": [  # "side" is 0 or 1 as everywhere here; "name" the scenario's
+                {
+                    "side": self.scenario.sides().index(z.side),
+                    "name": z.side,
+                    "polygon": [list(p) for p in z.polygon],
+                }
                 for z in self.scenario.deployment
             ],
             "objectives": [
