@@ -640,14 +640,7 @@ def test_k47_vehicle_fires_at_infantry_assaulting_from_beyond_six_inches(
         game.dice = ScriptedDice([1] * 200)  # the order test passes; every shot misses
         game.apply_action(Action("draw", side=0))
         game.apply_action(
-            Action(
-                "order",
-                unit=squad.uid,
-                order="Run",
-                target=tank.uid,
-                choice="hand-to-hand",
-                to=(tank.anchor.x, tank.anchor.y),
-            )
+            Action("order", unit=squad.uid, order="Run", target=tank.uid, choice="hand-to-hand")
         )
         while game.pending is not None:
             game.apply_action(game.legal_actions()[0])

@@ -59,14 +59,7 @@ def test_the_odds_of_the_fire_at_assaulters_match_the_game_playing_it() -> None:
         game = base.clone()
         game.dice = RandomDice(seed)
         game.apply_action(
-            Action(
-                "order",
-                unit=squad.uid,
-                order="Run",
-                target=tank.uid,
-                choice="hand-to-hand",
-                to=(tank.anchor.x, tank.anchor.y),
-            )
+            Action("order", unit=squad.uid, order="Run", target=tank.uid, choice="hand-to-hand")
         )
         kinds = [e.kind for e in game.events]
         if "vehicle fires at assaulters" not in kinds:

@@ -120,6 +120,14 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
         raise DataFileError(name, told) from None
 
 
+def problem_at(text: str, loc: tuple[int | str, ...], problem: str) -> str:
+    """A problem with the field at ``loc`` of the YAML ``text``, told as every file error
+    is: "line N, field a.b: what is wrong" (no line when the text holds no YAML)."""
+    line = line_in(text, loc)
+    where = f"line {line}, " if line is not None else ""
+    return f"{where}field {'.'.join(map(str, loc))}: {problem}"
+
+
 def _a(noun: str) -> str:
     return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
 

@@ -158,7 +158,7 @@ def build_matchup(
 def check_setup(matchup: Matchup) -> None:
     """Refuse now, with its message, a matchup whose files are broken or whose lists do not
     fit the scenario's deployment zones (each list in each zone), not later in a worker."""
-    from kriegsspiel.core.datafile import line_in
+    from kriegsspiel.core.datafile import problem_at
     from kriegsspiel.rulesets.bolt_action.game.deployment import ZoneFullError
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
@@ -169,11 +169,8 @@ def check_setup(matchup: Matchup) -> None:
         except ZoneFullError as exc:
             if exc.zone is None:
                 raise
-            line = line_in(matchup.scenario.text, ("deployment", exc.zone))
-            where = f"line {line}, " if line is not None else ""
-            raise DataFileError(
-                matchup.scenario.label, [f"{where}field deployment.{exc.zone}: {exc}"]
-            ) from None
+            told = problem_at(matchup.scenario.text, ("deployment", exc.zone), str(exc))
+            raise DataFileError(matchup.scenario.label, [told]) from None
 
 
 @cache

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import yaml
 from pydantic import Field, field_validator, model_validator
 
-from kriegsspiel.core.datafile import Strict, line_in, load_yaml
+from kriegsspiel.core.datafile import Strict, load_yaml, problem_at
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.sim import MAX_SEED
 from kriegsspiel.sim.matchup import (
@@ -104,9 +104,7 @@ def load_sweep(given: str) -> Sweep:
         """A problem with the field at ``loc``, told at its line in the sweep file."""
 
         def told(problem: str) -> DataFileError:
-            line = line_in(text, loc)
-            where = f"line {line}, " if line is not None else ""
-            return DataFileError(str(path), [f"{where}field {'.'.join(map(str, loc))}: {problem}"])
+            return DataFileError(str(path), [problem_at(text, loc, problem)])
 
         return told
 
@@ -163,10 +161,7 @@ def _in_the_sweep(
             continue
         inner = found[1] or ""
         rest = tuple(int(p) if p.isdigit() else p for p in inner.split(".") if p)
-        line = line_in(text, ("variants", number, "with", *rest))
-        where = f"line {line}, " if line is not None else ""
-        field = ".".join(["variants", str(number), "with", *([inner] if inner else [])])
-        told.append(f"{where}field {field}: {found[2]}")
+        told.append(problem_at(text, ("variants", number, "with", *rest), found[2]))
     return DataFileError(path, told)
 
 
