@@ -6,8 +6,10 @@ import json
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
+import typer
 from conftest import run_cli
 from typer.testing import CliRunner
 
@@ -343,6 +345,32 @@ def test_help_shows_a_default_that_is_not_a_value(command: str, option: str, def
     assert result.exit_code == 0, result.output
     line = next(line for line in result.output.splitlines() if option in line)
     assert f"default: ({default})" in line, line
+
+
+def _commands(group: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
+    """Every leaf command under ``group`` with the words that call it (typer's own click)."""
+    found = []
+    for name, command in group.commands.items():
+        if hasattr(command, "commands"):
+            found += _commands(command, (*path, name))
+        else:
+            found.append(((*path, name), command))
+    return found
+
+
+def test_help_at_80_columns_shows_every_option_name_whole() -> None:
+    """A reader on an 80-column terminal must see each option's name, not ``--attacker-as…``
+    (rich cuts a column short when another, such as a long list of choices, is wide)."""
+    commands = _commands(typer.main.get_command(app))
+    assert len(commands) >= 15
+    for words, command in commands:
+        result = runner.invoke(app, [*words, "--help"], env={"COLUMNS": "80"})
+        assert result.exit_code == 0, (words, result.output)
+        assert "…" not in result.output, (words, result.output)
+        for param in command.params:
+            for name in param.opts:
+                if name.startswith("--"):
+                    assert name in result.output, (words, name)
 
 
 def test_every_odds_json_names_its_command_as_its_question() -> None:

@@ -44,7 +44,14 @@ class Ruleset(StrEnum):
 BA_FAMILY = (Ruleset.konflikt47, Ruleset.bolt_action_1)
 
 RulesetOpt = Annotated[
-    Ruleset, typer.Option("--ruleset", "-r", help="Which game's rules.", case_sensitive=False)
+    Ruleset,
+    typer.Option(
+        "--ruleset",
+        "-r",
+        metavar="RULESET",  # (the four names in the type column squeezed option names at 80)
+        help="Which game's rules: konflikt47, bolt-action-1, iron-cross or house-clearing.",
+        case_sensitive=False,
+    ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 QualityOpt = Annotated[str, typer.Option("--quality", help="inexperienced, regular or veteran.")]
