@@ -31,7 +31,8 @@ from kriegsspiel.core.table import Point
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action import rules_for
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
-from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.shooting import Situation, infantry_target, plan_shot
 
 RULESETS = ["konflikt47", "bolt-action-1"]

@@ -121,7 +121,7 @@ def test_an_order_carrying_fields_it_does_not_use_is_refused_and_changes_nothing
     """Found by using the game as an environment: a Fire order with a destination moved
     the unit anywhere, even off the table, and an order's side was never read."""
     from kriegsspiel.core.game import IllegalActionError
-    from kriegsspiel.rulesets.bolt_action.game.state import Action
+    from kriegsspiel.rulesets.bolt_action.game.actions import Action
 
     game, mine, _ = _at_first_order()
     before = json.dumps(game.observation())
@@ -151,7 +151,7 @@ def test_an_assault_takes_no_other_destination_and_no_mode_at_a_vehicle() -> Non
 
     from kriegsspiel.core.game import IllegalActionError
     from kriegsspiel.core.table import Table
-    from kriegsspiel.rulesets.bolt_action.game.state import Action
+    from kriegsspiel.rulesets.bolt_action.game.actions import Action
 
     game = new_game()
     game.table = Table(72, 48)
@@ -190,7 +190,7 @@ def test_an_action_with_fields_of_the_wrong_kind_is_refused_not_crashed(
     fields: dict[str, object], message: str
 ) -> None:
     from kriegsspiel.core.game import IllegalActionError
-    from kriegsspiel.rulesets.bolt_action.game.state import Action
+    from kriegsspiel.rulesets.bolt_action.game.actions import Action
 
     game, mine, _ = _at_first_order()
     action = Action("order", **{"unit": mine, **fields})  # type: ignore[arg-type]

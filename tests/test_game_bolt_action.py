@@ -41,7 +41,8 @@ from kriegsspiel.core.table import Point, Table, TerrainFeature, rectangle
 from kriegsspiel.rulesets.bolt_action.army import ArmyList, load_army, parse_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.attack import TroopsContext, exact_troops, exact_vehicle
 from kriegsspiel.rulesets.bolt_action.game import record
-from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, formation
 from kriegsspiel.rulesets.bolt_action.morale import new_test

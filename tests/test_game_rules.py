@@ -12,8 +12,9 @@ from kriegsspiel.core.procedure import RandomDice, ScriptedDice
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
-from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, facing_hit, in_arc
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.shooting import Group
@@ -298,7 +299,7 @@ def test_anti_tank_weapons_are_shaped_charges_or_pen_two_or_more() -> None:
     """Who counts as carrying anti-tank weapons, for the -3 to assault an enclosed armoured
     vehicle and for more than superficial damage in an assault (assumption)."""
     game = new_game()
-    armed = {u.name: game._has_anti_tank(u) for u in game.units if u.vehicle is None}
+    armed = {u.name: game.has_anti_tank(u) for u in game.units if u.vehicle is None}
     assert armed["Panzerschreck Team"] and armed["Bazooka Team"]  # shaped charges
     assert not armed["1st Grenadier Squad"] and not armed["MG 42 MMG Team"]  # pen 0 and 1
 
@@ -328,9 +329,9 @@ def test_officer_in_range_helps() -> None:
     squad, hq = game.units[10], game.units[9]  # a First Lieutenant: +2 within 6"
     place(hq, 20, 40)
     place(squad, 20, 44)
-    assert game._officer_near(squad) == "First Lieutenant"
+    assert game.officer_near(squad) == "First Lieutenant"
     place(squad, 50, 44)
-    assert game._officer_near(squad) is None
+    assert game.officer_near(squad) is None
 
 
 def _draw_and_order(game: BoltActionGame, action: Action) -> None:

@@ -12,7 +12,8 @@ from test_game_rules import squad_before_vehicle
 
 from kriegsspiel.core.procedure import RandomDice
 from kriegsspiel.errors import UsageError
-from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.odds import vehicle_assault_odds
 
@@ -50,7 +51,7 @@ def test_the_odds_of_the_fire_at_assaulters_match_the_game_playing_it() -> None:
         quality=squad.quality,
         target=tank.vehicle.target.name if tank.vehicle else "",
         vehicle_order="stationary",
-        anti_tank=base._has_anti_tank(squad),
+        anti_tank=base.has_anti_tank(squad),
         start_inches=9.0,
         vehicle_weapons=weapons,
     )

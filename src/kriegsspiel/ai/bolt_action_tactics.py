@@ -27,8 +27,9 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     troops_shot_distribution,
 )
 from kriegsspiel.rulesets.bolt_action.edition import Rules
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
-from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame, range_marks
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame, range_marks
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
 from kriegsspiel.rulesets.bolt_action.morale import new_test
 from kriegsspiel.rulesets.bolt_action.shooting import Cover, Group, Shot, infantry_target
@@ -493,7 +494,7 @@ class TacticalPlayer:
         self, state: BoltActionGame, unit: UnitState, target: UnitState, action: Action
     ) -> float:
         if target.vehicle is not None:
-            return 0.3 * target.points if state._has_anti_tank(unit) else -5.0
+            return 0.3 * target.points if state.has_anti_tank(unit) else -5.0
         rules = state.rules
         proc = rules.data.procedure
 

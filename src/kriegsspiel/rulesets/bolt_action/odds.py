@@ -740,7 +740,7 @@ def _fire_at_assaulters(
 ) -> _Fire:
     """Konflikt '47 (sheet 001): a vehicle fires at infantry who begin their assault on it
     from farther than the sheet's distance, with the weapons whose arc they are in, as the
-    game has it (``BoltActionGame._fire_at_assaulters``): casualties, pins, the morale check
+    game has it (``close_quarters._fire_at_assaulters``): casualties, pins, the morale check
     at half strength or a flamethrower's, and removal by pins, before the survivors strike."""
     beyond = rules.data.vehicle_assault.fires_at_assaulters_beyond
     if start_inches is None:

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 from kriegsspiel.core.scenario import Scenario
 from kriegsspiel.core.table import MEMO_LIMIT, Point, Table
 from kriegsspiel.rulesets.bolt_action.edition import Rules
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, movement_row
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
 if TYPE_CHECKING:
-    from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
+    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
 
 def _cover_centres(table: Table) -> list[Point]:
@@ -211,8 +212,6 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
 
 
 def _order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
-    from kriegsspiel.rulesets.bolt_action.game.state import Action
-
     uid = unit.uid
     enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
     acts = [Action("order", unit=uid, order=o) for o in ("Ambush", "Rally", "Down")]

@@ -17,7 +17,8 @@ from kriegsspiel.core.scenario import parse_scenario
 from kriegsspiel.errors import DataFileError
 from kriegsspiel.rulesets.bolt_action.army import parse_army
 from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
-from kriegsspiel.rulesets.bolt_action.game.state import Action, BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
 DECISIONS = ("draw", "order", "react", "ambush", "retain")  # as RecordedDecision.event
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import math
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from itertools import count
 from operator import attrgetter
@@ -26,7 +26,6 @@ from kriegsspiel.core.table import MEMO_LIMIT, Point, Table, shared_table
 from kriegsspiel.core.table import TerrainFeature as TableFeature
 from kriegsspiel.errors import UnknownNameError, UsageError
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
-from kriegsspiel.rulesets.bolt_action.assault import Side, assault_vehicle, close_quarters
 from kriegsspiel.rulesets.bolt_action.attack import (
     TroopsContext,
     attack_troops,
@@ -34,8 +33,10 @@ from kriegsspiel.rulesets.bolt_action.attack import (
 )
 from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, rules_for
+from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
+from kriegsspiel.rulesets.bolt_action.game.close_quarters import assault, fight
 from kriegsspiel.rulesets.bolt_action.game.deployment import deploy
-from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, Delayed, call, can_call, resolve
+from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, Delayed, call, resolve
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_move,
     facing_hit,
@@ -44,7 +45,8 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     movement_row,
     unit_cover,
 )
-from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState, build_units
+from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState, build_units, credit
+from kriegsspiel.rulesets.bolt_action.game.validation import check_action
 from kriegsspiel.rulesets.bolt_action.morale import (
     MoraleTest,
     destroyed_by_pins,
@@ -66,117 +68,11 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     vehicle_profile,
 )
 
-ORDERS = ("Fire", "Advance", "Run", "Ambush", "Rally", "Down")
 OBJECTIVE_REACH = 3.0  # inches: a unit this close holds an objective (assumption)
-CONTACT = 1.0  # inches: an assault ends this close to the target (assumption)
 SHOCKWAVE_WIDTH = (
     0.5  # inches either side of a Shockwave's line that count as under it (assumption)
 )
 OFFICER_RANGE = {"Second Lieutenant": 6.0, "First Lieutenant": 6.0, "Captain": 12.0, "Major": 12.0}
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """A decision (or chance outcome). ``kind``: draw, order, react, ambush, retain."""
-
-    kind: str
-    side: int = -1
-    unit: int = -1
-    order: str = ""
-    to: tuple[float, float] | None = None
-    target: int | None = None
-    choice: str = ""  # reactions: none/down/escape/stand and fire; assault mode
-
-    def describe(self, state: BoltActionGame | None = None) -> str:
-        name = (lambda uid: state.units[uid].name) if state else str
-        if self.kind == "draw":
-            return f"draw a die for side {self.side}"
-        if self.kind == "order":
-            bits = [f"{name(self.unit)}: {self.order}"]
-            if self.to:
-                bits.append(f"to ({self.to[0]:.1f}, {self.to[1]:.1f})")
-            if self.target is not None:
-                bits.append(f"at {name(self.target)}")
-            if self.choice:
-                bits.append(f"({self.choice})")
-            return " ".join(bits)
-        return f"{self.kind} {self.choice}" + (
-            f" at {name(self.target)}" if self.target is not None else ""
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            k: v
-            for k, v in (
-                ("kind", self.kind),
-                ("side", self.side),
-                ("unit", self.unit),
-                ("order", self.order),
-                ("to", list(self.to) if self.to else None),
-                ("target", self.target),
-                ("choice", self.choice),
-            )
-            if v not in (-1, "", None)
-        }
-
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> Action:
-        raw = data.get("to")  # a pair from JSON; anything else is left for validate to name
-        to: Any = (raw[0], raw[1]) if isinstance(raw, list | tuple) and len(raw) == 2 else raw
-        return Action(
-            kind=data["kind"],
-            side=data.get("side", -1),
-            unit=data.get("unit", -1),
-            order=data.get("order", ""),
-            to=to,
-            target=data.get("target"),
-            choice=data.get("choice", ""),
-        )
-
-
-@dataclass(slots=True)
-class Pending:
-    """An action paused for the other side's decision (a reaction or ambush fire)."""
-
-    kind: str  # "shot-reaction" | "assault-reaction" | "ambush" | "retain"
-    side: int  # who decides
-    action: Action  # the paused order (to retain: the order the unit holds)
-    target: int  # the unit reacting (or the ambushed mover)
-    ambushers: tuple[int, ...] = ()
-
-
-def _check_types(action: Action) -> None:
-    """An action's fields are of their kinds (as JSON or a learned policy may not give)."""
-
-    def whole(value: object) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool)
-
-    for name in ("side", "unit"):
-        if not whole(getattr(action, name)):
-            raise IllegalActionError(
-                f"an action's {name} is a whole number, not {getattr(action, name)!r}"
-            )
-    if action.target is not None and not whole(action.target):
-        raise IllegalActionError(f"an action's target is a unit's number, not {action.target!r}")
-    to = action.to
-    if to is not None and not (
-        isinstance(to, tuple)
-        and len(to) == 2
-        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in to)
-    ):
-        raise IllegalActionError(f"an action's destination is a pair of numbers (x, y), not {to!r}")
-    for name in ("kind", "order", "choice"):
-        if not isinstance(getattr(action, name), str):
-            raise IllegalActionError(f"an action's {name} is text, not {getattr(action, name)!r}")
-
-
-def _credit(by: UnitState | None, lost: UnitState, models: int) -> None:
-    """Credit ``by`` with the points of ``models`` of ``lost``'s models (a vehicle: all its
-    points) as damage dealt; not an attack on its own side (friendly fire, a shockwave)."""
-    if by is None or by.side == lost.side or lost.destroyed or models <= 0:
-        return
-    share = 1.0 if lost.vehicle is not None else models / max(1, lost.start_models)
-    by.damage_dealt += lost.points * share
 
 
 def _held(unit: UnitState) -> str | None:
@@ -388,7 +284,7 @@ class BoltActionGame:
         if player == CHANCE:
             return [a for a, _ in self.chance_outcomes()]
         if self.pending is not None:
-            return self._pending_choices()
+            return self.pending_choices()
         from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
 
         return [a for u in self.eligible(player) for a in order_candidates(self, u)]
@@ -420,7 +316,7 @@ class BoltActionGame:
         its die, or the ambushers who may fire (none while an order or a draw is awaited)."""
         if self.pending is None:
             return []
-        return sorted({a.unit for a in self._pending_choices() if a.unit >= 0})
+        return sorted({a.unit for a in self.pending_choices() if a.unit >= 0})
 
     def observation(self) -> dict[str, Any]:
         """The position as plain data (JSON-ready), as both players see it: everything on
@@ -526,155 +422,7 @@ class BoltActionGame:
 
     def validate(self, action: Action) -> None:
         """Raise IllegalActionError, saying why, unless the action can be taken now."""
-        if not isinstance(action, Action):
-            raise IllegalActionError(
-                f"an action is an Action (Action.from_json reads one), not {type(action).__name__}"
-            )
-        _check_types(action)
-        player = self.current_player()
-        if player == TERMINAL:
-            raise IllegalActionError("the game is over")
-        if player == CHANCE:
-            if action.kind != "draw" or action.side not in {
-                a.side for a, _ in self.chance_outcomes()
-            }:
-                raise IllegalActionError(
-                    "a die must be drawn from the bag first (a chance outcome)"
-                )
-            return
-        if self.pending is not None:
-            choices = self._pending_choices()
-            if action not in choices:
-                who = ", ".join(f"{self.units[u].name} (unit {u})" for u in self.deciding_units())
-                raise IllegalActionError(
-                    f"waiting for side {player} to {self.pending.kind}"
-                    + (f" with {who}" if who else "")
-                    + f": choose one of {[a.choice for a in choices]}"
-                )
-            return
-        if action.kind != "order":
-            raise IllegalActionError(f"side {player} must give an order")
-        if not 0 <= action.unit < len(self.units):
-            raise IllegalActionError(f"there is no unit {action.unit}")
-        unit = self.units[action.unit]
-        if unit.side != player:
-            raise IllegalActionError(f"{unit.name} belongs to side {unit.side}, not side {player}")
-        if unit.destroyed:
-            raise IllegalActionError(f"{unit.name} has been destroyed")
-        if unit.order is not None or unit.retained is not None:
-            raise IllegalActionError(f"{unit.name} already has an order this turn")
-        if action.order not in ORDERS:
-            raise IllegalActionError(f"{action.order!r} is not an order ({', '.join(ORDERS)})")
-        if action.side not in (-1, player):
-            raise IllegalActionError(
-                f"{unit.name} is side {player}'s unit; the order says side {action.side!r}"
-            )
-        self._check_fields(action)
-        if action.order == "Run" and unit.no_run:
-            raise IllegalActionError(f"{unit.name} was hit by a gravity pulse and cannot Run now")
-        if action.order in ("Advance", "Run"):
-            if action.order == "Run" and action.target is not None:
-                self._check_assault(unit, action)
-            elif action.to is None:
-                raise IllegalActionError(f"{action.order} needs a destination")
-            else:
-                dest = Point(*action.to)
-                check = check_move(self.rules, self.table, unit, dest, run=action.order == "Run")
-                if not check.allowed:
-                    raise IllegalActionError(f"{unit.name} cannot move there: {check.reason}")
-        if action.choice in SUPPORT:
-            if action.order != "Fire" or action.target is None:
-                raise IllegalActionError(
-                    f"a {action.choice} is called with a Fire order at a target"
-                )
-            if not can_call(self, unit, action.choice):
-                raise IllegalActionError(
-                    f"{unit.name} cannot call a {action.choice} (no observer, "
-                    "already used, or not in this edition)"
-                )
-            tgt = self._target(action.target, unit)
-            if not self.visible(unit, tgt):
-                raise IllegalActionError(f"{unit.name} cannot see {tgt.name}")
-            return
-        if action.target is not None and action.order in ("Fire", "Advance"):
-            tgt = self._target(action.target, unit)
-            at = Point(*action.to) if action.to else unit.anchor
-            if not self.can_shoot(unit, tgt, moving=action.order == "Advance", origin=at):
-                raise IllegalActionError(f"{tgt.name} is out of sight or range of {unit.name}")
-
-    def _check_fields(self, action: Action) -> None:
-        """An order carries only what it uses: a destination to move (Advance, Run), a
-        target to shoot or assault (Fire, Advance, Run), and a choice of assault mode or of
-        support to call; anything else would be silently ignored, or worse."""
-        order = action.order
-        if order in ("Down", "Rally", "Ambush"):
-            if action.to is not None or action.target is not None or action.choice:
-                raise IllegalActionError(f"a {order} order takes no destination, target or choice")
-            return
-        if order == "Fire":
-            if action.to is not None:
-                raise IllegalActionError(
-                    "a Fire order does not move: give Advance to move and fire"
-                )
-            if action.target is None:
-                raise IllegalActionError("a Fire order needs a target")
-            if action.choice and action.choice not in SUPPORT:
-                raise IllegalActionError(
-                    f"a Fire order's choice is a support call ({', '.join(SUPPORT)}), "
-                    f"not {action.choice!r}"
-                )
-            return
-        assaulting = order == "Run" and action.target is not None
-        # Bolt Action fights hand-to-hand only: its one mode may be named or left out
-        modes = ("hand-to-hand", "point-blank") if self.rules.has_reactions else ("hand-to-hand",)
-        if action.choice and not (assaulting and action.choice in modes):
-            raise IllegalActionError(
-                f"an order's choice is an assault mode ({', '.join(modes)}), given with a Run "
-                f"at a target; not {action.choice!r} with {order}"
-            )
-        if assaulting:
-            self._check_assault_fields(action)
-
-    def _check_assault_fields(self, action: Action) -> None:
-        """An assault moves by itself, straight at its target: a destination, if given, is
-        the target's place (as offered); a mode is for fighting infantry."""
-        tgt = self.units[action.target] if action.target is not None else None
-        if tgt is None:
-            return
-        if action.to is not None and math.dist(action.to, (tgt.anchor.x, tgt.anchor.y)) > 1e-6:
-            raise IllegalActionError(
-                f"an assault moves straight at {tgt.name}: leave out its destination, or give "
-                f"the target's place ({tgt.anchor.x:.2f}, {tgt.anchor.y:.2f})"
-            )
-        if tgt.vehicle is not None and action.choice not in ("", "hand-to-hand"):
-            raise IllegalActionError(
-                f"infantry assault a vehicle one way; {action.choice!r} is for fighting infantry"
-            )
-
-    def _target(self, uid: int, unit: UnitState) -> UnitState:
-        if not 0 <= uid < len(self.units):
-            raise IllegalActionError(f"there is no unit {uid}")
-        tgt = self.units[uid]
-        if tgt.destroyed:
-            raise IllegalActionError(f"{tgt.name} has been destroyed")
-        if tgt.side == unit.side:
-            raise IllegalActionError(f"{tgt.name} is on the same side")
-        return tgt
-
-    def _check_assault(self, unit: UnitState, action: Action) -> None:
-        tgt = self._target(action.target, unit)  # type: ignore[arg-type]
-        if unit.vehicle is not None:
-            raise IllegalActionError("vehicles do not assault")
-        run = movement_row(self.rules, unit).run
-        gap = self.gap(unit, tgt)
-        if gap > run:
-            raise IllegalActionError(f'{tgt.name} is {gap:.1f}" away, beyond a {run}" Run')
-        if (
-            tgt.moved == "run"
-            and tgt.vehicle is not None
-            and not self.rules.data.vehicle_assault.vehicle_that_ran_can_be_hit
-        ):
-            raise IllegalActionError(f"{tgt.name} ran this turn and cannot be assaulted")
+        check_action(self, action)
 
     # ------------------------------------------------------------------ geometry
     def gap(self, a: UnitState, b: UnitState) -> float:
@@ -1014,10 +762,10 @@ class BoltActionGame:
             call(self, unit, self.units[action.target], action.choice)
         elif action.order in ("Fire", "Advance", "Run"):
             if action.order == "Run" and action.target is not None:
-                self._assault(unit, action)
+                assault(self, unit, action)
                 return
             if action.to is not None:
-                self._move(unit, Point(*action.to), run=action.order == "Run")
+                self.move_unit(unit, Point(*action.to), run=action.order == "Run")
                 if self._ambush_check(unit, action):
                     return
             if action.target is not None and action.order != "Run":
@@ -1031,18 +779,18 @@ class BoltActionGame:
                 tgt.vehicle is not None
                 and tgt.vehicle.target.kind == "armoured"
                 and not tgt.vehicle.open_topped
-                and not self._has_anti_tank(unit)
+                and not self.has_anti_tank(unit)
             ):
                 modifier = self.rules.data.vehicle_assault.order_test_modifier_without_at
         return new_test(
             self.rules,
             unit.quality,
-            officer=self._officer_near(unit),
+            officer=self.officer_near(unit),
             pins=unit.pins,
             modifier=modifier,
         )
 
-    def _officer_near(self, unit: UnitState) -> str | None:
+    def officer_near(self, unit: UnitState) -> str | None:
         best: tuple[int, str] | None = None
         for other in self.units:
             if other.side != unit.side or other.destroyed:
@@ -1056,7 +804,7 @@ class BoltActionGame:
                     best = (bonus, rank)
         return best[1] if best else None
 
-    def _has_anti_tank(self, unit: UnitState) -> bool:
+    def has_anti_tank(self, unit: UnitState) -> bool:
         for m in unit.alive_models:
             for name in m.weapons:
                 w = self.rules.weapon(name)
@@ -1064,7 +812,7 @@ class BoltActionGame:
                     return True
         return False
 
-    def _move(self, unit: UnitState, to: Point, *, run: bool) -> None:
+    def move_unit(self, unit: UnitState, to: Point, *, run: bool) -> None:
         start = unit.anchor
         if unit.vehicle is not None and start.distance_to(to) > 0:
             check = check_move(self.rules, self.table, unit, to, run=run)
@@ -1176,7 +924,7 @@ class BoltActionGame:
         else:
             # a flamethrower's morale check takes a nearby officer's bonus, as any other
             tested = any(g.shot.morale_check for g in groups)
-            officer = self._officer_near(tgt) if tested else None
+            officer = self.officer_near(tgt) if tested else None
             ctx = TroopsContext(
                 models=len(tgt.alive_models),
                 morale=new_test(self.rules, tgt.quality, officer=officer, pins=tgt.pins),
@@ -1199,7 +947,7 @@ class BoltActionGame:
             if gravity and out.casualties:
                 tgt.no_run = True
             if out.destroyed_by_morale and not tgt.destroyed:
-                self._destroy(tgt, "fails its morale check after a flamethrower", by=unit)
+                self.destroy(tgt, "fails its morale check after a flamethrower", by=unit)
             self.check_pins(tgt, by=unit)
 
     def casualties(self, tgt: UnitState, count: int, *, by: UnitState | None) -> None:
@@ -1215,17 +963,17 @@ class BoltActionGame:
 
         for model in sorted(tgt.alive_models, key=keep_order)[:count]:
             model.alive = False
-        _credit(by, tgt, count)
+        credit(by, tgt, count)
         if not tgt.alive_models:
-            self._destroy(tgt, "all models lost")
+            self.destroy(tgt, "all models lost")
             return
         alive = len(tgt.alive_models)
         if losses_force_test(tgt.start_models, alive):
-            test = new_test(self.rules, tgt.quality, officer=self._officer_near(tgt), pins=tgt.pins)
+            test = new_test(self.rules, tgt.quality, officer=self.officer_near(tgt), pins=tgt.pins)
             passed = morale_check(self.dice, test)
             self.log("morale check", unit=tgt.uid, needs=test.value, passed=passed)
             if not passed:
-                self._destroy(tgt, "fails its morale check", by=by)
+                self.destroy(tgt, "fails its morale check", by=by)
 
     def _has_rule(self, weapon_name: str, rule: str) -> bool:
         """Does the weapon (aircraft are not on the chart) have this special rule?"""
@@ -1245,7 +993,7 @@ class BoltActionGame:
         if not unit.destroyed and destroyed_by_pins(
             self.rules, self.rules.morale(unit.quality), unit.pins
         ):
-            self._destroy(unit, f"{unit.pins} pins reach its morale", by=by)
+            self.destroy(unit, f"{unit.pins} pins reach its morale", by=by)
 
     def vehicle_damage(
         self,
@@ -1267,7 +1015,7 @@ class BoltActionGame:
             tgt.immobilised = True
             halted = halted or tgt.order is not None
         if ko:
-            self._destroy(tgt, "knocked out", by=by)
+            self.destroy(tgt, "knocked out", by=by)
             if tgt.vehicle is not None and tgt.vehicle.target.kind == "armoured":
                 self.table = self.table.wreck(tgt.anchor, name=f"wreck of {tgt.name}")
             return
@@ -1276,17 +1024,17 @@ class BoltActionGame:
             tgt.moved = None
         self.check_pins(tgt, by=by)
 
-    def _destroy(self, unit: UnitState, why: str, *, by: UnitState | None = None) -> None:
+    def destroy(self, unit: UnitState, why: str, *, by: UnitState | None = None) -> None:
         """Take a unit out of the game; ``by`` (the enemy whose attack broke it) is credited
         with the points of what was left of it."""
-        _credit(by, unit, len(unit.alive_models))
+        credit(by, unit, len(unit.alive_models))
         unit.destroyed = True
         for m in unit.models:
             m.alive = False if unit.vehicle is None else m.alive
         self.log("destroyed", unit=unit.uid, why=why)
 
     # -- reactions and ambushes -------------------------------------------------------
-    def _pending_choices(self) -> list[Action]:
+    def pending_choices(self) -> list[Action]:
         p = self.pending
         assert p is not None
         if p.kind == "shot-reaction":
@@ -1327,7 +1075,7 @@ class BoltActionGame:
                 tgt.order = "Down"
             self.shoot(unit, tgt, moving=order.order == "Advance")
         elif p.kind == "assault-reaction":
-            self._fight(unit, self.units[p.target], order, action.choice)
+            fight(self, unit, self.units[p.target], order, action.choice)
         else:
             if action.choice == "fire":
                 ambusher = self.units[action.unit]
@@ -1355,132 +1103,6 @@ class BoltActionGame:
         self.pending = Pending("ambush", 1 - mover.side, action, mover.uid, ambushers)
         return True
 
-    # -- close quarters ------------------------------------------------------------------
-    def _assault(self, unit: UnitState, action: Action) -> None:
-        tgt = self.units[action.target]  # type: ignore[index]
-        recce_can_escape = (
-            tgt.vehicle is not None
-            and tgt.vehicle.recce
-            and tgt.order is None
-            and tgt.retained is None
-            and not tgt.immobilised
-        )
-        if self.rules.has_reactions and (tgt.vehicle is None or recce_can_escape):
-            self.pending = Pending("assault-reaction", tgt.side, action, tgt.uid)
-            return
-        self._fight(unit, tgt, action, "hand-to-hand")
-
-    def _close_in(self, unit: UnitState, tgt: UnitState, *, chase: bool = False) -> None:
-        """Move the assaulters up to the target, stopping short if a model would leave the table.
-
-        A ``chase`` after a unit that escaped is the assault move the assaulters had
-        declared: no longer than their Run and only where they may Run (the target, now
-        away, may be out of reach)."""
-        near = min(tgt.alive_models, key=lambda m: m.point.distance_to(unit.anchor)).point
-        start = unit.anchor
-        gap = start.distance_to(near)
-        if gap <= CONTACT:
-            return
-        most = gap - CONTACT
-        if chase:
-            most = min(most, float(movement_row(self.rules, unit).run))
-        for fraction in (1.0, 0.75, 0.5, 0.25):
-            t = most / gap * fraction
-            dx, dy = (near.x - start.x) * t, (near.y - start.y) * t
-            to = Point(start.x + dx, start.y + dy)
-            if chase:
-                if not check_move(self.rules, self.table, unit, to, run=True).allowed:
-                    continue
-            elif not all(self.table.contains(Point(m.x + dx, m.y + dy)) for m in unit.alive_models):
-                continue
-            self._move(unit, to, run=True)
-            return
-
-    def _fire_at_assaulters(self, vehicle: UnitState, unit: UnitState) -> None:
-        """Konflikt '47 (sheet 001): a vehicle fires at infantry that begin their assault on
-        it from farther than the sheet's distance, with the weapons whose arc they are in,
-        as it would shoot (not a crew that is halted: its die is Down)."""
-        beyond = self.rules.data.vehicle_assault.fires_at_assaulters_beyond
-        if (
-            beyond is None
-            or vehicle.is_down
-            or self.gap(unit, vehicle) <= beyond
-            or not self.shot_groups(vehicle, unit, moving=False)
-        ):
-            return
-        self.log("vehicle fires at assaulters", unit=vehicle.uid, target=unit.uid)
-        self.shoot(vehicle, unit, moving=False)
-
-    def _fight(self, unit: UnitState, tgt: UnitState, action: Action, reaction: str) -> None:
-        rules, proc = self.rules, self.rules.data.procedure
-        if reaction == "stay":
-            reaction = "hand-to-hand"
-        if reaction == "escape":
-            if self._flee(tgt, heading_to(tgt.anchor, unit.anchor)):  # away from the assaulters
-                tgt.order = "Run"
-                self._close_in(unit, tgt, chase=True)
-                self.log("escape", unit=tgt.uid)
-                return
-            self.log("no escape", unit=tgt.uid)  # hemmed in: it must fight where it stands
-            reaction = "hand-to-hand"
-        if tgt.vehicle is not None:
-            self._fire_at_assaulters(tgt, unit)
-            if unit.destroyed:
-                return
-        self._close_in(unit, tgt)
-        if reaction == "stand and fire":  # at the assaulters as they come in (sheets 000, 001)
-            tgt.order = "Fire"
-            self.shoot(tgt, unit, moving=False)
-            if unit.destroyed:
-                return
-            reaction = "hand-to-hand"
-        if tgt.vehicle is not None:
-            self._infantry_against_vehicle(unit, tgt)
-            return
-
-        def side(u: UnitState, mode: str) -> Side:
-            assault = sum(
-                1
-                for m in u.alive_models
-                if any("Assault" in rules.weapon(w).special for w in m.weapons)
-            )
-            pb = rules.data.hit_modifiers.base_to_hit - rules.hit_modifier("point_blank") + u.pins
-            return Side(
-                damage_value=infantry_target(rules, u.quality).damage_value,
-                morale=new_test(rules, u.quality, officer=self._officer_near(u), pins=u.pins),
-                attacks_per_model=proc.close_quarters_attacks,
-                assault_models=assault,
-                assault_attacks=proc.assault_weapon_attacks,
-                mode="point-blank" if mode == "point-blank" else "hand-to-hand",
-                point_blank_hit=max(pb, proc.natural_miss + 1),
-            )
-
-        procedure = rules.data.close_quarters.procedure
-        a_mode = action.choice or "hand-to-hand"
-        a, d = len(unit.alive_models), len(tgt.alive_models)
-        result = close_quarters(self.dice, procedure, side(unit, a_mode), side(tgt, reaction), a, d)
-        self.log(
-            "close quarters",
-            attacker=unit.uid,
-            defender=tgt.uid,
-            attacker_wins=result.attacker_wins,
-            attackers_left=result.attackers_left,
-            defenders_left=result.defenders_left,
-        )
-        if result.both_destroyed:
-            self._destroy(tgt, "wiped out in close quarters, as were its attackers", by=unit)
-            self._destroy(unit, "wiped out in close quarters, as was its target", by=tgt)
-            return
-        winner, loser = (unit, tgt) if result.attacker_wins else (tgt, unit)
-        left = result.attackers_left if result.attacker_wins else result.defenders_left
-        fallen = winner.alive_models[left:]
-        for model in fallen:
-            model.alive = False
-        _credit(loser, winner, len(fallen))  # the loser struck some down before it broke
-        self._destroy(loser, "lost the close quarters fight", by=winner)
-        if not winner.alive_models:
-            self._destroy(winner, "wiped out in the same fight")
-
     def vehicle_profile_of(self, unit: UnitState, *, indirect: bool) -> VehicleProfile:
         """How hits on this vehicle are resolved now (its crew, pins and special rules)."""
         assert unit.vehicle is not None
@@ -1493,33 +1115,6 @@ class BoltActionGame:
             target_immobilised=unit.immobilised,
         )
         return vehicle_profile(self.rules, unit.vehicle.target, situation, indirect=indirect)
-
-    def _infantry_against_vehicle(self, unit: UnitState, tgt: UnitState) -> None:
-        va = self.rules.data.vehicle_assault
-        if tgt.moved == "run":
-            hit_on = va.to_hit_advanced if va.vehicle_that_ran_can_be_hit else None
-        elif tgt.moved == "advance":
-            hit_on = va.to_hit_advanced
-        else:
-            hit_on = va.to_hit_stationary
-        profile = self.vehicle_profile_of(tgt, indirect=False)
-        state = assault_vehicle(
-            self.dice,
-            len(unit.alive_models),
-            hit_on,
-            profile,
-            anti_tank=self._has_anti_tank(unit),
-            destroyed_if_damaged=bool(tgt.vehicle and tgt.vehicle.open_topped),
-        )
-        self.log("assault vehicle", unit=unit.uid, target=tgt.uid, knocked_out=state.knocked_out)
-        self.vehicle_damage(
-            tgt,
-            state.knocked_out,
-            state.immobilised,
-            state.crew_stunned or state.on_fire,
-            state.pins,
-            by=unit,
-        )
 
     # -- FUBAR ---------------------------------------------------------------------------
     def _friendly_fire(self, unit: UnitState) -> None:
@@ -1554,14 +1149,14 @@ class BoltActionGame:
             self.log("fubar", unit=unit.uid, result="panic: no enemy in sight, goes Down")
             return
         closest = min(enemies, key=lambda e: self.gap(unit, e))
-        if not self._flee(unit, heading_to(unit.anchor, closest.anchor)):
+        if not self.flee(unit, heading_to(unit.anchor, closest.anchor)):
             unit.order = "Down"  # sheet 001: a unit that can no longer move goes Down instead
             self.log("fubar", unit=unit.uid, result="panic: cannot move away, goes Down")
             return
         unit.order = "Run"
         self.log("fubar", unit=unit.uid, result="panic", away_from=closest.uid)
 
-    def _flee(self, unit: UnitState, threat_heading: float) -> bool:
+    def flee(self, unit: UnitState, threat_heading: float) -> bool:
         """Run straight away from a threat, as far as the move allows (a vehicle may reverse);
         False if every such move is blocked."""
         run = movement_row(self.rules, unit).run
@@ -1577,13 +1172,13 @@ class BoltActionGame:
             if to == start:
                 return False  # at the table's edge with the threat straight behind: no way on
             if check_move(self.rules, self.table, unit, to, run=True).allowed:
-                self._move(unit, to, run=True)
+                self.move_unit(unit, to, run=True)
                 return True
             if (
                 unit.vehicle is not None
                 and check_move(self.rules, self.table, unit, to, run=False).allowed
             ):
-                self._move(unit, to, run=False)
+                self.move_unit(unit, to, run=False)
                 return True
         return False
 

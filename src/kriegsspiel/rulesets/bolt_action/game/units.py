@@ -270,3 +270,12 @@ def _unit(rules: Rules, spec: UnitSpec, side: int, uid: int) -> UnitState:
         start_models=len(models),
         vehicle=vehicle,
     )
+
+
+def credit(by: UnitState | None, lost: UnitState, models: int) -> None:
+    """Credit ``by`` with the points of ``models`` of ``lost``'s models (a vehicle: all its
+    points) as damage dealt; not an attack on its own side (friendly fire, a shockwave)."""
+    if by is None or by.side == lost.side or lost.destroyed or models <= 0:
+        return
+    share = 1.0 if lost.vehicle is not None else models / max(1, lost.start_models)
+    by.damage_dealt += lost.points * share

@@ -1,0 +1,112 @@
+"""The decisions of a Konflikt '47 or Bolt Action game: what a player (or chance) chooses.
+
+An :class:`Action` is a plain value, read from and written to a game record as JSON; a
+:class:`Pending` is an order paused for the other side's decision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from kriegsspiel.core.game import IllegalActionError
+
+if TYPE_CHECKING:
+    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+
+ORDERS = ("Fire", "Advance", "Run", "Ambush", "Rally", "Down")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A decision (or chance outcome). ``kind``: draw, order, react, ambush, retain."""
+
+    kind: str
+    side: int = -1
+    unit: int = -1
+    order: str = ""
+    to: tuple[float, float] | None = None
+    target: int | None = None
+    choice: str = ""  # reactions: none/down/escape/stand and fire; assault mode
+
+    def describe(self, state: BoltActionGame | None = None) -> str:
+        name = (lambda uid: state.units[uid].name) if state else str
+        if self.kind == "draw":
+            return f"draw a die for side {self.side}"
+        if self.kind == "order":
+            bits = [f"{name(self.unit)}: {self.order}"]
+            if self.to:
+                bits.append(f"to ({self.to[0]:.1f}, {self.to[1]:.1f})")
+            if self.target is not None:
+                bits.append(f"at {name(self.target)}")
+            if self.choice:
+                bits.append(f"({self.choice})")
+            return " ".join(bits)
+        return f"{self.kind} {self.choice}" + (
+            f" at {name(self.target)}" if self.target is not None else ""
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            k: v
+            for k, v in (
+                ("kind", self.kind),
+                ("side", self.side),
+                ("unit", self.unit),
+                ("order", self.order),
+                ("to", list(self.to) if self.to else None),
+                ("target", self.target),
+                ("choice", self.choice),
+            )
+            if v not in (-1, "", None)
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Action:
+        raw = data.get("to")  # a pair from JSON; anything else is left for validate to name
+        to: Any = (raw[0], raw[1]) if isinstance(raw, list | tuple) and len(raw) == 2 else raw
+        return Action(
+            kind=data["kind"],
+            side=data.get("side", -1),
+            unit=data.get("unit", -1),
+            order=data.get("order", ""),
+            to=to,
+            target=data.get("target"),
+            choice=data.get("choice", ""),
+        )
+
+
+@dataclass(slots=True)
+class Pending:
+    """An action paused for the other side's decision (a reaction or ambush fire)."""
+
+    kind: str  # "shot-reaction" | "assault-reaction" | "ambush" | "retain"
+    side: int  # who decides
+    action: Action  # the paused order (to retain: the order the unit holds)
+    target: int  # the unit reacting (or the ambushed mover)
+    ambushers: tuple[int, ...] = ()
+
+
+def check_types(action: Action) -> None:
+    """An action's fields are of their kinds (as JSON or a learned policy may not give)."""
+
+    def whole(value: object) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    for name in ("side", "unit"):
+        if not whole(getattr(action, name)):
+            raise IllegalActionError(
+                f"an action's {name} is a whole number, not {getattr(action, name)!r}"
+            )
+    if action.target is not None and not whole(action.target):
+        raise IllegalActionError(f"an action's target is a unit's number, not {action.target!r}")
+    to = action.to
+    if to is not None and not (
+        isinstance(to, tuple)
+        and len(to) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in to)
+    ):
+        raise IllegalActionError(f"an action's destination is a pair of numbers (x, y), not {to!r}")
+    for name in ("kind", "order", "choice"):
+        if not isinstance(getattr(action, name), str):
+            raise IllegalActionError(f"an action's {name} is text, not {getattr(action, name)!r}")

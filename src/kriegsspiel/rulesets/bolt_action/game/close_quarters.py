@@ -1,0 +1,190 @@
+"""Close quarters in Konflikt '47 and Bolt Action: an assault, the target's reaction, the
+fight (or infantry against a vehicle) and what it leaves standing.
+
+The fight itself is the rule module's (:func:`~kriegsspiel.rulesets.bolt_action.assault.close_quarters`,
+which the odds calculator enumerates); here the game moves the units, asks for reactions
+and applies the result.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.assault import Side, assault_vehicle, close_quarters
+from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
+from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, heading_to, movement_row
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState, credit
+from kriegsspiel.rulesets.bolt_action.morale import new_test
+from kriegsspiel.rulesets.bolt_action.shooting import infantry_target
+
+if TYPE_CHECKING:
+    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+
+CONTACT = 1.0  # inches: an assault ends this close to the target (assumption)
+
+
+def assault(game: BoltActionGame, unit: UnitState, action: Action) -> None:
+    """``unit`` assaults the order's target: Konflikt '47 asks the target for its reaction
+    (a recce vehicle's too), otherwise the fight follows at once."""
+    tgt = game.units[action.target]  # type: ignore[index]
+    recce_can_escape = (
+        tgt.vehicle is not None
+        and tgt.vehicle.recce
+        and tgt.order is None
+        and tgt.retained is None
+        and not tgt.immobilised
+    )
+    if game.rules.has_reactions and (tgt.vehicle is None or recce_can_escape):
+        game.pending = Pending("assault-reaction", tgt.side, action, tgt.uid)
+        return
+    fight(game, unit, tgt, action, "hand-to-hand")
+
+
+def _close_in(
+    game: BoltActionGame, unit: UnitState, tgt: UnitState, *, chase: bool = False
+) -> None:
+    """Move the assaulters up to the target, stopping short if a model would leave the table.
+
+    A ``chase`` after a unit that escaped is the assault move the assaulters had
+    declared: no longer than their Run and only where they may Run (the target, now
+    away, may be out of reach)."""
+    near = min(tgt.alive_models, key=lambda m: m.point.distance_to(unit.anchor)).point
+    start = unit.anchor
+    gap = start.distance_to(near)
+    if gap <= CONTACT:
+        return
+    most = gap - CONTACT
+    if chase:
+        most = min(most, float(movement_row(game.rules, unit).run))
+    for fraction in (1.0, 0.75, 0.5, 0.25):
+        t = most / gap * fraction
+        dx, dy = (near.x - start.x) * t, (near.y - start.y) * t
+        to = Point(start.x + dx, start.y + dy)
+        if chase:
+            if not check_move(game.rules, game.table, unit, to, run=True).allowed:
+                continue
+        elif not all(game.table.contains(Point(m.x + dx, m.y + dy)) for m in unit.alive_models):
+            continue
+        game.move_unit(unit, to, run=True)
+        return
+
+
+def _fire_at_assaulters(game: BoltActionGame, vehicle: UnitState, unit: UnitState) -> None:
+    """Konflikt '47 (sheet 001): a vehicle fires at infantry that begin their assault on
+    it from farther than the sheet's distance, with the weapons whose arc they are in,
+    as it would shoot (not a crew that is halted: its die is Down)."""
+    beyond = game.rules.data.vehicle_assault.fires_at_assaulters_beyond
+    if (
+        beyond is None
+        or vehicle.is_down
+        or game.gap(unit, vehicle) <= beyond
+        or not game.shot_groups(vehicle, unit, moving=False)
+    ):
+        return
+    game.log("vehicle fires at assaulters", unit=vehicle.uid, target=unit.uid)
+    game.shoot(vehicle, unit, moving=False)
+
+
+def fight(
+    game: BoltActionGame, unit: UnitState, tgt: UnitState, action: Action, reaction: str
+) -> None:
+    """The assault goes in after the target's ``reaction`` (escape, stand and fire, a
+    fighting mode, or a recce vehicle's stay): the vehicle's fire at the assaulters, the
+    close, then the fight or the attack on the vehicle, and the loser destroyed."""
+    rules, proc = game.rules, game.rules.data.procedure
+    if reaction == "stay":
+        reaction = "hand-to-hand"
+    if reaction == "escape":
+        if game.flee(tgt, heading_to(tgt.anchor, unit.anchor)):  # away from the assaulters
+            tgt.order = "Run"
+            _close_in(game, unit, tgt, chase=True)
+            game.log("escape", unit=tgt.uid)
+            return
+        game.log("no escape", unit=tgt.uid)  # hemmed in: it must fight where it stands
+        reaction = "hand-to-hand"
+    if tgt.vehicle is not None:
+        _fire_at_assaulters(game, tgt, unit)
+        if unit.destroyed:
+            return
+    _close_in(game, unit, tgt)
+    if reaction == "stand and fire":  # at the assaulters as they come in (sheets 000, 001)
+        tgt.order = "Fire"
+        game.shoot(tgt, unit, moving=False)
+        if unit.destroyed:
+            return
+        reaction = "hand-to-hand"
+    if tgt.vehicle is not None:
+        _infantry_against_vehicle(game, unit, tgt)
+        return
+
+    def side(u: UnitState, mode: str) -> Side:
+        assault = sum(
+            1
+            for m in u.alive_models
+            if any("Assault" in rules.weapon(w).special for w in m.weapons)
+        )
+        pb = rules.data.hit_modifiers.base_to_hit - rules.hit_modifier("point_blank") + u.pins
+        return Side(
+            damage_value=infantry_target(rules, u.quality).damage_value,
+            morale=new_test(rules, u.quality, officer=game.officer_near(u), pins=u.pins),
+            attacks_per_model=proc.close_quarters_attacks,
+            assault_models=assault,
+            assault_attacks=proc.assault_weapon_attacks,
+            mode="point-blank" if mode == "point-blank" else "hand-to-hand",
+            point_blank_hit=max(pb, proc.natural_miss + 1),
+        )
+
+    procedure = rules.data.close_quarters.procedure
+    a_mode = action.choice or "hand-to-hand"
+    a, d = len(unit.alive_models), len(tgt.alive_models)
+    result = close_quarters(game.dice, procedure, side(unit, a_mode), side(tgt, reaction), a, d)
+    game.log(
+        "close quarters",
+        attacker=unit.uid,
+        defender=tgt.uid,
+        attacker_wins=result.attacker_wins,
+        attackers_left=result.attackers_left,
+        defenders_left=result.defenders_left,
+    )
+    if result.both_destroyed:
+        game.destroy(tgt, "wiped out in close quarters, as were its attackers", by=unit)
+        game.destroy(unit, "wiped out in close quarters, as was its target", by=tgt)
+        return
+    winner, loser = (unit, tgt) if result.attacker_wins else (tgt, unit)
+    left = result.attackers_left if result.attacker_wins else result.defenders_left
+    fallen = winner.alive_models[left:]
+    for model in fallen:
+        model.alive = False
+    credit(loser, winner, len(fallen))  # the loser struck some down before it broke
+    game.destroy(loser, "lost the close quarters fight", by=winner)
+    if not winner.alive_models:
+        game.destroy(winner, "wiped out in the same fight")
+
+
+def _infantry_against_vehicle(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> None:
+    va = game.rules.data.vehicle_assault
+    if tgt.moved == "run":
+        hit_on = va.to_hit_advanced if va.vehicle_that_ran_can_be_hit else None
+    elif tgt.moved == "advance":
+        hit_on = va.to_hit_advanced
+    else:
+        hit_on = va.to_hit_stationary
+    profile = game.vehicle_profile_of(tgt, indirect=False)
+    state = assault_vehicle(
+        game.dice,
+        len(unit.alive_models),
+        hit_on,
+        profile,
+        anti_tank=game.has_anti_tank(unit),
+        destroyed_if_damaged=bool(tgt.vehicle and tgt.vehicle.open_topped),
+    )
+    game.log("assault vehicle", unit=unit.uid, target=tgt.uid, knocked_out=state.knocked_out)
+    game.vehicle_damage(
+        tgt,
+        state.knocked_out,
+        state.immobilised,
+        state.crew_stunned or state.on_fire,
+        state.pins,
+        by=unit,
+    )
