@@ -41,7 +41,8 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     expected_troops,
 )
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
-from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame, _planned, _worth
+from kriegsspiel.rulesets.bolt_action.game.shooting_groups import _planned, _worth
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import facing_hit, in_arc, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, new_test

@@ -29,7 +29,8 @@ from kriegsspiel.rulesets.bolt_action.attack import (
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
-from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame, range_marks
+from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
 from kriegsspiel.rulesets.bolt_action.morale import new_test
 from kriegsspiel.rulesets.bolt_action.shooting import Cover, Group, Shot, infantry_target

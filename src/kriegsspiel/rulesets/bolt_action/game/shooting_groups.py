@@ -1,0 +1,454 @@
+"""Who can shoot whom, from where, and with what: the shooting groups of a Konflikt '47 or
+Bolt Action game.
+
+Each model fires the weapons its owner would pick at the nearest target model in its sight
+(:meth:`ShootingGroups.model_shots`); the game fires them, and the tactical player weighs
+them, with the same answers. These are the questions a game asks most, so each is
+remembered by everything it reads (see :meth:`ShootingGroups._groups_found`).
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left, bisect_right
+from dataclasses import replace
+from functools import lru_cache
+from itertools import count
+from operator import attrgetter
+from typing import Any
+
+from kriegsspiel.core.dice import DiceExpr
+from kriegsspiel.core.table import MEMO_LIMIT, Point, Table
+from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets.bolt_action.data import Weapon
+from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
+from kriegsspiel.rulesets.bolt_action.game.table_rules import facing_hit, in_arc, unit_cover
+from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
+from kriegsspiel.rulesets.bolt_action.shooting import (
+    Group,
+    Shot,
+    Situation,
+    check_range,
+    fires_on_the_move,
+    infantry_target,
+    plan_shot,
+    range_bands,
+)
+
+
+def _worth(option: tuple[Shot, int, bool], target: UnitState) -> tuple[float, ...]:
+    """How a man picks his weapon: against armour the best pen, else the most expected hits;
+    a one-shot weapon is kept for armour."""
+    shot, per, one_shot = option
+    p = 1.0
+    for need in shot.hit_on or ():
+        p *= max(0, 7 - need) / 6
+    hits = p * per * _mean(shot.hits_per_hit)
+    if target.vehicle is not None and target.vehicle.target.kind == "armoured":
+        return (shot.pen is not None, shot.pen or 0, hits)
+    return (1.0, 0.0, hits * (0.5 if one_shot else 1.0) * max(0, 7 - shot.damage_need) / 6)
+
+
+_REACH: dict[tuple[Rules, tuple[str, ...], bool, bool, bool], float] = {}  # see _reach
+_GAPS: dict[Any, float] = {}  # gaps between sets of model places, see gap
+_SHOTS: dict[Any, Shot | None] = {}  # planned shots, see _planned
+# what plan_shot reads of a situation beyond its range: at a vehicle all but the target's
+# size; at troops not the target's pins, quality (its Target says that), facing or armour
+_AT_VEHICLE = attrgetter(
+    *(f for f in Situation.__dataclass_fields__ if f not in ("range_inches", "target_models"))
+)
+_AT_TROOPS = attrgetter(
+    "firer_pins",
+    "firer_inexperienced",
+    "moving",
+    "target_down",
+    "small_unit",
+    "cover",
+    "indirect",
+    "ranged_in",
+)
+
+
+def _planned(rules: Rules, weapon: Weapon, target: Target, situation: Situation) -> Shot | None:
+    """:func:`plan_shot`'s shot (None where it refuses), remembered. A range that
+    :func:`check_range` allows counts only through :func:`range_bands`, so the key holds
+    those in its place (the weapon is the edition's own, known by its name), with only
+    the parts of the situation plan_shot reads at this kind of target."""
+    try:
+        check_range(rules, weapon, situation)
+    except UsageError:
+        return None
+    key = (
+        rules,
+        weapon.name,
+        target,
+        _AT_VEHICLE(situation) if target.is_vehicle else _AT_TROOPS(situation),
+        range_bands(rules, weapon, situation.range_inches),
+    )
+    if key in _SHOTS:
+        return _SHOTS[key]
+    try:
+        shot: Shot | None = plan_shot(rules, weapon, target, situation)[0]
+    except Exception:
+        shot = None
+    if len(_SHOTS) >= MEMO_LIMIT:
+        _SHOTS.clear()
+    _SHOTS[key] = shot
+    return shot
+
+
+_MARKS: dict[tuple[Rules, tuple[str, ...]], tuple[tuple[float, ...], float]] = {}
+# what a model fires, by the shooting's context (numbered, never twice) and the model's
+# weapons and range band: see BoltActionGame._shooting_groups
+_CONTEXTS: dict[Any, int] = {}
+_CHOICES: dict[Any, tuple[tuple[Shot, int, bool], ...]] = {}
+_NUMBERS = count()
+
+
+def range_marks(rules: Rules, weapons: tuple[str, ...]) -> tuple[tuple[float, ...], float]:
+    """Every range (sorted) at which some answer about these weapons may change: their
+    reach, minimum and indirect minimum, long range, and point blank. Where a range falls
+    among them (:func:`bisect.bisect_left` and ``bisect_right``) settles every range test
+    a model's shooting makes, :func:`range_bands` included. Also the longest reach:
+    beyond it no weapon fires."""
+    key = (rules, weapons)
+    found = _MARKS.get(key)
+    if found is None:
+        proc = rules.data.procedure
+        marks: set[float] = {proc.point_blank_inches}
+        for name in weapons:
+            weapon = rules.weapon(name)
+            marks |= {weapon.range, weapon.min_range, weapon.range * proc.long_range_fraction}
+            if weapon.indirect_min_range is not None:
+                marks.add(weapon.indirect_min_range)
+        reach = max((rules.weapon(name).range for name in weapons), default=0)
+        found = tuple(sorted(marks)), reach
+        if len(_MARKS) >= MEMO_LIMIT:
+            _MARKS.clear()
+        _MARKS[key] = found
+    return found
+
+
+@lru_cache(maxsize=64)
+def _mean(expr: DiceExpr) -> float:
+    return float(expr.dist().mean())
+
+
+class ShootingGroups:
+    """The game's shooting questions (a part of :class:`BoltActionGame`, which it is mixed
+    into): gaps, sight, reach, and every shot a unit's models can fire at a target."""
+
+    rules: Rules
+    table: Table
+    one_shots_fired: list[Model]  # the models whose one-shot weapon the last groups fire
+
+    def gap(self, a: UnitState, b: UnitState) -> float:
+        """The closest distance between the two units' models (inches), remembered by
+        their live models' places."""
+        key = (a.coords, b.coords)
+        found: float | None = _GAPS.get(key)
+        if found is None:
+            xy, uv = key
+            ours = [(xy[i], xy[i + 1]) for i in range(0, len(xy), 2)]
+            theirs = [(uv[i], uv[i + 1]) for i in range(0, len(uv), 2)]
+            found = min((math.dist(p, q) for p in ours for q in theirs), default=float("inf"))
+            if len(_GAPS) >= MEMO_LIMIT:
+                _GAPS.clear()
+            _GAPS[key] = found
+        return found
+
+    def visible(self, a: UnitState, b: UnitState, origin: Point | None = None) -> bool:
+        starts = [origin] if origin else [m.point for m in a.alive_models]
+        return any(self.table.line_of_sight(s, n.point) for s in starts for n in b.alive_models)
+
+    def can_shoot(
+        self, unit: UnitState, target: UnitState, *, moving: bool, origin: Point | None = None
+    ) -> bool:
+        """A quick test: could any model fire any weapon at ``target`` (range and sight)?"""
+        return self.can_shoot_each(unit, [target], moving=moving, origin=origin)[0]
+
+    def can_shoot_each(
+        self,
+        unit: UnitState,
+        targets: list[UnitState],
+        *,
+        moving: bool,
+        origin: Point | None = None,
+    ) -> list[bool]:
+        """:meth:`can_shoot` for each of ``targets`` in turn."""
+        if origin:
+            anchor = unit.anchor
+            dx, dy = origin.x - anchor.x, origin.y - anchor.y
+        else:
+            dx, dy = 0.0, 0.0
+        alive = unit.alive_models
+        reach, rules, known = 0.0, self.rules, _REACH.get
+        mounted = unit.vehicle is not None
+        last: tuple[str, ...] | None = None
+        last_used = False
+        for m in alive:
+            weapons, used = m.weapons, m.used_one_shot
+            if weapons is last and used is last_used:
+                continue  # armed as the model before it (models of a kind share the tuple)
+            last, last_used = weapons, used
+            most = known((rules, weapons, used, moving, mounted))
+            if most is None:
+                most = self._reach(weapons, used, moving, mounted)
+            if most > reach:
+                reach = most
+        if reach == 0:
+            return [False] * len(targets)
+        origins = (
+            unit.coords
+            if origin is None
+            else tuple([c for m in alive for c in (m.x + dx, m.y + dy)])
+        )
+        return self.table.sees_within_each(origins, [t.coords for t in targets], reach)
+
+    def _reach(
+        self, weapons: tuple[str, ...], used_one_shot: bool, moving: bool, mounted: bool
+    ) -> float:
+        """The longest range among a model's weapons that can fire now (0 if none)."""
+        key = (self.rules, weapons, used_one_shot, moving, mounted)
+        reach = _REACH.get(key)
+        if reach is None:
+            reach = 0.0
+            for name in weapons:
+                w = self.rules.weapon(name)
+                if (not moving or fires_on_the_move(w, mounted=mounted)) and not (
+                    used_one_shot and "One-shot" in w.special
+                ):
+                    reach = max(reach, float(w.range))
+            _REACH[key] = reach
+        return reach
+
+    def shooting_groups(
+        self, unit: UnitState, target: UnitState, *, moving: bool, origin: Point | None = None
+    ) -> list[Group]:
+        """Every shot the unit's models can fire at ``target`` (per weapon and range).
+
+        Sets :attr:`one_shots_fired` to the models whose one-shot weapon these groups fire.
+        Remembered by everything the answer depends on, so a repeated question is cheap.
+        """
+        groups, fired = self._groups_found(unit, target, moving, origin)
+        alive = unit.alive_models
+        self.one_shots_fired = [alive[i] for i in fired]
+        return list(groups)
+
+    def shot_groups(
+        self, unit: UnitState, target: UnitState, *, moving: bool, origin: Point | None = None
+    ) -> tuple[Group, ...]:
+        """:meth:`shooting_groups` as a tuple, for weighing a shot that is not fired: it
+        leaves :attr:`one_shots_fired` alone and copies nothing."""
+        return self._groups_found(unit, target, moving, origin)[0]
+
+    def _groups_found(
+        self, unit: UnitState, target: UnitState, moving: bool, origin: Point | None
+    ) -> tuple[tuple[Group, ...], tuple[int, ...]]:
+        """:meth:`_shooting_groups`, remembered (in the table's store) by all it reads
+        (a troops target's pins only a vehicle's shots read: see :func:`_planned`)."""
+        vehicle = target.vehicle
+        key = (
+            self.rules,
+            moving,
+            None if origin is None else (origin.x, origin.y),
+            unit.coords,
+            tuple([(m.weapons, m.used_one_shot) for m in unit.alive_models]),
+            unit.vehicle,
+            unit.heading,
+            unit.pins,
+            unit.quality,
+            unit.ranged_in_on == target.uid,
+            target.uid,
+            target.coords,
+            vehicle,
+            target.heading,
+            target.is_down,
+            target.start_models,
+            None if vehicle is None else (target.pins, target.immobilised),
+            target.quality,
+        )
+        memo = self.table.memo("shooting groups")
+        found: tuple[tuple[Group, ...], tuple[int, ...]] | None = memo.get(key)
+        if found is None:
+            found = memo[key] = self._shooting_groups(unit, target, moving, origin)
+        return found
+
+    def _shooting_groups(
+        self, unit: UnitState, target: UnitState, moving: bool, origin: Point | None
+    ) -> tuple[tuple[Group, ...], tuple[int, ...]]:
+        """The groups, and the indices (in ``alive_models``) of the one-shot firers.
+
+        Each model fires the weapons :meth:`model_shots` picks. Its pick depends on the
+        model's place only through the range bands of its weapons (and, for vehicles,
+        facing and arcs), so it is remembered by those (see :func:`range_marks`) with
+        everything about this firer and target that it reads.
+        """
+        alive = unit.alive_models
+        aims = target.alive_models
+        if not alive or not aims:
+            return (), ()
+        if origin:
+            anchor = unit.anchor
+            dx, dy = origin.x - anchor.x, origin.y - anchor.y
+            flat = tuple([c for m in alive for c in (m.x + dx, m.y + dy)])
+        else:
+            dx, dy = 0.0, 0.0
+            flat = unit.coords
+        # each model's nearest target model in sight (the first of equals)
+        in_sight = self.table.nearest_in_sight(flat, target.coords)
+        rules, vehicle, firer = self.rules, target.vehicle, unit.vehicle
+        # the models with a target model in sight within their longest reach
+        able: list[tuple[int, Model, int, float, tuple[float, ...]]] = []
+        known = _MARKS.get
+        for i, model in enumerate(alive):
+            seen = in_sight[i]
+            if seen is not None:
+                found = known((rules, model.weapons))
+                marks, reach = found or range_marks(rules, model.weapons)
+                if seen[1] <= reach:
+                    able.append((i, model, seen[0], seen[1], marks))
+        if not able:
+            return (), ()
+        tgt_profile = infantry_target(rules, target.quality) if vehicle is None else vehicle.target
+        anchor = unit.anchor
+        shooter = Point(anchor.x + dx, anchor.y + dy)
+        cover = unit_cover(self.table, shooter, target) if vehicle is None else "none"
+        context = (
+            rules,
+            tgt_profile,
+            vehicle is None,
+            firer is None,
+            len(alive) < 2,
+            moving,
+            unit.pins,
+            unit.quality,
+            unit.ranged_in_on == target.uid,
+            target.is_down,
+            target.start_models <= 2,
+            cover,
+            bool(vehicle and vehicle.open_topped),
+            bool(vehicle and vehicle.automaton),
+            # what only a vehicle's shots read (see _planned): at troops their pins,
+            # quality (tgt_profile says it) and size change no model's choice
+            None
+            if vehicle is None
+            else (target.pins, target.quality, len(aims), target.immobilised),
+        )
+        number = _CONTEXTS.get(context)
+        if number is None:
+            if len(_CONTEXTS) >= MEMO_LIMIT:
+                _CONTEXTS.clear()  # a number is never given again, so _CHOICES stays right
+            number = _CONTEXTS[context] = next(_NUMBERS)
+        counts: dict[Shot, int] = {}
+        fired: list[int] = []
+        choices = _CHOICES.get
+        facing = "front"  # what an infantry firer's shots at troops see
+        bearing: tuple[bool, ...] = ()
+        for i, model, j, rng, marks in able:
+            weapons = model.weapons
+            if vehicle or firer:  # only these read the model's place beyond its range
+                at = Point(model.x + dx, model.y + dy)
+                nearest = aims[j].point
+                if vehicle:
+                    facing = facing_hit(target.heading, target.anchor, at)
+                if firer:  # each mount's own arc, in the order of the model's weapons
+                    bearing = tuple(
+                        [in_arc(arc, unit.heading, at, nearest) for _, arc in firer.arcs]
+                    )
+            key = (
+                number,
+                weapons,
+                model.used_one_shot,
+                bisect_left(marks, rng),
+                bisect_right(marks, rng),
+                facing,
+                bearing,
+            )
+            chosen = choices(key)
+            if chosen is None:
+                if len(_CHOICES) >= MEMO_LIMIT:
+                    _CHOICES.clear()
+                at, nearest = Point(model.x + dx, model.y + dy), aims[j].point
+                chosen = _CHOICES[key] = self.model_shots(
+                    unit, target, model, moving, at, nearest, rng, cover, tgt_profile, facing
+                )
+            for shot, per, one_shot in chosen:
+                counts[shot] = counts.get(shot, 0) + per
+                if one_shot:
+                    fired.append(i)
+        return tuple([Group(shot, n) for shot, n in counts.items()]), tuple(fired)
+
+    def model_shots(
+        self,
+        unit: UnitState,
+        target: UnitState,
+        model: Model,
+        moving: bool,
+        at: Point,
+        nearest: Point,
+        rng: float,
+        cover: str,
+        tgt_profile: Target,
+        facing: str,
+    ) -> tuple[tuple[Shot, int, bool], ...]:
+        """What one model at ``at`` fires at ``target`` (nearest model ``rng`` away):
+        every weapon that can for a vehicle, else the one best at this target.
+
+        Unless the model is a vehicle's (whose arcs read ``at``), its place counts only
+        through ``rng`` (its band among :func:`range_marks`) and ``cover``, besides the
+        shooting context: this game's shot memo and the tactical AI's caps on shots at
+        troops both rely on that."""
+        rules, vehicle = self.rules, target.vehicle
+        # a vehicle's model carries its weapons in the order of its mounts, each with its arc
+        # (two mounts of one weapon, as a hull and a turret MMG, each keep their own)
+        arcs = [arc for _, arc in unit.vehicle.arcs] if unit.vehicle else []
+        options: list[tuple[Shot, int, bool]] = []
+        base: Situation | None = None  # the same for each weapon of this model
+        for k, name in enumerate(model.weapons):
+            weapon = rules.weapon(name)
+            special = set(weapon.special)
+            if moving and not fires_on_the_move(weapon, mounted=unit.vehicle is not None):
+                continue
+            if model.used_one_shot and "One-shot" in special:
+                continue
+            if unit.vehicle and not in_arc(arcs[k], unit.heading, at, nearest):
+                continue
+            if rng > weapon.range or rng < weapon.min_range:
+                continue
+            if base is None:
+                base = Situation(
+                    range_inches=rng,
+                    firer_pins=unit.pins,
+                    firer_inexperienced=unit.quality == "inexperienced",
+                    moving=moving,
+                    mounted=unit.vehicle is not None,
+                    target_down=target.is_down and vehicle is None,
+                    small_unit=vehicle is None and target.start_models <= 2,
+                    cover=cover,  # type: ignore[arg-type]
+                    facing=facing,  # type: ignore[arg-type]
+                    ranged_in=unit.ranged_in_on == target.uid,
+                    open_topped=bool(vehicle and vehicle.open_topped),
+                    automaton=bool(vehicle and vehicle.automaton),
+                    target_pins=target.pins,
+                    target_quality=target.quality,
+                    target_models=len(target.alive_models),
+                    target_immobilised=vehicle is not None and target.immobilised,
+                )
+            situation = base
+            if "Team" in special and len(unit.alive_models) < 2 and unit.vehicle is None:
+                situation = replace(situation, firer_pins=situation.firer_pins + 1)  # one crew: -1
+            per = 1 if ("Flamethrower" in special or "Shockwave" in special) else int(weapon.shots)
+            ways = [situation]
+            if weapon.indirect_min_range is not None and rng >= weapon.indirect_min_range:
+                ways.append(replace(situation, indirect=True))  # a howitzer may lob it
+            for way in ways:
+                shot = _planned(rules, weapon, tgt_profile, way)
+                if shot is not None and shot.hit_on is not None:
+                    options.append((shot, per, "One-shot" in special))
+        if not options:
+            return ()
+        # a vehicle fires all its weapons; a man fires one: the best at this target
+        if unit.vehicle:
+            return tuple(options)
+        return (max(options, key=lambda o: _worth(o, target)),)
