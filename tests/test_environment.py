@@ -197,3 +197,13 @@ def test_an_action_with_fields_of_the_wrong_kind_is_refused_not_crashed(
     assert not game.is_legal(action)
     with pytest.raises(IllegalActionError, match=message):
         game.apply_action(action)
+
+
+def test_names_that_moved_out_of_the_state_module_are_still_exported_there() -> None:
+    """Action, Pending, ORDERS and range_marks were defined in game/state.py; code that
+    imports them from there (as the README once showed) keeps working: state.py re-exports
+    them by name (``import X as X``), which mypy --strict also accepts."""
+    from kriegsspiel.rulesets.bolt_action.game import actions, shooting_groups, state
+
+    assert state.Action is actions.Action and state.Pending is actions.Pending
+    assert state.ORDERS is actions.ORDERS and state.range_marks is shooting_groups.range_marks

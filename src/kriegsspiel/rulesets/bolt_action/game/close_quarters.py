@@ -119,7 +119,7 @@ def fight(
         return
 
     def side(u: UnitState, mode: str) -> Side:
-        assault = sum(
+        armed = sum(
             1
             for m in u.alive_models
             if any("Assault" in rules.weapon(w).special for w in m.weapons)
@@ -129,7 +129,7 @@ def fight(
             damage_value=infantry_target(rules, u.quality).damage_value,
             morale=new_test(rules, u.quality, officer=game.officer_near(u), pins=u.pins),
             attacks_per_model=proc.close_quarters_attacks,
-            assault_models=assault,
+            assault_models=armed,
             assault_attacks=proc.assault_weapon_attacks,
             mode="point-blank" if mode == "point-blank" else "hand-to-hand",
             point_blank_hit=max(pb, proc.natural_miss + 1),

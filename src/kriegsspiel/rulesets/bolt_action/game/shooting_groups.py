@@ -99,7 +99,7 @@ def _planned(rules: Rules, weapon: Weapon, target: Target, situation: Situation)
 
 _MARKS: dict[tuple[Rules, tuple[str, ...]], tuple[tuple[float, ...], float]] = {}
 # what a model fires, by the shooting's context (numbered, never twice) and the model's
-# weapons and range band: see BoltActionGame._shooting_groups
+# weapons and range band: see ShootingGroups._shooting_groups
 _CONTEXTS: dict[Any, int] = {}
 _CHOICES: dict[Any, tuple[tuple[Shot, int, bool], ...]] = {}
 _NUMBERS = count()

@@ -26,17 +26,22 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     attack_vehicle,
 )
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
-from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
+
+# (Action, Pending and ORDERS were defined here, range_marks too: still importable from here)
+from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS as ORDERS
+from kriegsspiel.rulesets.bolt_action.game.actions import Action as Action
+from kriegsspiel.rulesets.bolt_action.game.actions import Pending as Pending
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import assault, fight
 from kriegsspiel.rulesets.bolt_action.game.deployment import deploy
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import ShootingGroups
+from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks as range_marks
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, Delayed, call, resolve
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_move,
     heading_to,
     movement_row,
 )
-from kriegsspiel.rulesets.bolt_action.game.units import UnitState, build_units, credit
+from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState, build_units, credit
 from kriegsspiel.rulesets.bolt_action.game.validation import check_action
 from kriegsspiel.rulesets.bolt_action.morale import (
     MoraleTest,
@@ -120,7 +125,7 @@ class BoltActionGame(ShootingGroups):
         # and those that keep it (tuples: a clone shares them safely)
         self.retaining: tuple[int, ...] = ()
         self.keeping: tuple[int, ...] = ()
-        self.one_shots_fired: list[Any] = []
+        self.one_shots_fired: list[Model] = []
         self.over = False
         self._events: list[Event] = []
         deploy(self)
@@ -609,6 +614,19 @@ class BoltActionGame(ShootingGroups):
             m.alive = False if unit.vehicle is None else m.alive
         self.log("destroyed", unit=unit.uid, why=why)
 
+    def vehicle_profile_of(self, unit: UnitState, *, indirect: bool) -> VehicleProfile:
+        """How hits on this vehicle are resolved now (its crew, pins and special rules)."""
+        assert unit.vehicle is not None
+        situation = Situation(
+            range_inches=0,
+            open_topped=unit.vehicle.open_topped,
+            automaton=unit.vehicle.automaton,
+            target_quality=unit.quality,
+            target_pins=unit.pins,
+            target_immobilised=unit.immobilised,
+        )
+        return vehicle_profile(self.rules, unit.vehicle.target, situation, indirect=indirect)
+
     # -- reactions and ambushes -------------------------------------------------------
     def pending_choices(self) -> list[Action]:
         p = self.pending
@@ -678,19 +696,6 @@ class BoltActionGame(ShootingGroups):
             return False
         self.pending = Pending("ambush", 1 - mover.side, action, mover.uid, ambushers)
         return True
-
-    def vehicle_profile_of(self, unit: UnitState, *, indirect: bool) -> VehicleProfile:
-        """How hits on this vehicle are resolved now (its crew, pins and special rules)."""
-        assert unit.vehicle is not None
-        situation = Situation(
-            range_inches=0,
-            open_topped=unit.vehicle.open_topped,
-            automaton=unit.vehicle.automaton,
-            target_quality=unit.quality,
-            target_pins=unit.pins,
-            target_immobilised=unit.immobilised,
-        )
-        return vehicle_profile(self.rules, unit.vehicle.target, situation, indirect=indirect)
 
     # -- FUBAR ---------------------------------------------------------------------------
     def _friendly_fire(self, unit: UnitState) -> None:
