@@ -1,0 +1,677 @@
+"""``kriegsspiel odds``: exact odds for a shot, test or assault in each of the four rulesets.
+
+Each command checks that its options belong to the ruleset asked for, then hands them to
+that ruleset's odds module; heavy modules are imported inside the commands.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from kriegsspiel.cli_options import JsonOpt, fail
+
+if TYPE_CHECKING:
+    from kriegsspiel.core.report import OddsReport
+
+odds_app = typer.Typer(
+    help="Exact odds for a shot, test or assault, with the reasoning shown.",
+    no_args_is_help=True,
+)
+
+
+class Ruleset(StrEnum):
+    konflikt47 = "konflikt47"
+    bolt_action_1 = "bolt-action-1"
+    iron_cross = "iron-cross"
+    house_clearing = "house-clearing"
+
+
+BA_FAMILY = (Ruleset.konflikt47, Ruleset.bolt_action_1)
+
+RulesetOpt = Annotated[
+    Ruleset,
+    typer.Option(
+        "--ruleset",
+        "-r",
+        metavar="RULESET",  # (the four names in the type column squeezed option names at 80)
+        help="Which game's rules: konflikt47, bolt-action-1, iron-cross or house-clearing.",
+        case_sensitive=False,
+    ),
+]
+QualityOpt = Annotated[str, typer.Option("--quality", help="inexperienced, regular or veteran.")]
+PinsOpt = Annotated[int, typer.Option("--pins", help="Pin markers on the unit.")]
+RulesFileOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--rules-file",
+        help="Use your own copy of the edition's rules data (YAML) instead of the shipped one "
+        "(Konflikt '47, Bolt Action).",
+    ),
+]
+OfficerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--officer",
+        help="Officer morale bonus in range: second-lieutenant, first-lieutenant, captain, major.",
+    ),
+]
+
+
+def show(report: OddsReport, as_json: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps(report.to_json(), indent=2))
+        return
+    from kriegsspiel.render.odds_text import print_report
+
+    print_report(report)
+
+
+def _only(ruleset: Ruleset, allowed: tuple[Ruleset, ...], command: str, instead: str = "") -> None:
+    if ruleset not in allowed:
+        names = ", ".join(r.value for r in allowed)
+        hint = f" {instead}" if instead else ""
+        fail(f"'odds {command}' is for {names}; {ruleset.value} does not have it.{hint}")
+
+
+def _forbid(ruleset: Ruleset, **given: Any) -> None:
+    """Refuse options that belong to another ruleset, naming them."""
+    wrong = [name for name, value in given.items() if value not in (None, False, 0, "none", [])]
+    if wrong:
+        flags = ", ".join("--" + w.replace("_", "-") for w in wrong)
+        fail(
+            f"{flags} {'does' if len(wrong) == 1 else 'do'} not apply to {ruleset.value}; "
+            "see 'kriegsspiel odds shoot --help' for which options belong to which ruleset."
+        )
+
+
+@odds_app.command("shoot")
+def shoot(
+    ruleset: RulesetOpt = Ruleset.konflikt47,
+    weapon: Annotated[
+        list[str], typer.Option("--weapon", "-w", help="NAME[:COUNT], repeatable (BA, K47, HC).")
+    ] = [],  # noqa: B006
+    target: Annotated[
+        str | None,
+        typer.Option(
+            "--target",
+            "-t",
+            help="Target as on the sheet, e.g. 'regular infantry', 'medium tank' (BA, K47); infantry, support squad, vehicle (Iron Cross).",
+            show_default="regular infantry (BA, K47), infantry (Iron Cross)",
+        ),
+    ] = None,
+    range_: Annotated[float, typer.Option("--range", help="Range in inches.")] = 12.0,
+    cover: Annotated[
+        str,
+        typer.Option(
+            "--cover", help="none|soft|hard (BA, K47); open|cover|fortifications (Iron Cross)."
+        ),
+    ] = "none",
+    pins: Annotated[int, typer.Option("--pins", help="Pin markers on the firer (BA, K47).")] = 0,
+    moving: Annotated[
+        bool,
+        typer.Option(
+            "--moving",
+            help="Firing on the move: Advance order (BA, K47); firer moved this activation (Iron Cross).",
+        ),
+    ] = False,
+    inexperienced: Annotated[
+        bool, typer.Option("--inexperienced", help="The firers are inexperienced (BA, K47).")
+    ] = False,
+    target_down: Annotated[
+        bool, typer.Option("--target-down", help="Target infantry/artillery is Down (BA, K47).")
+    ] = False,
+    small_unit: Annotated[
+        bool, typer.Option("--small-unit", help="Target is a small unit (BA, K47).")
+    ] = False,
+    facing: Annotated[
+        str, typer.Option("--facing", help="front|side|top|rear armour hit (BA, K47).")
+    ] = "front",
+    indirect: Annotated[
+        bool, typer.Option("--indirect", help="A howitzer firing indirectly (BA, K47).")
+    ] = False,
+    ranged_in: Annotated[
+        bool,
+        typer.Option(
+            "--ranged-in", help="Indirect fire already ranged in on the target (BA, K47)."
+        ),
+    ] = False,
+    open_topped: Annotated[
+        bool, typer.Option("--open-topped", help="Target vehicle is open-topped (BA, K47).")
+    ] = False,
+    automaton: Annotated[
+        bool, typer.Option("--automaton", help="Target vehicle is an automaton (K47).")
+    ] = False,
+    target_pins: Annotated[
+        int, typer.Option("--target-pins", help="Pins already on the target (BA, K47).")
+    ] = 0,
+    target_quality: Annotated[
+        str, typer.Option("--target-quality", help="A target vehicle crew's quality (BA, K47).")
+    ] = "regular",
+    target_models: Annotated[
+        int | None,
+        typer.Option(
+            "--target-models", help="Models in the target unit: caps casualties (BA, K47)."
+        ),
+    ] = None,
+    target_immobilised: Annotated[
+        bool,
+        typer.Option(
+            "--target-immobilised",
+            help="The vehicle was immobilised before: a further Immobilised knocks it out (BA, K47).",
+        ),
+    ] = False,
+    morale_markers: Annotated[
+        int, typer.Option("--morale-markers", help="Morale markers on the firer (Iron Cross).")
+    ] = 0,
+    target_moved: Annotated[
+        bool, typer.Option("--target-moved", help="Target moved this turn (Iron Cross).")
+    ] = False,
+    smoke: Annotated[
+        bool, typer.Option("--smoke", help="Target obscured by smoke (Iron Cross).")
+    ] = False,
+    infantry_detachment: Annotated[
+        bool,
+        typer.Option("--infantry-detachment", help="Firer is an infantry detachment (Iron Cross)."),
+    ] = False,
+    firer_vehicle: Annotated[
+        bool,
+        typer.Option(
+            "--firer-vehicle",
+            help="Firer is a vehicle (Iron Cross; BA, K47: its Fixed weapons fire on the move).",
+        ),
+    ] = False,
+    enemy_infantry_near: Annotated[
+        bool,
+        typer.Option(
+            "--enemy-infantry-near",
+            help='Enemy infantry within 12" of the firing vehicle, unscreened (Iron Cross).',
+        ),
+    ] = False,
+    mortar: Annotated[bool, typer.Option("--mortar", help="Mortar fire (Iron Cross).")] = False,
+    machine_gun: Annotated[
+        bool,
+        typer.Option(
+            "--machine-gun", help="The firer is a machine gun: 2 D10 at infantry (Iron Cross)."
+        ),
+    ] = False,
+    dice: Annotated[
+        int | None,
+        typer.Option(
+            "--dice",
+            help="Firing dice, as an orders-of-battle rule gives them (Iron Cross).",
+            show_default='1; 2 at infantry within 12" or from a machine gun',
+        ),
+    ] = None,
+    penetration: Annotated[
+        int | None,
+        typer.Option("--penetration", help="Gun penetration (Iron Cross, vehicle targets)."),
+    ] = None,
+    armour: Annotated[
+        int | None, typer.Option("--armour", help="Target armour (Iron Cross, vehicle targets).")
+    ] = None,
+    weapon_skill: Annotated[
+        int | None, typer.Option("--weapon-skill", help="Firer's weapon skill (House Clearing).")
+    ] = None,
+    visible: Annotated[
+        int | None,
+        typer.Option("--visible", help="Fifths of the target visible, 1-5 (House Clearing)."),
+    ] = None,
+    auto: Annotated[
+        bool, typer.Option("--auto", help="Automatic cone of fire (House Clearing).")
+    ] = False,
+    target_initiative: Annotated[
+        int | None,
+        typer.Option("--target-initiative", help="Target's initiative points (House Clearing)."),
+    ] = None,
+    crew: Annotated[
+        int | None,
+        typer.Option(
+            "--crew",
+            help="Crew serving a belt-fed LMG: with fewer than 2 it fires as a box LMG (House Clearing).",
+            show_default="full crew",
+        ),
+    ] = None,
+    rules_file: RulesFileOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Odds of a unit's (or figure's) shooting: hits, casualties, pins or damage."""
+    ic = dict(
+        morale_markers=morale_markers,
+        target_moved=target_moved,
+        smoke=smoke,
+        infantry_detachment=infantry_detachment,
+        enemy_infantry_near=enemy_infantry_near,
+        mortar=mortar,
+        machine_gun=machine_gun,
+        penetration=penetration,
+        armour=armour,
+        dice=dice,
+    )
+    ba = dict(
+        pins=pins,
+        inexperienced=inexperienced,
+        target_down=target_down,
+        small_unit=small_unit,
+        indirect=indirect,
+        ranged_in=ranged_in,
+        open_topped=open_topped,
+        automaton=automaton,
+        target_pins=target_pins,
+        target_models=target_models,
+        target_immobilised=target_immobilised,
+        target_quality=None if target_quality == "regular" else target_quality,
+        facing=None if facing == "front" else facing,
+    )
+    hc = dict(
+        weapon_skill=weapon_skill,
+        visible=visible,
+        auto=auto,
+        target_initiative=target_initiative,
+        crew=crew,
+    )
+    if ruleset in BA_FAMILY:
+        _forbid(ruleset, **ic, **hc)
+        if cover not in ("none", "soft", "hard"):
+            fail(f"--cover for {ruleset.value} is none, soft or hard (not {cover!r}).")
+        if facing not in ("front", "side", "top", "rear"):
+            fail(f"--facing is front, side, top or rear (not {facing!r}).")
+        from kriegsspiel.rulesets.bolt_action.odds import shoot_odds
+        from kriegsspiel.rulesets.bolt_action.shooting import Situation
+
+        situation = Situation(
+            range_inches=range_,
+            firer_pins=pins,
+            firer_inexperienced=inexperienced,
+            moving=moving,
+            mounted=firer_vehicle,
+            target_down=target_down,
+            small_unit=small_unit,
+            cover=cover,  # type: ignore[arg-type]
+            facing=facing,  # type: ignore[arg-type]
+            indirect=indirect,
+            ranged_in=ranged_in,
+            open_topped=open_topped,
+            automaton=automaton,
+            target_pins=target_pins,
+            target_quality=target_quality,
+            target_models=target_models,
+            target_immobilised=target_immobilised,
+        )
+        show(
+            shoot_odds(
+                ruleset.value,
+                weapons=weapon,
+                target="regular infantry" if target is None else target,
+                situation=situation,
+                rules_file=rules_file,
+            ),
+            as_json,
+        )
+    elif ruleset is Ruleset.iron_cross:
+        _forbid(ruleset, weapon=weapon, rules_file=rules_file, **ba, **hc)
+        if cover == "none":
+            cover = "open"
+        from kriegsspiel.rulesets.iron_cross import odds as ic_odds
+
+        show(
+            ic_odds.shoot(
+                target="infantry" if target is None else target,
+                range_inches=range_,
+                firer_moved=moving,
+                firer_is_infantry_detachment=infantry_detachment,
+                target_moved=target_moved,
+                smoke=smoke,
+                morale_markers=morale_markers,
+                enemy_infantry_near_vehicle=enemy_infantry_near,
+                firer_is_vehicle=firer_vehicle,
+                cover=cover,
+                mortar=mortar,
+                machine_gun=machine_gun,
+                dice=dice,
+                penetration=penetration,
+                armour=armour,
+            ),
+            as_json,
+        )
+    else:
+        _forbid(
+            ruleset,
+            **ic,
+            **ba,
+            moving=moving,
+            firer_vehicle=firer_vehicle,
+            rules_file=rules_file,
+            cover=None if cover == "none" else cover,
+            target=target,
+        )
+        if len(weapon) != 1:
+            fail("House Clearing shoots one figure's weapon: give exactly one --weapon NAME.")
+        if weapon_skill is None or visible is None:
+            fail(
+                "House Clearing needs --weapon-skill N and --visible N (fifths of the target visible, 1-5)."
+            )
+        from kriegsspiel.rulesets.house_clearing import odds as hc_odds
+
+        show(
+            hc_odds.shoot(
+                weapon=weapon[0],
+                range_inches=range_,
+                weapon_skill=weapon_skill,
+                visible=visible,
+                automatic=auto,
+                target_initiative=target_initiative,
+                crew=crew,
+            ),
+            as_json,
+        )
+
+
+@odds_app.command("order-test")
+def order_test(
+    ruleset: RulesetOpt = Ruleset.konflikt47,
+    quality: QualityOpt = "regular",
+    pins: PinsOpt = 0,
+    officer: OfficerOpt = None,
+    assault_vehicle: Annotated[
+        bool,
+        typer.Option(
+            "--assault-vehicle-without-at",
+            help="Ordering an assault on an enclosed armoured vehicle without anti-tank weapons (-3).",
+        ),
+    ] = False,
+    rules_file: RulesFileOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Will the unit follow its order? Pass, fail or FUBAR (Konflikt '47, Bolt Action)."""
+    _only(ruleset, BA_FAMILY, "order-test", "Iron Cross activates units: see 'odds activation'.")
+    from kriegsspiel.rulesets.bolt_action.odds import order_test_odds
+
+    show(
+        order_test_odds(
+            ruleset.value,
+            quality=quality,
+            pins=pins,
+            officer=officer,
+            assault_vehicle_without_at=assault_vehicle,
+            rules_file=rules_file,
+        ),
+        as_json,
+    )
+
+
+@odds_app.command("morale")
+def morale(
+    ruleset: RulesetOpt = Ruleset.konflikt47,
+    quality: QualityOpt = "regular",
+    pins: PinsOpt = 0,
+    officer: OfficerOpt = None,
+    rules_file: RulesFileOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Will the unit pass a morale check? (Konflikt '47, Bolt Action)."""
+    _only(ruleset, BA_FAMILY, "morale")
+    from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds
+
+    show(
+        morale_check_odds(
+            ruleset.value, quality=quality, pins=pins, officer=officer, rules_file=rules_file
+        ),
+        as_json,
+    )
+
+
+@odds_app.command("assault")
+def assault(
+    ruleset: RulesetOpt = Ruleset.konflikt47,
+    attackers: Annotated[
+        int, typer.Option("--attackers", help="Models in the assaulting unit.")
+    ] = 10,
+    attacker_quality: Annotated[
+        str,
+        typer.Option("--attacker-quality", help="inexperienced, regular or veteran attackers."),
+    ] = "regular",
+    defenders: Annotated[
+        int, typer.Option("--defenders", help="Models in the assaulted unit.")
+    ] = 10,
+    defender_quality: Annotated[
+        str,
+        typer.Option("--defender-quality", help="inexperienced, regular or veteran defenders."),
+    ] = "regular",
+    attacker_assault_weapons: Annotated[
+        int,
+        typer.Option(
+            "--attacker-assault-weapons",
+            help="Attacking models with assault weapons (SMG, pistol...).",
+        ),
+    ] = 0,
+    defender_assault_weapons: Annotated[
+        int,
+        typer.Option(
+            "--defender-assault-weapons",
+            help="Defending models with assault weapons (SMG, pistol...).",
+        ),
+    ] = 0,
+    attacker_pins: Annotated[
+        int, typer.Option("--attacker-pins", help="Pins on the attackers (their morale).")
+    ] = 0,
+    defender_pins: Annotated[
+        int, typer.Option("--defender-pins", help="Pins on the defenders (their morale).")
+    ] = 0,
+    attacker_mode: Annotated[
+        str, typer.Option("--attacker-mode", help="hand-to-hand or point-blank (Konflikt '47).")
+    ] = "hand-to-hand",
+    defender_mode: Annotated[
+        str, typer.Option("--defender-mode", help="hand-to-hand or point-blank (Konflikt '47).")
+    ] = "hand-to-hand",
+    rules_file: RulesFileOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Infantry against infantry in close quarters (Konflikt '47, Bolt Action)."""
+    _only(ruleset, BA_FAMILY, "assault")
+    for flag, mode in (("--attacker-mode", attacker_mode), ("--defender-mode", defender_mode)):
+        if mode not in ("hand-to-hand", "point-blank"):
+            fail(f"{flag} is hand-to-hand or point-blank (not {mode!r}).")
+    from kriegsspiel.rulesets.bolt_action.odds import assault_odds
+
+    show(
+        assault_odds(
+            ruleset.value,
+            attackers=attackers,
+            attacker_quality=attacker_quality,
+            defenders=defenders,
+            defender_quality=defender_quality,
+            attacker_assault_weapons=attacker_assault_weapons,
+            defender_assault_weapons=defender_assault_weapons,
+            attacker_pins=attacker_pins,
+            defender_pins=defender_pins,
+            attacker_mode=attacker_mode,
+            defender_mode=defender_mode,
+            rules_file=rules_file,
+        ),
+        as_json,
+    )
+
+
+@odds_app.command("vehicle-assault")
+def vehicle_assault(
+    ruleset: RulesetOpt = Ruleset.konflikt47,
+    models: Annotated[
+        int, typer.Option("--models", help="Models in the assaulting infantry unit.")
+    ] = 8,
+    quality: QualityOpt = "regular",
+    target: Annotated[
+        str, typer.Option("--target", "-t", help="The vehicle, as on the damage value table.")
+    ] = "medium tank",
+    vehicle_order: Annotated[
+        str,
+        typer.Option("--vehicle-order", help="What the vehicle did: stationary, advanced or ran."),
+    ] = "stationary",
+    anti_tank: Annotated[
+        bool, typer.Option("--anti-tank", help="The infantry carry anti-tank weapons.")
+    ] = False,
+    pins: PinsOpt = 0,
+    officer: OfficerOpt = None,
+    open_topped: Annotated[
+        bool, typer.Option("--open-topped", help="The vehicle is open-topped.")
+    ] = False,
+    automaton: Annotated[
+        bool, typer.Option("--automaton", help="The vehicle is an automaton (K47).")
+    ] = False,
+    target_quality: Annotated[
+        str, typer.Option("--target-quality", help="The vehicle crew's quality.")
+    ] = "regular",
+    target_pins: Annotated[
+        int, typer.Option("--target-pins", help="Pins on the vehicle (its crew's tests, its fire).")
+    ] = 0,
+    target_immobilised: Annotated[
+        bool,
+        typer.Option(
+            "--target-immobilised",
+            help="The vehicle was immobilised before: a further Immobilised knocks it out.",
+        ),
+    ] = False,
+    start_inches: Annotated[
+        float | None,
+        typer.Option(
+            "--from",
+            help='Inches between the assaulters and the vehicle as the assault begins (K47: from beyond 6" the vehicle fires first).',
+        ),
+    ] = None,
+    vehicle_weapon: Annotated[
+        list[str],
+        typer.Option(
+            "--vehicle-weapon",
+            help="NAME[:COUNT], repeatable: the vehicle's weapons whose arc the assaulters are in (K47, with --from).",
+        ),
+    ] = [],  # noqa: B006
+    cover: Annotated[
+        str,
+        typer.Option("--cover", help="none|soft|hard: the assaulters' cover as the vehicle fires."),
+    ] = "none",
+    start_models: Annotated[
+        int | None,
+        typer.Option(
+            "--start-models",
+            help="The assaulting unit's models at the start of the game (its half-strength check).",
+            show_default="--models",
+        ),
+    ] = None,
+    rules_file: RulesFileOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Infantry assaulting a vehicle (Konflikt '47, Bolt Action)."""
+    _only(ruleset, BA_FAMILY, "vehicle-assault")
+    from kriegsspiel.rulesets.bolt_action.odds import vehicle_assault_odds
+
+    show(
+        vehicle_assault_odds(
+            ruleset.value,
+            models=models,
+            quality=quality,
+            target=target,
+            vehicle_order=vehicle_order,
+            anti_tank=anti_tank,
+            pins=pins,
+            officer=officer,
+            open_topped=open_topped,
+            automaton=automaton,
+            target_quality=target_quality,
+            target_pins=target_pins,
+            target_immobilised=target_immobilised,
+            start_inches=start_inches,
+            vehicle_weapons=vehicle_weapon,
+            cover=cover,
+            start_models=start_models,
+            rules_file=rules_file,
+        ),
+        as_json,
+    )
+
+
+MarkersOpt = Annotated[int, typer.Option("--morale-markers", help="Morale markers on the unit.")]
+TokensOpt = Annotated[
+    int, typer.Option("--command-tokens", help="Command tokens already on the unit.")
+]
+
+
+@odds_app.command("activation")
+def activation(
+    ruleset: RulesetOpt = Ruleset.iron_cross,
+    morale_markers: MarkersOpt = 0,
+    command_tokens: TokensOpt = 0,
+    first: Annotated[
+        bool, typer.Option("--first", help="The unit's first activation this turn.")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Will a further activation succeed? (Iron Cross)."""
+    _only(
+        ruleset,
+        (Ruleset.iron_cross,),
+        "activation",
+        "Konflikt '47 and Bolt Action test orders: see 'odds order-test'."
+        if ruleset in BA_FAMILY
+        else "",
+    )
+    from kriegsspiel.rulesets.iron_cross import odds as ic_odds
+
+    show(ic_odds.activation(morale_markers, command_tokens, first_activation=first), as_json)
+
+
+@odds_app.command("reaction")
+def reaction(
+    ruleset: RulesetOpt = Ruleset.iron_cross,
+    morale_markers: MarkersOpt = 0,
+    command_tokens: TokensOpt = 0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Will a reaction succeed, and seize the initiative? (Iron Cross)."""
+    _only(ruleset, (Ruleset.iron_cross,), "reaction")
+    from kriegsspiel.rulesets.iron_cross import odds as ic_odds
+
+    show(ic_odds.reaction(morale_markers, command_tokens), as_json)
+
+
+@odds_app.command("smoke")
+def smoke_cmd(ruleset: RulesetOpt = Ruleset.iron_cross, as_json: JsonOpt = False) -> None:
+    """Will laying smoke succeed? (Iron Cross)."""
+    _only(ruleset, (Ruleset.iron_cross,), "smoke")
+    from kriegsspiel.rulesets.iron_cross import odds as ic_odds
+
+    show(ic_odds.smoke(), as_json)
+
+
+@odds_app.command("terrain-test")
+def terrain_test(
+    ruleset: RulesetOpt = Ruleset.iron_cross,
+    unit: Annotated[
+        str,
+        typer.Option(
+            "--unit", help="As on the sheet, e.g. 'half-tracked vehicle', 'infantry detachment'."
+        ),
+    ] = "half-tracked vehicle",
+    terrain: Annotated[str, typer.Option("--terrain", help="rough or very rough.")] = "rough",
+    as_json: JsonOpt = False,
+) -> None:
+    """Will a unit get through rough terrain? (Iron Cross)."""
+    _only(ruleset, (Ruleset.iron_cross,), "terrain-test")
+    from kriegsspiel.rulesets.iron_cross import odds as ic_odds
+
+    show(ic_odds.terrain_test(unit, terrain), as_json)
+
+
+@odds_app.command("figure")
+def figure(
+    ruleset: RulesetOpt = Ruleset.house_clearing,
+    officer: Annotated[bool, typer.Option("--officer", help="An officer, NCO or 'Rambo'.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """A new figure's initiative and weapon skill (House Clearing)."""
+    _only(ruleset, (Ruleset.house_clearing,), "figure")
+    from kriegsspiel.rulesets.house_clearing import odds as hc_odds
+
+    show(hc_odds.figure(officer), as_json)

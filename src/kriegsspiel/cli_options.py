@@ -1,0 +1,16 @@
+"""What every part of the ``kriegsspiel`` command line shares: how a usage error is told,
+and the options more than one command takes."""
+
+from __future__ import annotations
+
+from typing import Annotated, NoReturn
+
+import typer
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
+
+
+def fail(message: str) -> NoReturn:
+    """Print one paragraph to stderr and exit with status 2 (a usage error)."""
+    typer.echo(f"kriegsspiel: error: {message}", err=True)
+    raise typer.Exit(2)
