@@ -14,6 +14,7 @@ from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
+from kriegsspiel.rulesets.bolt_action.game.fubar import panic
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, facing_hit, in_arc
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
@@ -229,10 +230,10 @@ def test_a_panicking_unit_that_cannot_move_away_goes_down() -> None:
     squad, enemy = game.units[1], game.units[10]
     place(enemy, 36, 30)
     place(squad, 36, 0)  # its back to the table's edge
-    game._panic(squad)
+    panic(game, squad)
     assert squad.order == "Down" and squad.anchor == Point(36, 0)
     place(squad, 36, 18)
-    game._panic(squad)
+    panic(game, squad)
     assert squad.order == "Run" and squad.anchor.y < 18
 
 

@@ -33,6 +33,7 @@ from kriegsspiel.rulesets.bolt_action.game.actions import Action as Action
 from kriegsspiel.rulesets.bolt_action.game.actions import Pending as Pending
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import assault, fight
 from kriegsspiel.rulesets.bolt_action.game.deployment import deploy
+from kriegsspiel.rulesets.bolt_action.game.fubar import friendly_fire, panic
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import ShootingGroups
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks as range_marks
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, Delayed, call, resolve
@@ -329,10 +330,10 @@ class BoltActionGame(ShootingGroups):
             unit.order = "Down"
             return
         if result == "friendly fire":
-            self._friendly_fire(unit)
+            friendly_fire(self, unit)
             return
         if result == "panic":
-            self._panic(unit)
+            panic(self, unit)
             return
         unit.order = action.order
         if action.order == "Rally":
@@ -697,46 +698,7 @@ class BoltActionGame(ShootingGroups):
         self.pending = Pending("ambush", 1 - mover.side, action, mover.uid, ambushers)
         return True
 
-    # -- FUBAR ---------------------------------------------------------------------------
-    def _friendly_fire(self, unit: UnitState) -> None:
-        unit.order = "Fire"
-        friends = [
-            u
-            for u in self.units
-            if u.side == unit.side
-            and u.uid != unit.uid
-            and not u.destroyed
-            and any(
-                self.gap(u, e) <= 12 for e in self.units if e.side != unit.side and not e.destroyed
-            )
-            and self.can_shoot(unit, u, moving=False)
-        ]
-        if not friends:
-            unit.order = "Down"
-            self.log("fubar", unit=unit.uid, result="friendly fire: no target, goes Down")
-            return
-        victim = min(friends, key=lambda u: self.gap(unit, u))  # the opponent picks the closest
-        self.log("fubar", unit=unit.uid, result="friendly fire", target=victim.uid)
-        self.shoot(unit, victim, moving=False)
-
-    def _panic(self, unit: UnitState) -> None:
-        enemies = [
-            e
-            for e in self.units
-            if e.side != unit.side and not e.destroyed and self.visible(unit, e)
-        ]
-        if not enemies or unit.immobilised:
-            unit.order = "Down"
-            self.log("fubar", unit=unit.uid, result="panic: no enemy in sight, goes Down")
-            return
-        closest = min(enemies, key=lambda e: self.gap(unit, e))
-        if not self.flee(unit, heading_to(unit.anchor, closest.anchor)):
-            unit.order = "Down"  # sheet 001: a unit that can no longer move goes Down instead
-            self.log("fubar", unit=unit.uid, result="panic: cannot move away, goes Down")
-            return
-        unit.order = "Run"
-        self.log("fubar", unit=unit.uid, result="panic", away_from=closest.uid)
-
+    # -- moving away ---------------------------------------------------------------------
     def flee(self, unit: UnitState, threat_heading: float) -> bool:
         """Run straight away from a threat, as far as the move allows (a vehicle may reverse);
         False if every such move is blocked."""
