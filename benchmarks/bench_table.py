@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from _report import arguments, machine, publish
 
-from kriegsspiel.core.table import LosCache, Point, Table, TerrainFeature, circle, rectangle
+from kriegsspiel.core.table import Point, Table, TerrainFeature, circle, rectangle
 
 FEATURES = (
     TerrainFeature("farmhouse", "building", "hard", rectangle(30, 20, 38, 28), True),
@@ -73,23 +73,15 @@ def main() -> None:
             for b in targets:
                 table.line_of_sight(a, b)
 
-    cache = LosCache(table)
-
-    def cached_1000() -> None:
-        for a, b in pairs:
-            cache.line_of_sight(a, b)
-
     r = opts.repeat
     scalar = median_ms(scalar_1000, r)
     scalar_matrix = median_ms(scalar_400, r)
     vector = median_ms(lambda: table.visibility(origins, targets), r)
     distances = median_ms(lambda: table.distances(origins, targets), r)
-    cached = median_ms(cached_1000, r)  # warm-up filled the cache: these are all hits
     rows = [
         ("1,000 scalar `line_of_sight` queries", scalar, scalar / 1000),
         ("20×20 matrix by scalar `line_of_sight` (400 pairs)", scalar_matrix, scalar_matrix / 400),
         ("20×20 matrix by `visibility` (400 pairs)", vector, vector / 400),
-        ("1,000 `LosCache` hits", cached, cached / 1000),
         ("20×20 `distances`", distances, distances / 400),
     ]
     lines = [

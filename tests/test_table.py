@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from kriegsspiel.core.table import (
     COVERS,
     MEMO_LIMIT,
-    LosCache,
     Point,
     Table,
     TerrainFeature,
@@ -31,7 +30,7 @@ from kriegsspiel.core.table import (
     _within,
     circle,
     rectangle,
-    shared_los_cache,
+    shared_table,
 )
 from kriegsspiel.errors import UsageError
 
@@ -172,29 +171,13 @@ def test_an_empty_table() -> None:
     assert TABLE.distances([Point(1, 1)], []).shape == (1, 0)
 
 
-# -- the line-of-sight cache ------------------------------------------------------------------
-
-
-def test_los_cache_answers_for_snapped_points_and_counts_hits() -> None:
-    cache = LosCache(TABLE, grid=0.5)
-    a, b = Point(20.1, 25.2), Point(48.2, 24.9)
-    assert cache.snap(a) == Point(20.0, 25.0)
-    assert cache.line_of_sight(a, b) == TABLE.line_of_sight(cache.snap(a), cache.snap(b))
-    assert cache.line_of_sight(b, a) is False  # the same pair the other way round: a hit
-    assert (cache.hits, cache.misses, len(cache)) == (1, 1, 1)
-    small = LosCache(TABLE, maxsize=2)
-    for x in (1, 2, 3):
-        small.line_of_sight(Point(x, 1), Point(x, 2))
-    assert len(small) == 2
-    small.clear()
-    assert len(small) == 0 and small.hits == 0
-
-
-def test_equal_tables_share_one_cache() -> None:
+def test_equal_tables_share_their_remembered_answers() -> None:
+    """Games on one scenario share what its table has worked out (shared_table)."""
     again = Table(features=(HOUSE, HEDGE, WOOD, ROAD))
-    assert again is not TABLE
-    assert shared_los_cache(again) is shared_los_cache(TABLE)
-    assert shared_los_cache(Table()) is not shared_los_cache(TABLE)
+    assert again is not TABLE and again == TABLE
+    assert shared_table(again) is shared_table(TABLE)
+    assert shared_table(again).memo("test") is shared_table(TABLE).memo("test")
+    assert shared_table(Table()) is not shared_table(TABLE)
 
 
 def test_a_remembered_store_starts_afresh_when_full_so_memory_stays_bounded() -> None:

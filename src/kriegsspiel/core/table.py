@@ -22,7 +22,6 @@ The rules every query follows (the same in the scalar and the vectorised version
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property, lru_cache
@@ -805,68 +804,11 @@ class Table:
         return found
 
 
-class LosCache:
-    """Line-of-sight answers for one table's static terrain, keyed by snapped point pairs.
-
-    Points are snapped to a grid of ``grid`` inches (default 0.1") and the answer is the
-    line of sight *between the snapped points*, so an answer never depends on which query
-    came first: every game on the same scenario may share one cache (see
-    :func:`shared_los_cache`) and stay reproducible. Least-recently-used answers are dropped
-    beyond ``maxsize``. Not thread-safe; processes each have their own.
-    """
-
-    __slots__ = ("_answers", "grid", "hits", "maxsize", "misses", "table")
-
-    def __init__(self, table: Table, *, grid: float = 0.1, maxsize: int = 100_000) -> None:
-        if grid <= 0 or maxsize < 1:
-            raise UsageError("A line-of-sight cache needs a positive grid and maxsize.")
-        self.table, self.grid, self.maxsize = table, grid, maxsize
-        self.hits = self.misses = 0
-        self._answers: OrderedDict[tuple[int, int, int, int], bool] = OrderedDict()
-
-    def snap(self, point: Point) -> Point:
-        """The grid point this cache answers for in place of ``point``."""
-        ix, iy = self._cell(point)
-        return Point(ix * self.grid, iy * self.grid)
-
-    def line_of_sight(self, a: Point, b: Point) -> bool:
-        """:meth:`Table.line_of_sight` between the snapped points, cached."""
-        ca, cb = self._cell(a), self._cell(b)
-        key = (*ca, *cb) if ca <= cb else (*cb, *ca)
-        answer = self._answers.get(key)
-        if answer is not None:
-            self.hits += 1
-            self._answers.move_to_end(key)
-            return answer
-        self.misses += 1
-        answer = self.table.line_of_sight(self.snap(a), self.snap(b))
-        self._answers[key] = answer
-        if len(self._answers) > self.maxsize:
-            self._answers.popitem(last=False)
-        return answer
-
-    def clear(self) -> None:
-        self._answers.clear()
-        self.hits = self.misses = 0
-
-    def __len__(self) -> int:
-        return len(self._answers)
-
-    def _cell(self, point: Point) -> tuple[int, int]:
-        return round(point.x / self.grid), round(point.y / self.grid)
-
-
 @lru_cache(maxsize=32)
 def shared_table(table: Table) -> Table:
     """The first table made equal to ``table`` (per process), so equal tables share their
     spatial indexes and remembered answers (an answer depends only on the table)."""
     return table
-
-
-@lru_cache(maxsize=16)
-def shared_los_cache(table: Table) -> LosCache:
-    """One :class:`LosCache` per distinct table (equal tables share it), per process."""
-    return LosCache(table)
 
 
 # -- module helpers ------------------------------------------------------------------------------
