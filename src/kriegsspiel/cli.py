@@ -13,7 +13,7 @@ import typer
 
 from kriegsspiel.cli_odds import odds_app
 from kriegsspiel.cli_options import JsonOpt, fail
-from kriegsspiel.sim import MAX_SEED
+from kriegsspiel.sim import DEFAULT_STORE, MAX_SEED
 
 if TYPE_CHECKING:
     from kriegsspiel.sim.commands import RunOptions
@@ -151,7 +151,7 @@ def evaluate_cmd(
     players: PlayersOpt = "tactical,tactical",
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
-    results: ResultsOpt = "kriegsspiel-results.sqlite",
+    results: ResultsOpt = DEFAULT_STORE,
     no_store: NoStoreOpt = False,
     precision: PrecisionOpt = None,
     plot: PlotOpt = None,
@@ -188,7 +188,7 @@ def sweep_cmd(
     ] = None,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
-    results: ResultsOpt = "kriegsspiel-results.sqlite",
+    results: ResultsOpt = DEFAULT_STORE,
     no_store: NoStoreOpt = False,
     precision: PrecisionOpt = None,
     plot: PlotOpt = None,
@@ -203,7 +203,7 @@ def sweep_cmd(
 
 @app.command("results")
 def results_cmd(
-    results: ResultsOpt = "kriegsspiel-results.sqlite",
+    results: ResultsOpt = DEFAULT_STORE,
     export: Annotated[
         str | None, typer.Option("--export", help="Export every stored game: csv or json.")
     ] = None,

@@ -367,10 +367,6 @@ class DiceExpr:
         self._hash = hash((self.count, self.sides, self.constant))
 
     @property
-    def is_fixed(self) -> bool:
-        return self.count == 0
-
-    @property
     def most(self) -> int:
         """The highest it can roll."""
         return self.count * self.sides + self.constant

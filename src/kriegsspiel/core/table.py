@@ -997,10 +997,6 @@ def _flat_coords(flat: Coords) -> FloatArray:
     return np.array(flat, dtype=np.float64).reshape(-1, 2)
 
 
-def _point(p: Point) -> Any:
-    return shapely.Point(p.x, p.y)
-
-
 def _segment(a: Point, b: Point) -> Any:
     """The segment a-b, always built from the lexicographically lower end (symmetry)."""
     if (b.x, b.y) < (a.x, a.y):

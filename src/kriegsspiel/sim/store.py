@@ -25,7 +25,6 @@ from kriegsspiel.sim.matchup import Matchup, army_name
 from kriegsspiel.sim.outcome import GameOutcome
 
 SCHEMA_VERSION = 1
-DEFAULT_STORE = "kriegsspiel-results.sqlite"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -94,7 +94,6 @@ class TroopsOdds:
     casualties: Dist[int]
     pins: Dist[int]
     p_destroyed_by_morale: Fraction
-    p_hit_by_group: tuple[Fraction, ...]
 
 
 def _sum(dists: Sequence[Dist[int]]) -> Dist[int]:
@@ -125,14 +124,12 @@ def _after_hits(specials_hit: tuple[Shot, ...], ctx: TroopsContext) -> Dist[tupl
 
 def exact_troops(groups: Sequence[Group], ctx: TroopsContext) -> TroopsOdds:
     """Exact distributions of :func:`attack_troops`, built from the same shot procedure."""
-    per_shot = [troops_shot_distribution(g.shot) for g in groups]
     after = _pins_and_tests(groups, ctx)
     return TroopsOdds(
         hits=_sum([_group_counts(g.shot, g.shots)[0] for g in groups]),
         casualties=_casualties(groups, ctx.models),
         pins=after.map(_first),
         p_destroyed_by_morale=after.probability(lambda o: o[1]),
-        p_hit_by_group=tuple(p.probability(lambda o: o[0] > 0) for p in per_shot),
     )
 
 

@@ -45,10 +45,6 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
 )
 
 
-def _p(dist: Dist[int], value: int) -> Fraction:
-    return dist.probability(value)
-
-
 def _morale_reason(
     rules: Rules, test: MoraleTest, quality: str, officer: str | None, extra: str = ""
 ) -> Reason:

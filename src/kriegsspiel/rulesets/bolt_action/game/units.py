@@ -164,10 +164,6 @@ class UnitState:
         return self.vehicle is not None
 
     @property
-    def has_order(self) -> bool:
-        return self.order is not None
-
-    @property
     def is_down(self) -> bool:
         return self.order == "Down" or self.retained == "Down"
 
