@@ -170,7 +170,9 @@ def test_evaluations_given_one_pool_share_its_workers_and_play_the_same_games(
     assert third.tally.to_json() == alone[0]
     with runner.Workers(1) as pool:
         assert evaluate(patrols(), 3, 3, pool=pool).tally.games == 3
-    assert len(pools) == 2  # one worker plays a short run in this process
+    assert len(pools) == 3  # a pool given is used, one worker or more: its life counts
+    assert evaluate(patrols(), 3, 3, workers=1).tally.games == 3
+    assert len(pools) == 3  # one worker and no pool: a short run plays in this process
 
 
 def test_a_sweep_plays_all_its_cells_on_one_set_of_workers_and_counts_them(
@@ -526,6 +528,28 @@ def test_a_failing_game_names_the_command_that_reproduces_it(
         evaluate(patrols(), 2, 1)
 
 
+def test_a_failing_game_in_a_task_is_named_and_the_games_before_it_are_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A task of several games names the game that failed, not the task's first, and the
+    games it finished before the failure are stored like any other."""
+    import kriegsspiel.sim.outcome as outcome
+
+    def third_fails(matchup: Matchup, index: int, seed: int) -> object:
+        if index == 2:
+            raise RuntimeError("boom")
+        return play_one(matchup, index, seed)
+
+    monkeypatch.setattr(outcome, "play_one", third_fails)
+    with Store(tmp_path / "results.sqlite") as store:
+        with pytest.raises(SimulationError) as failed:
+            evaluate(patrols(), 4, 1, store=store, batch=4)
+        assert store.indices(patrols(), 1) == [0, 1]
+    message = str(failed.value)
+    assert message.startswith("game 2 failed (RuntimeError: boom)")
+    assert f"--seed {game_seed(1, 2)}" in message
+
+
 def test_the_tally_finds_the_underdogs_biggest_wins() -> None:
     result = evaluate(patrols(), 40, 8)
     tally: Tally = result.tally
@@ -567,3 +591,25 @@ def test_a_worker_death_seen_when_handing_in_a_game_loses_nothing(
     assert DyingPool.deaths == 1
     assert any("worker process died" in n for n in notices)
     assert result.tally.to_json() == evaluate(patrols(), 8, 3).tally.to_json()
+
+
+class DeadPool(InProcess):
+    """A pool whose workers die at every task handed in."""
+
+    def __init__(self, workers: int) -> None:
+        pass
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        raise BrokenProcessPool("a worker died")
+
+
+def test_workers_dying_again_and_again_are_restarted_three_times_then_an_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three restarts are announced as such; the fourth death is the error, not a fourth
+    restart (it used to be announced as "restart 4 of 3" before the error)."""
+    monkeypatch.setattr(runner, "local_pool", DeadPool)
+    notices: list[str] = []
+    with pytest.raises(SimulationError, match="died 4 times"):
+        evaluate(patrols(), 8, 3, workers=2, progress=Progress(on_notice=notices.append))
+    assert [n[-16:] for n in notices] == [f"(restart {k} of 3)" for k in (1, 2, 3)]

@@ -81,6 +81,24 @@ def play_one(matchup: Matchup, index: int, seed: int) -> GameOutcome:
     )
 
 
+class BatchFailed(Exception):
+    """A game of a task raised: which game it was (its number and seed), what it raised, and
+    the games of the task that finished before it (so that they can still be stored)."""
+
+    def __init__(self, index: int, seed: int, error: str, finished: list[GameOutcome]) -> None:
+        super().__init__(index, seed, error, finished)  # (args: how it crosses processes)
+        self.index, self.seed, self.error, self.finished = index, seed, error, finished
+
+    def __str__(self) -> str:
+        return f"game {self.index} failed: {self.error}"
+
+
 def play_batch(matchup: Matchup, jobs: tuple[tuple[int, int], ...]) -> list[GameOutcome]:
     """Several (index, seed) games in one task, to spread a worker's start-up and messaging."""
-    return [play_one(matchup, index, seed) for index, seed in jobs]
+    finished: list[GameOutcome] = []
+    for index, seed in jobs:
+        try:
+            finished.append(play_one(matchup, index, seed))
+        except Exception as exc:
+            raise BatchFailed(index, seed, f"{type(exc).__name__}: {exc}", finished) from exc
+    return finished

@@ -17,7 +17,7 @@ from typing import Any
 from kriegsspiel.errors import KriegsspielError
 from kriegsspiel.sim.executors import DaskExecutor, InProcess, local_pool, stop_pool
 from kriegsspiel.sim.matchup import Matchup
-from kriegsspiel.sim.outcome import GameOutcome, play_batch
+from kriegsspiel.sim.outcome import BatchFailed, GameOutcome, play_batch
 from kriegsspiel.sim.store import Store, StoreError
 from kriegsspiel.sim.tally import Tally
 
@@ -146,8 +146,9 @@ def evaluate(
         for chunk in batches(todo, games - stored, workers, batch)
     )
     # one local worker plays in this process, unless the run is long enough to need a
-    # fresh process now and then (WORKER_LIFE)
-    in_process = not scheduler and workers <= 1 and games - stored <= WORKER_LIFE
+    # fresh process now and then (WORKER_LIFE), or a pool given (a sweep's) counts its
+    # workers' games across evaluations
+    in_process = pool is None and not scheduler and workers <= 1 and games - stored <= WORKER_LIFE
     own = None if in_process or pool is not None else Workers(workers, scheduler)
     played = _run(matchup, jobs, None if in_process else own or pool, progress, result.notices)
     try:
@@ -335,6 +336,7 @@ def _run(
                     running[future] = job
                     job = next_job()
                 finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+                failure: SimulationError | None = None
                 for future in sorted(finished, key=lambda f: running[f][0][0]):
                     done_job = running.pop(future)
                     try:
@@ -343,10 +345,18 @@ def _run(
                         retry.append(done_job)
                         broken = True
                         continue
-                    except Exception as exc:
-                        raise _game_failed(matchup, done_job, exc) from exc
+                    except BatchFailed as exc:  # the games it finished are stored first
+                        outcomes = exc.finished
+                        failure = failure or _game_failed(matchup, exc.index, exc.seed, exc.error)
+                    except Exception as exc:  # not a game's own error (the task itself)
+                        index, seed = done_job[0]
+                        error = f"{type(exc).__name__}: {exc}"
+                        failure = failure or _game_failed(matchup, index, seed, error, batch=True)
+                        continue
                     finished_games += len(outcomes)
                     yield from outcomes
+                if failure is not None:  # after every task that came back with it
+                    raise failure
                 if broken:
                     break
         except (KeyboardInterrupt, GeneratorExit):
@@ -362,13 +372,14 @@ def _run(
             retry.sort(key=lambda j: j[0][0])
             job = next_job()
             restarts += 1
-            text = (
-                "a worker process died; started new workers and re-queued "
-                f"its unfinished games (restart {restarts} of {MAX_RESTARTS})"
-            )
-            notices.append(text)
-            progress.on_notice(text)
-            if restarts > MAX_RESTARTS:
+            if restarts <= MAX_RESTARTS:
+                text = (
+                    "a worker process died; started new workers and re-queued "
+                    f"its unfinished games (restart {restarts} of {MAX_RESTARTS})"
+                )
+                notices.append(text)
+                progress.on_notice(text)
+            else:
                 hint = (
                     " No game finished: if a script of yours calls evaluate, put that call "
                     "under `if __name__ == '__main__':`, as new worker processes import it."
@@ -381,11 +392,15 @@ def _run(
                 )
 
 
-def _game_failed(matchup: Matchup, job: Job, exc: BaseException) -> SimulationError:
-    index, seed = job[0]
+def _game_failed(
+    matchup: Matchup, index: int, seed: int, error: str, *, batch: bool = False
+) -> SimulationError:
+    """The run's error for game ``index`` (with ``batch``: the first of a task that failed
+    as a whole), with the command that plays that game again."""
+    which = f"the task starting at game {index}" if batch else f"game {index}"
     return SimulationError(
-        f"a game failed ({type(exc).__name__}: {exc}) in the batch starting at game {index}; "
-        f"finished games are stored. Reproduce it with: {matchup.play_command(seed, index % 2 == 1)}"
+        f"{which} failed ({error}); the games that finished are stored. "
+        f"Reproduce it with: {matchup.play_command(seed, index % 2 == 1)}"
     )
 
 
