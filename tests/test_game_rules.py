@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -825,6 +826,38 @@ def test_shockwave_strikes_every_unit_under_its_line() -> None:
     assert attacked == [1, 2]  # the declared target, then the squad under the line
 
 
+def test_a_vehicle_under_a_shockwaves_line_is_struck_as_what_it_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The line's other victims are set up as any shot's target is (aimed_at): an automaton
+    keeps its roll to shrug off "crew stunned", an open-topped vehicle is open. (The line
+    once left both out, so an automaton under it was stunned like any crew.)"""
+    import kriegsspiel.rulesets.bolt_action.game.state as state_module
+
+    game = new_game()
+    game.table = Table(72, 48)
+    projector, walker = game.units[15], game.units[7]
+    projector.models[0].weapons = ("Zvukovoy Proyektor",)
+    only(game, 15, 1, 7)
+    assert walker.vehicle is not None
+    walker.vehicle = replace(walker.vehicle, automaton=True, open_topped=True)
+    place(projector, 20, 40, 180)
+    place(game.units[1], 20, 30, 0)
+    place(walker, 20, 20, 0)
+    seen = []
+    real = state_module.plan_shot
+
+    def plan(rules: object, weapon: object, target: object, situation: Any) -> Any:
+        seen.append(situation)
+        return real(rules, weapon, target, situation)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(state_module, "plan_shot", plan)
+    game.dice = RandomDice(5)
+    game.shoot(projector, game.units[1], moving=False)
+    assert [e.data["target"] for e in game.events if e.kind == "shockwave"] == [7]
+    assert len(seen) == 1 and seen[0].automaton and seen[0].open_topped
+
+
 def test_recce_vehicle_may_escape_an_assault() -> None:
     game = new_game()
     game.table = Table(72, 48)
@@ -973,3 +1006,38 @@ def test_damage_dealt_adds_up_to_the_enemy_points_lost(ruleset: str) -> None:
             lost = sum(points_lost(u) for u in game.units if u.side != side)
             assert dealt == pytest.approx(lost), (seed, side)
     assert checked >= 5
+
+
+def test_the_ai_weighs_an_assault_with_the_sides_the_odds_and_the_game_fight() -> None:
+    """One builder of close-quarters sides (assault.fighting_side): the AI's chance that a
+    pinned unit wins a point-blank assault is the odds calculator's. (The AI's own copy
+    once left out point-blank fire's pins: 10 regulars with 3 pins read 0.55, not 0.023.)"""
+    from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+    from kriegsspiel.rulesets.bolt_action.odds import assault_odds
+
+    game = new_game()
+    unit, target = game.units[1], game.units[10]
+
+    def armed(u: UnitState) -> int:
+        weapon = game.rules.weapon
+        return sum(any("Assault" in weapon(w).special for w in m.weapons) for m in u.alive_models)
+
+    for pins in (0, 3):
+        unit.pins = pins
+        action = Action("order", unit=1, order="Run", target=10, choice="point-blank")
+        value = TacticalPlayer()._assault_value(game, unit, target, action)
+        p_ai = (value + unit.points) / (target.points + unit.points)
+        report = assault_odds(
+            "konflikt47",
+            attackers=len(unit.alive_models),
+            attacker_quality=unit.quality,
+            attacker_pins=pins,
+            attacker_assault_weapons=armed(unit),
+            attacker_mode="point-blank",
+            defenders=len(target.alive_models),
+            defender_quality=target.quality,
+            defender_assault_weapons=armed(target),
+        )
+        p_odds = report.probabilities["p_attacker_wins"]
+        assert isinstance(p_odds, Fraction)
+        assert abs(p_ai - float(p_odds)) < 1e-9, (pins, p_ai, p_odds)

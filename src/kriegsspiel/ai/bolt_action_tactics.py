@@ -18,7 +18,7 @@ from typing import get_args
 
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.table import Point, Table
-from kriegsspiel.rulesets.bolt_action.assault import Side, attacker_win_chance
+from kriegsspiel.rulesets.bolt_action.assault import Side, attacker_win_chance, fighting_side
 from kriegsspiel.rulesets.bolt_action.attack import (
     TroopsContext,
     expected_troops,
@@ -497,21 +497,14 @@ class TacticalPlayer:
         if target.vehicle is not None:
             return 0.3 * target.points if state.has_anti_tank(unit) else -5.0
         rules = state.rules
-        proc = rules.data.procedure
 
         def side(u: UnitState, mode: str) -> Side:
-            return Side(
-                damage_value=infantry_target(rules, u.quality).damage_value,
-                morale=new_test(rules, u.quality, pins=u.pins),
-                attacks_per_model=proc.close_quarters_attacks,
-                assault_models=sum(
-                    1
-                    for m in u.alive_models
-                    if any("Assault" in rules.weapon(w).special for w in m.weapons)
-                ),
-                assault_attacks=proc.assault_weapon_attacks,
-                mode="point-blank" if mode == "point-blank" else "hand-to-hand",
+            armed = sum(
+                1
+                for m in u.alive_models
+                if any("Assault" in rules.weapon(w).special for w in m.weapons)
             )
+            return fighting_side(rules, u.quality, pins=u.pins, assault_models=armed, mode=mode)
 
         a, d = len(unit.alive_models), len(target.alive_models)
         if a > 12 or d > 12:

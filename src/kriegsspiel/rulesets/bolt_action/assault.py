@@ -11,11 +11,13 @@ from typing import Literal, TypeVar
 
 from kriegsspiel.core.dice import Dist
 from kriegsspiel.core.procedure import Dice, _count_weights, _Weights, exact
-from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, morale_check
+from kriegsspiel.rulesets.bolt_action.edition import Rules
+from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, morale_check, new_test
 from kriegsspiel.rulesets.bolt_action.shooting import (
     VehicleProfile,
     VehicleState,
     damage_level,
+    infantry_target,
     resolve_damage,
 )
 
@@ -39,6 +41,37 @@ class Side:
         """Hand-to-hand attacks of ``models`` survivors; assault weapons are lost first-last."""
         assault = min(self.assault_models, models)
         return assault * self.assault_attacks + (models - assault) * self.attacks_per_model
+
+
+def fighting_side(
+    rules: Rules,
+    quality: str,
+    *,
+    pins: int,
+    assault_models: int,
+    mode: str,
+    officer: str | None = None,
+) -> Side:
+    """One side of a close quarters fight as the edition's data makes it: infantry of
+    ``quality`` with ``pins`` (they hinder its morale and its point-blank fire), an officer
+    in range (his morale bonus), ``assault_models`` models with assault weapons, fighting
+    hand-to-hand or (Konflikt '47) with point-blank fire. The game, its odds and the AI's
+    weighing of an assault all build their sides here."""
+    proc = rules.data.procedure
+    point_blank = (
+        rules.data.hit_modifiers.base_to_hit
+        - rules.hit_modifier("point_blank")
+        - rules.hit_modifier("per_pin") * pins
+    )
+    return Side(
+        damage_value=infantry_target(rules, quality).damage_value,
+        morale=new_test(rules, quality, officer=officer, pins=pins),
+        attacks_per_model=proc.close_quarters_attacks,
+        assault_models=assault_models,
+        assault_attacks=proc.assault_weapon_attacks,
+        mode="point-blank" if mode == "point-blank" else "hand-to-hand",
+        point_blank_hit=max(point_blank, proc.natural_miss + 1),
+    )
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -451,7 +451,7 @@ def assault_odds(
     rules_file: str | None = None,
 ) -> OddsReport:
     """Infantry against infantry in close quarters, fought as the edition fights it."""
-    from kriegsspiel.rulesets.bolt_action.assault import Side, exact_close_quarters
+    from kriegsspiel.rulesets.bolt_action.assault import Side, exact_close_quarters, fighting_side
 
     rules = rules_for(ruleset, rules_file)
     _check_counts(
@@ -485,22 +485,20 @@ def assault_odds(
             f"{rules.data.title} has no point-blank fire in close quarters; "
             "drop --attacker-mode/--defender-mode."
         )
-    proc, base_hit = rules.data.procedure, rules.data.hit_modifiers.base_to_hit
-
-    def make_side(quality: str, pins: int, assault: int, mode: str) -> Side:
-        pb = base_hit - rules.hit_modifier("point_blank") - rules.hit_modifier("per_pin") * pins
-        return Side(
-            damage_value=rules.target(f"{quality} infantry").damage_value,
-            morale=new_test(rules, quality, pins=pins),
-            attacks_per_model=proc.close_quarters_attacks,
-            assault_models=assault,
-            assault_attacks=proc.assault_weapon_attacks,
-            mode="point-blank" if mode == "point-blank" else "hand-to-hand",
-            point_blank_hit=max(pb, proc.natural_miss + 1),
-        )
-
-    att = make_side(attacker_quality, attacker_pins, attacker_assault_weapons, attacker_mode)
-    dfn = make_side(defender_quality, defender_pins, defender_assault_weapons, defender_mode)
+    att = fighting_side(
+        rules,
+        attacker_quality,
+        pins=attacker_pins,
+        assault_models=attacker_assault_weapons,
+        mode=attacker_mode,
+    )
+    dfn = fighting_side(
+        rules,
+        defender_quality,
+        pins=defender_pins,
+        assault_models=defender_assault_weapons,
+        mode=defender_mode,
+    )
 
     def describe(side: Side, models: int, enemy: Side) -> str:
         if side.mode == "hand-to-hand":

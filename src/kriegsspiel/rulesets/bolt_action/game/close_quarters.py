@@ -11,12 +11,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kriegsspiel.core.table import Point
-from kriegsspiel.rulesets.bolt_action.assault import Side, assault_vehicle, close_quarters
+from kriegsspiel.rulesets.bolt_action.assault import (
+    Side,
+    assault_vehicle,
+    close_quarters,
+    fighting_side,
+)
 from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, heading_to, movement_row
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, credit
-from kriegsspiel.rulesets.bolt_action.morale import new_test
-from kriegsspiel.rulesets.bolt_action.shooting import infantry_target
 
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
@@ -92,7 +95,7 @@ def fight(
     """The assault goes in after the target's ``reaction`` (escape, stand and fire, a
     fighting mode, or a recce vehicle's stay): the vehicle's fire at the assaulters, the
     close, then the fight or the attack on the vehicle, and the loser destroyed."""
-    rules, proc = game.rules, game.rules.data.procedure
+    rules = game.rules
     if reaction == "stay":
         reaction = "hand-to-hand"
     if reaction == "escape":
@@ -124,15 +127,13 @@ def fight(
             for m in u.alive_models
             if any("Assault" in rules.weapon(w).special for w in m.weapons)
         )
-        pb = rules.data.hit_modifiers.base_to_hit - rules.hit_modifier("point_blank") + u.pins
-        return Side(
-            damage_value=infantry_target(rules, u.quality).damage_value,
-            morale=new_test(rules, u.quality, officer=game.officer_near(u), pins=u.pins),
-            attacks_per_model=proc.close_quarters_attacks,
+        return fighting_side(
+            rules,
+            u.quality,
+            pins=u.pins,
             assault_models=armed,
-            assault_attacks=proc.assault_weapon_attacks,
-            mode="point-blank" if mode == "point-blank" else "hand-to-hand",
-            point_blank_hit=max(pb, proc.natural_miss + 1),
+            mode=mode,
+            officer=game.officer_near(u),
         )
 
     procedure = rules.data.close_quarters.procedure

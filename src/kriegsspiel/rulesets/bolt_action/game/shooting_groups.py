@@ -134,6 +134,33 @@ def _mean(expr: DiceExpr) -> float:
     return float(expr.dist().mean())
 
 
+def target_profile(rules: Rules, target: UnitState) -> Target:
+    """What a unit is to a shot: its quality's infantry profile, or its vehicle's."""
+    return (
+        infantry_target(rules, target.quality) if target.vehicle is None else target.vehicle.target
+    )
+
+
+def aimed_at(target: UnitState, range_inches: float, **firer: Any) -> Situation:
+    """A shot's situation at ``target``: the target's part (Down, a small unit, open-topped,
+    an automaton, its pins, quality, size, immobilised) read from the unit, the rest (the
+    firer's pins, moving, cover, indirect fire ...) as given. Every shot the game makes at
+    a unit is set up here, so none of them forgets a part."""
+    vehicle = target.vehicle
+    return Situation(
+        range_inches=range_inches,
+        target_down=target.is_down and vehicle is None,
+        small_unit=vehicle is None and target.start_models <= 2,
+        open_topped=bool(vehicle and vehicle.open_topped),
+        automaton=bool(vehicle and vehicle.automaton),
+        target_pins=target.pins,
+        target_quality=target.quality,
+        target_models=len(target.alive_models),
+        target_immobilised=vehicle is not None and target.immobilised,
+        **firer,
+    )
+
+
 class ShootingGroups:
     """The game's shooting questions (a part of :class:`BoltActionGame`, which it is mixed
     into): gaps, sight, reach, and every shot a unit's models can fire at a target."""
@@ -399,7 +426,7 @@ class ShootingGroups:
         through ``rng`` (its band among :func:`range_marks`) and ``cover``, besides the
         shooting context: this game's shot memo and the tactical AI's caps on shots at
         troops both rely on that."""
-        rules, vehicle = self.rules, target.vehicle
+        rules = self.rules
         # a vehicle's model carries its weapons in the order of its mounts, each with its arc
         # (two mounts of one weapon, as a hull and a turret MMG, each keep their own)
         arcs = [arc for _, arc in unit.vehicle.arcs] if unit.vehicle else []
@@ -417,23 +444,16 @@ class ShootingGroups:
             if rng > weapon.range or rng < weapon.min_range:
                 continue
             if base is None:
-                base = Situation(
-                    range_inches=rng,
+                base = aimed_at(
+                    target,
+                    rng,
                     firer_pins=unit.pins,
                     firer_inexperienced=unit.quality == "inexperienced",
                     moving=moving,
                     mounted=unit.vehicle is not None,
-                    target_down=target.is_down and vehicle is None,
-                    small_unit=vehicle is None and target.start_models <= 2,
-                    cover=cover,  # type: ignore[arg-type]
-                    facing=facing,  # type: ignore[arg-type]
+                    cover=cover,
+                    facing=facing,
                     ranged_in=unit.ranged_in_on == target.uid,
-                    open_topped=bool(vehicle and vehicle.open_topped),
-                    automaton=bool(vehicle and vehicle.automaton),
-                    target_pins=target.pins,
-                    target_quality=target.quality,
-                    target_models=len(target.alive_models),
-                    target_immobilised=vehicle is not None and target.immobilised,
                 )
             situation = base
             if "Team" in special and len(unit.alive_models) < 2 and unit.vehicle is None:

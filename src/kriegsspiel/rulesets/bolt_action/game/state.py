@@ -34,7 +34,11 @@ from kriegsspiel.rulesets.bolt_action.game.actions import Pending as Pending
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import assault, fight
 from kriegsspiel.rulesets.bolt_action.game.deployment import deploy
 from kriegsspiel.rulesets.bolt_action.game.fubar import friendly_fire, panic
-from kriegsspiel.rulesets.bolt_action.game.shooting_groups import ShootingGroups
+from kriegsspiel.rulesets.bolt_action.game.shooting_groups import (
+    ShootingGroups,
+    aimed_at,
+    target_profile,
+)
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks as range_marks
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, Delayed, call, resolve
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
@@ -54,7 +58,6 @@ from kriegsspiel.rulesets.bolt_action.morale import (
 )
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
-    Situation,
     VehicleProfile,
     plan_shot,
     vehicle_profile,
@@ -452,19 +455,8 @@ class BoltActionGame(ShootingGroups):
                 > SHOCKWAVE_WIDTH
             ):
                 continue
-            profile = (
-                self.rules.target(f"{other.quality} infantry")
-                if other.vehicle is None
-                else other.vehicle.target
-            )
-            situation = Situation(
-                range_inches=min(weapon.range, start.distance_to(other.anchor)),
-                target_pins=other.pins,
-                target_quality=other.quality,
-                target_models=len(other.alive_models),
-                target_immobilised=other.immobilised,
-            )
-            shot, _ = plan_shot(self.rules, weapon, profile, situation)
+            situation = aimed_at(other, min(weapon.range, start.distance_to(other.anchor)))
+            shot, _ = plan_shot(self.rules, weapon, target_profile(self.rules, other), situation)
             self.log("shockwave", unit=unit.uid, target=other.uid)
             self.resolve_attack(unit, other, [Group(shot, 1)])
 
@@ -618,14 +610,7 @@ class BoltActionGame(ShootingGroups):
     def vehicle_profile_of(self, unit: UnitState, *, indirect: bool) -> VehicleProfile:
         """How hits on this vehicle are resolved now (its crew, pins and special rules)."""
         assert unit.vehicle is not None
-        situation = Situation(
-            range_inches=0,
-            open_topped=unit.vehicle.open_topped,
-            automaton=unit.vehicle.automaton,
-            target_quality=unit.quality,
-            target_pins=unit.pins,
-            target_immobilised=unit.immobilised,
-        )
+        situation = aimed_at(unit, 0)
         return vehicle_profile(self.rules, unit.vehicle.target, situation, indirect=indirect)
 
     # -- reactions and ambushes -------------------------------------------------------

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.game.shooting_groups import aimed_at, target_profile
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, points_lost
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Shot,
-    Situation,
     plan_shot,
     roll_expr,
 )
@@ -146,24 +146,9 @@ def _fire_for_effect(game: BoltActionGame, point: Point) -> None:
 def _sure_hit(game: BoltActionGame, unit: UnitState, weapon_name: str, point: Point) -> None:
     """One automatic hit of ``weapon_name`` (the heavy howitzer) from above."""
     weapon = game.rules.weapon(weapon_name)
-    target = (
-        game.rules.target(f"{unit.quality} infantry")
-        if unit.vehicle is None
-        else unit.vehicle.target
-    )
-    situation = Situation(
-        range_inches=max(weapon.indirect_min_range or 0, weapon.min_range, 30.0),
-        indirect=True,
-        ranged_in=True,
-        target_down=unit.is_down and unit.vehicle is None,
-        open_topped=bool(unit.vehicle and unit.vehicle.open_topped),
-        automaton=bool(unit.vehicle and unit.vehicle.automaton),
-        target_pins=unit.pins,
-        target_quality=unit.quality,
-        target_models=len(unit.alive_models),
-        target_immobilised=unit.vehicle is not None and unit.immobilised,
-    )
-    shot, _ = plan_shot(game.rules, weapon, target, situation)
+    reach = max(weapon.indirect_min_range or 0, weapon.min_range, 30.0)
+    situation = aimed_at(unit, reach, indirect=True, ranged_in=True)
+    shot, _ = plan_shot(game.rules, weapon, target_profile(game.rules, unit), situation)
     _resolve_hits(game, unit, replace(shot, hit_on=()), None)
 
 
