@@ -1032,6 +1032,29 @@ def test_a_designers_rules_file_changes_the_odds(tmp_path: object) -> None:
     assert house.probabilities["p_knocked_out"] > base.probabilities["p_knocked_out"]
 
 
+def test_an_assaults_damage_dice_are_read_from_the_rules_data(tmp_path: object) -> None:
+    """Infantry against a vehicle add the data's damage dice (D6) to their hits: a house
+    rule of 2D6 makes a knock-out likelier, in the odds as in the game (assault_vehicle)."""
+    from pathlib import Path
+
+    from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
+
+    text = (DATA_DIR / "konflikt47.yaml").read_text()
+    assert text.count("  damage_dice: D6\n") == 1
+    path = Path(str(tmp_path)) / "house.yaml"
+    path.write_text(text.replace("  damage_dice: D6\n", "  damage_dice: 2D6\n"))
+    asked = dict(models=10, quality="veteran", target="light tank", vehicle_order="stationary")
+    base = vehicle_assault_odds("konflikt47", anti_tank=True, **asked)  # type: ignore[arg-type]
+    house = vehicle_assault_odds(
+        "konflikt47",
+        anti_tank=True,
+        rules_file=str(path),
+        **asked,  # type: ignore[arg-type]
+    )
+    key = "p_knocked_out_if_assaulting"
+    assert house.probabilities[key] > base.probabilities[key]
+
+
 def test_a_broken_rules_file_names_line_and_field(tmp_path: object) -> None:
     from pathlib import Path
 

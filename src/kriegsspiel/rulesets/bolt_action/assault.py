@@ -9,9 +9,9 @@ from fractions import Fraction
 from functools import lru_cache, partial
 from typing import Literal, TypeVar
 
-from kriegsspiel.core.dice import Dist
+from kriegsspiel.core.dice import DiceExpr, Dist
 from kriegsspiel.core.procedure import Dice, _count_weights, _Weights, exact
-from kriegsspiel.rulesets.bolt_action.edition import Rules
+from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, morale_check, new_test
 from kriegsspiel.rulesets.bolt_action.shooting import (
     VehicleProfile,
@@ -19,6 +19,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     damage_level,
     infantry_target,
     resolve_damage,
+    roll_expr,
 )
 
 Mode = Literal["hand-to-hand", "point-blank"]
@@ -422,6 +423,28 @@ def _holds(morale: MoraleTest) -> Fraction:
 
 
 # --------------------------------------------------------------- infantry against vehicles
+def vehicle_hit_score(rules: Rules, moved: str | None) -> int | None:
+    """What each model assaulting a vehicle needs on a D6 to hit it, by its move this turn
+    ("run", "advance", or None: it stood still); None where it cannot be hit at all (a
+    vehicle that ran, in an edition that says so): then it cannot be assaulted."""
+    va = rules.data.vehicle_assault
+    if moved == "run":
+        return va.to_hit_advanced if va.vehicle_that_ran_can_be_hit else None
+    if moved == "advance":
+        return va.to_hit_advanced
+    return va.to_hit_stationary
+
+
+def assault_order_modifier(
+    rules: Rules, vehicle: Target, *, open_topped: bool, anti_tank: bool
+) -> int:
+    """The order test's modifier for infantry ordered to assault this vehicle: the
+    edition's (-3) at a fully enclosed armoured vehicle without anti-tank weapons, else 0."""
+    if vehicle.kind == "armoured" and not open_topped and not anti_tank:
+        return rules.data.vehicle_assault.order_test_modifier_without_at
+    return 0
+
+
 def assault_vehicle(
     dice: Dice,
     models: int,
@@ -429,19 +452,22 @@ def assault_vehicle(
     vehicle: VehicleProfile,
     *,
     anti_tank: bool,
-    destroyed_if_damaged: bool,
+    open_topped: bool,
+    damage_dice: DiceExpr,
 ) -> VehicleState:
-    """Infantry attack a vehicle: each model rolls to hit; damage is hits + D6 against its value."""
+    """Infantry attack a vehicle: each model rolls to hit; damage is hits + ``damage_dice``
+    (the edition's D6) against its value; without anti-tank weapons no more than superficial;
+    an open-topped vehicle (as a soft-skinned one) is destroyed if damaged."""
     if hit_on is None:
         return vehicle.untouched()
     hits = dice.count_at_least(models, 6, hit_on)
     if hits == 0:
         return vehicle.untouched()
-    level = damage_level(vehicle, hits + dice.roll(6))
+    level = damage_level(vehicle, hits + roll_expr(dice, damage_dice))
     if not anti_tank:
         level = min(level, 1)
     state = resolve_damage(
-        dice, vehicle, vehicle.untouched(), level, destroyed_if_damaged=destroyed_if_damaged
+        dice, vehicle, vehicle.untouched(), level, destroyed_if_damaged=open_topped
     )
     return replace(
         state, attack_pins=1

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache, partial
 
-from kriegsspiel.core.dice import Dist
+from kriegsspiel.core.dice import DiceExpr, Dist
 from kriegsspiel.core.procedure import Dice, exact
 from kriegsspiel.core.report import OddsReport, Reason
 from kriegsspiel.errors import UsageError
@@ -565,7 +565,11 @@ def vehicle_assault_odds(
 ) -> OddsReport:
     """Infantry assaulting a vehicle: the order test, the vehicle's fire at them where the
     edition has it, then hits, damage and damage results."""
-    from kriegsspiel.rulesets.bolt_action.assault import assault_vehicle
+    from kriegsspiel.rulesets.bolt_action.assault import (
+        assault_order_modifier,
+        assault_vehicle,
+        vehicle_hit_score,
+    )
     from kriegsspiel.rulesets.bolt_action.shooting import vehicle_profile
 
     rules = rules_for(ruleset, rules_file)
@@ -591,15 +595,17 @@ def vehicle_assault_odds(
         )
     va = rules.data.vehicle_assault
     orders: dict[str, int | None] = {
-        "ran": va.to_hit_advanced if va.vehicle_that_ran_can_be_hit else None,
-        "advanced": va.to_hit_advanced,
-        "stationary": va.to_hit_stationary,
+        "ran": vehicle_hit_score(rules, "run"),
+        "advanced": vehicle_hit_score(rules, "advance"),
+        "stationary": vehicle_hit_score(rules, None),
     }
     if vehicle_order not in orders:
         raise UsageError(
             f"--vehicle-order must be one of {', '.join(orders)}, not {vehicle_order!r}."
         )
-    needs_test_mod = tgt.kind == "armoured" and not open_topped and not anti_tank
+    needs_test_mod = (
+        assault_order_modifier(rules, tgt, open_topped=open_topped, anti_tank=anti_tank) != 0
+    )
     order = order_test_odds(
         ruleset,
         rules_file=rules_file,
@@ -642,7 +648,8 @@ def vehicle_assault_odds(
                 hit_on=hit_on,
                 vehicle=vehicle,
                 anti_tank=anti_tank,
-                destroyed_if_damaged=open_topped,
+                open_topped=open_topped,
+                damage_dice=DiceExpr(va.damage_dice),
             )
         )
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from kriegsspiel.core.scenario import Scenario
 from kriegsspiel.core.table import MEMO_LIMIT, Point, Table
+from kriegsspiel.rulesets.bolt_action.assault import vehicle_hit_score
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
@@ -240,8 +241,8 @@ def _order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
         modes = ("hand-to-hand", "point-blank") if game.rules.has_reactions else ("",)
         for e in enemies:
             if game.gap(unit, e) <= run:
-                if e.vehicle is not None and e.moved == "run":
-                    continue
+                if e.vehicle is not None and vehicle_hit_score(game.rules, e.moved) is None:
+                    continue  # (a vehicle that ran cannot be assaulted)
                 for mode in modes if e.vehicle is None else ("",):
                     acts.append(
                         Action(

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.assault import (
     Side,
     assault_vehicle,
     close_quarters,
     fighting_side,
+    vehicle_hit_score,
 )
 from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, heading_to, movement_row
@@ -164,21 +166,15 @@ def fight(
 
 
 def _infantry_against_vehicle(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> None:
-    va = game.rules.data.vehicle_assault
-    if tgt.moved == "run":
-        hit_on = va.to_hit_advanced if va.vehicle_that_ran_can_be_hit else None
-    elif tgt.moved == "advance":
-        hit_on = va.to_hit_advanced
-    else:
-        hit_on = va.to_hit_stationary
     profile = game.vehicle_profile_of(tgt, indirect=False)
     state = assault_vehicle(
         game.dice,
         len(unit.alive_models),
-        hit_on,
+        vehicle_hit_score(game.rules, tgt.moved),
         profile,
         anti_tank=game.has_anti_tank(unit),
-        destroyed_if_damaged=bool(tgt.vehicle and tgt.vehicle.open_topped),
+        open_topped=bool(tgt.vehicle and tgt.vehicle.open_topped),
+        damage_dice=DiceExpr(game.rules.data.vehicle_assault.damage_dice),
     )
     game.log("assault vehicle", unit=unit.uid, target=tgt.uid, knocked_out=state.knocked_out)
     game.vehicle_damage(

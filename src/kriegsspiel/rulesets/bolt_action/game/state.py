@@ -20,6 +20,7 @@ from kriegsspiel.core.table import Point, Table, shared_table
 from kriegsspiel.core.table import TerrainFeature as TableFeature
 from kriegsspiel.errors import UnknownNameError
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
+from kriegsspiel.rulesets.bolt_action.assault import assault_order_modifier
 from kriegsspiel.rulesets.bolt_action.attack import (
     TroopsContext,
     attack_troops,
@@ -360,13 +361,13 @@ class BoltActionGame(ShootingGroups):
         modifier = 0
         if action.order == "Run" and action.target is not None:
             tgt = self.units[action.target]
-            if (
-                tgt.vehicle is not None
-                and tgt.vehicle.target.kind == "armoured"
-                and not tgt.vehicle.open_topped
-                and not self.has_anti_tank(unit)
-            ):
-                modifier = self.rules.data.vehicle_assault.order_test_modifier_without_at
+            if tgt.vehicle is not None:
+                modifier = assault_order_modifier(
+                    self.rules,
+                    tgt.vehicle.target,
+                    open_topped=tgt.vehicle.open_topped,
+                    anti_tank=self.has_anti_tank(unit),
+                )
         return new_test(
             self.rules,
             unit.quality,

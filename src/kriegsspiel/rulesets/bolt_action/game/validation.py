@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from kriegsspiel.core.game import CHANCE, TERMINAL, IllegalActionError
 from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.assault import vehicle_hit_score
 from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS, Action, check_types
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, movement_row
@@ -161,9 +162,5 @@ def _check_assault(game: BoltActionGame, unit: UnitState, action: Action) -> Non
     gap = game.gap(unit, tgt)
     if gap > run:
         raise IllegalActionError(f'{tgt.name} is {gap:.1f}" away, beyond a {run}" Run')
-    if (
-        tgt.moved == "run"
-        and tgt.vehicle is not None
-        and not game.rules.data.vehicle_assault.vehicle_that_ran_can_be_hit
-    ):
+    if tgt.vehicle is not None and vehicle_hit_score(game.rules, tgt.moved) is None:
         raise IllegalActionError(f"{tgt.name} ran this turn and cannot be assaulted")
