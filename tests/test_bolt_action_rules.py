@@ -1055,6 +1055,32 @@ def test_an_assaults_damage_dice_are_read_from_the_rules_data(tmp_path: object) 
     assert house.probabilities[key] > base.probabilities[key]
 
 
+def test_whether_a_facing_modifier_applies_to_walkers_is_read_from_the_data(
+    tmp_path: object,
+) -> None:
+    """A walker has no weaker side because the data's rear-armour row says ``walkers:
+    false``; a house rule saying true gives a rear shot at a walker its +2."""
+    from pathlib import Path
+
+    from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
+
+    text = (DATA_DIR / "konflikt47.yaml").read_text()
+    row = "value: 2, walkers: false}"
+    assert text.count(row) == 1
+    path = Path(str(tmp_path)) / "house.yaml"
+    path.write_text(text.replace(row, "value: 2, walkers: true}"))
+    s = Situation(range_inches=10, facing="rear")
+    asked = dict(weapons=["bazooka"], target="medium walker", situation=s)
+    base = shoot_odds("konflikt47", **asked)  # type: ignore[arg-type]
+    front = shoot_odds(
+        "konflikt47", weapons=["bazooka"], target="medium walker", situation=Situation(10)
+    )
+    house = shoot_odds("konflikt47", rules_file=str(path), **asked)  # type: ignore[arg-type]
+    key = "p_knocked_out"
+    assert base.probabilities[key] == front.probabilities[key]
+    assert house.probabilities[key] > base.probabilities[key]
+
+
 def test_a_broken_rules_file_names_line_and_field(tmp_path: object) -> None:
     from pathlib import Path
 

@@ -31,6 +31,7 @@ from typing import Any
 import pytest
 from conftest import bernoulli_ok, within_se
 
+import kriegsspiel
 from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import RandomPlayer, chance_outcome, play
 from kriegsspiel.core.game import CHANCE, TERMINAL, IllegalActionError
@@ -410,6 +411,41 @@ def test_a_record_replays_and_is_reproducible(ruleset: str, tmp_path: Path) -> N
     result = record.replay(tmp_path / "a.jsonl")
     assert result.reproduced, (result.first_difference, result.expected, result.actual)
     assert result.events == len(events) and result.first_difference is None
+
+
+def test_a_record_made_with_other_rules_data_that_does_not_reproduce_says_so(
+    tmp_path: Path,
+) -> None:
+    """A record keeps the version and the rules data it was made with; when it no longer
+    reproduces, the replay names what differs, which may be why (a rule fixed since)."""
+    from typer.testing import CliRunner
+
+    from kriegsspiel.cli import app
+
+    path = tmp_path / "game.jsonl"
+    rows = [
+        json.loads(line)
+        for line in played_record("konflikt47", "meeting-engagement.yaml", 3, path).splitlines()
+    ]
+    at = next(i for i, row in enumerate(rows) if row.get("event") == "order test")
+    rows[at]["result"] = "a different roll"  # as a rule changed since would make it
+    rows[0].update(kriegsspiel="0.0.1", rules_data_sha256="0" * 64)
+    path.write_text("".join(dumps(row) + "\n" for row in rows), encoding="utf-8")
+    result = record.replay(path)
+    assert not result.reproduced and result.first_difference == at + 1
+    assert result.made_otherwise == (
+        f"kriegsspiel 0.0.1 (this is {kriegsspiel.__version__}) and other rules data than "
+        "this version ships"
+    )
+    said = CliRunner().invoke(app, ["replay", str(path)])
+    assert said.exit_code == 1
+    assert "The record was made with kriegsspiel 0.0.1" in said.output
+    rows[0].update(
+        kriegsspiel=kriegsspiel.__version__,
+        rules_data_sha256=record.rules_data_sha256("konflikt47"),
+    )
+    path.write_text("".join(dumps(row) + "\n" for row in rows), encoding="utf-8")
+    assert record.replay(path).made_otherwise == ""  # made as this one: nothing to name
 
 
 def test_a_record_cut_short_or_with_a_broken_line_says_so(tmp_path: Path) -> None:

@@ -239,6 +239,8 @@ def replay_cmd(
         f"{path}: does NOT reproduce; first difference at line {result.first_difference}:\n"
         f"  recorded: {cut(result.expected)}\n  replayed: {cut(result.actual)}"
     )
+    if result.made_otherwise:
+        typer.echo(f"The record was made with {result.made_otherwise}: that may be why.")
     raise typer.Exit(1)
 
 

@@ -53,7 +53,8 @@ def _cover_bonus(table: Table, at: Point) -> float:
 
 
 def _down_value(pins: int, threatened: bool) -> float:
-    """A Down order's worth: it sheds pins, and it pays only when the unit is under threat."""
+    """A Down order's worth: the more pins the unit carries the more it is worth (doctrine:
+    a heavily pinned unit goes Down, out of harm's way), and it pays only under threat."""
     return 3.0 * pins + (2 if threatened else -5) - 4
 
 
@@ -242,7 +243,7 @@ class TacticalPlayer:
                 ctx = TroopsContext(
                     models=about[0] // 2,
                     morale=new_test(rules, target.quality, pins=target.pins),
-                    pins_per_attack=1,
+                    pins_per_attack=rules.data.procedure.pins_per_attack,
                 )
                 means = _troops_means(groups, ctx)
             if len(_ODDS) >= _ODDS_LIMIT:
@@ -470,7 +471,7 @@ class TacticalPlayer:
             value -= 0.6 * min([dist(here, o) for o in objectives])
         if enemies:
             d = min([dist(here, e) for e in enemies])
-            # close in to the best range of the unit's weapons, not further
+            # close in to 18" of the nearest enemy (a tuning choice), no nearer
             value -= 0.3 * max(0.0, d - 18.0)
         if unit.vehicle is not None:
             return value + 0.0

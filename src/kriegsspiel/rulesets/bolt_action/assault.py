@@ -39,9 +39,17 @@ class Side:
     point_blank_hit: int = 2  # d6 score to hit with point-blank fire
 
     def attacks(self, models: int) -> int:
-        """Hand-to-hand attacks of ``models`` survivors; assault weapons are lost first-last."""
+        """Hand-to-hand attacks of ``models`` survivors; the models with assault weapons are the last to fall."""
         assault = min(self.assault_models, models)
         return assault * self.assault_attacks + (models - assault) * self.attacks_per_model
+
+
+def fighting_modes(rules: Rules) -> tuple[Mode, ...]:
+    """How infantry may fight in close quarters: hand-to-hand, and in an edition whose
+    fight is not fought in plain rounds (Konflikt '47) point-blank fire too."""
+    if rules.data.close_quarters.procedure == "rounds":
+        return ("hand-to-hand",)
+    return ("hand-to-hand", "point-blank")
 
 
 def fighting_side(

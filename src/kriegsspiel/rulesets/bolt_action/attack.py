@@ -21,9 +21,9 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     VehicleProfile,
     VehicleState,
     after_shot,
-    damage_level,
     hit_vehicle,
     hits_on_vehicle,
+    pen_roll,
     resolve_damage,
     roll_expr,
     roll_to_hit,
@@ -352,7 +352,7 @@ def _harmless(shot: Shot) -> Fraction:
     if shot.pen is None or shot.vehicle is None:
         return Fraction(1)  # its hits cannot damage (a pin is all it brings)
     # each hit's pen roll reaches no damage level with this chance, whatever came before
-    spent = _pen_levels(shot.vehicle, shot.pen).probability(0)
+    spent = pen_levels(shot.vehicle, shot.pen).probability(0)
     return sum((p * spent**k for k, p in hits.items()), Fraction(0))
 
 
@@ -429,13 +429,13 @@ def _hit_odds(shot: Shot, state: VehicleState) -> Dist[VehicleState]:
     vehicle = shot.vehicle
     if vehicle is None or state.knocked_out or shot.auto_effect is not None or shot.pen is None:
         return exact(lambda dice: _hit_step(dice, state, shot=shot))
-    return _pen_levels(vehicle, shot.pen).bind(partial(_resolve_odds, vehicle, state))
+    return pen_levels(vehicle, shot.pen).bind(partial(_resolve_odds, vehicle, state))
 
 
 @lru_cache(maxsize=1024)
-def _pen_levels(vehicle: VehicleProfile, pen: int) -> Dist[int]:
+def pen_levels(vehicle: VehicleProfile, pen: int) -> Dist[int]:
     """The damage level (0..3) a pen roll of D6 + ``pen`` reaches against ``vehicle``."""
-    return exact(lambda dice: damage_level(vehicle, dice.roll(6) + pen))
+    return exact(partial(pen_roll, vehicle=vehicle, pen=pen))
 
 
 @lru_cache(maxsize=4096)

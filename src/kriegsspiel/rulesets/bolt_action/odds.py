@@ -17,6 +17,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     exact_troops,
     exact_vehicle,
     hits_distribution,
+    pen_levels,
     troops_outcomes,
 )
 from kriegsspiel.rulesets.bolt_action.data import Weapon
@@ -38,10 +39,10 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Situation,
     VehicleState,
     can_fire_indirectly,
-    damage_level,
     describe_needs,
     plan_shot,
     roll_to_hit,
+    shots_per_model,
 )
 
 
@@ -58,7 +59,9 @@ def _morale_reason(
     return Reason(
         "needs",
         f"{test.value} or less on 2D6",
-        ", ".join(parts) + "; double 1 always passes, double 6 always fails",
+        ", ".join(parts)
+        + f"; double {test.double_pass // 2} always passes, double {test.double_fail // 2} "
+        "always fails",
     )
 
 
@@ -139,7 +142,10 @@ def order_test_odds(
                 "assaulting an enclosed armoured vehicle without AT weapons",
             )
         )
-        reasons.append(Reason("FUBAR", "double six", "1-2 friendly fire, 3-6 panic"))
+        chart = ", ".join(
+            f"{min(row.rolls)}-{max(row.rolls)} {row.result}" for row in rules.data.fubar.rows
+        )
+        reasons.append(Reason("FUBAR", f"double {test.double_fail // 2}", chart))
         reasons.append(Reason("failed", "goes Down", "the order is not carried out"))
     p_ff, p_panic = dist.probability("friendly fire"), dist.probability("panic")
     return OddsReport(
@@ -222,11 +228,7 @@ def _group(
     rules: Rules, weapon: Weapon, count: int, target: Target, s: Situation
 ) -> tuple[Group, list[Reason]]:
     shot, reasons = plan_shot(rules, weapon, target, s)
-    if "Shockwave" in weapon.special or "Flamethrower" in weapon.special:
-        shots = count
-    else:
-        shots = count * int(weapon.shots)
-    return Group(shot, shots), reasons
+    return Group(shot, count * shots_per_model(weapon)), reasons
 
 
 def _weapon_groups(
@@ -423,7 +425,7 @@ def _shoot_odds(
     }
     first = groups[0].shot
     if first.pen is not None and first.vehicle is not None:
-        per_hit = exact(lambda d: damage_level(first.vehicle, d.roll(6) + first.pen))  # type: ignore[arg-type,operator]
+        per_hit = pen_levels(first.vehicle, first.pen)
         details["damage_per_hit"] = {LEVELS[i]: float(per_hit.probability(i)) for i in range(4)}
     return OddsReport(
         ruleset=ruleset,
@@ -451,7 +453,12 @@ def assault_odds(
     rules_file: str | None = None,
 ) -> OddsReport:
     """Infantry against infantry in close quarters, fought as the edition fights it."""
-    from kriegsspiel.rulesets.bolt_action.assault import Side, exact_close_quarters, fighting_side
+    from kriegsspiel.rulesets.bolt_action.assault import (
+        Side,
+        exact_close_quarters,
+        fighting_modes,
+        fighting_side,
+    )
 
     rules = rules_for(ruleset, rules_file)
     _check_counts(
@@ -480,7 +487,8 @@ def assault_odds(
     _check_not_removed(rules, attacker_quality, attacker_pins, "--attacker-pins")
     _check_not_removed(rules, defender_quality, defender_pins, "--defender-pins")
     procedure = rules.data.close_quarters.procedure
-    if procedure == "rounds" and (attacker_mode, defender_mode) != ("hand-to-hand", "hand-to-hand"):
+    modes = fighting_modes(rules)
+    if "point-blank" not in modes and {attacker_mode, defender_mode} != {"hand-to-hand"}:
         raise UsageError(
             f"{rules.data.title} has no point-blank fire in close quarters; "
             "drop --attacker-mode/--defender-mode."

@@ -123,6 +123,24 @@ def infantry_target(rules: Rules, quality: str) -> Target:
     return rules.target(f"{quality} infantry")
 
 
+def facing_modifier(rules: Rules, target: Target, facing: str) -> int:
+    """The pen modifier for hitting ``target`` in its ``facing`` (side, rear, top): the
+    sheets give it against armoured vehicles only, and (the data's ``walkers`` flag) not
+    against a walker, which has no weaker side."""
+    if target.kind == "soft-skinned" or facing == "front":
+        return 0
+    row = next(r for r in rules.data.penetration_modifiers.rows if r.key == facing)
+    return 0 if target.walker and not row.walkers else row.value
+
+
+def shots_per_model(weapon: Weapon) -> int:
+    """How many shots a model fires with ``weapon``: its Shots, but one for a flamethrower
+    or a Shockwave (a template, whatever it hits)."""
+    if "Flamethrower" in weapon.special or "Shockwave" in weapon.special:
+        return 1
+    return int(weapon.shots)
+
+
 def _needs(rules: Rules, score: int) -> tuple[int, ...] | None:
     proc = rules.data.procedure
     score = max(score, proc.natural_miss + 1)
@@ -380,9 +398,9 @@ def plan_shot(
     # armoured targets only: a soft-skin is damaged on 6+ from any side, at any range
     armoured = target.kind != "soft-skinned"
     facing = "top" if (flame or indirect) else s.facing
-    if armoured and facing != "front" and not target.walker:
+    if facing_modifier(rules, target, facing):
         parts.append(f"{facing} armour {rules.pen_modifier(facing):+d}")
-        pen += rules.pen_modifier(facing)
+        pen += facing_modifier(rules, target, facing)
     exempt = {"Shaped Charge", "Tesla", "Flamethrower"} & special or (he and weapon.pen is None)
     if armoured and long_range and not indirect and not exempt:
         parts.append(f"long range {rules.pen_modifier('long_range'):+d}")
@@ -554,7 +572,12 @@ def hit_vehicle(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
         return apply_effect(dice, vehicle, state, effect, pins)
     if shot.pen is None:
         return state
-    return resolve_damage(dice, vehicle, state, damage_level(vehicle, dice.roll(6) + shot.pen))
+    return resolve_damage(dice, vehicle, state, pen_roll(dice, vehicle, shot.pen))
+
+
+def pen_roll(dice: Dice, vehicle: VehicleProfile, pen: int) -> int:
+    """A hit's pen roll, D6 + ``pen``, as the damage level (0..3) it reaches on ``vehicle``."""
+    return damage_level(vehicle, dice.roll(6) + pen)
 
 
 def resolve_damage(

@@ -77,7 +77,8 @@ def command_tokens(units: int, command_units: int = 1, data: IronCrossData | Non
 
 
 def roll_off(dice: Dice, data: IronCrossData | None = None) -> int:
-    """Who takes the initiative: 0 (first side) or 1 (second side); ties are rolled again."""
+    """Who takes the initiative: 0 (first side) or 1 (second side); a tie is rolled again
+    where the data says so (``initiative_roll_off.reroll_ties``), else goes to the first."""
     table = _data(data)
     while True:
         first, second = dice.roll(table.initiative.die), dice.roll(table.initiative.die)

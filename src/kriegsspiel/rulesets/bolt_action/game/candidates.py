@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from kriegsspiel.core.scenario import Scenario
 from kriegsspiel.core.table import MEMO_LIMIT, Point, Table
-from kriegsspiel.rulesets.bolt_action.assault import vehicle_hit_score
+from kriegsspiel.rulesets.bolt_action.assault import fighting_modes, vehicle_hit_score
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
@@ -238,7 +238,10 @@ def _order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
             ]
     if unit.vehicle is None and not unit.no_run:
         run = movement_row(game.rules, unit).run
-        modes = ("hand-to-hand", "point-blank") if game.rules.has_reactions else ("",)
+        # a mode is named where there is a choice of them (Konflikt '47)
+        modes: tuple[str, ...] = fighting_modes(game.rules)
+        if len(modes) == 1:
+            modes = ("",)
         for e in enemies:
             if game.gap(unit, e) <= run:
                 if e.vehicle is not None and vehicle_hit_score(game.rules, e.moved) is None:

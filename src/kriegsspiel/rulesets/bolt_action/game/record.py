@@ -26,19 +26,26 @@ DECISIONS = ("draw", "order", "react", "ambush", "retain")  # as RecordedDecisio
 def header(
     game: BoltActionGame, scenario_text: str, army_texts: tuple[str, str], players: tuple[str, str]
 ) -> dict[str, Any]:
-    """What a replay needs: versions, the scenario and lists as given, the seed."""
-    data_file = DATA_DIR / f"{game.ruleset.replace('-', '_')}.yaml"
-    import hashlib
-
+    """What a replay needs (the scenario and lists as given, the seed, the players), and
+    what it was made with (the version, the rules data), which a replay that does not
+    reproduce names if they differ."""
     return {
         "kriegsspiel": kriegsspiel.__version__,
         "ruleset": game.ruleset,
-        "rules_data_sha256": hashlib.sha256(data_file.read_bytes()).hexdigest(),
+        "rules_data_sha256": rules_data_sha256(game.ruleset),
         "scenario": scenario_text,
         "armies": list(army_texts),
         "seed": game.seed,
         "players": list(players),
     }
+
+
+def rules_data_sha256(ruleset: str) -> str:
+    """The hash of the shipped rules data the game was played by (games use no other)."""
+    import hashlib
+
+    data_file = DATA_DIR / f"{ruleset.replace('-', '_')}.yaml"
+    return hashlib.sha256(data_file.read_bytes()).hexdigest()
 
 
 class RecordHeader(Strict):
@@ -112,6 +119,7 @@ class Replay:
     expected: str
     actual: str
     finished: bool = True  # the record goes on to the game's end (one cut short does not)
+    made_otherwise: str = ""  # how the record's making differs from this replay's, if it does
 
 
 def replay(path: str | Path) -> Replay:
@@ -126,7 +134,14 @@ def replay(path: str | Path) -> Replay:
             game.apply_action(action)
         except IllegalActionError as exc:  # the record was changed, or comes from elsewhere
             recorded = text.splitlines()[line - 1]
-            return Replay(False, len(events), line, recorded, f"(not legal here: {exc})")
+            return Replay(
+                False,
+                len(events),
+                line,
+                recorded,
+                f"(not legal here: {exc})",
+                made_otherwise=_made_otherwise(head),
+            )
     head_fields = {k: v for k, v in head.items() if k != "format"}
     again = record_text(head_fields, game.events)
     if again == text:
@@ -142,4 +157,16 @@ def replay(path: str | Path) -> Replay:
         line + 1,
         old[line] if line < len(old) else "(end)",
         new[line] if line < len(new) else "(end)",
+        made_otherwise=_made_otherwise(head),
     )
+
+
+def _made_otherwise(head: dict[str, Any]) -> str:
+    """What the record was made with that this replay does not have: another version of
+    kriegsspiel, or other rules data (a rule changed since, say). Empty if neither."""
+    differs = []
+    if head["kriegsspiel"] != kriegsspiel.__version__:
+        differs.append(f"kriegsspiel {head['kriegsspiel']} (this is {kriegsspiel.__version__})")
+    if head["rules_data_sha256"] != rules_data_sha256(head["ruleset"]):
+        differs.append("other rules data than this version ships")
+    return " and ".join(differs)

@@ -33,6 +33,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     infantry_target,
     plan_shot,
     range_bands,
+    shots_per_model,
 )
 
 
@@ -458,7 +459,7 @@ class ShootingGroups:
             situation = base
             if "Team" in special and len(unit.alive_models) < 2 and unit.vehicle is None:
                 situation = replace(situation, firer_pins=situation.firer_pins + 1)  # one crew: -1
-            per = 1 if ("Flamethrower" in special or "Shockwave" in special) else int(weapon.shots)
+            per = shots_per_model(weapon)
             ways = [situation]
             if weapon.indirect_min_range is not None and rng >= weapon.indirect_min_range:
                 ways.append(replace(situation, indirect=True))  # a howitzer may lob it

@@ -17,6 +17,7 @@ from kriegsspiel.rulesets.bolt_action.game.units import UnitState, points_lost
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Shot,
+    facing_modifier,
     plan_shot,
     roll_expr,
 )
@@ -149,7 +150,7 @@ def _sure_hit(game: BoltActionGame, unit: UnitState, weapon_name: str, point: Po
     reach = max(weapon.indirect_min_range or 0, weapon.min_range, 30.0)
     situation = aimed_at(unit, reach, indirect=True, ranged_in=True)
     shot, _ = plan_shot(game.rules, weapon, target_profile(game.rules, unit), situation)
-    _resolve_hits(game, unit, replace(shot, hit_on=()), None)
+    _resolve_hits(game, unit, replace(shot, hit_on=()))
 
 
 def _here_it_comes(game: BoltActionGame, target: UnitState) -> None:
@@ -179,8 +180,7 @@ def _here_it_comes(game: BoltActionGame, target: UnitState) -> None:
         )
     else:
         profile = game.vehicle_profile_of(target, indirect=True)
-        hit = target.vehicle.target  # top armour: not a walker's, nor a soft-skin's (sheets)
-        top = 0 if hit.walker or hit.kind == "soft-skinned" else game.rules.pen_modifier("top")
+        top = facing_modifier(game.rules, target.vehicle.target, "top")  # (not at a walker)
         shot = Shot(
             weapon=plane.aircraft,
             hit_on=(),
@@ -188,10 +188,12 @@ def _here_it_comes(game: BoltActionGame, target: UnitState) -> None:
             pen=plane.pen + top,
             vehicle=profile,
         )
-    _resolve_hits(game, target, shot, None)
+    _resolve_hits(game, target, shot)
     game.check_pins(target)
 
 
-def _resolve_hits(game: BoltActionGame, unit: UnitState, shot: Shot, by: UnitState | None) -> None:
-    game.resolve_attack(by, unit, [Group(shot, 1)], event="support damage")
-    game.check_pins(unit, by=by)
+def _resolve_hits(game: BoltActionGame, unit: UnitState, shot: Shot) -> None:
+    """Hits that no enemy unit rolled (an aircraft's, a sure hit from above): no one is
+    credited with what they destroy."""
+    game.resolve_attack(None, unit, [Group(shot, 1)], event="support damage")
+    game.check_pins(unit)

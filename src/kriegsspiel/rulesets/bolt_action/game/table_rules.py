@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kriegsspiel.core.table import Point, Table
+from kriegsspiel.core.table import VEHICLE, Point, Table
 from kriegsspiel.rulesets.bolt_action.data import MovementRow, TerrainRow
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
@@ -28,7 +28,6 @@ CATEGORY_SYNONYMS = {
     "wreck": "obstacle",
 }
 IMPASSABLE = {"No", "No*", "No (!)"}
-VEHICLE = "vehicle"  # the mover name wrecks are impassable to
 
 
 @lru_cache(maxsize=1024)

@@ -103,7 +103,6 @@ class UnitState:
     damage_dealt: float = 0.0
     support_used: bool = False  # an observer's one barrage or air strike
     no_run: bool = False  # hit by a gravity pulse: no Run order at the next activation
-    history: list[str] = field(default_factory=list)
     _remembered: _Places | None = field(default=None, init=False, repr=False, compare=False)
 
     def _places(self) -> _Places:
@@ -160,10 +159,6 @@ class UnitState:
         return found.coords
 
     @property
-    def is_vehicle(self) -> bool:
-        return self.vehicle is not None
-
-    @property
     def is_down(self) -> bool:
         return self.order == "Down" or self.retained == "Down"
 
@@ -181,7 +176,7 @@ class UnitState:
             m.y += dy
 
     def copy(self) -> UnitState:
-        fields = {f: getattr(self, f) for f in _UNIT_FIELDS if f not in ("models", "history")}
+        fields = {f: getattr(self, f) for f in _UNIT_FIELDS if f != "models"}
         clone = UnitState(**fields, models=[])  # models are required: filled in just below
         clone.models = [
             Model(
@@ -189,7 +184,6 @@ class UnitState:
             )
             for m in self.models
         ]
-        clone.history = list(self.history)
         return clone
 
 

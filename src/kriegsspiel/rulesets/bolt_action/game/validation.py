@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from kriegsspiel.core.game import CHANCE, TERMINAL, IllegalActionError
 from kriegsspiel.core.table import Point
-from kriegsspiel.rulesets.bolt_action.assault import vehicle_hit_score
+from kriegsspiel.rulesets.bolt_action.assault import fighting_modes, vehicle_hit_score
 from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS, Action, check_types
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, movement_row
@@ -116,7 +116,7 @@ def _check_fields(game: BoltActionGame, action: Action) -> None:
         return
     assaulting = order == "Run" and action.target is not None
     # Bolt Action fights hand-to-hand only: its one mode may be named or left out
-    modes = ("hand-to-hand", "point-blank") if game.rules.has_reactions else ("hand-to-hand",)
+    modes = fighting_modes(game.rules)
     if action.choice and not (assaulting and action.choice in modes):
         raise IllegalActionError(
             f"an order's choice is an assault mode ({', '.join(modes)}), given with a Run "
