@@ -1081,6 +1081,33 @@ def test_whether_a_facing_modifier_applies_to_walkers_is_read_from_the_data(
     assert house.probabilities[key] > base.probabilities[key]
 
 
+def test_what_a_flamethrower_ignores_is_read_from_the_rules_data(tmp_path: object) -> None:
+    """A flamethrower ignores cover because the data's ``ignores`` says so: a house rule
+    that drops soft cover from the list makes the same shot into soft cover miss more."""
+    from pathlib import Path
+
+    from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
+
+    text = (DATA_DIR / "konflikt47.yaml").read_text()
+    listed = "  ignores: [soft_cover, hard_cover, target_down]\n"
+    assert text.count(listed) == 1
+    path = Path(str(tmp_path)) / "house.yaml"
+    path.write_text(text.replace(listed, "  ignores: [hard_cover, target_down]\n"))
+    s = Situation(range_inches=4, cover="soft")
+    asked = dict(weapons=["infantry flamethrower"], target="regular infantry", situation=s)
+    base = shoot_odds("konflikt47", **asked)  # type: ignore[arg-type]
+    opened = shoot_odds(
+        "konflikt47",
+        weapons=["infantry flamethrower"],
+        target="regular infantry",
+        situation=Situation(4),
+    )
+    house = shoot_odds("konflikt47", rules_file=str(path), **asked)  # type: ignore[arg-type]
+    assert base.probabilities["p_hit"] == opened.probabilities["p_hit"]
+    assert house.probabilities["p_hit"] < base.probabilities["p_hit"]
+    assert "flamethrower ignores cover" in str(base.to_json())
+
+
 def test_a_broken_rules_file_names_line_and_field(tmp_path: object) -> None:
     from pathlib import Path
 

@@ -226,8 +226,8 @@ class Terrain(Sourced):
 class FlamethrowerRule(Sourced):
     pins: str
     morale_check: bool
-    ignores: list[str]
-    vehicle_facing: str
+    ignores: list[Literal["soft_cover", "hard_cover", "target_down"]]  # to-hit modifiers
+    vehicle_facing: Literal["front", "side", "rear", "top"]  # the armour it strikes
     hit_dice_from_shots: bool
 
 

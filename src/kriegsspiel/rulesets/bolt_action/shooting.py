@@ -251,6 +251,8 @@ def plan_shot(
             "or add --firer-vehicle if a vehicle fires it)."
         )
     flame = "Flamethrower" in special
+    # what a flamethrower's to-hit roll ignores (the data: cover, a Down target)
+    ignored: set[str] = set(d.flamethrower.ignores) if flame else set()
     indirect = "Indirect Fire" in special or (s.indirect and weapon.indirect_min_range is not None)
     reasons: list[Reason] = []
 
@@ -293,19 +295,24 @@ def plan_shot(
             mods.append(("inexperienced", rules.hit_modifier("inexperienced")))
         if s.moving and "Assault" not in special:
             mods.append(("fire on the move", rules.hit_modifier("moving")))
-        if s.target_down and not flame and not target.is_vehicle:
+        if s.target_down and "target_down" not in ignored and not target.is_vehicle:
             mods.append(("target Down", rules.hit_modifier("target_down")))
         if s.small_unit:
             mods.append(("small unit", rules.hit_modifier("small_unit")))
-        if s.cover != "none" and not flame:
+        if s.cover != "none" and f"{s.cover}_cover" not in ignored:
             mods.append((f"{s.cover} cover", rules.hit_modifier(f"{s.cover}_cover")))
         if "Shaped Charge" in special and proc.shaped_charge_to_hit:
             mods.append(("shaped charge", proc.shaped_charge_to_hit))
         total = base - sum(v for _, v in mods)
         hit_on = _needs(rules, total)
         because = ", ".join([f"base {base}+"] + [f"{label} {v:+d}" for label, v in mods])
-        if flame and (s.cover != "none" or s.target_down):
-            because += "; flamethrower ignores cover and Down"
+        skipped = [
+            what
+            for what, key in (("cover", f"{s.cover}_cover"), ("Down", "target_down"))
+            if key in ignored and (s.target_down if what == "Down" else s.cover != "none")
+        ]
+        if skipped:
+            because += f"; flamethrower ignores {' and '.join(skipped)}"
         reasons.append(Reason("to hit", describe_needs(hit_on), because))
 
     # -- what a hit does
@@ -397,7 +404,11 @@ def plan_shot(
     # the sheets give the facing and long-range modifiers to heavy weapons against
     # armoured targets only: a soft-skin is damaged on 6+ from any side, at any range
     armoured = target.kind != "soft-skinned"
-    facing = "top" if (flame or indirect) else s.facing
+    # indirect fire, and a flamethrower (the data says where), strike the top armour
+    if flame:
+        facing = d.flamethrower.vehicle_facing
+    else:
+        facing = "top" if indirect else s.facing
     if facing_modifier(rules, target, facing):
         parts.append(f"{facing} armour {rules.pen_modifier(facing):+d}")
         pen += facing_modifier(rules, target, facing)
