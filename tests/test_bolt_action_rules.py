@@ -1012,22 +1012,30 @@ def test_howitzer_fires_direct_or_indirect() -> None:
     )
 
 
-def test_a_designers_rules_file_changes_the_odds(tmp_path: object) -> None:
+def house_rules(tmp_path: object, old: str, new: str) -> str:
+    """A copy of the shipped Konflikt '47 rules data with ``old`` (found once) made ``new``:
+    a designer's house rule, given with ``--rules-file``."""
     from pathlib import Path
 
     from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
 
     text = (DATA_DIR / "konflikt47.yaml").read_text()
-    text = text.replace(
+    assert text.count(old) == 1, old
+    path = Path(str(tmp_path)) / "house.yaml"
+    path.write_text(text.replace(old, new))
+    return str(path)
+
+
+def test_a_designers_rules_file_changes_the_odds(tmp_path: object) -> None:
+    path = house_rules(
+        tmp_path,
         '{name: Bazooka, category: heavy weapons, range: 24, shots: "1", pen: 5,',
         '{name: Bazooka, category: heavy weapons, range: 24, shots: "1", pen: 7,',
     )
-    path = Path(str(tmp_path)) / "house.yaml"
-    path.write_text(text)
     s = Situation(range_inches=10)
     base = shoot_odds("konflikt47", weapons=["bazooka"], target="heavy tank", situation=s)
     house = shoot_odds(
-        "konflikt47", weapons=["bazooka"], target="heavy tank", situation=s, rules_file=str(path)
+        "konflikt47", weapons=["bazooka"], target="heavy tank", situation=s, rules_file=path
     )
     assert house.probabilities["p_knocked_out"] > base.probabilities["p_knocked_out"]
 
@@ -1035,20 +1043,13 @@ def test_a_designers_rules_file_changes_the_odds(tmp_path: object) -> None:
 def test_an_assaults_damage_dice_are_read_from_the_rules_data(tmp_path: object) -> None:
     """Infantry against a vehicle add the data's damage dice (D6) to their hits: a house
     rule of 2D6 makes a knock-out likelier, in the odds as in the game (assault_vehicle)."""
-    from pathlib import Path
-
-    from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
-
-    text = (DATA_DIR / "konflikt47.yaml").read_text()
-    assert text.count("  damage_dice: D6\n") == 1
-    path = Path(str(tmp_path)) / "house.yaml"
-    path.write_text(text.replace("  damage_dice: D6\n", "  damage_dice: 2D6\n"))
+    path = house_rules(tmp_path, "  damage_dice: D6\n", "  damage_dice: 2D6\n")
     asked = dict(models=10, quality="veteran", target="light tank", vehicle_order="stationary")
     base = vehicle_assault_odds("konflikt47", anti_tank=True, **asked)  # type: ignore[arg-type]
     house = vehicle_assault_odds(
         "konflikt47",
         anti_tank=True,
-        rules_file=str(path),
+        rules_file=path,
         **asked,  # type: ignore[arg-type]
     )
     key = "p_knocked_out_if_assaulting"
@@ -1060,22 +1061,14 @@ def test_whether_a_facing_modifier_applies_to_walkers_is_read_from_the_data(
 ) -> None:
     """A walker has no weaker side because the data's rear-armour row says ``walkers:
     false``; a house rule saying true gives a rear shot at a walker its +2."""
-    from pathlib import Path
-
-    from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
-
-    text = (DATA_DIR / "konflikt47.yaml").read_text()
-    row = "value: 2, walkers: false}"
-    assert text.count(row) == 1
-    path = Path(str(tmp_path)) / "house.yaml"
-    path.write_text(text.replace(row, "value: 2, walkers: true}"))
+    path = house_rules(tmp_path, "value: 2, walkers: false}", "value: 2, walkers: true}")
     s = Situation(range_inches=10, facing="rear")
     asked = dict(weapons=["bazooka"], target="medium walker", situation=s)
     base = shoot_odds("konflikt47", **asked)  # type: ignore[arg-type]
     front = shoot_odds(
         "konflikt47", weapons=["bazooka"], target="medium walker", situation=Situation(10)
     )
-    house = shoot_odds("konflikt47", rules_file=str(path), **asked)  # type: ignore[arg-type]
+    house = shoot_odds("konflikt47", rules_file=path, **asked)  # type: ignore[arg-type]
     key = "p_knocked_out"
     assert base.probabilities[key] == front.probabilities[key]
     assert house.probabilities[key] > base.probabilities[key]
@@ -1084,15 +1077,11 @@ def test_whether_a_facing_modifier_applies_to_walkers_is_read_from_the_data(
 def test_what_a_flamethrower_ignores_is_read_from_the_rules_data(tmp_path: object) -> None:
     """A flamethrower ignores cover because the data's ``ignores`` says so: a house rule
     that drops soft cover from the list makes the same shot into soft cover miss more."""
-    from pathlib import Path
-
-    from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
-
-    text = (DATA_DIR / "konflikt47.yaml").read_text()
-    listed = "  ignores: [soft_cover, hard_cover, target_down]\n"
-    assert text.count(listed) == 1
-    path = Path(str(tmp_path)) / "house.yaml"
-    path.write_text(text.replace(listed, "  ignores: [hard_cover, target_down]\n"))
+    path = house_rules(
+        tmp_path,
+        "  ignores: [soft_cover, hard_cover, target_down]\n",
+        "  ignores: [hard_cover, target_down]\n",
+    )
     s = Situation(range_inches=4, cover="soft")
     asked = dict(weapons=["infantry flamethrower"], target="regular infantry", situation=s)
     base = shoot_odds("konflikt47", **asked)  # type: ignore[arg-type]
@@ -1102,7 +1091,7 @@ def test_what_a_flamethrower_ignores_is_read_from_the_rules_data(tmp_path: objec
         target="regular infantry",
         situation=Situation(4),
     )
-    house = shoot_odds("konflikt47", rules_file=str(path), **asked)  # type: ignore[arg-type]
+    house = shoot_odds("konflikt47", rules_file=path, **asked)  # type: ignore[arg-type]
     assert base.probabilities["p_hit"] == opened.probabilities["p_hit"]
     assert house.probabilities["p_hit"] < base.probabilities["p_hit"]
     assert "flamethrower ignores cover" in str(base.to_json())
