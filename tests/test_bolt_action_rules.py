@@ -79,6 +79,20 @@ def test_officer_bonus_and_assault_penalty() -> None:
     assert r.probabilities["p_pass"] == F(30, 36)
 
 
+def test_an_officer_in_range_stiffens_a_side_in_close_quarters() -> None:
+    """Konflikt '47's loser of a round tests morale, with a nearby officer's bonus as in
+    the game (assault.fighting_side): a captain (+3) with the defenders makes them 12, and
+    they win more often; Bolt Action's rounds take no test, so one is refused there."""
+    asked = dict(attackers=6, attacker_quality="regular", defenders=6, defender_quality="regular")
+    plain = assault_odds("konflikt47", **asked)  # type: ignore[arg-type]
+    led = assault_odds("konflikt47", defender_officer="captain", **asked)  # type: ignore[arg-type]
+    assert led.probabilities["p_defender_wins"] > plain.probabilities["p_defender_wins"]
+    said = {r.topic: r.because for r in led.reasons}
+    assert said["defenders"].endswith("morale 12") and said["attackers"].endswith("morale 9")
+    with pytest.raises(UsageError, match="no morale test for an officer"):
+        assault_odds("bolt-action-1", attacker_officer="major", **asked)  # type: ignore[arg-type]
+
+
 def test_assault_penalty_forces_a_test_without_pins() -> None:
     r = order_test_odds("bolt-action-1", quality="regular", assault_vehicle_without_at=True)
     assert r.details["test_needed"] is True

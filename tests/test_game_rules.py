@@ -1016,6 +1016,7 @@ def test_the_ai_weighs_an_assault_with_the_sides_the_odds_and_the_game_fight() -
     from kriegsspiel.rulesets.bolt_action.odds import assault_odds
 
     game = new_game()
+    only(game, 1, 10)  # no officer near either side (the odds of an assault take none)
     unit, target = game.units[1], game.units[10]
 
     def armed(u: UnitState) -> int:

@@ -213,6 +213,35 @@ def test_a_sweep_plays_all_its_cells_on_one_set_of_workers_and_counts_them(
     assert labels[2:] == ["(1/1) Grenadier Patrol v Rifle Patrol"]
 
 
+def test_one_worker_plays_a_lone_evaluation_here_and_a_sweep_in_its_worker(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``evaluate --workers 1`` of up to 1,000 games starts no process (so "run with
+    --workers 1" avoids worker processes); a sweep's one worker is a process of its own,
+    whose life of 1,000 games counts across the cells."""
+    import kriegsspiel.sim.commands as commands
+
+    pools: list[Any] = []
+    real_pool = runner.local_pool
+    monkeypatch.setattr(runner, "local_pool", lambda n: pools.append(real_pool(n)) or pools[-1])
+    options = commands.RunOptions(workers=1)
+    commands.run_evaluate(
+        ruleset="konflikt47",
+        scenario=str(DATA / "skirmish.yaml"),
+        armies=[str(DATA / "patrol-a.yaml"), str(DATA / "patrol-b.yaml")],
+        players="random,random",
+        games=2,
+        seed=1,
+        options=options,
+        plot=None,
+        as_json=True,
+    )
+    assert pools == []
+    commands.run_sweep(str(DATA / "sweep.yaml"), 2, None, options, None, as_json=True)
+    assert len(pools) == 1
+    capsys.readouterr()
+
+
 def test_a_run_on_a_dask_cluster_equals_the_local_run() -> None:
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
@@ -548,6 +577,44 @@ def test_a_failing_game_in_a_task_is_named_and_the_games_before_it_are_stored(
     message = str(failed.value)
     assert message.startswith("game 2 failed (RuntimeError: boom)")
     assert f"--seed {game_seed(1, 2)}" in message
+
+
+class PoolHere(InProcess):
+    """A pool of workers that plays each task in this process, when it is handed in."""
+
+    def __init__(self, workers: int) -> None:
+        pass
+
+
+def test_tasks_failing_together_store_every_game_that_finished_and_name_the_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two tasks of two games fail in the same round (games 1 and 3): every game that
+    finished, in those tasks and the others, is stored once, and the error names game 1.
+    The failure crosses a process pool as a pickle, with what it carries."""
+    import pickle
+
+    import kriegsspiel.sim.outcome as outcome
+
+    def odd_early_games_fail(matchup: Matchup, index: int, seed: int) -> object:
+        if index in (1, 3):
+            raise RuntimeError(f"boom {index}")
+        return play_one(matchup, index, seed)
+
+    monkeypatch.setattr(outcome, "play_one", odd_early_games_fail)
+    monkeypatch.setattr(runner, "local_pool", PoolHere)
+    with Store(tmp_path / "results.sqlite") as store:
+        with pytest.raises(SimulationError, match=r"^game 1 failed \(RuntimeError: boom 1\)"):
+            evaluate(patrols(), 6, 1, workers=2, batch=2, store=store)
+        assert store.indices(patrols(), 1) == [0, 2, 4, 5]
+    with pytest.raises(outcome.BatchFailed) as failed:
+        outcome.play_batch(patrols(), ((0, game_seed(1, 0)), (1, game_seed(1, 1))))
+    again = pickle.loads(pickle.dumps(failed.value))
+    assert (again.index, again.error, [g.index for g in again.finished]) == (
+        1,
+        "RuntimeError: boom 1",
+        [0],
+    )
 
 
 def test_the_tally_finds_the_underdogs_biggest_wins() -> None:

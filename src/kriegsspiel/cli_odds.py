@@ -467,6 +467,21 @@ def assault(
     defender_mode: Annotated[
         str, typer.Option("--defender-mode", help="hand-to-hand or point-blank (Konflikt '47).")
     ] = "hand-to-hand",
+    attacker_officer: Annotated[
+        str | None,
+        typer.Option(
+            "--attacker-officer",
+            help="An officer in range of the attackers (his morale bonus): second-lieutenant, "
+            "first-lieutenant, captain, major.",
+        ),
+    ] = None,
+    defender_officer: Annotated[
+        str | None,
+        typer.Option(
+            "--defender-officer",
+            help="An officer in range of the defenders: second-lieutenant ... major.",
+        ),
+    ] = None,
     rules_file: RulesFileOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -490,6 +505,8 @@ def assault(
             defender_pins=defender_pins,
             attacker_mode=attacker_mode,
             defender_mode=defender_mode,
+            attacker_officer=attacker_officer,
+            defender_officer=defender_officer,
             rules_file=rules_file,
         ),
         as_json,

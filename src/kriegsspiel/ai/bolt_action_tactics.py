@@ -505,7 +505,10 @@ class TacticalPlayer:
                 for m in u.alive_models
                 if any("Assault" in rules.weapon(w).special for w in m.weapons)
             )
-            return fighting_side(rules, u.quality, pins=u.pins, assault_models=armed, mode=mode)
+            officer = state.officer_near(u)  # the game's own fight counts his bonus too
+            return fighting_side(
+                rules, u.quality, pins=u.pins, assault_models=armed, mode=mode, officer=officer
+            )
 
         a, d = len(unit.alive_models), len(target.alive_models)
         if a > 12 or d > 12:

@@ -125,18 +125,24 @@ def run_one(
     matchup: Matchup,
     games: int,
     seed: int,
-    pool: Workers,
+    pool: Workers | None,
     options: RunOptions,
     store: Store | None,
     label: str,
 ) -> Evaluation:
-    """One evaluation with a progress bar; Ctrl-C says where the finished games are."""
+    """One evaluation with a progress bar; Ctrl-C says where the finished games are.
+
+    ``pool``: the workers a sweep keeps for all its cells; None for a lone evaluation,
+    which starts its own (or, one worker and no more than 1,000 games, plays in this
+    process)."""
     try:
         with progress_bar(sys.stderr.isatty(), label) as progress:
             return evaluate(
                 matchup,
                 games,
                 seed,
+                workers=options.workers or default_workers(),
+                scheduler=options.scheduler,
                 pool=pool,
                 store=store,
                 precision=options.precision,
@@ -164,8 +170,8 @@ def run_evaluate(
     options.check(games)
     check_plot(plot)
     matchup = build_matchup(ruleset, scenario, armies, players)
-    with open_store(options.results) as store, options.pool() as pool:
-        result = run_one(matchup, games, seed, pool, options, store, matchup.title)
+    with open_store(options.results) as store:
+        result = run_one(matchup, games, seed, None, options, store, matchup.title)
     data = evaluation_json(result)
     # the report first: a plot that cannot be written must not take the results with it
     if as_json:

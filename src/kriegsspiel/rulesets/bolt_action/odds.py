@@ -450,9 +450,12 @@ def assault_odds(
     defender_pins: int = 0,
     attacker_mode: str = "hand-to-hand",
     defender_mode: str = "hand-to-hand",
+    attacker_officer: str | None = None,
+    defender_officer: str | None = None,
     rules_file: str | None = None,
 ) -> OddsReport:
-    """Infantry against infantry in close quarters, fought as the edition fights it."""
+    """Infantry against infantry in close quarters, fought as the edition fights it; an
+    officer in range of a side adds his bonus to its morale, as in the game."""
     from kriegsspiel.rulesets.bolt_action.assault import (
         Side,
         exact_close_quarters,
@@ -493,12 +496,18 @@ def assault_odds(
             f"{rules.data.title} has no point-blank fire in close quarters; "
             "drop --attacker-mode/--defender-mode."
         )
+    if procedure == "rounds" and (attacker_officer or defender_officer):
+        raise UsageError(
+            f"in {rules.data.title}'s close quarters the side with most casualties is destroyed, "
+            "with no morale test for an officer to help; drop --attacker-officer/--defender-officer."
+        )
     att = fighting_side(
         rules,
         attacker_quality,
         pins=attacker_pins,
         assault_models=attacker_assault_weapons,
         mode=attacker_mode,
+        officer=attacker_officer,
     )
     dfn = fighting_side(
         rules,
@@ -506,12 +515,17 @@ def assault_odds(
         pins=defender_pins,
         assault_models=defender_assault_weapons,
         mode=defender_mode,
+        officer=defender_officer,
     )
 
     def describe(side: Side, models: int, enemy: Side) -> str:
         if side.mode == "hand-to-hand":
-            return f"{side.attacks(models)} attacks, damage on {enemy.damage_value}+"
-        return f"point-blank fire hits on {side.point_blank_hit}+, damage on {enemy.damage_value}+"
+            fights = f"{side.attacks(models)} attacks, damage on {enemy.damage_value}+"
+        else:
+            fights = (
+                f"point-blank fire hits on {side.point_blank_hit}+, damage on {enemy.damage_value}+"
+            )
+        return f"{fights}; morale {side.morale.value}"
 
     result = exact_close_quarters(procedure, att, dfn, attackers, defenders)
     reasons = [

@@ -405,10 +405,7 @@ def plan_shot(
     # armoured targets only: a soft-skin is damaged on 6+ from any side, at any range
     armoured = target.kind != "soft-skinned"
     # indirect fire, and a flamethrower (the data says where), strike the top armour
-    if flame:
-        facing = d.flamethrower.vehicle_facing
-    else:
-        facing = "top" if indirect else s.facing
+    facing = d.flamethrower.vehicle_facing if flame else ("top" if indirect else s.facing)
     if facing_modifier(rules, target, facing):
         parts.append(f"{facing} armour {rules.pen_modifier(facing):+d}")
         pen += facing_modifier(rules, target, facing)
