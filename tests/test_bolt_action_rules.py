@@ -1111,6 +1111,21 @@ def test_what_a_flamethrower_ignores_is_read_from_the_rules_data(tmp_path: objec
     assert "flamethrower ignores cover" in str(base.to_json())
 
 
+def test_a_rules_file_asking_what_the_engine_cannot_play_is_refused(tmp_path: object) -> None:
+    """Some data values describe the only way the engine plays a rule (tests are 2D6,
+    a flamethrower's Shots are its hits): another value is refused at its line, not
+    silently played the usual way."""
+    from kriegsspiel.errors import DataFileError
+
+    for old, new, field in (
+        ("  order_test_dice: 2\n", "  order_test_dice: 3\n", "procedure.order_test_dice"),
+        ("  hit_dice_from_shots: true\n", "  hit_dice_from_shots: false\n", "flamethrower"),
+    ):
+        path = house_rules(tmp_path, old, new)
+        with pytest.raises(DataFileError, match=rf"line \d+, field {field}"):
+            order_test_odds("konflikt47", quality="regular", pins=1, rules_file=path)
+
+
 def test_a_broken_rules_file_names_line_and_field(tmp_path: object) -> None:
     from pathlib import Path
 

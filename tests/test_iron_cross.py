@@ -186,6 +186,15 @@ def test_reaction_six_seizes_the_initiative() -> None:
 def test_reaction_token_being_spent_is_not_counted() -> None:
     assert DATA.reaction_counts.count_token_being_spent is False
     assert rules.reaction_needs(0, 0) == 3
+    # the rule is the data's: counting the spent token makes the same reaction need 4+
+    counted = DATA.model_copy(
+        update={
+            "reaction_counts": DATA.reaction_counts.model_copy(
+                update={"count_token_being_spent": True}
+            )
+        }
+    )
+    assert rules.reaction_needs(0, 0, counted) == 4 and rules.reaction_needs(1, 1, counted) == 6
 
 
 def test_smoke_odds() -> None:

@@ -228,7 +228,8 @@ class FlamethrowerRule(Sourced):
     morale_check: bool
     ignores: list[Literal["soft_cover", "hard_cover", "target_down"]]  # to-hit modifiers
     vehicle_facing: Literal["front", "side", "rear", "top"]  # the armour it strikes
-    hit_dice_from_shots: bool
+    # a hit makes the chart's Shots value in hits: the only reading the engine plays
+    hit_dice_from_shots: Literal[True]
 
 
 class TeslaRule(Sourced):
@@ -290,7 +291,7 @@ class Procedure(Sourced):
     long_range_fraction: float
     natural_miss: int
     needs_seven_plus_follow_up: dict[int, int]
-    order_test_dice: int
+    order_test_dice: Literal[2]  # tests are 2D6 (doubles decide FUBAR): the engine's only kind
     always_passes_on: int
     fubar_on: int
     order_test_needed_without_pins: bool

@@ -129,11 +129,14 @@ class ReactionOutcome:
 def reaction_needs(
     morale_markers: int, command_tokens: int, data: IronCrossData | None = None
 ) -> int:
-    """The D6 score a reaction needs: 3+, +1 per command token or morale marker on the unit."""
-    table = _data(data).reaction
+    """The D6 score a reaction needs: 3+, +1 per command token or morale marker on the unit
+    (the token spent on this reaction too, if the data's ``reaction_counts`` says so)."""
+    tables = _data(data)
+    table = tables.reaction
     _count("--morale-markers", morale_markers)
     _count("--command-tokens", command_tokens)
-    return table.needs + table.per_token_or_marker * (morale_markers + command_tokens)
+    spent = 1 if tables.reaction_counts.count_token_being_spent else 0
+    return table.needs + table.per_token_or_marker * (morale_markers + command_tokens + spent)
 
 
 def react(
