@@ -115,10 +115,11 @@ def chance_all(sides: int, at_least: tuple[int, ...]) -> Fraction:
 
 # One roll's outcomes as integer weights over a common denominator:
 # ``(denominator, ((outcome, weight), ...))``, in the order of the roll's distribution.
-_Weights = tuple[int, tuple[tuple[int, int], ...]]
+#: A distribution of whole numbers as integer weights: (denominator, ((value, weight), ...))
+Weights = tuple[int, tuple[tuple[int, int], ...]]
 
 
-def _weights(dist: Dist[int]) -> _Weights:
+def _weights(dist: Dist[int]) -> Weights:
     denominator = math.lcm(*(p.denominator for _, p in dist.items()))
     return denominator, tuple(
         (value, p.numerator * (denominator // p.denominator)) for value, p in dist.items()
@@ -127,22 +128,24 @@ def _weights(dist: Dist[int]) -> _Weights:
 
 # the rolls a procedure asks for, cached by their plain arguments (cheap keys)
 @lru_cache(maxsize=64)
-def _die_weights(sides: int) -> _Weights:
+def _die_weights(sides: int) -> Weights:
     return _weights(Dist.die(sides))
 
 
 @lru_cache(maxsize=512)
-def _sum_weights(count: int, sides: int) -> _Weights:
+def _sum_weights(count: int, sides: int) -> Weights:
     return _weights(dice_sum(count, sides))
 
 
 @lru_cache(maxsize=4096)
-def _count_weights(count: int, sides: int, at_least: tuple[int, ...]) -> _Weights:
+def count_weights(count: int, sides: int, at_least: tuple[int, ...]) -> Weights:
+    """How many of ``count`` dice of ``sides`` sides roll one of ``at_least`` (or better),
+    as weights."""
     return _weights(successes(count, chance_all(sides, at_least)))
 
 
 class _Branch(Exception):
-    def __init__(self, weights: _Weights) -> None:
+    def __init__(self, weights: Weights) -> None:
         self.weights = weights
 
 
@@ -154,7 +157,7 @@ class _ReplayDice:
     def __init__(self, prefix: tuple[int, ...], die_by_die: bool) -> None:
         self.prefix, self.position, self.die_by_die = prefix, 0, die_by_die
 
-    def _choose(self, weights: _Weights) -> int:
+    def _choose(self, weights: Weights) -> int:
         position = self.position
         if position < len(self.prefix):
             self.position = position + 1
@@ -178,7 +181,7 @@ class _ReplayDice:
             for need in at_least:
                 count = sum(self.roll(sides) >= need for _ in range(count))
             return count
-        return self._choose(_count_weights(count, sides, at_least))
+        return self._choose(count_weights(count, sides, at_least))
 
 
 def _enumerate(procedure: Callable[[Dice], T], die_by_die: bool) -> Dist[T]:

@@ -10,7 +10,7 @@ from functools import lru_cache, partial
 from typing import Literal, TypeVar
 
 from kriegsspiel.core.dice import DiceExpr, Dist
-from kriegsspiel.core.procedure import Dice, _count_weights, _Weights, exact
+from kriegsspiel.core.procedure import Dice, Weights, count_weights, exact
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, morale_check, new_test
 from kriegsspiel.rulesets.bolt_action.shooting import (
@@ -389,15 +389,15 @@ def _add(
     terms[den] = terms.get(den, 0) + num
 
 
-_NO_HITS: _Weights = (1, ((0, 1),))
+_NO_HITS: Weights = (1, ((0, 1),))
 
 
-def _hits(count: int, *at_least: int) -> _Weights:
+def _hits(count: int, *at_least: int) -> Weights:
     """What ``dice.count_at_least(count, 6, *at_least)`` rolls, as integer weights."""
-    return _count_weights(count, 6, at_least) if count > 0 else _NO_HITS
+    return count_weights(count, 6, at_least) if count > 0 else _NO_HITS
 
 
-def _strike_odds(side: Side, models: int, enemy: Side, mode: Mode) -> _Weights:
+def _strike_odds(side: Side, models: int, enemy: Side, mode: Mode) -> Weights:
     """What :func:`_strike` rolls, as integer weights."""
     if side.mode != mode or models == 0:
         return _NO_HITS

@@ -397,7 +397,8 @@ def plan_shot(
         reasons.append(
             Reason("to damage", "impossible", "small arms cannot damage armoured targets")
         )
-        return replace(shot, pins_target=situation_pins_small_arms(s)), reasons
+        # small arms pin an armoured vehicle only if it is open-topped
+        return replace(shot, pins_target=s.open_topped), reasons
     if he and weapon.pen is None and target.kind == "soft-skinned":
         shot = replace(shot, hits_per_hit=DiceExpr(he.he))
     parts = [pen_from]
@@ -448,11 +449,6 @@ def plan_shot(
             )
         )
     return shot, reasons
-
-
-def situation_pins_small_arms(s: Situation) -> bool:
-    """Small arms pin an armoured vehicle only if it is open-topped."""
-    return s.open_topped
 
 
 # --------------------------------------------------------------------------- procedures
