@@ -306,11 +306,11 @@ def plan_shot(
         total = base - sum(v for _, v in mods)
         hit_on = _needs(rules, total)
         because = ", ".join([f"base {base}+"] + [f"{label} {v:+d}" for label, v in mods])
-        skipped = [
-            what
-            for what, key in (("cover", f"{s.cover}_cover"), ("Down", "target_down"))
-            if key in ignored and (s.target_down if what == "Down" else s.cover != "none")
-        ]
+        skipped = []
+        if s.cover != "none" and f"{s.cover}_cover" in ignored:
+            skipped.append("cover")
+        if s.target_down and "target_down" in ignored:
+            skipped.append("Down")
         if skipped:
             because += f"; flamethrower ignores {' and '.join(skipped)}"
         reasons.append(Reason("to hit", describe_needs(hit_on), because))
