@@ -465,7 +465,12 @@ def assault(
         str, typer.Option("--attacker-mode", help="hand-to-hand or point-blank (Konflikt '47).")
     ] = "hand-to-hand",
     defender_mode: Annotated[
-        str, typer.Option("--defender-mode", help="hand-to-hand or point-blank (Konflikt '47).")
+        str,
+        typer.Option(
+            "--defender-mode",
+            help="hand-to-hand, or in Konflikt '47 point-blank or stand-and-fire (a unit "
+            "without an order: it shoots first, then fights hand-to-hand).",
+        ),
     ] = "hand-to-hand",
     attacker_officer: Annotated[
         str | None,
@@ -482,14 +487,35 @@ def assault(
             help="An officer in range of the defenders: second-lieutenant ... major.",
         ),
     ] = None,
+    defender_weapon: Annotated[
+        list[str],
+        typer.Option(
+            "--defender-weapon",
+            help="NAME[:COUNT], repeatable: the weapons the defenders fire as they stand and fire.",
+        ),
+    ] = [],  # noqa: B006
+    attacker_cover: Annotated[
+        str,
+        typer.Option(
+            "--attacker-cover",
+            help="none|soft|hard: the assaulters' cover where they stop, as the defenders "
+            "stand and fire.",
+        ),
+    ] = "none",
+    attacker_start_models: Annotated[
+        int | None,
+        typer.Option(
+            "--attacker-start-models",
+            help="The assaulting unit's models at the start of the game (its half-strength "
+            "check under the defenders' fire).",
+            show_default="--attackers",
+        ),
+    ] = None,
     rules_file: RulesFileOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Infantry against infantry in close quarters (Konflikt '47, Bolt Action)."""
     _only(ruleset, BA_FAMILY, "assault")
-    for flag, mode in (("--attacker-mode", attacker_mode), ("--defender-mode", defender_mode)):
-        if mode not in ("hand-to-hand", "point-blank"):
-            fail(f"{flag} is hand-to-hand or point-blank (not {mode!r}).")
     from kriegsspiel.rulesets.bolt_action.odds import assault_odds
 
     show(
@@ -507,6 +533,9 @@ def assault(
             defender_mode=defender_mode,
             attacker_officer=attacker_officer,
             defender_officer=defender_officer,
+            defender_weapons=defender_weapon,
+            attacker_cover=attacker_cover,
+            attacker_start_models=attacker_start_models,
             rules_file=rules_file,
         ),
         as_json,

@@ -24,6 +24,8 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
 
 Mode = Literal["hand-to-hand", "point-blank"]
 
+CONTACT = 1.0  # inches: assaulters end their move this close to the target (assumption)
+
 
 @dataclass(frozen=True, slots=True)
 class Side:
@@ -225,6 +227,46 @@ def attacker_win_chance(procedure: str, attacker: Side, defender: Side, a: int, 
         return result
 
     return solve(a, d)
+
+
+def fight_after_fire(
+    procedure: str,
+    fire: Dist[tuple[int, int]],
+    attacker: Callable[[int], Side],
+    defender: Side,
+    d: int,
+) -> Dist[Fight]:
+    """Close quarters after the defenders stood and fired at the assaulters coming in
+    (Konflikt '47): ``fire`` is the assaulters left and their pins after that fire (none
+    left: the assault is stopped and all ``d`` defenders stand), ``attacker(pins)`` their
+    side with those pins; the defenders then fight hand-to-hand, as ``defender``."""
+
+    def fought(left: tuple[int, int]) -> Dist[Fight]:
+        alive, pins = left
+        if alive == 0:
+            return Dist.constant(Fight(False, 0, d))
+        return exact_close_quarters(procedure, attacker(pins), defender, alive, d)
+
+    return fire.bind(fought)
+
+
+def win_chance_after_fire(
+    procedure: str,
+    fire: Dist[tuple[int, int]],
+    attacker: Callable[[int], Side],
+    defender: Side,
+    d: int,
+) -> Fraction:
+    """The attacker's chance to win :func:`fight_after_fire`, each fight solved by
+    :func:`attacker_win_chance` (the same fraction, faster)."""
+    return sum(
+        (
+            p * attacker_win_chance(procedure, attacker(pins), defender, alive, d)
+            for (alive, pins), p in fire.items()
+            if alive
+        ),
+        Fraction(0),
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,14 @@ from itertools import product
 
 from kriegsspiel.core.dice import Dist, capped_sum_mean
 from kriegsspiel.core.procedure import Dice, exact
-from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, morale_check
+from kriegsspiel.rulesets.bolt_action.edition import Rules
+from kriegsspiel.rulesets.bolt_action.morale import (
+    MoraleTest,
+    destroyed_by_pins,
+    losses_force_test,
+    morale_check,
+    new_test,
+)
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Shot,
@@ -206,6 +213,43 @@ def troops_outcomes(groups: Sequence[Group], ctx: TroopsContext) -> Dist[tuple[i
         return _after_hits(specials, ctx).map(lambda o: (casualties, o[0], o[1]))
 
     return state.bind(after)
+
+
+def troops_left(
+    rules: Rules,
+    groups: Sequence[Group],
+    *,
+    quality: str,
+    models: int,
+    start_models: int,
+    pins: int,
+    officer: str | None = None,
+) -> Dist[tuple[int, int]]:
+    """A troops unit after an attack, as the game leaves it: its models left and its pins,
+    with no models left when it is gone (every man down, a flamethrower's test failed, as
+    many pins as its morale, or a loss to half strength and the morale check that brings
+    failed, an officer in range helping both tests)."""
+    ctx = TroopsContext(
+        models=models,
+        morale=new_test(rules, quality, officer=officer, pins=pins),
+        pins_per_attack=rules.data.procedure.pins_per_attack,
+    )
+    base = rules.morale(quality)
+
+    def left(outcome: tuple[int, int, bool]) -> Dist[tuple[int, int]]:
+        casualties, new_pins, destroyed = outcome
+        alive, now = models - casualties, pins + new_pins
+        if alive == 0 or destroyed or destroyed_by_pins(rules, base, now):
+            return Dist.constant((0, now))
+        if casualties and losses_force_test(start_models, alive):
+            test = new_test(rules, quality, officer=officer, pins=now)
+            holds = exact(partial(morale_check, test=test)).probability(True)
+            return Dist.mixture(
+                [(holds, Dist.constant((alive, now))), (1 - holds, Dist.constant((0, now)))]
+            )
+        return Dist.constant((alive, now))
+
+    return troops_outcomes(groups, ctx).bind(left)
 
 
 def _first(outcome: tuple[int, bool]) -> int:

@@ -18,14 +18,13 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     exact_vehicle,
     hits_distribution,
     pen_levels,
-    troops_outcomes,
+    troops_left,
 )
 from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, rules_for
 from kriegsspiel.rulesets.bolt_action.morale import (
     MoraleTest,
     destroyed_by_pins,
-    losses_force_test,
     morale_check,
     new_test,
     order_test,
@@ -214,14 +213,14 @@ def parse_weapons(
     return out
 
 
-def _cover(text: str) -> Cover:
+def _cover(text: str, option: str = "--cover") -> Cover:
     if text == "none":
         return "none"
     if text == "soft":
         return "soft"
     if text == "hard":
         return "hard"
-    raise UsageError(f"--cover is none, soft or hard (not {text!r}).")
+    raise UsageError(f"{option} is none, soft or hard (not {text!r}).")
 
 
 def _group(
@@ -452,13 +451,21 @@ def assault_odds(
     defender_mode: str = "hand-to-hand",
     attacker_officer: str | None = None,
     defender_officer: str | None = None,
+    defender_weapons: Sequence[str] = (),
+    attacker_cover: str = "none",
+    attacker_start_models: int | None = None,
     rules_file: str | None = None,
 ) -> OddsReport:
     """Infantry against infantry in close quarters, fought as the edition fights it; an
-    officer in range of a side adds his bonus to its morale, as in the game."""
+    officer in range of a side adds his bonus to its morale, as in the game.
+
+    ``defender_mode`` "stand-and-fire" (Konflikt '47: a unit assaulted before it has an
+    order) has the defenders shoot ``defender_weapons`` at the assaulters where they
+    come to a stop, at point blank, before the fight; they then fight hand-to-hand."""
     from kriegsspiel.rulesets.bolt_action.assault import (
         Side,
         exact_close_quarters,
+        fight_after_fire,
         fighting_modes,
         fighting_side,
     )
@@ -491,10 +498,41 @@ def assault_odds(
     _check_not_removed(rules, defender_quality, defender_pins, "--defender-pins")
     procedure = rules.data.close_quarters.procedure
     modes = fighting_modes(rules)
-    if "point-blank" not in modes and {attacker_mode, defender_mode} != {"hand-to-hand"}:
+    if attacker_mode not in ("hand-to-hand", "point-blank"):
+        raise UsageError(f"--attacker-mode is hand-to-hand or point-blank (not {attacker_mode!r}).")
+    if defender_mode not in ("hand-to-hand", "point-blank", "stand-and-fire"):
+        raise UsageError(
+            "--defender-mode is hand-to-hand, point-blank or stand-and-fire "
+            f"(not {defender_mode!r})."
+        )
+    stand_and_fire = defender_mode == "stand-and-fire"
+    if stand_and_fire and not rules.has_reactions:
+        raise UsageError(
+            f"{rules.data.title} has no reactions: an assaulted unit cannot stand and fire."
+        )
+    if "point-blank" in {attacker_mode, defender_mode} and "point-blank" not in modes:
         raise UsageError(
             f"{rules.data.title} has no point-blank fire in close quarters; "
             "drop --attacker-mode/--defender-mode."
+        )
+    start = attackers if attacker_start_models is None else attacker_start_models
+    if stand_and_fire and not defender_weapons:
+        raise UsageError(
+            "--defender-mode stand-and-fire: give the weapons the defenders fire with "
+            "--defender-weapon NAME[:COUNT], e.g. --defender-weapon rifle:8."
+        )
+    if not stand_and_fire and (
+        defender_weapons or attacker_cover != "none" or attacker_start_models is not None
+    ):
+        raise UsageError(
+            "--defender-weapon, --attacker-cover and --attacker-start-models describe the "
+            "defenders' fire as they stand and fire: give --defender-mode stand-and-fire, "
+            "or drop them."
+        )
+    if start < attackers:
+        raise UsageError(
+            f"--attacker-start-models ({start}) is the assaulting unit's size at the start of "
+            f"the game: it cannot be less than --attackers ({attackers})."
         )
     if procedure == "rounds" and (attacker_officer or defender_officer):
         raise UsageError(
@@ -514,7 +552,7 @@ def assault_odds(
         defender_quality,
         pins=defender_pins,
         assault_models=defender_assault_weapons,
-        mode=defender_mode,
+        mode="hand-to-hand" if stand_and_fire else defender_mode,
         officer=defender_officer,
     )
 
@@ -527,7 +565,6 @@ def assault_odds(
             )
         return f"{fights}; morale {side.morale.value}"
 
-    result = exact_close_quarters(procedure, att, dfn, attackers, defenders)
     reasons = [
         Reason("procedure", procedure.replace("-", " "), rules.data.close_quarters.source),
         Reason(
@@ -537,9 +574,43 @@ def assault_odds(
         ),
         Reason(
             "defenders",
-            f"{defenders} {defender_quality}, {dfn.mode}",
+            f"{defenders} {defender_quality}, "
+            + ("stand and fire, then hand-to-hand" if stand_and_fire else dfn.mode),
             describe(dfn, defenders, att),
         ),
+    ]
+    stopped: dict[str, Fraction] = {}
+    if stand_and_fire:
+        fire, why = _stand_and_fire(
+            rules,
+            weapons=defender_weapons,
+            quality=defender_quality,
+            pins=defender_pins,
+            models=defenders,
+            at_quality=attacker_quality,
+            at_models=attackers,
+            at_start=start,
+            at_pins=attacker_pins,
+            at_cover=attacker_cover,
+            at_officer=attacker_officer,
+        )
+        reasons += why
+        stopped["p_assaulters_stopped"] = fire.probability(lambda left: left[0] == 0)
+
+        def attacker_side(pins: int) -> Side:  # the fire's pins hinder them in the fight
+            return fighting_side(
+                rules,
+                attacker_quality,
+                pins=pins,
+                assault_models=attacker_assault_weapons,
+                mode=attacker_mode,
+                officer=attacker_officer,
+            )
+
+        result = fight_after_fire(procedure, fire, attacker_side, dfn, defenders)
+    else:
+        result = exact_close_quarters(procedure, att, dfn, attackers, defenders)
+    reasons += [
         Reason(
             "decided",
             "most casualties is destroyed"
@@ -553,6 +624,7 @@ def assault_odds(
         question="assault",
         reasons=tuple(reasons),
         probabilities={
+            **stopped,
             "p_attacker_wins": result.probability(lambda f: f.attacker_wins),
             "p_defender_wins": result.probability(lambda f: f.defender_wins),
             "p_both_destroyed": result.probability(lambda f: f.both_destroyed),
@@ -839,35 +911,116 @@ def _fire_at_assaulters(
     )
     if not groups:
         return _Fire(Dist.constant(models), reasons)
-    _check_most_hits(groups, False, "--vehicle-weapon")
-    tested = any(g.shot.morale_check for g in groups)
-    ctx = TroopsContext(
+    fire, stopped = _assaulters_under_fire(
+        rules,
+        groups,
+        "--vehicle-weapon",
+        quality=quality,
         models=models,
-        morale=new_test(rules, quality, officer=officer if tested else None, pins=pins),
-        pins_per_attack=rules.data.procedure.pins_per_attack,
+        start_models=start_models,
+        pins=pins,
+        officer=officer,
     )
-    base = rules.morale(quality)
+    reasons.append(stopped)
+    return _Fire(fire.map(lambda left: left[0]), reasons, fired=True)
 
-    def left(outcome: tuple[int, int, bool]) -> Dist[int]:
-        casualties, new_pins, destroyed = outcome
-        alive = models - casualties
-        if alive == 0 or destroyed or destroyed_by_pins(rules, base, pins + new_pins):
-            return Dist.constant(0)
-        if casualties and losses_force_test(start_models, alive):
-            test = new_test(rules, quality, officer=officer, pins=pins + new_pins)
-            holds = exact(partial(morale_check, test=test)).probability(True)
-            return Dist.mixture([(holds, Dist.constant(alive)), (1 - holds, Dist.constant(0))])
-        return Dist.constant(alive)
 
-    survivors = troops_outcomes(groups, ctx).bind(left)
-    reasons.append(
-        Reason(
-            "  assaulters stopped",
-            f"{float(survivors.probability(0)):.1%}",
-            "all down, or failing a morale check at half strength, or pinned out",
+def _assaulters_under_fire(
+    rules: Rules,
+    groups: Sequence[Group],
+    option: str,
+    *,
+    quality: str,
+    models: int,
+    start_models: int,
+    pins: int,
+    officer: str | None,
+) -> tuple[Dist[tuple[int, int]], Reason]:
+    """Assaulters after fire at them as they come in (a vehicle's, or defenders standing to
+    fire): the men left and their pins, and how often the fire stops the assault."""
+    _check_most_hits(groups, False, option)
+    fire = troops_left(
+        rules,
+        groups,
+        quality=quality,
+        models=models,
+        start_models=start_models,
+        pins=pins,
+        officer=officer,
+    )
+    stopped = Reason(
+        "  assaulters stopped",
+        f"{float(fire.probability(lambda left: left[0] == 0)):.1%}",
+        "all down, or failing a morale check at half strength, or pinned out",
+    )
+    return fire, stopped
+
+
+def _stand_and_fire(
+    rules: Rules,
+    *,
+    weapons: Sequence[str],
+    quality: str,
+    pins: int,
+    models: int,
+    at_quality: str,
+    at_models: int,
+    at_start: int,
+    at_pins: int,
+    at_cover: str,
+    at_officer: str | None,
+) -> tuple[Dist[tuple[int, int]], list[Reason]]:
+    """Konflikt '47 (sheets 000, 001): defenders who stand and fire shoot at the assaulters
+    where their assault move ends, at point blank (the game's close-quarters contact), as
+    they would on a Fire order: the assaulters left and their pins after it, and why."""
+    from kriegsspiel.rulesets.bolt_action.assault import CONTACT
+
+    fired = sum(count for _, count in parse_weapons(rules, weapons, "--defender-weapon"))
+    if fired > models:
+        raise UsageError(
+            f"--defender-weapon: {fired} models fire, but the defenders are {models}; each "
+            "model fires one weapon."
         )
+    situation = Situation(
+        range_inches=CONTACT,
+        firer_pins=pins,
+        firer_inexperienced=quality == "inexperienced",
+        small_unit=at_start <= 2,
+        cover=_cover(at_cover, "--attacker-cover"),
+        target_pins=at_pins,
+        target_quality=at_quality,
+        target_models=at_models,
     )
-    return _Fire(survivors, reasons, fired=True)
+    groups, reasons, _ = _weapon_groups(
+        rules,
+        weapons,
+        rules.target(f"{at_quality} infantry"),
+        situation,
+        option="--defender-weapon",
+        indent="  ",
+    )
+    reasons.insert(
+        0,
+        Reason(
+            "defenders' fire",
+            f'at {CONTACT:g}"',
+            "they stand and fire at the assaulters where they stop (sheets 000, 001)",
+        ),
+    )
+    if not groups:
+        return Dist.constant((at_models, at_pins)), reasons
+    fire, stopped = _assaulters_under_fire(
+        rules,
+        groups,
+        "--defender-weapon",
+        quality=at_quality,
+        models=at_models,
+        start_models=at_start,
+        pins=at_pins,
+        officer=at_officer,
+    )
+    reasons.append(stopped)
+    return fire, reasons
 
 
 _IMMOBILISED_BEFORE = Reason(

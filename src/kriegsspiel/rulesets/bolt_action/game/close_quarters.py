@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.assault import (
+    CONTACT,
     Side,
     assault_vehicle,
     close_quarters,
@@ -26,7 +27,36 @@ from kriegsspiel.rulesets.bolt_action.game.units import UnitState, credit
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
-CONTACT = 1.0  # inches: an assault ends this close to the target (assumption)
+
+def reactions(tgt: UnitState) -> list[str]:
+    """What an assaulted unit may do (Konflikt '47, sheet 001): a recce vehicle stays or
+    drives off; infantry fight hand-to-hand or with point-blank fire, and one without an
+    order this turn may instead escape or stand and fire."""
+    if tgt.vehicle is not None:
+        return ["stay", "escape"]
+    choices = ["hand-to-hand", "point-blank"]
+    if tgt.order is None and tgt.retained is None:
+        choices += ["escape", "stand and fire"]
+    return choices
+
+
+def side_of(game: BoltActionGame, unit: UnitState, mode: str, *, pins: int | None = None) -> Side:
+    """``unit``'s side in close quarters, fighting in ``mode``: its quality and pins (or
+    ``pins``, as a fire before the fight would leave them), its men with assault weapons
+    and an officer in range. The fight and the AI's weighing of it both build it here."""
+    armed = sum(
+        1
+        for m in unit.alive_models
+        if any("Assault" in game.rules.weapon(w).special for w in m.weapons)
+    )
+    return fighting_side(
+        game.rules,
+        unit.quality,
+        pins=unit.pins if pins is None else pins,
+        assault_models=armed,
+        mode=mode,
+        officer=game.officer_near(unit),
+    )
 
 
 def assault(game: BoltActionGame, unit: UnitState, action: Action) -> None:
@@ -123,25 +153,11 @@ def fight(
         _infantry_against_vehicle(game, unit, tgt)
         return
 
-    def side(u: UnitState, mode: str) -> Side:
-        armed = sum(
-            1
-            for m in u.alive_models
-            if any("Assault" in rules.weapon(w).special for w in m.weapons)
-        )
-        return fighting_side(
-            rules,
-            u.quality,
-            pins=u.pins,
-            assault_models=armed,
-            mode=mode,
-            officer=game.officer_near(u),
-        )
-
     procedure = rules.data.close_quarters.procedure
     a_mode = action.choice or "hand-to-hand"
     a, d = len(unit.alive_models), len(tgt.alive_models)
-    result = close_quarters(game.dice, procedure, side(unit, a_mode), side(tgt, reaction), a, d)
+    attacker, defender = side_of(game, unit, a_mode), side_of(game, tgt, reaction)
+    result = close_quarters(game.dice, procedure, attacker, defender, a, d)
     game.log(
         "close quarters",
         attacker=unit.uid,

@@ -32,7 +32,7 @@ from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS as ORDERS
 from kriegsspiel.rulesets.bolt_action.game.actions import Action as Action
 from kriegsspiel.rulesets.bolt_action.game.actions import Pending as Pending
-from kriegsspiel.rulesets.bolt_action.game.close_quarters import assault, fight
+from kriegsspiel.rulesets.bolt_action.game.close_quarters import assault, fight, reactions
 from kriegsspiel.rulesets.bolt_action.game.deployment import deploy
 from kriegsspiel.rulesets.bolt_action.game.fubar import friendly_fire, panic
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import (
@@ -621,13 +621,7 @@ class BoltActionGame(ShootingGroups):
         if p.kind == "shot-reaction":
             return [Action("react", side=p.side, unit=p.target, choice=c) for c in ("none", "down")]
         if p.kind == "assault-reaction":
-            tgt = self.units[p.target]
-            if tgt.vehicle is not None:  # a recce vehicle may drive off
-                choices = ["stay", "escape"]
-            else:
-                choices = ["hand-to-hand", "point-blank"]
-                if tgt.order is None and tgt.retained is None:
-                    choices += ["escape", "stand and fire"]
+            choices = reactions(self.units[p.target])
             return [Action("react", side=p.side, unit=p.target, choice=c) for c in choices]
         if p.kind == "retain":
             return [
