@@ -13,7 +13,7 @@ from kriegsspiel.core.procedure import RandomDice, ScriptedDice
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
-from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
 from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
 from kriegsspiel.rulesets.bolt_action.game.fubar import panic
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
@@ -1010,35 +1010,75 @@ def test_damage_dealt_adds_up_to_the_enemy_points_lost(ruleset: str) -> None:
 
 def test_the_ai_weighs_an_assault_with_the_sides_the_odds_and_the_game_fight() -> None:
     """One builder of close-quarters sides (assault.fighting_side): the AI's chance that a
-    pinned unit wins a point-blank assault is the odds calculator's. (The AI's own copy
-    once left out point-blank fire's pins: 10 regulars with 3 pins read 0.55, not 0.023.)"""
+    pinned unit wins a point-blank assault is the odds calculator's, against the defence
+    the assaulted unit's own AI would choose, the one that leaves the assaulters least.
+    (The AI's own copy once left out point-blank fire's pins: 10 regulars with 3 pins read
+    0.55, not 0.023; and it once expected every defender to fight hand-to-hand.)"""
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
     from kriegsspiel.rulesets.bolt_action.odds import assault_odds
 
     game = new_game()
     only(game, 1, 10)  # no officer near either side (the odds of an assault take none)
     unit, target = game.units[1], game.units[10]
+    target.order = "Fire"  # it has acted: it fights hand-to-hand or with point-blank fire
 
     def armed(u: UnitState) -> int:
         weapon = game.rules.weapon
         return sum(any("Assault" in weapon(w).special for w in m.weapons) for m in u.alive_models)
 
+    chosen = set()
     for pins in (0, 3):
         unit.pins = pins
         action = Action("order", unit=1, order="Run", target=10, choice="point-blank")
-        value = TacticalPlayer()._assault_value(game, unit, target, action)
+        player = TacticalPlayer()
+        value = player._assault_value(game, unit, target, action)
         p_ai = (value + unit.points) / (target.points + unit.points)
-        report = assault_odds(
-            "konflikt47",
-            attackers=len(unit.alive_models),
-            attacker_quality=unit.quality,
-            attacker_pins=pins,
-            attacker_assault_weapons=armed(unit),
-            attacker_mode="point-blank",
-            defenders=len(target.alive_models),
-            defender_quality=target.quality,
-            defender_assault_weapons=armed(target),
-        )
-        p_odds = report.probabilities["p_attacker_wins"]
-        assert isinstance(p_odds, Fraction)
-        assert abs(p_ai - float(p_odds)) < 1e-9, (pins, p_ai, p_odds)
+        p_odds = {
+            mode: assault_odds(
+                "konflikt47",
+                attackers=len(unit.alive_models),
+                attacker_quality=unit.quality,
+                attacker_pins=pins,
+                attacker_assault_weapons=armed(unit),
+                attacker_mode="point-blank",
+                defenders=len(target.alive_models),
+                defender_quality=target.quality,
+                defender_assault_weapons=armed(target),
+                defender_mode=mode,
+            ).probabilities["p_attacker_wins"]
+            for mode in ("hand-to-hand", "point-blank")
+        }
+        best = min(p_odds, key=lambda mode: p_odds[mode])
+        assert abs(p_ai - float(p_odds[best])) < 1e-9, (pins, p_ai, p_odds)
+        # the defender's AI, asked, makes that same choice
+        game.pending = Pending("assault-reaction", 1, action, 10)
+        reaction = player.choose(game)
+        game.pending = None
+        assert reaction.choice == best, (pins, reaction, p_odds)
+        chosen.add(best)
+    assert chosen == {"hand-to-hand", "point-blank"}  # each defence is the better one once
+
+
+def test_the_ai_expects_an_unordered_unit_to_stand_and_fire() -> None:
+    """A unit assaulted before it has an order may stand and fire (Konflikt '47): the AI
+    defending chooses it when its fire is strong, and the AI assaulting expects it, so it
+    thinks less of assaulting a unit that has not acted than the same unit that has."""
+    from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+
+    game = new_game()
+    game.table = Table(72, 48)
+    only(game, 1, 10)
+    place(game.units[1], 20, 20, 0)
+    place(game.units[10], 20, 28, 180)
+    unit, target = game.units[1], game.units[10]
+    for model in unit.models[6:]:  # six assaulters against ten, eight inches away
+        model.alive = False
+    action = Action("order", unit=1, order="Run", target=10, choice="hand-to-hand")
+    player = TacticalPlayer()
+    unordered = player._assault_value(game, unit, target, action)
+    game.pending = Pending("assault-reaction", 1, action, 10)
+    assert player.choose(game).choice == "stand and fire"
+    game.pending = None
+    target.order = "Fire"
+    ordered = player._assault_value(game, unit, target, action)
+    assert unordered < ordered

@@ -1,9 +1,11 @@
 """A scripted tactical player for Konflikt '47 and Bolt Action.
 
 It activates the unit that can do the most good: shoot the target where the exact odds
-promise the most damage (points removed), assault when the close quarters odds favour it,
-rally or go Down when pinned, move through cover towards objectives or the enemy, and set
-ambushes where the enemy must come. The odds come from the same rule code as the game.
+promise the most damage (points removed), assault when the close quarters odds favour it
+against the defence the enemy would choose (hand-to-hand, point-blank fire, or standing to
+fire first: the one it picks when assaulted), rally or go Down when pinned, move through
+cover towards objectives or the enemy, and set ambushes where the enemy must come. The
+odds come from the same rule code as the game.
 """
 
 from __future__ import annotations
@@ -18,17 +20,23 @@ from typing import get_args
 
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.table import Point, Table
-from kriegsspiel.rulesets.bolt_action.assault import Side, attacker_win_chance, fighting_side
+from kriegsspiel.rulesets.bolt_action.assault import (
+    Side,
+    attacker_win_chance,
+    win_chance_after_fire,
+)
 from kriegsspiel.rulesets.bolt_action.attack import (
     TroopsContext,
     expected_troops,
     knock_out_ceiling,
     knock_out_chance,
+    troops_left,
     troops_shot_distribution,
 )
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
+from kriegsspiel.rulesets.bolt_action.game.close_quarters import reactions, side_of
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
@@ -209,12 +217,65 @@ class TacticalPlayer:
             target = state.units[pending.target]
             danger = self.damage(state, shooter, target, moving=pending.action.order == "Advance")
             return choices["down"] if danger >= 0.25 * target.points else choices["none"]
-        if state.units[pending.target].vehicle is not None:
+        target = state.units[pending.target]
+        if target.vehicle is not None:
             return choices.get("escape", actions[0])
-        for choice in ("stand and fire", "point-blank", "hand-to-hand"):
-            if choice in choices:
-                return choices[choice]
-        return actions[0]
+        assault = pending.action
+        mode = assault.choice or "hand-to-hand"
+        return choices[self._defence(state, state.units[assault.unit], target, mode)[0]]
+
+    def _defence(
+        self, state: BoltActionGame, unit: UnitState, target: UnitState, mode: str
+    ) -> tuple[str, float | None]:
+        """How the assaulted ``target`` would fight ``unit`` (assaulting in ``mode``): the
+        reaction that leaves the assaulters the least chance to win (it never escapes),
+        and that chance (None if the fight could never end). The attacker weighs an
+        assault by this same choice, so it expects the defence it will meet."""
+        rules = state.rules
+        procedure = rules.data.close_quarters.procedure
+        a, d = len(unit.alive_models), len(target.alive_models)
+        best: tuple[str, float | None] | None = None
+        for choice in reactions(target) if rules.has_reactions else ["hand-to-hand"]:
+            if choice == "escape":
+                continue
+            if choice == "stand and fire":
+                p = self._through_fire(state, unit, target, mode)
+            else:
+                p = _assault_odds(
+                    procedure, side_of(state, unit, mode), side_of(state, target, choice), a, d
+                )
+            if best is None or (p is not None and (best[1] is None or p < best[1])):
+                best = (choice, p)
+        assert best is not None
+        return best
+
+    def _through_fire(
+        self, state: BoltActionGame, unit: UnitState, target: UnitState, mode: str
+    ) -> float | None:
+        """``unit``'s chance to win its assault if ``target`` stands and fires. The fire is
+        weighed from where the assaulters stand now (the game fires once they have closed
+        in, at point blank: this underrates it a little, and costs no move to find)."""
+        rules = state.rules
+        fire = troops_left(
+            rules,
+            state.shot_groups(target, unit, moving=False),
+            quality=unit.quality,
+            models=len(unit.alive_models),
+            start_models=unit.start_models,
+            pins=unit.pins,
+            officer=state.officer_near(unit),
+        )
+        try:
+            p = win_chance_after_fire(
+                rules.data.close_quarters.procedure,
+                fire,
+                lambda pins: side_of(state, unit, mode, pins=pins),
+                side_of(state, target, "hand-to-hand"),
+                len(target.alive_models),
+            )
+        except ValueError:  # a fight that could never end
+            return None
+        return float(p)
 
     # -- valuing an order ---------------------------------------------------------------
     def damage(
@@ -322,6 +383,8 @@ class TacticalPlayer:
                 return (0.0 + gain if order == "Advance" else 1.3 * gain) - unit.pins
             return None
         order = action.order
+        if order == "Run":
+            return self._assault_ceiling(state, action)
         if order == "Fire" and action.choice not in ("barrage", "air strike"):
             moving = False
         elif order == "Advance":
@@ -492,34 +555,35 @@ class TacticalPlayer:
                 self._marks[side] = marks
         return marks
 
+    def _assault_ceiling(self, state: BoltActionGame, action: Action) -> float | None:
+        """No less than :meth:`value` of an assault on troops: its worth were the defenders
+        to fight hand-to-hand, one of the defences :meth:`_defence` takes the worst of (one
+        fight solved: the others only for an assault that could be the best order)."""
+        unit, target = state.units[action.unit], state.units[action.target]  # type: ignore[index]
+        if target.vehicle is not None:
+            return None
+        if len(unit.alive_models) > 12 or len(target.alive_models) > 12:
+            return 0.0
+        mode = action.choice or "hand-to-hand"
+        p = _assault_odds(
+            state.rules.data.close_quarters.procedure,
+            side_of(state, unit, mode),
+            side_of(state, target, "hand-to-hand"),
+            len(unit.alive_models),
+            len(target.alive_models),
+        )
+        if p is None:
+            return None
+        return p * target.points - (1 - p) * unit.points
+
     def _assault_value(
         self, state: BoltActionGame, unit: UnitState, target: UnitState, action: Action
     ) -> float:
         if target.vehicle is not None:
             return 0.3 * target.points if state.has_anti_tank(unit) else -5.0
-        rules = state.rules
-
-        def side(u: UnitState, mode: str) -> Side:
-            armed = sum(
-                1
-                for m in u.alive_models
-                if any("Assault" in rules.weapon(w).special for w in m.weapons)
-            )
-            officer = state.officer_near(u)  # the game's own fight counts his bonus too
-            return fighting_side(
-                rules, u.quality, pins=u.pins, assault_models=armed, mode=mode, officer=officer
-            )
-
-        a, d = len(unit.alive_models), len(target.alive_models)
-        if a > 12 or d > 12:
+        if len(unit.alive_models) > 12 or len(target.alive_models) > 12:
             return 0.0
-        p = _assault_odds(
-            rules.data.close_quarters.procedure,
-            side(unit, action.choice or "hand-to-hand"),
-            side(target, "hand-to-hand"),
-            a,
-            d,
-        )
+        p = self._defence(state, unit, target, action.choice or "hand-to-hand")[1]
         if p is None:
             return -10.0
         return p * target.points - (1 - p) * unit.points
