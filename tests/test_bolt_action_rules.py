@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kriegsspiel.core.procedure import RandomDice, brute_force, exact
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets.bolt_action import rules_for
 from kriegsspiel.rulesets.bolt_action.assault import (
     Side,
@@ -1038,6 +1038,20 @@ def house_rules(tmp_path: object, old: str, new: str) -> str:
     path = Path(str(tmp_path)) / "house.yaml"
     path.write_text(text.replace(old, new))
     return str(path)
+
+
+def test_a_rules_file_with_a_field_the_rules_data_has_not_is_refused(tmp_path: object) -> None:
+    """The Shockwave's Pen against infantry was once in the data, read by no rule (pen does
+    not change damage against infantry): a file that still gives it is told so, at its line,
+    with the fields the Shockwave's rule has."""
+    path = house_rules(
+        tmp_path, "  hits_vs_infantry: D3\n", "  hits_vs_infantry: D3\n  pen_vs_infantry: 1\n"
+    )
+    with pytest.raises(
+        DataFileError,
+        match=r"field shockwave.pen_vs_infantry: there is no such field here \(did you mean hits_vs_infantry\?\); the fields here are source, to_hit, pins, hits_vs_infantry, vehicle_result",
+    ):
+        rules_for("konflikt47", path)
 
 
 def test_a_designers_rules_file_changes_the_odds(tmp_path: object) -> None:

@@ -240,7 +240,6 @@ class ShockwaveRule(Sourced):
     to_hit: int
     pins: str
     hits_vs_infantry: str
-    pen_vs_infantry: int
     vehicle_result: DamageEffect
 
 
