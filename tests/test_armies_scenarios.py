@@ -201,6 +201,28 @@ def test_unknown_weapon_names_unit_model_file_line_and_close_match(tmp_path: Pat
     assert "Did you mean 'Rifle'" in message
 
 
+def test_a_misspelt_field_is_told_with_the_fields_there(tmp_path: Path) -> None:
+    """A field the file kind does not have, at any depth (the list, a unit, a model), is
+    refused at its line with the fields that place has, the nearest first."""
+    path = army_file(tmp_path)
+    text = path.read_text()
+    text = text.replace("    quality: regular\n", "    qualty: regular\n")
+    text = text.replace("{name: Rifleman, count: 9", "{name: Rifleman, cuont: 9")
+    text = text.replace("faction: Nowhere\n", "faction: Nowhere\ncolour: green\n")
+    path.write_text(text)
+    message = str(refused(load_army, path, K47))
+    assert (
+        f"line {line_of(path, 'qualty')}, field units.0.qualty: there is no such field here "
+        "(did you mean quality?); the fields here are name, type, quality," in message
+    )
+    assert "field units.0.models.1.cuont: there is no such field here (did you mean count?)" in (
+        message
+    )
+    assert "field colour: there is no such field here; the fields here are name, ruleset," in (
+        message
+    )
+
+
 def test_unknown_vehicle_weapon_names_the_unit(tmp_path: Path) -> None:
     extra = """\
   - name: Sherman

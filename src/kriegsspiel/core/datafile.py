@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import difflib
+import types
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -107,7 +109,7 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
     except ValidationError as exc:
         node = yaml.compose(text, Loader=_LOADER)  # only now: to find each error's line
         line = None if node is None else (lambda loc: _line_of(node, loc))
-        told = problems(exc, line)
+        told = problems(exc, line, model)
         strange = [key for key in data if key not in model.model_fields]
         if len(strange) * 2 > len(data):  # mostly fields it never has: another kind of file?
             needed = [f for f, info in model.model_fields.items() if info.is_required()]
@@ -140,14 +142,57 @@ def line_in(text: str, loc: tuple[int | str, ...]) -> int | None:
 
 
 def problems(
-    exc: ValidationError, line: Callable[[tuple[int | str, ...]], int] | None
+    exc: ValidationError,
+    line: Callable[[tuple[int | str, ...]], int] | None,
+    model: type[BaseModel] | None = None,
 ) -> list[str]:
     """Each of a validation's errors as "line N, field a.b: what is wrong" (``line`` finds
-    the line of a field's place; None when there is none to give)."""
+    the line of a field's place; None when there is none to give). Given the ``model``
+    validated, a field it does not have is told with the fields it does have there."""
     found = []
     for error in exc.errors():
         loc = tuple(error["loc"])
         field = ".".join(str(p) for p in loc) or "(top level)"
         where = f"line {line(loc)}, " if line is not None else ""
-        found.append(f"{where}field {field}: {error['msg']}")
+        message = error["msg"]
+        owner = _model_at(model, loc[:-1]) if model is not None else None
+        if error["type"] == "extra_forbidden" and owner is not None and loc:
+            message = _unknown_field(str(loc[-1]), list(owner.model_fields))
+        found.append(f"{where}field {field}: {message}")
     return found
+
+
+def _unknown_field(name: str, known: list[str]) -> str:
+    """What to say of a field the model does not have: the ones it has, the nearest first."""
+    near = difflib.get_close_matches(name, known, n=1)
+    hint = f" (did you mean {near[0]}?)" if near else ""
+    return f"there is no such field here{hint}; the fields here are {', '.join(known)}"
+
+
+def _model_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> type[BaseModel] | None:
+    """The model of the mapping at ``loc`` inside ``model`` (through lists, dicts and
+    optional values); None when the place holds no model."""
+    here: Any = model
+    for key in loc:
+        here = _unwrapped(here)
+        if isinstance(here, type) and issubclass(here, BaseModel):
+            info = here.model_fields.get(key) if isinstance(key, str) else None
+            if info is None:
+                return None
+            here = info.annotation
+        elif get_origin(here) in (list, tuple):
+            here = get_args(here)[0] if get_args(here) else None
+        elif get_origin(here) is dict:
+            here = get_args(here)[1] if get_args(here) else None
+        else:
+            return None
+    here = _unwrapped(here)
+    return here if isinstance(here, type) and issubclass(here, BaseModel) else None
+
+
+def _unwrapped(annotation: Any) -> Any:
+    """``M`` from ``M | None`` (the first of a union's members that is not None)."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        members = [a for a in get_args(annotation) if a is not type(None)]
+        return members[0] if members else None
+    return annotation
