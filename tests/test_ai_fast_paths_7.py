@@ -73,6 +73,7 @@ def plain_choice(player: TacticalPlayer, game: BoltActionGame) -> Action:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_an_orders_cap_is_never_below_its_value(ruleset: str) -> None:
     """Shots at troops and at vehicles alike (a vehicle's cap is its knock-out chance's),
+    assaults on troops (capped by their worth were the defenders to fight hand-to-hand),
     Down and Ambush orders (capped at their worth under threat, with an enemy near), and
     moves that shoot nothing (capped by how far they go)."""
     player = TacticalPlayer()
@@ -93,11 +94,15 @@ def test_an_orders_cap_is_never_below_its_value(ruleset: str) -> None:
                     kind = action.order
                 elif game.units[action.target].vehicle is not None:
                     kind = "at a vehicle"
+                elif action.order == "Run":
+                    kind = "assault"  # capped by its worth against hand-to-hand
                 else:
                     kind = "at troops"
                 capped[kind] += 1
                 reached[kind] += ceiling == value
     assert capped["at troops"] > 100 and capped["at a vehicle"] > 20
+    assert capped["assault"] > 10  # (where the defence is hand-to-hand, the cap is the worth)
+    assert reached["assault"] > 0
     assert capped["Down"] > 20 and capped["Ambush"] > 20
     assert capped["Advance"] > 200 and capped["Run"] > 200
     assert reached["Down"] > 0 and reached["Ambush"] > 0  # the caps are the best they can be

@@ -164,6 +164,21 @@ def test_after_the_fire_the_fight_reads_the_survivors_and_their_pins() -> None:
             },
             "--attacker-start-models",
         ),
+        (
+            "konflikt47",
+            {"defender_mode": "stand-and-fire", "defender_weapons": ["rilfe:3"]},
+            "--defender-weapon 'rilfe:3': Unknown weapon 'rilfe'. Did you mean 'Rifle'",
+        ),
+        (
+            "konflikt47",
+            {
+                "attacker_mode": "point-blank",
+                "defender_mode": "point-blank",
+                "attacker_pins": 8,
+                "defender_pins": 8,
+            },
+            "this fight can never end: neither side can cause a casualty",
+        ),
         ("konflikt47", {"defender_mode": "escape"}, "--defender-mode is"),
         ("konflikt47", {"attacker_mode": "stand-and-fire"}, "--attacker-mode is"),
         (
@@ -198,3 +213,50 @@ def test_a_worn_unit_is_stopped_more_often_and_cover_shields_it() -> None:
     covered = assault_odds("konflikt47", attacker_cover="hard", **kwargs)  # type: ignore[arg-type]
     stop = "p_assaulters_stopped"
     assert worn.probabilities[stop] > fresh.probabilities[stop] > covered.probabilities[stop]
+
+
+def test_the_ai_weighs_standing_fire_as_the_odds_do_where_the_assault_ends() -> None:
+    """The AI asks the game's own shots of the defenders, at the assaulters where their
+    assault move will end (closing_move), so from 8" away its chance of winning through
+    the fire is the odds calculator's at point blank (the game's own sequence, tested
+    against it above); asked from where the assaulters stand, it would be higher."""
+    from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+
+    game = _face_off(8.0)
+    attackers, defenders = game.units[1], game.units[10]
+    for model in defenders.models[5:]:
+        model.alive = False
+    odds = assault_odds(
+        "konflikt47",
+        attackers=len(attackers.alive_models),
+        attacker_quality=attackers.quality,
+        attacker_assault_weapons=_assault_weapons(game, attackers),
+        defenders=len(defenders.alive_models),
+        defender_quality=defenders.quality,
+        defender_assault_weapons=_assault_weapons(game, defenders),
+        defender_mode="stand-and-fire",
+        defender_weapons=_weapons_at_contact(game, defenders),
+    )
+    p_ai = TacticalPlayer()._through_fire(game, attackers, defenders, "hand-to-hand")
+    assert p_ai is not None
+    assert abs(p_ai - float(odds.probabilities["p_attacker_wins"])) < 1e-9
+
+
+def test_a_lone_crew_stands_and_fires_its_team_weapon_at_minus_one() -> None:
+    """A team weapon with one crew left shoots at -1, counted like a pin, as in the game:
+    a lone MMG gunner hits on 3+ at point blank, not 2+, and the reason says why."""
+    kwargs: dict[str, object] = dict(
+        attackers=6,
+        attacker_quality="regular",
+        defender_quality="regular",
+        defender_mode="stand-and-fire",
+        defender_weapons=["MMG"],
+    )
+    lone = assault_odds("konflikt47", defenders=1, **kwargs)  # type: ignore[arg-type]
+    crewed = assault_odds("konflikt47", defenders=2, **kwargs)  # type: ignore[arg-type]
+    hit = [r.result for r in lone.reasons if r.topic.strip() == "to hit"]
+    assert hit == ["3+"]
+    assert [r.result for r in crewed.reasons if r.topic.strip() == "to hit"] == ["2+"]
+    assert any(r.topic.strip() == "one crew left" for r in lone.reasons)
+    stop = "p_assaulters_stopped"
+    assert lone.probabilities[stop] < crewed.probabilities[stop]

@@ -36,7 +36,11 @@ from kriegsspiel.rulesets.bolt_action.attack import (
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
-from kriegsspiel.rulesets.bolt_action.game.close_quarters import reactions, side_of
+from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
+    closing_move,
+    reactions,
+    side_of,
+)
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
@@ -53,6 +57,7 @@ AMBUSH_IDLE = 0.5  # its worth otherwise
 # orders capped without a target: Down, Ambush, and a move (Advance or Run) that shoots nothing
 CAPPED_WITHOUT_TARGET = frozenset({"Down", "Ambush", "Advance", "Run"})
 SLACK = 1e-6  # points added to a move's cap: more than the rounding of its distances
+BIGGEST_FIGHT = 12  # models a side in the largest close quarters the AI solves (then: 0.0)
 
 
 def _cover_bonus(table: Table, at: Point) -> float:
@@ -234,10 +239,11 @@ class TacticalPlayer:
         rules = state.rules
         procedure = rules.data.close_quarters.procedure
         a, d = len(unit.alive_models), len(target.alive_models)
+        choices = [c for c in reactions(rules, target) if c != "escape"]
+        if a > BIGGEST_FIGHT or d > BIGGEST_FIGHT:  # not solved: fire first where it may
+            return ("stand and fire" if "stand and fire" in choices else choices[0]), None
         best: tuple[str, float | None] | None = None
-        for choice in reactions(target) if rules.has_reactions else ["hand-to-hand"]:
-            if choice == "escape":
-                continue
+        for choice in choices:
             if choice == "stand and fire":
                 p = self._through_fire(state, unit, target, mode)
             else:
@@ -252,13 +258,15 @@ class TacticalPlayer:
     def _through_fire(
         self, state: BoltActionGame, unit: UnitState, target: UnitState, mode: str
     ) -> float | None:
-        """``unit``'s chance to win its assault if ``target`` stands and fires. The fire is
-        weighed from where the assaulters stand now (the game fires once they have closed
-        in, at point blank: this underrates it a little, and costs no move to find)."""
+        """``unit``'s chance to win its assault if ``target`` stands and fires, at them where
+        their assault move will end (:func:`closing_move`: the defenders' places are moved
+        by as much the other way, so the ranges are the game's; sight is asked from there)."""
         rules = state.rules
+        dx, dy = closing_move(unit, target)
+        origin = Point(target.anchor.x - dx, target.anchor.y - dy) if dx or dy else None
         fire = troops_left(
             rules,
-            state.shot_groups(target, unit, moving=False),
+            state.shot_groups(target, unit, moving=False, origin=origin),
             quality=unit.quality,
             models=len(unit.alive_models),
             start_models=unit.start_models,
@@ -562,7 +570,7 @@ class TacticalPlayer:
         unit, target = state.units[action.unit], state.units[action.target]  # type: ignore[index]
         if target.vehicle is not None:
             return None
-        if len(unit.alive_models) > 12 or len(target.alive_models) > 12:
+        if len(unit.alive_models) > BIGGEST_FIGHT or len(target.alive_models) > BIGGEST_FIGHT:
             return 0.0
         mode = action.choice or "hand-to-hand"
         p = _assault_odds(
@@ -581,7 +589,7 @@ class TacticalPlayer:
     ) -> float:
         if target.vehicle is not None:
             return 0.3 * target.points if state.has_anti_tank(unit) else -5.0
-        if len(unit.alive_models) > 12 or len(target.alive_models) > 12:
+        if len(unit.alive_models) > BIGGEST_FIGHT or len(target.alive_models) > BIGGEST_FIGHT:
             return 0.0
         p = self._defence(state, unit, target, action.choice or "hand-to-hand")[1]
         if p is None:

@@ -11,7 +11,7 @@ from functools import lru_cache, partial
 from kriegsspiel.core.dice import DiceExpr, Dist
 from kriegsspiel.core.procedure import Dice, exact
 from kriegsspiel.core.report import OddsReport, Reason
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import UnknownNameError, UsageError
 from kriegsspiel.rulesets.bolt_action.attack import (
     TroopsContext,
     exact_troops,
@@ -209,7 +209,11 @@ def parse_weapons(
             ) from None
         if count < 1:
             raise UsageError(f"{option} {spec!r}: the count must be 1 or more.")
-        out.append((rules.weapon(name), count))
+        try:
+            weapon = rules.weapon(name)
+        except UnknownNameError as exc:
+            raise UsageError(f"{option} {spec!r}: {exc}") from None
+        out.append((weapon, count))
     return out
 
 
@@ -558,7 +562,10 @@ def assault_odds(
 
     def describe(side: Side, models: int, enemy: Side) -> str:
         if side.mode == "hand-to-hand":
-            fights = f"{side.attacks(models)} attacks, damage on {enemy.damage_value}+"
+            attacks = side.attacks(models)
+            fights = (
+                f"{attacks} attack{'s' if attacks != 1 else ''}, damage on {enemy.damage_value}+"
+            )
         else:
             fights = (
                 f"point-blank fire hits on {side.point_blank_hit}+, damage on {enemy.damage_value}+"
@@ -609,7 +616,15 @@ def assault_odds(
 
         result = fight_after_fire(procedure, fire, attacker_side, dfn, defenders)
     else:
-        result = exact_close_quarters(procedure, att, dfn, attackers, defenders)
+        try:
+            result = exact_close_quarters(procedure, att, dfn, attackers, defenders)
+        except ValueError:  # both sides' point-blank fire needs more than a six to hit
+            raise UsageError(
+                "this fight can never end: neither side can cause a casualty (point-blank "
+                f"fire hits on {att.point_blank_hit}+ and {dfn.point_blank_hit}+ with these "
+                "pins, on a six-sided die); give one side --attacker-mode or --defender-mode "
+                "hand-to-hand, or fewer pins."
+            ) from None
     reasons += [
         Reason(
             "decided",
@@ -975,15 +990,18 @@ def _stand_and_fire(
     they would on a Fire order: the assaulters left and their pins after it, and why."""
     from kriegsspiel.rulesets.bolt_action.assault import CONTACT
 
-    fired = sum(count for _, count in parse_weapons(rules, weapons, "--defender-weapon"))
+    carried = parse_weapons(rules, weapons, "--defender-weapon")
+    fired = sum(count for _, count in carried)
     if fired > models:
         raise UsageError(
             f"--defender-weapon: {fired} models fire, but the defenders are {models}; each "
             "model fires one weapon."
         )
+    # a team weapon with one crew left shoots at -1, counted like a pin (as in the game)
+    lone_team = models < 2 and any("Team" in weapon.special for weapon, _ in carried)
     situation = Situation(
         range_inches=CONTACT,
-        firer_pins=pins,
+        firer_pins=pins + lone_team,
         firer_inexperienced=quality == "inexperienced",
         small_unit=at_start <= 2,
         cover=_cover(at_cover, "--attacker-cover"),
@@ -1007,6 +1025,10 @@ def _stand_and_fire(
             "they stand and fire at the assaulters where they stop (sheets 000, 001)",
         ),
     )
+    if lone_team:
+        reasons.insert(
+            1, Reason("  one crew left", "-1 to hit", "a team weapon's lone crew, as a pin")
+        )
     if not groups:
         return Dist.constant((at_models, at_pins)), reasons
     fire, stopped = _assaulters_under_fire(

@@ -8,6 +8,7 @@ and applies the result.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from kriegsspiel.core.dice import DiceExpr
@@ -20,6 +21,7 @@ from kriegsspiel.rulesets.bolt_action.assault import (
     fighting_side,
     vehicle_hit_score,
 )
+from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, heading_to, movement_row
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, credit
@@ -28,10 +30,13 @@ if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
 
-def reactions(tgt: UnitState) -> list[str]:
-    """What an assaulted unit may do (Konflikt '47, sheet 001): a recce vehicle stays or
-    drives off; infantry fight hand-to-hand or with point-blank fire, and one without an
-    order this turn may instead escape or stand and fire."""
+def reactions(rules: Rules, tgt: UnitState) -> list[str]:
+    """What an assaulted unit may do: in Konflikt '47 (sheet 001) a recce vehicle stays or
+    drives off, and infantry fight hand-to-hand or with point-blank fire, or, with no order
+    this turn and no die kept from the last, escape or stand and fire; in an edition
+    without reactions it fights hand-to-hand."""
+    if not rules.has_reactions:
+        return ["hand-to-hand"]
     if tgt.vehicle is not None:
         return ["stay", "escape"]
     choices = ["hand-to-hand", "point-blank"]
@@ -76,25 +81,36 @@ def assault(game: BoltActionGame, unit: UnitState, action: Action) -> None:
     fight(game, unit, tgt, action, "hand-to-hand")
 
 
+def closing_move(unit: UnitState, tgt: UnitState) -> tuple[float, float]:
+    """How far the assaulters move to close with ``tgt`` (inches east, north): straight at
+    its model nearest their anchor, to :data:`CONTACT` inches from it (not at all if they
+    are that close already). The game moves them so; the AI weighs fire at them there."""
+    start = unit.anchor
+    near = min(tgt.alive_models, key=lambda m: m.point.distance_to(start)).point
+    gap = start.distance_to(near)
+    if gap <= CONTACT:
+        return 0.0, 0.0
+    t = (gap - CONTACT) / gap
+    return (near.x - start.x) * t, (near.y - start.y) * t
+
+
 def _close_in(
     game: BoltActionGame, unit: UnitState, tgt: UnitState, *, chase: bool = False
 ) -> None:
-    """Move the assaulters up to the target, stopping short if a model would leave the table.
+    """Move the assaulters up to the target (:func:`closing_move`), stopping short if a
+    model would leave the table.
 
     A ``chase`` after a unit that escaped is the assault move the assaulters had
     declared: no longer than their Run and only where they may Run (the target, now
     away, may be out of reach)."""
-    near = min(tgt.alive_models, key=lambda m: m.point.distance_to(unit.anchor)).point
-    start = unit.anchor
-    gap = start.distance_to(near)
-    if gap <= CONTACT:
+    full_x, full_y = closing_move(unit, tgt)
+    most = math.hypot(full_x, full_y)
+    if most == 0:
         return
-    most = gap - CONTACT
-    if chase:
-        most = min(most, float(movement_row(game.rules, unit).run))
+    start = unit.anchor
+    reach = min(1.0, float(movement_row(game.rules, unit).run) / most) if chase else 1.0
     for fraction in (1.0, 0.75, 0.5, 0.25):
-        t = most / gap * fraction
-        dx, dy = (near.x - start.x) * t, (near.y - start.y) * t
+        dx, dy = full_x * reach * fraction, full_y * reach * fraction
         to = Point(start.x + dx, start.y + dy)
         if chase:
             if not check_move(game.rules, game.table, unit, to, run=True).allowed:

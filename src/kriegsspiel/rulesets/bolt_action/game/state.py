@@ -621,7 +621,7 @@ class BoltActionGame(ShootingGroups):
         if p.kind == "shot-reaction":
             return [Action("react", side=p.side, unit=p.target, choice=c) for c in ("none", "down")]
         if p.kind == "assault-reaction":
-            choices = reactions(self.units[p.target])
+            choices = reactions(self.rules, self.units[p.target])
             return [Action("react", side=p.side, unit=p.target, choice=c) for c in choices]
         if p.kind == "retain":
             return [
