@@ -19,6 +19,7 @@ from kriegsspiel.rulesets.bolt_action.assault import (
     attacker_win_chance,
     close_quarters,
     exact_close_quarters,
+    fighting_side,
     step,
 )
 from kriegsspiel.rulesets.bolt_action.attack import (
@@ -730,21 +731,23 @@ def test_vehicle_assault_golden() -> None:
         vehicle_order="stationary",
     )
     assert r.probabilities["p_order_test"] == F(15, 36)  # -3 without AT weapons
-    assert r.distributions["hits"].mean() == F(1, 2)
+    assert r.distributions["hits_if_assaulting"].mean() == F(1, 2)
     # superficial only (no AT): knocked out only via on fire (roll 6 on D6-3) failing morale 9-1
     assert r.probabilities["p_knocked_out_if_assaulting"] == F(1, 2) * F(1, 6) * F(1, 6) * F(10, 36)
 
 
 def test_vehicle_that_ran_cannot_be_hit() -> None:
-    r = vehicle_assault_odds(
-        "konflikt47",
-        models=10,
-        quality="veteran",
-        target="light tank",
-        vehicle_order="ran",
-        anti_tank=True,
-    )
-    assert r.probabilities["p_knocked_out"] == 0
+    """Sheet 001: infantry cannot assault a vehicle that ran; the odds refuse the question
+    (as the game refuses the order) rather than answer 0%."""
+    with pytest.raises(UsageError, match="cannot assault a vehicle that ran"):
+        vehicle_assault_odds(
+            "konflikt47",
+            models=10,
+            quality="veteran",
+            target="light tank",
+            vehicle_order="ran",
+            anti_tank=True,
+        )
 
 
 def test_soft_skin_destroyed_if_damaged() -> None:
@@ -1165,3 +1168,54 @@ def test_turn_sequences_as_printed(ruleset: str, reaction_step: bool, removes_de
     assert any("destroyed" in step for step in data.turn_end.steps) is removes_dead
     assert data.shooting_sequence.steps[0] == "Declare target"
     assert data.shooting_sequence.steps[-1] == "Target checks morale"
+
+
+def test_point_blank_fire_rolls_to_hit_as_a_shot_does() -> None:
+    """Konflikt '47's point-blank fire in close quarters (sheet 001: it "rolls to hit"):
+    2+ less the firer's pins and Inexperienced -1, a 7+ as a 6 then 4+, and a side that
+    could not hit at all (10+) fights hand-to-hand instead; Bolt Action's rounds read no
+    pins at all, so the odds refuse them there."""
+    rules = rules_for("konflikt47")
+
+    def needs(quality: str, pins: int) -> tuple[str, tuple[int, ...]]:
+        side = fighting_side(rules, quality, pins=pins, assault_models=0, mode="point-blank")
+        return side.mode, side.point_blank_hit
+
+    assert needs("regular", 0) == ("point-blank", (2,))
+    assert needs("inexperienced", 0) == ("point-blank", (3,))
+    assert needs("regular", 5) == ("point-blank", (6, 4))
+    assert needs("veteran", 7) == ("point-blank", (6, 6))
+    assert needs("regular", 8)[0] == "hand-to-hand"
+    green = assault_odds(
+        "konflikt47",
+        attackers=10,
+        attacker_quality="inexperienced",
+        attacker_mode="point-blank",
+        defenders=10,
+        defender_quality="regular",
+    )
+    assert "point-blank fire hits on 3+" in green.reasons[1].because
+    # two sides that cannot hit with point-blank fire fight hand-to-hand (not for ever)
+    kwargs: dict[str, object] = dict(
+        attackers=5, attacker_quality="regular", defenders=5, defender_quality="regular"
+    )
+    stuck = assault_odds(
+        "konflikt47",
+        attacker_mode="point-blank",
+        defender_mode="point-blank",
+        attacker_pins=8,
+        defender_pins=8,
+        **kwargs,  # type: ignore[arg-type]
+    )
+    plain = assault_odds("konflikt47", attacker_pins=8, defender_pins=8, **kwargs)  # type: ignore[arg-type]
+    assert stuck.probabilities == plain.probabilities
+    assert [r.topic for r in stuck.reasons if "fight hand-to-hand" in r.topic] == [
+        "attackers fight hand-to-hand",
+        "defenders fight hand-to-hand",
+    ]
+    with pytest.raises(UsageError, match="pins change nothing"):
+        assault_odds("bolt-action-1", attacker_pins=2, **kwargs)  # type: ignore[arg-type]
+    rounds = assault_odds("bolt-action-1", **kwargs)  # type: ignore[arg-type]
+    assert "both destroyed" not in rounds.reasons[-1].because
+    with pytest.raises(UsageError, match="--attacker-quality 'elite': Unknown quality"):
+        assault_odds("konflikt47", **{**kwargs, "attacker_quality": "elite"})  # type: ignore[arg-type]

@@ -169,17 +169,12 @@ def test_after_the_fire_the_fight_reads_the_survivors_and_their_pins() -> None:
             {"defender_mode": "stand-and-fire", "defender_weapons": ["rilfe:3"]},
             "--defender-weapon 'rilfe:3': Unknown weapon 'rilfe'. Did you mean 'Rifle'",
         ),
+        ("konflikt47", {"defender_mode": "escape"}, "--defender-mode is"),
         (
             "konflikt47",
-            {
-                "attacker_mode": "point-blank",
-                "defender_mode": "point-blank",
-                "attacker_pins": 8,
-                "defender_pins": 8,
-            },
-            "this fight can never end: neither side can cause a casualty",
+            {"attackers": 16, "defender_mode": "stand-and-fire", "defender_weapons": ["rifle"]},
+            "at most 15 models a side",
         ),
-        ("konflikt47", {"defender_mode": "escape"}, "--defender-mode is"),
         ("konflikt47", {"attacker_mode": "stand-and-fire"}, "--attacker-mode is"),
         (
             "bolt-action-1",
@@ -260,3 +255,25 @@ def test_a_lone_crew_stands_and_fires_its_team_weapon_at_minus_one() -> None:
     assert any(r.topic.strip() == "one crew left" for r in lone.reasons)
     stop = "p_assaulters_stopped"
     assert lone.probabilities[stop] < crewed.probabilities[stop]
+
+
+def test_a_flamethrowers_check_and_the_half_strength_check_are_both_taken() -> None:
+    """troops_left, as the game: an attack that forces a morale check (a flamethrower's)
+    and also brings the unit to half strength takes both checks, each with the attack's
+    pin on it. A shot that surely hits and kills one of two men, forcing a test: regular
+    morale 9 with 1 pin fails on 9+ (10/36), so the unit is gone 10/36 + 26/36 x 10/36."""
+    from kriegsspiel.core.dice import DiceExpr
+    from kriegsspiel.rulesets.bolt_action.attack import troops_left
+    from kriegsspiel.rulesets.bolt_action.shooting import Group, Shot
+
+    rules = rules_for("konflikt47")
+    sure = Shot(
+        "test flame", hit_on=(), hits_per_hit=DiceExpr("1"), damage_need=1, morale_check=True
+    )
+    left = troops_left(rules, [Group(sure, 1)], quality="regular", models=2, start_models=2, pins=0)
+    fails = Fraction(10, 36)
+    assert left.probability((0, 1)) == fails + (1 - fails) * fails
+    assert left.probability((1, 1)) == (1 - fails) ** 2
+    # at full strength after the loss (a unit of four), only the flamethrower's check
+    big = troops_left(rules, [Group(sure, 1)], quality="regular", models=4, start_models=4, pins=0)
+    assert big.probability((0, 1)) == fails

@@ -136,20 +136,27 @@ def test_the_fire_lowers_the_knock_out_chance_and_is_no_fire_from_six_inches() -
         ("konflikt47", {"start_inches": 5, "cover": "hard"}, "more than 6"),
         ("konflikt47", {"start_models": 12}, "give --from"),
         ("konflikt47", {"start_models": -1}, "give 1 or more"),
+        (
+            "konflikt47",
+            {"start_inches": 13, "vehicle_weapons": ["MMG"]},
+            "within the assaulters' Run",
+        ),
+        ("konflikt47", {"vehicle_order": "ran"}, "cannot assault a vehicle that ran"),
+        ("bolt-action-1", {"vehicle_order": "ran"}, "cannot assault a vehicle that ran"),
+        ("konflikt47", {"quality": "elite"}, "--quality 'elite': Unknown quality"),
+        ("konflikt47", {"target_quality": "green"}, "--target-quality 'green': Unknown quality"),
+        ("konflikt47", {"officer": "general"}, "--officer 'general': Unknown officer"),
+        ("konflikt47", {"models": 61}, "at most 60 men"),
     ],
 )
 def test_vehicle_fire_inputs_are_refused_with_a_reason(
     ruleset: str, extra: dict[str, object], message: str
 ) -> None:
+    given: dict[str, object] = dict(
+        models=8, quality="regular", target="medium tank", vehicle_order="stationary"
+    )
     with pytest.raises(UsageError, match=message):
-        vehicle_assault_odds(
-            ruleset,
-            models=8,
-            quality="regular",
-            target="medium tank",
-            vehicle_order="stationary",
-            **extra,  # type: ignore[arg-type]
-        )
+        vehicle_assault_odds(ruleset, **{**given, **extra})  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

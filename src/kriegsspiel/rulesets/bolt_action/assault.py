@@ -17,6 +17,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     VehicleProfile,
     VehicleState,
     damage_level,
+    hit_needs,
     infantry_target,
     resolve_damage,
     roll_expr,
@@ -38,7 +39,7 @@ class Side:
     assault_attacks: int = 2
     mode: Mode = "hand-to-hand"
     shots_per_model: int = 1  # point-blank fire
-    point_blank_hit: int = 2  # d6 score to hit with point-blank fire
+    point_blank_hit: tuple[int, ...] = (2,)  # the scores its to-hit dice need (7+: 6, 4)
 
     def attacks(self, models: int) -> int:
         """Hand-to-hand attacks of ``models`` survivors; the models with assault weapons are the last to fall."""
@@ -67,13 +68,21 @@ def fighting_side(
     ``quality`` with ``pins`` (they hinder its morale and its point-blank fire), an officer
     in range (his morale bonus), ``assault_models`` models with assault weapons, fighting
     hand-to-hand or (Konflikt '47) with point-blank fire. The game, its odds and the AI's
-    weighing of an assault all build their sides here."""
+    weighing of an assault all build their sides here.
+
+    Point-blank fire rolls to hit as a shot at point blank does, with the firer's own
+    modifiers (pins, Inexperienced) and "Needing 7+"; a side whose fire could not hit at
+    all fights hand-to-hand instead (docs/rules/konflikt47.md)."""
     proc = rules.data.procedure
-    point_blank = (
+    score = (
         rules.data.hit_modifiers.base_to_hit
         - rules.hit_modifier("point_blank")
         - rules.hit_modifier("per_pin") * pins
+        - (rules.hit_modifier("inexperienced") if quality == "inexperienced" else 0)
     )
+    needs = hit_needs(rules, score)
+    if needs is None:
+        mode = "hand-to-hand"
     return Side(
         damage_value=infantry_target(rules, quality).damage_value,
         morale=new_test(rules, quality, officer=officer, pins=pins),
@@ -81,7 +90,7 @@ def fighting_side(
         assault_models=assault_models,
         assault_attacks=proc.assault_weapon_attacks,
         mode="point-blank" if mode == "point-blank" else "hand-to-hand",
-        point_blank_hit=max(point_blank, proc.natural_miss + 1),
+        point_blank_hit=needs if needs is not None else (),  # () unread: hand-to-hand
     )
 
 
@@ -119,7 +128,7 @@ def _strike(dice: Dice, side: Side, models: int, enemy: Side, mode: Mode) -> int
         return 0
     if mode == "point-blank":
         return dice.count_at_least(
-            models * side.shots_per_model, 6, side.point_blank_hit, enemy.damage_value
+            models * side.shots_per_model, 6, *side.point_blank_hit, enemy.damage_value
         )
     return dice.count_at_least(side.attacks(models), 6, enemy.damage_value)
 
@@ -444,7 +453,7 @@ def _strike_odds(side: Side, models: int, enemy: Side, mode: Mode) -> Weights:
     if side.mode != mode or models == 0:
         return _NO_HITS
     if mode == "point-blank":
-        return _hits(models * side.shots_per_model, side.point_blank_hit, enemy.damage_value)
+        return _hits(models * side.shots_per_model, *side.point_blank_hit, enemy.damage_value)
     return _hits(side.attacks(models), enemy.damage_value)
 
 

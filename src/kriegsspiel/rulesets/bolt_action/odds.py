@@ -70,12 +70,17 @@ def _morale_reason(
 # a medium tank, a heavy AT gun's 50 shots 5 s and 100 35 s; at a light tank, one vehicle
 # flamethrower (2D6 hits, each with its crew's test) 0.3 s, two 9.5 s, three 19 s, and
 # infantry flamethrowers (D6) three 1.6 s, four 2.2 s; close quarters, 20 a side 3.8 s at
-# worst (point-blank fire, or assault weapons all round), 25 a side 15 s, 30 a side 70 s),
-# while a unit on the table shoots a few dozen dice and fights with a dozen or two men.
+# worst (point-blank fire, or assault weapons all round), 25 a side 15 s, 30 a side 70 s;
+# after the defenders stand and fire, each number of pins it may leave is a fight of its
+# own: 15 a side 3.9 s at worst, 20 a side 23 s; infantry assaulting a vehicle, 60 men 1.5 s,
+# 200 men 5 s), while a unit on the table shoots a few dozen dice and fights with a dozen
+# or two men.
 MAX_HITS = 600  # the most hits a shooting at troops could score (shots x most hits a shot)
 MAX_HITS_AT_VEHICLE = 60  # the same at a vehicle: each hit is followed through its damage
 TESTED_HIT_WEIGHT = 3  # at a vehicle, a hit that brings its crew a morale test counts thrice
 MAX_FIGHTERS = 20
+MAX_FIGHTERS_AFTER_FIRE = 15
+MAX_ASSAULTERS_OF_A_VEHICLE = 60
 
 
 _AT_LEAST_ONE = frozenset({"models", "attackers", "defenders", "target_models", "start_models"})
@@ -95,6 +100,19 @@ def _check_automaton(rules: Rules, automaton: bool) -> None:
     """Only an edition whose damage table has an automaton rule knows automata."""
     if automaton and rules.data.damage_results.automaton_ignores_stunned_on is None:
         raise UsageError(f"--automaton is a Konflikt '47 rule; {rules.data.title} has no automata.")
+
+
+def _check_names(rules: Rules, **given: tuple[str, str | None]) -> None:
+    """Refuse a quality or an officer's rank the rules data does not know, naming the
+    option it was given with: ``_check_names(rules, quality=("--quality", "elite"))``."""
+    look_up = {"quality": rules.morale, "officer": rules.officer_bonus}
+    for kind, (option, value) in given.items():
+        if value is None:
+            continue
+        try:
+            look_up[kind.split("_")[0]](value)
+        except UnknownNameError as exc:
+            raise UsageError(f"{option} {value!r}: {exc}") from None
 
 
 def _check_not_removed(rules: Rules, quality: str, pins: int, option: str) -> None:
@@ -120,6 +138,7 @@ def order_test_odds(
     """Will the unit follow its order? Pass, fail (goes Down) or FUBAR, and what FUBAR does."""
     rules = rules_for(ruleset, rules_file)
     _check_counts(pins=pins)
+    _check_names(rules, quality=("--quality", quality), officer=("--officer", officer))
     _check_not_removed(rules, quality, pins, "--pins")
     modifier = (
         rules.data.vehicle_assault.order_test_modifier_without_at
@@ -174,6 +193,7 @@ def morale_check_odds(
     """Will the unit pass a morale check?"""
     rules = rules_for(ruleset, rules_file)
     _check_counts(pins=pins)
+    _check_names(rules, quality=("--quality", quality), officer=("--officer", officer))
     _check_not_removed(rules, quality, pins, "--pins")
     test = new_test(rules, quality, officer=officer, pins=pins)
     dist = exact(lambda d: morale_check(d, test))
@@ -333,10 +353,23 @@ def _shoot_odds(
     if tgt.is_vehicle and situation.target_models is not None:
         raise UsageError("--target-models caps casualties among troops; a vehicle has none.")
     if not tgt.is_vehicle and (
-        situation.facing != "front" or situation.open_topped or situation.automaton
+        situation.facing != "front"
+        or situation.open_topped
+        or situation.automaton
+        or situation.target_immobilised
     ):
         raise UsageError(
-            f"--facing, --open-topped and --automaton describe vehicles; {tgt.name} is not one."
+            "--facing, --open-topped, --automaton and --target-immobilised describe vehicles; "
+            f"{tgt.name} is not one."
+        )
+    # the firers' quality is not asked (but Inexperienced): the most pins any unit can hold
+    firers = "inexperienced" if situation.firer_inexperienced else "veteran"
+    most = new_test(rules, firers).base
+    if destroyed_by_pins(rules, most, situation.firer_pins):
+        raise UsageError(
+            f"--pins {situation.firer_pins}: a unit with as many pins as its morale value "
+            f"({most} at most, {firers} troops) is removed from play and does not shoot; "
+            f"give --pins {most - 1} or fewer."
         )
     if tgt.is_vehicle and situation.target_down:
         raise UsageError("--target-down applies to infantry and artillery, not vehicles.")
@@ -498,6 +531,13 @@ def assault_odds(
             raise UsageError(
                 f"--{who}-assault-weapons ({k}) cannot exceed the {who}'s models ({n})."
             )
+    _check_names(
+        rules,
+        quality_a=("--attacker-quality", attacker_quality),
+        quality_d=("--defender-quality", defender_quality),
+        officer_a=("--attacker-officer", attacker_officer),
+        officer_d=("--defender-officer", defender_officer),
+    )
     _check_not_removed(rules, attacker_quality, attacker_pins, "--attacker-pins")
     _check_not_removed(rules, defender_quality, defender_pins, "--defender-pins")
     procedure = rules.data.close_quarters.procedure
@@ -520,6 +560,12 @@ def assault_odds(
             "drop --attacker-mode/--defender-mode."
         )
     start = attackers if attacker_start_models is None else attacker_start_models
+    if stand_and_fire and max(attackers, defenders) > MAX_FIGHTERS_AFTER_FIRE:
+        raise UsageError(
+            f"--attackers and --defenders: with the defenders standing to fire, exact odds "
+            f"are worked out for at most {MAX_FIGHTERS_AFTER_FIRE} models a side (got "
+            f"{attackers} and {defenders}); larger ones would take long."
+        )
     if stand_and_fire and not defender_weapons:
         raise UsageError(
             "--defender-mode stand-and-fire: give the weapons the defenders fire with "
@@ -542,6 +588,11 @@ def assault_odds(
         raise UsageError(
             f"in {rules.data.title}'s close quarters the side with most casualties is destroyed, "
             "with no morale test for an officer to help; drop --attacker-officer/--defender-officer."
+        )
+    if procedure == "rounds" and (attacker_pins or defender_pins):
+        raise UsageError(
+            f"in {rules.data.title}'s close quarters pins change nothing (no point-blank fire, "
+            "no morale test): drop --attacker-pins/--defender-pins."
         )
     att = fighting_side(
         rules,
@@ -568,7 +619,8 @@ def assault_odds(
             )
         else:
             fights = (
-                f"point-blank fire hits on {side.point_blank_hit}+, damage on {enemy.damage_value}+"
+                f"point-blank fire hits on {describe_needs(side.point_blank_hit)}, "
+                f"damage on {enemy.damage_value}+"
             )
         return f"{fights}; morale {side.morale.value}"
 
@@ -579,6 +631,18 @@ def assault_odds(
             f"{attackers} {attacker_quality}, {att.mode}",
             describe(att, attackers, dfn),
         ),
+        *[
+            Reason(
+                f"{who} fight hand-to-hand",
+                "point-blank fire cannot hit",
+                f"it would need 10+ with {pins} pins: a side fights hand-to-hand then",
+            )
+            for who, asked, side, pins in (
+                ("attackers", attacker_mode, att, attacker_pins),
+                ("defenders", defender_mode, dfn, defender_pins),
+            )
+            if asked == "point-blank" and side.mode == "hand-to-hand"
+        ],
         Reason(
             "defenders",
             f"{defenders} {defender_quality}, "
@@ -616,22 +680,16 @@ def assault_odds(
 
         result = fight_after_fire(procedure, fire, attacker_side, dfn, defenders)
     else:
-        try:
-            result = exact_close_quarters(procedure, att, dfn, attackers, defenders)
-        except ValueError:  # both sides' point-blank fire needs more than a six to hit
-            raise UsageError(
-                "this fight can never end: neither side can cause a casualty (point-blank "
-                f"fire hits on {att.point_blank_hit}+ and {dfn.point_blank_hit}+ with these "
-                "pins, on a six-sided die); give one side --attacker-mode or --defender-mode "
-                "hand-to-hand, or fewer pins."
-            ) from None
+        result = exact_close_quarters(procedure, att, dfn, attackers, defenders)
     reasons += [
         Reason(
             "decided",
             "most casualties is destroyed"
             if procedure == "rounds"
             else "most casualties tests morale; if it fails it is destroyed",
-            "a tie fights another round; both wiped out at once: both destroyed",
+            "a tie fights another round"
+            if procedure == "rounds"  # the defenders strike back only with their survivors
+            else "a tie fights another round; both wiped out at once: both destroyed",
         ),
     ]
     return OddsReport(
@@ -685,12 +743,23 @@ def vehicle_assault_odds(
     _check_counts(models=models, pins=pins, target_pins=target_pins, start_models=start_models)
     if models == 0:
         raise UsageError("--models must be 1 or more.")
+    if models > MAX_ASSAULTERS_OF_A_VEHICLE:
+        raise UsageError(
+            f"--models {models}: exact odds are worked out for at most "
+            f"{MAX_ASSAULTERS_OF_A_VEHICLE} men assaulting a vehicle (more would take long)."
+        )
     if start_models is not None and start_models < models:
         raise UsageError(
             f"--start-models ({start_models}) is the unit's size at the start of the game: "
             f"it cannot be less than --models ({models})."
         )
     _check_automaton(rules, automaton)
+    _check_names(
+        rules,
+        quality=("--quality", quality),
+        quality_crew=("--target-quality", target_quality),
+        officer=("--officer", officer),
+    )
     if target_immobilised and vehicle_order != "stationary":
         raise UsageError(
             "an immobilised vehicle is brought to a halt, and is hit as a halted one: "
@@ -711,6 +780,17 @@ def vehicle_assault_odds(
     if vehicle_order not in orders:
         raise UsageError(
             f"--vehicle-order must be one of {', '.join(orders)}, not {vehicle_order!r}."
+        )
+    if orders[vehicle_order] is None:  # as the game refuses the order (sheet 001)
+        raise UsageError(
+            f"--vehicle-order {vehicle_order}: infantry cannot assault a vehicle that "
+            f"{vehicle_order} this turn in {rules.data.title}."
+        )
+    run = next(r.run for r in rules.data.movement.rows if r.unit_type == "infantry")
+    if start_inches is not None and start_inches > run:
+        raise UsageError(
+            f"--from {start_inches:g}: an assault begins within the assaulters' Run ({run}\"); "
+            f"give --from {run} or less."
         )
     needs_test_mod = (
         assault_order_modifier(rules, tgt, open_topped=open_topped, anti_tank=anti_tank) != 0
@@ -764,6 +844,7 @@ def vehicle_assault_odds(
 
     final = fire.survivors.bind(assault_by)
     p_ko = final.probability(lambda v: v.knocked_out)
+    goes_in = order.probabilities["p_pass"]
     reasons = [
         order.reasons[0]
         if order.details["test_needed"]
@@ -802,7 +883,7 @@ def vehicle_assault_odds(
         else fire.survivors.bind(lambda n: exact(partial(_count_hits, models=n, hit_on=hit_on)))
     )
     stopped: dict[str, Fraction] = {}
-    distributions: dict[str, Dist[int]] = {"hits": hits}
+    distributions: dict[str, Dist[int]] = {"hits_if_assaulting": hits}
     if fire.fired:
         stopped["p_assaulters_stopped"] = fire.survivors.probability(0)
         distributions["assaulters_left"] = fire.survivors
@@ -813,12 +894,13 @@ def vehicle_assault_odds(
         reasons=tuple(reasons),
         probabilities={
             **stopped,
-            "p_order_test": order.probabilities["p_pass"],
+            "p_order_test": goes_in,
             "p_knocked_out_if_assaulting": p_ko,
-            "p_knocked_out": order.probabilities["p_pass"] * p_ko,
-            "p_crew_stunned": final.probability(lambda v: v.crew_stunned),
-            "p_immobilised": _newly_immobilised(final, target_immobilised),
-            "p_on_fire": final.probability(lambda v: v.on_fire),
+            # each chance of the assault as a whole: the order test passed first
+            "p_knocked_out": goes_in * p_ko,
+            "p_crew_stunned": goes_in * final.probability(lambda v: v.crew_stunned),
+            "p_immobilised": goes_in * _newly_immobilised(final, target_immobilised),
+            "p_on_fire": goes_in * final.probability(lambda v: v.on_fire),
         },
         distributions=distributions,
         details={"target": tgt.name},

@@ -141,7 +141,9 @@ def shots_per_model(weapon: Weapon) -> int:
     return int(weapon.shots)
 
 
-def _needs(rules: Rules, score: int) -> tuple[int, ...] | None:
+def hit_needs(rules: Rules, score: int) -> tuple[int, ...] | None:
+    """The scores a to-hit roll of ``score`` needs on each die (a 7+ is a 6, then 4+;
+    docs/rules "Needing 7+"); None when it cannot hit."""
     proc = rules.data.procedure
     score = max(score, proc.natural_miss + 1)
     if score <= 6:
@@ -304,7 +306,7 @@ def plan_shot(
         if "Shaped Charge" in special and proc.shaped_charge_to_hit:
             mods.append(("shaped charge", proc.shaped_charge_to_hit))
         total = base - sum(v for _, v in mods)
-        hit_on = _needs(rules, total)
+        hit_on = hit_needs(rules, total)
         because = ", ".join([f"base {base}+"] + [f"{label} {v:+d}" for label, v in mods])
         skipped = []
         if s.cover != "none" and f"{s.cover}_cover" in ignored:
