@@ -212,6 +212,35 @@ def test_table_output_shows_the_reasoning() -> None:
         (["odds", "shoot", "-w", "rifle", "--pins", "8", "--inexperienced"], "--pins 7 or fewer"),
         (["odds", "shoot", "-w", "rifle", "--target-immobilised"], "describe vehicles"),
         (["odds", "vehicle-assault", "--vehicle-order", "ran"], "cannot assault a vehicle"),
+        (["odds", "terrain-test", "--unit", "transport"], "--unit 'transport': Unknown unit"),
+        (["odds", "terrain-test", "--terrain", "swamp"], "--terrain 'swamp': Unknown terrain"),
+        (
+            ["odds", "shoot", "-r", "iron-cross", "-t", "tank destroyer"],
+            "--target 'tank destroyer'",
+        ),
+        (["odds", "shoot", "-r", "iron-cross", "--cover", "hedge"], "--cover 'hedge'"),
+        (["odds", "shoot", "-r", "iron-cross", "--target-initiative", "0"], "does not apply"),
+        (["odds", "shoot", "-w", "rifle", "--dice", "0"], "--dice does not apply to konflikt47"),
+        (["odds", "activation", "--command-tokens", "0"], "or --first"),
+        (
+            ["odds", "shoot", "-r", "house-clearing", "-w", "rifle:2"],
+            "one --weapon NAME, without a count",
+        ),
+        (
+            [
+                "odds",
+                "shoot",
+                "-r",
+                "house-clearing",
+                "-w",
+                "sten",
+                "--weapon-skill",
+                "100",
+                "--visible",
+                "3",
+            ],
+            "--weapon 'sten': Unknown weapon",
+        ),
         (["odds", "order-test", "--quality", ""], "Known qualities:"),
         (["odds", "assault", "--attackers", "-1"], "give 1 or more"),
         (["odds", "shoot", "-r", "iron-cross", "--enemy-infantry-near"], "add --firer-vehicle"),
@@ -413,3 +442,18 @@ def test_every_odds_json_names_its_command_as_its_question() -> None:
         assert done.returncode == 0, (args, done.stderr)
         data = json.loads(done.stdout)
         assert data["question"] == args[0] and data["title"], args
+
+
+def test_a_chance_short_of_certain_is_never_shown_as_100_per_cent() -> None:
+    """The odds tables round to a tenth of a per cent, but a chance just short of 1 (or
+    just above 0) keeps the places that show it is not certain (nor impossible)."""
+    from fractions import Fraction
+
+    from kriegsspiel.render.odds_text import _pct
+
+    assert _pct(Fraction(1)) == "100.0%" and _pct(Fraction(0)) == "0.0%"
+    assert _pct(Fraction(9999, 10000)) == "99.990%"
+    assert _pct(1 - Fraction(1, 10**7)) == ">99.999%"
+    assert _pct(Fraction(1, 3000)) == "0.033%"
+    assert _pct(Fraction(1, 10**7)) == "<0.001%"
+    assert _pct(Fraction(1, 2)) == "50.0%"

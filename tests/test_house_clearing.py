@@ -410,7 +410,7 @@ def test_unknown_weapon_lists_close_matches() -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"range_inches": 26}, 'out of range: a Rifle reaches 25" at most'),
+        ({"range_inches": 26}, 'out of range, a Rifle reaches 25" at most'),
         ({"range_inches": -1}, "--range must be a distance of 0 or more inches"),
         ({"visible": 0}, "visible must be 1 to 5 fifths"),
         ({"visible": 6}, "visible must be 1 to 5 fifths"),

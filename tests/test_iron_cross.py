@@ -159,8 +159,12 @@ def test_smoke_table() -> None:
 # -- hand-computed odds ----------------------------------------------------------------
 def test_activation_odds() -> None:
     assert odds.activation(1, 1).probabilities["p_success"] == F(4, 6)
-    assert odds.activation(0, 0).probabilities["p_success"] == 1
+    assert odds.activation(0, 1).probabilities["p_success"] == F(5, 6)
     assert odds.activation(3, 3).probabilities["p_success"] == 0
+    # a further activation finds the token its first activation left on the unit
+    with pytest.raises(UsageError, match="at least the command token its first activation left"):
+        odds.activation(2, 0)
+    assert odds.activation(0, 0, first_activation=True).probabilities["p_success"] == 1
     first = odds.activation(2, 2, first_activation=True)
     assert first.probabilities["p_success"] == 1
     assert first.reasons[0].result == "no roll needed"
@@ -461,7 +465,7 @@ def test_command_tests_monte_carlo() -> None:
     assert within_4_se(F(3, 6), sum(rules.cross_terrain(dice, test) for _ in range(n)), n)
 
 
-@pytest.mark.parametrize(("markers", "tokens"), [(0, 0), (1, 2), (4, 4)])
+@pytest.mark.parametrize(("markers", "tokens"), [(0, 1), (1, 2), (4, 4)])
 @pytest.mark.parametrize("first", [False, True])
 def test_command_tests_exact_equals_brute_force(markers: int, tokens: int, first: bool) -> None:
     assert exact(lambda d: rules.activate(d, markers, tokens, first)) == brute_force(
@@ -523,7 +527,7 @@ def test_more_morale_markers_never_help(args: dict[str, object]) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 8), st.integers(0, 8))
+@given(st.integers(0, 8), st.integers(1, 8))
 def test_command_odds_are_probabilities(markers: int, tokens: int) -> None:
     a = odds.activation(markers, tokens).probabilities["p_success"]
     r = odds.reaction(markers, tokens).probabilities
@@ -550,7 +554,12 @@ def test_command_odds_are_probabilities(markers: int, tokens: int) -> None:
         ({"range_inches": -3}, "--range must be a distance of 0 or more inches"),
         ({"target": "vehicle"}, "needs --penetration N and --armour N"),
         ({"penetration": 3, "armour": 2}, "apply only to a vehicle target"),
-        ({"enemy_infantry_near_vehicle": True}, "applies only to a firing vehicle"),
+        ({"enemy_infantry_near_vehicle": True}, "apply only to a firing vehicle"),
+        ({"screened": True}, "apply only to a firing vehicle"),
+        (
+            {"screened": True, "firer_is_vehicle": True, "range_inches": 20},
+            "--screened drops the -1",
+        ),
         ({"firer_is_vehicle": True, "firer_is_infantry_detachment": True}, "cannot be both"),
         (
             {"target": "vehicle", "penetration": 3, "armour": 2, "cover": "cover"},
@@ -630,3 +639,22 @@ def test_the_json_question_is_the_commands_name_and_the_title_says_it_in_words()
     for report, question, words in cases:
         out = report.to_json()
         assert out["question"] == question and words in out["title"]
+
+
+def test_a_vehicle_firing_at_infantry_within_12_inches_has_that_infantry_near_it() -> None:
+    """Sheet 003: -1 for enemy infantry or support squad within 12" of the firing vehicle.
+    Infantry it fires at within 12" are such infantry, so the -1 applies without being
+    asked, unless friendly infantry screen the vehicle (--screened, the sheet's footnote);
+    at a vehicle, or beyond 12", only --enemy-infantry-near gives it."""
+
+    def needs(**kw: object) -> object:
+        return odds.shoot(firer_is_vehicle=True, **kw).details["needs"]  # type: ignore[arg-type]
+
+    assert needs(target="infantry", range_inches=5) == 5  # base 5+, close +1, near -1
+    assert needs(target="support squad", range_inches=12) == 5
+    assert needs(target="infantry", range_inches=5, screened=True) == 4
+    assert needs(target="infantry", range_inches=20) == 5  # no close bonus, nobody near
+    assert needs(target="infantry", range_inches=20, enemy_infantry_near_vehicle=True) == 6
+    assert odds.shoot(target="infantry", range_inches=5).details["needs"] == 4  # not a vehicle
+    said = odds.shoot(target="infantry", range_inches=5, firer_is_vehicle=True).reasons[1]
+    assert "(the target)" in said.because

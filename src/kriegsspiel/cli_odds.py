@@ -7,6 +7,8 @@ that ruleset's odds module; heavy modules are imported inside the commands.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -77,9 +79,28 @@ def _only(ruleset: Ruleset, allowed: tuple[Ruleset, ...], command: str, instead:
         fail(f"'odds {command}' is for {names}; {ruleset.value} does not have it.{hint}")
 
 
+@contextmanager
+def _named(options: dict[str, str]) -> Iterator[None]:
+    """Tell an unknown name with the option it was given with: ``options`` maps the kind
+    of name (as the rules' look-up calls it) to its option."""
+    from kriegsspiel.errors import UnknownNameError, UsageError
+
+    try:
+        yield
+    except UnknownNameError as exc:
+        option = options.get(exc.kind)
+        if option is None:
+            raise
+        raise UsageError(f"{option} {exc.name!r}: {exc}") from None
+
+
 def _forbid(ruleset: Ruleset, **given: Any) -> None:
     """Refuse options that belong to another ruleset, naming them."""
-    wrong = [name for name, value in given.items() if value not in (None, False, 0, "none", [])]
+    wrong = [
+        name
+        for name, value in given.items()
+        if not (value is None or value is False or value == "none" or value == [])
+    ]
     if wrong:
         flags = ", ".join("--" + w.replace("_", "-") for w in wrong)
         fail(
@@ -188,7 +209,15 @@ def shoot(
         bool,
         typer.Option(
             "--enemy-infantry-near",
-            help='Enemy infantry within 12" of the firing vehicle, unscreened (Iron Cross).',
+            help='Enemy infantry within 12" of the firing vehicle, unscreened (Iron Cross; '
+            'infantry it fires at within 12" counts already).',
+        ),
+    ] = False,
+    screened: Annotated[
+        bool,
+        typer.Option(
+            "--screened",
+            help="Friendly infantry as near the firing vehicle as the enemy's: no -1 (Iron Cross).",
         ),
     ] = False,
     mortar: Annotated[bool, typer.Option("--mortar", help="Mortar fire (Iron Cross).")] = False,
@@ -239,12 +268,15 @@ def shoot(
     as_json: JsonOpt = False,
 ) -> None:
     """Odds of a unit's (or figure's) shooting: hits, casualties, pins or damage."""
+    # (an option whose default is 0 counts as given only when it is not 0; one whose
+    # default is None, such as --dice or --visible, is given even as 0)
     ic = dict(
-        morale_markers=morale_markers,
+        morale_markers=morale_markers or None,
         target_moved=target_moved,
         smoke=smoke,
         infantry_detachment=infantry_detachment,
         enemy_infantry_near=enemy_infantry_near,
+        screened=screened,
         mortar=mortar,
         machine_gun=machine_gun,
         penetration=penetration,
@@ -252,7 +284,7 @@ def shoot(
         dice=dice,
     )
     ba = dict(
-        pins=pins,
+        pins=pins or None,
         inexperienced=inexperienced,
         target_down=target_down,
         small_unit=small_unit,
@@ -260,7 +292,7 @@ def shoot(
         ranged_in=ranged_in,
         open_topped=open_topped,
         automaton=automaton,
-        target_pins=target_pins,
+        target_pins=target_pins or None,
         target_models=target_models,
         target_immobilised=target_immobilised,
         target_quality=None if target_quality == "regular" else target_quality,
@@ -317,8 +349,8 @@ def shoot(
             cover = "open"
         from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-        show(
-            ic_odds.shoot(
+        with _named({"target": "--target", "cover": "--cover"}):
+            report = ic_odds.shoot(
                 target="infantry" if target is None else target,
                 range_inches=range_,
                 firer_moved=moving,
@@ -327,6 +359,7 @@ def shoot(
                 smoke=smoke,
                 morale_markers=morale_markers,
                 enemy_infantry_near_vehicle=enemy_infantry_near,
+                screened=screened,
                 firer_is_vehicle=firer_vehicle,
                 cover=cover,
                 mortar=mortar,
@@ -334,9 +367,8 @@ def shoot(
                 dice=dice,
                 penetration=penetration,
                 armour=armour,
-            ),
-            as_json,
-        )
+            )
+        show(report, as_json)
     else:
         _forbid(
             ruleset,
@@ -348,16 +380,19 @@ def shoot(
             cover=None if cover == "none" else cover,
             target=target,
         )
-        if len(weapon) != 1:
-            fail("House Clearing shoots one figure's weapon: give exactly one --weapon NAME.")
+        if len(weapon) != 1 or ":" in weapon[0]:
+            fail(
+                "House Clearing shoots one figure's weapon: give exactly one --weapon NAME, "
+                "without a count."
+            )
         if weapon_skill is None or visible is None:
             fail(
                 "House Clearing needs --weapon-skill N and --visible N (fifths of the target visible, 1-5)."
             )
         from kriegsspiel.rulesets.house_clearing import odds as hc_odds
 
-        show(
-            hc_odds.shoot(
+        with _named({"weapon": "--weapon"}):
+            report = hc_odds.shoot(
                 weapon=weapon[0],
                 range_inches=range_,
                 weapon_skill=weapon_skill,
@@ -365,9 +400,8 @@ def shoot(
                 automatic=auto,
                 target_initiative=target_initiative,
                 crew=crew,
-            ),
-            as_json,
-        )
+            )
+        show(report, as_json)
 
 
 @odds_app.command("order-test")
@@ -648,7 +682,14 @@ TokensOpt = Annotated[
 def activation(
     ruleset: RulesetOpt = Ruleset.iron_cross,
     morale_markers: MarkersOpt = 0,
-    command_tokens: TokensOpt = 0,
+    command_tokens: Annotated[
+        int | None,
+        typer.Option(
+            "--command-tokens",
+            help="Command tokens on the unit, its first activation's among them.",
+            show_default="1; 0 with --first",
+        ),
+    ] = None,
     first: Annotated[
         bool, typer.Option("--first", help="The unit's first activation this turn.")
     ] = False,
@@ -665,7 +706,8 @@ def activation(
     )
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    show(ic_odds.activation(morale_markers, command_tokens, first_activation=first), as_json)
+    tokens = command_tokens if command_tokens is not None else (0 if first else 1)
+    show(ic_odds.activation(morale_markers, tokens, first_activation=first), as_json)
 
 
 @odds_app.command("reaction")
@@ -707,7 +749,8 @@ def terrain_test(
     _only(ruleset, (Ruleset.iron_cross,), "terrain-test")
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    show(ic_odds.terrain_test(unit, terrain), as_json)
+    with _named({"unit": "--unit", "terrain": "--terrain"}):
+        show(ic_odds.terrain_test(unit, terrain), as_json)
 
 
 @odds_app.command("figure")

@@ -18,9 +18,13 @@ OUTCOMES = {"p_hit": "at least one hit"}  # where the key alone would mislead
 
 
 def _pct(p: Fraction | float) -> str:
+    """A chance in per cent: a small one with more places, and one short of certain never
+    rounded up to 100.0% (nor a tiny one down to nothing)."""
     value = float(p) * 100
     if value and value < 0.05:
-        return f"{value:.3f}%"
+        return f"{value:.3f}%" if value >= 0.0005 else "<0.001%"
+    if p != 1 and value >= 99.95:
+        return f"{value:.3f}%" if value < 99.9995 else ">99.999%"
     return f"{value:.1f}%"
 
 

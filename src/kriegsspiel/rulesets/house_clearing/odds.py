@@ -97,7 +97,9 @@ def shoot(
             Reason(
                 "chances of a hit",
                 f"{plan.automatic_chances} automatic{extra}",
-                f"each complete {plan.chance_per_automatic} is an automatic chance of a hit",
+                f"each complete {plan.chance_per_automatic} is an automatic chance of a hit, "
+                "still decided by the cover roll (assumption: the sheet's 'automatic hit', "
+                "read with its cover rule; docs/rules/house-clearing.md)",
             )
         )
     if plan.remainder:
@@ -113,7 +115,8 @@ def shoot(
         Reason(
             "hit",
             f"needs {plan.visible} or less on a D{plan.cover_die}",
-            f"target shows {plan.visible}/{len(tables.cover.visible)}: {shows.lower()}",
+            f"target shows {plan.visible}/{len(tables.cover.visible)}: {shows.lower()} "
+            "(assumption: hit on the visible fifths or less, so a 6 always misses)",
         )
     )
     reasons.append(

@@ -131,7 +131,7 @@ def find_weapon(
         note = f"an assault rifle on {mode} uses the {chosen} row"
     row = next(w for w in table.weapons if w.name == chosen)
     if crew is not None:
-        _whole("crew", crew, 1)
+        _whole("--crew", crew, 1)
         if row.crew_needed is None:
             raise UsageError(
                 f"--crew is for a weapon that needs a crew (a belt-fed LMG); the {row.name.lower()} "
@@ -159,8 +159,8 @@ def range_band(arm: Weapon, range_inches: float) -> RangeBand:
         if range_inches <= band.farthest:
             return band
     raise UsageError(
-        f'{range_inches:g}" is out of range: a {arm.name} reaches {arm.max_range:g}" at most '
-        f"({arm.bands[-1].name.lower()} range)"
+        f'--range {range_inches:.12g}: out of range, a {arm.name} reaches {arm.max_range:g}" '
+        f"at most ({arm.bands[-1].name.lower()} range)"
     )
 
 

@@ -94,7 +94,8 @@ def reaction(
         Reason(
             "seize the initiative",
             f"on a {seize_on}" if needs <= seize_on else "impossible",
-            "a successful reaction roll of 6 seizes the initiative",
+            "a successful reaction roll of 6 seizes the initiative (published rule, as "
+            "reviews report it)",
         ),
     )
     return OddsReport(
@@ -182,6 +183,7 @@ def shoot(
     morale_markers: int = 0,
     enemy_infantry_near_vehicle: bool = False,
     firer_is_vehicle: bool = False,
+    screened: bool = False,
     cover: str = "open",
     mortar: bool = False,
     machine_gun: bool = False,
@@ -202,6 +204,7 @@ def shoot(
         morale_markers=morale_markers,
         enemy_infantry_near_vehicle=enemy_infantry_near_vehicle,
         firer_is_vehicle=firer_is_vehicle,
+        screened=screened,
         cover=cover,
         mortar=mortar,
         machine_gun=machine_gun,
@@ -215,19 +218,25 @@ def shoot(
     markers = outcomes.map(lambda o: o.morale_markers)
 
     because = ", ".join(
-        [f"base {plan.base_needs}+"] + [f"{m.text.lower()} {m.value:+d}" for m in plan.modifiers]
+        [f"base {plan.base_needs}+ (published rule, as reviews report it)"]
+        + [f"{m.text.lower()} {m.value:+d}" for m in plan.modifiers]
     )
     raw = plan.base_needs - plan.modifier_total
     natural = tables.natural_rolls
     if raw > plan.needs:
-        because += f" (a natural {natural.always_hits} always hits)"
+        because += f" (a natural {natural.always_hits} always hits: assumption)"
     elif raw < plan.needs:
-        because += f" (a natural {natural.always_misses} always misses)"
+        because += f" (a natural {natural.always_misses} always misses: assumption)"
     reasons = [
         Reason(
             "dice",
             f"{plan.dice} D{plan.die}" + ("s" if plan.dice > 1 else ""),
-            plan.dice_because,
+            plan.dice_because
+            + (
+                ""
+                if plan.dice_because.startswith("given")
+                else " (published rule, as reviews report it)"
+            ),
         ),
         Reason("to hit", _needs(plan.needs, plan.die), because),
     ]
@@ -245,7 +254,8 @@ def shoot(
                 Reason(
                     "armour",
                     "hits count",
-                    f"penetration {penetration} exceeds armour {armour}: "
+                    f"penetration {penetration} exceeds armour {armour} (no penetration roll: "
+                    "assumption): "
                     f"{plan.markers_per_hit} morale marker per hit and a D{pen.die} on the "
                     "armour penetration table",
                 )
@@ -255,7 +265,8 @@ def shoot(
                 Reason(
                     "armour",
                     "hits have no effect",
-                    f"penetration {penetration} does not exceed armour {armour}",
+                    f"penetration {penetration} does not exceed armour {armour} (assumption: "
+                    "no penetration roll; the rulebook may add a die, docs/rules/iron-cross.md)",
                 )
             )
         table = "; ".join("/".join(str(s) for s in r.scores) + f" {r.name}" for r in pen.results)

@@ -92,12 +92,21 @@ def activation_needs(
     first_activation: bool = False,
     data: IronCrossData | None = None,
 ) -> int | None:
-    """The D6 score a further activation needs (higher than markers + tokens); None: no roll."""
+    """The D6 score a further activation needs (higher than markers + tokens); None: no roll.
+
+    The tokens counted are those spent on the unit this turn, so a further activation
+    finds at least the one its first activation left (the sheet's example counts it)."""
     table = _data(data).activation
     _count("--morale-markers", morale_markers)
     _count("--command-tokens", command_tokens)
     if first_activation and not table.first_activation_needs_roll:
         return None
+    if not first_activation and command_tokens < 1:
+        raise UsageError(
+            "--command-tokens 0: a further activation finds at least the command token its "
+            "first activation left on the unit (the sheet's example counts it); give "
+            "--command-tokens 1 or more, or --first for the unit's first activation"
+        )
     return morale_markers + command_tokens + 1
 
 
@@ -212,6 +221,7 @@ class FireSituation:
     morale_markers: int = 0
     enemy_infantry_near_vehicle: bool = False
     firer_is_vehicle: bool = False
+    screened: bool = False  # friendly infantry as near the firing vehicle (the sheet's footnote)
     cover: str = "open"
     mortar: bool = False
     machine_gun: bool = False
@@ -345,9 +355,18 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
         )
     if s.firer_is_vehicle and s.firer_is_infantry_detachment:
         raise UsageError("the firer cannot be both a vehicle and an infantry detachment")
-    if s.enemy_infantry_near_vehicle and not s.firer_is_vehicle:
+    if (s.enemy_infantry_near_vehicle or s.screened) and not s.firer_is_vehicle:
         raise UsageError(
-            "--enemy-infantry-near applies only to a firing vehicle (add --firer-vehicle)"
+            "--enemy-infantry-near and --screened apply only to a firing vehicle (add "
+            "--firer-vehicle)"
+        )
+    # a vehicle firing at infantry within 12" has that enemy infantry near it
+    close = s.range_inches <= tables.firing_modifiers.close_range.inches
+    target_is_near = close and target in tables.casualty_roll.targets
+    if s.screened and not (s.enemy_infantry_near_vehicle or target_is_near):
+        raise UsageError(
+            "--screened drops the -1 for enemy infantry near the firing vehicle: give it with "
+            '--enemy-infantry-near, or for a target of infantry within 12"'
         )
     penetrates: bool | None = None  # None: not a vehicle target
     if target == "vehicle":
@@ -381,9 +400,10 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
         applied.append(AppliedModifier(mods.smoke.text, mods.smoke.value))
     if s.range_inches <= mods.close_range.inches:
         applied.append(AppliedModifier(mods.close_range_bonus.text, mods.close_range_bonus.value))
-    if s.enemy_infantry_near_vehicle:
+    if s.firer_is_vehicle and not s.screened and (s.enemy_infantry_near_vehicle or target_is_near):
         modifier = mods.enemy_infantry_near_vehicle
-        applied.append(AppliedModifier(modifier.text, modifier.value))
+        text = modifier.text + ("" if s.enemy_infantry_near_vehicle else " (the target)")
+        applied.append(AppliedModifier(text, modifier.value))
     if s.morale_markers:
         modifier = mods.per_morale_marker
         applied.append(
