@@ -658,3 +658,13 @@ def test_a_vehicle_firing_at_infantry_within_12_inches_has_that_infantry_near_it
     assert odds.shoot(target="infantry", range_inches=5).details["needs"] == 4  # not a vehicle
     said = odds.shoot(target="infantry", range_inches=5, firer_is_vehicle=True).reasons[1]
     assert "(the target)" in said.because
+
+
+def test_a_moving_infantry_detachment_is_told_why_it_takes_no_penalty() -> None:
+    """Sheet 003: -2 for a firer that moved, unless it is an infantry detachment."""
+    moved = odds.shoot(target="infantry", range_inches=20, firer_moved=True)
+    detachment = odds.shoot(
+        target="infantry", range_inches=20, firer_moved=True, firer_is_infantry_detachment=True
+    )
+    assert (moved.details["needs"], detachment.details["needs"]) == (7, 5)
+    assert "infantry detachment: no penalty" in detachment.reasons[1].because

@@ -221,6 +221,8 @@ def shoot(
         [f"base {plan.base_needs}+ (published rule, as reviews report it)"]
         + [f"{m.text.lower()} {m.value:+d}" for m in plan.modifiers]
     )
+    if firer_moved and firer_is_infantry_detachment:
+        because += ", moved but an infantry detachment: no penalty (sheet)"
     raw = plan.base_needs - plan.modifier_total
     natural = tables.natural_rolls
     if raw > plan.needs:
