@@ -13,6 +13,7 @@ from test_game_rules import new_game, only, place
 
 from kriegsspiel.core.dice import Dist
 from kriegsspiel.core.procedure import RandomDice
+from kriegsspiel.core.report import OddsReport
 from kriegsspiel.core.table import Table
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.assault import (
@@ -53,26 +54,33 @@ def _weapons_at_contact(game: BoltActionGame, shooter: UnitState) -> list[str]:
     return [f"{name}:{count}" for name, count in carried.items()]
 
 
+def _five_stand_and_fire(game: BoltActionGame, attacker_mode: str) -> OddsReport:
+    """Five of the defenders (unit 10) left, and the odds of unit 1 assaulting them in
+    ``attacker_mode`` as they stand and fire with the weapons they carry."""
+    attackers, defenders = game.units[1], game.units[10]
+    for model in defenders.models[5:]:  # five defenders: the fight is no foregone conclusion
+        model.alive = False
+    return assault_odds(
+        "konflikt47",
+        attackers=len(attackers.alive_models),
+        attacker_quality=attackers.quality,
+        attacker_assault_weapons=_assault_weapons(game, attackers),
+        attacker_mode=attacker_mode,
+        defenders=len(defenders.alive_models),
+        defender_quality=defenders.quality,
+        defender_assault_weapons=_assault_weapons(game, defenders),
+        defender_mode="stand-and-fire",
+        defender_weapons=_weapons_at_contact(game, defenders),
+    )
+
+
 def test_the_odds_of_standing_and_firing_match_the_game_playing_it() -> None:
     """Monte Carlo of the game's own assault (the assaulters close in, the defenders stand
     and fire at point blank, the half-strength check, then the fight) against the exact
     odds: the chance the assault is stopped by the fire, and the chance it wins."""
     base = _face_off()
     attackers, defenders = base.units[1], base.units[10]
-    for model in defenders.models[5:]:  # five defenders: the fight is no foregone conclusion
-        model.alive = False
-    odds = assault_odds(
-        "konflikt47",
-        attackers=len(attackers.alive_models),
-        attacker_quality=attackers.quality,
-        attacker_assault_weapons=_assault_weapons(base, attackers),
-        attacker_mode="point-blank",
-        defenders=len(defenders.alive_models),
-        defender_quality=defenders.quality,
-        defender_assault_weapons=_assault_weapons(base, defenders),
-        defender_mode="stand-and-fire",
-        defender_weapons=_weapons_at_contact(base, defenders),
-    )
+    odds = _five_stand_and_fire(base, "point-blank")
     trials, stopped, won = 1500, 0, 0
     for seed in range(trials):
         game = base.clone()
@@ -219,19 +227,7 @@ def test_the_ai_weighs_standing_fire_as_the_odds_do_where_the_assault_ends() -> 
 
     game = _face_off(8.0)
     attackers, defenders = game.units[1], game.units[10]
-    for model in defenders.models[5:]:
-        model.alive = False
-    odds = assault_odds(
-        "konflikt47",
-        attackers=len(attackers.alive_models),
-        attacker_quality=attackers.quality,
-        attacker_assault_weapons=_assault_weapons(game, attackers),
-        defenders=len(defenders.alive_models),
-        defender_quality=defenders.quality,
-        defender_assault_weapons=_assault_weapons(game, defenders),
-        defender_mode="stand-and-fire",
-        defender_weapons=_weapons_at_contact(game, defenders),
-    )
+    odds = _five_stand_and_fire(game, "hand-to-hand")
     p_ai = TacticalPlayer()._through_fire(game, attackers, defenders, "hand-to-hand")
     assert p_ai is not None
     assert abs(p_ai - float(odds.probabilities["p_attacker_wins"])) < 1e-9
