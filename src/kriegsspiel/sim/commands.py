@@ -129,6 +129,8 @@ def run_one(
     options: RunOptions,
     store: Store | None,
     label: str,
+    *,
+    keep_winners: bool = False,
 ) -> Evaluation:
     """One evaluation with a progress bar; Ctrl-C says where the finished games are.
 
@@ -147,6 +149,7 @@ def run_one(
                 store=store,
                 precision=options.precision,
                 progress=progress,
+                keep_winners=keep_winners,
             )
     except KeyboardInterrupt:
         where = f"stored in {store.path}" if store else "not stored (--no-store)"
@@ -252,6 +255,7 @@ def run_sweep(
 
     ``games`` and ``seed`` left as None take the sweep file's values.
     """
+    from kriegsspiel.sim.compare import compare, from_the_other_side
     from kriegsspiel.sim.sweep import column_names, load_sweep, played, row_names, same_list
 
     sweep = load_sweep(path)
@@ -262,6 +266,9 @@ def run_sweep(
     rows, columns = row_names(sweep), column_names(sweep)
     cells: list[list[dict[str, Any] | None]] = []
     evaluated: dict[Matchup, dict[str, Any]] = {}  # each matchup's tally, to read its mirror
+    # each matchup's winners game by game, and each cell's read from its row's side
+    winners: dict[Matchup, bytes] = {}
+    cell_winners: dict[tuple[int, int], bytes] = {}
     to_play = len(played(sweep))
     games_played = games_reused = 0
     # one set of workers plays every cell: what they work out in one, they know in the next
@@ -282,13 +289,17 @@ def run_sweep(
                     )
                     wins, mirrored = mirror["army_b_wins"], True
                     body = mirror
+                    cell_winners[r, c] = from_the_other_side(winners[matchup.mirrored()])
                 else:
                     count = f"({len(evaluated) + 1}/{to_play}) {label}"
-                    result = run_one(matchup, games, seed, pool, options, store, count)
+                    result = run_one(
+                        matchup, games, seed, pool, options, store, count, keep_winners=True
+                    )
                     games_played += result.played
                     games_reused += result.reused
                     body = evaluated[matchup] = result.tally.to_json()
                     wins, mirrored = body["army_a_wins"], False
+                    winners[matchup] = cell_winners[r, c] = bytes(result.tally.winners or b"")
                 cells[-1].append(
                     {
                         **wins,
@@ -297,13 +308,32 @@ def run_sweep(
                         "mirrored": mirrored,
                     }
                 )
+    changes = [
+        {
+            "variant": compared.name,
+            "row": rows[compared.row],
+            "list": rows[compared.base],
+            "points_added": compared.points,
+            "against": [
+                None
+                if (compared.base, c) not in cell_winners or (compared.row, c) not in cell_winners
+                else compare(
+                    cell_winners[compared.base, c], cell_winners[compared.row, c]
+                ).to_json()
+                for c in range(len(columns))
+            ],
+        }
+        for compared in sweep.compared
+    ]
     # the table first: a heat map that cannot be written must not take the results with it
     if as_json:
         data = {"sweep": sweep.name, "games": games, "seed": seed, "rows": rows,
-                "columns": columns, "cells": cells}  # fmt: skip
+                "columns": columns, "cells": cells, "variants": changes}  # fmt: skip
         print(json.dumps(data, indent=2))
     else:
         _print_sweep_table(sweep.name, games, rows, columns, cells)
+        if changes:
+            _print_variant_changes(columns, changes)
         kept = f"; stored in {options.results}" if options.results else ""
         Console(highlight=False).print(
             f"Games: {games_played} played, {games_reused} from the results store{kept}.",
@@ -315,6 +345,46 @@ def run_sweep(
         plot_heatmap(rows, columns, cells, sweep.name, plot)
         if not as_json:
             Console(highlight=False).print(f"Heat map written to {plot}.", markup=False)
+
+
+def _print_variant_changes(columns: list[str], changes: list[dict[str, Any]]) -> None:
+    """Each variant against its own list: the change in the list's win and loss rates."""
+    from rich.table import Table
+
+    def told(change: dict[str, Any]) -> str:
+        mark = " *" if change["clear"] else ""
+        return (
+            f"{change['change'] * 100:+.0f} ({change['low'] * 100:+.0f} to "
+            f"{change['high'] * 100:+.0f}){mark}"
+        )
+
+    table = Table(
+        title="What each variant changes: the list's win and loss rates, in percentage "
+        "points, game by game against the same seeds (95% interval)",
+        title_justify="left",
+    )
+    table.add_column("variant")
+    for name in columns:
+        table.add_column(f"v {name}", justify="right")
+    for variant in changes:
+        points = variant["points_added"]
+        added = "" if points is None else f", {points:+d} points"
+        table.add_row(
+            f"{variant['variant']}\n(against {variant['list']}{added})",
+            *(
+                "—"
+                if cell is None
+                else f"wins {told(cell['wins'])}\nlosses {told(cell['losses'])}\n"
+                f"{cell['wins']['pairs']} pairs of games"
+                for cell in variant["against"]
+            ),
+        )
+    Console(highlight=False).print(table)
+    Console(highlight=False).print(
+        "*: a clear change (its interval leaves out 0); without it, these games cannot tell "
+        "the variant from its list.",
+        markup=False,
+    )
 
 
 def _print_sweep_table(

@@ -83,6 +83,7 @@ def evaluate(
     progress: Progress | None = None,
     batch: int | None = None,
     pool: Workers | None = None,
+    keep_winners: bool = False,
 ) -> Evaluation:
     """Play (or read back) games ``0..games-1`` and tally them in order; stop early if asked.
 
@@ -93,9 +94,13 @@ def evaluate(
     ``pool``, if given, is where the games run (its size and scheduler take the place of
     ``workers`` and ``scheduler``), kept open by the caller for the next evaluation: a
     sweep's cells share one, so its workers' warm-up is paid once, not once a cell.
+
+    ``keep_winners`` keeps each game's winner in the tally, in game order (one byte a game:
+    memory then grows with the games), for comparing two runs game by game.
     """
     progress = progress or Progress()
-    result = Evaluation(matchup, run_seed, games, Tally(), precision=precision)
+    tally = Tally(winners=bytearray() if keep_winners else None)
+    result = Evaluation(matchup, run_seed, games, tally, precision=precision)
     stored = 0  # games of this run already in the store (not to be played again)
     if store is not None:
         store.register(matchup)

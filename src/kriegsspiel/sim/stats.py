@@ -92,3 +92,70 @@ class Running:
     def spread(self) -> Spread:
         sd = math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else 0.0
         return Spread(self.mean, sd)
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """How much a rate changed between two runs of the same games, paired game by game,
+    with its 95% interval: ``change`` is the second rate less the first."""
+
+    change: float
+    low: float
+    high: float
+    pairs: int
+
+    @property
+    def clear(self) -> bool:
+        """Does the interval leave out no change at all?"""
+        return self.low > 0 or self.high < 0
+
+    def to_json(self) -> dict[str, float | int | bool]:
+        return {
+            "change": self.change,
+            "low": self.low,
+            "high": self.high,
+            "pairs": self.pairs,
+            "clear": self.clear,
+        }
+
+
+def paired_difference(both: int, first_only: int, second_only: int, neither: int) -> Difference:
+    """The change from the first rate to the second over pairs of games, with Newcombe's
+    (1998) interval for paired proportions (his method 10): each rate's Wilson interval,
+    combined with the correlation of the pairs.
+
+    The counts are pairs in which the outcome happened in both games, in the first only,
+    in the second only, or in neither. Pairing (the same seed in both games of a pair) makes
+    the interval narrower than comparing the two rates as if independent, whenever the
+    pairs' outcomes go together.
+    """
+    counts = (both, first_only, second_only, neither)
+    if min(counts) < 0:
+        raise ValueError(f"pair counts cannot be negative, got {counts}")
+    n = sum(counts)
+    if n == 0:
+        return Difference(0.0, -1.0, 1.0, 0)
+    first, second = wilson(both + first_only, n), wilson(both + second_only, n)
+    p1, p2 = first.rate, second.rate
+    change = p2 - p1
+    # the correlation of the pairs, as Newcombe corrects it (0 while it is small)
+    spread = (
+        (both + first_only)
+        * (second_only + neither)
+        * (both + second_only)
+        * (first_only + neither)
+    )
+    across = both * neither - first_only * second_only
+    if across > n / 2:
+        corrected = across - n / 2
+    elif across < 0:
+        corrected = float(across)
+    else:
+        corrected = 0.0
+    phi = corrected / math.sqrt(spread) if spread else 0.0
+    # (second less first: the second rate's room below it pairs with the first's above it)
+    down_2, up_1 = p2 - second.low, first.high - p1
+    up_2, down_1 = second.high - p2, p1 - first.low
+    low = change - math.sqrt(max(0.0, down_2**2 - 2 * phi * down_2 * up_1 + up_1**2))
+    high = change + math.sqrt(max(0.0, up_2**2 - 2 * phi * up_2 * down_1 + down_1**2))
+    return Difference(change, max(-1.0, min(low, change)), min(1.0, max(high, change)), n)

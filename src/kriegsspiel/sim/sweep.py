@@ -69,8 +69,23 @@ class SweepFile(Strict):
 
 
 @dataclass(frozen=True, slots=True)
+class Compared:
+    """A variant's row and the row of the list it was made from, to be compared cell by
+    cell; ``points`` is what the swap added to the list (None if a list gives no points)."""
+
+    name: str
+    row: int
+    base: int
+    points: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class Sweep:
-    """A checked sweep: its rows and columns as army sources, and a matchup per cell."""
+    """A checked sweep: its rows and columns as army sources, and a matchup per cell.
+
+    Every variant's own list is a row too (added after ``lists`` if they leave it out), so
+    each variant is compared with it: ``compared``.
+    """
 
     name: str
     games: int
@@ -78,6 +93,7 @@ class Sweep:
     rows: tuple[Source, ...]
     columns: tuple[Source, ...]
     cells: tuple[tuple[Matchup, ...], ...]
+    compared: tuple[Compared, ...] = ()
 
 
 def sample_sweeps() -> list[Path]:
@@ -125,10 +141,18 @@ def load_sweep(given: str) -> Sweep:
             raise field_at(*loc)(str(exc)) from None
 
     rows = [army(name, "lists", i) for i, name in enumerate(spec.lists)]
+    originals = [army(v.list, "variants", n, "list") for n, v in enumerate(spec.variants)]
+    for original in originals:  # a variant is compared with its own list: a row too
+        if not any(same_list(original, row) for row in rows):
+            rows.append(original)
     swapped: dict[Source, tuple[int, int]] = {}  # a variant's list: its number, the unit's
-    for number, variant in enumerate(spec.variants):
-        original = army(variant.list, "variants", number, "list")
+    compared: list[Compared] = []
+    for number, (variant, original) in enumerate(zip(spec.variants, originals, strict=True)):
         row, unit = _swap(original, variant, field_at("variants", number, "replace"))
+        its_list = next(i for i, r in enumerate(rows) if same_list(original, r))
+        before, after = _points(original), _points(row)
+        added = None if before is None or after is None else after - before
+        compared.append(Compared(variant.name, len(rows), its_list, added))
         rows.append(row)
         swapped[row] = (number, unit)
     columns = [army(name, "against", i) for i, name in enumerate(spec.against)]
@@ -145,7 +169,16 @@ def load_sweep(given: str) -> Sweep:
                 if at is None or exc.path != matchup.armies[0].label:
                     raise
                 raise _in_the_sweep(exc, str(path), text, *at) from None
-    return Sweep(spec.name, spec.games, spec.seed, tuple(rows), tuple(columns), cells)
+    return Sweep(
+        spec.name, spec.games, spec.seed, tuple(rows), tuple(columns), cells, tuple(compared)
+    )
+
+
+def _points(source: Source) -> int | None:
+    """The points an army list gives for itself (None if it gives none)."""
+    data = yaml.safe_load(source.text)
+    points = data.get("points") if isinstance(data, dict) else None
+    return points if isinstance(points, int) else None
 
 
 def _in_the_sweep(

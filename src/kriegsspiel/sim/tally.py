@@ -11,6 +11,7 @@ from kriegsspiel.sim.outcome import GameOutcome
 from kriegsspiel.sim.stats import Running, wilson, within_precision
 
 SURPRISES_KEPT = 5
+WINNERS = ("A", "draw", "B")  # a game's winner, by its code in Tally.winners
 
 
 @dataclass(slots=True)
@@ -43,10 +44,15 @@ class Tally:
     best: dict[str, list[tuple[int, int, int, bool, int, int]]] = field(
         default_factory=lambda: {"A": [], "B": [], "draw": []}
     )
+    # each game's winner in game order, by its place in WINNERS (one byte a game), kept only
+    # when asked for: a sweep pairs a variant's games with its list's by them
+    winners: bytearray | None = None
 
     def add(self, game: GameOutcome) -> None:
         self.games += 1
         self.wins[game.winner] += 1
+        if self.winners is not None:
+            self.winners.append(WINNERS.index(game.winner))
         side = 1 if game.swapped else 0
         self.games_on_side[side] += 1
         self.a_wins_on_side[side] += game.winner == "A"

@@ -1,0 +1,55 @@
+"""A variant against its list: how swapping one unit changes the list's wins and losses.
+
+The variant's cell and its list's cell of a sweep are played with the same seeds, so game
+*i* of one and game *i* of the other start from the same dice and the same sides: they are
+compared pair by pair (:func:`~kriegsspiel.sim.stats.paired_difference`), which is both
+honest and narrower than setting two independent intervals side by side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from kriegsspiel.sim.stats import Difference, paired_difference
+from kriegsspiel.sim.tally import WINNERS
+
+WIN, DRAW, LOSS = (WINNERS.index(w) for w in ("A", "draw", "B"))  # of the row's list (army A)
+
+
+def from_the_other_side(winners: bytes) -> bytes:
+    """A run's winners read with the armies the other way round (a sweep's mirrored cell)."""
+    return bytes(LOSS if w == WIN else WIN if w == LOSS else w for w in winners)
+
+
+def paired_change(base: bytes, variant: bytes, outcome: int) -> Difference:
+    """How the rate of ``outcome`` (a code of WINNERS) changes from ``base``'s games to
+    ``variant``'s, over the games both have (the first of each, pair by pair)."""
+    both = base_only = variant_only = neither = 0
+    for b, v in zip(base, variant, strict=False):
+        if b == outcome:
+            if v == outcome:
+                both += 1
+            else:
+                base_only += 1
+        elif v == outcome:
+            variant_only += 1
+        else:
+            neither += 1
+    return paired_difference(both, base_only, variant_only, neither)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What a variant changes against one opponent: its list's wins and its losses."""
+
+    wins: Difference
+    losses: Difference
+
+    def to_json(self) -> dict[str, Any]:
+        return {"wins": self.wins.to_json(), "losses": self.losses.to_json()}
+
+
+def compare(base: bytes, variant: bytes) -> Change:
+    """The change in the row's win and loss rates from ``base``'s games to ``variant``'s."""
+    return Change(paired_change(base, variant, WIN), paired_change(base, variant, LOSS))
