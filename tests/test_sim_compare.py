@@ -153,3 +153,26 @@ def test_a_variants_list_left_out_of_the_rows_is_added_and_read_from_its_mirror(
     # the list's wins against B are B's losses in B's own games: read the right way round
     assert against_b["wins"]["change"] == pytest.approx(swapped_v_b["rate"] - a_v_b["rate"])
     assert a_v_b["rate"] != b_v_a["rate"]  # (read the wrong way round, the test would fail)
+
+
+def test_a_sweeps_picture_shows_each_variants_changes_beside_the_heat_map(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import kriegsspiel.render.plots as plots
+
+    drawn: list[object] = []
+    monkeypatch.setattr(plots, "_save", lambda fig, path: drawn.append(fig))
+    change = compare(bytes([WIN, LOSS, WIN, LOSS]), bytes([WIN, WIN, WIN, LOSS])).to_json()
+    cell = {"rate": 0.5, "low": 0.2, "high": 0.8}
+    variant = {"variant": "riflemen", "against": [change, None]}
+    plots.plot_heatmap(["a", "a'"], ["b", "a"], [[cell, None], [cell, cell]], "t", "x.png")
+    plots.plot_heatmap(["a", "a'"], ["b", "a"], [[cell, None], [cell, cell]], "t", "x.png",
+                       [variant])  # fmt: skip
+    alone, beside = drawn
+    assert [ax.get_title() for ax in alone.axes[:1]] == ["t"]  # (and its colour bar)
+    changes = beside.axes[1]
+    assert changes.get_title() == "What each variant changes"
+    assert [t.get_text() for t in changes.get_yticklabels()] == ["riflemen\nv b"]
+    # the wins' point and interval, in percentage points: +25 (one pair in four turned)
+    (wins_line, *_), *_ = changes.containers
+    assert wins_line.get_xdata()[0] == pytest.approx(25.0)

@@ -65,10 +65,25 @@ def plot_heatmap(
     cells: Sequence[Sequence[dict[str, Any] | None]],
     title: str,
     path: str,
+    changes: Sequence[dict[str, Any]] = (),
 ) -> None:
-    """A sweep: the row list's win rate against each column list, with its interval in the cell."""
+    """A sweep: the row list's win rate against each column list, with its interval in the
+    cell; beside it, when the sweep has variants, what each changes (:func:`_plot_changes`)."""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(2.2 + 2.0 * len(columns), 1.4 + 0.8 * len(rows)))
+    pairs = [
+        (variant["variant"], column, change)
+        for variant in changes
+        for column, change in zip(columns, variant["against"], strict=True)
+        if change is not None
+    ]
+    width, height = 2.2 + 2.0 * len(columns), 1.4 + 0.8 * len(rows)
+    if pairs:
+        fig, (ax, right) = plt.subplots(
+            1, 2, figsize=(width + 5.5, max(height, 1.6 + 0.7 * len(pairs)))
+        )
+        _plot_changes(right, pairs)
+    else:
+        fig, ax = plt.subplots(figsize=(width, height))
     values = [[c["rate"] if c else float("nan") for c in row] for row in cells]
     image = ax.imshow(values, cmap="RdBu", vmin=0, vmax=1, aspect="auto")
     ax.set_xticks(range(len(columns)), columns, rotation=20, ha="right", fontsize=8)
@@ -84,3 +99,29 @@ def plot_heatmap(
     fig.colorbar(image, ax=ax, label="win probability of the row's list")
     ax.set_title(title)
     _save(fig, path)
+
+
+def _plot_changes(ax: Any, pairs: Sequence[tuple[str, str, dict[str, Any]]]) -> None:
+    """Each variant against its list, opponent by opponent: the change in the list's win
+    rate and in its loss rate, with their paired 95% intervals, about a line at no change."""
+    for y, (_, _, change) in enumerate(pairs):
+        for offset, (key, colour) in ((-0.12, ("wins", "#4477aa")), (0.12, ("losses", "#cc6677"))):
+            d = change[key]
+            ax.errorbar(
+                d["change"] * 100,
+                y + offset,
+                xerr=[[(d["change"] - d["low"]) * 100], [(d["high"] - d["change"]) * 100]],
+                fmt="o",
+                color=colour,
+                capsize=4,
+                label=key if y == 0 else None,
+            )
+    ax.axvline(0, color="#444444", linewidth=1)
+    ax.set_yticks(
+        range(len(pairs)), [f"{name}\nv {column}" for name, column, _ in pairs], fontsize=8
+    )
+    ax.yaxis.tick_right()  # (clear of the heat map's colour bar on the left)
+    ax.set_ylim(len(pairs) - 0.5, -0.5)
+    ax.set_xlabel("change from its list, percentage points (95% paired interval)")
+    ax.set_title("What each variant changes")
+    ax.legend(loc="best", fontsize=8)

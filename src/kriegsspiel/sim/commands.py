@@ -342,7 +342,7 @@ def run_sweep(
     if plot:
         from kriegsspiel.render.plots import plot_heatmap
 
-        plot_heatmap(rows, columns, cells, sweep.name, plot)
+        plot_heatmap(rows, columns, cells, sweep.name, plot, changes)
         if not as_json:
             Console(highlight=False).print(f"Heat map written to {plot}.", markup=False)
 
