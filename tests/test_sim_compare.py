@@ -12,8 +12,11 @@ from conftest import run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kriegsspiel.sim.compare import LOSS, WIN, compare, from_the_other_side, paired_change
+from kriegsspiel.sim.compare import LOSS, WIN, compare, paired_change
+from kriegsspiel.sim.matchup import Matchup
+from kriegsspiel.sim.runner import evaluate
 from kriegsspiel.sim.stats import paired_difference
+from kriegsspiel.sim.sweep import load_sweep
 
 DATA = Path(__file__).parent / "data" / "sim"
 
@@ -34,12 +37,16 @@ pair_counts = st.tuples(*[st.integers(0, 60)] * 4)
 
 
 @given(pair_counts)
-def test_the_interval_holds_the_change_and_stays_within_minus_one_and_one(
+def test_the_interval_holds_the_change_narrows_with_more_pairs_and_turns_with_them(
     counts: tuple[int, int, int, int],
 ) -> None:
     both, first, second, neither = counts
     d = paired_difference(both, first, second, neither)
-    assert -1.0 <= d.low <= d.change <= d.high <= 1.0
+    if d.pairs:  # (strictly: the bounds are kept to the change only against rounding)
+        assert -1.0 <= d.low < d.change < d.high <= 1.0
+        more = paired_difference(4 * both, 4 * first, 4 * second, 4 * neither)
+        assert more.change == pytest.approx(d.change)
+        assert more.high - more.low < d.high - d.low
     # the other way round: the same interval, its sign turned
     back = paired_difference(both, second, first, neither)
     assert back.change == pytest.approx(-d.change, abs=1e-12)
@@ -93,15 +100,60 @@ def test_the_interval_covers_the_true_change_95_times_in_100(
     assert 0.93 <= covered <= 0.985
 
 
-def test_games_are_paired_by_their_number_and_the_other_side_swaps_wins_and_losses() -> None:
+def test_games_are_paired_by_their_number() -> None:
     draw = 1
-    base = bytes([WIN, WIN, LOSS, draw, LOSS, WIN])
-    variant = bytes([WIN, LOSS, WIN, WIN, LOSS, draw, WIN])  # a 7th game: no pair, not read
+    base = bytes([WIN, WIN, WIN, LOSS, LOSS, draw])
+    variant = bytes([WIN, WIN, LOSS, WIN, draw, LOSS, WIN])  # a 7th game: no pair, not read
     wins = paired_change(base, variant, WIN)
-    assert wins == paired_difference(1, 2, 2, 1)
-    assert paired_change(base, variant, LOSS) == paired_difference(1, 1, 1, 3)
+    assert wins == paired_difference(2, 1, 1, 2)
+    assert paired_change(base, variant, LOSS) == paired_difference(0, 2, 2, 2)
+    # paired out of order, the same games would give other counts
+    assert paired_change(base, variant[::-1], WIN) != wins
+    assert paired_change(base, bytes(sorted(variant)), WIN) != wins
     assert compare(base, variant).wins == wins
-    assert from_the_other_side(base) == bytes([LOSS, LOSS, WIN, draw, WIN, LOSS])
+
+
+def test_an_evaluation_keeps_no_winners_unless_asked() -> None:
+    matchup = load_sweep(str(DATA / "sweep.yaml")).cells[0][0]
+    assert evaluate(matchup, 4, 3).tally.winners is None
+    kept = evaluate(matchup, 4, 3, keep_winners=True).tally.winners
+    assert kept is not None and len(kept) == 4
+
+
+def _winners(matchup: Matchup, games: int, seed: int, precision: float | None) -> bytes:
+    """One cell's games, winner by winner, as an evaluation of its own finds them."""
+    found = evaluate(matchup, games, seed, precision=precision, keep_winners=True)
+    return bytes(found.tally.winners or b"")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--workers", "2", "--no-store"],
+        ["--workers", "1", "--results", "r.sqlite"],  # run twice: read back the second time
+        ["--workers", "1", "--no-store", "--precision", "0.15"],  # cells of other lengths
+    ],
+)
+def test_a_sweep_pairs_each_variants_games_with_its_lists_game_by_game(
+    tmp_path: Path, options: list[str]
+) -> None:
+    """The sweep's changes are exactly the paired intervals of the two cells' games, taken
+    game by game: however the games were played, read back or stopped."""
+    games = 200 if "--precision" in options else 24
+    args = ["sweep", str(DATA / "sweep.yaml"), "--games", str(games), "--json", *options]
+    for _ in range(2 if "--results" in options else 1):
+        done = run_cli(*args, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        data = json.loads(done.stdout)
+        sweep = load_sweep(str(DATA / "sweep.yaml"))
+        precision = 0.15 if "--precision" in options else None
+        base = _winners(sweep.cells[0][0], games, 3, precision)
+        variant = _winners(sweep.cells[1][0], games, 3, precision)
+        ((change,),) = [v["against"] for v in data["variants"]]
+        assert change == compare(base, variant).to_json()
+        assert change["wins"]["pairs"] == min(len(base), len(variant))
+        if precision is not None:
+            assert len(base) != len(variant)  # (so the pairs stop with the shorter cell)
 
 
 def test_a_sweep_compares_each_variant_with_its_list_game_by_game(tmp_path: Path) -> None:
@@ -125,11 +177,13 @@ def test_a_sweep_compares_each_variant_with_its_list_game_by_game(tmp_path: Path
     assert "(against Grenadier Patrol, -10 points)" in said
 
 
-def test_a_variants_list_left_out_of_the_rows_is_added_and_read_from_its_mirror(
+def test_a_variants_list_left_out_of_the_rows_is_added_and_played_from_its_own_side(
     tmp_path: Path,
 ) -> None:
     """The variant's own list is only a column here: it becomes a row, and its cell against
-    the other patrol is the mirror of that patrol's, read from the other side."""
+    the other patrol is played from its own side (as the variant's is: each pair of games
+    starts from the same seed on the same sides), though the table reaches it after the
+    other patrol's cell against it, which is then read from it as its mirror."""
     text = (DATA / "sweep.yaml").read_text()
     text = text.replace("lists: [patrol-a.yaml]", "lists: [patrol-b.yaml]")
     text = text.replace("against: [patrol-b.yaml]", "against: [patrol-b.yaml, patrol-a.yaml]")
@@ -146,13 +200,31 @@ def test_a_variants_list_left_out_of_the_rows_is_added_and_read_from_its_mirror(
         "Grenadier Patrol (riflemen for the MMG)",
     ]
     (_, b_v_a), (a_v_b, _), (swapped_v_b, swapped_v_a) = data["cells"]
-    assert a_v_b["mirrored"] and not swapped_v_b["mirrored"] and not swapped_v_a["mirrored"]
+    assert b_v_a["mirrored"] and not a_v_b["mirrored"]
+    assert not swapped_v_b["mirrored"] and not swapped_v_a["mirrored"]
+    assert "the games of Grenadier Patrol v Rifle Patrol, from the other side" in " ".join(
+        done.stderr.split()
+    )
     (variant,) = data["variants"]
     against_b, against_a = variant["against"]
     assert against_a is None  # its list against itself was not played: nothing to pair with
-    # the list's wins against B are B's losses in B's own games: read the right way round
+    sweep = load_sweep(str(tmp_path / "sweep.yaml"))
+    base = _winners(sweep.cells[1][0], 10, 5, None)  # A v B, played from A's side
+    swapped = _winners(sweep.cells[2][0], 10, 5, None)
+    assert against_b == compare(base, swapped).to_json()
     assert against_b["wins"]["change"] == pytest.approx(swapped_v_b["rate"] - a_v_b["rate"])
-    assert a_v_b["rate"] != b_v_a["rate"]  # (read the wrong way round, the test would fail)
+
+
+def test_variants_of_one_name_are_refused_at_the_sweeps_line(tmp_path: Path) -> None:
+    text = (DATA / "sweep.yaml").read_text()
+    start, end = text.index("  - name: riflemen for the MMG"), text.index("against:")
+    (tmp_path / "sweep.yaml").write_text(text[:end] + text[start:end] + text[end:])
+    for name in ("patrol-a.yaml", "patrol-b.yaml", "skirmish.yaml"):
+        (tmp_path / name).write_text((DATA / name).read_text())
+    done = run_cli("sweep", "sweep.yaml", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert "'riflemen for the MMG' is given to more than one" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_a_sweeps_picture_shows_each_variants_changes_beside_the_heat_map(
@@ -164,7 +236,7 @@ def test_a_sweeps_picture_shows_each_variants_changes_beside_the_heat_map(
     monkeypatch.setattr(plots, "_save", lambda fig, path: drawn.append(fig))
     change = compare(bytes([WIN, LOSS, WIN, LOSS]), bytes([WIN, WIN, WIN, LOSS])).to_json()
     cell = {"rate": 0.5, "low": 0.2, "high": 0.8}
-    variant = {"variant": "riflemen", "against": [change, None]}
+    variant = {"variant": "riflemen", "list": "a", "against": [change, None]}
     plots.plot_heatmap(["a", "a'"], ["b", "a"], [[cell, None], [cell, cell]], "t", "x.png")
     plots.plot_heatmap(["a", "a'"], ["b", "a"], [[cell, None], [cell, cell]], "t", "x.png",
                        [variant])  # fmt: skip
@@ -172,7 +244,7 @@ def test_a_sweeps_picture_shows_each_variants_changes_beside_the_heat_map(
     assert [ax.get_title() for ax in alone.axes[:1]] == ["t"]  # (and its colour bar)
     changes = beside.axes[1]
     assert changes.get_title() == "What each variant changes"
-    assert [t.get_text() for t in changes.get_yticklabels()] == ["riflemen\nv b"]
+    assert [t.get_text() for t in changes.get_yticklabels()] == ["riflemen (a)\nv b"]
     # the wins' point and interval, in percentage points: +25 (one pair in four turned)
     (wins_line, *_), *_ = changes.containers
     assert wins_line.get_xdata()[0] == pytest.approx(25.0)

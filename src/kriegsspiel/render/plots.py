@@ -71,7 +71,7 @@ def plot_heatmap(
     cell; beside it, when the sweep has variants, what each changes (:func:`_plot_changes`)."""
     plt = _pyplot()
     pairs = [
-        (variant["variant"], column, change)
+        (f"{variant['variant']} ({variant['list']})", column, change)
         for variant in changes
         for column, change in zip(columns, variant["against"], strict=True)
         if change is not None

@@ -255,8 +255,15 @@ def run_sweep(
 
     ``games`` and ``seed`` left as None take the sweep file's values.
     """
-    from kriegsspiel.sim.compare import compare, from_the_other_side
-    from kriegsspiel.sim.sweep import column_names, load_sweep, played, row_names, same_list
+    from kriegsspiel.sim.compare import compare
+    from kriegsspiel.sim.sweep import (
+        column_names,
+        evaluation_order,
+        load_sweep,
+        played,
+        read_from_mirror,
+        row_names,
+    )
 
     sweep = load_sweep(path)
     games = sweep.games if games is None else games
@@ -264,50 +271,45 @@ def run_sweep(
     options.check(games)
     check_plot(plot)
     rows, columns = row_names(sweep), column_names(sweep)
-    cells: list[list[dict[str, Any] | None]] = []
+    found: dict[tuple[int, int], dict[str, Any]] = {}  # each cell evaluated, by (row, column)
     evaluated: dict[Matchup, dict[str, Any]] = {}  # each matchup's tally, to read its mirror
-    # each matchup's winners game by game, and each cell's read from its row's side
-    winners: dict[Matchup, bytes] = {}
+    # each cell's winners game by game, kept when a variant is to be compared with its list
     cell_winners: dict[tuple[int, int], bytes] = {}
+    keep = bool(sweep.compared)
     to_play = len(played(sweep))
     games_played = games_reused = 0
     # one set of workers plays every cell: what they work out in one, they know in the next
     with open_store(options.results) as store, options.pool() as pool:
-        for r, line in enumerate(sweep.cells):
-            cells.append([])
-            for c, matchup in enumerate(line):
-                if same_list(sweep.rows[r], sweep.columns[c]):
-                    cells[-1].append(None)  # a list against itself tells nothing
-                    continue
-                label = f"{rows[r]} v {columns[c]}"
-                mirror = evaluated.get(matchup.mirrored())
-                if mirror is not None:
-                    # B v A is A v B from the other side: the same games, read the other way
-                    ERR.print(
-                        f"{label}: the games of {columns[c]} v {rows[r]}, from the other side.",
-                        markup=False,
-                    )
-                    wins, mirrored = mirror["army_b_wins"], True
-                    body = mirror
-                    cell_winners[r, c] = from_the_other_side(winners[matchup.mirrored()])
-                else:
-                    count = f"({len(evaluated) + 1}/{to_play}) {label}"
-                    result = run_one(
-                        matchup, games, seed, pool, options, store, count, keep_winners=True
-                    )
-                    games_played += result.played
-                    games_reused += result.reused
-                    body = evaluated[matchup] = result.tally.to_json()
-                    wins, mirrored = body["army_a_wins"], False
-                    winners[matchup] = cell_winners[r, c] = bytes(result.tally.winners or b"")
-                cells[-1].append(
-                    {
-                        **wins,
-                        "draws": body["draws"]["rate"],
-                        "games": body["games"],
-                        "mirrored": mirrored,
-                    }
+        for r, c in evaluation_order(sweep):
+            matchup = sweep.cells[r][c]
+            label = f"{rows[r]} v {columns[c]}"
+            if read_from_mirror(sweep, (r, c), set(evaluated)):
+                # B v A is A v B from the other side: the same games, read the other way
+                ERR.print(
+                    f"{label}: the games of {columns[c]} v {rows[r]}, from the other side.",
+                    markup=False,
                 )
+                body = evaluated[matchup.mirrored()]  # (never a cell a variant is paired with)
+                wins, mirrored = body["army_b_wins"], True
+            else:
+                count = f"({len(evaluated) + 1}/{to_play}) {label}"
+                result = run_one(
+                    matchup, games, seed, pool, options, store, count, keep_winners=keep
+                )
+                games_played += result.played
+                games_reused += result.reused
+                body = evaluated[matchup] = result.tally.to_json()
+                wins, mirrored = body["army_a_wins"], False
+                if keep:
+                    cell_winners[r, c] = bytes(result.tally.winners or b"")
+            found[r, c] = {
+                **wins,
+                "draws": body["draws"]["rate"],
+                "games": body["games"],
+                "mirrored": mirrored,
+            }
+    # (a list against itself tells nothing: no cell)
+    cells = [[found.get((r, c)) for c in range(len(columns))] for r in range(len(rows))]
     changes = [
         {
             "variant": compared.name,
@@ -351,12 +353,13 @@ def _print_variant_changes(columns: list[str], changes: list[dict[str, Any]]) ->
     """Each variant against its own list: the change in the list's win and loss rates."""
     from rich.table import Table
 
+    def signed(rate: float) -> str:
+        return f"{round(rate * 100):+d}"  # (rounded first: a small fall is "+0", not "-0")
+
     def told(change: dict[str, Any]) -> str:
         mark = " *" if change["clear"] else ""
-        return (
-            f"{change['change'] * 100:+.0f} ({change['low'] * 100:+.0f} to "
-            f"{change['high'] * 100:+.0f}){mark}"
-        )
+        low, high = signed(change["low"]), signed(change["high"])
+        return f"{signed(change['change'])} ({low} to {high}){mark}"
 
     table = Table(
         title="What each variant changes: the list's win and loss rates, in percentage "
@@ -372,7 +375,7 @@ def _print_variant_changes(columns: list[str], changes: list[dict[str, Any]]) ->
         table.add_row(
             f"{variant['variant']}\n(against {variant['list']}{added})",
             *(
-                "—"
+                "— (its own list)"
                 if cell is None
                 else f"wins {told(cell['wins'])}\nlosses {told(cell['losses'])}\n"
                 f"{cell['wins']['pairs']} pairs of games"
@@ -382,7 +385,8 @@ def _print_variant_changes(columns: list[str], changes: list[dict[str, Any]]) ->
     Console(highlight=False).print(table)
     Console(highlight=False).print(
         "*: a clear change (its interval leaves out 0); without it, these games cannot tell "
-        "the variant from its list.",
+        "the variant from its list. Each interval is right 95 times in 100: among many "
+        "variants and opponents, expect about one change in twenty to be marked by chance.",
         markup=False,
     )
 

@@ -1,8 +1,8 @@
 """A variant against its list: how swapping one unit changes the list's wins and losses.
 
-The variant's cell and its list's cell of a sweep are played with the same seeds, so game
-*i* of one and game *i* of the other start from the same dice and the same sides: they are
-compared pair by pair (:func:`~kriegsspiel.sim.stats.paired_difference`), which is both
+The variant's cell and its list's cell of a sweep are both played from the list's side with
+the same seeds, so game *i* of one and game *i* of the other start from the same dice and
+the same sides: they are compared pair by pair (:func:`~kriegsspiel.sim.stats.paired_difference`), which is both
 honest and narrower than setting two independent intervals side by side.
 """
 
@@ -15,11 +15,6 @@ from kriegsspiel.sim.stats import Difference, paired_difference
 from kriegsspiel.sim.tally import WINNERS
 
 WIN, DRAW, LOSS = (WINNERS.index(w) for w in ("A", "draw", "B"))  # of the row's list (army A)
-
-
-def from_the_other_side(winners: bytes) -> bytes:
-    """A run's winners read with the armies the other way round (a sweep's mirrored cell)."""
-    return bytes(LOSS if w == WIN else WIN if w == LOSS else w for w in winners)
 
 
 def paired_change(base: bytes, variant: bytes, outcome: int) -> Difference:

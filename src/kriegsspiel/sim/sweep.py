@@ -39,7 +39,8 @@ class Variant(Strict):
 
 
 class SweepFile(Strict):
-    """What a sweep file holds; rows are ``lists`` then ``variants``, columns are ``against``."""
+    """What a sweep file holds; rows are ``lists``, then the lists of ``variants`` that
+    ``lists`` leave out, then ``variants``; columns are ``against``."""
 
     file_kind: ClassVar[str] = "sweep file"
 
@@ -65,6 +66,13 @@ class SweepFile(Strict):
     def _has_rows(self) -> SweepFile:
         if not self.lists and not self.variants:
             raise ValueError("a sweep needs 'lists' or 'variants' (the rows of its table)")
+        names = [v.name for v in self.variants]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValueError(
+                f"each variant needs a name of its own: {', '.join(map(repr, twice))} is "
+                "given to more than one"
+            )
         return self
 
 
@@ -237,14 +245,42 @@ def same_list(a: Source, b: Source) -> bool:
     return a.text == b.text
 
 
+def compared_cells(sweep: Sweep) -> set[tuple[int, int]]:
+    """The cells (row, column) of the lists that variants are set against."""
+    return {(c.base, column) for c in sweep.compared for column in range(len(sweep.columns))}
+
+
+def evaluation_order(sweep: Sweep) -> list[tuple[int, int]]:
+    """The cells (row, column) in the order a sweep evaluates them: those of the lists that
+    variants are set against first, then the rest in the table's order; a list against
+    itself is left out. So a cell a variant is paired with is played from its own list's
+    side (its games start as the variant's do, on the same side), and a mirror of it later
+    in the table is read from it."""
+    first = compared_cells(sweep)
+    cells = [
+        (r, c)
+        for r, row in enumerate(sweep.rows)
+        for c, column in enumerate(sweep.columns)
+        if not same_list(row, column)
+    ]
+    return [rc for rc in cells if rc in first] + [rc for rc in cells if rc not in first]
+
+
+def read_from_mirror(sweep: Sweep, cell: tuple[int, int], seen: set[Matchup]) -> bool:
+    """Is this cell read from its mirror (the same lists the other way round, evaluated
+    before it: ``seen``)? Never a cell a variant is paired with."""
+    matchup = sweep.cells[cell[0]][cell[1]]
+    return matchup.mirrored() in seen and cell not in compared_cells(sweep)
+
+
 def played(sweep: Sweep) -> list[Matchup]:
-    """The matchups a sweep evaluates, in order: every cell but a list against itself and
-    a cell whose mirror (the same lists the other way round) was evaluated before it."""
+    """The matchups a sweep evaluates, in order (:func:`evaluation_order`), less the cells
+    read from their mirrors (:func:`read_from_mirror`)."""
     out: list[Matchup] = []
     seen: set[Matchup] = set()
-    for row, line in zip(sweep.rows, sweep.cells, strict=True):
-        for column, matchup in zip(sweep.columns, line, strict=True):
-            if not same_list(row, column) and matchup.mirrored() not in seen:
-                seen.add(matchup)
-                out.append(matchup)
+    for cell in evaluation_order(sweep):
+        if not read_from_mirror(sweep, cell, seen):
+            matchup = sweep.cells[cell[0]][cell[1]]
+            seen.add(matchup)
+            out.append(matchup)
     return out
