@@ -385,8 +385,8 @@ def _print_variant_changes(columns: list[str], changes: list[dict[str, Any]]) ->
     Console(highlight=False).print(table)
     Console(highlight=False).print(
         "*: a clear change (its interval leaves out 0); without it, these games cannot tell "
-        "the variant from its list. Each interval is right 95 times in 100: among many "
-        "variants and opponents, expect about one change in twenty to be marked by chance.",
+        "the variant from its list. Each interval is a 95% one: of the changes that are not "
+        "real, about one in twenty is marked by chance.",
         markup=False,
     )
 
