@@ -255,7 +255,7 @@ def run_sweep(
 
     ``games`` and ``seed`` left as None take the sweep file's values.
     """
-    from kriegsspiel.sim.compare import compare
+    from kriegsspiel.sim.compare import variant_changes
     from kriegsspiel.sim.sweep import (
         column_names,
         evaluation_order,
@@ -310,23 +310,7 @@ def run_sweep(
             }
     # (a list against itself tells nothing: no cell)
     cells = [[found.get((r, c)) for c in range(len(columns))] for r in range(len(rows))]
-    changes = [
-        {
-            "variant": compared.name,
-            "row": rows[compared.row],
-            "list": rows[compared.base],
-            "points_added": compared.points,
-            "against": [
-                None
-                if (compared.base, c) not in cell_winners or (compared.row, c) not in cell_winners
-                else compare(
-                    cell_winners[compared.base, c], cell_winners[compared.row, c]
-                ).to_json()
-                for c in range(len(columns))
-            ],
-        }
-        for compared in sweep.compared
-    ]
+    changes = variant_changes(sweep, rows, cell_winners)
     # the table first: a heat map that cannot be written must not take the results with it
     if as_json:
         data = {"sweep": sweep.name, "games": games, "seed": seed, "rows": rows,

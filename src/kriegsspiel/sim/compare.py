@@ -9,10 +9,13 @@ honest and narrower than setting two independent intervals side by side.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kriegsspiel.sim.stats import Difference, paired_difference
 from kriegsspiel.sim.tally import WINNERS
+
+if TYPE_CHECKING:
+    from kriegsspiel.sim.sweep import Sweep
 
 WIN, DRAW, LOSS = (WINNERS.index(w) for w in ("A", "draw", "B"))  # of the row's list (army A)
 
@@ -48,3 +51,25 @@ class Change:
 def compare(base: bytes, variant: bytes) -> Change:
     """The change in the row's win and loss rates from ``base``'s games to ``variant``'s."""
     return Change(paired_change(base, variant, WIN), paired_change(base, variant, LOSS))
+
+
+def variant_changes(
+    sweep: Sweep, rows: list[str], winners: dict[tuple[int, int], bytes]
+) -> list[dict[str, Any]]:
+    """Each variant of a sweep against its list, column by column (None where either cell
+    is missing: the list against itself), from each cell's ``winners`` by (row, column)."""
+    return [
+        {
+            "variant": compared.name,
+            "row": rows[compared.row],
+            "list": rows[compared.base],
+            "points_added": compared.points,
+            "against": [
+                compare(winners[compared.base, c], winners[compared.row, c]).to_json()
+                if (compared.base, c) in winners and (compared.row, c) in winners
+                else None
+                for c in range(len(sweep.columns))
+            ],
+        }
+        for compared in sweep.compared
+    ]
