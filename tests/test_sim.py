@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 import kriegsspiel.sim.runner as runner
 from kriegsspiel.sim.executors import InProcess, start_method
 from kriegsspiel.sim.matchup import Matchup, build_matchup, play_game
-from kriegsspiel.sim.outcome import play_one
+from kriegsspiel.sim.outcome import GameOutcome, play_one
 from kriegsspiel.sim.runner import Progress, SimulationError, batches, evaluate, game_seed
 from kriegsspiel.sim.stats import Running, wilson, within_precision
 from kriegsspiel.sim.store import Store, StoreError
@@ -631,6 +631,32 @@ def test_the_tally_finds_the_underdogs_biggest_wins() -> None:
         assert margins == sorted(margins, reverse=True)
 
 
+def _game(index: int, a: int, b: int) -> GameOutcome:
+    winner = "draw" if a == b else ("A" if a > b else "B")
+    return GameOutcome(index, 1000 + index, index % 2 == 1, winner, a, b, 3, 20, ())
+
+
+@pytest.mark.parametrize(
+    ("scores", "why", "shown"),
+    [
+        ([(1, 1), (2, 2), (0, 0), (3, 3)], "no side won a game; the draws", [0, 1, 2]),
+        ([(5, 1), (1, 2), (2, 9), (4, 3)], "the most one-sided games", [2, 0, 1]),
+        ([(5, 1), (6, 2), (1, 4), (2, 3), (3, 3), (7, 0)],
+         "the biggest wins of army B, the underdog", [2, 3]),
+        ([(5, 1), (6, 2), (3, 3)], "no upset happened; the draws", [2]),
+    ],
+)  # fmt: skip
+def test_the_surprising_games_are_the_underdogs_biggest_wins_or_else_the_draws(
+    scores: list[tuple[int, int]], why: str, shown: list[int]
+) -> None:
+    tally = Tally()
+    for index, (a, b) in enumerate(scores):
+        tally.add(_game(index, a, b))
+    said, games = tally.surprises()
+    assert said == why
+    assert [g["index"] for g in games] == shown
+
+
 class DyingPool(InProcess):
     """A pool whose worker dies between two tasks: the death shows when the next task is
     handed in, as ``ProcessPoolExecutor.submit`` shows it once it has noticed."""
@@ -680,3 +706,28 @@ def test_workers_dying_again_and_again_are_restarted_three_times_then_an_error(
     with pytest.raises(SimulationError, match="died 4 times"):
         evaluate(patrols(), 8, 3, workers=2, progress=Progress(on_notice=notices.append))
     assert [n[-16:] for n in notices] == [f"(restart {k} of 3)" for k in (1, 2, 3)]
+
+
+def test_a_random_players_choices_do_not_repeat_the_order_dice_draws() -> None:
+    """The bag draws from ``random.Random(seed)`` and side A's random player is given the
+    same seed: were its stream that one, its first choice after side A won the first draw
+    would always come from the first half of its orders (the bag's draw below one half)."""
+    import random
+
+    from kriegsspiel.ai.players import RandomPlayer, chance_outcome
+    from kriegsspiel.core.game import CHANCE
+    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+    from kriegsspiel.sim.matchup import parsed
+
+    scenario, army_a, army_b = parsed(patrols())
+    first_half = []
+    for seed in range(60):
+        game = BoltActionGame("konflikt47", scenario, (army_a, army_b), seed=seed)
+        assert game.current_player() == CHANCE
+        game.apply_action(chance_outcome(game, random.Random(seed)))  # as play() draws it
+        if game.current_player() != 0:
+            continue
+        actions = game.legal_actions()
+        chosen = RandomPlayer(seed).choose(game)
+        first_half.append(actions.index(chosen) < len(actions) / 2)
+    assert len(first_half) > 15 and 0 < sum(first_half) < len(first_half)

@@ -265,9 +265,7 @@ def test_a_sweep_files_players_and_ruleset_are_checked_as_the_file_says_them(
     done = cli(tmp_path, "sweep", str(sweep))
     line = 1 + text.splitlines().index("players: random,random")
     assert done.returncode == 2
-    assert f"my-sweep.yaml: line {line}, field players: Value error, players takes two" in (
-        done.stderr
-    )
+    assert f"my-sweep.yaml: line {line}, field players: players takes two" in (done.stderr)
     shipped = text.replace("[patrol-b.yaml]", "[us-tesla-company]").replace(
         "ruleset: konflikt47", "ruleset: bolt-action-1"
     )
@@ -420,3 +418,27 @@ def test_a_sweep_of_an_odd_number_of_games_says_the_sides_are_not_balanced(
     done = cli(tmp_path, "sweep", str(sweep), "--games", "3", "--workers", "1", "--no-store")
     assert done.returncode == 0, done.stderr
     assert "an odd number of games a cell (3)" in " ".join(done.stdout.split())
+
+
+def test_ctrl_c_says_whether_finished_games_were_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kriegsspiel.sim.commands as commands
+    from kriegsspiel.sim.matchup import build_matchup
+    from kriegsspiel.sim.runner import Interrupted
+    from kriegsspiel.sim.store import Store
+
+    def pressed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(commands, "evaluate", pressed)
+    matchup = build_matchup("konflikt47", PATROLS[3], [PATROLS[5], PATROLS[7]], "random,random")
+    options = commands.RunOptions(workers=1)
+    with pytest.raises(Interrupted, match=r"Nothing was stored \(--no-store\)") as unkept:
+        commands.run_one(matchup, 4, 1, None, options, None, "patrols")
+    assert "resume" not in str(unkept.value).split(";")[0]
+    with (
+        Store(str(tmp_path / "r.sqlite")) as store,
+        pytest.raises(Interrupted, match=r"stored in .*r\.sqlite; run the same command again"),
+    ):
+        commands.run_one(matchup, 4, 1, None, options, store, "patrols")

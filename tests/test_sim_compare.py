@@ -131,7 +131,7 @@ def _winners(matchup: Matchup, games: int, seed: int, precision: float | None) -
     [
         ["--workers", "2", "--no-store"],
         ["--workers", "1", "--results", "r.sqlite"],  # run twice: read back the second time
-        ["--workers", "1", "--no-store", "--precision", "0.15"],  # cells of other lengths
+        ["--workers", "1", "--no-store", "--precision", "0.13"],  # cells of other lengths
     ],
 )
 def test_a_sweep_pairs_each_variants_games_with_its_lists_game_by_game(
@@ -146,11 +146,11 @@ def test_a_sweep_pairs_each_variants_games_with_its_lists_game_by_game(
         assert done.returncode == 0, done.stderr
         data = json.loads(done.stdout)
         sweep = load_sweep(str(DATA / "sweep.yaml"))
-        precision = 0.15 if "--precision" in options else None
+        precision = 0.13 if "--precision" in options else None
         base = _winners(sweep.cells[0][0], games, 3, precision)
         variant = _winners(sweep.cells[1][0], games, 3, precision)
         ((change,),) = [v["against"] for v in data["variants"]]
-        assert change == compare(base, variant).to_json()
+        assert change == {"opponent": "Rifle Patrol", **compare(base, variant).to_json()}
         assert change["wins"]["pairs"] == min(len(base), len(variant))
         if precision is not None:
             assert len(base) != len(variant)  # (so the pairs stop with the shorter cell)
@@ -174,7 +174,7 @@ def test_a_sweep_compares_each_variant_with_its_list_game_by_game(tmp_path: Path
                     "--no-store", cwd=tmp_path)  # fmt: skip
     said = " ".join(shown.stdout.split())
     assert "What each variant changes" in said and "12 pairs of games" in said
-    assert "(against Grenadier Patrol, -10 points)" in said
+    assert "(compared with Grenadier Patrol, -10 points)" in said
 
 
 def test_a_variants_list_left_out_of_the_rows_is_added_and_played_from_its_own_side(
@@ -211,7 +211,7 @@ def test_a_variants_list_left_out_of_the_rows_is_added_and_played_from_its_own_s
     sweep = load_sweep(str(tmp_path / "sweep.yaml"))
     base = _winners(sweep.cells[1][0], 10, 5, None)  # A v B, played from A's side
     swapped = _winners(sweep.cells[2][0], 10, 5, None)
-    assert against_b == compare(base, swapped).to_json()
+    assert against_b == {"opponent": "Rifle Patrol", **compare(base, swapped).to_json()}
     assert against_b["wins"]["change"] == pytest.approx(swapped_v_b["rate"] - a_v_b["rate"])
 
 
@@ -223,8 +223,65 @@ def test_variants_of_one_name_are_refused_at_the_sweeps_line(tmp_path: Path) -> 
         (tmp_path / name).write_text((DATA / name).read_text())
     done = run_cli("sweep", "sweep.yaml", cwd=tmp_path)
     assert done.returncode == 2, done.stderr
-    assert "'riflemen for the MMG' is given to more than one" in done.stderr
+    line = text[:end].count("\n") + 1  # the second variant's name, where the first ended
+    assert (
+        f"sweep.yaml: line {line}, field variants.1.name: each variant needs a name of its own: "
+        "'riflemen for the MMG' is also the name of variants.0"
+    ) in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def _patrols_in(folder: Path) -> None:
+    for name in ("patrol-a.yaml", "patrol-b.yaml", "skirmish.yaml"):
+        (folder / name).write_text((DATA / name).read_text())
+
+
+def test_two_lists_of_one_name_are_told_apart_by_their_files(tmp_path: Path) -> None:
+    """A copy of a list, changed but not renamed, is named with its file in the table."""
+    _patrols_in(tmp_path)
+    copy = (DATA / "patrol-a.yaml").read_text().replace("quality: regular", "quality: veteran", 1)
+    assert copy != (DATA / "patrol-a.yaml").read_text()
+    (tmp_path / "copy.yaml").write_text(copy.replace("points: 173", "points: 173"))
+    text = (
+        (DATA / "sweep.yaml")
+        .read_text()
+        .replace("lists: [patrol-a.yaml]", "lists: [patrol-a.yaml, copy.yaml]")
+    )
+    (tmp_path / "sweep.yaml").write_text(text)
+    done = run_cli("sweep", "sweep.yaml", "--workers", "1", "--json", "--no-store", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)["rows"]
+    assert rows[:2] == ["Grenadier Patrol (patrol-a.yaml)", "Grenadier Patrol (copy.yaml)"]
+    assert rows[2] == "Grenadier Patrol (riflemen for the MMG)"  # its own name: no file
+
+
+def test_a_swap_naming_a_unit_two_units_share_is_refused(tmp_path: Path) -> None:
+    _patrols_in(tmp_path)
+    text = (DATA / "patrol-a.yaml").read_text()
+    assert text.count("name: MG 42 MMG Team") == 1
+    (tmp_path / "patrol-a.yaml").write_text(
+        text.replace("name: Grenadier Squad", "name: MG 42 MMG Team")
+    )
+    (tmp_path / "sweep.yaml").write_text((DATA / "sweep.yaml").read_text())
+    done = run_cli("sweep", "sweep.yaml", "--no-store", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert "patrol-a.yaml has 2 units called 'MG 42 MMG Team'" in done.stderr
+    assert "field variants.0.replace" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_sweep_whose_variants_meet_only_their_own_list_says_so(tmp_path: Path) -> None:
+    _patrols_in(tmp_path)
+    text = (
+        (DATA / "sweep.yaml")
+        .read_text()
+        .replace("against: [patrol-b.yaml]", "against: [patrol-a.yaml]")
+    )
+    (tmp_path / "sweep.yaml").write_text(text)
+    done = run_cli("sweep", "sweep.yaml", "--workers", "1", "--no-store", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    said = " ".join(done.stdout.split())
+    assert "no variant could be set against its list" in said
+    assert "What each variant changes" not in said
 
 
 def test_a_sweeps_picture_shows_each_variants_changes_beside_the_heat_map(

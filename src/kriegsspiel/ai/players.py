@@ -19,10 +19,15 @@ PlayerKind = Literal["tactical", "random"]  # the players a matchup or a record 
 
 
 class RandomPlayer:
-    """Picks uniformly among the legal actions, with its own seeded generator."""
+    """Picks uniformly among the legal actions, with its own seeded generator.
+
+    Its stream is seeded from the text "player <seed>", not the bare number: :func:`play`
+    draws chance outcomes (the order dice) from ``random.Random(seed)``, and a player given
+    the same seed as the game would otherwise repeat the bag's draws in its choices.
+    """
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.rng = random.Random(f"player {seed}")
 
     def choose(self, state: Any) -> Any:
         actions = state.legal_actions()

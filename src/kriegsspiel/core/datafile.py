@@ -155,9 +155,12 @@ def problems(
         field = ".".join(str(p) for p in loc) or "(top level)"
         where = f"line {line(loc)}, " if line is not None else ""
         message = error["msg"]
+        if error["type"] == "value_error":  # (our own words, without pydantic's prefix)
+            message = message.removeprefix("Value error, ")
         owner = _model_at(model, loc[:-1]) if model is not None else None
         if error["type"] == "extra_forbidden" and owner is not None and loc:
-            message = _unknown_field(str(loc[-1]), list(owner.model_fields))
+            spelt = [info.alias or name for name, info in owner.model_fields.items()]
+            message = _unknown_field(str(loc[-1]), spelt)
         found.append(f"{where}field {field}: {message}")
     return found
 

@@ -97,6 +97,7 @@ def progress_bar(show: bool, label: str) -> Iterator[Progress]:
         TextColumn("{task.description}", markup=False, table_column=room),
         BarColumn(bar_width=20),
         MofNCompleteColumn(),
+        TextColumn("taken"),
         TimeElapsedColumn(),
         TextColumn("left"),
         TimeRemainingColumn(),
@@ -152,9 +153,14 @@ def run_one(
                 keep_winners=keep_winners,
             )
     except KeyboardInterrupt:
-        where = f"stored in {store.path}" if store else "not stored (--no-store)"
+        if store is None:
+            raise Interrupted(
+                "interrupted. Nothing was stored (--no-store): the same command starts afresh; "
+                "leave --no-store out to keep finished games and resume where a run stops."
+            ) from None
         raise Interrupted(
-            f"interrupted. Finished games are {where}; run the same command again to resume."
+            f"interrupted. Finished games are stored in {store.path}; run the same command "
+            "again to resume."
         ) from None
 
 
@@ -310,7 +316,7 @@ def run_sweep(
             }
     # (a list against itself tells nothing: no cell)
     cells = [[found.get((r, c)) for c in range(len(columns))] for r in range(len(rows))]
-    changes = variant_changes(sweep, rows, cell_winners)
+    changes = variant_changes(sweep, rows, columns, cell_winners)
     # the table first: a heat map that cannot be written must not take the results with it
     if as_json:
         data = {"sweep": sweep.name, "games": games, "seed": seed, "rows": rows,
@@ -318,8 +324,14 @@ def run_sweep(
         print(json.dumps(data, indent=2))
     else:
         _print_sweep_table(sweep.name, games, rows, columns, cells)
-        if changes:
+        if any(cell is not None for variant in changes for cell in variant["against"]):
             _print_variant_changes(columns, changes)
+        elif changes:
+            Console(highlight=False).print(
+                "note: no variant could be set against its list: each meets only its own list "
+                "(add another opponent to 'against').",
+                markup=False,
+            )
         kept = f"; stored in {options.results}" if options.results else ""
         Console(highlight=False).print(
             f"Games: {games_played} played, {games_reused} from the results store{kept}.",
@@ -338,12 +350,14 @@ def _print_variant_changes(columns: list[str], changes: list[dict[str, Any]]) ->
     from rich.table import Table
 
     def signed(rate: float) -> str:
-        return f"{round(rate * 100):+d}"  # (rounded first: a small fall is "+0", not "-0")
+        # one decimal, so a clear change never shows a bound of +0.0 (and no "-0.0")
+        points = rate * 100
+        return f"{0.0 if abs(points) < 0.05 else points:+.1f}"
 
     def told(change: dict[str, Any]) -> str:
         mark = " *" if change["clear"] else ""
         low, high = signed(change["low"]), signed(change["high"])
-        return f"{signed(change['change'])} ({low} to {high}){mark}"
+        return f"{signed(change['change'])}{mark}\n({low} to {high})"
 
     table = Table(
         title="What each variant changes: the list's win and loss rates, in percentage "
@@ -357,7 +371,7 @@ def _print_variant_changes(columns: list[str], changes: list[dict[str, Any]]) ->
         points = variant["points_added"]
         added = "" if points is None else f", {points:+d} points"
         table.add_row(
-            f"{variant['variant']}\n(against {variant['list']}{added})",
+            f"{variant['variant']}\n(compared with {variant['list']}{added})",
             *(
                 "— (its own list)"
                 if cell is None

@@ -54,7 +54,7 @@ def compare(base: bytes, variant: bytes) -> Change:
 
 
 def variant_changes(
-    sweep: Sweep, rows: list[str], winners: dict[tuple[int, int], bytes]
+    sweep: Sweep, rows: list[str], columns: list[str], winners: dict[tuple[int, int], bytes]
 ) -> list[dict[str, Any]]:
     """Each variant of a sweep against its list, column by column (None where either cell
     is missing: the list against itself), from each cell's ``winners`` by (row, column)."""
@@ -65,7 +65,10 @@ def variant_changes(
             "list": rows[compared.base],
             "points_added": compared.points,
             "against": [
-                compare(winners[compared.base, c], winners[compared.row, c]).to_json()
+                {
+                    "opponent": columns[c],
+                    **compare(winners[compared.base, c], winners[compared.row, c]).to_json(),
+                }
                 if (compared.base, c) in winners and (compared.row, c) in winners
                 else None
                 for c in range(len(sweep.columns))

@@ -66,13 +66,6 @@ class SweepFile(Strict):
     def _has_rows(self) -> SweepFile:
         if not self.lists and not self.variants:
             raise ValueError("a sweep needs 'lists' or 'variants' (the rows of its table)")
-        names = [v.name for v in self.variants]
-        twice = sorted({n for n in names if names.count(n) > 1})
-        if twice:
-            raise ValueError(
-                f"each variant needs a name of its own: {', '.join(map(repr, twice))} is "
-                "given to more than one"
-            )
         return self
 
 
@@ -148,6 +141,14 @@ def load_sweep(given: str) -> Sweep:
         except UsageError as exc:
             raise field_at(*loc)(str(exc)) from None
 
+    named: dict[str, int] = {}
+    for number, variant in enumerate(spec.variants):
+        first = named.setdefault(variant.name, number)
+        if first != number:
+            raise field_at("variants", number, "name")(
+                f"each variant needs a name of its own: {variant.name!r} is also the name of "
+                f"variants.{first}"
+            )
     rows = [army(name, "lists", i) for i, name in enumerate(spec.lists)]
     originals = [army(v.list, "variants", n, "list") for n, v in enumerate(spec.variants)]
     for original in originals:  # a variant is compared with its own list: a row too
@@ -219,6 +220,11 @@ def _swap(
             f"no unit {variant.replace!r} in {original.label}; its units are "
             + ", ".join(repr(n) for n in names)
         )
+    if names.count(variant.replace) > 1:
+        raise refuse(
+            f"{original.label} has {names.count(variant.replace)} units called "
+            f"{variant.replace!r}: give them names of their own so the swap names one unit"
+        )
     unit = names.index(variant.replace)
     units[unit] = variant.with_
     points = [u.get("points") for u in units if isinstance(u, dict)]
@@ -233,11 +239,25 @@ def _swap(
 
 
 def row_names(sweep: Sweep) -> list[str]:
-    return [army_name(s) for s in sweep.rows]
+    return _names(sweep)[: len(sweep.rows)]
 
 
 def column_names(sweep: Sweep) -> list[str]:
-    return [army_name(s) for s in sweep.columns]
+    return _names(sweep)[len(sweep.rows) :]
+
+
+def _names(sweep: Sweep) -> list[str]:
+    """The rows' and then the columns' names: each list's own name, and where two different
+    lists share one (a copy of a shipped list, changed but not renamed), its file too."""
+    sources = [*sweep.rows, *sweep.columns]
+    names = [army_name(s) for s in sources]
+    texts: dict[str, set[str]] = {}
+    for name, source in zip(names, sources, strict=True):
+        texts.setdefault(name, set()).add(source.text)
+    return [
+        f"{name} ({source.label})" if len(texts[name]) > 1 else name
+        for name, source in zip(names, sources, strict=True)
+    ]
 
 
 def same_list(a: Source, b: Source) -> bool:

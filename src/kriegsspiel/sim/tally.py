@@ -96,7 +96,9 @@ class Tally:
         With no clear favourite (equal wins), the most one-sided games either way.
         """
         a, b = self.wins["A"], self.wins["B"]
-        if a == b:
+        if a == b == 0:
+            why, pool = "no side won a game; the draws", list(self.best["draw"])
+        elif a == b:
             why, pool = "the most one-sided games", self.best["A"] + self.best["B"]
         else:
             under = "B" if a > b else "A"

@@ -331,7 +331,8 @@ class ArmyList(Strict):
         if loading is not None and loading.ruleset not in (None, ruleset):
             raise _problem(
                 f"this list is for {RULESETS[ruleset]} ({ruleset}), but it was loaded for "
-                f"{RULESETS[loading.ruleset]} ({loading.ruleset})"
+                f"{RULESETS[loading.ruleset]} ({loading.ruleset}); give --ruleset {ruleset} "
+                "(or a sweep file's 'ruleset:') to play it"
             )
         return ruleset
 
