@@ -442,3 +442,22 @@ def test_ctrl_c_says_whether_finished_games_were_kept(
         pytest.raises(Interrupted, match=r"stored in .*r\.sqlite; run the same command again"),
     ):
         commands.run_one(matchup, 4, 1, None, options, store, "patrols")
+
+
+def test_a_list_whose_comments_changed_keeps_its_stored_games(tmp_path: Path) -> None:
+    """The store knows a list by what it says: a note added, the spacing or the order of
+    its fields changed, its games are read back; a value changed, they are played anew."""
+    args = ["evaluate", "--ruleset", "konflikt47", "--scenario", str(DATA / "skirmish.yaml"),
+            "--players", "random,random", "--games", "4", "--seed", "2", "--workers", "1",
+            "--json", "--army", "b.yaml"]  # fmt: skip
+    text = (DATA / "patrol-a.yaml").read_text()
+    (tmp_path / "b.yaml").write_text((DATA / "patrol-b.yaml").read_text())
+    (tmp_path / "a.yaml").write_text(text)
+    first = json.loads(cli(tmp_path, *args[:-2], "--army", "a.yaml", *args[-2:]).stdout)
+    assert first["games_played"] == 4
+    (tmp_path / "a.yaml").write_text("# my own copy\n" + text.replace(": ", ":   ") + "# end\n")
+    again = json.loads(cli(tmp_path, *args[:-2], "--army", "a.yaml", *args[-2:]).stdout)
+    assert (again["games_reused"], again["games_played"]) == (4, 0)
+    (tmp_path / "a.yaml").write_text(text.replace("quality: regular", "quality: veteran", 1))
+    changed = json.loads(cli(tmp_path, *args[:-2], "--army", "a.yaml", *args[-2:]).stdout)
+    assert (changed["games_reused"], changed["games_played"]) == (0, 4)

@@ -7,8 +7,9 @@ simulator, so any game of an evaluation can be watched again with ``play --seed`
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
@@ -35,7 +36,20 @@ class Source:
 
     @property
     def digest(self) -> str:
-        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()[:16]
+        """A hash of what the file says, not how: comments, spacing and the order of a
+        mapping's fields change nothing (so editing a comment keeps a list's stored games)."""
+        return _digest(self.text)
+
+
+@lru_cache(maxsize=256)
+def _digest(text: str) -> str:
+    import yaml
+
+    try:
+        content = json.dumps(yaml.safe_load(text), sort_keys=True, default=str)
+    except yaml.YAMLError:  # (refused when the matchup is checked; hashed as it is)
+        content = text
+    return hashlib.sha256(content.encode("utf-8")).hexdigest()[:16]
 
 
 @dataclass(frozen=True, slots=True)

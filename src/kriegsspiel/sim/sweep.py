@@ -253,7 +253,7 @@ def _names(sweep: Sweep) -> list[str]:
     names = [army_name(s) for s in sources]
     texts: dict[str, set[str]] = {}
     for name, source in zip(names, sources, strict=True):
-        texts.setdefault(name, set()).add(source.text)
+        texts.setdefault(name, set()).add(source.digest)
     return [
         f"{name} ({source.label})" if len(texts[name]) > 1 else name
         for name, source in zip(names, sources, strict=True)
@@ -261,8 +261,9 @@ def _names(sweep: Sweep) -> list[str]:
 
 
 def same_list(a: Source, b: Source) -> bool:
-    """The same army list, whatever it is called (a shipped name, or a copy in a file)."""
-    return a.text == b.text
+    """The same army list, whatever it is called (a shipped name, or a copy in a file), and
+    however it is written (comments, spacing, the order of fields)."""
+    return a.digest == b.digest
 
 
 def compared_cells(sweep: Sweep) -> set[tuple[int, int]]:
