@@ -461,3 +461,25 @@ def test_a_list_whose_comments_changed_keeps_its_stored_games(tmp_path: Path) ->
     (tmp_path / "a.yaml").write_text(text.replace("quality: regular", "quality: veteran", 1))
     changed = json.loads(cli(tmp_path, *args[:-2], "--army", "a.yaml", *args[-2:]).stdout)
     assert (changed["games_reused"], changed["games_played"]) == (0, 4)
+
+
+def test_results_lists_and_exports_one_matchup_by_its_id(tmp_path: Path) -> None:
+    base = ["--players", "random,random", "--games", "2", "--workers", "1", "--json"]
+    first = cli(tmp_path, "evaluate", *PATROLS, *base)
+    swapped = [*PATROLS[:4], "--army", PATROLS[7], "--army", PATROLS[5]]
+    second = cli(tmp_path, "evaluate", *swapped, *base, "--seed", "9")
+    ids = [json.loads(done.stdout)["matchup"][:8] for done in (first, second)]
+    assert ids[0] != ids[1]
+    listed = cli(tmp_path, "results", "--matchup", ids[1])
+    assert listed.returncode == 0, listed.stderr
+    assert f"id {ids[1]}" in listed.stdout and f"id {ids[0]}" not in listed.stdout
+    exported = cli(tmp_path, "results", "--export", "json", "--matchup", ids[0][:5].upper())
+    rows = json.loads(exported.stdout)
+    assert len(rows) == 2 and {row["matchup"][:8] for row in rows} == {ids[0]}
+    everything = json.loads(cli(tmp_path, "results", "--export", "json").stdout)
+    assert len(everything) == 4
+    for wrong, said in (("ffffffff", "no stored matchup has an id starting 'ffffffff'"),
+                        ("id 12", "--matchup takes a matchup's id")):  # fmt: skip
+        done = cli(tmp_path, "results", "--matchup", wrong)
+        assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr
+    assert ids[0] in cli(tmp_path, "results", "--matchup", "ffffffff").stderr  # (the ids known)

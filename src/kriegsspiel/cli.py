@@ -205,17 +205,25 @@ def sweep_cmd(
 def results_cmd(
     results: ResultsOpt = DEFAULT_STORE,
     export: Annotated[
-        str | None, typer.Option("--export", help="Export every stored game: csv or json.")
+        str | None,
+        typer.Option("--export", help="Export every stored game (or --matchup's): csv or json."),
     ] = None,
     out: Annotated[
         str | None,
         typer.Option("--out", "-o", help="Write the export to this file (- for the screen)."),
     ] = None,
+    matchup: Annotated[
+        str | None,
+        typer.Option(
+            "--matchup",
+            help="Only the matchup with this id (as listed, e.g. 3f9c02ab; its start will do).",
+        ),
+    ] = None,
 ) -> None:
     """List what the results store holds, or export it game by game."""
     from kriegsspiel.sim.commands import run_results
 
-    run_results(results, export, out)
+    run_results(results, export, out, matchup)
 
 
 @app.command("replay")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
@@ -199,7 +200,9 @@ def run_evaluate(
             Console(highlight=False).print(f"Plot written to {plot}.", markup=False)
 
 
-def run_results(results: str, export: str | None, out: str | None) -> None:
+def run_results(
+    results: str, export: str | None, out: str | None, matchup: str | None = None
+) -> None:
     if not Path(results).is_file():
         raise UsageError(
             f"no results file {results!r}; 'kriegsspiel evaluate' creates it (see --results)."
@@ -219,16 +222,29 @@ def run_results(results: str, export: str | None, out: str | None) -> None:
                 "the results file's shared memory": f"{results}-shm",
             },
         )
+    wanted = (matchup or "").strip().lower()
+    if matchup is not None and not re.fullmatch(r"[0-9a-f]{1,20}", wanted):
+        raise UsageError(
+            f"--matchup takes a matchup's id as 'kriegsspiel results' lists it (e.g. "
+            f"'id 3f9c02ab'), not {matchup!r}."
+        )
     with Store(results, read_only=True) as store:
+        if wanted and not store.runs(wanted):
+            ids = sorted({run.matchup[:8] for run in store.runs()})
+            raise UsageError(
+                f"no stored matchup has an id starting {wanted!r}; the ids in {results} are "
+                + (", ".join(ids) if ids else "none (no games are stored)")
+                + "."
+            )
         if export:
             if out and out != "-":
                 with writing(out, "--out"), open(out, "w", encoding="utf-8", newline="") as handle:
-                    count = store.export(handle, export)
+                    count = store.export(handle, export, wanted)
                 ERR.print(f"{count} games exported to {out}.", markup=False)
             else:
-                store.export(sys.stdout, export)
+                store.export(sys.stdout, export, wanted)
             return
-        runs = store.runs()
+        runs = store.runs(wanted)
     from rich.table import Table
 
     table = Table(title=f"Stored results in {results}", title_justify="left")

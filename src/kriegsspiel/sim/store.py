@@ -267,18 +267,23 @@ class Store:
             for row in rows
         }
 
-    def runs(self) -> list[StoredRun]:
+    def runs(self, matchup: str = "") -> list[StoredRun]:
+        """Each stored run (a matchup, code version and seed) with its totals; only the
+        matchups whose id starts with ``matchup``, if given."""
         with self._guard("list stored results"):
             rows = self.db.execute(
                 "SELECT g.matchup, m.title, m.ruleset, m.scenario, m.players, g.code_version,"
                 " g.run_seed, COUNT(*), SUM(g.winner='A'), SUM(g.winner='draw'),"
                 " SUM(g.winner='B') FROM games g JOIN matchups m USING (matchup)"
-                " GROUP BY g.matchup, g.code_version, g.run_seed ORDER BY m.title, g.run_seed"
+                " WHERE substr(g.matchup, 1, ?) = ?"
+                " GROUP BY g.matchup, g.code_version, g.run_seed ORDER BY m.title, g.run_seed",
+                (len(matchup), matchup),
             ).fetchall()
         return [StoredRun(*row) for row in rows]
 
-    def export(self, out: IO[str], fmt: str) -> int:
-        """Write every stored game (one row each) as CSV or JSON; returns the number of games."""
+    def export(self, out: IO[str], fmt: str, matchup: str = "") -> int:
+        """Write every stored game (one row each) as CSV or JSON, or only those of the
+        matchups whose id starts with ``matchup``; returns the number of games."""
         columns = [
             "matchup", "title", "ruleset", "scenario", "army_a", "army_b", "army_a_hash",
             "army_b_hash", "players", "code_version", "run_seed", "game_index", "seed",
@@ -291,7 +296,9 @@ class Store:
                 " m.army_a_hash, m.army_b_hash, m.players, g.code_version, g.run_seed,"
                 " g.game_index, g.seed, g.swapped, g.winner, g.score_a, g.score_b, g.turns,"
                 " g.orders, g.units, g.finished_at FROM games g JOIN matchups m USING (matchup)"
-                " ORDER BY g.matchup, g.code_version, g.run_seed, g.game_index"
+                " WHERE substr(g.matchup, 1, ?) = ?"
+                " ORDER BY g.matchup, g.code_version, g.run_seed, g.game_index",
+                (len(matchup), matchup),
             )
             # row by row from the cursor, so exporting a million games takes no more memory
             # than exporting ten
