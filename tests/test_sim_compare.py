@@ -305,3 +305,34 @@ def test_a_sweeps_picture_shows_each_variants_changes_beside_the_heat_map(
     # the wins' point and interval, in percentage points: +25 (one pair in four turned)
     (wins_line, *_), *_ = changes.containers
     assert wins_line.get_xdata()[0] == pytest.approx(25.0)
+
+
+def test_a_variants_list_written_out_plays_and_reads_back_the_sweeps_games(
+    tmp_path: Path,
+) -> None:
+    """--lists-to writes each variant's list; evaluated on its own against the same
+    opponent with the same seed, it reads back the games the sweep stored for it."""
+    _patrols_in(tmp_path)
+    (tmp_path / "sweep.yaml").write_text((DATA / "sweep.yaml").read_text())
+    (tmp_path / "lists").mkdir()
+    done = run_cli("sweep", "sweep.yaml", "--workers", "1", "--games", "6", "--json",
+                   "--lists-to", "lists", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    written = tmp_path / "lists" / "patrol-a-riflemen-for-the-mmg.yaml"
+    assert f"variant list written to {Path('lists') / written.name}" in done.stderr
+    swapped = json.loads(done.stdout)["cells"][1][0]
+    again = run_cli("evaluate", "--ruleset", "konflikt47", "--scenario", "skirmish.yaml",
+                    "--army", str(written), "--army", "patrol-b.yaml", "--players",
+                    "random,random", "--games", "6", "--seed", "3", "--workers", "1", "--json",
+                    cwd=tmp_path)  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    alone = json.loads(again.stdout)
+    assert (alone["games_reused"], alone["games_played"]) == (6, 0)
+    assert alone["army_a_wins"]["count"] == swapped["count"]
+    # a file of the same name with other contents is left alone, and nothing is played
+    written.write_text("# mine\n")
+    refused = run_cli("sweep", "sweep.yaml", "--lists-to", "lists", cwd=tmp_path)
+    assert refused.returncode == 2 and "is there already with other contents" in refused.stderr
+    assert written.read_text() == "# mine\n"
+    nowhere = run_cli("sweep", "sweep.yaml", "--lists-to", "no-such", cwd=tmp_path)
+    assert nowhere.returncode == 2 and "is not a folder" in nowhere.stderr

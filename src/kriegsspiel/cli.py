@@ -193,12 +193,19 @@ def sweep_cmd(
     precision: PrecisionOpt = None,
     plot: PlotOpt = None,
     as_json: JsonOpt = False,
+    lists_to: Annotated[
+        str | None,
+        typer.Option(
+            "--lists-to",
+            help="Write each variant's list into this folder (to play or evaluate it).",
+        ),
+    ] = None,
 ) -> None:
     """Run every matchup of a sweep file and print the table of results (a heat map with --plot)."""
     from kriegsspiel.sim.commands import run_sweep
 
     options = _run_options(workers, scheduler, results, no_store, precision)
-    run_sweep(path, games, seed, options, plot, as_json)
+    run_sweep(path, games, seed, options, plot, as_json, lists_to)
 
 
 @app.command("results")

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
@@ -26,6 +26,9 @@ from kriegsspiel.sim.runner import (
     evaluation_json,
 )
 from kriegsspiel.sim.store import Store
+
+if TYPE_CHECKING:
+    from kriegsspiel.sim.sweep import Sweep
 
 ERR = Console(stderr=True, highlight=False)
 
@@ -272,10 +275,12 @@ def run_sweep(
     options: RunOptions,
     plot: str | None,
     as_json: bool,
+    lists_to: str | None = None,
 ) -> None:
     """Every cell of a sweep, one evaluation each, then the table (and heat map) of results.
 
-    ``games`` and ``seed`` left as None take the sweep file's values.
+    ``games`` and ``seed`` left as None take the sweep file's values; ``lists_to``, a folder
+    to write each variant's list into first (see :func:`write_variants`).
     """
     from kriegsspiel.sim.compare import variant_changes
     from kriegsspiel.sim.sweep import (
@@ -292,6 +297,9 @@ def run_sweep(
     seed = sweep.seed if seed is None else seed
     options.check(games)
     check_plot(plot)
+    if lists_to is not None:
+        for written in write_variants(sweep, lists_to):
+            ERR.print(f"variant list written to {written}", markup=False)
     rows, columns = row_names(sweep), column_names(sweep)
     found: dict[tuple[int, int], dict[str, Any]] = {}  # each cell evaluated, by (row, column)
     evaluated: dict[Matchup, dict[str, Any]] = {}  # each matchup's tally, to read its mirror
@@ -359,6 +367,35 @@ def run_sweep(
         plot_heatmap(rows, columns, cells, sweep.name, plot, changes)
         if not as_json:
             Console(highlight=False).print(f"Heat map written to {plot}.", markup=False)
+
+
+def write_variants(sweep: Sweep, folder: str) -> list[Path]:
+    """Write each variant's list (the list with its unit swapped, as the sweep plays it) to
+    ``folder``, named after its list and the variant, so that it can be played, evaluated
+    or edited like any list: the results store knows it by what it says, so an evaluation
+    of the file reads back the games the sweep stored for it. A file already there with
+    other contents is not overwritten."""
+    place = Path(folder)
+    if not place.is_dir():
+        raise UsageError(f"--lists-to {folder!r} is not a folder; make it first.")
+    files = []
+    for compared in sweep.compared:
+        source = sweep.rows[compared.row]
+        stem = Path(sweep.rows[compared.base].label).stem
+        slug = re.sub(r"[^a-z0-9]+", "-", compared.name.lower()).strip("-") or "variant"
+        path = place / f"{stem}-{slug}.yaml"
+        if path.exists() and path.read_text(encoding="utf-8") != source.text:
+            raise UsageError(
+                f"--lists-to: {path} is there already with other contents; move it "
+                "aside or give another folder."
+            )
+        files.append((path, source.text))
+    written = []
+    for path, text in files:
+        with writing(str(path), "--lists-to"):
+            path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
 
 
 def _print_variant_changes(columns: list[str], changes: list[dict[str, Any]]) -> None:
