@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def new_game(
