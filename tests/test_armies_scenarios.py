@@ -286,6 +286,7 @@ def test_a_list_for_the_other_edition_is_refused(tmp_path: Path) -> None:
     path = army_file(tmp_path, ruleset=BA1)
     message = str(refused(load_army, path, K47))
     assert f"line {line_of(path, 'ruleset:')}" in message and "loaded for" in message
+    assert f"ask for {BA1} (--ruleset {BA1}" in message  # what to do about it
     assert load_army(path).ruleset == BA1  # None: the file's own ruleset
 
 

@@ -479,7 +479,34 @@ def test_results_lists_and_exports_one_matchup_by_its_id(tmp_path: Path) -> None
     everything = json.loads(cli(tmp_path, "results", "--export", "json").stdout)
     assert len(everything) == 4
     for wrong, said in (("ffffffff", "no stored matchup has an id starting 'ffffffff'"),
-                        ("id 12", "--matchup takes a matchup's id")):  # fmt: skip
+                        ("12%", "--matchup takes a matchup's id")):  # fmt: skip
         done = cli(tmp_path, "results", "--matchup", wrong)
         assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr
     assert ids[0] in cli(tmp_path, "results", "--matchup", "ffffffff").stderr  # (the ids known)
+
+
+def test_results_refuses_an_id_start_that_several_matchups_share(tmp_path: Path) -> None:
+    """Matchups stored until two ids begin alike (17 at most: there are 16 hex digits);
+    their shared start is refused and names both, and an id pasted as listed is taken."""
+    from kriegsspiel.sim.matchup import Matchup, Source
+    from kriegsspiel.sim.outcome import GameOutcome
+    from kriegsspiel.sim.store import Store
+
+    path = tmp_path / "r.sqlite"
+    first_of: dict[str, str] = {}
+    with Store(str(path)) as store:
+        for i in range(17):
+            army = Source(f"list-{i}.yaml", f"name: List {i}\n")
+            m = Matchup("konflikt47", Source("s.yaml", "name: s\n"), (army, army), ("random",) * 2)
+            store.register(m)
+            store.add(m, 1, GameOutcome(0, 1, False, "draw", 1, 1, 1, 1, ()))
+            if m.key[0] in first_of:
+                shared, other = m.key[0], first_of[m.key[0]]
+                break
+            first_of[m.key[0]] = m.key
+    done = cli(tmp_path, "results", "--results", "r.sqlite", "--matchup", shared)
+    assert done.returncode == 2, done.stderr
+    assert f"--matchup '{shared}' starts the ids of 2 matchups" in done.stderr
+    assert other[:12] in done.stderr and m.key[:12] in done.stderr
+    pasted = cli(tmp_path, "results", "--results", "r.sqlite", "--matchup", f"id {m.key[:8]}")
+    assert pasted.returncode == 0 and f"id {m.key[:8]}" in pasted.stdout

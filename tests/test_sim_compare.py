@@ -8,6 +8,7 @@ from math import comb
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import run_cli
 from hypothesis import given
 from hypothesis import strategies as st
@@ -318,7 +319,7 @@ def test_a_variants_list_written_out_plays_and_reads_back_the_sweeps_games(
     done = run_cli("sweep", "sweep.yaml", "--workers", "1", "--games", "6", "--json",
                    "--lists-to", "lists", cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stderr
-    written = tmp_path / "lists" / "patrol-a-riflemen-for-the-mmg.yaml"
+    written = tmp_path / "lists" / "patrol-a--riflemen-for-the-mmg.yaml"
     assert f"variant list written to {Path('lists') / written.name}" in done.stderr
     swapped = json.loads(done.stdout)["cells"][1][0]
     again = run_cli("evaluate", "--ruleset", "konflikt47", "--scenario", "skirmish.yaml",
@@ -336,3 +337,56 @@ def test_a_variants_list_written_out_plays_and_reads_back_the_sweeps_games(
     assert written.read_text() == "# mine\n"
     nowhere = run_cli("sweep", "sweep.yaml", "--lists-to", "no-such", cwd=tmp_path)
     assert nowhere.returncode == 2 and "is not a folder" in nowhere.stderr
+
+
+def test_variants_whose_names_come_out_alike_are_written_to_files_of_their_own(
+    tmp_path: Path,
+) -> None:
+    _patrols_in(tmp_path)
+    text = (DATA / "sweep.yaml").read_text()
+    start, end = text.index("  - name: riflemen for the MMG"), text.index("against:")
+    block = text[start:end]
+    more = "".join(
+        block.replace("riflemen for the MMG", name)
+        for name in ("Riflemen for the MMG!", '"+++"', '"***"')
+    )
+    (tmp_path / "sweep.yaml").write_text(text[:end] + more + text[end:])
+    (tmp_path / "out").mkdir()
+    done = run_cli("sweep", "sweep.yaml", "--no-store", "--games", "2", "--workers", "1",
+                   "--lists-to", "out", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    files = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert files == [
+        "patrol-a--riflemen-for-the-mmg-1.yaml",
+        "patrol-a--riflemen-for-the-mmg.yaml",
+        "patrol-a--variant-3.yaml",
+        "patrol-a--variant.yaml",
+    ]
+    names = {yaml.safe_load((tmp_path / "out" / f).read_text())["name"] for f in files}
+    assert len(names) == 4  # each file holds its own variant
+
+
+def test_a_list_that_is_not_plain_data_is_refused_not_a_traceback(tmp_path: Path) -> None:
+    """Such a list is hashed by its text (it cannot be by its data) and refused by the checks."""
+    _patrols_in(tmp_path)
+    with (tmp_path / "patrol-a.yaml").open("a") as f:
+        f.write("1: x\n")
+    (tmp_path / "sweep.yaml").write_text((DATA / "sweep.yaml").read_text())
+    done = run_cli("sweep", "sweep.yaml", "--no-store", cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "patrol-a.yaml" in done.stderr
+
+
+def test_a_misspelt_field_of_a_variant_is_told_with_the_fields_as_the_file_spells_them(
+    tmp_path: Path,
+) -> None:
+    _patrols_in(tmp_path)
+    (tmp_path / "sweep.yaml").write_text(
+        (DATA / "sweep.yaml").read_text().replace("    replace:", "    replce:")
+    )
+    done = run_cli("sweep", "sweep.yaml", "--no-store", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    said = " ".join(done.stderr.split())
+    assert "field variants.0.replce: there is no such field here (did you mean replace?)" in said
+    assert "the fields here are name, list, replace, with" in said and "with_" not in said
+    assert "Value error" not in said

@@ -218,3 +218,22 @@ def test_the_progress_bar_draws_without_a_thread_of_its_own() -> None:
         progress.on_game(3, 10)
         progress.on_notice("halfway")
         assert threading.active_count() == before
+
+
+def test_the_progress_bar_says_the_time_taken_and_the_time_left_on_80_columns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+
+    from rich.console import Console
+
+    import kriegsspiel.sim.commands as commands
+
+    screen = io.StringIO()
+    console = Console(file=screen, width=80, force_terminal=True, color_system=None)
+    monkeypatch.setattr(commands, "ERR", console)
+    with commands.progress_bar(True, "a list with a very long name " * 5) as progress:
+        progress.on_game(4, 100)
+    lines = [line for line in screen.getvalue().replace("\r", "\n").splitlines() if "left" in line]
+    assert lines and "4/100 taken 0:00:0" in lines[-1] and " left " in lines[-1]
+    assert "…" in lines[-1]  # the name gave way to the count and the times

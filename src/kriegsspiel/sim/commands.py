@@ -225,19 +225,26 @@ def run_results(
                 "the results file's shared memory": f"{results}-shm",
             },
         )
-    wanted = (matchup or "").strip().lower()
+    wanted = (matchup or "").strip().lower().removeprefix("id ").strip()
     if matchup is not None and not re.fullmatch(r"[0-9a-f]{1,20}", wanted):
         raise UsageError(
             f"--matchup takes a matchup's id as 'kriegsspiel results' lists it (e.g. "
             f"'id 3f9c02ab'), not {matchup!r}."
         )
     with Store(results, read_only=True) as store:
-        if wanted and not store.runs(wanted):
+        found = {run.matchup for run in store.runs(wanted)} if wanted else set()
+        if wanted and not found:
             ids = sorted({run.matchup[:8] for run in store.runs()})
             raise UsageError(
                 f"no stored matchup has an id starting {wanted!r}; the ids in {results} are "
                 + (", ".join(ids) if ids else "none (no games are stored)")
                 + "."
+            )
+        if len(found) > 1:
+            raise UsageError(
+                f"--matchup {wanted!r} starts the ids of {len(found)} matchups ("
+                + ", ".join(sorted(m[:12] for m in found))
+                + "); give more of the one you mean."
             )
         if export:
             if out and out != "-":
@@ -300,6 +307,8 @@ def run_sweep(
     if lists_to is not None:
         for written in write_variants(sweep, lists_to):
             ERR.print(f"variant list written to {written}", markup=False)
+        if not sweep.compared:
+            ERR.print("note: the sweep has no variants: no list written.", markup=False)
     rows, columns = row_names(sweep), column_names(sweep)
     found: dict[tuple[int, int], dict[str, Any]] = {}  # each cell evaluated, by (row, column)
     evaluated: dict[Matchup, dict[str, Any]] = {}  # each matchup's tally, to read its mirror
@@ -378,12 +387,14 @@ def write_variants(sweep: Sweep, folder: str) -> list[Path]:
     place = Path(folder)
     if not place.is_dir():
         raise UsageError(f"--lists-to {folder!r} is not a folder; make it first.")
-    files = []
-    for compared in sweep.compared:
+    files: list[tuple[Path, str]] = []
+    for number, compared in enumerate(sweep.compared):
         source = sweep.rows[compared.row]
         stem = Path(sweep.rows[compared.base].label).stem
         slug = re.sub(r"[^a-z0-9]+", "-", compared.name.lower()).strip("-") or "variant"
-        path = place / f"{stem}-{slug}.yaml"
+        path = place / f"{stem}--{slug}.yaml"
+        if any(path == taken for taken, _ in files):  # two names alike but for case or signs
+            path = place / f"{stem}--{slug}-{number}.yaml"
         if path.exists() and path.read_text(encoding="utf-8") != source.text:
             raise UsageError(
                 f"--lists-to: {path} is there already with other contents; move it "
@@ -403,7 +414,7 @@ def _print_variant_changes(columns: list[str], changes: list[dict[str, Any]]) ->
     from rich.table import Table
 
     def signed(rate: float) -> str:
-        # one decimal, so a clear change never shows a bound of +0.0 (and no "-0.0")
+        # one decimal (the mark is read from the unrounded interval), and "+0.0", not "-0.0"
         points = rate * 100
         return f"{0.0 if abs(points) < 0.05 else points:+.1f}"
 

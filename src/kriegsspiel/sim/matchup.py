@@ -46,9 +46,11 @@ def _digest(text: str) -> str:
     import yaml
 
     try:
-        content = json.dumps(yaml.safe_load(text), sort_keys=True, default=str)
-    except yaml.YAMLError:  # (refused when the matchup is checked; hashed as it is)
-        content = text
+        content = "data " + json.dumps(yaml.safe_load(text), sort_keys=True)
+    except (yaml.YAMLError, TypeError, ValueError, RecursionError):
+        # not plain data (a date, bytes, keys of mixed kinds, an anchor inside itself): the
+        # text itself, which the checks refuse or which only a copy of the file matches
+        content = "text " + text
     return hashlib.sha256(content.encode("utf-8")).hexdigest()[:16]
 
 

@@ -331,8 +331,9 @@ class ArmyList(Strict):
         if loading is not None and loading.ruleset not in (None, ruleset):
             raise _problem(
                 f"this list is for {RULESETS[ruleset]} ({ruleset}), but it was loaded for "
-                f"{RULESETS[loading.ruleset]} ({loading.ruleset}); give --ruleset {ruleset} "
-                "(or a sweep file's 'ruleset:') to play it"
+                f"{RULESETS[loading.ruleset]} ({loading.ruleset}); to play it, ask for "
+                f"{ruleset} (--ruleset {ruleset}, or a sweep file's 'ruleset:') with lists "
+                "of that edition"
             )
         return ruleset
 
