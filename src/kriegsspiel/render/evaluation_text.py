@@ -33,7 +33,7 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
             markup=False,
         )
 
-    results = Table(title="Results (95% Wilson intervals)", title_justify="left")
+    results = Table(title="Results (95% Wilson intervals, each on its own)", title_justify="left")
     results.add_column("outcome")
     results.add_column("games", justify="right")
     results.add_column("rate [95% interval]", justify="right")
