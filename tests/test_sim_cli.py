@@ -103,6 +103,8 @@ def test_sweep_runs_every_cell_and_draws_a_heat_map(tmp_path: Path) -> None:
                "--plot", "h.svg")  # fmt: skip
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
+    assert (data["ruleset"], data["players"]) == ("konflikt47", ["random", "random"])
+    assert data["scenario"].endswith("skirmish.yaml")
     assert data["rows"] == ["Grenadier Patrol", "Grenadier Patrol (riflemen for the MMG)"]
     assert data["columns"] == ["Rifle Patrol"]
     assert all(cell["games"] == 4 for row in data["cells"] for cell in row)

@@ -352,7 +352,9 @@ def run_sweep(
     changes = variant_changes(sweep, rows, columns, cell_winners)
     # the table first: a heat map that cannot be written must not take the results with it
     if as_json:
-        data = {"sweep": sweep.name, "games": games, "seed": seed, "rows": rows,
+        some = sweep.cells[0][0]  # (every cell has the sweep's ruleset, scenario and players)
+        data = {"sweep": sweep.name, "ruleset": some.ruleset, "scenario": some.scenario.label,
+                "players": list(some.players), "games": games, "seed": seed, "rows": rows,
                 "columns": columns, "cells": cells, "variants": changes}  # fmt: skip
         print(json.dumps(data, indent=2))
     else:
