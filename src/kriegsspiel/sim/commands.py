@@ -232,7 +232,8 @@ def run_results(
             f"'id 3f9c02ab'), not {matchup!r}."
         )
     with Store(results, read_only=True) as store:
-        found = {run.matchup for run in store.runs(wanted)} if wanted else set()
+        runs = store.runs(wanted) if wanted or not export else []  # (an export needs none)
+        found = {run.matchup for run in runs} if wanted else set()
         if wanted and not found:
             ids = sorted({run.matchup[:8] for run in store.runs()})
             raise UsageError(
@@ -254,7 +255,6 @@ def run_results(
             else:
                 store.export(sys.stdout, export, wanted)
             return
-        runs = store.runs(wanted)
     from rich.table import Table
 
     table = Table(title=f"Stored results in {results}", title_justify="left")
@@ -322,7 +322,7 @@ def run_sweep(
         for r, c in evaluation_order(sweep):
             matchup = sweep.cells[r][c]
             label = f"{rows[r]} v {columns[c]}"
-            if read_from_mirror(sweep, (r, c), set(evaluated)):
+            if read_from_mirror(sweep, (r, c), evaluated):
                 # B v A is A v B from the other side: the same games, read the other way
                 ERR.print(
                     f"{label}: the games of {columns[c]} v {rows[r]}, from the other side.",

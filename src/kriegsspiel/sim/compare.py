@@ -17,7 +17,7 @@ from kriegsspiel.sim.tally import WINNERS
 if TYPE_CHECKING:
     from kriegsspiel.sim.sweep import Sweep
 
-WIN, DRAW, LOSS = (WINNERS.index(w) for w in ("A", "draw", "B"))  # of the row's list (army A)
+WIN, LOSS = WINNERS.index("A"), WINNERS.index("B")  # of the row's list (army A)
 
 
 def paired_change(base: bytes, variant: bytes, outcome: int) -> Difference:

@@ -5,7 +5,7 @@ with one unit swapped — run one after another into the same results store.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -287,7 +287,7 @@ def evaluation_order(sweep: Sweep) -> list[tuple[int, int]]:
     return [rc for rc in cells if rc in first] + [rc for rc in cells if rc not in first]
 
 
-def read_from_mirror(sweep: Sweep, cell: tuple[int, int], seen: set[Matchup]) -> bool:
+def read_from_mirror(sweep: Sweep, cell: tuple[int, int], seen: Container[Matchup]) -> bool:
     """Is this cell read from its mirror (the same lists the other way round, evaluated
     before it: ``seen``)? Never a cell a variant is paired with."""
     matchup = sweep.cells[cell[0]][cell[1]]
