@@ -381,7 +381,7 @@ def run_sweep(
 
 
 def write_variants(sweep: Sweep, folder: str) -> list[Path]:
-    """Write each variant's list (the list with its unit swapped, as the sweep plays it) to
+    """Write each variant's list (the list with its units changed, as the sweep plays it) to
     ``folder``, named after its list and the variant, so that it can be played, evaluated
     or edited like any list: the results store knows it by what it says, so an evaluation
     of the file reads back the games the sweep stored for it. A file already there with

@@ -1,15 +1,15 @@
 """Sweeps: many matchups from one YAML file — several lists against several, or a list
-with one unit swapped — run one after another into the same results store.
+with some of its units changed — run one after another into the same results store.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 import yaml
 from pydantic import Field, field_validator, model_validator
@@ -28,14 +28,40 @@ from kriegsspiel.sim.matchup import (
     read_source,
 )
 
+Place = tuple[int | str, ...]  # a field's place in a variant: ("with",) or ("add", 1)
+
 
 class Variant(Strict):
-    """A list with one unit swapped: ``replace`` names the unit, ``with`` is the new one."""
+    """A list with some of its units changed: ``replace`` names units and ``with`` gives
+    what takes their place; ``remove`` names units to leave out; ``add`` gives units to
+    bring. Each takes one name (or unit) or a list of them; ``replace`` and ``with`` come
+    together, and a variant changes something."""
 
     name: str = Field(min_length=1)
     list: str = Field(min_length=1)
-    replace: str = Field(min_length=1)
-    with_: dict[str, Any] = Field(alias="with")
+    replace: tuple[Annotated[str, Field(min_length=1)], ...] = ()
+    with_: tuple[dict[str, Any], ...] = Field(default=(), alias="with")
+    remove: tuple[Annotated[str, Field(min_length=1)], ...] = ()
+    add: tuple[dict[str, Any], ...] = ()
+
+    @field_validator("replace", "remove", "with_", "add", mode="before")
+    @classmethod
+    def _one_or_more(cls, given: Any) -> Any:
+        """One name (or one unit) is a list of one."""
+        return [given] if isinstance(given, str | dict) else given
+
+    @model_validator(mode="after")
+    def _changes_something(self) -> Variant:
+        if bool(self.replace) != bool(self.with_):
+            given, missing = ("replace", "with") if self.replace else ("with", "replace")
+            raise ValueError(
+                f"'{given}' needs '{missing}': replace names the units to take out, with "
+                "gives the units to put in their place (to leave units out, use remove; "
+                "to bring more, use add)"
+            )
+        if not (self.replace or self.remove or self.add):
+            raise ValueError("a variant changes its list: give replace and with, remove, or add")
+        return self
 
 
 class SweepFile(Strict):
@@ -154,16 +180,25 @@ def load_sweep(given: str) -> Sweep:
     for original in originals:  # a variant is compared with its own list: a row too
         if not any(same_list(original, row) for row in rows):
             rows.append(original)
-    swapped: dict[Source, tuple[int, int]] = {}  # a variant's list: its number, the unit's
+    raw = yaml.safe_load(text)  # (valid: how the file gives each variant's fields)
+    given_as_lists = [
+        {field for field, value in entry.items() if isinstance(value, list)}
+        for entry in raw.get("variants") or []
+    ]
+    changed: dict[Source, tuple[int, dict[int, Place]]] = {}  # a variant's list: see _change
     compared: list[Compared] = []
     for number, (variant, original) in enumerate(zip(spec.variants, originals, strict=True)):
-        row, unit = _swap(original, variant, field_at("variants", number, "replace"))
+
+        def at(*loc: int | str, number: int = number) -> Callable[[str], DataFileError]:
+            return field_at("variants", number, *loc)
+
+        row, brought = _change(original, variant, at, given_as_lists[number])
         its_list = next(i for i, r in enumerate(rows) if same_list(original, r))
         before, after = _points(original), _points(row)
         added = None if before is None or after is None else after - before
         compared.append(Compared(variant.name, len(rows), its_list, added))
         rows.append(row)
-        swapped[row] = (number, unit)
+        changed[row] = (number, brought)
     columns = [army(name, "against", i) for i, name in enumerate(spec.against)]
     cells = tuple(
         tuple(Matchup(probe.ruleset, probe.scenario, (row, col), probe.players) for col in columns)
@@ -174,10 +209,10 @@ def load_sweep(given: str) -> Sweep:
             try:
                 check_setup(matchup)  # a broken list is refused before any game is played
             except DataFileError as exc:
-                at = swapped.get(matchup.armies[0])
-                if at is None or exc.path != matchup.armies[0].label:
+                made = changed.get(matchup.armies[0])
+                if made is None or exc.path != matchup.armies[0].label:
                     raise
-                raise _in_the_sweep(exc, str(path), text, *at) from None
+                raise _in_the_sweep(exc, str(path), text, *made) from None
     return Sweep(
         spec.name, spec.games, spec.seed, tuple(rows), tuple(columns), cells, tuple(compared)
     )
@@ -191,51 +226,110 @@ def _points(source: Source) -> int | None:
 
 
 def _in_the_sweep(
-    exc: DataFileError, path: str, text: str, number: int, unit: int
+    exc: DataFileError, path: str, text: str, number: int, brought: dict[int, Place]
 ) -> DataFileError:
-    """A swapped-in unit's problems, told at their place in the sweep file (the list it
-    was swapped into is made by the sweep, so its lines are nowhere to be seen)."""
+    """Problems with the units a variant brought in, told at their place in the sweep file
+    (the list they were brought into is made by the sweep, so its lines are nowhere to be
+    seen); ``brought``: each such unit's place in the list, and in the variant."""
     told = []
     for problem in exc.problems:
-        found = re.match(rf"(?:line \d+, )?field units\.{unit}(?:\.(\S+))?: (.*)", problem)
-        if found is None:
+        found = re.match(r"(?:line \d+, )?field units\.(\d+)(?:\.(\S+))?: (.*)", problem)
+        if found is None or int(found[1]) not in brought:
             told.append(f"in the list made by variants.{number}: {problem}")
             continue
-        inner = found[1] or ""
+        inner = found[2] or ""
         rest = tuple(int(p) if p.isdigit() else p for p in inner.split(".") if p)
-        told.append(problem_at(text, ("variants", number, "with", *rest), found[2]))
+        told.append(
+            problem_at(text, ("variants", number, *brought[int(found[1])], *rest), found[3])
+        )
     return DataFileError(path, told)
 
 
-def _swap(
-    original: Source, variant: Variant, refuse: Callable[[str], DataFileError]
-) -> tuple[Source, int]:
-    """The list ``original`` with unit ``variant.replace`` swapped for ``variant.with_``,
-    and the swapped unit's place in it."""
+def _change(
+    original: Source,
+    variant: Variant,
+    at: Callable[..., Callable[[str], DataFileError]],
+    listed: Container[str],
+) -> tuple[Source, dict[int, Place]]:
+    """The list ``original`` changed as ``variant`` says, and each unit it brought in: its
+    place in the new list, and its place in the variant (to tell a problem with it at its
+    line in the sweep file). The units of ``with`` take the place of the first unit
+    replaced, so the rest keep their order; units added come last. ``at`` tells a problem
+    with a field of the variant; ``listed``, the fields the file gives as lists."""
     data = yaml.safe_load(original.text)
     units = data.get("units", []) if isinstance(data, dict) else []
-    names = [u.get("name") for u in units if isinstance(u, dict)]
-    if variant.replace not in names:
-        raise refuse(
-            f"no unit {variant.replace!r} in {original.label}; its units are "
-            + ", ".join(repr(n) for n in names)
-        )
-    if names.count(variant.replace) > 1:
-        raise refuse(
-            f"{original.label} has {names.count(variant.replace)} units called "
-            f"{variant.replace!r}: give them names of their own so the swap names one unit"
-        )
-    unit = names.index(variant.replace)
-    units[unit] = variant.with_
-    points = [u.get("points") for u in units if isinstance(u, dict)]
+    names = [u.get("name") if isinstance(u, dict) else None for u in units]
+
+    def place(field: str, i: int) -> Place:
+        return (field, i) if field in listed else (field,)
+
+    gone: dict[int, Place] = {}  # each unit taken out: its place in the list, in the variant
+    for field, named in (("replace", variant.replace), ("remove", variant.remove)):
+        for i, name in enumerate(named):
+            refuse = at(*place(field, i))
+            if name not in names:
+                raise refuse(
+                    f"no unit {name!r} in {original.label}; its units are "
+                    + ", ".join(repr(n) for n in names)
+                )
+            if names.count(name) > 1:
+                raise refuse(
+                    f"{original.label} has {names.count(name)} units called {name!r}: give "
+                    "them names of their own so the variant names one unit"
+                )
+            unit = names.index(name)
+            if unit in gone:
+                raise refuse(
+                    f"{name!r} is taken out already, by "
+                    f"{'.'.join(map(str, gone[unit]))}: name each unit once"
+                )
+            gone[unit] = place(field, i)
+    first = min((u for u, where in gone.items() if where[0] == "replace"), default=None)
+    made: list[Any] = []
+    brought: dict[int, Place] = {}
+
+    def bring(field: str, new: tuple[dict[str, Any], ...]) -> None:
+        for i, unit in enumerate(new):
+            brought[len(made)] = place(field, i)
+            made.append(unit)
+
+    for number, unit in enumerate(units):
+        if number == first:
+            bring("with", variant.with_)
+        if number not in gone:
+            made.append(unit)
+    bring("add", variant.add)
+    if not made:
+        raise at()("the variant leaves its list no units; a list needs at least one")
+    data["units"] = made
+    points = [u.get("points") for u in made if isinstance(u, dict)]
     if all(isinstance(p, int) for p in points):
         data["points"] = sum(p for p in points if isinstance(p, int))
     data["name"] = f"{data.get('name', original.label)} ({variant.name})"
     text = (
-        f"# {original.label} with {variant.replace!r} swapped: {variant.name}\n"
+        f"# {original.label}, variant {variant.name!r}: {_what_changed(variant)}\n"
         + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
     )
-    return Source(f"{original.label}[{variant.name}]", text), unit
+    return Source(f"{original.label}[{variant.name}]", text), brought
+
+
+def _what_changed(variant: Variant) -> str:
+    """A variant's changes in a line: "'MMG' replaced by 'Rifles'; 'Sniper' added"."""
+
+    def said(names: Sequence[object]) -> str:
+        return ", ".join(repr(n) for n in names)
+
+    def named(units: tuple[dict[str, Any], ...]) -> str:
+        return said([u.get("name", "a unit with no name") for u in units])
+
+    parts = []
+    if variant.replace:
+        parts.append(f"{said(variant.replace)} replaced by {named(variant.with_)}")
+    if variant.remove:
+        parts.append(f"{said(variant.remove)} removed")
+    if variant.add:
+        parts.append(f"{named(variant.add)} added")
+    return "; ".join(parts)
 
 
 def row_names(sweep: Sweep) -> list[str]:
