@@ -6,6 +6,7 @@ import json
 from itertools import product
 from math import comb
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -123,8 +124,21 @@ def test_an_evaluation_keeps_no_winners_unless_asked() -> None:
 
 def _winners(matchup: Matchup, games: int, seed: int, precision: float | None) -> bytes:
     """One cell's games, winner by winner, as an evaluation of its own finds them."""
+    return _cell(matchup, games, seed, precision)[0]
+
+
+def _cell(
+    matchup: Matchup, games: int, seed: int, precision: float | None
+) -> tuple[bytes, list[dict[str, Any]]]:
+    """One cell's games as an evaluation of its own finds them: winner by winner, and how
+    each unit of its first army fared."""
     found = evaluate(matchup, games, seed, precision=precision, keep_winners=True)
-    return bytes(found.tally.winners or b"")
+    units = [
+        {k: v for k, v in u.items() if k != "army"}
+        for u in found.tally.to_json()["units"]
+        if u["army"] == "A"
+    ]
+    return bytes(found.tally.winners or b""), units
 
 
 @pytest.mark.parametrize(
@@ -148,10 +162,18 @@ def test_a_sweep_pairs_each_variants_games_with_its_lists_game_by_game(
         data = json.loads(done.stdout)
         sweep = load_sweep(str(DATA / "sweep.yaml"))
         precision = 0.13 if "--precision" in options else None
-        base = _winners(sweep.cells[0][0], games, 3, precision)
-        variant = _winners(sweep.cells[1][0], games, 3, precision)
+        base, base_units = _cell(sweep.cells[0][0], games, 3, precision)
+        variant, variant_units = _cell(sweep.cells[1][0], games, 3, precision)
         ((change,),) = [v["against"] for v in data["variants"]]
-        assert change == {"opponent": "Rifle Patrol", **compare(base, variant).to_json()}
+        assert change == {
+            "opponent": "Rifle Patrol",
+            **compare(base, variant).to_json(),
+            # the MMG team, second in patrol A, as it fared in A's games; its riflemen in B's
+            "taken_out": [base_units[1]],
+            "brought_in": [variant_units[1]],
+        }
+        assert change["taken_out"][0]["unit"] == "MG 42 MMG Team"
+        assert change["brought_in"][0]["unit"] == "Rifle section"
         assert change["wins"]["pairs"] == min(len(base), len(variant))
         if precision is not None:
             assert len(base) != len(variant)  # (so the pairs stop with the shorter cell)
@@ -176,6 +198,13 @@ def test_a_sweep_compares_each_variant_with_its_list_game_by_game(tmp_path: Path
     said = " ".join(shown.stdout.split())
     assert "What each variant changes" in said and "12 pairs of games" in said
     assert "(compared with Grenadier Patrol, -10 points)" in said
+    # how the units it changed fared: the MMG in its list's games, the riflemen in its own
+    assert "The units each variant changes" in said
+    assert "out: MG 42 MMG" in said and "in: Rifle section" in said  # (a narrow table)
+    for unit in (variant["against"][0]["taken_out"][0], variant["against"][0]["brought_in"][0]):
+        rate = unit["survival"]
+        survived = f"{rate['rate']:.0%} ({rate['low']:.0%}–{rate['high']:.0%})"
+        assert f"{survived} │" in said and f"{unit['damage_per_point']:.2f} a point │" in said
 
 
 def test_a_variants_list_left_out_of_the_rows_is_added_and_played_from_its_own_side(
@@ -212,7 +241,10 @@ def test_a_variants_list_left_out_of_the_rows_is_added_and_played_from_its_own_s
     sweep = load_sweep(str(tmp_path / "sweep.yaml"))
     base = _winners(sweep.cells[1][0], 10, 5, None)  # A v B, played from A's side
     swapped = _winners(sweep.cells[2][0], 10, 5, None)
-    assert against_b == {"opponent": "Rifle Patrol", **compare(base, swapped).to_json()}
+    assert {k: against_b[k] for k in ("opponent", "wins", "losses")} == {
+        "opponent": "Rifle Patrol",
+        **compare(base, swapped).to_json(),
+    }
     assert against_b["wins"]["change"] == pytest.approx(swapped_v_b["rate"] - a_v_b["rate"])
 
 

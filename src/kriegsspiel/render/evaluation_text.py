@@ -12,7 +12,8 @@ def _pct(p: dict[str, Any]) -> str:
     return f"{p['rate']:.1%} [{p['low']:.1%}, {p['high']:.1%}]"
 
 
-def _short(p: dict[str, Any]) -> str:
+def short_rate(p: dict[str, Any]) -> str:
+    """A rate and its interval in whole percent: "50% (24%–76%)"."""
     return f"{p['rate']:.0%} ({p['low']:.0%}–{p['high']:.0%})"
 
 
@@ -78,7 +79,7 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
             u["army"],
             u["unit"],
             str(u["points"]),
-            _short(u["survival"]),
+            short_rate(u["survival"]),
             f"{u['damage_dealt_mean']:.1f}",
             f"{u['damage_per_point']:.2f}",
         )

@@ -314,6 +314,7 @@ def run_sweep(
     evaluated: dict[Matchup, dict[str, Any]] = {}  # each matchup's tally, to read its mirror
     # each cell's winners game by game, kept when a variant is to be compared with its list
     cell_winners: dict[tuple[int, int], bytes] = {}
+    cell_units: dict[tuple[int, int], list[dict[str, Any]]] = {}  # and its row list's units
     keep = bool(sweep.compared)
     to_play = len(played(sweep))
     games_played = games_reused = 0
@@ -341,6 +342,7 @@ def run_sweep(
                 wins, mirrored = body["army_a_wins"], False
                 if keep:
                     cell_winners[r, c] = bytes(result.tally.winners or b"")
+                    cell_units[r, c] = [u for u in body["units"] if u["army"] == "A"]
             found[r, c] = {
                 **wins,
                 "draws": body["draws"]["rate"],
@@ -349,7 +351,7 @@ def run_sweep(
             }
     # (a list against itself tells nothing: no cell)
     cells = [[found.get((r, c)) for c in range(len(columns))] for r in range(len(rows))]
-    changes = variant_changes(sweep, rows, columns, cell_winners)
+    changes = variant_changes(sweep, rows, columns, cell_winners, cell_units)
     # the table first: a heat map that cannot be written must not take the results with it
     if as_json:
         some = sweep.cells[0][0]  # (every cell has the sweep's ruleset, scenario and players)
@@ -361,6 +363,7 @@ def run_sweep(
         _print_sweep_table(sweep.name, games, rows, columns, cells)
         if any(cell is not None for variant in changes for cell in variant["against"]):
             _print_variant_changes(columns, changes)
+            _print_variant_units(columns, changes)
         elif changes:
             Console(highlight=False).print(
                 "note: no variant could be set against its list: each meets only its own list "
@@ -453,6 +456,49 @@ def _print_variant_changes(columns: list[str], changes: list[dict[str, Any]]) ->
         "real, about one in twenty is marked by chance.",
         markup=False,
     )
+
+
+def _print_variant_units(columns: list[str], changes: list[dict[str, Any]]) -> None:
+    """The units each variant took out (as they fared in its list's games) and brought in
+    (in its own): is a unit worth its points, against each opponent."""
+    from rich.table import Table
+
+    from kriegsspiel.render.evaluation_text import short_rate
+
+    table = Table(
+        title="The units each variant changes: how often each survived a game (95% "
+        "interval), and the damage it dealt a game for each of its points",
+        title_justify="left",
+    )
+    table.add_column("variant")
+    table.add_column("unit")
+    for name in columns:
+        table.add_column(f"v {name}", justify="right")
+    for variant in changes:
+        against = variant["against"]
+        cells = [cell for cell in against if cell is not None]
+        if not cells:
+            continue
+        lines = [
+            (way, key, number)
+            for way, key in (("out", "taken_out"), ("in", "brought_in"))
+            for number in range(len(cells[0][key]))
+        ]
+        for line, (way, key, number) in enumerate(lines):
+            unit = cells[0][key][number]
+            table.add_row(
+                variant["variant"] if line == 0 else "",
+                f"{way}: {unit['unit']} ({unit['points']} points)",
+                *(
+                    "—"
+                    if cell is None
+                    else f"{short_rate(cell[key][number]['survival'])}\n"
+                    f"{cell[key][number]['damage_per_point']:.2f} a point"
+                    for cell in against
+                ),
+                end_section=line == len(lines) - 1,
+            )
+    Console(highlight=False).print(table)
 
 
 def _print_sweep_table(

@@ -54,10 +54,26 @@ def compare(base: bytes, variant: bytes) -> Change:
 
 
 def variant_changes(
-    sweep: Sweep, rows: list[str], columns: list[str], winners: dict[tuple[int, int], bytes]
+    sweep: Sweep,
+    rows: list[str],
+    columns: list[str],
+    winners: dict[tuple[int, int], bytes],
+    units: dict[tuple[int, int], list[dict[str, Any]]],
 ) -> list[dict[str, Any]]:
     """Each variant of a sweep against its list, column by column (None where either cell
-    is missing: the list against itself), from each cell's ``winners`` by (row, column)."""
+    is missing: the list against itself), from each cell's ``winners`` by (row, column);
+    with how the units it took out fared in its list's games and those it brought in
+    fared in its own, from each cell's ``units`` (its row's list's, as the cell's JSON
+    gives them)."""
+
+    def fared(cell: tuple[int, int], slots: tuple[int, ...]) -> list[dict[str, Any]]:
+        by_slot = {unit["slot"]: unit for unit in units.get(cell, [])}
+        return [
+            {k: v for k, v in by_slot[slot].items() if k != "army"}  # (the row's list's)
+            for slot in slots
+            if slot in by_slot
+        ]
+
     return [
         {
             "variant": compared.name,
@@ -68,6 +84,8 @@ def variant_changes(
                 {
                     "opponent": columns[c],
                     **compare(winners[compared.base, c], winners[compared.row, c]).to_json(),
+                    "taken_out": fared((compared.base, c), compared.taken_out),
+                    "brought_in": fared((compared.row, c), compared.brought_in),
                 }
                 if (compared.base, c) in winners and (compared.row, c) in winners
                 else None

@@ -98,12 +98,16 @@ class SweepFile(Strict):
 @dataclass(frozen=True, slots=True)
 class Compared:
     """A variant's row and the row of the list it was made from, to be compared cell by
-    cell; ``points`` is what the swap added to the list (None if a list gives no points)."""
+    cell; ``points`` is what the variant added to the list (None if a list gives no
+    points); ``taken_out``, the places in the list of the units it replaced or removed, and
+    ``brought_in``, the places in the variant's list of the units it brought."""
 
     name: str
     row: int
     base: int
     points: int | None
+    taken_out: tuple[int, ...] = ()
+    brought_in: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,11 +196,13 @@ def load_sweep(given: str) -> Sweep:
         def at(*loc: int | str, number: int = number) -> Callable[[str], DataFileError]:
             return field_at("variants", number, *loc)
 
-        row, brought = _change(original, variant, at, given_as_lists[number])
+        row, out, brought = _change(original, variant, at, given_as_lists[number])
         its_list = next(i for i, r in enumerate(rows) if same_list(original, r))
         before, after = _points(original), _points(row)
         added = None if before is None or after is None else after - before
-        compared.append(Compared(variant.name, len(rows), its_list, added))
+        compared.append(
+            Compared(variant.name, len(rows), its_list, added, out, tuple(sorted(brought)))
+        )
         rows.append(row)
         changed[row] = (number, brought)
     columns = [army(name, "against", i) for i, name in enumerate(spec.against)]
@@ -250,10 +256,10 @@ def _change(
     variant: Variant,
     at: Callable[..., Callable[[str], DataFileError]],
     listed: Container[str],
-) -> tuple[Source, dict[int, Place]]:
-    """The list ``original`` changed as ``variant`` says, and each unit it brought in: its
-    place in the new list, and its place in the variant (to tell a problem with it at its
-    line in the sweep file). The units of ``with`` take the place of the first unit
+) -> tuple[Source, tuple[int, ...], dict[int, Place]]:
+    """The list ``original`` changed as ``variant`` says, the places in ``original`` of the
+    units it took out, and each unit it brought in: its place in the new list, and its
+    place in the variant (to tell a problem with it at its line in the sweep file). The units of ``with`` take the place of the first unit
     replaced, so the rest keep their order; units added come last. ``at`` tells a problem
     with a field of the variant; ``listed``, the fields the file gives as lists."""
     data = yaml.safe_load(original.text)
@@ -310,7 +316,7 @@ def _change(
         f"# {original.label}, variant {variant.name!r}: {_what_changed(variant)}\n"
         + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
     )
-    return Source(f"{original.label}[{variant.name}]", text), brought
+    return Source(f"{original.label}[{variant.name}]", text), tuple(sorted(gone)), brought
 
 
 def _what_changed(variant: Variant) -> str:
