@@ -512,3 +512,49 @@ def test_results_refuses_an_id_start_that_several_matchups_share(tmp_path: Path)
     assert other[:12] in done.stderr and m.key[:12] in done.stderr
     pasted = cli(tmp_path, "results", "--results", "r.sqlite", "--matchup", f"id {m.key[:8]}")
     assert pasted.returncode == 0 and f"id {m.key[:8]}" in pasted.stdout
+
+
+def test_results_prune_deletes_only_the_games_of_other_code(tmp_path: Path) -> None:
+    """Games stored by another code version are never reused; --prune deletes them (of one
+    matchup with --matchup), and the matchups left with none, and keeps this code's."""
+    import sqlite3
+
+    args = ["evaluate", *PATROLS, "--players", "random,random", "--games", "4", "--workers", "1"]
+    ours = json.loads(cli(tmp_path, *args, "--json").stdout)["matchup"]
+    db = sqlite3.connect(tmp_path / "kriegsspiel-results.sqlite", isolation_level=None)
+    # the same games as an older version stored them, and a matchup only it played
+    db.execute("INSERT INTO games SELECT matchup, '0.1.0+old', run_seed, game_index, seed,"
+               " swapped, winner, score_a, score_b, turns, orders, units, finished_at"
+               " FROM games")  # fmt: skip
+    db.execute("INSERT INTO matchups SELECT 'ff' || substr(matchup, 3), ruleset, scenario,"
+               " army_a, army_b, army_a_hash, army_b_hash, scenario_hash, players, 'Gone v Old'"
+               " FROM matchups")  # fmt: skip
+    db.execute("INSERT INTO games SELECT 'ff' || substr(matchup, 3), code_version, run_seed,"
+               " game_index, seed, swapped, winner, score_a, score_b, turns, orders, units,"
+               " finished_at FROM games WHERE code_version = '0.1.0+old' AND game_index = 0")  # fmt: skip
+    db.close()
+    listed = " ".join(cli(tmp_path, "results").stdout.split())
+    assert "(this code)" in listed and "(other code: not reused)" in listed
+
+    def stored() -> list[tuple[str, str]]:
+        rows = json.loads(cli(tmp_path, "results", "--export", "json").stdout)
+        return sorted((row["matchup"][:2], row["code_version"]) for row in rows)
+
+    (this,) = {version for _, version in stored()} - {"0.1.0+old"}
+    assert len(stored()) == 9
+    one = cli(tmp_path, "results", "--prune", "--matchup", ours[:8])
+    assert one.returncode == 0, one.stderr
+    said = " ".join(one.stdout.split())
+    assert f"Deleted 4 games of matchup {ours[:8]} stored by other code versions (0.1.0+old)" in (
+        said
+    )
+    assert "5 games left" in said
+    assert stored() == sorted([(ours[:2], this)] * 4 + [("ff", "0.1.0+old")])
+    every = cli(tmp_path, "results", "--prune")
+    assert every.returncode == 0 and "Deleted 1 game stored" in " ".join(every.stdout.split())
+    assert stored() == [(ours[:2], this)] * 4
+    assert "Gone v Old" not in cli(tmp_path, "results").stdout  # its matchup went with it
+    again = json.loads(cli(tmp_path, *args, "--json").stdout)
+    assert (again["games_reused"], again["games_played"]) == (4, 0)  # this code's are kept
+    both = cli(tmp_path, "results", "--prune", "--export", "csv")
+    assert both.returncode == 2 and "give one at a time" in both.stderr

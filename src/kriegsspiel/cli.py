@@ -226,11 +226,18 @@ def results_cmd(
             help="Only the matchup with this id (as listed, e.g. 3f9c02ab; its start will do).",
         ),
     ] = None,
+    prune: Annotated[
+        bool,
+        typer.Option(
+            "--prune",
+            help="Delete the games of other code versions (never reused), then shrink the file.",
+        ),
+    ] = False,
 ) -> None:
-    """List what the results store holds, or export it game by game."""
+    """List what the results store holds, export it game by game, or prune it."""
     from kriegsspiel.sim.commands import run_results
 
-    run_results(results, export, out, matchup)
+    run_results(results, export, out, matchup, prune)
 
 
 @app.command("replay")

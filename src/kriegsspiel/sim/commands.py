@@ -25,7 +25,7 @@ from kriegsspiel.sim.runner import (
     evaluate,
     evaluation_json,
 )
-from kriegsspiel.sim.store import Store
+from kriegsspiel.sim.store import Store, StoredRun, code_version
 
 if TYPE_CHECKING:
     from kriegsspiel.sim.sweep import Sweep
@@ -204,7 +204,11 @@ def run_evaluate(
 
 
 def run_results(
-    results: str, export: str | None, out: str | None, matchup: str | None = None
+    results: str,
+    export: str | None,
+    out: str | None,
+    matchup: str | None = None,
+    prune: bool = False,
 ) -> None:
     if not Path(results).is_file():
         raise UsageError(
@@ -212,6 +216,8 @@ def run_results(
         )
     if out and not export:
         raise UsageError("--out names the file for --export; add --export csv or json.")
+    if prune and export:
+        raise UsageError("--prune deletes and --export writes out: give one at a time.")
     export = export.lower() if export else export  # CSV as csv, as other names
     if export and export not in ("csv", "json"):
         raise UsageError(f"--export takes csv or json, not {export!r}.")
@@ -231,7 +237,7 @@ def run_results(
             f"--matchup takes a matchup's id as 'kriegsspiel results' lists it (e.g. "
             f"'id 3f9c02ab'), not {matchup!r}."
         )
-    with Store(results, read_only=True) as store:
+    with Store(results, read_only=not prune) as store:
         runs = store.runs(wanted) if wanted or not export else []  # (an export needs none)
         found = {run.matchup for run in runs} if wanted else set()
         if wanted and not found:
@@ -255,16 +261,21 @@ def run_results(
             else:
                 store.export(sys.stdout, export, wanted)
             return
+        if prune:
+            _prune(store, wanted, runs)
+            return
     from rich.table import Table
 
     table = Table(title=f"Stored results in {results}", title_justify="left")
-    table.add_column("matchup (ruleset, scenario, players, seed, code version, matchup id)")
+    table.add_column("matchup (ruleset, scenario, players, seed; matchup id, code version)")
     for col in ("games", "A wins", "draws", "B wins"):
         table.add_column(col, justify="right")
+    this = code_version()
     for run in runs:
+        whose = "this code" if run.code_version == this else "other code: not reused"
         table.add_row(
-            f"{run.title}\n  {run.ruleset}, {run.scenario}, {run.players}, seed {run.run_seed},"
-            f" code {run.code_version}, id {run.matchup[:8]}",
+            f"{run.title}\n  {run.ruleset}, {run.scenario}, {run.players}, seed {run.run_seed}"
+            f"\n  id {run.matchup[:8]}, code {run.code_version}\n  ({whose})",
             str(run.games),
             str(run.wins_a),
             str(run.draws),
@@ -273,6 +284,31 @@ def run_results(
     Console(highlight=False).print(table)
     if not runs:
         Console().print("(no games stored yet)")
+
+
+def _prune(store: Store, matchup: str, runs: list[StoredRun]) -> None:
+    """Delete the games of other code (of ``matchup`` only, if given) and say what went."""
+    this = code_version()
+    old = sorted({run.code_version for run in runs if run.code_version != this})
+    size = _size(store.path)
+    deleted, left = store.prune(matchup)
+    which = f" of matchup {matchup}" if matchup else ""
+    versions = f" ({', '.join(old)})" if old else ""
+    Console(highlight=False).print(
+        f"Deleted {_games(deleted)}{which} stored by other code versions{versions}; "
+        f"{_games(left)} left (this code is {this}). {store.path}: "
+        f"{size / 1e6:.2f} MB before, {_size(store.path) / 1e6:.2f} MB now.",
+        markup=False,
+    )
+
+
+def _games(count: int) -> str:
+    return f"{count} game" if count == 1 else f"{count} games"
+
+
+def _size(path: Path) -> int:
+    """A results file's bytes, with its write-ahead log."""
+    return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
 
 
 def run_sweep(

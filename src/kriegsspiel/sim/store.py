@@ -281,6 +281,31 @@ class Store:
             ).fetchall()
         return [StoredRun(*row) for row in rows]
 
+    def prune(self, matchup: str = "") -> tuple[int, int]:
+        """Delete the games stored by other code than this (a run reuses only its own code's
+        games), and the matchups left with none; only those of the matchups whose id starts
+        with ``matchup``, if given. Then shrink the file. Returns the games deleted and the
+        games left. The deleting is one transaction: stopped halfway, it deletes nothing."""
+        with self._guard("delete the games of other code"):
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                deleted = self.db.execute(
+                    "DELETE FROM games WHERE code_version != ? AND substr(matchup, 1, ?) = ?",
+                    (code_version(), len(matchup), matchup),
+                ).rowcount
+                self.db.execute(
+                    "DELETE FROM matchups WHERE matchup NOT IN (SELECT matchup FROM games)"
+                )
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+            left = int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        with self._guard("shrink the file"):
+            self.db.execute("VACUUM")
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return deleted, left
+
     def export(self, out: IO[str], fmt: str, matchup: str = "") -> int:
         """Write every stored game (one row each) as CSV or JSON, or only those of the
         matchups whose id starts with ``matchup``; returns the number of games."""
