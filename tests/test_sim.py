@@ -731,3 +731,34 @@ def test_a_random_players_choices_do_not_repeat_the_order_dice_draws() -> None:
         chosen = RandomPlayer(seed).choose(game)
         first_half.append(actions.index(chosen) < len(actions) / 2)
     assert len(first_half) > 15 and 0 < sum(first_half) < len(first_half)
+
+
+@pytest.mark.parametrize(
+    "rates", [(0.2, 0.8), (0.3, 0.7), (0.1, 0.5), (0.4, 0.6, 0.5), (0.05, 0.3), (0.6, 0.9, 0.3)]
+)
+@pytest.mark.parametrize("games", [10, 20, 50])
+def test_a_rows_pooled_interval_against_the_field_is_if_anything_too_wide(
+    rates: tuple[float, ...], games: int
+) -> None:
+    """The exact coverage of the Wilson interval on games pooled against opponents of
+    different strengths, over every outcome, is at least that of one binomial with the same
+    mean rate (a sweep's 'v the field' column), and 95% or more here."""
+
+    def coverage(chances: tuple[float, ...]) -> float:
+        sums = {0: 1.0}  # the chance of each total of wins, opponent by opponent
+        for p in chances:
+            one = [math.comb(games, k) * p**k * (1 - p) ** (games - k) for k in range(games + 1)]
+            added: dict[int, float] = {}
+            for total, chance in sums.items():
+                for k, q in enumerate(one):
+                    added[total + k] = added.get(total + k, 0.0) + chance * q
+            sums = added
+        mean, n = sum(chances) / len(chances), games * len(chances)
+        return sum(
+            c for wins, c in sums.items() if wilson(wins, n).low <= mean <= wilson(wins, n).high
+        )
+
+    mean = sum(rates) / len(rates)
+    pooled, alike = coverage(rates), coverage((mean,) * len(rates))
+    assert pooled >= alike - 1e-12
+    assert pooled >= 0.945

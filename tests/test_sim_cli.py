@@ -558,3 +558,35 @@ def test_results_prune_deletes_only_the_games_of_other_code(tmp_path: Path) -> N
     assert (again["games_reused"], again["games_played"]) == (4, 0)  # this code's are kept
     both = cli(tmp_path, "results", "--prune", "--export", "csv")
     assert both.returncode == 2 and "give one at a time" in both.stderr
+
+
+def test_a_sweep_pools_each_rows_games_against_the_field(tmp_path: Path) -> None:
+    text = (
+        (DATA / "sweep.yaml")
+        .read_text()
+        .replace("against: [patrol-b.yaml]", "against: [patrol-b.yaml, patrol-a.yaml]")
+    )
+    for name in ("patrol-a.yaml", "patrol-b.yaml", "skirmish.yaml"):
+        (tmp_path / name).write_text((DATA / name).read_text())
+    (tmp_path / "sweep.yaml").write_text(text)
+    done = cli(tmp_path, "sweep", "sweep.yaml", "--workers", "1", "--games", "6", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    (a_v_b, a_v_a), (variant_v_b, variant_v_a) = data["cells"]
+    assert a_v_a is None
+    alone, both = data["against_the_field"]
+    assert {k: alone[k] for k in ("count", "games", "rate", "low", "high", "draws")} == {
+        k: a_v_b[k] for k in ("count", "games", "rate", "low", "high", "draws")
+    }  # one opponent: its one cell
+    assert (both["count"], both["games"], both["opponents"]) == (
+        variant_v_b["count"] + variant_v_a["count"],
+        12,
+        2,
+    )
+    assert both["rate"] == pytest.approx((variant_v_b["rate"] + variant_v_a["rate"]) / 2)
+    assert both["draws"] == pytest.approx((variant_v_b["draws"] + variant_v_a["draws"]) / 2)
+    assert both["low"] < both["rate"] < both["high"] or both["rate"] in (0.0, 1.0)
+    shown = " ".join(cli(tmp_path, "sweep", "sweep.yaml", "--games", "6").stdout.split())
+    assert "v the field" in shown and "(pooled)" in shown
+    assert f"{both['rate']:.0%} ({both['low']:.0%}–{both['high']:.0%})" in shown
+    assert "the row's games against every column but its own list, taken together" in shown

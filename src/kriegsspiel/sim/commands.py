@@ -327,6 +327,7 @@ def run_sweep(
     """
     from kriegsspiel.sim.compare import variant_changes
     from kriegsspiel.sim.sweep import (
+        against_the_field,
         column_names,
         evaluation_order,
         load_sweep,
@@ -387,16 +388,18 @@ def run_sweep(
             }
     # (a list against itself tells nothing: no cell)
     cells = [[found.get((r, c)) for c in range(len(columns))] for r in range(len(rows))]
+    overall = [against_the_field(row) for row in cells]
     changes = variant_changes(sweep, rows, columns, cell_winners, cell_units)
     # the table first: a heat map that cannot be written must not take the results with it
     if as_json:
         some = sweep.cells[0][0]  # (every cell has the sweep's ruleset, scenario and players)
         data = {"sweep": sweep.name, "ruleset": some.ruleset, "scenario": some.scenario.label,
                 "players": list(some.players), "games": games, "seed": seed, "rows": rows,
-                "columns": columns, "cells": cells, "variants": changes}  # fmt: skip
+                "columns": columns, "cells": cells, "against_the_field": overall,
+                "variants": changes}  # fmt: skip
         print(json.dumps(data, indent=2))
     else:
-        _print_sweep_table(sweep.name, games, rows, columns, cells)
+        _print_sweep_table(sweep.name, games, rows, columns, cells, overall)
         if any(cell is not None for variant in changes for cell in variant["against"]):
             _print_variant_changes(columns, changes)
             _print_variant_units(columns, changes)
@@ -543,7 +546,10 @@ def _print_sweep_table(
     rows: list[str],
     columns: list[str],
     cells: list[list[dict[str, Any] | None]],
+    overall: list[dict[str, Any] | None],
 ) -> None:
+    """The sweep's table: each cell's win rate, and (with more than one column) each row's
+    games against the field pooled."""
     from rich.table import Table
 
     short = any(cell is not None and cell["games"] < games for row in cells for cell in row)
@@ -554,23 +560,38 @@ def _print_sweep_table(
         title=f"{name}: win rate of the row's list (95% interval), {per_cell}",
         title_justify="left",
     )
+    field = len(columns) > 1
     table.add_column("list")
     for name in columns:
         table.add_column(f"v {name}", justify="right")
-    for name, row in zip(rows, cells, strict=True):
+    if field:
+        table.add_column("v the field (pooled)", justify="right", style="bold")
+
+    def told(cell: dict[str, Any], most: int) -> str:
+        return (
+            f"{cell['rate']:.0%} ({cell['low']:.0%}–{cell['high']:.0%})\n"
+            f"draws {cell['draws']:.0%}"
+            + (f", {cell['games']} games" if cell["games"] < most else "")
+            + ("\n(mirror)" if cell.get("mirrored") else "")
+        )
+
+    for name, row, pooled in zip(rows, cells, overall, strict=True):
         table.add_row(
             name,
+            *("—" if cell is None else told(cell, games) for cell in row),
             *(
-                "—"
-                if cell is None
-                else f"{cell['rate']:.0%} ({cell['low']:.0%}–{cell['high']:.0%})\n"
-                f"draws {cell['draws']:.0%}"
-                + (f", {cell['games']} games" if cell["games"] < games else "")
-                + ("\n(mirror)" if cell["mirrored"] else "")
-                for cell in row
+                ["—" if pooled is None else told(pooled, games * pooled["opponents"])]
+                if field
+                else []
             ),
         )
     Console(highlight=False).print(table)
+    if field:
+        Console(highlight=False).print(
+            "v the field: the row's games against every column but its own list, taken "
+            "together (its interval is if anything too wide, as its opponents differ).",
+            markup=False,
+        )
     if any(cell is not None and cell["mirrored"] for row in cells for cell in row):
         Console(highlight=False).print(
             "(mirror): the games of the two lists the other way round, read from this list's side.",

@@ -27,6 +27,7 @@ from kriegsspiel.sim.matchup import (
     game_ruleset,
     read_source,
 )
+from kriegsspiel.sim.stats import wilson
 
 Place = tuple[int | str, ...]  # a field's place in a variant: ("with",) or ("add", 1)
 
@@ -405,3 +406,24 @@ def played(sweep: Sweep) -> list[Matchup]:
             seen.add(matchup)
             out.append(matchup)
     return out
+
+
+def against_the_field(cells: Sequence[dict[str, Any] | None]) -> dict[str, Any] | None:
+    """A row's games against every column (but its own list), pooled: its win rate with a
+    95% Wilson interval, and its draw rate (None for a row with no cell).
+
+    With the same games a cell, the pooled rate is the mean of the row's rates. Its
+    opponents differ, so its games are not one binomial draw: their wins vary less than a
+    binomial's would, and the Wilson interval is, if anything, too wide, never too narrow.
+    """
+    present = [cell for cell in cells if cell is not None]
+    if not present:
+        return None
+    games = sum(cell["games"] for cell in present)
+    wins = sum(cell["count"] for cell in present)
+    draws = sum(round(cell["draws"] * cell["games"]) for cell in present)
+    return {
+        **wilson(wins, games).to_json(),
+        "draws": draws / games if games else 0.0,
+        "opponents": len(present),
+    }
