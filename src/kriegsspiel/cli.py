@@ -240,6 +240,28 @@ def results_cmd(
     run_results(results, export, out, matchup, prune)
 
 
+@app.command("army")
+def army_cmd(
+    army: Annotated[
+        str | None,
+        typer.Argument(help="An army list file, or a shipped list's name; none: list those."),
+    ] = None,
+    ruleset: Annotated[
+        str | None,
+        typer.Option("--ruleset", "-r", help="The edition the list must be for."),
+    ] = None,
+    copy: Annotated[
+        str | None,
+        typer.Option("--copy", help="Write the list to this new file, to make it your own."),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check an army list and show it as a roster, or list the shipped ones."""
+    from kriegsspiel.army_command import run_army
+
+    run_army(army, ruleset, copy, as_json)
+
+
 @app.command("replay")
 def replay_cmd(
     path: Annotated[str, typer.Argument(help="A game record written by 'kriegsspiel play'.")],

@@ -1,0 +1,100 @@
+"""``kriegsspiel army``: the shipped army lists, and any list checked and shown as a roster.
+
+A list builder's first step: see what a list holds as the engine reads it (weapons by their
+chart names, points added up, the damage value each unit is hit as), or take a copy of a
+shipped list to start one's own.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rich.console import Console
+
+from kriegsspiel.errors import UsageError
+from kriegsspiel.outfiles import check_output, writing
+from kriegsspiel.rulesets import RULESETS, check_ruleset
+from kriegsspiel.rulesets.bolt_action.army import EDITIONS, load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.edition import rules_for
+
+
+def run_army(given: str | None, ruleset: str | None, copy: str | None, as_json: bool) -> None:
+    """List the shipped lists (``given`` None), or check and show the list ``given`` (a
+    file or a shipped name); ``copy`` writes its text to a new file."""
+    console = Console(highlight=False)
+    editions = [check_ruleset(ruleset)] if ruleset else list(EDITIONS)
+    if editions[0] not in EDITIONS:
+        raise UsageError(
+            f"army lists are for the Bolt Action family ({', '.join(EDITIONS)}), "
+            f"not {RULESETS[editions[0]]}."
+        )
+    if given is None:
+        if copy:
+            raise UsageError("--copy needs a list to copy: kriegsspiel army NAME --copy FILE.")
+        _list_samples(editions, console, as_json)
+        return
+    path = _find(given, editions)
+    if copy:
+        check_output(copy, "--copy", (".yaml", ".yml"), {"the list being copied": str(path)})
+        if Path(copy).exists():
+            raise UsageError(f"--copy {copy!r} is there already; give a new file name.")
+    army = load_army(path, ruleset)  # a broken list: its file, line and field
+    rules = rules_for(army.ruleset)
+    if as_json:
+        print(json.dumps(army.model_dump(mode="json", by_alias=True, exclude_defaults=True)))
+    else:
+        from kriegsspiel.render.roster_text import print_roster
+
+        shipped = path in sample_armies(army.ruleset)
+        source = f"shipped list {path.stem}" if shipped else str(path)
+        print_roster(army, source, rules.data.title, lambda w: rules.weapon(w).name, console)
+    if copy:
+        with writing(copy, "--copy"):
+            Path(copy).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+        Console(stderr=True, highlight=False).print(
+            f"Copied to {copy}: edit it, then 'kriegsspiel army {copy}' checks it.",
+            markup=False,
+        )
+
+
+def _find(given: str, editions: list[str]) -> Path:
+    """A list's file: a path, or a shipped list's name in any of ``editions``."""
+    if Path(given).is_file():
+        return Path(given)
+    shipped = [p for edition in editions for p in sample_armies(edition)]
+    for path in shipped:
+        if given.lower() in (path.stem.lower(), path.name.lower()):
+            return path
+    for other in EDITIONS:
+        if any(given.lower() in (p.stem.lower(), p.name.lower()) for p in sample_armies(other)):
+            raise UsageError(
+                f"army {given!r} is a shipped {other} list, not a {editions[0]} one; give "
+                f"--ruleset {other}, or none."
+            )
+    names = ", ".join(p.stem for p in shipped)
+    raise UsageError(f"army {given!r} is neither a file nor a shipped list ({names}).")
+
+
+def _list_samples(editions: list[str], console: Console, as_json: bool) -> None:
+    rows = []
+    for edition in editions:
+        for path in sample_armies(edition):
+            army = load_army(path, edition)
+            rows.append((edition, path.stem, army.name, army.faction, army.points, len(army.units)))
+    if as_json:
+        keys = ("ruleset", "list", "name", "faction", "points", "units")
+        print(json.dumps([dict(zip(keys, row, strict=True)) for row in rows]))
+        return
+    console.print("Shipped army lists (give the name before the dash):", markup=False)
+    for edition, stem, name, faction, points, units in rows:
+        console.print(
+            f"  {stem}  —  {name} ({faction}), {edition}, {points} points, {units} units",
+            markup=False,
+            soft_wrap=True,  # (a name cut at the edge could not be copied)
+        )
+    console.print(
+        "See one with 'kriegsspiel army NAME'; start your own with "
+        "'kriegsspiel army NAME --copy mine.yaml'.",
+        markup=False,
+    )

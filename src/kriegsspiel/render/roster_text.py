@@ -1,0 +1,81 @@
+"""An army list as a roster: each unit with its points, figures and weapons, as checked."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.console import Console
+from rich.table import Table
+
+from kriegsspiel.rulesets.bolt_action.army import ArmyList, Model, Unit
+
+
+def print_roster(
+    army: ArmyList,
+    source: str,
+    edition: str,
+    weapon_name: Callable[[str], str],
+    console: Console,
+) -> None:
+    """The list ``army`` read from ``source``, for ``edition`` (its title): a table of its
+    units and a line of totals. ``weapon_name`` gives a weapon's name as the edition's
+    chart has it (the list may use an alias, e.g. SMG)."""
+    figures = sum(unit.model_count for unit in army.units)
+    vehicles = sum(unit.is_vehicle for unit in army.units)
+    table = Table(title=f"{army.name} — {army.faction}, {edition} ({source})", title_justify="left")
+    for column, justify in (
+        ("unit", "left"),
+        ("type, quality", "left"),
+        ("points", "right"),
+        ("figures and weapons", "left"),
+    ):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for unit in army.units:
+        table.add_row(
+            unit.name,
+            f"{unit.type}, {unit.quality}\nhit as {unit.damage_value_of}",
+            str(unit.points),
+            _contents(unit, weapon_name),
+        )
+    console.print(table)
+    console.print(
+        f"{army.points} points: {len(army.units)} units, {figures} figures and "
+        f"{vehicles} vehicle{'' if vehicles == 1 else 's'}. The list is sound: it can be "
+        "played, evaluated and swept.",
+        markup=False,
+    )
+
+
+def _contents(unit: Unit, weapon_name: Callable[[str], str]) -> str:
+    """A unit's figures, a line each ("2× Grenadier: Rifle"), or its vehicle."""
+    if unit.vehicle is not None:
+        vehicle = unit.vehicle
+        traits = [
+            trait
+            for trait, has in (
+                ("open-topped", vehicle.open_topped),
+                ("recce", vehicle.recce),
+                ("automaton", vehicle.automaton),
+            )
+            if has
+        ]
+        head = ", ".join([vehicle.kind, *traits])
+        guns = [f"{weapon_name(w.weapon)} ({w.facing})" for w in vehicle.weapons]
+        return "\n".join([head, *guns]) if guns else f"{head}\nunarmed"
+    return "\n".join(_figure(model, weapon_name) for model in unit.models)
+
+
+def _figure(model: Model, weapon_name: Callable[[str], str]) -> str:
+    count = f"{model.count}× " if model.count > 1 else ""
+    roles = [
+        role
+        for role in (
+            model.officer,
+            "NCO" if model.nco else None,
+            f"{model.observer} observer" if model.observer else None,
+        )
+        if role
+    ]
+    title = f"{count}{model.name}" + (f" ({', '.join(roles)})" if roles else "")
+    weapons = ", ".join(weapon_name(w) for w in model.weapons) or "unarmed"
+    return f"{title}: {weapons}"
