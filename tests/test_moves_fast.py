@@ -16,12 +16,14 @@ from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.rulesets.bolt_action.game.candidates import (
+    _advance_targets,
     _cover_centres,
     _destinations,
     _goals,
     _order_candidates,
     destinations,
     order_candidates,
+    targets,
 )
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
@@ -133,6 +135,13 @@ def test_quick_move_generation_is_the_plain_one(ruleset: str, seed: int, kind: s
                     assert check_move(game.rules, game.table, unit, p, run) == _check_move(
                         game.rules, game.table, unit, p, run
                     )
+            # an Advance's targets, remembered per enemy, are each end's own (asked twice:
+            # once as found, once as remembered)
+            enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
+            ends = destinations(game, unit, run=False)
+            each = [targets(game, unit, moving=True, origin=p, enemies=enemies) for p in ends]
+            assert _advance_targets(game, unit, ends, enemies) == each
+            assert _advance_targets(game, unit, ends, enemies) == each
             for enemy in game.units:
                 if enemy.side != unit.side and not enemy.destroyed:
                     shooter = unit.anchor

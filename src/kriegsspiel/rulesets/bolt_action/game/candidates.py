@@ -160,6 +160,43 @@ def targets(
     return [e for e, ok in zip(enemies, able, strict=True) if ok]
 
 
+def _advance_targets(
+    game: BoltActionGame, unit: UnitState, ends: list[Point], enemies: list[UnitState]
+) -> list[list[UnitState]]:
+    """For each end of an Advance, the enemies ``unit`` could shoot at from there: the
+    same as ``targets(moving=True, origin=end)`` for each end, in one batch.
+
+    Remembered per enemy, by its models' places: when one enemy has moved, only it is
+    asked about again, from every end (the rest are one look-up each, not one per end).
+    The answers also depend on the unit's live models' places (which fix its centre), how
+    far it can fire on the move, and the ends, which key the store; and on the table,
+    whose store it is.
+    """
+    reach = game.reach(unit, moving=True)
+    if reach == 0:
+        return [[] for _ in ends]
+    memo = game.table.memo("advance targets")
+    key = (unit.coords, reach, tuple([c for p in ends for c in (p.x, p.y)]))
+    known: dict[tuple[float, ...], tuple[bool, ...]] | None = memo.get(key)
+    if known is None or len(known) >= MEMO_LIMIT:
+        known = memo[key] = {}
+    places = [e.coords for e in enemies]
+    seen = [known.get(flat) for flat in places]
+    asked = [flat for flat, row in zip(places, seen, strict=True) if row is None]
+    found: dict[tuple[float, ...], tuple[bool, ...]] = {}
+    if asked:  # from each end, as can_shoot_each would look from it
+        anchor, alive, sees = unit.anchor, unit.alive_models, game.table.sees_within_each
+        columns = []
+        for p in ends:
+            dx, dy = p.x - anchor.x, p.y - anchor.y
+            origins = tuple([c for m in alive for c in (m.x + dx, m.y + dy)])
+            columns.append(sees(origins, asked, reach))
+        found = {flat: tuple([col[i] for col in columns]) for i, flat in enumerate(asked)}
+        known.update(found)
+    rows = [found[flat] if row is None else row for flat, row in zip(places, seen, strict=True)]
+    return [[e for e, row in zip(enemies, rows, strict=True) if row[i]] for i in range(len(ends))]
+
+
 #: Per game (while it lives): its table, rules and scenario, and the candidates found on them.
 _CANDIDATES: weakref.WeakKeyDictionary[
     BoltActionGame, tuple[Table, Rules, Scenario, dict[Any, tuple[Action, ...]]]
@@ -221,8 +258,8 @@ def _order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
         for t in targets(game, unit, moving=False, enemies=enemies)
     ]
     goals = (None, None) if unit.immobilised else _goals(game, unit)  # (as destinations)
-    for p in [] if unit.immobilised else _remembered(game, unit, False, *goals):
-        shots = targets(game, unit, moving=True, origin=p, enemies=enemies)
+    ends = [] if unit.immobilised else _remembered(game, unit, False, *goals)
+    for p, shots in zip(ends, _advance_targets(game, unit, ends, enemies), strict=True):
         acts.append(Action("order", unit=uid, order="Advance", to=(p.x, p.y)))
         acts += [
             Action("order", unit=uid, order="Advance", to=(p.x, p.y), target=t.uid) for t in shots

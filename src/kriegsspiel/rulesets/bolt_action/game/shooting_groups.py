@@ -204,17 +204,25 @@ class ShootingGroups:
         origin: Point | None = None,
     ) -> list[bool]:
         """:meth:`can_shoot` for each of ``targets`` in turn."""
+        reach = self.reach(unit, moving=moving)
+        if reach == 0:
+            return [False] * len(targets)
         if origin:
             anchor = unit.anchor
             dx, dy = origin.x - anchor.x, origin.y - anchor.y
+            origins = tuple([c for m in unit.alive_models for c in (m.x + dx, m.y + dy)])
         else:
-            dx, dy = 0.0, 0.0
-        alive = unit.alive_models
+            origins = unit.coords
+        return self.table.sees_within_each(origins, [t.coords for t in targets], reach)
+
+    def reach(self, unit: UnitState, *, moving: bool) -> float:
+        """The longest range at which any of the unit's live models can fire now (0 if none
+        can), on the move or not: how far :meth:`can_shoot` looks."""
         reach, rules, known = 0.0, self.rules, _REACH.get
         mounted = unit.vehicle is not None
         last: tuple[str, ...] | None = None
         last_used = False
-        for m in alive:
+        for m in unit.alive_models:
             weapons, used = m.weapons, m.used_one_shot
             if weapons is last and used is last_used:
                 continue  # armed as the model before it (models of a kind share the tuple)
@@ -224,14 +232,7 @@ class ShootingGroups:
                 most = self._reach(weapons, used, moving, mounted)
             if most > reach:
                 reach = most
-        if reach == 0:
-            return [False] * len(targets)
-        origins = (
-            unit.coords
-            if origin is None
-            else tuple([c for m in alive for c in (m.x + dx, m.y + dy)])
-        )
-        return self.table.sees_within_each(origins, [t.coords for t in targets], reach)
+        return reach
 
     def _reach(
         self, weapons: tuple[str, ...], used_one_shot: bool, moving: bool, mounted: bool
