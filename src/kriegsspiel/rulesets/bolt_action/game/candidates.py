@@ -220,13 +220,15 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
     ):
         kept = _CANDIDATES[game] = (game.table, game.rules, game.scenario, {})
     side = unit.side
+    # A unit's place is its live models' places (``coords``), which fix its centre (the
+    # anchor) too; only a unit with no live model is placed by its anchor (a Point, which
+    # hashes in Python, so it is left out of the key wherever the places say it).
     key = (
         unit.uid,
         side,
         unit.kind,
         unit.vehicle,
-        unit.coords,
-        unit.anchor,
+        unit.coords or unit.anchor,
         unit.heading,
         unit.immobilised,
         unit.no_run,
@@ -234,7 +236,7 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
         tuple([(m.alive, m.used_one_shot, m.weapons, m.observer) for m in unit.models]),
         tuple(
             [
-                (e.uid, e.side, e.coords, e.anchor, e.vehicle is None, e.moved)
+                (e.uid, e.side, e.coords or e.anchor, e.vehicle is None, e.moved)
                 for e in game.units
                 if e.side != side and not e.destroyed
             ]
