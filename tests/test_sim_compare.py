@@ -116,7 +116,7 @@ def test_games_are_paired_by_their_number() -> None:
 
 
 def test_an_evaluation_keeps_no_winners_unless_asked() -> None:
-    matchup = load_sweep(str(DATA / "sweep.yaml")).cells[0][0]
+    matchup = load_sweep(str(DATA / "sweep.yaml")).grids[0][0][0]
     assert evaluate(matchup, 4, 3).tally.winners is None
     kept = evaluate(matchup, 4, 3, keep_winners=True).tally.winners
     assert kept is not None and len(kept) == 4
@@ -162,8 +162,8 @@ def test_a_sweep_pairs_each_variants_games_with_its_lists_game_by_game(
         data = json.loads(done.stdout)
         sweep = load_sweep(str(DATA / "sweep.yaml"))
         precision = 0.13 if "--precision" in options else None
-        base, base_units = _cell(sweep.cells[0][0], games, 3, precision)
-        variant, variant_units = _cell(sweep.cells[1][0], games, 3, precision)
+        base, base_units = _cell(sweep.grids[0][0][0], games, 3, precision)
+        variant, variant_units = _cell(sweep.grids[0][1][0], games, 3, precision)
         ((change,),) = [v["against"] for v in data["variants"]]
         assert change == {
             "opponent": "Rifle Patrol",
@@ -239,8 +239,8 @@ def test_a_variants_list_left_out_of_the_rows_is_added_and_played_from_its_own_s
     against_b, against_a = variant["against"]
     assert against_a is None  # its list against itself was not played: nothing to pair with
     sweep = load_sweep(str(tmp_path / "sweep.yaml"))
-    base = _winners(sweep.cells[1][0], 10, 5, None)  # A v B, played from A's side
-    swapped = _winners(sweep.cells[2][0], 10, 5, None)
+    base = _winners(sweep.grids[0][1][0], 10, 5, None)  # A v B, played from A's side
+    swapped = _winners(sweep.grids[0][2][0], 10, 5, None)
     assert {k: against_b[k] for k in ("opponent", "wins", "losses")} == {
         "opponent": "Rifle Patrol",
         **compare(base, swapped).to_json(),

@@ -311,6 +311,17 @@ def _size(path: Path) -> int:
     return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
 
 
+@dataclass
+class _Cells:
+    """What a sweep found on one scenario (or on all, pooled), by (row, column): each
+    cell's summary; and, for the cells variants are compared on, each game's winner in
+    order and how the row list's units fared."""
+
+    found: dict[tuple[int, int], dict[str, Any]]
+    winners: dict[tuple[int, int], bytes]
+    units: dict[tuple[int, int], list[dict[str, Any]]]
+
+
 def run_sweep(
     path: str,
     games: int | None,
@@ -320,20 +331,20 @@ def run_sweep(
     as_json: bool,
     lists_to: str | None = None,
 ) -> None:
-    """Every cell of a sweep, one evaluation each, then the table (and heat map) of results.
+    """Every cell of a sweep, one evaluation each on each of its scenarios, then the table
+    (and heat map) of results: each scenario's, and with several, all of them pooled.
 
     ``games`` and ``seed`` left as None take the sweep file's values; ``lists_to``, a folder
     to write each variant's list into first (see :func:`write_variants`).
     """
-    from kriegsspiel.sim.compare import variant_changes
     from kriegsspiel.sim.sweep import (
-        against_the_field,
         column_names,
         evaluation_order,
         load_sweep,
         played,
         read_from_mirror,
         row_names,
+        scenario_seed,
     )
 
     sweep = load_sweep(path)
@@ -347,61 +358,83 @@ def run_sweep(
         if not sweep.compared:
             ERR.print("note: the sweep has no variants: no list written.", markup=False)
     rows, columns = row_names(sweep), column_names(sweep)
-    found: dict[tuple[int, int], dict[str, Any]] = {}  # each cell evaluated, by (row, column)
+    scenarios = [source.label for source in sweep.scenarios]
+    seeds = [scenario_seed(seed, k) for k in range(len(scenarios))]
+    many = len(scenarios) > 1
     evaluated: dict[Matchup, dict[str, Any]] = {}  # each matchup's tally, to read its mirror
-    # each cell's winners game by game, kept when a variant is to be compared with its list
-    cell_winners: dict[tuple[int, int], bytes] = {}
-    cell_units: dict[tuple[int, int], list[dict[str, Any]]] = {}  # and its row list's units
-    keep = bool(sweep.compared)
+    keep = bool(sweep.compared)  # (the winners and units of cells that variants are set on)
     to_play = len(played(sweep))
     games_played = games_reused = 0
+    per_scenario: list[_Cells] = []
     # one set of workers plays every cell: what they work out in one, they know in the next
     with open_store(options.results) as store, options.pool() as pool:
-        for r, c in evaluation_order(sweep):
-            matchup = sweep.cells[r][c]
-            label = f"{rows[r]} v {columns[c]}"
-            if read_from_mirror(sweep, (r, c), evaluated):
-                # B v A is A v B from the other side: the same games, read the other way
-                ERR.print(
-                    f"{label}: the games of {columns[c]} v {rows[r]}, from the other side.",
-                    markup=False,
-                )
-                body = evaluated[matchup.mirrored()]  # (never a cell a variant is paired with)
-                wins, mirrored = body["army_b_wins"], True
-            else:
-                count = f"({len(evaluated) + 1}/{to_play}) {label}"
-                result = run_one(
-                    matchup, games, seed, pool, options, store, count, keep_winners=keep
-                )
-                games_played += result.played
-                games_reused += result.reused
-                body = evaluated[matchup] = result.tally.to_json()
-                wins, mirrored = body["army_a_wins"], False
-                if keep:
-                    cell_winners[r, c] = bytes(result.tally.winners or b"")
-                    cell_units[r, c] = [u for u in body["units"] if u["army"] == "A"]
-            found[r, c] = {
-                **wins,
-                "draws": body["draws"]["rate"],
-                "games": body["games"],
-                "mirrored": mirrored,
-            }
-    # (a list against itself tells nothing: no cell)
-    cells = [[found.get((r, c)) for c in range(len(columns))] for r in range(len(rows))]
-    overall = [against_the_field(row) for row in cells]
-    changes = variant_changes(sweep, rows, columns, cell_winners, cell_units)
+        for k, grid in enumerate(sweep.grids):
+            on = _Cells({}, {}, {})
+            per_scenario.append(on)
+            where = f"{scenarios[k]}: " if many else ""
+            for r, c in evaluation_order(sweep):
+                matchup = grid[r][c]
+                label = f"{where}{rows[r]} v {columns[c]}"
+                if read_from_mirror(sweep, (r, c), evaluated, k):
+                    # B v A is A v B from the other side: the same games, read the other way
+                    ERR.print(
+                        f"{label}: the games of {columns[c]} v {rows[r]}, from the other side.",
+                        markup=False,
+                    )
+                    body = evaluated[matchup.mirrored()]  # (never a cell a variant is set on)
+                    wins, mirrored = body["army_b_wins"], True
+                else:
+                    count = f"({len(evaluated) + 1}/{to_play}) {label}"
+                    result = run_one(
+                        matchup, games, seeds[k], pool, options, store, count, keep_winners=keep
+                    )
+                    games_played += result.played
+                    games_reused += result.reused
+                    body = evaluated[matchup] = result.tally.to_json()
+                    wins, mirrored = body["army_a_wins"], False
+                    if keep:
+                        on.winners[r, c] = bytes(result.tally.winners or b"")
+                        on.units[r, c] = [u for u in body["units"] if u["army"] == "A"]
+                on.found[r, c] = {
+                    **wins,
+                    "draws": body["draws"]["rate"],
+                    "games": body["games"],
+                    "mirrored": mirrored,
+                }
+    each = [_sweep_results(sweep, rows, columns, on) for on in per_scenario]
+    whole = _sweep_results(sweep, rows, columns, _pooled(per_scenario)) if many else each[0]
     # the table first: a heat map that cannot be written must not take the results with it
     if as_json:
-        some = sweep.cells[0][0]  # (every cell has the sweep's ruleset, scenario and players)
-        data = {"sweep": sweep.name, "ruleset": some.ruleset, "scenario": some.scenario.label,
-                "players": list(some.players), "games": games, "seed": seed, "rows": rows,
-                "columns": columns, "cells": cells, "against_the_field": overall,
-                "variants": changes}  # fmt: skip
+        some = sweep.grids[0][0][0]  # (every cell has the sweep's ruleset and players)
+        data: dict[str, Any] = {
+            "sweep": sweep.name,
+            "ruleset": some.ruleset,
+            "scenario": scenarios if many else scenarios[0],
+            "players": list(some.players),
+            "games": games,
+            "seed": seed,
+            "rows": rows,
+            "columns": columns,
+            **whole,
+        }
+        if many:
+            data["seeds"] = seeds
+            data["by_scenario"] = [
+                {"scenario": name, "seed": s, **found}
+                for name, s, found in zip(scenarios, seeds, each, strict=True)
+            ]
         print(json.dumps(data, indent=2))
     else:
-        _print_sweep_table(sweep.name, games, rows, columns, cells, overall)
+        if many:
+            for name, s, found in zip(scenarios, seeds, each, strict=True):
+                _print_sweep_table(f"{sweep.name} on {name} (seed {s})", games, rows, columns,
+                                   found["cells"], found["against_the_field"])  # fmt: skip
+        title = f"{sweep.name}, all {len(scenarios)} scenarios together" if many else sweep.name
+        _print_sweep_table(title, games * len(scenarios), rows, columns, whole["cells"],
+                           whole["against_the_field"])  # fmt: skip
+        changes = whole["variants"]
         if any(cell is not None for variant in changes for cell in variant["against"]):
-            _print_variant_changes(columns, changes)
+            _print_variant_changes(columns, changes, len(scenarios))
             _print_variant_units(columns, changes)
         elif changes:
             Console(highlight=False).print(
@@ -417,9 +450,42 @@ def run_sweep(
     if plot:
         from kriegsspiel.render.plots import plot_heatmap
 
-        plot_heatmap(rows, columns, cells, sweep.name, plot, changes)
+        title = f"{sweep.name} (all {len(scenarios)} scenarios)" if many else sweep.name
+        plot_heatmap(rows, columns, whole["cells"], title, plot, whole["variants"])
         if not as_json:
             Console(highlight=False).print(f"Heat map written to {plot}.", markup=False)
+
+
+def _sweep_results(sweep: Sweep, rows: list[str], columns: list[str], on: _Cells) -> dict[str, Any]:
+    """A sweep's table, each row against the field, and each variant against its list, from
+    what it found: its JSON's ``cells``, ``against_the_field`` and ``variants``."""
+    from kriegsspiel.sim.compare import variant_changes
+    from kriegsspiel.sim.sweep import against_the_field
+
+    # (a list against itself tells nothing: no cell)
+    cells = [[on.found.get((r, c)) for c in range(len(columns))] for r in range(len(rows))]
+    return {
+        "cells": cells,
+        "against_the_field": [against_the_field(row) for row in cells],
+        "variants": variant_changes(sweep, rows, columns, on.winners, on.units),
+    }
+
+
+def _pooled(per_scenario: list[_Cells]) -> _Cells:
+    """Each cell's games on every scenario taken together: their winners one scenario after
+    another (so game *i* of a variant's cell still pairs with game *i* of its list's), and
+    its units' survival and damage over all of them."""
+    from kriegsspiel.sim.sweep import pooled
+    from kriegsspiel.sim.tally import pooled_units
+
+    first = per_scenario[0]
+    found = {}
+    for cell in first.found:
+        all_of = [on.found[cell] for on in per_scenario]
+        found[cell] = {**(pooled(all_of) or {}), "mirrored": all(c["mirrored"] for c in all_of)}
+    winners = {cell: b"".join(on.winners[cell] for on in per_scenario) for cell in first.winners}
+    units = {cell: pooled_units([on.units[cell] for on in per_scenario]) for cell in first.units}
+    return _Cells(found, winners, units)
 
 
 def write_variants(sweep: Sweep, folder: str) -> list[Path]:
@@ -453,8 +519,11 @@ def write_variants(sweep: Sweep, folder: str) -> list[Path]:
     return written
 
 
-def _print_variant_changes(columns: list[str], changes: list[dict[str, Any]]) -> None:
-    """Each variant against its own list: the change in the list's win and loss rates."""
+def _print_variant_changes(
+    columns: list[str], changes: list[dict[str, Any]], scenarios: int = 1
+) -> None:
+    """Each variant against its own list: the change in the list's win and loss rates (on
+    all the sweep's ``scenarios`` together)."""
     from rich.table import Table
 
     def signed(rate: float) -> str:
@@ -469,7 +538,8 @@ def _print_variant_changes(columns: list[str], changes: list[dict[str, Any]]) ->
 
     table = Table(
         title="What each variant changes: the list's win and loss rates, in percentage "
-        "points, game by game against the same seeds (95% interval)",
+        "points, game by game against the same seeds (95% interval)"
+        + (f", on all {scenarios} scenarios" if scenarios > 1 else ""),
         title_justify="left",
     )
     table.add_column("variant")

@@ -73,13 +73,24 @@ class SweepFile(Strict):
 
     name: str = Field(min_length=1)
     ruleset: str
-    scenario: str | None = None
+    scenario: tuple[Annotated[str, Field(min_length=1)], ...] = ()  # none: the sample's
     players: str = "tactical,tactical"
     games: int = Field(default=100, ge=1)
     seed: int = Field(default=1, ge=0, le=MAX_SEED)
     lists: tuple[str, ...] = ()
     variants: tuple[Variant, ...] = ()
     against: tuple[str, ...] = Field(min_length=1)
+
+    @field_validator("scenario", mode="before")
+    @classmethod
+    def _one_or_more(cls, given: Any) -> Any:
+        """One scenario is a list of one; an empty list is a mistake, not the sample."""
+        if isinstance(given, list) and not given:
+            raise ValueError(
+                "give a scenario, or a list of them (leave the field out for the ruleset's "
+                "sample scenario)"
+            )
+        return [given] if isinstance(given, str) else given
 
     @field_validator("players")
     @classmethod
@@ -111,9 +122,13 @@ class Compared:
     brought_in: tuple[int, ...] = ()
 
 
+Grid = tuple[tuple[Matchup, ...], ...]  # a matchup per cell: [row][column]
+
+
 @dataclass(frozen=True, slots=True)
 class Sweep:
-    """A checked sweep: its rows and columns as army sources, and a matchup per cell.
+    """A checked sweep: its rows and columns as army sources, and a matchup per cell on
+    each of its scenarios (``grids``, one a scenario, in the file's order).
 
     Every variant's own list is a row too (added after ``lists`` if they leave it out), so
     each variant is compared with it: ``compared``.
@@ -124,8 +139,20 @@ class Sweep:
     seed: int
     rows: tuple[Source, ...]
     columns: tuple[Source, ...]
-    cells: tuple[tuple[Matchup, ...], ...]
+    grids: tuple[Grid, ...]
     compared: tuple[Compared, ...] = ()
+
+    @property
+    def scenarios(self) -> list[Source]:
+        return [grid[0][0].scenario for grid in self.grids]
+
+
+def scenario_seed(seed: int, scenario: int) -> int:
+    """The run seed of a sweep's ``scenario``-th scenario: the sweep's seed for the first,
+    and the next seeds for the others, so that no two scenarios play games from the same
+    seeds (their games are independent, and pooling them is sound); the first scenario's
+    cells are what ``evaluate`` gives with the sweep's seed."""
+    return (seed + scenario) % (MAX_SEED + 1)
 
 
 def sample_sweeps() -> list[Path]:
@@ -146,6 +173,7 @@ def load_sweep(given: str) -> Sweep:
         raise UsageError(f"sweep {given!r} is neither a file nor a shipped sweep ({names}).")
     spec = load_yaml(path, SweepFile)
     text = path.read_text(encoding="utf-8")
+    raw = yaml.safe_load(text)  # (valid: how the file gives its fields, one or a list)
     base = path.parent
 
     def field_at(*loc: int | str) -> Callable[[str], DataFileError]:
@@ -160,10 +188,19 @@ def load_sweep(given: str) -> Sweep:
         game_ruleset(spec.ruleset)
     except UsageError as exc:
         raise field_at("ruleset")(str(exc)) from None
-    try:
-        probe = build_matchup(spec.ruleset, spec.scenario, [], spec.players, base)
-    except UsageError as exc:
-        raise field_at("scenario")(str(exc)) from None
+    probes = []
+    for number, scenario in enumerate(spec.scenario or [None]):  # (None: the sample's)
+        told = ("scenario", number) if isinstance(raw.get("scenario"), list) else ("scenario",)
+        try:
+            probes.append(build_matchup(spec.ruleset, scenario, [], spec.players, base))
+        except UsageError as exc:
+            raise field_at(*told)(str(exc)) from None
+        first = next(
+            i for i, p in enumerate(probes) if p.scenario.digest == probes[-1].scenario.digest
+        )
+        if first != number:
+            raise field_at(*told)(f"the same scenario as scenario.{first}: give each scenario once")
+    probe = probes[0]
     samples = sample_armies(probe.ruleset)
 
     def army(name: str, *loc: int | str) -> Source:
@@ -185,7 +222,6 @@ def load_sweep(given: str) -> Sweep:
     for original in originals:  # a variant is compared with its own list: a row too
         if not any(same_list(original, row) for row in rows):
             rows.append(original)
-    raw = yaml.safe_load(text)  # (valid: how the file gives each variant's fields)
     given_as_lists = [
         {field for field, value in entry.items() if isinstance(value, list)}
         for entry in raw.get("variants") or []
@@ -207,11 +243,14 @@ def load_sweep(given: str) -> Sweep:
         rows.append(row)
         changed[row] = (number, brought)
     columns = [army(name, "against", i) for i, name in enumerate(spec.against)]
-    cells = tuple(
-        tuple(Matchup(probe.ruleset, probe.scenario, (row, col), probe.players) for col in columns)
-        for row in rows
+    grids = tuple(
+        tuple(
+            tuple(Matchup(probe.ruleset, on.scenario, (row, col), probe.players) for col in columns)
+            for row in rows
+        )
+        for on in probes
     )
-    for line in cells:
+    for line in (line for grid in grids for line in grid):
         for matchup in line:
             try:
                 check_setup(matchup)  # a broken list is refused before any game is played
@@ -221,7 +260,7 @@ def load_sweep(given: str) -> Sweep:
                     raise
                 raise _in_the_sweep(exc, str(path), text, *made) from None
     return Sweep(
-        spec.name, spec.games, spec.seed, tuple(rows), tuple(columns), cells, tuple(compared)
+        spec.name, spec.games, spec.seed, tuple(rows), tuple(columns), grids, tuple(compared)
     )
 
 
@@ -388,42 +427,53 @@ def evaluation_order(sweep: Sweep) -> list[tuple[int, int]]:
     return [rc for rc in cells if rc in first] + [rc for rc in cells if rc not in first]
 
 
-def read_from_mirror(sweep: Sweep, cell: tuple[int, int], seen: Container[Matchup]) -> bool:
-    """Is this cell read from its mirror (the same lists the other way round, evaluated
-    before it: ``seen``)? Never a cell a variant is paired with."""
-    matchup = sweep.cells[cell[0]][cell[1]]
+def read_from_mirror(
+    sweep: Sweep, cell: tuple[int, int], seen: Container[Matchup], scenario: int = 0
+) -> bool:
+    """Is this cell (on the ``scenario``-th scenario) read from its mirror (the same lists
+    the other way round, evaluated before it: ``seen``)? Never a cell a variant is paired
+    with."""
+    matchup = sweep.grids[scenario][cell[0]][cell[1]]
     return matchup.mirrored() in seen and cell not in compared_cells(sweep)
 
 
 def played(sweep: Sweep) -> list[Matchup]:
-    """The matchups a sweep evaluates, in order (:func:`evaluation_order`), less the cells
-    read from their mirrors (:func:`read_from_mirror`)."""
+    """The matchups a sweep evaluates, in order (scenario by scenario, each in
+    :func:`evaluation_order`), less the cells read from their mirrors
+    (:func:`read_from_mirror`)."""
     out: list[Matchup] = []
     seen: set[Matchup] = set()
-    for cell in evaluation_order(sweep):
-        if not read_from_mirror(sweep, cell, seen):
-            matchup = sweep.cells[cell[0]][cell[1]]
-            seen.add(matchup)
-            out.append(matchup)
+    for scenario, grid in enumerate(sweep.grids):
+        for cell in evaluation_order(sweep):
+            if not read_from_mirror(sweep, cell, seen, scenario):
+                matchup = grid[cell[0]][cell[1]]
+                seen.add(matchup)
+                out.append(matchup)
     return out
 
 
-def against_the_field(cells: Sequence[dict[str, Any] | None]) -> dict[str, Any] | None:
-    """A row's games against every column (but its own list), pooled: its win rate with a
-    95% Wilson interval, and its draw rate (None for a row with no cell).
-
-    With the same games a cell, the pooled rate is the mean of the row's rates. Its
-    opponents differ, so its games are not one binomial draw: their wins vary less than a
-    binomial's would, and the Wilson interval is, if anything, too wide, never too narrow.
-    """
+def pooled(cells: Sequence[dict[str, Any] | None]) -> dict[str, Any] | None:
+    """Cells' games taken together (None if there is no cell): the win rate with a 95%
+    Wilson interval over all their games, and the draw rate. With the same games a cell,
+    the rate is the mean of the cells' rates."""
     present = [cell for cell in cells if cell is not None]
     if not present:
         return None
     games = sum(cell["games"] for cell in present)
     wins = sum(cell["count"] for cell in present)
     draws = sum(round(cell["draws"] * cell["games"]) for cell in present)
-    return {
-        **wilson(wins, games).to_json(),
-        "draws": draws / games if games else 0.0,
-        "opponents": len(present),
-    }
+    return {**wilson(wins, games).to_json(), "draws": draws / games if games else 0.0}
+
+
+def against_the_field(cells: Sequence[dict[str, Any] | None]) -> dict[str, Any] | None:
+    """A row's games against every column (but its own list), :func:`pooled`, and how many
+    opponents they were against.
+
+    Its opponents differ, so its games are not one binomial draw: their wins vary less
+    than a binomial's would, and the Wilson interval is, if anything, too wide, never too
+    narrow.
+    """
+    found = pooled(cells)
+    if found is None:
+        return None
+    return {**found, "opponents": sum(cell is not None for cell in cells)}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -148,3 +149,33 @@ class Tally:
             "units": units,
             "surprising": {"why": why, "games": surprising},
         }
+
+
+def pooled_units(runs: Sequence[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Units' summaries (as :meth:`Tally.to_json` gives them) from several runs of the same
+    list, taken together unit by unit (by army and place in its list): survival over all
+    the games, and damage dealt a game over all of them."""
+    games: dict[tuple[str, int], list[float]] = {}  # survived, games, damage in all
+    first: dict[tuple[str, int], dict[str, Any]] = {}
+    for run in runs:
+        for unit in run:
+            key = (unit.get("army", "A"), unit["slot"])
+            first.setdefault(key, unit)
+            n = unit["survival"]["games"]
+            total = games.setdefault(key, [0, 0, 0.0])
+            total[0] += unit["survival"]["count"]
+            total[1] += n
+            total[2] += unit["damage_dealt_mean"] * n
+    out = []
+    for key, unit in first.items():
+        survived, n, damage = games[key]
+        mean = damage / n if n else 0.0
+        out.append(
+            {
+                **unit,
+                "survival": wilson(int(survived), int(n)).to_json(),
+                "damage_dealt_mean": mean,
+                "damage_per_point": mean / unit["points"] if n and unit["points"] else 0.0,
+            }
+        )
+    return out
