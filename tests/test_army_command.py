@@ -98,3 +98,29 @@ def test_army_refuses_what_it_cannot_do_and_says_why(
     with pytest.raises(UsageError) as refused:
         run_army(given, ruleset, copy, False)
     assert said in str(refused.value)
+
+
+def test_a_file_that_is_not_text_is_refused_not_a_traceback(tmp_path: Path) -> None:
+    (tmp_path / "bin.yaml").write_bytes(b"\x89PNG\r\n\x1a\n\x00")
+    for args in (["army", "bin.yaml"], ["sweep", "bin.yaml"]):
+        done = run_cli(*args, cwd=tmp_path)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert "bin.yaml: is not text (byte 1 is not UTF-8)" in done.stderr
+
+
+def test_a_lists_json_is_its_roster_as_the_engine_reads_it(tmp_path: Path) -> None:
+    text = (DATA / "patrol-a.yaml").read_text().replace("[Submachine gun (SMG)]", "[smg]")
+    (tmp_path / "mine.yaml").write_text(text)
+    done = run_cli("army", "mine.yaml", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    roster = json.loads(done.stdout)
+    assert (roster["points"], roster["figures"], roster["vehicles"]) == (173, 10, 0)
+    squad, team = roster["units"]
+    assert squad["hit_as"] == "regular infantry" and squad["models"][0]["nco"] is True
+    assert squad["models"][0]["weapons"] == ["Submachine gun (SMG)"]  # the alias, resolved
+    assert team["models"][1] == {"name": "Loader", "count": 2, "officer": None, "nco": False,
+                                 "observer": None, "weapons": []}  # fmt: skip
+    tank = json.loads(run_cli("army", "german-schwerefeld-battlegroup", "--json").stdout)
+    walker = next(u for u in tank["units"] if u["name"] == "Panzerlaeufer Walker")
+    assert walker["hit_as"] == "medium walker" and walker["vehicle"]["kind"] == "walker"
+    assert {"weapon": "Heavy automatic cannon", "facing": "front"} in walker["vehicle"]["weapons"]

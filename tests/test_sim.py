@@ -733,32 +733,44 @@ def test_a_random_players_choices_do_not_repeat_the_order_dice_draws() -> None:
     assert len(first_half) > 15 and 0 < sum(first_half) < len(first_half)
 
 
-@pytest.mark.parametrize(
-    "rates", [(0.2, 0.8), (0.3, 0.7), (0.1, 0.5), (0.4, 0.6, 0.5), (0.05, 0.3), (0.6, 0.9, 0.3)]
-)
-@pytest.mark.parametrize("games", [10, 20, 50])
-def test_a_rows_pooled_interval_against_the_field_is_if_anything_too_wide(
-    rates: tuple[float, ...], games: int
-) -> None:
-    """The exact coverage of the Wilson interval on games pooled against opponents of
-    different strengths, over every outcome, is at least that of one binomial with the same
-    mean rate (a sweep's 'v the field' column), and 95% or more here."""
+def _pooled_coverage(rates: tuple[float, ...], games: int) -> float:
+    """The exact chance that a sweep's pooled interval (:func:`pooled`, over one cell a
+    rate, ``games`` each) holds the mean of ``rates``, over every outcome of every cell."""
+    from itertools import product
 
-    def coverage(chances: tuple[float, ...]) -> float:
-        sums = {0: 1.0}  # the chance of each total of wins, opponent by opponent
-        for p in chances:
-            one = [math.comb(games, k) * p**k * (1 - p) ** (games - k) for k in range(games + 1)]
-            added: dict[int, float] = {}
-            for total, chance in sums.items():
-                for k, q in enumerate(one):
-                    added[total + k] = added.get(total + k, 0.0) + chance * q
-            sums = added
-        mean, n = sum(chances) / len(chances), games * len(chances)
-        return sum(
-            c for wins, c in sums.items() if wilson(wins, n).low <= mean <= wilson(wins, n).high
-        )
+    from kriegsspiel.sim.sweep import pooled
 
     mean = sum(rates) / len(rates)
-    pooled, alike = coverage(rates), coverage((mean,) * len(rates))
-    assert pooled >= alike - 1e-12
-    assert pooled >= 0.945
+    chances = [
+        [math.comb(games, k) * p**k * (1 - p) ** (games - k) for k in range(games + 1)]
+        for p in rates
+    ]
+    covered = 0.0
+    for wins in product(range(games + 1), repeat=len(rates)):
+        cells = [{"count": w, "games": games, "draws": 0.0} for w in wins]
+        found = pooled(cells)
+        assert found is not None
+        if found["low"] <= mean <= found["high"]:
+            covered += math.prod(chance[w] for chance, w in zip(chances, wins, strict=True))
+    return covered
+
+
+def test_a_rows_pooled_interval_against_the_field_is_never_less_sound_than_one_opponents() -> None:
+    """Games pooled against opponents of different strength (a sweep's 'v the field'):
+    the interval holds their mean rate at least as often as it holds the rate of one
+    binomial of that mean, for every pair of rates on a 0.05 grid and a spread of triples,
+    at 10 and 20 games a cell; and more often when the rates differ much."""
+    grid = [round(0.05 * i, 2) for i in range(1, 20)]
+    cases = [(a, b) for i, a in enumerate(grid) for b in grid[i:]]
+    cases += [(0.1, 0.1, 0.15), (0.2, 0.5, 0.8), (0.05, 0.3, 0.6), (0.45, 0.5, 0.55)]
+    for games in (10, 20):
+        for rates in cases:
+            if len(rates) == 3 and games == 20:
+                continue  # (21**3 outcomes: the triples at 10 games say the same)
+            mean = sum(rates) / len(rates)
+            pooled, alike = (
+                _pooled_coverage(rates, games),
+                _pooled_coverage((mean,) * len(rates), games),
+            )
+            assert pooled >= alike - 1e-12, (rates, games, pooled, alike)
+    assert _pooled_coverage((0.2, 0.8), 20) > _pooled_coverage((0.5, 0.5), 20) + 0.02

@@ -7,6 +7,7 @@ import io
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import run_cli
@@ -542,13 +543,13 @@ def test_results_prune_deletes_only_the_games_of_other_code(tmp_path: Path) -> N
 
     (this,) = {version for _, version in stored()} - {"0.1.0+old"}
     assert len(stored()) == 9
-    one = cli(tmp_path, "results", "--prune", "--matchup", ours[:8])
+    one = cli(tmp_path, "results", "--prune", "--matchup", ours[:5])  # (its start will do)
     assert one.returncode == 0, one.stderr
     said = " ".join(one.stdout.split())
     assert f"Deleted 4 games of matchup {ours[:8]} stored by other code versions (0.1.0+old)" in (
         said
     )
-    assert "5 games left" in said
+    assert "5 games left in the file" in said
     assert stored() == sorted([(ours[:2], this)] * 4 + [("ff", "0.1.0+old")])
     every = cli(tmp_path, "results", "--prune")
     assert every.returncode == 0 and "Deleted 1 game stored" in " ".join(every.stdout.split())
@@ -560,33 +561,75 @@ def test_results_prune_deletes_only_the_games_of_other_code(tmp_path: Path) -> N
     assert both.returncode == 2 and "give one at a time" in both.stderr
 
 
-def test_a_sweep_pools_each_rows_games_against_the_field(tmp_path: Path) -> None:
-    text = (
-        (DATA / "sweep.yaml")
-        .read_text()
-        .replace("against: [patrol-b.yaml]", "against: [patrol-b.yaml, patrol-a.yaml]")
-    )
+def _field_sweep(tmp_path: Path) -> dict[str, Any]:
+    """Patrol A and its variant against patrol B, a veteran copy of B, and patrol A."""
     for name in ("patrol-a.yaml", "patrol-b.yaml", "skirmish.yaml"):
         (tmp_path / name).write_text((DATA / name).read_text())
-    (tmp_path / "sweep.yaml").write_text(text)
+    veteran = (DATA / "patrol-b.yaml").read_text().replace("quality: regular", "quality: veteran")
+    (tmp_path / "patrol-c.yaml").write_text(veteran.replace("name: Rifle Patrol", "name: Vets"))
+    text = (DATA / "sweep.yaml").read_text()
+    against = "against: [patrol-b.yaml, patrol-c.yaml, patrol-a.yaml]"
+    (tmp_path / "sweep.yaml").write_text(text.replace("against: [patrol-b.yaml]", against))
     done = cli(tmp_path, "sweep", "sweep.yaml", "--workers", "1", "--games", "6", "--json")
     assert done.returncode == 0, done.stderr
-    data = json.loads(done.stdout)
-    (a_v_b, a_v_a), (variant_v_b, variant_v_a) = data["cells"]
+    return dict(json.loads(done.stdout))
+
+
+def test_a_sweep_pools_each_rows_games_against_the_field(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kriegsspiel.sim.stats import wilson
+
+    monkeypatch.setenv("COLUMNS", "200")  # (a table wide enough for its cells' lines)
+
+    data = _field_sweep(tmp_path)
+    (a_v_b, a_v_c, a_v_a), _ = data["cells"]
     assert a_v_a is None
-    alone, both = data["against_the_field"]
-    assert {k: alone[k] for k in ("count", "games", "rate", "low", "high", "draws")} == {
-        k: a_v_b[k] for k in ("count", "games", "rate", "low", "high", "draws")
-    }  # one opponent: its one cell
-    assert (both["count"], both["games"], both["opponents"]) == (
-        variant_v_b["count"] + variant_v_a["count"],
+    field, _ = data["against_the_field"]
+    count = a_v_b["count"] + a_v_c["count"]
+    assert (field["count"], field["games"], field["opponents"]) == (count, 12, 2)
+    assert (field["low"], field["high"]) == (wilson(count, 12).low, wilson(count, 12).high)
+    assert field["rate"] == pytest.approx((a_v_b["rate"] + a_v_c["rate"]) / 2)
+    assert field["draws"] == pytest.approx((a_v_b["draws"] + a_v_c["draws"]) / 2)
+    shown = " ".join(cli(tmp_path, "sweep", "sweep.yaml", "--games", "6").stdout.split())
+    assert "v the field" in shown and "(pooled)" in shown
+    assert f"{field['rate']:.0%} ({field['low']:.0%}–{field['high']:.0%})" in shown
+    assert "the row's games against every column but its own list (and, for a variant" in shown
+
+
+def test_a_variant_faces_the_field_its_list_faces(tmp_path: Path) -> None:
+    """Its game against the list it was made from is its comparison, not the field."""
+    data = _field_sweep(tmp_path)
+    _, (variant_v_b, variant_v_c, variant_v_a) = data["cells"]
+    assert variant_v_a is not None  # (played: the variant against its own list)
+    _, field = data["against_the_field"]
+    assert (field["count"], field["games"], field["opponents"]) == (
+        variant_v_b["count"] + variant_v_c["count"],
         12,
         2,
     )
-    assert both["rate"] == pytest.approx((variant_v_b["rate"] + variant_v_a["rate"]) / 2)
-    assert both["draws"] == pytest.approx((variant_v_b["draws"] + variant_v_a["draws"]) / 2)
-    assert both["low"] < both["rate"] < both["high"] or both["rate"] in (0.0, 1.0)
-    shown = " ".join(cli(tmp_path, "sweep", "sweep.yaml", "--games", "6").stdout.split())
-    assert "v the field" in shown and "(pooled)" in shown
-    assert f"{both['rate']:.0%} ({both['low']:.0%}–{both['high']:.0%})" in shown
-    assert "the row's games against every column but its own list, taken together" in shown
+
+
+def test_a_prune_leaves_a_matchup_whose_games_are_still_to_come(tmp_path: Path) -> None:
+    """An evaluation registers its matchup before its first game is stored: a prune in
+    between must not take the matchup away (its games would then be stored but never
+    listed); and a file that is not a results store is refused, not made one."""
+    from kriegsspiel.sim.matchup import Matchup, Source
+    from kriegsspiel.sim.outcome import GameOutcome
+    from kriegsspiel.sim.store import Store
+
+    path = tmp_path / "r.sqlite"
+    army = Source("a.yaml", "name: A\n")
+    waiting = Matchup("konflikt47", Source("s.yaml", "name: s\n"), (army, army), ("random",) * 2)
+    with Store(str(path)) as store:
+        store.register(waiting)
+    done = cli(tmp_path, "results", "--results", "r.sqlite", "--prune")
+    assert done.returncode == 0, done.stderr
+    with Store(str(path)) as store:
+        store.add(waiting, 1, GameOutcome(0, 1, False, "draw", 1, 1, 1, 1, ()))
+    listed = cli(tmp_path, "results", "--results", "r.sqlite")
+    assert f"id {waiting.key[:8]}" in listed.stdout  # its game is listed
+    (tmp_path / "empty.sqlite").write_bytes(b"")
+    refused = cli(tmp_path, "results", "--results", "empty.sqlite", "--prune")
+    assert refused.returncode == 2 and "is not a kriegsspiel results file" in refused.stderr
+    assert (tmp_path / "empty.sqlite").read_bytes() == b""

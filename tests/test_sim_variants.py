@@ -152,6 +152,25 @@ def test_a_variant_without_a_unit_plays_and_shows_the_points_it_saves(tmp_path: 
             "variants.0.with.models.0.weapons.0",
             "Did you mean 'Rifle'",
         ),
+        (
+            "    replace: MG 42 MMG Team\n    with: {name: MG 42 MMG Team, type: team, quality:"
+            " regular, points: 50, models: [{name: Gunner, weapons: [Medium machine gun (MMG)]},"
+            " {name: Loader, count: 2}]}\n",
+            "variants.0",
+            "the variant leaves patrol-a.yaml's units as they were",
+        ),
+        ("    replace: 5\n", "variants.0.replace", "takes a unit's name, or a list of names"),
+        (
+            "    add: Rifle Squad\n",
+            "variants.0.add",
+            "takes a unit, written out as in an army list (name, type, quality, points, models "
+            "or vehicle), or a list of units; not 'Rifle Squad'",
+        ),
+        (
+            f"    add: {_unit('MG 42 MMG Team', 40)}\n",
+            "variants.0.add.name",
+            "the list has a unit called 'MG 42 MMG Team' already; give the new unit a name",
+        ),
     ],
 )
 def test_a_variant_that_cannot_be_made_is_refused_at_its_line(
@@ -175,3 +194,58 @@ def test_a_variant_that_cannot_be_made_is_refused_at_its_line(
     )
     assert said.startswith(f"line {line}, field {field}: "), said
     assert problem in said, said
+
+
+def test_the_units_table_puts_each_units_figures_in_its_own_row_and_column(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kriegsspiel.sim.commands import _print_variant_units
+
+    def unit(name: str, survived: float, per_point: float) -> dict[str, object]:
+        rate = {"rate": survived, "low": survived - 0.1, "high": survived + 0.1}
+        return {"unit": name, "points": 50, "survival": rate, "damage_per_point": per_point}
+
+    def against(out: tuple[float, float], brought: tuple[float, float]) -> dict[str, object]:
+        return {"taken_out": [unit("MMG", *out)], "brought_in": [unit("Rifles", *brought)]}
+
+    monkeypatch.setenv("COLUMNS", "200")
+    changes = [
+        {
+            "variant": "v",
+            "against": [
+                against((0.11, 0.21), (0.33, 0.43)),
+                None,
+                against((0.55, 0.65), (0.77, 0.87)),
+            ],
+        }
+    ]
+    _print_variant_units(["B", "A", "C"], changes)
+    lines = capsys.readouterr().out.splitlines()
+    out = next(i for i, line in enumerate(lines) if "out: MMG (50 points)" in line)
+    brought = next(i for i, line in enumerate(lines) if "in: Rifles (50 points)" in line)
+    for row, (first, second) in ((out, ("11% (1%–21%)", "55% (45%–65%)")),
+                                 (brought, ("33% (23%–43%)", "77% (67%–87%)"))):  # fmt: skip
+        line = lines[row]
+        assert first in line and second in line and line.index(first) < line.index(second)
+        assert "—" in line[line.index(first) : line.index(second)]  # (no cell against A)
+    assert lines[out + 1].index("0.21 a point") < lines[out + 1].index("0.65 a point")
+    assert lines[brought + 1].index("0.43 a point") < lines[brought + 1].index("0.87 a point")
+
+
+def test_a_bad_unit_brought_in_is_told_at_its_lines_and_nowhere_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The list a variant makes is never seen, so its lines are never named; its points,
+    the sum the sweep made, are not told apart from the unit that makes them wrong."""
+    monkeypatch.chdir(tmp_path)
+    text = (
+        "  - name: broken\n    list: patrol-a.yaml\n    replace: [Grenadier Squad, MG 42 MMG Team]\n"
+        f"    with: {_unit('Rifles', -500)}\n"
+    )
+    with pytest.raises(DataFileError) as refused:
+        load_sweep(str(_sweep(tmp_path, text)))
+    problems = refused.value.problems
+    assert problems, problems
+    line = 1 + (HEAD + text).splitlines().index(f"    with: {_unit('Rifles', -500)}")
+    for problem in problems:
+        assert problem.startswith(f"line {line}, field variants.0.with"), problems

@@ -8,14 +8,16 @@ shipped list to start one's own.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import check_output, writing
 from kriegsspiel.rulesets import RULESETS, check_ruleset
-from kriegsspiel.rulesets.bolt_action.army import EDITIONS, load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.army import EDITIONS, ArmyList, load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
 
 
@@ -42,7 +44,7 @@ def run_army(given: str | None, ruleset: str | None, copy: str | None, as_json: 
     army = load_army(path, ruleset)  # a broken list: its file, line and field
     rules = rules_for(army.ruleset)
     if as_json:
-        print(json.dumps(army.model_dump(mode="json", by_alias=True, exclude_defaults=True)))
+        print(json.dumps(roster(army, lambda w: rules.weapon(w).name)))
     else:
         from kriegsspiel.render.roster_text import print_roster
 
@@ -56,6 +58,46 @@ def run_army(given: str | None, ruleset: str | None, copy: str | None, as_json: 
             f"Copied to {copy}: edit it, then 'kriegsspiel army {copy}' checks it.",
             markup=False,
         )
+
+
+def roster(army: ArmyList, weapon_name: Callable[[str], str]) -> dict[str, Any]:
+    """The list as the engine reads it, for ``--json``: as the roster shows it (weapons by
+    their chart names, the damage value each unit is hit as, the totals)."""
+    units = []
+    for unit in army.units:
+        entry: dict[str, Any] = {
+            "name": unit.name,
+            "type": unit.type,
+            "quality": unit.quality,
+            "points": unit.points,
+            "hit_as": unit.damage_value_of,
+        }
+        if unit.vehicle is not None:
+            entry["vehicle"] = {
+                **unit.vehicle.model_dump(mode="json", exclude={"weapons"}),
+                "weapons": [
+                    {"weapon": weapon_name(w.weapon), "facing": w.facing}
+                    for w in unit.vehicle.weapons
+                ],
+            }
+        else:
+            entry["models"] = [
+                {
+                    **model.model_dump(mode="json", exclude={"weapons"}),
+                    "weapons": [weapon_name(w) for w in model.weapons],
+                }
+                for model in unit.models
+            ]
+        units.append(entry)
+    return {
+        "name": army.name,
+        "faction": army.faction,
+        "ruleset": army.ruleset,
+        "points": army.points,
+        "units": units,
+        "figures": sum(unit.model_count for unit in army.units),
+        "vehicles": sum(unit.is_vehicle for unit in army.units),
+    }
 
 
 def _find(given: str, editions: list[str]) -> Path:

@@ -48,6 +48,14 @@ def load_yaml(path: Path, model: type[M]) -> M:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise DataFileError(name, [f"cannot be read ({exc.strerror})"]) from None
+    except UnicodeDecodeError as exc:
+        raise DataFileError(
+            name,
+            [
+                f"is not text (byte {exc.start + 1} is not UTF-8); expected a YAML file "
+                "written in a text editor"
+            ],
+        ) from None
     return parse_yaml(text, model, name)
 
 

@@ -237,6 +237,8 @@ def run_results(
             f"--matchup takes a matchup's id as 'kriegsspiel results' lists it (e.g. "
             f"'id 3f9c02ab'), not {matchup!r}."
         )
+    if prune:  # (refused as plain 'results' would refuse it, before it is opened to write)
+        Store(results, read_only=True).close()
     with Store(results, read_only=not prune) as store:
         runs = store.runs(wanted) if wanted or not export else []  # (an export needs none)
         found = {run.matchup for run in runs} if wanted else set()
@@ -292,11 +294,11 @@ def _prune(store: Store, matchup: str, runs: list[StoredRun]) -> None:
     old = sorted({run.code_version for run in runs if run.code_version != this})
     size = _size(store.path)
     deleted, left = store.prune(matchup)
-    which = f" of matchup {matchup}" if matchup else ""
+    which = f" of matchup {runs[0].matchup[:8]}" if matchup and runs else ""
     versions = f" ({', '.join(old)})" if old else ""
     Console(highlight=False).print(
         f"Deleted {_games(deleted)}{which} stored by other code versions{versions}; "
-        f"{_games(left)} left (this code is {this}). {store.path}: "
+        f"{_games(left)} left in the file (this code is {this}). {store.path}: "
         f"{size / 1e6:.2f} MB before, {_size(store.path) / 1e6:.2f} MB now.",
         markup=False,
     )
@@ -460,13 +462,15 @@ def _sweep_results(sweep: Sweep, rows: list[str], columns: list[str], on: _Cells
     """A sweep's table, each row against the field, and each variant against its list, from
     what it found: its JSON's ``cells``, ``against_the_field`` and ``variants``."""
     from kriegsspiel.sim.compare import variant_changes
-    from kriegsspiel.sim.sweep import against_the_field
+    from kriegsspiel.sim.sweep import against_the_field, the_field
 
     # (a list against itself tells nothing: no cell)
     cells = [[on.found.get((r, c)) for c in range(len(columns))] for r in range(len(rows))]
     return {
         "cells": cells,
-        "against_the_field": [against_the_field(row) for row in cells],
+        "against_the_field": [
+            against_the_field([cells[r][c] for c in the_field(sweep, r)]) for r in range(len(rows))
+        ],
         "variants": variant_changes(sweep, rows, columns, on.winners, on.units),
     }
 
@@ -658,8 +662,9 @@ def _print_sweep_table(
     Console(highlight=False).print(table)
     if field:
         Console(highlight=False).print(
-            "v the field: the row's games against every column but its own list, taken "
-            "together (its interval is if anything too wide, as its opponents differ).",
+            "v the field: the row's games against every column but its own list (and, for "
+            "a variant, the list it was made from), taken together; compare rows that face "
+            "the same columns.",
             markup=False,
         )
     if any(cell is not None and cell["mirrored"] for row in cells for cell in row):

@@ -283,18 +283,27 @@ class Store:
 
     def prune(self, matchup: str = "") -> tuple[int, int]:
         """Delete the games stored by other code than this (a run reuses only its own code's
-        games), and the matchups left with none; only those of the matchups whose id starts
-        with ``matchup``, if given. Then shrink the file. Returns the games deleted and the
-        games left. The deleting is one transaction: stopped halfway, it deletes nothing."""
+        games), and the matchups that loses all their games; only those of the matchups
+        whose id starts with ``matchup``, if given. Then shrink the file. Returns the games
+        deleted and the games left in the file. The deleting is one transaction: stopped
+        halfway, it deletes nothing. A matchup with no games before the prune (an evaluation
+        that has just begun) is left alone."""
+        old = (code_version(), len(matchup), matchup)
         with self._guard("delete the games of other code"):
             self.db.execute("BEGIN IMMEDIATE")
             try:
+                touched = self.db.execute(
+                    "SELECT DISTINCT matchup FROM games"
+                    " WHERE code_version != ? AND substr(matchup, 1, ?) = ?",
+                    old,
+                ).fetchall()
                 deleted = self.db.execute(
-                    "DELETE FROM games WHERE code_version != ? AND substr(matchup, 1, ?) = ?",
-                    (code_version(), len(matchup), matchup),
+                    "DELETE FROM games WHERE code_version != ? AND substr(matchup, 1, ?) = ?", old
                 ).rowcount
-                self.db.execute(
-                    "DELETE FROM matchups WHERE matchup NOT IN (SELECT matchup FROM games)"
+                self.db.executemany(
+                    "DELETE FROM matchups WHERE matchup = ?"
+                    " AND NOT EXISTS (SELECT 1 FROM games WHERE games.matchup = matchups.matchup)",
+                    touched,
                 )
             except BaseException:
                 self.db.execute("ROLLBACK")
