@@ -5,7 +5,7 @@ Run:  python benchmarks/bench_sweep.py [--games N] [--repeat R] [--out benchmark
 Workers get faster as they play (exact odds worked out once, sight and moves remembered),
 so a sweep hands all its cells to one set of workers (``runner.Workers``) rather than
 starting two fresh ones for each cell. This measures what that saves on the shipped sweep
-(``konflikt47-walker-or-tank``: the three matchups it plays, N games each, tactical v
+(``konflikt47-walker-or-tank``: every matchup it plays, N games each, tactical v
 tactical, no results store), each run in a fresh process, the two ways taking turns with
 the same seeds. It reports wall time and CPU time (this process and its workers together),
 medians over R pairs, and each pair's ratio.

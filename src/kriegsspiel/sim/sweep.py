@@ -32,6 +32,15 @@ from kriegsspiel.sim.stats import wilson
 Place = tuple[int | str, ...]  # a field's place in a variant: ("with",) or ("add", 1)
 
 
+def _one_or_list(given: Any, kind: type, takes: str, hint: str = "") -> list[Any]:
+    """A variant's field, one of ``kind`` or a list of them, as a list; anything else told
+    in a wargamer's words (what it ``takes``), not pydantic's."""
+    items = [given] if isinstance(given, kind) else given
+    if not isinstance(items, list) or not all(isinstance(i, kind) for i in items):
+        raise ValueError(f"{takes}; not {given!r}{hint}")
+    return items
+
+
 class Variant(Strict):
     """A list with some of its units changed: ``replace`` names units and ``with`` gives
     what takes their place; ``remove`` names units to leave out; ``add`` gives units to
@@ -48,27 +57,20 @@ class Variant(Strict):
     @field_validator("replace", "remove", mode="before")
     @classmethod
     def _names(cls, given: Any) -> Any:
-        """One name is a list of one; anything but names is told in a wargamer's words."""
-        names = [given] if isinstance(given, str) else given
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise ValueError(
-                f"takes a unit's name, or a list of names, as the list calls its units; "
-                f"not {given!r}"
-            )
-        return names
+        return _one_or_list(
+            given, str, "takes a unit's name, or a list of names, as the list calls its units"
+        )
 
     @field_validator("with_", "add", mode="before")
     @classmethod
     def _units(cls, given: Any) -> Any:
-        """One unit is a list of one; a name where a unit belongs is told as such."""
-        units = [given] if isinstance(given, dict) else given
-        if not isinstance(units, list) or not all(isinstance(u, dict) for u in units):
-            raise ValueError(
-                "takes a unit, written out as in an army list (name, type, quality, points, "
-                f"models or vehicle), or a list of units; not {given!r} (to take out a unit "
-                "by its name, use replace or remove)"
-            )
-        return units
+        return _one_or_list(
+            given,
+            dict,
+            "takes a unit, written out as in an army list (name, type, quality, points, "
+            "models or vehicle), or a list of units",
+            " (to take out a unit by its name, use replace or remove)",
+        )
 
     @model_validator(mode="after")
     def _changes_something(self) -> Variant:
