@@ -74,6 +74,12 @@ def test_a_sweep_over_two_scenarios_pools_their_games_and_shows_each(tmp_path: P
         ("scenario: [skirmish.yaml, nowhere.yaml]\n", "scenario.1",
          "scenario 'nowhere.yaml' is neither a file nor a shipped scenario"),
         ("scenario: []\n", "scenario", "give a scenario"),
+        ("scenario: 5\n", "scenario", "takes a scenario (a file or a shipped scenario's "
+         "name), or a list of them; not 5"),
+        ("scenario: [skirmish.yaml, 7]\n", "scenario",
+         "takes a scenario (a file or a shipped scenario's name), or a list of them; not "
+         "['skirmish.yaml', 7]"),
+        ("scenario: ''\n", "scenario", "takes a scenario"),
     ],
 )  # fmt: skip
 def test_a_sweeps_scenarios_are_each_checked_at_their_place(
@@ -84,3 +90,40 @@ def test_a_sweeps_scenarios_are_each_checked_at_their_place(
     assert done.returncode == 2, done.stderr
     line = 1 + (tmp_path / "sweep.yaml").read_text().splitlines().index(scenario.rstrip("\n"))
     assert f"sweep.yaml: line {line}, field {field}: {said}" in " ".join(done.stderr.split())
+
+
+def test_a_blank_scenario_is_the_rulesets_sample(tmp_path: Path) -> None:
+    """Left blank, as when it is left out: a sweep file written so before lists came in."""
+    _in(tmp_path, "scenario:\n")
+    sweep = load_sweep(str(tmp_path / "sweep.yaml"))
+    assert [source.label for source in sweep.scenarios] == ["meeting-engagement"]
+
+
+def test_an_early_stop_pairs_a_variant_with_its_list_within_each_scenario(
+    tmp_path: Path,
+) -> None:
+    """Each scenario's cells stop when they are precise enough, so a variant's cell and its
+    list's can have different lengths on each: the pairs are each scenario's first games
+    both have, one scenario after another, never a game of one scenario with one of
+    another."""
+    _in(tmp_path, "scenario: [skirmish.yaml, farm.yaml]\n")
+    done = run_cli("sweep", "sweep.yaml", "--workers", "1", "--games", "80", "--seed", "2",
+                   "--precision", "0.17", "--json", "--no-store", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    sweep = load_sweep(str(tmp_path / "sweep.yaml"))
+    base, variant, lengths = b"", b"", []
+    for k, seed in enumerate(data["seeds"]):
+        cells = [
+            evaluate(sweep.grids[k][row][0], 80, seed, precision=0.17, keep_winners=True)
+            for row in (0, 1)
+        ]
+        first, second = (bytes(found.tally.winners or b"") for found in cells)
+        lengths.append((len(first), len(second)))
+        both = min(len(first), len(second))
+        base += first[:both]
+        variant += second[:both]
+    assert any(a != b for a, b in lengths), lengths  # (else this case tests nothing)
+    (change,) = data["variants"][0]["against"]
+    assert change["wins"]["pairs"] == len(base) == sum(min(pair) for pair in lengths)
+    assert {k: change[k] for k in ("wins", "losses")} == compare(base, variant).to_json()

@@ -169,7 +169,7 @@ def test_a_variant_without_a_unit_plays_and_shows_the_points_it_saves(tmp_path: 
         (
             f"    add: {_unit('MG 42 MMG Team', 40)}\n",
             "variants.0.add.name",
-            "the list has a unit called 'MG 42 MMG Team' already; give the new unit a name",
+            "the list would have 2 units called 'MG 42 MMG Team'; give the new unit a name",
         ),
     ],
 )

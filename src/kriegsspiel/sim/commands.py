@@ -317,7 +317,8 @@ def _size(path: Path) -> int:
 class _Cells:
     """What a sweep found on one scenario (or on all, pooled), by (row, column): each
     cell's summary; and, for the cells variants are compared on, each game's winner in
-    order and how the row list's units fared."""
+    order (on one scenario: pairs are made within a scenario) and how the row list's units
+    fared."""
 
     found: dict[tuple[int, int], dict[str, Any]]
     winners: dict[tuple[int, int], bytes]
@@ -403,8 +404,14 @@ def run_sweep(
                     "games": body["games"],
                     "mirrored": mirrored,
                 }
-    each = [_sweep_results(sweep, rows, columns, on) for on in per_scenario]
-    whole = _sweep_results(sweep, rows, columns, _pooled(per_scenario)) if many else each[0]
+    each = [_sweep_results(sweep, rows, columns, on, [on.winners]) for on in per_scenario]
+    whole = (
+        _sweep_results(
+            sweep, rows, columns, _pooled(per_scenario), [on.winners for on in per_scenario]
+        )
+        if many
+        else each[0]
+    )
     # the table first: a heat map that cannot be written must not take the results with it
     if as_json:
         some = sweep.grids[0][0][0]  # (every cell has the sweep's ruleset and players)
@@ -458,9 +465,17 @@ def run_sweep(
             Console(highlight=False).print(f"Heat map written to {plot}.", markup=False)
 
 
-def _sweep_results(sweep: Sweep, rows: list[str], columns: list[str], on: _Cells) -> dict[str, Any]:
+def _sweep_results(
+    sweep: Sweep,
+    rows: list[str],
+    columns: list[str],
+    on: _Cells,
+    winners: list[dict[tuple[int, int], bytes]],
+) -> dict[str, Any]:
     """A sweep's table, each row against the field, and each variant against its list, from
-    what it found: its JSON's ``cells``, ``against_the_field`` and ``variants``."""
+    what it found (``winners``: each cell's winners, a dict a scenario, so that pairs are
+    made within each scenario): its JSON's ``cells``, ``against_the_field`` and
+    ``variants``."""
     from kriegsspiel.sim.compare import variant_changes
     from kriegsspiel.sim.sweep import against_the_field, the_field
 
@@ -471,14 +486,14 @@ def _sweep_results(sweep: Sweep, rows: list[str], columns: list[str], on: _Cells
         "against_the_field": [
             against_the_field([cells[r][c] for c in the_field(sweep, r)]) for r in range(len(rows))
         ],
-        "variants": variant_changes(sweep, rows, columns, on.winners, on.units),
+        "variants": variant_changes(sweep, rows, columns, winners, on.units),
     }
 
 
 def _pooled(per_scenario: list[_Cells]) -> _Cells:
-    """Each cell's games on every scenario taken together: their winners one scenario after
-    another (so game *i* of a variant's cell still pairs with game *i* of its list's), and
-    its units' survival and damage over all of them."""
+    """Each cell's games on every scenario taken together, and its units' survival and
+    damage over all of them (its winners stay with their scenarios: see
+    :func:`~kriegsspiel.sim.compare.paired_games`)."""
     from kriegsspiel.sim.sweep import pooled
     from kriegsspiel.sim.tally import pooled_units
 
@@ -487,9 +502,8 @@ def _pooled(per_scenario: list[_Cells]) -> _Cells:
     for cell in first.found:
         all_of = [on.found[cell] for on in per_scenario]
         found[cell] = {**(pooled(all_of) or {}), "mirrored": all(c["mirrored"] for c in all_of)}
-    winners = {cell: b"".join(on.winners[cell] for on in per_scenario) for cell in first.winners}
     units = {cell: pooled_units([on.units[cell] for on in per_scenario]) for cell in first.units}
-    return _Cells(found, winners, units)
+    return _Cells(found, {}, units)
 
 
 def write_variants(sweep: Sweep, folder: str) -> list[Path]:

@@ -1,4 +1,4 @@
-"""A variant against its list: how swapping one unit changes the list's wins and losses.
+"""A variant against its list: how changing its units changes the list's wins and losses.
 
 The variant's cell and its list's cell of a sweep are both played from the list's side with
 the same seeds, so game *i* of one and game *i* of the other start from the same dice and
@@ -8,6 +8,7 @@ honest and narrower than setting two independent intervals side by side.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +16,7 @@ from kriegsspiel.sim.stats import Difference, paired_difference
 from kriegsspiel.sim.tally import WINNERS
 
 if TYPE_CHECKING:
-    from kriegsspiel.sim.sweep import Sweep
+    from kriegsspiel.sim.sweep import Compared, Sweep
 
 WIN, LOSS = WINNERS.index("A"), WINNERS.index("B")  # of the row's list (army A)
 
@@ -53,18 +54,35 @@ def compare(base: bytes, variant: bytes) -> Change:
     return Change(paired_change(base, variant, WIN), paired_change(base, variant, LOSS))
 
 
+def paired_games(
+    winners: Sequence[dict[tuple[int, int], bytes]], base: tuple[int, int], row: tuple[int, int]
+) -> tuple[bytes, bytes] | None:
+    """The games of cells ``base`` and ``row`` that pair up, scenario by scenario (one dict
+    of each cell's winners a scenario): on each, game *i* of one with game *i* of the
+    other, over the games both have there (an early stop can leave one cell shorter); then
+    the next scenario's. None if either cell has no games kept on some scenario."""
+    first, second = bytearray(), bytearray()
+    for on in winners:
+        if base not in on or row not in on:
+            return None
+        both = min(len(on[base]), len(on[row]))
+        first += on[base][:both]
+        second += on[row][:both]
+    return bytes(first), bytes(second)
+
+
 def variant_changes(
     sweep: Sweep,
     rows: list[str],
     columns: list[str],
-    winners: dict[tuple[int, int], bytes],
+    winners: Sequence[dict[tuple[int, int], bytes]],
     units: dict[tuple[int, int], list[dict[str, Any]]],
 ) -> list[dict[str, Any]]:
     """Each variant of a sweep against its list, column by column (None where either cell
-    is missing: the list against itself), from each cell's ``winners`` by (row, column);
-    with how the units it took out fared in its list's games and those it brought in
-    fared in its own, from each cell's ``units`` (its row's list's, as the cell's JSON
-    gives them)."""
+    is missing: the list against itself), from each cell's ``winners`` by (row, column),
+    a dict a scenario (see :func:`paired_games`); with how the units it took out fared in
+    its list's games and those it brought in fared in its own, from each cell's ``units``
+    (its row's list's, as the cell's JSON gives them)."""
 
     def fared(cell: tuple[int, int], slots: tuple[int, ...]) -> list[dict[str, Any]]:
         by_slot = {unit["slot"]: unit for unit in units.get(cell, [])}
@@ -74,23 +92,25 @@ def variant_changes(
             if slot in by_slot
         ]
 
+    def against(compared: Compared, column: int) -> dict[str, Any] | None:
+        base, row = (compared.base, column), (compared.row, column)
+        pairs = paired_games(winners, base, row)
+        if pairs is None:
+            return None
+        return {
+            "opponent": columns[column],
+            **compare(*pairs).to_json(),
+            "taken_out": fared(base, compared.taken_out),
+            "brought_in": fared(row, compared.brought_in),
+        }
+
     return [
         {
             "variant": compared.name,
             "row": rows[compared.row],
             "list": rows[compared.base],
             "points_added": compared.points,
-            "against": [
-                {
-                    "opponent": columns[c],
-                    **compare(winners[compared.base, c], winners[compared.row, c]).to_json(),
-                    "taken_out": fared((compared.base, c), compared.taken_out),
-                    "brought_in": fared((compared.row, c), compared.brought_in),
-                }
-                if (compared.base, c) in winners and (compared.row, c) in winners
-                else None
-                for c in range(len(sweep.columns))
-            ],
+            "against": [against(compared, c) for c in range(len(sweep.columns))],
         }
         for compared in sweep.compared
     ]

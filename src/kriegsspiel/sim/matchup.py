@@ -126,7 +126,12 @@ def read_source(kind: str, given: str, samples: list[Path], base: Path | None = 
     label = path.stem if path in samples else str(path)
     try:
         return Source(label, path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:  # (told as a data file that is not text is told)
+        raise UsageError(
+            f"cannot read {kind} file {path}: it is not text (byte {exc.start + 1} is not "
+            "UTF-8); expected a YAML file written in a text editor"
+        ) from None
+    except OSError as exc:
         raise UsageError(f"cannot read {kind} file {path}: {exc}") from exc
 
 

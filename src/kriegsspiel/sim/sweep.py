@@ -36,7 +36,7 @@ def _one_or_list(given: Any, kind: type, takes: str, hint: str = "") -> list[Any
     """A variant's field, one of ``kind`` or a list of them, as a list; anything else told
     in a wargamer's words (what it ``takes``), not pydantic's."""
     items = [given] if isinstance(given, kind) else given
-    if not isinstance(items, list) or not all(isinstance(i, kind) for i in items):
+    if not isinstance(items, list) or not all(isinstance(i, kind) and i != "" for i in items):
         raise ValueError(f"{takes}; not {given!r}{hint}")
     return items
 
@@ -105,13 +105,18 @@ class SweepFile(Strict):
     @field_validator("scenario", mode="before")
     @classmethod
     def _one_or_more(cls, given: Any) -> Any:
-        """One scenario is a list of one; an empty list is a mistake, not the sample."""
+        """One scenario is a list of one; none (left blank) is the ruleset's sample; an
+        empty list is a mistake."""
+        if given is None:
+            return []
         if isinstance(given, list) and not given:
             raise ValueError(
                 "give a scenario, or a list of them (leave the field out for the ruleset's "
                 "sample scenario)"
             )
-        return [given] if isinstance(given, str) else given
+        return _one_or_list(
+            given, str, "takes a scenario (a file or a shipped scenario's name), or a list of them"
+        )
 
     @field_validator("players")
     @classmethod
@@ -381,8 +386,8 @@ def _change(
     for number, where in brought.items():
         if now[number] is not None and now.count(now[number]) > 1:
             raise at(*where, "name")(
-                f"the list has a unit called {now[number]!r} already; give the new unit a "
-                "name of its own (results name units by their names)"
+                f"the list would have {now.count(now[number])} units called {now[number]!r}; "
+                "give the new unit a name of its own (results name units by their names)"
             )
     data["units"] = made
     points = [u.get("points") for u in made if isinstance(u, dict)]
