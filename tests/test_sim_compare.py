@@ -422,3 +422,24 @@ def test_a_misspelt_field_of_a_variant_is_told_with_the_fields_as_the_file_spell
     assert "field variants.0.replce: there is no such field here (did you mean replace?)" in said
     assert "the fields here are name, list, replace, with" in said and "with_" not in said
     assert "Value error" not in said
+
+
+def test_a_sweeps_heat_map_sets_each_rows_field_apart_in_a_last_column(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import kriegsspiel.render.plots as plots
+
+    drawn: list[Any] = []
+    monkeypatch.setattr(plots, "_save", lambda fig, path: drawn.append(fig))
+    cell = {"rate": 0.5, "low": 0.2, "high": 0.8}
+    field = [{"rate": 0.25, "low": 0.1, "high": 0.45}, None]
+    plots.plot_heatmap(["a", "b"], ["b", "a"], [[cell, None], [None, cell]], "t", "x.png",
+                       field=field)  # fmt: skip
+    plots.plot_heatmap(["a"], ["b"], [[cell]], "t", "x.png", field=[field[0]])  # one column
+    wide, narrow = (fig.axes[0] for fig in drawn)
+    labels = [t.get_text() for t in wide.get_xticklabels()]
+    assert labels == ["b", "a", "the field (pooled)"]
+    texts = [t.get_text() for t in wide.texts]
+    assert "25%\n[10%, 45%]" in texts and "(no opponent)" in texts
+    assert texts.count("(itself)") == 2
+    assert [t.get_text() for t in narrow.get_xticklabels()] == ["b"]  # (its cell says it all)

@@ -66,9 +66,12 @@ def plot_heatmap(
     title: str,
     path: str,
     changes: Sequence[dict[str, Any]] = (),
+    field: Sequence[dict[str, Any] | None] = (),
 ) -> None:
     """A sweep: the row list's win rate against each column list, with its interval in the
-    cell; beside it, when the sweep has variants, what each changes (:func:`_plot_changes`)."""
+    cell, and (given ``field``, with more than one column) a last column set apart: each
+    row against the field, pooled; beside it, when the sweep has variants, what each
+    changes (:func:`_plot_changes`)."""
     plt = _pyplot()
     pairs = [
         (f"{variant['variant']} ({variant['list']})", column, change)
@@ -76,6 +79,11 @@ def plot_heatmap(
         for column, change in zip(columns, variant["against"], strict=True)
         if change is not None
     ]
+    if field and len(columns) > 1:
+        columns = [*columns, "the field (pooled)"]
+        cells = [[*row, pooled] for row, pooled in zip(cells, field, strict=True)]
+    else:
+        field = ()
     width, height = 2.2 + 2.0 * len(columns), 1.4 + 0.8 * len(rows)
     if pairs:
         fig, (ax, right) = plt.subplots(
@@ -93,9 +101,13 @@ def plot_heatmap(
             text = (
                 f"{cell['rate']:.0%}\n[{cell['low']:.0%}, {cell['high']:.0%}]"
                 if cell
+                else "(no opponent)"
+                if field and j == len(columns) - 1
                 else "(itself)"
             )
             ax.text(j, i, text, ha="center", va="center", fontsize=8)
+    if field:  # (the pooled column is not one more opponent: set it apart)
+        ax.axvline(len(columns) - 1.5, color="black", linewidth=3)
     fig.colorbar(image, ax=ax, label="win probability of the row's list")
     ax.set_title(title)
     _save(fig, path)

@@ -460,7 +460,8 @@ def run_sweep(
         from kriegsspiel.render.plots import plot_heatmap
 
         title = f"{sweep.name} (all {len(scenarios)} scenarios)" if many else sweep.name
-        plot_heatmap(rows, columns, whole["cells"], title, plot, whole["variants"])
+        plot_heatmap(rows, columns, whole["cells"], title, plot, whole["variants"],
+                     whole["against_the_field"])  # fmt: skip
         if not as_json:
             Console(highlight=False).print(f"Heat map written to {plot}.", markup=False)
 
