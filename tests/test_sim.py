@@ -181,6 +181,7 @@ def test_a_sweep_plays_all_its_cells_on_one_set_of_workers_and_counts_them(
     import json
 
     import kriegsspiel.sim.commands as commands
+    import kriegsspiel.sim.sweep_command as sweep_command
 
     pools: list[Any] = []
     real_pool = runner.local_pool
@@ -194,7 +195,7 @@ def test_a_sweep_plays_all_its_cells_on_one_set_of_workers_and_counts_them(
 
     monkeypatch.setattr(commands, "progress_bar", bar)
     options = commands.RunOptions(workers=2)
-    commands.run_sweep(str(DATA / "sweep.yaml"), 2, None, options, None, as_json=True)
+    sweep_command.run_sweep(str(DATA / "sweep.yaml"), 2, None, options, None, as_json=True)
     cells = json.loads(capsys.readouterr().out)["cells"]
     assert len(cells) == 2 and all(cell["games"] == 2 for row in cells for cell in row)
     assert len(pools) == 1
@@ -209,7 +210,7 @@ def test_a_sweep_plays_all_its_cells_on_one_set_of_workers_and_counts_them(
         f"name: Round robin\nruleset: konflikt47\nscenario: {DATA / 'skirmish.yaml'}\n"
         f"players: random,random\ngames: 2\nlists: [{a}, {b}]\nagainst: [{a}, {b}]\n"
     )
-    commands.run_sweep(str(robin), None, None, options, None, as_json=True)
+    sweep_command.run_sweep(str(robin), None, None, options, None, as_json=True)
     assert labels[2:] == ["(1/1) Grenadier Patrol v Rifle Patrol"]
 
 
@@ -220,6 +221,7 @@ def test_one_worker_plays_a_lone_evaluation_here_and_a_sweep_in_its_worker(
     --workers 1" avoids worker processes); a sweep's one worker is a process of its own,
     whose life of 1,000 games counts across the cells."""
     import kriegsspiel.sim.commands as commands
+    import kriegsspiel.sim.sweep_command as sweep_command
 
     pools: list[Any] = []
     real_pool = runner.local_pool
@@ -237,7 +239,7 @@ def test_one_worker_plays_a_lone_evaluation_here_and_a_sweep_in_its_worker(
         as_json=True,
     )
     assert pools == []
-    commands.run_sweep(str(DATA / "sweep.yaml"), 2, None, options, None, as_json=True)
+    sweep_command.run_sweep(str(DATA / "sweep.yaml"), 2, None, options, None, as_json=True)
     assert len(pools) == 1
     capsys.readouterr()
 

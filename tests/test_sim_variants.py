@@ -199,7 +199,7 @@ def test_a_variant_that_cannot_be_made_is_refused_at_its_line(
 def test_the_units_table_puts_each_units_figures_in_its_own_row_and_column(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from kriegsspiel.sim.commands import _print_variant_units
+    from kriegsspiel.render.sweep_text import print_variant_units
 
     def unit(name: str, survived: float, per_point: float) -> dict[str, object]:
         rate = {"rate": survived, "low": survived - 0.1, "high": survived + 0.1}
@@ -219,7 +219,7 @@ def test_the_units_table_puts_each_units_figures_in_its_own_row_and_column(
             ],
         }
     ]
-    _print_variant_units(["B", "A", "C"], changes)
+    print_variant_units(["B", "A", "C"], changes)
     lines = capsys.readouterr().out.splitlines()
     out = next(i for i, line in enumerate(lines) if "out: MMG (50 points)" in line)
     brought = next(i for i, line in enumerate(lines) if "in: Rifles (50 points)" in line)

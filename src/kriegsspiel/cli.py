@@ -202,7 +202,7 @@ def sweep_cmd(
     ] = None,
 ) -> None:
     """Run every matchup of a sweep file and print the table of results (a heat map with --plot)."""
-    from kriegsspiel.sim.commands import run_sweep
+    from kriegsspiel.sim.sweep_command import run_sweep
 
     options = _run_options(workers, scheduler, results, no_store, precision)
     run_sweep(path, games, seed, options, plot, as_json, lists_to)

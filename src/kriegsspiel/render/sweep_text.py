@@ -1,0 +1,161 @@
+"""A sweep's results as rich tables: the win rates (and the field), what each variant
+changes, and how the units it changed fared."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from kriegsspiel.render.evaluation_text import short_rate
+
+
+def print_variant_changes(
+    columns: list[str], changes: list[dict[str, Any]], scenarios: int = 1
+) -> None:
+    """Each variant against its own list: the change in the list's win and loss rates (on
+    all the sweep's ``scenarios`` together)."""
+
+    def signed(rate: float) -> str:
+        # one decimal (the mark is read from the unrounded interval), and "+0.0", not "-0.0"
+        points = rate * 100
+        return f"{0.0 if abs(points) < 0.05 else points:+.1f}"
+
+    def told(change: dict[str, Any]) -> str:
+        mark = " *" if change["clear"] else ""
+        low, high = signed(change["low"]), signed(change["high"])
+        return f"{signed(change['change'])}{mark}\n({low} to {high})"
+
+    table = Table(
+        title="What each variant changes: the list's win and loss rates, in percentage "
+        "points, game by game against the same seeds (95% interval)"
+        + (f", on all {scenarios} scenarios" if scenarios > 1 else ""),
+        title_justify="left",
+    )
+    table.add_column("variant")
+    for name in columns:
+        table.add_column(f"v {name}", justify="right")
+    for variant in changes:
+        points = variant["points_added"]
+        added = "" if points is None else f", {points:+d} points"
+        table.add_row(
+            f"{variant['variant']}\n(compared with {variant['list']}{added})",
+            *(
+                "— (its own list)"
+                if cell is None
+                else f"wins {told(cell['wins'])}\nlosses {told(cell['losses'])}\n"
+                f"{cell['wins']['pairs']} pairs of games"
+                for cell in variant["against"]
+            ),
+        )
+    Console(highlight=False).print(table)
+    Console(highlight=False).print(
+        "*: a clear change (its interval leaves out 0); without it, these games cannot tell "
+        "the variant from its list. Each interval is a 95% one: of the changes that are not "
+        "real, about one in twenty is marked by chance.",
+        markup=False,
+    )
+
+
+def print_variant_units(columns: list[str], changes: list[dict[str, Any]]) -> None:
+    """The units each variant took out (as they fared in its list's games) and brought in
+    (in its own): is a unit worth its points, against each opponent."""
+    table = Table(
+        title="The units each variant changes: how often each survived a game (95% "
+        "interval), and the damage it dealt a game for each of its points",
+        title_justify="left",
+    )
+    table.add_column("variant")
+    table.add_column("unit")
+    for name in columns:
+        table.add_column(f"v {name}", justify="right")
+    for variant in changes:
+        against = variant["against"]
+        cells = [cell for cell in against if cell is not None]
+        if not cells:
+            continue
+        lines = [
+            (way, key, number)
+            for way, key in (("out", "taken_out"), ("in", "brought_in"))
+            for number in range(len(cells[0][key]))
+        ]
+        for line, (way, key, number) in enumerate(lines):
+            unit = cells[0][key][number]
+            table.add_row(
+                variant["variant"] if line == 0 else "",
+                f"{way}: {unit['unit']} ({unit['points']} points)",
+                *(
+                    "—"
+                    if cell is None
+                    else f"{short_rate(cell[key][number]['survival'])}\n"
+                    f"{cell[key][number]['damage_per_point']:.2f} a point"
+                    for cell in against
+                ),
+                end_section=line == len(lines) - 1,
+            )
+    Console(highlight=False).print(table)
+
+
+def print_sweep_table(
+    name: str,
+    games: int,
+    rows: list[str],
+    columns: list[str],
+    cells: list[list[dict[str, Any] | None]],
+    overall: list[dict[str, Any] | None],
+) -> None:
+    """The sweep's table: each cell's win rate, and (with more than one column) each row's
+    games against the field pooled."""
+    short = any(cell is not None and cell["games"] < games for row in cells for cell in row)
+    per_cell = (
+        f"up to {games} games a cell (fewer where shown)" if short else f"{games} games a cell"
+    )
+    table = Table(
+        title=f"{name}: win rate of the row's list (95% interval), {per_cell}",
+        title_justify="left",
+    )
+    field = len(columns) > 1
+    table.add_column("list")
+    for name in columns:
+        table.add_column(f"v {name}", justify="right")
+    if field:
+        table.add_column("v the field (pooled)", justify="right", style="bold")
+
+    def told(cell: dict[str, Any], most: int) -> str:
+        return (
+            f"{cell['rate']:.0%} ({cell['low']:.0%}–{cell['high']:.0%})\n"
+            f"draws {cell['draws']:.0%}"
+            + (f", {cell['games']} games" if cell["games"] < most else "")
+            + ("\n(mirror)" if cell.get("mirrored") else "")
+        )
+
+    for name, row, pooled in zip(rows, cells, overall, strict=True):
+        table.add_row(
+            name,
+            *("—" if cell is None else told(cell, games) for cell in row),
+            *(
+                ["—" if pooled is None else told(pooled, games * pooled["opponents"])]
+                if field
+                else []
+            ),
+        )
+    Console(highlight=False).print(table)
+    if field:
+        Console(highlight=False).print(
+            "v the field: the row's games against every column but its own list (and, for "
+            "a variant, the list it was made from), taken together; compare rows that face "
+            "the same columns.",
+            markup=False,
+        )
+    if any(cell is not None and cell["mirrored"] for row in cells for cell in row):
+        Console(highlight=False).print(
+            "(mirror): the games of the two lists the other way round, read from this list's side.",
+            markup=False,
+        )
+    if games % 2:
+        Console(highlight=False).print(
+            f"note: an odd number of games a cell ({games}): the row's list deployed first "
+            "once more than second; an even number balances the sides.",
+            markup=False,
+        )

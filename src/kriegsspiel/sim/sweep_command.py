@@ -1,0 +1,248 @@
+"""What ``kriegsspiel sweep`` does, behind the command line: every cell of a sweep
+evaluated on each of its scenarios, then its tables, JSON and heat map."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from kriegsspiel.errors import UsageError
+from kriegsspiel.outfiles import writing
+from kriegsspiel.render.sweep_text import (
+    print_sweep_table,
+    print_variant_changes,
+    print_variant_units,
+)
+from kriegsspiel.sim.commands import ERR, RunOptions, check_plot, open_store, run_one
+from kriegsspiel.sim.matchup import Matchup
+from kriegsspiel.sim.sweep import Sweep
+
+
+@dataclass
+class _Cells:
+    """What a sweep found on one scenario (or on all, pooled), by (row, column): each
+    cell's summary; and, for the cells variants are compared on, each game's winner in
+    order (on one scenario: pairs are made within a scenario) and how the row list's units
+    fared."""
+
+    found: dict[tuple[int, int], dict[str, Any]]
+    winners: dict[tuple[int, int], bytes]
+    units: dict[tuple[int, int], list[dict[str, Any]]]
+
+
+def run_sweep(
+    path: str,
+    games: int | None,
+    seed: int | None,
+    options: RunOptions,
+    plot: str | None,
+    as_json: bool,
+    lists_to: str | None = None,
+) -> None:
+    """Every cell of a sweep, one evaluation each on each of its scenarios, then the table
+    (and heat map) of results: each scenario's, and with several, all of them pooled.
+
+    ``games`` and ``seed`` left as None take the sweep file's values; ``lists_to``, a folder
+    to write each variant's list into first (see :func:`write_variants`).
+    """
+    from kriegsspiel.sim.sweep import (
+        column_names,
+        evaluation_order,
+        load_sweep,
+        played,
+        read_from_mirror,
+        row_names,
+        scenario_seed,
+    )
+
+    sweep = load_sweep(path)
+    games = sweep.games if games is None else games
+    seed = sweep.seed if seed is None else seed
+    options.check(games)
+    check_plot(plot)
+    if lists_to is not None:
+        for written in write_variants(sweep, lists_to):
+            ERR.print(f"variant list written to {written}", markup=False)
+        if not sweep.compared:
+            ERR.print("note: the sweep has no variants: no list written.", markup=False)
+    rows, columns = row_names(sweep), column_names(sweep)
+    scenarios = [source.label for source in sweep.scenarios]
+    seeds = [scenario_seed(seed, k) for k in range(len(scenarios))]
+    many = len(scenarios) > 1
+    evaluated: dict[Matchup, dict[str, Any]] = {}  # each matchup's tally, to read its mirror
+    keep = bool(sweep.compared)  # (the winners and units of cells that variants are set on)
+    to_play = len(played(sweep))
+    games_played = games_reused = 0
+    per_scenario: list[_Cells] = []
+    # one set of workers plays every cell: what they work out in one, they know in the next
+    with open_store(options.results) as store, options.pool() as pool:
+        for k, grid in enumerate(sweep.grids):
+            on = _Cells({}, {}, {})
+            per_scenario.append(on)
+            where = f"{scenarios[k]}: " if many else ""
+            for r, c in evaluation_order(sweep):
+                matchup = grid[r][c]
+                label = f"{where}{rows[r]} v {columns[c]}"
+                if read_from_mirror(sweep, (r, c), evaluated, k):
+                    # B v A is A v B from the other side: the same games, read the other way
+                    ERR.print(
+                        f"{label}: the games of {columns[c]} v {rows[r]}, from the other side.",
+                        markup=False,
+                    )
+                    body = evaluated[matchup.mirrored()]  # (never a cell a variant is set on)
+                    wins, mirrored = body["army_b_wins"], True
+                else:
+                    count = f"({len(evaluated) + 1}/{to_play}) {label}"
+                    result = run_one(
+                        matchup, games, seeds[k], pool, options, store, count, keep_winners=keep
+                    )
+                    games_played += result.played
+                    games_reused += result.reused
+                    body = evaluated[matchup] = result.tally.to_json()
+                    wins, mirrored = body["army_a_wins"], False
+                    if keep:
+                        on.winners[r, c] = bytes(result.tally.winners or b"")
+                        on.units[r, c] = [u for u in body["units"] if u["army"] == "A"]
+                on.found[r, c] = {
+                    **wins,
+                    "draws": body["draws"]["rate"],
+                    "games": body["games"],
+                    "mirrored": mirrored,
+                }
+    each = [_sweep_results(sweep, rows, columns, on, [on.winners]) for on in per_scenario]
+    whole = (
+        _sweep_results(
+            sweep, rows, columns, _pooled(per_scenario), [on.winners for on in per_scenario]
+        )
+        if many
+        else each[0]
+    )
+    # the table first: a heat map that cannot be written must not take the results with it
+    if as_json:
+        some = sweep.grids[0][0][0]  # (every cell has the sweep's ruleset and players)
+        data: dict[str, Any] = {
+            "sweep": sweep.name,
+            "ruleset": some.ruleset,
+            "scenario": scenarios if many else scenarios[0],
+            "players": list(some.players),
+            "games": games,
+            "seed": seed,
+            "rows": rows,
+            "columns": columns,
+            **whole,
+        }
+        if many:
+            data["seeds"] = seeds
+            data["by_scenario"] = [
+                {"scenario": name, "seed": s, **found}
+                for name, s, found in zip(scenarios, seeds, each, strict=True)
+            ]
+        print(json.dumps(data, indent=2))
+    else:
+        if many:
+            for name, s, found in zip(scenarios, seeds, each, strict=True):
+                print_sweep_table(f"{sweep.name} on {name} (seed {s})", games, rows, columns,
+                                   found["cells"], found["against_the_field"])  # fmt: skip
+        title = f"{sweep.name}, all {len(scenarios)} scenarios together" if many else sweep.name
+        print_sweep_table(title, games * len(scenarios), rows, columns, whole["cells"],
+                           whole["against_the_field"])  # fmt: skip
+        changes = whole["variants"]
+        if any(cell is not None for variant in changes for cell in variant["against"]):
+            print_variant_changes(columns, changes, len(scenarios))
+            print_variant_units(columns, changes)
+        elif changes:
+            Console(highlight=False).print(
+                "note: no variant could be set against its list: each meets only its own list "
+                "(add another opponent to 'against').",
+                markup=False,
+            )
+        kept = f"; stored in {options.results}" if options.results else ""
+        Console(highlight=False).print(
+            f"Games: {games_played} played, {games_reused} from the results store{kept}.",
+            markup=False,
+        )
+    if plot:
+        from kriegsspiel.render.plots import plot_heatmap
+
+        title = f"{sweep.name} (all {len(scenarios)} scenarios)" if many else sweep.name
+        plot_heatmap(rows, columns, whole["cells"], title, plot, whole["variants"],
+                     whole["against_the_field"])  # fmt: skip
+        if not as_json:
+            Console(highlight=False).print(f"Heat map written to {plot}.", markup=False)
+
+
+def _sweep_results(
+    sweep: Sweep,
+    rows: list[str],
+    columns: list[str],
+    on: _Cells,
+    winners: list[dict[tuple[int, int], bytes]],
+) -> dict[str, Any]:
+    """A sweep's table, each row against the field, and each variant against its list, from
+    what it found (``winners``: each cell's winners, a dict a scenario, so that pairs are
+    made within each scenario): its JSON's ``cells``, ``against_the_field`` and
+    ``variants``."""
+    from kriegsspiel.sim.compare import variant_changes
+    from kriegsspiel.sim.sweep import against_the_field, the_field
+
+    # (a list against itself tells nothing: no cell)
+    cells = [[on.found.get((r, c)) for c in range(len(columns))] for r in range(len(rows))]
+    return {
+        "cells": cells,
+        "against_the_field": [
+            against_the_field([cells[r][c] for c in the_field(sweep, r)]) for r in range(len(rows))
+        ],
+        "variants": variant_changes(sweep, rows, columns, winners, on.units),
+    }
+
+
+def _pooled(per_scenario: list[_Cells]) -> _Cells:
+    """Each cell's games on every scenario taken together, and its units' survival and
+    damage over all of them (its winners stay with their scenarios: see
+    :func:`~kriegsspiel.sim.compare.paired_games`)."""
+    from kriegsspiel.sim.sweep import pooled
+    from kriegsspiel.sim.tally import pooled_units
+
+    first = per_scenario[0]
+    found = {}
+    for cell in first.found:
+        all_of = [on.found[cell] for on in per_scenario]
+        found[cell] = {**(pooled(all_of) or {}), "mirrored": all(c["mirrored"] for c in all_of)}
+    units = {cell: pooled_units([on.units[cell] for on in per_scenario]) for cell in first.units}
+    return _Cells(found, {}, units)
+
+
+def write_variants(sweep: Sweep, folder: str) -> list[Path]:
+    """Write each variant's list (the list with its units changed, as the sweep plays it) to
+    ``folder``, named after its list and the variant, so that it can be played, evaluated
+    or edited like any list: the results store knows it by what it says, so an evaluation
+    of the file reads back the games the sweep stored for it. A file already there with
+    other contents is not overwritten."""
+    place = Path(folder)
+    if not place.is_dir():
+        raise UsageError(f"--lists-to {folder!r} is not a folder; make it first.")
+    files: list[tuple[Path, str]] = []
+    for number, compared in enumerate(sweep.compared):
+        source = sweep.rows[compared.row]
+        stem = Path(sweep.rows[compared.base].label).stem
+        slug = re.sub(r"[^a-z0-9]+", "-", compared.name.lower()).strip("-") or "variant"
+        path = place / f"{stem}--{slug}.yaml"
+        if any(path == taken for taken, _ in files):  # two names alike but for case or signs
+            path = place / f"{stem}--{slug}-{number}.yaml"
+        if path.exists() and path.read_text(encoding="utf-8") != source.text:
+            raise UsageError(
+                f"--lists-to: {path} is there already with other contents; move it "
+                "aside or give another folder."
+            )
+        files.append((path, source.text))
+    written = []
+    for path, text in files:
+        with writing(str(path), "--lists-to"):
+            path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
