@@ -15,7 +15,7 @@ from typing import Any
 from rich.console import Console
 
 from kriegsspiel.errors import UsageError
-from kriegsspiel.outfiles import check_output, writing
+from kriegsspiel.outfiles import check_copy, write_copy
 from kriegsspiel.rulesets import RULESETS, check_ruleset
 from kriegsspiel.rulesets.bolt_action.army import EDITIONS, ArmyList, load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
@@ -38,9 +38,7 @@ def run_army(given: str | None, ruleset: str | None, copy: str | None, as_json: 
         return
     path = _find(given, editions)
     if copy:
-        check_output(copy, "--copy", (".yaml", ".yml"), {"the list being copied": str(path)})
-        if Path(copy).exists():
-            raise UsageError(f"--copy {copy!r} is there already; give a new file name.")
+        check_copy(copy, path, "list")
     army = load_army(path, ruleset)  # a broken list: its file, line and field
     rules = rules_for(army.ruleset)
     if as_json:
@@ -52,8 +50,7 @@ def run_army(given: str | None, ruleset: str | None, copy: str | None, as_json: 
         source = f"shipped list {path.stem}" if shipped else str(path)
         print_roster(army, source, rules.data.title, lambda w: rules.weapon(w).name, console)
     if copy:
-        with writing(copy, "--copy"):
-            Path(copy).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+        write_copy(path, copy)
         Console(stderr=True, highlight=False).print(
             f"Copied to {copy}: edit it, then 'kriegsspiel army {copy}' checks it.",
             markup=False,

@@ -262,6 +262,32 @@ def army_cmd(
     run_army(army, ruleset, copy, as_json)
 
 
+@app.command("scenario")
+def scenario_cmd(
+    scenario: Annotated[
+        str | None,
+        typer.Argument(help="A scenario file, or a shipped scenario's name; none: list those."),
+    ] = None,
+    svg: Annotated[
+        str | None,
+        typer.Option("--svg", help="Draw the table with two lists deployed, as a game begins."),
+    ] = None,
+    ruleset: Annotated[
+        str, typer.Option("--ruleset", "-r", help="The edition of the lists --svg deploys.")
+    ] = "konflikt47",
+    army: ArmiesOpt = [],  # noqa: B006
+    copy: Annotated[
+        str | None,
+        typer.Option("--copy", help="Write the scenario to this new file, to make it your own."),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check a scenario and show it as a briefing, or list the shipped ones."""
+    from kriegsspiel.scenario_command import run_scenario
+
+    run_scenario(scenario, copy, svg, ruleset, army, as_json)
+
+
 @app.command("replay")
 def replay_cmd(
     path: Annotated[str, typer.Argument(help="A game record written by 'kriegsspiel play'.")],

@@ -47,3 +47,17 @@ def writing(path: str, option: str) -> Iterator[None]:
         yield
     except OSError as exc:
         raise UsageError(f"cannot write {option} {path}: {exc.strerror or exc}.") from exc
+
+
+def check_copy(copy: str, source: Path, what: str) -> None:
+    """Refuse ``--copy`` now unless it names a new YAML file, other than ``source`` (the
+    ``what`` being copied: "list", "scenario"): a copy never overwrites anything."""
+    check_output(copy, "--copy", (".yaml", ".yml"), {f"the {what} being copied": str(source)})
+    if Path(copy).exists():
+        raise UsageError(f"--copy {copy!r} is there already; give a new file name.")
+
+
+def write_copy(source: Path, copy: str) -> None:
+    """Copy ``source``'s text to ``copy`` (checked first with :func:`check_copy`)."""
+    with writing(copy, "--copy"):
+        Path(copy).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")

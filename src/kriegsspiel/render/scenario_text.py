@@ -1,0 +1,64 @@
+"""A scenario as a briefing: its table, turns, victory, deployment, objectives and terrain."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.table import Table
+
+from kriegsspiel.core.scenario import Scenario
+
+
+def _span(polygon: Sequence[tuple[float, float]]) -> str:
+    """Where an outline lies, as the box around it: "x 0–72, y 0–12"."""
+    xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
+    return f"x {min(xs):g}–{max(xs):g}, y {min(ys):g}–{max(ys):g}"
+
+
+def _area(polygon: Sequence[tuple[float, float]]) -> float:
+    """The outline's area in square inches (the shoelace formula)."""
+    pairs = zip(polygon, [*polygon[1:], polygon[0]], strict=True)
+    return abs(sum(a[0] * b[1] - b[0] * a[1] for a, b in pairs)) / 2
+
+
+def print_briefing(scenario: Scenario, source: str, console: Console) -> None:
+    """The scenario read from ``source``: a heading, then deployment, objectives, terrain."""
+    table = scenario.table
+    console.print(f"{scenario.name} ({source})", markup=False, style="bold")
+    if scenario.description:
+        console.print(scenario.description, markup=False)
+    console.print(
+        f'A {table.width:g}" × {table.height:g}" table, {scenario.turns} turns; won by '
+        f"{scenario.victory}.",
+        markup=False,
+    )
+    zones = Table(
+        title="Deployment (inches from the table's bottom-left corner)", title_justify="left"
+    )
+    zones.add_column("side")
+    zones.add_column("zone")
+    for zone in scenario.deployment:
+        zones.add_row(zone.side, f"{_span(zone.polygon)} ({_area(zone.polygon):g} sq in)")
+    console.print(zones)
+    if scenario.objectives:
+        marks = Table(title="Objectives", title_justify="left")
+        for column in ("objective", "at", "points"):
+            marks.add_column(column)
+        for mark in scenario.objectives:
+            marks.add_row(mark.name, f"{mark.x:g}, {mark.y:g}", str(mark.points))
+        console.print(marks)
+    terrain = Table(title=f"Terrain ({len(scenario.terrain)} features)", title_justify="left")
+    for column in ("feature", "category", "cover", "hides", "where"):
+        terrain.add_column(column)
+    for feature in scenario.terrain:
+        terrain.add_row(
+            feature.name,
+            feature.category,
+            feature.cover,
+            "blocks sight" if feature.blocks_line_of_sight else "",
+            _span(feature.polygon),
+        )
+    console.print(terrain)
+    for ruleset, remark in scenario.notes.items():
+        console.print(f"note for {ruleset}: {remark}", markup=False)

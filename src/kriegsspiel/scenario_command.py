@@ -1,0 +1,119 @@
+"""``kriegsspiel scenario``: the shipped scenarios, and any scenario checked and shown as a
+briefing, drawn with two lists deployed on it, or copied to make one's own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from kriegsspiel.core.scenario import load_scenario, sample_scenarios
+from kriegsspiel.errors import UsageError
+from kriegsspiel.outfiles import check_copy, check_output, write_copy, writing
+
+
+def run_scenario(
+    given: str | None,
+    copy: str | None,
+    svg: str | None,
+    ruleset: str,
+    armies: list[str],
+    as_json: bool,
+) -> None:
+    """List the shipped scenarios (``given`` None), or check and show the scenario ``given``
+    (a file or a shipped name); ``copy`` writes its text to a new file; ``svg`` draws its
+    table with ``armies`` (two lists; none: the ruleset's samples) deployed on it."""
+    console = Console(highlight=False)
+    if given is None:
+        if copy or svg:
+            raise UsageError("--copy and --svg need a scenario: kriegsspiel scenario NAME ...")
+        _list_samples(console, as_json)
+        return
+    path = _find(given)
+    shipped = path in sample_scenarios()
+    if copy:
+        check_copy(copy, path, "scenario")
+    if svg:
+        check_output(svg, "--svg", (".svg",))
+    scenario = load_scenario(path)  # a broken scenario: its file, line and field
+    if svg:
+        _draw(str(path), ruleset, armies, svg)
+    if as_json:
+        print(json.dumps(scenario.model_dump(mode="json")))
+    else:
+        from kriegsspiel.render.scenario_text import print_briefing
+
+        print_briefing(scenario, f"shipped scenario {path.stem}" if shipped else str(path), console)
+    err = Console(stderr=True, highlight=False)
+    if svg:
+        err.print(f"Table drawn to {svg}, the lists deployed as a game begins.", markup=False)
+    if copy:
+        write_copy(path, copy)
+        err.print(
+            f"Copied to {copy}: edit it, then 'kriegsspiel scenario {copy}' checks it.",
+            markup=False,
+        )
+
+
+def _draw(path: str, ruleset: str, armies: list[str], svg: str) -> None:
+    """The table at the start of a game on the scenario: terrain, zones, objectives and the
+    two lists as deployed (checked as a game checks them: a list that does not fit its
+    zone is told so)."""
+    from kriegsspiel.render.table_svg import write_svg
+    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+    from kriegsspiel.sim.matchup import build_matchup, check_setup, parsed
+
+    matchup = build_matchup(ruleset, path, armies)
+    check_setup(matchup)
+    scenario, army_a, army_b = parsed(matchup)
+    game = BoltActionGame(matchup.ruleset, scenario, (army_a, army_b))
+    with writing(svg, "--svg"):
+        write_svg(game, svg, title=f"{scenario.name}: deployed")
+
+
+def _find(given: str) -> Path:
+    """A scenario's file: a path, or a shipped scenario's name."""
+    if Path(given).is_file():
+        return Path(given)
+    for path in sample_scenarios():
+        if given.lower() in (path.stem.lower(), path.name.lower()):
+            return path
+    names = ", ".join(p.stem for p in sample_scenarios())
+    raise UsageError(f"scenario {given!r} is neither a file nor a shipped scenario ({names}).")
+
+
+def _list_samples(console: Console, as_json: bool) -> None:
+    rows: list[dict[str, Any]] = []
+    for path in sample_scenarios():
+        scenario = load_scenario(path)
+        rows.append(
+            {
+                "scenario": path.stem,
+                "name": scenario.name,
+                "turns": scenario.turns,
+                "victory": scenario.victory,
+                "table": [scenario.table.width, scenario.table.height],
+                "terrain": len(scenario.terrain),
+                "objectives": len(scenario.objectives),
+            }
+        )
+    if as_json:
+        print(json.dumps(rows))
+        return
+    console.print("Shipped scenarios (give the name before the dash):", markup=False)
+    for row in rows:
+        width, height = row["table"]
+        console.print(
+            f'  {row["scenario"]}  —  {row["name"]}: {width:g}" × {height:g}", '
+            f"{row['turns']} turns, won by {row['victory']}, {row['terrain']} terrain "
+            f"features, {row['objectives']} objectives",
+            markup=False,
+            soft_wrap=True,
+        )
+    console.print(
+        "See one with 'kriegsspiel scenario NAME'; draw it with the sample lists deployed "
+        "with '--svg table.svg'; start your own with '--copy mine.yaml'.",
+        markup=False,
+    )

@@ -1,0 +1,89 @@
+"""``kriegsspiel scenario``: the shipped scenarios, a briefing, a drawing, a copy."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from kriegsspiel.core.scenario import load_scenario, sample_scenarios
+from kriegsspiel.errors import UsageError
+from kriegsspiel.scenario_command import run_scenario
+
+DATA = Path(__file__).parent / "data" / "sim"
+
+
+def test_scenario_lists_every_shipped_scenario_by_the_name_commands_take() -> None:
+    done = run_cli("scenario")
+    assert done.returncode == 0, done.stderr
+    for path in sample_scenarios():
+        scenario = load_scenario(path)
+        assert f"  {path.stem}  —  {scenario.name}: " in done.stdout
+    listed = json.loads(run_cli("scenario", "--json").stdout)
+    assert [row["scenario"] for row in listed] == [p.stem for p in sample_scenarios()]
+    crossroads = next(row for row in listed if row["scenario"] == "hold-the-crossroads")
+    assert (crossroads["victory"], crossroads["objectives"]) == ("objectives", 3)
+
+
+def test_a_scenario_is_shown_as_a_briefing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    run_scenario("hold-the-crossroads", None, None, "konflikt47", [], False)
+    shown = " ".join(capsys.readouterr().out.split())
+    for said in (
+        "Hold the Crossroads (shipped scenario hold-the-crossroads)",
+        'A 72" × 48" table, 6 turns; won by objectives.',
+        "south │ x 0–72, y 0–12 (864 sq in)",
+        "Crossroads │ 35.5, 24 │ 2",
+        "Church │ building │ hard │ blocks sight │ x 39–47, y 28–34",
+        "note for konflikt47: The copse counts as rough ground",
+    ):
+        assert said in shown, said
+    run_scenario(str(DATA / "skirmish.yaml"), None, None, "konflikt47", [], True)
+    data = json.loads(capsys.readouterr().out)
+    assert data["name"] == "Skirmish at the ford" and data["terrain"][0]["cover"] == "soft"
+
+
+def test_a_scenario_is_drawn_with_two_lists_deployed_and_copied(tmp_path: Path) -> None:
+    done = run_cli("scenario", str(DATA / "skirmish.yaml"), "--svg", "t.svg", "--army",
+                   str(DATA / "patrol-a.yaml"), "--army", str(DATA / "patrol-b.yaml"),
+                   "--copy", "mine.yaml", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    drawing = (tmp_path / "t.svg").read_text()
+    assert "Skirmish at the ford: deployed" in drawing and "Copse" in drawing
+    assert drawing.count('class="model') >= 10  # the patrols' men, as deployed
+    assert (tmp_path / "mine.yaml").read_text() == (DATA / "skirmish.yaml").read_text()
+    assert "Copied to mine.yaml" in done.stderr and "Table drawn to t.svg" in done.stderr
+    onto = run_cli("scenario", "mine.yaml", "--copy", "mine.yaml", cwd=tmp_path)
+    assert onto.returncode == 2 and "is the scenario being copied" in onto.stderr
+    again = run_cli("scenario", "meeting-engagement", "--copy", "mine.yaml", cwd=tmp_path)
+    assert again.returncode == 2 and "is there already" in again.stderr
+    assert (tmp_path / "mine.yaml").read_text() == (DATA / "skirmish.yaml").read_text()
+
+
+@pytest.mark.parametrize(
+    ("given", "copy", "svg", "said"),
+    [
+        ("nowhere", None, None, "scenario 'nowhere' is neither a file nor a shipped scenario"),
+        (None, "x.yaml", None, "--copy and --svg need a scenario"),
+        ("meeting-engagement", None, "x.png", "--svg writes a .svg file"),
+    ],
+)
+def test_scenario_refuses_what_it_cannot_do_and_says_why(
+    given: str | None, copy: str | None, svg: str | None, said: str
+) -> None:
+    with pytest.raises(UsageError) as refused:
+        run_scenario(given, copy, svg, "konflikt47", [], False)
+    assert said in str(refused.value)
+
+
+def test_a_broken_scenario_is_told_at_its_line(tmp_path: Path) -> None:
+    text = (DATA / "skirmish.yaml").read_text().replace("cover: soft", "cover: sofft")
+    (tmp_path / "bad.yaml").write_text(text)
+    done = run_cli("scenario", "bad.yaml", cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    line = 1 + text.splitlines().index("    cover: sofft")
+    assert f"bad.yaml: line {line}, field terrain.0.cover" in done.stderr
