@@ -31,18 +31,18 @@ def test_a_scenario_is_shown_as_a_briefing(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("COLUMNS", "200")
-    run_scenario("hold-the-crossroads", None, None, "konflikt47", [], False)
+    run_scenario("hold-the-crossroads", None, None, None, [], False)
     shown = " ".join(capsys.readouterr().out.split())
     for said in (
         "Hold the Crossroads (shipped scenario hold-the-crossroads)",
         'A 72" × 48" table, 6 turns; won by objectives.',
-        "south │ x 0–72, y 0–12 (864 sq in)",
+        "south │ A │ x 0–72, y 0–12 (864 sq in)",
         "Crossroads │ 35.5, 24 │ 2",
         "Church │ building │ hard │ blocks sight │ x 39–47, y 28–34",
         "note for konflikt47: The copse counts as rough ground",
     ):
         assert said in shown, said
-    run_scenario(str(DATA / "skirmish.yaml"), None, None, "konflikt47", [], True)
+    run_scenario(str(DATA / "skirmish.yaml"), None, None, None, [], True)
     data = json.loads(capsys.readouterr().out)
     assert data["name"] == "Skirmish at the ford" and data["terrain"][0]["cover"] == "soft"
 
@@ -54,7 +54,8 @@ def test_a_scenario_is_drawn_with_two_lists_deployed_and_copied(tmp_path: Path) 
     assert done.returncode == 0, done.stderr
     drawing = (tmp_path / "t.svg").read_text()
     assert "Skirmish at the ford: deployed" in drawing and "Copse" in drawing
-    assert drawing.count('class="model') >= 10  # the patrols' men, as deployed
+    assert drawing.count('class="model') == 20  # both patrols' men, as deployed
+    assert "Grenadier Squad" in drawing and "Rifle Squad" in drawing
     assert (tmp_path / "mine.yaml").read_text() == (DATA / "skirmish.yaml").read_text()
     assert "Copied to mine.yaml" in done.stderr and "Table drawn to t.svg" in done.stderr
     onto = run_cli("scenario", "mine.yaml", "--copy", "mine.yaml", cwd=tmp_path)
@@ -70,14 +71,38 @@ def test_a_scenario_is_drawn_with_two_lists_deployed_and_copied(tmp_path: Path) 
         ("nowhere", None, None, "scenario 'nowhere' is neither a file nor a shipped scenario"),
         (None, "x.yaml", None, "--copy and --svg need a scenario"),
         ("meeting-engagement", None, "x.png", "--svg writes a .svg file"),
+        ("meeting-engagement", None, "", "--svg '' is a folder"),
+        ("meeting-engagement", "", None, "--copy '' is"),
     ],
 )
 def test_scenario_refuses_what_it_cannot_do_and_says_why(
     given: str | None, copy: str | None, svg: str | None, said: str
 ) -> None:
     with pytest.raises(UsageError) as refused:
-        run_scenario(given, copy, svg, "konflikt47", [], False)
+        run_scenario(given, copy, svg, None, [], False)
     assert said in str(refused.value)
+
+
+def test_lists_for_the_drawing_are_refused_without_a_drawing() -> None:
+    for ruleset, armies in (("bolt-action-1", []), (None, ["a.yaml", "b.yaml"])):
+        with pytest.raises(UsageError, match="give them with --svg"):
+            run_scenario("meeting-engagement", None, None, ruleset, armies, False)
+
+
+def test_the_briefing_says_which_army_deploys_where_and_which_side_no_game_uses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    text = (DATA / "skirmish.yaml").read_text() + (
+        "  - side: east\n    polygon: [[30, 8], [36, 8], [36, 16], [30, 16]]\n"
+    )
+    (tmp_path / "three.yaml").write_text(text)
+    run_scenario(str(tmp_path / "three.yaml"), None, None, None, [], False)
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "south │ A │" in shown and "north │ B │" in shown and "east │ none: unused │" in shown
+    assert "Army A (the first --army) deploys south, army B north" in shown
+    assert "A game has two armies: east is left unused." in shown
+    assert "Terrain (1 feature)" in shown
 
 
 def test_a_broken_scenario_is_told_at_its_line(tmp_path: Path) -> None:
@@ -87,3 +112,14 @@ def test_a_broken_scenario_is_told_at_its_line(tmp_path: Path) -> None:
     assert done.returncode == 2 and "Traceback" not in done.stderr
     line = 1 + text.splitlines().index("    cover: sofft")
     assert f"bad.yaml: line {line}, field terrain.0.cover" in done.stderr
+
+
+def test_a_copy_that_cannot_be_written_prints_nothing_else(tmp_path: Path) -> None:
+    """Files are written before anything is printed: a failure leaves no output that a
+    script could take for a success."""
+    for command in ("scenario", "army"):
+        name = "meeting-engagement" if command == "scenario" else "us-tesla-company"
+        done = run_cli(command, name, "--copy", "/proc/kriegsspiel-copy.yaml", "--json",
+                       cwd=tmp_path)  # fmt: skip
+        assert done.returncode == 2 and done.stdout == "", (command, done.stdout[:200])
+        assert "cannot write --copy /proc/kriegsspiel-copy.yaml" in done.stderr

@@ -432,10 +432,11 @@ def test_a_sweeps_heat_map_sets_each_rows_field_apart_in_a_last_column(
     drawn: list[Any] = []
     monkeypatch.setattr(plots, "_save", lambda fig, path: drawn.append(fig))
     cell = {"rate": 0.5, "low": 0.2, "high": 0.8}
-    field = [{"rate": 0.25, "low": 0.1, "high": 0.45}, None]
+    field = [{"rate": 0.25, "low": 0.1, "high": 0.45, "opponents": 2}, None]
     plots.plot_heatmap(["a", "b"], ["b", "a"], [[cell, None], [None, cell]], "t", "x.png",
                        field=field)  # fmt: skip
-    plots.plot_heatmap(["a"], ["b"], [[cell]], "t", "x.png", field=[field[0]])  # one column
+    alone = {**cell, "opponents": 1}  # (each row meets one opponent: the field repeats it)
+    plots.plot_heatmap(["a"], ["b"], [[cell]], "t", "x.png", field=[alone])
     wide, narrow = (fig.axes[0] for fig in drawn)
     labels = [t.get_text() for t in wide.get_xticklabels()]
     assert labels == ["b", "a", "the field (pooled)"]

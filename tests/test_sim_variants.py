@@ -249,3 +249,18 @@ def test_a_bad_unit_brought_in_is_told_at_its_lines_and_nowhere_else(
     line = 1 + (HEAD + text).splitlines().index(f"    with: {_unit('Rifles', -500)}")
     for problem in problems:
         assert problem.startswith(f"line {line}, field variants.0.with"), problems
+
+
+def test_the_field_column_is_left_out_where_it_would_only_repeat_a_cell(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from kriegsspiel.render.sweep_text import print_sweep_table
+
+    cell = {"rate": 0.5, "low": 0.2, "high": 0.8, "draws": 0.1, "games": 10, "mirrored": False}
+    alone = {**cell, "opponents": 1}
+    print_sweep_table("t", 10, ["a", "b"], ["b", "a"], [[cell, None], [None, cell]],
+                      [alone, alone])  # fmt: skip
+    assert "the field" not in capsys.readouterr().out
+    print_sweep_table("t", 10, ["a", "b"], ["b", "a"], [[cell, None], [None, cell]],
+                      [{**cell, "opponents": 2}, alone])  # fmt: skip
+    assert "the field" in capsys.readouterr().out

@@ -23,7 +23,8 @@ from kriegsspiel.rulesets.bolt_action.edition import rules_for
 
 def run_army(given: str | None, ruleset: str | None, copy: str | None, as_json: bool) -> None:
     """List the shipped lists (``given`` None), or check and show the list ``given`` (a
-    file or a shipped name); ``copy`` writes its text to a new file."""
+    file or a shipped name); ``copy`` writes its text to a new file, before anything is
+    printed."""
     console = Console(highlight=False)
     editions = [check_ruleset(ruleset)] if ruleset else list(EDITIONS)
     if editions[0] not in EDITIONS:
@@ -32,15 +33,21 @@ def run_army(given: str | None, ruleset: str | None, copy: str | None, as_json: 
             f"not {RULESETS[editions[0]]}."
         )
     if given is None:
-        if copy:
+        if copy is not None:
             raise UsageError("--copy needs a list to copy: kriegsspiel army NAME --copy FILE.")
         _list_samples(editions, console, as_json)
         return
     path = _find(given, editions)
-    if copy:
+    if copy is not None:
         check_copy(copy, path, "list")
     army = load_army(path, ruleset)  # a broken list: its file, line and field
     rules = rules_for(army.ruleset)
+    if copy is not None:  # (written before anything is printed: a failure prints nothing)
+        write_copy(path, copy)
+        Console(stderr=True, highlight=False).print(
+            f"Copied to {copy}: edit it, then 'kriegsspiel army {copy}' checks it.",
+            markup=False,
+        )
     if as_json:
         print(json.dumps(roster(army, lambda w: rules.weapon(w).name)))
     else:
@@ -49,12 +56,6 @@ def run_army(given: str | None, ruleset: str | None, copy: str | None, as_json: 
         shipped = path in sample_armies(army.ruleset)
         source = f"shipped list {path.stem}" if shipped else str(path)
         print_roster(army, source, rules.data.title, lambda w: rules.weapon(w).name, console)
-    if copy:
-        write_copy(path, copy)
-        Console(stderr=True, highlight=False).print(
-            f"Copied to {copy}: edit it, then 'kriegsspiel army {copy}' checks it.",
-            markup=False,
-        )
 
 
 def roster(army: ArmyList, weapon_name: Callable[[str], str]) -> dict[str, Any]:

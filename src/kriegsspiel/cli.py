@@ -273,8 +273,14 @@ def scenario_cmd(
         typer.Option("--svg", help="Draw the table with two lists deployed, as a game begins."),
     ] = None,
     ruleset: Annotated[
-        str, typer.Option("--ruleset", "-r", help="The edition of the lists --svg deploys.")
-    ] = "konflikt47",
+        str | None,
+        typer.Option(
+            "--ruleset",
+            "-r",
+            help="The edition of the lists --svg deploys.",
+            show_default="konflikt47",
+        ),
+    ] = None,
     army: ArmiesOpt = [],  # noqa: B006
     copy: Annotated[
         str | None,

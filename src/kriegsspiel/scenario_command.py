@@ -18,43 +18,45 @@ def run_scenario(
     given: str | None,
     copy: str | None,
     svg: str | None,
-    ruleset: str,
+    ruleset: str | None,
     armies: list[str],
     as_json: bool,
 ) -> None:
     """List the shipped scenarios (``given`` None), or check and show the scenario ``given``
     (a file or a shipped name); ``copy`` writes its text to a new file; ``svg`` draws its
-    table with ``armies`` (two lists; none: the ruleset's samples) deployed on it."""
+    table with ``armies`` (two lists of ``ruleset``, konflikt47 if None; none: its sample
+    lists) deployed on it. Files are written before anything is printed."""
     console = Console(highlight=False)
+    if (ruleset is not None or armies) and svg is None:
+        raise UsageError("--army and --ruleset say what --svg draws; give them with --svg.")
     if given is None:
-        if copy or svg:
+        if copy is not None or svg is not None:
             raise UsageError("--copy and --svg need a scenario: kriegsspiel scenario NAME ...")
         _list_samples(console, as_json)
         return
     path = _find(given)
     shipped = path in sample_scenarios()
-    if copy:
+    if copy is not None:
         check_copy(copy, path, "scenario")
-    if svg:
+    if svg is not None:
         check_output(svg, "--svg", (".svg",))
     scenario = load_scenario(path)  # a broken scenario: its file, line and field
-    if svg:
-        _draw(str(path), ruleset, armies, svg)
+    err = Console(stderr=True, highlight=False)
+    if svg is not None:
+        _draw(str(path), ruleset or "konflikt47", armies, svg)
+        err.print(f"Table drawn to {svg}, the lists deployed as a game begins.", markup=False)
+    if copy is not None:
+        write_copy(path, copy)
+        err.print(
+            f"Copied to {copy}: edit it, then 'kriegsspiel scenario {copy}' checks it.",
+            markup=False,
+        )
     if as_json:
         print(json.dumps(scenario.model_dump(mode="json")))
     else:
         from kriegsspiel.render.scenario_text import print_briefing
 
         print_briefing(scenario, f"shipped scenario {path.stem}" if shipped else str(path), console)
-    err = Console(stderr=True, highlight=False)
-    if svg:
-        err.print(f"Table drawn to {svg}, the lists deployed as a game begins.", markup=False)
-    if copy:
-        write_copy(path, copy)
-        err.print(
-            f"Copied to {copy}: edit it, then 'kriegsspiel scenario {copy}' checks it.",
-            markup=False,
-        )
 
 
 def _draw(path: str, ruleset: str, armies: list[str], svg: str) -> None:

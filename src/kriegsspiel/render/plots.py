@@ -69,8 +69,8 @@ def plot_heatmap(
     field: Sequence[dict[str, Any] | None] = (),
 ) -> None:
     """A sweep: the row list's win rate against each column list, with its interval in the
-    cell, and (given ``field``, with more than one column) a last column set apart: each
-    row against the field, pooled; beside it, when the sweep has variants, what each
+    cell, and (given ``field``, where some row meets more than one opponent in it) a last
+    column set apart: each row against the field, pooled; beside it, when the sweep has variants, what each
     changes (:func:`_plot_changes`)."""
     plt = _pyplot()
     pairs = [
@@ -79,7 +79,7 @@ def plot_heatmap(
         for column, change in zip(columns, variant["against"], strict=True)
         if change is not None
     ]
-    if field and len(columns) > 1:
+    if any(pooled and pooled.get("opponents", 2) > 1 for pooled in field):
         columns = [*columns, "the field (pooled)"]
         cells = [[*row, pooled] for row, pooled in zip(cells, field, strict=True)]
     else:

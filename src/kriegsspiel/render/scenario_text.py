@@ -33,14 +33,24 @@ def print_briefing(scenario: Scenario, source: str, console: Console) -> None:
         f"{scenario.victory}.",
         markup=False,
     )
-    zones = Table(
-        title="Deployment (inches from the table's bottom-left corner)", title_justify="left"
-    )
-    zones.add_column("side")
-    zones.add_column("zone")
+    sides = scenario.sides()
+    zones = Table(title="Deployment (in inches from the bottom-left corner)", title_justify="left")
+    for column in ("side", "army", "zone (the box around it)"):
+        zones.add_column(column)
     for zone in scenario.deployment:
-        zones.add_row(zone.side, f"{_span(zone.polygon)} ({_area(zone.polygon):g} sq in)")
+        army = {0: "A", 1: "B"}.get(sides.index(zone.side), "none: unused")
+        zones.add_row(zone.side, army, f"{_span(zone.polygon)} ({_area(zone.polygon):g} sq in)")
     console.print(zones)
+    console.print(
+        f"Army A (the first --army) deploys {sides[0]}, army B {sides[1]}; an evaluation "
+        "swaps them every other game."
+        + (
+            f" A game has two armies: {', '.join(sides[2:])} is left unused."
+            if len(sides) > 2
+            else ""
+        ),
+        markup=False,
+    )
     if scenario.objectives:
         marks = Table(title="Objectives", title_justify="left")
         for column in ("objective", "at", "points"):
@@ -48,8 +58,11 @@ def print_briefing(scenario: Scenario, source: str, console: Console) -> None:
         for mark in scenario.objectives:
             marks.add_row(mark.name, f"{mark.x:g}, {mark.y:g}", str(mark.points))
         console.print(marks)
-    terrain = Table(title=f"Terrain ({len(scenario.terrain)} features)", title_justify="left")
-    for column in ("feature", "category", "cover", "hides", "where"):
+    count = len(scenario.terrain)
+    terrain = Table(
+        title=f"Terrain ({count} feature{'' if count == 1 else 's'})", title_justify="left"
+    )
+    for column in ("feature", "category", "cover", "hides", "where (the box around it)"):
         terrain.add_column(column)
     for feature in scenario.terrain:
         terrain.add_row(

@@ -105,8 +105,8 @@ def print_sweep_table(
     cells: list[list[dict[str, Any] | None]],
     overall: list[dict[str, Any] | None],
 ) -> None:
-    """The sweep's table: each cell's win rate, and (with more than one column) each row's
-    games against the field pooled."""
+    """The sweep's table: each cell's win rate, and (where some row meets more than one
+    opponent: else it would repeat a cell) each row's games against the field pooled."""
     short = any(cell is not None and cell["games"] < games for row in cells for cell in row)
     per_cell = (
         f"up to {games} games a cell (fewer where shown)" if short else f"{games} games a cell"
@@ -115,7 +115,7 @@ def print_sweep_table(
         title=f"{name}: win rate of the row's list (95% interval), {per_cell}",
         title_justify="left",
     )
-    field = len(columns) > 1
+    field = any(pooled is not None and pooled["opponents"] > 1 for pooled in overall)
     table.add_column("list")
     for name in columns:
         table.add_column(f"v {name}", justify="right")
