@@ -444,3 +444,9 @@ def test_a_sweeps_heat_map_sets_each_rows_field_apart_in_a_last_column(
     assert "25%\n[10%, 45%]" in texts and "(no opponent)" in texts
     assert texts.count("(itself)") == 2
     assert [t.get_text() for t in narrow.get_xticklabels()] == ["b"]  # (its cell says it all)
+    # a row of draws is told from a row of losses
+    drawn.clear()
+    plots.plot_heatmap(["a"], ["b"], [[{**cell, "draws": 1.0, "rate": 0.0, "low": 0.0}]], "t",
+                       "x.png")  # fmt: skip
+    (all_draws,) = drawn
+    assert "0%\n[0%, 80%]\ndraws 100%" in [t.get_text() for t in all_draws.axes[0].texts]

@@ -7,7 +7,7 @@ from typing import Annotated, NoReturn
 
 import typer
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
 
 def fail(message: str) -> NoReturn:

@@ -96,7 +96,7 @@ def _list_samples(console: Console, as_json: bool) -> None:
                 "name": scenario.name,
                 "turns": scenario.turns,
                 "victory": scenario.victory,
-                "table": [scenario.table.width, scenario.table.height],
+                "table": {"width": scenario.table.width, "height": scenario.table.height},
                 "terrain": len(scenario.terrain),
                 "objectives": len(scenario.objectives),
             }
@@ -106,7 +106,7 @@ def _list_samples(console: Console, as_json: bool) -> None:
         return
     console.print("Shipped scenarios (give the name before the dash):", markup=False)
     for row in rows:
-        width, height = row["table"]
+        width, height = row["table"]["width"], row["table"]["height"]
         console.print(
             f'  {row["scenario"]}  —  {row["name"]}: {width:g}" × {height:g}", '
             f"{row['turns']} turns, won by {row['victory']}, {row['terrain']} terrain "

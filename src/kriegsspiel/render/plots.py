@@ -68,8 +68,8 @@ def plot_heatmap(
     changes: Sequence[dict[str, Any]] = (),
     field: Sequence[dict[str, Any] | None] = (),
 ) -> None:
-    """A sweep: the row list's win rate against each column list, with its interval in the
-    cell, and (given ``field``, where some row meets more than one opponent in it) a last
+    """A sweep: the row list's win rate against each column list, with its interval (and
+    its draw rate: a row of draws is not a row of losses) in the cell, and (given ``field``, where some row meets more than one opponent in it) a last
     column set apart: each row against the field, pooled; beside it, when the sweep has variants, what each
     changes (:func:`_plot_changes`)."""
     plt = _pyplot()
@@ -100,6 +100,7 @@ def plot_heatmap(
         for j, cell in enumerate(row):
             text = (
                 f"{cell['rate']:.0%}\n[{cell['low']:.0%}, {cell['high']:.0%}]"
+                + (f"\ndraws {cell['draws']:.0%}" if "draws" in cell else "")
                 if cell
                 else "(no opponent)"
                 if field and j == len(columns) - 1
