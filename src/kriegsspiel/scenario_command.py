@@ -4,7 +4,6 @@ briefing, drawn with two lists deployed on it, or copied to make one's own."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -12,6 +11,7 @@ from rich.console import Console
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import check_copy, check_output, write_copy, writing
+from kriegsspiel.sim.matchup import pick_file
 
 
 def run_scenario(
@@ -34,7 +34,7 @@ def run_scenario(
             raise UsageError("--copy and --svg need a scenario: kriegsspiel scenario NAME ...")
         _list_samples(console, as_json)
         return
-    path = _find(given)
+    path = pick_file("scenario", given, sample_scenarios())  # (a file, or a shipped name)
     shipped = path in sample_scenarios()
     if copy is not None:
         check_copy(copy, path, "scenario")
@@ -73,17 +73,6 @@ def _draw(path: str, ruleset: str, armies: list[str], svg: str) -> None:
     game = BoltActionGame(matchup.ruleset, scenario, (army_a, army_b))
     with writing(svg, "--svg"):
         write_svg(game, svg, title=f"{scenario.name}: deployed")
-
-
-def _find(given: str) -> Path:
-    """A scenario's file: a path, or a shipped scenario's name."""
-    if Path(given).is_file():
-        return Path(given)
-    for path in sample_scenarios():
-        if given.lower() in (path.stem.lower(), path.name.lower()):
-            return path
-    names = ", ".join(p.stem for p in sample_scenarios())
-    raise UsageError(f"scenario {given!r} is neither a file nor a shipped scenario ({names}).")
 
 
 def _list_samples(console: Console, as_json: bool) -> None:
