@@ -394,21 +394,44 @@ def _steps(
     procedure: str, attacker: Side, defender: Side, a: int, d: int
 ) -> tuple[int, tuple[Step, ...]]:
     """One round's survivors as integer weights over a common denominator, each with its
-    :func:`round_result`: ``(denominator, ((survivors, weight, result, tested), ...))``."""
-    survivors = _step_odds(procedure, attacker, defender, a, d)
-    denominator = math.lcm(*(p.denominator for _, p in survivors.items()))
-    return denominator, tuple(
-        (s, p.numerator * (denominator // p.denominator), *round_result(procedure, (a, d), s))
-        for s, p in survivors.items()
+    :func:`round_result`: ``(denominator, ((survivors, weight, result, tested), ...))``.
+
+    The weights of :func:`_step_odds`, summed as integers without a Fraction made: over
+    the terms' common denominator, then divided by what it shares with every weight, which
+    leaves the least common denominator of the reduced chances (the same answer)."""
+    sums = _step_sums(procedure, attacker, defender, a, d)
+    common = math.lcm(*[den for terms in sums.values() for den in terms])
+    weights: list[tuple[tuple[int, int], int]] = []
+    total = 0
+    for s, terms in sorted(sums.items()):  # (Dist's order: by survivors)
+        n = 0
+        for den, num in terms.items():
+            n += num * (common // den)
+        if n:
+            weights.append((s, n))
+            total += n
+    if total != common:
+        raise ValueError("a step's chances do not sum to 1")
+    shared = math.gcd(common, *[n for _, n in weights])
+    before = (a, d)
+    return common // shared, tuple(
+        [(s, n // shared, *round_result(procedure, before, s)) for s, n in weights]
     )
 
 
 def _step_odds(
     procedure: str, attacker: Side, defender: Side, a: int, d: int
 ) -> Dist[tuple[int, int]]:
-    """:func:`step`'s survivors, exactly (``exact(step)``'s distribution): each strike's
-    hits are one count of successes, so the strikes' integer weights are multiplied out
-    directly instead of every branch of the round being replayed."""
+    """:func:`step`'s survivors, exactly (``exact(step)``'s distribution)."""
+    return Dist.from_fraction_sums(_step_sums(procedure, attacker, defender, a, d))
+
+
+def _step_sums(
+    procedure: str, attacker: Side, defender: Side, a: int, d: int
+) -> dict[tuple[int, int], dict[int, int]]:
+    """:func:`_step_odds` as sums: survivors -> {denominator: total numerator}. Each
+    strike's hits are one count of successes, so the strikes' integer weights are
+    multiplied out directly instead of every branch of the round being replayed."""
     sums: dict[tuple[int, int], dict[int, int]] = {}
     if procedure == "rounds":  # the defenders strike back with their survivors
         dx, xs = _hits(attacker.attacks(a), defender.damage_value)
@@ -417,7 +440,7 @@ def _step_odds(
             dy, ys = _hits(defender.attacks(d_left), attacker.damage_value)
             for y, wy in ys:
                 _add(sums, (a - min(a, y), d_left), dx * dy, wx * wy)
-        return Dist.from_fraction_sums(sums)
+        return sums
     # point-blank fire from both sides at once, then hand-to-hand with the survivors
     dx, xs = _strike_odds(attacker, a, defender, "point-blank")
     dy, ys = _strike_odds(defender, d, attacker, "point-blank")
@@ -426,9 +449,12 @@ def _step_odds(
         for y, wy in ys:
             dh, hs = _hand_to_hand(attacker, defender, a - min(a, y), d2)
             den, w = dx * dy * dh, wx * wy
-            for survivors, wh in hs:
-                _add(sums, survivors, den, w * wh)
-    return Dist.from_fraction_sums(sums)
+            for survivors, wh in hs:  # (_add, inline: the hottest loop of a fight)
+                terms = sums.get(survivors)
+                if terms is None:
+                    terms = sums[survivors] = {}
+                terms[den] = terms.get(den, 0) + w * wh
+    return sums
 
 
 def _add(
