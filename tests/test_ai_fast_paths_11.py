@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_ai_fast_paths import positions
 
+import kriegsspiel.ai.bolt_action_tactics as tactics
+from kriegsspiel.ai.bolt_action_tactics import (
+    FACINGS,
+    TacticalPlayer,
+    _can_knock_out,
+    _harmless_to,
+)
+from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.assault import (
     Side,
     Step,
@@ -14,7 +25,11 @@ from kriegsspiel.rulesets.bolt_action.assault import (
     _steps,
     round_result,
 )
+from kriegsspiel.rulesets.bolt_action.attack import knock_out_ceiling, knock_out_chance
+from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, rules_for
+from kriegsspiel.rulesets.bolt_action.game.candidates import destinations
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest
+from kriegsspiel.rulesets.bolt_action.shooting import Group, Situation, plan_shot
 
 
 def plain_steps(
@@ -59,3 +74,120 @@ def test_steps_summed_as_integers_match_the_chances(
     assert _steps.__wrapped__(procedure, attacker, defender, a, d) == plain_steps(
         procedure, attacker, defender, a, d
     )
+
+
+def vehicle_profiles(rules: Rules) -> list[Target]:
+    return [t for t in map(rules.target, rules.target_names()) if t.is_vehicle]
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_some_weapons_can_knock_out_a_vehicle_and_some_never(ruleset: str) -> None:
+    rules = rules_for(ruleset)
+    answers = {
+        _can_knock_out(rules, (w.name,), t)
+        for w in rules.data.weapons.rows
+        for t in vehicle_profiles(rules)
+    }
+    assert answers == {True, False}
+
+
+def harmless_pairs(ruleset: str) -> list[tuple[Rules, Any, Target]]:
+    rules = rules_for(ruleset)
+    return [
+        (rules, w, t)
+        for w in rules.data.weapons.rows
+        for t in vehicle_profiles(rules)
+        if not _can_knock_out(rules, (w.name,), t)
+    ]
+
+
+HARMLESS = harmless_pairs("konflikt47") + harmless_pairs("bolt-action-1")
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.sampled_from(HARMLESS),
+    st.floats(0.0, 80.0),
+    st.sampled_from(FACINGS),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 3),
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 4),
+    st.booleans(),
+)
+def test_a_weapon_that_can_never_knock_out_a_vehicle_never_does(
+    pair: tuple[Rules, Any, Target],
+    rng: float,
+    facing: Any,
+    indirect: bool,
+    moving: bool,
+    mounted: bool,
+    firer_pins: int,
+    open_topped: bool,
+    ranged_in: bool,
+    target_pins: int,
+    immobilised: bool,
+) -> None:
+    """Whatever the range, armour struck, way of firing and state of firer and vehicle,
+    its shot (where it has one) cannot knock the vehicle out."""
+    rules, weapon, target = pair
+    situation = Situation(
+        range_inches=rng,
+        facing=facing,
+        indirect=indirect,
+        moving=moving,
+        mounted=mounted,
+        firer_pins=firer_pins,
+        open_topped=open_topped,
+        ranged_in=ranged_in,
+        target_pins=target_pins,
+        target_immobilised=immobilised,
+    )
+    try:
+        shot = plan_shot(rules, weapon, target, situation)[0]
+    except Exception:
+        return
+    assert knock_out_ceiling([Group(shot, 4)]) == 0
+    assert knock_out_chance([Group(shot, 2)]) == 0
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_a_unit_that_can_never_knock_out_a_vehicle_is_capped_at_nothing(ruleset: str) -> None:
+    """Where a unit's weapons could never knock out an enemy vehicle, its shootings at it
+    (standing, or on the move from where it stands and from each end of an Advance) all
+    have no chance of a knock-out, and the player's cap on them is 0 as the groups' is."""
+    player = TacticalPlayer()
+    harmless = 0
+    for game in positions(ruleset, 4, every=5):
+        live = [u for u in game.units if not u.destroyed]
+        for unit in live:
+            ends = [None, *destinations(game, unit, run=False)]
+            for target in live:
+                vehicle = target.vehicle
+                if target.side == unit.side or vehicle is None:
+                    continue
+                if not _harmless_to(game.rules, unit, vehicle.target):
+                    continue
+                harmless += 1
+                for moving in (False, True):
+                    for end in ends if moving else [None]:
+                        to = None if end is None else (end.x, end.y)
+                        origin = (Point(*to) if to else unit.anchor) if moving else None
+                        groups = game.shot_groups(unit, target, moving=moving, origin=origin)
+                        assert knock_out_ceiling(groups) == 0
+                        assert knock_out_chance(groups) == 0
+                        cap = player._knock_out_ceiling(game, unit, target, moving, to)
+                        assert cap == 0.0
+    assert harmless > 20
+
+
+def test_the_knock_out_answers_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = rules_for("bolt-action-1")
+    monkeypatch.setattr(tactics, "_HARM", {})
+    monkeypatch.setattr(tactics, "_HARM_LIMIT", 3)
+    for weapon in rules.data.weapons.rows[:10]:
+        _can_knock_out(rules, (weapon.name,), vehicle_profiles(rules)[0])
+        assert len(tactics._HARM) <= 3

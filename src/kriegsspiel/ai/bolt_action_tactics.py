@@ -30,10 +30,11 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     expected_troops,
     knock_out_ceiling,
     knock_out_chance,
+    pen_levels,
     troops_left,
     troops_shot_distribution,
 )
-from kriegsspiel.rulesets.bolt_action.edition import Rules
+from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
@@ -45,7 +46,15 @@ from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
 from kriegsspiel.rulesets.bolt_action.morale import new_test
-from kriegsspiel.rulesets.bolt_action.shooting import Cover, Group, Shot, infantry_target
+from kriegsspiel.rulesets.bolt_action.shooting import (
+    Cover,
+    Facing,
+    Group,
+    Shot,
+    Situation,
+    infantry_target,
+    plan_shot,
+)
 
 PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning choice)
 COVER_BONUS = {"none": 0.0, "soft": 3.0, "hard": 5.0}  # a place's worth to infantry, by cover
@@ -122,6 +131,63 @@ def _shot_means(shot: Shot) -> tuple[Fraction, Fraction]:
     """One shot at troops: its expected casualties and its chance to hit at all."""
     odds = troops_shot_distribution(shot)
     return odds.map(lambda o: o[1]).mean(), odds.probability(lambda o: o[0] > 0)
+
+
+# Whether a model's weapons could ever knock out a vehicle, by edition, weapons and the
+# vehicle's profile (see _can_knock_out)
+_HARM: dict[tuple[Rules, tuple[str, ...], Target], bool] = {}
+_HARM_LIMIT = 4096
+FACINGS: tuple[Facing, ...] = get_args(Facing)  # every armour a shot at a vehicle may strike
+
+
+def _can_knock_out(rules: Rules, weapons: tuple[str, ...], target: Target) -> bool:
+    """Could a shot of any of these weapons ever knock out a vehicle of this profile?
+
+    A shot's pen, and whether it brings an effect or a test of its own, depend on the
+    weapon, the vehicle, the armour it strikes, indirect fire and the range band alone, so
+    each of those is tried (each range between the weapon's marks). When no shot has an
+    effect, a test, or a pen roll that can reach a damage level, none of its hits can
+    knock the vehicle out (:func:`knock_out_ceiling` is 0), however it is fired."""
+    key = (rules, weapons, target)
+    found = _HARM.get(key)
+    if found is None:
+        found = any(_weapon_can_knock_out(rules, name, target) for name in weapons)
+        if len(_HARM) >= _HARM_LIMIT:
+            _HARM.clear()
+        _HARM[key] = found
+    return found
+
+
+def _weapon_can_knock_out(rules: Rules, name: str, target: Target) -> bool:
+    weapon = rules.weapon(name)
+    marks, _ = range_marks(rules, (name,))
+    ranges = {0.0, *marks, *((a + b) / 2 for a, b in pairwise(marks)), marks[-1] + 1.0}
+    for rng in ranges:
+        for facing in FACINGS:
+            for indirect in (False, True):
+                situation = Situation(range_inches=rng, facing=facing, indirect=indirect)
+                try:
+                    shot = plan_shot(rules, weapon, target, situation)[0]
+                except Exception:  # (as the game's _planned: no shot from here)
+                    continue
+                if shot.auto_effect is not None or shot.morale_check:
+                    return True
+                pen, vehicle = shot.pen, shot.vehicle
+                if pen is not None and vehicle and pen_levels(vehicle, pen).probability(0) < 1:
+                    return True
+    return False
+
+
+def _harmless_to(rules: Rules, unit: UnitState, target: Target) -> bool:
+    """None of the unit's live models could ever knock out a vehicle of this profile."""
+    last: tuple[str, ...] | None = None
+    for model in unit.alive_models:
+        weapons = model.weapons
+        if weapons is not last:  # (models of a kind share the tuple)
+            last = weapons
+            if _can_knock_out(rules, weapons, target):
+                return False
+    return True
 
 
 class TacticalPlayer:
@@ -296,10 +362,13 @@ class TacticalPlayer:
         origin: Point | None = None,
     ) -> float:
         """Expected points of ``target`` destroyed by this shooting (pins valued too)."""
+        vehicle = target.vehicle
+        if vehicle is not None and _harmless_to(state.rules, unit, vehicle.target):
+            return 0.0  # (its knock-out odds are 0, whatever its groups)
         groups = state.shot_groups(unit, target, moving=moving, origin=origin)
         if not groups:
             return 0.0
-        rules, vehicle = state.rules, target.vehicle
+        rules = state.rules
         # the target's part of the odds (nothing for a vehicle): with the groups, all they read
         about = None if vehicle is not None else (len(target.coords), target.quality, target.pins)
         found = _ODDS.get(id(groups))
@@ -428,7 +497,11 @@ class TacticalPlayer:
     ) -> float:
         """No less than :meth:`damage` answers for shooting at this vehicle: the same
         shooting (the game remembers it for :meth:`damage`), its knock-out chance capped
-        by :func:`knock_out_ceiling` instead of worked out exactly."""
+        by :func:`knock_out_ceiling` instead of worked out exactly (0, its groups not
+        found, for a unit that could never knock it out)."""
+        vehicle = target.vehicle
+        if vehicle is not None and _harmless_to(state.rules, unit, vehicle.target):
+            return 0.0
         origin = (Point(*to) if to else unit.anchor) if moving else None
         groups = state.shot_groups(unit, target, moving=moving, origin=origin)
         if not groups:
