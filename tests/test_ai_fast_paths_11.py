@@ -191,3 +191,23 @@ def test_the_knock_out_answers_are_capped(monkeypatch: pytest.MonkeyPatch) -> No
     for weapon in rules.data.weapons.rows[:10]:
         _can_knock_out(rules, (weapon.name,), vehicle_profiles(rules)[0])
         assert len(tactics._HARM) <= 3
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_caps_found_together_are_each_orders_own(ruleset: str) -> None:
+    """The caps the player sorts its orders by (moves capped inline) are :meth:`_ceiling`'s,
+    order by order, and the orders without one are those it gives none."""
+    player = TacticalPlayer()
+    moves = 0
+    for game in positions(ruleset, 5, every=6):
+        if game.pending is not None:
+            continue
+        actions = game.legal_actions()
+        player._new_choice()
+        uncapped, later = player._caps(game, actions)
+        player._new_choice()
+        ceilings = [player._ceiling(game, a) for a in actions]
+        assert uncapped == [i for i, c in enumerate(ceilings) if c is None]
+        assert later == [(-c, i) for i, c in enumerate(ceilings) if c is not None]
+        moves += sum(a.target is None and a.order in ("Advance", "Run") for a in actions)
+    assert moves > 300

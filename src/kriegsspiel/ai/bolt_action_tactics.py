@@ -252,19 +252,11 @@ class TacticalPlayer:
         so far (a cap equal to it beats it only from an earlier place in the list).
         """
         best, best_value, best_at = actions[0], float("-inf"), 0
-        later: list[tuple[float, int]] = []
-        for i, action in enumerate(actions):
-            # (only these orders have caps: the test inline saves a call for every move)
-            if action.target is not None or action.order in CAPPED_WITHOUT_TARGET:
-                ceiling = self._ceiling(state, action)
-            else:
-                ceiling = None
-            if ceiling is not None:
-                later.append((-ceiling, i))
-                continue
-            value = self.value(state, action)
+        uncapped, later = self._caps(state, actions)
+        for i in uncapped:
+            value = self.value(state, actions[i])
             if value > best_value:
-                best, best_value, best_at = action, value, i
+                best, best_value, best_at = actions[i], value, i
         later.sort()
         for minus_ceiling, i in later:
             ceiling = -minus_ceiling
@@ -274,6 +266,54 @@ class TacticalPlayer:
             if value > best_value or (value == best_value and i < best_at):
                 best, best_value, best_at = actions[i], value, i
         return best
+
+    def _caps(
+        self, state: BoltActionGame, actions: list[Action]
+    ) -> tuple[list[int], list[tuple[float, int]]]:
+        """The places in ``actions`` of the orders without a cap, and (less the cap, place)
+        of the rest, each cap as :meth:`_ceiling` gives it. A move that shoots nothing,
+        the commonest order, is capped here as :meth:`_gain_ceiling` caps it, from its
+        unit's place, cover and pins found once per unit (not one call for every move)."""
+        uncapped: list[int] = []
+        later: list[tuple[float, int]] = []
+        movers: dict[int, tuple[float, float, float | None, int]] = {}
+        dist = math.dist
+        for i, action in enumerate(actions):
+            order = action.order
+            if action.target is None and (order == "Advance" or order == "Run"):
+                mover = movers.get(action.unit)
+                if mover is None:
+                    mover = movers[action.unit] = self._mover(state, state.units[action.unit])
+                x, y, here, pins = mover
+                to = action.to
+                gain = 0.0
+                if to:
+                    gain = 0.9 * dist(to, (x, y)) + SLACK
+                    if here is not None:
+                        gain = gain + BEST_COVER_BONUS - here
+                later.append((-((0.0 + gain if order == "Advance" else 1.3 * gain) - pins), i))
+                continue
+            ceiling = None
+            if action.target is not None or order in CAPPED_WITHOUT_TARGET:
+                ceiling = self._ceiling(state, action)
+            if ceiling is None:
+                uncapped.append(i)
+            else:
+                later.append((-ceiling, i))
+        return uncapped, later
+
+    def _mover(
+        self, state: BoltActionGame, unit: UnitState
+    ) -> tuple[float, float, float | None, int]:
+        """Where the unit stands, the cover bonus there (None for a vehicle, which has
+        none to gain) and its pins: all :meth:`_caps` reads of a mover."""
+        anchor = unit.anchor
+        if unit.vehicle is not None:
+            return anchor.x, anchor.y, None, unit.pins
+        here = self._cover_here.get(unit.uid)
+        if here is None:
+            here = self._cover_here[unit.uid] = _cover_bonus(state.table, anchor)
+        return anchor.x, anchor.y, here, unit.pins
 
     # -- reactions --------------------------------------------------------------------
     def _react(self, state: BoltActionGame, actions: list[Action]) -> Action:
