@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import shlex
 import signal
 import sqlite3
 import subprocess
@@ -125,6 +126,29 @@ def test_the_printed_play_command_reproduces_a_swapped_game() -> None:
     assert armies == [str(DATA / "patrol-b.yaml"), str(DATA / "patrol-a.yaml")]
     replayed = build_matchup("konflikt47", str(DATA / "skirmish.yaml"), armies, "random,random")
     assert play_game(replayed, 1234).score() == (outcome.score_b, outcome.score_a)
+
+
+def test_the_printed_play_command_can_be_pasted_into_a_shell(tmp_path: Path) -> None:
+    """A list kept under a path with spaces and a quote is quoted, so the shell hands the
+    command the same path back."""
+    folder = tmp_path / "my lists" / "o'brien's"
+    folder.mkdir(parents=True)
+    for name in ("patrol-a.yaml", "patrol-b.yaml", "skirmish.yaml"):
+        (folder / name).write_bytes((DATA / name).read_bytes())
+    matchup = build_matchup(
+        "konflikt47",
+        str(folder / "skirmish.yaml"),
+        [str(folder / "patrol-a.yaml"), str(folder / "patrol-b.yaml")],
+        "random,random",
+    )
+    words = shlex.split(matchup.play_command(77, swapped=False))
+    armies = [words[i + 1] for i, word in enumerate(words) if word == "--army"]
+    assert armies == [str(folder / "patrol-a.yaml"), str(folder / "patrol-b.yaml")]
+    assert words[words.index("--scenario") + 1] == str(folder / "skirmish.yaml")
+    replayed = build_matchup(
+        "konflikt47", words[words.index("--scenario") + 1], armies, "random,random"
+    )
+    assert play_game(replayed, 77).score() == play_game(matchup, 77).score()
 
 
 # --- evaluations ----------------------------------------------------------------------------
@@ -277,6 +301,45 @@ def test_the_early_stop_stops_at_the_first_even_count_within_precision() -> None
     shorter = evaluate(patrols(), n - 2, 2)
     earlier = [shorter.tally.wins[o] for o in ("A", "draw", "B")]
     assert not within_precision(earlier, 0.15)
+
+
+def test_the_early_stop_does_not_depend_on_the_order_games_finish(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Workers finish games out of turn; the stop is still the first even count within
+    precision, not a game more (games that came early are left untallied)."""
+    in_order = evaluate(patrols(), 200, 2, precision=0.15)
+    played_in_order = runner._run
+
+    def threes_reversed(*args: Any, **kwargs: Any) -> Iterator[GameOutcome]:
+        held: list[GameOutcome] = []
+        for outcome in played_in_order(*args, **kwargs):
+            held.append(outcome)
+            if len(held) == 3:
+                yield from reversed(held)
+                held = []
+        yield from reversed(held)
+
+    monkeypatch.setattr(runner, "_run", threes_reversed)
+    shuffled = evaluate(patrols(), 200, 2, precision=0.15)
+    assert in_order.stopped_early and in_order.tally.games % 3 != 0  # (so games came early)
+    assert shuffled.tally.games == in_order.tally.games
+    assert shuffled.tally.wins == in_order.tally.wins
+    assert shuffled.played == in_order.played
+
+
+def test_a_precision_not_reached_is_told_with_how_far_the_run_got() -> None:
+    short = evaluate(patrols(), 10, 2, precision=0.05)
+    counts = [short.tally.wins[o] for o in ("A", "draw", "B")]
+    widest = max(wilson(c, 10).reach for c in counts)
+    assert not short.stopped_early
+    assert any(
+        "(± 0.05) was not reached in 10 games" in note and f"± {widest:.3f}" in note
+        for note in short.notices
+    )
+    reached = evaluate(patrols(), 200, 2, precision=0.15)
+    assert reached.stopped_early
+    assert not any("not reached" in note for note in reached.notices)
 
 
 def test_an_early_stop_counts_only_the_games_it_tallied(tmp_path: Path) -> None:

@@ -301,6 +301,26 @@ def test_a_corrupt_results_file_is_refused_with_exit_2(tmp_path: Path) -> None:
     assert "not a kriegsspiel results file or it is damaged" in done.stderr
 
 
+def test_a_results_file_that_cannot_be_opened_claims_no_kept_games(tmp_path: Path) -> None:
+    """Only a store this run has written to can have games "kept"; a folder given as the
+    file is named as a folder."""
+    (tmp_path / "not-a-store.yaml").write_text("a: 1\n" * 50)
+    (tmp_path / "runs").mkdir()
+    cases = {
+        ("evaluate", "--results", "not-a-store.yaml"): "It is left as it was.",
+        ("evaluate", "--results", "/proc/no-store-here.sqlite"): "folder you can write to",
+        ("results", "--results", "runs"): "'runs' is a folder; give the results file inside",
+    }
+    for args, told in cases.items():
+        done = (
+            cli(tmp_path, *args, "--games", "2") if args[0] == "evaluate" else cli(tmp_path, *args)
+        )
+        assert done.returncode == 2, done.stderr
+        assert told in done.stderr and "already stored" not in done.stderr
+        assert "Traceback" not in done.stderr
+    assert (tmp_path / "not-a-store.yaml").read_text() == "a: 1\n" * 50
+
+
 def test_results_reads_without_writing_and_never_exports_over_its_store(tmp_path: Path) -> None:
     """Exporting to the store's own name would empty it: refused before it is opened.
     Listing or exporting changes nothing in the file (no WAL switch, no new tables), and

@@ -208,6 +208,11 @@ def run_results(
     matchup: str | None = None,
     prune: bool = False,
 ) -> None:
+    if Path(results).is_dir():
+        raise UsageError(
+            f"--results {results!r} is a folder; give the results file inside it (e.g. "
+            f"{Path(results) / 'kriegsspiel-results.sqlite'})."
+        )
     if not Path(results).is_file():
         raise UsageError(
             f"no results file {results!r}; 'kriegsspiel evaluate' creates it (see --results)."

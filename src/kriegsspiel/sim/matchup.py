@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shlex
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -87,11 +88,20 @@ class Matchup:
         )
 
     def play_command(self, seed: int, swapped: bool) -> str:
-        """The ``kriegsspiel play`` command that replays one game of this matchup."""
+        """The ``kriegsspiel play`` command that replays one game of this matchup, quoted
+        for a POSIX shell (a list's path may hold spaces or quotes) so it can be pasted."""
         first, second = (1, 0) if swapped else (0, 1)
+        scenario, army_a, army_b = (
+            shlex.quote(label)
+            for label in (
+                self.scenario.label,
+                self.armies[first].label,
+                self.armies[second].label,
+            )
+        )
         return (
-            f"kriegsspiel play --ruleset {self.ruleset} --scenario {self.scenario.label} "
-            f"--army {self.armies[first].label} --army {self.armies[second].label} "
+            f"kriegsspiel play --ruleset {self.ruleset} --scenario {scenario} "
+            f"--army {army_a} --army {army_b} "
             f"--players {self.players[first]},{self.players[second]} --seed {seed}"
         )
 

@@ -18,6 +18,7 @@ from kriegsspiel.errors import KriegsspielError
 from kriegsspiel.sim.executors import DaskExecutor, InProcess, local_pool, stop_pool
 from kriegsspiel.sim.matchup import Matchup
 from kriegsspiel.sim.outcome import BatchFailed, GameOutcome, play_batch
+from kriegsspiel.sim.stats import wilson, within_precision
 from kriegsspiel.sim.store import Store, StoreError
 from kriegsspiel.sim.tally import Tally
 
@@ -115,11 +116,12 @@ def evaluate(
     waiting: dict[int, GameOutcome] = {}  # finished out of order, until their turn to be tallied
     read_back: dict[int, GameOutcome] = {}  # one block of stored games
     stored_for_tally = StoredIndices(store, matchup, run_seed)
+    stopped = False  # the early stop was met: no game after it is tallied, however it came
 
     def tally_ready() -> bool:
         """Add every game whose turn has come; True once the run can stop."""
-        nonlocal read_back
-        while result.tally.games < games:
+        nonlocal read_back, stopped
+        while not stopped and result.tally.games < games:
             index = result.tally.games
             outcome = waiting.pop(index, None)
             if outcome is not None:
@@ -135,7 +137,7 @@ def evaluate(
             result.tally.add(outcome)
             if precision is not None and result.tally.precise(precision):
                 result.stopped_early = result.tally.games < games
-                return True
+                stopped = True
         return True
 
     done = stored
@@ -211,13 +213,22 @@ def _finish(result: Evaluation, progress: Progress) -> Evaluation:
             f"more than {second}; an even number balances the sides."
         )
         result.notices.append(note)  # in the report only: it is no news while games run
+    tally, precision = result.tally, result.precision
     if result.stopped_early:
         note = (
-            f"stopped early after {result.tally.games} games: every outcome's 95% Wilson "
-            f"interval lies within ± {result.precision} of its rate."
+            f"stopped early after {tally.games} games: every outcome's 95% Wilson "
+            f"interval lies within ± {precision} of its rate."
         )
         result.notices.append(note)
         progress.on_notice(note)
+    counts = [tally.wins[o] for o in ("A", "draw", "B")]
+    if precision is not None and tally.games and not within_precision(counts, precision):
+        widest = max(wilson(c, tally.games).reach for c in counts)
+        result.notices.append(
+            f"the precision asked for (± {precision}) was not reached in {tally.games} "
+            f"games: the widest 95% interval reaches ± {widest:.3f} from its rate; ask for "
+            "more games (they stop as soon as it is reached)."
+        )
     return result
 
 

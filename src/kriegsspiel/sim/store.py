@@ -169,12 +169,15 @@ class Store:
                 why = "the disk is full; free some space and run the same command again to resume"
             elif "not a database" in text or "malformed" in text:
                 why = "it is not a kriegsspiel results file or it is damaged; move it aside or use another --results file"
+            elif "unable to open" in text:
+                why = "it cannot be opened or made there; give a --results file in a folder you can write to"
             else:
                 why = text
-            raise StoreError(
-                f"results file {self.path}: could not {doing}: {why}. "
-                "Games already stored are kept."
-            ) from exc
+            if doing != "open":
+                kept = " Games already stored are kept."
+            else:  # (this run has written nothing to it)
+                kept = " It is left as it was." if self.path.exists() else ""
+            raise StoreError(f"results file {self.path}: could not {doing}: {why}.{kept}") from exc
 
     def register(self, matchup: Matchup) -> None:
         if self.read_only:  # an evaluation read back whole: nothing new to record
