@@ -340,6 +340,30 @@ def test_a_sweeps_picture_shows_each_variants_changes_beside_the_heat_map(
     assert wins_line.get_xdata()[0] == pytest.approx(25.0)
 
 
+def test_a_sweeps_picture_tells_how_the_units_a_variant_changes_fared(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import kriegsspiel.render.plots as plots
+
+    drawn: list[object] = []
+    monkeypatch.setattr(plots, "_save", lambda fig, path: drawn.append(fig))
+    change = compare(bytes([WIN, LOSS]), bytes([WIN, WIN])).to_json()
+    walker = {"unit": "Walker", "points": 170, "survival": {"rate": 0.32}, "damage_per_point": 0.28}
+    tank = {"unit": "Panzer IV", "points": 220, "survival": {"rate": 0.81}, "damage_per_point": 0.9}
+    change |= {"taken_out": [walker], "brought_in": [tank]}
+    cell = {"rate": 0.5, "low": 0.2, "high": 0.8}
+    variant = {"variant": "tank", "list": "a", "against": [change, None]}
+    plots.plot_heatmap(["a", "a'"], ["b", "a"], [[cell, None], [cell, cell]], "t", "x.png",
+                       [variant])  # fmt: skip
+    (label,) = [t.get_text() for t in drawn[0].axes[1].get_yticklabels()]
+    assert label.splitlines() == [
+        "tank (a)",
+        "v b",
+        "out: Walker: survived 32%, 0.28 a point",
+        "in: Panzer IV: survived 81%, 0.90 a point",
+    ]
+
+
 def test_a_variants_list_written_out_plays_and_reads_back_the_sweeps_games(
     tmp_path: Path,
 ) -> None:

@@ -131,10 +131,25 @@ def _plot_changes(ax: Any, pairs: Sequence[tuple[str, str, dict[str, Any]]]) -> 
             )
     ax.axvline(0, color="#444444", linewidth=1)
     ax.set_yticks(
-        range(len(pairs)), [f"{name}\nv {column}" for name, column, _ in pairs], fontsize=8
+        range(len(pairs)),
+        [f"{name}\nv {column}{_units_told(change)}" for name, column, change in pairs],
+        fontsize=8,
     )
     ax.yaxis.tick_right()  # (clear of the heat map's colour bar on the left)
     ax.set_ylim(len(pairs) - 0.5, -0.5)
     ax.set_xlabel("change from its list, percentage points (95% paired interval)")
     ax.set_title("What each variant changes")
     ax.legend(loc="best", fontsize=8)
+
+
+def _units_told(change: dict[str, Any]) -> str:
+    """The units a variant changes, as they fared against this opponent (one line each:
+    how often it survived a game, and the damage it dealt a game per point), so the
+    picture answers "is that unit worth its points?" as the text's units table does."""
+    lines = [
+        f"\n{way}: {unit['unit']}: survived {unit['survival']['rate']:.0%}, "
+        f"{unit['damage_per_point']:.2f} a point"
+        for way, key in (("out", "taken_out"), ("in", "brought_in"))
+        for unit in change.get(key, ())
+    ]
+    return "".join(lines)
