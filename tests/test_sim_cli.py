@@ -200,6 +200,23 @@ def test_a_sweep_file_with_a_negative_seed_is_refused_at_its_line(tmp_path: Path
     )
 
 
+def test_a_sweep_files_games_and_seed_are_whole_numbers_as_written(tmp_path: Path) -> None:
+    """``games: true`` would otherwise play one game a cell, and ``seed: "3"`` seed 3."""
+    text = (DATA / "sweep.yaml").read_text()
+    for old, new, said in [
+        ("games: 4", "games: true", "field games: should be a whole number, not true"),
+        (
+            "seed: 3",
+            'seed: "3"',
+            "field seed: should be a whole number, not the text '3' (write it without quotes)",
+        ),
+    ]:
+        done = cli(tmp_path, "sweep", str(_sweep_in(tmp_path, text.replace(old, new))))
+        line = 1 + text.splitlines().index(old)
+        assert done.returncode == 2, done.stderr
+        assert f"my-sweep.yaml: line {line}, {said}" in done.stderr, done.stderr
+
+
 def test_a_sweep_swapping_a_missing_unit_names_the_file_and_the_units(tmp_path: Path) -> None:
     text = (DATA / "sweep.yaml").read_text().replace("replace: MG 42 MMG Team", "replace: Tiger")
     sweep = tmp_path / "bad-sweep.yaml"

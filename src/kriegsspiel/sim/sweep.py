@@ -14,7 +14,7 @@ from typing import Annotated, Any, ClassVar
 import yaml
 from pydantic import Field, field_validator, model_validator
 
-from kriegsspiel.core.datafile import Strict, load_yaml, problem_at
+from kriegsspiel.core.datafile import Strict, WholeNumber, load_yaml, problem_at
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.sim import MAX_SEED
 from kriegsspiel.sim.matchup import (
@@ -96,8 +96,8 @@ class SweepFile(Strict):
     ruleset: str
     scenario: tuple[Annotated[str, Field(min_length=1)], ...] = ()  # none: the sample's
     players: str = "tactical,tactical"
-    games: int = Field(default=100, ge=1)
-    seed: int = Field(default=1, ge=0, le=MAX_SEED)
+    games: WholeNumber = Field(default=100, ge=1)
+    seed: WholeNumber = Field(default=1, ge=0, le=MAX_SEED)
     lists: tuple[str, ...] = ()
     variants: tuple[Variant, ...] = ()
     against: tuple[str, ...] = Field(min_length=1)
