@@ -217,6 +217,53 @@ def test_a_sweep_files_games_and_seed_are_whole_numbers_as_written(tmp_path: Pat
         assert f"my-sweep.yaml: line {line}, {said}" in done.stderr, done.stderr
 
 
+def test_a_sweeps_lists_and_against_take_one_list_or_several(tmp_path: Path) -> None:
+    """One list needs no brackets, as one scenario needs none; a name that is not there is
+    told at the field's line, without an item number the file does not have."""
+    text = (DATA / "sweep.yaml").read_text()
+    one = text.replace("lists: [patrol-a.yaml]", "lists: patrol-a.yaml").replace(
+        "against: [patrol-b.yaml]", "against: patrol-b.yaml"
+    )
+    done = cli(tmp_path, "sweep", str(_sweep_in(tmp_path, one)), "--json", "--no-store",
+               "--workers", "1")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["rows"][0] == "Grenadier Patrol" and data["columns"] == ["Rifle Patrol"]
+    wrong = one.replace("against: patrol-b.yaml", "against: patrol-c.yaml")
+    done = cli(tmp_path, "sweep", str(_sweep_in(tmp_path, wrong)))
+    line = 1 + wrong.splitlines().index("against: patrol-c.yaml")
+    assert done.returncode == 2
+    assert f"my-sweep.yaml: line {line}, field against: " in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        ("against: [patrol-b.yaml]", "against: []",
+         "field against: give the lists to play against: an army list (a file or a shipped "
+         "list's name), or a list of them"),
+        ("against: [patrol-b.yaml]", "against:",
+         "field against: give the lists to play against: an army list"),
+        ("lists: [patrol-a.yaml]", "lists: []",
+         "field lists: give the lists of the rows: an army list (a file or a shipped list's "
+         "name), or a list of them (leave the field out when the variants give the rows)"),
+        ("against: [patrol-b.yaml]", "against: [patrol-b.yaml, 7]",
+         "field against: takes an army list (a file or a shipped list's name), or a list of "
+         "them; not ['patrol-b.yaml', 7]"),
+    ],
+)  # fmt: skip
+def test_a_sweeps_lists_in_the_wrong_shape_are_told_in_plain_words(
+    tmp_path: Path, old: str, new: str, said: str
+) -> None:
+    text = (DATA / "sweep.yaml").read_text()
+    done = cli(tmp_path, "sweep", str(_sweep_in(tmp_path, text.replace(old, new))))
+    line = 1 + text.splitlines().index(old)
+    assert done.returncode == 2, done.stderr
+    told = " ".join(done.stderr.split())
+    assert f"my-sweep.yaml: line {line}, {said}" in told, told
+    assert "Tuple" not in told and "tuple" not in told
+
+
 def test_a_sweep_swapping_a_missing_unit_names_the_file_and_the_units(tmp_path: Path) -> None:
     text = (DATA / "sweep.yaml").read_text().replace("replace: MG 42 MMG Team", "replace: Tiger")
     sweep = tmp_path / "bad-sweep.yaml"

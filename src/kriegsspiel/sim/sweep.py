@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Annotated, Any, ClassVar
 
 import yaml
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from kriegsspiel.core.datafile import Strict, WholeNumber, load_yaml, problem_at
 from kriegsspiel.errors import DataFileError, UsageError
@@ -100,7 +100,7 @@ class SweepFile(Strict):
     seed: WholeNumber = Field(default=1, ge=0, le=MAX_SEED)
     lists: tuple[str, ...] = ()
     variants: tuple[Variant, ...] = ()
-    against: tuple[str, ...] = Field(min_length=1)
+    against: tuple[str, ...]
 
     @field_validator("scenario", mode="before")
     @classmethod
@@ -117,6 +117,21 @@ class SweepFile(Strict):
         return _one_or_list(
             given, str, "takes a scenario (a file or a shipped scenario's name), or a list of them"
         )
+
+    @field_validator("lists", "against", mode="before")
+    @classmethod
+    def _armies(cls, given: Any, info: ValidationInfo) -> Any:
+        """One list is a list of one, as one scenario is; none (an empty list, or the field
+        left blank) is a mistake, told in a list builder's words."""
+        takes = "an army list (a file or a shipped list's name), or a list of them"
+        if given is None or (isinstance(given, list) and not given):
+            if info.field_name == "against":
+                raise ValueError(f"give the lists to play against: {takes}")
+            raise ValueError(
+                f"give the lists of the rows: {takes} (leave the field out when the variants "
+                "give the rows)"
+            )
+        return _one_or_list(given, str, f"takes {takes}")
 
     @field_validator("players")
     @classmethod
@@ -243,7 +258,12 @@ def load_sweep(given: str) -> Sweep:
                 f"each variant needs a name of its own: {variant.name!r} is also the name of "
                 f"variants.{first}"
             )
-    rows = [army(name, "lists", i) for i, name in enumerate(spec.lists)]
+
+    def entry(field: str, number: int) -> tuple[int | str, ...]:
+        """Where the file gives a list's name: an item of a list, or the field itself."""
+        return (field, number) if isinstance(raw.get(field), list) else (field,)
+
+    rows = [army(name, *entry("lists", i)) for i, name in enumerate(spec.lists)]
     originals = [army(v.list, "variants", n, "list") for n, v in enumerate(spec.variants)]
     for original in originals:  # a variant is compared with its own list: a row too
         if not any(same_list(original, row) for row in rows):
@@ -268,7 +288,7 @@ def load_sweep(given: str) -> Sweep:
         )
         rows.append(row)
         changed[row] = (number, brought)
-    columns = [army(name, "against", i) for i, name in enumerate(spec.against)]
+    columns = [army(name, *entry("against", i)) for i, name in enumerate(spec.against)]
     grids = tuple(
         tuple(
             tuple(Matchup(probe.ruleset, on.scenario, (row, col), probe.players) for col in columns)
