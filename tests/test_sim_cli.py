@@ -343,19 +343,60 @@ def test_a_sweep_files_players_and_ruleset_are_checked_as_the_file_says_them(
 
 
 def test_a_list_named_twice_is_not_played_against_itself(tmp_path: Path) -> None:
-    """Cells are matched by the lists' content: a copy of a list is the list itself."""
-    (tmp_path / "copy-of-b.yaml").write_text((DATA / "patrol-b.yaml").read_text())
+    """Cells are matched by the lists' content: a copy of a list is the list itself, and
+    the table says why its cell is empty."""
+    (tmp_path / "copy-of-b.yaml").write_text(
+        "# my copy\n" + (DATA / "patrol-b.yaml").read_text()  # (a comment changes nothing)
+    )
     text = (
         (DATA / "sweep.yaml")
         .read_text()
-        .replace("against: [patrol-b.yaml]", "against: [patrol-b.yaml, copy-of-b.yaml]")
+        .replace("against: [patrol-b.yaml]", "against: [copy-of-b.yaml]")
         .replace("lists: [patrol-a.yaml]", "lists: [patrol-a.yaml, patrol-b.yaml]")
     )
     sweep = _sweep_in(tmp_path, text)
     done = cli(tmp_path, "sweep", str(sweep), "--json", "--workers", "1")
     assert done.returncode == 0, done.stderr
     cells = json.loads(done.stdout)["cells"]
-    assert cells[1] == [None, None]  # patrol B against itself, under either name
+    assert cells[1] == [None]  # patrol B against itself, under another name
+    done = cli(tmp_path, "sweep", str(sweep), "--workers", "1")
+    said = " ".join(done.stdout.split())
+    assert "—: the row's list against itself (the same list, whatever its file is called): " in (
+        said
+    )
+
+
+@pytest.mark.parametrize(
+    ("field", "given", "said"),
+    [
+        ("lists", "[patrol-a.yaml, copy-of-a.yaml]",
+         "field lists.1: 'copy-of-a.yaml' is the same list as lists.0 ('patrol-a.yaml'): they "
+         "say the same (files, comments and spacing aside), so its row would be that one's "
+         "again; give each list once"),
+        ("against", "[patrol-b.yaml, patrol-a.yaml, patrol-b.yaml]",
+         "field against.2: 'patrol-b.yaml' is given twice (against.0 too); give each list once"),
+        ("against", "[us-tesla-company, copy-of-tesla.yaml]",
+         "field against.1: 'copy-of-tesla.yaml' is the same list as against.0 "
+         "('us-tesla-company'): they say the same (files, comments and spacing aside), so "
+         "its column would be that one's again; give each list once"),
+    ],
+)  # fmt: skip
+def test_a_list_given_twice_as_rows_or_as_columns_is_refused_at_its_second_line(
+    tmp_path: Path, field: str, given: str, said: str
+) -> None:
+    """A copy of a list in the same field would be a second row (or column) of the same
+    games, named alike: never what a list builder means."""
+    from kriegsspiel.rulesets.bolt_action.army import sample_armies
+
+    tesla = next(p for p in sample_armies("konflikt47") if p.stem == "us-tesla-company")
+    (tmp_path / "copy-of-tesla.yaml").write_text("# mine\n" + tesla.read_text())
+    (tmp_path / "copy-of-a.yaml").write_text((DATA / "patrol-a.yaml").read_text())
+    old = {"lists": "lists: [patrol-a.yaml]", "against": "against: [patrol-b.yaml]"}[field]
+    text = (DATA / "sweep.yaml").read_text().replace(old, f"{field}: {given}")
+    done = cli(tmp_path, "sweep", str(_sweep_in(tmp_path, text)), "--no-store")
+    line = 1 + text.splitlines().index(f"{field}: {given}")
+    assert done.returncode == 2, done.stderr
+    assert f"my-sweep.yaml: line {line}, {said}" in " ".join(done.stderr.split()), done.stderr
 
 
 def test_a_corrupt_results_file_is_refused_with_exit_2(tmp_path: Path) -> None:

@@ -263,7 +263,26 @@ def load_sweep(given: str) -> Sweep:
         """Where the file gives a list's name: an item of a list, or the field itself."""
         return (field, number) if isinstance(raw.get(field), list) else (field,)
 
+    def once(field: str, given: tuple[str, ...], sources: list[Source]) -> None:
+        """Refuse a list given twice in one field (by what it says, whatever its file): a
+        second row or column of the same games, under the same name, is never meant."""
+        what = "row" if field == "lists" else "column"
+        for number, source in enumerate(sources):
+            first = next(i for i, s in enumerate(sources) if same_list(s, source))
+            if first == number:
+                continue
+            if given[first] == given[number]:
+                problem = f"{given[number]!r} is given twice ({field}.{first} too)"
+            else:
+                problem = (
+                    f"{given[number]!r} is the same list as {field}.{first} "
+                    f"({given[first]!r}): they say the same (files, comments and spacing "
+                    f"aside), so its {what} would be that one's again"
+                )
+            raise field_at(*entry(field, number))(f"{problem}; give each list once")
+
     rows = [army(name, *entry("lists", i)) for i, name in enumerate(spec.lists)]
+    once("lists", spec.lists, rows)
     originals = [army(v.list, "variants", n, "list") for n, v in enumerate(spec.variants)]
     for original in originals:  # a variant is compared with its own list: a row too
         if not any(same_list(original, row) for row in rows):
@@ -289,6 +308,7 @@ def load_sweep(given: str) -> Sweep:
         rows.append(row)
         changed[row] = (number, brought)
     columns = [army(name, *entry("against", i)) for i, name in enumerate(spec.against)]
+    once("against", spec.against, columns)
     grids = tuple(
         tuple(
             tuple(Matchup(probe.ruleset, on.scenario, (row, col), probe.players) for col in columns)
@@ -450,14 +470,21 @@ def column_names(sweep: Sweep) -> list[str]:
 
 def _names(sweep: Sweep) -> list[str]:
     """The rows' and then the columns' names: each list's own name, and where two different
-    lists share one (a copy of a shipped list, changed but not renamed), its file too."""
+    lists share one (a copy of a shipped list, changed but not renamed), its file too: the
+    file's name, or its whole path where two such files share a name."""
     sources = [*sweep.rows, *sweep.columns]
     names = [army_name(s) for s in sources]
-    texts: dict[str, set[str]] = {}
+    texts: dict[str, dict[str, Source]] = {}  # each name: its lists, by what they say
     for name, source in zip(names, sources, strict=True):
-        texts.setdefault(name, set()).add(source.digest)
+        texts.setdefault(name, {}).setdefault(source.digest, source)
+
+    def file(name: str, source: Source) -> str:
+        short = [Path(s.label).name for s in texts[name].values()]
+        own = Path(source.label).name
+        return own if short.count(own) == 1 else source.label
+
     return [
-        f"{name} ({source.label})" if len(texts[name]) > 1 else name
+        f"{name} ({file(name, source)})" if len(texts[name]) > 1 else name
         for name, source in zip(names, sources, strict=True)
     ]
 
