@@ -366,6 +366,23 @@ def test_a_list_named_twice_is_not_played_against_itself(tmp_path: Path) -> None
     )
 
 
+def test_a_sweep_with_nothing_to_play_says_so_instead_of_a_table_of_dashes(
+    tmp_path: Path,
+) -> None:
+    text = (
+        "name: Alone\nruleset: konflikt47\nlists: [us-tesla-company]\nagainst: us-tesla-company\n"
+    )
+    (tmp_path / "alone.yaml").write_text(text)
+    done = cli(tmp_path, "sweep", "alone.yaml", "--no-store")
+    assert done.returncode == 2, done.stderr
+    assert (
+        "alone.yaml: line 4, field against: nothing to play: 'us-tesla-company' would meet "
+        "only itself (the list of 'lists'), and a list is not played against itself; add "
+        "another list to 'against' for it to meet"
+    ) in " ".join(done.stderr.split())
+    assert done.stdout == ""
+
+
 @pytest.mark.parametrize(
     ("field", "given", "said"),
     [

@@ -325,9 +325,16 @@ def load_sweep(given: str) -> Sweep:
                 if made is None or exc.path != matchup.armies[0].label:
                     raise
                 raise _in_the_sweep(exc, str(path), text, *made) from None
-    return Sweep(
+    sweep = Sweep(
         spec.name, spec.games, spec.seed, tuple(rows), tuple(columns), grids, tuple(compared)
     )
+    if not evaluation_order(sweep):  # every row is every column: one list, and no variant
+        names = " and ".join(repr(name) for name in spec.against)
+        raise field_at("against")(
+            f"nothing to play: {names} would meet only itself (the list of 'lists'), and a "
+            "list is not played against itself; add another list to 'against' for it to meet"
+        )
+    return sweep
 
 
 def _points(source: Source) -> int | None:
