@@ -125,6 +125,32 @@ def test_a_sweep_that_stops_early_says_how_many_games_each_cell_took(tmp_path: P
     assert "Games: 0 played, 40 from the results store" in " ".join(again.stdout.split())
 
 
+def test_a_sweeps_json_says_what_its_text_says_of_the_games_played(tmp_path: Path) -> None:
+    """Games played and reused, the store, an early stop: each cell's and the sweep's, as
+    evaluate's JSON gives them; "games" stays the games asked for a cell."""
+    args = ["sweep", str(DATA / "sweep.yaml"), "--workers", "1", "--games", "40",
+            "--precision", "0.25", "--json"]  # fmt: skip
+    first = json.loads(cli(tmp_path, *args).stdout)
+    assert (first["games"], first["games_requested"]) == (40, 40)
+    assert (first["games_played"], first["games_reused"]) == (40, 0)
+    assert first["stopped_early"] is True
+    assert first["store"] == "kriegsspiel-results.sqlite"
+    for cell in (row[0] for row in first["cells"]):
+        assert (cell["games"], cell["games_played"], cell["games_reused"]) == (20, 20, 0)
+        assert cell["stopped_early"] is True
+    assert first["notices"] == [
+        f"{row} v Rifle Patrol: stopped early after 20 games: every outcome's 95% Wilson "
+        "interval lies within ± 0.25 of its rate."
+        for row in first["rows"]
+    ]
+    again = json.loads(cli(tmp_path, *args).stdout)
+    assert (again["games_played"], again["games_reused"]) == (0, 40)
+    assert [row[0]["games_reused"] for row in again["cells"]] == [20, 20]
+    alone = json.loads(cli(tmp_path, *args[:-3], "--no-store", "--json").stdout)
+    assert alone["store"] is None and alone["notices"] == [] and not alone["stopped_early"]
+    assert [row[0]["games_played"] for row in alone["cells"]] == [40, 40]
+
+
 def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Path) -> None:
     sweep = tmp_path / "round-robin.yaml"
     a, b = DATA / "patrol-a.yaml", DATA / "patrol-b.yaml"
@@ -137,6 +163,7 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
     (none_aa, a_v_b), (b_v_a, none_bb) = json.loads(done.stdout)["cells"]
     assert none_aa is None and none_bb is None
     assert not a_v_b["mirrored"] and b_v_a["mirrored"]
+    assert (a_v_b["games_played"], b_v_a["games_played"], b_v_a["games_reused"]) == (6, 0, 0)
     said = " ".join(done.stderr.split())
     assert "the games of Grenadier Patrol v Rifle Patrol, from the other side" in said
     shown = cli(tmp_path, "sweep", str(sweep), "--workers", "1")  # read back from the store
