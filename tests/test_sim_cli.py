@@ -178,6 +178,14 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
     assert b_v_a["draws"] == a_v_b["draws"] == a_first["draws"]["rate"]
     stored = cli(tmp_path, "results", "--export", "json")
     assert len(json.loads(stored.stdout)) == 6  # only A v B was played
+    # evaluate with B first is not the mirrored cell: the same seeds, with the sides
+    # exchanged in every game, so games of its own, not the sweep's read back
+    b_first = [*PATROLS[:4], "--army", str(b), "--army", str(a)]
+    evaluated = cli(tmp_path, "evaluate", *b_first, "--players", "random,random", "--games",
+                    "6", "--seed", "5", "--json", "--workers", "1")  # fmt: skip
+    assert json.loads(evaluated.stdout)["games_played"] == 6
+    stored = cli(tmp_path, "results", "--export", "json")
+    assert len(json.loads(stored.stdout)) == 12
 
 
 @pytest.mark.parametrize(

@@ -192,7 +192,8 @@ def scenario_seed(seed: int, scenario: int) -> int:
     """The run seed of a sweep's ``scenario``-th scenario: the sweep's seed for the first,
     and the next seeds for the others, so that no two scenarios play games from the same
     seeds (their games are independent, and pooling them is sound); the first scenario's
-    cells are what ``evaluate`` gives with the sweep's seed."""
+    cells are what ``evaluate`` gives with the sweep's seed (a mirrored cell, its mirror's
+    evaluation read from the other side)."""
     return (seed + scenario) % (MAX_SEED + 1)
 
 
