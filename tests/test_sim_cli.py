@@ -332,6 +332,27 @@ def test_a_sweep_naming_a_list_or_scenario_wrongly_is_refused_at_its_line(
         assert f"my-sweep.yaml: line {line}, field {field}: " in done.stderr, done.stderr
 
 
+def test_a_sweeps_list_files_are_read_from_its_folder_and_a_missing_one_says_where(
+    tmp_path: Path,
+) -> None:
+    """Run from another folder, the sweep still finds its lists beside it; one that is not
+    there says where it was looked for."""
+    text = (DATA / "sweep.yaml").read_text()
+    sweep = _sweep_in(tmp_path, text.replace("[patrol-b.yaml]", "[patrol-c.yaml]"))
+    (tmp_path / "elsewhere").mkdir()
+    done = run_cli("sweep", str(sweep), "--no-store", cwd=tmp_path / "elsewhere")
+    assert done.returncode == 2
+    assert (
+        f"army 'patrol-c.yaml' is neither a file nor a shipped army (german-schwerefeld-"
+        f"battlegroup, us-tesla-company). A file is looked for in the sweep file's folder "
+        f"({tmp_path}), then in the current one."
+    ) in " ".join(done.stderr.split())
+    _sweep_in(tmp_path, text)
+    done = run_cli("sweep", str(sweep), "--no-store", "--games", "2", "--workers", "1",
+                   cwd=tmp_path / "elsewhere")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
 def _sweep_in(tmp_path: Path, text: str) -> Path:
     for name in ("skirmish.yaml", "patrol-a.yaml", "patrol-b.yaml"):
         (tmp_path / name).write_text((DATA / name).read_text())

@@ -249,7 +249,16 @@ def load_sweep(given: str) -> Sweep:
         try:
             return read_source("army", name, samples, base)
         except UsageError as exc:
-            raise field_at(*loc)(str(exc)) from None
+            path = "/" in name or name.lower().endswith((".yaml", ".yml"))
+            where = (
+                ""
+                if not path
+                else " A file is looked for in the current folder, beside the sweep file."
+                if base == Path()
+                else f" A file is looked for in the sweep file's folder ({base}), then in "
+                "the current one."
+            )
+            raise field_at(*loc)(f"{exc}{where}") from None
 
     named: dict[str, int] = {}
     for number, variant in enumerate(spec.variants):
