@@ -353,6 +353,54 @@ def test_an_infantry_unit_cannot_carry_a_vehicle_damage_value(tmp_path: Path) ->
     assert "infantry damage value" in str(refused(load_army, path, K47))
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        ("    points: 100\n", "    points: true\n", "should be a whole number, not true"),
+        (
+            "count: 9,",
+            'count: "9",',
+            "should be a whole number, not the text '9' (write it without quotes)",
+        ),
+        ("count: 9,", "count: 9.0,", "should be a whole number, not 9.0"),
+        (
+            "nco: true",
+            'nco: "yes"',
+            "should be true or false, not the text 'yes' (write it without quotes)",
+        ),
+        ("nco: true", "nco: 1", "should be true or false, not 1"),
+        ("points: 100\nunits", "points:\nunits", "should be a whole number, not nothing"),
+    ],
+)
+def test_a_number_or_switch_of_the_wrong_kind_is_refused_not_read_as_another(
+    tmp_path: Path, old: str, new: str, said: str
+) -> None:
+    """YAML gives numbers and true/false as they are written: pydantic's lax mode would
+    read true as 1, "9" as 9 and "yes" as true, so a slip would play another game."""
+    path = army_file(tmp_path)
+    assert old in path.read_text()
+    path.write_text(path.read_text().replace(old, new, 1))
+    message = str(refused(load_army, path, K47))
+    assert f"line {line_of(path, new.strip().splitlines()[0])}, field " in message
+    assert said in message and "Input should be" not in message
+
+
+def test_a_scenarios_numbers_and_switches_are_not_read_from_other_kinds(tmp_path: Path) -> None:
+    for old, new, field, said in [
+        ("turns: 6", "turns: true", "turns", "should be a whole number, not true"),
+        ("blocks_line_of_sight: true", "blocks_line_of_sight: 1",
+         "terrain.0.blocks_line_of_sight", "should be true or false, not 1"),
+        ("[[10, 10], [20", "[[true, 10], [20", "terrain.0.polygon.0.0",
+         "should be a number, not true"),
+    ]:  # fmt: skip
+        path = scenario_file(tmp_path)
+        path.write_text(path.read_text().replace(old, new, 1))
+        message = str(refused(load_scenario, path))
+        assert f"line {line_of(path, new)}, field {field}: {said}" in message
+    path = scenario_file(tmp_path, "[[10, 10], [20.5, 10], [20, 20], [10, 20]]")
+    assert load_scenario(path).terrain[0].polygon[1] == (20.5, 10)  # whole or not: a number
+
+
 # ---------------------------------------------------------------------- broken scenarios
 SCENARIO = """
 name: Test scenario
@@ -498,3 +546,34 @@ def test_a_file_that_is_not_a_mapping_says_what_a_list_is(tmp_path: Path) -> Non
     message = str(refused(load_army, path, K47))
     assert "an army list is a mapping of fields (name: value, one a line), not a list" in message
     assert "ArmyList" not in message
+
+
+def test_every_number_and_switch_of_a_list_scenario_or_sweep_is_taken_only_as_written() -> None:
+    """A guard on the models: a field added later as a bare int, float or bool would take
+    true for 1 and "8" for 8 again."""
+    from typing import Annotated, get_args, get_origin
+
+    from pydantic import BaseModel
+    from pydantic import Strict as NoCoercion
+
+    from kriegsspiel.sim.sweep import SweepFile
+
+    loose: list[str] = []
+
+    def walk(kind: object, where: str, meta: tuple[object, ...] = ()) -> None:
+        if get_origin(kind) is Annotated:
+            base, *more = get_args(kind)
+            walk(base, where, (*meta, *more))
+        elif kind in (int, float, bool):
+            if not any(isinstance(m, NoCoercion) for m in meta):
+                loose.append(where)
+        elif isinstance(kind, type) and issubclass(kind, BaseModel):
+            for name, info in kind.model_fields.items():
+                walk(info.annotation, f"{kind.__name__}.{name}", tuple(info.metadata))
+        else:
+            for inner in get_args(kind):
+                walk(inner, where)
+
+    for model in (ArmyList, Scenario, SweepFile):
+        walk(model, model.__name__)
+    assert loose == []

@@ -125,6 +125,32 @@ def test_a_sweep_that_stops_early_says_how_many_games_each_cell_took(tmp_path: P
     assert "Games: 0 played, 40 from the results store" in " ".join(again.stdout.split())
 
 
+def test_a_sweeps_json_says_what_its_text_says_of_the_games_played(tmp_path: Path) -> None:
+    """Games played and reused, the store, an early stop: each cell's and the sweep's, as
+    evaluate's JSON gives them; "games" stays the games asked for a cell."""
+    args = ["sweep", str(DATA / "sweep.yaml"), "--workers", "1", "--games", "40",
+            "--precision", "0.25", "--json"]  # fmt: skip
+    first = json.loads(cli(tmp_path, *args).stdout)
+    assert (first["games"], first["games_requested"]) == (40, 40)
+    assert (first["games_played"], first["games_reused"]) == (40, 0)
+    assert first["stopped_early"] is True
+    assert first["store"] == "kriegsspiel-results.sqlite"
+    for cell in (row[0] for row in first["cells"]):
+        assert (cell["games"], cell["games_played"], cell["games_reused"]) == (20, 20, 0)
+        assert cell["stopped_early"] is True
+    assert first["notices"] == [
+        f"{row} v Rifle Patrol: stopped early after 20 games: every outcome's 95% Wilson "
+        "interval lies within ± 0.25 of its rate."
+        for row in first["rows"]
+    ]
+    again = json.loads(cli(tmp_path, *args).stdout)
+    assert (again["games_played"], again["games_reused"]) == (0, 40)
+    assert [row[0]["games_reused"] for row in again["cells"]] == [20, 20]
+    alone = json.loads(cli(tmp_path, *args[:-3], "--no-store", "--json").stdout)
+    assert alone["store"] is None and alone["notices"] == [] and not alone["stopped_early"]
+    assert [row[0]["games_played"] for row in alone["cells"]] == [40, 40]
+
+
 def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Path) -> None:
     sweep = tmp_path / "round-robin.yaml"
     a, b = DATA / "patrol-a.yaml", DATA / "patrol-b.yaml"
@@ -137,6 +163,7 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
     (none_aa, a_v_b), (b_v_a, none_bb) = json.loads(done.stdout)["cells"]
     assert none_aa is None and none_bb is None
     assert not a_v_b["mirrored"] and b_v_a["mirrored"]
+    assert (a_v_b["games_played"], b_v_a["games_played"], b_v_a["games_reused"]) == (6, 0, 0)
     said = " ".join(done.stderr.split())
     assert "the games of Grenadier Patrol v Rifle Patrol, from the other side" in said
     shown = cli(tmp_path, "sweep", str(sweep), "--workers", "1")  # read back from the store
@@ -151,6 +178,14 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
     assert b_v_a["draws"] == a_v_b["draws"] == a_first["draws"]["rate"]
     stored = cli(tmp_path, "results", "--export", "json")
     assert len(json.loads(stored.stdout)) == 6  # only A v B was played
+    # evaluate with B first is not the mirrored cell: the same seeds, with the sides
+    # exchanged in every game, so games of its own, not the sweep's read back
+    b_first = [*PATROLS[:4], "--army", str(b), "--army", str(a)]
+    evaluated = cli(tmp_path, "evaluate", *b_first, "--players", "random,random", "--games",
+                    "6", "--seed", "5", "--json", "--workers", "1")  # fmt: skip
+    assert json.loads(evaluated.stdout)["games_played"] == 6
+    stored = cli(tmp_path, "results", "--export", "json")
+    assert len(json.loads(stored.stdout)) == 12
 
 
 @pytest.mark.parametrize(
@@ -200,6 +235,70 @@ def test_a_sweep_file_with_a_negative_seed_is_refused_at_its_line(tmp_path: Path
     )
 
 
+def test_a_sweep_files_games_and_seed_are_whole_numbers_as_written(tmp_path: Path) -> None:
+    """``games: true`` would otherwise play one game a cell, and ``seed: "3"`` seed 3."""
+    text = (DATA / "sweep.yaml").read_text()
+    for old, new, said in [
+        ("games: 4", "games: true", "field games: should be a whole number, not true"),
+        (
+            "seed: 3",
+            'seed: "3"',
+            "field seed: should be a whole number, not the text '3' (write it without quotes)",
+        ),
+    ]:
+        done = cli(tmp_path, "sweep", str(_sweep_in(tmp_path, text.replace(old, new))))
+        line = 1 + text.splitlines().index(old)
+        assert done.returncode == 2, done.stderr
+        assert f"my-sweep.yaml: line {line}, {said}" in done.stderr, done.stderr
+
+
+def test_a_sweeps_lists_and_against_take_one_list_or_several(tmp_path: Path) -> None:
+    """One list needs no brackets, as one scenario needs none; a name that is not there is
+    told at the field's line, without an item number the file does not have."""
+    text = (DATA / "sweep.yaml").read_text()
+    one = text.replace("lists: [patrol-a.yaml]", "lists: patrol-a.yaml").replace(
+        "against: [patrol-b.yaml]", "against: patrol-b.yaml"
+    )
+    done = cli(tmp_path, "sweep", str(_sweep_in(tmp_path, one)), "--json", "--no-store",
+               "--workers", "1")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["rows"][0] == "Grenadier Patrol" and data["columns"] == ["Rifle Patrol"]
+    wrong = one.replace("against: patrol-b.yaml", "against: patrol-c.yaml")
+    done = cli(tmp_path, "sweep", str(_sweep_in(tmp_path, wrong)))
+    line = 1 + wrong.splitlines().index("against: patrol-c.yaml")
+    assert done.returncode == 2
+    assert f"my-sweep.yaml: line {line}, field against: " in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        ("against: [patrol-b.yaml]", "against: []",
+         "field against: give the lists to play against: an army list (a file or a shipped "
+         "list's name), or a list of them"),
+        ("against: [patrol-b.yaml]", "against:",
+         "field against: give the lists to play against: an army list"),
+        ("lists: [patrol-a.yaml]", "lists: []",
+         "field lists: give the lists of the rows: an army list (a file or a shipped list's "
+         "name), or a list of them (leave the field out when the variants give the rows)"),
+        ("against: [patrol-b.yaml]", "against: [patrol-b.yaml, 7]",
+         "field against: takes an army list (a file or a shipped list's name), or a list of "
+         "them; not ['patrol-b.yaml', 7]"),
+    ],
+)  # fmt: skip
+def test_a_sweeps_lists_in_the_wrong_shape_are_told_in_plain_words(
+    tmp_path: Path, old: str, new: str, said: str
+) -> None:
+    text = (DATA / "sweep.yaml").read_text()
+    done = cli(tmp_path, "sweep", str(_sweep_in(tmp_path, text.replace(old, new))))
+    line = 1 + text.splitlines().index(old)
+    assert done.returncode == 2, done.stderr
+    told = " ".join(done.stderr.split())
+    assert f"my-sweep.yaml: line {line}, {said}" in told, told
+    assert "Tuple" not in told and "tuple" not in told
+
+
 def test_a_sweep_swapping_a_missing_unit_names_the_file_and_the_units(tmp_path: Path) -> None:
     text = (DATA / "sweep.yaml").read_text().replace("replace: MG 42 MMG Team", "replace: Tiger")
     sweep = tmp_path / "bad-sweep.yaml"
@@ -231,6 +330,27 @@ def test_a_sweep_naming_a_list_or_scenario_wrongly_is_refused_at_its_line(
         line = next(i for i, row in enumerate(changed.splitlines(), 1) if new in row)
         assert done.returncode == 2
         assert f"my-sweep.yaml: line {line}, field {field}: " in done.stderr, done.stderr
+
+
+def test_a_sweeps_list_files_are_read_from_its_folder_and_a_missing_one_says_where(
+    tmp_path: Path,
+) -> None:
+    """Run from another folder, the sweep still finds its lists beside it; one that is not
+    there says where it was looked for."""
+    text = (DATA / "sweep.yaml").read_text()
+    sweep = _sweep_in(tmp_path, text.replace("[patrol-b.yaml]", "[patrol-c.yaml]"))
+    (tmp_path / "elsewhere").mkdir()
+    done = run_cli("sweep", str(sweep), "--no-store", cwd=tmp_path / "elsewhere")
+    assert done.returncode == 2
+    assert (
+        f"army 'patrol-c.yaml' is neither a file nor a shipped army (german-schwerefeld-"
+        f"battlegroup, us-tesla-company). A file is looked for in the sweep file's folder "
+        f"({tmp_path}), then in the current one."
+    ) in " ".join(done.stderr.split())
+    _sweep_in(tmp_path, text)
+    done = run_cli("sweep", str(sweep), "--no-store", "--games", "2", "--workers", "1",
+                   cwd=tmp_path / "elsewhere")  # fmt: skip
+    assert done.returncode == 0, done.stderr
 
 
 def _sweep_in(tmp_path: Path, text: str) -> Path:
@@ -279,19 +399,77 @@ def test_a_sweep_files_players_and_ruleset_are_checked_as_the_file_says_them(
 
 
 def test_a_list_named_twice_is_not_played_against_itself(tmp_path: Path) -> None:
-    """Cells are matched by the lists' content: a copy of a list is the list itself."""
-    (tmp_path / "copy-of-b.yaml").write_text((DATA / "patrol-b.yaml").read_text())
+    """Cells are matched by the lists' content: a copy of a list is the list itself, and
+    the table says why its cell is empty."""
+    (tmp_path / "copy-of-b.yaml").write_text(
+        "# my copy\n" + (DATA / "patrol-b.yaml").read_text()  # (a comment changes nothing)
+    )
     text = (
         (DATA / "sweep.yaml")
         .read_text()
-        .replace("against: [patrol-b.yaml]", "against: [patrol-b.yaml, copy-of-b.yaml]")
+        .replace("against: [patrol-b.yaml]", "against: [copy-of-b.yaml]")
         .replace("lists: [patrol-a.yaml]", "lists: [patrol-a.yaml, patrol-b.yaml]")
     )
     sweep = _sweep_in(tmp_path, text)
     done = cli(tmp_path, "sweep", str(sweep), "--json", "--workers", "1")
     assert done.returncode == 0, done.stderr
     cells = json.loads(done.stdout)["cells"]
-    assert cells[1] == [None, None]  # patrol B against itself, under either name
+    assert cells[1] == [None]  # patrol B against itself, under another name
+    done = cli(tmp_path, "sweep", str(sweep), "--workers", "1")
+    said = " ".join(done.stdout.split())
+    assert "—: the row's list against itself (the same list, whatever its file is called): " in (
+        said
+    )
+
+
+def test_a_sweep_with_nothing_to_play_says_so_instead_of_a_table_of_dashes(
+    tmp_path: Path,
+) -> None:
+    text = (
+        "name: Alone\nruleset: konflikt47\nlists: [us-tesla-company]\nagainst: us-tesla-company\n"
+    )
+    (tmp_path / "alone.yaml").write_text(text)
+    done = cli(tmp_path, "sweep", "alone.yaml", "--no-store")
+    assert done.returncode == 2, done.stderr
+    assert (
+        "alone.yaml: line 4, field against: nothing to play: 'us-tesla-company' would meet "
+        "only itself (the list of 'lists'), and a list is not played against itself; add "
+        "another list to 'against' for it to meet"
+    ) in " ".join(done.stderr.split())
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("field", "given", "said"),
+    [
+        ("lists", "[patrol-a.yaml, copy-of-a.yaml]",
+         "field lists.1: 'copy-of-a.yaml' is the same list as lists.0 ('patrol-a.yaml'): they "
+         "say the same (files, comments and spacing aside), so its row would be that one's "
+         "again; give each list once"),
+        ("against", "[patrol-b.yaml, patrol-a.yaml, patrol-b.yaml]",
+         "field against.2: 'patrol-b.yaml' is given twice (against.0 too); give each list once"),
+        ("against", "[us-tesla-company, copy-of-tesla.yaml]",
+         "field against.1: 'copy-of-tesla.yaml' is the same list as against.0 "
+         "('us-tesla-company'): they say the same (files, comments and spacing aside), so "
+         "its column would be that one's again; give each list once"),
+    ],
+)  # fmt: skip
+def test_a_list_given_twice_as_rows_or_as_columns_is_refused_at_its_second_line(
+    tmp_path: Path, field: str, given: str, said: str
+) -> None:
+    """A copy of a list in the same field would be a second row (or column) of the same
+    games, named alike: never what a list builder means."""
+    from kriegsspiel.rulesets.bolt_action.army import sample_armies
+
+    tesla = next(p for p in sample_armies("konflikt47") if p.stem == "us-tesla-company")
+    (tmp_path / "copy-of-tesla.yaml").write_text("# mine\n" + tesla.read_text())
+    (tmp_path / "copy-of-a.yaml").write_text((DATA / "patrol-a.yaml").read_text())
+    old = {"lists": "lists: [patrol-a.yaml]", "against": "against: [patrol-b.yaml]"}[field]
+    text = (DATA / "sweep.yaml").read_text().replace(old, f"{field}: {given}")
+    done = cli(tmp_path, "sweep", str(_sweep_in(tmp_path, text)), "--no-store")
+    line = 1 + text.splitlines().index(f"{field}: {given}")
+    assert done.returncode == 2, done.stderr
+    assert f"my-sweep.yaml: line {line}, {said}" in " ".join(done.stderr.split()), done.stderr
 
 
 def test_a_corrupt_results_file_is_refused_with_exit_2(tmp_path: Path) -> None:

@@ -288,6 +288,36 @@ def test_two_lists_of_one_name_are_told_apart_by_their_files(tmp_path: Path) -> 
     assert rows[2] == "Grenadier Patrol (riflemen for the MMG)"  # its own name: no file
 
 
+def test_lists_of_one_name_are_told_apart_by_file_name_or_by_path_where_those_clash(
+    tmp_path: Path,
+) -> None:
+    """Run from elsewhere, a list's file is a whole path: its name is enough to tell it
+    apart, unless two of the lists of one name share a file name too."""
+    _patrols_in(tmp_path)
+    text = (DATA / "patrol-a.yaml").read_text()
+    (tmp_path / "other").mkdir()
+    (tmp_path / "copy.yaml").write_text(text.replace("quality: regular", "quality: veteran", 1))
+    (tmp_path / "other" / "copy.yaml").write_text(text.replace("regular", "inexperienced", 1))
+    sweep = (
+        (DATA / "sweep.yaml")
+        .read_text()
+        .replace("lists: [patrol-a.yaml]", "lists: [patrol-a.yaml, copy.yaml]")
+    )
+    (tmp_path / "sweep.yaml").write_text(
+        sweep.replace("against: [patrol-b.yaml]", "against: [patrol-b.yaml, other/copy.yaml]")
+    )
+    (tmp_path / "elsewhere").mkdir()
+    done = run_cli("sweep", str(tmp_path / "sweep.yaml"), "--workers", "1", "--json",
+                   "--no-store", "--games", "2", cwd=tmp_path / "elsewhere")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["rows"][:2] == [
+        "Grenadier Patrol (patrol-a.yaml)",
+        f"Grenadier Patrol ({tmp_path / 'copy.yaml'})",
+    ]
+    assert data["columns"] == ["Rifle Patrol", f"Grenadier Patrol ({tmp_path / 'other/copy.yaml'})"]
+
+
 def test_a_swap_naming_a_unit_two_units_share_is_refused(tmp_path: Path) -> None:
     _patrols_in(tmp_path)
     text = (DATA / "patrol-a.yaml").read_text()

@@ -6,10 +6,11 @@ import difflib
 import types
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, ClassVar, TypeVar, Union, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import Strict as _NoCoercion
 
 from kriegsspiel.errors import DataFileError
 
@@ -21,6 +22,15 @@ class Strict(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     file_kind: ClassVar[str] = "file"  # what a user calls such a file ("army list", "scenario")
+
+
+# A data file's numbers and switches as YAML writes them: pydantic's lax mode would take
+# true for 1, "8" for 8 and "yes" for true, so a slip (a quoted number, a switch where a
+# count belongs) would play a game other than the one written. (Strict on these types only:
+# strict models would refuse the lists YAML gives for tuples.)
+WholeNumber = Annotated[int, _NoCoercion()]  # 3; not 3.0, true or "3"
+Number = Annotated[float, _NoCoercion()]  # 3 or 2.5; not true or "2.5"
+TrueOrFalse = Annotated[bool, _NoCoercion()]  # true or false; not 1 or "yes"
 
 
 def _line_of(node: yaml.Node, loc: tuple[int | str, ...]) -> int:
@@ -165,12 +175,43 @@ def problems(
         message = error["msg"]
         if error["type"] == "value_error":  # (our own words, without pydantic's prefix)
             message = message.removeprefix("Value error, ")
+        elif error["type"] in _WANTED:
+            message = _not_of_type(error["type"], error["input"])
         owner = _model_at(model, loc[:-1]) if model is not None else None
         if error["type"] == "extra_forbidden" and owner is not None and loc:
             spelt = [info.alias or name for name, info in owner.model_fields.items()]
             message = _unknown_field(str(loc[-1]), spelt)
         found.append(f"{where}field {field}: {message}")
     return found
+
+
+_WANTED = {"int_type": "a whole number", "float_type": "a number", "bool_type": "true or false"}
+
+
+def _not_of_type(kind: str, given: Any) -> str:
+    """What to say of a value of the wrong kind (``kind``: pydantic's error type), in the
+    file's words: "should be a whole number, not true"."""
+    wanted = _WANTED[kind]
+    if isinstance(given, bool):
+        shown = "true" if given else "false"
+    elif given is None:
+        shown = "nothing (the field is blank)"
+    elif isinstance(given, str):
+        shown = f"the text {given!r}"
+        try:
+            read = yaml.safe_load(given)
+        except yaml.YAMLError:
+            read = None
+        number = isinstance(read, int | float) and not isinstance(read, bool)
+        if (kind == "bool_type" and isinstance(read, bool)) or (kind != "bool_type" and number):
+            shown += " (write it without quotes)"
+    elif isinstance(given, list | tuple):
+        shown = "a list"
+    elif isinstance(given, dict):
+        shown = "a mapping of fields"
+    else:
+        shown = repr(given)
+    return f"should be {wanted}, not {shown}"
 
 
 def _unknown_field(name: str, known: list[str]) -> str:

@@ -33,9 +33,16 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from kriegsspiel.core.datafile import Strict, load_yaml, parse_yaml
+from kriegsspiel.core.datafile import (
+    Number,
+    Strict,
+    TrueOrFalse,
+    WholeNumber,
+    load_yaml,
+    parse_yaml,
+)
 
-Point = tuple[float, float]
+Point = tuple[Number, Number]
 Cover = Literal["none", "soft", "hard"]
 Victory = Literal["units destroyed", "objectives"]
 
@@ -43,8 +50,8 @@ Victory = Literal["units destroyed", "objectives"]
 class Table(Strict):
     """The playing area in inches; (0, 0) is a corner, x runs along the width."""
 
-    width: float = Field(default=72.0, gt=0)
-    height: float = Field(default=48.0, gt=0)
+    width: Number = Field(default=72.0, gt=0)
+    height: Number = Field(default=48.0, gt=0)
 
     def contains(self, x: float, y: float) -> bool:
         return 0 <= x <= self.width and 0 <= y <= self.height
@@ -183,7 +190,7 @@ class TerrainFeature(Strict):
     name: str = Field(min_length=1)
     category: str = Field(min_length=1)
     cover: Cover = "none"
-    blocks_line_of_sight: bool = False
+    blocks_line_of_sight: TrueOrFalse = False
     polygon: Polygon
 
 
@@ -198,9 +205,9 @@ class Objective(Strict):
     """A point on the table worth ``points`` to the side holding it at the end."""
 
     name: str = Field(min_length=1)
-    x: float
-    y: float
-    points: int = Field(default=1, ge=0)
+    x: Number
+    y: Number
+    points: WholeNumber = Field(default=1, ge=0)
 
     @model_validator(mode="after")
     def _on_the_table(self) -> Self:
@@ -220,7 +227,7 @@ class Scenario(Strict):
     name: str = Field(min_length=1)
     description: str = ""
     table: Table = Field(default_factory=Table)
-    turns: int = Field(ge=1)
+    turns: WholeNumber = Field(ge=1)
     victory: Victory
     terrain: tuple[TerrainFeature, ...] = ()
     deployment: tuple[DeploymentZone, ...]

@@ -116,7 +116,7 @@ def print_sweep_table(
         title_justify="left",
     )
     field = any(pooled is not None and pooled["opponents"] > 1 for pooled in overall)
-    table.add_column("list")
+    table.add_column("list", overflow="fold")  # (a file told with a name is read whole)
     for name in columns:
         table.add_column(f"v {name}", justify="right")
     if field:
@@ -146,6 +146,12 @@ def print_sweep_table(
             "v the field: the row's games against every column but its own list (and, for "
             "a variant, the list it was made from), taken together; compare rows that face "
             "the same columns.",
+            markup=False,
+        )
+    if any(cell is None for row in cells for cell in row):
+        Console(highlight=False).print(
+            "—: the row's list against itself (the same list, whatever its file is called): "
+            "not played.",
             markup=False,
         )
     if any(cell is not None and cell["mirrored"] for row in cells for cell in row):

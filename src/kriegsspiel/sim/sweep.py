@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Annotated, Any, ClassVar
 
 import yaml
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from kriegsspiel.core.datafile import Strict, load_yaml, problem_at
+from kriegsspiel.core.datafile import Strict, WholeNumber, load_yaml, problem_at
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.sim import MAX_SEED
 from kriegsspiel.sim.matchup import (
@@ -96,11 +96,11 @@ class SweepFile(Strict):
     ruleset: str
     scenario: tuple[Annotated[str, Field(min_length=1)], ...] = ()  # none: the sample's
     players: str = "tactical,tactical"
-    games: int = Field(default=100, ge=1)
-    seed: int = Field(default=1, ge=0, le=MAX_SEED)
+    games: WholeNumber = Field(default=100, ge=1)
+    seed: WholeNumber = Field(default=1, ge=0, le=MAX_SEED)
     lists: tuple[str, ...] = ()
     variants: tuple[Variant, ...] = ()
-    against: tuple[str, ...] = Field(min_length=1)
+    against: tuple[str, ...]
 
     @field_validator("scenario", mode="before")
     @classmethod
@@ -117,6 +117,21 @@ class SweepFile(Strict):
         return _one_or_list(
             given, str, "takes a scenario (a file or a shipped scenario's name), or a list of them"
         )
+
+    @field_validator("lists", "against", mode="before")
+    @classmethod
+    def _armies(cls, given: Any, info: ValidationInfo) -> Any:
+        """One list is a list of one, as one scenario is; none (an empty list, or the field
+        left blank) is a mistake, told in a list builder's words."""
+        takes = "an army list (a file or a shipped list's name), or a list of them"
+        if given is None or (isinstance(given, list) and not given):
+            if info.field_name == "against":
+                raise ValueError(f"give the lists to play against: {takes}")
+            raise ValueError(
+                f"give the lists of the rows: {takes} (leave the field out when the variants "
+                "give the rows)"
+            )
+        return _one_or_list(given, str, f"takes {takes}")
 
     @field_validator("players")
     @classmethod
@@ -177,7 +192,8 @@ def scenario_seed(seed: int, scenario: int) -> int:
     """The run seed of a sweep's ``scenario``-th scenario: the sweep's seed for the first,
     and the next seeds for the others, so that no two scenarios play games from the same
     seeds (their games are independent, and pooling them is sound); the first scenario's
-    cells are what ``evaluate`` gives with the sweep's seed."""
+    cells are what ``evaluate`` gives with the sweep's seed (a mirrored cell, its mirror's
+    evaluation read from the other side)."""
     return (seed + scenario) % (MAX_SEED + 1)
 
 
@@ -233,7 +249,16 @@ def load_sweep(given: str) -> Sweep:
         try:
             return read_source("army", name, samples, base)
         except UsageError as exc:
-            raise field_at(*loc)(str(exc)) from None
+            path = "/" in name or name.lower().endswith((".yaml", ".yml"))
+            where = (
+                ""
+                if not path
+                else " A file is looked for in the current folder, beside the sweep file."
+                if base == Path()
+                else f" A file is looked for in the sweep file's folder ({base}), then in "
+                "the current one."
+            )
+            raise field_at(*loc)(f"{exc}{where}") from None
 
     named: dict[str, int] = {}
     for number, variant in enumerate(spec.variants):
@@ -243,7 +268,31 @@ def load_sweep(given: str) -> Sweep:
                 f"each variant needs a name of its own: {variant.name!r} is also the name of "
                 f"variants.{first}"
             )
-    rows = [army(name, "lists", i) for i, name in enumerate(spec.lists)]
+
+    def entry(field: str, number: int) -> tuple[int | str, ...]:
+        """Where the file gives a list's name: an item of a list, or the field itself."""
+        return (field, number) if isinstance(raw.get(field), list) else (field,)
+
+    def once(field: str, given: tuple[str, ...], sources: list[Source]) -> None:
+        """Refuse a list given twice in one field (by what it says, whatever its file): a
+        second row or column of the same games, under the same name, is never meant."""
+        what = "row" if field == "lists" else "column"
+        for number, source in enumerate(sources):
+            first = next(i for i, s in enumerate(sources) if same_list(s, source))
+            if first == number:
+                continue
+            if given[first] == given[number]:
+                problem = f"{given[number]!r} is given twice ({field}.{first} too)"
+            else:
+                problem = (
+                    f"{given[number]!r} is the same list as {field}.{first} "
+                    f"({given[first]!r}): they say the same (files, comments and spacing "
+                    f"aside), so its {what} would be that one's again"
+                )
+            raise field_at(*entry(field, number))(f"{problem}; give each list once")
+
+    rows = [army(name, *entry("lists", i)) for i, name in enumerate(spec.lists)]
+    once("lists", spec.lists, rows)
     originals = [army(v.list, "variants", n, "list") for n, v in enumerate(spec.variants)]
     for original in originals:  # a variant is compared with its own list: a row too
         if not any(same_list(original, row) for row in rows):
@@ -268,7 +317,8 @@ def load_sweep(given: str) -> Sweep:
         )
         rows.append(row)
         changed[row] = (number, brought)
-    columns = [army(name, "against", i) for i, name in enumerate(spec.against)]
+    columns = [army(name, *entry("against", i)) for i, name in enumerate(spec.against)]
+    once("against", spec.against, columns)
     grids = tuple(
         tuple(
             tuple(Matchup(probe.ruleset, on.scenario, (row, col), probe.players) for col in columns)
@@ -285,9 +335,16 @@ def load_sweep(given: str) -> Sweep:
                 if made is None or exc.path != matchup.armies[0].label:
                     raise
                 raise _in_the_sweep(exc, str(path), text, *made) from None
-    return Sweep(
+    sweep = Sweep(
         spec.name, spec.games, spec.seed, tuple(rows), tuple(columns), grids, tuple(compared)
     )
+    if not evaluation_order(sweep):  # every row is every column: one list, and no variant
+        names = " and ".join(repr(name) for name in spec.against)
+        raise field_at("against")(
+            f"nothing to play: {names} would meet only itself (the list of 'lists'), and a "
+            "list is not played against itself; add another list to 'against' for it to meet"
+        )
+    return sweep
 
 
 def _points(source: Source) -> int | None:
@@ -430,14 +487,21 @@ def column_names(sweep: Sweep) -> list[str]:
 
 def _names(sweep: Sweep) -> list[str]:
     """The rows' and then the columns' names: each list's own name, and where two different
-    lists share one (a copy of a shipped list, changed but not renamed), its file too."""
+    lists share one (a copy of a shipped list, changed but not renamed), its file too: the
+    file's name, or its whole path where two such files share a name."""
     sources = [*sweep.rows, *sweep.columns]
     names = [army_name(s) for s in sources]
-    texts: dict[str, set[str]] = {}
+    texts: dict[str, dict[str, Source]] = {}  # each name: its lists, by what they say
     for name, source in zip(names, sources, strict=True):
-        texts.setdefault(name, set()).add(source.digest)
+        texts.setdefault(name, {}).setdefault(source.digest, source)
+
+    def file(name: str, source: Source) -> str:
+        short = [Path(s.label).name for s in texts[name].values()]
+        own = Path(source.label).name
+        return own if short.count(own) == 1 else source.label
+
     return [
-        f"{name} ({source.label})" if len(texts[name]) > 1 else name
+        f"{name} ({file(name, source)})" if len(texts[name]) > 1 else name
         for name, source in zip(names, sources, strict=True)
     ]
 

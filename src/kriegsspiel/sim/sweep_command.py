@@ -78,6 +78,7 @@ def run_sweep(
     keep = bool(sweep.compared)  # (the winners and units of cells that variants are set on)
     to_play = len(played(sweep))
     games_played = games_reused = 0
+    notices: list[str] = []  # each evaluation's, after its cell's name (the text's notes)
     per_scenario: list[_Cells] = []
     # one set of workers plays every cell: what they work out in one, they know in the next
     with open_store(options.results) as store, options.pool() as pool:
@@ -96,6 +97,7 @@ def run_sweep(
                     )
                     body = evaluated[matchup.mirrored()]  # (never a cell a variant is set on)
                     wins, mirrored = body["army_b_wins"], True
+                    played_here = reused_here = 0  # (its games are its mirror's)
                 else:
                     count = f"({len(evaluated) + 1}/{to_play}) {label}"
                     result = run_one(
@@ -103,7 +105,12 @@ def run_sweep(
                     )
                     games_played += result.played
                     games_reused += result.reused
-                    body = evaluated[matchup] = result.tally.to_json()
+                    played_here, reused_here = result.played, result.reused
+                    notices.extend(f"{label}: {notice}" for notice in result.notices)
+                    body = evaluated[matchup] = {
+                        **result.tally.to_json(),
+                        "stopped_early": result.stopped_early,
+                    }
                     wins, mirrored = body["army_a_wins"], False
                     if keep:
                         on.winners[r, c] = bytes(result.tally.winners or b"")
@@ -113,6 +120,9 @@ def run_sweep(
                     "draws": body["draws"]["rate"],
                     "games": body["games"],
                     "mirrored": mirrored,
+                    "games_played": played_here,
+                    "games_reused": reused_here,
+                    "stopped_early": body["stopped_early"],
                 }
     each = [_sweep_results(sweep, rows, columns, on, [on.winners]) for on in per_scenario]
     whole = (
@@ -130,7 +140,15 @@ def run_sweep(
             "ruleset": some.ruleset,
             "scenario": scenarios if many else scenarios[0],
             "players": list(some.players),
-            "games": games,
+            "games": games,  # asked for a cell; each cell's "games" is what it tallied
+            "games_requested": games,
+            "games_played": games_played,
+            "games_reused": games_reused,
+            "stopped_early": any(
+                cell["stopped_early"] for on in per_scenario for cell in on.found.values()
+            ),
+            "store": options.results,
+            "notices": notices,
             "seed": seed,
             "rows": rows,
             "columns": columns,
@@ -139,8 +157,14 @@ def run_sweep(
         if many:
             data["seeds"] = seeds
             data["by_scenario"] = [
-                {"scenario": name, "seed": s, **found}
-                for name, s, found in zip(scenarios, seeds, each, strict=True)
+                {
+                    "scenario": name,
+                    "seed": s,
+                    "games_played": sum(c["games_played"] for c in on.found.values()),
+                    "games_reused": sum(c["games_reused"] for c in on.found.values()),
+                    **found,
+                }
+                for name, s, on, found in zip(scenarios, seeds, per_scenario, each, strict=True)
             ]
         print(json.dumps(data, indent=2))
     else:
@@ -212,7 +236,13 @@ def _pooled(per_scenario: list[_Cells]) -> _Cells:
     found = {}
     for cell in first.found:
         all_of = [on.found[cell] for on in per_scenario]
-        found[cell] = {**(pooled(all_of) or {}), "mirrored": all(c["mirrored"] for c in all_of)}
+        found[cell] = {
+            **(pooled(all_of) or {}),
+            "mirrored": all(c["mirrored"] for c in all_of),
+            "games_played": sum(c["games_played"] for c in all_of),
+            "games_reused": sum(c["games_reused"] for c in all_of),
+            "stopped_early": any(c["stopped_early"] for c in all_of),
+        }
     units = {cell: pooled_units([on.units[cell] for on in per_scenario]) for cell in first.units}
     return _Cells(found, {}, units)
 

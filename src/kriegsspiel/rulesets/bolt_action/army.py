@@ -39,7 +39,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from kriegsspiel.core.datafile import Strict, load_yaml, parse_yaml
+from kriegsspiel.core.datafile import Strict, TrueOrFalse, WholeNumber, load_yaml, parse_yaml
 from kriegsspiel.errors import UnknownNameError, UsageError
 from kriegsspiel.rulesets import RULESETS, check_ruleset
 from kriegsspiel.rulesets.bolt_action.edition import Konflikt47, Rules, Target, rules_for
@@ -142,10 +142,10 @@ class Model(Strict):
     """One figure (or ``count`` identical figures) of a unit and the weapons each carries."""
 
     name: str = Field(min_length=1)
-    count: int = Field(default=1, ge=1, le=MOST_MODELS)
+    count: WholeNumber = Field(default=1, ge=1, le=MOST_MODELS)
     weapons: tuple[Annotated[str, AfterValidator(_model_weapon)], ...] = ()
     officer: OfficerRank | None = None
-    nco: bool = False
+    nco: TrueOrFalse = False
     observer: Literal["artillery", "air"] | None = None  # calls a barrage or an air strike
 
     @model_validator(mode="after")
@@ -167,9 +167,9 @@ class Vehicle(Strict):
 
     kind: VehicleKind
     damage_value_of: str
-    open_topped: bool = False
-    recce: bool = False
-    automaton: bool = False
+    open_topped: TrueOrFalse = False
+    recce: TrueOrFalse = False
+    automaton: TrueOrFalse = False
     weapons: tuple[VehicleWeapon, ...] = ()
 
     @field_validator("kind")
@@ -233,7 +233,7 @@ class Unit(Strict):
     name: str = Field(min_length=1)
     type: UnitType
     quality: Quality
-    points: int = Field(ge=0, le=MOST_POINTS)
+    points: WholeNumber = Field(ge=0, le=MOST_POINTS)
     models: tuple[Model, ...] = ()
     vehicle: Vehicle | None = None
 
@@ -300,7 +300,7 @@ class ArmyList(Strict):
     faction: str = Field(min_length=1)
     units: tuple[Unit, ...] = Field(max_length=MOST_UNITS)
     # After ``units``, so its validator sees them and an error points at the 'points' line.
-    points: int = Field(ge=0)
+    points: WholeNumber = Field(ge=0)
 
     @model_validator(mode="wrap")
     @classmethod
