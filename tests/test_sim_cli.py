@@ -96,7 +96,12 @@ def test_evaluate_stops_early_and_says_so(tmp_path: Path) -> None:
                "--workers", "1", "--precision", "0.2", "--json", "--no-store")  # fmt: skip
     data = json.loads(done.stdout)
     assert data["stopped_early"] and data["games"] < 400
-    assert "stopped early" in done.stderr
+    assert done.stderr.count("stopped early") == 1
+    assert any("stopped early" in note for note in data["notices"])
+    text = cli(tmp_path, "evaluate", *PATROLS, "--players", "random,random", "--games", "400",
+               "--workers", "1", "--precision", "0.2", "--no-store")  # fmt: skip
+    said = " ".join((text.stdout + text.stderr).split())
+    assert said.count("note: stopped early") == 1  # (in the report, not again beside it)
 
 
 def test_sweep_runs_every_cell_and_draws_a_heat_map(tmp_path: Path) -> None:
@@ -120,6 +125,8 @@ def test_a_sweep_that_stops_early_says_how_many_games_each_cell_took(tmp_path: P
     assert "up to 40 games a cell (fewer where shown)" in said
     assert said.count(", 20 games") == 2
     assert "Games: 40 played, 0 from the results store; stored in" in said
+    told = " ".join(done.stderr.split())
+    assert told.count("note: stopped early after 20 games") == 2  # (one a cell)
     again = cli(tmp_path, "sweep", str(DATA / "sweep.yaml"), "--workers", "1", "--games", "40",
                 "--precision", "0.25")  # fmt: skip
     assert "Games: 0 played, 40 from the results store" in " ".join(again.stdout.split())

@@ -187,6 +187,8 @@ def run_evaluate(
     # the report first: a plot that cannot be written must not take the results with it
     if as_json:
         print(json.dumps(data, indent=2))
+        for note in result.ending:  # (the report's notes are in the JSON: say this one aloud)
+            ERR.print(f"note: {note}", markup=False)
     else:
         from kriegsspiel.render.evaluation_text import print_evaluation
 

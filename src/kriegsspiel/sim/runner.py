@@ -70,6 +70,9 @@ class Evaluation:
     stopped_early: bool = False
     precision: float | None = None
     notices: list[str] = field(default_factory=list)
+    # of the notices, those on how the run ended against its --precision (a sweep tells
+    # them cell by cell; an evaluation's report prints every notice once)
+    ending: list[str] = field(default_factory=list)
 
 
 def evaluate(
@@ -143,7 +146,7 @@ def evaluate(
     done = stored
     progress.on_game(done, games)
     if tally_ready():
-        return _finish(result, progress)
+        return _finish(result)
     if pool is not None:
         workers, scheduler = pool.workers, pool.scheduler
     stored_for_jobs = StoredIndices(store, matchup, run_seed)
@@ -172,7 +175,7 @@ def evaluate(
         if own is not None:
             own.close()
     tally_ready()
-    return _finish(result, progress)
+    return _finish(result)
 
 
 class StoredIndices:
@@ -203,7 +206,7 @@ class StoredIndices:
 _NO_END = 2**62  # read_to once the last block has been read: no stored game lies beyond it
 
 
-def _finish(result: Evaluation, progress: Progress) -> Evaluation:
+def _finish(result: Evaluation) -> Evaluation:
     if result.tally.games % 2:
         from kriegsspiel.sim.matchup import parsed
 
@@ -220,15 +223,17 @@ def _finish(result: Evaluation, progress: Progress) -> Evaluation:
             f"interval lies within ± {precision} of its rate."
         )
         result.notices.append(note)
-        progress.on_notice(note)
+        result.ending.append(note)
     counts = [tally.wins[o] for o in ("A", "draw", "B")]
     if precision is not None and tally.games and not within_precision(counts, precision):
         widest = max(wilson(c, tally.games).reach for c in counts)
-        result.notices.append(
+        note = (
             f"the precision asked for (± {precision}) was not reached in {tally.games} "
             f"games: the widest 95% interval reaches ± {widest:.3f} from its rate; ask for "
             "more games (they stop as soon as it is reached)."
         )
+        result.notices.append(note)
+        result.ending.append(note)
     return result
 
 

@@ -107,6 +107,8 @@ def run_sweep(
                     games_reused += result.reused
                     played_here, reused_here = result.played, result.reused
                     notices.extend(f"{label}: {notice}" for notice in result.notices)
+                    for note in result.ending:  # (as the cell ends, under its progress line)
+                        ERR.print(f"{label}: note: {note}", markup=False)
                     body = evaluated[matchup] = {
                         **result.tally.to_json(),
                         "stopped_early": result.stopped_early,
