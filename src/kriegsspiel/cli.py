@@ -13,7 +13,7 @@ import typer
 
 from kriegsspiel.cli_odds import odds_app
 from kriegsspiel.cli_options import JsonOpt, fail
-from kriegsspiel.sim import DEFAULT_STORE, MAX_SEED
+from kriegsspiel.sim import DEFAULT_STORE, MAX_SEED, WORKERS_PER_CORE
 
 if TYPE_CHECKING:
     from kriegsspiel.sim.commands import RunOptions
@@ -97,7 +97,12 @@ ResultsOpt = Annotated[
 ]
 WorkersOpt = Annotated[
     int | None,
-    typer.Option("--workers", "-w", help="Local worker processes.", show_default="one per core"),
+    typer.Option(
+        "--workers",
+        "-w",
+        help=f"Local worker processes, at most {WORKERS_PER_CORE} a core (no more than the games).",
+        show_default="one per core",
+    ),
 ]
 SchedulerOpt = Annotated[
     str | None,

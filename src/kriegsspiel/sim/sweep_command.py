@@ -80,7 +80,7 @@ def run_sweep(
     games_played = games_reused = 0
     per_scenario: list[_Cells] = []
     # one set of workers plays every cell: what they work out in one, they know in the next
-    with open_store(options.results) as store, options.pool() as pool:
+    with open_store(options.results) as store, options.pool(games) as pool:
         for k, grid in enumerate(sweep.grids):
             on = _Cells({}, {}, {})
             per_scenario.append(on)
