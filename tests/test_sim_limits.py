@@ -70,3 +70,57 @@ def test_a_pool_of_workers_is_started_as_its_options_ask() -> None:
     assert RunOptions(workers=3).pool().workers == 3
     assert RunOptions(workers=3).pool(2).workers == 2
     assert RunOptions(workers=3).pool(5).workers == 3
+
+
+@pytest.mark.parametrize("command", ["evaluate", "sweep"])
+def test_more_games_than_a_run_can_count_are_refused_before_any_game(
+    tmp_path: Path, command: str
+) -> None:
+    """--games is bounded as --seed is, so the results store can count them: one past the
+    bound (or one past SQLite's integers) is a usage error, not an OverflowError."""
+    from kriegsspiel.sim import MAX_GAMES
+
+    what = PATROLS if command == "evaluate" else [str(DATA / "sweep.yaml")]
+    for games in (MAX_GAMES + 1, 99999999999999999999):
+        done = run_cli(command, *what, "--games", str(games), "--precision", "0.4",
+                       "--results", "r.sqlite", cwd=tmp_path)  # fmt: skip
+        assert done.returncode == 2, done.stderr
+        said = " ".join(done.stderr.replace("│", " ").split())  # (rich's box, unwrapped)
+        assert (
+            f"Invalid value for '--games' / '-n': {games} is not in the range x<={MAX_GAMES}"
+            in said
+        )
+        assert "Traceback" not in done.stderr and list(tmp_path.iterdir()) == []
+
+
+def test_a_sweep_file_asking_too_many_games_is_named_at_its_line(tmp_path: Path) -> None:
+    from kriegsspiel.sim import MAX_GAMES
+
+    for name in ("skirmish.yaml", "patrol-a.yaml", "patrol-b.yaml"):
+        (tmp_path / name).write_text((DATA / name).read_text())
+    text = (DATA / "sweep.yaml").read_text()
+    line = text.splitlines().index("games: 4") + 1
+    (tmp_path / "big.yaml").write_text(text.replace("games: 4", "games: 99999999999999999999"))
+    done = run_cli("sweep", "big.yaml", "--results", "r.sqlite", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert f"big.yaml: line {line}, field games: " in done.stderr
+    assert f"less than or equal to {MAX_GAMES}" in done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "r.sqlite").exists()
+
+
+def test_a_run_of_as_many_games_as_can_be_asked_stops_once_precise(tmp_path: Path) -> None:
+    """The bound still lets --games mean "until precise": a run of the most games asked
+    with --precision stops early, with a store counting them."""
+    import json
+
+    from kriegsspiel.errors import UsageError
+    from kriegsspiel.sim import MAX_GAMES
+    from kriegsspiel.sim.commands import RunOptions
+
+    done = run_cli("evaluate", *PATROLS, "--games", str(MAX_GAMES), "--precision", "0.2",
+                   "--workers", "1", "--results", "r.sqlite", "--json", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["stopped_early"] and data["games_requested"] == MAX_GAMES
+    with pytest.raises(UsageError, match=f"--games must be at most {MAX_GAMES:,}"):
+        RunOptions().check(MAX_GAMES + 1)

@@ -17,7 +17,7 @@ from rich.console import Console
 
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import check_output, writing
-from kriegsspiel.sim import WORKERS_PER_CORE
+from kriegsspiel.sim import MAX_GAMES, WORKERS_PER_CORE
 from kriegsspiel.sim.matchup import Matchup, build_matchup
 from kriegsspiel.sim.runner import (
     Evaluation,
@@ -57,6 +57,11 @@ class RunOptions:
     def check(self, games: int) -> None:
         if games < 1:
             raise UsageError(f"--games must be at least 1 (got {games}).")
+        if games > MAX_GAMES:
+            raise UsageError(
+                f"--games must be at most {MAX_GAMES:,} (got {games:,}); with --precision, "
+                "a run stops as soon as its rates are known that well."
+            )
         if self.workers is not None and self.workers < 1:
             raise UsageError(f"--workers must be at least 1 (got {self.workers}).")
         if self.workers is not None and self.workers > most_workers():
