@@ -7,6 +7,8 @@ line naming the option and the file, not a traceback.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,9 +21,14 @@ def check_output(
     option: str,
     suffixes: tuple[str, ...] = (),
     inputs: dict[str, str | None] | None = None,
+    *,
+    written: bool = True,
 ) -> None:
     """Refuse ``path`` (given as ``option``) now if it could not be written later, or if
-    writing it would destroy one of the command's ``inputs`` (what it is: its path)."""
+    writing it would destroy one of the command's ``inputs`` (what it is: its path).
+
+    ``written``: False for a file that may be only read where it cannot be written (a
+    results store), whose folder and permissions are then not asked about."""
     target = Path(path)
     for what, given in (inputs or {}).items():
         if given and target.exists() and Path(given).exists() and target.samefile(given):
@@ -37,6 +44,57 @@ def check_output(
     if not target.parent.is_dir():
         raise UsageError(
             f"{option} {path!r}: there is no folder {str(target.parent)!r} to write it in."
+        )
+    if written:
+        _check_permission(target, path, option)
+
+
+def _check_permission(target: Path, path: str, option: str) -> None:
+    """Refuse ``target`` if this process may not write it: a file is written beside itself
+    and renamed into place (see :func:`writing`), so its folder must take new files; a
+    device (``/dev/null``) is written as it is, so it must take writes."""
+    if target.exists() and not target.is_file():
+        if not os.access(target, os.W_OK):
+            raise UsageError(f"{option} {path!r} cannot be written (no permission).")
+        return
+    folder = target.resolve().parent
+    refused = _refusal(folder)
+    if refused:
+        raise UsageError(
+            f"{option} {path!r}: the folder {str(folder)!r} cannot be written in ({refused}); "
+            "give a file in a folder you can write in."
+        )
+    if target.exists() and not os.access(target, os.W_OK):
+        raise UsageError(
+            f"{option} {path!r} is read-only; make it writable or give another file name."
+        )
+
+
+def _refusal(folder: Path) -> str | None:
+    """Why no file can be made in ``folder`` (None if one can): the permissions say so, or
+    a file tried there was refused (what permissions do not tell: a file system like
+    ``/sys`` that takes no new files, a read-only mount seen by root)."""
+    if not os.access(folder, os.W_OK):
+        return "no permission, or a read-only file system"
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return f"a file made there was refused: {exc.strerror or exc}"
+    return None
+
+
+def check_folder(folder: str, option: str) -> None:
+    """Refuse ``folder`` (given as ``option``, to write files into) now unless it is a
+    folder this process may write in."""
+    place = Path(folder)
+    if not place.is_dir():
+        raise UsageError(f"{option} {folder!r} is not a folder; make it first.")
+    refused = _refusal(place)
+    if refused:
+        raise UsageError(
+            f"{option} {folder!r}: the folder cannot be written in ({refused}); "
+            "give a folder you can write in."
         )
 
 

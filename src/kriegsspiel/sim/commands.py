@@ -138,7 +138,8 @@ def progress_bar(show: bool, label: str) -> Iterator[Progress]:
 def open_store(results: str | None) -> Store | nullcontext[None]:
     if not results:
         return nullcontext(None)
-    check_output(results, "--results")  # say plainly where a store cannot be made
+    # say plainly where a store cannot be made (one that cannot be written is read)
+    check_output(results, "--results", written=False)
     path = Path(results)
     if path.exists() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
         return Store(results, read_only=True)  # what it holds can still be read back

@@ -12,7 +12,7 @@ from typing import Any
 from rich.console import Console
 
 from kriegsspiel.errors import UsageError
-from kriegsspiel.outfiles import writing
+from kriegsspiel.outfiles import check_folder, writing
 from kriegsspiel.render.sweep_text import (
     print_sweep_table,
     print_variant_changes,
@@ -223,9 +223,8 @@ def write_variants(sweep: Sweep, folder: str) -> list[Path]:
     or edited like any list: the results store knows it by what it says, so an evaluation
     of the file reads back the games the sweep stored for it. A file already there with
     other contents is not overwritten."""
+    check_folder(folder, "--lists-to")
     place = Path(folder)
-    if not place.is_dir():
-        raise UsageError(f"--lists-to {folder!r} is not a folder; make it first.")
     files: list[tuple[Path, str]] = []
     for number, compared in enumerate(sweep.compared):
         source = sweep.rows[compared.row]
