@@ -8,6 +8,7 @@ line naming the option and the file, not a traceback.
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -99,12 +100,51 @@ def check_folder(folder: str, option: str) -> None:
 
 
 @contextmanager
-def writing(path: str, option: str) -> Iterator[None]:
+def writing(path: str, option: str) -> Iterator[str]:
+    """Write ``path`` (given as ``option``) whole or not at all: the block writes the file
+    whose name it is given, made beside ``path`` and renamed over it once the block is done,
+    or deleted if the block fails, so a full disk leaves no empty or partial file behind
+    (nor a file that a rerun would take for its own). A failure to write is a
+    :class:`UsageError` that names the option and the file. A device (``/dev/null``) is
+    written as it is: it is given to the block itself."""
+    target = Path(path)
+    if target.exists() and not target.is_file():
+        with _told(path, option):
+            yield path
+        return
+    final = target.resolve()  # (through a link, the file it names is written)
+    with _told(path, option):
+        handle, temp = tempfile.mkstemp(
+            dir=final.parent, prefix=f".{final.name}.", suffix=f".part{final.suffix}"
+        )
+        os.close(handle)
+        try:
+            yield temp
+            os.chmod(temp, _mode(final))
+            os.replace(temp, final)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+
+
+@contextmanager
+def _told(path: str, option: str) -> Iterator[None]:
     """Turn a failure to write ``path`` into a :class:`UsageError` that names it."""
     try:
         yield
     except OSError as exc:
         raise UsageError(f"cannot write {option} {path}: {exc.strerror or exc}.") from exc
+
+
+def _mode(file: Path) -> int:
+    """The permissions a file written over ``file`` gets: its own if it is there, else
+    what a new file gets (read and write, less this process's umask), not the owner-only
+    ones of a temporary file."""
+    if file.exists():
+        return stat.S_IMODE(file.stat().st_mode)
+    umask = os.umask(0)  # (the only way to read it is to set it)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def check_copy(copy: str, source: Path, what: str) -> None:
@@ -117,5 +157,10 @@ def check_copy(copy: str, source: Path, what: str) -> None:
 
 def write_copy(source: Path, copy: str) -> None:
     """Copy ``source``'s text to ``copy`` (checked first with :func:`check_copy`)."""
-    with writing(copy, "--copy"):
-        Path(copy).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    write_text(copy, "--copy", source.read_text(encoding="utf-8"))
+
+
+def write_text(path: str, option: str, text: str) -> None:
+    """Write ``text`` to ``path`` (UTF-8) through :func:`writing`: whole or not at all."""
+    with writing(path, option) as temp:
+        Path(temp).write_text(text, encoding="utf-8")

@@ -277,7 +277,10 @@ def run_results(
             )
         if export:
             if out and out != "-":
-                with writing(out, "--out"), open(out, "w", encoding="utf-8", newline="") as handle:
+                with (
+                    writing(out, "--out") as temp,
+                    open(temp, "w", encoding="utf-8", newline="") as handle,
+                ):
                     count = store.export(handle, export, wanted)
                 ERR.print(f"{count} games exported to {out}.", markup=False)
             else:

@@ -12,7 +12,7 @@ from typing import Any
 from rich.console import Console
 
 from kriegsspiel.errors import UsageError
-from kriegsspiel.outfiles import check_folder, writing
+from kriegsspiel.outfiles import check_folder, write_text
 from kriegsspiel.render.sweep_text import (
     print_sweep_table,
     print_variant_changes,
@@ -241,7 +241,6 @@ def write_variants(sweep: Sweep, folder: str) -> list[Path]:
         files.append((path, source.text))
     written = []
     for path, text in files:
-        with writing(str(path), "--lists-to"):
-            path.write_text(text, encoding="utf-8")
+        write_text(str(path), "--lists-to", text)
         written.append(path)
     return written
