@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import run_cli
@@ -124,3 +125,103 @@ def test_a_run_of_as_many_games_as_can_be_asked_stops_once_precise(tmp_path: Pat
     assert data["stopped_early"] and data["games_requested"] == MAX_GAMES
     with pytest.raises(UsageError, match=f"--games must be at most {MAX_GAMES:,}"):
         RunOptions().check(MAX_GAMES + 1)
+
+
+RUN_IN_A_THREADED_PROCESS = """
+import sys
+import threading
+
+from kriegsspiel.sim.matchup import build_matchup
+from kriegsspiel.sim.runner import evaluate
+from kriegsspiel.sim.store import Store
+
+if __name__ == "__main__":
+    threading.Thread(target=threading.Event().wait, daemon=True).start()  # no fork, then
+    scenario, army_a, army_b, store = sys.argv[1:]
+    matchup = build_matchup("konflikt47", scenario, [army_a, army_b], "random,random")
+    with Store(store) as results:
+        evaluate(matchup, 10**6, 1, workers=2, store=results)
+"""
+
+
+def stored_games(path: Path) -> int:
+    import sqlite3
+
+    if not path.exists():
+        return 0
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)
+    try:
+        return int(db.execute("SELECT count(*) FROM games").fetchone()[0])
+    except sqlite3.OperationalError:  # (its tables not made yet)
+        return 0
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("forked", [True, False], ids=["forked", "started-clean"])
+def test_the_workers_end_when_the_run_is_killed(tmp_path: Path, forked: bool) -> None:
+    """Killing the run's own process (SIGKILL, the OOM killer) ends its workers too,
+    forked from it (``evaluate`` on the command line) or started from the fork server (a
+    threaded process): they are not left waiting for games for good, the store open."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    psutil = pytest.importorskip("psutil")  # comes with Dask distributed
+    store = tmp_path / "r.sqlite"
+    if forked:
+        command = [sys.executable, "-c", "from kriegsspiel.cli import main; main()", "evaluate",
+                   *PATROLS, "--games", "1000000", "--workers", "2", "--results", str(store)]  # fmt: skip
+    else:
+        (tmp_path / "run.py").write_text(RUN_IN_A_THREADED_PROCESS)
+        command = [sys.executable, "run.py", PATROLS[3], PATROLS[5], PATROLS[7], str(store)]
+    run = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+    family: list[Any] = []
+    try:
+        deadline = time.monotonic() + 60
+        while stored_games(store) < 4:  # the workers are playing
+            assert run.poll() is None and time.monotonic() < deadline, run.stderr
+            time.sleep(0.05)
+        family = psutil.Process(run.pid).children(recursive=True)
+        workers = [p for p in family if not p.children() and "resource_tracker" not in
+                   " ".join(p.cmdline())]  # fmt: skip
+        assert len(workers) == 2, [p.cmdline() for p in family]
+        os.kill(run.pid, signal.SIGKILL)
+        run.wait(timeout=10)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and any(running(p) for p in family):
+            time.sleep(0.05)
+        left = [(p.pid, " ".join(p.cmdline())[:60]) for p in family if running(p)]
+        assert left == [], "worker processes outlived the run"
+    finally:
+        for process in [psutil.Process(run.pid), *family] if run.poll() is None else family:
+            if running(process):
+                process.kill()
+        if run.stderr:
+            run.stderr.close()
+
+
+def running(process: Any) -> bool:
+    """Is ``process`` (a psutil.Process) still running? (one ended but not waited for, by
+    an init that waits for no one, is not)."""
+    import psutil
+
+    try:
+        return bool(process.is_running() and process.status() != psutil.STATUS_ZOMBIE)
+    except psutil.NoSuchProcess:
+        return False
+
+
+def test_a_worker_looking_at_its_run_sees_it_end() -> None:
+    """Where the system cannot wait on a process (not Linux), a worker looks whether its
+    run's process is still there."""
+    import subprocess
+    import sys
+
+    from kriegsspiel.sim.executors import _alive
+
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    assert _alive(os.getpid()) and not _alive(ended.pid)
