@@ -2,7 +2,8 @@
 
 Each is checked before the work that fills it (a game, a run of games), so a path that
 cannot be written costs nothing; a write that fails anyway (a full disk) is one clear
-line naming the option and the file, not a traceback.
+line naming the option and the file, not a traceback, and leaves no file behind (each
+is written under a temporary name and renamed into place once whole).
 """
 
 from __future__ import annotations
