@@ -122,4 +122,4 @@ def test_a_copy_that_cannot_be_written_prints_nothing_else(tmp_path: Path) -> No
         done = run_cli(command, name, "--copy", "/proc/kriegsspiel-copy.yaml", "--json",
                        cwd=tmp_path)  # fmt: skip
         assert done.returncode == 2 and done.stdout == "", (command, done.stdout[:200])
-        assert "cannot write --copy /proc/kriegsspiel-copy.yaml" in done.stderr
+        assert "--copy '/proc/kriegsspiel-copy.yaml': the folder '/proc' cannot be" in (done.stderr)

@@ -13,7 +13,7 @@ import typer
 
 from kriegsspiel.cli_odds import odds_app
 from kriegsspiel.cli_options import JsonOpt, fail
-from kriegsspiel.sim import DEFAULT_STORE, MAX_SEED
+from kriegsspiel.sim import DEFAULT_STORE, MAX_GAMES, MAX_SEED, WORKERS_PER_CORE
 
 if TYPE_CHECKING:
     from kriegsspiel.sim.commands import RunOptions
@@ -97,7 +97,12 @@ ResultsOpt = Annotated[
 ]
 WorkersOpt = Annotated[
     int | None,
-    typer.Option("--workers", "-w", help="Local worker processes.", show_default="one per core"),
+    typer.Option(
+        "--workers",
+        "-w",
+        help=f"Local worker processes, at most {WORKERS_PER_CORE} a core (no more than the games).",
+        show_default="one per core",
+    ),
 ]
 SchedulerOpt = Annotated[
     str | None,
@@ -144,7 +149,9 @@ def evaluate_cmd(
     ] = "konflikt47",
     scenario: ScenarioOpt = None,
     army: ArmiesOpt = [],  # noqa: B006
-    games: Annotated[int, typer.Option("--games", "-n", help="How many games to play.")] = 100,
+    games: Annotated[
+        int, typer.Option("--games", "-n", max=MAX_GAMES, help="How many games to play.")
+    ] = 100,
     seed: Annotated[
         int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the whole run.")
     ] = 1,
@@ -178,7 +185,9 @@ def sweep_cmd(
     path: Annotated[str, typer.Argument(help="A sweep file (YAML), or a shipped sweep's name.")],
     games: Annotated[
         int | None,
-        typer.Option("--games", "-n", help="Games a matchup.", show_default="the file's"),
+        typer.Option(
+            "--games", "-n", max=MAX_GAMES, help="Games a matchup.", show_default="the file's"
+        ),
     ] = None,
     seed: Annotated[
         int | None,

@@ -2,11 +2,15 @@
 
 Each is checked before the work that fills it (a game, a run of games), so a path that
 cannot be written costs nothing; a write that fails anyway (a full disk) is one clear
-line naming the option and the file, not a traceback.
+line naming the option and the file, not a traceback, and leaves no file behind (each
+is written under a temporary name and renamed into place once whole).
 """
 
 from __future__ import annotations
 
+import os
+import stat
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,9 +23,14 @@ def check_output(
     option: str,
     suffixes: tuple[str, ...] = (),
     inputs: dict[str, str | None] | None = None,
+    *,
+    written: bool = True,
 ) -> None:
     """Refuse ``path`` (given as ``option``) now if it could not be written later, or if
-    writing it would destroy one of the command's ``inputs`` (what it is: its path)."""
+    writing it would destroy one of the command's ``inputs`` (what it is: its path).
+
+    ``written``: False for a file that may be only read where it cannot be written (a
+    results store), whose folder and permissions are then not asked about."""
     target = Path(path)
     for what, given in (inputs or {}).items():
         if given and target.exists() and Path(given).exists() and target.samefile(given):
@@ -38,15 +47,105 @@ def check_output(
         raise UsageError(
             f"{option} {path!r}: there is no folder {str(target.parent)!r} to write it in."
         )
+    if written:
+        _check_permission(target, path, option)
+
+
+def _check_permission(target: Path, path: str, option: str) -> None:
+    """Refuse ``target`` if this process may not write it: a file is written beside itself
+    and renamed into place (see :func:`writing`), so its folder must take new files; a
+    device (``/dev/null``) is written as it is, so it must take writes."""
+    if target.exists() and not target.is_file():
+        if not os.access(target, os.W_OK):
+            raise UsageError(f"{option} {path!r} cannot be written (no permission).")
+        return
+    folder = target.resolve().parent
+    refused = _refusal(folder)
+    if refused:
+        raise UsageError(
+            f"{option} {path!r}: the folder {str(folder)!r} cannot be written in ({refused}); "
+            "give a file in a folder you can write in."
+        )
+    if target.exists() and not os.access(target, os.W_OK):
+        raise UsageError(
+            f"{option} {path!r} is read-only; make it writable or give another file name."
+        )
+
+
+def _refusal(folder: Path) -> str | None:
+    """Why no file can be made in ``folder`` (None if one can): the permissions say so, or
+    a file tried there was refused (what permissions do not tell: a file system like
+    ``/sys`` that takes no new files, a read-only mount seen by root)."""
+    if not os.access(folder, os.W_OK):
+        return "no permission, or a read-only file system"
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return f"a file made there was refused: {exc.strerror or exc}"
+    return None
+
+
+def check_folder(folder: str, option: str) -> None:
+    """Refuse ``folder`` (given as ``option``, to write files into) now unless it is a
+    folder this process may write in."""
+    place = Path(folder)
+    if not place.is_dir():
+        raise UsageError(f"{option} {folder!r} is not a folder; make it first.")
+    refused = _refusal(place)
+    if refused:
+        raise UsageError(
+            f"{option} {folder!r}: the folder cannot be written in ({refused}); "
+            "give a folder you can write in."
+        )
 
 
 @contextmanager
-def writing(path: str, option: str) -> Iterator[None]:
+def writing(path: str, option: str) -> Iterator[str]:
+    """Write ``path`` (given as ``option``) whole or not at all: the block writes the file
+    whose name it is given, made beside ``path`` and renamed over it once the block is done,
+    or deleted if the block fails, so a full disk leaves no empty or partial file behind
+    (nor a file that a rerun would take for its own). A failure to write is a
+    :class:`UsageError` that names the option and the file. A device (``/dev/null``) is
+    written as it is: it is given to the block itself."""
+    target = Path(path)
+    if target.exists() and not target.is_file():
+        with _told(path, option):
+            yield path
+        return
+    final = target.resolve()  # (through a link, the file it names is written)
+    with _told(path, option):
+        handle, temp = tempfile.mkstemp(
+            dir=final.parent, prefix=f".{final.name}.", suffix=f".part{final.suffix}"
+        )
+        os.close(handle)
+        try:
+            yield temp
+            os.chmod(temp, _mode(final))
+            os.replace(temp, final)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+
+
+@contextmanager
+def _told(path: str, option: str) -> Iterator[None]:
     """Turn a failure to write ``path`` into a :class:`UsageError` that names it."""
     try:
         yield
     except OSError as exc:
         raise UsageError(f"cannot write {option} {path}: {exc.strerror or exc}.") from exc
+
+
+def _mode(file: Path) -> int:
+    """The permissions a file written over ``file`` gets: its own if it is there, else
+    what a new file gets (read and write, less this process's umask), not the owner-only
+    ones of a temporary file."""
+    if file.exists():
+        return stat.S_IMODE(file.stat().st_mode)
+    umask = os.umask(0)  # (the only way to read it is to set it)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def check_copy(copy: str, source: Path, what: str) -> None:
@@ -59,5 +158,10 @@ def check_copy(copy: str, source: Path, what: str) -> None:
 
 def write_copy(source: Path, copy: str) -> None:
     """Copy ``source``'s text to ``copy`` (checked first with :func:`check_copy`)."""
-    with writing(copy, "--copy"):
-        Path(copy).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    write_text(copy, "--copy", source.read_text(encoding="utf-8"))
+
+
+def write_text(path: str, option: str, text: str) -> None:
+    """Write ``text`` to ``path`` (UTF-8) through :func:`writing`: whole or not at all."""
+    with writing(path, option) as temp:
+        Path(temp).write_text(text, encoding="utf-8")

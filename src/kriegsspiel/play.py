@@ -52,16 +52,14 @@ def run_game(
         f"Result: {a} - {b} ({game.scenario.victory}); units left {survivors[0]} v {survivors[1]}"
     )
     army_texts = (matchup.armies[0].text, matchup.armies[1].text)
-    with writing(record_path, "the record"):
-        write_record(
-            record_path, header(game, matchup.scenario.text, army_texts, kinds), game.events
-        )
+    with writing(record_path, "the record") as temp:
+        write_record(temp, header(game, matchup.scenario.text, army_texts, kinds), game.events)
     console.print(
         f"Record written to {record_path} (replay with: kriegsspiel replay {record_path})"
     )
     if svg:
         from kriegsspiel.render.table_svg import write_svg
 
-        with writing(svg, "--svg"):
-            write_svg(game, svg)
+        with writing(svg, "--svg") as temp:
+            write_svg(game, temp)
         console.print(f"Table drawn to {svg}")

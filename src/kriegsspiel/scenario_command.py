@@ -71,8 +71,8 @@ def _draw(path: str, ruleset: str, armies: list[str], svg: str) -> None:
     check_setup(matchup)
     scenario, army_a, army_b = parsed(matchup)
     game = BoltActionGame(matchup.ruleset, scenario, (army_a, army_b))
-    with writing(svg, "--svg"):
-        write_svg(game, svg, title=f"{scenario.name}: deployed")
+    with writing(svg, "--svg") as temp:
+        write_svg(game, temp, title=f"{scenario.name}: deployed")
 
 
 def _list_samples(console: Console, as_json: bool) -> None:

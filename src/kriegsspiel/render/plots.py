@@ -20,8 +20,8 @@ def _pyplot() -> Any:
 
 def _save(fig: Any, path: str) -> None:
     try:
-        with writing(path, "--plot"):
-            fig.savefig(path, dpi=120, bbox_inches="tight")
+        with writing(path, "--plot") as temp:
+            fig.savefig(temp, dpi=120, bbox_inches="tight")
     finally:
         _pyplot().close(fig)
 

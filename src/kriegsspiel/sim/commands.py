@@ -17,6 +17,7 @@ from rich.console import Console
 
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import check_output, writing
+from kriegsspiel.sim import MAX_GAMES, WORKERS_PER_CORE
 from kriegsspiel.sim.matchup import Matchup, build_matchup
 from kriegsspiel.sim.runner import (
     Evaluation,
@@ -38,6 +39,12 @@ def default_workers() -> int:
     )
 
 
+def most_workers() -> int:
+    """The most local worker processes ``--workers`` may ask for: ``WORKERS_PER_CORE`` for
+    each of the machine's cores (all of them, whatever this process is pinned to)."""
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
 @dataclass(frozen=True, slots=True)
 class RunOptions:
     """How to run the games of an evaluation or of each cell of a sweep."""
@@ -50,17 +57,31 @@ class RunOptions:
     def check(self, games: int) -> None:
         if games < 1:
             raise UsageError(f"--games must be at least 1 (got {games}).")
+        if games > MAX_GAMES:
+            raise UsageError(
+                f"--games must be at most {MAX_GAMES:,} (got {games:,}); with --precision, "
+                "a run stops as soon as its rates are known that well."
+            )
         if self.workers is not None and self.workers < 1:
             raise UsageError(f"--workers must be at least 1 (got {self.workers}).")
+        if self.workers is not None and self.workers > most_workers():
+            cores = os.cpu_count() or 1
+            raise UsageError(
+                f"--workers {self.workers} is too many for this machine's {cores} "
+                f"core{'s' if cores > 1 else ''}: give at most {most_workers()} "
+                f"({WORKERS_PER_CORE} a core); one a core, the default, keeps them all busy."
+            )
         if self.precision is not None and not 0 < self.precision < 0.5:
             raise UsageError(
                 "--precision is how far a 95% interval may reach from its rate, between 0 and 0.5, e.g. "
                 f"0.01 (got {self.precision})."
             )
 
-    def pool(self) -> Workers:
-        """The workers these options ask for (local processes, or a Dask cluster)."""
-        return Workers(self.workers or default_workers(), self.scheduler)
+    def pool(self, games: int | None = None) -> Workers:
+        """The workers these options ask for (local processes, or a Dask cluster): no more
+        local processes than ``games`` (a sweep's games a cell), if given."""
+        workers = self.workers or default_workers()
+        return Workers(workers if games is None else min(workers, games), self.scheduler)
 
 
 def check_plot(plot: str | None) -> None:
@@ -117,7 +138,8 @@ def progress_bar(show: bool, label: str) -> Iterator[Progress]:
 def open_store(results: str | None) -> Store | nullcontext[None]:
     if not results:
         return nullcontext(None)
-    check_output(results, "--results")  # say plainly where a store cannot be made
+    # say plainly where a store cannot be made (one that cannot be written is read)
+    check_output(results, "--results", written=False)
     path = Path(results)
     if path.exists() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
         return Store(results, read_only=True)  # what it holds can still be read back
@@ -262,7 +284,10 @@ def run_results(
             )
         if export:
             if out and out != "-":
-                with writing(out, "--out"), open(out, "w", encoding="utf-8", newline="") as handle:
+                with (
+                    writing(out, "--out") as temp,
+                    open(temp, "w", encoding="utf-8", newline="") as handle,
+                ):
                     count = store.export(handle, export, wanted)
                 ERR.print(f"{count} games exported to {out}.", markup=False)
             else:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import os
+import select
 import signal
 import sys
 import threading
@@ -56,11 +58,64 @@ class InProcess(Executor):
         return future
 
 
-def _start_worker() -> None:
-    """Workers leave Ctrl-C to the parent, which stores what finished and stops them; they
-    only play games, so their cycle collector is set for that."""
+def _start_worker(run: int) -> None:
+    """Workers leave Ctrl-C to the parent, which stores what finished and stops them, and
+    end with the ``run``'s process however it ends; they only play games, so their cycle
+    collector is set for that."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    end_with(run)
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+RUN_POLL = 1.0  # seconds between looks at the run's process where the system cannot wait on it
+
+
+def end_with(run: int) -> None:
+    """End this process when process ``run`` ends, however it ends (SIGKILL, the OOM
+    killer): a worker outliving its run would wait on its task queue for good, its copy of
+    the results store open.
+
+    A daemon thread waits for that process, woken as it ends on Linux (a pidfd), looking
+    every ``RUN_POLL`` seconds elsewhere; nothing is done on Windows. (The kernel's
+    PR_SET_PDEATHSIG would not do: it watches the parent, and a worker started clean is the
+    fork server's child, which outlives the run while any worker holds the server's pipe.)
+    """
+    if sys.platform == "win32":
+        return
+    pidfd: int | None = None
+    if sys.platform == "linux":
+        try:
+            pidfd = os.pidfd_open(run)
+        except ProcessLookupError:
+            os._exit(1)  # the run ended before this worker started
+        except OSError:  # before Linux 5.3: looked at instead
+            pidfd = None
+    threading.Thread(
+        target=_wait_for_end, args=(run, pidfd), name="end-with-the-run", daemon=True
+    ).start()
+
+
+def _wait_for_end(run: int, pidfd: int | None) -> None:
+    """Wait until process ``run`` (or its ``pidfd``) has ended, then end this process."""
+    if pidfd is not None:
+        poller = select.poll()
+        poller.register(pidfd, select.POLLIN)
+        while not poller.poll():  # (readable once the process has ended)
+            pass
+    else:
+        while _alive(run):
+            time.sleep(RUN_POLL)
+    os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # there, but another user's (not the run's, then)
+        return False
+    return True
 
 
 STOP_WAIT = 30.0  # seconds a closing pool's running games get before its workers are ended
@@ -90,7 +145,9 @@ def stop_pool(pool: Executor) -> None:
 def local_pool(workers: int) -> ProcessPoolExecutor:
     """Worker processes for games, forked from this one when that is safe, else started clean."""
     context = multiprocessing.get_context(start_method())
-    return ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker)
+    return ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+    )
 
 
 def start_method() -> str:

@@ -149,6 +149,8 @@ def evaluate(
         return _finish(result)
     if pool is not None:
         workers, scheduler = pool.workers, pool.scheduler
+    else:
+        workers = min(workers, games - stored)  # no process started with no game to play
     stored_for_jobs = StoredIndices(store, matchup, run_seed)
     todo = (i for i in range(games) if not stored_for_jobs.contains(i))
     jobs = (

@@ -16,7 +16,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from kriegsspiel.core.datafile import Strict, WholeNumber, load_yaml, problem_at
 from kriegsspiel.errors import DataFileError, UsageError
-from kriegsspiel.sim import MAX_SEED
+from kriegsspiel.sim import MAX_GAMES, MAX_SEED
 from kriegsspiel.sim.matchup import (
     PLAYER_KINDS,
     Matchup,
@@ -96,7 +96,7 @@ class SweepFile(Strict):
     ruleset: str
     scenario: tuple[Annotated[str, Field(min_length=1)], ...] = ()  # none: the sample's
     players: str = "tactical,tactical"
-    games: WholeNumber = Field(default=100, ge=1)
+    games: WholeNumber = Field(default=100, ge=1, le=MAX_GAMES)
     seed: WholeNumber = Field(default=1, ge=0, le=MAX_SEED)
     lists: tuple[str, ...] = ()
     variants: tuple[Variant, ...] = ()

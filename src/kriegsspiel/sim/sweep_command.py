@@ -12,7 +12,7 @@ from typing import Any
 from rich.console import Console
 
 from kriegsspiel.errors import UsageError
-from kriegsspiel.outfiles import writing
+from kriegsspiel.outfiles import check_folder, write_text
 from kriegsspiel.render.sweep_text import (
     print_sweep_table,
     print_variant_changes,
@@ -81,7 +81,7 @@ def run_sweep(
     notices: list[str] = []  # each evaluation's, after its cell's name (the text's notes)
     per_scenario: list[_Cells] = []
     # one set of workers plays every cell: what they work out in one, they know in the next
-    with open_store(options.results) as store, options.pool() as pool:
+    with open_store(options.results) as store, options.pool(games) as pool:
         for k, grid in enumerate(sweep.grids):
             on = _Cells({}, {}, {})
             per_scenario.append(on)
@@ -255,9 +255,8 @@ def write_variants(sweep: Sweep, folder: str) -> list[Path]:
     or edited like any list: the results store knows it by what it says, so an evaluation
     of the file reads back the games the sweep stored for it. A file already there with
     other contents is not overwritten."""
+    check_folder(folder, "--lists-to")
     place = Path(folder)
-    if not place.is_dir():
-        raise UsageError(f"--lists-to {folder!r} is not a folder; make it first.")
     files: list[tuple[Path, str]] = []
     for number, compared in enumerate(sweep.compared):
         source = sweep.rows[compared.row]
@@ -274,7 +273,6 @@ def write_variants(sweep: Sweep, folder: str) -> list[Path]:
         files.append((path, source.text))
     written = []
     for path, text in files:
-        with writing(str(path), "--lists-to"):
-            path.write_text(text, encoding="utf-8")
+        write_text(str(path), "--lists-to", text)
         written.append(path)
     return written

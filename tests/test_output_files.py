@@ -1,0 +1,233 @@
+"""Files the commands write: refused before any game when they cannot be written, and
+written whole or not at all."""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import run_cli
+
+from kriegsspiel.cli import main
+
+DATA = Path(__file__).parent / "data" / "sim"
+PATROLS = [
+    "--ruleset", "konflikt47", "--scenario", str(DATA / "skirmish.yaml"),
+    "--army", str(DATA / "patrol-a.yaml"), "--army", str(DATA / "patrol-b.yaml"),
+    "--players", "random,random",
+]  # fmt: skip
+
+
+def kriegsspiel(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
+) -> tuple[int, str]:
+    """Run the command line here (so that what is patched holds): its exit status and
+    what it printed to stderr."""
+    monkeypatch.setattr(sys, "argv", ["kriegsspiel", *args])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    code = exited.value.code
+    return code if isinstance(code, int) else 1, capsys.readouterr().err
+
+
+def no_game(*args: object, **kwargs: object) -> None:
+    raise AssertionError("a game was played")
+
+
+@pytest.mark.parametrize(
+    ("args", "option", "folder"),
+    [
+        (["evaluate", *PATROLS, "--games", "4", "--no-store", "--plot", "locked/p.png"],
+         "--plot 'locked/p.png'", "locked"),
+        (["sweep", str(DATA / "sweep.yaml"), "--no-store", "--plot", "locked/p.svg"],
+         "--plot 'locked/p.svg'", "locked"),
+        (["sweep", str(DATA / "sweep.yaml"), "--no-store", "--lists-to", "locked"],
+         "--lists-to 'locked'", None),
+        (["results", "--results", "r.sqlite", "--export", "csv", "--out", "locked/g.csv"],
+         "--out 'locked/g.csv'", "locked"),
+        (["play", *PATROLS[:8], "-q", "--record", "locked/g.jsonl"],
+         "--record 'locked/g.jsonl'", "locked"),
+        (["play", *PATROLS[:8], "-q", "--record", "g.jsonl", "--svg", "locked/t.svg"],
+         "--svg 'locked/t.svg'", "locked"),
+        (["scenario", "meeting-engagement", "--svg", "locked/t.svg"],
+         "--svg 'locked/t.svg'", "locked"),
+        (["army", "us-tesla-company", "--copy", "locked/mine.yaml"],
+         "--copy 'locked/mine.yaml'", "locked"),
+    ],
+    ids=["evaluate-plot", "sweep-plot", "sweep-lists-to", "results-out", "play-record",
+         "play-svg", "scenario-svg", "army-copy"],
+)  # fmt: skip
+def test_an_output_in_a_folder_that_cannot_be_written_is_refused_before_any_game(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    option: str,
+    folder: str | None,
+) -> None:
+    """Permissions are asked with ``os.access`` (which says yes to root, as the tests run:
+    so it is told to say no to the folder "locked" here)."""
+    import kriegsspiel.play as play
+    import kriegsspiel.sim.commands as commands
+    import kriegsspiel.sim.sweep_command as sweep_command
+    from kriegsspiel.sim.store import Store
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    Store(str(tmp_path / "r.sqlite")).close()
+    real_access = os.access
+    monkeypatch.setattr(
+        os,
+        "access",
+        lambda path, mode: Path(path).resolve() != locked.resolve() and real_access(path, mode),
+    )
+    for module, name in [(commands, "evaluate"), (sweep_command, "run_one"),
+                         (play, "play_game")]:  # fmt: skip
+        monkeypatch.setattr(module, name, no_game)
+    monkeypatch.chdir(tmp_path)
+    code, said = kriegsspiel(monkeypatch, capsys, *args)
+    assert code == 2, said
+    where = f"the folder {str(locked)!r}" if folder else "the folder"
+    assert f"{option}: {where} cannot be written in (no permission, or a read-only" in said
+    assert list(locked.iterdir()) == []
+
+
+def test_an_output_where_no_file_can_be_made_is_refused_before_any_game(
+    tmp_path: Path,
+) -> None:
+    """What the permissions do not tell (root may write in /sys, as they say, but sysfs
+    takes no new file) is found by making a file there first."""
+    if os.access("/sys", os.W_OK) and Path("/sys/kernel").is_dir():
+        where, said = (
+            "/sys/p.png",
+            "the folder '/sys' cannot be written in (a file made there was refused: ",
+        )
+    else:
+        where, said = "/proc/self/p.png", "cannot be written in (no permission"
+    done = run_cli("evaluate", *PATROLS, "--games", "20", "--no-store", "--plot", where,
+                   cwd=tmp_path, timeout=60)  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert f"--plot {where!r}: " in done.stderr and said in done.stderr, done.stderr
+    assert done.stdout == "" and "Traceback" not in done.stderr
+
+
+def full_disk() -> OSError:
+    return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_a_file_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    """What fails mid-write leaves no file, and a file written over keeps what it held;
+    what is written whole takes the place of the old, with its permissions (a new file:
+    those of any new file, not the owner-only ones of a temporary file)."""
+    from kriegsspiel.errors import UsageError
+    from kriegsspiel.outfiles import writing
+
+    new, old = tmp_path / "new.csv", tmp_path / "old.csv"
+    old.write_text("as it was\n")
+    old.chmod(0o640)
+    for path in (new, old):
+        with (
+            pytest.raises(UsageError, match=r"cannot write --out .*: No space left on device"),
+            writing(str(path), "--out") as temp,
+        ):
+            Path(temp).write_text("half a li")
+            raise full_disk()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.csv"]
+    assert old.read_text() == "as it was\n"
+    for path in (new, old):
+        with writing(str(path), "--out") as temp:
+            Path(temp).write_text("whole\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.csv", "old.csv"]
+    assert new.read_text() == old.read_text() == "whole\n"
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert (new.stat().st_mode & 0o777, old.stat().st_mode & 0o777) == (0o666 & ~umask, 0o640)
+    with writing("/dev/null", "--out") as temp:  # a device is written as it is
+        assert temp == "/dev/null"
+
+
+def test_an_export_that_fails_mid_write_leaves_no_file_and_a_rerun_writes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kriegsspiel.sim.matchup import build_matchup
+    from kriegsspiel.sim.runner import evaluate
+    from kriegsspiel.sim.store import Store
+
+    matchup = build_matchup("konflikt47", PATROLS[3], [PATROLS[5], PATROLS[7]], "random,random")
+    with Store(str(tmp_path / "r.sqlite")) as store:
+        evaluate(matchup, 2, 1, store=store)
+    real_export = Store.export
+
+    def half_then_full(self: Store, handle: Any, kind: str, matchup: str = "") -> int:
+        handle.write("game_index,seed\n0,")
+        handle.flush()
+        raise full_disk()
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(Store, "export", half_then_full)
+    args = ["results", "--results", "r.sqlite", "--export", "csv", "--out", "games.csv"]
+    code, said = kriegsspiel(monkeypatch, capsys, *args)
+    assert code == 2 and "cannot write --out games.csv: No space left on device" in said, said
+    assert not [p for p in tmp_path.iterdir() if "games" in p.name]
+    monkeypatch.setattr(Store, "export", real_export)
+    code, said = kriegsspiel(monkeypatch, capsys, *args)
+    assert code == 0 and "2 games exported to games.csv" in said, said
+    assert len((tmp_path / "games.csv").read_text().splitlines()) == 3
+
+
+def test_a_plot_that_fails_mid_write_leaves_no_file_and_a_rerun_draws_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from matplotlib.figure import Figure
+
+    real_savefig = Figure.savefig
+
+    def half_then_full(self: Figure, fname: str, **kwargs: Any) -> None:
+        Path(fname).write_bytes(b"\x89PNG\r\n\x1a\n half a picture")
+        raise full_disk()
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(Figure, "savefig", half_then_full)
+    args = ["evaluate", *PATROLS, "--games", "2", "--workers", "1", "--no-store", "--plot", "p.png"]
+    code, said = kriegsspiel(monkeypatch, capsys, *args)
+    assert code == 2 and "cannot write --plot p.png: No space left on device" in said, said
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setattr(Figure, "savefig", real_savefig)
+    code, said = kriegsspiel(monkeypatch, capsys, *args)
+    assert code == 0, said
+    assert (tmp_path / "p.png").stat().st_size > 10_000 and list(tmp_path.iterdir()) == [
+        tmp_path / "p.png"
+    ]
+
+
+def test_a_variants_list_that_fails_mid_write_does_not_block_the_rerun(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A list left half-written would be "there already with other contents" to the rerun,
+    which would refuse to write over it."""
+    real_write_text = Path.write_text
+
+    def half_then_full(self: Path, text: str, *args: Any, **kwargs: Any) -> int:
+        if "riflemen" not in self.name:
+            return real_write_text(self, text, *args, **kwargs)
+        real_write_text(self, text[: len(text) // 2], *args, **kwargs)
+        raise full_disk()
+
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(Path, "write_text", half_then_full)
+    args = ["sweep", str(DATA / "sweep.yaml"), "--games", "2", "--workers", "1", "--no-store",
+            "--lists-to", "lists"]  # fmt: skip
+    code, said = kriegsspiel(monkeypatch, capsys, *args)
+    assert code == 2 and "cannot write --lists-to lists/patrol-a--riflemen" in said, said
+    assert "No space left on device" in said and list(lists.iterdir()) == []
+    monkeypatch.setattr(Path, "write_text", real_write_text)
+    code, said = kriegsspiel(monkeypatch, capsys, *args)
+    assert code == 0, said
+    written = lists / "patrol-a--riflemen-for-the-mmg.yaml"
+    assert list(lists.iterdir()) == [written] and "Rifle section" in written.read_text()
