@@ -147,6 +147,31 @@ def test_rifle_needs(kw: dict[str, object], needs: str) -> None:
     assert _needs("bolt-action-1", "rifle", "regular infantry", **kw) == needs
 
 
+def _to_hit(ruleset: str, weapon: str, range_inches: float) -> tuple[str, str]:
+    """A shot's to-hit score and its reasoning, at regular infantry in the open."""
+    rules = rules_for(ruleset)
+    situation = Situation(range_inches=range_inches)
+    _, reasons = plan_shot(rules, rules.weapon(weapon), rules.target("regular infantry"), situation)
+    return next((r.result, r.because) for r in reasons if r.topic == "to hit")
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+@pytest.mark.parametrize(
+    ("weapon", "range_inches"), [("pistol", 4), ("pistol", 6), ("flamethrower (infantry)", 5)]
+)
+def test_point_blank_overrides_long_range_and_says_so(
+    ruleset: str, weapon: str, range_inches: float
+) -> None:
+    """Within 6" a short weapon's target is past half its range too: point blank +1 only,
+    not long range -1 as well (assumption), and the reasoning says so."""
+    needs, because = _to_hit(ruleset, weapon, range_inches)
+    assert needs == "2+"
+    assert 'point blank (within 6"; not long range) +1' in because
+    assert "long range -1" not in because
+    # a rifle at 6" is at point blank and not at long range: nothing to say
+    assert 'point blank (within 6") +1' in _to_hit(ruleset, "rifle", range_inches)[1]
+
+
 def test_assault_weapons_ignore_moving_and_shaped_charge_penalty_k47_only() -> None:
     assert (
         _needs("konflikt47", "assault rifle", "regular infantry", range_inches=10, moving=True)
