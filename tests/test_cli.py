@@ -350,6 +350,22 @@ def test_play_names_a_file_it_cannot_write(tmp_path: Path, args: list[str], said
     assert ("Result:" in result.stdout) == (args[1] == "/dev/full")  # played only if it could
 
 
+def test_play_takes_the_players_in_any_case(tmp_path: Path) -> None:
+    """As every name the odds take: 'Random,TACTICAL' is random against tactical."""
+    from kriegsspiel.ai.players import parse_players
+    from kriegsspiel.sim.matchup import build_matchup
+
+    assert parse_players(" Random , TACTICAL") == ("random", "tactical")
+    assert parse_players("random,bob") is None and parse_players("Random") is None
+    assert build_matchup("konflikt47", None, [], "Random,TACTICAL").players == (
+        "random",
+        "tactical",
+    )
+    result = cli("play", "--quiet", "--players", "Random,TACTICAL", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "(random)" in result.stdout and "(tactical)" in result.stdout
+
+
 def test_play_refuses_a_broken_army_list(tmp_path: object) -> None:
     from pathlib import Path
 
