@@ -211,6 +211,10 @@ def test_table_output_shows_the_reasoning() -> None:
         (["odds", "shoot", "-w", "rifle", "--pins", "20"], "give --pins 9 or fewer"),
         (["odds", "shoot", "-w", "rifle", "--pins", "8", "--inexperienced"], "--pins 7 or fewer"),
         (["odds", "shoot", "-w", "rifle", "--target-immobilised"], "describe vehicles"),
+        (
+            ["odds", "shoot", "-w", "bazooka", "-t", "medium tank", "--small-unit"],
+            "no vehicle counts as small",
+        ),
         (["odds", "vehicle-assault", "--vehicle-order", "ran"], "cannot assault a vehicle"),
         (["odds", "terrain-test", "--unit", "transport"], "--unit 'transport': Unknown unit"),
         (["odds", "terrain-test", "--terrain", "swamp"], "--terrain 'swamp': Unknown terrain"),
