@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kriegsspiel.core.procedure import RandomDice, brute_force, exact
+from kriegsspiel.core.report import OddsReport
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets.bolt_action import rules_for
 from kriegsspiel.rulesets.bolt_action.assault import (
@@ -145,6 +146,79 @@ def _needs(ruleset: str, weapon: str, target: str, **kw: object) -> str:
 )
 def test_rifle_needs(kw: dict[str, object], needs: str) -> None:
     assert _needs("bolt-action-1", "rifle", "regular infantry", **kw) == needs
+
+
+def _to_hit(ruleset: str, weapon: str, range_inches: float) -> tuple[str, str]:
+    """A shot's to-hit score and its reasoning, at regular infantry in the open."""
+    rules = rules_for(ruleset)
+    situation = Situation(range_inches=range_inches)
+    _, reasons = plan_shot(rules, rules.weapon(weapon), rules.target("regular infantry"), situation)
+    return next((r.result, r.because) for r in reasons if r.topic == "to hit")
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+@pytest.mark.parametrize(
+    ("weapon", "range_inches"), [("pistol", 4), ("pistol", 6), ("flamethrower (infantry)", 5)]
+)
+def test_point_blank_overrides_long_range_and_says_so(
+    ruleset: str, weapon: str, range_inches: float
+) -> None:
+    """Within 6" a short weapon's target is past half its range too: point blank +1 only,
+    not long range -1 as well (assumption), and the reasoning says so."""
+    needs, because = _to_hit(ruleset, weapon, range_inches)
+    assert needs == "2+"
+    assert 'point blank (within 6"; not long range) +1' in because
+    assert "long range -1" not in because
+    # a rifle at 6" is at point blank and not at long range: nothing to say
+    assert 'point blank (within 6") +1' in _to_hit(ruleset, "rifle", range_inches)[1]
+
+
+def _said(report: OddsReport, topic: str) -> str | None:
+    """What the reasoning says under ``topic`` (None if it says nothing)."""
+    return next((f"{r.result}: {r.because}" for r in report.reasons if r.topic == topic), None)
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_odds_inputs_without_effect_say_so(ruleset: str) -> None:
+    """An input the question has no use for is told as having no effect, not ignored."""
+
+    def shot(weapon: str, **kw: object) -> OddsReport:
+        situation = Situation(range_inches=10, **kw)  # type: ignore[arg-type]
+        return shoot_odds(ruleset, weapons=[weapon], target="regular infantry", situation=situation)
+
+    # a vehicle firer changes only its Fixed weapons firing on the move
+    assert _said(shot("rifle", mounted=True, moving=True), "firer vehicle") == (
+        "no effect: it matters only to Fixed weapons moving"
+    )
+    assert _said(shot("HMG", mounted=True), "firer vehicle") is not None  # not moving
+    assert _said(shot("HMG", mounted=True, moving=True), "firer vehicle") is None
+    # the target's pins count only in a flamethrower's morale check
+    said = _said(shot("rifle", target_pins=2), "target pins")
+    assert said == "no effect: they matter only to a flamethrower's test"
+    flame = Situation(range_inches=5, target_pins=2)
+    flamer = shoot_odds(
+        ruleset, weapons=["flamethrower (infantry)"], target="regular infantry", situation=flame
+    )
+    assert _said(flamer, "target pins") is None
+    # an officer's bonus helps only an order test that is taken
+    idle = order_test_odds(ruleset, quality="regular", officer="captain")
+    assert _said(idle, "officer") == "no effect: no order test for his bonus"
+    assert (
+        _said(order_test_odds(ruleset, quality="regular", officer="captain", pins=1), "officer")
+        is None
+    )
+    assert _said(order_test_odds(ruleset, quality="regular"), "officer") is None
+
+
+def test_a_vehicle_is_never_a_small_unit() -> None:
+    """As in the game, which counts only troops of two models or fewer as small."""
+    with pytest.raises(UsageError, match="no vehicle counts as small"):
+        shoot_odds(
+            "konflikt47",
+            weapons=["bazooka"],
+            target="medium tank",
+            situation=Situation(range_inches=10, small_unit=True),
+        )
 
 
 def test_assault_weapons_ignore_moving_and_shaped_charge_penalty_k47_only() -> None:

@@ -211,6 +211,10 @@ def test_table_output_shows_the_reasoning() -> None:
         (["odds", "shoot", "-w", "rifle", "--pins", "20"], "give --pins 9 or fewer"),
         (["odds", "shoot", "-w", "rifle", "--pins", "8", "--inexperienced"], "--pins 7 or fewer"),
         (["odds", "shoot", "-w", "rifle", "--target-immobilised"], "describe vehicles"),
+        (
+            ["odds", "shoot", "-w", "bazooka", "-t", "medium tank", "--small-unit"],
+            "no vehicle counts as small",
+        ),
         (["odds", "vehicle-assault", "--vehicle-order", "ran"], "cannot assault a vehicle"),
         (["odds", "terrain-test", "--unit", "transport"], "--unit 'transport': Unknown unit"),
         (["odds", "terrain-test", "--terrain", "swamp"], "--terrain 'swamp': Unknown terrain"),
@@ -348,6 +352,22 @@ def test_play_names_a_file_it_cannot_write(tmp_path: Path, args: list[str], said
     assert result.returncode == 2 and said in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
     assert ("Result:" in result.stdout) == (args[1] == "/dev/full")  # played only if it could
+
+
+def test_play_takes_the_players_in_any_case(tmp_path: Path) -> None:
+    """As every name the odds take: 'Random,TACTICAL' is random against tactical."""
+    from kriegsspiel.ai.players import parse_players
+    from kriegsspiel.sim.matchup import build_matchup
+
+    assert parse_players(" Random , TACTICAL") == ("random", "tactical")
+    assert parse_players("random,bob") is None and parse_players("Random") is None
+    assert build_matchup("konflikt47", None, [], "Random,TACTICAL").players == (
+        "random",
+        "tactical",
+    )
+    result = cli("play", "--quiet", "--players", "Random,TACTICAL", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "(random)" in result.stdout and "(tactical)" in result.stdout
 
 
 def test_play_refuses_a_broken_army_list(tmp_path: object) -> None:

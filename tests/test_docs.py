@@ -63,3 +63,36 @@ def test_the_python_example_of_the_simulation_guide_runs() -> None:
         "us-tesla-company",
     ]
     assert all(re.search(r": \d+% \(\d+%-\d+%\)$", line) for line in lines), lines
+
+
+ODDS_RUNS = {  # odds questions that between them give every key a ruleset's odds report
+    "iron-cross": [
+        "shoot -r iron-cross",
+        "shoot -r iron-cross -t vehicle --penetration 10 --armour 8",
+    ],
+    "house-clearing": [
+        "shoot -r house-clearing -w rifle --weapon-skill 100 --visible 3 --target-initiative 2",
+        "shoot -r house-clearing -w smg --weapon-skill 100 --visible 3 --range 5 --auto",
+        "figure -r house-clearing",
+    ],
+}
+
+
+@pytest.mark.parametrize("ruleset", sorted(ODDS_RUNS))
+def test_how_the_odds_are_reported_names_the_json_keys(ruleset: str) -> None:
+    """Every key "How the odds are reported" names is a top-level key of `odds --json`."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from kriegsspiel.cli import app
+
+    keys: set[str] = set()
+    for args in ODDS_RUNS[ruleset]:
+        done = CliRunner().invoke(app, ["odds", *args.split(), "--json"])
+        assert done.exit_code == 0, done.output
+        keys |= set(json.loads(done.output))
+    section = (ROOT / "docs" / "rules" / f"{ruleset}.md").read_text()
+    section = section.split("## How the odds are reported", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`([a-z_]+)`", section)) - {"shoot", "figure"}
+    assert named and named <= keys, f"not in --json: {sorted(named - keys)}"

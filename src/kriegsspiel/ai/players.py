@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast, get_args
 
 from kriegsspiel.core.game import CHANCE
 
@@ -16,6 +16,14 @@ class Player(Protocol):
 
 
 PlayerKind = Literal["tactical", "random"]  # the players a matchup or a record may name
+
+
+def parse_players(text: str) -> tuple[PlayerKind, PlayerKind] | None:
+    """The two players of "tactical,random" (any case, spaces allowed), or None if not two."""
+    kinds = [k.strip().lower() for k in text.split(",")]
+    if len(kinds) != 2 or any(k not in get_args(PlayerKind) for k in kinds):
+        return None
+    return cast(PlayerKind, kinds[0]), cast(PlayerKind, kinds[1])
 
 
 class RandomPlayer:

@@ -16,6 +16,12 @@ def _name(units: list[Any], uid: Any) -> str:
     return "?"
 
 
+def vehicle_damage(data: dict[str, Any]) -> str:
+    """What an attack did to a vehicle: "knocked out", "immobilised, stunned"... or "no damage"."""
+    effects = [k for k in ("knocked_out", "immobilised", "stunned", "on_fire") if data.get(k)]
+    return ", ".join(e.replace("_", " ") for e in effects) or "no damage"
+
+
 def describe(event: Event, units: list[Any]) -> str | None:
     """One line for an event worth telling (None for book-keeping events)."""
     d = event.data
@@ -39,11 +45,7 @@ def describe(event: Event, units: list[Any]) -> str | None:
                 f"    {d['shots']} shots: {d['hits']} hits, {d['casualties']} casualties, "
                 f"{d['pins']} pin(s) on {n('target')}"
             )
-        effects = [k for k in ("knocked_out", "immobilised", "stunned", "on_fire") if d.get(k)]
-        return (
-            f"    {d['shots']} shots at {n('target')}: "
-            f"{', '.join(e.replace('_', ' ') for e in effects) or 'no damage'}"
-        )
+        return f"    {d['shots']} shots at {n('target')}: {vehicle_damage(d)}"
     if kind == "no shot":
         return f"    {n('unit')} has no shot at {n('target')}"
     if kind == "morale check":
@@ -65,7 +67,7 @@ def describe(event: Event, units: list[Any]) -> str | None:
             f"({d['attackers_left']} v {d['defenders_left']} left)"
         )
     if kind == "assault vehicle":
-        return f"    assault on {n('target')}: {'knocked out' if d['knocked_out'] else 'survives'}"
+        return f"    assault on {n('target')}: {vehicle_damage(d)}"
     if kind == "fubar":
         return f"    FUBAR! {d['result']}"
     if kind == "react":
@@ -93,7 +95,7 @@ def describe(event: Event, units: list[Any]) -> str | None:
     if kind == "support damage":
         if "casualties" in d:
             return f"    {d['hits']} hits, {d['casualties']} casualties on {n('target')}"
-        return f"    {n('target')}: {'knocked out' if d['knocked_out'] else 'survives'}"
+        return f"    {n('target')}: {vehicle_damage(d)}"
     if kind == "turn end":
         return f"-- end of turn {d['turn']}: score {d['score'][0]} - {d['score'][1]}"
     if kind == "game over":

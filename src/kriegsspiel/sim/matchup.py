@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
-from kriegsspiel.ai.players import PlayerKind
+from kriegsspiel.ai.players import PlayerKind, parse_players
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets import check_ruleset
 
@@ -165,8 +165,8 @@ def build_matchup(
     from kriegsspiel.rulesets.bolt_action.army import sample_armies
 
     ruleset = game_ruleset(ruleset)
-    kinds = tuple(k.strip() for k in players.split(","))
-    if len(kinds) != 2 or any(k not in PLAYER_KINDS for k in kinds):
+    kinds = parse_players(players)
+    if kinds is None:
         raise UsageError(
             f"--players takes two of {'/'.join(PLAYER_KINDS)}, e.g. tactical,random "
             f"(got {players!r})."

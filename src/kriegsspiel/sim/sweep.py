@@ -14,6 +14,7 @@ from typing import Annotated, Any, ClassVar
 import yaml
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
+from kriegsspiel.ai.players import parse_players
 from kriegsspiel.core.datafile import Strict, WholeNumber, load_yaml, problem_at
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.sim import MAX_GAMES, MAX_SEED
@@ -136,8 +137,7 @@ class SweepFile(Strict):
     @field_validator("players")
     @classmethod
     def _two_players(cls, players: str) -> str:
-        kinds = [k.strip() for k in players.split(",")]
-        if len(kinds) != 2 or any(k not in PLAYER_KINDS for k in kinds):
+        if parse_players(players) is None:
             raise ValueError(f"players takes two of {'/'.join(PLAYER_KINDS)}, e.g. tactical,random")
         return players
 

@@ -150,6 +150,8 @@ def order_test_odds(
     reasons = []
     if not order_test_needed(rules, test):
         reasons.append(Reason("order test", "not needed", "the unit has no pins"))
+        if officer is not None:
+            reasons.append(Reason("officer", "no effect", "no order test for his bonus"))
     else:
         reasons.append(
             _morale_reason(
@@ -373,6 +375,11 @@ def _shoot_odds(
         )
     if tgt.is_vehicle and situation.target_down:
         raise UsageError("--target-down applies to infantry and artillery, not vehicles.")
+    if tgt.is_vehicle and situation.small_unit:
+        raise UsageError(
+            "--small-unit applies to infantry and artillery (a unit of two models or fewer); "
+            "no vehicle counts as small."
+        )
     if (
         situation.ranged_in
         and not situation.indirect
@@ -393,6 +400,19 @@ def _shoot_odds(
     groups, reasons, idle = _weapon_groups(rules, weapons, tgt, situation)
     if not groups:
         raise idle[0]  # no weapon of the unit can fire: say why the first cannot
+    fixed = any("Fixed" in w.special for w, _ in parse_weapons(rules, weapons))
+    if situation.mounted and not (situation.moving and fixed):
+        reasons.append(
+            Reason("firer vehicle", "no effect", "it matters only to Fixed weapons moving")
+        )
+    if (
+        situation.target_pins
+        and not tgt.is_vehicle
+        and not any(g.shot.morale_check for g in groups)
+    ):
+        reasons.append(
+            Reason("target pins", "no effect", "they matter only to a flamethrower's test")
+        )
     _check_most_hits(groups, tgt.is_vehicle, "--weapon")
     p_hits = {
         g.shot.weapon: exact(partial(roll_to_hit, hit_on=g.shot.hit_on)).probability(True)

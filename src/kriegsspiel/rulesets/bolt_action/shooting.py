@@ -272,10 +272,11 @@ def plan_shot(
     else:
         base = d.hit_modifiers.base_to_hit
         mods: list[tuple[str, int]] = []
-        if point_blank:
+        if point_blank:  # and not long range too, as a pistol within 6" would be (assumption)
+            also_long = "; not long range" if long_range else ""
             mods.append(
                 (
-                    f'point blank (within {proc.point_blank_inches:g}")',
+                    f'point blank (within {proc.point_blank_inches:g}"{also_long})',
                     rules.hit_modifier("point_blank"),
                 )
             )

@@ -208,7 +208,16 @@ def _infantry_against_vehicle(game: BoltActionGame, unit: UnitState, tgt: UnitSt
         open_topped=bool(tgt.vehicle and tgt.vehicle.open_topped),
         damage_dice=DiceExpr(game.rules.data.vehicle_assault.damage_dice),
     )
-    game.log("assault vehicle", unit=unit.uid, target=tgt.uid, knocked_out=state.knocked_out)
+    game.log(  # what befell the vehicle, as a shot at it records
+        "assault vehicle",
+        unit=unit.uid,
+        target=tgt.uid,
+        knocked_out=state.knocked_out,
+        immobilised=state.immobilised and not tgt.immobilised,
+        stunned=state.crew_stunned,
+        on_fire=state.on_fire,
+        pins=state.pins,
+    )
     game.vehicle_damage(
         tgt,
         state.knocked_out,

@@ -1,0 +1,99 @@
+"""The game account: a vehicle's damage is told the same way whatever dealt it."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from test_game_rules import new_game, only, place
+from typer.testing import CliRunner
+
+from kriegsspiel.cli import app
+from kriegsspiel.core.game import Event
+from kriegsspiel.core.procedure import RandomDice
+from kriegsspiel.core.table import Table
+from kriegsspiel.render.game_account import describe
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+
+UNITS = [SimpleNamespace(name="Sherman", side=0), SimpleNamespace(name="Panzer IV", side=1)]
+DAMAGE = {"knocked_out": False, "immobilised": True, "stunned": True, "on_fire": False}
+
+
+@pytest.mark.parametrize(
+    ("kind", "extra", "line"),
+    [
+        ("shoot", {"unit": 0, "shots": 2}, "    2 shots at Panzer IV [B]: immobilised, stunned"),
+        ("support damage", {"unit": None, "shots": 1}, "    Panzer IV [B]: immobilised, stunned"),
+        ("assault vehicle", {"unit": 0}, "    assault on Panzer IV [B]: immobilised, stunned"),
+    ],
+)
+def test_a_vehicles_damage_is_told_from_every_source(
+    kind: str, extra: dict[str, object], line: str
+) -> None:
+    event = Event(kind, {"target": 1, "pins": 1, **DAMAGE, **extra})
+    assert describe(event, UNITS) == line
+    unharmed = Event(kind, {**event.data, "immobilised": False, "stunned": False})
+    assert describe(unharmed, UNITS) == line.replace("immobilised, stunned", "no damage")
+    wrecked = Event(kind, {**event.data, "knocked_out": True, "on_fire": True})
+    assert describe(wrecked, UNITS) == line.replace("immobilised", "knocked out, immobilised") + (
+        ", on fire"
+    )
+
+
+def test_an_air_strike_that_immobilises_a_tank_says_so() -> None:
+    """Bolt Action, hold-the-crossroads, seed 1: the fighter-bomber immobilises the Panzer IV
+    (the account said only "survives")."""
+    result = CliRunner().invoke(
+        app,
+        ["play", "--ruleset", "bolt-action-1", "--scenario", "hold-the-crossroads", "--seed", "1"],
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    at = lines.index("    a Fighter-bomber attacks Panzer IV Ausf. H [B]")
+    assert lines[at + 1] == "    Panzer IV Ausf. H [B]: immobilised"
+    assert "survives" not in result.output
+
+
+def _squad_before_a_tank(seed: int) -> tuple[BoltActionGame, UnitState, UnitState]:
+    """A Bolt Action squad with anti-tank grenades 3" in front of a Panzer IV (closed, so
+    not wrecked by any damage), nothing else on the table, the squad's side to act."""
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    squad = next(u for u in game.units if u.side == 0 and u.name == "1st Section")
+    tank = next(u for u in game.units if u.side == 1 and u.name == "Panzer IV Ausf. H")
+    only(game, squad.uid, tank.uid)
+    place(tank, 36, 30, heading=180)
+    place(squad, 36, 10)
+    place(squad, 36, 10 + game.gap(squad, tank) - 3)
+    game.has_anti_tank = lambda unit: unit is squad  # type: ignore[method-assign]
+    game.apply_action(Action("draw", side=0))
+    game.dice = RandomDice(seed)
+    return game, squad, tank
+
+
+def test_an_assault_on_a_vehicle_records_what_befell_it() -> None:
+    """The 'assault vehicle' event holds stunned, immobilised and on fire as a shot's does,
+    matching the vehicle's state after it, and the account tells them."""
+    seen: set[str] = set()
+    for seed in range(300):
+        game, squad, tank = _squad_before_a_tank(seed)
+        game.apply_action(
+            Action("order", unit=squad.uid, order="Run", target=tank.uid, choice="hand-to-hand")
+        )
+        event = next((e for e in game.events if e.kind == "assault vehicle"), None)
+        if event is None:
+            continue  # the order test failed
+        d = event.data
+        assert {"knocked_out", "immobilised", "stunned", "on_fire", "pins"} <= d.keys()
+        assert d["knocked_out"] == tank.destroyed
+        assert d["immobilised"] == tank.immobilised
+        if (d["stunned"] or d["on_fire"]) and not d["knocked_out"]:
+            assert tank.order == "Down"
+        found = {k for k in ("knocked_out", "immobilised", "stunned", "on_fire") if d[k]}
+        seen |= found
+        told = describe(event, game.units)
+        assert told is not None and told.startswith("    assault on Panzer IV Ausf. H [B]: ")
+        assert all(k.replace("_", " ") in told for k in found)
+    assert seen == {"knocked_out", "immobilised", "stunned", "on_fire"}  # each met at least once
