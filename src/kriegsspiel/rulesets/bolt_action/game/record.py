@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -12,15 +13,14 @@ import kriegsspiel
 from kriegsspiel.ai.players import PlayerKind
 from kriegsspiel.core.datafile import Strict, problems
 from kriegsspiel.core.game import IllegalActionError
-from kriegsspiel.core.records import read_record, record_text
+from kriegsspiel.core.records import dumps, read_record, record_text
 from kriegsspiel.core.scenario import parse_scenario
 from kriegsspiel.errors import DataFileError
 from kriegsspiel.rulesets.bolt_action.army import parse_army
 from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.record_events import EVENTS, Decision, unknown_event
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
-
-DECISIONS = ("draw", "order", "react", "ambush", "retain")  # as RecordedDecision.event
 
 
 def header(
@@ -51,6 +51,8 @@ def rules_data_sha256(ruleset: str) -> str:
 class RecordHeader(Strict):
     """The first line of a game record: what a replay needs to set the game up again."""
 
+    model_config = ConfigDict(strict=True)  # a seed is a number, not "2"
+
     format: str
     kriegsspiel: str
     ruleset: Literal["konflikt47", "bolt-action-1"]  # the rulesets whose games are recorded
@@ -59,24 +61,6 @@ class RecordHeader(Strict):
     armies: tuple[str, str]
     seed: int = Field(ge=0)
     players: tuple[PlayerKind, PlayerKind]
-
-
-class RecordedDecision(BaseModel):
-    """A decision or chance outcome as a record's line holds it (its other fields, such as
-    the turn, are the game's to write again, not the replay's to read)."""
-
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-    event: Literal["draw", "order", "react", "ambush", "retain"]
-    side: int = -1
-    unit: int = -1
-    order: str = ""
-    to: tuple[float, float] | None = None
-    target: int | None = None
-    choice: str = ""
-
-    def action(self) -> Action:
-        return Action.from_json({"kind": self.event, **self.model_dump(exclude={"event"})})
 
 
 def new_game(head: dict[str, Any], name: str = "record") -> BoltActionGame:
@@ -90,13 +74,24 @@ def new_game(head: dict[str, Any], name: str = "record") -> BoltActionGame:
     return BoltActionGame(checked.ruleset, scenario, (armies[0], armies[1]), seed=checked.seed)
 
 
-def decisions(events: list[dict[str, Any]], name: str = "record") -> list[tuple[int, Action]]:
+def decisions(events: Sequence[dict[str, Any]], name: str = "record") -> list[tuple[int, Action]]:
     """The chance outcomes and decisions, in order, from a record's events, each with its
-    line in the record (the header is line 1)."""
+    line in the record (the header is line 1). Every line is checked as the kind of event
+    it names first: one changed by hand is a bad file, named at its line and field."""
     out = []
-    for number, e in enumerate(events, start=2):
-        if e.get("event") in DECISIONS:
-            out.append((number, _checked(RecordedDecision, e, name, number).action()))
+    for number, row in enumerate(events, start=2):
+        kind = row.get("event")
+        model = EVENTS.get(kind) if isinstance(kind, str) else None
+        if model is None:
+            said = (
+                unknown_event(kind)
+                if "event" in row
+                else "missing; every line after the header names its event"
+            )
+            raise DataFileError(name, [f"line {number}, field event: {said}"])
+        line = _checked(model, row, name, number)
+        if isinstance(line, Decision):
+            out.append((number, line.action()))
     return out
 
 
@@ -104,11 +99,12 @@ M = TypeVar("M", bound=BaseModel)
 
 
 def _checked(model: type[M], row: dict[str, Any], name: str, line: int) -> M:
-    """``row`` (line ``line`` of the record ``name``) as ``model``, or an error naming it."""
+    """``row`` (line ``line`` of the record ``name``) as ``model``, read strictly as the
+    JSON it came from (a number is not "17"), or an error naming its line and field."""
     try:
-        return model.model_validate(row)
+        return model.model_validate_json(dumps(row))
     except ValidationError as exc:
-        raise DataFileError(name, problems(exc, lambda loc: line)) from None
+        raise DataFileError(name, problems(exc, lambda loc: line, model)) from None
 
 
 @dataclass(frozen=True, slots=True)
