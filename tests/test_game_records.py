@@ -1,5 +1,6 @@
-"""Game records read back: every record play writes replays; every line is checked as the
-event it names."""
+"""Game records read back: every record play writes replays; a replay names the first line
+where it parts from the record; every line is checked as the event it names; a record cut
+short, or without its final newline, reproduces as far as it goes and says so."""
 
 from __future__ import annotations
 
@@ -89,7 +90,7 @@ def test_every_record_play_writes_replays(
         write_game(path, ruleset, scenario, players, seed)
         result = record.replay(path)
         assert result.reproduced, (seed, result.first_difference, result.expected, result.actual)
-        assert result.finished
+        assert result.finished and result.notes() == []
 
 
 def test_every_event_the_game_logs_is_one_a_record_may_hold() -> None:
@@ -102,6 +103,56 @@ def test_every_event_the_game_logs_is_one_a_record_may_hold() -> None:
     logged |= set(re.findall(r'event="([^"]+)"', code))
     logged |= {"react", "ambush", "retain"}  # logged by their action's kind
     assert logged == set(EVENTS)
+
+
+# ----------------------------------------------------------------------------- 1. the first difference
+def test_a_replay_names_the_first_line_where_it_parts_from_the_record(tmp_path: Path) -> None:
+    """Another seed parts at the start event (line 2), not at a decision the other dice
+    made illegal far later; a decision not legal before any difference is named at its
+    own line; a line the game did not write, or lines after its end, are where they part."""
+    lines = sample_text().splitlines()
+    head = json.loads(lines[0])
+    reseeded = written(tmp_path / "seed.jsonl", [dumps({**head, "seed": 99}), *lines[1:]])
+    result = record.replay(reseeded)
+    assert not result.reproduced and result.first_difference == 2
+    assert '"seed":2' in result.expected and '"seed":99' in result.actual
+
+    shot = line_of("shoot")  # a die's outcome changed: the first difference is that line
+    row = json.loads(lines[shot - 1])
+    assert (
+        record.replay(changed(tmp_path / "hits.jsonl", shot, hits=row["hits"] + 1)).first_difference
+        == shot
+    )
+
+    order = line_of("order")
+    illegal = record.replay(changed(tmp_path / "illegal.jsonl", order, unit=99))
+    assert illegal.first_difference == order
+    assert illegal.actual == "(not legal here: there is no unit 99)"
+
+    # a line the game never wrote, before an illegal decision: parts at that line
+    inserted = [*lines[: order - 1], lines[1], *lines[order - 1 :]]  # the start again
+    bad = json.loads(inserted[order])
+    inserted[order] = dumps({**bad, "unit": 99})
+    before = record.replay(written(tmp_path / "inserted.jsonl", inserted))
+    assert before.first_difference == order and before.expected == lines[1]
+    assert before.actual.startswith(f"(a decision is due; the record's next, line {order + 1}")
+
+    after = record.replay(written(tmp_path / "after.jsonl", [*lines, lines[-1]]))
+    assert after.first_difference == len(lines) + 1 and after.actual == "(end: the game is over)"
+
+    said = replay_cli(reseeded)
+    assert said.returncode == 1 and "first difference at line 2:" in said.stdout
+
+
+# ----------------------------------------------------------------------------- 2. the final newline
+def test_a_record_without_its_final_newline_reproduces_and_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "no-newline.jsonl"
+    path.write_text(sample_text()[:-1], encoding="utf-8")
+    result = record.replay(path)
+    assert result.reproduced and result.finished and not result.final_newline
+    said = replay_cli(path)
+    assert said.returncode == 0, said.stdout + said.stderr
+    assert "reproduced" in said.stdout and "lacks its newline" in said.stdout
 
 
 # ----------------------------------------------------------------------------- 5. every line checked
@@ -157,3 +208,65 @@ def test_a_bad_line_is_named_with_exit_status_2(tmp_path: Path) -> None:
     assert f"changed.jsonl: line {number}, field unit: Input should be a valid integer" in (
         said.stderr
     )
+
+
+# ----------------------------------------------------------------------------- 6. cut short
+def test_a_record_cut_short_anywhere_reproduces_as_far_as_it_goes(tmp_path: Path) -> None:
+    """Cut after its header, after any line, or in the middle of its last line (as a
+    process stopped while writing leaves it), a record reproduces as far as it goes and
+    says where it stops; blank lines at its end are passed over."""
+    text = sample_text()
+    lines = text.splitlines()
+    head_only = record.replay(written(tmp_path / "head.jsonl", lines[:1]))
+    assert head_only.reproduced and not head_only.finished and head_only.events == 0
+    assert "holds no event after its header" in head_only.notes()[0]
+    for keep in (2, 5, line_of("shoot"), len(lines) - 1):  # also amid an order's outcome
+        short = record.replay(written(tmp_path / f"{keep}.jsonl", lines[:keep]))
+        assert short.reproduced and not short.finished and short.events == keep - 1, keep
+
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(text[:15000], encoding="utf-8")
+    whole = text[:15000].count("\n")
+    result = record.replay(cut)
+    assert result.reproduced and not result.finished and result.cut_line == whole + 1
+    assert result.events == whole - 1
+    said = replay_cli(cut)
+    assert said.returncode == 0, said.stderr
+    assert (
+        f"the last line, {whole + 1}, is cut short (the file ends mid-line, as when writing "
+        f"it was stopped); reproduced up to line {whole}." in said.stdout
+    )
+
+    blank = record.replay(written(tmp_path / "blank.jsonl", [*lines, "", "  "]))
+    assert blank.reproduced and blank.finished and blank.blank_at_end == 2
+
+
+@pytest.mark.parametrize(
+    ("lines", "end", "said"),
+    [
+        (lambda ls: [*ls[:9], "", *ls[9:]], "\n", "line 10: blank; a record holds an event a line"),
+        (lambda ls: [*ls[:9], ls[9][:20], *ls[10:]], "\n", "line 10: not JSON"),
+        (lambda ls: [*ls[:-1], ls[-1][:20]], "\n", "line {n}: not JSON"),
+        (lambda ls: [ls[0][:50]], "", "the file is cut short within its header"),
+        (lambda ls: [], "", "the file is empty"),
+    ],
+    ids=["blank-amid", "broken-amid", "broken-last-with-newline", "cut-header", "empty"],
+)
+def test_a_broken_line_that_is_not_a_cut_is_a_bad_file(
+    lines: object, end: str, said: str, tmp_path: Path
+) -> None:
+    """Only the last line, with no newline after it, can be where the writing stopped."""
+    assert callable(lines)
+    kept = lines(sample_text().splitlines())
+    path = written(tmp_path / "broken.jsonl", kept, end)
+    with pytest.raises(DataFileError, match=re.escape(said.format(n=len(kept)))):
+        record.replay(path)
+    told = replay_cli(path)
+    assert told.returncode == 2 and "Traceback" not in told.stderr
+
+
+def test_a_file_that_is_not_text_is_a_bad_file(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(b'{"format":\xff}\n')
+    with pytest.raises(DataFileError, match=re.escape("is not text (byte 11 is not UTF-8)")):
+        record.replay(path)

@@ -13,7 +13,7 @@ import kriegsspiel
 from kriegsspiel.ai.players import PlayerKind
 from kriegsspiel.core.datafile import Strict, problems
 from kriegsspiel.core.game import IllegalActionError
-from kriegsspiel.core.records import dumps, read_record, record_text
+from kriegsspiel.core.records import dumps, read_lines
 from kriegsspiel.core.scenario import parse_scenario
 from kriegsspiel.errors import DataFileError
 from kriegsspiel.rulesets.bolt_action.army import parse_army
@@ -109,52 +109,97 @@ def _checked(model: type[M], row: dict[str, Any], name: str, line: int) -> M:
 
 @dataclass(frozen=True, slots=True)
 class Replay:
+    """Whether a record reproduces, where it parts from the replay if not, and how the
+    record ends (cut short, without its final newline, with blank lines after)."""
+
     reproduced: bool
-    events: int
+    events: int  # the record's whole lines after the header
     first_difference: int | None  # 1-based line of the record
     expected: str
     actual: str
     finished: bool = True  # the record goes on to the game's end (one cut short does not)
     made_otherwise: str = ""  # how the record's making differs from this replay's, if it does
+    cut_line: int | None = None  # the last line, cut short mid-way: left out of the replay
+    final_newline: bool = True
+    blank_at_end: int = 0
+
+    def notes(self) -> list[str]:
+        """What to say of how the record ends, besides whether it reproduces."""
+        said = []
+        if self.cut_line is not None:
+            said.append(
+                f"the last line, {self.cut_line}, is cut short (the file ends mid-line, as "
+                f"when writing it was stopped); reproduced up to line {self.cut_line - 1}."
+            )
+        if self.reproduced and not self.finished:
+            said.append(
+                "the record stops before the game's end (it was cut short"
+                + (", and holds no event after its header)." if not self.events else ").")
+            )
+        if not self.final_newline:
+            said.append("the last line lacks its newline (no difference in the game).")
+        if self.blank_at_end:
+            many = "s" if self.blank_at_end > 1 else ""
+            said.append(f"{self.blank_at_end} blank line{many} at the end passed over.")
+        return said
 
 
 def replay(path: str | Path) -> Replay:
-    """Re-run a record's game with its seed and decisions; compare the records byte by byte."""
-    head, events, text = read_record(path)
+    """Re-run a record's game with its seed and decisions; compare it line by line with the
+    record, as far as the record goes, to the first line where they part."""
     name = str(path)
+    record = read_lines(path)
+    head, rows, lines = record.rows[0], record.rows[1:], record.lines
     game = new_game(head, name)
-    for line, action in decisions(events, name):
+    steps = decisions(rows, name)
+
+    def result(line: int | None = None, actual: str = "") -> Replay:
+        """The replay's verdict: reproduced unless it parts from the record at ``line``."""
+        return Replay(
+            line is None,
+            len(rows),
+            line,
+            "" if line is None else lines[line - 1],
+            actual,
+            finished=game.is_terminal() and len(game.events) == len(rows),
+            made_otherwise="" if line is None else _made_otherwise(head),
+            cut_line=len(lines) + 1 if record.cut else None,
+            final_newline=record.final_newline,
+            blank_at_end=record.blank_at_end,
+        )
+
+    if dumps(head) != lines[0]:
+        return result(1, dumps(head))
+    same = 0  # how many replayed events are found to be the record's, from the first
+
+    def first_difference() -> Replay | None:
+        nonlocal same
+        events = game.events
+        while same < min(len(events), len(rows)):
+            replayed = dumps(events[same].to_json())
+            if replayed != lines[same + 1]:
+                return result(same + 2, replayed)
+            same += 1
+        return None
+
+    for line, action in steps:
         if game.is_terminal():
             break
+        if parted := first_difference():
+            return parted
         try:
             game.apply_action(action)
         except IllegalActionError as exc:  # the record was changed, or comes from elsewhere
-            recorded = text.splitlines()[line - 1]
-            return Replay(
-                False,
-                len(events),
-                line,
-                recorded,
-                f"(not legal here: {exc})",
-                made_otherwise=_made_otherwise(head),
-            )
-    head_fields = {k: v for k, v in head.items() if k != "format"}
-    again = record_text(head_fields, game.events)
-    if again == text:
-        return Replay(True, len(events), None, "", "", game.is_terminal())
-    old, new = text.splitlines(), again.splitlines()
-    line = next(
-        (i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b),
-        min(len(old), len(new)),
-    )
-    return Replay(
-        False,
-        len(events),
-        line + 1,
-        old[line] if line < len(old) else "(end)",
-        new[line] if line < len(new) else "(end)",
-        made_otherwise=_made_otherwise(head),
-    )
+            due = len(game.events) + 2  # the line the replay writes next
+            if due == line:
+                return result(line, f"(not legal here: {exc})")
+            return result(due, f"(a decision is due; the record's next, line {line}: {exc})")
+    if parted := first_difference():
+        return parted
+    if len(game.events) < len(rows):  # the record goes on where the replay stops
+        stops = "the game is over" if game.is_terminal() else "a decision is due"
+        return result(len(game.events) + 2, f"(end: {stops})")
+    return result()
 
 
 def _made_otherwise(head: dict[str, Any]) -> str:
