@@ -313,8 +313,8 @@ def replay_cmd(
     result = replay(path)
     if result.reproduced:
         typer.echo(f"{path}: reproduced ({result.events} events identical).")
-        if not result.finished:
-            typer.echo(f"{path}: the record stops before the game's end (it was cut short).")
+        for note in result.notes():
+            typer.echo(f"{path}: {note}")
         return
 
     def cut(line: str, most: int = 300) -> str:  # a header line holds whole army lists
@@ -324,6 +324,8 @@ def replay_cmd(
         f"{path}: does NOT reproduce; first difference at line {result.first_difference}:\n"
         f"  recorded: {cut(result.expected)}\n  replayed: {cut(result.actual)}"
     )
+    for note in result.notes():
+        typer.echo(f"{path}: {note}")
     if result.made_otherwise:
         typer.echo(f"The record was made with {result.made_otherwise}: that may be why.")
     raise typer.Exit(1)

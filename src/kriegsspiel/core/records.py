@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,15 +35,55 @@ def write_record(path: str | Path, header: dict[str, Any], events: Iterable[Even
     return text
 
 
-def read_record(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
-    """Header, events and the raw text of a record; a broken file names its line."""
+@dataclass(frozen=True, slots=True)
+class RecordFile:
+    """A record file as read: its whole lines (the header first), each as JSON, and how
+    the file ends (a record cut short mid-write still replays as far as it goes)."""
+
+    text: str
+    lines: tuple[str, ...]  # without their line ends; a cut last line and blank ones left out
+    rows: tuple[dict[str, Any], ...]  # each line read as JSON
+    cut: bool = False  # the file ends in the middle of a line (not JSON, no newline after)
+    final_newline: bool = True  # the last whole line ends with a newline, as play writes it
+    blank_at_end: int = 0  # blank lines after the last one
+
+
+def read_lines(path: str | Path) -> RecordFile:
+    """The record at ``path``, line by line; a broken line (not at the end) names itself."""
     name = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise DataFileError(name, [f"cannot be read ({exc.strerror})"]) from None
+    except UnicodeDecodeError as exc:
+        raise DataFileError(
+            name,
+            [f"is not text (byte {exc.start + 1} is not UTF-8); expected a game record"],
+        ) from None
+    lines = text.split("\n")  # (read_text has made every line end a newline)
+    final_newline = lines[-1] == ""
+    if final_newline:
+        lines.pop()
+    blank = 0
+    while lines and not lines[-1].strip():
+        lines.pop()
+        blank, final_newline = blank + 1, True
+    cut = False
+    if lines and not final_newline:
+        try:
+            json.loads(lines[-1])
+        except json.JSONDecodeError:
+            lines.pop()  # the last line, cut short where the writing stopped
+            cut, final_newline = True, True
+    if not lines:
+        said = "cut short within its header" if cut else "empty"
+        raise DataFileError(
+            name, [f"the file is {said}; expected a kriegsspiel record (format {FORMAT!r})"]
+        )
     rows: list[dict[str, Any]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            raise DataFileError(name, [f"line {number}: blank; a record holds an event a line"])
         try:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
@@ -50,8 +91,14 @@ def read_record(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]],
         if not isinstance(row, dict):
             raise DataFileError(name, [f"line {number}: expected a JSON object"])
         rows.append(row)
-    if not rows or rows[0].get("format") != FORMAT:
+    if rows[0].get("format") != FORMAT:
         raise DataFileError(
             name, [f"line 1: not a kriegsspiel record (expected format {FORMAT!r})"]
         )
-    return rows[0], rows[1:], text
+    return RecordFile(text, tuple(lines), tuple(rows), cut, final_newline, blank)
+
+
+def read_record(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
+    """Header, events and the raw text of a record; a broken file names its line."""
+    record = read_lines(path)
+    return record.rows[0], list(record.rows[1:]), record.text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -12,15 +13,14 @@ import kriegsspiel
 from kriegsspiel.ai.players import PlayerKind
 from kriegsspiel.core.datafile import Strict, problems
 from kriegsspiel.core.game import IllegalActionError
-from kriegsspiel.core.records import read_record, record_text
+from kriegsspiel.core.records import dumps, read_lines
 from kriegsspiel.core.scenario import parse_scenario
 from kriegsspiel.errors import DataFileError
 from kriegsspiel.rulesets.bolt_action.army import parse_army
 from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.record_events import EVENTS, Decision, unknown_event
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
-
-DECISIONS = ("draw", "order", "react", "ambush", "retain")  # as RecordedDecision.event
 
 
 def header(
@@ -51,6 +51,8 @@ def rules_data_sha256(ruleset: str) -> str:
 class RecordHeader(Strict):
     """The first line of a game record: what a replay needs to set the game up again."""
 
+    model_config = ConfigDict(strict=True)  # a seed is a number, not "2"
+
     format: str
     kriegsspiel: str
     ruleset: Literal["konflikt47", "bolt-action-1"]  # the rulesets whose games are recorded
@@ -59,24 +61,6 @@ class RecordHeader(Strict):
     armies: tuple[str, str]
     seed: int = Field(ge=0)
     players: tuple[PlayerKind, PlayerKind]
-
-
-class RecordedDecision(BaseModel):
-    """A decision or chance outcome as a record's line holds it (its other fields, such as
-    the turn, are the game's to write again, not the replay's to read)."""
-
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-    event: Literal["draw", "order", "react", "ambush", "retain"]
-    side: int = -1
-    unit: int = -1
-    order: str = ""
-    to: tuple[float, float] | None = None
-    target: int | None = None
-    choice: str = ""
-
-    def action(self) -> Action:
-        return Action.from_json({"kind": self.event, **self.model_dump(exclude={"event"})})
 
 
 def new_game(head: dict[str, Any], name: str = "record") -> BoltActionGame:
@@ -90,13 +74,24 @@ def new_game(head: dict[str, Any], name: str = "record") -> BoltActionGame:
     return BoltActionGame(checked.ruleset, scenario, (armies[0], armies[1]), seed=checked.seed)
 
 
-def decisions(events: list[dict[str, Any]], name: str = "record") -> list[tuple[int, Action]]:
+def decisions(events: Sequence[dict[str, Any]], name: str = "record") -> list[tuple[int, Action]]:
     """The chance outcomes and decisions, in order, from a record's events, each with its
-    line in the record (the header is line 1)."""
+    line in the record (the header is line 1). Every line is checked as the kind of event
+    it names first: one changed by hand is a bad file, named at its line and field."""
     out = []
-    for number, e in enumerate(events, start=2):
-        if e.get("event") in DECISIONS:
-            out.append((number, _checked(RecordedDecision, e, name, number).action()))
+    for number, row in enumerate(events, start=2):
+        kind = row.get("event")
+        model = EVENTS.get(kind) if isinstance(kind, str) else None
+        if model is None:
+            said = (
+                unknown_event(kind)
+                if "event" in row
+                else "missing; every line after the header names its event"
+            )
+            raise DataFileError(name, [f"line {number}, field event: {said}"])
+        line = _checked(model, row, name, number)
+        if isinstance(line, Decision):
+            out.append((number, line.action()))
     return out
 
 
@@ -104,61 +99,107 @@ M = TypeVar("M", bound=BaseModel)
 
 
 def _checked(model: type[M], row: dict[str, Any], name: str, line: int) -> M:
-    """``row`` (line ``line`` of the record ``name``) as ``model``, or an error naming it."""
+    """``row`` (line ``line`` of the record ``name``) as ``model``, read strictly as the
+    JSON it came from (a number is not "17"), or an error naming its line and field."""
     try:
-        return model.model_validate(row)
+        return model.model_validate_json(dumps(row))
     except ValidationError as exc:
-        raise DataFileError(name, problems(exc, lambda loc: line)) from None
+        raise DataFileError(name, problems(exc, lambda loc: line, model)) from None
 
 
 @dataclass(frozen=True, slots=True)
 class Replay:
+    """Whether a record reproduces, where it parts from the replay if not, and how the
+    record ends (cut short, without its final newline, with blank lines after)."""
+
     reproduced: bool
-    events: int
+    events: int  # the record's whole lines after the header
     first_difference: int | None  # 1-based line of the record
     expected: str
     actual: str
     finished: bool = True  # the record goes on to the game's end (one cut short does not)
     made_otherwise: str = ""  # how the record's making differs from this replay's, if it does
+    cut_line: int | None = None  # the last line, cut short mid-way: left out of the replay
+    final_newline: bool = True
+    blank_at_end: int = 0
+
+    def notes(self) -> list[str]:
+        """What to say of how the record ends, besides whether it reproduces."""
+        said = []
+        if self.cut_line is not None:
+            said.append(
+                f"the last line, {self.cut_line}, is cut short (the file ends mid-line, as "
+                f"when writing it was stopped); reproduced up to line {self.cut_line - 1}."
+            )
+        if self.reproduced and not self.finished:
+            said.append(
+                "the record stops before the game's end (it was cut short"
+                + (", and holds no event after its header)." if not self.events else ").")
+            )
+        if not self.final_newline:
+            said.append("the last line lacks its newline (no difference in the game).")
+        if self.blank_at_end:
+            many = "s" if self.blank_at_end > 1 else ""
+            said.append(f"{self.blank_at_end} blank line{many} at the end passed over.")
+        return said
 
 
 def replay(path: str | Path) -> Replay:
-    """Re-run a record's game with its seed and decisions; compare the records byte by byte."""
-    head, events, text = read_record(path)
+    """Re-run a record's game with its seed and decisions; compare it line by line with the
+    record, as far as the record goes, to the first line where they part."""
     name = str(path)
+    record = read_lines(path)
+    head, rows, lines = record.rows[0], record.rows[1:], record.lines
     game = new_game(head, name)
-    for line, action in decisions(events, name):
+    steps = decisions(rows, name)
+
+    def result(line: int | None = None, actual: str = "") -> Replay:
+        """The replay's verdict: reproduced unless it parts from the record at ``line``."""
+        return Replay(
+            line is None,
+            len(rows),
+            line,
+            "" if line is None else lines[line - 1],
+            actual,
+            finished=game.is_terminal() and len(game.events) == len(rows),
+            made_otherwise="" if line is None else _made_otherwise(head),
+            cut_line=len(lines) + 1 if record.cut else None,
+            final_newline=record.final_newline,
+            blank_at_end=record.blank_at_end,
+        )
+
+    if dumps(head) != lines[0]:
+        return result(1, dumps(head))
+    same = 0  # how many replayed events are found to be the record's, from the first
+
+    def first_difference() -> Replay | None:
+        nonlocal same
+        events = game.events
+        while same < min(len(events), len(rows)):
+            replayed = dumps(events[same].to_json())
+            if replayed != lines[same + 1]:
+                return result(same + 2, replayed)
+            same += 1
+        return None
+
+    for line, action in steps:
         if game.is_terminal():
             break
+        if parted := first_difference():
+            return parted
         try:
             game.apply_action(action)
         except IllegalActionError as exc:  # the record was changed, or comes from elsewhere
-            recorded = text.splitlines()[line - 1]
-            return Replay(
-                False,
-                len(events),
-                line,
-                recorded,
-                f"(not legal here: {exc})",
-                made_otherwise=_made_otherwise(head),
-            )
-    head_fields = {k: v for k, v in head.items() if k != "format"}
-    again = record_text(head_fields, game.events)
-    if again == text:
-        return Replay(True, len(events), None, "", "", game.is_terminal())
-    old, new = text.splitlines(), again.splitlines()
-    line = next(
-        (i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b),
-        min(len(old), len(new)),
-    )
-    return Replay(
-        False,
-        len(events),
-        line + 1,
-        old[line] if line < len(old) else "(end)",
-        new[line] if line < len(new) else "(end)",
-        made_otherwise=_made_otherwise(head),
-    )
+            due = len(game.events) + 2  # the line the replay writes next
+            if due == line:
+                return result(line, f"(not legal here: {exc})")
+            return result(due, f"(a decision is due; the record's next, line {line}: {exc})")
+    if parted := first_difference():
+        return parted
+    if len(game.events) < len(rows):  # the record goes on where the replay stops
+        stops = "the game is over" if game.is_terminal() else "a decision is due"
+        return result(len(game.events) + 2, f"(end: {stops})")
+    return result()
 
 
 def _made_otherwise(head: dict[str, Any]) -> str:

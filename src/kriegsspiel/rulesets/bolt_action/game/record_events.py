@@ -1,0 +1,254 @@
+"""The lines of a game record after its header: one model for each kind of event.
+
+A replay reads every line as the kind of event it names, strictly (a whole number is not
+"17", a flag is not 1), so a line changed by hand is named at its line and field as in any
+bad file, rather than passed over or left to show as a difference in the game. Decisions
+(and the dice drawn from the bag) are what a replay takes from a record; the other events
+are the game's to write again and compare, and are checked here only for their shape.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
+
+Pair = tuple[float, float]
+
+
+class Line(BaseModel):
+    """Every event: its name, and the turn it happened in."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    event: str
+    turn: int
+
+
+# ----------------------------------------------------------------------------- decisions
+class Decision(Line):
+    """A decision, or a die drawn from the bag: what the replay carries out again."""
+
+    def action(self) -> Action:
+        fields = self.model_dump(exclude={"event", "turn"}, exclude_none=True)
+        return Action.from_json({"kind": self.event, **fields})
+
+
+class Draw(Decision):
+    event: Literal["draw"]
+    side: int
+
+
+class Order(Decision):
+    event: Literal["order"]
+    unit: int
+    order: str
+    to: Pair | None = None
+    target: int | None = None
+    choice: str = ""
+
+
+class React(Decision):
+    event: Literal["react"]
+    side: int
+    unit: int
+    choice: str
+
+
+class Ambush(Decision):
+    event: Literal["ambush"]
+    side: int
+    choice: str
+    unit: int | None = None  # the ambusher that fires (none when all hold)
+    target: int | None = None
+
+
+class Retain(Decision):
+    event: Literal["retain"]
+    side: int
+    unit: int
+    choice: str
+
+
+# ----------------------------------------------------------------------------- what follows
+class Start(Line):
+    event: Literal["start"]
+    ruleset: str
+    scenario: str
+    turns: int
+    seed: int
+    armies: tuple[str, str]
+
+
+class OrderTest(Line):
+    event: Literal["order test"]
+    unit: int
+    needs: int
+    result: str
+
+
+class Rally(Line):
+    event: Literal["rally"]
+    unit: int
+    pins_lost: int
+
+
+class Move(Line):
+    event: Literal["move"]
+    unit: int
+    to: Pair
+    run: bool
+
+
+class UnitAtUnit(Line):
+    """A unit and the unit it acts on, and nothing more."""
+
+    event: Literal["no shot", "shockwave", "vehicle fires at assaulters"]
+    unit: int
+    target: int
+
+
+class Attack(Line):
+    """An attack's outcome: on troops, hits and casualties; on a vehicle, its damage."""
+
+    event: Literal["shoot"]
+    unit: int
+    target: int
+    shots: int
+    pins: int
+    hits: int | None = None
+    casualties: int | None = None
+    knocked_out: bool | None = None
+    immobilised: bool | None = None
+    stunned: bool | None = None
+    on_fire: bool | None = None
+
+
+class SupportDamage(Attack):
+    """An attack no unit on the table made (an aircraft's, a barrage's sure hit)."""
+
+    event: Literal["support damage"]  # type: ignore[assignment]
+    unit: None  # type: ignore[assignment]
+
+
+class MoraleCheck(Line):
+    event: Literal["morale check"]
+    unit: int
+    needs: int
+    passed: bool
+
+
+class Destroyed(Line):
+    event: Literal["destroyed"]
+    unit: int
+    why: str
+
+
+class UnitOnly(Line):
+    event: Literal["escape", "no escape"]
+    unit: int
+
+
+class CloseQuarters(Line):
+    event: Literal["close quarters"]
+    attacker: int
+    defender: int
+    attacker_wins: bool
+    attackers_left: int
+    defenders_left: int
+
+
+class AssaultVehicle(Line):
+    event: Literal["assault vehicle"]
+    unit: int
+    target: int
+    knocked_out: bool
+
+
+class Fubar(Line):
+    event: Literal["fubar"]
+    unit: int
+    result: str
+    target: int | None = None  # friendly fire: the unit shot at
+    away_from: int | None = None  # panic: the enemy run from
+
+
+class CallIn(Line):
+    event: Literal["barrage", "air strike"]
+    side: int
+    roll: int
+    effect: str
+
+
+class FireForEffect(Line):
+    event: Literal["fire for effect"]
+    at: Pair
+    radius: int
+
+
+class BarragePins(Line):
+    event: Literal["barrage pins"]
+    unit: int
+    roll: int
+    pins: int
+
+
+class BarrageHit(Line):
+    event: Literal["barrage hit"]
+    unit: int
+    roll: int
+    weapon: str
+
+
+class AirStrikePins(Line):
+    event: Literal["air strike pins"]
+    unit: int
+    pins: int
+
+
+class Aircraft(Line):
+    event: Literal["aircraft"]
+    roll: int
+    aircraft: str
+    target: int
+
+
+class TurnEnd(Line):
+    event: Literal["turn end"]
+    score: tuple[int, int]
+
+
+class GameOver(Line):
+    event: Literal["game over"]
+    score: tuple[int, int]
+    returns: tuple[float, float]
+
+
+MODELS: tuple[type[Line], ...] = (
+    Start, Draw, Order, OrderTest, Rally, Move, UnitAtUnit, Attack, SupportDamage,
+    MoraleCheck, Destroyed, React, Ambush, Retain, UnitOnly, CloseQuarters, AssaultVehicle,
+    Fubar, CallIn, FireForEffect, BarragePins, BarrageHit, AirStrikePins, Aircraft, TurnEnd,
+    GameOver,
+)  # fmt: skip
+
+
+def _names(model: type[Line]) -> tuple[str, ...]:
+    """The event names ``model`` reads (its ``event`` field's literal values)."""
+    annotation = model.model_fields["event"].annotation
+    return tuple(getattr(annotation, "__args__", ()))
+
+
+EVENTS: dict[str, type[Line]] = {name: model for model in MODELS for name in _names(model)}
+
+
+def unknown_event(name: object) -> str:
+    """What to say of a line whose event is not one a game records: the ones it does."""
+    known = sorted(EVENTS)
+    if not isinstance(name, str):
+        return f"an event's name is text, one of: {', '.join(known)} (not {name!r})"
+    near = difflib.get_close_matches(name, known, n=1)
+    hint = f" (did you mean {near[0]!r}?)" if near else ""
+    return f"there is no event {name!r} in a game's record{hint}; the events are {', '.join(known)}"

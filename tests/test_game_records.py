@@ -1,0 +1,272 @@
+"""Game records read back: every record play writes replays; a replay names the first line
+where it parts from the record; every line is checked as the event it names; a record cut
+short, or without its final newline, reproduces as far as it goes and says so."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from functools import cache
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from kriegsspiel.core.records import dumps, write_record
+from kriegsspiel.errors import DataFileError
+from kriegsspiel.rulesets.bolt_action.game import record
+from kriegsspiel.rulesets.bolt_action.game.record_events import EVENTS
+from kriegsspiel.sim.matchup import build_matchup, play_game
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "kriegsspiel"
+RULESETS = ("konflikt47", "bolt-action-1")
+SCENARIOS = ("meeting-engagement", "hold-the-crossroads")
+PLAYERS = ("random,random", "tactical,tactical", "tactical,random")
+
+
+def write_game(path: Path, ruleset: str, scenario: str, players: str, seed: int) -> str:
+    """Play a game as ``kriegsspiel play`` does and write its record; return the text."""
+    matchup = build_matchup(ruleset, scenario, [], players)
+    game = play_game(matchup, seed)
+    texts = (matchup.armies[0].text, matchup.armies[1].text)
+    head = record.header(game, matchup.scenario.text, texts, matchup.players)
+    return write_record(path, head, game.events)
+
+
+@cache
+def sample_text() -> str:
+    """A whole Konflikt '47 game between two tactical players, as play writes it."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        return write_game(Path(folder, "game.jsonl"), "konflikt47", "meeting-engagement",
+                          "tactical,tactical", 2)  # fmt: skip
+
+
+def written(path: Path, lines: list[str], end: str = "\n") -> Path:
+    path.write_text("\n".join(lines) + end, encoding="utf-8")
+    return path
+
+
+def changed(path: Path, number: int, **fields: object) -> Path:
+    """The sample record with line ``number`` (1-based) changed; a field given as None
+    is taken out."""
+    lines = sample_text().splitlines()
+    row = json.loads(lines[number - 1])
+    for key, value in fields.items():
+        if value is None:
+            row.pop(key, None)
+        else:
+            row[key] = value
+    lines[number - 1] = dumps(row)
+    return written(path, lines)
+
+
+def line_of(event: str, after: int = 0) -> int:
+    """The 1-based line of the sample's first ``event`` after line ``after``."""
+    lines = sample_text().splitlines()
+    return next(
+        i + 1 for i in range(after, len(lines)) if json.loads(lines[i]).get("event") == event
+    )
+
+
+def replay_cli(path: Path) -> subprocess.CompletedProcess[str]:
+    return run_cli("replay", str(path), timeout=120)
+
+
+# ----------------------------------------------------------------------------- what play writes
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("scenario", SCENARIOS)
+@pytest.mark.parametrize("players", PLAYERS)
+def test_every_record_play_writes_replays(
+    ruleset: str, scenario: str, players: str, tmp_path: Path
+) -> None:
+    """Records of both rulesets, both shipped scenarios, tactical and random players all
+    pass the strict check of every line, and reproduce to the game's end."""
+    seeds = range(3) if players == "random,random" else range(1)
+    for seed in seeds:
+        path = tmp_path / f"{seed}.jsonl"
+        write_game(path, ruleset, scenario, players, seed)
+        result = record.replay(path)
+        assert result.reproduced, (seed, result.first_difference, result.expected, result.actual)
+        assert result.finished and result.notes() == []
+
+
+def test_every_event_the_game_logs_is_one_a_record_may_hold() -> None:
+    """Each name the engine logs an event by (rare ones too: a shockwave, no escape) has its
+    model, so that no record play writes is refused; and no model names an event never
+    logged."""
+    code = "\n".join(p.read_text() for p in (SRC / "rulesets" / "bolt_action").rglob("*.py"))
+    logged = set(re.findall(r'\blog\(\s*"([^"]+)"', code))
+    logged |= set(re.findall(r'event(?:: str)? = "([^"]+)"', code))
+    logged |= set(re.findall(r'event="([^"]+)"', code))
+    logged |= {"react", "ambush", "retain"}  # logged by their action's kind
+    assert logged == set(EVENTS)
+
+
+# ----------------------------------------------------------------------------- 1. the first difference
+def test_a_replay_names_the_first_line_where_it_parts_from_the_record(tmp_path: Path) -> None:
+    """Another seed parts at the start event (line 2), not at a decision the other dice
+    made illegal far later; a decision not legal before any difference is named at its
+    own line; a line the game did not write, or lines after its end, are where they part."""
+    lines = sample_text().splitlines()
+    head = json.loads(lines[0])
+    reseeded = written(tmp_path / "seed.jsonl", [dumps({**head, "seed": 99}), *lines[1:]])
+    result = record.replay(reseeded)
+    assert not result.reproduced and result.first_difference == 2
+    assert '"seed":2' in result.expected and '"seed":99' in result.actual
+
+    shot = line_of("shoot")  # a die's outcome changed: the first difference is that line
+    row = json.loads(lines[shot - 1])
+    assert (
+        record.replay(changed(tmp_path / "hits.jsonl", shot, hits=row["hits"] + 1)).first_difference
+        == shot
+    )
+
+    order = line_of("order")
+    illegal = record.replay(changed(tmp_path / "illegal.jsonl", order, unit=99))
+    assert illegal.first_difference == order
+    assert illegal.actual == "(not legal here: there is no unit 99)"
+
+    # a line the game never wrote, before an illegal decision: parts at that line
+    inserted = [*lines[: order - 1], lines[1], *lines[order - 1 :]]  # the start again
+    bad = json.loads(inserted[order])
+    inserted[order] = dumps({**bad, "unit": 99})
+    before = record.replay(written(tmp_path / "inserted.jsonl", inserted))
+    assert before.first_difference == order and before.expected == lines[1]
+    assert before.actual.startswith(f"(a decision is due; the record's next, line {order + 1}")
+
+    after = record.replay(written(tmp_path / "after.jsonl", [*lines, lines[-1]]))
+    assert after.first_difference == len(lines) + 1 and after.actual == "(end: the game is over)"
+
+    said = replay_cli(reseeded)
+    assert said.returncode == 1 and "first difference at line 2:" in said.stdout
+
+
+# ----------------------------------------------------------------------------- 2. the final newline
+def test_a_record_without_its_final_newline_reproduces_and_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "no-newline.jsonl"
+    path.write_text(sample_text()[:-1], encoding="utf-8")
+    result = record.replay(path)
+    assert result.reproduced and result.finished and not result.final_newline
+    said = replay_cli(path)
+    assert said.returncode == 0, said.stdout + said.stderr
+    assert "reproduced" in said.stdout and "lacks its newline" in said.stdout
+
+
+# ----------------------------------------------------------------------------- 5. every line checked
+@pytest.mark.parametrize(
+    ("event", "fields", "said"),
+    [
+        ("order", {"event": "bogus"}, "field event: there is no event 'bogus' in a game's record"),
+        (
+            "order",
+            {"event": "oder"},
+            "field event: there is no event 'oder' in a game's record (did you mean 'order'?)",
+        ),
+        ("order", {"event": None}, "field event: missing"),
+        ("order", {"unit": None}, "field unit: Field required"),
+        ("order", {"turn": "one"}, "field turn: Input should be a valid integer"),
+        ("order", {"unit": "17"}, "field unit: Input should be a valid integer"),
+        ("order", {"to": [1, 2, 3]}, "field to: Tuple should have at most 2 items"),
+        ("order", {"colour": "red"}, "field colour: there is no such field here"),
+        ("draw", {"side": 1.0}, "field side: Input should be a valid integer"),
+        ("move", {"run": 0}, "field run: Input should be a valid boolean"),
+        ("shoot", {"hits": "2"}, "field hits: Input should be a valid integer"),
+        ("start", {"seed": None}, "field seed: Field required"),
+        ("game over", {"score": [1]}, "field score.1: Field required"),
+    ],
+)
+def test_a_line_is_checked_as_the_event_it_names(
+    event: str, fields: dict[str, object], said: str, tmp_path: Path
+) -> None:
+    number = line_of(event)
+    with pytest.raises(DataFileError, match=re.escape(f"line {number}, {said}")):
+        record.replay(changed(tmp_path / "changed.jsonl", number, **fields))
+
+
+@pytest.mark.parametrize(
+    ("fields", "said"),
+    [
+        ({"seed": "2"}, "line 1, field seed: Input should be a valid integer"),
+        ({"armies": "one list"}, "line 1, field armies: Input should be a valid array"),
+    ],
+)
+def test_a_header_field_of_the_wrong_kind_is_a_bad_file(
+    fields: dict[str, object], said: str, tmp_path: Path
+) -> None:
+    path = changed(tmp_path / "head.jsonl", 1, **fields)
+    with pytest.raises(DataFileError, match=re.escape(said)):
+        record.replay(path)
+
+
+def test_a_bad_line_is_named_with_exit_status_2(tmp_path: Path) -> None:
+    number = line_of("order")
+    said = replay_cli(changed(tmp_path / "changed.jsonl", number, unit="17"))
+    assert said.returncode == 2 and "Traceback" not in said.stderr
+    assert f"changed.jsonl: line {number}, field unit: Input should be a valid integer" in (
+        said.stderr
+    )
+
+
+# ----------------------------------------------------------------------------- 6. cut short
+def test_a_record_cut_short_anywhere_reproduces_as_far_as_it_goes(tmp_path: Path) -> None:
+    """Cut after its header, after any line, or in the middle of its last line (as a
+    process stopped while writing leaves it), a record reproduces as far as it goes and
+    says where it stops; blank lines at its end are passed over."""
+    text = sample_text()
+    lines = text.splitlines()
+    head_only = record.replay(written(tmp_path / "head.jsonl", lines[:1]))
+    assert head_only.reproduced and not head_only.finished and head_only.events == 0
+    assert "holds no event after its header" in head_only.notes()[0]
+    for keep in (2, 5, line_of("shoot"), len(lines) - 1):  # also amid an order's outcome
+        short = record.replay(written(tmp_path / f"{keep}.jsonl", lines[:keep]))
+        assert short.reproduced and not short.finished and short.events == keep - 1, keep
+
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(text[:15000], encoding="utf-8")
+    whole = text[:15000].count("\n")
+    result = record.replay(cut)
+    assert result.reproduced and not result.finished and result.cut_line == whole + 1
+    assert result.events == whole - 1
+    said = replay_cli(cut)
+    assert said.returncode == 0, said.stderr
+    assert (
+        f"the last line, {whole + 1}, is cut short (the file ends mid-line, as when writing "
+        f"it was stopped); reproduced up to line {whole}." in said.stdout
+    )
+
+    blank = record.replay(written(tmp_path / "blank.jsonl", [*lines, "", "  "]))
+    assert blank.reproduced and blank.finished and blank.blank_at_end == 2
+
+
+@pytest.mark.parametrize(
+    ("lines", "end", "said"),
+    [
+        (lambda ls: [*ls[:9], "", *ls[9:]], "\n", "line 10: blank; a record holds an event a line"),
+        (lambda ls: [*ls[:9], ls[9][:20], *ls[10:]], "\n", "line 10: not JSON"),
+        (lambda ls: [*ls[:-1], ls[-1][:20]], "\n", "line {n}: not JSON"),
+        (lambda ls: [ls[0][:50]], "", "the file is cut short within its header"),
+        (lambda ls: [], "", "the file is empty"),
+    ],
+    ids=["blank-amid", "broken-amid", "broken-last-with-newline", "cut-header", "empty"],
+)
+def test_a_broken_line_that_is_not_a_cut_is_a_bad_file(
+    lines: object, end: str, said: str, tmp_path: Path
+) -> None:
+    """Only the last line, with no newline after it, can be where the writing stopped."""
+    assert callable(lines)
+    kept = lines(sample_text().splitlines())
+    path = written(tmp_path / "broken.jsonl", kept, end)
+    with pytest.raises(DataFileError, match=re.escape(said.format(n=len(kept)))):
+        record.replay(path)
+    told = replay_cli(path)
+    assert told.returncode == 2 and "Traceback" not in told.stderr
+
+
+def test_a_file_that_is_not_text_is_a_bad_file(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(b'{"format":\xff}\n')
+    with pytest.raises(DataFileError, match=re.escape("is not text (byte 11 is not UTF-8)")):
+        record.replay(path)
