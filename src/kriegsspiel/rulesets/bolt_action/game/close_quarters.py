@@ -208,7 +208,8 @@ def _infantry_against_vehicle(game: BoltActionGame, unit: UnitState, tgt: UnitSt
         open_topped=bool(tgt.vehicle and tgt.vehicle.open_topped),
         damage_dice=DiceExpr(game.rules.data.vehicle_assault.damage_dice),
     )
-    game.log(  # what befell the vehicle, as a shot at it records
+    # what befell the vehicle, as a shot at it records
+    game.log(
         "assault vehicle",
         unit=unit.uid,
         target=tgt.uid,

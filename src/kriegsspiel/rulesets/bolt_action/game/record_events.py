@@ -166,6 +166,10 @@ class AssaultVehicle(Line):
     unit: int
     target: int
     knocked_out: bool
+    immobilised: bool
+    stunned: bool
+    on_fire: bool
+    pins: int
 
 
 class Fubar(Line):
