@@ -231,3 +231,35 @@ def test_a_variants_list_that_fails_mid_write_does_not_block_the_rerun(
     assert code == 0, said
     written = lists / "patrol-a--riflemen-for-the-mmg.yaml"
     assert list(lists.iterdir()) == [written] and "Rifle section" in written.read_text()
+
+
+def test_play_replaces_only_a_file_of_the_kind_it_writes(tmp_path: Path) -> None:
+    """A record replaces a record (and says so), a drawing a drawing; a list, notes or an
+    empty name given by mistake are refused before the game, and the file is kept."""
+    first = run_cli("play", *PATROLS, "--quiet", "--seed", "3", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    default = tmp_path / "kriegsspiel-konflikt47-skirmish-seed3.jsonl"
+    assert default.is_file() and "in place of" not in first.stdout
+    again = run_cli("play", *PATROLS, "--quiet", "--seed", "3", "--svg", "t.svg", cwd=tmp_path)
+    assert again.returncode == 0 and "in place of the record that was there" in " ".join(
+        again.stdout.split()
+    )
+    (tmp_path / "mine.yaml").write_text("name: my list\n")
+    (tmp_path / "notes.svg").write_text("my notes\n")
+    for args, told in [
+        (("--record", "mine.yaml"), "--record 'mine.yaml' is there already and is not a game"),
+        (("--svg", "notes.svg"), "--svg 'notes.svg' is there already and is not an SVG"),
+        (("--record", ""), "--record needs a file name"),
+        (("--svg", " "), "--svg needs a file name"),
+    ]:
+        done = run_cli("play", *PATROLS, "--quiet", *args, cwd=tmp_path)
+        assert done.returncode == 2 and told in " ".join(done.stderr.split()), done.stderr
+        assert not done.stdout  # (refused before the game)
+    assert (tmp_path / "mine.yaml").read_text() == "name: my list\n"
+    assert (tmp_path / "notes.svg").read_text() == "my notes\n"
+    redrawn = run_cli("play", *PATROLS, "--quiet", "--svg", "t.svg", cwd=tmp_path)
+    assert redrawn.returncode == 0, redrawn.stderr  # (its own drawing is replaced)
+    drawn = run_cli("scenario", str(DATA / "skirmish.yaml"), "--svg", "notes.svg",
+                    "--ruleset", "konflikt47", "--army", str(DATA / "patrol-a.yaml"),
+                    "--army", str(DATA / "patrol-b.yaml"), cwd=tmp_path)  # fmt: skip
+    assert drawn.returncode == 2 and "is not an SVG" in drawn.stderr

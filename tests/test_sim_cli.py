@@ -204,6 +204,11 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
         (["evaluate", "--scheduler", "nowhere"], "is not a scheduler's address"),
         (["evaluate", "--scheduler", "tcp://localhost"], "is not a scheduler's address"),
         (["evaluate", "--results", ""], "--results needs a file name"),
+        (
+            ["evaluate", "--no-store", "--results", "r.sqlite"],
+            "--results 'r.sqlite' would be unused",
+        ),
+        (["sweep", "x.yaml", "--no-store", "--results", "r.sqlite"], "would be unused"),
         (["sweep", str(DATA / "sweep.yaml"), "--seed", "-2"], "Invalid value for '--seed'"),
         (["evaluate", "--precision", "2"], "--precision is how far a 95% interval may reach"),
         (["evaluate", "--plot", "x.pdf"], "--plot writes a .png or .svg"),

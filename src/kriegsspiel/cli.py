@@ -139,6 +139,10 @@ def _run_options(
         checked_address(scheduler)
     if not no_store and not results.strip():
         fail("--results needs a file name (or --no-store to keep no results).")
+    if no_store and results != DEFAULT_STORE:
+        fail(
+            f"--no-store keeps no results file, so --results {results!r} would be unused; give one or the other."
+        )
     return RunOptions(workers, scheduler, None if no_store else results, precision)
 
 

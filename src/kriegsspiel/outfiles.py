@@ -8,10 +8,11 @@ is written under a temporary name and renamed into place once whole).
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -49,6 +50,40 @@ def check_output(
         )
     if written:
         _check_permission(target, path, option)
+
+
+def check_replacing(path: str, option: str, kind: str, is_kind: Callable[[bytes], bool]) -> bool:
+    """True if ``path`` holds a file that writing it will replace. A command that writes
+    one ``kind`` of file (a game record, a drawing) replaces only a file of that kind, told
+    by its first bytes (``is_kind``): anything else there (a list, notes) is refused now,
+    before the work, rather than lost."""
+    target = Path(path)
+    if not target.is_file():
+        return False
+    try:
+        with target.open("rb") as file:
+            start = file.read(1 << 20)  # (a record's header holds its lists: a few kB)
+    except OSError:
+        return True  # (unreadable: the permission check says what is wrong)
+    if not is_kind(start):
+        raise UsageError(
+            f"{option} {path!r} is there already and is not {kind}; writing there would "
+            "destroy it. Give another file name, or move it aside."
+        )
+    return True
+
+
+def is_game_record(start: bytes) -> bool:
+    """A record's first line is its header, naming the kriegsspiel that wrote it."""
+    try:
+        header = json.loads(start.split(b"\n", 1)[0])
+    except ValueError:
+        return False
+    return isinstance(header, dict) and "kriegsspiel" in header and "seed" in header
+
+
+def is_svg(start: bytes) -> bool:
+    return b"<svg" in start
 
 
 def _check_permission(target: Path, path: str, option: str) -> None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 from rich.console import Console
 
 from kriegsspiel.errors import UsageError
-from kriegsspiel.outfiles import check_output, writing
+from kriegsspiel.outfiles import check_output, check_replacing, is_game_record, is_svg, writing
 from kriegsspiel.sim.matchup import army_name, build_matchup, play_game
 
 
@@ -26,15 +27,21 @@ def run_game(
     from kriegsspiel.render.game_account import account
     from kriegsspiel.rulesets.bolt_action.game.record import header
 
+    for option, given in (("--record", record), ("--svg", svg)):
+        if given is not None and not given.strip():
+            raise UsageError(f"{option} needs a file name; leave it out for the default.")
     matchup = build_matchup(ruleset, scenario, armies, players)
-    record_path = record or f"kriegsspiel-{matchup.ruleset}-seed{seed}.jsonl"
+    place = Path(matchup.scenario.label).stem  # (a shipped name, or the file's)
+    record_path = record or f"kriegsspiel-{matchup.ruleset}-{place}-seed{seed}.jsonl"
     inputs: dict[str, str | None] = {f"the army list {a!r}": a for a in armies}
     inputs["the scenario file"] = scenario
     check_output(record_path, "--record", inputs=inputs)
+    replaces = check_replacing(record_path, "--record", "a game record", is_game_record)
     if svg:
         check_output(svg, "--svg", (".svg",), inputs=inputs)
         if Path(svg).resolve() == Path(record_path).resolve():
             raise UsageError(f"--svg and --record both name {svg!r}; give two files.")
+        check_replacing(svg, "--svg", "an SVG drawing", is_svg)
     game = play_game(matchup, seed)
     kinds = matchup.players
     console = Console(highlight=False)
@@ -54,8 +61,10 @@ def run_game(
     army_texts = (matchup.armies[0].text, matchup.armies[1].text)
     with writing(record_path, "the record") as temp:
         write_record(temp, header(game, matchup.scenario.text, army_texts, kinds), game.events)
+    instead = ", in place of the record that was there" if replaces else ""
     console.print(
-        f"Record written to {record_path} (replay with: kriegsspiel replay {record_path})"
+        f"Record written to {record_path}{instead} (replay with: kriegsspiel replay "
+        f"{shlex.quote(record_path)})"
     )
     if svg:
         from kriegsspiel.render.table_svg import write_svg

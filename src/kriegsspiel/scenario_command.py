@@ -10,7 +10,14 @@ from rich.console import Console
 
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.errors import UsageError
-from kriegsspiel.outfiles import check_copy, check_output, write_copy, writing
+from kriegsspiel.outfiles import (
+    check_copy,
+    check_output,
+    check_replacing,
+    is_svg,
+    write_copy,
+    writing,
+)
 from kriegsspiel.sim.matchup import pick_file
 
 
@@ -40,6 +47,7 @@ def run_scenario(
         check_copy(copy, path, "scenario")
     if svg is not None:
         check_output(svg, "--svg", (".svg",))
+        check_replacing(svg, "--svg", "an SVG drawing", is_svg)
     scenario = load_scenario(path)  # a broken scenario: its file, line and field
     err = Console(stderr=True, highlight=False)
     if svg is not None:

@@ -17,7 +17,7 @@ from rich.console import Console
 
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import check_output, writing
-from kriegsspiel.sim import MAX_GAMES, WORKERS_PER_CORE
+from kriegsspiel.sim import DEFAULT_STORE, MAX_GAMES, WORKERS_PER_CORE
 from kriegsspiel.sim.matchup import Matchup, build_matchup
 from kriegsspiel.sim.runner import (
     Evaluation,
@@ -235,7 +235,7 @@ def run_results(
     if Path(results).is_dir():
         raise UsageError(
             f"--results {results!r} is a folder; give the results file inside it (e.g. "
-            f"{Path(results) / 'kriegsspiel-results.sqlite'})."
+            f"{Path(results) / DEFAULT_STORE})."
         )
     if not Path(results).is_file():
         raise UsageError(
