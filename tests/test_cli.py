@@ -125,6 +125,16 @@ def test_morale_assault_and_vehicle_assault_json() -> None:
     assert 0 < out["p_knocked_out"] < 1  # type: ignore[operator]
 
 
+def test_a_vehicle_assaults_chances_say_which_count_the_order_test() -> None:
+    """Its rows mix chances once the test is passed with chances of the whole assault."""
+    done = cli("odds", "vehicle-assault", "-r", "bolt-action-1", "--models", "8")
+    said = " ".join(done.stdout.split())
+    assert done.returncode == 0, done.stderr
+    assert "'if assaulting': once the order test is passed; every other row is of the" in said
+    shot = " ".join(cli("odds", "shoot", "--weapon", "rifle:10", "--range", "20").stdout.split())
+    assert "if assaulting" not in shot  # (said only where the rows mix)
+
+
 def test_iron_cross_commands() -> None:
     out = run_json("activation", "--morale-markers", "1", "--command-tokens", "1")
     assert out["p_success"] == pytest.approx(4 / 6)
