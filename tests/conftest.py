@@ -65,3 +65,12 @@ def in_a_fresh_process(fn: Callable[..., T], *args: Any) -> T:
     this process has run before (a Dask client leaves threads behind, for one)."""
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
         return pool.submit(fn, *args).result(timeout=300)
+
+
+SIM_DATA = Path(__file__).parent / "data" / "sim"
+# the small patrols matchup, as command-line arguments, played by random players
+PATROLS_RANDOM = [
+    "--ruleset", "konflikt47", "--scenario", str(SIM_DATA / "skirmish.yaml"),
+    "--army", str(SIM_DATA / "patrol-a.yaml"), "--army", str(SIM_DATA / "patrol-b.yaml"),
+    "--players", "random,random",
+]  # fmt: skip

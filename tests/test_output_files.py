@@ -10,16 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_cli
+from conftest import PATROLS_RANDOM, run_cli
 
 from kriegsspiel.cli import main
 
 DATA = Path(__file__).parent / "data" / "sim"
-PATROLS = [
-    "--ruleset", "konflikt47", "--scenario", str(DATA / "skirmish.yaml"),
-    "--army", str(DATA / "patrol-a.yaml"), "--army", str(DATA / "patrol-b.yaml"),
-    "--players", "random,random",
-]  # fmt: skip
+PATROLS = PATROLS_RANDOM
 
 
 def kriegsspiel(

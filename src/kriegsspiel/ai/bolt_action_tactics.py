@@ -20,6 +20,7 @@ from typing import get_args
 
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.table import Point, Table
+from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.assault import (
     Side,
     attacker_win_chance,
@@ -168,7 +169,7 @@ def _weapon_can_knock_out(rules: Rules, name: str, target: Target) -> bool:
                 situation = Situation(range_inches=rng, facing=facing, indirect=indirect)
                 try:
                     shot = plan_shot(rules, weapon, target, situation)[0]
-                except Exception:  # (as the game's _planned: no shot from here)
+                except UsageError:  # (as the game's _planned: no shot from here)
                     continue
                 if shot.auto_effect is not None or shot.morale_check:
                     return True
