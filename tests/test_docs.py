@@ -96,3 +96,33 @@ def test_how_the_odds_are_reported_names_the_json_keys(ruleset: str) -> None:
     section = section.split("## How the odds are reported", 1)[1].split("\n## ", 1)[0]
     named = set(re.findall(r"`([a-z_]+)`", section)) - {"shoot", "figure"}
     assert named and named <= keys, f"not in --json: {sorted(named - keys)}"
+
+
+def test_the_exported_columns_are_those_the_docs_list(tmp_path: Path) -> None:
+    """docs/simulation.md, "Exported games", lists every column `results --export` writes,
+    in its order, and every key of a unit in it."""
+    import csv
+    import io
+    import json
+
+    from conftest import run_cli
+
+    text = (ROOT / "docs" / "simulation.md").read_text()
+    section = text.split("### Exported games", 1)[1].split("\n## ", 1)[0]
+    documented = [
+        name
+        for row in section.splitlines()
+        if row.startswith("| `")
+        for name in re.findall(r"`(\w+)`", row.split("|")[1])
+    ]
+    store = str(tmp_path / "r.sqlite")
+    played = run_cli("evaluate", "--games", "1", "--players", "random,random", "--workers", "1",
+                     "--results", store)  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    exported = run_cli("results", "--results", store, "--export", "csv")
+    assert exported.returncode == 0, exported.stderr
+    header, row = list(csv.reader(io.StringIO(exported.stdout)))
+    assert documented == header
+    units_row = next(r for r in section.splitlines() if r.startswith("| `units`"))
+    told = set(re.findall(r"`(\w+)` \(", units_row)) | {"name", "points"}
+    assert set(json.loads(row[header.index("units")])[0]) == told

@@ -504,3 +504,23 @@ def test_a_sweeps_heat_map_sets_each_rows_field_apart_in_a_last_column(
                        "x.png")  # fmt: skip
     (all_draws,) = drawn
     assert "0%\n[0%, 80%]\ndraws 100%" in [t.get_text() for t in all_draws.axes[0].texts]
+
+
+def test_a_heat_maps_colour_is_wins_less_losses_so_draws_are_not_losses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A row that wins 34%, draws 38% and loses 28% is ahead, and is coloured so: by its win
+    rate alone (under a half) it was drawn red, as a list that loses."""
+    import kriegsspiel.render.plots as plots
+
+    drawn: list[Any] = []
+    monkeypatch.setattr(plots, "_save", lambda fig, path: drawn.append(fig))
+    ahead = {"rate": 0.34, "low": 0.25, "high": 0.44, "draws": 0.38}
+    drawing = {"rate": 0.0, "low": 0.0, "high": 0.2, "draws": 1.0}
+    losing = {"rate": 0.1, "low": 0.05, "high": 0.2, "draws": 0.0}
+    plots.plot_heatmap(["a", "b", "c"], ["x"], [[ahead], [drawing], [losing]], "t", "x.png")
+    (fig,) = drawn
+    (image,) = fig.axes[0].images
+    assert [round(float(v), 2) for v in image.get_array().ravel()] == [0.06, 0.0, -0.8]
+    assert image.get_clim() == (-1, 1)  # (0, the middle of the scale, is as many wins as losses)
+    assert "wins less losses" in fig.axes[1].get_ylabel()

@@ -84,7 +84,10 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
             f"{u['damage_per_point']:.2f}",
         )
     console.print(units)
-    console.print("Damage dealt: points of enemy models and vehicles the unit removed, a game.")
+    console.print(
+        "Damage dealt: points of enemy models and vehicles the unit removed, a game.\n"
+        "Per point: the damage dealt over the unit's own points."
+    )
 
     surprise = data["surprising"]
     console.print(f"[bold]Surprising games[/bold] ({surprise['why']}):")

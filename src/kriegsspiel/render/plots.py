@@ -59,6 +59,12 @@ def plot_evaluation(data: dict[str, Any], scores: Counter[tuple[int, int]], path
     _save(fig, path)
 
 
+def _net(cell: dict[str, Any]) -> float:
+    """A cell's colour: the row's wins less its losses, from -1 (lost every game) to +1.
+    The win rate alone would colour a row that mostly draws as one that mostly loses."""
+    return 2 * float(cell["rate"]) + float(cell.get("draws", 0.0)) - 1
+
+
 def plot_heatmap(
     rows: Sequence[str],
     columns: Sequence[str],
@@ -69,7 +75,8 @@ def plot_heatmap(
     field: Sequence[dict[str, Any] | None] = (),
 ) -> None:
     """A sweep: the row list's win rate against each column list, with its interval (and
-    its draw rate: a row of draws is not a row of losses) in the cell, and (given ``field``, where some row meets more than one opponent in it) a last
+    its draw rate: a row of draws is not a row of losses) in the cell, coloured by its wins
+    less its losses, and (given ``field``, where some row meets more than one opponent in it) a last
     column set apart: each row against the field, pooled; beside it, when the sweep has variants, what each
     changes (:func:`_plot_changes`)."""
     plt = _pyplot()
@@ -92,8 +99,8 @@ def plot_heatmap(
         _plot_changes(right, pairs)
     else:
         fig, ax = plt.subplots(figsize=(width, height))
-    values = [[c["rate"] if c else float("nan") for c in row] for row in cells]
-    image = ax.imshow(values, cmap="RdBu", vmin=0, vmax=1, aspect="auto")
+    values = [[_net(c) if c else float("nan") for c in row] for row in cells]
+    image = ax.imshow(values, cmap="RdBu", vmin=-1, vmax=1, aspect="auto")
     ax.set_xticks(range(len(columns)), columns, rotation=20, ha="right", fontsize=8)
     ax.set_yticks(range(len(rows)), rows, fontsize=8)
     for i, row in enumerate(cells):
@@ -109,7 +116,14 @@ def plot_heatmap(
             ax.text(j, i, text, ha="center", va="center", fontsize=8)
     if field:  # (the pooled column is not one more opponent: set it apart)
         ax.axvline(len(columns) - 1.5, color="black", linewidth=3)
-    fig.colorbar(image, ax=ax, label="win probability of the row's list")
+    from matplotlib.ticker import PercentFormatter
+
+    fig.colorbar(
+        image,
+        ax=ax,
+        label="the row's list: wins less losses (a draw is neither)",
+        format=PercentFormatter(1.0, decimals=0),
+    )
     ax.set_title(title)
     _save(fig, path)
 
