@@ -12,35 +12,41 @@ from kriegsspiel.rulesets.bolt_action.army import Unit as UnitSpec
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 
 SPACING = 1.0  # inches between infantry models in a unit's formation (assumption)
-_PLACE = frozenset({"x", "y", "alive"})  # the model fields a unit's anchor depends on
-
-# A fresh token whenever any model moves or falls: a unit's remembered places (see
-# UnitState._places) are good while the token they were worked out under stands (a copied
-# or unpickled one never matches). A new models list, or one of another length, is noticed
-# too (swapping a model in place is not).
-_moves: list[object] = [object()]
+# The model fields a unit's remembered places (and officer, and arms) depend on.
+_PLACE = frozenset({"x", "y", "alive", "officer", "weapons", "used_one_shot"})
 
 
 @dataclass(frozen=True, slots=True)
 class _Places:
-    """What a unit's live models' places come to, under one ``_moves`` token."""
+    """What a unit's live models' places come to (and their officer and arms).
 
-    moves: object
+    A unit keeps one (see UnitState._places) until one of its models changes a field in
+    ``_PLACE``, which forgets it. A new models list, or one of another length, is noticed
+    too (swapping a model in place is not).
+    """
+
     models: list[Model]
     count: int
     alive: tuple[Model, ...]
     anchor: Point
     coords: tuple[float, ...]
+    officer: str | None  # the first live officer's rank
+    arms: tuple[tuple[tuple[str, ...], bool], ...]  # each live model's weapons, one-shot used
 
     @staticmethod
     def of(unit: UnitState) -> _Places:
-        alive = tuple([m for m in unit.models if m.alive])
-        placed = alive or unit.models  # the centre of all of them when none is left
+        models = unit.models
+        for m in models:
+            object.__setattr__(m, "_unit", unit)  # (Model.__setattr__ then forgets these)
+        alive = tuple([m for m in models if m.alive])
+        placed = alive or models  # the centre of all of them when none is left
         anchor = Point(
             sum(m.x for m in placed) / len(placed), sum(m.y for m in placed) / len(placed)
         )
         coords = tuple([c for m in alive for c in (m.x, m.y)])
-        return _Places(_moves[0], unit.models, len(unit.models), alive, anchor, coords)
+        officer = next((m.officer for m in alive if m.officer), None)
+        arms = tuple([(m.weapons, m.used_one_shot) for m in alive])
+        return _Places(models, len(models), alive, anchor, coords, officer, arms)
 
 
 @dataclass(slots=True)
@@ -56,6 +62,8 @@ class Model:
     alive: bool = True
     used_one_shot: bool = False
     observer: str | None = None  # "artillery" or "air": may call in support
+    # the unit whose remembered places this model is in (set by _Places.of)
+    _unit: UnitState | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def point(self) -> Point:
@@ -64,7 +72,9 @@ class Model:
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
         if name in _PLACE:
-            _moves[0] = object()
+            unit = getattr(self, "_unit", None)  # (unset while the model is being made)
+            if unit is not None:
+                unit._remembered = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,14 +116,9 @@ class UnitState:
     _remembered: _Places | None = field(default=None, init=False, repr=False, compare=False)
 
     def _places(self) -> _Places:
-        """The live models and their places, worked out again only after a model moved."""
+        """The live models and their places, worked out again only after a model changed."""
         found, models = self._remembered, self.models
-        if (
-            found is None
-            or found.moves is not _moves[0]
-            or found.models is not models
-            or found.count != len(models)
-        ):
+        if found is None or found.models is not models or found.count != len(models):
             found = self._remembered = _Places.of(self)
         return found
 
@@ -123,12 +128,7 @@ class UnitState:
     @property
     def alive_models(self) -> list[Model]:
         found, models = self._remembered, self.models
-        if (
-            found is None
-            or found.moves is not _moves[0]
-            or found.models is not models
-            or found.count != len(models)
-        ):
+        if found is None or found.models is not models or found.count != len(models):
             found = self._places()
         return list(found.alive)
 
@@ -136,12 +136,7 @@ class UnitState:
     def anchor(self) -> Point:
         """The centre of the live models (of all of them when none is left)."""
         found, models = self._remembered, self.models
-        if (
-            found is None
-            or found.moves is not _moves[0]
-            or found.models is not models
-            or found.count != len(models)
-        ):
+        if found is None or found.models is not models or found.count != len(models):
             found = self._places()
         return found.anchor
 
@@ -149,14 +144,17 @@ class UnitState:
     def coords(self) -> tuple[float, ...]:
         """The live models' places as one flat tuple: (x0, y0, x1, y1, ...)."""
         found, models = self._remembered, self.models
-        if (
-            found is None
-            or found.moves is not _moves[0]
-            or found.models is not models
-            or found.count != len(models)
-        ):
+        if found is None or found.models is not models or found.count != len(models):
             found = self._places()
         return found.coords
+
+    @property
+    def arms(self) -> tuple[tuple[tuple[str, ...], bool], ...]:
+        """Each live model's weapons and whether it has used its one-shot weapon."""
+        found, models = self._remembered, self.models
+        if found is None or found.models is not models or found.count != len(models):
+            found = self._places()
+        return found.arms
 
     @property
     def is_down(self) -> bool:
@@ -167,8 +165,11 @@ class UnitState:
         return self.order == "Ambush" or self.retained == "Ambush"
 
     def officer_rank(self) -> str | None:
-        ranks = [m.officer for m in self.alive_models if m.officer]
-        return ranks[0] if ranks else None
+        """The first live officer's rank, if any."""
+        found, models = self._remembered, self.models
+        if found is None or found.models is not models or found.count != len(models):
+            found = self._places()
+        return found.officer
 
     def translate(self, dx: float, dy: float) -> None:
         for m in self.models:
