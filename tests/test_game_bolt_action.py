@@ -14,6 +14,7 @@ Run the long versions with ``pytest -m slow tests/test_game_bolt_action.py``.
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -900,3 +901,6 @@ def test_a_units_remembered_officer_and_arms_follow_its_own_models_only() -> Non
     assert other.coords is kept  # another unit's models did not change: its places stand
     other.models[0].x += 1.0
     assert other.coords[0] == kept[0] + 1.0
+    # a model refers to no unit (only to a shared counter): no reference cycle keeps a
+    # finished game's units waiting for the cycle collector
+    assert not any(isinstance(r, UnitState) for m in unit.models for r in gc.get_referents(m))

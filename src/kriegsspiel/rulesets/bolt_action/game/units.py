@@ -21,10 +21,13 @@ class _Places:
     """What a unit's live models' places come to (and their officer and arms).
 
     A unit keeps one (see UnitState._places) until one of its models changes a field in
-    ``_PLACE``, which forgets it. A new models list, or one of another length, is noticed
-    too (swapping a model in place is not).
+    ``_PLACE``, which counts a change on the unit's ``_changes`` (shared with its models
+    when the places are worked out: a plain counter, so no reference cycle keeps a finished
+    game's units alive). A new models list, or one of another length, is noticed too
+    (swapping a model in place is not).
     """
 
+    changes: int  # the unit's count of changes when these were worked out
     models: list[Model]
     count: int
     alive: tuple[Model, ...]
@@ -35,9 +38,9 @@ class _Places:
 
     @staticmethod
     def of(unit: UnitState) -> _Places:
-        models = unit.models
+        models, changes = unit.models, unit._changes
         for m in models:
-            object.__setattr__(m, "_unit", unit)  # (Model.__setattr__ then forgets these)
+            object.__setattr__(m, "_changes", changes)  # (Model.__setattr__ counts on it)
         alive = tuple([m for m in models if m.alive])
         placed = alive or models  # the centre of all of them when none is left
         anchor = Point(
@@ -46,7 +49,7 @@ class _Places:
         coords = tuple([c for m in alive for c in (m.x, m.y)])
         officer = next((m.officer for m in alive if m.officer), None)
         arms = tuple([(m.weapons, m.used_one_shot) for m in alive])
-        return _Places(models, len(models), alive, anchor, coords, officer, arms)
+        return _Places(changes[0], models, len(models), alive, anchor, coords, officer, arms)
 
 
 @dataclass(slots=True)
@@ -62,8 +65,8 @@ class Model:
     alive: bool = True
     used_one_shot: bool = False
     observer: str | None = None  # "artillery" or "air": may call in support
-    # the unit whose remembered places this model is in (set by _Places.of)
-    _unit: UnitState | None = field(default=None, init=False, repr=False, compare=False)
+    # the change count of the unit whose remembered places this model is in (_Places.of)
+    _changes: list[int] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def point(self) -> Point:
@@ -72,9 +75,9 @@ class Model:
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
         if name in _PLACE:
-            unit = getattr(self, "_unit", None)  # (unset while the model is being made)
-            if unit is not None:
-                unit._remembered = None
+            changes = getattr(self, "_changes", None)  # (unset while the model is made)
+            if changes is not None:
+                changes[0] += 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,11 +117,17 @@ class UnitState:
     support_used: bool = False  # an observer's one barrage or air strike
     no_run: bool = False  # hit by a gravity pulse: no Run order at the next activation
     _remembered: _Places | None = field(default=None, init=False, repr=False, compare=False)
+    _changes: list[int] = field(default_factory=lambda: [0], init=False, repr=False, compare=False)
 
     def _places(self) -> _Places:
         """The live models and their places, worked out again only after a model changed."""
         found, models = self._remembered, self.models
-        if found is None or found.models is not models or found.count != len(models):
+        if (
+            found is None
+            or found.changes != self._changes[0]
+            or found.models is not models
+            or found.count != len(models)
+        ):
             found = self._remembered = _Places.of(self)
         return found
 
@@ -128,7 +137,12 @@ class UnitState:
     @property
     def alive_models(self) -> list[Model]:
         found, models = self._remembered, self.models
-        if found is None or found.models is not models or found.count != len(models):
+        if (
+            found is None
+            or found.changes != self._changes[0]
+            or found.models is not models
+            or found.count != len(models)
+        ):
             found = self._places()
         return list(found.alive)
 
@@ -136,7 +150,12 @@ class UnitState:
     def anchor(self) -> Point:
         """The centre of the live models (of all of them when none is left)."""
         found, models = self._remembered, self.models
-        if found is None or found.models is not models or found.count != len(models):
+        if (
+            found is None
+            or found.changes != self._changes[0]
+            or found.models is not models
+            or found.count != len(models)
+        ):
             found = self._places()
         return found.anchor
 
@@ -144,7 +163,12 @@ class UnitState:
     def coords(self) -> tuple[float, ...]:
         """The live models' places as one flat tuple: (x0, y0, x1, y1, ...)."""
         found, models = self._remembered, self.models
-        if found is None or found.models is not models or found.count != len(models):
+        if (
+            found is None
+            or found.changes != self._changes[0]
+            or found.models is not models
+            or found.count != len(models)
+        ):
             found = self._places()
         return found.coords
 
@@ -152,7 +176,12 @@ class UnitState:
     def arms(self) -> tuple[tuple[tuple[str, ...], bool], ...]:
         """Each live model's weapons and whether it has used its one-shot weapon."""
         found, models = self._remembered, self.models
-        if found is None or found.models is not models or found.count != len(models):
+        if (
+            found is None
+            or found.changes != self._changes[0]
+            or found.models is not models
+            or found.count != len(models)
+        ):
             found = self._places()
         return found.arms
 
@@ -167,7 +196,12 @@ class UnitState:
     def officer_rank(self) -> str | None:
         """The first live officer's rank, if any."""
         found, models = self._remembered, self.models
-        if found is None or found.models is not models or found.count != len(models):
+        if (
+            found is None
+            or found.changes != self._changes[0]
+            or found.models is not models
+            or found.count != len(models)
+        ):
             found = self._places()
         return found.officer
 
