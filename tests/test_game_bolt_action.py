@@ -14,6 +14,7 @@ Run the long versions with ``pytest -m slow tests/test_game_bolt_action.py``.
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -882,3 +883,24 @@ def test_a_units_remembered_places_follow_its_models_and_copies() -> None:
     clone = unit.copy()
     clone.models = clone.models[:2]
     assert clone.alive_models == [clone.models[1]]
+
+
+def test_a_units_remembered_officer_and_arms_follow_its_own_models_only() -> None:
+    game = new_game("konflikt47", "meeting-engagement.yaml", 1)
+    unit = next(u for u in game.units if any(m.officer for m in u.models))
+    other = next(u for u in game.units if u is not unit and len(u.models) > 1)
+    kept = other.coords
+    officer = next(m for m in unit.alive_models if m.officer)
+    assert unit.officer_rank() == officer.officer
+    assert unit.arms == tuple((m.weapons, m.used_one_shot) for m in unit.alive_models)
+    officer.alive = False
+    assert unit.officer_rank() == next((m.officer for m in unit.alive_models if m.officer), None)
+    unit.models[-1].used_one_shot = True
+    assert unit.arms[-1] == (unit.models[-1].weapons, True)
+    unit.translate(1.0, 0.0)
+    assert other.coords is kept  # another unit's models did not change: its places stand
+    other.models[0].x += 1.0
+    assert other.coords[0] == kept[0] + 1.0
+    # a model refers to no unit (only to a shared counter): no reference cycle keeps a
+    # finished game's units waiting for the cycle collector
+    assert not any(isinstance(r, UnitState) for m in unit.models for r in gc.get_referents(m))

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
 ORDERS = ("Fire", "Advance", "Run", "Ambush", "Rally", "Down")
+_NUMBERS = (float, int)  # a destination's coordinates' usual types
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +90,25 @@ class Pending:
 
 def check_types(action: Action) -> None:
     """An action's fields are of their kinds (as JSON or a learned policy may not give)."""
+    to, target = action.to, action.target
+    if (  # the usual action, passed at a glance (exact types: the checks below allow these)
+        type(action.side) is int
+        and type(action.unit) is int
+        and (target is None or type(target) is int)
+        and (
+            to is None
+            or (
+                type(to) is tuple
+                and len(to) == 2
+                and type(to[0]) in _NUMBERS
+                and type(to[1]) in _NUMBERS
+            )
+        )
+        and type(action.kind) is str
+        and type(action.order) is str
+        and type(action.choice) is str
+    ):
+        return
 
     def whole(value: object) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)

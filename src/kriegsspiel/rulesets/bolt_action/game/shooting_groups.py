@@ -282,7 +282,7 @@ class ShootingGroups:
             moving,
             None if origin is None else (origin.x, origin.y),
             unit.coords,
-            tuple([(m.weapons, m.used_one_shot) for m in unit.alive_models]),
+            unit.arms,
             unit.vehicle,
             unit.heading,
             unit.pins,

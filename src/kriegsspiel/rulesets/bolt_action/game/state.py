@@ -766,16 +766,18 @@ class BoltActionGame(ShootingGroups):
         if self.scenario.victory != "objectives":
             return destroyed[0], destroyed[1]
         held = [0, 0]
+        dist = math.dist
         for obj in self.scenario.objectives:
-            at = Point(obj.x, obj.y)
-            near = [
-                u.side
-                for u in self.units
-                if not u.destroyed
-                and u.vehicle is None
-                and min((m.point.distance_to(at) for m in u.alive_models), default=99.0)
-                <= OBJECTIVE_REACH
-            ]
+            at = (obj.x, obj.y)
+            near = []
+            for u in self.units:
+                if u.destroyed or u.vehicle is not None:
+                    continue
+                xy = u.coords  # a live model within reach (Point.distance_to's arithmetic)
+                for i in range(0, len(xy), 2):
+                    if dist((xy[i], xy[i + 1]), at) <= OBJECTIVE_REACH:
+                        near.append(u.side)
+                        break
             if near and len(set(near)) == 1:
                 held[near[0]] += obj.points
         return held[0], held[1]

@@ -12,35 +12,44 @@ from kriegsspiel.rulesets.bolt_action.army import Unit as UnitSpec
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 
 SPACING = 1.0  # inches between infantry models in a unit's formation (assumption)
-_PLACE = frozenset({"x", "y", "alive"})  # the model fields a unit's anchor depends on
-
-# A fresh token whenever any model moves or falls: a unit's remembered places (see
-# UnitState._places) are good while the token they were worked out under stands (a copied
-# or unpickled one never matches). A new models list, or one of another length, is noticed
-# too (swapping a model in place is not).
-_moves: list[object] = [object()]
+# The model fields a unit's remembered places (and officer, and arms) depend on.
+_PLACE = frozenset({"x", "y", "alive", "officer", "weapons", "used_one_shot"})
 
 
 @dataclass(frozen=True, slots=True)
 class _Places:
-    """What a unit's live models' places come to, under one ``_moves`` token."""
+    """What a unit's live models' places come to (and their officer and arms).
 
-    moves: object
+    A unit keeps one (see UnitState._places) until one of its models changes a field in
+    ``_PLACE``, which counts a change on the unit's ``_changes`` (shared with its models
+    when the places are worked out: a plain counter, so no reference cycle keeps a finished
+    game's units alive). A new models list, or one of another length, is noticed too
+    (swapping a model in place is not).
+    """
+
+    changes: int  # the unit's count of changes when these were worked out
     models: list[Model]
     count: int
     alive: tuple[Model, ...]
     anchor: Point
     coords: tuple[float, ...]
+    officer: str | None  # the first live officer's rank
+    arms: tuple[tuple[tuple[str, ...], bool], ...]  # each live model's weapons, one-shot used
 
     @staticmethod
     def of(unit: UnitState) -> _Places:
-        alive = tuple([m for m in unit.models if m.alive])
-        placed = alive or unit.models  # the centre of all of them when none is left
+        models, changes = unit.models, unit._changes
+        for m in models:
+            object.__setattr__(m, "_changes", changes)  # (Model.__setattr__ counts on it)
+        alive = tuple([m for m in models if m.alive])
+        placed = alive or models  # the centre of all of them when none is left
         anchor = Point(
             sum(m.x for m in placed) / len(placed), sum(m.y for m in placed) / len(placed)
         )
         coords = tuple([c for m in alive for c in (m.x, m.y)])
-        return _Places(_moves[0], unit.models, len(unit.models), alive, anchor, coords)
+        officer = next((m.officer for m in alive if m.officer), None)
+        arms = tuple([(m.weapons, m.used_one_shot) for m in alive])
+        return _Places(changes[0], models, len(models), alive, anchor, coords, officer, arms)
 
 
 @dataclass(slots=True)
@@ -56,6 +65,8 @@ class Model:
     alive: bool = True
     used_one_shot: bool = False
     observer: str | None = None  # "artillery" or "air": may call in support
+    # the change count of the unit whose remembered places this model is in (_Places.of)
+    _changes: list[int] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def point(self) -> Point:
@@ -64,7 +75,9 @@ class Model:
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
         if name in _PLACE:
-            _moves[0] = object()
+            changes = getattr(self, "_changes", None)  # (unset while the model is made)
+            if changes is not None:
+                changes[0] += 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,13 +117,14 @@ class UnitState:
     support_used: bool = False  # an observer's one barrage or air strike
     no_run: bool = False  # hit by a gravity pulse: no Run order at the next activation
     _remembered: _Places | None = field(default=None, init=False, repr=False, compare=False)
+    _changes: list[int] = field(default_factory=lambda: [0], init=False, repr=False, compare=False)
 
     def _places(self) -> _Places:
-        """The live models and their places, worked out again only after a model moved."""
+        """The live models and their places, worked out again only after a model changed."""
         found, models = self._remembered, self.models
         if (
             found is None
-            or found.moves is not _moves[0]
+            or found.changes != self._changes[0]
             or found.models is not models
             or found.count != len(models)
         ):
@@ -125,7 +139,7 @@ class UnitState:
         found, models = self._remembered, self.models
         if (
             found is None
-            or found.moves is not _moves[0]
+            or found.changes != self._changes[0]
             or found.models is not models
             or found.count != len(models)
         ):
@@ -138,7 +152,7 @@ class UnitState:
         found, models = self._remembered, self.models
         if (
             found is None
-            or found.moves is not _moves[0]
+            or found.changes != self._changes[0]
             or found.models is not models
             or found.count != len(models)
         ):
@@ -151,12 +165,25 @@ class UnitState:
         found, models = self._remembered, self.models
         if (
             found is None
-            or found.moves is not _moves[0]
+            or found.changes != self._changes[0]
             or found.models is not models
             or found.count != len(models)
         ):
             found = self._places()
         return found.coords
+
+    @property
+    def arms(self) -> tuple[tuple[tuple[str, ...], bool], ...]:
+        """Each live model's weapons and whether it has used its one-shot weapon."""
+        found, models = self._remembered, self.models
+        if (
+            found is None
+            or found.changes != self._changes[0]
+            or found.models is not models
+            or found.count != len(models)
+        ):
+            found = self._places()
+        return found.arms
 
     @property
     def is_down(self) -> bool:
@@ -167,8 +194,16 @@ class UnitState:
         return self.order == "Ambush" or self.retained == "Ambush"
 
     def officer_rank(self) -> str | None:
-        ranks = [m.officer for m in self.alive_models if m.officer]
-        return ranks[0] if ranks else None
+        """The first live officer's rank, if any."""
+        found, models = self._remembered, self.models
+        if (
+            found is None
+            or found.changes != self._changes[0]
+            or found.models is not models
+            or found.count != len(models)
+        ):
+            found = self._places()
+        return found.officer
 
     def translate(self, dx: float, dy: float) -> None:
         for m in self.models:
