@@ -282,6 +282,157 @@ def test_a_run_on_a_dask_cluster_equals_the_local_run() -> None:
     assert kept[1].tally.to_json() == evaluate(patrols(), 8, 12, workers=1).tally.to_json()
 
 
+def test_a_cluster_without_workers_is_told_and_the_run_goes_on_when_some_join(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A scheduler with no workers: the run says so at once, keeps redrawing its progress
+    (the clock moves on while no game ends), and plays its games once a worker joins; the
+    games that run at once are the worker's threads, not its count."""
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(runner, "WAKE", 0.05)
+    monkeypatch.setattr(runner, "RECOUNT", 0.05)
+    notices: list[str] = []
+    waits: list[int] = []
+    with distributed.LocalCluster(
+        n_workers=0, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
+
+        def waited() -> None:
+            waits.append(1)
+            if notices and len(waits) == 1:
+                cluster.scale(1)  # a worker joins once the run has said it has none
+
+        # (without the notice, a worker still joins later, so the test ends either way)
+        late = threading.Timer(15, cluster.scale, (1,))
+        late.start()
+        try:
+            with runner.Workers(1, cluster.scheduler_address) as pool:
+                progress = Progress(on_notice=notices.append, on_wait=waited)
+                result = evaluate(patrols(), 6, 11, pool=pool, progress=progress)
+                assert pool.slots() == 2  # one worker of two threads
+        finally:
+            late.cancel()
+    assert notices == [
+        f"the Dask scheduler at {cluster.scheduler_address} has no workers: waiting for "
+        "some to join (Ctrl-C stops the run)"
+    ]
+    assert waits  # redrawn while no game came back
+    assert result.tally.to_json() == evaluate(patrols(), 6, 11).tally.to_json()
+
+
+def test_a_lost_scheduler_is_told_as_such_and_the_games_that_finished_are_stored(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The scheduler goes away mid-run: the error is the lost connection (no game is
+    blamed), the games that finished are stored, and Dask's own log stays quiet; its
+    loggers are as they were afterwards."""
+    distributed = pytest.importorskip("distributed")
+    import logging
+
+    levels = {name: logging.getLogger(name).level for name in ("distributed", "distributed.client")}
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        address = cluster.scheduler_address
+
+        def on_game(done: int, total: int) -> None:
+            if done == 2:  # the cluster (its scheduler and worker) stops after two games
+                cluster.close()
+
+        capfd.readouterr()
+        with Store(tmp_path / "results.sqlite") as store:
+            with pytest.raises(SimulationError) as failed:
+                evaluate(
+                    patrols(), 40, 1, scheduler=address, store=store, batch=1,
+                    progress=Progress(on_game=on_game),
+                )  # fmt: skip
+            stored = store.count(patrols(), 1, 40)
+    message = str(failed.value)
+    assert message.startswith(f"lost the connection to the Dask scheduler at {address} (")
+    assert f"; {stored} of this matchup's 40 games are stored in " in message
+    assert message.endswith("run the same command again to resume.")
+    assert 2 <= stored < 40
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "distributed." not in err, err
+    assert levels == {name: logging.getLogger(name).level for name in levels}
+
+
+def test_dasks_log_is_quiet_while_a_run_holds_its_client_and_as_before_after() -> None:
+    """A client whose scheduler went away logs its reconnection and the tracebacks of its
+    closing on stderr; while the run holds it, Dask's loggers say nothing (the run's own
+    error says what happened), and they are as they were once it is closed."""
+    distributed = pytest.importorskip("distributed")
+    import logging
+
+    from kriegsspiel.sim.executors import DaskExecutor
+
+    heard: list[str] = []
+    said = ("Failed to reconnect", "a child's traceback", "after the run")
+    handler = logging.Handler()
+    handler.emit = lambda record: heard.extend(  # type: ignore[method-assign]
+        [record.getMessage()] if record.getMessage() in said else []
+    )
+    top = logging.getLogger("distributed")
+    top.addHandler(handler)
+    before = logging.getLogger("distributed.client").level
+    try:
+        with distributed.LocalCluster(
+            n_workers=0, processes=False, dashboard_address=None
+        ) as cluster:
+            dask = DaskExecutor(cluster.scheduler_address)
+            logging.getLogger("distributed.client").error("Failed to reconnect")
+            logging.getLogger("distributed.comm.not.yet.made").error("a child's traceback")
+            dask.close()
+            assert heard == []
+            logging.getLogger("distributed.client").error("after the run")
+    finally:
+        top.removeHandler(handler)
+    assert heard == ["after the run"]
+    assert logging.getLogger("distributed.client").level == before
+
+
+class GrowingCluster:
+    """A pool like a Dask cluster whose threads grow from one to three as the run goes,
+    playing each task in this process when it is handed in."""
+
+    workers = 1
+    scheduler = "tcp://127.0.0.1:8786"
+
+    def __init__(self) -> None:
+        self.counts = iter([1, 1])  # then 3
+
+    def slots(self) -> int:
+        return next(self.counts, 3)
+
+    def executor(self, games: int) -> InProcess:
+        return InProcess()
+
+    def lost(self, exc: BaseException) -> None:
+        return None
+
+
+def test_the_tasks_in_flight_follow_the_clusters_threads_as_workers_join(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Tasks handed in at once are 2 a thread and 1 more, the threads counted again as the
+    run goes (every RECOUNT seconds), so workers that join are kept busy; the games are
+    the same."""
+    from concurrent.futures import wait as real_wait
+
+    monkeypatch.setattr(runner, "RECOUNT", 0.0)
+    in_flight: list[int] = []
+
+    def counting_wait(fs: list[Future[Any]], **kwargs: Any) -> Any:
+        in_flight.append(len(fs))
+        return real_wait(fs, **kwargs)
+
+    monkeypatch.setattr(runner, "wait", counting_wait)
+    pool: Any = GrowingCluster()
+    result = evaluate(patrols(), 20, 4, pool=pool, batch=1)
+    assert in_flight[:2] == [3, 3] and max(in_flight) == 7
+    assert result.tally.to_json() == evaluate(patrols(), 20, 4).tally.to_json()
+
+
 def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     import kriegsspiel.sim.executors as executors
     from kriegsspiel.errors import UsageError

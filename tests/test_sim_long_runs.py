@@ -236,6 +236,26 @@ def test_the_progress_bar_draws_without_a_thread_of_its_own() -> None:
         assert threading.active_count() == before
 
 
+def test_the_progress_bar_is_redrawn_while_no_game_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While no game comes back (a cluster without workers), the run's waits redraw the
+    bar, so its time taken moves on."""
+    import io
+
+    from rich.console import Console
+
+    import kriegsspiel.sim.commands as commands
+
+    screen = io.StringIO()
+    console = Console(file=screen, width=80, force_terminal=True, color_system=None)
+    monkeypatch.setattr(commands, "ERR", console)
+    with commands.progress_bar(True, "games") as progress:
+        progress.on_game(4, 100)
+        drawn = screen.getvalue().count("4/100")
+        progress.on_wait()
+        progress.on_wait()
+        assert screen.getvalue().count("4/100") == drawn + 2
+
+
 def test_the_progress_bar_says_the_time_taken_and_the_time_left_on_80_columns(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

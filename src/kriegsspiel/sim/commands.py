@@ -97,8 +97,9 @@ BAR_ROOM = 54  # columns the bar, the count, the time taken and the time left ne
 def progress_bar(show: bool, label: str) -> Iterator[Progress]:
     """A rich progress bar with the time left, on stderr so --json output stays clean.
 
-    It is redrawn as games finish rather than by a thread of its own, so the worker
-    processes can still be forked from this one (``executors.start_method``).
+    It is redrawn as games finish, and every few seconds while none does (``Progress.on_wait``),
+    rather than by a thread of its own, so the worker processes can still be forked from
+    this one (``executors.start_method``).
     """
     if not show:
         yield Progress(on_notice=lambda text: ERR.print(f"note: {text}", markup=False))
@@ -132,6 +133,7 @@ def progress_bar(show: bool, label: str) -> Iterator[Progress]:
         yield Progress(
             on_game=lambda done, total: bar.update(task, completed=done, total=total, refresh=True),
             on_notice=lambda text: bar.console.print(f"note: {text}", markup=False),
+            on_wait=lambda: bar.refresh(),  # (the time taken moves on while no game ends)
         )
 
 

@@ -7,6 +7,7 @@ Every choice is a ``concurrent.futures.Executor``; Dask's is reached through its
 from __future__ import annotations
 
 import gc
+import logging
 import multiprocessing
 import os
 import select
@@ -15,7 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
@@ -186,6 +187,48 @@ def checked_address(address: str) -> str:
     return address
 
 
+class SchedulerLost(Exception):
+    """The connection to the Dask scheduler is gone (the scheduler stopped, or the network
+    between it and this process): no game failed; the run cannot go on."""
+
+    def __init__(self, address: str, reason: str) -> None:
+        super().__init__(address, reason)
+        self.address, self.reason = address, reason
+
+    def __str__(self) -> str:
+        return f"lost the connection to the Dask scheduler at {self.address} ({self.reason})"
+
+
+# Dask's own loggers, quiet while a run holds its client: a scheduler that goes away makes
+# the client log its reconnection attempts and the tracebacks of its closing, which the
+# run's own message says better ("lost the connection ..."); they are as before once it ends
+DASK_LOGGERS = ("distributed", "tornado")
+
+
+@contextmanager
+def dask_logs_quiet() -> Iterator[None]:
+    """Dask's loggers (and their children) made silent, then set back as they were."""
+    loggers = logging.Logger.manager.loggerDict
+    names = [
+        name
+        for name, logger in list(loggers.items())
+        if isinstance(logger, logging.Logger)
+        and any(name == top or name.startswith(f"{top}.") for top in DASK_LOGGERS)
+    ]
+    names.extend(top for top in DASK_LOGGERS if top not in names)  # (children yet to come)
+    before = {name: logging.getLogger(name).level for name in names}
+    for name in names:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for name, level in before.items():
+            logging.getLogger(name).setLevel(level)
+
+
+CLOSE_TIMEOUT = 5  # seconds a client whose scheduler is gone gets to close
+
+
 class DaskExecutor:
     """A connection to a running Dask distributed scheduler and its executor."""
 
@@ -205,10 +248,55 @@ class DaskExecutor:
                 "the scheduler prints, e.g. tcp://10.0.0.5:8786."
             ) from exc
         self.executor: Executor = self.client.get_executor()
+        self.address = address
+        self._quiet = dask_logs_quiet()  # until close
+        self._quiet.__enter__()
 
     def workers(self) -> int:
-        return max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {})))
+        """How many workers the cluster has now (0 while it has none)."""
+        return len(self._ask(lambda: self.client.scheduler_info(n_workers=-1)).get("workers", {}))
+
+    def threads(self) -> int:
+        """How many tasks the cluster's workers run at once now: their threads (0 while it
+        has no workers). One small message to the scheduler."""
+        return sum(self._ask(self.client.nthreads).values())
+
+    def _ask(self, question: Callable[[], Any]) -> Any:
+        """The scheduler's answer; SchedulerLost if it can no longer be asked."""
+        if not self.connected():
+            raise SchedulerLost(self.address, "the client is no longer connected")
+        try:
+            return question()
+        except (OSError, TimeoutError, CancelledError) as exc:  # (CommClosedError: an OSError)
+            raise SchedulerLost(self.address, f"{type(exc).__name__}: {exc}") from exc
+
+    def connected(self) -> bool:
+        """Whether the client still holds its connection to the scheduler (it tries to
+        reconnect for a while after losing it, then closes)."""
+        return bool(self.client.status == "running")
+
+    def lost(self, exc: BaseException) -> SchedulerLost | None:
+        """If ``exc`` (raised by a task's future, or by handing a task in) means that the
+        connection to the scheduler is gone, that loss; None for the task's own failure.
+        Dask cancels every task of a client that lost its scheduler."""
+        if isinstance(exc, SchedulerLost):
+            return exc
+        if isinstance(exc, (CancelledError, OSError)) or not self.connected():
+            reason = f"{type(exc).__name__}: {exc}".rstrip(": ")
+            if isinstance(exc, CancelledError):
+                reason = "its tasks were cancelled"
+            return SchedulerLost(self.address, reason)
+        return None
 
     def close(self) -> None:
-        self.executor.shutdown(wait=False)
-        self.client.close()
+        try:
+            self.executor.shutdown(wait=False)
+            # (a client whose scheduler is gone would wait for it as long as it reconnects)
+            if self.connected():
+                self.client.close()
+            else:
+                self.client.close(timeout=CLOSE_TIMEOUT)
+        except (OSError, TimeoutError, RuntimeError):
+            pass  # gone already: nothing left to close
+        finally:
+            self._quiet.__exit__(None, None, None)

@@ -12,10 +12,17 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from itertools import islice
+from time import monotonic
 from typing import Any
 
 from kriegsspiel.errors import KriegsspielError
-from kriegsspiel.sim.executors import DaskExecutor, InProcess, local_pool, stop_pool
+from kriegsspiel.sim.executors import (
+    DaskExecutor,
+    InProcess,
+    SchedulerLost,
+    local_pool,
+    stop_pool,
+)
 from kriegsspiel.sim.matchup import Matchup
 from kriegsspiel.sim.outcome import BatchFailed, GameOutcome, play_batch
 from kriegsspiel.sim.stats import wilson, within_precision
@@ -30,6 +37,13 @@ READ_BLOCK = 1000  # stored games read back at a time: memory stays flat on resu
 # refilled); a fresh process every thousand games keeps a long run where it is after a
 # thousand, at the cost of one start-up (under a second) per thousand games.
 WORKER_LIFE = 1000
+# While no game comes back: the wait wakes every WAKE seconds to redraw the progress bar (its
+# clock moves on) and to look at a Dask cluster, which is told to have no workers at once and
+# again every NO_WORKERS_AGAIN seconds they stay away; a cluster's threads (how many tasks
+# are handed in at once) are counted again at most every RECOUNT seconds
+WAKE = 2.0
+NO_WORKERS_AGAIN = 60.0
+RECOUNT = 5.0
 
 
 class SimulationError(KriegsspielError):
@@ -53,6 +67,7 @@ class Progress:
 
     on_game: Callable[[int, int], None] = lambda done, total: None
     on_notice: Callable[[str], None] = lambda text: None
+    on_wait: Callable[[], None] = lambda: None  # no game came back for a while (a redraw)
 
 
 @dataclass(slots=True)
@@ -172,6 +187,14 @@ def evaluate(
             progress.on_game(done, games)
             if tally_ready():
                 break
+    except SchedulerLost as lost:
+        kept = (
+            f"{done} of this matchup's {games} games are stored in {store.path}; run the same "
+            "command again to resume"
+            if store is not None
+            else "nothing was stored (--no-store): the same command starts afresh"
+        )
+        raise SimulationError(f"{lost}; {kept}.") from None
     finally:
         played.close()  # games still running are cancelled, or finish unheeded
         if own is not None:
@@ -286,8 +309,14 @@ class Workers:
         self.close()
 
     def slots(self) -> int:
-        """How many games run at once."""
-        return self._cluster().workers() if self.scheduler else self.workers
+        """How many games run at once: on a Dask cluster, its workers' threads now (0 while
+        it has none; SchedulerLost if it cannot be asked)."""
+        return self._cluster().threads() if self.scheduler else self.workers
+
+    def lost(self, exc: BaseException) -> SchedulerLost | None:
+        """If ``exc`` means the Dask scheduler's connection is gone, that loss (see
+        :meth:`DaskExecutor.lost`); None for local workers, or a task's own failure."""
+        return self._dask.lost(exc) if self._dask is not None else None
 
     def _cluster(self) -> DaskExecutor:
         if self._dask is None:
@@ -332,13 +361,40 @@ def _run(
     """Yield finished games as they come from ``pool``'s workers (None: this process).
 
     A pool whose worker died is restarted and its unfinished games re-queued. Closing
-    this generator (an early stop, Ctrl-C) cancels the games not yet started.
+    this generator (an early stop, Ctrl-C) cancels the games not yet started. Tasks are
+    handed in two for each game that can run at once, and one more (so a worker never
+    waits for its next): on a Dask cluster, as many as its threads at the last count, so
+    workers that join during the run are kept busy. A lost connection to the scheduler
+    raises SchedulerLost, not the failure of a game.
     """
     retry: list[Job] = []  # re-queued after a worker died, lowest game first
     restarts = 0
     finished_games = 0
-    limit = 2 * (pool.slots() if pool else 1) + 1
+    limit = 3
+    counted_at = -RECOUNT  # when the pool's slots were last counted
+    told_at: float | None = None  # when the run last said the cluster has no workers
     in_process = InProcess()
+
+    def count_slots() -> None:
+        """Count the pool's slots again (every RECOUNT seconds at most); say so if a
+        cluster has no workers (at once, and again every NO_WORKERS_AGAIN seconds)."""
+        nonlocal limit, counted_at, told_at
+        now = monotonic()
+        if pool is None or now - counted_at < RECOUNT:
+            return
+        slots, counted_at = pool.slots(), now
+        limit = 2 * max(1, slots) + 1
+        if slots > 0:
+            told_at = None
+        elif told_at is None or now - told_at >= NO_WORKERS_AGAIN:
+            told_at = now
+            progress.on_notice(
+                f"the Dask scheduler at {pool.scheduler} has no workers: waiting for some "
+                "to join (Ctrl-C stops the run)"
+            )
+
+    def lost(exc: BaseException) -> SchedulerLost | None:
+        return pool.lost(exc) if pool is not None else None
 
     def next_job() -> Job | None:
         return retry.pop(0) if retry else next(jobs, None)
@@ -349,6 +405,7 @@ def _run(
         broken = False
         try:
             while job is not None or running:
+                count_slots()
                 while job is not None and len(running) < limit:
                     executor = pool.executor(len(job)) if pool else in_process
                     try:
@@ -356,9 +413,17 @@ def _run(
                     except BrokenProcessPool:  # a worker died since games last came back
                         broken = True
                         break
+                    except Exception as exc:  # (a Dask client that lost its scheduler)
+                        gone = lost(exc)
+                        if gone is None:
+                            raise
+                        raise gone from None
                     running[future] = job
                     job = next_job()
-                finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+                finished, _ = wait(list(running), timeout=WAKE, return_when=FIRST_COMPLETED)
+                if not finished and not broken:  # nothing for a while: the clock moves on
+                    progress.on_wait()
+                    continue
                 failure: SimulationError | None = None
                 for future in sorted(finished, key=lambda f: running[f][0][0]):
                     done_job = running.pop(future)
@@ -372,6 +437,9 @@ def _run(
                         outcomes = exc.finished
                         failure = failure or _game_failed(matchup, exc.index, exc.seed, exc.error)
                     except Exception as exc:  # not a game's own error (the task itself)
+                        gone = lost(exc)
+                        if gone is not None:  # no game's fault: the cluster went away
+                            raise gone from None
                         index, seed = done_job[0]
                         error = f"{type(exc).__name__}: {exc}"
                         failure = failure or _game_failed(matchup, index, seed, error, batch=True)
