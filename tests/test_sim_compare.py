@@ -425,6 +425,56 @@ def test_a_variants_list_written_out_plays_and_reads_back_the_sweeps_games(
     assert nowhere.returncode == 2 and "is not a folder" in nowhere.stderr
 
 
+def test_a_variants_failing_game_names_a_command_that_plays_it_from_its_written_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A variant's list has no file of its own: the command that replays its failed game
+    names the file the sweep's --lists-to writes it to (in the folder given, or a folder
+    LISTS, with how to write it there), and that command plays the game."""
+    import shlex
+
+    import kriegsspiel.sim.outcome as outcome
+    import kriegsspiel.sim.runner as runner
+    from kriegsspiel.sim.commands import RunOptions
+    from kriegsspiel.sim.executors import InProcess
+    from kriegsspiel.sim.outcome import play_one
+    from kriegsspiel.sim.runner import SimulationError
+    from kriegsspiel.sim.sweep_command import run_sweep
+
+    class Here(InProcess):
+        def __init__(self, workers: int) -> None:
+            pass
+
+    def variants_fail(matchup: Matchup, index: int, seed: int) -> object:
+        if matchup.armies[0].as_file is not None:  # (army A is the variant)
+            raise RuntimeError("boom")
+        return play_one(matchup, index, seed)
+
+    _patrols_in(tmp_path)
+    (tmp_path / "sweep.yaml").write_text((DATA / "sweep.yaml").read_text())
+    (tmp_path / "lists").mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(outcome, "play_one", variants_fail)
+    monkeypatch.setattr(runner, "local_pool", Here)
+    options = RunOptions(workers=1)
+    with pytest.raises(SimulationError) as unwritten:
+        run_sweep("sweep.yaml", 2, None, options, None, True)
+    with pytest.raises(SimulationError) as written:
+        run_sweep("sweep.yaml", 2, None, options, None, True, lists_to="lists")
+    file = "patrol-a--riflemen-for-the-mmg.yaml"
+    told = str(unwritten.value)
+    assert told.startswith("game 0 failed (RuntimeError: boom)")
+    assert f"--army LISTS/{file} --army patrol-b.yaml" in told
+    assert told.endswith(
+        " (a variant's list: 'kriegsspiel sweep sweep.yaml --lists-to LISTS' writes it to a "
+        "folder LISTS, before any game)"
+    )
+    command = str(written.value).split("Reproduce it with: ")[1]
+    assert command == told.split("Reproduce it with: ")[1].split(" (")[0].replace("LISTS", "lists")
+    played = run_cli(*shlex.split(command)[1:], cwd=tmp_path)  # (play ...)
+    assert played.returncode == 0, played.stderr
+
+
 def test_variants_whose_names_come_out_alike_are_written_to_files_of_their_own(
     tmp_path: Path,
 ) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, get_args
@@ -34,6 +34,11 @@ class Source:
 
     label: str
     text: str
+    # a list a sweep made (a variant's), which has no file of its own: the file the sweep's
+    # --lists-to writes it to, as the command that plays it names it, and (if it is not
+    # written yet) how to write it. Not part of what the list is (its games are its text's).
+    as_file: str | None = field(default=None, compare=False)
+    how_to_write: str | None = field(default=None, compare=False)
 
     @property
     def digest(self) -> str:
@@ -89,21 +94,24 @@ class Matchup:
 
     def play_command(self, seed: int, swapped: bool) -> str:
         """The ``kriegsspiel play`` command that replays one game of this matchup, quoted
-        for a POSIX shell (a list's path may hold spaces or quotes) so it can be pasted."""
+        for a POSIX shell (a list's path may hold spaces or quotes) so it can be pasted; a
+        variant's list is named by the file a sweep writes it to (see :meth:`play_note`)."""
         first, second = (1, 0) if swapped else (0, 1)
         scenario, army_a, army_b = (
-            shlex.quote(label)
-            for label in (
-                self.scenario.label,
-                self.armies[first].label,
-                self.armies[second].label,
-            )
+            shlex.quote(source.as_file or source.label)
+            for source in (self.scenario, self.armies[first], self.armies[second])
         )
         return (
             f"kriegsspiel play --ruleset {self.ruleset} --scenario {scenario} "
             f"--army {army_a} --army {army_b} "
             f"--players {self.players[first]},{self.players[second]} --seed {seed}"
         )
+
+    def play_note(self) -> str:
+        """What to do before :meth:`play_command` can run, in parentheses ("" if nothing):
+        write out a variant's list, which has no file until a sweep writes it."""
+        notes = dict.fromkeys(a.how_to_write for a in self.armies if a.how_to_write)
+        return "".join(f" ({note})" for note in notes)
 
 
 def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = None) -> Path:

@@ -491,7 +491,7 @@ def _game_failed(
     which = f"the task starting at game {index}" if batch else f"game {index}"
     return SimulationError(
         f"{which} failed ({error}); the games that finished are stored. "
-        f"Reproduce it with: {matchup.play_command(seed, index % 2 == 1)}"
+        f"Reproduce it with: {matchup.play_command(seed, index % 2 == 1)}{matchup.play_note()}"
     )
 
 

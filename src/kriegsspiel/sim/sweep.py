@@ -5,8 +5,9 @@ with some of its units changed — run one after another into the same results s
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable, Container, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, ClassVar
@@ -202,8 +203,12 @@ def sample_sweeps() -> list[Path]:
     return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".yaml"))
 
 
-def load_sweep(given: str) -> Sweep:
-    """Read a sweep file (or a shipped sample by name) and check every list it names."""
+def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
+    """Read a sweep file (or a shipped sample by name) and check every list it names.
+
+    ``lists_to``: the folder the sweep writes its variants' lists to (``--lists-to``), so
+    that the command replaying a variant's game names its file there; without it, the
+    command names a folder LISTS and says how to write the list there."""
     from kriegsspiel.rulesets.bolt_action.army import sample_armies
 
     path = Path(given)
@@ -317,6 +322,15 @@ def load_sweep(given: str) -> Sweep:
         )
         rows.append(row)
         changed[row] = (number, brought)
+    for comp, name in zip(compared, variant_files(rows, compared), strict=True):
+        folder = "LISTS" if lists_to is None else lists_to
+        how = (
+            None
+            if lists_to is not None
+            else f"a variant's list: 'kriegsspiel sweep {shlex.quote(given)} --lists-to LISTS' "
+            "writes it to a folder LISTS, before any game"
+        )
+        rows[comp.row] = replace(rows[comp.row], as_file=str(Path(folder) / name), how_to_write=how)
     columns = [army(name, *entry("against", i)) for i, name in enumerate(spec.against)]
     once("against", spec.against, columns)
     grids = tuple(
@@ -345,6 +359,19 @@ def load_sweep(given: str) -> Sweep:
             "list is not played against itself; add another list to 'against' for it to meet"
         )
     return sweep
+
+
+def variant_files(rows: Sequence[Source], compared: Sequence[Compared]) -> list[str]:
+    """The file name of each variant's list (``--lists-to`` writes it): its list's, then
+    the variant's name (``LIST--VARIANT.yaml``), with the variant's number added where two
+    names come out alike."""
+    names: list[str] = []
+    for number, comp in enumerate(compared):
+        stem = Path(rows[comp.base].label).stem
+        slug = re.sub(r"[^a-z0-9]+", "-", comp.name.lower()).strip("-") or "variant"
+        name = f"{stem}--{slug}.yaml"
+        names.append(f"{stem}--{slug}-{number}.yaml" if name in names else name)
+    return names
 
 
 def _points(source: Source) -> int | None:

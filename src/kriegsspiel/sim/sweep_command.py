@@ -4,7 +4,6 @@ evaluated on each of its scenarios, then its tables, JSON and heat map."""
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from kriegsspiel.render.sweep_text import (
 )
 from kriegsspiel.sim.commands import ERR, RunOptions, check_plot, open_store, run_one
 from kriegsspiel.sim.matchup import Matchup
-from kriegsspiel.sim.sweep import Sweep
+from kriegsspiel.sim.sweep import Sweep, variant_files
 
 
 @dataclass
@@ -60,7 +59,7 @@ def run_sweep(
         scenario_seed,
     )
 
-    sweep = load_sweep(path)
+    sweep = load_sweep(path, lists_to)
     games = sweep.games if games is None else games
     seed = sweep.seed if seed is None else seed
     options.check(games)
@@ -258,13 +257,10 @@ def write_variants(sweep: Sweep, folder: str) -> list[Path]:
     check_folder(folder, "--lists-to")
     place = Path(folder)
     files: list[tuple[Path, str]] = []
-    for number, compared in enumerate(sweep.compared):
+    names = variant_files(sweep.rows, sweep.compared)  # (as load_sweep names them)
+    for compared, name in zip(sweep.compared, names, strict=True):
         source = sweep.rows[compared.row]
-        stem = Path(sweep.rows[compared.base].label).stem
-        slug = re.sub(r"[^a-z0-9]+", "-", compared.name.lower()).strip("-") or "variant"
-        path = place / f"{stem}--{slug}.yaml"
-        if any(path == taken for taken, _ in files):  # two names alike but for case or signs
-            path = place / f"{stem}--{slug}-{number}.yaml"
+        path = place / name
         if path.exists() and path.read_text(encoding="utf-8") != source.text:
             raise UsageError(
                 f"--lists-to: {path} is there already with other contents; move it "
