@@ -287,7 +287,7 @@ def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPat
     from kriegsspiel.errors import UsageError
 
     monkeypatch.setattr(executors, "CONNECT_TIMEOUT", "1s")
-    with pytest.raises(UsageError, match="cannot reach the Dask scheduler"):
+    with pytest.raises(UsageError, match="cannot reach a Dask scheduler"):
         evaluate(patrols(), 2, 1, scheduler="tcp://127.0.0.1:9")
 
 

@@ -203,6 +203,8 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
         (["evaluate", "--seed", str(2**63)], "Invalid value for '--seed'"),
         (["evaluate", "--scheduler", "nowhere"], "is not a scheduler's address"),
         (["evaluate", "--scheduler", "tcp://localhost"], "is not a scheduler's address"),
+        (["evaluate", "--scheduler", "tcp://127.0.0.1:8786/"], "has a trailing slash"),
+        (["sweep", "x.yaml", "--scheduler", "inproc://h/1/2"], "is an in-process address"),
         (["evaluate", "--results", ""], "--results needs a file name"),
         (
             ["evaluate", "--no-store", "--results", "r.sqlite"],

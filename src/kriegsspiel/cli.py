@@ -136,7 +136,7 @@ def _run_options(
     from kriegsspiel.sim.executors import checked_address
 
     if scheduler is not None:
-        checked_address(scheduler)
+        checked_address(scheduler, command_line=True)
     if not no_store and not results.strip():
         fail("--results needs a file name (or --no-store to keep no results).")
     if no_store and results != DEFAULT_STORE:
