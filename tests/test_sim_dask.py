@@ -15,13 +15,18 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import PATROLS_RANDOM, run_cli
+from conftest import PATROLS_RANDOM, SIM_DATA, run_cli
 
 import kriegsspiel.sim.executors as executors
+import kriegsspiel.sim.runner as runner
 from kriegsspiel.errors import UsageError
-from kriegsspiel.sim.executors import checked_address
+from kriegsspiel.sim.executors import InProcess, checked_address
+from kriegsspiel.sim.matchup import build_matchup
+from kriegsspiel.sim.outcome import play_batch
+from kriegsspiel.sim.runner import evaluate
 
 
 @contextmanager
@@ -186,3 +191,46 @@ def test_an_address_no_command_can_use_is_refused_saying_what_would_do(
 
 def test_an_in_process_address_is_taken_from_python() -> None:
     assert checked_address("inproc://10.0.0.5/1234/1") == "inproc://10.0.0.5/1234/1"
+
+
+class _Cluster(runner.Workers):
+    """A cluster of ``SLOTS`` workers, its games played in this process."""
+
+    SLOTS = 2
+
+    def slots(self) -> int:
+        return self.SLOTS
+
+    def executor(self, games: int) -> Any:
+        return InProcess()
+
+    def close(self) -> None:
+        pass
+
+
+def test_tasks_for_a_cluster_are_cut_for_its_workers_not_this_machines_cores(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    matchup = build_matchup(
+        "konflikt47",
+        str(SIM_DATA / "skirmish.yaml"),
+        [str(SIM_DATA / "patrol-a.yaml"), str(SIM_DATA / "patrol-b.yaml")],
+        "random,random",
+    )
+    tasks: list[int] = []
+
+    def recorded(m: Any, jobs: tuple[tuple[int, int], ...]) -> Any:
+        tasks.append(len(jobs))
+        return play_batch(m, jobs)
+
+    monkeypatch.setattr(runner, "Workers", _Cluster)
+    monkeypatch.setattr(runner, "play_batch", recorded)
+    # asked with one local worker (as a one-core client would): the cluster's two count
+    remote = evaluate(matchup, 16, 3, workers=1, scheduler="tcp://10.0.0.5:8786")
+    assert tasks[0] == 16 // (4 * _Cluster.SLOTS) and sum(tasks) == 16
+    tasks.clear()
+    monkeypatch.setattr(_Cluster, "SLOTS", 1)  # (a client of two cores, a cluster of one)
+    again = evaluate(matchup, 16, 3, workers=2, scheduler="tcp://10.0.0.5:8786")
+    assert tasks == [1] * 16
+    local = evaluate(matchup, 16, 3, workers=1)
+    assert remote.tally.to_json() == again.tally.to_json() == local.tally.to_json()
