@@ -6,6 +6,7 @@ that writes something else first (SSH), one that begins like Dask and then talks
 
 from __future__ import annotations
 
+import pickle
 import shutil
 import socket
 import struct
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PATROLS_RANDOM, SIM_DATA, run_cli
+from conftest import PATROLS_RANDOM, SIM_DATA, in_a_fresh_process, run_cli
 
 import kriegsspiel.sim.executors as executors
 import kriegsspiel.sim.runner as runner
@@ -234,3 +235,20 @@ def test_tasks_for_a_cluster_are_cut_for_its_workers_not_this_machines_cores(
     assert tasks == [1] * 16
     local = evaluate(matchup, 16, 3, workers=1)
     assert remote.tally.to_json() == again.tally.to_json() == local.tally.to_json()
+
+
+def test_a_matchup_takes_its_files_text_to_the_workers(tmp_path: Path) -> None:
+    """A task carries the lists' and the scenario's text: a worker need not have the files."""
+    for name in ("skirmish.yaml", "patrol-a.yaml", "patrol-b.yaml"):
+        shutil.copy(SIM_DATA / name, tmp_path / name)
+    matchup = build_matchup(
+        "konflikt47",
+        str(tmp_path / "skirmish.yaml"),
+        [str(tmp_path / "patrol-a.yaml"), str(tmp_path / "patrol-b.yaml")],
+        "random,random",
+    )
+    sent = pickle.dumps(matchup)
+    shutil.rmtree(tmp_path)
+    jobs = ((0, 5), (1, 6))
+    # played by a fresh interpreter (nothing read or cached), from the task as sent
+    assert in_a_fresh_process(play_batch, pickle.loads(sent), jobs) == play_batch(matchup, jobs)
