@@ -487,3 +487,75 @@ def test_a_chance_short_of_certain_is_never_shown_as_100_per_cent() -> None:
     assert _pct(Fraction(1, 3000)) == "0.033%"
     assert _pct(Fraction(1, 10**7)) == "<0.001%"
     assert _pct(Fraction(1, 2)) == "50.0%"
+
+
+def _main_status(monkeypatch: pytest.MonkeyPatch, *argv: str) -> object:
+    """``main()``'s exit status, or what it let out (a KeyboardInterrupt let out of a test
+    would stop pytest itself); Python's own Ctrl-C handler back in place after."""
+    import signal
+
+    import kriegsspiel.cli as cli_module
+
+    monkeypatch.setattr(cli_module, "_INTERRUPTS", [])
+    monkeypatch.setattr("sys.argv", ["kriegsspiel", *argv])
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        cli_module.main()
+    except SystemExit as exc:
+        return exc.code
+    except BaseException as exc:
+        return exc
+    finally:
+        signal.signal(signal.SIGINT, handler)
+    return 0
+
+
+def _ctrl_c_swallowed() -> None:
+    """A Ctrl-C as a C extension's import meets it: told, then an ImportError in its place."""
+    import signal
+    from contextlib import suppress
+
+    with suppress(KeyboardInterrupt):
+        signal.raise_signal(signal.SIGINT)  # (through main()'s handler, as a real Ctrl-C)
+    raise ImportError("numpy._core.multiarray failed to import")
+
+
+def _ctrl_c_wrapped() -> None:
+    """A Ctrl-C as pydantic meets it while a module is imported: inside a RuntimeError."""
+    try:
+        raise KeyboardInterrupt
+    except KeyboardInterrupt as exc:
+        raise RuntimeError("Error calling __set_name__") from exc
+
+
+def _ctrl_c() -> None:
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("app_run", [_ctrl_c, _ctrl_c_wrapped, _ctrl_c_swallowed, None])
+def test_ctrl_c_whenever_it_comes_is_one_line_and_status_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], app_run: Any
+) -> None:
+    """Before a run can say where its games are (importing numpy and shapely, say): one line."""
+    import kriegsspiel.cli as cli_module
+    import kriegsspiel.sim.commands as commands
+
+    if app_run is None:  # inside a command: typer makes it a silent exit 130
+        monkeypatch.setattr(commands, "run_results", lambda *a: _ctrl_c())
+    else:
+        monkeypatch.setattr(cli_module, "app", app_run)
+    assert _main_status(monkeypatch, "results") == 130
+    assert capsys.readouterr().err == "kriegsspiel: interrupted.\n"
+
+
+def test_an_error_that_is_no_ctrl_c_is_not_told_as_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import kriegsspiel.cli as cli_module
+
+    def broken() -> None:
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(cli_module, "app", broken)
+    assert isinstance(_main_status(monkeypatch), ValueError)
+    assert "interrupted" not in capsys.readouterr().err

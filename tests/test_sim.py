@@ -399,7 +399,7 @@ class GrowingCluster:
     scheduler = "tcp://127.0.0.1:8786"
 
     def __init__(self) -> None:
-        self.counts = iter([1, 1])  # then 3
+        self.counts = iter([1, 1, 1])  # then 3 (the first count cuts the run's tasks)
 
     def slots(self) -> int:
         return next(self.counts, 3)
@@ -433,12 +433,28 @@ def test_the_tasks_in_flight_follow_the_clusters_threads_as_workers_join(
     assert result.tally.to_json() == evaluate(patrols(), 20, 4).tally.to_json()
 
 
+class LostCluster(GrowingCluster):
+    """A cluster whose scheduler is gone before the run could count its threads."""
+
+    def slots(self) -> int:
+        from kriegsspiel.sim.executors import SchedulerLost
+
+        raise SchedulerLost(self.scheduler, "CommClosedError: in <TCP (closed)>")
+
+
+def test_a_scheduler_lost_before_the_first_game_is_told_as_such() -> None:
+    pool: Any = LostCluster()
+    told = r"lost the connection to the Dask scheduler at tcp://127\.0\.0\.1:8786 .*; no game"
+    with pytest.raises(SimulationError, match=told):
+        evaluate(patrols(), 4, 1, pool=pool)
+
+
 def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     import kriegsspiel.sim.executors as executors
     from kriegsspiel.errors import UsageError
 
     monkeypatch.setattr(executors, "CONNECT_TIMEOUT", "1s")
-    with pytest.raises(UsageError, match="cannot reach the Dask scheduler"):
+    with pytest.raises(UsageError, match="cannot reach a Dask scheduler"):
         evaluate(patrols(), 2, 1, scheduler="tcp://127.0.0.1:9")
 
 

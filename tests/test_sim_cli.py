@@ -203,6 +203,16 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
         (["evaluate", "--seed", str(2**63)], "Invalid value for '--seed'"),
         (["evaluate", "--scheduler", "nowhere"], "is not a scheduler's address"),
         (["evaluate", "--scheduler", "tcp://localhost"], "is not a scheduler's address"),
+        (["evaluate", "--scheduler", "tcp://127.0.0.1:8786/"], "has a trailing slash"),
+        (["sweep", "x.yaml", "--scheduler", "inproc://h/1/2"], "is an in-process address"),
+        (
+            ["evaluate", "--workers", "2", "--scheduler", "tcp://127.0.0.1:9"],
+            "--workers counts local processes; with --scheduler the cluster's workers play",
+        ),
+        (
+            ["sweep", str(DATA / "sweep.yaml"), "--workers", "9", "--scheduler", "10.0.0.5:8786"],
+            "with --scheduler the cluster's workers play the games: leave --workers out",
+        ),
         (["evaluate", "--results", ""], "--results needs a file name"),
         (
             ["evaluate", "--no-store", "--results", "r.sqlite"],

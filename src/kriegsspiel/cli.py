@@ -6,16 +6,25 @@ interpreter's own; every deliberate error becomes one paragraph and exit status 
 
 from __future__ import annotations
 
+import signal
 import sys
 from typing import TYPE_CHECKING, Annotated
 
-import typer
+INTERRUPTED = "kriegsspiel: interrupted."  # Ctrl-C before a run could say more (exit 130)
 
-from kriegsspiel.cli_odds import odds_app
-from kriegsspiel.cli_options import JsonOpt, fail
-from kriegsspiel.sim import DEFAULT_STORE, MAX_GAMES, MAX_SEED, WORKERS_PER_CORE
+try:  # (Ctrl-C as the command starts, before main() can catch it, is told as in main())
+    import typer
+
+    from kriegsspiel.cli_odds import odds_app
+    from kriegsspiel.cli_options import JsonOpt, fail
+    from kriegsspiel.sim import DEFAULT_STORE, MAX_GAMES, MAX_SEED, WORKERS_PER_CORE
+except KeyboardInterrupt:
+    print(INTERRUPTED, file=sys.stderr)
+    raise SystemExit(130) from None
 
 if TYPE_CHECKING:
+    from types import FrameType
+
     from kriegsspiel.sim.commands import RunOptions
 
 app = typer.Typer(
@@ -136,7 +145,7 @@ def _run_options(
     from kriegsspiel.sim.executors import checked_address
 
     if scheduler is not None:
-        checked_address(scheduler)
+        checked_address(scheduler, command_line=True)
     if not no_store and not results.strip():
         fail("--results needs a file name (or --no-store to keep no results).")
     if no_store and results != DEFAULT_STORE:
@@ -336,9 +345,12 @@ def replay_cmd(
 
 
 def main() -> None:
-    """Entry point: run the app, turning every deliberate error into exit status 2."""
+    """Entry point: run the app, turning every deliberate error into exit status 2, and
+    Ctrl-C, whenever it comes (a command importing its modules, say), into one line and
+    exit status 130."""
     from kriegsspiel.errors import KriegsspielError
 
+    signal.signal(signal.SIGINT, _note_interrupt)
     try:
         app()
     except KriegsspielError as exc:
@@ -346,6 +358,35 @@ def main() -> None:
 
         typer.echo(f"kriegsspiel: error: {exc}", err=True)
         sys.exit(130 if isinstance(exc, Interrupted) else 2)
+    except BaseException as exc:
+        if (isinstance(exc, SystemExit) and not exc.code) or not (_INTERRUPTS or interrupted(exc)):
+            raise
+        typer.echo(INTERRUPTED, err=True)
+        sys.exit(130)
+
+
+_INTERRUPTS: list[int] = []  # Ctrl-Cs seen by main()
+
+
+def _note_interrupt(signum: int, frame: FrameType | None) -> None:
+    """Ctrl-C raises KeyboardInterrupt, as Python's own handler does, and is noted: a C
+    extension being imported (shapely's, importing numpy) turns it into an ImportError
+    that says nothing of it."""
+    _INTERRUPTS.append(signum)
+    signal.default_int_handler(signum, frame)
+
+
+def interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is, or came of, a Ctrl-C: typer turns one into a silent exit 130,
+    and a module being imported may wrap it in another error (pydantic in a RuntimeError)."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 if __name__ == "__main__":

@@ -62,6 +62,11 @@ class RunOptions:
                 f"--games must be at most {MAX_GAMES:,} (got {games:,}); with --precision, "
                 "a run stops as soon as its rates are known that well."
             )
+        if self.workers is not None and self.scheduler is not None:
+            raise UsageError(
+                "--workers counts local processes; with --scheduler the cluster's workers "
+                "play the games: leave --workers out."
+            )
         if self.workers is not None and self.workers < 1:
             raise UsageError(f"--workers must be at least 1 (got {self.workers}).")
         if self.workers is not None and self.workers > most_workers():

@@ -12,12 +12,13 @@ import multiprocessing
 import os
 import select
 import signal
+import socket
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError, Executor, Future, ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -168,23 +169,144 @@ def start_method() -> str:
     return "forkserver" if "forkserver" in methods else "spawn"
 
 
-def checked_address(address: str) -> str:
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")  # what a scheduler listens on, as Dask prints it
+
+
+def checked_address(address: str, *, command_line: bool = False) -> str:
     """``address`` if it names a scheduler as Dask prints one (``tcp://host:port``; a bare
-    ``host:port`` means tcp); asked before connecting, since a failed connection leaves
-    Dask retrying in the background."""
+    ``host:port`` means tcp), else a UsageError saying what would; asked before connecting,
+    since a failed connection leaves Dask retrying in the background. An ``inproc://``
+    address (a cluster inside one Python process) is refused on the ``command_line``."""
+    example = "e.g. tcp://10.0.0.5:8786"
     parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme == "inproc":
+        if command_line:
+            raise UsageError(
+                f"--scheduler {address!r} is an in-process address: it names a cluster "
+                "inside one Python process (a LocalCluster without processes), which no "
+                "command can reach; give the address of a running 'dask scheduler', "
+                f"{example}."
+            )
+        return address
+    if parts.scheme not in SCHEMES:
+        raise UsageError(
+            f"--scheduler {address!r} is not a scheduler's address: Dask listens on "
+            f"{', '.join(f'{s}://' for s in SCHEMES)}, not {parts.scheme}://; give the "
+            f"address the scheduler prints, {example}."
+        )
     try:
         port = parts.port
     except ValueError:
         port = None
-    if parts.scheme != "inproc" and (
-        parts.scheme not in ("tcp", "tls", "ws", "wss", "ucx") or not parts.hostname or port is None
-    ):
+    if not parts.hostname or port is None or port == 0:
         raise UsageError(
             f"--scheduler {address!r} is not a scheduler's address: give its host and port "
-            "as the scheduler prints them, e.g. tcp://10.0.0.5:8786."
+            f"as the scheduler prints them, {example}."
+        )
+    if parts.path or parts.query or parts.fragment or "@" in parts.netloc:
+        right = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
+        extra = address[address.index(parts.netloc) + len(parts.netloc) :]
+        what = (
+            "a trailing slash"
+            if extra == "/"
+            else f"{extra!r} after its port"
+            if extra
+            else "a user name before its host"
+        )
+        raise UsageError(
+            f"--scheduler {address!r} has {what}: a scheduler's address is its host and "
+            f"port and nothing more; give {right}."
         )
     return address
+
+
+PROBE_RETRY = 0.2  # seconds between tries while nothing listens (a scheduler still starting)
+NOT_DASK = (
+    "something answered there, but not as a Dask scheduler (is it the dashboard's port? a "
+    "scheduler listens on 8786 unless told otherwise, and one started with TLS on tls://)"
+)
+
+
+def probe(address: str, timeout: float) -> None:
+    """Say plainly, within about ``timeout`` seconds, why no Dask scheduler answers at
+    ``address`` (a UsageError), before a Dask client tries: its handshake waits for good
+    on a port where something else listens and stays silent (a web server: the
+    dashboard's port), and a service that writes first (SSH, say) has its greeting read
+    as the length of a message of exabytes.
+
+    A connection refused is tried again until ``timeout`` (a scheduler may be starting).
+    Over tcp://, a Dask scheduler writes first on a new connection (its handshake, which
+    begins, as every message of Dask's TCP comms, with the message's size as 8 bytes);
+    so something that stays silent, closes, or begins otherwise is not one. Over TLS and
+    websockets the client speaks first: only the connection is tried."""
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    host, port = parts.hostname, parts.port
+    where = f"cannot reach a Dask scheduler at {address!r}"
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            sock = socket.create_connection(
+                (host, port), timeout=max(0.1, deadline - time.monotonic())
+            )
+            break
+        except socket.gaierror as exc:
+            raise UsageError(f"{where}: no host {host!r} is known ({exc.strerror}).") from None
+        except ConnectionRefusedError:
+            if time.monotonic() + PROBE_RETRY > deadline:
+                raise UsageError(
+                    f"{where}: nothing listens there (connection refused for {timeout:g} s); "
+                    "is the scheduler running, and is that the port it printed?"
+                ) from None
+            time.sleep(PROBE_RETRY)
+        except TimeoutError:
+            raise UsageError(
+                f"{where}: no answer from {host} within {timeout:g} s (is the host up, and "
+                "does a firewall let the port through?)."
+            ) from None
+        except OSError as exc:
+            raise UsageError(f"{where}: {exc.strerror or exc}.") from None
+    with sock:
+        if parts.scheme != "tcp":
+            return
+        first = b""
+        # (a connection that took its time still gets a fair wait for the greeting)
+        sock.settimeout(max(deadline - time.monotonic(), timeout / 4))
+        while len(first) < 8:
+            try:
+                chunk = sock.recv(8 - len(first))
+            except OSError:  # silent until the wait ran out, or the connection reset
+                break
+            if not chunk:  # closed
+                break
+            first += chunk
+    size = int.from_bytes(first, sys.byteorder) if len(first) == 8 else 0
+    if not 0 < size < 2**26:  # (a handshake is a few hundred bytes)
+        raise UsageError(f"{where}: {NOT_DASK}.")
+
+
+def tls_settings(address: str) -> None:
+    """Refuse a TLS address (tls://, wss://) when Dask's configuration gives no TLS
+    settings for a client: Dask would fail with a TypeError, saying nothing of them."""
+    scheme = address.partition("://")[0] if "://" in address else "tcp"
+    if scheme not in ("tls", "wss"):
+        return
+    from distributed.security import Security
+
+    try:
+        context = Security().get_connection_args("client").get("ssl_context")
+    except Exception as exc:  # a certificate that cannot be read, say
+        raise UsageError(
+            f"--scheduler {address!r} is a TLS address, and Dask's TLS settings (its "
+            f"security configuration) cannot be used: {type(exc).__name__}: {exc}"
+        ) from None
+    if context is None:
+        raise UsageError(
+            f"--scheduler {address!r} is a TLS address, which needs Dask's TLS settings "
+            "(its security configuration: distributed.comm.tls.ca-file, client.cert and "
+            "client.key, e.g. in ~/.config/dask/distributed.yaml), and they are not "
+            "configured; configure them, or give the scheduler's tcp:// address if it "
+            "listens without TLS."
+        )
 
 
 class SchedulerLost(Exception):
@@ -239,14 +361,39 @@ class DaskExecutor:
             raise UsageError(
                 "--scheduler needs Dask distributed: pip install 'kriegsspiel[dask]'."
             ) from exc
+        from dask.utils import parse_timedelta
+
         address = checked_address(address)
+        if not address.startswith("inproc://"):
+            tls_settings(address)
+            if not address.startswith("ucx://"):
+                probe(address, parse_timedelta(CONNECT_TIMEOUT, "s"))
+        # made, then started, in two steps, so that a client whose connection fails half-way
+        # is closed here: else Dask closes it as the process ends, after a 20 s wait and
+        # with a traceback
+        client = Client.__new__(Client)
         try:
-            self.client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as exc:
+            client.__init__(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        except BaseException as exc:
+            with suppress(Exception):
+                client.close(timeout=2)
+            if not isinstance(exc, Exception):
+                raise
+            where = f"cannot reach a Dask scheduler at {address!r}"
+            if isinstance(exc, OSError | TimeoutError):
+                raise UsageError(
+                    f"{where} ({str(exc)[:300]}); give the address the scheduler prints, "
+                    "e.g. tcp://10.0.0.5:8786."
+                ) from exc
+            kind = type(exc).__name__
+            if kind == "error":  # (struct.error, say)
+                kind = f"{type(exc).__module__}.{kind}"
             raise UsageError(
-                f"cannot reach the Dask scheduler at {address!r} ({exc}); give the address "
-                "the scheduler prints, e.g. tcp://10.0.0.5:8786."
+                f"{where}: the connection failed ({kind}: {str(exc)[:300]}); is that the port "
+                "the scheduler printed (not its dashboard's), and the same version of Dask "
+                "installed here as there?"
             ) from exc
+        self.client = client
         self.executor: Executor = self.client.get_executor()
         self.address = address
         self._quiet = dask_logs_quiet()  # until close

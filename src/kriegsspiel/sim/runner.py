@@ -166,17 +166,28 @@ def evaluate(
         workers, scheduler = pool.workers, pool.scheduler
     else:
         workers = min(workers, games - stored)  # no process started with no game to play
+    # one local worker plays in this process, unless the run is long enough to need a
+    # fresh process now and then (WORKER_LIFE), or a pool given (a sweep's) counts its
+    # workers' games across evaluations
+    in_process = pool is None and not scheduler and workers <= 1 and games - stored <= WORKER_LIFE
+    own = None if in_process or pool is not None else Workers(workers, scheduler)
+    if scheduler:  # tasks cut for the cluster's workers, not for this machine's cores
+        cluster = own or pool
+        assert cluster is not None
+        try:
+            workers = max(1, cluster.slots())  # (a cluster yet to have workers: told in _run)
+        except BaseException as exc:
+            if own is not None:
+                own.close()
+            if isinstance(exc, SchedulerLost):
+                raise SimulationError(f"{exc}; no game was played.") from None
+            raise
     stored_for_jobs = StoredIndices(store, matchup, run_seed)
     todo = (i for i in range(games) if not stored_for_jobs.contains(i))
     jobs = (
         tuple((i, game_seed(run_seed, i)) for i in chunk)
         for chunk in batches(todo, games - stored, workers, batch)
     )
-    # one local worker plays in this process, unless the run is long enough to need a
-    # fresh process now and then (WORKER_LIFE), or a pool given (a sweep's) counts its
-    # workers' games across evaluations
-    in_process = pool is None and not scheduler and workers <= 1 and games - stored <= WORKER_LIFE
-    own = None if in_process or pool is not None else Workers(workers, scheduler)
     played = _run(matchup, jobs, None if in_process else own or pool, progress, result.notices)
     try:
         for outcome in played:

@@ -14,6 +14,9 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
+# numpy imported before shapely, whose C extension, importing numpy itself, would print the
+# traceback of a Ctrl-C meanwhile and raise an ImportError in its place
+import numpy  # noqa: F401
 import shapely
 
 from kriegsspiel.core.table import Point
