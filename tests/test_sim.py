@@ -364,7 +364,7 @@ def test_dasks_log_is_quiet_while_a_run_holds_its_client_and_as_before_after() -
     distributed = pytest.importorskip("distributed")
     import logging
 
-    from kriegsspiel.sim.executors import DaskExecutor
+    from kriegsspiel.sim.cluster import DaskExecutor
 
     heard: list[str] = []
     said = ("Failed to reconnect", "a child's traceback", "after the run")
@@ -437,7 +437,7 @@ class LostCluster(GrowingCluster):
     """A cluster whose scheduler is gone before the run could count its threads."""
 
     def slots(self) -> int:
-        from kriegsspiel.sim.executors import SchedulerLost
+        from kriegsspiel.sim.cluster import SchedulerLost
 
         raise SchedulerLost(self.scheduler, "CommClosedError: in <TCP (closed)>")
 
@@ -450,10 +450,10 @@ def test_a_scheduler_lost_before_the_first_game_is_told_as_such() -> None:
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    import kriegsspiel.sim.executors as executors
+    import kriegsspiel.sim.cluster as cluster
     from kriegsspiel.errors import UsageError
 
-    monkeypatch.setattr(executors, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")
     with pytest.raises(UsageError, match="cannot reach a Dask scheduler"):
         evaluate(patrols(), 2, 1, scheduler="tcp://127.0.0.1:9")
 

@@ -21,10 +21,11 @@ from typing import Any
 import pytest
 from conftest import PATROLS_RANDOM, SIM_DATA, in_a_fresh_process, run_cli
 
-import kriegsspiel.sim.executors as executors
+import kriegsspiel.sim.cluster as cluster
 import kriegsspiel.sim.runner as runner
 from kriegsspiel.errors import UsageError
-from kriegsspiel.sim.executors import InProcess, checked_address
+from kriegsspiel.sim.cluster import checked_address
+from kriegsspiel.sim.executors import InProcess
 from kriegsspiel.sim.matchup import build_matchup
 from kriegsspiel.sim.outcome import play_batch
 from kriegsspiel.sim.runner import evaluate
@@ -68,7 +69,7 @@ def connect_within(address: str, seconds: float) -> BaseException | None:
 
     def connect() -> None:
         try:
-            executors.DaskExecutor(address).close()
+            cluster.DaskExecutor(address).close()
             raised.append(None)
         except BaseException as exc:
             raised.append(exc)
@@ -84,7 +85,7 @@ def test_a_silent_service_at_the_address_is_told_from_a_scheduler(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     pytest.importorskip("distributed")
-    monkeypatch.setattr(executors, "CONNECT_TIMEOUT", "0.5s")
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "0.5s")
     with listening(b"") as address:
         start = time.monotonic()
         raised = connect_within(address, 10)
@@ -124,7 +125,7 @@ def test_a_service_other_than_a_scheduler_is_one_clear_line_at_once(
 
 def test_nothing_listening_is_told_as_such(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("distributed")
-    monkeypatch.setattr(executors, "CONNECT_TIMEOUT", "0.3s")
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "0.3s")
     with listening(None) as address:
         pass  # (closed: nothing listens there now)
     raised = connect_within(address, 10)
@@ -136,7 +137,7 @@ def test_a_tls_address_without_dasks_tls_settings_is_refused_in_those_words() ->
     pytest.importorskip("distributed")
     for address in ("tls://127.0.0.1:8786", "wss://127.0.0.1:8786"):
         with pytest.raises(UsageError, match="needs Dask's TLS settings") as raised:
-            executors.DaskExecutor(address)
+            cluster.DaskExecutor(address)
         assert "security configuration" in str(raised.value)
         assert "not configured" in str(raised.value)
 
@@ -146,7 +147,7 @@ def test_a_tls_address_with_dasks_tls_settings_goes_on_to_connect(
 ) -> None:
     """TLS configured for Dask (here a certificate of its own): not refused for want of it."""
     pytest.importorskip("distributed")
-    monkeypatch.setattr(executors, "CONNECT_TIMEOUT", "0.3s")
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "0.3s")
     import dask
 
     if shutil.which("openssl") is None:
@@ -159,11 +160,11 @@ def test_a_tls_address_with_dasks_tls_settings_goes_on_to_connect(
     )  # fmt: skip
     tls = {"ca-file": cert, "client.cert": cert, "client.key": key}
     with dask.config.set({f"distributed.comm.tls.{k}": str(v) for k, v in tls.items()}):
-        executors.tls_settings("tls://127.0.0.1:8786")  # (no error)
+        cluster.tls_settings("tls://127.0.0.1:8786")  # (no error)
         with listening(None) as address:
             pass  # (closed: nothing listens there now)
         with pytest.raises(UsageError, match="nothing listens there"):
-            executors.DaskExecutor(address.replace("tcp://", "tls://"))
+            cluster.DaskExecutor(address.replace("tcp://", "tls://"))
 
 
 @pytest.mark.parametrize(

@@ -141,8 +141,8 @@ def _run_options(
     no_store: bool,
     precision: float | None,
 ) -> RunOptions:
+    from kriegsspiel.sim.cluster import checked_address
     from kriegsspiel.sim.commands import RunOptions
-    from kriegsspiel.sim.executors import checked_address
 
     if scheduler is not None:
         checked_address(scheduler, command_line=True)

@@ -16,13 +16,8 @@ from time import monotonic
 from typing import Any
 
 from kriegsspiel.errors import KriegsspielError
-from kriegsspiel.sim.executors import (
-    DaskExecutor,
-    InProcess,
-    SchedulerLost,
-    local_pool,
-    stop_pool,
-)
+from kriegsspiel.sim.cluster import DaskExecutor, SchedulerLost
+from kriegsspiel.sim.executors import InProcess, local_pool, stop_pool
 from kriegsspiel.sim.matchup import Matchup
 from kriegsspiel.sim.outcome import BatchFailed, GameOutcome, play_batch
 from kriegsspiel.sim.stats import wilson, within_precision
