@@ -7,6 +7,7 @@ that writes something else first (SSH), one that begins like Dask and then talks
 from __future__ import annotations
 
 import pickle
+import re
 import shutil
 import socket
 import struct
@@ -221,9 +222,9 @@ def test_tasks_for_a_cluster_are_cut_for_its_workers_not_this_machines_cores(
     )
     tasks: list[int] = []
 
-    def recorded(m: Any, jobs: tuple[tuple[int, int], ...]) -> Any:
+    def recorded(m: Any, jobs: tuple[tuple[int, int], ...], code: str | None = None) -> Any:
         tasks.append(len(jobs))
-        return play_batch(m, jobs)
+        return play_batch(m, jobs, code)
 
     monkeypatch.setattr(runner, "Workers", _Cluster)
     monkeypatch.setattr(runner, "play_batch", recorded)
@@ -253,3 +254,38 @@ def test_a_matchup_takes_its_files_text_to_the_workers(tmp_path: Path) -> None:
     jobs = ((0, 5), (1, 6))
     # played by a fresh interpreter (nothing read or cached), from the task as sent
     assert in_a_fresh_process(play_batch, pickle.loads(sent), jobs) == play_batch(matchup, jobs)
+
+
+def test_a_worker_with_other_code_is_refused_and_stores_none_of_its_games(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A task carries its run's code version; a worker whose code differs (another
+    kriegsspiel on a Dask worker, or files changed under a run) plays none of it, and the
+    run says why, keeping the games that finished before."""
+    import kriegsspiel.sim.outcome as outcome
+    from kriegsspiel.sim.runner import SimulationError
+    from kriegsspiel.sim.store import Store
+
+    matchup = build_matchup(
+        "konflikt47",
+        str(SIM_DATA / "skirmish.yaml"),
+        [str(SIM_DATA / "patrol-a.yaml"), str(SIM_DATA / "patrol-b.yaml")],
+        "random,random",
+    )
+    real = outcome.code_version()
+    told = f"a worker plays with kriegsspiel {real}, this run with 0.0.1+000000000000"
+    with pytest.raises(outcome.OtherCode, match=re.escape(told)):
+        play_batch(matchup, ((0, 1),), "0.0.1+000000000000")
+    calls = iter(range(100))
+
+    def drifting() -> str:  # the worker's code changes after its first two tasks
+        return real if next(calls) < 2 else "0.2.1+111111111111"
+
+    monkeypatch.setattr(outcome, "code_version", drifting)
+    with Store(tmp_path / "r.sqlite") as store, pytest.raises(SimulationError) as told:
+        evaluate(matchup, 6, 1, store=store, batch=1)
+    said = str(told.value)
+    assert "a worker plays with kriegsspiel 0.2.1+111111111111, this run with " + real in said
+    assert "install the same kriegsspiel on every worker" in said
+    with Store(tmp_path / "r.sqlite") as store:
+        assert store.count(matchup, 1, 6) == 2  # (the two games of the same code)

@@ -48,7 +48,9 @@ def quick_game(index: int, seed: int) -> GameOutcome:
     return GameOutcome(index, seed, index % 2 == 1, winner, score_a, score_b, 6, 40, units)
 
 
-def quick_batch(matchup: Matchup, jobs: tuple[tuple[int, int], ...]) -> list[GameOutcome]:
+def quick_batch(
+    matchup: Matchup, jobs: tuple[tuple[int, int], ...], code: str | None = None
+) -> list[GameOutcome]:
     return [quick_game(index, seed) for index, seed in jobs]
 
 
@@ -126,7 +128,9 @@ def test_a_run_with_gaps_in_the_store_plays_exactly_the_missing_games(
         played: list[int] = []
         real = quick_batch
 
-        def record(matchup: Matchup, jobs: tuple[tuple[int, int], ...]) -> list[GameOutcome]:
+        def record(
+            matchup: Matchup, jobs: tuple[tuple[int, int], ...], code: str | None = None
+        ) -> list[GameOutcome]:
             played.extend(i for i, _ in jobs)
             return real(matchup, jobs)
 

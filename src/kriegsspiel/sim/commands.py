@@ -18,6 +18,7 @@ from rich.console import Console
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import check_output, writing
 from kriegsspiel.sim import DEFAULT_STORE, MAX_GAMES, WORKERS_PER_CORE
+from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.matchup import Matchup, build_matchup
 from kriegsspiel.sim.runner import (
     Evaluation,
@@ -27,7 +28,7 @@ from kriegsspiel.sim.runner import (
     evaluate,
     evaluation_json,
 )
-from kriegsspiel.sim.store import Store, StoredRun, code_version
+from kriegsspiel.sim.store import Store, StoredRun
 
 ERR = Console(stderr=True, highlight=False)
 

@@ -6,6 +6,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.matchup import Matchup, play_game
 
 
@@ -93,8 +94,25 @@ class BatchFailed(Exception):
         return f"game {self.index} failed: {self.error}"
 
 
-def play_batch(matchup: Matchup, jobs: tuple[tuple[int, int], ...]) -> list[GameOutcome]:
-    """Several (index, seed) games in one task, to spread a worker's start-up and messaging."""
+class OtherCode(Exception):
+    """The worker's code is not its run's (another kriegsspiel on a Dask worker, or the
+    installed files changed during the run): its games would be stored as the run's code's."""
+
+    def __init__(self, worker: str, run: str) -> None:
+        super().__init__(worker, run)  # (args: how it crosses processes)
+        self.worker, self.run = worker, run
+
+    def __str__(self) -> str:
+        return f"a worker plays with kriegsspiel {self.worker}, this run with {self.run}"
+
+
+def play_batch(
+    matchup: Matchup, jobs: tuple[tuple[int, int], ...], code: str | None = None
+) -> list[GameOutcome]:
+    """Several (index, seed) games in one task, to spread a worker's start-up and messaging;
+    none if ``code`` (the run's code version) is not this worker's (OtherCode)."""
+    if code is not None and code != code_version():
+        raise OtherCode(code_version(), code)
     finished: list[GameOutcome] = []
     for index, seed in jobs:
         try:

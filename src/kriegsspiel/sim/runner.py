@@ -17,9 +17,10 @@ from typing import Any
 
 from kriegsspiel.errors import KriegsspielError
 from kriegsspiel.sim.cluster import DaskExecutor, SchedulerLost
+from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.executors import InProcess, local_pool, stop_pool
 from kriegsspiel.sim.matchup import Matchup
-from kriegsspiel.sim.outcome import BatchFailed, GameOutcome, play_batch
+from kriegsspiel.sim.outcome import BatchFailed, GameOutcome, OtherCode, play_batch
 from kriegsspiel.sim.stats import wilson, within_precision
 from kriegsspiel.sim.store import Store, StoreError
 from kriegsspiel.sim.tally import Tally
@@ -380,6 +381,7 @@ def _run(
     counted_at = -RECOUNT  # when the pool's slots were last counted
     told_at: float | None = None  # when the run last said the cluster has no workers
     in_process = InProcess()
+    code = code_version()  # each task checks its worker plays with the same
 
     def count_slots() -> None:
         """Count the pool's slots again (every RECOUNT seconds at most); say so if a
@@ -415,7 +417,7 @@ def _run(
                 while job is not None and len(running) < limit:
                     executor = pool.executor(len(job)) if pool else in_process
                     try:
-                        future = executor.submit(play_batch, matchup, job)
+                        future = executor.submit(play_batch, matchup, job, code)
                     except BrokenProcessPool:  # a worker died since games last came back
                         broken = True
                         break
@@ -439,6 +441,14 @@ def _run(
                         retry.append(done_job)
                         broken = True
                         continue
+                    except OtherCode as exc:  # none of its games is this code's: none is kept
+                        raise SimulationError(
+                            f"{exc}; its games would be stored as this code's, so none is. On a "
+                            "Dask cluster, install the same kriegsspiel on every worker as here "
+                            "(pip install 'kriegsspiel[dask]' from the same source); on this "
+                            "machine, the installed files changed during the run. The games "
+                            "that finished are stored: run the same command again to resume."
+                        ) from None
                     except BatchFailed as exc:  # the games it finished are stored first
                         outcomes = exc.finished
                         failure = failure or _game_failed(matchup, exc.index, exc.seed, exc.error)
@@ -504,7 +514,6 @@ def _game_failed(
 def evaluation_json(result: Evaluation) -> dict[str, Any]:
     """The whole evaluation as one JSON-ready object (what ``--json`` prints)."""
     from kriegsspiel.sim.matchup import army_name, parsed
-    from kriegsspiel.sim.store import code_version
 
     m = result.matchup
     scenario, *lists = parsed(m)

@@ -8,19 +8,16 @@ and the game's index, so running the same evaluation again reuses what is stored
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
-from kriegsspiel import __version__
 from kriegsspiel.errors import KriegsspielError
+from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.matchup import Matchup, army_name
 from kriegsspiel.sim.outcome import GameOutcome
 
@@ -47,21 +44,6 @@ CREATE TABLE IF NOT EXISTS games (
 
 class StoreError(KriegsspielError):
     """The results file cannot be used: corrupt, locked, full or not ours."""
-
-
-@cache
-def code_version() -> str:
-    """The package version plus a hash of its source and data: results of other code differ."""
-    digest = hashlib.sha256()
-    root = resources.files("kriegsspiel")
-    files = sorted(
-        (p for p in Path(str(root)).rglob("*") if p.suffix in (".py", ".yaml") and p.is_file()),
-        key=lambda p: p.relative_to(str(root)).as_posix(),
-    )
-    for path in files:
-        digest.update(path.relative_to(str(root)).as_posix().encode())
-        digest.update(path.read_bytes())
-    return f"{__version__}+{digest.hexdigest()[:12]}"
 
 
 @dataclass(frozen=True, slots=True)
