@@ -11,7 +11,7 @@ import kriegsspiel
 
 # Set-up caches hold one answer per thing a run is set up with, never one per game.
 SET_UP = {
-    "kriegsspiel.sim.store.code_version",  # one answer
+    "kriegsspiel.sim.code.code_version",  # one answer
     "kriegsspiel.core.scenario._shapely",  # one answer
     "kriegsspiel.rulesets.bolt_action.data.load_edition",  # one per ruleset
     "kriegsspiel.rulesets.bolt_action.edition.rules_for",  # one per ruleset and rules file
