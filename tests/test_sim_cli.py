@@ -662,7 +662,10 @@ def test_ctrl_c_says_whether_finished_games_were_kept(
     assert "resume" not in str(unkept.value).split(";")[0]
     with (
         Store(str(tmp_path / "r.sqlite")) as store,
-        pytest.raises(Interrupted, match=r"stored in .*r\.sqlite; run the same command again"),
+        pytest.raises(
+            Interrupted,
+            match=r"Any game that finished is stored in .*r\.sqlite; run the same command again",
+        ),
     ):
         commands.run_one(matchup, 4, 1, None, options, store, "patrols")
 

@@ -6,6 +6,7 @@ that writes something else first (SSH), one that begins like Dask and then talks
 
 from __future__ import annotations
 
+import os
 import pickle
 import re
 import shutil
@@ -95,6 +96,7 @@ def test_a_silent_service_at_the_address_is_told_from_a_scheduler(
     assert f"cannot reach a Dask scheduler at {address!r}" in str(raised)
     assert "something answered there, but not as a Dask scheduler" in str(raised)
     assert "is it the dashboard's port?" in str(raised)
+    assert "tls://, and one started with --protocol ws on ws://" in str(raised)  # (its own port)
 
 
 @pytest.mark.parametrize(
@@ -273,7 +275,7 @@ def test_a_worker_with_other_code_is_refused_and_stores_none_of_its_games(
         "random,random",
     )
     real = outcome.code_version()
-    told = f"a worker plays with kriegsspiel {real}, this run with 0.0.1+000000000000"
+    told = f"plays with kriegsspiel {real}, this run with 0.0.1+000000000000"
     with pytest.raises(outcome.OtherCode, match=re.escape(told)):
         play_batch(matchup, ((0, 1),), "0.0.1+000000000000")
     calls = iter(range(100))
@@ -285,7 +287,9 @@ def test_a_worker_with_other_code_is_refused_and_stores_none_of_its_games(
     with Store(tmp_path / "r.sqlite") as store, pytest.raises(SimulationError) as told:
         evaluate(matchup, 6, 1, store=store, batch=1)
     said = str(told.value)
-    assert "a worker plays with kriegsspiel 0.2.1+111111111111, this run with " + real in said
-    assert "install the same kriegsspiel on every worker" in said
+    assert f"(on {socket.gethostname()}, process {os.getpid()}) plays with kriegsspiel " in said
+    assert "0.2.1+111111111111, this run with " + real in said
+    assert "install the same kriegsspiel on every worker" in said and "restart the" in said
+    assert "The games that finished before are stored" in said
     with Store(tmp_path / "r.sqlite") as store:
         assert store.count(matchup, 1, 6) == 2  # (the two games of the same code)

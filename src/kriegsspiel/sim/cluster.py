@@ -72,7 +72,8 @@ def checked_address(address: str, *, command_line: bool = False) -> str:
 PROBE_RETRY = 0.2  # seconds between tries while nothing listens (a scheduler still starting)
 NOT_DASK = (
     "something answered there, but not as a Dask scheduler (is it the dashboard's port? a "
-    "scheduler listens on 8786 unless told otherwise, and one started with TLS on tls://)"
+    "scheduler listens on 8786 unless told otherwise; one started with TLS is reached on "
+    "tls://, and one started with --protocol ws on ws://)"
 )
 
 

@@ -191,7 +191,7 @@ def run_one(
                 "leave --no-store out to keep finished games and resume where a run stops."
             ) from None
         raise Interrupted(
-            f"interrupted. Finished games are stored in {store.path}; run the same command "
+            f"interrupted. Any game that finished is stored in {store.path}; run the same command "
             "again to resume."
         ) from None
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -98,12 +100,13 @@ class OtherCode(Exception):
     """The worker's code is not its run's (another kriegsspiel on a Dask worker, or the
     installed files changed during the run): its games would be stored as the run's code's."""
 
-    def __init__(self, worker: str, run: str) -> None:
-        super().__init__(worker, run)  # (args: how it crosses processes)
-        self.worker, self.run = worker, run
+    def __init__(self, worker: str, run: str, where: str = "") -> None:
+        super().__init__(worker, run, where)  # (args: how it crosses processes)
+        self.worker, self.run, self.where = worker, run, where
 
     def __str__(self) -> str:
-        return f"a worker plays with kriegsspiel {self.worker}, this run with {self.run}"
+        at = f" (on {self.where})" if self.where else ""
+        return f"a worker{at} plays with kriegsspiel {self.worker}, this run with {self.run}"
 
 
 def play_batch(
@@ -112,7 +115,7 @@ def play_batch(
     """Several (index, seed) games in one task, to spread a worker's start-up and messaging;
     none if ``code`` (the run's code version) is not this worker's (OtherCode)."""
     if code is not None and code != code_version():
-        raise OtherCode(code_version(), code)
+        raise OtherCode(code_version(), code, f"{socket.gethostname()}, process {os.getpid()}")
     finished: list[GameOutcome] = []
     for index, seed in jobs:
         try:

@@ -196,8 +196,8 @@ def evaluate(
                 break
     except SchedulerLost as lost:
         kept = (
-            f"{done} of this matchup's {games} games are stored in {store.path}; run the same "
-            "command again to resume"
+            f"the games that finished are stored in {store.path}; run the same command again "
+            "to resume"
             if store is not None
             else "nothing was stored (--no-store): the same command starts afresh"
         )
@@ -442,12 +442,18 @@ def _run(
                         broken = True
                         continue
                     except OtherCode as exc:  # none of its games is this code's: none is kept
+                        kept = (
+                            "the games that finished before are stored"
+                            if finished_games
+                            else "no game was played"
+                        )
                         raise SimulationError(
                             f"{exc}; its games would be stored as this code's, so none is. On a "
                             "Dask cluster, install the same kriegsspiel on every worker as here "
-                            "(pip install 'kriegsspiel[dask]' from the same source); on this "
-                            "machine, the installed files changed during the run. The games "
-                            "that finished are stored: run the same command again to resume."
+                            "(pip install 'kriegsspiel[dask]' from the same source) and restart "
+                            "the workers: a running worker keeps the code it started with. On "
+                            f"this machine, the installed files changed during the run. {kept[0].upper()}{kept[1:]}; "
+                            "run the same command again once the code agrees."
                         ) from None
                     except BatchFailed as exc:  # the games it finished are stored first
                         outcomes = exc.finished
