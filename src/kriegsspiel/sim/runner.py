@@ -443,16 +443,16 @@ def _run(
                         continue
                     except OtherCode as exc:  # none of its games is this code's: none is kept
                         kept = (
-                            "the games that finished before are stored"
+                            "The games that finished before are stored"
                             if finished_games
-                            else "no game was played"
+                            else "No game was played"
                         )
                         raise SimulationError(
                             f"{exc}; its games would be stored as this code's, so none is. On a "
                             "Dask cluster, install the same kriegsspiel on every worker as here "
                             "(pip install 'kriegsspiel[dask]' from the same source) and restart "
                             "the workers: a running worker keeps the code it started with. On "
-                            f"this machine, the installed files changed during the run. {kept[0].upper()}{kept[1:]}; "
+                            f"this machine, the installed files changed during the run. {kept}; "
                             "run the same command again once the code agrees."
                         ) from None
                     except BatchFailed as exc:  # the games it finished are stored first
