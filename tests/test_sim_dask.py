@@ -293,3 +293,29 @@ def test_a_worker_with_other_code_is_refused_and_stores_none_of_its_games(
     assert "The games that finished before are stored" in said
     with Store(tmp_path / "r.sqlite") as store:
         assert store.count(matchup, 1, 6) == 2  # (the two games of the same code)
+
+
+def test_a_worker_of_a_version_before_the_code_check_is_told_as_other_code(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker whose play_batch takes no code version (a kriegsspiel from before tasks
+    carried one) fails the task with a TypeError; the run says it is other code, not that a
+    game failed with a command to reproduce it."""
+    from kriegsspiel.sim.runner import SimulationError
+
+    matchup = build_matchup(
+        "konflikt47",
+        str(SIM_DATA / "skirmish.yaml"),
+        [str(SIM_DATA / "patrol-a.yaml"), str(SIM_DATA / "patrol-b.yaml")],
+        "random,random",
+    )
+
+    def play_batch(m: Any, jobs: tuple[tuple[int, int], ...]) -> Any:  # (the old signature)
+        raise AssertionError("never called with the run's code")
+
+    monkeypatch.setattr(runner, "play_batch", play_batch)
+    with pytest.raises(SimulationError) as told:
+        evaluate(matchup, 4, 1, batch=1)
+    said = str(told.value)
+    assert said.startswith("a worker plays with kriegsspiel of an older version, this run with ")
+    assert "No game was played" in said and "Reproduce it with" not in said

@@ -441,20 +441,8 @@ def _run(
                         retry.append(done_job)
                         broken = True
                         continue
-                    except OtherCode as exc:  # none of its games is this code's: none is kept
-                        kept = (
-                            "The games that finished before are stored"
-                            if finished_games
-                            else "No game was played"
-                        )
-                        raise SimulationError(
-                            f"{exc}; its games would be stored as this code's, so none is. On a "
-                            "Dask cluster, install the same kriegsspiel on every worker as here "
-                            "(pip install 'kriegsspiel[dask]' from the same source) and restart "
-                            "the workers: a running worker keeps the code it started with. On "
-                            f"this machine, the installed files changed during the run. {kept}; "
-                            "run the same command again once the code agrees."
-                        ) from None
+                    except OtherCode as exc:  # not this code: none of its games is kept
+                        raise _other_code(exc, finished_games) from None
                     except BatchFailed as exc:  # the games it finished are stored first
                         outcomes = exc.finished
                         failure = failure or _game_failed(matchup, exc.index, exc.seed, exc.error)
@@ -462,6 +450,10 @@ def _run(
                         gone = lost(exc)
                         if gone is not None:  # no game's fault: the cluster went away
                             raise gone from None
+                        if isinstance(exc, TypeError) and "play_batch()" in str(exc):
+                            # a worker's kriegsspiel from before tasks carried their code
+                            older = OtherCode("of an older version", code)
+                            raise _other_code(older, finished_games) from None
                         index, seed = done_job[0]
                         error = f"{type(exc).__name__}: {exc}"
                         failure = failure or _game_failed(matchup, index, seed, error, batch=True)
@@ -503,6 +495,18 @@ def _run(
                     f"worker processes died {restarts} times; the games that finished are "
                     f"stored. Check memory (dmesg) or run with --workers 1.{hint}"
                 )
+
+
+def _other_code(exc: OtherCode, finished_games: int) -> SimulationError:
+    """The run's error for a worker whose code is not the run's."""
+    kept = "The games that finished before are stored" if finished_games else "No game was played"
+    return SimulationError(
+        f"{exc}; its games would be stored as this code's, so none is. On a Dask cluster, "
+        "install the same kriegsspiel on every worker as here (pip install 'kriegsspiel[dask]' "
+        "from the same source) and restart the workers: a running worker keeps the code it "
+        "started with. On this machine, the installed files changed during the run. "
+        f"{kept}; run the same command again once the code agrees."
+    )
 
 
 def _game_failed(
