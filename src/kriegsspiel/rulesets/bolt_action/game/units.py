@@ -131,6 +131,15 @@ class UnitState:
             found = self._remembered = _Places.of(self)
         return found
 
+    @property
+    def arms(self) -> tuple[tuple[tuple[str, ...], bool], ...]:
+        """Each live model's weapons and whether it has used its one-shot weapon."""
+        return self._places().arms
+
+    def officer_rank(self) -> str | None:
+        """The first live officer's rank, if any."""
+        return self._places().officer
+
     # The properties below repeat _places's test inline: they are read very often, and a
     # remembered answer that still stands then costs no call.
 
@@ -173,37 +182,12 @@ class UnitState:
         return found.coords
 
     @property
-    def arms(self) -> tuple[tuple[tuple[str, ...], bool], ...]:
-        """Each live model's weapons and whether it has used its one-shot weapon."""
-        found, models = self._remembered, self.models
-        if (
-            found is None
-            or found.changes != self._changes[0]
-            or found.models is not models
-            or found.count != len(models)
-        ):
-            found = self._places()
-        return found.arms
-
-    @property
     def is_down(self) -> bool:
         return self.order == "Down" or self.retained == "Down"
 
     @property
     def is_ambushing(self) -> bool:
         return self.order == "Ambush" or self.retained == "Ambush"
-
-    def officer_rank(self) -> str | None:
-        """The first live officer's rank, if any."""
-        found, models = self._remembered, self.models
-        if (
-            found is None
-            or found.changes != self._changes[0]
-            or found.models is not models
-            or found.count != len(models)
-        ):
-            found = self._places()
-        return found.officer
 
     def translate(self, dx: float, dy: float) -> None:
         for m in self.models:
