@@ -91,6 +91,17 @@ def test_evaluate_prints_readable_tables(tmp_path: Path) -> None:
         assert ("sides swapped" in line) == (index % 2 == 1), line
 
 
+def test_one_game_has_no_spread_and_says_so_rather_than_zero(tmp_path: Path) -> None:
+    base = [*PATROLS, "--players", "random,random", "--workers", "1", "--no-store"]
+    one = json.loads(cli(tmp_path, "evaluate", *base, "--games", "1", "--json").stdout)
+    assert one["score_a"]["sd"] is None and one["turns"]["sd"] is None
+    text = cli(tmp_path, "evaluate", *base, "--games", "1").stdout
+    row = next(line for line in text.splitlines() if "turns" in line and "army" not in line)
+    assert row.replace("│", " ").split()[-1] == "–", row
+    two = json.loads(cli(tmp_path, "evaluate", *base, "--games", "2", "--json").stdout)
+    assert isinstance(two["turns"]["sd"], float)
+
+
 def test_evaluate_stops_early_and_says_so(tmp_path: Path) -> None:
     done = cli(tmp_path, "evaluate", *PATROLS, "--players", "random,random", "--games", "400",
                "--workers", "1", "--precision", "0.2", "--json", "--no-store")  # fmt: skip

@@ -61,7 +61,8 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
         ("turns", "turns"),
         ("orders given", "orders"),
     ):
-        lengths.add_row(label, f"{data[key]['mean']:.2f}", f"{data[key]['sd']:.2f}")
+        sd = data[key]["sd"]  # None after one game: a spread needs two
+        lengths.add_row(label, f"{data[key]['mean']:.2f}", "–" if sd is None else f"{sd:.2f}")
     console.print(lengths)
 
     units = Table(title="Units", title_justify="left")

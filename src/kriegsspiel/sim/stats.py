@@ -59,12 +59,13 @@ def wilson(hits: int, n: int, z: float = Z95) -> Proportion:
 
 @dataclass(frozen=True, slots=True)
 class Spread:
-    """Mean and sample standard deviation."""
+    """Mean and sample standard deviation; the deviation is None for a single value, where
+    it is undefined (printing 0 would claim the games never vary)."""
 
     mean: float
-    sd: float
+    sd: float | None
 
-    def to_json(self) -> dict[str, float]:
+    def to_json(self) -> dict[str, float | None]:
         return {"mean": self.mean, "sd": self.sd}
 
 
@@ -90,7 +91,7 @@ class Running:
         self.m2 += delta * (value - self.mean)
 
     def spread(self) -> Spread:
-        sd = math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else 0.0
+        sd = math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else None
         return Spread(self.mean, sd)
 
 
