@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from conftest import run_cli
 
 DATA = Path(__file__).parent / "data" / "sim"
@@ -411,6 +412,20 @@ def test_a_bad_unit_swapped_in_is_named_at_its_line_in_the_sweep_file(tmp_path: 
     assert done.returncode == 2
     assert f"my-sweep.yaml: line {line}, field variants.0.with: unit" in done.stderr
     assert "has 60 models" in done.stderr
+
+
+def test_a_tab_after_a_colon_reads_alike_in_every_check_of_a_sweep(tmp_path: Path) -> None:
+    # libyaml takes "key:<tab>value" and pure-Python PyYAML refuses it: the sweep's second
+    # reading of its file and of a variant's list once used the second and crashed
+    sweep = _sweep_in(tmp_path, (DATA / "sweep.yaml").read_text().replace("games: 4", "games:\t4"))
+    listed = tmp_path / "patrol-a.yaml"
+    listed.write_text(listed.read_text().replace("points: 173", "points:\t173"))
+    done = cli(tmp_path, "sweep", str(sweep), "--no-store", "--workers", "1", "--games", "2")
+    assert "Traceback" not in done.stderr
+    if hasattr(yaml, "CSafeLoader"):  # libyaml: taken, as play and evaluate take the list
+        assert done.returncode == 0, done.stderr
+    else:  # pure PyYAML refuses it at the first reading: one line, naming the file
+        assert done.returncode == 2 and "my-sweep.yaml: line 7" in done.stderr, done.stderr
 
 
 def test_a_sweep_files_players_and_ruleset_are_checked_as_the_file_says_them(

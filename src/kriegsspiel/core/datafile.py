@@ -100,9 +100,16 @@ class _Loader(_BASE):  # type: ignore[misc]
 _LOADER: Any = _Loader
 
 
+def yaml_data(text: str) -> Any:
+    """The data of YAML ``text``, read by the same loader as every checked file: a file that
+    passed its checks reads again alike (pure-Python PyYAML refuses some text libyaml
+    takes, such as a tab after a colon). Raises yaml.YAMLError."""
+    return yaml.load(text, Loader=_LOADER)
+
+
 def parse_yaml(text: str, model: type[M], name: str) -> M:
     try:
-        data: Any = yaml.load(text, Loader=_LOADER)
+        data: Any = yaml_data(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""

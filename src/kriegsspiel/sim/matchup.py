@@ -51,8 +51,10 @@ class Source:
 def _digest(text: str) -> str:
     import yaml
 
+    from kriegsspiel.core.datafile import yaml_data
+
     try:
-        content = "data " + json.dumps(yaml.safe_load(text), sort_keys=True)
+        content = "data " + json.dumps(yaml_data(text), sort_keys=True)
     except (yaml.YAMLError, TypeError, ValueError, RecursionError):
         # not plain data (a date, bytes, keys of mixed kinds, an anchor inside itself): the
         # text itself, which the checks refuse or which only a copy of the file matches
@@ -234,8 +236,10 @@ def parsed(matchup: Matchup) -> tuple[Scenario, ArmyList, ArmyList]:
 def army_name(source: Source) -> str:
     import yaml
 
+    from kriegsspiel.core.datafile import yaml_data
+
     try:
-        data = yaml.safe_load(source.text)
+        data = yaml_data(source.text)
     except yaml.YAMLError:
         return source.label
     return str(data.get("name", source.label)) if isinstance(data, dict) else source.label

@@ -16,7 +16,7 @@ import yaml
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from kriegsspiel.ai.players import parse_players
-from kriegsspiel.core.datafile import Strict, WholeNumber, load_yaml, problem_at
+from kriegsspiel.core.datafile import Strict, WholeNumber, load_yaml, problem_at, yaml_data
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.sim import MAX_GAMES, MAX_SEED
 from kriegsspiel.sim.matchup import (
@@ -220,7 +220,7 @@ def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
         raise UsageError(f"sweep {given!r} is neither a file nor a shipped sweep ({names}).")
     spec = load_yaml(path, SweepFile)
     text = path.read_text(encoding="utf-8")
-    raw = yaml.safe_load(text)  # (valid: how the file gives its fields, one or a list)
+    raw = yaml_data(text)  # (valid: how the file gives its fields, one or a list)
     base = path.parent
 
     def field_at(*loc: int | str) -> Callable[[str], DataFileError]:
@@ -376,7 +376,7 @@ def variant_files(rows: Sequence[Source], compared: Sequence[Compared]) -> list[
 
 def _points(source: Source) -> int | None:
     """The points an army list gives for itself (None if it gives none)."""
-    data = yaml.safe_load(source.text)
+    data = yaml_data(source.text)
     points = data.get("points") if isinstance(data, dict) else None
     return points if isinstance(points, int) else None
 
@@ -416,7 +416,7 @@ def _change(
     place in the variant (to tell a problem with it at its line in the sweep file). The units of ``with`` take the place of the first unit
     replaced, so the rest keep their order; units added come last. ``at`` tells a problem
     with a field of the variant; ``listed``, the fields the file gives as lists."""
-    data = yaml.safe_load(original.text)
+    data = yaml_data(original.text)
     units = data.get("units", []) if isinstance(data, dict) else []
     names = [u.get("name") if isinstance(u, dict) else None for u in units]
 
