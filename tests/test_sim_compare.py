@@ -370,6 +370,30 @@ def test_a_sweeps_picture_shows_each_variants_changes_beside_the_heat_map(
     assert wins_line.get_xdata()[0] == pytest.approx(25.0)
 
 
+def test_a_heat_maps_cell_text_reads_on_its_colour_from_all_lost_to_all_won(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from matplotlib.colors import to_rgb
+
+    import kriegsspiel.render.plots as plots
+
+    drawn: list[object] = []
+    monkeypatch.setattr(plots, "_save", lambda fig, path: drawn.append(fig))
+    rates = [i / 10 for i in range(11)]  # no draws: wins less losses from -100% to +100%
+    cells = [[{"rate": r, "low": r, "high": r, "draws": 0.0}] for r in rates]
+    plots.plot_heatmap([f"r{i}" for i in range(11)], ["b"], cells, "t", "x.png")
+    (ax, *_) = drawn[0].axes  # type: ignore[attr-defined]
+    image = ax.get_images()[0]
+    inks = []
+    for text, rate in zip(ax.texts, rates, strict=True):
+        cell = image.cmap(image.norm(2 * rate - 1))
+        ink = to_rgb(text.get_color())
+        light, dark = sorted((plots._luminance(cell), plots._luminance(ink)), reverse=True)
+        assert (light + 0.05) / (dark + 0.05) >= 4.5, (rate, ink)  # WCAG's contrast for text
+        inks.append(text.get_color())
+    assert inks[0] == inks[-1] == "white" and inks[5] == "black"
+
+
 def test_a_sweeps_picture_tells_how_the_units_a_variant_changes_fared(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -65,6 +65,19 @@ def _net(cell: dict[str, Any]) -> float:
     return 2 * float(cell["rate"]) + float(cell.get("draws", 0.0)) - 1
 
 
+def _luminance(rgb: Sequence[float]) -> float:
+    """The relative luminance of an sRGB colour (WCAG 2's definition)."""
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _ink(background: Sequence[float]) -> str:
+    """Black or white, whichever reads better on ``background``: black text on the dark
+    ends of the colour scale, the cells a reader looks at first, could not be read."""
+    light = _luminance(background)
+    return "black" if (light + 0.05) / 0.05 >= 1.05 / (light + 0.05) else "white"
+
+
 def plot_heatmap(
     rows: Sequence[str],
     columns: Sequence[str],
@@ -113,7 +126,8 @@ def plot_heatmap(
                 if field and j == len(columns) - 1
                 else "(itself)"
             )
-            ax.text(j, i, text, ha="center", va="center", fontsize=8)
+            shade = image.cmap(image.norm(values[i][j])) if cell else (1.0, 1.0, 1.0)
+            ax.text(j, i, text, ha="center", va="center", fontsize=8, color=_ink(shade))
     if field:  # (the pooled column is not one more opponent: set it apart)
         ax.axvline(len(columns) - 1.5, color="black", linewidth=3)
     from matplotlib.ticker import PercentFormatter
