@@ -259,3 +259,39 @@ def test_play_replaces_only_a_file_of_the_kind_it_writes(tmp_path: Path) -> None
                     "--ruleset", "konflikt47", "--army", str(DATA / "patrol-a.yaml"),
                     "--army", str(DATA / "patrol-b.yaml"), cwd=tmp_path)  # fmt: skip
     assert drawn.returncode == 2 and "is not an SVG" in drawn.stderr
+
+
+def test_a_results_file_that_cannot_be_written_is_said_to_be_read_and_is_not_pruned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A read-only results file answers what it holds, and the report says it was read,
+    not that games were stored in it; --prune, which must write, is refused in those words
+    (os.access is told to say no to the file: the tests run as root)."""
+    monkeypatch.chdir(tmp_path)
+    evaluate = ["evaluate", *PATROLS, "--games", "4", "--workers", "1", "--results", "r.sqlite"]
+    sweep = ["sweep", str(DATA / "sweep.yaml"), "--workers", "1", "--results", "r.sqlite"]
+    for args in (evaluate, sweep):
+        assert kriegsspiel(monkeypatch, capsys, *args)[0] == 0
+    capsys.readouterr()
+    before = (tmp_path / "r.sqlite").read_bytes()
+    real_access = os.access
+    monkeypatch.setattr(
+        os, "access", lambda path, mode: Path(path).name != "r.sqlite" and real_access(path, mode)
+    )
+
+    def report(*args: str) -> str:
+        monkeypatch.setattr(sys, "argv", ["kriegsspiel", *args])
+        with pytest.raises(SystemExit) as exited:
+            main()
+        assert exited.value.code in (0, None)
+        return " ".join(capsys.readouterr().out.split())
+
+    said = report(*evaluate)
+    assert "Games read from r.sqlite, which cannot be written: none stored." in said
+    assert "Games stored in" not in said
+    said = report(*sweep)
+    assert "from the results store (r.sqlite cannot be written: nothing new was stored)." in said
+    code, said = kriegsspiel(monkeypatch, capsys, "results", "--results", "r.sqlite", "--prune")
+    assert code == 2
+    assert "r.sqlite cannot be written (it or its folder is read-only), and --prune deletes" in said
+    assert (tmp_path / "r.sqlite").read_bytes() == before

@@ -1006,3 +1006,26 @@ def test_a_rows_pooled_interval_against_the_field_is_never_less_sound_than_one_o
             )
             assert pooled >= alike - 1e-12, (rates, games, pooled, alike)
     assert _pooled_coverage((0.2, 0.8), 20) > _pooled_coverage((0.5, 0.5), 20) + 0.02
+
+
+def test_a_results_file_another_program_holds_locked_is_told_as_locked_not_read_stale(
+    tmp_path: Path,
+) -> None:
+    """A reader that cannot get in because a writer holds the file must not fall back to
+    reading the file as it stands on disk (the writer's newest games may not be there)."""
+    import sqlite3
+
+    path = tmp_path / "results.sqlite"
+    with Store(path) as store:
+        evaluate(patrols(), 2, 4, store=store)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreError, match="locked by another program"):
+            Store(path, timeout=0.1, read_only=True)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    with Store(path, timeout=0.1, read_only=True) as store:  # let go: read as ever
+        assert store.runs()[0].games == 2

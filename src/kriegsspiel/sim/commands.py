@@ -28,7 +28,7 @@ from kriegsspiel.sim.runner import (
     evaluate,
     evaluation_json,
 )
-from kriegsspiel.sim.store import Store, StoredRun
+from kriegsspiel.sim.store import Store, StoredRun, StoreError
 
 ERR = Console(stderr=True, highlight=False)
 
@@ -149,9 +149,14 @@ def open_store(results: str | None) -> Store | nullcontext[None]:
     # say plainly where a store cannot be made (one that cannot be written is read)
     check_output(results, "--results", written=False)
     path = Path(results)
-    if path.exists() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+    if path.exists() and not writable(path):
         return Store(results, read_only=True)  # what it holds can still be read back
     return Store(results)
+
+
+def writable(path: Path) -> bool:
+    """Can the results file at ``path`` be written? SQLite writes beside it as well."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
 
 
 def run_one(
@@ -223,7 +228,10 @@ def run_evaluate(
         from kriegsspiel.render.evaluation_text import print_evaluation
 
         print_evaluation(data)
-        if options.results:
+        if store is not None and store.read_only:  # (every game asked for was read back)
+            said = f"Games read from {options.results}, which cannot be written: none stored."
+            Console(highlight=False).print(said, markup=False)
+        elif options.results:
             Console(highlight=False).print(f"Games stored in {options.results}.", markup=False)
     if plot:
         from kriegsspiel.render.plots import plot_evaluation
@@ -274,6 +282,12 @@ def run_results(
         )
     if prune:  # (refused as plain 'results' would refuse it, before it is opened to write)
         Store(results, read_only=True).close()
+        if not writable(Path(results)):
+            raise StoreError(
+                f"results file {results} cannot be written (it or its folder is read-only), "
+                "and --prune deletes games from it; it is left as it was. Make it writable, "
+                "or copy it to a folder you can write to and prune the copy."
+            )
     with Store(results, read_only=not prune) as store:
         runs = store.runs(wanted) if wanted or not export else []  # (an export needs none)
         found = {run.matchup for run in runs} if wanted else set()

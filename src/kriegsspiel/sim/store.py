@@ -71,8 +71,10 @@ def _open_to_read(path: Path, timeout: float) -> sqlite3.Connection:
     try:
         db.execute("SELECT name FROM sqlite_master LIMIT 1").fetchall()
         return db
-    except sqlite3.OperationalError:
+    except sqlite3.OperationalError as exc:
         db.close()
+        if "locked" in str(exc) or "busy" in str(exc):  # a writer holds it: not to be read
+            raise  # as it stands on disk, which may lack that writer's games (told as locked)
     wal = path.with_name(path.name + "-wal")
     if wal.exists() and wal.stat().st_size > 0:  # read as it stands, its last games are lost
         raise StoreError(

@@ -187,6 +187,8 @@ def run_sweep(
                 markup=False,
             )
         kept = f"; stored in {options.results}" if options.results else ""
+        if store is not None and store.read_only:  # (every cell was read back whole)
+            kept = f" ({options.results} cannot be written: nothing new was stored)"
         Console(highlight=False).print(
             f"Games: {games_played} played, {games_reused} from the results store{kept}.",
             markup=False,
