@@ -92,11 +92,15 @@ def test_evaluate_prints_readable_tables(tmp_path: Path) -> None:
         assert ("sides swapped" in line) == (index % 2 == 1), line
 
 
-def test_one_game_has_no_spread_and_says_so_rather_than_zero(tmp_path: Path) -> None:
+def test_one_game_has_no_spread_nor_swapped_side_and_says_so_rather_than_zero(tmp_path: Path) -> None:
     base = [*PATROLS, "--players", "random,random", "--workers", "1", "--no-store"]
     one = json.loads(cli(tmp_path, "evaluate", *base, "--games", "1", "--json").stdout)
     assert one["score_a"]["sd"] is None and one["turns"]["sd"] is None
+    unplayed = one["army_a_wins_by_side"][1]  # one game: none with the sides swapped
+    assert unplayed["games"] == 0 and unplayed["rate"] is None  # not 0% of no games
     text = cli(tmp_path, "evaluate", *base, "--games", "1").stdout
+    assert "1 game (1 played" in text
+    assert "– (no game)" in next(line for line in text.splitlines() if "0/0" in line)
     row = next(line for line in text.splitlines() if "turns" in line and "army" not in line)
     assert row.replace("│", " ").split()[-1] == "–", row
     two = json.loads(cli(tmp_path, "evaluate", *base, "--games", "2", "--json").stdout)

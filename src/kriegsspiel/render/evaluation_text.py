@@ -9,6 +9,8 @@ from rich.table import Table
 
 
 def _pct(p: dict[str, Any]) -> str:
+    if p["rate"] is None:  # (a side on which no game was played: one game in all)
+        return "– (no game)"
     return f"{p['rate']:.1%} [{p['low']:.1%}, {p['high']:.1%}]"
 
 
@@ -27,7 +29,8 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
     source = f"{data['games_played']} played, {data['games_reused']} from the results store"
     if data["stopped_early"]:
         source += f"; stopped early at ± {data['precision']}"
-    console.print(f"{data['games']} games ({source}); armies swap sides every other game.")
+    games = f"{data['games']} game{'s' if data['games'] != 1 else ''}"
+    console.print(f"{games} ({source}); armies swap sides every other game.")
     if a["points"] != b["points"]:
         console.print(
             f"note: the lists are not of equal points ({a['points']} v {b['points']}).",

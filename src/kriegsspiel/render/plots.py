@@ -41,20 +41,22 @@ def plot_evaluation(data: dict[str, Any], scores: Counter[tuple[int, int]], path
         color=["#4477aa" if x > 0 else "#cc6677" if x < 0 else "#999999" for x in xs],
     )
     left.xaxis.get_major_locator().set_params(integer=True)
+    left.set_xlim(xs[0] - 1, xs[-1] + 1)  # (one margin alone would fill the axis otherwise)
     left.set_xlabel(f"score margin, army A − army B ({data['scenario']})")
     left.set_ylabel("share of games")
-    left.set_title(f"Scores over {data['games']} games")
+    left.set_title(f"Scores over {data['games']} game{'s' if data['games'] != 1 else ''}")
     labels = [f"A wins\n{data['army_a']['name']}", "draw", f"B wins\n{data['army_b']['name']}"]
     parts = [data["army_a_wins"], data["draws"], data["army_b_wins"]]
     rates = [p["rate"] for p in parts]
     errors = [[p["rate"] - p["low"] for p in parts], [p["high"] - p["rate"] for p in parts]]
     right.bar(range(3), rates, yerr=errors, capsize=6, color=["#4477aa", "#999999", "#cc6677"])
     right.set_xticks(range(3), labels, fontsize=8)
-    right.set_ylim(0, 1)
+    right.set_ylim(0, 1.08)  # (room above a 100% bar for its label)
+    right.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
     right.set_ylabel("probability (95% Wilson interval)")
     right.set_title("Who wins")
     for x, p in enumerate(parts):
-        right.text(x, min(0.97, p["high"] + 0.02), f"{p['rate']:.0%}", ha="center", fontsize=9)
+        right.text(x, p["high"] + 0.015, f"{p['rate']:.0%}", ha="center", fontsize=9)
     fig.suptitle(f"{data['army_a']['name']} v {data['army_b']['name']} — {data['ruleset']}")
     _save(fig, path)
 

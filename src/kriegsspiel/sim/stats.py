@@ -32,11 +32,12 @@ class Proportion:
         interval is lopsided near 0 and 1: 20 of 20 is 100% with a low of 84%)."""
         return max(self.high - self.rate, self.rate - self.low)
 
-    def to_json(self) -> dict[str, float | int]:
+    def to_json(self) -> dict[str, float | int | None]:
+        """As JSON; out of no games at all the rate is null (0 of 0 is no rate, not 0%)."""
         return {
             "count": self.hits,
             "games": self.n,
-            "rate": self.rate,
+            "rate": self.rate if self.n else None,
             "low": self.low,
             "high": self.high,
         }
