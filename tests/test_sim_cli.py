@@ -92,7 +92,9 @@ def test_evaluate_prints_readable_tables(tmp_path: Path) -> None:
         assert ("sides swapped" in line) == (index % 2 == 1), line
 
 
-def test_one_game_has_no_spread_nor_swapped_side_and_says_so_rather_than_zero(tmp_path: Path) -> None:
+def test_one_game_has_no_spread_nor_swapped_side_and_says_so_rather_than_zero(
+    tmp_path: Path,
+) -> None:
     base = [*PATROLS, "--players", "random,random", "--workers", "1", "--no-store"]
     one = json.loads(cli(tmp_path, "evaluate", *base, "--games", "1", "--json").stdout)
     assert one["score_a"]["sd"] is None and one["turns"]["sd"] is None
