@@ -581,7 +581,9 @@ class TacticalPlayer:
         near = gap - shift - NEARER
         casualties = hit = 0.0
         for count, reach in squad:
-            i = max(0, bisect_right(reach.ranges, near) - 1)
+            i = bisect_right(reach.ranges, near) - 1
+            if i < 0:  # (nearer than 0": the first band; max(0, i) by a comparison)
+                i = 0
             casualties += count * reach.casualties[i]
             hit += count * reach.hits[i]
         casualties *= 1 + ROUNDING
