@@ -72,8 +72,8 @@ def plain_choice(player: TacticalPlayer, game: BoltActionGame) -> Action:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_an_orders_cap_is_never_below_its_value(ruleset: str) -> None:
-    """Shots at troops and at vehicles alike (a vehicle's cap is its knock-out chance's),
-    assaults on troops (capped by their worth were the defenders to fight hand-to-hand),
+    """Shots at troops (a vehicle's too, each of its mounts bearing) and at vehicles alike
+    (a vehicle's cap is its knock-out chance's), assaults on troops (capped by their worth were the defenders to fight hand-to-hand),
     Down and Ambush orders (capped at their worth under threat, with an enemy near), and
     moves that shoot nothing (capped by how far they go)."""
     player = TacticalPlayer()
@@ -96,11 +96,14 @@ def test_an_orders_cap_is_never_below_its_value(ruleset: str) -> None:
                     kind = "at a vehicle"
                 elif action.order == "Run":
                     kind = "assault"  # capped by its worth against hand-to-hand
+                elif game.units[action.unit].vehicle is not None:
+                    kind = "by a vehicle at troops"
                 else:
                     kind = "at troops"
                 capped[kind] += 1
                 reached[kind] += ceiling == value
     assert capped["at troops"] > 100 and capped["at a vehicle"] > 20
+    assert capped["by a vehicle at troops"] > 20
     assert capped["assault"] > 10  # (where the defence is hand-to-hand, the cap is the worth)
     assert reached["assault"] > 0
     assert capped["Down"] > 20 and capped["Ambush"] > 20
@@ -111,9 +114,10 @@ def test_an_orders_cap_is_never_below_its_value(ruleset: str) -> None:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_shootings_cap_holds_from_any_place(ruleset: str) -> None:
     """From the unit's place and from places all round it, moving or not, the damage is
-    never above the cap (which does not know where the unit will be)."""
+    never above the cap (which does not know where the unit will be, nor so which of a
+    vehicle's mounts bear)."""
     player = TacticalPlayer()
-    capped = hit = 0
+    capped = hit = by_vehicles = 0
     for game in positions(ruleset, 13, every=9):
         live = [u for u in game.units if not u.destroyed]
         for unit in live:
@@ -137,7 +141,8 @@ def test_a_shootings_cap_holds_from_any_place(ruleset: str) -> None:
                         assert farther is not None and farther >= ceiling
                         capped += 1
                         hit += damage > 0
-    assert capped > 50 and hit > 50
+                        by_vehicles += unit.vehicle is not None and damage > 0
+    assert capped > 50 and hit > 50 and by_vehicles > 10
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

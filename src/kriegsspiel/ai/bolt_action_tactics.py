@@ -487,8 +487,7 @@ class TacticalPlayer:
         """No less than :meth:`value` of a Fire or an Advance that shoots, worked out in
         the same steps with the damage's cap in its place; of a Down or an Ambush (their
         worth at best: under threat; an enemy near); of a move that shoots nothing (see
-        :meth:`_gain_ceiling`). None for other orders, and for a vehicle's shooting at
-        troops."""
+        :meth:`_gain_ceiling`). None for other orders."""
         if action.target is None:
             order = action.order
             if order == "Down":
@@ -552,20 +551,21 @@ class TacticalPlayer:
     def _shot_ceiling(
         self, state: BoltActionGame, unit: UnitState, target: UnitState, moving: bool, shift: float
     ) -> float | None:
-        """No less than :meth:`damage` answers for this infantry unit's shooting at troops
-        with the unit moved ``shift`` inches (or less) any way; None for vehicles.
+        """No less than :meth:`damage` answers for this unit's shooting at troops with the
+        unit moved ``shift`` inches (or less) any way; None at a vehicle.
 
-        Every man fires the most telling shot he could pick at any range he may then have
-        (no nearer the target than the units' gap less the shift) and behind any cover; the
-        casualties are no more than the target's men; the pins' mean is no more than the
-        chance of any hit, or than the most pins a shot of their own could bring.
+        Every man fires the most telling shot he could pick (a vehicle every shot it could
+        fire, each mount bearing) at any range he may then have (no nearer the target than
+        the units' gap less the shift) and behind any cover; the casualties are no more
+        than the target's men; the pins' mean is no more than the chance of any hit, or
+        than the most pins a shot of their own could bring.
         """
         key = (unit.uid, target.uid, moving)
         if key in self._ceilings:
             found = self._ceilings[key]
         else:
             found = None
-            if unit.vehicle is None and target.vehicle is None:
+            if target.vehicle is None:
                 men = self._men.get(unit.uid)
                 if men is None:
                     men = self._men[unit.uid] = _men(unit)
@@ -581,7 +581,9 @@ class TacticalPlayer:
         near = gap - shift - NEARER
         casualties = hit = 0.0
         for count, reach in squad:
-            i = max(0, bisect_right(reach.ranges, near) - 1)
+            i = bisect_right(reach.ranges, near) - 1
+            if i < 0:  # (nearer than 0": the first band; max(0, i) by a comparison)
+                i = 0
             casualties += count * reach.casualties[i]
             hit += count * reach.hits[i]
         casualties *= 1 + ROUNDING
@@ -744,14 +746,15 @@ def _squad(
     moving: bool,
     men: list[tuple[int, Model]],
 ) -> list[tuple[int, _Reach]]:
-    """An infantry unit's ``men`` (see :func:`_men`) shooting at troops, as (how many,
-    what each could do).
+    """A unit's ``men`` (see :func:`_men`; a vehicle's one model) shooting at troops, as
+    (how many, what each could do).
 
     A man's pick of shot reads, besides his range and cover, only what the game's shooting
     context reads (its ``_shooting_groups``), so it is remembered by that and his weapons.
     """
     context = (
         state.rules,
+        unit.vehicle is None,  # (a vehicle fires all it can, and on the move as mounted)
         target.quality,
         len(unit.alive_models) < 2,
         moving,
@@ -779,7 +782,9 @@ def _one_man(
     state: BoltActionGame, unit: UnitState, target: UnitState, model: Model, moving: bool
 ) -> _Reach:
     """:class:`_Reach` of one man: his shots asked of the game at a range in each band
-    between the ranges where his shooting changes, behind each cover.
+    between the ranges where his shooting changes, behind each cover. A man fires the one
+    shot he picks; a vehicle's model every shot of a mount that could bear (all of them
+    counted, its arcs aside), so what it could do is their sum.
 
     A man with one way to shoot (one weapon, not one that may also lob its shot) fires
     it behind any cover, and cover only makes hitting harder: he is asked in the open.
@@ -798,14 +803,29 @@ def _one_man(
         most_casualties = most_hit = Fraction(0)
         for cover in covers:
             picked = state.model_shots(
-                unit, target, model, moving, at, nearest, rng, cover, profile, "front"
+                unit,
+                target,
+                model,
+                moving,
+                at,
+                nearest,
+                rng,
+                cover,
+                profile,
+                "front",
+                every_arc=True,
             )
-            for shot, per, _ in picked:
+            expected = hit = Fraction(0)
+            for k, (shot, per, _) in enumerate(picked):
                 if shot.special_pins is not None:
                     pins = max(pins, _most_rolled(shot.special_pins))
                 mean, chance = _shot_means(shot)
-                most_casualties = max(most_casualties, per * mean)
-                most_hit = max(most_hit, per * chance)
+                if k:  # (the chances summed: no less than the chance that any of them hits)
+                    expected, hit = expected + per * mean, hit + per * chance
+                else:  # (a man's one shot, or a vehicle's first: no sum to make)
+                    expected, hit = per * mean, per * chance
+            most_casualties = max(most_casualties, expected)
+            most_hit = max(most_hit, hit)
         casualties.append(most_casualties)
         hits.append(most_hit)
     return _Reach(tuple(ranges), _farther_most(casualties), _farther_most(hits), pins)

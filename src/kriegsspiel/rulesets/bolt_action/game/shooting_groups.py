@@ -420,6 +420,8 @@ class ShootingGroups:
         cover: str,
         tgt_profile: Target,
         facing: str,
+        *,
+        every_arc: bool = False,
     ) -> tuple[tuple[Shot, int, bool], ...]:
         """What one model at ``at`` fires at ``target`` (nearest model ``rng`` away):
         every weapon that can for a vehicle, else the one best at this target.
@@ -427,7 +429,9 @@ class ShootingGroups:
         Unless the model is a vehicle's (whose arcs read ``at``), its place counts only
         through ``rng`` (its band among :func:`range_marks`) and ``cover``, besides the
         shooting context: this game's shot memo and the tactical AI's caps on shots at
-        troops both rely on that."""
+        troops both rely on that. With ``every_arc`` a vehicle's mounts all bear, as if
+        the target were in each one's arc: what it could fire from any place (the AI's
+        caps; the game never asks so)."""
         rules = self.rules
         # a vehicle's model carries its weapons in the order of its mounts, each with its arc
         # (two mounts of one weapon, as a hull and a turret MMG, each keep their own)
@@ -441,7 +445,7 @@ class ShootingGroups:
                 continue
             if model.used_one_shot and "One-shot" in special:
                 continue
-            if unit.vehicle and not in_arc(arcs[k], unit.heading, at, nearest):
+            if unit.vehicle and not every_arc and not in_arc(arcs[k], unit.heading, at, nearest):
                 continue
             if rng > weapon.range or rng < weapon.min_range:
                 continue
