@@ -31,6 +31,9 @@ def test_evaluate_json_reports_everything_the_issue_asks(tmp_path: Path) -> None
     data = json.loads(done.stdout)
     assert data["games"] == 12 and data["games_played"] == 12
     assert (data["army_a"]["points"], data["army_b"]["points"]) == (173, 158)
+    # what the text says of the run, the JSON says too: its notes and where games are kept
+    assert data["notices"][0] == "the lists are not of equal points (173 v 158)."
+    assert data["store"] == "kriegsspiel-results.sqlite"
     total = data["army_a_wins"]["count"] + data["draws"]["count"] + data["army_b_wins"]["count"]
     assert total == 12
     for key in ("army_a_wins", "draws", "army_b_wins"):

@@ -31,11 +31,6 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
         source += f"; stopped early at ± {data['precision']}"
     games = f"{data['games']} game{'s' if data['games'] != 1 else ''}"
     console.print(f"{games} ({source}); armies swap sides every other game.")
-    if a["points"] != b["points"]:
-        console.print(
-            f"note: the lists are not of equal points ({a['points']} v {b['points']}).",
-            markup=False,
-        )
 
     results = Table(title="Results (95% Wilson intervals, each on its own)", title_justify="left")
     results.add_column("outcome")
@@ -105,5 +100,5 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
             markup=False,
             soft_wrap=True,
         )
-    for notice in data["notices"]:
+    for notice in data["notices"]:  # (the lists' points first, when they differ)
         console.print(f"[yellow]note:[/yellow] {notice}")

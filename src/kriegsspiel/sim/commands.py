@@ -218,7 +218,7 @@ def run_evaluate(
     matchup = build_matchup(ruleset, scenario, armies, players)
     with open_store(options.results) as store:
         result = run_one(matchup, games, seed, None, options, store, matchup.title)
-    data = evaluation_json(result)
+    data = evaluation_json(result) | {"store": options.results}  # (None: --no-store)
     # the report first: a plot that cannot be written must not take the results with it
     if as_json:
         print(json.dumps(data, indent=2))

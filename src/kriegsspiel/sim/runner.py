@@ -530,6 +530,11 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
     body = result.tally.to_json()
     for game in body["surprising"]["games"]:
         game["command"] = m.play_command(game["seed"], game["swapped"])
+    notices = list(result.notices)
+    if lists[0].points != lists[1].points:  # (the report's first note, as the text has it)
+        notices.insert(
+            0, f"the lists are not of equal points ({lists[0].points} v {lists[1].points})."
+        )
     return {
         "ruleset": m.ruleset,
         "scenario": m.scenario.label,
@@ -554,6 +559,6 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
         "precision": result.precision,
         "code_version": code_version(),
         "matchup": m.key,
-        "notices": result.notices,
+        "notices": notices,
         **body,
     }
