@@ -61,7 +61,12 @@ def play_cmd(
         ),
     ] = "tactical,tactical",
     record: Annotated[
-        str | None, typer.Option("--record", help="Where to write the game record (JSON Lines).")
+        str | None,
+        typer.Option(
+            "--record",
+            help="Where to write the game record (JSON Lines). One is always written: by "
+            "default in this folder, named after the ruleset, scenario and seed.",
+        ),
     ] = None,
     svg: Annotated[
         str | None, typer.Option("--svg", help="Draw the final table to this SVG file.")
