@@ -682,6 +682,7 @@ def test_ctrl_c_says_whether_finished_games_were_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import kriegsspiel.sim.commands as commands
+    from kriegsspiel.sim.executors import InProcess
     from kriegsspiel.sim.matchup import build_matchup
     from kriegsspiel.sim.runner import Interrupted
     from kriegsspiel.sim.store import Store
@@ -689,20 +690,21 @@ def test_ctrl_c_says_whether_finished_games_were_kept(
     def pressed(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
+    real_evaluate = commands.evaluate
     monkeypatch.setattr(commands, "evaluate", pressed)
     matchup = build_matchup("konflikt47", PATROLS[3], [PATROLS[5], PATROLS[7]], "random,random")
     options = commands.RunOptions(workers=1)
     with pytest.raises(Interrupted, match=r"Nothing was stored \(--no-store\)") as unkept:
         commands.run_one(matchup, 4, 1, None, options, None, "patrols")
     assert "resume" not in str(unkept.value).split(";")[0]
-    with (
-        Store(str(tmp_path / "r.sqlite")) as store,
-        pytest.raises(
-            Interrupted,
-            match=r"Any game that finished is stored in .*r\.sqlite; run the same command again",
-        ),
-    ):
-        commands.run_one(matchup, 4, 1, None, options, store, "patrols")
+    with Store(str(tmp_path / "r.sqlite")) as store:
+        real_evaluate(matchup, 2, 1, store=store)  # the first two of the four games
+        with pytest.raises(Interrupted, match=r"interrupted\. 2 of the 4 games are stored in "
+                           r".*r\.sqlite; run the same command again to resume\."):  # fmt: skip
+            commands.run_one(matchup, 4, 1, None, options, store, "patrols")
+        with pytest.raises(Interrupted, match=r"Every cell finished before patrols is stored "
+                           r"in .*r\.sqlite, and 2 of its 4 games; run the same"):  # fmt: skip
+            commands.run_one(matchup, 4, 1, InProcess(), options, store, "patrols")
 
 
 def test_a_list_whose_comments_changed_keeps_its_stored_games(tmp_path: Path) -> None:
