@@ -658,6 +658,22 @@ def test_shipped_names_are_found_in_any_case() -> None:
     assert found in samples and found.stem == "us-tesla-company"
 
 
+def test_a_file_named_without_its_ending_is_suggested_not_guessed(tmp_path: Path) -> None:
+    from kriegsspiel.errors import UsageError
+    from kriegsspiel.rulesets.bolt_action.army import sample_armies
+    from kriegsspiel.sim.matchup import pick_file
+
+    (tmp_path / "my-list.yaml").write_text("name: mine\n")
+    samples = sample_armies("konflikt47")
+    with pytest.raises(UsageError, match=r"did you mean the file '.*my-list\.yaml'\? Give a"):
+        pick_file("army", "my-list", samples, tmp_path)
+    with pytest.raises(UsageError) as nothing_near:
+        pick_file("army", "their-list", samples, tmp_path)
+    assert "did you mean" not in str(nothing_near.value)
+    done = cli(tmp_path, "evaluate", "--army", "my-list", "--army", "us-tesla-company")
+    assert done.returncode == 2 and "did you mean the file 'my-list.yaml'?" in done.stderr
+
+
 def test_an_odd_number_of_games_says_the_sides_are_not_balanced(tmp_path: Path) -> None:
     done = cli(tmp_path, "evaluate", *PATROLS, "--players", "random,random", "--games", "3",
                "--workers", "1", "--json", "--no-store")  # fmt: skip

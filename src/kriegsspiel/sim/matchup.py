@@ -138,6 +138,14 @@ def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = No
                     f"under {current or 'another ruleset'} (its shipped lists: {names}); to "
                     f"play it, give --ruleset {other} (in a sweep file, ruleset: {other})."
                 )
+    for path in ([base / given] if base else []) + [Path(given)]:
+        for suffix in (".yaml", ".yml"):
+            near = path.with_name(path.name + suffix)
+            if near.is_file():  # a file named without its ending: said, not guessed (a
+                raise UsageError(  # shipped name and a file could otherwise be confused)
+                    f"{kind} {given!r} is neither a file nor a shipped {kind} ({names}); "
+                    f"did you mean the file {str(near)!r}? Give a file's name with its ending."
+                )
     raise UsageError(f"{kind} {given!r} is neither a file nor a shipped {kind} ({names}).")
 
 
