@@ -370,7 +370,7 @@ def test_a_sweeps_picture_shows_each_variants_changes_beside_the_heat_map(
     assert wins_line.get_xdata()[0] == pytest.approx(25.0)
 
 
-def test_a_heat_maps_cell_text_reads_on_its_colour_from_all_lost_to_all_won(
+def test_a_heat_maps_cell_text_reads_on_its_colour_and_marks_a_mirror(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from matplotlib.colors import to_rgb
@@ -392,6 +392,10 @@ def test_a_heat_maps_cell_text_reads_on_its_colour_from_all_lost_to_all_won(
         assert (light + 0.05) / (dark + 0.05) >= 4.5, (rate, ink)  # WCAG's contrast for text
         inks.append(text.get_color())
     assert inks[0] == inks[-1] == "white" and inks[5] == "black"
+    mirrored = [[{**cells[3][0], "mirrored": True}], [cells[7][0]]]
+    plots.plot_heatmap(["a", "b"], ["c"], mirrored, "t", "x.png")
+    texts = [t.get_text() for t in drawn[1].axes[0].texts]  # type: ignore[attr-defined]
+    assert texts[0].endswith("\n(mirror)") and "mirror" not in texts[1]
 
 
 def test_a_sweeps_picture_tells_how_the_units_a_variant_changes_fared(

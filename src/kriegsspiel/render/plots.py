@@ -123,6 +123,7 @@ def plot_heatmap(
             text = (
                 f"{cell['rate']:.0%}\n[{cell['low']:.0%}, {cell['high']:.0%}]"
                 + (f"\ndraws {cell['draws']:.0%}" if "draws" in cell else "")
+                + ("\n(mirror)" if cell.get("mirrored") else "")  # (as the table marks it)
                 if cell
                 else "(no opponent)"
                 if field and j == len(columns) - 1
