@@ -295,3 +295,38 @@ def test_a_results_file_that_cannot_be_written_is_said_to_be_read_and_is_not_pru
     assert code == 2
     assert "r.sqlite cannot be written (it or its folder is read-only), and --prune deletes" in said
     assert (tmp_path / "r.sqlite").read_bytes() == before
+
+
+def test_exports_and_plots_replace_only_a_file_of_the_kind_they_write(tmp_path: Path) -> None:
+    """As play's record and drawing: an export replaces an earlier export (CSV or JSON, with
+    games or none), a plot a PNG or SVG picture; a list, notes or a picture of another kind
+    given by mistake are refused before any work, and kept."""
+    made = run_cli("evaluate", *PATROLS, "--games", "2", "--workers", "1", "--results",
+                   "r.sqlite", "--plot", "p.png", cwd=tmp_path)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    export = ["results", "--results", "r.sqlite", "--export"]
+    for fmt in ("csv", "json"):
+        for _ in range(2):  # (the second replaces the first)
+            done = run_cli(*export, fmt, "--out", f"games.{fmt}", cwd=tmp_path)
+            assert done.returncode == 0, done.stderr
+    (tmp_path / "none.json").write_text("[]\n")
+    assert run_cli(*export, "json", "--out", "none.json", cwd=tmp_path).returncode == 0
+    again = run_cli("evaluate", *PATROLS, "--games", "2", "--workers", "1", "--results",
+                    "r.sqlite", "--plot", "p.png", cwd=tmp_path)  # fmt: skip
+    assert again.returncode == 0, again.stderr  # (its own picture is replaced)
+    (tmp_path / "mine.yaml").write_text("name: my list\n")
+    (tmp_path / "notes.png").write_text("my notes\n")
+    (tmp_path / "notes.csv").write_text("date,what\n")
+    for args, told in [
+        ([*export, "csv", "--out", "mine.yaml"], "--out 'mine.yaml' is there already and is not an export"),
+        ([*export, "csv", "--out", "notes.csv"], "--out 'notes.csv' is there already and is not an export"),
+        (["evaluate", *PATROLS, "--games", "2", "--no-store", "--plot", "notes.png"],
+         "--plot 'notes.png' is there already and is not a PNG or SVG picture"),
+        (["sweep", str(DATA / "sweep.yaml"), "--no-store", "--plot", "notes.png"],
+         "--plot 'notes.png' is there already and is not a PNG or SVG picture"),
+    ]:  # fmt: skip
+        done = run_cli(*args, cwd=tmp_path)
+        assert done.returncode == 2 and told in " ".join(done.stderr.split()), done.stderr
+    assert (tmp_path / "mine.yaml").read_text() == "name: my list\n"
+    assert (tmp_path / "notes.png").read_text() == "my notes\n"
+    assert (tmp_path / "notes.csv").read_text() == "date,what\n"

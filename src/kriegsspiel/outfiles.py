@@ -86,6 +86,22 @@ def is_svg(start: bytes) -> bool:
     return b"<svg" in start
 
 
+def is_picture(start: bytes) -> bool:
+    """A PNG (its signature) or an SVG drawing: what ``--plot`` writes."""
+    return start.startswith(b"\x89PNG\r\n\x1a\n") or is_svg(start)
+
+
+def is_export(start: bytes) -> bool:
+    """An export of stored games: CSV under its header, or a JSON list of games (or none)."""
+    text = start.lstrip()
+    if text.startswith(b"matchup,title,"):
+        return True
+    if not text.startswith(b"["):
+        return False
+    rest = text[1:].lstrip()
+    return rest.startswith(b"]") or rest.startswith(b'{"matchup":')
+
+
 def _check_permission(target: Path, path: str, option: str) -> None:
     """Refuse ``target`` if this process may not write it: a file is written beside itself
     and renamed into place (see :func:`writing`), so its folder must take new files; a

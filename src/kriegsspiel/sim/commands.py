@@ -16,7 +16,7 @@ from pathlib import Path
 from rich.console import Console
 
 from kriegsspiel.errors import UsageError
-from kriegsspiel.outfiles import check_output, writing
+from kriegsspiel.outfiles import check_output, check_replacing, is_export, is_picture, writing
 from kriegsspiel.sim import DEFAULT_STORE, MAX_GAMES, WORKERS_PER_CORE
 from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.matchup import Matchup, build_matchup
@@ -94,6 +94,7 @@ def check_plot(plot: str | None) -> None:
     """Refuse a plot that could not be written before any game is played."""
     if plot:
         check_output(plot, "--plot", (".png", ".svg"))
+        check_replacing(plot, "--plot", "a PNG or SVG picture", is_picture)
 
 
 BAR_ROOM = 54  # columns the bar, the count, the time taken and the time left need
@@ -284,6 +285,7 @@ def run_results(
                 "the results file's shared memory": f"{results}-shm",
             },
         )
+        check_replacing(out, "--out", "an export of stored games", is_export)
     wanted = (matchup or "").strip().lower().removeprefix("id ").strip()
     if matchup is not None and not re.fullmatch(r"[0-9a-f]{1,20}", wanted):
         raise UsageError(
