@@ -909,3 +909,24 @@ def test_a_prune_leaves_a_matchup_whose_games_are_still_to_come(tmp_path: Path) 
     refused = cli(tmp_path, "results", "--results", "empty.sqlite", "--prune")
     assert refused.returncode == 2 and "is not a kriegsspiel results file" in refused.stderr
     assert (tmp_path / "empty.sqlite").read_bytes() == b""
+
+
+def test_an_export_tells_games_of_an_edited_scenario_apart(tmp_path: Path) -> None:
+    """A scenario file edited between runs keeps its name: its hash tells its games apart."""
+    for name in ("skirmish.yaml", "patrol-a.yaml", "patrol-b.yaml"):
+        (tmp_path / name).write_text((DATA / name).read_text())
+    run = ["evaluate", "--ruleset", "konflikt47", "--scenario", "skirmish.yaml", "--army",
+           "patrol-a.yaml", "--army", "patrol-b.yaml", "--players", "random,random",
+           "--games", "1", "--workers", "1", "--results", "r.sqlite"]  # fmt: skip
+    assert cli(tmp_path, *run).returncode == 0
+    scenario = tmp_path / "skirmish.yaml"
+    scenario.write_text(scenario.read_text().replace("turns: 3", "turns: 2"))
+    assert cli(tmp_path, *run).returncode == 0
+    done = cli(tmp_path, "results", "--results", "r.sqlite", "--export", "csv")
+    rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    assert [r["scenario"] for r in rows] == ["skirmish.yaml"] * 2
+    assert len({r["scenario_hash"] for r in rows}) == 2
+    from kriegsspiel.sim.store import Store
+
+    with Store(tmp_path / "r.sqlite") as store, pytest.raises(ValueError, match="not 'parquet'"):
+        store.export(io.StringIO(), "parquet")

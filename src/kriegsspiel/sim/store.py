@@ -303,18 +303,21 @@ class Store:
         return deleted, left
 
     def export(self, out: IO[str], fmt: str, matchup: str = "") -> int:
-        """Write every stored game (one row each) as CSV or JSON, or only those of the
-        matchups whose id starts with ``matchup``; returns the number of games."""
+        """Write every stored game (one row each) as CSV or JSON (``fmt``: "csv" or
+        "json"), or only those of the matchups whose id starts with ``matchup``; returns
+        the number of games."""
+        if fmt not in ("csv", "json"):
+            raise ValueError(f"exports are csv or json, not {fmt!r}")
         columns = [
             "matchup", "title", "ruleset", "scenario", "army_a", "army_b", "army_a_hash",
-            "army_b_hash", "players", "code_version", "run_seed", "game_index", "seed",
+            "army_b_hash", "scenario_hash", "players", "code_version", "run_seed", "game_index", "seed",
             "swapped", "winner", "score_a", "score_b", "turns", "orders", "units",
             "finished_at",
         ]  # fmt: skip
         with self._guard("export stored games"):
             rows = self.db.execute(
                 "SELECT g.matchup, m.title, m.ruleset, m.scenario, m.army_a, m.army_b,"
-                " m.army_a_hash, m.army_b_hash, m.players, g.code_version, g.run_seed,"
+                " m.army_a_hash, m.army_b_hash, m.scenario_hash, m.players, g.code_version, g.run_seed,"
                 " g.game_index, g.seed, g.swapped, g.winner, g.score_a, g.score_b, g.turns,"
                 " g.orders, g.units, g.finished_at FROM games g JOIN matchups m USING (matchup)"
                 " WHERE substr(g.matchup, 1, ?) = ?"
