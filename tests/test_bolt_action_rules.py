@@ -1293,3 +1293,16 @@ def test_point_blank_fire_rolls_to_hit_as_a_shot_does() -> None:
     assert "both destroyed" not in rounds.reasons[-1].because
     with pytest.raises(UsageError, match="--attacker-quality 'elite': Unknown quality"):
         assault_odds("konflikt47", **{**kwargs, "attacker_quality": "elite"})  # type: ignore[arg-type]
+
+
+def test_the_odds_api_names_a_mistyped_cover_facing_or_weapon_list() -> None:
+    """From Python, as on the command line: a clear error, not a bare StopIteration from
+    the modifier tables or 'Unknown weapon r' from a string read letter by letter."""
+    ask = partial(shoot_odds, "konflikt47", target="regular infantry")
+    with pytest.raises(UsageError, match=r"cover \(--cover\) is none, soft or hard \(not 'sof'\)"):
+        ask(weapons=["Rifle"], situation=Situation(10, cover="sof"))  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match=r"front, side, top or rear \(not 'back'\)"):
+        ask(weapons=["Rifle"], situation=Situation(10, facing="back"))  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match=r"a list of weapon names, e\.g\. \['Rifle'\]"):
+        ask(weapons="Rifle", situation=Situation(10))
+    assert ask(weapons=["Rifle"], situation=Situation(10, cover="soft")).probabilities

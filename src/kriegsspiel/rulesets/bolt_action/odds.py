@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache, partial
+from typing import get_args
 
 from kriegsspiel.core.dice import DiceExpr, Dist
 from kriegsspiel.core.procedure import Dice, exact
@@ -34,6 +35,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     LEVELS,
     CannotFire,
     Cover,
+    Facing,
     Group,
     Situation,
     VehicleState,
@@ -239,6 +241,9 @@ def parse_weapons(
     return out
 
 
+FACINGS: tuple[str, ...] = get_args(Facing)
+
+
 def _cover(text: str, option: str = "--cover") -> Cover:
     if text == "none":
         return "none"
@@ -322,6 +327,14 @@ def shoot_odds(
 
     Answers are cached by question, so asking again (a play aid redrawing) is instant.
     """
+    if isinstance(weapons, str):  # (a string is a sequence too: of one-letter weapons)
+        raise UsageError(f"weapons is a list of weapon names, e.g. [{weapons!r}], not a string.")
+    _cover(situation.cover, "the situation's cover (--cover)")
+    if situation.facing not in FACINGS:
+        raise UsageError(
+            f"the situation's facing (--facing) is {', '.join(FACINGS[:-1])} or "
+            f"{FACINGS[-1]} (not {situation.facing!r})."
+        )
     return _shoot_odds(ruleset, tuple(weapons), target, situation, rules_file)
 
 
