@@ -1029,3 +1029,34 @@ def test_a_results_file_another_program_holds_locked_is_told_as_locked_not_read_
         holder.close()
     with Store(path, timeout=0.1, read_only=True) as store:  # let go: read as ever
         assert store.runs()[0].games == 2
+
+
+def test_the_python_api_refuses_what_the_command_line_refuses(tmp_path: Path) -> None:
+    """evaluate() checks its request for every caller, not only the command line's: no
+    games, a seed out of range, no workers or an impossible precision are UsageErrors
+    naming them, not an empty report, a numpy or SQLite traceback, or a run that never
+    stops."""
+    from kriegsspiel.errors import UsageError
+
+    for kwargs, told in [
+        ({"games": 0}, r"games must be at least 1 \(got 0\)"),
+        ({"run_seed": -1}, "seed must be between 0 and"),
+        ({"run_seed": 2**64}, "seed must be between 0 and"),
+        ({"workers": 0}, r"workers must be at least 1 \(got 0\)"),
+        ({"precision": 0.0}, "precision is how far a 95% interval may reach"),
+        ({"precision": 2.0}, "precision is how far a 95% interval may reach"),
+    ]:
+        asked: dict[str, Any] = {"games": 2, "run_seed": 1} | kwargs
+        with pytest.raises(UsageError, match=told):
+            evaluate(patrols(), asked.pop("games"), asked.pop("run_seed"), **asked)
+
+
+def test_a_matchup_takes_paths_and_players_as_a_pair(tmp_path: Path) -> None:
+    from kriegsspiel.errors import UsageError
+
+    by_path = build_matchup("konflikt47", DATA / "skirmish.yaml",
+                            [DATA / "patrol-a.yaml", DATA / "patrol-b.yaml"],
+                            ("random", "random"))  # fmt: skip
+    assert by_path.key == patrols().key
+    with pytest.raises(UsageError, match=r"'.*no-such\.yaml' is neither a file nor a shipped"):
+        build_matchup("konflikt47", None, [DATA / "no-such.yaml", "us-tesla-company"])

@@ -25,6 +25,7 @@ from kriegsspiel.sim.runner import (
     Interrupted,
     Progress,
     Workers,
+    check_request,
     evaluate,
     evaluation_json,
 )
@@ -56,8 +57,8 @@ class RunOptions:
     precision: float | None = None
 
     def check(self, games: int) -> None:
-        if games < 1:
-            raise UsageError(f"--games must be at least 1 (got {games}).")
+        workers = 1 if self.workers is None else self.workers  # (None: one a core)
+        check_request(games, 0, self.precision, workers, named=lambda name: f"--{name}")
         if games > MAX_GAMES:
             raise UsageError(
                 f"--games must be at most {MAX_GAMES:,} (got {games:,}); with --precision, "
@@ -68,19 +69,12 @@ class RunOptions:
                 "--workers counts local processes; with --scheduler the cluster's workers "
                 "play the games: leave --workers out."
             )
-        if self.workers is not None and self.workers < 1:
-            raise UsageError(f"--workers must be at least 1 (got {self.workers}).")
         if self.workers is not None and self.workers > most_workers():
             cores = os.cpu_count() or 1
             raise UsageError(
                 f"--workers {self.workers} is too many for this machine's {cores} "
                 f"core{'s' if cores > 1 else ''}: give at most {most_workers()} "
                 f"({WORKERS_PER_CORE} a core); one a core, the default, keeps them all busy."
-            )
-        if self.precision is not None and not 0 < self.precision < 0.5:
-            raise UsageError(
-                "--precision is how far a 95% interval may reach from its rate, between 0 and 0.5, e.g. "
-                f"0.01 (got {self.precision})."
             )
 
     def pool(self, games: int | None = None) -> Workers:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
@@ -173,28 +174,36 @@ def game_ruleset(ruleset: str) -> str:
 
 def build_matchup(
     ruleset: str,
-    scenario: str | None,
-    armies: list[str],
-    players: str = "tactical,tactical",
+    scenario: str | Path | None,
+    armies: Sequence[str | Path],
+    players: str | Sequence[str] = "tactical,tactical",
     base: Path | None = None,
 ) -> Matchup:
-    """Resolve names and files into a checked matchup (samples when none are given)."""
+    """Resolve names and files into a checked matchup (samples when none are given).
+
+    ``scenario`` and each of ``armies`` (army A, then army B; none for the ruleset's two
+    samples) is a file (a path, relative to ``base`` if given) or a shipped one's name;
+    ``players`` is "tactical,random" or ("tactical", "random"), army A's first."""
     from kriegsspiel.core.scenario import sample_scenarios
     from kriegsspiel.rulesets.bolt_action.army import sample_armies
 
     ruleset = game_ruleset(ruleset)
+    if not isinstance(players, str):
+        players = ",".join(players)
+    scenario = None if scenario is None else str(scenario)
+    given = [str(army) for army in armies]
     kinds = parse_players(players)
     if kinds is None:
         raise UsageError(
             f"--players takes two of {'/'.join(PLAYER_KINDS)}, e.g. tactical,random "
             f"(got {players!r})."
         )
-    if len(armies) not in (0, 2):
+    if len(given) not in (0, 2):
         raise UsageError("give two --army options (army A, then army B), or none for the samples.")
     scenarios = sample_scenarios()
     chosen = read_source("scenario", scenario or scenarios[-1].stem, scenarios, base)
     samples = sample_armies(ruleset)
-    names = armies or [p.stem for p in samples[:2]]
+    names = given or [p.stem for p in samples[:2]]
     sources = (
         read_source("army", names[0], samples, base),
         read_source("army", names[1], samples, base),

@@ -15,7 +15,8 @@ from itertools import islice
 from time import monotonic
 from typing import Any
 
-from kriegsspiel.errors import KriegsspielError
+from kriegsspiel.errors import KriegsspielError, UsageError
+from kriegsspiel.sim import MAX_SEED
 from kriegsspiel.sim.cluster import DaskExecutor, SchedulerLost
 from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.executors import InProcess, local_pool, stop_pool
@@ -48,6 +49,28 @@ class SimulationError(KriegsspielError):
 
 class Interrupted(KriegsspielError):
     """Ctrl-C: the games that finished are stored; the same command resumes."""
+
+
+def check_request(
+    games: int,
+    run_seed: int,
+    precision: float | None,
+    workers: int = 1,
+    named: Callable[[str], str] = lambda name: name,
+) -> None:
+    """Refuse what no run can do, in words that name it (``named`` spells a parameter's
+    name: the command line says "--games"); called by :func:`evaluate` for every caller."""
+    if games < 1:
+        raise UsageError(f"{named('games')} must be at least 1 (got {games}).")
+    if not 0 <= run_seed <= MAX_SEED:
+        raise UsageError(f"{named('seed')} must be between 0 and {MAX_SEED} (got {run_seed}).")
+    if workers < 1:
+        raise UsageError(f"{named('workers')} must be at least 1 (got {workers}).")
+    if precision is not None and not 0 < precision < 0.5:
+        raise UsageError(
+            f"{named('precision')} is how far a 95% interval may reach from its rate, between "
+            f"0 and 0.5, e.g. 0.01 (got {precision})."
+        )
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -113,6 +136,7 @@ def evaluate(
     ``keep_winners`` keeps each game's winner in the tally, in game order (one byte a game:
     memory then grows with the games), for comparing two runs game by game.
     """
+    check_request(games, run_seed, precision, workers)
     progress = progress or Progress()
     tally = Tally(winners=bytearray() if keep_winners else None)
     result = Evaluation(matchup, run_seed, games, tally, precision=precision)
