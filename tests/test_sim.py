@@ -1060,3 +1060,9 @@ def test_a_matchup_takes_paths_and_players_as_a_pair(tmp_path: Path) -> None:
     assert by_path.key == patrols().key
     with pytest.raises(UsageError, match=r"'.*no-such\.yaml' is neither a file nor a shipped"):
         build_matchup("konflikt47", None, [DATA / "no-such.yaml", "us-tesla-company"])
+
+
+def test_a_results_file_opened_to_read_that_is_not_there_is_told_so(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match=r"missing\.sqlite: there is no such file\."):
+        Store(tmp_path / "missing.sqlite", read_only=True)
+    assert not (tmp_path / "missing.sqlite").exists()

@@ -94,6 +94,8 @@ class Store:
         read it, changing nothing (so a read-only file or folder can still be listed)."""
         self.path = Path(path)
         self.read_only = read_only
+        if read_only and not self.path.exists():  # (SQLite's read-only mode would not say so)
+            raise StoreError(f"results file {self.path}: there is no such file.")
         with self._guard("open"):
             if read_only:
                 self.db = _open_to_read(self.path, timeout)
