@@ -65,6 +65,26 @@ def test_the_python_example_of_the_simulation_guide_runs() -> None:
     assert all(re.search(r": \d+% \(\d+%-\d+%\)$", line) for line in lines), lines
 
 
+def test_the_guides_example_of_one_evaluation_kept_and_exported_runs(tmp_path: Path) -> None:
+    """The second "From Python" example, in a folder of its own (it writes a results
+    file): run twice, the second run reads its games back and prints the same."""
+    import subprocess
+    import sys
+
+    text = (ROOT / "docs" / "simulation.md").read_text()
+    code = text.split("## From Python", 1)[1].split("```python\n")[2].split("```", 1)[0]
+    said = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              timeout=300, check=False, cwd=tmp_path)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        said.append(done.stdout)
+    first, last = said[0].splitlines()
+    assert re.fullmatch(r"A wins \d+ of 10: \d+%-\d+%", first), first
+    assert re.fullmatch(r"10 games; game 0 was played with seed \d+", last), last
+    assert said[0] == said[1]
+
+
 ODDS_RUNS = {  # odds questions that between them give every key a ruleset's odds report
     "iron-cross": [
         "shoot -r iron-cross",
