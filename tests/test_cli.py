@@ -510,7 +510,7 @@ def _main_status(monkeypatch: pytest.MonkeyPatch, *argv: str) -> object:
     return 0
 
 
-def _ctrl_c_swallowed() -> None:
+def _ctrl_c_swallowed(**kwargs: object) -> None:
     """A Ctrl-C as a C extension's import meets it: told, then an ImportError in its place."""
     import signal
     from contextlib import suppress
@@ -520,7 +520,7 @@ def _ctrl_c_swallowed() -> None:
     raise ImportError("numpy._core.multiarray failed to import")
 
 
-def _ctrl_c_wrapped() -> None:
+def _ctrl_c_wrapped(**kwargs: object) -> None:
     """A Ctrl-C as pydantic meets it while a module is imported: inside a RuntimeError."""
     try:
         raise KeyboardInterrupt
@@ -528,7 +528,7 @@ def _ctrl_c_wrapped() -> None:
         raise RuntimeError("Error calling __set_name__") from exc
 
 
-def _ctrl_c() -> None:
+def _ctrl_c(**kwargs: object) -> None:  # (as app(standalone_mode=False) is called)
     raise KeyboardInterrupt
 
 
@@ -553,9 +553,33 @@ def test_an_error_that_is_no_ctrl_c_is_not_told_as_one(
 ) -> None:
     import kriegsspiel.cli as cli_module
 
-    def broken() -> None:
+    def broken(**kwargs: object) -> None:
         raise ValueError("a bug")
 
     monkeypatch.setattr(cli_module, "app", broken)
     assert isinstance(_main_status(monkeypatch), ValueError)
     assert "interrupted" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "told"),
+    [
+        (["evaluate", "--games", "abc"],
+         "Invalid value for '--games' / '-n': 'abc' is not a whole number. "
+         "See 'kriegsspiel evaluate --help'."),
+        (["odds", "shoot", "--range", "far"],
+         "Invalid value for '--range': 'far' is not a number. See 'kriegsspiel odds shoot --help'."),
+        (["evaluate", "--gams", "3"], "No such option: --gams"),
+        (["sweep"], "Missing argument 'path'. See 'kriegsspiel sweep --help'."),
+        (["play", "--seed", "-1"], "Invalid value for '--seed': -1 is not in the range"),
+    ],
+)  # fmt: skip
+def test_a_usage_error_the_parser_finds_is_one_line_as_every_other(
+    args: list[str], told: str
+) -> None:
+    """Like the errors kriegsspiel finds itself: 'kriegsspiel: error: ...', one line, exit
+    status 2, and where to read more; not typer's box under a usage line."""
+    done = run_cli(*args)
+    assert done.returncode == 2
+    assert done.stderr.startswith("kriegsspiel: error: ") and done.stderr.count("\n") == 1
+    assert told in done.stderr, done.stderr

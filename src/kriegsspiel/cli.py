@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import signal
 import sys
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 INTERRUPTED = "kriegsspiel: interrupted."  # Ctrl-C before a run could say more (exit 130)
 
@@ -353,21 +353,62 @@ def main() -> None:
     """Entry point: run the app, turning every deliberate error into exit status 2, and
     Ctrl-C, whenever it comes (a command importing its modules, say), into one line and
     exit status 130."""
+
     from kriegsspiel.errors import KriegsspielError
 
     signal.signal(signal.SIGINT, _note_interrupt)
     try:
-        app()
+        code = app(standalone_mode=False, prog_name="kriegsspiel")  # (its errors: told below)
     except KriegsspielError as exc:
         from kriegsspiel.sim.runner import Interrupted
 
         typer.echo(f"kriegsspiel: error: {exc}", err=True)
         sys.exit(130 if isinstance(exc, Interrupted) else 2)
+    except _command_line_error() as exc:  # an option's value, an unknown option, a missing one
+        typer.echo(f"kriegsspiel: error: {usage_problem(exc)}", err=True)
+        sys.exit(2)
     except BaseException as exc:
         if (isinstance(exc, SystemExit) and not exc.code) or not (_INTERRUPTS or interrupted(exc)):
             raise
         typer.echo(INTERRUPTED, err=True)
         sys.exit(130)
+    if code == 130:  # a Ctrl-C inside a command, which typer returns as a silent status
+        typer.echo(INTERRUPTED, err=True)
+    sys.exit(code if isinstance(code, int) else 0)  # (a command's typer.Exit with a status)
+
+
+# click's words for a value of the wrong kind, in a wargamer's
+_KINDS = {
+    "is not a valid int range": "is not a whole number",
+    "is not a valid integer": "is not a whole number",
+    "is not a valid float range": "is not a number",
+    "is not a valid float": "is not a number",
+}
+
+
+def _command_line_error() -> type[Exception]:
+    """The errors typer's parser raises: its own copy of click's since typer 0.2x, which
+    it exports as TyperException; click's own before that."""
+    found = getattr(typer, "TyperException", None)
+    if found is None:  # pragma: no cover (typer before it kept its own click)
+        import click
+
+        found = click.ClickException
+    return cast("type[Exception]", found)
+
+
+def usage_problem(exc: Exception) -> str:
+    """One line for a usage error the parser found, naming where to read more: typer drew
+    it in a box under the usage line, unlike every error kriegsspiel finds itself."""
+    format_message = getattr(exc, "format_message", None)
+    text = str(format_message() if format_message is not None else exc)
+    for clicks, ours in _KINDS.items():
+        text = text.replace(clicks, ours)
+    ctx = getattr(exc, "ctx", None)
+    path = getattr(ctx, "command_path", None)
+    more = f" See '{path} --help'." if path else ""
+    text = text.rstrip()
+    return f"{text}{'' if text.endswith('.') else '.'}{more}"
 
 
 _INTERRUPTS: list[int] = []  # Ctrl-Cs seen by main()
