@@ -107,7 +107,7 @@ def plain_groups(
                     mounted=unit.vehicle is not None,
                     target_down=target.is_down and vehicle is None,
                     small_unit=vehicle is None and target.start_models <= 2,
-                    cover=cover if vehicle is None else "none",  # type: ignore[arg-type]
+                    cover=cover,  # type: ignore[arg-type]  # (a vehicle in cover too)
                     facing=facing,  # type: ignore[arg-type]
                     ranged_in=unit.ranged_in_on == target.uid,
                     open_topped=bool(vehicle and vehicle.open_topped),
@@ -115,6 +115,7 @@ def plain_groups(
                     target_pins=target.pins,
                     target_quality=target.quality,
                     target_models=len(aims),
+                    target_immobilised=vehicle is not None and target.immobilised,
                 )
             situation = base
             if "Team" in special and len(alive) < 2 and unit.vehicle is None:

@@ -1082,3 +1082,29 @@ def test_the_ai_expects_an_unordered_unit_to_stand_and_fire() -> None:
     target.order = "Fire"
     ordered = player._assault_value(game, unit, target, action)
     assert unordered < ordered
+
+
+def test_a_vehicle_behind_a_wall_is_in_cover_as_the_odds_say() -> None:
+    """The sheets' 'Target is in soft/hard cover' applies to every target (only Down is
+    limited to infantry and artillery): a tank behind a wall takes the hard-cover -2 in a
+    game, as `odds shoot --cover hard` gives it (the game once gave vehicles no cover).
+    Its cover is measured from its centre, as a man's from his (assumption)."""
+    from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
+
+    south = "  - {side: south, polygon: [[0, 0], [72, 0], [72, 12], [0, 12]]}\n"
+    wall = (
+        "terrain:\n  - {name: wall, category: obstacle, cover: hard,"
+        " polygon: [[20, 27], [50, 27], [50, 27.5], [20, 27.5]]}"
+    )
+    needs = {}
+    for terrain, cover in (("terrain: []", "none"), (wall, "hard")):
+        game = _with_zones(south + NORTH, terrain)
+        squad = next(u for u in game.units if u.side == 0 and u.vehicle is None)
+        tank = next(u for u in game.units if u.side == 1 and u.vehicle is not None)
+        only(game, squad.uid, tank.uid)
+        place(squad, 35, 20, 0)
+        place(tank, 35, 28, 180)  # hull-down: the wall half an inch before it
+        rifles = [g for g in game.shooting_groups(squad, tank, moving=False)
+                  if g.shot.weapon == "Rifle"]  # fmt: skip
+        needs[cover] = describe_needs(rifles[0].shot.hit_on)
+    assert needs == {"none": "3+", "hard": "5+"}  # base 3+, hard cover -2 (sheet 001)

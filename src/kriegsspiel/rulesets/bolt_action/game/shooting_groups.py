@@ -342,7 +342,7 @@ class ShootingGroups:
         tgt_profile = infantry_target(rules, target.quality) if vehicle is None else vehicle.target
         anchor = unit.anchor
         shooter = Point(anchor.x + dx, anchor.y + dy)
-        cover = unit_cover(self.table, shooter, target) if vehicle is None else "none"
+        cover = unit_cover(self.table, shooter, target)  # (a vehicle's too: "Target is in cover")
         context = (
             rules,
             tgt_profile,
