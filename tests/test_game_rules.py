@@ -1108,3 +1108,15 @@ def test_a_vehicle_behind_a_wall_is_in_cover_as_the_odds_say() -> None:
                   if g.shot.weapon == "Rifle"]  # fmt: skip
         needs[cover] = describe_needs(rifles[0].shot.hit_on)
     assert needs == {"none": "3+", "hard": "5+"}  # base 3+, hard cover -2 (sheet 001)
+
+
+def test_a_stunned_vehicle_holding_a_kept_ambush_die_ambushes_no_more() -> None:
+    """Crew stunned: 'change its current order die to Down' (sheets 000, 001, 002). A die
+    kept from last turn as Ambush is its current die: it turns to Down, and the vehicle,
+    halted, springs no ambush."""
+    game = new_game()
+    tank = next(u for u in game.units if u.vehicle is not None)
+    tank.retained = "Ambush"
+    assert tank.is_ambushing
+    game.vehicle_damage(tank, ko=False, immobilised=False, halted=True, pins=1, by=None)
+    assert (tank.order, tank.retained, tank.is_ambushing) == ("Down", None, False)

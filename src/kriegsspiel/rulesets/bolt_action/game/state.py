@@ -594,8 +594,8 @@ class BoltActionGame(ShootingGroups):
             if tgt.vehicle is not None and tgt.vehicle.target.kind == "armoured":
                 self.table = self.table.wreck(tgt.anchor, name=f"wreck of {tgt.name}")
             return
-        if halted:
-            tgt.order = "Down"
+        if halted:  # its die (one kept from last turn too: an Ambush) turns to Down
+            tgt.order, tgt.retained = "Down", None
             tgt.moved = None
         self.check_pins(tgt, by=by)
 
