@@ -1306,3 +1306,14 @@ def test_the_odds_api_names_a_mistyped_cover_facing_or_weapon_list() -> None:
     with pytest.raises(UsageError, match=r"a list of weapon names, e\.g\. \['Rifle'\]"):
         ask(weapons="Rifle", situation=Situation(10))
     assert ask(weapons=["Rifle"], situation=Situation(10, cover="soft")).probabilities
+
+
+def test_an_aircrafts_hits_on_a_vehicle_bring_no_pin_of_their_own() -> None:
+    """The air strike chart gives each aircraft's pins (002: '+1 Pin Marker; 3D6 hits'),
+    as the HE table gives a shell's: the hits add no pin as a shot's hit does."""
+    from kriegsspiel.rulesets.bolt_action.shooting import Shot, after_shot
+
+    strafing = Shot(weapon="Strafing Fighter", hit_on=(), pen=1, pins_target=False)
+    assert after_shot(RandomDice(1), strafing, VehicleState()) == VehicleState()
+    gun = replace(strafing, pins_target=True)
+    assert after_shot(RandomDice(1), gun, VehicleState()).attack_pins == 1

@@ -777,7 +777,7 @@ def test_air_strike_golden() -> None:
         Action("order", unit=observer.uid, order="Fire", target=target.uid, choice="air strike")
     )
     assert len(target.alive_models) == 8
-    assert target.pins == 2 + 1 + 1  # strike pins, the aircraft's pin, the attack's pin
+    assert target.pins == 2 + 1  # strike pins, the aircraft's pin: its hits add none (002)
 
 
 def test_konflikt47_has_no_barrages() -> None:

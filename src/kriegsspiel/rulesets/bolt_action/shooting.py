@@ -622,8 +622,8 @@ def hits_on_vehicle(dice: Dice, shot: Shot) -> int:
 
 def after_shot(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
     """Stage 3: the pins a hit causes (one, or the weapon's own) and a flamethrower's test."""
-    if not shot.pins_target and shot.pen is None and shot.auto_effect is None:
-        return state
+    if not shot.pins_target and shot.auto_effect is None:  # (small arms at closed armour;
+        return state  # an aircraft, whose pins the air strike chart gives)
     extra = roll_expr(dice, shot.special_pins) if shot.special_pins else 1
     state = _with(state, attack_pins=max(state.attack_pins, extra))
     if shot.morale_check and not state.knocked_out and shot.vehicle is not None:

@@ -503,7 +503,10 @@ class BoltActionGame(ShootingGroups):
             ctx = TroopsContext(
                 models=len(tgt.alive_models),
                 morale=new_test(self.rules, tgt.quality, officer=officer, pins=tgt.pins),
-                pins_per_attack=self.rules.data.procedure.pins_per_attack,
+                # (an aircraft's hits bring no pin of their own: the chart gives its pins)
+                pins_per_attack=self.rules.data.procedure.pins_per_attack
+                if any(g.shot.pins_target for g in groups)
+                else 0,
             )
             out = attack_troops(self.dice, groups, ctx)
             self.log(

@@ -172,11 +172,17 @@ def _here_it_comes(game: BoltActionGame, target: UnitState) -> None:
     roll = game.dice.roll(6)
     plane = next(a for a in strike.aircraft if roll in a.rolls)
     game.log("aircraft", roll=roll, aircraft=plane.aircraft, target=target.uid)
+    # the chart's pins are the aircraft's attack's (as the HE table's are a shell's): its
+    # hits bring no further pin of their own (pins_target=False)
     target.pins += plane.pins
     if target.vehicle is None:
         dv = game.rules.target(f"{target.quality} infantry").damage_value
         shot = Shot(
-            weapon=plane.aircraft, hit_on=(), hits_per_hit=DiceExpr(plane.hits), damage_need=dv
+            weapon=plane.aircraft,
+            hit_on=(),
+            hits_per_hit=DiceExpr(plane.hits),
+            damage_need=dv,
+            pins_target=False,
         )
     else:
         profile = game.vehicle_profile_of(target, indirect=True)
@@ -187,6 +193,7 @@ def _here_it_comes(game: BoltActionGame, target: UnitState) -> None:
             hits_per_hit=DiceExpr(plane.hits),
             pen=plane.pen + top,
             vehicle=profile,
+            pins_target=False,
         )
     _resolve_hits(game, target, shot)
     game.check_pins(target)
