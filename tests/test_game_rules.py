@@ -1120,3 +1120,21 @@ def test_a_stunned_vehicle_holding_a_kept_ambush_die_ambushes_no_more() -> None:
     assert tank.is_ambushing
     game.vehicle_damage(tank, ko=False, immobilised=False, halted=True, pins=1, by=None)
     assert (tank.order, tank.retained, tank.is_ambushing) == ("Down", None, False)
+
+
+def test_a_walker_crosses_a_wreck_that_stops_a_tank() -> None:
+    """'Wrecks of armoured vehicles count as impassable terrain to tracked, wheeled, and
+    half-tracked vehicles' (001): not to walkers, which cross one as the obstacle it is."""
+    from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move
+
+    game = new_game()
+    walker = next(u for u in game.units if u.vehicle is not None and u.vehicle.kind == "walker")
+    tank = next(u for u in game.units if u.vehicle is not None and u.vehicle.kind == "tracked")
+    only(game, walker.uid, tank.uid)
+    game.table = game.table.wreck(Point(36.0, 30.0), name="wreck")
+    for unit in (walker, tank):
+        place(unit, 36.0, 25.0, 0.0)
+    across = Point(36.0, 34.0)
+    assert check_move(game.rules, game.table, walker, across, run=False).allowed
+    refused = check_move(game.rules, game.table, tank, across, run=False)
+    assert not refused.allowed and refused.reason == "wreck is impassable to vehicles"

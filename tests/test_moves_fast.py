@@ -242,7 +242,7 @@ def first_check_move(
             if limit is not None and turns > limit:
                 return MoveCheck(False, f"needs {turns} 90-degree turns; {limit} allowed")
     for feature in crossed:
-        if VEHICLE in feature.impassable_to and unit.vehicle is not None:
+        if VEHICLE in feature.impassable_to and unit.vehicle is not None and column != "walkers":
             return MoveCheck(False, f"{feature.name} is impassable to vehicles")
         cell = getattr(terrain_row(rules, feature.category), column) or "OK"
         if cell in IMPASSABLE:

@@ -163,7 +163,9 @@ def _check_move(rules: Rules, table: Table, unit: UnitState, to: Point, run: boo
             if limit is not None and turns > limit:
                 return MoveCheck(False, f"needs {turns} 90-degree turns; {limit} allowed")
     for feature in crossed:
-        if VEHICLE in feature.impassable_to and unit.vehicle is not None:
+        # a wreck: "impassable terrain to tracked, wheeled, and half-tracked vehicles" (001),
+        # not to a walker, which crosses it as the obstacle it is
+        if VEHICLE in feature.impassable_to and unit.vehicle is not None and column != "walkers":
             return MoveCheck(False, f"{feature.name} is impassable to vehicles")
         cell = getattr(terrain_row(rules, feature.category), column) or "OK"
         if cell in IMPASSABLE:
