@@ -884,6 +884,13 @@ def test_friendly_fire_at_two_eligible_friends_is_the_opponents_choice() -> None
         "chosen_by": 1,
     }
     assert shot["event"] == "shoot" and (shot["unit"], shot["target"]) == (0, vickers.uid)
+    from kriegsspiel.render.game_account import account
+
+    told = [line for line in account(game.events, game.units) if "FUBAR" in line]
+    assert told == [
+        "    FUBAR! friendly fire: 1st Section [A] fires at Vickers MMG Team [A], "
+        "the target Side B chose"
+    ]
 
 
 def test_friendly_fire_with_one_eligible_friend_asks_no_one() -> None:
@@ -902,6 +909,13 @@ def test_friendly_fire_with_one_eligible_friend_asks_no_one() -> None:
     }
     assert not any(e.kind == "friendly fire" for e in game.events)
     assert game.events[-1].kind in ("shoot", "morale check", "destroyed")
+    from kriegsspiel.render.game_account import account
+
+    told = [line for line in account(game.events, game.units) if "FUBAR" in line]
+    assert told == [
+        "    FUBAR! friendly fire: 1st Section [A] fires at 2nd Section [A], the only friend "
+        'it could shoot with an enemy within 12"'
+    ]
 
 
 def test_friendly_fire_with_no_eligible_friend_goes_down() -> None:
