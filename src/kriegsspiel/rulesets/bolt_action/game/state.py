@@ -234,6 +234,7 @@ class BoltActionGame(ShootingGroups):
             "decision": deciding,
             "units_to_decide": self.deciding_units(),
             # at a reaction, an ambush or a keep-or-return choice: the order it is about
+            # (at a friendly fire's target: the order whose test came up FUBAR)
             "pending_order": None if self.pending is None else self.pending.action.to_json(),
             "dice_in_bag": [len(self.eligible(0)), len(self.eligible(1))],
             "score": list(self.score()),
