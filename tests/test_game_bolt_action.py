@@ -265,6 +265,20 @@ class Invariants:
                 unit.retained,
             ), self.fail(f"retain: {unit.name} holds no Down or Ambush order")
             assert {a.choice for a in actions} == {"keep", "return"}, self.fail("retain choices")
+        elif game.pending.kind == "friendly-fire":  # the friend a FUBAR unit fires at
+            firer = game.units[game.pending.target]
+            assert firer.side != player and firer.order == "Fire", self.fail("friendly fire")
+            assert len(actions) >= 2, self.fail("friendly fire asked with one target or none")
+            for a in actions:
+                assert a.kind == "friendly fire" and a.target is not None, self.fail("ff kind")
+                friend = game.units[a.target]
+                assert friend.side == firer.side and friend is not firer, self.fail("ff side")
+                assert not friend.destroyed, self.fail("friendly fire at a destroyed unit")
+                assert any(
+                    game.gap(friend, e) <= 12
+                    for e in game.units
+                    if e.side == player and not e.destroyed
+                ), self.fail(f'friendly fire at {friend.name}: no enemy within 12"')
         else:
             assert all(a.kind in ("react", "ambush") for a in actions), self.fail("pending")
         return actions
@@ -770,6 +784,228 @@ def test_a_fubar_panic_runs_straight_away_from_the_nearest_visible_enemy() -> No
         and section.pins == 1
         and not any(e.kind == "shoot" for e in game.events)
     )
+
+
+def friendly_fire_game(
+    near: Sequence[str], far: Sequence[str] = ()
+) -> tuple[BoltActionGame, UnitState, UnitState]:
+    """Bolt Action on an open table: the 1st Section (one pin, so its order is tested) and
+    the friends named, those in ``near`` within 12" of the German squad and in the
+    section's sight and range, those in ``far`` in its sight and range but far from the
+    enemy; its order test comes up double six, and the FUBAR chart 1: friendly fire.
+    Returns (game, the section, the enemy squad) once the order is given."""
+    game = small_game("bolt-action-1", ["1st Section", *near, *far], ["1st Grenadier Squad"])
+    section, enemy = game.units[0], game.units[-1]
+    place(section, 36.0, 8.0, 0.0)
+    place(enemy, 36.0, 30.0, 180.0)
+    for i, name in enumerate(near):
+        place(named(game, 0, name), 28.0 + 16.0 * i, 22.0, 0.0)  # 10" or so from the enemy
+    for i, name in enumerate(far):
+        place(named(game, 0, name), 16.0 + 40.0 * i, 8.0, 0.0)  # 20" or more from it
+    section.pins = 1
+    dice = ScriptedThenRandom([6, 6, 1])  # the order test's double six; the chart's 1
+    game.dice = dice
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=section.uid, order="Fire", target=enemy.uid))
+    assert dice.used[:3] == [6, 6, 1]
+    return game, section, enemy
+
+
+class ScriptedThenRandom(ScriptedDice):
+    """The scripted rolls, then seeded random ones (for the shooting that follows)."""
+
+    def __init__(self, rolls: list[int]) -> None:
+        super().__init__(rolls)
+        self.then = RandomDice(5)
+
+    def _next(self, sides: int) -> int:
+        if self.remaining:
+            return super()._next(sides)
+        value = self.then.roll(sides)
+        self.used.append(value)
+        return value
+
+
+def test_friendly_fire_at_two_eligible_friends_is_the_opponents_choice() -> None:
+    """Sheets 000, 001 and 002: "The opposing player chooses the target. The target must
+    have an enemy unit within 12"". With two such friends in its sight and range, the
+    game waits for the opponent (side 1), who is offered those two; a friend far from the
+    enemy is not offered. The choice is checked, logged and carried out."""
+    game, section, enemy = friendly_fire_game(["2nd Section", "Vickers MMG Team"], ["PIAT Team"])
+    second, vickers, piat = (
+        named(game, 0, n) for n in ("2nd Section", "Vickers MMG Team", "PIAT Team")
+    )
+    assert game.can_shoot(section, piat, moving=False)  # in sight and range, but no enemy near
+    assert game.current_player() == 1 and game.pending is not None
+    assert section.order == "Fire"
+    offered = game.legal_actions()
+    assert offered == [
+        Action("friendly fire", side=1, target=second.uid),
+        Action("friendly fire", side=1, target=vickers.uid),
+    ]
+    seen = game.observation()
+    assert seen["decision"] == "friendly-fire" and seen["to_move"] == 1
+    assert seen["units_to_decide"] == []  # no unit of side 1 decides: its player does
+    assert seen["pending_order"] == {
+        "kind": "order",
+        "unit": 0,
+        "order": "Fire",
+        "target": enemy.uid,
+    }
+    # an illegal choice: an unoffered friend, the enemy, the wrong side, an order
+    for wrong in (
+        Action("friendly fire", side=1, target=piat.uid),
+        Action("friendly fire", side=1, target=enemy.uid),
+        Action("friendly fire", side=0, target=second.uid),
+        Action("friendly fire", side=1),
+    ):
+        assert_illegal(game, wrong, "to choose whom 1st Section .unit 0.")
+    assert_illegal(
+        game,
+        Action("order", unit=second.uid, order="Down"),
+        r"one of 2nd Section \(unit 1\), Vickers MMG Team \(unit 2\)$",
+    )
+    # a clone waits for the same choice, and makes it on its own
+    twin = game.clone()
+    assert twin.pending == game.pending and twin.pending is not game.pending
+    twin.apply_action(offered[0])
+    assert game.pending is not None and game.legal_actions() == offered
+    game.apply_action(offered[1])
+    assert game.pending is None and game.current_player() == CHANCE
+    at = next(i for i, e in enumerate(game.events) if e.kind == "friendly fire")
+    choice, fubar, shot = (e.to_json() for e in game.events[at : at + 3])
+    assert choice == {"event": "friendly fire", "turn": 1, "side": 1, "target": vickers.uid}
+    assert fubar == {
+        "event": "fubar",
+        "turn": 1,
+        "unit": section.uid,
+        "result": "friendly fire",
+        "target": vickers.uid,
+        "chosen_by": 1,
+    }
+    assert shot["event"] == "shoot" and (shot["unit"], shot["target"]) == (0, vickers.uid)
+    from kriegsspiel.render.game_account import account
+
+    told = [line for line in account(game.events, game.units) if "FUBAR" in line]
+    assert told == [
+        "    FUBAR! friendly fire: 1st Section [A] fires at Vickers MMG Team [A], "
+        "the target Side B chose"
+    ]
+
+
+def test_friendly_fire_with_one_eligible_friend_asks_no_one() -> None:
+    """One friend with an enemy within 12" in the unit's sight and range: it is shot at,
+    with no decision asked of the opponent."""
+    game, section, _ = friendly_fire_game(["2nd Section"], ["Vickers MMG Team"])
+    second = named(game, 0, "2nd Section")
+    assert game.pending is None and game.current_player() == CHANCE
+    fubar = next(e for e in game.events if e.kind == "fubar").to_json()
+    assert fubar == {
+        "event": "fubar",
+        "turn": 1,
+        "unit": section.uid,
+        "result": "friendly fire",
+        "target": second.uid,
+    }
+    assert not any(e.kind == "friendly fire" for e in game.events)
+    assert game.events[-1].kind in ("shoot", "morale check", "destroyed")
+    from kriegsspiel.render.game_account import account
+
+    told = [line for line in account(game.events, game.units) if "FUBAR" in line]
+    assert told == [
+        "    FUBAR! friendly fire: 1st Section [A] fires at 2nd Section [A], the only friend "
+        'it could shoot with an enemy within 12"'
+    ]
+
+
+def test_friendly_fire_with_no_eligible_friend_goes_down() -> None:
+    """No friend with an enemy within 12": the unit does not fire and goes Down."""
+    game, section, _ = friendly_fire_game([], ["2nd Section", "Vickers MMG Team"])
+    assert game.pending is None and game.current_player() == CHANCE
+    assert section.order == "Down"
+    fubar = next(e for e in game.events if e.kind == "fubar").data
+    assert fubar["result"] == "friendly fire: no target, goes Down" and "target" not in fubar
+    assert not any(e.kind in ("shoot", "no shot", "friendly fire") for e in game.events)
+
+
+def test_the_tactical_player_turns_friendly_fire_where_it_hurts_most() -> None:
+    """Choosing for the opponent, the tactical player sends the FUBAR unit's fire where it
+    does the most expected damage, valued as it values its own shots (:meth:`damage`):
+    here the Vickers team in the open (offered second), not the 2nd Section behind a wall."""
+    game = small_game(
+        "bolt-action-1", ["1st Section", "2nd Section", "Vickers MMG Team"], ["1st Grenadier Squad"]
+    )
+    section, second, vickers, enemy = game.units
+    wall = TerrainFeature(
+        "Wall", "building", "hard", rectangle(16.0, 19.0, 28.0, 21.0), blocks_line_of_sight=False
+    )
+    game.table = Table(72.0, 48.0, (wall,))
+    place(section, 36.0, 6.0, 0.0)
+    place(enemy, 30.0, 30.0, 180.0)
+    place(second, 22.0, 23.0, 0.0)  # behind the wall, seen from the section
+    place(vickers, 40.0, 23.0, 0.0)  # in the open
+    section.pins = 1
+    game.dice = ScriptedDice([6, 6, 1])
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=section.uid, order="Fire", target=enemy.uid))
+    offered = game.legal_actions()
+    assert game.current_player() == 1
+    assert [a.target for a in offered] == [second.uid, vickers.uid]
+    player = TacticalPlayer(0)
+
+    def hurt(uid: int | None) -> float:
+        assert uid is not None
+        return player.damage(game, section, game.units[uid], moving=False)
+
+    assert hurt(vickers.uid) > hurt(second.uid) > 0
+    assert player.choose(game) == offered[1]
+    # the other way round (the Vickers team behind the wall, the 2nd Section in the open),
+    # the choice is still the one its shooting value puts higher
+    place(vickers, 22.0, 23.0, 0.0)
+    place(second, 40.0, 23.0, 0.0)
+    assert hurt(second.uid) != hurt(vickers.uid)
+    assert player.choose(game) == max(offered, key=lambda a: hurt(a.target))
+
+
+def test_a_recorded_friendly_fire_choice_replays_and_a_changed_one_is_caught(
+    tmp_path: Path,
+) -> None:
+    """A random game whose FUBAR friendly fire had two targets to choose from: the choice
+    is a line of its record, which replays byte for byte; the other target put in its
+    place parts from the record at the next line, an ineligible one is not legal there."""
+    text = played_record("bolt-action-1", "hold-the-crossroads.yaml", 11, tmp_path / "a.jsonl")
+    lines = text.splitlines()
+    number = next(i for i, line in enumerate(lines) if line.startswith('{"event":"friendly fire"'))
+    choice = json.loads(lines[number])
+    fubar = json.loads(lines[number + 1])
+    assert fubar["event"] == "fubar" and fubar["chosen_by"] == choice["side"]
+    assert fubar["target"] == choice["target"]
+    assert record.replay(tmp_path / "a.jsonl").reproduced
+    assert (
+        played_record("bolt-action-1", "hold-the-crossroads.yaml", 11, tmp_path / "b.jsonl") == text
+    )
+    # the game as it stood at the choice: the targets that were offered
+    head, rows, _ = read_record(tmp_path / "a.jsonl")
+    game = record.new_game(head)
+    for _, action in record.decisions(rows)[:-1]:
+        if game.pending is not None and game.pending.kind == "friendly-fire":
+            break
+        game.apply_action(action)
+    offered = [a.target for a in game.legal_actions()]
+    assert choice["target"] in offered and len(offered) >= 2
+    other = next(t for t in offered if t != choice["target"])
+    firer = game.units[fubar["unit"]]
+    stranger = next(u.uid for u in game.units if u.side != firer.side and not u.destroyed)
+    for target, parted_at, said in (  # (the choice is line number + 1 of the record)
+        (other, number + 2, '"target":' + str(other)),
+        (stranger, number + 1, "not legal here"),
+    ):
+        changed = dict(choice, target=target)
+        path = tmp_path / f"changed-{target}.jsonl"
+        path.write_text("\n".join([*lines[:number], dumps(changed), *lines[number + 1 :]]) + "\n")
+        result = record.replay(path)
+        assert not result.reproduced and result.first_difference == parted_at
+        assert said in result.actual
 
 
 # ----------------------------------------------------------------------------- 5. sim vs odds

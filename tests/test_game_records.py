@@ -112,7 +112,7 @@ def test_every_event_the_game_logs_is_one_a_record_may_hold() -> None:
     logged = set(re.findall(r'\blog\(\s*"([^"]+)"', code))
     logged |= set(re.findall(r'event(?:: str)? = "([^"]+)"', code))
     logged |= set(re.findall(r'event="([^"]+)"', code))
-    logged |= {"react", "ambush", "retain"}  # logged by their action's kind
+    logged |= {"react", "ambush", "retain", "friendly fire"}  # logged by their action's kind
     assert logged == set(EVENTS)
 
 

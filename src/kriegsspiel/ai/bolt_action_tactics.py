@@ -324,6 +324,8 @@ class TacticalPlayer:
         if pending.kind == "ambush":
             fire = [a for a in actions if a.choice == "fire"]
             return fire[0] if fire else actions[-1]
+        if pending.kind == "friendly-fire":
+            return self._friendly_fire_target(state, state.units[pending.target], actions)
         if pending.kind == "shot-reaction":
             shooter = state.units[pending.action.unit]
             target = state.units[pending.target]
@@ -335,6 +337,20 @@ class TacticalPlayer:
         assault = pending.action
         mode = assault.choice or "hand-to-hand"
         return choices[self._defence(state, state.units[assault.unit], target, mode)[0]]
+
+    def _friendly_fire_target(
+        self, state: BoltActionGame, firer: UnitState, actions: list[Action]
+    ) -> Action:
+        """The friend of the enemy's FUBAR unit to have it fire at: the one its shooting
+        would hurt the most, valued as the player values a shot of its own
+        (:meth:`damage`); the first in the list of those worth as much."""
+        best, most = actions[0], float("-inf")
+        for action in actions:
+            assert action.target is not None
+            hurt = self.damage(state, firer, state.units[action.target], moving=False)
+            if hurt > most:
+                best, most = action, hurt
+        return best
 
     def _defence(
         self, state: BoltActionGame, unit: UnitState, target: UnitState, mode: str

@@ -69,7 +69,15 @@ def describe(event: Event, units: list[Any]) -> str | None:
     if kind == "assault vehicle":
         return f"    assault on {n('target')}: {vehicle_damage(d)}"
     if kind == "fubar":
-        return f"    FUBAR! {d['result']}"
+        if d.get("target") is None:
+            return f"    FUBAR! {d['result']}"
+        chooser = d.get("chosen_by")
+        how = (  # the opposing player chooses the target (sheets 000, 001, 002)
+            f"the target {SIDES[chooser]} chose"
+            if chooser in (0, 1)
+            else 'the only friend it could shoot with an enemy within 12"'
+        )
+        return f"    FUBAR! {d['result']}: {n('unit')} fires at {n('target')}, {how}"
     if kind == "react":
         return f"    {n('unit')} reacts: {d.get('choice')}"
     if kind == "ambush" and d.get("choice") == "fire":

@@ -20,7 +20,8 @@ _NUMBERS = (float, int)  # a destination's coordinates' usual types
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """A decision (or chance outcome). ``kind``: draw, order, react, ambush, retain."""
+    """A decision (or chance outcome). ``kind``: draw, order, react, ambush, retain, or
+    friendly fire (the opponent's choice of the friend a FUBAR unit fires at: ``target``)."""
 
     kind: str
     side: int = -1
@@ -43,6 +44,8 @@ class Action:
             if self.choice:
                 bits.append(f"({self.choice})")
             return " ".join(bits)
+        if self.kind == "friendly fire":
+            return f"friendly fire at {name(self.target)}"
         return f"{self.kind} {self.choice}" + (
             f" at {name(self.target)}" if self.target is not None else ""
         )
@@ -79,13 +82,15 @@ class Action:
 
 @dataclass(slots=True)
 class Pending:
-    """An action paused for the other side's decision (a reaction or ambush fire)."""
+    """An action paused for a side's decision (a reaction, ambush fire, keeping a die, or
+    the target of a FUBAR unit's friendly fire, which its opponent chooses)."""
 
-    kind: str  # "shot-reaction" | "assault-reaction" | "ambush" | "retain"
+    kind: str  # "shot-reaction" | "assault-reaction" | "ambush" | "retain" | "friendly-fire"
     side: int  # who decides
     action: Action  # the paused order (to retain: the order the unit holds)
-    target: int  # the unit reacting (or the ambushed mover)
+    target: int  # the unit reacting (the ambushed mover; the unit firing on its friends)
     ambushers: tuple[int, ...] = ()
+    friends: tuple[int, ...] = ()  # friendly fire: the units it may be aimed at
 
 
 def check_types(action: Action) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
 from kriegsspiel.rulesets.bolt_action.game.table_rules import heading_to
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
@@ -13,25 +14,53 @@ if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
 
-def friendly_fire(game: BoltActionGame, unit: UnitState) -> None:
-    """FUBAR, friendly fire: the unit fires at a friend it could shoot that has an enemy
-    within 12" (the opponent chooses it: the closest); with none, it goes Down."""
-    unit.order = "Fire"
-    friends = [
+def friendly_targets(game: BoltActionGame, unit: UnitState) -> list[UnitState]:
+    """The friends a FUBAR unit may fire on, in the order of the lists: each one it could
+    shoot (in sight and range, not moving) that has an enemy unit (one of the opponent's)
+    within 12" (sheets 000, 001, 002)."""
+    enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
+    return [
         u
         for u in game.units
         if u.side == unit.side
         and u.uid != unit.uid
         and not u.destroyed
-        and any(game.gap(u, e) <= 12 for e in game.units if e.side != unit.side and not e.destroyed)
+        and any(game.gap(u, e) <= 12 for e in enemies)
         and game.can_shoot(unit, u, moving=False)
     ]
+
+
+def friendly_fire(game: BoltActionGame, unit: UnitState, order: Action) -> None:
+    """FUBAR, friendly fire: the unit takes a Fire order and fires at a friend of
+    :func:`friendly_targets`, which the opposing player chooses (sheets 000, 001, 002).
+    With two or more, the game waits for that choice (a pending "friendly-fire" decision,
+    ``order`` the order whose test came up FUBAR); with one, it is fired at; with none,
+    the unit goes Down."""
+    unit.order = "Fire"
+    friends = friendly_targets(game, unit)
     if not friends:
         unit.order = "Down"
         game.log("fubar", unit=unit.uid, result="friendly fire: no target, goes Down")
         return
-    victim = min(friends, key=lambda u: game.gap(unit, u))  # the opponent picks the closest
-    game.log("fubar", unit=unit.uid, result="friendly fire", target=victim.uid)
+    if len(friends) == 1:
+        fire_on_friend(game, unit, friends[0], chosen_by=None)
+        return
+    game.pending = Pending(
+        "friendly-fire", 1 - unit.side, order, unit.uid, friends=tuple(f.uid for f in friends)
+    )
+
+
+def fire_on_friend(
+    game: BoltActionGame, unit: UnitState, victim: UnitState, *, chosen_by: int | None
+) -> None:
+    """The friendly fire itself: ``chosen_by`` is the side that chose the target (None
+    when it was the only one)."""
+    if chosen_by is None:
+        game.log("fubar", unit=unit.uid, result="friendly fire", target=victim.uid)
+    else:
+        game.log(
+            "fubar", unit=unit.uid, result="friendly fire", target=victim.uid, chosen_by=chosen_by
+        )
     game.shoot(unit, victim, moving=False)
 
 

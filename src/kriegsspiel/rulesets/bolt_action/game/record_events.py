@@ -73,6 +73,14 @@ class Retain(Decision):
     choice: str
 
 
+class FriendlyFire(Decision):
+    """The opposing player's choice of the friend a FUBAR unit fires at."""
+
+    event: Literal["friendly fire"]
+    side: int
+    target: int
+
+
 # ----------------------------------------------------------------------------- what follows
 class Start(Line):
     event: Literal["start"]
@@ -177,6 +185,7 @@ class Fubar(Line):
     unit: int
     result: str
     target: int | None = None  # friendly fire: the unit shot at
+    chosen_by: int | None = None  # friendly fire: the side that chose it (none: the only one)
     away_from: int | None = None  # panic: the enemy run from
 
 
@@ -233,9 +242,9 @@ class GameOver(Line):
 
 MODELS: tuple[type[Line], ...] = (
     Start, Draw, Order, OrderTest, Rally, Move, UnitAtUnit, Attack, SupportDamage,
-    MoraleCheck, Destroyed, React, Ambush, Retain, UnitOnly, CloseQuarters, AssaultVehicle,
-    Fubar, CallIn, FireForEffect, BarragePins, BarrageHit, AirStrikePins, Aircraft, TurnEnd,
-    GameOver,
+    MoraleCheck, Destroyed, React, Ambush, Retain, FriendlyFire, UnitOnly, CloseQuarters,
+    AssaultVehicle, Fubar, CallIn, FireForEffect, BarragePins, BarrageHit, AirStrikePins,
+    Aircraft, TurnEnd, GameOver,
 )  # fmt: skip
 
 

@@ -34,7 +34,7 @@ from kriegsspiel.rulesets.bolt_action.game.actions import Action as Action
 from kriegsspiel.rulesets.bolt_action.game.actions import Pending as Pending
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import assault, fight, reactions
 from kriegsspiel.rulesets.bolt_action.game.deployment import deploy
-from kriegsspiel.rulesets.bolt_action.game.fubar import friendly_fire, panic
+from kriegsspiel.rulesets.bolt_action.game.fubar import fire_on_friend, friendly_fire, panic
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import (
     ShootingGroups,
     aimed_at,
@@ -194,7 +194,7 @@ class BoltActionGame(ShootingGroups):
             self.drawn = action.side
             self.log("draw", side=action.side)
             return
-        if action.kind in ("react", "ambush", "retain"):
+        if action.kind in ("react", "ambush", "retain", "friendly fire"):
             self._resume(action)
         else:
             self.log("order", **{k: v for k, v in action.to_json().items() if k != "kind"})
@@ -211,7 +211,8 @@ class BoltActionGame(ShootingGroups):
 
     def deciding_units(self) -> list[int]:
         """The units whose decision the game waits for: the one reacting or choosing to keep
-        its die, or the ambushers who may fire (none while an order or a draw is awaited)."""
+        its die, or the ambushers who may fire (none while an order or a draw is awaited,
+        nor while a player chooses the friend a FUBAR unit of the other side fires at)."""
         if self.pending is None:
             return []
         return sorted({a.unit for a in self.pending_choices() if a.unit >= 0})
@@ -233,6 +234,7 @@ class BoltActionGame(ShootingGroups):
             "decision": deciding,
             "units_to_decide": self.deciding_units(),
             # at a reaction, an ambush or a keep-or-return choice: the order it is about
+            # (at a friendly fire's target: the order whose test came up FUBAR)
             "pending_order": None if self.pending is None else self.pending.action.to_json(),
             "dice_in_bag": [len(self.eligible(0)), len(self.eligible(1))],
             "score": list(self.score()),
@@ -334,7 +336,7 @@ class BoltActionGame(ShootingGroups):
             unit.order = "Down"
             return
         if result == "friendly fire":
-            friendly_fire(self, unit)
+            friendly_fire(self, unit, action)
             return
         if result == "panic":
             panic(self, unit)
@@ -630,6 +632,8 @@ class BoltActionGame(ShootingGroups):
             return [
                 Action("retain", side=p.side, unit=p.target, choice=c) for c in ("keep", "return")
             ]
+        if p.kind == "friendly-fire":  # the opponent picks the friend a FUBAR unit fires at
+            return [Action("friendly fire", side=p.side, target=uid) for uid in p.friends]
         return [
             Action("ambush", side=p.side, unit=a, target=p.target, choice="fire")
             for a in p.ambushers
@@ -644,6 +648,10 @@ class BoltActionGame(ShootingGroups):
             if action.choice == "keep":
                 self.keeping += (p.target,)
             self._ask_to_retain()
+            return
+        if p.kind == "friendly-fire":
+            victim = self.units[action.target]  # type: ignore[index]
+            fire_on_friend(self, self.units[p.target], victim, chosen_by=p.side)
             return
         order = p.action
         unit = self.units[order.unit]

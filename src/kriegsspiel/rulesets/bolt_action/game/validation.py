@@ -38,6 +38,16 @@ def check_action(game: BoltActionGame, action: Action) -> None:
     if game.pending is not None:
         choices = game.pending_choices()
         if action not in choices:
+            if game.pending.kind == "friendly-fire":
+                firer = game.units[game.pending.target]
+                friends = ", ".join(
+                    f"{game.units[uid].name} (unit {uid})" for uid in game.pending.friends
+                )
+                raise IllegalActionError(
+                    f"waiting for side {player} to choose whom {firer.name} (unit "
+                    f"{firer.uid}) fires at in its FUBAR friendly fire: a 'friendly fire' "
+                    f"action with its target one of {friends}"
+                )
             who = ", ".join(f"{game.units[u].name} (unit {u})" for u in game.deciding_units())
             raise IllegalActionError(
                 f"waiting for side {player} to {game.pending.kind}"
