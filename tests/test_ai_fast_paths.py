@@ -115,6 +115,7 @@ def plain_groups(
                     target_pins=target.pins,
                     target_quality=target.quality,
                     target_models=len(aims),
+                    target_immobilised=vehicle is not None and target.immobilised,
                 )
             situation = base
             if "Team" in special and len(alive) < 2 and unit.vehicle is None:
