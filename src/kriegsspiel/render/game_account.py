@@ -88,6 +88,8 @@ def describe(event: Event, units: list[Any]) -> str | None:
         return f"    {n('unit')} fires at {n('target')} as they come on"
     if kind == "no escape":
         return f"    {n('unit')} has nowhere to escape to and fights"
+    if kind == "assault blocked":
+        return f"    {n('unit')} cannot Run in to its target now and the assault is over"
     if kind == "escape":
         return f"    {n('unit')} escapes"
     if kind in ("barrage", "air strike"):

@@ -16,6 +16,7 @@ from kriegsspiel.core.table import MEMO_LIMIT, Point, Table
 from kriegsspiel.rulesets.bolt_action.assault import fighting_modes, vehicle_hit_score
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.close_quarters import can_close
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, movement_row
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
@@ -285,6 +286,8 @@ def _order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
             if game.gap(unit, e) <= run:
                 if e.vehicle is not None and vehicle_hit_score(game.rules, e.moved) is None:
                     continue  # (a vehicle that ran cannot be assaulted)
+                if not can_close(game, unit, e).allowed:
+                    continue  # (nor where the unit may not Run to it: see validation)
                 for mode in modes if e.vehicle is None else ("",):
                     acts.append(
                         Action(

@@ -23,7 +23,12 @@ from kriegsspiel.rulesets.bolt_action.assault import (
 )
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
-from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, heading_to, movement_row
+from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    MoveCheck,
+    check_move,
+    heading_to,
+    movement_row,
+)
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, credit
 
 if TYPE_CHECKING:
@@ -94,31 +99,68 @@ def closing_move(unit: UnitState, tgt: UnitState) -> tuple[float, float]:
     return (near.x - start.x) * t, (near.y - start.y) * t
 
 
-def _close_in(
-    game: BoltActionGame, unit: UnitState, tgt: UnitState, *, chase: bool = False
-) -> None:
-    """Move the assaulters up to the target (:func:`closing_move`), stopping short if a
-    model would leave the table.
+def assault_move(
+    game: BoltActionGame, unit: UnitState, tgt: UnitState
+) -> tuple[Point, MoveCheck] | None:
+    """Where the assaulters' centre goes to close with ``tgt`` (:func:`closing_move`,
+    shortened to 3/4, 1/2 or 1/4 of it only where a model would end off the table) and
+    whether that is a Run they may make (:func:`check_move` as an assault: its path and
+    where it ends, not its length). None if they need not move, or every such move would
+    put a model off the table (they fight where they stand). The assault is checked by
+    this (:mod:`validation`, the candidates) and the game moves them by it."""
+    full_x, full_y = closing_move(unit, tgt)
+    if full_x == 0 and full_y == 0:
+        return None
+    start = unit.anchor
+    for fraction in (1.0, 0.75, 0.5, 0.25):
+        dx, dy = full_x * fraction, full_y * fraction
+        if not all(game.table.contains(Point(m.x + dx, m.y + dy)) for m in unit.alive_models):
+            continue
+        to = Point(start.x + dx, start.y + dy)
+        return to, check_move(game.rules, game.table, unit, to, run=True, assault=True)
+    return None
 
-    A ``chase`` after a unit that escaped is the assault move the assaulters had
-    declared: no longer than their Run and only where they may Run (the target, now
-    away, may be out of reach)."""
+
+_NO_MOVE = MoveCheck(True, "")
+
+
+def can_close(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> MoveCheck:
+    """Whether ``unit``'s move into contact with ``tgt`` (:func:`assault_move`) is one it
+    may Run (allowed if it need not or cannot move)."""
+    move = assault_move(game, unit, tgt)
+    return _NO_MOVE if move is None else move[1]
+
+
+def _close_in(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> bool:
+    """Move the assaulters up to the target (:func:`assault_move`); False, not moving
+    them, if that move is not one they may Run (the order was checked, but fire at them
+    as they came on may have moved their centre: see :func:`fight`)."""
+    move = assault_move(game, unit, tgt)
+    if move is None:
+        return True
+    to, check = move
+    if not check.allowed:
+        return False
+    game.move_unit(unit, to, run=True)
+    return True
+
+
+def _chase(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> None:
+    """After a unit that escaped, the assaulters make the assault move they had
+    declared: toward it as :func:`closing_move` would, no longer than their Run and only
+    where they may Run (the target, now away, may be out of reach)."""
     full_x, full_y = closing_move(unit, tgt)
     most = math.hypot(full_x, full_y)
     if most == 0:
         return
     start = unit.anchor
-    reach = min(1.0, float(movement_row(game.rules, unit).run) / most) if chase else 1.0
+    reach = min(1.0, float(movement_row(game.rules, unit).run) / most)
     for fraction in (1.0, 0.75, 0.5, 0.25):
         dx, dy = full_x * reach * fraction, full_y * reach * fraction
         to = Point(start.x + dx, start.y + dy)
-        if chase:
-            if not check_move(game.rules, game.table, unit, to, run=True).allowed:
-                continue
-        elif not all(game.table.contains(Point(m.x + dx, m.y + dy)) for m in unit.alive_models):
-            continue
-        game.move_unit(unit, to, run=True)
-        return
+        if check_move(game.rules, game.table, unit, to, run=True).allowed:
+            game.move_unit(unit, to, run=True)
+            return
 
 
 def _fire_at_assaulters(game: BoltActionGame, vehicle: UnitState, unit: UnitState) -> None:
@@ -149,7 +191,7 @@ def fight(
     if reaction == "escape":
         if game.flee(tgt, heading_to(tgt.anchor, unit.anchor)):  # away from the assaulters
             tgt.order = "Run"
-            _close_in(game, unit, tgt, chase=True)
+            _chase(game, unit, tgt)
             game.log("escape", unit=tgt.uid)
             return
         game.log("no escape", unit=tgt.uid)  # hemmed in: it must fight where it stands
@@ -158,7 +200,9 @@ def fight(
         _fire_at_assaulters(game, tgt, unit)
         if unit.destroyed:
             return
-    _close_in(game, unit, tgt)
+    if not _close_in(game, unit, tgt):
+        game.log("assault blocked", unit=unit.uid)  # (see _close_in)
+        return
     if reaction == "stand and fire":  # at the assaulters as they come in (sheets 000, 001)
         tgt.order = "Fire"
         game.shoot(tgt, unit, moving=False)

@@ -156,7 +156,7 @@ class Destroyed(Line):
 
 
 class UnitOnly(Line):
-    event: Literal["escape", "no escape"]
+    event: Literal["escape", "no escape", "assault blocked"]
     unit: int
 
 

@@ -93,14 +93,23 @@ def too_far(distance: float, allowance: float) -> str:
     return f'{shown}" is beyond the {allowance:g}" allowed'
 
 
-def check_move(rules: Rules, table: Table, unit: UnitState, to: Point, run: bool) -> MoveCheck:
-    """Can ``unit`` make this straight move on an Advance (or Run) order? Why not?"""
+def check_move(
+    rules: Rules, table: Table, unit: UnitState, to: Point, run: bool, *, assault: bool = False
+) -> MoveCheck:
+    """Can ``unit`` make this straight move on an Advance (or Run) order? Why not?
+
+    An ``assault`` is a Run (sheets 000, 001, 002: Run is "also used for assaulting"),
+    checked as one for the table, its path and where it ends, but not for its length: how
+    far a unit may assault is measured from its models to the target's (the gap, within
+    its Run), and its centre's move to close (``closing_move`` in close_quarters) may be
+    a little longer."""
     coords = unit.coords  # the live models' places, worked out once per move of the unit
     if not coords:
-        return _check_move(rules, table, unit, to, run)
+        return _check_move(rules, table, unit, to, run, assault)
     key = (
         rules,
         run,
+        assault,
         to.x,
         to.y,
         coords,
@@ -112,11 +121,13 @@ def check_move(rules: Rules, table: Table, unit: UnitState, to: Point, run: bool
     memo = table.memo("check_move")  # everything the answer depends on is in the key
     found: MoveCheck | None = memo.get(key)
     if found is None:
-        found = memo[key] = _check_move(rules, table, unit, to, run)
+        found = memo[key] = _check_move(rules, table, unit, to, run, assault)
     return found
 
 
-def _check_move(rules: Rules, table: Table, unit: UnitState, to: Point, run: bool) -> MoveCheck:
+def _check_move(
+    rules: Rules, table: Table, unit: UnitState, to: Point, run: bool, assault: bool = False
+) -> MoveCheck:
     start = unit.anchor
     distance = start.distance_to(to)
     if not table.contains(to):
@@ -176,7 +187,7 @@ def _check_move(rules: Rules, table: Table, unit: UnitState, to: Point, run: boo
         column_cell = getattr(terrain_row(rules, "road"), column) or "OK"
         if column_cell == "x2":
             allowance *= 2
-    if distance > allowance + 1e-9:
+    if distance > allowance + 1e-9 and not assault:
         return MoveCheck(False, too_far(distance, allowance))
     return MoveCheck(True, "", reverse)
 

@@ -13,6 +13,7 @@ from kriegsspiel.core.game import CHANCE, TERMINAL, IllegalActionError
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.assault import fighting_modes, vehicle_hit_score
 from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS, Action, check_types
+from kriegsspiel.rulesets.bolt_action.game.close_quarters import can_close
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, movement_row
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
@@ -174,3 +175,7 @@ def _check_assault(game: BoltActionGame, unit: UnitState, action: Action) -> Non
         raise IllegalActionError(f'{tgt.name} is {gap:.1f}" away, beyond a {run}" Run')
     if tgt.vehicle is not None and vehicle_hit_score(game.rules, tgt.moved) is None:
         raise IllegalActionError(f"{tgt.name} ran this turn and cannot be assaulted")
+    # an assault is a Run (sheets 000, 001, 002): its move into contact must be one
+    close = can_close(game, unit, tgt)
+    if not close.allowed:
+        raise IllegalActionError(f"{unit.name} cannot assault {tgt.name}: {close.reason}")
