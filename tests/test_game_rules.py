@@ -578,7 +578,8 @@ def test_bolt_action_1_a_destroyed_units_die_stays_in_the_cup_till_the_turn_end(
     end phase 'Remove[s] order dice for destroyed units'. So a unit destroyed during the
     turn leaves its die in the cup (to order another unit of its side) until then."""
     game = new_game("bolt-action-1")  # 11 British units, 10 German
-    assert game.dice_in_cup() == (11, 10) and _odds(game) == {0: Fraction(11, 21), 1: Fraction(10, 21)}
+    assert game.dice_in_cup() == (11, 10)
+    assert _odds(game) == {0: Fraction(11, 21), 1: Fraction(10, 21)}
     # a unit destroyed before any die is drawn (as by a barrage at the turn's start)
     game.destroy(game.units[16], "by hand")
     assert game.dice_in_cup() == (11, 10)
@@ -629,9 +630,11 @@ def test_konflikt47_a_destroyed_units_die_leaves_the_cup_at_once() -> None:
     game = new_game("konflikt47")  # 9 units a side
     assert _odds(game) == {0: Fraction(1, 2), 1: Fraction(1, 2)}
     game.destroy(game.units[14], "by hand")
-    assert game.dice_in_cup() == (9, 8) and _odds(game) == {0: Fraction(9, 17), 1: Fraction(8, 17)}
+    assert game.dice_in_cup() == (9, 8)
+    assert _odds(game) == {0: Fraction(9, 17), 1: Fraction(8, 17)}
     _shot_to_pieces(game, 1, 10)
-    assert game.dice_in_cup() == (8, 7) and _odds(game) == {0: Fraction(8, 15), 1: Fraction(7, 15)}
+    assert game.dice_in_cup() == (8, 7)
+    assert _odds(game) == {0: Fraction(8, 15), 1: Fraction(7, 15)}
     game = new_game("konflikt47")
     only(game, 1, 2, 10, 11)
     game.apply_action(Action("draw", side=1))
