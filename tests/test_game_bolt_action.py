@@ -55,6 +55,9 @@ COMBINATIONS = [(r, s) for r in RULESETS for s in SCENARIOS]
 FAST_GAMES = 50  # random playouts per ruleset and scenario in the fast suite (200 in all)
 SLOW_GAMES = 1000  # ... and in the slow one (2,000 a ruleset)
 ACTIONS_PER_UNIT_TURN = 5  # a draw, an order, an ambush, a reaction: the bound is generous
+# whether a unit destroyed during a turn leaves its order die in the cup until the turn end
+# (Bolt Action 1st edition's sheet 002, turn end phase) or takes it out at once (Konflikt '47)
+DICE_STAY_TILL_TURN_END = {"konflikt47": False, "bolt-action-1": True}
 
 
 # ----------------------------------------------------------------------------- set-up helpers
@@ -156,6 +159,9 @@ class Invariants:
         self.frozen: dict[int, tuple[Any, ...]] = {}  # a destroyed unit's last state
         self.logged_dead: set[int] = set()
         self.seen = 0
+        # the units whose dice went into the cup as the turn began: all live ones keeping no
+        # die; worked out again from the log at each turn end (see scan_events)
+        self.put_in = {u.uid for u in game.units if not u.destroyed and u.retained is None}
         self.max_actions = ACTIONS_PER_UNIT_TURN * len(game.units) * game.scenario.turns
         specs = [spec for army in armies(game.ruleset) for spec in army.units]
         assert [u.name for u in game.units] == [spec.name for spec in specs], label
@@ -167,8 +173,8 @@ class Invariants:
         last = self.game.events[-1].to_json() if self.game.events else None
         return f"{self.label}: {what} (turn {self.game.turn}, last event {last})"
 
-    def bag(self) -> list[int]:
-        """Dice still in the bag, counted from the units themselves."""
+    def unordered(self) -> list[int]:
+        """Live units of each side without an order or a kept die (those still to act)."""
         return [
             sum(
                 1
@@ -177,6 +183,33 @@ class Invariants:
             )
             for s in (0, 1)
         ]
+
+    def in_hand(self, side: int) -> int:
+        """1 if a die of ``side`` is drawn and not yet given to a unit."""
+        game = self.game
+        return int(game.drawn == side and game.pending is None and not game.over)
+
+    def given(self) -> list[int]:
+        """Dice taken out of the cup this turn, by side: those of the units it began with
+        that have an order now (destroyed since or not), and a die drawn and not yet given."""
+        units = self.game.units
+        return [
+            sum(1 for uid in self.put_in if units[uid].side == s and units[uid].order is not None)
+            + self.in_hand(s)
+            for s in (0, 1)
+        ]
+
+    def bag(self) -> list[int]:
+        """Dice still in the bag, counted from the units and the log, not the engine's count.
+
+        Bolt Action 1st edition: the dice put in as the turn began less those taken out, so
+        the die of a unit destroyed this turn stays until the turn end. Konflikt '47: one
+        per live unit without an order or a kept die."""
+        if not DICE_STAY_TILL_TURN_END[self.game.ruleset]:
+            return self.unordered()
+        units = self.game.units
+        put_in = [sum(1 for uid in self.put_in if units[uid].side == s) for s in (0, 1)]
+        return [put_in[s] - self.given()[s] for s in (0, 1)]
 
     def after_action(self, action: Action | None) -> None:
         game = self.game
@@ -202,20 +235,34 @@ class Invariants:
                 assert game.table.contains(m.point), self.fail(
                     f"{u.name}'s {m.name} is off the table at ({m.x:.2f}, {m.y:.2f})"
                 )
-        in_bag = self.bag()
-        assert len(game.eligible(0)) + len(game.eligible(1)) == sum(in_bag), self.fail("bag")
-        assert [len(game.eligible(s)) for s in (0, 1)] == in_bag, self.fail("bag by side")
         self.scan_events()
+        assert [len(game.eligible(s)) for s in (0, 1)] == self.unordered(), self.fail("eligible")
+        in_bag = self.bag()
+        assert list(game.dice_in_cup()) == in_bag, self.fail(f"bag {game.dice_in_cup()}")
+        assert game.observation()["dice_in_bag"] == in_bag, self.fail("observed bag")
+        assert all(n >= 0 for n in in_bag), self.fail(f"a bag of {in_bag}")
+        if DICE_STAY_TILL_TURN_END[game.ruleset]:
+            # dice in the bag plus dice given = the units that put a die in as the turn began
+            put_in = [sum(1 for uid in self.put_in if game.units[uid].side == s) for s in (0, 1)]
+            assert [b + g for b, g in zip(in_bag, self.given(), strict=True)] == put_in, self.fail(
+                "bag and given vs the dice put in"
+            )
         assert self.logged_dead == set(self.frozen), self.fail("destroyed units vs the log")
 
     def scan_events(self) -> None:
         """No destroyed unit appears in a later event; a unit is destroyed only once."""
         events = self.game.events
+        turn_ended = False
+        after_turn_end: set[int] = set()  # destroyed as the next turn began (a barrage)
         for event in events[self.seen :]:
+            if event.kind == "turn end":
+                turn_ended = True
             if event.kind == "destroyed":
                 uid = event.data["unit"]
                 assert uid not in self.logged_dead, self.fail(f"unit {uid} destroyed twice")
                 self.logged_dead.add(uid)
+                if turn_ended:
+                    after_turn_end.add(uid)
                 continue
             for key in UNIT_KEYS:
                 uid = event.data.get(key)
@@ -223,18 +270,27 @@ class Invariants:
                     f"destroyed unit {uid} appears as {key!r} in {event.to_json()}"
                 )
         self.seen = len(events)
+        if turn_ended:  # the dice went back into the cup: every live unit's but a kept one's
+            self.put_in = {
+                u.uid
+                for u in self.game.units
+                if u.retained is None and (not u.destroyed or u.uid in after_turn_end)
+            }
 
     def chance_node(self) -> list[tuple[Action, float]]:
         game = self.game
         outcomes = game.chance_outcomes()
         in_bag = self.bag()
-        total = sum(in_bag)
+        # a side with dice in the bag but no unit left to order is not drawn
+        drawn_among = [s for s in (0, 1) if self.unordered()[s]]
+        assert all(in_bag[s] >= self.unordered()[s] for s in (0, 1)), self.fail("dice < units")
+        total = sum(in_bag[s] for s in drawn_among)
         assert total > 0, self.fail("a chance node with an empty bag")
         assert math.isclose(sum(p for _, p in outcomes), 1.0), self.fail("chances sum")
         assert all(p > 0 for _, p in outcomes), self.fail("a zero-chance outcome is offered")
-        assert {a.side: p for a, p in outcomes} == {
-            s: in_bag[s] / total for s in (0, 1) if in_bag[s]
-        }, self.fail(f"draw chances {outcomes} for a bag of {in_bag}")
+        assert {a.side: p for a, p in outcomes} == {s: in_bag[s] / total for s in drawn_among}, (
+            self.fail(f"draw chances {outcomes} for a bag of {in_bag}")
+        )
         assert game.legal_actions() == [a for a, _ in outcomes], self.fail("chance actions")
         return outcomes
 

@@ -97,7 +97,7 @@ def test_a_record_with_a_vehicle_assault_replays(tmp_path: Path) -> None:
     """Rare events keep all the fields the game writes (here what an assault did to a
     tank: the sample games above hold none)."""
     path = tmp_path / "assault.jsonl"
-    write_game(path, "bolt-action-1", "hold-the-crossroads", "tactical,tactical", 6)
+    write_game(path, "bolt-action-1", "hold-the-crossroads", "tactical,tactical", 14)
     events = [json.loads(line).get("event") for line in path.read_text().splitlines()]
     assert "assault vehicle" in events
     result = record.replay(path)

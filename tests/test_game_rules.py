@@ -13,6 +13,7 @@ from kriegsspiel.core.procedure import RandomDice, ScriptedDice
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.edition import rules_for
 from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
 from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
 from kriegsspiel.rulesets.bolt_action.game.fubar import panic
@@ -34,6 +35,8 @@ def only(game: BoltActionGame, *keep: int) -> None:
     for u in game.units:
         if u.uid not in keep:
             u.destroyed = True
+    # off the table before the game began: their dice were never put in the cup
+    game.turn_dice = tuple(u.uid for u in game.units if not u.destroyed and u.retained is None)
 
 
 def place(unit: UnitState, x: float, y: float, heading: float | None = None) -> None:
@@ -537,6 +540,108 @@ def test_chance_node_probabilities() -> None:
     assert {a.side for a, _ in outcomes} == {0, 1}
     counts = [len(game.eligible(0)), len(game.eligible(1))]
     assert outcomes[0][1] == pytest.approx(Fraction(counts[0], sum(counts)))
+
+
+def _odds(game: BoltActionGame) -> dict[int, Fraction]:
+    """The next draw's chances, as exact fractions (each is a quotient of small counts)."""
+    return {a.side: Fraction(p).limit_denominator(1000) for a, p in game.chance_outcomes()}
+
+
+def _shot_to_pieces(game: BoltActionGame, shooter: int, target: int) -> None:
+    """Draw the shooter's die and fire it at the target, every die a 6: the target, close
+    by on an empty table, loses every model (a Konflikt '47 target does not react)."""
+    game.table = Table(72, 48)
+    place(game.units[shooter], 20, 12, 0)
+    place(game.units[target], 20, 20, 180)
+    game.dice = ScriptedDice([6] * 60)
+    game.apply_action(Action("draw", side=game.units[shooter].side))
+    game.apply_action(Action("order", unit=shooter, order="Fire", target=target))
+    if game.pending is not None and game.pending.kind == "shot-reaction":
+        game.apply_action(
+            Action("react", side=1 - game.units[shooter].side, unit=target, choice="none")
+        )
+    assert game.units[target].destroyed
+    game.dice = RandomDice(5)
+
+
+def _order_all(game: BoltActionGame, order: str = "Rally") -> None:
+    """Give every unit still to act the order, drawing as the odds allow, to the turn end."""
+    turn = game.turn
+    while game.turn == turn and not game.is_terminal():
+        side = next(iter(_odds(game)))
+        game.apply_action(Action("draw", side=side))
+        game.apply_action(Action("order", unit=game.eligible(side)[0].uid, order=order))
+
+
+def test_bolt_action_1_a_destroyed_units_die_stays_in_the_cup_till_the_turn_end() -> None:
+    """Sheet 002: the orders phase draws until every eligible unit has an order; the turn
+    end phase 'Remove[s] order dice for destroyed units'. So a unit destroyed during the
+    turn leaves its die in the cup (to order another unit of its side) until then."""
+    game = new_game("bolt-action-1")  # 11 British units, 10 German
+    assert game.dice_in_cup() == (11, 10)
+    assert _odds(game) == {0: Fraction(11, 21), 1: Fraction(10, 21)}
+    # a unit destroyed before any die is drawn (as by a barrage at the turn's start)
+    game.destroy(game.units[16], "by hand")
+    assert game.dice_in_cup() == (11, 10)
+    assert _odds(game) == {0: Fraction(11, 21), 1: Fraction(10, 21)}  # not 11/20 : 9/20
+    assert len(game.eligible(1)) == 9
+    # a unit shot to pieces by the first order: one British die drawn, no German die
+    _shot_to_pieces(game, 1, 13)
+    assert game.dice_in_cup() == (10, 10) and len(game.eligible(1)) == 8
+    assert _odds(game) == {0: Fraction(1, 2), 1: Fraction(1, 2)}  # not 10/18 : 8/18
+    assert game.observation()["dice_in_bag"] == [10, 10]
+    twin = game.clone()  # a clone counts the same cup, and keeps its own
+    assert twin.dice_in_cup() == (10, 10) and twin.chance_outcomes() == game.chance_outcomes()
+    twin.apply_action(Action("draw", side=1))
+    assert twin.dice_in_cup() == (10, 9)  # the drawn die is in the player's hand
+    assert twin.observation()["dice_in_bag"] == [10, 9] and game.dice_in_cup() == (10, 10)
+    # the turn ends when every live unit has an order; then the two dice are removed
+    _order_all(game)
+    assert game.turn == 2 and game.dice_in_cup() == (11, 8)
+    assert _odds(game) == {0: Fraction(11, 19), 1: Fraction(8, 19)}
+
+
+def test_bolt_action_1_a_side_with_dice_but_no_unit_to_order_is_not_drawn() -> None:
+    """A die drawn for a side with no unit left to order would change nothing: the draw is
+    among the sides that have one, and the orders phase ends when neither has."""
+    game = new_game("bolt-action-1")
+    only(game, 1, 2, 12, 13)  # two British sections, two German squads
+    assert game.dice_in_cup() == (2, 2)
+    game.apply_action(Action("draw", side=1))
+    game.apply_action(Action("order", unit=12, order="Rally"))
+    _shot_to_pieces(game, 1, 13)  # the last German unit still to act is destroyed
+    assert game.dice_in_cup() == (1, 1) and game.eligible(1) == []
+    assert _odds(game) == {0: Fraction(1)}  # its die is in the cup, but not drawn
+    assert game.observation()["dice_in_bag"] == [1, 1]
+    with pytest.raises(IllegalActionError):
+        game.apply_action(Action("draw", side=1))
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=2, order="Rally"))
+    # the orders phase is over with the German die still in the cup; the turn end takes it
+    assert game.turn == 2 and game.dice_in_cup() == (2, 1)
+    assert _odds(game) == {0: Fraction(2, 3), 1: Fraction(1, 3)}
+
+
+def test_konflikt47_a_destroyed_units_die_leaves_the_cup_at_once() -> None:
+    """Konflikt '47's sheets do not say; the engine takes the die out with the unit
+    (docs/rules/konflikt47.md), as it always has."""
+    assert not rules_for("konflikt47").destroyed_dice_stay_in_cup
+    assert rules_for("bolt-action-1").destroyed_dice_stay_in_cup
+    game = new_game("konflikt47")  # 9 units a side
+    assert _odds(game) == {0: Fraction(1, 2), 1: Fraction(1, 2)}
+    game.destroy(game.units[14], "by hand")
+    assert game.dice_in_cup() == (9, 8)
+    assert _odds(game) == {0: Fraction(9, 17), 1: Fraction(8, 17)}
+    _shot_to_pieces(game, 1, 10)
+    assert game.dice_in_cup() == (8, 7)
+    assert _odds(game) == {0: Fraction(8, 15), 1: Fraction(7, 15)}
+    game = new_game("konflikt47")
+    only(game, 1, 2, 10, 11)
+    game.apply_action(Action("draw", side=1))
+    game.apply_action(Action("order", unit=10, order="Rally"))
+    _shot_to_pieces(game, 1, 11)
+    assert game.dice_in_cup() == (1, 0) and _odds(game) == {0: Fraction(1)}
+    assert game.observation()["dice_in_bag"] == [1, 0]
 
 
 def test_k47_assault_reactions() -> None:

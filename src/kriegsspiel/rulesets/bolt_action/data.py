@@ -57,6 +57,13 @@ class Orders(Sourced):
     rows: list[OrderRow]
 
 
+class OrderDice(Sourced):
+    """When the order die of a unit destroyed during a turn leaves the cup: at once, or
+    only in the turn end phase (until then it may be drawn, for another unit of its side)."""
+
+    destroyed_units_dice_leave: Literal["at once", "turn end"]
+
+
 class FubarRow(Strict):
     rolls: list[int]
     result: Literal["friendly fire", "panic"]
@@ -314,6 +321,7 @@ class Edition(Strict):
     sheets: dict[str, str]
     turn_sequence: Sequence
     turn_end: Sequence
+    order_dice: OrderDice
     shooting_sequence: Sequence
     orders: Orders
     fubar: Fubar

@@ -55,6 +55,12 @@ class Rules:
             return load_edition(self.ruleset)
         return load_yaml(Path(self.rules_file), Edition)
 
+    @property
+    def destroyed_dice_stay_in_cup(self) -> bool:
+        """Whether a unit destroyed during a turn leaves its order die in the cup until the
+        turn end (the data's ``order_dice`` table), rather than taking it out at once."""
+        return self.data.order_dice.destroyed_units_dice_leave == "turn end"
+
     # -- look-ups by the names on the sheet ---------------------------------
     def weapon(self, name: str) -> Weapon:
         cache: dict[str, Weapon] = self.__dict__.setdefault("_weapons", {})

@@ -134,6 +134,8 @@ class BoltActionGame(ShootingGroups):
         self.over = False
         self._events: list[Event] = []
         deploy(self)
+        # the units whose dice went into the cup as this turn began (a tuple: clones share it)
+        self.turn_dice: tuple[int, ...] = self._dice_put_in()
         self.log(
             "start",
             ruleset=ruleset,
@@ -168,12 +170,40 @@ class BoltActionGame(ShootingGroups):
             if u.side == side and not u.destroyed and u.order is None and u.retained is None
         ]
 
+    def dice_in_cup(self) -> tuple[int, int]:
+        """Each side's order dice in the cup now.
+
+        Where a destroyed unit's die stays until the turn end (Bolt Action 1st edition, its
+        sheet's turn end phase: "Remove order dice for destroyed units"): the dice the side
+        put in as the turn began, less those taken out since (drawn, and a vehicle's die
+        turned Down by damage before it had an order); a die just drawn is out of the cup,
+        in its player's hand. Where it leaves at once (Konflikt '47, an assumption): one die
+        per live unit without an order or a kept die, a die just drawn counted until its
+        order is given, as the engine has always reported it.
+        """
+        if not self.rules.destroyed_dice_stay_in_cup:
+            return len(self.eligible(0)), len(self.eligible(1))
+        cup = [0, 0]
+        for uid in self.turn_dice:
+            unit = self.units[uid]
+            if unit.order is None:  # no die taken for it yet, destroyed or not
+                cup[unit.side] += 1
+        if self.drawn is not None and self.pending is None and not self.over:
+            cup[self.drawn] -= 1  # drawn and not yet given: in its player's hand
+        return cup[0], cup[1]
+
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.current_player() != CHANCE:
             return []
-        counts = [len(self.eligible(0)), len(self.eligible(1))]
-        total = sum(counts)
-        return [(Action("draw", side=s), counts[s] / total) for s in (0, 1) if counts[s]]
+        cup = self.dice_in_cup()
+        # A side whose units all have an order (or are destroyed) could do nothing with a
+        # die of its own it drew: drawing it would change nothing, so the draw is among the
+        # sides that still have a unit to order, in proportion to their dice in the cup.
+        # (A destroyed unit's die left in the cup can thus only ever bring an order to
+        # another unit of its side.)
+        sides = [s for s in (0, 1) if cup[s] and self.eligible(s)]
+        total = sum(cup[s] for s in sides)
+        return [(Action("draw", side=s), cup[s] / total) for s in sides]
 
     def legal_actions(self) -> list[Action]:
         player = self.current_player()
@@ -220,7 +250,9 @@ class BoltActionGame(ShootingGroups):
     def observation(self) -> dict[str, Any]:
         """The position as plain data (JSON-ready), as both players see it: everything on
         the table is open information, and so is the bag (how many dice each side has in
-        it). For agents and tools that want the state without the engine's objects."""
+        it: :meth:`dice_in_cup`, which in Bolt Action 1st edition counts the dice of units
+        destroyed this turn until its end). For agents and tools that want the state
+        without the engine's objects."""
         player = self.current_player()
         if self.pending is not None:
             deciding = self.pending.kind
@@ -236,7 +268,7 @@ class BoltActionGame(ShootingGroups):
             # at a reaction, an ambush or a keep-or-return choice: the order it is about
             # (at a friendly fire's target: the order whose test came up FUBAR)
             "pending_order": None if self.pending is None else self.pending.action.to_json(),
-            "dice_in_bag": [len(self.eligible(0)), len(self.eligible(1))],
+            "dice_in_bag": list(self.dice_in_cup()),
             "score": list(self.score()),
             "table": [self.table.width, self.table.height],
             "terrain": [  # wrecks included: they are terrain once a vehicle is knocked out
@@ -755,6 +787,9 @@ class BoltActionGame(ShootingGroups):
             kept = _held(u) if u.uid in self.keeping else None
             u.retained, u.order, u.moved = kept, None, None
         self.keeping = ()
+        # the dice go back into the cup, those of destroyed units removed (so before a
+        # delayed barrage at the next turn's start may destroy a unit: its die is in)
+        self.turn_dice = self._dice_put_in()
         self.log("turn end", turn=self.turn, score=list(self.score()))
         if self.turn >= self.scenario.turns:
             self._finish()
@@ -765,6 +800,11 @@ class BoltActionGame(ShootingGroups):
             resolve(self, call_in)
         if self._side_wiped_out():
             self._finish()
+
+    def _dice_put_in(self) -> tuple[int, ...]:
+        """The units whose dice are in the cup as a turn begins: the live ones not keeping
+        a Down or Ambush die from the turn before (the dice of destroyed units are out)."""
+        return tuple(u.uid for u in self.units if not u.destroyed and u.retained is None)
 
     def _finish(self) -> None:
         self.over = True
