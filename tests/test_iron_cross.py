@@ -203,6 +203,12 @@ def test_reaction_token_being_spent_is_not_counted() -> None:
 
 def test_smoke_odds() -> None:
     assert odds.smoke().probabilities == {"p_success": F(6, 10)}
+    said = odds.smoke().reasons[1].because
+    assert "the protected unit may not fire for the rest of the turn" in said
+    may = DATA.model_copy(
+        update={"smoke": DATA.smoke.model_copy(update={"protected_unit_may_fire": True})}
+    )
+    assert "the protected unit may fire" in odds.smoke(data=may).reasons[1].because
 
 
 @pytest.mark.parametrize(
@@ -323,6 +329,10 @@ def test_firing_dice_two_at_infantry_at_close_range_or_from_a_machine_gun(
         ("fortifications", True, False, 5),
         ("open", False, True, 5),
         ("fortifications", False, True, 6),
+        # smoke first (open ground counts as cover), then the mortar ignores that cover
+        ("open", True, True, 4),
+        ("cover", True, True, 4),
+        ("trenches", True, True, 5),
     ],
 )
 def test_casualty_roll_cover(cover: str, mortar: bool, smoke: bool, on: int) -> None:

@@ -124,8 +124,8 @@ def smoke(*, data: IronCrossData | None = None) -> OddsReport:
         Reason(
             "effect",
             f"target counts as in {table.gives_target_cover}; fire at it -1",
-            f"the protected unit may not fire for the rest of the turn; "
-            f"smoke dissipates at {table.dissipates}",
+            f"the protected unit {'may' if table.protected_unit_may_fire else 'may not'} "
+            f"fire for the rest of the turn; smoke dissipates at {table.dissipates}",
         ),
     )
     return OddsReport(RULESET, "smoke", reasons, {"p_success": p}, title="lay smoke")
