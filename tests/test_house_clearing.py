@@ -236,6 +236,18 @@ def test_complete_hundreds_are_automatic_chances() -> None:
     assert r.probabilities["p_hit"] == 1 - F(6, 10) * F(1, 6) ** 2 - F(4, 10) * F(1, 6) ** 3
 
 
+def test_each_hit_costs_its_own_d3() -> None:
+    """Two hits cost two D3 (sheet: 'lose D3 initiative for each hit'), not one D3 a shot:
+    skill 200 at 1" is two sure chances, each a hit on 5 in 6 (5/5 visible); a target on
+    initiative 4 dies only from 5 or more lost, which two D3 make 3 times in 9."""
+    r = odds.shoot(
+        weapon="pistol", range_inches=1, weapon_skill=200, visible=5, target_initiative=4
+    )
+    assert r.probabilities["p_target_dead"] == F(5, 6) ** 2 * F(3, 9)
+    lost = r.distributions["initiative_lost"].as_list()
+    assert len(lost) == 7 and lost[6] == F(5, 6) ** 2 * F(1, 9)  # 6 lost: 3 and 3
+
+
 def test_target_down_and_dead() -> None:
     r = odds.shoot(
         weapon="pistol", range_inches=1, weapon_skill=100, visible=5, target_initiative=2
