@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
+import signal
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -930,3 +932,41 @@ def test_an_export_tells_games_of_an_edited_scenario_apart(tmp_path: Path) -> No
 
     with Store(tmp_path / "r.sqlite") as store, pytest.raises(ValueError, match="not 'parquet'"):
         store.export(io.StringIO(), "parquet")
+
+
+@pytest.mark.parametrize(("sent", "status", "said"), [
+    (signal.SIGTERM, 143, "stopped (SIGTERM)."),
+    (signal.SIGINT, 130, "interrupted."),
+])  # fmt: skip
+def test_a_run_stopped_by_a_signal_says_what_it_stored_and_resumes(
+    tmp_path: Path, sent: signal.Signals, status: int, said: str
+) -> None:
+    """A batch system stops a job with SIGTERM: the run stops as on Ctrl-C, says how many
+    games it kept (exit status 143, as shells give it), and the same command resumes."""
+    import sqlite3
+    import sys
+    import time
+
+    args = [*PATROLS, "--players", "random,random", "--games", "900", "--workers", "1",
+            "--results", "r.sqlite"]  # fmt: skip
+    run = subprocess.Popen(
+        [sys.executable, "-c", "from kriegsspiel.cli import main; main()", "evaluate", *args],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline, stored = time.monotonic() + 120, 0
+    while stored < 5 and time.monotonic() < deadline and run.poll() is None:
+        time.sleep(0.2)
+        if (tmp_path / "r.sqlite").exists():
+            with (
+                contextlib.suppress(sqlite3.Error),
+                contextlib.closing(sqlite3.connect(tmp_path / "r.sqlite", timeout=1)) as db,
+            ):
+                stored = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    run.send_signal(sent)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == status, err
+    kept = int(err.split(f"{said} ")[1].split(" of the 900 games")[0])
+    assert kept >= 5 and "run the same command again to resume" in err
+    again = cli(tmp_path, "evaluate", *args[:-4], "--games", str(kept), "--workers", "1",
+                "--results", "r.sqlite", "--json")  # fmt: skip
+    assert json.loads(again.stdout)["games_reused"] == kept

@@ -352,29 +352,47 @@ def replay_cmd(
 def main() -> None:
     """Entry point: run the app, turning every deliberate error into exit status 2, and
     Ctrl-C, whenever it comes (a command importing its modules, say), into one line and
-    exit status 130."""
+    exit status 130; SIGTERM (a batch system stopping the job) is told the same way, with
+    exit status 143, so a run says what it stored either way."""
 
     from kriegsspiel.errors import KriegsspielError
 
     signal.signal(signal.SIGINT, _note_interrupt)
+    signal.signal(signal.SIGTERM, _note_interrupt)
     try:
         code = app(standalone_mode=False, prog_name="kriegsspiel")  # (its errors: told below)
     except KriegsspielError as exc:
         from kriegsspiel.sim.runner import Interrupted
 
+        if isinstance(exc, Interrupted):
+            typer.echo(f"kriegsspiel: error: {_as_stopped(str(exc))}", err=True)
+            sys.exit(_stopped_status())
         typer.echo(f"kriegsspiel: error: {exc}", err=True)
-        sys.exit(130 if isinstance(exc, Interrupted) else 2)
+        sys.exit(2)
     except _command_line_error() as exc:  # an option's value, an unknown option, a missing one
         typer.echo(f"kriegsspiel: error: {usage_problem(exc)}", err=True)
         sys.exit(2)
     except BaseException as exc:
         if (isinstance(exc, SystemExit) and not exc.code) or not (_INTERRUPTS or interrupted(exc)):
             raise
-        typer.echo(INTERRUPTED, err=True)
-        sys.exit(130)
+        typer.echo(_as_stopped(INTERRUPTED), err=True)
+        sys.exit(_stopped_status())
     if code == 130:  # a Ctrl-C inside a command, which typer returns as a silent status
-        typer.echo(INTERRUPTED, err=True)
+        typer.echo(_as_stopped(INTERRUPTED), err=True)
+        code = _stopped_status()
     sys.exit(code if isinstance(code, int) else 0)  # (a command's typer.Exit with a status)
+
+
+def _stopped_status() -> int:
+    """130 for Ctrl-C (128 + SIGINT), 143 for SIGTERM (128 + SIGTERM), as shells report."""
+    return 128 + (signal.SIGTERM if signal.SIGTERM in _INTERRUPTS else signal.SIGINT)
+
+
+def _as_stopped(text: str) -> str:
+    """A message of an interruption, saying "stopped (SIGTERM)" where that stopped it."""
+    if signal.SIGTERM not in _INTERRUPTS:
+        return text
+    return text.replace("interrupted.", "stopped (SIGTERM).", 1)
 
 
 # click's words for a value of the wrong kind, in a wargamer's
@@ -411,13 +429,13 @@ def usage_problem(exc: Exception) -> str:
     return f"{text}{'' if text.endswith('.') else '.'}{more}"
 
 
-_INTERRUPTS: list[int] = []  # Ctrl-Cs seen by main()
+_INTERRUPTS: list[int] = []  # Ctrl-Cs (and SIGTERMs) seen by main()
 
 
 def _note_interrupt(signum: int, frame: FrameType | None) -> None:
     """Ctrl-C raises KeyboardInterrupt, as Python's own handler does, and is noted: a C
     extension being imported (shapely's, importing numpy) turns it into an ImportError
-    that says nothing of it."""
+    that says nothing of it. SIGTERM is taken the same way: the run stops as on Ctrl-C."""
     _INTERRUPTS.append(signum)
     signal.default_int_handler(signum, frame)
 
