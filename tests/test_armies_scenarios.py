@@ -255,7 +255,7 @@ def test_a_missing_field_is_named_with_file_and_line(tmp_path: Path) -> None:
     message = str(refused(load_army, path, K47))
     assert str(path) in message
     assert f"line {line_of(path, '- name: Rifle Squad')}" in message
-    assert "units.0.quality" in message and "Field required" in message
+    assert "units.0.quality" in message and "missing: it must be given here" in message
 
 
 def test_a_unit_or_list_beyond_the_tools_limits_is_refused_at_its_line(tmp_path: Path) -> None:
@@ -268,7 +268,7 @@ def test_a_unit_or_list_beyond_the_tools_limits_is_refused_at_its_line(tmp_path:
     path.write_text(text.replace("count: 9", "count: 100000"), encoding="utf-8")
     message = str(refused(load_army, path, K47))
     assert f"line {line_of(path, 'count: 100000')}" in message
-    assert f"less than or equal to {MOST_MODELS}" in message
+    assert f"must be {MOST_MODELS} or less" in message
     path.write_text(text.replace("count: 9", f"count: {MOST_MODELS}"), encoding="utf-8")
     message = str(refused(load_army, path, K47))  # with the sergeant, one too many
     assert f"has {MOST_MODELS + 1} models" in message and "a tool limit, not a rule" in message
@@ -279,7 +279,7 @@ def test_a_unit_or_list_beyond_the_tools_limits_is_refused_at_its_line(tmp_path:
         path.read_text().replace("    points: 100\n", f"    points: {MOST_POINTS + 1}\n"),
         encoding="utf-8",
     )
-    assert f"less than or equal to {MOST_POINTS}" in str(refused(load_army, path, K47))
+    assert f"must be {MOST_POINTS} or less" in str(refused(load_army, path, K47))
 
 
 def test_a_list_for_the_other_edition_is_refused(tmp_path: Path) -> None:

@@ -542,9 +542,9 @@ def test_a_record_cut_short_or_with_a_broken_line_says_so(tmp_path: Path) -> Non
         (first, {"unit": "x"}, f"line {first + 1}, field unit: should be a whole number, not the"),
         (first, {"to": "far"}, f"line {first + 1}, field to: Input should be a valid array"),
         (0, {"seed": "x"}, "line 1, field seed: should be a whole number, not the text 'x'"),
-        (0, {"seed": -4}, "line 1, field seed: Input should be greater than or equal to 0"),
+        (0, {"seed": -4}, "line 1, field seed: must be 0 or more (not -4)"),
         (0, {"ruleset": "chess"}, "line 1, field ruleset: Input should be 'konflikt47'"),
-        (0, {"armies": ["one list"]}, "line 1, field armies.1: Field required"),
+        (0, {"armies": ["one list"]}, "line 1, field armies.1: missing: it must be given here"),
         (0, {"players": ["human", "tactical"]}, "line 1, field players.0: Input should be"),
     ]:
         with pytest.raises(DataFileError, match=re.escape(said)):

@@ -177,7 +177,7 @@ def test_a_record_without_its_final_newline_reproduces_and_says_so(tmp_path: Pat
             "field event: there is no event 'oder' in a game's record (did you mean 'order'?)",
         ),
         ("order", {"event": None}, "field event: missing"),
-        ("order", {"unit": None}, "field unit: Field required"),
+        ("order", {"unit": None}, "field unit: missing: it must be given here"),
         ("order", {"turn": "one"}, "field turn: should be a whole number, not the text 'one'"),
         ("order", {"unit": "17"}, "field unit: should be a whole number, not the text '17'"),
         ("order", {"to": [1, 2, 3]}, "field to: Tuple should have at most 2 items"),
@@ -185,8 +185,8 @@ def test_a_record_without_its_final_newline_reproduces_and_says_so(tmp_path: Pat
         ("draw", {"side": 1.0}, "field side: should be a whole number, not 1.0"),
         ("move", {"run": 0}, "field run: should be true or false, not 0"),
         ("shoot", {"hits": "2"}, "field hits: should be a whole number, not the text '2'"),
-        ("start", {"seed": None}, "field seed: Field required"),
-        ("game over", {"score": [1]}, "field score.1: Field required"),
+        ("start", {"seed": None}, "field seed: missing: it must be given here"),
+        ("game over", {"score": [1]}, "field score.1: missing: it must be given here"),
     ],
 )
 def test_a_line_is_checked_as_the_event_it_names(

@@ -101,7 +101,7 @@ def test_a_sweep_file_asking_too_many_games_is_named_at_its_line(tmp_path: Path)
     done = run_cli("sweep", "big.yaml", "--results", "r.sqlite", cwd=tmp_path)
     assert done.returncode == 2, done.stderr
     assert f"big.yaml: line {line}, field games: " in done.stderr
-    assert f"less than or equal to {MAX_GAMES}" in done.stderr
+    assert f"must be {MAX_GAMES} or less" in done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / "r.sqlite").exists()
 
 

@@ -184,6 +184,11 @@ def problems(
             message = message.removeprefix("Value error, ")
         elif error["type"] in _WANTED:
             message = _not_of_type(error["type"], error["input"])
+        elif error["type"] == "missing":  # (pydantic: "Field required")
+            message = "missing: it must be given here"
+        elif error["type"] in _BOUND:  # (pydantic: "Input should be greater than ...")
+            bound = _BOUND[error["type"]].format(*error["ctx"].values())
+            message = f"must be {bound} (not {error['input']!r})"
         owner = _model_at(model, loc[:-1]) if model is not None else None
         if error["type"] == "extra_forbidden" and owner is not None and loc:
             spelt = [info.alias or name for name, info in owner.model_fields.items()]
@@ -193,6 +198,12 @@ def problems(
 
 
 _WANTED = {"int_type": "a whole number", "float_type": "a number", "bool_type": "true or false"}
+_BOUND = {  # a number's bounds, as a wargamer says them
+    "greater_than_equal": "{} or more",
+    "greater_than": "more than {}",
+    "less_than_equal": "{} or less",
+    "less_than": "less than {}",
+}
 
 
 def _not_of_type(kind: str, given: Any) -> str:
