@@ -463,7 +463,7 @@ def plain_place_value(game: BoltActionGame, unit: UnitState, at: Point) -> float
         key=lambda c: ("none", "soft", "hard").index(c),
         default="none",
     )
-    value += {"none": 0.0, "soft": 3.0, "hard": 5.0}[cover] if unit.vehicle is None else 0.0
+    value += {"none": 0.0, "soft": 3.0, "hard": 5.0}[cover]  # (a vehicle too: it takes cover)
     return value
 
 

@@ -58,7 +58,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
 )
 
 PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning choice)
-COVER_BONUS = {"none": 0.0, "soft": 3.0, "hard": 5.0}  # a place's worth to infantry, by cover
+COVER_BONUS = {"none": 0.0, "soft": 3.0, "hard": 5.0}  # a place's worth to a unit, by cover
 BEST_COVER_BONUS = max(COVER_BONUS.values())
 
 
@@ -71,7 +71,8 @@ BIGGEST_FIGHT = 12  # models a side in the largest close quarters the AI solves 
 
 
 def _cover_bonus(table: Table, at: Point) -> float:
-    """What the best cover of the features at a place adds to its worth to infantry."""
+    """What the best cover of the features at a place adds to its worth to a unit (a
+    vehicle's too: it takes cover as any target does)."""
     return max([COVER_BONUS[f.cover] for f in table.features_at(at)], default=0.0)
 
 
@@ -277,7 +278,7 @@ class TacticalPlayer:
         unit's place, cover and pins found once per unit (not one call for every move)."""
         uncapped: list[int] = []
         later: list[tuple[float, int]] = []
-        movers: dict[int, tuple[float, float, float | None, int]] = {}
+        movers: dict[int, tuple[float, float, float, int]] = {}
         dist = math.dist
         for i, action in enumerate(actions):
             order = action.order
@@ -289,9 +290,7 @@ class TacticalPlayer:
                 to = action.to
                 gain = 0.0
                 if to:
-                    gain = 0.9 * dist(to, (x, y)) + SLACK
-                    if here is not None:
-                        gain = gain + BEST_COVER_BONUS - here
+                    gain = 0.9 * dist(to, (x, y)) + SLACK + BEST_COVER_BONUS - here
                 later.append((-((0.0 + gain if order == "Advance" else 1.3 * gain) - pins), i))
                 continue
             ceiling = None
@@ -303,14 +302,10 @@ class TacticalPlayer:
                 later.append((-ceiling, i))
         return uncapped, later
 
-    def _mover(
-        self, state: BoltActionGame, unit: UnitState
-    ) -> tuple[float, float, float | None, int]:
-        """Where the unit stands, the cover bonus there (None for a vehicle, which has
-        none to gain) and its pins: all :meth:`_caps` reads of a mover."""
+    def _mover(self, state: BoltActionGame, unit: UnitState) -> tuple[float, float, float, int]:
+        """Where the unit stands, the cover bonus there and its pins: all :meth:`_caps`
+        reads of a mover."""
         anchor = unit.anchor
-        if unit.vehicle is not None:
-            return anchor.x, anchor.y, None, unit.pins
         here = self._cover_here.get(unit.uid)
         if here is None:
             here = self._cover_here[unit.uid] = _cover_bonus(state.table, anchor)
@@ -622,8 +617,6 @@ class TacticalPlayer:
             return 0.0
         anchor = unit.anchor
         gain = 0.9 * math.dist(to, (anchor.x, anchor.y)) + SLACK
-        if unit.vehicle is not None:
-            return gain
         here = self._cover_here.get(unit.uid)
         if here is None:
             here = self._cover_here[unit.uid] = _cover_bonus(state.table, anchor)
@@ -676,8 +669,6 @@ class TacticalPlayer:
             d = min([dist(here, e) for e in enemies])
             # close in to 18" of the nearest enemy (a tuning choice), no nearer
             value -= 0.3 * max(0.0, d - 18.0)
-        if unit.vehicle is not None:
-            return value + 0.0
         # the best cover of the features here (the bonus grows with the cover)
         return value + _cover_bonus(state.table, at)
 
