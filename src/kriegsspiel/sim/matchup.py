@@ -119,7 +119,8 @@ class Matchup:
 
 def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = None) -> Path:
     """A file path (relative to ``base`` if given), or the stem of a shipped sample."""
-    for path in ([base / given] if base else []) + [Path(given)]:
+    places = ([base / given] if base else []) + [Path(given)]
+    for path in places:
         if path.is_file():
             return path
     for sample in samples:  # shipped names, as other names, in any case
@@ -139,7 +140,7 @@ def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = No
                     f"under {current or 'another ruleset'} (its shipped lists: {names}); to "
                     f"play it, give --ruleset {other} (in a sweep file, ruleset: {other})."
                 )
-    for path in ([base / given] if base else []) + [Path(given)]:
+    for path in places:
         for suffix in (".yaml", ".yml"):
             near = path.with_name(path.name + suffix)
             if near.is_file():  # a file named without its ending: said, not guessed (a

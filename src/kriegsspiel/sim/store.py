@@ -63,6 +63,11 @@ class StoredRun:
     wins_b: int
 
 
+def _held_by_another(exc: sqlite3.DatabaseError) -> bool:
+    """Does SQLite's error say another connection holds the file (locked, or busy)?"""
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
 def _open_to_read(path: Path, timeout: float) -> sqlite3.Connection:
     """A connection that cannot write: read-only, and, where even SQLite's read-only mode
     needs to write beside the file (a read-only folder), reading it as it stands."""
@@ -73,7 +78,7 @@ def _open_to_read(path: Path, timeout: float) -> sqlite3.Connection:
         return db
     except sqlite3.OperationalError as exc:
         db.close()
-        if "locked" in str(exc) or "busy" in str(exc):  # a writer holds it: not to be read
+        if _held_by_another(exc):  # a writer holds it: not to be read
             raise  # as it stands on disk, which may lack that writer's games (told as locked)
     wal = path.with_name(path.name + "-wal")
     if wal.exists() and wal.stat().st_size > 0:  # read as it stands, its last games are lost
@@ -149,7 +154,7 @@ class Store:
             yield
         except sqlite3.DatabaseError as exc:
             text = str(exc)
-            if "locked" in text or "busy" in text:
+            if _held_by_another(exc):
                 why = "it is locked by another program (another kriegsspiel run?); wait or use another --results file"
             elif "full" in text:
                 why = "the disk is full; free some space and run the same command again to resume"

@@ -195,13 +195,14 @@ class BoltActionGame(ShootingGroups):
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.current_player() != CHANCE:
             return []
-        cup = self.dice_in_cup()
+        counts = (len(self.eligible(0)), len(self.eligible(1)))  # units still to order
+        cup = self.dice_in_cup() if self.rules.destroyed_dice_stay_in_cup else counts
         # A side whose units all have an order (or are destroyed) could do nothing with a
         # die of its own it drew: drawing it would change nothing, so the draw is among the
         # sides that still have a unit to order, in proportion to their dice in the cup.
         # (A destroyed unit's die left in the cup can thus only ever bring an order to
         # another unit of its side.)
-        sides = [s for s in (0, 1) if cup[s] and self.eligible(s)]
+        sides = [s for s in (0, 1) if cup[s] and counts[s]]
         total = sum(cup[s] for s in sides)
         return [(Action("draw", side=s), cup[s] / total) for s in sides]
 
