@@ -5,6 +5,8 @@ terrain'."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from test_game_rules import new_game, only, place
 
@@ -108,9 +110,8 @@ def test_through_a_gap_in_the_wall_or_over_open_ground_the_assault_goes_in(rules
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_path_checked_is_the_centres_to_contact_and_where_it_ends(ruleset: str) -> None:
-    """What is checked is the move the game makes: the unit's centre straight at the
-    target's model nearest it, to 1" short, as a Run's (the path and the features it ends
-    in), not the length. A wall beyond that point (behind the target) does not stop it; a
+    """What is checked is the move the game makes (:func:`closing_move`), as a Run's: its
+    centre's path and the features it ends in. A wall beyond that point (behind the target) does not stop it; a
     wood it would end in does."""
     game, ours, theirs = squads_across(ruleset)
     move = assault_move(game, ours, theirs)
@@ -135,6 +136,30 @@ def test_the_path_checked_is_the_centres_to_contact_and_where_it_ends(ruleset: s
         "cannot Run through copse (wood)"
     )
     assert not game.is_legal(assault(ours, theirs))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize(("gap", "depth"), [(11.0, 0.0), (11.9, 6.0), (4.0, 9.0), (0.5, 3.0)])
+def test_no_assaulter_moves_farther_than_the_gap_less_an_inch(
+    ruleset: str, gap: float, depth: float
+) -> None:
+    """The closing move is measured between the two units' nearest models, not from the
+    assaulters' centre: however deep the unit stands behind its front man, every model
+    moves the gap less 1" (never more than its Run, which the gap is within), and the
+    front man ends 1" from the target's nearest (no move if already that close)."""
+    game, ours, theirs = squads_across(ruleset)
+    for i, m in enumerate(ours.alive_models):  # spread the squad back, front man unmoved
+        m.y -= depth * (i % 3) / 2
+    place(ours, ours.anchor.x, ours.anchor.y + game.gap(ours, theirs) - gap)
+    assert game.gap(ours, theirs) == pytest.approx(gap)
+    dx, dy = closing_move(ours, theirs)
+    run = 12
+    assert math.hypot(dx, dy) == pytest.approx(max(0.0, gap - 1)) and math.hypot(dx, dy) < run
+    before = [m.point for m in ours.alive_models]
+    kinds = fought(game, ours, theirs)
+    assert "close quarters" in kinds
+    moved = [math.dist((a.x, a.y), (m.x, m.y)) for a, m in zip(before, ours.models, strict=False)]
+    assert all(d == pytest.approx(max(0.0, gap - 1), abs=0.02) for d in moved)
 
 
 def test_the_chase_after_an_escape_still_runs_through_the_gap() -> None:

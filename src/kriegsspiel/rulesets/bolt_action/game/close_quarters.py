@@ -87,16 +87,24 @@ def assault(game: BoltActionGame, unit: UnitState, action: Action) -> None:
 
 
 def closing_move(unit: UnitState, tgt: UnitState) -> tuple[float, float]:
-    """How far the assaulters move to close with ``tgt`` (inches east, north): straight at
-    its model nearest their anchor, to :data:`CONTACT` inches from it (not at all if they
-    are that close already). The game moves them so; the AI weighs fire at them there."""
-    start = unit.anchor
-    near = min(tgt.alive_models, key=lambda m: m.point.distance_to(start)).point
-    gap = start.distance_to(near)
-    if gap <= CONTACT:
+    """How far the assaulters move to close with ``tgt`` (inches east, north): all of
+    them alike, along the line from their model nearest the target to the target's model
+    nearest it, until those two are :data:`CONTACT` inches apart (not at all if they are
+    that close already). So no model moves farther than the gap less an inch, which an
+    assault allows only within the unit's Run. The game moves them so; the AI weighs fire
+    at them there."""
+    best: tuple[float, Point, Point] | None = None
+    for m in unit.alive_models:
+        p = m.point
+        for n in tgt.alive_models:
+            d = p.distance_to(n.point)
+            if best is None or d < best[0]:
+                best = (d, p, n.point)
+    if best is None or best[0] <= CONTACT:
         return 0.0, 0.0
+    gap, ours, theirs = best
     t = (gap - CONTACT) / gap
-    return (near.x - start.x) * t, (near.y - start.y) * t
+    return (theirs.x - ours.x) * t, (theirs.y - ours.y) * t
 
 
 def assault_move(

@@ -101,8 +101,8 @@ def check_move(
     An ``assault`` is a Run (sheets 000, 001, 002: Run is "also used for assaulting"),
     checked as one for the table, its path and where it ends, but not for its length: how
     far a unit may assault is measured from its models to the target's (the gap, within
-    its Run), and its centre's move to close (``closing_move`` in close_quarters) may be
-    a little longer."""
+    its Run), and its move to close (``closing_move`` in close_quarters) is that gap less
+    an inch."""
     coords = unit.coords  # the live models' places, worked out once per move of the unit
     if not coords:
         return _check_move(rules, table, unit, to, run, assault)
