@@ -131,3 +131,25 @@ def test_write_svg(tmp_path: Path) -> None:
     assert float(root.get("width") or 0) == pytest.approx(72 * 6.0 + 24)
     table = root.find(f"{NS}rect[@id='table']")
     assert table is not None and table.get("width") == "432"
+
+
+@pytest.mark.parametrize("scenario", [0, 1])
+def test_each_deployment_zone_is_outlined_in_the_colour_of_the_side_deployed_in_it(
+    scenario: int,
+) -> None:
+    """A zone's outline is the colour of the side whose units stand in it at the start
+    (side 0 takes the first side listed, whatever the names sort as)."""
+    import shapely
+
+    from kriegsspiel.render.table_svg import SIDE_COLOURS
+
+    game = _game(scenario)
+    zones = _layer(_parse(table_svg(game)), "deployment").findall(f".//{NS}polygon")
+    assert len(zones) == len(game.scenario.deployment)
+    for zone, drawn in zip(game.scenario.deployment, zones, strict=True):
+        area = shapely.Polygon(zone.polygon).buffer(1e-6)
+        inside = {
+            u.side for u in game.units for m in u.models if area.contains(shapely.Point(m.x, m.y))
+        }
+        assert len(inside) == 1, zone.side
+        assert drawn.get("stroke") == SIDE_COLOURS[inside.pop()]

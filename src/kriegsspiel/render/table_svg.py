@@ -218,7 +218,7 @@ def _terrain(root: ET.Element, game: BoltActionGame, frame: _Frame) -> None:
 def _zones(root: ET.Element, game: BoltActionGame, frame: _Frame) -> None:
     """Deployment zones as faint dashed outlines in their side's colour (sides as deployed)."""
     layer = _el(root, "g", id="deployment")
-    names = sorted({z.side for z in game.scenario.deployment})  # the game's own side order
+    names = game.scenario.sides()  # side 0 deploys in the first side listed (deployment.py)
     for zone in game.scenario.deployment:
         colour = _side_colour(names.index(zone.side))
         vertices = [(p[0], p[1]) for p in zone.polygon]
