@@ -27,7 +27,7 @@ from kriegsspiel.sim.executors import InProcess, start_method
 from kriegsspiel.sim.matchup import Matchup, build_matchup, play_game
 from kriegsspiel.sim.outcome import GameOutcome, play_one
 from kriegsspiel.sim.runner import Progress, SimulationError, batches, evaluate, game_seed
-from kriegsspiel.sim.stats import Running, wilson, within_precision
+from kriegsspiel.sim.stats import Running, t975, wilson, within_precision
 from kriegsspiel.sim.store import Store, StoreError
 from kriegsspiel.sim.tally import Tally
 
@@ -86,6 +86,70 @@ def test_running_mean_and_sd_agree_with_the_two_pass_formula(values: list[float]
     sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (len(values) - 1))
     assert running.spread().mean == pytest.approx(mean, abs=1e-9)
     assert running.spread().sd == pytest.approx(sd, rel=1e-6, abs=1e-9)
+
+
+@pytest.mark.parametrize(  # Student's t, 97.5th percentile (any printed table)
+    ("df", "t"),
+    [(1, 12.7062), (2, 4.3027), (3, 3.1824), (4, 2.7764), (5, 2.5706), (9, 2.2622),
+     (19, 2.0930), (30, 2.0423), (99, 1.9842), (1000, 1.9623)],
+)  # fmt: skip
+def test_t_quantile_matches_the_table(df: int, t: float) -> None:
+    assert t975(df) == pytest.approx(t, abs=3e-4)
+
+
+def test_a_means_interval_is_students_t_and_needs_two_games() -> None:
+    """The damage a unit deals a game: 0, 0, 120 and 60 points over four games is a mean of
+    45 with sd 57.4, so 45 ± 3.1824 × 57.4 / 2 (the t interval, not the normal's 1.96)."""
+    running = Running()
+    running.add(0.0)
+    assert running.interval() is None  # one game: no spread, no interval
+    for v in (0.0, 120.0, 60.0):
+        running.add(v)
+    sd = math.sqrt((45**2 * 2 + 75**2 + 15**2) / 3)
+    low, high = running.interval()  # type: ignore[misc]
+    assert (low, high) == pytest.approx((45 - 3.182446 * sd / 2, 45 + 3.182446 * sd / 2))
+
+
+@given(
+    st.lists(st.floats(0, 500), min_size=0, max_size=30),
+    st.lists(st.floats(0, 500), min_size=0, max_size=30),
+)
+def test_runs_taken_together_are_as_if_every_game_were_added_to_one(
+    first: list[float], second: list[float]
+) -> None:
+    """Sweeps pool a unit's damage over scenarios from each run's mean and sd alone."""
+    whole, parts = Running(), [Running(), Running()]
+    for part, values in zip(parts, (first, second), strict=True):
+        for v in values:
+            part.add(v)
+            whole.add(v)
+    merged = Running()
+    for part in parts:
+        spread = part.spread()
+        merged.merge(Running.of(part.n, spread.mean, spread.sd))
+    assert merged.n == whole.n
+    assert merged.mean == pytest.approx(whole.mean, abs=1e-6)
+    assert merged.m2 == pytest.approx(whole.m2, rel=1e-6, abs=1e-3)
+
+
+def test_a_unit_of_no_points_has_no_damage_per_point_and_one_game_no_interval() -> None:
+    """0 points: damage per point is undefined (null, shown "–"), not 0.00."""
+    from kriegsspiel.render.evaluation_text import per_point
+    from kriegsspiel.sim.tally import damage_json
+
+    dealt = Running()
+    dealt.add(120.0)
+    one = damage_json(dealt, 60)
+    assert one["damage_per_point"] == 2.0 and one["damage_per_point_interval"] is None
+    assert one["damage_dealt_sd"] is None and per_point(one) == "2.00"
+    dealt.add(0.0)
+    free = damage_json(dealt, 0)
+    assert free["damage_dealt_mean"] == 60.0 and free["damage_per_point"] is None
+    assert free["damage_per_point_interval"] is None and per_point(free) == "–"
+    two = damage_json(dealt, 60)
+    low, high = two["damage_per_point_interval"]
+    assert low == 0.0 < two["damage_per_point"] == 1.0 < high  # (damage is never below 0)
+    assert per_point(two) == f"1.00 (0.00–{high:.2f})"
 
 
 def test_within_precision_needs_every_outcome_narrow() -> None:

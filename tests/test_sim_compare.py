@@ -14,6 +14,7 @@ from conftest import run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kriegsspiel.render.evaluation_text import per_point
 from kriegsspiel.sim.compare import LOSS, WIN, compare, paired_change
 from kriegsspiel.sim.matchup import Matchup
 from kriegsspiel.sim.runner import evaluate
@@ -204,7 +205,7 @@ def test_a_sweep_compares_each_variant_with_its_list_game_by_game(tmp_path: Path
     for unit in (variant["against"][0]["taken_out"][0], variant["against"][0]["brought_in"][0]):
         rate = unit["survival"]
         survived = f"{rate['rate']:.0%} ({rate['low']:.0%}–{rate['high']:.0%})"
-        assert f"{survived} │" in said and f"{unit['damage_per_point']:.2f} a point │" in said
+        assert f"{survived} │" in said and f"{per_point(unit)} a point │" in said
 
 
 def test_a_variants_list_left_out_of_the_rows_is_added_and_played_from_its_own_side(
@@ -406,8 +407,10 @@ def test_a_sweeps_picture_tells_how_the_units_a_variant_changes_fared(
     drawn: list[object] = []
     monkeypatch.setattr(plots, "_save", lambda fig, path: drawn.append(fig))
     change = compare(bytes([WIN, LOSS]), bytes([WIN, WIN])).to_json()
-    walker = {"unit": "Walker", "points": 170, "survival": {"rate": 0.32}, "damage_per_point": 0.28}
-    tank = {"unit": "Panzer IV", "points": 220, "survival": {"rate": 0.81}, "damage_per_point": 0.9}
+    walker = {"unit": "Walker", "points": 170, "survival": {"rate": 0.32}, "damage_per_point": 0.28,
+              "damage_per_point_interval": [0.1, 0.46]}  # fmt: skip
+    tank = {"unit": "Panzer IV", "points": 220, "survival": {"rate": 0.81}, "damage_per_point": 0.9,
+            "damage_per_point_interval": None}  # fmt: skip
     change |= {"taken_out": [walker], "brought_in": [tank]}
     cell = {"rate": 0.5, "low": 0.2, "high": 0.8}
     variant = {"variant": "tank", "list": "a", "against": [change, None]}
@@ -417,8 +420,8 @@ def test_a_sweeps_picture_tells_how_the_units_a_variant_changes_fared(
     assert label.splitlines() == [
         "tank (a)",
         "v b",
-        "out: Walker: survived 32%, 0.28 a point",
-        "in: Panzer IV: survived 81%, 0.90 a point",
+        "out: Walker: survived 32%, 0.28 (0.10–0.46) a point",
+        "in: Panzer IV: survived 81%, 0.90 a point",  # (one game: no interval)
     ]
 
 

@@ -203,7 +203,13 @@ def test_the_units_table_puts_each_units_figures_in_its_own_row_and_column(
 
     def unit(name: str, survived: float, per_point: float) -> dict[str, object]:
         rate = {"rate": survived, "low": survived - 0.1, "high": survived + 0.1}
-        return {"unit": name, "points": 50, "survival": rate, "damage_per_point": per_point}
+        return {
+            "unit": name,
+            "points": 50,
+            "survival": rate,
+            "damage_per_point": per_point,
+            "damage_per_point_interval": [per_point - 0.1, per_point + 0.1],
+        }
 
     def against(out: tuple[float, float], brought: tuple[float, float]) -> dict[str, object]:
         return {"taken_out": [unit("MMG", *out)], "brought_in": [unit("Rifles", *brought)]}
@@ -228,8 +234,8 @@ def test_the_units_table_puts_each_units_figures_in_its_own_row_and_column(
         line = lines[row]
         assert first in line and second in line and line.index(first) < line.index(second)
         assert "—" in line[line.index(first) : line.index(second)]  # (no cell against A)
-    assert lines[out + 1].index("0.21 a point") < lines[out + 1].index("0.65 a point")
-    assert lines[brought + 1].index("0.43 a point") < lines[brought + 1].index("0.87 a point")
+    assert lines[out + 1].index("0.21 (0.11–0.31) a point") < lines[out + 1].index("0.65 (")
+    assert lines[brought + 1].index("0.43 (0.33–0.53) a point") < lines[brought + 1].index("0.87")
 
 
 def test_a_bad_unit_brought_in_is_told_at_its_lines_and_nowhere_else(

@@ -19,6 +19,17 @@ def short_rate(p: dict[str, Any]) -> str:
     return f"{p['rate']:.0%} ({p['low']:.0%}–{p['high']:.0%})"
 
 
+def per_point(unit: dict[str, Any]) -> str:
+    """A unit's damage dealt a game per point and its interval: "0.85 (0.69–1.01)"; "–"
+    for a unit of no points, and no interval after one game."""
+    mean, interval = unit["damage_per_point"], unit["damage_per_point_interval"]
+    if mean is None:
+        return "–"
+    if interval is None:
+        return f"{mean:.2f}"
+    return f"{mean:.2f} ({interval[0]:.2f}–{interval[1]:.2f})"
+
+
 def print_evaluation(data: dict[str, Any], console: Console | None = None) -> None:
     console = console or Console(highlight=False)
     a, b = data["army_a"], data["army_b"]
@@ -69,10 +80,10 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
         ("unit", "left"),
         ("points", "right"),
         ("survived (95%)", "right"),
-        ("damage dealt", "right"),
-        ("per point", "right"),
+        ("damage", "right"),
+        ("per point (95%)", "right"),
     ):
-        units.add_column(col, justify=just)  # type: ignore[arg-type]
+        units.add_column(col, justify=just, no_wrap=just == "right")  # type: ignore[arg-type]
     for u in data["units"]:
         units.add_row(
             u["army"],
@@ -80,12 +91,13 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
             str(u["points"]),
             short_rate(u["survival"]),
             f"{u['damage_dealt_mean']:.1f}",
-            f"{u['damage_per_point']:.2f}",
+            per_point(u),
         )
     console.print(units)
     console.print(
-        "Damage dealt: points of enemy models and vehicles the unit removed, a game.\n"
-        "Per point: the damage dealt over the unit's own points."
+        "Damage: points of enemy models and vehicles the unit removed, a game.\n"
+        "Per point: that damage over the unit's own points, with the 95% interval of its\n"
+        "mean (a unit's damage in a game is often all or nothing, so it is wide)."
     )
 
     surprise = data["surprising"]

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kriegsspiel.outfiles import writing
+from kriegsspiel.render.evaluation_text import per_point
 
 
 def _pyplot() -> Any:
@@ -179,7 +180,7 @@ def _units_told(change: dict[str, Any]) -> str:
     picture answers "is that unit worth its points?" as the text's units table does."""
     lines = [
         f"\n{way}: {unit['unit']}: survived {unit['survival']['rate']:.0%}, "
-        f"{unit['damage_per_point']:.2f} a point"
+        f"{per_point(unit)} a point"
         for way, key in (("out", "taken_out"), ("in", "brought_in"))
         for unit in change.get(key, ())
     ]

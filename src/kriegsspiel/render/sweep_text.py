@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from kriegsspiel.render.evaluation_text import short_rate
+from kriegsspiel.render.evaluation_text import per_point, short_rate
 
 
 def print_variant_changes(
@@ -63,7 +63,7 @@ def print_variant_units(columns: list[str], changes: list[dict[str, Any]]) -> No
     (in its own): is a unit worth its points, against each opponent."""
     table = Table(
         title="The units each variant changes: how often each survived a game (95% "
-        "interval), and the damage it dealt a game for each of its points",
+        "interval), and the damage it dealt a game for each of its points (95% interval)",
         title_justify="left",
     )
     table.add_column("variant")
@@ -89,7 +89,7 @@ def print_variant_units(columns: list[str], changes: list[dict[str, Any]]) -> No
                     "—"
                     if cell is None
                     else f"{short_rate(cell[key][number]['survival'])}\n"
-                    f"{cell[key][number]['damage_per_point']:.2f} a point"
+                    f"{per_point(cell[key][number])} a point"
                     for cell in against
                 ),
                 end_section=line == len(lines) - 1,

@@ -95,6 +95,55 @@ class Running:
         sd = math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else None
         return Spread(self.mean, sd)
 
+    def interval(self) -> tuple[float, float] | None:
+        """The mean's 95% interval, mean ± t·sd/√n (Student's t, so it is honest for a few
+        games too); None for fewer than two values, where no spread is known."""
+        sd = self.spread().sd
+        if sd is None:
+            return None
+        reach = t975(self.n - 1) * sd / math.sqrt(self.n)
+        return self.mean - reach, self.mean + reach
+
+    @classmethod
+    def of(cls, n: int, mean: float, sd: float | None) -> Running:
+        """The running totals that a summary of ``n`` values (their mean and sd) came from,
+        so summaries of several runs can be taken together exactly (:meth:`merge`)."""
+        return cls(n, mean, (sd or 0.0) ** 2 * (n - 1) if n > 1 else 0.0)
+
+    def merge(self, other: Running) -> None:
+        """Take ``other``'s values in as if each had been added here (Chan et al.)."""
+        n = self.n + other.n
+        if n == 0:
+            return
+        delta = other.mean - self.mean
+        self.m2 += other.m2 + delta * delta * self.n * other.n / n
+        self.mean += delta * other.n / n
+        self.n = n
+
+
+_T975_SMALL = {
+    1: 12.706204736174698,
+    2: 4.302652729749464,
+    3: 3.182446305284263,
+    4: 2.776445105197793,
+}
+
+
+def t975(df: int) -> float:
+    """Student's t 97.5th percentile for ``df`` degrees of freedom: from a table up to 4,
+    beyond that the Cornish-Fisher expansion about the normal's (Abramowitz and Stegun
+    26.7.5), within 0.0003 of it from 5 on."""
+    if df < 1:
+        raise ValueError(f"degrees of freedom must be 1 or more, got {df}")
+    if df in _T975_SMALL:
+        return _T975_SMALL[df]
+    z = Z95
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
+
 
 @dataclass(frozen=True, slots=True)
 class Difference:

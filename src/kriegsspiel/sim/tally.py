@@ -23,7 +23,7 @@ class UnitTally:
     points: int
     games: int = 0
     survived: int = 0
-    damage: float = 0.0
+    damage: Running = field(default_factory=Running)  # points of the enemy's it removed, a game
 
 
 @dataclass(slots=True)
@@ -70,7 +70,7 @@ class Tally:
                 tally = self.units[key] = UnitTally(unit.army, unit.slot, unit.name, unit.points)
             tally.games += 1
             tally.survived += unit.survived
-            tally.damage += unit.damage_dealt
+            tally.damage.add(unit.damage_dealt)
         entry = (
             abs(game.score_a - game.score_b),
             -game.index,
@@ -124,12 +124,7 @@ class Tally:
                     "unit": unit.name,
                     "points": unit.points,
                     "survival": wilson(unit.survived, unit.games).to_json(),
-                    "damage_dealt_mean": unit.damage / unit.games if unit.games else 0.0,
-                    "damage_per_point": (
-                        unit.damage / unit.games / unit.points
-                        if unit.games and unit.points
-                        else 0.0
-                    ),
+                    **damage_json(unit.damage, unit.points),
                 }
             )
         why, surprising = self.surprises()
@@ -151,31 +146,49 @@ class Tally:
         }
 
 
+def damage_json(damage: Running, points: int) -> dict[str, Any]:
+    """A unit's damage dealt a game (points of enemy models and vehicles it removed): its
+    mean and sd, and per point of its own with the mean's 95% interval (Student's t; the
+    damage of one game is often all or nothing, so the interval is wide). Per point is
+    null for a unit of no points, and the interval for fewer than two games."""
+    spread = damage.spread()
+    interval = damage.interval()
+    per_point = spread.mean / points if points and damage.n else None
+    return {
+        "damage_dealt_mean": spread.mean,
+        "damage_dealt_sd": spread.sd,
+        "damage_per_point": per_point,
+        "damage_per_point_interval": (
+            None
+            if per_point is None or interval is None
+            else [max(0.0, interval[0]) / points, interval[1] / points]
+        ),
+    }
+
+
 def pooled_units(runs: Sequence[list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """Units' summaries (as :meth:`Tally.to_json` gives them) from several runs of the same
     list, taken together unit by unit (by army and place in its list): survival over all
-    the games, and damage dealt a game over all of them."""
-    games: dict[tuple[str, int], list[float]] = {}  # survived, games, damage in all
+    the games, and damage dealt a game over all of them (its spread too, exactly)."""
+    survived: dict[tuple[str, int], list[int]] = {}  # survived, games
+    damage: dict[tuple[str, int], Running] = {}
     first: dict[tuple[str, int], dict[str, Any]] = {}
     for run in runs:
         for unit in run:
             key = (unit.get("army", "A"), unit["slot"])
             first.setdefault(key, unit)
             n = unit["survival"]["games"]
-            total = games.setdefault(key, [0, 0, 0.0])
+            total = survived.setdefault(key, [0, 0])
             total[0] += unit["survival"]["count"]
             total[1] += n
-            total[2] += unit["damage_dealt_mean"] * n
-    out = []
-    for key, unit in first.items():
-        survived, n, damage = games[key]
-        mean = damage / n if n else 0.0
-        out.append(
-            {
-                **unit,
-                "survival": wilson(int(survived), int(n)).to_json(),
-                "damage_dealt_mean": mean,
-                "damage_per_point": mean / unit["points"] if n and unit["points"] else 0.0,
-            }
-        )
-    return out
+            damage.setdefault(key, Running()).merge(
+                Running.of(n, unit["damage_dealt_mean"], unit["damage_dealt_sd"])
+            )
+    return [
+        {
+            **unit,
+            "survival": wilson(*survived[key]).to_json(),
+            **damage_json(damage[key], unit["points"]),
+        }
+        for key, unit in first.items()
+    ]
