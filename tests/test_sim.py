@@ -573,6 +573,31 @@ def test_a_precision_not_reached_is_told_with_how_far_the_run_got() -> None:
     assert not any("not reached" in note for note in reached.notices)
 
 
+def test_a_precision_reached_by_the_last_game_is_said_and_in_percentage_points() -> None:
+    """A run whose precision is met exactly at its last game did not stop early, but it
+    says the precision was reached (text and --json), in percentage points, and which
+    rates it holds for; a run that stopped early says so in the same terms."""
+    from kriegsspiel.sim.runner import evaluation_json as to_json
+
+    stopped = evaluate(patrols(), 200, 2, precision=0.15)
+    n = stopped.tally.games
+    assert stopped.stopped_early and n < 200
+    exact = evaluate(patrols(), n, 2, precision=0.15)  # the same games, the last one meets it
+    assert not exact.stopped_early and exact.tally.games == n
+    (note,) = [x for x in exact.notices if "precision" in x]
+    assert note == (
+        f"the precision asked for was reached by the last of the {n} games: the 95% Wilson "
+        "intervals of army A's wins, the draws and army B's wins each lie within ± 0.15 (15 "
+        "percentage points) of their rates; the rates by side and each unit's survival are "
+        "not held to it."
+    )
+    assert to_json(exact)["precision_reached"] is True
+    assert to_json(stopped)["precision_reached"] is True
+    short = evaluate(patrols(), 10, 2, precision=0.05)
+    assert to_json(short)["precision_reached"] is False
+    assert to_json(evaluate(patrols(), 4, 2))["precision_reached"] is None
+
+
 def test_an_early_stop_counts_only_the_games_it_tallied(tmp_path: Path) -> None:
     """games = played + reused, whatever the store held beyond the stop; the stop is one
     of the run's notices (so --json carries it too)."""
@@ -919,7 +944,7 @@ def test_the_tally_finds_the_underdogs_biggest_wins() -> None:
     why, games = tally.surprises()
     a, b = tally.wins["A"], tally.wins["B"]
     assert len(games) <= 3
-    if a != b and games and "underdog" in why:
+    if games and "underdog" in why:
         under = "B" if a > b else "A"
         for g in games:
             assert (g["score_a"] > g["score_b"]) == (under == "A")
@@ -935,11 +960,18 @@ def _game(index: int, a: int, b: int) -> GameOutcome:
 @pytest.mark.parametrize(
     ("scores", "why", "shown"),
     [
-        ([(1, 1), (2, 2), (0, 0), (3, 3)], "no side won a game; the draws", [0, 1, 2]),
-        ([(5, 1), (1, 2), (2, 9), (4, 3)], "the most one-sided games", [2, 0, 1]),
+        ([(1, 1), (2, 2), (0, 0), (3, 3)], "no side won a game, so the draws", [0, 1, 2]),
+        ([(5, 1), (1, 2), (2, 9), (4, 3)],
+         "no clear favourite (2 wins to 2), so the most one-sided games either way", [2, 0, 1]),
+        # 3 wins to 2 is no clear favourite: no upset, though B won fewer
         ([(5, 1), (6, 2), (1, 4), (2, 3), (3, 3), (7, 0)],
-         "the biggest wins of army B, the underdog", [2, 3]),
-        ([(5, 1), (6, 2), (3, 3)], "no upset happened; the draws", [2]),
+         "no clear favourite (3 wins to 2), so the most one-sided games either way", [5, 0, 1]),
+        # 9 wins to 1 is (the Wilson interval of 9 in 10 is 60%-98%)
+        ([(5, 1)] * 4 + [(1, 4), (3, 3)] + [(6, 2)] * 5,
+         "upsets, the biggest wins of army B, the underdog (army A won 9 of the 10 games "
+         "either side won)", [4]),
+        ([(5, 1)] * 5 + [(3, 3)],
+         "no upset (army A won 5 of the 5 games either side won), so the draws", [5]),
     ],
 )  # fmt: skip
 def test_the_surprising_games_are_the_underdogs_biggest_wins_or_else_the_draws(
@@ -1070,6 +1102,78 @@ def test_a_rows_pooled_interval_against_the_field_is_never_less_sound_than_one_o
             )
             assert pooled >= alike - 1e-12, (rates, games, pooled, alike)
     assert _pooled_coverage((0.2, 0.8), 20) > _pooled_coverage((0.5, 0.5), 20) + 0.02
+
+
+def _unequal_coverage(rates: tuple[float, float], games: tuple[int, int]) -> float:
+    """The exact chance that :func:`pooled` over two cells of ``games`` holds the mean of
+    their ``rates`` (each cell counting alike), over every outcome of both."""
+    from kriegsspiel.sim.sweep import pooled
+
+    mean = sum(rates) / 2
+    chances = [
+        [math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
+        for p, n in zip(rates, games, strict=True)
+    ]
+    covered = 0.0
+    for a in range(games[0] + 1):
+        for b in range(games[1] + 1):
+            found = pooled([{"count": a, "games": games[0], "draws": 0.0},
+                            {"count": b, "games": games[1], "draws": 0.0}])  # fmt: skip
+            assert found is not None
+            if found["low"] <= mean <= found["high"]:
+                covered += chances[0][a] * chances[1][b]
+    return covered
+
+
+def test_cells_of_unequal_games_count_alike_in_the_field() -> None:
+    """An early stop ends a lopsided cell sooner (here 40 games at 95%) than a close one
+    (96 at 45%): taking their games as one would weigh the close cell more and miss the
+    row's mean rate (70%) four times in five. The pooled rate is the mean of the cells'
+    rates, and its interval (MOVER over their Wilson intervals) holds that mean 94% of the
+    time or more, worked out exactly, in every case tried."""
+    from kriegsspiel.sim.sweep import pooled
+
+    cells = [
+        {**wilson(38, 40).to_json(), "draws": 0.05},
+        {**wilson(43, 96).to_json(), "draws": 0.25},
+    ]
+    found = pooled(cells)
+    assert found is not None
+    assert found["rate"] == pytest.approx((38 / 40 + 43 / 96) / 2)
+    assert found["draws"] == pytest.approx(0.15)
+    assert (found["count"], found["games"]) == (81, 136)
+    assert found["low"] < found["rate"] < found["high"]
+    for rates in ((0.95, 0.45), (0.5, 0.5), (0.1, 0.9), (0.05, 0.3), (0.2, 0.6)):
+        for games in ((40, 96), (20, 60), (50, 52)):
+            assert _unequal_coverage(rates, games) >= 0.94, (rates, games)
+    # the same games a cell: one Wilson interval over all of them, as before
+    same = pooled(
+        [{**wilson(12, 20).to_json(), "draws": 0.1}, {**wilson(5, 20).to_json(), "draws": 0.0}]
+    )
+    assert same is not None and (same["low"], same["high"]) == (
+        wilson(17, 40).low,
+        wilson(17, 40).high,
+    )
+
+
+def test_a_clear_change_that_rounds_to_nothing_keeps_its_sign_and_the_marks_are_counted(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A change marked clear whose interval ends a hair below 0 reads "-0.0", not "+0.0"
+    (which would look as if it held 0); and the footnote says how many intervals were
+    marked of how many, since one in twenty is marked by chance."""
+    from kriegsspiel.render.sweep_text import print_variant_changes
+
+    monkeypatch.setenv("COLUMNS", "200")
+    wins = {"change": -0.2, "low": -0.369, "high": -0.0000037, "pairs": 20, "clear": True}
+    losses = {"change": 0.0, "low": -0.1, "high": 0.1, "pairs": 20, "clear": False}
+    cell = {"wins": wins, "losses": losses}
+    print_variant_changes(["B", "C"], [{"variant": "v", "list": "A", "points_added": None,
+                                        "against": [cell, {**cell, "wins": losses}]}])  # fmt: skip
+    said = " ".join(capsys.readouterr().out.split())
+    assert "wins -20.0 *" in said and "(-36.9 to -0.0)" in said  # (its lines are apart)
+    assert "losses +0.0" in said and "(-10.0 to +10.0)" in said
+    assert "1 of the 4 intervals here are marked" in said and "each of 2 comparisons" in said
 
 
 def test_a_results_file_another_program_holds_locked_is_told_as_locked_not_read_stale(

@@ -168,9 +168,15 @@ def test_a_sweeps_json_says_what_its_text_says_of_the_games_played(tmp_path: Pat
     for cell in (row[0] for row in first["cells"]):
         assert (cell["games"], cell["games_played"], cell["games_reused"]) == (20, 20, 0)
         assert cell["stopped_early"] is True
+        # its losses (the column's wins) as its wins are told
+        from kriegsspiel.sim.stats import wilson
+
+        lost = round((1 - cell["rate"] - cell["draws"]) * 20)
+        assert cell["losses"] == wilson(lost, 20).to_json()
     assert first["notices"] == [
-        f"{row} v Rifle Patrol: stopped early after 20 games: every outcome's 95% Wilson "
-        "interval lies within ± 0.25 of its rate."
+        f"{row} v Rifle Patrol: stopped early after 20 games: the 95% Wilson intervals of "
+        "army A's wins, the draws and army B's wins each lie within ± 0.25 (25 percentage "
+        "points) of their rates; the rates by side and each unit's survival are not held to it."
         for row in first["rows"]
     ]
     again = json.loads(cli(tmp_path, *args).stdout)

@@ -48,6 +48,8 @@ def test_a_sweep_over_two_scenarios_pools_their_games_and_shows_each(tmp_path: P
         assert (cell["games_played"], cell["games_reused"]) == (12, 0)
         assert [on["cells"][row][0]["games_played"] for on in data["by_scenario"]] == [6, 6]
         assert (cell["low"], cell["high"]) == (wilson(count, 12).low, wilson(count, 12).high)
+        lost = sum(on["cells"][row][0]["losses"]["count"] for on in data["by_scenario"])
+        assert cell["losses"] == wilson(lost, 12).to_json()
     assert [on["games_played"] for on in data["by_scenario"]] == [12, 12]
     assert data["games_played"] == 24
     # the variant against its list: the pairs of each scenario, one scenario after the other

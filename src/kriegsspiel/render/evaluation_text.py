@@ -7,6 +7,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from kriegsspiel.sim.stats import percentage_points
+
 
 def _pct(p: dict[str, Any]) -> str:
     if p["rate"] is None:  # (a side on which no game was played: one game in all)
@@ -39,7 +41,10 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
     )
     source = f"{data['games_played']} played, {data['games_reused']} from the results store"
     if data["stopped_early"]:
-        source += f"; stopped early at ± {data['precision']}"
+        source += (
+            f"; stopped early at ± {data['precision']}, "
+            f"{percentage_points(data['precision'])} percentage points"
+        )
     games = f"{data['games']} game{'s' if data['games'] != 1 else ''}"
     console.print(f"{games} ({source}); armies swap sides every other game.")
 
@@ -101,7 +106,7 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
     )
 
     surprise = data["surprising"]
-    console.print(f"[bold]Surprising games[/bold] ({surprise['why']}):")
+    console.print(f"[bold]Surprising games[/bold]: {surprise['why']}:")
     if not surprise["games"]:
         console.print("  none")
     for g in surprise["games"]:

@@ -18,9 +18,10 @@ def print_variant_changes(
     all the sweep's ``scenarios`` together)."""
 
     def signed(rate: float) -> str:
-        # one decimal (the mark is read from the unrounded interval), and "+0.0", not "-0.0"
+        # one decimal, keeping the sign of what rounds to 0: a clear interval (the mark is
+        # read from the unrounded one) that ends at "-0.0" is below 0, as its mark says
         points = rate * 100
-        return f"{0.0 if abs(points) < 0.05 else points:+.1f}"
+        return "+0.0" if points == 0 else f"{points:+.1f}"
 
     def told(change: dict[str, Any]) -> str:
         mark = " *" if change["clear"] else ""
@@ -50,10 +51,17 @@ def print_variant_changes(
             ),
         )
     Console(highlight=False).print(table)
+    compared = [cell for variant in changes for cell in variant["against"] if cell is not None]
+    marked = sum(cell[way]["clear"] for cell in compared for way in ("wins", "losses"))
     Console(highlight=False).print(
         "*: a clear change (its interval leaves out 0); without it, these games cannot tell "
-        "the variant from its list. Each interval is a 95% one: of the changes that are not "
-        "real, about one in twenty is marked by chance.",
+        "the variant from its list. Each interval is a 95% one: where nothing really "
+        "changes, it is marked by chance about one time in twenty. "
+        f"{marked} of the {2 * len(compared)} intervals here are marked (a win and a loss "
+        f"change for each of {len(compared)} "
+        f"{'comparison' if len(compared) == 1 else 'comparisons'}), so a lone mark "
+        "among many may be chance: trust a change that holds against several opponents or "
+        "in a longer run.",
         markup=False,
     )
 
@@ -144,8 +152,9 @@ def print_sweep_table(
     if field:
         Console(highlight=False).print(
             "v the field: the row's games against every column but its own list (and, for "
-            "a variant, the list it was made from), taken together; compare rows that face "
-            "the same columns.",
+            "a variant, the list it was made from), taken together, each opponent alike "
+            "(the mean of the row's rates, also where an early stop left its cells "
+            "unequal games); compare rows that face the same columns.",
             markup=False,
         )
     if any(cell is None for row in cells for cell in row):

@@ -22,7 +22,7 @@ from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.executors import InProcess, local_pool, stop_pool
 from kriegsspiel.sim.matchup import Matchup
 from kriegsspiel.sim.outcome import BatchFailed, GameOutcome, OtherCode, play_batch
-from kriegsspiel.sim.stats import wilson, within_precision
+from kriegsspiel.sim.stats import percentage_points, wilson, within_precision
 from kriegsspiel.sim.store import Store, StoreError
 from kriegsspiel.sim.tally import Tally
 
@@ -273,14 +273,20 @@ def _finish(result: Evaluation) -> Evaluation:
         )
         result.notices.append(note)  # in the report only: it is no news while games run
     tally, precision = result.tally, result.precision
-    if result.stopped_early:
+    counts = [tally.wins[o] for o in ("A", "draw", "B")]
+    if precision is not None and tally.games and within_precision(counts, precision):
+        when = (
+            f"stopped early after {tally.games} games"
+            if result.stopped_early
+            else f"the precision asked for was reached by the last of the {tally.games} games"
+        )
         note = (
-            f"stopped early after {tally.games} games: every outcome's 95% Wilson "
-            f"interval lies within ± {precision} of its rate."
+            f"{when}: the 95% Wilson intervals of army A's wins, the draws and army B's "
+            f"wins each lie within ± {precision} ({percentage_points(precision)} percentage points) of "
+            "their rates; the rates by side and each unit's survival are not held to it."
         )
         result.notices.append(note)
         result.ending.append(note)
-    counts = [tally.wins[o] for o in ("A", "draw", "B")]
     if precision is not None and tally.games and not within_precision(counts, precision):
         widest = max(wilson(c, tally.games).reach for c in counts)
         note = (
@@ -581,6 +587,13 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
         "games_played": result.played,
         "stopped_early": result.stopped_early,
         "precision": result.precision,
+        "precision_reached": (
+            None
+            if result.precision is None
+            else within_precision(
+                [result.tally.wins[o] for o in ("A", "draw", "B")], result.precision
+            )
+        ),
         "code_version": code_version(),
         "matchup": m.key,
         "notices": notices,

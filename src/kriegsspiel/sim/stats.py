@@ -70,6 +70,12 @@ class Spread:
         return {"mean": self.mean, "sd": self.sd}
 
 
+def percentage_points(precision: float) -> str:
+    """A precision as percentage points, to the digits it was given with: 0.1 is "10",
+    0.015 is "1.5" (a rate's ± 0.1 is ± 10 points, not 0.1 of one)."""
+    return f"{precision * 100:.6g}"
+
+
 def within_precision(counts: Sequence[int], precision: float) -> bool:
     """True when every count's rate, out of their total, is known to ± ``precision``: its
     95% Wilson interval reaches no farther than that from it on either side."""

@@ -4,6 +4,7 @@ with some of its units changed — run one after another into the same results s
 
 from __future__ import annotations
 
+import math
 import re
 import shlex
 from collections.abc import Callable, Container, Sequence
@@ -599,16 +600,35 @@ def the_field(sweep: Sweep, row: int) -> list[int]:
 
 
 def pooled(cells: Sequence[dict[str, Any] | None]) -> dict[str, Any] | None:
-    """Cells' games taken together (None if there is no cell): the win rate with a 95%
-    Wilson interval over all their games, and the draw rate. With the same games a cell,
-    the rate is the mean of the cells' rates."""
+    """Cells' games taken together (None if there is no cell): the win rate with its 95%
+    interval, and the draw rate, each cell counting alike.
+
+    With the same games in every cell that is all their games as one: the Wilson interval
+    of the wins over the games. Cells of unequal games (an early stop ends a lopsided cell
+    sooner than a close one) would weigh the longer cells more, so then the rate is the mean
+    of the cells' rates, with the MOVER interval of that mean built from each cell's
+    Wilson interval (Zou and Donner 2008): "count" and "games" stay the totals."""
     present = [cell for cell in cells if cell is not None]
     if not present:
         return None
     games = sum(cell["games"] for cell in present)
     wins = sum(cell["count"] for cell in present)
-    draws = sum(round(cell["draws"] * cell["games"]) for cell in present)
-    return {**wilson(wins, games).to_json(), "draws": draws / games if games else 0.0}
+    if len({cell["games"] for cell in present}) == 1:
+        draws = sum(round(cell["draws"] * cell["games"]) for cell in present)
+        return {**wilson(wins, games).to_json(), "draws": draws / games if games else 0.0}
+    k = len(present)
+    each = [wilson(cell["count"], cell["games"]) for cell in present]
+    rate = sum(p.rate for p in each) / k
+    below = math.sqrt(sum((p.rate - p.low) ** 2 for p in each))
+    above = math.sqrt(sum((p.high - p.rate) ** 2 for p in each))
+    return {
+        "count": wins,
+        "games": games,
+        "rate": rate,
+        "low": max(0.0, rate - below / k),
+        "high": min(1.0, rate + above / k),
+        "draws": sum(cell["draws"] for cell in present) / k,
+    }
 
 
 def against_the_field(cells: Sequence[dict[str, Any] | None]) -> dict[str, Any] | None:

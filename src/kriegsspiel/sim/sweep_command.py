@@ -95,7 +95,7 @@ def run_sweep(
                         markup=False,
                     )
                     body = evaluated[matchup.mirrored()]  # (never a cell a variant is set on)
-                    wins, mirrored = body["army_b_wins"], True
+                    wins, losses, mirrored = body["army_b_wins"], body["army_a_wins"], True
                     played_here = reused_here = 0  # (its games are its mirror's)
                 else:
                     count = f"({len(evaluated) + 1}/{to_play}) {label}"
@@ -112,13 +112,14 @@ def run_sweep(
                         **result.tally.to_json(),
                         "stopped_early": result.stopped_early,
                     }
-                    wins, mirrored = body["army_a_wins"], False
+                    wins, losses, mirrored = body["army_a_wins"], body["army_b_wins"], False
                     if keep:
                         on.winners[r, c] = bytes(result.tally.winners or b"")
                         on.units[r, c] = [u for u in body["units"] if u["army"] == "A"]
                 on.found[r, c] = {
                     **wins,
                     "draws": body["draws"]["rate"],
+                    "losses": losses,
                     "games": body["games"],
                     "mirrored": mirrored,
                     "games_played": played_here,
@@ -228,6 +229,10 @@ def _sweep_results(
     }
 
 
+def _without_draws(cell: dict[str, Any] | None) -> dict[str, Any] | None:
+    return None if cell is None else {k: v for k, v in cell.items() if k != "draws"}
+
+
 def _pooled(per_scenario: list[_Cells]) -> _Cells:
     """Each cell's games on every scenario taken together, and its units' survival and
     damage over all of them (its winners stay with their scenarios: see
@@ -241,6 +246,7 @@ def _pooled(per_scenario: list[_Cells]) -> _Cells:
         all_of = [on.found[cell] for on in per_scenario]
         found[cell] = {
             **(pooled(all_of) or {}),
+            "losses": _without_draws(pooled([{**c["losses"], "draws": 0.0} for c in all_of])),
             "mirrored": all(c["mirrored"] for c in all_of),
             "games_played": sum(c["games_played"] for c in all_of),
             "games_reused": sum(c["games_reused"] for c in all_of),

@@ -94,18 +94,28 @@ class Tally:
     def surprises(self) -> tuple[str, list[dict[str, Any]]]:
         """The games that went against the run's trend: the underdog's biggest wins.
 
-        With no clear favourite (equal wins), the most one-sided games either way.
+        There is a favourite only where one army won clearly more of the decisive games
+        (the 95% Wilson interval of its share of them is above a half); else, the most
+        one-sided games either way, which are no upsets.
         """
         a, b = self.wins["A"], self.wins["B"]
         if a == b == 0:
-            why, pool = "no side won a game; the draws", list(self.best["draw"])
-        elif a == b:
-            why, pool = "the most one-sided games", self.best["A"] + self.best["B"]
-        else:
-            under = "B" if a > b else "A"
-            why, pool = f"the biggest wins of army {under}, the underdog", list(self.best[under])
-            if not pool:
-                why, pool = "no upset happened; the draws", list(self.best["draw"])
+            return self._shown("no side won a game, so the draws", list(self.best["draw"]))
+        favourite = "A" if a > b else "B"
+        if wilson(max(a, b), a + b).low <= 0.5:
+            why = f"no clear favourite ({a} wins to {b}), so the most one-sided games either way"
+            return self._shown(why, self.best["A"] + self.best["B"])
+        under = "B" if favourite == "A" else "A"
+        won = f"army {favourite} won {max(a, b)} of the {a + b} games either side won"
+        if not self.best[under]:
+            return self._shown(f"no upset ({won}), so the draws", list(self.best["draw"]))
+        why = f"upsets, the biggest wins of army {under}, the underdog ({won})"
+        return self._shown(why, list(self.best[under]))
+
+    @staticmethod
+    def _shown(
+        why: str, pool: list[tuple[int, int, int, bool, int, int]]
+    ) -> tuple[str, list[dict[str, Any]]]:
         pool.sort(reverse=True)
         games = [
             {"index": -m[1], "seed": m[2], "swapped": m[3], "score_a": m[4], "score_b": m[5]}
