@@ -309,6 +309,29 @@ def test_anti_tank_weapons_are_shaped_charges_or_pen_two_or_more() -> None:
     assert not armed["1st Grenadier Squad"] and not armed["MG 42 MMG Team"]  # pen 0 and 1
 
 
+def test_spent_panzerfausts_no_longer_count_as_anti_tank_weapons() -> None:
+    """A Panzerfaust is a one-shot weapon: once fired it is spent, so its squad no longer
+    shoots it and no longer carries anti-tank weapons for an assault on an enclosed
+    armoured vehicle (the -3 to the order test, at most superficial damage)."""
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    only(game, 8, 12)
+    sherman, squad = game.units[8], game.units[12]
+    place(sherman, 36, 20, 180)
+    place(squad, 36, 30, 180)
+    assault = Action("order", unit=12, order="Run", target=8)
+    assert game.has_anti_tank(squad) and game._order_test(squad, assault).modifier == 0
+    fired = game.shooting_groups(squad, sherman, moving=False)
+    assert any(g.shot.weapon == "Panzerfaust" for g in fired)
+    for model in game.one_shots_fired:
+        model.used_one_shot = True
+    assert all(
+        g.shot.weapon != "Panzerfaust" for g in game.shooting_groups(squad, sherman, moving=False)
+    )
+    assert not game.has_anti_tank(squad)
+    assert game._order_test(squad, assault).modifier == -3
+
+
 def test_escape_and_stand_and_fire_take_no_order_test_even_when_pinned() -> None:
     """The escape and stand-and-fire reactions are taken without an order test, pins or
     not, as the Down reaction (assumption: sheet 001 names no test for them)."""

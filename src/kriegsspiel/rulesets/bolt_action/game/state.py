@@ -426,9 +426,13 @@ class BoltActionGame(ShootingGroups):
         return best[1] if best else None
 
     def has_anti_tank(self, unit: UnitState) -> bool:
+        """Whether a live model carries an anti-tank weapon it can still use (a spent
+        one-shot weapon, as a fired Panzerfaust, no longer counts, as it no longer fires)."""
         for m in unit.alive_models:
             for name in m.weapons:
                 w = self.rules.weapon(name)
+                if m.used_one_shot and "One-shot" in w.special:
+                    continue
                 if "Shaped Charge" in w.special or (w.pen or 0) >= 2:
                     return True
         return False
