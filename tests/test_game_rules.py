@@ -275,6 +275,43 @@ def test_a_flamethrowers_morale_check_takes_the_officers_bonus(
     assert tests == [new_test(rules, squad.quality, officer="First Lieutenant", pins=0)]
 
 
+def test_a_vehicles_on_fire_check_takes_the_officers_bonus_as_its_order_tests_do(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A vehicle's crew tests its morale when it catches fire: a morale check like any
+    other, so an officer in range lends his bonus, as he does to its order tests (shot at,
+    assaulted, or struck from the air alike)."""
+    from kriegsspiel.rulesets.bolt_action.game import state as state_module
+
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    only(game, 0, 8, 19)
+    hq, sherman, panzer = game.units[0], game.units[8], game.units[19]
+    place(hq, 30, 10, 0)
+    place(sherman, 33, 10, 0)
+    place(panzer, 33, 40, 180)
+    sherman.pins = 2
+    officer = game.officer_near(sherman)
+    assert officer is not None
+    order = game._order_test(sherman, Action("order", unit=8, order="Fire", target=19))
+    assert order.officer_bonus == game.rules.officer_bonus(officer) > 0
+    tests = []
+    real = state_module.attack_vehicle
+
+    def spy(dice: object, groups: Any) -> object:
+        tests.extend(g.shot.vehicle.crew_morale for g in groups if g.shot.vehicle)
+        return real(dice, groups)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(state_module, "attack_vehicle", spy)
+    game.resolve_attack(panzer, sherman, game.shooting_groups(panzer, sherman, moving=False))
+    assert tests and all(t.value == order.value for t in tests)  # its 2 pins, his bonus
+    sherman.pins = 2
+    crew = game.vehicle_profile_of(sherman, indirect=False).crew_morale  # assaulted, air strike
+    assert crew.value == order.value
+    place(hq, 60, 10, 0)  # out of his 6"
+    assert game.vehicle_profile_of(sherman, indirect=False).crew_morale.officer_bonus == 0
+
+
 def _rifle_needs(game: BoltActionGame, shooter: UnitState, target: UnitState) -> str:
     from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
 

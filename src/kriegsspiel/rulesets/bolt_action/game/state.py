@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import math
+from dataclasses import replace
 from typing import Any
 
 from kriegsspiel.core.game import CHANCE, TERMINAL, Event, IllegalActionError
@@ -511,6 +512,9 @@ class BoltActionGame(ShootingGroups):
         indirect = any(g.shot.indirect for g in groups)
         uid = unit.uid if unit is not None else None
         if tgt.vehicle is not None:
+            officer = self.officer_near(tgt)  # the crew's tests (On fire, a flamethrower's)
+            if officer is not None:
+                groups = [self._crew_with_officer(g, officer) for g in groups]
             state = attack_vehicle(self.dice, groups)
             if unit is not None and indirect and (state.attack_pins or state.knocked_out):
                 unit.ranged_in_on = tgt.uid  # a hit on a vehicle always pins it
@@ -651,10 +655,26 @@ class BoltActionGame(ShootingGroups):
         self.log("destroyed", unit=unit.uid, why=why)
 
     def vehicle_profile_of(self, unit: UnitState, *, indirect: bool) -> VehicleProfile:
-        """How hits on this vehicle are resolved now (its crew, pins and special rules)."""
+        """How hits on this vehicle are resolved now (its crew, pins and special rules, and
+        the best officer of its side in range, whose bonus its crew's tests take)."""
         assert unit.vehicle is not None
         situation = aimed_at(unit, 0)
-        return vehicle_profile(self.rules, unit.vehicle.target, situation, indirect=indirect)
+        profile = vehicle_profile(self.rules, unit.vehicle.target, situation, indirect=indirect)
+        officer = self.officer_near(unit)
+        if officer is None:
+            return profile
+        crew = replace(profile.crew_morale, officer_bonus=self.rules.officer_bonus(officer))
+        return replace(profile, crew_morale=crew)
+
+    def _crew_with_officer(self, group: Group, officer: str) -> Group:
+        """The group with its target vehicle's crew tests (On fire, a flamethrower's check)
+        taking ``officer``'s bonus, as the vehicle's order tests do. (Shots are planned
+        without it, so the tactical player's weighing of them leaves it out.)"""
+        shot = group.shot
+        if shot.vehicle is None:
+            return group
+        crew = replace(shot.vehicle.crew_morale, officer_bonus=self.rules.officer_bonus(officer))
+        return replace(group, shot=replace(shot, vehicle=replace(shot.vehicle, crew_morale=crew)))
 
     # -- reactions and ambushes -------------------------------------------------------
     def pending_choices(self) -> list[Action]:
