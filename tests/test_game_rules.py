@@ -477,6 +477,44 @@ def test_destroyed_units_score_in_a_meeting_engagement() -> None:
     assert game.score() == (1, 0)
 
 
+def _wipe_out_the_last_enemy(game: BoltActionGame, shooter: int, last: int) -> None:
+    """``shooter`` fires at the enemy's one man left, ``last``, and (dice made sure) kills him."""
+    game.table = Table(72, 48)
+    place(game.units[shooter], 20, 5, 0)
+    place(game.units[last], 20, 15, 180)
+    for m in game.units[last].models[1:]:
+        m.alive = False
+    game.dice = ScriptedDice([6] * 40)  # every shot hits and kills
+    game.apply_action(Action("draw", side=game.units[shooter].side))
+    game.apply_action(Action("order", unit=shooter, order="Fire", target=last))
+
+
+def test_a_side_that_wipes_the_enemy_out_wins_whatever_the_objectives_say() -> None:
+    """The game ends when a side has no units left, and the side with units left wins:
+    in Hold the Crossroads the objectives held at that moment (none here) do not make it a
+    draw (assumption: the sheets give no victory conditions)."""
+    game = new_game("bolt-action-1", scenario=0)  # hold-the-crossroads: objectives
+    assert game.scenario.victory == "objectives"
+    only(game, 1, 20)
+    _wipe_out_the_last_enemy(game, 1, 20)
+    assert game.units[20].destroyed and game.is_terminal() and game.turn == 1
+    assert game.score() == (0, 0)  # no objective held
+    assert game.winner() == 0 and game.returns() == (1.0, -1.0)
+    assert game.events[-1].kind == "game over" and game.events[-1].data["returns"] == [1.0, -1.0]
+
+
+def test_a_side_that_wipes_the_enemy_out_wins_though_the_units_destroyed_are_level() -> None:
+    """In a meeting engagement (a point a unit destroyed) a side wiped out loses though it
+    destroyed as many units as it lost: the British (11 units) have lost 10 when they
+    destroy the last of the Germans' 10."""
+    game = new_game("bolt-action-1", scenario=1)
+    assert game.scenario.victory == "units destroyed"
+    only(game, 1, 20)
+    _wipe_out_the_last_enemy(game, 1, 20)
+    assert game.is_terminal() and game.score() == (10, 10)
+    assert game.winner() == 0 and game.returns() == (1.0, -1.0)
+
+
 def test_reaction_down_uses_the_die() -> None:
     game = new_game()
     only(game, 1, 2, 10)

@@ -110,7 +110,9 @@ def describe(event: Event, units: list[Any]) -> str | None:
         return f"-- end of turn {d['turn']}: score {d['score'][0]} - {d['score'][1]}"
     if kind == "game over":
         a, b = d["score"]
-        result = "a draw" if a == b else f"{SIDES[0] if a > b else SIDES[1]} wins"
+        # the result as the game gave it: a side wiped out loses, whatever the score
+        first = d["returns"][0] if "returns" in d else (a > b) - (a < b)
+        result = "a draw" if first == 0 else f"{SIDES[0] if first > 0 else SIDES[1]} wins"
         return f"== Game over after turn {d['turn']}: {a} - {b}, {result}"
     return None
 

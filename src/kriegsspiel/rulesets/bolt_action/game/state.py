@@ -236,10 +236,23 @@ class BoltActionGame(ShootingGroups):
     def returns(self) -> tuple[float, float]:
         if not self.over:
             return (0.0, 0.0)
-        a, b = self.score()
-        if a == b:
+        won = self.winner()
+        if won is None:
             return (0.0, 0.0)
-        return (1.0, -1.0) if a > b else (-1.0, 1.0)
+        return (1.0, -1.0) if won == 0 else (-1.0, 1.0)
+
+    def winner(self) -> int | None:
+        """The side that has won the finished game (None: a draw, or not over yet). A side
+        with units left beats one with none, whatever the score (so wiping the enemy out
+        before the last turn wins, where objectives held then might not say so); otherwise
+        the higher score wins."""
+        if not self.over:
+            return None
+        left = [any(not u.destroyed for u in self.units if u.side == s) for s in (0, 1)]
+        if left[0] != left[1]:
+            return 0 if left[0] else 1
+        a, b = self.score()
+        return None if a == b else (0 if a > b else 1)
 
     def deciding_units(self) -> list[int]:
         """The units whose decision the game waits for: the one reacting or choosing to keep
