@@ -552,6 +552,67 @@ def test_ambush_fires_after_a_move() -> None:
     assert {a.choice for a in game.legal_actions()} == {"fire", "hold"}
 
 
+def _two_ambushers(ruleset: str = "bolt-action-1") -> BoltActionGame:
+    """The British 1st Section (unit 1) facing a Grenadier squad and an MG 42 (12, 14), both
+    holding an Ambush die kept from the turn before; side 0 has drawn a die."""
+    game = new_game(ruleset)
+    game.table = Table(72, 48)
+    only(game, 1, 12, 14)
+    place(game.units[1], 36, 10, 0)
+    place(game.units[12], 36, 19, 180)
+    place(game.units[14], 44, 22, 180)
+    game.units[12].retained = game.units[14].retained = "Ambush"
+    game.turn_dice = (1,)
+    game.dice = RandomDice(3)
+    game.apply_action(Action("draw", side=0))
+    return game
+
+
+def test_each_ambusher_may_fire_at_a_move_in_turn() -> None:
+    """After one ambusher fires, the others that can still shoot at the mover are asked
+    again, until all hold or the mover is destroyed; then the mover's order goes on (its
+    Advance's shot)."""
+    game = _two_ambushers()
+    section = game.units[1]
+    game.apply_action(Action("order", unit=1, order="Advance", to=(36.0, 12.0), target=12))
+    assert game.pending is not None and game.pending.kind == "ambush"
+    assert game.pending.ambushers == (12, 14)
+    game.apply_action(Action("ambush", side=1, unit=12, target=1, choice="fire"))
+    assert not section.destroyed
+    assert game.pending is not None and game.pending.ambushers == (14,)  # asked again
+    assert [a.choice for a in game.legal_actions()] == ["fire", "hold"]
+    game.apply_action(Action("ambush", side=1, unit=14, target=1, choice="fire"))
+    assert not game.units[12].is_ambushing and not game.units[14].is_ambushing  # dice used
+    shots = [e.data["unit"] for e in game.events if e.kind == "shoot"]
+    if section.destroyed:
+        assert shots == [12, 14]
+    else:  # then the section fires its Advance's shot
+        assert shots == [12, 14, 1]
+
+
+def test_a_hold_ends_the_ambush_for_every_ambusher() -> None:
+    game = _two_ambushers()
+    game.apply_action(Action("order", unit=1, order="Run", to=(36.0, 14.0)))
+    game.apply_action(Action("ambush", side=1, unit=12, target=1, choice="fire"))
+    assert game.pending is not None and game.pending.ambushers == (14,)
+    game.apply_action(Action("ambush", side=1, choice="hold"))
+    assert game.units[14].is_ambushing  # not asked again: the turn ends
+    assert game.pending is not None and game.pending.kind == "retain"
+    assert [e.data["unit"] for e in game.events if e.kind == "shoot"] == [12]
+
+
+def test_no_ambusher_is_asked_once_the_mover_is_destroyed() -> None:
+    game = _two_ambushers()
+    section = game.units[1]
+    for m in section.models[1:]:
+        m.alive = False  # one man left
+    game.dice = ScriptedDice([6] * 40)  # every shot hits and kills
+    game.apply_action(Action("order", unit=1, order="Run", to=(36.0, 14.0)))
+    game.apply_action(Action("ambush", side=1, unit=12, target=1, choice="fire"))
+    assert section.destroyed and game.units[14].is_ambushing
+    assert game.pending is None or game.pending.kind == "retain"
+
+
 def test_a_vehicle_halted_by_ambush_fire_takes_no_further_shot(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

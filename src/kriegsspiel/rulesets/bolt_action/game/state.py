@@ -733,27 +733,42 @@ class BoltActionGame(ShootingGroups):
         elif p.kind == "assault-reaction":
             fight(self, unit, self.units[p.target], order, action.choice)
         else:
+            mover = self.units[p.target]
             if action.choice == "fire":
                 ambusher = self.units[action.unit]
                 ambusher.order, ambusher.retained = "Fire", None
-                self.shoot(ambusher, unit, moving=False)
+                self.shoot(ambusher, mover, moving=False)
+                # the other ambushers are asked again, those that can still shoot at it
+                rest = self._ambushers(mover, p.ambushers)
+                if rest:
+                    self.pending = Pending("ambush", p.side, order, mover.uid, rest)
+                    return
             # (a vehicle the ambush brought to a halt, its die turned Down, fires no more)
             halted = unit.order == "Down"
             shoots = order.target is not None and order.order == "Advance"
             if shoots and not unit.destroyed and not halted:
                 self._shoot_or_react(unit, order)
 
-    def _ambush_check(self, mover: UnitState, action: Action) -> bool:
+    def _ambushers(self, mover: UnitState, among: tuple[int, ...] | None = None) -> tuple[int, ...]:
+        """The enemy units (of those ``among``, or all) still ambushing that can shoot at
+        ``mover`` (none once it is destroyed)."""
         if mover.destroyed:
-            return False
-        ambushers = tuple(
+            return ()
+        units = self.units if among is None else [self.units[uid] for uid in among]
+        return tuple(
             u.uid
-            for u in self.units
+            for u in units
             if u.side != mover.side
             and not u.destroyed
             and u.is_ambushing
             and self.can_shoot(u, mover, moving=False)
         )
+
+    def _ambush_check(self, mover: UnitState, action: Action) -> bool:
+        """Whether the enemy may spring an ambush on ``mover``, which has just ended a move:
+        if so, the game waits for their choice (one fires, or all hold), asking again after
+        each shot among the rest until all have held or none can shoot at it any more."""
+        ambushers = self._ambushers(mover)
         if not ambushers:
             return False
         self.pending = Pending("ambush", 1 - mover.side, action, mover.uid, ambushers)
