@@ -613,6 +613,143 @@ def test_no_ambusher_is_asked_once_the_mover_is_destroyed() -> None:
     assert game.pending is None or game.pending.kind == "retain"
 
 
+def _kinds(game: BoltActionGame, since: int) -> list[str]:
+    return [e.kind for e in game.events[since:]]
+
+
+def test_an_assaults_move_may_be_ambushed_by_its_target_and_others() -> None:
+    """An assault's move is a move: once the assaulters have closed in, every ambusher
+    that can shoot at them may fire (the target too, if it holds an Ambush die), one at a
+    time, and then the fight goes on."""
+    game = _two_ambushers()
+    since = len(game.events)
+    game.apply_action(Action("order", unit=1, order="Run", target=12))
+    assert _kinds(game, since) == ["order", "move"]  # closed in, no fight yet
+    assert game.pending is not None and game.pending.kind == "ambush"
+    assert game.pending.ambushers == (12, 14) and game.pending.target == 1  # the target too
+    game.apply_action(Action("ambush", side=1, unit=12, target=1, choice="fire"))
+    assert not game.units[1].destroyed
+    assert game.pending is not None and game.pending.ambushers == (14,)
+    game.apply_action(Action("ambush", side=1, choice="hold"))
+    kinds = _kinds(game, since)
+    assert kinds[:5] == ["order", "move", "ambush", "shoot", "ambush"]
+    assert "close quarters" in kinds  # the fight went on
+    assert game.units[14].is_ambushing  # it held
+
+
+def test_assaulters_the_ambush_destroys_fight_no_more() -> None:
+    game = _two_ambushers()
+    section = game.units[1]
+    for m in section.models[1:]:
+        m.alive = False  # one man left
+    game.apply_action(Action("order", unit=1, order="Run", target=12))
+    game.dice = ScriptedDice([6] * 40)  # the ambush fire hits and kills
+    game.apply_action(Action("ambush", side=1, unit=14, target=1, choice="fire"))
+    assert section.destroyed and not game.units[12].destroyed
+    assert "close quarters" not in _kinds(game, 0)
+
+
+def test_k47_an_ambushing_target_fights_hand_to_hand_or_point_blank_after_its_ambush_fire() -> None:
+    """Konflikt '47: a target holding a kept Ambush die reacts only by hand-to-hand or
+    point-blank fire; once the assaulters have closed in it springs its ambush on them
+    (its die used), and then, if they still stand, fights in the mode it chose."""
+    fought = 0
+    for seed in range(1, 11):
+        game = new_game()
+        game.table = Table(72, 48)
+        only(game, 1, 10)
+        squad, target = game.units[1], game.units[10]
+        place(squad, 36, 10, 0)
+        place(target, 36, 19, 180)
+        target.retained = "Ambush"
+        game.turn_dice = (1,)
+        game.dice = RandomDice(seed)
+        game.apply_action(Action("draw", side=0))
+        game.apply_action(Action("order", unit=1, order="Run", target=10, choice="hand-to-hand"))
+        assert [a.choice for a in game.legal_actions()] == ["hand-to-hand", "point-blank"]
+        game.apply_action(Action("react", side=1, unit=10, choice="point-blank"))
+        assert game.pending is not None and game.pending.kind == "ambush"
+        assert game.pending.ambushers == (10,) and game.pending.reaction == "point-blank"
+        since = len(game.events)
+        game.apply_action(Action("ambush", side=1, unit=10, target=1, choice="fire"))
+        kinds = _kinds(game, since)
+        assert kinds[:2] == ["ambush", "shoot"] and not target.is_ambushing
+        shot_down = next((e for e in game.events if e.kind == "destroyed"), None)
+        if shot_down is not None and "close quarters" not in kinds:
+            assert shot_down.data["unit"] == 1  # the ambush broke them: no fight
+        else:
+            assert "close quarters" in kinds
+            fought += 1
+    assert fought  # some seed's assaulters came through the fire and fought
+
+
+def test_k47_a_vehicle_that_fired_at_its_assaulters_springs_no_ambush_on_them_too() -> None:
+    """Konflikt '47: a vehicle fires at infantry assaulting it from beyond 6"; holding an
+    Ambush die it is not asked again where their move ends (it has had its shot at them):
+    it keeps the die."""
+    game, squad, tank = squad_before_vehicle("konflikt47", 9.0)
+    tank.retained = "Ambush"
+    game.turn_dice = (squad.uid,)
+    game.dice = ScriptedDice([1] * 200)  # the order test passes; every shot misses
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(
+        Action("order", unit=squad.uid, order="Run", target=tank.uid, choice="hand-to-hand")
+    )
+    while game.pending is not None and game.pending.kind != "retain":
+        assert game.pending.kind != "ambush"
+        game.apply_action(game.legal_actions()[0])
+    assert "vehicle fires at assaulters" in _kinds(game, 0)
+    assert "assault vehicle" in _kinds(game, 0) and tank.is_ambushing
+
+
+def test_a_fubar_panic_run_may_be_ambushed() -> None:
+    """A panicking unit's Run is a move like any other: the enemy may ambush it where it
+    ends; nothing of its order follows."""
+    game = _two_ambushers()
+    section = game.units[1]
+    place(section, 36, 30, 180)  # the squad and the MG 42 south of it, both in sight
+    place(game.units[12], 36, 18, 0)
+    place(game.units[14], 44, 14, 0)
+    panic(game, section, Action("order", unit=1, order="Fire", target=12))
+    assert section.order == "Run" and section.anchor.y > 30  # ran north, away from them
+    assert game.pending is not None and game.pending.kind == "ambush"
+    assert game.pending.after == "" and set(game.pending.ambushers) <= {12, 14}
+    game.apply_action(Action("ambush", side=1, choice="hold"))
+    assert not any(e.kind == "shoot" for e in game.events)  # nor does the section fire
+
+
+def test_k47_an_escape_and_the_chase_after_it_may_each_be_ambushed() -> None:
+    """Konflikt '47: a unit escaping an assault runs; the assaulting side's ambushers may
+    fire at it where it stops. Then the assaulters chase it, a move too: the escaping
+    side's ambushers may fire at them where they stop. No fight follows."""
+    game = new_game()
+    game.table = Table(72, 48)
+    only(game, 1, 3, 10, 12)
+    squad, mg42, target, browning = game.units[1], game.units[3], game.units[10], game.units[12]
+    place(squad, 36, 10, 0)
+    place(target, 36, 18, 180)
+    place(mg42, 20, 28, 90)
+    place(browning, 52, 20, 270)
+    mg42.retained = browning.retained = "Ambush"
+    game.turn_dice = (1, 10)
+    game.dice = RandomDice(2)
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=1, order="Run", target=10, choice="hand-to-hand"))
+    before = squad.anchor
+    game.apply_action(Action("react", side=1, unit=10, choice="escape"))
+    assert target.anchor.y > 18 and squad.anchor == before  # it ran; no chase yet
+    assert game.pending is not None and game.pending.kind == "ambush"
+    assert game.pending.ambushers == (3,) and game.pending.target == 10
+    assert game.pending.after == "chase"
+    game.apply_action(Action("ambush", side=0, choice="hold"))
+    assert squad.anchor.y > before.y  # the chase
+    assert game.pending is not None and game.pending.kind == "ambush"
+    assert game.pending.ambushers == (12,) and game.pending.target == 1
+    game.apply_action(Action("ambush", side=1, unit=12, target=1, choice="fire"))
+    kinds = _kinds(game, 0)
+    assert kinds.count("shoot") == 1 and "close quarters" not in kinds
+
+
 def test_a_vehicle_halted_by_ambush_fire_takes_no_further_shot(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -33,7 +33,13 @@ from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS as ORDERS
 from kriegsspiel.rulesets.bolt_action.game.actions import Action as Action
 from kriegsspiel.rulesets.bolt_action.game.actions import Pending as Pending
-from kriegsspiel.rulesets.bolt_action.game.close_quarters import assault, fight, reactions
+from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
+    assault,
+    chase,
+    fight,
+    fight_on,
+    reactions,
+)
 from kriegsspiel.rulesets.bolt_action.game.deployment import deploy
 from kriegsspiel.rulesets.bolt_action.game.fubar import fire_on_friend, friendly_fire, panic
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import (
@@ -386,7 +392,7 @@ class BoltActionGame(ShootingGroups):
             friendly_fire(self, unit, action)
             return
         if result == "panic":
-            panic(self, unit)
+            panic(self, unit, action)
             return
         unit.order = action.order
         if action.order == "Rally":
@@ -401,7 +407,7 @@ class BoltActionGame(ShootingGroups):
                 return
             if action.to is not None:
                 self.move_unit(unit, Point(*action.to), run=action.order == "Run")
-                if self._ambush_check(unit, action):
+                if self.ambush_check(unit, action):
                     return
             if action.target is not None and action.order != "Run":
                 self._shoot_or_react(unit, action)
@@ -741,13 +747,24 @@ class BoltActionGame(ShootingGroups):
                 # the other ambushers are asked again, those that can still shoot at it
                 rest = self._ambushers(mover, p.ambushers)
                 if rest:
-                    self.pending = Pending("ambush", p.side, order, mover.uid, rest)
+                    self.pending = replace(p, ambushers=rest)
                     return
+            self._after_ambush(p)
+
+    def _after_ambush(self, p: Pending) -> None:
+        """The ambush at ``p``'s mover is over: what was under way goes on (``p.after``)."""
+        order = p.action
+        unit = self.units[order.unit]
+        if p.after == "order":
             # (a vehicle the ambush brought to a halt, its die turned Down, fires no more)
             halted = unit.order == "Down"
             shoots = order.target is not None and order.order == "Advance"
             if shoots and not unit.destroyed and not halted:
                 self._shoot_or_react(unit, order)
+        elif p.after == "fight":
+            fight_on(self, unit, self.units[order.target], order, p.reaction)  # type: ignore[index]
+        elif p.after == "chase":
+            chase(self, unit, self.units[order.target], order)  # type: ignore[index]
 
     def _ambushers(self, mover: UnitState, among: tuple[int, ...] | None = None) -> tuple[int, ...]:
         """The enemy units (of those ``among``, or all) still ambushing that can shoot at
@@ -764,14 +781,32 @@ class BoltActionGame(ShootingGroups):
             and self.can_shoot(u, mover, moving=False)
         )
 
-    def _ambush_check(self, mover: UnitState, action: Action) -> bool:
-        """Whether the enemy may spring an ambush on ``mover``, which has just ended a move:
-        if so, the game waits for their choice (one fires, or all hold), asking again after
-        each shot among the rest until all have held or none can shoot at it any more."""
-        ambushers = self._ambushers(mover)
+    def ambush_check(
+        self,
+        mover: UnitState,
+        action: Action,
+        *,
+        after: str = "order",
+        reaction: str = "",
+        exclude: tuple[int, ...] = (),
+    ) -> bool:
+        """Whether the enemy may spring an ambush on ``mover``, which has just ended a move
+        (an order's, an assault's, a panic's, an escape or a chase): if so, the game waits
+        for their choice (one fires, or all hold), asking again after each shot among the
+        rest until all have held or none can shoot at it any more, and then goes on as
+        ``after`` says (see :class:`Pending`). ``exclude``: units that may not fire."""
+        ambushers = tuple(uid for uid in self._ambushers(mover) if uid not in exclude)
         if not ambushers:
             return False
-        self.pending = Pending("ambush", 1 - mover.side, action, mover.uid, ambushers)
+        self.pending = Pending(
+            "ambush",
+            1 - mover.side,
+            action,
+            mover.uid,
+            ambushers,
+            after=after,
+            reaction=reaction,
+        )
         return True
 
     # -- moving away ---------------------------------------------------------------------
