@@ -1181,6 +1181,70 @@ def test_air_strike_golden() -> None:
     assert target.pins == 2 + 1  # strike pins, the aircraft's pin: its hits add none (002)
 
 
+def _skies_empty_then(
+    keep: bool, observer_there: bool = True
+) -> tuple[BoltActionGame, UnitState, UnitState]:
+    """The German air observer calls an air strike on the 1st Section; the skies are
+    empty (2). Unless ``keep``, the section is then destroyed; unless ``observer_there``,
+    so is the observer. The British 2nd Section stands 10" east of the first. The turn
+    ends and the strike comes back (here it comes, a 6)."""
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    observer = next(u for u in game.units if u.name == "Air Observer")
+    first, second = game.units[1], game.units[2]
+    only(game, observer.uid, 1, 2, 12)
+    place(first, 30, 10, 0)
+    place(second, 40, 10, 0)
+    place(observer, 35, 30, 180)
+    place(game.units[12], 60, 40, 180)  # the Germans' other unit, far from it all
+    game.dice = ScriptedDice([2])  # the skies are empty
+    game.apply_action(Action("draw", side=1))
+    game.apply_action(
+        Action("order", unit=observer.uid, order="Fire", target=1, choice="air strike")
+    )
+    assert [d.target for d in game.delayed] == [1]
+    if not keep:
+        game.destroy(first, "destroyed by other fire")
+    if not observer_there:
+        game.destroy(observer, "destroyed by other fire")
+    game.dice = ScriptedDice([6] + [1] * 60)  # here it comes; then every die a 1
+    for uid in (1, 2, 12):  # the rest go Down
+        if not game.units[uid].destroyed and game.units[uid].order is None:
+            game.apply_action(Action("draw", side=game.units[uid].side))
+            game.apply_action(Action("order", unit=uid, order="Down"))
+    while game.pending is not None:
+        game.apply_action(
+            Action("retain", side=game.pending.side, unit=game.pending.target, choice="return")
+        )
+    assert game.turn == 2 and not game.delayed
+    return game, first, second
+
+
+def test_an_air_strike_back_from_empty_skies_keeps_a_target_still_there() -> None:
+    game, first, _ = _skies_empty_then(keep=True)
+    aircraft = next(e for e in game.events if e.kind == "aircraft")
+    assert aircraft.data["target"] == first.uid
+    assert not any(e.kind == "air strike target" for e in game.events)
+
+
+def test_an_air_strike_back_from_empty_skies_is_aimed_anew_when_its_target_is_gone() -> None:
+    """Sheet 002, the skies are empty: the nominated target may be changed, and the strike
+    rolls again next turn. One whose target has gone since is aimed at the enemy unit
+    nearest its place that the observer can see (it was dropped before)."""
+    game, first, second = _skies_empty_then(keep=False)
+    changed = next(e for e in game.events if e.kind == "air strike target")
+    assert changed.data == {"turn": 2, "side": 1, "was": first.uid, "target": second.uid}
+    aircraft = next(e for e in game.events if e.kind == "aircraft")
+    assert aircraft.data["target"] == second.uid and second.pins > 0
+
+
+def test_an_air_strike_with_no_one_to_aim_it_anew_is_called_off() -> None:
+    game, _, second = _skies_empty_then(keep=False, observer_there=False)
+    changed = next(e for e in game.events if e.kind == "air strike target")
+    assert changed.data["target"] is None
+    assert not any(e.kind == "aircraft" for e in game.events) and second.pins == 0
+
+
 def test_konflikt47_has_no_barrages() -> None:
     game = new_game("konflikt47")
     from kriegsspiel.rulesets.bolt_action.game.support import can_call

@@ -94,6 +94,10 @@ def describe(event: Event, units: list[Any]) -> str | None:
         return f"    {n('unit')} escapes"
     if kind in ("barrage", "air strike"):
         return f"    {kind}: rolled {d['roll']} -> {d['effect']}"
+    if kind == "air strike target":
+        if d.get("target") is None:
+            return f"    the air strike is called off: {n('was')} is gone, no other target in sight"
+        return f"    the air strike comes back for {n('target')} ({n('was')} is gone)"
     if kind == "fire for effect":
         return f'    fire for effect: every unit within {d["radius"]}" of the target point'
     if kind in ("barrage pins", "air strike pins"):

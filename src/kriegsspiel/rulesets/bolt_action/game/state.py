@@ -48,7 +48,7 @@ from kriegsspiel.rulesets.bolt_action.game.shooting_groups import (
     target_profile,
 )
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks as range_marks
-from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, Delayed, call, resolve
+from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, Delayed, call, come_back
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_move,
     heading_to,
@@ -885,7 +885,7 @@ class BoltActionGame(ShootingGroups):
         self.turn += 1
         waiting, self.delayed = self.delayed, []
         for call_in in waiting:  # delayed barrages and air strikes roll again
-            resolve(self, call_in)
+            come_back(self, call_in)
         if self._side_wiped_out():
             self._finish()
 
