@@ -347,7 +347,11 @@ class Invariants:
         assert sum(returns) == 0, self.fail(f"returns {returns} do not sum to 0")
         assert set(returns) <= {-1.0, 0.0, 1.0}
         a, b = game.score()
-        assert returns[0] == (a > b) - (a < b), self.fail(f"returns {returns} for score {a}-{b}")
+        left = [any(not u.destroyed for u in game.units if u.side == s) for s in (0, 1)]
+        if left[0] != left[1]:  # a side wiped out loses, whatever the score
+            assert returns[0] == (1 if left[0] else -1), self.fail(f"returns {returns}: wiped out")
+        else:
+            assert returns[0] == (a > b) - (a < b), self.fail(f"returns {returns} for {a}-{b}")
         assert game.events[-1].kind == "game over"
         with pytest.raises(IllegalActionError):
             game.apply_action(Action("draw", side=0))

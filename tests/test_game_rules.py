@@ -275,6 +275,43 @@ def test_a_flamethrowers_morale_check_takes_the_officers_bonus(
     assert tests == [new_test(rules, squad.quality, officer="First Lieutenant", pins=0)]
 
 
+def test_a_vehicles_on_fire_check_takes_the_officers_bonus_as_its_order_tests_do(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A vehicle's crew tests its morale when it catches fire: a morale check like any
+    other, so an officer in range lends his bonus, as he does to its order tests (shot at,
+    assaulted, or struck from the air alike)."""
+    from kriegsspiel.rulesets.bolt_action.game import state as state_module
+
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    only(game, 0, 8, 19)
+    hq, sherman, panzer = game.units[0], game.units[8], game.units[19]
+    place(hq, 30, 10, 0)
+    place(sherman, 33, 10, 0)
+    place(panzer, 33, 40, 180)
+    sherman.pins = 2
+    officer = game.officer_near(sherman)
+    assert officer is not None
+    order = game._order_test(sherman, Action("order", unit=8, order="Fire", target=19))
+    assert order.officer_bonus == game.rules.officer_bonus(officer) > 0
+    tests = []
+    real = state_module.attack_vehicle
+
+    def spy(dice: object, groups: Any) -> object:
+        tests.extend(g.shot.vehicle.crew_morale for g in groups if g.shot.vehicle)
+        return real(dice, groups)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(state_module, "attack_vehicle", spy)
+    game.resolve_attack(panzer, sherman, game.shooting_groups(panzer, sherman, moving=False))
+    assert tests and all(t.value == order.value for t in tests)  # its 2 pins, his bonus
+    sherman.pins = 2
+    crew = game.vehicle_profile_of(sherman, indirect=False).crew_morale  # assaulted, air strike
+    assert crew.value == order.value
+    place(hq, 60, 10, 0)  # out of his 6"
+    assert game.vehicle_profile_of(sherman, indirect=False).crew_morale.officer_bonus == 0
+
+
 def _rifle_needs(game: BoltActionGame, shooter: UnitState, target: UnitState) -> str:
     from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
 
@@ -307,6 +344,29 @@ def test_anti_tank_weapons_are_shaped_charges_or_pen_two_or_more() -> None:
     armed = {u.name: game.has_anti_tank(u) for u in game.units if u.vehicle is None}
     assert armed["Panzerschreck Team"] and armed["Bazooka Team"]  # shaped charges
     assert not armed["1st Grenadier Squad"] and not armed["MG 42 MMG Team"]  # pen 0 and 1
+
+
+def test_spent_panzerfausts_no_longer_count_as_anti_tank_weapons() -> None:
+    """A Panzerfaust is a one-shot weapon: once fired it is spent, so its squad no longer
+    shoots it and no longer carries anti-tank weapons for an assault on an enclosed
+    armoured vehicle (the -3 to the order test, at most superficial damage)."""
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    only(game, 8, 12)
+    sherman, squad = game.units[8], game.units[12]
+    place(sherman, 36, 20, 180)
+    place(squad, 36, 30, 180)
+    assault = Action("order", unit=12, order="Run", target=8)
+    assert game.has_anti_tank(squad) and game._order_test(squad, assault).modifier == 0
+    fired = game.shooting_groups(squad, sherman, moving=False)
+    assert any(g.shot.weapon == "Panzerfaust" for g in fired)
+    for model in game.one_shots_fired:
+        model.used_one_shot = True
+    assert all(
+        g.shot.weapon != "Panzerfaust" for g in game.shooting_groups(squad, sherman, moving=False)
+    )
+    assert not game.has_anti_tank(squad)
+    assert game._order_test(squad, assault).modifier == -3
 
 
 def test_escape_and_stand_and_fire_take_no_order_test_even_when_pinned() -> None:
@@ -417,6 +477,44 @@ def test_destroyed_units_score_in_a_meeting_engagement() -> None:
     assert game.score() == (1, 0)
 
 
+def _wipe_out_the_last_enemy(game: BoltActionGame, shooter: int, last: int) -> None:
+    """``shooter`` fires at the enemy's one man left, ``last``, and (dice made sure) kills him."""
+    game.table = Table(72, 48)
+    place(game.units[shooter], 20, 5, 0)
+    place(game.units[last], 20, 15, 180)
+    for m in game.units[last].models[1:]:
+        m.alive = False
+    game.dice = ScriptedDice([6] * 40)  # every shot hits and kills
+    game.apply_action(Action("draw", side=game.units[shooter].side))
+    game.apply_action(Action("order", unit=shooter, order="Fire", target=last))
+
+
+def test_a_side_that_wipes_the_enemy_out_wins_whatever_the_objectives_say() -> None:
+    """The game ends when a side has no units left, and the side with units left wins:
+    in Hold the Crossroads the objectives held at that moment (none here) do not make it a
+    draw (assumption: the sheets give no victory conditions)."""
+    game = new_game("bolt-action-1", scenario=0)  # hold-the-crossroads: objectives
+    assert game.scenario.victory == "objectives"
+    only(game, 1, 20)
+    _wipe_out_the_last_enemy(game, 1, 20)
+    assert game.units[20].destroyed and game.is_terminal() and game.turn == 1
+    assert game.score() == (0, 0)  # no objective held
+    assert game.winner() == 0 and game.returns() == (1.0, -1.0)
+    assert game.events[-1].kind == "game over" and game.events[-1].data["returns"] == [1.0, -1.0]
+
+
+def test_a_side_that_wipes_the_enemy_out_wins_though_the_units_destroyed_are_level() -> None:
+    """In a meeting engagement (a point a unit destroyed) a side wiped out loses though it
+    destroyed as many units as it lost: the British (11 units) have lost 10 when they
+    destroy the last of the Germans' 10."""
+    game = new_game("bolt-action-1", scenario=1)
+    assert game.scenario.victory == "units destroyed"
+    only(game, 1, 20)
+    _wipe_out_the_last_enemy(game, 1, 20)
+    assert game.is_terminal() and game.score() == (10, 10)
+    assert game.winner() == 0 and game.returns() == (1.0, -1.0)
+
+
 def test_reaction_down_uses_the_die() -> None:
     game = new_game()
     only(game, 1, 2, 10)
@@ -452,6 +550,204 @@ def test_ambush_fires_after_a_move() -> None:
     game.apply_action(Action("order", unit=1, order="Advance", to=(20.0, 12.0)))
     assert game.pending is not None and game.pending.kind == "ambush"
     assert {a.choice for a in game.legal_actions()} == {"fire", "hold"}
+
+
+def _two_ambushers(ruleset: str = "bolt-action-1") -> BoltActionGame:
+    """The British 1st Section (unit 1) facing a Grenadier squad and an MG 42 (12, 14), both
+    holding an Ambush die kept from the turn before; side 0 has drawn a die."""
+    game = new_game(ruleset)
+    game.table = Table(72, 48)
+    only(game, 1, 12, 14)
+    place(game.units[1], 36, 10, 0)
+    place(game.units[12], 36, 19, 180)
+    place(game.units[14], 44, 22, 180)
+    game.units[12].retained = game.units[14].retained = "Ambush"
+    game.turn_dice = (1,)
+    game.dice = RandomDice(3)
+    game.apply_action(Action("draw", side=0))
+    return game
+
+
+def test_each_ambusher_may_fire_at_a_move_in_turn() -> None:
+    """After one ambusher fires, the others that can still shoot at the mover are asked
+    again, until all hold or the mover is destroyed; then the mover's order goes on (its
+    Advance's shot)."""
+    game = _two_ambushers()
+    section = game.units[1]
+    game.apply_action(Action("order", unit=1, order="Advance", to=(36.0, 12.0), target=12))
+    assert game.pending is not None and game.pending.kind == "ambush"
+    assert game.pending.ambushers == (12, 14)
+    game.apply_action(Action("ambush", side=1, unit=12, target=1, choice="fire"))
+    assert not section.destroyed
+    assert game.pending is not None and game.pending.ambushers == (14,)  # asked again
+    assert [a.choice for a in game.legal_actions()] == ["fire", "hold"]
+    game.apply_action(Action("ambush", side=1, unit=14, target=1, choice="fire"))
+    assert not game.units[12].is_ambushing and not game.units[14].is_ambushing  # dice used
+    shots = [e.data["unit"] for e in game.events if e.kind == "shoot"]
+    if section.destroyed:
+        assert shots == [12, 14]
+    else:  # then the section fires its Advance's shot
+        assert shots == [12, 14, 1]
+
+
+def test_a_hold_ends_the_ambush_for_every_ambusher() -> None:
+    game = _two_ambushers()
+    game.apply_action(Action("order", unit=1, order="Run", to=(36.0, 14.0)))
+    game.apply_action(Action("ambush", side=1, unit=12, target=1, choice="fire"))
+    assert game.pending is not None and game.pending.ambushers == (14,)
+    game.apply_action(Action("ambush", side=1, choice="hold"))
+    assert game.units[14].is_ambushing  # not asked again: the turn ends
+    assert game.pending is not None and game.pending.kind == "retain"
+    assert [e.data["unit"] for e in game.events if e.kind == "shoot"] == [12]
+
+
+def test_no_ambusher_is_asked_once_the_mover_is_destroyed() -> None:
+    game = _two_ambushers()
+    section = game.units[1]
+    for m in section.models[1:]:
+        m.alive = False  # one man left
+    game.dice = ScriptedDice([6] * 40)  # every shot hits and kills
+    game.apply_action(Action("order", unit=1, order="Run", to=(36.0, 14.0)))
+    game.apply_action(Action("ambush", side=1, unit=12, target=1, choice="fire"))
+    assert section.destroyed and game.units[14].is_ambushing
+    assert game.pending is None or game.pending.kind == "retain"
+
+
+def _kinds(game: BoltActionGame, since: int) -> list[str]:
+    return [e.kind for e in game.events[since:]]
+
+
+def test_an_assaults_move_may_be_ambushed_by_its_target_and_others() -> None:
+    """An assault's move is a move: once the assaulters have closed in, every ambusher
+    that can shoot at them may fire (the target too, if it holds an Ambush die), one at a
+    time, and then the fight goes on."""
+    game = _two_ambushers()
+    since = len(game.events)
+    game.apply_action(Action("order", unit=1, order="Run", target=12))
+    assert _kinds(game, since) == ["order", "move"]  # closed in, no fight yet
+    assert game.pending is not None and game.pending.kind == "ambush"
+    assert game.pending.ambushers == (12, 14) and game.pending.target == 1  # the target too
+    game.apply_action(Action("ambush", side=1, unit=12, target=1, choice="fire"))
+    assert not game.units[1].destroyed
+    assert game.pending is not None and game.pending.ambushers == (14,)
+    game.apply_action(Action("ambush", side=1, choice="hold"))
+    kinds = _kinds(game, since)
+    assert kinds[:5] == ["order", "move", "ambush", "shoot", "ambush"]
+    assert "close quarters" in kinds  # the fight went on
+    assert game.units[14].is_ambushing  # it held
+
+
+def test_assaulters_the_ambush_destroys_fight_no_more() -> None:
+    game = _two_ambushers()
+    section = game.units[1]
+    for m in section.models[1:]:
+        m.alive = False  # one man left
+    game.apply_action(Action("order", unit=1, order="Run", target=12))
+    game.dice = ScriptedDice([6] * 40)  # the ambush fire hits and kills
+    game.apply_action(Action("ambush", side=1, unit=14, target=1, choice="fire"))
+    assert section.destroyed and not game.units[12].destroyed
+    assert "close quarters" not in _kinds(game, 0)
+
+
+def test_k47_an_ambushing_target_fights_hand_to_hand_or_point_blank_after_its_ambush_fire() -> None:
+    """Konflikt '47: a target holding a kept Ambush die reacts only by hand-to-hand or
+    point-blank fire; once the assaulters have closed in it springs its ambush on them
+    (its die used), and then, if they still stand, fights in the mode it chose."""
+    fought = 0
+    for seed in range(1, 11):
+        game = new_game()
+        game.table = Table(72, 48)
+        only(game, 1, 10)
+        squad, target = game.units[1], game.units[10]
+        place(squad, 36, 10, 0)
+        place(target, 36, 19, 180)
+        target.retained = "Ambush"
+        game.turn_dice = (1,)
+        game.dice = RandomDice(seed)
+        game.apply_action(Action("draw", side=0))
+        game.apply_action(Action("order", unit=1, order="Run", target=10, choice="hand-to-hand"))
+        assert [a.choice for a in game.legal_actions()] == ["hand-to-hand", "point-blank"]
+        game.apply_action(Action("react", side=1, unit=10, choice="point-blank"))
+        assert game.pending is not None and game.pending.kind == "ambush"
+        assert game.pending.ambushers == (10,) and game.pending.reaction == "point-blank"
+        since = len(game.events)
+        game.apply_action(Action("ambush", side=1, unit=10, target=1, choice="fire"))
+        kinds = _kinds(game, since)
+        assert kinds[:2] == ["ambush", "shoot"] and not target.is_ambushing
+        shot_down = next((e for e in game.events if e.kind == "destroyed"), None)
+        if shot_down is not None and "close quarters" not in kinds:
+            assert shot_down.data["unit"] == 1  # the ambush broke them: no fight
+        else:
+            assert "close quarters" in kinds
+            fought += 1
+    assert fought  # some seed's assaulters came through the fire and fought
+
+
+def test_k47_a_vehicle_that_fired_at_its_assaulters_springs_no_ambush_on_them_too() -> None:
+    """Konflikt '47: a vehicle fires at infantry assaulting it from beyond 6"; holding an
+    Ambush die it is not asked again where their move ends (it has had its shot at them):
+    it keeps the die."""
+    game, squad, tank = squad_before_vehicle("konflikt47", 9.0)
+    tank.retained = "Ambush"
+    game.turn_dice = (squad.uid,)
+    game.dice = ScriptedDice([1] * 200)  # the order test passes; every shot misses
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(
+        Action("order", unit=squad.uid, order="Run", target=tank.uid, choice="hand-to-hand")
+    )
+    while game.pending is not None and game.pending.kind != "retain":
+        assert game.pending.kind != "ambush"
+        game.apply_action(game.legal_actions()[0])
+    assert "vehicle fires at assaulters" in _kinds(game, 0)
+    assert "assault vehicle" in _kinds(game, 0) and tank.is_ambushing
+
+
+def test_a_fubar_panic_run_may_be_ambushed() -> None:
+    """A panicking unit's Run is a move like any other: the enemy may ambush it where it
+    ends; nothing of its order follows."""
+    game = _two_ambushers()
+    section = game.units[1]
+    place(section, 36, 30, 180)  # the squad and the MG 42 south of it, both in sight
+    place(game.units[12], 36, 18, 0)
+    place(game.units[14], 44, 14, 0)
+    panic(game, section, Action("order", unit=1, order="Fire", target=12))
+    assert section.order == "Run" and section.anchor.y > 30  # ran north, away from them
+    assert game.pending is not None and game.pending.kind == "ambush"
+    assert game.pending.after == "" and set(game.pending.ambushers) <= {12, 14}
+    game.apply_action(Action("ambush", side=1, choice="hold"))
+    assert not any(e.kind == "shoot" for e in game.events)  # nor does the section fire
+
+
+def test_k47_an_escape_and_the_chase_after_it_may_each_be_ambushed() -> None:
+    """Konflikt '47: a unit escaping an assault runs; the assaulting side's ambushers may
+    fire at it where it stops. Then the assaulters chase it, a move too: the escaping
+    side's ambushers may fire at them where they stop. No fight follows."""
+    game = new_game()
+    game.table = Table(72, 48)
+    only(game, 1, 3, 10, 12)
+    squad, mg42, target, browning = game.units[1], game.units[3], game.units[10], game.units[12]
+    place(squad, 36, 10, 0)
+    place(target, 36, 18, 180)
+    place(mg42, 20, 28, 90)
+    place(browning, 52, 20, 270)
+    mg42.retained = browning.retained = "Ambush"
+    game.turn_dice = (1, 10)
+    game.dice = RandomDice(2)
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=1, order="Run", target=10, choice="hand-to-hand"))
+    before = squad.anchor
+    game.apply_action(Action("react", side=1, unit=10, choice="escape"))
+    assert target.anchor.y > 18 and squad.anchor == before  # it ran; no chase yet
+    assert game.pending is not None and game.pending.kind == "ambush"
+    assert game.pending.ambushers == (3,) and game.pending.target == 10
+    assert game.pending.after == "chase"
+    game.apply_action(Action("ambush", side=0, choice="hold"))
+    assert squad.anchor.y > before.y  # the chase
+    assert game.pending is not None and game.pending.kind == "ambush"
+    assert game.pending.ambushers == (12,) and game.pending.target == 1
+    game.apply_action(Action("ambush", side=1, unit=12, target=1, choice="fire"))
+    kinds = _kinds(game, 0)
+    assert kinds.count("shoot") == 1 and "close quarters" not in kinds
 
 
 def test_a_vehicle_halted_by_ambush_fire_takes_no_further_shot(
@@ -883,6 +1179,70 @@ def test_air_strike_golden() -> None:
     )
     assert len(target.alive_models) == 8
     assert target.pins == 2 + 1  # strike pins, the aircraft's pin: its hits add none (002)
+
+
+def _skies_empty_then(
+    keep: bool, observer_there: bool = True
+) -> tuple[BoltActionGame, UnitState, UnitState]:
+    """The German air observer calls an air strike on the 1st Section; the skies are
+    empty (2). Unless ``keep``, the section is then destroyed; unless ``observer_there``,
+    so is the observer. The British 2nd Section stands 10" east of the first. The turn
+    ends and the strike comes back (here it comes, a 6)."""
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    observer = next(u for u in game.units if u.name == "Air Observer")
+    first, second = game.units[1], game.units[2]
+    only(game, observer.uid, 1, 2, 12)
+    place(first, 30, 10, 0)
+    place(second, 40, 10, 0)
+    place(observer, 35, 30, 180)
+    place(game.units[12], 60, 40, 180)  # the Germans' other unit, far from it all
+    game.dice = ScriptedDice([2])  # the skies are empty
+    game.apply_action(Action("draw", side=1))
+    game.apply_action(
+        Action("order", unit=observer.uid, order="Fire", target=1, choice="air strike")
+    )
+    assert [d.target for d in game.delayed] == [1]
+    if not keep:
+        game.destroy(first, "destroyed by other fire")
+    if not observer_there:
+        game.destroy(observer, "destroyed by other fire")
+    game.dice = ScriptedDice([6] + [1] * 60)  # here it comes; then every die a 1
+    for uid in (1, 2, 12):  # the rest go Down
+        if not game.units[uid].destroyed and game.units[uid].order is None:
+            game.apply_action(Action("draw", side=game.units[uid].side))
+            game.apply_action(Action("order", unit=uid, order="Down"))
+    while game.pending is not None:
+        game.apply_action(
+            Action("retain", side=game.pending.side, unit=game.pending.target, choice="return")
+        )
+    assert game.turn == 2 and not game.delayed
+    return game, first, second
+
+
+def test_an_air_strike_back_from_empty_skies_keeps_a_target_still_there() -> None:
+    game, first, _ = _skies_empty_then(keep=True)
+    aircraft = next(e for e in game.events if e.kind == "aircraft")
+    assert aircraft.data["target"] == first.uid
+    assert not any(e.kind == "air strike target" for e in game.events)
+
+
+def test_an_air_strike_back_from_empty_skies_is_aimed_anew_when_its_target_is_gone() -> None:
+    """Sheet 002, the skies are empty: the nominated target may be changed, and the strike
+    rolls again next turn. One whose target has gone since is aimed at the enemy unit
+    nearest its place that the observer can see (it was dropped before)."""
+    game, first, second = _skies_empty_then(keep=False)
+    changed = next(e for e in game.events if e.kind == "air strike target")
+    assert changed.data == {"turn": 2, "side": 1, "was": first.uid, "target": second.uid}
+    aircraft = next(e for e in game.events if e.kind == "aircraft")
+    assert aircraft.data["target"] == second.uid and second.pins > 0
+
+
+def test_an_air_strike_with_no_one_to_aim_it_anew_is_called_off() -> None:
+    game, _, second = _skies_empty_then(keep=False, observer_there=False)
+    changed = next(e for e in game.events if e.kind == "air strike target")
+    assert changed.data["target"] is None
+    assert not any(e.kind == "aircraft" for e in game.events) and second.pins == 0
 
 
 def test_konflikt47_has_no_barrages() -> None:

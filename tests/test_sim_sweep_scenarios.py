@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import run_cli
@@ -105,31 +106,44 @@ def test_a_blank_scenario_is_the_rulesets_sample(tmp_path: Path) -> None:
     assert [source.label for source in sweep.scenarios] == ["meeting-engagement"]
 
 
+def _stopping_apart(sweep: Any, seed: int) -> tuple[list[tuple[bytes, bytes]], bool]:
+    """Each scenario's winners of the list's cell and the variant's, stopped early at the
+    test's precision as the sweep with ``seed`` plays them (scenario k with seed + k), and
+    whether on some scenario the two cells stopped after different numbers of games."""
+    found = []
+    for k in range(len(sweep.scenarios)):
+        cells = [
+            evaluate(sweep.grids[k][row][0], 80, seed + k, precision=0.17, keep_winners=True)
+            for row in (0, 1)
+        ]
+        first, second = (bytes(cell.tally.winners or b"") for cell in cells)
+        found.append((first, second))
+    return found, any(len(a) != len(b) for a, b in found)
+
+
 def test_an_early_stop_pairs_a_variant_with_its_list_within_each_scenario(
     tmp_path: Path,
 ) -> None:
     """Each scenario's cells stop when they are precise enough, so a variant's cell and its
     list's can have different lengths on each: the pairs are each scenario's first games
     both have, one scenario after another, never a game of one scenario with one of
-    another."""
+    another. (The sweep's seed is the first from 2 on whose cells stop apart somewhere:
+    a change to the rules changes which.)"""
     _in(tmp_path, "scenario: [skirmish.yaml, farm.yaml]\n")
-    done = run_cli("sweep", "sweep.yaml", "--workers", "1", "--games", "80", "--seed", "2",
+    sweep = load_sweep(str(tmp_path / "sweep.yaml"))
+    seed = next(s for s in range(2, 40) if _stopping_apart(sweep, s)[1])
+    winners, _ = _stopping_apart(sweep, seed)
+    done = run_cli("sweep", "sweep.yaml", "--workers", "1", "--games", "80", "--seed", str(seed),
                    "--precision", "0.17", "--json", "--no-store", cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    sweep = load_sweep(str(tmp_path / "sweep.yaml"))
+    assert data["seeds"] == [seed, seed + 1]
     base, variant, lengths = b"", b"", []
-    for k, seed in enumerate(data["seeds"]):
-        cells = [
-            evaluate(sweep.grids[k][row][0], 80, seed, precision=0.17, keep_winners=True)
-            for row in (0, 1)
-        ]
-        first, second = (bytes(found.tally.winners or b"") for found in cells)
+    for first, second in winners:
         lengths.append((len(first), len(second)))
         both = min(len(first), len(second))
         base += first[:both]
         variant += second[:both]
-    assert any(a != b for a, b in lengths), lengths  # (else this case tests nothing)
     (change,) = data["variants"][0]["against"]
     assert change["wins"]["pairs"] == len(base) == sum(min(pair) for pair in lengths)
     assert {k: change[k] for k in ("wins", "losses")} == compare(base, variant).to_json()

@@ -55,8 +55,11 @@ def run_game(
         for line in account(game.events, game.units):
             console.print(line, markup=False)
     survivors = [sum(1 for u in game.units if u.side == s and not u.destroyed) for s in (0, 1)]
+    won = game.winner()
+    result = "a draw" if won is None else f"Side {'AB'[won]} wins"
     console.print(
-        f"Result: {a} - {b} ({game.scenario.victory}); units left {survivors[0]} v {survivors[1]}"
+        f"Result: {a} - {b} ({game.scenario.victory}), {result}; "
+        f"units left {survivors[0]} v {survivors[1]}"
     )
     army_texts = (matchup.armies[0].text, matchup.armies[1].text)
     with writing(record_path, "the record") as temp:

@@ -94,6 +94,10 @@ def describe(event: Event, units: list[Any]) -> str | None:
         return f"    {n('unit')} escapes"
     if kind in ("barrage", "air strike"):
         return f"    {kind}: rolled {d['roll']} -> {d['effect']}"
+    if kind == "air strike target":
+        if d.get("target") is None:
+            return f"    the air strike is called off: {n('was')} is gone, no other target in sight"
+        return f"    the air strike comes back for {n('target')} ({n('was')} is gone)"
     if kind == "fire for effect":
         return f'    fire for effect: every unit within {d["radius"]}" of the target point'
     if kind in ("barrage pins", "air strike pins"):
@@ -110,7 +114,9 @@ def describe(event: Event, units: list[Any]) -> str | None:
         return f"-- end of turn {d['turn']}: score {d['score'][0]} - {d['score'][1]}"
     if kind == "game over":
         a, b = d["score"]
-        result = "a draw" if a == b else f"{SIDES[0] if a > b else SIDES[1]} wins"
+        # the result as the game gave it: a side wiped out loses, whatever the score
+        first = d["returns"][0] if "returns" in d else (a > b) - (a < b)
+        result = "a draw" if first == 0 else f"{SIDES[0] if first > 0 else SIDES[1]} wins"
         return f"== Game over after turn {d['turn']}: {a} - {b}, {result}"
     return None
 

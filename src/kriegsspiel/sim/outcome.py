@@ -53,8 +53,9 @@ def play_one(matchup: Matchup, index: int, seed: int) -> GameOutcome:
     game = play_game(matchup, seed, swapped)
     by_side = game.score()
     score_a, score_b = (by_side[1], by_side[0]) if swapped else by_side
-    winner = "draw" if score_a == score_b else ("A" if score_a > score_b else "B")
     side_of_a = 1 if swapped else 0
+    won = game.winner()  # (a side wiped out loses, whatever the score)
+    winner = "draw" if won is None else ("A" if won == side_of_a else "B")
     slots = {0: 0, 1: 0}
     units = []
     for unit in game.units:

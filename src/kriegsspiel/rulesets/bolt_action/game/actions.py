@@ -91,6 +91,11 @@ class Pending:
     target: int  # the unit reacting (the ambushed mover; the unit firing on its friends)
     ambushers: tuple[int, ...] = ()
     friends: tuple[int, ...] = ()  # friendly fire: the units it may be aimed at
+    # an ambush: what goes on once it is over ("order": the mover's order, its Advance's
+    # shot; "fight": the assault's fight, the target reacting with ``reaction``; "chase":
+    # the assaulters follow the target that escaped; "": nothing, as after a panic's Run)
+    after: str = "order"
+    reaction: str = ""
 
 
 def check_types(action: Action) -> None:

@@ -153,14 +153,14 @@ def _close_in(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> bool:
     return True
 
 
-def _chase(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> None:
+def _chase(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> bool:
     """After a unit that escaped, the assaulters make the assault move they had
     declared: toward it as :func:`closing_move` would, no longer than their Run and only
-    where they may Run (the target, now away, may be out of reach)."""
+    where they may Run (the target, now away, may be out of reach). Whether they moved."""
     full_x, full_y = closing_move(unit, tgt)
     most = math.hypot(full_x, full_y)
     if most == 0:
-        return
+        return False
     start = unit.anchor
     reach = min(1.0, float(movement_row(game.rules, unit).run) / most)
     for fraction in (1.0, 0.75, 0.5, 0.25):
@@ -168,13 +168,21 @@ def _chase(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> None:
         to = Point(start.x + dx, start.y + dy)
         if check_move(game.rules, game.table, unit, to, run=True).allowed:
             game.move_unit(unit, to, run=True)
-            return
+            return True
+    return False
 
 
-def _fire_at_assaulters(game: BoltActionGame, vehicle: UnitState, unit: UnitState) -> None:
+def chase(game: BoltActionGame, unit: UnitState, tgt: UnitState, action: Action) -> None:
+    """The assaulters follow the target that escaped (:func:`_chase`); that is a move, at
+    whose end the target's side may spring an ambush on them. No fight follows."""
+    if not unit.destroyed and _chase(game, unit, tgt):
+        game.ambush_check(unit, action, after="")
+
+
+def _fire_at_assaulters(game: BoltActionGame, vehicle: UnitState, unit: UnitState) -> bool:
     """Konflikt '47 (sheet 001): a vehicle fires at infantry that begin their assault on
     it from farther than the sheet's distance, with the weapons whose arc they are in,
-    as it would shoot (not a crew that is halted: its die is Down)."""
+    as it would shoot (not a crew that is halted: its die is Down). Whether it fired."""
     beyond = game.rules.data.vehicle_assault.fires_at_assaulters_beyond
     if (
         beyond is None
@@ -182,9 +190,10 @@ def _fire_at_assaulters(game: BoltActionGame, vehicle: UnitState, unit: UnitStat
         or game.gap(unit, vehicle) <= beyond
         or not game.shot_groups(vehicle, unit, moving=False)
     ):
-        return
+        return False
     game.log("vehicle fires at assaulters", unit=vehicle.uid, target=unit.uid)
     game.shoot(vehicle, unit, moving=False)
+    return True
 
 
 def fight(
@@ -192,24 +201,46 @@ def fight(
 ) -> None:
     """The assault goes in after the target's ``reaction`` (escape, stand and fire, a
     fighting mode, or a recce vehicle's stay): the vehicle's fire at the assaulters, the
-    close, then the fight or the attack on the vehicle, and the loser destroyed."""
-    rules = game.rules
+    close, any ambush fire at them where it ends, then (:func:`fight_on`) the fight or the
+    attack on the vehicle, and the loser destroyed. An escape is a move too, and so is the
+    chase after it: each may be ambushed where it ends."""
     if reaction == "stay":
         reaction = "hand-to-hand"
     if reaction == "escape":
         if game.flee(tgt, heading_to(tgt.anchor, unit.anchor)):  # away from the assaulters
             tgt.order = "Run"
-            _chase(game, unit, tgt)
             game.log("escape", unit=tgt.uid)
+            if not game.ambush_check(tgt, action, after="chase"):
+                chase(game, unit, tgt, action)
             return
         game.log("no escape", unit=tgt.uid)  # hemmed in: it must fight where it stands
         reaction = "hand-to-hand"
+    fired = False
     if tgt.vehicle is not None:
-        _fire_at_assaulters(game, tgt, unit)
+        fired = _fire_at_assaulters(game, tgt, unit)
         if unit.destroyed:
             return
     if not _close_in(game, unit, tgt):
         game.log("assault blocked", unit=unit.uid)  # (see _close_in)
+        return
+    # the assault's move is a move: ambushers may fire at the assaulters where it ends,
+    # the target among them if it holds an Ambush die (not a vehicle that has just fired
+    # at them as they came on: it has had its shot)
+    if game.ambush_check(
+        unit, action, after="fight", reaction=reaction, exclude=(tgt.uid,) if fired else ()
+    ):
+        return
+    fight_on(game, unit, tgt, action, reaction)
+
+
+def fight_on(
+    game: BoltActionGame, unit: UnitState, tgt: UnitState, action: Action, reaction: str
+) -> None:
+    """The assault after the assaulters have closed in (and any ambush fire at them):
+    stand and fire, then the fight or the attack on the vehicle, and the loser destroyed.
+    Assaulters the ambush destroyed (or broke) fight no more."""
+    rules = game.rules
+    if unit.destroyed or tgt.destroyed:
         return
     if reaction == "stand and fire":  # at the assaulters as they come in (sheets 000, 001)
         tgt.order = "Fire"

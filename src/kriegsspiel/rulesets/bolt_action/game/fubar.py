@@ -64,9 +64,11 @@ def fire_on_friend(
     game.shoot(unit, victim, moving=False)
 
 
-def panic(game: BoltActionGame, unit: UnitState) -> None:
+def panic(game: BoltActionGame, unit: UnitState, order: Action | None = None) -> None:
     """FUBAR, panic: the unit runs straight away from the nearest enemy in sight; with none
-    in sight, or no way to move (sheet 001), it goes Down."""
+    in sight, or no way to move (sheet 001), it goes Down. The Run is a move: the enemy
+    may spring an ambush on it where it ends (``order``: the order whose test came up
+    FUBAR, which the ambush's decision names; nothing of it follows)."""
     enemies = [
         e for e in game.units if e.side != unit.side and not e.destroyed and game.visible(unit, e)
     ]
@@ -81,3 +83,6 @@ def panic(game: BoltActionGame, unit: UnitState) -> None:
         return
     unit.order = "Run"
     game.log("fubar", unit=unit.uid, result="panic", away_from=closest.uid)
+    if order is None:
+        order = Action("order", side=unit.side, unit=unit.uid, order="Run")
+    game.ambush_check(unit, order, after="")

@@ -196,6 +196,16 @@ class CallIn(Line):
     effect: str
 
 
+class AirStrikeTarget(Line):
+    """A delayed air strike whose target is gone, aimed anew as it comes back (none:
+    called off)."""
+
+    event: Literal["air strike target"]
+    side: int
+    was: int
+    target: int | None
+
+
 class FireForEffect(Line):
     event: Literal["fire for effect"]
     at: Pair
@@ -243,7 +253,7 @@ class GameOver(Line):
 MODELS: tuple[type[Line], ...] = (
     Start, Draw, Order, OrderTest, Rally, Move, UnitAtUnit, Attack, SupportDamage,
     MoraleCheck, Destroyed, React, Ambush, Retain, FriendlyFire, UnitOnly, CloseQuarters,
-    AssaultVehicle, Fubar, CallIn, FireForEffect, BarragePins, BarrageHit, AirStrikePins,
+    AssaultVehicle, Fubar, CallIn, AirStrikeTarget, FireForEffect, BarragePins, BarrageHit, AirStrikePins,
     Aircraft, TurnEnd, GameOver,
 )  # fmt: skip
 

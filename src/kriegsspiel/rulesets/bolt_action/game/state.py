@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import math
+from dataclasses import replace
 from typing import Any
 
 from kriegsspiel.core.game import CHANCE, TERMINAL, Event, IllegalActionError
@@ -32,7 +33,13 @@ from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS as ORDERS
 from kriegsspiel.rulesets.bolt_action.game.actions import Action as Action
 from kriegsspiel.rulesets.bolt_action.game.actions import Pending as Pending
-from kriegsspiel.rulesets.bolt_action.game.close_quarters import assault, fight, reactions
+from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
+    assault,
+    chase,
+    fight,
+    fight_on,
+    reactions,
+)
 from kriegsspiel.rulesets.bolt_action.game.deployment import deploy
 from kriegsspiel.rulesets.bolt_action.game.fubar import fire_on_friend, friendly_fire, panic
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import (
@@ -41,7 +48,7 @@ from kriegsspiel.rulesets.bolt_action.game.shooting_groups import (
     target_profile,
 )
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks as range_marks
-from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, Delayed, call, resolve
+from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, Delayed, call, come_back
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_move,
     heading_to,
@@ -235,10 +242,23 @@ class BoltActionGame(ShootingGroups):
     def returns(self) -> tuple[float, float]:
         if not self.over:
             return (0.0, 0.0)
-        a, b = self.score()
-        if a == b:
+        won = self.winner()
+        if won is None:
             return (0.0, 0.0)
-        return (1.0, -1.0) if a > b else (-1.0, 1.0)
+        return (1.0, -1.0) if won == 0 else (-1.0, 1.0)
+
+    def winner(self) -> int | None:
+        """The side that has won the finished game (None: a draw, or not over yet). A side
+        with units left beats one with none, whatever the score (so wiping the enemy out
+        before the last turn wins, where objectives held then might not say so); otherwise
+        the higher score wins."""
+        if not self.over:
+            return None
+        left = [any(not u.destroyed for u in self.units if u.side == s) for s in (0, 1)]
+        if left[0] != left[1]:
+            return 0 if left[0] else 1
+        a, b = self.score()
+        return None if a == b else (0 if a > b else 1)
 
     def deciding_units(self) -> list[int]:
         """The units whose decision the game waits for: the one reacting or choosing to keep
@@ -372,7 +392,7 @@ class BoltActionGame(ShootingGroups):
             friendly_fire(self, unit, action)
             return
         if result == "panic":
-            panic(self, unit)
+            panic(self, unit, action)
             return
         unit.order = action.order
         if action.order == "Rally":
@@ -387,7 +407,7 @@ class BoltActionGame(ShootingGroups):
                 return
             if action.to is not None:
                 self.move_unit(unit, Point(*action.to), run=action.order == "Run")
-                if self._ambush_check(unit, action):
+                if self.ambush_check(unit, action):
                     return
             if action.target is not None and action.order != "Run":
                 self._shoot_or_react(unit, action)
@@ -426,9 +446,13 @@ class BoltActionGame(ShootingGroups):
         return best[1] if best else None
 
     def has_anti_tank(self, unit: UnitState) -> bool:
+        """Whether a live model carries an anti-tank weapon it can still use (a spent
+        one-shot weapon, as a fired Panzerfaust, no longer counts, as it no longer fires)."""
         for m in unit.alive_models:
             for name in m.weapons:
                 w = self.rules.weapon(name)
+                if m.used_one_shot and "One-shot" in w.special:
+                    continue
                 if "Shaped Charge" in w.special or (w.pen or 0) >= 2:
                     return True
         return False
@@ -507,6 +531,9 @@ class BoltActionGame(ShootingGroups):
         indirect = any(g.shot.indirect for g in groups)
         uid = unit.uid if unit is not None else None
         if tgt.vehicle is not None:
+            officer = self.officer_near(tgt)  # the crew's tests (On fire, a flamethrower's)
+            if officer is not None:
+                groups = [self._crew_with_officer(g, officer) for g in groups]
             state = attack_vehicle(self.dice, groups)
             if unit is not None and indirect and (state.attack_pins or state.knocked_out):
                 unit.ranged_in_on = tgt.uid  # a hit on a vehicle always pins it
@@ -647,10 +674,26 @@ class BoltActionGame(ShootingGroups):
         self.log("destroyed", unit=unit.uid, why=why)
 
     def vehicle_profile_of(self, unit: UnitState, *, indirect: bool) -> VehicleProfile:
-        """How hits on this vehicle are resolved now (its crew, pins and special rules)."""
+        """How hits on this vehicle are resolved now (its crew, pins and special rules, and
+        the best officer of its side in range, whose bonus its crew's tests take)."""
         assert unit.vehicle is not None
         situation = aimed_at(unit, 0)
-        return vehicle_profile(self.rules, unit.vehicle.target, situation, indirect=indirect)
+        profile = vehicle_profile(self.rules, unit.vehicle.target, situation, indirect=indirect)
+        officer = self.officer_near(unit)
+        if officer is None:
+            return profile
+        crew = replace(profile.crew_morale, officer_bonus=self.rules.officer_bonus(officer))
+        return replace(profile, crew_morale=crew)
+
+    def _crew_with_officer(self, group: Group, officer: str) -> Group:
+        """The group with its target vehicle's crew tests (On fire, a flamethrower's check)
+        taking ``officer``'s bonus, as the vehicle's order tests do. (Shots are planned
+        without it, so the tactical player's weighing of them leaves it out.)"""
+        shot = group.shot
+        if shot.vehicle is None:
+            return group
+        crew = replace(shot.vehicle.crew_morale, officer_bonus=self.rules.officer_bonus(officer))
+        return replace(group, shot=replace(shot, vehicle=replace(shot.vehicle, crew_morale=crew)))
 
     # -- reactions and ambushes -------------------------------------------------------
     def pending_choices(self) -> list[Action]:
@@ -696,30 +739,74 @@ class BoltActionGame(ShootingGroups):
         elif p.kind == "assault-reaction":
             fight(self, unit, self.units[p.target], order, action.choice)
         else:
+            mover = self.units[p.target]
             if action.choice == "fire":
                 ambusher = self.units[action.unit]
                 ambusher.order, ambusher.retained = "Fire", None
-                self.shoot(ambusher, unit, moving=False)
+                self.shoot(ambusher, mover, moving=False)
+                # the other ambushers are asked again, those that can still shoot at it
+                rest = self._ambushers(mover, p.ambushers)
+                if rest:
+                    self.pending = replace(p, ambushers=rest)
+                    return
+            self._after_ambush(p)
+
+    def _after_ambush(self, p: Pending) -> None:
+        """The ambush at ``p``'s mover is over: what was under way goes on (``p.after``)."""
+        order = p.action
+        unit = self.units[order.unit]
+        if p.after == "order":
             # (a vehicle the ambush brought to a halt, its die turned Down, fires no more)
             halted = unit.order == "Down"
             shoots = order.target is not None and order.order == "Advance"
             if shoots and not unit.destroyed and not halted:
                 self._shoot_or_react(unit, order)
+        elif p.after == "fight":
+            fight_on(self, unit, self.units[order.target], order, p.reaction)  # type: ignore[index]
+        elif p.after == "chase":
+            chase(self, unit, self.units[order.target], order)  # type: ignore[index]
 
-    def _ambush_check(self, mover: UnitState, action: Action) -> bool:
+    def _ambushers(self, mover: UnitState, among: tuple[int, ...] | None = None) -> tuple[int, ...]:
+        """The enemy units (of those ``among``, or all) still ambushing that can shoot at
+        ``mover`` (none once it is destroyed)."""
         if mover.destroyed:
-            return False
-        ambushers = tuple(
+            return ()
+        units = self.units if among is None else [self.units[uid] for uid in among]
+        return tuple(
             u.uid
-            for u in self.units
+            for u in units
             if u.side != mover.side
             and not u.destroyed
             and u.is_ambushing
             and self.can_shoot(u, mover, moving=False)
         )
+
+    def ambush_check(
+        self,
+        mover: UnitState,
+        action: Action,
+        *,
+        after: str = "order",
+        reaction: str = "",
+        exclude: tuple[int, ...] = (),
+    ) -> bool:
+        """Whether the enemy may spring an ambush on ``mover``, which has just ended a move
+        (an order's, an assault's, a panic's, an escape or a chase): if so, the game waits
+        for their choice (one fires, or all hold), asking again after each shot among the
+        rest until all have held or none can shoot at it any more, and then goes on as
+        ``after`` says (see :class:`Pending`). ``exclude``: units that may not fire."""
+        ambushers = tuple(uid for uid in self._ambushers(mover) if uid not in exclude)
         if not ambushers:
             return False
-        self.pending = Pending("ambush", 1 - mover.side, action, mover.uid, ambushers)
+        self.pending = Pending(
+            "ambush",
+            1 - mover.side,
+            action,
+            mover.uid,
+            ambushers,
+            after=after,
+            reaction=reaction,
+        )
         return True
 
     # -- moving away ---------------------------------------------------------------------
@@ -798,7 +885,7 @@ class BoltActionGame(ShootingGroups):
         self.turn += 1
         waiting, self.delayed = self.delayed, []
         for call_in in waiting:  # delayed barrages and air strikes roll again
-            resolve(self, call_in)
+            come_back(self, call_in)
         if self._side_wiped_out():
             self._finish()
 

@@ -61,6 +61,44 @@ def call(game: BoltActionGame, observer: UnitState, target: UnitState, kind: str
     resolve(game, Delayed(kind, observer.side, target.uid, point, observer.uid))
 
 
+def come_back(game: BoltActionGame, call_in: Delayed) -> None:
+    """A delayed barrage or air strike rolls again as the next turn begins. A barrage's
+    marker stays where it was; an air strike whose skies were empty may have its target
+    changed (sheet 002): its caller keeps the target still on the table, and nominates
+    another for one gone (:func:`_renominated`)."""
+    if call_in.kind == "air strike":
+        renominated = _renominated(game, call_in)
+        if renominated is None:
+            return
+        call_in = renominated
+    resolve(game, call_in)
+
+
+def _renominated(game: BoltActionGame, call_in: Delayed) -> Delayed | None:
+    """The air strike as it comes back: on its target if that is still on the table, else
+    on the enemy unit nearest the old target's place that the observer (still there, his
+    observer with him) can see, as he could call one in on; None (called off, with no one
+    to aim it) if there is none."""
+    old = game.units[call_in.target]
+    if not old.destroyed:
+        return call_in
+    caller = game.units[call_in.caller] if 0 <= call_in.caller < len(game.units) else None
+    seen: list[UnitState] = []
+    if caller is not None and not caller.destroyed and observer_kind(caller) == "air":
+        seen = [
+            u
+            for u in game.units
+            if u.side != call_in.side and not u.destroyed and game.visible(caller, u)
+        ]
+    if not seen:
+        game.log("air strike target", side=call_in.side, was=old.uid, target=None)
+        return None
+    point = Point(*call_in.point)
+    new = min(seen, key=lambda u: u.anchor.distance_to(point))
+    game.log("air strike target", side=call_in.side, was=old.uid, target=new.uid)
+    return replace(call_in, target=new.uid, point=(new.anchor.x, new.anchor.y))
+
+
 def resolve(game: BoltActionGame, call_in: Delayed) -> None:
     """Roll the barrage or air strike on its chart and carry it out; the observer who
     called it is credited with the enemy points it destroys (its fire is no one's on the
