@@ -468,6 +468,79 @@ def test_missing_scenario_field_names_file_and_line(tmp_path: Path) -> None:
     assert str(path) in message and "line 1" in message and "victory" in message
 
 
+@pytest.mark.parametrize(
+    ("category", "hint"),
+    [
+        ("buildings", "(did you mean 'building'?)"),
+        ("rough-ground", "(did you mean 'rough ground'"),
+        ("hedgerow", "(did you mean 'hedge'?)"),
+        ("river", ""),
+        ("impassable", ""),
+    ],
+)
+@pytest.mark.parametrize("ruleset", [K47, BA1])
+def test_a_terrain_category_the_terrain_table_lacks_is_refused_at_its_line(
+    tmp_path: Path, ruleset: str, category: str, hint: str
+) -> None:
+    """It was read as open ground, so a tank drove through "buildings"; a game of either
+    edition refuses it, as does the check of a scenario, with the categories there are."""
+    from conftest import run_cli
+
+    path = scenario_file(tmp_path)
+    path.write_text(path.read_text().replace("category: building", f"category: {category}"))
+    load_scenario(path)  # a scenario knows no ruleset: its own checks pass it
+    line = line_of(path, category)
+    for command in (
+        ["play", "--ruleset", ruleset, "-s", path.name, "--quiet"],
+        ["scenario", path.name],
+    ):
+        done = run_cli(*command, cwd=tmp_path)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        said = " ".join(done.stderr.split())
+        assert f"scenario.yaml: line {line}, field terrain.0.category: " in said
+        assert f"terrain table has no category {category!r}" in said
+        assert hint in said
+        assert "its categories are open ground, rough ground, obstacle, building, road" in said
+        assert "wood, woods, forest" in said and "for rough ground" in said
+        assert not list(tmp_path.glob("*.jsonl"))  # no game was played
+
+
+def test_a_terrain_category_is_taken_in_any_case_and_by_its_other_names(tmp_path: Path) -> None:
+    from kriegsspiel.rulesets.bolt_action.game.table_rules import check_categories, terrain_row
+
+    rules = rules_for(K47)
+    for category, row in (
+        ("Building", "building"),
+        ("WOODS", "rough ground"),
+        ("wall", "obstacle"),
+    ):
+        assert terrain_row(rules, category).category == row
+    check_categories(rules, load_scenario(scenario_file(tmp_path)))
+    with pytest.raises(UsageError, match="has no category 'house'"):
+        terrain_row(rules, "house")  # never open ground by default
+
+
+def test_a_record_with_a_category_no_longer_taken_is_refused_at_its_line(tmp_path: Path) -> None:
+    """A record written before categories were checked holds its scenario's text: the
+    replay names the line in it."""
+    import json
+
+    from conftest import run_cli
+
+    assert run_cli("play", "--quiet", "--record", "g.jsonl", cwd=tmp_path).returncode == 0
+    lines = (tmp_path / "g.jsonl").read_text().splitlines()
+    head = json.loads(lines[0])
+    head["scenario"] = head["scenario"].replace("category: building", "category: buildings", 1)
+    (tmp_path / "g.jsonl").write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n")
+    done = run_cli("replay", "g.jsonl", cwd=tmp_path)
+    line = 1 + head["scenario"].splitlines().index(
+        next(r for r in head["scenario"].splitlines() if "category: buildings" in r)
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"g.jsonl: scenario: line {line}, field terrain." in done.stderr
+    assert "(did you mean 'building'?)" in done.stderr
+
+
 def test_objectives_victory_needs_objectives(tmp_path: Path) -> None:
     path = scenario_file(tmp_path)
     path.write_text(path.read_text().replace("units destroyed", "objectives"))

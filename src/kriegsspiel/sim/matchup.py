@@ -220,6 +220,7 @@ def check_setup(matchup: Matchup) -> None:
     from kriegsspiel.core.datafile import problem_at
     from kriegsspiel.rulesets.bolt_action.game.deployment import ZoneFullError
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+    from kriegsspiel.rulesets.bolt_action.game.table_rules import TerrainCategoryError
 
     scenario, army_a, army_b = parsed(matchup)
     for pair in ((army_a, army_b), (army_b, army_a)):
@@ -230,6 +231,8 @@ def check_setup(matchup: Matchup) -> None:
                 raise
             told = problem_at(matchup.scenario.text, ("deployment", exc.zone), str(exc))
             raise DataFileError(matchup.scenario.label, [told]) from None
+        except TerrainCategoryError as exc:
+            raise exc.in_file(matchup.scenario.label, matchup.scenario.text) from None
 
 
 @cache
