@@ -282,6 +282,56 @@ def test_a_unit_or_list_beyond_the_tools_limits_is_refused_at_its_line(tmp_path:
     assert f"must be {MOST_POINTS} or less" in str(refused(load_army, path, K47))
 
 
+def test_a_choice_count_or_number_is_told_in_the_files_words(tmp_path: Path) -> None:
+    """pydantic's own words ("Input should be 'infantry', ...", "Tuple should have at
+    most 40 items after validation", "unable to parse string as an integer") are said as
+    a wargamer would: the value given, the nearest choice, the noun counted."""
+    from kriegsspiel.rulesets.bolt_action.army import MOST_UNITS
+
+    path = army_file(tmp_path)
+    text = path.read_text()
+    path.write_text(text.replace("type: infantry", "type: infanty"))
+    message = str(refused(load_army, path, K47))
+    assert (
+        f"line {line_of(path, 'infanty')}, field units.0.type: 'infanty' is not one of the "
+        "choices here (did you mean 'infantry'?); give 'infantry', 'artillery', 'team' or "
+        "'vehicle'" in message
+    )
+    path.write_text(text.replace("quality: regular", "quality: elite"))
+    message = str(refused(load_army, path, K47))
+    assert "'elite' is not one of the choices here; give 'inexperienced'" in message
+    assert "did you mean" not in message and "Input should be" not in message
+    unit = text[text.index("  - name: Rifle Squad") :]
+    many = text.replace("points: 100\n", f"points: {100 * (MOST_UNITS + 1)}\n", 1)
+    path.write_text(many + unit * MOST_UNITS)
+    message = str(refused(load_army, path, K47))
+    assert f"field units: must have at most {MOST_UNITS} units, not {MOST_UNITS + 1}" in message
+    from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
+
+    rules = (DATA_DIR / "konflikt47.yaml").read_text()
+    rules_file = write(
+        tmp_path, "house.yaml", rules.replace("range: 24, shots", "range: thirty, shots", 1)
+    )
+    with pytest.raises(DataFileError) as told:
+        rules_for(K47, str(rules_file))
+    assert "field weapons.rows.0.range: must be a whole number (not 'thirty')" in str(told.value)
+
+
+def test_a_latin_1_file_is_told_with_the_line_of_its_first_strange_byte(tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    path = army_file(tmp_path)
+    text = path.read_text().replace("Rifleman", "Füsilier")
+    path.write_bytes(text.encode("latin-1"))
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "Füsilier" in row)
+    byte = text.encode("latin-1").index(b"\xfc") + 1
+    said = f"is not text (line {line}: byte {byte} is not UTF-8; was it saved as Latin-1"
+    assert said in str(refused(load_army, path, K47))
+    for command in (["army", "army.yaml"], ["evaluate", "-a", "army.yaml", "-a", "army.yaml"]):
+        done = run_cli(*command, cwd=tmp_path)
+        assert done.returncode == 2 and said in done.stderr, done.stderr
+
+
 def test_a_list_for_the_other_edition_is_refused(tmp_path: Path) -> None:
     path = army_file(tmp_path, ruleset=BA1)
     message = str(refused(load_army, path, K47))

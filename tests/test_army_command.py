@@ -105,7 +105,7 @@ def test_a_file_that_is_not_text_is_refused_not_a_traceback(tmp_path: Path) -> N
     for args in (["army", "bin.yaml"], ["sweep", "bin.yaml"]):
         done = run_cli(*args, cwd=tmp_path)
         assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
-        assert "bin.yaml: is not text (byte 1 is not UTF-8)" in done.stderr
+        assert "bin.yaml: is not text (line 1: byte 1 is not UTF-8); expected" in done.stderr
 
 
 def test_a_lists_json_is_its_roster_as_the_engine_reads_it(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 import types
 from collections.abc import Callable
 from pathlib import Path
@@ -59,14 +60,19 @@ def load_yaml(path: Path, model: type[M]) -> M:
     except OSError as exc:
         raise DataFileError(name, [f"cannot be read ({exc.strerror})"]) from None
     except UnicodeDecodeError as exc:
-        raise DataFileError(
-            name,
-            [
-                f"is not text (byte {exc.start + 1} is not UTF-8); expected a YAML file "
-                "written in a text editor"
-            ],
-        ) from None
+        raise DataFileError(name, [not_text(exc, "a YAML file written in a text editor")]) from None
     return parse_yaml(text, model, name)
+
+
+def not_text(exc: UnicodeDecodeError, expected: str) -> str:
+    """What to say of a file that is not UTF-8: the line and byte where it stops being so,
+    and, for a file of text (no NUL bytes: not a picture or a program), how to mend it."""
+    data = bytes(exc.object)
+    line = data.count(b"\n", 0, exc.start) + 1
+    saved = "; was it saved as Latin-1 or another encoding? save it as UTF-8" * (b"\0" not in data)
+    return (
+        f"is not text (line {line}: byte {exc.start + 1} is not UTF-8{saved}); expected {expected}"
+    )
 
 
 _BASE: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available
@@ -189,6 +195,13 @@ def problems(
         elif error["type"] in _BOUND:  # (pydantic: "Input should be greater than ...")
             bound = _BOUND[error["type"]].format(*error["ctx"].values())
             message = f"must be {bound} (not {error['input']!r})"
+        elif error["type"] in ("literal_error", "enum"):  # (pydantic: "Input should be 'a' or 'b'")
+            message = _not_a_choice(error["input"], _choices(error["ctx"]["expected"]))
+        elif error["type"] in ("too_long", "too_short"):  # (pydantic: "Tuple should have ...")
+            message = _how_many(error, loc)
+        elif error["type"] in ("int_parsing", "float_parsing", "int_from_float"):
+            wanted = "a whole number" if error["type"] != "float_parsing" else "a number"
+            message = f"must be {wanted} (not {_shown(error['input'])})"
         owner = _model_at(model, loc[:-1]) if model is not None else None
         if error["type"] == "extra_forbidden" and owner is not None and loc:
             spelt = [info.alias or name for name, info in owner.model_fields.items()]
@@ -197,7 +210,16 @@ def problems(
     return found
 
 
-_WANTED = {"int_type": "a whole number", "float_type": "a number", "bool_type": "true or false"}
+_WANTED = {
+    "int_type": "a whole number",
+    "float_type": "a number",
+    "bool_type": "true or false",
+    "string_type": "text",
+    "list_type": "a list",
+    "tuple_type": "a list",
+    "dict_type": "a mapping of fields",
+    "model_type": "a mapping of fields",
+}
 _BOUND = {  # a number's bounds, as a wargamer says them
     "greater_than_equal": "{} or more",
     "greater_than": "more than {}",
@@ -221,7 +243,9 @@ def _not_of_type(kind: str, given: Any) -> str:
         except yaml.YAMLError:
             read = None
         number = isinstance(read, int | float) and not isinstance(read, bool)
-        if (kind == "bool_type" and isinstance(read, bool)) or (kind != "bool_type" and number):
+        if (kind == "bool_type" and isinstance(read, bool)) or (
+            kind in ("int_type", "float_type") and number
+        ):
             shown += " (write it without quotes)"
     elif isinstance(given, list | tuple):
         shown = "a list"
@@ -230,6 +254,53 @@ def _not_of_type(kind: str, given: Any) -> str:
     else:
         shown = repr(given)
     return f"should be {wanted}, not {shown}"
+
+
+def _choices(expected: str) -> list[str]:
+    """The choices of pydantic's "'a', 'b' or 'c'" (each as its repr: quoted if text)."""
+    found = re.findall(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^\s,'\"]+", expected)
+    return [token for token in found if token != "or"]
+
+
+def _not_a_choice(given: Any, choices: list[str]) -> str:
+    """What to say of a value that is none of a field's choices: it, the nearest, all."""
+    words = {c.strip("'\"").lower(): c for c in choices}
+    near = difflib.get_close_matches(str(given).lower(), list(words), n=1, cutoff=0.6)
+    hint = f" (did you mean {words[near[0]]}?)" if near else ""
+    listed = ", ".join(choices[:-1]) + f" or {choices[-1]}" if len(choices) > 1 else choices[0]
+    return f"{_shown(given)} is not one of the choices here{hint}; give {listed}"
+
+
+def _how_many(error: Any, loc: tuple[int | str, ...]) -> str:
+    """Too many or too few items, counted in the field's own word: "at most 40 units, not 41"."""
+    ctx = error["ctx"]
+    named = loc and isinstance(loc[-1], str) and loc[-1].endswith("s")  # ("units", not "to")
+    noun = str(loc[-1]).replace("_", " ") if named else "items"
+    if error["type"] == "too_long":
+        bound, what = ctx["max_length"], "at most"
+    else:
+        bound, what = ctx["min_length"], "at least"
+    return f"must have {what} {_counted(bound, noun)}, not {ctx['actual_length']}"
+
+
+def _counted(number: int, noun: str) -> str:
+    """'1 unit', '2 units' (``noun`` given in the plural, as a field of several is named)."""
+    if number == 1 and noun.endswith("s"):
+        noun = noun[:-3] + "y" if noun.endswith("ies") else noun[:-1]
+    return f"{number} {noun}"
+
+
+def _shown(given: Any) -> str:
+    """A value as the file wrote it: 'thirty', 2.5, true, a list."""
+    if isinstance(given, bool):
+        return "true" if given else "false"
+    if given is None:
+        return "nothing (the field is blank)"
+    if isinstance(given, list | tuple):
+        return "a list"
+    if isinstance(given, dict):
+        return "a mapping of fields"
+    return repr(given)
 
 
 def _unknown_field(name: str, known: list[str]) -> str:

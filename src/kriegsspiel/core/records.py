@@ -56,10 +56,9 @@ def read_lines(path: str | Path) -> RecordFile:
     except OSError as exc:
         raise DataFileError(name, [f"cannot be read ({exc.strerror})"]) from None
     except UnicodeDecodeError as exc:
-        raise DataFileError(
-            name,
-            [f"is not text (byte {exc.start + 1} is not UTF-8); expected a game record"],
-        ) from None
+        from kriegsspiel.core.datafile import not_text
+
+        raise DataFileError(name, [not_text(exc, "a game record")]) from None
     lines = text.split("\n")  # (read_text has made every line end a newline)
     final_newline = lines[-1] == ""
     if final_newline:

@@ -157,10 +157,10 @@ def read_source(kind: str, given: str, samples: list[Path], base: Path | None = 
     try:
         return Source(label, path.read_text(encoding="utf-8"))
     except UnicodeDecodeError as exc:  # (told as a data file that is not text is told)
-        raise UsageError(
-            f"cannot read {kind} file {path}: it is not text (byte {exc.start + 1} is not "
-            "UTF-8); expected a YAML file written in a text editor"
-        ) from None
+        from kriegsspiel.core.datafile import not_text
+
+        told = not_text(exc, "a YAML file written in a text editor")
+        raise UsageError(f"cannot read {kind} file {path}: it {told}") from None
     except OSError as exc:
         raise UsageError(f"cannot read {kind} file {path}: {exc}") from exc
 
