@@ -365,6 +365,38 @@ def test_bolt_action_1_refuses_a_walker(tmp_path: Path) -> None:
     assert "walkers are Konflikt '47 only" in message
 
 
+@pytest.mark.parametrize(
+    ("observer", "table"), [("artillery", "artillery_barrage"), ("air", "air_strike")]
+)
+def test_konflikt47_refuses_an_observer_with_no_support_to_call(
+    tmp_path: Path, observer: str, table: str
+) -> None:
+    """Konflikt '47's data has no barrage or air strike chart, so an observer could never
+    call one: the list is refused at the model's line, as a walker is in Bolt Action, not
+    passed as sound to stand by all game. Bolt Action takes it; so does a Konflikt '47
+    rules file given the chart."""
+    from conftest import run_cli
+
+    path = army_file(tmp_path)
+    text = path.read_text().replace("nco: true}", f"nco: true, observer: {observer}}}")
+    path.write_text(text)
+    message = str(refused(load_army, path, K47))
+    assert f"line {line_of(path, 'observer:')}, field units.0.models.0.observer: " in message
+    assert f"unit 'Rifle Squad', model 'Sergeant': an {observer} observer calls in" in message
+    assert f"Konflikt '47 has none (its rules data has no {table} table)" in message
+    done = run_cli("army", "army.yaml", cwd=tmp_path)
+    assert done.returncode == 2 and "give the model no observer" in done.stderr
+    from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
+
+    ba1 = (DATA_DIR / "bolt_action_1.yaml").read_text()
+    chart = ba1[ba1.index(f"{table}:") :].split("\n\n")[0]
+    rules = (DATA_DIR / "konflikt47.yaml").read_text() + f"\n{chart}\n"
+    rules_file = write(tmp_path, "house.yaml", rules)
+    assert load_army(path, K47, rules_file=str(rules_file)).units[0].models[0].observer
+    path.write_text(text.replace(f"ruleset: {K47}", f"ruleset: {BA1}"))
+    assert load_army(path, BA1).units[0].models[0].observer == observer
+
+
 def test_konflikt47_takes_the_same_walker(tmp_path: Path) -> None:
     path = army_file(tmp_path, extra=WALKER.format(target="medium walker"))
     assert load_army(path, K47).vehicles[0].target(rules_for(K47)).walker
