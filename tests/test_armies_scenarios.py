@@ -696,6 +696,35 @@ def test_an_army_list_given_as_a_scenario_is_named_for_what_it_is(tmp_path: Path
     assert "was another kind of file given?" in message
 
 
+def test_a_file_of_another_kind_is_told_so_in_one_sentence(tmp_path: Path) -> None:
+    """Given where another kind is wanted (a list as a scenario, a sweep or a rules file; a
+    scenario as a list), the file is told what it does not look like, once: not also
+    each field it lacks and each it has, every one with all the fields there."""
+    from conftest import run_cli
+
+    army = army_file(tmp_path)
+    scenario = scenario_file(tmp_path)
+    for command, kind in (
+        (["play", "-s", "army.yaml", "--quiet"], "a scenario"),
+        (["sweep", "army.yaml"], "a sweep file"),
+        (["odds", "shoot", "--weapon", "rifle", "--rules-file", "army.yaml"], "a rules data file"),
+        (["army", "scenario.yaml"], "an army list"),
+        (["evaluate", "-a", "scenario.yaml", "-a", "army.yaml"], "an army list"),
+    ):
+        done = run_cli(*command, cwd=tmp_path)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        said = done.stderr.strip()
+        assert f": this does not look like {kind}: most of its fields (" in said
+        assert said.endswith("was another kind of file given?"), said
+        assert "missing" not in said and "no such field" not in said and len(said) < 400
+        if kind == "a rules data file":  # its 25 fields: the first few named
+            assert (
+                "which has ruleset, title, sheets, turn_sequence, turn_end, order_dice and " in said
+            )
+    assert len(refused(load_scenario, army).problems) == 1
+    assert len(refused(load_army, scenario, K47).problems) == 1
+
+
 def test_a_file_that_is_not_a_mapping_says_what_a_list_is(tmp_path: Path) -> None:
     path = write(tmp_path, "army.yaml", "- Rifle Squad\n- MMG Team\n")
     message = str(refused(load_army, path, K47))

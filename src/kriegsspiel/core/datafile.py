@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import re
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, TypeVar, Union, get_args, get_origin
 
@@ -140,17 +140,26 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
     except ValidationError as exc:
         node = yaml.compose(text, Loader=_LOADER)  # only now: to find each error's line
         line = None if node is None else (lambda loc: _line_of(node, loc))
-        told = problems(exc, line, model)
         strange = [key for key in data if key not in model.model_fields]
         if len(strange) * 2 > len(data):  # mostly fields it never has: another kind of file?
+            # (that alone: each of its fields told missing or strange would bury it)
             needed = [f for f, info in model.model_fields.items() if info.is_required()]
-            told.insert(
-                0,
-                f"this does not look like {_a(what)}: most of its fields ({', '.join(map(str, strange))}) "
-                f"are not {_a(what)}'s, which has {', '.join(needed)}; was another kind of "
-                "file given?",
-            )
-        raise DataFileError(name, told) from None
+            raise DataFileError(
+                name,
+                [
+                    f"this does not look like {_a(what)}: most of its fields "
+                    f"({_some(map(str, strange))}) are not {_a(what)}'s, which has "
+                    f"{_some(needed)}; was another kind of file given?"
+                ],
+            ) from None
+        raise DataFileError(name, problems(exc, line, model)) from None
+
+
+def _some(names: Iterable[str], most: int = 6) -> str:
+    """Names joined by commas, the first ``most`` of them: "a, b, c and 4 more"."""
+    names = list(names)
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown} and {len(names) - most} more"
 
 
 def problem_at(text: str, loc: tuple[int | str, ...], problem: str) -> str:
