@@ -19,6 +19,7 @@ from kriegsspiel.outfiles import check_copy, write_copy
 from kriegsspiel.rulesets import RULESETS, check_ruleset
 from kriegsspiel.rulesets.bolt_action.army import EDITIONS, ArmyList, load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
+from kriegsspiel.sim.matchup import refuse_non_file
 
 
 def run_army(given: str | None, ruleset: str | None, copy: str | None, as_json: bool) -> None:
@@ -112,6 +113,7 @@ def _find(given: str, editions: list[str]) -> Path:
                 f"army {given!r} is a shipped {other} list, not a {editions[0]} one; give "
                 f"--ruleset {other}, or none."
             )
+    refuse_non_file("army", given, [Path(given)])
     names = ", ".join(p.stem for p in shipped)
     raise UsageError(f"army {given!r} is neither a file nor a shipped list ({names}).")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import types
 from collections.abc import Callable, Iterable
@@ -52,13 +53,30 @@ def _line_of(node: yaml.Node, loc: tuple[int | str, ...]) -> int:
     return line
 
 
+def not_a_file(path: Path, suffixes: tuple[str, ...] = (".yaml", ".yml")) -> str | None:
+    """Why ``path``, given for a file, is none, said plainly (None if it is not a folder or
+    a broken link): a folder, with the files of ``suffixes`` in it; a link to nothing."""
+    try:
+        if path.is_dir():
+            inside = sorted(p.name for p in path.iterdir() if p.suffix.lower() in suffixes)
+            kinds = " or ".join(suffixes)
+            held = f"it holds {_some(inside)}" if inside else f"it holds no {kinds} file"
+            return f"is a folder; give a file in it ({held})"
+        if path.is_symlink() and not path.exists():
+            return f"is a broken link: it points to {os.readlink(path)}, which does not exist"
+    except OSError:
+        return None  # (unreadable: said by whatever reads it)
+    return None
+
+
 def load_yaml(path: Path, model: type[M]) -> M:
     """Parse ``path`` and validate it as ``model``; raise DataFileError on any problem."""
     name = str(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise DataFileError(name, [f"cannot be read ({exc.strerror})"]) from None
+        problem = not_a_file(path) or f"cannot be read ({exc.strerror})"
+        raise DataFileError(name, [problem]) from None
     except UnicodeDecodeError as exc:
         raise DataFileError(name, [not_text(exc, "a YAML file written in a text editor")]) from None
     return parse_yaml(text, model, name)

@@ -54,7 +54,10 @@ def read_lines(path: str | Path) -> RecordFile:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise DataFileError(name, [f"cannot be read ({exc.strerror})"]) from None
+        from kriegsspiel.core.datafile import not_a_file
+
+        problem = not_a_file(Path(path), (".jsonl",)) or f"cannot be read ({exc.strerror})"
+        raise DataFileError(name, [problem]) from None
     except UnicodeDecodeError as exc:
         from kriegsspiel.core.datafile import not_text
 

@@ -127,6 +127,7 @@ def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = No
         if given.lower() in (sample.stem.lower(), sample.name.lower()):
             return sample
     names = ", ".join(s.stem for s in samples)
+    refuse_non_file(kind, given, places)
     if kind == "army":
         from kriegsspiel.rulesets.bolt_action.army import sample_armies
 
@@ -149,6 +150,17 @@ def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = No
                     f"did you mean the file {str(near)!r}? Give a file's name with its ending."
                 )
     raise UsageError(f"{kind} {given!r} is neither a file nor a shipped {kind} ({names}).")
+
+
+def refuse_non_file(kind: str, given: str, places: list[Path]) -> None:
+    """A UsageError if one of ``places`` (where ``given`` was looked for) is a folder or a
+    broken link: said so, not "neither a file nor a shipped ..."."""
+    from kriegsspiel.core.datafile import not_a_file
+
+    for path in places:
+        problem = not_a_file(path)
+        if problem is not None:
+            raise UsageError(f"{kind} {given!r} {problem}.")
 
 
 def read_source(kind: str, given: str, samples: list[Path], base: Path | None = None) -> Source:
