@@ -674,6 +674,21 @@ def test_a_file_named_without_its_ending_is_suggested_not_guessed(tmp_path: Path
     assert done.returncode == 2 and "did you mean the file 'my-list.yaml'?" in done.stderr
 
 
+def test_a_shipped_name_half_given_is_suggested(tmp_path: Path) -> None:
+    for args, said in (
+        (["evaluate", "-a", "us-tesla", "-a", "us-tesla-company"],
+         "army 'us-tesla' is neither a file nor a shipped army (german-schwerefeld-battlegroup, "
+         "us-tesla-company); did you mean the shipped army 'us-tesla-company'?"),
+        (["evaluate", "-s", "crossroads"], "did you mean the shipped scenario 'hold-the-crossroads'?"),
+        (["sweep", "walker-or-tank"], "did you mean the shipped sweep 'konflikt47-walker-or-tank'?"),
+        (["army", "us-tesla"], "did you mean the shipped list 'us-tesla-company'?"),
+    ):  # fmt: skip
+        done = cli(tmp_path, *args)
+        assert done.returncode == 2 and said in " ".join(done.stderr.split()), done.stderr
+    done = cli(tmp_path, "army", "nope")  # nothing near: the names alone
+    assert done.returncode == 2 and "did you mean" not in done.stderr
+
+
 def test_a_folder_or_a_broken_link_given_for_a_file_is_told_so(tmp_path: Path) -> None:
     """Not "is neither a file nor a shipped list": a folder is a folder (with the files in
     it), a link to nothing a broken link, for a list, a scenario, a sweep, a rules file."""

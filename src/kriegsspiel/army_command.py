@@ -19,7 +19,7 @@ from kriegsspiel.outfiles import check_copy, write_copy
 from kriegsspiel.rulesets import RULESETS, check_ruleset
 from kriegsspiel.rulesets.bolt_action.army import EDITIONS, ArmyList, load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
-from kriegsspiel.sim.matchup import refuse_non_file
+from kriegsspiel.sim.matchup import refuse_non_file, shipped_near
 
 
 def run_army(given: str | None, ruleset: str | None, copy: str | None, as_json: bool) -> None:
@@ -115,7 +115,9 @@ def _find(given: str, editions: list[str]) -> Path:
             )
     refuse_non_file("army", given, [Path(given)])
     names = ", ".join(p.stem for p in shipped)
-    raise UsageError(f"army {given!r} is neither a file nor a shipped list ({names}).")
+    near = shipped_near(given, shipped)
+    hint = f"; did you mean the shipped list {near!r}?" if near else "."
+    raise UsageError(f"army {given!r} is neither a file nor a shipped list ({names}){hint}")
 
 
 def _list_samples(editions: list[str], console: Console, as_json: bool) -> None:

@@ -20,9 +20,11 @@ def lookup(kind: str, name: str, entries: Iterable[tuple[Iterable[str], T]]) -> 
     """Return the entry one of whose names matches ``name``; else a helpful error."""
     wanted = normalise(name)
     known: list[str] = []
+    aliases: dict[str, str] = {}
     for names, value in entries:
         names = list(names)
         known.append(names[0])
         if any(normalise(n) == wanted for n in names):
             return value
-    raise UnknownNameError(kind, name, known)
+        aliases.update((n, names[0]) for n in names[1:])
+    raise UnknownNameError(kind, name, known, aliases)

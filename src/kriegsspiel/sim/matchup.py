@@ -149,7 +149,21 @@ def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = No
                     f"{kind} {given!r} is neither a file nor a shipped {kind} ({names}); "
                     f"did you mean the file {str(near)!r}? Give a file's name with its ending."
                 )
-    raise UsageError(f"{kind} {given!r} is neither a file nor a shipped {kind} ({names}).")
+    near_name = shipped_near(given, samples)
+    hint = f"; did you mean the shipped {kind} {near_name!r}?" if near_name else "."
+    raise UsageError(f"{kind} {given!r} is neither a file nor a shipped {kind} ({names}){hint}")
+
+
+def shipped_near(given: str, samples: list[Path]) -> str | None:
+    """The shipped sample's name nearest ``given`` ("us-tesla": us-tesla-company), if one
+    is near; None for a path (a file's name is not a shipped one's)."""
+    import difflib
+
+    if "/" in given or given.lower().endswith((".yaml", ".yml")):
+        return None
+    stems = {s.stem.lower(): s.stem for s in samples}
+    near = difflib.get_close_matches(given.lower(), list(stems), n=1, cutoff=0.6)
+    return stems[near[0]] if near else None
 
 
 def refuse_non_file(kind: str, given: str, places: list[Path]) -> None:
