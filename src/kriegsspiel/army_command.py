@@ -14,6 +14,7 @@ from typing import Any
 
 from rich.console import Console
 
+from kriegsspiel.core.names import counted
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import check_copy, write_copy
 from kriegsspiel.rulesets import RULESETS, check_ruleset
@@ -133,7 +134,8 @@ def _list_samples(editions: list[str], console: Console, as_json: bool) -> None:
     console.print("Shipped army lists (give the name before the dash):", markup=False)
     for edition, stem, name, faction, points, units in rows:
         console.print(
-            f"  {stem}  —  {name} ({faction}), {edition}, {points} points, {units} units",
+            f"  {stem}  —  {name} ({faction}), {edition}, {counted(points, 'point')}, "
+            f"{counted(units, 'unit')}",
             markup=False,
             soft_wrap=True,  # (a name cut at the edge could not be copied)
         )

@@ -9,6 +9,7 @@ from typing import Any
 
 from rich.console import Console
 
+from kriegsspiel.core.names import counted
 from kriegsspiel.core.scenario import Scenario, load_scenario, sample_scenarios
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import (
@@ -123,8 +124,9 @@ def _list_samples(console: Console, as_json: bool) -> None:
         width, height = row["table"]["width"], row["table"]["height"]
         console.print(
             f'  {row["scenario"]}  —  {row["name"]}: {width:g}" × {height:g}", '
-            f"{row['turns']} turns, won by {row['victory']}, {row['terrain']} terrain "
-            f"features, {row['objectives']} objectives",
+            f"{counted(row['turns'], 'turn')}, won by {row['victory']}, "
+            f"{counted(row['terrain'], 'terrain feature')}, "
+            f"{counted(row['objectives'], 'objective')}",
             markup=False,
             soft_wrap=True,
         )

@@ -16,6 +16,11 @@ def normalise(name: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9+]+", " ", name.lower()).split())
 
 
+def counted(number: int, noun: str) -> str:
+    """A count and its noun, as said: "1 unit", "3 units", "0 units" (``noun`` singular)."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def lookup(kind: str, name: str, entries: Iterable[tuple[Iterable[str], T]]) -> T:
     """Return the entry one of whose names matches ``name``; else a helpful error."""
     wanted = normalise(name)

@@ -8,6 +8,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from kriegsspiel.core.names import counted
 from kriegsspiel.render.evaluation_text import short_rate
 
 
@@ -84,7 +85,7 @@ def print_variant_units(columns: list[str], changes: list[dict[str, Any]]) -> No
             unit = cells[0][key][number]
             table.add_row(
                 variant["variant"] if line == 0 else "",
-                f"{way}: {unit['unit']} ({unit['points']} points)",
+                f"{way}: {unit['unit']} ({counted(unit['points'], 'point')})",
                 *(
                     "—"
                     if cell is None
