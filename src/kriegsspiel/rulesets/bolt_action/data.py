@@ -418,8 +418,8 @@ class Weapon(Strict):
     @classmethod
     def _an_he_row(cls, he: str | None) -> str | None:
         chart = _CHART.get()
-        if he is None or chart is None or DiceExpr(he) in chart.he:
-            return he
+        if he is None or chart is None or not chart.he or DiceExpr(he) in chart.he:
+            return he  # (no HE rows read: the table's own problem is told at it)
         raise ValueError(
             f"{he!r} is not a row of the HE table (its rows: {', '.join(chart.he_text)})"
         )
@@ -485,7 +485,7 @@ class ArtilleryBarrage(Sourced):
     @classmethod
     def _a_weapon(cls, name: str) -> str:
         chart = _CHART.get()
-        if chart is None or normalise(name) in chart.weapons:
+        if chart is None or not chart.weapons or normalise(name) in chart.weapons:
             return name
         raise ValueError(f"{name!r} is not a weapon of the weapons table (its name or an alias)")
 
