@@ -282,6 +282,56 @@ def test_a_unit_or_list_beyond_the_tools_limits_is_refused_at_its_line(tmp_path:
     assert f"must be {MOST_POINTS} or less" in str(refused(load_army, path, K47))
 
 
+def test_a_choice_count_or_number_is_told_in_the_files_words(tmp_path: Path) -> None:
+    """pydantic's own words ("Input should be 'infantry', ...", "Tuple should have at
+    most 40 items after validation", "unable to parse string as an integer") are said as
+    a wargamer would: the value given, the nearest choice, the noun counted."""
+    from kriegsspiel.rulesets.bolt_action.army import MOST_UNITS
+
+    path = army_file(tmp_path)
+    text = path.read_text()
+    path.write_text(text.replace("type: infantry", "type: infanty"))
+    message = str(refused(load_army, path, K47))
+    assert (
+        f"line {line_of(path, 'infanty')}, field units.0.type: 'infanty' is not one of the "
+        "choices here (did you mean 'infantry'?); give 'infantry', 'artillery', 'team' or "
+        "'vehicle'" in message
+    )
+    path.write_text(text.replace("quality: regular", "quality: elite"))
+    message = str(refused(load_army, path, K47))
+    assert "'elite' is not one of the choices here; give 'inexperienced'" in message
+    assert "did you mean" not in message and "Input should be" not in message
+    unit = text[text.index("  - name: Rifle Squad") :]
+    many = text.replace("points: 100\n", f"points: {100 * (MOST_UNITS + 1)}\n", 1)
+    path.write_text(many + unit * MOST_UNITS)
+    message = str(refused(load_army, path, K47))
+    assert f"field units: must have at most {MOST_UNITS} units, not {MOST_UNITS + 1}" in message
+    from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
+
+    rules = (DATA_DIR / "konflikt47.yaml").read_text()
+    rules_file = write(
+        tmp_path, "house.yaml", rules.replace("range: 24, shots", "range: thirty, shots", 1)
+    )
+    with pytest.raises(DataFileError) as told:
+        rules_for(K47, str(rules_file))
+    assert "field weapons.rows.0.range: must be a whole number (not 'thirty')" in str(told.value)
+
+
+def test_a_latin_1_file_is_told_with_the_line_of_its_first_strange_byte(tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    path = army_file(tmp_path)
+    text = path.read_text().replace("Rifleman", "Füsilier")
+    path.write_bytes(text.encode("latin-1"))
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "Füsilier" in row)
+    byte = text.encode("latin-1").index(b"\xfc") + 1
+    said = f"is not text (line {line}: byte {byte} is not UTF-8; was it saved as Latin-1"
+    assert said in str(refused(load_army, path, K47))
+    for command in (["army", "army.yaml"], ["evaluate", "-a", "army.yaml", "-a", "army.yaml"]):
+        done = run_cli(*command, cwd=tmp_path)
+        assert done.returncode == 2 and said in done.stderr, done.stderr
+
+
 def test_a_list_for_the_other_edition_is_refused(tmp_path: Path) -> None:
     path = army_file(tmp_path, ruleset=BA1)
     message = str(refused(load_army, path, K47))
@@ -313,6 +363,38 @@ def test_bolt_action_1_refuses_a_walker(tmp_path: Path) -> None:
     message = str(refused(load_army, path, BA1))
     assert f"line {line_of(path, 'kind: walker')}" in message
     assert "walkers are Konflikt '47 only" in message
+
+
+@pytest.mark.parametrize(
+    ("observer", "table"), [("artillery", "artillery_barrage"), ("air", "air_strike")]
+)
+def test_konflikt47_refuses_an_observer_with_no_support_to_call(
+    tmp_path: Path, observer: str, table: str
+) -> None:
+    """Konflikt '47's data has no barrage or air strike chart, so an observer could never
+    call one: the list is refused at the model's line, as a walker is in Bolt Action, not
+    passed as sound to stand by all game. Bolt Action takes it; so does a Konflikt '47
+    rules file given the chart."""
+    from conftest import run_cli
+
+    path = army_file(tmp_path)
+    text = path.read_text().replace("nco: true}", f"nco: true, observer: {observer}}}")
+    path.write_text(text)
+    message = str(refused(load_army, path, K47))
+    assert f"line {line_of(path, 'observer:')}, field units.0.models.0.observer: " in message
+    assert f"unit 'Rifle Squad', model 'Sergeant': an {observer} observer calls in" in message
+    assert f"Konflikt '47 has none (its rules data has no {table} table)" in message
+    done = run_cli("army", "army.yaml", cwd=tmp_path)
+    assert done.returncode == 2 and "give the model no observer" in done.stderr
+    from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
+
+    ba1 = (DATA_DIR / "bolt_action_1.yaml").read_text()
+    chart = ba1[ba1.index(f"{table}:") :].split("\n\n")[0]
+    rules = (DATA_DIR / "konflikt47.yaml").read_text() + f"\n{chart}\n"
+    rules_file = write(tmp_path, "house.yaml", rules)
+    assert load_army(path, K47, rules_file=str(rules_file)).units[0].models[0].observer
+    path.write_text(text.replace(f"ruleset: {K47}", f"ruleset: {BA1}"))
+    assert load_army(path, BA1).units[0].models[0].observer == observer
 
 
 def test_konflikt47_takes_the_same_walker(tmp_path: Path) -> None:
@@ -468,6 +550,79 @@ def test_missing_scenario_field_names_file_and_line(tmp_path: Path) -> None:
     assert str(path) in message and "line 1" in message and "victory" in message
 
 
+@pytest.mark.parametrize(
+    ("category", "hint"),
+    [
+        ("buildings", "(did you mean 'building'?)"),
+        ("rough-ground", "(did you mean 'rough ground'"),
+        ("hedgerow", "(did you mean 'hedge'?)"),
+        ("river", ""),
+        ("impassable", ""),
+    ],
+)
+@pytest.mark.parametrize("ruleset", [K47, BA1])
+def test_a_terrain_category_the_terrain_table_lacks_is_refused_at_its_line(
+    tmp_path: Path, ruleset: str, category: str, hint: str
+) -> None:
+    """It was read as open ground, so a tank drove through "buildings"; a game of either
+    edition refuses it, as does the check of a scenario, with the categories there are."""
+    from conftest import run_cli
+
+    path = scenario_file(tmp_path)
+    path.write_text(path.read_text().replace("category: building", f"category: {category}"))
+    load_scenario(path)  # a scenario knows no ruleset: its own checks pass it
+    line = line_of(path, category)
+    for command in (
+        ["play", "--ruleset", ruleset, "-s", path.name, "--quiet"],
+        ["scenario", path.name],
+    ):
+        done = run_cli(*command, cwd=tmp_path)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        said = " ".join(done.stderr.split())
+        assert f"scenario.yaml: line {line}, field terrain.0.category: " in said
+        assert f"terrain table has no category {category!r}" in said
+        assert hint in said
+        assert "its categories are open ground, rough ground, obstacle, building, road" in said
+        assert "wood, woods, forest" in said and "for rough ground" in said
+        assert not list(tmp_path.glob("*.jsonl"))  # no game was played
+
+
+def test_a_terrain_category_is_taken_in_any_case_and_by_its_other_names(tmp_path: Path) -> None:
+    from kriegsspiel.rulesets.bolt_action.game.table_rules import check_categories, terrain_row
+
+    rules = rules_for(K47)
+    for category, row in (
+        ("Building", "building"),
+        ("WOODS", "rough ground"),
+        ("wall", "obstacle"),
+    ):
+        assert terrain_row(rules, category).category == row
+    check_categories(rules, load_scenario(scenario_file(tmp_path)))
+    with pytest.raises(UsageError, match="has no category 'house'"):
+        terrain_row(rules, "house")  # never open ground by default
+
+
+def test_a_record_with_a_category_no_longer_taken_is_refused_at_its_line(tmp_path: Path) -> None:
+    """A record written before categories were checked holds its scenario's text: the
+    replay names the line in it."""
+    import json
+
+    from conftest import run_cli
+
+    assert run_cli("play", "--quiet", "--record", "g.jsonl", cwd=tmp_path).returncode == 0
+    lines = (tmp_path / "g.jsonl").read_text().splitlines()
+    head = json.loads(lines[0])
+    head["scenario"] = head["scenario"].replace("category: building", "category: buildings", 1)
+    (tmp_path / "g.jsonl").write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n")
+    done = run_cli("replay", "g.jsonl", cwd=tmp_path)
+    line = 1 + head["scenario"].splitlines().index(
+        next(r for r in head["scenario"].splitlines() if "category: buildings" in r)
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"g.jsonl: scenario: line {line}, field terrain." in done.stderr
+    assert "(did you mean 'building'?)" in done.stderr
+
+
 def test_objectives_victory_needs_objectives(tmp_path: Path) -> None:
     path = scenario_file(tmp_path)
     path.write_text(path.read_text().replace("units destroyed", "objectives"))
@@ -539,6 +694,35 @@ def test_an_army_list_given_as_a_scenario_is_named_for_what_it_is(tmp_path: Path
     message = str(refused(load_scenario, path))
     assert message.startswith(f"{path}: this does not look like a scenario: most of its fields")
     assert "was another kind of file given?" in message
+
+
+def test_a_file_of_another_kind_is_told_so_in_one_sentence(tmp_path: Path) -> None:
+    """Given where another kind is wanted (a list as a scenario, a sweep or a rules file; a
+    scenario as a list), the file is told what it does not look like, once: not also
+    each field it lacks and each it has, every one with all the fields there."""
+    from conftest import run_cli
+
+    army = army_file(tmp_path)
+    scenario = scenario_file(tmp_path)
+    for command, kind in (
+        (["play", "-s", "army.yaml", "--quiet"], "a scenario"),
+        (["sweep", "army.yaml"], "a sweep file"),
+        (["odds", "shoot", "--weapon", "rifle", "--rules-file", "army.yaml"], "a rules data file"),
+        (["army", "scenario.yaml"], "an army list"),
+        (["evaluate", "-a", "scenario.yaml", "-a", "army.yaml"], "an army list"),
+    ):
+        done = run_cli(*command, cwd=tmp_path)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        said = done.stderr.strip()
+        assert f": this does not look like {kind}: most of its fields (" in said
+        assert said.endswith("was another kind of file given?"), said
+        assert "missing" not in said and "no such field" not in said and len(said) < 400
+        if kind == "a rules data file":  # its 25 fields: the first few named
+            assert (
+                "which has ruleset, title, sheets, turn_sequence, turn_end, order_dice and " in said
+            )
+    assert len(refused(load_scenario, army).problems) == 1
+    assert len(refused(load_army, scenario, K47).problems) == 1
 
 
 def test_a_file_that_is_not_a_mapping_says_what_a_list_is(tmp_path: Path) -> None:

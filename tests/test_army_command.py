@@ -105,7 +105,7 @@ def test_a_file_that_is_not_text_is_refused_not_a_traceback(tmp_path: Path) -> N
     for args in (["army", "bin.yaml"], ["sweep", "bin.yaml"]):
         done = run_cli(*args, cwd=tmp_path)
         assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
-        assert "bin.yaml: is not text (byte 1 is not UTF-8)" in done.stderr
+        assert "bin.yaml: is not text (line 1: byte 1 is not UTF-8); expected" in done.stderr
 
 
 def test_a_lists_json_is_its_roster_as_the_engine_reads_it(tmp_path: Path) -> None:
@@ -124,3 +124,26 @@ def test_a_lists_json_is_its_roster_as_the_engine_reads_it(tmp_path: Path) -> No
     walker = next(u for u in tank["units"] if u["name"] == "Panzerlaeufer Walker")
     assert walker["hit_as"] == "medium walker" and walker["vehicle"]["kind"] == "walker"
     assert {"weapon": "Heavy automatic cannon", "facing": "front"} in walker["vehicle"]["weapons"]
+
+
+def test_a_count_of_one_is_said_in_the_singular(tmp_path: Path) -> None:
+    """'1 unit', '1 figure', '1 point', '1 turn', '1 feature': not '1 units'."""
+    (tmp_path / "one.yaml").write_text(
+        "name: One\nruleset: konflikt47\nfaction: X\npoints: 1\nunits:\n"
+        "  - name: Lone\n    type: infantry\n    quality: regular\n    points: 1\n"
+        "    models:\n      - {name: Man, weapons: [Rifle]}\n"
+    )
+    done = run_cli("army", "one.yaml", cwd=tmp_path)
+    said = " ".join(done.stdout.split())
+    assert done.returncode == 0 and "1 point: 1 unit, 1 figure and 0 vehicles." in said, said
+    (tmp_path / "short.yaml").write_text(
+        "name: Short\nturns: 1\nvictory: units destroyed\nterrain:\n"
+        "  - {name: Hut, category: building, cover: hard, polygon: [[30, 20], [34, 20], [34, 24]]}\n"
+        "deployment:\n  - {side: a, polygon: [[0, 0], [72, 0], [72, 12], [0, 12]]}\n"
+        "  - {side: b, polygon: [[0, 36], [72, 36], [72, 48], [0, 48]]}\n"
+    )
+    done = run_cli("scenario", "short.yaml", cwd=tmp_path)
+    said = " ".join(done.stdout.split())
+    assert (
+        done.returncode == 0 and "table, 1 turn; won by" in said and "Terrain (1 feature)" in said
+    )

@@ -788,6 +788,27 @@ def test_unknown_name_suggests_a_close_match(
 
 
 @pytest.mark.parametrize(
+    ("wrong", "meant"),
+    [
+        ("LMGG", "Light machine gun (LMG)"),
+        ("SMGs", "Submachine gun (SMG)"),
+        ("HMGs", "Heavy machine gun (HMG)"),
+        ("Rifel", "Rifle"),
+    ],
+)
+def test_a_typo_of_a_short_name_suggests_the_weapon_and_no_more(wrong: str, meant: str) -> None:
+    """A chart's short names (aliases: SMG, LMG) are matched too, and what is suggested is
+    the nearest alone (not three half-like names, nor the whole chart of 36 weapons)."""
+    with pytest.raises(UnknownNameError) as raised:
+        rules_for("konflikt47").weapon(wrong)
+    assert str(raised.value) == f"Unknown weapon {wrong!r}. Did you mean {meant!r}?"
+    assert raised.value.close_matches == [meant]
+    with pytest.raises(UnknownNameError) as raised:
+        rules_for("konflikt47").weapon("MG42")  # as near to three: those three, no list
+    assert raised.value.close_matches and "Known weapons" not in str(raised.value)
+
+
+@pytest.mark.parametrize(
     ("look_up", "name"),
     [
         ("weapon", "Shotgun"),

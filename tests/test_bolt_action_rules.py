@@ -1217,6 +1217,87 @@ def test_a_rules_file_asking_what_the_engine_cannot_play_is_refused(tmp_path: ob
             order_test_odds("konflikt47", quality="regular", pins=1, rules_file=path)
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "field", "said"),
+    [
+        ('range: 24, shots: "1"}', 'range: 24, shots: "D7"}', "weapons.rows.0.shots",
+         "'D7' is not a number of shots: write a whole number, 0 or more"),
+        ('range: 24, shots: "1"}', 'range: 24, shots: "-1"}', "weapons.rows.0.shots",
+         "'-1' is not a number of shots"),
+        ('range: 24, shots: "1"}', 'range: 24, shots: ""}', "weapons.rows.0.shots",
+         "'' is not a number of shots"),
+        ('range: 24, shots: "1"}', 'range: 24, shots: "1d"}', "weapons.rows.0.shots",
+         "'1d' is not a number of shots"),
+        ("range: 6, shots: D6, pen: 2", "range: 6, shots: 1d, pen: 2", "weapons.rows.23.shots",
+         "'1d' is not a dice expression (write e.g. 3, D6, 2D6-1, D3+1)"),
+        ("range: 6, shots: D6, pen: 2", "range: 6, shots: D7, pen: 2", "weapons.rows.23.shots",
+         "'D7': a D7 is not a die the rules roll"),
+        ("Rifle, category: small arms, range: 24,", "Rifle, category: small arms, range: -5,",
+         "weapons.rows.0.range", "must be 0 or more (not -5)"),
+        ("min_range: 12, shots", "min_range: -12, shots", "weapons.rows.27.min_range",
+         "must be 0 or more"),
+        ("{names: [regular infantry, regular artillery, regular], kind: infantry, needed: 4}",
+         "{names: [regular infantry, regular artillery, regular], kind: infantry, needed: 44}",
+         "damage_values.rows.1.needed", "must be 2 to 6: infantry is damaged on a D6 roll (not 44)"),
+        ("{names: [light tank], kind: armoured, needed: 8}",
+         "{names: [light tank], kind: armoured, needed: 0}",
+         "damage_values.rows.7.needed", "must be 2 or more (not 0)"),
+        ("{key: long_range, label: Long range, value: -1}",
+         "{key: long_rang, label: Long range, value: -1}", "hit_modifiers.rows.2.key", "'long_rang' is not one of the choices here (did you mean 'long_range'?)"),
+        ("    - {key: small_unit, label: Target is a small unit, value: -1}\n", "",
+         "hit_modifiers.rows", "the rules look up every one of point_blank, per_pin, long_range"),
+        ("{key: rear, label:", "{key: side, label:", "penetration_modifiers.rows",
+         "given twice: side"),
+        ('range: 6, shots: "1", special: [Assault]}', 'range: 6, shots: "1", special: [Asault]}',
+         "weapons.rows.1.special.0", "'Asault' is not one of the choices here (did you mean 'Assault'?)"),
+        ("he: D3, special: [Team, Indirect", "he: 2D3, special: [Team, Indirect",
+         "weapons.rows.27.he", "'2D3' is not a row of the HE table (its rows: D2, D3, D6, 2D6, 3D6)"),
+        ("{he: D6, pins: D2, pen: 2}", "{he: D6, pins: D2-3, pen: 2}", "he.rows.2.pins",
+         "'D2-3' can come to -2; a count may not be less than 0"),
+        ("rolls: [3, 4, 5, 6]", "rolls: [3, 4, 5]", "fubar.rows",
+         "a D6 table gives each face, 1 to 6, in one row exactly: 6 in no row"),
+        ("  base_to_hit: 3\n", "  base_to_hit: 9\n", "hit_modifiers.base_to_hit",
+         "must be 6 or less (not 9)"),
+    ],
+)  # fmt: skip
+def test_a_rules_file_whose_numbers_the_rules_cannot_play_is_refused_at_its_line(
+    tmp_path: object, old: str, new: str, field: str, said: str
+) -> None:
+    """A designer's copy of the data is checked as it is read: dice that do not parse,
+    counts and ranges below 0, a damage value no D6 can mean, a special rule or a modifier
+    key the rules do not know (each was a traceback, a bare StopIteration, or silently
+    played) is told at its line and field."""
+    from pathlib import Path
+
+    from conftest import run_cli
+
+    from kriegsspiel.errors import DataFileError
+
+    path = house_rules(tmp_path, old, new)
+    rows = Path(path).read_text().splitlines()
+    line = next(i for i, row in enumerate(rows, 1) if new.strip() and new.strip() in row) if (
+        field.split(".")[-1] in new  # (else the error is the table's, at its own line)
+    ) else None  # fmt: skip
+    with pytest.raises(DataFileError) as refused:
+        rules_for("konflikt47", path)
+    message = str(refused.value)
+    assert f"field {field}: " in message and said in message, message
+    assert f"line {'' if line is None else line}" in message
+    done = run_cli("odds", "shoot", "--weapon", "rifle:10", "--range", "20", "--rules-file", path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr and said in done.stderr
+
+
+def test_a_tesla_rule_of_dice_and_a_constant_is_played(tmp_path: object) -> None:
+    """The Tesla rule's extra hits were joined to "+1" as text: "D3+1" made "D3+1+1",
+    which no dice expression reads."""
+    path = house_rules(tmp_path, "extra_hits_vs_infantry: D6", "extra_hits_vs_infantry: D3+1")
+    odds = shoot_odds(
+        "konflikt47", weapons=["tesla"], target="regular infantry", situation=Situation(range_inches=10),
+        rules_file=path,
+    )  # fmt: skip
+    assert "1 + D3+1" in str(odds.to_json())
+
+
 def test_a_broken_rules_file_names_line_and_field(tmp_path: object) -> None:
     from pathlib import Path
 

@@ -544,12 +544,20 @@ def test_a_record_cut_short_or_with_a_broken_line_says_so(tmp_path: Path) -> Non
 
     for line, fields, said in [
         (first, {"unit": "x"}, f"line {first + 1}, field unit: should be a whole number, not the"),
-        (first, {"to": "far"}, f"line {first + 1}, field to: Input should be a valid array"),
+        (first, {"to": "far"}, f"line {first + 1}, field to: should be a list, not the text 'far'"),
         (0, {"seed": "x"}, "line 1, field seed: should be a whole number, not the text 'x'"),
         (0, {"seed": -4}, "line 1, field seed: must be 0 or more (not -4)"),
-        (0, {"ruleset": "chess"}, "line 1, field ruleset: Input should be 'konflikt47'"),
+        (
+            0,
+            {"ruleset": "chess"},
+            "line 1, field ruleset: 'chess' is not one of the choices here; give 'konflikt47' or",
+        ),
         (0, {"armies": ["one list"]}, "line 1, field armies.1: missing: it must be given here"),
-        (0, {"players": ["human", "tactical"]}, "line 1, field players.0: Input should be"),
+        (
+            0,
+            {"players": ["human", "tactical"]},
+            "line 1, field players.0: 'human' is not one of the choices here; give",
+        ),
     ]:
         with pytest.raises(DataFileError, match=re.escape(said)):
             record.replay(changed(line, **fields))

@@ -186,7 +186,7 @@ def test_a_record_without_its_final_newline_reproduces_and_says_so(tmp_path: Pat
         ("order", {"unit": None}, "field unit: missing: it must be given here"),
         ("order", {"turn": "one"}, "field turn: should be a whole number, not the text 'one'"),
         ("order", {"unit": "17"}, "field unit: should be a whole number, not the text '17'"),
-        ("order", {"to": [1, 2, 3]}, "field to: Tuple should have at most 2 items"),
+        ("order", {"to": [1, 2, 3]}, "field to: must have at most 2 items, not 3"),
         ("order", {"colour": "red"}, "field colour: there is no such field here"),
         ("draw", {"side": 1.0}, "field side: should be a whole number, not 1.0"),
         ("move", {"run": 0}, "field run: should be true or false, not 0"),
@@ -207,7 +207,7 @@ def test_a_line_is_checked_as_the_event_it_names(
     ("fields", "said"),
     [
         ({"seed": "2"}, "line 1, field seed: should be a whole number, not the text '2'"),
-        ({"armies": "one list"}, "line 1, field armies: Input should be a valid array"),
+        ({"armies": "one list"}, "line 1, field armies: should be a list, not the text 'one list'"),
     ],
 )
 def test_a_header_field_of_the_wrong_kind_is_a_bad_file(
@@ -286,5 +286,8 @@ def test_a_broken_line_that_is_not_a_cut_is_a_bad_file(
 def test_a_file_that_is_not_text_is_a_bad_file(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
     path.write_bytes(b'{"format":\xff}\n')
-    with pytest.raises(DataFileError, match=re.escape("is not text (byte 11 is not UTF-8)")):
+    with pytest.raises(
+        DataFileError,
+        match=re.escape("is not text (line 1: byte 11 is not UTF-8; was it saved as Latin-1"),
+    ):
         record.replay(path)

@@ -120,6 +120,30 @@ def test_a_zone_without_room_or_overlapping_the_enemys_is_refused() -> None:
         _with_zones("  - {side: south, polygon: [[0, 0], [72, 0], [72, 40], [0, 40]]}\n" + NORTH)
 
 
+def test_set_up_reads_a_category_as_the_terrain_table_does() -> None:
+    """A "Building" or a "wall" is a building or an obstacle at set-up as in a move (set-up
+    compared the written name with 'building' and 'obstacle', so it put men in the one and
+    tanks on the other)."""
+    from kriegsspiel.errors import UsageError
+
+    for category in ("Building", "BUILDING"):
+        with pytest.raises(UsageError, match="has no room"):
+            _with_zones(
+                "  - {side: south, polygon: [[0, 0], [72, 0], [72, 12], [0, 12]]}\n" + NORTH,
+                f"terrain:\n  - {{name: block, category: {category}, cover: hard,"
+                " polygon: [[0, 0], [72, 0], [72, 13], [0, 13]]}",
+            )
+    walled = _with_zones(
+        "  - {side: south, polygon: [[0, 0], [72, 0], [72, 12], [0, 12]]}\n" + NORTH,
+        "terrain:\n  - {name: walls, category: wall, cover: hard,"
+        " polygon: [[0, 0], [72, 0], [72, 6], [0, 6]]}",
+    )
+    wall = walled.table.features[0]
+    for unit in walled.units:
+        if unit.vehicle is not None and unit.side == 0:
+            assert not any(wall in walled.table.features_at(m.point) for m in unit.alive_models)
+
+
 def test_move_checks_terrain_along_the_path() -> None:
     game = new_game()
     tank = game.units[8]  # Panzer IV

@@ -680,6 +680,51 @@ def test_a_file_named_without_its_ending_is_suggested_not_guessed(tmp_path: Path
     assert done.returncode == 2 and "did you mean the file 'my-list.yaml'?" in done.stderr
 
 
+def test_a_shipped_name_half_given_is_suggested(tmp_path: Path) -> None:
+    for args, said in (
+        (["evaluate", "-a", "us-tesla", "-a", "us-tesla-company"],
+         "army 'us-tesla' is neither a file nor a shipped army (german-schwerefeld-battlegroup, "
+         "us-tesla-company); did you mean the shipped army 'us-tesla-company'?"),
+        (["evaluate", "-s", "crossroads"], "did you mean the shipped scenario 'hold-the-crossroads'?"),
+        (["sweep", "walker-or-tank"], "did you mean the shipped sweep 'konflikt47-walker-or-tank'?"),
+        (["army", "us-tesla"], "did you mean the shipped list 'us-tesla-company'?"),
+    ):  # fmt: skip
+        done = cli(tmp_path, *args)
+        assert done.returncode == 2 and said in " ".join(done.stderr.split()), done.stderr
+    done = cli(tmp_path, "army", "nope")  # nothing near: the names alone
+    assert done.returncode == 2 and "did you mean" not in done.stderr
+
+
+def test_a_folder_or_a_broken_link_given_for_a_file_is_told_so(tmp_path: Path) -> None:
+    """Not "is neither a file nor a shipped list": a folder is a folder (with the files in
+    it), a link to nothing a broken link, for a list, a scenario, a sweep, a rules file."""
+    (tmp_path / "my lists").mkdir()
+    (tmp_path / "my lists" / "mine.yaml").write_text("name: mine\n")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "gone.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    folder = "is a folder; give a file in it (it holds mine.yaml)"
+    broken = f"is a broken link: it points to {tmp_path / 'nowhere.yaml'}, which does not exist"
+    for args, said in (
+        (["army", "my lists"], f"army 'my lists' {folder}."),
+        (["army", "gone.yaml"], f"army 'gone.yaml' {broken}."),
+        (["evaluate", "-a", "my lists", "-a", "us-tesla-company"], f"army 'my lists' {folder}."),
+        (["evaluate", "-s", "my lists"], f"scenario 'my lists' {folder}."),
+        (["evaluate", "-s", "gone.yaml"], f"scenario 'gone.yaml' {broken}."),
+        (["sweep", "my lists"], f"sweep 'my lists' {folder}."),
+        (
+            ["sweep", "empty"],
+            "sweep 'empty' is a folder; give a file in it (it holds no .yaml or .yml file).",
+        ),
+        (["scenario", "my lists"], f"scenario 'my lists' {folder}."),
+        (["odds", "shoot", "--weapon", "rifle", "--rules-file", "my lists"], f"my lists: {folder}"),
+        (["replay", "empty"], "empty: is a folder; give a file in it (it holds no .jsonl file)"),
+    ):
+        done = cli(tmp_path, *args)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert said in " ".join(done.stderr.split()), (args, done.stderr)
+        assert "neither a file" not in done.stderr
+
+
 def test_an_odd_number_of_games_says_the_sides_are_not_balanced(tmp_path: Path) -> None:
     done = cli(tmp_path, "evaluate", *PATROLS, "--players", "random,random", "--games", "3",
                "--workers", "1", "--json", "--no-store")  # fmt: skip

@@ -14,11 +14,13 @@ from typing import Any
 
 from rich.console import Console
 
+from kriegsspiel.core.names import counted
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import check_copy, write_copy
 from kriegsspiel.rulesets import RULESETS, check_ruleset
 from kriegsspiel.rulesets.bolt_action.army import EDITIONS, ArmyList, load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
+from kriegsspiel.sim.matchup import refuse_non_file, shipped_near
 
 
 def run_army(given: str | None, ruleset: str | None, copy: str | None, as_json: bool) -> None:
@@ -112,8 +114,11 @@ def _find(given: str, editions: list[str]) -> Path:
                 f"army {given!r} is a shipped {other} list, not a {editions[0]} one; give "
                 f"--ruleset {other}, or none."
             )
+    refuse_non_file("army", given, [Path(given)])
     names = ", ".join(p.stem for p in shipped)
-    raise UsageError(f"army {given!r} is neither a file nor a shipped list ({names}).")
+    near = shipped_near(given, shipped)
+    hint = f"; did you mean the shipped list {near!r}?" if near else "."
+    raise UsageError(f"army {given!r} is neither a file nor a shipped list ({names}){hint}")
 
 
 def _list_samples(editions: list[str], console: Console, as_json: bool) -> None:
@@ -129,7 +134,8 @@ def _list_samples(editions: list[str], console: Console, as_json: bool) -> None:
     console.print("Shipped army lists (give the name before the dash):", markup=False)
     for edition, stem, name, faction, points, units in rows:
         console.print(
-            f"  {stem}  —  {name} ({faction}), {edition}, {points} points, {units} units",
+            f"  {stem}  —  {name} ({faction}), {edition}, {counted(points, 'point')}, "
+            f"{counted(units, 'unit')}",
             markup=False,
             soft_wrap=True,  # (a name cut at the edge could not be copied)
         )

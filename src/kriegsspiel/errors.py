@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 
 class KriegsspielError(Exception):
@@ -19,22 +19,48 @@ def _plural(kind: str) -> str:
 
 
 class UnknownNameError(UsageError, KeyError):
-    """A weapon, target, ruleset or option value that is not on the sheet."""
+    """A weapon, target, ruleset or option value that is not on the sheet.
 
-    def __init__(self, kind: str, name: str, known: Iterable[str]) -> None:
+    ``aliases`` maps the other names a thing goes by (a chart's short names: "SMG",
+    "LMG") to its own name: a typo of one ("SMGs") is matched to it and the thing is
+    suggested by its own name."""
+
+    def __init__(
+        self, kind: str, name: str, known: Iterable[str], aliases: Mapping[str, str] | None = None
+    ) -> None:
         known = sorted(set(known))
-        close = difflib.get_close_matches(name.lower(), [k.lower() for k in known], n=3, cutoff=0.5)
         lookup = {k.lower(): k for k in known}
+        for alias, own in (aliases or {}).items():
+            lookup.setdefault(alias.lower(), own)
+        close = _nearest(name.lower(), lookup)
         hint = (
-            f" Did you mean {', '.join(repr(lookup[c]) for c in close)}?"
+            f" Did you mean {', '.join(map(repr, close))}?"
             if close
             else f" Known {_plural(kind)}: {', '.join(known)}."
         )
         super().__init__(f"Unknown {kind} {name!r}.{hint}")
-        self.kind, self.name, self.close_matches = kind, name, [lookup[c] for c in close]
+        self.kind, self.name, self.close_matches = kind, name, close
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0])
+
+
+def _nearest(name: str, lookup: Mapping[str, str], cutoff: float = 0.5, most: int = 3) -> list[str]:
+    """The things (``lookup``: each name -> the thing's own name) whose names are nearest
+    ``name``: those within a tenth of the best match (at least ``cutoff``), nearest first,
+    each once, at most ``most`` of them. "Rifel" is Rifle alone, not every rifle."""
+    scored = []
+    for key, own in lookup.items():
+        matcher = difflib.SequenceMatcher(None, name, key)
+        if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff:
+            score = matcher.ratio()
+            if score >= cutoff:
+                scored.append((score, own))
+    if not scored:
+        return []
+    best = max(score for score, _ in scored)
+    near = [own for score, own in sorted(scored, key=lambda s: -s[0]) if score >= best - 0.1]
+    return list(dict.fromkeys(near))[:most]
 
 
 class DataFileError(KriegsspielError):

@@ -4,11 +4,13 @@ briefing, drawn with two lists deployed on it, or copied to make one's own."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
-from kriegsspiel.core.scenario import load_scenario, sample_scenarios
+from kriegsspiel.core.names import counted
+from kriegsspiel.core.scenario import Scenario, load_scenario, sample_scenarios
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import (
     check_copy,
@@ -18,7 +20,7 @@ from kriegsspiel.outfiles import (
     write_copy,
     writing,
 )
-from kriegsspiel.sim.matchup import pick_file
+from kriegsspiel.sim.matchup import game_ruleset, pick_file
 
 
 def run_scenario(
@@ -49,6 +51,7 @@ def run_scenario(
         check_output(svg, "--svg", (".svg",))
         check_replacing(svg, "--svg", "an SVG drawing", is_svg)
     scenario = load_scenario(path)  # a broken scenario: its file, line and field
+    _check_terrain(path, scenario, ruleset or "konflikt47")
     err = Console(stderr=True, highlight=False)
     if svg is not None:
         _draw(str(path), ruleset or "konflikt47", armies, svg)
@@ -65,6 +68,21 @@ def run_scenario(
         from kriegsspiel.render.scenario_text import print_briefing
 
         print_briefing(scenario, f"shipped scenario {path.stem}" if shipped else str(path), console)
+
+
+def _check_terrain(path: Path, scenario: Scenario, ruleset: str) -> None:
+    """Refuse, at its line, a terrain category the games' terrain table does not have (a
+    game would refuse it: the check says so first)."""
+    from kriegsspiel.rulesets.bolt_action import rules_for
+    from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+        TerrainCategoryError,
+        check_categories,
+    )
+
+    try:
+        check_categories(rules_for(game_ruleset(ruleset)), scenario)
+    except TerrainCategoryError as exc:
+        raise exc.in_file(str(path), path.read_text(encoding="utf-8")) from None
 
 
 def _draw(path: str, ruleset: str, armies: list[str], svg: str) -> None:
@@ -106,8 +124,9 @@ def _list_samples(console: Console, as_json: bool) -> None:
         width, height = row["table"]["width"], row["table"]["height"]
         console.print(
             f'  {row["scenario"]}  —  {row["name"]}: {width:g}" × {height:g}", '
-            f"{row['turns']} turns, won by {row['victory']}, {row['terrain']} terrain "
-            f"features, {row['objectives']} objectives",
+            f"{counted(row['turns'], 'turn')}, won by {row['victory']}, "
+            f"{counted(row['terrain'], 'terrain feature')}, "
+            f"{counted(row['objectives'], 'objective')}",
             markup=False,
             soft_wrap=True,
         )

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import difflib
+import os
+import re
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, TypeVar, Union, get_args, get_origin
 
@@ -51,22 +53,44 @@ def _line_of(node: yaml.Node, loc: tuple[int | str, ...]) -> int:
     return line
 
 
+def not_a_file(path: Path, suffixes: tuple[str, ...] = (".yaml", ".yml")) -> str | None:
+    """Why ``path``, given for a file, is none, said plainly (None if it is not a folder or
+    a broken link): a folder, with the files of ``suffixes`` in it; a link to nothing."""
+    try:
+        if path.is_dir():
+            inside = sorted(p.name for p in path.iterdir() if p.suffix.lower() in suffixes)
+            kinds = " or ".join(suffixes)
+            held = f"it holds {_some(inside)}" if inside else f"it holds no {kinds} file"
+            return f"is a folder; give a file in it ({held})"
+        if path.is_symlink() and not path.exists():
+            return f"is a broken link: it points to {os.readlink(path)}, which does not exist"
+    except OSError:
+        return None  # (unreadable: said by whatever reads it)
+    return None
+
+
 def load_yaml(path: Path, model: type[M]) -> M:
     """Parse ``path`` and validate it as ``model``; raise DataFileError on any problem."""
     name = str(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise DataFileError(name, [f"cannot be read ({exc.strerror})"]) from None
+        problem = not_a_file(path) or f"cannot be read ({exc.strerror})"
+        raise DataFileError(name, [problem]) from None
     except UnicodeDecodeError as exc:
-        raise DataFileError(
-            name,
-            [
-                f"is not text (byte {exc.start + 1} is not UTF-8); expected a YAML file "
-                "written in a text editor"
-            ],
-        ) from None
+        raise DataFileError(name, [not_text(exc, "a YAML file written in a text editor")]) from None
     return parse_yaml(text, model, name)
+
+
+def not_text(exc: UnicodeDecodeError, expected: str) -> str:
+    """What to say of a file that is not UTF-8: the line and byte where it stops being so,
+    and, for a file of text (no NUL bytes: not a picture or a program), how to mend it."""
+    data = bytes(exc.object)
+    line = data.count(b"\n", 0, exc.start) + 1
+    saved = "; was it saved as Latin-1 or another encoding? save it as UTF-8" * (b"\0" not in data)
+    return (
+        f"is not text (line {line}: byte {exc.start + 1} is not UTF-8{saved}); expected {expected}"
+    )
 
 
 _BASE: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available
@@ -134,17 +158,26 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
     except ValidationError as exc:
         node = yaml.compose(text, Loader=_LOADER)  # only now: to find each error's line
         line = None if node is None else (lambda loc: _line_of(node, loc))
-        told = problems(exc, line, model)
         strange = [key for key in data if key not in model.model_fields]
         if len(strange) * 2 > len(data):  # mostly fields it never has: another kind of file?
+            # (that alone: each of its fields told missing or strange would bury it)
             needed = [f for f, info in model.model_fields.items() if info.is_required()]
-            told.insert(
-                0,
-                f"this does not look like {_a(what)}: most of its fields ({', '.join(map(str, strange))}) "
-                f"are not {_a(what)}'s, which has {', '.join(needed)}; was another kind of "
-                "file given?",
-            )
-        raise DataFileError(name, told) from None
+            raise DataFileError(
+                name,
+                [
+                    f"this does not look like {_a(what)}: most of its fields "
+                    f"({_some(map(str, strange))}) are not {_a(what)}'s, which has "
+                    f"{_some(needed)}; was another kind of file given?"
+                ],
+            ) from None
+        raise DataFileError(name, problems(exc, line, model)) from None
+
+
+def _some(names: Iterable[str], most: int = 6) -> str:
+    """Names joined by commas, the first ``most`` of them: "a, b, c and 4 more"."""
+    names = list(names)
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown} and {len(names) - most} more"
 
 
 def problem_at(text: str, loc: tuple[int | str, ...], problem: str) -> str:
@@ -189,6 +222,13 @@ def problems(
         elif error["type"] in _BOUND:  # (pydantic: "Input should be greater than ...")
             bound = _BOUND[error["type"]].format(*error["ctx"].values())
             message = f"must be {bound} (not {error['input']!r})"
+        elif error["type"] in ("literal_error", "enum"):  # (pydantic: "Input should be 'a' or 'b'")
+            message = _not_a_choice(error["input"], _choices(error["ctx"]["expected"]))
+        elif error["type"] in ("too_long", "too_short"):  # (pydantic: "Tuple should have ...")
+            message = _how_many(error, loc)
+        elif error["type"] in ("int_parsing", "float_parsing", "int_from_float"):
+            wanted = "a whole number" if error["type"] != "float_parsing" else "a number"
+            message = f"must be {wanted} (not {_shown(error['input'])})"
         owner = _model_at(model, loc[:-1]) if model is not None else None
         if error["type"] == "extra_forbidden" and owner is not None and loc:
             spelt = [info.alias or name for name, info in owner.model_fields.items()]
@@ -197,7 +237,16 @@ def problems(
     return found
 
 
-_WANTED = {"int_type": "a whole number", "float_type": "a number", "bool_type": "true or false"}
+_WANTED = {
+    "int_type": "a whole number",
+    "float_type": "a number",
+    "bool_type": "true or false",
+    "string_type": "text",
+    "list_type": "a list",
+    "tuple_type": "a list",
+    "dict_type": "a mapping of fields",
+    "model_type": "a mapping of fields",
+}
 _BOUND = {  # a number's bounds, as a wargamer says them
     "greater_than_equal": "{} or more",
     "greater_than": "more than {}",
@@ -221,7 +270,9 @@ def _not_of_type(kind: str, given: Any) -> str:
         except yaml.YAMLError:
             read = None
         number = isinstance(read, int | float) and not isinstance(read, bool)
-        if (kind == "bool_type" and isinstance(read, bool)) or (kind != "bool_type" and number):
+        if (kind == "bool_type" and isinstance(read, bool)) or (
+            kind in ("int_type", "float_type") and number
+        ):
             shown += " (write it without quotes)"
     elif isinstance(given, list | tuple):
         shown = "a list"
@@ -230,6 +281,53 @@ def _not_of_type(kind: str, given: Any) -> str:
     else:
         shown = repr(given)
     return f"should be {wanted}, not {shown}"
+
+
+def _choices(expected: str) -> list[str]:
+    """The choices of pydantic's "'a', 'b' or 'c'" (each as its repr: quoted if text)."""
+    found = re.findall(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^\s,'\"]+", expected)
+    return [token for token in found if token != "or"]
+
+
+def _not_a_choice(given: Any, choices: list[str]) -> str:
+    """What to say of a value that is none of a field's choices: it, the nearest, all."""
+    words = {c.strip("'\"").lower(): c for c in choices}
+    near = difflib.get_close_matches(str(given).lower(), list(words), n=1, cutoff=0.6)
+    hint = f" (did you mean {words[near[0]]}?)" if near else ""
+    listed = ", ".join(choices[:-1]) + f" or {choices[-1]}" if len(choices) > 1 else choices[0]
+    return f"{_shown(given)} is not one of the choices here{hint}; give {listed}"
+
+
+def _how_many(error: Any, loc: tuple[int | str, ...]) -> str:
+    """Too many or too few items, counted in the field's own word: "at most 40 units, not 41"."""
+    ctx = error["ctx"]
+    named = loc and isinstance(loc[-1], str) and loc[-1].endswith("s")  # ("units", not "to")
+    noun = str(loc[-1]).replace("_", " ") if named else "items"
+    if error["type"] == "too_long":
+        bound, what = ctx["max_length"], "at most"
+    else:
+        bound, what = ctx["min_length"], "at least"
+    return f"must have {what} {_counted(bound, noun)}, not {ctx['actual_length']}"
+
+
+def _counted(number: int, noun: str) -> str:
+    """'1 unit', '2 units' (``noun`` given in the plural, as a field of several is named)."""
+    if number == 1 and noun.endswith("s"):
+        noun = noun[:-3] + "y" if noun.endswith("ies") else noun[:-1]
+    return f"{number} {noun}"
+
+
+def _shown(given: Any) -> str:
+    """A value as the file wrote it: 'thirty', 2.5, true, a list."""
+    if isinstance(given, bool):
+        return "true" if given else "false"
+    if given is None:
+        return "nothing (the field is blank)"
+    if isinstance(given, list | tuple):
+        return "a list"
+    if isinstance(given, dict):
+        return "a mapping of fields"
+    return repr(given)
 
 
 def _unknown_field(name: str, known: list[str]) -> str:

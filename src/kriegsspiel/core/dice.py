@@ -366,6 +366,14 @@ class DiceExpr:
         # worked out once: shots (and the caches keyed by them) hash their dice often
         self._hash = hash((self.count, self.sides, self.constant))
 
+    def plus(self, number: int) -> DiceExpr:
+        """The same dice with ``number`` added: ``DiceExpr("D3+1").plus(1)`` is D3+2."""
+        constant = self.constant + number
+        if not self.count:
+            return DiceExpr(str(constant))
+        dice = f"{self.count if self.count > 1 else ''}D{self.sides}"
+        return DiceExpr(f"{dice}{constant:+d}" if constant else dice)
+
     @property
     def most(self) -> int:
         """The highest it can roll."""

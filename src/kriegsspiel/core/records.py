@@ -54,12 +54,14 @@ def read_lines(path: str | Path) -> RecordFile:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise DataFileError(name, [f"cannot be read ({exc.strerror})"]) from None
+        from kriegsspiel.core.datafile import not_a_file
+
+        problem = not_a_file(Path(path), (".jsonl",)) or f"cannot be read ({exc.strerror})"
+        raise DataFileError(name, [problem]) from None
     except UnicodeDecodeError as exc:
-        raise DataFileError(
-            name,
-            [f"is not text (byte {exc.start + 1} is not UTF-8); expected a game record"],
-        ) from None
+        from kriegsspiel.core.datafile import not_text
+
+        raise DataFileError(name, [not_text(exc, "a game record")]) from None
     lines = text.split("\n")  # (read_text has made every line end a newline)
     final_newline = lines[-1] == ""
     if final_newline:

@@ -1,8 +1,9 @@
 """Scenarios: the table, its terrain, deployment zones, objectives and how the game is won.
 
-Knows no ruleset: terrain categories are free text (the Bolt Action family's are "open
-ground", "rough ground", "obstacle", "building" and "road"), and ``notes`` holds a remark
-per ruleset name. Every polygon must be simple (its edges never cross) and lie on the
+Knows no ruleset: a terrain category is any text here (the Bolt Action family's games,
+which refuse any other, take "open ground", "rough ground", "obstacle", "building" and
+"road" and the other names of ``table_rules.CATEGORY_SYNONYMS``), and ``notes`` holds a
+remark per ruleset name. Every polygon must be simple (its edges never cross) and lie on the
 table; shapely decides simplicity when it is installed, a small pure-Python check when not.
 
 >>> from kriegsspiel.core.scenario import load_scenario, sample_scenarios

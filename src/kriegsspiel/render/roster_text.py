@@ -7,6 +7,7 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.table import Table
 
+from kriegsspiel.core.names import counted
 from kriegsspiel.rulesets.bolt_action.army import ArmyList, Model, Unit
 
 
@@ -39,8 +40,8 @@ def print_roster(
         )
     console.print(table)
     console.print(
-        f"{army.points} points: {len(army.units)} units, {figures} figures and "
-        f"{vehicles} vehicle{'' if vehicles == 1 else 's'}. The list is sound: it can be "
+        f"{counted(army.points, 'point')}: {counted(len(army.units), 'unit')}, "
+        f"{counted(figures, 'figure')} and {counted(vehicles, 'vehicle')}. The list is sound: it can be "
         "played, evaluated and swept.",
         markup=False,
     )

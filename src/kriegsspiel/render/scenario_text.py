@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table
 
+from kriegsspiel.core.names import counted
 from kriegsspiel.core.scenario import Scenario
 
 
@@ -29,7 +30,7 @@ def print_briefing(scenario: Scenario, source: str, console: Console) -> None:
     if scenario.description:
         console.print(scenario.description, markup=False)
     console.print(
-        f'A {table.width:g}" × {table.height:g}" table, {scenario.turns} turns; won by '
+        f'A {table.width:g}" × {table.height:g}" table, {counted(scenario.turns, "turn")}; won by '
         f"{scenario.victory}.",
         markup=False,
     )
@@ -59,9 +60,7 @@ def print_briefing(scenario: Scenario, source: str, console: Console) -> None:
             marks.add_row(mark.name, f"{mark.x:g}, {mark.y:g}", str(mark.points))
         console.print(marks)
     count = len(scenario.terrain)
-    terrain = Table(
-        title=f"Terrain ({count} feature{'' if count == 1 else 's'})", title_justify="left"
-    )
+    terrain = Table(title=f"Terrain ({counted(count, 'feature')})", title_justify="left")
     for column in ("feature", "category", "cover", "hides", "where (the box around it)"):
         terrain.add_column(column)
     for feature in scenario.terrain:

@@ -8,6 +8,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from kriegsspiel.core.names import counted
 from kriegsspiel.render.evaluation_text import per_point, short_rate
 
 
@@ -58,8 +59,7 @@ def print_variant_changes(
         "the variant from its list. Each interval is a 95% one: where nothing really "
         "changes, it is marked by chance about one time in twenty. "
         f"{marked} of the {2 * len(compared)} intervals here are marked (a win and a loss "
-        f"change for each of {len(compared)} "
-        f"{'comparison' if len(compared) == 1 else 'comparisons'}), so a lone mark "
+        f"change for each of {counted(len(compared), 'comparison')}), so a lone mark "
         "among many may be chance: trust a change that holds against several opponents or "
         "in a longer run.",
         markup=False,
@@ -92,7 +92,7 @@ def print_variant_units(columns: list[str], changes: list[dict[str, Any]]) -> No
             unit = cells[0][key][number]
             table.add_row(
                 variant["variant"] if line == 0 else "",
-                f"{way}: {unit['unit']} ({unit['points']} points)",
+                f"{way}: {unit['unit']} ({counted(unit['points'], 'point')})",
                 *(
                     "—"
                     if cell is None

@@ -127,6 +127,7 @@ def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = No
         if given.lower() in (sample.stem.lower(), sample.name.lower()):
             return sample
     names = ", ".join(s.stem for s in samples)
+    refuse_non_file(kind, given, places)
     if kind == "army":
         from kriegsspiel.rulesets.bolt_action.army import sample_armies
 
@@ -148,7 +149,32 @@ def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = No
                     f"{kind} {given!r} is neither a file nor a shipped {kind} ({names}); "
                     f"did you mean the file {str(near)!r}? Give a file's name with its ending."
                 )
-    raise UsageError(f"{kind} {given!r} is neither a file nor a shipped {kind} ({names}).")
+    near_name = shipped_near(given, samples)
+    hint = f"; did you mean the shipped {kind} {near_name!r}?" if near_name else "."
+    raise UsageError(f"{kind} {given!r} is neither a file nor a shipped {kind} ({names}){hint}")
+
+
+def shipped_near(given: str, samples: list[Path]) -> str | None:
+    """The shipped sample's name nearest ``given`` ("us-tesla": us-tesla-company), if one
+    is near; None for a path (a file's name is not a shipped one's)."""
+    import difflib
+
+    if "/" in given or given.lower().endswith((".yaml", ".yml")):
+        return None
+    stems = {s.stem.lower(): s.stem for s in samples}
+    near = difflib.get_close_matches(given.lower(), list(stems), n=1, cutoff=0.6)
+    return stems[near[0]] if near else None
+
+
+def refuse_non_file(kind: str, given: str, places: list[Path]) -> None:
+    """A UsageError if one of ``places`` (where ``given`` was looked for) is a folder or a
+    broken link: said so, not "neither a file nor a shipped ..."."""
+    from kriegsspiel.core.datafile import not_a_file
+
+    for path in places:
+        problem = not_a_file(path)
+        if problem is not None:
+            raise UsageError(f"{kind} {given!r} {problem}.")
 
 
 def read_source(kind: str, given: str, samples: list[Path], base: Path | None = None) -> Source:
@@ -157,10 +183,10 @@ def read_source(kind: str, given: str, samples: list[Path], base: Path | None = 
     try:
         return Source(label, path.read_text(encoding="utf-8"))
     except UnicodeDecodeError as exc:  # (told as a data file that is not text is told)
-        raise UsageError(
-            f"cannot read {kind} file {path}: it is not text (byte {exc.start + 1} is not "
-            "UTF-8); expected a YAML file written in a text editor"
-        ) from None
+        from kriegsspiel.core.datafile import not_text
+
+        told = not_text(exc, "a YAML file written in a text editor")
+        raise UsageError(f"cannot read {kind} file {path}: it {told}") from None
     except OSError as exc:
         raise UsageError(f"cannot read {kind} file {path}: {exc}") from exc
 
@@ -220,6 +246,7 @@ def check_setup(matchup: Matchup) -> None:
     from kriegsspiel.core.datafile import problem_at
     from kriegsspiel.rulesets.bolt_action.game.deployment import ZoneFullError
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+    from kriegsspiel.rulesets.bolt_action.game.table_rules import TerrainCategoryError
 
     scenario, army_a, army_b = parsed(matchup)
     for pair in ((army_a, army_b), (army_b, army_a)):
@@ -230,6 +257,8 @@ def check_setup(matchup: Matchup) -> None:
                 raise
             told = problem_at(matchup.scenario.text, ("deployment", exc.zone), str(exc))
             raise DataFileError(matchup.scenario.label, [told]) from None
+        except TerrainCategoryError as exc:
+            raise exc.in_file(matchup.scenario.label, matchup.scenario.text) from None
 
 
 @cache

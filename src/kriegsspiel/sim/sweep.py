@@ -28,6 +28,7 @@ from kriegsspiel.sim.matchup import (
     build_matchup,
     check_setup,
     game_ruleset,
+    pick_file,
     read_source,
 )
 from kriegsspiel.sim.stats import wilson
@@ -212,13 +213,7 @@ def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
     command names a folder LISTS and says how to write the list there."""
     from kriegsspiel.rulesets.bolt_action.army import sample_armies
 
-    path = Path(given)
-    if not path.is_file():
-        wanted = given.lower()
-        path = next((p for p in sample_sweeps() if wanted in (p.stem, p.name.lower())), path)
-    if not path.is_file():
-        names = ", ".join(p.stem for p in sample_sweeps())
-        raise UsageError(f"sweep {given!r} is neither a file nor a shipped sweep ({names}).")
+    path = pick_file("sweep", given, sample_sweeps())  # (a file, or a shipped name)
     spec = load_yaml(path, SweepFile)
     text = path.read_text(encoding="utf-8")
     raw = yaml_data(text)  # (valid: how the file gives its fields, one or a list)

@@ -148,6 +148,29 @@ class Model(Strict):
     nco: TrueOrFalse = False
     observer: Literal["artillery", "air"] | None = None  # calls a barrage or an air strike
 
+    @field_validator("observer")
+    @classmethod
+    def _support_to_call(cls, observer: str | None, info: ValidationInfo) -> str | None:
+        """An observer calls the edition's barrage or air strike: an edition whose data has
+        no such chart (Konflikt '47's sheets print none) has no support to call, and the
+        model would stand by all game, its points spent for nothing."""
+        rules = _RULES.get()
+        if observer is None or rules is None:
+            return observer
+        chart, table = (
+            (rules.data.artillery_barrage, "artillery_barrage")
+            if observer == "artillery"
+            else (rules.data.air_strike, "air_strike")
+        )
+        if chart is None:
+            called = "an artillery barrage" if observer == "artillery" else "an air strike"
+            raise _problem(
+                f"unit {_UNIT.get()!r}, model {info.data.get('name', '?')!r}: an {observer} "
+                f"observer calls in {called}, and {rules.data.title} has none (its rules data "
+                f"has no {table} table), so it could never call one; give the model no observer"
+            )
+        return observer
+
     @model_validator(mode="after")
     def _one_rank(self) -> Self:
         if self.officer is not None and self.nco:

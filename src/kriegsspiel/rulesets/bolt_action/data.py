@@ -6,13 +6,28 @@ starting with ``assumption`` / ``published rule`` for procedure the sheets leave
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
-from pydantic import field_validator
+from pydantic import (
+    AfterValidator,
+    Field,
+    ModelWrapValidatorHandler,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from kriegsspiel.core.datafile import Strict, load_yaml
+from kriegsspiel.core.dice import DiceExpr
+from kriegsspiel.core.names import normalise
+from kriegsspiel.errors import UsageError
 
 DATA_DIR = Path(__file__).parent / "data"
 SEED_FILES = {
@@ -20,6 +35,109 @@ SEED_FILES = {
     "001_7881fecd9373e4fe.txt",
     "002_2811b7c446f8555e.txt",
 }
+
+
+# ------------------------------------------------------------------ checks of the numbers
+#: The dice the rules roll: D6s, and D2 and D3 read off a D6.
+DICE_SIDES = (2, 3, 6)
+
+
+def _dice(text: str, *, count: bool) -> str:
+    """``text`` if it is a dice expression of the rules' dice (``count``: one that never
+    comes to less than 0, as shots, hits, pins and inches cannot); else a ValueError."""
+    try:
+        expr = DiceExpr(text)
+    except UsageError as exc:
+        raise ValueError(str(exc)) from None
+    if expr.count and expr.sides not in DICE_SIDES:
+        raise ValueError(
+            f"{text!r}: a D{expr.sides} is not a die the rules roll "
+            "(they roll D6s, and D2 and D3 read off a D6)"
+        )
+    least = expr.count + expr.constant if expr.count else expr.constant
+    if count and least < 0:
+        raise ValueError(f"{text!r} can come to {least}; a count may not be less than 0")
+    return text
+
+
+def _count_dice(text: str) -> str:
+    return _dice(text, count=True)
+
+
+def _roll_dice(text: str) -> str:
+    return _dice(text, count=False)
+
+
+#: Dice that count something (shots, hits, pins, inches): "3", "D6", "2D6-1", "D3+1".
+CountDice = Annotated[str, AfterValidator(_count_dice)]
+#: A roll whose result may fall below 0 (a damage result's "D6-3").
+RollDice = Annotated[str, AfterValidator(_roll_dice)]
+Count = Annotated[int, Field(ge=0)]
+#: What a D6 must score: 2+ to 6+ (a 1 always fails, and 7+ is not one die's score).
+D6Score = Annotated[int, Field(ge=2, le=6)]
+#: The faces of a D6, each row of a D6 table takes some.
+Face = Annotated[int, Field(ge=1, le=6)]
+
+
+def _every_face_once(rows: list[Any]) -> list[Any]:
+    """A table rolled on a D6: each face in one row exactly (a face in none would leave a
+    roll with no result)."""
+    faces = [face for row in rows for face in row.rolls]
+    twice = sorted({f for f in faces if faces.count(f) > 1})
+    missing = [f for f in range(1, 7) if f not in faces]
+    if twice or missing:
+        said = [f"{', '.join(map(str, twice))} in more than one row"] if twice else []
+        said += [f"{', '.join(map(str, missing))} in no row"] if missing else []
+        raise ValueError(
+            f"a D6 table gives each face, 1 to 6, in one row exactly: {' and '.join(said)}"
+        )
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class _Chart:
+    """What a row of one table may name in another (read from the raw file before it is
+    checked): the HE table's rows, the weapons' names."""
+
+    he: tuple[DiceExpr, ...]
+    he_text: tuple[str, ...]
+    weapons: frozenset[str]
+
+
+_CHART: ContextVar[_Chart | None] = ContextVar("bolt_action_chart", default=None)
+
+
+@contextmanager
+def _with_chart(chart: _Chart | None) -> Iterator[None]:
+    token = _CHART.set(chart)
+    try:
+        yield
+    finally:
+        _CHART.reset(token)
+
+
+def _rows(data: Any, table: str) -> list[dict[str, Any]]:
+    section = data.get(table) if isinstance(data, dict) else None
+    rows = section.get("rows") if isinstance(section, dict) else None
+    return [r for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []
+
+
+def _chart_of(data: Any) -> _Chart:
+    he: list[DiceExpr] = []
+    he_text: list[str] = []
+    for row in _rows(data, "he"):
+        try:
+            he.append(DiceExpr(str(row.get("he"))))
+            he_text.append(str(row.get("he")))
+        except UsageError:
+            pass  # told at the row itself
+    names = [
+        normalise(str(name))
+        for row in _rows(data, "weapons")
+        for name in [row.get("name"), *(row.get("aliases") or [])]
+        if isinstance(name, str)
+    ]
+    return _Chart(tuple(he), tuple(he_text), frozenset(names))
 
 
 class Sourced(Strict):
@@ -65,14 +183,14 @@ class OrderDice(Sourced):
 
 
 class FubarRow(Strict):
-    rolls: list[int]
+    rolls: list[Face]
     result: Literal["friendly fire", "panic"]
     summary: str
 
 
 class Fubar(Sourced):
     trigger: str
-    rows: list[FubarRow]
+    rows: Annotated[list[FubarRow], AfterValidator(_every_face_once)]
 
 
 class QualityRow(Strict):
@@ -82,7 +200,7 @@ class QualityRow(Strict):
 
 class OfficerRow(Strict):
     rank: str
-    morale_bonus: int
+    morale_bonus: Count
 
 
 class Qualities(Sourced):
@@ -95,10 +213,10 @@ class Officers(Sourced):
 
 class MovementRow(Strict):
     unit_type: str
-    advance: int
-    run: int
-    advance_turns: int | None = None
-    run_turns: int | None = None
+    advance: Count
+    run: Count
+    advance_turns: Count | None = None
+    run_turns: Count | None = None
 
 
 class Movement(Sourced):
@@ -111,15 +229,50 @@ class Reverse(Sourced):
     summary: str
 
 
+#: The to-hit modifiers the rules look up, by key: each must be in the table, once.
+HitKey = Literal[
+    "point_blank",
+    "per_pin",
+    "long_range",
+    "inexperienced",
+    "moving",
+    "target_down",
+    "small_unit",
+    "soft_cover",
+    "hard_cover",
+]
+#: The penetration modifiers the rules look up, by key.
+PenKey = Literal["side", "top", "rear", "long_range"]
+
+
+def _keyed(rows: list[Any], keys: tuple[str, ...]) -> list[Any]:
+    """Rows with a ``key`` each: every one of ``keys`` there, none twice."""
+    given = [row.key for row in rows]
+    twice = sorted({k for k in given if given.count(k) > 1})
+    missing = [k for k in keys if k not in given]
+    if twice:
+        raise ValueError(f"each key is given once; given twice: {', '.join(twice)}")
+    if missing:
+        raise ValueError(
+            f"the rules look up every one of {', '.join(keys)}; missing: {', '.join(missing)}"
+        )
+    return rows
+
+
 class HitModifier(Strict):
-    key: str
+    key: HitKey
     label: str
     value: int
 
 
 class HitModifiers(Sourced):
-    base_to_hit: int
+    base_to_hit: D6Score
     rows: list[HitModifier]
+
+    @field_validator("rows")
+    @classmethod
+    def _every_key(cls, rows: list[HitModifier]) -> list[HitModifier]:
+        return _keyed(rows, get_args(HitKey))
 
 
 class DamageValue(Strict):
@@ -128,15 +281,26 @@ class DamageValue(Strict):
     walker: bool = False
     needed: int
 
+    @field_validator("needed")
+    @classmethod
+    def _on_a_d6(cls, needed: int, info: ValidationInfo) -> int:
+        """Infantry is damaged on one D6 (2+ to 6+); a vehicle on a D6 plus the weapon's
+        pen, so its value has no top, but is 2 or more all the same."""
+        infantry = info.data.get("kind") == "infantry"
+        if needed < 2 or (infantry and needed > 6):
+            wanted = "2 to 6: infantry is damaged on a D6 roll" if infantry else "2 or more"
+            raise ValueError(f"must be {wanted} (not {needed})")
+        return needed
+
 
 class DamageValues(Sourced):
     rows: list[DamageValue]
 
 
 class HeRow(Strict):
-    he: str
-    pins: str
-    pen: int
+    he: CountDice
+    pins: CountDice
+    pen: Count
 
 
 class HeTable(Sourced):
@@ -144,7 +308,7 @@ class HeTable(Sourced):
 
 
 class PenModifier(Strict):
-    key: str
+    key: PenKey
     label: str
     value: int
     walkers: bool
@@ -152,6 +316,11 @@ class PenModifier(Strict):
 
 class PenModifiers(Sourced):
     rows: list[PenModifier]
+
+    @field_validator("rows")
+    @classmethod
+    def _every_key(cls, rows: list[PenModifier]) -> list[PenModifier]:
+        return _keyed(rows, get_args(PenKey))
 
 
 class DamageThresholds(Sourced):
@@ -169,14 +338,14 @@ class DamageResultRow(Strict):
     low: int | None  # None: "or less"
     high: int | None  # None: "or more"
     effect: DamageEffect
-    pins: int
+    pins: Count
     summary: str
 
 
 class DamageResults(Sourced):
-    superficial: str
-    full: str
-    massive_results: int
+    superficial: RollDice
+    full: RollDice
+    massive_results: Count
     open_topped_indirect_bonus: int
     rows: list[DamageResultRow]
     automaton_ignores_stunned_on: int | None = None
@@ -184,10 +353,10 @@ class DamageResults(Sourced):
 
 class VehicleAssault(Sourced):
     order_test_modifier_without_at: int
-    to_hit_advanced: int
-    to_hit_stationary: int
+    to_hit_advanced: D6Score
+    to_hit_stationary: D6Score
     vehicle_that_ran_can_be_hit: bool
-    damage_dice: str
+    damage_dice: CountDice
     # the vehicle fires at infantry that start their assault farther than this (inches),
     # with the weapons whose arc they are in; None where the sheet has no such fire
     fires_at_assaulters_beyond: float | None = None
@@ -198,18 +367,62 @@ class CloseQuarters(Sourced):
     steps: list[str]
 
 
+#: The special rules the engine plays, as the weapons charts name them ("HE" and
+#: "Howitzer" are played through a weapon's ``he`` and ``indirect_min_range``).
+Special = Literal[
+    "Assault",
+    "Fixed",
+    "Flamethrower",
+    "Gravity Pulse",
+    "HE",
+    "Howitzer",
+    "Indirect Fire",
+    "One-shot",
+    "Shaped Charge",
+    "Shockwave",
+    "Team",
+    "Tesla",
+]
+SPECIAL_RULES: tuple[str, ...] = get_args(Special)
+
+
 class Weapon(Strict):
-    name: str
+    name: str = Field(min_length=1)
     aliases: tuple[str, ...] = ()
     category: Literal["small arms", "heavy weapons"]
-    range: int
-    min_range: int = 0
-    indirect_min_range: int | None = None
+    range: Count
+    min_range: Count = 0
+    indirect_min_range: Count | None = None
+    special: tuple[Special, ...] = ()  # (before shots: what shots may be depends on it)
     shots: str
-    pen: int | None = None
-    pen_vs_armour: int | None = None
-    he: str | None = None
-    special: tuple[str, ...] = ()
+    pen: Count | None = None
+    pen_vs_armour: Count | None = None
+    he: CountDice | None = None
+
+    @field_validator("shots")
+    @classmethod
+    def _shots(cls, shots: str, info: ValidationInfo) -> str:
+        special = info.data.get("special")
+        if special is None or "Shockwave" in special:
+            return shots  # (special told at its place; a Shockwave's hits are its table's)
+        if "Flamethrower" in special:
+            return _count_dice(shots)  # its hits on a hit (hit_dice_from_shots)
+        if not re.fullmatch(r"[0-9]+", shots):
+            raise ValueError(
+                f"{shots!r} is not a number of shots: write a whole number, 0 or more, "
+                'such as "2" (only a Flamethrower\'s shots are dice, such as "2D6-1")'
+            )
+        return shots
+
+    @field_validator("he")
+    @classmethod
+    def _an_he_row(cls, he: str | None) -> str | None:
+        chart = _CHART.get()
+        if he is None or chart is None or not chart.he or DiceExpr(he) in chart.he:
+            return he  # (no HE rows read: the table's own problem is told at it)
+        raise ValueError(
+            f"{he!r} is not a row of the HE table (its rows: {', '.join(chart.he_text)})"
+        )
 
 
 class Weapons(Sourced):
@@ -231,7 +444,7 @@ class Terrain(Sourced):
 
 
 class FlamethrowerRule(Sourced):
-    pins: str
+    pins: CountDice
     morale_check: bool
     ignores: list[Literal["soft_cover", "hard_cover", "target_down"]]  # to-hit modifiers
     vehicle_facing: Literal["front", "side", "rear", "top"]  # the armour it strikes
@@ -240,13 +453,13 @@ class FlamethrowerRule(Sourced):
 
 
 class TeslaRule(Sourced):
-    extra_hits_vs_infantry: str
+    extra_hits_vs_infantry: CountDice
 
 
 class ShockwaveRule(Sourced):
-    to_hit: int
-    pins: str
-    hits_vs_infantry: str
+    to_hit: D6Score
+    pins: CountDice
+    hits_vs_infantry: CountDice
     vehicle_result: DamageEffect
 
 
@@ -255,59 +468,67 @@ class GravityPulseRule(Sourced):
 
 
 class BarrageRow(Strict):
-    rolls: list[int]
+    rolls: list[Face]
     effect: Literal["miscalculation", "delay", "fire for effect"]
     summary: str
 
 
 class ArtilleryBarrage(Sourced):
-    rows: list[BarrageRow]
-    radius: str
-    pin_rolls: list[int]
-    pins: str
-    hit_rolls: list[int]
+    rows: Annotated[list[BarrageRow], AfterValidator(_every_face_once)]
+    radius: CountDice
+    pin_rolls: list[Face]
+    pins: CountDice
+    hit_rolls: list[Face]
     hit_as: str
+
+    @field_validator("hit_as")
+    @classmethod
+    def _a_weapon(cls, name: str) -> str:
+        chart = _CHART.get()
+        if chart is None or not chart.weapons or normalise(name) in chart.weapons:
+            return name
+        raise ValueError(f"{name!r} is not a weapon of the weapons table (its name or an alias)")
 
 
 class AircraftRow(Strict):
-    rolls: list[int]
+    rolls: list[Face]
     aircraft: str
-    pins: int
-    hits: str
-    pen: int
+    pins: Count
+    hits: CountDice
+    pen: Count
 
 
 class AirStrikeRow(Strict):
-    rolls: list[int]
+    rolls: list[Face]
     effect: Literal["rookie pilot", "skies are empty", "here it comes"]
     summary: str
 
 
 class AirStrike(Sourced):
-    rows: list[AirStrikeRow]
-    radius: int
-    pins: str
-    aircraft: list[AircraftRow]
+    rows: Annotated[list[AirStrikeRow], AfterValidator(_every_face_once)]
+    radius: Count
+    pins: CountDice
+    aircraft: Annotated[list[AircraftRow], AfterValidator(_every_face_once)]
 
 
 class Procedure(Sourced):
     """Numbers of the published procedure that no sheet prints (each one listed in docs)."""
 
-    point_blank_inches: float
-    long_range_fraction: float
-    natural_miss: int
-    needs_seven_plus_follow_up: dict[int, int]
+    point_blank_inches: float = Field(ge=0)
+    long_range_fraction: float = Field(ge=0, le=1)
+    natural_miss: int = Field(ge=0, le=5)  # a roll of this or less always misses
+    needs_seven_plus_follow_up: dict[Annotated[int, Field(ge=7)], D6Score]
     order_test_dice: Literal[2]  # tests are 2D6 (doubles decide FUBAR): the engine's only kind
     always_passes_on: int
     fubar_on: int
     order_test_needed_without_pins: bool
     pins_destroy_at_base_morale: bool
-    indirect_first_shot: int
-    indirect_ranged_in: int
+    indirect_first_shot: D6Score
+    indirect_ranged_in: D6Score
     shaped_charge_to_hit: int
-    pins_per_attack: int
-    close_quarters_attacks: int
-    assault_weapon_attacks: int
+    pins_per_attack: Count
+    close_quarters_attacks: Count
+    assault_weapon_attacks: Count
     down_halves_he_hits: bool
 
 
@@ -346,6 +567,16 @@ class Edition(Strict):
     gravity_pulse: GravityPulseRule | None = None
     artillery_barrage: ArtilleryBarrage | None = None
     air_strike: AirStrike | None = None
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _chart_for_nested_checks(
+        cls, data: Any, handler: ModelWrapValidatorHandler[Edition]
+    ) -> Edition:
+        """A weapon's HE names a row of the HE table, a barrage's weapon a weapon: the
+        rows' own checks look them up in the file's tables."""
+        with _with_chart(_chart_of(data)):
+            return handler(data)
 
 
 @cache

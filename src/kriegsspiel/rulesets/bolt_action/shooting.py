@@ -356,7 +356,7 @@ def plan_shot(
             reasons.append(Reason("pins", d.shockwave.pins, "Shockwave"))
         elif "Tesla" in special and d.tesla is not None:
             extra = DiceExpr(d.tesla.extra_hits_vs_infantry)
-            shot = replace(shot, hits_per_hit=DiceExpr(f"{extra.text}+1"))
+            shot = replace(shot, hits_per_hit=extra.plus(1))
             reasons.append(Reason("hits", f"1 + {extra.text}", "Tesla arcs to nearby models"))
         elif he:
             shot = replace(

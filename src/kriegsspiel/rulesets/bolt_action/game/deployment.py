@@ -21,7 +21,7 @@ import shapely
 
 from kriegsspiel.core.table import Point
 from kriegsspiel.errors import UsageError
-from kriegsspiel.rulesets.bolt_action.game.table_rules import heading_to
+from kriegsspiel.rulesets.bolt_action.game.table_rules import heading_to, terrain_row
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, formation
 
 if TYPE_CHECKING:
@@ -130,8 +130,10 @@ def _fits(
         return False
     for p in models:
         for feature in game.table.features_at(p):
-            if feature.category == "building" or (
-                unit.vehicle and (feature.blocks_line_of_sight or feature.category == "obstacle")
+            # the terrain table's row, as moves read it ("Building", "wall": a building, an obstacle)
+            category = terrain_row(game.rules, feature.category).category
+            if category == "building" or (
+                unit.vehicle and (feature.blocks_line_of_sight or category == "obstacle")
             ):
                 return False
     return all(math.dist((p.x, p.y), q) >= UNIT_GAP for p in models for q in placed)

@@ -21,6 +21,7 @@ from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.record_events import EVENTS, Decision, unknown_event
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.table_rules import TerrainCategoryError
 
 
 def header(
@@ -71,7 +72,10 @@ def new_game(head: dict[str, Any], name: str = "record") -> BoltActionGame:
         parse_army(text, f"{name}: army {i + 1}", checked.ruleset)
         for i, text in enumerate(checked.armies)
     )
-    return BoltActionGame(checked.ruleset, scenario, (armies[0], armies[1]), seed=checked.seed)
+    try:
+        return BoltActionGame(checked.ruleset, scenario, (armies[0], armies[1]), seed=checked.seed)
+    except TerrainCategoryError as exc:  # (a record written before categories were checked)
+        raise exc.in_file(f"{name}: scenario", checked.scenario) from None
 
 
 def decisions(events: Sequence[dict[str, Any]], name: str = "record") -> list[tuple[int, Action]]:

@@ -50,6 +50,7 @@ from kriegsspiel.rulesets.bolt_action.game.shooting_groups import (
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks as range_marks
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, Delayed, call, come_back
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    check_categories,
     check_move,
     heading_to,
     movement_row,
@@ -111,6 +112,7 @@ class BoltActionGame(ShootingGroups):
         self.scenario = scenario
         self.seed = seed
         self.dice: Dice = RandomDice(seed)
+        check_categories(self.rules, scenario)  # no feature is open ground by default
         table = Table(
             width=scenario.table.width,
             height=scenario.table.height,

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+from kriegsspiel.core.datafile import problem_at
+from kriegsspiel.core.scenario import Scenario
 from kriegsspiel.core.table import VEHICLE, Point, Table
+from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets.bolt_action.data import MovementRow, TerrainRow
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
@@ -32,10 +36,61 @@ IMPASSABLE = {"No", "No*", "No (!)"}
 
 @lru_cache(maxsize=1024)
 def terrain_row(rules: Rules, category: str) -> TerrainRow:
-    """The terrain table row for a scenario feature's category."""
+    """The terrain table row for a scenario feature's category (a UsageError saying which
+    categories there are if the table has none such: never open ground by default)."""
     wanted = CATEGORY_SYNONYMS.get(category.lower(), category.lower())
-    rows = rules.data.terrain.rows
-    return next((r for r in rows if r.category == wanted), rows[0])
+    row = next((r for r in rules.data.terrain.rows if r.category == wanted), None)
+    if row is None:
+        raise UsageError(f"terrain: {category_problem(rules, category)}")
+    return row
+
+
+class TerrainCategoryError(UsageError):
+    """Scenario features whose categories the edition's terrain table does not have:
+    ``problems`` holds each one's place in the scenario's ``terrain`` list and what is
+    wrong, so the caller can name its line in the scenario file."""
+
+    def __init__(self, scenario: str, problems: list[tuple[int, str]]) -> None:
+        told = "; ".join(f"field terrain.{i}.category: {problem}" for i, problem in problems)
+        super().__init__(f"scenario {scenario!r}: {told}")
+        self.problems = problems
+
+    def in_file(self, label: str, text: str) -> DataFileError:
+        """The same problems told at their lines of the scenario file ``label`` (``text``)."""
+        return DataFileError(
+            label, [problem_at(text, ("terrain", i, "category"), p) for i, p in self.problems]
+        )
+
+
+def check_categories(rules: Rules, scenario: Scenario) -> None:
+    """Refuse a scenario with a terrain category the edition's table lacks (TerrainCategoryError)."""
+    problems = [
+        (i, problem)
+        for i, feature in enumerate(scenario.terrain)
+        if (problem := category_problem(rules, feature.category)) is not None
+    ]
+    if problems:
+        raise TerrainCategoryError(scenario.name, problems)
+
+
+def category_problem(rules: Rules, category: str) -> str | None:
+    """Why a scenario feature's ``category`` means nothing to the edition's terrain table
+    (None if it names a row, or a synonym of one, in any case): the nearest names and all."""
+    table = [r.category for r in rules.data.terrain.rows]
+    synonyms = {k: v for k, v in CATEGORY_SYNONYMS.items() if v in table}
+    if CATEGORY_SYNONYMS.get(category.lower(), category.lower()) in table:
+        return None
+    near = difflib.get_close_matches(category.lower(), [*table, *synonyms], n=2, cutoff=0.6)
+    hint = f" (did you mean {' or '.join(map(repr, near))}?)" if near else ""
+    taken = "; ".join(
+        f"{', '.join(k for k, v in synonyms.items() if v == row)} for {row}"
+        for row in table
+        if row in synonyms.values()
+    )
+    return (
+        f"{rules.data.title}'s terrain table has no category {category!r}{hint}; its "
+        f"categories are {', '.join(table)} (also taken, in any case: {taken})"
+    )
 
 
 def terrain_column(unit: UnitState) -> str:
