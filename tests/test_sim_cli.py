@@ -1019,3 +1019,31 @@ def test_a_run_stopped_by_a_signal_says_what_it_stored_and_resumes(
     again = cli(tmp_path, "evaluate", *args[:-4], "--games", str(kept), "--workers", "1",
                 "--results", "r.sqlite", "--json")  # fmt: skip
     assert json.loads(again.stdout)["games_reused"] == kept
+
+
+def test_with_no_ruleset_given_the_lists_own_is_played(tmp_path: Path) -> None:
+    """Two Bolt Action lists (files that say `ruleset: bolt-action-1`, or shipped names)
+    are played as Bolt Action without --ruleset; lists that disagree, or say nothing, are
+    played under the default, konflikt47, whose check says what a list is for."""
+    from kriegsspiel.rulesets.bolt_action.army import sample_armies
+    from kriegsspiel.sim.matchup import build_matchup, lists_ruleset
+
+    british, german = (p.read_text() for p in sample_armies("bolt-action-1")[:2])
+    (tmp_path / "ours.yaml").write_text(british)
+    (tmp_path / "theirs.yaml").write_text(german)
+    assert lists_ruleset(["ours.yaml", "theirs.yaml"], tmp_path) == "bolt-action-1"
+    assert lists_ruleset(["ours.yaml", "german-grenadier-platoon"], tmp_path) == "bolt-action-1"
+    assert lists_ruleset(["ours.yaml", "us-tesla-company"], tmp_path) == "konflikt47"
+    assert lists_ruleset([]) == "konflikt47"
+    assert build_matchup(None, None, ["ours.yaml", "theirs.yaml"], base=tmp_path).ruleset == (
+        "bolt-action-1"
+    )
+    done = cli(tmp_path, "play", "-a", "ours.yaml", "-a", "theirs.yaml", "--quiet", "--seed", "2")
+    assert done.returncode == 0, done.stderr
+    assert "Bolt Action (1st edition), seed 2" in done.stdout
+    mixed = cli(tmp_path, "evaluate", "-a", "ours.yaml", "-a", "us-tesla-company", "--games", "2",
+                "--no-store")  # fmt: skip
+    assert mixed.returncode == 2 and "this list is for Bolt Action" in mixed.stderr
+    drawn = cli(tmp_path, "scenario", "meeting-engagement", "--svg", "t.svg",
+                "-a", "ours.yaml", "-a", "theirs.yaml")  # fmt: skip
+    assert drawn.returncode == 0, drawn.stderr

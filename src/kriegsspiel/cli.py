@@ -41,8 +41,14 @@ app.add_typer(odds_app, name="odds")
 @app.command("play")
 def play_cmd(
     ruleset: Annotated[
-        str, typer.Option("--ruleset", "-r", help="konflikt47 or bolt-action-1.")
-    ] = "konflikt47",
+        str | None,
+        typer.Option(
+            "--ruleset",
+            "-r",
+            help="konflikt47 or bolt-action-1 (default: the one the lists are for).",
+            show_default="konflikt47",
+        ),
+    ] = None,
     scenario: Annotated[
         str | None,
         typer.Option("--scenario", "-s", help="A scenario file, or the name of a shipped one."),
@@ -163,8 +169,14 @@ def _run_options(
 @app.command("evaluate")
 def evaluate_cmd(
     ruleset: Annotated[
-        str, typer.Option("--ruleset", "-r", help="konflikt47 or bolt-action-1.")
-    ] = "konflikt47",
+        str | None,
+        typer.Option(
+            "--ruleset",
+            "-r",
+            help="konflikt47 or bolt-action-1 (default: the one the lists are for).",
+            show_default="konflikt47",
+        ),
+    ] = None,
     scenario: ScenarioOpt = None,
     army: ArmiesOpt = [],  # noqa: B006
     games: Annotated[

@@ -14,7 +14,7 @@ from kriegsspiel.sim.matchup import army_name, build_matchup, play_game
 
 def run_game(
     *,
-    ruleset: str,
+    ruleset: str | None,
     scenario: str | None,
     armies: list[str],
     seed: int,

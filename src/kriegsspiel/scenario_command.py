@@ -20,7 +20,7 @@ from kriegsspiel.outfiles import (
     write_copy,
     writing,
 )
-from kriegsspiel.sim.matchup import game_ruleset, pick_file
+from kriegsspiel.sim.matchup import game_ruleset, lists_ruleset, pick_file
 
 
 def run_scenario(
@@ -33,8 +33,8 @@ def run_scenario(
 ) -> None:
     """List the shipped scenarios (``given`` None), or check and show the scenario ``given``
     (a file or a shipped name); ``copy`` writes its text to a new file; ``svg`` draws its
-    table with ``armies`` (two lists of ``ruleset``, konflikt47 if None; none: its sample
-    lists) deployed on it. Files are written before anything is printed."""
+    table with ``armies`` (two lists of ``ruleset``, the lists' own if None, else
+    konflikt47; none: its sample lists) deployed on it. Files are written before anything is printed."""
     console = Console(highlight=False)
     if (ruleset is not None or armies) and svg is None:
         raise UsageError("--army and --ruleset say what --svg draws; give them with --svg.")
@@ -51,10 +51,11 @@ def run_scenario(
         check_output(svg, "--svg", (".svg",))
         check_replacing(svg, "--svg", "an SVG drawing", is_svg)
     scenario = load_scenario(path)  # a broken scenario: its file, line and field
-    _check_terrain(path, scenario, ruleset or "konflikt47")
+    ruleset = ruleset or lists_ruleset(armies)  # (the lists' own edition, else konflikt47)
+    _check_terrain(path, scenario, ruleset)
     err = Console(stderr=True, highlight=False)
     if svg is not None:
-        _draw(str(path), ruleset or "konflikt47", armies, svg)
+        _draw(str(path), ruleset, armies, svg)
         err.print(f"Table drawn to {svg}, the lists deployed as a game begins.", markup=False)
     if copy is not None:
         write_copy(path, copy)

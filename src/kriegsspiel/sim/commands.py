@@ -208,7 +208,7 @@ def run_one(
 
 def run_evaluate(
     *,
-    ruleset: str,
+    ruleset: str | None,
     scenario: str | None,
     armies: list[str],
     players: str,

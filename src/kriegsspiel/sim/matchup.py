@@ -199,8 +199,37 @@ def game_ruleset(ruleset: str) -> str:
     return ruleset
 
 
+def lists_ruleset(armies: Sequence[str], base: Path | None = None) -> str:
+    """The ruleset to play ``armies`` under when none is asked for: the one their files
+    name (``ruleset:``) or whose shipped lists they are, if they agree; else the default,
+    konflikt47 (whose check then says what a list is for, and how to ask for it)."""
+    import yaml
+
+    from kriegsspiel.core.datafile import yaml_data
+    from kriegsspiel.rulesets.bolt_action.army import sample_armies
+
+    named: set[str] = set()
+    for given in armies:
+        places = ([base / given] if base else []) + [Path(given)]
+        path = next((p for p in places if p.is_file()), None)
+        if path is None:
+            named |= {
+                r
+                for r in GAME_RULESETS
+                if any(given.lower() in (p.stem.lower(), p.name.lower()) for p in sample_armies(r))
+            }
+            continue
+        try:
+            data = yaml_data(path.read_text(encoding="utf-8-sig"))
+        except (OSError, UnicodeError, yaml.YAMLError, ValueError, TypeError, RecursionError):
+            continue  # (the list's own check tells what is wrong with it)
+        if isinstance(data, dict) and data.get("ruleset") in GAME_RULESETS:
+            named.add(data["ruleset"])
+    return named.pop() if len(named) == 1 else "konflikt47"
+
+
 def build_matchup(
-    ruleset: str,
+    ruleset: str | None,
     scenario: str | Path | None,
     armies: Sequence[str | Path],
     players: str | Sequence[str] = "tactical,tactical",
@@ -210,10 +239,13 @@ def build_matchup(
 
     ``scenario`` and each of ``armies`` (army A, then army B; none for the ruleset's two
     samples) is a file (a path, relative to ``base`` if given) or a shipped one's name;
-    ``players`` is "tactical,random" or ("tactical", "random"), army A's first."""
+    ``players`` is "tactical,random" or ("tactical", "random"), army A's first. A
+    ``ruleset`` of None is the lists' own (:func:`lists_ruleset`)."""
     from kriegsspiel.core.scenario import sample_scenarios
     from kriegsspiel.rulesets.bolt_action.army import sample_armies
 
+    if ruleset is None:
+        ruleset = lists_ruleset([str(army) for army in armies], base)
     ruleset = game_ruleset(ruleset)
     if not isinstance(players, str):
         players = ",".join(players)
