@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -801,6 +801,96 @@ def test_a_corrupt_results_file_is_refused_and_left_alone(tmp_path: Path) -> Non
     with pytest.raises(StoreError, match="not a kriegsspiel results file or it is damaged"):
         Store(path)
     assert path.read_bytes() == before
+
+
+def sidecars(path: Path) -> list[str]:
+    """The files SQLite keeps beside a results file that are there now."""
+    return sorted(p.name for p in path.parent.glob(path.name + "-*"))
+
+
+def test_another_programs_file_with_a_meta_table_is_refused_and_left_untouched(
+    tmp_path: Path,
+) -> None:
+    """A web browser's history has a table named meta, as a results file has: it is not
+    one, and is refused before anything in it changes (its journal mode, a row, a table)."""
+    path = tmp_path / "History"
+    with closing(sqlite3.connect(path)) as db:
+        db.executescript(
+            "CREATE TABLE meta(key LONGVARCHAR NOT NULL UNIQUE PRIMARY KEY, value LONGVARCHAR);"
+            "CREATE TABLE urls(id INTEGER PRIMARY KEY, url LONGVARCHAR, title LONGVARCHAR);"
+            "INSERT INTO meta VALUES ('version', '53'), ('last_compatible_version', '16');"
+        )
+    before = path.read_bytes()
+    for read_only in (False, True):
+        with pytest.raises(
+            StoreError, match=r"History is not a kriegsspiel results file \(its tables: meta, urls"
+        ):
+            Store(path, read_only=read_only)
+    assert path.read_bytes() == before and sidecars(path) == []
+    with closing(sqlite3.connect(path)) as db:  # another program's own mark: not ours either
+        db.execute("PRAGMA application_id=1234")
+        db.execute("DROP TABLE urls")
+        db.execute("DELETE FROM meta")
+        db.execute("INSERT INTO meta VALUES ('schema', '1')")
+        db.commit()
+    with pytest.raises(StoreError, match="another program's \\(SQLite application id 1234\\)"):
+        Store(path)
+
+
+def test_results_files_are_marked_as_ours_and_those_from_before_the_mark_are_still_read(
+    tmp_path: Path,
+) -> None:
+    """A new results file carries kriegsspiel's SQLite application id; one written before
+    files were marked (this format's tables and row, no mark) is read as ever, and marked
+    once it is opened to write."""
+    from kriegsspiel.sim.store import APPLICATION_ID
+
+    path = tmp_path / "r.sqlite"
+    with Store(path) as store:
+        evaluate(patrols(), 2, 1, store=store)
+        assert store.db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    with closing(sqlite3.connect(path)) as db:  # as the version before the mark left it
+        db.execute("PRAGMA application_id=0")
+        db.commit()
+    before = path.read_bytes()
+    with Store(path, read_only=True) as store:
+        assert store.runs()[0].games == 2
+    assert path.read_bytes() == before
+    with Store(path) as store:
+        again = evaluate(patrols(), 4, 1, store=store)
+        assert (again.reused, again.played) == (2, 2)
+        assert store.db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+
+
+def test_a_results_file_of_another_layout_is_refused_before_it_is_changed(
+    tmp_path: Path,
+) -> None:
+    """An older version's file (its matchups without scenario_hash) is told as such, not
+    as SQLite's "table matchups has 9 columns but 10 values" once it had been written to."""
+    path = tmp_path / "old.sqlite"
+    with closing(sqlite3.connect(path)) as db:
+        db.executescript(
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+            "CREATE TABLE matchups (matchup TEXT PRIMARY KEY, ruleset TEXT NOT NULL,"
+            " scenario TEXT NOT NULL, army_a TEXT NOT NULL, army_b TEXT NOT NULL,"
+            " army_a_hash TEXT NOT NULL, army_b_hash TEXT NOT NULL, players TEXT NOT NULL,"
+            " title TEXT NOT NULL);"
+            "CREATE TABLE games (matchup TEXT NOT NULL, code_version TEXT NOT NULL,"
+            " run_seed INTEGER NOT NULL, game_index INTEGER NOT NULL, seed INTEGER NOT NULL,"
+            " swapped INTEGER NOT NULL, winner TEXT NOT NULL, score_a INTEGER NOT NULL,"
+            " score_b INTEGER NOT NULL, turns INTEGER NOT NULL, orders INTEGER NOT NULL,"
+            " units TEXT NOT NULL, finished_at TEXT NOT NULL,"
+            " PRIMARY KEY (matchup, code_version, run_seed, game_index));"
+            "INSERT INTO meta VALUES ('schema', '1');"
+        )
+    before = path.read_bytes()
+    for read_only in (False, True):
+        with pytest.raises(StoreError) as refused:
+            Store(path, read_only=read_only)
+        told = str(refused.value)
+        assert "in another layout than this kriegsspiel reads" in told
+        assert "its table matchups lacks scenario_hash" in told and "left as it was" in told
+    assert path.read_bytes() == before and sidecars(path) == []
 
 
 def test_a_locked_results_file_is_a_clear_error(tmp_path: Path) -> None:

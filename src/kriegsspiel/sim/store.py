@@ -11,7 +11,7 @@ import csv
 import json
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -22,6 +22,9 @@ from kriegsspiel.sim.matchup import Matchup, army_name
 from kriegsspiel.sim.outcome import GameOutcome
 
 SCHEMA_VERSION = 1
+# SQLite's application id of a kriegsspiel results file ("Krgs"), set when the file is made:
+# what tells the file apart from another program's SQLite file
+APPLICATION_ID = 0x4B726773
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,6 +43,62 @@ CREATE TABLE IF NOT EXISTS games (
     PRIMARY KEY (matchup, code_version, run_seed, game_index)
 );
 """
+
+
+def _layout(db: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
+    """Each table of a file (SQLite's own left out) and its columns, in order."""
+    names = db.execute(
+        "SELECT name FROM sqlite_master WHERE type='table' AND substr(name, 1, 7) != 'sqlite_'"
+    ).fetchall()
+    return {
+        name: tuple(row[0] for row in db.execute("SELECT name FROM pragma_table_info(?)", (name,)))
+        for (name,) in names
+    }
+
+
+def _our_layout() -> dict[str, tuple[str, ...]]:
+    with closing(sqlite3.connect(":memory:")) as db:
+        db.executescript(_SCHEMA)
+        return _layout(db)
+
+
+OUR_LAYOUT = _our_layout()  # the tables of a results file of this format, and their columns
+
+
+def _format(db: sqlite3.Connection, layout: dict[str, tuple[str, ...]]) -> str | None:
+    """The format a file's meta table gives (None: none given)."""
+    if layout.get("meta") != OUR_LAYOUT["meta"]:
+        return None
+    found = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    return None if found is None else str(found[0])
+
+
+def _looks_ours(db: sqlite3.Connection, layout: dict[str, tuple[str, ...]]) -> bool:
+    """Is a file that is not marked ours one written before results files were marked? It
+    has our tables and no other, and its meta table holds the row of its format alone."""
+    if set(layout) != set(OUR_LAYOUT) or layout["meta"] != OUR_LAYOUT["meta"]:
+        return False
+    keys = db.execute("SELECT key FROM meta LIMIT 2").fetchall()
+    return keys == [("schema",)]
+
+
+def _unlike_ours(layout: dict[str, tuple[str, ...]]) -> str:
+    """How a file's tables differ from ours ("" if they do not): a table or columns
+    missing, or columns we do not have."""
+    said = []
+    for table, columns in OUR_LAYOUT.items():
+        if table not in layout:
+            said.append(f"it has no table {table}")
+            continue
+        missing = [c for c in columns if c not in layout[table]]
+        extra = [c for c in layout[table] if c not in columns]
+        if missing:
+            said.append(f"its table {table} lacks {', '.join(missing)}")
+        if extra:
+            said.append(f"its table {table} has {', '.join(extra)}, which ours does not")
+        if not (missing or extra) and layout[table] != columns:
+            said.append(f"its table {table} has its columns in another order")
+    return "; ".join(said)
 
 
 class StoreError(KriegsspielError):
@@ -96,7 +155,10 @@ class Store:
 
     def __init__(self, path: str | Path, timeout: float = 10.0, *, read_only: bool = False) -> None:
         """Open (or create) the results file; ``read_only`` opens an existing one only to
-        read it, changing nothing (so a read-only file or folder can still be listed)."""
+        read it, changing nothing (so a read-only file or folder can still be listed).
+
+        A file that is not a kriegsspiel results file of this format is refused before
+        anything in it is changed (StoreError)."""
         self.path = Path(path)
         self.read_only = read_only
         if read_only and not self.path.exists():  # (SQLite's read-only mode would not say so)
@@ -106,37 +168,84 @@ class Store:
                 self.db = _open_to_read(self.path, timeout)
             else:
                 self.db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
-            tables = {
-                row[0]
-                for row in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")
-            }
-            if (tables and "meta" not in tables) or (read_only and not tables):
+            try:
+                self._open()
+            except BaseException:
                 self.db.close()
-                holds = f"its tables: {', '.join(sorted(tables))}" if tables else "it is empty"
-                raise StoreError(
-                    f"{self.path} is not a kriegsspiel results file ({holds}); it is left "
-                    "untouched. Give another --results file."
-                )
-            if read_only:
-                self._check_schema()
-                return
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(_SCHEMA)
-            if self._check_schema() is None:
-                self.db.execute(
-                    "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-                )
+                raise
 
-    def _check_schema(self) -> str | None:
-        """The file's format (None if not yet written); refuse another format."""
-        found = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if found is not None and found[0] != str(SCHEMA_VERSION):
+    def _open(self) -> None:
+        """Look at the file just connected to: refuse it if it is not ours; make it if it is
+        empty; mark it as ours if it was written before files were marked."""
+        blank, marked = self._identify()
+        if self.read_only:
+            return
+        if blank:
+            self._make()
+            return
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        if not marked:  # ours beyond doubt (every table and column, and its format's row)
+            self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+
+    def _make(self) -> None:
+        """Make the tables of an empty file, mark it as ours and write its format, in one
+        transaction (another run making the same file at once finds it made)."""
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            blank, _ = self._identify()  # (again: another run may have made it meanwhile)
+            if blank:
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        self.db.execute(statement)
+                self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def _identify(self) -> tuple[bool, bool]:
+        """Whether the file is blank (no table yet: to be made) and whether it is marked as
+        ours (SQLite's application id); StoreError if it is not a results file of this
+        format, having changed nothing.
+
+        A file is ours if it is marked so, or (written before files were marked) if it
+        holds exactly our three tables and its meta table only the row of its format:
+        another program's file with a table named ``meta`` (a web browser's history) is
+        not."""
+        marked = self.db.execute("PRAGMA application_id").fetchone()[0]
+        layout = _layout(self.db)
+        if not layout and marked in (0, APPLICATION_ID):
+            if self.read_only:
+                self._refuse("it is empty")
+            return True, False
+        if marked != APPLICATION_ID and not _looks_ours(self.db, layout):
+            tables = ", ".join(sorted(layout)) or "none"
+            other = f"another program's (SQLite application id {marked}); " if marked else ""
+            self._refuse(f"{other}its tables: {tables}")
+        found = _format(self.db, layout)
+        if found is not None and found != str(SCHEMA_VERSION):
             raise StoreError(
-                f"{self.path} holds results in format {found[0]}; this kriegsspiel reads "
-                f"format {SCHEMA_VERSION}. Use another --results file."
+                f"{self.path} holds results in format {found}; this kriegsspiel reads "
+                f"format {SCHEMA_VERSION}. It is left as it was; use another --results file."
             )
-        return None if found is None else str(found[0])
+        unlike = _unlike_ours(layout)
+        if unlike:
+            raise StoreError(
+                f"{self.path} holds kriegsspiel results in another layout than this "
+                f"kriegsspiel reads ({unlike}: another version made it); it is left as it "
+                "was. Give another --results file, or read it with the version that made it."
+            )
+        return False, marked == APPLICATION_ID
+
+    def _refuse(self, holds: str) -> None:
+        raise StoreError(
+            f"{self.path} is not a kriegsspiel results file ({holds}); it is left "
+            "untouched. Give another --results file."
+        )
 
     def __enter__(self) -> Store:
         return self
