@@ -893,6 +893,112 @@ def test_a_results_file_of_another_layout_is_refused_before_it_is_changed(
     assert path.read_bytes() == before and sidecars(path) == []
 
 
+def as_a_user_permissions_bind(fn: Callable[[Path], str]) -> str:
+    """``fn(folder)`` (what it says, or what it raised) in a new folder, as a user whom file
+    permissions bind: in a forked child that is "nobody" when this runs as root (whose
+    writes ignore them), once ``fn`` has run here as root (the child can import nothing)."""
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp())
+    try:
+        if os.geteuid() != 0:
+            try:
+                return fn(folder)
+            except Exception as exc:
+                return f"raised {exc}"
+        fn(Path(tempfile.mkdtemp(dir=folder)))  # once here: whatever it imports is imported
+        folder.chmod(0o777)
+        read, write = os.pipe()
+        child = os.fork()
+        if child == 0:  # pragma: no cover (the child's coverage is not collected)
+            try:
+                os.setgid(65534)
+                os.setuid(65534)
+                said = fn(folder)
+            except BaseException as exc:
+                said = f"raised {exc}"
+            os.write(write, said.encode())
+            os._exit(0)
+        os.close(write)
+        with os.fdopen(read, "rb") as out:
+            said = out.read().decode()
+        os.waitpid(child, 0)
+        return said
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def stored_then_read_while_read_only(folder: Path, read: Callable[[Path], None]) -> str:
+    """A results file with a game, made read-only, read (by ``read``), made writable again
+    and written to: the files beside it after the read, then what writing said."""
+    path = folder / "r.sqlite"
+    matchup = patrols()
+    with Store(path) as store:
+        store.register(matchup)
+        store.add(matchup, 1, GameOutcome(0, 1, False, "draw", 1, 1, 1, 1, ()))
+    path.chmod(0o444)
+    read(path)
+    beside = sidecars(path)
+    path.chmod(0o644)
+    try:
+        with Store(path) as store:
+            store.add(matchup, 1, GameOutcome(1, 2, True, "A", 2, 1, 1, 1, ()))
+            wrote = f"stored {store.count(matchup, 1, 2)}"
+    except StoreError as exc:
+        wrote = str(exc)
+    return f"{beside} | {wrote}"
+
+
+def read_by_kriegsspiel(path: Path) -> None:
+    with Store(path, read_only=True) as store:
+        assert store.runs()[0].games == 1
+
+
+def read_by_another_program(path: Path) -> None:
+    """As the sqlite3 shell, or a kriegsspiel from before, read a read-only file."""
+    with closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as db:
+        db.execute("SELECT COUNT(*) FROM games").fetchall()
+
+
+def test_reading_a_read_only_results_file_leaves_no_files_beside_it_to_block_writing(
+    tmp_path: Path,
+) -> None:
+    """SQLite reading a read-only file in WAL mode makes its -wal and -shm files (as
+    read-only as the file) and cannot remove them: the read removes them, or once the file
+    is writable again, writing to it fails ("attempt to write a readonly database")."""
+    said = as_a_user_permissions_bind(
+        lambda folder: stored_then_read_while_read_only(folder, read_by_kriegsspiel)
+    )
+    assert said == "[] | stored 2"
+    # files beside it that another connection opened during the read are its: they stay
+    path = tmp_path / "r.sqlite"
+    with Store(path) as store:
+        store.register(patrols())
+    with Store(path, read_only=True) as store, closing(sqlite3.connect(path)) as other:
+        other.execute("SELECT COUNT(*) FROM games").fetchall()
+        store.close()
+        assert sidecars(path) == ["r.sqlite-shm", "r.sqlite-wal"]
+        other.execute("INSERT INTO meta VALUES ('note', 'still written')")
+        other.commit()
+
+
+def test_files_left_read_only_beside_a_results_file_are_named_with_what_to_do(
+    tmp_path: Path,
+) -> None:
+    """Files beside a results file left read-only by another program's read are named,
+    with what to do about them, rather than SQLite's "attempt to write a readonly
+    database"."""
+    said = as_a_user_permissions_bind(
+        lambda folder: stored_then_read_while_read_only(folder, read_by_another_program)
+    )
+    beside, wrote = said.split(" | ")
+    assert beside == "['r.sqlite-shm', 'r.sqlite-wal']"
+    assert "could not store a game: SQLite's files beside it cannot be written:" in wrote
+    assert "r.sqlite-shm" in wrote and "; remove it" in wrote and "(no game is lost: " in wrote
+    assert "readonly database" not in wrote
+
+
 def test_a_locked_results_file_is_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "r.sqlite"
     with Store(path) as store:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import re
 import sqlite3
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -127,6 +129,50 @@ def _held_by_another(exc: sqlite3.DatabaseError) -> bool:
     return "locked" in str(exc) or "busy" in str(exc)
 
 
+def _beside(path: Path) -> list[Path]:
+    """The write-ahead log and its shared-memory index, which SQLite keeps beside a file in
+    WAL mode while it is open."""
+    return [path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
+
+
+def _in_use(shm: Path, path: Path) -> bool:
+    """Might a connection (of any process, this one's too) have the write-ahead index
+    ``shm`` of the file at ``path`` open? Each one holds a lock on it while it does, which
+    Linux lists in /proc/locks; where the system cannot tell, it might, unless nobody can
+    write the file (no write permission): then no connection can have added to its log."""
+    try:
+        inode = shm.stat().st_ino
+        with open("/proc/locks", "rb") as locks:
+            held = locks.read()
+    except OSError:
+        return path.stat().st_mode & 0o222 != 0
+    # a line a lock: "1: POSIX  ADVISORY  READ 4711 08:01:1234567 128 128" (major, minor
+    # and inode of its file); the inode alone is matched, which at worst keeps the files
+    return re.search(rb"\s[0-9a-f]+:[0-9a-f]+:%d\s" % inode, held) is not None
+
+
+def _cannot_write(path: Path) -> str:
+    """Why SQLite found the file at ``path`` read-only, and what to do: most often, its
+    files beside it were left read-only (by a read of it while it was read-only, by an
+    older kriegsspiel or another program)."""
+    stuck = [p for p in _beside(path) if p.exists() and not os.access(p, os.W_OK)]
+    if not stuck:
+        return (
+            "it cannot be written (it or its folder is read-only); make it writable or give "
+            "another --results file"
+        )
+    wal = _beside(path)[0]
+    names, them = " and ".join(str(p) for p in stuck), "them" if len(stuck) > 1 else "it"
+    if wal.exists() and wal.stat().st_size > 0:
+        do = (
+            f"make {them} writable (chmod u+w); do not remove {wal.name}: it holds games not "
+            "yet written into the file"
+        )
+    else:
+        do = f"remove {them} (no game is lost: {wal.name} is empty or not there)"
+    return f"SQLite's files beside it cannot be written: {names}; {do}, then run the same command again"
+
+
 def _open_to_read(path: Path, timeout: float) -> sqlite3.Connection:
     """A connection that cannot write: read-only, and, where even SQLite's read-only mode
     needs to write beside the file (a read-only folder), reading it as it stands."""
@@ -163,16 +209,22 @@ class Store:
         self.read_only = read_only
         if read_only and not self.path.exists():  # (SQLite's read-only mode would not say so)
             raise StoreError(f"results file {self.path}: there is no such file.")
-        with self._guard("open"):
-            if read_only:
-                self.db = _open_to_read(self.path, timeout)
-            else:
-                self.db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
-            try:
-                self._open()
-            except BaseException:
-                self.db.close()
-                raise
+        # SQLite's files beside it that are not there before a read (it may make them)
+        self._not_beside = [p for p in _beside(self.path) if not p.exists()] if read_only else []
+        try:
+            with self._guard("open"):
+                if read_only:
+                    self.db = _open_to_read(self.path, timeout)
+                else:
+                    self.db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+                try:
+                    self._open()
+                except BaseException:
+                    self.db.close()
+                    raise
+        except BaseException:
+            self._tidy()
+            raise
 
     def _open(self) -> None:
         """Look at the file just connected to: refuse it if it is not ours; make it if it is
@@ -255,6 +307,24 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+        self._tidy()
+
+    def _tidy(self) -> None:
+        """After a read: remove the files SQLite made beside the file to read it in WAL
+        mode (its read-only mode cannot remove them), unless another connection uses them
+        or the log holds anything. Left there, they keep the permissions of a read-only
+        file, and writing to it fails once it is made writable again."""
+        made, self._not_beside = self._not_beside, []
+        wal, shm = _beside(self.path)
+        if made != [wal, shm] or not shm.exists():  # (one was there before: not ours)
+            return
+        with suppress(OSError):
+            if wal.exists() and wal.stat().st_size > 0:
+                return
+            if _in_use(shm, self.path):
+                return
+            wal.unlink(missing_ok=True)
+            shm.unlink()
 
     @contextmanager
     def _guard(self, doing: str) -> Iterator[None]:
@@ -265,6 +335,8 @@ class Store:
             text = str(exc)
             if _held_by_another(exc):
                 why = "it is locked by another program (another kriegsspiel run?); wait or use another --results file"
+            elif getattr(exc, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
+                why = _cannot_write(self.path)
             elif "full" in text:
                 why = "the disk is full; free some space and run the same command again to resume"
             elif "not a database" in text or "malformed" in text:
