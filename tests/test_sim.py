@@ -626,6 +626,28 @@ def test_a_stopping_pool_ends_a_worker_that_will_not_finish(
     assert workers and not any(w.is_alive() for w in workers)
 
 
+def test_workers_leave_sigterm_to_the_run_and_their_pool_ends_them_with_sigkill() -> None:
+    """A SIGTERM to the process group (a batch system stopping the job) is the run's to
+    handle: a worker plays on. Ending a worker (ProcessPoolExecutor does so to the others
+    when one dies, and a stopping pool to one that will not finish) kills it."""
+    import time
+
+    import kriegsspiel.sim.executors as executors
+
+    pool = executors.local_pool(1)
+    try:
+        pid = pool.submit(os.getpid).result(timeout=60)
+        (worker,) = pool._processes.values()  # type: ignore[attr-defined]
+        os.kill(pid, signal.SIGTERM)
+        time.sleep(0.5)
+        assert worker.is_alive() and pool.submit(os.getpid).result(timeout=60) == pid
+        worker.terminate()
+        worker.join(timeout=10)
+        assert not worker.is_alive() and worker.exitcode == -signal.SIGKILL
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
 def test_an_interrupted_run_keeps_its_games_and_resumes(tmp_path: Path) -> None:
     path = tmp_path / "results.sqlite"
 
@@ -640,6 +662,42 @@ def test_an_interrupted_run_keeps_its_games_and_resumes(tmp_path: Path) -> None:
         resumed = evaluate(patrols(), 8, 9, store=store)
     assert (resumed.reused, resumed.played) == (3, 5)
     assert resumed.tally.to_json() == evaluate(patrols(), 8, 9).tally.to_json()
+
+
+def interrupted_on_two_workers(path: str) -> list[int]:
+    """Evaluate 40 games on two workers, tasks of 4, Ctrl-C as the fifth game is stored:
+    the games stored then."""
+
+    def stop_at_five(done: int, total: int) -> None:
+        if done == 5:
+            raise KeyboardInterrupt
+
+    with Store(path) as store:
+        try:
+            evaluate(patrols(), 40, 8, workers=2, batch=4, store=store,
+                     progress=Progress(on_game=stop_at_five))  # fmt: skip
+        except KeyboardInterrupt:
+            return store.indices(patrols(), 8)
+    raise AssertionError("not interrupted")
+
+
+def test_an_interrupt_stores_every_game_of_the_tasks_the_workers_had_begun(
+    tmp_path: Path,
+) -> None:
+    """A task handed to a worker process cannot be called back: its games are stored as
+    they come back after the interrupt (they were played, then thrown away), and so are
+    the games of the task being stored when it came; those of tasks not begun are not
+    played. The same evaluation then resumes to the same result."""
+    path = str(tmp_path / "r.sqlite")
+    stored = in_a_fresh_process(interrupted_on_two_workers, path)
+    tasks = {index // 4 for index in stored}
+    assert len(stored) > 5 and stored == [
+        i for task in sorted(tasks) for i in range(4 * task, 4 * task + 4)
+    ]
+    with Store(path) as store:
+        resumed = evaluate(patrols(), 40, 8, store=store)
+    assert (resumed.reused, resumed.played) == (len(stored), 40 - len(stored))
+    assert resumed.tally.to_json() == evaluate(patrols(), 40, 8).tally.to_json()
 
 
 def unguarded_script(tmp_path: Path, *, with_a_thread: bool) -> Path:

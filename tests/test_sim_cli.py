@@ -968,3 +968,74 @@ def test_a_run_stopped_by_a_signal_says_what_it_stored_and_resumes(
     again = cli(tmp_path, "evaluate", *args[:-4], "--games", str(kept), "--workers", "1",
                 "--results", "r.sqlite", "--json")  # fmt: skip
     assert json.loads(again.stdout)["games_reused"] == kept
+
+
+# a wrapper of the command line that logs each game a worker finishes (its number), and
+# starts fresh workers every WORKER_LIFE games (so that later ones start from the fork server)
+LOGGING_CLI = """
+import os, sys
+import kriegsspiel.sim.outcome as outcome
+import kriegsspiel.sim.runner as runner
+
+runner.WORKER_LIFE = int(os.environ["WORKER_LIFE"])
+played = outcome.play_one
+
+def play_one(matchup, index, seed):
+    result = played(matchup, index, seed)
+    with open(os.environ["GAME_LOG"], "a") as log:
+        log.write(f"{index}\\n")
+    return result
+
+outcome.play_one = play_one
+if __name__ == "__main__":
+    from kriegsspiel.cli import main
+    sys.argv = ["kriegsspiel", *sys.argv[1:]]
+    main()
+"""
+
+
+@pytest.mark.parametrize(("sent", "status", "said"), [
+    (signal.SIGTERM, 143, "stopped (SIGTERM)."),
+    (signal.SIGINT, 130, "interrupted."),
+], ids=["SIGTERM", "SIGINT"])  # fmt: skip
+def test_a_run_stopped_by_a_signal_to_its_process_group_stores_every_game_its_workers_finish(
+    tmp_path: Path, sent: signal.Signals, status: int, said: str
+) -> None:
+    """A batch system's SIGTERM, as a terminal's Ctrl-C, reaches the workers too: they
+    leave it to the run, which stores the games of the tasks they had begun (a task handed
+    to a worker cannot be called back) and counts them in what it says it kept. Workers
+    that SIGTERM ended at once lost them; those a Ctrl-C spared played them for nothing.
+    Fresh workers every 10 games: most of the run's start from the fork server, which a
+    SIGTERM to the group must not end either (its workers would be taken for dead)."""
+    import os
+    import sqlite3
+    import sys
+    import time
+
+    (tmp_path / "logging_cli.py").write_text(LOGGING_CLI)
+    args = [*PATROLS, "--players", "tactical,tactical", "--games", "5000", "--workers", "2",
+            "--results", "r.sqlite"]  # fmt: skip
+    env = os.environ | {"GAME_LOG": str(tmp_path / "games.log"), "WORKER_LIFE": "5"}
+    run = subprocess.Popen(
+        [sys.executable, "logging_cli.py", "evaluate", *args], cwd=tmp_path, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    deadline, stored = time.monotonic() + 120, 0
+    while stored < 60 and time.monotonic() < deadline and run.poll() is None:
+        time.sleep(0.2)
+        if (tmp_path / "r.sqlite").exists():
+            with (
+                contextlib.suppress(sqlite3.Error),
+                contextlib.closing(sqlite3.connect(tmp_path / "r.sqlite", timeout=1)) as db,
+            ):
+                stored = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    os.killpg(run.pid, sent)
+    _, err = run.communicate(timeout=120)
+    assert run.returncode == status, err
+    kept = int(err.split(f"{said} ")[1].split(" of the 5000 games")[0])
+    with contextlib.closing(sqlite3.connect(tmp_path / "r.sqlite")) as db:
+        indices = {row[0] for row in db.execute("SELECT game_index FROM games")}
+    finished = {int(line) for line in (tmp_path / "games.log").read_text().split()}
+    assert finished <= indices, f"finished, not stored: {sorted(finished - indices)}"
+    assert len(indices) == kept >= 60
+    assert "Traceback" not in err and "stopping: storing the games the workers" in err, err
