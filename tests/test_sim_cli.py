@@ -8,6 +8,7 @@ import io
 import json
 import signal
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -1039,3 +1040,38 @@ def test_a_run_stopped_by_a_signal_to_its_process_group_stores_every_game_its_wo
     assert finished <= indices, f"finished, not stored: {sorted(finished - indices)}"
     assert len(indices) == kept >= 60
     assert "Traceback" not in err and "stopping: storing the games the workers" in err, err
+
+
+def cli_within(tmp: Path, limit: int, *args: str) -> subprocess.CompletedProcess[str]:
+    """The command line, allowed to write no file beyond ``limit`` bytes (``ulimit -f``),
+    as a quota or a device that fails to write would stop it (SIGXFSZ ignored: the write
+    fails, with EFBIG)."""
+    import sys
+
+    code = (
+        "import resource, signal; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
+        f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit})); "
+        "from kriegsspiel.cli import main; main()"
+    )
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=tmp, capture_output=True,
+                          text=True, timeout=300, check=False)  # fmt: skip
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="file-size limits are POSIX's")
+def test_a_write_the_disk_refuses_is_told_as_such_and_the_run_resumes(tmp_path: Path) -> None:
+    """A write that fails for another reason than a full disk (a quota, a file-size limit,
+    a device error) says so, not a bare "disk I/O error"; the games stored are kept and the
+    same command resumes."""
+    args = ["evaluate", *PATROLS, "--players", "random,random", "--seed", "4", "--workers", "1",
+            "--results", "r.sqlite", "--json"]  # fmt: skip
+    assert cli(tmp_path, *args, "--games", "2").returncode == 0
+    stopped = cli_within(tmp_path, 40_000, *args, "--games", "400")
+    assert stopped.returncode == 2 and "Traceback" not in stopped.stderr
+    said = " ".join(stopped.stderr.split())
+    assert "r.sqlite: could not store a game: could not write to the disk (a quota, a " in said
+    assert "file-size limit or a device error): disk I/O error (SQLITE_IOERR_WRITE); run the " in (
+        said
+    )
+    assert said.endswith("run the same command again to resume. Games already stored are kept.")
+    again = json.loads(cli(tmp_path, *args, "--games", "30").stdout)
+    assert again["games_reused"] >= 2 and again["games_played"] + again["games_reused"] == 30

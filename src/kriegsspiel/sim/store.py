@@ -333,12 +333,17 @@ class Store:
             yield
         except sqlite3.DatabaseError as exc:
             text = str(exc)
+            name = getattr(exc, "sqlite_errorname", "") or ""  # e.g. SQLITE_IOERR_WRITE
             if _held_by_another(exc):
                 why = "it is locked by another program (another kriegsspiel run?); wait or use another --results file"
-            elif getattr(exc, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
+            elif name.startswith("SQLITE_READONLY"):
                 why = _cannot_write(self.path)
-            elif "full" in text:
+            elif name == "SQLITE_FULL" or "full" in text:
                 why = "the disk is full; free some space and run the same command again to resume"
+            elif name in ("SQLITE_IOERR_READ", "SQLITE_IOERR_SHORT_READ"):
+                why = f"could not read from the disk (a device error): {text} ({name}); run the same command again to resume"
+            elif name.startswith("SQLITE_IOERR"):  # (ENOSPC alone is told as SQLITE_FULL)
+                why = f"could not write to the disk (a quota, a file-size limit or a device error): {text} ({name}); run the same command again to resume"
             elif "not a database" in text or "malformed" in text:
                 why = "it is not a kriegsspiel results file or it is damaged; move it aside or use another --results file"
             elif "unable to open" in text:
