@@ -1258,6 +1258,33 @@ def test_workers_dying_again_and_again_are_restarted_three_times_then_an_error(
     assert [n[-16:] for n in notices] == [f"(restart {k} of 3)" for k in (1, 2, 3)]
 
 
+class FlakyPool(InProcess):
+    """A pool whose worker dies at every third task handed in, games coming back between."""
+
+    def __init__(self, workers: int) -> None:
+        self.handed = 0
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        self.handed += 1
+        if self.handed % 3 == 0:
+            raise BrokenProcessPool("a worker died (the OOM killer)")
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_workers_dying_now_and_then_while_games_come_back_do_not_stop_the_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only deaths in a row stop a run: a long run that loses a worker now and then (to the
+    OOM killer, over hours) goes on, as games come back between the deaths."""
+    monkeypatch.setattr(runner, "local_pool", FlakyPool)
+    notices: list[str] = []
+    result = evaluate(patrols(), 24, 3, workers=2, batch=2,
+                      progress=Progress(on_notice=notices.append))  # fmt: skip
+    assert len(notices) > runner.MAX_RESTARTS
+    assert all(n.endswith("(restart 1 of 3)") for n in notices)
+    assert result.tally.to_json() == evaluate(patrols(), 24, 3).tally.to_json()
+
+
 def test_a_random_players_choices_do_not_repeat_the_order_dice_draws() -> None:
     """The bag draws from ``random.Random(seed)`` and side A's random player is given the
     same seed: were its stream that one, its first choice after side A won the first draw

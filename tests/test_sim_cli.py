@@ -1075,3 +1075,27 @@ def test_a_write_the_disk_refuses_is_told_as_such_and_the_run_resumes(tmp_path: 
     assert said.endswith("run the same command again to resume. Games already stored are kept.")
     again = json.loads(cli(tmp_path, *args, "--games", "30").stdout)
     assert again["games_reused"] >= 2 and again["games_played"] + again["games_reused"] == 30
+
+
+def test_workers_that_keep_dying_under_the_command_line_get_no_hint_about_a_script(
+    tmp_path: Path,
+) -> None:
+    """The hint to put a script's call of evaluate under a main guard is for a script of
+    the user's: under kriegsspiel's own command line there is none to guard."""
+    (tmp_path / "dying_cli.py").write_text(
+        "import os, sys\n"
+        "import kriegsspiel.sim.outcome as outcome\n"
+        "outcome.play_one = lambda *args: os._exit(1)  # every worker dies at its first game\n"
+        "if __name__ == '__main__':\n"
+        "    from kriegsspiel.cli import main\n"
+        "    sys.argv = ['kriegsspiel', *sys.argv[1:]]\n"
+        "    main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "dying_cli.py", "evaluate", *PATROLS, "--games", "4", "--workers", "2",
+         "--no-store"], cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    said = " ".join(done.stderr.split())
+    assert "worker processes died 4 times with no game coming back in between" in said
+    assert "script" not in said and "__main__" not in said and "Traceback" not in said

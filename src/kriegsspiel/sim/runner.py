@@ -7,10 +7,12 @@ depend on how many workers played it, or where.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from itertools import islice
 from time import monotonic
@@ -471,8 +473,9 @@ def _run(
     """
     flight = flight if flight is not None else InFlight()
     retry: list[Job] = []  # re-queued after a worker died, lowest game first
-    restarts = 0
+    restarts = 0  # in a row: with no game come back since the one before
     finished_games = 0
+    finished_then = 0  # games come back by the last restart
     limit = 3
     counted_at = -RECOUNT  # when the pool's slots were last counted
     told_at: float | None = None  # when the run last said the cluster has no workers
@@ -576,6 +579,9 @@ def _run(
             retry.extend(running.pop(f) for f in list(running))
             retry.sort(key=lambda j: j[0][0])
             job = next_job()
+            if finished_games > finished_then:  # the run goes on between deaths (the OOM
+                restarts = 0  # killer over a long run): only deaths in a row stop it
+            finished_then = finished_games
             restarts += 1
             if restarts <= MAX_RESTARTS:
                 text = (
@@ -588,13 +594,26 @@ def _run(
                 hint = (
                     " No game finished: if a script of yours calls evaluate, put that call "
                     "under `if __name__ == '__main__':`, as new worker processes import it."
-                    if finished_games == 0
+                    if finished_games == 0 and _from_a_script()
                     else ""
                 )
                 raise SimulationError(
-                    f"worker processes died {restarts} times; the games that finished are "
-                    f"stored. Check memory (dmesg) or run with --workers 1.{hint}"
+                    f"worker processes died {restarts} times with no game coming back in "
+                    "between; the games that finished are stored. Check memory (dmesg) or "
+                    f"run with --workers 1.{hint}"
                 )
+
+
+# set while kriegsspiel's own command line runs an evaluation (commands.run_one)
+COMMAND_LINE: ContextVar[bool] = ContextVar("kriegsspiel_command_line", default=False)
+
+
+def _from_a_script() -> bool:
+    """Was this run started by a script (a file run as ``__main__``, which workers started
+    clean import again), not by kriegsspiel's command line, an interactive session or
+    ``python -c``?"""
+    main = sys.modules.get("__main__")
+    return not COMMAND_LINE.get() and getattr(main, "__file__", None) is not None
 
 
 def _other_code(exc: OtherCode, finished_games: int) -> SimulationError:
