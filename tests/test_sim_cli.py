@@ -1099,3 +1099,22 @@ def test_workers_that_keep_dying_under_the_command_line_get_no_hint_about_a_scri
     said = " ".join(done.stderr.split())
     assert "worker processes died 4 times with no game coming back in between" in said
     assert "script" not in said and "__main__" not in said and "Traceback" not in said
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="file-size limits are POSIX's")
+def test_a_new_results_file_that_cannot_be_made_is_not_left_behind(tmp_path: Path) -> None:
+    """A full disk (or a quota, a file-size limit) as a new results file is made: the empty
+    file SQLite began is removed, as are the files beside it, and the message does not say
+    it was "left as it was"; a file that was there before stays as it was."""
+    args = ["evaluate", *PATROLS, "--players", "random,random", "--games", "2", "--workers", "1"]
+    for limit in (0, 1_000, 10_000):  # nothing written; a bare header; its tables not begun
+        done = cli_within(tmp_path, limit, *args, "--results", f"new{limit}.sqlite")
+        said = " ".join(done.stderr.split())
+        assert done.returncode == 2 and "Traceback" not in said, said
+        assert said.endswith("No file is left there (there was none before)."), said
+        assert "left as it was" not in said
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    (tmp_path / "mine.sqlite").write_bytes(b"")
+    done = cli_within(tmp_path, 0, *args, "--results", "mine.sqlite")
+    assert done.returncode == 2 and done.stderr.rstrip().endswith("It is left as it was.")
+    assert (tmp_path / "mine.sqlite").read_bytes() == b""

@@ -135,6 +135,23 @@ def _beside(path: Path) -> list[Path]:
     return [path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
 
 
+def _made_with(path: Path) -> list[Path]:
+    """The file at ``path`` and those SQLite may make beside it as it makes it."""
+    return [path, *_beside(path), path.with_name(path.name + "-journal")]
+
+
+def _holds_no_table(path: Path) -> bool:
+    """Is the file at ``path`` empty, or an SQLite file of a single page (its header and
+    list of tables: every table has a page of its own), its write-ahead log aside?"""
+    size = path.stat().st_size
+    with open(path, "rb") as file:
+        head = file.read(100)
+    if size == 0 or not head.startswith(b"SQLite format 3\0") or len(head) < 100:
+        return size == 0
+    page = int.from_bytes(head[16:18], "big")
+    return size <= (65536 if page == 1 else page)
+
+
 def _in_use(shm: Path, path: Path) -> bool:
     """Might a connection (of any process, this one's too) have the write-ahead index
     ``shm`` of the file at ``path`` open? Each one holds a lock on it while it does, which
@@ -211,6 +228,8 @@ class Store:
             raise StoreError(f"results file {self.path}: there is no such file.")
         # SQLite's files beside it that are not there before a read (it may make them)
         self._not_beside = [p for p in _beside(self.path) if not p.exists()] if read_only else []
+        # a new file (and the files beside it) that this open makes, removed if it fails
+        self._new = [] if read_only else [p for p in _made_with(self.path) if not p.exists()]
         try:
             with self._guard("open"):
                 if read_only:
@@ -222,9 +241,27 @@ class Store:
                 except BaseException:
                     self.db.close()
                     raise
-        except BaseException:
+        except BaseException as exc:
             self._tidy()
+            self._unmake(exc)
             raise
+
+    def _unmake(self, exc: BaseException) -> bool:
+        """After a failed open: remove the file it made, if it holds nothing yet (a full disk
+        or a quota leaves it empty, or a bare header), and the files beside it that it made;
+        whether it did. A file another run is making (it holds it locked) is its own."""
+        new, self._new = self._new, []
+        if self.path not in new or not self.path.exists():
+            return False
+        held = isinstance(exc, sqlite3.DatabaseError) and _held_by_another(exc)
+        wal = _beside(self.path)[0]
+        with suppress(OSError):
+            if held or not _holds_no_table(self.path) or (wal.exists() and wal.stat().st_size):
+                return False
+            for made in new:
+                made.unlink(missing_ok=True)
+            return True
+        return False
 
     def _open(self) -> None:
         """Look at the file just connected to: refuse it if it is not ours; make it if it is
@@ -352,8 +389,12 @@ class Store:
                 why = text
             if doing != "open":
                 kept = " Games already stored are kept."
-            else:  # (this run has written nothing to it)
+            elif self.path not in self._new:  # (this run has written nothing to it)
                 kept = " It is left as it was." if self.path.exists() else ""
+            elif self._unmake(exc):
+                kept = " No file is left there (there was none before)."
+            else:
+                kept = ""
             raise StoreError(f"results file {self.path}: could not {doing}: {why}.{kept}") from exc
 
     def register(self, matchup: Matchup) -> None:
