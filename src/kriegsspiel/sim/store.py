@@ -292,7 +292,9 @@ class Store:
                 self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         except BaseException:
-            self.db.execute("ROLLBACK")
+            if self.db.in_transaction:  # (SQLite rolls back itself on a full disk, say)
+                with suppress(sqlite3.Error):
+                    self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
 
