@@ -269,8 +269,9 @@ def _store_in_flight(
 ) -> None:
     """After an interrupt: store the games that came back and were not yet stored, then
     those of the tasks the workers had begun (a task handed to a worker cannot be called
-    back), each as it comes, for ``executors.STOP_WAIT`` seconds at most. Another interrupt stops at
-    once; a store that fails stops it too (the interrupt is still what is told)."""
+    back), each as it comes, for ``executors.STOP_WAIT`` seconds at most. Another
+    interrupt stops at once; a store that fails stops it too (the interrupt is still what
+    is told)."""
     with suppress(StoreError):
         for outcome in flight.games:
             store.add(matchup, run_seed, outcome)
