@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -651,6 +651,28 @@ def test_a_stopping_pool_ends_a_worker_that_will_not_finish(
     assert workers and not any(w.is_alive() for w in workers)
 
 
+def test_workers_leave_sigterm_to_the_run_and_their_pool_ends_them_with_sigkill() -> None:
+    """A SIGTERM to the process group (a batch system stopping the job) is the run's to
+    handle: a worker plays on. Ending a worker (ProcessPoolExecutor does so to the others
+    when one dies, and a stopping pool to one that will not finish) kills it."""
+    import time
+
+    import kriegsspiel.sim.executors as executors
+
+    pool = executors.local_pool(1)
+    try:
+        pid = pool.submit(os.getpid).result(timeout=60)
+        (worker,) = pool._processes.values()  # type: ignore[attr-defined]
+        os.kill(pid, signal.SIGTERM)
+        time.sleep(0.5)
+        assert worker.is_alive() and pool.submit(os.getpid).result(timeout=60) == pid
+        worker.terminate()
+        worker.join(timeout=10)
+        assert not worker.is_alive() and worker.exitcode == -signal.SIGKILL
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
 def test_an_interrupted_run_keeps_its_games_and_resumes(tmp_path: Path) -> None:
     path = tmp_path / "results.sqlite"
 
@@ -665,6 +687,42 @@ def test_an_interrupted_run_keeps_its_games_and_resumes(tmp_path: Path) -> None:
         resumed = evaluate(patrols(), 8, 9, store=store)
     assert (resumed.reused, resumed.played) == (3, 5)
     assert resumed.tally.to_json() == evaluate(patrols(), 8, 9).tally.to_json()
+
+
+def interrupted_on_two_workers(path: str) -> list[int]:
+    """Evaluate 40 games on two workers, tasks of 4, Ctrl-C as the fifth game is stored:
+    the games stored then."""
+
+    def stop_at_five(done: int, total: int) -> None:
+        if done == 5:
+            raise KeyboardInterrupt
+
+    with Store(path) as store:
+        try:
+            evaluate(patrols(), 40, 8, workers=2, batch=4, store=store,
+                     progress=Progress(on_game=stop_at_five))  # fmt: skip
+        except KeyboardInterrupt:
+            return store.indices(patrols(), 8)
+    raise AssertionError("not interrupted")
+
+
+def test_an_interrupt_stores_every_game_of_the_tasks_the_workers_had_begun(
+    tmp_path: Path,
+) -> None:
+    """A task handed to a worker process cannot be called back: its games are stored as
+    they come back after the interrupt (they were played, then thrown away), and so are
+    the games of the task being stored when it came; those of tasks not begun are not
+    played. The same evaluation then resumes to the same result."""
+    path = str(tmp_path / "r.sqlite")
+    stored = in_a_fresh_process(interrupted_on_two_workers, path)
+    tasks = {index // 4 for index in stored}
+    assert len(stored) > 5 and stored == [
+        i for task in sorted(tasks) for i in range(4 * task, 4 * task + 4)
+    ]
+    with Store(path) as store:
+        resumed = evaluate(patrols(), 40, 8, store=store)
+    assert (resumed.reused, resumed.played) == (len(stored), 40 - len(stored))
+    assert resumed.tally.to_json() == evaluate(patrols(), 40, 8).tally.to_json()
 
 
 def unguarded_script(tmp_path: Path, *, with_a_thread: bool) -> Path:
@@ -826,6 +884,202 @@ def test_a_corrupt_results_file_is_refused_and_left_alone(tmp_path: Path) -> Non
     with pytest.raises(StoreError, match="not a kriegsspiel results file or it is damaged"):
         Store(path)
     assert path.read_bytes() == before
+
+
+def sidecars(path: Path) -> list[str]:
+    """The files SQLite keeps beside a results file that are there now."""
+    return sorted(p.name for p in path.parent.glob(path.name + "-*"))
+
+
+def test_another_programs_file_with_a_meta_table_is_refused_and_left_untouched(
+    tmp_path: Path,
+) -> None:
+    """A web browser's history has a table named meta, as a results file has: it is not
+    one, and is refused before anything in it changes (its journal mode, a row, a table)."""
+    path = tmp_path / "History"
+    with closing(sqlite3.connect(path)) as db:
+        db.executescript(
+            "CREATE TABLE meta(key LONGVARCHAR NOT NULL UNIQUE PRIMARY KEY, value LONGVARCHAR);"
+            "CREATE TABLE urls(id INTEGER PRIMARY KEY, url LONGVARCHAR, title LONGVARCHAR);"
+            "INSERT INTO meta VALUES ('version', '53'), ('last_compatible_version', '16');"
+        )
+    before = path.read_bytes()
+    for read_only in (False, True):
+        with pytest.raises(
+            StoreError, match=r"History is not a kriegsspiel results file \(its tables: meta, urls"
+        ):
+            Store(path, read_only=read_only)
+    assert path.read_bytes() == before and sidecars(path) == []
+    with closing(sqlite3.connect(path)) as db:  # another program's own mark: not ours either
+        db.execute("PRAGMA application_id=1234")
+        db.execute("DROP TABLE urls")
+        db.execute("DELETE FROM meta")
+        db.execute("INSERT INTO meta VALUES ('schema', '1')")
+        db.commit()
+    with pytest.raises(StoreError, match="another program's \\(SQLite application id 1234\\)"):
+        Store(path)
+
+
+def test_results_files_are_marked_as_ours_and_those_from_before_the_mark_are_still_read(
+    tmp_path: Path,
+) -> None:
+    """A new results file carries kriegsspiel's SQLite application id; one written before
+    files were marked (this format's tables and row, no mark) is read as ever, and marked
+    once it is opened to write."""
+    from kriegsspiel.sim.store import APPLICATION_ID
+
+    path = tmp_path / "r.sqlite"
+    with Store(path) as store:
+        evaluate(patrols(), 2, 1, store=store)
+        assert store.db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    with closing(sqlite3.connect(path)) as db:  # as the version before the mark left it
+        db.execute("PRAGMA application_id=0")
+        db.commit()
+    before = path.read_bytes()
+    with Store(path, read_only=True) as store:
+        assert store.runs()[0].games == 2
+    assert path.read_bytes() == before
+    with Store(path) as store:
+        again = evaluate(patrols(), 4, 1, store=store)
+        assert (again.reused, again.played) == (2, 2)
+        assert store.db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+
+
+def test_a_results_file_of_another_layout_is_refused_before_it_is_changed(
+    tmp_path: Path,
+) -> None:
+    """An older version's file (its matchups without scenario_hash) is told as such, not
+    as SQLite's "table matchups has 9 columns but 10 values" once it had been written to."""
+    path = tmp_path / "old.sqlite"
+    with closing(sqlite3.connect(path)) as db:
+        db.executescript(
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+            "CREATE TABLE matchups (matchup TEXT PRIMARY KEY, ruleset TEXT NOT NULL,"
+            " scenario TEXT NOT NULL, army_a TEXT NOT NULL, army_b TEXT NOT NULL,"
+            " army_a_hash TEXT NOT NULL, army_b_hash TEXT NOT NULL, players TEXT NOT NULL,"
+            " title TEXT NOT NULL);"
+            "CREATE TABLE games (matchup TEXT NOT NULL, code_version TEXT NOT NULL,"
+            " run_seed INTEGER NOT NULL, game_index INTEGER NOT NULL, seed INTEGER NOT NULL,"
+            " swapped INTEGER NOT NULL, winner TEXT NOT NULL, score_a INTEGER NOT NULL,"
+            " score_b INTEGER NOT NULL, turns INTEGER NOT NULL, orders INTEGER NOT NULL,"
+            " units TEXT NOT NULL, finished_at TEXT NOT NULL,"
+            " PRIMARY KEY (matchup, code_version, run_seed, game_index));"
+            "INSERT INTO meta VALUES ('schema', '1');"
+        )
+    before = path.read_bytes()
+    for read_only in (False, True):
+        with pytest.raises(StoreError) as refused:
+            Store(path, read_only=read_only)
+        told = str(refused.value)
+        assert "in another layout than this kriegsspiel reads" in told
+        assert "its table matchups lacks scenario_hash" in told and "left as it was" in told
+    assert path.read_bytes() == before and sidecars(path) == []
+
+
+def as_a_user_permissions_bind(fn: Callable[[Path], str]) -> str:
+    """``fn(folder)`` (what it says, or what it raised) in a new folder, as a user whom file
+    permissions bind: in a forked child that is "nobody" when this runs as root (whose
+    writes ignore them), once ``fn`` has run here as root (the child can import nothing)."""
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp())
+    try:
+        if os.geteuid() != 0:
+            try:
+                return fn(folder)
+            except Exception as exc:
+                return f"raised {exc}"
+        fn(Path(tempfile.mkdtemp(dir=folder)))  # once here: whatever it imports is imported
+        folder.chmod(0o777)
+        read, write = os.pipe()
+        child = os.fork()
+        if child == 0:  # pragma: no cover (the child's coverage is not collected)
+            try:
+                os.setgid(65534)
+                os.setuid(65534)
+                said = fn(folder)
+            except BaseException as exc:
+                said = f"raised {exc}"
+            os.write(write, said.encode())
+            os._exit(0)
+        os.close(write)
+        with os.fdopen(read, "rb") as out:
+            said = out.read().decode()
+        os.waitpid(child, 0)
+        return said
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def stored_then_read_while_read_only(folder: Path, read: Callable[[Path], None]) -> str:
+    """A results file with a game, made read-only, read (by ``read``), made writable again
+    and written to: the files beside it after the read, then what writing said."""
+    path = folder / "r.sqlite"
+    matchup = patrols()
+    with Store(path) as store:
+        store.register(matchup)
+        store.add(matchup, 1, GameOutcome(0, 1, False, "draw", 1, 1, 1, 1, ()))
+    path.chmod(0o444)
+    read(path)
+    beside = sidecars(path)
+    path.chmod(0o644)
+    try:
+        with Store(path) as store:
+            store.add(matchup, 1, GameOutcome(1, 2, True, "A", 2, 1, 1, 1, ()))
+            wrote = f"stored {store.count(matchup, 1, 2)}"
+    except StoreError as exc:
+        wrote = str(exc)
+    return f"{beside} | {wrote}"
+
+
+def read_by_kriegsspiel(path: Path) -> None:
+    with Store(path, read_only=True) as store:
+        assert store.runs()[0].games == 1
+
+
+def read_by_another_program(path: Path) -> None:
+    """As the sqlite3 shell, or a kriegsspiel from before, read a read-only file."""
+    with closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as db:
+        db.execute("SELECT COUNT(*) FROM games").fetchall()
+
+
+def test_reading_a_read_only_results_file_leaves_no_files_beside_it_to_block_writing(
+    tmp_path: Path,
+) -> None:
+    """SQLite reading a read-only file in WAL mode makes its -wal and -shm files (as
+    read-only as the file) and cannot remove them: the read removes them, or once the file
+    is writable again, writing to it fails ("attempt to write a readonly database")."""
+    said = as_a_user_permissions_bind(
+        lambda folder: stored_then_read_while_read_only(folder, read_by_kriegsspiel)
+    )
+    assert said == "[] | stored 2"
+    # files beside it that another connection opened during the read are its: they stay
+    path = tmp_path / "r.sqlite"
+    with Store(path) as store:
+        store.register(patrols())
+    with Store(path, read_only=True) as store, closing(sqlite3.connect(path)) as other:
+        other.execute("SELECT COUNT(*) FROM games").fetchall()
+        store.close()
+        assert sidecars(path) == ["r.sqlite-shm", "r.sqlite-wal"]
+        other.execute("INSERT INTO meta VALUES ('note', 'still written')")
+        other.commit()
+
+
+def test_files_left_read_only_beside_a_results_file_are_named_with_what_to_do(
+    tmp_path: Path,
+) -> None:
+    """Files beside a results file left read-only by another program's read are named,
+    with what to do about them, rather than SQLite's "attempt to write a readonly
+    database"."""
+    said = as_a_user_permissions_bind(
+        lambda folder: stored_then_read_while_read_only(folder, read_by_another_program)
+    )
+    beside, wrote = said.split(" | ")
+    assert beside == "['r.sqlite-shm', 'r.sqlite-wal']"
+    assert "could not store a game: SQLite's files beside it cannot be written:" in wrote
+    assert "r.sqlite-shm" in wrote and "; remove it" in wrote and "(no game is lost: " in wrote
+    assert "readonly database" not in wrote
 
 
 def test_a_locked_results_file_is_a_clear_error(tmp_path: Path) -> None:
@@ -1034,6 +1288,33 @@ def test_workers_dying_again_and_again_are_restarted_three_times_then_an_error(
     with pytest.raises(SimulationError, match="died 4 times"):
         evaluate(patrols(), 8, 3, workers=2, progress=Progress(on_notice=notices.append))
     assert [n[-16:] for n in notices] == [f"(restart {k} of 3)" for k in (1, 2, 3)]
+
+
+class FlakyPool(InProcess):
+    """A pool whose worker dies at every third task handed in, games coming back between."""
+
+    def __init__(self, workers: int) -> None:
+        self.handed = 0
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        self.handed += 1
+        if self.handed % 3 == 0:
+            raise BrokenProcessPool("a worker died (the OOM killer)")
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_workers_dying_now_and_then_while_games_come_back_do_not_stop_the_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only deaths in a row stop a run: a long run that loses a worker now and then (to the
+    OOM killer, over hours) goes on, as games come back between the deaths."""
+    monkeypatch.setattr(runner, "local_pool", FlakyPool)
+    notices: list[str] = []
+    result = evaluate(patrols(), 24, 3, workers=2, batch=2,
+                      progress=Progress(on_notice=notices.append))  # fmt: skip
+    assert len(notices) > runner.MAX_RESTARTS
+    assert all(n.endswith("(restart 1 of 3)") for n in notices)
+    assert result.tally.to_json() == evaluate(patrols(), 24, 3).tally.to_json()
 
 
 def test_a_random_players_choices_do_not_repeat_the_order_dice_draws() -> None:

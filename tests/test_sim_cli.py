@@ -8,6 +8,7 @@ import io
 import json
 import signal
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -1019,6 +1020,155 @@ def test_a_run_stopped_by_a_signal_says_what_it_stored_and_resumes(
     again = cli(tmp_path, "evaluate", *args[:-4], "--games", str(kept), "--workers", "1",
                 "--results", "r.sqlite", "--json")  # fmt: skip
     assert json.loads(again.stdout)["games_reused"] == kept
+
+
+# a wrapper of the command line that logs each game a worker finishes (its number), and
+# starts fresh workers every WORKER_LIFE games (so that later ones start from the fork server)
+LOGGING_CLI = """
+import os, sys
+import kriegsspiel.sim.outcome as outcome
+import kriegsspiel.sim.runner as runner
+
+runner.WORKER_LIFE = int(os.environ["WORKER_LIFE"])
+played = outcome.play_one
+
+def play_one(matchup, index, seed):
+    result = played(matchup, index, seed)
+    with open(os.environ["GAME_LOG"], "a") as log:
+        log.write(f"{index}\\n")
+    return result
+
+outcome.play_one = play_one
+if __name__ == "__main__":
+    from kriegsspiel.cli import main
+    sys.argv = ["kriegsspiel", *sys.argv[1:]]
+    main()
+"""
+
+
+@pytest.mark.parametrize(("sent", "status", "said"), [
+    (signal.SIGTERM, 143, "stopped (SIGTERM)."),
+    (signal.SIGINT, 130, "interrupted."),
+], ids=["SIGTERM", "SIGINT"])  # fmt: skip
+def test_a_run_stopped_by_a_signal_to_its_process_group_stores_every_game_its_workers_finish(
+    tmp_path: Path, sent: signal.Signals, status: int, said: str
+) -> None:
+    """A batch system's SIGTERM, as a terminal's Ctrl-C, reaches the workers too: they
+    leave it to the run, which stores the games of the tasks they had begun (a task handed
+    to a worker cannot be called back) and counts them in what it says it kept. Workers
+    that SIGTERM ended at once lost them; those a Ctrl-C spared played them for nothing.
+    Fresh workers every 10 games: most of the run's start from the fork server, which a
+    SIGTERM to the group must not end either (its workers would be taken for dead)."""
+    import os
+    import sqlite3
+    import sys
+    import time
+
+    (tmp_path / "logging_cli.py").write_text(LOGGING_CLI)
+    args = [*PATROLS, "--players", "tactical,tactical", "--games", "5000", "--workers", "2",
+            "--results", "r.sqlite"]  # fmt: skip
+    env = os.environ | {"GAME_LOG": str(tmp_path / "games.log"), "WORKER_LIFE": "5"}
+    run = subprocess.Popen(
+        [sys.executable, "logging_cli.py", "evaluate", *args], cwd=tmp_path, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    deadline, stored = time.monotonic() + 120, 0
+    while stored < 60 and time.monotonic() < deadline and run.poll() is None:
+        time.sleep(0.2)
+        if (tmp_path / "r.sqlite").exists():
+            with (
+                contextlib.suppress(sqlite3.Error),
+                contextlib.closing(sqlite3.connect(tmp_path / "r.sqlite", timeout=1)) as db,
+            ):
+                stored = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    os.killpg(run.pid, sent)
+    _, err = run.communicate(timeout=120)
+    assert run.returncode == status, err
+    kept = int(err.split(f"{said} ")[1].split(" of the 5000 games")[0])
+    with contextlib.closing(sqlite3.connect(tmp_path / "r.sqlite")) as db:
+        indices = {row[0] for row in db.execute("SELECT game_index FROM games")}
+    finished = {int(line) for line in (tmp_path / "games.log").read_text().split()}
+    assert finished <= indices, f"finished, not stored: {sorted(finished - indices)}"
+    assert len(indices) == kept >= 60
+    assert "Traceback" not in err and "stopping: storing the games the workers" in err, err
+
+
+def cli_within(tmp: Path, limit: int, *args: str) -> subprocess.CompletedProcess[str]:
+    """The command line, allowed to write no file beyond ``limit`` bytes (``ulimit -f``),
+    as a quota or a device that fails to write would stop it (SIGXFSZ ignored: the write
+    fails, with EFBIG)."""
+    import sys
+
+    code = (
+        "import resource, signal; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
+        f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit})); "
+        "from kriegsspiel.cli import main; main()"
+    )
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=tmp, capture_output=True,
+                          text=True, timeout=300, check=False)  # fmt: skip
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="file-size limits are POSIX's")
+def test_a_write_the_disk_refuses_is_told_as_such_and_the_run_resumes(tmp_path: Path) -> None:
+    """A write that fails for another reason than a full disk (a quota, a file-size limit,
+    a device error) says so, not a bare "disk I/O error"; the games stored are kept and the
+    same command resumes."""
+    args = ["evaluate", *PATROLS, "--players", "random,random", "--seed", "4", "--workers", "1",
+            "--results", "r.sqlite", "--json"]  # fmt: skip
+    assert cli(tmp_path, *args, "--games", "2").returncode == 0
+    stopped = cli_within(tmp_path, 40_000, *args, "--games", "400")
+    assert stopped.returncode == 2 and "Traceback" not in stopped.stderr
+    said = " ".join(stopped.stderr.split())
+    assert "r.sqlite: could not store a game: could not write to the disk (a quota, a " in said
+    assert "file-size limit or a device error): disk I/O error (SQLITE_IOERR_WRITE); run the " in (
+        said
+    )
+    assert said.endswith("run the same command again to resume. Games already stored are kept.")
+    again = json.loads(cli(tmp_path, *args, "--games", "30").stdout)
+    assert again["games_reused"] >= 2 and again["games_played"] + again["games_reused"] == 30
+
+
+def test_workers_that_keep_dying_under_the_command_line_get_no_hint_about_a_script(
+    tmp_path: Path,
+) -> None:
+    """The hint to put a script's call of evaluate under a main guard is for a script of
+    the user's: under kriegsspiel's own command line there is none to guard."""
+    (tmp_path / "dying_cli.py").write_text(
+        "import os, sys\n"
+        "import kriegsspiel.sim.outcome as outcome\n"
+        "outcome.play_one = lambda *args: os._exit(1)  # every worker dies at its first game\n"
+        "if __name__ == '__main__':\n"
+        "    from kriegsspiel.cli import main\n"
+        "    sys.argv = ['kriegsspiel', *sys.argv[1:]]\n"
+        "    main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "dying_cli.py", "evaluate", *PATROLS, "--games", "4", "--workers", "2",
+         "--no-store"], cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    said = " ".join(done.stderr.split())
+    assert "worker processes died 4 times with no game coming back in between" in said
+    assert "script" not in said and "__main__" not in said and "Traceback" not in said
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="file-size limits are POSIX's")
+def test_a_new_results_file_that_cannot_be_made_is_not_left_behind(tmp_path: Path) -> None:
+    """A full disk (or a quota, a file-size limit) as a new results file is made: the empty
+    file SQLite began is removed, as are the files beside it, and the message does not say
+    it was "left as it was"; a file that was there before stays as it was."""
+    args = ["evaluate", *PATROLS, "--players", "random,random", "--games", "2", "--workers", "1"]
+    for limit in (0, 1_000, 10_000):  # nothing written; a bare header; its tables not begun
+        done = cli_within(tmp_path, limit, *args, "--results", f"new{limit}.sqlite")
+        said = " ".join(done.stderr.split())
+        assert done.returncode == 2 and "Traceback" not in said, said
+        assert said.endswith("No file is left there (there was none before)."), said
+        assert "left as it was" not in said
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    (tmp_path / "mine.sqlite").write_bytes(b"")
+    done = cli_within(tmp_path, 0, *args, "--results", "mine.sqlite")
+    assert done.returncode == 2 and done.stderr.rstrip().endswith("It is left as it was.")
+    assert (tmp_path / "mine.sqlite").read_bytes() == b""
 
 
 def test_with_no_ruleset_given_the_lists_own_is_played(tmp_path: Path) -> None:

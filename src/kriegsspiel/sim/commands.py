@@ -21,6 +21,7 @@ from kriegsspiel.sim import DEFAULT_STORE, MAX_GAMES, WORKERS_PER_CORE
 from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.matchup import Matchup, build_matchup
 from kriegsspiel.sim.runner import (
+    COMMAND_LINE,
     Evaluation,
     Interrupted,
     Progress,
@@ -170,6 +171,7 @@ def run_one(
     ``pool``: the workers a sweep keeps for all its cells; None for a lone evaluation,
     which starts its own (or, one worker and no more than 1,000 games, plays in this
     process)."""
+    command_line = COMMAND_LINE.set(True)  # (no script of the user's to tell of)
     try:
         with progress_bar(sys.stderr.isatty(), label) as progress:
             return evaluate(
@@ -204,6 +206,8 @@ def run_one(
                 f"its {games} games"
             )
         raise Interrupted(f"interrupted. {stored}; run the same command again to resume.") from None
+    finally:
+        COMMAND_LINE.reset(command_line)
 
 
 def run_evaluate(

@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
+from multiprocessing.context import BaseContext
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 # Python's cycle collector, as games are played: a full collection scans every object the
@@ -54,10 +56,12 @@ class InProcess(Executor):
 
 
 def _start_worker(run: int) -> None:
-    """Workers leave Ctrl-C to the parent, which stores what finished and stops them, and
-    end with the ``run``'s process however it ends; they only play games, so their cycle
-    collector is set for that."""
+    """Workers leave Ctrl-C and SIGTERM to the parent (a terminal's Ctrl-C, and a batch
+    system's or ``kill``'s SIGTERM to the process group, reach them too), which stores the
+    games they finish and stops them; they end with the ``run``'s process however it ends;
+    they only play games, so their cycle collector is set for that."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     end_with(run)
     gc.set_threshold(*GC_THRESHOLDS)
 
@@ -114,13 +118,16 @@ def _alive(pid: int) -> bool:
 
 
 STOP_WAIT = 30.0  # seconds a closing pool's running games get before its workers are ended
+STOP_GRACE = 0.5  # seconds idle workers get to stop of themselves when stopped at once
 
 
-def stop_pool(pool: Executor) -> None:
+def stop_pool(pool: Executor, wait: float | None = None) -> None:
     """Stop a pool once its running games are done (games not started are cancelled); a
-    worker still busy after ``STOP_WAIT`` seconds, or stuck, is ended. (Waiting on the
-    executor alone can hang for good after a Ctrl-C: an idle worker blocked on the task
-    queue never receives its call to stop.)"""
+    worker still busy after ``wait`` seconds (``STOP_WAIT`` if not given), or stuck, is
+    ended (killed: workers ignore SIGTERM). With ``wait`` 0 a worker still busy is ended at
+    once (after ``STOP_GRACE``): what it plays is not wanted. (Waiting on the executor
+    alone can hang for good after a Ctrl-C: an idle worker blocked on the task queue never
+    receives its call to stop.)"""
     # the pool's own processes (a private attribute of ProcessPoolExecutor: where it is
     # missing, this falls back to the executor's own wait)
     workers = list((getattr(pool, "_processes", None) or {}).values())
@@ -128,21 +135,62 @@ def stop_pool(pool: Executor) -> None:
         pool.shutdown(wait=True, cancel_futures=True)
         return
     pool.shutdown(wait=False, cancel_futures=True)
-    deadline = time.monotonic() + STOP_WAIT
+    # (even at once, idle workers get a moment to take their call to stop: the pool has
+    # then let go of the games it cancelled, which Python 3.11 fails on if a worker it
+    # still counts on is killed: InvalidStateError)
+    deadline = time.monotonic() + max(STOP_GRACE, STOP_WAIT if wait is None else wait)
     for worker in workers:
         worker.join(timeout=max(0.0, deadline - time.monotonic()))
     for worker in workers:
         if worker.is_alive():
-            worker.terminate()
+            worker.kill()
             worker.join(timeout=5)
 
 
 def local_pool(workers: int) -> ProcessPoolExecutor:
     """Worker processes for games, forked from this one when that is safe, else started clean."""
-    context = multiprocessing.get_context(start_method())
+    method = start_method()
+    if method == "forkserver":
+        _start_fork_server()
     return ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+        workers, mp_context=_CONTEXTS[method], initializer=_start_worker, initargs=(os.getpid(),)
     )
+
+
+def _kill(process: BaseProcess) -> None:
+    process.kill()
+
+
+def _ended_by_kill(method: str) -> BaseContext:
+    """A start method's context whose processes ``terminate()`` with SIGKILL: workers ignore
+    SIGTERM, which is how ProcessPoolExecutor ends the others when one of them dies."""
+    base = multiprocessing.get_context(method)
+    name = f"{method.title().replace('server', 'Server')}Worker"
+    # (a module-level name: a process started by the fork server is sent there pickled)
+    process: type[BaseProcess] = base.Process  # type: ignore[attr-defined]
+    worker = type(name, (process,), {"terminate": _kill, "__module__": __name__})
+    globals()[name] = worker
+    context: type[BaseContext] = type(f"{name}Context", (type(base),), {"Process": worker})
+    return context()
+
+
+_CONTEXTS = {method: _ended_by_kill(method) for method in multiprocessing.get_all_start_methods()}
+
+
+def _start_fork_server() -> None:
+    """Start the fork server, if it is not running, ignoring SIGTERM (an ignored signal is
+    kept across exec): a SIGTERM to the process group would end it, and the workers it
+    started would be taken for dead, their games lost. (A SIGTERM to this process in the
+    moment the server takes to start is missed.)"""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    from multiprocessing import forkserver
+
+    handler = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGTERM, handler)
 
 
 def start_method() -> str:

@@ -7,16 +7,19 @@ depend on how many workers played it, or where.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from itertools import islice
 from time import monotonic
 from typing import Any
 
 from kriegsspiel.errors import KriegsspielError, UsageError
-from kriegsspiel.sim import MAX_SEED
+from kriegsspiel.sim import MAX_SEED, executors
 from kriegsspiel.sim.cluster import DaskExecutor, SchedulerLost
 from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.executors import InProcess, local_pool, stop_pool
@@ -135,6 +138,12 @@ def evaluate(
 
     ``keep_winners`` keeps each game's winner in the tally, in game order (one byte a game:
     memory then grows with the games), for comparing two runs game by game.
+
+    A KeyboardInterrupt (Ctrl-C; the command line takes SIGTERM so too) stops the run: the
+    games of the tasks the workers had begun, which cannot be called back, are stored as
+    they finish (for ``executors.STOP_WAIT`` seconds at most; another interrupt stops at
+    once), then the workers are stopped (``pool``'s too: what they play is not wanted) and
+    the interrupt goes on.
     """
     check_request(games, run_seed, precision, workers)
     progress = progress or Progress()
@@ -208,7 +217,10 @@ def evaluate(
         tuple((i, game_seed(run_seed, i)) for i in chunk)
         for chunk in batches(todo, games - stored, workers, batch)
     )
-    played = _run(matchup, jobs, None if in_process else own or pool, progress, result.notices)
+    flight = InFlight()
+    workers_used = None if in_process else own or pool
+    played = _run(matchup, jobs, workers_used, progress, result.notices, flight)
+    stopping = False  # interrupted: the workers' games are stored as they end, then they stop
     try:
         for outcome in played:
             done += 1
@@ -218,6 +230,12 @@ def evaluate(
             progress.on_game(done, games)
             if tally_ready():
                 break
+    except KeyboardInterrupt:
+        stopping = True
+        played.close()  # (the games not yet begun are cancelled)
+        if store is not None:
+            _store_in_flight(flight, store, matchup, run_seed, progress)
+        raise
     except SchedulerLost as lost:
         kept = (
             f"the games that finished are stored in {store.path}; run the same command again "
@@ -228,10 +246,61 @@ def evaluate(
         raise SimulationError(f"{lost}; {kept}.") from None
     finally:
         played.close()  # games still running are cancelled, or finish unheeded
-        if own is not None:
+        if stopping and workers_used is not None:  # (the caller's too: its games are not wanted)
+            workers_used.close(at_once=True)
+        elif own is not None:
             own.close()
     tally_ready()
     return _finish(result)
+
+
+@dataclass(slots=True)
+class InFlight:
+    """What a run has handed to its workers and not yet given back: the tasks that are
+    running (or can no longer be cancelled), and the games of a task that came back that
+    are still to be given."""
+
+    running: dict[Future[list[GameOutcome]], Job] = field(default_factory=dict)
+    games: list[GameOutcome] = field(default_factory=list)
+
+
+def _store_in_flight(
+    flight: InFlight, store: Store, matchup: Matchup, run_seed: int, progress: Progress
+) -> None:
+    """After an interrupt: store the games that came back and were not yet stored, then
+    those of the tasks the workers had begun (a task handed to a worker cannot be called
+    back), each as it comes, for ``executors.STOP_WAIT`` seconds at most. Another
+    interrupt stops at once; a store that fails stops it too (the interrupt is still what
+    is told)."""
+    with suppress(StoreError):
+        for outcome in flight.games:
+            store.add(matchup, run_seed, outcome)
+        flight.games.clear()
+        running = flight.running
+        if not running:
+            return
+        most, wait_for = sum(len(job) for job in running.values()), executors.STOP_WAIT
+        progress.on_notice(
+            f"stopping: storing the games the workers are finishing (at most {most}, within "
+            f"{wait_for:.0f} s; Ctrl-C again stops at once)"
+        )
+        deadline = monotonic() + wait_for
+        while running:
+            finished, _ = wait(
+                list(running), timeout=max(0.0, deadline - monotonic()), return_when=FIRST_COMPLETED
+            )
+            if not finished:
+                return
+            for future in finished:
+                running.pop(future)
+                try:
+                    outcomes = future.result()
+                except BatchFailed as exc:  # (the game that failed is told by the next run)
+                    outcomes = exc.finished
+                except Exception:  # a worker died, or another code's: none to store
+                    continue
+                for outcome in outcomes:
+                    store.add(matchup, run_seed, outcome)
 
 
 class StoredIndices:
@@ -378,10 +447,12 @@ class Workers:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    def close(self) -> None:
-        """Stop the workers once their running games are done (those not started are not)."""
+    def close(self, *, at_once: bool = False) -> None:
+        """Stop the workers once their running games are done (those not started are not);
+        ``at_once``: now, whatever they are playing (after an interrupt: it is not wanted).
+        Games handed out later start new workers."""
         if self._pool is not None:
-            stop_pool(self._pool)
+            stop_pool(self._pool, 0.0 if at_once else None)
             self._pool = None
         if self._dask is not None:
             self._dask.close()
@@ -394,6 +465,7 @@ def _run(
     pool: Workers | None,
     progress: Progress,
     notices: list[str],
+    flight: InFlight | None = None,
 ) -> Generator[GameOutcome, None, None]:
     """Yield finished games as they come from ``pool``'s workers (None: this process).
 
@@ -402,11 +474,15 @@ def _run(
     handed in two for each game that can run at once, and one more (so a worker never
     waits for its next): on a Dask cluster, as many as its threads at the last count, so
     workers that join during the run are kept busy. A lost connection to the scheduler
-    raises SchedulerLost, not the failure of a game.
+    raises SchedulerLost, not the failure of a game. ``flight`` is kept up to date with
+    the tasks running and the games of a task not yet given: what an interrupt can still
+    store (the tasks that could not be cancelled are left in it).
     """
+    flight = flight if flight is not None else InFlight()
     retry: list[Job] = []  # re-queued after a worker died, lowest game first
-    restarts = 0
+    restarts = 0  # in a row: with no game come back since the one before
     finished_games = 0
+    finished_then = 0  # games come back by the last restart
     limit = 3
     counted_at = -RECOUNT  # when the pool's slots were last counted
     told_at: float | None = None  # when the run last said the cluster has no workers
@@ -439,7 +515,7 @@ def _run(
 
     job = next_job()
     while job is not None:
-        running: dict[Future[list[GameOutcome]], Job] = {}
+        running = flight.running  # (empty: a restart re-queues what it held)
         broken = False
         try:
             while job is not None or running:
@@ -489,14 +565,18 @@ def _run(
                         failure = failure or _game_failed(matchup, index, seed, error, batch=True)
                         continue
                     finished_games += len(outcomes)
-                    yield from outcomes
+                    flight.games = list(outcomes)
+                    while flight.games:  # (each given is dropped once the next is asked for)
+                        yield flight.games[0]
+                        del flight.games[0]
                 if failure is not None:  # after every task that came back with it
                     raise failure
                 if broken:
                     break
         except (KeyboardInterrupt, GeneratorExit):
-            for future in running:
-                future.cancel()
+            for future in list(running):
+                if future.cancel():  # (not those a worker has, or is about to have)
+                    del running[future]
             raise
         if broken:
             if pool is not None:
@@ -506,6 +586,9 @@ def _run(
             retry.extend(running.pop(f) for f in list(running))
             retry.sort(key=lambda j: j[0][0])
             job = next_job()
+            if finished_games > finished_then:  # the run goes on between deaths (the OOM
+                restarts = 0  # killer over a long run): only deaths in a row stop it
+            finished_then = finished_games
             restarts += 1
             if restarts <= MAX_RESTARTS:
                 text = (
@@ -518,13 +601,26 @@ def _run(
                 hint = (
                     " No game finished: if a script of yours calls evaluate, put that call "
                     "under `if __name__ == '__main__':`, as new worker processes import it."
-                    if finished_games == 0
+                    if finished_games == 0 and _from_a_script()
                     else ""
                 )
                 raise SimulationError(
-                    f"worker processes died {restarts} times; the games that finished are "
-                    f"stored. Check memory (dmesg) or run with --workers 1.{hint}"
+                    f"worker processes died {restarts} times with no game coming back in "
+                    "between; the games that finished are stored. Check memory (dmesg) or "
+                    f"run with --workers 1.{hint}"
                 )
+
+
+# set while kriegsspiel's own command line runs an evaluation (commands.run_one)
+COMMAND_LINE: ContextVar[bool] = ContextVar("kriegsspiel_command_line", default=False)
+
+
+def _from_a_script() -> bool:
+    """Was this run started by a script (a file run as ``__main__``, which workers started
+    clean import again), not by kriegsspiel's command line, an interactive session or
+    ``python -c``?"""
+    main = sys.modules.get("__main__")
+    return not COMMAND_LINE.get() and getattr(main, "__file__", None) is not None
 
 
 def _other_code(exc: OtherCode, finished_games: int) -> SimulationError:

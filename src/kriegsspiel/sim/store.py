@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import re
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -22,6 +24,9 @@ from kriegsspiel.sim.matchup import Matchup, army_name
 from kriegsspiel.sim.outcome import GameOutcome
 
 SCHEMA_VERSION = 1
+# SQLite's application id of a kriegsspiel results file ("Krgs"), set when the file is made:
+# what tells the file apart from another program's SQLite file
+APPLICATION_ID = 0x4B726773
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,6 +45,62 @@ CREATE TABLE IF NOT EXISTS games (
     PRIMARY KEY (matchup, code_version, run_seed, game_index)
 );
 """
+
+
+def _layout(db: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
+    """Each table of a file (SQLite's own left out) and its columns, in order."""
+    names = db.execute(
+        "SELECT name FROM sqlite_master WHERE type='table' AND substr(name, 1, 7) != 'sqlite_'"
+    ).fetchall()
+    return {
+        name: tuple(row[0] for row in db.execute("SELECT name FROM pragma_table_info(?)", (name,)))
+        for (name,) in names
+    }
+
+
+def _our_layout() -> dict[str, tuple[str, ...]]:
+    with closing(sqlite3.connect(":memory:")) as db:
+        db.executescript(_SCHEMA)
+        return _layout(db)
+
+
+OUR_LAYOUT = _our_layout()  # the tables of a results file of this format, and their columns
+
+
+def _format(db: sqlite3.Connection, layout: dict[str, tuple[str, ...]]) -> str | None:
+    """The format a file's meta table gives (None: none given)."""
+    if layout.get("meta") != OUR_LAYOUT["meta"]:
+        return None
+    found = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    return None if found is None else str(found[0])
+
+
+def _looks_ours(db: sqlite3.Connection, layout: dict[str, tuple[str, ...]]) -> bool:
+    """Is a file that is not marked ours one written before results files were marked? It
+    has our tables and no other, and its meta table holds the row of its format alone."""
+    if set(layout) != set(OUR_LAYOUT) or layout["meta"] != OUR_LAYOUT["meta"]:
+        return False
+    keys = db.execute("SELECT key FROM meta LIMIT 2").fetchall()
+    return keys == [("schema",)]
+
+
+def _unlike_ours(layout: dict[str, tuple[str, ...]]) -> str:
+    """How a file's tables differ from ours ("" if they do not): a table or columns
+    missing, or columns we do not have."""
+    said = []
+    for table, columns in OUR_LAYOUT.items():
+        if table not in layout:
+            said.append(f"it has no table {table}")
+            continue
+        missing = [c for c in columns if c not in layout[table]]
+        extra = [c for c in layout[table] if c not in columns]
+        if missing:
+            said.append(f"its table {table} lacks {', '.join(missing)}")
+        if extra:
+            said.append(f"its table {table} has {', '.join(extra)}, which ours does not")
+        if not (missing or extra) and layout[table] != columns:
+            said.append(f"its table {table} has its columns in another order")
+    return "; ".join(said)
 
 
 class StoreError(KriegsspielError):
@@ -66,6 +127,67 @@ class StoredRun:
 def _held_by_another(exc: sqlite3.DatabaseError) -> bool:
     """Does SQLite's error say another connection holds the file (locked, or busy)?"""
     return "locked" in str(exc) or "busy" in str(exc)
+
+
+def _beside(path: Path) -> list[Path]:
+    """The write-ahead log and its shared-memory index, which SQLite keeps beside a file in
+    WAL mode while it is open."""
+    return [path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
+
+
+def _made_with(path: Path) -> list[Path]:
+    """The file at ``path`` and those SQLite may make beside it as it makes it."""
+    return [path, *_beside(path), path.with_name(path.name + "-journal")]
+
+
+def _holds_no_table(path: Path) -> bool:
+    """Is the file at ``path`` empty, or an SQLite file of a single page (its header and
+    list of tables: every table has a page of its own), its write-ahead log aside?"""
+    size = path.stat().st_size
+    with open(path, "rb") as file:
+        head = file.read(100)
+    if size == 0 or not head.startswith(b"SQLite format 3\0") or len(head) < 100:
+        return size == 0
+    page = int.from_bytes(head[16:18], "big")
+    return size <= (65536 if page == 1 else page)
+
+
+def _in_use(shm: Path, path: Path) -> bool:
+    """Might a connection (of any process, this one's too) have the write-ahead index
+    ``shm`` of the file at ``path`` open? Each one holds a lock on it while it does, which
+    Linux lists in /proc/locks; where the system cannot tell, it might, unless nobody can
+    write the file (no write permission): then no connection can have added to its log."""
+    try:
+        inode = shm.stat().st_ino
+        with open("/proc/locks", "rb") as locks:
+            held = locks.read()
+    except OSError:
+        return path.stat().st_mode & 0o222 != 0
+    # a line a lock: "1: POSIX  ADVISORY  READ 4711 08:01:1234567 128 128" (major, minor
+    # and inode of its file); the inode alone is matched, which at worst keeps the files
+    return re.search(rb"\s[0-9a-f]+:[0-9a-f]+:%d\s" % inode, held) is not None
+
+
+def _cannot_write(path: Path) -> str:
+    """Why SQLite found the file at ``path`` read-only, and what to do: most often, its
+    files beside it were left read-only (by a read of it while it was read-only, by an
+    older kriegsspiel or another program)."""
+    stuck = [p for p in _beside(path) if p.exists() and not os.access(p, os.W_OK)]
+    if not stuck:
+        return (
+            "it cannot be written (it or its folder is read-only); make it writable or give "
+            "another --results file"
+        )
+    wal = _beside(path)[0]
+    names, them = " and ".join(str(p) for p in stuck), "them" if len(stuck) > 1 else "it"
+    if wal.exists() and wal.stat().st_size > 0:
+        do = (
+            f"make {them} writable (chmod u+w); do not remove {wal.name}: it holds games not "
+            "yet written into the file"
+        )
+    else:
+        do = f"remove {them} (no game is lost: {wal.name} is empty or not there)"
+    return f"SQLite's files beside it cannot be written: {names}; {do}, then run the same command again"
 
 
 def _open_to_read(path: Path, timeout: float) -> sqlite3.Connection:
@@ -96,47 +218,125 @@ class Store:
 
     def __init__(self, path: str | Path, timeout: float = 10.0, *, read_only: bool = False) -> None:
         """Open (or create) the results file; ``read_only`` opens an existing one only to
-        read it, changing nothing (so a read-only file or folder can still be listed)."""
+        read it, changing nothing (so a read-only file or folder can still be listed).
+
+        A file that is not a kriegsspiel results file of this format is refused before
+        anything in it is changed (StoreError)."""
         self.path = Path(path)
         self.read_only = read_only
         if read_only and not self.path.exists():  # (SQLite's read-only mode would not say so)
             raise StoreError(f"results file {self.path}: there is no such file.")
-        with self._guard("open"):
-            if read_only:
-                self.db = _open_to_read(self.path, timeout)
-            else:
-                self.db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
-            tables = {
-                row[0]
-                for row in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")
-            }
-            if (tables and "meta" not in tables) or (read_only and not tables):
-                self.db.close()
-                holds = f"its tables: {', '.join(sorted(tables))}" if tables else "it is empty"
-                raise StoreError(
-                    f"{self.path} is not a kriegsspiel results file ({holds}); it is left "
-                    "untouched. Give another --results file."
-                )
-            if read_only:
-                self._check_schema()
-                return
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(_SCHEMA)
-            if self._check_schema() is None:
-                self.db.execute(
-                    "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-                )
+        # SQLite's files beside it that are not there before a read (it may make them)
+        self._not_beside = [p for p in _beside(self.path) if not p.exists()] if read_only else []
+        # a new file (and the files beside it) that this open makes, removed if it fails
+        self._new = [] if read_only else [p for p in _made_with(self.path) if not p.exists()]
+        try:
+            with self._guard("open"):
+                if read_only:
+                    self.db = _open_to_read(self.path, timeout)
+                else:
+                    self.db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+                try:
+                    self._open()
+                except BaseException:
+                    self.db.close()
+                    raise
+        except BaseException as exc:
+            self._tidy()
+            self._unmake(exc)
+            raise
 
-    def _check_schema(self) -> str | None:
-        """The file's format (None if not yet written); refuse another format."""
-        found = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if found is not None and found[0] != str(SCHEMA_VERSION):
+    def _unmake(self, exc: BaseException) -> bool:
+        """After a failed open: remove the file it made, if it holds nothing yet (a full disk
+        or a quota leaves it empty, or a bare header), and the files beside it that it made;
+        whether it did. A file another run is making (it holds it locked) is its own."""
+        new, self._new = self._new, []
+        if self.path not in new or not self.path.exists():
+            return False
+        held = isinstance(exc, sqlite3.DatabaseError) and _held_by_another(exc)
+        wal = _beside(self.path)[0]
+        with suppress(OSError):
+            if held or not _holds_no_table(self.path) or (wal.exists() and wal.stat().st_size):
+                return False
+            for made in new:
+                made.unlink(missing_ok=True)
+            return True
+        return False
+
+    def _open(self) -> None:
+        """Look at the file just connected to: refuse it if it is not ours; make it if it is
+        empty; mark it as ours if it was written before files were marked."""
+        blank, marked = self._identify()
+        if self.read_only:
+            return
+        if blank:
+            self._make()
+            return
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        if not marked:  # ours beyond doubt (every table and column, and its format's row)
+            self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+
+    def _make(self) -> None:
+        """Make the tables of an empty file, mark it as ours and write its format, in one
+        transaction (another run making the same file at once finds it made)."""
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            blank, _ = self._identify()  # (again: another run may have made it meanwhile)
+            if blank:
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        self.db.execute(statement)
+                self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        except BaseException:
+            if self.db.in_transaction:  # (SQLite rolls back itself on a full disk, say)
+                with suppress(sqlite3.Error):
+                    self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def _identify(self) -> tuple[bool, bool]:
+        """Whether the file is blank (no table yet: to be made) and whether it is marked as
+        ours (SQLite's application id); StoreError if it is not a results file of this
+        format, having changed nothing.
+
+        A file is ours if it is marked so, or (written before files were marked) if it
+        holds exactly our three tables and its meta table only the row of its format:
+        another program's file with a table named ``meta`` (a web browser's history) is
+        not."""
+        marked = self.db.execute("PRAGMA application_id").fetchone()[0]
+        layout = _layout(self.db)
+        if not layout and marked in (0, APPLICATION_ID):
+            if self.read_only:
+                self._refuse("it is empty")
+            return True, False
+        if marked != APPLICATION_ID and not _looks_ours(self.db, layout):
+            tables = ", ".join(sorted(layout)) or "none"
+            other = f"another program's (SQLite application id {marked}); " if marked else ""
+            self._refuse(f"{other}its tables: {tables}")
+        found = _format(self.db, layout)
+        if found is not None and found != str(SCHEMA_VERSION):
             raise StoreError(
-                f"{self.path} holds results in format {found[0]}; this kriegsspiel reads "
-                f"format {SCHEMA_VERSION}. Use another --results file."
+                f"{self.path} holds results in format {found}; this kriegsspiel reads "
+                f"format {SCHEMA_VERSION}. It is left as it was; use another --results file."
             )
-        return None if found is None else str(found[0])
+        unlike = _unlike_ours(layout)
+        if unlike:
+            raise StoreError(
+                f"{self.path} holds kriegsspiel results in another layout than this "
+                f"kriegsspiel reads ({unlike}: another version made it); it is left as it "
+                "was. Give another --results file, or read it with the version that made it."
+            )
+        return False, marked == APPLICATION_ID
+
+    def _refuse(self, holds: str) -> None:
+        raise StoreError(
+            f"{self.path} is not a kriegsspiel results file ({holds}); it is left "
+            "untouched. Give another --results file."
+        )
 
     def __enter__(self) -> Store:
         return self
@@ -146,6 +346,24 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+        self._tidy()
+
+    def _tidy(self) -> None:
+        """After a read: remove the files SQLite made beside the file to read it in WAL
+        mode (its read-only mode cannot remove them), unless another connection uses them
+        or the log holds anything. Left there, they keep the permissions of a read-only
+        file, and writing to it fails once it is made writable again."""
+        made, self._not_beside = self._not_beside, []
+        wal, shm = _beside(self.path)
+        if made != [wal, shm] or not shm.exists():  # (one was there before: not ours)
+            return
+        with suppress(OSError):
+            if wal.exists() and wal.stat().st_size > 0:
+                return
+            if _in_use(shm, self.path):
+                return
+            wal.unlink(missing_ok=True)
+            shm.unlink()
 
     @contextmanager
     def _guard(self, doing: str) -> Iterator[None]:
@@ -154,10 +372,17 @@ class Store:
             yield
         except sqlite3.DatabaseError as exc:
             text = str(exc)
+            name = getattr(exc, "sqlite_errorname", "") or ""  # e.g. SQLITE_IOERR_WRITE
             if _held_by_another(exc):
                 why = "it is locked by another program (another kriegsspiel run?); wait or use another --results file"
-            elif "full" in text:
+            elif name.startswith("SQLITE_READONLY"):
+                why = _cannot_write(self.path)
+            elif name == "SQLITE_FULL" or "full" in text:
                 why = "the disk is full; free some space and run the same command again to resume"
+            elif name in ("SQLITE_IOERR_READ", "SQLITE_IOERR_SHORT_READ"):
+                why = f"could not read from the disk (a device error): {text} ({name}); run the same command again to resume"
+            elif name.startswith("SQLITE_IOERR"):  # (ENOSPC alone is told as SQLITE_FULL)
+                why = f"could not write to the disk (a quota, a file-size limit or a device error): {text} ({name}); run the same command again to resume"
             elif "not a database" in text or "malformed" in text:
                 why = "it is not a kriegsspiel results file or it is damaged; move it aside or use another --results file"
             elif "unable to open" in text:
@@ -166,8 +391,12 @@ class Store:
                 why = text
             if doing != "open":
                 kept = " Games already stored are kept."
-            else:  # (this run has written nothing to it)
+            elif self.path not in self._new:  # (this run has written nothing to it)
                 kept = " It is left as it was." if self.path.exists() else ""
+            elif self._unmake(exc):
+                kept = " No file is left there (there was none before)."
+            else:
+                kept = ""
             raise StoreError(f"results file {self.path}: could not {doing}: {why}.{kept}") from exc
 
     def register(self, matchup: Matchup) -> None:
