@@ -1128,8 +1128,10 @@ def test_a_failing_game_names_the_command_that_reproduces_it(
     monkeypatch.setattr(outcome, "play_one", broken)
     with pytest.raises(
         SimulationError, match=r"RuntimeError: boom.*kriegsspiel play --ruleset konflikt47"
-    ):
+    ) as told:
         evaluate(patrols(), 2, 1)
+    # with no results store (--no-store) it does not claim the games are stored
+    assert "); nothing was stored (--no-store). Reproduce it with: " in str(told.value)
 
 
 def test_a_failing_game_in_a_task_is_named_and_the_games_before_it_are_stored(

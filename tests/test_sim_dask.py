@@ -290,7 +290,7 @@ def test_a_worker_with_other_code_is_refused_and_stores_none_of_its_games(
     assert f"(on {socket.gethostname()}, process {os.getpid()}) plays with kriegsspiel " in said
     assert "0.2.1+111111111111, this run with " + real in said
     assert "install the same kriegsspiel on every worker" in said and "restart the" in said
-    assert "The games that finished before are stored" in said
+    assert "The games that finished are stored" in said
     with Store(tmp_path / "r.sqlite") as store:
         assert store.count(matchup, 1, 6) == 2  # (the two games of the same code)
 

@@ -219,7 +219,12 @@ def evaluate(
     )
     flight = InFlight()
     workers_used = None if in_process else own or pool
-    played = _run(matchup, jobs, workers_used, progress, result.notices, flight)
+    kept = (
+        "the games that finished are stored"
+        if store is not None
+        else "nothing was stored (--no-store)"
+    )
+    played = _run(matchup, jobs, workers_used, progress, result.notices, flight, kept)
     stopping = False  # interrupted: the workers' games are stored as they end, then they stop
     try:
         for outcome in played:
@@ -466,6 +471,7 @@ def _run(
     progress: Progress,
     notices: list[str],
     flight: InFlight | None = None,
+    kept: str = "the games that finished are stored",
 ) -> Generator[GameOutcome, None, None]:
     """Yield finished games as they come from ``pool``'s workers (None: this process).
 
@@ -476,7 +482,8 @@ def _run(
     workers that join during the run are kept busy. A lost connection to the scheduler
     raises SchedulerLost, not the failure of a game. ``flight`` is kept up to date with
     the tasks running and the games of a task not yet given: what an interrupt can still
-    store (the tasks that could not be cancelled are left in it).
+    store (the tasks that could not be cancelled are left in it). ``kept`` is what a
+    failure says of the games that finished (with no store: nothing was stored).
     """
     flight = flight if flight is not None else InFlight()
     retry: list[Job] = []  # re-queued after a worker died, lowest game first
@@ -548,10 +555,12 @@ def _run(
                         broken = True
                         continue
                     except OtherCode as exc:  # not this code: none of its games is kept
-                        raise _other_code(exc, finished_games) from None
+                        raise _other_code(exc, finished_games, kept) from None
                     except BatchFailed as exc:  # the games it finished are stored first
                         outcomes = exc.finished
-                        failure = failure or _game_failed(matchup, exc.index, exc.seed, exc.error)
+                        failure = failure or _game_failed(
+                            matchup, exc.index, exc.seed, exc.error, kept
+                        )
                     except Exception as exc:  # not a game's own error (the task itself)
                         gone = lost(exc)
                         if gone is not None:  # no game's fault: the cluster went away
@@ -559,10 +568,12 @@ def _run(
                         if isinstance(exc, TypeError) and "play_batch()" in str(exc):
                             # a worker's kriegsspiel from before tasks carried their code
                             older = OtherCode("of an older version", code)
-                            raise _other_code(older, finished_games) from None
+                            raise _other_code(older, finished_games, kept) from None
                         index, seed = done_job[0]
                         error = f"{type(exc).__name__}: {exc}"
-                        failure = failure or _game_failed(matchup, index, seed, error, batch=True)
+                        failure = failure or _game_failed(
+                            matchup, index, seed, error, kept, batch=True
+                        )
                         continue
                     finished_games += len(outcomes)
                     flight.games = list(outcomes)
@@ -606,7 +617,7 @@ def _run(
                 )
                 raise SimulationError(
                     f"worker processes died {restarts} times with no game coming back in "
-                    "between; the games that finished are stored. Check memory (dmesg) or "
+                    f"between; {kept}. Check memory (dmesg) or "
                     f"run with --workers 1.{hint}"
                 )
 
@@ -623,9 +634,9 @@ def _from_a_script() -> bool:
     return not COMMAND_LINE.get() and getattr(main, "__file__", None) is not None
 
 
-def _other_code(exc: OtherCode, finished_games: int) -> SimulationError:
+def _other_code(exc: OtherCode, finished_games: int, kept: str) -> SimulationError:
     """The run's error for a worker whose code is not the run's."""
-    kept = "The games that finished before are stored" if finished_games else "No game was played"
+    kept = kept[0].upper() + kept[1:] if finished_games else "No game was played"
     return SimulationError(
         f"{exc}; its games would be stored as this code's, so none is. On a Dask cluster, "
         "install the same kriegsspiel on every worker as here (pip install 'kriegsspiel[dask]' "
@@ -636,13 +647,13 @@ def _other_code(exc: OtherCode, finished_games: int) -> SimulationError:
 
 
 def _game_failed(
-    matchup: Matchup, index: int, seed: int, error: str, *, batch: bool = False
+    matchup: Matchup, index: int, seed: int, error: str, kept: str, *, batch: bool = False
 ) -> SimulationError:
     """The run's error for game ``index`` (with ``batch``: the first of a task that failed
     as a whole), with the command that plays that game again."""
     which = f"the task starting at game {index}" if batch else f"game {index}"
     return SimulationError(
-        f"{which} failed ({error}); the games that finished are stored. "
+        f"{which} failed ({error}); {kept}. "
         f"Reproduce it with: {matchup.play_command(seed, index % 2 == 1)}{matchup.play_note()}"
     )
 
