@@ -164,14 +164,14 @@ def damage_json(damage: Running, points: int) -> dict[str, Any]:
     spread = damage.spread()
     interval = damage.interval()
     per_point = spread.mean / points if points and damage.n else None
-    return {
-        "damage_dealt_mean": spread.mean,
-        "damage_dealt_sd": spread.sd,
-        "damage_per_point": per_point,
+    return {  # (to 6 decimals, as each game's damage is stored: no float noise)
+        "damage_dealt_mean": round(spread.mean, 6),
+        "damage_dealt_sd": None if spread.sd is None else round(spread.sd, 6),
+        "damage_per_point": None if per_point is None else round(per_point, 6),
         "damage_per_point_interval": (
             None
             if per_point is None or interval is None
-            else [max(0.0, interval[0]) / points, interval[1] / points]
+            else [round(max(0.0, interval[0]) / points, 6), round(interval[1] / points, 6)]
         ),
     }
 
