@@ -523,7 +523,8 @@ def test_polygon_outside_the_table_is_refused(tmp_path: Path) -> None:
 
 def test_an_objective_off_the_table_is_refused(tmp_path: Path) -> None:
     path = scenario_file(tmp_path)
-    path.write_text(path.read_text() + "objectives:\n  - {name: Hill, x: 100, y: 5}\n")
+    text = path.read_text().replace("units destroyed", "objectives")
+    path.write_text(text + "objectives:\n  - {name: Hill, x: 100, y: 5}\n")
     message = str(refused(load_scenario, path))
     assert f"line {line_of(path, 'Hill')}" in message and "outside" in message
 
@@ -627,6 +628,20 @@ def test_objectives_victory_needs_objectives(tmp_path: Path) -> None:
     path = scenario_file(tmp_path)
     path.write_text(path.read_text().replace("units destroyed", "objectives"))
     assert "at least one objective" in str(refused(load_scenario, path))
+
+
+def test_objectives_in_a_units_destroyed_scenario_are_refused_as_counting_for_nothing(
+    tmp_path: Path,
+) -> None:
+    """They would be drawn and briefed, then never scored: a copy-paste slip, told at the
+    objectives' line."""
+    path = scenario_file(tmp_path)
+    path.write_text(path.read_text() + "objectives:\n  - {name: Hill, x: 30, y: 20}\n")
+    message = str(refused(load_scenario, path))
+    assert f"line {line_of(path, 'Hill')}, field objectives: " in message
+    assert "victory is 'units destroyed', so these objectives would count for nothing" in message
+    path.write_text(path.read_text().replace("units destroyed", "objectives"))
+    assert load_scenario(path).objectives[0].name == "Hill"
 
 
 def test_deployment_needs_two_sides() -> None:

@@ -282,6 +282,11 @@ class Scenario(Strict):
             raise _problem(f"objective names must differ: {', '.join(map(repr, twice))}")
         if info.data.get("victory") == "objectives" and not objectives:
             raise _problem("victory is 'objectives', so the scenario needs at least one objective")
+        if info.data.get("victory") == "units destroyed" and objectives:
+            raise _problem(
+                "victory is 'units destroyed', so these objectives would count for nothing: "
+                "give victory: objectives, or leave the objectives out"
+            )
         return objectives
 
     def sides(self) -> list[str]:
