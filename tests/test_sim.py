@@ -1044,6 +1044,29 @@ def read_by_another_program(path: Path) -> None:
         db.execute("SELECT COUNT(*) FROM games").fetchall()
 
 
+def test_a_read_of_a_writable_results_file_leaves_its_files_beside_it_to_sqlite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file that can be written may have a writer opening it at any moment: the read's
+    -wal and -shm are not removed by hand (a writer could be using them by then, and its
+    games would go with them) but by SQLite's own last close, under its lock."""
+    import kriegsspiel.sim.store as store_module
+
+    path = tmp_path / "r.sqlite"
+    with Store(path) as store:
+        evaluate(patrols(), 2, 1, store=store)
+
+    def never(shm: Path, file: Path) -> bool:
+        raise AssertionError("a writable file's files beside it were judged by hand")
+
+    monkeypatch.setattr(store_module, "_in_use", never)
+    for name in ("r.sqlite-wal", "r.sqlite-shm"):
+        (tmp_path / name).unlink(missing_ok=True)
+    with Store(path, read_only=True) as reader:
+        assert reader.count(patrols(), 1, 2) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.sqlite"]
+
+
 def test_reading_a_read_only_results_file_leaves_no_files_beside_it_to_block_writing(
     tmp_path: Path,
 ) -> None:

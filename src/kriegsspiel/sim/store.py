@@ -357,11 +357,21 @@ class Store:
         wal, shm = _beside(self.path)
         if made != [wal, shm] or not shm.exists():  # (one was there before: not ours)
             return
-        with suppress(OSError):
+        with suppress(OSError, sqlite3.Error):
             if wal.exists() and wal.stat().st_size > 0:
                 return
-            if _in_use(shm, self.path):
+            if os.access(self.path, os.W_OK) and os.access(shm, os.W_OK):
+                # one that may write leaves it to SQLite: the last connection to close
+                # removes them under its own exclusive lock, which a writer opening the
+                # file meanwhile waits for (removed by hand, its games could go with them)
+                last = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=rw", uri=True)
+                try:
+                    last.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                finally:
+                    last.close()
                 return
+            if self.path.stat().st_mode & 0o222 or _in_use(shm, self.path):
+                return  # someone may write the file, or a connection uses them: kept
             wal.unlink(missing_ok=True)
             shm.unlink()
 
