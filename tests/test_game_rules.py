@@ -661,6 +661,20 @@ def test_an_assaults_move_may_be_ambushed_by_its_target_and_others() -> None:
     assert game.units[14].is_ambushing  # it held
 
 
+def test_assaulters_already_in_contact_make_no_move_to_ambush() -> None:
+    """Within 1" of the target the assaulters do not move, so no ambusher is asked: the
+    fight follows at once (an ambush answers a move's end)."""
+    game = _two_ambushers()
+    section, squad = game.units[1], game.units[12]
+    place(section, 36, 10 + game.gap(section, squad) - 0.8)
+    assert game.gap(section, squad) == pytest.approx(0.8)
+    since = len(game.events)
+    game.apply_action(Action("order", unit=1, order="Run", target=12))
+    kinds = _kinds(game, since)
+    assert "move" not in kinds and "ambush" not in kinds and "close quarters" in kinds
+    assert game.pending is None or game.pending.kind != "ambush"
+
+
 def test_assaulters_the_ambush_destroys_fight_no_more() -> None:
     game = _two_ambushers()
     section = game.units[1]

@@ -360,10 +360,15 @@ class TacticalPlayer:
         choices = [c for c in reactions(rules, target) if c != "escape"]
         if a > BIGGEST_FIGHT or d > BIGGEST_FIGHT:  # not solved: fire first where it may
             return ("stand and fire" if "stand and fire" in choices else choices[0]), None
+        # a target holding an Ambush die fires it at the assaulters once they have closed
+        # in (if they move), then fights as it chose (other ambushers are not counted)
+        ambush = target.is_ambushing and closing_move(unit, target) != (0.0, 0.0)
         best: tuple[str, float | None] | None = None
         for choice in choices:
             if choice == "stand and fire":
                 p = self._through_fire(state, unit, target, mode)
+            elif ambush:
+                p = self._through_fire(state, unit, target, mode, defence=choice)
             else:
                 p = _assault_odds(
                     procedure, side_of(state, unit, mode), side_of(state, target, choice), a, d
@@ -374,11 +379,17 @@ class TacticalPlayer:
         return best
 
     def _through_fire(
-        self, state: BoltActionGame, unit: UnitState, target: UnitState, mode: str
+        self,
+        state: BoltActionGame,
+        unit: UnitState,
+        target: UnitState,
+        mode: str,
+        defence: str = "hand-to-hand",
     ) -> float | None:
-        """``unit``'s chance to win its assault if ``target`` stands and fires, at them where
-        their assault move will end (:func:`closing_move`: the defenders' places are moved
-        by as much the other way, so the ranges are the game's; sight is asked from there)."""
+        """``unit``'s chance to win its assault if ``target`` fires at them where their
+        assault move will end (standing to fire, or springing its ambush) and then fights
+        in ``defence`` (:func:`closing_move`: the defenders' places are moved by as much
+        the other way, so the ranges are the game's; sight is asked from there)."""
         rules = state.rules
         dx, dy = closing_move(unit, target)
         origin = Point(target.anchor.x - dx, target.anchor.y - dy) if dx or dy else None
@@ -396,7 +407,7 @@ class TacticalPlayer:
                 rules.data.close_quarters.procedure,
                 fire,
                 lambda pins: side_of(state, unit, mode, pins=pins),
-                side_of(state, target, "hand-to-hand"),
+                side_of(state, target, defence),
                 len(target.alive_models),
             )
         except ValueError:  # a fight that could never end

@@ -139,16 +139,17 @@ def can_close(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> MoveChec
     return _NO_MOVE if move is None else move[1]
 
 
-def _close_in(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> bool:
-    """Move the assaulters up to the target (:func:`assault_move`); False, not moving
+def _close_in(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> bool | None:
+    """Move the assaulters up to the target (:func:`assault_move`): True if they moved,
+    False if they need not (already in contact, or the table's edge); None, not moving
     them, if that move is not one they may Run (the order was checked, but fire at them
     as they came on may have moved their centre: see :func:`fight`)."""
     move = assault_move(game, unit, tgt)
     if move is None:
-        return True
+        return False
     to, check = move
     if not check.allowed:
-        return False
+        return None
     game.move_unit(unit, to, run=True)
     return True
 
@@ -220,13 +221,15 @@ def fight(
         fired = _fire_at_assaulters(game, tgt, unit)
         if unit.destroyed:
             return
-    if not _close_in(game, unit, tgt):
+    moved = _close_in(game, unit, tgt)
+    if moved is None:
         game.log("assault blocked", unit=unit.uid)  # (see _close_in)
         return
     # the assault's move is a move: ambushers may fire at the assaulters where it ends,
     # the target among them if it holds an Ambush die (not a vehicle that has just fired
-    # at them as they came on: it has had its shot)
-    if game.ambush_check(
+    # at them as they came on: it has had its shot); assaulters already in contact make
+    # no move to fire at
+    if moved and game.ambush_check(
         unit, action, after="fight", reaction=reaction, exclude=(tgt.uid,) if fired else ()
     ):
         return

@@ -675,16 +675,19 @@ class BoltActionGame(ShootingGroups):
             m.alive = False if unit.vehicle is None else m.alive
         self.log("destroyed", unit=unit.uid, why=why)
 
-    def vehicle_profile_of(self, unit: UnitState, *, indirect: bool) -> VehicleProfile:
+    def vehicle_profile_of(
+        self, unit: UnitState, *, indirect: bool, officer: bool = True
+    ) -> VehicleProfile:
         """How hits on this vehicle are resolved now (its crew, pins and special rules, and
-        the best officer of its side in range, whose bonus its crew's tests take)."""
+        the best officer of its side in range, whose bonus its crew's tests take; not with
+        ``officer`` False, for hits that :meth:`resolve_attack` resolves: it adds him)."""
         assert unit.vehicle is not None
         situation = aimed_at(unit, 0)
         profile = vehicle_profile(self.rules, unit.vehicle.target, situation, indirect=indirect)
-        officer = self.officer_near(unit)
-        if officer is None:
+        near = self.officer_near(unit) if officer else None
+        if near is None:
             return profile
-        crew = replace(profile.crew_morale, officer_bonus=self.rules.officer_bonus(officer))
+        crew = replace(profile.crew_morale, officer_bonus=self.rules.officer_bonus(near))
         return replace(profile, crew_morale=crew)
 
     def _crew_with_officer(self, group: Group, officer: str) -> Group:

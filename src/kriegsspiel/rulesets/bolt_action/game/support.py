@@ -223,7 +223,7 @@ def _here_it_comes(game: BoltActionGame, target: UnitState) -> None:
             pins_target=False,
         )
     else:
-        profile = game.vehicle_profile_of(target, indirect=True)
+        profile = game.vehicle_profile_of(target, indirect=True, officer=False)  # (see below)
         top = facing_modifier(game.rules, target.vehicle.target, "top")  # (not at a walker)
         shot = Shot(
             weapon=plane.aircraft,
@@ -233,7 +233,7 @@ def _here_it_comes(game: BoltActionGame, target: UnitState) -> None:
             vehicle=profile,
             pins_target=False,
         )
-    _resolve_hits(game, target, shot)
+    _resolve_hits(game, target, shot)  # (resolve_attack: the crew's officer, if one is near)
     game.check_pins(target)
 
 
