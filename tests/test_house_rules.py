@@ -218,6 +218,28 @@ def test_a_record_of_a_house_rules_game_holds_them_and_replays(tmp_path: Path) -
     assert broken.returncode == 2 and "rules_file needs rules" in broken.stderr, broken.stderr
 
 
+def test_a_games_header_holds_the_rules_file_it_was_played_by_however_given(
+    tmp_path: Path,
+) -> None:
+    """From Python, a game given its rules file by path records the file's text as a game
+    given the text does; a game by the shipped rules records no rules file at all."""
+    from kriegsspiel.rulesets.bolt_action.game.record import header
+    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+    from kriegsspiel.sim.matchup import parsed
+
+    rules = house(tmp_path)
+    matchup = patrols(tmp_path, rules)
+    scenario, army_a, army_b = parsed(matchup)
+    texts = (matchup.armies[0].text, matchup.armies[1].text)
+    by_path = BoltActionGame("konflikt47", scenario, (army_a, army_b), rules_file=str(rules))
+    head = header(by_path, matchup.scenario.text, texts, matchup.players)
+    assert (head["rules_file"], head["rules"]) == (str(rules), rules.read_text())
+    shipped = BoltActionGame("konflikt47", scenario, (army_a, army_b))
+    plain = header(shipped, matchup.scenario.text, texts, matchup.players)
+    assert "rules" not in plain and "rules_file" not in plain
+    assert plain["rules_data_sha256"] != head["rules_data_sha256"]
+
+
 def test_workers_and_dask_play_by_the_rules_file(tmp_path: Path) -> None:
     """A task carries the rules file's text: one worker or two, a fresh interpreter after
     the file is gone, or a Dask cluster, every game is played by the house rules alike."""

@@ -71,8 +71,7 @@ def run_game(
     )
     army_texts = (matchup.armies[0].text, matchup.armies[1].text)
     with writing(record_path, "the record") as temp:
-        head = header(game, matchup.scenario.text, army_texts, kinds, matchup.rules)
-        write_record(temp, head, game.events)
+        write_record(temp, header(game, matchup.scenario.text, army_texts, kinds), game.events)
     instead = ", in place of the record that was there" if replaces else ""
     console.print(
         f"Record written to {record_path}{instead} (replay with: kriegsspiel replay "

@@ -11,7 +11,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import ClassVar
 
-from kriegsspiel.core.datafile import load_yaml, parse_yaml
+from kriegsspiel.core.datafile import parse_yaml, read_yaml_text
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.names import lookup
 from kriegsspiel.errors import UnknownNameError, UsageError
@@ -47,17 +47,20 @@ class Rules:
 
     def __init__(self, rules_file: str | None = None, text: str | None = None) -> None:
         self.rules_file = rules_file
-        self.text = text  # the rules file's text, if it came as text (a matchup's, a record's)
+        # a designer's rules file's text (given as text: a matchup's, a record's; or as read
+        # from the path ``rules_file`` once the data is), None for the shipped data
+        self.text = text
 
     @cached_property
     def data(self) -> Edition:
         """The edition's tables: the shipped file, or a designer's own copy of it (read
         from ``rules_file``, or given as its ``text``, told by ``rules_file`` as its name)."""
-        if self.text is not None:
-            return parse_yaml(self.text, Edition, self.rules_file or "rules file")
-        if self.rules_file is None:
+        if self.rules_file is None and self.text is None:
             return load_edition(self.ruleset)
-        return load_yaml(Path(self.rules_file), Edition)
+        if self.text is None:
+            assert self.rules_file is not None
+            self.text = read_yaml_text(Path(self.rules_file))
+        return parse_yaml(self.text, Edition, self.rules_file or "rules file")
 
     @property
     def destroyed_dice_stay_in_cup(self) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -23,32 +23,27 @@ from kriegsspiel.rulesets.bolt_action.game.record_events import EVENTS, Decision
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import TerrainCategoryError
 
-if TYPE_CHECKING:
-    from kriegsspiel.sim.matchup import Source
-
 
 def header(
-    game: BoltActionGame,
-    scenario_text: str,
-    army_texts: tuple[str, str],
-    players: tuple[str, str],
-    rules: Source | None = None,
+    game: BoltActionGame, scenario_text: str, army_texts: tuple[str, str], players: tuple[str, str]
 ) -> dict[str, Any]:
-    """What a replay needs (the scenario and lists as given, the seed, the players, and a
-    designer's rules file, ``rules``, as given: its name and its whole text), and what it
-    was made with (the version, the rules data), which a replay that does not reproduce
-    names if they differ. A game by the shipped rules has no rules file's fields."""
+    """What a replay needs (the scenario and lists as given, the seed, the players, and
+    the designer's rules file the game was played by, if any: its name and whole text),
+    and what it was made with (the version, the rules data), which a replay that does not
+    reproduce names if they differ. A game by the shipped rules has no rules file's fields."""
+    rules = game.rules
+    rules.data  # noqa: B018 (read: a rules file's text is known once its data is)
     head = {
         "kriegsspiel": kriegsspiel.__version__,
         "ruleset": game.ruleset,
-        "rules_data_sha256": rules_data_sha256(game.ruleset, None if rules is None else rules.text),
+        "rules_data_sha256": rules_data_sha256(game.ruleset, rules.text),
         "scenario": scenario_text,
         "armies": list(army_texts),
         "seed": game.seed,
         "players": list(players),
     }
-    if rules is not None:
-        head |= {"rules_file": rules.label, "rules": rules.text}
+    if rules.text is not None:
+        head |= {"rules_file": rules.rules_file or "rules file", "rules": rules.text}
     return head
 
 
