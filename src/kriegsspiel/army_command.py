@@ -20,13 +20,26 @@ from kriegsspiel.outfiles import check_copy, write_copy
 from kriegsspiel.rulesets import RULESETS, check_ruleset
 from kriegsspiel.rulesets.bolt_action.army import EDITIONS, ArmyList, load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
-from kriegsspiel.sim.matchup import refuse_non_file, shipped_near
+from kriegsspiel.sim.matchup import (
+    check_rules,
+    lists_ruleset,
+    read_rules,
+    refuse_non_file,
+    shipped_near,
+)
 
 
-def run_army(given: str | None, ruleset: str | None, copy: str | None, as_json: bool) -> None:
+def run_army(
+    given: str | None,
+    ruleset: str | None,
+    copy: str | None,
+    as_json: bool,
+    rules_file: str | None = None,
+) -> None:
     """List the shipped lists (``given`` None), or check and show the list ``given`` (a
     file or a shipped name); ``copy`` writes its text to a new file, before anything is
-    printed."""
+    printed; ``rules_file``, a designer's own rules data, is what the list is checked
+    against (its weapons, its damage values), in place of the edition's shipped data."""
     console = Console(highlight=False)
     editions = [check_ruleset(ruleset)] if ruleset else list(EDITIONS)
     if editions[0] not in EDITIONS:
@@ -37,13 +50,27 @@ def run_army(given: str | None, ruleset: str | None, copy: str | None, as_json: 
     if given is None:
         if copy is not None:
             raise UsageError("--copy needs a list to copy: kriegsspiel army NAME --copy FILE.")
+        if rules_file is not None:
+            raise UsageError(
+                "--rules-file says what a list is checked against: give the list, "
+                "kriegsspiel army FILE --rules-file RULES."
+            )
         _list_samples(editions, console, as_json)
         return
     path = _find(given, editions)
     if copy is not None:
         check_copy(copy, path, "list")
-    army = load_army(path, ruleset)  # a broken list: its file, line and field
-    rules = rules_for(army.ruleset)
+    house = None
+    if rules_file is not None:  # (refused first if it cannot be read, or is not the list's)
+        house = read_rules(rules_file)
+        if ruleset:
+            check_rules(check_ruleset(ruleset), house, "the edition --ruleset asks for")
+        else:  # (a list that names no edition is told so by its own check)
+            check_rules(
+                lists_ruleset([str(path)], None, house), house, "the edition the list is for"
+            )
+    army = load_army(path, ruleset, rules_file=rules_file)  # a broken list: file, line, field
+    rules = rules_for(army.ruleset, rules_file)
     if copy is not None:  # (written before anything is printed: a failure prints nothing)
         write_copy(path, copy)
         Console(stderr=True, highlight=False).print(
@@ -57,7 +84,10 @@ def run_army(given: str | None, ruleset: str | None, copy: str | None, as_json: 
 
         shipped = path in sample_armies(army.ruleset)
         source = f"shipped list {path.stem}" if shipped else str(path)
-        print_roster(army, source, rules.data.title, lambda w: rules.weapon(w).name, console)
+        title = (
+            rules.data.title if house is None else f"{rules.data.title}, rules file {house.label}"
+        )
+        print_roster(army, source, title, lambda w: rules.weapon(w).name, console)
 
 
 def roster(army: ArmyList, weapon_name: Callable[[str], str]) -> dict[str, Any]:

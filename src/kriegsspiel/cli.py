@@ -16,7 +16,7 @@ try:  # (Ctrl-C as the command starts, before main() can catch it, is told as in
     import typer
 
     from kriegsspiel.cli_odds import odds_app
-    from kriegsspiel.cli_options import JsonOpt, fail
+    from kriegsspiel.cli_options import GameRulesFileOpt, JsonOpt, fail
     from kriegsspiel.sim import DEFAULT_STORE, MAX_GAMES, MAX_SEED, WORKERS_PER_CORE
 except KeyboardInterrupt:
     print(INTERRUPTED, file=sys.stderr)
@@ -80,6 +80,7 @@ def play_cmd(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Only the result, not the turn-by-turn account.")
     ] = False,
+    rules_file: GameRulesFileOpt = None,
 ) -> None:
     """Play a whole game, AI against AI, on a real table (Konflikt '47, Bolt Action)."""
     from kriegsspiel.play import run_game
@@ -93,6 +94,7 @@ def play_cmd(
         record=record,
         svg=svg,
         quiet=quiet,
+        rules_file=rules_file,
     )
 
 
@@ -193,6 +195,7 @@ def evaluate_cmd(
     precision: PrecisionOpt = None,
     plot: PlotOpt = None,
     as_json: JsonOpt = False,
+    rules_file: GameRulesFileOpt = None,
 ) -> None:
     """Play many games of one matchup (sides swapped every other game) and report who wins."""
     from kriegsspiel.sim.commands import run_evaluate
@@ -207,6 +210,7 @@ def evaluate_cmd(
         options=_run_options(workers, scheduler, results, no_store, precision),
         plot=plot,
         as_json=as_json,
+        rules_file=rules_file,
     )
 
 
@@ -294,11 +298,18 @@ def army_cmd(
         typer.Option("--copy", help="Write the list to this new file, to make it your own."),
     ] = None,
     as_json: JsonOpt = False,
+    rules_file: Annotated[
+        str | None,
+        typer.Option(
+            "--rules-file",
+            help="Check the list against your own copy of the edition's rules data (YAML).",
+        ),
+    ] = None,
 ) -> None:
     """Check an army list and show it as a roster, or list the shipped ones."""
     from kriegsspiel.army_command import run_army
 
-    run_army(army, ruleset, copy, as_json)
+    run_army(army, ruleset, copy, as_json, rules_file)
 
 
 @app.command("scenario")
@@ -326,11 +337,19 @@ def scenario_cmd(
         typer.Option("--copy", help="Write the scenario to this new file, to make it your own."),
     ] = None,
     as_json: JsonOpt = False,
+    rules_file: Annotated[
+        str | None,
+        typer.Option(
+            "--rules-file",
+            help="Your own copy of the edition's rules data (YAML): its terrain table checks "
+            "the scenario, and the lists --svg deploys are checked against it.",
+        ),
+    ] = None,
 ) -> None:
     """Check a scenario and show it as a briefing, or list the shipped ones."""
     from kriegsspiel.scenario_command import run_scenario
 
-    run_scenario(scenario, copy, svg, ruleset, army, as_json)
+    run_scenario(scenario, copy, svg, ruleset, army, as_json, rules_file)
 
 
 @app.command("replay")

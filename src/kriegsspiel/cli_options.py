@@ -8,6 +8,14 @@ from typing import Annotated, NoReturn
 import typer
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+GameRulesFileOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--rules-file",
+        help="Play by your own copy of the edition's rules data (YAML) instead of the shipped "
+        "one: the lists are checked against it.",
+    ),
+]
 
 
 def fail(message: str) -> NoReturn:

@@ -6,6 +6,7 @@ import shlex
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import check_output, check_replacing, is_game_record, is_svg, writing
@@ -22,6 +23,7 @@ def run_game(
     record: str | None,
     svg: str | None,
     quiet: bool,
+    rules_file: str | None = None,
 ) -> None:
     from kriegsspiel.core.records import write_record
     from kriegsspiel.render.game_account import account
@@ -30,11 +32,14 @@ def run_game(
     for option, given in (("--record", record), ("--svg", svg)):
         if given is not None and not given.strip():
             raise UsageError(f"{option} needs a file name; leave it out for the default.")
-    matchup = build_matchup(ruleset, scenario, armies, players)
+    if rules_file is not None and not rules_file.strip():
+        raise UsageError("--rules-file needs a file name; leave it out for the shipped rules.")
+    matchup = build_matchup(ruleset, scenario, armies, players, rules_file=rules_file)
     place = Path(matchup.scenario.label).stem  # (a shipped name, or the file's)
     record_path = record or f"kriegsspiel-{matchup.ruleset}-{place}-seed{seed}.jsonl"
     inputs: dict[str, str | None] = {f"the army list {a!r}": a for a in armies}
     inputs["the scenario file"] = scenario
+    inputs["the rules file"] = rules_file
     check_output(record_path, "--record", inputs=inputs)
     replaces = check_replacing(record_path, "--record", "a game record", is_game_record)
     if svg:
@@ -46,7 +51,10 @@ def run_game(
     kinds = matchup.players
     console = Console(highlight=False)
     a, b = game.score()
-    console.print(f"[bold]{game.scenario.name}[/bold] — {game.rules.data.title}, seed {seed}")
+    house = "" if matchup.rules is None else f" (rules file {escape(matchup.rules.label)})"
+    console.print(
+        f"[bold]{game.scenario.name}[/bold] — {game.rules.data.title}{house}, seed {seed}"
+    )
     console.print(
         f"Side A: {army_name(matchup.armies[0])} ({kinds[0]})   "
         f"Side B: {army_name(matchup.armies[1])} ({kinds[1]})"

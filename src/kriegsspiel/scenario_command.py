@@ -20,7 +20,14 @@ from kriegsspiel.outfiles import (
     write_copy,
     writing,
 )
-from kriegsspiel.sim.matchup import game_ruleset, lists_ruleset, pick_file
+from kriegsspiel.sim.matchup import (
+    Source,
+    check_rules,
+    game_ruleset,
+    lists_ruleset,
+    pick_file,
+    read_rules,
+)
 
 
 def run_scenario(
@@ -30,17 +37,25 @@ def run_scenario(
     ruleset: str | None,
     armies: list[str],
     as_json: bool,
+    rules_file: str | None = None,
 ) -> None:
     """List the shipped scenarios (``given`` None), or check and show the scenario ``given``
     (a file or a shipped name); ``copy`` writes its text to a new file; ``svg`` draws its
-    table with ``armies`` (two lists of ``ruleset``, the lists' own if None, else
-    konflikt47; none: its sample lists) deployed on it. Files are written before anything is printed."""
+    table with ``armies`` (two lists of ``ruleset``, the lists' own if None, else the rules
+    file's edition, else konflikt47; none: its sample lists) deployed on it. ``rules_file``,
+    a designer's rules data, checks the scenario's terrain (and the lists) in place of the
+    edition's shipped data. Files are written before anything is printed."""
     console = Console(highlight=False)
     if (ruleset is not None or armies) and svg is None:
         raise UsageError("--army and --ruleset say what --svg draws; give them with --svg.")
     if given is None:
         if copy is not None or svg is not None:
             raise UsageError("--copy and --svg need a scenario: kriegsspiel scenario NAME ...")
+        if rules_file is not None:
+            raise UsageError(
+                "--rules-file says what a scenario is checked against: give the scenario, "
+                "kriegsspiel scenario NAME --rules-file RULES."
+            )
         _list_samples(console, as_json)
         return
     path = pick_file("scenario", given, sample_scenarios())  # (a file, or a shipped name)
@@ -51,11 +66,20 @@ def run_scenario(
         check_output(svg, "--svg", (".svg",))
         check_replacing(svg, "--svg", "an SVG drawing", is_svg)
     scenario = load_scenario(path)  # a broken scenario: its file, line and field
-    ruleset = ruleset or lists_ruleset(armies)  # (the lists' own edition, else konflikt47)
-    _check_terrain(path, scenario, ruleset)
+    rules = None
+    if rules_file is not None:
+        if not rules_file.strip():
+            raise UsageError("--rules-file needs a file name; leave it out for the shipped rules.")
+        rules = read_rules(rules_file)
+    asked = "the edition --ruleset asks for" if ruleset else "the edition the lists are for"
+    # (the lists' own edition, else the rules file's, else konflikt47)
+    ruleset = game_ruleset(ruleset or lists_ruleset(armies, None, rules))
+    if rules is not None:
+        check_rules(ruleset, rules, asked)
+    _check_terrain(path, scenario, ruleset, rules)
     err = Console(stderr=True, highlight=False)
     if svg is not None:
-        _draw(str(path), ruleset, armies, svg)
+        _draw(str(path), ruleset, armies, svg, rules)
         err.print(f"Table drawn to {svg}, the lists deployed as a game begins.", markup=False)
     if copy is not None:
         write_copy(path, copy)
@@ -71,33 +95,40 @@ def run_scenario(
         print_briefing(scenario, f"shipped scenario {path.stem}" if shipped else str(path), console)
 
 
-def _check_terrain(path: Path, scenario: Scenario, ruleset: str) -> None:
-    """Refuse, at its line, a terrain category the games' terrain table does not have (a
-    game would refuse it: the check says so first)."""
+def _check_terrain(path: Path, scenario: Scenario, ruleset: str, rules: Source | None) -> None:
+    """Refuse, at its line, a terrain category the games' terrain table (the rules file's,
+    if ``rules`` is given) does not have (a game would refuse it: the check says so first)."""
     from kriegsspiel.rulesets.bolt_action import rules_for
     from kriegsspiel.rulesets.bolt_action.game.table_rules import (
         TerrainCategoryError,
         check_categories,
     )
 
+    house = (None, None) if rules is None else (rules.label, rules.text)
     try:
-        check_categories(rules_for(game_ruleset(ruleset)), scenario)
+        check_categories(rules_for(game_ruleset(ruleset), *house), scenario)
     except TerrainCategoryError as exc:
         raise exc.in_file(str(path), path.read_text(encoding="utf-8")) from None
 
 
-def _draw(path: str, ruleset: str, armies: list[str], svg: str) -> None:
+def _draw(path: str, ruleset: str, armies: list[str], svg: str, rules: Source | None) -> None:
     """The table at the start of a game on the scenario: terrain, zones, objectives and the
     two lists as deployed (checked as a game checks them: a list that does not fit its
-    zone is told so)."""
+    zone is told so; against the rules file ``rules``, if given)."""
     from kriegsspiel.render.table_svg import write_svg
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
     from kriegsspiel.sim.matchup import build_matchup, check_setup, parsed
 
-    matchup = build_matchup(ruleset, path, armies)
+    matchup = build_matchup(ruleset, path, armies, rules_file=rules)
     check_setup(matchup)
     scenario, army_a, army_b = parsed(matchup)
-    game = BoltActionGame(matchup.ruleset, scenario, (army_a, army_b))
+    game = BoltActionGame(
+        matchup.ruleset,
+        scenario,
+        (army_a, army_b),
+        rules_file=matchup.rules_file,
+        rules_text=matchup.rules_text,
+    )
     with writing(svg, "--svg") as temp:
         write_svg(game, temp, title=f"{scenario.name}: deployed")
 

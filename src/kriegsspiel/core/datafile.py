@@ -71,15 +71,20 @@ def not_a_file(path: Path, suffixes: tuple[str, ...] = (".yaml", ".yml")) -> str
 
 def load_yaml(path: Path, model: type[M]) -> M:
     """Parse ``path`` and validate it as ``model``; raise DataFileError on any problem."""
+    return parse_yaml(read_yaml_text(path), model, str(path))
+
+
+def read_yaml_text(path: Path) -> str:
+    """The text of the YAML file at ``path``; DataFileError, naming it, if it cannot be
+    read (no such file, a folder, a broken link) or is not text."""
     name = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except OSError as exc:
         problem = not_a_file(path) or f"cannot be read ({exc.strerror})"
         raise DataFileError(name, [problem]) from None
     except UnicodeDecodeError as exc:
         raise DataFileError(name, [not_text(exc, "a YAML file written in a text editor")]) from None
-    return parse_yaml(text, model, name)
 
 
 def not_text(exc: UnicodeDecodeError, expected: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from kriegsspiel.sim.stats import percentage_points
@@ -32,12 +33,18 @@ def per_point(unit: dict[str, Any]) -> str:
     return f"{mean:.2f} ({interval[0]:.2f}–{interval[1]:.2f})"
 
 
+def _ruleset(data: dict[str, Any]) -> str:
+    """The ruleset, and the rules file the games were played by, if any."""
+    house = data.get("rules_file")
+    return data["ruleset"] if house is None else f"{data['ruleset']} with rules file {house}"
+
+
 def print_evaluation(data: dict[str, Any], console: Console | None = None) -> None:
     console = console or Console(highlight=False)
     a, b = data["army_a"], data["army_b"]
     console.print(
         f"[bold]{a['name']}[/bold] ({a['player']}) v [bold]{b['name']}[/bold] ({b['player']}) — "
-        f"{data['ruleset']}, {data['scenario']}, seed {data['seed']}"
+        f"{escape(_ruleset(data))}, {data['scenario']}, seed {data['seed']}"
     )
     source = f"{data['games_played']} played, {data['games_reused']} from the results store"
     if data["stopped_early"]:

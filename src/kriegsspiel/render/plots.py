@@ -58,7 +58,9 @@ def plot_evaluation(data: dict[str, Any], scores: Counter[tuple[int, int]], path
     right.set_title("Who wins")
     for x, p in enumerate(parts):
         right.text(x, p["high"] + 0.015, f"{p['rate']:.0%}", ha="center", fontsize=9)
-    fig.suptitle(f"{data['army_a']['name']} v {data['army_b']['name']} — {data['ruleset']}")
+    house = data.get("rules_file")
+    rules = data["ruleset"] if house is None else f"{data['ruleset']}, rules file {house}"
+    fig.suptitle(f"{data['army_a']['name']} v {data['army_b']['name']} — {rules}")
     _save(fig, path)
 
 

@@ -221,10 +221,13 @@ def run_evaluate(
     options: RunOptions,
     plot: str | None,
     as_json: bool,
+    rules_file: str | None = None,
 ) -> None:
     options.check(games)
     check_plot(plot)
-    matchup = build_matchup(ruleset, scenario, armies, players)
+    if rules_file is not None and not rules_file.strip():
+        raise UsageError("--rules-file needs a file name; leave it out for the shipped rules.")
+    matchup = build_matchup(ruleset, scenario, armies, players, rules_file=rules_file)
     with open_store(options.results) as store:
         result = run_one(matchup, games, seed, None, options, store, matchup.title)
     data = evaluation_json(result) | {"store": options.results}  # (None: --no-store)

@@ -1,4 +1,5 @@
-"""A matchup (ruleset, scenario, two army lists, two kinds of player) and one game of it.
+"""A matchup (ruleset, scenario, two army lists, two kinds of player, and a designer's
+rules file, if any) and one game of it.
 
 The same function sets up and plays a game for ``kriegsspiel play`` and for the batch
 simulator, so any game of an evaluation can be watched again with ``play --seed``.
@@ -65,18 +66,43 @@ def _digest(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Matchup:
-    """Army A against army B on a scenario; ``players`` are A's kind and B's kind."""
+    """Army A against army B on a scenario; ``players`` are A's kind and B's kind;
+    ``rules``, a designer's rules file (a modified copy of the edition's data file) the
+    games are played by, or None for the edition's shipped data."""
 
     ruleset: str
     scenario: Source
     armies: tuple[Source, Source]
     players: tuple[str, str] = ("tactical", "tactical")
+    rules: Source | None = None
 
     @property
     def key(self) -> str:
-        """Content hash: the same files and players give the same key wherever they live."""
+        """Content hash: the same files and players give the same key wherever they live.
+        A rules file adds what it says (its digest): games under other rules are other
+        games. Without one, the key is what it was before rules files were played, so the
+        games stored then are still found."""
         parts = [self.ruleset, self.scenario.digest, *(a.digest for a in self.armies)]
-        return hashlib.sha256("|".join([*parts, *self.players]).encode()).hexdigest()[:20]
+        house = [] if self.rules is None else [f"rules {self.rules.digest}"]
+        return hashlib.sha256("|".join([*parts, *self.players, *house]).encode()).hexdigest()[:20]
+
+    @property
+    def rules_file(self) -> str | None:
+        """The rules file's label (as given), or None for the shipped rules."""
+        return None if self.rules is None else self.rules.label
+
+    @property
+    def rules_text(self) -> str | None:
+        """The rules file's text, or None for the shipped rules."""
+        return None if self.rules is None else self.rules.text
+
+    @property
+    def described_ruleset(self) -> str:
+        """The ruleset, and the rules file if there is one (with a short digest of what it
+        says: two versions of one file are told apart), as the results store lists it."""
+        if self.rules is None:
+            return self.ruleset
+        return f"{self.ruleset} with rules file {self.rules.label} ({self.rules.digest[:8]})"
 
     @property
     def title(self) -> str:
@@ -93,6 +119,7 @@ class Matchup:
             self.scenario,
             (self.armies[1], self.armies[0]),
             (self.players[1], self.players[0]),
+            self.rules,
         )
 
     def play_command(self, seed: int, swapped: bool) -> str:
@@ -104,8 +131,9 @@ class Matchup:
             shlex.quote(source.as_file or source.label)
             for source in (self.scenario, self.armies[first], self.armies[second])
         )
+        rules = "" if self.rules is None else f" --rules-file {shlex.quote(self.rules.label)}"
         return (
-            f"kriegsspiel play --ruleset {self.ruleset} --scenario {scenario} "
+            f"kriegsspiel play --ruleset {self.ruleset}{rules} --scenario {scenario} "
             f"--army {army_a} --army {army_b} "
             f"--players {self.players[first]},{self.players[second]} --seed {seed}"
         )
@@ -199,10 +227,14 @@ def game_ruleset(ruleset: str) -> str:
     return ruleset
 
 
-def lists_ruleset(armies: Sequence[str], base: Path | None = None) -> str:
+def lists_ruleset(
+    armies: Sequence[str], base: Path | None = None, rules: Source | None = None
+) -> str:
     """The ruleset to play ``armies`` under when none is asked for: the one their files
-    name (``ruleset:``) or whose shipped lists they are, if they agree; else the default,
-    konflikt47 (whose check then says what a list is for, and how to ask for it)."""
+    name (``ruleset:``) or whose shipped lists they are, if they agree; else the one the
+    rules file ``rules`` is the data of, if one is given (no lists given: its samples);
+    else the default, konflikt47 (whose check then says what a list is for, and how to
+    ask for it)."""
     import yaml
 
     from kriegsspiel.core.datafile import yaml_data
@@ -225,7 +257,56 @@ def lists_ruleset(armies: Sequence[str], base: Path | None = None) -> str:
             continue  # (the list's own check tells what is wrong with it)
         if isinstance(data, dict) and data.get("ruleset") in GAME_RULESETS:
             named.add(data["ruleset"])
-    return named.pop() if len(named) == 1 else "konflikt47"
+    if len(named) == 1:
+        return named.pop()
+    house = None if rules is None else rules_edition(rules)
+    return house if not named and house is not None else "konflikt47"
+
+
+def read_rules(given: str, base: Path | None = None) -> Source:
+    """A designer's rules file (``--rules-file``; a sweep's ``rules_file``, looked for
+    beside the sweep file first: ``base``) as a Source named by its path; DataFileError,
+    as ``odds --rules-file`` tells it, if it cannot be read (none there, a folder)."""
+    from kriegsspiel.core.datafile import read_yaml_text
+
+    places = ([base / given] if base else []) + [Path(given)]
+    path = next((p for p in places if p.is_file()), places[-1])
+    return Source(str(path), read_yaml_text(path))
+
+
+def rules_edition(rules: Source) -> str | None:
+    """The edition whose data a rules file says it is (its ``ruleset``), if it names one
+    whose games are played (None if it names none: its check says what is wrong)."""
+    import yaml
+
+    from kriegsspiel.core.datafile import yaml_data
+
+    try:
+        data = yaml_data(rules.text)
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+        return None
+    named = data.get("ruleset") if isinstance(data, dict) else None
+    return named if named in GAME_RULESETS else None
+
+
+def check_rules(
+    ruleset: str, rules: Source, asked: str = "the edition asked for", *, sweep: bool = False
+) -> None:
+    """Refuse a rules file that is another edition's data than ``ruleset``'s, saying so
+    (``asked``: what ``ruleset`` is, e.g. "the sweep file's ruleset"; ``sweep``: the file
+    is a sweep file's ``rules_file``, where the problem is told), and a broken one at its
+    line and field (DataFileError), before any list is checked or game set up."""
+    from kriegsspiel.rulesets.bolt_action.edition import rules_for
+
+    named = rules_edition(rules)
+    if named is not None and named != ruleset:
+        this = f"this file ({rules.label})" if sweep else f"--rules-file {rules.label}: this file"
+        ask = f"ruleset: {named}" if sweep else f"--ruleset {named}"
+        raise UsageError(
+            f"{this} is the rules data of {named} (its field 'ruleset'), not of {ruleset}, "
+            f"{asked}; give a copy of the {ruleset} data file, or lists of {named} ({ask})."
+        )
+    rules_for(ruleset, rules.label, rules.text)
 
 
 def build_matchup(
@@ -234,19 +315,27 @@ def build_matchup(
     armies: Sequence[str | Path],
     players: str | Sequence[str] = "tactical,tactical",
     base: Path | None = None,
+    rules_file: str | Path | Source | None = None,
 ) -> Matchup:
     """Resolve names and files into a checked matchup (samples when none are given).
 
     ``scenario`` and each of ``armies`` (army A, then army B; none for the ruleset's two
     samples) is a file (a path, relative to ``base`` if given) or a shipped one's name;
     ``players`` is "tactical,random" or ("tactical", "random"), army A's first. A
-    ``ruleset`` of None is the lists' own (:func:`lists_ruleset`)."""
+    ``ruleset`` of None is the lists' own (:func:`lists_ruleset`). ``rules_file``, a
+    designer's rules file (its path, or as read: a Source), is what the lists are checked
+    against and the games played by; None: the edition's shipped data."""
     from kriegsspiel.core.scenario import sample_scenarios
     from kriegsspiel.rulesets.bolt_action.army import sample_armies
 
+    rules = rules_file if isinstance(rules_file, Source | None) else read_rules(str(rules_file))
+    asked = "the edition --ruleset asks for"
     if ruleset is None:
-        ruleset = lists_ruleset([str(army) for army in armies], base)
+        ruleset = lists_ruleset([str(army) for army in armies], base, rules)
+        asked = "the edition the lists are for" if armies else "the edition asked for"
     ruleset = game_ruleset(ruleset)
+    if rules is not None:
+        check_rules(ruleset, rules, asked)
     if not isinstance(players, str):
         players = ",".join(players)
     scenario = None if scenario is None else str(scenario)
@@ -267,7 +356,7 @@ def build_matchup(
         read_source("army", names[0], samples, base),
         read_source("army", names[1], samples, base),
     )
-    matchup = Matchup(ruleset, chosen, sources, (kinds[0], kinds[1]))
+    matchup = Matchup(ruleset, chosen, sources, (kinds[0], kinds[1]), rules)
     check_setup(matchup)
     return matchup
 
@@ -283,7 +372,13 @@ def check_setup(matchup: Matchup) -> None:
     scenario, army_a, army_b = parsed(matchup)
     for pair in ((army_a, army_b), (army_b, army_a)):
         try:
-            BoltActionGame(matchup.ruleset, scenario, pair)
+            BoltActionGame(
+                matchup.ruleset,
+                scenario,
+                pair,
+                rules_file=matchup.rules_file,
+                rules_text=matchup.rules_text,
+            )
         except ZoneFullError as exc:
             if exc.zone is None:
                 raise
@@ -295,21 +390,24 @@ def check_setup(matchup: Matchup) -> None:
 
 @cache
 def _parsed(
-    ruleset: str, scenario: Source, army_a: Source, army_b: Source
+    ruleset: str, scenario: Source, army_a: Source, army_b: Source, rules: Source | None = None
 ) -> tuple[Scenario, ArmyList, ArmyList]:
     from kriegsspiel.core.scenario import parse_scenario
     from kriegsspiel.rulesets.bolt_action.army import parse_army
 
+    house: dict[str, str | None] = {"rules_file": None, "rules_text": None}
+    if rules is not None:  # (the lists are checked against the rules they are played by)
+        house = {"rules_file": rules.label, "rules_text": rules.text}
     return (
         parse_scenario(scenario.text, scenario.label),
-        parse_army(army_a.text, army_a.label, ruleset),
-        parse_army(army_b.text, army_b.label, ruleset),
+        parse_army(army_a.text, army_a.label, ruleset, **house),
+        parse_army(army_b.text, army_b.label, ruleset, **house),
     )
 
 
 def parsed(matchup: Matchup) -> tuple[Scenario, ArmyList, ArmyList]:
     """The validated scenario and lists, parsed once per process."""
-    return _parsed(matchup.ruleset, matchup.scenario, *matchup.armies)
+    return _parsed(matchup.ruleset, matchup.scenario, *matchup.armies, matchup.rules)
 
 
 def army_name(source: Source) -> str:
@@ -340,6 +438,13 @@ def play_game(matchup: Matchup, seed: int, swapped: bool = False) -> BoltActionG
     armies, kinds = (army_a, army_b), matchup.players
     if swapped:
         armies, kinds = (army_b, army_a), (kinds[1], kinds[0])
-    game = BoltActionGame(matchup.ruleset, scenario, armies, seed=seed)
+    game = BoltActionGame(
+        matchup.ruleset,
+        scenario,
+        armies,
+        seed=seed,
+        rules_file=matchup.rules_file,
+        rules_text=matchup.rules_text,
+    )
     play(game, [new_player(kinds[0], seed), new_player(kinds[1], seed + 1)], seed)
     return game

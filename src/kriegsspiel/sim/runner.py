@@ -674,6 +674,7 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
         )
     return {
         "ruleset": m.ruleset,
+        "rules_file": m.rules_file,  # a designer's rules file the games were played by
         "scenario": m.scenario.label,
         "sides": scenario.sides(),  # side A's deployment, then side B's (army A on A: even games)
         "army_a": {

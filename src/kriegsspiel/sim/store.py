@@ -417,7 +417,9 @@ class Store:
                 "INSERT OR IGNORE INTO matchups VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (
                     matchup.key,
-                    matchup.ruleset,
+                    # (the rules file, if any, told with the ruleset: no column of its own,
+                    # so that results files of this layout are read as they were)
+                    matchup.described_ruleset,
                     matchup.scenario.label,
                     matchup.armies[0].label,
                     matchup.armies[1].label,

@@ -26,9 +26,11 @@ from kriegsspiel.sim.matchup import (
     Source,
     army_name,
     build_matchup,
+    check_rules,
     check_setup,
     game_ruleset,
     pick_file,
+    read_rules,
     read_source,
 )
 from kriegsspiel.sim.stats import wilson
@@ -105,6 +107,9 @@ class SweepFile(Strict):
     lists: tuple[str, ...] = ()
     variants: tuple[Variant, ...] = ()
     against: tuple[str, ...]
+    # a designer's rules file (a copy of the edition's data file, looked for beside the
+    # sweep file first): the lists are checked against it and every game played by it
+    rules_file: str | None = Field(default=None, min_length=1)
 
     @field_validator("scenario", mode="before")
     @classmethod
@@ -228,14 +233,38 @@ def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
         return told
 
     try:
-        game_ruleset(spec.ruleset)
+        ruleset = game_ruleset(spec.ruleset)
     except UsageError as exc:
         raise field_at("ruleset")(str(exc)) from None
+
+    def looked_for() -> str:
+        """Where a file the sweep file names is looked for."""
+        if base == Path():
+            return " A file is looked for in the current folder, beside the sweep file."
+        return (
+            f" A file is looked for in the sweep file's folder ({base}), then in the current one."
+        )
+
+    rules = None
+    if spec.rules_file is not None:
+        try:
+            rules = read_rules(spec.rules_file, base)
+        except DataFileError as exc:  # (none there, a folder: told at the sweep file's line)
+            said = "; ".join(exc.problems)
+            raise field_at("rules_file")(
+                f"the rules file {spec.rules_file!r} {said}.{looked_for()}"
+            ) from None
+        try:  # (a broken rules file is told at its own lines)
+            check_rules(ruleset, rules, "the sweep file's ruleset", sweep=True)
+        except UsageError as exc:
+            raise field_at("rules_file")(str(exc)) from None
     probes = []
     for number, scenario in enumerate(spec.scenario or [None]):  # (None: the sample's)
         told = ("scenario", number) if isinstance(raw.get("scenario"), list) else ("scenario",)
         try:
-            probes.append(build_matchup(spec.ruleset, scenario, [], spec.players, base))
+            probes.append(
+                build_matchup(spec.ruleset, scenario, [], spec.players, base, rules_file=rules)
+            )
         except UsageError as exc:
             raise field_at(*told)(str(exc)) from None
         first = next(
@@ -250,16 +279,8 @@ def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
         try:
             return read_source("army", name, samples, base)
         except UsageError as exc:
-            path = "/" in name or name.lower().endswith((".yaml", ".yml"))
-            where = (
-                ""
-                if not path
-                else " A file is looked for in the current folder, beside the sweep file."
-                if base == Path()
-                else f" A file is looked for in the sweep file's folder ({base}), then in "
-                "the current one."
-            )
-            raise field_at(*loc)(f"{exc}{where}") from None
+            a_file = "/" in name or name.lower().endswith((".yaml", ".yml"))
+            raise field_at(*loc)(f"{exc}{looked_for() if a_file else ''}") from None
 
     named: dict[str, int] = {}
     for number, variant in enumerate(spec.variants):
@@ -331,7 +352,10 @@ def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
     once("against", spec.against, columns)
     grids = tuple(
         tuple(
-            tuple(Matchup(probe.ruleset, on.scenario, (row, col), probe.players) for col in columns)
+            tuple(
+                Matchup(probe.ruleset, on.scenario, (row, col), probe.players, probe.rules)
+                for col in columns
+            )
             for row in rows
         )
         for on in probes

@@ -140,6 +140,7 @@ def run_sweep(
         data: dict[str, Any] = {
             "sweep": sweep.name,
             "ruleset": some.ruleset,
+            "rules_file": some.rules_file,  # a designer's rules file every game was played by
             "scenario": scenarios if many else scenarios[0],
             "players": list(some.players),
             "games": games,  # asked for a cell; each cell's "games" is what it tallied
@@ -190,8 +191,10 @@ def run_sweep(
         kept = f"; stored in {options.results}" if options.results else ""
         if store is not None and store.read_only:  # (every cell was read back whole)
             kept = f" ({options.results} cannot be written: nothing new was stored)"
+        house = sweep.grids[0][0][0].rules_file
+        by = "" if house is None else f" Every game was played by the rules file {house}."
         Console(highlight=False).print(
-            f"Games: {games_played} played, {games_reused} from the results store{kept}.",
+            f"Games: {games_played} played, {games_reused} from the results store{kept}.{by}",
             markup=False,
         )
     if plot:

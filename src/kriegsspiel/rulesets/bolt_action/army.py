@@ -66,10 +66,12 @@ MOST_POINTS = 10_000  # for one unit
 # ------------------------------------------------------------------ validation context
 @dataclass(frozen=True, slots=True)
 class _Loading:
-    """What ``load_army`` asked for: the ruleset expected and an optional own rules file."""
+    """What ``load_army`` asked for: the ruleset expected and an optional own rules file
+    (its path, or its name and ``rules_text``: the text of a rules file a game carries)."""
 
     ruleset: str | None
     rules_file: str | None
+    rules_text: str | None = None
 
 
 _LOADING: ContextVar[_Loading | None] = ContextVar("army_loading", default=None)
@@ -335,7 +337,10 @@ class ArmyList(Strict):
         if named in EDITIONS:
             loading = _LOADING.get()
             own = loading is not None and loading.ruleset in (None, named)
-            rules = rules_for(named, loading.rules_file if loading and own else None)
+            if loading is not None and own:
+                rules = rules_for(named, loading.rules_file, loading.rules_text)
+            else:
+                rules = rules_for(named)
         with _set(_RULES, rules):
             return handler(data)
 
@@ -400,10 +405,19 @@ def load_army(
         return load_yaml(Path(path), ArmyList)
 
 
-def parse_army(text: str, name: str, ruleset: str | None = None) -> ArmyList:
-    """The same as :func:`load_army` for a list held as text (e.g. inside a game record)."""
+def parse_army(
+    text: str,
+    name: str,
+    ruleset: str | None = None,
+    *,
+    rules_file: str | None = None,
+    rules_text: str | None = None,
+) -> ArmyList:
+    """The same as :func:`load_army` for a list held as text (e.g. inside a game record);
+    ``rules_text``, if given, is the text of the designer's rules file ``rules_file`` names
+    (without it, ``rules_file`` is the rules file's path)."""
     expected = check_ruleset(ruleset) if ruleset is not None else None
-    with _set(_LOADING, _Loading(expected, None)):
+    with _set(_LOADING, _Loading(expected, rules_file, rules_text)):
         return parse_yaml(text, ArmyList, name)
 
 

@@ -11,7 +11,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import ClassVar
 
-from kriegsspiel.core.datafile import load_yaml
+from kriegsspiel.core.datafile import parse_yaml, read_yaml_text
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.names import lookup
 from kriegsspiel.errors import UnknownNameError, UsageError
@@ -45,15 +45,22 @@ class Rules:
     has_walkers: ClassVar[bool] = False
     has_reactions: ClassVar[bool] = False
 
-    def __init__(self, rules_file: str | None = None) -> None:
+    def __init__(self, rules_file: str | None = None, text: str | None = None) -> None:
         self.rules_file = rules_file
+        # a designer's rules file's text (given as text: a matchup's, a record's; or as read
+        # from the path ``rules_file`` once the data is), None for the shipped data
+        self.text = text
 
     @cached_property
     def data(self) -> Edition:
-        """The edition's tables: the shipped file, or a designer's own copy of it."""
-        if self.rules_file is None:
+        """The edition's tables: the shipped file, or a designer's own copy of it (read
+        from ``rules_file``, or given as its ``text``, told by ``rules_file`` as its name)."""
+        if self.rules_file is None and self.text is None:
             return load_edition(self.ruleset)
-        return load_yaml(Path(self.rules_file), Edition)
+        if self.text is None:
+            assert self.rules_file is not None
+            self.text = read_yaml_text(Path(self.rules_file))
+        return parse_yaml(self.text, Edition, self.rules_file or "rules file")
 
     @property
     def destroyed_dice_stay_in_cup(self) -> bool:
@@ -122,12 +129,14 @@ class BoltAction1(Rules):
 
 
 @cache
-def rules_for(ruleset: str, rules_file: str | None = None) -> Rules:
-    """The rules of ``konflikt47`` or ``bolt-action-1``, optionally from a modified data file."""
+def rules_for(ruleset: str, rules_file: str | None = None, text: str | None = None) -> Rules:
+    """The rules of ``konflikt47`` or ``bolt-action-1``, optionally from a modified data
+    file: read from the path ``rules_file``, or, given its ``text`` (a game carries the
+    text to its workers, a record holds it), from that text, ``rules_file`` naming it."""
     editions: dict[str, type[Rules]] = {"konflikt47": Konflikt47, "bolt-action-1": BoltAction1}
     if ruleset not in editions:
         raise UnknownNameError("Bolt Action-family ruleset", ruleset, editions)
-    rules = editions[ruleset](rules_file)
+    rules = editions[ruleset](rules_file, text)
     data = rules.data  # validate now, so a broken file is reported before any rule runs
     if data.ruleset != ruleset:
         raise UsageError(

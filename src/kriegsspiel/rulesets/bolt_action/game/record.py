@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 import kriegsspiel
 from kriegsspiel.ai.players import PlayerKind
@@ -27,24 +27,33 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import TerrainCategoryErr
 def header(
     game: BoltActionGame, scenario_text: str, army_texts: tuple[str, str], players: tuple[str, str]
 ) -> dict[str, Any]:
-    """What a replay needs (the scenario and lists as given, the seed, the players), and
-    what it was made with (the version, the rules data), which a replay that does not
-    reproduce names if they differ."""
-    return {
+    """What a replay needs (the scenario and lists as given, the seed, the players, and
+    the designer's rules file the game was played by, if any: its name and whole text),
+    and what it was made with (the version, the rules data), which a replay that does not
+    reproduce names if they differ. A game by the shipped rules has no rules file's fields."""
+    rules = game.rules
+    rules.data  # noqa: B018 (read: a rules file's text is known once its data is)
+    head = {
         "kriegsspiel": kriegsspiel.__version__,
         "ruleset": game.ruleset,
-        "rules_data_sha256": rules_data_sha256(game.ruleset),
+        "rules_data_sha256": rules_data_sha256(game.ruleset, rules.text),
         "scenario": scenario_text,
         "armies": list(army_texts),
         "seed": game.seed,
         "players": list(players),
     }
+    if rules.text is not None:
+        head |= {"rules_file": rules.rules_file or "rules file", "rules": rules.text}
+    return head
 
 
-def rules_data_sha256(ruleset: str) -> str:
-    """The hash of the shipped rules data the game was played by (games use no other)."""
+def rules_data_sha256(ruleset: str, text: str | None = None) -> str:
+    """The hash of the rules data the game was played by: the shipped file's, or that of
+    the ``text`` of a designer's rules file."""
     import hashlib
 
+    if text is not None:
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
     data_file = DATA_DIR / f"{ruleset.replace('-', '_')}.yaml"
     return hashlib.sha256(data_file.read_bytes()).hexdigest()
 
@@ -62,18 +71,50 @@ class RecordHeader(Strict):
     armies: tuple[str, str]
     seed: int = Field(ge=0)
     players: tuple[PlayerKind, PlayerKind]
+    # a game by a designer's rules file: the file's name as given, and its whole text
+    # (a record of a game by the shipped rules has neither)
+    rules_file: str | None = None
+    rules: str | None = None
+
+    @model_validator(mode="after")
+    def _rules_with_their_name(self) -> RecordHeader:
+        if (self.rules_file is None) != (self.rules is None):
+            given, missing = (
+                ("rules_file", "rules") if self.rules is None else ("rules", "rules_file")
+            )
+            raise ValueError(
+                f"{given} needs {missing}: a game by a rules file records its name "
+                "(rules_file) and its text (rules)"
+            )
+        return self
 
 
 def new_game(head: dict[str, Any], name: str = "record") -> BoltActionGame:
-    """The recorded game as it stood before its first decision."""
+    """The recorded game as it stood before its first decision (played by the rules file
+    the record holds, if it holds one)."""
     checked = _checked(RecordHeader, head, name, 1)
     scenario = parse_scenario(checked.scenario, f"{name}: scenario")
+    # the rules file as the record holds it, told as part of the record
+    house = f"{name}: rules file {checked.rules_file}" if checked.rules is not None else None
     armies = tuple(
-        parse_army(text, f"{name}: army {i + 1}", checked.ruleset)
+        parse_army(
+            text,
+            f"{name}: army {i + 1}",
+            checked.ruleset,
+            rules_file=house,
+            rules_text=checked.rules,
+        )
         for i, text in enumerate(checked.armies)
     )
     try:
-        return BoltActionGame(checked.ruleset, scenario, (armies[0], armies[1]), seed=checked.seed)
+        return BoltActionGame(
+            checked.ruleset,
+            scenario,
+            (armies[0], armies[1]),
+            seed=checked.seed,
+            rules_file=house,
+            rules_text=checked.rules,
+        )
     except TerrainCategoryError as exc:  # (a record written before categories were checked)
         raise exc.in_file(f"{name}: scenario", checked.scenario) from None
 
@@ -212,6 +253,11 @@ def _made_otherwise(head: dict[str, Any]) -> str:
     differs = []
     if head["kriegsspiel"] != kriegsspiel.__version__:
         differs.append(f"kriegsspiel {head['kriegsspiel']} (this is {kriegsspiel.__version__})")
-    if head["rules_data_sha256"] != rules_data_sha256(head["ruleset"]):
-        differs.append("other rules data than this version ships")
+    house = head.get("rules")
+    if head["rules_data_sha256"] != rules_data_sha256(head["ruleset"], house):
+        differs.append(
+            "other rules data than this version ships"
+            if house is None
+            else "other rules data than the rules file the record holds (changed since?)"
+        )
     return " and ".join(differs)

@@ -106,8 +106,10 @@ class BoltActionGame(ShootingGroups):
         seed: int = 0,
         *,
         rules_file: str | None = None,
+        rules_text: str | None = None,
     ) -> None:
-        self.rules: Rules = rules_for(ruleset, rules_file)
+        # a designer's rules file: read from its path, or (``rules_text``) given as its text
+        self.rules: Rules = rules_for(ruleset, rules_file, rules_text)
         self.ruleset = ruleset
         self.scenario = scenario
         self.seed = seed
