@@ -821,3 +821,12 @@ def test_konflikt47_only_names_are_unknown_in_bolt_action(look_up: str, name: st
     getattr(rules_for(K47), look_up)(name)
     with pytest.raises(UnknownNameError):
         getattr(rules_for(BA1), look_up)(name)
+
+
+def test_the_terrain_the_engine_names_is_what_a_rules_file_must_give() -> None:
+    """Every category the engine reads another name as (a wood as rough ground, a wreck
+    as an obstacle) is one a rules file's terrain table is made to give."""
+    from kriegsspiel.rulesets.bolt_action.data import ENGINE_CATEGORIES
+    from kriegsspiel.rulesets.bolt_action.game.table_rules import CATEGORY_SYNONYMS
+
+    assert set(CATEGORY_SYNONYMS.values()) <= set(ENGINE_CATEGORIES)

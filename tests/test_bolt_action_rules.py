@@ -1258,6 +1258,9 @@ def test_a_rules_file_asking_what_the_engine_cannot_play_is_refused(tmp_path: ob
          "a D6 table gives each face, 1 to 6, in one row exactly: 6 in no row"),
         ("  base_to_hit: 3\n", "  base_to_hit: 9\n", "hit_modifiers.base_to_hit",
          "must be 6 or less (not 9)"),
+        # a game would stop at its first wreck (an obstacle) with no such row
+        ("{category: obstacle, infantry", "{category: linear obstacle, infantry",
+         "terrain.rows", "missing: obstacle"),
     ],
 )  # fmt: skip
 def test_a_rules_file_whose_numbers_the_rules_cannot_play_is_refused_at_its_line(

@@ -438,9 +438,33 @@ class TerrainRow(Strict):
     walkers: str | None = None
 
 
+# terrain the engine itself names: scenario features' other names (wood, wall, ...: see
+# table_rules.CATEGORY_SYNONYMS), a wreck left on the table (an obstacle) and set-up
+# (buildings keep men out)
+ENGINE_CATEGORIES = ("open ground", "rough ground", "obstacle", "building")
+
+
 class Terrain(Sourced):
     rows: list[TerrainRow]
     notes: dict[str, str]
+
+    @field_validator("rows")
+    @classmethod
+    def _engine_rows(cls, rows: list[TerrainRow]) -> list[TerrainRow]:
+        """A row for each category the engine names (a game would stop at the first wreck
+        without an obstacle row), and none twice."""
+        given = [row.category for row in rows]
+        twice = sorted({c for c in given if given.count(c) > 1})
+        missing = [c for c in ENGINE_CATEGORIES if c not in given]
+        if twice:
+            raise ValueError(f"each category is given once; given twice: {', '.join(twice)}")
+        if missing:
+            raise ValueError(
+                f"the game looks up every one of {', '.join(ENGINE_CATEGORIES)} (a wreck is "
+                f"an obstacle; woods, walls and hedges are read as rough ground and "
+                f"obstacles); missing: {', '.join(missing)}"
+            )
+        return rows
 
 
 class FlamethrowerRule(Sourced):
