@@ -984,6 +984,23 @@ def test_an_export_tells_games_of_an_edited_scenario_apart(tmp_path: Path) -> No
         store.export(io.StringIO(), "parquet")
 
 
+def _wait_until_stored(path: Path, run: subprocess.Popen[str], games: int) -> None:
+    """Wait (up to 2 minutes, or until ``run`` ends) until the results file at ``path``
+    holds ``games`` games."""
+    import sqlite3
+    import time
+
+    deadline, stored = time.monotonic() + 120, 0
+    while stored < games and time.monotonic() < deadline and run.poll() is None:
+        time.sleep(0.2)
+        if path.exists():
+            with (
+                contextlib.suppress(sqlite3.Error),
+                contextlib.closing(sqlite3.connect(path, timeout=1)) as db,
+            ):
+                stored = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+
+
 @pytest.mark.parametrize(("sent", "status", "said"), [
     (signal.SIGTERM, 143, "stopped (SIGTERM)."),
     (signal.SIGINT, 130, "interrupted."),
@@ -993,9 +1010,7 @@ def test_a_run_stopped_by_a_signal_says_what_it_stored_and_resumes(
 ) -> None:
     """A batch system stops a job with SIGTERM: the run stops as on Ctrl-C, says how many
     games it kept (exit status 143, as shells give it), and the same command resumes."""
-    import sqlite3
     import sys
-    import time
 
     args = [*PATROLS, "--players", "random,random", "--games", "900", "--workers", "1",
             "--results", "r.sqlite"]  # fmt: skip
@@ -1003,15 +1018,7 @@ def test_a_run_stopped_by_a_signal_says_what_it_stored_and_resumes(
         [sys.executable, "-c", "from kriegsspiel.cli import main; main()", "evaluate", *args],
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    deadline, stored = time.monotonic() + 120, 0
-    while stored < 5 and time.monotonic() < deadline and run.poll() is None:
-        time.sleep(0.2)
-        if (tmp_path / "r.sqlite").exists():
-            with (
-                contextlib.suppress(sqlite3.Error),
-                contextlib.closing(sqlite3.connect(tmp_path / "r.sqlite", timeout=1)) as db,
-            ):
-                stored = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    _wait_until_stored(tmp_path / "r.sqlite", run, 5)
     run.send_signal(sent)
     _, err = run.communicate(timeout=60)
     assert run.returncode == status, err
@@ -1062,7 +1069,6 @@ def test_a_run_stopped_by_a_signal_to_its_process_group_stores_every_game_its_wo
     import os
     import sqlite3
     import sys
-    import time
 
     (tmp_path / "logging_cli.py").write_text(LOGGING_CLI)
     args = [*PATROLS, "--players", "tactical,tactical", "--games", "5000", "--workers", "2",
@@ -1072,15 +1078,7 @@ def test_a_run_stopped_by_a_signal_to_its_process_group_stores_every_game_its_wo
         [sys.executable, "logging_cli.py", "evaluate", *args], cwd=tmp_path, env=env,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
     )  # fmt: skip
-    deadline, stored = time.monotonic() + 120, 0
-    while stored < 60 and time.monotonic() < deadline and run.poll() is None:
-        time.sleep(0.2)
-        if (tmp_path / "r.sqlite").exists():
-            with (
-                contextlib.suppress(sqlite3.Error),
-                contextlib.closing(sqlite3.connect(tmp_path / "r.sqlite", timeout=1)) as db,
-            ):
-                stored = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    _wait_until_stored(tmp_path / "r.sqlite", run, 60)
     os.killpg(run.pid, sent)
     _, err = run.communicate(timeout=120)
     assert run.returncode == status, err

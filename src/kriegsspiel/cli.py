@@ -16,7 +16,7 @@ try:  # (Ctrl-C as the command starts, before main() can catch it, is told as in
     import typer
 
     from kriegsspiel.cli_odds import odds_app
-    from kriegsspiel.cli_options import GameRulesFileOpt, JsonOpt, fail
+    from kriegsspiel.cli_options import GameRulesetOpt, GameRulesFileOpt, JsonOpt, fail
     from kriegsspiel.sim import DEFAULT_STORE, MAX_GAMES, MAX_SEED, WORKERS_PER_CORE
 except KeyboardInterrupt:
     print(INTERRUPTED, file=sys.stderr)
@@ -40,15 +40,7 @@ app.add_typer(odds_app, name="odds")
 
 @app.command("play")
 def play_cmd(
-    ruleset: Annotated[
-        str | None,
-        typer.Option(
-            "--ruleset",
-            "-r",
-            help="konflikt47 or bolt-action-1 (default: the one the lists are for).",
-            show_default="konflikt47",
-        ),
-    ] = None,
+    ruleset: GameRulesetOpt = None,
     scenario: Annotated[
         str | None,
         typer.Option("--scenario", "-s", help="A scenario file, or the name of a shipped one."),
@@ -170,15 +162,7 @@ def _run_options(
 
 @app.command("evaluate")
 def evaluate_cmd(
-    ruleset: Annotated[
-        str | None,
-        typer.Option(
-            "--ruleset",
-            "-r",
-            help="konflikt47 or bolt-action-1 (default: the one the lists are for).",
-            show_default="konflikt47",
-        ),
-    ] = None,
+    ruleset: GameRulesetOpt = None,
     scenario: ScenarioOpt = None,
     army: ArmiesOpt = [],  # noqa: B006
     games: Annotated[

@@ -8,6 +8,15 @@ from typing import Annotated, NoReturn
 import typer
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+GameRulesetOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--ruleset",
+        "-r",
+        help="konflikt47 or bolt-action-1 (default: the one the lists are for).",
+        show_default="konflikt47",
+    ),
+]
 GameRulesFileOpt = Annotated[
     str | None,
     typer.Option(

@@ -145,6 +145,12 @@ class Matchup:
         return "".join(f" ({note})" for note in notes)
 
 
+def is_named(given: str, sample: Path) -> bool:
+    """Does ``given`` name the shipped ``sample`` (its name, with or without its ending,
+    in any case)?"""
+    return given.lower() in (sample.stem.lower(), sample.name.lower())
+
+
 def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = None) -> Path:
     """A file path (relative to ``base`` if given), or the stem of a shipped sample."""
     places = ([base / given] if base else []) + [Path(given)]
@@ -152,7 +158,7 @@ def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = No
         if path.is_file():
             return path
     for sample in samples:  # shipped names, as other names, in any case
-        if given.lower() in (sample.stem.lower(), sample.name.lower()):
+        if is_named(given, sample):
             return sample
     names = ", ".join(s.stem for s in samples)
     refuse_non_file(kind, given, places)
@@ -161,9 +167,7 @@ def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = No
 
         current = next((r for r in GAME_RULESETS if sample_armies(r) == samples), None)
         for other in GAME_RULESETS:
-            if other != current and any(
-                given.lower() in (p.stem.lower(), p.name.lower()) for p in sample_armies(other)
-            ):
+            if other != current and any(is_named(given, p) for p in sample_armies(other)):
                 raise UsageError(
                     f"army {given!r} is a shipped {other} list, but this matchup is played "
                     f"under {current or 'another ruleset'} (its shipped lists: {names}); to "
@@ -245,11 +249,7 @@ def lists_ruleset(
         places = ([base / given] if base else []) + [Path(given)]
         path = next((p for p in places if p.is_file()), None)
         if path is None:
-            named |= {
-                r
-                for r in GAME_RULESETS
-                if any(given.lower() in (p.stem.lower(), p.name.lower()) for p in sample_armies(r))
-            }
+            named |= {r for r in GAME_RULESETS if any(is_named(given, p) for p in sample_armies(r))}
             continue
         try:
             data = yaml_data(path.read_text(encoding="utf-8-sig"))

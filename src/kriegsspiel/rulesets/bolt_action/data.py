@@ -247,16 +247,19 @@ PenKey = Literal["side", "top", "rear", "long_range"]
 
 def _keyed(rows: list[Any], keys: tuple[str, ...]) -> list[Any]:
     """Rows with a ``key`` each: every one of ``keys`` there, none twice."""
-    given = [row.key for row in rows]
-    twice = sorted({k for k in given if given.count(k) > 1})
-    missing = [k for k in keys if k not in given]
-    if twice:
-        raise ValueError(f"each key is given once; given twice: {', '.join(twice)}")
-    if missing:
-        raise ValueError(
-            f"the rules look up every one of {', '.join(keys)}; missing: {', '.join(missing)}"
-        )
+    _each_once([row.key for row in rows], keys, "key", "the rules look up")
     return rows
+
+
+def _each_once(given: list[str], wanted: tuple[str, ...], noun: str, who: str) -> None:
+    """A ValueError unless every one of ``wanted`` is among ``given`` and none is given
+    twice (``noun``: what they are; ``who``: what looks them up, and why)."""
+    twice = sorted({k for k in given if given.count(k) > 1})
+    missing = [k for k in wanted if k not in given]
+    if twice:
+        raise ValueError(f"each {noun} is given once; given twice: {', '.join(twice)}")
+    if missing:
+        raise ValueError(f"{who} every one of {', '.join(wanted)}; missing: {', '.join(missing)}")
 
 
 class HitModifier(Strict):
@@ -453,17 +456,13 @@ class Terrain(Sourced):
     def _engine_rows(cls, rows: list[TerrainRow]) -> list[TerrainRow]:
         """A row for each category the engine names (a game would stop at the first wreck
         without an obstacle row), and none twice."""
-        given = [row.category for row in rows]
-        twice = sorted({c for c in given if given.count(c) > 1})
-        missing = [c for c in ENGINE_CATEGORIES if c not in given]
-        if twice:
-            raise ValueError(f"each category is given once; given twice: {', '.join(twice)}")
-        if missing:
-            raise ValueError(
-                f"the game looks up every one of {', '.join(ENGINE_CATEGORIES)} (a wreck is "
-                f"an obstacle; woods, walls and hedges are read as rough ground and "
-                f"obstacles); missing: {', '.join(missing)}"
-            )
+        _each_once(
+            [row.category for row in rows],
+            ENGINE_CATEGORIES,
+            "category",
+            "the game (a wreck is an obstacle; woods, walls and hedges are read as rough "
+            "ground and obstacles) looks up",
+        )
         return rows
 
 
