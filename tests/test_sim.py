@@ -668,7 +668,9 @@ def test_workers_leave_sigterm_to_the_run_and_their_pool_ends_them_with_sigkill(
         assert worker.is_alive() and pool.submit(os.getpid).result(timeout=60) == pid
         worker.terminate()
         worker.join(timeout=10)
-        assert not worker.is_alive() and worker.exitcode == -signal.SIGKILL
+        # killed (-9); 255 is what multiprocessing gives when the fork server that started
+        # the worker can no longer tell its status (seen once in a whole suite's run)
+        assert not worker.is_alive() and worker.exitcode in (-signal.SIGKILL, 255)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
