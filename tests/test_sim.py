@@ -612,6 +612,23 @@ def test_an_early_stop_counts_only_the_games_it_tallied(tmp_path: Path) -> None:
     assert any("stopped early after" in note for note in stopped.notices)
 
 
+def test_an_early_stop_stores_the_games_played_beyond_it(tmp_path: Path) -> None:
+    """Games the workers had begun when the stop came are finished anyway: they are stored
+    (untallied), so a later run with more games or a finer precision reuses them. One
+    worker in this process has played the rest of the tasks in flight at once; two worker
+    processes hold several tasks each."""
+    for workers in (1, 2):
+        with Store(tmp_path / f"results-{workers}.sqlite") as store:
+            stopped = evaluate(patrols(), 200, 2, workers=workers, store=store, precision=0.15)
+            n = stopped.tally.games
+            kept = store.indices(patrols(), 2)
+            assert stopped.stopped_early and n < 200
+            assert kept == list(range(len(kept)))  # (every tallied game, and those after)
+            assert len(kept) > n, workers
+            again = evaluate(patrols(), len(kept), 2, workers=workers, store=store)
+        assert (again.played, again.reused) == (0, len(kept))
+
+
 def test_the_store_reuses_finished_games_and_resumes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -139,6 +139,9 @@ def evaluate(
     ``keep_winners`` keeps each game's winner in the tally, in game order (one byte a game:
     memory then grows with the games), for comparing two runs game by game.
 
+    An early stop stores the games of the tasks the workers had begun (untallied, for a
+    later run to reuse), as an interrupt does.
+
     A KeyboardInterrupt (Ctrl-C; the command line takes SIGTERM so too) stops the run: the
     games of the tasks the workers had begun, which cannot be called back, are stored as
     they finish (for ``executors.STOP_WAIT`` seconds at most; another interrupt stops at
@@ -226,6 +229,7 @@ def evaluate(
     )
     played = _run(matchup, jobs, workers_used, progress, result.notices, flight, kept)
     stopping = False  # interrupted: the workers' games are stored as they end, then they stop
+    storing = False  # stopped early: the games the workers had begun are being stored
     try:
         for outcome in played:
             done += 1
@@ -235,11 +239,16 @@ def evaluate(
             progress.on_game(done, games)
             if tally_ready():
                 break
+        if stopped and store is not None:  # (untallied, but a later run may reuse them)
+            storing = True
+            played.close()  # (the games not yet begun are cancelled)
+            _store_in_flight(flight, store, matchup, run_seed, progress, "precision reached")
+            stopping = bool(flight.running)  # (those not done in time are not waited for)
     except KeyboardInterrupt:
         stopping = True
         played.close()  # (the games not yet begun are cancelled)
-        if store is not None:
-            _store_in_flight(flight, store, matchup, run_seed, progress)
+        if store is not None and not storing:  # (while storing, a Ctrl-C stops at once)
+            _store_in_flight(flight, store, matchup, run_seed, progress, "stopping")
         raise
     except SchedulerLost as lost:
         kept = (
@@ -270,25 +279,32 @@ class InFlight:
 
 
 def _store_in_flight(
-    flight: InFlight, store: Store, matchup: Matchup, run_seed: int, progress: Progress
+    flight: InFlight,
+    store: Store,
+    matchup: Matchup,
+    run_seed: int,
+    progress: Progress,
+    why: str,
 ) -> None:
-    """After an interrupt: store the games that came back and were not yet stored, then
-    those of the tasks the workers had begun (a task handed to a worker cannot be called
-    back), each as it comes, for ``executors.STOP_WAIT`` seconds at most. Another
-    interrupt stops at once; a store that fails stops it too (the interrupt is still what
-    is told)."""
+    """After an interrupt or an early stop (``why``, which the notice begins with): store
+    the games that came back and were not yet stored, then those of the tasks the workers
+    had begun (a task handed to a worker cannot be called back), each as it comes, for
+    ``executors.STOP_WAIT`` seconds at most. An interrupt stops at once; a store that fails
+    stops it too (after an interrupt, the interrupt is still what is told)."""
     with suppress(StoreError):
         for outcome in flight.games:
             store.add(matchup, run_seed, outcome)
         flight.games.clear()
         running = flight.running
-        if not running:
-            return
-        most, wait_for = sum(len(job) for job in running.values()), executors.STOP_WAIT
-        progress.on_notice(
-            f"stopping: storing the games the workers are finishing (at most {most}, within "
-            f"{wait_for:.0f} s; Ctrl-C again stops at once)"
-        )
+        busy = [job for future, job in running.items() if not future.done()]
+        wait_for = executors.STOP_WAIT
+        if busy:  # (told only if there is something to wait for)
+            most = sum(len(job) for job in busy)
+            again = "again " if why == "stopping" else ""
+            progress.on_notice(
+                f"{why}: storing the games the workers are finishing (at most {most}, within "
+                f"{wait_for:.0f} s; Ctrl-C {again}stops at once)"
+            )
         deadline = monotonic() + wait_for
         while running:
             finished, _ = wait(
