@@ -303,6 +303,39 @@ def test_a_sweep_file_plays_by_its_rules_file(tmp_path: Path) -> None:
     assert "looked for in the sweep file's folder (sweeps)" in gone.stderr
 
 
+def test_a_sweep_by_house_rules_checks_its_scenario_with_its_own_lists(tmp_path: Path) -> None:
+    """A rules file without a weapon the shipped sample lists carry (the Bazooka) is no
+    matter to a sweep whose lists do not carry it: its scenario is read and checked alone,
+    and the lists it plays are checked against it cell by cell. (Before, the scenario was
+    tried with the sample lists, and the sweep refused for the US sample's Bazooka.)"""
+    from kriegsspiel.sim.sweep import load_sweep
+
+    bazooka = (
+        '    - {name: Bazooka, category: heavy weapons, range: 24, shots: "1", pen: 5, '
+        "special: [Team, Shaped Charge]}\n"
+    )
+    text = (DATA_DIR / "konflikt47.yaml").read_text()
+    assert text.count(bazooka) == 1
+    (tmp_path / "no-bazooka.yaml").write_text(text.replace(bazooka, ""))
+    for file in (*FILES, "sweep.yaml"):
+        shutil.copy(SIM_DATA / file, tmp_path / file)
+    sweep_text = (tmp_path / "sweep.yaml").read_text()
+    (tmp_path / "sweep.yaml").write_text(
+        sweep_text.replace(
+            "ruleset: konflikt47\n", "ruleset: konflikt47\nrules_file: no-bazooka.yaml\n"
+        )
+    )
+    sweep = load_sweep(str(tmp_path / "sweep.yaml"))
+    cells = [matchup for grid in sweep.grids for line in grid for matchup in line]
+    assert cells and all(
+        m.rules is not None and m.rules.label.endswith("no-bazooka.yaml") for m in cells
+    )
+    assert {m.scenario.label for m in cells} == {str(tmp_path / "skirmish.yaml")}
+    # the sample lists, which carry it, are refused by the same rules file
+    with pytest.raises(DataFileError, match="Unknown weapon 'Bazooka'"):
+        build_matchup("konflikt47", None, [], rules_file=str(tmp_path / "no-bazooka.yaml"))
+
+
 @pytest.mark.parametrize(
     "command",
     [

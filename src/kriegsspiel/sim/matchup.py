@@ -309,6 +309,15 @@ def check_rules(
     rules_for(ruleset, rules.label, rules.text)
 
 
+def read_scenario(given: str | None, base: Path | None = None) -> Source:
+    """A scenario: its file (a path, relative to ``base`` if given) or a shipped one's
+    name; None: the shipped sample (the last shipped scenario)."""
+    from kriegsspiel.core.scenario import sample_scenarios
+
+    scenarios = sample_scenarios()
+    return read_source("scenario", given or scenarios[-1].stem, scenarios, base)
+
+
 def build_matchup(
     ruleset: str | None,
     scenario: str | Path | None,
@@ -325,7 +334,6 @@ def build_matchup(
     ``ruleset`` of None is the lists' own (:func:`lists_ruleset`). ``rules_file``, a
     designer's rules file (its path, or as read: a Source), is what the lists are checked
     against and the games played by; None: the edition's shipped data."""
-    from kriegsspiel.core.scenario import sample_scenarios
     from kriegsspiel.rulesets.bolt_action.army import sample_armies
 
     rules = rules_file if isinstance(rules_file, Source | None) else read_rules(str(rules_file))
@@ -348,8 +356,7 @@ def build_matchup(
         )
     if len(given) not in (0, 2):
         raise UsageError("give two --army options (army A, then army B), or none for the samples.")
-    scenarios = sample_scenarios()
-    chosen = read_source("scenario", scenario or scenarios[-1].stem, scenarios, base)
+    chosen = read_scenario(scenario, base)
     samples = sample_armies(ruleset)
     names = given or [p.stem for p in samples[:2]]
     sources = (

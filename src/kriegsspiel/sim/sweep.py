@@ -25,12 +25,12 @@ from kriegsspiel.sim.matchup import (
     Matchup,
     Source,
     army_name,
-    build_matchup,
     check_rules,
     check_setup,
     game_ruleset,
     pick_file,
     read_rules,
+    read_scenario,
     read_source,
 )
 from kriegsspiel.sim.stats import wilson
@@ -216,6 +216,7 @@ def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
     ``lists_to``: the folder the sweep writes its variants' lists to (``--lists-to``), so
     that the command replaying a variant's game names its file there; without it, the
     command names a folder LISTS and says how to write the list there."""
+    from kriegsspiel.core.scenario import parse_scenario
     from kriegsspiel.rulesets.bolt_action.army import sample_armies
 
     path = pick_file("sweep", given, sample_sweeps())  # (a file, or a shipped name)
@@ -258,22 +259,22 @@ def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
             check_rules(ruleset, rules, "the sweep file's ruleset", sweep=True)
         except UsageError as exc:
             raise field_at("rules_file")(str(exc)) from None
-    probes = []
+    # each scenario read and checked on its own: whether the sweep's lists fit it (and its
+    # terrain the rules file) is checked cell by cell below, with the lists it is played by
+    scenarios: list[Source] = []
     for number, scenario in enumerate(spec.scenario or [None]):  # (None: the sample's)
         told = ("scenario", number) if isinstance(raw.get("scenario"), list) else ("scenario",)
         try:
-            probes.append(
-                build_matchup(spec.ruleset, scenario, [], spec.players, base, rules_file=rules)
-            )
+            scenarios.append(read_scenario(scenario, base))
+            parse_scenario(scenarios[-1].text, scenarios[-1].label)
         except UsageError as exc:
             raise field_at(*told)(str(exc)) from None
-        first = next(
-            i for i, p in enumerate(probes) if p.scenario.digest == probes[-1].scenario.digest
-        )
+        first = next(i for i, s in enumerate(scenarios) if s.digest == scenarios[-1].digest)
         if first != number:
             raise field_at(*told)(f"the same scenario as scenario.{first}: give each scenario once")
-    probe = probes[0]
-    samples = sample_armies(probe.ruleset)
+    players = parse_players(spec.players)
+    assert players is not None  # (checked as the file was read)
+    samples = sample_armies(ruleset)
 
     def army(name: str, *loc: int | str) -> Source:
         try:
@@ -352,13 +353,10 @@ def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
     once("against", spec.against, columns)
     grids = tuple(
         tuple(
-            tuple(
-                Matchup(probe.ruleset, on.scenario, (row, col), probe.players, probe.rules)
-                for col in columns
-            )
+            tuple(Matchup(ruleset, on, (row, col), players, rules) for col in columns)
             for row in rows
         )
-        for on in probes
+        for on in scenarios
     )
     for line in (line for grid in grids for line in grid):
         for matchup in line:
