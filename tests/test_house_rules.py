@@ -306,8 +306,9 @@ def test_a_sweep_file_plays_by_its_rules_file(tmp_path: Path) -> None:
 def test_a_sweep_by_house_rules_checks_its_scenario_with_its_own_lists(tmp_path: Path) -> None:
     """A rules file without a weapon the shipped sample lists carry (the Bazooka) is no
     matter to a sweep whose lists do not carry it: its scenario is read and checked alone,
-    and the lists it plays are checked against it cell by cell. (Before, the scenario was
-    tried with the sample lists, and the sweep refused for the US sample's Bazooka.)"""
+    and the lists it plays are checked against it cell by cell. So is a scenario too small
+    for the samples. (Before, each scenario was tried with the sample lists, and the sweep
+    was refused for the US sample's Bazooka, or for the samples' want of room.)"""
     from kriegsspiel.sim.sweep import load_sweep
 
     bazooka = (
@@ -334,6 +335,20 @@ def test_a_sweep_by_house_rules_checks_its_scenario_with_its_own_lists(tmp_path:
     # the sample lists, which carry it, are refused by the same rules file
     with pytest.raises(DataFileError, match="Unknown weapon 'Bazooka'"):
         build_matchup("konflikt47", None, [], rules_file=str(tmp_path / "no-bazooka.yaml"))
+    # so with a scenario: zones 8" by 3" hold the patrols, not the 1,000-point samples
+    scenario = (tmp_path / "skirmish.yaml").read_text()
+    zones = ("[[0, 0], [36, 0], [36, 6], [0, 6]]", "[[0, 18], [36, 18], [36, 24], [0, 24]]")
+    small = ("[[0, 0], [8, 0], [8, 3], [0, 3]]", "[[0, 21], [8, 21], [8, 24], [0, 24]]")
+    for zone, smaller in zip(zones, small, strict=True):
+        assert scenario.count(zone) == 1
+        scenario = scenario.replace(zone, smaller)
+    (tmp_path / "small.yaml").write_text(scenario)
+    (tmp_path / "sweep.yaml").write_text(sweep_text.replace("skirmish.yaml", "small.yaml"))
+    (cell,) = {m.scenario.label for g in load_sweep(str(tmp_path / "sweep.yaml")).grids for
+               line in g for m in line}  # fmt: skip
+    assert cell == str(tmp_path / "small.yaml")
+    with pytest.raises(DataFileError, match="has no room for"):
+        build_matchup("konflikt47", str(tmp_path / "small.yaml"), [])  # (the samples)
 
 
 @pytest.mark.parametrize(
