@@ -207,8 +207,11 @@ class TacticalPlayer:
         # by unit uid, the enemy that could last shoot at it (asked first: see _threatened)
         self._threat: dict[int, int] = {}
         # during a choice, the cap on each shooting's damage (see _shot_ceiling)
-        self._ceilings: dict[
-            tuple[int, int, bool], tuple[float, list[tuple[int, _Reach]], int, int, float] | None
+        self._ceilings: dict[tuple[int, int, bool], _Shooting | None] = {}
+        # from choice to choice, each shooting at troops as _shot_ceiling reads it, with
+        # what it was worked out from (see _shooting)
+        self._shootings: dict[
+            tuple[int, int, bool], tuple[object, object, Rules, tuple[int, bool, bool], _Shooting]
         ] = {}
         # during a choice, each unit's live men by weapons (see _men)
         self._men: dict[int, list[tuple[int, Model]]] = {}
@@ -586,16 +589,9 @@ class TacticalPlayer:
         if key in self._ceilings:
             found = self._ceilings[key]
         else:
-            found = None
-            if target.vehicle is None:
-                men = self._men.get(unit.uid)
-                if men is None:
-                    men = self._men[unit.uid] = _men(unit)
-                squad = _squad(state, unit, target, moving, men)
-                pins = max([reach.pins for _, reach in squad], default=0)
-                aims = len(target.coords) // 2  # what damage caps the casualties at
-                per_model = target.points / max(1, target.start_models)
-                found = state.gap(unit, target), squad, pins, aims, per_model
+            found = (
+                None if target.vehicle is not None else self._shooting(state, unit, target, moving)
+            )
             self._ceilings[key] = found
         if found is None:
             return None
@@ -614,6 +610,42 @@ class TacticalPlayer:
         # the pins are 1 if anything hits, or the most rolled for a shot of their own
         most_pins = float(pins) if pins > 1 else (hit if hit < 1 else 1.0)
         return cap * per_model + most_pins * PIN_VALUE
+
+    def _shooting(
+        self, state: BoltActionGame, unit: UnitState, target: UnitState, moving: bool
+    ) -> _Shooting:
+        """What :meth:`_shot_ceiling` reads of this unit's shooting at troops: the units'
+        gap, the squad (see :func:`_squad`), its most pins of a shot's own, the target's men
+        and its points a man.
+
+        Kept from choice to choice while all it reads stands (most units have not moved
+        between two choices): both units' live models (the same remembered places, so the
+        same places, weapons and one-shots), the edition, the unit's pins and whether it has
+        ranged in on the target, and whether the target is Down. The rest it reads, each
+        unit's kind, quality, size at the start and points, never changes.
+        """
+        key = (unit.uid, target.uid, moving)
+        ours, theirs, rules = unit.places_key(), target.places_key(), state.rules
+        now = (unit.pins, unit.ranged_in_on == target.uid, target.is_down)
+        kept = self._shootings.get(key)
+        if (
+            kept is not None
+            and kept[0] is ours
+            and kept[1] is theirs
+            and kept[2] is rules
+            and kept[3] == now
+        ):
+            return kept[4]
+        men = self._men.get(unit.uid)
+        if men is None:
+            men = self._men[unit.uid] = _men(unit)
+        squad = _squad(state, unit, target, moving, men)
+        pins = max([reach.pins for _, reach in squad], default=0)
+        aims = len(target.coords) // 2  # what damage caps the casualties at
+        per_model = target.points / max(1, target.start_models)
+        found = state.gap(unit, target), squad, pins, aims, per_model
+        self._shootings[key] = (ours, theirs, rules, now, found)
+        return found
 
     def _gain_ceiling(
         self, state: BoltActionGame, unit: UnitState, to: tuple[float, float] | None
@@ -741,6 +773,10 @@ class _Reach:
     casualties: tuple[float, ...]  # the most casualties he could expect
     hits: tuple[float, ...]  # his best chance to hit at all
     pins: int  # the most pins a shot of his could bring of its own (HE, flame): 0 if none
+
+
+# what _shot_ceiling reads of a shooting at troops (see TacticalPlayer._shooting)
+_Shooting = tuple[float, list[tuple[int, _Reach]], int, int, float]
 
 
 def _men(unit: UnitState) -> list[tuple[int, Model]]:

@@ -131,6 +131,12 @@ class UnitState:
             found = self._remembered = _Places.of(self)
         return found
 
+    def places_key(self) -> object:
+        """An object that stands for the live models' places, officer and arms: the same
+        one while none of them changes, a new one after any does. Compare it by identity
+        (held, it is never reused for another)."""
+        return self._places()
+
     @property
     def arms(self) -> tuple[tuple[tuple[str, ...], bool], ...]:
         """Each live model's weapons and whether it has used its one-shot weapon."""
