@@ -398,11 +398,17 @@ def test_random_playouts_keep_every_invariant(ruleset: str, scenario_name: str) 
 
 def test_howitzers_play_out_and_fire_indirectly() -> None:
     """The sample lists with light howitzers for mortars: games keep every invariant, and
-    the howitzers lob shells once ranged in (no sample list carries a howitzer)."""
+    the howitzers lob shells once ranged in (no sample list carries a howitzer). A howitzer
+    is a gun, so its unit is artillery (a team carrying one is refused: docs/rules, "Who
+    carries what")."""
     ruleset, name = "bolt-action-1", "meeting-engagement.yaml"
     texts = [
-        p.read_text().replace("Medium mortar", "Light howitzer") for p in sample_armies(ruleset)[:2]
+        re.sub(r"(Mortar Team\n    type:) team", r"\1 artillery", p.read_text()).replace(
+            "Medium mortar", "Light howitzer"
+        )
+        for p in sample_armies(ruleset)[:2]
     ]
+    assert all(t.count("type: artillery") == 2 for t in texts)  # the AT gun and the howitzer
     lists = [parse_army(t, "howitzer list", ruleset) for t in texts]
     lobbed = 0
 

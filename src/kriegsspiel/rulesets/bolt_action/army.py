@@ -42,6 +42,7 @@ from pydantic_core import PydanticCustomError
 from kriegsspiel.core.datafile import Strict, TrueOrFalse, WholeNumber, load_yaml, parse_yaml
 from kriegsspiel.errors import UnknownNameError, UsageError
 from kriegsspiel.rulesets import RULESETS, check_ruleset
+from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Konflikt47, Rules, Target, rules_for
 
 EDITIONS = ("konflikt47", "bolt-action-1")
@@ -77,6 +78,7 @@ class _Loading:
 _LOADING: ContextVar[_Loading | None] = ContextVar("army_loading", default=None)
 _RULES: ContextVar[Rules | None] = ContextVar("army_rules", default=None)
 _UNIT: ContextVar[str] = ContextVar("army_unit", default="?")
+_UNIT_TYPE: ContextVar[str | None] = ContextVar("army_unit_type", default=None)
 
 
 @contextmanager
@@ -110,10 +112,11 @@ def _weird_science_elsewhere(name: str) -> bool:
     return bool(WEIRD_SCIENCE & set(weapon.special))
 
 
-def _check_weapon(name: str, owner: str) -> str:
+def _check_weapon(name: str, owner: str) -> Weapon | None:
+    """The weapon ``name`` of the list's edition (None if the edition is itself invalid)."""
     rules = _RULES.get()
     if rules is None:  # the list's ruleset is itself invalid: reported on its own
-        return name
+        return None
     try:
         weapon = rules.weapon(name)
     except UnknownNameError as exc:
@@ -127,16 +130,71 @@ def _check_weapon(name: str, owner: str) -> str:
         raise _problem(
             f"{owner}: {weapon.name} is a weird-science weapon; {rules.data.title} has none"
         )
-    return name
+    return weapon
+
+
+def _counterparts(weapon: Weapon, *, on_vehicle: bool) -> str:
+    """The chart's other weapons of ``weapon``'s kind (the same special rules, Team and
+    Fixed aside) that fit where it was put: ' (a vehicle mounts 'Flamethrower (vehicle)')'."""
+    rules = _RULES.get()
+    if rules is None:
+        return ""
+    kind = set(weapon.special) - {"Team", "Fixed"}
+    barred = "not on vehicles" if on_vehicle else "vehicle only"
+    names = [
+        repr(w.name)
+        for w in rules.data.weapons.rows
+        if w.name != weapon.name
+        and kind
+        and set(w.special) - {"Team", "Fixed"} == kind
+        and w.fielded != barred
+    ]
+    if not names:
+        return ""
+    return f"; {'a vehicle mounts' if on_vehicle else 'a man carries'} {' or '.join(names)}"
 
 
 def _model_weapon(name: str, info: ValidationInfo) -> str:
-    model = info.data.get("name", "?")
-    return _check_weapon(name, f"unit {_UNIT.get()!r}, model {model!r}")
+    """A model's weapon: on its edition's chart, and one a man of this unit's type carries."""
+    owner = f"unit {_UNIT.get()!r}, model {info.data.get('name', '?')!r}"
+    weapon = _check_weapon(name, owner)
+    kind = _UNIT_TYPE.get()
+    if weapon is None or kind not in ("infantry", "team", "artillery"):
+        return name  # (a vehicle with models, or no type: told at the unit)
+    if weapon.fielded == "vehicle only":
+        raise _problem(
+            f"{owner}: the {weapon.name} is a vehicle's weapon (the weapons chart gives it "
+            f"for vehicles): only a vehicle mounts it, in its 'vehicle.weapons'"
+            f"{_counterparts(weapon, on_vehicle=False)}"
+        )
+    if weapon.fielded == "gun" and kind != "artillery":
+        raise _problem(
+            f"{owner}: the {weapon.name} is a gun, fielded as an artillery unit (the gun and "
+            f"its crew, moving by the terrain table's artillery column, kept out of rough "
+            f"ground, obstacles and buildings), not carried by {_A_UNIT[kind]}: give it a unit "
+            f"of its own with type: artillery and its crew (e.g. {{name: Crew, count: 2}}), "
+            f"or mount it on a vehicle"
+        )
+    if "Fixed" in weapon.special and kind == "infantry":
+        raise _problem(
+            f"{owner}: the {weapon.name} is a Fixed team weapon (set up on its mount, it "
+            f"cannot fire on the move), fielded as a team of its own with its crew, not "
+            f"carried by a man of an infantry squad: give it a unit of its own with type: "
+            f"team (or artillery) and its crew (e.g. {{name: Loader, count: 2}})"
+        )
+    return name
 
 
 def _vehicle_weapon(name: str) -> str:
-    return _check_weapon(name, f"unit {_UNIT.get()!r}, vehicle weapon")
+    """A vehicle's weapon: on its edition's chart, and one a vehicle mounts."""
+    owner = f"unit {_UNIT.get()!r}, vehicle weapon"
+    weapon = _check_weapon(name, owner)
+    if weapon is not None and weapon.fielded == "not on vehicles":
+        raise _problem(
+            f"{owner}: the {weapon.name} is carried by a man (the weapons chart gives it for "
+            f"infantry), not mounted on a vehicle{_counterparts(weapon, on_vehicle=True)}"
+        )
+    return name
 
 
 # ------------------------------------------------------------------------------ models
@@ -248,6 +306,17 @@ class Vehicle(Strict):
         return automaton
 
 
+_A_UNIT = {"infantry": "an infantry squad", "team": "a team", "artillery": "artillery"}
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _times(count: int) -> str:
+    return "" if count == 1 else f"{count} men, each with "
+
+
 def _vehicle_targets(rules: Rules) -> list[str]:
     return [r.names[0] for r in rules.data.damage_values.rows if r.kind != "infantry"]
 
@@ -266,8 +335,68 @@ class Unit(Strict):
     @classmethod
     def _named_for_nested_errors(cls, data: Any, handler: ModelWrapValidatorHandler[Unit]) -> Unit:
         name = data.get("name") if isinstance(data, dict) else getattr(data, "name", None)
-        with _set(_UNIT, name if isinstance(name, str) else "?"):
+        kind = data.get("type") if isinstance(data, dict) else getattr(data, "type", None)
+        with (
+            _set(_UNIT, name if isinstance(name, str) else "?"),
+            _set(_UNIT_TYPE, kind if isinstance(kind, str) else None),
+        ):
             return handler(data)
+
+    @field_validator("models")
+    @classmethod
+    def _crewed(cls, models: tuple[Model, ...], info: ValidationInfo) -> tuple[Model, ...]:
+        """Each team weapon has its crew, a team is one team weapon and an artillery unit
+        one gun (docs/rules, "Who carries what")."""
+        rules = _RULES.get()
+        kind = info.data.get("type")
+        if rules is None or kind not in ("infantry", "team", "artillery") or not models:
+            return models
+        unit = _UNIT.get()
+        carried = [(m, [rules.weapon(w) for w in m.weapons]) for m in models]
+        team = [(m, [w for w in ws if "Team" in w.special]) for m, ws in carried]
+        gunners = [(m, ws) for m, ws in team if ws]
+        weapons = sum(m.count * len(ws) for m, ws in gunners)
+        crew = sum(m.count for m, ws in team if not ws)
+        if weapons > crew:
+            who = ", ".join(
+                f"{m.name!r} ({_times(m.count)}{' and '.join(w.name for w in ws)})"
+                for m, ws in gunners
+            )
+            short = weapons - crew
+            loaders = "{name: Loader}" if short == 1 else f"{{name: Loader, count: {short}}}"
+            raise _problem(
+                f"unit {unit!r}, {'model' if len(gunners) == 1 else 'models'} {who}: a team "
+                f"weapon (Team on the weapons chart) is fired by a crew of two or more, so "
+                f"each needs a man beside its firer who carries no team weapon of his own; "
+                f"the unit has {_count(weapons, 'team weapon')} but "
+                f"{_count(crew, 'such man', 'such men')}: add "
+                f"{_count(short, 'crewman', 'crewmen')} (e.g. {loaders}) or carry fewer "
+                f"team weapons"
+            )
+        if kind == "team" and weapons > 1:
+            names = ", ".join(repr(m.name) for m, _ in gunners)
+            raise _problem(
+                f"unit {unit!r} is a team with {_count(weapons, 'team weapon')} ({names}): a "
+                f"team is one team weapon and its crew, with one order die; make each team "
+                f"weapon a team of its own"
+            )
+        if kind == "artillery":
+            guns = [(m, [w for w in ws if "Fixed" in w.special]) for m, ws in carried]
+            count = sum(m.count * len(ws) for m, ws in guns)
+            if count == 0:
+                raise _problem(
+                    f"unit {unit!r} is artillery, a gun and its crew, but none of its models "
+                    f"carries a gun (a Fixed weapon, such as an AT gun or a howitzer): give "
+                    f"one model its gun, or make the unit infantry or a team"
+                )
+            if count > 1:
+                raise _problem(
+                    f"unit {unit!r} is artillery with {count} guns ("
+                    f"{', '.join(repr(m.name) for m, ws in guns if ws)}): an artillery unit "
+                    f"is one gun and its crew, with one order die; make each gun a unit of "
+                    f"its own"
+                )
+        return models
 
     @model_validator(mode="after")
     def _models_or_vehicle(self) -> Self:

@@ -388,6 +388,14 @@ Special = Literal[
 ]
 SPECIAL_RULES: tuple[str, ...] = get_args(Special)
 
+#: Who may carry a weapon, where the rules field it one way only (an army list's check;
+#: no sheet prints it, so each edition's rules document lists it):
+#: ``gun`` - a gun: an artillery unit's (the gun and its crew, moving by the terrain
+#: table's artillery column) or a vehicle's; ``vehicle only`` - mounted on a vehicle, never
+#: carried by a man (the chart's "(vehicle)" rows); ``not on vehicles`` - carried by a man,
+#: never mounted on a vehicle (the chart's "(infantry)" row). Unset: anyone may carry it.
+Fielded = Literal["gun", "vehicle only", "not on vehicles"]
+
 
 class Weapon(Strict):
     name: str = Field(min_length=1)
@@ -401,6 +409,7 @@ class Weapon(Strict):
     pen: Count | None = None
     pen_vs_armour: Count | None = None
     he: CountDice | None = None
+    fielded: Fielded | None = None
 
     @field_validator("shots")
     @classmethod
