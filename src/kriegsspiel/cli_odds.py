@@ -185,6 +185,15 @@ def shoot(
             help="The vehicle was immobilised before: a further Immobilised knocks it out (BA, K47).",
         ),
     ] = False,
+    target_officer: Annotated[
+        str | None,
+        typer.Option(
+            "--target-officer",
+            help="An officer in range of the target vehicle: his morale bonus to its crew's "
+            "tests (On fire, a flamethrower's): second-lieutenant, first-lieutenant, captain, "
+            "major (BA, K47).",
+        ),
+    ] = None,
     morale_markers: Annotated[
         int, typer.Option("--morale-markers", help="Morale markers on the firer (Iron Cross).")
     ] = 0,
@@ -295,6 +304,7 @@ def shoot(
         target_pins=target_pins or None,
         target_models=target_models,
         target_immobilised=target_immobilised,
+        target_officer=target_officer,
         target_quality=None if target_quality == "regular" else target_quality,
         facing=None if facing == "front" else facing,
     )
@@ -332,6 +342,7 @@ def shoot(
             target_quality=target_quality,
             target_models=target_models,
             target_immobilised=target_immobilised,
+            target_officer=target_officer,
         )
         show(
             shoot_odds(
@@ -614,6 +625,14 @@ def vehicle_assault(
             help="The vehicle was immobilised before: a further Immobilised knocks it out.",
         ),
     ] = False,
+    target_officer: Annotated[
+        str | None,
+        typer.Option(
+            "--target-officer",
+            help="An officer in range of the vehicle: his morale bonus to its crew's test "
+            "when it catches fire: second-lieutenant, first-lieutenant, captain, major.",
+        ),
+    ] = None,
     start_inches: Annotated[
         float | None,
         typer.Option(
@@ -662,6 +681,7 @@ def vehicle_assault(
             target_quality=target_quality,
             target_pins=target_pins,
             target_immobilised=target_immobilised,
+            target_officer=target_officer,
             start_inches=start_inches,
             vehicle_weapons=vehicle_weapon,
             cover=cover,

@@ -38,6 +38,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Facing,
     Group,
     Situation,
+    VehicleProfile,
     VehicleState,
     can_fire_indirectly,
     describe_needs,
@@ -365,6 +366,12 @@ def _shoot_odds(
             "--target-quality is a vehicle crew's; an infantry target's quality is in its name "
             f"(e.g. --target '{situation.target_quality} infantry')."
         )
+    if not tgt.is_vehicle and situation.target_officer is not None:
+        raise UsageError(
+            "--target-officer is an officer in range of a target vehicle, whose crew's tests "
+            f"(On fire, a flamethrower's) take his bonus; {tgt.name} is not a vehicle."
+        )
+    _check_names(rules, officer=("--target-officer", situation.target_officer))
     if tgt.is_vehicle and situation.target_models is not None:
         raise UsageError("--target-models caps casualties among troops; a vehicle has none.")
     if not tgt.is_vehicle and (
@@ -477,6 +484,22 @@ def _shoot_odds(
     probabilities["p_knocked_out"] = final.probability(lambda v: v.knocked_out)
     if situation.target_immobilised:
         reasons.append(_IMMOBILISED_BEFORE)
+    if situation.target_officer is not None:
+        tested = final.probability(lambda v: v.on_fire) > 0 or any(
+            g.shot.morale_check for g in groups
+        )
+        crew = groups[0].shot.vehicle
+        assert crew is not None
+        reasons.append(
+            _crew_reason(
+                rules,
+                crew,
+                situation.target_quality,
+                situation.target_officer,
+                tested=tested,
+                flamethrower=True,
+            )
+        )
     effects = {
         "crew stunned": final.probability(lambda v: v.crew_stunned),
         "immobilised": _newly_immobilised(final, situation.target_immobilised),
@@ -757,6 +780,7 @@ def vehicle_assault_odds(
     target_quality: str = "regular",
     target_pins: int = 0,
     target_immobilised: bool = False,
+    target_officer: str | None = None,
     start_inches: float | None = None,
     vehicle_weapons: Sequence[str] = (),
     cover: str = "none",
@@ -764,7 +788,9 @@ def vehicle_assault_odds(
     rules_file: str | None = None,
 ) -> OddsReport:
     """Infantry assaulting a vehicle: the order test, the vehicle's fire at them where the
-    edition has it, then hits, damage and damage results."""
+    edition has it, then hits, damage and damage results. ``officer`` is one in range of
+    the assaulters (their order test and morale), ``target_officer`` one in range of the
+    vehicle (its crew's test when it catches fire)."""
     from kriegsspiel.rulesets.bolt_action.assault import (
         assault_order_modifier,
         assault_vehicle,
@@ -792,6 +818,7 @@ def vehicle_assault_odds(
         quality=("--quality", quality),
         quality_crew=("--target-quality", target_quality),
         officer=("--officer", officer),
+        officer_crew=("--target-officer", target_officer),
     )
     if target_immobilised and vehicle_order != "stationary":
         raise UsageError(
@@ -843,6 +870,7 @@ def vehicle_assault_odds(
         target_quality=target_quality,
         target_pins=target_pins,
         target_immobilised=target_immobilised,
+        target_officer=target_officer,
     )
     vehicle = vehicle_profile(rules, tgt, situation, indirect=False)
     hit_on = orders[vehicle_order]
@@ -906,6 +934,13 @@ def vehicle_assault_odds(
     ]
     if target_immobilised:
         reasons.append(_IMMOBILISED_BEFORE)
+    if target_officer is not None:
+        tested = final.probability(lambda v: v.on_fire) > 0
+        reasons.append(
+            _crew_reason(
+                rules, vehicle, target_quality, target_officer, tested=tested, flamethrower=False
+            )
+        )
     if tgt.kind == "soft-skinned" or open_topped:
         reasons.append(
             Reason("damage", "destroyed", "soft-skinned or open-topped: destroyed if damaged")
@@ -1163,6 +1198,35 @@ def _stand_and_fire(
 _IMMOBILISED_BEFORE = Reason(
     "already immobilised", "a further Immobilised knocks it out", "damage results table"
 )
+
+
+def _crew_reason(
+    rules: Rules,
+    vehicle: VehicleProfile,
+    quality: str,
+    officer: str,
+    *,
+    tested: bool,
+    flamethrower: bool,
+) -> Reason:
+    """How a target vehicle's crew tests (On fire, and in a shooting a flamethrower's
+    check), with the bonus of the officer in range given (``--target-officer``); or that
+    he has no effect, where the attack can bring the crew no test."""
+    tests = "on fire, or a flamethrower's check" if flamethrower else "on fire"
+    if not tested:
+        nor = ", nor is it a flamethrower's" if flamethrower else ""
+        return Reason(
+            "target officer",
+            "no effect",
+            f"no test for his bonus: the attack cannot set the vehicle on fire{nor}",
+        )
+    said = _morale_reason(rules, vehicle.crew_morale, quality, officer)
+    parts, _, doubles = said.because.partition("; ")
+    return Reason(
+        "crew's tests",
+        said.result,
+        f"{tests}: {parts}, and -1 for each pin this attack adds first; {doubles}",
+    )
 
 
 def _newly_immobilised(final: Dist[VehicleState], before: bool) -> Fraction:

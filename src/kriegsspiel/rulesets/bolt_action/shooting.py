@@ -49,6 +49,9 @@ class Situation:
     target_quality: str = "regular"
     target_models: int | None = None
     target_immobilised: bool = False  # a vehicle already immobilised: a second knocks it out
+    # a friendly officer in range of a target vehicle (his rank): its crew's tests take his
+    # bonus (the game plans its shots without him and adds him as it resolves them)
+    target_officer: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +205,7 @@ def vehicle_profile(
     bonus = (
         d.damage_results.open_topped_indirect_bonus if (situation.open_topped and indirect) else 0
     )
-    return VehicleProfile(
+    profile = VehicleProfile(
         soft_skinned=target.kind == "soft-skinned",
         damage_value=target.damage_value,
         thresholds=(
@@ -221,6 +224,17 @@ def vehicle_profile(
         ),
         immobilised=situation.target_immobilised,
     )
+    return crew_with_officer(rules, profile, situation.target_officer)
+
+
+def crew_with_officer(rules: Rules, vehicle: VehicleProfile, officer: str | None) -> VehicleProfile:
+    """The vehicle with its crew's tests (On fire, a flamethrower's check) taking the bonus
+    of ``officer``, the best officer of its side in range, as its order tests do: the one
+    place this rule is applied, for the game and the odds alike."""
+    if officer is None:
+        return vehicle
+    crew = replace(vehicle.crew_morale, officer_bonus=rules.officer_bonus(officer))
+    return replace(vehicle, crew_morale=crew)
 
 
 def fires_on_the_move(weapon: Weapon, *, mounted: bool) -> bool:

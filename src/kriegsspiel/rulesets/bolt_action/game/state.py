@@ -68,6 +68,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     VehicleProfile,
+    crew_with_officer,
     plan_shot,
     vehicle_profile,
 )
@@ -684,13 +685,9 @@ class BoltActionGame(ShootingGroups):
         the best officer of its side in range, whose bonus its crew's tests take; not with
         ``officer`` False, for hits that :meth:`resolve_attack` resolves: it adds him)."""
         assert unit.vehicle is not None
-        situation = aimed_at(unit, 0)
-        profile = vehicle_profile(self.rules, unit.vehicle.target, situation, indirect=indirect)
         near = self.officer_near(unit) if officer else None
-        if near is None:
-            return profile
-        crew = replace(profile.crew_morale, officer_bonus=self.rules.officer_bonus(near))
-        return replace(profile, crew_morale=crew)
+        situation = replace(aimed_at(unit, 0), target_officer=near)
+        return vehicle_profile(self.rules, unit.vehicle.target, situation, indirect=indirect)
 
     def _crew_with_officer(self, group: Group, officer: str) -> Group:
         """The group with its target vehicle's crew tests (On fire, a flamethrower's check)
@@ -699,8 +696,8 @@ class BoltActionGame(ShootingGroups):
         shot = group.shot
         if shot.vehicle is None:
             return group
-        crew = replace(shot.vehicle.crew_morale, officer_bonus=self.rules.officer_bonus(officer))
-        return replace(group, shot=replace(shot, vehicle=replace(shot.vehicle, crew_morale=crew)))
+        vehicle = crew_with_officer(self.rules, shot.vehicle, officer)
+        return replace(group, shot=replace(shot, vehicle=vehicle))
 
     # -- reactions and ambushes -------------------------------------------------------
     def pending_choices(self) -> list[Action]:
