@@ -282,6 +282,29 @@ def test_he_multiplies_hits_and_pins() -> None:
     assert r.distributions["pins"].as_list() == [F(1, 6), F(5, 12), F(5, 12)]
 
 
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_an_he_shell_pins_a_vehicle_by_the_he_table(ruleset: str) -> None:
+    """Sheets 001, 002 (and 000): an HE hit "can result in more pins on the target", a
+    vehicle too. A heavy howitzer (3D6: D6 pins) at a tank rolls D6 for the attack's pin,
+    on top of the damage results' own pins; a heavy mortar (2D6: D3) at a soft-skin, D3."""
+    rules = rules_for(ruleset)
+    s = Situation(range_inches=30, indirect=True, ranged_in=True)
+    shot = plan_shot(rules, rules.weapon("heavy howitzer"), rules.target("medium tank"), s)[0]
+    attack_pins = exact_vehicle([Group(shot, 1)]).map(lambda v: v.attack_pins)
+    assert attack_pins.as_list() == [F(1, 6)] + [F(5, 36)] * 6
+    r = shoot_odds(
+        ruleset,
+        weapons=["heavy mortar"],
+        target="soft-skinned vehicle",
+        situation=Situation(range_inches=30, ranged_in=True),
+    )
+    assert r.distributions["pins"].as_list() == [F(1, 6)] + [F(5, 18)] * 3
+    # an AT gun's shot at armour is its AP round, not its HE: one pin
+    direct = Situation(range_inches=30)
+    at = plan_shot(rules, rules.weapon("heavy AT gun"), rules.target("medium tank"), direct)[0]
+    assert at.special_pins is None
+
+
 def test_down_target_halves_he_hits() -> None:
     up = shoot_odds(
         "konflikt47",

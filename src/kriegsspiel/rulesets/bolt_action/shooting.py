@@ -394,6 +394,9 @@ def plan_shot(
         pen, pen_from = weapon.pen, f"pen {weapon.pen:+d}"
     elif he:
         pen, pen_from = he.pen, f"HE ({he.he}) pen {he.pen:+d}"
+        # an HE shell pins a vehicle as it pins troops, by the HE table (sheets 000, 001,
+        # 002: "more pins on the target"), in place of the one pin of being hit
+        shot = replace(shot, special_pins=DiceExpr(he.pins))
     elif target.kind == "soft-skinned":
         pen, pen_from = 0, "small arms"
     else:
@@ -451,6 +454,8 @@ def plan_shot(
                 "damage results", f"{vehicle.result_bonus:+d}", "open-topped hit by indirect fire"
             )
         )
+    if he and shot.special_pins is not None and not flame:
+        reasons.append(Reason("pins", he.pins, f"HE ({he.he}): the HE table's, not one"))
     return shot, reasons
 
 
