@@ -1442,6 +1442,34 @@ def test_howitzer_fires_direct_until_ranged_in_then_indirect() -> None:
     assert not close.shot.indirect
 
 
+def test_a_howitzer_at_a_vehicle_fires_the_way_that_hits_more_easily() -> None:
+    """At a tank too: direct until ranged in (though a lob would strike the weaker top
+    armour, at a 6 it hits less often), then indirect at 2+."""
+    game, gun, _ = _howitzer_game()
+    tank = game.units[19]  # the Panzer IV
+    tank.destroyed = False
+    place(tank, 36, 40, 180)
+    (direct,) = game.shooting_groups(gun, tank, moving=False)
+    # 36" of 48": direct 3+ at long range -1 = 4+; a lob not ranged in would need a 6
+    assert not direct.shot.indirect and direct.shot.hit_on == (4,)
+    assert direct.shot.pen == 2  # HE D6's pen on the front armour (no long-range -1 for HE)
+    gun.ranged_in_on = tank.uid
+    (lobbed,) = game.shooting_groups(gun, tank, moving=False)
+    assert lobbed.shot.indirect and lobbed.shot.hit_on == (2,)
+    assert lobbed.shot.pen == 3  # top armour +1
+    # a vehicle's howitzer also fires one way, not both (a vehicle fires all its weapons)
+    sherman = game.units[8]
+    sherman.destroyed = False
+    sherman.models[0].weapons = ("Light howitzer", "MMG", "MMG")
+    place(sherman, 36, 4, 0)
+    howitzer = [
+        g
+        for g in game.shooting_groups(sherman, tank, moving=False)
+        if g.shot.weapon == "Light howitzer"
+    ]
+    assert len(howitzer) == 1 and howitzer[0].shots == 1 and not howitzer[0].shot.indirect
+
+
 def test_only_an_indirect_hit_ranges_in() -> None:
     game, gun, target = _howitzer_game()
     (direct,) = game.shooting_groups(gun, target, moving=False)

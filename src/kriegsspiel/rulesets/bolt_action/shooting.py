@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import lru_cache
 from operator import attrgetter
 from typing import Literal
@@ -150,6 +151,14 @@ def hit_needs(rules: Rules, score: int) -> tuple[int, ...] | None:
         return (score,)
     follow = proc.needs_seven_plus_follow_up
     return (6, follow[score]) if score in follow else None
+
+
+def hit_chance(hit_on: tuple[int, ...] | None) -> Fraction:
+    """The chance that a shot needing ``hit_on`` (see :func:`hit_needs`) hits."""
+    chance = Fraction(0 if hit_on is None else 1)
+    for need in hit_on or ():
+        chance *= Fraction(max(0, 7 - need), 6)
+    return chance
 
 
 def describe_needs(hit_on: tuple[int, ...] | None) -> str:

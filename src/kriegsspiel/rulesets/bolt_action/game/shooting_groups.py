@@ -30,6 +30,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Situation,
     check_range,
     fires_on_the_move,
+    hit_chance,
     infantry_target,
     plan_shot,
     range_bands,
@@ -465,13 +466,17 @@ class ShootingGroups:
             if "Team" in special and len(unit.alive_models) < 2 and unit.vehicle is None:
                 situation = replace(situation, firer_pins=situation.firer_pins + 1)  # one crew: -1
             per = shots_per_model(weapon)
-            ways = [situation]
+            shot = _planned(rules, weapon, tgt_profile, situation)
             if weapon.indirect_min_range is not None and rng >= weapon.indirect_min_range:
-                ways.append(replace(situation, indirect=True))  # a howitzer may lob it
-            for way in ways:
-                shot = _planned(rules, weapon, tgt_profile, way)
-                if shot is not None and shot.hit_on is not None:
-                    options.append((shot, per, "One-shot" in special))
+                # a howitzer may lob it instead: its crew takes the way that hits more
+                # easily, and on equal chances the lob (a hit ranges the crew in)
+                lobbed = _planned(rules, weapon, tgt_profile, replace(situation, indirect=True))
+                if lobbed is not None and (
+                    shot is None or hit_chance(lobbed.hit_on) >= hit_chance(shot.hit_on)
+                ):
+                    shot = lobbed
+            if shot is not None and shot.hit_on is not None:
+                options.append((shot, per, "One-shot" in special))
         if not options:
             return ()
         # a vehicle fires all its weapons; a man fires one: the best at this target
