@@ -1481,6 +1481,26 @@ def test_only_an_indirect_hit_ranges_in() -> None:
     assert gun.ranged_in_on == target.uid
 
 
+def test_firing_at_another_target_loses_the_ranging_on_the_first() -> None:
+    """A mortar ranged in on one squad that fires at another, and misses, is no longer
+    ranged in on the first: back at it, it needs a 6 again."""
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    only(game, 4, 12, 13)
+    mortar, first, second = game.units[4], game.units[13], game.units[12]
+    place(mortar, 36, 4, 0)
+    place(first, 28, 40, 180)
+    place(second, 48, 40, 180)
+    mortar.ranged_in_on = first.uid
+    (group,) = game.shooting_groups(mortar, first, moving=False)
+    assert group.shot.hit_on == (2,)
+    game.dice = ScriptedDice([1])  # the shot at the other squad misses
+    game.shoot(mortar, second, moving=False)
+    assert mortar.ranged_in_on is None
+    (group,) = game.shooting_groups(mortar, first, moving=False)
+    assert group.shot.hit_on == (6,)
+
+
 def test_indirect_fire_ranges_in_on_a_vehicle_it_hits() -> None:
     game = new_game("bolt-action-1")
     game.table = Table(72, 48)

@@ -494,6 +494,8 @@ class BoltActionGame(ShootingGroups):
             return
         for model in self.one_shots_fired:  # one-shot weapons that fired are spent
             model.used_one_shot = True
+        if unit.ranged_in_on not in (None, tgt.uid):
+            unit.ranged_in_on = None  # firing at another target loses the ranging on the first
         self.resolve_attack(unit, tgt, groups)
         for group in groups:
             if "Shockwave" in self.rules.weapon(group.shot.weapon).special:
