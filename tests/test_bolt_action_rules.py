@@ -42,6 +42,7 @@ from kriegsspiel.rulesets.bolt_action.odds import (
     vehicle_assault_odds,
 )
 from kriegsspiel.rulesets.bolt_action.shooting import (
+    Facing,
     Group,
     Situation,
     VehicleState,
@@ -494,6 +495,35 @@ def test_small_arms_cannot_hurt_armour() -> None:
     )
     assert r.probabilities["p_knocked_out"] == 0
     assert r.distributions["pins"].probability(0) == 1
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_a_hit_that_cannot_damage_a_vehicle_does_not_pin_it(ruleset: str) -> None:
+    """An HMG (pen +1) hit on a super-heavy tank (11+) can total 7 at best (9 from the
+    rear): no pin. On a medium tank (9+) it pins only from the rear (a 6 +1 +2 = 9); on
+    an armoured car (7+) from the front too. An open-topped vehicle is pinned by any hit,
+    as small arms pin it."""
+    hmg = ["heavy machine gun"]
+
+    def no_pin(target: str, facing: Facing = "front", open_topped: bool = False) -> Fraction:
+        s = Situation(10, facing=facing, open_topped=open_topped)
+        return (
+            shoot_odds(ruleset, weapons=hmg, target=target, situation=s)
+            .distributions["pins"]
+            .probability(0)
+        )
+
+    assert no_pin("super-heavy tank") == no_pin("super-heavy tank", "rear") == 1
+    assert no_pin("medium tank") == 1
+    missed = F(1, 3) ** 3  # three shots at 3+ (10" of 36")
+    assert no_pin("medium tank", "rear") == no_pin("armoured car") == missed
+    assert no_pin("medium tank", open_topped=True) == missed
+    # the knock-out ceiling and the AI's test of harm read the same: nothing to fear
+    rules = rules_for(ruleset)
+    shot = plan_shot(rules, rules.weapon(hmg[0]), rules.target("super-heavy tank"), Situation(10))[
+        0
+    ]
+    assert knock_out_ceiling([Group(shot, 3)]) == 0
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
@@ -1421,6 +1451,6 @@ def test_an_aircrafts_hits_on_a_vehicle_bring_no_pin_of_their_own() -> None:
     from kriegsspiel.rulesets.bolt_action.shooting import Shot, after_shot
 
     strafing = Shot(weapon="Strafing Fighter", hit_on=(), pen=1, pins_target=False)
-    assert after_shot(RandomDice(1), strafing, VehicleState()) == VehicleState()
+    assert after_shot(RandomDice(1), strafing, VehicleState()) == VehicleState(hit=True)
     gun = replace(strafing, pins_target=True)
     assert after_shot(RandomDice(1), gun, VehicleState()).attack_pins == 1

@@ -1515,6 +1515,24 @@ def test_indirect_fire_ranges_in_on_a_vehicle_it_hits() -> None:
     assert mortar.ranged_in_on == halftrack.uid
 
 
+def test_an_indirect_hit_that_cannot_pin_a_vehicle_still_ranges_in() -> None:
+    """A light mortar (HE D3: pen +1, top armour +1) hits a Panzer IV (9+): even a 6
+    makes 8, so the hit neither damages nor pins it; it still ranges the mortar in."""
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    only(game, 4, 19)
+    mortar, tank = game.units[4], game.units[19]
+    mortar.models[0].weapons = ("Light mortar",)
+    place(mortar, 36, 4, 0)
+    place(tank, 36, 24, 180)
+    (group,) = game.shooting_groups(mortar, tank, moving=False)
+    assert group.shot.indirect and not group.shot.pins_target
+    game.dice = TopFaces()
+    game.resolve_attack(mortar, tank, [group])
+    assert tank.pins == 0 and not tank.destroyed
+    assert mortar.ranged_in_on == tank.uid
+
+
 def test_a_choice_for_the_wrong_unit_is_refused_naming_the_unit_that_decides() -> None:
     """A replayed record whose reaction names another unit used to read as if its choice
     were not offered at all."""

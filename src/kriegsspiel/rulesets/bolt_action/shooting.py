@@ -463,6 +463,17 @@ def plan_shot(
                 "damage results", f"{vehicle.result_bonus:+d}", "open-topped hit by indirect fire"
             )
         )
+    if not flame and not s.open_topped and not can_reach_damage(vehicle, pen):
+        # (a flamethrower's pins and test are its own rule, whatever its pen)
+        reasons.append(
+            Reason(
+                "pins",
+                "none",
+                f"even a 6 {pen:+d} falls short of {target.damage_value}: "
+                "a hit that cannot damage a closed vehicle does not pin it",
+            )
+        )
+        return replace(shot, pins_target=False), reasons
     if he and shot.special_pins is not None and not flame:
         reasons.append(Reason("pins", he.pins, f"HE ({he.he}): the HE table's, not one"))
     return shot, reasons
@@ -505,6 +516,7 @@ class VehicleState:
     on_fire: bool = False
     fire_knocked_out: bool = False
     worst: int = 0  # 0 none, 1 superficial, 2 full, 3 massive
+    hit: bool = False  # a shot of the attack hit it (pinning it or not)
 
     @property
     def pins(self) -> int:
@@ -522,6 +534,7 @@ def _with(
     on_fire: bool | None = None,
     fire_knocked_out: bool | None = None,
     worst: int | None = None,
+    hit: bool | None = None,
 ) -> VehicleState:
     """``dataclasses.replace`` of a vehicle's state (None: as it was), without its generic
     checks: the exact odds of shots at vehicles build these states many thousand times."""
@@ -534,6 +547,7 @@ def _with(
         on_fire=state.on_fire if on_fire is None else on_fire,
         fire_knocked_out=state.fire_knocked_out if fire_knocked_out is None else fire_knocked_out,
         worst=state.worst if worst is None else worst,
+        hit=state.hit if hit is None else hit,
     )
 
 
@@ -549,6 +563,14 @@ def damage_level(vehicle: VehicleProfile, total: int) -> int:
     if margin >= full:
         return 2
     return 1 if margin >= superficial else 0
+
+
+def can_reach_damage(vehicle: VehicleProfile, pen: int) -> bool:
+    """Whether a pen roll of D6 + ``pen`` (its facing and range modifiers in ``pen``, as
+    :func:`plan_shot` gives them) could reach a damage result on ``vehicle``: a 6 can.
+    A hit whose best roll cannot does nothing to the vehicle, not even pin it (unless
+    it is open-topped)."""
+    return damage_level(vehicle, 6 + pen) > 0
 
 
 def _effect_of(vehicle: VehicleProfile, roll: int) -> tuple[str, int]:
@@ -635,7 +657,10 @@ def hits_on_vehicle(dice: Dice, shot: Shot) -> int:
 
 
 def after_shot(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
-    """Stage 3: the pins a hit causes (one, or the weapon's own) and a flamethrower's test."""
+    """Stage 3 (of a shot that hit): the pins a hit causes (one, or the weapon's own) and a
+    flamethrower's test."""
+    if not state.hit:
+        state = _with(state, hit=True)
     if not shot.pins_target and shot.auto_effect is None:  # (small arms at closed armour;
         return state  # an aircraft, whose pins the air strike chart gives)
     extra = roll_expr(dice, shot.special_pins) if shot.special_pins else 1

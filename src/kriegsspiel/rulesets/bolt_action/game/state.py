@@ -541,8 +541,8 @@ class BoltActionGame(ShootingGroups):
             if officer is not None:
                 groups = [self._crew_with_officer(g, officer) for g in groups]
             state = attack_vehicle(self.dice, groups)
-            if unit is not None and indirect and (state.attack_pins or state.knocked_out):
-                unit.ranged_in_on = tgt.uid  # a hit on a vehicle always pins it
+            if unit is not None and indirect and state.hit:
+                unit.ranged_in_on = tgt.uid  # indirect fire is ranged in once it hits
             self.log(
                 event,
                 unit=uid,
