@@ -157,6 +157,32 @@ def test_move_checks_terrain_along_the_path() -> None:
     assert check_move(game.rules, game.table, infantry, inside, run=False).allowed
 
 
+@pytest.mark.parametrize(
+    ("ruleset", "uid", "profile"),
+    [
+        ("konflikt47", 8, "super-heavy tank"),
+        ("bolt-action-1", 19, "heavy tank"),
+        ("konflikt47", 7, "super-heavy walker"),
+    ],
+)
+def test_a_heavy_tank_or_walker_cannot_enter_a_building(
+    ruleset: str, uid: int, profile: str
+) -> None:
+    """The terrain table's "No (!)": heavy and super-heavy tanks (and in Konflikt '47
+    walkers) "may move through and demolish some buildings in some situations" (sheets
+    000, 001); we never demolish one, so a building is closed to them as to any vehicle."""
+    game = new_game(ruleset)
+    vehicle = game.units[uid]
+    assert vehicle.vehicle is not None
+    vehicle.vehicle = replace(vehicle.vehicle, target=game.rules.target(profile))
+    building = next(f for f in game.table.features if f.category == "building")
+    xs, ys = zip(*building.polygon, strict=True)
+    place(vehicle, min(xs) - 4, sum(ys) / len(ys), heading=90)
+    inside = Point(sum(xs) / len(xs), sum(ys) / len(ys))
+    refused = check_move(game.rules, game.table, vehicle, inside, run=False)
+    assert not refused.allowed and "impassable" in refused.reason
+
+
 def test_vehicle_turn_limits_and_reverse() -> None:
     game = new_game()
     game.table = Table(72, 48)  # open ground: only the turn and reverse rules matter here
