@@ -1717,6 +1717,25 @@ def test_a_stunned_vehicle_holding_a_kept_ambush_die_ambushes_no_more() -> None:
     assert (tank.order, tank.retained, tank.is_ambushing) == ("Down", None, False)
 
 
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_a_vehicle_abandoned_under_its_pins_leaves_a_wreck(ruleset: str) -> None:
+    """A vehicle whose pins reach its morale is removed: its crew abandon it, and an
+    abandoned vehicle "is considered to be knocked out", which "becomes a wreck" (001).
+    As for a knock-out, a soft-skin leaves none (the sheet gives armoured wrecks only)."""
+    game = new_game(ruleset)
+    tank, truck = [u for u in game.units if u.vehicle is not None and u.side == 0][-2:]
+    assert tank.vehicle is not None and truck.vehicle is not None
+    truck.vehicle = replace(truck.vehicle, target=game.rules.target("soft-skinned vehicle"))
+    for vehicle in (tank, truck):
+        vehicle.pins = game.rules.morale(vehicle.quality)
+        game.check_pins(vehicle)
+        assert vehicle.destroyed
+    wrecks = [f.name for f in game.table.features if f.name.startswith("wreck of")]
+    assert wrecks == [f"wreck of {tank.name}"]
+    (wreck,) = game.table.features_at(tank.anchor)
+    assert wreck.impassable_to == {"vehicle"}
+
+
 def test_a_walker_crosses_a_wreck_that_stops_a_tank() -> None:
     """'Wrecks of armoured vehicles count as impassable terrain to tracked, wheeled, and
     half-tracked vehicles' (001): not to walkers, which cross one as the obstacle it is."""

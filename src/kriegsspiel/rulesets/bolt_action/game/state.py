@@ -661,9 +661,7 @@ class BoltActionGame(ShootingGroups):
             tgt.immobilised = True
             halted = halted or tgt.order is not None
         if ko:
-            self.destroy(tgt, "knocked out", by=by)
-            if tgt.vehicle is not None and tgt.vehicle.target.kind == "armoured":
-                self.table = self.table.wreck(tgt.anchor, name=f"wreck of {tgt.name}")
+            self.destroy(tgt, "knocked out", by=by)  # (an armoured one leaves a wreck)
             return
         if halted:  # its die (one kept from last turn too: an Ambush) turns to Down
             tgt.order, tgt.retained = "Down", None
@@ -678,6 +676,10 @@ class BoltActionGame(ShootingGroups):
         for m in unit.models:
             m.alive = False if unit.vehicle is None else m.alive
         self.log("destroyed", unit=unit.uid, why=why)
+        # an armoured vehicle destroyed by any cause (knocked out, or abandoned by its crew
+        # under as many pins as its morale) is knocked out, and becomes a wreck (001)
+        if unit.vehicle is not None and unit.vehicle.target.kind == "armoured":
+            self.table = self.table.wreck(unit.anchor, name=f"wreck of {unit.name}")
 
     def vehicle_profile_of(
         self, unit: UnitState, *, indirect: bool, officer: bool = True
