@@ -1430,6 +1430,29 @@ def test_each_man_fires_one_weapon() -> None:
     assert all(m.used_one_shot for m in squad.models)  # each fired his one Panzerfaust
 
 
+@pytest.mark.parametrize("profile", ["soft-skinned vehicle", "armoured car"])
+def test_a_man_picks_the_weapon_likelier_to_damage_a_vehicle(profile: str) -> None:
+    """A grenadier with a rifle and a Panzerfaust fires the Panzerfaust at a truck as at
+    an armoured car: a rifle hit (pen 0) damages a soft-skin on a 6 only, a Panzerfaust
+    hit (pen 6) always. (Every shot at a vehicle used to score 0 but at armour, so the
+    first weapon listed, the rifle, fired at the truck.)"""
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    squad, carrier = game.units[12], game.units[7]
+    only(game, 12, 7)
+    assert carrier.vehicle is not None
+    carrier.vehicle = replace(carrier.vehicle, target=game.rules.target(profile))
+    place(squad, 20, 30, 180)
+    place(carrier, 20, 22, 0)
+    armed = [m for m in squad.alive_models if m.weapons == ("Rifle", "Panzerfaust")]
+    assert armed
+    groups = game.shooting_groups(squad, carrier, moving=False)
+    fired = {g.shot.weapon: g.shots for g in groups}
+    assert fired["Panzerfaust"] == len(armed)
+    riflemen = sum(1 for m in squad.alive_models if m.weapons == ("Rifle",))
+    assert fired.get("Rifle", 0) == riflemen  # only the men with no Panzerfaust
+
+
 class TopFaces:
     """Dice that always roll their highest face: every shot hits (a hand-built test)."""
 

@@ -573,6 +573,12 @@ def can_reach_damage(vehicle: VehicleProfile, pen: int) -> bool:
     return damage_level(vehicle, 6 + pen) > 0
 
 
+def damage_chance(vehicle: VehicleProfile, pen: int) -> Fraction:
+    """The chance that a pen roll of D6 + ``pen`` reaches a damage result on ``vehicle``
+    (0 exactly when :func:`can_reach_damage` says it cannot)."""
+    return Fraction(sum(damage_level(vehicle, face + pen) > 0 for face in range(1, 7)), 6)
+
+
 def _effect_of(vehicle: VehicleProfile, roll: int) -> tuple[str, int]:
     for low, high, effect, pins in vehicle.results:
         if (low is None or roll >= low) and (high is None or roll <= high):
