@@ -42,6 +42,7 @@ from kriegsspiel.rulesets.bolt_action.odds import (
     vehicle_assault_odds,
 )
 from kriegsspiel.rulesets.bolt_action.shooting import (
+    Facing,
     Group,
     Situation,
     VehicleState,
@@ -282,6 +283,29 @@ def test_he_multiplies_hits_and_pins() -> None:
     assert r.distributions["pins"].as_list() == [F(1, 6), F(5, 12), F(5, 12)]
 
 
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_an_he_shell_pins_a_vehicle_by_the_he_table(ruleset: str) -> None:
+    """Sheets 001, 002 (and 000): an HE hit "can result in more pins on the target", a
+    vehicle too. A heavy howitzer (3D6: D6 pins) at a tank rolls D6 for the attack's pin,
+    on top of the damage results' own pins; a heavy mortar (2D6: D3) at a soft-skin, D3."""
+    rules = rules_for(ruleset)
+    s = Situation(range_inches=30, indirect=True, ranged_in=True)
+    shot = plan_shot(rules, rules.weapon("heavy howitzer"), rules.target("medium tank"), s)[0]
+    attack_pins = exact_vehicle([Group(shot, 1)]).map(lambda v: v.attack_pins)
+    assert attack_pins.as_list() == [F(1, 6)] + [F(5, 36)] * 6
+    r = shoot_odds(
+        ruleset,
+        weapons=["heavy mortar"],
+        target="soft-skinned vehicle",
+        situation=Situation(range_inches=30, ranged_in=True),
+    )
+    assert r.distributions["pins"].as_list() == [F(1, 6)] + [F(5, 18)] * 3
+    # an AT gun's shot at armour is its AP round, not its HE: one pin
+    direct = Situation(range_inches=30)
+    at = plan_shot(rules, rules.weapon("heavy AT gun"), rules.target("medium tank"), direct)[0]
+    assert at.special_pins is None
+
+
 def test_down_target_halves_he_hits() -> None:
     up = shoot_odds(
         "konflikt47",
@@ -471,6 +495,35 @@ def test_small_arms_cannot_hurt_armour() -> None:
     )
     assert r.probabilities["p_knocked_out"] == 0
     assert r.distributions["pins"].probability(0) == 1
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_a_hit_that_cannot_damage_a_vehicle_does_not_pin_it(ruleset: str) -> None:
+    """An HMG (pen +1) hit on a super-heavy tank (11+) can total 7 at best (9 from the
+    rear): no pin. On a medium tank (9+) it pins only from the rear (a 6 +1 +2 = 9); on
+    an armoured car (7+) from the front too. An open-topped vehicle is pinned by any hit,
+    as small arms pin it."""
+    hmg = ["heavy machine gun"]
+
+    def no_pin(target: str, facing: Facing = "front", open_topped: bool = False) -> Fraction:
+        s = Situation(10, facing=facing, open_topped=open_topped)
+        return (
+            shoot_odds(ruleset, weapons=hmg, target=target, situation=s)
+            .distributions["pins"]
+            .probability(0)
+        )
+
+    assert no_pin("super-heavy tank") == no_pin("super-heavy tank", "rear") == 1
+    assert no_pin("medium tank") == 1
+    missed = F(1, 3) ** 3  # three shots at 3+ (10" of 36")
+    assert no_pin("medium tank", "rear") == no_pin("armoured car") == missed
+    assert no_pin("medium tank", open_topped=True) == missed
+    # the knock-out ceiling and the AI's test of harm read the same: nothing to fear
+    rules = rules_for(ruleset)
+    shot = plan_shot(rules, rules.weapon(hmg[0]), rules.target("super-heavy tank"), Situation(10))[
+        0
+    ]
+    assert knock_out_ceiling([Group(shot, 3)]) == 0
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
@@ -1398,6 +1451,6 @@ def test_an_aircrafts_hits_on_a_vehicle_bring_no_pin_of_their_own() -> None:
     from kriegsspiel.rulesets.bolt_action.shooting import Shot, after_shot
 
     strafing = Shot(weapon="Strafing Fighter", hit_on=(), pen=1, pins_target=False)
-    assert after_shot(RandomDice(1), strafing, VehicleState()) == VehicleState()
+    assert after_shot(RandomDice(1), strafing, VehicleState()) == VehicleState(hit=True)
     gun = replace(strafing, pins_target=True)
     assert after_shot(RandomDice(1), gun, VehicleState()).attack_pins == 1

@@ -157,6 +157,32 @@ def test_move_checks_terrain_along_the_path() -> None:
     assert check_move(game.rules, game.table, infantry, inside, run=False).allowed
 
 
+@pytest.mark.parametrize(
+    ("ruleset", "uid", "profile"),
+    [
+        ("konflikt47", 8, "super-heavy tank"),
+        ("bolt-action-1", 19, "heavy tank"),
+        ("konflikt47", 7, "super-heavy walker"),
+    ],
+)
+def test_a_heavy_tank_or_walker_cannot_enter_a_building(
+    ruleset: str, uid: int, profile: str
+) -> None:
+    """The terrain table's "No (!)": heavy and super-heavy tanks (and in Konflikt '47
+    walkers) "may move through and demolish some buildings in some situations" (sheets
+    000, 001); we never demolish one, so a building is closed to them as to any vehicle."""
+    game = new_game(ruleset)
+    vehicle = game.units[uid]
+    assert vehicle.vehicle is not None
+    vehicle.vehicle = replace(vehicle.vehicle, target=game.rules.target(profile))
+    building = next(f for f in game.table.features if f.category == "building")
+    xs, ys = zip(*building.polygon, strict=True)
+    place(vehicle, min(xs) - 4, sum(ys) / len(ys), heading=90)
+    inside = Point(sum(xs) / len(xs), sum(ys) / len(ys))
+    refused = check_move(game.rules, game.table, vehicle, inside, run=False)
+    assert not refused.allowed and "impassable" in refused.reason
+
+
 def test_vehicle_turn_limits_and_reverse() -> None:
     game = new_game()
     game.table = Table(72, 48)  # open ground: only the turn and reverse rules matter here
@@ -1404,6 +1430,29 @@ def test_each_man_fires_one_weapon() -> None:
     assert all(m.used_one_shot for m in squad.models)  # each fired his one Panzerfaust
 
 
+@pytest.mark.parametrize("profile", ["soft-skinned vehicle", "armoured car"])
+def test_a_man_picks_the_weapon_likelier_to_damage_a_vehicle(profile: str) -> None:
+    """A grenadier with a rifle and a Panzerfaust fires the Panzerfaust at a truck as at
+    an armoured car: a rifle hit (pen 0) damages a soft-skin on a 6 only, a Panzerfaust
+    hit (pen 6) always. (Every shot at a vehicle used to score 0 but at armour, so the
+    first weapon listed, the rifle, fired at the truck.)"""
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    squad, carrier = game.units[12], game.units[7]
+    only(game, 12, 7)
+    assert carrier.vehicle is not None
+    carrier.vehicle = replace(carrier.vehicle, target=game.rules.target(profile))
+    place(squad, 20, 30, 180)
+    place(carrier, 20, 22, 0)
+    armed = [m for m in squad.alive_models if m.weapons == ("Rifle", "Panzerfaust")]
+    assert armed
+    groups = game.shooting_groups(squad, carrier, moving=False)
+    fired = {g.shot.weapon: g.shots for g in groups}
+    assert fired["Panzerfaust"] == len(armed)
+    riflemen = sum(1 for m in squad.alive_models if m.weapons == ("Rifle",))
+    assert fired.get("Rifle", 0) == riflemen  # only the men with no Panzerfaust
+
+
 class TopFaces:
     """Dice that always roll their highest face: every shot hits (a hand-built test)."""
 
@@ -1442,6 +1491,34 @@ def test_howitzer_fires_direct_until_ranged_in_then_indirect() -> None:
     assert not close.shot.indirect
 
 
+def test_a_howitzer_at_a_vehicle_fires_the_way_that_hits_more_easily() -> None:
+    """At a tank too: direct until ranged in (though a lob would strike the weaker top
+    armour, at a 6 it hits less often), then indirect at 2+."""
+    game, gun, _ = _howitzer_game()
+    tank = game.units[19]  # the Panzer IV
+    tank.destroyed = False
+    place(tank, 36, 40, 180)
+    (direct,) = game.shooting_groups(gun, tank, moving=False)
+    # 36" of 48": direct 3+ at long range -1 = 4+; a lob not ranged in would need a 6
+    assert not direct.shot.indirect and direct.shot.hit_on == (4,)
+    assert direct.shot.pen == 2  # HE D6's pen on the front armour (no long-range -1 for HE)
+    gun.ranged_in_on = tank.uid
+    (lobbed,) = game.shooting_groups(gun, tank, moving=False)
+    assert lobbed.shot.indirect and lobbed.shot.hit_on == (2,)
+    assert lobbed.shot.pen == 3  # top armour +1
+    # a vehicle's howitzer also fires one way, not both (a vehicle fires all its weapons)
+    sherman = game.units[8]
+    sherman.destroyed = False
+    sherman.models[0].weapons = ("Light howitzer", "MMG", "MMG")
+    place(sherman, 36, 4, 0)
+    howitzer = [
+        g
+        for g in game.shooting_groups(sherman, tank, moving=False)
+        if g.shot.weapon == "Light howitzer"
+    ]
+    assert len(howitzer) == 1 and howitzer[0].shots == 1 and not howitzer[0].shot.indirect
+
+
 def test_only_an_indirect_hit_ranges_in() -> None:
     game, gun, target = _howitzer_game()
     (direct,) = game.shooting_groups(gun, target, moving=False)
@@ -1451,6 +1528,26 @@ def test_only_an_indirect_hit_ranges_in() -> None:
     indirect = replace(direct.shot, hit_on=(6,), indirect=True)
     game.resolve_attack(gun, target, [Group(indirect, 1)])
     assert gun.ranged_in_on == target.uid
+
+
+def test_firing_at_another_target_loses_the_ranging_on_the_first() -> None:
+    """A mortar ranged in on one squad that fires at another, and misses, is no longer
+    ranged in on the first: back at it, it needs a 6 again."""
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    only(game, 4, 12, 13)
+    mortar, first, second = game.units[4], game.units[13], game.units[12]
+    place(mortar, 36, 4, 0)
+    place(first, 28, 40, 180)
+    place(second, 48, 40, 180)
+    mortar.ranged_in_on = first.uid
+    (group,) = game.shooting_groups(mortar, first, moving=False)
+    assert group.shot.hit_on == (2,)
+    game.dice = ScriptedDice([1])  # the shot at the other squad misses
+    game.shoot(mortar, second, moving=False)
+    assert mortar.ranged_in_on is None
+    (group,) = game.shooting_groups(mortar, first, moving=False)
+    assert group.shot.hit_on == (6,)
 
 
 def test_indirect_fire_ranges_in_on_a_vehicle_it_hits() -> None:
@@ -1465,6 +1562,24 @@ def test_indirect_fire_ranges_in_on_a_vehicle_it_hits() -> None:
     game.dice = TopFaces()
     game.resolve_attack(mortar, halftrack, [group])
     assert mortar.ranged_in_on == halftrack.uid
+
+
+def test_an_indirect_hit_that_cannot_pin_a_vehicle_still_ranges_in() -> None:
+    """A light mortar (HE D3: pen +1, top armour +1) hits a Panzer IV (9+): even a 6
+    makes 8, so the hit neither damages nor pins it; it still ranges the mortar in."""
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    only(game, 4, 19)
+    mortar, tank = game.units[4], game.units[19]
+    mortar.models[0].weapons = ("Light mortar",)
+    place(mortar, 36, 4, 0)
+    place(tank, 36, 24, 180)
+    (group,) = game.shooting_groups(mortar, tank, moving=False)
+    assert group.shot.indirect and not group.shot.pins_target
+    game.dice = TopFaces()
+    game.resolve_attack(mortar, tank, [group])
+    assert tank.pins == 0 and not tank.destroyed
+    assert mortar.ranged_in_on == tank.uid
 
 
 def test_a_choice_for_the_wrong_unit_is_refused_naming_the_unit_that_decides() -> None:
@@ -1623,6 +1738,25 @@ def test_a_stunned_vehicle_holding_a_kept_ambush_die_ambushes_no_more() -> None:
     assert tank.is_ambushing
     game.vehicle_damage(tank, ko=False, immobilised=False, halted=True, pins=1, by=None)
     assert (tank.order, tank.retained, tank.is_ambushing) == ("Down", None, False)
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_a_vehicle_abandoned_under_its_pins_leaves_a_wreck(ruleset: str) -> None:
+    """A vehicle whose pins reach its morale is removed: its crew abandon it, and an
+    abandoned vehicle "is considered to be knocked out", which "becomes a wreck" (001).
+    As for a knock-out, a soft-skin leaves none (the sheet gives armoured wrecks only)."""
+    game = new_game(ruleset)
+    tank, truck = [u for u in game.units if u.vehicle is not None and u.side == 0][-2:]
+    assert tank.vehicle is not None and truck.vehicle is not None
+    truck.vehicle = replace(truck.vehicle, target=game.rules.target("soft-skinned vehicle"))
+    for vehicle in (tank, truck):
+        vehicle.pins = game.rules.morale(vehicle.quality)
+        game.check_pins(vehicle)
+        assert vehicle.destroyed
+    wrecks = [f.name for f in game.table.features if f.name.startswith("wreck of")]
+    assert wrecks == [f"wreck of {tank.name}"]
+    (wreck,) = game.table.features_at(tank.anchor)
+    assert wreck.impassable_to == {"vehicle"}
 
 
 def test_a_walker_crosses_a_wreck_that_stops_a_tank() -> None:

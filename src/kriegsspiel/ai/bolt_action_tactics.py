@@ -31,7 +31,6 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     expected_troops,
     knock_out_ceiling,
     knock_out_chance,
-    pen_levels,
     troops_left,
     troops_shot_distribution,
 )
@@ -53,6 +52,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Shot,
     Situation,
+    can_reach_damage,
     infantry_target,
     plan_shot,
 )
@@ -175,7 +175,7 @@ def _weapon_can_knock_out(rules: Rules, name: str, target: Target) -> bool:
                 if shot.auto_effect is not None or shot.morale_check:
                     return True
                 pen, vehicle = shot.pen, shot.vehicle
-                if pen is not None and vehicle and pen_levels(vehicle, pen).probability(0) < 1:
+                if pen is not None and vehicle and can_reach_damage(vehicle, pen):
                     return True
     return False
 

@@ -28,6 +28,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     VehicleProfile,
     VehicleState,
     after_shot,
+    can_reach_damage,
     hit_vehicle,
     hits_on_vehicle,
     pen_roll,
@@ -393,7 +394,7 @@ def _harmless(shot: Shot) -> Fraction:
     hits = _vehicle_hits(_rolling(shot))
     if shot.auto_effect is not None or shot.morale_check:
         return hits.probability(0)  # any hit may do it
-    if shot.pen is None or shot.vehicle is None:
+    if shot.pen is None or shot.vehicle is None or not can_reach_damage(shot.vehicle, shot.pen):
         return Fraction(1)  # its hits cannot damage (a pin is all it brings)
     # each hit's pen roll reaches no damage level with this chance, whatever came before
     spent = pen_levels(shot.vehicle, shot.pen).probability(0)

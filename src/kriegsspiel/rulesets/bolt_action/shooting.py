@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import lru_cache
 from operator import attrgetter
 from typing import Literal
@@ -153,6 +154,14 @@ def hit_needs(rules: Rules, score: int) -> tuple[int, ...] | None:
         return (score,)
     follow = proc.needs_seven_plus_follow_up
     return (6, follow[score]) if score in follow else None
+
+
+def hit_chance(hit_on: tuple[int, ...] | None) -> Fraction:
+    """The chance that a shot needing ``hit_on`` (see :func:`hit_needs`) hits."""
+    chance = Fraction(0 if hit_on is None else 1)
+    for need in hit_on or ():
+        chance *= Fraction(max(0, 7 - need), 6)
+    return chance
 
 
 def describe_needs(hit_on: tuple[int, ...] | None) -> str:
@@ -408,6 +417,9 @@ def plan_shot(
         pen, pen_from = weapon.pen, f"pen {weapon.pen:+d}"
     elif he:
         pen, pen_from = he.pen, f"HE ({he.he}) pen {he.pen:+d}"
+        # an HE shell pins a vehicle as it pins troops, by the HE table (sheets 000, 001,
+        # 002: "more pins on the target"), in place of the one pin of being hit
+        shot = replace(shot, special_pins=DiceExpr(he.pins))
     elif target.kind == "soft-skinned":
         pen, pen_from = 0, "small arms"
     else:
@@ -465,6 +477,19 @@ def plan_shot(
                 "damage results", f"{vehicle.result_bonus:+d}", "open-topped hit by indirect fire"
             )
         )
+    if not flame and not s.open_topped and not can_reach_damage(vehicle, pen):
+        # (a flamethrower's pins and test are its own rule, whatever its pen)
+        reasons.append(
+            Reason(
+                "pins",
+                "none",
+                f"even a 6 {pen:+d} falls short of {target.damage_value}: "
+                "a hit that cannot damage a closed vehicle does not pin it",
+            )
+        )
+        return replace(shot, pins_target=False), reasons
+    if he and shot.special_pins is not None and not flame:
+        reasons.append(Reason("pins", he.pins, f"HE ({he.he}): the HE table's, not one"))
     return shot, reasons
 
 
@@ -505,6 +530,7 @@ class VehicleState:
     on_fire: bool = False
     fire_knocked_out: bool = False
     worst: int = 0  # 0 none, 1 superficial, 2 full, 3 massive
+    hit: bool = False  # a shot of the attack hit it (pinning it or not)
 
     @property
     def pins(self) -> int:
@@ -522,6 +548,7 @@ def _with(
     on_fire: bool | None = None,
     fire_knocked_out: bool | None = None,
     worst: int | None = None,
+    hit: bool | None = None,
 ) -> VehicleState:
     """``dataclasses.replace`` of a vehicle's state (None: as it was), without its generic
     checks: the exact odds of shots at vehicles build these states many thousand times."""
@@ -534,6 +561,7 @@ def _with(
         on_fire=state.on_fire if on_fire is None else on_fire,
         fire_knocked_out=state.fire_knocked_out if fire_knocked_out is None else fire_knocked_out,
         worst=state.worst if worst is None else worst,
+        hit=state.hit if hit is None else hit,
     )
 
 
@@ -549,6 +577,20 @@ def damage_level(vehicle: VehicleProfile, total: int) -> int:
     if margin >= full:
         return 2
     return 1 if margin >= superficial else 0
+
+
+def can_reach_damage(vehicle: VehicleProfile, pen: int) -> bool:
+    """Whether a pen roll of D6 + ``pen`` (its facing and range modifiers in ``pen``, as
+    :func:`plan_shot` gives them) could reach a damage result on ``vehicle``: a 6 can.
+    A hit whose best roll cannot does nothing to the vehicle, not even pin it (unless
+    it is open-topped)."""
+    return damage_level(vehicle, 6 + pen) > 0
+
+
+def damage_chance(vehicle: VehicleProfile, pen: int) -> Fraction:
+    """The chance that a pen roll of D6 + ``pen`` reaches a damage result on ``vehicle``
+    (0 exactly when :func:`can_reach_damage` says it cannot)."""
+    return Fraction(sum(damage_level(vehicle, face + pen) > 0 for face in range(1, 7)), 6)
 
 
 def _effect_of(vehicle: VehicleProfile, roll: int) -> tuple[str, int]:
@@ -635,7 +677,10 @@ def hits_on_vehicle(dice: Dice, shot: Shot) -> int:
 
 
 def after_shot(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
-    """Stage 3: the pins a hit causes (one, or the weapon's own) and a flamethrower's test."""
+    """Stage 3 (of a shot that hit): the pins a hit causes (one, or the weapon's own) and a
+    flamethrower's test."""
+    if not state.hit:
+        state = _with(state, hit=True)
     if not shot.pins_target and shot.auto_effect is None:  # (small arms at closed armour;
         return state  # an aircraft, whose pins the air strike chart gives)
     extra = roll_expr(dice, shot.special_pins) if shot.special_pins else 1

@@ -29,7 +29,9 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Shot,
     Situation,
     check_range,
+    damage_chance,
     fires_on_the_move,
+    hit_chance,
     infantry_target,
     plan_shot,
     range_bands,
@@ -38,16 +40,28 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
 
 
 def _worth(option: tuple[Shot, int, bool], target: UnitState) -> tuple[float, ...]:
-    """How a man picks his weapon: against armour the best pen, else the most expected hits;
-    a one-shot weapon is kept for armour."""
+    """How a man picks his weapon: against a vehicle (armoured or soft-skinned) the most
+    hits expected to reach a damage result (then the most hits), else the most expected
+    casualties; a one-shot weapon is kept for vehicles."""
     shot, per, one_shot = option
     p = 1.0
     for need in shot.hit_on or ():
         p *= max(0, 7 - need) / 6
     hits = p * per * _mean(shot.hits_per_hit)
-    if target.vehicle is not None and target.vehicle.target.kind == "armoured":
-        return (shot.pen is not None, shot.pen or 0, hits)
-    return (1.0, 0.0, hits * (0.5 if one_shot else 1.0) * max(0, 7 - shot.damage_need) / 6)
+    if target.vehicle is not None:
+        return (hits * _damaging(shot), hits)
+    return (hits * (0.5 if one_shot else 1.0) * max(0, 7 - shot.damage_need) / 6,)
+
+
+@lru_cache(maxsize=1024)
+def _damaging(shot: Shot) -> float:
+    """The chance that a hit of ``shot`` on its vehicle reaches a damage result (a
+    Shockwave's effect always comes)."""
+    if shot.auto_effect is not None:
+        return 1.0
+    if shot.pen is None or shot.vehicle is None:
+        return 0.0
+    return float(damage_chance(shot.vehicle, shot.pen))
 
 
 _REACH: dict[tuple[Rules, tuple[str, ...], bool, bool, bool], float] = {}  # see _reach
@@ -465,13 +479,17 @@ class ShootingGroups:
             if "Team" in special and len(unit.alive_models) < 2 and unit.vehicle is None:
                 situation = replace(situation, firer_pins=situation.firer_pins + 1)  # one crew: -1
             per = shots_per_model(weapon)
-            ways = [situation]
+            shot = _planned(rules, weapon, tgt_profile, situation)
             if weapon.indirect_min_range is not None and rng >= weapon.indirect_min_range:
-                ways.append(replace(situation, indirect=True))  # a howitzer may lob it
-            for way in ways:
-                shot = _planned(rules, weapon, tgt_profile, way)
-                if shot is not None and shot.hit_on is not None:
-                    options.append((shot, per, "One-shot" in special))
+                # a howitzer may lob it instead: its crew takes the way that hits more
+                # easily, and on equal chances the lob (a hit ranges the crew in)
+                lobbed = _planned(rules, weapon, tgt_profile, replace(situation, indirect=True))
+                if lobbed is not None and (
+                    shot is None or hit_chance(lobbed.hit_on) >= hit_chance(shot.hit_on)
+                ):
+                    shot = lobbed
+            if shot is not None and shot.hit_on is not None:
+                options.append((shot, per, "One-shot" in special))
         if not options:
             return ()
         # a vehicle fires all its weapons; a man fires one: the best at this target

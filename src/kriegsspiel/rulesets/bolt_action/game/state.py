@@ -495,6 +495,8 @@ class BoltActionGame(ShootingGroups):
             return
         for model in self.one_shots_fired:  # one-shot weapons that fired are spent
             model.used_one_shot = True
+        if unit.ranged_in_on not in (None, tgt.uid):
+            unit.ranged_in_on = None  # firing at another target loses the ranging on the first
         self.resolve_attack(unit, tgt, groups)
         for group in groups:
             if "Shockwave" in self.rules.weapon(group.shot.weapon).special:
@@ -540,8 +542,8 @@ class BoltActionGame(ShootingGroups):
             if officer is not None:
                 groups = [self._crew_with_officer(g, officer) for g in groups]
             state = attack_vehicle(self.dice, groups)
-            if unit is not None and indirect and (state.attack_pins or state.knocked_out):
-                unit.ranged_in_on = tgt.uid  # a hit on a vehicle always pins it
+            if unit is not None and indirect and state.hit:
+                unit.ranged_in_on = tgt.uid  # indirect fire is ranged in once it hits
             self.log(
                 event,
                 unit=uid,
@@ -660,9 +662,7 @@ class BoltActionGame(ShootingGroups):
             tgt.immobilised = True
             halted = halted or tgt.order is not None
         if ko:
-            self.destroy(tgt, "knocked out", by=by)
-            if tgt.vehicle is not None and tgt.vehicle.target.kind == "armoured":
-                self.table = self.table.wreck(tgt.anchor, name=f"wreck of {tgt.name}")
+            self.destroy(tgt, "knocked out", by=by)  # (an armoured one leaves a wreck)
             return
         if halted:  # its die (one kept from last turn too: an Ambush) turns to Down
             tgt.order, tgt.retained = "Down", None
@@ -677,6 +677,10 @@ class BoltActionGame(ShootingGroups):
         for m in unit.models:
             m.alive = False if unit.vehicle is None else m.alive
         self.log("destroyed", unit=unit.uid, why=why)
+        # an armoured vehicle destroyed by any cause (knocked out, or abandoned by its crew
+        # under as many pins as its morale) is knocked out, and becomes a wreck (001)
+        if unit.vehicle is not None and unit.vehicle.target.kind == "armoured":
+            self.table = self.table.wreck(unit.anchor, name=f"wreck of {unit.name}")
 
     def vehicle_profile_of(
         self, unit: UnitState, *, indirect: bool, officer: bool = True
