@@ -19,7 +19,6 @@ from test_game_rules import new_game, only, place
 
 from kriegsspiel.core.procedure import RandomDice, brute_force, exact
 from kriegsspiel.core.table import Table
-from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action import rules_for
 from kriegsspiel.rulesets.bolt_action.attack import attack_vehicle, exact_vehicle
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
@@ -310,10 +309,6 @@ def test_the_crews_test_is_shown_and_echoed_in_json() -> None:
     ("args", "message"),
     [
         (
-            ["odds", "shoot", "-w", "rifle", "--target-officer", "captain"],
-            "--target-officer is an officer in range of a target vehicle",
-        ),
-        (
             ["odds", "shoot", "-w", "bazooka", "-t", "medium tank", "--target-officer", "general"],
             "--target-officer 'general': Unknown officer 'general'",
         ),
@@ -344,11 +339,36 @@ def test_target_officer_refusals_are_one_paragraph_and_exit_2(
     assert "Traceback" not in done.stderr + done.stdout
 
 
-def test_target_officer_at_troops_is_refused_by_the_odds_too() -> None:
-    with pytest.raises(UsageError, match="regular infantry is not a vehicle"):
-        shoot_odds(
+def test_a_troops_flamethrower_check_takes_the_target_officer_counted_die_by_die() -> None:
+    """At troops, --target-officer lends his bonus to the morale check a flamethrower's hit
+    forces (as the game's check takes it: test_a_flamethrowers_morale_check_takes_the_
+    officers_bonus); where no test can come of the shooting he is said to have no effect.
+    Konflikt '47, one infantry flamethrower at 5" (2+ to hit: 3+ and point blank), D3+1
+    pins on a regular squad with one pin already: it fails 9 + bonus - pins on 2D6."""
+
+    def fails(value: int) -> Fraction:  # 2D6 above value; double 1 passes, double 6 fails
+        rolls = [(a, b) for a, b in product(range(1, 7), repeat=2)]
+        bad = [r for r in rolls if r != (1, 1) and (r == (6, 6) or sum(r) > value)]
+        return Fraction(len(bad), 36)
+
+    def destroyed(bonus: int) -> Fraction:
+        pins = [1 + d3 + 1 for d3 in (1, 2, 3)]  # already there, then D3+1
+        return Fraction(5, 6) * sum((fails(9 + bonus - p) for p in pins), Fraction(0)) / 3
+
+    assert (destroyed(0), destroyed(3)) == (Fraction(385, 648), Fraction(155, 648))
+    for officer, bonus in ((None, 0), ("captain", 3), ("second-lieutenant", 1)):
+        report = shoot_odds(
             "konflikt47",
-            weapons=["rifle"],
+            weapons=["Flamethrower (infantry)"],
             target="regular infantry",
-            situation=Situation(range_inches=12, target_officer="captain"),
+            situation=Situation(range_inches=5, target_pins=1, target_officer=officer),
         )
+        assert report.probabilities["p_destroyed_by_morale"] == destroyed(bonus), officer
+    rifles = shoot_odds(
+        "konflikt47",
+        weapons=["rifle"],
+        target="regular infantry",
+        situation=Situation(range_inches=12, target_officer="captain"),
+    )
+    (said,) = [r for r in rifles.reasons if r.topic == "target officer"]
+    assert said.result == "no effect" and "odds morale --officer" in said.because

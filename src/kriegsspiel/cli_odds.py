@@ -189,9 +189,9 @@ def shoot(
         str | None,
         typer.Option(
             "--target-officer",
-            help="An officer in range of the target vehicle: his morale bonus to its crew's "
-            "tests (On fire, a flamethrower's): second-lieutenant, first-lieutenant, captain, "
-            "major (BA, K47).",
+            help="An officer in range of the target: his morale bonus to a vehicle crew's "
+            "tests (On fire, a flamethrower's) or to troops' flamethrower check: "
+            "second-lieutenant, first-lieutenant, captain, major (BA, K47).",
         ),
     ] = None,
     morale_markers: Annotated[

@@ -366,11 +366,6 @@ def _shoot_odds(
             "--target-quality is a vehicle crew's; an infantry target's quality is in its name "
             f"(e.g. --target '{situation.target_quality} infantry')."
         )
-    if not tgt.is_vehicle and situation.target_officer is not None:
-        raise UsageError(
-            "--target-officer is an officer in range of a target vehicle, whose crew's tests "
-            f"(On fire, a flamethrower's) take his bonus; {tgt.name} is not a vehicle."
-        )
     _check_names(rules, officer=("--target-officer", situation.target_officer))
     if tgt.is_vehicle and situation.target_models is not None:
         raise UsageError("--target-models caps casualties among troops; a vehicle has none.")
@@ -451,20 +446,32 @@ def _shoot_odds(
     }
     if not tgt.is_vehicle:
         quality = tgt.name.split()[0]
+        officer = situation.target_officer
         ctx = TroopsContext(
             models=situation.target_models,
-            morale=new_test(rules, quality, pins=situation.target_pins),
+            morale=new_test(rules, quality, officer=officer, pins=situation.target_pins),
             pins_per_attack=rules.data.procedure.pins_per_attack,
         )
         troops = exact_troops(groups, ctx)
         if any(g.shot.morale_check for g in groups):
             probabilities["p_destroyed_by_morale"] = troops.p_destroyed_by_morale
+            helped = f" {officer} {ctx.morale.officer_bonus:+d}" if officer else ""
             reasons.append(
                 Reason(
                     "morale check",
                     f"{float(troops.p_destroyed_by_morale):.1%} destroyed",
                     f"after the flamethrower's pins, {quality} morale {ctx.morale.base}"
-                    f" - {situation.target_pins} pins already there",
+                    f"{helped} - {situation.target_pins} pins already there",
+                )
+            )
+        elif officer is not None:
+            reasons.append(
+                Reason(
+                    "target officer",
+                    "no effect",
+                    "no test for his bonus here: only a flamethrower's hit brings troops a "
+                    "morale check in a shooting (the check at half strength: odds morale "
+                    "--officer)",
                 )
             )
         return OddsReport(
