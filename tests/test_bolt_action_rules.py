@@ -1451,6 +1451,6 @@ def test_an_aircrafts_hits_on_a_vehicle_bring_no_pin_of_their_own() -> None:
     from kriegsspiel.rulesets.bolt_action.shooting import Shot, after_shot
 
     strafing = Shot(weapon="Strafing Fighter", hit_on=(), pen=1, pins_target=False)
-    assert after_shot(RandomDice(1), strafing, VehicleState()) == VehicleState(hit=True)
+    assert after_shot(RandomDice(1), strafing, VehicleState()) == VehicleState()
     gun = replace(strafing, pins_target=True)
     assert after_shot(RandomDice(1), gun, VehicleState()).attack_pins == 1

@@ -1582,6 +1582,47 @@ def test_an_indirect_hit_that_cannot_pin_a_vehicle_still_ranges_in() -> None:
     assert mortar.ranged_in_on == tank.uid
 
 
+def test_only_an_indirect_shots_hit_ranges_a_unit_in_not_its_other_weapons() -> None:
+    """A squad with a light mortar (a man of the squad, crewed by the rest) whose mortar
+    misses while its rifles hit is not ranged in; nor is a vehicle whose MMGs hit a tank
+    while its howitzer misses. When the indirect shot hits, it is."""
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    only(game, 1, 13)
+    squad, target = game.units[1], game.units[13]
+    next(m for m in squad.models if m.weapons == ("Rifle",)).weapons = ("Light mortar",)
+    place(squad, 36, 4, 0)
+    place(target, 36, 22, 180)
+    groups = game.shooting_groups(squad, target, moving=False)
+    assert any(g.shot.indirect for g in groups) and not all(g.shot.indirect for g in groups)
+    mortar = next(g for g in groups if g.shot.indirect)
+    rifle = next(replace(g, shots=1) for g in groups if g.shot.weapon == "Rifle")
+    game.dice = TopFaces()
+    game.resolve_attack(
+        squad, target, [replace(mortar, shot=replace(mortar.shot, hit_on=None)), rifle]
+    )
+    assert target.pins == 1 and not target.destroyed and squad.ranged_in_on is None
+    game.resolve_attack(squad, target, [mortar, rifle])
+    assert squad.ranged_in_on == target.uid  # (its shells hit, whatever came of them)
+
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    only(game, 8, 19)
+    gun, tank = game.units[8], game.units[19]
+    gun.models[0].weapons = ("Light howitzer", "MMG", "MMG")
+    place(gun, 36, 4, 0)
+    place(tank, 36, 34, 180)
+    game.dice = TopFaces()
+    game.resolve_attack(gun, tank, [])  # (nothing fired: nothing ranged)
+    lobbed = Group(replace(game.shooting_groups(gun, tank, moving=False)[0].shot, indirect=True), 1)
+    assert lobbed.shot.weapon == "Light howitzer"
+    mmg = Group(replace(lobbed.shot, weapon="MMG", indirect=False), 1)
+    game.resolve_attack(gun, tank, [replace(lobbed, shot=replace(lobbed.shot, hit_on=None)), mmg])
+    assert gun.ranged_in_on is None
+    game.resolve_attack(gun, tank, [lobbed])
+    assert gun.ranged_in_on == tank.uid
+
+
 def test_a_choice_for_the_wrong_unit_is_refused_naming_the_unit_that_decides() -> None:
     """A replayed record whose reaction names another unit used to read as if its choice
     were not offered at all."""

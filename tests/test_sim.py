@@ -629,6 +629,26 @@ def test_an_early_stop_stores_the_games_played_beyond_it(tmp_path: Path) -> None
         assert (again.played, again.reused) == (0, len(kept))
 
 
+def test_ctrl_c_while_an_early_stop_stores_its_games_keeps_the_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run's result is whole once the precision is reached: a Ctrl-C while the games
+    beyond the stop are being stored stops that wait (the workers are stopped at once),
+    not the run, whose evaluation is returned as it stood."""
+    stored = runner._store_in_flight
+
+    def interrupted(*args: Any) -> None:
+        if args[-1] == "precision reached":
+            raise KeyboardInterrupt
+        stored(*args)
+
+    monkeypatch.setattr(runner, "_store_in_flight", interrupted)
+    with Store(tmp_path / "results.sqlite") as store:
+        stopped = evaluate(patrols(), 200, 2, workers=2, store=store, precision=0.15)
+    alone = evaluate(patrols(), 200, 2, precision=0.15)
+    assert stopped.stopped_early and stopped.tally.to_json() == alone.tally.to_json()
+
+
 def test_the_store_reuses_finished_games_and_resumes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -140,7 +140,8 @@ def evaluate(
     memory then grows with the games), for comparing two runs game by game.
 
     An early stop stores the games of the tasks the workers had begun (untallied, for a
-    later run to reuse), as an interrupt does.
+    later run to reuse), as an interrupt does; a Ctrl-C meanwhile stops that wait (the
+    workers are then stopped at once) and the run's result stands.
 
     A KeyboardInterrupt (Ctrl-C; the command line takes SIGTERM so too) stops the run: the
     games of the tasks the workers had begun, which cannot be called back, are stored as
@@ -242,12 +243,13 @@ def evaluate(
         if stopped and store is not None:  # (untallied, but a later run may reuse them)
             storing = True
             played.close()  # (the games not yet begun are cancelled)
-            _store_in_flight(flight, store, matchup, run_seed, progress, "precision reached")
+            with suppress(KeyboardInterrupt):  # it stops the wait, not the run: its result stands
+                _store_in_flight(flight, store, matchup, run_seed, progress, "precision reached")
             stopping = bool(flight.running)  # (those not done in time are not waited for)
     except KeyboardInterrupt:
         stopping = True
         played.close()  # (the games not yet begun are cancelled)
-        if store is not None and not storing:  # (while storing, a Ctrl-C stops at once)
+        if store is not None and not storing:
             _store_in_flight(flight, store, matchup, run_seed, progress, "stopping")
         raise
     except SchedulerLost as lost:
@@ -300,10 +302,10 @@ def _store_in_flight(
         wait_for = executors.STOP_WAIT
         if busy:  # (told only if there is something to wait for)
             most = sum(len(job) for job in busy)
-            again = "again " if why == "stopping" else ""
+            stop = "again stops at once" if why == "stopping" else "stops waiting for them"
             progress.on_notice(
                 f"{why}: storing the games the workers are finishing (at most {most}, within "
-                f"{wait_for:.0f} s; Ctrl-C {again}stops at once)"
+                f"{wait_for:.0f} s; Ctrl-C {stop})"
             )
         deadline = monotonic() + wait_for
         while running:

@@ -46,6 +46,7 @@ class TroopsOutcome:
     casualties: int
     pins: int
     destroyed_by_morale: bool
+    indirect_hit: bool = False  # an indirect shot hit: its firer is ranged in
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +81,7 @@ def _special(shot: Shot) -> bool:
 def attack_troops(dice: Dice, groups: Sequence[Group], ctx: TroopsContext) -> TroopsOutcome:
     """Roll a unit's whole attack at infantry or artillery (the simulator's procedure)."""
     hits = casualties = 0
+    indirect_hit = False
     specials: list[Shot] = []
     for group in groups:
         group_hits = 0
@@ -88,12 +90,13 @@ def attack_troops(dice: Dice, groups: Sequence[Group], ctx: TroopsContext) -> Tr
             group_hits += h
             casualties += c
         hits += group_hits
+        indirect_hit = indirect_hit or bool(group_hits and group.shot.indirect)
         if group_hits and _special(group.shot):
             specials.append(group.shot)
     if ctx.models is not None:
         casualties = min(casualties, ctx.models)
     pins, destroyed = after_attack(dice, specials, hits > 0, ctx)
-    return TroopsOutcome(hits, casualties, pins, destroyed)
+    return TroopsOutcome(hits, casualties, pins, destroyed, indirect_hit)
 
 
 @dataclass(frozen=True, slots=True)

@@ -455,13 +455,16 @@ def _shoot_odds(
         troops = exact_troops(groups, ctx)
         if any(g.shot.morale_check for g in groups):
             probabilities["p_destroyed_by_morale"] = troops.p_destroyed_by_morale
-            helped = f" {officer} {ctx.morale.officer_bonus:+d}" if officer else ""
+            pins = situation.target_pins
+            parts = [f"{quality} morale {ctx.morale.base}"]
+            if officer:
+                parts.append(f"{officer} {ctx.morale.officer_bonus:+d}")
+            parts.append(f"{pins} pin{'s' * (pins != 1)} already there {-pins:+d}")
             reasons.append(
                 Reason(
                     "morale check",
                     f"{float(troops.p_destroyed_by_morale):.1%} destroyed",
-                    f"after the flamethrower's pins, {quality} morale {ctx.morale.base}"
-                    f"{helped} - {situation.target_pins} pins already there",
+                    f"after the flamethrower's pins, {', '.join(parts)}",
                 )
             )
         elif officer is not None:
@@ -492,9 +495,8 @@ def _shoot_odds(
     if situation.target_immobilised:
         reasons.append(_IMMOBILISED_BEFORE)
     if situation.target_officer is not None:
-        tested = final.probability(lambda v: v.on_fire) > 0 or any(
-            g.shot.morale_check for g in groups
-        )
+        flamethrower = any(g.shot.morale_check for g in groups)
+        tested = final.probability(lambda v: v.on_fire) > 0 or flamethrower
         crew = groups[0].shot.vehicle
         assert crew is not None
         reasons.append(
@@ -504,7 +506,7 @@ def _shoot_odds(
                 situation.target_quality,
                 situation.target_officer,
                 tested=tested,
-                flamethrower=True,
+                flamethrower=flamethrower,
             )
         )
     effects = {

@@ -488,7 +488,7 @@ def plan_shot(
             )
         )
         return replace(shot, pins_target=False), reasons
-    if he and shot.special_pins is not None and not flame:
+    if he and shot.special_pins is not None and not flame and he.pins != "1":
         reasons.append(Reason("pins", he.pins, f"HE ({he.he}): the HE table's, not one"))
     return shot, reasons
 
@@ -530,7 +530,8 @@ class VehicleState:
     on_fire: bool = False
     fire_knocked_out: bool = False
     worst: int = 0  # 0 none, 1 superficial, 2 full, 3 massive
-    hit: bool = False  # a shot of the attack hit it (pinning it or not)
+    # an indirect shot of the attack hit it (pinning it or not): its firer is ranged in
+    indirect_hit: bool = False
 
     @property
     def pins(self) -> int:
@@ -548,7 +549,7 @@ def _with(
     on_fire: bool | None = None,
     fire_knocked_out: bool | None = None,
     worst: int | None = None,
-    hit: bool | None = None,
+    indirect_hit: bool | None = None,
 ) -> VehicleState:
     """``dataclasses.replace`` of a vehicle's state (None: as it was), without its generic
     checks: the exact odds of shots at vehicles build these states many thousand times."""
@@ -561,7 +562,7 @@ def _with(
         on_fire=state.on_fire if on_fire is None else on_fire,
         fire_knocked_out=state.fire_knocked_out if fire_knocked_out is None else fire_knocked_out,
         worst=state.worst if worst is None else worst,
-        hit=state.hit if hit is None else hit,
+        indirect_hit=state.indirect_hit if indirect_hit is None else indirect_hit,
     )
 
 
@@ -679,8 +680,8 @@ def hits_on_vehicle(dice: Dice, shot: Shot) -> int:
 def after_shot(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
     """Stage 3 (of a shot that hit): the pins a hit causes (one, or the weapon's own) and a
     flamethrower's test."""
-    if not state.hit:
-        state = _with(state, hit=True)
+    if shot.indirect and not state.indirect_hit:
+        state = _with(state, indirect_hit=True)
     if not shot.pins_target and shot.auto_effect is None:  # (small arms at closed armour;
         return state  # an aircraft, whose pins the air strike chart gives)
     extra = roll_expr(dice, shot.special_pins) if shot.special_pins else 1

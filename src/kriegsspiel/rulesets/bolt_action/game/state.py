@@ -535,15 +535,14 @@ class BoltActionGame(ShootingGroups):
         ``unit`` is the attacker (None for a barrage or an aircraft).
         """
         gravity = any(self._has_rule(g.shot.weapon, "Gravity Pulse") for g in groups)
-        indirect = any(g.shot.indirect for g in groups)
         uid = unit.uid if unit is not None else None
         if tgt.vehicle is not None:
             officer = self.officer_near(tgt)  # the crew's tests (On fire, a flamethrower's)
             if officer is not None:
                 groups = [self._crew_with_officer(g, officer) for g in groups]
             state = attack_vehicle(self.dice, groups)
-            if unit is not None and indirect and state.hit:
-                unit.ranged_in_on = tgt.uid  # indirect fire is ranged in once it hits
+            if unit is not None and state.indirect_hit:
+                unit.ranged_in_on = tgt.uid  # an indirect shot is ranged in once it hits
             self.log(
                 event,
                 unit=uid,
@@ -587,8 +586,8 @@ class BoltActionGame(ShootingGroups):
                 casualties=out.casualties,
                 pins=out.pins,
             )
-            if unit is not None and out.hits and indirect:
-                unit.ranged_in_on = tgt.uid  # indirect fire is ranged in once it hits
+            if unit is not None and out.indirect_hit:
+                unit.ranged_in_on = tgt.uid  # an indirect shot is ranged in once it hits
             tgt.pins += out.pins
             self.casualties(tgt, out.casualties, by=unit)
             if gravity and out.casualties:
