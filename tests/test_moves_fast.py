@@ -7,12 +7,13 @@ import random
 from collections.abc import Iterator
 
 import pytest
+import shapely
 
 from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import RandomPlayer, chance_outcome
 from kriegsspiel.core.game import CHANCE
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
-from kriegsspiel.core.table import Point, Table
+from kriegsspiel.core.table import Point, Table, TerrainFeature, rectangle
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.rulesets.bolt_action.game.candidates import (
@@ -162,13 +163,34 @@ def plain_cover(covers: list[str]) -> str:
 
 
 def slow_along_road(rules: Rules, table: Table, a: Point, b: Point) -> bool:
-    """_along_road as first written: nine Points, each one's features by features_at."""
-    steps = 8
-    for i in range(steps + 1):
-        p = Point(a.x + (b.x - a.x) * i / steps, a.y + (b.y - a.y) * i / steps)
-        if not any(terrain_row(rules, f.category).category == "road" for f in table.features_at(p)):
-            return False
-    return True
+    """The rule itself, plainly: the path lies within the union of the road outlines (to
+    a millionth of an inch)."""
+    roads = [
+        shapely.Polygon(f.polygon)
+        for f in table.features
+        if terrain_row(rules, f.category).category == "road"
+    ]
+    area = shapely.unary_union(roads).buffer(1e-6)
+    path = shapely.LineString([(a.x, a.y), (b.x, b.y)]) if a != b else shapely.Point(a.x, a.y)
+    return bool(area.covers(path))
+
+
+def test_a_road_with_a_break_in_it_does_not_double_a_move() -> None:
+    """ "Moves entirely along a road": a 3" break of open ground in the road is not along
+    it, though the nine points spaced along this path all fall on road (they once decided
+    it); a move along one piece of it is."""
+    rules = rules_for("bolt-action-1")
+    pieces = [
+        TerrainFeature(f"road {i}", "road", "none", rectangle(x0, 20, x1, 24), False)
+        for i, (x0, x1) in enumerate(((0, 34.5), (37.5, 72)))
+    ]
+    table = Table(72, 48, pieces)
+    a, b = Point(2, 22), Point(66, 22)
+    assert all(table.indices_at(2 + 8 * i, 22) for i in range(9))  # (every sample on road)
+    assert not _along_road(rules, table, a, b)
+    assert not slow_along_road(rules, table, a, b)
+    assert _along_road(rules, table, Point(2, 22), Point(34, 23))
+    assert _along_road(rules, table, Point(40, 21), Point(70, 24))  # (its very edge)
 
 
 @pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])

@@ -7,6 +7,10 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+# numpy imported before shapely (see deployment.py)
+import numpy  # noqa: F401
+import shapely
+
 from kriegsspiel.core.datafile import problem_at
 from kriegsspiel.core.scenario import Scenario
 from kriegsspiel.core.table import VEHICLE, Point, Table
@@ -248,7 +252,10 @@ def _check_move(
 
 
 def _along_road(rules: Rules, table: Table, a: Point, b: Point) -> bool:
-    """Is every one of nine evenly spaced points from ``a`` to ``b`` on a road?"""
+    """Does the straight path from ``a`` to ``b`` lie wholly on roads ("moves entirely
+    along a road")? Nine evenly spaced points are tried first, which turn most paths away
+    cheaply; a path whose nine points are all on roads is then measured against the roads'
+    outlines, so a break in a road, or a corner cut between two, is not missed."""
     roads = _roads(rules, table)
     steps = 8
     ax, ay, dx, dy = a.x, a.y, b.x - a.x, b.y - a.y
@@ -259,7 +266,26 @@ def _along_road(rules: Rules, table: Table, a: Point, b: Point) -> bool:
                 break
         else:
             return False
-    return True
+    return road_covers(rules, table, a, b)
+
+
+def road_covers(rules: Rules, table: Table, a: Point, b: Point) -> bool:
+    """Is the segment from ``a`` to ``b`` within the table's roads (their union, its edge
+    included)?"""
+    memo = table.memo("road_area")
+    area: shapely.Geometry | None = memo.get(rules)
+    if area is None:
+        roads = _roads(rules, table)
+        outlines = [
+            shapely.Polygon(f.polygon) for f, r in zip(table.features, roads, strict=True) if r
+        ]
+        area = memo[rules] = shapely.unary_union(outlines).buffer(EDGE)
+        shapely.prepare(area)
+    path = shapely.LineString([(a.x, a.y), (b.x, b.y)]) if a != b else shapely.Point(a.x, a.y)
+    return bool(area.covers(path))
+
+
+EDGE = 1e-6  # inches: a path along a road's very edge is on it
 
 
 def _roads(rules: Rules, table: Table) -> tuple[bool, ...]:
