@@ -26,7 +26,8 @@ from kriegsspiel.rulesets.bolt_action.game.candidates import (
     order_candidates,
     targets,
 )
-from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.spacing import STOP_MARGIN, UNIT_GAP
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame, _segment_distance
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     IMPASSABLE,
     VEHICLE,
@@ -102,11 +103,62 @@ def slow_destinations(
                 p = Point(start.x + (goal.x - start.x) * t, start.y + (goal.y - start.y) * t)
             p = game.table.clamp(p)
             p = Point(round(p.x, 2), round(p.y, 2))
+            clash = slow_clash(game, unit, p)
+            if clash:
+                short = slow_stop_short(game, unit, p)
+                p = Point(round(short.x, 2), round(short.y, 2))
             if p.distance_to(start) < 0.5 or any(p.distance_to(q) < 0.5 for q in out):
                 continue
-            if check_move(game.rules, game.table, unit, p, run=run).allowed:
+            if check_move(game.rules, game.table, unit, p, run=run).allowed and not (
+                clash and slow_clash(game, unit, p)
+            ):
                 out.append(p)
     return out
+
+
+def slow_clash(game: BoltActionGame, unit: UnitState, to: Point) -> bool:
+    """spacing.Clearance.clash as plainly as it goes: every model against every other
+    unit's, no whole-unit look first."""
+    start = unit.anchor
+    dx, dy = to.x - start.x, to.y - start.y
+    for other in game.units:
+        if other is unit or other.destroyed:
+            continue
+        for m in unit.alive_models:
+            a = m.point
+            b = Point(a.x + dx, a.y + dy)
+            for n in other.alive_models:
+                limit = min(UNIT_GAP, a.distance_to(n.point)) - 1e-9
+                if other.side != unit.side:
+                    if _segment_distance(n.point, a, b) < limit:
+                        return True
+                elif b.distance_to(n.point) < limit:
+                    return True
+    return False
+
+
+def slow_stop_short(game: BoltActionGame, unit: UnitState, to: Point) -> Point:
+    """spacing.Clearance.stop_short over every enemy model: where a model of the unit, on
+    its way, first comes within UNIT_GAP + STOP_MARGIN of one."""
+    start = unit.anchor
+    dx, dy = to.x - start.x, to.y - start.y
+    a = dx * dx + dy * dy
+    keep = UNIT_GAP + STOP_MARGIN
+    first = 1.0
+    for other in game.units:
+        if other.side == unit.side or other.destroyed:
+            continue
+        for m in unit.alive_models:
+            for n in other.alive_models:
+                wx, wy = m.x - n.x, m.y - n.y
+                c = wx * wx + wy * wy - keep * keep
+                b = wx * dx + wy * dy
+                if c > 0 and b < 0 and b * b - a * c >= 0:
+                    first = min(first, (-b - math.sqrt(b * b - a * c)) / a)
+    if a == 0 or first >= 1.0:
+        return to
+    first = max(0.0, first)
+    return Point(start.x + dx * first, start.y + dy * first)
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from kriegsspiel.rulesets.bolt_action.assault import fighting_modes, vehicle_hit
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import can_close
+from kriegsspiel.rulesets.bolt_action.game.spacing import Clearance, within_reach
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, movement_row
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
@@ -77,7 +78,10 @@ def _remembered(
     """:func:`destinations` toward these goals, remembered by what the answer depends on."""
     # (the rest is the table's, whose store this is)
     key = (game.rules, run, unit.side, unit.kind, unit.vehicle, unit.heading)
-    key_goals = (key, unit.coords, unit.anchor, enemy, objective)
+    # the places of the other units near enough for the moves to keep clear of (Clearance)
+    reach = _reach(game, unit, run)
+    others = tuple([(o.side, o.coords) for o in within_reach(game.units, unit, reach)])
+    key_goals = (key, unit.coords, unit.anchor, enemy, objective, others)
     memo = game.table.memo("destinations")
     found: tuple[Point, ...] | None = memo.get(key_goals)
     if found is None:
@@ -85,11 +89,16 @@ def _remembered(
     return list(found)
 
 
+def _reach(game: BoltActionGame, unit: UnitState, run: bool) -> float:
+    """How far the unit's candidate moves go at most (a Run's or an Advance's move)."""
+    row = movement_row(game.rules, unit)
+    return float(row.run if run else row.advance)
+
+
 def _destinations(
     game: BoltActionGame, unit: UnitState, run: bool, enemy: Point | None, objective: Point | None
 ) -> list[Point]:
-    row = movement_row(game.rules, unit)
-    reach = float(row.run if run else row.advance)
+    reach = _reach(game, unit, run)
     start = unit.anchor
     goals = [p for p in (enemy, objective) if p is not None]
     centres = _cover_centres(game.table)
@@ -111,6 +120,7 @@ def _destinations(
     width, height, dist = game.table.width, game.table.height, math.dist
     out: list[Point] = []
     kept: list[tuple[float, float]] = []
+    clear = Clearance(game.units, unit, reach)
     for goal in goals:
         gx, gy = goal.x, goal.y
         gap = dist((sx, sy), (gx, gy))
@@ -132,6 +142,11 @@ def _destinations(
             if y > height:
                 y = height
             x, y = round(float(x), 2), round(float(y), 2)
+            clash = clear.clash(Point(x, y))
+            if clash is not None:
+                # toward an enemy: stop short of it, where the move may still be clear
+                short = clear.stop_short(Point(x, y))
+                x, y = round(short.x, 2), round(short.y, 2)
             if dist((x, y), (sx, sy)) < 0.5:
                 continue
             for q in kept:
@@ -139,7 +154,9 @@ def _destinations(
                     break
             else:
                 p = Point(x, y)
-                if check_move(game.rules, game.table, unit, p, run=run).allowed:
+                if check_move(game.rules, game.table, unit, p, run=run).allowed and (
+                    clash is None or clear.clash(p) is None
+                ):
                     out.append(p)
                     kept.append((x, y))
     return out
@@ -208,9 +225,10 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
     """Every candidate order for ``unit``: a few moves, every target, every assault.
 
     Remembered per game by everything the answer depends on besides the game's table, rules
-    and scenario: the unit's place, heading, state and models, and each live enemy's place,
-    kind and move. A player asks again for the units that did not act since it last chose,
-    and between its turns often nothing they depend on has changed.
+    and scenario: the unit's place, heading, state and models, each live enemy's place,
+    kind and move, and the place of each friend near enough for its moves to keep clear of.
+    A player asks again for the units that did not act since it last chose, and between
+    its turns often nothing they depend on has changed.
     """
     kept = _CANDIDATES.get(game)
     if (
@@ -240,6 +258,16 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
                 (e.uid, e.side, e.coords or e.anchor, e.vehicle is None, e.moved)
                 for e in game.units
                 if e.side != side and not e.destroyed
+            ]
+        ),
+        # the friends near enough for its moves to keep clear of (spacing.Clearance)
+        tuple(
+            [
+                (f.uid, f.coords)
+                for f in within_reach(
+                    game.units, unit, max(_reach(game, unit, True), _reach(game, unit, False))
+                )
+                if f.side == side
             ]
         ),
     )

@@ -21,13 +21,13 @@ import shapely
 
 from kriegsspiel.core.table import Point
 from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets.bolt_action.game.spacing import UNIT_GAP
 from kriegsspiel.rulesets.bolt_action.game.table_rules import heading_to, terrain_row
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, formation
 
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
-UNIT_GAP = 1.0  # inches between models of different units at set-up (assumption)
 STEP = 1.0  # inches between the places tried when a unit's first place will not do
 EDGE = 1e-6  # inches: a model on a zone's very edge is in it
 

@@ -35,6 +35,7 @@ class _Places:
     coords: tuple[float, ...]
     officer: str | None  # the first live officer's rank
     arms: tuple[tuple[tuple[str, ...], bool], ...]  # each live model's weapons, one-shot used
+    radius: float  # how far the farthest live model stands from the anchor
 
     @staticmethod
     def of(unit: UnitState) -> _Places:
@@ -49,7 +50,10 @@ class _Places:
         coords = tuple([c for m in alive for c in (m.x, m.y)])
         officer = next((m.officer for m in alive if m.officer), None)
         arms = tuple([(m.weapons, m.used_one_shot) for m in alive])
-        return _Places(changes[0], models, len(models), alive, anchor, coords, officer, arms)
+        radius = max([math.hypot(m.x - anchor.x, m.y - anchor.y) for m in alive], default=0.0)
+        return _Places(
+            changes[0], models, len(models), alive, anchor, coords, officer, arms, radius
+        )
 
 
 @dataclass(slots=True)
@@ -141,6 +145,11 @@ class UnitState:
     def arms(self) -> tuple[tuple[tuple[str, ...], bool], ...]:
         """Each live model's weapons and whether it has used its one-shot weapon."""
         return self._places().arms
+
+    @property
+    def radius(self) -> float:
+        """How far the farthest live model stands from the centre (0 with none left)."""
+        return self._places().radius
 
     def officer_rank(self) -> str | None:
         """The first live officer's rank, if any."""

@@ -14,6 +14,7 @@ from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.assault import fighting_modes, vehicle_hit_score
 from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS, Action, check_types
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import can_close
+from kriegsspiel.rulesets.bolt_action.game.spacing import Clearance
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, movement_row
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
@@ -86,6 +87,9 @@ def check_action(game: BoltActionGame, action: Action) -> None:
             check = check_move(game.rules, game.table, unit, dest, run=action.order == "Run")
             if not check.allowed:
                 raise IllegalActionError(f"{unit.name} cannot move there: {check.reason}")
+            clash = Clearance(game.units, unit, unit.anchor.distance_to(dest)).clash(dest)
+            if clash is not None:
+                raise IllegalActionError(f"{unit.name} cannot move there: {clash}")
     if action.choice in SUPPORT:
         if action.order != "Fire" or action.target is None:
             raise IllegalActionError(f"a {action.choice} is called with a Fire order at a target")
