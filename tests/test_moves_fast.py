@@ -27,7 +27,7 @@ from kriegsspiel.rulesets.bolt_action.game.candidates import (
     targets,
 )
 from kriegsspiel.rulesets.bolt_action.game.spacing import STOP_MARGIN, UNIT_GAP
-from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame, _segment_distance
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     IMPASSABLE,
     VEHICLE,
@@ -130,7 +130,12 @@ def slow_clash(game: BoltActionGame, unit: UnitState, to: Point) -> bool:
             for n in other.alive_models:
                 limit = min(UNIT_GAP, a.distance_to(n.point)) - 1e-9
                 if other.side != unit.side:
-                    if _segment_distance(n.point, a, b) < limit:
+                    path = (
+                        shapely.LineString([(a.x, a.y), (b.x, b.y)])
+                        if a != b
+                        else shapely.Point(a.x, a.y)
+                    )
+                    if path.distance(shapely.Point(n.x, n.y)) < limit:
                         return True
                 elif b.distance_to(n.point) < limit:
                     return True

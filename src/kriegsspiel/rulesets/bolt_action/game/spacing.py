@@ -28,7 +28,7 @@ _EPS = 1e-9
 _SLACK = 0.1  # inches: a rounded or clamped destination may lie a little beyond the reach
 
 
-def _segment_distance(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+def segment_distance(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
     """Distance from (px, py) to the segment (ax, ay)-(bx, by)."""
     dx, dy = bx - ax, by - ay
     length = dx * dx + dy * dy
@@ -85,12 +85,12 @@ class Clearance:
         start = self._start
         sx, sy, ex, ey = start.x, start.y, to.x, to.y
         dx, dy = ex - sx, ey - sy
-        dist, seg = math.dist, _segment_distance
+        dist, seg = math.dist, segment_distance
         length = dx * dx + dy * dy
         for coords, cx, cy, radius, enemy in self._others:
             reach = self._radius + radius + UNIT_GAP
             # whole units first: the centres' distance less both radii bounds every model's
-            if enemy:  # (the centre's path to theirs: _segment_distance, inline)
+            if enemy:  # (the centre's path to theirs: segment_distance, inline)
                 t = 0.0 if length == 0 else ((cx - sx) * dx + (cy - sy) * dy) / length
                 t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
                 if math.hypot(cx - sx - t * dx, cy - sy - t * dy) >= reach:
@@ -126,7 +126,7 @@ class Clearance:
         for coords, cx, cy, radius, enemy in self._others:
             if not enemy:
                 continue
-            if _segment_distance(cx, cy, sx, sy, to.x, to.y) >= self._radius + radius + keep:
+            if segment_distance(cx, cy, sx, sy, to.x, to.y) >= self._radius + radius + keep:
                 continue
             for i in range(0, len(mine), 2):
                 ax, ay = mine[i], mine[i + 1]

@@ -48,6 +48,7 @@ from kriegsspiel.rulesets.bolt_action.game.shooting_groups import (
     target_profile,
 )
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks as range_marks
+from kriegsspiel.rulesets.bolt_action.game.spacing import segment_distance
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, Delayed, call, come_back
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_categories,
@@ -86,14 +87,6 @@ def _held(unit: UnitState) -> str | None:
         if order in ("Down", "Ambush"):
             return order
     return None
-
-
-def _segment_distance(p: Point, a: Point, b: Point) -> float:
-    """Distance from p to the segment a-b."""
-    dx, dy = b.x - a.x, b.y - a.y
-    length = dx * dx + dy * dy
-    t = 0.0 if length == 0 else max(0.0, min(1.0, ((p.x - a.x) * dx + (p.y - a.y) * dy) / length))
-    return math.hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy))
 
 
 class BoltActionGame(ShootingGroups):
@@ -516,7 +509,10 @@ class BoltActionGame(ShootingGroups):
                 continue
             if (
                 min(
-                    (_segment_distance(m.point, start, end) for m in other.alive_models),
+                    (
+                        segment_distance(m.x, m.y, start.x, start.y, end.x, end.y)
+                        for m in other.alive_models
+                    ),
                     default=math.inf,
                 )
                 > SHOCKWAVE_WIDTH
