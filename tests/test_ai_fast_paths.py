@@ -19,8 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kriegsspiel.ai.bolt_action_tactics import (
+    FACING_WORTH,
     PIN_VALUE,
     TacticalPlayer,
+    _can_knock_out,
     _troops_means,
     _vehicle_ko,
 )
@@ -43,7 +45,12 @@ from kriegsspiel.rulesets.bolt_action.attack import (
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import _planned, _worth
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
-from kriegsspiel.rulesets.bolt_action.game.table_rules import facing_hit, in_arc, unit_cover
+from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    check_move,
+    facing_hit,
+    in_arc,
+    unit_cover,
+)
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, new_test
 from kriegsspiel.rulesets.bolt_action.shooting import (
@@ -467,12 +474,41 @@ def plain_place_value(game: BoltActionGame, unit: UnitState, at: Point) -> float
     return value
 
 
+def plain_turn_gain(game: BoltActionGame, unit: UnitState, action: Action) -> float:
+    """A vehicle's worth by the facing it shows the nearest enemy that could knock it
+    out, after the move less before it (0 for troops, or with no such enemy)."""
+    if unit.vehicle is None:
+        return 0.0
+    vehicle = unit.vehicle
+    threats = [
+        e
+        for e in game.units
+        if e.side != unit.side
+        and not e.destroyed
+        and any(_can_knock_out(game.rules, m.weapons, vehicle.target) for m in e.alive_models)
+    ]
+    if not threats:
+        return 0.0
+    threat = min(threats, key=lambda e: unit.anchor.distance_to(e.anchor)).anchor
+    to = Point(*action.to) if action.to else unit.anchor
+    run = action.order == "Run"
+    check = check_move(
+        game.rules, game.table, unit, to, run, way=action.choice, facing=action.facing
+    )
+    assert check.heading is not None
+
+    def worth(at: Point, heading: float) -> float:
+        return 0.0 if at == threat else FACING_WORTH[facing_hit(heading, at, threat)]
+
+    return worth(to, check.heading) - worth(unit.anchor, unit.heading)
+
+
 @pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
 def test_place_and_plain_advance_values_match_the_plain_ones(ruleset: str) -> None:
     """A place's value (in and out of cover, vehicles too) and a move's without a shot are
     the plain computation's, to the last bit."""
     player = TacticalPlayer()
-    checked = 0
+    checked = turned = 0
     for game in positions(ruleset, 10, every=13):
         covered = [Point(*f.polygon[0]) for f in game.table.features]
         for unit in [u for u in game.units if not u.destroyed]:
@@ -486,14 +522,15 @@ def test_place_and_plain_advance_values_match_the_plain_ones(ruleset: str) -> No
                 if action.order == "Advance" and action.target is None and action.to:
                     unit = game.units[action.unit]
                     to = Point(*action.to)
-                    plain = (
-                        0.0
-                        + plain_place_value(game, unit, to)
+                    gain = (
+                        plain_place_value(game, unit, to)
                         - plain_place_value(game, unit, unit.anchor)
-                        - unit.pins
+                        + plain_turn_gain(game, unit, action)
                     )
+                    plain = 0.0 + gain - unit.pins
                     assert repr(player.value(game, action)) == repr(plain)
-    assert checked > 100
+                    turned += plain_turn_gain(game, unit, action) != 0
+    assert checked > 100 and turned > 5
 
 
 @pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])

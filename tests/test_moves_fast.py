@@ -35,13 +35,12 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     _along_road,
     _check_move,
     check_move,
-    heading_to,
     movement_row,
     terrain_column,
     terrain_row,
     too_far,
-    turn_between,
     unit_cover,
+    vehicle_drive,
 )
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, _Places
 
@@ -302,24 +301,13 @@ def first_check_move(
         and slow_along_road(rules, table, start, to)
     )
     allowance = float(row.run if run else row.advance)
-    reverse = False
-    if unit.vehicle is not None:
-        turn = turn_between(unit.heading, heading_to(start, to)) if distance > 0 else 0.0
-        if turn > 135:  # driving backwards
-            reverse = True
-            fraction = (
-                rules.data.reverse.recce_fraction_of_advance
-                if unit.vehicle.recce
-                else rules.data.reverse.fraction_of_advance
-            )
-            if run:
-                return MoveCheck(False, "a vehicle reverses only on an Advance order")
-            allowance = row.advance * fraction
-        else:
-            limit = row.run_turns if run else row.advance_turns
-            turns = math.ceil(turn / 90 - 1e-9)
-            if limit is not None and turns > limit:
-                return MoveCheck(False, f"needs {turns} 90-degree turns; {limit} allowed")
+    reverse, heading, note = False, None, ""
+    if unit.vehicle is not None:  # (the turns are vehicle_drive's, tested on their own)
+        drive = vehicle_drive(rules, unit, start, to, run)
+        if isinstance(drive, str):
+            return MoveCheck(False, drive)
+        reverse, heading, fraction, note = drive
+        allowance *= fraction
     for feature in crossed:
         if VEHICLE in feature.impassable_to and unit.vehicle is not None and column != "walkers":
             return MoveCheck(False, f"{feature.name} is impassable to vehicles")
@@ -333,8 +321,8 @@ def first_check_move(
         if column_cell == "x2":
             allowance *= 2
     if distance > allowance + 1e-9:
-        return MoveCheck(False, too_far(distance, allowance))
-    return MoveCheck(True, "", reverse)
+        return MoveCheck(False, too_far(distance, allowance) + note)
+    return MoveCheck(True, "", reverse, heading)
 
 
 @pytest.mark.parametrize(

@@ -44,6 +44,7 @@ from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
 )
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.table_rules import check_order_move, facing_hit
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
 from kriegsspiel.rulesets.bolt_action.morale import new_test
 from kriegsspiel.rulesets.bolt_action.shooting import (
@@ -60,6 +61,10 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
 PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning choice)
 COVER_BONUS = {"none": 0.0, "soft": 3.0, "hard": 5.0}  # a place's worth to a unit, by cover
 BEST_COVER_BONUS = max(COVER_BONUS.values())
+# a vehicle's worth, by the facing it shows the nearest enemy able to knock it out (a
+# tuning choice: front armour toward the threat, never the rear)
+FACING_WORTH = {"front": 2.0, "side": 0.0, "rear": -2.0}
+BEST_FACING = max(FACING_WORTH.values())
 
 
 AMBUSH_WANTED = 3.0  # an Ambush's worth with an enemy near and none to shoot now
@@ -217,6 +222,8 @@ class TacticalPlayer:
         self._men: dict[int, list[tuple[int, Model]]] = {}
         # during a choice, the cover bonus of the place each unit stands (see _gain_ceiling)
         self._cover_here: dict[int, float] = {}
+        # during a choice, by vehicle uid, the nearest enemy able to knock it out (_menace)
+        self._menaces: dict[int, Point | None] = {}
 
     # -- the protocol ---------------------------------------------------------------
     def choose(self, state: BoltActionGame) -> Action:
@@ -247,7 +254,7 @@ class TacticalPlayer:
 
     def _new_choice(self) -> None:
         """Forget the caps of the last choice (the game has changed since)."""
-        self._ceilings, self._men, self._cover_here = {}, {}, {}
+        self._ceilings, self._men, self._cover_here, self._menaces = {}, {}, {}, {}
 
     def _best(self, state: BoltActionGame, actions: list[Action]) -> Action:
         """The first of the actions worth the most, as valuing each in turn finds it.
@@ -292,7 +299,7 @@ class TacticalPlayer:
                 x, y, here, pins = mover
                 to = action.to
                 gain = 0.0
-                if to:
+                if to:  # (here: the cover where it stands, less a vehicle's turn's ceiling)
                     gain = 0.9 * dist(to, (x, y)) + SLACK + BEST_COVER_BONUS - here
                 later.append((-((0.0 + gain if order == "Advance" else 1.3 * gain) - pins), i))
                 continue
@@ -306,13 +313,13 @@ class TacticalPlayer:
         return uncapped, later
 
     def _mover(self, state: BoltActionGame, unit: UnitState) -> tuple[float, float, float, int]:
-        """Where the unit stands, the cover bonus there and its pins: all :meth:`_caps`
-        reads of a mover."""
+        """Where the unit stands, the cover bonus there (less what turning could gain a
+        vehicle: :meth:`_turn_ceiling`) and its pins: all :meth:`_caps` reads of a mover."""
         anchor = unit.anchor
         here = self._cover_here.get(unit.uid)
         if here is None:
             here = self._cover_here[unit.uid] = _cover_bonus(state.table, anchor)
-        return anchor.x, anchor.y, here, unit.pins
+        return anchor.x, anchor.y, here - self._turn_ceiling(state, unit), unit.pins
 
     # -- reactions --------------------------------------------------------------------
     def _react(self, state: BoltActionGame, actions: list[Action]) -> Action:
@@ -481,7 +488,7 @@ class TacticalPlayer:
         if action.order == "Run" and action.target is not None:
             return self._assault_value(state, unit, state.units[action.target], action)
         to = action.to
-        position = self._gain(state, unit, to)
+        position = self._gain(state, unit, to) + self._turn_gain(state, unit, action)
         if action.order == "Advance":
             if action.target is None:
                 return 0.0 + position - pinned  # (0.0: the shot it does not fire)
@@ -550,7 +557,8 @@ class TacticalPlayer:
             shot = found
         if not moving:
             return shot - unit.pins
-        return shot + self._gain(state, unit, action.to) - unit.pins
+        gain = self._gain(state, unit, action.to) + self._turn_gain(state, unit, action)
+        return shot + gain - unit.pins
 
     def _knock_out_ceiling(
         self,
@@ -654,7 +662,8 @@ class TacticalPlayer:
 
         A place's worth falls 0.6 a inch from the nearest objective and 0.3 an inch from the
         nearest enemy beyond 18": moved ``d`` inches, neither distance changes by more than
-        ``d``. Its cover bonus is at most the best there is, less the bonus where it stands.
+        ``d``. Its cover bonus is at most the best there is, less the bonus where it stands;
+        a vehicle's turn gains at most :meth:`_turn_ceiling`.
         """
         if not to:
             return 0.0
@@ -663,7 +672,52 @@ class TacticalPlayer:
         here = self._cover_here.get(unit.uid)
         if here is None:
             here = self._cover_here[unit.uid] = _cover_bonus(state.table, anchor)
-        return gain + BEST_COVER_BONUS - here
+        return gain + BEST_COVER_BONUS - here + self._turn_ceiling(state, unit)
+
+    def _menace(self, state: BoltActionGame, unit: UnitState) -> Point | None:
+        """Where the enemy nearest the vehicle that could knock it out stands (None for
+        troops, or when no enemy could): the threat it would keep its front toward."""
+        uid = unit.uid
+        if self._places is not None and uid in self._menaces:  # (kept during a choice)
+            return self._menaces[uid]
+        vehicle, found, best = unit.vehicle, None, math.inf
+        if vehicle is not None:
+            here = unit.anchor
+            for e in state.units:
+                if e.side == unit.side or e.destroyed:
+                    continue
+                gap = here.distance_to(e.anchor)
+                if gap < best and not _harmless_to(state.rules, e, vehicle.target):
+                    found, best = e.anchor, gap
+        if self._places is not None:
+            self._menaces[uid] = found
+        return found
+
+    def _facing_value(
+        self, state: BoltActionGame, unit: UnitState, at: Point, heading: float
+    ) -> float:
+        """A vehicle's worth, by the facing it shows its :meth:`_menace` from ``at``."""
+        threat = self._menace(state, unit)
+        if threat is None or threat == at:
+            return 0.0
+        return FACING_WORTH[facing_hit(heading, at, threat)]
+
+    def _turn_gain(self, state: BoltActionGame, unit: UnitState, action: Action) -> float:
+        """How much better a vehicle faces its threat after this move than now (0 for
+        troops): its heading at the end as the game would leave it (``check_move``)."""
+        if unit.vehicle is None or action.to is None or self._menace(state, unit) is None:
+            return 0.0
+        check = check_order_move(state.rules, state.table, unit, action)
+        if check.heading is None:
+            return 0.0
+        now = self._facing_value(state, unit, unit.anchor, unit.heading)
+        return self._facing_value(state, unit, Point(*action.to), check.heading) - now
+
+    def _turn_ceiling(self, state: BoltActionGame, unit: UnitState) -> float:
+        """No less than :meth:`_turn_gain` of any move of the unit."""
+        if unit.vehicle is None or self._menace(state, unit) is None:
+            return 0.0
+        return BEST_FACING - self._facing_value(state, unit, unit.anchor, unit.heading)
 
     def _threatened(self, state: BoltActionGame, unit: UnitState, enemies: list[UnitState]) -> bool:
         """Could any of ``enemies`` shoot at the unit where it stands? The one that could

@@ -34,6 +34,10 @@ def describe(event: Event, units: list[Any]) -> str | None:
         bits = [f"{n('unit')}: {d.get('order')}"]
         if (d.get("to") and d.get("order") != "Run") or (d.get("to") and d.get("target") is None):
             bits.append(f'to ({d["to"][0]:.0f}", {d["to"][1]:.0f}")')
+        if d.get("choice") == "reverse":
+            bits.append("in reverse")
+        if d.get("facing") is not None:
+            bits.append(f"then facing {d['facing']:.0f} degrees")
         if d.get("target") is not None:
             bits.append(("assaulting " if d.get("order") == "Run" else "at ") + n("target"))
         return "  " + " ".join(bits)

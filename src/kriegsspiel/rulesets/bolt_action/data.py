@@ -229,6 +229,15 @@ class Reverse(Sourced):
     summary: str
 
 
+class Turning(Sourced):
+    """How a vehicle's change of heading is counted in 90-degree turns."""
+
+    # a change of heading no larger than this is no turn: a player measuring on the table
+    # cannot tell it from straight on (nor can the engine, once places are rounded)
+    unnoticed_degrees: float = Field(ge=0, lt=90)
+    summary: str
+
+
 #: The to-hit modifiers the rules look up, by key: each must be in the table, once.
 HitKey = Literal[
     "point_blank",
@@ -582,6 +591,7 @@ class Edition(Strict):
     officers: Officers
     movement: Movement
     reverse: Reverse
+    turning: Turning
     hit_modifiers: HitModifiers
     damage_values: DamageValues
     he: HeTable

@@ -6,6 +6,7 @@ An :class:`Action` is a plain value, read from and written to a game record as J
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +30,10 @@ class Action:
     order: str = ""
     to: tuple[float, float] | None = None
     target: int | None = None
-    choice: str = ""  # reactions: none/down/escape/stand and fire; assault mode
+    # reactions: none/down/escape/stand and fire; an assault's mode; a support call; a
+    # vehicle's Advance: "reverse" (table_rules.WAYS)
+    choice: str = ""
+    facing: float | None = None  # a vehicle's heading at the end of its move (degrees)
 
     def describe(self, state: BoltActionGame | None = None) -> str:
         name = (lambda uid: state.units[uid].name) if state else str
@@ -43,6 +47,8 @@ class Action:
                 bits.append(f"at {name(self.target)}")
             if self.choice:
                 bits.append(f"({self.choice})")
+            if self.facing is not None:
+                bits.append(f"facing {self.facing:.0f} degrees")
             return " ".join(bits)
         if self.kind == "friendly fire":
             return f"friendly fire at {name(self.target)}"
@@ -61,6 +67,7 @@ class Action:
                 ("to", list(self.to) if self.to else None),
                 ("target", self.target),
                 ("choice", self.choice),
+                ("facing", self.facing),
             )
             if v not in (-1, "", None)
         }
@@ -77,6 +84,7 @@ class Action:
             to=to,
             target=data.get("target"),
             choice=data.get("choice", ""),
+            facing=data.get("facing"),
         )
 
 
@@ -100,9 +108,10 @@ class Pending:
 
 def check_types(action: Action) -> None:
     """An action's fields are of their kinds (as JSON or a learned policy may not give)."""
-    to, target = action.to, action.target
+    to, target, facing = action.to, action.target, action.facing
     if (  # the usual action, passed at a glance (exact types: the checks below allow these)
-        type(action.side) is int
+        facing is None
+        and type(action.side) is int
         and type(action.unit) is int
         and (target is None or type(target) is int)
         and (
@@ -137,6 +146,10 @@ def check_types(action: Action) -> None:
         and all(isinstance(v, int | float) and not isinstance(v, bool) for v in to)
     ):
         raise IllegalActionError(f"an action's destination is a pair of numbers (x, y), not {to!r}")
+    if facing is not None and not (
+        isinstance(facing, int | float) and not isinstance(facing, bool) and math.isfinite(facing)
+    ):
+        raise IllegalActionError(f"an action's facing is a number of degrees, not {facing!r}")
     for name in ("kind", "order", "choice"):
         if not isinstance(getattr(action, name), str):
             raise IllegalActionError(f"an action's {name} is text, not {getattr(action, name)!r}")

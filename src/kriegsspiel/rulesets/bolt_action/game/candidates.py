@@ -19,7 +19,12 @@ from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import can_close
 from kriegsspiel.rulesets.bolt_action.game.spacing import Clearance, within_reach
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
-from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, movement_row
+from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    check_move,
+    heading_to,
+    movement_row,
+    turn_between,
+)
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
 if TYPE_CHECKING:
@@ -280,6 +285,38 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
     return list(found)
 
 
+def _vehicle_ways(
+    game: BoltActionGame, unit: UnitState, to: Point, enemy: Point | None
+) -> list[tuple[str, float | None]]:
+    """The ways (table_rules.WAYS) and end facings offered for an Advance to ``to``.
+
+    Troops: the move alone. A vehicle: the move as it drives (forward where it may), and
+    besides, where its turns allow, in reverse (to back away with its front kept to the
+    enemy) and ending turned to face the nearest enemy (``enemy``) if it would not face it
+    (more than 45 degrees off); turning where it stands (``to`` its own place) only that.
+    """
+    if unit.vehicle is None:
+        return [("", None)]
+    rules, table = game.rules, game.table
+    here = to == unit.anchor
+    plain = check_move(rules, table, unit, to, run=False)
+    ways: list[tuple[str, float | None]] = [] if here else [("", None)]
+    if (
+        not here
+        and not plain.reverse
+        and check_move(rules, table, unit, to, run=False, way="reverse").allowed
+    ):
+        ways.append(("reverse", None))
+    if enemy is not None and plain.heading is not None and enemy != to:
+        face = round(heading_to(to, enemy), 1) % 360
+        if (
+            turn_between(plain.heading, face) > 45
+            and check_move(rules, table, unit, to, run=False, facing=face).allowed
+        ):
+            ways.append(("", face))
+    return ways
+
+
 def _order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
     uid = unit.uid
     enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
@@ -290,11 +327,25 @@ def _order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
     ]
     goals = (None, None) if unit.immobilised else _goals(game, unit)  # (as destinations)
     ends = [] if unit.immobilised else _remembered(game, unit, False, *goals)
+    if unit.vehicle is not None and not unit.immobilised and goals[0] is not None:
+        ends.append(unit.anchor)  # a vehicle may turn where it stands (see _vehicle_ways)
     for p, shots in zip(ends, _advance_targets(game, unit, ends, enemies), strict=True):
-        acts.append(Action("order", unit=uid, order="Advance", to=(p.x, p.y)))
-        acts += [
-            Action("order", unit=uid, order="Advance", to=(p.x, p.y), target=t.uid) for t in shots
-        ]
+        for way, facing in _vehicle_ways(game, unit, p, goals[0]):
+            acts.append(
+                Action("order", unit=uid, order="Advance", to=(p.x, p.y), choice=way, facing=facing)
+            )
+            acts += [
+                Action(
+                    "order",
+                    unit=uid,
+                    order="Advance",
+                    to=(p.x, p.y),
+                    target=t.uid,
+                    choice=way,
+                    facing=facing,
+                )
+                for t in shots
+            ]
     for p in [] if unit.no_run or unit.immobilised else _remembered(game, unit, True, *goals):
         acts.append(Action("order", unit=uid, order="Run", to=(p.x, p.y)))  # no_run: gravity
     for kind in SUPPORT:

@@ -49,6 +49,7 @@ class Order(Decision):
     to: Pair | None = None
     target: int | None = None
     choice: str = ""
+    facing: float | None = None
 
 
 class React(Decision):
@@ -109,6 +110,8 @@ class Move(Line):
     unit: int
     to: Pair
     run: bool
+    heading: float | None = None  # a vehicle's, where the move turned it
+    reverse: bool = False  # a vehicle driving backwards
 
 
 class UnitAtUnit(Line):

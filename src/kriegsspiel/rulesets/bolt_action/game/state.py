@@ -53,7 +53,6 @@ from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, Delayed, call
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_categories,
     check_move,
-    heading_to,
     movement_row,
 )
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState, build_units, credit
@@ -404,7 +403,13 @@ class BoltActionGame(ShootingGroups):
                 assault(self, unit, action)
                 return
             if action.to is not None:
-                self.move_unit(unit, Point(*action.to), run=action.order == "Run")
+                self.move_unit(
+                    unit,
+                    Point(*action.to),
+                    run=action.order == "Run",
+                    way=action.choice,
+                    facing=action.facing,
+                )
                 if self.ambush_check(unit, action):
                     return
             if action.target is not None and action.order != "Run":
@@ -455,16 +460,24 @@ class BoltActionGame(ShootingGroups):
                     return True
         return False
 
-    def move_unit(self, unit: UnitState, to: Point, *, run: bool) -> None:
+    def move_unit(
+        self, unit: UnitState, to: Point, *, run: bool, way: str = "", facing: float | None = None
+    ) -> None:
+        """Move a unit's models straight to ``to`` (checked before); a vehicle ends facing
+        as its move leaves it (:func:`table_rules.vehicle_drive`)."""
         start = unit.anchor
-        if unit.vehicle is not None and start.distance_to(to) > 0:
-            check = check_move(self.rules, self.table, unit, to, run=run)
-            if not check.reverse:
-                unit.heading = heading_to(start, to)
+        turned: dict[str, Any] = {}
+        if unit.vehicle is not None:
+            check = check_move(self.rules, self.table, unit, to, run=run, way=way, facing=facing)
+            if check.heading is not None and check.heading != unit.heading:
+                unit.heading = check.heading
+                turned["heading"] = round(check.heading, 1)
+            if check.reverse:
+                turned["reverse"] = True
         unit.translate(to.x - start.x, to.y - start.y)
         unit.moved = "run" if run else "advance"
         unit.ranged_in_on = None
-        self.log("move", unit=unit.uid, to=[round(to.x, 2), round(to.y, 2)], run=run)
+        self.log("move", unit=unit.uid, to=[round(to.x, 2), round(to.y, 2)], run=run, **turned)
 
     # -- shooting ---------------------------------------------------------------------
     def _shoot_or_react(self, unit: UnitState, action: Action) -> None:

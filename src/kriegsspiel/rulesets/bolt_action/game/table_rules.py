@@ -6,6 +6,7 @@ import difflib
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 # numpy imported before shapely (see deployment.py)
 import numpy  # noqa: F401
@@ -18,6 +19,9 @@ from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets.bolt_action.data import MovementRow, TerrainRow
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+
+if TYPE_CHECKING:
+    from kriegsspiel.rulesets.bolt_action.game.actions import Action
 
 # Scenario terrain names that are not the terrain table's own categories (assumption).
 CATEGORY_SYNONYMS = {
@@ -138,9 +142,25 @@ def turn_between(h1: float, h2: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class MoveCheck:
+    """Whether a move may be made and why not; for a vehicle, whether it drives backwards
+    and which way it faces at the end (None for troops, who have no facing)."""
+
     allowed: bool
     reason: str
     reverse: bool = False
+    heading: float | None = None
+
+
+#: The ways a vehicle may be ordered to drive: "" (forward where it may, else in reverse)
+#: or "reverse" (straight backwards, its front kept toward where it came from).
+WAYS = ("", "reverse")
+
+
+def turns_needed(rules: Rules, change: float) -> int:
+    """The 90-degree turns a pivot of ``change`` degrees takes (``turning`` in the data:
+    each started 90 degrees is one, a pivot too small to notice is none)."""
+    slack = rules.data.turning.unnoticed_degrees
+    return 0 if change <= slack else math.ceil((change - slack) / 90 - 1e-9)
 
 
 def too_far(distance: float, allowance: float) -> str:
@@ -153,7 +173,15 @@ def too_far(distance: float, allowance: float) -> str:
 
 
 def check_move(
-    rules: Rules, table: Table, unit: UnitState, to: Point, run: bool, *, assault: bool = False
+    rules: Rules,
+    table: Table,
+    unit: UnitState,
+    to: Point,
+    run: bool,
+    *,
+    assault: bool = False,
+    way: str = "",
+    facing: float | None = None,
 ) -> MoveCheck:
     """Can ``unit`` make this straight move on an Advance (or Run) order? Why not?
 
@@ -161,10 +189,13 @@ def check_move(
     checked as one for the table, its path and where it ends, but not for its length: how
     far a unit may assault is measured from its models to the target's (the gap, within
     its Run), and its move to close (``closing_move`` in close_quarters) is that gap less
-    an inch."""
+    an inch.
+
+    A vehicle's ``way`` (:data:`WAYS`) and the ``facing`` it turns to at the end are
+    checked against its turns (:func:`vehicle_drive`)."""
     coords = unit.coords  # the live models' places, worked out once per move of the unit
     if not coords:
-        return _check_move(rules, table, unit, to, run, assault)
+        return _check_move(rules, table, unit, to, run, assault, way, facing)
     key = (
         rules,
         run,
@@ -176,16 +207,40 @@ def check_move(
         unit.vehicle,
         unit.heading,
         unit.kind,
+        way,
+        facing,
     )
     memo = table.memo("check_move")  # everything the answer depends on is in the key
     found: MoveCheck | None = memo.get(key)
     if found is None:
-        found = memo[key] = _check_move(rules, table, unit, to, run, assault)
+        found = memo[key] = _check_move(rules, table, unit, to, run, assault, way, facing)
     return found
 
 
+def check_order_move(rules: Rules, table: Table, unit: UnitState, action: Action) -> MoveCheck:
+    """:func:`check_move` of a move order (an Advance or a Run with its destination; not
+    an assault): its way and facing as the order gives them."""
+    to = Point(*action.to) if action.to is not None else unit.anchor
+    return check_move(
+        rules,
+        table,
+        unit,
+        to,
+        run=action.order == "Run",
+        way=action.choice,
+        facing=action.facing,
+    )
+
+
 def _check_move(
-    rules: Rules, table: Table, unit: UnitState, to: Point, run: bool, assault: bool = False
+    rules: Rules,
+    table: Table,
+    unit: UnitState,
+    to: Point,
+    run: bool,
+    assault: bool = False,
+    way: str = "",
+    facing: float | None = None,
 ) -> MoveCheck:
     start = unit.anchor
     distance = start.distance_to(to)
@@ -214,24 +269,13 @@ def _check_move(
         else:
             road_only = _along_road(rules, table, start, to)
     allowance = float(row.run if run else row.advance)
-    reverse = False
+    reverse, heading, note = False, None, ""
     if unit.vehicle is not None:
-        turn = turn_between(unit.heading, heading_to(start, to)) if distance > 0 else 0.0
-        if turn > 135:  # driving backwards
-            reverse = True
-            fraction = (
-                rules.data.reverse.recce_fraction_of_advance
-                if unit.vehicle.recce
-                else rules.data.reverse.fraction_of_advance
-            )
-            if run:
-                return MoveCheck(False, "a vehicle reverses only on an Advance order")
-            allowance = row.advance * fraction
-        else:
-            limit = row.run_turns if run else row.advance_turns
-            turns = math.ceil(turn / 90 - 1e-9)
-            if limit is not None and turns > limit:
-                return MoveCheck(False, f"needs {turns} 90-degree turns; {limit} allowed")
+        drive = vehicle_drive(rules, unit, start, to, run, way, facing)
+        if isinstance(drive, str):
+            return MoveCheck(False, drive)
+        reverse, heading, fraction, note = drive
+        allowance *= fraction
     for feature in crossed:
         # a wreck: "impassable terrain to tracked, wheeled, and half-tracked vehicles" (001),
         # not to a walker, which crosses it as the obstacle it is
@@ -247,8 +291,68 @@ def _check_move(
         if column_cell == "x2":
             allowance *= 2
     if distance > allowance + 1e-9 and not assault:
-        return MoveCheck(False, too_far(distance, allowance))
-    return MoveCheck(True, "", reverse)
+        return MoveCheck(False, too_far(distance, allowance) + note)
+    return MoveCheck(True, "", reverse, heading)
+
+
+def vehicle_drive(
+    rules: Rules,
+    unit: UnitState,
+    start: Point,
+    to: Point,
+    run: bool,
+    way: str = "",
+    facing: float | None = None,
+) -> tuple[bool, float, float, str] | str:
+    """How a vehicle makes a straight move from ``start`` to ``to``: (reversing, its
+    heading at the end, the part of its move's allowance it may use, and why it does not
+    drive forward where it reverses unbidden, to add to a refusal for its length), or why
+    it cannot.
+
+    It pivots to face the way it drives (straight ahead, or straight back to reverse),
+    drives, then pivots to ``facing`` if one is given; the pivots' 90-degree turns
+    (:func:`turns_needed`) must be within the movement table's for its order. Reversing
+    is only on an Advance, at the data's fraction of the Advance rate. Way "" drives
+    forward where that is allowed, and reverses otherwise."""
+    row = _movement_row(rules, unit.vehicle.kind if unit.vehicle else None)
+    limit = row.run_turns if run else row.advance_turns
+    moving = start.distance_to(to) > 0
+    path = heading_to(start, to) if moving else unit.heading
+
+    def try_way(back: bool) -> tuple[bool, float, float, str] | str:
+        if back and run:
+            return "a vehicle reverses only on an Advance order"
+        before = turn_between(unit.heading, (path + 180) % 360 if back else path)
+        turns = turns_needed(rules, before) if moving else 0
+        # a pivot too small to notice leaves the heading as it was
+        heading = unit.heading if turns == 0 else (path + 180) % 360 if back else path
+        end = heading if facing is None else facing % 360
+        turns += turns_needed(rules, turn_between(heading, end))
+        if limit is not None and turns > limit:
+            order = "a Run" if run else "an Advance"
+            return (
+                f"it needs {turns} 90-degree turn{'s' * (turns != 1)} to "
+                f"{'reverse' if back else 'drive'} there ({limit} allowed on {order})"
+            )
+        if not back:
+            return False, end, 1.0, ""
+        reverse = rules.data.reverse
+        fraction = (
+            reverse.recce_fraction_of_advance
+            if unit.vehicle is not None and unit.vehicle.recce
+            else reverse.fraction_of_advance
+        )
+        return True, end, fraction, ""
+
+    if way == "reverse":
+        return try_way(True) if moving else "a reverse needs a move"
+    forward = try_way(False)
+    if not isinstance(forward, str) or not moving:
+        return forward
+    backward = try_way(True)
+    if isinstance(backward, str):
+        return f"{forward}; {backward}"
+    return (*backward[:3], f" to reverse; {forward}")
 
 
 def _along_road(rules: Rules, table: Table, a: Point, b: Point) -> bool:

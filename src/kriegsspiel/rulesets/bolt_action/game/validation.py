@@ -16,7 +16,7 @@ from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS, Action, check_
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import can_close
 from kriegsspiel.rulesets.bolt_action.game.spacing import Clearance
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
-from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, movement_row
+from kriegsspiel.rulesets.bolt_action.game.table_rules import check_order_move, movement_row
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def check_action(game: BoltActionGame, action: Action) -> None:
             raise IllegalActionError(f"{action.order} needs a destination")
         else:
             dest = Point(*action.to)
-            check = check_move(game.rules, game.table, unit, dest, run=action.order == "Run")
+            check = check_order_move(game.rules, game.table, unit, action)
             if not check.allowed:
                 raise IllegalActionError(f"{unit.name} cannot move there: {check.reason}")
             clash = Clearance(game.units, unit, unit.anchor.distance_to(dest)).clash(dest)
@@ -114,6 +114,8 @@ def _check_fields(game: BoltActionGame, action: Action) -> None:
     target to shoot or assault (Fire, Advance, Run), and a choice of assault mode or of
     support to call; anything else would be silently ignored, or worse."""
     order = action.order
+    if action.facing is not None:
+        _check_facing(game, action)
     if order in ("Down", "Rally", "Ambush"):
         if action.to is not None or action.target is not None or action.choice:
             raise IllegalActionError(f"a {order} order takes no destination, target or choice")
@@ -130,15 +132,38 @@ def _check_fields(game: BoltActionGame, action: Action) -> None:
             )
         return
     assaulting = order == "Run" and action.target is not None
+    if action.choice == "reverse" and not assaulting:
+        if order != "Advance" or game.units[action.unit].vehicle is None:
+            raise IllegalActionError("only a vehicle reverses, and only on an Advance order")
+        return
     # Bolt Action fights hand-to-hand only: its one mode may be named or left out
     modes = fighting_modes(game.rules)
     if action.choice and not (assaulting and action.choice in modes):
         raise IllegalActionError(
             f"an order's choice is an assault mode ({', '.join(modes)}), given with a Run "
-            f"at a target; not {action.choice!r} with {order}"
+            f"at a target, or 'reverse' for a vehicle's Advance; not {action.choice!r} "
+            f"with {order}"
         )
     if assaulting:
         _check_assault_fields(game, action)
+
+
+def _check_facing(game: BoltActionGame, action: Action) -> None:
+    """A facing is where a vehicle turns at the end of an Advance or a Run (moving, or
+    pivoting where it stands: its destination is then its own place)."""
+    facing = action.facing
+    if game.units[action.unit].vehicle is None:
+        raise IllegalActionError("only a vehicle has a facing to choose; troops face any way")
+    if action.order not in ("Advance", "Run") or action.to is None:
+        raise IllegalActionError(
+            "a vehicle chooses its facing with an Advance or a Run and its destination "
+            "(its own place to turn where it stands)"
+        )
+    if facing is None or not 0 <= facing < 360:
+        raise IllegalActionError(
+            f"a facing is a heading in degrees, at least 0 (along +y) and under 360 "
+            f"(90 is along +x); not {facing!r}"
+        )
 
 
 def _check_assault_fields(game: BoltActionGame, action: Action) -> None:

@@ -1,0 +1,276 @@
+"""How vehicles turn, drive, reverse and choose their facing (docs/rules: "Vehicle turns
+and reversing", "Choosing a vehicle's facing")."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kriegsspiel.ai.bolt_action_tactics import FACING_WORTH, TacticalPlayer
+from kriegsspiel.core.game import IllegalActionError
+from kriegsspiel.core.scenario import load_scenario, sample_scenarios
+from kriegsspiel.core.table import Point, Table
+from kriegsspiel.render.game_account import describe
+from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, turns_needed
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+
+WALKER, PANZER, SHERMAN = 7, 8, 17  # Konflikt '47 samples: 2 Advance turns; tracked, 1
+CARRIER, HALF_TRACK = 7, 18  # Bolt Action samples: a recce carrier; a half-track (1 Run turn)
+
+
+def new_game(ruleset: str = "konflikt47", *keep: int) -> BoltActionGame:
+    """The sample lists on an open table, every unit but ``keep`` off it, the bag drawn
+    for side A."""
+    armies = [load_army(p, ruleset) for p in sample_armies(ruleset)[:2]]
+    game = BoltActionGame(
+        ruleset, load_scenario(sample_scenarios()[1]), (armies[0], armies[1]), seed=1
+    )
+    game.table = Table(72, 48)
+    for u in game.units:
+        if u.uid not in keep:
+            u.destroyed = True
+    game.turn_dice = tuple(u.uid for u in game.units if not u.destroyed)
+    return game
+
+
+def place(unit: UnitState, x: float, y: float, heading: float) -> None:
+    anchor = unit.anchor
+    unit.translate(x - anchor.x, y - anchor.y)
+    unit.heading = heading
+
+
+def order(game: BoltActionGame, action: Action) -> None:
+    """Give side A's unit this order, its order test passed (a unit without pins)."""
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(action)
+
+
+def test_a_pivot_too_small_to_notice_is_no_turn() -> None:
+    rules = new_game().rules
+    assert [turns_needed(rules, d) for d in (0, 0.9, 1.0, 1.5, 90, 91.0, 91.5, 180)] == [
+        0,
+        0,
+        0,
+        1,
+        1,
+        1,
+        2,
+        2,
+    ]
+
+
+def test_a_vehicle_with_two_turns_turns_about_and_drives_at_its_full_rate() -> None:
+    """The walker (12", two turns on an Advance) turns round and drives 10" away: before,
+    every move over 135 degrees off its heading was a reverse at half rate, and refused."""
+    game = new_game("konflikt47", WALKER, SHERMAN)
+    place(game.units[SHERMAN], 36, 46, heading=180)
+    walker = game.units[WALKER]
+    place(walker, 36, 30, heading=0)
+    about = check_move(game.rules, game.table, walker, Point(36, 20), run=False)
+    assert about.allowed and not about.reverse and about.heading == 180
+    order(game, Action("order", unit=WALKER, order="Advance", to=(36, 20)))
+    assert walker.anchor == Point(36, 20) and walker.heading == 180
+
+
+def test_a_vehicle_may_still_choose_to_reverse_keeping_its_front_to_the_enemy() -> None:
+    game = new_game("konflikt47", WALKER, SHERMAN)
+    place(game.units[SHERMAN], 36, 46, heading=180)
+    walker = game.units[WALKER]
+    place(walker, 36, 30, heading=0)
+    back = check_move(game.rules, game.table, walker, Point(36, 24), run=False, way="reverse")
+    assert back.allowed and back.reverse and back.heading == 0
+    too_far = check_move(game.rules, game.table, walker, Point(36, 23), run=False, way="reverse")
+    assert not too_far.allowed and 'beyond the 6" allowed' in too_far.reason  # half of 12"
+    order(game, Action("order", unit=WALKER, order="Advance", to=(36, 24), choice="reverse"))
+    assert walker.anchor == Point(36, 24) and walker.heading == 0
+    moves = [e.data for e in game.events if e.kind == "move"]
+    assert moves == [{"turn": 1, "unit": WALKER, "to": [36, 24], "run": False, "reverse": True}]
+
+
+def test_a_tank_with_one_turn_cannot_turn_about_so_it_reverses() -> None:
+    game = new_game("konflikt47", PANZER)
+    tank = game.units[PANZER]
+    place(tank, 36, 30, heading=0)
+    back = check_move(game.rules, game.table, tank, Point(36, 26), run=False)
+    assert back.allowed and back.reverse and back.heading == 0
+    far = check_move(game.rules, game.table, tank, Point(36, 22), run=False)
+    assert not far.allowed
+    assert far.reason == (
+        '8.0" is beyond the 4.5" allowed to reverse; '
+        "it needs 2 90-degree turns to drive there (1 allowed on an Advance)"
+    )
+
+
+def test_reversing_off_straight_back_takes_a_turn() -> None:
+    """A tank reverses 30 degrees off straight back: it pivots first (its one turn), so it
+    ends facing 30 degrees round; to end facing as it began it would need a second turn."""
+    game = new_game("konflikt47", PANZER)
+    tank = game.units[PANZER]
+    place(tank, 36, 30, heading=0)
+    to = Point(36 + 4 * 0.5, 30 - 4 * 3**0.5 / 2)  # 4" away, 30 degrees off straight back
+    back = check_move(game.rules, game.table, tank, to, run=False, way="reverse")
+    assert back.allowed and back.heading == pytest.approx(330)
+    square = check_move(game.rules, game.table, tank, to, run=False, way="reverse", facing=0)
+    assert not square.allowed and "2 90-degree turns to reverse there" in square.reason
+
+
+def test_a_vehicle_may_turn_where_it_stands_within_its_turns() -> None:
+    game = new_game("konflikt47", PANZER)
+    tank = game.units[PANZER]
+    place(tank, 36, 30, heading=0)
+    here = Point(36, 30)
+    assert check_move(game.rules, game.table, tank, here, run=False, facing=90).allowed
+    half = check_move(game.rules, game.table, tank, here, run=False, facing=180)
+    assert not half.allowed and "2 90-degree turns" in half.reason
+    assert not check_move(game.rules, game.table, tank, here, run=True, facing=90).allowed
+    order(game, Action("order", unit=PANZER, order="Advance", to=(36, 30), facing=90))
+    assert tank.heading == 90 and tank.anchor == here and tank.moved == "advance"
+
+
+def test_turns_before_and_after_a_move_add_up() -> None:
+    game = new_game("konflikt47", PANZER)
+    tank = game.units[PANZER]
+    place(tank, 36, 30, heading=0)
+    rules, table = game.rules, game.table
+    ahead = Point(36, 38)
+    assert check_move(rules, table, tank, ahead, run=False, facing=90).allowed  # one, at the end
+    aside = Point(42, 36)  # 45 degrees round: one turn already
+    assert check_move(rules, table, tank, aside, run=False).heading == pytest.approx(45)
+    assert not check_move(rules, table, tank, aside, run=False, facing=0).allowed
+
+
+def test_a_run_allows_only_the_run_turns() -> None:
+    """A tank runs only straight on (a turn of a degree or less is not one); a half-track
+    may turn once on a Run, before or after it drives, not both."""
+    game = new_game("konflikt47", PANZER)
+    tank = game.units[PANZER]
+    place(tank, 36, 10, heading=0)
+    rules, table = game.rules, game.table
+    assert check_move(rules, table, tank, Point(36.2, 27.5), run=True).allowed  # 0.7 degrees off
+    assert not check_move(rules, table, tank, Point(36.6, 27.5), run=True).allowed  # 2 degrees
+    ba = new_game("bolt-action-1", HALF_TRACK)
+    track = ba.units[HALF_TRACK]
+    place(track, 36, 10, heading=0)
+    here, ahead = Point(36, 10), Point(36, 28)
+    assert check_move(ba.rules, ba.table, track, here, run=True, facing=90).allowed
+    assert check_move(ba.rules, ba.table, track, ahead, run=True, facing=90).allowed
+    assert not check_move(ba.rules, ba.table, track, Point(44, 20), run=True, facing=0).allowed
+    assert not check_move(ba.rules, ba.table, track, Point(36, 5), run=True).allowed
+
+
+def test_a_recce_vehicle_reverses_at_its_full_advance_rate() -> None:
+    game = new_game("bolt-action-1", CARRIER)
+    carrier = game.units[CARRIER]
+    place(carrier, 36, 30, heading=0)
+    back = check_move(game.rules, game.table, carrier, Point(36, 22), run=False, way="reverse")
+    assert carrier.vehicle is not None and carrier.vehicle.recce
+    assert back.allowed and back.reverse
+
+
+@pytest.mark.parametrize(
+    ("action", "why"),
+    [
+        (Action("order", unit=0, order="Advance", to=(20, 10), facing=90), "only a vehicle"),
+        (Action("order", unit=0, order="Advance", to=(20, 10), choice="reverse"), "only a vehicle"),
+        (
+            Action("order", unit=PANZER, order="Run", to=(36, 20), choice="reverse"),
+            "only on an Advance",
+        ),
+        (Action("order", unit=PANZER, order="Fire", target=SHERMAN, facing=90), "with an Advance"),
+        (Action("order", unit=PANZER, order="Down", facing=90), "with an Advance"),
+        (Action("order", unit=PANZER, order="Advance", to=(36, 12), facing=360), "under 360"),
+        (Action("order", unit=PANZER, order="Advance", to=(36, 12), facing=-5), "at least 0"),
+        (
+            Action("order", unit=PANZER, order="Advance", to=(36, 12), facing=float("nan")),
+            "number of degrees",
+        ),
+        (Action("order", unit=PANZER, order="Advance", to=(36, 10), choice="reverse"), "a move"),
+        (Action("order", unit=PANZER, order="Advance", to=(36, 10), facing=180), "2 90-degree"),
+    ],
+)
+def test_a_facing_or_reverse_that_cannot_be_is_refused_and_changes_nothing(
+    action: Action, why: str
+) -> None:
+    game = new_game("konflikt47", 0, PANZER, SHERMAN)
+    place(game.units[0], 10, 10, heading=0)
+    place(game.units[PANZER], 36, 10, heading=0)
+    place(game.units[SHERMAN], 36, 40, heading=180)
+    game.apply_action(Action("draw", side=0))
+    before = [(u.anchor, u.heading, u.order, u.moved) for u in game.units]
+    events = len(game.events)
+    with pytest.raises(IllegalActionError, match=why):
+        game.apply_action(action)
+    assert [(u.anchor, u.heading, u.order, u.moved) for u in game.units] == before
+    assert len(game.events) == events
+
+
+def test_a_turn_and_a_reverse_are_recorded_and_told() -> None:
+    pivot = Action("order", unit=PANZER, order="Advance", to=(36.0, 10.0), facing=90.0)
+    back = Action("order", unit=PANZER, order="Advance", to=(36.0, 7.0), choice="reverse")
+    for action in (pivot, back):
+        assert Action.from_json(json.loads(json.dumps(action.to_json()))) == action
+    game = new_game("konflikt47", PANZER, SHERMAN)
+    place(game.units[PANZER], 36, 10, heading=0)
+    place(game.units[SHERMAN], 36, 40, heading=180)
+    order(game, pivot)
+    told = [describe(e, game.units) for e in game.events if e.kind == "order"]
+    assert told[-1] is not None and "then facing 90 degrees" in told[-1]
+    assert "facing 90 degrees" in pivot.describe(game)
+    assert "(reverse)" in back.describe(game)
+
+
+def test_a_vehicle_is_offered_a_reverse_and_a_turn_to_face_the_enemy() -> None:
+    game = new_game("konflikt47", 0, PANZER, SHERMAN)
+    place(game.units[0], 10, 10, heading=0)
+    tank = game.units[PANZER]
+    place(tank, 36, 30, heading=0)
+    place(game.units[SHERMAN], 60, 30, heading=270)  # on the tank's right flank
+    offered = order_candidates(game, tank)
+    turns = [a for a in offered if a.facing is not None]
+    assert Action("order", unit=PANZER, order="Advance", to=(36, 30), facing=90.0) in turns
+    for a in offered:
+        if a.to is not None:
+            check = check_move(
+                game.rules,
+                game.table,
+                tank,
+                Point(*a.to),
+                a.order == "Run",
+                way=a.choice,
+                facing=a.facing,
+            )
+            assert check.allowed, a
+    reverse = [a for a in offered if a.choice == "reverse"]
+    assert reverse
+    for a in reverse:
+        assert a.to is not None
+        assert not check_move(game.rules, game.table, tank, Point(*a.to), run=False).reverse
+    squad = order_candidates(game, game.units[0])
+    assert not [a for a in squad if a.facing is not None or a.choice == "reverse"]
+
+
+def test_the_tactical_player_turns_its_front_to_the_threat() -> None:
+    """With an enemy tank on its flank, a turn to face it is worth more to the tactical
+    player than staying side on; and driving off showing its rear, less."""
+    game = new_game("konflikt47", PANZER, SHERMAN)
+    tank = game.units[PANZER]
+    place(tank, 36, 30, heading=0)
+    place(game.units[SHERMAN], 60, 30, heading=270)
+    game.apply_action(Action("draw", side=0))
+    player = TacticalPlayer(1)
+    face = Action("order", unit=PANZER, order="Advance", to=(36, 30), facing=90.0)
+    ahead = Action("order", unit=PANZER, order="Advance", to=(36, 36))
+    away = Action("order", unit=PANZER, order="Advance", to=(30, 30))  # 90 degrees left: rear
+    gain = FACING_WORTH["front"] - FACING_WORTH["side"]
+    assert player.value(game, face) == pytest.approx(gain)
+    assert player._turn_gain(game, tank, ahead) == 0
+    assert player._turn_gain(game, tank, away) == FACING_WORTH["rear"] - FACING_WORTH["side"]
+    for action in game.legal_actions():  # the caps stay caps with the turns in the worth
+        cap = player._ceiling(game, action)
+        if cap is not None:
+            assert player.value(game, action) <= cap + 1e-9
