@@ -274,3 +274,25 @@ def test_the_tactical_player_turns_its_front_to_the_threat() -> None:
         cap = player._ceiling(game, action)
         if cap is not None:
             assert player.value(game, action) <= cap + 1e-9
+
+
+def test_the_tactical_player_weighs_a_turning_vehicles_shot_as_the_game_fires_it() -> None:
+    """A Panzer IV turning to face troops on its flank brings its hull MMG to bear: the
+    shot the tactical player weighs for that order is the one the game then fires (once
+    it weighed the shot from the heading before the turn, without the hull gun)."""
+    game = new_game("konflikt47", PANZER, 10)
+    tank, squad = game.units[PANZER], game.units[10]
+    place(tank, 36, 20, heading=0)
+    place(squad, 50, 20, heading=270)
+    game.apply_action(Action("draw", side=0))
+    turn = Action("order", unit=PANZER, order="Advance", to=(36, 20), target=10, facing=90.0)
+    player = TacticalPlayer(1)
+    before = game.shot_groups(tank, squad, moving=True, origin=Point(36, 20))
+    weighed = game.shot_groups(tank, squad, moving=True, origin=Point(36, 20), heading=90)
+    assert sum(g.shots for g in weighed) > sum(g.shots for g in before)  # the hull MMG
+    expected = player.damage(game, tank, squad, moving=True, origin=Point(36, 20), heading=90)
+    assert player.value(game, turn) == pytest.approx(
+        expected + player._turn_gain(game, tank, turn) - tank.pins
+    )
+    tank.heading = 90  # as the order leaves it: the game's own shooting from there
+    assert game.shot_groups(tank, squad, moving=True) == weighed

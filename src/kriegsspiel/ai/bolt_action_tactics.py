@@ -197,6 +197,13 @@ def _harmless_to(rules: Rules, unit: UnitState, target: Target) -> bool:
     return True
 
 
+def _heading_after(state: BoltActionGame, unit: UnitState, action: Action) -> float | None:
+    """The heading a vehicle fires with after this move order (None: troops, or as now)."""
+    if unit.vehicle is None or action.to is None:
+        return None
+    return check_order_move(state.rules, state.table, unit, action).heading
+
+
 class TacticalPlayer:
     """Greedy one-activation look-ahead on exact expected damage, plus simple doctrine."""
 
@@ -433,12 +440,14 @@ class TacticalPlayer:
         *,
         moving: bool,
         origin: Point | None = None,
+        heading: float | None = None,
     ) -> float:
-        """Expected points of ``target`` destroyed by this shooting (pins valued too)."""
+        """Expected points of ``target`` destroyed by this shooting (pins valued too), by
+        a vehicle facing ``heading`` if given (as a move would leave it)."""
         vehicle = target.vehicle
         if vehicle is not None and _harmless_to(state.rules, unit, vehicle.target):
             return 0.0  # (its knock-out odds are 0, whatever its groups)
-        groups = state.shot_groups(unit, target, moving=moving, origin=origin)
+        groups = state.shot_groups(unit, target, moving=moving, origin=origin, heading=heading)
         if not groups:
             return 0.0
         rules = state.rules
@@ -493,7 +502,14 @@ class TacticalPlayer:
             if action.target is None:
                 return 0.0 + position - pinned  # (0.0: the shot it does not fire)
             dest = Point(*to) if to else unit.anchor
-            shot = self.damage(state, unit, state.units[action.target], moving=True, origin=dest)
+            shot = self.damage(
+                state,
+                unit,
+                state.units[action.target],
+                moving=True,
+                origin=dest,
+                heading=_heading_after(state, unit, action),
+            )
             return shot + position - pinned
         if action.order == "Run":
             return 1.3 * position - pinned
@@ -544,7 +560,8 @@ class TacticalPlayer:
         to = action.to if moving else None
         target = state.units[action.target]
         if target.vehicle is not None:
-            shot = self._knock_out_ceiling(state, unit, target, moving, to)
+            heading = _heading_after(state, unit, action) if moving else None
+            shot = self._knock_out_ceiling(state, unit, target, moving, to, heading)
         else:
             if to:
                 anchor = unit.anchor
@@ -567,6 +584,7 @@ class TacticalPlayer:
         target: UnitState,
         moving: bool,
         to: tuple[float, float] | None,
+        heading: float | None = None,
     ) -> float:
         """No less than :meth:`damage` answers for shooting at this vehicle: the same
         shooting (the game remembers it for :meth:`damage`), its knock-out chance capped
@@ -576,7 +594,7 @@ class TacticalPlayer:
         if vehicle is not None and _harmless_to(state.rules, unit, vehicle.target):
             return 0.0
         origin = (Point(*to) if to else unit.anchor) if moving else None
-        groups = state.shot_groups(unit, target, moving=moving, origin=origin)
+        groups = state.shot_groups(unit, target, moving=moving, origin=origin, heading=heading)
         if not groups:
             return 0.0
         return _ko_ceiling(groups) * target.points

@@ -279,18 +279,32 @@ class ShootingGroups:
         return list(groups)
 
     def shot_groups(
-        self, unit: UnitState, target: UnitState, *, moving: bool, origin: Point | None = None
+        self,
+        unit: UnitState,
+        target: UnitState,
+        *,
+        moving: bool,
+        origin: Point | None = None,
+        heading: float | None = None,
     ) -> tuple[Group, ...]:
         """:meth:`shooting_groups` as a tuple, for weighing a shot that is not fired: it
-        leaves :attr:`one_shots_fired` alone and copies nothing."""
-        return self._groups_found(unit, target, moving, origin)[0]
+        leaves :attr:`one_shots_fired` alone and copies nothing. A vehicle's ``heading``,
+        if given, is the one it would fire with (after a move that turns it)."""
+        return self._groups_found(unit, target, moving, origin, heading)[0]
 
     def _groups_found(
-        self, unit: UnitState, target: UnitState, moving: bool, origin: Point | None
+        self,
+        unit: UnitState,
+        target: UnitState,
+        moving: bool,
+        origin: Point | None,
+        heading: float | None = None,
     ) -> tuple[tuple[Group, ...], tuple[int, ...]]:
         """:meth:`_shooting_groups`, remembered (in the table's store) by all it reads
         (a troops target's pins only a vehicle's shots read: see :func:`_planned`)."""
         vehicle = target.vehicle
+        if heading is None:
+            heading = unit.heading
         key = (
             self.rules,
             moving,
@@ -298,7 +312,7 @@ class ShootingGroups:
             unit.coords,
             unit.arms,
             unit.vehicle,
-            unit.heading,
+            heading,
             unit.pins,
             unit.quality,
             unit.ranged_in_on == target.uid,
@@ -314,11 +328,16 @@ class ShootingGroups:
         memo = self.table.memo("shooting groups")
         found: tuple[tuple[Group, ...], tuple[int, ...]] | None = memo.get(key)
         if found is None:
-            found = memo[key] = self._shooting_groups(unit, target, moving, origin)
+            found = memo[key] = self._shooting_groups(unit, target, moving, origin, heading)
         return found
 
     def _shooting_groups(
-        self, unit: UnitState, target: UnitState, moving: bool, origin: Point | None
+        self,
+        unit: UnitState,
+        target: UnitState,
+        moving: bool,
+        origin: Point | None,
+        heading: float,
     ) -> tuple[tuple[Group, ...], tuple[int, ...]]:
         """The groups, and the indices (in ``alive_models``) of the one-shot firers.
 
@@ -396,9 +415,7 @@ class ShootingGroups:
                 if vehicle:
                     facing = facing_hit(target.heading, target.anchor, at)
                 if firer:  # each mount's own arc, in the order of the model's weapons
-                    bearing = tuple(
-                        [in_arc(arc, unit.heading, at, nearest) for _, arc in firer.arcs]
-                    )
+                    bearing = tuple([in_arc(arc, heading, at, nearest) for _, arc in firer.arcs])
             key = (
                 number,
                 weapons,
@@ -414,7 +431,17 @@ class ShootingGroups:
                     _CHOICES.clear()
                 at, nearest = Point(model.x + dx, model.y + dy), aims[j].point
                 chosen = _CHOICES[key] = self.model_shots(
-                    unit, target, model, moving, at, nearest, rng, cover, tgt_profile, facing
+                    unit,
+                    target,
+                    model,
+                    moving,
+                    at,
+                    nearest,
+                    rng,
+                    cover,
+                    tgt_profile,
+                    facing,
+                    heading=heading,
                 )
             for shot, per, one_shot in chosen:
                 counts[shot] = counts.get(shot, 0) + per
@@ -436,6 +463,7 @@ class ShootingGroups:
         facing: str,
         *,
         every_arc: bool = False,
+        heading: float | None = None,
     ) -> tuple[tuple[Shot, int, bool], ...]:
         """What one model at ``at`` fires at ``target`` (nearest model ``rng`` away):
         every weapon that can for a vehicle, else the one best at this target.
@@ -445,8 +473,11 @@ class ShootingGroups:
         shooting context: this game's shot memo and the tactical AI's caps on shots at
         troops both rely on that. With ``every_arc`` a vehicle's mounts all bear, as if
         the target were in each one's arc: what it could fire from any place (the AI's
-        caps; the game never asks so)."""
+        caps; the game never asks so). A vehicle's arcs are from ``heading`` (its own if
+        None)."""
         rules = self.rules
+        if heading is None:
+            heading = unit.heading
         # a vehicle's model carries its weapons in the order of its mounts, each with its arc
         # (two mounts of one weapon, as a hull and a turret MMG, each keep their own)
         arcs = [arc for _, arc in unit.vehicle.arcs] if unit.vehicle else []
@@ -459,7 +490,7 @@ class ShootingGroups:
                 continue
             if model.used_one_shot and "One-shot" in special:
                 continue
-            if unit.vehicle and not every_arc and not in_arc(arcs[k], unit.heading, at, nearest):
+            if unit.vehicle and not every_arc and not in_arc(arcs[k], heading, at, nearest):
                 continue
             if rng > weapon.range or rng < weapon.min_range:
                 continue
