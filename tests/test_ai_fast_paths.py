@@ -266,6 +266,7 @@ def test_values_read_from_the_place_store_match_fresh_ones(ruleset: str) -> None
         actions = game.legal_actions()
         fresh = [player.value(game, a) for a in actions]
         player._places, player._marks = {}, {}
+        player._new_choice()  # (as choose begins a choice)
         try:
             for _ in range(2):  # the second time every place is in the store
                 assert [player.value(game, a) for a in actions] == fresh
