@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from kriegsspiel.core.scenario import Scenario
@@ -73,19 +74,28 @@ def _goals(game: BoltActionGame, unit: UnitState) -> tuple[Point | None, Point |
 
 
 def _remembered(
-    game: BoltActionGame, unit: UnitState, run: bool, enemy: Point | None, objective: Point | None
+    game: BoltActionGame,
+    unit: UnitState,
+    run: bool,
+    enemy: Point | None,
+    objective: Point | None,
+    *,
+    near: Sequence[UnitState] | None = None,
 ) -> list[Point]:
-    """:func:`destinations` toward these goals, remembered by what the answer depends on."""
+    """:func:`destinations` toward these goals, remembered by what the answer depends on.
+    ``near``, if given, holds at least the units ``within_reach`` finds for the move (those
+    for any longer reach will do), so the game's other units are not looked at again."""
     # (the rest is the table's, whose store this is)
     key = (game.rules, run, unit.side, unit.kind, unit.vehicle, unit.heading)
     # the places of the other units near enough for the moves to keep clear of (Clearance)
     reach = _reach(game, unit, run)
-    others = tuple([(o.side, o.coords) for o in within_reach(game.units, unit, reach)])
+    near = within_reach(game.units if near is None else near, unit, reach)
+    others = tuple([(o.side, o.coords) for o in near])
     key_goals = (key, unit.coords, unit.anchor, enemy, objective, others)
     memo = game.table.memo("destinations")
     found: tuple[Point, ...] | None = memo.get(key_goals)
     if found is None:
-        found = memo[key_goals] = tuple(_destinations(game, unit, run, enemy, objective))
+        found = memo[key_goals] = tuple(_destinations(game, unit, run, enemy, objective, near))
     return list(found)
 
 
@@ -96,8 +106,14 @@ def _reach(game: BoltActionGame, unit: UnitState, run: bool) -> float:
 
 
 def _destinations(
-    game: BoltActionGame, unit: UnitState, run: bool, enemy: Point | None, objective: Point | None
+    game: BoltActionGame,
+    unit: UnitState,
+    run: bool,
+    enemy: Point | None,
+    objective: Point | None,
+    near: Sequence[UnitState] | None = None,
 ) -> list[Point]:
+    """The destinations found afresh (``near``: as for :func:`_remembered`)."""
     reach = _reach(game, unit, run)
     start = unit.anchor
     goals = [p for p in (enemy, objective) if p is not None]
@@ -120,7 +136,7 @@ def _destinations(
     width, height, dist = game.table.width, game.table.height, math.dist
     out: list[Point] = []
     kept: list[tuple[float, float]] = []
-    clear = Clearance(game.units, unit, reach)
+    clear = Clearance(game.units if near is None else near, unit, reach)
     for goal in goals:
         gx, gy = goal.x, goal.y
         gap = dist((sx, sy), (gx, gy))
@@ -239,6 +255,9 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
     ):
         kept = _CANDIDATES[game] = (game.table, game.rules, game.scenario, {})
     side = unit.side
+    # the units near enough for its moves (the longer of a Run and an Advance) to keep
+    # clear of: found once for the key and every destination (spacing.within_reach)
+    near = within_reach(game.units, unit, max(_reach(game, unit, True), _reach(game, unit, False)))
     # A unit's place is its live models' places (``coords``), which fix its centre (the
     # anchor) too; only a unit with no live model is placed by its anchor (a Point, which
     # hashes in Python, so it is left out of the key wherever the places say it).
@@ -261,26 +280,21 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
             ]
         ),
         # the friends near enough for its moves to keep clear of (spacing.Clearance)
-        tuple(
-            [
-                (f.uid, f.coords)
-                for f in within_reach(
-                    game.units, unit, max(_reach(game, unit, True), _reach(game, unit, False))
-                )
-                if f.side == side
-            ]
-        ),
+        tuple([(f.uid, f.coords) for f in near if f.side == side]),
     )
     memo = kept[3]
     found = memo.get(key)
     if found is None:
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
-        found = memo[key] = tuple(_order_candidates(game, unit))
+        found = memo[key] = tuple(_order_candidates(game, unit, near))
     return list(found)
 
 
-def _order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
+def _order_candidates(
+    game: BoltActionGame, unit: UnitState, near: Sequence[UnitState] | None = None
+) -> list[Action]:
+    """The candidate orders found afresh (``near``: as for :func:`_remembered`)."""
     uid = unit.uid
     enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
     acts = [Action("order", unit=uid, order=o) for o in ("Ambush", "Rally", "Down")]
@@ -289,13 +303,16 @@ def _order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
         for t in targets(game, unit, moving=False, enemies=enemies)
     ]
     goals = (None, None) if unit.immobilised else _goals(game, unit)  # (as destinations)
-    ends = [] if unit.immobilised else _remembered(game, unit, False, *goals)
+    ends = [] if unit.immobilised else _remembered(game, unit, False, *goals, near=near)
     for p, shots in zip(ends, _advance_targets(game, unit, ends, enemies), strict=True):
         acts.append(Action("order", unit=uid, order="Advance", to=(p.x, p.y)))
         acts += [
             Action("order", unit=uid, order="Advance", to=(p.x, p.y), target=t.uid) for t in shots
         ]
-    for p in [] if unit.no_run or unit.immobilised else _remembered(game, unit, True, *goals):
+    runs = (
+        [] if unit.no_run or unit.immobilised else _remembered(game, unit, True, *goals, near=near)
+    )
+    for p in runs:
         acts.append(Action("order", unit=uid, order="Run", to=(p.x, p.y)))  # no_run: gravity
     for kind in SUPPORT:
         if can_call(game, unit, kind):
