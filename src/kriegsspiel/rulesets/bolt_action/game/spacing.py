@@ -43,15 +43,17 @@ def within_reach(
     ``reach`` (any length if None) might bring too near (by centres and radii)."""
     start, mine = unit.anchor, unit.radius
     far = math.inf if reach is None else reach + mine + UNIT_GAP + STOP_MARGIN + _SLACK
-    sx, sy, hypot = start.x, start.y, math.hypot
+    sx, sy = start.x, start.y
     found = []
     for other in units:
         if other is unit or other.destroyed:
             continue
         places = other._places()  # (coords, anchor and radius at one look)
         if places.coords:
-            centre = places.anchor
-            if hypot(centre.x - sx, centre.y - sy) - places.radius < far:
+            # centres nearer than far + radius, squared (a bound with room to spare: _SLACK)
+            centre, bound = places.anchor, far + places.radius
+            dx, dy = centre.x - sx, centre.y - sy
+            if dx * dx + dy * dy < bound * bound:
                 found.append(other)
     return found
 
