@@ -242,7 +242,8 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
 
     Remembered per game by everything the answer depends on besides the game's table, rules
     and scenario: the unit's place, heading, state and models, each live enemy's place,
-    kind and move, and the place of each friend near enough for its moves to keep clear of.
+    kind and move, and where its moves end (:func:`destinations`, remembered too): friends
+    change nothing else, so one that moved near it without changing those is no miss.
     A player asks again for the units that did not act since it last chose, and between
     its turns often nothing they depend on has changed.
     """
@@ -258,6 +259,11 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
     # the units near enough for its moves (the longer of a Run and an Advance) to keep
     # clear of: found once for the key and every destination (spacing.within_reach)
     near = within_reach(game.units, unit, max(_reach(game, unit, True), _reach(game, unit, False)))
+    goals = (None, None) if unit.immobilised else _goals(game, unit)  # (as destinations)
+    ends = [] if unit.immobilised else _remembered(game, unit, False, *goals, near=near)
+    runs = (
+        [] if unit.no_run or unit.immobilised else _remembered(game, unit, True, *goals, near=near)
+    )
     # A unit's place is its live models' places (``coords``), which fix its centre (the
     # anchor) too; only a unit with no live model is placed by its anchor (a Point, which
     # hashes in Python, so it is left out of the key wherever the places say it).
@@ -279,22 +285,24 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
                 if e.side != side and not e.destroyed
             ]
         ),
-        # the friends near enough for its moves to keep clear of (spacing.Clearance)
-        tuple([(f.uid, f.coords) for f in near if f.side == side]),
+        # where its Advances and Runs end: all that its friends change (spacing.Clearance)
+        tuple([(p.x, p.y) for p in ends]),
+        tuple([(p.x, p.y) for p in runs]),
     )
     memo = kept[3]
     found = memo.get(key)
     if found is None:
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
-        found = memo[key] = tuple(_order_candidates(game, unit, near))
+        found = memo[key] = tuple(_order_candidates(game, unit, (ends, runs)))
     return list(found)
 
 
 def _order_candidates(
-    game: BoltActionGame, unit: UnitState, near: Sequence[UnitState] | None = None
+    game: BoltActionGame, unit: UnitState, moves: tuple[list[Point], list[Point]] | None = None
 ) -> list[Action]:
-    """The candidate orders found afresh (``near``: as for :func:`_remembered`)."""
+    """The candidate orders found afresh; ``moves``, if given, are the ends of its Advances
+    and its Runs (as :func:`destinations` finds them)."""
     uid = unit.uid
     enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
     acts = [Action("order", unit=uid, order=o) for o in ("Ambush", "Rally", "Down")]
@@ -302,16 +310,17 @@ def _order_candidates(
         Action("order", unit=uid, order="Fire", target=t.uid)
         for t in targets(game, unit, moving=False, enemies=enemies)
     ]
-    goals = (None, None) if unit.immobilised else _goals(game, unit)  # (as destinations)
-    ends = [] if unit.immobilised else _remembered(game, unit, False, *goals, near=near)
+    if moves is None:
+        moves = (
+            destinations(game, unit, run=False),
+            [] if unit.no_run else destinations(game, unit, run=True),
+        )
+    ends, runs = moves
     for p, shots in zip(ends, _advance_targets(game, unit, ends, enemies), strict=True):
         acts.append(Action("order", unit=uid, order="Advance", to=(p.x, p.y)))
         acts += [
             Action("order", unit=uid, order="Advance", to=(p.x, p.y), target=t.uid) for t in shots
         ]
-    runs = (
-        [] if unit.no_run or unit.immobilised else _remembered(game, unit, True, *goals, near=near)
-    )
     for p in runs:
         acts.append(Action("order", unit=uid, order="Run", to=(p.x, p.y)))  # no_run: gravity
     for kind in SUPPORT:
