@@ -257,7 +257,7 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
         kept = _CANDIDATES[game] = (game.table, game.rules, game.scenario, {})
     side = unit.side
     # the units near enough for its moves (the longer of a Run and an Advance) to keep
-    # clear of: found once for the key and every destination (spacing.within_reach)
+    # clear of: found once for both its moves' destinations (spacing.within_reach)
     near = within_reach(game.units, unit, max(_reach(game, unit, True), _reach(game, unit, False)))
     goals = (None, None) if unit.immobilised else _goals(game, unit)  # (as destinations)
     ends = [] if unit.immobilised else _remembered(game, unit, False, *goals, near=near)
