@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from kriegsspiel.core.scenario import Scenario
@@ -78,19 +79,28 @@ def _goals(game: BoltActionGame, unit: UnitState) -> tuple[Point | None, Point |
 
 
 def _remembered(
-    game: BoltActionGame, unit: UnitState, run: bool, enemy: Point | None, objective: Point | None
+    game: BoltActionGame,
+    unit: UnitState,
+    run: bool,
+    enemy: Point | None,
+    objective: Point | None,
+    *,
+    near: Sequence[UnitState] | None = None,
 ) -> list[Point]:
-    """:func:`destinations` toward these goals, remembered by what the answer depends on."""
+    """:func:`destinations` toward these goals, remembered by what the answer depends on.
+    ``near``, if given, holds at least the units ``within_reach`` finds for the move (those
+    for any longer reach will do), so the game's other units are not looked at again."""
     # (the rest is the table's, whose store this is)
     key = (game.rules, run, unit.side, unit.kind, unit.vehicle, unit.heading)
     # the places of the other units near enough for the moves to keep clear of (Clearance)
     reach = _reach(game, unit, run)
-    others = tuple([(o.side, o.coords) for o in within_reach(game.units, unit, reach)])
+    near = within_reach(game.units if near is None else near, unit, reach)
+    others = tuple([(o.side, o.coords) for o in near])
     key_goals = (key, unit.coords, unit.anchor, enemy, objective, others)
     memo = game.table.memo("destinations")
     found: tuple[Point, ...] | None = memo.get(key_goals)
     if found is None:
-        found = memo[key_goals] = tuple(_destinations(game, unit, run, enemy, objective))
+        found = memo[key_goals] = tuple(_destinations(game, unit, run, enemy, objective, near))
     return list(found)
 
 
@@ -101,8 +111,14 @@ def _reach(game: BoltActionGame, unit: UnitState, run: bool) -> float:
 
 
 def _destinations(
-    game: BoltActionGame, unit: UnitState, run: bool, enemy: Point | None, objective: Point | None
+    game: BoltActionGame,
+    unit: UnitState,
+    run: bool,
+    enemy: Point | None,
+    objective: Point | None,
+    near: Sequence[UnitState] | None = None,
 ) -> list[Point]:
+    """The destinations found afresh (``near``: as for :func:`_remembered`)."""
     reach = _reach(game, unit, run)
     start = unit.anchor
     goals = [p for p in (enemy, objective) if p is not None]
@@ -125,7 +141,7 @@ def _destinations(
     width, height, dist = game.table.width, game.table.height, math.dist
     out: list[Point] = []
     kept: list[tuple[float, float]] = []
-    clear = Clearance(game.units, unit, reach)
+    clear = Clearance(game.units if near is None else near, unit, reach)
     for goal in goals:
         gx, gy = goal.x, goal.y
         gap = dist((sx, sy), (gx, gy))
@@ -231,7 +247,8 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
 
     Remembered per game by everything the answer depends on besides the game's table, rules
     and scenario: the unit's place, heading, state and models, each live enemy's place,
-    kind and move, and the place of each friend near enough for its moves to keep clear of.
+    kind and move, and where its moves end (:func:`destinations`, remembered too): friends
+    change nothing else, so one that moved near it without changing those is no miss.
     A player asks again for the units that did not act since it last chose, and between
     its turns often nothing they depend on has changed.
     """
@@ -244,6 +261,14 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
     ):
         kept = _CANDIDATES[game] = (game.table, game.rules, game.scenario, {})
     side = unit.side
+    # the units near enough for its moves (the longer of a Run and an Advance) to keep
+    # clear of: found once for both its moves' destinations (spacing.within_reach)
+    near = within_reach(game.units, unit, max(_reach(game, unit, True), _reach(game, unit, False)))
+    goals = (None, None) if unit.immobilised else _goals(game, unit)  # (as destinations)
+    ends = [] if unit.immobilised else _remembered(game, unit, False, *goals, near=near)
+    runs = (
+        [] if unit.no_run or unit.immobilised else _remembered(game, unit, True, *goals, near=near)
+    )
     # A unit's place is its live models' places (``coords``), which fix its centre (the
     # anchor) too; only a unit with no live model is placed by its anchor (a Point, which
     # hashes in Python, so it is left out of the key wherever the places say it).
@@ -265,23 +290,16 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
                 if e.side != side and not e.destroyed
             ]
         ),
-        # the friends near enough for its moves to keep clear of (spacing.Clearance)
-        tuple(
-            [
-                (f.uid, f.coords)
-                for f in within_reach(
-                    game.units, unit, max(_reach(game, unit, True), _reach(game, unit, False))
-                )
-                if f.side == side
-            ]
-        ),
+        # where its Advances and Runs end: all that its friends change (spacing.Clearance)
+        tuple([(p.x, p.y) for p in ends]),
+        tuple([(p.x, p.y) for p in runs]),
     )
     memo = kept[3]
     found = memo.get(key)
     if found is None:
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
-        found = memo[key] = tuple(_order_candidates(game, unit))
+        found = memo[key] = tuple(_order_candidates(game, unit, (ends, runs)))
     return list(found)
 
 
@@ -317,7 +335,11 @@ def _vehicle_ways(
     return ways
 
 
-def _order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
+def _order_candidates(
+    game: BoltActionGame, unit: UnitState, moves: tuple[list[Point], list[Point]] | None = None
+) -> list[Action]:
+    """The candidate orders found afresh; ``moves``, if given, are the ends of its Advances
+    and its Runs (as :func:`destinations` finds them)."""
     uid = unit.uid
     enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
     acts = [Action("order", unit=uid, order=o) for o in ("Ambush", "Rally", "Down")]
@@ -325,12 +347,19 @@ def _order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
         Action("order", unit=uid, order="Fire", target=t.uid)
         for t in targets(game, unit, moving=False, enemies=enemies)
     ]
-    goals = (None, None) if unit.immobilised else _goals(game, unit)  # (as destinations)
-    ends = [] if unit.immobilised else _remembered(game, unit, False, *goals)
-    if unit.vehicle is not None and not unit.immobilised and goals[0] is not None:
-        ends.append(unit.anchor)  # a vehicle may turn where it stands (see _vehicle_ways)
+    if moves is None:
+        moves = (
+            destinations(game, unit, run=False),
+            [] if unit.no_run else destinations(game, unit, run=True),
+        )
+    ends, runs = moves
+    enemy = None  # the nearest enemy, for a vehicle's turns (see _vehicle_ways)
+    if unit.vehicle is not None and not unit.immobilised:
+        enemy = _goals(game, unit)[0]
+        if enemy is not None:
+            ends = [*ends, unit.anchor]  # a vehicle may turn where it stands
     for p, shots in zip(ends, _advance_targets(game, unit, ends, enemies), strict=True):
-        for way, facing in _vehicle_ways(game, unit, p, goals[0]):
+        for way, facing in _vehicle_ways(game, unit, p, enemy):
             acts.append(
                 Action("order", unit=uid, order="Advance", to=(p.x, p.y), choice=way, facing=facing)
             )
@@ -346,7 +375,7 @@ def _order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
                 )
                 for t in shots
             ]
-    for p in [] if unit.no_run or unit.immobilised else _remembered(game, unit, True, *goals):
+    for p in runs:
         acts.append(Action("order", unit=uid, order="Run", to=(p.x, p.y)))  # no_run: gravity
     for kind in SUPPORT:
         if can_call(game, unit, kind):

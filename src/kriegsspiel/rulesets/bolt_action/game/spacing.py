@@ -43,15 +43,17 @@ def within_reach(
     ``reach`` (any length if None) might bring too near (by centres and radii)."""
     start, mine = unit.anchor, unit.radius
     far = math.inf if reach is None else reach + mine + UNIT_GAP + STOP_MARGIN + _SLACK
-    sx, sy, hypot = start.x, start.y, math.hypot
+    sx, sy = start.x, start.y
     found = []
     for other in units:
         if other is unit or other.destroyed:
             continue
         places = other._places()  # (coords, anchor and radius at one look)
         if places.coords:
-            centre = places.anchor
-            if hypot(centre.x - sx, centre.y - sy) - places.radius < far:
+            # centres nearer than far + radius, squared (a bound with room to spare: _SLACK)
+            centre, bound = places.anchor, far + places.radius
+            dx, dy = centre.x - sx, centre.y - sy
+            if dx * dx + dy * dy < bound * bound:
                 found.append(other)
     return found
 
@@ -67,14 +69,16 @@ class Clearance:
         self, units: Sequence[UnitState], unit: UnitState, reach: float | None = None
     ) -> None:
         self.unit = unit
-        self._coords = unit.coords
-        self._start = unit.anchor
-        self._radius = unit.radius
+        mine = unit._places()  # (coords, anchor and radius at one look)
+        self._coords, self._start, self._radius = mine.coords, mine.anchor, mine.radius
         # (coords, centre x, centre y, radius, enemy) of every other unit that may matter
-        self._others = [
-            (o.coords, o.anchor.x, o.anchor.y, o.radius, o.side != unit.side)
-            for o in within_reach(units, unit, reach)
-        ]
+        self._others = []
+        for o in within_reach(units, unit, reach):
+            places = o._places()
+            centre = places.anchor
+            self._others.append(
+                (places.coords, centre.x, centre.y, places.radius, o.side != unit.side)
+            )
 
     def clash(self, to: Point) -> str | None:
         """Why moving the unit's centre straight to ``to`` comes too near another unit's
@@ -87,6 +91,7 @@ class Clearance:
         dx, dy = ex - sx, ey - sy
         dist, seg = math.dist, segment_distance
         length = dx * dx + dy * dy
+        limit = UNIT_GAP - _EPS
         for coords, cx, cy, radius, enemy in self._others:
             reach = self._radius + radius + UNIT_GAP
             # whole units first: the centres' distance less both radii bounds every model's
@@ -102,11 +107,12 @@ class Clearance:
                 bx, by = ax + dx, ay + dy
                 for j in range(0, len(coords), 2):
                     ox, oy = coords[j], coords[j + 1]
-                    limit = min(UNIT_GAP, dist((ax, ay), (ox, oy))) - _EPS
-                    if enemy:
-                        if seg(ox, oy, ax, ay, bx, by) < limit:
+                    # nearer than min(UNIT_GAP, the distance at the start) less _EPS; the
+                    # start's distance is needed only when the move's is under UNIT_GAP
+                    gap = seg(ox, oy, ax, ay, bx, by) if enemy else dist((bx, by), (ox, oy))
+                    if gap < limit and gap < dist((ax, ay), (ox, oy)) - _EPS:
+                        if enemy:
                             return f'a model would come within {UNIT_GAP:g}" of an enemy model'
-                    elif dist((bx, by), (ox, oy)) < limit:
                         return f'a model would end within {UNIT_GAP:g}" of a friendly model'
         return None
 
