@@ -279,7 +279,8 @@ def test_along_road_by_feature_indices_is_the_plain_one(ruleset: str) -> None:
 def first_check_move(
     rules: Rules, table: Table, unit: UnitState, to: Point, run: bool
 ) -> MoveCheck:
-    """_check_move as first written: the features by features_at and path_crosses."""
+    """_check_move as first written: the features by features_at and path_crosses (each
+    model's too, since every model's path is checked)."""
     start = unit.anchor
     distance = start.distance_to(to)
     if not table.contains(to):
@@ -296,6 +297,13 @@ def first_check_move(
     passed = table.path_crosses(start, to)
     here = table.features_at(to)
     crossed = passed + [f for f in here if f not in passed]
+    # then, in table order, any other feature a model's own path enters or its end is in
+    # (each model moves with the centre)
+    models = set()
+    for m in unit.alive_models:
+        end = Point(m.x + dx, m.y + dy)
+        models.update(table.path_crosses(m.point, end) + table.features_at(end))
+    crossed += [f for f in table.features if f in models and f not in crossed]
     road_only = (
         bool(crossed)
         and all(terrain_row(rules, f.category).category == "road" for f in here)

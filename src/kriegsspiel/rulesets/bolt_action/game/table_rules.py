@@ -157,6 +157,9 @@ def check_move(
 ) -> MoveCheck:
     """Can ``unit`` make this straight move on an Advance (or Run) order? Why not?
 
+    Its centre moves to ``to`` and every live model alike (parallel, as far): the terrain
+    table is checked along the centre's path and each model's, and where each ends.
+
     An ``assault`` is a Run (sheets 000, 001, 002: Run is "also used for assaulting"),
     checked as one for the table, its path and where it ends, but not for its length: how
     far a unit may assault is measured from its models to the target's (the gap, within
@@ -200,11 +203,15 @@ def _check_move(
         return MoveCheck(False, "immobilised")
     row = movement_row(rules, unit)
     column = terrain_column(unit)
-    # the features the move enters, then any others it ends in (by index: an equal feature
-    # twice answers alike below)
+    # the features the centre's move enters, then any others it ends in, then any others a
+    # model's own move enters or ends in (every model moves with the centre: see
+    # Table.sweep_indices; by index: an equal feature twice answers alike below)
     features, passed = table.features, table.path_indices(start, to)
     here = table.indices_at(to.x, to.y)
     crossed = [features[j] for j in passed] + [features[j] for j in here if j not in passed]
+    if len(coords) > 2:  # (a unit of one model is its centre)
+        known = {*passed, *here}
+        crossed += [features[j] for j in table.sweep_indices(coords, dx, dy, known)]
     road_only = False
     if crossed:
         roads = _roads(rules, table)
