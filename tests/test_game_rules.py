@@ -1644,20 +1644,32 @@ def test_damage_dealt_adds_up_to_the_enemy_points_lost(ruleset: str) -> None:
     morale or pins (credited to whoever broke them), close quarters counted once each way,
     and an observer's barrage or air strike credited to the observer. Only losses a side
     inflicts on itself (friendly fire, a miscalculated barrage, a rookie pilot) are no
-    one's."""
+    one's (a barrage striking friends near its target too)."""
     import kriegsspiel
     from kriegsspiel.ai.players import RandomPlayer, play
     from kriegsspiel.rulesets.bolt_action.game.units import points_lost
 
     own_goals = {"friendly fire", "rookie pilot", "miscalculation"}
+
+    def struck_own(game: BoltActionGame) -> bool:
+        """Did a barrage or an air strike strike a unit of the side that called it (a
+        friend within its radius)?"""
+        caller = None
+        for e in game.events:
+            if e.kind in ("barrage", "air strike"):
+                caller = e.data["side"]
+            elif e.kind == "support damage" and game.units[e.data["target"]].side == caller:
+                return True
+        return False
+
     checked = 0
-    for seed in range(12):
+    for seed in range(16):
         game = kriegsspiel.new_game(ruleset, sample_scenarios()[seed % 2].stem, seed=seed)
         play(game, [RandomPlayer(seed), RandomPlayer(seed + 1)], seed)
         said = {str(v) for e in game.events for v in e.data.values()} | {
             e.kind for e in game.events
         }
-        if said & own_goals:
+        if said & own_goals or struck_own(game):
             continue
         checked += 1
         for side in (0, 1):

@@ -22,6 +22,7 @@ from kriegsspiel.rulesets.bolt_action.game.candidates import (
     _destinations,
     _goals,
     _order_candidates,
+    _way_in,
     destinations,
     order_candidates,
     targets,
@@ -88,6 +89,9 @@ def slow_destinations(
     centres = _cover_centres(game.table)
     if centres:
         goals.append(min(centres, key=lambda p: start.distance_to(p)))
+    way_in = _way_in(game, unit, run)  # (a goal added since: not a fast path)
+    if way_in is not None:
+        goals.append(way_in)
     goals.append(Point(start.x, 0.0 if unit.side == 0 else game.table.height))
     if unit.vehicle is not None:
         rad = math.radians(unit.heading)

@@ -2,7 +2,8 @@
 
 The table is continuous; a human may give any legal destination (validated by the game),
 while the AI picks among these candidates: moves toward the nearest enemy, the nearest
-objective and the nearest cover, and a withdrawal, each at full and half distance.
+objective, the nearest cover that does not block sight and into the nearest building or
+thick wood the unit may enter, and a withdrawal, each at full and half distance.
 """
 
 from __future__ import annotations
@@ -11,15 +12,25 @@ import math
 import weakref
 from typing import TYPE_CHECKING, Any
 
+# numpy imported before shapely (see deployment.py)
+import numpy  # noqa: F401
+import shapely
+import shapely.affinity
+
 from kriegsspiel.core.scenario import Scenario
-from kriegsspiel.core.table import MEMO_LIMIT, Point, Table
+from kriegsspiel.core.table import MEMO_LIMIT, Point, Table, TerrainFeature
 from kriegsspiel.rulesets.bolt_action.assault import fighting_modes, vehicle_hit_score
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import can_close
 from kriegsspiel.rulesets.bolt_action.game.spacing import Clearance, within_reach
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
-from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, movement_row
+from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    check_move,
+    movement_row,
+    terrain_column,
+    terrain_refusal,
+)
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
 if TYPE_CHECKING:
@@ -40,6 +51,105 @@ def _cover_centres(table: Table) -> list[Point]:
             for f in covered
         ]
     return centres
+
+
+#: Inches a way into a building or a wood keeps each model in from the feature's edge, so
+#: that rounding the destination (to 0.01") leaves every one inside.
+WAY_IN_MARGIN = 0.1
+
+
+def _shelters(table: Table) -> list[tuple[int, TerrainFeature, tuple[float, ...]]]:
+    """The features that give cover and block sight (buildings, thick woods), with their
+    indices and bounding boxes (worked out once)."""
+    memo = table.memo("shelters")
+    found: list[tuple[int, TerrainFeature, tuple[float, ...]]] | None = memo.get(None)
+    if found is None:
+        found = memo[None] = [
+            (j, f, tuple(shapely.bounds(shapely.Polygon(f.polygon)).tolist()))
+            for j, f in enumerate(table.features)
+            if f.cover != "none" and f.blocks_line_of_sight
+        ]
+    return found
+
+
+#: The places a unit's centre may take inside a feature, by its outline and the unit's
+#: formation (see :func:`_entry`).
+_AREAS: dict[tuple[tuple[tuple[float, float], ...], tuple[float, ...]], shapely.Geometry] = {}
+
+
+def _way_in(game: BoltActionGame, unit: UnitState, run: bool) -> Point | None:
+    """Where the unit's centre goes to take the nearest building or sight-blocking wood it
+    may enter on this order (the terrain table: :func:`terrain_refusal`), or None if there
+    is none: the nearest point from which every live model stands inside it (and
+    ``WAY_IN_MARGIN`` in from its edge), or its centre where the unit cannot stand wholly
+    inside it. Nearest to the unit's centre, the first of equals in table order.
+
+    Remembered by what the answer depends on besides the table, whose store this is: the
+    edition, the order, the unit's terrain column and its live models' places."""
+    table = game.table
+    shelters = _shelters(table)
+    if not shelters:
+        return None
+    rules, column, vehicle = game.rules, terrain_column(unit), unit.vehicle is not None
+    start, coords = unit.anchor, unit.coords
+    memo = table.memo("way in goal")
+    key = (rules, run, column, vehicle, coords or start)
+    if key in memo:
+        found: Point | None = memo[key]
+        return found
+    # the features it may enter, nearest box first: a point in a feature is no nearer the
+    # unit than the feature's box, so those whose box is farther than a point found are
+    # not asked about
+    sx, sy = start.x, start.y
+    order = sorted(
+        (math.hypot(max(x0 - sx, 0.0, sx - x1), max(y0 - sy, 0.0, sy - y1)), j, feature)
+        for j, feature, (x0, y0, x1, y1) in shelters
+        if terrain_refusal(rules, feature, column, vehicle, run) is None
+    )
+    # the models' places about the centre (rounded: a formation moved about keeps its key)
+    about = (sx, sy)
+    offsets = tuple([round(c - about[i % 2], 6) for i, c in enumerate(coords)])
+    best: Point | None = None
+    closest = 0.0
+    for bound, _j, feature in order:
+        if best is not None and bound > closest:
+            break
+        p = _entry(feature, offsets, start)
+        gap = start.distance_to(p)
+        if best is None or gap < closest:  # (ties: the one first in table order)
+            best, closest = p, gap
+    memo[key] = best
+    return best
+
+
+def _entry(feature: TerrainFeature, offsets: tuple[float, ...], start: Point) -> Point:
+    """The point nearest ``start`` for a unit's centre to stand with every model (at
+    ``offsets`` from it) inside ``feature``, ``WAY_IN_MARGIN`` in from its edge; its
+    centre (the mean of its vertices) if there is no such point. The places the centre
+    may take are worked out once per outline and formation (per process: a new table, as
+    after a wreck, or a new game keeps them): the feature's outline drawn in by the
+    margin, moved back by each model's offset, all of them overlapping."""
+    key = (feature.polygon, offsets)
+    area: shapely.Geometry | None = _AREAS.get(key)
+    if area is None:
+        outline = shapely.Polygon(feature.polygon).buffer(-WAY_IN_MARGIN, join_style="mitre")
+        moved = [
+            shapely.affinity.translate(outline, -offsets[i], -offsets[i + 1])
+            for i in range(0, len(offsets), 2)
+        ] or [outline]
+        area = shapely.intersection_all(moved)
+        shapely.prepare(area)
+        if len(_AREAS) >= MEMO_LIMIT:
+            _AREAS.clear()
+        _AREAS[key] = area
+    if area.is_empty:
+        xs, ys = zip(*feature.polygon, strict=True)
+        return Point(sum(xs) / len(xs), sum(ys) / len(ys))
+    if shapely.intersects_xy(area, start.x, start.y):
+        return start
+    line = shapely.shortest_line(area, shapely.Point(start.x, start.y))
+    x, y = line.coords[0]
+    return Point(float(x), float(y))
 
 
 def destinations(game: BoltActionGame, unit: UnitState, *, run: bool) -> list[Point]:
@@ -109,6 +219,9 @@ def _destinations(
             if gap < closest:
                 nearest, closest = p, gap
         goals.append(nearest)
+    way_in = _way_in(game, unit, run)  # into the nearest building or thick wood it may enter
+    if way_in is not None:
+        goals.append(way_in)
     home = 0.0 if unit.side == 0 else game.table.height
     goals.append(Point(start.x, home))
     if unit.vehicle is not None:

@@ -13,7 +13,7 @@ import shapely
 
 from kriegsspiel.core.datafile import problem_at
 from kriegsspiel.core.scenario import Scenario
-from kriegsspiel.core.table import VEHICLE, Point, Table
+from kriegsspiel.core.table import VEHICLE, Point, Table, TerrainFeature
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets.bolt_action.data import MovementRow, TerrainRow
 from kriegsspiel.rulesets.bolt_action.edition import Rules
@@ -239,16 +239,11 @@ def _check_move(
             turns = math.ceil(turn / 90 - 1e-9)
             if limit is not None and turns > limit:
                 return MoveCheck(False, f"needs {turns} 90-degree turns; {limit} allowed")
+    vehicle = unit.vehicle is not None
     for feature in crossed:
-        # a wreck: "impassable terrain to tracked, wheeled, and half-tracked vehicles" (001),
-        # not to a walker, which crosses it as the obstacle it is
-        if VEHICLE in feature.impassable_to and unit.vehicle is not None and column != "walkers":
-            return MoveCheck(False, f"{feature.name} is impassable to vehicles")
-        cell = getattr(terrain_row(rules, feature.category), column) or "OK"
-        if cell in IMPASSABLE:
-            return MoveCheck(False, f"{feature.name} ({feature.category}) is impassable")
-        if run and cell == "No Run":
-            return MoveCheck(False, f"cannot Run through {feature.name} ({feature.category})")
+        refusal = terrain_refusal(rules, feature, column, vehicle, run)
+        if refusal is not None:
+            return MoveCheck(False, refusal)
     if road_only and unit.vehicle is not None:
         column_cell = getattr(terrain_row(rules, "road"), column) or "OK"
         if column_cell == "x2":
@@ -256,6 +251,23 @@ def _check_move(
     if distance > allowance + 1e-9 and not assault:
         return MoveCheck(False, too_far(distance, allowance))
     return MoveCheck(True, "", reverse)
+
+
+def terrain_refusal(
+    rules: Rules, feature: TerrainFeature, column: str, vehicle: bool, run: bool
+) -> str | None:
+    """Why a unit moving by this ``column`` of the terrain table (a ``vehicle`` or not) may
+    not cross or end in ``feature`` on an Advance (or a Run), or None if it may."""
+    # a wreck: "impassable terrain to tracked, wheeled, and half-tracked vehicles" (001),
+    # not to a walker, which crosses it as the obstacle it is
+    if VEHICLE in feature.impassable_to and vehicle and column != "walkers":
+        return f"{feature.name} is impassable to vehicles"
+    cell = getattr(terrain_row(rules, feature.category), column) or "OK"
+    if cell in IMPASSABLE:
+        return f"{feature.name} ({feature.category}) is impassable"
+    if run and cell == "No Run":
+        return f"cannot Run through {feature.name} ({feature.category})"
+    return None
 
 
 def _along_road(rules: Rules, table: Table, a: Point, b: Point) -> bool:
