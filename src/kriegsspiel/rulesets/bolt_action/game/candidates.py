@@ -82,7 +82,8 @@ def _way_in(game: BoltActionGame, unit: UnitState, run: bool) -> Point | None:
     may enter on this order (the terrain table: :func:`terrain_refusal`), or None if there
     is none: the nearest point from which every live model stands inside it (and
     ``WAY_IN_MARGIN`` in from its edge), or its centre where the unit cannot stand wholly
-    inside it. Nearest to the unit's centre, the first of equals in table order.
+    inside it. Nearest to the unit's centre (of equals, the one whose box is nearer, then
+    the first in table order).
 
     Remembered by what the answer depends on besides the table, whose store this is: the
     edition, the order, the unit's terrain column and its live models' places."""
@@ -116,7 +117,7 @@ def _way_in(game: BoltActionGame, unit: UnitState, run: bool) -> Point | None:
             break
         p = _entry(feature, offsets, start)
         gap = start.distance_to(p)
-        if best is None or gap < closest:  # (ties: the one first in table order)
+        if best is None or gap < closest:  # (ties: the first asked)
             best, closest = p, gap
     memo[key] = best
     return best
