@@ -11,7 +11,7 @@ from test_game_rules import new_game, only, place
 
 from kriegsspiel.core.table import Point, TerrainFeature
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
-from kriegsspiel.rulesets.bolt_action.game.candidates import destinations
+from kriegsspiel.rulesets.bolt_action.game.candidates import WAY_IN_MARGIN, _entry, destinations
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
@@ -142,3 +142,46 @@ def test_a_unit_in_a_building_sees_out_is_seen_and_has_its_hard_cover(ruleset: s
     assert not game.visible(enemy, behind) and not game.visible(behind, enemy)
     assert game.visible(inside, behind) and game.visible(inside, enemy)
     assert game.can_shoot(enemy, inside, moving=False)
+
+
+@pytest.mark.parametrize(
+    "outline",
+    [
+        ((24, 20), (31, 20), (31, 27), (24, 27)),  # the Farmhouse
+        ((4, 28), (12, 25), (18, 30), (16, 38), (7, 39), (3, 34)),  # the Bois de la Croix
+        ((30, 10), (44, 10), (44, 14), (34, 14), (34, 24), (30, 24)),  # an L-shaped block
+    ],
+)
+def test_the_way_in_is_the_nearest_place_with_every_model_inside(
+    outline: tuple[tuple[float, float], ...],
+) -> None:
+    """From places all round a feature, the way in a squad is offered puts every man 0.1"
+    inside it, and no nearer place does (shapely's nearest point of the places the squad's
+    centre may take, found independently: a plain reference)."""
+    game = new_game("konflikt47", MEETING)
+    ours = squad(game)
+    area = TerrainFeature("block", "building", "hard", outline, True)
+    offsets = tuple(
+        c for m in ours.alive_models for c in (m.x - ours.anchor.x, m.y - ours.anchor.y)
+    )
+    inset = shapely.Polygon(outline).buffer(-WAY_IN_MARGIN, join_style="mitre")
+    places = shapely.intersection_all(
+        [
+            shapely.Polygon(
+                [(x - offsets[i], y - offsets[i + 1]) for x, y in inset.exterior.coords]
+            )
+            for i in range(0, len(offsets), 2)
+        ]
+    )
+    assert not places.is_empty
+    for x in range(0, 50, 3):
+        for y in range(5, 45, 3):
+            start = Point(x + 0.3, y + 0.7)
+            way_in = _entry(area, offsets, start)
+            nearest = shapely.shortest_line(places, shapely.Point(start.x, start.y))
+            assert start.distance_to(way_in) == pytest.approx(nearest.length, abs=1e-9)
+            inside = shapely.Polygon(outline).buffer(-WAY_IN_MARGIN + 1e-6)
+            assert all(
+                inside.covers(shapely.Point(way_in.x + offsets[i], way_in.y + offsets[i + 1]))
+                for i in range(0, len(offsets), 2)
+            )

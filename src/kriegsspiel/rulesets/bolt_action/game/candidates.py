@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 # numpy imported before shapely (see deployment.py)
@@ -73,8 +74,11 @@ def _shelters(table: Table) -> list[tuple[int, TerrainFeature, tuple[float, ...]
 
 
 #: The places a unit's centre may take inside a feature, by its outline and the unit's
-#: formation (see :func:`_entry`).
-_AREAS: dict[tuple[tuple[tuple[float, float], ...], tuple[float, ...]], shapely.Geometry] = {}
+#: formation (see :func:`_entry`): the area (prepared) and its edges, or None if empty.
+_AREAS: dict[
+    tuple[tuple[tuple[float, float], ...], tuple[float, ...]],
+    tuple[shapely.Geometry, tuple[tuple[float, float, float, float], ...]] | None,
+] = {}
 
 
 def _way_in(game: BoltActionGame, unit: UnitState, run: bool) -> Point | None:
@@ -129,28 +133,51 @@ def _entry(feature: TerrainFeature, offsets: tuple[float, ...], start: Point) ->
     centre (the mean of its vertices) if there is no such point. The places the centre
     may take are worked out once per outline and formation (per process: a new table, as
     after a wreck, or a new game keeps them): the feature's outline drawn in by the
-    margin, moved back by each model's offset, all of them overlapping."""
+    margin, moved back by each model's offset, all of them overlapping. From outside
+    them, the nearest is on one of their edges (the first of equals)."""
     key = (feature.polygon, offsets)
-    area: shapely.Geometry | None = _AREAS.get(key)
-    if area is None:
+    if key in _AREAS:
+        found = _AREAS[key]
+    else:
         outline = shapely.Polygon(feature.polygon).buffer(-WAY_IN_MARGIN, join_style="mitre")
         moved = [
             shapely.affinity.translate(outline, -offsets[i], -offsets[i + 1])
             for i in range(0, len(offsets), 2)
         ] or [outline]
         area = shapely.intersection_all(moved)
-        shapely.prepare(area)
+        found = None
+        if not area.is_empty:
+            shapely.prepare(area)
+            sides = [
+                (float(ax), float(ay), float(bx), float(by))
+                for ring in shapely.get_rings(area)
+                for (ax, ay), (bx, by) in pairwise(shapely.get_coordinates(ring).tolist())
+            ]
+            found = (area, tuple(sides))
         if len(_AREAS) >= MEMO_LIMIT:
             _AREAS.clear()
-        _AREAS[key] = area
-    if area.is_empty:
+        _AREAS[key] = found
+    if found is None:
         xs, ys = zip(*feature.polygon, strict=True)
         return Point(sum(xs) / len(xs), sum(ys) / len(ys))
-    if shapely.intersects_xy(area, start.x, start.y):
+    area, edges = found
+    x, y = start.x, start.y
+    if shapely.intersects_xy(area, x, y):
         return start
-    line = shapely.shortest_line(area, shapely.Point(start.x, start.y))
-    x, y = line.coords[0]
-    return Point(float(x), float(y))
+    best, closest = start, math.inf
+    for ax, ay, bx, by in edges:
+        dx, dy = bx - ax, by - ay
+        length = dx * dx + dy * dy
+        t = 0.0 if length == 0 else ((x - ax) * dx + (y - ay) * dy) / length
+        if t < 0.0:
+            t = 0.0
+        elif t > 1.0:
+            t = 1.0
+        qx, qy = ax + t * dx, ay + t * dy
+        gap = (x - qx) * (x - qx) + (y - qy) * (y - qy)
+        if gap < closest:
+            best, closest = Point(qx, qy), gap
+    return best
 
 
 def destinations(game: BoltActionGame, unit: UnitState, *, run: bool) -> list[Point]:
