@@ -89,16 +89,18 @@ def slow_destinations(
     centres = _cover_centres(game.table)
     if centres:
         goals.append(min(centres, key=lambda p: start.distance_to(p)))
-    way_in = _way_in(game, unit, run)  # (a goal added since: not a fast path)
-    if way_in is not None:
+    way_in = _way_in(game, unit, run)  # (a goal added since, not a fast path: all the way in)
+    if way_in is not None and start.distance_to(way_in) <= reach:
         goals.append(way_in)
+    else:
+        way_in = None
     goals.append(Point(start.x, 0.0 if unit.side == 0 else game.table.height))
     if unit.vehicle is not None:
         rad = math.radians(unit.heading)
         goals.append(Point(start.x + math.sin(rad) * reach, start.y + math.cos(rad) * reach))
     out: list[Point] = []
     for goal in goals:
-        for fraction in (1.0, 0.5):
+        for fraction in (1.0,) if goal is way_in else (1.0, 0.5):
             gap, distance = start.distance_to(goal), reach * fraction
             if gap <= distance or gap == 0:
                 p = goal

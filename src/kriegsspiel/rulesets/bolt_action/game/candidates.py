@@ -2,8 +2,9 @@
 
 The table is continuous; a human may give any legal destination (validated by the game),
 while the AI picks among these candidates: moves toward the nearest enemy, the nearest
-objective, the nearest cover that does not block sight and into the nearest building or
-thick wood the unit may enter, and a withdrawal, each at full and half distance.
+objective and the nearest cover that does not block sight, and a withdrawal, each at full
+and half distance, and all the way into the nearest building or thick wood the unit may
+enter, where it gets in on this move.
 """
 
 from __future__ import annotations
@@ -247,9 +248,12 @@ def _destinations(
             if gap < closest:
                 nearest, closest = p, gap
         goals.append(nearest)
-    way_in = _way_in(game, unit, run)  # into the nearest building or thick wood it may enter
-    if way_in is not None:
+    # into the nearest building or thick wood it may enter, where it gets in on this move
+    way_in = _way_in(game, unit, run)
+    if way_in is not None and start.distance_to(way_in) <= reach:
         goals.append(way_in)
+    else:
+        way_in = None
     home = 0.0 if unit.side == 0 else game.table.height
     goals.append(Point(start.x, home))
     if unit.vehicle is not None:
@@ -265,7 +269,7 @@ def _destinations(
     for goal in goals:
         gx, gy = goal.x, goal.y
         gap = dist((sx, sy), (gx, gy))
-        for fraction in (1.0, 0.5):
+        for fraction in (1.0,) if goal is way_in else (1.0, 0.5):  # (all the way in)
             distance = reach * fraction
             if gap <= distance or gap == 0:
                 x, y = gx, gy
