@@ -111,8 +111,8 @@ def test_through_a_gap_in_the_wall_or_over_open_ground_the_assault_goes_in(rules
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_path_checked_is_the_centres_to_contact_and_where_it_ends(ruleset: str) -> None:
     """What is checked is the move the game makes (:func:`closing_move`), as a Run's: its
-    centre's path and the features it ends in. A wall beyond that point (behind the target) does not stop it; a
-    wood it would end in does."""
+    centre's path (and each assaulter's) and the features it ends in. A wall beyond that
+    point (behind the target) does not stop it; a wood it would end in does."""
     game, ours, theirs = squads_across(ruleset)
     move = assault_move(game, ours, theirs)
     assert move is not None

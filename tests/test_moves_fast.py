@@ -22,6 +22,7 @@ from kriegsspiel.rulesets.bolt_action.game.candidates import (
     _destinations,
     _goals,
     _order_candidates,
+    _way_in,
     destinations,
     order_candidates,
     targets,
@@ -87,13 +88,18 @@ def slow_destinations(
     centres = _cover_centres(game.table)
     if centres:
         goals.append(min(centres, key=lambda p: start.distance_to(p)))
+    way_in = _way_in(game, unit, run)  # (a goal added since, not a fast path: all the way in)
+    if way_in is not None and start.distance_to(way_in) <= reach:
+        goals.append(way_in)
+    else:
+        way_in = None
     goals.append(Point(start.x, 0.0 if unit.side == 0 else game.table.height))
     if unit.vehicle is not None:
         rad = math.radians(unit.heading)
         goals.append(Point(start.x + math.sin(rad) * reach, start.y + math.cos(rad) * reach))
     out: list[Point] = []
     for goal in goals:
-        for fraction in (1.0, 0.5):
+        for fraction in (1.0,) if goal is way_in else (1.0, 0.5):
             gap, distance = start.distance_to(goal), reach * fraction
             if gap <= distance or gap == 0:
                 p = goal
@@ -278,7 +284,8 @@ def test_along_road_by_feature_indices_is_the_plain_one(ruleset: str) -> None:
 def first_check_move(
     rules: Rules, table: Table, unit: UnitState, to: Point, run: bool
 ) -> MoveCheck:
-    """_check_move as first written: the features by features_at and path_crosses."""
+    """_check_move as first written: the features by features_at and path_crosses (each
+    model's too, since every model's path is checked)."""
     start = unit.anchor
     distance = start.distance_to(to)
     if not table.contains(to):
@@ -295,6 +302,13 @@ def first_check_move(
     passed = table.path_crosses(start, to)
     here = table.features_at(to)
     crossed = passed + [f for f in here if f not in passed]
+    # then, in table order, any other feature a model's own path enters or its end is in
+    # (each model moves with the centre)
+    models = set()
+    for m in unit.alive_models:
+        end = Point(m.x + dx, m.y + dy)
+        models.update(table.path_crosses(m.point, end) + table.features_at(end))
+    crossed += [f for f in table.features if f in models and f not in crossed]
     road_only = (
         bool(crossed)
         and all(terrain_row(rules, f.category).category == "road" for f in here)

@@ -365,6 +365,32 @@ def test_the_features_holding_a_point_or_met_by_a_segment_are_shapelys(
                 assert sorted(table._passes_through(a, b)) == met
 
 
+@settings(max_examples=100, deadline=None)
+@given(
+    table_and_points(n=5),
+    st.one_of(
+        st.sampled_from([(0.0, 0.0), (3.0, 0.0), (0.0, -2.5)]),
+        st.tuples(st.floats(-12, 12), st.floats(-12, 12)),
+    ),
+    st.sets(st.integers(0, 4), max_size=2),
+)
+def test_the_features_a_group_of_points_sweeps_are_each_points_path_and_end(
+    case: tuple[Table, list[Point]], move: tuple[float, float], known: set[int]
+) -> None:
+    """:meth:`Table.sweep_indices` is :meth:`Table.path_indices` of each point's move and
+    :meth:`Table.indices_at` of its end, together, less ``known`` (a unit's move, each model
+    moving with its centre, as check_move asks it)."""
+    table, pts = case
+    dx, dy = move
+    coords = tuple(c for p in pts for c in (p.x, p.y))
+    expected: set[int] = set()
+    for p in pts:
+        end = Point(p.x + dx, p.y + dy)
+        expected.update(table.path_indices(p, end))
+        expected.update(table.indices_at(end.x, end.y))
+    assert table.sweep_indices(coords, dx, dy, known) == sorted(expected - known)
+
+
 @settings(max_examples=80, deadline=None)
 @given(table_and_points(n=6), table_and_points(n=6), st.sampled_from([0.5, 3.0, 10.0, 100.0]))
 def test_sees_within_is_the_visibility_matrix_within_reach(

@@ -412,6 +412,64 @@ class Table:
             return []
         return sorted(self._passes_through(a, b))
 
+    def sweep_indices(
+        self, coords: Coords, dx: float, dy: float, known: Collection[int] = ()
+    ) -> list[int]:
+        """The indices (ascending) of the features, ``known`` left out, that points moving
+        together by (dx, dy) enter or end in: for each point (x, y) of the flat ``coords``,
+        :meth:`path_indices` of its straight move to (x + dx, y + dy) and :meth:`indices_at`
+        of that end (the same answers, without remembering them per point).
+
+        Only the features whose bounding box meets the box the points sweep are asked about
+        (no other can hold an end or meet a path), so a move far from any is cheap.
+        """
+        if not coords or not self.features:
+            return []
+        x0, y0, x1, y1 = _bounds(coords)
+        # the box the points sweep, widened by _MARGIN (the test _crossing starts with)
+        if dx < 0.0:
+            x0 += dx
+        else:
+            x1 += dx
+        if dy < 0.0:
+            y0 += dy
+        else:
+            y1 += dy
+        x0, y0, x1, y1 = x0 - _MARGIN, y0 - _MARGIN, x1 + _MARGIN, y1 + _MARGIN
+        near = [
+            (j, s)
+            for j, s in enumerate(self._shapes)
+            if j not in known and s.x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1
+        ]
+        if not near:
+            return []
+        found: set[int] = set()
+        moving = dx != 0.0 or dy != 0.0
+        for i in range(0, len(coords), 2):
+            ax, ay = coords[i], coords[i + 1]
+            bx, by = ax + dx, ay + dy
+            for j, s in near:
+                if j not in found:
+                    at = s.point(bx, by)
+                    if at == _YES:
+                        found.add(j)
+                    elif at == _UNSURE:  # a close call: shapely's answer, for every feature
+                        found.update(k for k in self.indices_at(bx, by) if k not in known)
+            if moving and (ax != bx or ay != by):
+                crossed = _crossing_among(
+                    [(j, s) for j, s in near if j not in found], ax, ay, bx, by
+                )
+                if crossed is None:
+                    crossed = tuple(
+                        k
+                        for k in self._passes_through(Point(ax, ay), Point(bx, by))
+                        if k not in known
+                    )
+                found.update(crossed)
+            if len(found) == len(near):
+                break
+        return sorted(found)
+
     def passable(self, a: Point, b: Point, mover: str) -> bool:
         """May a mover of this kind (e.g. "vehicle") go straight from ``a`` to ``b``?
 

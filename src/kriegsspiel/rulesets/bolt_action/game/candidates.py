@@ -2,7 +2,9 @@
 
 The table is continuous; a human may give any legal destination (validated by the game),
 while the AI picks among these candidates: moves toward the nearest enemy, the nearest
-objective and the nearest cover, and a withdrawal, each at full and half distance.
+objective and the nearest cover that does not block sight, and a withdrawal, each at full
+and half distance, and all the way into the nearest building or thick wood the unit may
+enter, where it gets in on this move.
 """
 
 from __future__ import annotations
@@ -10,10 +12,16 @@ from __future__ import annotations
 import math
 import weakref
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
+# numpy imported before shapely (see deployment.py)
+import numpy  # noqa: F401
+import shapely
+import shapely.affinity
+
 from kriegsspiel.core.scenario import Scenario
-from kriegsspiel.core.table import MEMO_LIMIT, Point, Table
+from kriegsspiel.core.table import MEMO_LIMIT, Point, Table, TerrainFeature
 from kriegsspiel.rulesets.bolt_action.assault import fighting_modes, vehicle_hit_score
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
@@ -24,6 +32,8 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_move,
     heading_to,
     movement_row,
+    terrain_column,
+    terrain_refusal,
     turn_between,
 )
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
@@ -46,6 +56,132 @@ def _cover_centres(table: Table) -> list[Point]:
             for f in covered
         ]
     return centres
+
+
+#: Inches a way into a building or a wood keeps each model in from the feature's edge, so
+#: that rounding the destination (to 0.01") leaves every one inside.
+WAY_IN_MARGIN = 0.1
+
+
+def _shelters(table: Table) -> list[tuple[int, TerrainFeature, tuple[float, ...]]]:
+    """The features that give cover and block sight (buildings, thick woods), with their
+    indices and bounding boxes (worked out once)."""
+    memo = table.memo("shelters")
+    found: list[tuple[int, TerrainFeature, tuple[float, ...]]] | None = memo.get(None)
+    if found is None:
+        found = memo[None] = [
+            (j, f, tuple(shapely.bounds(shapely.Polygon(f.polygon)).tolist()))
+            for j, f in enumerate(table.features)
+            if f.cover != "none" and f.blocks_line_of_sight
+        ]
+    return found
+
+
+#: The places a unit's centre may take inside a feature, by its outline and the unit's
+#: formation (see :func:`_entry`): the area (prepared) and its edges, or None if empty.
+_AREAS: dict[
+    tuple[tuple[tuple[float, float], ...], tuple[float, ...]],
+    tuple[shapely.Geometry, tuple[tuple[float, float, float, float], ...]] | None,
+] = {}
+
+
+def _way_in(game: BoltActionGame, unit: UnitState, run: bool) -> Point | None:
+    """Where the unit's centre goes to take the nearest building or sight-blocking wood it
+    may enter on this order (the terrain table: :func:`terrain_refusal`), or None if there
+    is none: the nearest point from which every live model stands inside it (and
+    ``WAY_IN_MARGIN`` in from its edge), or its centre where the unit cannot stand wholly
+    inside it. Nearest to the unit's centre (of equals, the one whose box is nearer, then
+    the first in table order).
+
+    Remembered by what the answer depends on besides the table, whose store this is: the
+    edition, the order, the unit's terrain column and its live models' places."""
+    table = game.table
+    shelters = _shelters(table)
+    if not shelters:
+        return None
+    rules, column, vehicle = game.rules, terrain_column(unit), unit.vehicle is not None
+    start, coords = unit.anchor, unit.coords
+    memo = table.memo("way in goal")
+    key = (rules, run, column, vehicle, coords or start)
+    if key in memo:
+        found: Point | None = memo[key]
+        return found
+    # the features it may enter, nearest box first: a point in a feature is no nearer the
+    # unit than the feature's box, so those whose box is farther than a point found are
+    # not asked about
+    sx, sy = start.x, start.y
+    order = sorted(
+        (math.hypot(max(x0 - sx, 0.0, sx - x1), max(y0 - sy, 0.0, sy - y1)), j, feature)
+        for j, feature, (x0, y0, x1, y1) in shelters
+        if terrain_refusal(rules, feature, column, vehicle, run) is None
+    )
+    # the models' places about the centre (rounded: a formation moved about keeps its key)
+    about = (sx, sy)
+    offsets = tuple([round(c - about[i % 2], 6) for i, c in enumerate(coords)])
+    best: Point | None = None
+    closest = 0.0
+    for bound, _j, feature in order:
+        if best is not None and bound > closest:
+            break
+        p = _entry(feature, offsets, start)
+        gap = start.distance_to(p)
+        if best is None or gap < closest:  # (ties: the first asked)
+            best, closest = p, gap
+    memo[key] = best
+    return best
+
+
+def _entry(feature: TerrainFeature, offsets: tuple[float, ...], start: Point) -> Point:
+    """The point nearest ``start`` for a unit's centre to stand with every model (at
+    ``offsets`` from it) inside ``feature``, ``WAY_IN_MARGIN`` in from its edge; its
+    centre (the mean of its vertices) if there is no such point. The places the centre
+    may take are worked out once per outline and formation (per process: a new table, as
+    after a wreck, or a new game keeps them): the feature's outline drawn in by the
+    margin, moved back by each model's offset, all of them overlapping. From outside
+    them, the nearest is on one of their edges (the first of equals)."""
+    key = (feature.polygon, offsets)
+    if key in _AREAS:
+        found = _AREAS[key]
+    else:
+        outline = shapely.Polygon(feature.polygon).buffer(-WAY_IN_MARGIN, join_style="mitre")
+        moved = [
+            shapely.affinity.translate(outline, -offsets[i], -offsets[i + 1])
+            for i in range(0, len(offsets), 2)
+        ] or [outline]
+        area = shapely.intersection_all(moved)
+        found = None
+        if not area.is_empty:
+            shapely.prepare(area)
+            sides = [
+                (float(ax), float(ay), float(bx), float(by))
+                for ring in shapely.get_rings(area)
+                for (ax, ay), (bx, by) in pairwise(shapely.get_coordinates(ring).tolist())
+            ]
+            found = (area, tuple(sides))
+        if len(_AREAS) >= MEMO_LIMIT:
+            _AREAS.clear()
+        _AREAS[key] = found
+    if found is None:
+        xs, ys = zip(*feature.polygon, strict=True)
+        return Point(sum(xs) / len(xs), sum(ys) / len(ys))
+    area, edges = found
+    x, y = start.x, start.y
+    if shapely.intersects_xy(area, x, y):
+        return start
+    best, closest = start, math.inf
+    for ax, ay, bx, by in edges:
+        dx, dy = bx - ax, by - ay
+        length = dx * dx + dy * dy
+        t = 0.0 if length == 0 else ((x - ax) * dx + (y - ay) * dy) / length
+        if t < 0.0:
+            t = 0.0
+        elif t > 1.0:
+            t = 1.0
+        qx, qy = ax + t * dx, ay + t * dy
+        gap = (x - qx) * (x - qx) + (y - qy) * (y - qy)
+        if gap < closest:
+            best, closest = Point(qx, qy), gap
+    return best
 
 
 def destinations(game: BoltActionGame, unit: UnitState, *, run: bool) -> list[Point]:
@@ -130,6 +266,12 @@ def _destinations(
             if gap < closest:
                 nearest, closest = p, gap
         goals.append(nearest)
+    # into the nearest building or thick wood it may enter, where it gets in on this move
+    way_in = _way_in(game, unit, run)
+    if way_in is not None and start.distance_to(way_in) <= reach:
+        goals.append(way_in)
+    else:
+        way_in = None
     home = 0.0 if unit.side == 0 else game.table.height
     goals.append(Point(start.x, home))
     if unit.vehicle is not None:
@@ -145,7 +287,7 @@ def _destinations(
     for goal in goals:
         gx, gy = goal.x, goal.y
         gap = dist((sx, sy), (gx, gy))
-        for fraction in (1.0, 0.5):
+        for fraction in (1.0,) if goal is way_in else (1.0, 0.5):  # (all the way in)
             distance = reach * fraction
             if gap <= distance or gap == 0:
                 x, y = gx, gy

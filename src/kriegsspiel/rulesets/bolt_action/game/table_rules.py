@@ -14,7 +14,7 @@ import shapely
 
 from kriegsspiel.core.datafile import problem_at
 from kriegsspiel.core.scenario import Scenario
-from kriegsspiel.core.table import VEHICLE, Point, Table
+from kriegsspiel.core.table import VEHICLE, Point, Table, TerrainFeature
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets.bolt_action.data import MovementRow, TerrainRow
 from kriegsspiel.rulesets.bolt_action.edition import Rules
@@ -185,6 +185,9 @@ def check_move(
 ) -> MoveCheck:
     """Can ``unit`` make this straight move on an Advance (or Run) order? Why not?
 
+    Its centre moves to ``to`` and every live model alike (parallel, as far): the terrain
+    table is checked along the centre's path and each model's, and where each ends.
+
     An ``assault`` is a Run (sheets 000, 001, 002: Run is "also used for assaulting"),
     checked as one for the table, its path and where it ends, but not for its length: how
     far a unit may assault is measured from its models to the target's (the gap, within
@@ -255,11 +258,15 @@ def _check_move(
         return MoveCheck(False, "immobilised")
     row = movement_row(rules, unit)
     column = terrain_column(unit)
-    # the features the move enters, then any others it ends in (by index: an equal feature
-    # twice answers alike below)
+    # the features the centre's move enters, then any others it ends in, then any others a
+    # model's own move enters or ends in (every model moves with the centre: see
+    # Table.sweep_indices; by index: an equal feature twice answers alike below)
     features, passed = table.features, table.path_indices(start, to)
     here = table.indices_at(to.x, to.y)
     crossed = [features[j] for j in passed] + [features[j] for j in here if j not in passed]
+    if len(coords) > 2:  # (a unit of one model is its centre)
+        known = {*passed, *here}
+        crossed += [features[j] for j in table.sweep_indices(coords, dx, dy, known)]
     road_only = False
     if crossed:
         roads = _roads(rules, table)
@@ -276,16 +283,11 @@ def _check_move(
             return MoveCheck(False, drive)
         reverse, heading, fraction, note = drive
         allowance *= fraction
+    vehicle = unit.vehicle is not None
     for feature in crossed:
-        # a wreck: "impassable terrain to tracked, wheeled, and half-tracked vehicles" (001),
-        # not to a walker, which crosses it as the obstacle it is
-        if VEHICLE in feature.impassable_to and unit.vehicle is not None and column != "walkers":
-            return MoveCheck(False, f"{feature.name} is impassable to vehicles")
-        cell = getattr(terrain_row(rules, feature.category), column) or "OK"
-        if cell in IMPASSABLE:
-            return MoveCheck(False, f"{feature.name} ({feature.category}) is impassable")
-        if run and cell == "No Run":
-            return MoveCheck(False, f"cannot Run through {feature.name} ({feature.category})")
+        refusal = terrain_refusal(rules, feature, column, vehicle, run)
+        if refusal is not None:
+            return MoveCheck(False, refusal)
     if road_only and unit.vehicle is not None:
         column_cell = getattr(terrain_row(rules, "road"), column) or "OK"
         if column_cell == "x2":
@@ -353,6 +355,23 @@ def vehicle_drive(
     if isinstance(backward, str):
         return f"{forward}; {backward}"
     return (*backward[:3], f" to reverse; {forward}")
+
+
+def terrain_refusal(
+    rules: Rules, feature: TerrainFeature, column: str, vehicle: bool, run: bool
+) -> str | None:
+    """Why a unit moving by this ``column`` of the terrain table (a ``vehicle`` or not) may
+    not cross or end in ``feature`` on an Advance (or a Run), or None if it may."""
+    # a wreck: "impassable terrain to tracked, wheeled, and half-tracked vehicles" (001),
+    # not to a walker, which crosses it as the obstacle it is
+    if VEHICLE in feature.impassable_to and vehicle and column != "walkers":
+        return f"{feature.name} is impassable to vehicles"
+    cell = getattr(terrain_row(rules, feature.category), column) or "OK"
+    if cell in IMPASSABLE:
+        return f"{feature.name} ({feature.category}) is impassable"
+    if run and cell == "No Run":
+        return f"cannot Run through {feature.name} ({feature.category})"
+    return None
 
 
 def _along_road(rules: Rules, table: Table, a: Point, b: Point) -> bool:
