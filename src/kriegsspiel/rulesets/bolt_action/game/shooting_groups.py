@@ -337,7 +337,7 @@ class ShootingGroups:
         target: UnitState,
         moving: bool,
         origin: Point | None,
-        heading: float,
+        heading: float | None = None,
     ) -> tuple[tuple[Group, ...], tuple[int, ...]]:
         """The groups, and the indices (in ``alive_models``) of the one-shot firers.
 
@@ -346,6 +346,8 @@ class ShootingGroups:
         facing and arcs), so it is remembered by those (see :func:`range_marks`) with
         everything about this firer and target that it reads.
         """
+        if heading is None:  # a vehicle's arcs are from its own heading unless given
+            heading = unit.heading
         alive = unit.alive_models
         aims = target.alive_models
         if not alive or not aims:
