@@ -22,7 +22,6 @@ from kriegsspiel.ai.bolt_action_tactics import (
     FACING_WORTH,
     PIN_VALUE,
     TacticalPlayer,
-    _can_knock_out,
     _troops_means,
     _vehicle_ko,
 )
@@ -51,6 +50,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     in_arc,
     unit_cover,
 )
+from kriegsspiel.rulesets.bolt_action.game.threats import can_knock_out
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, new_test
 from kriegsspiel.rulesets.bolt_action.shooting import (
@@ -486,7 +486,7 @@ def plain_turn_gain(game: BoltActionGame, unit: UnitState, action: Action) -> fl
         for e in game.units
         if e.side != unit.side
         and not e.destroyed
-        and any(_can_knock_out(game.rules, m.weapons, vehicle.target) for m in e.alive_models)
+        and any(can_knock_out(game.rules, m.weapons, vehicle.target) for m in e.alive_models)
     ]
     if not threats:
         return 0.0

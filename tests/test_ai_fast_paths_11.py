@@ -10,13 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_ai_fast_paths import positions
 
-import kriegsspiel.ai.bolt_action_tactics as tactics
-from kriegsspiel.ai.bolt_action_tactics import (
-    FACINGS,
-    TacticalPlayer,
-    _can_knock_out,
-    _harmless_to,
-)
+import kriegsspiel.rulesets.bolt_action.game.threats as threats
+from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.assault import (
     Side,
@@ -28,6 +23,7 @@ from kriegsspiel.rulesets.bolt_action.assault import (
 from kriegsspiel.rulesets.bolt_action.attack import knock_out_ceiling, knock_out_chance
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, rules_for
 from kriegsspiel.rulesets.bolt_action.game.candidates import destinations
+from kriegsspiel.rulesets.bolt_action.game.threats import FACINGS, can_knock_out, harmless_to
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest
 from kriegsspiel.rulesets.bolt_action.shooting import Group, Situation, plan_shot
 
@@ -84,7 +80,7 @@ def vehicle_profiles(rules: Rules) -> list[Target]:
 def test_some_weapons_can_knock_out_a_vehicle_and_some_never(ruleset: str) -> None:
     rules = rules_for(ruleset)
     answers = {
-        _can_knock_out(rules, (w.name,), t)
+        can_knock_out(rules, (w.name,), t)
         for w in rules.data.weapons.rows
         for t in vehicle_profiles(rules)
     }
@@ -97,7 +93,7 @@ def harmless_pairs(ruleset: str) -> list[tuple[Rules, Any, Target]]:
         (rules, w, t)
         for w in rules.data.weapons.rows
         for t in vehicle_profiles(rules)
-        if not _can_knock_out(rules, (w.name,), t)
+        if not can_knock_out(rules, (w.name,), t)
     ]
 
 
@@ -169,7 +165,7 @@ def test_a_unit_that_can_never_knock_out_a_vehicle_is_capped_at_nothing(ruleset:
                 vehicle = target.vehicle
                 if target.side == unit.side or vehicle is None:
                     continue
-                if not _harmless_to(game.rules, unit, vehicle.target):
+                if not harmless_to(game.rules, unit, vehicle.target):
                     continue
                 harmless += 1
                 for moving in (False, True):
@@ -186,11 +182,11 @@ def test_a_unit_that_can_never_knock_out_a_vehicle_is_capped_at_nothing(ruleset:
 
 def test_the_knock_out_answers_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
     rules = rules_for("bolt-action-1")
-    monkeypatch.setattr(tactics, "_HARM", {})
-    monkeypatch.setattr(tactics, "_HARM_LIMIT", 3)
+    monkeypatch.setattr(threats, "_HARM", {})
+    monkeypatch.setattr(threats, "_HARM_LIMIT", 3)
     for weapon in rules.data.weapons.rows[:10]:
-        _can_knock_out(rules, (weapon.name,), vehicle_profiles(rules)[0])
-        assert len(tactics._HARM) <= 3
+        can_knock_out(rules, (weapon.name,), vehicle_profiles(rules)[0])
+        assert len(threats._HARM) <= 3
 
 
 @pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
@@ -199,7 +195,7 @@ def test_caps_found_together_are_each_orders_own(ruleset: str) -> None:
     order by order, and the orders without one are those it gives none."""
     player = TacticalPlayer()
     moves = 0
-    for game in positions(ruleset, 5, every=6):
+    for game in [g for seed in (5, 6) for g in positions(ruleset, seed, every=6)]:
         if game.pending is not None:
             continue
         actions = game.legal_actions()

@@ -185,3 +185,25 @@ def test_the_way_in_is_the_nearest_place_with_every_model_inside(
                 inside.covers(shapely.Point(way_in.x + offsets[i], way_in.y + offsets[i + 1]))
                 for i in range(0, len(offsets), 2)
             )
+
+
+def test_a_building_whose_inside_splits_in_two_still_shows_its_way_in() -> None:
+    """A U-shaped block's two wings leave the squad's centre two places to stand, not one:
+    the way in was lost (the squad's own place was taken for it, in the notch), and with
+    it the way into every other building."""
+    from kriegsspiel.core.table import Table
+    from kriegsspiel.rulesets.bolt_action.game.candidates import _way_in
+
+    game = new_game("konflikt47", 1)
+    ours = squad(game)
+    only(game, ours.uid)
+    u_block = ((30, 10), (50, 10), (50, 30), (44, 30), (44, 10.8), (36, 10.8), (36, 30), (30, 30))
+    game.table = Table(72, 48, [TerrainFeature("U block", "building", "hard", u_block, True)])
+    place(ours, 40, 25)
+    offsets = tuple(c for m in ours.alive_models for c in (m.x - 40, m.y - 25))
+    way_in = _entry(game.table.features[0], offsets, ours.anchor)
+    assert way_in != ours.anchor and wholly_inside(ours, way_in, game.table.features[0])
+    assert _way_in(game, ours, run=True) == way_in
+    assert any(
+        wholly_inside(ours, p, game.table.features[0]) for p in destinations(game, ours, run=True)
+    )

@@ -26,6 +26,7 @@ from kriegsspiel.rulesets.bolt_action.game.candidates import (
     destinations,
     order_candidates,
     targets,
+    toward_start,
 )
 from kriegsspiel.rulesets.bolt_action.game.spacing import STOP_MARGIN, UNIT_GAP
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
@@ -107,7 +108,7 @@ def slow_destinations(
                 t = distance / gap
                 p = Point(start.x + (goal.x - start.x) * t, start.y + (goal.y - start.y) * t)
             p = game.table.clamp(p)
-            p = Point(round(p.x, 2), round(p.y, 2))
+            p = Point(toward_start(p.x, start.x), toward_start(p.y, start.y))
             clash = slow_clash(game, unit, p)
             if clash:
                 short = slow_stop_short(game, unit, p)

@@ -4,8 +4,11 @@ and reversing", "Choosing a vehicle's facing")."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kriegsspiel.ai.bolt_action_tactics import FACING_WORTH, TacticalPlayer
 from kriegsspiel.core.game import IllegalActionError
@@ -14,9 +17,14 @@ from kriegsspiel.core.table import Point, Table
 from kriegsspiel.render.game_account import describe
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
-from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
+from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates, toward_start
+from kriegsspiel.rulesets.bolt_action.game.record_events import Order
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
-from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, turns_needed
+from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    check_move,
+    check_order_move,
+    turns_needed,
+)
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
 WALKER, PANZER, SHERMAN = 7, 8, 17  # Konflikt '47 samples: 2 Advance turns; tracked, 1
@@ -296,3 +304,90 @@ def test_the_tactical_player_weighs_a_turning_vehicles_shot_as_the_game_fires_it
     )
     tank.heading = 90  # as the order leaves it: the game's own shooting from there
     assert game.shot_groups(tank, squad, moving=True) == weighed
+
+
+@given(
+    st.floats(min_value=0, max_value=72, allow_nan=False),
+    st.floats(min_value=0, max_value=72, allow_nan=False),
+)
+def test_a_candidates_coordinate_is_rounded_toward_the_start(v: float, s: float) -> None:
+    """A rounded coordinate never lies farther from the start than the one worked out,
+    and is within a hundredth of it (on the hundredths unless it is the start's own)."""
+    r = toward_start(v, s)
+    assert abs(r - s) <= abs(v - s)
+    assert abs(r - v) <= 0.01 + 1e-9
+    assert r == v or r == round(r, 2)
+
+
+def test_a_move_of_half_an_advance_back_is_offered_in_reverse_from_any_place() -> None:
+    """The half-way withdrawal is exactly the reverse's allowance: rounded away from the
+    start it was often a few thousandths too long, and the reverse was not offered."""
+    game = new_game("konflikt47", WALKER, PANZER, SHERMAN)
+    place(game.units[SHERMAN], 36, 46, heading=180)
+    rng = random.Random(5)
+    for uid in (WALKER, PANZER):
+        vehicle = game.units[uid]
+        for _ in range(40):
+            place(vehicle, rng.uniform(20, 50), rng.uniform(14, 30), heading=0)
+            offered = [a for a in order_candidates(game, vehicle) if a.to is not None]
+            backing = [
+                a
+                for a in offered
+                if a.order == "Advance"
+                and a.to[1] < vehicle.anchor.y  # type: ignore[index]
+                and check_order_move(game.rules, game.table, vehicle, a).reverse
+            ]
+            assert backing, (vehicle.name, vehicle.anchor)
+
+
+def test_a_turn_where_it_stands_may_name_its_place_as_the_observation_gives_it() -> None:
+    """The observation gives places to 0.001": a turn ordered there is a turn where it
+    stands, not a drive of a thousandth of an inch that needs a turn to face its way."""
+    game = new_game("konflikt47", PANZER, SHERMAN)
+    tank = game.units[PANZER]
+    place(tank, 40.0909091, 20.0, heading=0)
+    place(game.units[SHERMAN], 36, 46, heading=180)
+    game.apply_action(Action("draw", side=0))
+    seen = next(u for u in game.observation()["units"] if u["uid"] == PANZER)
+    turn = Action("order", unit=PANZER, order="Advance", to=(seen["x"], seen["y"]), facing=90.0)
+    game.apply_action(turn)
+    assert tank.heading == 90
+    half = check_move(game.rules, game.table, tank, tank.anchor, run=False, facing=270.0)
+    assert half.reason == "it needs 2 90-degree turns to turn so (1 allowed on an Advance)"
+    back = check_move(game.rules, game.table, tank, Point(37.0, 20), run=False, way="reverse")
+    assert back.allowed and back.reverse  # a reverse straight back from a heading of 90
+    long = check_move(game.rules, game.table, tank, Point(35.0, 20), run=False, way="reverse")
+    assert long.reason.endswith("allowed to reverse")
+
+
+def test_an_order_given_in_whole_numbers_replays_from_its_record() -> None:
+    """A facing (or a place) given as a whole number is written as the float a record's
+    reader reads back, so the replay takes the same order (it parted at that line)."""
+    game = new_game("konflikt47", PANZER, SHERMAN)
+    place(game.units[PANZER], 36, 10, heading=0)
+    place(game.units[SHERMAN], 36, 40, heading=180)
+    order(game, Action("order", unit=PANZER, order="Advance", to=(36, 14), facing=90))
+    line = next(e for e in game.events if e.kind == "order")
+    read = Order.model_validate_json(json.dumps({"event": "order", **line.data}))
+    assert json.dumps(read.action().to_json()) == json.dumps(
+        Action("order", unit=PANZER, order="Advance", to=(36, 14), facing=90).to_json()
+    )
+    assert line.data["facing"] == 90.0 and isinstance(line.data["facing"], float)
+    assert line.data["to"] == [36.0, 14.0] and all(isinstance(v, float) for v in line.data["to"])
+
+
+def test_a_vehicle_is_offered_a_turn_to_face_the_threat_beyond_harmless_troops() -> None:
+    """Riflemen nearer on one flank cannot hurt a Panzer IV; the Sherman on the other can:
+    the tank is offered a turn to face each, and the tactical player values the Sherman's."""
+    game = new_game("konflikt47", PANZER, 10, SHERMAN)
+    tank = game.units[PANZER]
+    place(tank, 36, 24, heading=0)
+    place(game.units[10], 46, 24, heading=270)
+    place(game.units[SHERMAN], 10, 24, heading=90)
+    facings = {a.facing for a in order_candidates(game, tank) if a.to == (36, 24)}
+    assert {90.0, 270.0} <= facings
+    game.apply_action(Action("draw", side=0))
+    player = TacticalPlayer(1)
+    to_sherman = Action("order", unit=PANZER, order="Advance", to=(36, 24), facing=270.0)
+    to_squad = Action("order", unit=PANZER, order="Advance", to=(36, 24), facing=90.0)
+    assert player.value(game, to_sherman) > player.value(game, to_squad)

@@ -20,7 +20,6 @@ from typing import get_args
 
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.table import Point, Table
-from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.assault import (
     Side,
     attacker_win_chance,
@@ -34,7 +33,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     troops_left,
     troops_shot_distribution,
 )
-from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
+from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
@@ -45,17 +44,14 @@ from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_order_move, facing_hit
+from kriegsspiel.rulesets.bolt_action.game.threats import harmless_to, nearest_threat
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
 from kriegsspiel.rulesets.bolt_action.morale import new_test
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Cover,
-    Facing,
     Group,
     Shot,
-    Situation,
-    can_reach_damage,
     infantry_target,
-    plan_shot,
 )
 
 PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning choice)
@@ -138,63 +134,6 @@ def _shot_means(shot: Shot) -> tuple[Fraction, Fraction]:
     """One shot at troops: its expected casualties and its chance to hit at all."""
     odds = troops_shot_distribution(shot)
     return odds.map(lambda o: o[1]).mean(), odds.probability(lambda o: o[0] > 0)
-
-
-# Whether a model's weapons could ever knock out a vehicle, by edition, weapons and the
-# vehicle's profile (see _can_knock_out)
-_HARM: dict[tuple[Rules, tuple[str, ...], Target], bool] = {}
-_HARM_LIMIT = 4096
-FACINGS: tuple[Facing, ...] = get_args(Facing)  # every armour a shot at a vehicle may strike
-
-
-def _can_knock_out(rules: Rules, weapons: tuple[str, ...], target: Target) -> bool:
-    """Could a shot of any of these weapons ever knock out a vehicle of this profile?
-
-    A shot's pen, and whether it brings an effect or a test of its own, depend on the
-    weapon, the vehicle, the armour it strikes, indirect fire and the range band alone, so
-    each of those is tried (each range between the weapon's marks). When no shot has an
-    effect, a test, or a pen roll that can reach a damage level, none of its hits can
-    knock the vehicle out (:func:`knock_out_ceiling` is 0), however it is fired."""
-    key = (rules, weapons, target)
-    found = _HARM.get(key)
-    if found is None:
-        found = any(_weapon_can_knock_out(rules, name, target) for name in weapons)
-        if len(_HARM) >= _HARM_LIMIT:
-            _HARM.clear()
-        _HARM[key] = found
-    return found
-
-
-def _weapon_can_knock_out(rules: Rules, name: str, target: Target) -> bool:
-    weapon = rules.weapon(name)
-    marks, _ = range_marks(rules, (name,))
-    ranges = {0.0, *marks, *((a + b) / 2 for a, b in pairwise(marks)), marks[-1] + 1.0}
-    for rng in ranges:
-        for facing in FACINGS:
-            for indirect in (False, True):
-                situation = Situation(range_inches=rng, facing=facing, indirect=indirect)
-                try:
-                    shot = plan_shot(rules, weapon, target, situation)[0]
-                except UsageError:  # (as the game's _planned: no shot from here)
-                    continue
-                if shot.auto_effect is not None or shot.morale_check:
-                    return True
-                pen, vehicle = shot.pen, shot.vehicle
-                if pen is not None and vehicle and can_reach_damage(vehicle, pen):
-                    return True
-    return False
-
-
-def _harmless_to(rules: Rules, unit: UnitState, target: Target) -> bool:
-    """None of the unit's live models could ever knock out a vehicle of this profile."""
-    last: tuple[str, ...] | None = None
-    for model in unit.alive_models:
-        weapons = model.weapons
-        if weapons is not last:  # (models of a kind share the tuple)
-            last = weapons
-            if _can_knock_out(rules, weapons, target):
-                return False
-    return True
 
 
 def _heading_after(state: BoltActionGame, unit: UnitState, action: Action) -> float | None:
@@ -445,7 +384,7 @@ class TacticalPlayer:
         """Expected points of ``target`` destroyed by this shooting (pins valued too), by
         a vehicle facing ``heading`` if given (as a move would leave it)."""
         vehicle = target.vehicle
-        if vehicle is not None and _harmless_to(state.rules, unit, vehicle.target):
+        if vehicle is not None and harmless_to(state.rules, unit, vehicle.target):
             return 0.0  # (its knock-out odds are 0, whatever its groups)
         groups = state.shot_groups(unit, target, moving=moving, origin=origin, heading=heading)
         if not groups:
@@ -591,7 +530,7 @@ class TacticalPlayer:
         by :func:`knock_out_ceiling` instead of worked out exactly (0, its groups not
         found, for a unit that could never knock it out)."""
         vehicle = target.vehicle
-        if vehicle is not None and _harmless_to(state.rules, unit, vehicle.target):
+        if vehicle is not None and harmless_to(state.rules, unit, vehicle.target):
             return 0.0
         origin = (Point(*to) if to else unit.anchor) if moving else None
         groups = state.shot_groups(unit, target, moving=moving, origin=origin, heading=heading)
@@ -693,20 +632,13 @@ class TacticalPlayer:
         return gain + BEST_COVER_BONUS - here + self._turn_ceiling(state, unit)
 
     def _menace(self, state: BoltActionGame, unit: UnitState) -> Point | None:
-        """Where the enemy nearest the vehicle that could knock it out stands (None for
-        troops, or when no enemy could): the threat it would keep its front toward."""
+        """Where the vehicle's nearest threat stands (:func:`threats.nearest_threat`; None
+        for troops, or when no enemy could knock it out): what it would keep its front to."""
         uid = unit.uid
         if self._places is not None and uid in self._menaces:  # (kept during a choice)
             return self._menaces[uid]
-        vehicle, found, best = unit.vehicle, None, math.inf
-        if vehicle is not None:
-            here = unit.anchor
-            for e in state.units:
-                if e.side == unit.side or e.destroyed:
-                    continue
-                gap = here.distance_to(e.anchor)
-                if gap < best and not _harmless_to(state.rules, e, vehicle.target):
-                    found, best = e.anchor, gap
+        threat = nearest_threat(state.rules, state.units, unit)
+        found = None if threat is None else threat.anchor
         if self._places is not None:
             self._menaces[uid] = found
         return found

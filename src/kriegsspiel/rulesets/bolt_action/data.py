@@ -235,6 +235,9 @@ class Turning(Sourced):
     # a change of heading no larger than this is no turn: a player measuring on the table
     # cannot tell it from straight on (nor can the engine, once places are rounded)
     unnoticed_degrees: float = Field(ge=0, lt=90)
+    # a move no longer than this (inches) is no drive: the vehicle turns where it stands
+    # (a place given to 0.01", as the observation's and the candidates' are, is its own)
+    unnoticed_inches: float = Field(ge=0, lt=1)
     summary: str
 
 

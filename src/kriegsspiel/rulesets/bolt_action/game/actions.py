@@ -64,10 +64,12 @@ class Action:
                 ("side", self.side),
                 ("unit", self.unit),
                 ("order", self.order),
-                ("to", list(self.to) if self.to else None),
+                # (numbers as floats, as a record's reader reads them back: a whole
+                # number given is written as the float it is read as)
+                ("to", [float(v) for v in self.to] if self.to else None),
                 ("target", self.target),
                 ("choice", self.choice),
-                ("facing", self.facing),
+                ("facing", None if self.facing is None else float(self.facing)),
             )
             if v not in (-1, "", None)
         }

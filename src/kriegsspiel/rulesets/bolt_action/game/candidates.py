@@ -36,6 +36,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     terrain_refusal,
     turn_between,
 )
+from kriegsspiel.rulesets.bolt_action.game.threats import nearest_threat
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
 if TYPE_CHECKING:
@@ -154,7 +155,8 @@ def _entry(feature: TerrainFeature, offsets: tuple[float, ...], start: Point) ->
             shapely.prepare(area)
             sides = [
                 (float(ax), float(ay), float(bx), float(by))
-                for ring in shapely.get_rings(area)
+                # (a feature with a neck or a notch may leave several pieces)
+                for ring in shapely.get_rings(shapely.get_parts(area))
                 for (ax, ay), (bx, by) in pairwise(shapely.get_coordinates(ring).tolist())
             ]
             found = (area, tuple(sides))
@@ -182,6 +184,18 @@ def _entry(feature: TerrainFeature, offsets: tuple[float, ...], start: Point) ->
         if gap < closest:
             best, closest = Point(qx, qy), gap
     return best
+
+
+def toward_start(v: float, s: float) -> float:
+    """A candidate's coordinate ``v`` to 0.01": the nearer of the two hundredths about it
+    that is no farther from the start's ``s`` (so a rounded move is never longer than the
+    move worked out, and one of exactly half an Advance stays within a reverse); ``v``
+    itself where neither is (it lies within 0.01" of ``s``)."""
+    r = round(v, 2)
+    if abs(r - s) <= abs(v - s):
+        return r
+    other = round(r - 0.01 if r > v else r + 0.01, 2)  # the hundredth on v's other side
+    return other if abs(other - s) <= abs(v - s) else v
 
 
 def destinations(game: BoltActionGame, unit: UnitState, *, run: bool) -> list[Point]:
@@ -304,7 +318,7 @@ def _destinations(
                 y = 0.0
             if y > height:
                 y = height
-            x, y = round(float(x), 2), round(float(y), 2)
+            x, y = toward_start(float(x), sx), toward_start(float(y), sy)
             clash = clear.clash(Point(x, y))
             if clash is not None:
                 # toward an enemy: stop short of it, where the move may still be clear
@@ -446,14 +460,15 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
 
 
 def _vehicle_ways(
-    game: BoltActionGame, unit: UnitState, to: Point, enemy: Point | None
+    game: BoltActionGame, unit: UnitState, to: Point, faces: tuple[Point, ...]
 ) -> list[tuple[str, float | None]]:
     """The ways (table_rules.WAYS) and end facings offered for an Advance to ``to``.
 
     Troops: the move alone. A vehicle: the move as it drives (forward where it may), and
-    besides, where its turns allow, in reverse (to back away with its front kept to the
-    enemy) and ending turned to face the nearest enemy (``enemy``) if it would not face it
-    (more than 45 degrees off); turning where it stands (``to`` its own place) only that.
+    besides, where its turns and the move's length allow, in reverse (to back away with
+    its front kept to the enemy), and ending turned to face each of ``faces`` (the
+    nearest enemy, and the nearest that could knock it out) that it would not face (more
+    than 45 degrees off); turning where it stands (``to`` its own place) only those.
     """
     if unit.vehicle is None:
         return [("", None)]
@@ -467,10 +482,15 @@ def _vehicle_ways(
         and check_move(rules, table, unit, to, run=False, way="reverse").allowed
     ):
         ways.append(("reverse", None))
-    if enemy is not None and plain.heading is not None and enemy != to:
-        face = round(heading_to(to, enemy), 1) % 360
+    if plain.heading is None:
+        return ways
+    for point in faces:
+        if point == to:
+            continue
+        face = round(heading_to(to, point), 1) % 360
         if (
             turn_between(plain.heading, face) > 45
+            and ("", face) not in ways
             and check_move(rules, table, unit, to, run=False, facing=face).allowed
         ):
             ways.append(("", face))
@@ -495,13 +515,17 @@ def _order_candidates(
             [] if unit.no_run else destinations(game, unit, run=True),
         )
     ends, runs = moves
-    enemy = None  # the nearest enemy, for a vehicle's turns (see _vehicle_ways)
+    # the nearest enemy and the nearest that could knock it out, for a vehicle to face
+    faces: tuple[Point, ...] = ()
     if unit.vehicle is not None and not unit.immobilised:
-        enemy = _goals(game, unit)[0]
-        if enemy is not None:
+        enemy, threat = _goals(game, unit)[0], nearest_threat(game.rules, game.units, unit)
+        faces = tuple(
+            dict.fromkeys(p for p in (enemy, threat.anchor if threat else None) if p is not None)
+        )
+        if faces:
             ends = [*ends, unit.anchor]  # a vehicle may turn where it stands
     for p, shots in zip(ends, _advance_targets(game, unit, ends, enemies), strict=True):
-        for way, facing in _vehicle_ways(game, unit, p, enemy):
+        for way, facing in _vehicle_ways(game, unit, p, faces):
             acts.append(
                 Action("order", unit=uid, order="Advance", to=(p.x, p.y), choice=way, facing=facing)
             )

@@ -315,10 +315,11 @@ def vehicle_drive(
     drives, then pivots to ``facing`` if one is given; the pivots' 90-degree turns
     (:func:`turns_needed`) must be within the movement table's for its order. Reversing
     is only on an Advance, at the data's fraction of the Advance rate. Way "" drives
-    forward where that is allowed, and reverses otherwise."""
+    forward where that is allowed, and reverses otherwise. A move too short to notice
+    (``turning`` in the data) is none: the vehicle turns where it stands."""
     row = _movement_row(rules, unit.vehicle.kind if unit.vehicle else None)
     limit = row.run_turns if run else row.advance_turns
-    moving = start.distance_to(to) > 0
+    moving = start.distance_to(to) > rules.data.turning.unnoticed_inches
     path = heading_to(start, to) if moving else unit.heading
 
     def try_way(back: bool) -> tuple[bool, float, float, str] | str:
@@ -332,9 +333,10 @@ def vehicle_drive(
         turns += turns_needed(rules, turn_between(heading, end))
         if limit is not None and turns > limit:
             order = "a Run" if run else "an Advance"
+            what = "reverse there" if back else "drive there" if moving else "turn so"
             return (
-                f"it needs {turns} 90-degree turn{'s' * (turns != 1)} to "
-                f"{'reverse' if back else 'drive'} there ({limit} allowed on {order})"
+                f"it needs {turns} 90-degree turn{'s' * (turns != 1)} to {what} "
+                f"({limit} allowed on {order})"
             )
         if not back:
             return False, end, 1.0, ""
@@ -344,7 +346,7 @@ def vehicle_drive(
             if unit.vehicle is not None and unit.vehicle.recce
             else reverse.fraction_of_advance
         )
-        return True, end, fraction, ""
+        return True, end, fraction, " to reverse"
 
     if way == "reverse":
         return try_way(True) if moving else "a reverse needs a move"
@@ -354,7 +356,7 @@ def vehicle_drive(
     backward = try_way(True)
     if isinstance(backward, str):
         return f"{forward}; {backward}"
-    return (*backward[:3], f" to reverse; {forward}")
+    return (*backward[:3], f"{backward[3]}; {forward}")
 
 
 def terrain_refusal(
