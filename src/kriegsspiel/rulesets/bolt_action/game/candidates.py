@@ -466,9 +466,9 @@ def _vehicle_ways(
 
     Troops: the move alone. A vehicle: the move as it drives (forward where it may), and
     besides, where its turns and the move's length allow, in reverse (to back away with
-    its front kept to the enemy), and ending turned to face each of ``faces`` (the
-    nearest enemy, and the nearest that could knock it out) that it would not face (more
-    than 45 degrees off); turning where it stands (``to`` its own place) only those.
+    its front kept to the enemy), and ending turned to face each of ``faces`` that it
+    would not face (more than 45 degrees off); turning where it stands (``to`` its own
+    place) only those.
     """
     if unit.vehicle is None:
         return [("", None)]
@@ -515,17 +515,20 @@ def _order_candidates(
             [] if unit.no_run else destinations(game, unit, run=True),
         )
     ends, runs = moves
-    # the nearest enemy and the nearest that could knock it out, for a vehicle to face
+    # a vehicle ends a move turned to face the nearest enemy that could knock it out (its
+    # front armour to the threat), and turns where it stands to face that one or the
+    # nearest enemy (a hull weapon's arc): a few turns offered, not every one
     faces: tuple[Point, ...] = ()
+    faces_here: tuple[Point, ...] = ()
     if unit.vehicle is not None and not unit.immobilised:
         enemy, threat = _goals(game, unit)[0], nearest_threat(game.rules, game.units, unit)
-        faces = tuple(
-            dict.fromkeys(p for p in (enemy, threat.anchor if threat else None) if p is not None)
-        )
-        if faces:
+        faces = () if threat is None else (threat.anchor,)
+        faces_here = tuple(dict.fromkeys(p for p in (enemy, *faces) if p is not None))
+        if faces_here:
             ends = [*ends, unit.anchor]  # a vehicle may turn where it stands
+    here = unit.anchor
     for p, shots in zip(ends, _advance_targets(game, unit, ends, enemies), strict=True):
-        for way, facing in _vehicle_ways(game, unit, p, faces):
+        for way, facing in _vehicle_ways(game, unit, p, faces_here if p == here else faces):
             acts.append(
                 Action("order", unit=uid, order="Advance", to=(p.x, p.y), choice=way, facing=facing)
             )
