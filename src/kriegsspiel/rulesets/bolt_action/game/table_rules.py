@@ -157,8 +157,8 @@ WAYS = ("", "reverse")
 
 
 def turns_needed(rules: Rules, change: float) -> int:
-    """The 90-degree turns a pivot of ``change`` degrees takes (``turning`` in the data:
-    each started 90 degrees is one, a pivot too small to notice is none)."""
+    """The 90-degree turns a pivot of ``change`` degrees takes (``turning`` in the data):
+    none up to the unnoticed degree, one up to 90 degrees past it, two up to 180 past."""
     slack = rules.data.turning.unnoticed_degrees
     return 0 if change <= slack else math.ceil((change - slack) / 90 - 1e-9)
 
