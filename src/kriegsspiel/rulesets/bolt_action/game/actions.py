@@ -31,7 +31,7 @@ class Action:
     to: tuple[float, float] | None = None
     target: int | None = None
     # reactions: none/down/escape/stand and fire; an assault's mode; a support call; a
-    # vehicle's Advance: "reverse" (table_rules.WAYS)
+    # vehicle's Advance: "reverse" (table_rules.vehicle_drive)
     choice: str = ""
     facing: float | None = None  # a vehicle's heading at the end of its move (degrees)
 

@@ -462,7 +462,8 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
 def _vehicle_ways(
     game: BoltActionGame, unit: UnitState, to: Point, faces: tuple[Point, ...]
 ) -> list[tuple[str, float | None]]:
-    """The ways (table_rules.WAYS) and end facings offered for an Advance to ``to``.
+    """The ways ("" or "reverse": table_rules.vehicle_drive) and end facings offered for
+    an Advance to ``to``.
 
     Troops: the move alone. A vehicle: the move as it drives (forward where it may), and
     besides, where its turns and the move's length allow, in reverse (to back away with

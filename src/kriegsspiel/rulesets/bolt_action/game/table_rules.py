@@ -151,11 +151,6 @@ class MoveCheck:
     heading: float | None = None
 
 
-#: The ways a vehicle may be ordered to drive: "" (forward where it may, else in reverse)
-#: or "reverse" (straight backwards, its front kept toward where it came from).
-WAYS = ("", "reverse")
-
-
 def turns_needed(rules: Rules, change: float) -> int:
     """The 90-degree turns a pivot of ``change`` degrees takes (``turning`` in the data):
     none up to the unnoticed degree, one up to 90 degrees past it, two up to 180 past."""
@@ -194,8 +189,9 @@ def check_move(
     its Run), and its move to close (``closing_move`` in close_quarters) is that gap less
     an inch.
 
-    A vehicle's ``way`` (:data:`WAYS`) and the ``facing`` it turns to at the end are
-    checked against its turns (:func:`vehicle_drive`)."""
+    A vehicle's ``way`` ("" to drive forward where it may, else in reverse; "reverse" to
+    reverse) and the ``facing`` it turns to at the end are checked against its turns
+    (:func:`vehicle_drive`)."""
     coords = unit.coords  # the live models' places, worked out once per move of the unit
     if not coords:
         return _check_move(rules, table, unit, to, run, assault, way, facing)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import get_args
 
-from kriegsspiel.core.table import Point
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks
@@ -78,14 +77,12 @@ def harmless_to(rules: Rules, unit: UnitState, target: Target) -> bool:
     return True
 
 
-def nearest_threat(
-    rules: Rules, units: list[UnitState], vehicle: UnitState, at: Point | None = None
-) -> UnitState | None:
-    """The live enemy nearest ``at`` (the vehicle's place) that could knock the vehicle
-    out (the first of equals); None for troops, or when no enemy could."""
+def nearest_threat(rules: Rules, units: list[UnitState], vehicle: UnitState) -> UnitState | None:
+    """The live enemy nearest the vehicle that could knock it out (the first of equals);
+    None for troops, or when no enemy could."""
     if vehicle.vehicle is None:
         return None
-    target, here = vehicle.vehicle.target, vehicle.anchor if at is None else at
+    target, here = vehicle.vehicle.target, vehicle.anchor
     found, best = None, 0.0
     for e in units:
         if e.side == vehicle.side or e.destroyed:
