@@ -153,3 +153,66 @@ def test_each_deployment_zone_is_outlined_in_the_colour_of_the_side_deployed_in_
         }
         assert len(inside) == 1, zone.side
         assert drawn.get("stroke") == SIDE_COLOURS[inside.pop()]
+
+
+def _label_boxes(root: ET.Element) -> list[tuple[str, float, float, float, float]]:
+    """Each label's text and the pixels it covers: 0.6 of the font size a character (0.62
+    bold), as wide as DejaVu Sans's average letter, from 0.8 of the size above the baseline
+    to 0.25 below."""
+    boxes = []
+    for t in root.iter(f"{NS}text"):
+        if t.get("class") != "label":
+            continue
+        size, text = float(t.get("font-size") or 0), t.text or ""
+        width = len(text) * size * (0.62 if t.get("font-weight") == "bold" else 0.6)
+        x, y = float(t.get("x") or 0), float(t.get("y") or 0)
+        boxes.append((text, x - width / 2, y - 0.8 * size, x + width / 2, y + 0.25 * size))
+    return boxes
+
+
+def _overlapping(root: ET.Element) -> list[tuple[str, str]]:
+    boxes = _label_boxes(root)
+    return [
+        (a[0], b[0])
+        for i, a in enumerate(boxes)
+        for b in boxes[:i]
+        if a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]
+    ]
+
+
+def test_labels_of_crowded_units_do_not_overlap() -> None:
+    """Every unit moved into a block by an objective, four a row, 3" apart and 5" between
+    rows: the usual places (below, above) put seven names on others; each label finds a
+    clear place instead."""
+    game = _game(0)  # (the crossroads: it has objectives)
+    objective = game.scenario.objectives[0]
+    for k, unit in enumerate(game.units):
+        dx = objective.x - 4 + 3 * (k % 4) - unit.anchor.x
+        dy = objective.y + 5 - 5 * (k // 4) - unit.anchor.y
+        for m in unit.models:
+            m.x, m.y = m.x + dx, m.y + dy
+    root = _parse(table_svg(game))
+    assert len(_label_boxes(root)) == len(game.units) + len(game.scenario.objectives)
+    assert _overlapping(root) == []
+
+
+def test_a_label_with_room_stays_in_its_usual_place() -> None:
+    """At the start nothing is crowded: a unit's name is 9 px under its models (even ids)
+    or 3 px over them (odd ids), centred on it, as before labels were placed with care."""
+    game = _game(1)
+    root = _parse(table_svg(game))
+    assert _overlapping(root) == []
+    scale, top, height = 12.0, 12.0, game.table.height
+    for unit in game.units:
+        group = _layer(root, "units").find(f"{NS}g[@id='unit-{unit.uid}']")
+        assert group is not None
+        label = group.find(f"{NS}text[@class='label']")
+        assert label is not None and label.text == unit.name
+        cx, cy = 12.0 + unit.anchor.x * scale, top + (height - unit.anchor.y) * scale
+        if unit.vehicle is not None:
+            half = 1.8 * scale
+        else:
+            half = max(abs(m.y - unit.anchor.y) for m in unit.models) * scale + 0.35 * scale + 2
+        want = cy + half + 9 if unit.uid % 2 == 0 else cy - half - 3
+        assert float(label.get("x") or 0) == pytest.approx(cx, abs=0.01)
+        assert float(label.get("y") or 0) == pytest.approx(want, abs=0.01)

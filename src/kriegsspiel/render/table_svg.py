@@ -27,6 +27,10 @@ NEUTRAL: Final[str] = "#666666"
 VEHICLE_SIZE: Final[tuple[float, float]] = (2.0, 3.0)  # inches across, inches along heading
 WALKER_RADIUS: Final[float] = 1.3  # inches
 MODEL_RADIUS: Final[float] = 0.35  # inches
+CAPTION_SIZE: Final[float] = 13
+CHAR_WIDTH: Final[float] = 0.6  # a sans-serif character's width as a share of the font size
+BOLD_CHAR_WIDTH: Final[float] = 0.62  # and a bold one's
+LABEL_STEP: Final[float] = 10.0  # pixels between the places a crowded label tries
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +255,7 @@ def _zones(root: ET.Element, game: BoltActionGame, frame: _Frame) -> None:
         )
 
 
-def _objectives(root: ET.Element, game: BoltActionGame, frame: _Frame) -> None:
+def _objectives(root: ET.Element, game: BoltActionGame, frame: _Frame, labels: _Labels) -> None:
     """Objectives: a star, the circle within which a unit holds it, and the name."""
     layer = _el(root, "g", id="objectives")
     for obj in game.scenario.objectives:
@@ -280,7 +284,64 @@ def _objectives(root: ET.Element, game: BoltActionGame, frame: _Frame) -> None:
             stroke="#5d4037",
             stroke_width=1.0,
         )
-        _label(group, f"{obj.name} ({obj.points} VP)", cx, cy - size - 3, weight="bold")
+        name = f"{obj.name} ({obj.points} VP)"
+        star = (cx - size, cy - size, cx + size, cy + size)
+        x, y = labels.place(name, star, first_below=False, weight="bold")
+        _label(group, name, x, y, weight="bold")
+
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom, in pixels
+
+
+def _meets(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@dataclass(slots=True)
+class _Labels:
+    """Where the labels go: each clear of those already placed, and of the marks if it can.
+
+    A label first tries its usual place, then the other side of its mark, then steps
+    farther out on either side, then to the left and right; it takes the first place that
+    meets no placed label, preferring one that covers no unit or objective either. Text
+    widths are estimates (no font metrics in the stdlib), generous rather than tight.
+    """
+
+    marks: list[Box]
+    placed: list[Box]
+
+    @staticmethod
+    def box(text: str, x: float, y: float, size: float, weight: str = "normal") -> Box:
+        """The pixels a centred label of baseline ``y`` covers, by an estimate of its width."""
+        width = len(text) * size * (BOLD_CHAR_WIDTH if weight == "bold" else CHAR_WIDTH)
+        return (x - width / 2, y - 0.8 * size, x + width / 2, y + 0.25 * size)
+
+    def place(
+        self,
+        text: str,
+        mark: Box,
+        *,
+        first_below: bool,
+        size: float = 9,
+        weight: str = "normal",
+    ) -> tuple[float, float]:
+        """A baseline for ``text`` beside what it names (``mark``, pixels), centred on it."""
+        x, below, above = (mark[0] + mark[2]) / 2, mark[3] + size, mark[1] - 3
+        downs = [below + k * LABEL_STEP for k in range(4)]
+        ups = [above - k * LABEL_STEP for k in range(4)]
+        near, far = (downs, ups) if first_below else (ups, downs)
+        tries = [(x, y) for pair in zip(near, far, strict=True) for y in pair]
+        half = self.box(text, 0.0, 0.0, size, weight)[2]
+        middle = (mark[1] + mark[3]) / 2 + 0.3 * size
+        tries += [(mark[2] + half + 4, middle), (mark[0] - half - 4, middle)]
+        boxes = [self.box(text, tx, ty, size, weight) for tx, ty in tries]
+        clear = [i for i, b in enumerate(boxes) if not any(_meets(b, p) for p in self.placed)]
+        best = next(
+            (i for i in clear if not any(_meets(boxes[i], m) for m in self.marks)),
+            clear[0] if clear else 0,
+        )
+        self.placed.append(boxes[best])
+        return tries[best]
 
 
 def _label(
@@ -396,8 +457,22 @@ def _infantry(group: ET.Element, unit: UnitState, frame: _Frame, colour: str) ->
             )
 
 
-def _units(root: ET.Element, game: BoltActionGame, frame: _Frame) -> None:
-    """Every unit in its side's colour, labelled with its name (alternately below/above)."""
+def _mark(unit: UnitState, frame: _Frame) -> Box:
+    """The pixels a unit's drawing covers, centred on its anchor (its label goes beside it)."""
+    cx, cy = frame.at(unit.anchor.x, unit.anchor.y)
+    if unit.vehicle is not None:  # any heading: the half-diagonal of its 2"x3" outline
+        wide = high = 1.8 * frame.scale
+    else:
+        r = MODEL_RADIUS * frame.scale
+        places = [frame.at(m.x, m.y) for m in unit.models]
+        wide = max(abs(x - cx) for x, _ in places) + r
+        high = max(abs(y - cy) for _, y in places) + r + 2
+    return (cx - wide, cy - high, cx + wide, cy + high)
+
+
+def _units(root: ET.Element, game: BoltActionGame, frame: _Frame, labels: _Labels) -> None:
+    """Every unit in its side's colour, labelled with its name (below or above, alternately,
+    or where it is clear of the labels placed before it)."""
     layer = _el(root, "g", id="units")
     for unit in game.units:
         colour = _side_colour(unit.side)
@@ -406,16 +481,10 @@ def _units(root: ET.Element, game: BoltActionGame, frame: _Frame) -> None:
         _tooltip(group, unit_tooltip(unit))
         if unit.vehicle is not None:
             _vehicle(group, unit, frame, colour)
-            half = 1.8 * frame.scale
         else:
             _infantry(group, unit, frame, colour)
-            ys = [frame.at(m.x, m.y)[1] for m in unit.models]
-            cy0 = frame.at(unit.anchor.x, unit.anchor.y)[1]
-            half = max(abs(y - cy0) for y in ys) + MODEL_RADIUS * frame.scale + 2
-        cx, cy = frame.at(unit.anchor.x, unit.anchor.y)
-        below = unit.uid % 2 == 0
-        y = cy + half + 9 if below else cy - half - 3
-        _label(group, unit.name, cx, y)
+        x, y = labels.place(unit.name, _mark(unit, frame), first_below=unit.uid % 2 == 0)
+        _label(group, unit.name, x, y)
 
 
 def _legend(root: ET.Element, game: BoltActionGame, x: float, y: float, width: float) -> float:
@@ -534,10 +603,6 @@ def _swatch(parent: ET.Element, kind: str, colour: str, x: float, y: float) -> N
 # -- the picture ------------------------------------------------------------------------------
 
 
-CAPTION_SIZE = 13
-BOLD_CHAR_WIDTH = 0.62  # a bold sans-serif character's width as a share of the font size
-
-
 def table_svg(game: BoltActionGame, *, scale: float = 12.0, title: str | None = None) -> str:
     """The game's table as an SVG document: ``scale`` pixels per inch, legend and caption below.
 
@@ -581,8 +646,12 @@ def table_svg(game: BoltActionGame, *, scale: float = 12.0, title: str | None = 
     )
     _zones(root, game, frame)
     _terrain(root, game, frame)
-    _objectives(root, game, frame)
-    _units(root, game, frame)
+    size = frame.scale * 0.9  # (an objective's star)
+    stars = [(*frame.at(o.x, o.y), size) for o in game.scenario.objectives]
+    marks = [(x - r, y - r, x + r, y + r) for x, y, r in stars]
+    labels = _Labels(marks + [_mark(u, frame) for u in game.units], [])
+    _objectives(root, game, frame, labels)
+    _units(root, game, frame, labels)
     bottom = top + table.height * scale
     words = caption(game)
     room = table.width * scale
