@@ -136,13 +136,6 @@ def _shot_means(shot: Shot) -> tuple[Fraction, Fraction]:
     return odds.map(lambda o: o[1]).mean(), odds.probability(lambda o: o[0] > 0)
 
 
-def _heading_after(state: BoltActionGame, unit: UnitState, action: Action) -> float | None:
-    """The heading a vehicle fires with after this move order (None: troops, or as now)."""
-    if unit.vehicle is None or action.to is None:
-        return None
-    return check_order_move(state.rules, state.table, unit, action).heading
-
-
 class TacticalPlayer:
     """Greedy one-activation look-ahead on exact expected damage, plus simple doctrine."""
 
@@ -170,6 +163,8 @@ class TacticalPlayer:
         self._cover_here: dict[int, float] = {}
         # during a choice, by vehicle uid, the nearest enemy able to knock it out (_menace)
         self._menaces: dict[int, Point | None] = {}
+        # during a choice, what a move order's end is worth and faces (see _move_end)
+        self._ends: dict[tuple[int, str, tuple[float, float] | None, str, float | None], _End] = {}
 
     # -- the protocol ---------------------------------------------------------------
     def choose(self, state: BoltActionGame) -> Action:
@@ -201,6 +196,7 @@ class TacticalPlayer:
     def _new_choice(self) -> None:
         """Forget the caps of the last choice (the game has changed since)."""
         self._ceilings, self._men, self._cover_here, self._menaces = {}, {}, {}, {}
+        self._ends = {}
 
     def _best(self, state: BoltActionGame, actions: list[Action]) -> Action:
         """The first of the actions worth the most, as valuing each in turn finds it.
@@ -436,18 +432,13 @@ class TacticalPlayer:
         if action.order == "Run" and action.target is not None:
             return self._assault_value(state, unit, state.units[action.target], action)
         to = action.to
-        position = self._gain(state, unit, to) + self._turn_gain(state, unit, action)
+        position, heading = self._move_end(state, unit, action)
         if action.order == "Advance":
             if action.target is None:
                 return 0.0 + position - pinned  # (0.0: the shot it does not fire)
             dest = Point(*to) if to else unit.anchor
             shot = self.damage(
-                state,
-                unit,
-                state.units[action.target],
-                moving=True,
-                origin=dest,
-                heading=_heading_after(state, unit, action),
+                state, unit, state.units[action.target], moving=True, origin=dest, heading=heading
             )
             return shot + position - pinned
         if action.order == "Run":
@@ -499,7 +490,7 @@ class TacticalPlayer:
         to = action.to if moving else None
         target = state.units[action.target]
         if target.vehicle is not None:
-            heading = _heading_after(state, unit, action) if moving else None
+            heading = self._move_end(state, unit, action)[1] if moving else None
             shot = self._knock_out_ceiling(state, unit, target, moving, to, heading)
         else:
             if to:
@@ -513,8 +504,7 @@ class TacticalPlayer:
             shot = found
         if not moving:
             return shot - unit.pins
-        gain = self._gain(state, unit, action.to) + self._turn_gain(state, unit, action)
-        return shot + gain - unit.pins
+        return shot + self._move_end(state, unit, action)[0] - unit.pins
 
     def _knock_out_ceiling(
         self,
@@ -652,6 +642,23 @@ class TacticalPlayer:
             return 0.0
         return FACING_WORTH[facing_hit(heading, at, threat)]
 
+    def _move_end(self, state: BoltActionGame, unit: UnitState, action: Action) -> _End:
+        """What a move order's end is worth (:meth:`_gain` and :meth:`_turn_gain`) and the
+        heading a vehicle fires with there (None: troops, or as now). During a choice kept
+        by all they read of the order: its unit, kind (Run or not), destination, way and
+        facing; an order's cap and value, and each shot from one end, ask alike."""
+        key = (unit.uid, action.order, action.to, action.choice, action.facing)
+        found = self._ends.get(key) if self._places is not None else None
+        if found is None:
+            heading = None
+            if unit.vehicle is not None and action.to is not None:
+                heading = check_order_move(state.rules, state.table, unit, action).heading
+            gain = self._gain(state, unit, action.to) + self._turn_gain(state, unit, action)
+            found = gain, heading
+            if self._places is not None:
+                self._ends[key] = found
+        return found
+
     def _turn_gain(self, state: BoltActionGame, unit: UnitState, action: Action) -> float:
         """How much better a vehicle faces its threat after this move than now (0 for
         troops): its heading at the end as the game would leave it (``check_move``)."""
@@ -779,6 +786,8 @@ class _Reach:
     pins: int  # the most pins a shot of his could bring of its own (HE, flame): 0 if none
 
 
+# a move order's end: its worth to the unit and a vehicle's heading there (see _move_end)
+_End = tuple[float, float | None]
 # what _shot_ceiling reads of a shooting at troops (see TacticalPlayer._shooting)
 _Shooting = tuple[float, list[tuple[int, _Reach]], int, int, float]
 
