@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
 from itertools import pairwise
 from typing import get_args
@@ -130,10 +129,11 @@ NEARER = 1e-6  # inches: a man's range found another way may come out this much 
 
 
 @lru_cache(maxsize=4096)
-def _shot_means(shot: Shot) -> tuple[Fraction, Fraction]:
-    """One shot at troops: its expected casualties and its chance to hit at all."""
+def _shot_means(shot: Shot) -> tuple[float, float]:
+    """One shot at troops: its expected casualties and its chance to hit at all (exact,
+    then as floats: summed in floats, a cap made of them is raised by ``ROUNDING``)."""
     odds = troops_shot_distribution(shot)
-    return odds.map(lambda o: o[1]).mean(), odds.probability(lambda o: o[0] > 0)
+    return float(odds.map(lambda o: o[1]).mean()), float(odds.probability(lambda o: o[0] > 0))
 
 
 class TacticalPlayer:
@@ -863,11 +863,11 @@ def _one_man(
     lone = len(model.weapons) == 1 and rules.weapon(model.weapons[0]).indirect_min_range is None
     covers = ("none",) if lone and _cover_only_hurts(rules) else COVERS
     at, nearest = model.point, target.anchor
-    casualties: list[Fraction] = []
-    hits: list[Fraction] = []
+    casualties: list[float] = []
+    hits: list[float] = []
     pins = 0
     for rng in ranges:
-        most_casualties = most_hit = Fraction(0)
+        most_casualties = most_hit = 0.0
         for cover in covers:
             picked = state.model_shots(
                 unit,
@@ -882,17 +882,17 @@ def _one_man(
                 "front",
                 every_arc=True,
             )
-            expected = hit = Fraction(0)
-            for k, (shot, per, _) in enumerate(picked):
+            expected = hit = 0.0
+            for shot, per, _ in picked:  # (the chances summed: no less than any hit's)
                 if shot.special_pins is not None:
                     pins = max(pins, _most_rolled(shot.special_pins))
                 mean, chance = _shot_means(shot)
-                if k:  # (the chances summed: no less than the chance that any of them hits)
-                    expected, hit = expected + per * mean, hit + per * chance
-                else:  # (a man's one shot, or a vehicle's first: no sum to make)
-                    expected, hit = per * mean, per * chance
-            most_casualties = max(most_casualties, expected)
-            most_hit = max(most_hit, hit)
+                expected += per * mean
+                hit += per * chance
+            if expected > most_casualties:
+                most_casualties = expected
+            if hit > most_hit:
+                most_hit = hit
         casualties.append(most_casualties)
         hits.append(most_hit)
     return _Reach(tuple(ranges), _farther_most(casualties), _farther_most(hits), pins)
@@ -910,10 +910,13 @@ def _most_rolled(expr: DiceExpr) -> int:
     return expr.most if expr.count == 0 else max(0, expr.most)
 
 
-def _farther_most(values: list[Fraction]) -> tuple[float, ...]:
-    """At each place the most of it and all after it, as a float no less than that."""
-    most, found = Fraction(0), []
+def _farther_most(values: list[float]) -> tuple[float, ...]:
+    """At each place the most of it and all after it, raised by ``ROUNDING`` (the values
+    are float sums of a few floats, each within a few parts in 2**53 of the exact one):
+    no less than the most of the exact sums."""
+    most, found = 0.0, []
     for value in reversed(values):
-        most = max(most, value)
-        found.append(math.nextafter(float(most), math.inf))
+        if value > most:
+            most = value
+        found.append(most * (1 + ROUNDING))
     return tuple(reversed(found))
