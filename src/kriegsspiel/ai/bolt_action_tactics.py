@@ -190,8 +190,24 @@ class TacticalPlayer:
         much as any the unit could be given now (valued as an activation's orders are)."""
         unit = state.units[held.unit]
         others = [a for a in order_candidates(state, unit) if a.order != held.order]
-        keep = self._best(state, [held, *others]) is held
+        keep = not self._worth_more(state, others, self.value(state, held))
         return next(a for a in actions if a.choice == ("keep" if keep else "return"))
+
+    def _worth_more(self, state: BoltActionGame, actions: list[Action], worth: float) -> bool:
+        """Is any of the actions worth more than ``worth``? Asked as :meth:`_best` asks,
+        the highest cap first, and answered at the first that is (or the first cap no
+        more than ``worth``): what the best of them is matters not."""
+        uncapped, later = self._caps(state, actions)
+        for i in uncapped:
+            if self.value(state, actions[i]) > worth:
+                return True
+        later.sort()
+        for minus_ceiling, i in later:
+            if -minus_ceiling <= worth:
+                return False
+            if self.value(state, actions[i]) > worth:
+                return True
+        return False
 
     def _new_choice(self) -> None:
         """Forget the caps of the last choice (the game has changed since)."""
@@ -214,7 +230,9 @@ class TacticalPlayer:
         later.sort()
         for minus_ceiling, i in later:
             ceiling = -minus_ceiling
-            if ceiling < best_value or (ceiling == best_value and i > best_at):
+            if ceiling < best_value:
+                break  # (no cap after it is higher)
+            if ceiling == best_value and i > best_at:
                 continue
             value = self.value(state, actions[i])
             if value > best_value or (value == best_value and i < best_at):
