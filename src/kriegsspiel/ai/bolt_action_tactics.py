@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
 from itertools import pairwise
 from typing import get_args
@@ -130,17 +129,11 @@ NEARER = 1e-6  # inches: a man's range found another way may come out this much 
 
 
 @lru_cache(maxsize=4096)
-def _shot_means(shot: Shot) -> tuple[Fraction, Fraction]:
-    """One shot at troops: its expected casualties and its chance to hit at all."""
+def _shot_means(shot: Shot) -> tuple[float, float]:
+    """One shot at troops: its expected casualties and its chance to hit at all (exact,
+    then as floats: summed in floats, a cap made of them is raised by ``ROUNDING``)."""
     odds = troops_shot_distribution(shot)
-    return odds.map(lambda o: o[1]).mean(), odds.probability(lambda o: o[0] > 0)
-
-
-def _heading_after(state: BoltActionGame, unit: UnitState, action: Action) -> float | None:
-    """The heading a vehicle fires with after this move order (None: troops, or as now)."""
-    if unit.vehicle is None or action.to is None:
-        return None
-    return check_order_move(state.rules, state.table, unit, action).heading
+    return float(odds.map(lambda o: o[1]).mean()), float(odds.probability(lambda o: o[0] > 0))
 
 
 class TacticalPlayer:
@@ -170,6 +163,8 @@ class TacticalPlayer:
         self._cover_here: dict[int, float] = {}
         # during a choice, by vehicle uid, the nearest enemy able to knock it out (_menace)
         self._menaces: dict[int, Point | None] = {}
+        # during a choice, what a move order's end is worth and faces (see _move_end)
+        self._ends: dict[tuple[int, str, tuple[float, float] | None, str, float | None], _End] = {}
 
     # -- the protocol ---------------------------------------------------------------
     def choose(self, state: BoltActionGame) -> Action:
@@ -195,12 +190,29 @@ class TacticalPlayer:
         much as any the unit could be given now (valued as an activation's orders are)."""
         unit = state.units[held.unit]
         others = [a for a in order_candidates(state, unit) if a.order != held.order]
-        keep = self._best(state, [held, *others]) is held
+        keep = not self._worth_more(state, others, self.value(state, held))
         return next(a for a in actions if a.choice == ("keep" if keep else "return"))
+
+    def _worth_more(self, state: BoltActionGame, actions: list[Action], worth: float) -> bool:
+        """Is any of the actions worth more than ``worth``? Asked as :meth:`_best` asks,
+        the highest cap first, and answered at the first that is (or the first cap no
+        more than ``worth``): what the best of them is matters not."""
+        uncapped, later = self._caps(state, actions)
+        for i in uncapped:
+            if self.value(state, actions[i]) > worth:
+                return True
+        later.sort()
+        for minus_ceiling, i in later:
+            if -minus_ceiling <= worth:
+                return False
+            if self.value(state, actions[i]) > worth:
+                return True
+        return False
 
     def _new_choice(self) -> None:
         """Forget the caps of the last choice (the game has changed since)."""
         self._ceilings, self._men, self._cover_here, self._menaces = {}, {}, {}, {}
+        self._ends = {}
 
     def _best(self, state: BoltActionGame, actions: list[Action]) -> Action:
         """The first of the actions worth the most, as valuing each in turn finds it.
@@ -218,7 +230,9 @@ class TacticalPlayer:
         later.sort()
         for minus_ceiling, i in later:
             ceiling = -minus_ceiling
-            if ceiling < best_value or (ceiling == best_value and i > best_at):
+            if ceiling < best_value:
+                break  # (no cap after it is higher)
+            if ceiling == best_value and i > best_at:
                 continue
             value = self.value(state, actions[i])
             if value > best_value or (value == best_value and i < best_at):
@@ -436,18 +450,13 @@ class TacticalPlayer:
         if action.order == "Run" and action.target is not None:
             return self._assault_value(state, unit, state.units[action.target], action)
         to = action.to
-        position = self._gain(state, unit, to) + self._turn_gain(state, unit, action)
+        position, heading = self._move_end(state, unit, action)
         if action.order == "Advance":
             if action.target is None:
                 return 0.0 + position - pinned  # (0.0: the shot it does not fire)
             dest = Point(*to) if to else unit.anchor
             shot = self.damage(
-                state,
-                unit,
-                state.units[action.target],
-                moving=True,
-                origin=dest,
-                heading=_heading_after(state, unit, action),
+                state, unit, state.units[action.target], moving=True, origin=dest, heading=heading
             )
             return shot + position - pinned
         if action.order == "Run":
@@ -499,7 +508,7 @@ class TacticalPlayer:
         to = action.to if moving else None
         target = state.units[action.target]
         if target.vehicle is not None:
-            heading = _heading_after(state, unit, action) if moving else None
+            heading = self._move_end(state, unit, action)[1] if moving else None
             shot = self._knock_out_ceiling(state, unit, target, moving, to, heading)
         else:
             if to:
@@ -513,8 +522,7 @@ class TacticalPlayer:
             shot = found
         if not moving:
             return shot - unit.pins
-        gain = self._gain(state, unit, action.to) + self._turn_gain(state, unit, action)
-        return shot + gain - unit.pins
+        return shot + self._move_end(state, unit, action)[0] - unit.pins
 
     def _knock_out_ceiling(
         self,
@@ -652,6 +660,23 @@ class TacticalPlayer:
             return 0.0
         return FACING_WORTH[facing_hit(heading, at, threat)]
 
+    def _move_end(self, state: BoltActionGame, unit: UnitState, action: Action) -> _End:
+        """What a move order's end is worth (:meth:`_gain` and :meth:`_turn_gain`) and the
+        heading a vehicle fires with there (None: troops, or as now). During a choice kept
+        by all they read of the order: its unit, kind (Run or not), destination, way and
+        facing; an order's cap and value, and each shot from one end, ask alike."""
+        key = (unit.uid, action.order, action.to, action.choice, action.facing)
+        found = self._ends.get(key) if self._places is not None else None
+        if found is None:
+            heading = None
+            if unit.vehicle is not None and action.to is not None:
+                heading = check_order_move(state.rules, state.table, unit, action).heading
+            gain = self._gain(state, unit, action.to) + self._turn_gain(state, unit, action)
+            found = gain, heading
+            if self._places is not None:
+                self._ends[key] = found
+        return found
+
     def _turn_gain(self, state: BoltActionGame, unit: UnitState, action: Action) -> float:
         """How much better a vehicle faces its threat after this move than now (0 for
         troops): its heading at the end as the game would leave it (``check_move``)."""
@@ -779,6 +804,8 @@ class _Reach:
     pins: int  # the most pins a shot of his could bring of its own (HE, flame): 0 if none
 
 
+# a move order's end: its worth to the unit and a vehicle's heading there (see _move_end)
+_End = tuple[float, float | None]
 # what _shot_ceiling reads of a shooting at troops (see TacticalPlayer._shooting)
 _Shooting = tuple[float, list[tuple[int, _Reach]], int, int, float]
 
@@ -854,11 +881,11 @@ def _one_man(
     lone = len(model.weapons) == 1 and rules.weapon(model.weapons[0]).indirect_min_range is None
     covers = ("none",) if lone and _cover_only_hurts(rules) else COVERS
     at, nearest = model.point, target.anchor
-    casualties: list[Fraction] = []
-    hits: list[Fraction] = []
+    casualties: list[float] = []
+    hits: list[float] = []
     pins = 0
     for rng in ranges:
-        most_casualties = most_hit = Fraction(0)
+        most_casualties = most_hit = 0.0
         for cover in covers:
             picked = state.model_shots(
                 unit,
@@ -873,17 +900,17 @@ def _one_man(
                 "front",
                 every_arc=True,
             )
-            expected = hit = Fraction(0)
-            for k, (shot, per, _) in enumerate(picked):
+            expected = hit = 0.0
+            for shot, per, _ in picked:  # (the chances summed: no less than any hit's)
                 if shot.special_pins is not None:
                     pins = max(pins, _most_rolled(shot.special_pins))
                 mean, chance = _shot_means(shot)
-                if k:  # (the chances summed: no less than the chance that any of them hits)
-                    expected, hit = expected + per * mean, hit + per * chance
-                else:  # (a man's one shot, or a vehicle's first: no sum to make)
-                    expected, hit = per * mean, per * chance
-            most_casualties = max(most_casualties, expected)
-            most_hit = max(most_hit, hit)
+                expected += per * mean
+                hit += per * chance
+            if expected > most_casualties:
+                most_casualties = expected
+            if hit > most_hit:
+                most_hit = hit
         casualties.append(most_casualties)
         hits.append(most_hit)
     return _Reach(tuple(ranges), _farther_most(casualties), _farther_most(hits), pins)
@@ -901,10 +928,13 @@ def _most_rolled(expr: DiceExpr) -> int:
     return expr.most if expr.count == 0 else max(0, expr.most)
 
 
-def _farther_most(values: list[Fraction]) -> tuple[float, ...]:
-    """At each place the most of it and all after it, as a float no less than that."""
-    most, found = Fraction(0), []
+def _farther_most(values: list[float]) -> tuple[float, ...]:
+    """At each place the most of it and all after it, raised by ``ROUNDING`` (the values
+    are float sums of a few floats, each within a few parts in 2**53 of the exact one):
+    no less than the most of the exact sums."""
+    most, found = 0.0, []
     for value in reversed(values):
-        most = max(most, value)
-        found.append(math.nextafter(float(most), math.inf))
+        if value > most:
+            most = value
+        found.append(most * (1 + ROUNDING))
     return tuple(reversed(found))

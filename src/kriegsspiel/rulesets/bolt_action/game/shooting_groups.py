@@ -193,7 +193,8 @@ class ShootingGroups:
             xy, uv = key
             ours = [(xy[i], xy[i + 1]) for i in range(0, len(xy), 2)]
             theirs = [(uv[i], uv[i + 1]) for i in range(0, len(uv), 2)]
-            found = min((math.dist(p, q) for p in ours for q in theirs), default=float("inf"))
+            dist = math.dist  # (a list, not a generator: no call resumed for each pair)
+            found = min([dist(p, q) for p in ours for q in theirs], default=float("inf"))
             if len(_GAPS) >= MEMO_LIMIT:
                 _GAPS.clear()
             _GAPS[key] = found
