@@ -392,6 +392,12 @@ def _advance_targets(
     return [[e for e, row in zip(enemies, rows, strict=True) if row[i]] for i in range(len(ends))]
 
 
+#: Inches a bound on the gap between two units (their centres' distance less both radii)
+#: must exceed a reach by before they are taken to be out of it without measuring the gap:
+#: far more than the bound's rounding.
+FAR_SLACK = 1e-6
+
+
 #: Per game (while it lives): its table, rules and scenario, and the candidates found on them.
 _CANDIDATES: weakref.WeakKeyDictionary[
     BoltActionGame, tuple[Table, Rules, Scenario, dict[Any, tuple[Action, ...]]]
@@ -560,7 +566,13 @@ def _order_candidates(
         modes: tuple[str, ...] = fighting_modes(game.rules)
         if len(modes) == 1:
             modes = ("",)
+        at, mine, dist = unit.anchor, unit.radius, math.dist
         for e in enemies:
+            # by centres and radii, a bound on the gap (with room to spare: FAR_SLACK) that
+            # spares measuring it for most enemies, far out of reach
+            there = e.anchor
+            if dist((at.x, at.y), (there.x, there.y)) - mine - e.radius > run + FAR_SLACK:
+                continue
             if game.gap(unit, e) <= run:
                 if e.vehicle is not None and vehicle_hit_score(game.rules, e.moved) is None:
                     continue  # (a vehicle that ran cannot be assaulted)
