@@ -318,7 +318,12 @@ def _destinations(
                 y = 0.0
             if y > height:
                 y = height
-            x, y = toward_start(float(x), sx), toward_start(float(y), sy)
+            # toward_start, its usual answer inline (the rounded value, where no farther)
+            x, y = float(x), float(y)
+            r = round(x, 2)
+            x = r if abs(r - sx) <= abs(x - sx) else toward_start(x, sx)
+            r = round(y, 2)
+            y = r if abs(r - sy) <= abs(y - sy) else toward_start(y, sy)
             clash = clear.clash(Point(x, y))
             if clash is not None:
                 # toward an enemy: stop short of it, where the move may still be clear
@@ -534,23 +539,13 @@ def _order_candidates(
         if faces_here:
             ends = [*ends, unit.anchor]  # a vehicle may turn where it stands
     here = unit.anchor
+    # (the many Advances by position: Action(kind, side, unit, order, to, target, choice,
+    # facing), a quarter cheaper to make than by keyword)
     for p, shots in zip(ends, _advance_targets(game, unit, ends, enemies), strict=True):
+        to = (p.x, p.y)
         for way, facing in _vehicle_ways(game, unit, p, faces_here if p == here else faces):
-            acts.append(
-                Action("order", unit=uid, order="Advance", to=(p.x, p.y), choice=way, facing=facing)
-            )
-            acts += [
-                Action(
-                    "order",
-                    unit=uid,
-                    order="Advance",
-                    to=(p.x, p.y),
-                    target=t.uid,
-                    choice=way,
-                    facing=facing,
-                )
-                for t in shots
-            ]
+            acts.append(Action("order", -1, uid, "Advance", to, None, way, facing))
+            acts += [Action("order", -1, uid, "Advance", to, t.uid, way, facing) for t in shots]
     for p in runs:
         acts.append(Action("order", unit=uid, order="Run", to=(p.x, p.y)))  # no_run: gravity
     for kind in SUPPORT:
