@@ -17,6 +17,7 @@ from kriegsspiel.core.table import Point, Table, TerrainFeature, rectangle
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.rulesets.bolt_action.game.candidates import (
+    FAR_SLACK,
     _advance_targets,
     _cover_centres,
     _destinations,
@@ -367,3 +368,20 @@ def test_a_move_refused_for_its_length_never_reads_as_its_allowance() -> None:
     assert too_far(6.004, 6) == '6.004" is beyond the 6" allowed'
     assert too_far(12.04, 12).startswith('12.04"')
     assert too_far(6.0004, 6).startswith('6.0004"')
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "seed", "kind"), [("konflikt47", 8, "random"), ("bolt-action-1", 9, "tactical")]
+)
+def test_the_gap_bound_by_centres_never_passes_over_an_enemy_in_reach(
+    ruleset: str, seed: int, kind: str
+) -> None:
+    """_order_candidates measures an enemy's gap for an assault only where the centres'
+    distance less both radii is within reach: that bound is never above the gap."""
+    for game in positions(ruleset, seed, kind):
+        live = [u for u in game.units if not u.destroyed]
+        for unit in live:
+            for enemy in live:
+                if enemy.side != unit.side:
+                    bound = unit.anchor.distance_to(enemy.anchor) - unit.radius - enemy.radius
+                    assert bound <= game.gap(unit, enemy) + FAR_SLACK

@@ -318,7 +318,12 @@ def _destinations(
                 y = 0.0
             if y > height:
                 y = height
-            x, y = toward_start(float(x), sx), toward_start(float(y), sy)
+            # toward_start, its usual answer inline (the rounded value, where no farther)
+            x, y = float(x), float(y)
+            r = round(x, 2)
+            x = r if abs(r - sx) <= abs(x - sx) else toward_start(x, sx)
+            r = round(y, 2)
+            y = r if abs(r - sy) <= abs(y - sy) else toward_start(y, sy)
             clash = clear.clash(Point(x, y))
             if clash is not None:
                 # toward an enemy: stop short of it, where the move may still be clear
@@ -390,6 +395,12 @@ def _advance_targets(
         known.update(found)
     rows = [found[flat] if row is None else row for flat, row in zip(places, seen, strict=True)]
     return [[e for e, row in zip(enemies, rows, strict=True) if row[i]] for i in range(len(ends))]
+
+
+#: Inches a bound on the gap between two units (their centres' distance less both radii)
+#: must exceed a reach by before they are taken to be out of it without measuring the gap:
+#: far more than the bound's rounding.
+FAR_SLACK = 1e-6
 
 
 #: Per game (while it lives): its table, rules and scenario, and the candidates found on them.
@@ -528,23 +539,13 @@ def _order_candidates(
         if faces_here:
             ends = [*ends, unit.anchor]  # a vehicle may turn where it stands
     here = unit.anchor
+    # (the many Advances by position: Action(kind, side, unit, order, to, target, choice,
+    # facing), a quarter cheaper to make than by keyword)
     for p, shots in zip(ends, _advance_targets(game, unit, ends, enemies), strict=True):
+        to = (p.x, p.y)
         for way, facing in _vehicle_ways(game, unit, p, faces_here if p == here else faces):
-            acts.append(
-                Action("order", unit=uid, order="Advance", to=(p.x, p.y), choice=way, facing=facing)
-            )
-            acts += [
-                Action(
-                    "order",
-                    unit=uid,
-                    order="Advance",
-                    to=(p.x, p.y),
-                    target=t.uid,
-                    choice=way,
-                    facing=facing,
-                )
-                for t in shots
-            ]
+            acts.append(Action("order", -1, uid, "Advance", to, None, way, facing))
+            acts += [Action("order", -1, uid, "Advance", to, t.uid, way, facing) for t in shots]
     for p in runs:
         acts.append(Action("order", unit=uid, order="Run", to=(p.x, p.y)))  # no_run: gravity
     for kind in SUPPORT:
@@ -560,7 +561,13 @@ def _order_candidates(
         modes: tuple[str, ...] = fighting_modes(game.rules)
         if len(modes) == 1:
             modes = ("",)
+        at, mine, dist = unit.anchor, unit.radius, math.dist
         for e in enemies:
+            # by centres and radii, a bound on the gap (with room to spare: FAR_SLACK) that
+            # spares measuring it for most enemies, far out of reach
+            there = e.anchor
+            if dist((at.x, at.y), (there.x, there.y)) - mine - e.radius > run + FAR_SLACK:
+                continue
             if game.gap(unit, e) <= run:
                 if e.vehicle is not None and vehicle_hit_score(game.rules, e.moved) is None:
                     continue  # (a vehicle that ran cannot be assaulted)

@@ -260,11 +260,16 @@ def _check_move(
     features, passed = table.features, table.path_indices(start, to)
     here = table.indices_at(to.x, to.y)
     crossed = [features[j] for j in passed] + [features[j] for j in here if j not in passed]
+    vehicle = unit.vehicle is not None
     if len(coords) > 2:  # (a unit of one model is its centre)
         known = {*passed, *here}
+        # of the features the models alone enter, only those that refuse the move change
+        # the answer, but for a vehicle's road rule, asked when the move enters any
+        if crossed or not vehicle:
+            known.update(_free(rules, table, column, vehicle, run))
         crossed += [features[j] for j in table.sweep_indices(coords, dx, dy, known)]
     road_only = False
-    if crossed:
+    if crossed and vehicle:  # (the road rule is a vehicle's)
         roads = _roads(rules, table)
         for j in here:
             if not roads[j]:
@@ -279,12 +284,11 @@ def _check_move(
             return MoveCheck(False, drive)
         reverse, heading, fraction, note = drive
         allowance *= fraction
-    vehicle = unit.vehicle is not None
     for feature in crossed:
         refusal = terrain_refusal(rules, feature, column, vehicle, run)
         if refusal is not None:
             return MoveCheck(False, refusal)
-    if road_only and unit.vehicle is not None:
+    if road_only:
         column_cell = getattr(terrain_row(rules, "road"), column) or "OK"
         if column_cell == "x2":
             allowance *= 2
@@ -370,6 +374,24 @@ def terrain_refusal(
     if run and cell == "No Run":
         return f"cannot Run through {feature.name} ({feature.category})"
     return None
+
+
+def _free(rules: Rules, table: Table, column: str, vehicle: bool, run: bool) -> frozenset[int]:
+    """The indices of the table's features that a unit moving by ``column`` (a ``vehicle``
+    or not) may cross and end in on an Advance (or a Run): :func:`terrain_refusal` has no
+    objection (worked out once per table and edition)."""
+    memo = table.memo("free features")
+    key = (rules, column, vehicle, run)
+    found: frozenset[int] | None = memo.get(key)
+    if found is None:
+        found = memo[key] = frozenset(
+            [
+                j
+                for j, f in enumerate(table.features)
+                if terrain_refusal(rules, f, column, vehicle, run) is None
+            ]
+        )
+    return found
 
 
 def _along_road(rules: Rules, table: Table, a: Point, b: Point) -> bool:
