@@ -547,6 +547,24 @@ def test_vehicle_odds_of_weapons_sharing_stages_equal_brute_force() -> None:
     assert exact_vehicle(groups) == brute_force(partial(attack_vehicle, groups=groups))
 
 
+@pytest.mark.parametrize(
+    "weapon", ["light automatic cannon", "heavy machine gun", "light howitzer"]
+)
+def test_vehicle_odds_of_shots_sharing_all_but_the_roll_to_hit_equal_the_procedure(
+    weapon: str,
+) -> None:
+    # a shot's hits and its pins and tests are kept by the parts of the shot they read, so
+    # a shot at another range (another roll to hit) finds them kept by the first
+    rules = rules_for("konflikt47")
+    target = rules.target("medium tank")
+    for rng in (3.0, 10.0, 14.0):
+        s = Situation(range_inches=rng, facing="side", target_pins=1)
+        groups = [Group(plan_shot(rules, rules.weapon(weapon), target, s)[0], 2)]
+        whole = exact(partial(attack_vehicle, groups=groups))
+        assert exact_vehicle(groups) == whole
+        assert knock_out_chance(groups) == whole.probability(lambda v: v.knocked_out)
+
+
 def test_vehicle_exact_matches_monte_carlo() -> None:
     rules = rules_for("konflikt47")
     target = rules.target("medium tank")

@@ -425,16 +425,37 @@ def _after_one_shot(shot: Shot, before: VehicleState, lumped: bool = False) -> D
     if before.knocked_out:
         return Dist.constant(before)
     hits = _vehicle_hits(_rolling(shot))
-    # each hit's damage as a Markov chain (as :func:`markov` runs it, with shared steps)
-    step = partial(_hit_odds_lumped if lumped else _hit_odds, _hitting(shot))
-    chain = [Dist.constant(before)]
-    for _ in range(max(hits.outcomes())):
-        chain.append(chain[-1].bind(step))
-    after = partial(_after_shot_lumped if lumped else _after_shot_odds, shot)
+    hitting, closing = _hitting(shot), _closing(shot)
     parts = [
-        (p, Dist.constant(before) if k == 0 else chain[k].bind(after)) for k, p in hits.items()
+        (
+            p,
+            Dist.constant(before)
+            if k == 0
+            else _hits_then_after(hitting, closing, before, k, lumped),
+        )
+        for k, p in hits.items()
     ]
     return Dist.mixture(parts)
+
+
+@lru_cache(maxsize=4096)
+def _hits_then_after(
+    hitting: Shot, closing: Shot, before: VehicleState, hits: int, lumped: bool
+) -> Dist[VehicleState]:
+    """The state after ``hits`` hits (each hit's damage, as :func:`markov` runs it, with
+    shared steps) and then the shot's pins and tests: kept by the parts of the shot those
+    read (:func:`_hitting`, :func:`_closing`), shared by shots that differ in hitting."""
+    chain = _hit_chain(hitting, before, lumped)
+    step = partial(_hit_odds_lumped if lumped else _hit_odds, hitting)
+    while len(chain) <= hits:
+        chain.append(chain[-1].bind(step))
+    return chain[hits].bind(partial(_after_shot_lumped if lumped else _after_shot_odds, closing))
+
+
+@lru_cache(maxsize=1024)
+def _hit_chain(hitting: Shot, before: VehicleState, lumped: bool) -> list[Dist[VehicleState]]:
+    """The states after 0, 1, 2, ... hits of ``hitting`` from ``before``: grown as needed."""
+    return [Dist.constant(before)]
 
 
 @lru_cache(maxsize=4096)
@@ -447,13 +468,28 @@ def _after_shot_lumped(shot: Shot, state: VehicleState) -> Dist[VehicleState]:
     return _after_shot_odds(shot, state).map(_decisive)
 
 
-# The first two stages of a shot at a vehicle read only part of the shot: their odds are
-# cached by just that part, so shots of other weapons that agree on it share them.
+# Each stage of a shot at a vehicle reads only part of the shot: its odds are cached by
+# just that part, so shots of other weapons that agree on it share them.
 @lru_cache(maxsize=1024)
 def _rolling(shot: Shot) -> Shot:
     """The shot with only what :func:`hits_on_vehicle` reads."""
     return Shot(
         weapon="", hit_on=shot.hit_on, hits_per_hit=shot.hits_per_hit, auto_effect=shot.auto_effect
+    )
+
+
+@lru_cache(maxsize=1024)
+def _closing(shot: Shot) -> Shot:
+    """The shot with only what :func:`after_shot` reads."""
+    return Shot(
+        weapon="",
+        hit_on=None,
+        special_pins=shot.special_pins,
+        pins_target=shot.pins_target,
+        morale_check=shot.morale_check,
+        auto_effect=shot.auto_effect,
+        vehicle=shot.vehicle,
+        indirect=shot.indirect,
     )
 
 
