@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 from functools import partial
+from itertools import product
 
 import pytest
 from conftest import bernoulli_ok, within_se
@@ -550,14 +551,15 @@ def test_vehicle_odds_of_weapons_sharing_stages_equal_brute_force() -> None:
 @pytest.mark.parametrize(
     "weapon", ["light automatic cannon", "heavy machine gun", "light howitzer"]
 )
-def test_vehicle_odds_of_shots_sharing_all_but_the_roll_to_hit_equal_the_procedure(
+def test_vehicle_odds_of_shots_sharing_their_stages_equal_the_procedure(
     weapon: str,
 ) -> None:
     # a shot's hits and its pins and tests are kept by the parts of the shot they read, so
-    # a shot at another range (another roll to hit) finds them kept by the first
+    # a shot at another range (another roll to hit) finds them kept by the first, and each
+    # hit's damage results by the parts of the vehicle they read (at another vehicle too)
     rules = rules_for("konflikt47")
-    target = rules.target("medium tank")
-    for rng in (3.0, 10.0, 14.0):
+    for name, rng in product(("medium tank", "light tank"), (3.0, 10.0, 14.0)):
+        target = rules.target(name)
         s = Situation(range_inches=rng, facing="side", target_pins=1)
         groups = [Group(plan_shot(rules, rules.weapon(weapon), target, s)[0], 2)]
         whole = exact(partial(attack_vehicle, groups=groups))

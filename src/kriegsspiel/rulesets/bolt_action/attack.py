@@ -507,13 +507,22 @@ def _hit_odds(shot: Shot, state: VehicleState) -> Dist[VehicleState]:
 
     A hit with a pen roll is taken in its two steps: the roll's damage level (by the
     vehicle and pen only), then :func:`resolve_damage` from each level, whose odds are
-    shared by every shot at this vehicle that reaches the same level from the same state.
-    The same exact distribution, with far fewer rolls replayed the first time.
+    shared by every shot at a vehicle with the same damage results (:func:`_resolving`)
+    that reaches the same level from the same state. The same exact distribution, with
+    far fewer rolls replayed the first time.
     """
     vehicle = shot.vehicle
     if vehicle is None or state.knocked_out or shot.auto_effect is not None or shot.pen is None:
         return exact(lambda dice: _hit_step(dice, state, shot=shot))
-    return pen_levels(vehicle, shot.pen).bind(partial(_resolve_odds, vehicle, state))
+    resolving = partial(_resolve_odds, _resolving(vehicle), state)
+    return pen_levels(vehicle, shot.pen).bind(resolving)
+
+
+@lru_cache(maxsize=1024)
+def _resolving(vehicle: VehicleProfile) -> VehicleProfile:
+    """The vehicle with only what :func:`resolve_damage` reads: its damage value and
+    margins are the pen roll's, and an earlier immobilisation is in the attack's state."""
+    return replace(vehicle, damage_value=0, thresholds=(0, 0, 0), immobilised=False)
 
 
 @lru_cache(maxsize=1024)
