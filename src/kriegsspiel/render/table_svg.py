@@ -294,6 +294,7 @@ Box = tuple[float, float, float, float]  # left, top, right, bottom, in pixels
 
 
 def _meets(a: Box, b: Box) -> bool:
+    """Do two boxes overlap (more than along an edge)?"""
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
