@@ -268,10 +268,76 @@ def _destinations(
     objective: Point | None,
     near: Sequence[UnitState] | None = None,
 ) -> list[Point]:
-    """The destinations found afresh (``near``: as for :func:`_remembered`)."""
+    """The destinations found afresh (``near``: as for :func:`_remembered`): the steps
+    toward the nearest enemy (:func:`_step`) and :func:`_steps_to_ground`, each kept clear
+    of the other units, at least half an inch from the start and from each other, and
+    allowed by the table."""
     reach = _reach(game, unit, run)
     start = unit.anchor
-    goals = [p for p in (enemy, objective) if p is not None]
+    sx, sy = start.x, start.y
+    width, height, dist = game.table.width, game.table.height, math.dist
+    steps = _steps_to_ground(game, unit, run, objective)
+    if enemy is not None:
+        gx, gy = enemy.x, enemy.y
+        steps = [
+            _step(sx, sy, gx, gy, reach, width, height),
+            _step(sx, sy, gx, gy, reach * 0.5, width, height),
+            *steps,
+        ]
+    out: list[Point] = []
+    kept: list[tuple[float, float]] = []
+    clear = Clearance(game.units if near is None else near, unit, reach)
+    for x, y in steps:
+        clash = clear.clash(Point(x, y))
+        if clash is not None:
+            # toward an enemy: stop short of it, where the move may still be clear
+            short = clear.stop_short(Point(x, y))
+            x, y = round(short.x, 2), round(short.y, 2)
+        if dist((x, y), (sx, sy)) < 0.5:
+            continue
+        for q in kept:
+            if dist((x, y), q) < 0.5:
+                break
+        else:
+            p = Point(x, y)
+            if check_move(game.rules, game.table, unit, p, run=run).allowed and (
+                clash is None or clear.clash(p) is None
+            ):
+                out.append(p)
+                kept.append((x, y))
+    return out
+
+
+def _steps_to_ground(
+    game: BoltActionGame, unit: UnitState, run: bool, objective: Point | None
+) -> list[tuple[float, float]]:
+    """The steps (:func:`_step`) of the unit's moves toward the nearest objective, the
+    nearest cover that does not block sight, all the way into the nearest building or
+    thick wood it gets into on this move, its own table edge and (a vehicle) straight on:
+    a full and a half move toward each (all the way in: the full one only).
+
+    Remembered, since they do not change while the unit stands where it is (only the
+    nearest enemy and the other units' places do), by what they depend on besides the
+    table, whose store this is: the edition, the order, the unit's side, kind, vehicle,
+    heading and live models' places (its centre too), and the objective."""
+    key = (
+        game.rules,
+        run,
+        unit.side,
+        unit.kind,
+        unit.vehicle,
+        unit.heading,
+        unit.coords,
+        unit.anchor,
+        objective,
+    )
+    memo = game.table.memo("steps to ground")
+    found: tuple[tuple[float, float], ...] | None = memo.get(key)
+    if found is not None:
+        return list(found)
+    reach = _reach(game, unit, run)
+    start = unit.anchor
+    goals = [] if objective is None else [objective]
     centres = _cover_centres(game.table)
     if centres:
         nearest, closest = centres[0], start.distance_to(centres[0])
@@ -291,57 +357,46 @@ def _destinations(
     if unit.vehicle is not None:
         rad = math.radians(unit.heading)
         goals.append(Point(start.x + math.sin(rad) * reach, start.y + math.cos(rad) * reach))
-    # _towards, Table.clamp and the rounding, in plain floats (the same arithmetic): most
-    # candidate points are dropped as too near the start or another, or not allowed
-    sx, sy = start.x, start.y
-    width, height, dist = game.table.width, game.table.height, math.dist
-    out: list[Point] = []
-    kept: list[tuple[float, float]] = []
-    clear = Clearance(game.units if near is None else near, unit, reach)
-    for goal in goals:
-        gx, gy = goal.x, goal.y
-        gap = dist((sx, sy), (gx, gy))
-        for fraction in (1.0,) if goal is way_in else (1.0, 0.5):  # (all the way in)
-            distance = reach * fraction
-            if gap <= distance or gap == 0:
-                x, y = gx, gy
-            else:
-                t = distance / gap
-                x, y = sx + (gx - sx) * t, sy + (gy - sy) * t
-            # min(max(x, 0.0), width) by comparisons (the same value: max keeps x unless
-            # 0.0 is larger, min keeps it unless width is smaller)
-            if x < 0.0:
-                x = 0.0
-            if x > width:
-                x = width
-            if y < 0.0:
-                y = 0.0
-            if y > height:
-                y = height
-            # toward_start, its usual answer inline (the rounded value, where no farther)
-            x, y = float(x), float(y)
-            r = round(x, 2)
-            x = r if abs(r - sx) <= abs(x - sx) else toward_start(x, sx)
-            r = round(y, 2)
-            y = r if abs(r - sy) <= abs(y - sy) else toward_start(y, sy)
-            clash = clear.clash(Point(x, y))
-            if clash is not None:
-                # toward an enemy: stop short of it, where the move may still be clear
-                short = clear.stop_short(Point(x, y))
-                x, y = round(short.x, 2), round(short.y, 2)
-            if dist((x, y), (sx, sy)) < 0.5:
-                continue
-            for q in kept:
-                if dist((x, y), q) < 0.5:
-                    break
-            else:
-                p = Point(x, y)
-                if check_move(game.rules, game.table, unit, p, run=run).allowed and (
-                    clash is None or clear.clash(p) is None
-                ):
-                    out.append(p)
-                    kept.append((x, y))
-    return out
+    sx, sy, width, height = start.x, start.y, game.table.width, game.table.height
+    steps = [
+        _step(sx, sy, goal.x, goal.y, reach * fraction, width, height)
+        for goal in goals
+        for fraction in ((1.0,) if goal is way_in else (1.0, 0.5))  # (all the way in)
+    ]
+    memo[key] = tuple(steps)
+    return steps
+
+
+def _step(
+    sx: float, sy: float, gx: float, gy: float, distance: float, width: float, height: float
+) -> tuple[float, float]:
+    """Where a move of ``distance`` from (sx, sy) toward (gx, gy) ends (the goal itself if
+    that is nearer), kept on the table (``width`` by ``height``) and rounded to 0.01"
+    (toward_start): _towards, Table.clamp and the rounding, in plain floats (the same
+    arithmetic)."""
+    gap = math.dist((sx, sy), (gx, gy))
+    if gap <= distance or gap == 0:
+        x, y = gx, gy
+    else:
+        t = distance / gap
+        x, y = sx + (gx - sx) * t, sy + (gy - sy) * t
+    # min(max(x, 0.0), width) by comparisons (the same value: max keeps x unless 0.0 is
+    # larger, min keeps it unless width is smaller)
+    if x < 0.0:
+        x = 0.0
+    if x > width:
+        x = width
+    if y < 0.0:
+        y = 0.0
+    if y > height:
+        y = height
+    # toward_start, its usual answer inline (the rounded value, where no farther)
+    x, y = float(x), float(y)
+    r = round(x, 2)
+    x = r if abs(r - sx) <= abs(x - sx) else toward_start(x, sx)
+    r = round(y, 2)
+    y = r if abs(r - sy) <= abs(y - sy) else toward_start(y, sy)
+    return x, y
 
 
 def targets(

@@ -1,0 +1,104 @@
+"""The remembered parts of listing the orders (round 17) give the answers found afresh."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+from kriegsspiel.ai.players import RandomPlayer, chance_outcome
+from kriegsspiel.core.game import CHANCE
+from kriegsspiel.core.scenario import load_scenario, sample_scenarios
+from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.game.candidates import _goals, _steps_to_ground
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+
+
+def positions(ruleset: str, seed: int, kind: str, every: int = 2) -> Iterator[BoltActionGame]:
+    """A game between random (or tactical) players, stopped at every ``every``-th decision
+    (and played on after)."""
+    armies = [load_army(p, ruleset) for p in sample_armies(ruleset)[:2]]
+    scenario = load_scenario(sample_scenarios()[seed % 2])
+    game = BoltActionGame(ruleset, scenario, (armies[0], armies[1]), seed=seed)
+    player_kind = TacticalPlayer if kind == "tactical" else RandomPlayer
+    rng, players = random.Random(seed), (player_kind(seed), player_kind(seed + 1))
+    decisions = 0
+    while not game.is_terminal():
+        player = game.current_player()
+        if player == CHANCE:
+            action = chance_outcome(game, rng)
+        else:
+            decisions += 1
+            if decisions % every == 0:
+                yield game
+            action = players[player].choose(game)
+        game.apply_action(action)
+
+
+def fresh_steps(
+    game: BoltActionGame, unit: UnitState, run: bool, objective: Point | None
+) -> list[tuple[float, float]]:
+    """_steps_to_ground with nothing remembered."""
+    game.table.memo("steps to ground").clear()
+    return _steps_to_ground(game, unit, run, objective)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "seed", "kind"),
+    [("konflikt47", 1, "random"), ("bolt-action-1", 2, "tactical")],
+)
+def test_remembered_steps_to_ground_are_those_found_afresh(
+    ruleset: str, seed: int, kind: str
+) -> None:
+    for game in positions(ruleset, seed, kind):
+        for unit in game.units:
+            if unit.destroyed or unit.immobilised:
+                continue
+            objective = _goals(game, unit)[1]
+            for run in (False, True):
+                remembered = _steps_to_ground(game, unit, run, objective)
+                assert remembered == fresh_steps(game, unit, run, objective)
+
+
+def mirror(unit: UnitState) -> None:
+    """Mirror the unit's models left to right about its centre."""
+    centre = unit.anchor.x
+    for m in unit.models:
+        m.x = 2 * centre - m.x
+
+
+def test_steps_to_ground_follow_each_thing_they_are_remembered_by() -> None:
+    """A unit turned, on the other side, moved a little or toward another objective is
+    not given the steps remembered from before."""
+    game = next(positions("konflikt47", 0, "random"))
+    vehicle = next(u for u in game.units if u.vehicle is not None and not u.destroyed)
+    troops = next(u for u in game.units if u.vehicle is None and not u.destroyed)
+    objective = Point(10.0, 20.0)
+    for unit in (vehicle, troops):
+        for run in (False, True):
+            before = _steps_to_ground(game, unit, run, objective)
+            for change in (
+                lambda u: setattr(u, "heading", (u.heading + 90) % 360),
+                lambda u: setattr(u, "side", 1 - u.side),
+                lambda u: u.translate(0.5, -0.25),
+                mirror,  # (the same centre, another formation)
+            ):
+                change(unit)
+                assert _steps_to_ground(game, unit, run, objective) == fresh_steps(
+                    game, unit, run, objective
+                )
+            elsewhere = dataclasses.replace(objective, x=50.0)
+            assert _steps_to_ground(game, unit, run, elsewhere) == fresh_steps(
+                game, unit, run, elsewhere
+            )
+            assert before  # (there were steps to compare)
+    # a vehicle's steps straight on do change with its heading
+    heading = vehicle.heading
+    ahead = _steps_to_ground(game, vehicle, False, None)
+    vehicle.heading = (heading + 90) % 360
+    assert _steps_to_ground(game, vehicle, False, None) != ahead
