@@ -246,7 +246,13 @@ def _remembered(
     reach = _reach(game, unit, run)
     near = within_reach(game.units if near is None else near, unit, reach)
     others = tuple([(o.side, o.coords) for o in near])
-    key_goals = (key, unit.coords, unit.anchor, enemy, objective, others)
+    # (the goals and the unit's place by their coordinates, since a Point hashes in Python;
+    # its live models' places fix its centre, which places it only when none is left)
+    aims = (
+        None if enemy is None else (enemy.x, enemy.y),
+        None if objective is None else (objective.x, objective.y),
+    )
+    key_goals = (key, unit.coords or unit.anchor, aims, others)
     memo = game.table.memo("destinations")
     found: tuple[Point, ...] | None = memo.get(key_goals)
     if found is None:
