@@ -14,7 +14,14 @@ from kriegsspiel.core.game import CHANCE
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
-from kriegsspiel.rulesets.bolt_action.game.candidates import _goals, _steps_to_ground
+from kriegsspiel.rulesets.bolt_action.game.candidates import (
+    _destinations,
+    _goals,
+    _reach,
+    _remembered,
+    _steps_to_ground,
+)
+from kriegsspiel.rulesets.bolt_action.game.spacing import within_reach
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
@@ -52,17 +59,22 @@ def fresh_steps(
     ("ruleset", "seed", "kind"),
     [("konflikt47", 1, "random"), ("bolt-action-1", 2, "tactical")],
 )
-def test_remembered_steps_to_ground_are_those_found_afresh(
+def test_remembered_steps_and_destinations_are_those_found_afresh(
     ruleset: str, seed: int, kind: str
 ) -> None:
     for game in positions(ruleset, seed, kind):
         for unit in game.units:
             if unit.destroyed or unit.immobilised:
                 continue
-            objective = _goals(game, unit)[1]
+            goals = _goals(game, unit)
+            # (as order_candidates asks: among the units near enough for the longer move)
+            near = within_reach(game.units, unit, _reach(game, unit, True) + 3.0)
             for run in (False, True):
-                remembered = _steps_to_ground(game, unit, run, objective)
-                assert remembered == fresh_steps(game, unit, run, objective)
+                remembered = _steps_to_ground(game, unit, run, goals[1])
+                assert remembered == fresh_steps(game, unit, run, goals[1])
+                fresh = _destinations(game, unit, run, *goals)
+                assert _remembered(game, unit, run, *goals, near=near) == fresh
+                assert _remembered(game, unit, run, *goals) == fresh
 
 
 def mirror(unit: UnitState) -> None:

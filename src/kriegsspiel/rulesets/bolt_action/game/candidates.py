@@ -239,12 +239,16 @@ def _remembered(
 ) -> list[Point]:
     """:func:`destinations` toward these goals, remembered by what the answer depends on.
     ``near``, if given, holds at least the units ``within_reach`` finds for the move (those
-    for any longer reach will do), so the game's other units are not looked at again."""
+    for any longer reach will do), so the game's other units are not looked at again; the
+    answer is remembered by their places (one found for a longer reach is then asked for
+    again only when a unit farther off than the move's reach has moved: rare, and cheaper
+    than looking among them again at every request)."""
     # (the rest is the table's, whose store this is)
     key = (game.rules, run, unit.side, unit.kind, unit.vehicle, unit.heading)
-    # the places of the other units near enough for the moves to keep clear of (Clearance)
-    reach = _reach(game, unit, run)
-    near = within_reach(game.units if near is None else near, unit, reach)
+    # the places of the other units that may be near enough for the move to keep clear of
+    # (Clearance)
+    if near is None:
+        near = within_reach(game.units, unit, _reach(game, unit, run))
     others = tuple([(o.side, o.coords) for o in near])
     # (the goals and the unit's place by their coordinates, since a Point hashes in Python;
     # its live models' places fix its centre, which places it only when none is left)
