@@ -23,13 +23,13 @@ class _Places:
     A unit keeps one (see UnitState._places) until one of its models changes a field in
     ``_PLACE``, which counts a change on the unit's ``_changes`` (shared with its models
     when the places are worked out: a plain counter, so no reference cycle keeps a finished
-    game's units alive). A new models list, or one of another length, is noticed too
-    (swapping a model in place is not).
+    game's units alive). A new models list is noticed too; a list changed in place (a model
+    added, removed or swapped) is not: the game never changes one, it hands a unit a new
+    list (and a check of its length would cost a call at every read).
     """
 
     changes: int  # the unit's count of changes when these were worked out
     models: list[Model]
-    count: int
     alive: tuple[Model, ...]
     anchor: Point
     coords: tuple[float, ...]
@@ -51,9 +51,7 @@ class _Places:
         officer = next((m.officer for m in alive if m.officer), None)
         arms = tuple([(m.weapons, m.used_one_shot) for m in alive])
         radius = max([math.hypot(m.x - anchor.x, m.y - anchor.y) for m in alive], default=0.0)
-        return _Places(
-            changes[0], models, len(models), alive, anchor, coords, officer, arms, radius
-        )
+        return _Places(changes[0], models, alive, anchor, coords, officer, arms, radius)
 
 
 @dataclass(slots=True)
@@ -126,12 +124,7 @@ class UnitState:
     def _places(self) -> _Places:
         """The live models and their places, worked out again only after a model changed."""
         found, models = self._remembered, self.models
-        if (
-            found is None
-            or found.changes != self._changes[0]
-            or found.models is not models
-            or found.count != len(models)
-        ):
+        if found is None or found.changes != self._changes[0] or found.models is not models:
             found = self._remembered = _Places.of(self)
         return found
 
@@ -161,12 +154,7 @@ class UnitState:
     @property
     def alive_models(self) -> list[Model]:
         found, models = self._remembered, self.models
-        if (
-            found is None
-            or found.changes != self._changes[0]
-            or found.models is not models
-            or found.count != len(models)
-        ):
+        if found is None or found.changes != self._changes[0] or found.models is not models:
             found = self._places()
         return list(found.alive)
 
@@ -174,12 +162,7 @@ class UnitState:
     def anchor(self) -> Point:
         """The centre of the live models (of all of them when none is left)."""
         found, models = self._remembered, self.models
-        if (
-            found is None
-            or found.changes != self._changes[0]
-            or found.models is not models
-            or found.count != len(models)
-        ):
+        if found is None or found.changes != self._changes[0] or found.models is not models:
             found = self._places()
         return found.anchor
 
@@ -187,12 +170,7 @@ class UnitState:
     def coords(self) -> tuple[float, ...]:
         """The live models' places as one flat tuple: (x0, y0, x1, y1, ...)."""
         found, models = self._remembered, self.models
-        if (
-            found is None
-            or found.changes != self._changes[0]
-            or found.models is not models
-            or found.count != len(models)
-        ):
+        if found is None or found.changes != self._changes[0] or found.models is not models:
             found = self._places()
         return found.coords
 
