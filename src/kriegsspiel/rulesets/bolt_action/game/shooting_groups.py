@@ -88,7 +88,8 @@ def _planned(rules: Rules, weapon: Weapon, target: Target, situation: Situation)
     """:func:`plan_shot`'s shot (None where it refuses), remembered. A range that
     :func:`check_range` allows counts only through :func:`range_bands`, so the key holds
     those in its place (the weapon is the edition's own, known by its name), with only
-    the parts of the situation plan_shot reads at this kind of target."""
+    the parts of the situation plan_shot reads at this kind of target. The target's
+    profile is spelt out field by field: its own hash would be a Python call."""
     try:
         check_range(rules, weapon, situation)
     except UsageError:
@@ -96,7 +97,10 @@ def _planned(rules: Rules, weapon: Weapon, target: Target, situation: Situation)
     key = (
         rules,
         weapon.name,
-        target,
+        target.name,
+        target.kind,
+        target.walker,
+        target.damage_value,
         _AT_VEHICLE(situation) if target.is_vehicle else _AT_TROOPS(situation),
         range_bands(rules, weapon, situation.range_inches),
     )
