@@ -23,13 +23,12 @@ class _Places:
     A unit keeps one (see UnitState._places) until one of its models changes a field in
     ``_PLACE``, which counts a change on the unit's ``_changes`` (shared with its models
     when the places are worked out: a plain counter, so no reference cycle keeps a finished
-    game's units alive). A new models list is noticed too; a list changed in place (a model
-    added, removed or swapped) is not: the game never changes one, it hands a unit a new
-    list (and a check of its length would cost a call at every read).
+    game's units alive). A new models tuple is noticed too (models are a tuple, so they
+    cannot change in place unnoticed).
     """
 
     changes: int  # the unit's count of changes when these were worked out
-    models: list[Model]
+    models: tuple[Model, ...]
     alive: tuple[Model, ...]
     anchor: Point
     coords: tuple[float, ...]
@@ -104,7 +103,7 @@ class UnitState:
     kind: str  # infantry | artillery | team | vehicle
     quality: str
     points: int
-    models: list[Model]
+    models: tuple[Model, ...]  # never changed in place: a unit is handed a new tuple
     start_models: int
     vehicle: VehicleInfo | None = None
     heading: float = 0.0  # degrees, compass style: 0 points along +y, 90 along +x
@@ -189,13 +188,23 @@ class UnitState:
 
     def copy(self) -> UnitState:
         fields = {f: getattr(self, f) for f in _UNIT_FIELDS if f != "models"}
-        clone = UnitState(**fields, models=[])  # models are required: filled in just below
-        clone.models = [
-            Model(
-                m.name, m.weapons, m.x, m.y, m.officer, m.nco, m.alive, m.used_one_shot, m.observer
-            )
-            for m in self.models
-        ]
+        clone = UnitState(**fields, models=())  # models are required: filled in just below
+        clone.models = tuple(
+            [
+                Model(
+                    m.name,
+                    m.weapons,
+                    m.x,
+                    m.y,
+                    m.officer,
+                    m.nco,
+                    m.alive,
+                    m.used_one_shot,
+                    m.observer,
+                )
+                for m in self.models
+            ]
+        )
         return clone
 
 
@@ -268,7 +277,7 @@ def _unit(rules: Rules, spec: UnitSpec, side: int, uid: int) -> UnitState:
         kind=spec.type,
         quality=spec.quality,
         points=spec.points,
-        models=models,
+        models=tuple(models),
         start_models=len(models),
         vehicle=vehicle,
     )
