@@ -88,7 +88,8 @@ def _planned(rules: Rules, weapon: Weapon, target: Target, situation: Situation)
     """:func:`plan_shot`'s shot (None where it refuses), remembered. A range that
     :func:`check_range` allows counts only through :func:`range_bands`, so the key holds
     those in its place (the weapon is the edition's own, known by its name), with only
-    the parts of the situation plan_shot reads at this kind of target."""
+    the parts of the situation plan_shot reads at this kind of target. The target's
+    profile is spelt out field by field: its own hash would be a Python call."""
     try:
         check_range(rules, weapon, situation)
     except UsageError:
@@ -96,7 +97,10 @@ def _planned(rules: Rules, weapon: Weapon, target: Target, situation: Situation)
     key = (
         rules,
         weapon.name,
-        target,
+        target.name,
+        target.kind,
+        target.walker,
+        target.damage_value,
         _AT_VEHICLE(situation) if target.is_vehicle else _AT_TROOPS(situation),
         range_bands(rules, weapon, situation.range_inches),
     )
@@ -303,15 +307,15 @@ class ShootingGroups:
     ) -> tuple[tuple[Group, ...], tuple[int, ...]]:
         """:meth:`_shooting_groups`, remembered (in the table's store) by all it reads
         (a troops target's pins only a vehicle's shots read: see :func:`_planned`)."""
-        vehicle = target.vehicle
+        vehicle, ours = target.vehicle, unit._places()  # (coords and arms at one look)
         if heading is None:
             heading = unit.heading
         key = (
             self.rules,
             moving,
             None if origin is None else (origin.x, origin.y),
-            unit.coords,
-            unit.arms,
+            ours.coords,
+            ours.arms,
             unit.vehicle,
             heading,
             unit.pins,
@@ -349,19 +353,18 @@ class ShootingGroups:
         """
         if heading is None:  # a vehicle's arcs are from its own heading unless given
             heading = unit.heading
-        alive = unit.alive_models
-        aims = target.alive_models
+        ours, theirs = unit._places(), target._places()  # (each unit's places at one look)
+        alive, aims, anchor = ours.alive, theirs.alive, ours.anchor
         if not alive or not aims:
             return (), ()
         if origin:
-            anchor = unit.anchor
             dx, dy = origin.x - anchor.x, origin.y - anchor.y
             flat = tuple([c for m in alive for c in (m.x + dx, m.y + dy)])
         else:
             dx, dy = 0.0, 0.0
-            flat = unit.coords
+            flat = ours.coords
         # each model's nearest target model in sight (the first of equals)
-        in_sight = self.table.nearest_in_sight(flat, target.coords)
+        in_sight = self.table.nearest_in_sight(flat, theirs.coords)
         rules, vehicle, firer = self.rules, target.vehicle, unit.vehicle
         # the models with a target model in sight within their longest reach
         able: list[tuple[int, Model, int, float, tuple[float, ...]]] = []
@@ -376,7 +379,6 @@ class ShootingGroups:
         if not able:
             return (), ()
         tgt_profile = infantry_target(rules, target.quality) if vehicle is None else vehicle.target
-        anchor = unit.anchor
         shooter = Point(anchor.x + dx, anchor.y + dy)
         cover = unit_cover(self.table, shooter, target)  # (a vehicle's too: "Target is in cover")
         context = (
@@ -416,7 +418,7 @@ class ShootingGroups:
                 at = Point(model.x + dx, model.y + dy)
                 nearest = aims[j].point
                 if vehicle:
-                    facing = facing_hit(target.heading, target.anchor, at)
+                    facing = facing_hit(target.heading, theirs.anchor, at)
                 if firer:  # each mount's own arc, in the order of the model's weapons
                     bearing = tuple([in_arc(arc, heading, at, nearest) for _, arc in firer.arcs])
             key = (

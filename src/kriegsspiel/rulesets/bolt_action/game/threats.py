@@ -21,8 +21,8 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
 )
 
 # Whether a model's weapons could ever knock out a vehicle, by edition, weapons and the
-# vehicle's profile (see can_knock_out)
-_HARM: dict[tuple[Rules, tuple[str, ...], Target], bool] = {}
+# vehicle's profile spelt out field by field (see can_knock_out)
+_HARM: dict[tuple[Rules, tuple[str, ...], str, str, bool, int], bool] = {}
 _HARM_LIMIT = 4096
 FACINGS: tuple[Facing, ...] = get_args(Facing)  # every armour a shot at a vehicle may strike
 
@@ -34,8 +34,11 @@ def can_knock_out(rules: Rules, weapons: tuple[str, ...], target: Target) -> boo
     weapon, the vehicle, the armour it strikes, indirect fire and the range band alone, so
     each of those is tried (each range between the weapon's marks). When no shot has an
     effect, a test, or a pen roll that can reach a damage level, none of its hits can
-    knock the vehicle out (:func:`knock_out_ceiling` is 0), however it is fired."""
-    key = (rules, weapons, target)
+    knock the vehicle out (:func:`knock_out_ceiling` is 0), however it is fired.
+
+    Remembered by the profile's fields, not the profile: a :class:`Target`'s own hash is
+    a Python call (the dataclass's), and this is asked for every enemy of every vehicle."""
+    key = (rules, weapons, target.name, target.kind, target.walker, target.damage_value)
     found = _HARM.get(key)
     if found is None:
         found = any(_weapon_can_knock_out(rules, name, target) for name in weapons)

@@ -23,13 +23,12 @@ class _Places:
     A unit keeps one (see UnitState._places) until one of its models changes a field in
     ``_PLACE``, which counts a change on the unit's ``_changes`` (shared with its models
     when the places are worked out: a plain counter, so no reference cycle keeps a finished
-    game's units alive). A new models list, or one of another length, is noticed too
-    (swapping a model in place is not).
+    game's units alive). A new models tuple is noticed too (models are a tuple, so they
+    cannot change in place unnoticed).
     """
 
     changes: int  # the unit's count of changes when these were worked out
-    models: list[Model]
-    count: int
+    models: tuple[Model, ...]
     alive: tuple[Model, ...]
     anchor: Point
     coords: tuple[float, ...]
@@ -51,9 +50,7 @@ class _Places:
         officer = next((m.officer for m in alive if m.officer), None)
         arms = tuple([(m.weapons, m.used_one_shot) for m in alive])
         radius = max([math.hypot(m.x - anchor.x, m.y - anchor.y) for m in alive], default=0.0)
-        return _Places(
-            changes[0], models, len(models), alive, anchor, coords, officer, arms, radius
-        )
+        return _Places(changes[0], models, alive, anchor, coords, officer, arms, radius)
 
 
 @dataclass(slots=True)
@@ -106,7 +103,7 @@ class UnitState:
     kind: str  # infantry | artillery | team | vehicle
     quality: str
     points: int
-    models: list[Model]
+    models: tuple[Model, ...]  # never changed in place: a unit is handed a new tuple
     start_models: int
     vehicle: VehicleInfo | None = None
     heading: float = 0.0  # degrees, compass style: 0 points along +y, 90 along +x
@@ -126,12 +123,7 @@ class UnitState:
     def _places(self) -> _Places:
         """The live models and their places, worked out again only after a model changed."""
         found, models = self._remembered, self.models
-        if (
-            found is None
-            or found.changes != self._changes[0]
-            or found.models is not models
-            or found.count != len(models)
-        ):
+        if found is None or found.changes != self._changes[0] or found.models is not models:
             found = self._remembered = _Places.of(self)
         return found
 
@@ -161,12 +153,7 @@ class UnitState:
     @property
     def alive_models(self) -> list[Model]:
         found, models = self._remembered, self.models
-        if (
-            found is None
-            or found.changes != self._changes[0]
-            or found.models is not models
-            or found.count != len(models)
-        ):
+        if found is None or found.changes != self._changes[0] or found.models is not models:
             found = self._places()
         return list(found.alive)
 
@@ -174,12 +161,7 @@ class UnitState:
     def anchor(self) -> Point:
         """The centre of the live models (of all of them when none is left)."""
         found, models = self._remembered, self.models
-        if (
-            found is None
-            or found.changes != self._changes[0]
-            or found.models is not models
-            or found.count != len(models)
-        ):
+        if found is None or found.changes != self._changes[0] or found.models is not models:
             found = self._places()
         return found.anchor
 
@@ -187,12 +169,7 @@ class UnitState:
     def coords(self) -> tuple[float, ...]:
         """The live models' places as one flat tuple: (x0, y0, x1, y1, ...)."""
         found, models = self._remembered, self.models
-        if (
-            found is None
-            or found.changes != self._changes[0]
-            or found.models is not models
-            or found.count != len(models)
-        ):
+        if found is None or found.changes != self._changes[0] or found.models is not models:
             found = self._places()
         return found.coords
 
@@ -211,13 +188,23 @@ class UnitState:
 
     def copy(self) -> UnitState:
         fields = {f: getattr(self, f) for f in _UNIT_FIELDS if f != "models"}
-        clone = UnitState(**fields, models=[])  # models are required: filled in just below
-        clone.models = [
-            Model(
-                m.name, m.weapons, m.x, m.y, m.officer, m.nco, m.alive, m.used_one_shot, m.observer
-            )
-            for m in self.models
-        ]
+        clone = UnitState(**fields, models=())  # models are required: filled in just below
+        clone.models = tuple(
+            [
+                Model(
+                    m.name,
+                    m.weapons,
+                    m.x,
+                    m.y,
+                    m.officer,
+                    m.nco,
+                    m.alive,
+                    m.used_one_shot,
+                    m.observer,
+                )
+                for m in self.models
+            ]
+        )
         return clone
 
 
@@ -290,7 +277,7 @@ def _unit(rules: Rules, spec: UnitSpec, side: int, uid: int) -> UnitState:
         kind=spec.type,
         quality=spec.quality,
         points=spec.points,
-        models=models,
+        models=tuple(models),
         start_models=len(models),
         vehicle=vehicle,
     )
