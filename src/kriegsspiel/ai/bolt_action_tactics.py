@@ -557,9 +557,10 @@ class TacticalPlayer:
 
         Every man fires the most telling shot he could pick (a vehicle every shot it could
         fire, each mount bearing) at any range he may then have (no nearer the target than
-        the units' gap less the shift) and behind any cover; the casualties are no more
-        than the target's men; the pins' mean is no more than the chance of any hit, or
-        than the most pins a shot of their own could bring.
+        the units' gap less the shift) and behind any cover it could have (no less than
+        its :func:`_least_cover`); the casualties are no more than the target's men; the
+        pins' mean is no more than the chance of any hit, or than the most pins a shot of
+        their own could bring.
         """
         key = (unit.uid, target.uid, moving)
         if key in self._ceilings:
