@@ -157,6 +157,9 @@ class TacticalPlayer:
         self._shootings: dict[
             tuple[int, int, bool], tuple[object, object, Rules, tuple[int, bool, bool], _Shooting]
         ] = {}
+        # by target uid, the least cover it has from any shooter, with its places then
+        # (see _least_cover)
+        self._least: dict[int, tuple[object, int]] = {}
         # during a choice, each unit's live men by weapons (see _men)
         self._men: dict[int, list[tuple[int, Model]]] = {}
         # during a choice, the cover bonus of the place each unit stands (see _gain_ceiling)
@@ -554,9 +557,10 @@ class TacticalPlayer:
 
         Every man fires the most telling shot he could pick (a vehicle every shot it could
         fire, each mount bearing) at any range he may then have (no nearer the target than
-        the units' gap less the shift) and behind any cover; the casualties are no more
-        than the target's men; the pins' mean is no more than the chance of any hit, or
-        than the most pins a shot of their own could bring.
+        the units' gap less the shift) and behind any cover it could have (no less than
+        its :func:`_least_cover`); the casualties are no more than the target's men; the
+        pins' mean is no more than the chance of any hit, or than the most pins a shot of
+        their own could bring.
         """
         key = (unit.uid, target.uid, moving)
         if key in self._ceilings:
@@ -588,8 +592,9 @@ class TacticalPlayer:
         self, state: BoltActionGame, unit: UnitState, target: UnitState, moving: bool
     ) -> _Shooting:
         """What :meth:`_shot_ceiling` reads of this unit's shooting at troops: the units'
-        gap, the squad (see :func:`_squad`), its most pins of a shot's own, the target's men
-        and its points a man.
+        gap, the squad (see :func:`_squad`; behind no less cover than the target's
+        :func:`_least_cover`), its most pins of a shot's own, the target's men and its
+        points a man.
 
         Kept from choice to choice while all it reads stands (most units have not moved
         between two choices): both units' live models (the same remembered places, so the
@@ -612,7 +617,10 @@ class TacticalPlayer:
         men = self._men.get(unit.uid)
         if men is None:
             men = self._men[unit.uid] = _men(unit)
-        squad = _squad(state, unit, target, moving, men)
+        least = self._least.get(target.uid)
+        if least is None or least[0] is not theirs:
+            least = self._least[target.uid] = theirs, _least_cover(state.table, target)
+        squad = _squad(state, unit, target, moving, men, least[1])
         pins = max([reach.pins for _, reach in squad], default=0)
         aims = len(target.coords) // 2  # what damage caps the casualties at
         per_model = target.points / max(1, target.start_models)
@@ -824,18 +832,35 @@ def _men(unit: UnitState) -> list[tuple[int, Model]]:
     return [(count, firsts[kind]) for kind, (count,) in men.items()]
 
 
+def _least_cover(table: Table, unit: UnitState) -> int:
+    """The least cover (its place in ``COVERS``) a shot at the unit meets from anywhere:
+    the cover of the features its worst-placed live model stands in. A model's cover from
+    any shooter is at least that of the features it stands in (``Table.cover_between``),
+    and a unit's is the cover most of some of its models have (``unit_cover``)."""
+    least = None
+    for model in unit.alive_models:
+        here = max([COVERS.index(f.cover) for f in table.features_at(model.point)], default=0)
+        if least is None or here < least:
+            least = here
+            if not least:
+                break
+    return least or 0
+
+
 def _squad(
     state: BoltActionGame,
     unit: UnitState,
     target: UnitState,
     moving: bool,
     men: list[tuple[int, Model]],
+    least: int,
 ) -> list[tuple[int, _Reach]]:
-    """A unit's ``men`` (see :func:`_men`; a vehicle's one model) shooting at troops, as
-    (how many, what each could do).
+    """A unit's ``men`` (see :func:`_men`; a vehicle's one model) shooting at troops behind
+    cover no less than ``COVERS[least]``, as (how many, what each could do).
 
     A man's pick of shot reads, besides his range and cover, only what the game's shooting
-    context reads (its ``_shooting_groups``), so it is remembered by that and his weapons.
+    context reads (its ``_shooting_groups``), so it is remembered by that, his weapons and
+    the least cover.
     """
     context = (
         state.rules,
@@ -851,11 +876,11 @@ def _squad(
     )
     squad: list[tuple[int, _Reach]] = []
     for count, model in men:
-        key = (context, model.weapons, model.used_one_shot)
+        key = (context, model.weapons, model.used_one_shot, least)
         if key in _MEN:
             reach = _MEN[key]
         else:
-            reach = _one_man(state, unit, target, model, moving)
+            reach = _one_man(state, unit, target, model, moving, least)
             if len(_MEN) >= _MEN_LIMIT:
                 _MEN.clear()
             _MEN[key] = reach
@@ -864,22 +889,27 @@ def _squad(
 
 
 def _one_man(
-    state: BoltActionGame, unit: UnitState, target: UnitState, model: Model, moving: bool
+    state: BoltActionGame,
+    unit: UnitState,
+    target: UnitState,
+    model: Model,
+    moving: bool,
+    least: int = 0,
 ) -> _Reach:
     """:class:`_Reach` of one man: his shots asked of the game at a range in each band
-    between the ranges where his shooting changes, behind each cover. A man fires the one
-    shot he picks; a vehicle's model every shot of a mount that could bear (all of them
-    counted, its arcs aside), so what it could do is their sum.
+    between the ranges where his shooting changes, behind each cover from ``COVERS[least]``
+    up. A man fires the one shot he picks; a vehicle's model every shot of a mount that
+    could bear (all of them counted, its arcs aside), so what it could do is their sum.
 
     A man with one way to shoot (one weapon, not one that may also lob its shot) fires
-    it behind any cover, and cover only makes hitting harder: he is asked in the open.
+    it behind any cover, and cover only makes hitting harder: he is asked behind the least.
     """
     rules = state.rules
     marks, _ = range_marks(rules, model.weapons)
     ranges = sorted({0.0, *marks, *((a + b) / 2 for a, b in pairwise(marks)), marks[-1] + 1.0})
     profile = infantry_target(rules, target.quality)
     lone = len(model.weapons) == 1 and rules.weapon(model.weapons[0]).indirect_min_range is None
-    covers = ("none",) if lone and _cover_only_hurts(rules) else COVERS
+    covers = COVERS[least : least + 1] if lone and _cover_only_hurts(rules) else COVERS[least:]
     at, nearest = model.point, target.anchor
     casualties: list[float] = []
     hits: list[float] = []

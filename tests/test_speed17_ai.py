@@ -1,0 +1,112 @@
+"""Round 17's tighter caps on the tactical player's shooting leave every choice as it was:
+each is still no less than the order's worth, and each kept answer is the plain one."""
+
+from __future__ import annotations
+
+import pytest
+from test_ai_fast_paths_7 import RULESETS, tactical_decisions
+
+from kriegsspiel.ai import bolt_action_tactics as tactics
+from kriegsspiel.ai.bolt_action_tactics import (
+    COVERS,
+    TacticalPlayer,
+    _least_cover,
+    _men,
+    _one_man,
+    _squad,
+)
+from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.game.table_rules import unit_cover
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_least_cover_is_met_from_every_shooter(ruleset: str) -> None:
+    """A troops unit's least cover is no more than the game gives it from any shooter:
+    every enemy's models and places all round the enemy (where an Advance may end)."""
+    behind = 0
+    for n, (game, _) in enumerate(tactical_decisions(ruleset, 1)):
+        if n % 3:
+            continue
+        live = [u for u in game.units if not u.destroyed]
+        for target in live:
+            if target.vehicle is not None:
+                continue
+            least = _least_cover(game.table, target)
+            behind += least > 0
+            for shooter in live:
+                if shooter.side == target.side:
+                    continue
+                a = shooter.anchor
+                points = [m.point for m in shooter.alive_models]
+                points += [Point(a.x + dx, a.y + dy) for dx in (-6, 0, 6) for dy in (-6, 0, 6)]
+                for at in points:
+                    assert COVERS.index(unit_cover(game.table, at, target)) >= least
+    assert behind > 50
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_squad_is_kept_by_the_least_cover_it_shoots_at(ruleset: str) -> None:
+    """What a squad could do at a target behind cover is each man's reach worked out
+    afresh for that cover, not one kept from shooting at a target in the open (so the
+    kept reach's key must hold the least cover), and some such reaches are smaller."""
+    compared = smaller = 0
+    for n, (game, _) in enumerate(tactical_decisions(ruleset, 2)):
+        if n % 4:
+            continue
+        live = [u for u in game.units if not u.destroyed]
+        for target in live:
+            least = _least_cover(game.table, target)
+            if target.vehicle is not None or not least:
+                continue
+            for unit in live:
+                if unit.side == target.side:
+                    continue
+                men = _men(unit)
+                moving = compared % 2 == 1
+                in_the_open = _squad(game, unit, target, moving, men, 0)
+                behind = _squad(game, unit, target, moving, men, least)
+                for (count, reach), (_, model) in zip(behind, men, strict=True):
+                    assert reach == _one_man(game, unit, target, model, moving, least)
+                    compared += count
+                smaller += behind != in_the_open
+    assert compared > 100 and smaller > 10
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_cap_behind_cover_holds_from_any_place(
+    ruleset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At targets behind cover the cap on a shooting is no less than its damage, from the
+    unit's place and places all round it, moving or not; and often lower than the cap
+    that takes the target to be in the open."""
+    player, open_player = TacticalPlayer(), TacticalPlayer()
+    capped = lower = 0
+    for n, (game, _) in enumerate(tactical_decisions(ruleset, 3)):
+        if n % 3:
+            continue
+        live = [u for u in game.units if not u.destroyed]
+        for target in live:
+            if target.vehicle is not None or not _least_cover(game.table, target):
+                continue
+            for unit in live:
+                if unit.side == target.side:
+                    continue
+                a = unit.anchor
+                for moving in (False, True):
+                    player._new_choice()
+                    for dx, dy in [(0.0, 0.0), (-6.0, 0.0), (0.0, 6.0), (4.0, -4.0)]:
+                        shift = (dx * dx + dy * dy) ** 0.5
+                        ceiling = player._shot_ceiling(game, unit, target, moving, shift)
+                        assert ceiling is not None
+                        origin = Point(a.x + dx, a.y + dy) if shift else None
+                        damage = player.damage(game, unit, target, moving=moving, origin=origin)
+                        assert damage <= ceiling
+                        with monkeypatch.context() as m:
+                            m.setattr(tactics, "_least_cover", lambda table, unit: 0)
+                            open_player._new_choice()
+                            open_player._shootings.clear()
+                            found = open_player._shot_ceiling(game, unit, target, moving, shift)
+                        assert found is not None and found >= ceiling
+                        capped += 1
+                        lower += found > ceiling
+    assert capped > 100 and lower > 20
