@@ -1,11 +1,49 @@
-"""Round 17's fast paths in the table's sight, each held to the plain one."""
+"""Round 17's fast paths in the table's sight and the exact odds, each held to the plain one."""
 
 from __future__ import annotations
+
+from itertools import permutations
 
 import numpy as np
 import pytest
 
 from kriegsspiel.core.table import Point, Table, TerrainFeature, rectangle
+from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets.bolt_action import rules_for
+from kriegsspiel.rulesets.bolt_action.attack import exact_vehicle, knock_out_chance
+from kriegsspiel.rulesets.bolt_action.shooting import Group, Shot, Situation, plan_shot
+
+EDITIONS = ["konflikt47", "bolt-action-1"]
+
+
+def _shots(ruleset: str, target: str, pins: int) -> list[Shot]:
+    """Shots that can hurt armour, set it on fire, or only pin it, at ``target``."""
+    rules = rules_for(ruleset)
+    situation = Situation(range_inches=6.0, facing="side", target_pins=pins)
+    shots = []
+    for weapon in rules.data.weapons.rows:
+        if weapon.name not in {"Rifle", "Bazooka", "Flamethrower (infantry)"}:
+            continue
+        try:
+            shots.append(plan_shot(rules, weapon, rules.target(target), situation)[0])
+        except UsageError:
+            continue
+    return shots
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_attacks_sharing_their_last_groups_keep_the_exact_knock_out_chance(ruleset: str) -> None:
+    """:func:`knock_out_chance` keeps the odds of an attack's later groups from each state
+    the first leaves, so attacks with other first groups (and pins carried) share them:
+    every order of every pair and triple, asked in turn, is still the full chain's chance."""
+    for pins in (0, 2):
+        shots = _shots(ruleset, "light tank", pins)
+        assert len(shots) == 3, [s.weapon for s in shots]
+        for size in (2, 3):
+            for order in permutations(shots, size):
+                groups = [Group(shot, 1 + k % 2) for k, shot in enumerate(order)]
+                whole = exact_vehicle(groups).probability(lambda v: v.knocked_out)
+                assert knock_out_chance(groups) == whole, [g.shot.weapon for g in groups]
 
 
 @pytest.mark.parametrize("reach", [0.5, 6.0, 24.0])
