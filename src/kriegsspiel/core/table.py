@@ -562,25 +562,36 @@ class Table:
         known: dict[Coords, bool] | None = memo.get(key)
         if known is None or len(known) >= MEMO_LIMIT:
             known = memo[key] = {}
-        answers: list[bool] = []
+        answers = [False] * len(targets)  # (set where True: no append per target)
         todo: list[tuple[int, Coords]] = []
         get = known.get
         for k, flat in enumerate(targets):
             found = get(flat)
             if found is None:
-                if not origins or not flat:
-                    found = known[flat] = False
-                else:
+                if origins and flat:
                     todo.append((k, flat))
-                    found = False
-            answers.append(found)
+                else:
+                    known[flat] = False
+            elif found:
+                answers[k] = True
         if todo:
             near = _bounds(origins)
             close: list[tuple[int, Coords]] = []
             x0, y0, x1, y1 = near
+            # a box that misses the origins' widened by more than the reach is _apart
+            # (asked first, inline: most targets far off are off along x or y)
+            wide = reach + 2e-6
+            west, south, east, north = x0 - wide, y0 - wide, x1 + wide, y1 + wide
+            boxes = _BOUNDS.get  # (_bounds, its look-up inline: asked once a target)
             for k, flat in todo:
-                far = _bounds(flat)
-                if _apart(near, far, reach):
+                far = boxes(flat) or _bounds(flat)
+                if (
+                    far[0] > east
+                    or far[2] < west
+                    or far[1] > north
+                    or far[3] < south
+                    or _apart(near, far, reach)
+                ):
                     known[flat] = False
                 else:
                     close.append((k, flat))
@@ -611,13 +622,14 @@ class Table:
         """Pair by pair, stopping at the first pair in reach and in sight (``shapes``: the
         blockers that may matter, see :meth:`_blockers_near`; ``pasts``: each origin's
         :func:`_past` of ``shapes``, filled in as needed, shared by calls with these shapes)."""
-        held: list[list[int] | None] = [None] * (len(targets) // 2)  # see _sight_past
+        size, count = len(targets), len(shapes)  # (asked once, not per origin or point)
+        held: list[list[int] | None] = [None] * (size // 2)  # see _sight_past
         unsure: list[tuple[float, float, float, float]] = []
         hypot, close = math.hypot, 1e-9 * (1.0 + reach)  # (_within, inline)
         for i in range(0, len(origins), 2):
             ax, ay = origins[i], origins[i + 1]
             past = None if pasts is None else pasts[i // 2]
-            for j in range(0, len(targets), 2):
+            for j in range(0, size, 2):
                 bx, by = targets[j], targets[j + 1]
                 off = hypot(ax - bx, ay - by) - reach
                 if off > close or (off >= -close and not _within(ax - bx, ay - by, reach)):
@@ -631,8 +643,11 @@ class Table:
                 if not past:
                     return True
                 at_b = held[j // 2]
-                if at_b is None:
-                    at_b = held[j // 2] = _points(shapes, bx, by)
+                if at_b is None:  # _points, inline (once per target point)
+                    at_b = held[j // 2] = [_NO] * count
+                    for k, s in enumerate(shapes):
+                        if s.mx0 <= bx <= s.mx1 and s.my0 <= by <= s.my1:
+                            at_b[k] = s.point(bx, by)
                 seen = _sight_past(past, at_b, ax, ay, bx, by)
                 if seen:
                     return True
@@ -662,25 +677,25 @@ class Table:
         self, origins: Coords, targets: Coords
     ) -> tuple[tuple[int, float] | None, ...]:
         """Each origin tries its targets nearest first, up to the first one in sight."""
-        far: list[list[float]] = self.distances_flat(origins, targets).tolist()
+        if not targets:
+            return (None,) * (len(origins) // 2)
+        distances = self.distances_flat(origins, targets)
+        far: list[list[float]] = distances.tolist()
+        firsts: list[int] = distances.argmin(axis=1).tolist()  # each row's first least
         shapes = self._blockers_near(origins, targets)
         held: list[list[int] | None] = [None] * (len(targets) // 2)  # see _sight_past
-        found: list[tuple[int, float] | None] = []
+        found: list[tuple[int, float] | None] = [None] * len(far)
         for i, row in enumerate(far):
             ax, ay = origins[2 * i], origins[2 * i + 1]
             past = _past(shapes, ax, ay)
-            nearest = None
-            if not row:
-                found.append(nearest)
-                continue
             # the targets nearest first (stable: ties by index), sorted only when the
             # nearest, the first of them, is not in sight
             order: list[int] | None = None
-            j, k = row.index(min(row)), 0
+            j, k = firsts[i], 0
             while True:
                 bx, by = targets[2 * j], targets[2 * j + 1]
                 if not past or (ax == bx and ay == by):
-                    nearest = (j, row[j])
+                    found[i] = (j, row[j])
                     break
                 at_b = held[j]
                 if at_b is None:
@@ -689,7 +704,7 @@ class Table:
                 if seen is None:
                     seen = self.line_of_sight(Point(ax, ay), Point(bx, by))
                 if seen:
-                    nearest = (j, row[j])
+                    found[i] = (j, row[j])
                     break
                 if order is None:
                     order = sorted(range(len(row)), key=row.__getitem__)
@@ -697,7 +712,6 @@ class Table:
                 if k == len(order):
                     break
                 j = order[k]
-            found.append(nearest)
         return tuple(found)
 
     def distances_flat(self, origins: Coords, targets: Coords) -> FloatArray:
@@ -1001,15 +1015,12 @@ def _past(shapes: Sequence[_Shape], x: float, y: float) -> list[tuple[int, _Shap
     """The shapes (with their indices and :meth:`_Shape.point` answers) that do not hold
     the point: only these can block a sight line from it (see :meth:`Table._sight`).
     :func:`_points`, inline, keeping the shapes that do not answer ``_YES``."""
-    past = []
-    for k, s in enumerate(shapes):
-        if x < s.mx0 or x > s.mx1 or y < s.my0 or y > s.my1:
-            past.append((k, s, _NO))
-        else:
-            at = s.point(x, y)
-            if at != _YES:
-                past.append((k, s, at))
-    return past
+    return [
+        (k, s, at)
+        for k, s in enumerate(shapes)
+        if (at := _NO if x < s.mx0 or x > s.mx1 or y < s.my0 or y > s.my1 else s.point(x, y))
+        != _YES
+    ]
 
 
 def _sight_past(
@@ -1139,8 +1150,12 @@ class _Shape:
             other = self.y1 - y
             if other < depth:
                 depth = other
-        else:
-            depth = min([nx * (x - vx) + ny * (y - vy) for vx, vy, nx, ny in self.edges])
+        else:  # the least of the edges' depths (by comparisons: the same value, no list)
+            depth = math.inf
+            for vx, vy, nx, ny in self.edges:
+                other = nx * (x - vx) + ny * (y - vy)
+                if other < depth:
+                    depth = other
         return _YES if depth > _MARGIN else _NO if depth < -_MARGIN else _UNSURE
 
     def crossed(self, ax: float, ay: float, bx: float, by: float) -> int:

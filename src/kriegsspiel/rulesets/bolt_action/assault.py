@@ -435,19 +435,18 @@ def _step_sums(
     sums: dict[tuple[int, int], dict[int, int]] = {}
     if procedure == "rounds":  # the defenders strike back with their survivors
         dx, xs = _hits(attacker.attacks(a), defender.damage_value)
-        for x, wx in xs:
-            d_left = d - min(d, x)
+        for d_left, wx in _left(d, xs):
             dy, ys = _hits(defender.attacks(d_left), attacker.damage_value)
-            for y, wy in ys:
-                _add(sums, (a - min(a, y), d_left), dx * dy, wx * wy)
+            for a_left, wy in _left(a, ys):
+                _add(sums, (a_left, d_left), dx * dy, wx * wy)
         return sums
     # point-blank fire from both sides at once, then hand-to-hand with the survivors
     dx, xs = _strike_odds(attacker, a, defender, "point-blank")
     dy, ys = _strike_odds(defender, d, attacker, "point-blank")
-    for x, wx in xs:
-        d2 = d - min(d, x)
-        for y, wy in ys:
-            dh, hs = _hand_to_hand(attacker, defender, a - min(a, y), d2)
+    attackers_left = _left(a, ys)
+    for d2, wx in _left(d, xs):
+        for a2, wy in attackers_left:
+            dh, hs = _hand_to_hand(attacker, defender, a2, d2)
             den, w = dx * dy * dh, wx * wy
             for survivors, wh in hs:  # (_add, inline: the hottest loop of a fight)
                 terms = sums.get(survivors)
@@ -464,6 +463,17 @@ def _add(
     if terms is None:
         terms = sums[key] = {}
     terms[den] = terms.get(den, 0) + num
+
+
+def _left(models: int, hits: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
+    """The models left by each number of ``hits`` (weighted), hits that leave as many
+    taken together (their weights summed): more hits than models leave none. A step
+    reads only who is left, so it is followed once for each, with the same sums."""
+    left: dict[int, int] = {}
+    for x, w in hits:
+        n = models - x if x < models else 0
+        left[n] = left.get(n, 0) + w
+    return list(left.items())
 
 
 _NO_HITS: Weights = (1, ((0, 1),))
@@ -493,12 +503,10 @@ def _hand_to_hand(attacker: Side, defender: Side, a: int, d: int) -> _Weights2:
     integer weights over one denominator."""
     dx, xs = _strike_odds(attacker, a, defender, "hand-to-hand")
     dy, ys = _strike_odds(defender, d, attacker, "hand-to-hand")
-    weights: dict[tuple[int, int], int] = {}
-    for x, wx in xs:
-        for y, wy in ys:
-            key = (a - min(a, y), d - min(d, x))
-            weights[key] = weights.get(key, 0) + wx * wy
-    return dx * dy, tuple(weights.items())
+    defenders_left = _left(d, xs)
+    return dx * dy, tuple(
+        [((a2, d2), wy * wx) for a2, wy in _left(a, ys) for d2, wx in defenders_left]
+    )
 
 
 @lru_cache(maxsize=1024)

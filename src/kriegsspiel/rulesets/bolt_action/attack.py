@@ -338,14 +338,36 @@ def knock_out_chance(groups: Sequence[Group]) -> Fraction:
     """
     carried = {g.shot.vehicle.crew_morale.pins for g in groups if g.shot.vehicle is not None}
     pins = carried.pop() if len(carried) == 1 else 0  # (one vehicle: one count of pins)
-    shots = [(_pins_taken_off(g.shot) if pins else g.shot, g.shots) for g in groups]
-    state = Dist.constant(replace(_untouched(groups), damage_pins=pins))
-    for shot, count in shots:
-        chain = _shot_chain(state, shot, lumped=True)
-        while len(chain) <= count:
-            chain.append(chain[-1].bind(partial(_after_one_shot, shot, lumped=True)))
-        state = chain[count]
-    return state.probability(KNOCKED_OUT)
+    shots = tuple((_pins_taken_off(g.shot) if pins else g.shot, g.shots) for g in groups)
+    if not shots:
+        return Fraction(0)
+    return _chance_from(replace(_untouched(groups), damage_pins=pins), shots)
+
+
+@lru_cache(maxsize=4096)
+def _chance_from(state: VehicleState, shots: tuple[tuple[Shot, int], ...]) -> Fraction:
+    """The chance that ``shots`` (each a shot and how many of it), from the lumped
+    ``state``, end with the vehicle knocked out.
+
+    Worked back from the last shots: the chance after the first group is that of the
+    rest from each state the group may leave, so attacks that differ only in their first
+    groups share the odds of the rest (the same fraction as following the whole mix).
+    """
+    if state.knocked_out:
+        return Fraction(1)  # (nothing changes a knocked-out vehicle's fate)
+    (shot, count), rest = shots[0], shots[1:]
+    chain = _state_chain(shot, state)
+    while len(chain) <= count:
+        chain.append(chain[-1].bind(partial(_after_one_shot, shot, lumped=True)))
+    if not rest:
+        return chain[count].probability(KNOCKED_OUT)
+    return sum((p * _chance_from(s, rest) for s, p in chain[count].items()), Fraction(0))
+
+
+@lru_cache(maxsize=1024)
+def _state_chain(shot: Shot, state: VehicleState) -> list[Dist[VehicleState]]:
+    """The lumped states after 0, 1, 2, ... such shots from ``state``: grown as needed."""
+    return [Dist.constant(state)]
 
 
 def _untouched(groups: Sequence[Group]) -> VehicleState:
@@ -405,11 +427,8 @@ def _harmless(shot: Shot) -> Fraction:
 
 
 @lru_cache(maxsize=512)
-def _shot_chain(
-    start: Dist[VehicleState], shot: Shot, lumped: bool = False
-) -> list[Dist[VehicleState]]:
-    """The states after 0, 1, 2, ... such shots from ``start``: grown as needed, kept
-    (``lumped``: as :func:`knock_out_chance` follows them)."""
+def _shot_chain(start: Dist[VehicleState], shot: Shot) -> list[Dist[VehicleState]]:
+    """The states after 0, 1, 2, ... such shots from ``start``: grown as needed, kept."""
     return [start]
 
 
