@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-import random
-from collections.abc import Iterator
 
 import pytest
+from test_moves_fast import positions
 
-from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
-from kriegsspiel.ai.players import RandomPlayer, chance_outcome
-from kriegsspiel.core.game import CHANCE
-from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point
-from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.game.candidates import (
     _destinations,
     _goals,
@@ -24,27 +18,6 @@ from kriegsspiel.rulesets.bolt_action.game.candidates import (
 from kriegsspiel.rulesets.bolt_action.game.spacing import within_reach
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
-
-
-def positions(ruleset: str, seed: int, kind: str, every: int = 2) -> Iterator[BoltActionGame]:
-    """A game between random (or tactical) players, stopped at every ``every``-th decision
-    (and played on after)."""
-    armies = [load_army(p, ruleset) for p in sample_armies(ruleset)[:2]]
-    scenario = load_scenario(sample_scenarios()[seed % 2])
-    game = BoltActionGame(ruleset, scenario, (armies[0], armies[1]), seed=seed)
-    player_kind = TacticalPlayer if kind == "tactical" else RandomPlayer
-    rng, players = random.Random(seed), (player_kind(seed), player_kind(seed + 1))
-    decisions = 0
-    while not game.is_terminal():
-        player = game.current_player()
-        if player == CHANCE:
-            action = chance_outcome(game, rng)
-        else:
-            decisions += 1
-            if decisions % every == 0:
-                yield game
-            action = players[player].choose(game)
-        game.apply_action(action)
 
 
 def fresh_steps(
@@ -62,7 +35,7 @@ def fresh_steps(
 def test_remembered_steps_and_destinations_are_those_found_afresh(
     ruleset: str, seed: int, kind: str
 ) -> None:
-    for game in positions(ruleset, seed, kind):
+    for game in positions(ruleset, seed, kind, every=2):
         for unit in game.units:
             if unit.destroyed or unit.immobilised:
                 continue
@@ -87,7 +60,7 @@ def mirror(unit: UnitState) -> None:
 def test_steps_to_ground_follow_each_thing_they_are_remembered_by() -> None:
     """A unit turned, on the other side, moved a little or toward another objective is
     not given the steps remembered from before."""
-    game = next(positions("konflikt47", 0, "random"))
+    game = next(positions("konflikt47", 0, "random", every=2))
     vehicle = next(u for u in game.units if u.vehicle is not None and not u.destroyed)
     troops = next(u for u in game.units if u.vehicle is None and not u.destroyed)
     objective = Point(10.0, 20.0)
