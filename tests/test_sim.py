@@ -764,6 +764,95 @@ def test_an_interrupt_stores_every_game_of_the_tasks_the_workers_had_begun(
     assert resumed.tally.to_json() == evaluate(patrols(), 40, 8).tally.to_json()
 
 
+@pytest.mark.parametrize("at", ["handed in", "taken back"])
+def test_a_ctrl_c_as_a_task_is_handed_in_or_taken_back_loses_none_of_its_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, at: str
+) -> None:
+    """A Ctrl-C (or SIGTERM) can come at any moment, also while a pool takes a task (it
+    may be starting a worker process) or as a task's games are taken back from it: every
+    game the workers play is still stored. Here a thread plays the tasks, which cannot be
+    called back once handed in, and the signal comes as the third task is handed in, or as
+    the first one's games are taken back."""
+    from concurrent.futures import Executor, ThreadPoolExecutor
+
+    played: list[int] = []
+    signalled: list[bool] = []
+
+    def logged(m: Matchup, jobs: tuple[tuple[int, int], ...], code: str | None = None) -> Any:
+        outcomes = runner_play_batch(m, jobs, code)
+        played.extend(outcome.index for outcome in outcomes)
+        return outcomes
+
+    class Signalling(Future[Any]):
+        def result(self, timeout: float | None = None) -> Any:
+            value = super().result(timeout)
+            if at == "taken back" and not signalled:
+                signalled.append(True)
+                signal.raise_signal(signal.SIGINT)
+            return value
+
+    class Pool(Executor):
+        def __init__(self, workers: int) -> None:
+            self.thread, self.given = ThreadPoolExecutor(1), 0
+
+        def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+            task: Future[Any] = Signalling()
+            task.set_running_or_notify_cancel()  # (as a worker's: it cannot be called back)
+            self.thread.submit(lambda: task.set_result(fn(*args, **kwargs)))
+            self.given += 1
+            if at == "handed in" and self.given == 3:
+                signal.raise_signal(signal.SIGINT)
+            return task
+
+        def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+            self.thread.shutdown(wait=True)  # (every task begun is played out)
+
+    runner_play_batch = runner.play_batch
+    monkeypatch.setattr(runner, "play_batch", logged)
+    monkeypatch.setattr(runner, "local_pool", Pool)
+    with Store(tmp_path / "r.sqlite") as store:
+        with pytest.raises(KeyboardInterrupt):
+            evaluate(patrols(), 40, 8, workers=2, batch=4, store=store)
+        stored = store.indices(patrols(), 8)
+    first = 8 if at == "handed in" else 0  # the task the signal came with
+    assert set(range(first, first + 4)) <= set(played) <= set(stored), (played, stored)
+
+
+HELD = """
+import os, signal, sys, time
+from kriegsspiel.sim.executors import interrupts_held
+if sys.argv[1] == "ignored":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+try:
+    with interrupts_held():
+        os.kill(os.getpid(), getattr(signal, sys.argv[2]))
+        time.sleep(0.2)
+        print("held", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+print("after", (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM to itself is POSIX's")
+@pytest.mark.parametrize(("handlers", "sent", "said", "status"), [
+    ("python's", "SIGINT", ["held", "interrupted", "after", "True"], 0),
+    ("python's", "SIGTERM", ["held"], -signal.SIGTERM),  # (its default: the process ends)
+    ("ignored", "SIGTERM", ["held", "after", "True"], 0),
+])  # fmt: skip
+def test_interrupts_held_take_effect_as_the_block_ends_as_they_would_have(
+    handlers: str, sent: str, said: list[str], status: int
+) -> None:
+    """A signal held while a task is handed in then does what it would have done at once:
+    Python's Ctrl-C raises KeyboardInterrupt, a SIGTERM left to its default ends the
+    process (as for a script calling evaluate), an ignored one is ignored; the handlers
+    are as before."""
+    run = subprocess.run([sys.executable, "-c", HELD, handlers, sent], capture_output=True,
+                         text=True, timeout=60, check=False)  # fmt: skip
+    assert (run.stdout.split(), run.returncode) == (said, status), run.stderr
+
+
 def unguarded_script(tmp_path: Path, *, with_a_thread: bool) -> Path:
     """A script that calls evaluate on two workers at import, with no main guard."""
     script = tmp_path / "unguarded.py"

@@ -19,6 +19,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
+from types import FrameType
 from typing import Any
 
 # Python's cycle collector, as games are played: a full collection scans every object the
@@ -38,6 +39,44 @@ def games_collector() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*before)
+
+
+_STOPS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM that come while the block runs take effect as it ends.
+
+    Handing a task to the workers and noting it as running is one step: an interrupt
+    between the two (a pool starting a worker can take a while in ``submit``) would leave a
+    task the workers play whose games nobody stores. Only the main thread receives
+    signals, so elsewhere the block runs as it is; a handler not set from Python (None) is
+    left alone."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[tuple[int, FrameType | None]] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        caught.append((signum, frame))
+
+    before = {sig: signal.getsignal(sig) for sig in _STOPS}
+    held = [sig for sig, handler in before.items() if handler is not None]
+    for sig in held:
+        signal.signal(sig, hold)
+    try:
+        yield
+    finally:
+        for sig in held:
+            signal.signal(sig, before[sig])
+        if caught:
+            signum, frame = caught[0]
+            handler = before[signal.Signals(signum)]
+            if callable(handler):
+                handler(signum, frame)  # (Python's own raises KeyboardInterrupt)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(signum)  # (its default: the process ends)
 
 
 class InProcess(Executor):

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import suppress
+from contextlib import nullcontext, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from itertools import islice
@@ -22,7 +22,7 @@ from kriegsspiel.errors import KriegsspielError, UsageError
 from kriegsspiel.sim import MAX_SEED, executors
 from kriegsspiel.sim.cluster import DaskExecutor, SchedulerLost
 from kriegsspiel.sim.code import code_version
-from kriegsspiel.sim.executors import InProcess, local_pool, stop_pool
+from kriegsspiel.sim.executors import InProcess, interrupts_held, local_pool, stop_pool
 from kriegsspiel.sim.matchup import Matchup
 from kriegsspiel.sim.outcome import BatchFailed, GameOutcome, OtherCode, play_batch
 from kriegsspiel.sim.stats import percentage_points, wilson, within_precision
@@ -512,6 +512,8 @@ def _run(
     counted_at = -RECOUNT  # when the pool's slots were last counted
     told_at: float | None = None  # when the run last said the cluster has no workers
     in_process = InProcess()
+    # (a game played here is no task to lose: a Ctrl-C stops it at once)
+    hold = interrupts_held if pool is not None else nullcontext
     code = code_version()  # each task checks its worker plays with the same
 
     def count_slots() -> None:
@@ -548,7 +550,9 @@ def _run(
                 while job is not None and len(running) < limit:
                     executor = pool.executor(len(job)) if pool else in_process
                     try:
-                        future = executor.submit(play_batch, matchup, job, code)
+                        with hold():
+                            future = executor.submit(play_batch, matchup, job, code)
+                            running[future] = job
                     except BrokenProcessPool:  # a worker died since games last came back
                         broken = True
                         break
@@ -557,7 +561,6 @@ def _run(
                         if gone is None:
                             raise
                         raise gone from None
-                    running[future] = job
                     job = next_job()
                 finished, _ = wait(list(running), timeout=WAKE, return_when=FIRST_COMPLETED)
                 if not finished and not broken:  # nothing for a while: the clock moves on
@@ -565,36 +568,39 @@ def _run(
                     continue
                 failure: SimulationError | None = None
                 for future in sorted(finished, key=lambda f: running[f][0][0]):
-                    done_job = running.pop(future)
-                    try:
-                        outcomes = future.result()
-                    except BrokenProcessPool:
-                        retry.append(done_job)
-                        broken = True
-                        continue
-                    except OtherCode as exc:  # not this code: none of its games is kept
-                        raise _other_code(exc, finished_games, kept) from None
-                    except BatchFailed as exc:  # the games it finished are stored first
-                        outcomes = exc.finished
-                        failure = failure or _game_failed(
-                            matchup, exc.index, exc.seed, exc.error, kept
-                        )
-                    except Exception as exc:  # not a game's own error (the task itself)
-                        gone = lost(exc)
-                        if gone is not None:  # no game's fault: the cluster went away
-                            raise gone from None
-                        if isinstance(exc, TypeError) and "play_batch()" in str(exc):
-                            # a worker's kriegsspiel from before tasks carried their code
-                            older = OtherCode("of an older version", code)
-                            raise _other_code(older, finished_games, kept) from None
-                        index, seed = done_job[0]
-                        error = f"{type(exc).__name__}: {exc}"
-                        failure = failure or _game_failed(
-                            matchup, index, seed, error, kept, batch=True
-                        )
-                        continue
-                    finished_games += len(outcomes)
-                    flight.games = list(outcomes)
+                    # (a task's games leave ``running`` for ``flight.games`` in one step, so
+                    # that an interrupt finds them in one or the other)
+                    with hold():
+                        done_job = running.pop(future)
+                        try:
+                            outcomes = future.result()
+                        except BrokenProcessPool:
+                            retry.append(done_job)
+                            broken = True
+                            continue
+                        except OtherCode as exc:  # not this code: none of its games is kept
+                            raise _other_code(exc, finished_games, kept) from None
+                        except BatchFailed as exc:  # the games it finished are stored first
+                            outcomes = exc.finished
+                            failure = failure or _game_failed(
+                                matchup, exc.index, exc.seed, exc.error, kept
+                            )
+                        except Exception as exc:  # not a game's own error (the task itself)
+                            gone = lost(exc)
+                            if gone is not None:  # no game's fault: the cluster went away
+                                raise gone from None
+                            if isinstance(exc, TypeError) and "play_batch()" in str(exc):
+                                # a worker's kriegsspiel from before tasks carried their code
+                                older = OtherCode("of an older version", code)
+                                raise _other_code(older, finished_games, kept) from None
+                            index, seed = done_job[0]
+                            error = f"{type(exc).__name__}: {exc}"
+                            failure = failure or _game_failed(
+                                matchup, index, seed, error, kept, batch=True
+                            )
+                            continue
+                        finished_games += len(outcomes)
+                        flight.games = list(outcomes)
                     while flight.games:  # (each given is dropped once the next is asked for)
                         yield flight.games[0]
                         del flight.games[0]
