@@ -826,8 +826,9 @@ if sys.argv[1] == "ignored":
 before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
 try:
     with interrupts_held():
-        os.kill(os.getpid(), getattr(signal, sys.argv[2]))
-        time.sleep(0.2)
+        for _ in range(int(sys.argv[3])):
+            os.kill(os.getpid(), getattr(signal, sys.argv[2]))
+            time.sleep(0.2)
         print("held", flush=True)
 except KeyboardInterrupt:
     print("interrupted", flush=True)
@@ -836,20 +837,22 @@ print("after", (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM to itself is POSIX's")
-@pytest.mark.parametrize(("handlers", "sent", "said", "status"), [
-    ("python's", "SIGINT", ["held", "interrupted", "after", "True"], 0),
-    ("python's", "SIGTERM", ["held"], -signal.SIGTERM),  # (its default: the process ends)
-    ("ignored", "SIGTERM", ["held", "after", "True"], 0),
+@pytest.mark.parametrize(("handlers", "sent", "times", "said", "status"), [
+    ("python's", "SIGINT", 1, ["held", "interrupted", "after", "True"], 0),
+    ("python's", "SIGINT", 2, ["interrupted", "after", "True"], 0),  # (the second at once)
+    ("python's", "SIGTERM", 1, ["held"], -signal.SIGTERM),  # (its default: the process ends)
+    ("python's", "SIGTERM", 2, [], -signal.SIGTERM),
+    ("ignored", "SIGTERM", 2, ["held", "after", "True"], 0),
 ])  # fmt: skip
 def test_interrupts_held_take_effect_as_the_block_ends_as_they_would_have(
-    handlers: str, sent: str, said: list[str], status: int
+    handlers: str, sent: str, times: int, said: list[str], status: int
 ) -> None:
     """A signal held while a task is handed in then does what it would have done at once:
     Python's Ctrl-C raises KeyboardInterrupt, a SIGTERM left to its default ends the
     process (as for a script calling evaluate), an ignored one is ignored; the handlers
-    are as before."""
-    run = subprocess.run([sys.executable, "-c", HELD, handlers, sent], capture_output=True,
-                         text=True, timeout=60, check=False)  # fmt: skip
+    are as before. A second one does it at once, so a stuck block can still be stopped."""
+    run = subprocess.run([sys.executable, "-c", HELD, handlers, sent, str(times)],
+                         capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
     assert (run.stdout.split(), run.returncode) == (said, status), run.stderr
 
 

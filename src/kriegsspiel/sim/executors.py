@@ -46,7 +46,8 @@ _STOPS = (signal.SIGINT, signal.SIGTERM)
 
 @contextmanager
 def interrupts_held() -> Iterator[None]:
-    """Ctrl-C and SIGTERM that come while the block runs take effect as it ends.
+    """Ctrl-C and SIGTERM that come while the block runs take effect as it ends; a second
+    one takes effect at once (whatever the block is stuck on, Ctrl-C twice still stops it).
 
     Handing a task to the workers and noting it as running is one step: an interrupt
     between the two (a pool starting a worker can take a while in ``submit``) would leave a
@@ -57,26 +58,36 @@ def interrupts_held() -> Iterator[None]:
         yield
         return
     caught: list[tuple[int, FrameType | None]] = []
+    before = {sig: signal.getsignal(sig) for sig in _STOPS}
+    held = [sig for sig, handler in before.items() if handler is not None]
+
+    def restore() -> None:
+        for sig in held:
+            signal.signal(sig, before[sig])
 
     def hold(signum: int, frame: FrameType | None) -> None:
         caught.append((signum, frame))
+        if len(caught) == 2:
+            restore()
+            _deliver(before[signal.Signals(signum)], signum, frame)
 
-    before = {sig: signal.getsignal(sig) for sig in _STOPS}
-    held = [sig for sig, handler in before.items() if handler is not None]
     for sig in held:
         signal.signal(sig, hold)
     try:
         yield
     finally:
-        for sig in held:
-            signal.signal(sig, before[sig])
-        if caught:
+        restore()
+        if len(caught) == 1:
             signum, frame = caught[0]
-            handler = before[signal.Signals(signum)]
-            if callable(handler):
-                handler(signum, frame)  # (Python's own raises KeyboardInterrupt)
-            elif handler == signal.SIG_DFL:
-                signal.raise_signal(signum)  # (its default: the process ends)
+            _deliver(before[signal.Signals(signum)], signum, frame)
+
+
+def _deliver(handler: object, signum: int, frame: FrameType | None) -> None:
+    """What ``handler`` (as ``signal.getsignal`` gives it) would have done with the signal."""
+    if callable(handler):
+        handler(signum, frame)  # (Python's own raises KeyboardInterrupt)
+    elif handler == signal.SIG_DFL:
+        signal.raise_signal(signum)  # (its default: the process ends)
 
 
 class InProcess(Executor):
