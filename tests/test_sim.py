@@ -856,6 +856,44 @@ def test_interrupts_held_take_effect_as_the_block_ends_as_they_would_have(
     assert (run.stdout.split(), run.returncode) == (said, status), run.stderr
 
 
+STARTING_SERVER = """
+import os, signal, sys, threading, time
+from multiprocessing import forkserver
+import kriegsspiel.sim.executors as executors
+
+told = []
+signal.signal(signal.SIGTERM, lambda signum, frame: told.append(signum))
+if sys.argv[1] == "threads":  # (a signal to the process may go to either thread)
+    threading.Thread(target=time.sleep, args=(5,), daemon=True).start()
+real = forkserver.ensure_running
+
+def with_a_sigterm():
+    os.kill(os.getpid(), signal.SIGTERM)  # as the server is being started
+    real()
+
+forkserver.ensure_running = with_a_sigterm
+executors._start_fork_server()
+time.sleep(0.2)
+server = forkserver._forkserver._forkserver_pid
+os.kill(server, signal.SIGTERM)  # a SIGTERM to the process group reaches it too
+time.sleep(0.5)
+print("told" if told else "missed", "alive" if os.waitpid(server, os.WNOHANG) == (0, 0) else "ended")
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows has no fork server")
+@pytest.mark.parametrize("threads", ["one thread", "threads"])
+def test_a_sigterm_as_the_fork_server_starts_is_told_and_the_server_lives_on(
+    threads: str,
+) -> None:
+    """The fork server that starts clean workers must outlive a SIGTERM to the process
+    group (its workers would be taken for dead), but a SIGTERM to the run while it starts
+    must still stop the run, not be dropped, whichever thread the system hands it to."""
+    run = subprocess.run([sys.executable, "-c", STARTING_SERVER, threads], capture_output=True,
+                         text=True, timeout=60, check=False)  # fmt: skip
+    assert run.stdout.split() == ["told", "alive"], run.stderr
+
+
 def unguarded_script(tmp_path: Path, *, with_a_thread: bool) -> Path:
     """A script that calls evaluate on two workers at import, with no main guard."""
     script = tmp_path / "unguarded.py"

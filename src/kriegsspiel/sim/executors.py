@@ -228,19 +228,19 @@ _CONTEXTS = {method: _ended_by_kill(method) for method in multiprocessing.get_al
 
 
 def _start_fork_server() -> None:
-    """Start the fork server, if it is not running, ignoring SIGTERM (an ignored signal is
-    kept across exec): a SIGTERM to the process group would end it, and the workers it
-    started would be taken for dead, their games lost. (A SIGTERM to this process in the
-    moment the server takes to start is missed.)"""
-    if threading.current_thread() is not threading.main_thread():
-        return
-    from multiprocessing import forkserver
+    """Start the fork server, if it is not running, with SIGTERM blocked in this thread:
+    the server keeps that block (a signal mask is kept across exec; CPython starts its
+    resource tracker so), so a SIGTERM to the process group cannot end it and have the
+    workers it started taken for dead, their games lost. A SIGTERM to this process
+    meanwhile is not dropped: it waits for the block to end, or another thread takes it."""
+    from multiprocessing import forkserver, resource_tracker
 
-    handler = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    resource_tracker.ensure_running()  # (first: starting it unblocks SIGTERM after itself)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
     try:
         forkserver.ensure_running()
     finally:
-        signal.signal(signal.SIGTERM, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def start_method() -> str:
