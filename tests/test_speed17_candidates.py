@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import pytest
 from test_moves_fast import positions
@@ -13,6 +14,7 @@ from kriegsspiel.rulesets.bolt_action.game.candidates import (
     _goals,
     _reach,
     _remembered,
+    _shelters,
     _steps_to_ground,
 )
 from kriegsspiel.rulesets.bolt_action.game.spacing import within_reach
@@ -87,3 +89,32 @@ def test_steps_to_ground_follow_each_thing_they_are_remembered_by() -> None:
     ahead = _steps_to_ground(game, vehicle, False, None)
     vehicle.heading = (heading + 90) % 360
     assert _steps_to_ground(game, vehicle, False, None) != ahead
+
+
+def test_a_formation_that_gets_into_a_building_otherwise_is_given_its_own_steps() -> None:
+    """The way into a building or wood depends on where every model stands, not only on
+    the centre: the very same centre with the models mirrored needs another place to stand
+    wholly inside, so its steps are not the ones remembered for the first formation."""
+    game = next(positions("konflikt47", 0, "random", every=2))
+    # eight models on whole and half inches: their centre, mirrored or not, is exact
+    unit = next(u for u in game.units if u.vehicle is None and len(u.models) == 8)
+    found = 0
+    for _j, _feature, (x0, y0, _x1, y1) in _shelters(game.table):
+        # a step outside the feature's left side, in a row with one model above its right
+        # end (not symmetric about the centre, so the mirror is another formation)
+        cx, cy = float(math.floor(x0) - 2), float(round((y0 + y1) / 2))
+        for i, model in enumerate(unit.models):
+            model.x, model.y = cx - 3.0 + i, cy
+        unit.models[-1].x, unit.models[-1].y = unit.models[-2].x, cy + 1.5
+        centre = unit.anchor
+        for run in (False, True):
+            first = fresh_steps(game, unit, run, None)
+            mirror(unit)
+            assert unit.anchor == centre  # (only the formation differs)
+            remembered = _steps_to_ground(game, unit, run, None)
+            afresh = fresh_steps(game, unit, run, None)
+            mirror(unit)
+            if afresh != first:  # (the formation matters here: the memory must see it)
+                found += 1
+                assert remembered == afresh
+    assert found  # (some wood's or building's way in depends on the formation)
