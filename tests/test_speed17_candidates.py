@@ -73,7 +73,7 @@ def test_steps_to_ground_follow_each_thing_they_are_remembered_by() -> None:
                 lambda u: setattr(u, "heading", (u.heading + 90) % 360),
                 lambda u: setattr(u, "side", 1 - u.side),
                 lambda u: u.translate(0.5, -0.25),
-                mirror,  # (the same centre, another formation)
+                mirror,  # (another formation about the centre; the exact centre: below)
             ):
                 change(unit)
                 assert _steps_to_ground(game, unit, run, objective) == fresh_steps(
