@@ -3,6 +3,8 @@ each is still no less than the order's worth, and each kept answer is the plain 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from test_ai_fast_paths_7 import RULESETS, tactical_decisions
 
@@ -16,7 +18,9 @@ from kriegsspiel.ai.bolt_action_tactics import (
     _squad,
 )
 from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import unit_cover
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -44,31 +48,40 @@ def test_the_least_cover_is_met_from_every_shooter(ruleset: str) -> None:
     assert behind > 50
 
 
+def enemies_of_troops_in_cover(
+    ruleset: str, seed: int, every: int
+) -> Iterator[tuple[BoltActionGame, UnitState, UnitState, int]]:
+    """(game, unit, target, the target's least cover) for every troops target with some
+    cover from anywhere and every enemy unit of it, at every ``every``-th decision of the
+    tactical games of ``seed``."""
+    for n, (game, _) in enumerate(tactical_decisions(ruleset, seed)):
+        if n % every:
+            continue
+        live = [u for u in game.units if not u.destroyed]
+        for target in live:
+            least = _least_cover(game.table, target) if target.vehicle is None else 0
+            if not least:
+                continue
+            for unit in live:
+                if unit.side != target.side:
+                    yield game, unit, target, least
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_squad_is_kept_by_the_least_cover_it_shoots_at(ruleset: str) -> None:
     """What a squad could do at a target behind cover is each man's reach worked out
     afresh for that cover, not one kept from shooting at a target in the open (so the
     kept reach's key must hold the least cover), and some such reaches are smaller."""
     compared = smaller = 0
-    for n, (game, _) in enumerate(tactical_decisions(ruleset, 2)):
-        if n % 4:
-            continue
-        live = [u for u in game.units if not u.destroyed]
-        for target in live:
-            least = _least_cover(game.table, target)
-            if target.vehicle is not None or not least:
-                continue
-            for unit in live:
-                if unit.side == target.side:
-                    continue
-                men = _men(unit)
-                moving = compared % 2 == 1
-                in_the_open = _squad(game, unit, target, moving, men, 0)
-                behind = _squad(game, unit, target, moving, men, least)
-                for (count, reach), (_, model) in zip(behind, men, strict=True):
-                    assert reach == _one_man(game, unit, target, model, moving, least)
-                    compared += count
-                smaller += behind != in_the_open
+    for game, unit, target, least in enemies_of_troops_in_cover(ruleset, 2, every=4):
+        men = _men(unit)
+        moving = compared % 2 == 1
+        in_the_open = _squad(game, unit, target, moving, men, 0)
+        behind = _squad(game, unit, target, moving, men, least)
+        for (count, reach), (_, model) in zip(behind, men, strict=True):
+            assert reach == _one_man(game, unit, target, model, moving, least)
+            compared += count
+        smaller += behind != in_the_open
     assert compared > 100 and smaller > 10
 
 
@@ -81,32 +94,23 @@ def test_a_cap_behind_cover_holds_from_any_place(
     that takes the target to be in the open."""
     player, open_player = TacticalPlayer(), TacticalPlayer()
     capped = lower = 0
-    for n, (game, _) in enumerate(tactical_decisions(ruleset, 3)):
-        if n % 3:
-            continue
-        live = [u for u in game.units if not u.destroyed]
-        for target in live:
-            if target.vehicle is not None or not _least_cover(game.table, target):
-                continue
-            for unit in live:
-                if unit.side == target.side:
-                    continue
-                a = unit.anchor
-                for moving in (False, True):
-                    player._new_choice()
-                    for dx, dy in [(0.0, 0.0), (-6.0, 0.0), (0.0, 6.0), (4.0, -4.0)]:
-                        shift = (dx * dx + dy * dy) ** 0.5
-                        ceiling = player._shot_ceiling(game, unit, target, moving, shift)
-                        assert ceiling is not None
-                        origin = Point(a.x + dx, a.y + dy) if shift else None
-                        damage = player.damage(game, unit, target, moving=moving, origin=origin)
-                        assert damage <= ceiling
-                        with monkeypatch.context() as m:
-                            m.setattr(tactics, "_least_cover", lambda table, unit: 0)
-                            open_player._new_choice()
-                            open_player._shootings.clear()
-                            found = open_player._shot_ceiling(game, unit, target, moving, shift)
-                        assert found is not None and found >= ceiling
-                        capped += 1
-                        lower += found > ceiling
+    for game, unit, target, _ in enemies_of_troops_in_cover(ruleset, 3, every=3):
+        a = unit.anchor
+        for moving in (False, True):
+            player._new_choice()
+            for dx, dy in [(0.0, 0.0), (-6.0, 0.0), (0.0, 6.0), (4.0, -4.0)]:
+                shift = (dx * dx + dy * dy) ** 0.5
+                ceiling = player._shot_ceiling(game, unit, target, moving, shift)
+                assert ceiling is not None
+                origin = Point(a.x + dx, a.y + dy) if shift else None
+                damage = player.damage(game, unit, target, moving=moving, origin=origin)
+                assert damage <= ceiling
+                with monkeypatch.context() as m:
+                    m.setattr(tactics, "_least_cover", lambda table, unit: 0)
+                    open_player._new_choice()
+                    open_player._shootings.clear()
+                    found = open_player._shot_ceiling(game, unit, target, moving, shift)
+                assert found is not None and found >= ceiling
+                capped += 1
+                lower += found > ceiling
     assert capped > 100 and lower > 20
