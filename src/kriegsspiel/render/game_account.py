@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from kriegsspiel.core.game import Event
@@ -127,8 +128,13 @@ def describe(event: Event, units: list[Any]) -> str | None:
 
 def account(events: list[Event], units: list[Any]) -> list[str]:
     """The whole game as lines, with a heading at the start of each turn."""
+    return account_from(events, units)[0]
+
+
+def account_from(events: Sequence[Event], units: list[Any], turn: int = 0) -> tuple[list[str], int]:
+    """The lines of ``events``, told after those of a turn ``turn`` (0: none yet), and
+    the turn they end in: a game told as it is played, a few events at a time."""
     lines: list[str] = []
-    turn = 0
     for event in events:
         t = event.data.get("turn", turn)
         if event.kind in ("order", "draw") and t != turn:
@@ -137,4 +143,4 @@ def account(events: list[Event], units: list[Any]) -> list[str]:
         line = describe(event, units)
         if line is not None:
             lines.append(line)
-    return lines
+    return lines, turn

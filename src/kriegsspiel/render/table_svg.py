@@ -604,11 +604,40 @@ def _swatch(parent: ET.Element, kind: str, colour: str, x: float, y: float) -> N
 # -- the picture ------------------------------------------------------------------------------
 
 
-def table_svg(game: BoltActionGame, *, scale: float = 12.0, title: str | None = None) -> str:
+def _grid(root: ET.Element, game: BoltActionGame, frame: _Frame, step: float) -> ET.Element:
+    """Faint lines every ``step`` inches, numbered along the bottom and left edges, so a
+    player can read a place off the picture and type it. The numbers are returned, to be
+    put on top of the terrain."""
+    table = game.table
+    layer = _el(root, "g", id="grid", stroke="#8a9470", stroke_width=0.5, stroke_opacity=0.6)
+    numbers = ET.Element("g", {"id": "grid-numbers", "font-size": "8", "fill": "#4a5040"})
+    x = step
+    while x < table.width:
+        (x0, y0), (_, y1) = frame.at(x, 0.0), frame.at(x, table.height)
+        _el(layer, "line", x1=x0, y1=y0, x2=x0, y2=y1)
+        _el(numbers, "text", f"{x:g}", x=x0 + 2, y=y0 - 2)
+        x += step
+    y = step
+    while y < table.height:
+        (x0, y0), (x1, _) = frame.at(0.0, y), frame.at(table.width, y)
+        _el(layer, "line", x1=x0, y1=y0, x2=x1, y2=y0)
+        _el(numbers, "text", f"{y:g}", x=x0 + 2, y=y0 - 2)
+        y += step
+    return numbers
+
+
+def table_svg(
+    game: BoltActionGame,
+    *,
+    scale: float = 12.0,
+    title: str | None = None,
+    grid: float | None = None,
+) -> str:
     """The game's table as an SVG document: ``scale`` pixels per inch, legend and caption below.
 
     ``title`` is drawn above the table (and is the document's ``<title>``; the scenario's
-    name is the default ``<title>``).
+    name is the default ``<title>``). ``grid``: faint lines this many inches apart,
+    numbered (for a person playing, who names places in inches).
     """
     if not (scale > 0 and math.isfinite(scale)):
         raise ValueError(f"scale must be a positive number, not {scale!r}")
@@ -645,8 +674,11 @@ def table_svg(game: BoltActionGame, *, scale: float = 12.0, title: str | None = 
         stroke="#4e4e3a",
         stroke_width=2.0,
     )
+    numbers = _grid(root, game, frame, grid) if grid else None
     _zones(root, game, frame)
     _terrain(root, game, frame)
+    if numbers is not None:
+        root.append(numbers)
     size = frame.scale * 0.9  # (an objective's star)
     stars = [(*frame.at(o.x, o.y), size) for o in game.scenario.objectives]
     marks = [(x - r, y - r, x + r, y + r) for x, y, r in stars]
@@ -679,7 +711,13 @@ def table_svg(game: BoltActionGame, *, scale: float = 12.0, title: str | None = 
 
 
 def write_svg(
-    game: BoltActionGame, path: str | Path, *, scale: float = 12.0, title: str | None = None
+    game: BoltActionGame,
+    path: str | Path,
+    *,
+    scale: float = 12.0,
+    title: str | None = None,
+    grid: float | None = None,
 ) -> None:
     """Write :func:`table_svg` of the game to ``path`` (UTF-8)."""
-    Path(path).write_text(table_svg(game, scale=scale, title=title), encoding="utf-8")
+    text = table_svg(game, scale=scale, title=title, grid=grid)
+    Path(path).write_text(text, encoding="utf-8")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -545,10 +546,8 @@ class BoltActionGame(ShootingGroups):
         """
         gravity = any(self._has_rule(g.shot.weapon, "Gravity Pulse") for g in groups)
         uid = unit.uid if unit is not None else None
-        if tgt.vehicle is not None:
-            officer = self.officer_near(tgt)  # the crew's tests (On fire, a flamethrower's)
-            if officer is not None:
-                groups = [self._crew_with_officer(g, officer) for g in groups]
+        groups, ctx = self.attack_setup(tgt, groups)
+        if ctx is None:
             state = attack_vehicle(self.dice, groups)
             if unit is not None and state.indirect_hit:
                 unit.ranged_in_on = tgt.uid  # an indirect shot is ranged in once it hits
@@ -574,17 +573,6 @@ class BoltActionGame(ShootingGroups):
             if gravity and state.worst > 0:
                 tgt.no_run = True
         else:
-            # a flamethrower's morale check takes a nearby officer's bonus, as any other
-            tested = any(g.shot.morale_check for g in groups)
-            officer = self.officer_near(tgt) if tested else None
-            ctx = TroopsContext(
-                models=len(tgt.alive_models),
-                morale=new_test(self.rules, tgt.quality, officer=officer, pins=tgt.pins),
-                # (an aircraft's hits bring no pin of their own: the chart gives its pins)
-                pins_per_attack=self.rules.data.procedure.pins_per_attack
-                if any(g.shot.pins_target for g in groups)
-                else 0,
-            )
             out = attack_troops(self.dice, groups, ctx)
             self.log(
                 event,
@@ -604,6 +592,30 @@ class BoltActionGame(ShootingGroups):
             if out.destroyed_by_morale and not tgt.destroyed:
                 self.destroy(tgt, "fails its morale check after a flamethrower", by=unit)
             self.check_pins(tgt, by=unit)
+
+    def attack_setup(
+        self, tgt: UnitState, groups: Sequence[Group]
+    ) -> tuple[list[Group], TroopsContext | None]:
+        """The groups as an attack on ``tgt`` resolves them, and, for troops, what it
+        reads of them (None for a vehicle): a nearby officer's bonus goes to a vehicle
+        crew's tests and to a flamethrower's morale check. The odds a player is shown
+        for a shot (:mod:`kriegsspiel.solo.briefing`) are worked out from the same."""
+        if tgt.vehicle is not None:
+            officer = self.officer_near(tgt)  # the crew's tests (On fire, a flamethrower's)
+            if officer is not None:
+                return [self._crew_with_officer(g, officer) for g in groups], None
+            return list(groups), None
+        tested = any(g.shot.morale_check for g in groups)
+        officer = self.officer_near(tgt) if tested else None
+        ctx = TroopsContext(
+            models=len(tgt.alive_models),
+            morale=new_test(self.rules, tgt.quality, officer=officer, pins=tgt.pins),
+            # (an aircraft's hits bring no pin of their own: the chart gives its pins)
+            pins_per_attack=self.rules.data.procedure.pins_per_attack
+            if any(g.shot.pins_target for g in groups)
+            else 0,
+        )
+        return list(groups), ctx
 
     def casualties(self, tgt: UnitState, count: int, *, by: UnitState | None) -> None:
         """Remove ``count`` models (the owner's sensible choice), then any morale check."""
