@@ -15,11 +15,16 @@ import tempfile
 from pathlib import Path
 
 README = Path(__file__).resolve().parent.parent / "README.md"
-BLOCK = re.compile(r"```console\n\$ (kriegsspiel [^\n]*)\n(.*?)```", re.S)
+# an example may type its answers in: $ printf 'answers' | kriegsspiel ...
+BLOCK = re.compile(r"```console\n\$ ((?:printf '[^'\n]*' \| )?kriegsspiel [^\n]*)\n(.*?)```", re.S)
 WIDTH = "100"
 
 
 def run(command: str, folder: str) -> str:
+    typed = ""
+    if command.startswith("printf "):
+        answers, command = command.split(" | ", 1)
+        typed = shlex.split(answers)[1].replace("\\n", "\n")
     args = shlex.split(command)[1:]
     env = {**os.environ, "COLUMNS": WIDTH, "NO_COLOR": "1", "TERM": "dumb"}
     result = subprocess.run(
@@ -28,6 +33,7 @@ def run(command: str, folder: str) -> str:
         text=True,
         env=env,
         check=False,
+        input=typed,  # (none: the command finds its input at its end at once)
         cwd=folder,  # the records the examples write go there, not over the reader's files
     )
     text = result.stdout + result.stderr

@@ -561,8 +561,8 @@ def test_a_record_cut_short_or_with_a_broken_line_says_so(tmp_path: Path) -> Non
         (0, {"armies": ["one list"]}, "line 1, field armies.1: missing: it must be given here"),
         (
             0,
-            {"players": ["human", "tactical"]},
-            "line 1, field players.0: 'human' is not one of the choices here; give",
+            {"players": ["minimax", "tactical"]},
+            "line 1, field players.0: 'minimax' is not one of the choices here; give",
         ),
     ]:
         with pytest.raises(DataFileError, match=re.escape(said)):

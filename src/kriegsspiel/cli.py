@@ -40,6 +40,7 @@ app.add_typer(odds_app, name="odds")
 
 @app.command("play")
 def play_cmd(
+    ctx: typer.Context,
     ruleset: GameRulesetOpt = None,
     scenario: Annotated[
         str | None,
@@ -55,7 +56,9 @@ def play_cmd(
     players: Annotated[
         str,
         typer.Option(
-            "--players", help="Who plays each side: tactical or random, e.g. tactical,random."
+            "--players",
+            help="Who plays each side: tactical, random, or human (you, at this terminal), "
+            "e.g. human,tactical.",
         ),
     ] = "tactical,tactical",
     record: Annotated[
@@ -73,11 +76,31 @@ def play_cmd(
         bool, typer.Option("--quiet", "-q", help="Only the result, not the turn-by-turn account.")
     ] = False,
     rules_file: GameRulesFileOpt = None,
+    resume: Annotated[
+        str | None,
+        typer.Option(
+            "--resume",
+            help="Go on with a game you stopped: its record (the game, its seed and its "
+            "players are the record's).",
+        ),
+    ] = None,
 ) -> None:
-    """Play a whole game, AI against AI, on a real table (Konflikt '47, Bolt Action)."""
+    """Play a whole game on a real table (Konflikt '47, Bolt Action): AI against AI, or
+    you against the AI (--players human,tactical)."""
+    from kriegsspiel.errors import UsageError
     from kriegsspiel.play import run_game
 
-    run_game(
+    if resume is not None:
+        given = [
+            f"--{name.replace('_', '-')}"
+            for name in ("ruleset", "scenario", "army", "seed", "players", "rules_file")
+            if getattr(ctx.get_parameter_source(name), "name", "DEFAULT") != "DEFAULT"
+        ]
+        if given:
+            raise UsageError(
+                f"--resume takes the game from its record; leave out {', '.join(given)}."
+            )
+    status = run_game(
         ruleset=ruleset,
         scenario=scenario,
         armies=army,
@@ -87,7 +110,10 @@ def play_cmd(
         svg=svg,
         quiet=quiet,
         rules_file=rules_file,
+        resume=resume,
     )
+    if status:
+        raise typer.Exit(status)
 
 
 ScenarioOpt = Annotated[

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
 
+from kriegsspiel.ai.players import parse_seats
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import check_output, check_replacing, is_game_record, is_svg, writing
-from kriegsspiel.sim.matchup import army_name, build_matchup, play_game
+from kriegsspiel.sim.matchup import Matchup, army_name, build_matchup, play_game
+
+if TYPE_CHECKING:
+    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
 
 def run_game(
@@ -24,17 +29,23 @@ def run_game(
     svg: str | None,
     quiet: bool,
     rules_file: str | None = None,
-) -> None:
+    resume: str | None = None,
+) -> int:
+    """Play the game, print its account and write its record (and drawing); the exit
+    status. A side played by a person ("human") is asked at the terminal
+    (:mod:`kriegsspiel.solo`); ``resume`` goes on with such a game from its record."""
     from kriegsspiel.core.records import write_record
     from kriegsspiel.render.game_account import account
     from kriegsspiel.rulesets.bolt_action.game.record import header
 
-    for option, given in (("--record", record), ("--svg", svg)):
+    for option, given in (("--record", record), ("--svg", svg), ("--resume", resume)):
         if given is not None and not given.strip():
             raise UsageError(f"{option} needs a file name; leave it out for the default.")
     if rules_file is not None and not rules_file.strip():
         raise UsageError("--rules-file needs a file name; leave it out for the shipped rules.")
-    matchup = build_matchup(ruleset, scenario, armies, players, rules_file=rules_file)
+    if resume is not None:
+        return _resume(resume, record, svg, quiet)
+    matchup = build_matchup(ruleset, scenario, armies, players, rules_file=rules_file, seats=True)
     place = Path(matchup.scenario.label).stem  # (a shipped name, or the file's)
     record_path = record or f"kriegsspiel-{matchup.ruleset}-{place}-seed{seed}.jsonl"
     inputs: dict[str, str | None] = {f"the army list {a!r}": a for a in armies}
@@ -42,23 +53,34 @@ def run_game(
     inputs["the rules file"] = rules_file
     check_output(record_path, "--record", inputs=inputs)
     replaces = check_replacing(record_path, "--record", "a game record", is_game_record)
+    kinds = matchup.players
+    if "human" in kinds and not svg:
+        svg = str(Path(record_path).with_suffix(".svg"))  # a person needs to see the table
     if svg:
         check_output(svg, "--svg", (".svg",), inputs=inputs)
         if Path(svg).resolve() == Path(record_path).resolve():
             raise UsageError(f"--svg and --record both name {svg!r}; give two files.")
         check_replacing(svg, "--svg", "an SVG drawing", is_svg)
-    game = play_game(matchup, seed)
-    kinds = matchup.players
     console = Console(highlight=False)
+    army_texts = (matchup.armies[0].text, matchup.armies[1].text)
+    if "human" in kinds:
+        from kriegsspiel.sim.matchup import set_up_game
+        from kriegsspiel.solo.human import terminal_asker
+        from kriegsspiel.solo.session import SoloGame
+
+        game = set_up_game(matchup, seed)
+        _title(console, game, matchup, seed)
+        head = header(game, matchup.scenario.text, army_texts, kinds)
+        assert svg is not None
+        seats = parse_seats(",".join(kinds))
+        assert seats is not None  # (build_matchup has checked them)
+        solo = SoloGame(
+            game, seats, head, record_path, svg, console, terminal_asker(console), quiet
+        )
+        return solo.play()
+    game = play_game(matchup, seed)
     a, b = game.score()
-    house = "" if matchup.rules is None else f" (rules file {escape(matchup.rules.label)})"
-    console.print(
-        f"[bold]{game.scenario.name}[/bold] — {game.rules.data.title}{house}, seed {seed}"
-    )
-    console.print(
-        f"Side A: {army_name(matchup.armies[0])} ({kinds[0]})   "
-        f"Side B: {army_name(matchup.armies[1])} ({kinds[1]})"
-    )
+    _title(console, game, matchup, seed)
     if not quiet:
         for line in account(game.events, game.units):
             console.print(line, markup=False)
@@ -69,7 +91,6 @@ def run_game(
         f"Result: {a} - {b} ({game.scenario.victory}), {result}; "
         f"units left {survivors[0]} v {survivors[1]}"
     )
-    army_texts = (matchup.armies[0].text, matchup.armies[1].text)
     with writing(record_path, "the record") as temp:
         write_record(temp, header(game, matchup.scenario.text, army_texts, kinds), game.events)
     instead = ", in place of the record that was there" if replaces else ""
@@ -83,3 +104,35 @@ def run_game(
         with writing(svg, "--svg") as temp:
             write_svg(game, temp)
         console.print(f"Table drawn to {svg}")
+    return 0
+
+
+def _title(console: Console, game: BoltActionGame, matchup: Matchup, seed: int) -> None:
+    house = "" if matchup.rules is None else f" (rules file {escape(matchup.rules.label)})"
+    console.print(
+        f"[bold]{game.scenario.name}[/bold] — {game.rules.data.title}{house}, seed {seed}"
+    )
+    kinds = matchup.players
+    console.print(
+        f"Side A: {army_name(matchup.armies[0])} ({kinds[0]})   "
+        f"Side B: {army_name(matchup.armies[1])} ({kinds[1]})"
+    )
+
+
+def _resume(path: str, record: str | None, svg: str | None, quiet: bool) -> int:
+    """Go on with the game saved in the record at ``path`` (it is saved there again)."""
+    from kriegsspiel.solo.human import terminal_asker
+    from kriegsspiel.solo.session import resumed
+
+    if record is not None:
+        raise UsageError("--resume goes on writing the record it is given; leave --record out.")
+    check_output(path, "--resume")
+    check_replacing(path, "--resume", "a game record", is_game_record)
+    svg = svg or str(Path(path).with_suffix(".svg"))
+    check_output(svg, "--svg", (".svg",), inputs={"the record to resume": path})
+    if Path(svg).resolve() == Path(path).resolve():
+        raise UsageError(f"--svg and --resume both name {svg!r}; give two files.")
+    check_replacing(svg, "--svg", "an SVG drawing", is_svg)
+    console = Console(highlight=False)
+    ask = terminal_asker(console)
+    return resumed(path, svg_path=svg, console=console, ask=ask, quiet=quiet).play()

@@ -15,15 +15,26 @@ class Player(Protocol):
     def choose(self, state: Any) -> Any: ...
 
 
-PlayerKind = Literal["tactical", "random"]  # the players a matchup or a record may name
+PlayerKind = Literal["tactical", "random"]  # the players a matchup (many games) may name
+# who may sit at a side of one game, and so be named in its record: an AI, or a person
+# at the terminal (kriegsspiel.solo)
+Seat = Literal["tactical", "random", "human"]
 
 
 def parse_players(text: str) -> tuple[PlayerKind, PlayerKind] | None:
     """The two players of "tactical,random" (any case, spaces allowed), or None if not two."""
-    kinds = [k.strip().lower() for k in text.split(",")]
-    if len(kinds) != 2 or any(k not in get_args(PlayerKind) for k in kinds):
+    kinds = parse_seats(text)
+    if kinds is None or any(k not in get_args(PlayerKind) for k in kinds):
         return None
     return cast(PlayerKind, kinds[0]), cast(PlayerKind, kinds[1])
+
+
+def parse_seats(text: str) -> tuple[Seat, Seat] | None:
+    """The two seats of "human,tactical" (any case, spaces allowed), or None if not two."""
+    kinds = [k.strip().lower() for k in text.split(",")]
+    if len(kinds) != 2 or any(k not in get_args(Seat) for k in kinds):
+        return None
+    return cast(Seat, kinds[0]), cast(Seat, kinds[1])
 
 
 class RandomPlayer:

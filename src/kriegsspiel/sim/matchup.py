@@ -16,7 +16,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
-from kriegsspiel.ai.players import PlayerKind, parse_players
+from kriegsspiel.ai.players import PlayerKind, Seat, parse_players, parse_seats
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets import check_ruleset
 
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
 PLAYER_KINDS: tuple[str, ...] = get_args(PlayerKind)
+SEATS: tuple[str, ...] = get_args(Seat)
 GAME_RULESETS = ("konflikt47", "bolt-action-1")
 
 
@@ -325,6 +326,8 @@ def build_matchup(
     players: str | Sequence[str] = "tactical,tactical",
     base: Path | None = None,
     rules_file: str | Path | Source | None = None,
+    *,
+    seats: bool = False,
 ) -> Matchup:
     """Resolve names and files into a checked matchup (samples when none are given).
 
@@ -333,7 +336,8 @@ def build_matchup(
     ``players`` is "tactical,random" or ("tactical", "random"), army A's first. A
     ``ruleset`` of None is the lists' own (:func:`lists_ruleset`). ``rules_file``, a
     designer's rules file (its path, or as read: a Source), is what the lists are checked
-    against and the games played by; None: the edition's shipped data."""
+    against and the games played by; None: the edition's shipped data. ``seats``: a
+    person may play a side ("human", for one game at the terminal, not for many)."""
     from kriegsspiel.rulesets.bolt_action.army import sample_armies
 
     rules = rules_file if isinstance(rules_file, Source | None) else read_rules(str(rules_file))
@@ -348,11 +352,17 @@ def build_matchup(
         players = ",".join(players)
     scenario = None if scenario is None else str(scenario)
     given = [str(army) for army in armies]
-    kinds = parse_players(players)
+    kinds = parse_seats(players) if seats else parse_players(players)
     if kinds is None:
+        named = SEATS if seats else PLAYER_KINDS
+        example = "human,tactical" if seats else "tactical,random"
         raise UsageError(
-            f"--players takes two of {'/'.join(PLAYER_KINDS)}, e.g. tactical,random "
-            f"(got {players!r})."
+            f"--players takes two of {'/'.join(named)}, e.g. {example} (got {players!r})."
+            + (
+                " A person plays one game at a time: 'human' is for kriegsspiel play."
+                if not seats and "human" in players.lower()
+                else ""
+            )
         )
     if len(given) not in (0, 2):
         raise UsageError("give two --army options (army A, then army B), or none for the samples.")
@@ -433,19 +443,27 @@ def new_player(kind: str, seed: int) -> Player:
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
     from kriegsspiel.ai.players import RandomPlayer
 
-    return TacticalPlayer(seed) if kind == "tactical" else RandomPlayer(seed)
+    if kind == "tactical":
+        return TacticalPlayer(seed)
+    if kind == "random":
+        return RandomPlayer(seed)
+    raise ValueError(f"no AI player is called {kind!r}")
 
 
-def play_game(matchup: Matchup, seed: int, swapped: bool = False) -> BoltActionGame:
-    """Set up and play one game to its end; ``swapped`` puts army B on side 0 (side A's zone)."""
-    from kriegsspiel.ai.players import play
+def side_seed(seed: int, side: int) -> int:
+    """The seed of side ``side``'s player in a game of ``seed`` (the game's, and one more),
+    so a game is the same wherever it is played."""
+    return seed + side
+
+
+def set_up_game(matchup: Matchup, seed: int, swapped: bool = False) -> BoltActionGame:
+    """The game deployed and ready for its first draw; ``swapped`` puts army B on side 0
+    (side A's zone)."""
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
     scenario, army_a, army_b = parsed(matchup)
-    armies, kinds = (army_a, army_b), matchup.players
-    if swapped:
-        armies, kinds = (army_b, army_a), (kinds[1], kinds[0])
-    game = BoltActionGame(
+    armies = (army_b, army_a) if swapped else (army_a, army_b)
+    return BoltActionGame(
         matchup.ruleset,
         scenario,
         armies,
@@ -453,5 +471,15 @@ def play_game(matchup: Matchup, seed: int, swapped: bool = False) -> BoltActionG
         rules_file=matchup.rules_file,
         rules_text=matchup.rules_text,
     )
-    play(game, [new_player(kinds[0], seed), new_player(kinds[1], seed + 1)], seed)
+
+
+def play_game(matchup: Matchup, seed: int, swapped: bool = False) -> BoltActionGame:
+    """Set up and play one game to its end; ``swapped`` puts army B on side 0 (side A's zone)."""
+    from kriegsspiel.ai.players import play
+
+    game = set_up_game(matchup, seed, swapped)
+    kinds = matchup.players
+    if swapped:
+        kinds = (kinds[1], kinds[0])
+    play(game, [new_player(k, side_seed(seed, side)) for side, k in enumerate(kinds)], seed)
     return game

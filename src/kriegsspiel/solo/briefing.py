@@ -1,0 +1,143 @@
+"""What a person playing a side is shown: the units, the ground, and the odds of a shot.
+
+The odds come from the game's own shooting (the groups it would fire, and the setup its
+attack would resolve them with) and the exact distributions of
+:mod:`kriegsspiel.rulesets.bolt_action.attack`: the same rule code that rolls the dice.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from rich.table import Table as RichTable
+
+from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.attack import expected_troops, knock_out_chance
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
+
+SIDE_NAMES = ("A", "B")
+
+
+def status(unit: UnitState) -> str:
+    """A unit's state in a word or two: its order this turn, a die it kept, its damage."""
+    bits = []
+    if unit.destroyed:
+        return "destroyed"
+    if unit.order is not None:
+        bits.append(f"order: {unit.order}")
+    elif unit.retained is not None:
+        bits.append(f"kept: {unit.retained}")
+    if unit.immobilised:
+        bits.append("immobilised")
+    if unit.no_run:
+        bits.append("cannot Run")
+    return ", ".join(bits)
+
+
+def units_table(
+    game: BoltActionGame, units: Sequence[UnitState], title: str, *, sides: bool = False
+) -> RichTable:
+    """Numbered units, as the player picks them: models, pins, state, place, a vehicle's
+    facing and the nearest enemy (the gap between the nearest models, in inches);
+    ``sides``: with each unit's side (for a list of both sides' units)."""
+    facings = any(u.vehicle is not None for u in units)
+    columns = [("#", "right"), ("unit", "left")]
+    columns += [("side", "left")] if sides else []
+    columns += [("models", "right"), ("pins", "right"), ("state", "left"), ("x, y", "right")]
+    columns += [("facing", "right")] if facings else []
+    columns += [("nearest enemy", "left")]
+    table = RichTable(title=title, title_justify="left")
+    for name, justify in columns:
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for number, unit in enumerate(units, start=1):
+        a = unit.anchor
+        enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
+        near = min(enemies, key=lambda e: game.gap(unit, e), default=None)
+        row = [str(number), unit.name]
+        row += [SIDE_NAMES[unit.side]] if sides else []
+        row += [f"{len(unit.alive_models)}/{unit.start_models}", str(unit.pins), status(unit)]
+        row += [f"{a.x:.1f}, {a.y:.1f}"]
+        if facings:
+            row += ["" if unit.vehicle is None else f"{unit.heading or 0:.0f}°"]
+        row += ["" if near is None else f'{near.name} {game.gap(unit, near):.1f}"']
+        table.add_row(*row)
+    return table
+
+
+def ground(game: BoltActionGame, at: Point) -> str:
+    """The terrain under a point, as a player names it: "in Wood (soft cover)", or "open"."""
+    here = game.table.features_at(at)
+    if not here:
+        return "open ground"
+    return ", ".join(f"{f.name} ({f.category}, {f.cover} cover)" for f in here)
+
+
+def place_line(game: BoltActionGame, unit: UnitState, to: tuple[float, float]) -> str:
+    """A destination as the player weighs it: where, how far, and on what ground."""
+    point = Point(*to)
+    far = unit.anchor.distance_to(point)
+    if far == 0:
+        return f"({to[0]:.1f}, {to[1]:.1f}), where it stands (to turn there)"
+    return f'({to[0]:.1f}, {to[1]:.1f}), {far:.1f}" away, {ground(game, point)}'
+
+
+def shot_line(
+    game: BoltActionGame,
+    unit: UnitState,
+    target: UnitState,
+    *,
+    moving: bool,
+    origin: Point | None = None,
+) -> str:
+    """What a shot would do, exactly: each weapon's shots and what each needs to hit,
+    then the mean casualties and pins on troops or the chance to knock a vehicle out."""
+    groups = game.shot_groups(unit, target, moving=moving, origin=origin)
+    if not groups:
+        return "no shot"
+    gap = (
+        f'{game.gap(unit, target):.1f}"'
+        if origin is None
+        else f'about {_gap_from(target, origin):.0f}" from there'
+    )
+    fired = "; ".join(
+        f"{g.shots} {g.shot.weapon} needing {describe_needs(g.shot.hit_on)}" for g in groups
+    )
+    resolved, ctx = game.attack_setup(target, groups)
+    if ctx is None:
+        chance = float(knock_out_chance(resolved))
+        return f"{gap}: {fired}; {chance:.0%} to knock it out"
+    casualties, pins = expected_troops(resolved, ctx)
+    return f"{gap}: {fired}; on average {float(casualties):.2f} casualties, {float(pins):.2f} pins"
+
+
+def _gap_from(target: UnitState, origin: Point) -> float:
+    """The gap from a point (a destination's centre) to the target's nearest model."""
+    return min(
+        (math.dist((origin.x, origin.y), (m.x, m.y)) for m in target.alive_models),
+        default=0.0,
+    )
+
+
+def terrain_table(game: BoltActionGame) -> RichTable:
+    """The table's terrain, so a player can name a place by its inches."""
+    table = RichTable(
+        title=f'The table: {game.table.width:g}" by {game.table.height:g}"', title_justify="left"
+    )
+    for name in ("terrain", "category", "cover", "x from–to", "y from–to"):
+        table.add_column(name)
+    for f in game.table.features:
+        xs = [p[0] for p in f.polygon]
+        ys = [p[1] for p in f.polygon]
+        table.add_row(
+            f.name,
+            f.category,
+            f.cover,
+            f"{min(xs):.1f}–{max(xs):.1f}",
+            f"{min(ys):.1f}–{max(ys):.1f}",
+        )
+    for o in game.scenario.objectives:
+        table.add_row(o.name, "objective", "", f"{o.x:.1f}", f"{o.y:.1f}")
+    return table

@@ -1,0 +1,408 @@
+"""A person choosing a side's decisions at the terminal: menus of the orders the AI would
+weigh, or any place typed in inches (the game checks it and says why it is refused).
+
+The player answers a numbered menu with a number or the start of a name. At any prompt:
+``back`` steps back, ``units`` shows every unit, ``terrain`` the ground by inches,
+``hint`` what the tactical AI would do here, ``help`` these words, ``quit`` stops (the
+game so far is saved by the session: :mod:`kriegsspiel.solo.session`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TypeVar
+
+from rich.console import Console
+from rich.markup import escape
+
+from kriegsspiel.ai.players import Player
+from kriegsspiel.core.game import IllegalActionError
+from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.solo.briefing import (
+    SIDE_NAMES,
+    place_line,
+    shot_line,
+    terrain_table,
+    units_table,
+)
+
+T = TypeVar("T")
+Ask = Callable[[str], str]  # shows a prompt, returns the line typed (EOFError at the end)
+# a place to move to, and how a vehicle drives there (its choice and facing; None: ask)
+_Place = tuple[tuple[float, float], tuple[str, float | None] | None]
+
+HELP = (
+    "Answer with a number from the list, or the start of a name. At any prompt: "
+    "'back' steps back, 'units' shows every unit, 'terrain' the ground and objectives "
+    "by inches, 'hint' what the tactical AI would do here, 'quit' stops (the game so far "
+    "is saved and can be resumed). A move may also go to any place typed as x,y in "
+    "inches (a vehicle's may add 'reverse' or 'facing D' in degrees): the game checks it."
+)
+# the orders in the menu's order; "Assault" is a Run at an enemy
+MENU = ("Fire", "Advance", "Run", "Assault", "Ambush", "Rally", "Down")
+REACTIONS = {
+    "none": "take the fire",
+    "down": "go Down: harder to hit, and that is its order this turn",
+    "hand-to-hand": "fight hand-to-hand",
+    "point-blank": "fight with point-blank fire",
+    "escape": "escape: run from the assault",
+    "stand and fire": "stand and fire at the assaulters as they come in",
+    "stay": "stay and take the assault",
+}
+_PLACE = re.compile(
+    r"^\s*(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)"
+    r"(?P<rest>(?:\s+(?:reverse|facing\s+-?\d+(?:\.\d+)?))*)\s*$",
+    re.IGNORECASE,
+)
+
+
+def terminal_asker(console: Console) -> Ask:
+    """How a person is asked: the console's prompt at a terminal; from piped answers (a
+    file of moves, a test), each answer is written after its prompt, as if typed, so the
+    transcript reads as the game went."""
+    import sys
+
+    if sys.stdin.isatty():
+        return console.input
+
+    def ask(prompt: str) -> str:
+        console.print(prompt, end="", markup=False)
+        line = sys.stdin.readline()
+        if not line:
+            console.print()
+            raise EOFError
+        console.print(line.rstrip("\n"), markup=False, highlight=False)
+        return line.rstrip("\n")
+
+    return ask
+
+
+class QuitGame(Exception):
+    """The player asked to stop (``quit``, or the end of the input)."""
+
+
+class _Back(Exception):
+    """The player stepped back to the menu before."""
+
+
+class HumanPlayer:
+    """Chooses each decision of its side by asking at the terminal (see the module)."""
+
+    def __init__(
+        self,
+        console: Console,
+        ask: Ask,
+        *,
+        view: Callable[[BoltActionGame], None] | None = None,
+        adviser: Callable[[], Player] | None = None,
+    ) -> None:
+        self.console = console
+        self.ask = ask
+        self.view = view  # called before each decision (the session redraws the table)
+        self.adviser = adviser  # makes the player whose choice 'hint' tells
+        self._game: BoltActionGame | None = None
+
+    # ------------------------------------------------------------------ the protocol
+    def choose(self, state: BoltActionGame) -> Action:
+        self._game = state
+        if self.view is not None:
+            self.view(state)
+        if state.pending is not None:
+            return self._pending(state)
+        return self._order(state)
+
+    # ------------------------------------------------------------------ asking
+    def _pick(
+        self,
+        prompt: str,
+        options: Sequence[tuple[str, T]],
+        *,
+        back: bool = True,
+        typed: Callable[[str], T | None] | None = None,
+        listed: bool = False,
+    ) -> T:
+        """One of ``options`` (label, value), by number or the start of its label; or, if
+        ``typed`` reads the line as a value, that. Commands are answered and ask again.
+        ``listed``: the options are on the screen already, numbered (a table)."""
+        if not listed:
+            for number, (label, _) in enumerate(options, start=1):
+                self.console.print(f"  {number:>2}  {escape(label)}")
+        while True:
+            try:
+                line = self.ask(f"{prompt}: ").strip()
+            except EOFError:
+                raise QuitGame from None
+            word = line.lower()
+            if word in ("quit", "q", "exit"):
+                raise QuitGame
+            if word in ("back", "b") and back:
+                raise _Back
+            if word in ("help", "?", "h"):
+                self.console.print(HELP)
+                continue
+            if word in ("units", "terrain", "hint"):
+                self._command(word)
+                continue
+            if word.isdigit() and 1 <= int(word) <= len(options):
+                return options[int(word) - 1][1]
+            if typed is not None and word:
+                value = typed(line)
+                if value is not None:
+                    return value
+            named = [v for label, v in options if word and label.lower().startswith(word)]
+            if len(named) == 1:
+                return named[0]
+            told = "more than one choice starts so" if named else "not one of the choices"
+            self.console.print(
+                f"{escape(line)!r}: {told}; give a number from 1 to {len(options)}"
+                + (", or x,y" if typed is not None else "")
+                + " ('help' says more)."
+            )
+
+    def _command(self, word: str) -> None:
+        game = self._game
+        assert game is not None
+        if word == "units":
+            live = [u for u in game.units if not u.destroyed]
+            self.console.print(units_table(game, live, "Every unit on the table", sides=True))
+        elif word == "terrain":
+            self.console.print(terrain_table(game))
+        elif self.adviser is None:
+            self.console.print("No hint here.")
+        else:
+            advice = self.adviser().choose(game.clone())
+            self.console.print(f"The tactical AI would: {escape(advice.describe(game))}")
+
+    # ------------------------------------------------------------------ orders
+    def _order(self, game: BoltActionGame) -> Action:
+        side = game.current_player()
+        actions = game.legal_actions()
+        units = game.eligible(side)
+        while True:
+            self.console.print(
+                units_table(
+                    game,
+                    units,
+                    f"Turn {game.turn} of {game.scenario.turns}: side {SIDE_NAMES[side]} "
+                    "drew an order die; the units still to take one",
+                )
+            )
+            unit = self._pick(
+                "Unit to order", [(u.name, u) for u in units], back=False, listed=True
+            )
+            try:
+                action = self._unit_order(game, unit, [a for a in actions if a.unit == unit.uid])
+            except _Back:
+                continue
+            try:
+                game.validate(action)
+            except IllegalActionError as exc:
+                self.console.print(f"Not allowed: {escape(str(exc))}")
+                continue
+            return action
+
+    def _unit_order(self, game: BoltActionGame, unit: UnitState, acts: list[Action]) -> Action:
+        kinds: dict[str, list[Action]] = {}
+        for a in acts:
+            kinds.setdefault(_menu_name(a), []).append(a)
+        mobile = unit.vehicle is None or not unit.immobilised
+        if mobile:  # a place may be typed even where no candidate is offered
+            kinds.setdefault("Advance", [])
+            if not unit.no_run:
+                kinds.setdefault("Run", [])
+        order_names = [k for k in MENU if k in kinds] + sorted(k for k in kinds if k not in MENU)
+        while True:
+            self.console.print(f"[bold]{escape(unit.name)}[/bold]: which order?")
+            name = self._pick("Order", [(k, k) for k in order_names])
+            try:
+                return self._details(game, unit, name, kinds[name])
+            except _Back:
+                continue
+
+    def _details(
+        self, game: BoltActionGame, unit: UnitState, name: str, acts: list[Action]
+    ) -> Action:
+        if name in ("Ambush", "Rally", "Down"):
+            return acts[0]
+        if name == "Fire" or name.startswith("Call "):
+            return self._pick(
+                "Target",
+                [
+                    (
+                        f"{game.units[a.target].name}: "  # type: ignore[index]
+                        + shot_line(game, unit, game.units[a.target], moving=False),  # type: ignore[index]
+                        a,
+                    )
+                    for a in acts
+                ],
+            )
+        if name == "Assault":
+            return self._pick(
+                "Assault",
+                [
+                    (
+                        f"{game.units[a.target].name}"  # type: ignore[index]
+                        + (f" ({a.choice})" if a.choice else "")
+                        + f', {game.gap(unit, game.units[a.target]):.1f}" away',  # type: ignore[index]
+                        a,
+                    )
+                    for a in acts
+                ],
+            )
+        return self._move(game, unit, name, acts)
+
+    def _move(
+        self, game: BoltActionGame, unit: UnitState, order: str, acts: list[Action]
+    ) -> Action:
+        """An Advance or a Run: a place offered or typed, how a vehicle drives there, and
+        (an Advance) whom it fires at after."""
+        places = list(dict.fromkeys(a.to for a in acts if a.to is not None))
+        shooting: dict[tuple[float, float], list[str]] = {}
+        for a in acts:
+            if a.to is not None and a.target is not None:
+                shooting.setdefault(a.to, [])
+                name = game.units[a.target].name
+                if name not in shooting[a.to]:
+                    shooting[a.to].append(name)
+        options: list[tuple[str, _Place]] = [
+            (
+                place_line(game, unit, to)
+                + (f"; may then fire at {', '.join(shooting[to])}" if to in shooting else ""),
+                (to, None),
+            )
+            for to in places
+        ]
+        self.console.print(
+            f"{escape(unit.name)} at ({unit.anchor.x:.1f}, {unit.anchor.y:.1f}): {order} where? "
+            + ("Places worth a look, or " if options else "")
+            + "type x,y in inches."
+        )
+        to, way = self._pick("Place", options, typed=_typed_place)
+        if way is None:  # offered: its ways, if more than one, are asked
+            ways = list(dict.fromkeys((a.choice, a.facing) for a in acts if a.to == to))
+            way = (
+                ways[0]
+                if len(ways) == 1
+                else self._pick("How", [(_way_name(c, f), (c, f)) for c, f in ways])
+            )
+        choice, facing = way
+        move = Action("order", unit=unit.uid, order=order, to=to, choice=choice, facing=facing)
+        try:
+            game.validate(move)
+        except IllegalActionError as exc:
+            self.console.print(f"Not allowed: {escape(str(exc))}")
+            raise _Back from None
+        if order != "Advance":
+            return move
+        origin = Point(*to)
+        enemies = [
+            e
+            for e in game.units
+            if e.side != unit.side
+            and not e.destroyed
+            and game.can_shoot(unit, e, moving=True, origin=origin)
+        ]
+        if not enemies:
+            return move
+        target = self._pick(
+            "Then fire at",
+            [("no one: only move", None)]
+            + [
+                (f"{e.name}: " + shot_line(game, unit, e, moving=True, origin=origin), e.uid)
+                for e in enemies
+            ],
+        )
+        return replace(move, target=target)
+
+    # ------------------------------------------------------------------ reactions and the rest
+    def _pending(self, game: BoltActionGame) -> Action:
+        p = game.pending
+        assert p is not None
+        choices = game.pending_choices()
+        order = p.action
+        if p.kind == "retain":
+            unit = game.units[p.target]
+            self.console.print(
+                f"Turn {game.turn} is over. Keep {escape(unit.name)}'s {order.order} die "
+                "out of the bag for the next turn (it stays on that order)?"
+            )
+            options = [
+                (("keep it" if a.choice == "keep" else "put it back in the bag"), a)
+                for a in choices
+            ]
+        elif p.kind == "friendly-fire":
+            firer = game.units[p.target]
+            self.console.print(
+                f"The enemy's {escape(firer.name)} is FUBAR and fires at a unit of its own "
+                "side: you choose which."
+            )
+            options = [(game.units[a.target].name, a) for a in choices]  # type: ignore[index]
+        elif p.kind == "ambush":
+            mover = game.units[p.target]
+            self.console.print(
+                f"{escape(mover.name)} has moved to ({mover.anchor.x:.1f}, "
+                f"{mover.anchor.y:.1f}). Your units on Ambush may fire at it now."
+            )
+            options = [
+                (
+                    (
+                        f"{game.units[a.unit].name} fires: "
+                        + shot_line(game, game.units[a.unit], mover, moving=False)
+                    )
+                    if a.choice == "fire"
+                    else "hold: let it be (the rest stay on Ambush)",
+                    a,
+                )
+                for a in choices
+            ]
+        else:
+            enemy, mine = game.units[order.unit], game.units[p.target]
+            if p.kind == "shot-reaction":
+                odds = shot_line(game, enemy, mine, moving=order.order == "Advance")
+                said = f"fires at your {escape(mine.name)} ({escape(odds)})"
+            else:
+                said = f"assaults your {escape(mine.name)}"
+            self.console.print(f"The enemy's {escape(enemy.name)} ({order.order}) {said}.")
+            options = [(f"{a.choice}: {REACTIONS.get(a.choice, a.choice)}", a) for a in choices]
+        while True:
+            try:
+                return self._pick("Choice", options, back=False)
+            except _Back:  # (nothing before this to step back to)
+                continue
+
+
+def _menu_name(action: Action) -> str:
+    """The order as the menu names it: a Run at an enemy is an assault; a support call is
+    its own entry."""
+    if action.order == "Run" and action.target is not None:
+        return "Assault"
+    if action.order == "Fire" and action.choice in SUPPORT:
+        return f"Call {action.choice}"
+    return action.order
+
+
+def _way_name(choice: str, facing: float | None) -> str:
+    how = "in reverse" if choice == "reverse" else "driving forward"
+    return how if facing is None else f"{how}, ending facing {facing:.0f}°"
+
+
+def _typed_place(line: str) -> _Place | None:
+    """A place typed as "x,y" (or "x y"), with "reverse" and "facing D" for a vehicle."""
+    found = _PLACE.match(line)
+    if found is None:
+        return None
+    rest = found["rest"].lower()
+    facing = re.search(r"facing\s+(-?\d+(?:\.\d+)?)", rest)
+    return (
+        (float(found[1]), float(found[2])),
+        (
+            "reverse" if "reverse" in rest else "",
+            None if facing is None else float(facing[1]) % 360,
+        ),
+    )

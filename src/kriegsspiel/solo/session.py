@@ -1,0 +1,194 @@
+"""One game with a person at a side: played turn by turn at the terminal, told as it goes,
+saved before each of the person's decisions, and resumable from its record.
+
+The game runs as :func:`kriegsspiel.ai.players.play` runs it (chance from the seed, the AI
+with the same seeds as in ``kriegsspiel play``), so a resumed game goes on exactly as if it
+had never stopped, and its record replays like any other.
+"""
+
+from __future__ import annotations
+
+import random
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from kriegsspiel.ai.players import Player, Seat, chance_outcome
+from kriegsspiel.core.game import CHANCE
+from kriegsspiel.core.records import dumps, read_lines, record_text
+from kriegsspiel.errors import UsageError
+from kriegsspiel.outfiles import writing
+from kriegsspiel.render.game_account import account_from
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.sim.matchup import new_player, side_seed
+from kriegsspiel.solo.briefing import SIDE_NAMES
+from kriegsspiel.solo.human import Ask, HumanPlayer, QuitGame
+
+INTERRUPTED = 130  # the exit status of a run stopped by Ctrl-C
+GRID = 6.0  # inches between the lines drawn over the table a person plays on
+
+
+@dataclass
+class SoloGame:
+    """A game under way with its seats, its record's header and where it is saved."""
+
+    game: BoltActionGame
+    seats: tuple[Seat, Seat]
+    head: dict[str, Any]  # the record's header (written as it is, every save)
+    record_path: str
+    svg_path: str
+    console: Console
+    ask: Ask
+    quiet: bool = False
+    chance: random.Random = field(init=False)
+    players: list[Player] = field(init=False)
+    told: int = 0  # the events told so far
+    turn: int = 0  # the turn they end in (for the account's headings)
+
+    def __post_init__(self) -> None:
+        self.chance = random.Random(self.game.seed)
+        self.players = [self._player(side, kind) for side, kind in enumerate(self.seats)]
+
+    def _player(self, side: int, kind: Seat) -> Player:
+        if kind != "human":
+            return new_player(kind, side_seed(self.game.seed, side))
+        return HumanPlayer(
+            self.console,
+            self.ask,
+            adviser=lambda: new_player("tactical", side_seed(self.game.seed, side)),
+        )
+
+    # ------------------------------------------------------------------ going on
+    def play(self) -> int:
+        """Play to the end, or until the person stops; the exit status (0, or 130 after
+        Ctrl-C). The record is saved either way."""
+        game = self.game
+        self.console.print(
+            f"The table is drawn to {escape(self.svg_path)} before each of your decisions: "
+            "open it in a browser and reload it. Type 'help' at any prompt."
+        )
+        try:
+            while not game.is_terminal():
+                side = game.current_player()
+                if side == CHANCE:
+                    game.apply_action(chance_outcome(game, self.chance))
+                    continue
+                if self.seats[side] == "human":
+                    self.tell()
+                    self.save()
+                game.apply_action(self.players[side].choose(game))
+        except QuitGame:
+            self.stopped("Stopped")
+            return 0
+        except KeyboardInterrupt:
+            self.stopped("Interrupted")
+            return INTERRUPTED
+        self.tell()
+        self.save()
+        self.finished()
+        return 0
+
+    def tell(self) -> None:
+        """Print what has happened since the last telling."""
+        events = self.game.events
+        lines, self.turn = account_from(events[self.told :], self.game.units, self.turn)
+        self.told = len(events)
+        if not self.quiet:
+            for line in lines:
+                self.console.print(line, markup=False)
+
+    def save(self) -> None:
+        """Write the record so far and draw the table (each whole, or not at all)."""
+        from kriegsspiel.render.table_svg import write_svg
+
+        text = record_text(self.head, self.game.events)
+        with writing(self.record_path, "the record") as temp:
+            Path(temp).write_text(text, encoding="utf-8")
+        with writing(self.svg_path, "--svg") as temp:
+            title = f"Turn {self.game.turn} of {self.game.scenario.turns}"
+            write_svg(self.game, temp, title=title, grid=GRID)
+
+    def stopped(self, how: str) -> None:
+        self.save()
+        self.console.print(
+            f"{how} in turn {self.game.turn}. The game so far is in {escape(self.record_path)}; "
+            f"go on with: kriegsspiel play --resume {escape(shlex.quote(self.record_path))}"
+        )
+
+    def finished(self) -> None:
+        game = self.game
+        a, b = game.score()
+        won = game.winner()
+        result = "a draw" if won is None else f"Side {SIDE_NAMES[won]} wins"
+        left = [sum(1 for u in game.units if u.side == s and not u.destroyed) for s in (0, 1)]
+        self.console.print(
+            f"Result: {a} - {b} ({game.scenario.victory}), {result}; "
+            f"units left {left[0]} v {left[1]}"
+        )
+        self.console.print(
+            f"Record written to {escape(self.record_path)} (replay with: kriegsspiel replay "
+            f"{escape(shlex.quote(self.record_path))}); table drawn to {escape(self.svg_path)}"
+        )
+
+
+def resumed(
+    path: str, *, svg_path: str, console: Console, ask: Ask, quiet: bool = False
+) -> SoloGame:
+    """The game of the record at ``path`` as it stood when it was saved, ready to go on.
+
+    The record must replay exactly (:func:`~kriegsspiel.rulesets.bolt_action.game.record.replay`);
+    its chance outcomes are drawn again from its seed, and the AI's decisions made again,
+    so that what comes next is what would have come had the game never stopped.
+    """
+    from kriegsspiel.rulesets.bolt_action.game.record import decisions, new_game, replay
+
+    verdict = replay(path)
+    if not verdict.reproduced:
+        raise UsageError(
+            f"--resume {path!r} does not replay: it parts from this version's game at line "
+            f"{verdict.first_difference}"
+            + (f" (made with {verdict.made_otherwise})" if verdict.made_otherwise else "")
+            + "; 'kriegsspiel replay' shows where. Only a record that replays can go on."
+        )
+    if verdict.finished:
+        raise UsageError(f"--resume {path!r}: that game is over; 'kriegsspiel replay' re-runs it.")
+    record = read_lines(path)
+    game = new_game(record.rows[0], path)
+    head = {k: v for k, v in record.rows[0].items() if k != "format"}  # (written again)
+    solo = SoloGame(
+        game,
+        (head["players"][0], head["players"][1]),
+        head,
+        path,
+        svg_path,
+        console,
+        ask,
+        quiet=quiet,
+    )
+    for line, action in decisions(record.rows[1:], path):
+        side = game.current_player()
+        if side == CHANCE:
+            again = chance_outcome(game, solo.chance)
+        elif solo.seats[side] != "human":
+            again = solo.players[side].choose(game)
+        else:
+            again = action
+        if again != action:
+            raise UsageError(
+                f"--resume {path!r}, line {line}: the record has {dumps(action.to_json())}, "
+                f"but this game's seed and AI give {dumps(again.to_json())}; it was not made "
+                "by 'kriegsspiel play' as it plays now, so it cannot go on."
+            )
+        game.apply_action(action)
+    solo.told = len(game.events)
+    solo.turn = game.turn
+    console.print(
+        f"Resuming {escape(game.scenario.name)} at turn {game.turn} "
+        f"(side A: {head['players'][0]}, side B: {head['players'][1]}), "
+        f"{len(game.events)} events replayed from {escape(path)}."
+    )
+    return solo

@@ -1,0 +1,333 @@
+"""A person playing a side at the terminal (kriegsspiel.solo): menus, typed places, the
+odds shown, saving, and resuming a game exactly where it stopped."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from conftest import SIM_DATA, run_cli, within_se
+from rich.console import Console
+
+from kriegsspiel.core.game import CHANCE
+from kriegsspiel.core.procedure import RandomDice
+from kriegsspiel.rulesets.bolt_action.game.record import header, replay
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.sim.matchup import build_matchup, new_player, set_up_game
+from kriegsspiel.solo.briefing import shot_line
+from kriegsspiel.solo.human import HumanPlayer, QuitGame, _typed_place
+from kriegsspiel.solo.session import SoloGame, resumed
+
+PATROLS = {
+    "ruleset": "konflikt47",
+    "scenario": str(SIM_DATA / "skirmish.yaml"),
+    "armies": [str(SIM_DATA / "patrol-a.yaml"), str(SIM_DATA / "patrol-b.yaml")],
+}
+
+
+class Person:
+    """Answers as a person typing: the first unit listed, ``order`` for it, the first of
+    any other choice; "quit" at the ``quit_at``-th order asked for (counting from 1)."""
+
+    def __init__(self, order: str = "rally", quit_at: int | None = None) -> None:
+        self.order, self.quit_at = order, quit_at
+        self.prompts: list[str] = []
+        self.orders = 0
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if prompt.startswith("Unit to order"):
+            self.orders += 1
+            if self.orders == self.quit_at:
+                return "quit"
+            return "1"
+        if prompt.startswith("Order"):
+            return self.order
+        return "1"
+
+
+def quiet_console() -> Console:
+    return Console(file=io.StringIO(), width=120)
+
+
+def new_solo(tmp_path: Path, seats: str, ask: Person, seed: int = 4) -> SoloGame:
+    matchup = build_matchup(players=seats, seats=True, **PATROLS)  # type: ignore[arg-type]
+    game = set_up_game(matchup, seed)
+    texts = (matchup.armies[0].text, matchup.armies[1].text)
+    kinds = matchup.players
+    head = header(game, matchup.scenario.text, texts, kinds)
+    record, svg = tmp_path / "game.jsonl", tmp_path / "game.svg"
+    return SoloGame(
+        game,
+        (kinds[0], kinds[1]),
+        head,
+        str(record),
+        str(svg),
+        quiet_console(),
+        ask,  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize("seats", ["human,tactical", "random,human"])
+def test_a_game_stopped_and_resumed_is_the_game_played_without_a_stop(
+    tmp_path: Path, seats: str
+) -> None:
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    person = Person()
+    solo = new_solo(whole, seats, person)
+    assert solo.play() == 0
+    assert person.orders >= 3  # (stopped before the 2nd, and before the 3rd, below)
+    assert solo.game.is_terminal()
+    straight = (whole / "game.jsonl").read_text()
+    verdict = replay(whole / "game.jsonl")
+    assert verdict.reproduced and verdict.finished
+
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    first = new_solo(parts, seats, Person(quit_at=2))
+    assert first.play() == 0
+    assert not first.game.is_terminal()
+    cut = (parts / "game.jsonl").read_text()
+    assert straight.startswith(cut) and len(cut) < len(straight)
+    # resumed twice over: stopped again after one order of the resumed game
+    second = resumed(
+        str(parts / "game.jsonl"),
+        svg_path=str(parts / "game.svg"),
+        console=quiet_console(),
+        ask=Person(quit_at=2),
+    )
+    assert second.play() == 0 and not second.game.is_terminal()
+    third = resumed(
+        str(parts / "game.jsonl"),
+        svg_path=str(parts / "game.svg"),
+        console=quiet_console(),
+        ask=Person(),
+    )
+    assert third.play() == 0
+    assert (parts / "game.jsonl").read_text() == straight
+    assert "<svg" in (parts / "game.svg").read_text()
+
+
+def test_the_record_names_the_person_and_the_game_is_asked_of_them_only(tmp_path: Path) -> None:
+    person = Person()
+    solo = new_solo(tmp_path, "human,tactical", person)
+    solo.play()
+    assert '"players":["human","tactical"]' in (tmp_path / "game.jsonl").read_text()
+    asked = len([p for p in person.prompts if p.startswith("Unit to order")])
+    orders = [e for e in solo.game.events if e.kind == "order"]
+    mine = [e for e in orders if solo.game.units[e.data["unit"]].side == 0]
+    # every order of side A was the person's (FUBAR ones are the dice's), and no other
+    fubar = sum(1 for e in solo.game.events if e.kind == "fubar")
+    assert asked == len(mine) and mine and len(orders) > len(mine)
+    assert all(e.data["order"] == "Rally" for e in mine) or fubar
+
+
+def test_the_end_of_the_input_stops_and_saves_the_game(tmp_path: Path) -> None:
+    def no_more(prompt: str) -> str:
+        raise EOFError
+
+    solo = new_solo(tmp_path, "human,tactical", Person())
+    solo.ask = no_more
+    solo.players[0] = HumanPlayer(solo.console, no_more)
+    assert solo.play() == 0
+    out = solo.console.file.getvalue()  # type: ignore[attr-defined]
+    assert "Stopped in turn 1" in out and "kriegsspiel play --resume" in out
+    assert replay(tmp_path / "game.jsonl").reproduced
+
+
+def first_decision(tmp_path: Path, seats: str = "human,tactical") -> SoloGame:
+    """A patrols game at the person's first order (side A's die drawn)."""
+    solo = new_solo(tmp_path, seats, Person())
+    game = solo.game
+    while game.current_player() == CHANCE or solo.seats[game.current_player()] != "human":
+        if game.current_player() == CHANCE:
+            from kriegsspiel.ai.players import chance_outcome
+
+            game.apply_action(chance_outcome(game, solo.chance))
+        else:
+            game.apply_action(solo.players[game.current_player()].choose(game))
+    return solo
+
+
+def answers(*lines: str) -> Person:
+    """A person who types ``lines`` in turn (then quits)."""
+    typed = iter(lines)
+    person = Person()
+
+    def ask(prompt: str) -> str:
+        person.prompts.append(prompt)
+        return next(typed, "quit")
+
+    person.__call__ = ask  # type: ignore[method-assign]
+    return ask  # type: ignore[return-value]
+
+
+def test_a_place_typed_in_inches_is_taken_where_the_rules_allow_it(tmp_path: Path) -> None:
+    solo = first_decision(tmp_path)
+    game = solo.game
+    unit = game.eligible(0)[0]
+    x, y = unit.anchor.x, unit.anchor.y
+    console = quiet_console()
+    # off the table first (refused, and said why), then 2" straight on
+    player = HumanPlayer(
+        console, answers("1", "advance", f"{x:.2f},-30", "advance", f"{x:.2f} {y + 2:.2f}", "1")
+    )
+    action = player.choose(game)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "Not allowed:" in out and "cannot move there" in out
+    assert action.order == "Advance" and action.unit == unit.uid
+    assert action.to == (round(x, 2), round(y + 2, 2))
+    assert game.is_legal(action)
+
+
+def test_a_unit_name_or_its_start_picks_it_and_a_wrong_word_asks_again(tmp_path: Path) -> None:
+    solo = first_decision(tmp_path)
+    game = solo.game
+    second = game.eligible(0)[1]
+    console = quiet_console()
+    player = HumanPlayer(console, answers("zzz", "99", second.name[:12].lower(), "down"))
+    action = player.choose(game)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert out.count("not one of the choices") == 2
+    assert (action.unit, action.order) == (second.uid, "Down")
+
+
+def test_back_steps_to_the_units_and_hint_changes_nothing(tmp_path: Path) -> None:
+    solo = first_decision(tmp_path)
+    game = solo.game
+    before = len(game.events)
+    console = quiet_console()
+    advice = new_player("tactical", 4).choose(game.clone())
+    player = HumanPlayer(
+        console,
+        answers("hint", "1", "back", "2", "ambush"),
+        adviser=lambda: new_player("tactical", 4),
+    )
+    action = player.choose(game)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert f"The tactical AI would: {advice.describe(game)}" in " ".join(out.split())
+    assert (action.unit, action.order) == (game.eligible(0)[1].uid, "Ambush")
+    assert len(game.events) == before  # (choosing changes nothing; the session applies it)
+
+
+def test_quit_at_any_prompt_stops(tmp_path: Path) -> None:
+    solo = first_decision(tmp_path)
+    player = HumanPlayer(quiet_console(), answers("1", "advance", "quit"))
+    with pytest.raises(QuitGame):
+        player.choose(solo.game)
+
+
+@pytest.mark.parametrize(
+    ("line", "place"),
+    [
+        ("12,30", ((12.0, 30.0), ("", None))),
+        (" 12.5 30 ", ((12.5, 30.0), ("", None))),
+        ("12,30 reverse", ((12.0, 30.0), ("reverse", None))),
+        ("12, 30 facing 450", ((12.0, 30.0), ("", 90.0))),
+        ("12,30 reverse facing -90", ((12.0, 30.0), ("reverse", 270.0))),
+        ("1", None),
+        ("12,30 sideways", None),
+        ("north", None),
+    ],
+)
+def test_a_typed_place_reads_as_a_player_writes_it(line: str, place: object) -> None:
+    assert _typed_place(line) == place
+
+
+def shown_means(text: str) -> tuple[float, float]:
+    found = re.search(r"on average ([\d.]+) casualties, ([\d.]+) pins", text)
+    assert found, text
+    return float(found[1]), float(found[2])
+
+
+def test_the_odds_shown_for_a_shot_are_what_the_game_rolls(tmp_path: Path) -> None:
+    """The mean casualties and pins a person is shown for a shot match the game's own
+    shooting, rolled 3,000 times from that position (within 4 standard errors)."""
+    matchup = build_matchup(players="tactical,tactical", **PATROLS)  # type: ignore[arg-type]
+    game = set_up_game(matchup, 2)
+    unit, target = _a_shot(game)
+    shown = shown_means(shot_line(game, unit, target, moving=False))
+    casualties, pins = [], []
+    for seed in range(3000):
+        twin = game.clone()
+        twin.dice = RandomDice(seed)
+        start = len(twin.events)
+        twin.shoot(twin.units[unit.uid], twin.units[target.uid], moving=False)
+        shot = next(e for e in twin.events[start:] if e.kind == "shoot")
+        casualties.append(shot.data["casualties"])
+        pins.append(shot.data["pins"])
+    for seen, mean in zip((casualties, pins), shown, strict=True):
+        n = len(seen)
+        avg = sum(seen) / n
+        var = sum((v - avg) ** 2 for v in seen) / (n - 1)
+        assert within_se(avg, mean, var, n, k=4), (avg, mean)
+    assert shown[0] > 0
+
+
+def _a_shot(game: BoltActionGame) -> tuple[object, object]:
+    """Bring the patrols within reach of each other, then the first unit with a shot at
+    enemy troops, and that target."""
+    for unit in game.units:
+        if unit.side == 1:
+            unit.translate(0.0, -(unit.anchor.y - 24.0) * 0.8)
+    for unit in game.units:
+        if unit.side != 0:
+            continue
+        for target in game.units:
+            if (
+                target.side == 1
+                and target.vehicle is None
+                and game.shot_groups(unit, target, moving=False)
+            ):
+                return unit, target
+    raise AssertionError("no shot in the position")
+
+
+def test_play_with_a_person_from_the_command_line_saves_and_resumes(tmp_path: Path) -> None:
+    patrols = [
+        "--ruleset", "konflikt47", "--scenario", PATROLS["scenario"],
+        "--army", PATROLS["armies"][0], "--army", PATROLS["armies"][1],
+    ]  # fmt: skip
+    from typer.testing import CliRunner
+
+    from kriegsspiel.cli import app
+
+    runner = CliRunner()
+    record = tmp_path / "mine.jsonl"
+    got = runner.invoke(
+        app,
+        ["play", *patrols, "--players", "human,tactical", "--record", str(record)],
+        input="1\nrally\nquit\n",
+    )
+    assert got.exit_code == 0, got.output
+    assert "go on with: kriegsspiel play --resume" in " ".join(got.output.split())
+    assert (tmp_path / "mine.svg").exists() and 'id="grid"' in (tmp_path / "mine.svg").read_text()
+    assert replay(record).reproduced
+    again = runner.invoke(app, ["play", "--resume", str(record)], input="quit\n")
+    assert again.exit_code == 0 and "Resuming" in again.output
+
+    refused = run_cli("play", "--resume", str(record), "--seed", "3", cwd=tmp_path)
+    assert refused.returncode == 2
+    assert "leave out --seed" in refused.stderr and "Traceback" not in refused.stderr
+    many = run_cli("evaluate", *patrols, "--players", "human,tactical", "-n", "2", cwd=tmp_path)
+    assert many.returncode == 2 and "'human' is for kriegsspiel play" in many.stderr
+
+
+def test_resume_refuses_a_finished_game_and_one_changed_by_hand(tmp_path: Path) -> None:
+    solo = new_solo(tmp_path, "human,tactical", Person())
+    solo.play()
+    record = tmp_path / "game.jsonl"
+    over = run_cli("play", "--resume", str(record), cwd=tmp_path)
+    assert over.returncode == 2 and "that game is over" in over.stderr
+
+    lines = record.read_text().splitlines()
+    cut = lines[:40]
+    changed = [line.replace('"order":"Rally"', '"order":"Down"', 1) for line in cut]
+    assert changed != cut
+    record.write_text("\n".join(changed) + "\n")
+    bad = run_cli("play", "--resume", str(record), cwd=tmp_path)
+    assert bad.returncode == 2 and "does not replay" in bad.stderr
+    assert "Traceback" not in bad.stderr
