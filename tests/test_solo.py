@@ -331,3 +331,37 @@ def test_resume_refuses_a_finished_game_and_one_changed_by_hand(tmp_path: Path) 
     bad = run_cli("play", "--resume", str(record), cwd=tmp_path)
     assert bad.returncode == 2 and "does not replay" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_the_chance_shown_for_an_assault_is_how_often_the_game_wins_it() -> None:
+    """Bolt Action 1st edition (its only defence is hand-to-hand): the chance a person is
+    shown to win an assault is the share of 2,000 such assaults the game's attackers win
+    (within 4 standard errors)."""
+    from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+    from kriegsspiel.rulesets.bolt_action.game.actions import Action
+    from kriegsspiel.solo.briefing import assault_line
+
+    matchup = build_matchup("bolt-action-1", None, [])
+    game = set_up_game(matchup, 3)
+    for unit in game.units:  # the enemy brought within a Run of side A's line
+        if unit.side == 1:
+            unit.translate(0.0, -(unit.anchor.y - 14.0))
+    game.apply_action(Action("draw", side=0))
+    assault = next(
+        a
+        for a in game.legal_actions()
+        if a.order == "Run" and a.target is not None and game.units[a.target].vehicle is None
+    )
+    unit, target = game.units[assault.unit], game.units[assault.target]  # type: ignore[index]
+    chance = TacticalPlayer().assault_chance(game, unit, target, assault.choice)
+    assert chance is not None and 0 < chance < 1
+    assert f"{chance:.0%} to win" in assault_line(game, unit, target, assault.choice)
+    wins, n = 0, 2000
+    for seed in range(n):
+        twin = game.clone()
+        twin.dice = RandomDice(seed)
+        start = len(twin.events)
+        twin.apply_action(assault)
+        fight = next(e for e in twin.events[start:] if e.kind == "close quarters")
+        wins += bool(fight.data["attacker_wins"])
+    assert within_se(wins / n, chance, chance * (1 - chance), n, k=4), (wins / n, chance)

@@ -216,3 +216,25 @@ def test_a_label_with_room_stays_in_its_usual_place() -> None:
         want = cy + half + 9 if unit.uid % 2 == 0 else cy - half - 3
         assert float(label.get("x") or 0) == pytest.approx(cx, abs=0.01)
         assert float(label.get("y") or 0) == pytest.approx(want, abs=0.01)
+
+
+def test_a_grid_is_drawn_only_when_asked_with_each_line_numbered_in_inches() -> None:
+    game = _game()
+    assert _parse(table_svg(game)).find(f"{NS}g[@id='grid']") is None
+    root = _parse(table_svg(game, grid=6.0))
+    lines = _layer(root, "grid").findall(f"{NS}line")
+    numbers = [t.text for t in _layer(root, "grid-numbers").findall(f"{NS}text")]
+    width, height = game.table.width, game.table.height  # 72 by 48: 11 and 7 lines inside
+    across = [f"{x:g}" for x in range(6, int(width), 6)]
+    up = [f"{y:g}" for y in range(6, int(height), 6)]
+    assert numbers == across + up and len(lines) == len(numbers) == 18
+    # the line at x = 12" runs from the bottom edge to the top, 12 inches from the left edge
+    table = root.find(f"{NS}rect[@id='table']")
+    assert table is not None
+    left, top = float(table.get("x", 0)), float(table.get("y", 0))
+    second = lines[1]
+    assert float(second.get("x1", 0)) == pytest.approx(left + 12 * 12.0)
+    assert float(second.get("y2", 0)) == pytest.approx(top)
+    # the numbers are drawn over the terrain, which would hide them
+    order = [child.get("id") for child in root]
+    assert order.index("grid") < order.index("terrain") < order.index("grid-numbers")

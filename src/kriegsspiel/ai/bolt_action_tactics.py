@@ -787,6 +787,19 @@ class TacticalPlayer:
             return None
         return p * target.points - (1 - p) * unit.points
 
+    def assault_chance(
+        self, state: BoltActionGame, unit: UnitState, target: UnitState, mode: str = ""
+    ) -> float | None:
+        """``unit``'s chance to win its assault on the troops ``target`` (in ``mode``)
+        against the defence that leaves it the least chance, as this player weighs an
+        assault; None where it is not worked out (a vehicle, a fight too big to solve, or
+        one that could never end). A person choosing an assault is shown it."""
+        if target.vehicle is not None:
+            return None
+        if len(unit.alive_models) > BIGGEST_FIGHT or len(target.alive_models) > BIGGEST_FIGHT:
+            return None
+        return self._defence(state, unit, target, mode or "hand-to-hand")[1]
+
     def _assault_value(
         self, state: BoltActionGame, unit: UnitState, target: UnitState, action: Action
     ) -> float:
@@ -794,7 +807,7 @@ class TacticalPlayer:
             return 0.3 * target.points if state.has_anti_tank(unit) else -5.0
         if len(unit.alive_models) > BIGGEST_FIGHT or len(target.alive_models) > BIGGEST_FIGHT:
             return 0.0
-        p = self._defence(state, unit, target, action.choice or "hand-to-hand")[1]
+        p = self.assault_chance(state, unit, target, action.choice)
         if p is None:
             return -10.0
         return p * target.points - (1 - p) * unit.points

@@ -141,3 +141,16 @@ def terrain_table(game: BoltActionGame) -> RichTable:
     for o in game.scenario.objectives:
         table.add_row(o.name, "objective", "", f"{o.x:.1f}", f"{o.y:.1f}")
     return table
+
+
+def assault_line(game: BoltActionGame, unit: UnitState, target: UnitState, mode: str) -> str:
+    """An assault as the player weighs it: how far, and the chance to win the fight if the
+    defenders meet it as well as they can (the tactical AI's own reckoning: the exact odds
+    of the close-quarters procedure, after any fire they would meet on the way in)."""
+    from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+
+    said = f'{game.gap(unit, target):.1f}" away'
+    chance = TacticalPlayer().assault_chance(game, unit, target, mode)
+    if chance is not None:
+        said += f"; {chance:.0%} to win if they defend as well as they can"
+    return said

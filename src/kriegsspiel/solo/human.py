@@ -26,6 +26,7 @@ from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.solo.briefing import (
     SIDE_NAMES,
+    assault_line,
     place_line,
     shot_line,
     terrain_table,
@@ -249,7 +250,8 @@ class HumanPlayer:
                     (
                         f"{game.units[a.target].name}"  # type: ignore[index]
                         + (f" ({a.choice})" if a.choice else "")
-                        + f', {game.gap(unit, game.units[a.target]):.1f}" away',  # type: ignore[index]
+                        + ": "
+                        + assault_line(game, unit, game.units[a.target], a.choice),  # type: ignore[index]
                         a,
                     )
                     for a in acts
