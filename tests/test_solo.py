@@ -365,3 +365,101 @@ def test_the_chance_shown_for_an_assault_is_how_often_the_game_wins_it() -> None
         fight = next(e for e in twin.events[start:] if e.kind == "close quarters")
         wins += bool(fight.data["attacker_wins"])
     assert within_se(wins / n, chance, chance * (1 - chance), n, k=4), (wins / n, chance)
+
+
+class Monkey:
+    """Answers anything at all, seeded: a number from the menu just shown (or past it), an
+    order by name, a place typed anywhere on or off the table, a command, nonsense."""
+
+    def __init__(self, console: Console, seed: int) -> None:
+        import random
+
+        self.console, self.rng, self.seen, self.asked = console, random.Random(seed), 0, 0
+
+    def __call__(self, prompt: str) -> str:
+        self.asked += 1
+        out = self.console.file.getvalue()  # type: ignore[attr-defined]
+        shown, self.seen = out[self.seen :], len(out)
+        numbers = [int(n) for n in re.findall(r"^\s*│?\s*(\d+)\s", shown, re.M)] or [1]
+        rng = self.rng
+        roll = rng.random()
+        if roll < 0.05:
+            return rng.choice(["back", "hint", "units", "terrain", "help", "zz", "99", ""])
+        if prompt.startswith("Place") and roll < 0.3:
+            x, y = rng.uniform(-5, 80), rng.uniform(-5, 55)
+            return f"{x:.1f},{y:.1f}" + rng.choice(["", " reverse", " facing 90"])
+        if prompt.startswith("Order"):
+            return rng.choice(["fire", "advance", "run", "assault", "ambush", "rally", "down"])
+        return str(rng.randint(1, max(numbers) + 1))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_whatever_a_person_answers_the_game_goes_on_legally_to_its_end(
+    tmp_path: Path, seed: int
+) -> None:
+    """Both sides played by people answering at random: every answer is taken or refused
+    with a word, never a traceback, and the game ends with a record that replays."""
+    console = quiet_console()
+    monkey = Monkey(console, seed)
+    solo = new_solo(tmp_path, "human,human", Person(), seed=seed)
+    solo.console = console
+    solo.players = [HumanPlayer(console, monkey), HumanPlayer(console, monkey)]
+    assert solo.play() == 0
+    assert solo.game.is_terminal()
+    verdict = replay(tmp_path / "game.jsonl")
+    assert verdict.reproduced and verdict.finished
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "not one of the choices" in out or "Not allowed:" in out  # (some were refused)
+    orders = [e for e in solo.game.events if e.kind == "order"]
+    assert len({e.data["order"] for e in orders}) >= 3
+
+
+def test_a_person_assaulted_chooses_how_to_meet_it_by_name(tmp_path: Path) -> None:
+    """Konflikt '47: the AI's assault stops for the person's reaction, each shown with what
+    it means; "esc" picks escape."""
+    from kriegsspiel.rulesets.bolt_action.game.actions import Action
+
+    matchup = build_matchup("konflikt47", None, [], "human,tactical", seats=True)
+    game = set_up_game(matchup, 3)
+    for unit in game.units:  # side B brought within a Run of side A's line
+        if unit.side == 1:
+            unit.translate(0.0, -(unit.anchor.y - 14.0))
+    game.apply_action(Action("draw", side=1))
+    assault = next(
+        a
+        for a in game.legal_actions()
+        if a.order == "Run"
+        and a.target is not None
+        and game.units[a.target].vehicle is None
+        and "escape" in [c.choice for c in _reactions_after(game, a)]
+    )
+    game.apply_action(assault)
+    assert game.pending is not None and game.pending.kind == "assault-reaction"
+    console = quiet_console()
+    action = HumanPlayer(console, answers("esc")).choose(game)
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert f"assaults your {game.units[assault.target].name}" in out  # type: ignore[index]
+    assert "escape: run from the assault" in out and "hand-to-hand: fight hand-to-hand" in out
+    assert (action.kind, action.choice) == ("react", "escape") and game.is_legal(action)
+
+
+def _reactions_after(game: BoltActionGame, order: object) -> list[object]:
+    twin = game.clone()
+    twin.apply_action(order)
+    return twin.pending_choices() if twin.pending is not None else []
+
+
+def test_a_person_picks_the_friend_a_fubar_enemy_fires_at() -> None:
+    from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
+
+    game = set_up_game(build_matchup("konflikt47", None, [], "human,tactical", seats=True), 3)
+    enemy = next(u for u in game.units if u.side == 1)
+    friends = tuple(u.uid for u in game.units if u.side == 1 and u.uid != enemy.uid)[:2]
+    order = Action("order", unit=enemy.uid, order="Fire")
+    game.pending = Pending("friendly-fire", 0, order, enemy.uid, friends=friends)
+    console = quiet_console()
+    action = HumanPlayer(console, answers("2")).choose(game)
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert f"The enemy's {enemy.name} is FUBAR" in out
+    assert action == Action("friendly fire", side=0, target=friends[1])
+    assert game.is_legal(action)
