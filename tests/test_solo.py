@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from rich.console import Console
 
 from kriegsspiel.core.game import CHANCE
 from kriegsspiel.core.procedure import RandomDice
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.record import header, replay
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.sim.matchup import build_matchup, new_player, set_up_game
@@ -333,25 +335,34 @@ def test_resume_refuses_a_finished_game_and_one_changed_by_hand(tmp_path: Path) 
     assert "Traceback" not in bad.stderr
 
 
+def close_quarters_game(ruleset: str, side: int) -> BoltActionGame:
+    """The sample armies of ``ruleset`` with side B brought within a Run of side A's
+    line, ``side``'s die drawn."""
+
+    game = set_up_game(build_matchup(ruleset, None, [], "human,tactical", seats=True), 3)
+    for unit in game.units:
+        if unit.side == 1:
+            unit.translate(0.0, -(unit.anchor.y - 14.0))
+    game.apply_action(Action("draw", side=side))
+    return game
+
+
+def assaults(game: BoltActionGame) -> Iterator[Action]:
+    """The assaults on troops the side to move may make."""
+    for a in game.legal_actions():
+        if a.order == "Run" and a.target is not None and game.units[a.target].vehicle is None:
+            yield a
+
+
 def test_the_chance_shown_for_an_assault_is_how_often_the_game_wins_it() -> None:
     """Bolt Action 1st edition (its only defence is hand-to-hand): the chance a person is
     shown to win an assault is the share of 2,000 such assaults the game's attackers win
     (within 4 standard errors)."""
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
-    from kriegsspiel.rulesets.bolt_action.game.actions import Action
     from kriegsspiel.solo.briefing import assault_line
 
-    matchup = build_matchup("bolt-action-1", None, [])
-    game = set_up_game(matchup, 3)
-    for unit in game.units:  # the enemy brought within a Run of side A's line
-        if unit.side == 1:
-            unit.translate(0.0, -(unit.anchor.y - 14.0))
-    game.apply_action(Action("draw", side=0))
-    assault = next(
-        a
-        for a in game.legal_actions()
-        if a.order == "Run" and a.target is not None and game.units[a.target].vehicle is None
-    )
+    game = close_quarters_game("bolt-action-1", 0)
+    assault = next(assaults(game))
     unit, target = game.units[assault.unit], game.units[assault.target]  # type: ignore[index]
     chance = TacticalPlayer().assault_chance(game, unit, target, assault.choice)
     assert chance is not None and 0 < chance < 1
@@ -417,21 +428,10 @@ def test_whatever_a_person_answers_the_game_goes_on_legally_to_its_end(
 def test_a_person_assaulted_chooses_how_to_meet_it_by_name(tmp_path: Path) -> None:
     """Konflikt '47: the AI's assault stops for the person's reaction, each shown with what
     it means; "esc" picks escape."""
-    from kriegsspiel.rulesets.bolt_action.game.actions import Action
 
-    matchup = build_matchup("konflikt47", None, [], "human,tactical", seats=True)
-    game = set_up_game(matchup, 3)
-    for unit in game.units:  # side B brought within a Run of side A's line
-        if unit.side == 1:
-            unit.translate(0.0, -(unit.anchor.y - 14.0))
-    game.apply_action(Action("draw", side=1))
+    game = close_quarters_game("konflikt47", 1)
     assault = next(
-        a
-        for a in game.legal_actions()
-        if a.order == "Run"
-        and a.target is not None
-        and game.units[a.target].vehicle is None
-        and "escape" in [c.choice for c in _reactions_after(game, a)]
+        a for a in assaults(game) if "escape" in [c.choice for c in _reactions_after(game, a)]
     )
     game.apply_action(assault)
     assert game.pending is not None and game.pending.kind == "assault-reaction"
@@ -450,7 +450,7 @@ def _reactions_after(game: BoltActionGame, order: object) -> list[object]:
 
 
 def test_a_person_picks_the_friend_a_fubar_enemy_fires_at() -> None:
-    from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
+    from kriegsspiel.rulesets.bolt_action.game.actions import Pending
 
     game = set_up_game(build_matchup("konflikt47", None, [], "human,tactical", seats=True), 3)
     enemy = next(u for u in game.units if u.side == 1)
