@@ -338,7 +338,6 @@ def test_resume_refuses_a_finished_game_and_one_changed_by_hand(tmp_path: Path) 
 def close_quarters_game(ruleset: str, side: int) -> BoltActionGame:
     """The sample armies of ``ruleset`` with side B brought within a Run of side A's
     line, ``side``'s die drawn."""
-
     game = set_up_game(build_matchup(ruleset, None, [], "human,tactical", seats=True), 3)
     for unit in game.units:
         if unit.side == 1:
