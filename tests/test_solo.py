@@ -462,3 +462,37 @@ def test_a_person_picks_the_friend_a_fubar_enemy_fires_at() -> None:
     assert f"The enemy's {enemy.name} is FUBAR" in out
     assert action == Action("friendly fire", side=0, target=friends[1])
     assert game.is_legal(action)
+
+
+def test_the_fire_a_person_would_take_is_shown_for_each_reaction_as_the_game_rolls_it() -> None:
+    """Konflikt '47, shot at: going Down shows the shooting with its harder rolls, and the
+    mean casualties shown for each choice are those of 2,000 of the game's own shootings
+    after that choice (within 4 standard errors)."""
+    game = close_quarters_game("konflikt47", 1)
+    fire = next(
+        a
+        for a in game.legal_actions()
+        if a.order == "Fire" and not a.choice and game.units[a.target].vehicle is None  # type: ignore[index]
+    )
+    game.apply_action(fire)
+    assert game.pending is not None and game.pending.kind == "shot-reaction"
+    console = quiet_console()
+    player = HumanPlayer(console, answers("2"))
+    down = player.choose(game)
+    assert down.choice == "down"
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    shown = re.findall(r"on average ([\d.]+) casualties, ([\d.]+) pins", out)
+    assert len(shown) == 2 and float(shown[1][0]) < float(shown[0][0])
+    for (casualties, _), choice in zip(shown, ("none", "down"), strict=True):
+        react = next(a for a in game.pending_choices() if a.choice == choice)
+        seen = []
+        for seed in range(2000):
+            twin = game.clone()
+            twin.dice = RandomDice(seed)
+            start = len(twin.events)
+            twin.apply_action(react)
+            shot = next(e for e in twin.events[start:] if e.kind == "shoot")
+            seen.append(shot.data["casualties"])
+        n, avg = len(seen), sum(seen) / len(seen)
+        var = sum((v - avg) ** 2 for v in seen) / (n - 1)
+        assert within_se(avg, float(casualties), var, n, k=4), (choice, avg, casualties)

@@ -185,15 +185,14 @@ class HumanPlayer:
         side = game.current_player()
         actions = game.legal_actions()
         units = game.eligible(side)
+        cup, score = game.dice_in_cup(), game.score()
+        title = (
+            f"Turn {game.turn} of {game.scenario.turns}, score {score[0]} – {score[1]}: "
+            f"side {SIDE_NAMES[side]} drew an order die (left in the bag: A {cup[0]}, "
+            f"B {cup[1]}). The units still to take one:"
+        )
         while True:
-            self.console.print(
-                units_table(
-                    game,
-                    units,
-                    f"Turn {game.turn} of {game.scenario.turns}: side {SIDE_NAMES[side]} "
-                    "drew an order die; the units still to take one",
-                )
-            )
+            self.console.print(units_table(game, units, title))
             unit = self._pick(
                 "Unit to order", [(u.name, u) for u in units], back=False, listed=True
             )
@@ -365,18 +364,31 @@ class HumanPlayer:
             ]
         else:
             enemy, mine = game.units[order.unit], game.units[p.target]
-            if p.kind == "shot-reaction":
-                odds = shot_line(game, enemy, mine, moving=order.order == "Advance")
-                said = f"fires at your {escape(mine.name)} ({escape(odds)})"
-            else:
-                said = f"assaults your {escape(mine.name)}"
-            self.console.print(f"The enemy's {escape(enemy.name)} ({order.order}) {said}.")
+            said = "fires at" if p.kind == "shot-reaction" else "assaults"
+            self.console.print(
+                f"The enemy's {escape(enemy.name)} ({order.order}) {said} your {escape(mine.name)}."
+            )
             options = [(f"{a.choice}: {REACTIONS.get(a.choice, a.choice)}", a) for a in choices]
+            if p.kind == "shot-reaction":  # each with the shooting it would then take
+                options = [
+                    (f"{label} ({_fire_taken(game, order, mine.uid, a.choice)})", a)
+                    for label, a in options
+                ]
         while True:
             try:
                 return self._pick("Choice", options, back=False)
             except _Back:  # (nothing before this to step back to)
                 continue
+
+
+def _fire_taken(game: BoltActionGame, order: Action, uid: int, choice: str) -> str:
+    """The shooting unit ``uid`` would take from ``order`` after reacting with ``choice``
+    ("down": it is worked out on a copy of the game with the unit Down)."""
+    if choice == "down":
+        game = game.clone()
+        game.units[uid].order = "Down"
+    shooter = game.units[order.unit]
+    return shot_line(game, shooter, game.units[uid], moving=order.order == "Advance")
 
 
 def _menu_name(action: Action) -> str:
