@@ -496,3 +496,15 @@ def test_the_fire_a_person_would_take_is_shown_for_each_reaction_as_the_game_rol
         n, avg = len(seen), sum(seen) / len(seen)
         var = sum((v - avg) ** 2 for v in seen) / (n - 1)
         assert within_se(avg, float(casualties), var, n, k=4), (choice, avg, casualties)
+
+
+def test_an_order_not_open_to_the_unit_is_told_why() -> None:
+    game = set_up_game(build_matchup("konflikt47", None, [], "human,tactical", seats=True), 3)
+    game.apply_action(Action("draw", side=0))  # turn 1: the armies 36" apart
+    console = quiet_console()
+    action = HumanPlayer(console, answers("1", "fire", "assault", "down")).choose(game)
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    first = game.eligible(0)[0].name
+    assert f"'fire': not open to {first} now: no enemy is in its sight and range" in out
+    assert f"'assault': not open to {first} now: no enemy is within a Run" in out
+    assert (action.unit, action.order) == (game.eligible(0)[0].uid, "Down")

@@ -127,10 +127,12 @@ class HumanPlayer:
         back: bool = True,
         typed: Callable[[str], T | None] | None = None,
         listed: bool = False,
+        why: Callable[[str], str | None] | None = None,
     ) -> T:
         """One of ``options`` (label, value), by number or the start of its label; or, if
         ``typed`` reads the line as a value, that. Commands are answered and ask again.
-        ``listed``: the options are on the screen already, numbered (a table)."""
+        ``listed``: the options are on the screen already, numbered (a table); ``why``
+        says why a word matching no option is not one (None: the usual words)."""
         if not listed:
             for number, (label, _) in enumerate(options, start=1):
                 self.console.print(f"  {number:>2}  {escape(label)}")
@@ -160,6 +162,8 @@ class HumanPlayer:
             if len(named) == 1:
                 return named[0]
             told = "more than one choice starts so" if named else "not one of the choices"
+            if not named and why is not None:
+                told = why(word) or told
             self.console.print(
                 f"{escape(line)!r}: {told}; give a number from 1 to {len(options)}"
                 + (", or x,y" if typed is not None else "")
@@ -219,7 +223,11 @@ class HumanPlayer:
         order_names = [k for k in MENU if k in kinds] + sorted(k for k in kinds if k not in MENU)
         while True:
             self.console.print(f"[bold]{escape(unit.name)}[/bold]: which order?")
-            name = self._pick("Order", [(k, k) for k in order_names])
+            name = self._pick(
+                "Order",
+                [(k, k) for k in order_names],
+                why=lambda word: _closed(word, unit, order_names),
+            )
             try:
                 return self._details(game, unit, name, kinds[name])
             except _Back:
@@ -389,6 +397,23 @@ def _fire_taken(game: BoltActionGame, order: Action, uid: int, choice: str) -> s
         game.units[uid].order = "Down"
     shooter = game.units[order.unit]
     return shot_line(game, shooter, game.units[uid], moving=order.order == "Advance")
+
+
+# why an order is missing from a unit's menu, as the menu names the order
+CLOSED = {
+    "Fire": "no enemy is in its sight and range",
+    "Assault": "no enemy is within a Run it could make to it",
+    "Run": "it cannot Run now",
+    "Advance": "it cannot move",
+}
+
+
+def _closed(word: str, unit: UnitState, offered: Sequence[str]) -> str | None:
+    """Why the order ``word`` starts is not offered to ``unit`` (None: it names none)."""
+    for name, reason in CLOSED.items():
+        if name not in offered and name.lower().startswith(word):
+            return f"not open to {unit.name} now: {reason}"
+    return None
 
 
 def _menu_name(action: Action) -> str:
