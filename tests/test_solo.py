@@ -508,3 +508,23 @@ def test_an_order_not_open_to_the_unit_is_told_why() -> None:
     assert f"'fire': not open to {first} now: no enemy is in its sight and range" in out
     assert f"'assault': not open to {first} now: no enemy is within a Run" in out
     assert (action.unit, action.order) == (game.eligible(0)[0].uid, "Down")
+
+
+def test_a_pinned_units_order_test_is_shown_as_the_odds_command_gives_it() -> None:
+    from kriegsspiel.rulesets.bolt_action.odds import order_test_odds
+    from kriegsspiel.solo.briefing import order_test_text, units_table
+
+    game = set_up_game(build_matchup("bolt-action-1", None, [], "human,tactical", seats=True), 3)
+    game.apply_action(Action("draw", side=0))
+    unit = next(u for u in game.eligible(0) if u.vehicle is None and game.officer_near(u))
+    assert order_test_text(game, unit) == ""  # (no pins, no test)
+    unit.pins = 2
+    odds = order_test_odds(
+        "bolt-action-1", quality=unit.quality, pins=2, officer=game.officer_near(unit)
+    ).probabilities
+    value = game.rules.morale(unit.quality) + game.rules.officer_bonus(game.officer_near(unit)) - 2
+    said = f"{value} or less: {float(odds['p_pass']):.0%} (FUBAR {float(odds['p_fubar']):.0%})"
+    assert order_test_text(game, unit) == said
+    out = io.StringIO()
+    Console(file=out, width=200).print(units_table(game, game.eligible(0), "units"))
+    assert "order test" in out.getvalue() and said in out.getvalue()

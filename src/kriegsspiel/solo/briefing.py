@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 from rich.table import Table as RichTable
 
+from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.attack import expected_troops, knock_out_chance
+from kriegsspiel.rulesets.bolt_action.edition import Rules
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, order_test, order_test_needed
 from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
 
 SIDE_NAMES = ("A", "B")
@@ -37,6 +42,26 @@ def status(unit: UnitState) -> str:
     return ", ".join(bits)
 
 
+def order_test_text(game: BoltActionGame, unit: UnitState) -> str:
+    """The order test a unit takes for an order (not an assault on a vehicle), as the
+    player weighs it: what it needs on 2D6, the chance to pass, and of a FUBAR; "" where
+    it needs none (no pins)."""
+    test = game.order_test_of(unit, Action("order", unit=unit.uid, order="Advance"))
+    if not order_test_needed(game.rules, test):
+        return ""
+    passed, fubar = _order_odds(game.rules, test)
+    return f"{test.value} or less: {passed:.0%} (FUBAR {fubar:.0%})"
+
+
+@lru_cache(maxsize=256)
+def _order_odds(rules: Rules, test: MoraleTest) -> tuple[float, float]:
+    """The chance to pass an order test, and of a FUBAR: exact, from the game's own test."""
+    odds = exact(lambda dice: order_test(dice, rules, test))
+    return float(odds.probability("pass")), float(
+        odds.probability(lambda o: o in ("friendly fire", "panic"))
+    )
+
+
 def units_table(
     game: BoltActionGame, units: Sequence[UnitState], title: str, *, sides: bool = False
 ) -> RichTable:
@@ -44,15 +69,17 @@ def units_table(
     facing and the nearest enemy (the gap between the nearest models, in inches);
     ``sides``: with each unit's side (for a list of both sides' units)."""
     facings = any(u.vehicle is not None for u in units)
+    tests = [order_test_text(game, u) if u.side == game.current_player() else "" for u in units]
     columns = [("#", "right"), ("unit", "left")]
     columns += [("side", "left")] if sides else []
     columns += [("models", "right"), ("pins", "right"), ("state", "left"), ("x, y", "right")]
     columns += [("facing", "right")] if facings else []
+    columns += [("order test", "left")] if any(tests) else []
     columns += [("nearest enemy", "left")]
     table = RichTable(title=title, title_justify="left")
     for name, justify in columns:
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
-    for number, unit in enumerate(units, start=1):
+    for number, (unit, test) in enumerate(zip(units, tests, strict=True), start=1):
         a = unit.anchor
         enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
         near = min(enemies, key=lambda e: game.gap(unit, e), default=None)
@@ -62,6 +89,7 @@ def units_table(
         row += [f"{a.x:.1f}, {a.y:.1f}"]
         if facings:
             row += ["" if unit.vehicle is None else f"{unit.heading or 0:.0f}°"]
+        row += [test] if any(tests) else []
         row += ["" if near is None else f'{near.name} {game.gap(unit, near):.1f}"']
         table.add_row(*row)
     return table

@@ -379,7 +379,7 @@ class BoltActionGame(ShootingGroups):
     def _carry_out(self, action: Action) -> None:
         unit = self.units[action.unit]
         unit.no_run = False  # a gravity pulse stops only the next activation's Run
-        test = self._order_test(unit, action)
+        test = self.order_test_of(unit, action)
         result = order_test(self.dice, self.rules, test)
         if result != "no test":
             self.log("order test", unit=unit.uid, needs=test.value, result=result)
@@ -416,7 +416,9 @@ class BoltActionGame(ShootingGroups):
             if action.target is not None and action.order != "Run":
                 self._shoot_or_react(unit, action)
 
-    def _order_test(self, unit: UnitState, action: Action) -> MoraleTest:
+    def order_test_of(self, unit: UnitState, action: Action) -> MoraleTest:
+        """The order test ``unit`` takes for ``action`` (its quality, pins and an officer
+        near; an assault on a vehicle's modifier), whether or not one is needed."""
         modifier = 0
         if action.order == "Run" and action.target is not None:
             tgt = self.units[action.target]
