@@ -528,3 +528,19 @@ def test_a_pinned_units_order_test_is_shown_as_the_odds_command_gives_it() -> No
     out = io.StringIO()
     Console(file=out, width=200).print(units_table(game, game.eligible(0), "units"))
     assert "order test" in out.getvalue() and said in out.getvalue()
+
+
+def test_look_shows_a_units_weapons_by_the_chart_and_asks_which_of_two() -> None:
+    game = set_up_game(build_matchup("konflikt47", None, [], "human,tactical", seats=True), 3)
+    game.apply_action(Action("draw", side=0))
+    console = Console(file=io.StringIO(), width=200)
+    answers_ = answers("look walker", "look walker b", "look nobody", "1", "down")
+    HumanPlayer(console, answers_).choose(game)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "More than one unit is so named" in out and "Which unit?" in out
+    walker = next(u for u in game.units if u.side == 1 and u.name == "Grizzly Walker")
+    assert f"Grizzly Walker (side B, {walker.quality}, {walker.points} points)" in out
+    for name in walker.alive_models[0].weapons:
+        weapon = game.rules.weapon(name)
+        row = next(line for line in out.splitlines() if f"│ {weapon.name} " in line)
+        assert f'{weapon.range:g}"' in row and f"│ {weapon.shots} " in row

@@ -182,3 +182,35 @@ def assault_line(game: BoltActionGame, unit: UnitState, target: UnitState, mode:
     if chance is not None:
         said += f"; {chance:.0%} to win if they defend as well as they can"
     return said
+
+
+def unit_card(game: BoltActionGame, unit: UnitState) -> RichTable:
+    """What a unit can do, as its card would say: its live models' weapons by the chart
+    (range, shots, penetration, special rules) and how many carry each."""
+    rules = game.rules
+    carried: dict[str, int] = {}
+    for model in unit.alive_models:
+        for name in model.weapons:
+            carried[name] = carried.get(name, 0) + 1
+    state = status(unit)
+    table = RichTable(
+        title=(
+            f"{unit.name} (side {SIDE_NAMES[unit.side]}, {unit.quality}, {unit.points} "
+            f"points): {len(unit.alive_models)} of {unit.start_models} left, "
+            f"{unit.pins} pins" + (f", {state}" if state else "")
+        ),
+        title_justify="left",
+    )
+    for name in ("weapon", "carried", "range", "shots", "pen", "special"):
+        table.add_column(name)
+    for name, count in carried.items():
+        weapon = rules.weapon(name)
+        table.add_row(
+            weapon.name,
+            str(count),
+            f'{weapon.range:g}"',
+            weapon.shots,
+            "" if weapon.pen is None else f"+{weapon.pen}",
+            ", ".join(weapon.special),
+        )
+    return table

@@ -30,6 +30,7 @@ from kriegsspiel.solo.briefing import (
     place_line,
     shot_line,
     terrain_table,
+    unit_card,
     units_table,
 )
 
@@ -39,11 +40,12 @@ Ask = Callable[[str], str]  # shows a prompt, returns the line typed (EOFError a
 _Place = tuple[tuple[float, float], tuple[str, float | None] | None]
 
 HELP = (
-    "Answer with a number from the list, or the start of a name. At any prompt: "
-    "'back' steps back, 'units' shows every unit, 'terrain' the ground and objectives "
-    "by inches, 'hint' what the tactical AI would do here, 'quit' stops (the game so far "
-    "is saved and can be resumed). A move may also go to any place typed as x,y in "
-    "inches (a vehicle's may add 'reverse' or 'facing D' in degrees): the game checks it."
+    "Answer with a number from the list, or the start of a name. At any prompt: 'back' "
+    "steps back, 'units' shows every unit, 'look NAME' a unit's weapons (add A or B for "
+    "the side), 'terrain' the ground and objectives by inches, 'hint' what the tactical "
+    "AI would do here, 'quit' stops (the game so far is saved and can be resumed). A "
+    "move may also go to any place typed as x,y in inches (a vehicle's may add 'reverse' "
+    "or 'facing D' in degrees): the game checks it."
 )
 # the orders in the menu's order; "Assault" is a Run at an enemy
 MENU = ("Fire", "Advance", "Run", "Assault", "Ambush", "Rally", "Down")
@@ -152,6 +154,9 @@ class HumanPlayer:
             if word in ("units", "terrain", "hint"):
                 self._command(word)
                 continue
+            if word == "look" or word.startswith("look "):
+                self._look(line[4:].strip())
+                continue
             if word.isdigit() and 1 <= int(word) <= len(options):
                 return options[int(word) - 1][1]
             if typed is not None and word:
@@ -183,6 +188,28 @@ class HumanPlayer:
         else:
             advice = self.adviser().choose(game.clone())
             self.console.print(f"The tactical AI would: {escape(advice.describe(game))}")
+
+    def _look(self, name: str) -> None:
+        """Show the card of the unit whose name holds ``name``, of either side ("A" or
+        "B" after the name keeps to one)."""
+        game = self._game
+        assert game is not None
+        words, side = name.lower().split(), None
+        if len(words) > 1 and words[-1] in ("a", "b"):
+            words, side = words[:-1], words[-1].upper()
+        start = " ".join(words)
+        live = [u for u in game.units if not u.destroyed]
+        found = [
+            u
+            for u in live
+            if start and start in u.name.lower() and side in (None, SIDE_NAMES[u.side])
+        ]
+        if len(found) != 1:
+            told = "More than one unit is so named: " if found else "Which unit? "
+            names = ", ".join(f"{u.name} ({SIDE_NAMES[u.side]})" for u in (found or live))
+            self.console.print(f"{told}look NAME, for one of {escape(names)}.")
+            return
+        self.console.print(unit_card(game, found[0]))
 
     # ------------------------------------------------------------------ orders
     def _order(self, game: BoltActionGame) -> Action:
