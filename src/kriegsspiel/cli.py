@@ -70,7 +70,12 @@ def play_cmd(
         ),
     ] = None,
     svg: Annotated[
-        str | None, typer.Option("--svg", help="Draw the final table to this SVG file.")
+        str | None,
+        typer.Option(
+            "--svg",
+            help="Draw the final table to this SVG file (when you play: before each of your "
+            "decisions too, by default beside the record).",
+        ),
     ] = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Only the result, not the turn-by-turn account.")

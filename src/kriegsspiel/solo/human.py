@@ -10,6 +10,7 @@ game so far is saved by the session: :mod:`kriegsspiel.solo.session`).
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TypeVar
@@ -69,8 +70,6 @@ def terminal_asker(console: Console) -> Ask:
     """How a person is asked: the console's prompt at a terminal; from piped answers (a
     file of moves, a test), each answer is written after its prompt, as if typed, so the
     transcript reads as the game went."""
-    import sys
-
     if sys.stdin.isatty():
         return console.input
 
@@ -102,20 +101,16 @@ class HumanPlayer:
         console: Console,
         ask: Ask,
         *,
-        view: Callable[[BoltActionGame], None] | None = None,
         adviser: Callable[[], Player] | None = None,
     ) -> None:
         self.console = console
         self.ask = ask
-        self.view = view  # called before each decision (the session redraws the table)
         self.adviser = adviser  # makes the player whose choice 'hint' tells
         self._game: BoltActionGame | None = None
 
     # ------------------------------------------------------------------ the protocol
     def choose(self, state: BoltActionGame) -> Action:
         self._game = state
-        if self.view is not None:
-            self.view(state)
         if state.pending is not None:
             return self._pending(state)
         return self._order(state)
@@ -169,11 +164,10 @@ class HumanPlayer:
             told = "more than one choice starts so" if named else "not one of the choices"
             if not named and why is not None:
                 told = why(word) or told
-            self.console.print(
-                f"{escape(line)!r}: {told}; give a number from 1 to {len(options)}"
-                + (", or x,y" if typed is not None else "")
-                + " ('help' says more)."
-            )
+            give = f"give a number from 1 to {len(options)}" if options else ""
+            if typed is not None:
+                give = f"{give}, or x,y" if give else "type x,y in inches"
+            self.console.print(f"{escape(line)!r}: {told}; {give} ('help' says more).")
 
     def _command(self, word: str) -> None:
         game = self._game
