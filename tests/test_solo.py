@@ -306,7 +306,9 @@ def test_play_with_a_person_from_the_command_line_saves_and_resumes(tmp_path: Pa
     )
     assert got.exit_code == 0, got.output
     assert "go on with: kriegsspiel play --resume" in " ".join(got.output.split())
-    assert (tmp_path / "mine.svg").exists() and 'id="grid"' in (tmp_path / "mine.svg").read_text()
+    drawn = (tmp_path / "mine.svg").read_text()  # the person's units to order, outlined
+    assert 'id="grid"' in drawn and "outlined: side A's units to " in drawn
+    assert drawn.count('class="marked"') >= 1
     assert replay(record).reproduced
     again = runner.invoke(app, ["play", "--resume", str(record)], input="quit\n")
     assert again.exit_code == 0 and "Resuming" in again.output
@@ -544,3 +546,12 @@ def test_look_shows_a_units_weapons_by_the_chart_and_asks_which_of_two() -> None
         weapon = game.rules.weapon(name)
         row = next(line for line in out.splitlines() if f"│ {weapon.name} " in line)
         assert f'{weapon.range:g}"' in row and f"│ {weapon.shots} " in row
+
+
+def test_the_table_drawn_for_a_decision_outlines_the_units_it_is_about(tmp_path: Path) -> None:
+    solo = first_decision(tmp_path)
+    solo.save()
+    drawn = (tmp_path / "game.svg").read_text()
+    eligible = solo.game.eligible(0)
+    assert "outlined: side A's units to order" in drawn
+    assert drawn.count('class="marked"') == len(eligible) > 0

@@ -238,3 +238,15 @@ def test_a_grid_is_drawn_only_when_asked_with_each_line_numbered_in_inches() -> 
     # the numbers are drawn over the terrain, which would hide them
     order = [child.get("id") for child in root]
     assert order.index("grid") < order.index("terrain") < order.index("grid-numbers")
+
+
+def test_the_units_a_player_is_asked_about_are_outlined_and_no_others() -> None:
+    game = _game()
+    assert _parse(table_svg(game)).find(f"{NS}g[@id='marked']") is None
+    asked = [u.uid for u in game.units if u.side == 0][:3]
+    game.units[asked[2]].destroyed = True  # (a destroyed unit is not outlined)
+    root = _parse(table_svg(game, marked=asked))
+    outlines = _layer(root, "marked").findall(f"{NS}rect")
+    assert len(outlines) == 2 and all(o.get("class") == "marked" for o in outlines)
+    order = [child.get("id") for child in root]
+    assert order.index("marked") < order.index("units")  # (under the units' drawings)

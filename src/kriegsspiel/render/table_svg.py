@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -626,18 +626,41 @@ def _grid(root: ET.Element, game: BoltActionGame, frame: _Frame, step: float) ->
     return numbers
 
 
+def _marked(root: ET.Element, game: BoltActionGame, frame: _Frame, uids: Collection[int]) -> None:
+    """A dashed outline around each live unit of ``uids`` (the units a player is asked
+    about), under the units' drawings."""
+    layer = _el(root, "g", id="marked", fill="none", stroke="#c8901a", stroke_width=2.0)
+    for unit in game.units:
+        if unit.uid in uids and not unit.destroyed:
+            x0, y0, x1, y1 = _mark(unit, frame)
+            pad = 3.0
+            _el(
+                layer,
+                "rect",
+                x=x0 - pad,
+                y=y0 - pad,
+                width=x1 - x0 + 2 * pad,
+                height=y1 - y0 + 2 * pad,
+                rx=4.0,
+                stroke_dasharray="5 3",
+                class_="marked",
+            )
+
+
 def table_svg(
     game: BoltActionGame,
     *,
     scale: float = 12.0,
     title: str | None = None,
     grid: float | None = None,
+    marked: Collection[int] = (),
 ) -> str:
     """The game's table as an SVG document: ``scale`` pixels per inch, legend and caption below.
 
     ``title`` is drawn above the table (and is the document's ``<title>``; the scenario's
     name is the default ``<title>``). ``grid``: faint lines this many inches apart,
-    numbered (for a person playing, who names places in inches).
+    numbered (for a person playing, who names places in inches); ``marked``: the uids of
+    units to outline (those the person is asked about).
     """
     if not (scale > 0 and math.isfinite(scale)):
         raise ValueError(f"scale must be a positive number, not {scale!r}")
@@ -684,6 +707,8 @@ def table_svg(
     marks = [(x - r, y - r, x + r, y + r) for x, y, r in stars]
     labels = _Labels(marks + [_mark(u, frame) for u in game.units], [])
     _objectives(root, game, frame, labels)
+    if marked:
+        _marked(root, game, frame, marked)
     _units(root, game, frame, labels)
     bottom = top + table.height * scale
     words = caption(game)
@@ -717,7 +742,8 @@ def write_svg(
     scale: float = 12.0,
     title: str | None = None,
     grid: float | None = None,
+    marked: Collection[int] = (),
 ) -> None:
     """Write :func:`table_svg` of the game to ``path`` (UTF-8)."""
-    text = table_svg(game, scale=scale, title=title, grid=grid)
+    text = table_svg(game, scale=scale, title=title, grid=grid, marked=marked)
     Path(path).write_text(text, encoding="utf-8")

@@ -108,9 +108,16 @@ class SoloGame:
         text = record_text(self.head, self.game.events)
         with writing(self.record_path, "the record") as temp:
             Path(temp).write_text(text, encoding="utf-8")
+        game = self.game
+        title = f"Turn {game.turn} of {game.scenario.turns}"
+        side = game.current_player()
+        marked: list[int] = []
+        if side in (0, 1) and self.seats[side] == "human":  # the units it is asked about
+            marked = game.deciding_units() or [u.uid for u in game.eligible(side)]
+            who = "to order" if game.pending is None else "to decide"
+            title += f" — outlined: side {SIDE_NAMES[side]}'s units {who}"
         with writing(self.svg_path, "--svg") as temp:
-            title = f"Turn {self.game.turn} of {self.game.scenario.turns}"
-            write_svg(self.game, temp, title=title, grid=GRID)
+            write_svg(game, temp, title=title, grid=GRID, marked=marked)
 
     def stopped(self, how: str) -> None:
         self.save()
