@@ -4,6 +4,7 @@ odds shown, saving, and resuming a game exactly where it stopped."""
 from __future__ import annotations
 
 import io
+import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -555,3 +556,42 @@ def test_the_table_drawn_for_a_decision_outlines_the_units_it_is_about(tmp_path:
     eligible = solo.game.eligible(0)
     assert "outlined: side A's units to order" in drawn
     assert drawn.count('class="marked"') == len(eligible) > 0
+
+
+def test_the_chance_shown_to_knock_out_an_assaulted_vehicle_is_the_games() -> None:
+    """Bolt Action 1st edition: infantry assaulting a vehicle are shown the exact chance to
+    knock it out once in contact; of 2,000 such assaults by the game, those that reach it
+    (the order test may stop them) knock it out as often (within 4 standard errors). An
+    assault on an enclosed tank without anti-tank weapons shows its order test's -3."""
+    from kriegsspiel.solo.briefing import assault_line
+
+    game = set_up_game(build_matchup("bolt-action-1", None, [], "human,tactical", seats=True), 3)
+    by_name = {u.name: u for u in game.units}
+    section, mortars = by_name["1st Section"], by_name["3-inch Mortar Team"]
+    halftrack, panzer = by_name["Sd.Kfz. 251/1 Half-track"], by_name["Panzer IV Ausf. H"]
+    for vehicle, x, y in ((halftrack, 10.0, 12.0), (panzer, 36.0, 12.5)):
+        vehicle.translate(x - vehicle.anchor.x, y - vehicle.anchor.y)
+    game.apply_action(Action("draw", side=0))
+    assert "its order test -3: 6 or less, 42%" in assault_line(game, mortars, panzer, "")
+    line = assault_line(game, section, halftrack, "")
+    found = re.search(r"(\d+)% to knock it out once in contact", line)
+    assert found and "order test" not in line, line  # (open-topped: no -3)
+    shown = int(found[1]) / 100
+    assault = next(
+        a
+        for a in game.legal_actions()
+        if a.order == "Run" and a.unit == section.uid and a.target == halftrack.uid
+    )
+    reached = knocked = 0
+    for seed in range(2000):
+        twin = game.clone()
+        twin.dice = RandomDice(seed)
+        start = len(twin.events)
+        twin.apply_action(assault)
+        attack = [e for e in twin.events[start:] if e.kind == "assault vehicle"]
+        reached += bool(attack)
+        knocked += bool(attack and attack[0].data["knocked_out"])
+    assert reached == 2000  # (no pins: no order test)
+    # (the chance shown is rounded to a whole per cent: half a point more slack)
+    slack = 4 * math.sqrt(shown * (1 - shown) / reached) + 0.005
+    assert 0.05 < shown < 0.95 and abs(knocked / reached - shown) <= slack, (knocked, shown)

@@ -18,6 +18,7 @@ from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.attack import expected_troops, knock_out_chance
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, order_test, order_test_needed
@@ -172,12 +173,28 @@ def terrain_table(game: BoltActionGame) -> RichTable:
 
 
 def assault_line(game: BoltActionGame, unit: UnitState, target: UnitState, mode: str) -> str:
-    """An assault as the player weighs it: how far, and the chance to win the fight if the
-    defenders meet it as well as they can (the tactical AI's own reckoning: the exact odds
-    of the close-quarters procedure, after any fire they would meet on the way in)."""
+    """An assault as the player weighs it: how far; on troops, the chance to win the fight
+    if the defenders meet it as well as they can (the tactical AI's own reckoning: the
+    exact odds of the close-quarters procedure, after any fire they would meet on the way
+    in); on a vehicle, the exact chance to knock it out once in contact (the game's own
+    attack on it), and the order test an assault on it takes where that is not the unit's
+    usual one (without anti-tank weapons, say)."""
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 
     said = f'{game.gap(unit, target):.1f}" away'
+    if target.vehicle is not None:
+        contact = exact(vehicle_assault(game, unit, target))
+        said += f"; {float(contact.probability(lambda s: s.knocked_out)):.0%} to knock it out"
+        said += " once in contact"
+        assault = Action("order", unit=unit.uid, order="Run", target=target.uid)
+        test = game.order_test_of(unit, assault)
+        if test.modifier and order_test_needed(game.rules, test):
+            passed, fubar = _order_odds(game.rules, test)
+            said += (
+                f"; its order test {test.modifier:+d}: {test.value} or less, {passed:.0%} "
+                f"(FUBAR {fubar:.0%})"
+            )
+        return said
     chance = TacticalPlayer().assault_chance(game, unit, target, mode)
     if chance is not None:
         said += f"; {chance:.0%} to win if they defend as well as they can"

@@ -9,9 +9,12 @@ and applies the result.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from kriegsspiel.core.dice import DiceExpr
+from kriegsspiel.core.procedure import Dice
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.assault import (
     CONTACT,
@@ -30,6 +33,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     movement_row,
 )
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, credit
+from kriegsspiel.rulesets.bolt_action.shooting import VehicleState
 
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
@@ -283,17 +287,24 @@ def fight_on(
         game.destroy(winner, "wiped out in the same fight")
 
 
-def _infantry_against_vehicle(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> None:
-    profile = game.vehicle_profile_of(tgt, indirect=False)
-    state = assault_vehicle(
-        game.dice,
-        len(unit.alive_models),
-        vehicle_hit_score(game.rules, tgt.moved),
-        profile,
+def vehicle_assault(
+    game: BoltActionGame, unit: UnitState, tgt: UnitState
+) -> Callable[[Dice], VehicleState]:
+    """``unit``'s attack on the vehicle ``tgt`` once in contact, as a procedure of the dice:
+    the game rolls it, and a person choosing the assault is shown its exact odds."""
+    return partial(
+        assault_vehicle,
+        models=len(unit.alive_models),
+        hit_on=vehicle_hit_score(game.rules, tgt.moved),
+        vehicle=game.vehicle_profile_of(tgt, indirect=False),
         anti_tank=game.has_anti_tank(unit),
         open_topped=bool(tgt.vehicle and tgt.vehicle.open_topped),
         damage_dice=DiceExpr(game.rules.data.vehicle_assault.damage_dice),
     )
+
+
+def _infantry_against_vehicle(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> None:
+    state = vehicle_assault(game, unit, tgt)(game.dice)
     # what befell the vehicle, as a shot at it records
     game.log(
         "assault vehicle",
