@@ -595,3 +595,48 @@ def test_the_chance_shown_to_knock_out_an_assaulted_vehicle_is_the_games() -> No
     # (the chance shown is rounded to a whole per cent: half a point more slack)
     slack = 4 * math.sqrt(shown * (1 - shown) / reached) + 0.005
     assert 0.05 < shown < 0.95 and abs(knocked / reached - shown) <= slack, (knocked, shown)
+
+
+def test_an_interrupt_while_an_action_is_carried_out_keeps_the_game_as_last_saved(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C while the AI's order is carried out leaves the record as saved at the
+    person's last decision (not a half-done action): it replays, and resumed, that
+    decision is asked again."""
+    person = Person()
+    solo = new_solo(tmp_path, "human,tactical", person)
+    game = solo.game
+    carry_out = game.apply_action
+
+    def interrupted(action: Action) -> None:
+        if action.kind == "order" and game.units[action.unit].side == 1 and person.orders >= 2:
+            raise KeyboardInterrupt
+        carry_out(action)
+
+    game.apply_action = interrupted  # type: ignore[method-assign]
+    assert solo.play() == 130
+    out = " ".join(solo.console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert "Interrupted in turn" in out and "The game as at your last decision is in" in out
+    record = tmp_path / "game.jsonl"
+    verdict = replay(record)
+    assert verdict.reproduced and not verdict.finished
+    again = resumed(
+        str(record), svg_path=str(tmp_path / "game.svg"), console=quiet_console(), ask=Person()
+    )
+    assert again.game.current_player() == 0 and again.game.pending is None
+    assert len([e for e in again.game.events if e.kind == "order" and e.data["unit"] < 2]) == 1
+
+
+def test_the_table_for_a_fubar_friends_choice_outlines_those_friends(tmp_path: Path) -> None:
+    from kriegsspiel.rulesets.bolt_action.game.actions import Pending
+
+    solo = first_decision(tmp_path)
+    game = solo.game
+    enemy = next(u for u in game.units if u.side == 1)
+    friends = tuple(u.uid for u in game.units if u.side == 1 and u.uid != enemy.uid)
+    order = Action("order", unit=enemy.uid, order="Fire")
+    game.pending = Pending("friendly-fire", 0, order, enemy.uid, friends=friends)
+    solo.save()
+    drawn = (tmp_path / "game.svg").read_text()
+    assert "outlined: the units a FUBAR enemy may fire at" in drawn
+    assert drawn.count('class="marked"') == len(friends) > 0

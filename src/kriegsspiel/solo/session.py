@@ -71,21 +71,27 @@ class SoloGame:
             f"The table is drawn to {escape(self.svg_path)} before each of your decisions: "
             "open it in a browser and reload it. Type 'help' at any prompt."
         )
+        settled = True  # False while an action is carried out (the game is then half-way)
         try:
             while not game.is_terminal():
                 side = game.current_player()
                 if side == CHANCE:
-                    game.apply_action(chance_outcome(game, self.chance))
-                    continue
-                if self.seats[side] == "human":
-                    self.tell()
-                    self.save()
-                game.apply_action(self.players[side].choose(game))
+                    action = chance_outcome(game, self.chance)
+                else:
+                    if self.seats[side] == "human":
+                        self.tell()
+                        self.save()
+                    action = self.players[side].choose(game)
+                settled = False
+                game.apply_action(action)
+                settled = True
         except QuitGame:
             self.stopped("Stopped")
             return 0
         except KeyboardInterrupt:
-            self.stopped("Interrupted")
+            # stopped in the middle of carrying out an action, the game is not saved: the
+            # record keeps it as it stood at the person's last decision, to be asked again
+            self.stopped("Interrupted", save=settled)
             return INTERRUPTED
         self.tell()
         self.save()
@@ -112,17 +118,27 @@ class SoloGame:
         title = f"Turn {game.turn} of {game.scenario.turns}"
         side = game.current_player()
         marked: list[int] = []
+        pending = game.pending
         if side in (0, 1) and self.seats[side] == "human":  # the units it is asked about
-            marked = game.deciding_units() or [u.uid for u in game.eligible(side)]
-            who = "to order" if game.pending is None else "to decide"
-            title += f" — outlined: side {SIDE_NAMES[side]}'s units {who}"
+            if pending is None:
+                marked, who = (
+                    [u.uid for u in game.eligible(side)],
+                    f"side {SIDE_NAMES[side]}'s units to order",
+                )
+            elif pending.kind == "friendly-fire":
+                marked, who = list(pending.friends), "the units a FUBAR enemy may fire at"
+            else:
+                marked, who = game.deciding_units(), f"side {SIDE_NAMES[side]}'s units to decide"
+            title += f" — outlined: {who}"
         with writing(self.svg_path, "--svg") as temp:
             write_svg(game, temp, title=title, grid=GRID, marked=marked)
 
-    def stopped(self, how: str) -> None:
-        self.save()
+    def stopped(self, how: str, *, save: bool = True) -> None:
+        if save:
+            self.save()
+        kept = "The game so far is in" if save else "The game as at your last decision is in"
         self.console.print(
-            f"{how} in turn {self.game.turn}. The game so far is in {escape(self.record_path)}; "
+            f"{how} in turn {self.game.turn}. {kept} {escape(self.record_path)}; "
             f"go on with: kriegsspiel play --resume {escape(shlex.quote(self.record_path))}"
         )
 
