@@ -1,8 +1,11 @@
-"""What a person playing a side is shown: the units, the ground, and the odds of a shot.
+"""What a person playing a side is shown: the units, the ground, a unit's card, and the
+odds of a shot, an assault and an order test.
 
-The odds come from the game's own shooting (the groups it would fire, and the setup its
-attack would resolve them with) and the exact distributions of
-:mod:`kriegsspiel.rulesets.bolt_action.attack`: the same rule code that rolls the dice.
+The odds come from the rule code that rolls the dice: the game's own shooting (the
+groups it would fire, and the setup its attack would resolve them with) with the exact
+distributions of :mod:`kriegsspiel.rulesets.bolt_action.attack`, its order test, and its
+attack on a vehicle; a fight between troops is the tactical AI's reckoning of the exact
+close-quarters odds.
 """
 
 from __future__ import annotations
