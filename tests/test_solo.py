@@ -640,3 +640,18 @@ def test_the_table_for_a_fubar_friends_choice_outlines_those_friends(tmp_path: P
     drawn = (tmp_path / "game.svg").read_text()
     assert "outlined: the units a FUBAR enemy may fire at" in drawn
     assert drawn.count('class="marked"') == len(friends) > 0
+
+
+def test_a_support_call_lists_its_targets_by_distance_not_the_callers_weapons() -> None:
+    game = set_up_game(build_matchup("bolt-action-1", None, [], "human,tactical", seats=True), 3)
+    game.apply_action(Action("draw", side=0))
+    observer = next(u for u in game.eligible(0) if u.name == "Forward Observer")
+    calls = [a for a in game.legal_actions() if a.unit == observer.uid and a.choice == "barrage"]
+    assert calls
+    console = Console(file=io.StringIO(), width=200)
+    action = HumanPlayer(console, answers("forward", "call", "1")).choose(game)
+    assert action == calls[0]
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    first = game.units[calls[0].target]  # type: ignore[index]
+    assert f'{first.name}, {game.gap(observer, first):.1f}" away' in out
+    assert "needing" not in out.split("Call barrage")[-1]

@@ -259,7 +259,19 @@ class HumanPlayer:
     ) -> Action:
         if name in ("Ambush", "Rally", "Down"):
             return acts[0]
-        if name == "Fire" or name.startswith("Call "):
+        if name.startswith("Call "):  # (the support's own chart, not the unit's weapons)
+            return self._pick(
+                "Target",
+                [
+                    (
+                        f"{game.units[a.target].name}, "  # type: ignore[index]
+                        f'{game.gap(unit, game.units[a.target]):.1f}" away',  # type: ignore[index]
+                        a,
+                    )
+                    for a in acts
+                ],
+            )
+        if name == "Fire":
             return self._pick(
                 "Target",
                 [
