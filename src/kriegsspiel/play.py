@@ -35,7 +35,7 @@ def run_game(
     status. A side played by a person ("human") is asked at the terminal
     (:mod:`kriegsspiel.solo`); ``resume`` goes on with such a game from its record."""
     from kriegsspiel.core.records import write_record
-    from kriegsspiel.render.game_account import account
+    from kriegsspiel.render.game_account import account, result_line
     from kriegsspiel.rulesets.bolt_action.game.record import header
 
     for option, given in (("--record", record), ("--svg", svg), ("--resume", resume)):
@@ -57,10 +57,7 @@ def run_game(
     if "human" in kinds and not svg:
         svg = str(Path(record_path).with_suffix(".svg"))  # a person needs to see the table
     if svg:
-        check_output(svg, "--svg", (".svg",), inputs=inputs)
-        if Path(svg).resolve() == Path(record_path).resolve():
-            raise UsageError(f"--svg and --record both name {svg!r}; give two files.")
-        check_replacing(svg, "--svg", "an SVG drawing", is_svg)
+        _check_svg(svg, record_path, "--record", inputs)
     console = Console(highlight=False)
     army_texts = (matchup.armies[0].text, matchup.armies[1].text)
     if "human" in kinds:
@@ -79,18 +76,11 @@ def run_game(
         )
         return solo.play()
     game = play_game(matchup, seed)
-    a, b = game.score()
     _title(console, game, matchup, seed)
     if not quiet:
         for line in account(game.events, game.units):
             console.print(line, markup=False)
-    survivors = [sum(1 for u in game.units if u.side == s and not u.destroyed) for s in (0, 1)]
-    won = game.winner()
-    result = "a draw" if won is None else f"Side {'AB'[won]} wins"
-    console.print(
-        f"Result: {a} - {b} ({game.scenario.victory}), {result}; "
-        f"units left {survivors[0]} v {survivors[1]}"
-    )
+    console.print(result_line(game))
     with writing(record_path, "the record") as temp:
         write_record(temp, header(game, matchup.scenario.text, army_texts, kinds), game.events)
     instead = ", in place of the record that was there" if replaces else ""
@@ -105,6 +95,15 @@ def run_game(
             write_svg(game, temp)
         console.print(f"Table drawn to {svg}")
     return 0
+
+
+def _check_svg(svg: str, record: str, option: str, inputs: dict[str, str | None]) -> None:
+    """Refuse now the drawing ``svg`` that could not be written, or would destroy one of
+    ``inputs`` or the record (given as ``option``), or a file that is not a drawing."""
+    check_output(svg, "--svg", (".svg",), inputs=inputs)
+    if Path(svg).resolve() == Path(record).resolve():
+        raise UsageError(f"--svg and {option} both name {svg!r}; give two files.")
+    check_replacing(svg, "--svg", "an SVG drawing", is_svg)
 
 
 def _title(console: Console, game: BoltActionGame, matchup: Matchup, seed: int) -> None:
@@ -129,10 +128,7 @@ def _resume(path: str, record: str | None, svg: str | None, quiet: bool) -> int:
     check_output(path, "--resume")
     check_replacing(path, "--resume", "a game record", is_game_record)
     svg = svg or str(Path(path).with_suffix(".svg"))
-    check_output(svg, "--svg", (".svg",), inputs={"the record to resume": path})
-    if Path(svg).resolve() == Path(path).resolve():
-        raise UsageError(f"--svg and --resume both name {svg!r}; give two files.")
-    check_replacing(svg, "--svg", "an SVG drawing", is_svg)
+    _check_svg(svg, path, "--resume", {"the record to resume": path})
     console = Console(highlight=False)
     ask = terminal_asker(console)
     return resumed(path, svg_path=svg, console=console, ask=ask, quiet=quiet).play()

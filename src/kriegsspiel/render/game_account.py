@@ -144,3 +144,14 @@ def account_from(events: Sequence[Event], units: list[Any], turn: int = 0) -> tu
         if line is not None:
             lines.append(line)
     return lines, turn
+
+
+def result_line(game: Any) -> str:
+    """The finished game's result in a line: the score, who won, the units left a side."""
+    a, b = game.score()
+    won = game.winner()
+    result = "a draw" if won is None else f"{SIDES[won]} wins"
+    left = [sum(1 for u in game.units if u.side == s and not u.destroyed) for s in (0, 1)]
+    return (
+        f"Result: {a} - {b} ({game.scenario.victory}), {result}; units left {left[0]} v {left[1]}"
+    )

@@ -22,7 +22,7 @@ from kriegsspiel.core.game import CHANCE
 from kriegsspiel.core.records import dumps, read_lines, record_text
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import writing
-from kriegsspiel.render.game_account import account_from
+from kriegsspiel.render.game_account import account_from, result_line
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.sim.matchup import new_player, side_seed
 from kriegsspiel.solo.briefing import SIDE_NAMES
@@ -143,15 +143,7 @@ class SoloGame:
         )
 
     def finished(self) -> None:
-        game = self.game
-        a, b = game.score()
-        won = game.winner()
-        result = "a draw" if won is None else f"Side {SIDE_NAMES[won]} wins"
-        left = [sum(1 for u in game.units if u.side == s and not u.destroyed) for s in (0, 1)]
-        self.console.print(
-            f"Result: {a} - {b} ({game.scenario.victory}), {result}; "
-            f"units left {left[0]} v {left[1]}"
-        )
+        self.console.print(result_line(self.game))
         self.console.print(
             f"Record written to {escape(self.record_path)} (replay with: kriegsspiel replay "
             f"{escape(shlex.quote(self.record_path))}); table drawn to {escape(self.svg_path)}"
