@@ -19,6 +19,9 @@ PlayerKind = Literal["tactical", "random"]  # the players a matchup (many games)
 # who may sit at a side of one game, and so be named in its record: an AI, or a person
 # at the terminal (kriegsspiel.solo)
 Seat = Literal["tactical", "random", "human"]
+# who may be named at a side of a record: a seat, or a learning agent that played it
+# through kriegsspiel.env (its game replays; it cannot be resumed at the terminal)
+RecordedSeat = Literal["tactical", "random", "human", "agent"]
 
 
 def parse_players(text: str) -> tuple[PlayerKind, PlayerKind] | None:

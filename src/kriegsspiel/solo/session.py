@@ -172,6 +172,11 @@ def resumed(
     if verdict.finished:
         raise UsageError(f"--resume {path!r}: that game is over; 'kriegsspiel replay' re-runs it.")
     record = read_lines(path)
+    if "agent" in record.rows[0]["players"]:
+        raise UsageError(
+            f"--resume {path!r}: a learning agent played that game (kriegsspiel.env); only "
+            "a game of 'kriegsspiel play' goes on at the terminal."
+        )
     game = new_game(record.rows[0], path)
     head = {k: v for k, v in record.rows[0].items() if k != "format"}  # (written again)
     solo = SoloGame(

@@ -10,7 +10,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 import kriegsspiel
-from kriegsspiel.ai.players import Seat
+from kriegsspiel.ai.players import RecordedSeat
 from kriegsspiel.core.datafile import Strict, problems
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.core.records import dumps, read_lines
@@ -70,7 +70,7 @@ class RecordHeader(Strict):
     scenario: str
     armies: tuple[str, str]
     seed: int = Field(ge=0)
-    players: tuple[Seat, Seat]
+    players: tuple[RecordedSeat, RecordedSeat]
     # a game by a designer's rules file: the file's name as given, and its whole text
     # (a record of a game by the shipped rules has neither)
     rules_file: str | None = None
