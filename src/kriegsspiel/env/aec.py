@@ -1,0 +1,153 @@
+"""A game as a PettingZoo AEC environment: two agents, one index at a time.
+
+``player_0`` and ``player_1`` are the two sides (side 0 holds army A, unless reset with
+``options={"swap": True}``). The agent to act is whoever the game waits for: the side
+with the die just drawn, or the other side for a reaction, an ambush or a FUBAR unit's
+friend; so one agent often acts several times running. Draws from the bag are made by
+the environment from the episode's seed. An observation is a dict of ``observation``
+(the arrays of :mod:`kriegsspiel.env.observe`, seen from that agent's side) and
+``action_mask`` (1 at each index open to it now). The rewards are the game's returns at
+its end: +1 and -1 for a win, 0 for a draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces as gym_spaces
+from pettingzoo import AECEnv
+
+from kriegsspiel.env import spaces
+from kriegsspiel.env.episode import Episode, Setup, new_seed
+from kriegsspiel.env.render import render_episode
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
+
+AGENTS = ("player_0", "player_1")
+RENDER_MODES = ("ansi", "svg")
+
+
+class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
+    """Konflikt '47 or Bolt Action 1st edition for two agents (PettingZoo's AEC API)."""
+
+    metadata = {  # noqa: RUF012 (PettingZoo's class attribute)
+        "name": "kriegsspiel_v0",
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        ruleset: str = "konflikt47",
+        scenario: str | None = None,
+        armies: Sequence[str] = (),
+        *,
+        cell: float = 3.0,
+        render_mode: str | None = None,
+    ) -> None:
+        """``scenario`` and ``armies``: files or shipped names, as ``kriegsspiel play``
+        takes them; ``cell``: the side of the action and observation grid's cells, in
+        inches; ``render_mode``: "ansi" (text) or "svg" (the table drawn)."""
+        super().__init__()
+        if render_mode not in (None, *RENDER_MODES):
+            raise ValueError(f"render_mode is ansi, svg or None, not {render_mode!r}")
+        self.render_mode = render_mode
+        self.setup = Setup.of(ruleset, scenario, armies, cell)
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        observation = gym_spaces.Dict(
+            {
+                "observation": spaces.observation_arrays(self.setup),
+                "action_mask": spaces.action_mask(self.setup),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(AGENTS, observation)
+        self.action_spaces = dict.fromkeys(AGENTS, spaces.actions(self.setup))
+        self.episode: Episode | None = None
+
+    # -- PettingZoo's API ---------------------------------------------------------------
+    def observation_space(self, agent: str) -> gym_spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gym_spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game: ``seed`` seeds its dice and its draws (left out: a random one);
+        ``options={"swap": True}`` puts army B on side 0 (other options are ignored, as
+        PettingZoo's API test expects of an environment)."""
+        options = options or {}
+        self.episode = Episode(self.setup, new_seed(seed), bool(options.get("swap", False)))
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        self._after_step()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        episode = self._episode()
+        side = AGENTS.index(agent)
+        acting = agent == self.agent_selection and not episode.over
+        mask = episode.mask() if acting else np.zeros(self.setup.encoding.size, np.int8)
+        return {"observation": episode.observe(side), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Carry out an index for the agent to act (None once its game is over)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} must give an index: its game is not over")
+        self._cumulative_rewards[agent] = 0.0
+        done = self._episode().take(action)
+        self.infos[agent] = {"action": None if done is None else done.to_json()}
+        self._after_step()
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.episode is None:
+            return None
+        return render_episode(self.episode, self.render_mode)
+
+    def close(self) -> None:
+        self.episode = None
+
+    # -- ours -----------------------------------------------------------------------------
+    @property
+    def game(self) -> Any:
+        """The engine's game (its events, record and every rule's own query)."""
+        return self._episode().game
+
+    def record(self, path: str) -> str:
+        """Write the game so far as a record that ``kriegsspiel replay`` re-runs (both
+        sides named "agent"); returns its text."""
+        return self._episode().write_record(path, ("agent", "agent"))
+
+    def describe(self, index: int) -> str:
+        """What an index means now, in words."""
+        return self.setup.encoding.describe(index, self._episode().game)
+
+    def open_actions(self) -> dict[int, Action | tuple[Action, ...]]:
+        """The open indices with the engine action each carries out."""
+        return self._episode().open_indices()
+
+    def _episode(self) -> Episode:
+        if self.episode is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.episode
+
+    def _after_step(self) -> None:
+        episode = self._episode()
+        if episode.over:
+            returns = episode.game.returns()
+            for side, agent in enumerate(AGENTS):
+                self.rewards[agent] = float(returns[side])
+                self.terminations[agent] = True
+            self.agent_selection = AGENTS[0]
+        else:
+            self.rewards = dict.fromkeys(AGENTS, 0.0)
+            self.agent_selection = AGENTS[episode.side]
+        self._accumulate_rewards()

@@ -1,0 +1,286 @@
+"""A fixed numbering of every decision of one game set-up, for learning agents.
+
+The engine offers a decision as a list of :class:`Action` values whose length and order
+change from one decision to the next. A learned policy wants the opposite: the same
+index meaning the same thing at every decision, and a mask of the indices open now.
+This module gives that numbering for a game of ``N`` units on a table cut into square
+cells (``cell`` inches; 3" by default, so 24 x 16 cells on a 72" x 48" table).
+
+Order decisions, one block of ``4 + 5N + 2G`` indices a unit (``G`` cells), in unit order:
+
+- Ambush, Rally, Down, and an Advance where the unit stands (a vehicle's turn on the spot);
+- Fire at unit ``t``; a barrage, then an air strike, called on ``t``; an assault on ``t``
+  fighting hand-to-hand (or in the edition's only way), then with point-blank fire;
+- an Advance ending in cell ``c``, then a Run ending in cell ``c``.
+
+A move's place is the engine's own candidate in that cell nearest the cell's centre
+(candidates are the sensible places the engine offers every player: towards objectives,
+cover and the enemy, into buildings and woods, away). Where an Advance to that place can
+end in more than one way (firing at one of several targets or at none; a vehicle driving
+forwards, in reverse, or turning to a facing), the choice is a second decision, a
+follow-up of ``(N + 1) x 4`` indices: target ``t`` (``N``: no shot) by way (forward,
+reverse, the first facing offered, the second). Then the other decisions: a draw from
+the bag for side 0 or 1 (chance), the reactions by name, which ambusher fires or hold,
+keep or return a die, and the friend a FUBAR unit fires at.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
+
+if TYPE_CHECKING:
+    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+
+SUPPORT_CALLS = ("barrage", "air strike")  # a Fire order's ``choice`` calling support
+MODES = ("hand-to-hand", "point-blank")  # an assault's fighting mode ("": the only one)
+REACTIONS = ("none", "down", "hand-to-hand", "point-blank", "escape", "stand and fire", "stay")
+WAYS = 4  # an Advance's end: forward, reverse, the first facing offered, the second
+_FIXED = ("Ambush", "Rally", "Down")
+
+
+class NotEncodedError(ValueError):
+    """An action the numbering does not reach: a move's place other than the one its
+    cell stands for, or not a decision of this set-up."""
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """What an index means, in words a wargamer reads (for logs and debugging)."""
+
+    index: int
+    text: str
+
+
+class ActionEncoding:
+    """The numbering for games of ``units`` units on a ``width`` x ``height`` table."""
+
+    def __init__(self, units: int, width: float, height: float, cell: float = 3.0) -> None:
+        if not (cell > 0 and math.isfinite(cell)):
+            raise ValueError(f"a cell is a positive number of inches, not {cell!r}")
+        self.units, self.cell = units, float(cell)
+        self.columns = max(1, math.ceil(width / cell - 1e-9))
+        self.rows = max(1, math.ceil(height / cell - 1e-9))
+        self.cells = self.columns * self.rows
+        n, g = units, self.cells
+        self._fire = 4
+        self._support = self._fire + n
+        self._assault = self._support + len(SUPPORT_CALLS) * n
+        self._advance = self._assault + len(MODES) * n
+        self._run = self._advance + g
+        self.per_unit = self._run + g
+        self.follow_up = n * self.per_unit  # (target or none) x way
+        self.draw = self.follow_up + (n + 1) * WAYS
+        self.react = self.draw + 2
+        self.ambush = self.react + len(REACTIONS)  # which ambusher fires; then hold
+        self.retain = self.ambush + n + 1
+        self.friendly_fire = self.retain + 2
+        self.size = self.friendly_fire + n
+
+    @classmethod
+    def of(cls, game: BoltActionGame, cell: float = 3.0) -> ActionEncoding:
+        """The numbering for ``game``'s units and table."""
+        return cls(len(game.units), game.table.width, game.table.height, cell)
+
+    # -- cells -------------------------------------------------------------------------
+    def cell_of(self, x: float, y: float) -> int:
+        """The cell a place on the table falls in (row by row from (0, 0))."""
+        col = min(max(int(x // self.cell), 0), self.columns - 1)
+        row = min(max(int(y // self.cell), 0), self.rows - 1)
+        return row * self.columns + col
+
+    def centre(self, cell: int) -> tuple[float, float]:
+        row, col = divmod(cell, self.columns)
+        return ((col + 0.5) * self.cell, (row + 0.5) * self.cell)
+
+    def move_cell(self, index: int) -> int | None:
+        """The cell an Advance or Run index ends in (None for any other index)."""
+        if not 0 <= index < self.follow_up:
+            return None
+        at = index % self.per_unit
+        if at >= self._run:
+            return at - self._run
+        if at >= self._advance:
+            return at - self._advance
+        return None
+
+    # -- one action's first index --------------------------------------------------------
+    def first_index(self, game: BoltActionGame, action: Action) -> int:
+        """The index an action falls under (a move: its cell's), whatever its place."""
+        n, kind = self.units, action.kind
+        if kind == "draw":
+            return self.draw + action.side
+        if kind == "react":
+            return self.react + _position(REACTIONS, action.choice, "reaction")
+        if kind == "ambush":
+            return self.ambush + (n if action.choice == "hold" else _uid(action.unit, n))
+        if kind == "retain":
+            return self.retain + _position(("keep", "return"), action.choice, "choice")
+        if kind == "friendly fire":
+            return self.friendly_fire + _uid(action.target, n)
+        if kind != "order":
+            raise NotEncodedError(f"no index stands for an action of kind {kind!r}")
+        base, order = _uid(action.unit, n) * self.per_unit, action.order
+        if order in _FIXED:
+            return base + _FIXED.index(order)
+        if order == "Fire":
+            target = _uid(action.target, n)
+            if not action.choice:
+                return base + self._fire + target
+            call = _position(SUPPORT_CALLS, action.choice, "support call")
+            return base + self._support + call * n + target
+        if order == "Run" and action.target is not None:  # an assault
+            mode = 0 if not action.choice else _position(MODES, action.choice, "fighting mode")
+            return base + self._assault + mode * n + _uid(action.target, n)
+        if action.to is None:
+            raise NotEncodedError(f"{order} needs a place to end, and this one has none")
+        if order == "Advance":
+            unit = game.units[action.unit]
+            here = unit.anchor
+            if action.to == (here.x, here.y):
+                return base + 3
+            return base + self._advance + self.cell_of(*action.to)
+        if order == "Run":
+            return base + self._run + self.cell_of(*action.to)
+        raise NotEncodedError(f"no index stands for the order {order!r}")
+
+    def follow_up_index(self, action: Action, facings: tuple[float, ...]) -> int:
+        """An Advance's follow-up index: its target (or none) by the way it ends;
+        ``facings`` are the facings offered for its place, in the engine's order."""
+        n = self.units
+        target = n if action.target is None else _uid(action.target, n)
+        if action.choice == "reverse":
+            way = 1
+        elif action.facing is None:
+            way = 0
+        else:
+            if action.facing not in facings[: WAYS - 2]:
+                raise NotEncodedError(f"the facing {action.facing} is not one offered here")
+            way = 2 + facings.index(action.facing)
+        return self.follow_up + target * WAYS + way
+
+    # -- a decision's indices --------------------------------------------------------------
+    def choices(self, game: BoltActionGame) -> dict[int, tuple[Action, ...]]:
+        """The indices open at the game's decision (or draw), each with the actions it
+        stands for: one, or an Advance's endings still to be chosen by a follow-up."""
+        found: dict[int, list[Action]] = {}
+        for action in game.legal_actions():
+            found.setdefault(self.first_index(game, action), []).append(action)
+        chosen: dict[int, tuple[Action, ...]] = {}
+        for index, actions in found.items():
+            if len(actions) > 1 and actions[0].to is not None:
+                centre = self._place_centre(game, index, actions[0])
+                best = min(
+                    dict.fromkeys(a.to for a in actions if a.to is not None),
+                    key=lambda to: (math.dist(to, centre), to),
+                )
+                actions = [a for a in actions if a.to == best]
+            chosen[index] = tuple(actions)
+        return chosen
+
+    def follow_ups(self, actions: tuple[Action, ...]) -> dict[int, Action]:
+        """The follow-up indices of an Advance's endings (as :meth:`choices` gives them)."""
+        facings = _facings(actions)
+        return {self.follow_up_index(a, facings): a for a in actions}
+
+    def encode(self, game: BoltActionGame, action: Action) -> tuple[int, int | None]:
+        """The index (and follow-up index, where one is asked) that give ``action`` at the
+        game's decision; NotEncodedError if none does (a place its cell does not stand for)."""
+        first = self.first_index(game, action)
+        actions = self.choices(game).get(first)
+        if actions is None or action not in actions:
+            raise NotEncodedError(
+                f"{action.describe(game)} is not what index {first} stands for here"
+                + ("" if actions is None else f" ({actions[0].describe(game)})")
+            )
+        if len(actions) == 1:
+            return first, None
+        return first, self.follow_up_index(action, _facings(actions))
+
+    def mask(self, open_indices: object) -> npt.NDArray[np.int8]:
+        """1 at each of ``open_indices`` (an iterable of ints), 0 elsewhere."""
+        mask = np.zeros(self.size, dtype=np.int8)
+        mask[np.fromiter(open_indices, dtype=np.int64)] = 1  # type: ignore[call-overload]
+        return mask
+
+    # -- words --------------------------------------------------------------------------
+    def describe(self, index: int, game: BoltActionGame | None = None) -> str:
+        """What ``index`` means; with ``game``, units by name."""
+        n = self.units
+        if not 0 <= index < self.size:
+            raise ValueError(f"an index is from 0 to {self.size - 1}, not {index}")
+
+        def name(uid: int) -> str:
+            return game.units[uid].name if game is not None else f"unit {uid}"
+
+        if index < self.follow_up:
+            uid, at = divmod(index, self.per_unit)
+            who = name(uid)
+            if at < 3:
+                return f"{who}: {_FIXED[at]}"
+            if at == 3:
+                return f"{who}: Advance where it stands"
+            if at < self._support:
+                return f"{who}: Fire at {name(at - self._fire)}"
+            if at < self._assault:
+                call, target = divmod(at - self._support, n)
+                return f"{who}: Fire, calling a {SUPPORT_CALLS[call]} on {name(target)}"
+            if at < self._advance:
+                mode, target = divmod(at - self._assault, n)
+                return f"{who}: assault {name(target)} ({MODES[mode]} or the only way)"
+            run = at >= self._run
+            cell = at - (self._run if run else self._advance)
+            x, y = self.centre(cell)
+            half = self.cell / 2
+            return (
+                f"{who}: {'Run' if run else 'Advance'} to the cell "
+                f'{x - half:g}-{x + half:g}", {y - half:g}-{y + half:g}"'
+            )
+        if index < self.draw:
+            target, way = divmod(index - self.follow_up, WAYS)
+            shot = "no shot" if target == n else f"firing at {name(target)}"
+            ways = ("driving forward", "in reverse", "turning to the first facing offered")
+            return f"ending the Advance {shot}, " + (
+                ways[way] if way < 3 else "turning to the second facing offered"
+            )
+        if index < self.react:
+            return f"draw a die for side {index - self.draw}"
+        if index < self.ambush:
+            return f"react: {REACTIONS[index - self.react]}"
+        if index < self.retain:
+            at = index - self.ambush
+            return "ambush: hold fire" if at == n else f"ambush: {name(at)} fires"
+        if index < self.friendly_fire:
+            return f"{('keep', 'return')[index - self.retain]} the die"
+        return f"friendly fire at {name(index - self.friendly_fire)}"
+
+    def _place_centre(
+        self, game: BoltActionGame, index: int, action: Action
+    ) -> tuple[float, float]:
+        cell = self.move_cell(index)
+        if cell is None:  # where it stands: every candidate has the one place
+            return action.to or (0.0, 0.0)
+        return self.centre(cell)
+
+
+def _uid(value: int | None, units: int) -> int:
+    if value is None or not 0 <= value < units:
+        raise NotEncodedError(f"{value!r} is not a unit of this game (0 to {units - 1})")
+    return value
+
+
+def _position(names: tuple[str, ...], value: str, what: str) -> int:
+    if value not in names:
+        raise NotEncodedError(f"{value!r} is not a {what} ({', '.join(names)})")
+    return names.index(value)
+
+
+def _facings(actions: tuple[Action, ...]) -> tuple[float, ...]:
+    """The facings offered among an Advance's endings, in the engine's order."""
+    return tuple(dict.fromkeys(a.facing for a in actions if a.facing is not None))

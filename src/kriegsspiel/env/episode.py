@@ -1,0 +1,162 @@
+"""One game driven by fixed action indices: chance drawn, Advances finished by a follow-up.
+
+Both environments (:mod:`.aec`, several agents; :mod:`.versus_ai`, one agent against the
+tactical AI) play through an :class:`Episode`, so they number, mask and carry out
+decisions the same way. A game of seed ``s`` draws its dice from the bag exactly as
+``kriegsspiel play --seed s`` does, so an episode whose decisions match a played game's
+is that game.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from kriegsspiel.ai.players import chance_outcome
+from kriegsspiel.core.game import CHANCE, IllegalActionError
+from kriegsspiel.env.encoding import ActionEncoding
+from kriegsspiel.env.observe import Observer
+from kriegsspiel.sim.matchup import Matchup, build_matchup, set_up_game
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+
+    from kriegsspiel.rulesets.bolt_action.game.actions import Action
+    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+
+SEEDS = 2**32  # a seed left out is drawn from this range
+
+
+@dataclass(slots=True)
+class Setup:
+    """What every episode of an environment shares: the matchup and its numbering."""
+
+    matchup: Matchup
+    encoding: ActionEncoding
+    observer: Observer
+
+    @classmethod
+    def of(
+        cls,
+        ruleset: str = "konflikt47",
+        scenario: str | None = None,
+        armies: Sequence[str] = (),
+        cell: float = 3.0,
+    ) -> Setup:
+        """The shipped samples or your files, as ``kriegsspiel play`` takes them."""
+        matchup = build_matchup(ruleset, scenario, list(armies))
+        game = set_up_game(matchup, 0)
+        encoding = ActionEncoding.of(game, cell)
+        return cls(matchup, encoding, Observer(game, encoding))
+
+
+@dataclass(slots=True)
+class Episode:
+    """A game in progress, waiting for a side's index (never at a chance node)."""
+
+    setup: Setup
+    seed: int
+    swapped: bool = False
+    game: BoltActionGame = field(init=False)
+    chance: random.Random = field(init=False)
+    # an Advance whose place is chosen and whose ending (target, way) is not yet
+    advance: dict[int, Action] | None = field(default=None, init=False)
+    _open: dict[int, tuple[Action, ...]] | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        self.game = set_up_game(self.setup.matchup, self.seed, self.swapped)
+        self.chance = random.Random(self.seed)  # as ai.players.play draws the bag
+        self._settle()
+
+    @property
+    def over(self) -> bool:
+        return self.game.is_terminal()
+
+    @property
+    def side(self) -> int:
+        """The side whose index is awaited (the game's player; TERMINAL once over)."""
+        return self.game.current_player()
+
+    def open_indices(self) -> dict[int, Action | tuple[Action, ...]]:
+        """The indices open now, each with the action it carries out (an Advance whose
+        ending is still open: its endings, chosen by a follow-up index)."""
+        if self.advance is not None:
+            return dict(self.advance)
+        if self._open is None:
+            self._open = self.setup.encoding.choices(self.game) if not self.over else {}
+        return {i: acts[0] if len(acts) == 1 else acts for i, acts in self._open.items()}
+
+    def mask(self) -> npt.NDArray[np.int8]:
+        return self.setup.encoding.mask(self.open_indices())
+
+    def take(self, index: int | np.integer[Any]) -> Action | None:
+        """Carry out ``index`` for the side to move: the action carried out, or None if
+        it chose an Advance's place and its ending is asked next. An index not open
+        raises IllegalActionError, saying what it means and nothing is changed."""
+        if self.over:
+            raise IllegalActionError("the game is over: no index is open")
+        opened = self.open_indices()
+        if isinstance(index, bool) or not isinstance(index, int | np.integer):
+            raise IllegalActionError(f"an action is an index (a whole number), not {index!r}")
+        chosen = opened.get(int(index))
+        if chosen is None:
+            meaning = (
+                self.setup.encoding.describe(int(index), self.game)
+                if 0 <= index < self.setup.encoding.size
+                else "out of range"
+            )
+            raise IllegalActionError(
+                f"index {index} ({meaning}) is not open now; {len(opened)} are "
+                "(see the action mask)"
+            )
+        if isinstance(chosen, tuple):
+            self.advance = self.setup.encoding.follow_ups(chosen)
+            return None
+        self.play(chosen)
+        return chosen
+
+    def play(self, action: Action) -> None:
+        """Carry out an engine action (an index's, or another player's) and draw chance."""
+        self.game.apply_action(action)
+        self.advance, self._open = None, None
+        self._settle()
+
+    def observe(self, side: int) -> dict[str, npt.NDArray[np.float32]]:
+        place = None
+        if self.advance is not None:
+            place = next(iter(self.advance.values())).to
+        return self.setup.observer.observe(self.game, side, place)
+
+    def write_record(self, path: str | Path, players: tuple[str, str]) -> str:
+        """Write the game so far as a record (``kriegsspiel replay`` re-runs it); its
+        ``players`` are "agent" for a learning agent, else the AI's kind. The record's
+        text is returned."""
+        from kriegsspiel.core.records import write_record
+        from kriegsspiel.rulesets.bolt_action.game.record import header
+
+        matchup = self.setup.matchup
+        armies = (matchup.armies[0].text, matchup.armies[1].text)
+        if self.swapped:
+            armies = (armies[1], armies[0])
+        head = header(self.game, matchup.scenario.text, armies, players)
+        return write_record(path, head, self.game.events)
+
+    def _settle(self) -> None:
+        """Draw from the bag until a side must decide or the game is over."""
+        game = self.game
+        while game.current_player() == CHANCE:
+            game.apply_action(chance_outcome(game, self.chance))
+
+
+def new_seed(seed: int | None) -> int:
+    """``seed`` checked, or one drawn at random when it is left out."""
+    if seed is None:
+        return random.SystemRandom().randrange(SEEDS)
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"seed must be a whole number 0 or more, not {seed!r}")
+    return int(seed)

@@ -1,0 +1,267 @@
+"""The position as fixed-shape arrays, seen from one side, for learning agents.
+
+Three arrays, their shapes fixed for a game set-up (its units and table), so a network
+can read any decision of any game of that set-up:
+
+- ``planes`` (C, rows, cols): the table on the same cells as the action numbering
+  (:mod:`kriegsspiel.env.encoding`): how much of each cell each terrain category of the
+  edition's table covers, soft and hard cover, what blocks sight, what no vehicle may
+  enter, the objectives' points; then the side's own and the enemy's models, vehicles
+  and pins, its units still to order, and the units the decision is about;
+- ``units`` (N, F): each unit in the game's order, "mine" or the enemy's, with its
+  models, place, heading, pins, order, kept die, quality, kind and state;
+- ``game`` (K,): the turn, the dice in the bag, the score and which decision this is.
+
+Everything on the table is open to both players (the bag is counted, not seen), so the
+two sides' observations hold the same facts, each from its own side.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+
+from kriegsspiel.core.table import VEHICLE
+from kriegsspiel.env.encoding import ActionEncoding
+from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS
+from kriegsspiel.rulesets.bolt_action.game.table_rules import terrain_row
+
+if TYPE_CHECKING:
+    from kriegsspiel.core.table import Table
+    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+
+Array = npt.NDArray[np.float32]
+
+DECISIONS = (
+    "order",
+    "shot-reaction",
+    "assault-reaction",
+    "ambush",
+    "retain",
+    "friendly-fire",
+    "follow-up",
+)
+QUALITIES = ("inexperienced", "regular", "veteran")
+KINDS = ("infantry", "artillery", "team", "vehicle")
+UNIT_FEATURES = (
+    "mine",
+    "alive",
+    "models (share of its start)",
+    "x (share of the table's width)",
+    "y (share of the table's height)",
+    "heading sine (vehicles)",
+    "heading cosine (vehicles)",
+    "pins / 10",
+    *(f"order {o}" for o in ORDERS),
+    "kept Ambush",
+    "kept Down",
+    "die in the bag",
+    *(f"quality {q}" for q in QUALITIES),
+    *(f"kind {k}" for k in KINDS),
+    "immobilised",
+    "moved: advanced",
+    "moved: ran",
+    "points / 1000",
+    "ranged in on a target",
+    "support call used",
+    "may not Run (gravity)",
+    "decides now",
+    "the pending order's unit",
+    "the pending order's target",
+)
+GAME_FEATURES = (
+    "turn / turns",
+    "my dice in the bag / 20",
+    "enemy dice in the bag / 20",
+    "my score / 10",
+    "enemy score / 10",
+    *(f"decision {d}" for d in DECISIONS),
+)
+_UNIT_PLANES = (
+    "my models",
+    "enemy models",
+    "my vehicles",
+    "enemy vehicles",
+    "my pins / 10",
+    "enemy pins / 10",
+    "my units to order (models)",
+    "units deciding or acted on (models)",
+    "the follow-up's place",
+)
+_SAMPLES = 4  # a cell's terrain is sampled on a 4 x 4 grid of points
+
+
+@dataclass(frozen=True, slots=True)
+class Shapes:
+    """The arrays' shapes, and the names of their planes and features."""
+
+    planes: tuple[int, int, int]
+    units: tuple[int, int]
+    game: tuple[int]
+    plane_names: tuple[str, ...]
+
+
+class Observer:
+    """Builds observations of one game set-up's positions (terrain planes kept per table)."""
+
+    def __init__(self, game: BoltActionGame, encoding: ActionEncoding) -> None:
+        self.encoding = encoding
+        self.categories = tuple(r.category for r in game.rules.data.terrain.rows)
+        names = (
+            *(f"terrain: {c}" for c in self.categories),
+            "soft cover",
+            "hard cover",
+            "blocks sight",
+            "impassable to vehicles",
+            "objective points / 10",
+            *_UNIT_PLANES,
+        )
+        rows, cols = encoding.rows, encoding.columns
+        self.shapes = Shapes(
+            (len(names), rows, cols),
+            (encoding.units, len(UNIT_FEATURES)),
+            (len(GAME_FEATURES),),
+            names,
+        )
+        self._table: Table | None = None
+        self._terrain: Array = np.zeros((0, rows, cols), np.float32)
+        # each cell's sample points, row by row (the planes' order)
+        step = encoding.cell / _SAMPLES
+        offsets = (np.arange(_SAMPLES) + 0.5) * step
+        xs = (np.arange(cols)[:, None] * encoding.cell + offsets[None, :]).ravel()
+        ys = (np.arange(rows)[:, None] * encoding.cell + offsets[None, :]).ravel()
+        grid_y, grid_x = np.meshgrid(ys, xs, indexing="ij")
+        self._points = (grid_x, grid_y)
+
+    def observe(
+        self, game: BoltActionGame, side: int, follow_up: tuple[float, float] | None = None
+    ) -> dict[str, Array]:
+        """The position seen from ``side``; ``follow_up``: the place of an Advance whose
+        ending is being chosen (the decision is then "follow-up")."""
+        planes = np.zeros(self.shapes.planes, np.float32)
+        fixed = self._terrain_planes(game)
+        planes[: len(fixed)] = fixed
+        at = len(fixed)
+        for o in game.scenario.objectives:
+            row, col = self._cell(o.x, o.y)
+            planes[at, row, col] += o.points / 10
+        at += 1
+        units = np.zeros(self.shapes.units, np.float32)
+        pending = game.pending
+        deciding = set(game.deciding_units())
+        acted_on: set[int] = set()
+        if pending is not None:
+            acted_on = {pending.action.unit, pending.target} | deciding
+            if pending.action.target is not None:
+                acted_on.add(pending.action.target)
+        to_order = {u.uid for u in game.eligible(side)}
+        width, height = game.table.width, game.table.height
+        for u in game.units:
+            row = units[u.uid]
+            mine = u.side == side
+            row[0] = mine
+            if u.destroyed:
+                continue
+            models = u.alive_models
+            anchor = u.anchor
+            row[1] = 1
+            row[2] = len(models) / max(u.start_models, 1)
+            row[3], row[4] = anchor.x / width, anchor.y / height
+            if u.vehicle is not None:
+                row[5] = math.sin(math.radians(u.heading))
+                row[6] = math.cos(math.radians(u.heading))
+            row[7] = u.pins / 10
+            i = 8
+            if u.order in ORDERS:
+                row[i + ORDERS.index(u.order)] = 1
+            i += len(ORDERS)
+            row[i] = u.retained == "Ambush"
+            row[i + 1] = u.retained == "Down"
+            row[i + 2] = u.order is None and u.retained is None  # its die still in the bag
+            i += 3
+            if u.quality in QUALITIES:
+                row[i + QUALITIES.index(u.quality)] = 1
+            i += len(QUALITIES)
+            row[i + (KINDS.index(u.kind) if u.kind in KINDS else 0)] = 1
+            i += len(KINDS)
+            row[i] = u.immobilised
+            row[i + 1] = u.moved == "advance"
+            row[i + 2] = u.moved == "run"
+            row[i + 3] = u.points / 1000
+            row[i + 4] = u.ranged_in_on is not None
+            row[i + 5] = u.support_used
+            row[i + 6] = u.no_run
+            row[i + 7] = u.uid in deciding
+            row[i + 8] = pending is not None and pending.action.unit == u.uid
+            row[i + 9] = pending is not None and pending.action.target == u.uid
+            mover = 0 if mine else 1
+            for m in models:
+                r, c = self._cell(m.x, m.y)
+                planes[at + mover, r, c] += 1
+                if u.vehicle is not None:
+                    planes[at + 2 + mover, r, c] += 1
+                if u.uid in to_order:
+                    planes[at + 6, r, c] += 1
+                if u.uid in acted_on:
+                    planes[at + 7, r, c] += 1
+            r, c = self._cell(anchor.x, anchor.y)
+            planes[at + 4 + mover, r, c] += u.pins / 10
+        if follow_up is not None:
+            r, c = self._cell(*follow_up)
+            planes[at + 8, r, c] = 1
+        return {"planes": planes, "units": units, "game": self._game_vector(game, side, follow_up)}
+
+    def _game_vector(
+        self, game: BoltActionGame, side: int, follow_up: tuple[float, float] | None
+    ) -> Array:
+        vector = np.zeros(self.shapes.game, np.float32)
+        dice, score = game.dice_in_cup(), game.score()
+        vector[0] = game.turn / game.scenario.turns
+        vector[1], vector[2] = dice[side] / 20, dice[1 - side] / 20
+        vector[3], vector[4] = score[side] / 10, score[1 - side] / 10
+        if follow_up is not None:
+            decision = "follow-up"
+        elif game.pending is not None:
+            decision = game.pending.kind
+        else:
+            decision = "order"
+        if not game.is_terminal():
+            vector[5 + DECISIONS.index(decision)] = 1
+        return vector
+
+    def _cell(self, x: float, y: float) -> tuple[int, int]:
+        return divmod(self.encoding.cell_of(x, y), self.encoding.columns)
+
+    def _terrain_planes(self, game: BoltActionGame) -> Array:
+        """The terrain planes (each cell's share covered), worked out once per table:
+        the table changes only when a wreck is added to it."""
+        table = game.table
+        if self._table is table:
+            return self._terrain
+        rows, cols = self.encoding.rows, self.encoding.columns
+        count = len(self.categories) + 4
+        covered = np.zeros((count, rows * _SAMPLES, cols * _SAMPLES), np.float32)
+        grid_x, grid_y = self._points
+        for feature in table.features:
+            inside = shapely.contains_xy(shapely.Polygon(feature.polygon), grid_x, grid_y)
+            category = terrain_row(game.rules, feature.category).category
+            layers = [self.categories.index(category)]
+            base = len(self.categories)
+            if feature.cover == "soft":
+                layers.append(base)
+            elif feature.cover == "hard":
+                layers.append(base + 1)
+            if feature.blocks_line_of_sight:
+                layers.append(base + 2)
+            if VEHICLE in feature.impassable_to:
+                layers.append(base + 3)
+            for layer in layers:
+                np.maximum(covered[layer], inside, out=covered[layer])
+        shares = covered.reshape(count, rows, _SAMPLES, cols, _SAMPLES).mean(axis=(2, 4))
+        self._table, self._terrain = table, shares.astype(np.float32)
+        return self._terrain

@@ -1,0 +1,152 @@
+"""One side of a game against an AI, as a Gymnasium environment.
+
+The agent plays ``side`` (0 holds army A); the other side is the tactical AI (or the
+random player), seeded as in ``kriegsspiel play``: an episode of seed ``s`` draws the
+bag, rolls the dice and has the AI decide as ``kriegsspiel play --seed s`` would. A step
+is one index: an order, a reaction, an ambush, keeping a die, a FUBAR unit's friend, or
+the ending of an Advance whose place the last index chose. The AI's decisions and the
+draws between two of the agent's are made inside the step. The reward is the game's
+return at its end (+1 a win, -1 a loss, 0 a draw); a game always ends (its last turn),
+so nothing is truncated. The open indices are ``info["action_mask"]`` and
+:meth:`VersusAIEnv.action_masks` (the name maskable learners look for). An index not
+open raises IllegalActionError; with ``illegal="lose"`` it ends the game as the agent's
+loss instead (reward -1, ``info["illegal"]`` saying why), for learners without a mask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+
+from kriegsspiel.ai.players import Player
+from kriegsspiel.core.game import IllegalActionError
+from kriegsspiel.env import spaces
+from kriegsspiel.env.episode import Episode, Setup, new_seed
+from kriegsspiel.env.render import render_episode
+from kriegsspiel.sim.matchup import new_player, side_seed
+
+Observation = dict[str, Any]  # the arrays of kriegsspiel.env.observe, by name
+RENDER_MODES = ("ansi", "svg")
+
+
+class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
+    """Konflikt '47 or Bolt Action 1st edition, one agent against an AI."""
+
+    metadata = {"render_modes": list(RENDER_MODES)}  # noqa: RUF012 (Gymnasium's class attribute)
+
+    def __init__(
+        self,
+        ruleset: str = "konflikt47",
+        scenario: str | None = None,
+        armies: Sequence[str] = (),
+        *,
+        side: int = 0,
+        opponent: str = "tactical",
+        illegal: str = "raise",
+        cell: float = 3.0,
+        render_mode: str | None = None,
+    ) -> None:
+        """``side``: the agent's side (0 or 1); ``opponent``: "tactical" or "random";
+        ``illegal``: "raise" or "lose" (what an index not open does); the rest as
+        :class:`kriegsspiel.env.aec.KriegsspielEnv` takes them."""
+        if side not in (0, 1):
+            raise ValueError(f"side is 0 or 1, not {side!r}")
+        if opponent not in ("tactical", "random"):
+            raise ValueError(f"opponent is tactical or random, not {opponent!r}")
+        if illegal not in ("raise", "lose"):
+            raise ValueError(f"illegal is raise or lose, not {illegal!r}")
+        if render_mode not in (None, *RENDER_MODES):
+            raise ValueError(f"render_mode is ansi, svg or None, not {render_mode!r}")
+        self.side, self.opponent_kind, self.render_mode = side, opponent, render_mode
+        self.illegal = illegal
+        self.forfeit: str | None = None  # why the agent lost by an index not open
+        self.setup = Setup.of(ruleset, scenario, armies, cell)
+        self.observation_space = spaces.observation_arrays(self.setup)
+        self.action_space = spaces.actions(self.setup)
+        self.episode: Episode | None = None
+        self.opponent: Player | None = None
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """A new game: ``seed`` seeds its dice, its draws and the AI (left out: a random
+        one); ``options={"swap": True}`` puts army B on side 0."""
+        super().reset(seed=seed)
+        game_seed = new_seed(seed) if seed is not None else int(self.np_random.integers(2**32))
+        swap = bool((options or {}).get("swap", False))
+        self.episode = Episode(self.setup, game_seed, swap)
+        self.forfeit = None
+        self.opponent = new_player(self.opponent_kind, side_seed(game_seed, 1 - self.side))
+        self._opponent_moves()
+        return self._observation(), self._info(None)
+
+    def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        episode = self._episode()
+        if self.forfeit is not None:
+            raise IllegalActionError(f"the game is over: {self.forfeit}; call reset()")
+        try:
+            done = episode.take(action)
+        except IllegalActionError as refused:
+            if self.illegal == "raise" or episode.over:
+                raise
+            self.forfeit = str(refused)
+            info = {**self._info(None), "illegal": self.forfeit}
+            info["action_mask"] = np.zeros_like(info["action_mask"])
+            return self._observation(), -1.0, True, False, info
+        if done is not None:
+            self._opponent_moves()
+        reward = float(episode.game.returns()[self.side]) if episode.over else 0.0
+        return self._observation(), reward, episode.over, False, self._info(done)
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The indices open now (all closed once the game is over)."""
+        if self.forfeit is not None:
+            return np.zeros(self.setup.encoding.size, np.bool_)
+        return self._episode().mask().astype(bool)
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.episode is None:
+            return None
+        return render_episode(self.episode, self.render_mode)
+
+    @property
+    def game(self) -> Any:
+        """The engine's game (its events, record and every rule's own query)."""
+        return self._episode().game
+
+    def record(self, path: str) -> str:
+        """Write the game so far as a record that ``kriegsspiel replay`` re-runs (the
+        agent's side named "agent"); returns its text."""
+        players = ["agent", "agent"]
+        players[1 - self.side] = self.opponent_kind
+        return self._episode().write_record(path, (players[0], players[1]))
+
+    def describe(self, index: int) -> str:
+        """What an index means now, in words."""
+        return self.setup.encoding.describe(index, self._episode().game)
+
+    def _opponent_moves(self) -> None:
+        episode, opponent = self._episode(), self.opponent
+        assert opponent is not None
+        while not episode.over and episode.side != self.side:
+            episode.play(opponent.choose(episode.game))
+
+    def _observation(self) -> Observation:
+        return self._episode().observe(self.side)
+
+    def _info(self, done: Any) -> dict[str, Any]:
+        episode = self._episode()
+        return {
+            "action_mask": episode.mask(),
+            "action": None if done is None else done.to_json(),
+            "seed": episode.seed,
+        }
+
+    def _episode(self) -> Episode:
+        if self.episode is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.episode

@@ -1,0 +1,255 @@
+"""The environments for learning agents: PettingZoo's AEC API (two agents) and
+Gymnasium's (one agent against the AI), each checked by its library's own conformance
+test, and against the engine (the same games, records that replay, returns as rewards)."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+import kriegsspiel.env  # noqa: F401 (registers kriegsspiel/VersusAI-v0)
+from kriegsspiel.ai.players import play
+from kriegsspiel.core.game import IllegalActionError
+from kriegsspiel.env.aec import KriegsspielEnv
+from kriegsspiel.env.episode import Episode, Setup
+from kriegsspiel.env.versus_ai import VersusAIEnv
+from kriegsspiel.errors import UsageError
+from kriegsspiel.sim.matchup import new_player, set_up_game, side_seed
+
+
+def random_agents(env: KriegsspielEnv, seed: int) -> int:
+    """Play the env's game to its end, each agent picking an open index at random."""
+    rng = np.random.default_rng(seed)
+    steps = 0
+    for _agent in env.agent_iter():
+        observation, _reward, ended, cut, _info = env.last()
+        if ended or cut:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        steps += 1
+    return steps
+
+
+def test_pettingzoo_api_test_passes() -> None:
+    with warnings.catch_warnings():
+        # (the observation is a dict of three arrays, which PettingZoo's test notes)
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(KriegsspielEnv(), num_cycles=400)
+        seed_test(KriegsspielEnv, num_cycles=100)
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_random_agents_play_whole_games_whose_returns_are_the_rewards(ruleset: str) -> None:
+    env = KriegsspielEnv(ruleset)
+    for seed in (0, 1):
+        env.reset(seed=seed)
+        rewards = {a: 0.0 for a in env.possible_agents}
+        rng = np.random.default_rng(seed)
+        for agent in env.agent_iter():
+            observation, reward, ended, _cut, _info = env.last()
+            rewards[agent] += reward
+            if ended:
+                assert not observation["action_mask"].any()
+                env.step(None)
+                continue
+            mask = observation["action_mask"]
+            side = env.possible_agents.index(agent)
+            assert env.game.current_player() == side and mask.any()
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+        game = env.game
+        assert game.is_terminal()
+        assert (rewards["player_0"], rewards["player_1"]) == game.returns()
+
+
+def test_the_same_seed_gives_the_same_game_and_a_record_that_replays(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from kriegsspiel.rulesets.bolt_action.game.record import replay
+
+    env = KriegsspielEnv("bolt-action-1")
+    env.reset(seed=11)
+    random_agents(env, 3)
+    first = [e.to_json() for e in env.game.events]
+    env.reset(seed=11)
+    random_agents(env, 3)
+    assert [e.to_json() for e in env.game.events] == first
+    path = tmp_path / "agents.jsonl"
+    env.record(str(path))
+    assert replay(path).reproduced and replay(path).finished
+    assert '"players":["agent","agent"]' in path.read_text().splitlines()[0]
+
+
+def test_an_episode_draws_the_bag_as_play_does() -> None:
+    """Driven by the players `kriegsspiel play --seed` would seat, an episode is that game."""
+    setup = Setup.of("konflikt47")
+    seed = 21
+    episode = Episode(setup, seed)
+    players = [new_player("random", side_seed(seed, side)) for side in (0, 1)]
+    while not episode.over:
+        episode.play(players[episode.side].choose(episode.game))
+    played = set_up_game(setup.matchup, seed)
+    play(played, [new_player("random", side_seed(seed, side)) for side in (0, 1)], seed)
+    assert [e.to_json() for e in episode.game.events] == [e.to_json() for e in played.events]
+
+
+def test_an_advance_with_several_endings_asks_for_its_ending_next() -> None:
+    env = KriegsspielEnv()
+    env.reset(seed=2)
+    enc = env.setup.encoding
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        opened = env.open_actions()
+        several = [i for i, a in opened.items() if isinstance(a, tuple)]
+        agent = env.agent_selection
+        if not several:
+            env.step(int(rng.choice(sorted(opened))))
+            continue
+        index = several[0]
+        endings = opened[index]
+        assert isinstance(endings, tuple)
+        events = len(env.game.events)
+        env.step(index)
+        assert len(env.game.events) == events  # nothing carried out yet
+        assert env.agent_selection == agent  # the same agent finishes its order
+        observation = env.observe(agent)
+        mask = observation["action_mask"]
+        follow = np.flatnonzero(mask)
+        assert len(follow) == len(endings)
+        assert all(enc.follow_up <= i < enc.draw for i in follow)
+        assert observation["observation"]["game"][5 + 6] == 1  # "decision follow-up"
+        place = env.setup.observer.shapes.plane_names.index("the follow-up's place")
+        assert observation["observation"]["planes"][place].sum() == 1
+        ending = env.open_actions()[int(follow[-1])]
+        env.step(int(follow[-1]))
+        assert env.game.events[events].data["unit"] == endings[0].unit
+        assert ending in endings and env.infos[agent]["action"] == ending.to_json()  # type: ignore[union-attr]
+        return
+    pytest.fail("no Advance with several endings came up")
+
+
+def test_an_index_not_open_is_refused_and_changes_nothing() -> None:
+    env = KriegsspielEnv()
+    env.reset(seed=5)
+    events = list(env.game.events)
+    closed = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError, match=f"index {closed} .* is not open now"):
+        env.step(closed)
+    with pytest.raises(IllegalActionError, match="out of range"):
+        env.step(10**9)
+    with pytest.raises(IllegalActionError, match="a whole number"):
+        env.step("3")  # type: ignore[arg-type]
+    assert env.game.events == events
+
+
+def test_bad_set_ups_are_refused_clearly() -> None:
+    with pytest.raises(ValueError, match="render_mode is ansi, svg or None"):
+        KriegsspielEnv(render_mode="human")
+    with pytest.raises(UsageError, match="no-such-army"):
+        KriegsspielEnv(armies=["no-such-army", "no-such-army"])
+    with pytest.raises(RuntimeError, match="call reset"):
+        KriegsspielEnv().observe("player_0")
+    with pytest.raises(ValueError, match="seed must be a whole number"):
+        KriegsspielEnv().reset(seed=-1)
+    with pytest.raises(ValueError, match="side is 0 or 1"):
+        VersusAIEnv(side=2)
+    with pytest.raises(ValueError, match="opponent is tactical or random"):
+        VersusAIEnv(opponent="human")
+    with pytest.raises(ValueError, match="illegal is raise or lose"):
+        VersusAIEnv(illegal="ignore")
+
+
+def test_renders_the_table_and_a_text_summary() -> None:
+    env = KriegsspielEnv(render_mode="svg")
+    env.reset(seed=1)
+    drawing = env.render()
+    assert drawing is not None and "<svg" in drawing
+    text = VersusAIEnv(render_mode="ansi")
+    text.reset(seed=1)
+    shown = text.render()
+    assert shown is not None and shown.startswith("turn 1 of ")
+    assert shown.count("models,") == sum(not u.destroyed for u in text.game.units)
+
+
+def test_gymnasium_env_checker_passes() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # (unbounded counts; no render fps)
+        check_env(gymnasium.make("kriegsspiel/VersusAI-v0", illegal="lose").unwrapped)
+
+
+@pytest.mark.parametrize("opponent", ["tactical", "random"])
+def test_one_agent_plays_the_ai_to_a_result(opponent: str) -> None:
+    env = gymnasium.make(
+        "kriegsspiel/VersusAI-v0", ruleset="bolt-action-1", side=1, opponent=opponent
+    )
+    _observation, info = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    total, ended = 0.0, False
+    while not ended:
+        mask = info["action_mask"]
+        assert mask.any() and (mask == env.unwrapped.action_masks()).all()  # type: ignore[attr-defined]
+        assert env.unwrapped.game.current_player() == 1  # type: ignore[attr-defined]
+        _observation, reward, ended, cut, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        assert not cut
+        total += float(reward)
+    game = env.unwrapped.game  # type: ignore[attr-defined]
+    assert total == game.returns()[1] and not info["action_mask"].any()
+
+
+def test_the_ai_side_plays_as_in_kriegsspiel_play() -> None:
+    """The AI is seeded as `kriegsspiel play --seed` seats it: handed the same decisions
+    the AI would make for the agent's side, the episode is the played game."""
+    seed = 8
+    env = VersusAIEnv(opponent="random")
+    env.reset(seed=seed)
+    mine = new_player("random", side_seed(seed, 0))
+    episode = env.episode
+    assert episode is not None
+    while not episode.over:
+        episode.play(mine.choose(episode.game))
+        env._opponent_moves()
+    played = set_up_game(env.setup.matchup, seed)
+    play(played, [new_player("random", side_seed(seed, s)) for s in (0, 1)], seed)
+    assert [e.to_json() for e in episode.game.events] == [e.to_json() for e in played.events]
+
+
+def test_an_index_not_open_loses_the_game_when_asked_to() -> None:
+    env = VersusAIEnv(illegal="lose")
+    _observation, info = env.reset(seed=4)
+    closed = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _observation, reward, ended, _cut, info = env.step(closed)
+    assert (reward, ended) == (-1.0, True) and "is not open now" in info["illegal"]
+    assert not env.action_masks().any()
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        env.step(0)
+    strict = VersusAIEnv()
+    strict.reset(seed=4)
+    with pytest.raises(IllegalActionError, match="is not open now"):
+        strict.step(closed)
+
+
+def test_an_agents_game_against_the_ai_replays_and_is_not_resumed(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from conftest import run_cli
+
+    env = VersusAIEnv(side=1, opponent="random")
+    _observation, info = env.reset(seed=6, options={"swap": True})
+    rng = np.random.default_rng(6)
+    for _ in range(30):  # part of a game
+        env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        info = env._info(None)
+    path = tmp_path / "part.jsonl"
+    env.record(str(path))
+    head = json.loads(path.read_text().splitlines()[0])
+    assert head["players"] == ["random", "agent"]
+    # swapped: army B holds side 0, in the record as in the game
+    armies = env.setup.matchup.armies
+    assert head["armies"] == [armies[1].text, armies[0].text]
+    replayed = run_cli("replay", str(path))
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    resumed = run_cli("play", "--resume", str(path))
+    assert resumed.returncode == 2 and "a learning agent played that game" in resumed.stderr
+    assert "Traceback" not in resumed.stderr
