@@ -249,3 +249,18 @@ def test_terrain_planes_are_the_share_of_each_cell_covered() -> None:
     else:
         pytest.fail("no open cell on the table")
     assert 0 < planes[: len(observer.categories) + 4].max() <= 1.0
+
+
+def test_the_environment_guide_names_every_plane_and_feature() -> None:
+    """docs/environment.md lists the arrays' contents; it must not fall behind the code."""
+    from pathlib import Path
+
+    guide = (Path(__file__).parent.parent / "docs" / "environment.md").read_text()
+    flat = " ".join(guide.split())
+    game = kriegsspiel.new_game()
+    observer = _observer(game)
+    for name in (*observer.shapes.plane_names, *UNIT_FEATURES, *GAME_FEATURES):
+        shown = name if not name.startswith("terrain: ") else "terrain: <category>"
+        assert f"`{shown}`" in flat, name
+    enc = observer.encoding
+    assert f"{enc.size:,}" in flat  # the standard matchup's count of indices
