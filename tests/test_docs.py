@@ -146,3 +146,16 @@ def test_the_exported_columns_are_those_the_docs_list(tmp_path: Path) -> None:
     units_row = next(r for r in section.splitlines() if r.startswith("| `units`"))
     told = set(re.findall(r"`(\w+)` \(", units_row)) | {"name", "points"}
     assert set(json.loads(row[header.index("units")])[0]) == told
+
+
+def test_the_python_example_of_the_environment_guide_runs() -> None:
+    """docs/environment.md's demonstrations example, run as a reader would paste it."""
+    import subprocess
+    import sys
+
+    text = (ROOT / "docs" / "environment.md").read_text()
+    code = text.split("## Learning from the AI", 1)[1].split("```python\n", 1)[1]
+    done = subprocess.run([sys.executable, "-c", code.split("```", 1)[0]], capture_output=True,
+                          text=True, timeout=300, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(r"\d+ steps from 3 games; \d+ choices skipped\n", done.stdout)

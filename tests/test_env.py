@@ -253,3 +253,29 @@ def test_an_agents_game_against_the_ai_replays_and_is_not_resumed(tmp_path) -> N
     resumed = run_cli("play", "--resume", str(path))
     assert resumed.returncode == 2 and "a learning agent played that game" in resumed.stderr
     assert "Traceback" not in resumed.stderr
+
+
+def test_demonstrations_are_the_ais_games_as_indices() -> None:
+    """Each step's index, taken in an environment, makes the AI's choice: the game is
+    the one `kriegsspiel play` plays, and the indices were open when they were chosen."""
+    from kriegsspiel.env.demonstrations import Demonstrations
+    from kriegsspiel.rulesets.bolt_action.game.record import decisions
+    from kriegsspiel.sim.matchup import play_game
+
+    setup = Setup.of("konflikt47")
+    demos = Demonstrations(setup)
+    steps = list(demos.steps([4]))
+    assert demos.games == 1 and steps
+    for step in steps:
+        assert step.mask[step.index] == 1 and step.seed == 4
+        assert step.observation["planes"].shape == setup.observer.shapes.planes
+    follow_ups = [s for s in steps if setup.encoding.follow_up <= s.index < setup.encoding.draw]
+    assert follow_ups  # an Advance's ending is a step of its own
+    assert setup.matchup.players == ("tactical", "tactical")
+    played = play_game(setup.matchup, 4)
+    events = [e.to_json() for e in played.events]
+    assert demos.last is not None
+    assert [e.to_json() for e in demos.last.game.events] == events
+    # every decision of the game is a step (its first), or one no index carries out
+    chosen = [a for _, a in decisions(events) if a.kind != "draw"]
+    assert len(steps) - len(follow_ups) + demos.skipped == len(chosen)
