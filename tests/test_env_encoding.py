@@ -264,3 +264,25 @@ def test_the_environment_guide_names_every_plane_and_feature() -> None:
         assert f"`{shown}`" in flat, name
     enc = observer.encoding
     assert f"{enc.size:,}" in flat  # the standard matchup's count of indices
+
+
+def test_a_reaction_shows_who_acts_and_who_is_acted_on() -> None:
+    for game, enc in random_decisions("konflikt47", 1):
+        pending = game.pending
+        if pending is None or pending.kind != "shot-reaction":
+            continue
+        observer = Observer(game, enc)
+        seen = observer.observe(game, pending.side)
+        names = observer.shapes.plane_names
+        shooter, target = pending.action.unit, pending.target
+        involved = {shooter, target, *game.deciding_units()}
+        models = sum(len(game.units[uid].alive_models) for uid in involved)
+        assert seen["planes"][names.index("units deciding or acted on (models)")].sum() == models
+        units = seen["units"]
+        column = UNIT_FEATURES.index
+        assert units[shooter, column("the pending order's unit")] == 1
+        assert units[:, column("the pending order's unit")].sum() == 1
+        assert units[target, column("decides now")] == 1
+        assert seen["game"][GAME_FEATURES.index("decision shot-reaction")] == 1
+        return
+    pytest.fail("no shot came to a reaction")

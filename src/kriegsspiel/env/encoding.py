@@ -27,7 +27,7 @@ keep or return a die, and the friend a FUBAR unit fires at.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -48,14 +48,6 @@ _FIXED = ("Ambush", "Rally", "Down")
 class NotEncodedError(ValueError):
     """An action the numbering does not reach: a move's place other than the one its
     cell stands for, or not a decision of this set-up."""
-
-
-@dataclass(frozen=True, slots=True)
-class Slot:
-    """What an index means, in words a wargamer reads (for logs and debugging)."""
-
-    index: int
-    text: str
 
 
 class ActionEncoding:
@@ -203,10 +195,10 @@ class ActionEncoding:
             return first, None
         return first, self.follow_up_index(action, _facings(actions))
 
-    def mask(self, open_indices: object) -> npt.NDArray[np.int8]:
-        """1 at each of ``open_indices`` (an iterable of ints), 0 elsewhere."""
+    def mask(self, open_indices: Iterable[int]) -> npt.NDArray[np.int8]:
+        """1 at each of ``open_indices``, 0 elsewhere."""
         mask = np.zeros(self.size, dtype=np.int8)
-        mask[np.fromiter(open_indices, dtype=np.int64)] = 1  # type: ignore[call-overload]
+        mask[np.fromiter(open_indices, dtype=np.int64)] = 1
         return mask
 
     # -- words --------------------------------------------------------------------------
