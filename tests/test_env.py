@@ -279,3 +279,23 @@ def test_demonstrations_are_the_ais_games_as_indices() -> None:
     # every decision of the game is a step (its first), or one no index carries out
     chosen = [a for _, a in decisions(events) if a.kind != "draw"]
     assert len(steps) - len(follow_ups) + demos.skipped == len(chosen)
+
+
+def test_without_the_env_extra_the_environments_say_what_to_install() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['pettingzoo'] = sys.modules['gymnasium'] = None\n"
+        "import kriegsspiel.env.encoding, kriegsspiel.env.observe  # need only numpy\n"
+        "for name in ('aec', 'versus_ai'):\n"
+        "    try:\n"
+        "        __import__('kriegsspiel.env.' + name)\n"
+        "    except ImportError as missing:\n"
+        "        print(missing)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    said = done.stdout.splitlines()
+    assert len(said) == 2 and all("pip install -e '.[env]'" in line for line in said), said

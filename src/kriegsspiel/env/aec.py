@@ -16,8 +16,15 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces as gym_spaces
-from pettingzoo import AECEnv
+
+try:
+    from gymnasium import spaces as gym_spaces
+    from pettingzoo import AECEnv
+except ImportError as missing:  # the env extra is not installed
+    raise ImportError(
+        "kriegsspiel.env.aec needs Gymnasium and PettingZoo, the env extra: "
+        f"pip install -e '.[env]' in the checkout ({missing})"
+    ) from missing
 
 from kriegsspiel.env import spaces
 from kriegsspiel.env.episode import Episode, Setup, new_seed

@@ -18,7 +18,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
+try:
+    import gymnasium
+except ImportError as missing:  # the env extra is not installed
+    raise ImportError(
+        "kriegsspiel.env.versus_ai needs Gymnasium and PettingZoo, the env extra: "
+        f"pip install -e '.[env]' in the checkout ({missing})"
+    ) from missing
 import numpy as np
 import numpy.typing as npt
 
