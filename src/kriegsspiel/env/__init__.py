@@ -3,8 +3,8 @@
 environments on them: two agents in PettingZoo's AEC API (:mod:`.aec`) and one agent
 against the AI in Gymnasium's (:mod:`.versus_ai`, registered as ``kriegsspiel/VersusAI-v0``).
 
-The environments need the ``env`` extra (``pip install -e ".[env]"`` in the checkout: Gymnasium
-and PettingZoo); the numbering and the arrays need only numpy.
+The environments need the ``env`` extra (Gymnasium and PettingZoo: in the checkout,
+``pip install -e ".[env]"``); the numbering and the arrays need only numpy.
 """
 
 from __future__ import annotations
