@@ -23,18 +23,19 @@ from kriegsspiel.errors import UsageError
 from kriegsspiel.sim.matchup import new_player, set_up_game, side_seed
 
 
-def random_agents(env: KriegsspielEnv, seed: int) -> int:
-    """Play the env's game to its end, each agent picking an open index at random."""
+def random_agents(env: KriegsspielEnv, seed: int) -> tuple[float, float]:
+    """Play the env's game to its end, each agent picking an open index at random; the
+    rewards each agent was given."""
     rng = np.random.default_rng(seed)
-    steps = 0
-    for _agent in env.agent_iter():
-        observation, _reward, ended, cut, _info = env.last()
+    rewards = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        observation, reward, ended, cut, _info = env.last()
+        rewards[agent] += reward
         if ended or cut:
             env.step(None)
             continue
         env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-        steps += 1
-    return steps
+    return rewards["player_0"], rewards["player_1"]
 
 
 def test_pettingzoo_api_test_passes() -> None:
@@ -299,3 +300,20 @@ def test_without_the_env_extra_the_environments_say_what_to_install() -> None:
     assert done.returncode == 0, done.stderr
     said = done.stdout.splitlines()
     assert len(said) == 2 and all("pip install -e '.[env]'" in line for line in said), said
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_many_games_of_random_agents_end_and_replay(ruleset: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """100 games a ruleset through the AEC environment, both sides swapped in half: each
+    ends, its rewards are its returns, and its record replays."""
+    from kriegsspiel.rulesets.bolt_action.game.record import replay
+
+    env = KriegsspielEnv(ruleset)
+    for seed in range(100):
+        env.reset(seed=seed, options={"swap": seed % 2 == 1})
+        rewards = random_agents(env, seed)
+        assert env.game.is_terminal() and rewards == env.game.returns()
+        path = tmp_path / f"{seed}.jsonl"
+        env.record(str(path))
+        assert replay(path).reproduced

@@ -98,7 +98,7 @@ def test_every_index_open_is_a_legal_action_and_round_trips(ruleset: str) -> Non
     second place in one cell is out of reach (every order, target, reaction and cell the
     engine offers has its index)."""
     decisions = lost = offered = follow_ups = 0
-    for seed in range(2):
+    for seed in range(1):
         for game, enc in random_decisions(ruleset, seed):
             decisions += 1
             legal = game.legal_actions()
@@ -130,7 +130,7 @@ def test_every_index_open_is_a_legal_action_and_round_trips(ruleset: str) -> Non
                 assert enc.first_index(game, action) in choices
                 with pytest.raises(NotEncodedError, match="is not what index"):
                     enc.encode(game, action)
-    assert decisions > 100 and follow_ups > 0
+    assert decisions > 50 and follow_ups > 0
     assert lost < 0.2 * offered  # 5-13% in the games measured (docs/environment.md)
 
 
