@@ -175,7 +175,12 @@ def slow_stop_short(game: BoltActionGame, unit: UnitState, to: Point) -> Point:
 
 @pytest.mark.parametrize(
     ("ruleset", "seed", "kind"),
-    [("konflikt47", 3, "random"), ("bolt-action-1", 4, "random"), ("konflikt47", 5, "tactical")],
+    [
+        ("konflikt47", 3, "random"),
+        # the suite's longest test (26 s of about 9 minutes on a slow host): with the slow ones
+        pytest.param("bolt-action-1", 4, "random", marks=pytest.mark.slow),
+        ("konflikt47", 5, "tactical"),
+    ],
 )
 def test_quick_move_generation_is_the_plain_one(ruleset: str, seed: int, kind: str) -> None:
     for game in positions(ruleset, seed, kind):
