@@ -13,16 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from kriegsspiel.env.encoding import NotEncodedError
+from kriegsspiel.env.episode import Episode, Setup, new_seed
 from kriegsspiel.sim.matchup import new_player, side_seed
-
-if TYPE_CHECKING:
-    from kriegsspiel.env.episode import Episode, Setup
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +46,6 @@ class Demonstrations:
 
     def steps(self, seeds: Iterable[int]) -> Iterator[Step]:
         """The steps of one game for each of ``seeds``, in order."""
-        from kriegsspiel.env.episode import Episode, new_seed
-
         encoding = self.setup.encoding
         for given in seeds:
             seed = new_seed(given)
