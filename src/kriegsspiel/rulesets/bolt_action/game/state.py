@@ -21,6 +21,7 @@ from kriegsspiel.core.scenario import Scenario
 from kriegsspiel.core.table import Point, Table, shared_table
 from kriegsspiel.core.table import TerrainFeature as TableFeature
 from kriegsspiel.errors import UnknownNameError
+from kriegsspiel.rulesets.bolt_action import bag
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
 from kriegsspiel.rulesets.bolt_action.assault import assault_order_modifier
 from kriegsspiel.rulesets.bolt_action.attack import (
@@ -28,6 +29,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     attack_troops,
     attack_vehicle,
 )
+from kriegsspiel.rulesets.bolt_action.bag import held as _held
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 
 # (Action, Pending and ORDERS were defined here, range_marks too: still importable from here)
@@ -79,14 +81,6 @@ SHOCKWAVE_WIDTH = (
     0.5  # inches either side of a Shockwave's line that count as under it (assumption)
 )
 OFFICER_RANGE = {"Second Lieutenant": 6.0, "First Lieutenant": 6.0, "Captain": 12.0, "Major": 12.0}
-
-
-def _held(unit: UnitState) -> str | None:
-    """The Down or Ambush order a unit holds (given this turn or kept from the last)."""
-    for order in (unit.order, unit.retained):
-        if order in ("Down", "Ambush"):
-            return order
-    return None
 
 
 class BoltActionGame(ShootingGroups):
@@ -169,47 +163,28 @@ class BoltActionGame(ShootingGroups):
 
     def eligible(self, side: int) -> list[UnitState]:
         """Units of ``side`` whose die is still in the bag."""
-        return [
-            u
-            for u in self.units
-            if u.side == side and not u.destroyed and u.order is None and u.retained is None
-        ]
+        return bag.waiting(self.units, side)
 
     def dice_in_cup(self) -> tuple[int, int]:
-        """Each side's order dice in the cup now.
-
-        Where a destroyed unit's die stays until the turn end (Bolt Action 1st edition, its
-        sheet's turn end phase: "Remove order dice for destroyed units"): the dice the side
-        put in as the turn began, less those taken out since (drawn, and a vehicle's die
-        turned Down by damage before it had an order); a die just drawn is out of the cup,
-        in its player's hand. Where it leaves at once (Konflikt '47, an assumption): one die
-        per live unit without an order or a kept die, a die just drawn counted until its
-        order is given, as the engine has always reported it.
-        """
-        if not self.rules.destroyed_dice_stay_in_cup:
-            return len(self.eligible(0)), len(self.eligible(1))
-        cup = [0, 0]
-        for uid in self.turn_dice:
-            unit = self.units[uid]
-            if unit.order is None:  # no die taken for it yet, destroyed or not
-                cup[unit.side] += 1
-        if self.drawn is not None and self.pending is None and not self.over:
-            cup[self.drawn] -= 1  # drawn and not yet given: in its player's hand
-        return cup[0], cup[1]
+        """Each side's order dice in the cup now (:func:`.bag.in_bag`: a die just drawn is
+        in its player's hand where a destroyed unit's die stays until the turn end)."""
+        in_hand = self.drawn if self.pending is None and not self.over else None
+        return bag.in_bag(
+            self.units,
+            self.turn_dice,
+            stay_until_turn_end=self.rules.destroyed_dice_stay_in_cup,
+            in_hand=in_hand,
+        )
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.current_player() != CHANCE:
             return []
-        counts = (len(self.eligible(0)), len(self.eligible(1)))  # units still to order
-        cup = self.dice_in_cup() if self.rules.destroyed_dice_stay_in_cup else counts
-        # A side whose units all have an order (or are destroyed) could do nothing with a
-        # die of its own it drew: drawing it would change nothing, so the draw is among the
-        # sides that still have a unit to order, in proportion to their dice in the cup.
-        # (A destroyed unit's die left in the cup can thus only ever bring an order to
-        # another unit of its side.)
-        sides = [s for s in (0, 1) if cup[s] and counts[s]]
-        total = sum(cup[s] for s in sides)
-        return [(Action("draw", side=s), cup[s] / total) for s in sides]
+        chances = bag.draw_chances(
+            self.units,
+            self.turn_dice,
+            stay_until_turn_end=self.rules.destroyed_dice_stay_in_cup,
+        )
+        return [(Action("draw", side=s), p) for s, p in chances]
 
     def legal_actions(self) -> list[Action]:
         player = self.current_player()
@@ -884,7 +859,7 @@ class BoltActionGame(ShootingGroups):
         """The turn's end: each unit on Down or Ambush may keep its die out of the bag
         (its owner says, unit by unit; not after the last turn), then the dice return."""
         if self.turn < self.scenario.turns:
-            self.retaining = tuple(u.uid for u in self.units if not u.destroyed and _held(u))
+            self.retaining = bag.may_keep(self.units)
         self.keeping = ()
         self._ask_to_retain()
 
@@ -920,9 +895,8 @@ class BoltActionGame(ShootingGroups):
             self._finish()
 
     def _dice_put_in(self) -> tuple[int, ...]:
-        """The units whose dice are in the cup as a turn begins: the live ones not keeping
-        a Down or Ambush die from the turn before (the dice of destroyed units are out)."""
-        return tuple(u.uid for u in self.units if not u.destroyed and u.retained is None)
+        """The units whose dice are in the cup as a turn begins (:func:`.bag.put_in`)."""
+        return bag.put_in(self.units)
 
     def _finish(self) -> None:
         self.over = True
