@@ -298,6 +298,60 @@ def results_cmd(
     run_results(results, export, out, matchup, prune)
 
 
+@app.command("aid")
+def aid_cmd(
+    ruleset: GameRulesetOpt = None,
+    scenario: Annotated[
+        str | None,
+        typer.Option("--scenario", "-s", help="A scenario (its turns), or a shipped one's name."),
+    ] = None,
+    army: Annotated[
+        list[str],
+        typer.Option(
+            "--army", "-a", help="Two army list files (or shipped names): side A, then side B."
+        ),
+    ] = [],  # noqa: B006
+    turns: Annotated[
+        int | None, typer.Option("--turns", help="Turns to play (default: the scenario's).")
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", min=0, help="Seed of the dice the aid rolls (default: fresh)."),
+    ] = None,
+    save: Annotated[
+        str,
+        typer.Option(
+            "--save", help="The file the game is saved in after every step, and resumed from."
+        ),
+    ] = "kriegsspiel-aid.json",
+    new: Annotated[
+        bool, typer.Option("--new", help="Start a new game in place of the one saved there.")
+    ] = False,
+    host: Annotated[str, typer.Option("--host", help="Address to serve on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port.")] = 8047,
+    open_browser: Annotated[
+        bool, typer.Option("--open/--no-open", help="Open the page in your browser.")
+    ] = True,
+) -> None:
+    """A play aid for a game on a real table (Konflikt '47, Bolt Action), in your browser:
+    the order-dice bag, each unit's die, pins and models, and the exact odds of its tests."""
+    from kriegsspiel.aid.command import run_aid
+
+    status = run_aid(
+        ruleset=ruleset,
+        scenario=scenario,
+        armies=army,
+        turns=turns,
+        seed=seed,
+        save=save,
+        new=new,
+        host=host,
+        port=port,
+        open_browser=open_browser,
+    )
+    raise typer.Exit(status)
+
+
 @app.command("army")
 def army_cmd(
     army: Annotated[

@@ -88,13 +88,14 @@ def in_bag(
     return bag[0], bag[1]
 
 
-def draw_chances(
+def draw_weights(
     units: Sequence[DieOwner],
     turn_dice: Sequence[int],
     *,
     stay_until_turn_end: bool,
-) -> list[tuple[int, float]]:
-    """Each side that may come out of the bag next, with its chance.
+) -> list[tuple[int, int]]:
+    """Each side that may come out of the bag next, with its dice there: its chance is its
+    share of the dice listed.
 
     A side whose units all have an order (or are destroyed) could do nothing with a die of
     its own it drew: drawing it would change nothing, so the draw is among the sides that
@@ -104,6 +105,16 @@ def draw_chances(
     """
     counts = (len(waiting(units, 0)), len(waiting(units, 1)))
     bag = in_bag(units, turn_dice, stay_until_turn_end=True) if stay_until_turn_end else counts
-    sides = [s for s in (0, 1) if bag[s] and counts[s]]
-    total = sum(bag[s] for s in sides)
-    return [(s, bag[s] / total) for s in sides]
+    return [(s, bag[s]) for s in (0, 1) if bag[s] and counts[s]]
+
+
+def draw_chances(
+    units: Sequence[DieOwner],
+    turn_dice: Sequence[int],
+    *,
+    stay_until_turn_end: bool,
+) -> list[tuple[int, float]]:
+    """Each side that may come out of the bag next, with its chance (:func:`draw_weights`)."""
+    weights = draw_weights(units, turn_dice, stay_until_turn_end=stay_until_turn_end)
+    total = sum(w for _, w in weights)
+    return [(s, w / total) for s, w in weights]

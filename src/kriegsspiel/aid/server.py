@@ -1,0 +1,159 @@
+"""The play aid's web server: the page, and a small JSON API that takes each step.
+
+The only module that knows FastAPI. Every answer is the whole game as :func:`.view.view`
+gives it; a refused step is a 409 whose ``error`` says why, a malformed request a 422
+whose ``error`` names the field; neither changes the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import resources
+from typing import Any, Literal
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from kriegsspiel.aid.session import AidSession
+from kriegsspiel.aid.tracker import AidError, Outcome, Tracker
+from kriegsspiel.aid.view import view
+
+_STATIC = {"aid.js": "text/javascript", "aid.css": "text/css"}
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class OrderBody(_Body):
+    unit: int
+    order: str
+    roll: bool = Field(True, description="The aid rolls the order test (else give outcome).")
+    outcome: Outcome | None = None
+    face: str | None = None
+    officer: str | None = None
+    pins_lost: int | None = None
+
+
+class TakeDieBody(_Body):
+    unit: int
+    face: str
+    why: Literal["reaction", "damage"]
+
+
+class PinsBody(_Body):
+    unit: int
+    pins: int
+
+
+class ModelsBody(_Body):
+    unit: int
+    models: int
+
+
+class UnitBody(_Body):
+    unit: int
+
+
+class EndTurnBody(_Body):
+    keep: list[int] = []
+
+
+def create_app(session: AidSession) -> FastAPI:
+    """The web app of one game (``session``)."""
+    app = FastAPI(title="kriegsspiel play aid", docs_url="/api/docs", redoc_url=None)
+
+    def answer(tracker: Tracker) -> dict[str, Any]:
+        return view(tracker, can_undo=len(session.steps) > 1)
+
+    def take(change: Callable[[Tracker], Tracker]) -> dict[str, Any]:
+        return answer(session.step(change))
+
+    @app.exception_handler(AidError)
+    async def refused(request: Request, exc: AidError) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=409)
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = []
+        for error in exc.errors():
+            where = ".".join(str(p) for p in error["loc"] if p != "body") or "the request"
+            problems.append(f"{where}: {error['msg']}")
+        return JSONResponse({"error": "; ".join(problems)}, status_code=422)
+
+    @app.get("/", response_class=HTMLResponse)
+    def page() -> str:
+        return _read("index.html")
+
+    @app.get("/static/{name}")
+    def static(name: str) -> Response:
+        if name not in _STATIC:
+            return JSONResponse({"error": f"no file {name!r}"}, status_code=404)
+        return Response(_read(name), media_type=_STATIC[name])
+
+    @app.get("/api/state")
+    def state() -> dict[str, Any]:
+        return answer(session.now)
+
+    @app.post("/api/draw")
+    def draw() -> dict[str, Any]:
+        return take(lambda t: t.draw(session.dice))
+
+    @app.post("/api/order")
+    def order(body: OrderBody) -> dict[str, Any]:
+        if body.roll and body.outcome is not None:
+            raise AidError("give roll: false with an outcome the players rolled, or roll alone")
+        return take(
+            lambda t: t.give_order(
+                body.unit,
+                body.order,
+                dice=session.dice if body.roll else None,
+                outcome=None if body.roll else body.outcome,
+                face=body.face,
+                officer=body.officer,
+                pins_lost=body.pins_lost,
+            )
+        )
+
+    @app.post("/api/take-die")
+    def take_die(body: TakeDieBody) -> dict[str, Any]:
+        return take(lambda t: t.take_die(body.unit, body.face, body.why))
+
+    @app.post("/api/pins")
+    def pins(body: PinsBody) -> dict[str, Any]:
+        return take(lambda t: t.set_pins(body.unit, body.pins))
+
+    @app.post("/api/models")
+    def models(body: ModelsBody) -> dict[str, Any]:
+        return take(lambda t: t.set_models(body.unit, body.models))
+
+    @app.post("/api/destroy")
+    def destroy(body: UnitBody) -> dict[str, Any]:
+        return take(lambda t: t.destroy(body.unit))
+
+    @app.post("/api/end-turn")
+    def end_turn(body: EndTurnBody) -> dict[str, Any]:
+        return take(lambda t: t.end_turn(body.keep))
+
+    @app.post("/api/undo")
+    def undo() -> dict[str, Any]:
+        return answer(session.undo())
+
+    @app.post("/api/new-game")
+    def new_game() -> dict[str, Any]:
+        return answer(session.new_game())
+
+    return app
+
+
+def _read(name: str) -> str:
+    return (resources.files("kriegsspiel.aid") / "static" / name).read_text(encoding="utf-8")
+
+
+def serve(app: FastAPI, host: str, port: int) -> None:
+    """Serve ``app`` until Ctrl-C (uvicorn, quietly: the command says where)."""
+    import uvicorn
+
+    uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -1,0 +1,454 @@
+"""The play aid's record of a game played on a real table: the order-dice bag, each unit's
+die, pins and models, turn by turn.
+
+The players move the miniatures and roll (or let the aid roll); the aid keeps what the
+rules keep: which dice are in the bag (:mod:`kriegsspiel.rulesets.bolt_action.bag`, the
+simulated game's own bag), the order test a unit takes (:mod:`.morale`, the same test and
+FUBAR chart) and what follows from it, the pins that remove a unit, the dice kept at a
+turn's end. A :class:`Tracker` is a frozen value: each step returns a new one, so undo is
+the one before and nothing is changed by a step that is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from kriegsspiel.core.procedure import Dice
+from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets.bolt_action import bag
+from kriegsspiel.rulesets.bolt_action.army import ArmyList
+from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
+from kriegsspiel.rulesets.bolt_action.morale import (
+    MoraleTest,
+    destroyed_by_pins,
+    losses_force_test,
+    new_test,
+    order_test,
+    order_test_needed,
+)
+
+ORDERS = ("Fire", "Advance", "Run", "Ambush", "Rally", "Down")
+Outcome = Literal["pass", "fail", "friendly fire", "panic"]
+OUTCOMES: tuple[Outcome, ...] = ("pass", "fail", "friendly fire", "panic")
+# what a unit's die may show after each outcome of its order test (FUBAR: sheets 000-002;
+# friendly fire with no friend to fire on, or panic with no enemy in sight or no way to
+# move, goes Down: kriegsspiel.rulesets.bolt_action.game.fubar)
+FUBAR_FACES: dict[Outcome, tuple[str, ...]] = {
+    "friendly fire": ("Fire", "Down"),
+    "panic": ("Run", "Down"),
+}
+# the orders a die taken out of the bag out of turn may show
+REACTION_FACES = ("Down", "Run", "Fire")  # Konflikt '47: go Down, escape, stand and fire
+DAMAGE_FACES = ("Down",)  # a vehicle's crew stunned (or immobilised): its die turned Down
+
+
+class AidError(UsageError):
+    """A step the rules do not allow now; says why and what would be allowed."""
+
+
+@dataclass(frozen=True, slots=True)
+class TrackedUnit:
+    """A unit on the real table as the aid keeps it (a vehicle is one model)."""
+
+    uid: int
+    side: int
+    name: str
+    kind: str  # infantry | artillery | team | vehicle (the list's unit type)
+    quality: str
+    points: int
+    start_models: int
+    officer: str | None = None  # the rank of the unit's own officer, if it has one
+    models: int = 0
+    pins: int = 0
+    order: str | None = None  # the die taken for it this turn, showing its order
+    retained: str | None = None  # a Down or Ambush die kept from the last turn
+    destroyed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Tracker:
+    """A game on a real table, between two of its steps."""
+
+    ruleset: str
+    armies: tuple[str, str]
+    turns: int
+    units: tuple[TrackedUnit, ...]
+    turn: int = 1
+    turn_dice: tuple[int, ...] = ()  # the units whose dice went into the bag this turn
+    in_hand: int | None = None  # the side whose die was drawn and has no order yet
+    over: bool = False
+    log: tuple[str, ...] = ()
+
+    # ------------------------------------------------------------------ starting
+    @classmethod
+    def start(cls, ruleset: str, armies: tuple[ArmyList, ArmyList], turns: int) -> Tracker:
+        """The first turn's bag, every unit at full strength and without pins."""
+        if turns < 1:
+            raise AidError(f"a game lasts at least one turn (got --turns {turns})")
+        units: list[TrackedUnit] = []
+        for side, army in enumerate(armies):
+            for spec in army.units:
+                officer = next((m.officer for m in spec.models if m.officer), None)
+                size = 1 if spec.vehicle is not None else spec.model_count
+                units.append(
+                    TrackedUnit(
+                        uid=len(units),
+                        side=side,
+                        name=spec.name,
+                        kind=spec.type,
+                        quality=spec.quality,
+                        points=spec.points,
+                        start_models=size,
+                        officer=officer,
+                        models=size,
+                    )
+                )
+        rules_for(ruleset)  # an unknown edition is refused before the first step
+        first = cls(ruleset, (armies[0].name, armies[1].name), turns, tuple(units))
+        first = replace(first, turn_dice=bag.put_in(first.units))
+        return first.noted(f"Turn 1: {first._bag_text()}")
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def rules(self) -> Rules:
+        return rules_for(self.ruleset)
+
+    @property
+    def phase(self) -> Literal["orders", "turn end", "over"]:
+        """Orders while a unit waits for its die; then the turn's end; then the game is over."""
+        if self.over:
+            return "over"
+        if bag.waiting(self.units, 0) or bag.waiting(self.units, 1):
+            return "orders"
+        return "turn end"
+
+    def in_bag(self) -> tuple[int, int]:
+        """Each side's dice in the bag: a drawn die is in its player's hand, not in the bag
+        (the simulated game's count, :func:`.bag.in_bag`, leaves it in where a destroyed
+        unit's die leaves at once, as its observation has always said)."""
+        stay = self.rules.destroyed_dice_stay_in_cup
+        counts = list(
+            bag.in_bag(self.units, self.turn_dice, stay_until_turn_end=stay, in_hand=self.in_hand)
+        )
+        if not stay and self.in_hand is not None:
+            counts[self.in_hand] -= 1
+        return counts[0], counts[1]
+
+    def draw_chances(self) -> list[tuple[int, float]]:
+        """Each side's chance of the next die out of the bag."""
+        if self.in_hand is not None or self.phase != "orders":
+            return []
+        return bag.draw_chances(
+            self.units, self.turn_dice, stay_until_turn_end=self.rules.destroyed_dice_stay_in_cup
+        )
+
+    def waiting(self, side: int) -> list[TrackedUnit]:
+        """The units of ``side`` still to be given an order this turn."""
+        return bag.waiting(self.units, side)
+
+    def may_keep(self) -> tuple[int, ...]:
+        """The units that may keep their Down or Ambush die at this turn's end (none after
+        the last turn)."""
+        return bag.may_keep(self.units) if self.turn < self.turns else ()
+
+    def officers(self, side: int) -> list[str]:
+        """The ranks of the live officers of ``side``, best bonus first."""
+        ranks = {u.officer for u in self.units if u.side == side and u.officer and not u.destroyed}
+        return sorted(ranks, key=lambda r: -self.rules.officer_bonus(r))
+
+    def test_of(self, uid: int, officer: str | None = None) -> MoraleTest:
+        """The test ``uid`` takes for an order: its quality, pins and an officer near
+        (its own officer counts without being named)."""
+        unit = self._unit(uid)
+        return new_test(
+            self.rules, unit.quality, officer=self.officer_for(uid, officer), pins=unit.pins
+        )
+
+    def destroyed_count(self, side: int) -> int:
+        """The units of ``side`` destroyed: the other side's victory points where a
+        scenario counts units destroyed."""
+        return sum(1 for u in self.units if u.side == side and u.destroyed)
+
+    # ------------------------------------------------------------------ the bag
+    def draw(self, dice: Dice) -> Tracker:
+        """Draw a die from the bag: a side, each with its share of the dice there."""
+        self._in_phase("orders", "draw a die")
+        if self.in_hand is not None:
+            raise AidError(
+                f"{self.armies[self.in_hand]} has a die in hand: give it to a unit first"
+            )
+        weights = bag.draw_weights(
+            self.units, self.turn_dice, stay_until_turn_end=self.rules.destroyed_dice_stay_in_cup
+        )
+        roll = dice.roll(sum(w for _, w in weights))
+        side = weights[0][0] if roll <= weights[0][1] else weights[-1][0]
+        drawn = replace(self, in_hand=side)
+        return drawn.noted(f"Drew a die of {self.armies[side]} ({drawn._bag_text()})")
+
+    def give_order(
+        self,
+        uid: int,
+        order: str,
+        *,
+        dice: Dice | None = None,
+        outcome: Outcome | None = None,
+        face: str | None = None,
+        officer: str | None = None,
+        pins_lost: int | None = None,
+    ) -> Tracker:
+        """Give the die in hand to ``uid`` with ``order``, after its order test.
+
+        The test is rolled with ``dice``, or its ``outcome`` is given as the players rolled
+        it (with ``pins_lost`` for a Rally's D6, and on a FUBAR the ``face`` the die shows:
+        friendly fire Fire, or Down with no friend to fire at; panic Run, or Down).
+        """
+        unit = self._unit(uid)
+        if order not in ORDERS:
+            raise AidError(f"unknown order {order!r}; the orders are {', '.join(ORDERS)}")
+        if self.in_hand is None:
+            raise AidError("no die in hand: draw one from the bag first")
+        if unit.side != self.in_hand:
+            raise AidError(
+                f"the die in hand is {self.armies[self.in_hand]}'s; {unit.name} is "
+                f"{self.armies[unit.side]}'s"
+            )
+        if unit not in self.waiting(unit.side):
+            raise AidError(f"{unit.name} {self._why_not_waiting(unit)}")
+        if (dice is None) == (outcome is None):
+            raise AidError("give either dice to roll the order test or its outcome, not both")
+        test = self.test_of(uid, officer)
+        needed = order_test_needed(self.rules, test)
+        rolled = ""
+        if dice is not None:
+            outcome, rolled = _roll_order_test(dice, self.rules, test) if needed else ("pass", "")
+        assert outcome is not None
+        if outcome not in OUTCOMES:
+            raise AidError(f"unknown outcome {outcome!r}; give one of {', '.join(OUTCOMES)}")
+        if not needed and outcome != "pass":
+            raise AidError(f"{unit.name} has no pins: it takes no order test and follows its order")
+        shown = self._face(unit, order, outcome, face)
+        lost = 0
+        if shown == "Rally" and outcome == "pass":
+            if dice is not None:
+                lost = dice.roll(6)
+                rolled += f"; rally D6 {lost}"
+            elif pins_lost is None or not 0 <= pins_lost <= 6:
+                raise AidError("a Rally loses D6 pins: give pins_lost, the D6 rolled (1-6)")
+            else:
+                lost = pins_lost
+            lost = min(lost, unit.pins)
+        after = replace(unit, order=shown, pins=unit.pins - lost)
+        step = replace(self._with(after), in_hand=None)
+        test_text = (
+            f"order test needs {test.value} or less{rolled}: {outcome}" if needed else "no test"
+        )
+        what = shown + (f", {_count(lost, 'pin')} removed" if lost else "")
+        return step.noted(f"{unit.name}: {order} ({test_text}) -> {what}")
+
+    def take_die(self, uid: int, face: str, why: Literal["reaction", "damage"]) -> Tracker:
+        """Take ``uid``'s die out of the bag out of turn: a Konflikt '47 reaction (Down,
+        an escape's Run, stand and fire's Fire), or a vehicle's die turned Down by damage
+        before it had an order."""
+        unit = self._unit(uid)
+        self._in_phase("orders", "take a die out of turn")
+        if unit not in self.waiting(unit.side):
+            raise AidError(f"{unit.name} {self._why_not_waiting(unit)}")
+        faces: tuple[str, ...]
+        if why == "reaction":
+            if not self.rules.has_reactions:
+                raise AidError(f"{self.rules.data.title} has no reactions")
+            faces = REACTION_FACES
+        else:
+            if unit.kind != "vehicle":
+                raise AidError(
+                    f"{unit.name} is not a vehicle: only damage to one turns its die Down"
+                )
+            faces = DAMAGE_FACES
+        if face not in faces:
+            raise AidError(f"a die taken by {why} shows {' or '.join(faces)}, not {face!r}")
+        step = self._with(replace(unit, order=face))
+        return step.noted(f"{unit.name}: {face} ({why}; its die taken from the bag)")
+
+    # ------------------------------------------------------------------ pins and losses
+    def set_pins(self, uid: int, pins: int) -> Tracker:
+        """Set a unit's pins; as many as its morale value remove it from play."""
+        unit = self._alive(uid)
+        if not 0 <= pins <= 99:
+            raise AidError(f"pins are 0 or more (got {pins})")
+        base = new_test(self.rules, unit.quality).base
+        if destroyed_by_pins(self.rules, base, pins):
+            step = self._with(replace(unit, pins=pins, models=0, destroyed=True))
+            return step.noted(
+                f"{unit.name}: {_count(pins, 'pin')}, its morale {base}: removed from play"
+            )
+        return self._with(replace(unit, pins=pins)).noted(f"{unit.name}: {_count(pins, 'pin')}")
+
+    def set_models(self, uid: int, models: int) -> Tracker:
+        """Set a unit's models left; none left destroys it. A loss that leaves it at half
+        strength or less calls for a morale check, which the log says."""
+        unit = self._alive(uid)
+        if not 0 <= models <= unit.start_models:
+            raise AidError(f"{unit.name} has 0 to {unit.start_models} models (got {models})")
+        if models == 0:
+            return self.destroy(uid)
+        step = self._with(replace(unit, models=models))
+        text = f"{unit.name}: {models} of {unit.start_models} models"
+        if models < unit.models and losses_force_test(unit.start_models, models):
+            text += f"; at half strength or less: a morale check (needs {self.test_of(uid).value} or less)"
+        return step.noted(text)
+
+    def destroy(self, uid: int) -> Tracker:
+        """Remove a unit from play (its die leaves the bag as the edition says)."""
+        unit = self._alive(uid)
+        when = "at the turn end" if self.rules.destroyed_dice_stay_in_cup else "now"
+        step = self._with(replace(unit, models=0, destroyed=True))
+        return step.noted(f"{unit.name} destroyed (its die leaves the bag {when})")
+
+    # ------------------------------------------------------------------ the turn's end
+    def end_turn(self, keep: Sequence[int] = ()) -> Tracker:
+        """Close the turn: the units in ``keep`` (on Down or Ambush) keep their die for the
+        next turn, every other live unit's die goes back in the bag; after the last turn
+        the game is over."""
+        self._in_phase("turn end", "end the turn")
+        allowed = self.may_keep()
+        for uid in keep:
+            if uid not in allowed:
+                unit = self._unit(uid)
+                why = (
+                    "no die is kept after the last turn"
+                    if self.turn >= self.turns
+                    else f"only a unit on Down or Ambush keeps its die, and {unit.name} is "
+                    + ("destroyed" if unit.destroyed else f"on {unit.order}")
+                )
+                raise AidError(f"{unit.name} cannot keep its die: {why}")
+        units = tuple(
+            u
+            if u.destroyed
+            else replace(u, order=None, retained=bag.held(u) if u.uid in keep else None)
+            for u in self.units
+        )
+        kept = ", ".join(f"{self.units[uid].name} ({bag.held(self.units[uid])})" for uid in keep)
+        closed = replace(self, units=units, in_hand=None).noted(
+            f"Turn {self.turn} ends" + (f"; kept: {kept}" if kept else "")
+        )
+        if self.turn >= self.turns:
+            return replace(closed, over=True).noted(
+                "Game over: units destroyed "
+                f"{self.armies[0]} {self.destroyed_count(0)}, "
+                f"{self.armies[1]} {self.destroyed_count(1)}"
+            )
+        nxt = replace(closed, turn=self.turn + 1, turn_dice=bag.put_in(units))
+        return nxt.noted(f"Turn {nxt.turn}: {nxt._bag_text()}")
+
+    # ------------------------------------------------------------------ inside
+    def noted(self, text: str) -> Tracker:
+        return replace(self, log=(*self.log, text))
+
+    def _bag_text(self) -> str:
+        a, b = self.in_bag()
+        return f"in the bag {self.armies[0]} {a}, {self.armies[1]} {b}"
+
+    def _unit(self, uid: int) -> TrackedUnit:
+        if not 0 <= uid < len(self.units):
+            raise AidError(f"no unit {uid}: the units are numbered 0 to {len(self.units) - 1}")
+        return self.units[uid]
+
+    def _alive(self, uid: int) -> TrackedUnit:
+        unit = self._unit(uid)
+        if unit.destroyed:
+            raise AidError(f"{unit.name} is destroyed")
+        if self.over:
+            raise AidError("the game is over")
+        return unit
+
+    def _with(self, unit: TrackedUnit) -> Tracker:
+        units = list(self.units)
+        units[unit.uid] = unit
+        step = replace(self, units=tuple(units))
+        if step.in_hand is not None and not step.waiting(step.in_hand):
+            step = replace(step, in_hand=None)  # no unit left to take the die in hand
+        return step
+
+    def _in_phase(self, phase: str, doing: str) -> None:
+        if self.phase != phase:
+            now = {
+                "orders": "units still wait for orders",
+                "turn end": "every unit has its order: end the turn",
+                "over": "the game is over",
+            }[self.phase]
+            raise AidError(f"cannot {doing} now: {now}")
+
+    def _why_not_waiting(self, unit: TrackedUnit) -> str:
+        if unit.destroyed:
+            return "is destroyed"
+        if unit.retained:
+            return f"kept its {unit.retained} die from the last turn"
+        return f"already has an order this turn ({unit.order})"
+
+    def officer_for(self, uid: int, named: str | None) -> str | None:
+        """The officer whose bonus ``uid``'s test takes: the better of its own and the
+        live officer ``named`` as standing near it (the players measure)."""
+        unit = self._unit(uid)
+        ranks = [r for r in (unit.officer, named) if r]
+        if named and named not in self.officers(unit.side):
+            known = ", ".join(self.officers(unit.side)) or "none"
+            raise AidError(
+                f"{self.armies[unit.side]} has no live officer {named!r} (live: {known})"
+            )
+        if not ranks:
+            return None
+        return max(ranks, key=self.rules.officer_bonus)
+
+    def _face(self, unit: TrackedUnit, order: str, outcome: Outcome, face: str | None) -> str:
+        if outcome == "pass":
+            return order
+        if outcome == "fail":
+            return "Down"
+        faces = FUBAR_FACES[outcome]
+        if face is None:
+            return faces[0]
+        if face not in faces:
+            raise AidError(
+                f"after FUBAR {outcome} the die shows {' or '.join(faces)}, not {face!r}"
+            )
+        return face
+
+
+def _roll_order_test(dice: Dice, rules: Rules, test: MoraleTest) -> tuple[Outcome, str]:
+    """The order test rolled by the rules' own procedure (2D6, then the FUBAR chart's D6
+    on a FUBAR), with the dice it rolled to show the players."""
+    seen = _Seen(dice)
+    result = order_test(seen, rules, test)
+    assert result != "no test"  # asked only when a test is needed
+    fubar = " (FUBAR)" if result in FUBAR_FACES else ""
+    return result, f", rolled {seen.text()}{fubar}"
+
+
+class _Seen:
+    """Dice that remember what they rolled, to show the players."""
+
+    def __init__(self, dice: Dice) -> None:
+        self.dice = dice
+        self.rolls: list[str] = []
+
+    def roll(self, sides: int) -> int:
+        value = self.dice.roll(sides)
+        self.rolls.append(str(value))
+        return value
+
+    def total(self, count: int, sides: int) -> int:
+        value = self.dice.total(count, sides)
+        self.rolls.append(str(value))
+        return value
+
+    def count_at_least(self, count: int, sides: int, *at_least: int) -> int:
+        return self.dice.count_at_least(count, sides, *at_least)
+
+    def text(self) -> str:
+        return ", then ".join(self.rolls)
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"

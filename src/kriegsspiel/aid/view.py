@@ -1,0 +1,82 @@
+"""What the play aid's page shows of a game: the bag, each unit with the exact odds of its
+next test and their reasons (the odds calculator's own reports), the turn's end, the log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kriegsspiel.aid.tracker import ORDERS, REACTION_FACES, TrackedUnit, Tracker
+from kriegsspiel.rulesets.bolt_action.morale import new_test
+from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds, order_test_odds
+
+LOG_SHOWN = 60  # the newest log lines sent to the page
+
+
+def view(tracker: Tracker, *, can_undo: bool) -> dict[str, Any]:
+    """The whole game as the page draws it (JSON-ready)."""
+    rules = tracker.rules
+    may_keep = tracker.may_keep()
+    return {
+        "ruleset": tracker.ruleset,
+        "title": rules.data.title,
+        "armies": list(tracker.armies),
+        "turn": tracker.turn,
+        "turns": tracker.turns,
+        "phase": tracker.phase,
+        "in_hand": tracker.in_hand,
+        "in_bag": list(tracker.in_bag()),
+        "chances": [{"side": s, "p": p} for s, p in tracker.draw_chances()],
+        "destroyed_dice_leave": "at the turn end"
+        if rules.destroyed_dice_stay_in_cup
+        else "at once",
+        "orders": list(ORDERS),
+        "reactions": list(REACTION_FACES) if rules.has_reactions else [],
+        "may_keep": list(may_keep),
+        "destroyed": [tracker.destroyed_count(0), tracker.destroyed_count(1)],
+        "officers": [tracker.officers(0), tracker.officers(1)],
+        "can_undo": can_undo,
+        "log": list(tracker.log[-LOG_SHOWN:]),
+        "units": [_unit(tracker, u) for u in tracker.units],
+    }
+
+
+def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "uid": unit.uid,
+        "side": unit.side,
+        "name": unit.name,
+        "kind": unit.kind,
+        "quality": unit.quality,
+        "points": unit.points,
+        "officer": unit.officer,
+        "models": unit.models,
+        "start_models": unit.start_models,
+        "pins": unit.pins,
+        "order": unit.order,
+        "retained": unit.retained,
+        "destroyed": unit.destroyed,
+        "waiting": unit in tracker.waiting(unit.side),
+    }
+    if unit.destroyed:
+        return out
+    rules = tracker.rules
+    out["removed_at_pins"] = (
+        new_test(rules, unit.quality).base
+        if rules.data.procedure.pins_destroy_at_base_morale
+        else None
+    )
+    # the odds of its order test and morale check with its own officer, and with each live
+    # officer of its side who may stand near (the page shows the one the player picks)
+    odds: dict[str, Any] = {}
+    for named in ["", *tracker.officers(unit.side)]:
+        rank = tracker.officer_for(unit.uid, named or None)
+        q, pins = unit.quality, unit.pins
+        test = order_test_odds(tracker.ruleset, quality=q, pins=pins, officer=rank)
+        check = morale_check_odds(tracker.ruleset, quality=q, pins=pins, officer=rank)
+        odds[named] = {
+            "officer": rank,
+            "order_test": test.to_json(),
+            "morale_check": check.to_json(),
+        }
+    out["odds"] = odds
+    return out

@@ -1,0 +1,469 @@
+"""The play aid: its record of a game on a real table (bag, orders, pins, the turn's end),
+its save file, its web API and its command."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from conftest import bernoulli_ok, run_cli
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kriegsspiel.aid.session import AidSession
+from kriegsspiel.aid.tracker import AidError, Tracker
+from kriegsspiel.core.procedure import RandomDice, ScriptedDice
+from kriegsspiel.rulesets.bolt_action import bag
+from kriegsspiel.rulesets.bolt_action.odds import order_test_odds
+from kriegsspiel.sim.matchup import build_matchup, parsed, set_up_game
+
+RULESETS = ("konflikt47", "bolt-action-1")
+
+
+def new_tracker(ruleset: str, turns: int | None = None) -> Tracker:
+    matchup = build_matchup(ruleset, None, [])
+    scenario, army_a, army_b = parsed(matchup)
+    return Tracker.start(ruleset, (army_a, army_b), turns or scenario.turns)
+
+
+def with_die_in_hand(tracker: Tracker, side: int) -> Tracker:
+    """The tracker with ``side``'s die drawn (the draw's die scripted to bring it out)."""
+    weights = dict(
+        bag.draw_weights(
+            tracker.units,
+            tracker.turn_dice,
+            stay_until_turn_end=tracker.rules.destroyed_dice_stay_in_cup,
+        )
+    )
+    roll = weights[0] + 1 if side == 1 and 0 in weights else 1
+    drawn = tracker.draw(ScriptedDice([roll]))
+    assert drawn.in_hand == side
+    return drawn
+
+
+# ----------------------------------------------------------------------------- the bag
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_first_bag_holds_a_die_for_every_unit_as_the_simulated_games_does(ruleset):
+    tracker = new_tracker(ruleset)
+    game = set_up_game(build_matchup(ruleset, None, []), seed=1)
+    assert tracker.in_bag() == game.dice_in_cup()
+    assert [u.name for u in tracker.units] == [u.name for u in game.units]
+    assert [u.start_models for u in tracker.units] == [u.start_models for u in game.units]
+    exact = dict((a.side, p) for a, p in game.chance_outcomes())
+    assert dict(tracker.draw_chances()) == pytest.approx(exact)
+
+
+def test_a_draw_comes_out_in_proportion_to_the_dice_in_the_bag():
+    tracker = new_tracker("konflikt47")
+    # leave side A one unit to order, side B three
+    for side, keep in ((0, 1), (1, 3)):
+        for unit in tracker.waiting(side)[keep:]:
+            tracker = tracker.take_die(unit.uid, "Down", "reaction")
+    assert tracker.in_bag() == (1, 3)
+    dice, n = RandomDice(7), 4000
+    drawn = Counter(tracker.draw(dice).in_hand for _ in range(n))
+    assert bernoulli_ok(drawn[0], n, 0.25)
+    assert dict(tracker.draw_chances()) == {0: 0.25, 1: 0.75}
+
+
+def test_konflikt47_takes_a_destroyed_units_die_out_at_once():
+    tracker = new_tracker("konflikt47")
+    before = tracker.in_bag()
+    tracker = tracker.destroy(tracker.waiting(1)[0].uid)
+    assert tracker.in_bag() == (before[0], before[1] - 1)
+
+
+def test_bolt_action_1_leaves_a_destroyed_units_die_in_the_bag_till_the_turn_end():
+    tracker = new_tracker("bolt-action-1")
+    before = tracker.in_bag()
+    tracker = tracker.destroy(tracker.waiting(1)[0].uid)
+    assert tracker.in_bag() == before  # still in the bag
+    # every other unit ordered: the turn ends with the dead unit's die unused
+    for side in (0, 1):
+        for unit in tracker.waiting(side):
+            tracker = with_die_in_hand(tracker, side).give_order(unit.uid, "Fire", outcome="pass")
+    assert tracker.phase == "turn end"
+    assert tracker.in_bag() == (0, 1)
+    turn2 = tracker.end_turn()
+    assert turn2.in_bag() == (before[0], before[1] - 1)
+
+
+def test_a_die_in_hand_is_out_of_the_bag_until_given():
+    tracker = with_die_in_hand(new_tracker("konflikt47"), 0)
+    assert tracker.in_bag() == (8, 9)
+    with pytest.raises(AidError, match="has a die in hand"):
+        tracker.draw(RandomDice(1))
+
+
+# ----------------------------------------------------------------------------- orders
+def test_an_order_goes_to_a_unit_of_the_side_whose_die_is_in_hand():
+    tracker = with_die_in_hand(new_tracker("konflikt47"), 0)
+    enemy, own = tracker.waiting(1)[0], tracker.waiting(0)[0]
+    with pytest.raises(AidError, match="die in hand is"):
+        tracker.give_order(enemy.uid, "Fire", outcome="pass")
+    with pytest.raises(AidError, match="unknown order 'Shoot'"):
+        tracker.give_order(own.uid, "Shoot", outcome="pass")
+    after = tracker.give_order(own.uid, "Advance", outcome="pass")
+    assert after.units[own.uid].order == "Advance" and after.in_hand is None
+    with pytest.raises(AidError, match="already has an order this turn"):
+        with_die_in_hand(after, 0).give_order(own.uid, "Run", outcome="pass")
+    with pytest.raises(AidError, match="no die in hand"):
+        after.give_order(tracker.waiting(0)[1].uid, "Run", outcome="pass")
+
+
+def test_a_unit_without_pins_takes_no_test_and_cannot_fail_one():
+    tracker = with_die_in_hand(new_tracker("bolt-action-1"), 0)
+    uid = tracker.waiting(0)[1].uid
+    with pytest.raises(AidError, match="no pins: it takes no order test"):
+        tracker.give_order(uid, "Fire", outcome="fail")
+    rolled = tracker.give_order(uid, "Fire", dice=RandomDice(3))
+    assert rolled.units[uid].order == "Fire" and "(no test)" in rolled.log[-1]
+
+
+def test_order_test_outcomes_set_the_die_as_the_rules_say():
+    start = new_tracker("konflikt47").set_pins(1, 2)
+    tracker = with_die_in_hand(start, 0)
+    assert tracker.give_order(1, "Advance", outcome="fail").units[1].order == "Down"
+    assert tracker.give_order(1, "Advance", outcome="friendly fire").units[1].order == "Fire"
+    assert tracker.give_order(1, "Advance", outcome="panic").units[1].order == "Run"
+    assert tracker.give_order(1, "Advance", outcome="panic", face="Down").units[1].order == "Down"
+    with pytest.raises(AidError, match="shows Run or Down, not 'Fire'"):
+        tracker.give_order(1, "Advance", outcome="panic", face="Fire")
+    assert tracker.give_order(1, "Rally", outcome="pass", pins_lost=5).units[1].pins == 0
+    assert tracker.give_order(1, "Rally", outcome="pass", pins_lost=1).units[1].pins == 1
+    with pytest.raises(AidError, match="give pins_lost"):
+        tracker.give_order(1, "Rally", outcome="pass")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rolled_order_tests_come_out_as_the_exact_odds_say(ruleset):
+    """The aid rolls the rules' own test: its outcomes over many seeds against the odds
+    calculator's exact answer (Monte Carlo against exact)."""
+    start = with_die_in_hand(new_tracker(ruleset).set_pins(1, 3), 0)
+    unit = start.units[1]
+    exact = order_test_odds(ruleset, quality=unit.quality, pins=3).probabilities
+    dice, n = RandomDice(11), 3000
+    seen = Counter()
+    for _ in range(n):
+        after = start.give_order(1, "Advance", dice=dice)
+        seen[after.units[1].order] += 1
+        assert "order test needs" in after.log[-1] and "rolled" in after.log[-1]
+    assert bernoulli_ok(seen["Advance"], n, exact["p_pass"])
+    # a fail goes Down; a FUBAR shows friendly fire's Fire or panic's Run (the players
+    # turn it Down where there is no friend to fire on or no way to run)
+    assert bernoulli_ok(seen["Down"], n, exact["p_fail"])
+    assert bernoulli_ok(seen["Fire"], n, exact["p_friendly_fire"])
+    assert bernoulli_ok(seen["Run"], n, exact["p_panic"])
+
+
+def test_an_officer_near_adds_his_bonus_and_only_a_live_one_of_the_side():
+    tracker = new_tracker("konflikt47").set_pins(1, 2)
+    plain = tracker.test_of(1).value
+    rank = tracker.officers(0)[0]
+    assert tracker.test_of(1, rank).value == plain + tracker.rules.officer_bonus(rank)
+    with pytest.raises(AidError, match="has no live officer 'Major'"):
+        tracker.test_of(1, "Major")
+    gone = tracker.destroy(next(u.uid for u in tracker.units if u.side == 0 and u.officer))
+    assert gone.officers(0) == []
+
+
+def test_a_reaction_takes_the_die_only_in_konflikt47_and_damage_only_a_vehicles():
+    k47 = new_tracker("konflikt47")
+    uid = k47.waiting(1)[0].uid
+    reacted = k47.take_die(uid, "Down", "reaction")
+    assert reacted.units[uid].order == "Down" and reacted.in_bag()[1] == k47.in_bag()[1] - 1
+    with pytest.raises(AidError, match="shows Down or Run or Fire"):
+        k47.take_die(uid, "Ambush", "reaction")
+    ba1 = new_tracker("bolt-action-1")
+    with pytest.raises(AidError, match="has no reactions"):
+        ba1.take_die(0, "Down", "reaction")
+    with pytest.raises(AidError, match="not a vehicle"):
+        ba1.take_die(0, "Down", "damage")
+    vehicle = next(u for u in ba1.units if u.kind == "vehicle")
+    assert ba1.take_die(vehicle.uid, "Down", "damage").units[vehicle.uid].order == "Down"
+
+
+# ----------------------------------------------------------------------------- pins and losses
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_pins_at_the_morale_value_remove_the_unit(ruleset):
+    tracker = new_tracker(ruleset)
+    morale = tracker.test_of(1).base
+    assert not tracker.set_pins(1, morale - 1).units[1].destroyed
+    removed = tracker.set_pins(1, morale)
+    assert removed.units[1].destroyed and "removed from play" in removed.log[-1]
+
+
+def test_losses_to_half_strength_call_for_a_morale_check_and_none_left_destroy():
+    tracker = new_tracker("bolt-action-1")
+    unit = next(u for u in tracker.units if u.start_models >= 8)
+    half = unit.start_models // 2
+    assert "morale check" not in tracker.set_models(unit.uid, half + 1).log[-1]
+    assert "morale check" in tracker.set_models(unit.uid, half).log[-1]
+    gone = tracker.set_models(unit.uid, 0)
+    assert gone.units[unit.uid].destroyed and gone.destroyed_count(unit.side) == 1
+    with pytest.raises(AidError, match=f"has 0 to {unit.start_models} models"):
+        tracker.set_models(unit.uid, unit.start_models + 1)
+    with pytest.raises(AidError, match="is destroyed"):
+        gone.set_pins(unit.uid, 1)
+
+
+# ----------------------------------------------------------------------------- the turn's end
+def ordered_all(tracker: Tracker, order_of=lambda unit: "Fire") -> Tracker:
+    for side in (0, 1):
+        for unit in tracker.waiting(side):
+            tracker = with_die_in_hand(tracker, side)
+            tracker = tracker.give_order(unit.uid, order_of(unit), outcome="pass")
+    return tracker
+
+
+def test_down_and_ambush_dice_may_be_kept_and_stay_out_of_the_next_bag():
+    tracker = ordered_all(
+        new_tracker("konflikt47"),
+        lambda u: {0: "Down", 1: "Ambush"}.get(u.uid, "Advance"),
+    )
+    assert tracker.phase == "turn end" and tracker.may_keep() == (0, 1)
+    with pytest.raises(AidError, match="cannot end the turn now"):
+        new_tracker("konflikt47").end_turn()
+    with pytest.raises(AidError, match="only a unit on Down or Ambush keeps its die"):
+        tracker.end_turn(keep=[2])
+    turn2 = tracker.end_turn(keep=[0])
+    assert turn2.turn == 2 and turn2.units[0].retained == "Down"
+    assert turn2.units[1].retained is None and turn2.units[1].order is None
+    assert turn2.in_bag() == (tracker.in_bag()[0] + 8, 9)  # unit 0's die stays out
+    with pytest.raises(AidError, match="kept its Down die from the last turn"):
+        with_die_in_hand(turn2, 0).give_order(0, "Fire", outcome="pass")
+
+
+def test_the_game_ends_after_its_last_turn_and_no_die_is_kept_then():
+    tracker = ordered_all(new_tracker("bolt-action-1", turns=1), lambda u: "Down")
+    assert tracker.may_keep() == ()
+    with pytest.raises(AidError, match="no die is kept after the last turn"):
+        tracker.end_turn(keep=[0])
+    over = tracker.end_turn()
+    assert over.phase == "over" and over.log[-1].startswith("Game over")
+    with pytest.raises(AidError, match="the game is over"):
+        over.draw(RandomDice(1))
+
+
+@given(
+    steps=st.lists(
+        st.tuples(st.integers(0, 6), st.integers(0, 40), st.integers(0, 12)), max_size=60
+    ),
+    ruleset=st.sampled_from(RULESETS),
+)
+def test_any_steps_keep_the_bag_honest(steps, ruleset):
+    """Whatever the players do, in any order: the bag never holds fewer dice than units
+    wait for orders, a side with a die in hand has a unit to give it to, a refused step
+    is refused with a reason, and the units' count never changes."""
+    tracker = new_tracker(ruleset, turns=2)
+    dice = RandomDice(5)
+    for kind, who, number in steps:
+        uid = who % len(tracker.units)
+        try:
+            tracker = _step(tracker, kind, uid, number, dice)
+        except AidError as exc:
+            assert str(exc)
+            continue
+        dice_left = tracker.in_bag()
+        for side in (0, 1):
+            in_hand = 1 if tracker.in_hand == side else 0
+            assert dice_left[side] + in_hand >= len(tracker.waiting(side))
+        if tracker.in_hand is not None:
+            assert tracker.waiting(tracker.in_hand)
+        assert len(tracker.units) == len(new_tracker(ruleset).units)
+        assert all(u.models == 0 for u in tracker.units if u.destroyed)
+
+
+def _step(tracker: Tracker, kind: int, uid: int, number: int, dice: RandomDice) -> Tracker:
+    if kind == 0:
+        return tracker.draw(dice)
+    if kind == 1:
+        return tracker.give_order(uid, "Fire", dice=dice)
+    if kind == 2:
+        return tracker.set_pins(uid, number)
+    if kind == 3:
+        return tracker.set_models(uid, number)
+    if kind == 4:
+        return tracker.destroy(uid)
+    if kind == 5:
+        return tracker.end_turn(tracker.may_keep()[: number % 3])
+    return tracker.take_die(uid, "Down", "damage")
+
+
+# ----------------------------------------------------------------------------- saving
+def test_every_step_is_saved_and_the_game_resumes_where_it_stopped(tmp_path):
+    save = str(tmp_path / "game.json")
+    session = AidSession(new_tracker("konflikt47"), seed=3, save=save)
+    session.step(lambda t: t.draw(session.dice))
+    session.step(lambda t: t.set_pins(2, 1))
+    again = AidSession.resume(save)
+    assert again.now == session.now and again.start == session.start
+    assert len(again.steps) == 3
+    assert again.undo() == session.steps[1]
+    assert AidSession.resume(save).now == session.steps[1]  # the undo was saved too
+
+
+def test_a_refused_step_changes_nothing_in_the_game_or_its_file(tmp_path):
+    save = tmp_path / "game.json"
+    session = AidSession(new_tracker("bolt-action-1"), save=str(save))
+    before, text = session.now, save.read_text()
+    with pytest.raises(AidError):
+        session.step(lambda t: t.give_order(0, "Fire", outcome="pass"))
+    with pytest.raises(AidError, match="nothing to undo"):
+        session.undo()
+    assert session.now is before and save.read_text() == text
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("{not json", "line 1: not a play aid save"),
+        ('{"format": "something else"}', "not a play aid save"),
+        ('{"format": "kriegsspiel play aid", "start": {}, "steps": []}', "field steps"),
+    ],
+)
+def test_a_broken_save_is_refused_by_name_and_left_as_it_is(tmp_path, text, said):
+    save = tmp_path / "game.json"
+    save.write_text(text)
+    with pytest.raises(Exception, match=said):
+        AidSession.resume(str(save))
+    assert save.read_text() == text
+
+
+def test_a_save_with_a_unit_out_of_place_names_the_field(tmp_path):
+    save = tmp_path / "game.json"
+    AidSession(new_tracker("konflikt47"), save=str(save))
+    data = json.loads(save.read_text())
+    data["steps"][0]["units"][3]["uid"] = 7
+    save.write_text(json.dumps(data))
+    with pytest.raises(Exception, match=r"field units\.3: uid 7"):
+        AidSession.resume(str(save))
+    data["steps"][0]["units"][3]["pins"] = "many"
+    save.write_text(json.dumps(data))
+    with pytest.raises(
+        Exception, match=r"field steps\.0\.units\.3\.pins: Input should be a valid integer"
+    ):
+        AidSession.resume(str(save))
+
+
+# ----------------------------------------------------------------------------- the web API
+@pytest.fixture
+def client(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from kriegsspiel.aid.command import set_up
+    from kriegsspiel.aid.server import create_app
+
+    session, _ = set_up(
+        ruleset="bolt-action-1",
+        scenario=None,
+        armies=[],
+        turns=None,
+        seed=2,
+        save=str(tmp_path / "aid.json"),
+        new=False,
+    )
+    return TestClient(create_app(session))
+
+
+def test_the_api_takes_steps_and_answers_the_whole_game(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "/static/aid.js" in page.text
+    assert client.get("/static/aid.js").headers["content-type"].startswith("text/javascript")
+    assert client.get("/static/secrets.txt").status_code == 404
+    state = client.get("/api/state").json()
+    assert state["phase"] == "orders" and state["in_hand"] is None and not state["can_undo"]
+    assert state["destroyed_dice_leave"] == "at the turn end" and state["reactions"] == []
+    state = client.post("/api/draw").json()
+    side = state["in_hand"]
+    uid = next(u["uid"] for u in state["units"] if u["side"] == side and u["waiting"])
+    state = client.post("/api/order", json={"unit": uid, "order": "Ambush"}).json()
+    assert state["units"][uid]["order"] == "Ambush" and state["can_undo"]
+    state = client.post("/api/undo").json()
+    assert state["units"][uid]["order"] is None and state["in_hand"] == side
+
+
+def test_the_api_shows_each_units_exact_odds_with_their_reasons(client):
+    state = client.post("/api/pins", json={"unit": 1, "pins": 2}).json()
+    unit = state["units"][1]
+    test = unit["odds"][""]["order_test"]
+    exact = order_test_odds("bolt-action-1", quality=unit["quality"], pins=2)
+    assert test["p_pass"] == pytest.approx(float(exact.probabilities["p_pass"]))
+    assert (
+        test["reasoning"][0]["topic"] == "needs" and "2 pins -2" in test["reasoning"][0]["because"]
+    )
+    assert state["officers"][unit["side"]]
+    for rank in state["officers"][unit["side"]]:
+        with_officer = unit["odds"][rank]["order_test"]
+        assert with_officer["morale_value"] > test["morale_value"]
+
+
+def test_the_api_refuses_with_a_reason_and_changes_nothing(client):
+    before = client.get("/api/state").json()
+    refused = client.post("/api/order", json={"unit": 0, "order": "Fire"})
+    assert refused.status_code == 409 and refused.json()["error"].startswith("no die in hand")
+    malformed = client.post("/api/pins", json={"unit": 0, "pins": "lots"})
+    assert malformed.status_code == 422
+    assert malformed.json()["error"].startswith("pins: Input should be a valid integer")
+    extra = client.post("/api/destroy", json={"unit": 0, "why": "boom"})
+    assert (
+        extra.status_code == 422 and "why: Extra inputs are not permitted" in extra.json()["error"]
+    )
+    both = client.post("/api/order", json={"unit": 0, "order": "Fire", "outcome": "pass"})
+    assert both.status_code == 409 and "roll: false" in both.json()["error"]
+    assert client.get("/api/state").json() == before
+
+
+def test_new_game_starts_the_same_armies_again_and_undo_goes_back(client):
+    client.post("/api/pins", json={"unit": 0, "pins": 1})
+    fresh = client.post("/api/new-game").json()
+    assert fresh["units"][0]["pins"] == 0 and fresh["turn"] == 1
+    assert client.post("/api/undo").json()["units"][0]["pins"] == 1
+
+
+# ----------------------------------------------------------------------------- the command
+def test_the_command_refuses_bad_input_with_exit_status_2(tmp_path):
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"my": "notes"}')
+    out = run_cli("aid", "--no-open", "--save", str(notes), cwd=tmp_path)
+    assert out.returncode == 2 and "is not a play aid save" in out.stderr
+    assert notes.read_text() == '{"my": "notes"}'
+    out = run_cli("aid", "--no-open", "--turns", "0", cwd=tmp_path)
+    assert out.returncode == 2 and "at least one turn" in out.stderr
+    out = run_cli("aid", "--no-open", "--save", "game.txt", cwd=tmp_path)
+    assert out.returncode == 2 and "writes a .json file" in out.stderr
+    out = run_cli("aid", "--no-open", "--ruleset", "iron-cross", cwd=tmp_path)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+
+
+def test_a_saved_game_is_not_replaced_without_new(tmp_path):
+    save = tmp_path / "aid.json"
+    AidSession(new_tracker("konflikt47"), save=str(save))
+    out = run_cli(
+        "aid", "--no-open", "--save", str(save), "--ruleset", "bolt-action-1", cwd=tmp_path
+    )
+    assert out.returncode == 2 and "holds a game" in out.stderr and "--new" in out.stderr
+
+
+def test_without_the_web_server_the_command_says_what_to_install(monkeypatch, tmp_path):
+    import sys
+
+    from kriegsspiel.aid.command import run_aid
+    from kriegsspiel.errors import UsageError
+
+    monkeypatch.setitem(sys.modules, "fastapi", None)
+    monkeypatch.delitem(sys.modules, "kriegsspiel.aid.server", raising=False)
+    with pytest.raises(UsageError, match=r"pip install 'kriegsspiel\[aid\]'"):
+        run_aid(
+            ruleset=None,
+            scenario=None,
+            armies=[],
+            turns=None,
+            seed=None,
+            save=str(tmp_path / "a.json"),
+            new=False,
+            host="127.0.0.1",
+            port=1,
+            open_browser=False,
+        )

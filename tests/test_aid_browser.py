@@ -1,0 +1,183 @@
+"""The play aid's page in a real browser (headless Chromium driven by Playwright): what a
+player at the table clicks, and what the page then shows.
+
+The browser is Debian's Chromium (`scripts/install-test-browser` installs it; the README's
+test command runs that script); ``KRIEGSSPIEL_CHROMIUM`` names another.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from kriegsspiel.aid.command import set_up
+from kriegsspiel.aid.server import create_app
+from kriegsspiel.aid.session import AidSession
+from kriegsspiel.core.procedure import ScriptedDice
+
+CHROMIUM = os.environ.get("KRIEGSSPIEL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = [  # headless on a machine with no screen and a closed network
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    assert os.path.exists(CHROMIUM), (
+        f"no Chromium at {CHROMIUM}: run scripts/install-test-browser (Debian's chromium "
+        "package), or name one with KRIEGSSPIEL_CHROMIUM"
+    )
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+class Served:
+    """A play aid served on a free port in this process (uvicorn in a thread)."""
+
+    def __init__(self, session: AidSession) -> None:
+        import uvicorn
+
+        self.session = session
+        self.port = _free_port()
+        config = uvicorn.Config(
+            create_app(session), host="127.0.0.1", port=self.port, log_level="warning"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the play aid's server did not start"
+            time.sleep(0.02)
+        self.url = f"http://127.0.0.1:{self.port}/"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture
+def served(tmp_path) -> Iterator[Served]:
+    session, _ = set_up(
+        ruleset="konflikt47",
+        scenario=None,
+        armies=[],
+        turns=2,
+        seed=4,
+        save=str(tmp_path / "aid.json"),
+        new=False,
+    )
+    running = Served(session)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def page(browser, served):
+    opened = browser.new_page(viewport={"width": 1280, "height": 900})
+    problems: list[str] = []
+    opened.on("pageerror", lambda exc: problems.append(str(exc)))
+    opened.goto(served.url)
+    opened.get_by_test_id("bag").wait_for()
+    yield opened
+    opened.close()
+    assert problems == [], f"the page raised: {problems}"
+
+
+def test_draw_a_die_and_give_an_order(page, served):
+    bag = served.session.now.in_bag()
+    assert (
+        page.get_by_test_id("bag-side0")
+        .inner_text()
+        .startswith(f"{served.session.now.armies[0]}: {bag[0]} in the bag")
+    )
+    page.get_by_test_id("draw").click()
+    hand = page.get_by_test_id("in-hand")
+    side = served.session.now.in_hand
+    assert side is not None and served.session.now.armies[side] in hand.inner_text()
+    uid = served.session.now.waiting(side)[0].uid
+    page.get_by_test_id(f"give-Advance-{uid}").click()
+    page.get_by_test_id(f"order-{uid}").wait_for()
+    assert page.get_by_test_id(f"order-{uid}").inner_text() == "Advance"
+    assert served.session.now.units[uid].order == "Advance"
+    assert "Advance" in page.get_by_test_id("log").locator("li").first.inner_text()
+    assert page.get_by_test_id("draw").is_enabled()
+
+
+def test_pins_change_the_odds_shown_and_their_reasons(page, served):
+    uid = 1
+    odds = page.get_by_test_id(f"order-odds-{uid}")
+    assert "not needed" in odds.inner_text()
+    page.get_by_test_id(f"pins-up-{uid}").click()
+    page.wait_for_function(
+        f"document.querySelector('[data-testid=pins-{uid}]').textContent === '1'"
+    )
+    test = served.session.now.test_of(uid)
+    assert f"{test.value} or less on 2D6" in odds.inner_text()
+    odds.locator("summary").click()
+    assert "1 pin -1" in odds.locator("ul").inner_text()
+
+
+def test_the_players_own_dice_and_a_failed_test(page, served):
+    served.session.step(lambda t: t.set_pins(1, 2))
+    served.session.step(lambda t: t.draw(ScriptedDice([1])))  # side A's die comes out
+    page.reload()
+    page.get_by_test_id("in-hand").wait_for()
+    page.get_by_test_id("own-dice-1").check()
+    page.get_by_test_id("outcome-Advance-1").select_option("fail")
+    page.get_by_test_id("give-Advance-1").click()
+    page.get_by_test_id("order-1").wait_for()
+    assert page.get_by_test_id("order-1").inner_text() == "Down"
+    assert "fail) -> Down" in served.session.now.log[-1]
+
+
+def test_a_refused_step_is_shown_and_changes_nothing(page, served):
+    before = served.session.now
+    page.get_by_test_id("models-up-1").click()  # already at full strength
+    error = page.get_by_test_id("error")
+    error.wait_for()
+    assert "has 0 to" in error.inner_text() and "models" in error.inner_text()
+    assert served.session.now is before
+
+
+def test_the_turn_end_keeps_a_down_die_and_undo_takes_it_back(page, served):
+    def all_ordered(t):
+        for side in (0, 1):
+            for unit in t.waiting(side):
+                t = t.take_die(unit.uid, "Down", "reaction")
+        return t
+
+    served.session.step(all_ordered)
+    page.reload()
+    page.get_by_test_id("turn-end").wait_for()
+    page.get_by_test_id("keep-0").check()
+    page.get_by_test_id("end-turn").click()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=turn]').textContent.startsWith('Turn 2')"
+    )
+    assert page.get_by_test_id("order-0").inner_text() == "Down (kept)"
+    assert served.session.now.units[0].retained == "Down"
+    page.get_by_test_id("undo").click()
+    page.get_by_test_id("turn-end").wait_for()
+    assert served.session.now.turn == 1
