@@ -467,3 +467,18 @@ def test_without_the_web_server_the_command_says_what_to_install(monkeypatch, tm
             port=1,
             open_browser=False,
         )
+
+
+def test_a_fubar_that_cannot_be_carried_out_turns_the_die_down():
+    tracker = with_die_in_hand(new_tracker("konflikt47").set_pins(1, 1), 0)
+    with pytest.raises(AidError, match="no FUBAR this turn"):
+        tracker.give_order(1, "Fire", outcome="fail").fubar_down(1)
+    fired = tracker.give_order(1, "Advance", outcome="friendly fire")
+    down = fired.fubar_down(1)
+    assert down.units[1].order == "Down" and "no friend to fire on" in down.log[-1]
+    with pytest.raises(AidError, match="is Down already"):
+        down.fubar_down(1)
+    ran = tracker.give_order(1, "Advance", outcome="panic").fubar_down(1)
+    assert "cannot run away" in ran.log[-1]
+    turn2 = ordered_all(down).end_turn()
+    assert turn2.units[1].fubar is None

@@ -181,3 +181,15 @@ def test_the_turn_end_keeps_a_down_die_and_undo_takes_it_back(page, served):
     page.get_by_test_id("undo").click()
     page.get_by_test_id("turn-end").wait_for()
     assert served.session.now.turn == 1
+
+
+def test_a_fubar_unit_the_players_say_cannot_fire_is_turned_down(page, served):
+    served.session.step(lambda t: t.set_pins(1, 1))
+    served.session.step(lambda t: t.draw(ScriptedDice([1])))
+    page.reload()
+    page.get_by_test_id("own-dice-1").check()
+    page.get_by_test_id("outcome-Fire-1").select_option("friendly fire")
+    page.get_by_test_id("give-Fire-1").click()
+    page.get_by_test_id("fubar-down-1").click()
+    page.wait_for_function("document.querySelector('[data-testid=order-1]').textContent === 'Down'")
+    assert served.session.now.units[1].order == "Down"

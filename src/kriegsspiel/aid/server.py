@@ -121,6 +121,10 @@ def create_app(session: AidSession) -> FastAPI:
     def take_die(body: TakeDieBody) -> dict[str, Any]:
         return take(lambda t: t.take_die(body.unit, body.face, body.why))
 
+    @app.post("/api/fubar-down")
+    def fubar_down(body: UnitBody) -> dict[str, Any]:
+        return take(lambda t: t.fubar_down(body.unit))
+
     @app.post("/api/pins")
     def pins(body: PinsBody) -> dict[str, Any]:
         return take(lambda t: t.set_pins(body.unit, body.pins))

@@ -65,6 +65,7 @@ class TrackedUnit:
     order: str | None = None  # the die taken for it this turn, showing its order
     retained: str | None = None  # a Down or Ambush die kept from the last turn
     destroyed: bool = False
+    fubar: str | None = None  # this turn's FUBAR result (friendly fire or panic), if any
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +240,8 @@ class Tracker:
             else:
                 lost = pins_lost
             lost = min(lost, unit.pins)
-        after = replace(unit, order=shown, pins=unit.pins - lost)
+        fubar = outcome if outcome in FUBAR_FACES else None
+        after = replace(unit, order=shown, pins=unit.pins - lost, fubar=fubar)
         step = replace(self._with(after), in_hand=None)
         test_text = (
             f"order test needs {test.value} or less{rolled}: {outcome}" if needed else "no test"
@@ -270,6 +272,20 @@ class Tracker:
             raise AidError(f"a die taken by {why} shows {' or '.join(faces)}, not {face!r}")
         step = self._with(replace(unit, order=face))
         return step.noted(f"{unit.name}: {face} ({why}; its die taken from the bag)")
+
+    def fubar_down(self, uid: int) -> Tracker:
+        """Turn a FUBAR unit's die to Down: friendly fire with no friend it may fire on, or
+        panic with no enemy in sight or no way to move (the players see the table)."""
+        unit = self._alive(uid)
+        if unit.fubar is None or unit.order == "Down":
+            raise AidError(
+                f"{unit.name} has no FUBAR this turn to turn Down"
+                if unit.fubar is None
+                else f"{unit.name} is Down already"
+            )
+        step = self._with(replace(unit, order="Down"))
+        why = "no friend to fire on" if unit.fubar == "friendly fire" else "cannot run away"
+        return step.noted(f"{unit.name}: FUBAR {unit.fubar}, {why}: Down")
 
     # ------------------------------------------------------------------ pins and losses
     def set_pins(self, uid: int, pins: int) -> Tracker:
@@ -326,7 +342,7 @@ class Tracker:
         units = tuple(
             u
             if u.destroyed
-            else replace(u, order=None, retained=bag.held(u) if u.uid in keep else None)
+            else replace(u, order=None, retained=bag.held(u) if u.uid in keep else None, fubar=None)
             for u in self.units
         )
         kept = ", ".join(f"{self.units[uid].name} ({bag.held(self.units[uid])})" for uid in keep)

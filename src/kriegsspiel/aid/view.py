@@ -55,6 +55,7 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
         "order": unit.order,
         "retained": unit.retained,
         "destroyed": unit.destroyed,
+        "fubar": unit.fubar,
         "waiting": unit in tracker.waiting(unit.side),
     }
     if unit.destroyed:

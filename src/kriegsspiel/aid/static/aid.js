@@ -163,9 +163,11 @@ function counter(u, what, label, value, after, path) {
 }
 
 function oddsLine(title, report, uid, id, parts) {
-  const needs = report.reasoning.find((r) => r.topic === "needs" || r.topic === "order test");
-  const shown = parts.filter(([, key]) => key in report)
-    .map(([word, key]) => `${word} ${pct(report[key])}`).join(" · ");
+  const needs = report.reasoning.find((r) => r.topic === "needs");
+  const shown = report.test_needed === false
+    ? "not needed: the unit has no pins"
+    : parts.filter(([, key]) => key in report)
+      .map(([word, key]) => `${word} ${pct(report[key])}`).join(" · ");
   return el("div", { class: "odds", "data-testid": `${id}-${uid}` },
     el("strong", {}, `${title}: `),
     needs ? `${needs.result} — ` : "", shown, " ",
@@ -213,6 +215,13 @@ function orderButtons(u, near) {
 
 function outOfTurn(u) {
   const row = el("div", { class: "row" });
+  if (u.fubar && u.order !== "Down") {
+    const why = u.fubar === "friendly fire" ? "no friend to fire on" : "cannot run away";
+    row.append(el("button", {
+      "data-testid": `fubar-down-${u.uid}`,
+      onclick: () => send("/api/fubar-down", { unit: u.uid }),
+    }, `FUBAR ${u.fubar}: ${why}, Down`));
+  }
   if (u.waiting && game.reactions.length) {
     row.append(el("span", { class: "label" }, "Reacts"));
     for (const face of game.reactions) {
