@@ -352,17 +352,11 @@ def test_a_save_with_a_unit_out_of_place_names_the_field(tmp_path):
 def client(tmp_path):
     from fastapi.testclient import TestClient
 
-    from kriegsspiel.aid.command import set_up
+    from kriegsspiel.aid.command import GameAsked, set_up
     from kriegsspiel.aid.server import create_app
 
     session, _ = set_up(
-        ruleset="bolt-action-1",
-        scenario=None,
-        armies=[],
-        turns=None,
-        seed=2,
-        save=str(tmp_path / "aid.json"),
-        new=False,
+        GameAsked("bolt-action-1", turns=None, seed=2, save=str(tmp_path / "aid.json"))
     )
     return TestClient(create_app(session))
 
@@ -449,20 +443,14 @@ def test_a_saved_game_is_not_replaced_without_new(tmp_path):
 def test_without_the_web_server_the_command_says_what_to_install(monkeypatch, tmp_path):
     import sys
 
-    from kriegsspiel.aid.command import run_aid
+    from kriegsspiel.aid.command import GameAsked, run_aid
     from kriegsspiel.errors import UsageError
 
     monkeypatch.setitem(sys.modules, "fastapi", None)
     monkeypatch.delitem(sys.modules, "kriegsspiel.aid.server", raising=False)
     with pytest.raises(UsageError, match=r"pip install 'kriegsspiel\[aid\]'"):
         run_aid(
-            ruleset=None,
-            scenario=None,
-            armies=[],
-            turns=None,
-            seed=None,
-            save=str(tmp_path / "a.json"),
-            new=False,
+            GameAsked(save=str(tmp_path / "a.json")),
             host="127.0.0.1",
             port=1,
             open_browser=False,

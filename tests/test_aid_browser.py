@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from kriegsspiel.aid.command import set_up
+from kriegsspiel.aid.command import GameAsked, set_up
 from kriegsspiel.aid.server import create_app
 from kriegsspiel.aid.session import AidSession
 from kriegsspiel.core.procedure import ScriptedDice
@@ -79,15 +79,7 @@ class Served:
 
 @pytest.fixture
 def served(tmp_path) -> Iterator[Served]:
-    session, _ = set_up(
-        ruleset="konflikt47",
-        scenario=None,
-        armies=[],
-        turns=2,
-        seed=4,
-        save=str(tmp_path / "aid.json"),
-        new=False,
-    )
+    session, _ = set_up(GameAsked("konflikt47", turns=2, seed=4, save=str(tmp_path / "aid.json")))
     running = Served(session)
     yield running
     running.stop()

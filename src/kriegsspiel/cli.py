@@ -16,7 +16,14 @@ try:  # (Ctrl-C as the command starts, before main() can catch it, is told as in
     import typer
 
     from kriegsspiel.cli_odds import odds_app
-    from kriegsspiel.cli_options import GameRulesetOpt, GameRulesFileOpt, JsonOpt, fail
+    from kriegsspiel.cli_options import (
+        GameRulesetOpt,
+        GameRulesFileOpt,
+        JsonOpt,
+        ScenarioOpt,
+        SidesOpt,
+        fail,
+    )
     from kriegsspiel.sim import DEFAULT_STORE, MAX_GAMES, MAX_SEED, WORKERS_PER_CORE
 except KeyboardInterrupt:
     print(INTERRUPTED, file=sys.stderr)
@@ -42,16 +49,8 @@ app.add_typer(odds_app, name="odds")
 def play_cmd(
     ctx: typer.Context,
     ruleset: GameRulesetOpt = None,
-    scenario: Annotated[
-        str | None,
-        typer.Option("--scenario", "-s", help="A scenario file, or the name of a shipped one."),
-    ] = None,
-    army: Annotated[
-        list[str],
-        typer.Option(
-            "--army", "-a", help="Two army list files (or shipped names): side A, then side B."
-        ),
-    ] = [],  # noqa: B006
+    scenario: ScenarioOpt = None,
+    army: SidesOpt = [],  # noqa: B006
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the game's dice.")] = 1,
     players: Annotated[
         str,
@@ -121,10 +120,6 @@ def play_cmd(
         raise typer.Exit(status)
 
 
-ScenarioOpt = Annotated[
-    str | None,
-    typer.Option("--scenario", "-s", help="A scenario file, or the name of a shipped one."),
-]
 ArmiesOpt = Annotated[
     list[str],
     typer.Option(
@@ -301,16 +296,8 @@ def results_cmd(
 @app.command("aid")
 def aid_cmd(
     ruleset: GameRulesetOpt = None,
-    scenario: Annotated[
-        str | None,
-        typer.Option("--scenario", "-s", help="A scenario (its turns), or a shipped one's name."),
-    ] = None,
-    army: Annotated[
-        list[str],
-        typer.Option(
-            "--army", "-a", help="Two army list files (or shipped names): side A, then side B."
-        ),
-    ] = [],  # noqa: B006
+    scenario: ScenarioOpt = None,
+    army: SidesOpt = [],  # noqa: B006
     turns: Annotated[
         int | None, typer.Option("--turns", help="Turns to play (default: the scenario's).")
     ] = None,
@@ -335,20 +322,10 @@ def aid_cmd(
 ) -> None:
     """A play aid for a game on a real table (Konflikt '47, Bolt Action), in your browser:
     the order-dice bag, each unit's die, pins and models, and the exact odds of its tests."""
-    from kriegsspiel.aid.command import run_aid
+    from kriegsspiel.aid.command import GameAsked, run_aid
 
-    status = run_aid(
-        ruleset=ruleset,
-        scenario=scenario,
-        armies=army,
-        turns=turns,
-        seed=seed,
-        save=save,
-        new=new,
-        host=host,
-        port=port,
-        open_browser=open_browser,
-    )
+    asked = GameAsked(ruleset, scenario, tuple(army), turns, seed, save, new)
+    status = run_aid(asked, host=host, port=port, open_browser=open_browser)
     raise typer.Exit(status)
 
 

@@ -26,6 +26,17 @@ GameRulesFileOpt = Annotated[
     ),
 ]
 
+ScenarioOpt = Annotated[
+    str | None,
+    typer.Option("--scenario", "-s", help="A scenario file, or the name of a shipped one."),
+]
+SidesOpt = Annotated[
+    list[str],
+    typer.Option(
+        "--army", "-a", help="Two army list files (or shipped names): side A, then side B."
+    ),
+]
+
 
 def fail(message: str) -> NoReturn:
     """Print one paragraph to stderr and exit with status 2 (a usage error)."""

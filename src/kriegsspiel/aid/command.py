@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import webbrowser
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
@@ -19,74 +20,59 @@ GUARD = (
 )
 
 
-def set_up(
-    *,
-    ruleset: str | None,
-    scenario: str | None,
-    armies: list[str],
-    turns: int | None,
-    seed: int | None,
-    save: str,
-    new: bool,
-) -> tuple[AidSession, str]:
-    """The game to serve: the one saved in ``save`` (unless ``new``), else a new one of
-    the lists (the edition's samples when none are given); and a line saying which."""
+@dataclass(frozen=True, slots=True)
+class GameAsked:
+    """The game the command line asks for: the lists (the edition's samples when none are
+    given), the turns (the scenario's by default), the dice's seed and the save file."""
+
+    ruleset: str | None = None
+    scenario: str | None = None
+    armies: tuple[str, ...] = ()
+    turns: int | None = None
+    seed: int | None = None
+    save: str = "kriegsspiel-aid.json"
+    new: bool = False
+
+
+def set_up(asked: GameAsked) -> tuple[AidSession, str]:
+    """The game to serve: the one saved in ``asked.save`` (unless ``asked.new``), else a
+    new one of the lists; and a line saying which."""
     from kriegsspiel.sim.matchup import army_name, build_matchup, parsed
 
-    check_save(save)
-    if Path(save).exists():
-        check_replacing(save, "--save", "a play aid save", is_save)
-        if not new:
-            if armies or scenario or ruleset or turns is not None:
+    check_save(asked.save)
+    if Path(asked.save).exists():
+        check_replacing(asked.save, "--save", "a play aid save", is_save)
+        if not asked.new:
+            if asked.armies or asked.scenario or asked.ruleset or asked.turns is not None:
                 raise UsageError(
-                    f"--save {save} holds a game: it goes on with that one. Give --new to "
+                    f"--save {asked.save} holds a game: it goes on with that one. Give --new to "
                     "start a new game there, or another --save file."
                 )
-            session = AidSession.resume(save, seed=seed)
+            session = AidSession.resume(asked.save, seed=asked.seed)
             now = session.now
             return session, (
-                f"Going on with the game saved in {save}: turn {now.turn} of {now.turns}, "
+                f"Going on with the game saved in {asked.save}: turn {now.turn} of {now.turns}, "
                 f"{now.armies[0]} against {now.armies[1]}."
             )
-    matchup = build_matchup(ruleset, scenario, armies, "tactical,tactical")
+    matchup = build_matchup(asked.ruleset, asked.scenario, asked.armies, "tactical,tactical")
     game_scenario, army_a, army_b = parsed(matchup)
-    if turns is not None and turns < 1:
-        raise UsageError(f"--turns {turns}: a game lasts at least one turn; give 1 or more.")
-    first = Tracker.start(matchup.ruleset, (army_a, army_b), turns or game_scenario.turns)
+    if asked.turns is not None and asked.turns < 1:
+        raise UsageError(f"--turns {asked.turns}: a game lasts at least one turn; give 1 or more.")
+    first = Tracker.start(matchup.ruleset, (army_a, army_b), asked.turns or game_scenario.turns)
     names = " against ".join(army_name(a) for a in matchup.armies)
-    return AidSession(first, seed=seed, save=save), (
+    return AidSession(first, seed=asked.seed, save=asked.save), (
         f"A new game of {first.rules.data.title}: {names}, {first.turns} turns; saved in "
-        f"{save} after every step."
+        f"{asked.save} after every step."
     )
 
 
-def run_aid(
-    *,
-    ruleset: str | None,
-    scenario: str | None,
-    armies: list[str],
-    turns: int | None,
-    seed: int | None,
-    save: str,
-    new: bool,
-    host: str,
-    port: int,
-    open_browser: bool,
-) -> int:
+def run_aid(asked: GameAsked, *, host: str, port: int, open_browser: bool) -> int:
     """Serve the play aid until Ctrl-C; the exit status."""
     try:
         from kriegsspiel.aid.server import create_app, serve
     except ImportError as exc:
         raise UsageError(f"{GUARD} ({exc})") from None
-    session, said = set_up(
-        ruleset=ruleset,
-        scenario=scenario,
-        armies=armies,
-        turns=turns,
-        seed=seed,
-        save=save,
-        new=new,
-    )
+    session, said = set_up(asked)
     console = Console(highlight=False)
     console.print(escape(said))
     address = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
