@@ -15,7 +15,7 @@ from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
 DATA = Path(__file__).parent / "data" / "sim"
 
 
-def test_army_lists_every_shipped_list_by_the_name_commands_take() -> None:
+def test_army_lists_every_shipped_list_by_the_name_commands_take(tmp_path: Path) -> None:
     done = run_cli("army")
     assert done.returncode == 0, done.stderr
     shipped = sample_armies("konflikt47") + sample_armies("bolt-action-1")
@@ -25,7 +25,9 @@ def test_army_lists_every_shipped_list_by_the_name_commands_take() -> None:
     listed = json.loads(run_cli("army", "--json", "--ruleset", "k47").stdout)
     assert [row["list"] for row in listed] == [p.stem for p in sample_armies("konflikt47")]
     assert all(row["points"] == 1000 for row in listed)
-    one = run_cli("play", "--army", listed[0]["list"], "--army", listed[1]["list"], "--quiet")
+    one = run_cli(
+        "play", "--army", listed[0]["list"], "--army", listed[1]["list"], "--quiet", cwd=tmp_path
+    )  # (its record is written there, not into the folder the suite runs in)
     assert one.returncode == 0, one.stderr  # the names as listed are the names play takes
 
 

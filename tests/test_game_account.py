@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -42,9 +43,12 @@ def test_a_vehicles_damage_is_told_from_every_source(
     )
 
 
-def test_an_air_strike_that_immobilises_a_tank_says_so() -> None:
+def test_an_air_strike_that_immobilises_a_tank_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Bolt Action, hold-the-crossroads, seed 1: the fighter-bomber immobilises the Panzer IV
     (the account said only "survives")."""
+    monkeypatch.chdir(tmp_path)  # the game's record is written there, not where the suite runs
     result = CliRunner().invoke(
         app,
         ["play", "--ruleset", "bolt-action-1", "--scenario", "hold-the-crossroads", "--seed", "1"],
