@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from kriegsspiel.aid.session import AidSession
 from kriegsspiel.aid.tracker import AidError, Tracker
 from kriegsspiel.core.procedure import RandomDice, ScriptedDice
+from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action import bag
 from kriegsspiel.rulesets.bolt_action.odds import order_test_odds
 from kriegsspiel.sim.matchup import build_matchup, parsed, set_up_game
@@ -293,19 +294,60 @@ def _step(tracker: Tracker, kind: int, uid: int, number: int, dice: RandomDice) 
 
 # ----------------------------------------------------------------------------- saving
 def test_every_step_is_saved_and_the_game_resumes_where_it_stopped(tmp_path):
-    save = str(tmp_path / "game.json")
+    save = str(tmp_path / "game.jsonl")
     session = AidSession(new_tracker("konflikt47"), seed=3, save=save)
     session.step(lambda t: t.draw(session.dice))
     session.step(lambda t: t.set_pins(2, 1))
     again = AidSession.resume(save)
     assert again.now == session.now and again.start == session.start
-    assert len(again.steps) == 3
+    assert again.steps == session.steps
     assert again.undo() == session.steps[1]
     assert AidSession.resume(save).now == session.steps[1]  # the undo was saved too
+    fresh = again.new_game()
+    assert AidSession.resume(save).now == fresh == session.start
+
+
+def test_a_step_adds_one_line_with_only_its_new_log_lines(tmp_path):
+    save = tmp_path / "game.jsonl"
+    session = AidSession(new_tracker("bolt-action-1"), save=str(save))
+    for pins in (1, 2, 3):
+        session.step(lambda t, p=pins: t.set_pins(1, p))
+    lines = save.read_text().splitlines()
+    assert len(lines) == 5  # the header, the start, three steps
+    last = json.loads(lines[-1])
+    assert last["log_kept"] == len(session.now.log) - 1 and len(last["log_new"]) == 1
+    assert last["step"]["log"] == []
+
+
+def test_a_step_cut_off_as_it_was_written_is_left_out_and_the_file_mended(tmp_path):
+    save = tmp_path / "game.jsonl"
+    session = AidSession(new_tracker("konflikt47"), save=str(save))
+    session.step(lambda t: t.set_pins(1, 1))
+    whole = save.read_text()
+    save.write_text(whole + '{"step": {"ruleset": "konfl')  # the machine stopped mid-write
+    again = AidSession.resume(str(save))
+    assert again.now == session.now
+    assert save.read_text() == whole  # written again whole
+    again.step(lambda t: t.set_pins(1, 2))
+    assert AidSession.resume(str(save)).now.units[1].pins == 2
+
+
+def test_a_failed_write_takes_no_step(tmp_path, monkeypatch):
+    save = tmp_path / "game.jsonl"
+    session = AidSession(new_tracker("konflikt47"), save=str(save))
+    before, text = session.now, save.read_text()
+
+    def full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.fsync", full)
+    with pytest.raises(UsageError, match="No space left on device; the step was not taken"):
+        session.step(lambda t: t.set_pins(1, 1))
+    assert session.now is before and save.read_text() == text
 
 
 def test_a_refused_step_changes_nothing_in_the_game_or_its_file(tmp_path):
-    save = tmp_path / "game.json"
+    save = tmp_path / "game.jsonl"
     session = AidSession(new_tracker("bolt-action-1"), save=str(save))
     before, text = session.now, save.read_text()
     with pytest.raises(AidError):
@@ -318,32 +360,43 @@ def test_a_refused_step_changes_nothing_in_the_game_or_its_file(tmp_path):
 @pytest.mark.parametrize(
     ("text", "said"),
     [
-        ("{not json", "line 1: not a play aid save"),
-        ('{"format": "something else"}', "not a play aid save"),
-        ('{"format": "kriegsspiel play aid", "start": {}, "steps": []}', "field steps"),
+        ("{not json\n", "line 1: not a play aid save"),
+        ('{"format": "something else"}\n', "line 1: not a play aid save"),
+        ("", "the file is empty"),
+        ('{"format": "kriegsspiel play aid", "start": {}}\n', "line 1: field start.ruleset"),
+        (
+            '{"format": "kriegsspiel play aid", "start": {"ruleset": "konflikt47", "armies": '
+            '["a", "b"], "turns": 1, "units": []}}\n',
+            "no step saved after the header",
+        ),
     ],
 )
 def test_a_broken_save_is_refused_by_name_and_left_as_it_is(tmp_path, text, said):
-    save = tmp_path / "game.json"
+    save = tmp_path / "game.jsonl"
     save.write_text(text)
-    with pytest.raises(Exception, match=said):
+    with pytest.raises(UsageError, match=said):
         AidSession.resume(str(save))
     assert save.read_text() == text
 
 
-def test_a_save_with_a_unit_out_of_place_names_the_field(tmp_path):
-    save = tmp_path / "game.json"
-    AidSession(new_tracker("konflikt47"), save=str(save))
-    data = json.loads(save.read_text())
-    data["steps"][0]["units"][3]["uid"] = 7
-    save.write_text(json.dumps(data))
-    with pytest.raises(Exception, match=r"field units\.3: uid 7"):
+def test_a_save_with_a_bad_step_names_its_line_and_field(tmp_path):
+    save = tmp_path / "game.jsonl"
+    session = AidSession(new_tracker("konflikt47"), save=str(save))
+    session.step(lambda t: t.set_pins(1, 1))
+    lines = save.read_text().splitlines()
+    row = json.loads(lines[2])
+    row["step"]["units"][3]["uid"] = 7
+    save.write_text("\n".join([*lines[:2], json.dumps(row)]) + "\n")
+    with pytest.raises(UsageError, match=r"line 3: field step\.units\.3: uid 7"):
         AidSession.resume(str(save))
-    data["steps"][0]["units"][3]["pins"] = "many"
-    save.write_text(json.dumps(data))
-    with pytest.raises(
-        Exception, match=r"field steps\.0\.units\.3\.pins: Input should be a valid integer"
-    ):
+    row["step"]["units"][3]["pins"] = "many"
+    save.write_text("\n".join([*lines[:2], json.dumps(row)]) + "\n")
+    with pytest.raises(UsageError, match=r"line 3: field step\.units\.3\.pins: Input should be"):
+        AidSession.resume(str(save))
+    row = json.loads(lines[2])
+    row["log_kept"] = 99
+    save.write_text("\n".join([*lines[:2], json.dumps(row)]) + "\n")
+    with pytest.raises(UsageError, match="line 3: field log_kept: 99"):
         AidSession.resume(str(save))
 
 
@@ -356,7 +409,7 @@ def client(tmp_path):
     from kriegsspiel.aid.server import create_app
 
     session, _ = set_up(
-        GameAsked("bolt-action-1", turns=None, seed=2, save=str(tmp_path / "aid.json"))
+        GameAsked("bolt-action-1", turns=None, seed=2, save=str(tmp_path / "aid.jsonl"))
     )
     return TestClient(create_app(session))
 
@@ -418,7 +471,7 @@ def test_new_game_starts_the_same_armies_again_and_undo_goes_back(client):
 
 # ----------------------------------------------------------------------------- the command
 def test_the_command_refuses_bad_input_with_exit_status_2(tmp_path):
-    notes = tmp_path / "notes.json"
+    notes = tmp_path / "notes.jsonl"
     notes.write_text('{"my": "notes"}')
     out = run_cli("aid", "--no-open", "--save", str(notes), cwd=tmp_path)
     assert out.returncode == 2 and "is not a play aid save" in out.stderr
@@ -426,13 +479,13 @@ def test_the_command_refuses_bad_input_with_exit_status_2(tmp_path):
     out = run_cli("aid", "--no-open", "--turns", "0", cwd=tmp_path)
     assert out.returncode == 2 and "at least one turn" in out.stderr
     out = run_cli("aid", "--no-open", "--save", "game.txt", cwd=tmp_path)
-    assert out.returncode == 2 and "writes a .json file" in out.stderr
+    assert out.returncode == 2 and "writes a .jsonl file" in out.stderr
     out = run_cli("aid", "--no-open", "--ruleset", "iron-cross", cwd=tmp_path)
     assert out.returncode == 2 and "Traceback" not in out.stderr
 
 
 def test_a_saved_game_is_not_replaced_without_new(tmp_path):
-    save = tmp_path / "aid.json"
+    save = tmp_path / "aid.jsonl"
     AidSession(new_tracker("konflikt47"), save=str(save))
     out = run_cli(
         "aid", "--no-open", "--save", str(save), "--ruleset", "bolt-action-1", cwd=tmp_path
@@ -450,7 +503,7 @@ def test_without_the_web_server_the_command_says_what_to_install(monkeypatch, tm
     monkeypatch.delitem(sys.modules, "kriegsspiel.aid.server", raising=False)
     with pytest.raises(UsageError, match=r"pip install 'kriegsspiel\[aid\]'"):
         run_aid(
-            GameAsked(save=str(tmp_path / "a.json")),
+            GameAsked(save=str(tmp_path / "a.jsonl")),
             host="127.0.0.1",
             port=1,
             open_browser=False,

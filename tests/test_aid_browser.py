@@ -79,7 +79,7 @@ class Served:
 
 @pytest.fixture
 def served(tmp_path) -> Iterator[Served]:
-    session, _ = set_up(GameAsked("konflikt47", turns=2, seed=4, save=str(tmp_path / "aid.json")))
+    session, _ = set_up(GameAsked("konflikt47", turns=2, seed=4, save=str(tmp_path / "aid.jsonl")))
     running = Served(session)
     yield running
     running.stop()

@@ -310,7 +310,7 @@ def aid_cmd(
         typer.Option(
             "--save", help="The file the game is saved in after every step, and resumed from."
         ),
-    ] = "kriegsspiel-aid.json",
+    ] = "kriegsspiel-aid.jsonl",
     new: Annotated[
         bool, typer.Option("--new", help="Start a new game in place of the one saved there.")
     ] = False,

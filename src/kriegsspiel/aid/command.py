@@ -30,7 +30,7 @@ class GameAsked:
     armies: tuple[str, ...] = ()
     turns: int | None = None
     seed: int | None = None
-    save: str = "kriegsspiel-aid.json"
+    save: str = "kriegsspiel-aid.jsonl"
     new: bool = False
 
 

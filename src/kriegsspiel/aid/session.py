@@ -1,16 +1,20 @@
 """One game of the play aid: its steps (for undo), its dice and the file it is saved in.
 
-Every step is written to the save file before it is shown (whole or not at all), so a
-closed browser, a stopped server or a crashed machine loses nothing; the same file, given
-again, goes on where the game stopped.
+The save file is JSON Lines: a header with the game's start, then one line a step (the
+game after it, with only the log lines it added) or an undo. Each step is appended and
+flushed to the disk before it is shown, so a closed browser, a stopped server or a crashed
+machine loses nothing, and a step costs the same late in a game as early; the same file,
+given again, goes on where the game stopped.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -21,8 +25,7 @@ from kriegsspiel.outfiles import check_output, writing
 
 FORMAT = "kriegsspiel play aid"
 KEPT_STEPS = 500  # how many steps back undo reaches (a game has a few hundred at most)
-_STEPS = TypeAdapter(list[Tracker])
-T = TypeVar("T")
+_TRACKER = TypeAdapter(Tracker)
 
 
 def is_save(start: bytes) -> bool:
@@ -31,7 +34,7 @@ def is_save(start: bytes) -> bool:
 
 
 class AidSession:
-    """The steps of one game on a real table, the newest last, saved after each step."""
+    """The steps of one game on a real table, the newest last, saved as they are taken."""
 
     def __init__(self, first: Tracker, *, seed: int | None = None, save: str | None = None):
         self.steps: list[Tracker] = [first]
@@ -39,7 +42,7 @@ class AidSession:
         self.seed = seed
         self.dice = RandomDice(seed)
         self.save = save
-        self._write()
+        self._rewrite()
 
     @property
     def now(self) -> Tracker:
@@ -48,8 +51,8 @@ class AidSession:
     def step(self, change: Callable[[Tracker], Tracker]) -> Tracker:
         """Take a step (a refused one raises :class:`AidError` and changes nothing)."""
         after = change(self.now)
+        self._append(_step_line(self.now, after))
         self.steps = [*self.steps[-KEPT_STEPS:], after]
-        self._write()
         return after
 
     def undo(self) -> Tracker:
@@ -57,8 +60,8 @@ class AidSession:
         rolled again the same)."""
         if len(self.steps) == 1:
             raise AidError("nothing to undo: this is the game's start")
+        self._append({"undo": True})
         self.steps.pop()
-        self._write()
         return self.now
 
     def new_game(self) -> Tracker:
@@ -68,69 +71,147 @@ class AidSession:
     # ------------------------------------------------------------------ the save file
     @classmethod
     def resume(cls, path: str, *, seed: int | None = None) -> AidSession:
-        """Go on with the game saved at ``path``; a file that is not a whole save is
-        refused, naming what is wrong, and left as it is."""
+        """Go on with the game saved at ``path``. A step cut off as it was written (the
+        last line, unfinished) was never shown and is left out; anything else that is not
+        a whole save is refused, naming the line and the field, and the file left as it is.
+        The file is then written again, whole, as the steps now stand."""
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"--save {path}: cannot read it ({exc})") from None
-        except json.JSONDecodeError as exc:
+        lines = text.split("\n")
+        if lines[-1] and len(lines) > 1:
+            lines.pop()  # a step cut off as it was written
+        rows = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
+        if not rows:
+            raise UsageError(f"--save {path}: the file is empty, not a play aid save")
+        head = _row(rows[0], path)
+        if head.get("format") != FORMAT:
             raise UsageError(
-                f"--save {path}, line {exc.lineno}: not a play aid save ({exc.msg}); "
-                "give another file, or --new to start a new game there"
-            ) from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise UsageError(f'--save {path}: not a play aid save (no "format": {FORMAT!r})')
-        steps = _validated(_STEPS, data.get("steps"), "steps", path)
+                f'--save {path}, line {rows[0][0]}: not a play aid save (no "format": '
+                f"{FORMAT!r}); give another file, or --new to start a new game there"
+            )
+        start = _validated(head.get("start"), "start", path, rows[0][0])
+        steps: list[Tracker] = []  # the first line after the header is the oldest step kept
+        for number, line in rows[1:]:
+            row = _row((number, line), path)
+            if row.get("undo") is True:
+                if len(steps) < 2:
+                    raise UsageError(f"--save {path}, line {number}: an undo with no step to undo")
+                steps.pop()
+                continue
+            steps.append(_step_from(row, steps[-1] if steps else None, path, number))
         if not steps:
-            raise UsageError(f"--save {path}: field steps: no step saved")
-        start = _validated(TypeAdapter(Tracker), data.get("start"), "start", path)
-        for tracker in (start, *steps):
-            _check(tracker, path)
+            raise UsageError(f"--save {path}: no step saved after the header")
         session = cls.__new__(cls)
-        session.steps, session.start, session.seed = steps, start, seed
+        session.steps, session.start, session.seed = steps[-KEPT_STEPS - 1 :], start, seed
         session.dice, session.save = RandomDice(seed), path
+        session._rewrite()
         return session
 
-    def _write(self) -> None:
+    def _rewrite(self) -> None:
+        """Write the save whole (under a temporary name renamed into place)."""
         if self.save is None:
             return
-        data: dict[str, Any] = {
-            "format": FORMAT,
-            "start": TypeAdapter(Tracker).dump_python(self.start, mode="json"),
-            "steps": _STEPS.dump_python(self.steps, mode="json"),
-        }
+        head = {"format": FORMAT, "start": _TRACKER.dump_python(self.start, mode="json")}
+        rows = [head]
+        earlier: Tracker | None = None
+        for tracker in self.steps:
+            rows.append(_step_line(earlier, tracker))
+            earlier = tracker
         with writing(self.save, "--save") as temp:
-            Path(temp).write_text(json.dumps(data), encoding="utf-8")
+            Path(temp).write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+
+    def _append(self, row: dict[str, Any]) -> None:
+        """Add a line to the save and flush it to the disk; a failed write is taken back
+        (the file cut to its length before) and stops the step."""
+        if self.save is None:
+            return
+        try:
+            with open(self.save, "a", encoding="utf-8") as file:
+                before = file.tell()
+                try:
+                    file.write(json.dumps(row) + "\n")
+                    file.flush()
+                    os.fsync(file.fileno())
+                except OSError:
+                    file.truncate(before)
+                    raise
+        except OSError as exc:
+            raise UsageError(
+                f"cannot write --save {self.save}: {exc.strerror or exc}; the step was not "
+                "taken (the game is as it was)"
+            ) from None
 
 
 def check_save(path: str) -> None:
     """Refuse now a save file that could not be written."""
-    check_output(path, "--save", (".json",))
+    check_output(path, "--save", (".jsonl",))
 
 
-def _validated(adapter: TypeAdapter[T], data: Any, field: str, path: str) -> T:
-    """``data`` read as the save's ``field``, or a UsageError naming the first problem."""
+def _step_line(earlier: Tracker | None, now: Tracker) -> dict[str, Any]:
+    """A step's line: the game after it without its log, and how the log changed (the
+    lines kept from the step before, then the new ones)."""
+    kept = 0
+    if earlier is not None:
+        for old, new in zip(earlier.log, now.log, strict=False):
+            if old is not new and old != new:
+                break
+            kept += 1
+    return {
+        "step": _TRACKER.dump_python(replace(now, log=()), mode="json"),
+        "log_kept": kept,
+        "log_new": list(now.log[kept:]),
+    }
+
+
+def _step_from(row: dict[str, Any], earlier: Tracker | None, path: str, number: int) -> Tracker:
+    step = _validated(row.get("step"), "step", path, number)
+    kept, new = row.get("log_kept"), row.get("log_new")
+    before = () if earlier is None else earlier.log
+    if not isinstance(kept, int) or not 0 <= kept <= len(before):
+        raise UsageError(
+            f"--save {path}, line {number}: field log_kept: {kept!r}; give a count of the "
+            f"log lines kept from the step before (0 to {len(before)})"
+        )
+    if not isinstance(new, list) or not all(isinstance(line, str) for line in new):
+        raise UsageError(f"--save {path}, line {number}: field log_new: not a list of lines")
+    return replace(step, log=(*before[:kept], *new))
+
+
+def _row(numbered: tuple[int, str], path: str) -> dict[str, Any]:
+    number, line = numbered
     try:
-        return adapter.validate_python(data)
+        row = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise UsageError(
+            f"--save {path}, line {number}: not a play aid save ({exc.msg}); the file is left "
+            "as it is (give --new to start a new game in its place)"
+        ) from None
+    if not isinstance(row, dict):
+        raise UsageError(f"--save {path}, line {number}: not a play aid save (not an object)")
+    return row
+
+
+def _validated(data: Any, field: str, path: str, number: int) -> Tracker:
+    """``data`` read as a game, or a UsageError naming the line and the first problem."""
+    try:
+        tracker = _TRACKER.validate_python(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in (field, *first["loc"]))
         raise UsageError(
-            f"--save {path}: field {where}: {first['msg']}; the file is left as it is "
-            "(give --new to start a new game in its place)"
+            f"--save {path}, line {number}: field {where}: {first['msg']}; the file is left "
+            "as it is (give --new to start a new game in its place)"
         ) from None
-
-
-def _check(tracker: Tracker, path: str) -> None:
-    """A saved step whose units are out of order or whose edition is unknown is refused."""
     try:
         tracker.rules  # noqa: B018 (an unknown edition raises)
     except UsageError as exc:
-        raise UsageError(f"--save {path}: field ruleset: {exc}") from None
+        raise UsageError(f"--save {path}, line {number}: field {field}.ruleset: {exc}") from None
     for i, unit in enumerate(tracker.units):
         if unit.uid != i or unit.side not in (0, 1):
             raise UsageError(
-                f"--save {path}: field units.{i}: uid {unit.uid}, side {unit.side}; "
-                f"unit {i} must have uid {i} and side 0 or 1"
+                f"--save {path}, line {number}: field {field}.units.{i}: uid {unit.uid}, side "
+                f"{unit.side}; unit {i} must have uid {i} and side 0 or 1"
             )
+    return tracker
