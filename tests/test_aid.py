@@ -523,3 +523,18 @@ def test_a_fubar_that_cannot_be_carried_out_turns_the_die_down():
     assert "cannot run away" in ran.log[-1]
     turn2 = ordered_all(down).end_turn()
     assert turn2.units[1].fubar is None
+
+
+def test_clicks_at_once_are_taken_one_at_a_time(client):
+    """Two players clicking together: every pin added is counted once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def add(uid: int) -> None:
+        for _ in range(5):
+            pins = client.get("/api/state").json()["units"][uid]["pins"]
+            client.post("/api/pins", json={"unit": uid, "pins": pins + 1})
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(add, [1, 2, 3, 4]))
+    state = client.get("/api/state").json()
+    assert [state["units"][uid]["pins"] for uid in (1, 2, 3, 4)] == [5, 5, 5, 5]

@@ -7,6 +7,7 @@ whose ``error`` names the field; neither changes the game.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from importlib import resources
 from typing import Any, Literal
@@ -65,11 +66,14 @@ def create_app(session: AidSession) -> FastAPI:
     """The web app of one game (``session``)."""
     app = FastAPI(title="kriegsspiel play aid", docs_url="/api/docs", redoc_url=None)
 
+    one_at_a_time = threading.Lock()  # requests are served on several threads
+
     def answer(tracker: Tracker) -> dict[str, Any]:
         return view(tracker, can_undo=len(session.steps) > 1)
 
     def take(change: Callable[[Tracker], Tracker]) -> dict[str, Any]:
-        return answer(session.step(change))
+        with one_at_a_time:
+            return answer(session.step(change))
 
     @app.exception_handler(AidError)
     async def refused(request: Request, exc: AidError) -> JSONResponse:
@@ -95,7 +99,8 @@ def create_app(session: AidSession) -> FastAPI:
 
     @app.get("/api/state")
     def state() -> dict[str, Any]:
-        return answer(session.now)
+        with one_at_a_time:
+            return answer(session.now)
 
     @app.post("/api/draw")
     def draw() -> dict[str, Any]:
@@ -143,11 +148,13 @@ def create_app(session: AidSession) -> FastAPI:
 
     @app.post("/api/undo")
     def undo() -> dict[str, Any]:
-        return answer(session.undo())
+        with one_at_a_time:
+            return answer(session.undo())
 
     @app.post("/api/new-game")
     def new_game() -> dict[str, Any]:
-        return answer(session.new_game())
+        with one_at_a_time:
+            return answer(session.new_game())
 
     return app
 
