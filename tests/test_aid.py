@@ -242,7 +242,7 @@ def test_the_game_ends_after_its_last_turn_and_no_die_is_kept_then():
     with pytest.raises(AidError, match="no die is kept after the last turn"):
         tracker.end_turn(keep=[0])
     over = tracker.end_turn()
-    assert over.phase == "over" and over.log[-1].startswith("Game over")
+    assert over.phase == "over" and over.log[-1].startswith("Game over (the last turn")
     with pytest.raises(AidError, match="the game is over"):
         over.draw(RandomDice(1))
 
@@ -538,3 +538,15 @@ def test_clicks_at_once_are_taken_one_at_a_time(client):
         list(pool.map(add, [1, 2, 3, 4]))
     state = client.get("/api/state").json()
     assert [state["units"][uid]["pins"] for uid in (1, 2, 3, 4)] == [5, 5, 5, 5]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_game_ends_at_once_when_a_side_has_no_unit_left(ruleset):
+    tracker = new_tracker(ruleset)
+    side_b = [u.uid for u in tracker.units if u.side == 1]
+    for uid in side_b[:-1]:
+        tracker = tracker.destroy(uid)
+    assert tracker.phase == "orders"
+    over = tracker.set_pins(side_b[-1], 20)
+    assert over.phase == "over" and over.in_hand is None
+    assert "has no unit left" in over.log[-1] and over.destroyed_count(1) == len(side_b)

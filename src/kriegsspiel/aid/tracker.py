@@ -298,7 +298,7 @@ class Tracker:
             step = self._with(replace(unit, pins=pins, models=0, destroyed=True))
             return step.noted(
                 f"{unit.name}: {_count(pins, 'pin')}, its morale {base}: removed from play"
-            )
+            )._wiped_out()
         return self._with(replace(unit, pins=pins)).noted(f"{unit.name}: {_count(pins, 'pin')}")
 
     def set_models(self, uid: int, models: int) -> Tracker:
@@ -320,7 +320,7 @@ class Tracker:
         unit = self._alive(uid)
         when = "at the turn end" if self.rules.destroyed_dice_stay_in_cup else "now"
         step = self._with(replace(unit, models=0, destroyed=True))
-        return step.noted(f"{unit.name} destroyed (its die leaves the bag {when})")
+        return step.noted(f"{unit.name} destroyed (its die leaves the bag {when})")._wiped_out()
 
     # ------------------------------------------------------------------ the turn's end
     def end_turn(self, keep: Sequence[int] = ()) -> Tracker:
@@ -350,15 +350,25 @@ class Tracker:
             f"Turn {self.turn} ends" + (f"; kept: {kept}" if kept else "")
         )
         if self.turn >= self.turns:
-            return replace(closed, over=True).noted(
-                "Game over: units destroyed "
-                f"{self.armies[0]} {self.destroyed_count(0)}, "
-                f"{self.armies[1]} {self.destroyed_count(1)}"
-            )
+            return closed._game_over("the last turn is played")
         nxt = replace(closed, turn=self.turn + 1, turn_dice=bag.put_in(units))
         return nxt.noted(f"Turn {nxt.turn}: {nxt._bag_text()}")
 
     # ------------------------------------------------------------------ inside
+    def _wiped_out(self) -> Tracker:
+        """The game ends at once when a side has no unit left (as the simulated game)."""
+        for side in (0, 1):
+            if all(u.destroyed for u in self.units if u.side == side):
+                return self._game_over(f"{self.armies[side]} has no unit left")
+        return self
+
+    def _game_over(self, why: str) -> Tracker:
+        return replace(self, over=True, in_hand=None).noted(
+            f"Game over ({why}): units destroyed "
+            f"{self.armies[0]} {self.destroyed_count(0)}, "
+            f"{self.armies[1]} {self.destroyed_count(1)}"
+        )
+
     def noted(self, text: str) -> Tracker:
         return replace(self, log=(*self.log, text))
 
