@@ -106,6 +106,7 @@ def test_draw_a_die_and_give_an_order(page, served):
     )
     page.get_by_test_id("draw").click()
     hand = page.get_by_test_id("in-hand")
+    hand.wait_for()  # (the click returns before the server has answered)
     side = served.session.now.in_hand
     assert side is not None and served.session.now.armies[side] in hand.inner_text()
     uid = served.session.now.waiting(side)[0].uid
@@ -136,7 +137,7 @@ def test_the_players_own_dice_and_a_failed_test(page, served):
     served.session.step(lambda t: t.draw(ScriptedDice([1])))  # side A's die comes out
     page.reload()
     page.get_by_test_id("in-hand").wait_for()
-    page.get_by_test_id("own-dice-1").check()
+    page.get_by_test_id("own-dice-1").click()  # (the page is drawn again: no check())
     page.get_by_test_id("outcome-Advance-1").select_option("fail")
     page.get_by_test_id("give-Advance-1").click()
     page.get_by_test_id("order-1").wait_for()
@@ -179,7 +180,7 @@ def test_a_fubar_unit_the_players_say_cannot_fire_is_turned_down(page, served):
     served.session.step(lambda t: t.set_pins(1, 1))
     served.session.step(lambda t: t.draw(ScriptedDice([1])))
     page.reload()
-    page.get_by_test_id("own-dice-1").check()
+    page.get_by_test_id("own-dice-1").click()  # (the page is drawn again: no check())
     page.get_by_test_id("outcome-Fire-1").select_option("friendly fire")
     page.get_by_test_id("give-Fire-1").click()
     page.get_by_test_id("fubar-down-1").click()
