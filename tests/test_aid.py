@@ -485,6 +485,18 @@ def test_the_command_refuses_bad_input_with_exit_status_2(tmp_path):
     assert out.returncode == 2 and "Traceback" not in out.stderr
 
 
+def test_a_port_in_use_is_refused_before_anything_is_written(tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = run_cli("aid", "--no-open", "--port", str(port), cwd=tmp_path)
+    assert out.returncode == 2 and f"--port {port}: cannot serve there" in out.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_saved_game_is_not_replaced_without_new(tmp_path):
     save = tmp_path / "aid.jsonl"
     AidSession(new_tracker("konflikt47"), save=str(save))

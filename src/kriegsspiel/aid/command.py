@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+import socket
 import webbrowser
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +22,9 @@ GUARD = (
 )
 
 
+DEFAULT_SAVE = "kriegsspiel-aid.jsonl"
+
+
 @dataclass(frozen=True, slots=True)
 class GameAsked:
     """The game the command line asks for: the lists (the edition's samples when none are
@@ -30,7 +35,7 @@ class GameAsked:
     armies: tuple[str, ...] = ()
     turns: int | None = None
     seed: int | None = None
-    save: str = "kriegsspiel-aid.jsonl"
+    save: str = DEFAULT_SAVE
     new: bool = False
 
 
@@ -72,6 +77,7 @@ def run_aid(asked: GameAsked, *, host: str, port: int, open_browser: bool) -> in
         from kriegsspiel.aid.server import create_app, serve
     except ImportError as exc:
         raise UsageError(f"{GUARD} ({exc})") from None
+    _check_free(host, port)
     session, said = set_up(asked)
     console = Console(highlight=False)
     console.print(escape(said))
@@ -80,4 +86,23 @@ def run_aid(asked: GameAsked, *, host: str, port: int, open_browser: bool) -> in
     if open_browser:
         webbrowser.open(address)
     serve(create_app(session), host, port)
+    again = "" if asked.save == DEFAULT_SAVE else f" --save {shlex.quote(asked.save)}"
+    console.print(
+        escape(
+            f"Stopped. The game is saved in {asked.save}: kriegsspiel aid{again} goes on with it."
+        )
+    )
     return 0
+
+
+def _check_free(host: str, port: int) -> None:
+    """Refuse now an address the server could not listen on (a port another program has)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise UsageError(
+                f"--host {host} --port {port}: cannot serve there ({exc.strerror or exc}); "
+                "give another --port (or stop what is using it)"
+            ) from None
