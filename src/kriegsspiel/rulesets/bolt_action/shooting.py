@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from operator import attrgetter
-from typing import Literal
+from typing import Any, Literal
 
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.procedure import Dice
@@ -53,6 +53,39 @@ class Situation:
     # a friendly officer in range of a target vehicle (his rank): its crew's tests take his
     # bonus (the game plans its shots without him and adds him as it resolves them)
     target_officer: str | None = None
+
+
+def target_situation(
+    range_inches: float,
+    *,
+    vehicle: bool,
+    down: bool,
+    start_models: int,
+    models: int,
+    pins: int,
+    quality: str,
+    open_topped: bool = False,
+    automaton: bool = False,
+    immobilised: bool = False,
+    **firer: Any,
+) -> Situation:
+    """A shot's situation with the target's part read from what the target is: Down
+    (troops only), a small unit (troops of two models or fewer at the start), open-topped,
+    an automaton, its pins, quality and models, immobilised (vehicles only); the firer's
+    part (pins, moving, cover ...) as given. The game's shots and the play aid's odds
+    both set a target up here."""
+    return Situation(
+        range_inches=range_inches,
+        target_down=down and not vehicle,
+        small_unit=not vehicle and start_models <= 2,
+        open_topped=open_topped,
+        automaton=automaton,
+        target_pins=pins,
+        target_quality=quality,
+        target_models=models,
+        target_immobilised=vehicle and immobilised,
+        **firer,
+    )
 
 
 @dataclass(frozen=True, slots=True)

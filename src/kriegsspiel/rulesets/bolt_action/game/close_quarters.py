@@ -33,6 +33,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     movement_row,
 )
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, credit
+from kriegsspiel.rulesets.bolt_action.kit import assault_armed
 from kriegsspiel.rulesets.bolt_action.shooting import VehicleState
 
 if TYPE_CHECKING:
@@ -58,11 +59,7 @@ def side_of(game: BoltActionGame, unit: UnitState, mode: str, *, pins: int | Non
     """``unit``'s side in close quarters, fighting in ``mode``: its quality and pins (or
     ``pins``, as a fire before the fight would leave them), its men with assault weapons
     and an officer in range. The fight and the AI's weighing of it both build it here."""
-    armed = sum(
-        1
-        for m in unit.alive_models
-        if any("Assault" in game.rules.weapon(w).special for w in m.weapons)
-    )
+    armed = sum(1 for m in unit.alive_models if assault_armed(game.rules, m.weapons))
     return fighting_side(
         game.rules,
         unit.quality,

@@ -36,10 +36,11 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     plan_shot,
     range_bands,
     shots_per_model,
+    target_situation,
 )
 
 
-def _worth(option: tuple[Shot, int, bool], target: UnitState) -> tuple[float, ...]:
+def _worth(option: tuple[Shot, int, bool], at_vehicle: bool) -> tuple[float, ...]:
     """How a man picks his weapon: against a vehicle (armoured or soft-skinned) the most
     hits expected to reach a damage result (then the most hits), else the most expected
     casualties; a one-shot weapon is kept for vehicles."""
@@ -48,7 +49,7 @@ def _worth(option: tuple[Shot, int, bool], target: UnitState) -> tuple[float, ..
     for need in shot.hit_on or ():
         p *= max(0, 7 - need) / 6
     hits = p * per * _mean(shot.hits_per_hit)
-    if target.vehicle is not None:
+    if at_vehicle:
         return (hits * _damaging(shot), hits)
     return (hits * (0.5 if one_shot else 1.0) * max(0, 7 - shot.damage_need) / 6,)
 
@@ -166,16 +167,17 @@ def aimed_at(target: UnitState, range_inches: float, **firer: Any) -> Situation:
     firer's pins, moving, cover, indirect fire ...) as given. Every shot the game makes at
     a unit is set up here, so none of them forgets a part."""
     vehicle = target.vehicle
-    return Situation(
-        range_inches=range_inches,
-        target_down=target.is_down and vehicle is None,
-        small_unit=vehicle is None and target.start_models <= 2,
+    return target_situation(
+        range_inches,
+        vehicle=vehicle is not None,
+        down=target.is_down,
+        start_models=target.start_models,
+        models=len(target.alive_models),
+        pins=target.pins,
+        quality=target.quality,
         open_topped=bool(vehicle and vehicle.open_topped),
         automaton=bool(vehicle and vehicle.automaton),
-        target_pins=target.pins,
-        target_quality=target.quality,
-        target_models=len(target.alive_models),
-        target_immobilised=vehicle is not None and target.immobilised,
+        immobilised=target.immobilised,
         **firer,
     )
 
@@ -486,49 +488,80 @@ class ShootingGroups:
         # a vehicle's model carries its weapons in the order of its mounts, each with its arc
         # (two mounts of one weapon, as a hull and a turret MMG, each keep their own)
         arcs = [arc for _, arc in unit.vehicle.arcs] if unit.vehicle else []
-        options: list[tuple[Shot, int, bool]] = []
-        base: Situation | None = None  # the same for each weapon of this model
-        for k, name in enumerate(model.weapons):
-            weapon = rules.weapon(name)
-            special = set(weapon.special)
-            if moving and not fires_on_the_move(weapon, mounted=unit.vehicle is not None):
-                continue
-            if model.used_one_shot and "One-shot" in special:
-                continue
-            if unit.vehicle and not every_arc and not in_arc(arcs[k], heading, at, nearest):
-                continue
-            if rng > weapon.range or rng < weapon.min_range:
-                continue
-            if base is None:
-                base = aimed_at(
-                    target,
-                    rng,
-                    firer_pins=unit.pins,
-                    firer_inexperienced=unit.quality == "inexperienced",
-                    moving=moving,
-                    mounted=unit.vehicle is not None,
-                    cover=cover,
-                    facing=facing,
-                    ranged_in=unit.ranged_in_on == target.uid,
+        carried = model.weapons
+        if model.used_one_shot or (unit.vehicle and not every_arc):
+            carried = tuple(
+                name
+                for k, name in enumerate(model.weapons)
+                if not (model.used_one_shot and "One-shot" in rules.weapon(name).special)
+                and not (
+                    unit.vehicle and not every_arc and not in_arc(arcs[k], heading, at, nearest)
                 )
-            situation = base
-            if "Team" in special and len(unit.alive_models) < 2 and unit.vehicle is None:
-                situation = replace(situation, firer_pins=situation.firer_pins + 1)  # one crew: -1
-            per = shots_per_model(weapon)
-            shot = _planned(rules, weapon, tgt_profile, situation)
-            if weapon.indirect_min_range is not None and rng >= weapon.indirect_min_range:
-                # a howitzer may lob it instead: its crew takes the way that hits more
-                # easily, and on equal chances the lob (a hit ranges the crew in)
-                lobbed = _planned(rules, weapon, tgt_profile, replace(situation, indirect=True))
-                if lobbed is not None and (
-                    shot is None or hit_chance(lobbed.hit_on) >= hit_chance(shot.hit_on)
-                ):
-                    shot = lobbed
-            if shot is not None and shot.hit_on is not None:
-                options.append((shot, per, "One-shot" in special))
-        if not options:
+            )
+        if not carried:
             return ()
-        # a vehicle fires all its weapons; a man fires one: the best at this target
-        if unit.vehicle:
-            return tuple(options)
-        return (max(options, key=lambda o: _worth(o, target)),)
+        situation = aimed_at(
+            target,
+            rng,
+            firer_pins=unit.pins,
+            firer_inexperienced=unit.quality == "inexperienced",
+            moving=moving,
+            mounted=unit.vehicle is not None,
+            cover=cover,
+            facing=facing,
+            ranged_in=unit.ranged_in_on == target.uid,
+        )
+        return weapon_choice(
+            rules,
+            carried,
+            situation,
+            tgt_profile,
+            at_vehicle=target.vehicle is not None,
+            crew_short=len(unit.alive_models) < 2 and unit.vehicle is None,
+        )
+
+
+def weapon_choice(
+    rules: Rules,
+    weapons: tuple[str, ...],
+    situation: Situation,
+    tgt_profile: Target,
+    *,
+    at_vehicle: bool,
+    crew_short: bool = False,
+) -> tuple[tuple[Shot, int, bool], ...]:
+    """What one model carrying ``weapons`` fires in ``situation`` (its range, its moving,
+    its being a vehicle's): (shot, shots, one-shot) for every weapon that can if it is a
+    vehicle's, else for the one best at this target (:func:`_worth`). A team weapon whose
+    crew is down to one man (``crew_short``) fires at -1. The game, the tactical player and
+    the play aid's odds all pick so."""
+    rng, moving, mounted = situation.range_inches, situation.moving, situation.mounted
+    options: list[tuple[Shot, int, bool]] = []
+    for name in weapons:
+        weapon = rules.weapon(name)
+        special = weapon.special
+        if moving and not fires_on_the_move(weapon, mounted=mounted):
+            continue
+        if rng > weapon.range or rng < weapon.min_range:
+            continue
+        own = situation
+        if crew_short and "Team" in special:
+            own = replace(situation, firer_pins=situation.firer_pins + 1)  # one crew: -1
+        per = shots_per_model(weapon)
+        shot = _planned(rules, weapon, tgt_profile, own)
+        if weapon.indirect_min_range is not None and rng >= weapon.indirect_min_range:
+            # a howitzer may lob it instead: its crew takes the way that hits more
+            # easily, and on equal chances the lob (a hit ranges the crew in)
+            lobbed = _planned(rules, weapon, tgt_profile, replace(own, indirect=True))
+            if lobbed is not None and (
+                shot is None or hit_chance(lobbed.hit_on) >= hit_chance(shot.hit_on)
+            ):
+                shot = lobbed
+        if shot is not None and shot.hit_on is not None:
+            options.append((shot, per, "One-shot" in special))
+    if not options:
+        return ()
+    # a vehicle fires all its weapons; a man fires one: the best at this target
+    if mounted:
+        return tuple(options)
+    return (max(options, key=lambda o: _worth(o, at_vehicle)),)

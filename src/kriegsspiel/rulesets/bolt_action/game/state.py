@@ -60,6 +60,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
 )
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState, build_units, credit
 from kriegsspiel.rulesets.bolt_action.game.validation import check_action
+from kriegsspiel.rulesets.bolt_action.kit import anti_tank, keep_rank
 from kriegsspiel.rulesets.bolt_action.morale import (
     MoraleTest,
     destroyed_by_pins,
@@ -434,7 +435,7 @@ class BoltActionGame(ShootingGroups):
                 w = self.rules.weapon(name)
                 if m.used_one_shot and "One-shot" in w.special:
                     continue
-                if "Shaped Charge" in w.special or (w.pen or 0) >= 2:
+                if anti_tank(w):
                     return True
         return False
 
@@ -601,8 +602,7 @@ class BoltActionGame(ShootingGroups):
         shooter = by.anchor if by is not None else tgt.anchor
 
         def keep_order(m: Any) -> tuple[int, float]:
-            special = any(self._special_weapon(w) for w in m.weapons)
-            rank = 3 if m.officer else 2 if m.nco else 1 if special else 0
+            rank = keep_rank(self.rules, m.weapons, officer=bool(m.officer), nco=m.nco)
             return (rank, -m.point.distance_to(shooter))
 
         for model in sorted(tgt.alive_models, key=keep_order)[:count]:
@@ -625,12 +625,6 @@ class BoltActionGame(ShootingGroups):
             return rule in self.rules.weapon(weapon_name).special
         except UnknownNameError:
             return False
-
-    def _special_weapon(self, name: str) -> bool:
-        """Worth keeping: a heavy weapon, or one that fires more than a rifle's single shot."""
-        weapon = self.rules.weapon(name)
-        shots = weapon.shots
-        return weapon.category == "heavy weapons" or (shots.isdigit() and int(shots) > 1)
 
     def check_pins(self, unit: UnitState, *, by: UnitState | None = None) -> None:
         """A unit with as many pins as its morale is removed (``by``: whose attack did it)."""

@@ -1,0 +1,40 @@
+"""What a model carries, as the rules read it: which men the owner keeps longest when
+casualties are taken, who is armed for close quarters, what can hurt a vehicle.
+
+The simulated game and the play aid both read a unit's models through these, so a man
+with an SMG counts alike in both."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from kriegsspiel.rulesets.bolt_action.data import Weapon
+from kriegsspiel.rulesets.bolt_action.edition import Rules
+
+
+def special_weapon(rules: Rules, name: str) -> bool:
+    """Worth keeping: a heavy weapon, or one that fires more than a rifle's single shot."""
+    weapon = rules.weapon(name)
+    shots = weapon.shots
+    return weapon.category == "heavy weapons" or (shots.isdigit() and int(shots) > 1)
+
+
+def keep_rank(rules: Rules, weapons: Iterable[str], *, officer: bool, nco: bool) -> int:
+    """The order the owner removes casualties in, lowest first (docs/rules, "Casualties"):
+    ordinary men 0, special weapons 1, NCOs 2, officers 3."""
+    if officer:
+        return 3
+    if nco:
+        return 2
+    return 1 if any(special_weapon(rules, w) for w in weapons) else 0
+
+
+def assault_armed(rules: Rules, weapons: Iterable[str]) -> bool:
+    """Whether a man fights close quarters with an assault weapon (SMG, pistol, ...)."""
+    return any("Assault" in rules.weapon(w).special for w in weapons)
+
+
+def anti_tank(weapon: Weapon) -> bool:
+    """Whether a weapon lets infantry assault a vehicle without the order test's penalty:
+    a shaped charge, or penetration +2 or better."""
+    return "Shaped Charge" in weapon.special or (weapon.pen or 0) >= 2
