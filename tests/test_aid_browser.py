@@ -186,3 +186,52 @@ def test_a_fubar_unit_the_players_say_cannot_fire_is_turned_down(page, served):
     page.get_by_test_id("fubar-down-1").click()
     page.wait_for_function("document.querySelector('[data-testid=order-1]').textContent === 'Down'")
     assert served.session.now.units[1].order == "Down"
+
+
+def test_the_odds_of_a_shot_and_an_assault_follow_the_game(page, served):
+    from kriegsspiel.aid.questions import ShotAsked, shoot
+
+    page.get_by_test_id("shot-firer").select_option("1")
+    page.get_by_test_id("shot-target").select_option("11")
+    page.get_by_test_id("shot-range").fill("18")
+    page.get_by_test_id("shot-range").dispatch_event("change")
+    casualties = page.get_by_test_id("shot-casualties")
+    mean = shoot(served.session.now, ShotAsked(1, 11, 18))["report"]["casualties"]["mean"]
+    page.wait_for_function(
+        "document.querySelector('[data-testid=shot-casualties]')?.textContent"
+        f".includes('mean {mean:.2f}')"
+    )
+    assert (
+        "1st Grenadier Squad shoots at 2nd Rifle Squad"
+        in page.get_by_test_id("shot-answer").inner_text()
+    )
+    # a pin on the firer: the odds are asked again and worsen
+    page.get_by_test_id("pins-up-1").click()
+    pinned = shoot(served.session.now, ShotAsked(1, 11, 18))["report"]["casualties"]["mean"]
+    assert pinned < mean
+    page.wait_for_function(
+        "document.querySelector('[data-testid=shot-casualties]')?.textContent"
+        f".includes('mean {pinned:.2f}')"
+    )
+    assert "firer's pins 1" in page.get_by_test_id("shot-read").inner_text()
+    # the players set the weapons that fire by hand, then go back to each man's best
+    page.get_by_test_id("shot-weapon-0").fill("2")
+    page.get_by_test_id("shot-weapon-0").dispatch_event("change")
+    page.get_by_test_id("shot-weapons-reset").wait_for()
+    assert f"mean {pinned:.2f}" not in casualties.inner_text()
+    page.get_by_test_id("shot-weapons-reset").click()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=shot-casualties]')?.textContent"
+        f".includes('mean {pinned:.2f}')"
+    )
+    # an assault on a unit with no order yet: it may stand and fire (Konflikt '47)
+    page.get_by_test_id("assault-attacker").select_option("2")
+    page.get_by_test_id("assault-defender").select_option("10")
+    page.get_by_test_id("assault-chances").wait_for()
+    page.get_by_test_id("assault-defender-mode").select_option("stand-and-fire")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=assault-chances]')?.textContent"
+        ".includes('assaulters stopped')"
+    )
+    assert "attackers win" in page.get_by_test_id("assault-chances").inner_text()
+    assert served.session.now.units[10].order is None  # asking changed nothing

@@ -1,7 +1,8 @@
 """The play aid's web server: the page, and a small JSON API that takes each step.
 
-The only module that knows FastAPI. Every answer is the whole game as :func:`.view.view`
-gives it; a refused step is a 409 whose ``error`` says why, a malformed request a 422
+The only module that knows FastAPI. A step's answer is the whole game as
+:func:`.view.view` gives it; a question of odds (:mod:`.questions`) changes nothing. A
+refused step or question is a 409 whose ``error`` says why, a malformed request a 422
 whose ``error`` names the field; neither changes the game.
 """
 
@@ -17,9 +18,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from kriegsspiel.aid import questions
+from kriegsspiel.aid.questions import AssaultAsked, ShotAsked, VehicleMove
 from kriegsspiel.aid.session import AidSession
 from kriegsspiel.aid.tracker import AidError, Outcome, Tracker
 from kriegsspiel.aid.view import view
+from kriegsspiel.rulesets.bolt_action.shooting import Cover, Facing
 
 _STATIC = {"aid.js": "text/javascript", "aid.css": "text/css"}
 
@@ -60,6 +64,44 @@ class UnitBody(_Body):
 
 class EndTurnBody(_Body):
     keep: list[int] = []
+
+
+class WeaponCount(_Body):
+    name: str = Field(min_length=1)
+    count: int = Field(ge=0)
+
+
+class ShotBody(_Body):
+    """A shot's odds: what the players measure and judge; the rest is read from the game."""
+
+    firer: int
+    target: int
+    range: float = Field(ge=0, le=1000, description="Range in inches, as measured.")
+    cover: Cover = "none"
+    facing: Facing = "front"
+    moving: bool | None = Field(None, description="Firing on the move (default: an Advance die).")
+    indirect: bool = False
+    ranged_in: bool = False
+    target_immobilised: bool = False
+    target_officer: str | None = None
+    weapons: list[WeaponCount] | None = Field(
+        None, description="The weapons fired (default: what the firers would fire)."
+    )
+
+
+class AssaultBody(_Body):
+    """An assault's odds: what the players decide; the rest is read from the game."""
+
+    attacker: int
+    defender: int
+    attacker_officer: str | None = None
+    defender_officer: str | None = None
+    attacker_mode: Literal["hand-to-hand", "point-blank"] = "hand-to-hand"
+    defender_mode: Literal["hand-to-hand", "point-blank", "stand-and-fire"] = "hand-to-hand"
+    attacker_cover: Cover = "none"
+    vehicle_move: VehicleMove | None = None
+    target_immobilised: bool = False
+    from_inches: float | None = Field(None, ge=0, le=1000)
 
 
 def create_app(session: AidSession) -> FastAPI:
@@ -145,6 +187,33 @@ def create_app(session: AidSession) -> FastAPI:
     @app.post("/api/end-turn")
     def end_turn(body: EndTurnBody) -> dict[str, Any]:
         return take(lambda t: t.end_turn(body.keep))
+
+    @app.post("/api/odds/shoot")
+    def odds_shoot(body: ShotBody) -> dict[str, Any]:
+        weapons = body.weapons
+        asked = ShotAsked(
+            firer=body.firer,
+            target=body.target,
+            range_inches=body.range,
+            cover=body.cover,
+            facing=body.facing,
+            moving=body.moving,
+            indirect=body.indirect,
+            ranged_in=body.ranged_in,
+            target_immobilised=body.target_immobilised,
+            target_officer=body.target_officer,
+            weapons=None if weapons is None else tuple((w.name, w.count) for w in weapons),
+        )
+        with one_at_a_time:
+            now = session.now
+        return questions.shoot(now, asked)
+
+    @app.post("/api/odds/assault")
+    def odds_assault(body: AssaultBody) -> dict[str, Any]:
+        asked = AssaultAsked(**body.model_dump())
+        with one_at_a_time:
+            now = session.now
+        return questions.assault(now, asked)
 
     @app.post("/api/undo")
     def undo() -> dict[str, Any]:

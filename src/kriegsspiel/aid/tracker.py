@@ -20,6 +20,7 @@ from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action import bag
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
+from kriegsspiel.rulesets.bolt_action.kit import keep_rank
 from kriegsspiel.rulesets.bolt_action.morale import (
     MoraleTest,
     destroyed_by_pins,
@@ -49,6 +50,16 @@ class AidError(UsageError):
 
 
 @dataclass(frozen=True, slots=True)
+class Kit:
+    """Models of a unit alike in what they carry (a vehicle: itself and its mounted
+    weapons), as its list gives them."""
+
+    name: str
+    count: int
+    weapons: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class TrackedUnit:
     """A unit on the real table as the aid keeps it (a vehicle is one model)."""
 
@@ -66,6 +77,25 @@ class TrackedUnit:
     retained: str | None = None  # a Down or Ambush die kept from the last turn
     destroyed: bool = False
     fubar: str | None = None  # this turn's FUBAR result (friendly fire or panic), if any
+    # what the odds of its shots and assaults read (a save from before the aid asked
+    # them has none: its weapons are then given by hand)
+    target: str = ""  # the damage value it is hit on, as the sheet's table names it
+    kit: tuple[Kit, ...] = ()  # in the order the owner removes casualties, first first
+    open_topped: bool = False
+    automaton: bool = False
+
+    def survivors(self) -> tuple[Kit, ...]:
+        """The models left, taking the losses as the simulated game does (riflemen first,
+        then special weapons, NCOs, officers: :func:`.kit.keep_rank`), in list order
+        among equals, since the aid cannot see which stood furthest from the shooter."""
+        lost = self.start_models - self.models
+        left: list[Kit] = []
+        for kit in self.kit:
+            taken = min(lost, kit.count)
+            lost -= taken
+            if kit.count > taken:
+                left.append(replace(kit, count=kit.count - taken))
+        return tuple(left)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,11 +118,24 @@ class Tracker:
         """The first turn's bag, every unit at full strength and without pins."""
         if turns < 1:
             raise AidError(f"a game lasts at least one turn (got --turns {turns})")
+        rules = rules_for(ruleset)  # an unknown edition is refused before the first step
         units: list[TrackedUnit] = []
         for side, army in enumerate(armies):
             for spec in army.units:
                 officer = next((m.officer for m in spec.models if m.officer), None)
-                size = 1 if spec.vehicle is not None else spec.model_count
+                vehicle = spec.vehicle
+                size = 1 if vehicle is not None else spec.model_count
+                kit: tuple[Kit, ...]
+                if vehicle is not None:
+                    kit = (Kit(spec.name, 1, tuple(w.weapon for w in vehicle.weapons)),)
+                else:
+                    ranked = sorted(
+                        spec.models,
+                        key=lambda m: keep_rank(
+                            rules, m.weapons, officer=m.officer is not None, nco=m.nco
+                        ),
+                    )
+                    kit = tuple(Kit(m.name, m.count, tuple(m.weapons)) for m in ranked)
                 units.append(
                     TrackedUnit(
                         uid=len(units),
@@ -104,9 +147,12 @@ class Tracker:
                         start_models=size,
                         officer=officer,
                         models=size,
+                        target=spec.damage_value_of,
+                        kit=kit,
+                        open_topped=bool(vehicle and vehicle.open_topped),
+                        automaton=bool(vehicle and vehicle.automaton),
                     )
                 )
-        rules_for(ruleset)  # an unknown edition is refused before the first step
         first = cls(ruleset, (armies[0].name, armies[1].name), turns, tuple(units))
         first = replace(first, turn_dice=bag.put_in(first.units))
         return first.noted(f"Turn 1: {first._bag_text()}")

@@ -56,6 +56,7 @@ function draw() {
   drawTurnEnd();
   const sides = document.getElementById("sides");
   sides.replaceChildren(...[0, 1].map(drawSide));
+  askOdds();
   document.getElementById("log").replaceChildren(
     ...game.log.slice().reverse().map((line) => el("li", {}, line)));
 }
@@ -242,6 +243,238 @@ function outOfTurn(u) {
     onclick: () => { if (confirm(`Remove ${u.name} from play?`)) send("/api/destroy", { unit: u.uid }); },
   }, "Destroyed"));
   return row;
+}
+
+// ---------------------------------------------------------------- odds at the table
+// What the players set in the two forms; what is left "" is read from the game.
+const shot = { firer: "", target: "", range: 12, cover: "none", moving: "die", facing: "front",
+  indirect: false, ranged_in: false, target_immobilised: false, weapons: null };
+const fight = { attacker: "", defender: "", attacker_mode: "hand-to-hand",
+  defender_mode: "hand-to-hand", vehicle_move: "die", from_inches: "", attacker_cover: "none",
+  target_immobilised: false };
+const answers = { shot: null, assault: null };
+const latest = { shot: 0, assault: 0 }; // an answer to an older question is dropped
+
+// the chances' names as a player says them (others: the report's key in words)
+const CHANCE_NAMES = {
+  p_hit: "at least one hit", p_order_test: "order test passed",
+  p_knocked_out_if_assaulting: "knocked out if they go in",
+  p_attacker_wins: "attackers win", p_defender_wins: "defenders win",
+  p_both_destroyed: "both destroyed", p_assaulters_stopped: "assaulters stopped",
+  p_destroyed_by_morale: "destroyed by its morale check",
+};
+
+function fill(node, ...children) {
+  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined));
+}
+
+const live = () => game.units.filter((u) => !u.destroyed);
+const unitOf = (uid) => (uid === "" ? null : game.units[Number(uid)]);
+
+function unitPicker(label, value, units, id, change) {
+  return el("label", { class: "row" }, el("span", { class: "label" }, label),
+    el("select", { "data-testid": id, onchange: (e) => change(e.target.value) },
+      el("option", { value: "" }, "— pick a unit —"),
+      [0, 1].map((side) => el("optgroup", { label: game.armies[side] },
+        units.filter((u) => u.side === side).map((u) => el("option",
+          { value: u.uid, selected: String(u.uid) === String(value) }, u.name))))));
+}
+
+function choice(label, value, options, id, change) {
+  return el("label", { class: "row" }, el("span", { class: "label" }, label),
+    el("select", { "data-testid": id, onchange: (e) => change(e.target.value) },
+      options.map(([v, text]) => el("option", { value: v, selected: v === value }, text))));
+}
+
+function tick(label, value, id, change) {
+  return el("label", { class: "row" }, el("input", {
+    type: "checkbox", checked: value, "data-testid": id,
+    onchange: (e) => change(e.target.checked),
+  }), label);
+}
+
+function drawOdds() {
+  const units = live();
+  for (const [ask, keys] of [[shot, ["firer", "target"]], [fight, ["attacker", "defender"]]]) {
+    for (const key of keys) if (ask[key] !== "" && unitOf(ask[key])?.destroyed) ask[key] = "";
+  }
+  const redo = (form) => () => { drawOdds(); askOdds(form); };
+  // the shot
+  const target = unitOf(shot.target);
+  const shotForm = document.getElementById("shot-form");
+  const setShot = (key, cast = (v) => v) => (v) => {
+    shot[key] = cast(v);
+    if (key === "firer" || key === "target") shot.weapons = null;
+    redo("shot")();
+  };
+  fill(shotForm,
+    el("h3", {}, "A shot"),
+    unitPicker("Firer", shot.firer, units, "shot-firer", setShot("firer")),
+    unitPicker("Target", shot.target, units, "shot-target", setShot("target")),
+    el("label", { class: "row" }, el("span", { class: "label" }, "Range"),
+      el("input", { type: "number", min: 0, step: 0.5, value: shot.range, "data-testid": "shot-range",
+        onchange: (e) => setShot("range", Number)(e.target.value) }), "inches"),
+    choice("Cover", shot.cover, [["none", "none"], ["soft", "soft"], ["hard", "hard"]],
+      "shot-cover", setShot("cover")),
+    choice("Moving", shot.moving, [["die", "as its die shows"], ["no", "standing"],
+      ["yes", "on the move"]], "shot-moving", setShot("moving")),
+    target && target.kind === "vehicle" ? choice("Facing", shot.facing,
+      [["front", "front"], ["side", "side"], ["rear", "rear"], ["top", "top"]],
+      "shot-facing", setShot("facing")) : null,
+    target && target.kind === "vehicle" ? tick("already immobilised", shot.target_immobilised,
+      "shot-immobilised", setShot("target_immobilised")) : null,
+    tick("indirect fire", shot.indirect, "shot-indirect", setShot("indirect")),
+    tick("ranged in", shot.ranged_in, "shot-ranged-in", setShot("ranged_in")),
+    weaponRows(),
+    answerBox("shot"));
+  // the assault
+  const defender = unitOf(fight.defender);
+  const k47 = game.reactions.length > 0;
+  const setFight = (key) => (v) => {
+    fight[key] = v;
+    if (key === "defender") fight.defender_mode = "hand-to-hand";
+    redo("assault")();
+  };
+  const modes = [["hand-to-hand", "hand-to-hand"]];
+  if (k47) modes.push(["point-blank", "point-blank fire"]);
+  if (k47 && defender && !defender.order && !defender.retained) modes.push(["stand-and-fire", "stand and fire"]);
+  const assaultForm = document.getElementById("assault-form");
+  fill(assaultForm,
+    el("h3", {}, "An assault"),
+    unitPicker("Attacker", fight.attacker, units.filter((u) => u.kind !== "vehicle"),
+      "assault-attacker", setFight("attacker")),
+    unitPicker("Defender", fight.defender, units, "assault-defender", setFight("defender")),
+    defender && defender.kind === "vehicle"
+      ? [choice("Vehicle", fight.vehicle_move, [["die", "as its die shows"], ["stationary", "stationary"],
+        ["advanced", "advanced"], ["ran", "ran"]], "assault-vehicle-move", setFight("vehicle_move")),
+      tick("already immobilised", fight.target_immobilised, "assault-immobilised", setFight("target_immobilised")),
+      k47 ? el("label", { class: "row" }, el("span", { class: "label" }, "From"),
+        el("input", { type: "number", min: 0, step: 0.5, value: fight.from_inches,
+          "data-testid": "assault-from", onchange: (e) => setFight("from_inches")(e.target.value) }),
+        "inches (its fire as they come)") : null]
+      : [k47 ? choice("Attackers", fight.attacker_mode, modes.slice(0, 2), "assault-attacker-mode",
+        setFight("attacker_mode")) : null,
+      choice("Defenders", fight.defender_mode, modes, "assault-defender-mode", setFight("defender_mode")),
+      fight.defender_mode === "stand-and-fire" ? choice("Cover", fight.attacker_cover,
+        [["none", "none"], ["soft", "soft"], ["hard", "hard"]], "assault-cover",
+        setFight("attacker_cover")) : null],
+    el("p", { class: "note" }, "Officers near each side: as picked on the unit's card."),
+    answerBox("assault"));
+}
+
+function weaponRows() {
+  const answer = answers.shot;
+  if (!answer || !answer.weapons) return null;
+  const rows = answer.weapons.map((w, i) => el("label", { class: "row" },
+    el("input", { type: "number", min: 0, value: w.count, "data-testid": `shot-weapon-${i}`,
+      onchange: (e) => {
+        shot.weapons = answer.weapons.map((x, j) => ({ name: x.name, count: j === i ? Number(e.target.value) : x.count }));
+        askOdds("shot");
+      } }), w.name));
+  return el("div", {}, el("div", { class: "row" }, el("span", { class: "label" }, "Weapons"),
+    shot.weapons ? el("button", { type: "button", "data-testid": "shot-weapons-reset",
+      onclick: () => { shot.weapons = null; askOdds("shot"); } }, "as its men would fire") : "each man's best"),
+  rows);
+}
+
+function answerBox(which) {
+  const answer = answers[which];
+  const box = el("div", { class: "answer", "data-testid": `${which}-answer` });
+  if (!answer) {
+    box.append(el("span", { class: "note" }, "Pick two units."));
+    return box;
+  }
+  if (answer.error) {
+    box.append(el("span", { "data-testid": `${which}-error` }, answer.error));
+    return box;
+  }
+  const report = answer.report;
+  const chances = Object.keys(report).filter((k) => k.startsWith("p_") && typeof report[k] === "number")
+    .map((k) => `${CHANCE_NAMES[k] || k.slice(2).replaceAll("_", " ")} ${pct(report[k])}`);
+  const counts = Object.keys(report).filter((k) => report[k] && report[k].distribution)
+    .map((k) => {
+      const dist = report[k].distribution;
+      const atLeast = [];
+      let rest = 1;
+      for (let n = 1; n < dist.length && n <= 6; n++) {
+        rest -= dist[n - 1];
+        if (rest < 0.0005) break;
+        atLeast.push(`${n}+ ${pct(rest)}`);
+      }
+      return el("div", { "data-testid": `${which}-${k}` },
+        `${k.replaceAll("_", " ")}: mean ${report[k].mean.toFixed(2)}`,
+        atLeast.length ? ` (${atLeast.join(", ")})` : "");
+    });
+  box.append(el("div", { class: "headline" }, report.title),
+    el("div", { "data-testid": `${which}-chances` }, chances.join(" · ")), ...counts);
+  const read = answer.read ? readText(answer.read) : "";
+  if (read) box.append(el("div", { class: "read", "data-testid": `${which}-read` }, read));
+  box.append(el("details", { class: "odds" }, el("summary", {}, "why"),
+    el("ul", {}, report.reasoning.map((r) =>
+      el("li", {}, `${r.topic}: ${r.result}${r.because ? ` (${r.because})` : ""}`)))));
+  return box;
+}
+
+function readText(read) {
+  const parts = [];
+  if (read.moving) parts.push("firing on the move");
+  if (read.firer_pins) parts.push(`firer's pins ${read.firer_pins}`);
+  if (read.target_down) parts.push("the target is Down");
+  if (read.small_unit) parts.push("a small unit");
+  if (read.target_pins) parts.push(`target's pins ${read.target_pins}`);
+  if (read.target_models) parts.push(`${read.target_models} models in the target`);
+  if (read.vehicle_move) parts.push(`the vehicle ${read.vehicle_move}`);
+  if (read.attacker_officer) parts.push(`attackers' officer ${read.attacker_officer}`);
+  if (read.defender_officer) parts.push(`defenders' officer ${read.defender_officer}`);
+  if (read.attacker_assault_weapons !== undefined) {
+    parts.push(`assault weapons ${read.attacker_assault_weapons} against ${read.defender_assault_weapons}`);
+  }
+  return parts.length ? `Read from the game: ${parts.join(", ")}.` : "";
+}
+
+async function askOdds(which) {
+  if (!game) return;
+  const jobs = which ? [which] : ["shot", "assault"];
+  for (const job of jobs) {
+    let path, body;
+    if (job === "shot") {
+      if (shot.firer === "" || shot.target === "") { answers.shot = null; continue; }
+      path = "/api/odds/shoot";
+      body = { firer: Number(shot.firer), target: Number(shot.target), range: Number(shot.range),
+        cover: shot.cover, moving: shot.moving === "die" ? null : shot.moving === "yes",
+        facing: shot.facing, indirect: shot.indirect, ranged_in: shot.ranged_in,
+        target_immobilised: shot.target_immobilised, weapons: shot.weapons };
+      if (unitOf(shot.target).kind !== "vehicle") { delete body.facing; delete body.target_immobilised; }
+    } else {
+      if (fight.attacker === "" || fight.defender === "") { answers.assault = null; continue; }
+      const attacker = Number(fight.attacker);
+      const defender = Number(fight.defender);
+      path = "/api/odds/assault";
+      body = { attacker, defender, attacker_officer: officerNear[attacker] || null,
+        defender_officer: officerNear[defender] || null };
+      if (unitOf(defender).kind === "vehicle") {
+        body.vehicle_move = fight.vehicle_move === "die" ? null : fight.vehicle_move;
+        body.target_immobilised = fight.target_immobilised;
+        if (fight.from_inches !== "") body.from_inches = Number(fight.from_inches);
+      } else {
+        body.attacker_mode = fight.attacker_mode;
+        body.defender_mode = fight.defender_mode;
+        body.attacker_cover = fight.attacker_cover;
+      }
+    }
+    const mine = ++latest[job];
+    let got;
+    try {
+      const response = await fetch(path, { method: "POST",
+        headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const answer = await response.json();
+      got = response.ok ? answer : { error: answer.error || `the server answered ${response.status}` };
+    } catch (problem) {
+      got = { error: problem.message || String(problem) };
+    }
+    if (mine === latest[job]) answers[job] = got;
+  }
+  drawOdds();
 }
 
 document.getElementById("undo").addEventListener("click", () => send("/api/undo"));

@@ -1,0 +1,341 @@
+"""The odds of a shot or an assault between two units the aid tracks, asked at the table.
+
+The players measure the range and judge the cover; everything else is read from the
+tracker: the men each unit has left and what they carry (the losses taken as the simulated
+game takes them), pins, the dice that show Down or Advance, the officers. Each man's weapon
+is picked as the simulated game picks it (:func:`.shooting_groups.weapon_choice`), and the
+odds are the calculator's own (:func:`.odds.shoot_odds`, :func:`.odds.assault_odds`,
+:func:`.odds.vehicle_assault_odds`), the same answers ``kriegsspiel odds`` gives.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from kriegsspiel.aid.tracker import AidError, Kit, TrackedUnit, Tracker
+from kriegsspiel.core.report import OddsReport, Reason
+from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets.bolt_action.assault import CONTACT
+from kriegsspiel.rulesets.bolt_action.game.shooting_groups import weapon_choice
+from kriegsspiel.rulesets.bolt_action.kit import anti_tank, assault_armed
+from kriegsspiel.rulesets.bolt_action.odds import (
+    assault_odds,
+    shoot_odds,
+    vehicle_assault_odds,
+)
+from kriegsspiel.rulesets.bolt_action.shooting import Cover, Facing, Situation, target_situation
+
+VehicleMove = Literal["ran", "advanced", "stationary"]
+
+
+@dataclass(frozen=True, slots=True)
+class ShotAsked:
+    """A shot as the players describe it; what they leave out (None) is read from the game."""
+
+    firer: int
+    target: int
+    range_inches: float
+    cover: Cover = "none"
+    facing: Facing = "front"  # the armour a vehicle is hit on
+    moving: bool | None = None  # None: firing on the move if its die shows Advance
+    indirect: bool = False
+    ranged_in: bool = False
+    target_immobilised: bool = False  # the aid does not track vehicle damage
+    target_officer: str | None = None  # an officer near a target vehicle (its crew's tests)
+    weapons: tuple[tuple[str, int], ...] | None = None  # None: what the firers would fire
+
+
+@dataclass(frozen=True, slots=True)
+class AssaultAsked:
+    """An assault as the players describe it; what they leave out is read from the game."""
+
+    attacker: int
+    defender: int
+    attacker_officer: str | None = None  # another officer near the attackers
+    defender_officer: str | None = None
+    attacker_mode: str = "hand-to-hand"
+    defender_mode: str = "hand-to-hand"  # Konflikt '47: point-blank, stand-and-fire
+    attacker_cover: Cover = "none"  # where the assaulters stop, to the defenders' fire
+    vehicle_move: VehicleMove | None = None  # None: as the vehicle's die shows
+    target_immobilised: bool = False
+    from_inches: float | None = None  # Konflikt '47: how far the assaulters start from it
+
+
+def shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
+    """The odds of ``asked``, with what was read from the game to ask it."""
+    firer, target = _pair(tracker, asked.firer, asked.target, "shoot at")
+    rules = tracker.rules
+    vehicle_target = target.kind == "vehicle"
+    moving = firer.order == "Advance" if asked.moving is None else asked.moving
+    situation = target_situation(
+        asked.range_inches,
+        vehicle=vehicle_target,
+        down=_down(target),
+        start_models=target.start_models,
+        models=target.models,
+        pins=target.pins,
+        quality=target.quality,
+        open_topped=target.open_topped,
+        automaton=target.automaton,
+        immobilised=asked.target_immobilised,
+        firer_pins=firer.pins,
+        firer_inexperienced=firer.quality == "inexperienced",
+        moving=moving,
+        mounted=firer.kind == "vehicle",
+        cover=asked.cover,
+        facing=asked.facing if vehicle_target else "front",
+        indirect=asked.indirect,
+        ranged_in=asked.ranged_in,
+        target_officer=asked.target_officer if vehicle_target else None,
+    )
+    survivors = firer.survivors()
+    crew_short = firer.kind != "vehicle" and firer.models < 2
+    reasons: list[Reason] = []
+    if asked.weapons is None:
+        _needs_kit(firer)
+        weapons = _fired(tracker, survivors, situation, target, crew_short)
+        if not weapons:
+            raise AidError(
+                f"none of {firer.name}'s weapons can fire at {target.name} "
+                f'{asked.range_inches:g}" away{" on the move" if moving else ""}'
+            )
+    else:
+        weapons = [(name, n) for name, n in asked.weapons if n > 0]
+        if not weapons:
+            raise AidError("give at least one weapon with a count of 1 or more")
+    if crew_short and any("Team" in rules.weapon(w).special for w, _ in weapons):
+        # one man serving a team weapon fires it at -1, counted like a pin (as the game does)
+        situation = replace(situation, firer_pins=situation.firer_pins + 1)
+        reasons.append(Reason("one crew left", "-1 to hit", "a team weapon's lone crew, as a pin"))
+    # the calculator's own conventions: a vehicle has no models to lose, and an infantry
+    # target's quality is in its damage value's name
+    if vehicle_target:
+        situation = replace(situation, target_models=None)
+    else:
+        situation = replace(situation, target_quality="regular")
+    report = _asked(
+        lambda: shoot_odds(
+            tracker.ruleset,
+            weapons=[f"{name}:{n}" for name, n in weapons],
+            target=target.target,
+            situation=situation,
+        )
+    )
+    if reasons:
+        report = replace(report, reasons=(*reasons, *report.reasons))
+    report = replace(report, title=f"{firer.name} shoots at {target.name}")
+    return {
+        "report": report.to_json(),
+        "weapons": [{"name": name, "count": n} for name, n in weapons],
+        "read": _read_for_shot(firer, target, situation),
+    }
+
+
+def assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
+    """The odds of ``asked``: close quarters, or infantry against a vehicle."""
+    attacker, defender = _pair(tracker, asked.attacker, asked.defender, "assault")
+    if attacker.kind == "vehicle":
+        raise AidError(f"{attacker.name} is a vehicle: only infantry and teams assault")
+    _needs_kit(attacker)
+    rules = tracker.rules
+    officer = tracker.officer_for(attacker.uid, asked.attacker_officer)
+    left = attacker.survivors()
+    if defender.kind == "vehicle":
+        move = asked.vehicle_move or _vehicle_move(defender)
+        # Konflikt '47: a vehicle fires first at assaulters that begin far enough away
+        beyond = rules.data.vehicle_assault.fires_at_assaulters_beyond
+        start = asked.from_inches if beyond is not None else None
+        fires = beyond is not None and start is not None and start > beyond
+        kit = defender.survivors()
+        report = _asked(
+            lambda: vehicle_assault_odds(
+                tracker.ruleset,
+                models=attacker.models,
+                quality=attacker.quality,
+                target=defender.target,
+                vehicle_order=move,
+                anti_tank=any(anti_tank(rules.weapon(w)) for k in left for w in k.weapons),
+                pins=attacker.pins,
+                officer=officer,
+                open_topped=defender.open_topped,
+                automaton=defender.automaton,
+                target_quality=defender.quality,
+                target_pins=defender.pins,
+                target_immobilised=asked.target_immobilised,
+                target_officer=tracker.officer_for(defender.uid, asked.defender_officer),
+                start_inches=start,
+                vehicle_weapons=[w for k in kit for w in k.weapons] if fires else (),
+                cover=asked.attacker_cover if fires else "none",
+                start_models=attacker.start_models if fires else None,
+            )
+        )
+        read: dict[str, Any] = {"vehicle_move": move, "attacker_officer": officer}
+    else:
+        _needs_kit(defender)
+        modes = defender_modes(tracker, defender)
+        if asked.defender_mode not in modes:
+            why = (
+                f"it has had an order this turn (its die shows {defender.order or defender.retained})"
+                if tracker.rules.has_reactions
+                else f"{tracker.rules.data.title} has no reactions"
+            )
+            raise AidError(
+                f"{defender.name} cannot fight {asked.defender_mode}: {why}; it may fight "
+                f"{' or '.join(modes)}"
+            )
+        stand = asked.defender_mode == "stand-and-fire"
+        # where the side with most casualties is simply destroyed (Bolt Action's rounds),
+        # no morale test is taken: pins and officers change nothing, as its reasons say
+        tested = rules.data.close_quarters.procedure != "rounds"
+        defender_officer = tracker.officer_for(defender.uid, asked.defender_officer)
+        report = _asked(
+            lambda: assault_odds(
+                tracker.ruleset,
+                attackers=attacker.models,
+                attacker_quality=attacker.quality,
+                defenders=defender.models,
+                defender_quality=defender.quality,
+                attacker_assault_weapons=_armed(tracker, left),
+                defender_assault_weapons=_armed(tracker, defender.survivors()),
+                attacker_pins=attacker.pins if tested else 0,
+                defender_pins=defender.pins if tested else 0,
+                attacker_mode=asked.attacker_mode,
+                defender_mode=asked.defender_mode,
+                attacker_officer=officer if tested else None,
+                defender_officer=defender_officer if tested else None,
+                defender_weapons=[f"{w}:{n}" for w, n in _stand_fire(tracker, defender, attacker)]
+                if stand
+                else (),
+                attacker_cover=asked.attacker_cover if stand else "none",
+                attacker_start_models=attacker.start_models if stand else None,
+            )
+        )
+        read = {
+            "attacker_assault_weapons": _armed(tracker, left),
+            "defender_assault_weapons": _armed(tracker, defender.survivors()),
+            "attacker_officer": officer if tested else None,
+            "defender_officer": defender_officer if tested else None,
+            "defender_modes": modes,
+        }
+    report = replace(report, title=f"{attacker.name} assaults {defender.name}")
+    return {"report": report.to_json(), "read": read}
+
+
+def defender_modes(tracker: Tracker, defender: TrackedUnit) -> list[str]:
+    """How an assaulted unit may fight: Konflikt '47 adds point-blank fire, and standing to
+    fire for a unit with no order yet this turn and no die kept (as the game offers)."""
+    if not tracker.rules.has_reactions:
+        return ["hand-to-hand"]
+    modes = ["hand-to-hand", "point-blank"]
+    if defender.order is None and defender.retained is None:
+        modes.append("stand-and-fire")
+    return modes
+
+
+# ---------------------------------------------------------------------- reading the game
+def _pair(tracker: Tracker, a: int, b: int, doing: str) -> tuple[TrackedUnit, TrackedUnit]:
+    units = tracker.units
+    for uid in (a, b):
+        if not 0 <= uid < len(units):
+            raise AidError(f"no unit {uid} (units are 0 to {len(units) - 1})")
+    first, second = units[a], units[b]
+    if a == b:
+        raise AidError(f"{first.name} cannot {doing} itself")
+    for unit in (first, second):
+        if unit.destroyed:
+            raise AidError(f"{unit.name} is destroyed")
+    return first, second
+
+
+def _needs_kit(unit: TrackedUnit) -> None:
+    if not unit.kit:
+        raise AidError(
+            f"this save does not hold {unit.name}'s models and weapons (it is from an "
+            "older kriegsspiel): start a new game with --new, or give the weapons by hand"
+        )
+
+
+def _down(unit: TrackedUnit) -> bool:
+    return "Down" in (unit.order, unit.retained)
+
+
+def _vehicle_move(unit: TrackedUnit) -> VehicleMove:
+    """How a vehicle moved this turn, as its die shows: Run, Advance, or neither."""
+    return {"Run": "ran", "Advance": "advanced"}.get(unit.order or "", "stationary")  # type: ignore[return-value]
+
+
+def _fired(
+    tracker: Tracker,
+    survivors: tuple[Kit, ...],
+    situation: Situation,
+    target: TrackedUnit,
+    crew_short: bool,
+) -> list[tuple[str, int]]:
+    """The weapons the firers fire: each man the one best at this target, a vehicle every
+    one (the players set aside a mount that does not bear)."""
+    rules = tracker.rules
+    profile = rules.target(target.target)
+    counts: Counter[str] = Counter()
+    for kit in survivors:
+        if not kit.weapons:
+            continue
+        chosen = weapon_choice(
+            rules,
+            kit.weapons,
+            situation,
+            profile,
+            at_vehicle=target.kind == "vehicle",
+            crew_short=crew_short,
+        )
+        for shot, _, _ in chosen:
+            counts[shot.weapon] += kit.count
+    return list(counts.items())
+
+
+def _stand_fire(
+    tracker: Tracker, defender: TrackedUnit, attacker: TrackedUnit
+) -> list[tuple[str, int]]:
+    """What defenders who stand and fire shoot at the assaulters where they stop."""
+    situation = target_situation(
+        CONTACT,
+        vehicle=False,
+        down=False,
+        start_models=attacker.start_models,
+        models=attacker.models,
+        pins=attacker.pins,
+        quality=attacker.quality,
+        firer_pins=defender.pins,
+        firer_inexperienced=defender.quality == "inexperienced",
+    )
+    crew_short = defender.models < 2
+    return _fired(tracker, defender.survivors(), situation, attacker, crew_short)
+
+
+def _armed(tracker: Tracker, kits: tuple[Kit, ...]) -> int:
+    return sum(k.count for k in kits if assault_armed(tracker.rules, k.weapons))
+
+
+def _asked(question: Any) -> OddsReport:
+    """The calculator's answer; a question it refuses is refused as a step would be."""
+    try:
+        report: OddsReport = question()
+    except AidError:
+        raise
+    except UsageError as exc:
+        raise AidError(str(exc)) from None
+    return report
+
+
+def _read_for_shot(firer: TrackedUnit, target: TrackedUnit, s: Situation) -> dict[str, Any]:
+    """What the shot's odds took from the game, for the page to show beside them."""
+    return {
+        "moving": s.moving,
+        "firer_pins": firer.pins,
+        "target_down": s.target_down,
+        "small_unit": s.small_unit,
+        "target_pins": target.pins,
+        "target_models": target.models if target.kind != "vehicle" else None,
+        "target_is_vehicle": target.kind == "vehicle",
+    }

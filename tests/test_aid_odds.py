@@ -1,0 +1,363 @@
+"""The play aid's odds of a shot or an assault between tracked units: the calculator's own
+answers, with the men, weapons, pins and dice read from the game as the simulated game
+reads them."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+from conftest import run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_aid import new_tracker
+from test_game_bolt_action import small_game
+
+from kriegsspiel.aid.questions import AssaultAsked, ShotAsked, assault, shoot
+from kriegsspiel.aid.tracker import AidError, Tracker
+from kriegsspiel.rulesets.bolt_action.edition import rules_for
+from kriegsspiel.rulesets.bolt_action.kit import keep_rank
+from kriegsspiel.rulesets.bolt_action.odds import assault_odds, shoot_odds
+from kriegsspiel.rulesets.bolt_action.shooting import Situation, describe_needs, shots_per_model
+from kriegsspiel.sim.matchup import build_matchup, parsed
+
+RULESETS = ("konflikt47", "bolt-action-1")
+LMG, RIFLE = "Light machine gun (LMG)", "Rifle"
+
+
+def uid(tracker: Tracker, side: int, name: str) -> int:
+    return next(u.uid for u in tracker.units if u.side == side and u.name == name)
+
+
+def fired(answer: dict) -> dict[str, int]:
+    return {w["name"]: w["count"] for w in answer["weapons"]}
+
+
+# ----------------------------------------------------------------------------- shots
+def test_a_shot_gets_the_answer_kriegsspiel_odds_shoot_gives():
+    t = new_tracker("konflikt47")
+    squad, rifles = uid(t, 0, "1st Grenadier Squad"), uid(t, 1, "2nd Rifle Squad")
+    answer = shoot(t, ShotAsked(squad, rifles, 18, cover="soft"))
+    assert fired(answer) == {RIFLE: 8, LMG: 1}  # the Unteroffizier's SMG reaches 12" only
+    cli = run_cli(
+        *("odds", "shoot", "-r", "konflikt47", "-w", "Rifle:8", "-w", f"{LMG}:1"),
+        *("--range", "18", "--cover", "soft", "--target-models", "10", "--json"),
+    )
+    assert cli.returncode == 0, cli.stderr
+    expected = json.loads(cli.stdout)
+    report = answer["report"]
+    assert report["title"] == "1st Grenadier Squad shoots at 2nd Rifle Squad"
+    for key in ("p_hit", "hits", "casualties", "pins", "to_hit_by_weapon", "reasoning"):
+        assert report[key] == expected[key], key
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_aid_fires_what_the_simulated_game_fires(ruleset):
+    """Every unit of one sample army at every unit of the other, at ranges across the
+    weapons' bands: the aid's weapons, shots and scores to hit are the game's own (each
+    game's models stood at one point, so every man has the range the aid is given)."""
+    t = new_tracker(ruleset)
+    rules = rules_for(ruleset)
+    compared = refused = 0
+    for firer in [u for u in t.units if u.side == 0]:
+        for target in [u for u in t.units if u.side == 1]:
+            game = small_game(ruleset, [firer.name], [target.name])
+            ours, theirs = game.units
+            for rng in (3.0, 11.0, 20.0, 34.0):
+                for model in ours.models:
+                    model.x, model.y = 36.0, 4.0
+                for model in theirs.models:
+                    model.x, model.y = 36.0, 4.0 + rng
+                ours.heading, theirs.heading = 0.0, 180.0  # face to face
+                groups = game.shooting_groups(ours, theirs, moving=False)
+                try:
+                    answer = shoot(t, ShotAsked(firer.uid, target.uid, rng))
+                except AidError as exc:
+                    assert not groups, f"{firer.name} at {target.name} {rng}: {exc}"
+                    refused += 1
+                    continue
+                shots: dict[str, int] = {}
+                for g in groups:
+                    shots[g.shot.weapon] = shots.get(g.shot.weapon, 0) + g.shots
+                assert {
+                    name: n * shots_per_model(rules.weapon(name))
+                    for name, n in fired(answer).items()
+                } == shots, f"{firer.name} at {target.name} {rng}"
+                needs = {g.shot.weapon: describe_needs(g.shot.hit_on) for g in groups}
+                assert answer["report"]["to_hit_by_weapon"] == needs
+                compared += 1
+    assert compared > 100 and refused > 5  # (the mortar within its minimum range, ...)
+
+
+def test_losses_take_the_riflemen_first_then_special_weapons_and_leaders():
+    t = new_tracker("konflikt47")
+    squad, rifles = uid(t, 0, "1st Grenadier Squad"), uid(t, 1, "2nd Rifle Squad")
+    t = t.set_models(squad, 7)
+    assert fired(shoot(t, ShotAsked(squad, rifles, 18))) == {RIFLE: 5, LMG: 1}
+    assert fired(shoot(t, ShotAsked(squad, rifles, 10))) == {
+        RIFLE: 5,
+        LMG: 1,
+        "Submachine gun (SMG)": 1,
+    }
+    t = t.set_models(squad, 1)  # the Unteroffizier is the last man standing
+    assert fired(shoot(t, ShotAsked(squad, rifles, 10))) == {"Submachine gun (SMG)": 1}
+    with pytest.raises(AidError, match=r"none of 1st Grenadier Squad's weapons can fire .* 18\""):
+        shoot(t, ShotAsked(squad, rifles, 18))
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_survivors_are_the_models_left_losses_taken_lowest_rank_first(data):
+    ruleset = data.draw(st.sampled_from(RULESETS))
+    t = new_tracker(ruleset)
+    armies = parsed(build_matchup(ruleset, None, []))[1:]
+    unit = data.draw(st.sampled_from([u for u in t.units if u.kind != "vehicle"]))
+    left = data.draw(st.integers(1, unit.start_models))
+    after = t.set_models(unit.uid, left).units[unit.uid]
+    survivors = after.survivors()
+    assert sum(k.count for k in survivors) == left
+    spec = next(s for s in armies[unit.side].units if s.name == unit.name)
+    rules = rules_for(ruleset)
+    rank = {
+        m.name: keep_rank(rules, m.weapons, officer=m.officer is not None, nco=m.nco)
+        for m in spec.models
+    }
+    whole = {k.name: k.count for k in after.kit}
+    kept = {k.name: k.count for k in survivors}
+    lost = [name for name, n in whole.items() if kept.get(name, 0) < n]
+    # no man is lost while one the owner would rather lose is still standing
+    assert all(rank[gone] <= rank[k.name] for gone in lost for k in survivors)
+
+
+def test_an_advance_die_means_firing_on_the_move_and_a_fixed_weapon_cannot():
+    t = new_tracker("konflikt47")
+    squad, rifles, mmg = (
+        uid(t, 0, "1st Grenadier Squad"),
+        uid(t, 1, "2nd Rifle Squad"),
+        uid(t, 0, "MG 42 MMG Team"),
+    )
+    units = list(t.units)  # (their dice show Advance, as after their orders)
+    units[squad] = replace(units[squad], order="Advance")
+    units[mmg] = replace(units[mmg], order="Advance")
+    t = replace(t, units=tuple(units))
+    moving = shoot(t, ShotAsked(squad, rifles, 18))
+    standing = shoot(t, ShotAsked(squad, rifles, 18, moving=False))
+    assert moving["read"]["moving"] and not standing["read"]["moving"]
+    assert moving["report"]["to_hit_by_weapon"][RIFLE] == "5+"  # long range -1, moving -1
+    assert standing["report"]["to_hit_by_weapon"][RIFLE] == "4+"
+    with pytest.raises(AidError, match=r"MG 42 MMG Team's weapons can fire .* on the move"):
+        shoot(t, ShotAsked(mmg, rifles, 18))
+    assert shoot(t, ShotAsked(mmg, rifles, 18, moving=False))["weapons"]
+
+
+def test_a_target_down_pinned_or_small_is_read_from_the_game():
+    t = new_tracker("bolt-action-1")
+    section, squad = uid(t, 0, "1st Section"), uid(t, 1, "1st Grenadier Squad")
+    hq = uid(t, 1, "Platoon HQ")
+    units = list(t.set_pins(section, 2).units)
+    units[squad] = replace(units[squad], order="Down")
+    t = replace(t, units=tuple(units))
+    answer = shoot(t, ShotAsked(section, squad, 18))
+    assert answer["read"]["target_down"] and answer["read"]["firer_pins"] == 2
+    exact = shoot_odds(
+        "bolt-action-1",
+        weapons=[f"{RIFLE}:8", f"{LMG}:1"],
+        target="regular infantry",
+        situation=Situation(range_inches=18, firer_pins=2, target_down=True, target_models=10),
+    )
+    assert answer["report"]["casualties"] == exact.to_json()["casualties"]
+    small = shoot(t, ShotAsked(section, hq, 10))
+    assert small["read"]["small_unit"] is False  # three models: not small
+    t = t.set_models(hq, 2)
+    assert shoot(t, ShotAsked(section, hq, 10))["read"]["small_unit"] is False  # started 3
+
+
+def test_a_team_weapon_with_one_crew_left_fires_at_minus_one():
+    t = new_tracker("konflikt47")
+    mmg, rifles = uid(t, 0, "MG 42 MMG Team"), uid(t, 1, "2nd Rifle Squad")
+    full = shoot(t, ShotAsked(mmg, rifles, 20))
+    alone = shoot(t.set_models(mmg, 1), ShotAsked(mmg, rifles, 20))
+    assert fired(alone) == fired(full) == {"Medium machine gun (MMG)": 1}
+    assert alone["report"]["reasoning"][0]["topic"] == "one crew left"
+    as_a_pin = shoot_odds(
+        "konflikt47",
+        weapons=["Medium machine gun (MMG):1"],
+        target="regular infantry",
+        situation=Situation(range_inches=20, firer_pins=1, target_models=10),
+    )
+    assert alone["report"]["casualties"] == as_a_pin.to_json()["casualties"]
+    assert alone["report"]["casualties"]["mean"] < full["report"]["casualties"]["mean"]
+
+
+def test_a_vehicle_fires_every_mount_and_the_players_may_set_one_aside():
+    t = new_tracker("bolt-action-1")
+    sherman, panzer = uid(t, 0, "M4 Sherman"), uid(t, 1, "Panzer IV Ausf. H")
+    front = shoot(t, ShotAsked(sherman, panzer, 20))
+    assert fired(front) == {"Medium AT gun": 1, "MMG": 2}
+    side = shoot(t, ShotAsked(sherman, panzer, 20, facing="side"))
+    assert side["report"]["p_knocked_out"] > front["report"]["p_knocked_out"] > 0
+    gun_only = shoot(t, ShotAsked(sherman, panzer, 20, weapons=(("Medium AT gun", 1), ("MMG", 0))))
+    assert fired(gun_only) == {"Medium AT gun": 1}
+    assert gun_only["report"]["p_knocked_out"] == front["report"]["p_knocked_out"]  # MMGs: no pen
+    assert gun_only["report"]["hits"]["mean"] < front["report"]["hits"]["mean"]
+    # the grenadiers with Panzerfausts fire them at the tank, and rifles at troops
+    squad, section = uid(t, 1, "1st Grenadier Squad"), uid(t, 0, "1st Section")
+    assert fired(shoot(t, ShotAsked(squad, sherman, 10)))["Panzerfaust"] == 2
+    assert "Panzerfaust" not in fired(shoot(t, ShotAsked(squad, section, 10)))
+
+
+def test_weapons_given_by_hand_and_questions_refused_with_a_reason():
+    t = new_tracker("bolt-action-1")
+    section, squad = uid(t, 0, "1st Section"), uid(t, 1, "1st Grenadier Squad")
+    by_hand = shoot(t, ShotAsked(section, squad, 12, weapons=((RIFLE, 3),)))
+    assert fired(by_hand) == {RIFLE: 3}
+    with pytest.raises(AidError, match="Musket"):
+        shoot(t, ShotAsked(section, squad, 12, weapons=(("Musket", 3),)))
+    with pytest.raises(AidError, match="at least one weapon"):
+        shoot(t, ShotAsked(section, squad, 12, weapons=((RIFLE, 0),)))
+    with pytest.raises(AidError, match="cannot shoot at itself"):
+        shoot(t, ShotAsked(section, section, 12))
+    with pytest.raises(AidError, match="is destroyed"):
+        shoot(t.destroy(squad), ShotAsked(section, squad, 12))
+    with pytest.raises(AidError, match="no unit 99"):
+        shoot(t, ShotAsked(section, 99, 12))
+    # a save from before the aid kept units' weapons: weapons by hand still work
+    old = replace(t, units=tuple(replace(u, kit=()) for u in t.units))
+    with pytest.raises(AidError, match="does not hold 1st Section's models and weapons"):
+        shoot(old, ShotAsked(section, squad, 12))
+    assert fired(shoot(old, ShotAsked(section, squad, 12, weapons=((RIFLE, 8),)))) == {RIFLE: 8}
+
+
+# ----------------------------------------------------------------------------- assaults
+def test_an_assault_counts_the_assault_weapons_pins_and_officers():
+    t = new_tracker("konflikt47")
+    vets, rifles = uid(t, 0, "2nd Grenadier Squad"), uid(t, 1, "1st Rifle Squad")
+    t = t.set_pins(vets, 1).set_models(rifles, 6)
+    answer = assault(t, AssaultAsked(vets, rifles, attacker_officer="Second Lieutenant"))
+    read = answer["read"]
+    # 2 Stormtroopers and the Unteroffizier carry assault rifles; of the US squad the
+    # Sergeant's SMG (its BAR gunner fires no assault weapon) is left after four riflemen
+    assert read["attacker_assault_weapons"] == 3 and read["defender_assault_weapons"] == 1
+    exact = assault_odds(
+        "konflikt47",
+        attackers=8,
+        attacker_quality="veteran",
+        defenders=6,
+        defender_quality="regular",
+        attacker_assault_weapons=3,
+        defender_assault_weapons=1,
+        attacker_pins=1,
+        attacker_officer="Second Lieutenant",
+    )
+    assert answer["report"]["p_attacker_wins"] == pytest.approx(
+        float(exact.probabilities["p_attacker_wins"])
+    )
+    assert read["defender_modes"] == ["hand-to-hand", "point-blank", "stand-and-fire"]
+
+
+def test_only_a_unit_without_an_order_stands_and_fires():
+    t = new_tracker("konflikt47")
+    vets, rifles = uid(t, 0, "2nd Grenadier Squad"), uid(t, 1, "1st Rifle Squad")
+    stand = assault(t, AssaultAsked(vets, rifles, defender_mode="stand-and-fire"))
+    first = [r["topic"] for r in stand["report"]["reasoning"]]
+    assert "defenders' fire" in first
+    hand = assault(t, AssaultAsked(vets, rifles))
+    assert stand["report"]["p_attacker_wins"] < hand["report"]["p_attacker_wins"]
+    t = t.take_die(rifles, "Down", "reaction")
+    with pytest.raises(AidError, match="cannot fight stand-and-fire: it has had an order"):
+        assault(t, AssaultAsked(vets, rifles, defender_mode="stand-and-fire"))
+    b = new_tracker("bolt-action-1")
+    with pytest.raises(AidError, match="has no reactions"):
+        assault(b, AssaultAsked(1, 12, defender_mode="point-blank"))
+
+
+def test_bolt_action_close_quarters_takes_no_pins_or_officers():
+    t = new_tracker("bolt-action-1")
+    section, squad = uid(t, 0, "1st Section"), uid(t, 1, "1st Grenadier Squad")
+    plain = assault(t, AssaultAsked(section, squad))
+    pinned = assault(t.set_pins(section, 3), AssaultAsked(section, squad, "Second Lieutenant"))
+    assert plain["report"]["p_attacker_wins"] == pinned["report"]["p_attacker_wins"]
+    assert pinned["read"]["attacker_officer"] is None
+
+
+def test_infantry_assault_a_vehicle_as_it_moved_this_turn():
+    t = new_tracker("bolt-action-1")
+    squad, sherman = uid(t, 1, "1st Grenadier Squad"), uid(t, 0, "M4 Sherman")
+    still = assault(t, AssaultAsked(squad, sherman))
+    assert still["read"]["vehicle_move"] == "stationary"
+    units = list(t.units)
+    units[sherman] = replace(units[sherman], order="Advance")
+    moved = assault(replace(t, units=tuple(units)), AssaultAsked(squad, sherman))
+    assert moved["read"]["vehicle_move"] == "advanced"
+    assert moved["report"]["p_knocked_out"] < still["report"]["p_knocked_out"]
+    # with Panzerfausts in the squad, no -3 on the order test for want of anti-tank weapons
+    assert still["report"]["p_order_test"] == 1.0
+    t = t.set_models(squad, 6)  # the Panzerfaust men (special weapons) are still there
+    assert assault(t, AssaultAsked(squad, sherman))["report"]["p_order_test"] == 1.0
+    section = uid(t, 0, "1st Section")
+    panzer = uid(t, 1, "Panzer IV Ausf. H")
+    assert assault(t, AssaultAsked(section, panzer))["report"]["p_order_test"] < 1.0
+    with pytest.raises(AidError, match="is a vehicle: only infantry"):
+        assault(t, AssaultAsked(sherman, squad))
+
+
+def test_konflikt47_a_vehicle_fires_at_infantry_coming_to_assault_it():
+    t = new_tracker("konflikt47")
+    squad, sherman = uid(t, 0, "1st Grenadier Squad"), uid(t, 1, "M4 Sherman")
+    plain = assault(t, AssaultAsked(squad, sherman))
+    near = assault(t, AssaultAsked(squad, sherman, from_inches=6))  # within the sheet's 6"
+    fired_on = assault(t, AssaultAsked(squad, sherman, from_inches=10))
+    assert near["report"]["p_knocked_out"] == plain["report"]["p_knocked_out"]
+    assert fired_on["report"]["p_knocked_out"] < plain["report"]["p_knocked_out"]
+    why = {r["topic"]: r["result"] for r in fired_on["report"]["reasoning"]}
+    assert why["vehicle's fire"] == 'at 10"' and why["  Medium AT gun"] == "1 shot"
+
+
+# ----------------------------------------------------------------------------- the API
+@pytest.fixture
+def client(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from kriegsspiel.aid.command import GameAsked, set_up
+    from kriegsspiel.aid.server import create_app
+
+    save = tmp_path / "aid.jsonl"
+    session, _ = set_up(GameAsked("konflikt47", turns=None, seed=2, save=str(save)))
+    test_client = TestClient(create_app(session))
+    test_client.session = session  # type: ignore[attr-defined]
+    test_client.save = save  # type: ignore[attr-defined]
+    return test_client
+
+
+def test_the_api_answers_odds_and_changes_nothing(client):
+    before, saved = client.get("/api/state").json(), client.save.read_bytes()
+    answer = client.post(
+        "/api/odds/shoot", json={"firer": 1, "target": 11, "range": 18, "cover": "soft"}
+    )
+    assert answer.status_code == 200
+    assert answer.json()["weapons"] == [{"name": RIFLE, "count": 8}, {"name": LMG, "count": 1}]
+    hand = client.post(
+        "/api/odds/shoot",
+        json={"firer": 1, "target": 11, "range": 18, "weapons": [{"name": RIFLE, "count": 2}]},
+    ).json()
+    assert hand["weapons"] == [{"name": RIFLE, "count": 2}]
+    fight = client.post("/api/odds/assault", json={"attacker": 2, "defender": 10}).json()
+    assert 0 < fight["report"]["p_attacker_wins"] < 1
+    assert client.get("/api/state").json() == before
+    assert client.save.read_bytes() == saved and len(client.session.steps) == 1
+
+
+def test_the_api_refuses_a_question_with_a_reason(client):
+    far = client.post("/api/odds/shoot", json={"firer": 1, "target": 11, "range": 60})
+    assert far.status_code == 409 and 'can fire at 2nd Rifle Squad 60"' in far.json()["error"]
+    bad = client.post("/api/odds/shoot", json={"firer": 1, "target": 11, "range": -1})
+    assert bad.status_code == 422 and bad.json()["error"].startswith("range:")
+    cover = client.post(
+        "/api/odds/shoot", json={"firer": 1, "target": 11, "range": 5, "cover": "x"}
+    )
+    assert cover.status_code == 422 and cover.json()["error"].startswith("cover:")
+    mode = client.post(
+        "/api/odds/assault", json={"attacker": 1, "defender": 10, "defender_mode": "run"}
+    )
+    assert mode.status_code == 422 and mode.json()["error"].startswith("defender_mode:")
