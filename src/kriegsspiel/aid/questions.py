@@ -253,7 +253,8 @@ def _needs_kit(unit: TrackedUnit) -> None:
     if not unit.kit:
         raise AidError(
             f"this save does not hold {unit.name}'s models and weapons (it is from an "
-            "older kriegsspiel): start a new game with --new, or give the weapons by hand"
+            "older kriegsspiel): start a new game (kriegsspiel aid --new) to ask the odds "
+            "of its shots and assaults, or give the weapons of a shot through the API"
         )
 
 
