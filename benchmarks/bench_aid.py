@@ -10,7 +10,11 @@ flushed to the disk):
   every turn ended): median milliseconds a step;
 - the answers one at a time: the whole game read (``GET /api/state``), a pin added
   (``POST /api/pins``), a step taken back (``POST /api/undo``): medians over ``--repeat``;
-- of an answer, the share spent making the page's view (the odds reports of every unit).
+- of an answer, the share spent making the page's view (the odds reports of every unit);
+- the odds of a shot and of an assault (``POST /api/odds/shoot``, ``/api/odds/assault``)
+  asked for the first time, every unit of side A at every unit of side B (shots at 6, 13,
+  18 and 25 inches, each a new question: median and slowest), and a shot asked again
+  (the page asks again after every step).
 
 One process (one core); each kind of request is made once untimed first.
 """
@@ -90,6 +94,41 @@ def measure(ruleset: str, repeat: int) -> str:
     )
 
 
+def questions(ruleset: str) -> str:
+    """The report's row of ``ruleset``'s odds questions, each asked for the first time."""
+    with tempfile.TemporaryDirectory() as folder:
+        asked = GameAsked(ruleset, seed=1, save=str(Path(folder) / "aid.jsonl"))
+        session, _ = set_up(asked)
+        client = TestClient(create_app(session))
+        units = session.now.units
+        ours = [u.uid for u in units if u.side == 0]
+        theirs = [u.uid for u in units if u.side == 1]
+        shots: list[float] = []
+        for rng in (6, 13, 18, 25):
+            for firer in ours:
+                for target in theirs:
+                    body = {"firer": firer, "target": target, "range": rng}
+                    start = time.perf_counter()
+                    client.post("/api/odds/shoot", json=body)  # (some refused: out of range)
+                    shots.append((time.perf_counter() - start) * 1000)
+        fights: list[float] = []
+        for attacker in [u.uid for u in units if u.side == 0 and u.kind != "vehicle"]:
+            for defender in theirs:
+                start = time.perf_counter()
+                client.post("/api/odds/assault", json={"attacker": attacker, "defender": defender})
+                fights.append((time.perf_counter() - start) * 1000)
+        again = timed(
+            lambda: client.post(
+                "/api/odds/shoot", json={"firer": 1, "target": theirs[1], "range": 18}
+            ),
+            200,
+        )
+    return (
+        f"| {ruleset} | {statistics.median(shots):.1f} / {max(shots):.0f} ({len(shots)}) | "
+        f"{again:.1f} | {statistics.median(fights):.1f} / {max(fights):.0f} ({len(fights)}) |"
+    )
+
+
 def main() -> None:
     parser = arguments(__doc__, "aid.md")
     parser.add_argument("--repeat", type=int, default=200)
@@ -106,6 +145,16 @@ def main() -> None:
         "|---|---:|---:|---:|---:|---:|",
     ]
     lines += [measure(ruleset, opts.repeat) for ruleset in RULESETS]
+    lines += [
+        "",
+        "The odds of a shot or an assault, each question asked for the first time in the "
+        "process (median / slowest milliseconds, and how many were asked), and a shot asked "
+        "again:",
+        "",
+        "| ruleset | a shot, first time | a shot again | an assault, first time |",
+        "|---|---:|---:|---:|",
+    ]
+    lines += [questions(ruleset) for ruleset in RULESETS]
     lines += [
         "",
         "A step appends its line to the save file and flushes it to the disk before it "

@@ -207,6 +207,7 @@ def test_the_odds_of_a_shot_and_an_assault_follow_the_game(page, served):
     )
     # a pin on the firer: the odds are asked again and worsen
     page.get_by_test_id("pins-up-1").click()
+    page.wait_for_function("document.querySelector('[data-testid=pins-1]').textContent === '1'")
     pinned = shoot(served.session.now, ShotAsked(1, 11, 18))["report"]["casualties"]["mean"]
     assert pinned < mean
     page.wait_for_function(
