@@ -197,6 +197,10 @@ def test_a_vehicle_fires_every_mount_and_the_players_may_set_one_aside():
     assert fired(front) == {"Medium AT gun": 1, "MMG": 2}
     side = shoot(t, ShotAsked(sherman, panzer, 20, facing="side"))
     assert side["report"]["p_knocked_out"] > front["report"]["p_knocked_out"] > 0
+    # an officer near the target tank: its crew's tests (on fire) take his bonus
+    near = shoot(t, ShotAsked(sherman, panzer, 20, target_officer="First Lieutenant"))
+    crew = {r["topic"]: r["because"] for r in near["report"]["reasoning"]}["crew's tests"]
+    assert "First Lieutenant +2" in crew
     gun_only = shoot(t, ShotAsked(sherman, panzer, 20, weapons=(("Medium AT gun", 1), ("MMG", 0))))
     assert fired(gun_only) == {"Medium AT gun": 1}
     assert gun_only["report"]["p_knocked_out"] == front["report"]["p_knocked_out"]  # MMGs: no pen
@@ -220,6 +224,9 @@ def test_weapons_given_by_hand_and_questions_refused_with_a_reason():
         shoot(t, ShotAsked(section, section, 12))
     with pytest.raises(AidError, match="is destroyed"):
         shoot(t.destroy(squad), ShotAsked(section, squad, 12))
+    mmg = uid(t, 0, "Vickers MMG Team")
+    with pytest.raises(AidError, match="Musket"):  # (its lone crew asks the weapon's rules)
+        shoot(t.set_models(mmg, 1), ShotAsked(mmg, squad, 12, weapons=(("Musket", 1),)))
     with pytest.raises(AidError, match="no unit 99"):
         shoot(t, ShotAsked(section, 99, 12))
     # a save from before the aid kept units' weapons: weapons by hand still work

@@ -11,11 +11,13 @@ odds are the calculator's own (:func:`.odds.shoot_odds`, :func:`.odds.assault_od
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from kriegsspiel.aid.tracker import AidError, Kit, TrackedUnit, Tracker
-from kriegsspiel.core.report import OddsReport, Reason
+from kriegsspiel.core.report import Reason
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.assault import CONTACT
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import weapon_choice
@@ -43,7 +45,7 @@ class ShotAsked:
     indirect: bool = False
     ranged_in: bool = False
     target_immobilised: bool = False  # the aid does not track vehicle damage
-    target_officer: str | None = None  # an officer near a target vehicle (its crew's tests)
+    target_officer: str | None = None  # the officer named near a target vehicle
     weapons: tuple[tuple[str, int], ...] | None = None  # None: what the firers would fire
 
 
@@ -64,7 +66,20 @@ class AssaultAsked:
 
 
 def shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
-    """The odds of ``asked``, with what was read from the game to ask it."""
+    """The odds of ``asked``, with what was read from the game to ask it; a question the
+    rules or the calculator refuse raises :class:`AidError` saying why."""
+    with _refused():
+        return _shoot(tracker, asked)
+
+
+def assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
+    """The odds of ``asked``: close quarters, or infantry against a vehicle; a question
+    refused raises :class:`AidError` saying why."""
+    with _refused():
+        return _assault(tracker, asked)
+
+
+def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
     firer, target = _pair(tracker, asked.firer, asked.target, "shoot at")
     rules = tracker.rules
     vehicle_target = target.kind == "vehicle"
@@ -88,7 +103,10 @@ def shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
         facing=asked.facing if vehicle_target else "front",
         indirect=asked.indirect,
         ranged_in=asked.ranged_in,
-        target_officer=asked.target_officer if vehicle_target else None,
+        # an officer near a target vehicle: its crew's tests take his bonus
+        target_officer=tracker.officer_for(target.uid, asked.target_officer)
+        if vehicle_target
+        else None,
     )
     survivors = firer.survivors()
     crew_short = firer.kind != "vehicle" and firer.models < 2
@@ -115,13 +133,11 @@ def shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
         situation = replace(situation, target_models=None)
     else:
         situation = replace(situation, target_quality="regular")
-    report = _asked(
-        lambda: shoot_odds(
-            tracker.ruleset,
-            weapons=[f"{name}:{n}" for name, n in weapons],
-            target=target.target,
-            situation=situation,
-        )
+    report = shoot_odds(
+        tracker.ruleset,
+        weapons=[f"{name}:{n}" for name, n in weapons],
+        target=target.target,
+        situation=situation,
     )
     if reasons:
         report = replace(report, reasons=(*reasons, *report.reasons))
@@ -133,8 +149,7 @@ def shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
     }
 
 
-def assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
-    """The odds of ``asked``: close quarters, or infantry against a vehicle."""
+def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
     attacker, defender = _pair(tracker, asked.attacker, asked.defender, "assault")
     if attacker.kind == "vehicle":
         raise AidError(f"{attacker.name} is a vehicle: only infantry and teams assault")
@@ -149,27 +164,25 @@ def assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
         start = asked.from_inches if beyond is not None else None
         fires = beyond is not None and start is not None and start > beyond
         kit = defender.survivors()
-        report = _asked(
-            lambda: vehicle_assault_odds(
-                tracker.ruleset,
-                models=attacker.models,
-                quality=attacker.quality,
-                target=defender.target,
-                vehicle_order=move,
-                anti_tank=any(anti_tank(rules.weapon(w)) for k in left for w in k.weapons),
-                pins=attacker.pins,
-                officer=officer,
-                open_topped=defender.open_topped,
-                automaton=defender.automaton,
-                target_quality=defender.quality,
-                target_pins=defender.pins,
-                target_immobilised=asked.target_immobilised,
-                target_officer=tracker.officer_for(defender.uid, asked.defender_officer),
-                start_inches=start,
-                vehicle_weapons=[w for k in kit for w in k.weapons] if fires else (),
-                cover=asked.attacker_cover if fires else "none",
-                start_models=attacker.start_models if fires else None,
-            )
+        report = vehicle_assault_odds(
+            tracker.ruleset,
+            models=attacker.models,
+            quality=attacker.quality,
+            target=defender.target,
+            vehicle_order=move,
+            anti_tank=any(anti_tank(rules.weapon(w)) for k in left for w in k.weapons),
+            pins=attacker.pins,
+            officer=officer,
+            open_topped=defender.open_topped,
+            automaton=defender.automaton,
+            target_quality=defender.quality,
+            target_pins=defender.pins,
+            target_immobilised=asked.target_immobilised,
+            target_officer=tracker.officer_for(defender.uid, asked.defender_officer),
+            start_inches=start,
+            vehicle_weapons=[w for k in kit for w in k.weapons] if fires else (),
+            cover=asked.attacker_cover if fires else "none",
+            start_models=attacker.start_models if fires else None,
         )
         read: dict[str, Any] = {"vehicle_move": move, "attacker_officer": officer}
     else:
@@ -190,27 +203,25 @@ def assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
         # no morale test is taken: pins and officers change nothing, as its reasons say
         tested = rules.data.close_quarters.procedure != "rounds"
         defender_officer = tracker.officer_for(defender.uid, asked.defender_officer)
-        report = _asked(
-            lambda: assault_odds(
-                tracker.ruleset,
-                attackers=attacker.models,
-                attacker_quality=attacker.quality,
-                defenders=defender.models,
-                defender_quality=defender.quality,
-                attacker_assault_weapons=_armed(tracker, left),
-                defender_assault_weapons=_armed(tracker, defender.survivors()),
-                attacker_pins=attacker.pins if tested else 0,
-                defender_pins=defender.pins if tested else 0,
-                attacker_mode=asked.attacker_mode,
-                defender_mode=asked.defender_mode,
-                attacker_officer=officer if tested else None,
-                defender_officer=defender_officer if tested else None,
-                defender_weapons=[f"{w}:{n}" for w, n in _stand_fire(tracker, defender, attacker)]
-                if stand
-                else (),
-                attacker_cover=asked.attacker_cover if stand else "none",
-                attacker_start_models=attacker.start_models if stand else None,
-            )
+        report = assault_odds(
+            tracker.ruleset,
+            attackers=attacker.models,
+            attacker_quality=attacker.quality,
+            defenders=defender.models,
+            defender_quality=defender.quality,
+            attacker_assault_weapons=_armed(tracker, left),
+            defender_assault_weapons=_armed(tracker, defender.survivors()),
+            attacker_pins=attacker.pins if tested else 0,
+            defender_pins=defender.pins if tested else 0,
+            attacker_mode=asked.attacker_mode,
+            defender_mode=asked.defender_mode,
+            attacker_officer=officer if tested else None,
+            defender_officer=defender_officer if tested else None,
+            defender_weapons=[f"{w}:{n}" for w, n in _stand_fire(tracker, defender, attacker)]
+            if stand
+            else (),
+            attacker_cover=asked.attacker_cover if stand else "none",
+            attacker_start_models=attacker.start_models if stand else None,
         )
         read = {
             "attacker_assault_weapons": _armed(tracker, left),
@@ -318,15 +329,16 @@ def _armed(tracker: Tracker, kits: tuple[Kit, ...]) -> int:
     return sum(k.count for k in kits if assault_armed(tracker.rules, k.weapons))
 
 
-def _asked(question: Any) -> OddsReport:
-    """The calculator's answer; a question it refuses is refused as a step would be."""
+@contextmanager
+def _refused() -> Iterator[None]:
+    """A question the calculator refuses (an unknown weapon, a range it cannot reach) is
+    refused as a step would be, with the calculator's reason."""
     try:
-        report: OddsReport = question()
+        yield
     except AidError:
         raise
     except UsageError as exc:
         raise AidError(str(exc)) from None
-    return report
 
 
 def _read_for_shot(firer: TrackedUnit, target: TrackedUnit, s: Situation) -> dict[str, Any]:

@@ -323,6 +323,8 @@ function drawOdds() {
       "shot-facing", setShot("facing")) : null,
     target && target.kind === "vehicle" ? tick("already immobilised", shot.target_immobilised,
       "shot-immobilised", setShot("target_immobilised")) : null,
+    target && target.kind === "vehicle" ? el("p", { class: "note" },
+      "An officer near the vehicle (its crew's tests): as picked on its card.") : null,
     tick("indirect fire", shot.indirect, "shot-indirect", setShot("indirect")),
     tick("ranged in", shot.ranged_in, "shot-ranged-in", setShot("ranged_in")),
     weaponRows(),
@@ -444,7 +446,8 @@ async function askOdds(which) {
         cover: shot.cover, moving: shot.moving === "die" ? null : shot.moving === "yes",
         facing: shot.facing, indirect: shot.indirect, ranged_in: shot.ranged_in,
         target_immobilised: shot.target_immobilised, weapons: shot.weapons };
-      if (unitOf(shot.target).kind !== "vehicle") { delete body.facing; delete body.target_immobilised; }
+      if (unitOf(shot.target).kind === "vehicle") body.target_officer = officerNear[shot.target] || null;
+      else { delete body.facing; delete body.target_immobilised; }
     } else {
       if (fight.attacker === "" || fight.defender === "") { answers.assault = null; continue; }
       const attacker = Number(fight.attacker);
