@@ -84,16 +84,9 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
     rules = tracker.rules
     vehicle_target = target.kind == "vehicle"
     moving = firer.order == "Advance" if asked.moving is None else asked.moving
-    situation = target_situation(
+    situation = _aimed_at(
+        target,
         asked.range_inches,
-        vehicle=vehicle_target,
-        down=_down(target),
-        start_models=target.start_models,
-        models=target.models,
-        pins=target.pins,
-        quality=target.quality,
-        open_topped=target.open_topped,
-        automaton=target.automaton,
         immobilised=asked.target_immobilised,
         firer_pins=firer.pins,
         firer_inexperienced=firer.quality == "inexperienced",
@@ -269,6 +262,26 @@ def _needs_kit(unit: TrackedUnit) -> None:
         )
 
 
+def _aimed_at(
+    target: TrackedUnit, range_inches: float, *, immobilised: bool = False, **firer: Any
+) -> Situation:
+    """A shot's situation at a tracked unit, its part read from the tracker as the game's
+    ``aimed_at`` reads a unit; ``immobilised``, which the aid does not track, as given."""
+    return target_situation(
+        range_inches,
+        vehicle=target.kind == "vehicle",
+        down=_down(target),
+        start_models=target.start_models,
+        models=target.models,
+        pins=target.pins,
+        quality=target.quality,
+        open_topped=target.open_topped,
+        automaton=target.automaton,
+        immobilised=immobilised,
+        **firer,
+    )
+
+
 def _down(unit: TrackedUnit) -> bool:
     return "Down" in (unit.order, unit.retained)
 
@@ -310,14 +323,9 @@ def _stand_fire(
     tracker: Tracker, defender: TrackedUnit, attacker: TrackedUnit
 ) -> list[tuple[str, int]]:
     """What defenders who stand and fire shoot at the assaulters where they stop."""
-    situation = target_situation(
+    situation = _aimed_at(
+        attacker,
         CONTACT,
-        vehicle=False,
-        down=False,
-        start_models=attacker.start_models,
-        models=attacker.models,
-        pins=attacker.pins,
-        quality=attacker.quality,
         firer_pins=defender.pins,
         firer_inexperienced=defender.quality == "inexperienced",
     )
