@@ -368,3 +368,29 @@ def test_the_api_refuses_a_question_with_a_reason(client):
         "/api/odds/assault", json={"attacker": 1, "defender": 10, "defender_mode": "run"}
     )
     assert mode.status_code == 422 and mode.json()["error"].startswith("defender_mode:")
+
+
+def test_a_howitzer_lobs_its_shell_where_that_hits_more_easily():
+    matchup = build_matchup("bolt-action-1", None, [])
+    _, british, germans = parsed(matchup)
+    units = tuple(
+        u.model_copy(
+            update={"models": (u.models[0].model_copy(update={"weapons": ("Medium howitzer",)}),)}
+        )
+        if u.name == "6-pdr Anti-tank Gun"
+        else u
+        for u in british.units
+    )
+    t = Tracker.start("bolt-action-1", (british.model_copy(update={"units": units}), germans), 6)
+    gun, squad = uid(t, 0, "6-pdr Anti-tank Gun"), uid(t, 1, "1st Grenadier Squad")
+    open_ground = shoot(t, ShotAsked(gun, squad, 30))
+    topics = [r["topic"] for r in open_ground["report"]["reasoning"]]
+    assert "indirect fire" not in topics  # fired straight: it hits more easily so
+    units_ = list(t.units)
+    units_[squad] = replace(units_[squad], order="Down")
+    dug_in = replace(t, units=tuple(units_))
+    lobbed = shoot(dug_in, ShotAsked(gun, squad, 40, cover="hard"))
+    why = {r["topic"]: r["result"] for r in lobbed["report"]["reasoning"]}
+    assert why["indirect fire"] == "lobbed"
+    first_shot = rules_for("bolt-action-1").data.procedure.indirect_first_shot
+    assert lobbed["report"]["to_hit_by_weapon"] == {"Medium howitzer": f"{first_shot}+"}

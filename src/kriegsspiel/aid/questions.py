@@ -106,11 +106,16 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
     reasons: list[Reason] = []
     if asked.weapons is None:
         _needs_kit(firer)
-        weapons = _fired(tracker, survivors, situation, target, crew_short)
+        weapons, lobbed = _fired(tracker, survivors, situation, target, crew_short)
         if not weapons:
             raise AidError(
                 f"none of {firer.name}'s weapons can fire at {target.name} "
                 f'{asked.range_inches:g}" away{" on the move" if moving else ""}'
+            )
+        if lobbed:  # (the other weapons, which cannot, still fire straight)
+            situation = replace(situation, indirect=True)
+            reasons.append(
+                Reason("indirect fire", "lobbed", "the howitzer's crew lob where that hits more")
             )
     else:
         weapons = [(name, n) for name, n in asked.weapons if n > 0]
@@ -297,12 +302,14 @@ def _fired(
     situation: Situation,
     target: TrackedUnit,
     crew_short: bool,
-) -> list[tuple[str, int]]:
+) -> tuple[list[tuple[str, int]], bool]:
     """The weapons the firers fire: each man the one best at this target, a vehicle every
-    one (the players set aside a mount that does not bear)."""
+    one (the players set aside a mount that does not bear); and whether a howitzer among
+    them lobs its shell, as its crew does where that hits more easily."""
     rules = tracker.rules
     profile = rules.target(target.target)
     counts: Counter[str] = Counter()
+    lobbed = False
     for kit in survivors:
         if not kit.weapons:
             continue
@@ -316,7 +323,9 @@ def _fired(
         )
         for shot, _, _ in chosen:
             counts[shot.weapon] += kit.count
-    return list(counts.items())
+            howitzer = rules.weapon(shot.weapon).indirect_min_range is not None
+            lobbed = lobbed or (shot.indirect and howitzer and not situation.indirect)
+    return list(counts.items()), lobbed
 
 
 def _stand_fire(
@@ -330,7 +339,7 @@ def _stand_fire(
         firer_inexperienced=defender.quality == "inexperienced",
     )
     crew_short = defender.models < 2
-    return _fired(tracker, defender.survivors(), situation, attacker, crew_short)
+    return _fired(tracker, defender.survivors(), situation, attacker, crew_short)[0]
 
 
 def _armed(tracker: Tracker, kits: tuple[Kit, ...]) -> int:
