@@ -483,6 +483,9 @@ def test_the_command_refuses_bad_input_with_exit_status_2(tmp_path):
     assert out.returncode == 2 and "writes a .jsonl file" in out.stderr
     out = run_cli("aid", "--no-open", "--ruleset", "iron-cross", cwd=tmp_path)
     assert out.returncode == 2 and "Traceback" not in out.stderr
+    out = run_cli("aid", "--no-open", "--rules-file", "house.yaml", cwd=tmp_path)
+    assert out.returncode == 2 and "house.yaml: cannot be read" in out.stderr
+    assert list(tmp_path.glob("*.jsonl")) == [notes]  # nothing written
 
 
 def test_a_port_in_use_is_refused_before_anything_is_written(tmp_path):

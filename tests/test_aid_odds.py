@@ -16,6 +16,7 @@ from test_game_bolt_action import small_game
 
 from kriegsspiel.aid.questions import AssaultAsked, ShotAsked, assault, shoot
 from kriegsspiel.aid.tracker import AidError, Tracker
+from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
 from kriegsspiel.rulesets.bolt_action.kit import keep_rank
 from kriegsspiel.rulesets.bolt_action.odds import assault_odds, shoot_odds
@@ -394,3 +395,49 @@ def test_a_howitzer_lobs_its_shell_where_that_hits_more_easily():
     assert why["indirect fire"] == "lobbed"
     first_shot = rules_for("bolt-action-1").data.procedure.indirect_first_shot
     assert lobbed["report"]["to_hit_by_weapon"] == {"Medium howitzer": f"{first_shot}+"}
+
+
+# ----------------------------------------------------------------------------- house rules
+def test_a_designers_rules_file_plays_in_the_aid_and_its_save(tmp_path):
+    """Konflikt '47 with rifles reaching 30" and regulars of morale 8: the aid's order tests
+    and shots play by them, and the save holds the rules' text once, so a resumed game goes
+    on by them even with the file gone."""
+    from test_bolt_action_rules import house_rules
+
+    from kriegsspiel.aid.command import GameAsked, set_up
+    from kriegsspiel.aid.session import AidSession
+    from kriegsspiel.aid.view import view
+
+    path = house_rules(
+        tmp_path,
+        '{name: Rifle, category: small arms, range: 24, shots: "1"}',
+        '{name: Rifle, category: small arms, range: 30, shots: "1"}',
+    )
+    house_file = tmp_path / "house.yaml"
+    text = house_file.read_text().replace("morale: 9}", "morale: 8}")
+    house_file.write_text(text)
+    save = tmp_path / "aid.jsonl"
+    session, said = set_up(GameAsked("konflikt47", save=str(save), rules_file=path))
+    assert f"by the rules in {path}" in said
+    squad, rifles = 1, 11
+    house = shoot(session.now, ShotAsked(squad, rifles, 27))
+    assert fired(house) == {RIFLE: 8, LMG: 1}  # 27": the house rifles reach it
+    assert fired(shoot(new_tracker("konflikt47"), ShotAsked(squad, rifles, 27))) == {LMG: 1}
+    page = view(session.now.set_pins(squad, 1), can_undo=False)
+    assert page["rules_file"] == path
+    needs = page["units"][squad]["odds"][""]["order_test"]["morale_value"]
+    assert needs == 7  # morale 8 of the house rules, less the pin
+    session.step(lambda t: t.set_pins(squad, 1))
+    session.step(lambda t: t.set_pins(squad, 2))
+    lines = save.read_text().splitlines()
+    assert sum("morale: 8" in line for line in lines) == 1  # the text: once, in the header
+    house_file.unlink()
+    again = AidSession.resume(str(save))
+    assert again.now.units[squad].pins == 2 and again.now.rules_text == text
+    assert fired(shoot(again.now, ShotAsked(squad, rifles, 27))) == {RIFLE: 8, LMG: 1}
+    with pytest.raises(UsageError, match="holds a game"):
+        set_up(GameAsked(save=str(save), rules_file=path))
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(save.read_text().replace("morale: 8}", "morale: eight}", 1))
+    with pytest.raises(UsageError, match=r"line 1: field start\.rules_text: .*morale"):
+        AidSession.resume(str(broken))

@@ -319,12 +319,14 @@ def aid_cmd(
     open_browser: Annotated[
         bool, typer.Option("--open/--no-open", help="Open the page in your browser.")
     ] = True,
+    rules_file: GameRulesFileOpt = None,
 ) -> None:
     """A play aid for a game on a real table (Konflikt '47, Bolt Action), in your browser:
-    the order-dice bag, each unit's die, pins and models, and the exact odds of its tests."""
+    the order-dice bag, each unit's die, pins and models, and the exact odds of its tests,
+    shots and assaults."""
     from kriegsspiel.aid.command import GameAsked, run_aid
 
-    asked = GameAsked(ruleset, scenario, tuple(army), turns, seed, save, new)
+    asked = GameAsked(ruleset, scenario, tuple(army), turns, seed, save, new, rules_file)
     status = run_aid(asked, host=host, port=port, open_browser=open_browser)
     raise typer.Exit(status)
 

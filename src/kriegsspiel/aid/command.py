@@ -37,6 +37,7 @@ class GameAsked:
     seed: int | None = None
     save: str = DEFAULT_SAVE
     new: bool = False
+    rules_file: str | None = None  # a designer's rules (the save then holds their text)
 
 
 def set_up(asked: GameAsked) -> tuple[AidSession, str]:
@@ -48,7 +49,13 @@ def set_up(asked: GameAsked) -> tuple[AidSession, str]:
     if Path(asked.save).exists():
         check_replacing(asked.save, "--save", "a play aid save", is_save)
         if not asked.new:
-            if asked.armies or asked.scenario or asked.ruleset or asked.turns is not None:
+            if (
+                asked.armies
+                or asked.scenario
+                or asked.ruleset
+                or asked.turns is not None
+                or asked.rules_file is not None
+            ):
                 raise UsageError(
                     f"--save {asked.save} holds a game: it goes on with that one. Give --new to "
                     "start a new game there, or another --save file."
@@ -59,15 +66,30 @@ def set_up(asked: GameAsked) -> tuple[AidSession, str]:
                 f"Going on with the game saved in {asked.save}: turn {now.turn} of {now.turns}, "
                 f"{now.armies[0]} against {now.armies[1]}."
             )
-    matchup = build_matchup(asked.ruleset, asked.scenario, asked.armies, "tactical,tactical")
+    if asked.rules_file is not None and not asked.rules_file.strip():
+        raise UsageError("--rules-file needs a file name; leave it out for the shipped rules.")
+    matchup = build_matchup(
+        asked.ruleset,
+        asked.scenario,
+        asked.armies,
+        "tactical,tactical",
+        rules_file=asked.rules_file,
+    )
     game_scenario, army_a, army_b = parsed(matchup)
     if asked.turns is not None and asked.turns < 1:
         raise UsageError(f"--turns {asked.turns}: a game lasts at least one turn; give 1 or more.")
-    first = Tracker.start(matchup.ruleset, (army_a, army_b), asked.turns or game_scenario.turns)
+    first = Tracker.start(
+        matchup.ruleset,
+        (army_a, army_b),
+        asked.turns or game_scenario.turns,
+        rules_file=matchup.rules_file,
+        rules_text=matchup.rules_text,
+    )
     names = " against ".join(army_name(a) for a in matchup.armies)
+    house = "" if matchup.rules_file is None else f" by the rules in {matchup.rules_file}"
     return AidSession(first, seed=asked.seed, save=asked.save), (
-        f"A new game of {first.rules.data.title}: {names}, {first.turns} turns; saved in "
-        f"{asked.save} after every step."
+        f"A new game of {first.rules.data.title}{house}: {names}, {first.turns} turns; saved "
+        f"in {asked.save} after every step."
     )
 
 

@@ -133,6 +133,8 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
         situation = replace(situation, target_quality="regular")
     report = shoot_odds(
         tracker.ruleset,
+        rules_file=tracker.rules_file,
+        rules_text=tracker.rules_text,
         weapons=[f"{name}:{n}" for name, n in weapons],
         target=target.target,
         situation=situation,
@@ -164,6 +166,8 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
         kit = defender.survivors()
         report = vehicle_assault_odds(
             tracker.ruleset,
+            rules_file=tracker.rules_file,
+            rules_text=tracker.rules_text,
             models=attacker.models,
             quality=attacker.quality,
             target=defender.target,
@@ -203,6 +207,8 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
         defender_officer = tracker.officer_for(defender.uid, asked.defender_officer)
         report = assault_odds(
             tracker.ruleset,
+            rules_file=tracker.rules_file,
+            rules_text=tracker.rules_text,
             attackers=attacker.models,
             attacker_quality=attacker.quality,
             defenders=defender.models,

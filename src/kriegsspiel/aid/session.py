@@ -20,8 +20,9 @@ from pydantic import TypeAdapter, ValidationError
 
 from kriegsspiel.aid.tracker import AidError, Tracker
 from kriegsspiel.core.procedure import RandomDice
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.outfiles import check_output, writing
+from kriegsspiel.rulesets.bolt_action.edition import rules_for
 
 FORMAT = "kriegsspiel play aid"
 KEPT_STEPS = 500  # how many steps back undo reaches (a game has a few hundred at most)
@@ -100,7 +101,14 @@ class AidSession:
                     raise UsageError(f"--save {path}, line {number}: an undo with no step to undo")
                 steps.pop()
                 continue
-            steps.append(_step_from(row, steps[-1] if steps else None, path, number))
+            step = _step_from(row, steps[-1] if steps else None, path, number)
+            if step.rules_file != start.rules_file or step.ruleset != start.ruleset:
+                raise UsageError(
+                    f"--save {path}, line {number}: field step.rules_file: "
+                    f"{step.rules_file!r}, but the game started under {start.rules_file!r}; "
+                    "the file is left as it is (give --new to start a new game in its place)"
+                )
+            steps.append(replace(step, rules_text=start.rules_text))
         if not steps:
             raise UsageError(f"--save {path}: no step saved after the header")
         session = cls.__new__(cls)
@@ -159,7 +167,8 @@ def _step_line(earlier: Tracker | None, now: Tracker) -> dict[str, Any]:
                 break
             kept += 1
     return {
-        "step": _TRACKER.dump_python(replace(now, log=()), mode="json"),
+        # (a designer's rules text is the start's, written once with it in the header)
+        "step": _TRACKER.dump_python(replace(now, log=(), rules_text=None), mode="json"),
         "log_kept": kept,
         "log_new": list(now.log[kept:]),
     }
@@ -204,10 +213,13 @@ def _validated(data: Any, field: str, path: str, number: int) -> Tracker:
             f"--save {path}, line {number}: field {where}: {first['msg']}; the file is left "
             "as it is (give --new to start a new game in its place)"
         ) from None
-    try:
-        tracker.rules  # noqa: B018 (an unknown edition raises)
-    except UsageError as exc:
-        raise UsageError(f"--save {path}, line {number}: field {field}.ruleset: {exc}") from None
+    try:  # an unknown edition, or a designer's rules text that is broken, raises (a
+        # step's line leaves the text to the header: only its edition is checked there)
+        text = tracker.rules_text
+        rules_for(tracker.ruleset, tracker.rules_file if text is not None else None, text)
+    except (UsageError, DataFileError) as exc:
+        which = "rules_text" if tracker.rules_text is not None else "ruleset"
+        raise UsageError(f"--save {path}, line {number}: field {field}.{which}: {exc}") from None
     for i, unit in enumerate(tracker.units):
         if unit.uid != i or unit.side not in (0, 1):
             raise UsageError(

@@ -111,14 +111,28 @@ class Tracker:
     in_hand: int | None = None  # the side whose die was drawn and has no order yet
     over: bool = False
     log: tuple[str, ...] = ()
+    # a designer's rules (kriegsspiel aid --rules-file): its name and text; None: the
+    # edition's shipped rules. The save holds the text once, with the game's start.
+    rules_file: str | None = None
+    rules_text: str | None = None
 
     # ------------------------------------------------------------------ starting
     @classmethod
-    def start(cls, ruleset: str, armies: tuple[ArmyList, ArmyList], turns: int) -> Tracker:
-        """The first turn's bag, every unit at full strength and without pins."""
+    def start(
+        cls,
+        ruleset: str,
+        armies: tuple[ArmyList, ArmyList],
+        turns: int,
+        *,
+        rules_file: str | None = None,
+        rules_text: str | None = None,
+    ) -> Tracker:
+        """The first turn's bag, every unit at full strength and without pins; played by
+        the edition's rules, or a designer's (``rules_file`` names them, ``rules_text``)."""
         if turns < 1:
             raise AidError(f"a game lasts at least one turn (got --turns {turns})")
-        rules = rules_for(ruleset)  # an unknown edition is refused before the first step
+        # an unknown edition or a broken rules file is refused before the first step
+        rules = rules_for(ruleset, rules_file, rules_text)
         units: list[TrackedUnit] = []
         for side, army in enumerate(armies):
             for spec in army.units:
@@ -153,14 +167,21 @@ class Tracker:
                         automaton=bool(vehicle and vehicle.automaton),
                     )
                 )
-        first = cls(ruleset, (armies[0].name, armies[1].name), turns, tuple(units))
+        first = cls(
+            ruleset,
+            (armies[0].name, armies[1].name),
+            turns,
+            tuple(units),
+            rules_file=rules_file,
+            rules_text=rules_text,
+        )
         first = replace(first, turn_dice=bag.put_in(first.units))
         return first.noted(f"Turn 1: {first._bag_text()}")
 
     # ------------------------------------------------------------------ reading
     @property
     def rules(self) -> Rules:
-        return rules_for(self.ruleset)
+        return rules_for(self.ruleset, self.rules_file, self.rules_text)
 
     @property
     def phase(self) -> Literal["orders", "turn end", "over"]:

@@ -19,6 +19,7 @@ def view(tracker: Tracker, *, can_undo: bool) -> dict[str, Any]:
     return {
         "ruleset": tracker.ruleset,
         "title": rules.data.title,
+        "rules_file": tracker.rules_file,
         "armies": list(tracker.armies),
         "turn": tracker.turn,
         "turns": tracker.turns,
@@ -72,8 +73,13 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
     for named in ["", *tracker.officers(unit.side)]:
         rank = tracker.officer_for(unit.uid, named or None)
         q, pins = unit.quality, unit.pins
-        test = order_test_odds(tracker.ruleset, quality=q, pins=pins, officer=rank)
-        check = morale_check_odds(tracker.ruleset, quality=q, pins=pins, officer=rank)
+        label, text = tracker.rules_file, tracker.rules_text
+        test = order_test_odds(
+            tracker.ruleset, quality=q, pins=pins, officer=rank, rules_file=label, rules_text=text
+        )
+        check = morale_check_odds(
+            tracker.ruleset, quality=q, pins=pins, officer=rank, rules_file=label, rules_text=text
+        )
         odds[named] = {
             "officer": rank,
             "order_test": test.to_json(),

@@ -7,7 +7,7 @@ attributes; the rule procedures read the flags and the tables, never the edition
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import ClassVar
 
@@ -133,6 +133,19 @@ def rules_for(ruleset: str, rules_file: str | None = None, text: str | None = No
     """The rules of ``konflikt47`` or ``bolt-action-1``, optionally from a modified data
     file: read from the path ``rules_file``, or, given its ``text`` (a game carries the
     text to its workers, a record holds it), from that text, ``rules_file`` naming it."""
+    if text is not None:
+        return _from_text(ruleset, rules_file, text)
+    return _rules(ruleset, rules_file, text)
+
+
+@lru_cache(maxsize=8)
+def _from_text(ruleset: str, rules_file: str | None, text: str) -> Rules:
+    """A designer's rules given as text, parsed once: the same text is the same rules (a
+    play aid asks them for every unit at every step)."""
+    return _rules(ruleset, rules_file, text)
+
+
+def _rules(ruleset: str, rules_file: str | None, text: str | None) -> Rules:
     editions: dict[str, type[Rules]] = {"konflikt47": Konflikt47, "bolt-action-1": BoltAction1}
     if ruleset not in editions:
         raise UnknownNameError("Bolt Action-family ruleset", ruleset, editions)

@@ -137,9 +137,10 @@ def order_test_odds(
     officer: str | None = None,
     assault_vehicle_without_at: bool = False,
     rules_file: str | None = None,
+    rules_text: str | None = None,
 ) -> OddsReport:
     """Will the unit follow its order? Pass, fail (goes Down) or FUBAR, and what FUBAR does."""
-    rules = rules_for(ruleset, rules_file)
+    rules = rules_for(ruleset, rules_file, rules_text)
     _check_counts(pins=pins)
     _check_names(rules, quality=("--quality", quality), officer=("--officer", officer))
     _check_not_removed(rules, quality, pins, "--pins")
@@ -194,9 +195,10 @@ def morale_check_odds(
     pins: int = 0,
     officer: str | None = None,
     rules_file: str | None = None,
+    rules_text: str | None = None,
 ) -> OddsReport:
     """Will the unit pass a morale check?"""
-    rules = rules_for(ruleset, rules_file)
+    rules = rules_for(ruleset, rules_file, rules_text)
     _check_counts(pins=pins)
     _check_names(rules, quality=("--quality", quality), officer=("--officer", officer))
     _check_not_removed(rules, quality, pins, "--pins")
@@ -323,6 +325,7 @@ def shoot_odds(
     target: str,
     situation: Situation,
     rules_file: str | None = None,
+    rules_text: str | None = None,
 ) -> OddsReport:
     """Odds of one unit's shooting: hits, casualties and pins, or damage to a vehicle.
 
@@ -336,7 +339,7 @@ def shoot_odds(
             f"the situation's facing (--facing) is {', '.join(FACINGS[:-1])} or "
             f"{FACINGS[-1]} (not {situation.facing!r})."
         )
-    return _shoot_odds(ruleset, tuple(weapons), target, situation, rules_file)
+    return _shoot_odds(ruleset, tuple(weapons), target, situation, rules_file, rules_text)
 
 
 @lru_cache(maxsize=1024)
@@ -346,8 +349,9 @@ def _shoot_odds(
     target: str,
     situation: Situation,
     rules_file: str | None,
+    rules_text: str | None = None,
 ) -> OddsReport:
-    rules = rules_for(ruleset, rules_file)
+    rules = rules_for(ruleset, rules_file, rules_text)
     _check_counts(
         pins=situation.firer_pins,
         target_pins=situation.target_pins,
@@ -557,6 +561,7 @@ def assault_odds(
     attacker_cover: str = "none",
     attacker_start_models: int | None = None,
     rules_file: str | None = None,
+    rules_text: str | None = None,
 ) -> OddsReport:
     """Infantry against infantry in close quarters, fought as the edition fights it; an
     officer in range of a side adds his bonus to its morale, as in the game.
@@ -572,7 +577,7 @@ def assault_odds(
         fighting_side,
     )
 
-    rules = rules_for(ruleset, rules_file)
+    rules = rules_for(ruleset, rules_file, rules_text)
     _check_counts(
         attackers=attackers,
         defenders=defenders,
@@ -795,6 +800,7 @@ def vehicle_assault_odds(
     cover: str = "none",
     start_models: int | None = None,
     rules_file: str | None = None,
+    rules_text: str | None = None,
 ) -> OddsReport:
     """Infantry assaulting a vehicle: the order test, the vehicle's fire at them where the
     edition has it, then hits, damage and damage results. ``officer`` is one in range of
@@ -807,7 +813,7 @@ def vehicle_assault_odds(
     )
     from kriegsspiel.rulesets.bolt_action.shooting import vehicle_profile
 
-    rules = rules_for(ruleset, rules_file)
+    rules = rules_for(ruleset, rules_file, rules_text)
     _check_counts(models=models, pins=pins, target_pins=target_pins, start_models=start_models)
     if models == 0:
         raise UsageError("--models must be 1 or more.")
@@ -867,6 +873,7 @@ def vehicle_assault_odds(
     order = order_test_odds(
         ruleset,
         rules_file=rules_file,
+        rules_text=rules_text,
         quality=quality,
         pins=pins,
         officer=officer,
