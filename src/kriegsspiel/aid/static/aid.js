@@ -47,7 +47,8 @@ function showError(text) {
 }
 
 function draw() {
-  document.getElementById("title").textContent = `kriegsspiel play aid — ${game.title}`;
+  document.getElementById("title").textContent = `kriegsspiel play aid — ${game.title}`
+    + (game.rules_file ? ` (rules: ${game.rules_file})` : "");
   document.getElementById("turn").textContent = game.phase === "over"
     ? `Game over after turn ${game.turn}`
     : `Turn ${game.turn} of ${game.turns}`;
@@ -56,6 +57,7 @@ function draw() {
   drawTurnEnd();
   const sides = document.getElementById("sides");
   sides.replaceChildren(...[0, 1].map(drawSide));
+  drawOdds(); // (the units may have changed: the forms are drawn again, then asked again)
   askOdds();
   document.getElementById("log").replaceChildren(
     ...game.log.slice().reverse().map((line) => el("li", {}, line)));
@@ -327,8 +329,7 @@ function drawOdds() {
       "An officer near the vehicle (its crew's tests): as picked on its card.") : null,
     tick("indirect fire", shot.indirect, "shot-indirect", setShot("indirect")),
     tick("ranged in", shot.ranged_in, "shot-ranged-in", setShot("ranged_in")),
-    weaponRows(),
-    answerBox("shot"));
+    el("div", { id: "shot-result" }, weaponRows(), answerBox("shot")));
   // the assault
   const defender = unitOf(fight.defender);
   const k47 = game.reactions.length > 0;
@@ -361,7 +362,15 @@ function drawOdds() {
         [["none", "none"], ["soft", "soft"], ["hard", "hard"]], "assault-cover",
         setFight("attacker_cover")) : null],
     el("p", { class: "note" }, "Officers near each side: as picked on the unit's card."),
-    answerBox("assault"));
+    el("div", { id: "assault-result" }, answerBox("assault")));
+}
+
+// An answer redraws only itself, never the forms: what a player is typing stays put.
+function drawAnswers() {
+  const shotResult = document.getElementById("shot-result");
+  if (shotResult) fill(shotResult, weaponRows(), answerBox("shot"));
+  const assaultResult = document.getElementById("assault-result");
+  if (assaultResult) fill(assaultResult, answerBox("assault"));
 }
 
 function weaponRows() {
@@ -477,7 +486,7 @@ async function askOdds(which) {
     }
     if (mine === latest[job]) answers[job] = got;
   }
-  drawOdds();
+  drawAnswers();
 }
 
 document.getElementById("undo").addEventListener("click", () => send("/api/undo"));
