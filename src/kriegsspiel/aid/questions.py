@@ -205,6 +205,7 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
         # no morale test is taken: pins and officers change nothing, as its reasons say
         tested = rules.data.close_quarters.procedure != "rounds"
         defender_officer = tracker.officer_for(defender.uid, asked.defender_officer)
+        armed = _armed(tracker, left), _armed(tracker, defender.survivors())
         report = assault_odds(
             tracker.ruleset,
             rules_file=tracker.rules_file,
@@ -213,8 +214,8 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
             attacker_quality=attacker.quality,
             defenders=defender.models,
             defender_quality=defender.quality,
-            attacker_assault_weapons=_armed(tracker, left),
-            defender_assault_weapons=_armed(tracker, defender.survivors()),
+            attacker_assault_weapons=armed[0],
+            defender_assault_weapons=armed[1],
             attacker_pins=attacker.pins if tested else 0,
             defender_pins=defender.pins if tested else 0,
             attacker_mode=asked.attacker_mode,
@@ -228,8 +229,8 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
             attacker_start_models=attacker.start_models if stand else None,
         )
         read = {
-            "attacker_assault_weapons": _armed(tracker, left),
-            "defender_assault_weapons": _armed(tracker, defender.survivors()),
+            "attacker_assault_weapons": armed[0],
+            "defender_assault_weapons": armed[1],
             "attacker_officer": officer if tested else None,
             "defender_officer": defender_officer if tested else None,
             "defender_modes": modes,
