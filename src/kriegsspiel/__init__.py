@@ -26,7 +26,8 @@ def new_game(
     ``scenario`` and the two ``armies`` are files or the names of shipped samples; left out,
     the ruleset's sample scenario and armies. ``seed`` seeds the game's own dice. The game
     follows OpenSpiel's shape: ``current_player``, ``legal_actions``, ``chance_outcomes``,
-    ``apply_action``, ``is_terminal``, ``returns``, ``clone``, ``observation``.
+    ``apply_action``, ``is_terminal``, ``returns``, ``clone`` (``reseed`` gives a clone
+    dice of its own, for a look-ahead), ``observation``.
     """
     from kriegsspiel.errors import UsageError
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame

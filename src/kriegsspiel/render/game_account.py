@@ -115,6 +115,8 @@ def describe(event: Event, units: list[Any]) -> str | None:
         if "casualties" in d:
             return f"    {d['hits']} hits, {d['casualties']} casualties on {n('target')}"
         return f"    {n('target')}: {vehicle_damage(d)}"
+    if kind == "dice":
+        return f"  (the dice are rolled from seed {d['seed']} from here on)"
     if kind == "turn end":
         return f"-- end of turn {d['turn']}: score {d['score'][0]} - {d['score'][1]}"
     if kind == "game over":

@@ -160,6 +160,7 @@ def resumed(
     so that what comes next is what would have come had the game never stopped.
     """
     from kriegsspiel.rulesets.bolt_action.game.record import decisions, new_game, replay
+    from kriegsspiel.rulesets.bolt_action.game.record_events import Reseed
 
     verdict = replay(path)
     if not verdict.reproduced:
@@ -190,6 +191,12 @@ def resumed(
         quiet=quiet,
     )
     for line, action in decisions(record.rows[1:], path):
+        if isinstance(action, Reseed):
+            raise UsageError(
+                f"--resume {path!r}, line {line}: the dice were reseeded there (a game "
+                "played from Python); only a game of 'kriegsspiel play' goes on at the "
+                "terminal. 'kriegsspiel replay' re-runs it."
+            )
         side = game.current_player()
         if side == CHANCE:
             again = chance_outcome(game, solo.chance)

@@ -19,7 +19,12 @@ from kriegsspiel.errors import DataFileError
 from kriegsspiel.rulesets.bolt_action.army import parse_army
 from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
-from kriegsspiel.rulesets.bolt_action.game.record_events import EVENTS, Decision, unknown_event
+from kriegsspiel.rulesets.bolt_action.game.record_events import (
+    EVENTS,
+    Decision,
+    Reseed,
+    unknown_event,
+)
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import TerrainCategoryError
 
@@ -119,11 +124,14 @@ def new_game(head: dict[str, Any], name: str = "record") -> BoltActionGame:
         raise exc.in_file(f"{name}: scenario", checked.scenario) from None
 
 
-def decisions(events: Sequence[dict[str, Any]], name: str = "record") -> list[tuple[int, Action]]:
+def decisions(
+    events: Sequence[dict[str, Any]], name: str = "record"
+) -> list[tuple[int, Action | Reseed]]:
     """The chance outcomes and decisions, in order, from a record's events, each with its
-    line in the record (the header is line 1). Every line is checked as the kind of event
-    it names first: one changed by hand is a bad file, named at its line and field."""
-    out = []
+    line in the record (the header is line 1), and where the dice were reseeded. Every
+    line is checked as the kind of event it names first: one changed by hand is a bad
+    file, named at its line and field."""
+    out: list[tuple[int, Action | Reseed]] = []
     for number, row in enumerate(events, start=2):
         kind = row.get("event")
         model = EVENTS.get(kind) if isinstance(kind, str) else None
@@ -137,6 +145,8 @@ def decisions(events: Sequence[dict[str, Any]], name: str = "record") -> list[tu
         line = _checked(model, row, name, number)
         if isinstance(line, Decision):
             out.append((number, line.action()))
+        elif isinstance(line, Reseed):
+            out.append((number, line))
     return out
 
 
@@ -233,7 +243,10 @@ def replay(path: str | Path) -> Replay:
         if parted := first_difference():
             return parted
         try:
-            game.apply_action(action)
+            if isinstance(action, Reseed):
+                game.reseed(action.seed)
+            else:
+                game.apply_action(action)
         except IllegalActionError as exc:  # the record was changed, or comes from elsewhere
             due = len(game.events) + 2  # the line the replay writes next
             if due == line:

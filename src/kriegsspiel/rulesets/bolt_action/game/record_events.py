@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 
@@ -80,6 +80,14 @@ class FriendlyFire(Decision):
     event: Literal["friendly fire"]
     side: int
     target: int
+
+
+class Reseed(Line):
+    """The dice rolled from here on from a new seed (``BoltActionGame.reseed``): a replay
+    reseeds its game here too."""
+
+    event: Literal["dice"]
+    seed: int = Field(ge=0)
 
 
 # ----------------------------------------------------------------------------- what follows
@@ -254,7 +262,7 @@ class GameOver(Line):
 
 
 MODELS: tuple[type[Line], ...] = (
-    Start, Draw, Order, OrderTest, Rally, Move, UnitAtUnit, Attack, SupportDamage,
+    Start, Draw, Reseed, Order, OrderTest, Rally, Move, UnitAtUnit, Attack, SupportDamage,
     MoraleCheck, Destroyed, React, Ambush, Retain, FriendlyFire, UnitOnly, CloseQuarters,
     AssaultVehicle, Fubar, CallIn, AirStrikeTarget, FireForEffect, BarragePins, BarrageHit, AirStrikePins,
     Aircraft, TurnEnd, GameOver,

@@ -20,7 +20,7 @@ from kriegsspiel.core.procedure import Dice, RandomDice
 from kriegsspiel.core.scenario import Scenario
 from kriegsspiel.core.table import Point, Table, shared_table
 from kriegsspiel.core.table import TerrainFeature as TableFeature
-from kriegsspiel.errors import UnknownNameError
+from kriegsspiel.errors import UnknownNameError, UsageError
 from kriegsspiel.rulesets.bolt_action import bag
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
 from kriegsspiel.rulesets.bolt_action.assault import assault_order_modifier
@@ -336,6 +336,22 @@ class BoltActionGame(ShootingGroups):
         twin.pending = copy.copy(self.pending)
         twin.delayed = list(self.delayed)  # a barrage called in one must not appear in the other
         return twin
+
+    def reseed(self, seed: int) -> None:
+        """Roll every die from now on from ``seed``.
+
+        A clone rolls the very dice its original will roll (it copies the generator), so
+        a look-ahead played on clones would know the dice the real game is yet to roll.
+        A searcher reseeds each clone (``twin = game.clone(); twin.reseed(k)``) to play
+        it out on dice of its own. The record says so in a ``dice`` line, which a replay
+        follows; a finished game rolls no more dice, so it is left as it is.
+        """
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise UsageError(f"seed must be a whole number 0 or more, not {seed!r}.")
+        if self.over:
+            return
+        self.dice = RandomDice(seed)
+        self.log("dice", seed=seed)
 
     # ------------------------------------------------------------------ validation
     def is_legal(self, action: Action) -> bool:
