@@ -236,3 +236,33 @@ def test_the_odds_of_a_shot_and_an_assault_follow_the_game(page, served):
     )
     assert "attackers win" in page.get_by_test_id("assault-chances").inner_text()
     assert served.session.now.units[10].order is None  # asking changed nothing
+
+
+def test_the_dice_rolled_for_a_shot_are_taken_on_its_target(page, served):
+    page.get_by_test_id("shot-firer").select_option("1")
+    page.get_by_test_id("shot-target").select_option("11")
+    page.get_by_test_id("shot-read").wait_for()
+    assert "10 models in the target" in page.get_by_test_id("shot-read").inner_text()
+    page.get_by_test_id("taken-casualties").fill("2")
+    page.get_by_test_id("taken-pins").fill("1")
+    page.get_by_test_id("taken-apply").click()
+    page.wait_for_function("document.querySelector('[data-testid=models-11]').textContent === '8'")
+    assert page.get_by_test_id("pins-11").inner_text() == "1"
+    target = served.session.now.units[11]
+    assert (target.models, target.pins) == (8, 1)
+    assert page.get_by_test_id("log").locator("li").nth(2).inner_text() == (
+        "2nd Rifle Squad shot at: 2 casualties, 1 pin"
+    )
+    # the odds are asked again of the target as it now stands; the dice's row is cleared
+    page.wait_for_function(
+        "document.querySelector('[data-testid=shot-read]')?.textContent"
+        ".includes('8 models in the target')"
+    )
+    assert page.get_by_test_id("taken-casualties").input_value() == "0"
+    # a result that cannot be is refused, shown, and the numbers typed are kept
+    page.get_by_test_id("taken-casualties").fill("9")
+    page.get_by_test_id("taken-apply").click()
+    page.get_by_test_id("error").wait_for()
+    assert "has 8 models left" in page.get_by_test_id("error").inner_text()
+    assert page.get_by_test_id("taken-casualties").input_value() == "9"
+    assert served.session.now.units[11].models == 8

@@ -371,6 +371,73 @@ def test_the_api_refuses_a_question_with_a_reason(client):
     assert mode.status_code == 422 and mode.json()["error"].startswith("defender_mode:")
 
 
+# ----------------------------------------------------------------------------- the dice's result
+def test_a_shots_result_takes_pins_first_then_losses_in_one_step():
+    tracker = new_tracker("bolt-action-1")
+    squad = next(u for u in tracker.units if u.kind == "infantry" and u.start_models >= 8)
+    half = squad.start_models // 2
+    after = tracker.shot_at(squad.uid, squad.start_models - half, 2)
+    hit = after.units[squad.uid]
+    assert (hit.models, hit.pins) == (half, 2)
+    # the half-strength check is named with this shot's two pins on it
+    check = after.log[-1]
+    assert f"a morale check (needs {after.test_of(squad.uid).value} or less)" in check
+    assert after.test_of(squad.uid).value == tracker.test_of(squad.uid).value - 2
+    assert after.log[-3] == f"{squad.name} shot at: {squad.start_models - half} casualties, 2 pins"
+    # the survivors are the ones the owner keeps, the last of the list's ranking
+    assert sum(k.count for k in hit.survivors()) == half
+    assert hit.survivors()[-1] == squad.kit[-1]
+    assert tracker.shot_at(squad.uid, 1, 0).log[-2] == f"{squad.name} shot at: 1 casualty, 0 pins"
+
+
+def test_a_shots_result_can_remove_the_unit_and_end_the_game():
+    tracker = new_tracker("bolt-action-1")
+    squad = next(u for u in tracker.units if u.kind == "infantry")
+    morale = tracker.test_of(squad.uid).base
+    pinned_out = tracker.shot_at(squad.uid, 1, morale)
+    assert pinned_out.units[squad.uid].destroyed and "removed from play" in pinned_out.log[-1]
+    assert pinned_out.units[squad.uid].models == 0  # (no loss taken after: it is gone)
+    tank = next(u for u in tracker.units if u.kind == "vehicle")
+    knocked_out = tracker.shot_at(tank.uid, 1, 1)
+    assert knocked_out.units[tank.uid].destroyed
+    assert knocked_out.log[-3] == f"{tank.name} shot at: knocked out, 1 pin"
+    last = tracker
+    for unit in (u for u in tracker.units if u.side == 1):
+        last = last.shot_at(unit.uid, unit.models, 0)
+    assert last.over and last.phase == "over"
+
+
+def test_a_shots_result_that_cannot_be_is_refused_and_changes_nothing():
+    tracker = new_tracker("konflikt47")
+    unit = tracker.units[0]
+    for casualties, pins, said in [
+        (unit.models + 1, 0, f"has {unit.models} models left"),
+        (-1, 1, "casualties and pins are 0 or more"),
+        (0, -2, "casualties and pins are 0 or more"),
+        (0, 0, "nothing befell"),
+    ]:
+        with pytest.raises(AidError, match=said):
+            tracker.shot_at(unit.uid, casualties, pins)
+    gone = tracker.destroy(unit.uid)
+    with pytest.raises(AidError, match="is destroyed"):
+        gone.shot_at(unit.uid, 1, 1)
+
+
+def test_the_api_takes_a_shots_result_as_one_step_that_undo_takes_back(client):
+    before = client.get("/api/state").json()
+    state = client.post("/api/shot-at", json={"unit": 11, "casualties": 3, "pins": 1}).json()
+    target = state["units"][11]
+    assert (target["models"], target["pins"]) == (before["units"][11]["models"] - 3, 1)
+    assert len(client.session.steps) == 2
+    assert json.loads(client.save.read_text().splitlines()[-1])["step"]["units"][11]["pins"] == 1
+    again = client.post("/api/odds/shoot", json={"firer": 1, "target": 11, "range": 18}).json()
+    assert (again["read"]["target_models"], again["read"]["target_pins"]) == (target["models"], 1)
+    refused = client.post("/api/shot-at", json={"unit": 11, "casualties": 99})
+    assert refused.status_code == 409 and "models left" in refused.json()["error"]
+    assert client.post("/api/shot-at", json={"unit": 11, "hits": 2}).status_code == 422
+    assert client.post("/api/undo").json()["units"][11] == before["units"][11]
+
+
 def test_a_howitzer_lobs_its_shell_where_that_hits_more_easily():
     matchup = build_matchup("bolt-action-1", None, [])
     _, british, germans = parsed(matchup)

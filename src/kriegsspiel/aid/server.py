@@ -58,6 +58,12 @@ class ModelsBody(_Body):
     models: int
 
 
+class ShotAtBody(_Body):
+    unit: int
+    casualties: int = Field(0, description="Models lost (a vehicle's 1: knocked out).")
+    pins: int = 0
+
+
 class UnitBody(_Body):
     unit: int
 
@@ -179,6 +185,10 @@ def create_app(session: AidSession) -> FastAPI:
     @app.post("/api/models")
     def models(body: ModelsBody) -> dict[str, Any]:
         return take(lambda t: t.set_models(body.unit, body.models))
+
+    @app.post("/api/shot-at")
+    def shot_at(body: ShotAtBody) -> dict[str, Any]:
+        return take(lambda t: t.shot_at(body.unit, body.casualties, body.pins))
 
     @app.post("/api/destroy")
     def destroy(body: UnitBody) -> dict[str, Any]:

@@ -382,6 +382,32 @@ class Tracker:
             text += f"; at half strength or less: a morale check (needs {self.test_of(uid).value} or less)"
         return step.noted(text)
 
+    def shot_at(self, uid: int, casualties: int, pins: int) -> Tracker:
+        """What the dice did to a unit shot at, as one step: its ``pins`` first, then its
+        ``casualties`` (a vehicle's one model: knocked out), so that a loss to half
+        strength names the morale check with this shot's pins on it."""
+        unit = self._alive(uid)
+        if casualties < 0 or pins < 0:
+            raise AidError(f"casualties and pins are 0 or more (got {casualties} and {pins})")
+        if casualties > unit.models:
+            raise AidError(
+                f"{unit.name} has {_count(unit.models, 'model')} left (got {casualties} casualties)"
+            )
+        if not casualties and not pins:
+            raise AidError(f"no casualties and no pins: nothing befell {unit.name}")
+        lost = (
+            "knocked out"
+            if unit.kind == "vehicle"
+            else f"{casualties} casualt{'y' if casualties == 1 else 'ies'}"
+        )
+        what = [lost] if casualties else []
+        step = self.noted(f"{unit.name} shot at: {', '.join([*what, _count(pins, 'pin')])}")
+        if pins:
+            step = step.set_pins(uid, unit.pins + pins)
+        if casualties and not step.units[uid].destroyed:
+            step = step.set_models(uid, unit.models - casualties)
+        return step
+
     def destroy(self, uid: int) -> Tracker:
         """Remove a unit from play (its die leaves the bag as the edition says)."""
         unit = self._alive(uid)

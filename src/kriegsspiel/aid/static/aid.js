@@ -33,11 +33,12 @@ async function send(path, body) {
     if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
   } catch (problem) {
     showError(problem.message || String(problem));
-    return;
+    return false;
   }
   showError(null);
   game = answer;
   draw();
+  return true;
 }
 
 function showError(text) {
@@ -255,6 +256,9 @@ const fight = { attacker: "", defender: "", attacker_mode: "hand-to-hand",
   defender_mode: "hand-to-hand", vehicle_move: "die", from_inches: "", attacker_cover: "none",
   target_immobilised: false };
 const answers = { shot: null, assault: null };
+// what the dice did to the target, once rolled on the table (pins first, then losses)
+const NOTHING_TAKEN = { casualties: 0, pins: 1 };
+const taken = { ...NOTHING_TAKEN };
 const latest = { shot: 0, assault: 0 }; // an answer to an older question is dropped
 
 // the chances' names as a player says them (others: the report's key in words)
@@ -329,7 +333,8 @@ function drawOdds() {
       "An officer near the vehicle (its crew's tests): as picked on its card.") : null,
     tick("indirect fire", shot.indirect, "shot-indirect", setShot("indirect")),
     tick("ranged in", shot.ranged_in, "shot-ranged-in", setShot("ranged_in")),
-    el("div", { id: "shot-result" }, weaponRows(), answerBox("shot")));
+    el("div", { id: "shot-result" }, weaponRows(), answerBox("shot")),
+    target ? shotTaken(target) : null);
   // the assault
   const defender = unitOf(fight.defender);
   const k47 = game.reactions.length > 0;
@@ -363,6 +368,27 @@ function drawOdds() {
         setFight("attacker_cover")) : null],
     el("p", { class: "note" }, "Officers near each side: as picked on the unit's card."),
     el("div", { id: "assault-result" }, answerBox("assault")));
+}
+
+// The dice rolled on the table: the target's losses and pins, taken in one step.
+function shotTaken(target) {
+  const number = (key, id) => el("input", { type: "number", min: 0, value: taken[key],
+    "data-testid": id, onchange: (e) => { taken[key] = Number(e.target.value); } });
+  const lost = target.kind === "vehicle"
+    ? el("label", {}, el("input", { type: "checkbox", checked: taken.casualties > 0,
+      "data-testid": "taken-knocked-out",
+      onchange: (e) => { taken.casualties = e.target.checked ? 1 : 0; } }), " knocked out")
+    : [number("casualties", "taken-casualties"), " casualties"];
+  return el("div", { class: "row" },
+    el("span", { class: "label" }, "Rolled"), lost, " ", number("pins", "taken-pins"), " pins ",
+    el("button", { type: "button", "data-testid": "taken-apply",
+      onclick: async () => {
+        const body = { unit: target.uid, casualties: taken.casualties, pins: taken.pins };
+        if (await send("/api/shot-at", body)) {
+          Object.assign(taken, NOTHING_TAKEN);
+          drawOdds();
+        }
+      } }, `take it on ${target.name}`));
 }
 
 // An answer redraws only itself, never the forms: what a player is typing stays put.
