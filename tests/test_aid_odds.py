@@ -418,6 +418,8 @@ def test_a_shots_result_that_cannot_be_is_refused_and_changes_nothing():
     ]:
         with pytest.raises(AidError, match=said):
             tracker.shot_at(unit.uid, casualties, pins)
+    with pytest.raises(AidError, match=r"pins are 0 to 99 \(got 100\)"):
+        tracker.set_pins(unit.uid, 100)
     gone = tracker.destroy(unit.uid)
     with pytest.raises(AidError, match="is destroyed"):
         gone.shot_at(unit.uid, 1, 1)

@@ -359,7 +359,7 @@ class Tracker:
         """Set a unit's pins; as many as its morale value remove it from play."""
         unit = self._alive(uid)
         if not 0 <= pins <= 99:
-            raise AidError(f"pins are 0 or more (got {pins})")
+            raise AidError(f"pins are 0 to 99 (got {pins})")
         base = new_test(self.rules, unit.quality).base
         if destroyed_by_pins(self.rules, base, pins):
             step = self._with(replace(unit, pins=pins, models=0, destroyed=True))
