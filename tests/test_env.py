@@ -10,7 +10,6 @@ import warnings
 import gymnasium
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import kriegsspiel.env  # noqa: F401 (registers kriegsspiel/VersusAI-v0)
@@ -174,12 +173,6 @@ def test_renders_the_table_and_a_text_summary() -> None:
     shown = text.render()
     assert shown is not None and shown.startswith("turn 1 of ")
     assert shown.count("models,") == sum(not u.destroyed for u in text.game.units)
-
-
-def test_gymnasium_env_checker_passes() -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # (unbounded counts; no render fps)
-        check_env(gymnasium.make("kriegsspiel/VersusAI-v0", illegal="lose").unwrapped)
 
 
 @pytest.mark.parametrize("opponent", ["tactical", "random"])

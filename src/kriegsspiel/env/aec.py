@@ -13,6 +13,7 @@ its end: +1 and -1 for a win, 0 for a draw.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,7 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
     metadata = {  # noqa: RUF012 (PettingZoo's class attribute)
         "name": "kriegsspiel_v0",
         "render_modes": list(RENDER_MODES),
+        "render_fps": 4,  # the pace of a recording of the drawings
         "is_parallelizable": False,
     }
 
@@ -52,15 +54,18 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
         *,
         cell: float = 3.0,
         render_mode: str | None = None,
+        rules_file: str | Path | None = None,
     ) -> None:
         """``scenario`` and ``armies``: files or shipped names, as ``kriegsspiel play``
         takes them; ``cell``: the side of the action and observation grid's cells, in
-        inches; ``render_mode``: "ansi" (text) or "svg" (the table drawn)."""
+        inches; ``render_mode``: "ansi" (text) or "svg" (the table drawn);
+        ``rules_file``: a designer's copy of the edition's rules data, as
+        ``kriegsspiel play --rules-file`` takes it (left out: the shipped rules)."""
         super().__init__()
         if render_mode not in (None, *RENDER_MODES):
             raise ValueError(f"render_mode is ansi, svg or None, not {render_mode!r}")
         self.render_mode = render_mode
-        self.setup = Setup.of(ruleset, scenario, armies, cell)
+        self.setup = Setup.of(ruleset, scenario, armies, cell, rules_file)
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         observation = gym_spaces.Dict(

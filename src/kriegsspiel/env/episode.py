@@ -47,9 +47,11 @@ class Setup:
         scenario: str | None = None,
         armies: Sequence[str] = (),
         cell: float = 3.0,
+        rules_file: str | Path | None = None,
     ) -> Setup:
-        """The shipped samples or your files, as ``kriegsspiel play`` takes them."""
-        matchup = build_matchup(ruleset, scenario, list(armies))
+        """The shipped samples or your files (and rules file), as ``kriegsspiel play``
+        takes them."""
+        matchup = build_matchup(ruleset, scenario, list(armies), rules_file=rules_file)
         game = set_up_game(matchup, 0)
         encoding = ActionEncoding.of(game, cell)
         return cls(matchup, encoding, Observer(game, encoding))

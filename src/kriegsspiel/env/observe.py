@@ -32,6 +32,8 @@ from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS
 from kriegsspiel.rulesets.bolt_action.game.table_rules import terrain_row
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from kriegsspiel.core.table import Table
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
@@ -96,6 +98,13 @@ _UNIT_PLANES = (
 _SAMPLES = 4  # a cell's terrain is sampled on a 4 x 4 grid of points
 
 
+_PINS = UNIT_FEATURES.index("pins / 10")
+_POINTS = UNIT_FEATURES.index("points / 1000")
+_HEADING = UNIT_FEATURES.index("heading sine (vehicles)")  # then its cosine
+_DICE = GAME_FEATURES.index("my dice in the bag / 20")  # then the enemy's
+_SCORE = GAME_FEATURES.index("my score / 10")  # then the enemy's
+
+
 @dataclass(frozen=True, slots=True)
 class Shapes:
     """The arrays' shapes, and the names of their planes and features."""
@@ -107,7 +116,8 @@ class Shapes:
 
 
 class Observer:
-    """Builds observations of one game set-up's positions (terrain planes kept per table)."""
+    """Builds observations of one game set-up's positions (terrain planes kept per table);
+    ``low`` and ``high`` bound each entry over all the set-up's games."""
 
     def __init__(self, game: BoltActionGame, encoding: ActionEncoding) -> None:
         self.encoding = encoding
@@ -137,6 +147,7 @@ class Observer:
         ys = (np.arange(rows)[:, None] * encoding.cell + offsets[None, :]).ravel()
         grid_y, grid_x = np.meshgrid(ys, xs, indexing="ij")
         self._points = (grid_x, grid_y)
+        self.low, self.high = _bounds(game, self.shapes, len(self.categories))
 
     def observe(
         self, game: BoltActionGame, side: int, follow_up: tuple[float, float] | None = None
@@ -265,3 +276,58 @@ class Observer:
         shares = covered.reshape(count, rows, _SAMPLES, cols, _SAMPLES).mean(axis=(2, 4))
         self._table, self._terrain = table, shares.astype(np.float32)
         return self._terrain
+
+
+def _bounds(
+    game: BoltActionGame, shapes: Shapes, categories: int
+) -> tuple[dict[str, Array], dict[str, Array]]:
+    """Each entry's least and greatest value over every game of the set-up (its units,
+    scenario and rules), so the observation spaces are finite boxes.
+
+    Models are only ever lost, each side's units and dice are those it starts with, and
+    the score is the scenario's objectives' points or the enemy units destroyed. A live
+    unit's pins stay below its morale value where the rules remove a unit that reaches
+    it (both shipped editions do); where a rules file turns that off, pins have no bound
+    and their entries stay infinite."""
+    rules, units = game.rules, game.units
+    removed = rules.data.procedure.pins_destroy_at_base_morale
+    pin_cap = {u.uid: rules.morale(u.quality) - 1.0 if removed else math.inf for u in units}
+
+    def most(per_unit: Mapping[int, float] | None = None, *, vehicles: bool = False) -> float:
+        """The most of a count, over the two sides, summed over a side's units (models if
+        ``per_unit`` is left out)."""
+        totals = [0.0, 0.0]
+        for u in units:
+            if vehicles and u.vehicle is None:
+                continue
+            totals[u.side] += u.start_models if per_unit is None else per_unit[u.uid]
+        return max(totals)
+
+    all_models = float(sum(u.start_models for u in units))
+    objective_points = sum(o.points for o in game.scenario.objectives) / 10
+    planes = np.ones(shapes.planes, np.float32)
+    at = categories + 4
+    # a plane always 0 (no objectives, no vehicles) is bounded by one point or one model
+    # all the same, so a learner scaling by high - low never divides by 0
+    planes[at] = objective_points or 0.1
+    planes[at + 1 : at + 3] = most()
+    planes[at + 3 : at + 5] = most(vehicles=True) or 1
+    planes[at + 5 : at + 7] = most(pin_cap) / 10
+    planes[at + 7] = most()
+    planes[at + 8] = all_models
+    unit_rows = np.ones(shapes.units, np.float32)
+    unit_rows[:, _PINS] = max(pin_cap.values(), default=0) / 10
+    unit_rows[:, _POINTS] = max((u.points for u in units), default=0) / 1000
+    unit_low = np.zeros(shapes.units, np.float32)
+    unit_low[:, _HEADING : _HEADING + 2] = -1.0
+    side_units = most(dict.fromkeys(pin_cap, 1.0))
+    game_row = np.ones(shapes.game, np.float32)
+    game_row[_DICE : _DICE + 2] = side_units / 20
+    victory = game.scenario.victory == "objectives"
+    game_row[_SCORE : _SCORE + 2] = objective_points if victory else side_units / 10
+    low = {
+        "planes": np.zeros(shapes.planes, np.float32),
+        "units": unit_low,
+        "game": np.zeros(shapes.game, np.float32),
+    }
+    return low, {"planes": planes, "units": unit_rows, "game": game_row}

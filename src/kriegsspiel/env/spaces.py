@@ -12,14 +12,13 @@ if TYPE_CHECKING:
 
 
 def observation_arrays(setup: Setup) -> spaces.Dict:
-    """The three arrays of :mod:`kriegsspiel.env.observe` (models counted, so unbounded
-    above; a heading's sine and cosine go down to -1)."""
-    shapes = setup.observer.shapes
+    """The three arrays of :mod:`kriegsspiel.env.observe`, each entry bounded by what the
+    set-up's games can show (the observer's ``low`` and ``high``)."""
+    observer = setup.observer
     return spaces.Dict(
         {
-            "planes": spaces.Box(0.0, np.inf, shapes.planes, np.float32),
-            "units": spaces.Box(-1.0, np.inf, shapes.units, np.float32),
-            "game": spaces.Box(0.0, np.inf, shapes.game, np.float32),
+            key: spaces.Box(observer.low[key], observer.high[key], dtype=np.float32)
+            for key in ("planes", "units", "game")
         }
     )
 

@@ -16,6 +16,7 @@ loss instead (reward -1, ``info["illegal"]`` saying why), for learners without a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 try:
@@ -42,7 +43,8 @@ RENDER_MODES = ("ansi", "svg")
 class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
     """Konflikt '47 or Bolt Action 1st edition, one agent against an AI."""
 
-    metadata = {"render_modes": list(RENDER_MODES)}  # noqa: RUF012 (Gymnasium's class attribute)
+    # render_fps: the pace of a recording of the drawings (nothing here runs in real time)
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012 (Gymnasium's)
 
     def __init__(
         self,
@@ -55,6 +57,7 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         illegal: str = "raise",
         cell: float = 3.0,
         render_mode: str | None = None,
+        rules_file: str | Path | None = None,
     ) -> None:
         """``side``: the agent's side (0 or 1); ``opponent``: "tactical" or "random";
         ``illegal``: "raise" or "lose" (what an index not open does); the rest as
@@ -70,7 +73,7 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         self.side, self.opponent_kind, self.render_mode = side, opponent, render_mode
         self.illegal = illegal
         self.forfeit: str | None = None  # why the agent lost by an index not open
-        self.setup = Setup.of(ruleset, scenario, armies, cell)
+        self.setup = Setup.of(ruleset, scenario, armies, cell, rules_file)
         self.observation_space = spaces.observation_arrays(self.setup)
         self.action_space = spaces.actions(self.setup)
         self.episode: Episode | None = None
