@@ -266,3 +266,36 @@ def test_the_dice_rolled_for_a_shot_are_taken_on_its_target(page, served):
     assert "has 8 models left" in page.get_by_test_id("error").inner_text()
     assert page.get_by_test_id("taken-casualties").input_value() == "9"
     assert served.session.now.units[11].models == 8
+
+
+def test_a_fights_end_is_taken_on_both_units(page, served):
+    page.get_by_test_id("assault-attacker").select_option("2")
+    page.get_by_test_id("assault-defender").select_option("10")
+    page.get_by_test_id("assault-chances").wait_for()
+    # a result that cannot be is refused, shown, and the number typed is kept
+    page.get_by_test_id("fought-left").fill("12")
+    page.get_by_test_id("fought-apply").click()
+    page.get_by_test_id("error").wait_for()
+    assert "won with 1 to 8 models left (got 12)" in page.get_by_test_id("error").inner_text()
+    assert page.get_by_test_id("fought-left").input_value() == "12"
+    page.get_by_test_id("fought-left").fill("5")
+    page.get_by_test_id("fought-apply").click()
+    page.wait_for_function("document.querySelector('[data-testid=models-2]').textContent === '5'")
+    assert served.session.now.units[10].destroyed
+    assert (
+        page.get_by_test_id("log")
+        .locator("li")
+        .first.inner_text()
+        .startswith(
+            "2nd Grenadier Squad won the close quarters fight against 1st Rifle Squad, 5 of 8"
+        )
+    )
+    assert page.get_by_test_id("assault-defender").input_value() == ""  # (it is gone)
+    assert page.get_by_test_id("fought-apply").count() == 0
+    # a vehicle assaulted: what befell it is given as a shot's result
+    page.get_by_test_id("assault-defender").select_option("17")
+    page.get_by_test_id("assault-taken-knocked-out").check()
+    page.get_by_test_id("assault-taken-apply").click()
+    page.wait_for_function("document.querySelectorAll('[data-testid=log] li').length > 3")
+    page.wait_for_function("document.querySelector('[data-testid=assault-defender]').value === ''")
+    assert served.session.now.units[17].destroyed

@@ -440,6 +440,83 @@ def test_the_api_takes_a_shots_result_as_one_step_that_undo_takes_back(client):
     assert client.post("/api/undo").json()["units"][11] == before["units"][11]
 
 
+# ----------------------------------------------------------------------------- a fight's end
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_a_fights_end_destroys_the_loser_and_leaves_the_winner_its_models(ruleset):
+    """As the game ends a fight (close_quarters.fight_on): the loser is destroyed, the
+    winner keeps the models left to it and takes no check for its losses, even at half
+    strength; its pins and die are as they were."""
+    tracker = new_tracker(ruleset)
+    a = next(u for u in tracker.units if u.side == 0 and u.start_models == 10)
+    d = next(u for u in tracker.units if u.side == 1 and u.start_models == 10)
+    tracker = tracker.set_pins(a.uid, 1)
+    when = "at the turn end" if tracker.rules.destroyed_dice_stay_in_cup else "now"
+    won = tracker.fought(a.uid, d.uid, "attacker", 3)
+    assert (won.units[a.uid].models, won.units[a.uid].pins) == (3, 1)
+    assert won.units[d.uid].destroyed and won.units[d.uid].models == 0
+    assert won.log[-1] == (
+        f"{a.name} won the close quarters fight against {d.name}, 3 of 10 models left; "
+        f"{d.name} destroyed (its die leaves the bag {when})"
+    )
+    assert won.destroyed_count(1) == 1 and not won.over
+    held = tracker.fought(a.uid, d.uid, "defender", 10)
+    assert held.units[a.uid].destroyed and held.units[d.uid] == tracker.units[d.uid]
+    both = tracker.fought(a.uid, d.uid, "both")
+    assert both.units[a.uid].destroyed and both.units[d.uid].destroyed
+    assert both.log[-1].startswith(f"{a.name} and {d.name} wiped each other out")
+    assert (both.destroyed_count(0), both.destroyed_count(1)) == (1, 1)
+
+
+def test_a_fight_that_takes_a_sides_last_unit_ends_the_game():
+    tracker = new_tracker("konflikt47")
+    last = tracker
+    for unit in (u for u in tracker.units if u.side == 1 and u.uid != 10):
+        last = last.destroy(unit.uid)
+    ended = last.fought(1, 10, "attacker", 4)
+    assert ended.over and ended.phase == "over"
+    assert ended.log[-1].startswith("Game over (")
+    assert not last.fought(1, 10, "defender", 10).over  # (the other way, both sides remain)
+
+
+def test_a_fights_end_that_cannot_be_is_refused_and_changes_nothing():
+    tracker = new_tracker("konflikt47")
+    squad, hq, enemy, tank = (
+        tracker.units[1],
+        tracker.units[0],
+        tracker.units[10],
+        tracker.units[17],
+    )
+    for args, said in [
+        ((squad.uid, hq.uid, "attacker", 2), "are on the same side"),
+        ((tracker.units[8].uid, enemy.uid, "attacker", 1), "vehicles do not assault"),
+        ((squad.uid, tank.uid, "attacker", 1), "is a vehicle: give what befell it as a shot's"),
+        ((squad.uid, enemy.uid, "attacker", 0), r"won with 1 to 10 models left \(got 0\)"),
+        ((squad.uid, enemy.uid, "defender", 11), r"won with 1 to 10 models left \(got 11\)"),
+        ((squad.uid, enemy.uid, "both", 2), r"leaves no models \(got 2 left\)"),
+        ((squad.uid, enemy.uid, "draw", 2), "the winner is attacker, defender or both"),
+        ((squad.uid, 99, "attacker", 2), "no unit 99"),
+    ]:
+        with pytest.raises(AidError, match=said):
+            tracker.fought(*args)
+    gone = tracker.destroy(enemy.uid)
+    with pytest.raises(AidError, match="is destroyed"):
+        gone.fought(squad.uid, enemy.uid, "attacker", 2)
+
+
+def test_the_api_takes_a_fights_end_as_one_step_that_undo_takes_back(client):
+    before = client.get("/api/state").json()
+    body = {"attacker": 1, "defender": 11, "winner": "attacker", "left": 6}
+    state = client.post("/api/fought", json=body).json()
+    assert state["units"][1]["models"] == 6 and state["units"][11]["destroyed"]
+    saved = json.loads(client.save.read_text().splitlines()[-1])["step"]
+    assert saved["units"][11]["destroyed"] and saved["units"][1]["models"] == 6
+    refused = client.post("/api/fought", json=body)
+    assert refused.status_code == 409 and "is destroyed" in refused.json()["error"]
+    bad = client.post("/api/fought", json={**body, "winner": "draw"})
+    assert bad.status_code == 422 and bad.json()["error"].startswith("winner:")
+    assert client.post("/api/undo").json()["units"] == before["units"]
+
+
 def test_a_howitzer_lobs_its_shell_where_that_hits_more_easily():
     matchup = build_matchup("bolt-action-1", None, [])
     _, british, germans = parsed(matchup)

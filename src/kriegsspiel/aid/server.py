@@ -64,6 +64,13 @@ class ShotAtBody(_Body):
     pins: int = 0
 
 
+class FoughtBody(_Body):
+    attacker: int
+    defender: int
+    winner: Literal["attacker", "defender", "both"]
+    left: int = Field(0, description="The winner's models left (both wiped out: 0).")
+
+
 class UnitBody(_Body):
     unit: int
 
@@ -189,6 +196,10 @@ def create_app(session: AidSession) -> FastAPI:
     @app.post("/api/shot-at")
     def shot_at(body: ShotAtBody) -> dict[str, Any]:
         return take(lambda t: t.shot_at(body.unit, body.casualties, body.pins))
+
+    @app.post("/api/fought")
+    def fought(body: FoughtBody) -> dict[str, Any]:
+        return take(lambda t: t.fought(body.attacker, body.defender, body.winner, body.left))
 
     @app.post("/api/destroy")
     def destroy(body: UnitBody) -> dict[str, Any]:

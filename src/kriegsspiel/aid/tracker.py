@@ -32,6 +32,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
 
 ORDERS = ("Fire", "Advance", "Run", "Ambush", "Rally", "Down")
 Outcome = Literal["pass", "fail", "friendly fire", "panic"]
+Winner = Literal["attacker", "defender", "both"]  # "both": each struck the other's last down
 OUTCOMES: tuple[Outcome, ...] = ("pass", "fail", "friendly fire", "panic")
 # what a unit's die may show after each outcome of its order test (FUBAR: sheets 000-002;
 # friendly fire with no friend to fire on, or panic with no enemy in sight or no way to
@@ -408,12 +409,55 @@ class Tracker:
             step = step.set_models(uid, unit.models - casualties)
         return step
 
+    def fought(self, attacker: int, defender: int, winner: Winner, left: int = 0) -> Tracker:
+        """A close quarters fight's end, as one step: the loser destroyed and the winner
+        left with ``left`` models, as the game ends a fight (either edition fights on until
+        one side is gone; the winner's losses call for no check). ``winner`` "both": each
+        side struck the other's last model down in the same round, and both are gone."""
+        a, d = self._alive(attacker), self._alive(defender)
+        if a.side == d.side:
+            raise AidError(f"{a.name} and {d.name} are on the same side: they do not fight")
+        if a.kind == "vehicle":
+            raise AidError(f"{a.name} is a vehicle: vehicles do not assault")
+        if d.kind == "vehicle":
+            raise AidError(
+                f"{d.name} is a vehicle: give what befell it as a shot's result (knocked out, pins)"
+            )
+        if winner == "both":
+            if left:
+                raise AidError(f"both wiped out leaves no models (got {left} left)")
+            step = self._with(replace(a, models=0, destroyed=True))
+            step = step._with(replace(d, models=0, destroyed=True))
+            return step.noted(
+                f"{a.name} and {d.name} wiped each other out in close quarters: both "
+                f"destroyed (their dice leave the bag {self._dice_leave()})"
+            )._wiped_out()
+        if winner not in ("attacker", "defender"):
+            raise AidError(f"the winner is attacker, defender or both, not {winner!r}")
+        won, lost = (a, d) if winner == "attacker" else (d, a)
+        if not 1 <= left <= won.models:
+            raise AidError(
+                f"{won.name} won with 1 to {won.models} models left (got {left}); "
+                "with none left, both were wiped out"
+            )
+        step = self._with(replace(won, models=left))
+        step = step._with(replace(lost, models=0, destroyed=True))
+        return step.noted(
+            f"{won.name} won the close quarters fight against {lost.name}, "
+            f"{left} of {won.start_models} models left; {lost.name} destroyed "
+            f"(its die leaves the bag {self._dice_leave()})"
+        )._wiped_out()
+
     def destroy(self, uid: int) -> Tracker:
         """Remove a unit from play (its die leaves the bag as the edition says)."""
         unit = self._alive(uid)
-        when = "at the turn end" if self.rules.destroyed_dice_stay_in_cup else "now"
         step = self._with(replace(unit, models=0, destroyed=True))
-        return step.noted(f"{unit.name} destroyed (its die leaves the bag {when})")._wiped_out()
+        return step.noted(
+            f"{unit.name} destroyed (its die leaves the bag {self._dice_leave()})"
+        )._wiped_out()
+
+    def _dice_leave(self) -> str:
+        return "at the turn end" if self.rules.destroyed_dice_stay_in_cup else "now"
 
     # ------------------------------------------------------------------ the turn's end
     def end_turn(self, keep: Sequence[int] = ()) -> Tracker:

@@ -259,6 +259,10 @@ const answers = { shot: null, assault: null };
 // what the dice did to the target, once rolled on the table (pins first, then losses)
 const NOTHING_TAKEN = { casualties: 0, pins: 1 };
 const taken = { ...NOTHING_TAKEN };
+const vehicleTaken = { ...NOTHING_TAKEN }; // the same for a vehicle assaulted
+// how a close quarters fight ended, once fought on the table
+const NOTHING_FOUGHT = { winner: "attacker", left: "" };
+const fought = { ...NOTHING_FOUGHT };
 const latest = { shot: 0, assault: 0 }; // an answer to an older question is dropped
 
 // the chances' names as a player says them (others: the report's key in words)
@@ -334,9 +338,10 @@ function drawOdds() {
     tick("indirect fire", shot.indirect, "shot-indirect", setShot("indirect")),
     tick("ranged in", shot.ranged_in, "shot-ranged-in", setShot("ranged_in")),
     el("div", { id: "shot-result" }, weaponRows(), answerBox("shot")),
-    target ? shotTaken(target) : null);
+    target ? shotTaken(target, taken, "taken") : null);
   // the assault
   const defender = unitOf(fight.defender);
+  const attacker = unitOf(fight.attacker);
   const k47 = game.reactions.length > 0;
   const setFight = (key) => (v) => {
     fight[key] = v;
@@ -367,25 +372,52 @@ function drawOdds() {
         [["none", "none"], ["soft", "soft"], ["hard", "hard"]], "assault-cover",
         setFight("attacker_cover")) : null],
     el("p", { class: "note" }, "Officers near each side: as picked on the unit's card."),
-    el("div", { id: "assault-result" }, answerBox("assault")));
+    el("div", { id: "assault-result" }, answerBox("assault")),
+    attacker && defender ? (defender.kind === "vehicle"
+      ? shotTaken(defender, vehicleTaken, "assault-taken")
+      : foughtRow(attacker, defender)) : null);
 }
 
-// The dice rolled on the table: the target's losses and pins, taken in one step.
-function shotTaken(target) {
-  const number = (key, id) => el("input", { type: "number", min: 0, value: taken[key],
-    "data-testid": id, onchange: (e) => { taken[key] = Number(e.target.value); } });
-  const lost = target.kind === "vehicle"
-    ? el("label", {}, el("input", { type: "checkbox", checked: taken.casualties > 0,
-      "data-testid": "taken-knocked-out",
-      onchange: (e) => { taken.casualties = e.target.checked ? 1 : 0; } }), " knocked out")
-    : [number("casualties", "taken-casualties"), " casualties"];
+// How the fight ended on the table: the loser destroyed, the winner's models left.
+function foughtRow(attacker, defender) { // (picked just above: the options need no names)
+  const outcomes = [["attacker", "the attackers won"], ["defender", "the defenders won"],
+    ["both", "both wiped out"]];
   return el("div", { class: "row" },
-    el("span", { class: "label" }, "Rolled"), lost, " ", number("pins", "taken-pins"), " pins ",
-    el("button", { type: "button", "data-testid": "taken-apply",
+    el("span", { class: "label" }, "Fought"),
+    el("select", { "data-testid": "fought-winner",
+      onchange: (e) => { fought.winner = e.target.value; drawOdds(); } },
+    outcomes.map(([v, text]) => el("option", { value: v, selected: v === fought.winner }, text))),
+    fought.winner === "both" ? null : [" ", el("input", { type: "number", min: 1,
+      value: fought.left, "data-testid": "fought-left",
+      onchange: (e) => { fought.left = e.target.value; } }), " models left to the winner "],
+    el("button", { type: "button", "data-testid": "fought-apply",
       onclick: async () => {
-        const body = { unit: target.uid, casualties: taken.casualties, pins: taken.pins };
+        const body = { attacker: attacker.uid, defender: defender.uid, winner: fought.winner,
+          left: fought.winner === "both" ? 0 : Number(fought.left) };
+        if (await send("/api/fought", body)) {
+          Object.assign(fought, NOTHING_FOUGHT);
+          drawOdds();
+        }
+      } }, "take it"));
+}
+
+// The dice rolled on the table: the target's losses and pins, taken in one step
+// (``state`` keeps what is typed; ``id`` names the row's parts for the tests).
+function shotTaken(target, state, id) {
+  const number = (key) => el("input", { type: "number", min: 0, value: state[key],
+    "data-testid": `${id}-${key}`, onchange: (e) => { state[key] = Number(e.target.value); } });
+  const lost = target.kind === "vehicle"
+    ? el("label", {}, el("input", { type: "checkbox", checked: state.casualties > 0,
+      "data-testid": `${id}-knocked-out`,
+      onchange: (e) => { state.casualties = e.target.checked ? 1 : 0; } }), " knocked out")
+    : [number("casualties"), " casualties"];
+  return el("div", { class: "row" },
+    el("span", { class: "label" }, "Rolled"), lost, " ", number("pins"), " pins ",
+    el("button", { type: "button", "data-testid": `${id}-apply`,
+      onclick: async () => {
+        const body = { unit: target.uid, casualties: state.casualties, pins: state.pins };
         if (await send("/api/shot-at", body)) {
-          Object.assign(taken, NOTHING_TAKEN);
+          Object.assign(state, NOTHING_TAKEN);
           drawOdds();
         }
       } }, `take it on ${target.name}`));
