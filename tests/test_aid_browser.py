@@ -236,6 +236,15 @@ def test_the_odds_of_a_shot_and_an_assault_follow_the_game(page, served):
     )
     assert "attackers win" in page.get_by_test_id("assault-chances").inner_text()
     assert served.session.now.units[10].order is None  # asking changed nothing
+    # its die taken to stand and fire, the fight is still asked as one that does
+    page.get_by_test_id("react-Fire-10").click()
+    page.wait_for_function("!document.querySelector('[data-testid=react-Fire-10]')")
+    assert served.session.now.units[10].order == "Fire"
+    assert page.get_by_test_id("assault-defender-mode").input_value() == "stand-and-fire"
+    page.wait_for_function(
+        "document.querySelector('[data-testid=assault-chances]')?.textContent"
+        ".includes('assaulters stopped')"
+    )
 
 
 def test_the_dice_rolled_for_a_shot_are_taken_on_its_target(page, served):

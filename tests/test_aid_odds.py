@@ -280,6 +280,40 @@ def test_only_a_unit_without_an_order_stands_and_fires():
         assault(b, AssaultAsked(1, 12, defender_mode="point-blank"))
 
 
+def state_of(tracker: Tracker) -> dict:
+    from kriegsspiel.aid.view import view
+
+    return view(tracker, can_undo=False)
+
+
+def test_a_unit_whose_die_was_taken_to_stand_and_fire_still_stands_and_fires():
+    """The players may take the defenders' die (a Fire reaction) before asking the odds:
+    the fight is then asked as the same stand and fire; a Fire by order, a Down reaction
+    or last turn's reaction is not one."""
+    t = new_tracker("konflikt47")
+    vets, rifles = uid(t, 0, "2nd Grenadier Squad"), uid(t, 1, "1st Rifle Squad")
+    asked = AssaultAsked(vets, rifles, defender_mode="stand-and-fire")
+    before = assault(t, asked)
+    reacted = t.take_die(rifles, "Fire", "reaction")
+    assert reacted.units[rifles].reacted and reacted.units[rifles].order == "Fire"
+    assert assault(reacted, asked)["report"] == before["report"]
+    assert state_of(reacted)["units"][rifles]["defender_modes"][-1] == "stand-and-fire"
+    down = t.take_die(rifles, "Down", "reaction")
+    assert "stand-and-fire" not in state_of(down)["units"][rifles]["defender_modes"]
+    by_order = replace(
+        t, units=tuple(replace(u, order="Fire") if u.uid == rifles else u for u in t.units)
+    )
+    with pytest.raises(AidError, match="cannot fight stand-and-fire: it has had an order"):
+        assault(by_order, asked)
+    ordered = tuple(u if u.order else replace(u, order="Fire") for u in reacted.units)
+    next_turn = replace(reacted, units=ordered).end_turn()
+    assert not next_turn.units[rifles].reacted
+    assert (
+        assault(next_turn, asked)["report"]["p_attacker_wins"]
+        == before["report"]["p_attacker_wins"]
+    )
+
+
 def test_bolt_action_close_quarters_takes_no_pins_or_officers():
     t = new_tracker("bolt-action-1")
     section, squad = uid(t, 0, "1st Section"), uid(t, 1, "1st Grenadier Squad")

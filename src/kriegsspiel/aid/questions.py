@@ -241,11 +241,13 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
 
 def defender_modes(tracker: Tracker, defender: TrackedUnit) -> list[str]:
     """How an assaulted unit may fight: Konflikt '47 adds point-blank fire, and standing to
-    fire for a unit with no order yet this turn and no die kept (as the game offers)."""
+    fire for a unit with no order yet this turn and no die kept (as the game offers), or
+    one whose die the players have already taken to stand and fire (a Fire reaction)."""
     if not tracker.rules.has_reactions:
         return ["hand-to-hand"]
     modes = ["hand-to-hand", "point-blank"]
-    if defender.order is None and defender.retained is None:
+    unordered = defender.order is None and defender.retained is None
+    if unordered or (defender.reacted and defender.order == "Fire"):
         modes.append("stand-and-fire")
     return modes
 

@@ -78,6 +78,7 @@ class TrackedUnit:
     retained: str | None = None  # a Down or Ambush die kept from the last turn
     destroyed: bool = False
     fubar: str | None = None  # this turn's FUBAR result (friendly fire or panic), if any
+    reacted: bool = False  # its die was taken this turn as a reaction (Konflikt '47)
     # what the odds of its shots and assaults read (a save from before the aid asked
     # them has none: its weapons are then given by hand)
     target: str = ""  # the damage value it is hit on, as the sheet's table names it
@@ -338,7 +339,7 @@ class Tracker:
             faces = DAMAGE_FACES
         if face not in faces:
             raise AidError(f"a die taken by {why} shows {' or '.join(faces)}, not {face!r}")
-        step = self._with(replace(unit, order=face))
+        step = self._with(replace(unit, order=face, reacted=why == "reaction"))
         return step.noted(f"{unit.name}: {face} ({why}; its die taken from the bag)")
 
     def fubar_down(self, uid: int) -> Tracker:
@@ -479,7 +480,13 @@ class Tracker:
         units = tuple(
             u
             if u.destroyed
-            else replace(u, order=None, retained=bag.held(u) if u.uid in keep else None, fubar=None)
+            else replace(
+                u,
+                order=None,
+                retained=bag.held(u) if u.uid in keep else None,
+                fubar=None,
+                reacted=False,
+            )
             for u in self.units
         )
         kept = ", ".join(f"{self.units[uid].name} ({bag.held(self.units[uid])})" for uid in keep)

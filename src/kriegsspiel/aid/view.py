@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kriegsspiel.aid.questions import defender_modes
 from kriegsspiel.aid.tracker import ORDERS, REACTION_FACES, TrackedUnit, Tracker
 from kriegsspiel.rulesets.bolt_action.morale import new_test
 from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds, order_test_odds
@@ -58,10 +59,12 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
         "destroyed": unit.destroyed,
         "fubar": unit.fubar,
         "waiting": unit in tracker.waiting(unit.side),
+        "reacted": unit.reacted,
     }
     if unit.destroyed:
         return out
     rules = tracker.rules
+    out["defender_modes"] = defender_modes(tracker, unit)  # (as the assault's odds take them)
     out["removed_at_pins"] = (
         new_test(rules, unit.quality).base
         if rules.data.procedure.pins_destroy_at_base_morale

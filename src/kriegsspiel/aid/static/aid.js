@@ -348,9 +348,13 @@ function drawOdds() {
     if (key === "defender") fight.defender_mode = "hand-to-hand";
     redo("assault")();
   };
-  const modes = [["hand-to-hand", "hand-to-hand"]];
-  if (k47) modes.push(["point-blank", "point-blank fire"]);
-  if (k47 && defender && !defender.order && !defender.retained) modes.push(["stand-and-fire", "stand and fire"]);
+  const modeNames = { "hand-to-hand": "hand-to-hand", "point-blank": "point-blank fire",
+    "stand-and-fire": "stand and fire" };
+  const attackerModes = (k47 ? ["hand-to-hand", "point-blank"] : ["hand-to-hand"])
+    .map((m) => [m, modeNames[m]]);
+  // how the defender may fight is the server's (it took the die to stand and fire, say)
+  const modes = (defender?.defender_modes || ["hand-to-hand"]).map((m) => [m, modeNames[m]]);
+  if (!modes.some(([m]) => m === fight.defender_mode)) fight.defender_mode = "hand-to-hand";
   const assaultForm = document.getElementById("assault-form");
   fill(assaultForm,
     el("h3", {}, "An assault"),
@@ -365,7 +369,7 @@ function drawOdds() {
         el("input", { type: "number", min: 0, step: 0.5, value: fight.from_inches,
           "data-testid": "assault-from", onchange: (e) => setFight("from_inches")(e.target.value) }),
         "inches (its fire as they come)") : null]
-      : [k47 ? choice("Attackers", fight.attacker_mode, modes.slice(0, 2), "assault-attacker-mode",
+      : [k47 ? choice("Attackers", fight.attacker_mode, attackerModes, "assault-attacker-mode",
         setFight("attacker_mode")) : null,
       choice("Defenders", fight.defender_mode, modes, "assault-defender-mode", setFight("defender_mode")),
       fight.defender_mode === "stand-and-fire" ? choice("Cover", fight.attacker_cover,
