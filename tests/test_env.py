@@ -24,11 +24,12 @@ from kriegsspiel.sim.matchup import new_player, set_up_game, side_seed
 
 def random_agents(env: KriegsspielEnv, seed: int) -> tuple[float, float]:
     """Play the env's game to its end, each agent picking an open index at random; the
-    rewards each agent was given."""
+    rewards each agent was given. Every observation is checked to lie in its space."""
     rng = np.random.default_rng(seed)
     rewards = dict.fromkeys(env.possible_agents, 0.0)
     for agent in env.agent_iter():
         observation, reward, ended, cut, _info = env.last()
+        assert env.observation_space(agent).contains(observation), (seed, agent)
         rewards[agent] += reward
         if ended or cut:
             env.step(None)
