@@ -136,3 +136,31 @@ def test_a_rules_file_keeping_pinned_out_units_leaves_only_the_pins_unbounded(
 def test_a_rules_file_that_cannot_be_read_is_refused_by_name(tmp_path: object) -> None:
     with pytest.raises(DataFileError, match=r"nowhere\.yaml: cannot be read"):
         VersusAIEnv(rules_file=f"{tmp_path}/nowhere.yaml")
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_several_games_run_in_gymnasiums_vector_environments(mode: str) -> None:
+    """make_vec gathers each game's observation and info (an info's values keep one type
+    from reset to the last step), resets a finished game, and every observation lies in
+    the vector space."""
+    envs = gymnasium.make_vec("kriegsspiel/VersusAI-v0", num_envs=2, vectorization_mode=mode)
+    try:
+        observation, info = envs.reset(seed=1)
+        rng = np.random.default_rng(1)
+        ended = 0
+        for _ in range(150):
+            masks = info["action_mask"]
+            indices = [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks]
+            observation, _reward, over, _cut, info = envs.step(np.array(indices))
+            assert envs.observation_space.contains(observation)
+            ended += int(over.sum())
+        assert ended >= 2 and sorted(info) == [
+            "_action",
+            "_action_mask",
+            "_seed",
+            "action",
+            "action_mask",
+            "seed",
+        ]
+    finally:
+        envs.close()

@@ -116,7 +116,7 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
             raise ValueError(f"{agent} must give an index: its game is not over")
         self._cumulative_rewards[agent] = 0.0
         done = self._episode().take(action)
-        self.infos[agent] = {"action": None if done is None else done.to_json()}
+        self.infos[agent] = {"action": {} if done is None else done.to_json()}
         self._after_step()
 
     def render(self) -> str | None:

@@ -151,7 +151,7 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         episode = self._episode()
         return {
             "action_mask": episode.mask(),
-            "action": None if done is None else done.to_json(),
+            "action": {} if done is None else done.to_json(),
             "seed": episode.seed,
         }
 
