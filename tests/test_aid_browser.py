@@ -308,3 +308,17 @@ def test_a_fights_end_is_taken_on_both_units(page, served):
     page.wait_for_function("document.querySelectorAll('[data-testid=log] li').length > 3")
     page.wait_for_function("document.querySelector('[data-testid=assault-defender]').value === ''")
     assert served.session.now.units[17].destroyed
+
+
+def test_a_fight_after_standing_and_firing_takes_the_defenders_die(page, served):
+    page.get_by_test_id("assault-attacker").select_option("2")
+    page.get_by_test_id("assault-defender").select_option("10")
+    page.get_by_test_id("assault-chances").wait_for()
+    page.get_by_test_id("assault-defender-mode").select_option("stand-and-fire")
+    page.get_by_test_id("fought-winner").select_option("defender")
+    page.get_by_test_id("fought-left").fill("10")
+    page.get_by_test_id("fought-apply").click()
+    page.wait_for_function("!document.querySelector('[data-testid=react-Fire-10]')")
+    rifles = served.session.now.units[10]
+    assert (rifles.order, rifles.reacted, rifles.models) == ("Fire", True, 10)
+    assert served.session.now.units[2].destroyed

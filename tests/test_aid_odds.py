@@ -537,6 +537,24 @@ def test_a_fights_end_that_cannot_be_is_refused_and_changes_nothing():
         gone.fought(squad.uid, enemy.uid, "attacker", 2)
 
 
+def test_defenders_who_stood_and_fired_have_their_die_taken_with_the_fights_end():
+    """Konflikt '47's stand and fire uses the defenders' die (the game turns it to Fire):
+    "Fought" takes it as a Fire reaction if the players have not, and not twice."""
+    tracker = new_tracker("konflikt47")
+    won = tracker.fought(2, 10, "defender", 10, stood_and_fired=True)
+    rifles = won.units[10]
+    assert (rifles.order, rifles.reacted) == ("Fire", True) and rifles not in won.waiting(1)
+    assert won.log[-2] == "1st Rifle Squad: Fire (reaction; its die taken from the bag)"
+    taken = tracker.take_die(10, "Fire", "reaction")
+    again = taken.fought(2, 10, "defender", 10, stood_and_fired=True)
+    assert again.units[10] == taken.units[10] and len(again.log) == len(taken.log) + 1
+    down = tracker.take_die(10, "Down", "reaction")
+    with pytest.raises(AidError, match=r"already has an order this turn \(Down\)"):
+        down.fought(2, 10, "defender", 10, stood_and_fired=True)
+    with pytest.raises(AidError, match="has no reactions"):
+        new_tracker("bolt-action-1").fought(1, 12, "attacker", 5, stood_and_fired=True)
+
+
 def test_the_api_takes_a_fights_end_as_one_step_that_undo_takes_back(client):
     before = client.get("/api/state").json()
     body = {"attacker": 1, "defender": 11, "winner": "attacker", "left": 6}
@@ -546,6 +564,10 @@ def test_the_api_takes_a_fights_end_as_one_step_that_undo_takes_back(client):
     assert saved["units"][11]["destroyed"] and saved["units"][1]["models"] == 6
     refused = client.post("/api/fought", json=body)
     assert refused.status_code == 409 and "is destroyed" in refused.json()["error"]
+    stood = {"attacker": 2, "defender": 10, "winner": "defender", "left": 10}
+    after = client.post("/api/fought", json={**stood, "stood_and_fired": True}).json()
+    assert after["units"][10]["order"] == "Fire" and after["units"][2]["destroyed"]
+    client.post("/api/undo")
     bad = client.post("/api/fought", json={**body, "winner": "draw"})
     assert bad.status_code == 422 and bad.json()["error"].startswith("winner:")
     assert client.post("/api/undo").json()["units"] == before["units"]

@@ -69,6 +69,9 @@ class FoughtBody(_Body):
     defender: int
     winner: Literal["attacker", "defender", "both"]
     left: int = Field(0, description="The winner's models left (both wiped out: 0).")
+    stood_and_fired: bool = Field(
+        False, description="The defenders stood and fired: their die is taken if it is not yet."
+    )
 
 
 class UnitBody(_Body):
@@ -199,7 +202,15 @@ def create_app(session: AidSession) -> FastAPI:
 
     @app.post("/api/fought")
     def fought(body: FoughtBody) -> dict[str, Any]:
-        return take(lambda t: t.fought(body.attacker, body.defender, body.winner, body.left))
+        return take(
+            lambda t: t.fought(
+                body.attacker,
+                body.defender,
+                body.winner,
+                body.left,
+                stood_and_fired=body.stood_and_fired,
+            )
+        )
 
     @app.post("/api/destroy")
     def destroy(body: UnitBody) -> dict[str, Any]:

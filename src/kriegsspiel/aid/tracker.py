@@ -410,12 +410,26 @@ class Tracker:
             step = step.set_models(uid, unit.models - casualties)
         return step
 
-    def fought(self, attacker: int, defender: int, winner: Winner, left: int = 0) -> Tracker:
+    def fought(
+        self,
+        attacker: int,
+        defender: int,
+        winner: Winner,
+        left: int = 0,
+        *,
+        stood_and_fired: bool = False,
+    ) -> Tracker:
         """A close quarters fight's end, as one step: the loser destroyed and the winner
         left with ``left`` models, as the game ends a fight (either edition fights on until
         one side is gone; the winner's losses call for no check). ``winner`` "both": each
-        side struck the other's last model down in the same round, and both are gone."""
+        side struck the other's last model down in the same round, and both are gone.
+        ``stood_and_fired``: the defenders stood and fired (Konflikt '47), which takes
+        their die as a Fire reaction if the players have not taken it yet."""
         a, d = self._alive(attacker), self._alive(defender)
+        if stood_and_fired and not (d.reacted and d.order == "Fire"):
+            return self.take_die(defender, "Fire", "reaction").fought(
+                attacker, defender, winner, left
+            )
         if a.side == d.side:
             raise AidError(f"{a.name} and {d.name} are on the same side: they do not fight")
         if a.kind == "vehicle":

@@ -397,7 +397,8 @@ function foughtRow(attacker, defender) { // (picked just above: the options need
     el("button", { type: "button", "data-testid": "fought-apply",
       onclick: async () => {
         const body = { attacker: attacker.uid, defender: defender.uid, winner: fought.winner,
-          left: fought.winner === "both" ? 0 : Number(fought.left) };
+          left: fought.winner === "both" ? 0 : Number(fought.left),
+          stood_and_fired: fight.defender_mode === "stand-and-fire" };
         if (await send("/api/fought", body)) {
           Object.assign(fought, NOTHING_FOUGHT);
           drawOdds();
