@@ -164,3 +164,26 @@ def test_several_games_run_in_gymnasiums_vector_environments(mode: str) -> None:
         ]
     finally:
         envs.close()
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_a_whole_side_pinned_to_the_limit_in_one_cell_meets_the_bound_exactly(
+    ruleset: str,
+) -> None:
+    """The greatest sum a pins plane can hold (every unit of a side one pin short of its
+    morale, all centred in one cell) equals its bound to the last bit: counts are summed
+    whole and scaled once, as the bound is (summing tenths in float32 can overshoot)."""
+    setup = Setup.of(ruleset, "hold-the-crossroads")
+    game = Episode(setup, 0).game
+    for unit in game.units:
+        if unit.side == 0:
+            anchor = unit.anchor
+            unit.translate(10.5 - anchor.x, 10.5 - anchor.y)
+            unit.pins = game.rules.morale(unit.quality) - 1
+    observation = setup.observer.observe(game, 0)
+    names = setup.observer.shapes.plane_names
+    pins = observation["planes"][names.index("my pins / 10")]
+    high = setup.observer.high["planes"][names.index("my pins / 10")]
+    row, col = divmod(setup.encoding.cell_of(10.5, 10.5), setup.encoding.columns)
+    assert pins[row, col] == high[row, col] and (pins <= high).all()
+    assert spaces.observation_arrays(setup).contains(observation)

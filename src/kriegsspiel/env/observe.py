@@ -160,8 +160,8 @@ class Observer:
         at = len(fixed)
         for o in game.scenario.objectives:
             row, col = self._cell(o.x, o.y)
-            planes[at, row, col] += o.points / 10
-        at += 1
+            planes[at, row, col] += o.points  # (whole numbers: scaled once, below)
+        objectives, at = at, at + 1
         units = np.zeros(self.shapes.units, np.float32)
         pending = game.pending
         deciding = set(game.deciding_units())
@@ -221,7 +221,10 @@ class Observer:
                 if u.uid in acted_on:
                     planes[at + 7, r, c] += 1
             r, c = self._cell(anchor.x, anchor.y)
-            planes[at + 4 + mover, r, c] += u.pins / 10
+            planes[at + 4 + mover, r, c] += u.pins
+        # counts summed whole, then scaled: a sum rounds as its bound does (_bounds)
+        _tenths(planes[objectives])
+        _tenths(planes[at + 4 : at + 6])
         if follow_up is not None:
             r, c = self._cell(*follow_up)
             planes[at + 8, r, c] = 1
@@ -304,15 +307,18 @@ def _bounds(
         return max(totals)
 
     all_models = float(sum(u.start_models for u in units))
-    objective_points = sum(o.points for o in game.scenario.objectives) / 10
+    points = sum(o.points for o in game.scenario.objectives)
+    objective_points = points / 10
     planes = np.ones(shapes.planes, np.float32)
     at = categories + 4
     # a plane always 0 (no objectives, no vehicles) is bounded by one point or one model
     # all the same, so a learner scaling by high - low never divides by 0
-    planes[at] = objective_points or 0.1
+    planes[at] = points or 1
+    _tenths(planes[at])
     planes[at + 1 : at + 3] = most()
     planes[at + 3 : at + 5] = most(vehicles=True) or 1
-    planes[at + 5 : at + 7] = most(pin_cap) / 10
+    planes[at + 5 : at + 7] = most(pin_cap)
+    _tenths(planes[at + 5 : at + 7])
     planes[at + 7] = most()
     planes[at + 8] = all_models
     unit_rows = np.ones(shapes.units, np.float32)
@@ -331,3 +337,9 @@ def _bounds(
         "game": np.zeros(shapes.game, np.float32),
     }
     return low, {"planes": planes, "units": unit_rows, "game": game_row}
+
+
+def _tenths(counts: Array) -> None:
+    """Scale whole counts to tenths in place (float32), as the observation and its bounds
+    both do, so a sum at its greatest equals its bound to the last bit."""
+    counts /= np.float32(10)
