@@ -55,13 +55,13 @@ def browser() -> Iterator[object]:
 class Served:
     """A play aid served on a free port in this process (uvicorn in a thread)."""
 
-    def __init__(self, session: AidSession) -> None:
+    def __init__(self, session: AidSession, password: str | None = None) -> None:
         import uvicorn
 
         self.session = session
         self.port = _free_port()
         config = uvicorn.Config(
-            create_app(session), host="127.0.0.1", port=self.port, log_level="warning"
+            create_app(session, password), host="127.0.0.1", port=self.port, log_level="warning"
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -322,3 +322,35 @@ def test_a_fight_after_standing_and_firing_takes_the_defenders_die(page, served)
     rifles = served.session.now.units[10]
     assert (rifles.order, rifles.reacted, rifles.models) == ("Fire", True, 10)
     assert served.session.now.units[2].destroyed
+
+
+def test_a_password_is_asked_once_and_a_wrong_one_takes_no_step(browser, tmp_path):
+    session, _ = set_up(GameAsked("konflikt47", seed=4, save=str(tmp_path / "aid.jsonl")))
+    served = Served(session, password="tiger")
+    opened = browser.new_page()
+    answers = ["lion", "tiger"]
+    asked: list[str] = []
+
+    def reply(dialog) -> None:  # type: ignore[no-untyped-def]
+        asked.append(dialog.message)
+        dialog.accept(answers.pop(0))
+
+    opened.on("dialog", reply)
+    try:
+        opened.goto(served.url)
+        opened.get_by_test_id("bag").wait_for()  # (watching needs no password)
+        opened.get_by_test_id("draw").click()
+        opened.get_by_test_id("error").wait_for()
+        assert "a wrong password was given" in opened.get_by_test_id("error").inner_text()
+        assert len(session.steps) == 1 and asked == [
+            "This play aid asks for its password to take a step:"
+        ]
+        opened.get_by_test_id("draw").click()  # asked again, and right this time
+        opened.get_by_test_id("in-hand").wait_for()
+        assert len(session.steps) == 2 and len(asked) == 2
+        opened.get_by_test_id("undo").click()  # kept for the tab: not asked a third time
+        opened.wait_for_function("!document.querySelector('[data-testid=in-hand]')")
+        assert len(session.steps) == 1 and len(asked) == 2
+    finally:
+        opened.close()
+        served.stop()

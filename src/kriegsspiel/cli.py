@@ -320,6 +320,14 @@ def aid_cmd(
         bool, typer.Option("--open/--no-open", help="Open the page in your browser.")
     ] = True,
     rules_file: GameRulesFileOpt = None,
+    password: Annotated[
+        str | None,
+        typer.Option(
+            "--password",
+            help="Only those who give this word may change the game (anyone may watch); "
+            "for a game served to the network with --host 0.0.0.0.",
+        ),
+    ] = None,
 ) -> None:
     """A play aid for a game on a real table (Konflikt '47, Bolt Action), in your browser:
     the order-dice bag, each unit's die, pins and models, and the exact odds of its tests,
@@ -327,7 +335,7 @@ def aid_cmd(
     from kriegsspiel.aid.command import GameAsked, run_aid
 
     asked = GameAsked(ruleset, scenario, tuple(army), turns, seed, save, new, rules_file)
-    status = run_aid(asked, host=host, port=port, open_browser=open_browser)
+    status = run_aid(asked, host=host, port=port, open_browser=open_browser, password=password)
     raise typer.Exit(status)
 
 

@@ -93,21 +93,35 @@ def set_up(asked: GameAsked) -> tuple[AidSession, str]:
     )
 
 
-def run_aid(asked: GameAsked, *, host: str, port: int, open_browser: bool) -> int:
-    """Serve the play aid until Ctrl-C; the exit status."""
+def run_aid(
+    asked: GameAsked, *, host: str, port: int, open_browser: bool, password: str | None = None
+) -> int:
+    """Serve the play aid until Ctrl-C; the exit status. With a ``password`` only those
+    who give it may change the game."""
     try:
         from kriegsspiel.aid.server import create_app, serve
     except ImportError as exc:
         raise UsageError(f"{GUARD} ({exc})") from None
+    if password is not None and not password.strip():
+        raise UsageError("--password needs a word; leave it out to serve without one.")
     _check_free(host, port)
     session, said = set_up(asked)
     console = Console(highlight=False)
     console.print(escape(said))
     address = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
     console.print(f"The play aid is at [bold]{address}[/bold] (Ctrl-C stops it; nothing is lost).")
+    if password is not None:
+        console.print("Its page asks for the password before the first step; anyone may watch.")
+    elif host not in ("127.0.0.1", "localhost", "::1"):
+        console.print(
+            escape(
+                f"Served on {host} without --password: anyone who can reach it can change the "
+                "game (give --password WORD to keep the steps to the players)."
+            )
+        )
     if open_browser:
         webbrowser.open(address)
-    serve(create_app(session), host, port)
+    serve(create_app(session, password), host, port)
     again = "" if asked.save == DEFAULT_SAVE else f" --save {shlex.quote(asked.save)}"
     console.print(
         escape(

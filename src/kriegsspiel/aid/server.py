@@ -8,6 +8,7 @@ whose ``error`` names the field; neither changes the game.
 
 from __future__ import annotations
 
+import hmac
 import threading
 from collections.abc import Callable
 from importlib import resources
@@ -120,9 +121,32 @@ class AssaultBody(_Body):
     from_inches: float | None = Field(None, ge=0, le=1000)
 
 
-def create_app(session: AidSession) -> FastAPI:
-    """The web app of one game (``session``)."""
+PASSWORD_HEADER = "X-Aid-Password"
+
+
+def create_app(session: AidSession, password: str | None = None) -> FastAPI:
+    """The web app of one game (``session``). With a ``password``, a request that would
+    change the game must carry it (header ``X-Aid-Password``); anyone may still watch the
+    game and ask odds, which change nothing."""
     app = FastAPI(title="kriegsspiel play aid", docs_url="/api/docs", redoc_url=None)
+
+    if password is not None:
+
+        @app.middleware("http")
+        async def locked(request: Request, call_next: Callable[[Request], Any]) -> Any:
+            path = request.url.path
+            changes = request.method == "POST" and not path.startswith("/api/odds/")
+            given = request.headers.get(PASSWORD_HEADER, "")
+            if changes and not hmac.compare_digest(given.encode(), password.encode()):
+                said = "a wrong password" if given else "no password"
+                return JSONResponse(
+                    {
+                        "error": f"this play aid takes steps only with its password ({said} "
+                        "was given): the one given to kriegsspiel aid --password"
+                    },
+                    status_code=401,
+                )
+            return await call_next(request)
 
     one_at_a_time = threading.Lock()  # requests are served on several threads
 

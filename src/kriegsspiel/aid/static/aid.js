@@ -22,14 +22,29 @@ function el(tag, attrs = {}, ...children) {
 
 const pct = (p) => `${(100 * p).toFixed(1)}%`;
 
-async function send(path, body) {
+// A play aid served with --password takes steps only with it: asked once, then kept for
+// this tab (a wrong one is asked again at the next step).
+const PASSWORD_KEY = "kriegsspiel-aid-password";
+
+async function send(path, body, asked = false) {
+  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+  const password = sessionStorage.getItem(PASSWORD_KEY);
+  if (password !== null) headers["X-Aid-Password"] = password;
   const options = body === undefined
-    ? { method: path === "/api/state" ? "GET" : "POST" }
-    : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+    ? { method: path === "/api/state" ? "GET" : "POST", headers }
+    : { method: "POST", headers, body: JSON.stringify(body) };
   let answer;
   try {
     const response = await fetch(path, options);
     answer = await response.json();
+    if (response.status === 401 && !asked) {
+      const given = window.prompt("This play aid asks for its password to take a step:");
+      if (given !== null) {
+        sessionStorage.setItem(PASSWORD_KEY, given);
+        return send(path, body, true);
+      }
+    }
+    if (response.status === 401) sessionStorage.removeItem(PASSWORD_KEY);
     if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
   } catch (problem) {
     showError(problem.message || String(problem));
