@@ -354,3 +354,19 @@ def test_a_password_is_asked_once_and_a_wrong_one_takes_no_step(browser, tmp_pat
     finally:
         opened.close()
         served.stop()
+
+
+def test_a_vehicle_immobilised_by_a_shot_is_shown_and_asked_so(page, served):
+    page.get_by_test_id("shot-firer").select_option("8")
+    page.get_by_test_id("shot-target").select_option("17")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=shot-answer]')?.textContent.includes('immobilised')"
+    )
+    page.get_by_test_id("taken-immobilised").check()
+    page.get_by_test_id("taken-apply").click()
+    page.get_by_test_id("immobilised-17").wait_for()
+    assert served.session.now.units[17].immobilised
+    assert page.get_by_test_id("shot-immobilised").inner_text() == (
+        "Immobilised (as the aid has it)."
+    )
+    assert not page.get_by_test_id("taken-immobilised").is_checked()  # (the row is cleared)

@@ -459,6 +459,44 @@ def test_a_shots_result_that_cannot_be_is_refused_and_changes_nothing():
         gone.shot_at(unit.uid, 1, 1)
 
 
+def test_a_vehicle_immobilised_is_kept_so_and_a_second_time_knocked_out():
+    """As the game's vehicle damage: immobilised stays for the game, a second one knocks it
+    out, and the odds read it (as the tick would have given it)."""
+    tracker = new_tracker("konflikt47")
+    sherman = uid(tracker, 1, "M4 Sherman")
+    hit = tracker.shot_at(sherman, 0, 1, immobilised=True)
+    assert hit.units[sherman].immobilised and hit.units[sherman].pins == 1
+    assert hit.log[-2] == "M4 Sherman shot at: immobilised, 1 pin"
+    assert hit.units[sherman] in hit.waiting(1)  # (its die stays in the bag: it had none)
+    asked = ShotAsked(uid(tracker, 0, "Panzer IV Ausf. H"), sherman, 24)
+    pinned = tracker.set_pins(sherman, 1)
+    ticked = shoot(pinned, replace(asked, target_immobilised=True))["report"]
+    assert shoot(hit, asked)["report"] == ticked != shoot(pinned, asked)["report"]
+    again = hit.shot_at(sherman, 0, 1, immobilised=True)
+    assert again.units[sherman].destroyed
+    assert again.log[-3] == "M4 Sherman shot at: immobilised again, so knocked out, 1 pin"
+
+
+def test_a_vehicle_halted_or_immobilised_after_its_order_has_its_die_turned_down():
+    tracker = new_tracker("konflikt47")
+    sherman = uid(tracker, 1, "M4 Sherman")
+    waiting = tracker.in_bag()[1]
+    stunned = tracker.shot_at(sherman, 0, 1, halted=True)
+    assert stunned.units[sherman].order == "Down" and not stunned.units[sherman].immobilised
+    assert stunned.in_bag()[1] == waiting - 1  # its die is out of the bag
+    assert stunned.log[-1] == "M4 Sherman: its die turned to Down (halted)"
+    moved = replace(
+        tracker,
+        units=tuple(replace(u, order="Advance") if u.uid == sherman else u for u in tracker.units),
+    )
+    stopped = moved.shot_at(sherman, 0, 1, immobilised=True)
+    assert (stopped.units[sherman].order, stopped.units[sherman].immobilised) == ("Down", True)
+    squad = uid(tracker, 1, "1st Rifle Squad")
+    with pytest.raises(AidError, match="is not a vehicle: only a vehicle is immobilised"):
+        tracker.shot_at(squad, 1, 1, immobilised=True)
+    assert tracker.shot_at(sherman, 1, 1, immobilised=True).units[sherman].destroyed
+
+
 def test_the_api_takes_a_shots_result_as_one_step_that_undo_takes_back(client):
     before = client.get("/api/state").json()
     state = client.post("/api/shot-at", json={"unit": 11, "casualties": 3, "pins": 1}).json()
@@ -471,6 +509,9 @@ def test_the_api_takes_a_shots_result_as_one_step_that_undo_takes_back(client):
     refused = client.post("/api/shot-at", json={"unit": 11, "casualties": 99})
     assert refused.status_code == 409 and "models left" in refused.json()["error"]
     assert client.post("/api/shot-at", json={"unit": 11, "hits": 2}).status_code == 422
+    tank = client.post("/api/shot-at", json={"unit": 17, "pins": 1, "immobilised": True})
+    assert tank.json()["units"][17]["immobilised"] and tank.json()["units"][17]["pins"] == 1
+    client.post("/api/undo")
     assert client.post("/api/undo").json()["units"][11] == before["units"][11]
 
 

@@ -44,7 +44,7 @@ class ShotAsked:
     moving: bool | None = None  # None: firing on the move if its die shows Advance
     indirect: bool = False
     ranged_in: bool = False
-    target_immobilised: bool = False  # the aid does not track vehicle damage
+    target_immobilised: bool = False  # or as the aid has it (a shot's result taken)
     target_officer: str | None = None  # the officer named near a target vehicle
     weapons: tuple[tuple[str, int], ...] | None = None  # None: what the firers would fire
 
@@ -87,7 +87,7 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
     situation = _aimed_at(
         target,
         asked.range_inches,
-        immobilised=asked.target_immobilised,
+        immobilised=asked.target_immobilised or target.immobilised,
         firer_pins=firer.pins,
         firer_inexperienced=firer.quality == "inexperienced",
         moving=moving,
@@ -179,7 +179,7 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
             automaton=defender.automaton,
             target_quality=defender.quality,
             target_pins=defender.pins,
-            target_immobilised=asked.target_immobilised,
+            target_immobilised=asked.target_immobilised or defender.immobilised,
             target_officer=tracker.officer_for(defender.uid, asked.defender_officer),
             start_inches=start,
             vehicle_weapons=[w for k in kit for w in k.weapons] if fires else (),
@@ -280,7 +280,7 @@ def _aimed_at(
     target: TrackedUnit, range_inches: float, *, immobilised: bool = False, **firer: Any
 ) -> Situation:
     """A shot's situation at a tracked unit, its part read from the tracker as the game's
-    ``aimed_at`` reads a unit; ``immobilised``, which the aid does not track, as given."""
+    ``aimed_at`` reads a unit; ``immobilised`` as the caller reads it."""
     return target_situation(
         range_inches,
         vehicle=target.kind == "vehicle",

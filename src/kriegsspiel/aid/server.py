@@ -63,6 +63,8 @@ class ShotAtBody(_Body):
     unit: int
     casualties: int = Field(0, description="Models lost (a vehicle's 1: knocked out).")
     pins: int = 0
+    immobilised: bool = Field(False, description="A vehicle immobilised (again: knocked out).")
+    halted: bool = Field(False, description="A vehicle's die turned Down (stunned, on fire).")
 
 
 class FoughtBody(_Body):
@@ -222,7 +224,15 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
 
     @app.post("/api/shot-at")
     def shot_at(body: ShotAtBody) -> dict[str, Any]:
-        return take(lambda t: t.shot_at(body.unit, body.casualties, body.pins))
+        return take(
+            lambda t: t.shot_at(
+                body.unit,
+                body.casualties,
+                body.pins,
+                immobilised=body.immobilised,
+                halted=body.halted,
+            )
+        )
 
     @app.post("/api/fought")
     def fought(body: FoughtBody) -> dict[str, Any]:

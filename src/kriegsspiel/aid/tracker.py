@@ -79,6 +79,7 @@ class TrackedUnit:
     destroyed: bool = False
     fubar: str | None = None  # this turn's FUBAR result (friendly fire or panic), if any
     reacted: bool = False  # its die was taken this turn as a reaction (Konflikt '47)
+    immobilised: bool = False  # a vehicle that cannot move for the rest of the game
     # what the odds of its shots and assaults read (a save from before the aid asked
     # them has none: its weapons are then given by hand)
     target: str = ""  # the damage value it is hit on, as the sheet's table names it
@@ -384,10 +385,23 @@ class Tracker:
             text += f"; at half strength or less: a morale check (needs {self.test_of(uid).value} or less)"
         return step.noted(text)
 
-    def shot_at(self, uid: int, casualties: int, pins: int) -> Tracker:
+    def shot_at(
+        self,
+        uid: int,
+        casualties: int,
+        pins: int,
+        *,
+        immobilised: bool = False,
+        halted: bool = False,
+    ) -> Tracker:
         """What the dice did to a unit shot at, as one step: its ``pins`` first, then its
         ``casualties`` (a vehicle's one model: knocked out), so that a loss to half
-        strength names the morale check with this shot's pins on it."""
+        strength names the morale check with this shot's pins on it.
+
+        A vehicle may also be ``immobilised`` (a second time: knocked out) or ``halted``
+        (crew stunned, or on fire and not abandoned): as the game's vehicle damage, its
+        die turns to Down, and so it does when it is immobilised after it took its order
+        this turn."""
         unit = self._alive(uid)
         if casualties < 0 or pins < 0:
             raise AidError(f"casualties and pins are 0 or more (got {casualties} and {pins})")
@@ -395,20 +409,43 @@ class Tracker:
             raise AidError(
                 f"{unit.name} has {_count(unit.models, 'model')} left (got {casualties} casualties)"
             )
-        if not casualties and not pins:
+        if (immobilised or halted) and unit.kind != "vehicle":
+            raise AidError(f"{unit.name} is not a vehicle: only a vehicle is immobilised or halted")
+        if not casualties and not pins and not immobilised and not halted:
             raise AidError(f"no casualties and no pins: nothing befell {unit.name}")
+        again = immobilised and unit.immobilised and not casualties
         lost = (
             "knocked out"
             if unit.kind == "vehicle"
             else f"{casualties} casualt{'y' if casualties == 1 else 'ies'}"
         )
         what = [lost] if casualties else []
+        if immobilised:
+            what.append("immobilised again, so knocked out" if again else "immobilised")
+        if halted:
+            what.append("halted")
         step = self.noted(f"{unit.name} shot at: {', '.join([*what, _count(pins, 'pin')])}")
         if pins:
             step = step.set_pins(uid, unit.pins + pins)
+        if again:
+            casualties = 1
         if casualties and not step.units[uid].destroyed:
-            step = step.set_models(uid, unit.models - casualties)
-        return step
+            return step.set_models(uid, unit.models - casualties)
+        now = step.units[uid]
+        if now.destroyed or not (immobilised or halted):
+            return step
+        halted = halted or (immobilised and now.order is not None)
+        if halted:  # its die (one kept from last turn too) turns to Down
+            step = step._with(
+                replace(
+                    now,
+                    immobilised=True if immobilised else now.immobilised,
+                    order="Down",
+                    retained=None,
+                )
+            )
+            return step.noted(f"{unit.name}: its die turned to Down (halted)")
+        return step._with(replace(now, immobilised=True))
 
     def fought(
         self,

@@ -60,6 +60,7 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
         "fubar": unit.fubar,
         "waiting": unit in tracker.waiting(unit.side),
         "reacted": unit.reacted,
+        "immobilised": unit.immobilised,
     }
     if unit.destroyed:
         return out

@@ -144,7 +144,9 @@ function drawUnit(u) {
   else if (u.retained) state = el("span", { class: "badge order", "data-testid": `order-${u.uid}` }, `${u.retained} (kept)`);
   else state = el("span", { class: "badge" }, "die in the bag");
   card.append(el("div", { class: "head" },
-    el("span", { class: "name" }, u.name), state));
+    el("span", { class: "name" }, u.name), state,
+    u.immobilised && !u.destroyed
+      ? el("span", { class: "badge", "data-testid": `immobilised-${u.uid}` }, "immobilised") : null));
   card.append(el("div", { class: "row" },
     `${u.quality} ${u.kind}, ${u.points} pts${u.officer ? `, ${u.officer}` : ""}`));
   if (u.destroyed) return card;
@@ -272,7 +274,7 @@ const fight = { attacker: "", defender: "", attacker_mode: "hand-to-hand",
   target_immobilised: false };
 const answers = { shot: null, assault: null };
 // what the dice did to the target, once rolled on the table (pins first, then losses)
-const NOTHING_TAKEN = { casualties: 0, pins: 1 };
+const NOTHING_TAKEN = { casualties: 0, pins: 1, immobilised: false, halted: false };
 const taken = { ...NOTHING_TAKEN };
 const vehicleTaken = { ...NOTHING_TAKEN }; // the same for a vehicle assaulted
 // how a close quarters fight ended, once fought on the table
@@ -346,7 +348,7 @@ function drawOdds() {
     target && target.kind === "vehicle" ? choice("Facing", shot.facing,
       [["front", "front"], ["side", "side"], ["rear", "rear"], ["top", "top"]],
       "shot-facing", setShot("facing")) : null,
-    target && target.kind === "vehicle" ? tick("already immobilised", shot.target_immobilised,
+    target && target.kind === "vehicle" ? immobilisedTick(target, shot.target_immobilised,
       "shot-immobilised", setShot("target_immobilised")) : null,
     target && target.kind === "vehicle" ? el("p", { class: "note" },
       "An officer near the vehicle (its crew's tests): as picked on its card.") : null,
@@ -379,7 +381,7 @@ function drawOdds() {
     defender && defender.kind === "vehicle"
       ? [choice("Vehicle", fight.vehicle_move, [["die", "as its die shows"], ["stationary", "stationary"],
         ["advanced", "advanced"], ["ran", "ran"]], "assault-vehicle-move", setFight("vehicle_move")),
-      tick("already immobilised", fight.target_immobilised, "assault-immobilised", setFight("target_immobilised")),
+      immobilisedTick(defender, fight.target_immobilised, "assault-immobilised", setFight("target_immobilised")),
       k47 ? el("label", { class: "row" }, el("span", { class: "label" }, "From"),
         el("input", { type: "number", min: 0, step: 0.5, value: fight.from_inches,
           "data-testid": "assault-from", onchange: (e) => setFight("from_inches")(e.target.value) }),
@@ -421,21 +423,36 @@ function foughtRow(attacker, defender) { // (picked just above: the options need
       } }, "take it"));
 }
 
+// A vehicle the aid has as immobilised is asked as such; another may be ticked by hand.
+function immobilisedTick(vehicle, value, id, change) {
+  return vehicle.immobilised
+    ? el("p", { class: "note", "data-testid": id }, "Immobilised (as the aid has it).")
+    : tick("already immobilised", value, id, change);
+}
+
 // The dice rolled on the table: the target's losses and pins, taken in one step
 // (``state`` keeps what is typed; ``id`` names the row's parts for the tests).
 function shotTaken(target, state, id) {
   const number = (key) => el("input", { type: "number", min: 0, value: state[key],
     "data-testid": `${id}-${key}`, onchange: (e) => { state[key] = Number(e.target.value); } });
+  const flag = (key, text) => el("label", {}, el("input", { type: "checkbox",
+    checked: Boolean(state[key]), "data-testid": `${id}-${key.replace("_", "-")}`,
+    onchange: (e) => { state[key] = e.target.checked; } }), ` ${text} `);
   const lost = target.kind === "vehicle"
-    ? el("label", {}, el("input", { type: "checkbox", checked: state.casualties > 0,
+    ? [el("label", {}, el("input", { type: "checkbox", checked: state.casualties > 0,
       "data-testid": `${id}-knocked-out`,
-      onchange: (e) => { state.casualties = e.target.checked ? 1 : 0; } }), " knocked out")
+      onchange: (e) => { state.casualties = e.target.checked ? 1 : 0; } }), " knocked out "),
+    flag("immobilised", "immobilised"), flag("halted", "die turned Down (stunned, on fire)")]
     : [number("casualties"), " casualties"];
   return el("div", { class: "row" },
     el("span", { class: "label" }, "Rolled"), lost, " ", number("pins"), " pins ",
     el("button", { type: "button", "data-testid": `${id}-apply`,
       onclick: async () => {
         const body = { unit: target.uid, casualties: state.casualties, pins: state.pins };
+        if (target.kind === "vehicle") {
+          body.immobilised = Boolean(state.immobilised);
+          body.halted = Boolean(state.halted);
+        }
         if (await send("/api/shot-at", body)) {
           Object.assign(state, NOTHING_TAKEN);
           drawOdds();
