@@ -463,10 +463,6 @@ class Tracker:
         ``stood_and_fired``: the defenders stood and fired (Konflikt '47), which takes
         their die as a Fire reaction if the players have not taken it yet."""
         a, d = self._alive(attacker), self._alive(defender)
-        if stood_and_fired and not (d.reacted and d.order == "Fire"):
-            return self.take_die(defender, "Fire", "reaction").fought(
-                attacker, defender, winner, left
-            )
         if a.side == d.side:
             raise AidError(f"{a.name} and {d.name} are on the same side: they do not fight")
         if a.kind == "vehicle":
@@ -474,6 +470,10 @@ class Tracker:
         if d.kind == "vehicle":
             raise AidError(
                 f"{d.name} is a vehicle: give what befell it as a shot's result (knocked out, pins)"
+            )
+        if stood_and_fired and not (d.reacted and d.order == "Fire"):
+            return self.take_die(defender, "Fire", "reaction").fought(
+                attacker, defender, winner, left
             )
         if winner == "both":
             if left:

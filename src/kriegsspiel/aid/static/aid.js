@@ -436,7 +436,7 @@ function shotTaken(target, state, id) {
   const number = (key) => el("input", { type: "number", min: 0, value: state[key],
     "data-testid": `${id}-${key}`, onchange: (e) => { state[key] = Number(e.target.value); } });
   const flag = (key, text) => el("label", {}, el("input", { type: "checkbox",
-    checked: Boolean(state[key]), "data-testid": `${id}-${key.replace("_", "-")}`,
+    checked: Boolean(state[key]), "data-testid": `${id}-${key}`,
     onchange: (e) => { state[key] = e.target.checked; } }), ` ${text} `);
   const lost = target.kind === "vehicle"
     ? [el("label", {}, el("input", { type: "checkbox", checked: state.casualties > 0,
