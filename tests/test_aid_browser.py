@@ -370,3 +370,19 @@ def test_a_vehicle_immobilised_by_a_shot_is_shown_and_asked_so(page, served):
         "Immobilised (as the aid has it)."
     )
     assert not page.get_by_test_id("taken-immobilised").is_checked()  # (the row is cleared)
+
+
+def test_a_morale_check_the_players_rolled_removes_the_unit_that_failed(page, served):
+    page.get_by_test_id("check-passed-11").click()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=log] li')?.textContent.endsWith(': passed')"
+    )
+    assert not served.session.now.units[11].destroyed
+    page.get_by_test_id("check-failed-11").click()
+    page.wait_for_function("!document.querySelector('[data-testid=check-failed-11]')")
+    assert served.session.now.units[11].destroyed
+    page.get_by_test_id("check-roll-10").click()  # the aid rolls it
+    page.wait_for_function(
+        "[...document.querySelectorAll('[data-testid=log] li')].some((li) =>"
+        " li.textContent.startsWith('1st Rifle Squad: morale check needs'))"
+    )

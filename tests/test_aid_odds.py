@@ -596,6 +596,42 @@ def test_defenders_who_stood_and_fired_have_their_die_taken_with_the_fights_end(
         new_tracker("bolt-action-1").fought(1, 12, "attacker", 5, stood_and_fired=True)
 
 
+def test_a_morale_check_rolled_by_the_rules_own_check_destroys_the_unit_that_fails():
+    """The aid rolls the engine's morale check (2D6 at most the value, double six fails,
+    double one passes); the players may give the outcome instead."""
+    from kriegsspiel.core.procedure import ScriptedDice
+
+    tracker = new_tracker("konflikt47")
+    squad = uid(tracker, 1, "1st Rifle Squad")
+    value = tracker.test_of(squad).value
+    held = tracker.morale_check(squad, dice=ScriptedDice([3, 4]))
+    assert not held.units[squad].destroyed
+    assert held.log[-1] == f"1st Rifle Squad: morale check needs {value} or less, rolled 7: passed"
+    broke = tracker.morale_check(squad, dice=ScriptedDice([6, 5]))
+    assert broke.units[squad].destroyed and broke.log[-2].endswith("rolled 11: failed")
+    pinned = tracker.set_pins(squad, 3)  # its pins count against it, as in the game
+    assert pinned.morale_check(squad, dice=ScriptedDice([4, 4])).units[squad].destroyed
+    told = tracker.morale_check(squad, passed=False)
+    assert told.units[squad].destroyed and told.log[-2] == (
+        f"1st Rifle Squad: morale check needs {value} or less: failed"
+    )
+    with pytest.raises(AidError, match="either dice to roll the morale check or whether"):
+        tracker.morale_check(squad)
+    with pytest.raises(AidError, match="either dice"):
+        tracker.morale_check(squad, dice=ScriptedDice([1, 1]), passed=True)
+
+
+@pytest.mark.parametrize(("rolls", "passed"), [((6, 6), False), ((1, 1), True)])
+def test_a_morale_checks_doubles_are_the_rules(rolls, passed):
+    from kriegsspiel.core.procedure import ScriptedDice
+
+    tracker = new_tracker("konflikt47")
+    squad = uid(tracker, 1, "1st Rifle Squad")
+    tracker = tracker.set_pins(squad, 8) if passed else tracker  # (value 1: only a double one)
+    after = tracker.morale_check(squad, dice=ScriptedDice(list(rolls)))
+    assert after.units[squad].destroyed is not passed
+
+
 def test_the_api_takes_a_fights_end_as_one_step_that_undo_takes_back(client):
     before = client.get("/api/state").json()
     body = {"attacker": 1, "defender": 11, "winner": "attacker", "left": 6}
@@ -605,6 +641,11 @@ def test_the_api_takes_a_fights_end_as_one_step_that_undo_takes_back(client):
     assert saved["units"][11]["destroyed"] and saved["units"][1]["models"] == 6
     refused = client.post("/api/fought", json=body)
     assert refused.status_code == 409 and "is destroyed" in refused.json()["error"]
+    check = client.post("/api/morale-check", json={"unit": 12, "roll": False, "passed": False})
+    assert check.json()["units"][12]["destroyed"]
+    client.post("/api/undo")
+    both = client.post("/api/morale-check", json={"unit": 12, "passed": True})
+    assert both.status_code == 409 and "roll: false with passed" in both.json()["error"]
     stood = {"attacker": 2, "defender": 10, "winner": "defender", "left": 10}
     after = client.post("/api/fought", json={**stood, "stood_and_fired": True}).json()
     assert after["units"][10]["order"] == "Fire" and after["units"][2]["destroyed"]

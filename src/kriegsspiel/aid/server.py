@@ -67,6 +67,13 @@ class ShotAtBody(_Body):
     halted: bool = Field(False, description="A vehicle's die turned Down (stunned, on fire).")
 
 
+class MoraleCheckBody(_Body):
+    unit: int
+    roll: bool = Field(True, description="The aid rolls the check (else give passed).")
+    passed: bool | None = None
+    officer: str | None = None
+
+
 class FoughtBody(_Body):
     attacker: int
     defender: int
@@ -231,6 +238,19 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
                 body.pins,
                 immobilised=body.immobilised,
                 halted=body.halted,
+            )
+        )
+
+    @app.post("/api/morale-check")
+    def check(body: MoraleCheckBody) -> dict[str, Any]:
+        if body.roll == (body.passed is not None):
+            raise AidError("give roll: false with passed as the players rolled it, or roll alone")
+        return take(
+            lambda t: t.morale_check(
+                body.unit,
+                dice=session.dice if body.roll else None,
+                passed=body.passed,
+                officer=body.officer,
             )
         )
 

@@ -25,6 +25,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     MoraleTest,
     destroyed_by_pins,
     losses_force_test,
+    morale_check,
     new_test,
     order_test,
     order_test_needed,
@@ -446,6 +447,31 @@ class Tracker:
             )
             return step.noted(f"{unit.name}: its die turned to Down (halted)")
         return step._with(replace(now, immobilised=True))
+
+    def morale_check(
+        self,
+        uid: int,
+        *,
+        dice: Dice | None = None,
+        passed: bool | None = None,
+        officer: str | None = None,
+    ) -> Tracker:
+        """A morale check (a loss to half strength, a flamethrower...): rolled with
+        ``dice`` by the rules' own check, or ``passed`` as the players rolled it. A unit
+        that fails is destroyed; one that passes fights on."""
+        unit = self._alive(uid)
+        if (dice is None) == (passed is None):
+            raise AidError("give either dice to roll the morale check or whether it passed")
+        test = self.test_of(uid, officer)
+        rolled = ""
+        if dice is not None:
+            seen = _Seen(dice)
+            passed = morale_check(seen, test)
+            rolled = f", rolled {seen.text()}"
+        said = f"{unit.name}: morale check needs {test.value} or less{rolled}"
+        if passed:
+            return self.noted(f"{said}: passed")
+        return self.noted(f"{said}: failed").destroy(uid)
 
     def fought(
         self,

@@ -168,9 +168,25 @@ function drawUnit(u) {
     [["pass", "p_pass"], ["Down", "p_fail"], ["FUBAR", "p_fubar"]]));
   card.append(oddsLine("Morale check", odds.morale_check, u.uid, "morale-odds",
     [["pass", "p_pass"], ["fail", "p_fail"]]));
+  card.append(moraleButtons(u, near));
   if (active) card.append(orderButtons(u, near));
   card.append(outOfTurn(u));
   return card;
+}
+
+// A morale check when the rules call for one: the aid rolls it, or the players say how
+// their roll went. A failed check destroys the unit.
+function moraleButtons(u, near) {
+  const check = (body) => () => send("/api/morale-check",
+    { unit: u.uid, officer: near || null, ...body });
+  return el("div", { class: "row" },
+    el("span", { class: "label" }, "Check"),
+    el("button", { "data-testid": `check-roll-${u.uid}`, onclick: check({}) }, "roll it"),
+    "or we rolled: ",
+    el("button", { "data-testid": `check-passed-${u.uid}`,
+      onclick: check({ roll: false, passed: true }) }, "passed"),
+    el("button", { "data-testid": `check-failed-${u.uid}`,
+      onclick: check({ roll: false, passed: false }) }, "failed"));
 }
 
 function counter(u, what, label, value, after, path) {
