@@ -440,7 +440,7 @@ class Tracker:
             step = step._with(
                 replace(
                     now,
-                    immobilised=True if immobilised else now.immobilised,
+                    immobilised=now.immobilised or immobilised,
                     order="Down",
                     retained=None,
                 )
