@@ -277,6 +277,30 @@ def test_the_dice_rolled_for_a_shot_are_taken_on_its_target(page, served):
     assert served.session.now.units[11].models == 8
 
 
+def test_a_flamethrowers_hit_and_half_strength_mark_the_checks_owed(page, served):
+    page.get_by_test_id("shot-firer").select_option("1")
+    page.get_by_test_id("shot-target").select_option("11")
+    page.get_by_test_id("shot-read").wait_for()
+    page.get_by_test_id("taken-casualties").fill("5")
+    page.get_by_test_id("taken-pins").fill("3")
+    page.get_by_test_id("taken-flamed").check()
+    page.get_by_test_id("taken-apply").click()
+    due = page.get_by_test_id("check-due-11")
+    due.wait_for()
+    assert due.inner_text() == "due: hit by a flamethrower; then at half strength or less"
+    assert "owes" in (page.get_by_test_id("unit-11").get_attribute("class") or "")
+    assert not page.get_by_test_id("taken-flamed").is_checked()  # (the row is cleared)
+    page.get_by_test_id("check-passed-11").click()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=check-due-11]')?.textContent"
+        " === 'due: at half strength or less'"
+    )
+    page.get_by_test_id("check-passed-11").click()
+    page.wait_for_function("!document.querySelector('[data-testid=check-due-11]')")
+    assert "owes" not in (page.get_by_test_id("unit-11").get_attribute("class") or "")
+    assert served.session.now.units[11].checks_due == ()
+
+
 def test_a_fights_end_is_taken_on_both_units(page, served):
     page.get_by_test_id("assault-attacker").select_option("2")
     page.get_by_test_id("assault-defender").select_option("10")

@@ -588,7 +588,8 @@ def test_defenders_who_stood_and_fired_have_their_die_taken_with_the_fights_end(
     assert won.log[-2] == "1st Rifle Squad: Fire (reaction; its die taken from the bag)"
     taken = tracker.take_die(10, "Fire", "reaction")
     again = taken.fought(2, 10, "defender", 10, stood_and_fired=True)
-    assert again.units[10] == taken.units[10] and len(again.log) == len(taken.log) + 1
+    assert again.units[10] == replace(taken.units[10], stood_and_fired=True)
+    assert len(again.log) == len(taken.log) + 1
     down = tracker.take_die(10, "Down", "reaction")
     with pytest.raises(AidError, match=r"already has an order this turn \(Down\)"):
         down.fought(2, 10, "defender", 10, stood_and_fired=True)
@@ -619,6 +620,74 @@ def test_a_morale_check_rolled_by_the_rules_own_check_destroys_the_unit_that_fai
         tracker.morale_check(squad)
     with pytest.raises(AidError, match="either dice"):
         tracker.morale_check(squad, dice=ScriptedDice([1, 1]), passed=True)
+
+
+def test_owed_morale_checks_are_kept_until_taken_the_flamethrowers_first():
+    """A flamethrower's hit and a loss to half strength each call for a check (the game
+    takes both, the flamethrower's first); the aid keeps them owed until they are taken,
+    and a unit destroyed owes none."""
+    from kriegsspiel.aid.tracker import FLAMED, HALF_STRENGTH
+
+    tracker = new_tracker("bolt-action-1")
+    squad = uid(tracker, 1, "1st Grenadier Squad")
+    burnt = tracker.shot_at(squad, 5, 3, flamed=True)
+    assert burnt.units[squad].checks_due == (FLAMED, HALF_STRENGTH)
+    needs = burnt.test_of(squad).value  # (with the flamethrower's three pins on it)
+    assert needs == tracker.test_of(squad).value - 3
+    assert burnt.log[-2] == f"1st Grenadier Squad: {FLAMED}: a morale check (needs {needs} or less)"
+    assert state_of(burnt)["units"][squad]["checks_due"] == [FLAMED, HALF_STRENGTH]
+    first = burnt.morale_check(squad, passed=True)
+    assert first.units[squad].checks_due == (HALF_STRENGTH,)
+    assert first.log[-1] == (
+        f"1st Grenadier Squad: morale check ({FLAMED}) needs {needs} or less: passed"
+    )
+    second = first.morale_check(squad, passed=True)
+    assert second.units[squad].checks_due == () and f"({HALF_STRENGTH})" in second.log[-1]
+    assert "(" not in second.morale_check(squad, passed=True).log[-1]  # none owed: no why
+    failed = burnt.morale_check(squad, passed=False)
+    assert failed.units[squad].destroyed and failed.units[squad].checks_due == ()
+    assert tracker.shot_at(squad, 1, 2, flamed=True).units[squad].checks_due == (FLAMED,)
+    wiped = tracker.shot_at(squad, 10, 3, flamed=True)
+    assert wiped.units[squad].checks_due == () and FLAMED + ":" not in " ".join(wiped.log)
+    tank = uid(tracker, 1, "Panzer IV Ausf. H")
+    assert tracker.shot_at(tank, 0, 4, flamed=True).units[tank].checks_due == (FLAMED,)
+    assert tracker.shot_at(tank, 1, 4, flamed=True).units[tank].checks_due == ()
+    # a check the players let pass is said at the turn's end, and owed no longer
+    ordered = tuple(u if u.order else replace(u, order="Fire") for u in first.units)
+    next_turn = replace(first, units=ordered).end_turn()
+    assert next_turn.units[squad].checks_due == ()
+    assert f"1st Grenadier Squad: its morale check ({HALF_STRENGTH}) was not taken" in (
+        next_turn.log
+    )
+
+
+def test_the_api_takes_a_flamethrowers_hit_as_an_owed_check(client):
+    state = client.post("/api/shot-at", json={"unit": 10, "pins": 4, "flamed": True}).json()
+    assert state["units"][10]["checks_due"] == ["hit by a flamethrower"]
+    body = {"unit": 10, "roll": False, "passed": True}
+    assert client.post("/api/morale-check", json=body).json()["units"][10]["checks_due"] == []
+
+
+def test_a_second_assault_in_one_turn_finds_the_stand_and_fire_spent():
+    """Standing and firing spends the defenders' die: a second assault on them the same
+    turn is fought hand-to-hand or at point blank, and the next turn they may again."""
+    t = new_tracker("konflikt47")
+    first, second = uid(t, 0, "1st Grenadier Squad"), uid(t, 0, "2nd Grenadier Squad")
+    rifles = uid(t, 1, "1st Rifle Squad")
+    held = t.fought(first, rifles, "defender", 7, stood_and_fired=True)
+    assert held.units[rifles].stood_and_fired and held.units[first].destroyed
+    assert state_of(held)["units"][rifles]["defender_modes"] == ["hand-to-hand", "point-blank"]
+    asked = AssaultAsked(second, rifles, defender_mode="stand-and-fire")
+    with pytest.raises(AidError, match="stood and fired already this turn: its die is spent"):
+        assault(held, asked)
+    with pytest.raises(AidError, match="stood and fired already this turn"):
+        held.fought(second, rifles, "defender", 5, stood_and_fired=True)
+    beaten = held.fought(second, rifles, "attacker", 6)  # hand-to-hand: as it may
+    assert beaten.units[rifles].destroyed
+    ordered = tuple(u if u.order else replace(u, order="Fire") for u in held.units)
+    next_turn = replace(held, units=ordered).end_turn()
+    assert not next_turn.units[rifles].stood_and_fired
+    assert assault(next_turn, asked)["read"]
 
 
 @pytest.mark.parametrize(("rolls", "passed"), [((6, 6), False), ((1, 1), True)])

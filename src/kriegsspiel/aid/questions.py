@@ -192,9 +192,11 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
         modes = defender_modes(tracker, defender)
         if asked.defender_mode not in modes:
             why = (
-                f"it has had an order this turn (its die shows {defender.order or defender.retained})"
-                if tracker.rules.has_reactions
-                else f"{tracker.rules.data.title} has no reactions"
+                f"{tracker.rules.data.title} has no reactions"
+                if not tracker.rules.has_reactions
+                else "it stood and fired already this turn: its die is spent"
+                if defender.stood_and_fired
+                else f"it has had an order this turn (its die shows {defender.order or defender.retained})"
             )
             raise AidError(
                 f"{defender.name} cannot fight {asked.defender_mode}: {why}; it may fight "
@@ -242,12 +244,14 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
 def defender_modes(tracker: Tracker, defender: TrackedUnit) -> list[str]:
     """How an assaulted unit may fight: Konflikt '47 adds point-blank fire, and standing to
     fire for a unit with no order yet this turn and no die kept (as the game offers), or
-    one whose die the players have already taken to stand and fire (a Fire reaction)."""
+    one whose die the players have already taken to stand and fire (a Fire reaction) and
+    that has not yet fired it at assaulters (a second assault that turn finds it spent)."""
     if not tracker.rules.has_reactions:
         return ["hand-to-hand"]
     modes = ["hand-to-hand", "point-blank"]
     unordered = defender.order is None and defender.retained is None
-    if unordered or (defender.reacted and defender.order == "Fire"):
+    to_fire = defender.reacted and defender.order == "Fire" and not defender.stood_and_fired
+    if unordered or to_fire:
         modes.append("stand-and-fire")
     return modes
 

@@ -65,6 +65,7 @@ class ShotAtBody(_Body):
     pins: int = 0
     immobilised: bool = Field(False, description="A vehicle immobilised (again: knocked out).")
     halted: bool = Field(False, description="A vehicle's die turned Down (stunned, on fire).")
+    flamed: bool = Field(False, description="A flamethrower hit it: a morale check is owed.")
 
 
 class MoraleCheckBody(_Body):
@@ -238,6 +239,7 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
                 body.pins,
                 immobilised=body.immobilised,
                 halted=body.halted,
+                flamed=body.flamed,
             )
         )
 

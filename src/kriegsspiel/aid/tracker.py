@@ -45,6 +45,9 @@ FUBAR_FACES: dict[Outcome, tuple[str, ...]] = {
 # the orders a die taken out of the bag out of turn may show
 REACTION_FACES = ("Down", "Run", "Fire")  # Konflikt '47: go Down, escape, stand and fire
 DAMAGE_FACES = ("Down",)  # a vehicle's crew stunned (or immobilised): its die turned Down
+# why a unit owes a morale check (the game takes both of one attack, the flamethrower's first)
+FLAMED = "hit by a flamethrower"
+HALF_STRENGTH = "at half strength or less"
 
 
 class AidError(UsageError):
@@ -80,6 +83,9 @@ class TrackedUnit:
     destroyed: bool = False
     fubar: str | None = None  # this turn's FUBAR result (friendly fire or panic), if any
     reacted: bool = False  # its die was taken this turn as a reaction (Konflikt '47)
+    stood_and_fired: bool = False  # it stood and fired at assaulters this turn: die spent
+    # the morale checks it owes and the players have not taken yet, why each, first first
+    checks_due: tuple[str, ...] = ()
     immobilised: bool = False  # a vehicle that cannot move for the rest of the game
     # what the odds of its shots and assaults read (a save from before the aid asked
     # them has none: its weapons are then given by hand)
@@ -366,7 +372,7 @@ class Tracker:
             raise AidError(f"pins are 0 to 99 (got {pins})")
         base = new_test(self.rules, unit.quality).base
         if destroyed_by_pins(self.rules, base, pins):
-            step = self._with(replace(unit, pins=pins, models=0, destroyed=True))
+            step = self._with(replace(unit, pins=pins, models=0, destroyed=True, checks_due=()))
             return step.noted(
                 f"{unit.name}: {_count(pins, 'pin')}, its morale {base}: removed from play"
             )._wiped_out()
@@ -380,11 +386,12 @@ class Tracker:
             raise AidError(f"{unit.name} has 0 to {unit.start_models} models (got {models})")
         if models == 0:
             return self.destroy(uid)
-        step = self._with(replace(unit, models=models))
         text = f"{unit.name}: {models} of {unit.start_models} models"
+        due = unit.checks_due
         if models < unit.models and losses_force_test(unit.start_models, models):
-            text += f"; at half strength or less: a morale check (needs {self.test_of(uid).value} or less)"
-        return step.noted(text)
+            due = (*due, HALF_STRENGTH)
+            text += f"; {HALF_STRENGTH}: a morale check (needs {self.test_of(uid).value} or less)"
+        return self._with(replace(unit, models=models, checks_due=due)).noted(text)
 
     def shot_at(
         self,
@@ -394,10 +401,13 @@ class Tracker:
         *,
         immobilised: bool = False,
         halted: bool = False,
+        flamed: bool = False,
     ) -> Tracker:
         """What the dice did to a unit shot at, as one step: its ``pins`` first, then its
         ``casualties`` (a vehicle's one model: knocked out), so that a loss to half
-        strength names the morale check with this shot's pins on it.
+        strength names the morale check with this shot's pins on it. ``flamed``: a
+        flamethrower hit it, which calls for a morale check of its own (a vehicle's crew's
+        too), owed before the half-strength one.
 
         A vehicle may also be ``immobilised`` (a second time: knocked out) or ``halted``
         (crew stunned, or on fire and not abandoned): as the game's vehicle damage, its
@@ -412,7 +422,7 @@ class Tracker:
             )
         if (immobilised or halted) and unit.kind != "vehicle":
             raise AidError(f"{unit.name} is not a vehicle: only a vehicle is immobilised or halted")
-        if not casualties and not pins and not immobilised and not halted:
+        if not casualties and not pins and not immobilised and not halted and not flamed:
             raise AidError(f"no casualties and no pins: nothing befell {unit.name}")
         again = immobilised and unit.immobilised and not casualties
         lost = (
@@ -425,9 +435,16 @@ class Tracker:
             what.append("immobilised again, so knocked out" if again else "immobilised")
         if halted:
             what.append("halted")
+        if flamed:
+            what.append(FLAMED)
         step = self.noted(f"{unit.name} shot at: {', '.join([*what, _count(pins, 'pin')])}")
         if pins:
             step = step.set_pins(uid, unit.pins + pins)
+        if flamed and not step.units[uid].destroyed and not again and casualties < unit.models:
+            now = step.units[uid]
+            step = step._with(replace(now, checks_due=(*now.checks_due, FLAMED)))
+            needs = step.test_of(uid).value
+            step = step.noted(f"{unit.name}: {FLAMED}: a morale check (needs {needs} or less)")
         if again:
             casualties = 1
         if casualties and not step.units[uid].destroyed:
@@ -468,10 +485,12 @@ class Tracker:
             seen = _Seen(dice)
             passed = morale_check(seen, test)
             rolled = f", rolled {seen.text()}"
-        said = f"{unit.name}: morale check needs {test.value} or less{rolled}"
+        why = f" ({unit.checks_due[0]})" if unit.checks_due else ""
+        said = f"{unit.name}: morale check{why} needs {test.value} or less{rolled}"
+        step = self._with(replace(unit, checks_due=unit.checks_due[1:]))
         if passed:
-            return self.noted(f"{said}: passed")
-        return self.noted(f"{said}: failed").destroy(uid)
+            return step.noted(f"{said}: passed")
+        return step.noted(f"{said}: failed").destroy(uid)
 
     def fought(
         self,
@@ -497,15 +516,22 @@ class Tracker:
             raise AidError(
                 f"{d.name} is a vehicle: give what befell it as a shot's result (knocked out, pins)"
             )
-        if stood_and_fired and not (d.reacted and d.order == "Fire"):
-            return self.take_die(defender, "Fire", "reaction").fought(
-                attacker, defender, winner, left
-            )
+        if stood_and_fired:
+            if d.stood_and_fired:
+                raise AidError(
+                    f"{d.name} stood and fired already this turn: its die is spent, it "
+                    "fights hand-to-hand or at point blank"
+                )
+            step = self
+            if not (d.reacted and d.order == "Fire"):
+                step = self.take_die(defender, "Fire", "reaction")
+            fired = replace(step.units[defender], stood_and_fired=True)
+            return step._with(fired).fought(attacker, defender, winner, left)
         if winner == "both":
             if left:
                 raise AidError(f"both wiped out leaves no models (got {left} left)")
-            step = self._with(replace(a, models=0, destroyed=True))
-            step = step._with(replace(d, models=0, destroyed=True))
+            step = self._with(replace(a, models=0, destroyed=True, checks_due=()))
+            step = step._with(replace(d, models=0, destroyed=True, checks_due=()))
             return step.noted(
                 f"{a.name} and {d.name} wiped each other out in close quarters: both "
                 f"destroyed (their dice leave the bag {self._dice_leave()})"
@@ -519,7 +545,7 @@ class Tracker:
                 "with none left, both were wiped out"
             )
         step = self._with(replace(won, models=left))
-        step = step._with(replace(lost, models=0, destroyed=True))
+        step = step._with(replace(lost, models=0, destroyed=True, checks_due=()))
         return step.noted(
             f"{won.name} won the close quarters fight against {lost.name}, "
             f"{left} of {won.start_models} models left; {lost.name} destroyed "
@@ -529,7 +555,7 @@ class Tracker:
     def destroy(self, uid: int) -> Tracker:
         """Remove a unit from play (its die leaves the bag as the edition says)."""
         unit = self._alive(uid)
-        step = self._with(replace(unit, models=0, destroyed=True))
+        step = self._with(replace(unit, models=0, destroyed=True, checks_due=()))
         return step.noted(
             f"{unit.name} destroyed (its die leaves the bag {self._dice_leave()})"
         )._wiped_out()
@@ -541,7 +567,7 @@ class Tracker:
     def end_turn(self, keep: Sequence[int] = ()) -> Tracker:
         """Close the turn: the units in ``keep`` (on Down or Ambush) keep their die for the
         next turn, every other live unit's die goes back in the bag; after the last turn
-        the game is over."""
+        the game is over. A morale check still owed is let pass, and the log says so."""
         self._in_phase("turn end", "end the turn")
         allowed = self.may_keep()
         for uid in keep:
@@ -563,11 +589,17 @@ class Tracker:
                 retained=bag.held(u) if u.uid in keep else None,
                 fubar=None,
                 reacted=False,
+                stood_and_fired=False,
+                checks_due=(),
             )
             for u in self.units
         )
         kept = ", ".join(f"{self.units[uid].name} ({bag.held(self.units[uid])})" for uid in keep)
-        closed = replace(self, units=units, in_hand=None).noted(
+        closed = self
+        for unit in self.units:  # (said, so the players can see what was let pass)
+            for why in unit.checks_due:
+                closed = closed.noted(f"{unit.name}: its morale check ({why}) was not taken")
+        closed = replace(closed, units=units, in_hand=None).noted(
             f"Turn {self.turn} ends" + (f"; kept: {kept}" if kept else "")
         )
         if self.turn >= self.turns:

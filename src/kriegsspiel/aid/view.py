@@ -60,6 +60,8 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
         "fubar": unit.fubar,
         "waiting": unit in tracker.waiting(unit.side),
         "reacted": unit.reacted,
+        "stood_and_fired": unit.stood_and_fired,
+        "checks_due": list(unit.checks_due),
         "immobilised": unit.immobilised,
     }
     if unit.destroyed:

@@ -135,7 +135,7 @@ function drawSide(side) {
 function drawUnit(u) {
   const active = u.waiting && game.in_hand === u.side;
   const card = el("article", {
-    class: `unit${u.waiting ? " waiting" : ""}${active ? " active" : ""}${u.destroyed ? " destroyed" : ""}`,
+    class: `unit${u.waiting ? " waiting" : ""}${active ? " active" : ""}${u.destroyed ? " destroyed" : ""}${u.checks_due.length ? " owes" : ""}`,
     "data-testid": `unit-${u.uid}`,
   });
   let state;
@@ -175,12 +175,17 @@ function drawUnit(u) {
 }
 
 // A morale check when the rules call for one: the aid rolls it, or the players say how
-// their roll went. A failed check destroys the unit.
+// their roll went. A failed check destroys the unit. A check the aid knows is owed (a
+// loss to half strength, a flamethrower's hit) is marked until it is taken.
 function moraleButtons(u, near) {
   const check = (body) => () => send("/api/morale-check",
     { unit: u.uid, officer: near || null, ...body });
+  const due = u.checks_due.length
+    ? el("span", { class: "badge due", "data-testid": `check-due-${u.uid}` },
+      `due: ${u.checks_due.join("; then ")}`)
+    : null;
   return el("div", { class: "row" },
-    el("span", { class: "label" }, "Check"),
+    el("span", { class: "label" }, "Check"), due,
     el("button", { "data-testid": `check-roll-${u.uid}`, onclick: check({}) }, "roll it"),
     "or we rolled: ",
     el("button", { "data-testid": `check-passed-${u.uid}`,
@@ -290,7 +295,7 @@ const fight = { attacker: "", defender: "", attacker_mode: "hand-to-hand",
   target_immobilised: false };
 const answers = { shot: null, assault: null };
 // what the dice did to the target, once rolled on the table (pins first, then losses)
-const NOTHING_TAKEN = { casualties: 0, pins: 1, immobilised: false, halted: false };
+const NOTHING_TAKEN = { casualties: 0, pins: 1, immobilised: false, halted: false, flamed: false };
 const taken = { ...NOTHING_TAKEN };
 const vehicleTaken = { ...NOTHING_TAKEN }; // the same for a vehicle assaulted
 // how a close quarters fight ended, once fought on the table
@@ -462,9 +467,11 @@ function shotTaken(target, state, id) {
     : [number("casualties"), " casualties"];
   return el("div", { class: "row" },
     el("span", { class: "label" }, "Rolled"), lost, " ", number("pins"), " pins ",
+    flag("flamed", "a flamethrower hit (morale check)"),
     el("button", { type: "button", "data-testid": `${id}-apply`,
       onclick: async () => {
-        const body = { unit: target.uid, casualties: state.casualties, pins: state.pins };
+        const body = { unit: target.uid, casualties: state.casualties, pins: state.pins,
+          flamed: Boolean(state.flamed) };
         if (target.kind === "vehicle") {
           body.immobilised = Boolean(state.immobilised);
           body.halted = Boolean(state.halted);
