@@ -46,6 +46,28 @@ def test_the_password_takes_the_step(locked):
     assert locked.post("/api/undo", headers=right).json()["can_undo"] is False
 
 
+def test_the_api_page_knows_which_requests_need_the_password(locked, tmp_path):
+    """/api/docs offers "Authorize" with the header, asked of every step and nothing else
+    (so a route that changes the game cannot be left open by mistake)."""
+    spec = locked.get("/openapi.json").json()
+    scheme = spec["components"]["securitySchemes"]["APIKeyHeader"]
+    assert (scheme["type"], scheme["in"], scheme["name"]) == ("apiKey", "header", "X-Aid-Password")
+    posts = {path: ops["post"] for path, ops in spec["paths"].items() if "post" in ops}
+    assert len(posts) == 15  # 13 steps, 2 questions of odds
+    for path, op in posts.items():
+        asks = path.startswith("/api/odds/")
+        assert ("security" in op) is not asks, path
+    assert all(
+        "security" not in op
+        for ops in spec["paths"].values()
+        if "get" in ops
+        for op in [ops["get"]]
+    )
+    session, _ = set_up(GameAsked("konflikt47", seed=2, save=str(tmp_path / "open.jsonl")))
+    open_spec = TestClient(server.create_app(session)).get("/openapi.json").json()
+    assert "securitySchemes" not in open_spec.get("components", {})
+
+
 def test_an_unlocked_aid_takes_steps_from_anyone(tmp_path):
     session, _ = set_up(GameAsked("konflikt47", seed=2, save=str(tmp_path / "aid.jsonl")))
     client = TestClient(server.create_app(session))

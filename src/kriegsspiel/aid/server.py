@@ -14,9 +14,10 @@ from collections.abc import Callable
 from importlib import resources
 from typing import Any, Literal
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request, Security
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.security import APIKeyHeader
 from pydantic import BaseModel, ConfigDict, Field
 
 from kriegsspiel.aid import questions
@@ -134,29 +135,42 @@ class AssaultBody(_Body):
 PASSWORD_HEADER = "X-Aid-Password"
 
 
+class _Locked(Exception):
+    """A step asked without the aid's password (answered 401, nothing changed)."""
+
+
+def _lock(password: str) -> Callable[[str | None], None]:
+    """The check every step makes on a game served with a password. As a FastAPI security
+    dependency it also tells the API page (``/api/docs``) which requests need the header,
+    so "Authorize" there sends it."""
+    header = APIKeyHeader(
+        name=PASSWORD_HEADER,
+        auto_error=False,
+        description="The word given to kriegsspiel aid --password (steps only).",
+    )
+
+    def unlocked(given: str | None = Security(header)) -> None:
+        if not hmac.compare_digest((given or "").encode(), password.encode()):
+            said = "a wrong password" if given else "no password"
+            raise _Locked(
+                f"this play aid takes steps only with its password ({said} was given): "
+                "the one given to kriegsspiel aid --password"
+            )
+
+    return unlocked
+
+
 def create_app(session: AidSession, password: str | None = None) -> FastAPI:
     """The web app of one game (``session``). With a ``password``, a request that would
-    change the game must carry it (header ``X-Aid-Password``); anyone may still watch the
-    game and ask odds, which change nothing."""
+    change the game (a step: every route of ``steps``) must carry it (header
+    ``X-Aid-Password``); anyone may still watch the game and ask odds, which change
+    nothing."""
     app = FastAPI(title="kriegsspiel play aid", docs_url="/api/docs", redoc_url=None)
+    steps = APIRouter(dependencies=[Security(_lock(password))] if password is not None else [])
 
-    if password is not None:
-
-        @app.middleware("http")
-        async def locked(request: Request, call_next: Callable[[Request], Any]) -> Any:
-            path = request.url.path
-            changes = request.method == "POST" and not path.startswith("/api/odds/")
-            given = request.headers.get(PASSWORD_HEADER, "")
-            if changes and not hmac.compare_digest(given.encode(), password.encode()):
-                said = "a wrong password" if given else "no password"
-                return JSONResponse(
-                    {
-                        "error": f"this play aid takes steps only with its password ({said} "
-                        "was given): the one given to kriegsspiel aid --password"
-                    },
-                    status_code=401,
-                )
-            return await call_next(request)
+    @app.exception_handler(_Locked)
+    async def locked(request: Request, exc: _Locked) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=401)
 
     one_at_a_time = threading.Lock()  # requests are served on several threads
 
@@ -194,11 +208,11 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
         with one_at_a_time:
             return answer(session.now)
 
-    @app.post("/api/draw")
+    @steps.post("/api/draw")
     def draw() -> dict[str, Any]:
         return take(lambda t: t.draw(session.dice))
 
-    @app.post("/api/order")
+    @steps.post("/api/order")
     def order(body: OrderBody) -> dict[str, Any]:
         if body.roll and body.outcome is not None:
             raise AidError("give roll: false with an outcome the players rolled, or roll alone")
@@ -214,23 +228,23 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
             )
         )
 
-    @app.post("/api/take-die")
+    @steps.post("/api/take-die")
     def take_die(body: TakeDieBody) -> dict[str, Any]:
         return take(lambda t: t.take_die(body.unit, body.face, body.why))
 
-    @app.post("/api/fubar-down")
+    @steps.post("/api/fubar-down")
     def fubar_down(body: UnitBody) -> dict[str, Any]:
         return take(lambda t: t.fubar_down(body.unit))
 
-    @app.post("/api/pins")
+    @steps.post("/api/pins")
     def pins(body: PinsBody) -> dict[str, Any]:
         return take(lambda t: t.set_pins(body.unit, body.pins))
 
-    @app.post("/api/models")
+    @steps.post("/api/models")
     def models(body: ModelsBody) -> dict[str, Any]:
         return take(lambda t: t.set_models(body.unit, body.models))
 
-    @app.post("/api/shot-at")
+    @steps.post("/api/shot-at")
     def shot_at(body: ShotAtBody) -> dict[str, Any]:
         return take(
             lambda t: t.shot_at(
@@ -243,7 +257,7 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
             )
         )
 
-    @app.post("/api/morale-check")
+    @steps.post("/api/morale-check")
     def check(body: MoraleCheckBody) -> dict[str, Any]:
         if body.roll == (body.passed is not None):
             raise AidError("give roll: false with passed as the players rolled it, or roll alone")
@@ -256,7 +270,7 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
             )
         )
 
-    @app.post("/api/fought")
+    @steps.post("/api/fought")
     def fought(body: FoughtBody) -> dict[str, Any]:
         return take(
             lambda t: t.fought(
@@ -268,11 +282,11 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
             )
         )
 
-    @app.post("/api/destroy")
+    @steps.post("/api/destroy")
     def destroy(body: UnitBody) -> dict[str, Any]:
         return take(lambda t: t.destroy(body.unit))
 
-    @app.post("/api/end-turn")
+    @steps.post("/api/end-turn")
     def end_turn(body: EndTurnBody) -> dict[str, Any]:
         return take(lambda t: t.end_turn(body.keep))
 
@@ -303,16 +317,17 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
             now = session.now
         return questions.assault(now, asked)
 
-    @app.post("/api/undo")
+    @steps.post("/api/undo")
     def undo() -> dict[str, Any]:
         with one_at_a_time:
             return answer(session.undo())
 
-    @app.post("/api/new-game")
+    @steps.post("/api/new-game")
     def new_game() -> dict[str, Any]:
         with one_at_a_time:
             return answer(session.new_game())
 
+    app.include_router(steps)  # (after its routes: including copies them)
     return app
 
 
