@@ -9,6 +9,9 @@ For each ruleset's standard matchup (its sample scenario and armies):
   milliseconds a game and a step, and the shares of a game spent listing the legal
   orders (the engine's own work, as for any player), numbering them, and making the
   observation and the mask;
+- the same through OpenSpiel (``python_kriegsspiel``, where the ``openspiel`` extra is
+  installed): random open indices, the bag's draws sampled by their chances, the acting
+  player's observation made at every step;
 - one agent in the Gymnasium environment against the tactical AI, picking open indices
   at random: median milliseconds a game, and its wins, draws and losses with the 95%
   Wilson interval of its win rate (the floor a learner has to rise above).
@@ -26,6 +29,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from typing import Any
 
 import numpy as np
 from _report import arguments, machine, publish
@@ -92,6 +96,36 @@ def two_agents(env: KriegsspielEnv, seed: int) -> tuple[float, int, float, float
     return time.perf_counter() - start, steps, listing, numbering, seeing
 
 
+def through_openspiel(game: Any, seed: int) -> tuple[float, int]:
+    """One game of random indices through OpenSpiel: its seconds and its decisions (the
+    observation made by the Python observer, in numpy arrays, as OpenSpiel's
+    ``make_observation`` does: ``observation_tensor`` would first make a list of floats)."""
+    rng, pick = random.Random(seed), np.random.default_rng(seed)
+    observer = game.make_py_observer()
+    start = time.perf_counter()
+    state, steps = game.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, chances = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, chances)[0])
+            continue
+        observer.set_from(state, state.current_player())
+        state.apply_action(int(pick.choice(state.legal_actions())))
+        steps += 1
+    return time.perf_counter() - start, steps
+
+
+def openspiel_game(ruleset: str) -> Any:
+    """The registered game, or None where OpenSpiel is not installed."""
+    try:
+        import pyspiel
+
+        from kriegsspiel.env import openspiel
+    except ImportError:
+        return None
+    return pyspiel.load_game(openspiel.SHORT_NAME, {"ruleset": ruleset, "rng_seed": 0})
+
+
 def against_the_ai(env: VersusAIEnv, seed: int) -> tuple[float, float]:
     """One game of random indices against the AI: its seconds and the agent's return."""
     rng = np.random.default_rng(seed)
@@ -108,7 +142,7 @@ def main() -> None:
     parser = arguments(__doc__, "env.md")
     parser.add_argument("--games", type=int, default=20)
     opts = parser.parse_args()
-    rows, results, reached = [], [], []
+    rows, results, reached, spiel = [], [], [], []
     for ruleset in ("konflikt47", "bolt-action-1"):
         for kind in ("random", "tactical"):
             reached.append((ruleset, kind, *reach(ruleset, kind, min(opts.games, 10))))
@@ -120,6 +154,12 @@ def main() -> None:
         whole = sum(g[0] for g in games)
         shares = tuple(sum(g[i] for g in games) / whole for i in (2, 3, 4))
         steps = statistics.median(g[1] for g in games)
+        game = openspiel_game(ruleset)
+        if game is not None:
+            through_openspiel(game, 10_000)
+            runs = [through_openspiel(game, seed) for seed in range(opts.games)]
+            median = statistics.median(t for t, _ in runs)
+            spiel.append((ruleset, median, statistics.median(n for _, n in runs), per_game))
         versus = VersusAIEnv(ruleset, side=0, opponent="tactical")
         against_the_ai(versus, 10_000)
         played = [against_the_ai(versus, seed) for seed in range(opts.games)]
@@ -150,6 +190,21 @@ def main() -> None:
         ],
         "",
         "(The rest of a game is the engine carrying the orders out and drawing the bag.)",
+        "",
+        "The same through OpenSpiel (`python_kriegsspiel`, `kriegsspiel.env.openspiel`): "
+        "random open indices, the draws by their chances, the acting player's observation "
+        "at every step (its Python observer's arrays); the AEC figure above for comparison:",
+        "",
+        "| ruleset | ms a game | decisions a game | ms a decision | AEC ms a game | ratio |",
+        "|---|---:|---:|---:|---:|---:|",
+        *(
+            [
+                f"| {r} | {t * 1000:.0f} | {n:.0f} | {t / n * 1000:.2f} | {a * 1000:.0f} | "
+                f"{t / a:.2f} |"
+                for r, t, n, a in spiel
+            ]
+            or ['| (OpenSpiel is not installed: `pip install -e ".[openspiel]"`) | | | | | |']
+        ),
         "",
         "One agent picking open indices at random in the Gymnasium environment "
         "(`kriegsspiel/VersusAI-v0`, side 0) against the tactical AI:",

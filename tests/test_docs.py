@@ -148,14 +148,27 @@ def test_the_exported_columns_are_those_the_docs_list(tmp_path: Path) -> None:
     assert set(json.loads(row[header.index("units")])[0]) == told
 
 
-def test_the_python_example_of_the_environment_guide_runs() -> None:
-    """docs/environment.md's demonstrations example, run as a reader would paste it."""
+def _guide_example(section: str) -> str:
+    """Run the first Python example under ``section`` of docs/environment.md as a reader
+    would paste it; its output."""
     import subprocess
     import sys
 
     text = (ROOT / "docs" / "environment.md").read_text()
-    code = text.split("## Learning from the AI", 1)[1].split("```python\n", 1)[1]
-    done = subprocess.run([sys.executable, "-c", code.split("```", 1)[0]], capture_output=True,
-                          text=True, timeout=300, check=False)  # fmt: skip
+    code = text.split(section, 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert re.fullmatch(r"\d+ steps from 3 games; \d+ choices skipped\n", done.stdout)
+    return done.stdout
+
+
+def test_the_python_example_of_the_environment_guide_runs() -> None:
+    """docs/environment.md's demonstrations example."""
+    out = _guide_example("## Learning from the AI")
+    assert re.fullmatch(r"\d+ steps from 3 games; \d+ choices skipped\n", out)
+
+
+def test_the_openspiel_example_of_the_environment_guide_runs() -> None:
+    """docs/environment.md's OpenSpiel example: MCTS at the first decision, its order said."""
+    out = _guide_example("## OpenSpiel")
+    assert out.count("\n") == 1 and ": " in out, out

@@ -59,11 +59,14 @@ class Setup:
 
 @dataclass(slots=True)
 class Episode:
-    """A game in progress, waiting for a side's index (never at a chance node)."""
+    """A game in progress, waiting for a side's index. It draws from the bag itself
+    (never waiting at a chance node), unless ``draws`` is false: then a draw waits for
+    :meth:`draw`, as OpenSpiel's explicit chance node (:mod:`.openspiel`)."""
 
     setup: Setup
     seed: int
     swapped: bool = False
+    draws: bool = True
     game: BoltActionGame = field(init=False)
     chance: random.Random = field(init=False)
     # an Advance whose place is chosen and whose ending (target, way) is not yet
@@ -75,9 +78,57 @@ class Episode:
         self.chance = random.Random(self.seed)  # as ai.players.play draws the bag
         self._settle()
 
+    @classmethod
+    def resumed(
+        cls,
+        setup: Setup,
+        seed: int,
+        game: BoltActionGame,
+        *,
+        swapped: bool = False,
+        draws: bool = True,
+        chance: random.Random | None = None,
+        advance: dict[int, Action] | None = None,
+    ) -> Episode:
+        """An episode of ``game`` as it stands (a copy's, or one read back), with no new
+        set-up: its bag drawn on by ``chance`` (a copy of the generator is kept)."""
+        episode = cls.__new__(cls)
+        episode.setup, episode.seed, episode.swapped, episode.draws = setup, seed, swapped, draws
+        episode.game = game
+        episode.chance = random.Random()
+        episode.chance.setstate((chance or random.Random(seed)).getstate())
+        episode.advance = None if advance is None else dict(advance)
+        episode._open = None
+        return episode
+
+    def copy(self) -> Episode:
+        """An exact copy: the same dice to come and the same draws from the bag."""
+        return Episode.resumed(
+            self.setup,
+            self.seed,
+            self.game.clone(),
+            swapped=self.swapped,
+            draws=self.draws,
+            chance=self.chance,
+            advance=self.advance,
+        )
+
     @property
     def over(self) -> bool:
         return self.game.is_terminal()
+
+    @property
+    def at_chance(self) -> bool:
+        """Whether the next step is a draw from the bag (only where it waits for one)."""
+        return self.advance is None and self.game.current_player() == CHANCE
+
+    def draw(self, side: int) -> None:
+        """Draw a die of ``side`` from the bag (at a draw that waits for one)."""
+        drawn = [a for a, _ in self.game.chance_outcomes() if a.side == side]
+        if not self.at_chance or not drawn:
+            now = "no draw is due" if not self.at_chance else f"side {side} has no die there"
+            raise IllegalActionError(f"cannot draw a die of side {side} from the bag: {now}")
+        self.play(drawn[0])
 
     @property
     def side(self) -> int:
@@ -149,9 +200,10 @@ class Episode:
         return write_record(path, head, self.game.events)
 
     def _settle(self) -> None:
-        """Draw from the bag until a side must decide or the game is over."""
+        """Draw from the bag until a side must decide or the game is over (where the
+        episode draws itself)."""
         game = self.game
-        while game.current_player() == CHANCE:
+        while self.draws and game.current_player() == CHANCE:
             game.apply_action(chance_outcome(game, self.chance))
 
 

@@ -1,0 +1,286 @@
+"""The game registered with OpenSpiel (``pyspiel``), for its algorithms and tools.
+
+Importing this module registers ``python_kriegsspiel``; then
+``pyspiel.load_game("python_kriegsspiel", {"ruleset": "bolt-action-1"})`` gives a game of
+the same set-ups, numbering and observation as the other environments
+(:class:`.episode.Setup`, :mod:`.encoding`, :mod:`.observe`). The only module that knows
+pyspiel (``pip install -e ".[openspiel]"``).
+
+How it meets OpenSpiel's conventions:
+
+- **Chance.** The draw from the order-dice bag is an explicit chance node (outcome 0 or
+  1: the side whose die comes out, with its exact chance). The game's other dice (to hit,
+  to damage, tests) are rolled inside an action, so the game is declared
+  ``SAMPLED_STOCHASTIC``, as OpenSpiel's own games that roll inside an action are.
+- **Seeds.** As in those games, the parameter ``rng_seed`` seeds a generator kept by the
+  game; each new initial state takes its game's seed from it, so a run is reproducible
+  and successive games roll different dice.
+- **Clones.** A clone is exact by default: it rolls the dice its original will, so
+  OpenSpiel's conformance test (a clone and its original given the same action stay
+  equal) holds. A search must not see the dice the real game is yet to roll: with
+  ``reroll_on_clone=True`` each clone rolls dice of its own, drawn from the game's
+  generator (the engine's ``reseed``), so MCTS and its kin plan against the chances, not
+  against one known future.
+- **Information.** Everything on the table is open to both players, so the game is one
+  of perfect information; the observation (``observation_tensor``, and its named parts
+  ``planes``, ``units``, ``game`` in ``make_py_observer``) is the environments' own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyspiel
+
+from kriegsspiel.env.episode import Episode, Setup
+from kriegsspiel.env.render import render_episode
+from kriegsspiel.errors import UsageError
+from kriegsspiel.sim.matchup import set_up_game
+
+SHORT_NAME = "python_kriegsspiel"
+SEEDS = 2**31  # each new game's seed, and each clone's reroll, is drawn from this range
+# decisions (indices, follow-ups included) allowed per unit and turn in max_game_length: a
+# unit's order and its follow-up, a reaction or an ambush for each order that meets it, a
+# FUBAR's target, the kept die; generous (random games of the shipped set-ups take at most
+# about 170 decisions in all, against 1,296 and 1,512 allowed)
+DECISIONS_PER_UNIT_TURN = 12
+
+PARAMETERS: dict[str, Any] = {
+    "ruleset": "konflikt47",
+    "scenario": "",  # "": the ruleset's standard scenario
+    "army_a": "",  # "": the ruleset's sample armies
+    "army_b": "",
+    "rules_file": "",  # "": the edition's shipped rules
+    "cell": 3.0,  # inches a side of the numbering's square cells
+    "rng_seed": 0,
+    "reroll_on_clone": False,
+}
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="kriegsspiel: Konflikt '47 and Bolt Action 1st edition",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=2,
+    min_num_players=2,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=PARAMETERS,
+)
+
+
+class KriegsspielGame(pyspiel.Game):  # type: ignore[misc]
+    """One set-up (ruleset, scenario, armies, rules file) and its numbering."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        given = {**PARAMETERS, **(params or {})}
+        unknown = sorted(set(given) - set(PARAMETERS))
+        if unknown:
+            raise ValueError(
+                f"{SHORT_NAME} has no parameter {', '.join(unknown)}; "
+                f"its parameters are {', '.join(PARAMETERS)}"
+            )
+        armies = [given["army_a"], given["army_b"]]
+        if bool(armies[0]) != bool(armies[1]):
+            raise ValueError("give both army_a and army_b, or neither (the sample armies)")
+        try:
+            self.setup = Setup.of(
+                str(given["ruleset"]),
+                given["scenario"] or None,
+                armies if armies[0] else (),
+                float(given["cell"]),
+                given["rules_file"] or None,
+            )
+        except UsageError as exc:
+            raise ValueError(str(exc)) from None
+        self.reroll_on_clone = bool(given["reroll_on_clone"])
+        self.seeds = random.Random(int(given["rng_seed"]))
+        encoding, units = self.setup.encoding, self.setup.encoding.units
+        turns = set_up_game(self.setup.matchup, 0).scenario.turns
+        info = pyspiel.GameInfo(
+            num_distinct_actions=encoding.size,
+            max_chance_outcomes=2,
+            num_players=2,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=turns * units * DECISIONS_PER_UNIT_TURN,
+        )
+        super().__init__(GAME_TYPE, info, given)
+
+    def new_initial_state(self) -> KriegsspielState:
+        """A new game, its dice seeded from the game's generator."""
+        return KriegsspielState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> KriegsspielObserver:
+        if params:
+            raise ValueError(f"{SHORT_NAME}'s observer takes no parameters (got {params})")
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            raise ValueError(
+                f"{SHORT_NAME} gives no information state (its play is open to both "
+                "players): ask for the observation"
+            )
+        return KriegsspielObserver(self.setup)
+
+
+class _Play:
+    """The episode inside a state. OpenSpiel's clone deep-copies a state's attributes:
+    this one is copied as the engine clones a game, and with ``reroll_on_clone`` the copy
+    then rolls dice of its own. Pickled (``state.serialize()``), it keeps the engine's
+    game and where the episode stands, and takes the set-up back from the game it is
+    read into."""
+
+    def __init__(self, episode: Episode | None, game: KriegsspielGame | None) -> None:
+        self.episode = episode
+        self.game = game  # None once read back, until the state links it again
+        self.saved: dict[str, Any] | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
+        assert self.episode is not None and self.game is not None
+        twin = self.episode.copy()
+        if self.game.reroll_on_clone:
+            twin.game.reseed(self.game.seeds.randrange(SEEDS))
+        return _Play(twin, self.game)
+
+    def __getstate__(self) -> dict[str, Any]:
+        episode = self.episode
+        assert episode is not None
+        return {
+            "seed": episode.seed,
+            "game": episode.game,
+            "chance": episode.chance.getstate(),
+            "advance": episode.advance,
+        }
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        self.episode, self.game, self.saved = None, None, saved
+
+    def linked(self, game: KriegsspielGame) -> Episode:
+        """The episode, its set-up taken from ``game`` if it was read back."""
+        if self.episode is None:
+            saved = self.saved
+            assert saved is not None
+            chance = random.Random()
+            chance.setstate(saved["chance"])
+            self.episode = Episode.resumed(
+                game.setup,
+                saved["seed"],
+                saved["game"],
+                draws=False,
+                chance=chance,
+                advance=saved["advance"],
+            )
+        self.game = game
+        return self.episode
+
+
+class KriegsspielState(pyspiel.State):  # type: ignore[misc]
+    """A game in progress. Its episode is made when first asked for, so that a clone
+    (a new initial state whose attributes are then copied over) costs no set-up."""
+
+    def __init__(self, game: KriegsspielGame) -> None:
+        super().__init__(game)
+        # (no attribute may hold the game itself: a clone deep-copies every attribute,
+        # and OpenSpiel cannot copy a game that keeps a generator)
+        self._play: _Play | None = None
+
+    @property
+    def _game(self) -> KriegsspielGame:
+        game: KriegsspielGame = self.get_game()
+        return game
+
+    @property
+    def episode(self) -> Episode:
+        """The game as the environments play it (``episode.game``: the engine's game)."""
+        if self._play is None:
+            seed = self._game.seeds.randrange(SEEDS)
+            self._play = _Play(Episode(self._game.setup, seed, draws=False), self._game)
+        if self._play.game is None:
+            return self._play.linked(self._game)
+        episode = self._play.episode
+        assert episode is not None
+        return episode
+
+    def current_player(self) -> int:
+        episode = self.episode
+        if episode.over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if episode.at_chance:
+            return int(pyspiel.PlayerId.CHANCE)
+        return episode.side
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(self.episode.open_indices())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return sorted((a.side, p) for a, p in self.episode.game.chance_outcomes())
+
+    def _apply_action(self, action: int) -> None:
+        episode = self.episode
+        if episode.at_chance:
+            episode.draw(int(action))
+        else:
+            episode.take(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"a die of side {'AB'[action]} drawn from the bag"
+        return self._game.setup.encoding.describe(int(action), self.episode.game)
+
+    def is_terminal(self) -> bool:
+        return self.episode.over
+
+    def returns(self) -> list[float]:
+        return list(self.episode.game.returns())
+
+    def reseed(self, seed: int) -> None:
+        """Roll every die from now on from ``seed`` (the engine's ``reseed``)."""
+        self.episode.game.reseed(seed)
+
+    def __str__(self) -> str:
+        episode = self.episode
+        position = json.dumps(episode.game.observation(), sort_keys=True, default=str)
+        digest = hashlib.sha256(position.encode()).hexdigest()[:16]
+        pending = ""
+        if episode.advance is not None:
+            pending = f"\nan Advance's place is chosen: {len(episode.advance)} endings open"
+        return f"{render_episode(episode, 'ansi')}{pending}\nposition {digest}"
+
+
+class KriegsspielObserver:
+    """OpenSpiel's Python observer: the environments' arrays, as one flat tensor and its
+    named parts (``planes``, ``units``, ``game``), seen from a player's side."""
+
+    def __init__(self, setup: Setup) -> None:
+        shapes = setup.observer.shapes
+        parts = {"planes": shapes.planes, "units": shapes.units, "game": shapes.game}
+        size = sum(int(np.prod(shape)) for shape in parts.values())
+        self.tensor: npt.NDArray[np.float32] = np.zeros(size, np.float32)
+        self.dict: dict[str, npt.NDArray[np.float32]] = {}
+        start = 0
+        for name, shape in parts.items():
+            end = start + int(np.prod(shape))
+            self.dict[name] = self.tensor[start:end].reshape(shape)
+            start = end
+
+    def set_from(self, state: KriegsspielState, player: int) -> None:
+        for name, array in state.episode.observe(player).items():
+            self.dict[name][...] = array
+
+    def string_from(self, state: KriegsspielState, player: int) -> str:
+        return f"side {'AB'[player]}\n{state}"
+
+
+pyspiel.register_game(GAME_TYPE, KriegsspielGame)

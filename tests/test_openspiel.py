@@ -1,0 +1,162 @@
+"""The game registered with OpenSpiel: loaded by name, checked by OpenSpiel's own
+conformance test, its clones exact or rerolled as asked, and searched by its MCTS."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from kriegsspiel.env import openspiel  # noqa: E402  (registers python_kriegsspiel)
+from kriegsspiel.env.episode import Setup  # noqa: E402
+
+
+def load(**params):
+    return pyspiel.load_game(openspiel.SHORT_NAME, params)
+
+
+def first_open(state, rng: random.Random | None = None) -> int:
+    """A chance outcome by its chances, else the first open index (or a random one)."""
+    if state.is_chance_node():
+        outcomes, chances = zip(*state.chance_outcomes(), strict=True)
+        return (rng or random.Random(0)).choices(outcomes, chances)[0]
+    actions = state.legal_actions()
+    return rng.choice(actions) if rng else actions[0]
+
+
+def play_on(state, moves: int, rng: random.Random | None = None):
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        state.apply_action(first_open(state, rng))
+    return state
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_the_game_loads_by_name_with_the_environments_numbering_and_observation(ruleset):
+    game = load(ruleset=ruleset)
+    setup = Setup.of(ruleset)
+    kind = game.get_type()
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert game.num_distinct_actions() == setup.encoding.size  # 15,640 and 18,559
+    assert game.max_chance_outcomes() == 2 and game.num_players() == 2
+    shapes = setup.observer.shapes
+    size = int(np.prod(shapes.planes) + np.prod(shapes.units) + np.prod(shapes.game))
+    assert game.observation_tensor_shape() == [size]
+    state = game.new_initial_state()
+    assert state.is_chance_node()  # the first draw from the bag
+    outcomes = state.chance_outcomes()
+    assert [side for side, _ in outcomes] == [0, 1] and sum(p for _, p in outcomes) == 1
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 1) == (
+        "a die of side B drawn from the bag"
+    )
+    state.apply_action(0)
+    assert state.current_player() == 0
+    # the open indices are the environments' own, said in their words
+    episode = state.episode
+    assert state.legal_actions() == sorted(episode.open_indices())
+    index = state.legal_actions()[0]
+    assert state.action_to_string(0, index) == setup.encoding.describe(index, episode.game)
+    # the observation is the environments' arrays, flat, seen from the player's side
+    for side in (0, 1):
+        arrays = episode.observe(side)
+        flat = np.concatenate([arrays[k].ravel() for k in ("planes", "units", "game")])
+        assert np.array_equal(np.asarray(state.observation_tensor(side), np.float32), flat)
+    observer = game.make_py_observer()
+    observer.set_from(state, 1)
+    assert set(observer.dict) == {"planes", "units", "game"}
+    assert np.array_equal(observer.dict["units"], episode.observe(1)["units"])
+    assert state.observation_string(0).startswith("side A\nturn 1 of")
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_openspiels_own_conformance_test_passes(ruleset):
+    """``random_sim_test``: random games to their end, every state cloned and checked
+    against its clone, legal actions sorted and masked, returns within the utilities,
+    and no game longer than ``max_game_length``. (A game's serialisation is left out:
+    OpenSpiel cannot save a Python game that keeps a generator, sampled-stochastic ones.)"""
+    pyspiel.random_sim_test(load(ruleset=ruleset, rng_seed=3), 1, False, False)
+
+
+def test_a_state_is_saved_and_read_back_exactly():
+    game = load(rng_seed=5)
+    state = play_on(game.new_initial_state(), 40)
+    read = game.deserialize_state(state.serialize())
+    assert str(read) == str(state) and read.history() == state.history()
+    assert str(play_on(read, 60)) == str(play_on(state, 60))  # the same dice to come
+
+
+def test_each_new_game_takes_its_seed_from_the_games_generator():
+    def seeds(game) -> list[int]:
+        return [game.new_initial_state().episode.seed for _ in range(3)]
+
+    first = seeds(load(rng_seed=7))
+    assert seeds(load(rng_seed=7)) == first  # reproducible from rng_seed
+    assert len(set(first)) == 3  # successive games roll different dice
+    assert seeds(load(rng_seed=8))[0] != first[0]
+
+
+def test_a_clone_is_exact_unless_the_game_rerolls_clones():
+    """By default a clone rolls the dice its original will (OpenSpiel's convention, which
+    its conformance test checks); with reroll_on_clone each clone rolls dice of its own,
+    so a search cannot know the real game's future, and the original is untouched."""
+
+    def ahead(state) -> str:  # the same choices each time (a seeded pick of the open)
+        return str(play_on(state, 150, random.Random(9)))
+
+    exact = play_on(load(rng_seed=1).new_initial_state(), 30)
+    assert len({ahead(exact.clone()) for _ in range(3)}) == 1
+    rerolled = play_on(load(rng_seed=1, reroll_on_clone=True).new_initial_state(), 30)
+    assert str(rerolled) == str(exact)  # (the same game so far: the parameter is for clones)
+    assert len({ahead(rerolled.clone()) for _ in range(3)}) == 3  # other dice, other games
+    assert ahead(rerolled) == ahead(exact)  # the original rolls its own dice still
+
+
+def test_openspiels_mcts_searches_a_decision():
+    """MCTS from OpenSpiel (random rollouts; ``solve=False``, since a sampled game's
+    outcomes are not proven by one rollout) picks an open index at a real decision."""
+    from open_spiel.python.algorithms import mcts
+
+    game = load(rng_seed=2, reroll_on_clone=True)
+    state = play_on(game.new_initial_state(), 1)
+    bot = mcts.MCTSBot(
+        game,
+        uct_c=2.0,
+        max_simulations=3,
+        evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+        solve=False,
+        random_state=np.random.RandomState(0),
+    )
+    before = str(state)
+    action = bot.step(state)
+    assert action in state.legal_actions() and str(state) == before
+
+
+@pytest.mark.parametrize(
+    ("params", "said"),
+    [
+        ({"ruleset": "chess"}, "Unknown ruleset 'chess'"),
+        ({"ruleset": "iron-cross"}, "whole games are built for konflikt47 and bolt-action-1"),
+        ({"army_a": "us-tesla-company"}, "give both army_a and army_b, or neither"),
+        ({"scenario": "nowhere"}, "scenario 'nowhere' is neither a file nor a shipped"),
+        ({"cell": 0.0}, "a cell is a positive number of inches"),
+    ],
+)
+def test_a_game_that_cannot_be_set_up_is_refused_saying_why(params, said):
+    with pytest.raises(ValueError, match=said):
+        load(**params)
+
+
+def test_an_index_not_open_is_refused_and_changes_nothing():
+    state = play_on(load().new_initial_state(), 1)
+    before = str(state)
+    open_now = set(state.legal_actions())
+    closed = next(i for i in range(state.get_game().num_distinct_actions()) if i not in open_now)
+    with pytest.raises(Exception, match="is not open now"):
+        state.apply_action(closed)
+    assert str(state) == before
