@@ -160,3 +160,47 @@ def test_an_index_not_open_is_refused_and_changes_nothing():
     with pytest.raises(Exception, match="is not open now"):
         state.apply_action(closed)
     assert str(state) == before
+
+
+@pytest.mark.parametrize("side", [0, 1])
+def test_the_tactical_ai_plays_as_an_openspiel_bot_and_beats_a_random_one(side):
+    """``AIBot``: the engine's tactical AI through the numbering, in OpenSpiel's own
+    ``evaluate_bots`` against its uniform random bot, every index it answers open."""
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+
+    game = load(rng_seed=11)
+    bots = [pyspiel.make_uniform_random_bot(p, 5) for p in (0, 1)]
+    bots[side] = openspiel.AIBot("tactical", seed=3)
+    returns = evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
+    assert returns[side] == 1.0 and returns[1 - side] == -1.0
+
+
+def test_the_bot_answers_the_ais_own_choice_and_then_its_ending():
+    from kriegsspiel.sim.matchup import new_player
+
+    state = play_on(load(rng_seed=4).new_initial_state(), 1)
+    episode = state.episode
+    chosen = new_player("tactical", 3).choose(episode.game.clone())
+    first, ending = episode.setup.encoding.encode(episode.game, chosen)
+    bot = openspiel.AIBot("tactical", seed=3)
+    assert bot.step(state) == first
+    state.apply_action(first)
+    assert ending is not None  # (here an Advance whose place has several endings)
+    assert bot.step(state) == ending
+
+
+def test_an_ending_the_numbering_cannot_carry_falls_back_to_the_nearest():
+    """Where the AI's very Advance is not open (its place was not the one its cell
+    carries), the bot takes the ending with its target and way, else its target."""
+    from kriegsspiel.env.openspiel import _ending
+    from kriegsspiel.rulesets.bolt_action.game.actions import Action
+
+    def advance(target, choice=None, to=(10.0, 10.0)):
+        return Action("order", unit=1, order="Advance", to=to, target=target, choice=choice)
+
+    endings = {7: advance(None), 8: advance(4), 9: advance(4, "reverse"), 10: advance(5)}
+    assert _ending(endings, advance(4, "reverse")) == 9
+    assert _ending(endings, advance(4, "reverse", to=(11.0, 10.0))) == 9  # way and target
+    assert _ending(endings, advance(5, "reverse", to=(11.0, 10.0))) == 10  # target only
+    assert _ending(endings, advance(6, to=(11.0, 10.0))) == 7  # neither: the first
+    assert _ending(endings, None) == 7

@@ -37,10 +37,12 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
+from kriegsspiel.env.encoding import NotEncodedError
 from kriegsspiel.env.episode import Episode, Setup
 from kriegsspiel.env.render import render_episode
 from kriegsspiel.errors import UsageError
-from kriegsspiel.sim.matchup import set_up_game
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.sim.matchup import new_player, set_up_game
 
 SHORT_NAME = "python_kriegsspiel"
 SEEDS = 2**31  # each new game's seed, and each clone's reroll, is drawn from this range
@@ -281,6 +283,64 @@ class KriegsspielObserver:
 
     def string_from(self, state: KriegsspielState, player: int) -> str:
         return f"side {'AB'[player]}\n{state}"
+
+
+class AIBot(pyspiel.Bot):  # type: ignore[misc]
+    """The engine's AI (``tactical`` or ``random``) as an OpenSpiel bot, to play against
+    OpenSpiel's agents (``evaluate_bots``, a learner's evaluation).
+
+    The AI picks an engine order; the bot answers its index, and at an Advance with
+    several endings the ending's index at the next step. Where the numbering does not
+    carry the AI's very place (a second place of one move in one cell: 1-3% of the
+    tactical AI's choices), the index of its cell is played, the place offered there
+    nearest the cell's centre, with the AI's target and way of ending where open."""
+
+    def __init__(self, kind: str = "tactical", seed: int = 0) -> None:
+        pyspiel.Bot.__init__(self)
+        self.kind, self.seed = kind, seed
+        self.player = new_player(kind, seed)
+        self.pending: Action | None = None  # the AI's Advance, its place chosen
+
+    def restart_at(self, state: KriegsspielState) -> None:
+        self.player, self.pending = new_player(self.kind, self.seed), None
+
+    def inform_action(self, state: KriegsspielState, player: int, action: int) -> None:
+        """Other players' steps change nothing the AI keeps between its own."""
+
+    def step(self, state: KriegsspielState) -> int:
+        episode = state.episode
+        encoding = episode.setup.encoding
+        if episode.advance is not None:  # the ending of the Advance chosen last step
+            wanted, self.pending = self.pending, None
+            return _ending(episode.advance, wanted)
+        action = self.player.choose(episode.game)
+        try:
+            first, _ = encoding.encode(episode.game, action)
+        except NotEncodedError:  # another place in the same cell
+            first = encoding.first_index(episode.game, action)
+        # (every legal order falls under an open index; an Advance with endings asks one)
+        ends = isinstance(episode.open_indices().get(first), tuple)
+        self.pending = action if ends else None
+        return first
+
+
+def _ending(endings: dict[int, Action], wanted: Action | None) -> int:
+    """The follow-up index carrying out ``wanted`` (the AI's Advance), else one with its
+    target and way of ending, else its target, else the first open."""
+    for index, action in endings.items():
+        if action == wanted:
+            return index
+    if wanted is not None:
+        for same in (
+            lambda a: (
+                (a.target, a.choice, a.facing) == (wanted.target, wanted.choice, wanted.facing)
+            ),
+            lambda a: a.target == wanted.target,
+        ):
+            for index, action in endings.items():
+                if same(action):
+                    return index
+    return min(endings)
 
 
 pyspiel.register_game(GAME_TYPE, KriegsspielGame)
