@@ -204,3 +204,34 @@ def test_an_ending_the_numbering_cannot_carry_falls_back_to_the_nearest():
     assert _ending(endings, advance(5, "reverse", to=(11.0, 10.0))) == 10  # target only
     assert _ending(endings, advance(6, to=(11.0, 10.0))) == 7  # neither: the first
     assert _ending(endings, None) == 7
+
+
+def test_a_new_states_clone_and_saved_copy_are_of_the_same_game():
+    """A state not yet played takes its seed when first copied, so its clone and its
+    saved copy roll the same dice as it (and the game's generator is not drawn on by
+    the copies)."""
+    game = load(rng_seed=4)
+    state = game.new_initial_state()
+    clone, read = state.clone(), game.deserialize_state(state.serialize())
+    assert state.episode.seed == clone.episode.seed == read.episode.seed
+    ahead = {str(play_on(s, 120, random.Random(1))) for s in (state, clone, read)}
+    assert len(ahead) == 1
+    assert load(rng_seed=4).new_initial_state().episode.seed == state.episode.seed
+
+
+@pytest.mark.parametrize(
+    "other", [{"ruleset": "bolt-action-1"}, {"cell": 4.0}, {"scenario": "hold-the-crossroads"}]
+)
+def test_a_state_saved_on_another_set_up_is_refused(other):
+    saved = play_on(load().new_initial_state(), 3).serialize()
+    with pytest.raises(ValueError, match="played on another set-up than this"):
+        load(**other).deserialize_state(saved)
+    assert str(load(rng_seed=9).deserialize_state(saved))  # (another seed: the same set-up)
+
+
+def test_wrong_chance_outcomes_and_seeds_are_refused_by_name():
+    state = load().new_initial_state()
+    with pytest.raises(ValueError, match=r"a draw from the bag is 0 \(side A\) or 1"):
+        state.action_to_string(pyspiel.PlayerId.CHANCE, 2)
+    with pytest.raises(ValueError, match="rng_seed is a whole number 0 or more, not -5"):
+        load(rng_seed=-5)

@@ -6,6 +6,7 @@ Iron Cross and House Clearing.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -31,10 +32,11 @@ def new_game(
     """
     from kriegsspiel.errors import UsageError
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
-    from kriegsspiel.sim.matchup import build_matchup, parsed
+    from kriegsspiel.sim.matchup import army_list, build_matchup, parsed
 
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise UsageError(f"seed must be a whole number 0 or more, not {seed!r}.")
-    matchup = build_matchup(ruleset, scenario, list(armies))
+    seed = int(seed)  # (a NumPy integer too: the record writes Python's)
+    matchup = build_matchup(ruleset, scenario, army_list(armies))
     table, army_a, army_b = parsed(matchup)
     return BoltActionGame(matchup.ruleset, table, (army_a, army_b), seed=seed)

@@ -80,10 +80,10 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
 
     # -- PettingZoo's API ---------------------------------------------------------------
     def observation_space(self, agent: str) -> gym_spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[_agent(agent)]
 
     def action_space(self, agent: str) -> gym_spaces.Space[Any]:
-        return self.action_spaces[agent]
+        return self.action_spaces[_agent(agent)]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game: ``seed`` seeds its dice and its draws (left out: a random one);
@@ -101,13 +101,18 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
 
     def observe(self, agent: str) -> dict[str, Any]:
         episode = self._episode()
-        side = AGENTS.index(agent)
+        side = AGENTS.index(_agent(agent))
         acting = agent == self.agent_selection and not episode.over
         mask = episode.mask() if acting else np.zeros(self.setup.encoding.size, np.int8)
         return {"observation": episode.observe(side), "action_mask": mask}
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._episode()  # (before reset there is no agent to act)
+        return super().last(observe)  # type: ignore[no-any-return]
+
     def step(self, action: int | None) -> None:
         """Carry out an index for the agent to act (None once its game is over)."""
+        self._episode()  # (before reset there is no agent to act)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -163,3 +168,10 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
             self.rewards = dict.fromkeys(AGENTS, 0.0)
             self.agent_selection = AGENTS[episode.side]
         self._accumulate_rewards()
+
+
+def _agent(agent: str) -> str:
+    """``agent`` if it is one of the game's, else a ValueError naming them."""
+    if agent not in AGENTS:
+        raise ValueError(f"no agent {agent!r}: the agents are {', '.join(AGENTS)}")
+    return agent

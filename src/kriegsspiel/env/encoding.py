@@ -27,6 +27,7 @@ keep or return a die, and the friend a FUBAR unit fires at.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -54,7 +55,8 @@ class ActionEncoding:
     """The numbering for games of ``units`` units on a ``width`` x ``height`` table."""
 
     def __init__(self, units: int, width: float, height: float, cell: float = 3.0) -> None:
-        if not (cell > 0 and math.isfinite(cell)):
+        real = isinstance(cell, int | float) and not isinstance(cell, bool)
+        if not (real and cell > 0 and math.isfinite(cell)):
             raise ValueError(f"a cell is a positive number of inches, not {cell!r}")
         self.units, self.cell = units, float(cell)
         self.columns = max(1, math.ceil(width / cell - 1e-9))
@@ -205,8 +207,11 @@ class ActionEncoding:
     def describe(self, index: int, game: BoltActionGame | None = None) -> str:
         """What ``index`` means; with ``game``, units by name."""
         n = self.units
+        if isinstance(index, bool) or not isinstance(index, numbers.Integral):
+            raise ValueError(f"an index is a whole number from 0 to {self.size - 1}, not {index!r}")
         if not 0 <= index < self.size:
             raise ValueError(f"an index is from 0 to {self.size - 1}, not {index}")
+        index = int(index)
 
         def name(uid: int) -> str:
             return game.units[uid].name if game is not None else f"unit {uid}"

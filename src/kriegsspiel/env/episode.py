@@ -20,7 +20,7 @@ from kriegsspiel.ai.players import chance_outcome
 from kriegsspiel.core.game import CHANCE, IllegalActionError
 from kriegsspiel.env.encoding import ActionEncoding
 from kriegsspiel.env.observe import Observer
-from kriegsspiel.sim.matchup import Matchup, build_matchup, set_up_game
+from kriegsspiel.sim.matchup import Matchup, army_list, build_matchup, set_up_game
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -51,7 +51,8 @@ class Setup:
     ) -> Setup:
         """The shipped samples or your files (and rules file), as ``kriegsspiel play``
         takes them."""
-        matchup = build_matchup(ruleset, scenario, list(armies), rules_file=rules_file)
+        given = army_list(armies)  # (anything but a list of them is refused by name)
+        matchup = build_matchup(ruleset, scenario, given, rules_file=rules_file)  # type: ignore[arg-type]
         game = set_up_game(matchup, 0)
         encoding = ActionEncoding.of(game, cell)
         return cls(matchup, encoding, Observer(game, encoding))

@@ -106,6 +106,8 @@ class KriegsspielGame(pyspiel.Game):  # type: ignore[misc]
         except UsageError as exc:
             raise ValueError(str(exc)) from None
         self.reroll_on_clone = bool(given["reroll_on_clone"])
+        if int(given["rng_seed"]) < 0:
+            raise ValueError(f"rng_seed is a whole number 0 or more, not {given['rng_seed']}")
         self.seeds = random.Random(int(given["rng_seed"]))
         encoding, units = self.setup.encoding, self.setup.encoding.units
         turns = set_up_game(self.setup.matchup, 0).scenario.turns
@@ -138,28 +140,55 @@ class KriegsspielGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class _Play:
-    """The episode inside a state. OpenSpiel's clone deep-copies a state's attributes:
-    this one is copied as the engine clones a game, and with ``reroll_on_clone`` the copy
-    then rolls dice of its own. Pickled (``state.serialize()``), it keeps the engine's
-    game and where the episode stands, and takes the set-up back from the game it is
-    read into."""
+    """The episode inside a state, made when first asked for, so that a clone (a new
+    initial state whose attributes OpenSpiel then deep-copies over) costs no set-up.
 
-    def __init__(self, episode: Episode | None, game: KriegsspielGame | None) -> None:
-        self.episode = episode
+    Copied, it is as the engine clones a game, and with ``reroll_on_clone`` the copy then
+    rolls dice of its own; one not yet made takes its seed from the game's generator
+    first, so the copy is of the same game. Pickled (``state.serialize()``), it keeps the
+    engine's game and where the episode stands, with the set-up it was played on, and
+    takes the set-up back from the game it is read into, which must be the same."""
+
+    def __init__(self, game: KriegsspielGame | None, seed: int | None = None) -> None:
         self.game = game  # None once read back, until the state links it again
+        self.seed = seed  # None until the episode (or a copy) needs one
+        self.episode: Episode | None = None
         self.saved: dict[str, Any] | None = None
 
+    def made(self, game: KriegsspielGame) -> Episode:
+        """The episode, made (or read back) for ``game`` if it is not yet."""
+        self.game = game
+        if self.episode is None and self.saved is not None:
+            self.episode = _read_back(self.saved, game)
+            self.saved = None
+        if self.episode is None:
+            self.episode = Episode(game.setup, self._seed(), draws=False)
+        return self.episode
+
+    def _seed(self) -> int:
+        if self.seed is None:
+            assert self.game is not None
+            self.seed = self.game.seeds.randrange(SEEDS)
+        return self.seed
+
     def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
-        assert self.episode is not None and self.game is not None
-        twin = self.episode.copy()
-        if self.game.reroll_on_clone:
-            twin.game.reseed(self.game.seeds.randrange(SEEDS))
-        return _Play(twin, self.game)
+        game = self.game
+        assert game is not None  # (a state read back is linked as it is set)
+        if self.episode is None:  # not begun: the copy begins the same game
+            return _Play(game, self._seed())
+        twin = _Play(game, self.seed)
+        twin.episode = self.episode.copy()
+        if game.reroll_on_clone:
+            twin.episode.game.reseed(game.seeds.randrange(SEEDS))
+        return twin
 
     def __getstate__(self) -> dict[str, Any]:
-        episode = self.episode
-        assert episode is not None
+        if self.saved is not None:
+            return self.saved
+        assert self.game is not None
+        episode = self.made(self.game)
         return {
+            "setup": _identity(self.game),
             "seed": episode.seed,
             "game": episode.game,
             "chance": episode.chance.getstate(),
@@ -167,36 +196,56 @@ class _Play:
         }
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
-        self.episode, self.game, self.saved = None, None, saved
+        self.game, self.seed, self.episode, self.saved = None, None, None, saved
 
-    def linked(self, game: KriegsspielGame) -> Episode:
-        """The episode, its set-up taken from ``game`` if it was read back."""
-        if self.episode is None:
-            saved = self.saved
-            assert saved is not None
-            chance = random.Random()
-            chance.setstate(saved["chance"])
-            self.episode = Episode.resumed(
-                game.setup,
-                saved["seed"],
-                saved["game"],
-                draws=False,
-                chance=chance,
-                advance=saved["advance"],
-            )
-        self.game = game
-        return self.episode
+
+def _identity(game: KriegsspielGame) -> tuple[str, float]:
+    """What a saved state must have been played on: the matchup (its files' content) and
+    the numbering's cell."""
+    setup = game.setup
+    return setup.matchup.key, setup.encoding.cell
+
+
+def _read_back(saved: dict[str, Any], game: KriegsspielGame) -> Episode:
+    if saved.get("setup") != _identity(game):
+        raise ValueError(
+            f"this saved state was played on another set-up than this {SHORT_NAME} game's "
+            f"({game}): read it into a game loaded with the parameters it was saved from"
+        )
+    chance = random.Random()
+    chance.setstate(saved["chance"])
+    return Episode.resumed(
+        game.setup,
+        saved["seed"],
+        saved["game"],
+        draws=False,
+        chance=chance,
+        advance=saved["advance"],
+    )
 
 
 class KriegsspielState(pyspiel.State):  # type: ignore[misc]
-    """A game in progress. Its episode is made when first asked for, so that a clone
-    (a new initial state whose attributes are then copied over) costs no set-up."""
+    """A game in progress (its episode made when first asked for)."""
 
     def __init__(self, game: KriegsspielGame) -> None:
         super().__init__(game)
         # (no attribute may hold the game itself: a clone deep-copies every attribute,
         # and OpenSpiel cannot copy a game that keeps a generator)
-        self._play: _Play | None = None
+        self.__dict__["_play"] = _Play(game)
+
+    @property
+    def _play(self) -> _Play:
+        play: _Play = self.__dict__["_play"]
+        return play
+
+    @_play.setter
+    def _play(self, play: _Play) -> None:
+        """OpenSpiel sets the attribute on a clone and on a state read back: one read
+        back is checked against this game's set-up here, so a wrong one is refused by
+        ``deserialize_state`` itself."""
+        if play.saved is not None:
+            play.made(self._game)
+        self.__dict__["_play"] = play
 
     @property
     def _game(self) -> KriegsspielGame:
@@ -206,14 +255,7 @@ class KriegsspielState(pyspiel.State):  # type: ignore[misc]
     @property
     def episode(self) -> Episode:
         """The game as the environments play it (``episode.game``: the engine's game)."""
-        if self._play is None:
-            seed = self._game.seeds.randrange(SEEDS)
-            self._play = _Play(Episode(self._game.setup, seed, draws=False), self._game)
-        if self._play.game is None:
-            return self._play.linked(self._game)
-        episode = self._play.episode
-        assert episode is not None
-        return episode
+        return self._play.made(self._game)
 
     def current_player(self) -> int:
         episode = self.episode
@@ -238,6 +280,8 @@ class KriegsspielState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            if action not in (0, 1):
+                raise ValueError(f"a draw from the bag is 0 (side A) or 1 (side B), not {action}")
             return f"a die of side {'AB'[action]} drawn from the bag"
         return self._game.setup.encoding.describe(int(action), self.episode.game)
 

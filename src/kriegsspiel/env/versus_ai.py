@@ -62,7 +62,7 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         """``side``: the agent's side (0 or 1); ``opponent``: "tactical" or "random";
         ``illegal``: "raise" or "lose" (what an index not open does); the rest as
         :class:`kriegsspiel.env.aec.KriegsspielEnv` takes them."""
-        if side not in (0, 1):
+        if isinstance(side, bool) or not isinstance(side, int) or side not in (0, 1):
             raise ValueError(f"side is 0 or 1, not {side!r}")
         if opponent not in ("tactical", "random"):
             raise ValueError(f"opponent is tactical or random, not {opponent!r}")

@@ -340,6 +340,7 @@ def build_matchup(
     person may play a side ("human", for one game at the terminal, not for many)."""
     from kriegsspiel.rulesets.bolt_action.army import sample_armies
 
+    _check_kinds(ruleset, scenario, armies)
     rules = rules_file if isinstance(rules_file, Source | None) else read_rules(str(rules_file))
     asked = "the edition --ruleset asks for"
     if ruleset is None:
@@ -365,7 +366,10 @@ def build_matchup(
             )
         )
     if len(given) not in (0, 2):
-        raise UsageError("give two --army options (army A, then army B), or none for the samples.")
+        raise UsageError(
+            "give two --army options (army A, then army B; from Python, two names or files), "
+            "or none for the samples."
+        )
     chosen = read_scenario(scenario, base)
     samples = sample_armies(ruleset)
     names = given or [p.stem for p in samples[:2]]
@@ -376,6 +380,33 @@ def build_matchup(
     matchup = Matchup(ruleset, chosen, sources, (kinds[0], kinds[1]), rules)
     check_setup(matchup)
     return matchup
+
+
+def army_list(armies: object) -> object:
+    """Python callers' armies as a list (any sequence or iterable of them); a name or
+    file, or anything else, left as it is for :func:`build_matchup` to refuse by name."""
+    if isinstance(armies, str | Path):
+        return armies
+    try:
+        return list(armies)  # type: ignore[call-overload]
+    except TypeError:
+        return armies
+
+
+def _check_kinds(ruleset: object, scenario: object, armies: object) -> None:
+    """Refuse arguments of the wrong kind, as Python callers may give them, by name."""
+    if ruleset is not None and not isinstance(ruleset, str):
+        raise UsageError(f"the ruleset is a name such as konflikt47, not {ruleset!r}.")
+    if scenario is not None and not isinstance(scenario, str | Path):
+        raise UsageError(f"the scenario is a file or a shipped one's name, not {scenario!r}.")
+    if isinstance(armies, str | Path) or not isinstance(armies, list | tuple):
+        raise UsageError(
+            f"the armies are a list of two files or shipped names (army A, then army B), or "
+            f"none for the samples; not {armies!r}."
+        )
+    for army in armies:
+        if not isinstance(army, str | Path):
+            raise UsageError(f"an army is a file or a shipped list's name, not {army!r}.")
 
 
 def check_setup(matchup: Matchup) -> None:

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
 ORDERS = ("Fire", "Advance", "Run", "Ambush", "Rally", "Down")
+KINDS = ("draw", "order", "react", "ambush", "retain", "friendly fire")
+FIELDS = ("kind", "side", "unit", "order", "to", "target", "choice", "facing")
 _NUMBERS = (float, int)  # a destination's coordinates' usual types
 
 
@@ -36,7 +38,11 @@ class Action:
     facing: float | None = None  # a vehicle's heading at the end of its move (degrees)
 
     def describe(self, state: BoltActionGame | None = None) -> str:
-        name = (lambda uid: state.units[uid].name) if state else str
+        def name(uid: int | None) -> str:
+            if state is not None and isinstance(uid, int) and 0 <= uid < len(state.units):
+                return state.units[uid].name
+            return f"unit {uid}" if state is not None else str(uid)
+
         if self.kind == "draw":
             return f"draw a die for side {self.side}"
         if self.kind == "order":
@@ -76,8 +82,26 @@ class Action:
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Action:
+        """The action a JSON object gives (as :meth:`to_json` writes it): ``kind`` and any
+        of the other fields; a field the object lacks takes its default. An object that
+        is not one, lacks ``kind`` or names a field no action has is refused, naming it
+        (a field's value is checked when the action is taken)."""
+        if not isinstance(data, dict):
+            raise IllegalActionError(
+                f"an action in JSON is an object with a 'kind', not {type(data).__name__}"
+            )
+        if "kind" not in data:
+            raise IllegalActionError(f"an action in JSON needs a 'kind' ({', '.join(KINDS)})")
+        unknown = sorted(set(data) - set(FIELDS))
+        if unknown:
+            raise IllegalActionError(
+                f"an action has no field {', '.join(map(repr, unknown))}; its fields are "
+                f"{', '.join(FIELDS)}"
+            )
         raw = data.get("to")  # a pair from JSON; anything else is left for validate to name
         to: Any = (raw[0], raw[1]) if isinstance(raw, list | tuple) and len(raw) == 2 else raw
+        if isinstance(to, list):  # (a list cannot be kept in a hashable action)
+            to = tuple(to)
         return Action(
             kind=data["kind"],
             side=data.get("side", -1),
@@ -138,20 +162,37 @@ def check_types(action: Action) -> None:
         if not whole(getattr(action, name)):
             raise IllegalActionError(
                 f"an action's {name} is a whole number, not {getattr(action, name)!r}"
+                + _python_hint(getattr(action, name))
             )
     if action.target is not None and not whole(action.target):
-        raise IllegalActionError(f"an action's target is a unit's number, not {action.target!r}")
+        raise IllegalActionError(
+            f"an action's target is a unit's number, not {action.target!r}"
+            + _python_hint(action.target)
+        )
     to = action.to
     if to is not None and not (
         isinstance(to, tuple)
         and len(to) == 2
         and all(isinstance(v, int | float) and not isinstance(v, bool) for v in to)
     ):
-        raise IllegalActionError(f"an action's destination is a pair of numbers (x, y), not {to!r}")
+        hint = _python_hint(*to) if isinstance(to, tuple) else ""
+        raise IllegalActionError(
+            f"an action's destination is a pair of numbers (x, y), not {to!r}{hint}"
+        )
     if facing is not None and not (
         isinstance(facing, int | float) and not isinstance(facing, bool) and math.isfinite(facing)
     ):
-        raise IllegalActionError(f"an action's facing is a number of degrees, not {facing!r}")
+        raise IllegalActionError(
+            f"an action's facing is a number of degrees, not {facing!r}" + _python_hint(facing)
+        )
     for name in ("kind", "order", "choice"):
         if not isinstance(getattr(action, name), str):
             raise IllegalActionError(f"an action's {name} is text, not {getattr(action, name)!r}")
+
+
+def _python_hint(*values: object) -> str:
+    """What to do with a NumPy number, which an action does not keep (a record writes
+    Python's numbers): a hint for the refusal, or nothing."""
+    if any(type(v).__module__ == "numpy" for v in values):
+        return " (a NumPy number: give Python's, int(x) or float(x))"
+    return ""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -346,8 +347,9 @@ class BoltActionGame(ShootingGroups):
         it out on dice of its own. The record says so in a ``dice`` line, which a replay
         follows; a finished game rolls no more dice, so it is left as it is.
         """
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
             raise UsageError(f"seed must be a whole number 0 or more, not {seed!r}.")
+        seed = int(seed)  # (a NumPy integer too: the record writes Python's)
         if self.over:
             return
         self.dice = RandomDice(seed)

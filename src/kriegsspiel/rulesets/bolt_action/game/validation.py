@@ -34,8 +34,22 @@ def check_action(game: BoltActionGame, action: Action) -> None:
     if player == TERMINAL:
         raise IllegalActionError("the game is over")
     if player == CHANCE:
-        if action.kind != "draw" or action.side not in {a.side for a, _ in game.chance_outcomes()}:
-            raise IllegalActionError("a die must be drawn from the bag first (a chance outcome)")
+        sides = sorted({a.side for a, _ in game.chance_outcomes()})
+        if action.kind != "draw":
+            raise IllegalActionError(
+                f"a die must be drawn from the bag first (a chance outcome), not a "
+                f"{action.kind!r} action"
+            )
+        if action.side not in sides:
+            raise IllegalActionError(
+                f"a draw names the side whose die comes out of the bag: "
+                f"{' or '.join(map(str, sides))}, not {action.side}"
+            )
+        if action != Action("draw", side=action.side):
+            raise IllegalActionError(
+                "a draw from the bag carries only its side (no unit, order, place, target, "
+                "choice or facing)"
+            )
         return
     if game.pending is not None:
         choices = game.pending_choices()
@@ -58,7 +72,7 @@ def check_action(game: BoltActionGame, action: Action) -> None:
             )
         return
     if action.kind != "order":
-        raise IllegalActionError(f"side {player} must give an order")
+        raise IllegalActionError(f"side {player} must give an order, not a {action.kind!r} action")
     if not 0 <= action.unit < len(game.units):
         raise IllegalActionError(f"there is no unit {action.unit}")
     unit = game.units[action.unit]
@@ -169,9 +183,11 @@ def _check_facing(game: BoltActionGame, action: Action) -> None:
 def _check_assault_fields(game: BoltActionGame, action: Action) -> None:
     """An assault moves by itself, straight at its target: a destination, if given, is
     the target's place (as offered); a mode is for fighting infantry."""
-    tgt = game.units[action.target] if action.target is not None else None
-    if tgt is None:
+    if action.target is None:
         return
+    if not 0 <= action.target < len(game.units):
+        raise IllegalActionError(f"there is no unit {action.target}")
+    tgt = game.units[action.target]
     if action.to is not None and math.dist(action.to, (tgt.anchor.x, tgt.anchor.y)) > 1e-6:
         raise IllegalActionError(
             f"an assault moves straight at {tgt.name}: leave out its destination, or give "

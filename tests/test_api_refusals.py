@@ -1,0 +1,110 @@
+"""The engine and the environments refuse what a Python caller may get wrong, saying
+what and why, and change nothing (found by probing the API as a researcher would)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import kriegsspiel
+from kriegsspiel.ai.players import chance_outcome
+from kriegsspiel.core.game import IllegalActionError
+from kriegsspiel.env.aec import KriegsspielEnv
+from kriegsspiel.env.episode import Setup
+from kriegsspiel.env.versus_ai import VersusAIEnv
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
+
+
+def at_first_order(seed: int = 3):
+    game = kriegsspiel.new_game("konflikt47", seed=seed)
+    game.apply_action(chance_outcome(game, random.Random(seed)))
+    unit = next(a.unit for a in game.legal_actions() if a.kind == "order")
+    return game, unit
+
+
+def refused(game, action, match: str) -> None:
+    """``action`` is refused saying ``match``, is not legal, and changes nothing."""
+    before = (len(game.events), game.observation())
+    assert not game.is_legal(action)
+    with pytest.raises(IllegalActionError, match=match):
+        game.apply_action(action)
+    assert (len(game.events), game.observation()) == before
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [{"to": (10.0, 10.0)}, {"choice": "hand-to-hand"}, {}],
+)
+@pytest.mark.parametrize("target", [999, -1])
+def test_an_assault_at_a_unit_that_does_not_exist_is_refused(fields, target):
+    game, unit = at_first_order()
+    action = Action("order", unit=unit, order="Run", target=target, **fields)
+    refused(game, action, f"there is no unit {target}")
+
+
+def test_a_draw_carries_only_its_side_and_names_the_sides_with_dice():
+    game = kriegsspiel.new_game("konflikt47", seed=3)
+    for extra in ({"unit": 5}, {"order": "Fire"}, {"to": (1.0, 2.0)}, {"facing": 5.0}):
+        refused(game, Action("draw", side=0, **extra), "a draw from the bag carries only its side")
+    refused(game, Action("draw"), r"a draw names the side .*: 0 or 1, not -1")
+    refused(game, Action("order", unit=1, order="Down"), "not a 'order' action")
+    game.apply_action(Action("draw", side=0))  # (the draw itself is taken)
+    refused(game, Action("explode", unit=1), "must give an order, not a 'explode' action")
+
+
+def test_numpy_numbers_are_refused_saying_to_give_pythons():
+    game, unit = at_first_order()
+    hint = r"a NumPy number: give Python's, int\(x\) or float\(x\)"
+    refused(game, Action("order", unit=np.int64(unit), order="Down"), hint)
+    refused(game, Action("order", unit=unit, order="Advance", to=(np.float32(5), 5.0)), hint)
+    # a seed is only a number: NumPy's is taken, and plays the same game as Python's
+    same = kriegsspiel.new_game(seed=np.int64(3))
+    assert same.observation() == kriegsspiel.new_game(seed=3).observation()
+    twin = same.clone()
+    twin.reseed(np.int64(5))
+    seed = twin.events[-1].data["seed"]
+    assert seed == 5 and type(seed) is int  # (the record writes Python's number)
+
+
+@pytest.mark.parametrize(
+    ("data", "match"),
+    [
+        ({}, "an action in JSON needs a 'kind'"),
+        ("order", "an action in JSON is an object with a 'kind', not str"),
+        (None, "not NoneType"),
+        ({"kind": "order", "unti": 3}, "an action has no field 'unti'; its fields are kind, side"),
+    ],
+)
+def test_an_action_read_from_json_that_is_not_one_is_refused_by_name(data, match):
+    with pytest.raises(IllegalActionError, match=match):
+        Action.from_json(data)
+
+
+def test_an_action_read_from_json_keeps_any_destination_hashable():
+    hash(Action.from_json({"kind": "order", "to": [1]}))  # (refused when taken, by name)
+    assert Action.from_json({"kind": "order", "to": [1, 2]}).to == (1, 2)
+
+
+def test_describe_names_a_unit_that_does_not_exist_plainly():
+    game, _ = at_first_order()
+    assert Action("order", unit=999, order="Down").describe(game) == "unit 999: Down"
+
+
+def test_the_environments_refuse_wrong_arguments_by_name():
+    with pytest.raises(ValueError, match=r"side is 0 or 1, not 1\.0"):
+        VersusAIEnv("konflikt47", side=1.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="a cell is a positive number of inches, not '3'"):
+        Setup.of("konflikt47", cell="3")  # type: ignore[arg-type]
+    env = KriegsspielEnv("konflikt47")
+    for call in (lambda: env.step(0), env.last):
+        with pytest.raises(RuntimeError, match=r"call reset\(\) before"):
+            call()
+    env.reset(seed=1)
+    for call in (env.observe, env.observation_space, env.action_space):
+        with pytest.raises(ValueError, match="no agent 'player_2': the agents are player_0"):
+            call("player_2")
+    with pytest.raises(ValueError, match="an index is a whole number from 0 to 15639, not 'a'"):
+        env.describe("a")  # type: ignore[arg-type]
+    assert env.describe(np.int64(0)) == env.describe(0)
