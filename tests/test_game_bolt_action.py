@@ -625,7 +625,7 @@ def test_an_order_while_a_die_must_be_drawn_is_illegal() -> None:
     assert game.current_player() == CHANCE
     squad = named(game, 0, "1st Section")
     assert_illegal(game, Action("order", unit=squad.uid, order="Down"), "drawn")
-    assert_illegal(game, Action("draw", side=2), "drawn")
+    assert_illegal(game, Action("draw", side=2), "a draw names the side .*: 0 or 1, not 2")
 
 
 def test_the_wrong_side_cannot_give_an_order(table_game: BoltActionGame) -> None:
