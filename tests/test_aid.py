@@ -368,6 +368,15 @@ def test_a_refused_step_changes_nothing_in_the_game_or_its_file(tmp_path):
         (
             '{"format": "kriegsspiel play aid", "start": {"ruleset": "konflikt47", "armies": '
             '["a", "b"], "turns": 1, "units": []}}\n',
+            r"line 1: field start\.units: side 0 has no unit",
+        ),
+        (
+            '{"format": "kriegsspiel play aid", "start": {"ruleset": "konflikt47", "armies": '
+            '["a", "b"], "turns": 1, "units": ['
+            '{"uid": 0, "side": 0, "name": "A", "kind": "infantry", "quality": "regular", '
+            '"points": 50, "start_models": 5, "models": 5}, '
+            '{"uid": 1, "side": 1, "name": "B", "kind": "infantry", "quality": "regular", '
+            '"points": 50, "start_models": 5, "models": 5}]}}\n',
             "no step saved after the header",
         ),
     ],
@@ -378,6 +387,48 @@ def test_a_broken_save_is_refused_by_name_and_left_as_it_is(tmp_path, text, said
     with pytest.raises(UsageError, match=said):
         AidSession.resume(str(save))
     assert save.read_text() == text
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (
+            lambda step: step["units"][1].update(pins=-5),
+            r"step\.units\.1\.pins: -5; pins are 0 to 99",
+        ),
+        (
+            lambda step: step["units"][0].update(models=1_000_000),
+            r"step\.units\.0\.models: 1000000 of 2",
+        ),
+        (lambda step: step.update(turn=-1), r"step\.turn: turn -1 of 6; a game is on turn 1"),
+        (lambda step: step.update(turn=99), r"step\.turn: turn 99 of 6"),
+        (lambda step: step.update(units=[]), r"step\.units: side 0 has no unit"),
+        (
+            lambda step: step["units"][2].update(destroyed=True),
+            r"step\.units\.2\.destroyed: True with 8",
+        ),
+        (lambda step: step["units"][2].update(order="Dance"), r"step\.units\.2\.order: 'Dance'"),
+        (lambda step: step.update(in_hand=7), r"step\.in_hand: 7"),
+    ],
+)
+def test_a_save_edited_into_a_game_no_game_could_be_is_refused(tmp_path, edit, said):
+    """A hand-edited save is read back only as a game the rules could have reached: its
+    numbers within what they can be (else the page would fail at every request)."""
+    save = tmp_path / "game.jsonl"
+    session = AidSession(new_tracker("konflikt47"), save=str(save))
+    session.step(lambda t: t.set_pins(1, 1))
+    lines = save.read_text().splitlines()
+    row = json.loads(lines[2])
+    edit(row["step"])
+    text = "\n".join([*lines[:2], json.dumps(row)]) + "\n"
+    save.write_text(text)
+    with pytest.raises(UsageError, match=f"line 3: field {said}"):
+        AidSession.resume(str(save))
+    assert save.read_text() == text
+    nested = tmp_path / "deep.jsonl"
+    nested.write_text("[" * 100_000 + "\n")
+    with pytest.raises(UsageError, match=r"line 1: not a play aid save \(nested too deep\)"):
+        AidSession.resume(str(nested))
 
 
 def test_a_save_with_a_bad_step_names_its_line_and_field(tmp_path):

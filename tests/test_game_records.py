@@ -267,8 +267,22 @@ def test_a_record_cut_short_anywhere_reproduces_as_far_as_it_goes(tmp_path: Path
         (lambda ls: [*ls[:-1], ls[-1][:20]], "\n", "line {n}: not JSON"),
         (lambda ls: [ls[0][:50]], "", "the file is cut short within its header"),
         (lambda ls: [], "", "the file is empty"),
+        (lambda ls: [*ls[:9], "[" * 100_000, *ls[9:]], "\n", "line 10: not JSON (nested too deep)"),
+        (
+            lambda ls: [*ls[:9], '{"event": "draw", "side": ' + "9" * 5000 + "}", *ls[9:]],
+            "\n",
+            "line 10: not JSON (Exceeds the limit (4300 digits) for integer string conversion",
+        ),
     ],
-    ids=["blank-amid", "broken-amid", "broken-last-with-newline", "cut-header", "empty"],
+    ids=[
+        "blank-amid",
+        "broken-amid",
+        "broken-last-with-newline",
+        "cut-header",
+        "empty",
+        "nested-too-deep",
+        "number-too-long",
+    ],
 )
 def test_a_broken_line_that_is_not_a_cut_is_a_bad_file(
     lines: object, end: str, said: str, tmp_path: Path

@@ -217,6 +217,32 @@ def test_back_steps_to_the_units_and_hint_changes_nothing(tmp_path: Path) -> Non
     assert len(game.events) == before  # (choosing changes nothing; the session applies it)
 
 
+def test_hint_after_picking_a_unit_is_for_that_unit_and_back_first_says_why(
+    tmp_path: Path,
+) -> None:
+    """Once a unit is picked, 'hint' tells the order the AI would give it (valued as its
+    own choices are); 'back' at the first question says there is nothing to go back to."""
+    solo = first_decision(tmp_path)
+    game = solo.game
+    overall = new_player("tactical", 4).choose(game.clone())
+    number, picked = next(
+        (n, u) for n, u in enumerate(game.eligible(0), 1) if u.uid != overall.unit
+    )
+    for_it = new_player("tactical", 4).choose_for(game.clone(), picked.uid)  # type: ignore[attr-defined]
+    assert for_it.unit == picked.uid
+    console = quiet_console()
+    player = HumanPlayer(
+        console,
+        answers("back", str(number), "hint", "down"),
+        adviser=lambda: new_player("tactical", 4),
+    )
+    action = player.choose(game)
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert "Nothing to go back to: this is the decision's first question." in out
+    assert f"The tactical AI would: {for_it.describe(game)}" in out
+    assert (action.unit, action.order) == (picked.uid, "Down")
+
+
 def test_quit_at_any_prompt_stops(tmp_path: Path) -> None:
     solo = first_decision(tmp_path)
     player = HumanPlayer(quiet_console(), answers("1", "advance", "quit"))

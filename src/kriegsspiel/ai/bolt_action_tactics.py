@@ -171,7 +171,18 @@ class TacticalPlayer:
 
     # -- the protocol ---------------------------------------------------------------
     def choose(self, state: BoltActionGame) -> Action:
+        return self._choose(state, state.legal_actions())
+
+    def choose_for(self, state: BoltActionGame, uid: int) -> Action:
+        """The order it would give unit ``uid`` at this order decision, valued as
+        :meth:`choose` values every unit's (a hint for a person who has picked the unit);
+        at any other decision, its choice there."""
         actions = state.legal_actions()
+        if state.pending is None:
+            actions = [a for a in actions if a.kind == "order" and a.unit == uid] or actions
+        return self._choose(state, actions)
+
+    def _choose(self, state: BoltActionGame, actions: list[Action]) -> Action:
         pending = state.pending
         if pending is not None and pending.kind != "retain":
             return self._react(state, actions)

@@ -18,8 +18,9 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from kriegsspiel.aid.tracker import AidError, Tracker
+from kriegsspiel.aid.tracker import MAX_PINS, ORDERS, AidError, Tracker
 from kriegsspiel.core.procedure import RandomDice
+from kriegsspiel.core.records import json_problem
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.outfiles import check_output, writing
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
@@ -192,9 +193,9 @@ def _row(numbered: tuple[int, str], path: str) -> dict[str, Any]:
     number, line = numbered
     try:
         row = json.loads(line)
-    except json.JSONDecodeError as exc:
+    except (ValueError, RecursionError) as exc:
         raise UsageError(
-            f"--save {path}, line {number}: not a play aid save ({exc.msg}); the file is left "
+            f"--save {path}, line {number}: not a play aid save ({json_problem(exc)}); the file is left "
             "as it is (give --new to start a new game in its place)"
         ) from None
     if not isinstance(row, dict):
@@ -226,4 +227,43 @@ def _validated(data: Any, field: str, path: str, number: int) -> Tracker:
                 f"--save {path}, line {number}: field {field}.units.{i}: uid {unit.uid}, side "
                 f"{unit.side}; unit {i} must have uid {i} and side 0 or 1"
             )
+    problem = _impossible(tracker)
+    if problem is not None:
+        where, said = problem
+        raise UsageError(
+            f"--save {path}, line {number}: field {field}.{where}: {said}; the file is left "
+            "as it is (give --new to start a new game in its place)"
+        )
     return tracker
+
+
+def _impossible(tracker: Tracker) -> tuple[str, str] | None:
+    """What in a game read back no game could hold (a hand-edited save), as the field and
+    what is wrong with it; None if nothing."""
+    if tracker.turns < 1 or not 1 <= tracker.turn <= tracker.turns:
+        return "turn", f"turn {tracker.turn} of {tracker.turns}; a game is on turn 1 to its last"
+    for side in (0, 1):
+        if not any(u.side == side for u in tracker.units):
+            return "units", f"side {side} has no unit; each side has at least one"
+    if tracker.in_hand not in (None, 0, 1):
+        return "in_hand", f"{tracker.in_hand!r}; a die in hand is side 0's or 1's, or none"
+    for i, unit in enumerate(tracker.units):
+        if unit.start_models < 1 or not 0 <= unit.models <= unit.start_models:
+            return (
+                f"units.{i}.models",
+                f"{unit.models} of {unit.start_models}; a unit has 0 to its starting models",
+            )
+        if not 0 <= unit.pins <= MAX_PINS:
+            return f"units.{i}.pins", f"{unit.pins}; pins are 0 to {MAX_PINS}"
+        if unit.destroyed != (unit.models == 0):
+            return f"units.{i}.destroyed", (
+                f"{unit.destroyed} with {unit.models} models; a unit is destroyed when it "
+                "has none left, and only then"
+            )
+        for name in ("order", "retained"):
+            shown = getattr(unit, name)
+            if shown is not None and shown not in ORDERS:
+                return f"units.{i}.{name}", f"{shown!r}; a die shows one of {', '.join(ORDERS)}"
+    if any(not 0 <= uid < len(tracker.units) for uid in tracker.turn_dice):
+        return "turn_dice", f"{list(tracker.turn_dice)}; the dice are the units' numbers"
+    return None

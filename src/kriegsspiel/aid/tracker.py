@@ -32,6 +32,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
 )
 
 ORDERS = ("Fire", "Advance", "Run", "Ambush", "Rally", "Down")
+MAX_PINS = 99  # more than any unit's morale: the count is kept, the unit removed at its morale
 Outcome = Literal["pass", "fail", "friendly fire", "panic"]
 Winner = Literal["attacker", "defender", "both"]  # "both": each struck the other's last down
 OUTCOMES: tuple[Outcome, ...] = ("pass", "fail", "friendly fire", "panic")
@@ -368,8 +369,8 @@ class Tracker:
     def set_pins(self, uid: int, pins: int) -> Tracker:
         """Set a unit's pins; as many as its morale value remove it from play."""
         unit = self._alive(uid)
-        if not 0 <= pins <= 99:
-            raise AidError(f"pins are 0 to 99 (got {pins})")
+        if not 0 <= pins <= MAX_PINS:
+            raise AidError(f"pins are 0 to {MAX_PINS} (got {pins})")
         base = new_test(self.rules, unit.quality).base
         if destroyed_by_pins(self.rules, base, pins):
             step = self._with(replace(unit, pins=pins, models=0, destroyed=True, checks_due=()))

@@ -74,7 +74,7 @@ def read_lines(path: str | Path) -> RecordFile:
     if lines and not final_newline:
         try:
             json.loads(lines[-1])
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
             lines.pop()  # the last line, cut short where the writing stopped
             cut, final_newline = True, True
     if not lines:
@@ -88,8 +88,8 @@ def read_lines(path: str | Path) -> RecordFile:
             raise DataFileError(name, [f"line {number}: blank; a record holds an event a line"])
         try:
             row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DataFileError(name, [f"line {number}: not JSON ({exc.msg})"]) from None
+        except (ValueError, RecursionError) as exc:  # (nested too deep, a number too long)
+            raise DataFileError(name, [f"line {number}: not JSON ({json_problem(exc)})"]) from None
         if not isinstance(row, dict):
             raise DataFileError(name, [f"line {number}: expected a JSON object"])
         rows.append(row)
@@ -104,3 +104,12 @@ def read_record(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]],
     """Header, events and the raw text of a record; a broken file names its line."""
     record = read_lines(path)
     return record.rows[0], list(record.rows[1:]), record.text
+
+
+def json_problem(exc: ValueError | RecursionError) -> str:
+    """Why a line is not JSON a record can hold, in a few words."""
+    if isinstance(exc, json.JSONDecodeError):
+        return exc.msg
+    if isinstance(exc, RecursionError):
+        return "nested too deep"
+    return str(exc).split(";")[0]  # e.g. a number of more digits than Python reads

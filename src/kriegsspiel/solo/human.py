@@ -18,6 +18,7 @@ from typing import TypeVar
 from rich.console import Console
 from rich.markup import escape
 
+from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import Player
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.core.table import Point
@@ -107,6 +108,7 @@ class HumanPlayer:
         self.ask = ask
         self.adviser = adviser  # makes the player whose choice 'hint' tells
         self._game: BoltActionGame | None = None
+        self._unit: UnitState | None = None  # the unit being given its order, once picked
 
     # ------------------------------------------------------------------ the protocol
     def choose(self, state: BoltActionGame) -> Action:
@@ -141,8 +143,11 @@ class HumanPlayer:
             word = line.lower()
             if word in ("quit", "q", "exit"):
                 raise QuitGame
-            if word in ("back", "b") and back:
-                raise _Back
+            if word in ("back", "b"):
+                if back:
+                    raise _Back
+                self.console.print("Nothing to go back to: this is the decision's first question.")
+                continue
             if word in ("help", "?", "h"):
                 self.console.print(HELP)
                 continue
@@ -180,7 +185,11 @@ class HumanPlayer:
         elif self.adviser is None:
             self.console.print("No hint here.")
         else:
-            advice = self.adviser().choose(game.clone())
+            adviser, unit = self.adviser(), self._unit
+            if unit is not None and isinstance(adviser, TacticalPlayer):
+                advice = adviser.choose_for(game.clone(), unit.uid)  # (for the unit picked)
+            else:
+                advice = adviser.choose(game.clone())
             self.console.print(f"The tactical AI would: {escape(advice.describe(game))}")
 
     def _look(self, name: str) -> None:
@@ -218,13 +227,17 @@ class HumanPlayer:
         )
         while True:
             self.console.print(units_table(game, units, title))
+            self._unit = None
             unit = self._pick(
                 "Unit to order", [(u.name, u) for u in units], back=False, listed=True
             )
+            self._unit = unit
             try:
                 action = self._unit_order(game, unit, [a for a in actions if a.unit == unit.uid])
             except _Back:
                 continue
+            finally:
+                self._unit = None
             try:
                 game.validate(action)
             except IllegalActionError as exc:
