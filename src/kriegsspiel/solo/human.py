@@ -45,7 +45,7 @@ HELP = (
     "Answer with a number from the list, or the start of a name. At any prompt: 'back' "
     "steps back, 'units' shows every unit, 'look NAME' a unit's weapons (add A or B for "
     "the side), 'terrain' the ground and objectives by inches, 'hint' what the tactical "
-    "AI would do here, 'quit' stops (the game so far is saved and can be resumed). A "
+    "AI would do here (with the unit picked), 'quit' stops (the game so far is saved and can be resumed). A "
     "move may also go to any place typed as x,y in inches (a vehicle's may add 'reverse' "
     "or 'facing D' in degrees): the game checks it."
 )
