@@ -192,7 +192,7 @@ def test_a_rules_file_the_game_cannot_play_is_refused_at_its_line_and_field(
 
 def test_the_limits_take_their_own_values(tmp_path: Path) -> None:
     """A limit is a largest value taken, not one past it: a weapon of 20 shots, a Tesla's
-    D6+54 hits, six massive results are played."""
+    D6+54 hits, four massive results are played, and a game by them ends in seconds."""
     path = edited(tmp_path, RIFLE, RIFLE.replace('"1"', f'"{MOST_SHOTS}"'))
     text = path.read_text()
     text = text.replace("extra_hits_vs_infantry: D6", "extra_hits_vs_infantry: D6+54")
@@ -201,6 +201,8 @@ def test_the_limits_take_their_own_values(tmp_path: Path) -> None:
     rules = rules_for("konflikt47", str(path))
     assert rules.weapon("Rifle").shots == str(MOST_SHOTS)
     assert rules.data.damage_results.massive_results == MOST_MASSIVE_RESULTS
+    played = run_cli("play", "--quiet", "--rules-file", path.name, cwd=tmp_path, timeout=120)
+    assert played.returncode == 0 and "Result:" in played.stdout, played.stderr
 
 
 def test_bolt_action_needs_no_walker_row() -> None:
