@@ -225,7 +225,7 @@ def problems(
         elif error["type"] == "missing":  # (pydantic: "Field required")
             message = "missing: it must be given here"
         elif error["type"] in _BOUND:  # (pydantic: "Input should be greater than ...")
-            bound = _BOUND[error["type"]].format(*error["ctx"].values())
+            bound = _BOUND[error["type"]].format(*map(_plain, error["ctx"].values()))
             message = f"must be {bound} (not {error['input']!r})"
         elif error["type"] in ("literal_error", "enum"):  # (pydantic: "Input should be 'a' or 'b'")
             message = _not_a_choice(error["input"], _choices(error["ctx"]["expected"]))
@@ -258,6 +258,11 @@ _BOUND = {  # a number's bounds, as a wargamer says them
     "less_than_equal": "{} or less",
     "less_than": "less than {}",
 }
+
+
+def _plain(number: Any) -> Any:
+    """A bound as a wargamer writes it: 0, not 0.0 (a float field's whole-number bound)."""
+    return int(number) if isinstance(number, float) and number.is_integer() else number
 
 
 def _not_of_type(kind: str, given: Any) -> str:

@@ -42,14 +42,14 @@ from pydantic_core import PydanticCustomError
 from kriegsspiel.core.datafile import Strict, TrueOrFalse, WholeNumber, load_yaml, parse_yaml
 from kriegsspiel.errors import UnknownNameError, UsageError
 from kriegsspiel.rulesets import RULESETS, check_ruleset
-from kriegsspiel.rulesets.bolt_action.data import Weapon
+from kriegsspiel.rulesets.bolt_action.data import OfficerRank, QualityName, Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Konflikt47, Rules, Target, rules_for
 
 EDITIONS = ("konflikt47", "bolt-action-1")
 Ruleset = Literal["konflikt47", "bolt-action-1"]
 UnitType = Literal["infantry", "artillery", "team", "vehicle"]
-Quality = Literal["inexperienced", "regular", "veteran"]
-OfficerRank = Literal["Second Lieutenant", "First Lieutenant", "Captain", "Major"]
+# a unit's quality and an officer's rank: each one a rules file must give (data.py)
+Quality = QualityName
 VehicleKind = Literal["wheeled", "half-tracked", "tracked", "walker"]
 Arc = Literal["front", "side", "rear", "turret", "all-round"]
 

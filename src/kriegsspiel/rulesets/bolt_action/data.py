@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, get_args
@@ -41,6 +41,22 @@ SEED_FILES = {
 #: The dice the rules roll: D6s, and D2 and D3 read off a D6.
 DICE_SIDES = (2, 3, 6)
 
+# Limits of the tool, not rules (no sheet caps them): far beyond every value the editions
+# print, they refuse a typo of a rules file (shots: "1000000", 500D6 extra hits) that
+# would make a game roll for ever; each is listed in the rules docs ("A designer's own data").
+#: The most a dice expression of the data may come to (and, where it may fall below 0,
+#: the least it may come to is minus this): 10D6, say (the editions' largest is 3D6).
+MOST_FROM_DICE = 60
+#: The most shots a weapon's Shots may be (the charts' largest is 4).
+MOST_SHOTS = 20
+#: The most damage results a massive hit rolls (the sheets say 2): the AI weighs each
+#: hit's every sequence of results (measured: a game of the sample lists takes 1 s with
+#: 2 or 3, 2 s with 4, 40 s with 6).
+MOST_MASSIVE_RESULTS = 4
+#: The most attacks a model makes in close quarters (the rules give 1, 2 with an
+#: assault weapon).
+MOST_ATTACKS = 10
+
 
 def _dice(text: str, *, count: bool) -> str:
     """``text`` if it is a dice expression of the rules' dice (``count``: one that never
@@ -57,6 +73,14 @@ def _dice(text: str, *, count: bool) -> str:
     least = expr.count + expr.constant if expr.count else expr.constant
     if count and least < 0:
         raise ValueError(f"{text!r} can come to {least}; a count may not be less than 0")
+    if expr.most > MOST_FROM_DICE or least < -MOST_FROM_DICE:
+        reach = f"as much as {expr.most}" if expr.most > MOST_FROM_DICE else f"{least}"
+        span = f"at most {MOST_FROM_DICE}" + ("" if count else f" and at least -{MOST_FROM_DICE}")
+        raise ValueError(
+            f"{text!r} can come to {reach}; kriegsspiel takes dice that come to {span} "
+            f"(such as 3D6 or D6+6: a tool limit, not a rule, so that a typo cannot make a "
+            f"game roll for ever)"
+        )
     return text
 
 
@@ -102,6 +126,22 @@ class _Chart:
     he: tuple[DiceExpr, ...]
     he_text: tuple[str, ...]
     weapons: frozenset[str]
+    walkers: bool = False  # a damage value of the file is a walker's
+    effects: frozenset[str] = frozenset()  # the damage results table's effects
+    # each table's names and aliases (normalised) -> the rows naming it (weapons,
+    # damage_values): a name may name one row only, as a look-up finds the first
+    owners: dict[str, dict[str, tuple[int, ...]]] = field(default_factory=dict)
+
+    def clash(self, table: str, name: str, noun: str) -> None:
+        """A ValueError if ``name`` names more than one row of ``table``."""
+        rows = self.owners.get(table, {}).get(normalise(name), ())
+        if len(rows) > 1:
+            where = " and ".join(f"{table}.rows.{i}" for i in rows)
+            raise ValueError(
+                f"{name!r} names {len(rows)} rows ({where}; names are read in any case and "
+                f"punctuation): each name and alias names one {noun} only, as a look-up "
+                f"would only ever find the first; rename one or drop a row"
+            )
 
 
 _CHART: ContextVar[_Chart | None] = ContextVar("bolt_action_chart", default=None)
@@ -137,7 +177,34 @@ def _chart_of(data: Any) -> _Chart:
         for name in [row.get("name"), *(row.get("aliases") or [])]
         if isinstance(name, str)
     ]
-    return _Chart(tuple(he), tuple(he_text), frozenset(names))
+    walkers = any(row.get("walker") is True for row in _rows(data, "damage_values"))
+    effects = frozenset(str(row.get("effect")) for row in _rows(data, "damage_results"))
+    owners = {
+        table: _owners(data, table, key)
+        for table, key in (("weapons", "name"), ("damage_values", ""))
+    }
+    return _Chart(tuple(he), tuple(he_text), frozenset(names), walkers, effects, owners)
+
+
+def _owners(data: Any, table: str, key: str) -> dict[str, tuple[int, ...]]:
+    """The rows of ``table`` (their places in its list) each of its names names: a row's
+    ``key`` and its aliases (a weapon's), or its ``names`` (a damage value's)."""
+    section = data.get(table) if isinstance(data, dict) else None
+    rows = section.get("rows") if isinstance(section, dict) else None
+    found: dict[str, list[int]] = {}
+    for i, row in enumerate(rows if isinstance(rows, list) else []):
+        if not isinstance(row, dict):
+            continue
+        aliases = row.get("aliases")
+        named = (
+            [row.get(key), *(aliases if isinstance(aliases, list) else [])]
+            if key
+            else row.get("names")
+        )
+        for name in named if isinstance(named, list) else []:
+            if isinstance(name, str) and i not in found.setdefault(normalise(name), []):
+                found[normalise(name)].append(i)
+    return {name: tuple(rows_of) for name, rows_of in found.items()}
 
 
 class Sourced(Strict):
@@ -193,9 +260,19 @@ class Fubar(Sourced):
     rows: Annotated[list[FubarRow], AfterValidator(_every_face_once)]
 
 
+QualityName = Literal["inexperienced", "regular", "veteran"]
+#: The qualities an army list gives its units: each needs its row (its morale) and its
+#: damage values (``QUALITY infantry``, ``QUALITY artillery``).
+QUALITIES: tuple[str, ...] = get_args(QualityName)
+OfficerRank = Literal["Second Lieutenant", "First Lieutenant", "Captain", "Major"]
+#: The officers' ranks an army list may give: each needs its bonus.
+OFFICER_RANKS: tuple[str, ...] = get_args(OfficerRank)
+
+
 class QualityRow(Strict):
-    quality: Literal["inexperienced", "regular", "veteran"]
-    morale: int
+    quality: QualityName
+    # a 2D6 test passes on this or less: 2 to 12 (a unit of 0 would be gone at its first pin)
+    morale: int = Field(ge=2, le=12)
 
 
 class OfficerRow(Strict):
@@ -206,13 +283,40 @@ class OfficerRow(Strict):
 class Qualities(Sourced):
     rows: list[QualityRow]
 
+    @field_validator("rows")
+    @classmethod
+    def _every_quality(cls, rows: list[QualityRow]) -> list[QualityRow]:
+        _each_once(
+            [row.quality for row in rows],
+            QUALITIES,
+            "quality",
+            "a unit's morale is its quality's, and army lists give their units",
+        )
+        return rows
+
 
 class Officers(Sourced):
     rows: list[OfficerRow]
 
+    @field_validator("rows")
+    @classmethod
+    def _every_rank(cls, rows: list[OfficerRow]) -> list[OfficerRow]:
+        _each_once(
+            [row.rank for row in rows], OFFICER_RANKS, "rank", "army lists give their officers"
+        )
+        return rows
+
+
+UnitKind = Literal[
+    "infantry", "tracked vehicle", "half-tracked vehicle", "wheeled vehicle", "walker"
+]
+#: The movement rows the game looks up for every edition (a walker's too where the damage
+#: values have walkers): troops, artillery and teams move as infantry.
+MOVERS = ("infantry", "tracked vehicle", "half-tracked vehicle", "wheeled vehicle")
+
 
 class MovementRow(Strict):
-    unit_type: str
+    unit_type: UnitKind
     advance: Count
     run: Count
     advance_turns: Count | None = None
@@ -221,6 +325,22 @@ class MovementRow(Strict):
 
 class Movement(Sourced):
     rows: list[MovementRow]
+
+    @field_validator("rows")
+    @classmethod
+    def _every_mover(cls, rows: list[MovementRow]) -> list[MovementRow]:
+        chart = _CHART.get()
+        walkers = chart is not None and chart.walkers
+        wanted = (*MOVERS, "walker") if walkers else MOVERS
+        _each_once(
+            [row.unit_type for row in rows],
+            wanted,
+            "unit type",
+            "the game (troops, artillery and teams move as infantry; "
+            + ("a walker, of the damage values' walkers, as a walker; " if walkers else "")
+            + "vehicles by their kind) looks up",
+        )
+        return rows
 
 
 class Reverse(Sourced):
@@ -290,8 +410,21 @@ class HitModifiers(Sourced):
         return _keyed(rows, get_args(HitKey))
 
 
+def _one_rows_names(table: str, noun: str) -> Any:
+    """A check of a row's names (or name, or aliases): each names this row only."""
+
+    def check(names: Any) -> Any:
+        chart = _CHART.get()
+        if chart is not None:
+            for name in [names] if isinstance(names, str) else names:
+                chart.clash(table, name, noun)
+        return names
+
+    return AfterValidator(check)
+
+
 class DamageValue(Strict):
-    names: list[str]
+    names: Annotated[list[str], _one_rows_names("damage_values", "damage value")]
     kind: Literal["infantry", "soft-skinned", "armoured"]
     walker: bool = False
     needed: int
@@ -310,6 +443,28 @@ class DamageValue(Strict):
 
 class DamageValues(Sourced):
     rows: list[DamageValue]
+
+    @field_validator("rows")
+    @classmethod
+    def _named_once_and_every_quality(cls, rows: list[DamageValue]) -> list[DamageValue]:
+        """The infantry and artillery of every quality have theirs (a unit is hit as
+        'QUALITY infantry' or 'QUALITY artillery')."""
+        kinds = {normalise(n): row.kind for row in rows for n in row.names}
+        wanted = [f"{q} {kind}" for q in QUALITIES for kind in ("infantry", "artillery")]
+        missing = [n for n in wanted if normalise(n) not in kinds]
+        if missing:
+            raise ValueError(
+                "army lists' units are hit as their quality's infantry or artillery: a "
+                f"row (kind: infantry) must name each of {', '.join(wanted)}; missing: "
+                f"{', '.join(missing)}"
+            )
+        wrong = [n for n in wanted if kinds[normalise(n)] != "infantry"]
+        if wrong:
+            raise ValueError(
+                f"{', '.join(wrong)} must be named by a row of kind infantry (troops are "
+                "damaged on a D6, not as a vehicle)"
+            )
+        return rows
 
 
 class HeRow(Strict):
@@ -345,6 +500,20 @@ class DamageThresholds(Sourced):
     full: int
     massive: int
 
+    @field_validator("full", "massive")
+    @classmethod
+    def _in_order(cls, margin: int, info: ValidationInfo) -> int:
+        """Each level needs at least the margin of the one below (a full hit that a
+        smaller margin makes than a superficial one would be no rule)."""
+        below = "superficial" if info.field_name == "full" else "full"
+        least = info.data.get(below)
+        if least is not None and margin < least:
+            raise ValueError(
+                f"must be {least} or more, the {below} margin (not {margin}): the margins "
+                "go up from superficial to full to massive"
+            )
+        return margin
+
 
 DamageEffect = Literal["crew stunned", "immobilised", "on fire", "knocked out"]
 
@@ -360,10 +529,58 @@ class DamageResultRow(Strict):
 class DamageResults(Sourced):
     superficial: RollDice
     full: RollDice
-    massive_results: Count
-    open_topped_indirect_bonus: int
+    # how many results (each a roll of ``full``) a massive hit rolls: at most
+    # MOST_MASSIVE_RESULTS (a tool limit; the sheets say 2)
+    massive_results: Count = Field(le=MOST_MASSIVE_RESULTS)
+    open_topped_indirect_bonus: int = Field(ge=-MOST_FROM_DICE, le=MOST_FROM_DICE)
     rows: list[DamageResultRow]
     automaton_ignores_stunned_on: int | None = None
+
+    @field_validator("rows")
+    @classmethod
+    def _every_result(
+        cls, rows: list[DamageResultRow], info: ValidationInfo
+    ) -> list[DamageResultRow]:
+        """Every result the dice can roll (superficial's, full's, each with and without
+        the open-topped bonus) falls in one row exactly: a roll in none would stop the
+        game, one in two would play the first row only."""
+        for i, row in enumerate(rows):
+            if row.low is not None and row.high is not None and row.low > row.high:
+                raise ValueError(
+                    f"row {i} runs from {row.low} to {row.high}: its low must be no more "
+                    "than its high"
+                )
+        bonus = info.data.get("open_topped_indirect_bonus")
+        rolled: dict[int, str] = {}
+        for level in ("superficial", "full"):
+            text = info.data.get(level)
+            if text is None:
+                return rows  # (told at its own field)
+            expr = DiceExpr(text)
+            least = expr.count + expr.constant if expr.count else expr.constant
+            for extra in {0, bonus or 0}:
+                for roll in range(least + extra, expr.most + extra + 1):
+                    rolled.setdefault(
+                        roll,
+                        f"{level} damage's {text}"
+                        + (f" with the open-topped bonus {extra:+d}" if extra else ""),
+                    )
+        for roll, how in sorted(rolled.items()):
+            taken = [
+                i
+                for i, r in enumerate(rows)
+                if (r.low is None or roll >= r.low) and (r.high is None or roll <= r.high)
+            ]
+            if len(taken) != 1:
+                said = (
+                    "no row" if not taken else f"{len(taken)} rows ({', '.join(map(str, taken))})"
+                )
+                raise ValueError(
+                    f"a result of {roll} ({how} can roll it) falls in {said}; every result "
+                    f"from {min(rolled)} to {max(rolled)} needs one row exactly (low: null "
+                    "is 'or less', high: null 'or more')"
+                )
+        return rows
 
 
 class VehicleAssault(Sourced):
@@ -374,7 +591,7 @@ class VehicleAssault(Sourced):
     damage_dice: CountDice
     # the vehicle fires at infantry that start their assault farther than this (inches),
     # with the weapons whose arc they are in; None where the sheet has no such fire
-    fires_at_assaulters_beyond: float | None = None
+    fires_at_assaulters_beyond: float | None = Field(default=None, ge=0)
 
 
 class CloseQuarters(Sourced):
@@ -410,8 +627,8 @@ Fielded = Literal["gun", "vehicle only", "not on vehicles"]
 
 
 class Weapon(Strict):
-    name: str = Field(min_length=1)
-    aliases: tuple[str, ...] = ()
+    name: Annotated[str, Field(min_length=1), _one_rows_names("weapons", "weapon")]
+    aliases: Annotated[tuple[str, ...], _one_rows_names("weapons", "weapon")] = ()
     category: Literal["small arms", "heavy weapons"]
     range: Count
     min_range: Count = 0
@@ -436,6 +653,12 @@ class Weapon(Strict):
                 f"{shots!r} is not a number of shots: write a whole number, 0 or more, "
                 'such as "2" (only a Flamethrower\'s shots are dice, such as "2D6-1")'
             )
+        if int(shots) > MOST_SHOTS:
+            raise ValueError(
+                f"{shots!r} shots: kriegsspiel takes at most {MOST_SHOTS} shots a weapon (a "
+                "tool limit, not a rule, so that a typo cannot make a game roll for ever; "
+                "the charts' most is 4)"
+            )
         return shots
 
     @field_validator("he")
@@ -453,13 +676,19 @@ class Weapons(Sourced):
     rows: list[Weapon]
 
 
+#: What the terrain table's cells may say, as the game reads them: "No", "No*" and
+#: "No (!)" keep the unit out, "No Run" lets it in on an Advance only, "x2" (a road's)
+#: doubles a move made along it, "OK", "OK*" and "OK**" let it through.
+TerrainCell = Literal["OK", "OK*", "OK**", "No Run", "No", "No*", "No (!)", "x2"]
+
+
 class TerrainRow(Strict):
     category: str
-    infantry: str
-    artillery: str
-    wheeled: str
-    tracked: str
-    walkers: str | None = None
+    infantry: TerrainCell
+    artillery: TerrainCell
+    wheeled: TerrainCell
+    tracked: TerrainCell
+    walkers: TerrainCell | None = None
 
 
 # terrain the engine itself names: scenario features' other names (wood, wall, ...: see
@@ -505,6 +734,17 @@ class ShockwaveRule(Sourced):
     pins: CountDice
     hits_vs_infantry: CountDice
     vehicle_result: DamageEffect
+
+    @field_validator("vehicle_result")
+    @classmethod
+    def _a_row(cls, effect: str) -> str:
+        chart = _CHART.get()
+        if chart is None or not chart.effects or effect in chart.effects:
+            return effect
+        raise ValueError(
+            f"{effect!r} is no effect of the damage_results table's rows (they give "
+            f"{', '.join(sorted(chart.effects))}): a shockwave's result is one of them"
+        )
 
 
 class GravityPulseRule(Sourced):
@@ -571,8 +811,8 @@ class Procedure(Sourced):
     indirect_ranged_in: D6Score
     shaped_charge_to_hit: int
     pins_per_attack: Count
-    close_quarters_attacks: Count
-    assault_weapon_attacks: Count
+    close_quarters_attacks: Count = Field(le=MOST_ATTACKS)
+    assault_weapon_attacks: Count = Field(le=MOST_ATTACKS)
     down_halves_he_hits: bool
 
 

@@ -117,7 +117,7 @@ def movement_row(rules: Rules, unit: UnitState) -> MovementRow:
 
 @lru_cache(maxsize=64)
 def _movement_row(rules: Rules, vehicle_kind: str | None) -> MovementRow:
-    rows = {r.unit_type: r for r in rules.data.movement.rows}
+    rows: dict[str, MovementRow] = {r.unit_type: r for r in rules.data.movement.rows}
     if vehicle_kind is None:
         return rows["infantry"]
     names = {
