@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Annotated, Any, ClassVar, TypeVar, Union, get_args, get_origin
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import AllowInfNan, BaseModel, ConfigDict, ValidationError
 from pydantic import Strict as _NoCoercion
 
 from kriegsspiel.errors import DataFileError
@@ -31,7 +31,8 @@ class Strict(BaseModel):
 # count belongs) would play a game other than the one written. (Strict on these types only:
 # strict models would refuse the lists YAML gives for tuples.)
 WholeNumber = Annotated[int, _NoCoercion()]  # 3; not 3.0, true or "3"
-Number = Annotated[float, _NoCoercion()]  # 3 or 2.5; not true or "2.5"
+# (.inf and .nan, which YAML reads as floats, are no measure: refused where they are read)
+Number = Annotated[float, _NoCoercion(), AllowInfNan(False)]  # 3 or 2.5; not true, "2.5", .inf
 TrueOrFalse = Annotated[bool, _NoCoercion()]  # true or false; not 1 or "yes"
 
 
@@ -231,6 +232,8 @@ def problems(
             message = _not_a_choice(error["input"], _choices(error["ctx"]["expected"]))
         elif error["type"] in ("too_long", "too_short"):  # (pydantic: "Tuple should have ...")
             message = _how_many(error, loc)
+        elif error["type"] == "finite_number":  # (pydantic: "Input should be a finite number")
+            message = f"must be a finite number, not {_yaml_float(error['input'])}"
         elif error["type"] in ("int_parsing", "float_parsing", "int_from_float"):
             wanted = "a whole number" if error["type"] != "float_parsing" else "a number"
             message = f"must be {wanted} (not {_shown(error['input'])})"
@@ -284,7 +287,7 @@ def _not_of_type(kind: str, given: Any) -> str:
     elif isinstance(given, dict):
         shown = "a mapping of fields"
     else:
-        shown = repr(given)
+        shown = _yaml_float(given)  # (.inf, as the file wrote it)
     return f"should be {wanted}, not {shown}"
 
 
@@ -320,6 +323,15 @@ def _counted(number: int, noun: str) -> str:
     if number == 1 and noun.endswith("s"):
         noun = noun[:-3] + "y" if noun.endswith("ies") else noun[:-1]
     return f"{number} {noun}"
+
+
+def _yaml_float(number: Any) -> str:
+    """A float as YAML writes it: .inf, -.inf and .nan as such (Python says inf and nan)."""
+    if isinstance(number, float) and number != number:
+        return ".nan (not a number)"
+    if isinstance(number, float) and number in (float("inf"), float("-inf")):
+        return f"{'-' if number < 0 else ''}.inf (infinity)"
+    return _shown(number)
 
 
 def _shown(given: Any) -> str:
