@@ -282,6 +282,8 @@ def _not_of_type(kind: str, given: Any) -> str:
             kind in ("int_type", "float_type") and number
         ):
             shown += " (write it without quotes)"
+        elif kind in ("int_type", "float_type"):
+            shown += _exponent_hint(given, kind)
     elif isinstance(given, list | tuple):
         shown = "a list"
     elif isinstance(given, dict):
@@ -289,6 +291,24 @@ def _not_of_type(kind: str, given: Any) -> str:
     else:
         shown = _yaml_float(given)  # (.inf, as the file wrote it)
     return f"should be {wanted}, not {shown}"
+
+
+# a number with an exponent as Python (and YAML 1.2) write it: 1e300, 2.5E-3, .5e2
+_EXPONENT = re.compile(r"([-+]?)(\d*)(?:\.(\d*))?[eE]([-+]?)(\d+)")
+
+
+def _exponent_hint(text: str, kind: str) -> str:
+    """Why a number written with an exponent (1e300) was read as text, and how to write it:
+    YAML 1.1, which PyYAML reads, takes an exponent only after a point and with its sign
+    (1.0e+300); a whole number is written in digits. Empty if ``text`` is no such number."""
+    found = _EXPONENT.fullmatch(text.strip())
+    if found is None or not (found[2] or found[3]):
+        return ""
+    if kind == "int_type":
+        return " (a whole number is written in digits, without an exponent)"
+    sign, whole, fraction, exponent_sign, exponent = found.groups()
+    written = f"{sign}{whole or 0}.{fraction or 0}e{exponent_sign or '+'}{exponent}"
+    return f" (YAML reads a number with an exponent only as {written})"
 
 
 def _choices(expected: str) -> list[str]:
