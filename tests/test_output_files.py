@@ -418,3 +418,31 @@ def test_a_picture_is_kriegsspiels_by_its_mark(start: bytes, picture: bool, svg:
     from kriegsspiel.outfiles import is_picture, is_svg
 
     assert is_picture(start) is picture and is_svg(start) is svg
+
+
+@pytest.mark.parametrize(
+    ("args", "told"),
+    [
+        (["army", ""], "army was given an empty name (''); give a list's file, or a shipped "
+         "list: "),
+        (["army", " "], "army was given an empty name (' ')"),
+        (["sweep", ""], "sweep was given an empty name (''); give a sweep file, or a shipped "
+         "sweep: konflikt47-walker-or-tank."),
+        (["scenario", ""], "scenario was given an empty name (''); give a scenario file, or a "
+         "shipped scenario: hold-the-crossroads, meeting-engagement."),
+        (["army", "us-tesla-company", "--copy", ""],
+         "--copy was given an empty name (''); give a .yaml or .yml file's name."),
+        (["scenario", "meeting-engagement", "--copy", ""], "--copy was given an empty name"),
+        (["scenario", "meeting-engagement", "--svg", ""],
+         "--svg was given an empty name (''); give a .svg file's name."),
+    ],
+)  # fmt: skip
+def test_an_empty_name_is_said_to_be_empty_not_a_folder(
+    tmp_path: Path, args: list[str], told: str
+) -> None:
+    (tmp_path / "mine.yaml").write_text("name: my list\n")
+    done = run_cli(*args, cwd=tmp_path)
+    said = " ".join(done.stderr.split())
+    assert done.returncode == 2 and told in said and "folder" not in said, said
+    assert "Traceback" not in said and not done.stdout
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.yaml"]

@@ -32,6 +32,10 @@ def check_output(
 
     ``written``: False for a file that may be only read where it cannot be written (a
     results store), whose folder and permissions are then not asked about."""
+    if not path.strip():  # (Path("") is the current folder: not what was meant)
+        kinds = " or ".join(suffixes)
+        named = f"a {kinds} file's name" if suffixes else "a file name"
+        raise UsageError(f"{option} was given an empty name ({path!r}); give {named}.")
     target = Path(path)
     for what, given in (inputs or {}).items():
         if given and target.exists() and Path(given).exists() and target.samefile(given):

@@ -154,6 +154,12 @@ def is_named(given: str, sample: Path) -> bool:
 
 def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = None) -> Path:
     """A file path (relative to ``base`` if given), or the stem of a shipped sample."""
+    if not given.strip():  # (Path("") is the current folder: not what was meant)
+        shipped = ", ".join(s.stem for s in samples)
+        raise UsageError(
+            f"{kind} was given an empty name ({given!r}); give a {kind} file, or a shipped "
+            f"{kind}: {shipped}."
+        )
     places = ([base / given] if base else []) + [Path(given)]
     for path in places:
         if path.is_file():
