@@ -446,3 +446,33 @@ def test_an_empty_name_is_said_to_be_empty_not_a_folder(
     assert done.returncode == 2 and told in said and "folder" not in said, said
     assert "Traceback" not in said and not done.stdout
     assert [p.name for p in tmp_path.iterdir()] == ["mine.yaml"]
+
+
+@pytest.mark.parametrize("option", ["--scenario", "--army"])
+def test_a_matchup_file_that_cannot_be_read_is_said_so_without_an_error_number(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    option: str,
+) -> None:
+    """(Path.read_text is told to refuse the file: the tests run as root, whom chmod 000
+    does not stop.)"""
+    monkeypatch.chdir(tmp_path)
+    source = DATA / ("skirmish.yaml" if option == "--scenario" else "patrol-a.yaml")
+    (tmp_path / "mine.yaml").write_text(source.read_text())
+    real_read_text = Path.read_text
+
+    def refused(self: Path, *args: Any, **kwargs: Any) -> str:
+        if self.name == "mine.yaml":
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return real_read_text(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", refused)
+    args = [*PATROLS, "--quiet"]
+    args[args.index(option) + 1] = "mine.yaml"
+    code, said = kriegsspiel(monkeypatch, capsys, "play", *args)
+    said = " ".join(said.split())
+    kind = "scenario" if option == "--scenario" else "army"
+    assert code == 2, said
+    assert f"{kind} file mine.yaml cannot be read (Permission denied); make it readable" in said
+    assert "Errno" not in said and "Traceback" not in said

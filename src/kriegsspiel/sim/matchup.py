@@ -226,8 +226,11 @@ def read_source(kind: str, given: str, samples: list[Path], base: Path | None = 
 
         told = not_text(exc, "a YAML file written in a text editor")
         raise UsageError(f"cannot read {kind} file {path}: it {told}") from None
-    except OSError as exc:
-        raise UsageError(f"cannot read {kind} file {path}: {exc}") from exc
+    except OSError as exc:  # (as a data file is told: "cannot be read (Permission denied)")
+        raise UsageError(
+            f"{kind} file {path} cannot be read ({exc.strerror or exc}); make it readable, "
+            "or give another file."
+        ) from None
 
 
 def game_ruleset(ruleset: str) -> str:
