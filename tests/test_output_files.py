@@ -4,6 +4,7 @@ written whole or not at all."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import sys
 from pathlib import Path
@@ -330,3 +331,148 @@ def test_exports_and_plots_replace_only_a_file_of_the_kind_they_write(tmp_path: 
     assert (tmp_path / "mine.yaml").read_text() == "name: my list\n"
     assert (tmp_path / "notes.png").read_text() == "my notes\n"
     assert (tmp_path / "notes.csv").read_text() == "date,what\n"
+
+
+def _unmarked_pictures(folder: Path) -> dict[str, bytes]:
+    """A PNG and an SVG of the user's (matplotlib's, but not drawn by kriegsspiel), and a
+    hand-written SVG: what a --plot or --svg of the same name must not replace."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    ax.plot([1, 2])
+    fig.savefig(folder / "photo.png")
+    fig.savefig(folder / "photo.svg")
+    plt.close(fig)
+    (folder / "mine.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"></svg>\n')
+    return {name: (folder / name).read_bytes() for name in ("photo.png", "photo.svg", "mine.svg")}
+
+
+def test_only_a_picture_kriegsspiel_drew_is_replaced_and_the_replacing_is_said(
+    tmp_path: Path,
+) -> None:
+    """--plot and --svg replace a picture only if kriegsspiel drew it (its mark: a PNG's
+    "Software", an SVG's creator or comment); a screenshot or hand-made drawing of the same
+    name is refused before any game, named, and kept. Replacing its own says so."""
+    kept = _unmarked_pictures(tmp_path)
+    evaluate = ["evaluate", *PATROLS, "--games", "2", "--workers", "1", "--no-store"]
+    sweep = ["sweep", str(DATA / "sweep.yaml"), "--games", "2", "--workers", "1", "--no-store"]
+    scenario = ["scenario", str(DATA / "skirmish.yaml"), "--ruleset", "konflikt47"]
+    for args, told in [
+        ([*evaluate, "--plot", "photo.png"], "--plot 'photo.png' is there already and is "
+         "not a PNG or SVG picture kriegsspiel drew"),
+        ([*evaluate, "--plot", "photo.svg"], "--plot 'photo.svg' is there already"),
+        ([*sweep, "--plot", "mine.svg"], "--plot 'mine.svg' is there already"),
+        (["play", *PATROLS, "--quiet", "--svg", "mine.svg"], "--svg 'mine.svg' is there "
+         "already and is not an SVG drawing kriegsspiel made"),
+        (["play", *PATROLS, "--quiet", "--svg", "photo.svg"], "--svg 'photo.svg' is there"),
+        ([*scenario, "--svg", "mine.svg"], "--svg 'mine.svg' is there already"),
+    ]:  # fmt: skip
+        done = run_cli(*args, cwd=tmp_path)
+        said = " ".join(done.stderr.split())
+        assert done.returncode == 2 and told in said, said
+        assert "Give another file name, or move it aside." in said and "Traceback" not in said
+        assert not done.stdout  # (refused before any game)
+    for name, start in kept.items():
+        assert (tmp_path / name).read_bytes() == start, name
+    # its own pictures: marked, and replaced with a word
+    for args, first, then in [
+        ([*evaluate, "--plot", "p.png"], "Plot written to p.png.",
+         "Plot written to p.png, in place of the picture that was there."),
+        ([*evaluate, "--plot", "p.svg"], "Plot written to p.svg.",
+         "Plot written to p.svg, in place of the picture that was there."),
+        ([*sweep, "--plot", "h.png"], "Heat map written to h.png.",
+         "Heat map written to h.png, in place of the picture that was there."),
+        (["play", *PATROLS, "--quiet", "--svg", "t.svg"], "Table drawn to t.svg\n",
+         "Table drawn to t.svg, in place of the drawing that was there"),
+    ]:  # fmt: skip
+        for expected in (first, then):
+            done = run_cli(*args, cwd=tmp_path)
+            assert done.returncode == 0 and expected in done.stdout, done.stderr
+    assert b"tEXtSoftware\x00kriegsspiel " in (tmp_path / "p.png").read_bytes()[:200]
+    assert b"<dc:title>kriegsspiel " in (tmp_path / "p.svg").read_bytes()
+    assert (tmp_path / "t.svg").read_text().split("\n")[1].startswith("<!-- Drawn by kriegsspiel")
+    drawn = run_cli(*scenario, "--svg", "t.svg", cwd=tmp_path)
+    said = " ".join(drawn.stderr.split())
+    assert drawn.returncode == 0 and "Table drawn to t.svg in place of the drawing" in said, said
+    as_json = run_cli(*evaluate, "--json", "--plot", "p.png", cwd=tmp_path)
+    assert as_json.returncode == 0 and "in place of the picture" in as_json.stderr
+    assert json.loads(as_json.stdout)["games"] == 2  # (stdout stays JSON)
+
+
+@pytest.mark.parametrize(
+    ("start", "picture", "svg"),
+    [
+        (b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + b"\0" * 17 + b"tEXtSoftware\0kriegsspiel 0.2.0", True, False),
+        (b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + b"\0" * 17 + b"tEXtSoftware\0Matplotlib", False, False),
+        (b"\x89PNG\r\n\x1a\n", False, False),
+        (b'<?xml version="1.0"?>\n<!-- Drawn by kriegsspiel 0.1.0 -->\n<svg>', True, True),
+        (b"<svg><metadata><cc:Agent><dc:title>kriegsspiel 0.2.0</dc:title>", True, True),
+        (b'<svg xmlns="http://www.w3.org/2000/svg"><text>kriegsspiel</text></svg>', False, False),
+        (b"my notes about kriegsspiel", False, False),
+    ],
+)  # fmt: skip
+def test_a_picture_is_kriegsspiels_by_its_mark(start: bytes, picture: bool, svg: bool) -> None:
+    from kriegsspiel.outfiles import is_picture, is_svg
+
+    assert is_picture(start) is picture and is_svg(start) is svg
+
+
+@pytest.mark.parametrize(
+    ("args", "told"),
+    [
+        (["army", ""], "army was given an empty name (''); give a list's file, or a shipped "
+         "list: "),
+        (["army", " "], "army was given an empty name (' ')"),
+        (["sweep", ""], "sweep was given an empty name (''); give a sweep file, or a shipped "
+         "sweep: konflikt47-walker-or-tank."),
+        (["scenario", ""], "scenario was given an empty name (''); give a scenario file, or a "
+         "shipped scenario: hold-the-crossroads, meeting-engagement."),
+        (["army", "us-tesla-company", "--copy", ""],
+         "--copy was given an empty name (''); give a .yaml or .yml file's name."),
+        (["scenario", "meeting-engagement", "--copy", ""], "--copy was given an empty name"),
+        (["scenario", "meeting-engagement", "--svg", ""],
+         "--svg was given an empty name (''); give a .svg file's name."),
+    ],
+)  # fmt: skip
+def test_an_empty_name_is_said_to_be_empty_not_a_folder(
+    tmp_path: Path, args: list[str], told: str
+) -> None:
+    (tmp_path / "mine.yaml").write_text("name: my list\n")
+    done = run_cli(*args, cwd=tmp_path)
+    said = " ".join(done.stderr.split())
+    assert done.returncode == 2 and told in said and "folder" not in said, said
+    assert "Traceback" not in said and not done.stdout
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.yaml"]
+
+
+@pytest.mark.parametrize("option", ["--scenario", "--army"])
+def test_a_matchup_file_that_cannot_be_read_is_said_so_without_an_error_number(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    option: str,
+) -> None:
+    """(Path.read_text is told to refuse the file: the tests run as root, whom chmod 000
+    does not stop.)"""
+    monkeypatch.chdir(tmp_path)
+    source = DATA / ("skirmish.yaml" if option == "--scenario" else "patrol-a.yaml")
+    (tmp_path / "mine.yaml").write_text(source.read_text())
+    real_read_text = Path.read_text
+
+    def refused(self: Path, *args: Any, **kwargs: Any) -> str:
+        if self.name == "mine.yaml":
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return real_read_text(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", refused)
+    args = [*PATROLS, "--quiet"]
+    args[args.index(option) + 1] = "mine.yaml"
+    code, said = kriegsspiel(monkeypatch, capsys, "play", *args)
+    said = " ".join(said.split())
+    kind = "scenario" if option == "--scenario" else "army"
+    assert code == 2, said
+    assert f"{kind} file mine.yaml cannot be read (Permission denied); make it readable" in said
+    assert "Errno" not in said and "Traceback" not in said

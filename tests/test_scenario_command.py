@@ -71,8 +71,8 @@ def test_a_scenario_is_drawn_with_two_lists_deployed_and_copied(tmp_path: Path) 
         ("nowhere", None, None, "scenario 'nowhere' is neither a file nor a shipped scenario"),
         (None, "x.yaml", None, "--copy and --svg need a scenario"),
         ("meeting-engagement", None, "x.png", "--svg writes a .svg file"),
-        ("meeting-engagement", None, "", "--svg '' is a folder"),
-        ("meeting-engagement", "", None, "--copy '' is"),
+        ("meeting-engagement", None, "", "--svg was given an empty name ('')"),
+        ("meeting-engagement", "", None, "--copy was given an empty name ('')"),
     ],
 )
 def test_scenario_refuses_what_it_cannot_do_and_says_why(

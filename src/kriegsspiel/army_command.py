@@ -135,6 +135,12 @@ def _find(given: str, editions: list[str]) -> Path:
     if Path(given).is_file():
         return Path(given)
     shipped = [p for edition in editions for p in sample_armies(edition)]
+    if not given.strip():  # (Path("") is the current folder: not what was meant)
+        names = ", ".join(p.stem for p in shipped)
+        raise UsageError(
+            f"army was given an empty name ({given!r}); give a list's file, or a shipped "
+            f"list: {names}."
+        )
     for path in shipped:
         if given.lower() in (path.stem.lower(), path.name.lower()):
             return path

@@ -32,6 +32,10 @@ def check_output(
 
     ``written``: False for a file that may be only read where it cannot be written (a
     results store), whose folder and permissions are then not asked about."""
+    if not path.strip():  # (Path("") is the current folder: not what was meant)
+        kinds = " or ".join(suffixes)
+        named = f"a {kinds} file's name" if suffixes else "a file name"
+        raise UsageError(f"{option} was given an empty name ({path!r}); give {named}.")
     target = Path(path)
     for what, given in (inputs or {}).items():
         if given and target.exists() and Path(given).exists() and target.samefile(given):
@@ -82,13 +86,40 @@ def is_game_record(start: bytes) -> bool:
     return isinstance(header, dict) and "kriegsspiel" in header and "seed" in header
 
 
+SVG_KIND = "an SVG drawing kriegsspiel made"  # (what --svg replaces: see is_svg)
+
+
+def drawn_by() -> str:
+    """The mark every picture kriegsspiel writes carries near its start (a PNG's
+    "Software", an SVG's creator or a comment): "kriegsspiel" and its version. Only a
+    file so marked is replaced by another picture: a screenshot or a hand-made drawing
+    of the same name is refused and kept."""
+    from kriegsspiel import __version__
+
+    return f"kriegsspiel {__version__}"
+
+
+def svg_mark() -> str:
+    """The comment that marks a table kriegsspiel drew (see :func:`drawn_by`)."""
+    return f"<!-- Drawn by {drawn_by()} -->"
+
+
 def is_svg(start: bytes) -> bool:
-    return b"<svg" in start
+    """An SVG drawing kriegsspiel made: a table (its comment) or a plot (its creator, in
+    matplotlib's metadata), whatever kriegsspiel's version."""
+    return b"<svg" in start and (
+        b"<!-- Drawn by kriegsspiel " in start or b"<dc:title>kriegsspiel " in start
+    )
+
+
+def is_png(start: bytes) -> bool:
+    """A PNG plot kriegsspiel made: its signature, then its "Software" text."""
+    return start.startswith(b"\x89PNG\r\n\x1a\n") and b"tEXtSoftware\x00kriegsspiel " in start
 
 
 def is_picture(start: bytes) -> bool:
-    """A PNG (its signature) or an SVG drawing: what ``--plot`` writes."""
-    return start.startswith(b"\x89PNG\r\n\x1a\n") or is_svg(start)
+    """A PNG or an SVG picture kriegsspiel drew: what ``--plot`` replaces."""
+    return is_png(start) or is_svg(start)
 
 
 def is_export(start: bytes) -> bool:

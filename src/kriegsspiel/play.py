@@ -11,7 +11,14 @@ from rich.markup import escape
 
 from kriegsspiel.ai.players import parse_seats
 from kriegsspiel.errors import UsageError
-from kriegsspiel.outfiles import check_output, check_replacing, is_game_record, is_svg, writing
+from kriegsspiel.outfiles import (
+    SVG_KIND,
+    check_output,
+    check_replacing,
+    is_game_record,
+    is_svg,
+    writing,
+)
 from kriegsspiel.sim.matchup import Matchup, army_name, build_matchup, play_game
 
 if TYPE_CHECKING:
@@ -56,8 +63,9 @@ def run_game(
     kinds = matchup.players
     if "human" in kinds and not svg:
         svg = str(Path(record_path).with_suffix(".svg"))  # a person needs to see the table
+    redraws = False  # (True: the drawing replaces one kriegsspiel made)
     if svg:
-        _check_svg(svg, record_path, "--record", inputs)
+        redraws = _check_svg(svg, record_path, "--record", inputs)
     console = Console(highlight=False)
     army_texts = (matchup.armies[0].text, matchup.armies[1].text)
     if "human" in kinds:
@@ -93,17 +101,19 @@ def run_game(
 
         with writing(svg, "--svg") as temp:
             write_svg(game, temp)
-        console.print(f"Table drawn to {svg}")
+        instead = ", in place of the drawing that was there" if redraws else ""
+        console.print(f"Table drawn to {svg}{instead}")
     return 0
 
 
-def _check_svg(svg: str, record: str, option: str, inputs: dict[str, str | None]) -> None:
+def _check_svg(svg: str, record: str, option: str, inputs: dict[str, str | None]) -> bool:
     """Refuse now the drawing ``svg`` that could not be written, or would destroy one of
-    ``inputs`` or the record (given as ``option``), or a file that is not a drawing."""
+    ``inputs`` or the record (given as ``option``), or a file that is not a drawing
+    kriegsspiel made; True if it replaces one."""
     check_output(svg, "--svg", (".svg",), inputs=inputs)
     if Path(svg).resolve() == Path(record).resolve():
         raise UsageError(f"--svg and {option} both name {svg!r}; give two files.")
-    check_replacing(svg, "--svg", "an SVG drawing", is_svg)
+    return check_replacing(svg, "--svg", SVG_KIND, is_svg)
 
 
 def _title(console: Console, game: BoltActionGame, matchup: Matchup, seed: int) -> None:

@@ -13,6 +13,7 @@ from kriegsspiel.core.names import counted
 from kriegsspiel.core.scenario import Scenario, load_scenario, sample_scenarios
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import (
+    SVG_KIND,
     check_copy,
     check_output,
     check_replacing,
@@ -62,9 +63,10 @@ def run_scenario(
     shipped = path in sample_scenarios()
     if copy is not None:
         check_copy(copy, path, "scenario")
+    redraws = False  # (True: the drawing replaces one kriegsspiel made)
     if svg is not None:
         check_output(svg, "--svg", (".svg",))
-        check_replacing(svg, "--svg", "an SVG drawing", is_svg)
+        redraws = check_replacing(svg, "--svg", SVG_KIND, is_svg)
     scenario = load_scenario(path)  # a broken scenario: its file, line and field
     rules = None
     if rules_file is not None:
@@ -80,7 +82,10 @@ def run_scenario(
     err = Console(stderr=True, highlight=False)
     if svg is not None:
         _draw(str(path), ruleset, armies, svg, rules)
-        err.print(f"Table drawn to {svg}, the lists deployed as a game begins.", markup=False)
+        instead = " in place of the drawing that was there" if redraws else ""
+        err.print(
+            f"Table drawn to {svg}{instead}, the lists deployed as a game begins.", markup=False
+        )
     if copy is not None:
         write_copy(path, copy)
         err.print(

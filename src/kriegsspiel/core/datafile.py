@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Annotated, Any, ClassVar, TypeVar, Union, get_args, get_origin
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import AllowInfNan, BaseModel, ConfigDict, ValidationError
 from pydantic import Strict as _NoCoercion
 
 from kriegsspiel.errors import DataFileError
@@ -31,7 +31,8 @@ class Strict(BaseModel):
 # count belongs) would play a game other than the one written. (Strict on these types only:
 # strict models would refuse the lists YAML gives for tuples.)
 WholeNumber = Annotated[int, _NoCoercion()]  # 3; not 3.0, true or "3"
-Number = Annotated[float, _NoCoercion()]  # 3 or 2.5; not true or "2.5"
+# (.inf and .nan, which YAML reads as floats, are no measure: refused where they are read)
+Number = Annotated[float, _NoCoercion(), AllowInfNan(False)]  # 3 or 2.5; not true, "2.5", .inf
 TrueOrFalse = Annotated[bool, _NoCoercion()]  # true or false; not 1 or "yes"
 
 
@@ -231,6 +232,8 @@ def problems(
             message = _not_a_choice(error["input"], _choices(error["ctx"]["expected"]))
         elif error["type"] in ("too_long", "too_short"):  # (pydantic: "Tuple should have ...")
             message = _how_many(error, loc)
+        elif error["type"] == "finite_number":  # (pydantic: "Input should be a finite number")
+            message = f"must be a finite number, not {_yaml_float(error['input'])}"
         elif error["type"] in ("int_parsing", "float_parsing", "int_from_float"):
             wanted = "a whole number" if error["type"] != "float_parsing" else "a number"
             message = f"must be {wanted} (not {_shown(error['input'])})"
@@ -284,13 +287,33 @@ def _not_of_type(kind: str, given: Any) -> str:
             kind in ("int_type", "float_type") and number
         ):
             shown += " (write it without quotes)"
+        elif kind in ("int_type", "float_type"):
+            shown += _exponent_hint(given, kind)
     elif isinstance(given, list | tuple):
         shown = "a list"
     elif isinstance(given, dict):
         shown = "a mapping of fields"
     else:
-        shown = repr(given)
+        shown = _yaml_float(given)  # (.inf, as the file wrote it)
     return f"should be {wanted}, not {shown}"
+
+
+# a number with an exponent as Python (and YAML 1.2) write it: 1e300, 2.5E-3, .5e2
+_EXPONENT = re.compile(r"([-+]?)(\d*)(?:\.(\d*))?[eE]([-+]?)(\d+)")
+
+
+def _exponent_hint(text: str, kind: str) -> str:
+    """Why a number written with an exponent (1e300) was read as text, and how to write it:
+    YAML 1.1, which PyYAML reads, takes an exponent only after a point and with its sign
+    (1.0e+300); a whole number is written in digits. Empty if ``text`` is no such number."""
+    found = _EXPONENT.fullmatch(text.strip())
+    if found is None or not (found[2] or found[3]):
+        return ""
+    if kind == "int_type":
+        return " (a whole number is written in digits, without an exponent)"
+    sign, whole, fraction, exponent_sign, exponent = found.groups()
+    written = f"{sign}{whole or 0}.{fraction or 0}e{exponent_sign or '+'}{exponent}"
+    return f" (YAML reads a number with an exponent only as {written})"
 
 
 def _choices(expected: str) -> list[str]:
@@ -325,6 +348,15 @@ def _counted(number: int, noun: str) -> str:
     if number == 1 and noun.endswith("s"):
         noun = noun[:-3] + "y" if noun.endswith("ies") else noun[:-1]
     return f"{number} {noun}"
+
+
+def _yaml_float(number: Any) -> str:
+    """A float as YAML writes it: .inf, -.inf and .nan as such (Python says inf and nan)."""
+    if isinstance(number, float) and number != number:
+        return ".nan (not a number)"
+    if isinstance(number, float) and number in (float("inf"), float("-inf")):
+        return f"{'-' if number < 0 else ''}.inf (infinity)"
+    return _shown(number)
 
 
 def _shown(given: Any) -> str:

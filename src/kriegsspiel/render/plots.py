@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from kriegsspiel.outfiles import writing
+from kriegsspiel.outfiles import drawn_by, writing
 from kriegsspiel.render.evaluation_text import per_point
 
 
@@ -22,7 +22,9 @@ def _pyplot() -> Any:
 def _save(fig: Any, path: str) -> None:
     try:
         with writing(path, "--plot") as temp:
-            fig.savefig(temp, dpi=120, bbox_inches="tight")
+            # marked as kriegsspiel's, so that only a picture it drew is ever replaced
+            mark = {"Software" if path.lower().endswith(".png") else "Creator": drawn_by()}
+            fig.savefig(temp, dpi=120, bbox_inches="tight", metadata=mark)
     finally:
         _pyplot().close(fig)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Final
 
 from kriegsspiel.core.table import TerrainFeature
+from kriegsspiel.outfiles import svg_mark
 from kriegsspiel.rulesets.bolt_action.game.state import OBJECTIVE_REACH, BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
@@ -732,7 +733,9 @@ def table_svg(
     root.set("height", _n(height))
     root.set("viewBox", f"0 0 {_n(width)} {_n(height)}")
     ET.indent(root, space=" ")
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
+    # marked as kriegsspiel's, so that only a drawing it made is ever replaced
+    head = f'<?xml version="1.0" encoding="UTF-8"?>\n{svg_mark()}\n'
+    return head + ET.tostring(root, encoding="unicode")
 
 
 def write_svg(

@@ -85,11 +85,23 @@ class RunOptions:
         return Workers(workers if games is None else min(workers, games), self.scheduler)
 
 
-def check_plot(plot: str | None) -> None:
-    """Refuse a plot that could not be written before any game is played."""
-    if plot:
-        check_output(plot, "--plot", (".png", ".svg"))
-        check_replacing(plot, "--plot", "a PNG or SVG picture", is_picture)
+def check_plot(plot: str | None) -> bool:
+    """Refuse a plot that could not be written before any game is played, or that would
+    replace a file other than a picture kriegsspiel drew; True if it replaces one."""
+    if not plot:
+        return False
+    check_output(plot, "--plot", (".png", ".svg"))
+    return check_replacing(plot, "--plot", "a PNG or SVG picture kriegsspiel drew", is_picture)
+
+
+def plot_written(plot: str, what: str, replaces: bool, as_json: bool) -> None:
+    """Say that the plot is written (``what``: "Plot", "Heat map"), and whether it took
+    the place of an earlier one; with --json, only that, on stderr (stdout is the JSON)."""
+    instead = ", in place of the picture that was there" if replaces else ""
+    if not as_json:
+        Console(highlight=False).print(f"{what} written to {plot}{instead}.", markup=False)
+    elif replaces:
+        ERR.print(f"{what} written to {plot}{instead}.", markup=False)
 
 
 BAR_ROOM = 54  # columns the bar, the count, the time taken and the time left need
@@ -224,7 +236,7 @@ def run_evaluate(
     rules_file: str | None = None,
 ) -> None:
     options.check(games)
-    check_plot(plot)
+    replaces = check_plot(plot)
     if rules_file is not None and not rules_file.strip():
         raise UsageError("--rules-file needs a file name; leave it out for the shipped rules.")
     matchup = build_matchup(ruleset, scenario, armies, players, rules_file=rules_file)
@@ -249,8 +261,7 @@ def run_evaluate(
         from kriegsspiel.render.plots import plot_evaluation
 
         plot_evaluation(data, result.tally.scores, plot)
-        if not as_json:
-            Console(highlight=False).print(f"Plot written to {plot}.", markup=False)
+        plot_written(plot, "Plot", replaces, as_json)
 
 
 def run_results(

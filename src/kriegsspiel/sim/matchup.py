@@ -154,6 +154,12 @@ def is_named(given: str, sample: Path) -> bool:
 
 def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = None) -> Path:
     """A file path (relative to ``base`` if given), or the stem of a shipped sample."""
+    if not given.strip():  # (Path("") is the current folder: not what was meant)
+        shipped = ", ".join(s.stem for s in samples)
+        raise UsageError(
+            f"{kind} was given an empty name ({given!r}); give a {kind} file, or a shipped "
+            f"{kind}: {shipped}."
+        )
     places = ([base / given] if base else []) + [Path(given)]
     for path in places:
         if path.is_file():
@@ -220,8 +226,11 @@ def read_source(kind: str, given: str, samples: list[Path], base: Path | None = 
 
         told = not_text(exc, "a YAML file written in a text editor")
         raise UsageError(f"cannot read {kind} file {path}: it {told}") from None
-    except OSError as exc:
-        raise UsageError(f"cannot read {kind} file {path}: {exc}") from exc
+    except OSError as exc:  # (as a data file is told: "cannot be read (Permission denied)")
+        raise UsageError(
+            f"{kind} file {path} cannot be read ({exc.strerror or exc}); make it readable, "
+            "or give another file."
+        ) from None
 
 
 def game_ruleset(ruleset: str) -> str:

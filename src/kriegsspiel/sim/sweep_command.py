@@ -17,7 +17,14 @@ from kriegsspiel.render.sweep_text import (
     print_variant_changes,
     print_variant_units,
 )
-from kriegsspiel.sim.commands import ERR, RunOptions, check_plot, open_store, run_one
+from kriegsspiel.sim.commands import (
+    ERR,
+    RunOptions,
+    check_plot,
+    open_store,
+    plot_written,
+    run_one,
+)
 from kriegsspiel.sim.matchup import Matchup
 from kriegsspiel.sim.sweep import Sweep, variant_files
 
@@ -63,7 +70,7 @@ def run_sweep(
     games = sweep.games if games is None else games
     seed = sweep.seed if seed is None else seed
     options.check(games)
-    check_plot(plot)
+    replaces = check_plot(plot)
     if lists_to is not None:
         for written in write_variants(sweep, lists_to):
             ERR.print(f"variant list written to {written}", markup=False)
@@ -203,8 +210,7 @@ def run_sweep(
         title = f"{sweep.name} (all {len(scenarios)} scenarios)" if many else sweep.name
         plot_heatmap(rows, columns, whole["cells"], title, plot, whole["variants"],
                      whole["against_the_field"])  # fmt: skip
-        if not as_json:
-            Console(highlight=False).print(f"Heat map written to {plot}.", markup=False)
+        plot_written(plot, "Heat map", replaces, as_json)
 
 
 def _sweep_results(
