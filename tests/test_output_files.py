@@ -476,3 +476,25 @@ def test_a_matchup_file_that_cannot_be_read_is_said_so_without_an_error_number(
     assert code == 2, said
     assert f"{kind} file mine.yaml cannot be read (Permission denied); make it readable" in said
     assert "Errno" not in said and "Traceback" not in said
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["play", "--scenario", "", "--quiet"], "scenario was given an empty name ('')"),
+        (
+            ["evaluate", "--games", "2", "--workers", "1", "--no-store", "--plot", ""],
+            "--plot was given an empty name (''); give a .png or .svg file's name",
+        ),
+        (["odds", "morale", "--pins", "abc"], "'abc' is not a whole number"),
+    ],
+)
+def test_an_empty_name_or_a_word_for_a_number_is_refused_not_passed_over(
+    tmp_path: Path, args: list[str], said: str
+) -> None:
+    """An empty --scenario was the sample and an empty --plot no plot, without a word;
+    a word for a whole number was "not a valid int" in click's words."""
+    run = run_cli(*args, cwd=tmp_path)
+    assert run.returncode == 2, run.stdout
+    assert said in run.stderr and "Traceback" not in run.stderr
+    assert list(tmp_path.iterdir()) == []  # (no game was played, nothing written)

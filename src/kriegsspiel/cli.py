@@ -488,6 +488,7 @@ _KINDS = {
     "is not a valid integer": "is not a whole number",
     "is not a valid float range": "is not a number",
     "is not a valid float": "is not a number",
+    "is not a valid int": "is not a whole number",  # (after the longer phrases above)
 }
 
 

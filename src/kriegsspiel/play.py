@@ -54,17 +54,18 @@ def run_game(
         return _resume(resume, record, svg, quiet)
     matchup = build_matchup(ruleset, scenario, armies, players, rules_file=rules_file, seats=True)
     place = Path(matchup.scenario.label).stem  # (a shipped name, or the file's)
-    record_path = record or f"kriegsspiel-{matchup.ruleset}-{place}-seed{seed}.jsonl"
+    default = f"kriegsspiel-{matchup.ruleset}-{place}-seed{seed}.jsonl"
+    record_path = record if record is not None else default  # ('' refused: an empty name)
     inputs: dict[str, str | None] = {f"the army list {a!r}": a for a in armies}
     inputs["the scenario file"] = scenario
     inputs["the rules file"] = rules_file
     check_output(record_path, "--record", inputs=inputs)
     replaces = check_replacing(record_path, "--record", "a game record", is_game_record)
     kinds = matchup.players
-    if "human" in kinds and not svg:
+    if "human" in kinds and svg is None:
         svg = str(Path(record_path).with_suffix(".svg"))  # a person needs to see the table
     redraws = False  # (True: the drawing replaces one kriegsspiel made)
-    if svg:
+    if svg is not None:  # ('' refused: an empty name)
         redraws = _check_svg(svg, record_path, "--record", inputs)
     console = Console(highlight=False)
     army_texts = (matchup.armies[0].text, matchup.armies[1].text)

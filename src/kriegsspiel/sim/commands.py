@@ -88,9 +88,9 @@ class RunOptions:
 def check_plot(plot: str | None) -> bool:
     """Refuse a plot that could not be written before any game is played, or that would
     replace a file other than a picture kriegsspiel drew; True if it replaces one."""
-    if not plot:
+    if plot is None:
         return False
-    check_output(plot, "--plot", (".png", ".svg"))
+    check_output(plot, "--plot", (".png", ".svg"))  # ('' refused as an empty name)
     return check_replacing(plot, "--plot", "a PNG or SVG picture kriegsspiel drew", is_picture)
 
 

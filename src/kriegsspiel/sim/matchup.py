@@ -325,7 +325,9 @@ def read_scenario(given: str | None, base: Path | None = None) -> Source:
     from kriegsspiel.core.scenario import sample_scenarios
 
     scenarios = sample_scenarios()
-    return read_source("scenario", given or scenarios[-1].stem, scenarios, base)
+    # ('' is refused as an empty name, not taken for the sample)
+    chosen = given if given is not None else scenarios[-1].stem
+    return read_source("scenario", chosen, scenarios, base)
 
 
 def build_matchup(
