@@ -498,3 +498,45 @@ def test_an_empty_name_or_a_word_for_a_number_is_refused_not_passed_over(
     assert run.returncode == 2, run.stdout
     assert said in run.stderr and "Traceback" not in run.stderr
     assert list(tmp_path.iterdir()) == []  # (no game was played, nothing written)
+
+
+def test_a_file_that_can_be_neither_read_nor_written_is_said_so(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """A save or record the command reads back and writes (mode 000, to a user who is not
+    root) was told "read-only"; it is told it can be neither read nor written."""
+    import kriegsspiel.outfiles as outfiles
+    from kriegsspiel.errors import UsageError
+
+    save = tmp_path / "aid.jsonl"
+    save.write_text("{}\n")
+    real = os.access
+    monkeypatch.setattr(
+        outfiles.os, "access", lambda p, mode: False if Path(p) == save else real(p, mode)
+    )
+    with pytest.raises(UsageError, match=r"can be neither read nor written \(no permission\)"):
+        outfiles.check_output(str(save), "--save")
+
+
+def test_a_results_file_that_cannot_be_read_is_said_so(tmp_path: Path, monkeypatch) -> None:
+    """SQLite's "unable to open" on a results file that is there but unreadable was told
+    as a folder that cannot be written."""
+    import sqlite3
+
+    import kriegsspiel.sim.store as store
+
+    results = tmp_path / "res.sqlite"
+    results.write_bytes(b"")
+    real = os.access
+    monkeypatch.setattr(
+        store.os, "access", lambda p, mode: False if Path(p) == results else real(p, mode)
+    )
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(store.sqlite3, "connect", refused)
+    with pytest.raises(
+        store.StoreError, match=r"it cannot be read \(no permission\); make it readable"
+    ):
+        store.Store(results)

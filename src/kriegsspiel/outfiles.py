@@ -149,6 +149,11 @@ def _check_permission(target: Path, path: str, option: str) -> None:
             "give a file in a folder you can write in."
         )
     if target.exists() and not os.access(target, os.W_OK):
+        if not os.access(target, os.R_OK):  # (a file a command reads back too: a save)
+            raise UsageError(
+                f"{option} {path!r} can be neither read nor written (no permission); make "
+                "it readable and writable, or give another file name."
+            )
         raise UsageError(
             f"{option} {path!r} is read-only; make it writable or give another file name."
         )
