@@ -4,6 +4,7 @@ odds shown, saving, and resuming a game exactly where it stopped."""
 from __future__ import annotations
 
 import io
+import json
 import math
 import re
 from collections.abc import Iterator
@@ -363,6 +364,16 @@ def test_resume_refuses_a_finished_game_and_one_changed_by_hand(tmp_path: Path) 
     bad = run_cli("play", "--resume", str(record), cwd=tmp_path)
     assert bad.returncode == 2 and "does not replay" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+    head = json.loads(changed[0])
+    del head["seed"]  # a record broken in its header is told at its line and field
+    record.write_text("\n".join([json.dumps(head), *changed[1:]]) + "\n")
+    headless = run_cli("play", "--resume", str(record), cwd=tmp_path)
+    assert headless.returncode == 2 and "line 1, field seed: missing" in headless.stderr
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text('{"shopping": "eggs"}\n')  # (not a record at all: refused as such)
+    other = run_cli("play", "--resume", str(notes), cwd=tmp_path)
+    assert other.returncode == 2 and "is not a game record" in other.stderr
 
 
 def close_quarters_game(ruleset: str, side: int) -> BoltActionGame:

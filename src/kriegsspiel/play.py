@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -117,6 +118,22 @@ def _check_svg(svg: str, record: str, option: str, inputs: dict[str, str | None]
     return check_replacing(svg, "--svg", SVG_KIND, is_svg)
 
 
+def _broken_record(path: str) -> None:
+    """If ``path`` starts as a kriegsspiel record (its format named), raise what its reader
+    says is wrong with it (a header field missing, say); else return, and the file stays
+    refused as not a record."""
+    from kriegsspiel.core.records import FORMAT
+    from kriegsspiel.rulesets.bolt_action.game.record import replay
+
+    try:
+        with open(path, "rb") as file:
+            first = json.loads(file.readline())
+    except (OSError, ValueError, RecursionError):
+        return
+    if isinstance(first, dict) and first.get("format") == FORMAT:
+        replay(path)  # (raises, naming the line and the field)
+
+
 def _title(console: Console, game: BoltActionGame, matchup: Matchup, seed: int) -> None:
     house = "" if matchup.rules is None else f" (rules file {escape(matchup.rules.label)})"
     console.print(
@@ -137,7 +154,11 @@ def _resume(path: str, record: str | None, svg: str | None, quiet: bool) -> int:
     if record is not None:
         raise UsageError("--resume goes on writing the record it is given; leave --record out.")
     check_output(path, "--resume")
-    check_replacing(path, "--resume", "a game record", is_game_record)
+    try:
+        check_replacing(path, "--resume", "a game record", is_game_record)
+    except UsageError:
+        _broken_record(path)  # (a record broken in its header: said at its line and field)
+        raise
     svg = svg or str(Path(path).with_suffix(".svg"))
     _check_svg(svg, path, "--resume", {"the record to resume": path})
     console = Console(highlight=False)

@@ -395,7 +395,11 @@ class Store:
                 why = f"could not write to the disk (a quota, a file-size limit or a device error): {text} ({name}); run the same command again to resume"
             elif "not a database" in text or "malformed" in text:
                 why = "it is not a kriegsspiel results file or it is damaged; move it aside or use another --results file"
-            elif "unable to open" in text and self.path.is_file() and not os.access(self.path, os.R_OK):
+            elif (
+                "unable to open" in text
+                and self.path.is_file()
+                and not os.access(self.path, os.R_OK)
+            ):
                 why = "it cannot be read (no permission); make it readable, or give another --results file"
             elif "unable to open" in text:
                 why = "it cannot be opened or made there; give a --results file in a folder you can write to"
