@@ -583,3 +583,27 @@ def test_a_usage_error_the_parser_finds_is_one_line_as_every_other(
     assert done.returncode == 2
     assert done.stderr.startswith("kriegsspiel: error: ") and done.stderr.count("\n") == 1
     assert told in done.stderr, done.stderr
+
+
+def test_an_interrupt_while_an_error_is_told_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once main() is telling an error it ignores Ctrl-C and SIGTERM: a second signal there
+    printed a traceback tangled into the message (found by stopping `aid` as it failed)."""
+    import signal
+
+    import kriegsspiel.cli as cli
+    from kriegsspiel.errors import UsageError
+
+    def failing(**_: object) -> None:
+        raise UsageError("a bad option")
+
+    monkeypatch.setattr(cli, "app", failing)
+    saved = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(SystemExit) as stop:
+            cli.main()
+        told = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    finally:
+        signal.signal(signal.SIGINT, saved[0])
+        signal.signal(signal.SIGTERM, saved[1])
+    assert stop.value.code == 2
+    assert told == (signal.SIG_IGN, signal.SIG_IGN)

@@ -436,6 +436,13 @@ def replay_cmd(
     raise typer.Exit(1)
 
 
+def _quiet_signals() -> None:
+    """Ignore Ctrl-C and SIGTERM from here on: the program is telling an error and about
+    to exit with its status, and an interrupt now would only tangle a traceback into it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
 def main() -> None:
     """Entry point: run the app, turning every deliberate error into exit status 2, and
     Ctrl-C, whenever it comes (a command importing its modules, say), into one line and
@@ -449,6 +456,7 @@ def main() -> None:
     try:
         code = app(standalone_mode=False, prog_name="kriegsspiel")  # (its errors: told below)
     except KriegsspielError as exc:
+        _quiet_signals()  # (a Ctrl-C while the error is told would print a traceback)
         from kriegsspiel.sim.runner import Interrupted
 
         if isinstance(exc, Interrupted):
@@ -457,6 +465,7 @@ def main() -> None:
         typer.echo(f"kriegsspiel: error: {exc}", err=True)
         sys.exit(2)
     except _command_line_error() as exc:  # an option's value, an unknown option, a missing one
+        _quiet_signals()
         typer.echo(f"kriegsspiel: error: {usage_problem(exc)}", err=True)
         sys.exit(2)
     except BaseException as exc:
