@@ -776,3 +776,18 @@ def test_every_number_and_switch_of_a_list_scenario_or_sweep_is_taken_only_as_wr
     for model in (ArmyList, Scenario, SweepFile):
         walk(model, model.__name__)
     assert loose == []
+
+
+def test_two_units_of_one_name_are_refused(tmp_path: Path) -> None:
+    """Results, the play aid and a game's account tell units by their names: two units of
+    one name (two "Platoon HQ") made evaluate's table show two rows alike."""
+    from kriegsspiel.rulesets.bolt_action.army import sample_armies
+
+    sample = sample_armies("konflikt47")[0]
+    text = sample.read_text(encoding="utf-8")
+    names = re.findall(r"^  - name: (.+)$", text, re.MULTILINE)
+    path = tmp_path / "twins.yaml"
+    path.write_text(text.replace(f"- name: {names[1]}\n", f"- name: {names[0]}\n", 1))
+    message = str(refused(load_army, path, K47))
+    assert f"the list's units 1 and 2 are both named '{names[0]}': give each unit a name" in message
+    assert "field units" in message

@@ -479,6 +479,15 @@ class ArmyList(Strict):
         # Not Field(min_length=1): pydantic would also report it whenever a unit is invalid.
         if not units:
             raise _problem("an army list needs at least one unit")
+        seen: dict[str, int] = {}
+        for number, unit in enumerate(units):
+            if unit.name in seen:
+                raise _problem(
+                    f"the list's units {seen[unit.name] + 1} and {number + 1} are both named {unit.name!r}: give "
+                    "each unit a name of its own (results, the play aid and the account of a "
+                    "game tell units by their names), e.g. '1st ...' and '2nd ...'"
+                )
+            seen[unit.name] = number
         return units
 
     @field_validator("ruleset")
