@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from kriegsspiel.aid.tracker import MAX_PINS, ORDERS, AidError, Tracker
+from kriegsspiel.core.datafile import problems
 from kriegsspiel.core.procedure import RandomDice
 from kriegsspiel.core.records import json_problem
 from kriegsspiel.errors import DataFileError, UsageError
@@ -180,8 +181,9 @@ def _step_from(row: dict[str, Any], earlier: Tracker | None, path: str, number: 
     kept, new = row.get("log_kept"), row.get("log_new")
     before = () if earlier is None else earlier.log
     if not isinstance(kept, int) or not 0 <= kept <= len(before):
+        said = "missing" if "log_kept" not in row else repr(kept)
         raise UsageError(
-            f"--save {path}, line {number}: field log_kept: {kept!r}; give a count of the "
+            f"--save {path}, line {number}: field log_kept: {said}; give a count of the "
             f"log lines kept from the step before (0 to {len(before)})"
         )
     if not isinstance(new, list) or not all(isinstance(line, str) for line in new):
@@ -205,13 +207,21 @@ def _row(numbered: tuple[int, str], path: str) -> dict[str, Any]:
 
 def _validated(data: Any, field: str, path: str, number: int) -> Tracker:
     """``data`` read as a game, or a UsageError naming the line and the first problem."""
+    if not isinstance(data, dict):
+        raise UsageError(
+            f"--save {path}, line {number}: field {field}: should be a game (a mapping of "
+            f"fields), not {json.dumps(data)[:40]}; the file is left as it is (give --new to "
+            "start a new game in its place)"
+        )
     try:
         tracker = _TRACKER.validate_python(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in (field, *first["loc"]))
+        # the first problem, in the data files' words ("should be a whole number, not
+        # 'many'"), its field under the line's ``field``
+        told = problems(exc, None)[0].removeprefix("field ").removeprefix("(top level)")
+        where = field if told.startswith(":") else f"{field}."
         raise UsageError(
-            f"--save {path}, line {number}: field {where}: {first['msg']}; the file is left "
+            f"--save {path}, line {number}: field {where}{told}; the file is left "
             "as it is (give --new to start a new game in its place)"
         ) from None
     try:  # an unknown edition, or a designer's rules text that is broken, raises (a
