@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -13,6 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
 from hypothesis import settings
 
 T = TypeVar("T")
@@ -74,3 +76,15 @@ PATROLS_RANDOM = [
     "--army", str(SIM_DATA / "patrol-a.yaml"), "--army", str(SIM_DATA / "patrol-b.yaml"),
     "--players", "random,random",
 ]  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers_restored() -> Any:
+    """kriegsspiel's main() installs its Ctrl-C and SIGTERM handlers and leaves them (a
+    real run exits at once); a test that runs main() in this process gets the process's
+    own handlers back, so later tests meet Python's."""
+    saved = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    yield
+    for signum, handler in zip((signal.SIGINT, signal.SIGTERM), saved, strict=True):
+        if handler is not None:  # (None: a handler not set from Python, left alone)
+            signal.signal(signum, handler)

@@ -437,10 +437,15 @@ def replay_cmd(
 
 
 def _quiet_signals() -> None:
-    """Ignore Ctrl-C and SIGTERM from here on: the program is telling an error and about
-    to exit with its status, and an interrupt now would only tangle a traceback into it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    """Pass over Ctrl-C and SIGTERM from here on: the program is telling an error and about
+    to exit with its status, and an interrupt now would only tangle a traceback into it.
+    (A handler that does nothing, not SIG_IGN, which programs started later would inherit.)"""
+    signal.signal(signal.SIGINT, _passed_over)
+    signal.signal(signal.SIGTERM, _passed_over)
+
+
+def _passed_over(signum: int, frame: object) -> None:
+    """An interrupt while an error is told: nothing to do, the program is ending."""
 
 
 def main() -> None:
