@@ -183,9 +183,7 @@ class _Play:
         return twin
 
     def __getstate__(self) -> dict[str, Any]:
-        if self.saved is not None:
-            return self.saved
-        assert self.game is not None
+        assert self.game is not None  # (a state read back is linked as it is set)
         episode = self.made(self.game)
         return {
             "setup": _identity(self.game),
