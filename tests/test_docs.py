@@ -91,7 +91,7 @@ ODDS_RUNS = {  # odds questions that between them give every key a ruleset's odd
         "shoot -r iron-cross -t vehicle --penetration 10 --armour 8",
     ],
     "house-clearing": [
-        "shoot -r house-clearing -w rifle --weapon-skill 100 --visible 3 --target-initiative 2",
+        "shoot -r house-clearing -w rifle --range 12 --weapon-skill 100 --visible 3 --target-initiative 2",
         "shoot -r house-clearing -w smg --weapon-skill 100 --visible 3 --range 5 --auto",
         "figure -r house-clearing",
     ],

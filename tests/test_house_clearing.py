@@ -170,12 +170,14 @@ def test_worked_example_braun_and_doxey() -> None:
     )
     assert report.details["chance"] == 20
     assert report.reasons[1].result == "20%"
-    assert report.reasons[1].because == 'weapon skill 160 ÷ 8 (eighth range band, 6–8")'
+    assert report.reasons[1].because == 'weapon skill 160 ÷ 8 (eighth range band, over 6" to 8")'
     assert report.reasons[3].result == "needs 2 or less on a D6"
     assert report.probabilities["p_target_down"] == F(20, 100) * F(2, 6) * F(1, 3)
     braun_report = odds.shoot(weapon="rifle", range_inches=7, weapon_skill=110, visible=3)
     assert braun_report.reasons[1].result == "55%"
-    assert braun_report.reasons[1].because == 'weapon skill 110 ÷ 2 (half range band, 5–10")'
+    assert (
+        braun_report.reasons[1].because == 'weapon skill 110 ÷ 2 (half range band, over 5" to 10")'
+    )
 
 
 # -- hand-computed odds ----------------------------------------------------------------

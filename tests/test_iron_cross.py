@@ -144,7 +144,7 @@ def test_armour_penetration_table() -> None:
         "Foom!",
         "Kaboom!",
     ]
-    assert (pen.die, pen.markers_per_penetrating_hit) == (6, 1)
+    assert (pen.die, pen.markers_per_hit) == (6, 1)
     assert (pen.kaboom_radius_inches, pen.kaboom_radius_small_table_inches) == (12, 6)
 
 
@@ -355,12 +355,46 @@ def test_casualty_roll_is_one_d6_per_hit_against_infantry_and_support_squads() -
     assert rules.resolve_fire(ScriptedDice([7, 9, 4, 3]), plan) == FireOutcome(2, 3)
 
 
-def test_vehicle_hit_needs_penetration_exceeding_armour() -> None:
-    r = odds.shoot(target="vehicle", range_inches=20, penetration=4, armour=4)
+def test_vehicle_hit_needs_a_weapon_capable_of_exceeding_the_armour() -> None:
+    # 4 + a D10 can reach 14 at most: armour 14 is beyond it, so hits do nothing at all
+    r = odds.shoot(target="vehicle", range_inches=20, penetration=4, armour=14)
     assert r.probabilities["p_hit"] == F(6, 10)
-    assert r.probabilities["p_destroyed"] == 0
+    assert r.probabilities["p_penetrated"] == r.probabilities["p_destroyed"] == 0
     assert r.distributions["morale_markers"].as_list() == [F(1)]
     assert r.reasons[2].result == "hits have no effect"
+    assert r.details["penetrates_on"] is None
+    assert [reason.topic for reason in r.reasons] == ["dice", "to hit", "armour"]
+    # armour 13: only a 10 exceeds it, and every hit now gives its morale marker
+    r = odds.shoot(target="vehicle", range_inches=20, penetration=4, armour=13)
+    assert r.details["penetrates_on"] == 10
+    assert r.probabilities["p_penetrated"] == F(6, 10) / 10
+    assert r.distributions["morale_markers"].probability(lambda m: m >= 1) == F(6, 10)
+
+
+def test_penetration_throw() -> None:
+    assert DATA.penetration_throw.die == 10
+    assert DATA.penetration_throw.source.startswith("assumption")
+    # the Panther's gun of 10 at the Tiger's front of 17: 10 + D10 > 17 on an 8, 9 or 10
+    r = odds.shoot(target="vehicle", range_inches=30, penetration=10, armour=17)
+    assert r.details["penetrates_on"] == 8
+    assert r.reasons[2].result == "penetrates on 8+"
+    hit = F(6, 10)
+    assert r.probabilities["p_penetrated"] == hit * F(3, 10)
+    assert r.probabilities["p_destroyed"] == hit * F(3, 10) * F(3, 6)
+    # a hit that fails the throw still gives its marker and rolls no table
+    s = FireSituation("vehicle", 30, penetration=10, armour=17)
+    dice = ScriptedDice([5, 7])
+    assert rules.fire(dice, s) == FireOutcome(hits=1, morale_markers=1)
+    assert dice.remaining == []
+    # equal is not enough: 10 + 7 = 17 does not exceed 17, but 10 + 8 does (then Foom!)
+    assert rules.fire(ScriptedDice([5, 8, 4]), s) == FireOutcome(
+        hits=1, morale_markers=1, worst_result=4, destroyed=True
+    )
+    # when even a 1 exceeds the armour, no throw is made: the table's D6 comes next
+    easy = FireSituation("vehicle", 30, penetration=5, armour=5)
+    dice = ScriptedDice([5, 1])
+    assert rules.fire(dice, easy) == FireOutcome(hits=1, morale_markers=2, worst_result=1)
+    assert dice.remaining == []
 
 
 def test_vehicle_penetration_results() -> None:
@@ -368,6 +402,7 @@ def test_vehicle_penetration_results() -> None:
     hit = F(6, 10)
     assert r.probabilities == {
         "p_hit": hit,
+        "p_penetrated": hit,
         "p_destroyed": hit * F(3, 6),
         "p_rattled": hit / 6,
         "p_smoke_and_shrapnel": hit / 6,
@@ -417,6 +452,8 @@ SMALL = [
     FireSituation("support squad", 30, mortar=True, cover="trenches", dice=2),
     FireSituation("vehicle", 10, penetration=6, armour=3, dice=2),
     FireSituation("vehicle", 10, penetration=2, armour=3),
+    FireSituation("vehicle", 10, penetration=3, armour=9, dice=2),
+    FireSituation("vehicle", 10, penetration=2, armour=12),
 ]
 
 
@@ -440,7 +477,7 @@ def test_fire_exact_equals_brute_force_and_odds(situation: FireSituation) -> Non
         assert report.probabilities["p_destroyed"] == dist.probability(lambda o: o.destroyed)
 
 
-@pytest.mark.parametrize("situation", [SMALL[1], SMALL[3]])
+@pytest.mark.parametrize("situation", [SMALL[1], SMALL[3], SMALL[5]])
 def test_fire_monte_carlo(situation: FireSituation) -> None:
     n = 20_000
     dice = RandomDice(20240611)

@@ -124,7 +124,14 @@ def shoot(
             show_default="regular infantry (BA, K47), infantry (Iron Cross)",
         ),
     ] = None,
-    range_: Annotated[float, typer.Option("--range", help="Range in inches.")] = 12.0,
+    range_: Annotated[
+        float | None,
+        typer.Option(
+            "--range",
+            help="Range in inches (House Clearing: always give it).",
+            show_default="12 (BA, K47, Iron Cross)",
+        ),
+    ] = None,
     cover: Annotated[
         str,
         typer.Option(
@@ -325,7 +332,7 @@ def shoot(
         from kriegsspiel.rulesets.bolt_action.shooting import Situation
 
         situation = Situation(
-            range_inches=range_,
+            range_inches=12.0 if range_ is None else range_,
             firer_pins=pins,
             firer_inexperienced=inexperienced,
             moving=moving,
@@ -363,7 +370,7 @@ def shoot(
         with _named({"target": "--target", "cover": "--cover"}):
             report = ic_odds.shoot(
                 target="infantry" if target is None else target,
-                range_inches=range_,
+                range_inches=12.0 if range_ is None else range_,
                 firer_moved=moving,
                 firer_is_infantry_detachment=infantry_detachment,
                 target_moved=target_moved,
@@ -396,9 +403,10 @@ def shoot(
                 "House Clearing shoots one figure's weapon: give exactly one --weapon NAME, "
                 "without a count."
             )
-        if weapon_skill is None or visible is None:
+        if weapon_skill is None or visible is None or range_ is None:
             fail(
-                "House Clearing needs --weapon-skill N and --visible N (fifths of the target visible, 1-5)."
+                "House Clearing needs --range N (inches), --weapon-skill N and --visible N "
+                "(fifths of the target visible, 1-5)."
             )
         from kriegsspiel.rulesets.house_clearing import odds as hc_odds
 

@@ -29,6 +29,8 @@ class OddsReport:
     distributions: dict[str, Dist[int]] = field(default_factory=dict)
     details: dict[str, Any] = field(default_factory=dict)
     title: str = ""  # the question in words, with its numbers (the question's name if none)
+    # a probability's words where its key alone would mislead ("worst result: Rattled")
+    labels: dict[str, str] = field(default_factory=dict)
 
     @property
     def heading(self) -> str:

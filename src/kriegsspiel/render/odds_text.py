@@ -53,7 +53,9 @@ def render(report: OddsReport) -> Group:
         odds.add_column("chance", justify="right", style="bold green")
         odds.add_column("exact", justify="right", style="dim")
         for key, p in report.probabilities.items():
-            label = OUTCOMES.get(key, key.removeprefix("p_").replace("_", " "))
+            label = report.labels.get(key) or OUTCOMES.get(
+                key, key.removeprefix("p_").replace("_", " ")
+            )
             odds.add_row(label, _pct(p), str(p))
         parts.append(odds)
     for name, dist in report.distributions.items():

@@ -71,7 +71,11 @@ def shoot(
     chances, hits, lost = shot_distributions(plan)
 
     band = plan.band
-    span = f'{band.nearest:g}–{band.farthest:g}"'
+    span = (
+        f'over {band.nearest:g}" to {band.farthest:g}"'
+        if band.nearest
+        else f'up to {band.farthest:g}"'
+    )
     reasons: list[Reason] = []
     if plan.note:
         reasons.append(Reason("weapon", f"fires as {plan.fires_as}", plan.note))

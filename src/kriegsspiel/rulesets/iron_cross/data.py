@@ -176,7 +176,7 @@ class PenetrationResult(Strict):
 class ArmourPenetration(Strict):
     source: SheetSource
     die: Sides
-    markers_per_penetrating_hit: Count
+    markers_per_hit: Count  # only from a weapon capable of exceeding the armour
     results: tuple[PenetrationResult, ...]
     kaboom_radius_inches: float
     kaboom_radius_small_table_inches: float
@@ -240,6 +240,11 @@ class Screech(Strict):
     extra_markers: Count
 
 
+class PenetrationThrow(Strict):
+    source: AssumptionSource
+    die: Sides
+
+
 class SeveralHits(Strict):
     source: AssumptionSource
     stop_when_destroyed: bool
@@ -273,6 +278,7 @@ class IronCrossData(Strict):
     seize_initiative: SeizeInitiative
     reaction_counts: ReactionCounts
     screech: Screech
+    penetration_throw: PenetrationThrow
     several_hits_on_a_vehicle: SeveralHits
     initiative_roll_off: InitiativeRollOff
 

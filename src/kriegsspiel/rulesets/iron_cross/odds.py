@@ -164,7 +164,7 @@ def _outcomes(plan: FirePlan) -> Dist[FireOutcome]:
                 )
             )
         )
-    if not plan.penetrates:
+    if not plan.capable:
         return hits.map(lambda h: rules.outcome_from(h, VehicleState()))
     states = markov(
         Dist.constant(VehicleState()), lambda d, s: rules.vehicle_hit(d, plan, s), plan.dice
@@ -226,9 +226,9 @@ def shoot(
     raw = plan.base_needs - plan.modifier_total
     natural = tables.natural_rolls
     if raw > plan.needs:
-        because += f" (a natural {natural.always_hits} always hits: assumption)"
+        because += f" = {raw}+, but a natural {natural.always_hits} always hits (assumption)"
     elif raw < plan.needs:
-        because += f" (a natural {natural.always_misses} always misses: assumption)"
+        because += f" = {raw}+, but a natural {natural.always_misses} always misses (assumption)"
     reasons = [
         Reason(
             "dice",
@@ -249,43 +249,56 @@ def shoot(
         "modifier": plan.modifier_total,
     }
 
+    labels: dict[str, str] = {}
     if plan.target == "vehicle":
         pen = tables.armour_penetration
-        if plan.penetrates:
-            reasons.append(
-                Reason(
-                    "armour",
-                    "hits count",
-                    f"penetration {penetration} exceeds armour {armour} (no penetration roll: "
-                    "assumption): "
-                    f"{plan.markers_per_hit} morale marker per hit and a D{pen.die} on the "
-                    "armour penetration table",
-                )
-            )
-        else:
+        throw = f"D{plan.throw_die}"
+        if plan.penetrates_on is None:
             reasons.append(
                 Reason(
                     "armour",
                     "hits have no effect",
-                    f"penetration {penetration} does not exceed armour {armour} (assumption: "
-                    "no penetration roll; the rulebook may add a die, docs/rules/iron-cross.md)",
+                    f"penetration {penetration} + {throw} can never exceed armour {armour}: the "
+                    "weapon is not capable of it, so a hit gives no morale marker (sheet)",
                 )
             )
-        table = "; ".join("/".join(str(s) for s in r.scores) + f" {r.name}" for r in pen.results)
-        reasons.append(Reason("armour penetration", f"D{pen.die} per penetrating hit", table))
-        reasons.append(
-            Reason(
-                "Screech!",
-                "vehicle immobilised for the rest of the game"
-                if tables.screech.immobilised
-                else "vehicle damaged",
-                f"+{tables.screech.extra_markers} morale marker (assumption)",
+        else:
+            marker = f"{plan.markers_per_hit} morale marker per hit (sheet)"
+            if plan.penetrates_on <= 1:
+                verdict = "every hit penetrates"
+                how = f"penetration {penetration} + any {throw} exceeds armour {armour}"
+            else:
+                verdict = f"penetrates on {_score(plan.penetrates_on, plan.throw_die)}"
+                how = f"penetration {penetration} + a {throw} must exceed armour {armour}"
+            reasons.append(
+                Reason(
+                    "armour",
+                    verdict,
+                    f"{how} (the penetration throw: assumption, docs/rules/iron-cross.md); "
+                    f"{marker}",
+                )
             )
-        )
-        probabilities["p_destroyed"] = outcomes.probability(lambda o: o.destroyed)
+            table = "; ".join(
+                "/".join(str(s) for s in r.scores) + f" {r.name}" for r in pen.results
+            )
+            reasons.append(Reason("armour penetration", f"D{pen.die} per penetrating hit", table))
+            reasons.append(
+                Reason(
+                    "Screech!",
+                    "vehicle immobilised for the rest of the game"
+                    if tables.screech.immobilised
+                    else "vehicle damaged",
+                    f"+{tables.screech.extra_markers} morale marker (assumption)",
+                )
+            )
         worst = outcomes.map(lambda o: o.worst_result)
+        probabilities["p_penetrated"] = worst.probability(lambda row: row > 0)
+        labels["p_penetrated"] = "at least one hit penetrates"
+        probabilities["p_destroyed"] = outcomes.probability(lambda o: o.destroyed)
         for row, result in enumerate(pen.results, 1):
             probabilities[f"p_{result.key}"] = worst.probability(row)
+            labels[f"p_{result.key}"] = f"worst result: {result.name}"
+        details["penetrates_on"] = plan.penetrates_on
         details["kaboom_radius_inches"] = pen.kaboom_radius_inches
         details["kaboom_radius_small_table_inches"] = pen.kaboom_radius_small_table_inches
     elif plan.further_marker_on is not None and plan.casualty_die is not None:
@@ -311,4 +324,5 @@ def shoot(
         probabilities=probabilities,
         distributions={"hits": hits, "morale_markers": markers},
         details=details,
+        labels=labels,
     )

@@ -268,8 +268,10 @@ class FirePlan:
     further_marker_on: int | None
     cover: str | None  # the cover level the casualty roll uses
     cover_because: str
-    penetrates: bool | None  # None for non-vehicle targets
-    penetration_die: int
+    capable: bool | None  # the weapon can exceed the armour at all; None: not a vehicle
+    penetrates_on: int | None  # the penetration throw's score needed; 1: no throw needed
+    throw_die: int  # the penetration throw's die
+    penetration_die: int  # the penetration table's die
     effects_by_score: tuple[VehicleEffect, ...]  # index = die score - 1
     stop_when_destroyed: bool
 
@@ -368,7 +370,9 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
             "--screened drops the -1 for enemy infantry near the firing vehicle: give it with "
             '--enemy-infantry-near, or for a target of infantry within 12"'
         )
-    penetrates: bool | None = None  # None: not a vehicle target
+    capable: bool | None = None  # None: not a vehicle target
+    penetrates_on: int | None = None
+    throw_die = tables.penetration_throw.die
     if target == "vehicle":
         if s.penetration is None or s.armour is None:
             raise UsageError(
@@ -386,7 +390,8 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
                 "--mortar only changes casualty rolls against infantry and support squads; "
                 "drop it for a vehicle target"
             )
-        penetrates = s.penetration > s.armour
+        capable = s.penetration + throw_die > s.armour
+        penetrates_on = max(1, s.armour - s.penetration + 1) if capable else None
     elif s.penetration is not None or s.armour is not None:
         raise UsageError("penetration and armour apply only to a vehicle target")
 
@@ -455,7 +460,7 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
         )
 
     if target == "vehicle":
-        per_hit = pen.markers_per_penetrating_hit if penetrates else 0
+        per_hit = pen.markers_per_hit if capable else 0
     else:
         per_hit = tables.morale_markers.per_hit
     return FirePlan(
@@ -472,7 +477,9 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
         further_marker_on=further_on,
         cover=cover_used,
         cover_because=because,
-        penetrates=penetrates,
+        capable=capable,
+        penetrates_on=penetrates_on,
+        throw_die=throw_die,
         penetration_die=pen.die,
         effects_by_score=tuple(effects),
         stop_when_destroyed=tables.several_hits_on_a_vehicle.stop_when_destroyed,
@@ -492,13 +499,28 @@ def casualty_markers(dice: Dice, plan: FirePlan, hits: int) -> int:
     return plan.further_markers * successes
 
 
+def penetrates(dice: Dice, plan: FirePlan) -> bool:
+    """The penetration throw: a D10 plus the weapon's penetration must exceed the armour.
+
+    No die is thrown when even its lowest score would do."""
+    if plan.penetrates_on is None:
+        return False
+    return plan.penetrates_on <= 1 or dice.roll(plan.throw_die) >= plan.penetrates_on
+
+
 def vehicle_hit(dice: Dice, plan: FirePlan, state: VehicleState) -> VehicleState:
-    """Resolve one penetrating hit: a morale marker, then a D6 on the penetration table."""
+    """Resolve one hit by a weapon capable of exceeding the armour: a morale marker, then
+    the penetration throw, and if it penetrates a D6 on the penetration table."""
     if state.destroyed and plan.stop_when_destroyed:
         return state
+    markers = state.markers + plan.markers_per_hit
+    if not penetrates(dice, plan):
+        return VehicleState(
+            markers, state.worst_result, state.destroyed, state.immobilised, state.kaboom
+        )
     effect = plan.effects_by_score[dice.roll(plan.penetration_die) - 1]
     return VehicleState(
-        markers=state.markers + plan.markers_per_hit + effect.extra_markers,
+        markers=markers + effect.extra_markers,
         worst_result=max(state.worst_result, effect.row),
         destroyed=state.destroyed or effect.destroyed,
         immobilised=state.immobilised or effect.immobilised,
@@ -507,9 +529,9 @@ def vehicle_hit(dice: Dice, plan: FirePlan, state: VehicleState) -> VehicleState
 
 
 def resolve_vehicle_hits(dice: Dice, plan: FirePlan, hits: int) -> VehicleState:
-    """All hits on a vehicle; none count unless the weapon's penetration exceeds the armour."""
+    """All hits on a vehicle; none count unless the weapon is capable of exceeding the armour."""
     state = VehicleState()
-    if plan.penetrates:
+    if plan.capable:
         for _ in range(hits):
             state = vehicle_hit(dice, plan, state)
     return state
