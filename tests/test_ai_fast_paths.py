@@ -455,14 +455,19 @@ def test_a_vehicle_state_changed_the_short_way_is_the_replaced_one(
 
 def plain_place_value(game: BoltActionGame, unit: UnitState, at: Point) -> float:
     """A place's worth to the tactical player, as it was worked out before its speed-up."""
-    objectives = [(o.x, o.y) for o in game.scenario.objectives]
+    best = max((o.points for o in game.scenario.objectives), default=0)
+    # an objective counts 6" farther for each point it is worth less than the best; one
+    # worth nothing not at all
+    objectives = [
+        ((o.x, o.y), 6.0 * (best - o.points)) for o in game.scenario.objectives if o.points
+    ]
     enemies = [
         (u.anchor.x, u.anchor.y) for u in game.units if u.side != unit.side and not u.destroyed
     ]
     here = (at.x, at.y)
     value = 0.0
     if objectives:
-        value -= 0.6 * min(math.dist(here, o) for o in objectives)
+        value -= 0.6 * min(math.dist(here, o) + handicap for o, handicap in objectives)
     if enemies:
         d = min(math.dist(here, e) for e in enemies)
         value -= 0.3 * max(0.0, d - 18.0)

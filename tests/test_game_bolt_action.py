@@ -1233,3 +1233,43 @@ def test_a_units_remembered_officer_and_arms_follow_its_own_models_only() -> Non
     # a model refers to no unit (only to a shared counter): no reference cycle keeps a
     # finished game's units waiting for the cycle collector
     assert not any(isinstance(r, UnitState) for m in unit.models for r in gc.get_referents(m))
+
+
+def test_the_players_go_for_the_objective_worth_most_for_its_distance() -> None:
+    """The moves offered go toward the objective nearest once each is handicapped 6" for
+    every point it is worth less than the best, and the tactical player values places so:
+    raising an objective's points draws the players to it; one worth nothing draws no one."""
+    from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+    from kriegsspiel.rulesets.bolt_action.game.candidates import _goals, objective_marks
+
+    game = new_game("konflikt47", "hold-the-crossroads.yaml", 3)
+    objectives = game.scenario.objectives  # Crossroads 2, Church 1, Smithy 1
+    assert objective_marks(objectives) == [
+        (objectives[0].x, objectives[0].y, 0.0),
+        (objectives[1].x, objectives[1].y, 6.0),
+        (objectives[2].x, objectives[2].y, 6.0),
+    ]
+    unit = min(
+        game.units,
+        key=lambda u: math.dist((u.anchor.x, u.anchor.y), (objectives[1].x, objectives[1].y)),
+    )
+    _, goal = _goals(game, unit)
+    crossroads = Point(objectives[0].x, objectives[0].y)
+    church = Point(objectives[1].x, objectives[1].y)
+    near_church = Point(church.x, church.y + 1)
+    value_before = TacticalPlayer()._place_value(game, unit, near_church)
+
+    def with_points(*points: int) -> None:
+        changed = tuple(
+            o.model_copy(update={"points": p}) for o, p in zip(objectives, points, strict=True)
+        )
+        game.scenario = game.scenario.model_copy(update={"objectives": changed})
+
+    with_points(0, 9, 1)  # the church worth far more, the crossroads nothing
+    _, goal = _goals(game, unit)
+    assert goal == church
+    assert TacticalPlayer()._place_value(game, unit, near_church) > value_before
+    with_points(9, 0, 0)
+    assert _goals(game, unit)[1] == crossroads
+    with_points(0, 0, 0)  # (an objectives game would refuse it; the players go for none)
+    assert _goals(game, unit)[1] is None

@@ -34,7 +34,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
 )
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
-from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
+from kriegsspiel.rulesets.bolt_action.game.candidates import objective_marks, order_candidates
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
     closing_move,
     reactions,
@@ -147,7 +147,9 @@ class TacticalPlayer:
         self._kept: tuple[BoltActionGame, Table, list[Point | None]] | None = None
         self._kept_places: dict[tuple[int, float, float], float] = {}
         # per side, where the objectives and the live enemies are, kept with the places
-        self._marks: dict[int, tuple[list[tuple[float, float]], list[tuple[float, float]]]] = {}
+        self._marks: dict[
+            int, tuple[list[tuple[float, float, float]], list[tuple[float, float]]]
+        ] = {}
         # by unit uid, the enemy that could last shoot at it (asked first: see _threatened)
         self._threat: dict[int, int] = {}
         # during a choice, the cap on each shooting's damage (see _shot_ceiling)
@@ -754,8 +756,8 @@ class TacticalPlayer:
         objectives, enemies = self._marks_for(state, unit.side)
         here, dist = (at.x, at.y), math.dist
         value = 0.0
-        if objectives:
-            value -= 0.6 * min([dist(here, o) for o in objectives])
+        if objectives:  # (each with its handicap for the points it lacks)
+            value -= 0.6 * min([dist(here, (x, y)) + h for x, y, h in objectives])
         if enemies:
             d = min([dist(here, e) for e in enemies])
             # close in to 18" of the nearest enemy (a tuning choice), no nearer
@@ -765,12 +767,13 @@ class TacticalPlayer:
 
     def _marks_for(
         self, state: BoltActionGame, side: int
-    ) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
-        """The objectives' and the live enemies' places: the same for every place valued
+    ) -> tuple[list[tuple[float, float, float]], list[tuple[float, float]]]:
+        """The objectives' places with their handicaps (:func:`objective_marks`) and the
+        live enemies' places: the same for every place valued
         while nothing moves, so found once (outside a choice, every time)."""
         marks = self._marks.get(side) if self._places is not None else None
         if marks is None:
-            objectives = [(o.x, o.y) for o in state.scenario.objectives]
+            objectives = objective_marks(state.scenario.objectives)
             enemies = [u.anchor for u in state.units if u.side != side and not u.destroyed]
             marks = objectives, [(e.x, e.y) for e in enemies]
             if self._places is not None:

@@ -20,7 +20,7 @@ import numpy  # noqa: F401
 import shapely
 import shapely.affinity
 
-from kriegsspiel.core.scenario import Scenario
+from kriegsspiel.core.scenario import Objective, Scenario
 from kriegsspiel.core.table import MEMO_LIMIT, Point, Table, TerrainFeature
 from kriegsspiel.rulesets.bolt_action.assault import fighting_modes, vehicle_hit_score
 from kriegsspiel.rulesets.bolt_action.edition import Rules
@@ -205,9 +205,28 @@ def destinations(game: BoltActionGame, unit: UnitState, *, run: bool) -> list[Po
     return _remembered(game, unit, run, *_goals(game, unit))
 
 
+# How much nearer an objective worth a point more counts, in inches (a tuning choice): the
+# players go for the objective that is nearest once each is handicapped by what it lacks.
+INCHES_A_POINT = 6.0
+
+
+def objective_marks(objectives: Sequence[Objective]) -> list[tuple[float, float, float]]:
+    """Each objective worth holding as (x, y, handicap): the handicap, in inches, is
+    :data:`INCHES_A_POINT` for each point it is worth less than the best; an objective worth
+    nothing is left out. Going for the least of distance + handicap goes for the nearest
+    of equals, and for a richer one a little farther off."""
+    best = max((o.points for o in objectives), default=0)
+    return [
+        (float(o.x), float(o.y), INCHES_A_POINT * (best - o.points))
+        for o in objectives
+        if o.points > 0
+    ]
+
+
 def _goals(game: BoltActionGame, unit: UnitState) -> tuple[Point | None, Point | None]:
-    """The nearest enemy unit's centre and the nearest objective (the first of equals, as
-    ``min`` picks), or None where there is none."""
+    """The nearest enemy unit's centre and the objective nearest once handicapped by its
+    worth (:func:`objective_marks`; the first of equals, as ``min`` picks), or None where
+    there is none."""
     sx, sy = unit.anchor.x, unit.anchor.y
     dist = math.dist
     enemy: Point | None = None
@@ -221,10 +240,10 @@ def _goals(game: BoltActionGame, unit: UnitState) -> tuple[Point | None, Point |
                 enemy, best = at, gap
     objective: Point | None = None
     closest = 0.0
-    for o in game.scenario.objectives:
-        gap = dist((sx, sy), (o.x, o.y))
+    for ox, oy, handicap in objective_marks(game.scenario.objectives):
+        gap = dist((sx, sy), (ox, oy)) + handicap
         if objective is None or gap < closest:
-            objective, closest = Point(o.x, o.y), gap
+            objective, closest = Point(ox, oy), gap
     return enemy, objective
 
 
