@@ -176,13 +176,15 @@ def test_a_place_typed_in_inches_is_taken_where_the_rules_allow_it(tmp_path: Pat
     unit = game.eligible(0)[0]
     x, y = unit.anchor.x, unit.anchor.y
     console = quiet_console()
-    # off the table first (refused, and said why), then 2" straight on
-    player = HumanPlayer(
-        console, answers("1", "advance", f"{x:.2f},-30", "advance", f"{x:.2f} {y + 2:.2f}", "1")
-    )
+    # off the table first (refused, and said why, and the place asked again), then 2"
+    # straight on
+    person = answers("1", "advance", f"{x:.2f},-30", f"{x:.2f} {y + 2:.2f}", "1")
+    player = HumanPlayer(console, person)
     action = player.choose(game)
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert "Not allowed:" in out and "cannot move there" in out
+    assert "Another place, or 'back' for the orders." in out
+    assert out.count("which order?") == 1  # (the order was not asked again)
     assert action.order == "Advance" and action.unit == unit.uid
     assert action.to == (round(x, 2), round(y + 2, 2))
     assert game.is_legal(action)
@@ -693,3 +695,67 @@ def test_a_support_call_lists_its_targets_by_distance_not_the_callers_weapons() 
     first = game.units[calls[0].target]  # type: ignore[index]
     assert f'{first.name}, {game.gap(observer, first):.1f}" away' in out
     assert "needing" not in out.split("Call barrage")[-1]
+
+
+def test_a_target_with_no_shot_is_asked_about_before_the_order_is_spent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Fire order at a target none of the unit's weapons can reach from here would spend
+    the die for nothing: the person is asked first, and 'no' asks for the target again."""
+    import kriegsspiel.solo.human as human
+    from kriegsspiel.ai.players import chance_outcome
+
+    solo = first_decision(tmp_path)
+    game, ai = solo.game, new_player("tactical", 4)
+
+    def fires() -> tuple[int, list[Action]]:
+        """The number of the first unit listed that may fire, and its Fire orders."""
+        if game.current_player() != 0 or game.pending is not None:
+            return 0, []
+        acts = game.legal_actions()
+        for number, unit in enumerate(game.eligible(0), 1):
+            found = [a for a in acts if a.unit == unit.uid and a.order == "Fire" and not a.choice]
+            if found:
+                return number, found
+        return 0, []
+
+    while not fires()[1]:  # play on, both sides by the AI, until a unit may fire
+        assert not game.is_terminal()
+        side = game.current_player()
+        game.apply_action(chance_outcome(game, solo.chance) if side == CHANCE else ai.choose(game))
+    number, found = fires()
+    real = human.shot_line
+    blind = found[0].target
+
+    def shot_line(g: BoltActionGame, u: object, t: object, **kw: object) -> str:
+        return "no shot" if t.uid == blind else real(g, u, t, **kw)  # type: ignore[attr-defined,arg-type]
+
+    monkeypatch.setattr(human, "shot_line", shot_line)
+    console = quiet_console()
+    person = answers(str(number), "fire", "1", "no", "1", "yes")
+    action = HumanPlayer(console, person).choose(game)
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert out.count("has no shot at") == 2 and "spend its order on it anyway?" in out
+    assert (action.order, action.target) == ("Fire", blind)
+
+
+def test_the_die_drawn_is_in_the_players_hand_not_counted_in_the_bag(tmp_path: Path) -> None:
+    """Konflikt '47's game counts a die drawn in the bag until it is given (its
+    observation always has); the person is told the bag as it is, the die in their hand."""
+    solo = first_decision(tmp_path)
+    game = solo.game
+    cup = game.dice_in_cup()
+    console = quiet_console()
+    HumanPlayer(console, answers("1", "down")).choose(game)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert f"left in the bag: A {cup[0] - 1}, B {cup[1]})" in out
+
+
+@pytest.mark.parametrize(
+    ("p", "said"),
+    [(0, "0%"), (1, "100%"), (0.998, ">99%"), (0.004, "<1%"), (0.5, "50%"), (0.994, "99%")],
+)
+def test_a_chance_is_never_rounded_to_a_certainty(p: float, said: str) -> None:
+    from kriegsspiel.solo.briefing import percent
+
+    assert percent(p) == said

@@ -17,6 +17,14 @@ def _name(units: list[Any], uid: Any) -> str:
     return "?"
 
 
+def counted(number: int, thing: str) -> str:
+    """ "1 pin", "2 pins", "0 casualties": a count with its noun, singular only for one."""
+    if number == 1:
+        return f"1 {thing}"
+    plural = thing[:-1] + "ies" if thing.endswith("y") else thing + "s"
+    return f"{number} {plural}"
+
+
 def vehicle_damage(data: dict[str, Any]) -> str:
     """What an attack did to a vehicle: "knocked out", "immobilised, stunned"... or "no damage"."""
     effects = [k for k in ("knocked_out", "immobilised", "stunned", "on_fire") if data.get(k)]
@@ -47,10 +55,11 @@ def describe(event: Event, units: list[Any]) -> str | None:
     if kind == "shoot":
         if "casualties" in d:
             return (
-                f"    {d['shots']} shots: {d['hits']} hits, {d['casualties']} casualties, "
-                f"{d['pins']} pin(s) on {n('target')}"
+                f"    {counted(d['shots'], 'shot')}: {counted(d['hits'], 'hit')}, "
+                f"{counted(d['casualties'], 'casualty')}, {counted(d['pins'], 'pin')} on "
+                f"{n('target')}"
             )
-        return f"    {d['shots']} shots at {n('target')}: {vehicle_damage(d)}"
+        return f"    {counted(d['shots'], 'shot')} at {n('target')}: {vehicle_damage(d)}"
     if kind == "no shot":
         return f"    {n('unit')} has no shot at {n('target')}"
     if kind == "morale check":
@@ -58,7 +67,7 @@ def describe(event: Event, units: list[Any]) -> str | None:
     if kind == "destroyed":
         return f"    ** {n('unit')} destroyed ({d['why']})"
     if kind == "rally":
-        return f"    rallies: loses {d['pins_lost']} pin(s)"
+        return f"    rallies: loses {counted(d['pins_lost'], 'pin')}"
     if kind == "close quarters":
         winner = (
             "both sides wiped out"
@@ -106,14 +115,17 @@ def describe(event: Event, units: list[Any]) -> str | None:
     if kind == "fire for effect":
         return f'    fire for effect: every unit within {d["radius"]}" of the target point'
     if kind in ("barrage pins", "air strike pins"):
-        return f"    {n('unit')} takes {d['pins']} pin(s)"
+        return f"    {n('unit')} takes {counted(d['pins'], 'pin')}"
     if kind == "barrage hit":
         return f"    {n('unit')} is hit by a {d['weapon']}"
     if kind == "aircraft":
         return f"    a {d['aircraft']} attacks {n('target')}"
     if kind == "support damage":
         if "casualties" in d:
-            return f"    {d['hits']} hits, {d['casualties']} casualties on {n('target')}"
+            return (
+                f"    {counted(d['hits'], 'hit')}, {counted(d['casualties'], 'casualty')} on "
+                f"{n('target')}"
+            )
         return f"    {n('target')}: {vehicle_damage(d)}"
     if kind == "dice":
         return f"  (the dice are rolled from seed {d['seed']} from here on)"

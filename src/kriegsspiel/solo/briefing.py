@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 from functools import lru_cache
 
 from rich.table import Table as RichTable
@@ -28,6 +29,17 @@ from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, order_test, orde
 from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
 
 SIDE_NAMES = ("A", "B")
+
+
+def percent(p: float | Fraction) -> str:
+    """A chance in whole per cent for a player, never rounded to a certainty it is not:
+    "100%" and "0%" only for sure things, ">99%" and "<1%" short of them."""
+    value = float(p)
+    if 0.995 <= value < 1:
+        return ">99%"
+    if 0 < value < 0.005:
+        return "<1%"
+    return f"{value:.0%}"
 
 
 def status(unit: UnitState) -> str:
@@ -54,7 +66,7 @@ def order_test_text(game: BoltActionGame, unit: UnitState) -> str:
     if not order_test_needed(game.rules, test):
         return ""
     passed, fubar = _order_odds(game.rules, test)
-    return f"{test.value} or less: {passed:.0%} (FUBAR {fubar:.0%})"
+    return f"{test.value} or less: {percent(passed)} (FUBAR {percent(fubar)})"
 
 
 @lru_cache(maxsize=256)
@@ -135,12 +147,14 @@ def shot_line(
         else f'about {_gap_from(target, origin):.0f}" from there'
     )
     fired = "; ".join(
-        f"{g.shots} {g.shot.weapon} needing {describe_needs(g.shot.hit_on)}" for g in groups
+        f"{g.shots} {'shot' if g.shots == 1 else 'shots'} of {g.shot.weapon} needing "
+        f"{describe_needs(g.shot.hit_on)}"
+        for g in groups
     )
     resolved, ctx = game.attack_setup(target, groups)
     if ctx is None:
         chance = float(knock_out_chance(resolved))
-        return f"{gap}: {fired}; {chance:.0%} to knock it out"
+        return f"{gap}: {fired}; {percent(chance)} to knock it out"
     casualties, pins = expected_troops(resolved, ctx)
     return f"{gap}: {fired}; on average {float(casualties):.2f} casualties, {float(pins):.2f} pins"
 
@@ -187,20 +201,20 @@ def assault_line(game: BoltActionGame, unit: UnitState, target: UnitState, mode:
     said = f'{game.gap(unit, target):.1f}" away'
     if target.vehicle is not None:
         contact = exact(vehicle_assault(game, unit, target))
-        said += f"; {float(contact.probability(lambda s: s.knocked_out)):.0%} to knock it out"
+        said += f"; {percent(contact.probability(lambda s: s.knocked_out))} to knock it out"
         said += " once in contact"
         assault = Action("order", unit=unit.uid, order="Run", target=target.uid)
         test = game.order_test_of(unit, assault)
         if test.modifier and order_test_needed(game.rules, test):
             passed, fubar = _order_odds(game.rules, test)
             said += (
-                f"; its order test {test.modifier:+d}: {test.value} or less, {passed:.0%} "
-                f"(FUBAR {fubar:.0%})"
+                f"; its order test {test.modifier:+d}: {test.value} or less, {percent(passed)} "
+                f"(FUBAR {percent(fubar)})"
             )
         return said
     chance = TacticalPlayer().assault_chance(game, unit, target, mode)
     if chance is not None:
-        said += f"; {chance:.0%} to win if they defend as well as they can"
+        said += f"; {percent(chance)} to win if they defend as well as they can"
     return said
 
 

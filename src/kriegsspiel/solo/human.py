@@ -219,7 +219,9 @@ class HumanPlayer:
         side = game.current_player()
         actions = game.legal_actions()
         units = game.eligible(side)
-        cup, score = game.dice_in_cup(), game.score()
+        cup, score = list(game.dice_in_cup()), game.score()
+        if not game.rules.destroyed_dice_stay_in_cup:  # (its count keeps the die drawn in)
+            cup[side] -= 1  # the die drawn is in this player's hand, as Bolt Action's count has it
         title = (
             f"Turn {game.turn} of {game.scenario.turns}, score {score[0]} – {score[1]}: "
             f"side {SIDE_NAMES[side]} drew an order die (left in the bag: A {cup[0]}, "
@@ -285,17 +287,21 @@ class HumanPlayer:
                 ],
             )
         if name == "Fire":
-            return self._pick(
-                "Target",
-                [
-                    (
-                        f"{game.units[a.target].name}: "  # type: ignore[index]
-                        + shot_line(game, unit, game.units[a.target], moving=False),  # type: ignore[index]
-                        a,
-                    )
-                    for a in acts
-                ],
-            )
+            lines = {
+                a: shot_line(game, unit, game.units[a.target], moving=False)  # type: ignore[index]
+                for a in acts
+            }
+            while True:
+                fire = self._pick(
+                    "Target",
+                    [(f"{game.units[a.target].name}: {lines[a]}", a) for a in acts],  # type: ignore[index]
+                    listed=False,
+                )
+                if lines[fire] != "no shot" or self._confirm(
+                    f"{unit.name} has no shot at {game.units[fire.target].name} from here "  # type: ignore[index]
+                    "(out of range or sight of every weapon): spend its order on it anyway?"
+                ):
+                    return fire
         if name == "Assault":
             return self._pick(
                 "Assault",
@@ -338,21 +344,27 @@ class HumanPlayer:
             + ("Places worth a look, or " if options else "")
             + "type x,y in inches."
         )
-        to, way = self._pick("Place", options, typed=_typed_place)
-        if way is None:  # offered: its ways, if more than one, are asked
-            ways = list(dict.fromkeys((a.choice, a.facing) for a in acts if a.to == to))
-            way = (
-                ways[0]
-                if len(ways) == 1
-                else self._pick("How", [(_way_name(c, f), (c, f)) for c, f in ways])
-            )
-        choice, facing = way
-        move = Action("order", unit=unit.uid, order=order, to=to, choice=choice, facing=facing)
-        try:
-            game.validate(move)
-        except IllegalActionError as exc:
-            self.console.print(f"Not allowed: {escape(str(exc))}")
-            raise _Back from None
+        listed = False
+        while True:  # a place refused is asked again ('back' goes back to the orders)
+            to, way = self._pick("Place", options, typed=_typed_place, listed=listed)
+            listed = True  # (the places are on the screen now)
+            if way is None:  # offered: its ways, if more than one, are asked
+                ways = list(dict.fromkeys((a.choice, a.facing) for a in acts if a.to == to))
+                way = (
+                    ways[0]
+                    if len(ways) == 1
+                    else self._pick("How", [(_way_name(c, f), (c, f)) for c, f in ways])
+                )
+            choice, facing = way
+            move = Action("order", unit=unit.uid, order=order, to=to, choice=choice, facing=facing)
+            try:
+                game.validate(move)
+            except IllegalActionError as exc:
+                self.console.print(
+                    f"Not allowed: {escape(str(exc))}. Another place, or 'back' for the orders."
+                )
+                continue
+            break
         if order != "Advance":
             return move
         origin = Point(*to)
@@ -374,6 +386,11 @@ class HumanPlayer:
             ],
         )
         return replace(move, target=target)
+
+    def _confirm(self, question: str) -> bool:
+        """Yes or no to a question (no: the choice before is asked again)."""
+        self.console.print(escape(question))
+        return self._pick("yes or no", [("yes", True), ("no", False)])
 
     # ------------------------------------------------------------------ reactions and the rest
     def _pending(self, game: BoltActionGame) -> Action:
