@@ -280,3 +280,45 @@ def test_a_refused_list_is_told_by_the_command_in_one_line_without_a_traceback(
     assert done.returncode != 0
     assert "Traceback" not in done.stderr
     assert "unit 'Rifle Squad', model 'Rifleman': the Heavy howitzer is a gun" in done.stderr
+
+
+# ------------------------------------------------------------------- one leader to a unit
+@pytest.mark.parametrize("ruleset", [K47, BA1])
+def test_one_leader_to_a_unit_an_officer_with_up_to_two_men(tmp_path: Path, ruleset: str) -> None:
+    """An officer leads an HQ of his own (himself and up to two men), one officer to a
+    unit; a squad has one NCO. Each list that breaks it is refused at its unit's line."""
+    two_captains = army(
+        tmp_path, models("{name: Captain, count: 2, officer: Captain, weapons: [Pistol]}"),
+        type="infantry", unit="Company HQ", ruleset=ruleset,
+    )  # fmt: skip
+    message = refusal(two_captains, ruleset)
+    assert f"line {line_of(two_captains, 'name: Captain')}, field units.0.models: " in message
+    assert "unit 'Company HQ' has 2 officers ('Captain' (Captain, count 2))" in message
+    major_leading_a_squad = army(
+        tmp_path,
+        models(
+            "{name: Major, officer: Major, weapons: [SMG]}",
+            "{name: Rifleman, count: 6, weapons: [Rifle]}",
+        ),
+        type="infantry",
+        ruleset=ruleset,
+    )
+    message = refusal(major_leading_a_squad, ruleset)
+    assert "leads an HQ, himself and up to two men, and the unit has 7 models" in message
+    three_ncos = army(
+        tmp_path,
+        models("{name: Corporal, count: 3, nco: true, weapons: [Rifle]}"),
+        type="infantry",
+        ruleset=ruleset,
+    )
+    assert "has 3 NCOs: a squad has one NCO" in refusal(three_ncos, ruleset)
+    hq = army(
+        tmp_path,
+        models(
+            "{name: Major, officer: Major, weapons: [SMG]}",
+            "{name: Runner, count: 2, weapons: [Rifle]}",
+        ),
+        type="infantry",
+        ruleset=ruleset,
+    )
+    assert load_army(hq, ruleset).units[0].model_count == 3

@@ -398,6 +398,39 @@ class Unit(Strict):
                 )
         return models
 
+    @field_validator("models")
+    @classmethod
+    def _led(cls, models: tuple[Model, ...], info: ValidationInfo) -> tuple[Model, ...]:
+        """One leader to a unit: an officer is an HQ of his own, himself and up to two men,
+        and a squad has one NCO (docs/rules, "Who carries what")."""
+        unit = _UNIT.get()
+        officers = [m for m in models if m.officer is not None]
+        count = sum(m.count for m in officers)
+        if count > 1:
+            who = ", ".join(
+                f"{m.name!r} ({m.officer}{f', count {m.count}' if m.count > 1 else ''})"
+                for m in officers
+            )
+            raise _problem(
+                f"unit {unit!r} has {count} officers ({who}): an officer leads an HQ unit of "
+                f"his own, one officer to a unit; give each officer a unit of his own (the "
+                f"officer and up to two men)"
+            )
+        men = sum(m.count for m in models)
+        if count == 1 and men > 3:
+            raise _problem(
+                f"unit {unit!r}: its officer {officers[0].name!r} ({officers[0].officer}) leads "
+                f"an HQ, himself and up to two men, and the unit has {men} models; make him "
+                f"an HQ unit of his own, and lead the rest with an NCO (nco: true)"
+            )
+        ncos = sum(m.count for m in models if m.nco)
+        if ncos > 1:
+            raise _problem(
+                f"unit {unit!r} has {ncos} NCOs: a squad has one NCO, its leader; make the "
+                f"others plain men (drop nco: true)"
+            )
+        return models
+
     @model_validator(mode="after")
     def _models_or_vehicle(self) -> Self:
         if self.type == "vehicle":
