@@ -477,3 +477,12 @@ def test_the_json_question_is_the_commands_name_and_the_title_says_it_in_words()
     assert shot["question"] == "shoot" and "weapon skill 120" in shot["title"]
     rolled = odds.figure(True).to_json()
     assert rolled["question"] == "figure" and "officer" in rolled["title"]
+
+
+@pytest.mark.parametrize(
+    ("weapon", "row"), [("MG42", "Belt LMG"), ("mg 34", "Belt LMG"), ("Bren", "Box LMG")]
+)
+def test_a_machine_gun_by_its_name_finds_its_feed(weapon: str, row: str) -> None:
+    """An MG 42 or MG 34 is belt-fed, a Bren box-fed: named so, each finds its row."""
+    report = odds.shoot(weapon=weapon, range_inches=3, weapon_skill=100, visible=5)
+    assert report.title.startswith(f"{row} (single shot)")

@@ -715,3 +715,10 @@ def test_a_moving_infantry_detachment_is_told_why_it_takes_no_penalty() -> None:
     )
     assert (moved.details["needs"], detachment.details["needs"]) == (7, 5)
     assert "infantry detachment: no penalty" in detachment.reasons[1].because
+
+
+def test_the_sheets_own_words_for_a_unit_name_its_row() -> None:
+    """The move table says "Heavy Vehicles"; the terrain test's row is "Heavy tank": a
+    player who writes the one finds the other."""
+    report = odds.terrain_test(unit="heavy vehicle", terrain="very rough")
+    assert report.title == "Heavy tank enters very rough terrain"
