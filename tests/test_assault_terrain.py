@@ -206,3 +206,23 @@ def test_vehicles_and_walkers_still_do_not_assault(ruleset: str) -> None:
     with pytest.raises(IllegalActionError, match="vehicles do not assault"):
         game.validate(assault(vehicle, enemy))
     assert not any(a.order == "Run" and a.target is not None for a in game.legal_actions())
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_artillery_does_not_assault_but_may_be_assaulted(ruleset: str) -> None:
+    """The sheets' close quarters are infantry against infantry and against vehicles: a
+    gun and its crew are assaulted (its crew fights), and do not assault."""
+    game = new_game(ruleset)
+    game.table = Table(72, 48)
+    gun = next(u for u in game.units if u.side == 0 and u.kind == "artillery")
+    enemy = next(u for u in game.units if u.side == 1 and u.kind == "infantry")
+    only(game, gun.uid, enemy.uid)
+    place(gun, 36, 20, 0)
+    place(enemy, 36, 26, 180)
+    game.apply_action(Action("draw", side=0))
+    with pytest.raises(IllegalActionError, match="is artillery, a gun and its crew, and does not"):
+        game.validate(assault(gun, enemy))
+    assert not offered(game, gun, enemy)
+    assert any(a.order == "Run" and a.target is None for a in game.legal_actions())  # it moves
+    # the other way about, the gun's crew is assaulted as any unit is
+    assert any(a.order == "Run" and a.target == gun.uid for a in order_candidates(game, enemy))

@@ -475,6 +475,8 @@ def _closed(word: str, unit: UnitState, offered: Sequence[str]) -> str | None:
     """Why the order ``word`` starts is not offered to ``unit`` (None: it names none)."""
     for name, reason in CLOSED.items():
         if name not in offered and name.lower().startswith(word):
+            if name == "Assault" and unit.kind == "artillery":
+                return f"not open to {unit.name}: artillery does not assault"
             return f"not open to {unit.name} now: {reason}"
     return None
 

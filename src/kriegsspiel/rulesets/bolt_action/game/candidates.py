@@ -639,7 +639,7 @@ def _order_candidates(
                 for e in enemies
                 if game.visible(unit, e)
             ]
-    if unit.vehicle is None and not unit.no_run:
+    if unit.vehicle is None and unit.kind != "artillery" and not unit.no_run:
         run = movement_row(game.rules, unit).run
         # a mode is named where there is a choice of them (Konflikt '47)
         modes: tuple[str, ...] = fighting_modes(game.rules)

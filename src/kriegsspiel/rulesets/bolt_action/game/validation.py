@@ -214,6 +214,11 @@ def _check_assault(game: BoltActionGame, unit: UnitState, action: Action) -> Non
     tgt = _target(game, action.target, unit)  # type: ignore[arg-type]
     if unit.vehicle is not None:
         raise IllegalActionError("vehicles do not assault")
+    if unit.kind == "artillery":  # (the sheets' close quarters: infantry v infantry, v vehicles)
+        raise IllegalActionError(
+            f"{unit.name} is artillery, a gun and its crew, and does not assault: only "
+            "infantry assault, as the sheets' close quarters have it"
+        )
     run = movement_row(game.rules, unit).run
     gap = game.gap(unit, tgt)
     if gap > run:
