@@ -629,3 +629,12 @@ def test_the_game_ends_at_once_when_a_side_has_no_unit_left(ruleset):
     over = tracker.set_pins(side_b[-1], 20)
     assert over.phase == "over" and over.in_hand is None
     assert "has no unit left" in over.log[-1] and over.destroyed_count(1) == len(side_b)
+
+
+def test_the_api_schema_is_served_under_api_beside_its_docs(client):
+    """The schema is at /api/openapi.json, where /api/docs reads it (and still at
+    /openapi.json, where it was first served)."""
+    spec = client.get("/api/openapi.json")
+    assert spec.status_code == 200 and "/api/fought" in spec.json()["paths"]
+    assert "/api/openapi.json" in client.get("/api/docs").text
+    assert client.get("/openapi.json").json() == spec.json()

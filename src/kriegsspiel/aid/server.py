@@ -165,7 +165,12 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
     change the game (a step: every route of ``steps``) must carry it (header
     ``X-Aid-Password``); anyone may still watch the game and ask odds, which change
     nothing."""
-    app = FastAPI(title="kriegsspiel play aid", docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(
+        title="kriegsspiel play aid",
+        docs_url="/api/docs",
+        openapi_url="/api/openapi.json",
+        redoc_url=None,
+    )
     steps = APIRouter(dependencies=[Security(_lock(password))] if password is not None else [])
 
     @app.exception_handler(_Locked)
@@ -202,6 +207,11 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
         if name not in _STATIC:
             return JSONResponse({"error": f"no file {name!r}"}, status_code=404)
         return Response(_read(name), media_type=_STATIC[name])
+
+    @app.get("/openapi.json", include_in_schema=False)
+    def old_schema() -> dict[str, Any]:
+        """The schema where it was first served (it is at /api/openapi.json)."""
+        return app.openapi()
 
     @app.get("/api/state")
     def state() -> dict[str, Any]:
