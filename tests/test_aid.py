@@ -638,3 +638,24 @@ def test_the_api_schema_is_served_under_api_beside_its_docs(client):
     assert spec.status_code == 200 and "/api/fought" in spec.json()["paths"]
     assert "/api/openapi.json" in client.get("/api/docs").text
     assert client.get("/openapi.json").json() == spec.json()
+
+
+def test_a_roll_the_players_made_but_did_not_give_is_asked_for_by_name(client):
+    """roll: false says the players rolled: the result they left out is named (not
+    taken for a request that gave both)."""
+    state = client.post("/api/draw").json()
+    uid = next(u["uid"] for u in state["units"] if u["side"] == state["in_hand"] and u["waiting"])
+    order = client.post("/api/order", json={"unit": uid, "order": "Advance", "roll": False})
+    assert order.status_code == 409
+    said = order.json()["error"]
+    assert "no outcome" in said and "both" not in said and "pass, fail" in said
+    check = client.post("/api/morale-check", json={"unit": 12, "roll": False})
+    assert check.status_code == 409
+    said = check.json()["error"]
+    assert "no passed" in said and "both" not in said
+    both = client.post("/api/morale-check", json={"unit": 12, "roll": True, "passed": True})
+    assert both.status_code == 409 and "both" in both.json()["error"]
+    with pytest.raises(AidError, match="neither dice nor an outcome"):
+        with_die_in_hand(new_tracker("konflikt47"), 0).give_order(0, "Fire")
+    with pytest.raises(AidError, match="neither dice nor whether it passed"):
+        new_tracker("konflikt47").morale_check(0)

@@ -616,9 +616,9 @@ def test_a_morale_check_rolled_by_the_rules_own_check_destroys_the_unit_that_fai
     assert told.units[squad].destroyed and told.log[-2] == (
         f"1st Rifle Squad: morale check needs {value} or less: failed"
     )
-    with pytest.raises(AidError, match="either dice to roll the morale check or whether"):
+    with pytest.raises(AidError, match="neither dice nor whether it passed given"):
         tracker.morale_check(squad)
-    with pytest.raises(AidError, match="either dice"):
+    with pytest.raises(AidError, match="both dice and whether it passed given"):
         tracker.morale_check(squad, dice=ScriptedDice([1, 1]), passed=True)
 
 

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from kriegsspiel.aid import questions
 from kriegsspiel.aid.questions import AssaultAsked, ShotAsked, VehicleMove
 from kriegsspiel.aid.session import AidSession
-from kriegsspiel.aid.tracker import AidError, Outcome, Tracker
+from kriegsspiel.aid.tracker import OUTCOMES, AidError, Outcome, Tracker
 from kriegsspiel.aid.view import view
 from kriegsspiel.rulesets.bolt_action.shooting import Cover, Facing
 
@@ -225,7 +225,16 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
     @steps.post("/api/order")
     def order(body: OrderBody) -> dict[str, Any]:
         if body.roll and body.outcome is not None:
-            raise AidError("give roll: false with an outcome the players rolled, or roll alone")
+            raise AidError(
+                f"both roll (the aid rolls) and outcome ({body.outcome}, the players rolled) "
+                "given: give roll: false with the outcome, or leave the outcome out"
+            )
+        if not body.roll and body.outcome is None:
+            raise AidError(
+                "roll: false but no outcome: give outcome, the order test as the players "
+                f"rolled it ({', '.join(OUTCOMES)}; pass for a unit that takes no test), "
+                "or leave roll out for the aid to roll it"
+            )
         return take(
             lambda t: t.give_order(
                 body.unit,
@@ -269,8 +278,16 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
 
     @steps.post("/api/morale-check")
     def check(body: MoraleCheckBody) -> dict[str, Any]:
-        if body.roll == (body.passed is not None):
-            raise AidError("give roll: false with passed as the players rolled it, or roll alone")
+        if body.roll and body.passed is not None:
+            raise AidError(
+                "both roll (the aid rolls) and passed (the players rolled) given: give "
+                "roll: false with passed, or leave passed out"
+            )
+        if not body.roll and body.passed is None:
+            raise AidError(
+                "roll: false but no passed: give passed (true or false), the check as the "
+                "players rolled it, or leave roll out for the aid to roll it"
+            )
         return take(
             lambda t: t.morale_check(
                 body.unit,

@@ -295,8 +295,13 @@ class Tracker:
             )
         if unit not in self.waiting(unit.side):
             raise AidError(f"{unit.name} {self._why_not_waiting(unit)}")
-        if (dice is None) == (outcome is None):
-            raise AidError("give either dice to roll the order test or its outcome, not both")
+        if dice is None and outcome is None:
+            raise AidError(
+                "neither dice nor an outcome given: give dice to roll the order test, or its "
+                f"outcome as the players rolled it ({', '.join(OUTCOMES)})"
+            )
+        if dice is not None and outcome is not None:
+            raise AidError("both dice and an outcome given: give one, not both")
         test = self.test_of(uid, officer)
         needed = order_test_needed(self.rules, test)
         rolled = ""
@@ -478,8 +483,13 @@ class Tracker:
         ``dice`` by the rules' own check, or ``passed`` as the players rolled it. A unit
         that fails is destroyed; one that passes fights on."""
         unit = self._alive(uid)
-        if (dice is None) == (passed is None):
-            raise AidError("give either dice to roll the morale check or whether it passed")
+        if dice is None and passed is None:
+            raise AidError(
+                "neither dice nor whether it passed given: give dice to roll the morale "
+                "check, or whether it passed as the players rolled it"
+            )
+        if dice is not None and passed is not None:
+            raise AidError("both dice and whether it passed given: give one, not both")
         test = self.test_of(uid, officer)
         rolled = ""
         if dice is not None:
