@@ -794,3 +794,15 @@ def test_a_designers_rules_file_plays_in_the_aid_and_its_save(tmp_path):
     broken.write_text(save.read_text().replace("morale: 8}", "morale: eight}", 1))
     with pytest.raises(UsageError, match=r"line 1: field start\.rules_text: .*morale"):
         AidSession.resume(str(broken))
+
+
+def test_a_weapon_given_by_hand_is_refused_by_its_field_not_a_command_line_flag(client):
+    body = {"firer": 1, "target": 11, "range": 10, "weapons": [{"name": RIFLE, "count": 2}]}
+    body["weapons"].append({"name": "Laser", "count": 1})
+    refused = client.post("/api/odds/shoot", json=body)
+    said = refused.json()["error"]
+    assert refused.status_code == 409 and said.startswith("weapons.1.name: Unknown weapon 'Laser'")
+    assert "--weapon" not in said
+    t = new_tracker("konflikt47")
+    named = shoot(t, ShotAsked(1, 11, 10, weapons=(("rifle", 2),)))  # (as the sheet names it)
+    assert fired(named) == {RIFLE: 2}

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from kriegsspiel.aid.tracker import AidError, Kit, TrackedUnit, Tracker
 from kriegsspiel.core.report import Reason
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import UnknownNameError, UsageError
 from kriegsspiel.rulesets.bolt_action.assault import CONTACT
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import weapon_choice
 from kriegsspiel.rulesets.bolt_action.kit import anti_tank, assault_armed
@@ -118,7 +118,7 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
                 Reason("indirect fire", "lobbed", "the howitzer's crew lob where that hits more")
             )
     else:
-        weapons = [(name, n) for name, n in asked.weapons if n > 0]
+        weapons = [(name, n) for name, n in _named(tracker, asked.weapons) if n > 0]
         if not weapons:
             raise AidError("give at least one weapon with a count of 1 or more")
     if crew_short and any("Team" in rules.weapon(w).special for w, _ in weapons):
@@ -307,6 +307,18 @@ def _down(unit: TrackedUnit) -> bool:
 def _vehicle_move(unit: TrackedUnit) -> VehicleMove:
     """How a vehicle moved this turn, as its die shows: Run, Advance, or neither."""
     return {"Run": "ran", "Advance": "advanced"}.get(unit.order or "", "stationary")  # type: ignore[return-value]
+
+
+def _named(tracker: Tracker, given: tuple[tuple[str, int], ...]) -> list[tuple[str, int]]:
+    """Weapons given by hand, each by its name on the sheet; an unknown one is refused by
+    its place in the request's ``weapons``."""
+    named: list[tuple[str, int]] = []
+    for i, (name, count) in enumerate(given):
+        try:
+            named.append((tracker.rules.weapon(name).name, count))
+        except UnknownNameError as exc:
+            raise AidError(f"weapons.{i}.name: {exc}") from None
+    return named
 
 
 def _fired(
