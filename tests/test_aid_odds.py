@@ -806,3 +806,31 @@ def test_a_weapon_given_by_hand_is_refused_by_its_field_not_a_command_line_flag(
     t = new_tracker("konflikt47")
     named = shoot(t, ShotAsked(1, 11, 10, weapons=(("rifle", 2),)))  # (as the sheet names it)
     assert fired(named) == {RIFLE: 2}
+
+
+def test_weapons_given_by_hand_are_no_more_than_the_firers_live_models_carry(client):
+    t = new_tracker("bolt-action-1")
+    section, squad = uid(t, 0, "1st Section"), uid(t, 1, "1st Grenadier Squad")
+    rifles = sum(k.count for k in t.units[section].survivors() if RIFLE in k.weapons)
+    assert fired(shoot(t, ShotAsked(section, squad, 10, weapons=((RIFLE, rifles),))))
+    with pytest.raises(AidError, match=rf"weapons.0.count: 50 {RIFLE}, but 1st Section's "):
+        shoot(t, ShotAsked(section, squad, 10, weapons=((RIFLE, 50),)))
+    with pytest.raises(AidError, match=rf"carry {rifles - 3}"):  # (three riflemen fell)
+        shoot(t.set_models(section, 7), ShotAsked(section, squad, 10, weapons=((RIFLE, rifles),)))
+    with pytest.raises(AidError, match=r"weapons \(the Rifle rows\): 12"):  # (counted together)
+        shoot(t, ShotAsked(section, squad, 10, weapons=((RIFLE, 6), ("rifle", 6))))
+    with pytest.raises(AidError, match=r"weapons.0.name: .* carry no Panzerfaust; give one of "):
+        shoot(t, ShotAsked(section, squad, 10, weapons=(("Panzerfaust", 1),)))
+    sherman = uid(t, 0, "M4 Sherman")  # a vehicle carries its mounts
+    with pytest.raises(AidError, match=r"weapons.0.count: 3 MMG, but M4 Sherman mounts 2"):
+        shoot(t, ShotAsked(sherman, squad, 10, weapons=(("MMG", 3),)))
+    # a save that does not say who carries what: no more of a kind than its live models
+    old = replace(t, units=tuple(replace(u, kit=()) for u in t.units))
+    assert fired(shoot(old, ShotAsked(section, squad, 10, weapons=((RIFLE, 10),))))
+    with pytest.raises(AidError, match="1st Section has 10 live models"):
+        shoot(old, ShotAsked(section, squad, 10, weapons=((RIFLE, 11),)))
+    refused = client.post(
+        "/api/odds/shoot",
+        json={"firer": 1, "target": 15, "range": 10, "weapons": [{"name": RIFLE, "count": 50}]},
+    )
+    assert refused.status_code == 409 and refused.json()["error"].startswith("weapons.0.count")
