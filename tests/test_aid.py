@@ -228,6 +228,10 @@ def test_down_and_ambush_dice_may_be_kept_and_stay_out_of_the_next_bag():
         new_tracker("konflikt47").end_turn()
     with pytest.raises(AidError, match="only a unit on Down or Ambush keeps its die"):
         tracker.end_turn(keep=[2])
+    with pytest.raises(
+        AidError, match=r"keep names Platoon HQ \(unit 0\) twice: give each unit once"
+    ):
+        tracker.end_turn(keep=[0, 1, 0])
     turn2 = tracker.end_turn(keep=[0])
     assert turn2.turn == 2 and turn2.units[0].retained == "Down"
     assert turn2.units[1].retained is None and turn2.units[1].order is None

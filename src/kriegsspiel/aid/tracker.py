@@ -581,7 +581,11 @@ class Tracker:
         the game is over. A morale check still owed is let pass, and the log says so."""
         self._in_phase("turn end", "end the turn")
         allowed = self.may_keep()
-        for uid in keep:
+        for i, uid in enumerate(keep):
+            if uid in keep[:i]:
+                raise AidError(
+                    f"keep names {self._unit(uid).name} (unit {uid}) twice: give each unit once"
+                )
             if uid not in allowed:
                 unit = self._unit(uid)
                 why = (
