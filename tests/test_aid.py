@@ -663,3 +663,25 @@ def test_a_roll_the_players_made_but_did_not_give_is_asked_for_by_name(client):
         with_die_in_hand(new_tracker("konflikt47"), 0).give_order(0, "Fire")
     with pytest.raises(AidError, match="neither dice nor whether it passed"):
         new_tracker("konflikt47").morale_check(0)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_destroyed_units_die_is_said_as_it_is_in_the_bag_used_or_kept(ruleset):
+    tracker = new_tracker(ruleset)
+    when = "at the turn end" if tracker.rules.destroyed_dice_stay_in_cup else "now"
+    assert (
+        tracker.destroy(1).log[-1]
+        == f"{tracker.units[1].name} destroyed (its die leaves the bag {when})"
+    )
+    ordered = with_die_in_hand(tracker, 0).give_order(1, "Down", outcome="pass")
+    used = ordered.destroy(1).log[-1]
+    assert "leaves the bag" not in used and used.endswith("(its die was used this turn)")
+    kept = ordered_all(ordered).end_turn(keep=[1])
+    assert kept.destroy(1).log[-1].endswith("(its Down die, kept from the last turn, is put aside)")
+    enemy = next(u.uid for u in tracker.units if u.side == 1 and u.start_models == 10)
+    ran = with_die_in_hand(tracker, 0).give_order(1, "Run", outcome="pass")
+    both = ran.fought(1, enemy, "both").log[-1]
+    assert both.endswith(
+        f"both destroyed ({tracker.units[1].name}: its die was used this turn; "
+        f"{tracker.units[enemy].name}: its die leaves the bag {when})"
+    )

@@ -543,9 +543,14 @@ class Tracker:
                 raise AidError(f"both wiped out leaves no models (got {left} left)")
             step = self._with(replace(a, models=0, destroyed=True, checks_due=()))
             step = step._with(replace(d, models=0, destroyed=True, checks_due=()))
+            dice = (
+                f"their dice leave the bag {self._dice_leave()}"
+                if a.order is None and a.retained is None and d.order is None and d.retained is None
+                else f"{a.name}: {self._die_of(a)}; {d.name}: {self._die_of(d)}"
+            )
             return step.noted(
                 f"{a.name} and {d.name} wiped each other out in close quarters: both "
-                f"destroyed (their dice leave the bag {self._dice_leave()})"
+                f"destroyed ({dice})"
             )._wiped_out()
         if winner not in ("attacker", "defender"):
             raise AidError(f"the winner is attacker, defender or both, not {winner!r}")
@@ -560,19 +565,26 @@ class Tracker:
         return step.noted(
             f"{won.name} won the close quarters fight against {lost.name}, "
             f"{left} of {won.start_models} models left; {lost.name} destroyed "
-            f"(its die leaves the bag {self._dice_leave()})"
+            f"({self._die_of(lost)})"
         )._wiped_out()
 
     def destroy(self, uid: int) -> Tracker:
         """Remove a unit from play (its die leaves the bag as the edition says)."""
         unit = self._alive(uid)
         step = self._with(replace(unit, models=0, destroyed=True, checks_due=()))
-        return step.noted(
-            f"{unit.name} destroyed (its die leaves the bag {self._dice_leave()})"
-        )._wiped_out()
+        return step.noted(f"{unit.name} destroyed ({self._die_of(unit)})")._wiped_out()
 
     def _dice_leave(self) -> str:
         return "at the turn end" if self.rules.destroyed_dice_stay_in_cup else "now"
+
+    def _die_of(self, unit: TrackedUnit) -> str:
+        """What becomes of the die of ``unit`` (as it was) now it is destroyed: one still in
+        the bag leaves it as the edition says; one used or kept out of it stays out."""
+        if unit.order is not None:
+            return "its die was used this turn"
+        if unit.retained is not None:
+            return f"its {unit.retained} die, kept from the last turn, is put aside"
+        return f"its die leaves the bag {self._dice_leave()}"
 
     # ------------------------------------------------------------------ the turn's end
     def end_turn(self, keep: Sequence[int] = ()) -> Tracker:
