@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from conftest import bernoulli_ok, run_cli
@@ -25,7 +26,9 @@ RULESETS = ("konflikt47", "bolt-action-1")
 def new_tracker(ruleset: str, turns: int | None = None) -> Tracker:
     matchup = build_matchup(ruleset, None, [])
     scenario, army_a, army_b = parsed(matchup)
-    return Tracker.start(ruleset, (army_a, army_b), turns or scenario.turns)
+    return Tracker.start(
+        ruleset, (army_a, army_b), turns or scenario.turns, victory=scenario.victory
+    )
 
 
 def with_die_in_hand(tracker: Tracker, side: int) -> Tracker:
@@ -684,4 +687,32 @@ def test_a_destroyed_units_die_is_said_as_it_is_in_the_bag_used_or_kept(ruleset)
     assert both.endswith(
         f"both destroyed ({tracker.units[1].name}: its die was used this turn; "
         f"{tracker.units[enemy].name}: its die leaves the bag {when})"
+    )
+
+
+def test_the_game_over_line_says_who_won_as_far_as_the_aid_can_tell():
+    tracker = new_tracker("konflikt47")  # a meeting engagement: won on units destroyed
+    side_b = [u.uid for u in tracker.units if u.side == 1]
+    wiped = tracker
+    for uid in side_b:
+        wiped = wiped.destroy(uid)
+    armies = tracker.armies
+    assert wiped.log[-1].startswith(
+        f"Game over ({armies[1]} has no unit left): {armies[0]} wins (the only side with "
+        f"units left); units destroyed {armies[0]} 0, {armies[1]} {len(side_b)}"
+    )
+    last = ordered_all(new_tracker("konflikt47", turns=1).destroy(side_b[0]))
+    assert f"{armies[0]} wins on units destroyed (1 to 0)" in last.end_turn().log[-1]
+    level = ordered_all(new_tracker("konflikt47", turns=1))
+    assert "a draw (0 units destroyed each)" in level.end_turn().log[-1]
+    held = replace(level, victory="objectives").end_turn().log[-1]
+    assert "the objectives held now decide who won (the aid cannot see the table)" in held
+    old = replace(level, victory=None).end_turn().log[-1]  # (a save from before it was kept)
+    assert "the scenario decides who won" in old
+    both = tracker  # each side's last squad wipes the other's out: level, a draw
+    for uid in (u.uid for u in tracker.units if u.uid not in (1, 10)):
+        both = both.destroy(uid)
+    over = with_die_in_hand(both, 0).give_order(1, "Run", outcome="pass").fought(1, 10, "both")
+    assert over.log[-1].startswith(
+        "Game over (neither side has a unit left): a draw (9 units destroyed each)"
     )

@@ -84,6 +84,7 @@ def set_up(asked: GameAsked) -> tuple[AidSession, str]:
         asked.turns or game_scenario.turns,
         rules_file=matchup.rules_file,
         rules_text=matchup.rules_text,
+        victory=game_scenario.victory,
     )
     names = " against ".join(army_name(a) for a in matchup.armies)
     house = "" if matchup.rules_file is None else f" by the rules in {matchup.rules_file}"

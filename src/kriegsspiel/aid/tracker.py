@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from kriegsspiel.core.procedure import Dice
+from kriegsspiel.core.scenario import Victory
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action import bag
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
@@ -126,6 +127,9 @@ class Tracker:
     # edition's shipped rules. The save holds the text once, with the game's start.
     rules_file: str | None = None
     rules_text: str | None = None
+    # how the scenario is won: units destroyed (the aid counts them) or objectives held at
+    # the end (the aid cannot see them); None: not known (a save from before it was kept)
+    victory: Victory | None = None
 
     # ------------------------------------------------------------------ starting
     @classmethod
@@ -137,9 +141,11 @@ class Tracker:
         *,
         rules_file: str | None = None,
         rules_text: str | None = None,
+        victory: Victory | None = None,
     ) -> Tracker:
         """The first turn's bag, every unit at full strength and without pins; played by
-        the edition's rules, or a designer's (``rules_file`` names them, ``rules_text``)."""
+        the edition's rules, or a designer's (``rules_file`` names them, ``rules_text``);
+        won as the scenario's ``victory`` says."""
         if turns < 1:
             raise AidError(f"a game lasts at least one turn (got --turns {turns})")
         # an unknown edition or a broken rules file is refused before the first step
@@ -185,6 +191,7 @@ class Tracker:
             tuple(units),
             rules_file=rules_file,
             rules_text=rules_text,
+            victory=victory,
         )
         first = replace(first, turn_dice=bag.put_in(first.units))
         return first.noted(f"Turn 1: {first._bag_text()}")
@@ -637,16 +644,43 @@ class Tracker:
     # ------------------------------------------------------------------ inside
     def _wiped_out(self) -> Tracker:
         """The game ends at once when a side has no unit left (as the simulated game)."""
-        for side in (0, 1):
-            if all(u.destroyed for u in self.units if u.side == side):
-                return self._game_over(f"{self.armies[side]} has no unit left")
+        gone = [s for s in (0, 1) if all(u.destroyed for u in self.units if u.side == s)]
+        if len(gone) == 2:
+            return self._game_over("neither side has a unit left")
+        if gone:
+            return self._game_over(f"{self.armies[gone[0]]} has no unit left")
         return self
 
     def _game_over(self, why: str) -> Tracker:
         return replace(self, over=True, in_hand=None).noted(
-            f"Game over ({why}): units destroyed "
+            f"Game over ({why}): {self.result()}; units destroyed "
             f"{self.armies[0]} {self.destroyed_count(0)}, "
             f"{self.armies[1]} {self.destroyed_count(1)}"
+        )
+
+    def result(self) -> str:
+        """Who won, by the simulated game's rule (``BoltActionGame.winner``) as far as the
+        aid can tell: a side with units left beats one with none, whatever the score;
+        else the scenario's score, which the aid counts where it is units destroyed and
+        cannot see where it is objectives held."""
+        left = [any(not u.destroyed for u in self.units if u.side == s) for s in (0, 1)]
+        if left[0] != left[1]:
+            return f"{self.armies[0 if left[0] else 1]} wins (the only side with units left)"
+        if self.victory == "objectives":
+            if not any(left):
+                return "a draw (no unit is left to hold an objective)"
+            return "the objectives held now decide who won (the aid cannot see the table)"
+        if self.victory == "units destroyed":
+            points = (self.destroyed_count(1), self.destroyed_count(0))  # each side's
+            if points[0] == points[1]:
+                return f"a draw ({_count(points[0], 'unit')} destroyed each)"
+            won = 0 if points[0] > points[1] else 1
+            return (
+                f"{self.armies[won]} wins on units destroyed ({points[won]} to {points[1 - won]})"
+            )
+        return (
+            "the scenario decides who won (units destroyed or objectives held: this save "
+            "does not say which)"
         )
 
     def noted(self, text: str) -> Tracker:
