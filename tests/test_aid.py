@@ -328,16 +328,49 @@ def test_a_step_adds_one_line_with_only_its_new_log_lines(tmp_path):
 
 
 def test_a_step_cut_off_as_it_was_written_is_left_out_and_the_file_mended(tmp_path):
+    from kriegsspiel.aid.command import GameAsked, set_up
+
     save = tmp_path / "game.jsonl"
     session = AidSession(new_tracker("konflikt47"), save=str(save))
     session.step(lambda t: t.set_pins(1, 1))
     whole = save.read_text()
-    save.write_text(whole + '{"step": {"ruleset": "konfl')  # the machine stopped mid-write
-    again = AidSession.resume(str(save))
+    cut = '{"step": {"ruleset": "konfl'
+    save.write_text(whole + cut)  # the machine stopped mid-write
+    again, said = set_up(GameAsked(save=str(save)))
     assert again.now == session.now
     assert save.read_text() == whole  # written again whole
+    aside = tmp_path / "game.jsonl.cut-off"
+    assert aside.read_text() == cut  # (kept, not destroyed)
+    assert f"The last line of {save} (line 4) was cut off as it was written" in said
+    assert f"kept in {aside}" in said
+    save.write_text(whole + cut)  # again: the first line set aside is not written over
+    assert "game.jsonl.cut-off-2" in AidSession.resume(str(save)).notes[0]
+    assert aside.read_text() == (tmp_path / "game.jsonl.cut-off-2").read_text() == cut
+    again = AidSession.resume(str(save))
+    assert again.notes == []
     again.step(lambda t: t.set_pins(1, 2))
     assert AidSession.resume(str(save)).now.units[1].pins == 2
+
+
+def test_a_damaged_save_is_told_as_damaged_and_no_step_that_loses_it_is_offered(tmp_path):
+    save = tmp_path / "game.jsonl"
+    session = AidSession(new_tracker("konflikt47"), save=str(save))
+    for pins in (1, 2):
+        session.step(lambda t, p=pins: t.set_pins(1, p))
+    lines = save.read_text().splitlines(keepends=True)
+    lines[2] = '{"step": {"rules' + "\n"  # a line in the middle garbled
+    text = "".join(lines)
+    save.write_text(text)
+    with pytest.raises(UsageError) as refused:
+        AidSession.resume(str(save))
+    said = str(refused.value)
+    assert said.startswith(f"--save {save} is a damaged play aid save: line 3: not JSON (")
+    assert "mend that line, or move the file aside" in said and "give --new" not in said
+    assert save.read_text() == text
+    lines[2] = '{"step": 5, "log_kept": 0, "log_new": []}\n'  # or a field no game holds
+    save.write_text("".join(lines))
+    with pytest.raises(UsageError, match=r"damaged play aid save: line 3: field step: should"):
+        AidSession.resume(str(save))
 
 
 def test_a_failed_write_takes_no_step(tmp_path, monkeypatch):
@@ -462,7 +495,7 @@ def test_a_save_with_a_bad_step_names_its_line_and_field(tmp_path):
     row = json.loads(lines[2])
     del row["log_kept"]
     save.write_text("\n".join([*lines[:2], json.dumps(row)]) + "\n")
-    with pytest.raises(UsageError, match="line 3: field log_kept: missing; give a count"):
+    with pytest.raises(UsageError, match="line 3: field log_kept: missing; it is a count"):
         AidSession.resume(str(save))
     row = json.loads(lines[2])
     row["log_kept"] = 99
