@@ -299,6 +299,15 @@ def test_a_flamethrowers_hit_and_half_strength_mark_the_checks_owed(page, served
     page.wait_for_function("!document.querySelector('[data-testid=check-due-11]')")
     assert "owes" not in (page.get_by_test_id("unit-11").get_attribute("class") or "")
     assert served.session.now.units[11].checks_due == ()
+    # none owed now: a stray click asks first, and taking nothing changes nothing
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    before = served.session.now
+    page.get_by_test_id("check-failed-11").click()  # (answered before the click returns)
+    assert asked == [
+        "2nd Rifle Squad owes no morale check the aid knows of. Take one called for at the table?"
+    ]
+    assert served.session.now is before and not before.units[11].destroyed
 
 
 def test_a_fights_end_is_taken_on_both_units(page, served):
@@ -397,6 +406,7 @@ def test_a_vehicle_immobilised_by_a_shot_is_shown_and_asked_so(page, served):
 
 
 def test_a_morale_check_the_players_rolled_removes_the_unit_that_failed(page, served):
+    page.on("dialog", lambda dialog: dialog.accept())  # (none is owed: called for at the table)
     page.get_by_test_id("check-passed-11").click()
     page.wait_for_function(
         "document.querySelector('[data-testid=log] li')?.textContent.endsWith(': passed')"
@@ -408,5 +418,5 @@ def test_a_morale_check_the_players_rolled_removes_the_unit_that_failed(page, se
     page.get_by_test_id("check-roll-10").click()  # the aid rolls it
     page.wait_for_function(
         "[...document.querySelectorAll('[data-testid=log] li')].some((li) =>"
-        " li.textContent.startsWith('1st Rifle Squad: morale check needs'))"
+        " li.textContent.startsWith('1st Rifle Squad: morale check (called for at the table)'))"
     )

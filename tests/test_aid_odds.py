@@ -605,16 +605,19 @@ def test_a_morale_check_rolled_by_the_rules_own_check_destroys_the_unit_that_fai
     tracker = new_tracker("konflikt47")
     squad = uid(tracker, 1, "1st Rifle Squad")
     value = tracker.test_of(squad).value
-    held = tracker.morale_check(squad, dice=ScriptedDice([3, 4]))
+    held = tracker.morale_check(squad, dice=ScriptedDice([3, 4]), unowed=True)
     assert not held.units[squad].destroyed
-    assert held.log[-1] == f"1st Rifle Squad: morale check needs {value} or less, rolled 7: passed"
-    broke = tracker.morale_check(squad, dice=ScriptedDice([6, 5]))
+    assert held.log[-1] == (
+        f"1st Rifle Squad: morale check (called for at the table) needs {value} or less, "
+        "rolled 7: passed"
+    )
+    broke = tracker.morale_check(squad, dice=ScriptedDice([6, 5]), unowed=True)
     assert broke.units[squad].destroyed and broke.log[-2].endswith("rolled 11: failed")
     pinned = tracker.set_pins(squad, 3)  # its pins count against it, as in the game
-    assert pinned.morale_check(squad, dice=ScriptedDice([4, 4])).units[squad].destroyed
-    told = tracker.morale_check(squad, passed=False)
+    assert pinned.morale_check(squad, dice=ScriptedDice([4, 4]), unowed=True).units[squad].destroyed
+    told = tracker.morale_check(squad, passed=False, unowed=True)
     assert told.units[squad].destroyed and told.log[-2] == (
-        f"1st Rifle Squad: morale check needs {value} or less: failed"
+        f"1st Rifle Squad: morale check (called for at the table) needs {value} or less: failed"
     )
     with pytest.raises(AidError, match="neither dice nor whether it passed given"):
         tracker.morale_check(squad)
@@ -643,7 +646,8 @@ def test_owed_morale_checks_are_kept_until_taken_the_flamethrowers_first():
     )
     second = first.morale_check(squad, passed=True)
     assert second.units[squad].checks_due == () and f"({HALF_STRENGTH})" in second.log[-1]
-    assert "(" not in second.morale_check(squad, passed=True).log[-1]  # none owed: no why
+    with pytest.raises(AidError, match="owes no morale check the aid knows of"):
+        second.morale_check(squad, passed=True)  # none owed now: a stray click is refused
     failed = burnt.morale_check(squad, passed=False)
     assert failed.units[squad].destroyed and failed.units[squad].checks_due == ()
     assert tracker.shot_at(squad, 1, 2, flamed=True).units[squad].checks_due == (FLAMED,)
@@ -697,7 +701,7 @@ def test_a_morale_checks_doubles_are_the_rules(rolls, passed):
     tracker = new_tracker("konflikt47")
     squad = uid(tracker, 1, "1st Rifle Squad")
     tracker = tracker.set_pins(squad, 8) if passed else tracker  # (value 1: only a double one)
-    after = tracker.morale_check(squad, dice=ScriptedDice(list(rolls)))
+    after = tracker.morale_check(squad, dice=ScriptedDice(list(rolls)), unowed=True)
     assert after.units[squad].destroyed is not passed
 
 
@@ -710,7 +714,8 @@ def test_the_api_takes_a_fights_end_as_one_step_that_undo_takes_back(client):
     assert saved["units"][11]["destroyed"] and saved["units"][1]["models"] == 6
     refused = client.post("/api/fought", json=body)
     assert refused.status_code == 409 and "is destroyed" in refused.json()["error"]
-    check = client.post("/api/morale-check", json={"unit": 12, "roll": False, "passed": False})
+    unowed = {"unit": 12, "roll": False, "passed": False, "unowed": True}
+    check = client.post("/api/morale-check", json=unowed)
     assert check.json()["units"][12]["destroyed"]
     client.post("/api/undo")
     both = client.post("/api/morale-check", json={"unit": 12, "passed": True})
@@ -834,3 +839,25 @@ def test_weapons_given_by_hand_are_no_more_than_the_firers_live_models_carry(cli
         json={"firer": 1, "target": 15, "range": 10, "weapons": [{"name": RIFLE, "count": 50}]},
     )
     assert refused.status_code == 409 and refused.json()["error"].startswith("weapons.0.count")
+
+
+def test_a_morale_check_none_owed_is_taken_only_when_said_to_be_called_for(client):
+    """A stray second click must not roll a check that is no longer owed: one the aid does
+    not know of (called for at the table) is taken only with ``unowed``."""
+    tracker = new_tracker("konflikt47")
+    squad = uid(tracker, 1, "1st Rifle Squad")
+    with pytest.raises(AidError, match="1st Rifle Squad owes no morale check the aid knows of"):
+        tracker.morale_check(squad, passed=False)
+    called = tracker.morale_check(squad, passed=True, unowed=True)
+    assert called.log[-1].startswith("1st Rifle Squad: morale check (called for at the table)")
+    owed = tracker.set_models(squad, 5)
+    with pytest.raises(AidError, match=r"owes a morale check \(at half strength or less\)"):
+        owed.morale_check(squad, passed=True, unowed=True)
+    body = {"unit": 10, "roll": False, "passed": True}
+    client.post("/api/models", json={"unit": 10, "models": 5})
+    assert client.post("/api/morale-check", json=body).status_code == 200
+    stray = client.post("/api/morale-check", json={**body, "passed": False})
+    assert stray.status_code == 409 and "unowed: true" in stray.json()["error"]
+    assert not client.get("/api/state").json()["units"][10]["destroyed"]
+    said = client.post("/api/morale-check", json={**body, "passed": False, "unowed": True})
+    assert said.json()["units"][10]["destroyed"]

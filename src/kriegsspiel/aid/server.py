@@ -74,6 +74,11 @@ class MoraleCheckBody(_Body):
     roll: bool = Field(True, description="The aid rolls the check (else give passed).")
     passed: bool | None = None
     officer: str | None = None
+    unowed: bool = Field(
+        False,
+        description="A check the aid does not know is owed (called for at the table): "
+        "refused without it, so a stray click cannot destroy a unit.",
+    )
 
 
 class FoughtBody(_Body):
@@ -294,6 +299,7 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
                 dice=session.dice if body.roll else None,
                 passed=body.passed,
                 officer=body.officer,
+                unowed=body.unowed,
             )
         )
 

@@ -485,10 +485,13 @@ class Tracker:
         dice: Dice | None = None,
         passed: bool | None = None,
         officer: str | None = None,
+        unowed: bool = False,
     ) -> Tracker:
         """A morale check (a loss to half strength, a flamethrower...): rolled with
         ``dice`` by the rules' own check, or ``passed`` as the players rolled it. A unit
-        that fails is destroyed; one that passes fights on."""
+        that fails is destroyed; one that passes fights on. The first check the unit owes
+        is taken; one the aid does not know is owed (the table calls for it) only when
+        ``unowed`` says so, so that a stray second click cannot destroy a unit."""
         unit = self._alive(uid)
         if dice is None and passed is None:
             raise AidError(
@@ -497,13 +500,23 @@ class Tracker:
             )
         if dice is not None and passed is not None:
             raise AidError("both dice and whether it passed given: give one, not both")
+        if unowed and unit.checks_due:
+            raise AidError(
+                f"{unit.name} owes a morale check ({unit.checks_due[0]}): take that one "
+                "(without unowed) first"
+            )
+        if not unowed and not unit.checks_due:
+            raise AidError(
+                f"{unit.name} owes no morale check the aid knows of (it was taken, or none "
+                "was called for); to take one called for at the table, give unowed: true"
+            )
         test = self.test_of(uid, officer)
         rolled = ""
         if dice is not None:
             seen = _Seen(dice)
             passed = morale_check(seen, test)
             rolled = f", rolled {seen.text()}"
-        why = f" ({unit.checks_due[0]})" if unit.checks_due else ""
+        why = f" ({unit.checks_due[0] if unit.checks_due else 'called for at the table'})"
         said = f"{unit.name}: morale check{why} needs {test.value} or less{rolled}"
         step = self._with(replace(unit, checks_due=unit.checks_due[1:]))
         if passed:
