@@ -86,6 +86,7 @@ class TrackedUnit:
     fubar: str | None = None  # this turn's FUBAR result (friendly fire or panic), if any
     reacted: bool = False  # its die was taken this turn as a reaction (Konflikt '47)
     stood_and_fired: bool = False  # it stood and fired at assaulters this turn: die spent
+    assaulted: bool = False  # it fought the assault of this turn's Run order: Run spent
     # the morale checks it owes and the players have not taken yet, why each, first first
     checks_due: tuple[str, ...] = ()
     immobilised: bool = False  # a vehicle that cannot move for the rest of the game
@@ -547,6 +548,9 @@ class Tracker:
             raise AidError(
                 f"{d.name} is a vehicle: give what befell it as a shot's result (knocked out, pins)"
             )
+        refused = self.assault_refused(attacker)
+        if refused is not None:
+            raise AidError(refused)
         if stood_and_fired:
             if d.stood_and_fired:
                 raise AidError(
@@ -580,13 +584,45 @@ class Tracker:
                 f"{won.name} won with 1 to {won.models} models left (got {left}); "
                 "with none left, both were wiped out"
             )
-        step = self._with(replace(won, models=left))
+        step = self._with(
+            replace(won, models=left, assaulted=won.assaulted or winner == "attacker")
+        )
         step = step._with(replace(lost, models=0, destroyed=True, checks_due=()))
         return step.noted(
             f"{won.name} won the close quarters fight against {lost.name}, "
             f"{left} of {won.start_models} models left; {lost.name} destroyed "
             f"({self._die_of(lost)})"
         )._wiped_out()
+
+    def assault_refused(self, uid: int) -> str | None:
+        """Why ``uid`` cannot be the attacker of a fight now, or None if it may: an assault
+        is a Run order (sheets 000-002: Run is "also used for assaulting"), given this
+        turn and not spent on a FUBAR panic, an escape or an assault fought already (a
+        unit that wins consolidates, or fights on in the same assault: it does not
+        assault again)."""
+        unit = self._unit(uid)
+        if unit.assaulted:
+            return (
+                f"{unit.name} has fought its assault this turn: an assault is a Run order, "
+                "and its one Run is spent"
+            )
+        if unit.order == "Run" and unit.reacted:
+            return f"{unit.name} ran to escape an assault (a reaction): it does not assault"
+        if unit.order == "Run" and unit.fubar == "panic":
+            return f"{unit.name} runs away in a FUBAR panic: it does not assault"
+        if unit.order == "Run":
+            return None
+        shows = (
+            f"its die shows {unit.order}"
+            if unit.order
+            else f"it kept its {unit.retained} die"
+            if unit.retained
+            else "its die is still in the bag"
+        )
+        return (
+            f"{unit.name} has no Run order this turn ({shows}): an assault is a Run order; "
+            "give it Run when its die is drawn, then take the fight's end"
+        )
 
     def destroy(self, uid: int) -> Tracker:
         """Remove a unit from play (its die leaves the bag as the edition says)."""
@@ -637,6 +673,7 @@ class Tracker:
                 fubar=None,
                 reacted=False,
                 stood_and_fired=False,
+                assaulted=False,
                 checks_due=(),
             )
             for u in self.units

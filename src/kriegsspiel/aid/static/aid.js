@@ -427,10 +427,15 @@ function drawOdds() {
       : foughtRow(attacker, defender)) : null);
 }
 
-// How the fight ended on the table: the loser destroyed, the winner's models left.
+// How the fight ended on the table: the loser destroyed, the winner's models left. An
+// assault is the attackers' Run order of this turn, fought once: the server says why not.
 function foughtRow(attacker, defender) { // (picked just above: the options need no names)
   const outcomes = [["attacker", "the attackers won"], ["defender", "the defenders won"],
     ["both", "both wiped out"]];
+  if (attacker.assault_refused) {
+    return el("div", { class: "row" }, el("span", { class: "label" }, "Fought"),
+      el("span", { class: "note", "data-testid": "fought-refused" }, attacker.assault_refused));
+  }
   return el("div", { class: "row" },
     el("span", { class: "label" }, "Fought"),
     el("select", { "data-testid": "fought-winner",
