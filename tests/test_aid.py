@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from conftest import bernoulli_ok, run_cli
@@ -25,7 +26,9 @@ RULESETS = ("konflikt47", "bolt-action-1")
 def new_tracker(ruleset: str, turns: int | None = None) -> Tracker:
     matchup = build_matchup(ruleset, None, [])
     scenario, army_a, army_b = parsed(matchup)
-    return Tracker.start(ruleset, (army_a, army_b), turns or scenario.turns)
+    return Tracker.start(
+        ruleset, (army_a, army_b), turns or scenario.turns, victory=scenario.victory
+    )
 
 
 def with_die_in_hand(tracker: Tracker, side: int) -> Tracker:
@@ -228,6 +231,10 @@ def test_down_and_ambush_dice_may_be_kept_and_stay_out_of_the_next_bag():
         new_tracker("konflikt47").end_turn()
     with pytest.raises(AidError, match="only a unit on Down or Ambush keeps its die"):
         tracker.end_turn(keep=[2])
+    with pytest.raises(
+        AidError, match=r"keep names Platoon HQ \(unit 0\) twice: give each unit once"
+    ):
+        tracker.end_turn(keep=[0, 1, 0])
     turn2 = tracker.end_turn(keep=[0])
     assert turn2.turn == 2 and turn2.units[0].retained == "Down"
     assert turn2.units[1].retained is None and turn2.units[1].order is None
@@ -321,16 +328,49 @@ def test_a_step_adds_one_line_with_only_its_new_log_lines(tmp_path):
 
 
 def test_a_step_cut_off_as_it_was_written_is_left_out_and_the_file_mended(tmp_path):
+    from kriegsspiel.aid.command import GameAsked, set_up
+
     save = tmp_path / "game.jsonl"
     session = AidSession(new_tracker("konflikt47"), save=str(save))
     session.step(lambda t: t.set_pins(1, 1))
     whole = save.read_text()
-    save.write_text(whole + '{"step": {"ruleset": "konfl')  # the machine stopped mid-write
-    again = AidSession.resume(str(save))
+    cut = '{"step": {"ruleset": "konfl'
+    save.write_text(whole + cut)  # the machine stopped mid-write
+    again, said = set_up(GameAsked(save=str(save)))
     assert again.now == session.now
     assert save.read_text() == whole  # written again whole
+    aside = tmp_path / "game.jsonl.cut-off"
+    assert aside.read_text() == cut  # (kept, not destroyed)
+    assert f"The last line of {save} (line 4) was cut off as it was written" in said
+    assert f"kept in {aside}" in said
+    save.write_text(whole + cut)  # again: the first line set aside is not written over
+    assert "game.jsonl.cut-off-2" in AidSession.resume(str(save)).notes[0]
+    assert aside.read_text() == (tmp_path / "game.jsonl.cut-off-2").read_text() == cut
+    again = AidSession.resume(str(save))
+    assert again.notes == []
     again.step(lambda t: t.set_pins(1, 2))
     assert AidSession.resume(str(save)).now.units[1].pins == 2
+
+
+def test_a_damaged_save_is_told_as_damaged_and_no_step_that_loses_it_is_offered(tmp_path):
+    save = tmp_path / "game.jsonl"
+    session = AidSession(new_tracker("konflikt47"), save=str(save))
+    for pins in (1, 2):
+        session.step(lambda t, p=pins: t.set_pins(1, p))
+    lines = save.read_text().splitlines(keepends=True)
+    lines[2] = '{"step": {"rules' + "\n"  # a line in the middle garbled
+    text = "".join(lines)
+    save.write_text(text)
+    with pytest.raises(UsageError) as refused:
+        AidSession.resume(str(save))
+    said = str(refused.value)
+    assert said.startswith(f"--save {save} is a damaged play aid save: line 3: not JSON (")
+    assert "mend that line, or move the file aside" in said and "give --new" not in said
+    assert save.read_text() == text
+    lines[2] = '{"step": 5, "log_kept": 0, "log_new": []}\n'  # or a field no game holds
+    save.write_text("".join(lines))
+    with pytest.raises(UsageError, match=r"damaged play aid save: line 3: field step: should"):
+        AidSession.resume(str(save))
 
 
 def test_a_failed_write_takes_no_step(tmp_path, monkeypatch):
@@ -455,7 +495,7 @@ def test_a_save_with_a_bad_step_names_its_line_and_field(tmp_path):
     row = json.loads(lines[2])
     del row["log_kept"]
     save.write_text("\n".join([*lines[:2], json.dumps(row)]) + "\n")
-    with pytest.raises(UsageError, match="line 3: field log_kept: missing; give a count"):
+    with pytest.raises(UsageError, match="line 3: field log_kept: missing; it is a count"):
         AidSession.resume(str(save))
     row = json.loads(lines[2])
     row["log_kept"] = 99
@@ -629,3 +669,83 @@ def test_the_game_ends_at_once_when_a_side_has_no_unit_left(ruleset):
     over = tracker.set_pins(side_b[-1], 20)
     assert over.phase == "over" and over.in_hand is None
     assert "has no unit left" in over.log[-1] and over.destroyed_count(1) == len(side_b)
+
+
+def test_the_api_schema_is_served_under_api_beside_its_docs(client):
+    """The schema is at /api/openapi.json, where /api/docs reads it (and still at
+    /openapi.json, where it was first served)."""
+    spec = client.get("/api/openapi.json")
+    assert spec.status_code == 200 and "/api/fought" in spec.json()["paths"]
+    assert "/api/openapi.json" in client.get("/api/docs").text
+    assert client.get("/openapi.json").json() == spec.json()
+
+
+def test_a_roll_the_players_made_but_did_not_give_is_asked_for_by_name(client):
+    """roll: false says the players rolled: the result they left out is named (not
+    taken for a request that gave both)."""
+    state = client.post("/api/draw").json()
+    uid = next(u["uid"] for u in state["units"] if u["side"] == state["in_hand"] and u["waiting"])
+    order = client.post("/api/order", json={"unit": uid, "order": "Advance", "roll": False})
+    assert order.status_code == 409
+    said = order.json()["error"]
+    assert "no outcome" in said and "both" not in said and "pass, fail" in said
+    check = client.post("/api/morale-check", json={"unit": 12, "roll": False})
+    assert check.status_code == 409
+    said = check.json()["error"]
+    assert "no passed" in said and "both" not in said
+    both = client.post("/api/morale-check", json={"unit": 12, "roll": True, "passed": True})
+    assert both.status_code == 409 and "both" in both.json()["error"]
+    with pytest.raises(AidError, match="neither dice nor an outcome"):
+        with_die_in_hand(new_tracker("konflikt47"), 0).give_order(0, "Fire")
+    with pytest.raises(AidError, match="neither dice nor whether it passed"):
+        new_tracker("konflikt47").morale_check(0)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_destroyed_units_die_is_said_as_it_is_in_the_bag_used_or_kept(ruleset):
+    tracker = new_tracker(ruleset)
+    when = "at the turn end" if tracker.rules.destroyed_dice_stay_in_cup else "now"
+    assert (
+        tracker.destroy(1).log[-1]
+        == f"{tracker.units[1].name} destroyed (its die leaves the bag {when})"
+    )
+    ordered = with_die_in_hand(tracker, 0).give_order(1, "Down", outcome="pass")
+    used = ordered.destroy(1).log[-1]
+    assert "leaves the bag" not in used and used.endswith("(its die was used this turn)")
+    kept = ordered_all(ordered).end_turn(keep=[1])
+    assert kept.destroy(1).log[-1].endswith("(its Down die, kept from the last turn, is put aside)")
+    enemy = next(u.uid for u in tracker.units if u.side == 1 and u.start_models == 10)
+    ran = with_die_in_hand(tracker, 0).give_order(1, "Run", outcome="pass")
+    both = ran.fought(1, enemy, "both").log[-1]
+    assert both.endswith(
+        f"both destroyed ({tracker.units[1].name}: its die was used this turn; "
+        f"{tracker.units[enemy].name}: its die leaves the bag {when})"
+    )
+
+
+def test_the_game_over_line_says_who_won_as_far_as_the_aid_can_tell():
+    tracker = new_tracker("konflikt47")  # a meeting engagement: won on units destroyed
+    side_b = [u.uid for u in tracker.units if u.side == 1]
+    wiped = tracker
+    for uid in side_b:
+        wiped = wiped.destroy(uid)
+    armies = tracker.armies
+    assert wiped.log[-1].startswith(
+        f"Game over ({armies[1]} has no unit left): {armies[0]} wins (the only side with "
+        f"units left); units destroyed {armies[0]} 0, {armies[1]} {len(side_b)}"
+    )
+    last = ordered_all(new_tracker("konflikt47", turns=1).destroy(side_b[0]))
+    assert f"{armies[0]} wins on units destroyed (1 to 0)" in last.end_turn().log[-1]
+    level = ordered_all(new_tracker("konflikt47", turns=1))
+    assert "a draw (0 units destroyed each)" in level.end_turn().log[-1]
+    held = replace(level, victory="objectives").end_turn().log[-1]
+    assert "the objectives held now decide who won (the aid cannot see the table)" in held
+    old = replace(level, victory=None).end_turn().log[-1]  # (a save from before it was kept)
+    assert "the scenario decides who won" in old
+    both = tracker  # each side's last squad wipes the other's out: level, a draw
+    for uid in (u.uid for u in tracker.units if u.uid not in (1, 10)):
+        both = both.destroy(uid)
+    over = with_die_in_hand(both, 0).give_order(1, "Run", outcome="pass").fought(1, 10, "both")
+    assert over.log[-1].startswith(
+        "Game over (neither side has a unit left): a draw (9 units destroyed each)"
+    )

@@ -299,9 +299,34 @@ def test_a_flamethrowers_hit_and_half_strength_mark_the_checks_owed(page, served
     page.wait_for_function("!document.querySelector('[data-testid=check-due-11]')")
     assert "owes" not in (page.get_by_test_id("unit-11").get_attribute("class") or "")
     assert served.session.now.units[11].checks_due == ()
+    # none owed now: a stray click asks first, and taking nothing changes nothing
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    before = served.session.now
+    page.get_by_test_id("check-failed-11").click()  # (answered before the click returns)
+    assert asked == [
+        "2nd Rifle Squad owes no morale check the aid knows of. Take one called for at the table?"
+    ]
+    assert served.session.now is before and not before.units[11].destroyed
+
+
+def running(served: Served, page, uid: int) -> None:  # type: ignore[no-untyped-def]
+    """Give side A's ``uid`` a Run order (an assault is one) and show the page again."""
+    served.session.step(lambda t: t.draw(ScriptedDice([1])))  # side A's die comes out
+    served.session.step(lambda t: t.give_order(uid, "Run", outcome="pass"))
+    page.reload()
+    page.get_by_test_id("bag").wait_for()
 
 
 def test_a_fights_end_is_taken_on_both_units(page, served):
+    # an assault is a Run order: without one, the fight's end is not offered, and why
+    page.get_by_test_id("assault-attacker").select_option("2")
+    page.get_by_test_id("assault-defender").select_option("10")
+    refused = page.get_by_test_id("fought-refused")
+    refused.wait_for()
+    assert refused.inner_text().startswith("2nd Grenadier Squad has no Run order this turn")
+    assert page.get_by_test_id("fought-apply").count() == 0
+    running(served, page, 2)
     page.get_by_test_id("assault-attacker").select_option("2")
     page.get_by_test_id("assault-defender").select_option("10")
     page.get_by_test_id("assault-chances").wait_for()
@@ -325,6 +350,8 @@ def test_a_fights_end_is_taken_on_both_units(page, served):
     )
     assert page.get_by_test_id("assault-defender").input_value() == ""  # (it is gone)
     assert page.get_by_test_id("fought-apply").count() == 0
+    page.get_by_test_id("assault-defender").select_option("11")  # its one assault is spent
+    assert "has fought its assault this turn" in page.get_by_test_id("fought-refused").inner_text()
     # a vehicle assaulted: what befell it is given as a shot's result
     page.get_by_test_id("assault-defender").select_option("17")
     page.get_by_test_id("assault-taken-knocked-out").check()
@@ -335,6 +362,7 @@ def test_a_fights_end_is_taken_on_both_units(page, served):
 
 
 def test_a_fight_after_standing_and_firing_takes_the_defenders_die(page, served):
+    running(served, page, 2)
     page.get_by_test_id("assault-attacker").select_option("2")
     page.get_by_test_id("assault-defender").select_option("10")
     page.get_by_test_id("assault-chances").wait_for()
@@ -397,6 +425,7 @@ def test_a_vehicle_immobilised_by_a_shot_is_shown_and_asked_so(page, served):
 
 
 def test_a_morale_check_the_players_rolled_removes_the_unit_that_failed(page, served):
+    page.on("dialog", lambda dialog: dialog.accept())  # (none is owed: called for at the table)
     page.get_by_test_id("check-passed-11").click()
     page.wait_for_function(
         "document.querySelector('[data-testid=log] li')?.textContent.endsWith(': passed')"
@@ -408,5 +437,5 @@ def test_a_morale_check_the_players_rolled_removes_the_unit_that_failed(page, se
     page.get_by_test_id("check-roll-10").click()  # the aid rolls it
     page.wait_for_function(
         "[...document.querySelectorAll('[data-testid=log] li')].some((li) =>"
-        " li.textContent.startsWith('1st Rifle Squad: morale check needs'))"
+        " li.textContent.startsWith('1st Rifle Squad: morale check (called for at the table)'))"
     )

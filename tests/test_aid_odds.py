@@ -11,7 +11,7 @@ import pytest
 from conftest import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_aid import new_tracker
+from test_aid import new_tracker, with_die_in_hand
 from test_game_bolt_action import small_game
 
 from kriegsspiel.aid.questions import AssaultAsked, ShotAsked, assault, shoot
@@ -29,6 +29,12 @@ LMG, RIFLE = "Light machine gun (LMG)", "Rifle"
 
 def uid(tracker: Tracker, side: int, name: str) -> int:
     return next(u.uid for u in tracker.units if u.side == side and u.name == name)
+
+
+def running(tracker: Tracker, unit: int) -> Tracker:
+    """The tracker with ``unit`` given a Run order (an assault is one)."""
+    side = tracker.units[unit].side
+    return with_die_in_hand(tracker, side).give_order(unit, "Run", outcome="pass")
 
 
 def fired(answer: dict) -> dict[str, int]:
@@ -524,7 +530,7 @@ def test_a_fights_end_destroys_the_loser_and_leaves_the_winner_its_models(rulese
     tracker = new_tracker(ruleset)
     a = next(u for u in tracker.units if u.side == 0 and u.start_models == 10)
     d = next(u for u in tracker.units if u.side == 1 and u.start_models == 10)
-    tracker = tracker.set_pins(a.uid, 1)
+    tracker = running(tracker.set_pins(a.uid, 1), a.uid)
     when = "at the turn end" if tracker.rules.destroyed_dice_stay_in_cup else "now"
     won = tracker.fought(a.uid, d.uid, "attacker", 3)
     assert (won.units[a.uid].models, won.units[a.uid].pins) == (3, 1)
@@ -547,6 +553,7 @@ def test_a_fight_that_takes_a_sides_last_unit_ends_the_game():
     last = tracker
     for unit in (u for u in tracker.units if u.side == 1 and u.uid != 10):
         last = last.destroy(unit.uid)
+    last = running(last, 1)
     ended = last.fought(1, 10, "attacker", 4)
     assert ended.over and ended.phase == "over"
     assert ended.log[-1].startswith("Game over (")
@@ -554,7 +561,7 @@ def test_a_fight_that_takes_a_sides_last_unit_ends_the_game():
 
 
 def test_a_fights_end_that_cannot_be_is_refused_and_changes_nothing():
-    tracker = new_tracker("konflikt47")
+    tracker = running(new_tracker("konflikt47"), 1)
     squad, hq, enemy, tank = (
         tracker.units[1],
         tracker.units[0],
@@ -581,7 +588,7 @@ def test_a_fights_end_that_cannot_be_is_refused_and_changes_nothing():
 def test_defenders_who_stood_and_fired_have_their_die_taken_with_the_fights_end():
     """Konflikt '47's stand and fire uses the defenders' die (the game turns it to Fire):
     "Fought" takes it as a Fire reaction if the players have not, and not twice."""
-    tracker = new_tracker("konflikt47")
+    tracker = running(new_tracker("konflikt47"), 2)
     won = tracker.fought(2, 10, "defender", 10, stood_and_fired=True)
     rifles = won.units[10]
     assert (rifles.order, rifles.reacted) == ("Fire", True) and rifles not in won.waiting(1)
@@ -594,7 +601,7 @@ def test_defenders_who_stood_and_fired_have_their_die_taken_with_the_fights_end(
     with pytest.raises(AidError, match=r"already has an order this turn \(Down\)"):
         down.fought(2, 10, "defender", 10, stood_and_fired=True)
     with pytest.raises(AidError, match="has no reactions"):
-        new_tracker("bolt-action-1").fought(1, 12, "attacker", 5, stood_and_fired=True)
+        running(new_tracker("bolt-action-1"), 1).fought(1, 12, "attacker", 5, stood_and_fired=True)
 
 
 def test_a_morale_check_rolled_by_the_rules_own_check_destroys_the_unit_that_fails():
@@ -605,20 +612,23 @@ def test_a_morale_check_rolled_by_the_rules_own_check_destroys_the_unit_that_fai
     tracker = new_tracker("konflikt47")
     squad = uid(tracker, 1, "1st Rifle Squad")
     value = tracker.test_of(squad).value
-    held = tracker.morale_check(squad, dice=ScriptedDice([3, 4]))
+    held = tracker.morale_check(squad, dice=ScriptedDice([3, 4]), unowed=True)
     assert not held.units[squad].destroyed
-    assert held.log[-1] == f"1st Rifle Squad: morale check needs {value} or less, rolled 7: passed"
-    broke = tracker.morale_check(squad, dice=ScriptedDice([6, 5]))
+    assert held.log[-1] == (
+        f"1st Rifle Squad: morale check (called for at the table) needs {value} or less, "
+        "rolled 7: passed"
+    )
+    broke = tracker.morale_check(squad, dice=ScriptedDice([6, 5]), unowed=True)
     assert broke.units[squad].destroyed and broke.log[-2].endswith("rolled 11: failed")
     pinned = tracker.set_pins(squad, 3)  # its pins count against it, as in the game
-    assert pinned.morale_check(squad, dice=ScriptedDice([4, 4])).units[squad].destroyed
-    told = tracker.morale_check(squad, passed=False)
+    assert pinned.morale_check(squad, dice=ScriptedDice([4, 4]), unowed=True).units[squad].destroyed
+    told = tracker.morale_check(squad, passed=False, unowed=True)
     assert told.units[squad].destroyed and told.log[-2] == (
-        f"1st Rifle Squad: morale check needs {value} or less: failed"
+        f"1st Rifle Squad: morale check (called for at the table) needs {value} or less: failed"
     )
-    with pytest.raises(AidError, match="either dice to roll the morale check or whether"):
+    with pytest.raises(AidError, match="neither dice nor whether it passed given"):
         tracker.morale_check(squad)
-    with pytest.raises(AidError, match="either dice"):
+    with pytest.raises(AidError, match="both dice and whether it passed given"):
         tracker.morale_check(squad, dice=ScriptedDice([1, 1]), passed=True)
 
 
@@ -643,7 +653,8 @@ def test_owed_morale_checks_are_kept_until_taken_the_flamethrowers_first():
     )
     second = first.morale_check(squad, passed=True)
     assert second.units[squad].checks_due == () and f"({HALF_STRENGTH})" in second.log[-1]
-    assert "(" not in second.morale_check(squad, passed=True).log[-1]  # none owed: no why
+    with pytest.raises(AidError, match="owes no morale check the aid knows of"):
+        second.morale_check(squad, passed=True)  # none owed now: a stray click is refused
     failed = burnt.morale_check(squad, passed=False)
     assert failed.units[squad].destroyed and failed.units[squad].checks_due == ()
     assert tracker.shot_at(squad, 1, 2, flamed=True).units[squad].checks_due == (FLAMED,)
@@ -674,7 +685,9 @@ def test_a_second_assault_in_one_turn_finds_the_stand_and_fire_spent():
     t = new_tracker("konflikt47")
     first, second = uid(t, 0, "1st Grenadier Squad"), uid(t, 0, "2nd Grenadier Squad")
     rifles = uid(t, 1, "1st Rifle Squad")
-    held = t.fought(first, rifles, "defender", 7, stood_and_fired=True)
+    held = running(running(t, first), second).fought(
+        first, rifles, "defender", 7, stood_and_fired=True
+    )
     assert held.units[rifles].stood_and_fired and held.units[first].destroyed
     assert state_of(held)["units"][rifles]["defender_modes"] == ["hand-to-hand", "point-blank"]
     asked = AssaultAsked(second, rifles, defender_mode="stand-and-fire")
@@ -697,11 +710,12 @@ def test_a_morale_checks_doubles_are_the_rules(rolls, passed):
     tracker = new_tracker("konflikt47")
     squad = uid(tracker, 1, "1st Rifle Squad")
     tracker = tracker.set_pins(squad, 8) if passed else tracker  # (value 1: only a double one)
-    after = tracker.morale_check(squad, dice=ScriptedDice(list(rolls)))
+    after = tracker.morale_check(squad, dice=ScriptedDice(list(rolls)), unowed=True)
     assert after.units[squad].destroyed is not passed
 
 
 def test_the_api_takes_a_fights_end_as_one_step_that_undo_takes_back(client):
+    client.session.step(lambda t: running(running(t, 1), 2))  # (each assault is a Run)
     before = client.get("/api/state").json()
     body = {"attacker": 1, "defender": 11, "winner": "attacker", "left": 6}
     state = client.post("/api/fought", json=body).json()
@@ -710,7 +724,8 @@ def test_the_api_takes_a_fights_end_as_one_step_that_undo_takes_back(client):
     assert saved["units"][11]["destroyed"] and saved["units"][1]["models"] == 6
     refused = client.post("/api/fought", json=body)
     assert refused.status_code == 409 and "is destroyed" in refused.json()["error"]
-    check = client.post("/api/morale-check", json={"unit": 12, "roll": False, "passed": False})
+    unowed = {"unit": 12, "roll": False, "passed": False, "unowed": True}
+    check = client.post("/api/morale-check", json=unowed)
     assert check.json()["units"][12]["destroyed"]
     client.post("/api/undo")
     both = client.post("/api/morale-check", json={"unit": 12, "passed": True})
@@ -794,3 +809,116 @@ def test_a_designers_rules_file_plays_in_the_aid_and_its_save(tmp_path):
     broken.write_text(save.read_text().replace("morale: 8}", "morale: eight}", 1))
     with pytest.raises(UsageError, match=r"line 1: field start\.rules_text: .*morale"):
         AidSession.resume(str(broken))
+
+
+def test_a_weapon_given_by_hand_is_refused_by_its_field_not_a_command_line_flag(client):
+    body = {"firer": 1, "target": 11, "range": 10, "weapons": [{"name": RIFLE, "count": 2}]}
+    body["weapons"].append({"name": "Laser", "count": 1})
+    refused = client.post("/api/odds/shoot", json=body)
+    said = refused.json()["error"]
+    assert refused.status_code == 409 and said.startswith("weapons.1.name: Unknown weapon 'Laser'")
+    assert "--weapon" not in said
+    t = new_tracker("konflikt47")
+    named = shoot(t, ShotAsked(1, 11, 10, weapons=(("rifle", 2),)))  # (as the sheet names it)
+    assert fired(named) == {RIFLE: 2}
+
+
+def test_weapons_given_by_hand_are_no_more_than_the_firers_live_models_carry(client):
+    t = new_tracker("bolt-action-1")
+    section, squad = uid(t, 0, "1st Section"), uid(t, 1, "1st Grenadier Squad")
+    rifles = sum(k.count for k in t.units[section].survivors() if RIFLE in k.weapons)
+    assert fired(shoot(t, ShotAsked(section, squad, 10, weapons=((RIFLE, rifles),))))
+    with pytest.raises(AidError, match=rf"weapons.0.count: 50 {RIFLE}, but 1st Section's "):
+        shoot(t, ShotAsked(section, squad, 10, weapons=((RIFLE, 50),)))
+    with pytest.raises(AidError, match=rf"carry {rifles - 3}"):  # (three riflemen fell)
+        shoot(t.set_models(section, 7), ShotAsked(section, squad, 10, weapons=((RIFLE, rifles),)))
+    with pytest.raises(AidError, match=r"weapons \(the Rifle rows\): 12"):  # (counted together)
+        shoot(t, ShotAsked(section, squad, 10, weapons=((RIFLE, 6), ("rifle", 6))))
+    with pytest.raises(AidError, match=r"weapons.0.name: .* carry no Panzerfaust; give one of "):
+        shoot(t, ShotAsked(section, squad, 10, weapons=(("Panzerfaust", 1),)))
+    sherman = uid(t, 0, "M4 Sherman")  # a vehicle carries its mounts
+    with pytest.raises(AidError, match=r"weapons.0.count: 3 MMG, but M4 Sherman mounts 2"):
+        shoot(t, ShotAsked(sherman, squad, 10, weapons=(("MMG", 3),)))
+    # a save that does not say who carries what: no more of a kind than its live models
+    old = replace(t, units=tuple(replace(u, kit=()) for u in t.units))
+    assert fired(shoot(old, ShotAsked(section, squad, 10, weapons=((RIFLE, 10),))))
+    with pytest.raises(AidError, match="1st Section has 10 live models"):
+        shoot(old, ShotAsked(section, squad, 10, weapons=((RIFLE, 11),)))
+    refused = client.post(
+        "/api/odds/shoot",
+        json={"firer": 1, "target": 15, "range": 10, "weapons": [{"name": RIFLE, "count": 50}]},
+    )
+    assert refused.status_code == 409 and refused.json()["error"].startswith("weapons.0.count")
+
+
+def test_a_morale_check_none_owed_is_taken_only_when_said_to_be_called_for(client):
+    """A stray second click must not roll a check that is no longer owed: one the aid does
+    not know of (called for at the table) is taken only with ``unowed``."""
+    tracker = new_tracker("konflikt47")
+    squad = uid(tracker, 1, "1st Rifle Squad")
+    with pytest.raises(AidError, match="1st Rifle Squad owes no morale check the aid knows of"):
+        tracker.morale_check(squad, passed=False)
+    called = tracker.morale_check(squad, passed=True, unowed=True)
+    assert called.log[-1].startswith("1st Rifle Squad: morale check (called for at the table)")
+    owed = tracker.set_models(squad, 5)
+    with pytest.raises(AidError, match=r"owes a morale check \(at half strength or less\)"):
+        owed.morale_check(squad, passed=True, unowed=True)
+    body = {"unit": 10, "roll": False, "passed": True}
+    client.post("/api/models", json={"unit": 10, "models": 5})
+    assert client.post("/api/morale-check", json=body).status_code == 200
+    stray = client.post("/api/morale-check", json={**body, "passed": False})
+    assert stray.status_code == 409 and "unowed: true" in stray.json()["error"]
+    assert not client.get("/api/state").json()["units"][10]["destroyed"]
+    said = client.post("/api/morale-check", json={**body, "passed": False, "unowed": True})
+    assert said.json()["units"][10]["destroyed"]
+
+
+def test_an_assault_is_the_run_order_of_this_turn_fought_once():
+    """Only a unit given Run this turn assaults (the sheets' Run, "also used for
+    assaulting"), once: not one without an order or with another, nor a FUBAR panic's or
+    an escape's Run; a unit that won does not assault again that turn (it consolidates)."""
+    t = new_tracker("konflikt47")
+    squad, second, rifles, others = 1, 2, 10, 11
+    with pytest.raises(
+        AidError,
+        match=r"^1st Grenadier Squad has no Run order this turn \(its "
+        r"die is still in the bag\): an assault is a Run order; give it Run",
+    ):
+        t.fought(squad, rifles, "attacker", 5)
+    advanced = with_die_in_hand(t, 0).give_order(squad, "Advance", outcome="pass")
+    with pytest.raises(AidError, match=r"\(its die shows Advance\)"):
+        advanced.fought(squad, rifles, "attacker", 5)
+    won = running(t, squad).fought(squad, rifles, "attacker", 5)
+    assert won.units[squad].assaulted and won.units[rifles].destroyed
+    with pytest.raises(AidError, match="has fought its assault this turn: an assault is a Run"):
+        won.fought(squad, others, "attacker", 4)
+    assert running(won, second).fought(second, others, "defender", 3).units[others].models == 3
+    panicked = with_die_in_hand(t.set_pins(squad, 1), 0).give_order(squad, "Fire", outcome="panic")
+    with pytest.raises(AidError, match="runs away in a FUBAR panic: it does not assault"):
+        panicked.fought(squad, rifles, "attacker", 5)
+    escaped = t.take_die(rifles, "Run", "reaction")
+    with pytest.raises(AidError, match="ran to escape an assault"):
+        escaped.fought(rifles, squad, "attacker", 5)
+    turn2 = replace(won, units=tuple(u if u.order else replace(u, order="Down") for u in won.units))
+    turn2 = turn2.end_turn()
+    assert not turn2.units[squad].assaulted
+    assert "has fought its assault" in state_of(won)["units"][squad]["assault_refused"]
+    assert "has no Run order" in state_of(t)["units"][squad]["assault_refused"]
+    assert state_of(running(won, second))["units"][second]["assault_refused"] is None
+
+
+def test_the_api_refuses_an_assault_no_run_order_allows_and_changes_nothing(client):
+    before = client.get("/api/state").json()
+    no_order = client.post(
+        "/api/fought", json={"attacker": 3, "defender": 12, "winner": "attacker", "left": 3}
+    )
+    assert no_order.status_code == 409
+    assert no_order.json()["error"].startswith("MG 42 MMG Team has no Run order this turn")
+    assert client.get("/api/state").json() == before
+    client.session.step(lambda t: running(t, 1))
+    body = {"attacker": 1, "defender": 13, "winner": "attacker", "left": 9}
+    assert client.post("/api/fought", json=body).status_code == 200
+    after = client.get("/api/state").json()
+    again = client.post("/api/fought", json={**body, "defender": 14})
+    assert again.status_code == 409 and "has fought its assault this turn" in again.json()["error"]
+    assert client.get("/api/state").json() == after

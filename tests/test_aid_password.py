@@ -49,7 +49,7 @@ def test_the_password_takes_the_step(locked):
 def test_the_api_page_knows_which_requests_need_the_password(locked, tmp_path):
     """/api/docs offers "Authorize" with the header, asked of every step and nothing else
     (so a route that changes the game cannot be left open by mistake)."""
-    spec = locked.get("/openapi.json").json()
+    spec = locked.get("/api/openapi.json").json()
     scheme = spec["components"]["securitySchemes"]["APIKeyHeader"]
     assert (scheme["type"], scheme["in"], scheme["name"]) == ("apiKey", "header", "X-Aid-Password")
     posts = {path: ops["post"] for path, ops in spec["paths"].items() if "post" in ops}
@@ -64,7 +64,7 @@ def test_the_api_page_knows_which_requests_need_the_password(locked, tmp_path):
         for op in [ops["get"]]
     )
     session, _ = set_up(GameAsked("konflikt47", seed=2, save=str(tmp_path / "open.jsonl")))
-    open_spec = TestClient(server.create_app(session)).get("/openapi.json").json()
+    open_spec = TestClient(server.create_app(session)).get("/api/openapi.json").json()
     assert "securitySchemes" not in open_spec.get("components", {})
 
 

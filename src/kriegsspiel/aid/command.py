@@ -62,9 +62,12 @@ def set_up(asked: GameAsked) -> tuple[AidSession, str]:
                 )
             session = AidSession.resume(asked.save, seed=asked.seed)
             now = session.now
-            return session, (
-                f"Going on with the game saved in {asked.save}: turn {now.turn} of {now.turns}, "
-                f"{now.armies[0]} against {now.armies[1]}."
+            return session, " ".join(
+                [
+                    f"Going on with the game saved in {asked.save}: turn {now.turn} of "
+                    f"{now.turns}, {now.armies[0]} against {now.armies[1]}.",
+                    *session.notes,
+                ]
             )
     if asked.rules_file is not None and not asked.rules_file.strip():
         raise UsageError("--rules-file needs a file name; leave it out for the shipped rules.")
@@ -84,6 +87,7 @@ def set_up(asked: GameAsked) -> tuple[AidSession, str]:
         asked.turns or game_scenario.turns,
         rules_file=matchup.rules_file,
         rules_text=matchup.rules_text,
+        victory=game_scenario.victory,
     )
     names = " against ".join(army_name(a) for a in matchup.armies)
     house = "" if matchup.rules_file is None else f" by the rules in {matchup.rules_file}"

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from kriegsspiel.aid.tracker import AidError, Kit, TrackedUnit, Tracker
 from kriegsspiel.core.report import Reason
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import UnknownNameError, UsageError
 from kriegsspiel.rulesets.bolt_action.assault import CONTACT
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import weapon_choice
 from kriegsspiel.rulesets.bolt_action.kit import anti_tank, assault_armed
@@ -118,7 +118,9 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
                 Reason("indirect fire", "lobbed", "the howitzer's crew lob where that hits more")
             )
     else:
-        weapons = [(name, n) for name, n in asked.weapons if n > 0]
+        named = _named(tracker, asked.weapons)
+        _carried(tracker, firer, named)
+        weapons = [(name, n) for name, n in named if n > 0]
         if not weapons:
             raise AidError("give at least one weapon with a count of 1 or more")
     if crew_short and any("Team" in rules.weapon(w).special for w, _ in weapons):
@@ -307,6 +309,59 @@ def _down(unit: TrackedUnit) -> bool:
 def _vehicle_move(unit: TrackedUnit) -> VehicleMove:
     """How a vehicle moved this turn, as its die shows: Run, Advance, or neither."""
     return {"Run": "ran", "Advance": "advanced"}.get(unit.order or "", "stationary")  # type: ignore[return-value]
+
+
+def _named(tracker: Tracker, given: tuple[tuple[str, int], ...]) -> list[tuple[str, int]]:
+    """Weapons given by hand, each by its name on the sheet; an unknown one is refused by
+    its place in the request's ``weapons``."""
+    named: list[tuple[str, int]] = []
+    for i, (name, count) in enumerate(given):
+        try:
+            named.append((tracker.rules.weapon(name).name, count))
+        except UnknownNameError as exc:
+            raise AidError(f"weapons.{i}.name: {exc}") from None
+    return named
+
+
+def _carried(tracker: Tracker, firer: TrackedUnit, named: list[tuple[str, int]]) -> None:
+    """Refuse more weapons of a kind than the firer's live models carry (its models, where
+    a save from before the aid kept its kit does not say who carries what)."""
+    given: Counter[str] = Counter()
+    rows: dict[str, list[int]] = {}
+    for i, (name, count) in enumerate(named):
+        given[name] += count
+        rows.setdefault(name, []).append(i)
+    carried: Counter[str] = Counter()
+    for kit in firer.survivors():
+        for weapon in kit.weapons:
+            carried[tracker.rules.weapon(weapon).name] += kit.count
+    vehicle = firer.kind == "vehicle"
+    who = firer.name if vehicle else f"{firer.name}'s {_count(firer.models, 'live model')}"
+    for name, count in given.items():
+        first, many = rows[name][0], len(rows[name]) > 1
+        if firer.kit and not carried[name] and count:
+            kinds = ", ".join(carried) or "none"
+            raise AidError(
+                f"weapons.{first}.name: {who} {'mounts' if vehicle else 'carry'} no {name}; "
+                f"give one of theirs ({kinds})"
+            )
+        where = f"weapons (the {name} rows)" if many else f"weapons.{first}.count"
+        if firer.kit and count > carried[name]:
+            has = "mounts" if vehicle else "carries" if firer.models == 1 else "carry"
+            raise AidError(
+                f"{where}: {count} {name}, but {who} {has} {carried[name]}; give at most "
+                f"{carried[name]}"
+            )
+        if not firer.kit and not vehicle and count > firer.models:
+            raise AidError(
+                f"{where}: {count} {name}, but {firer.name} has "
+                f"{_count(firer.models, 'live model')} (this save does not say who carries "
+                f"what); give at most {firer.models}"
+            )
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
 
 
 def _fired(

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from kriegsspiel.aid import questions
 from kriegsspiel.aid.questions import AssaultAsked, ShotAsked, VehicleMove
 from kriegsspiel.aid.session import AidSession
-from kriegsspiel.aid.tracker import AidError, Outcome, Tracker
+from kriegsspiel.aid.tracker import OUTCOMES, AidError, Outcome, Tracker
 from kriegsspiel.aid.view import view
 from kriegsspiel.rulesets.bolt_action.shooting import Cover, Facing
 
@@ -74,6 +74,11 @@ class MoraleCheckBody(_Body):
     roll: bool = Field(True, description="The aid rolls the check (else give passed).")
     passed: bool | None = None
     officer: str | None = None
+    unowed: bool = Field(
+        False,
+        description="A check the aid does not know is owed (called for at the table): "
+        "refused without it, so a stray click cannot destroy a unit.",
+    )
 
 
 class FoughtBody(_Body):
@@ -165,7 +170,12 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
     change the game (a step: every route of ``steps``) must carry it (header
     ``X-Aid-Password``); anyone may still watch the game and ask odds, which change
     nothing."""
-    app = FastAPI(title="kriegsspiel play aid", docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(
+        title="kriegsspiel play aid",
+        docs_url="/api/docs",
+        openapi_url="/api/openapi.json",
+        redoc_url=None,
+    )
     steps = APIRouter(dependencies=[Security(_lock(password))] if password is not None else [])
 
     @app.exception_handler(_Locked)
@@ -203,6 +213,11 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
             return JSONResponse({"error": f"no file {name!r}"}, status_code=404)
         return Response(_read(name), media_type=_STATIC[name])
 
+    @app.get("/openapi.json", include_in_schema=False)
+    def old_schema() -> dict[str, Any]:
+        """The schema where it was first served (it is at /api/openapi.json)."""
+        return app.openapi()
+
     @app.get("/api/state")
     def state() -> dict[str, Any]:
         with one_at_a_time:
@@ -215,7 +230,16 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
     @steps.post("/api/order")
     def order(body: OrderBody) -> dict[str, Any]:
         if body.roll and body.outcome is not None:
-            raise AidError("give roll: false with an outcome the players rolled, or roll alone")
+            raise AidError(
+                f"both roll (the aid rolls) and outcome ({body.outcome}, the players rolled) "
+                "given: give roll: false with the outcome, or leave the outcome out"
+            )
+        if not body.roll and body.outcome is None:
+            raise AidError(
+                "roll: false but no outcome: give outcome, the order test as the players "
+                f"rolled it ({', '.join(OUTCOMES)}; pass for a unit that takes no test), "
+                "or leave roll out for the aid to roll it"
+            )
         return take(
             lambda t: t.give_order(
                 body.unit,
@@ -259,14 +283,23 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
 
     @steps.post("/api/morale-check")
     def check(body: MoraleCheckBody) -> dict[str, Any]:
-        if body.roll == (body.passed is not None):
-            raise AidError("give roll: false with passed as the players rolled it, or roll alone")
+        if body.roll and body.passed is not None:
+            raise AidError(
+                "both roll (the aid rolls) and passed (the players rolled) given: give "
+                "roll: false with passed, or leave passed out"
+            )
+        if not body.roll and body.passed is None:
+            raise AidError(
+                "roll: false but no passed: give passed (true or false), the check as the "
+                "players rolled it, or leave roll out for the aid to roll it"
+            )
         return take(
             lambda t: t.morale_check(
                 body.unit,
                 dice=session.dice if body.roll else None,
                 passed=body.passed,
                 officer=body.officer,
+                unowed=body.unowed,
             )
         )
 

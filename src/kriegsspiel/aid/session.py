@@ -45,6 +45,7 @@ class AidSession:
         self.seed = seed
         self.dice = RandomDice(seed)
         self.save = save
+        self.notes: list[str] = []  # what the players are told as the game is served
         self._rewrite()
 
     @property
@@ -75,47 +76,55 @@ class AidSession:
     @classmethod
     def resume(cls, path: str, *, seed: int | None = None) -> AidSession:
         """Go on with the game saved at ``path``. A step cut off as it was written (the
-        last line, unfinished) was never shown and is left out; anything else that is not
-        a whole save is refused, naming the line and the field, and the file left as it is.
-        The file is then written again, whole, as the steps now stand."""
+        last line, unfinished) was never shown: it is left out, kept in a file beside the
+        save, and :attr:`notes` says so. Anything else that is not a whole save is refused,
+        naming the line and the field, and the file left as it is. The file is then
+        written again, whole, as the steps now stand."""
         try:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"--save {path}: cannot read it ({exc})") from None
         lines = text.split("\n")
-        if lines[-1] and len(lines) > 1:
-            lines.pop()  # a step cut off as it was written
+        cut = lines.pop() if lines[-1] and len(lines) > 1 else None  # cut off mid-write
         rows = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
         if not rows:
             raise UsageError(f"--save {path}: the file is empty, not a play aid save")
-        head = _row(rows[0], path)
+        head = _row(rows[0], path, is_save(text.encode()))
         if head.get("format") != FORMAT:
             raise UsageError(
                 f'--save {path}, line {rows[0][0]}: not a play aid save (no "format": '
-                f"{FORMAT!r}); give another file, or --new to start a new game there"
+                f"{FORMAT!r}); give another --save file"
             )
         start = _validated(head.get("start"), "start", path, rows[0][0])
         steps: list[Tracker] = []  # the first line after the header is the oldest step kept
         for number, line in rows[1:]:
-            row = _row((number, line), path)
+            row = _row((number, line), path, True)
             if row.get("undo") is True:
                 if len(steps) < 2:
-                    raise UsageError(f"--save {path}, line {number}: an undo with no step to undo")
+                    raise _damaged(path, number, "an undo with no step to undo")
                 steps.pop()
                 continue
             step = _step_from(row, steps[-1] if steps else None, path, number)
             if step.rules_file != start.rules_file or step.ruleset != start.ruleset:
-                raise UsageError(
-                    f"--save {path}, line {number}: field step.rules_file: "
-                    f"{step.rules_file!r}, but the game started under {start.rules_file!r}; "
-                    "the file is left as it is (give --new to start a new game in its place)"
+                raise _damaged(
+                    path,
+                    number,
+                    f"field step.rules_file: {step.rules_file!r}, but the game started under "
+                    f"{start.rules_file!r}",
                 )
             steps.append(replace(step, rules_text=start.rules_text))
         if not steps:
-            raise UsageError(f"--save {path}: no step saved after the header")
+            raise _damaged(path, rows[-1][0], "no step saved after the header")
         session = cls.__new__(cls)
         session.steps, session.start, session.seed = steps[-KEPT_STEPS - 1 :], start, seed
-        session.dice, session.save = RandomDice(seed), path
+        session.dice, session.save, session.notes = RandomDice(seed), path, []
+        if cut is not None:
+            aside = _set_aside(path, cut)
+            session.notes.append(
+                f"The last line of {path} (line {len(lines) + 1}) was cut off as it was "
+                f"written (the machine stopped mid-write?), so its step was never shown: the "
+                f"game goes on from the step before, and the line is kept in {aside}."
+            )
         session._rewrite()
         return session
 
@@ -154,6 +163,34 @@ class AidSession:
             ) from None
 
 
+def _set_aside(path: str, text: str) -> str:
+    """Keep ``text`` (a save's last line, cut off) in a new file beside the save; its name."""
+    aside, n = f"{path}.cut-off", 1
+    while os.path.lexists(aside):
+        n += 1
+        aside = f"{path}.cut-off-{n}"
+    try:
+        with open(aside, "x", encoding="utf-8") as file:
+            file.write(text)
+    except OSError as exc:
+        raise UsageError(
+            f"--save {path}: its last line was cut off as it was written, and cannot be kept "
+            f"in {aside} ({exc.strerror or exc}); the file is left as it is: move it aside "
+            "(to keep it), or free the disk, and run the command again"
+        ) from None
+    return aside
+
+
+def _damaged(path: str, number: int, what: str) -> UsageError:
+    """A save whose header is a play aid's but whose line ``number`` is not whole: left as
+    it is, with the steps that keep it (never --new, which would write over it)."""
+    return UsageError(
+        f"--save {path} is a damaged play aid save: line {number}: {what}. The file is left "
+        "as it is: mend that line, or move the file aside (to keep it) and start a new game "
+        "(--new would write over it)"
+    )
+
+
 def check_save(path: str) -> None:
     """Refuse now a save file that could not be written."""
     check_output(path, "--save", (".jsonl",))
@@ -182,25 +219,33 @@ def _step_from(row: dict[str, Any], earlier: Tracker | None, path: str, number: 
     before = () if earlier is None else earlier.log
     if not isinstance(kept, int) or not 0 <= kept <= len(before):
         said = "missing" if "log_kept" not in row else repr(kept)
-        raise UsageError(
-            f"--save {path}, line {number}: field log_kept: {said}; give a count of the "
-            f"log lines kept from the step before (0 to {len(before)})"
+        raise _damaged(
+            path,
+            number,
+            f"field log_kept: {said}; it is a count of the log lines kept from the step "
+            f"before (0 to {len(before)})",
         )
     if not isinstance(new, list) or not all(isinstance(line, str) for line in new):
-        raise UsageError(f"--save {path}, line {number}: field log_new: not a list of lines")
+        raise _damaged(path, number, "field log_new: not a list of lines")
     return replace(step, log=(*before[:kept], *new))
 
 
-def _row(numbered: tuple[int, str], path: str) -> dict[str, Any]:
+def _row(numbered: tuple[int, str], path: str, saved: bool) -> dict[str, Any]:
+    """A line read as a mapping; ``saved``: the file is a play aid's save (so a line that
+    is not one is damage, not another kind of file)."""
     number, line = numbered
     try:
         row = json.loads(line)
     except (ValueError, RecursionError) as exc:
+        if saved:
+            raise _damaged(path, number, f"not JSON ({json_problem(exc)})") from None
         raise UsageError(
-            f"--save {path}, line {number}: not a play aid save ({json_problem(exc)}); the file is left "
-            "as it is (give --new to start a new game in its place)"
+            f"--save {path}, line {number}: not a play aid save ({json_problem(exc)}); give "
+            "another --save file"
         ) from None
     if not isinstance(row, dict):
+        if saved:
+            raise _damaged(path, number, "not a mapping of fields")
         raise UsageError(f"--save {path}, line {number}: not a play aid save (not an object)")
     return row
 
@@ -208,10 +253,10 @@ def _row(numbered: tuple[int, str], path: str) -> dict[str, Any]:
 def _validated(data: Any, field: str, path: str, number: int) -> Tracker:
     """``data`` read as a game, or a UsageError naming the line and the first problem."""
     if not isinstance(data, dict):
-        raise UsageError(
-            f"--save {path}, line {number}: field {field}: should be a game (a mapping of "
-            f"fields), not {json.dumps(data)[:40]}; the file is left as it is (give --new to "
-            "start a new game in its place)"
+        raise _damaged(
+            path,
+            number,
+            f"field {field}: should be a game (a mapping of fields), not {json.dumps(data)[:40]}",
         )
     try:
         tracker = _TRACKER.validate_python(data)
@@ -220,30 +265,26 @@ def _validated(data: Any, field: str, path: str, number: int) -> Tracker:
         # 'many'"), its field under the line's ``field``
         told = problems(exc, None)[0].removeprefix("field ").removeprefix("(top level)")
         where = field if told.startswith(":") else f"{field}."
-        raise UsageError(
-            f"--save {path}, line {number}: field {where}{told}; the file is left "
-            "as it is (give --new to start a new game in its place)"
-        ) from None
+        raise _damaged(path, number, f"field {where}{told}") from None
     try:  # an unknown edition, or a designer's rules text that is broken, raises (a
         # step's line leaves the text to the header: only its edition is checked there)
         text = tracker.rules_text
         rules_for(tracker.ruleset, tracker.rules_file if text is not None else None, text)
     except (UsageError, DataFileError) as exc:
         which = "rules_text" if tracker.rules_text is not None else "ruleset"
-        raise UsageError(f"--save {path}, line {number}: field {field}.{which}: {exc}") from None
+        raise _damaged(path, number, f"field {field}.{which}: {exc}") from None
     for i, unit in enumerate(tracker.units):
         if unit.uid != i or unit.side not in (0, 1):
-            raise UsageError(
-                f"--save {path}, line {number}: field {field}.units.{i}: uid {unit.uid}, side "
-                f"{unit.side}; unit {i} must have uid {i} and side 0 or 1"
+            raise _damaged(
+                path,
+                number,
+                f"field {field}.units.{i}: uid {unit.uid}, side {unit.side}; unit {i} must "
+                f"have uid {i} and side 0 or 1",
             )
     problem = _impossible(tracker)
     if problem is not None:
         where, said = problem
-        raise UsageError(
-            f"--save {path}, line {number}: field {field}.{where}: {said}; the file is left "
-            "as it is (give --new to start a new game in its place)"
-        )
+        raise _damaged(path, number, f"field {field}.{where}: {said}")
     return tracker
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from kriegsspiel.core.procedure import Dice
+from kriegsspiel.core.scenario import Victory
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action import bag
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
@@ -85,6 +86,7 @@ class TrackedUnit:
     fubar: str | None = None  # this turn's FUBAR result (friendly fire or panic), if any
     reacted: bool = False  # its die was taken this turn as a reaction (Konflikt '47)
     stood_and_fired: bool = False  # it stood and fired at assaulters this turn: die spent
+    assaulted: bool = False  # it fought the assault of this turn's Run order: Run spent
     # the morale checks it owes and the players have not taken yet, why each, first first
     checks_due: tuple[str, ...] = ()
     immobilised: bool = False  # a vehicle that cannot move for the rest of the game
@@ -126,6 +128,9 @@ class Tracker:
     # edition's shipped rules. The save holds the text once, with the game's start.
     rules_file: str | None = None
     rules_text: str | None = None
+    # how the scenario is won: units destroyed (the aid counts them) or objectives held at
+    # the end (the aid cannot see them); None: not known (a save from before it was kept)
+    victory: Victory | None = None
 
     # ------------------------------------------------------------------ starting
     @classmethod
@@ -137,9 +142,11 @@ class Tracker:
         *,
         rules_file: str | None = None,
         rules_text: str | None = None,
+        victory: Victory | None = None,
     ) -> Tracker:
         """The first turn's bag, every unit at full strength and without pins; played by
-        the edition's rules, or a designer's (``rules_file`` names them, ``rules_text``)."""
+        the edition's rules, or a designer's (``rules_file`` names them, ``rules_text``);
+        won as the scenario's ``victory`` says."""
         if turns < 1:
             raise AidError(f"a game lasts at least one turn (got --turns {turns})")
         # an unknown edition or a broken rules file is refused before the first step
@@ -185,6 +192,7 @@ class Tracker:
             tuple(units),
             rules_file=rules_file,
             rules_text=rules_text,
+            victory=victory,
         )
         first = replace(first, turn_dice=bag.put_in(first.units))
         return first.noted(f"Turn 1: {first._bag_text()}")
@@ -295,8 +303,13 @@ class Tracker:
             )
         if unit not in self.waiting(unit.side):
             raise AidError(f"{unit.name} {self._why_not_waiting(unit)}")
-        if (dice is None) == (outcome is None):
-            raise AidError("give either dice to roll the order test or its outcome, not both")
+        if dice is None and outcome is None:
+            raise AidError(
+                "neither dice nor an outcome given: give dice to roll the order test, or its "
+                f"outcome as the players rolled it ({', '.join(OUTCOMES)})"
+            )
+        if dice is not None and outcome is not None:
+            raise AidError("both dice and an outcome given: give one, not both")
         test = self.test_of(uid, officer)
         needed = order_test_needed(self.rules, test)
         rolled = ""
@@ -473,20 +486,38 @@ class Tracker:
         dice: Dice | None = None,
         passed: bool | None = None,
         officer: str | None = None,
+        unowed: bool = False,
     ) -> Tracker:
         """A morale check (a loss to half strength, a flamethrower...): rolled with
         ``dice`` by the rules' own check, or ``passed`` as the players rolled it. A unit
-        that fails is destroyed; one that passes fights on."""
+        that fails is destroyed; one that passes fights on. The first check the unit owes
+        is taken; one the aid does not know is owed (the table calls for it) only when
+        ``unowed`` says so, so that a stray second click cannot destroy a unit."""
         unit = self._alive(uid)
-        if (dice is None) == (passed is None):
-            raise AidError("give either dice to roll the morale check or whether it passed")
+        if dice is None and passed is None:
+            raise AidError(
+                "neither dice nor whether it passed given: give dice to roll the morale "
+                "check, or whether it passed as the players rolled it"
+            )
+        if dice is not None and passed is not None:
+            raise AidError("both dice and whether it passed given: give one, not both")
+        if unowed and unit.checks_due:
+            raise AidError(
+                f"{unit.name} owes a morale check ({unit.checks_due[0]}): take that one "
+                "(without unowed) first"
+            )
+        if not unowed and not unit.checks_due:
+            raise AidError(
+                f"{unit.name} owes no morale check the aid knows of (it was taken, or none "
+                "was called for); to take one called for at the table, give unowed: true"
+            )
         test = self.test_of(uid, officer)
         rolled = ""
         if dice is not None:
             seen = _Seen(dice)
             passed = morale_check(seen, test)
             rolled = f", rolled {seen.text()}"
-        why = f" ({unit.checks_due[0]})" if unit.checks_due else ""
+        why = f" ({unit.checks_due[0] if unit.checks_due else 'called for at the table'})"
         said = f"{unit.name}: morale check{why} needs {test.value} or less{rolled}"
         step = self._with(replace(unit, checks_due=unit.checks_due[1:]))
         if passed:
@@ -517,6 +548,9 @@ class Tracker:
             raise AidError(
                 f"{d.name} is a vehicle: give what befell it as a shot's result (knocked out, pins)"
             )
+        refused = self.assault_refused(attacker)
+        if refused is not None:
+            raise AidError(refused)
         if stood_and_fired:
             if d.stood_and_fired:
                 raise AidError(
@@ -533,9 +567,14 @@ class Tracker:
                 raise AidError(f"both wiped out leaves no models (got {left} left)")
             step = self._with(replace(a, models=0, destroyed=True, checks_due=()))
             step = step._with(replace(d, models=0, destroyed=True, checks_due=()))
+            dice = (
+                f"their dice leave the bag {self._dice_leave()}"
+                if a.order is None and a.retained is None and d.order is None and d.retained is None
+                else f"{a.name}: {self._die_of(a)}; {d.name}: {self._die_of(d)}"
+            )
             return step.noted(
                 f"{a.name} and {d.name} wiped each other out in close quarters: both "
-                f"destroyed (their dice leave the bag {self._dice_leave()})"
+                f"destroyed ({dice})"
             )._wiped_out()
         if winner not in ("attacker", "defender"):
             raise AidError(f"the winner is attacker, defender or both, not {winner!r}")
@@ -545,24 +584,63 @@ class Tracker:
                 f"{won.name} won with 1 to {won.models} models left (got {left}); "
                 "with none left, both were wiped out"
             )
-        step = self._with(replace(won, models=left))
+        step = self._with(
+            replace(won, models=left, assaulted=won.assaulted or winner == "attacker")
+        )
         step = step._with(replace(lost, models=0, destroyed=True, checks_due=()))
         return step.noted(
             f"{won.name} won the close quarters fight against {lost.name}, "
             f"{left} of {won.start_models} models left; {lost.name} destroyed "
-            f"(its die leaves the bag {self._dice_leave()})"
+            f"({self._die_of(lost)})"
         )._wiped_out()
+
+    def assault_refused(self, uid: int) -> str | None:
+        """Why ``uid`` cannot be the attacker of a fight now, or None if it may: an assault
+        is a Run order (sheets 000-002: Run is "also used for assaulting"), given this
+        turn and not spent on a FUBAR panic, an escape or an assault fought already (a
+        unit that wins consolidates, or fights on in the same assault: it does not
+        assault again)."""
+        unit = self._unit(uid)
+        if unit.assaulted:
+            return (
+                f"{unit.name} has fought its assault this turn: an assault is a Run order, "
+                "and its one Run is spent"
+            )
+        if unit.order == "Run" and unit.reacted:
+            return f"{unit.name} ran to escape an assault (a reaction): it does not assault"
+        if unit.order == "Run" and unit.fubar == "panic":
+            return f"{unit.name} runs away in a FUBAR panic: it does not assault"
+        if unit.order == "Run":
+            return None
+        shows = (
+            f"its die shows {unit.order}"
+            if unit.order
+            else f"it kept its {unit.retained} die"
+            if unit.retained
+            else "its die is still in the bag"
+        )
+        return (
+            f"{unit.name} has no Run order this turn ({shows}): an assault is a Run order; "
+            "give it Run when its die is drawn, then take the fight's end"
+        )
 
     def destroy(self, uid: int) -> Tracker:
         """Remove a unit from play (its die leaves the bag as the edition says)."""
         unit = self._alive(uid)
         step = self._with(replace(unit, models=0, destroyed=True, checks_due=()))
-        return step.noted(
-            f"{unit.name} destroyed (its die leaves the bag {self._dice_leave()})"
-        )._wiped_out()
+        return step.noted(f"{unit.name} destroyed ({self._die_of(unit)})")._wiped_out()
 
     def _dice_leave(self) -> str:
         return "at the turn end" if self.rules.destroyed_dice_stay_in_cup else "now"
+
+    def _die_of(self, unit: TrackedUnit) -> str:
+        """What becomes of the die of ``unit`` (as it was) now it is destroyed: one still in
+        the bag leaves it as the edition says; one used or kept out of it stays out."""
+        if unit.order is not None:
+            return "its die was used this turn"
+        if unit.retained is not None:
+            return f"its {unit.retained} die, kept from the last turn, is put aside"
+        return f"its die leaves the bag {self._dice_leave()}"
 
     # ------------------------------------------------------------------ the turn's end
     def end_turn(self, keep: Sequence[int] = ()) -> Tracker:
@@ -571,7 +649,11 @@ class Tracker:
         the game is over. A morale check still owed is let pass, and the log says so."""
         self._in_phase("turn end", "end the turn")
         allowed = self.may_keep()
-        for uid in keep:
+        for i, uid in enumerate(keep):
+            if uid in keep[:i]:
+                raise AidError(
+                    f"keep names {self._unit(uid).name} (unit {uid}) twice: give each unit once"
+                )
             if uid not in allowed:
                 unit = self._unit(uid)
                 why = (
@@ -591,6 +673,7 @@ class Tracker:
                 fubar=None,
                 reacted=False,
                 stood_and_fired=False,
+                assaulted=False,
                 checks_due=(),
             )
             for u in self.units
@@ -611,16 +694,43 @@ class Tracker:
     # ------------------------------------------------------------------ inside
     def _wiped_out(self) -> Tracker:
         """The game ends at once when a side has no unit left (as the simulated game)."""
-        for side in (0, 1):
-            if all(u.destroyed for u in self.units if u.side == side):
-                return self._game_over(f"{self.armies[side]} has no unit left")
+        gone = [s for s in (0, 1) if all(u.destroyed for u in self.units if u.side == s)]
+        if len(gone) == 2:
+            return self._game_over("neither side has a unit left")
+        if gone:
+            return self._game_over(f"{self.armies[gone[0]]} has no unit left")
         return self
 
     def _game_over(self, why: str) -> Tracker:
         return replace(self, over=True, in_hand=None).noted(
-            f"Game over ({why}): units destroyed "
+            f"Game over ({why}): {self.result()}; units destroyed "
             f"{self.armies[0]} {self.destroyed_count(0)}, "
             f"{self.armies[1]} {self.destroyed_count(1)}"
+        )
+
+    def result(self) -> str:
+        """Who won, by the simulated game's rule (``BoltActionGame.winner``) as far as the
+        aid can tell: a side with units left beats one with none, whatever the score;
+        else the scenario's score, which the aid counts where it is units destroyed and
+        cannot see where it is objectives held."""
+        left = [any(not u.destroyed for u in self.units if u.side == s) for s in (0, 1)]
+        if left[0] != left[1]:
+            return f"{self.armies[0 if left[0] else 1]} wins (the only side with units left)"
+        if self.victory == "objectives":
+            if not any(left):
+                return "a draw (no unit is left to hold an objective)"
+            return "the objectives held now decide who won (the aid cannot see the table)"
+        if self.victory == "units destroyed":
+            points = (self.destroyed_count(1), self.destroyed_count(0))  # each side's
+            if points[0] == points[1]:
+                return f"a draw ({_count(points[0], 'unit')} destroyed each)"
+            won = 0 if points[0] > points[1] else 1
+            return (
+                f"{self.armies[won]} wins on units destroyed ({points[won]} to {points[1 - won]})"
+            )
+        return (
+            "the scenario decides who won (units destroyed or objectives held: this save "
+            "does not say which)"
         )
 
     def noted(self, text: str) -> Tracker:

@@ -61,6 +61,7 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
         "waiting": unit in tracker.waiting(unit.side),
         "reacted": unit.reacted,
         "stood_and_fired": unit.stood_and_fired,
+        "assaulted": unit.assaulted,
         "checks_due": list(unit.checks_due),
         "immobilised": unit.immobilised,
     }
@@ -68,6 +69,8 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
         return out
     rules = tracker.rules
     out["defender_modes"] = defender_modes(tracker, unit)  # (as the assault's odds take them)
+    # why it cannot be the attacker of a fight's end now (no Run order, its Run spent)
+    out["assault_refused"] = tracker.assault_refused(unit.uid)
     out["removed_at_pins"] = (
         new_test(rules, unit.quality).base
         if rules.data.procedure.pins_destroy_at_base_morale

@@ -176,10 +176,17 @@ function drawUnit(u) {
 
 // A morale check when the rules call for one: the aid rolls it, or the players say how
 // their roll went. A failed check destroys the unit. A check the aid knows is owed (a
-// loss to half strength, a flamethrower's hit) is marked until it is taken.
+// loss to half strength, a flamethrower's hit) is marked until it is taken; one it does
+// not know of (the table calls for it) is asked first, and sent as such ("unowed"), so a
+// stray second click cannot destroy the unit.
 function moraleButtons(u, near) {
-  const check = (body) => () => send("/api/morale-check",
-    { unit: u.uid, officer: near || null, ...body });
+  const owed = u.checks_due.length > 0;
+  const check = (body) => () => {
+    if (!owed && !confirm(`${u.name} owes no morale check the aid knows of. `
+      + "Take one called for at the table?")) return;
+    send("/api/morale-check",
+      { unit: u.uid, officer: near || null, ...body, ...(owed ? {} : { unowed: true }) });
+  };
   const due = u.checks_due.length
     ? el("span", { class: "badge due", "data-testid": `check-due-${u.uid}` },
       `due: ${u.checks_due.join("; then ")}`)
@@ -420,10 +427,15 @@ function drawOdds() {
       : foughtRow(attacker, defender)) : null);
 }
 
-// How the fight ended on the table: the loser destroyed, the winner's models left.
+// How the fight ended on the table: the loser destroyed, the winner's models left. An
+// assault is the attackers' Run order of this turn, fought once: the server says why not.
 function foughtRow(attacker, defender) { // (picked just above: the options need no names)
   const outcomes = [["attacker", "the attackers won"], ["defender", "the defenders won"],
     ["both", "both wiped out"]];
+  if (attacker.assault_refused) {
+    return el("div", { class: "row" }, el("span", { class: "label" }, "Fought"),
+      el("span", { class: "note", "data-testid": "fought-refused" }, attacker.assault_refused));
+  }
   return el("div", { class: "row" },
     el("span", { class: "label" }, "Fought"),
     el("select", { "data-testid": "fought-winner",
