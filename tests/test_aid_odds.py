@@ -907,6 +907,18 @@ def test_an_assault_is_the_run_order_of_this_turn_fought_once():
     assert state_of(running(won, second))["units"][second]["assault_refused"] is None
 
 
+def test_artillery_given_run_does_not_assault_in_the_aid():
+    """As in the game: a gun and its crew move on a Run, and do not assault."""
+    t = new_tracker("konflikt47")
+    gun = next(u.uid for u in t.units if u.kind == "artillery" and u.side == 0)
+    enemy = next(u.uid for u in t.units if u.kind == "infantry" and u.side == 1)
+    ran = running(t, gun)
+    assert ran.units[gun].order == "Run"
+    with pytest.raises(AidError, match="is artillery, a gun and its crew, and does not assault"):
+        ran.fought(gun, enemy, "attacker", 1)
+    assert "is artillery" in state_of(ran)["units"][gun]["assault_refused"]
+
+
 def test_the_api_refuses_an_assault_no_run_order_allows_and_changes_nothing(client):
     before = client.get("/api/state").json()
     no_order = client.post(

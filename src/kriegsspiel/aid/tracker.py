@@ -601,6 +601,11 @@ class Tracker:
         unit that wins consolidates, or fights on in the same assault: it does not
         assault again)."""
         unit = self._unit(uid)
+        if unit.kind == "artillery":
+            return (
+                f"{unit.name} is artillery, a gun and its crew, and does not assault: only "
+                "infantry assault, as the sheets' close quarters have it"
+            )
         if unit.assaulted:
             return (
                 f"{unit.name} has fought its assault this turn: an assault is a Run order, "
