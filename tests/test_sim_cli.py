@@ -762,15 +762,15 @@ def test_ctrl_c_says_whether_finished_games_were_kept(
     monkeypatch.setattr(commands, "evaluate", pressed)
     matchup = build_matchup("konflikt47", PATROLS[3], [PATROLS[5], PATROLS[7]], "random,random")
     options = commands.RunOptions(workers=1)
-    with pytest.raises(Interrupted, match=r"Nothing was stored \(--no-store\)") as unkept:
+    with pytest.raises(Interrupted, match=r"^nothing was stored \(--no-store\)") as unkept:
         commands.run_one(matchup, 4, 1, None, options, None, "patrols")
     assert "resume" not in str(unkept.value).split(";")[0]
     with Store(str(tmp_path / "r.sqlite")) as store:
         real_evaluate(matchup, 2, 1, store=store)  # the first two of the four games
-        with pytest.raises(Interrupted, match=r"interrupted\. 2 of the 4 games are stored in "
+        with pytest.raises(Interrupted, match=r"^2 of the 4 games are stored in "
                            r".*r\.sqlite; run the same command again to resume\."):  # fmt: skip
             commands.run_one(matchup, 4, 1, None, options, store, "patrols")
-        with pytest.raises(Interrupted, match=r"Every cell finished before patrols is stored "
+        with pytest.raises(Interrupted, match=r"^every cell finished before patrols is stored "
                            r"in .*r\.sqlite, and 2 of its 4 games; run the same"):  # fmt: skip
             commands.run_one(matchup, 4, 1, InProcess(), options, store, "patrols")
 
@@ -1002,8 +1002,8 @@ def _wait_until_stored(path: Path, run: subprocess.Popen[str], games: int) -> No
 
 
 @pytest.mark.parametrize(("sent", "status", "said"), [
-    (signal.SIGTERM, 143, "stopped (SIGTERM)."),
-    (signal.SIGINT, 130, "interrupted."),
+    (signal.SIGTERM, 143, "kriegsspiel: stopped (SIGTERM):"),
+    (signal.SIGINT, 130, "kriegsspiel: stopped:"),
 ])  # fmt: skip
 def test_a_run_stopped_by_a_signal_says_what_it_stored_and_resumes(
     tmp_path: Path, sent: signal.Signals, status: int, said: str
@@ -1054,8 +1054,8 @@ if __name__ == "__main__":
 
 
 @pytest.mark.parametrize(("sent", "status", "said"), [
-    (signal.SIGTERM, 143, "stopped (SIGTERM)."),
-    (signal.SIGINT, 130, "interrupted."),
+    (signal.SIGTERM, 143, "kriegsspiel: stopped (SIGTERM):"),
+    (signal.SIGINT, 130, "kriegsspiel: stopped:"),
 ], ids=["SIGTERM", "SIGINT"])  # fmt: skip
 def test_a_run_stopped_by_a_signal_to_its_process_group_stores_every_game_its_workers_finish(
     tmp_path: Path, sent: signal.Signals, status: int, said: str

@@ -464,8 +464,8 @@ def main() -> None:
         _quiet_signals()  # (a Ctrl-C while the error is told would print a traceback)
         from kriegsspiel.sim.runner import Interrupted
 
-        if isinstance(exc, Interrupted):
-            typer.echo(f"kriegsspiel: error: {_as_stopped(str(exc))}", err=True)
+        if isinstance(exc, Interrupted):  # a stop, not an error: what was kept, how to go on
+            typer.echo(f"kriegsspiel: {_stopped_by()}: {exc}", err=True)
             sys.exit(_stopped_status())
         typer.echo(f"kriegsspiel: error: {exc}", err=True)
         sys.exit(2)
@@ -494,6 +494,11 @@ def _as_stopped(text: str) -> str:
     if signal.SIGTERM not in _INTERRUPTS:
         return text
     return text.replace("interrupted.", "stopped (SIGTERM).", 1)
+
+
+def _stopped_by() -> str:
+    """How a run that was stopped says so: "stopped", or "stopped (SIGTERM)"."""
+    return "stopped (SIGTERM)" if signal.SIGTERM in _INTERRUPTS else "stopped"
 
 
 # click's words for a value of the wrong kind, in a wargamer's

@@ -51,7 +51,8 @@ class SimulationError(KriegsspielError):
 
 
 class Interrupted(KriegsspielError):
-    """Ctrl-C: the games that finished are stored; the same command resumes."""
+    """Ctrl-C (or SIGTERM) stopped a run: its message says what was stored and how to go
+    on; the command line tells it as the stop it is, not as an error."""
 
 
 def check_request(
