@@ -33,6 +33,24 @@ def per_point(unit: dict[str, Any]) -> str:
     return f"{mean:.2f} ({interval[0]:.2f}–{interval[1]:.2f})"
 
 
+_SCORED = {"units destroyed": "enemy units destroyed", "objectives": "objective points held"}
+
+
+def score_note(data: dict[str, Any]) -> str:
+    """What a score counts, and that the score does not decide a game a side wins by
+    wiping the other out (with how many of the games were won so against the score)."""
+    scored = _SCORED.get(str(data.get("victory")), "victory points")
+    note = (
+        f"Score: {scored} (the scenario's victory); margin: army A's score less army B's.\n"
+        "A side that wipes the other out wins whatever the score"
+    )
+    against = data.get("won_against_the_score", 0)
+    if not against:
+        return note + "."
+    games = "game was" if against == 1 else "games were"
+    return f"{note}: {against} of these {games} won so, at a level or lower score."
+
+
 def _ruleset(data: dict[str, Any]) -> str:
     """The ruleset, and the rules file the games were played by, if any."""
     house = data.get("rules_file")
@@ -78,13 +96,14 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
     for label, key in (
         ("score of army A", "score_a"),
         ("score of army B", "score_b"),
-        ("margin A − B", "margin"),
+        ("score margin A − B", "margin"),
         ("turns", "turns"),
         ("orders given", "orders"),
     ):
         sd = data[key]["sd"]  # None after one game: a spread needs two
         lengths.add_row(label, f"{data[key]['mean']:.2f}", "–" if sd is None else f"{sd:.2f}")
     console.print(lengths)
+    console.print(score_note(data), markup=False)
 
     units = Table(title="Units", title_justify="left")
     for col, just in (

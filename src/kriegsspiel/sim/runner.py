@@ -701,6 +701,7 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
         "ruleset": m.ruleset,
         "rules_file": m.rules_file,  # a designer's rules file the games were played by
         "scenario": m.scenario.label,
+        "victory": scenario.victory,  # what the scores count: units destroyed, objectives
         "sides": scenario.sides(),  # side A's deployment, then side B's (army A on A: even games)
         "army_a": {
             "file": m.armies[0].label,
