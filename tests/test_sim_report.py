@@ -121,3 +121,9 @@ def test_the_report_says_what_the_score_is_and_that_a_wipe_out_wins_at_any_margi
     assert "score margin A − B" in report
     assert "Score: enemy units destroyed (the scenario's victory); margin: army A's score" in report
     assert "A side that wipes the other out wins whatever the score" in report
+
+
+def test_damage_per_point_says_what_it_leaves_out(report: str) -> None:
+    """Only damage was told, so an HQ, which works by its officer's bonus, looked worthless."""
+    assert "Left out: pins put on the enemy, an officer's bonus to the units near him" in report
+    assert "objectives held" in report and "(an HQ, say)" in report
