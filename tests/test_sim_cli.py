@@ -889,6 +889,40 @@ def test_results_prune_deletes_only_the_games_of_other_code(tmp_path: Path) -> N
     assert both.returncode == 2 and "give one at a time" in both.stderr
 
 
+def test_games_stored_by_other_code_are_said_not_reused_with_how_to_remove_them(
+    tmp_path: Path,
+) -> None:
+    """A results file holding this matchup's games from an earlier code version said "4
+    played, 0 from the results store", nothing of the games it passed over."""
+    import sqlite3
+
+    args = ["evaluate", *PATROLS, "--players", "random,random", "--games", "4", "--workers", "1"]
+    assert cli(tmp_path, *args).returncode == 0
+    for name in ("patrol-a.yaml", "patrol-b.yaml", "skirmish.yaml", "sweep.yaml"):
+        (tmp_path / name).write_text((DATA / name).read_text())
+    sweep = ["sweep", "sweep.yaml", "--workers", "1", "--games", "2"]
+    assert cli(tmp_path, *sweep).returncode == 0
+    with contextlib.closing(sqlite3.connect(tmp_path / "kriegsspiel-results.sqlite")) as db:
+        db.execute("UPDATE games SET code_version = '0.1.0+old'")
+        db.commit()
+    again = cli(tmp_path, *args, "--games", "6")
+    said = " ".join(again.stdout.split())
+    assert "6 games (6 played, 0 from the results store)" in said
+    assert (
+        "4 games of this matchup stored by other code (code version 0.1.0+old) were not "
+        "reused (a change to the code may change a game); 'kriegsspiel results --prune' "
+        "removes them."
+    ) in said
+    data = json.loads(cli(tmp_path, *args, "--json", "--seed", "2").stdout)
+    assert (data["games_of_other_code"], data["other_code_versions"]) == (0, [])  # other seed
+    swept = cli(tmp_path, *sweep)
+    said = " ".join(swept.stdout.split())
+    assert "games of these matchups stored by other code (code version 0.1.0+old)" in said
+    assert cli(tmp_path, "results", "--prune").returncode == 0
+    pruned = " ".join(cli(tmp_path, *args).stdout.split())
+    assert "stored by other code" not in pruned and "4 from the results store" in pruned
+
+
 def _field_sweep(tmp_path: Path) -> dict[str, Any]:
     """Patrol A and its variant against patrol B, a veteran copy of B, and patrol A."""
     for name in ("patrol-a.yaml", "patrol-b.yaml", "skirmish.yaml"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
@@ -51,6 +52,23 @@ def score_note(data: dict[str, Any]) -> str:
     return f"{note}: {against} of these {games} won so, at a level or lower score."
 
 
+def other_code_note(games: int, versions: Sequence[str], these: str = "this matchup") -> str:
+    """What to say of ``games`` of ``these`` stored by other code (``versions``), which a
+    run never reuses; "" if there are none."""
+    if not games:
+        return ""
+    were = "game" if games == 1 else "games"
+    shown = ", ".join(versions[:2]) + (
+        f" and {len(versions) - 2} more" if len(versions) > 2 else ""
+    )
+    code = f"code version{'s' if len(versions) > 1 else ''} {shown}"
+    return (
+        f"{games} {were} of {these} stored by other code ({code}) "
+        f"{'was' if games == 1 else 'were'} not reused (a change to the code may change a "
+        "game); 'kriegsspiel results --prune' removes them."
+    )
+
+
 def _ruleset(data: dict[str, Any]) -> str:
     """The ruleset, and the rules file the games were played by, if any."""
     house = data.get("rules_file")
@@ -72,6 +90,9 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
         )
     games = f"{data['games']} game{'s' if data['games'] != 1 else ''}"
     console.print(f"{games} ({source}); armies swap sides every other game.")
+    other = other_code_note(data.get("games_of_other_code", 0), data.get("other_code_versions", []))
+    if other:
+        console.print(other, markup=False)
 
     results = Table(title="Results (95% Wilson intervals, each on its own)", title_justify="left")
     results.add_column("outcome")
