@@ -1225,7 +1225,43 @@ def test_with_no_ruleset_given_the_lists_own_is_played(tmp_path: Path) -> None:
     assert "Bolt Action (1st edition), seed 2" in done.stdout
     mixed = cli(tmp_path, "evaluate", "-a", "ours.yaml", "-a", "us-tesla-company", "--games", "2",
                 "--no-store")  # fmt: skip
-    assert mixed.returncode == 2 and "this list is for Bolt Action" in mixed.stderr
+    assert mixed.returncode == 2 and "the two lists are for different editions" in mixed.stderr
     drawn = cli(tmp_path, "scenario", "meeting-engagement", "--svg", "t.svg",
                 "-a", "ours.yaml", "-a", "theirs.yaml")  # fmt: skip
     assert drawn.returncode == 0, drawn.stderr
+
+
+@pytest.mark.parametrize(
+    "ruleset", [[], ["--ruleset", "konflikt47"], ["--ruleset", "bolt-action-1"]]
+)
+def test_two_lists_of_different_editions_are_told_which_is_which(
+    tmp_path: Path, ruleset: list[str]
+) -> None:
+    """Without --ruleset the Bolt Action list was refused as loaded for Konflikt '47 ("ask
+    for bolt-action-1"), and with it the other list as loaded for Bolt Action."""
+    (tmp_path / "ours.yaml").write_text((DATA / "patrol-a.yaml").read_text())
+    for command in ("evaluate", "play"):
+        done = cli(tmp_path, command, *ruleset, "-a", "german-grenadier-platoon",
+                   "-a", "ours.yaml", "--no-store" if command == "evaluate" else "--quiet")  # fmt: skip
+        said = " ".join(done.stderr.split())
+        assert done.returncode == 2 and "Traceback" not in said, said
+        assert (
+            "the two lists are for different editions: army A (german-grenadier-platoon) is a "
+            "Bolt Action 1st edition list (bolt-action-1), army B (ours.yaml) is a Konflikt "
+            "'47 list (konflikt47); a game is played under one edition" in said
+        ), said
+
+
+def test_a_sweep_of_lists_of_different_editions_is_told_which_is_which(tmp_path: Path) -> None:
+    text = (DATA / "sweep.yaml").read_text()
+    mixed = text.replace(
+        "against: [patrol-b.yaml]", "against: [patrol-b.yaml, british-rifle-platoon]"
+    )
+    for ruleset in ("konflikt47", "bolt-action-1"):
+        sweep = _sweep_in(tmp_path, mixed.replace("ruleset: konflikt47", f"ruleset: {ruleset}"))
+        said = " ".join(cli(tmp_path, "sweep", str(sweep)).stderr.split())
+        at = "against.1" if ruleset == "konflikt47" else "lists.0"
+        assert f"field {at}: the sweep's lists are for different editions: " in said, said
+        assert "'british-rifle-platoon' is a Bolt Action 1st edition list; " in said
+        assert "'patrol-a.yaml' and 'patrol-b.yaml' are Konflikt '47 lists;" in said
+        assert f"a sweep is played under one edition (its ruleset, {ruleset})" in said
