@@ -422,6 +422,24 @@ def test_bolt_action_1_refuses_a_tesla_cannon(tmp_path: Path) -> None:
     assert "weird-science weapon" in message and "'Rifle Squad'" in message
 
 
+@pytest.mark.parametrize(("weapon", "near"), [("Super-bazooka", " Did you mean 'Bazooka'?"),
+                                              ("Shotgun", "")])  # fmt: skip
+def test_a_weapon_of_the_other_edition_is_said_to_be_one(
+    tmp_path: Path, weapon: str, near: str
+) -> None:
+    """'Unknown weapon 'Super-bazooka'. Did you mean 'Bazooka'?' said nothing of where the
+    name came from: a Konflikt '47 list's weapon copied into a Bolt Action one."""
+    path = army_file(tmp_path, ruleset=BA1, weapon=weapon)
+    message = str(refused(load_army, path, BA1))
+    assert f"line {line_of(path, weapon)}" in message and "'Rifle Squad'" in message
+    assert (
+        f"{weapon!r} is a Konflikt '47 weapon, not on the Bolt Action (1st edition) weapons "
+        f"chart (a list plays by its own edition's chart).{near}"
+    ) in message
+    assert "Konflikt" not in str(refused(load_army, army_file(tmp_path, ruleset=BA1,
+                                                               weapon="Rilfe"), BA1))  # fmt: skip
+
+
 def test_bolt_action_1_refuses_an_automaton(tmp_path: Path) -> None:
     extra = WALKER.format(target="medium tank").replace("kind: walker", "kind: tracked")
     extra += "      automaton: true\n"

@@ -112,6 +112,21 @@ def _weird_science_elsewhere(name: str) -> bool:
     return bool(WEIRD_SCIENCE & set(weapon.special))
 
 
+def _other_editions_weapon(name: str, rules: Rules) -> str | None:
+    """The title of the other edition whose shipped weapons chart has ``name``, if one
+    has it (the list's edition, ``rules``, does not)."""
+    for edition in EDITIONS:
+        if edition == rules.ruleset:
+            continue
+        other = rules_for(edition)
+        try:
+            other.weapon(name)
+        except UnknownNameError:
+            continue
+        return other.data.title
+    return None
+
+
 def _check_weapon(name: str, owner: str) -> Weapon | None:
     """The weapon ``name`` of the list's edition (None if the edition is itself invalid)."""
     rules = _RULES.get()
@@ -124,6 +139,13 @@ def _check_weapon(name: str, owner: str) -> Weapon | None:
             raise _problem(
                 f"{owner}: {name!r} is a Konflikt '47 weird-science weapon; "
                 f"{rules.data.title} has no weird science"
+            ) from None
+        other = _other_editions_weapon(name, rules)
+        if other is not None:  # (as a weird-science one above: said so, with the near names)
+            near = str(exc).removeprefix(f"Unknown weapon {name!r}.")
+            raise _problem(
+                f"{owner}: {name!r} is a {other} weapon, not on the {rules.data.title} "
+                f"weapons chart (a list plays by its own edition's chart).{near}"
             ) from None
         raise _problem(f"{owner}: {exc}") from None
     if WEIRD_SCIENCE & set(weapon.special) and not _weird_war(rules):
