@@ -114,16 +114,15 @@ def _weird_science_elsewhere(name: str) -> bool:
 
 def _other_editions_weapon(name: str, rules: Rules) -> str | None:
     """The title of the other edition whose shipped weapons chart has ``name``, if one
-    has it (the list's edition, ``rules``, does not)."""
-    for edition in EDITIONS:
-        if edition == rules.ruleset:
-            continue
+    has it and the list's own edition's shipped chart does not (a rules file, ``rules``,
+    may leave out a weapon of its edition: that is no other edition's)."""
+    for edition in (rules.ruleset, *(e for e in EDITIONS if e != rules.ruleset)):
         other = rules_for(edition)
         try:
             other.weapon(name)
         except UnknownNameError:
             continue
-        return other.data.title
+        return None if edition == rules.ruleset else other.data.title
     return None
 
 
