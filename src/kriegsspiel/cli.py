@@ -383,8 +383,9 @@ def scenario_cmd(
         typer.Option(
             "--ruleset",
             "-r",
-            help="The edition of the lists --svg deploys.",
-            show_default="konflikt47",
+            help="The edition whose terrain table checks the scenario, and of the lists "
+            "--army gives.",
+            show_default="the lists' own; none: every edition's table checks it",
         ),
     ] = None,
     army: ArmiesOpt = [],  # noqa: B006
@@ -398,7 +399,7 @@ def scenario_cmd(
         typer.Option(
             "--rules-file",
             help="Your own copy of the edition's rules data (YAML): its terrain table checks "
-            "the scenario, and the lists --svg deploys are checked against it.",
+            "the scenario, and the lists --army gives are checked against it.",
         ),
     ] = None,
 ) -> None:
