@@ -97,7 +97,8 @@ def test_long_list_names_fit_the_picture_without_overlapping(
     for i, box in enumerate(boxes):
         for other in boxes[i + 1 :]:
             assert not box.overlaps(other), (texts[i].get_text(), boxes.index(other))
-    assert fig._suptitle.get_text().count("\n") == 1  # army A's name, then army B's
+    title = fig._suptitle.get_text().split("\n")  # army A's name, army B's, the rules
+    assert title == [long_a, f"v {long_b}", "konflikt47, rules file my-house-rules.yaml"]
 
 
 @pytest.fixture(scope="module")

@@ -91,11 +91,11 @@ def plot_evaluation(data: dict[str, Any], scores: Counter[tuple[int, int, str]],
     house = data.get("rules_file")
     rules = data["ruleset"] if house is None else f"{data['ruleset']}, rules file {house}"
     title = f"{data['army_a']['name']} v {data['army_b']['name']} — {rules}"
-    if len(title) > TITLE_ROOM:  # (a line each, army A's, then army B's and the rules)
-        title = "\n".join(
-            _wrapped(line, TITLE_ROOM, 1)
-            for line in (data["army_a"]["name"], f"v {data['army_b']['name']} — {rules}")
-        )
+    if len(title) > TITLE_ROOM:  # (a line each: army A's, army B's, and the rules)
+        second = f"v {data['army_b']['name']} — {rules}"
+        lines = [data["army_a"]["name"]]
+        lines += [second] if len(second) <= TITLE_ROOM else [f"v {data['army_b']['name']}", rules]
+        title = "\n".join(_wrapped(line, TITLE_ROOM, 1) for line in lines)
     fig.suptitle(title)
     _save(fig, path)
 
