@@ -7,6 +7,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -422,6 +423,24 @@ def test_bolt_action_1_refuses_a_tesla_cannon(tmp_path: Path) -> None:
     assert "weird-science weapon" in message and "'Rifle Squad'" in message
 
 
+@pytest.mark.parametrize(("weapon", "near"), [("Super-bazooka", " Did you mean 'Bazooka'?"),
+                                              ("Shotgun", "")])  # fmt: skip
+def test_a_weapon_of_the_other_edition_is_said_to_be_one(
+    tmp_path: Path, weapon: str, near: str
+) -> None:
+    """'Unknown weapon 'Super-bazooka'. Did you mean 'Bazooka'?' said nothing of where the
+    name came from: a Konflikt '47 list's weapon copied into a Bolt Action one."""
+    path = army_file(tmp_path, ruleset=BA1, weapon=weapon)
+    message = str(refused(load_army, path, BA1))
+    assert f"line {line_of(path, weapon)}" in message and "'Rifle Squad'" in message
+    assert (
+        f"{weapon!r} is a Konflikt '47 weapon, not on the Bolt Action (1st edition) weapons "
+        f"chart (a list plays by its own edition's chart).{near}"
+    ) in message
+    assert "Konflikt" not in str(refused(load_army, army_file(tmp_path, ruleset=BA1,
+                                                               weapon="Rilfe"), BA1))  # fmt: skip
+
+
 def test_bolt_action_1_refuses_an_automaton(tmp_path: Path) -> None:
     extra = WALKER.format(target="medium tank").replace("kind: walker", "kind: tracked")
     extra += "      automaton: true\n"
@@ -527,6 +546,63 @@ def test_an_objective_off_the_table_is_refused(tmp_path: Path) -> None:
     path.write_text(text + "objectives:\n  - {name: Hill, x: 100, y: 5}\n")
     message = str(refused(load_scenario, path))
     assert f"line {line_of(path, 'Hill')}" in message and "outside" in message
+
+
+FARMHOUSE = "[[10, 10], [20, 10], [20, 20], [10, 20]]"
+
+
+def _with_feature(tmp_path: Path, name: str, category: str, polygon: str) -> Path:
+    """The test scenario with a second terrain feature after its farmhouse (hard cover,
+    hiding, as the farmhouse is)."""
+    path = scenario_file(tmp_path)
+    text = path.read_text().replace(
+        "deployment:",
+        f"  - {{name: {name}, category: {category}, cover: hard, blocks_line_of_sight: true,\n"
+        f"     polygon: {polygon}}}\ndeployment:",
+    )
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("name", "category", "polygon", "field", "said"),
+    [
+        ("Farmhouse", "rough ground", "[[30, 20], [40, 20], [40, 30], [30, 30]]",
+         "terrain.1.name", "terrain 0 is also named 'Farmhouse': give each terrain feature a "
+         "name of its own"),
+        ("Farmhouse", "building", FARMHOUSE,
+         "terrain.1", "terrain 1 ('Farmhouse') is terrain 0 ('Farmhouse') again: the same "
+         "feature, defined twice; give each feature once"),
+        ("Farm", "building", FARMHOUSE, "terrain.1", "terrain 1 ('Farm') is terrain 0 "
+         "('Farmhouse') again as 'Farm': the same feature, defined twice"),
+        ("Barn", "Building", "[[15, 15], [25, 15], [25, 25], [15, 25]]", "terrain.1.polygon",
+         "the building 'Barn' overlaps the building 'Farmhouse' (terrain 0) by 25 square "
+         "inches: two buildings cannot stand on the same ground"),
+    ],
+)  # fmt: skip
+def test_terrain_features_are_told_apart_and_buildings_do_not_overlap(
+    tmp_path: Path, name: str, category: str, polygon: str, field: str, said: str
+) -> None:
+    """Two features of one name, one feature given twice, and two buildings on the same
+    ground were taken without a word."""
+    path = _with_feature(tmp_path, name, category, polygon)
+    message = " ".join(str(refused(load_scenario, path)).split())
+    line = line_of(path, polygon) if field.endswith("polygon") else line_of(path, f"{name},")
+    assert f"line {line}, field {field}: {said}" in message, message
+    done = run_cli("scenario", str(path))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert said in " ".join(done.stderr.split())
+
+
+def test_a_road_may_cross_other_terrain_and_buildings_may_share_a_wall(tmp_path: Path) -> None:
+    road = "[[0, 14], [72, 14], [72, 16], [0, 16]]"  # through the farmhouse
+    assert load_scenario(_with_feature(tmp_path, "Lane", "road", road))
+    wood = "[[15, 15], [25, 15], [25, 25], [15, 25]]"
+    assert load_scenario(_with_feature(tmp_path, "Copse", "wood", wood))
+    barn = "[[20, 10], [30, 10], [30, 20], [20, 20]]"  # against its east wall
+    assert load_scenario(_with_feature(tmp_path, "Barn", "building", barn))
+    for shipped in sample_scenarios():
+        assert load_scenario(shipped).terrain
 
 
 @pytest.mark.parametrize("pure", [False, True], ids=["shapely", "pure-python"])

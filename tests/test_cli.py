@@ -567,6 +567,26 @@ def test_ctrl_c_whenever_it_comes_is_one_line_and_status_130(
     assert capsys.readouterr().err == "kriegsspiel: interrupted.\n"
 
 
+@pytest.mark.parametrize(("sent", "said"), [(None, "stopped"), (15, "stopped (SIGTERM)")])
+def test_a_run_stopped_is_told_as_the_stop_it_is_not_as_an_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], sent: int | None, said: str
+) -> None:
+    """It said "kriegsspiel: error: interrupted. 2 of the 4 games ...": no error at all."""
+    import kriegsspiel.cli as cli_module
+    from kriegsspiel.sim.runner import Interrupted
+
+    kept = "2 of the 4 games are stored in r.sqlite; run the same command again to resume."
+
+    def stopped(**kwargs: object) -> None:
+        if sent is not None:
+            cli_module._INTERRUPTS.append(sent)  # (as main()'s handler notes a SIGTERM)
+        raise Interrupted(kept)
+
+    monkeypatch.setattr(cli_module, "app", stopped)
+    assert _main_status(monkeypatch, "evaluate") == (143 if sent else 130)
+    assert capsys.readouterr().err == f"kriegsspiel: {said}: {kept}\n"
+
+
 def test_an_error_that_is_no_ctrl_c_is_not_told_as_one(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -69,7 +69,7 @@ def test_a_scenario_is_drawn_with_two_lists_deployed_and_copied(tmp_path: Path) 
     ("given", "copy", "svg", "said"),
     [
         ("nowhere", None, None, "scenario 'nowhere' is neither a file nor a shipped scenario"),
-        (None, "x.yaml", None, "--copy and --svg need a scenario"),
+        (None, "x.yaml", None, "--copy, --svg, --ruleset and --army need a scenario"),
         ("meeting-engagement", None, "x.png", "--svg writes a .svg file"),
         ("meeting-engagement", None, "", "--svg was given an empty name ('')"),
         ("meeting-engagement", "", None, "--copy was given an empty name ('')"),
@@ -83,10 +83,84 @@ def test_scenario_refuses_what_it_cannot_do_and_says_why(
     assert said in str(refused.value)
 
 
-def test_lists_for_the_drawing_are_refused_without_a_drawing() -> None:
-    for ruleset, armies in (("bolt-action-1", []), (None, ["a.yaml", "b.yaml"])):
-        with pytest.raises(UsageError, match="give them with --svg"):
-            run_scenario("meeting-engagement", None, None, ruleset, armies, False)
+def _swamp(tmp_path: Path) -> Path:
+    """The skirmish with its copse in a swamp: a category no edition's table has."""
+    path = tmp_path / "swamp.yaml"
+    path.write_text(
+        (DATA / "skirmish.yaml").read_text().replace("category: wood", "category: swamp")
+    )
+    return path
+
+
+def test_a_scenario_names_no_edition_so_its_terrain_is_checked_by_every_editions_table(
+    tmp_path: Path,
+) -> None:
+    """It was checked by Konflikt '47's table alone, and its refusal named Konflikt '47 for a
+    scenario of no edition (lists of Bolt Action given made no difference)."""
+    done = run_cli("scenario", str(_swamp(tmp_path)))
+    said = " ".join(done.stderr.split())
+    assert done.returncode == 2 and "Traceback" not in said
+    assert (
+        "swamp.yaml: line 9, field terrain.0.category: Konflikt '47 and Bolt Action (1st "
+        "edition) alike: the terrain table has no category 'swamp'; its categories are open "
+        "ground, rough ground, obstacle, building, road"
+    ) in said
+    for edition in ("--ruleset", "bolt-action-1"), ("-a", "british-rifle-platoon", "-a",
+                                                     "german-grenadier-platoon"):  # fmt: skip
+        done = run_cli("scenario", str(_swamp(tmp_path)), *edition)
+        said = " ".join(done.stderr.split())
+        assert done.returncode == 2 and "Konflikt" not in said, said
+        assert "field terrain.0.category: Bolt Action (1st edition)'s terrain table has no " in said
+
+
+def test_a_category_only_some_editions_lack_is_noted_not_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import kriegsspiel.rulesets.bolt_action as bolt_action
+    from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
+
+    shipped = bolt_action.rules_for
+    row = "    - {category: open ground,"
+    text = (DATA_DIR / "bolt_action_1.yaml").read_text()
+    assert text.count(row) == 1
+    swampy = text.replace(
+        row, '    - {category: swamp, infantry: "No Run", artillery: "No", wheeled: "No", '
+        'tracked: "No"}\n' + row, 1
+    )  # fmt: skip
+
+    def rules_for(edition: str, *house: str | None) -> object:
+        if edition == "bolt-action-1":  # (a table with a swamp in it)
+            return shipped(edition, "swampy.yaml", swampy)
+        return shipped(edition, *house)
+
+    monkeypatch.setattr(bolt_action, "rules_for", rules_for)
+    run_scenario(str(_swamp(tmp_path)), None, None, None, [], False)
+    said = " ".join(capsys.readouterr().err.split())
+    assert (
+        "note: " in said
+        and "line 9, field terrain.0.category: Konflikt '47's terrain table" in said
+    )
+    assert "a game of Konflikt '47 refuses this scenario (--ruleset konflikt47 checks it" in said
+
+
+def test_lists_without_a_drawing_are_checked_on_the_scenario_by_their_edition(
+    tmp_path: Path,
+) -> None:
+    """--army and --ruleset were refused without --svg; they say which edition's table
+    checks the scenario, and the lists are checked on it as a game checks them."""
+    patrols = ["-a", str(DATA / "patrol-a.yaml"), "-a", str(DATA / "patrol-b.yaml")]
+    done = run_cli("scenario", str(DATA / "skirmish.yaml"), *patrols)
+    assert done.returncode == 0 and "Skirmish at the ford" in done.stdout, done.stderr
+    small = tmp_path / "small.yaml"
+    small.write_text(
+        (DATA / "skirmish.yaml").read_text().replace("[36, 0], [36, 6]", "[3, 0], [3, 6]")
+    )
+    done = run_cli("scenario", str(small), *patrols)
+    assert done.returncode == 2 and "small.yaml: line" in done.stderr, done.stderr
+    assert "field deployment" in done.stderr
+    mixed = run_cli("scenario", "meeting-engagement", "-a", "us-tesla-company", "-a",
+                    "british-rifle-platoon")  # fmt: skip
+    assert mixed.returncode == 2 and "the two lists are for different editions" in mixed.stderr
 
 
 def test_the_briefing_says_which_army_deploys_where_and_which_side_no_game_uses(

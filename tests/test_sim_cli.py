@@ -762,15 +762,15 @@ def test_ctrl_c_says_whether_finished_games_were_kept(
     monkeypatch.setattr(commands, "evaluate", pressed)
     matchup = build_matchup("konflikt47", PATROLS[3], [PATROLS[5], PATROLS[7]], "random,random")
     options = commands.RunOptions(workers=1)
-    with pytest.raises(Interrupted, match=r"Nothing was stored \(--no-store\)") as unkept:
+    with pytest.raises(Interrupted, match=r"^nothing was stored \(--no-store\)") as unkept:
         commands.run_one(matchup, 4, 1, None, options, None, "patrols")
     assert "resume" not in str(unkept.value).split(";")[0]
     with Store(str(tmp_path / "r.sqlite")) as store:
         real_evaluate(matchup, 2, 1, store=store)  # the first two of the four games
-        with pytest.raises(Interrupted, match=r"interrupted\. 2 of the 4 games are stored in "
+        with pytest.raises(Interrupted, match=r"^2 of the 4 games are stored in "
                            r".*r\.sqlite; run the same command again to resume\."):  # fmt: skip
             commands.run_one(matchup, 4, 1, None, options, store, "patrols")
-        with pytest.raises(Interrupted, match=r"Every cell finished before patrols is stored "
+        with pytest.raises(Interrupted, match=r"^every cell finished before patrols is stored "
                            r"in .*r\.sqlite, and 2 of its 4 games; run the same"):  # fmt: skip
             commands.run_one(matchup, 4, 1, InProcess(), options, store, "patrols")
 
@@ -889,6 +889,40 @@ def test_results_prune_deletes_only_the_games_of_other_code(tmp_path: Path) -> N
     assert both.returncode == 2 and "give one at a time" in both.stderr
 
 
+def test_games_stored_by_other_code_are_said_not_reused_with_how_to_remove_them(
+    tmp_path: Path,
+) -> None:
+    """A results file holding this matchup's games from an earlier code version said "4
+    played, 0 from the results store", nothing of the games it passed over."""
+    import sqlite3
+
+    args = ["evaluate", *PATROLS, "--players", "random,random", "--games", "4", "--workers", "1"]
+    assert cli(tmp_path, *args).returncode == 0
+    for name in ("patrol-a.yaml", "patrol-b.yaml", "skirmish.yaml", "sweep.yaml"):
+        (tmp_path / name).write_text((DATA / name).read_text())
+    sweep = ["sweep", "sweep.yaml", "--workers", "1", "--games", "2"]
+    assert cli(tmp_path, *sweep).returncode == 0
+    with contextlib.closing(sqlite3.connect(tmp_path / "kriegsspiel-results.sqlite")) as db:
+        db.execute("UPDATE games SET code_version = '0.1.0+old'")
+        db.commit()
+    again = cli(tmp_path, *args, "--games", "6")
+    said = " ".join(again.stdout.split())
+    assert "6 games (6 played, 0 from the results store)" in said
+    assert (
+        "4 games of this matchup stored by other code (code version 0.1.0+old) were not "
+        "reused (a change to the code may change a game); 'kriegsspiel results --prune' "
+        "removes them."
+    ) in said
+    data = json.loads(cli(tmp_path, *args, "--json", "--seed", "2").stdout)
+    assert (data["games_of_other_code"], data["other_code_versions"]) == (0, [])  # other seed
+    swept = cli(tmp_path, *sweep)
+    said = " ".join(swept.stdout.split())
+    assert "games of these matchups stored by other code (code version 0.1.0+old)" in said
+    assert cli(tmp_path, "results", "--prune").returncode == 0
+    pruned = " ".join(cli(tmp_path, *args).stdout.split())
+    assert "stored by other code" not in pruned and "4 from the results store" in pruned
+
+
 def _field_sweep(tmp_path: Path) -> dict[str, Any]:
     """Patrol A and its variant against patrol B, a veteran copy of B, and patrol A."""
     for name in ("patrol-a.yaml", "patrol-b.yaml", "skirmish.yaml"):
@@ -1002,8 +1036,8 @@ def _wait_until_stored(path: Path, run: subprocess.Popen[str], games: int) -> No
 
 
 @pytest.mark.parametrize(("sent", "status", "said"), [
-    (signal.SIGTERM, 143, "stopped (SIGTERM)."),
-    (signal.SIGINT, 130, "interrupted."),
+    (signal.SIGTERM, 143, "kriegsspiel: stopped (SIGTERM):"),
+    (signal.SIGINT, 130, "kriegsspiel: stopped:"),
 ])  # fmt: skip
 def test_a_run_stopped_by_a_signal_says_what_it_stored_and_resumes(
     tmp_path: Path, sent: signal.Signals, status: int, said: str
@@ -1054,8 +1088,8 @@ if __name__ == "__main__":
 
 
 @pytest.mark.parametrize(("sent", "status", "said"), [
-    (signal.SIGTERM, 143, "stopped (SIGTERM)."),
-    (signal.SIGINT, 130, "interrupted."),
+    (signal.SIGTERM, 143, "kriegsspiel: stopped (SIGTERM):"),
+    (signal.SIGINT, 130, "kriegsspiel: stopped:"),
 ], ids=["SIGTERM", "SIGINT"])  # fmt: skip
 def test_a_run_stopped_by_a_signal_to_its_process_group_stores_every_game_its_workers_finish(
     tmp_path: Path, sent: signal.Signals, status: int, said: str
@@ -1191,7 +1225,43 @@ def test_with_no_ruleset_given_the_lists_own_is_played(tmp_path: Path) -> None:
     assert "Bolt Action (1st edition), seed 2" in done.stdout
     mixed = cli(tmp_path, "evaluate", "-a", "ours.yaml", "-a", "us-tesla-company", "--games", "2",
                 "--no-store")  # fmt: skip
-    assert mixed.returncode == 2 and "this list is for Bolt Action" in mixed.stderr
+    assert mixed.returncode == 2 and "the two lists are for different editions" in mixed.stderr
     drawn = cli(tmp_path, "scenario", "meeting-engagement", "--svg", "t.svg",
                 "-a", "ours.yaml", "-a", "theirs.yaml")  # fmt: skip
     assert drawn.returncode == 0, drawn.stderr
+
+
+@pytest.mark.parametrize(
+    "ruleset", [[], ["--ruleset", "konflikt47"], ["--ruleset", "bolt-action-1"]]
+)
+def test_two_lists_of_different_editions_are_told_which_is_which(
+    tmp_path: Path, ruleset: list[str]
+) -> None:
+    """Without --ruleset the Bolt Action list was refused as loaded for Konflikt '47 ("ask
+    for bolt-action-1"), and with it the other list as loaded for Bolt Action."""
+    (tmp_path / "ours.yaml").write_text((DATA / "patrol-a.yaml").read_text())
+    for command in ("evaluate", "play"):
+        done = cli(tmp_path, command, *ruleset, "-a", "german-grenadier-platoon",
+                   "-a", "ours.yaml", "--no-store" if command == "evaluate" else "--quiet")  # fmt: skip
+        said = " ".join(done.stderr.split())
+        assert done.returncode == 2 and "Traceback" not in said, said
+        assert (
+            "the two lists are for different editions: army A (german-grenadier-platoon) is a "
+            "Bolt Action 1st edition list (bolt-action-1), army B (ours.yaml) is a Konflikt "
+            "'47 list (konflikt47); a game is played under one edition" in said
+        ), said
+
+
+def test_a_sweep_of_lists_of_different_editions_is_told_which_is_which(tmp_path: Path) -> None:
+    text = (DATA / "sweep.yaml").read_text()
+    mixed = text.replace(
+        "against: [patrol-b.yaml]", "against: [patrol-b.yaml, british-rifle-platoon]"
+    )
+    for ruleset in ("konflikt47", "bolt-action-1"):
+        sweep = _sweep_in(tmp_path, mixed.replace("ruleset: konflikt47", f"ruleset: {ruleset}"))
+        said = " ".join(cli(tmp_path, "sweep", str(sweep)).stderr.split())
+        at = "against.1" if ruleset == "konflikt47" else "lists.0"
+        assert f"field {at}: the sweep's lists are for different editions: " in said, said
+        assert "'british-rifle-platoon' is a Bolt Action 1st edition list; " in said
+        assert "'patrol-a.yaml' and 'patrol-b.yaml' are Konflikt '47 lists;" in said
+        assert f"a sweep is played under one edition (its ruleset, {ruleset})" in said

@@ -383,8 +383,9 @@ def scenario_cmd(
         typer.Option(
             "--ruleset",
             "-r",
-            help="The edition of the lists --svg deploys.",
-            show_default="konflikt47",
+            help="The edition whose terrain table checks the scenario, and of the lists "
+            "--army gives.",
+            show_default="the lists' own; none: every edition's table checks it",
         ),
     ] = None,
     army: ArmiesOpt = [],  # noqa: B006
@@ -398,7 +399,7 @@ def scenario_cmd(
         typer.Option(
             "--rules-file",
             help="Your own copy of the edition's rules data (YAML): its terrain table checks "
-            "the scenario, and the lists --svg deploys are checked against it.",
+            "the scenario, and the lists --army gives are checked against it.",
         ),
     ] = None,
 ) -> None:
@@ -464,8 +465,8 @@ def main() -> None:
         _quiet_signals()  # (a Ctrl-C while the error is told would print a traceback)
         from kriegsspiel.sim.runner import Interrupted
 
-        if isinstance(exc, Interrupted):
-            typer.echo(f"kriegsspiel: error: {_as_stopped(str(exc))}", err=True)
+        if isinstance(exc, Interrupted):  # a stop, not an error: what was kept, how to go on
+            typer.echo(f"kriegsspiel: {_stopped_by()}: {exc}", err=True)
             sys.exit(_stopped_status())
         typer.echo(f"kriegsspiel: error: {exc}", err=True)
         sys.exit(2)
@@ -494,6 +495,11 @@ def _as_stopped(text: str) -> str:
     if signal.SIGTERM not in _INTERRUPTS:
         return text
     return text.replace("interrupted.", "stopped (SIGTERM).", 1)
+
+
+def _stopped_by() -> str:
+    """How a run that was stopped says so: "stopped", or "stopped (SIGTERM)"."""
+    return "stopped (SIGTERM)" if signal.SIGTERM in _INTERRUPTS else "stopped"
 
 
 # click's words for a value of the wrong kind, in a wargamer's

@@ -22,7 +22,10 @@ from kriegsspiel.outfiles import (
     writing,
 )
 from kriegsspiel.sim.matchup import (
+    GAME_RULESETS,
     Source,
+    build_matchup,
+    check_one_edition,
     check_rules,
     game_ruleset,
     lists_ruleset,
@@ -43,15 +46,18 @@ def run_scenario(
     """List the shipped scenarios (``given`` None), or check and show the scenario ``given``
     (a file or a shipped name); ``copy`` writes its text to a new file; ``svg`` draws its
     table with ``armies`` (two lists of ``ruleset``, the lists' own if None, else the rules
-    file's edition, else konflikt47; none: its sample lists) deployed on it. ``rules_file``,
-    a designer's rules data, checks the scenario's terrain (and the lists) in place of the
-    edition's shipped data. Files are written before anything is printed."""
+    file's edition, else konflikt47; none: its sample lists) deployed on it. The terrain is
+    checked by that edition's table (given no ruleset, lists nor rules file, by every
+    edition's), and ``armies`` without ``svg`` are checked on the scenario as a game checks
+    them. ``rules_file``, a designer's rules data, checks the scenario's terrain (and the
+    lists) in place of the edition's shipped data. Files are written before anything is
+    printed."""
     console = Console(highlight=False)
-    if (ruleset is not None or armies) and svg is None:
-        raise UsageError("--army and --ruleset say what --svg draws; give them with --svg.")
     if given is None:
-        if copy is not None or svg is not None:
-            raise UsageError("--copy and --svg need a scenario: kriegsspiel scenario NAME ...")
+        if copy is not None or svg is not None or ruleset is not None or armies:
+            raise UsageError(
+                "--copy, --svg, --ruleset and --army need a scenario: kriegsspiel scenario NAME ..."
+            )
         if rules_file is not None:
             raise UsageError(
                 "--rules-file says what a scenario is checked against: give the scenario, "
@@ -74,14 +80,21 @@ def run_scenario(
             raise UsageError("--rules-file needs a file name; leave it out for the shipped rules.")
         rules = read_rules(rules_file)
     asked = "the edition --ruleset asks for" if ruleset else "the edition the lists are for"
-    # (the lists' own edition, else the rules file's, else konflikt47)
-    ruleset = game_ruleset(ruleset or lists_ruleset(armies, None, rules))
-    if rules is not None:
-        check_rules(ruleset, rules, asked)
-    _check_terrain(path, scenario, ruleset, rules)
+    check_one_edition(armies)
+    # the edition asked for, else the lists' own, else the rules file's; with none of them
+    # the scenario names no edition: its terrain is checked against every edition's table
+    if ruleset is None and (armies or rules is not None):
+        ruleset = lists_ruleset(armies, None, rules)
+    if ruleset is not None:
+        ruleset = game_ruleset(ruleset)
+        if rules is not None:
+            check_rules(ruleset, rules, asked)
+    _check_terrain(path, scenario, [ruleset] if ruleset else list(GAME_RULESETS), rules)
     err = Console(stderr=True, highlight=False)
+    if svg is None and armies:  # (the lists checked on the scenario, as a game checks them)
+        build_matchup(ruleset, str(path), armies, rules_file=rules)
     if svg is not None:
-        _draw(str(path), ruleset, armies, svg, rules)
+        _draw(str(path), ruleset or GAME_RULESETS[0], armies, svg, rules)
         instead = " in place of the drawing that was there" if redraws else ""
         err.print(
             f"Table drawn to {svg}{instead}, the lists deployed as a game begins.", markup=False
@@ -100,9 +113,13 @@ def run_scenario(
         print_briefing(scenario, f"shipped scenario {path.stem}" if shipped else str(path), console)
 
 
-def _check_terrain(path: Path, scenario: Scenario, ruleset: str, rules: Source | None) -> None:
+def _check_terrain(
+    path: Path, scenario: Scenario, editions: list[str], rules: Source | None
+) -> None:
     """Refuse, at its line, a terrain category the games' terrain table (the rules file's,
-    if ``rules`` is given) does not have (a game would refuse it: the check says so first)."""
+    if ``rules`` is given) does not have (a game would refuse it: the check says so first).
+    Given several ``editions`` (the scenario's is not known), a category is refused if
+    every edition's table lacks it, in those words, and one that only some lack is noted."""
     from kriegsspiel.rulesets.bolt_action import rules_for
     from kriegsspiel.rulesets.bolt_action.game.table_rules import (
         TerrainCategoryError,
@@ -110,10 +127,48 @@ def _check_terrain(path: Path, scenario: Scenario, ruleset: str, rules: Source |
     )
 
     house = (None, None) if rules is None else (rules.label, rules.text)
-    try:
-        check_categories(rules_for(game_ruleset(ruleset), *house), scenario)
-    except TerrainCategoryError as exc:
-        raise exc.in_file(str(path), path.read_text(encoding="utf-8")) from None
+    text = path.read_text(encoding="utf-8")
+    refused: dict[str, dict[int, str]] = {}
+    titles: dict[str, str] = {}
+    for edition in editions:
+        table = rules_for(game_ruleset(edition), *house)
+        titles[edition] = table.data.title
+        try:
+            check_categories(table, scenario)
+        except TerrainCategoryError as exc:
+            if len(editions) == 1:
+                raise exc.in_file(str(path), text) from None
+            refused[edition] = dict(exc.problems)
+    everywhere = []
+    for number in sorted({i for problems in refused.values() for i in problems}):
+        lacking = [e for e in editions if number in refused.get(e, {})]
+        if len(lacking) < len(editions):  # (a game of the others takes it)
+            for edition in lacking:
+                told = _at_its_line(number, refused[edition][number], scenario, path, text)
+                Console(stderr=True, highlight=False).print(
+                    f"note: {told}: a game of {titles[edition]} refuses this scenario "
+                    f"(--ruleset {edition} checks it by that edition alone).",
+                    markup=False,
+                )
+            continue
+        # the same table in every edition: said once, for all of them
+        rest = {refused[e][number].removeprefix(f"{titles[e]}'s terrain table") for e in editions}
+        alike = " and ".join(titles[e] for e in editions)
+        everywhere.append(
+            (number, f"{alike} alike: the terrain table{rest.pop()}")
+            if len(rest) == 1
+            else (number, "; ".join(refused[e][number] for e in editions))
+        )
+    if everywhere:
+        raise TerrainCategoryError(scenario.name, everywhere).in_file(str(path), text)
+
+
+def _at_its_line(number: int, problem: str, scenario: Scenario, path: Path, text: str) -> str:
+    """A problem with the category of terrain feature ``number``, told at its line of the
+    scenario file ``path`` (``text``)."""
+    from kriegsspiel.rulesets.bolt_action.game.table_rules import TerrainCategoryError
+
+    return str(TerrainCategoryError(scenario.name, [(number, problem)]).in_file(str(path), text))
 
 
 def _draw(path: str, ruleset: str, armies: list[str], svg: str, rules: Source | None) -> None:
@@ -122,7 +177,7 @@ def _draw(path: str, ruleset: str, armies: list[str], svg: str, rules: Source | 
     zone is told so; against the rules file ``rules``, if given)."""
     from kriegsspiel.render.table_svg import write_svg
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
-    from kriegsspiel.sim.matchup import build_matchup, check_setup, parsed
+    from kriegsspiel.sim.matchup import check_setup, parsed
 
     matchup = build_matchup(ruleset, path, armies, rules_file=rules)
     check_setup(matchup)

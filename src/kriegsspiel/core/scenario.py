@@ -32,7 +32,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from kriegsspiel.core.datafile import (
     Number,
@@ -289,9 +289,60 @@ class Scenario(Strict):
             )
         return objectives
 
+    @model_validator(mode="after")
+    def _terrain_told_apart(self) -> Self:
+        """Each feature once, under a name of its own (the briefing, the table drawn and a
+        move refused tell features by name), and no two buildings on the same ground
+        (a building is entered and fought over as one: overlapping, which is which there?).
+        Other features may overlap: a road over a river is a bridge."""
+        problem = terrain_problem(self.terrain)
+        if problem is None:
+            return self
+        loc, text = problem
+        raise ValidationError.from_exception_data(
+            "Scenario",
+            [InitErrorDetails(type=_problem(text), loc=loc, input=self.terrain[int(loc[1])])],
+        )
+
     def sides(self) -> list[str]:
         """The sides in the order their first deployment zone is listed."""
         return list(dict.fromkeys(z.side for z in self.deployment))
+
+
+def terrain_problem(
+    terrain: Sequence[TerrainFeature],
+) -> tuple[tuple[str | int, ...], str] | None:
+    """The first feature that repeats another's name or the feature itself, or (with
+    shapely) a building that overlaps an earlier one: its place in the scenario and what is
+    wrong; None if there is none."""
+    shapely = _shapely()
+    for j, feature in enumerate(terrain):
+        for i, earlier in enumerate(terrain[:j]):
+            told = f"terrain {j} ({feature.name!r})"
+            if earlier.model_dump(exclude={"name"}) == feature.model_dump(exclude={"name"}):
+                again = "again" if earlier.name == feature.name else f"again as {feature.name!r}"
+                return ("terrain", j), (
+                    f"{told} is terrain {i} ({earlier.name!r}) {again}: the same feature, "
+                    "defined twice; give each feature once"
+                )
+            if earlier.name == feature.name:
+                return ("terrain", j, "name"), (
+                    f"terrain {i} is also named {feature.name!r}: give each terrain feature a "
+                    "name of its own (the briefing, the table drawn and a move refused tell "
+                    "them by name)"
+                )
+            both = {earlier.category.lower(), feature.category.lower()} == {"building"}
+            if not both or shapely is None:
+                continue
+            shared = shapely.Polygon(earlier.polygon).intersection(shapely.Polygon(feature.polygon))
+            if shared.area > 0:
+                return ("terrain", j, "polygon"), (
+                    f"the building {feature.name!r} overlaps the building {earlier.name!r} "
+                    f"(terrain {i}) by {shared.area:g} square inches: two buildings cannot "
+                    "stand on the same ground; move one, or make them one building (two may "
+                    "share a wall)"
+                )
+    return None
 
 
 def load_scenario(path: str | Path) -> Scenario:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
@@ -33,6 +34,41 @@ def per_point(unit: dict[str, Any]) -> str:
     return f"{mean:.2f} ({interval[0]:.2f}–{interval[1]:.2f})"
 
 
+_SCORED = {"units destroyed": "enemy units destroyed", "objectives": "objective points held"}
+
+
+def score_note(data: dict[str, Any]) -> str:
+    """What a score counts, and that the score does not decide a game a side wins by
+    wiping the other out (with how many of the games were won so against the score)."""
+    scored = _SCORED.get(str(data.get("victory")), "victory points")
+    note = (
+        f"Score: {scored} (the scenario's victory); margin: army A's score less army B's.\n"
+        "A side that wipes the other out wins whatever the score"
+    )
+    against = data.get("won_against_the_score", 0)
+    if not against:
+        return note + "."
+    games = "game was" if against == 1 else "games were"
+    return f"{note}: {against} of these {games} won so, at a level or lower score."
+
+
+def other_code_note(games: int, versions: Sequence[str], these: str = "this matchup") -> str:
+    """What to say of ``games`` of ``these`` stored by other code (``versions``), which a
+    run never reuses; "" if there are none."""
+    if not games:
+        return ""
+    were = "game" if games == 1 else "games"
+    shown = ", ".join(versions[:2]) + (
+        f" and {len(versions) - 2} more" if len(versions) > 2 else ""
+    )
+    code = f"code version{'s' if len(versions) > 1 else ''} {shown}"
+    return (
+        f"{games} {were} of {these} stored by other code ({code}) "
+        f"{'was' if games == 1 else 'were'} not reused (a change to the code may change a "
+        "game); 'kriegsspiel results --prune' removes them."
+    )
+
+
 def _ruleset(data: dict[str, Any]) -> str:
     """The ruleset, and the rules file the games were played by, if any."""
     house = data.get("rules_file")
@@ -54,6 +90,9 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
         )
     games = f"{data['games']} game{'s' if data['games'] != 1 else ''}"
     console.print(f"{games} ({source}); armies swap sides every other game.")
+    other = other_code_note(data.get("games_of_other_code", 0), data.get("other_code_versions", []))
+    if other:
+        console.print(other, markup=False)
 
     results = Table(title="Results (95% Wilson intervals, each on its own)", title_justify="left")
     results.add_column("outcome")
@@ -78,13 +117,14 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
     for label, key in (
         ("score of army A", "score_a"),
         ("score of army B", "score_b"),
-        ("margin A − B", "margin"),
+        ("score margin A − B", "margin"),
         ("turns", "turns"),
         ("orders given", "orders"),
     ):
         sd = data[key]["sd"]  # None after one game: a spread needs two
         lengths.add_row(label, f"{data[key]['mean']:.2f}", "–" if sd is None else f"{sd:.2f}")
     console.print(lengths)
+    console.print(score_note(data), markup=False)
 
     units = Table(title="Units", title_justify="left")
     for col, just in (
@@ -109,7 +149,9 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
     console.print(
         "Damage: points of enemy models and vehicles the unit removed, a game.\n"
         "Per point: that damage over the unit's own points, with the 95% interval of its\n"
-        "mean (a unit's damage in a game is often all or nothing, so it is wide)."
+        "mean (a unit's damage in a game is often all or nothing, so it is wide).\n"
+        "Left out: pins put on the enemy, an officer's bonus to the units near him, objectives\n"
+        "held: a unit that works so (an HQ, say) is worth more than its damage says."
     )
 
     surprise = data["surprising"]

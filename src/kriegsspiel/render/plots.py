@@ -29,30 +29,58 @@ def _save(fig: Any, path: str) -> None:
         _pyplot().close(fig)
 
 
-def plot_evaluation(data: dict[str, Any], scores: Counter[tuple[int, int]], path: str) -> None:
-    """Left: how often each score margin came up. Right: outcome rates with 95% intervals."""
+BLUE, GREY, RED = "#4477aa", "#999999", "#cc6677"  # army A won, a draw, army B won
+TITLE_ROOM = 95  # characters of the title a line, across the picture
+SCORED = {"units destroyed": "units destroyed", "objectives": "objective points held"}
+
+
+def _wrapped(text: str, width: int, lines: int = 3) -> str:
+    """``text`` broken into lines of at most ``width`` characters, at most ``lines`` of them
+    (the last cut short with an ellipsis): a long list name fits under its bar."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width, max_lines=lines, placeholder=" …") or [""])
+
+
+def plot_evaluation(data: dict[str, Any], scores: Counter[tuple[int, int, str]], path: str) -> None:
+    """Left: how often each score margin came up, each bar split by the games' results (a
+    side that wipes the other out wins at any margin). Right: outcome rates with 95%
+    intervals. ``scores``: games by (army A's score, army B's score, winner)."""
     plt = _pyplot()
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
-    margins: Counter[int] = Counter()
-    for (a, b), count in scores.items():
-        margins[a - b] += count
-    xs = sorted(margins)
-    n = sum(margins.values()) or 1
-    left.bar(
-        xs,
-        [margins[x] / n for x in xs],
-        color=["#4477aa" if x > 0 else "#cc6677" if x < 0 else "#999999" for x in xs],
-    )
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.8), layout="constrained")
+    margins: dict[str, Counter[int]] = {"A": Counter(), "draw": Counter(), "B": Counter()}
+    for (a, b, winner), count in scores.items():
+        margins[winner][a - b] += count
+    xs = sorted({x for counts in margins.values() for x in counts}) or [0]
+    n = sum(scores.values()) or 1
+    bottom = [0.0] * len(xs)
+    for winner, label, colour in (
+        ("A", "army A won", BLUE),
+        ("draw", "draw", GREY),
+        ("B", "army B won", RED),
+    ):
+        heights = [margins[winner][x] / n for x in xs]
+        if any(heights):  # (stacked: a bar is every game of its margin, split by result)
+            left.bar(xs, heights, bottom=bottom, color=colour, label=label)
+            bottom = [low + h for low, h in zip(bottom, heights, strict=True)]
+    left.set_ylim(0, max(bottom) * 1.35)  # (room above the bars for the legend)
+    left.legend(fontsize=8, title="the game's result", title_fontsize=8, loc="upper left")
     left.xaxis.get_major_locator().set_params(integer=True)
     left.set_xlim(xs[0] - 1, xs[-1] + 1)  # (one margin alone would fill the axis otherwise)
-    left.set_xlabel(f"score margin, army A − army B ({data['scenario']})")
+    scored = SCORED.get(str(data.get("victory")), "score")
+    left.set_xlabel(
+        f"score margin, army A − army B ({scored}; {_wrapped(str(data['scenario']), 30, 1)})\n"
+        "a side that wipes the other out wins at any margin",
+        fontsize=9,
+    )
     left.set_ylabel("share of games")
     left.set_title(f"Scores over {data['games']} game{'s' if data['games'] != 1 else ''}")
-    labels = [f"A wins\n{data['army_a']['name']}", "draw", f"B wins\n{data['army_b']['name']}"]
+    names = [_wrapped(data[army]["name"], 26) for army in ("army_a", "army_b")]
+    labels = [f"A wins\n{names[0]}", "draw", f"B wins\n{names[1]}"]
     parts = [data["army_a_wins"], data["draws"], data["army_b_wins"]]
     rates = [p["rate"] for p in parts]
     errors = [[p["rate"] - p["low"] for p in parts], [p["high"] - p["rate"] for p in parts]]
-    right.bar(range(3), rates, yerr=errors, capsize=6, color=["#4477aa", "#999999", "#cc6677"])
+    right.bar(range(3), rates, yerr=errors, capsize=6, color=[BLUE, GREY, RED])
     right.set_xticks(range(3), labels, fontsize=8)
     right.set_ylim(0, 1.08)  # (room above a 100% bar for its label)
     right.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
@@ -62,7 +90,13 @@ def plot_evaluation(data: dict[str, Any], scores: Counter[tuple[int, int]], path
         right.text(x, p["high"] + 0.015, f"{p['rate']:.0%}", ha="center", fontsize=9)
     house = data.get("rules_file")
     rules = data["ruleset"] if house is None else f"{data['ruleset']}, rules file {house}"
-    fig.suptitle(f"{data['army_a']['name']} v {data['army_b']['name']} — {rules}")
+    title = f"{data['army_a']['name']} v {data['army_b']['name']} — {rules}"
+    if len(title) > TITLE_ROOM:  # (a line each: army A's, army B's, and the rules)
+        second = f"v {data['army_b']['name']} — {rules}"
+        lines = [data["army_a"]["name"]]
+        lines += [second] if len(second) <= TITLE_ROOM else [f"v {data['army_b']['name']}", rules]
+        title = "\n".join(_wrapped(line, TITLE_ROOM, 1) for line in lines)
+    fig.suptitle(title)
     _save(fig, path)
 
 

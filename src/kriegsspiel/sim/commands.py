@@ -201,23 +201,23 @@ def run_one(
     except KeyboardInterrupt:
         if store is None:
             raise Interrupted(
-                "interrupted. Nothing was stored (--no-store): the same command starts afresh; "
-                "leave --no-store out to keep finished games and resume where a run stops."
+                "nothing was stored (--no-store): the same command starts afresh; leave "
+                "--no-store out to keep finished games and resume where a run stops."
             ) from None
         try:
             kept: int | None = store.count(matchup, seed, games)
         except StoreError:  # (the store itself failing: what it holds cannot be told)
             kept = None
         if kept is None:
-            stored = f"Any game that finished is stored in {store.path}"
+            stored = f"any game that finished is stored in {store.path}"
         elif pool is None:  # a lone evaluation
             stored = f"{kept} of the {games} games are stored in {store.path}"
         else:  # a sweep's cell
             stored = (
-                f"Every cell finished before {label} is stored in {store.path}, and {kept} of "
+                f"every cell finished before {label} is stored in {store.path}, and {kept} of "
                 f"its {games} games"
             )
-        raise Interrupted(f"interrupted. {stored}; run the same command again to resume.") from None
+        raise Interrupted(f"{stored}; run the same command again to resume.") from None
     finally:
         COMMAND_LINE.reset(command_line)
 

@@ -249,28 +249,60 @@ def lists_ruleset(
     rules file ``rules`` is the data of, if one is given (no lists given: its samples);
     else the default, konflikt47 (whose check then says what a list is for, and how to
     ask for it)."""
-    import yaml
-
-    from kriegsspiel.core.datafile import yaml_data
-    from kriegsspiel.rulesets.bolt_action.army import sample_armies
-
-    named: set[str] = set()
-    for given in armies:
-        places = ([base / given] if base else []) + [Path(given)]
-        path = next((p for p in places if p.is_file()), None)
-        if path is None:
-            named |= {r for r in GAME_RULESETS if any(is_named(given, p) for p in sample_armies(r))}
-            continue
-        try:
-            data = yaml_data(path.read_text(encoding="utf-8-sig"))
-        except (OSError, UnicodeError, yaml.YAMLError, ValueError, TypeError, RecursionError):
-            continue  # (the list's own check tells what is wrong with it)
-        if isinstance(data, dict) and data.get("ruleset") in GAME_RULESETS:
-            named.add(data["ruleset"])
+    named = {edition for given in armies if (edition := list_edition(given, base)) is not None}
     if len(named) == 1:
         return named.pop()
     house = None if rules is None else rules_edition(rules)
     return house if not named and house is not None else "konflikt47"
+
+
+def list_edition(given: str, base: Path | None = None) -> str | None:
+    """The edition the list ``given`` is for: the one its file names (``ruleset:``), or
+    whose shipped list it is; None if it cannot be told (its own check says why)."""
+    from kriegsspiel.rulesets.bolt_action.army import sample_armies
+
+    places = ([base / given] if base else []) + [Path(given)]
+    path = next((p for p in places if p.is_file()), None)
+    if path is None:
+        shipped = [r for r in GAME_RULESETS if any(is_named(given, p) for p in sample_armies(r))]
+        return shipped[0] if len(shipped) == 1 else None
+    try:
+        return text_edition(path.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeError):
+        return None  # (the list's own check tells what is wrong with it)
+
+
+def text_edition(text: str) -> str | None:
+    """The edition a list's ``text`` names (``ruleset:``), if it names one whose games are
+    played; None otherwise (its own check says what is wrong)."""
+    import yaml
+
+    from kriegsspiel.core.datafile import yaml_data
+
+    try:
+        data = yaml_data(text)
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+        return None
+    named = data.get("ruleset") if isinstance(data, dict) else None
+    return named if named in GAME_RULESETS else None
+
+
+def check_one_edition(armies: Sequence[str], base: Path | None = None) -> None:
+    """Refuse two lists for different editions, saying which list is which (each was
+    refused as the other edition's, and asking for that edition refused the other)."""
+    from kriegsspiel.rulesets import RULESETS
+
+    editions = [list_edition(given, base) for given in armies]
+    if len(armies) != 2 or None in editions or editions[0] == editions[1]:
+        return
+    told = [
+        f"army {side} ({given}) is a {RULESETS[str(edition)]} list ({edition})"
+        for side, given, edition in zip("AB", armies, editions, strict=True)
+    ]
+    raise UsageError(
+        f"the two lists are for different editions: {told[0]}, {told[1]}; a game is played "
+        "under one edition: give two lists of the same one."
+    )
 
 
 def read_rules(given: str, base: Path | None = None) -> Source:
@@ -352,6 +384,7 @@ def build_matchup(
     from kriegsspiel.rulesets.bolt_action.army import sample_armies
 
     _check_kinds(ruleset, scenario, armies)
+    check_one_edition([str(army) for army in armies], base)
     rules = rules_file if isinstance(rules_file, Source | None) else read_rules(str(rules_file))
     asked = "the edition --ruleset asks for"
     if ruleset is None:

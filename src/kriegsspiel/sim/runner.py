@@ -51,7 +51,8 @@ class SimulationError(KriegsspielError):
 
 
 class Interrupted(KriegsspielError):
-    """Ctrl-C: the games that finished are stored; the same command resumes."""
+    """Ctrl-C (or SIGTERM) stopped a run: its message says what was stored and how to go
+    on; the command line tells it as the stop it is, not as an error."""
 
 
 def check_request(
@@ -106,6 +107,9 @@ class Evaluation:
     played: int = 0
     stopped_early: bool = False
     precision: float | None = None
+    # games of this run (its matchup, seed and game numbers) stored by other code, by code
+    # version: never reused, as any change to the code may change a game
+    other_code: dict[str, int] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)
     # of the notices, those on how the run ended against its --precision (a sweep tells
     # them cell by cell; an evaluation's report prints every notice once)
@@ -157,6 +161,7 @@ def evaluate(
     if store is not None:
         store.register(matchup)
         stored = store.count(matchup, run_seed, games)
+        result.other_code = store.other_code(matchup, run_seed, games)
         if store.read_only and stored < games:
             raise StoreError(
                 f"results file {store.path} cannot be written (it or its folder is "
@@ -700,6 +705,7 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
         "ruleset": m.ruleset,
         "rules_file": m.rules_file,  # a designer's rules file the games were played by
         "scenario": m.scenario.label,
+        "victory": scenario.victory,  # what the scores count: units destroyed, objectives
         "sides": scenario.sides(),  # side A's deployment, then side B's (army A on A: even games)
         "army_a": {
             "file": m.armies[0].label,
@@ -717,6 +723,8 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
         "games_requested": result.requested,
         "games_reused": result.reused,
         "games_played": result.played,
+        "games_of_other_code": sum(result.other_code.values()),  # stored, never reused
+        "other_code_versions": sorted(result.other_code),
         "stopped_early": result.stopped_early,
         "precision": result.precision,
         "precision_reached": (

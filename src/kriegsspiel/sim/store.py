@@ -470,6 +470,18 @@ class Store:
             ).fetchone()
         return int(row[0])
 
+    def other_code(self, matchup: Matchup, run_seed: int, below: int) -> dict[str, int]:
+        """Games ``0..below-1`` of this matchup and seed stored by other code than this (a
+        run never reuses them), counted by code version."""
+        with self._guard("read stored games"):
+            rows = self.db.execute(
+                "SELECT code_version, COUNT(*) FROM games WHERE matchup=? AND run_seed=?"
+                " AND game_index<? AND code_version!=? GROUP BY code_version"
+                " ORDER BY code_version",
+                (matchup.key, run_seed, below, code_version()),
+            ).fetchall()
+        return {str(row[0]): int(row[1]) for row in rows}
+
     def indices(
         self, matchup: Matchup, run_seed: int, start: int = 0, limit: int = -1
     ) -> list[int]:

@@ -314,6 +314,14 @@ def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
                 )
             raise field_at(*entry(field, number))(f"{problem}; give each list once")
 
+    _one_edition(
+        [(entry("lists", i), name) for i, name in enumerate(spec.lists)]
+        + [(("variants", n, "list"), v.list) for n, v in enumerate(spec.variants)]
+        + [(entry("against", i), name) for i, name in enumerate(spec.against)],
+        ruleset,
+        base,
+        field_at,
+    )
     rows = [army(name, *entry("lists", i)) for i, name in enumerate(spec.lists)]
     once("lists", spec.lists, rows)
     originals = [army(v.list, "variants", n, "list") for n, v in enumerate(spec.variants)]
@@ -377,6 +385,39 @@ def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
             "list is not played against itself; add another list to 'against' for it to meet"
         )
     return sweep
+
+
+def _one_edition(
+    lists: list[tuple[tuple[int | str, ...], str]],
+    ruleset: str,
+    base: Path,
+    field_at: Callable[..., Callable[[str], DataFileError]],
+) -> None:
+    """Refuse a sweep whose lists (each with its place in the file and its name as given,
+    a file looked for from ``base`` first, or a shipped name) are for different editions,
+    saying which is which, at the first list not of the sweep's ``ruleset``: each was
+    refused as the other edition's, one edition at a time."""
+    from kriegsspiel.rulesets import RULESETS
+    from kriegsspiel.sim.matchup import list_edition
+
+    editions = [(loc, name, list_edition(name, base)) for loc, name in lists]
+    known = sorted({edition for *_, edition in editions if edition is not None})
+    if len(known) < 2:
+        return
+    told = []
+    for edition in known:
+        names = list(
+            dict.fromkeys(name for _, name, named in editions if named == edition)  # (once)
+        )
+        lists_of = f"{RULESETS[edition]} list" + ("s" if len(names) > 1 else "")
+        told.append(
+            f"{' and '.join(map(repr, names))} {'are' if len(names) > 1 else 'is a'} {lists_of}"
+        )
+    other = next(loc for loc, _, named in editions if named not in (None, ruleset))
+    raise field_at(*other)(
+        f"the sweep's lists are for different editions: {'; '.join(told)}; a sweep is played "
+        f"under one edition (its ruleset, {ruleset}): give lists of one edition"
+    )
 
 
 def variant_files(rows: Sequence[Source], compared: Sequence[Compared]) -> list[str]:

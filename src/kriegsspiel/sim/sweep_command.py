@@ -12,6 +12,7 @@ from rich.console import Console
 
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import check_folder, write_text
+from kriegsspiel.render.evaluation_text import other_code_note
 from kriegsspiel.render.sweep_text import (
     print_sweep_table,
     print_variant_changes,
@@ -84,6 +85,7 @@ def run_sweep(
     keep = bool(sweep.compared)  # (the winners and units of cells that variants are set on)
     to_play = len(played(sweep))
     games_played = games_reused = 0
+    other_code: dict[str, int] = {}  # games of these cells stored by other code, not reused
     notices: list[str] = []  # each evaluation's, after its cell's name (the text's notes)
     per_scenario: list[_Cells] = []
     # one set of workers plays every cell: what they work out in one, they know in the next
@@ -112,6 +114,8 @@ def run_sweep(
                     games_played += result.played
                     games_reused += result.reused
                     played_here, reused_here = result.played, result.reused
+                    for version, stored in result.other_code.items():
+                        other_code[version] = other_code.get(version, 0) + stored
                     notices.extend(f"{label}: {notice}" for notice in result.notices)
                     for note in result.ending:  # (as the cell ends, under its progress line)
                         ERR.print(f"{label}: note: {note}", markup=False)
@@ -154,6 +158,8 @@ def run_sweep(
             "games_requested": games,
             "games_played": games_played,
             "games_reused": games_reused,
+            "games_of_other_code": sum(other_code.values()),  # stored, never reused
+            "other_code_versions": sorted(other_code),
             "stopped_early": any(
                 cell["stopped_early"] for on in per_scenario for cell in on.found.values()
             ),
@@ -204,6 +210,9 @@ def run_sweep(
             f"Games: {games_played} played, {games_reused} from the results store{kept}.{by}",
             markup=False,
         )
+        other = other_code_note(sum(other_code.values()), sorted(other_code), "these matchups")
+        if other:
+            Console(highlight=False).print(other, markup=False)
     if plot:
         from kriegsspiel.render.plots import plot_heatmap
 

@@ -39,7 +39,8 @@ class Tally:
     margin: Running = field(default_factory=Running)
     turns: Running = field(default_factory=Running)
     orders: Running = field(default_factory=Running)
-    scores: Counter[tuple[int, int]] = field(default_factory=Counter)
+    # games by (A's score, B's score, winner): a side wiped out loses whatever the score
+    scores: Counter[tuple[int, int, str]] = field(default_factory=Counter)
     units: dict[tuple[str, int], UnitTally] = field(default_factory=dict)
     # the biggest wins of each army and the first draws: (margin, -index, seed, swapped, a, b)
     best: dict[str, list[tuple[int, int, int, bool, int, int]]] = field(
@@ -62,7 +63,7 @@ class Tally:
         self.margin.add(game.score_a - game.score_b)
         self.turns.add(game.turns)
         self.orders.add(game.orders)
-        self.scores[(game.score_a, game.score_b)] += 1
+        self.scores[(game.score_a, game.score_b, game.winner)] += 1
         for unit in game.units:
             key = (unit.army, unit.slot)
             tally = self.units.get(key)
@@ -84,6 +85,15 @@ class Tally:
             heapq.heappush(kept, entry)
         else:
             heapq.heappushpop(kept, entry)
+
+    def against_the_score(self) -> int:
+        """The games won by the side that did not score more: by wiping the enemy out (a
+        side with units left beats one with none, whatever the score)."""
+        return sum(
+            count
+            for (a, b, winner), count in self.scores.items()
+            if (winner == "A" and a <= b) or (winner == "B" and b <= a)
+        )
 
     def precise(self, precision: float, minimum: int = 20) -> bool:
         """The early stop: an even number of games, and every outcome known to ± ``precision``."""
@@ -149,6 +159,7 @@ class Tally:
             "score_a": self.score_a.spread().to_json(),
             "score_b": self.score_b.spread().to_json(),
             "margin": self.margin.spread().to_json(),
+            "won_against_the_score": self.against_the_score(),
             "turns": self.turns.spread().to_json(),
             "orders": self.orders.spread().to_json(),
             "units": units,

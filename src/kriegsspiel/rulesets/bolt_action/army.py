@@ -112,6 +112,20 @@ def _weird_science_elsewhere(name: str) -> bool:
     return bool(WEIRD_SCIENCE & set(weapon.special))
 
 
+def _other_editions_weapon(name: str, rules: Rules) -> str | None:
+    """The title of the other edition whose shipped weapons chart has ``name``, if one
+    has it and the list's own edition's shipped chart does not (a rules file, ``rules``,
+    may leave out a weapon of its edition: that is no other edition's)."""
+    for edition in (rules.ruleset, *(e for e in EDITIONS if e != rules.ruleset)):
+        other = rules_for(edition)
+        try:
+            other.weapon(name)
+        except UnknownNameError:
+            continue
+        return None if edition == rules.ruleset else other.data.title
+    return None
+
+
 def _check_weapon(name: str, owner: str) -> Weapon | None:
     """The weapon ``name`` of the list's edition (None if the edition is itself invalid)."""
     rules = _RULES.get()
@@ -124,6 +138,13 @@ def _check_weapon(name: str, owner: str) -> Weapon | None:
             raise _problem(
                 f"{owner}: {name!r} is a Konflikt '47 weird-science weapon; "
                 f"{rules.data.title} has no weird science"
+            ) from None
+        other = _other_editions_weapon(name, rules)
+        if other is not None:  # (as a weird-science one above: said so, with the near names)
+            near = str(exc).removeprefix(f"Unknown weapon {name!r}.")
+            raise _problem(
+                f"{owner}: {name!r} is a {other} weapon, not on the {rules.data.title} "
+                f"weapons chart (a list plays by its own edition's chart).{near}"
             ) from None
         raise _problem(f"{owner}: {exc}") from None
     if WEIRD_SCIENCE & set(weapon.special) and not _weird_war(rules):
