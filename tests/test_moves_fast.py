@@ -70,12 +70,17 @@ def positions(ruleset: str, seed: int, kind: str, every: int = 3) -> Iterator[Bo
 
 
 def slow_goals(game: BoltActionGame, unit: UnitState) -> tuple[Point | None, Point | None]:
-    """The nearest enemy centre and objective by ``min``, as destinations once found them."""
+    """The nearest enemy centre by ``min``, as destinations once found them, and the
+    objective nearest once each counts 6" farther for every point it is worth less than
+    the best (none worth 0)."""
     start = unit.anchor
     enemies = [u for u in game.units if u.side != unit.side and not u.destroyed]
     enemy = min(enemies, key=lambda e: start.distance_to(e.anchor)).anchor if enemies else None
-    objectives = [Point(o.x, o.y) for o in game.scenario.objectives]
-    objective = min(objectives, key=start.distance_to) if objectives else None
+    best = max((o.points for o in game.scenario.objectives), default=0)
+    worth = [
+        (Point(o.x, o.y), 6.0 * (best - o.points)) for o in game.scenario.objectives if o.points
+    ]
+    objective = min(worth, key=lambda o: start.distance_to(o[0]) + o[1])[0] if worth else None
     return enemy, objective
 
 
