@@ -305,3 +305,34 @@ def test_a_file_that_is_not_text_is_a_bad_file(tmp_path: Path) -> None:
         match=re.escape("is not text (line 1: byte 11 is not UTF-8; was it saved as Latin-1"),
     ):
         record.replay(path)
+
+
+# ----------------------------------------------------------------------------- the account again
+def test_replay_account_tells_the_game_as_play_did_and_stops_where_it_parts(
+    tmp_path: Path,
+) -> None:
+    """``replay --account`` tells the recorded game turn by turn, as ``play`` told it (the
+    same lines, and the result), then the verdict; a record that parts from the replay is
+    told only as far as the two agree."""
+    from kriegsspiel.render.game_account import account, result_line
+
+    path = tmp_path / "game.jsonl"
+    path.write_text(sample_text(), encoding="utf-8")
+    game = play_game(build_matchup("konflikt47", "meeting-engagement", [], "tactical,tactical"), 2)
+    told = account(game.events, game.units)
+    said = run_cli("replay", str(path), "--account", timeout=120)
+    assert said.returncode == 0, said.stderr
+    lines = said.stdout.splitlines()
+    assert lines[: len(told)] == told
+    assert lines[len(told)] == result_line(game)
+    assert lines[-1].endswith(f"reproduced ({len(game.events)} events identical).")
+
+    shot = line_of("shoot")
+    hits = json.loads(sample_text().splitlines()[shot - 1])["hits"]
+    parted = run_cli("replay", str(changed(tmp_path / "hits.jsonl", shot, hits=hits + 1)),
+                     "--account", timeout=120)  # fmt: skip
+    assert parted.returncode == 1
+    before = account(game.events[: shot - 2], game.units)
+    assert parted.stdout.startswith("\n".join(before) + "\n")
+    assert f"first difference at line {shot}:" in parted.stdout
+    assert not any(line.startswith("Result:") for line in parted.stdout.splitlines())

@@ -32,6 +32,7 @@ except KeyboardInterrupt:
 if TYPE_CHECKING:
     from types import FrameType
 
+    from kriegsspiel.rulesets.bolt_action.game.record import Replay
     from kriegsspiel.sim.commands import RunOptions
 
 app = typer.Typer(
@@ -412,11 +413,28 @@ def scenario_cmd(
 @app.command("replay")
 def replay_cmd(
     path: Annotated[str, typer.Argument(help="A game record written by 'kriegsspiel play'.")],
+    tell: Annotated[
+        bool,
+        typer.Option(
+            "--account",
+            help="Tell the game turn by turn as 'play' did (as far as it reproduces), "
+            "then say whether it reproduces.",
+        ),
+    ] = False,
 ) -> None:
     """Re-run a recorded game and say whether it reproduces byte for byte."""
     from kriegsspiel.rulesets.bolt_action.game.record import replay
 
     result = replay(path)
+    if tell and result.game is not None:
+        from kriegsspiel.render.game_account import account, result_line
+
+        game = result.game
+        agreed = game.events[: result.events if result.reproduced else _agreed(result)]
+        for line in account(list(agreed), game.units):
+            typer.echo(line)
+        if result.reproduced and game.is_terminal():
+            typer.echo(result_line(game))
     if result.reproduced:
         typer.echo(f"{path}: reproduced ({result.events} events identical).")
         for note in result.notes():
@@ -435,6 +453,12 @@ def replay_cmd(
     if result.made_otherwise:
         typer.echo(f"The record was made with {result.made_otherwise}: that may be why.")
     raise typer.Exit(1)
+
+
+def _agreed(result: Replay) -> int:
+    """How many replayed events agree with a record that does not reproduce: those before
+    the first line that differs (line 1 is the header)."""
+    return max(0, (result.first_difference or 1) - 2)
 
 
 def _quiet_signals() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -177,6 +177,8 @@ class Replay:
     cut_line: int | None = None  # the last line, cut short mid-way: left out of the replay
     final_newline: bool = True
     blank_at_end: int = 0
+    # the replayed game, as far as it agreed with the record (its account can be told)
+    game: BoltActionGame | None = field(default=None, repr=False, compare=False)
 
     def notes(self) -> list[str]:
         """What to say of how the record ends, besides whether it reproduces."""
@@ -221,6 +223,7 @@ def replay(path: str | Path) -> Replay:
             cut_line=len(lines) + 1 if record.cut else None,
             final_newline=record.final_newline,
             blank_at_end=record.blank_at_end,
+            game=game,
         )
 
     if dumps(head) != lines[0]:
