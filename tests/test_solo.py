@@ -344,6 +344,16 @@ def test_play_with_a_person_from_the_command_line_saves_and_resumes(tmp_path: Pa
     again = runner.invoke(app, ["play", "--resume", str(record)], input="quit\n")
     assert again.exit_code == 0 and "Resuming" in again.output
 
+    # the same command again would start a new game over the one in progress: refused,
+    # and the record kept (an AI game by that name too)
+    saved = record.read_bytes()
+    for seats in ("human,tactical", "tactical,tactical"):
+        over = run_cli("play", *patrols, "--players", seats, "--record", str(record))
+        assert over.returncode == 2, over.stderr
+        told = " ".join(over.stderr.split())
+        assert "holds a game a person is playing that has not ended" in told
+        assert f"kriegsspiel play --resume {record}" in told
+        assert record.read_bytes() == saved
     refused = run_cli("play", "--resume", str(record), "--seed", "3", cwd=tmp_path)
     assert refused.returncode == 2
     assert "leave out --seed" in refused.stderr and "Traceback" not in refused.stderr
@@ -759,3 +769,21 @@ def test_a_chance_is_never_rounded_to_a_certainty(p: float, said: str) -> None:
     from kriegsspiel.solo.briefing import percent
 
     assert percent(p) == said
+
+
+def test_a_finished_game_of_a_person_may_be_written_over(tmp_path: Path) -> None:
+    """Only a game still in progress is kept from being written over: once it has ended
+    (its record's last line says the game is over), a new game may take the name."""
+    from kriegsspiel.errors import UsageError
+    from kriegsspiel.play import _keep_a_game_in_progress
+
+    path = tmp_path / "game.jsonl"
+    head = json.dumps({"kriegsspiel": "0", "seed": 1, "players": ["human", "tactical"]})
+    path.write_text(head + '\n{"event": "start"}\n', encoding="utf-8")
+    with pytest.raises(UsageError, match="has not ended"):
+        _keep_a_game_in_progress(str(path), True)
+    path.write_text(head + '\n{"event": "game over", "turn": 6}\n\n', encoding="utf-8")
+    _keep_a_game_in_progress(str(path), True)  # (ended: no refusal)
+    ai = json.dumps({"kriegsspiel": "0", "seed": 1, "players": ["tactical", "random"]})
+    path.write_text(ai + '\n{"event": "start"}\n', encoding="utf-8")
+    _keep_a_game_in_progress(str(path), False)  # (an AI game's record: replaced as any)

@@ -62,6 +62,8 @@ def run_game(
     inputs["the rules file"] = rules_file
     check_output(record_path, "--record", inputs=inputs)
     replaces = check_replacing(record_path, "--record", "a game record", is_game_record)
+    if replaces:
+        _keep_a_game_in_progress(record_path, record is None)
     kinds = matchup.players
     if "human" in kinds and svg is None:
         svg = str(Path(record_path).with_suffix(".svg"))  # a person needs to see the table
@@ -143,6 +145,32 @@ def _title(console: Console, game: BoltActionGame, matchup: Matchup, seed: int) 
     console.print(
         f"Side A: {army_name(matchup.armies[0])} ({kinds[0]})   "
         f"Side B: {army_name(matchup.armies[1])} ({kinds[1]})"
+    )
+
+
+def _keep_a_game_in_progress(path: str, default: bool) -> None:
+    """Refuse to write a new game over the record of one a person is still playing (it
+    stopped before its end: 'quit', the end of the input, Ctrl-C): that record is the only
+    copy of the game, which ``--resume`` goes on with. A finished game's record, or an AI
+    game's, is replaced as any record is."""
+    try:
+        with open(path, "rb") as file:
+            head = json.loads(file.readline())
+            last = b""
+            for line in file:
+                if line.strip():
+                    last = line
+        over = json.loads(last).get("event") == "game over" if last else False
+    except (OSError, ValueError, RecursionError, AttributeError):
+        return  # (not readable as a record: check_replacing has had its say)
+    players = head.get("players") if isinstance(head, dict) else None
+    if over or not isinstance(players, list) or "human" not in players:
+        return
+    named = "the default record" if default else "--record"
+    raise UsageError(
+        f"{path} ({named}) holds a game a person is playing that has not ended: go on with "
+        f"it with 'kriegsspiel play --resume {shlex.quote(path)}', or give another --record "
+        "(or move that file aside) to start a new game; it is not written over."
     )
 
 
