@@ -432,9 +432,18 @@ def test_a_variants_list_written_out_plays_and_reads_back_the_sweeps_games(
     opponent with the same seed, it reads back the games the sweep stored for it."""
     _patrols_in(tmp_path)
     (tmp_path / "sweep.yaml").write_text((DATA / "sweep.yaml").read_text())
-    (tmp_path / "lists").mkdir()
-    done = run_cli("sweep", "sweep.yaml", "--workers", "1", "--games", "6", "--json",
-                   "--lists-to", "lists", cwd=tmp_path)  # fmt: skip
+    done = run_cli(
+        "sweep",
+        "sweep.yaml",
+        "--workers",
+        "1",
+        "--games",
+        "6",
+        "--json",
+        "--lists-to",
+        "lists",
+        cwd=tmp_path,
+    )  # fmt: skip (the folder is made)
     assert done.returncode == 0, done.stderr
     written = tmp_path / "lists" / "patrol-a--riflemen-for-the-mmg.yaml"
     assert f"variant list written to {Path('lists') / written.name}" in done.stderr
@@ -452,8 +461,9 @@ def test_a_variants_list_written_out_plays_and_reads_back_the_sweeps_games(
     refused = run_cli("sweep", "sweep.yaml", "--lists-to", "lists", cwd=tmp_path)
     assert refused.returncode == 2 and "is there already with other contents" in refused.stderr
     assert written.read_text() == "# mine\n"
-    nowhere = run_cli("sweep", "sweep.yaml", "--lists-to", "no-such", cwd=tmp_path)
-    assert nowhere.returncode == 2 and "is not a folder" in nowhere.stderr
+    nowhere = run_cli("sweep", "sweep.yaml", "--lists-to", "no/such", cwd=tmp_path)
+    assert nowhere.returncode == 2 and "is not a folder" in nowhere.stderr  # (no parent)
+    assert not (tmp_path / "no").exists()
 
 
 def test_a_variants_failing_game_names_a_command_that_plays_it_from_its_written_list(

@@ -173,10 +173,19 @@ def _refusal(folder: Path) -> str | None:
     return None
 
 
-def check_folder(folder: str, option: str) -> None:
+def check_folder(folder: str, option: str, *, make: bool = False) -> None:
     """Refuse ``folder`` (given as ``option``, to write files into) now unless it is a
-    folder this process may write in."""
+    folder this process may write in; ``make``: one not there yet, in a folder that is,
+    is made (a missing parent is more likely a typo, and is refused)."""
     place = Path(folder)
+    if make and not place.exists() and place.parent.is_dir():
+        try:
+            place.mkdir()
+        except OSError as exc:
+            raise UsageError(
+                f"{option} {folder!r}: the folder could not be made ({exc.strerror or exc}); "
+                "give a folder you can write in."
+            ) from None
     if not place.is_dir():
         raise UsageError(f"{option} {folder!r} is not a folder; make it first.")
     refused = _refusal(place)

@@ -280,7 +280,7 @@ def write_variants(sweep: Sweep, folder: str) -> list[Path]:
     or edited like any list: the results store knows it by what it says, so an evaluation
     of the file reads back the games the sweep stored for it. A file already there with
     other contents is not overwritten."""
-    check_folder(folder, "--lists-to")
+    check_folder(folder, "--lists-to", make=True)
     place = Path(folder)
     files: list[tuple[Path, str]] = []
     names = variant_files(sweep.rows, sweep.compared)  # (as load_sweep names them)
