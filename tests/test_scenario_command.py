@@ -151,6 +151,7 @@ def test_lists_without_a_drawing_are_checked_on_the_scenario_by_their_edition(
     patrols = ["-a", str(DATA / "patrol-a.yaml"), "-a", str(DATA / "patrol-b.yaml")]
     done = run_cli("scenario", str(DATA / "skirmish.yaml"), *patrols)
     assert done.returncode == 0 and "Skirmish at the ford" in done.stdout, done.stderr
+    assert "are sound on it, for konflikt47" in " ".join(done.stderr.split())
     small = tmp_path / "small.yaml"
     small.write_text(
         (DATA / "skirmish.yaml").read_text().replace("[36, 0], [36, 6]", "[3, 0], [3, 6]")

@@ -91,8 +91,13 @@ def run_scenario(
             check_rules(ruleset, rules, asked)
     _check_terrain(path, scenario, [ruleset] if ruleset else list(GAME_RULESETS), rules)
     err = Console(stderr=True, highlight=False)
-    if svg is None and armies:  # (the lists checked on the scenario, as a game checks them)
-        build_matchup(ruleset, str(path), armies, rules_file=rules)
+    if armies:  # (the lists checked on the scenario, as a game checks them)
+        matchup = build_matchup(ruleset, str(path), armies, rules_file=rules)
+        err.print(
+            f"The lists {' and '.join(repr(a) for a in armies)} are sound on it, for "
+            f"{matchup.ruleset}: a game of them can be played here.",
+            markup=False,
+        )
     if svg is not None:
         _draw(str(path), ruleset or GAME_RULESETS[0], armies, svg, rules)
         instead = " in place of the drawing that was there" if redraws else ""
