@@ -311,3 +311,48 @@ def test_many_games_of_random_agents_end_and_replay(ruleset: str, tmp_path) -> N
         path = tmp_path / f"{seed}.jsonl"
         env.record(str(path))
         assert replay(path).reproduced
+
+
+def test_a_policys_zero_dimensional_array_is_an_index() -> None:
+    """A policy's predict() for one environment gives its action as a 0-d integer array
+    (as Stable-Baselines3's does): taken as the index it holds, not refused."""
+    env = VersusAIEnv()
+    _, info = env.reset(seed=3)
+    index = int(np.flatnonzero(info["action_mask"])[0])
+    twin = VersusAIEnv()
+    twin.reset(seed=3)
+    stepped = env.step(np.asarray(index))  # type: ignore[arg-type]
+    assert np.array_equal(stepped[0]["units"], twin.step(index)[0]["units"])
+    with pytest.raises(IllegalActionError, match="an action is an index"):
+        env.step(np.asarray([index]))  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="an action is an index"):
+        env.step(np.asarray(float(index)))  # type: ignore[arg-type]
+
+
+def test_aec_resets_after_a_seeded_one_are_reproducible() -> None:
+    """Seeded once, the resets after it without a seed are the same games every run, as
+    Gymnasium's environments do (PettingZoo's seed test seeds every reset)."""
+
+    def seeds() -> list[int]:
+        env = KriegsspielEnv()
+        env.reset(seed=42)
+        found = [env.episode.seed]  # type: ignore[union-attr]
+        for _ in range(3):
+            env.reset()
+            found.append(env.episode.seed)  # type: ignore[union-attr]
+        return found
+
+    first = seeds()
+    assert seeds() == first and len(set(first)) == 4 and first[0] == 42
+
+
+@pytest.mark.parametrize("options", [{"swap": "no"}, {"swap": 1}, {"swop": True}])
+def test_a_reset_option_is_true_or_false_and_known(options: dict[str, object]) -> None:
+    with pytest.raises(ValueError, match=r"swap option is True or False|no reset option"):
+        VersusAIEnv().reset(seed=1, options=options)
+    if "swap" in options:
+        with pytest.raises(ValueError, match="swap option is True or False"):
+            KriegsspielEnv().reset(seed=1, options=options)
+    else:
+        KriegsspielEnv().reset(seed=1, options=options)  # (PettingZoo's test gives its own)
+    assert VersusAIEnv(side=np.int64(1)).side == 1

@@ -62,11 +62,18 @@ def test_the_game_loads_by_name_with_the_environments_numbering_and_observation(
     assert state.legal_actions() == sorted(episode.open_indices())
     index = state.legal_actions()[0]
     assert state.action_to_string(0, index) == setup.encoding.describe(index, episode.game)
-    # the observation is the environments' arrays, flat, seen from the player's side
+    # the observation is the environments' arrays, flat, seen from the player's side, in
+    # the order gymnasium's flatten of the environments' Dict space gives them
+    from gymnasium.spaces import flatten
+
+    from kriegsspiel.env import spaces
+
+    space = spaces.observation_arrays(setup)
     for side in (0, 1):
         arrays = episode.observe(side)
-        flat = np.concatenate([arrays[k].ravel() for k in ("planes", "units", "game")])
+        flat = np.concatenate([arrays[k].ravel() for k in ("game", "planes", "units")])
         assert np.array_equal(np.asarray(state.observation_tensor(side), np.float32), flat)
+        assert np.array_equal(flatten(space, arrays), flat)
     observer = game.make_py_observer()
     observer.set_from(state, 1)
     assert set(observer.dict) == {"planes", "units", "game"}
@@ -99,6 +106,25 @@ def test_each_new_game_takes_its_seed_from_the_games_generator():
     assert seeds(load(rng_seed=7)) == first  # reproducible from rng_seed
     assert len(set(first)) == 3  # successive games roll different dice
     assert seeds(load(rng_seed=8))[0] != first[0]
+    # a state's seed is fixed when it is made, whichever state is played first
+    game = load(rng_seed=7)
+    a, b = game.new_initial_state(), game.new_initial_state()
+    assert (b.episode.seed, a.episode.seed) == (first[1], first[0])
+
+
+def test_clones_and_states_read_back_take_no_seed_of_the_games_sequence():
+    """However much a search clones (its clones rerolled or not) and however many states
+    are read back, the next new game's seed is the one it would be without them: bots of
+    different search budgets meet the same games."""
+    plain = load(rng_seed=7)
+    expected = [plain.new_initial_state().episode.seed for _ in range(2)]
+    for reroll in (False, True):
+        game = load(rng_seed=7, reroll_on_clone=reroll)
+        state = play_on(game.new_initial_state(), 3)
+        for _ in range(4):
+            play_on(state.clone(), 5)
+        game.deserialize_state(state.serialize())
+        assert [state.episode.seed, game.new_initial_state().episode.seed] == expected
 
 
 def test_a_clone_is_exact_unless_the_game_rerolls_clones():

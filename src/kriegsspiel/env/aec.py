@@ -28,7 +28,7 @@ except ImportError as missing:  # the env extra is not installed
     ) from missing
 
 from kriegsspiel.env import spaces
-from kriegsspiel.env.episode import Episode, Setup, new_seed
+from kriegsspiel.env.episode import Episode, Setup, new_seed, swap_option
 from kriegsspiel.env.render import render_episode
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 
@@ -77,6 +77,7 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
         self.observation_spaces = dict.fromkeys(AGENTS, observation)
         self.action_spaces = dict.fromkeys(AGENTS, spaces.actions(self.setup))
         self.episode: Episode | None = None
+        self._seeds: np.random.Generator | None = None  # a seeded reset's, for those after
 
     # -- PettingZoo's API ---------------------------------------------------------------
     def observation_space(self, agent: str) -> gym_spaces.Space[Any]:
@@ -86,11 +87,19 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
         return self.action_spaces[_agent(agent)]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game: ``seed`` seeds its dice and its draws (left out: a random one);
-        ``options={"swap": True}`` puts army B on side 0 (other options are ignored, as
-        PettingZoo's API test expects of an environment)."""
-        options = options or {}
-        self.episode = Episode(self.setup, new_seed(seed), bool(options.get("swap", False)))
+        """A new game: ``seed`` seeds its dice and its draws, and the seeds of the games
+        reset without one after it, as Gymnasium's environments do (never seeded: a random
+        one); ``options={"swap": True}`` puts army B on side 0 (other options are ignored,
+        as PettingZoo's API test expects of an environment)."""
+        swap = swap_option(options, known=None)
+        if seed is not None:
+            game_seed = new_seed(seed)
+            self._seeds = np.random.default_rng(game_seed)
+        elif self._seeds is not None:
+            game_seed = int(self._seeds.integers(2**32))
+        else:
+            game_seed = new_seed(None)
+        self.episode = Episode(self.setup, game_seed, swap)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)

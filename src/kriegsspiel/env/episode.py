@@ -155,6 +155,8 @@ class Episode:
         if self.over:
             raise IllegalActionError("the game is over: no index is open")
         opened = self.open_indices()
+        if isinstance(index, np.ndarray) and index.shape == () and index.dtype.kind in "iu":
+            index = index.item()  # (a 0-d array, as a policy's predict() gives one action)
         if isinstance(index, bool) or not isinstance(index, int | np.integer):
             raise IllegalActionError(f"an action is an index (a whole number), not {index!r}")
         chosen = opened.get(int(index))
@@ -206,6 +208,24 @@ class Episode:
         game = self.game
         while self.draws and game.current_player() == CHANCE:
             game.apply_action(chance_outcome(game, self.chance))
+
+
+def swap_option(options: dict[str, Any] | None, known: tuple[str, ...] | None = ("swap",)) -> bool:
+    """``options["swap"]`` (False if left out), which must be true or false; ``known``:
+    the option names an environment takes (any other refused), or None to let others
+    pass (PettingZoo's API test gives options of its own)."""
+    options = options or {}
+    if known is not None:
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise ValueError(
+                f"no reset option {', '.join(map(repr, unknown))}: the options are "
+                f"{', '.join(map(repr, known))}"
+            )
+    swap = options.get("swap", False)
+    if not isinstance(swap, bool | np.bool_):
+        raise ValueError(f"the swap option is True or False, not {swap!r}")
+    return bool(swap)
 
 
 def new_seed(seed: int | None) -> int:

@@ -12,15 +12,17 @@ How it meets OpenSpiel's conventions:
   1: the side whose die comes out, with its exact chance). The game's other dice (to hit,
   to damage, tests) are rolled inside an action, so the game is declared
   ``SAMPLED_STOCHASTIC``, as OpenSpiel's own games that roll inside an action are.
-- **Seeds.** As in those games, the parameter ``rng_seed`` seeds a generator kept by the
-  game; each new initial state takes its game's seed from it, so a run is reproducible
-  and successive games roll different dice.
+- **Seeds.** As in those games, the parameter ``rng_seed`` fixes the games' seeds: the
+  n-th new initial state takes the n-th seed of ``rng_seed``'s sequence when it is made
+  (however the states are then used), so a run is reproducible and successive games roll
+  different dice. Clones and states read back take none.
 - **Clones.** A clone is exact by default: it rolls the dice its original will, so
   OpenSpiel's conformance test (a clone and its original given the same action stay
   equal) holds. A search must not see the dice the real game is yet to roll: with
-  ``reroll_on_clone=True`` each clone rolls dice of its own, drawn from the game's
-  generator (the engine's ``reseed``), so MCTS and its kin plan against the chances, not
-  against one known future.
+  ``reroll_on_clone=True`` each clone rolls dice of its own, drawn from a generator of
+  the game's kept for them alone (the engine's ``reseed``), so MCTS and its kin plan
+  against the chances, not against one known future, and how much they search changes no
+  later game's seed.
 - **Information.** Everything on the table is open to both players, so the game is one
   of perfect information; the observation (``observation_tensor``, and its named parts
   ``planes``, ``units``, ``game`` in ``make_py_observer``) is the environments' own.
@@ -108,7 +110,9 @@ class KriegsspielGame(pyspiel.Game):  # type: ignore[misc]
         self.reroll_on_clone = bool(given["reroll_on_clone"])
         if int(given["rng_seed"]) < 0:
             raise ValueError(f"rng_seed is a whole number 0 or more, not {given['rng_seed']}")
-        self.seeds = random.Random(int(given["rng_seed"]))
+        self.rng_seed = int(given["rng_seed"])
+        self.made = 0  # the new initial states made so far: the next takes seed number made
+        self.rerolls = random.Random(self.rng_seed)  # a reroll_on_clone clone's seeds
         encoding, units = self.setup.encoding, self.setup.encoding.units
         turns = set_up_game(self.setup.matchup, 0).scenario.turns
         info = pyspiel.GameInfo(
@@ -123,8 +127,22 @@ class KriegsspielGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(GAME_TYPE, info, given)
 
     def new_initial_state(self) -> KriegsspielState:
-        """A new game, its dice seeded from the game's generator."""
+        """A new game, its dice seeded by the next seed of ``rng_seed``'s sequence."""
         return KriegsspielState(self)
+
+    def take_seed(self) -> tuple[int, int]:
+        """The next game's number (from 1) and its seed: the number's place in the sequence
+        of ``rng_seed`` (NumPy's ``SeedSequence``, so each is as good as a fresh one)."""
+        self.made += 1
+        words = np.random.SeedSequence(self.rng_seed, spawn_key=(self.made,)).generate_state(1)
+        return self.made, int(words[0]) % SEEDS
+
+    def give_back(self, number: int) -> None:
+        """OpenSpiel made a new initial state only to copy another over it (a clone, a state
+        read back): the seed it took is given back, if it was the last one taken, so that
+        copies take no place in the sequence."""
+        if number == self.made:
+            self.made -= 1
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
@@ -143,15 +161,18 @@ class _Play:
     """The episode inside a state, made when first asked for, so that a clone (a new
     initial state whose attributes OpenSpiel then deep-copies over) costs no set-up.
 
-    Copied, it is as the engine clones a game, and with ``reroll_on_clone`` the copy then
-    rolls dice of its own; one not yet made takes its seed from the game's generator
-    first, so the copy is of the same game. Pickled (``state.serialize()``), it keeps the
+    Its seed is fixed when it is made (``number``: its place in the game's sequence; 0 for
+    a copy). Copied, it is as the engine clones a game, and with ``reroll_on_clone`` the
+    copy then rolls dice of its own. Pickled (``state.serialize()``), it keeps the
     engine's game and where the episode stands, with the set-up it was played on, and
     takes the set-up back from the game it is read into, which must be the same."""
 
-    def __init__(self, game: KriegsspielGame | None, seed: int | None = None) -> None:
+    def __init__(
+        self, game: KriegsspielGame | None, seed: int | None = None, number: int = 0
+    ) -> None:
         self.game = game  # None once read back, until the state links it again
-        self.seed = seed  # None until the episode (or a copy) needs one
+        self.seed = seed  # None only once read back (the saved state has it)
+        self.number = number  # its place in the game's sequence of seeds (0: a copy)
         self.episode: Episode | None = None
         self.saved: dict[str, Any] | None = None
 
@@ -162,24 +183,19 @@ class _Play:
             self.episode = _read_back(self.saved, game)
             self.saved = None
         if self.episode is None:
-            self.episode = Episode(game.setup, self._seed(), draws=False)
+            assert self.seed is not None  # (made by a game, or read back with its seed)
+            self.episode = Episode(game.setup, self.seed, draws=False)
         return self.episode
-
-    def _seed(self) -> int:
-        if self.seed is None:
-            assert self.game is not None
-            self.seed = self.game.seeds.randrange(SEEDS)
-        return self.seed
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
         game = self.game
         assert game is not None  # (a state read back is linked as it is set)
         if self.episode is None:  # not begun: the copy begins the same game
-            return _Play(game, self._seed())
+            return _Play(game, self.seed)
         twin = _Play(game, self.seed)
         twin.episode = self.episode.copy()
         if game.reroll_on_clone:
-            twin.episode.game.reseed(game.seeds.randrange(SEEDS))
+            twin.episode.game.reseed(game.rerolls.randrange(SEEDS))
         return twin
 
     def __getstate__(self) -> dict[str, Any]:
@@ -195,6 +211,7 @@ class _Play:
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
         self.game, self.seed, self.episode, self.saved = None, None, None, saved
+        self.number = 0
 
 
 def _identity(game: KriegsspielGame) -> tuple[str, float]:
@@ -229,7 +246,8 @@ class KriegsspielState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         # (no attribute may hold the game itself: a clone deep-copies every attribute,
         # and OpenSpiel cannot copy a game that keeps a generator)
-        self.__dict__["_play"] = _Play(game)
+        number, seed = game.take_seed()
+        self.__dict__["_play"] = _Play(game, seed, number)
 
     @property
     def _play(self) -> _Play:
@@ -243,6 +261,9 @@ class KriegsspielState(pyspiel.State):  # type: ignore[misc]
         ``deserialize_state`` itself."""
         if play.saved is not None:
             play.made(self._game)
+        replaced = self.__dict__.get("_play")
+        if replaced is not None and replaced is not play:  # (made only to be copied over)
+            self._game.give_back(replaced.number)
         self.__dict__["_play"] = play
 
     @property
@@ -305,11 +326,13 @@ class KriegsspielState(pyspiel.State):  # type: ignore[misc]
 
 class KriegsspielObserver:
     """OpenSpiel's Python observer: the environments' arrays, as one flat tensor and its
-    named parts (``planes``, ``units``, ``game``), seen from a player's side."""
+    named parts (``game``, ``planes``, ``units``, in that order), seen from a player's side."""
 
     def __init__(self, setup: Setup) -> None:
         shapes = setup.observer.shapes
-        parts = {"planes": shapes.planes, "units": shapes.units, "game": shapes.game}
+        # in the order of the keys' names, as Gymnasium's Dict space flattens them, so the
+        # flat tensor is gymnasium.spaces.flatten's of the environments' observation
+        parts = {"game": shapes.game, "planes": shapes.planes, "units": shapes.units}
         size = sum(int(np.prod(shape)) for shape in parts.values())
         self.tensor: npt.NDArray[np.float32] = np.zeros(size, np.float32)
         self.dict: dict[str, npt.NDArray[np.float32]] = {}

@@ -32,7 +32,7 @@ import numpy.typing as npt
 from kriegsspiel.ai.players import Player
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.env import spaces
-from kriegsspiel.env.episode import Episode, Setup, new_seed
+from kriegsspiel.env.episode import Episode, Setup, new_seed, swap_option
 from kriegsspiel.env.render import render_episode
 from kriegsspiel.sim.matchup import new_player, side_seed
 
@@ -62,8 +62,9 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         """``side``: the agent's side (0 or 1); ``opponent``: "tactical" or "random";
         ``illegal``: "raise" or "lose" (what an index not open does); the rest as
         :class:`kriegsspiel.env.aec.KriegsspielEnv` takes them."""
-        if isinstance(side, bool) or not isinstance(side, int) or side not in (0, 1):
+        if isinstance(side, bool) or not isinstance(side, int | np.integer) or side not in (0, 1):
             raise ValueError(f"side is 0 or 1, not {side!r}")
+        side = int(side)
         if opponent not in ("tactical", "random"):
             raise ValueError(f"opponent is tactical or random, not {opponent!r}")
         if illegal not in ("raise", "lose"):
@@ -86,7 +87,7 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         one); ``options={"swap": True}`` puts army B on side 0."""
         super().reset(seed=seed)
         game_seed = new_seed(seed) if seed is not None else int(self.np_random.integers(2**32))
-        swap = bool((options or {}).get("swap", False))
+        swap = swap_option(options)
         self.episode = Episode(self.setup, game_seed, swap)
         self.forfeit = None
         self.opponent = new_player(self.opponent_kind, side_seed(game_seed, 1 - self.side))
