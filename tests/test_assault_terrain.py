@@ -6,6 +6,7 @@ terrain'."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import pytest
 from test_game_rules import new_game, only, place
@@ -193,16 +194,25 @@ def test_an_assault_whose_way_in_closes_before_it_moves_stops() -> None:
     assert ours.anchor == start and not theirs.destroyed and not ours.destroyed
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
-def test_vehicles_and_walkers_still_do_not_assault(ruleset: str) -> None:
+def face_off(
+    ruleset: str, ours: Callable[[UnitState], bool]
+) -> tuple[BoltActionGame, UnitState, UnitState]:
+    """Side 0's first unit that ``ours`` picks, 6" from side B's first infantry, alone on
+    an empty table, side 0's die drawn."""
     game = new_game(ruleset)
     game.table = Table(72, 48)
-    vehicle = next(u for u in game.units if u.side == 0 and u.vehicle is not None)
-    enemy = next(u for u in game.units if u.side == 1 and u.vehicle is None)
-    only(game, vehicle.uid, enemy.uid)
-    place(vehicle, 36, 20, 0)
+    unit = next(u for u in game.units if u.side == 0 and ours(u))
+    enemy = next(u for u in game.units if u.side == 1 and u.kind == "infantry")
+    only(game, unit.uid, enemy.uid)
+    place(unit, 36, 20, 0)
     place(enemy, 36, 26, 180)
     game.apply_action(Action("draw", side=0))
+    return game, unit, enemy
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_vehicles_and_walkers_still_do_not_assault(ruleset: str) -> None:
+    game, vehicle, enemy = face_off(ruleset, lambda u: u.vehicle is not None)
     with pytest.raises(IllegalActionError, match="vehicles do not assault"):
         game.validate(assault(vehicle, enemy))
     assert not any(a.order == "Run" and a.target is not None for a in game.legal_actions())
@@ -212,14 +222,7 @@ def test_vehicles_and_walkers_still_do_not_assault(ruleset: str) -> None:
 def test_artillery_does_not_assault_but_may_be_assaulted(ruleset: str) -> None:
     """The sheets' close quarters are infantry against infantry and against vehicles: a
     gun and its crew are assaulted (its crew fights), and do not assault."""
-    game = new_game(ruleset)
-    game.table = Table(72, 48)
-    gun = next(u for u in game.units if u.side == 0 and u.kind == "artillery")
-    enemy = next(u for u in game.units if u.side == 1 and u.kind == "infantry")
-    only(game, gun.uid, enemy.uid)
-    place(gun, 36, 20, 0)
-    place(enemy, 36, 26, 180)
-    game.apply_action(Action("draw", side=0))
+    game, gun, enemy = face_off(ruleset, lambda u: u.kind == "artillery")
     with pytest.raises(IllegalActionError, match="is artillery, a gun and its crew, and does not"):
         game.validate(assault(gun, enemy))
     assert not offered(game, gun, enemy)

@@ -213,15 +213,14 @@ class Tracker:
 
     def in_bag(self) -> tuple[int, int]:
         """Each side's dice in the bag: a drawn die is in its player's hand, not in the bag
-        (the simulated game's count, :func:`.bag.in_bag`, leaves it in where a destroyed
-        unit's die leaves at once, as its observation has always said)."""
-        stay = self.rules.destroyed_dice_stay_in_cup
-        counts = list(
-            bag.in_bag(self.units, self.turn_dice, stay_until_turn_end=stay, in_hand=self.in_hand)
+        (:func:`.bag.in_bag`'s count as the players see it)."""
+        return bag.in_bag(
+            self.units,
+            self.turn_dice,
+            stay_until_turn_end=self.rules.destroyed_dice_stay_in_cup,
+            in_hand=self.in_hand,
+            hand_out=True,
         )
-        if not stay and self.in_hand is not None:
-            counts[self.in_hand] -= 1
-        return counts[0], counts[1]
 
     def draw_chances(self) -> list[tuple[int, float]]:
         """Each side's chance of the next die out of the bag."""

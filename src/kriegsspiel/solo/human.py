@@ -219,9 +219,7 @@ class HumanPlayer:
         side = game.current_player()
         actions = game.legal_actions()
         units = game.eligible(side)
-        cup, score = list(game.dice_in_cup()), game.score()
-        if not game.rules.destroyed_dice_stay_in_cup:  # (its count keeps the die drawn in)
-            cup[side] -= 1  # the die drawn is in this player's hand, as Bolt Action's count has it
+        cup, score = game.dice_in_cup(hand_out=True), game.score()  # (the die drawn: in hand)
         title = (
             f"Turn {game.turn} of {game.scenario.turns}, score {score[0]} – {score[1]}: "
             f"side {SIDE_NAMES[side]} drew an order die (left in the bag: A {cup[0]}, "

@@ -65,6 +65,7 @@ def in_bag(
     *,
     stay_until_turn_end: bool,
     in_hand: int | None = None,
+    hand_out: bool = False,
 ) -> tuple[int, int]:
     """Each side's order dice in the bag now.
 
@@ -74,10 +75,15 @@ def in_bag(
     vehicle's die turned Down by damage before it had an order); a die drawn and not yet
     given (``in_hand``: its side) is out of the bag, in its player's hand. Where it leaves
     at once (Konflikt '47, an assumption): one die per unit still to be given an order, a
-    die just drawn counted until its order is given.
+    die just drawn counted until its order is given, unless ``hand_out`` (the count the
+    players see, the die in hand out of the bag in both editions; the simulated game's
+    observation keeps the count it has always given).
     """
     if not stay_until_turn_end:
-        return len(waiting(units, 0)), len(waiting(units, 1))
+        counts = [len(waiting(units, 0)), len(waiting(units, 1))]
+        if hand_out and in_hand is not None:
+            counts[in_hand] -= 1
+        return counts[0], counts[1]
     bag = [0, 0]
     for uid in turn_dice:
         unit = units[uid]

@@ -167,15 +167,17 @@ class BoltActionGame(ShootingGroups):
         """Units of ``side`` whose die is still in the bag."""
         return bag.waiting(self.units, side)
 
-    def dice_in_cup(self) -> tuple[int, int]:
+    def dice_in_cup(self, *, hand_out: bool = False) -> tuple[int, int]:
         """Each side's order dice in the cup now (:func:`.bag.in_bag`: a die just drawn is
-        in its player's hand where a destroyed unit's die stays until the turn end)."""
+        in its player's hand where a destroyed unit's die stays until the turn end, and in
+        both editions with ``hand_out``, the count a player at the table sees)."""
         in_hand = self.drawn if self.pending is None and not self.over else None
         return bag.in_bag(
             self.units,
             self.turn_dice,
             stay_until_turn_end=self.rules.destroyed_dice_stay_in_cup,
             in_hand=in_hand,
+            hand_out=hand_out,
         )
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
