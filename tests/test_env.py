@@ -10,7 +10,7 @@ import warnings
 import gymnasium
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 import kriegsspiel.env  # noqa: F401 (registers kriegsspiel/VersusAI-v0)
 from kriegsspiel.ai.players import play
@@ -148,8 +148,8 @@ def test_an_index_not_open_is_refused_and_changes_nothing() -> None:
 
 
 def test_bad_set_ups_are_refused_clearly() -> None:
-    with pytest.raises(ValueError, match="render_mode is ansi, svg or None"):
-        KriegsspielEnv(render_mode="human")
+    with pytest.raises(ValueError, match="render_mode is ansi, svg, human or None"):
+        KriegsspielEnv(render_mode="rgb_array")
     with pytest.raises(UsageError, match="no-such-army"):
         KriegsspielEnv(armies=["no-such-army", "no-such-army"])
     with pytest.raises(RuntimeError, match="call reset"):
@@ -174,6 +174,26 @@ def test_renders_the_table_and_a_text_summary() -> None:
     shown = text.render()
     assert shown is not None and shown.startswith("turn 1 of ")
     assert shown.count("models,") == sum(not u.destroyed for u in text.game.units)
+
+
+def test_human_mode_prints_the_text_after_each_reset_and_step(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    env = VersusAIEnv(render_mode="human", opponent="random")
+    env.reset(seed=1)
+    shown = capsys.readouterr().out
+    assert shown.startswith("turn 1 of ") and shown.count("models,") >= 2
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert capsys.readouterr().out.count("turn ") == 1  # (one print a step)
+    assert env.render() is None and capsys.readouterr().out.startswith("turn ")
+    aec = KriegsspielEnv(render_mode="human")
+    aec.reset(seed=1)
+    assert capsys.readouterr().out.startswith("turn 1 of ")
+
+
+def test_pettingzoo_render_test_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(lambda render_mode=None: KriegsspielEnv(render_mode=render_mode))
+    assert "turn 1 of " in capsys.readouterr().out  # (human mode printed)
 
 
 @pytest.mark.parametrize("opponent", ["tactical", "random"])

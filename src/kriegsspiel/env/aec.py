@@ -29,11 +29,10 @@ except ImportError as missing:  # the env extra is not installed
 
 from kriegsspiel.env import spaces
 from kriegsspiel.env.episode import Episode, Setup, new_seed, swap_option
-from kriegsspiel.env.render import render_episode
+from kriegsspiel.env.render import RENDER_MODES, render_episode
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 
 AGENTS = ("player_0", "player_1")
-RENDER_MODES = ("ansi", "svg")
 
 
 class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
@@ -58,12 +57,13 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
     ) -> None:
         """``scenario`` and ``armies``: files or shipped names, as ``kriegsspiel play``
         takes them; ``cell``: the side of the action and observation grid's cells, in
-        inches; ``render_mode``: "ansi" (text) or "svg" (the table drawn);
+        inches; ``render_mode``: "ansi" (text), "svg" (the table drawn) or "human" (the
+        text printed after every reset and step);
         ``rules_file``: a designer's copy of the edition's rules data, as
         ``kriegsspiel play --rules-file`` takes it (left out: the shipped rules)."""
         super().__init__()
         if render_mode not in (None, *RENDER_MODES):
-            raise ValueError(f"render_mode is ansi, svg or None, not {render_mode!r}")
+            raise ValueError(f"render_mode is ansi, svg, human or None, not {render_mode!r}")
         self.render_mode = render_mode
         self.setup = Setup.of(ruleset, scenario, armies, cell, rules_file)
         self.possible_agents = list(AGENTS)
@@ -177,6 +177,8 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
             self.rewards = dict.fromkeys(AGENTS, 0.0)
             self.agent_selection = AGENTS[episode.side]
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
 
 def _agent(agent: str) -> str:

@@ -10,9 +10,17 @@ if TYPE_CHECKING:
     from kriegsspiel.env.episode import Episode
 
 
-def render_episode(episode: Episode, mode: str) -> str:
+RENDER_MODES = ("ansi", "svg", "human")
+
+
+def render_episode(episode: Episode, mode: str) -> str | None:
     """``mode`` "svg": the table with the action grid's cells and the units deciding
-    outlined; "ansi": the turn, score and each side's units, one line each."""
+    outlined; "ansi": the turn, score and each side's units, one line each; "human":
+    the "ansi" text printed (to standard output) and None given, as Gymnasium's and
+    PettingZoo's conventions have it."""
+    if mode == "human":
+        print(render_episode(episode, "ansi"), flush=True)
+        return None
     game = episode.game
     if mode == "svg":
         marked = game.deciding_units() or [u.uid for u in game.eligible(max(episode.side, 0))]

@@ -33,11 +33,10 @@ from kriegsspiel.ai.players import Player
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.env import spaces
 from kriegsspiel.env.episode import Episode, Setup, new_seed, swap_option
-from kriegsspiel.env.render import render_episode
+from kriegsspiel.env.render import RENDER_MODES, render_episode
 from kriegsspiel.sim.matchup import new_player, side_seed
 
 Observation = dict[str, Any]  # the arrays of kriegsspiel.env.observe, by name
-RENDER_MODES = ("ansi", "svg")
 
 
 class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
@@ -70,7 +69,7 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         if illegal not in ("raise", "lose"):
             raise ValueError(f"illegal is raise or lose, not {illegal!r}")
         if render_mode not in (None, *RENDER_MODES):
-            raise ValueError(f"render_mode is ansi, svg or None, not {render_mode!r}")
+            raise ValueError(f"render_mode is ansi, svg, human or None, not {render_mode!r}")
         self.side, self.opponent_kind, self.render_mode = side, opponent, render_mode
         self.illegal = illegal
         self.forfeit: str | None = None  # why the agent lost by an index not open
@@ -92,6 +91,8 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         self.forfeit = None
         self.opponent = new_player(self.opponent_kind, side_seed(game_seed, 1 - self.side))
         self._opponent_moves()
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), self._info(None)
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
@@ -110,6 +111,8 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         if done is not None:
             self._opponent_moves()
         reward = float(episode.game.returns()[self.side]) if episode.over else 0.0
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), reward, episode.over, False, self._info(done)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
