@@ -196,7 +196,10 @@ def test_odds_inputs_without_effect_say_so(ruleset: str) -> None:
     assert _said(shot("HMG", mounted=True, moving=True), "firer vehicle") is None
     # the target's pins count only in a flamethrower's morale check
     said = _said(shot("rifle", target_pins=2), "target pins")
-    assert said == "no effect: they matter only to a flamethrower's test"
+    assert said == (
+        "no effect: the attack cannot bring them to the unit's morale value, and they "
+        "matter otherwise only to a flamethrower's test"
+    )
     flame = Situation(range_inches=5, target_pins=2)
     flamer = shoot_odds(
         ruleset, weapons=["flamethrower (infantry)"], target="regular infantry", situation=flame
@@ -1092,6 +1095,53 @@ def test_failed_order_test_goes_down_and_pins_at_morale_remove_the_unit() -> Non
             target="inexperienced infantry",
             situation=Situation(range_inches=5, target_pins=8),
         )
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_pins_an_attack_brings_up_to_the_morale_value_remove_the_target(ruleset: str) -> None:
+    # regular troops (morale 9) with 8 pins: any hit's pin removes them
+    rifles = shoot_odds(
+        ruleset,
+        weapons=["rifle:5"],
+        target="regular infantry",
+        situation=Situation(range_inches=12, target_pins=8),
+    )
+    assert rifles.probabilities["p_removed_by_pins"] == 1 - F(1, 3) ** 5 == F(242, 243)
+    assert _said(rifles, "target pins") == (
+        f"{float(F(242, 243)):.1%} removed: 8 pins already there; a unit whose pins reach "
+        "its morale value (9, regular) is removed"
+    )
+    seven = Situation(range_inches=12, target_pins=7)
+    fewer = shoot_odds(ruleset, weapons=["rifle:5"], target="regular infantry", situation=seven)
+    assert "p_removed_by_pins" not in fewer.probabilities  # one pin an attack: 8 at most
+    # a vehicle: every Panzerfaust hit damages (6 + D6 against 9+) and so pins it; a hit
+    # that does not knock it out leaves it abandoned
+    faust = shoot_odds(
+        "konflikt47",
+        weapons=["panzerfaust"],
+        target="medium tank",
+        situation=Situation(range_inches=4, target_pins=8),
+    )
+    gone = faust.probabilities["p_knocked_out"] + faust.probabilities["p_removed_by_pins"]
+    assert gone == faust.probabilities["p_hit"] == F(2, 3)
+    assert faust.probabilities["p_removed_by_pins"] > 0
+    # an assault on a vehicle: its own pin comes with any hit
+    for pins, removed in ((8, True), (0, False)):
+        va = vehicle_assault_odds(
+            ruleset,
+            models=8,
+            quality="regular",
+            target="medium tank",
+            vehicle_order="stationary",
+            anti_tank=True,
+            target_pins=pins,
+        )
+        if not removed:
+            assert "p_removed_by_pins" not in va.probabilities
+            continue
+        if_in = va.probabilities["p_removed_by_pins_if_assaulting"]
+        assert if_in + va.probabilities["p_knocked_out_if_assaulting"] == 1 - F(1, 2) ** 8
+        assert va.probabilities["p_removed_by_pins"] == if_in * va.probabilities["p_order_test"]
 
 
 def test_shaped_charge_keeps_its_pen_at_long_range() -> None:

@@ -508,6 +508,20 @@ def test_a_chance_short_of_certain_is_never_shown_as_100_per_cent() -> None:
     assert _pct(Fraction(1, 2)) == "50.0%"
 
 
+def test_the_odds_tables_say_what_their_rows_count() -> None:
+    """A weapon's row is one shot's chance (six rifles hit more often than each one), and
+    the damage results overlap (a vehicle set on fire may be knocked out as well)."""
+    done = cli("odds", "shoot", "-w", "panzerschreck", "--range", "10", "--target", "medium tank")
+    assert done.returncode == 0, done.stderr
+    out = " ".join(done.stdout.split())
+    assert "one shot's chance to hit" in out and "p hit by weapon" not in out
+    assert "damage results (rows overlap)" in out
+    exact = json.loads(cli("odds", "shoot", "-w", "rifle:5", "--target-pins", "8", "--json").stdout)
+    assert exact["exact"]["p_removed_by_pins"] == "242/243"
+    assert exact["p_removed_by_pins"] == 242 / 243
+    assert exact["pins"]["exact"] == ["1/243", "242/243"]
+
+
 def _main_status(monkeypatch: pytest.MonkeyPatch, *argv: str) -> object:
     """``main()``'s exit status, or what it let out (a KeyboardInterrupt let out of a test
     would stop pytest itself); Python's own Ctrl-C handler back in place after."""

@@ -1145,6 +1145,28 @@ def test_the_simulator_agrees_with_the_odds_in_the_open_and_in_cover() -> None:
     assert cover_odds.casualties.mean() < open_odds.casualties.mean()
 
 
+def test_the_simulator_removes_a_unit_as_often_as_the_odds_say_its_pins_reach_morale() -> None:
+    game, section, squad = squads_at_20_inches()
+    squad.pins = game.rules.morale(squad.quality) - 1  # one more and it is gone
+    for model in section.models[2:]:  # two riflemen left: a chance well short of certain
+        model.alive = False
+    groups = game.shooting_groups(section, squad, moving=False)
+    ctx = TroopsContext(
+        models=len(squad.alive_models),
+        morale=new_test(game.rules, squad.quality, pins=squad.pins),
+        pins_per_attack=game.rules.data.procedure.pins_per_attack,
+    )
+    p_removed = exact_troops(groups, ctx).pins.probability(lambda p: p >= 1)
+    removed = 0
+    for seed in range(TRIALS):
+        twin = game.clone()
+        twin.dice = RandomDice(seed)
+        twin.shoot(twin.units[section.uid], twin.units[squad.uid], moving=False)
+        removed += twin.units[squad.uid].destroyed
+    assert 0.5 < p_removed < 0.9
+    assert bernoulli_ok(removed, TRIALS, p_removed), (removed, float(p_removed))
+
+
 def test_the_simulator_agrees_with_the_odds_of_a_knock_out() -> None:
     game, gun, _sherman, panzer, _squad = tank_in_the_sights()
     groups = game.shooting_groups(gun, panzer, moving=False)

@@ -44,10 +44,13 @@ class OddsReport:
         }
         for key, p in self.probabilities.items():
             out[key] = float(p)
+        out["exact"] = {key: str(p) for key, p in self.probabilities.items()}
         for key, dist in self.distributions.items():
+            values = dist.as_list()
             out[key] = {
                 "mean": float(dist.mean()),
-                "distribution": [float(p) for p in dist.as_list()],
+                "distribution": [float(p) for p in values],
+                "exact": [str(p) for p in values],
             }
         out.update(self.details)
         out["reasoning"] = [

@@ -15,6 +15,10 @@ TAIL = Fraction(1, 2000)  # rows past a 0.05% tail are folded into one
 
 
 OUTCOMES = {"p_hit": "at least one hit"}  # where the key alone would mislead
+DETAILS = {  # the same for the tables of details
+    "p_hit_by_weapon": "one shot's chance to hit",
+    "damage_results": "damage results (rows overlap)",
+}
 
 
 def _pct(p: Fraction | float) -> str:
@@ -80,7 +84,8 @@ def render(report: OddsReport) -> Group:
         parts.append(table)
     for key, value in report.details.items():
         if isinstance(value, dict) and value and all(isinstance(v, float) for v in value.values()):
-            table = Table(title=key.replace("_", " "), title_justify="left", show_header=False)
+            title = DETAILS.get(key, key.replace("_", " "))
+            table = Table(title=title, title_justify="left", show_header=False)
             table.add_column("")
             table.add_column("", justify="right")
             for k, v in value.items():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache, partial
@@ -127,6 +127,25 @@ def _check_not_removed(rules: Rules, quality: str, pins: int, option: str) -> No
             f"{option} {pins}: a unit of {quality} troops with {pins} pins (its morale value is {base}) "
             f"is removed from play and takes no test; give {option} {base - 1} or fewer."
         )
+
+
+def _pins_reach_morale(
+    rules: Rules, quality: str, before: int, chance: Callable[[Callable[[int], bool]], Fraction]
+) -> tuple[Fraction, Reason] | None:
+    """The chance that the pins an attack brings, with the ``before`` already there, reach
+    the target's morale and remove it (as the game removes it, :func:`destroyed_by_pins`),
+    and the reasoning row; None when they cannot. ``chance`` gives the chance of an event
+    read from the attack's own pins (a vehicle's: not when it is knocked out anyway)."""
+    base = new_test(rules, quality).base
+    p = chance(lambda taken: destroyed_by_pins(rules, base, before + taken))
+    if p == 0:
+        return None
+    told = f"{before} pin{'s' * (before != 1)} already there" if before else "no pins before"
+    return p, Reason(
+        "target pins",
+        f"{float(p):.1%} removed",
+        f"{told}; a unit whose pins reach its morale value ({base}, {quality}) is removed",
+    )
 
 
 def order_test_odds(
@@ -424,14 +443,6 @@ def _shoot_odds(
         reasons.append(
             Reason("firer vehicle", "no effect", "it matters only to Fixed weapons moving")
         )
-    if (
-        situation.target_pins
-        and not tgt.is_vehicle
-        and not any(g.shot.morale_check for g in groups)
-    ):
-        reasons.append(
-            Reason("target pins", "no effect", "they matter only to a flamethrower's test")
-        )
     _check_most_hits(groups, tgt.is_vehicle, "--weapon")
     p_hits = {
         g.shot.weapon: exact(partial(roll_to_hit, hit_on=g.shot.hit_on)).probability(True)
@@ -457,6 +468,19 @@ def _shoot_odds(
             pins_per_attack=rules.data.procedure.pins_per_attack,
         )
         troops = exact_troops(groups, ctx)
+        removal = _pins_reach_morale(rules, quality, situation.target_pins, troops.pins.probability)
+        if removal is not None:
+            probabilities["p_removed_by_pins"] = removal[0]
+            reasons.append(removal[1])
+        elif situation.target_pins and not any(g.shot.morale_check for g in groups):
+            reasons.append(
+                Reason(
+                    "target pins",
+                    "no effect",
+                    "the attack cannot bring them to the unit's morale value, and they "
+                    "matter otherwise only to a flamethrower's test",
+                )
+            )
         if any(g.shot.morale_check for g in groups):
             probabilities["p_destroyed_by_morale"] = troops.p_destroyed_by_morale
             pins = situation.target_pins
@@ -496,6 +520,15 @@ def _shoot_odds(
 
     final = exact_vehicle(groups)
     probabilities["p_knocked_out"] = final.probability(lambda v: v.knocked_out)
+    abandoned = _pins_reach_morale(
+        rules,
+        situation.target_quality,
+        situation.target_pins,
+        lambda reach: final.probability(lambda v: not v.knocked_out and reach(v.pins)),
+    )
+    if abandoned is not None:
+        probabilities["p_removed_by_pins"] = abandoned[0]
+        reasons.append(abandoned[1])
     if situation.target_immobilised:
         reasons.append(_IMMOBILISED_BEFORE)
     if situation.target_officer is not None:
@@ -921,6 +954,12 @@ def vehicle_assault_odds(
 
     final = fire.survivors.bind(assault_by)
     p_ko = final.probability(lambda v: v.knocked_out)
+    abandoned = _pins_reach_morale(
+        rules,
+        target_quality,
+        target_pins,
+        lambda reach: final.probability(lambda v: not v.knocked_out and reach(v.pins)),
+    )
     goes_in = order.probabilities["p_pass"]
     reasons = [
         order.reasons[0]
@@ -961,6 +1000,13 @@ def vehicle_assault_odds(
         reasons.append(
             Reason("damage", "destroyed", "soft-skinned or open-topped: destroyed if damaged")
         )
+    removed: dict[str, Fraction] = {}
+    if abandoned is not None:
+        removed = {
+            "p_removed_by_pins_if_assaulting": abandoned[0],
+            "p_removed_by_pins": goes_in * abandoned[0],
+        }
+        reasons.append(replace(abandoned[1], result=f"{abandoned[1].result} if assaulting"))
     hits: Dist[int] = (
         Dist.constant(0)
         if hit_on is None
@@ -985,6 +1031,7 @@ def vehicle_assault_odds(
             "p_crew_stunned": goes_in * final.probability(lambda v: v.crew_stunned),
             "p_immobilised": goes_in * _newly_immobilised(final, target_immobilised),
             "p_on_fire": goes_in * final.probability(lambda v: v.on_fire),
+            **removed,
         },
         distributions=distributions,
         details={"target": tgt.name},
