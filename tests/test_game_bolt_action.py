@@ -1005,6 +1005,47 @@ def test_friendly_fire_with_no_eligible_friend_goes_down() -> None:
     assert not any(e.kind in ("shoot", "no shot", "friendly fire") for e in game.events)
 
 
+def test_friendly_fire_needs_a_shot_not_only_a_friend_in_sight() -> None:
+    """The friends a FUBAR unit may fire on are those it would have a shot at: a mortar's
+    friend inside its 18" least range is none, so the mortar goes Down (sheet 002: with no
+    target it "does not fire and simply goes down")."""
+    game = small_game(
+        "bolt-action-1", ["3-inch Mortar Team", "2nd Section"], ["1st Grenadier Squad"]
+    )
+    mortar, second, enemy = game.units
+    place(mortar, 36.0, 8.0, 0.0)
+    place(second, 36.0, 20.0, 0.0)  # 12" off: in sight and range, inside the least range
+    place(enemy, 36.0, 30.0, 180.0)  # 10" from the 2nd Section
+    assert game.can_shoot(mortar, second, moving=False) and not game.has_shot(mortar, second)
+    mortar.pins = 1
+    game.dice = ScriptedDice([6, 6, 1])  # the order test's double six; the chart's 1
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=mortar.uid, order="Fire", target=enemy.uid))
+    assert mortar.order == "Down" and game.pending is None
+    fubar = next(e for e in game.events if e.kind == "fubar").data
+    assert fubar["result"] == "friendly fire: no target, goes Down"
+    assert not any(e.kind in ("shoot", "no shot") for e in game.events)
+
+
+@pytest.mark.parametrize(("start", "asked"), [(20.0, False), (10.0, True)])
+def test_an_ambush_is_sprung_only_by_a_unit_that_has_a_shot(start: float, asked: bool) -> None:
+    """A mortar on Ambush is not asked to fire at a unit that ends its move inside its
+    18" least range (it would spend its die for no shot), and is asked beyond it."""
+    game = small_game("bolt-action-1", ["1st Section"], ["8cm Mortar Team"])
+    section, mortar = game.units
+    place(section, 36.0, start, 0.0)
+    place(mortar, 36.0, 40.0, 180.0)
+    mortar.retained = "Ambush"
+    game.turn_dice = (section.uid,)
+    game.dice = ScriptedDice([])
+    game.apply_action(Action("draw", side=0))
+    to = (section.anchor.x, section.anchor.y + 5.0)  # 15" from the mortar, or 25"
+    game.apply_action(Action("order", unit=section.uid, order="Advance", to=to))
+    ambush = game.pending is not None and game.pending.kind == "ambush"
+    assert ambush == asked, game.pending
+    assert mortar.is_ambushing
+
+
 def test_the_tactical_player_turns_friendly_fire_where_it_hurts_most() -> None:
     """Choosing for the opponent, the tactical player sends the FUBAR unit's fire where it
     does the most expected damage, valued as it values its own shots (:meth:`damage`):

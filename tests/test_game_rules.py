@@ -1195,6 +1195,26 @@ def test_barrage_fire_for_effect_golden() -> None:
     assert not can_call(game, observer, "barrage")  # one barrage a game
 
 
+def test_a_miscalculated_barrage_with_none_of_the_callers_in_reach_is_moved_off_the_enemy() -> None:
+    """Sheet 002: on a 1 the enemy may move the point up to 24" in any direction. With no
+    unit of the caller's within 24" to move it onto, the enemy moves it out of reach of its
+    own (beyond the largest radius, 12"), as near the caller's own as that allows."""
+    game, observer, target = _observer_game()
+    place(observer, 20, 2, 0)  # 28" from the squad: out of the enemy's reach
+    # miscalculation; radius D6+6 = 6+6 = 12"; the observer, 4" off, rolls 3: D3 pins -> 2
+    game.dice = ScriptedDice([1, 6, 3, 2])
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(
+        Action("order", unit=observer.uid, order="Fire", target=target.uid, choice="barrage")
+    )
+    landed = next(e for e in game.events if e.kind == "fire for effect")
+    at = Point(*landed.data["at"])
+    assert at.distance_to(Point(20, 30)) == pytest.approx(24.0)  # moved the whole reach
+    assert min(m.point.distance_to(at) for m in target.alive_models) > 12
+    assert target.pins == 0 and observer.pins == 2
+    assert game.dice.remaining == []  # type: ignore[attr-defined]
+
+
 def test_a_barrage_delayed_in_a_clone_is_not_delayed_in_the_original() -> None:
     """clone() is for looking ahead: what is called in on the copy stays on the copy."""
     game, observer, target = _observer_game()
@@ -1730,6 +1750,40 @@ def test_the_ai_weighs_an_assault_with_the_sides_the_odds_and_the_game_fight() -
         assert reaction.choice == best, (pins, reaction, p_odds)
         chosen.add(best)
     assert chosen == {"hand-to-hand", "point-blank"}  # each defence is the better one once
+
+
+def test_the_ai_values_an_assault_on_a_vehicle_by_its_exact_knock_out_chance() -> None:
+    """The tactical player values infantry assaulting a vehicle as it values a shot at one:
+    the points it expects to knock out, by the game's own procedure (the odds calculator's
+    chance); an assault that cannot harm it (2 men hitting on 6s: hits + D6 short of 9) is
+    worth less than nothing (a probe saw a Panzerschreck team assault a Sherman for none)."""
+    from kriegsspiel.ai.bolt_action_tactics import USELESS_ASSAULT, TacticalPlayer
+    from kriegsspiel.rulesets.bolt_action.odds import vehicle_assault_odds
+
+    game = new_game("bolt-action-1")
+    only(game, 8, 12, 16)
+    sherman, squad, team = game.units[8], game.units[12], game.units[16]
+    assert sherman.vehicle is not None and game.has_anti_tank(squad)
+    player = TacticalPlayer()
+    for moved, order in ((None, "stationary"), ("advance", "advanced")):
+        sherman.moved = moved
+        action = Action("order", unit=squad.uid, order="Run", target=sherman.uid)
+        value = player._assault_value(game, squad, sherman, action)
+        odds = vehicle_assault_odds(
+            "bolt-action-1",
+            models=len(squad.alive_models),
+            quality=squad.quality,
+            target=sherman.vehicle.target.name,
+            vehicle_order=order,
+            anti_tank=True,
+            target_quality=sherman.quality,
+        )
+        ko = odds.probabilities["p_knocked_out_if_assaulting"]
+        assert ko > 0 and value == pytest.approx(float(ko) * sherman.points), order
+        assert value != 0.3 * sherman.points  # (the old flat guess)
+    # the Panzerschreck team at a Sherman that advanced: no knock-out, no worth
+    useless = Action("order", unit=team.uid, order="Run", target=sherman.uid)
+    assert player._assault_value(game, team, sherman, useless) == USELESS_ASSAULT
 
 
 def test_the_ai_expects_an_unordered_unit_to_stand_and_fire() -> None:

@@ -2,7 +2,7 @@
 
 It activates the unit that can do the most good: shoot the target where the exact odds
 promise the most damage (points removed), assault when the close quarters odds favour it
-against the defence the enemy would choose (hand-to-hand, point-blank fire, or standing to
+(a vehicle: by the exact chance to knock it out) against the defence the enemy would choose (hand-to-hand, point-blank fire, or standing to
 fire first: the one it picks when assaulted), rally or go Down when pinned, move through
 cover towards objectives or the enemy, and set ambushes where the enemy must come. The
 odds come from the same rule code as the game.
@@ -13,14 +13,16 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import pairwise
-from typing import get_args
+from typing import Any, get_args
 
 from kriegsspiel.core.dice import DiceExpr
+from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.assault import (
     Side,
+    assault_vehicle,
     attacker_win_chance,
     win_chance_after_fire,
 )
@@ -39,6 +41,7 @@ from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
     closing_move,
     reactions,
     side_of,
+    vehicle_assault,
 )
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
@@ -54,6 +57,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
 )
 
 PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning choice)
+USELESS_ASSAULT = -5.0  # an assault on a vehicle that cannot knock it out (a tuning choice)
 COVER_BONUS = {"none": 0.0, "soft": 3.0, "hard": 5.0}  # a place's worth to a unit, by cover
 BEST_COVER_BONUS = max(COVER_BONUS.values())
 # a vehicle's worth, by the facing it shows the nearest enemy able to knock it out (a
@@ -818,13 +822,26 @@ class TacticalPlayer:
         self, state: BoltActionGame, unit: UnitState, target: UnitState, action: Action
     ) -> float:
         if target.vehicle is not None:
-            return 0.3 * target.points if state.has_anti_tank(unit) else -5.0
+            # the exact chance to knock it out, valued as a shot at it is; an assault that
+            # cannot harm it (a 6 to hit, hits + D6 short of its damage value) only exposes
+            # the men
+            attack = vehicle_assault(state, unit, target)
+            ko = _assault_knock_out(tuple(sorted(attack.keywords.items())))
+            return ko * target.points if ko > 0 else USELESS_ASSAULT
         if len(unit.alive_models) > BIGGEST_FIGHT or len(target.alive_models) > BIGGEST_FIGHT:
             return 0.0
         p = self.assault_chance(state, unit, target, action.choice)
         if p is None:
             return -10.0
         return p * target.points - (1 - p) * unit.points
+
+
+@lru_cache(maxsize=1024)
+def _assault_knock_out(attack: tuple[tuple[str, Any], ...]) -> float:
+    """The exact chance that infantry assaulting a vehicle knock it out: the game's own
+    procedure (:func:`vehicle_assault`'s arguments, as a key: few differ in a game)."""
+    procedure = partial(assault_vehicle, **dict(attack))
+    return float(exact(procedure).probability(lambda v: v.knocked_out))
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,12 +9,10 @@ and applies the result.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
 from kriegsspiel.core.dice import DiceExpr
-from kriegsspiel.core.procedure import Dice
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.assault import (
     CONTACT,
@@ -284,9 +282,7 @@ def fight_on(
         game.destroy(winner, "wiped out in the same fight")
 
 
-def vehicle_assault(
-    game: BoltActionGame, unit: UnitState, tgt: UnitState
-) -> Callable[[Dice], VehicleState]:
+def vehicle_assault(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> partial[VehicleState]:
     """``unit``'s attack on the vehicle ``tgt`` once in contact, as a procedure of the dice:
     the game rolls it, and a person choosing the assault is shown its exact odds."""
     return partial(

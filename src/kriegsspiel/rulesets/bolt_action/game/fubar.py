@@ -15,9 +15,10 @@ if TYPE_CHECKING:
 
 
 def friendly_targets(game: BoltActionGame, unit: UnitState) -> list[UnitState]:
-    """The friends a FUBAR unit may fire on, in the order of the lists: each one it could
-    shoot (in sight and range, not moving) that has an enemy unit (one of the opponent's)
-    within 12" (sheets 000, 001, 002)."""
+    """The friends a FUBAR unit may fire on, in the order of the lists: each one it would
+    have a shot at (in sight and range, not moving, and within its weapons' own limits:
+    a mortar's least range, a vehicle's arcs) that has an enemy unit (one of the
+    opponent's) within 12" (sheets 000, 001, 002: with none, it goes Down)."""
     enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
     return [
         u
@@ -26,7 +27,7 @@ def friendly_targets(game: BoltActionGame, unit: UnitState) -> list[UnitState]:
         and u.uid != unit.uid
         and not u.destroyed
         and any(game.gap(u, e) <= 12 for e in enemies)
-        and game.can_shoot(unit, u, moving=False)
+        and game.has_shot(unit, u)
     ]
 
 

@@ -216,6 +216,15 @@ class ShootingGroups:
         """A quick test: could any model fire any weapon at ``target`` (range and sight)?"""
         return self.can_shoot_each(unit, [target], moving=moving, origin=origin)[0]
 
+    def has_shot(self, unit: UnitState, target: UnitState) -> bool:
+        """Whether the unit, standing, would fire at least one shot at ``target``: not only
+        sight and range (:meth:`can_shoot`) but each weapon's own limits (a mortar's
+        least range, a vehicle's arcs, a crewman who carries none). An ambush sprung, or
+        a friend fired on in a FUBAR, needs a shot, not just a target in sight."""
+        return self.can_shoot(unit, target, moving=False) and bool(
+            self.shot_groups(unit, target, moving=False)
+        )
+
     def can_shoot_each(
         self,
         unit: UnitState,

@@ -797,7 +797,7 @@ class BoltActionGame(ShootingGroups):
             if u.side != mover.side
             and not u.destroyed
             and u.is_ambushing
-            and self.can_shoot(u, mover, moving=False)
+            and self.has_shot(u, mover)
         )
 
     def ambush_check(

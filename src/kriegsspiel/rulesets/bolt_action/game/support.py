@@ -141,8 +141,14 @@ def _resolve(game: BoltActionGame, call_in: Delayed) -> None:
     _here_it_comes(game, target)
 
 
+MISCALCULATION_WAYS = 16  # the directions the enemy weighs for a barrage it moves away
+
+
 def _worst_for_caller(game: BoltActionGame, side: int, point: Point) -> Point:
-    """The enemy moves a miscalculated barrage onto the caller's own nearest unit in reach."""
+    """Where the enemy moves a miscalculated barrage: onto the caller's own nearest unit in
+    reach; with none in reach, to the place (the point kept, or moved the whole reach in
+    one of 16 directions and kept on the table) farthest from its own models, out of the
+    largest radius the barrage could have if it can be, and then nearest the caller's."""
     own = [
         u
         for u in game.units
@@ -150,7 +156,30 @@ def _worst_for_caller(game: BoltActionGame, side: int, point: Point) -> Point:
         and not u.destroyed
         and u.anchor.distance_to(point) <= MISCALCULATION_REACH
     ]
-    return min(own, key=lambda u: u.anchor.distance_to(point)).anchor if own else point
+    if own:
+        return min(own, key=lambda u: u.anchor.distance_to(point)).anchor
+    live = [u for u in game.units if not u.destroyed]
+    theirs = [m.point for u in live if u.side != side for m in u.alive_models]
+    callers = [m.point for u in live if u.side == side for m in u.alive_models]
+    if not theirs:
+        return point
+    chart = game.rules.data.artillery_barrage
+    assert chart is not None
+    safe = DiceExpr(chart.radius).most
+    table = game.table
+    spots = [point]
+    for k in range(MISCALCULATION_WAYS):
+        angle = 2 * math.pi * k / MISCALCULATION_WAYS
+        x = point.x + MISCALCULATION_REACH * math.cos(angle)
+        y = point.y + MISCALCULATION_REACH * math.sin(angle)
+        spots.append(Point(min(max(x, 0.0), table.width), min(max(y, 0.0), table.height)))
+
+    def worth(at: Point) -> tuple[bool, float, float]:
+        away = min(at.distance_to(m) for m in theirs)
+        near = min((at.distance_to(m) for m in callers), default=math.inf)
+        return away > safe, min(away, safe), -near
+
+    return max(spots, key=worth)
 
 
 def _victim_for_rookie(game: BoltActionGame, side: int, point: Point) -> UnitState | None:
