@@ -13,13 +13,15 @@ from kriegsspiel.cli import app
 from kriegsspiel.core.game import Event
 from kriegsspiel.core.procedure import RandomDice
 from kriegsspiel.core.table import Table
-from kriegsspiel.render.game_account import describe
+from kriegsspiel.render.game_account import account, counted, describe
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.sim.matchup import build_matchup, play_game
 
 UNITS = [SimpleNamespace(name="Sherman", side=0), SimpleNamespace(name="Panzer IV", side=1)]
 DAMAGE = {"knocked_out": False, "immobilised": True, "stunned": True, "on_fire": False}
+VEHICLE_ATTACKS = ("shoot", "support damage", "assault vehicle")
 
 
 @pytest.mark.parametrize(
@@ -33,14 +35,36 @@ DAMAGE = {"knocked_out": False, "immobilised": True, "stunned": True, "on_fire":
 def test_a_vehicles_damage_is_told_from_every_source(
     kind: str, extra: dict[str, object], line: str
 ) -> None:
-    event = Event(kind, {"target": 1, "pins": 1, **DAMAGE, **extra})
-    assert describe(event, UNITS) == line
-    unharmed = Event(kind, {**event.data, "immobilised": False, "stunned": False})
-    assert describe(unharmed, UNITS) == line.replace("immobilised, stunned", "no damage")
+    event = Event(kind, {"target": 1, "pins": 2, **DAMAGE, **extra})
+    assert describe(event, UNITS) == line + ", 2 pins"
+    unharmed = Event(kind, {**event.data, "immobilised": False, "stunned": False, "pins": 1})
+    assert describe(unharmed, UNITS) == line.replace("immobilised, stunned", "no damage, 1 pin")
+    untouched = Event(kind, {**unharmed.data, "pins": 0})
+    assert describe(untouched, UNITS) == line.replace("immobilised, stunned", "no damage, 0 pins")
+    # a wreck's pins are not told: they count for nothing
     wrecked = Event(kind, {**event.data, "knocked_out": True, "on_fire": True})
     assert describe(wrecked, UNITS) == line.replace("immobilised", "knocked out, immobilised") + (
         ", on fire"
     )
+
+
+def test_the_pins_a_vehicle_takes_are_told() -> None:
+    """Konflikt '47, meeting-engagement, seed 3, turn 1: the Panzer IV's 9 shots leave the
+    Grizzly Walker a pin (its shot's event has ``pins: 1``), and the walker's order test
+    then needs 8, not 9; the account said only "no damage", so the 8 had no cause in it.
+    Every attack on a vehicle that leaves it on the table tells the pins it took."""
+    game = play_game(build_matchup("konflikt47", "meeting-engagement", []), 3)
+    told = account(game.events, game.units)
+    turn_1 = told[: told.index("Turn 2")]
+    shot = turn_1.index("    9 shots at Grizzly Walker [B]: no damage, 1 pin")
+    assert "    order test: needs 8 or less on 2D6 -> fail" in turn_1[shot:]
+    attacks = [e for e in game.events if e.kind in VEHICLE_ATTACKS and "hits" not in e.data]
+    assert any(not e.data["knocked_out"] and e.data["pins"] != 1 for e in attacks)
+    for event in attacks:
+        line = describe(event, game.units)
+        assert line is not None
+        pins = counted(event.data["pins"], "pin")
+        assert line.endswith(f", {pins}") != event.data["knocked_out"], line
 
 
 def test_an_air_strike_that_immobilises_a_tank_says_so(
@@ -56,7 +80,7 @@ def test_an_air_strike_that_immobilises_a_tank_says_so(
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     at = lines.index("    a Fighter-bomber attacks Panzer IV Ausf. H [B]")
-    assert lines[at + 1] == "    Panzer IV Ausf. H [B]: immobilised"
+    assert lines[at + 1] == "    Panzer IV Ausf. H [B]: immobilised, 1 pin"
     assert "survives" not in result.output
 
 

@@ -26,9 +26,14 @@ def counted(number: int, thing: str) -> str:
 
 
 def vehicle_damage(data: dict[str, Any]) -> str:
-    """What an attack did to a vehicle: "knocked out", "immobilised, stunned"... or "no damage"."""
+    """What an attack did to a vehicle: "knocked out", "immobilised, stunned, 2 pins"... or
+    "no damage, 1 pin": the pins it took (its damage's and the attack's own), as a shot at
+    troops tells them, unless it was knocked out (a wreck's pins count for nothing)."""
     effects = [k for k in ("knocked_out", "immobilised", "stunned", "on_fire") if data.get(k)]
-    return ", ".join(e.replace("_", " ") for e in effects) or "no damage"
+    told = ", ".join(e.replace("_", " ") for e in effects) or "no damage"
+    if data.get("knocked_out") or "pins" not in data:
+        return told
+    return f"{told}, {counted(data['pins'], 'pin')}"
 
 
 def describe(event: Event, units: list[Any]) -> str | None:
