@@ -125,3 +125,60 @@ def test_an_assault_on_a_vehicle_records_what_befell_it() -> None:
         assert told is not None and told.startswith("    assault on Panzer IV Ausf. H [B]: ")
         assert all(k.replace("_", " ") in told for k in found)
     assert seen == {"knocked_out", "immobilised", "stunned", "on_fire"}  # each met at least once
+
+
+PANICS = [  # (army lists, seed, turn, the order given, the panic as told)
+    (
+        [],
+        102,
+        6,
+        '  Vickers MMG Team [A]: Run to (36", 24")',
+        "    FUBAR! panic: Vickers MMG Team [A] runs away from 8cm Mortar Team [B], "
+        'to (29", 4") instead',
+    ),
+    (
+        ["german-grenadier-platoon", "british-rifle-platoon"],
+        21,
+        2,
+        '  1st Grenadier Squad [A]: Advance to (24", 18") at 2nd Section [B]',
+        "    FUBAR! panic: 1st Grenadier Squad [A] runs away from 1st Section [B], "
+        'to (22", 4") instead',
+    ),
+]
+
+
+@pytest.mark.parametrize(("armies", "seed", "turn", "order", "panic"), PANICS)
+def test_a_fubar_panic_tells_where_the_unit_ran(
+    armies: list[str], seed: int, turn: int, order: str, panic: str
+) -> None:
+    """Bolt Action, hold-the-crossroads: a panicked unit Runs away from the nearest enemy
+    it sees, not where it was ordered (seed 102, turn 6: the Vickers was ordered to the
+    Crossroads and ran 12" the other way). The account said only "FUBAR! panic" after the
+    order's destination; it tells whom it ran from and where it ended (its move's ``to``)."""
+    game = play_game(build_matchup("bolt-action-1", "hold-the-crossroads", armies), seed)
+    told = account(game.events, game.units)
+    start = told.index(f"Turn {turn}")
+    at = told.index(order, start)
+    assert told[at + 1].endswith(" on 2D6 -> panic") and told[at + 2] == panic
+    fubar = next(
+        i for i, e in enumerate(game.events) if e.kind == "fubar" and e.data["turn"] == turn
+    )
+    ran = game.events[fubar - 1]
+    assert ran.kind == "move" and ran.data["unit"] == game.events[fubar].data["unit"]
+    x, y = ran.data["to"]
+    assert panic.endswith(f'to ({x:.0f}", {y:.0f}") instead')
+
+
+def test_a_panic_tells_its_run_only_from_its_own_move() -> None:
+    """The run's end comes from the move logged just before the panic, the panicking
+    unit's own; without it the account says whom it ran from. A panic that goes Down
+    (no enemy in sight, no way to move) is told as before."""
+    panic = Event("fubar", {"unit": 0, "result": "panic", "away_from": 1})
+    ran = "    FUBAR! panic: Sherman [A] runs away from Panzer IV [B]"
+    moved = Event("move", {"unit": 0, "to": [28.61, 3.85], "run": True})
+    assert describe(panic, UNITS, moved) == f'{ran}, to (29", 4") instead'
+    assert describe(panic, UNITS) == f"{ran} instead"
+    other = Event("move", {"unit": 1, "to": [28.61, 3.85], "run": True})
+    assert describe(panic, UNITS, other) == f"{ran} instead"
+    down = Event("fubar", {"unit": 0, "result": "panic: no enemy in sight, goes Down"})
+    assert describe(down, UNITS, moved) == "    FUBAR! panic: no enemy in sight, goes Down"

@@ -36,8 +36,13 @@ def vehicle_damage(data: dict[str, Any]) -> str:
     return f"{told}, {counted(data['pins'], 'pin')}"
 
 
-def describe(event: Event, units: list[Any]) -> str | None:
-    """One line for an event worth telling (None for book-keeping events)."""
+def _at(point: Sequence[float]) -> str:
+    return f'({point[0]:.0f}", {point[1]:.0f}")'
+
+
+def describe(event: Event, units: list[Any], before: Event | None = None) -> str | None:
+    """One line for an event worth telling (None for book-keeping events). ``before``, the
+    event logged just before it (if known), tells where a FUBAR panic ran to (its move)."""
     d = event.data
 
     def n(key: str) -> str:
@@ -47,7 +52,7 @@ def describe(event: Event, units: list[Any]) -> str | None:
     if kind == "order":
         bits = [f"{n('unit')}: {d.get('order')}"]
         if (d.get("to") and d.get("order") != "Run") or (d.get("to") and d.get("target") is None):
-            bits.append(f'to ({d["to"][0]:.0f}", {d["to"][1]:.0f}")')
+            bits.append(f"to {_at(d['to'])}")
         if d.get("choice") == "reverse":
             bits.append("in reverse")
         if d.get("facing") is not None:
@@ -88,6 +93,11 @@ def describe(event: Event, units: list[Any]) -> str | None:
     if kind == "assault vehicle":
         return f"    assault on {n('target')}: {vehicle_damage(d)}"
     if kind == "fubar":
+        if d.get("away_from") is not None:  # a panic: it Runs from the enemy, not as ordered
+            ran = f"    FUBAR! {d['result']}: {n('unit')} runs away from {n('away_from')}"
+            if before is not None and before.kind == "move" and before.data["unit"] == d["unit"]:
+                ran += f", to {_at(before.data['to'])}"
+            return ran + " instead"
         if d.get("target") is None:
             return f"    FUBAR! {d['result']}"
         chooser = d.get("chosen_by")
@@ -154,14 +164,16 @@ def account_from(events: Sequence[Event], units: list[Any], turn: int = 0) -> tu
     """The lines of ``events``, told after those of a turn ``turn`` (0: none yet), and
     the turn they end in: a game told as it is played, a few events at a time."""
     lines: list[str] = []
+    before: Event | None = None
     for event in events:
         t = event.data.get("turn", turn)
         if event.kind in ("order", "draw") and t != turn:
             turn = t
             lines.append(f"Turn {turn}")
-        line = describe(event, units)
+        line = describe(event, units, before)
         if line is not None:
             lines.append(line)
+        before = event
     return lines, turn
 
 
