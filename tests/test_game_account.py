@@ -182,3 +182,45 @@ def test_a_panic_tells_its_run_only_from_its_own_move() -> None:
     assert describe(panic, UNITS, other) == f"{ran} instead"
     down = Event("fubar", {"unit": 0, "result": "panic: no enemy in sight, goes Down"})
     assert describe(down, UNITS, moved) == "    FUBAR! panic: no enemy in sight, goes Down"
+
+
+def test_a_barrage_tells_where_its_fire_for_effect_comes_down() -> None:
+    """Bolt Action, meeting-engagement, seed 4, turn 1: Side A's barrage on the Panzer IV
+    rolls a miscalculation (the enemy moves the target point) and comes down on Side B's
+    own half-track and Panzer IV. The account said "of the target point" and nowhere
+    where that was; it tells the point (the event's ``at``), and, after a miscalculation,
+    that it is where the enemy left it (moved, or not if none of the caller's units was in
+    its reach: the events do not say which)."""
+    game = play_game(build_matchup("bolt-action-1", "meeting-engagement", []), 4)
+    told = account(game.events, game.units)
+    at = told.index("    barrage: rolled 1 -> miscalculation", 0, told.index("Turn 2"))
+    assert told[at + 1] == (
+        '    fire for effect: every unit within 9" of (61", 42"), where Side B left the '
+        "target point"
+    )
+    fire = next(e for e in game.events if e.kind == "fire for effect")
+    assert fire.data["at"] == [61.2, 42.0]
+
+
+@pytest.mark.parametrize(
+    ("effect", "side", "line"),
+    [
+        ("fire for effect", 0, 'every unit within 8" of the target point (54", 33")'),
+        (
+            "miscalculation",
+            0,
+            'every unit within 8" of (54", 33"), where Side B left the target point',
+        ),
+        (
+            "miscalculation",
+            1,
+            'every unit within 8" of (54", 33"), where Side A left the target point',
+        ),
+    ],
+)
+def test_a_fire_for_effect_names_its_point(effect: str, side: int, line: str) -> None:
+    """The barrage logged just before it says whether it was miscalculated, and by whom:
+    the enemy of the side that called it (the barrage's ``side``) moves the point."""
+    fire = Event("fire for effect", {"at": [53.7, 33.2], "radius": 8})
+    barrage = Event("barrage", {"side": side, "roll": 1, "effect": effect})
+    assert describe(fire, UNITS, barrage) == f"    fire for effect: {line}"

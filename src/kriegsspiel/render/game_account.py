@@ -42,7 +42,8 @@ def _at(point: Sequence[float]) -> str:
 
 def describe(event: Event, units: list[Any], before: Event | None = None) -> str | None:
     """One line for an event worth telling (None for book-keeping events). ``before``, the
-    event logged just before it (if known), tells where a FUBAR panic ran to (its move)."""
+    event logged just before it (if known), tells where a FUBAR panic ran to (its move)
+    and whether a barrage's fire for effect is where a miscalculation let the enemy put it."""
     d = event.data
 
     def n(key: str) -> str:
@@ -128,7 +129,17 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
             return f"    the air strike is called off: {n('was')} is gone, no other target in sight"
         return f"    the air strike comes back for {n('target')} ({n('was')} is gone)"
     if kind == "fire for effect":
-        return f'    fire for effect: every unit within {d["radius"]}" of the target point'
+        near = f'    fire for effect: every unit within {d["radius"]}" of'
+        if (
+            before is not None
+            and before.kind == "barrage"
+            and before.data["effect"] == "miscalculation"
+        ):
+            # the enemy of the side that called it moves the point (sheet 002): onto the
+            # caller's nearest unit within reach, if one is (the events do not say whether)
+            enemy = SIDES[1 - before.data["side"]]
+            return f"{near} {_at(d['at'])}, where {enemy} left the target point"
+        return f"{near} the target point {_at(d['at'])}"
     if kind in ("barrage pins", "air strike pins"):
         return f"    {n('unit')} takes {counted(d['pins'], 'pin')}"
     if kind == "barrage hit":
