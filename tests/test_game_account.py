@@ -13,13 +13,15 @@ from kriegsspiel.cli import app
 from kriegsspiel.core.game import Event
 from kriegsspiel.core.procedure import RandomDice
 from kriegsspiel.core.table import Table
-from kriegsspiel.render.game_account import describe
+from kriegsspiel.render.game_account import account, counted, describe
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.sim.matchup import build_matchup, play_game
 
 UNITS = [SimpleNamespace(name="Sherman", side=0), SimpleNamespace(name="Panzer IV", side=1)]
 DAMAGE = {"knocked_out": False, "immobilised": True, "stunned": True, "on_fire": False}
+VEHICLE_ATTACKS = ("shoot", "support damage", "assault vehicle")
 
 
 @pytest.mark.parametrize(
@@ -33,14 +35,36 @@ DAMAGE = {"knocked_out": False, "immobilised": True, "stunned": True, "on_fire":
 def test_a_vehicles_damage_is_told_from_every_source(
     kind: str, extra: dict[str, object], line: str
 ) -> None:
-    event = Event(kind, {"target": 1, "pins": 1, **DAMAGE, **extra})
-    assert describe(event, UNITS) == line
-    unharmed = Event(kind, {**event.data, "immobilised": False, "stunned": False})
-    assert describe(unharmed, UNITS) == line.replace("immobilised, stunned", "no damage")
+    event = Event(kind, {"target": 1, "pins": 2, **DAMAGE, **extra})
+    assert describe(event, UNITS) == line + ", 2 pins"
+    unharmed = Event(kind, {**event.data, "immobilised": False, "stunned": False, "pins": 1})
+    assert describe(unharmed, UNITS) == line.replace("immobilised, stunned", "no damage, 1 pin")
+    untouched = Event(kind, {**unharmed.data, "pins": 0})
+    assert describe(untouched, UNITS) == line.replace("immobilised, stunned", "no damage, 0 pins")
+    # a wreck's pins are not told: they count for nothing
     wrecked = Event(kind, {**event.data, "knocked_out": True, "on_fire": True})
     assert describe(wrecked, UNITS) == line.replace("immobilised", "knocked out, immobilised") + (
         ", on fire"
     )
+
+
+def test_the_pins_a_vehicle_takes_are_told() -> None:
+    """Konflikt '47, meeting-engagement, seed 3, turn 1: the Panzer IV's 9 shots leave the
+    Grizzly Walker a pin (its shot's event has ``pins: 1``), and the walker's order test
+    then needs 8, not 9; the account said only "no damage", so the 8 had no cause in it.
+    Every attack on a vehicle that leaves it on the table tells the pins it took."""
+    game = play_game(build_matchup("konflikt47", "meeting-engagement", []), 3)
+    told = account(game.events, game.units)
+    turn_1 = told[: told.index("Turn 2")]
+    shot = turn_1.index("    9 shots at Grizzly Walker [B]: no damage, 1 pin")
+    assert "    order test: needs 8 or less on 2D6 -> fail" in turn_1[shot:]
+    attacks = [e for e in game.events if e.kind in VEHICLE_ATTACKS and "hits" not in e.data]
+    assert any(not e.data["knocked_out"] and e.data["pins"] != 1 for e in attacks)
+    for event in attacks:
+        line = describe(event, game.units)
+        assert line is not None
+        pins = counted(event.data["pins"], "pin")
+        assert line.endswith(f", {pins}") != event.data["knocked_out"], line
 
 
 def test_an_air_strike_that_immobilises_a_tank_says_so(
@@ -56,7 +80,7 @@ def test_an_air_strike_that_immobilises_a_tank_says_so(
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     at = lines.index("    a Fighter-bomber attacks Panzer IV Ausf. H [B]")
-    assert lines[at + 1] == "    Panzer IV Ausf. H [B]: immobilised"
+    assert lines[at + 1] == "    Panzer IV Ausf. H [B]: immobilised, 1 pin"
     assert "survives" not in result.output
 
 
@@ -101,3 +125,102 @@ def test_an_assault_on_a_vehicle_records_what_befell_it() -> None:
         assert told is not None and told.startswith("    assault on Panzer IV Ausf. H [B]: ")
         assert all(k.replace("_", " ") in told for k in found)
     assert seen == {"knocked_out", "immobilised", "stunned", "on_fire"}  # each met at least once
+
+
+PANICS = [  # (army lists, seed, turn, the order given, the panic as told)
+    (
+        [],
+        102,
+        6,
+        '  Vickers MMG Team [A]: Run to (36", 24")',
+        "    FUBAR! panic: Vickers MMG Team [A] runs away from 8cm Mortar Team [B], "
+        'to (29", 4") instead',
+    ),
+    (
+        ["german-grenadier-platoon", "british-rifle-platoon"],
+        21,
+        2,
+        '  1st Grenadier Squad [A]: Advance to (24", 18") at 2nd Section [B]',
+        "    FUBAR! panic: 1st Grenadier Squad [A] runs away from 1st Section [B], "
+        'to (22", 4") instead',
+    ),
+]
+
+
+@pytest.mark.parametrize(("armies", "seed", "turn", "order", "panic"), PANICS)
+def test_a_fubar_panic_tells_where_the_unit_ran(
+    armies: list[str], seed: int, turn: int, order: str, panic: str
+) -> None:
+    """Bolt Action, hold-the-crossroads: a panicked unit Runs away from the nearest enemy
+    it sees, not where it was ordered (seed 102, turn 6: the Vickers was ordered to the
+    Crossroads and ran 12" the other way). The account said only "FUBAR! panic" after the
+    order's destination; it tells whom it ran from and where it ended (its move's ``to``)."""
+    game = play_game(build_matchup("bolt-action-1", "hold-the-crossroads", armies), seed)
+    told = account(game.events, game.units)
+    start = told.index(f"Turn {turn}")
+    at = told.index(order, start)
+    assert told[at + 1].endswith(" on 2D6 -> panic") and told[at + 2] == panic
+    fubar = next(
+        i for i, e in enumerate(game.events) if e.kind == "fubar" and e.data["turn"] == turn
+    )
+    ran = game.events[fubar - 1]
+    assert ran.kind == "move" and ran.data["unit"] == game.events[fubar].data["unit"]
+    x, y = ran.data["to"]
+    assert panic.endswith(f'to ({x:.0f}", {y:.0f}") instead')
+
+
+def test_a_panic_tells_its_run_only_from_its_own_move() -> None:
+    """The run's end comes from the move logged just before the panic, the panicking
+    unit's own; without it the account says whom it ran from. A panic that goes Down
+    (no enemy in sight, no way to move) is told as before."""
+    panic = Event("fubar", {"unit": 0, "result": "panic", "away_from": 1})
+    ran = "    FUBAR! panic: Sherman [A] runs away from Panzer IV [B]"
+    moved = Event("move", {"unit": 0, "to": [28.61, 3.85], "run": True})
+    assert describe(panic, UNITS, moved) == f'{ran}, to (29", 4") instead'
+    assert describe(panic, UNITS) == f"{ran} instead"
+    other = Event("move", {"unit": 1, "to": [28.61, 3.85], "run": True})
+    assert describe(panic, UNITS, other) == f"{ran} instead"
+    down = Event("fubar", {"unit": 0, "result": "panic: no enemy in sight, goes Down"})
+    assert describe(down, UNITS, moved) == "    FUBAR! panic: no enemy in sight, goes Down"
+
+
+def test_a_barrage_tells_where_its_fire_for_effect_comes_down() -> None:
+    """Bolt Action, meeting-engagement, seed 4, turn 1: Side A's barrage on the Panzer IV
+    rolls a miscalculation (the enemy moves the target point) and comes down on Side B's
+    own half-track and Panzer IV. The account said "of the target point" and nowhere
+    where that was; it tells the point (the event's ``at``), and, after a miscalculation,
+    that it is where the enemy left it (moved, or not if none of the caller's units was in
+    its reach: the events do not say which)."""
+    game = play_game(build_matchup("bolt-action-1", "meeting-engagement", []), 4)
+    told = account(game.events, game.units)
+    at = told.index("    barrage: rolled 1 -> miscalculation", 0, told.index("Turn 2"))
+    assert told[at + 1] == (
+        '    fire for effect: every unit within 9" of (61", 42"), where Side B left the '
+        "target point"
+    )
+    fire = next(e for e in game.events if e.kind == "fire for effect")
+    assert fire.data["at"] == [61.2, 42.0]
+
+
+@pytest.mark.parametrize(
+    ("effect", "side", "line"),
+    [
+        ("fire for effect", 0, 'every unit within 8" of the target point (54", 33")'),
+        (
+            "miscalculation",
+            0,
+            'every unit within 8" of (54", 33"), where Side B left the target point',
+        ),
+        (
+            "miscalculation",
+            1,
+            'every unit within 8" of (54", 33"), where Side A left the target point',
+        ),
+    ],
+)
+def test_a_fire_for_effect_names_its_point(effect: str, side: int, line: str) -> None:
+    """The barrage logged just before it says whether it was miscalculated, and by whom:
+    the enemy of the side that called it (the barrage's ``side``) moves the point."""
+    fire = Event("fire for effect", {"at": [53.7, 33.2], "radius": 8})
+    barrage = Event("barrage", {"side": side, "roll": 1, "effect": effect})
+    assert describe(fire, UNITS, barrage) == f"    fire for effect: {line}"

@@ -26,13 +26,24 @@ def counted(number: int, thing: str) -> str:
 
 
 def vehicle_damage(data: dict[str, Any]) -> str:
-    """What an attack did to a vehicle: "knocked out", "immobilised, stunned"... or "no damage"."""
+    """What an attack did to a vehicle: "knocked out", "immobilised, stunned, 2 pins"... or
+    "no damage, 1 pin": the pins it took (its damage's and the attack's own), as a shot at
+    troops tells them, unless it was knocked out (a wreck's pins count for nothing)."""
     effects = [k for k in ("knocked_out", "immobilised", "stunned", "on_fire") if data.get(k)]
-    return ", ".join(e.replace("_", " ") for e in effects) or "no damage"
+    told = ", ".join(e.replace("_", " ") for e in effects) or "no damage"
+    if data.get("knocked_out") or "pins" not in data:
+        return told
+    return f"{told}, {counted(data['pins'], 'pin')}"
 
 
-def describe(event: Event, units: list[Any]) -> str | None:
-    """One line for an event worth telling (None for book-keeping events)."""
+def _at(point: Sequence[float]) -> str:
+    return f'({point[0]:.0f}", {point[1]:.0f}")'
+
+
+def describe(event: Event, units: list[Any], before: Event | None = None) -> str | None:
+    """One line for an event worth telling (None for book-keeping events). ``before``, the
+    event logged just before it (if known), tells where a FUBAR panic ran to (its move)
+    and whether a barrage's fire for effect is where a miscalculation let the enemy put it."""
     d = event.data
 
     def n(key: str) -> str:
@@ -42,7 +53,7 @@ def describe(event: Event, units: list[Any]) -> str | None:
     if kind == "order":
         bits = [f"{n('unit')}: {d.get('order')}"]
         if (d.get("to") and d.get("order") != "Run") or (d.get("to") and d.get("target") is None):
-            bits.append(f'to ({d["to"][0]:.0f}", {d["to"][1]:.0f}")')
+            bits.append(f"to {_at(d['to'])}")
         if d.get("choice") == "reverse":
             bits.append("in reverse")
         if d.get("facing") is not None:
@@ -83,6 +94,11 @@ def describe(event: Event, units: list[Any]) -> str | None:
     if kind == "assault vehicle":
         return f"    assault on {n('target')}: {vehicle_damage(d)}"
     if kind == "fubar":
+        if d.get("away_from") is not None:  # a panic: it Runs from the enemy, not as ordered
+            ran = f"    FUBAR! {d['result']}: {n('unit')} runs away from {n('away_from')}"
+            if before is not None and before.kind == "move" and before.data["unit"] == d["unit"]:
+                ran += f", to {_at(before.data['to'])}"
+            return ran + " instead"
         if d.get("target") is None:
             return f"    FUBAR! {d['result']}"
         chooser = d.get("chosen_by")
@@ -113,7 +129,17 @@ def describe(event: Event, units: list[Any]) -> str | None:
             return f"    the air strike is called off: {n('was')} is gone, no other target in sight"
         return f"    the air strike comes back for {n('target')} ({n('was')} is gone)"
     if kind == "fire for effect":
-        return f'    fire for effect: every unit within {d["radius"]}" of the target point'
+        near = f'    fire for effect: every unit within {d["radius"]}" of'
+        if (
+            before is not None
+            and before.kind == "barrage"
+            and before.data["effect"] == "miscalculation"
+        ):
+            # the enemy of the side that called it moves the point (sheet 002): onto the
+            # caller's nearest unit within reach, if one is (the events do not say whether)
+            enemy = SIDES[1 - before.data["side"]]
+            return f"{near} {_at(d['at'])}, where {enemy} left the target point"
+        return f"{near} the target point {_at(d['at'])}"
     if kind in ("barrage pins", "air strike pins"):
         return f"    {n('unit')} takes {counted(d['pins'], 'pin')}"
     if kind == "barrage hit":
@@ -149,14 +175,16 @@ def account_from(events: Sequence[Event], units: list[Any], turn: int = 0) -> tu
     """The lines of ``events``, told after those of a turn ``turn`` (0: none yet), and
     the turn they end in: a game told as it is played, a few events at a time."""
     lines: list[str] = []
+    before: Event | None = None
     for event in events:
         t = event.data.get("turn", turn)
         if event.kind in ("order", "draw") and t != turn:
             turn = t
             lines.append(f"Turn {turn}")
-        line = describe(event, units)
+        line = describe(event, units, before)
         if line is not None:
             lines.append(line)
+        before = event
     return lines, turn
 
 
