@@ -85,6 +85,26 @@ def test_the_guides_example_of_one_evaluation_kept_and_exported_runs(tmp_path: P
     assert said[0] == said[1]
 
 
+def test_the_sweep_file_of_the_simulation_guide_loads_as_it_is(tmp_path: Path) -> None:
+    """docs/simulation.md's sweep file, pasted into a file: every list and variant is built
+    (no placeholder, no weapon the edition's chart lacks)."""
+    from kriegsspiel.sim.sweep import load_sweep
+
+    text = (ROOT / "docs" / "simulation.md").read_text()
+    block = text.split("## Sweeps", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "sweep.yaml").write_text(block)
+    sweep = load_sweep(str(tmp_path / "sweep.yaml"))
+    assert [column.label for column in sweep.columns] == [
+        "us-tesla-company",
+        "german-schwerefeld-battlegroup",
+    ]
+    assert [row.label.split("[", 1)[-1] for row in sweep.rows[2:]] == [
+        "second Panzer IV for the walker]",
+        "without the walker]",
+        "a second Panzerschreck team]",
+    ]
+
+
 ODDS_RUNS = {  # odds questions that between them give every key a ruleset's odds report
     "iron-cross": [
         "shoot -r iron-cross",

@@ -959,6 +959,23 @@ def test_a_sweep_pools_each_rows_games_against_the_field(
     assert "the row's games against every column but its own list (and, for a variant" in shown
 
 
+def test_a_sweeps_json_has_each_rows_field_even_where_the_table_leaves_it_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where no row meets more than one opponent the table has no field column (it would
+    repeat a cell), but the JSON keeps its keys: "against_the_field" is there, a row each,
+    with its one opponent."""
+    monkeypatch.setenv("COLUMNS", "200")
+    sweep = ["sweep", str(DATA / "sweep.yaml"), "--workers", "1", "--games", "2"]
+    data = json.loads(cli(tmp_path, *sweep, "--json").stdout)
+    assert len(data["columns"]) == 1  # (the variant's own list is not in its field)
+    field = data["against_the_field"]
+    assert [row["opponents"] for row in field] == [1, 1]
+    for (cell,), pooled in zip(data["cells"], field, strict=True):
+        assert (pooled["count"], pooled["games"]) == (cell["count"], cell["games"])
+    assert "the field" not in cli(tmp_path, *sweep).stdout
+
+
 def test_a_variant_faces_the_field_its_list_faces(tmp_path: Path) -> None:
     """Its game against the list it was made from is its comparison, not the field."""
     data = _field_sweep(tmp_path)
