@@ -135,8 +135,9 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
             and before.kind == "barrage"
             and before.data["effect"] == "miscalculation"
         ):
-            # the enemy of the side that called it moves the point (sheet 002): onto the
-            # caller's nearest unit within reach, if one is (the events do not say whether)
+            # the enemy of the side that called it moves the point up to 24" (sheet 002):
+            # onto the caller's nearest unit within reach, else away from its own, or
+            # leaves it (the events do not say which)
             enemy = SIDES[1 - before.data["side"]]
             return f"{near} {_at(d['at'])}, where {enemy} left the target point"
         return f"{near} the target point {_at(d['at'])}"
