@@ -1884,3 +1884,6 @@ def test_a_walker_crosses_a_wreck_that_stops_a_tank() -> None:
     assert check_move(game.rules, game.table, walker, across, run=False).allowed
     refused = check_move(game.rules, game.table, tank, across, run=False)
     assert not refused.allowed and refused.reason == "wreck is impassable to vehicles"
+    # it crosses the wreck, but does not end its move standing on it (nor gain its cover)
+    on = check_move(game.rules, game.table, walker, Point(36.0, 30.2), run=False)
+    assert not on.allowed and on.reason == "a vehicle may not end its move on wreck"

@@ -288,6 +288,10 @@ def _check_move(
         refusal = terrain_refusal(rules, feature, column, vehicle, run)
         if refusal is not None:
             return MoveCheck(False, refusal)
+    if vehicle:  # a walker crosses a wreck, as an obstacle, but does not stand on its hull
+        for j in here:
+            if VEHICLE in features[j].impassable_to:
+                return MoveCheck(False, f"a vehicle may not end its move on {features[j].name}")
     if road_only:
         column_cell = getattr(terrain_row(rules, "road"), column) or "OK"
         if column_cell == "x2":
