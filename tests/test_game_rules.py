@@ -1786,6 +1786,42 @@ def test_the_ai_values_an_assault_on_a_vehicle_by_its_exact_knock_out_chance() -
     assert player._assault_value(game, team, sherman, useless) == USELESS_ASSAULT
 
 
+def test_in_the_last_turn_the_ai_takes_the_objective_that_wins_rather_than_shoot() -> None:
+    """In the last turn of a game won by objectives, the objectives held decide it: the
+    tactical player values a move by the victory points it wins or loses there
+    (OBJECTIVE_SWING each), so the 2nd Section Runs onto the Crossroads (2 points) instead
+    of firing at the squad, as it fires a turn earlier; and it does not leave the
+    objective it holds alone. (A probe saw a section shoot at a pinned squad in the last
+    turn, a legal Run away from a 2-0 win: a draw instead.)"""
+    from kriegsspiel.ai.bolt_action_tactics import OBJECTIVE_SWING, TacticalPlayer
+
+    game = new_game("bolt-action-1", scenario=0)  # hold-the-crossroads: the Crossroads 2
+    only(game, 2, 12)
+    section, squad = game.units[2], game.units[12]
+    place(section, 35.5, 13, 0)  # 11" south of the Crossroads (35.5, 24)
+    place(squad, 50, 4, 180)  # in its rifles' range
+    onto = Action("order", unit=section.uid, order="Run", to=(35.5, 24.0))
+    chosen, worth = {}, {}
+    for turn in (5, 6):
+        game.turn = turn
+        twin = game.clone()
+        twin.apply_action(Action("draw", side=0))
+        chosen[turn] = TacticalPlayer().choose(twin)
+        worth[turn] = TacticalPlayer().value(twin, onto)
+    assert chosen[5].order == "Fire" and chosen[5].target == squad.uid
+    assert chosen[6] == onto
+    assert worth[6] - worth[5] == pytest.approx(1.3 * 2 * OBJECTIVE_SWING)  # (a Run's 1.3)
+    # standing on it in the last turn, alone: a Run off it loses those 2 points
+    place(section, 35.5, 24, 0)
+    game.turn = 6
+    game.apply_action(Action("draw", side=0))
+    off = Action("order", unit=section.uid, order="Run", to=(35.5, 13.0))
+    assert game.score() == (2, 0)
+    player = TacticalPlayer()
+    assert player._objective_swing(game, section, off.to) == -2 * OBJECTIVE_SWING
+    assert player.choose(game) != off
+
+
 def test_the_ai_expects_an_unordered_unit_to_stand_and_fire() -> None:
     """A unit assaulted before it has an order may stand and fire (Konflikt '47): the AI
     defending chooses it when its fire is strong, and the AI assaulting expects it, so it

@@ -44,7 +44,7 @@ from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
     vehicle_assault,
 )
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks
-from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame, holder, holds_near
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_order_move, facing_hit
 from kriegsspiel.rulesets.bolt_action.game.threats import harmless_to, nearest_threat
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
@@ -58,6 +58,9 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
 
 PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning choice)
 USELESS_ASSAULT = -5.0  # an assault on a vehicle that cannot knock it out (a tuning choice)
+# points a victory point won (or lost) at the objectives is worth to a move in the game's
+# last turn, where the objectives held decide it (a tuning choice)
+OBJECTIVE_SWING = 100.0
 COVER_BONUS = {"none": 0.0, "soft": 3.0, "hard": 5.0}  # a place's worth to a unit, by cover
 BEST_COVER_BONUS = max(COVER_BONUS.values())
 # a vehicle's worth, by the facing it shows the nearest enemy able to knock it out (a
@@ -158,6 +161,8 @@ class TacticalPlayer:
         self._threat: dict[int, int] = {}
         # during a choice, the cap on each shooting's damage (see _shot_ceiling)
         self._ceilings: dict[tuple[int, int, bool], _Shooting | None] = {}
+        # per objective, the units that could hold it (:meth:`_holding_units`)
+        self._holding: list[list[tuple[int, int]]] | None = None
         # from choice to choice, each shooting at troops as _shot_ceiling reads it, with
         # what it was worked out from (see _shooting)
         self._shootings: dict[
@@ -233,6 +238,7 @@ class TacticalPlayer:
         """Forget the caps of the last choice (the game has changed since)."""
         self._ceilings, self._men, self._cover_here, self._menaces = {}, {}, {}, {}
         self._ends = {}
+        self._holding = None
 
     def _best(self, state: BoltActionGame, actions: list[Action]) -> Action:
         """The first of the actions worth the most, as valuing each in turn finds it.
@@ -270,6 +276,8 @@ class TacticalPlayer:
         later: list[tuple[float, int]] = []
         movers: dict[int, tuple[float, float, float, int]] = {}
         dist = math.dist
+        scenario = state.scenario  # (the last turn of an objectives game: see below)
+        swinging = scenario.victory == "objectives" and state.turn >= scenario.turns
         for i, action in enumerate(actions):
             order = action.order
             if action.target is None and (order == "Advance" or order == "Run"):
@@ -281,6 +289,8 @@ class TacticalPlayer:
                 gain = 0.0
                 if to:  # (here: the cover where it stands, less a vehicle's turn's ceiling)
                     gain = 0.9 * dist(to, (x, y)) + SLACK + BEST_COVER_BONUS - here
+                    if swinging:  # as :meth:`_gain_ceiling` adds it
+                        gain += self._objective_swing(state, state.units[action.unit], to)
                 later.append((-((0.0 + gain if order == "Advance" else 1.3 * gain) - pins), i))
                 continue
             ceiling = None
@@ -662,7 +672,51 @@ class TacticalPlayer:
         here = self._cover_here.get(unit.uid)
         if here is None:
             here = self._cover_here[unit.uid] = _cover_bonus(state.table, anchor)
+        gain += self._objective_swing(state, unit, to)  # (exact: it is cheap)
         return gain + BEST_COVER_BONUS - here + self._turn_ceiling(state, unit)
+
+    def _objective_swing(
+        self, state: BoltActionGame, unit: UnitState, to: tuple[float, float] | None
+    ) -> float:
+        """In the last turn of a game won by objectives, the victory points a move of
+        troops to ``to`` wins (or loses) its side at the objectives, :data:`OBJECTIVE_SWING`
+        points each: there the objectives held decide the game, and no turn is left to
+        come back (0 in any other turn, for a vehicle, or for a game won otherwise)."""
+        scenario = state.scenario
+        if (
+            to is None
+            or unit.vehicle is not None
+            or scenario.victory != "objectives"
+            or state.turn < scenario.turns
+        ):
+            return 0.0
+        anchor = unit.anchor
+        dx, dy = to[0] - anchor.x, to[1] - anchor.y
+        swing = 0
+        for obj, near in zip(scenario.objectives, self._holding_units(state), strict=True):
+            at = (obj.x, obj.y)
+            now, then = holds_near(unit, at), holds_near(unit, at, dx, dy)
+            if now == then:
+                continue
+            others = {side for uid, side in near if uid != unit.uid}
+            for there, sign in ((then, 1), (now, -1)):
+                side = holder(others | {unit.side} if there else others)
+                if side is not None:
+                    swing += sign * (obj.points if side == unit.side else -obj.points)
+        return OBJECTIVE_SWING * swing
+
+    def _holding_units(self, state: BoltActionGame) -> list[list[tuple[int, int]]]:
+        """For each objective, the units (uid, side) that could hold it where they stand
+        (kept for a choice: nothing moves while it is made)."""
+        if self._places is not None and self._holding is not None:
+            return self._holding
+        found = [
+            [(u.uid, u.side) for u in state.units if holds_near(u, (obj.x, obj.y))]
+            for obj in state.scenario.objectives
+        ]
+        if self._places is not None:
+            self._holding = found
+        return found
 
     def _menace(self, state: BoltActionGame, unit: UnitState) -> Point | None:
         """Where the vehicle's nearest threat stands (:func:`threats.nearest_threat`; None
@@ -697,6 +751,7 @@ class TacticalPlayer:
             if unit.vehicle is not None and action.to is not None:
                 heading = check_order_move(state.rules, state.table, unit, action).heading
             gain = self._gain(state, unit, action.to) + self._turn_gain(state, unit, action)
+            gain += self._objective_swing(state, unit, action.to)
             found = gain, heading
             if self._places is not None:
                 self._ends[key] = found

@@ -79,6 +79,25 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
 )
 
 OBJECTIVE_REACH = 3.0  # inches: a unit this close holds an objective (assumption)
+
+
+def holds_near(unit: UnitState, at: tuple[float, float], dx: float = 0.0, dy: float = 0.0) -> bool:
+    """Could ``unit`` (moved by ``dx``, ``dy``) hold an objective at ``at``: live, not a
+    vehicle, a live model within :data:`OBJECTIVE_REACH` (Point.distance_to's arithmetic)."""
+    if unit.destroyed or unit.vehicle is not None:
+        return False
+    xy, dist = unit.coords, math.dist
+    return any(
+        dist((xy[i] + dx, xy[i + 1] + dy), at) <= OBJECTIVE_REACH for i in range(0, len(xy), 2)
+    )
+
+
+def holder(sides: set[int]) -> int | None:
+    """The side holding an objective, given the sides with a unit near it: the one side
+    alone there (none where both are, or neither)."""
+    return next(iter(sides)) if len(sides) == 1 else None
+
+
 SHOCKWAVE_WIDTH = (
     0.5  # inches either side of a Shockwave's line that count as under it (assumption)
 )
@@ -923,20 +942,11 @@ class BoltActionGame(ShootingGroups):
         if self.scenario.victory != "objectives":
             return destroyed[0], destroyed[1]
         held = [0, 0]
-        dist = math.dist
         for obj in self.scenario.objectives:
             at = (obj.x, obj.y)
-            near = []
-            for u in self.units:
-                if u.destroyed or u.vehicle is not None:
-                    continue
-                xy = u.coords  # a live model within reach (Point.distance_to's arithmetic)
-                for i in range(0, len(xy), 2):
-                    if dist((xy[i], xy[i + 1]), at) <= OBJECTIVE_REACH:
-                        near.append(u.side)
-                        break
-            if near and len(set(near)) == 1:
-                held[near[0]] += obj.points
+            side = holder({u.side for u in self.units if holds_near(u, at)})
+            if side is not None:
+                held[side] += obj.points
         return held[0], held[1]
 
     # ------------------------------------------------------------------ set-up
