@@ -580,6 +580,35 @@ def test_reaction_down_uses_the_die() -> None:
     assert game.units[10] not in game.eligible(1)
 
 
+@pytest.mark.parametrize(("uid", "reaction"), [(15, "none"), (13, "down")])
+def test_the_ai_goes_down_when_that_saves_more_than_its_own_shot_would_take(
+    uid: int, reaction: str
+) -> None:
+    """A unit shot at before its order goes Down (spending its die) when the fire is
+    dangerous and Down saves more of it than its own best shot would take: the Tesla
+    cannon, which can shoot back, stays up (a probe saw the K47 weird-science guns go
+    Down all game and never fire); a mortar inside its least range of the only enemy
+    goes Down."""
+    from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+
+    game = new_game()
+    game.table = Table(72, 48)
+    only(game, 1, uid)
+    squad, target = game.units[1], game.units[uid]
+    place(squad, 36, 20, 0)
+    place(target, 36, 29, 180)
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=1, order="Fire", target=uid))
+    assert game.pending is not None and game.pending.kind == "shot-reaction"
+    player = TacticalPlayer()
+    danger = player.damage(game, squad, target, moving=False)
+    assert danger >= 0.25 * target.points  # dangerous: the old rule went Down at once
+    saves = player._down_saves(game, squad, target, False, danger)
+    assert 0 < saves < danger and target.order is None  # (asked, and put back)
+    assert (saves > player._best_shot(game, target)) == (reaction == "down")
+    assert player.choose(game).choice == reaction
+
+
 def test_bolt_action_has_no_reactions() -> None:
     game = new_game("bolt-action-1")
     only(game, 1, 11)

@@ -324,14 +324,56 @@ class TacticalPlayer:
         if pending.kind == "shot-reaction":
             shooter = state.units[pending.action.unit]
             target = state.units[pending.target]
-            danger = self.damage(state, shooter, target, moving=pending.action.order == "Advance")
-            return choices["down"] if danger >= 0.25 * target.points else choices["none"]
+            moving = pending.action.order == "Advance"
+            danger = self.damage(state, shooter, target, moving=moving)
+            if danger < 0.25 * target.points:
+                return choices["none"]
+            # Down spends the unit's die: worth it when it saves more than the unit's own
+            # best shot would take (a weird-science gun does not hide all game)
+            return (
+                choices["down"]
+                if self._down_saves(state, shooter, target, moving, danger)
+                > self._best_shot(state, target)
+                else choices["none"]
+            )
         target = state.units[pending.target]
         if target.vehicle is not None:
             return choices.get("escape", actions[0])
         assault = pending.action
         mode = assault.choice or "hand-to-hand"
         return choices[self._defence(state, state.units[assault.unit], target, mode)[0]]
+
+    def _down_saves(
+        self,
+        state: BoltActionGame,
+        shooter: UnitState,
+        target: UnitState,
+        moving: bool,
+        danger: float,
+    ) -> float:
+        """The points of ``target`` that going Down would save from this shooting: its
+        worth (:meth:`damage`) as it stands less its worth with the target Down (the
+        target's order set to Down for the question, and back)."""
+        order = target.order
+        target.order = "Down"
+        try:
+            down = self.damage(state, shooter, target, moving=moving)
+        finally:
+            target.order = order
+        return danger - down
+
+    def _best_shot(self, state: BoltActionGame, unit: UnitState) -> float:
+        """The most the unit's own Fire order could do now (:meth:`damage`; 0 if it has
+        no target): what it gives up by spending its die to go Down."""
+        enemies = [e for e in state.units if e.side != unit.side and not e.destroyed]
+        return max(
+            [
+                self.damage(state, unit, e, moving=False)
+                for e in enemies
+                if state.can_shoot(unit, e, moving=False)
+            ],
+            default=0.0,
+        )
 
     def _friendly_fire_target(
         self, state: BoltActionGame, firer: UnitState, actions: list[Action]
