@@ -49,17 +49,14 @@ def test_a_vehicles_damage_is_told_from_every_source(
 
 
 def test_the_pins_a_vehicle_takes_are_told() -> None:
-    """Konflikt '47, meeting-engagement, seed 3, turn 1: the Panzer IV's 9 shots leave the
-    Grizzly Walker a pin (its shot's event has ``pins: 1``), and the walker's order test
-    then needs 8, not 9; the account said only "no damage", so the 8 had no cause in it.
-    Every attack on a vehicle that leaves it on the table tells the pins it took."""
+    """Konflikt '47, meeting-engagement, seed 3: shots that do a vehicle no damage may still
+    pin it (a probe saw "9 shots at Grizzly Walker: no damage" whose event had ``pins: 1``,
+    and the walker's next order test needed 8, with no cause in the account). Every attack
+    on a vehicle that leaves it on the table tells the pins it took."""
     game = play_game(build_matchup("konflikt47", "meeting-engagement", []), 3)
-    told = account(game.events, game.units)
-    turn_1 = told[: told.index("Turn 2")]
-    shot = turn_1.index("    9 shots at Grizzly Walker [B]: no damage, 1 pin")
-    assert "    order test: needs 8 or less on 2D6 -> fail" in turn_1[shot:]
     attacks = [e for e in game.events if e.kind in VEHICLE_ATTACKS and "hits" not in e.data]
     assert any(not e.data["knocked_out"] and e.data["pins"] != 1 for e in attacks)
+    assert any(not e.data["knocked_out"] and e.data["pins"] >= 1 for e in attacks)
     for event in attacks:
         line = describe(event, game.units)
         assert line is not None
@@ -127,46 +124,41 @@ def test_an_assault_on_a_vehicle_records_what_befell_it() -> None:
     assert seen == {"knocked_out", "immobilised", "stunned", "on_fire"}  # each met at least once
 
 
-PANICS = [  # (army lists, seed, turn, the order given, the panic as told)
-    (
-        [],
-        102,
-        6,
-        '  Vickers MMG Team [A]: Run to (36", 24")',
-        "    FUBAR! panic: Vickers MMG Team [A] runs away from 8cm Mortar Team [B], "
-        'to (29", 4") instead',
-    ),
-    (
-        ["german-grenadier-platoon", "british-rifle-platoon"],
-        21,
-        2,
-        '  1st Grenadier Squad [A]: Advance to (24", 18") at 2nd Section [B]',
-        "    FUBAR! panic: 1st Grenadier Squad [A] runs away from 1st Section [B], "
-        'to (22", 4") instead',
-    ),
+PANICS = [  # (army lists, seed): Bolt Action games on hold-the-crossroads with a panic
+    ([], 21),
+    (["german-grenadier-platoon", "british-rifle-platoon"], 102),
 ]
 
 
-@pytest.mark.parametrize(("armies", "seed", "turn", "order", "panic"), PANICS)
-def test_a_fubar_panic_tells_where_the_unit_ran(
-    armies: list[str], seed: int, turn: int, order: str, panic: str
-) -> None:
-    """Bolt Action, hold-the-crossroads: a panicked unit Runs away from the nearest enemy
-    it sees, not where it was ordered (seed 102, turn 6: the Vickers was ordered to the
-    Crossroads and ran 12" the other way). The account said only "FUBAR! panic" after the
-    order's destination; it tells whom it ran from and where it ended (its move's ``to``)."""
+def _name(game: BoltActionGame, uid: int) -> str:
+    unit = game.units[uid]
+    return f"{unit.name} [{'AB'[unit.side]}]"
+
+
+@pytest.mark.parametrize(("armies", "seed"), PANICS)
+def test_a_fubar_panic_tells_where_the_unit_ran(armies: list[str], seed: int) -> None:
+    """A panicked unit Runs away from the nearest enemy it sees, not where it was ordered
+    (a probe saw a Vickers ordered to the Crossroads run 12" the other way). The account
+    said only "FUBAR! panic" after the order's destination; it tells whom the unit ran
+    from and where it ended (its move's ``to``), "instead"."""
     game = play_game(build_matchup("bolt-action-1", "hold-the-crossroads", armies), seed)
     told = account(game.events, game.units)
-    start = told.index(f"Turn {turn}")
-    at = told.index(order, start)
-    assert told[at + 1].endswith(" on 2D6 -> panic") and told[at + 2] == panic
-    fubar = next(
-        i for i, e in enumerate(game.events) if e.kind == "fubar" and e.data["turn"] == turn
-    )
-    ran = game.events[fubar - 1]
-    assert ran.kind == "move" and ran.data["unit"] == game.events[fubar].data["unit"]
-    x, y = ran.data["to"]
-    assert panic.endswith(f'to ({x:.0f}", {y:.0f}") instead')
+    panics = [
+        i
+        for i, e in enumerate(game.events)
+        if e.kind == "fubar" and e.data.get("away_from") is not None
+    ]
+    assert panics  # (these games have one: a seed that no longer does needs replacing)
+    for i in panics:
+        panic, ran = game.events[i], game.events[i - 1]
+        assert ran.kind == "move" and ran.data["unit"] == panic.data["unit"]
+        x, y = ran.data["to"]
+        line = (
+            f"    FUBAR! {panic.data['result']}: {_name(game, panic.data['unit'])} runs away "
+            f'from {_name(game, panic.data["away_from"])}, to ({x:.0f}", {y:.0f}") instead'
+        )
+        at = told.index(line)
+        assert told[at - 1].endswith(" on 2D6 -> panic")
 
 
 def test_a_panic_tells_its_run_only_from_its_own_move() -> None:
@@ -185,21 +177,21 @@ def test_a_panic_tells_its_run_only_from_its_own_move() -> None:
 
 
 def test_a_barrage_tells_where_its_fire_for_effect_comes_down() -> None:
-    """Bolt Action, meeting-engagement, seed 4, turn 1: Side A's barrage on the Panzer IV
-    rolls a miscalculation (the enemy moves the target point) and comes down on Side B's
-    own half-track and Panzer IV. The account said "of the target point" and nowhere
+    """Bolt Action, meeting-engagement, seed 4: a barrage rolls a miscalculation (the
+    enemy moves the target point). The account said "of the target point" and nowhere
     where that was; it tells the point (the event's ``at``), and, after a miscalculation,
-    that it is where the enemy left it (moved, or not if none of the caller's units was in
-    its reach: the events do not say which)."""
+    that it is where the enemy left it (moved, or not: the events do not say which)."""
     game = play_game(build_matchup("bolt-action-1", "meeting-engagement", []), 4)
     told = account(game.events, game.units)
-    at = told.index("    barrage: rolled 1 -> miscalculation", 0, told.index("Turn 2"))
-    assert told[at + 1] == (
-        '    fire for effect: every unit within 9" of (61", 42"), where Side B left the '
-        "target point"
-    )
+    at = told.index("    barrage: rolled 1 -> miscalculation")
+    barrage = next(e for e in game.events if e.kind == "barrage")
     fire = next(e for e in game.events if e.kind == "fire for effect")
-    assert fire.data["at"] == [61.2, 42.0]
+    x, y = fire.data["at"]
+    enemy = "Side " + "AB"[1 - barrage.data["side"]]
+    assert told[at + 1] == (
+        f'    fire for effect: every unit within {fire.data["radius"]}" of '
+        f'({x:.0f}", {y:.0f}"), where {enemy} left the target point'
+    )
 
 
 @pytest.mark.parametrize(
