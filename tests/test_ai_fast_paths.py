@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from kriegsspiel.ai.bolt_action_tactics import (
     FACING_WORTH,
+    OBJECTIVE_SWING,
     PIN_VALUE,
     TacticalPlayer,
     _troops_means,
@@ -509,12 +510,26 @@ def plain_turn_gain(game: BoltActionGame, unit: UnitState, action: Action) -> fl
     return worth(to, check.heading) - worth(unit.anchor, unit.heading)
 
 
+def plain_swing(game: BoltActionGame, unit: UnitState, to: Point) -> float:
+    """In an objectives game's last turn, the change in the unit's side's lead in the
+    score were it moved to ``to`` (the game's own score, of a copy with the unit moved),
+    OBJECTIVE_SWING a point; else 0."""
+    scenario = game.scenario
+    if scenario.victory != "objectives" or game.turn < scenario.turns or unit.vehicle:
+        return 0.0
+    twin = game.clone()
+    twin.units[unit.uid].translate(to.x - unit.anchor.x, to.y - unit.anchor.y)
+    me = unit.side
+    before, after = game.score(), twin.score()
+    return OBJECTIVE_SWING * ((after[me] - after[1 - me]) - (before[me] - before[1 - me]))
+
+
 @pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
 def test_place_and_plain_advance_values_match_the_plain_ones(ruleset: str) -> None:
     """A place's value (in and out of cover, vehicles too) and a move's without a shot are
     the plain computation's, to the last bit."""
     player = TacticalPlayer()
-    checked = turned = 0
+    checked = turned = swung = 0
     for game in positions(ruleset, 10, every=13):
         covered = [Point(*f.polygon[0]) for f in game.table.features]
         for unit in [u for u in game.units if not u.destroyed]:
@@ -523,20 +538,28 @@ def test_place_and_plain_advance_values_match_the_plain_ones(ruleset: str) -> No
                 fast = player._place_value(game, unit, at)
                 assert repr(fast) == repr(plain_place_value(game, unit, at))  # -0.0 too
                 checked += 1
-        if game.pending is None:
-            for action in game.legal_actions():
+        if game.pending is not None:
+            continue
+        # as it stands, and as if it were the last turn (objectives then swing a move)
+        last = game.clone()
+        last.turn = last.scenario.turns
+        for position in (game, last):
+            for action in position.legal_actions():
                 if action.order == "Advance" and action.target is None and action.to:
-                    unit = game.units[action.unit]
+                    unit = position.units[action.unit]
                     to = Point(*action.to)
                     gain = (
-                        plain_place_value(game, unit, to)
-                        - plain_place_value(game, unit, unit.anchor)
-                        + plain_turn_gain(game, unit, action)
+                        plain_place_value(position, unit, to)
+                        - plain_place_value(position, unit, unit.anchor)
+                        + plain_turn_gain(position, unit, action)
                     )
+                    swing = plain_swing(position, unit, to)
+                    gain += swing
+                    swung += swing != 0
                     plain = 0.0 + gain - unit.pins
-                    assert repr(player.value(game, action)) == repr(plain)
-                    turned += plain_turn_gain(game, unit, action) != 0
-    assert checked > 100 and turned > 5
+                    assert repr(player.value(position, action)) == repr(plain)
+                    turned += plain_turn_gain(position, unit, action) != 0
+    assert checked > 100 and turned > 5 and swung > 0  # (hold-the-crossroads: objectives)
 
 
 @pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])

@@ -342,6 +342,9 @@ def first_check_move(
             return MoveCheck(False, f"{feature.name} ({feature.category}) is impassable")
         if run and cell == "No Run":
             return MoveCheck(False, f"cannot Run through {feature.name} ({feature.category})")
+    for feature in here:  # a walker crosses a wreck but does not end its move on one
+        if VEHICLE in feature.impassable_to and unit.vehicle is not None:
+            return MoveCheck(False, f"a vehicle may not end its move on {feature.name}")
     if road_only and unit.vehicle is not None:
         column_cell = getattr(terrain_row(rules, "road"), column) or "OK"
         if column_cell == "x2":
