@@ -256,8 +256,8 @@ CASES = [
     ),
     pytest.param(
         MEDIUM_TANK, MEDIUM_TANK.replace("needed: 9", "needed: 99"),
-        "damage_values.rows.9.needed", "{names: [medium tank]", f"must be 2 to {MOST_FROM_DICE}: "
-        "a vehicle is damaged on a D6 plus the pen", id="armoured-damage-value-99",
+        "damage_values.rows.9.needed", "{names: [medium tank]", f"must be {MOST_FROM_DICE} or "
+        "less (not 99): a vehicle is damaged on a D6 plus the pen", id="armoured-damage-value-99",
     ),
     pytest.param(
         "  shaped_charge_to_hit: -1\n", f"  shaped_charge_to_hit: {HUGE}\n",

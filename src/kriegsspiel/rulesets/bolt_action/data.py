@@ -455,14 +455,14 @@ class DamageValue(Strict):
         """Infantry is damaged on one D6 (2+ to 6+); a vehicle on a D6 plus the weapon's
         pen, so its value is 2 to the most a pen may be."""
         infantry = info.data.get("kind") == "infantry"
-        if needed < 2 or needed > (6 if infantry else MOST_FROM_DICE):
-            wanted = (
-                "2 to 6: infantry is damaged on a D6 roll"
-                if infantry
-                else f"2 to {MOST_FROM_DICE}: a vehicle is damaged on a D6 plus the pen, which "
-                f"is at most {MOST_FROM_DICE} (a tool limit, not a rule)"
-            )
+        if needed < 2 or (infantry and needed > 6):
+            wanted = "2 to 6: infantry is damaged on a D6 roll" if infantry else "2 or more"
             raise ValueError(f"must be {wanted} (not {needed})")
+        if needed > MOST_FROM_DICE:
+            raise ValueError(
+                f"must be {MOST_FROM_DICE} or less (not {needed}): a vehicle is damaged on a D6 "
+                f"plus the pen, which is at most {MOST_FROM_DICE} (a tool limit, not a rule)"
+            )
         return needed
 
 
