@@ -23,6 +23,16 @@ from kriegsspiel.rulesets.bolt_action.edition import rules_for
 RIFLE = '{name: Rifle, category: small arms, range: 24, shots: "1"}'
 SMG = "aliases: [SMG, submachine gun, sub-machine gun]"
 REGULAR = "{names: [regular infantry, regular artillery, regular], kind: infantry, needed: 4}"
+MEDIUM_TANK = "{names: [medium tank], kind: armoured, needed: 9}"
+HUGE = "100000000000000000000000"  # 10^24, as a typo (or a test of the tool) gives it
+
+
+def table_of(name: str) -> str:
+    """The text of the shipped Konflikt '47 data's table ``name``, its blank line after."""
+    text = (DATA_DIR / "konflikt47.yaml").read_text()
+    start = text.index(f"\n{name}:\n") + 1
+    end = text.find("\n\n", start)
+    return text[start : len(text) if end < 0 else end + 2]
 
 
 def edited(folder: Path, old: str, new: str, edition: str = "konflikt47") -> Path:
@@ -172,6 +182,109 @@ CASES = [
         "'crew stunned' is no effect of the damage_results table's rows",
         id="shockwave-result-of-no-row",
     ),
+    # a fraction of the Advance: .nan reversed without limit, a negative one was told as
+    # "beyond the -4.5\" allowed"
+    pytest.param(
+        "  fraction_of_advance: 0.5\n", "  fraction_of_advance: .nan\n",
+        "reverse.fraction_of_advance", "fraction_of_advance: .nan",
+        "must be a finite number, not .nan (not a number)", id="reverse-nan",
+    ),
+    pytest.param(
+        "  fraction_of_advance: 0.5\n", "  fraction_of_advance: .inf\n",
+        "reverse.fraction_of_advance", "fraction_of_advance: .inf",
+        "must be a finite number, not .inf (infinity)", id="reverse-inf",
+    ),
+    pytest.param(
+        "  fraction_of_advance: 0.5\n", "  fraction_of_advance: 1.0e+300\n",
+        "reverse.fraction_of_advance", "fraction_of_advance: 1.0e+300",
+        "must be 1 or less (not 1e+300)", id="reverse-1e300",
+    ),
+    pytest.param(
+        "  recce_fraction_of_advance: 1.0\n", "  recce_fraction_of_advance: -0.5\n",
+        "reverse.recce_fraction_of_advance", "recce_fraction_of_advance: -0.5",
+        "must be 0 or more (not -0.5)", id="recce-reverse-negative",
+    ),
+    # a 2D6 test's doubles: fubar_on 1 made FUBAR never happen, 13 too
+    pytest.param(
+        "  fubar_on: 12\n", "  fubar_on: 1\n", "procedure.fubar_on", "fubar_on: 1",
+        "must be 2 (double one) or 12 (double six), not 1: the test is 2D6", id="fubar-on-1",
+    ),
+    pytest.param(
+        "  fubar_on: 12\n", "  fubar_on: -5\n", "procedure.fubar_on", "fubar_on: -5",
+        "must be 2 (double one) or 12 (double six), not -5", id="fubar-on-minus-5",
+    ),
+    pytest.param(
+        "  always_passes_on: 2\n", "  always_passes_on: 13\n", "procedure.always_passes_on",
+        "always_passes_on: 13", "must be 2 (double one) or 12 (double six), not 13",
+        id="always-passes-on-13",
+    ),
+    pytest.param(
+        "  fubar_on: 12\n", "  fubar_on: 2\n", "procedure.fubar_on", "fubar_on: 2",
+        "must not be 2, always_passes_on's too: a double cannot both always pass and always "
+        "fail; give 12", id="fubar-on-always-passes-on",
+    ),
+    # distances: movement's .inf was refused, these were not
+    pytest.param(
+        "  point_blank_inches: 6\n", "  point_blank_inches: .inf\n",
+        "procedure.point_blank_inches", "point_blank_inches", "must be a finite number, not "
+        ".inf (infinity)", id="point-blank-inf",
+    ),
+    pytest.param(
+        "fires_at_assaulters_beyond: 6", "fires_at_assaulters_beyond: .inf",
+        "vehicle_assault.fires_at_assaulters_beyond", "fires_at_assaulters_beyond: .inf",
+        "must be a finite number, not .inf (infinity)", id="fires-at-assaulters-beyond-inf",
+    ),
+    # numbers met by the dice or added to them, held to what dice may come to
+    pytest.param(
+        "      effect: crew stunned\n      pins: 1\n", f"      effect: crew stunned\n      pins: {HUGE}\n",
+        "damage_results.rows.0.pins", f"pins: {HUGE}", f"must be {MOST_FROM_DICE} or less "
+        f"(not {HUGE})", id="damage-result-pins-huge",
+    ),
+    pytest.param(
+        "  pins_per_attack: 1\n", f"  pins_per_attack: {HUGE}\n", "procedure.pins_per_attack",
+        "pins_per_attack", f"must be {MOST_FROM_DICE} or less", id="pins-per-attack-huge",
+    ),
+    pytest.param(
+        "{8: 1, 9: 1, 10: 2, 11: 2}", f"{{8: {HUGE}, 9: 1}}",
+        "gravity_pulse.pen_bonus_by_damage_value.8", "pen_bonus_by_damage_value",
+        f"must be {MOST_FROM_DICE} or less", id="gravity-pulse-bonus-huge",
+    ),
+    pytest.param(
+        "hard cover, value: -2}", f"hard cover, value: -{HUGE}}}", "hit_modifiers.rows.8.value",
+        "{key: hard_cover", f"must be -{MOST_FROM_DICE} or more (not -{HUGE})",
+        id="hit-modifier-huge",
+    ),
+    pytest.param(
+        MEDIUM_TANK, MEDIUM_TANK.replace("needed: 9", "needed: 99"),
+        "damage_values.rows.9.needed", "{names: [medium tank]", f"must be {MOST_FROM_DICE} or "
+        "less (not 99): a vehicle is damaged on a D6 plus the pen", id="armoured-damage-value-99",
+    ),
+    pytest.param(
+        "  shaped_charge_to_hit: -1\n", f"  shaped_charge_to_hit: {HUGE}\n",
+        "procedure.shaped_charge_to_hit", "shaped_charge_to_hit", f"must be {MOST_FROM_DICE} "
+        "or less", id="shaped-charge-to-hit-huge",
+    ),
+    pytest.param(
+        "{name: Bazooka, category: heavy weapons, range: 24, shots: \"1\", pen: 5,",
+        "{name: Bazooka, category: heavy weapons, range: 24, shots: \"1\", pen: 500,",
+        "weapons.rows.15.pen",
+        "{name: Bazooka", f"must be {MOST_FROM_DICE} or less (not 500)", id="pen-500",
+    ),
+    # a special rule played by a table of its own, without it: played as a plain gun
+    pytest.param(
+        table_of("tesla"), "", "weapons.rows.33.special", "{name: M17 Tesla cannon",
+        "Tesla is played by the file's tesla table (its extra hits against infantry), which "
+        "it does not have: add a tesla: table", id="tesla-without-its-table",
+    ),
+    pytest.param(
+        table_of("shockwave"), "", "weapons.rows.34.special", "{name: Zvukovoy Proyektor",
+        "Shockwave is played by the file's shockwave table", id="shockwave-without-its-table",
+    ),
+    pytest.param(
+        table_of("gravity_pulse"), "", "weapons.rows.35.special", "{name: Schwerefeld",
+        "Gravity Pulse is played by the file's gravity_pulse table",
+        id="gravity-pulse-without-its-table",
+    ),
 ]  # fmt: skip
 
 
@@ -192,15 +305,32 @@ def test_a_rules_file_the_game_cannot_play_is_refused_at_its_line_and_field(
 
 def test_the_limits_take_their_own_values(tmp_path: Path) -> None:
     """A limit is a largest value taken, not one past it: a weapon of 20 shots, a Tesla's
-    D6+54 hits, four massive results are played, and a game by them ends in seconds."""
+    D6+54 hits, four massive results, a hit modifier of -60, a tank's damage value of 60,
+    a pen of 60 are played, and a game by them ends in seconds; so are a FUBAR on double
+    one (the test's doubles the other way round) and reversing a whole Advance."""
     path = edited(tmp_path, RIFLE, RIFLE.replace('"1"', f'"{MOST_SHOTS}"'))
     text = path.read_text()
     text = text.replace("extra_hits_vs_infantry: D6", "extra_hits_vs_infantry: D6+54")
     text = text.replace("  massive_results: 2\n", f"  massive_results: {MOST_MASSIVE_RESULTS}\n")
+    text = text.replace("hard cover, value: -2}", f"hard cover, value: -{MOST_FROM_DICE}}}")
+    text = text.replace(MEDIUM_TANK, MEDIUM_TANK.replace("needed: 9", f"needed: {MOST_FROM_DICE}"))
+    text = text.replace(
+        'range: 24, shots: "1", pen: 5,', f'range: 24, shots: "1", pen: {MOST_FROM_DICE},'
+    )
+    text = text.replace(
+        "  always_passes_on: 2\n  fubar_on: 12\n", "  always_passes_on: 12\n  fubar_on: 2\n"
+    )
+    text = text.replace("  fraction_of_advance: 0.5\n", "  fraction_of_advance: 1.0\n")
     path.write_text(text)
     rules = rules_for("konflikt47", str(path))
     assert rules.weapon("Rifle").shots == str(MOST_SHOTS)
     assert rules.data.damage_results.massive_results == MOST_MASSIVE_RESULTS
+    assert rules.hit_modifier("hard_cover") == -MOST_FROM_DICE
+    assert rules.target("medium tank").damage_value == MOST_FROM_DICE
+    assert rules.weapon("Bazooka").pen == MOST_FROM_DICE
+    procedure = rules.data.procedure
+    assert (procedure.always_passes_on, procedure.fubar_on) == (12, 2)
+    assert rules.data.reverse.fraction_of_advance == 1.0
     played = run_cli("play", "--quiet", "--rules-file", path.name, cwd=tmp_path, timeout=120)
     assert played.returncode == 0 and "Result:" in played.stdout, played.stderr
 
@@ -225,9 +355,14 @@ def test_bolt_action_needs_no_walker_row() -> None:
          ["army", "us-tesla-company"], "quality.rows"),
         (SMG, "aliases: [SMG, Rifle]", ["evaluate", "--games", "2", "--no-store"],
          "weapons.rows.2.aliases"),
+        (table_of("shockwave"), "", ["odds", "shoot", "--weapon", "zvukovoy"],
+         "weapons.rows.34.special"),
+        ("  fraction_of_advance: 0.5\n", "  fraction_of_advance: .nan\n", ["play", "--quiet"],
+         "reverse.fraction_of_advance"),
     ],
     ids=["play-no-infantry-row", "odds-no-result-2", "play-a-million-shots",
-         "army-no-regular", "evaluate-alias-clash"],
+         "army-no-regular", "evaluate-alias-clash", "odds-shockwave-without-its-table",
+         "play-reverse-nan"],
 )  # fmt: skip
 def test_the_commands_refuse_it_in_a_line_with_exit_status_2(
     tmp_path: Path, old: str, new: str, command: list[str], field: str

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import math
 import os
+import re
 import shlex
 import signal
 import sqlite3
@@ -1053,6 +1055,99 @@ def test_a_corrupt_results_file_is_refused_and_left_alone(tmp_path: Path) -> Non
     with pytest.raises(StoreError, match="not a kriegsspiel results file or it is damaged"):
         Store(path)
     assert path.read_bytes() == before
+
+
+# a row of a results file changed by hand (or by another program), what is told of it (a
+# pattern: which unit has a value to change depends on the game), and whether the listing
+# tells it too (it looks into no unit's fields: it reads none)
+DAMAGED_ROWS = [
+    ("units = 'not json'", r"its units are not JSON \(Expecting value", True),
+    ("winner = 'X'", "its winner is 'X', not A, B or draw", True),
+    ("turns = 'x'", "its turns is 'x', not a whole number", True),
+    ("score_a = 'abc'", "its score_a is 'abc', not a whole number", True),
+    ("seed = 2.5", r"its game seed is 2\.5, not a whole number", True),
+    ("swapped = 7", "its swapped is 7, not 0 or 1", True),
+    ("units = '{}'", r"its units are \{\}, not a list of units", True),
+    ("units = '[1,2]'", "unit 1 of its units is 1, not an object", False),
+    ('units = \'[{"army":"A"}]\'', "unit 1 of its units lacks slot, name, points, survived", False),
+    (
+        'units = replace(units, \'"survived":\', \'"survived":"maybe","was":\')',
+        "unit 1 of its units has was, which a unit does not",
+        False,
+    ),
+    (
+        'units = replace(units, \'"survived":true\', \'"survived":"maybe"\')',
+        'unit \\d+ of its units has survived "maybe", not true or false',
+        False,
+    ),
+    (
+        "units = replace(units, '\"damage_dealt\":0.0', '\"damage_dealt\":NaN')",
+        r"unit \d+ of its units has damage_dealt NaN, not a number, 0 or more",
+        True,  # (NaN is not JSON to SQLite)
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("change", "told", "listed"), DAMAGED_ROWS, ids=[c[0] for c in DAMAGED_ROWS]
+)
+def test_a_row_damaged_by_hand_is_told_at_its_row_wherever_it_is_read_and_left_as_it_was(
+    tmp_path: Path, change: str, told: str, listed: bool
+) -> None:
+    """An evaluation reading it back, the listing and both exports say which file, row and
+    game, what is wrong and what to do (a StoreError: exit status 2), not a traceback, and
+    change nothing in the file."""
+    path = tmp_path / "results.sqlite"
+    with Store(path) as store:
+        evaluate(patrols(), 4, 9, store=store)
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute(f"UPDATE games SET {change} WHERE game_index = 3")
+        rowid = db.execute("SELECT rowid FROM games WHERE game_index = 3").fetchone()[0]
+    before = path.read_bytes()
+    where = rf"results file {re.escape(str(path))}: row {rowid} of its games \(game 3 of "
+    where += r"matchup \w{8}, run with --seed 9\) is damaged: "
+    with Store(path) as store:
+        with pytest.raises(StoreError, match=where + told) as refused:
+            evaluate(patrols(), 4, 9, store=store)
+        assert str(refused.value).endswith(
+            "The file is left as it was: move it aside and give another --results file, or "
+            f"delete that row (with the sqlite3 tool: DELETE FROM games WHERE rowid = {rowid};) "
+            "and run the same command again: it plays that game again."
+        )
+        for fmt in ("csv", "json"):
+            with pytest.raises(StoreError, match=where + told):
+                store.export(io.StringIO(), fmt)
+        if listed:
+            with pytest.raises(StoreError, match=where + told):
+                store.runs()
+        else:
+            assert store.runs()[0].games == 4
+    assert path.read_bytes() == before
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute(f"DELETE FROM games WHERE rowid = {rowid}")
+    with Store(path) as store:  # the row deleted as told: its game is played again
+        again = evaluate(patrols(), 4, 9, store=store)
+    assert (again.played, again.reused) == (1, 3)
+
+
+def test_damaged_game_numbers_are_told_before_a_game_is_played_and_counted_in_the_listing(
+    tmp_path: Path,
+) -> None:
+    """A game number that is not one would be counted wrong (2.5 is below 4) or played
+    again beside it; the listing says how many rows are damaged."""
+    path = tmp_path / "results.sqlite"
+    with Store(path) as store:
+        evaluate(patrols(), 4, 9, store=store)
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute("UPDATE games SET game_index = 2.5 WHERE game_index = 1")
+        db.execute("UPDATE games SET run_seed = 'nine' WHERE game_index = 2")
+    with Store(path) as store:
+        with pytest.raises(StoreError, match=r"\(game 2\.5 of .*its game number is 2\.5, not a"):
+            evaluate(patrols(), 4, 9, store=store)
+        with pytest.raises(
+            StoreError, match=r"not a whole number \(and 1 more row is damaged\)\. The file"
+        ):
+            store.runs()
 
 
 def sidecars(path: Path) -> list[str]:

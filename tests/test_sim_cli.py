@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import signal
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -541,6 +542,33 @@ def test_a_corrupt_results_file_is_refused_with_exit_2(tmp_path: Path) -> None:
     done = cli(tmp_path, "results", "--results", "bad.sqlite")
     assert done.returncode == 2
     assert "not a kriegsspiel results file or it is damaged" in done.stderr
+
+
+def test_a_results_file_with_a_row_damaged_by_hand_is_told_with_exit_2(tmp_path: Path) -> None:
+    """evaluate, the listing and both exports say which row is damaged and what to do,
+    without a traceback; nothing is written, the file is kept as it was."""
+    args = ["evaluate", *PATROLS, "--players", "random,random", "--seed", "5", "--workers", "1"]
+    assert cli(tmp_path, *args, "--games", "2").returncode == 0
+    path = tmp_path / "kriegsspiel-results.sqlite"
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute("UPDATE games SET winner = 'X' WHERE game_index = 1")
+    before = path.read_bytes()
+    for command in (
+        [*args, "--games", "2"],
+        ["results"],
+        ["results", "--export", "json", "--out", "games.json"],
+        ["results", "--export", "csv", "--out", "games.csv"],
+    ):
+        done = cli(tmp_path, *command)
+        said = " ".join(done.stderr.split())
+        assert done.returncode == 2, done.stderr
+        assert "Traceback" not in done.stderr
+        assert (
+            "results file kriegsspiel-results.sqlite: row 2 of its games (game 1 of matchup "
+        ) in said and "run with --seed 5) is damaged: its winner is 'X', not A, B or draw." in said
+        assert "DELETE FROM games WHERE rowid = 2;" in said, said
+    assert not (tmp_path / "games.json").exists() and not (tmp_path / "games.csv").exists()
+    assert path.read_bytes() == before
 
 
 def test_a_results_file_that_cannot_be_opened_claims_no_kept_games(tmp_path: Path) -> None:

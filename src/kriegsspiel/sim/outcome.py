@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import socket
-from dataclasses import asdict, dataclass
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from kriegsspiel.sim.code import code_version
@@ -43,8 +45,82 @@ class GameOutcome:
 
     @staticmethod
     def units_from_json(text: str) -> tuple[UnitOutcome, ...]:
-        rows: list[dict[str, Any]] = json.loads(text)
-        return tuple(UnitOutcome(**row) for row in rows)
+        """The units as :meth:`units_json` wrote them; ValueError, saying what is wrong,
+        for anything else (a results file changed by hand or by another program)."""
+        return units_from_rows(loaded_units(text))
+
+
+def loaded_units(text: Any) -> Any:
+    """The JSON of a game's units as :meth:`GameOutcome.units_json` wrote it, loaded (not
+    yet checked: see :func:`units_from_rows`); ValueError if it is not JSON."""
+    try:
+        return json.loads(text)  # (what SQLite gave: a number or NULL is told as not JSON)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"its units are not JSON ({exc})") from None
+
+
+def units_from_rows(rows: Any) -> tuple[UnitOutcome, ...]:
+    """A game's units from their JSON, loaded; ValueError, saying what is wrong, if it is
+    not a list of units as :meth:`GameOutcome.units_json` writes them."""
+    if type(rows) is not list:
+        raise ValueError(f"its units are {_shown(rows)}, not a list of units ([{{...}}, ...])")
+    units = []
+    for place, row in enumerate(rows, 1):
+        if type(row) is dict and row.keys() == _UNIT_FIELDS:  # (the check made fast)
+            army, slot, name, points = row["army"], row["slot"], row["name"], row["points"]
+            survived, dealt = row["survived"], row["damage_dealt"]
+            if (
+                (army == "A" or army == "B")
+                and type(slot) is int
+                and slot >= 0
+                and type(name) is str
+                and type(points) is int
+                and points >= 0
+                and type(survived) is bool
+                and (type(dealt) is float or type(dealt) is int)
+                and 0 <= dealt < math.inf
+            ):
+                units.append(UnitOutcome(army, slot, name, points, survived, dealt))
+                continue
+        raise ValueError(f"unit {place} of its units {_unit_fault(row)}")
+    return tuple(units)
+
+
+_UNIT_FIELDS = {f.name: None for f in fields(UnitOutcome)}.keys()
+# what each field of a stored unit must be, and how that is told
+_UNIT_VALUES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "army": (lambda v: v in ("A", "B"), "A or B"),
+    "slot": (lambda v: type(v) is int and v >= 0, "a whole number, 0 or more"),
+    "name": (lambda v: type(v) is str, "text"),
+    "points": (lambda v: type(v) is int and v >= 0, "a whole number, 0 or more"),
+    "survived": (lambda v: type(v) is bool, "true or false"),
+    "damage_dealt": (
+        lambda v: type(v) in (int, float) and 0 <= v < math.inf,
+        "a number, 0 or more",
+    ),
+}
+
+
+def _shown(value: object) -> str:
+    """A stored value as it is told: its JSON, cut short."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _unit_fault(row: object) -> str:
+    """What is wrong with a stored unit (as the end of a sentence)."""
+    if type(row) is not dict:
+        return f'is {_shown(row)}, not an object ({{"army": ..., ...}})'
+    missing = [name for name in _UNIT_FIELDS if name not in row]
+    if missing:
+        return f"lacks {', '.join(missing)}"
+    extra = [name for name in row if name not in _UNIT_FIELDS]
+    if extra:
+        return f"has {', '.join(extra)}, which a unit does not (it has {', '.join(_UNIT_FIELDS)})"
+    for name, (right, told) in _UNIT_VALUES.items():
+        if not right(row[name]):
+            return f"has {name} {_shown(row[name])}, not {told}"
+    return "is not one"  # (not reached: every field is checked above)
 
 
 def play_one(matchup: Matchup, index: int, seed: int) -> GameOutcome:

@@ -21,7 +21,7 @@ from typing import IO, Any
 from kriegsspiel.errors import KriegsspielError
 from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.matchup import Matchup, army_name
-from kriegsspiel.sim.outcome import GameOutcome
+from kriegsspiel.sim.outcome import GameOutcome, loaded_units, units_from_rows
 
 SCHEMA_VERSION = 1
 # SQLite's application id of a kriegsspiel results file ("Krgs"), set when the file is made:
@@ -105,6 +105,79 @@ def _unlike_ours(layout: dict[str, tuple[str, ...]]) -> str:
 
 class StoreError(KriegsspielError):
     """The results file cannot be used: corrupt, locked, full or not ours."""
+
+
+class _DamagedRow(ValueError):
+    """A stored game's row that kriegsspiel did not write so (changed by hand or by another
+    program): what is wrong with it."""
+
+
+# the columns of a stored game that hold whole numbers, as they are told
+_WHOLE = {"game_index": "game number", "seed": "game seed", "score_a": "score_a",
+          "score_b": "score_b", "turns": "turns", "orders": "orders"}  # fmt: skip
+# a row of the games table that no game of kriegsspiel's is stored as, found by SQLite
+# alone and fast (its units are not looked into beyond being a JSON list; reading a game
+# back looks into them): what 'results' checks, which reads every row
+_DAMAGED = (
+    "winner NOT IN ('A', 'B', 'draw') OR typeof(swapped) != 'integer' OR swapped NOT IN (0, 1)"
+    " OR typeof(run_seed) != 'integer' OR "
+    + " OR ".join(f"typeof({column}) != 'integer'" for column in _WHOLE)
+)
+_DAMAGED_UNITS = " OR NOT json_valid(units) OR json_type(units) != 'array'"
+
+
+def _game(row: tuple[Any, ...]) -> GameOutcome:
+    """A stored game from its row (game_index, seed, swapped, winner, score_a, score_b,
+    turns, orders, units); _DamagedRow if it is not one as kriegsspiel stores it."""
+    index, seed, swapped, winner, score_a, score_b, turns, orders, units = row
+    _check_columns(row)
+    try:
+        told = GameOutcome.units_from_json(units)
+    except ValueError as exc:
+        raise _DamagedRow(str(exc)) from None
+    return GameOutcome(index, seed, swapped == 1, winner, score_a, score_b, turns, orders, told)
+
+
+def _check_columns(row: tuple[Any, ...]) -> None:
+    """_DamagedRow if the columns of a stored game's row before its units (as _game reads
+    them) are not as kriegsspiel stores them."""
+    index, seed, swapped, winner, score_a, score_b, turns, orders = row[:8]
+    if not (
+        type(index) is int
+        and type(seed) is int
+        and (swapped == 0 or swapped == 1)
+        and type(swapped) is int
+        and (winner == "A" or winner == "B" or winner == "draw")
+        and type(score_a) is int
+        and type(score_b) is int
+        and type(turns) is int
+        and type(orders) is int
+    ):
+        raise _DamagedRow(_fault(row))
+
+
+def _fault(row: tuple[Any, ...]) -> str:
+    """What is wrong with the first columns of a stored game's row (as _game reads it)."""
+    index, seed, swapped, winner, *rest = row[:8]
+    for column, value in (("game_index", index), ("seed", seed)):
+        if type(value) is not int:
+            return f"its {_WHOLE[column]} is {_told(value)}, not a whole number"
+    if type(swapped) is not int or swapped not in (0, 1):
+        return f"its swapped is {_told(swapped)}, not 0 or 1"
+    if winner not in ("A", "B", "draw"):
+        return f"its winner is {_told(winner)}, not A, B or draw"
+    for column, value in zip(("score_a", "score_b", "turns", "orders"), rest, strict=True):
+        if type(value) is not int:
+            return f"its {column} is {_told(value)}, not a whole number"
+    return "it is not a game as kriegsspiel stores one"  # (not reached: each is checked)
+
+
+def _told(value: object) -> str:
+    """A value read from SQLite as a message tells it."""
+    if isinstance(value, bytes):
+        return f"{len(value)} bytes of binary data"
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,8 +534,18 @@ class Store:
             )
 
     def count(self, matchup: Matchup, run_seed: int, below: int) -> int:
-        """How many of games ``0..below-1`` of this matchup, code version and seed are stored."""
+        """How many of games ``0..below-1`` of this matchup, code version and seed are stored;
+        StoreError if one of them has a game number that is not one (it would be counted
+        wrong, or not at all)."""
         with self._guard("read stored games"):
+            bad = self.db.execute(
+                "SELECT rowid, game_index FROM games WHERE matchup=? AND code_version=?"
+                " AND run_seed=? AND typeof(game_index) != 'integer' LIMIT 1",
+                (matchup.key, code_version(), run_seed),
+            ).fetchone()
+            if bad is not None:
+                what = f"its game number is {_told(bad[1])}, not a whole number"
+                raise self._damaged(bad[0], matchup.key, code_version(), run_seed, bad[1], what)
             row = self.db.execute(
                 "SELECT COUNT(*) FROM games WHERE matchup=? AND code_version=? AND run_seed=?"
                 " AND game_index<?",
@@ -497,33 +580,91 @@ class Store:
     def outcomes(
         self, matchup: Matchup, run_seed: int, start: int = 0, limit: int = -1
     ) -> dict[int, GameOutcome]:
-        """Stored games from number ``start`` on (at most ``limit``), by number."""
+        """Stored games from number ``start`` on (at most ``limit``), by number; StoreError,
+        naming the row, for one that is not a game as kriegsspiel stores one."""
         with self._guard("read stored games"):
             rows = self.db.execute(
-                "SELECT game_index, seed, swapped, winner, score_a, score_b, turns, orders, units"
-                " FROM games WHERE matchup=? AND code_version=? AND run_seed=? AND game_index>=?"
-                " ORDER BY game_index LIMIT ?",
+                "SELECT game_index, seed, swapped, winner, score_a, score_b, turns, orders, units,"
+                " rowid FROM games WHERE matchup=? AND code_version=? AND run_seed=?"
+                " AND game_index>=? ORDER BY game_index LIMIT ?",
                 (matchup.key, code_version(), run_seed, start, limit),
             ).fetchall()
-        return {
-            row[0]: GameOutcome(
-                index=row[0],
-                seed=row[1],
-                swapped=bool(row[2]),
-                winner=row[3],
-                score_a=row[4],
-                score_b=row[5],
-                turns=row[6],
-                orders=row[7],
-                units=GameOutcome.units_from_json(row[8]),
+        read = {}
+        for row in rows:
+            try:
+                read[row[0]] = _game(row[:9])
+            except _DamagedRow as exc:
+                raise self._damaged(
+                    row[9], matchup.key, code_version(), run_seed, row[0], str(exc)
+                ) from None
+        return read
+
+    def _damaged(
+        self,
+        rowid: int,
+        matchup: str,
+        code: str,
+        run_seed: object,
+        index: object,
+        what: str,
+        then: str = "run the same command again: it plays that game again",
+    ) -> StoreError:
+        """The error of a stored game's row that kriegsspiel did not write so (changed by
+        hand or by another program): which row and game, what is wrong, what to do."""
+        by = "" if code == code_version() else f", stored by code {code}"
+        return StoreError(
+            f"results file {self.path}: row {rowid} of its games (game {_told(index)} of "
+            f"matchup {matchup[:8]}, run with --seed {_told(run_seed)}{by}) is damaged: {what}. The file "
+            "is left as it was: move it aside and give another --results file, or delete "
+            f"that row (with the sqlite3 tool: DELETE FROM games WHERE rowid = {rowid};) and "
+            f"{then}."
+        )
+
+    def _check_rows(self, matchup: str) -> None:
+        """StoreError for the first damaged row (see _DAMAGED) of the matchups whose id
+        starts with ``matchup``, saying how many there are."""
+        where = "substr(matchup, 1, ?) = ? AND ("
+        try:  # (SQLite built without its JSON functions: the units are not looked at)
+            found = self.db.execute(
+                f"SELECT rowid FROM games WHERE {where}{_DAMAGED}{_DAMAGED_UNITS}) LIMIT 1",
+                (len(matchup), matchup),
+            ).fetchone()
+            damaged = _DAMAGED + _DAMAGED_UNITS
+        except sqlite3.OperationalError as exc:
+            if "no such function" not in str(exc):
+                raise
+            damaged = _DAMAGED
+            found = self.db.execute(
+                f"SELECT rowid FROM games WHERE {where}{damaged}) LIMIT 1", (len(matchup), matchup)
+            ).fetchone()
+        if found is None:
+            return
+        row = self.db.execute(
+            "SELECT game_index, seed, swapped, winner, score_a, score_b, turns, orders, units,"
+            " matchup, code_version, run_seed FROM games WHERE rowid = ?",
+            found,
+        ).fetchone()
+        try:
+            _game(row[:9])
+            what = (
+                f"its run seed (--seed) is {_told(row[11])}, not a whole number"
+                if type(row[11]) is not int
+                else "it is not a game as kriegsspiel stores one"
             )
-            for row in rows
-        }
+        except _DamagedRow as exc:
+            what = str(exc)
+        more = self.db.execute(
+            f"SELECT COUNT(*) FROM games WHERE {where}{damaged})", (len(matchup), matchup)
+        ).fetchone()[0]
+        if more > 1:
+            what += f" (and {more - 1} more {'row is' if more == 2 else 'rows are'} damaged)"
+        raise self._damaged(found[0], row[9], row[10], row[11], row[0], what, "list it again")
 
     def runs(self, matchup: str = "") -> list[StoredRun]:
         """Each stored run (a matchup, code version and seed) with its totals; only the
-        matchups whose id starts with ``matchup``, if given."""
+        matchups whose id starts with ``matchup``, if given; StoreError for a damaged row."""
         with self._guard("list stored results"):
+            self._check_rows(matchup)
             rows = self.db.execute(
                 "SELECT g.matchup, m.title, m.ruleset, m.scenario, m.players, g.code_version,"
                 " g.run_seed, COUNT(*), SUM(g.winner='A'), SUM(g.winner='draw'),"
@@ -585,7 +726,8 @@ class Store:
                 "SELECT g.matchup, m.title, m.ruleset, m.scenario, m.army_a, m.army_b,"
                 " m.army_a_hash, m.army_b_hash, m.scenario_hash, m.players, g.code_version, g.run_seed,"
                 " g.game_index, g.seed, g.swapped, g.winner, g.score_a, g.score_b, g.turns,"
-                " g.orders, g.units, g.finished_at FROM games g JOIN matchups m USING (matchup)"
+                " g.orders, g.units, g.finished_at, g.rowid FROM games g JOIN matchups m"
+                " USING (matchup)"
                 " WHERE substr(g.matchup, 1, ?) = ?"
                 " ORDER BY g.matchup, g.code_version, g.run_seed, g.game_index",
                 (len(matchup), matchup),
@@ -597,16 +739,33 @@ class Store:
                 writer = csv.writer(out)
                 writer.writerow(columns)
                 for row in rows:
-                    writer.writerow(row)
+                    writer.writerow(self._exported(row)[0])
                     count += 1
             else:
                 out.write("[")
                 for row in rows:
-                    record: dict[str, Any] = dict(zip(columns, row, strict=True))
-                    record["units"] = json.loads(record["units"])
+                    values, units = self._exported(row)
+                    record: dict[str, Any] = dict(zip(columns, values, strict=True))
+                    record["units"] = units
                     record["swapped"] = bool(record["swapped"])
                     out.write(",\n" if count else "\n")
                     out.write(json.dumps(record))
                     count += 1
                 out.write("\n]\n" if count else "]\n")
         return count
+
+    def _exported(self, row: tuple[Any, ...]) -> tuple[tuple[Any, ...], Any]:
+        """A row of an export (its row id left off) and its units, loaded from their JSON,
+        checked: StoreError if it is damaged."""
+        try:
+            _check_columns(row[12:21])
+            if type(row[11]) is not int:
+                raise _DamagedRow(f"its run seed (--seed) is {_told(row[11])}, not a whole number")
+            units = loaded_units(row[20])
+            units_from_rows(units)
+        except ValueError as exc:  # (_DamagedRow, or the units')
+            then = "export again (that game is then left out)"
+            raise self._damaged(
+                row[22], row[0], row[10], row[11], row[12], str(exc), then
+            ) from None
+        return row[:22], units

@@ -97,6 +97,17 @@ CountDice = Annotated[str, AfterValidator(_count_dice)]
 #: A roll whose result may fall below 0 (a damage result's "D6-3").
 RollDice = Annotated[str, AfterValidator(_roll_dice)]
 Count = Annotated[int, Field(ge=0)]
+# A number added to the dice, or to a unit's pins, is held to what dice may come to (a tool
+# limit, as MOST_FROM_DICE: the editions' largest are a pen of 7, a modifier of 2 and a pin
+# or two; past it a typo would make numbers no game can mean, 10^24 pins, or store):
+#: A pen, or pins given at once: 0 to MOST_FROM_DICE.
+Added = Annotated[int, Field(ge=0, le=MOST_FROM_DICE)]
+#: A modifier to a roll (to hit, to pen): -MOST_FROM_DICE to MOST_FROM_DICE.
+Modifier = Annotated[int, Field(ge=-MOST_FROM_DICE, le=MOST_FROM_DICE)]
+#: A distance in inches: a finite number (.inf and .nan are no distance), 0 or more.
+Measure = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+#: A fraction of a distance: 0 to 1.
+Fraction = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 #: What a D6 must score: 2+ to 6+ (a 1 always fails, and 7+ is not one die's score).
 D6Score = Annotated[int, Field(ge=2, le=6)]
 #: The faces of a D6, each row of a D6 table takes some.
@@ -128,6 +139,7 @@ class _Chart:
     weapons: frozenset[str]
     walkers: bool = False  # a damage value of the file is a walker's
     effects: frozenset[str] = frozenset()  # the damage results table's effects
+    tables: frozenset[str] = frozenset()  # the file's tables given (each a mapping)
     # each table's names and aliases (normalised) -> the rows naming it (weapons,
     # damage_values): a name may name one row only, as a look-up finds the first
     owners: dict[str, dict[str, tuple[int, ...]]] = field(default_factory=dict)
@@ -183,7 +195,14 @@ def _chart_of(data: Any) -> _Chart:
         table: _owners(data, table, key)
         for table, key in (("weapons", "name"), ("damage_values", ""))
     }
-    return _Chart(tuple(he), tuple(he_text), frozenset(names), walkers, effects, owners)
+    tables = frozenset(
+        key
+        for key, value in (data.items() if isinstance(data, dict) else ())
+        if isinstance(value, dict)
+    )
+    return _Chart(
+        tuple(he), tuple(he_text), frozenset(names), walkers, effects, owners=owners, tables=tables
+    )
 
 
 def _owners(data: Any, table: str, key: str) -> dict[str, tuple[int, ...]]:
@@ -344,8 +363,9 @@ class Movement(Sourced):
 
 
 class Reverse(Sourced):
-    fraction_of_advance: float
-    recce_fraction_of_advance: float
+    # how far a vehicle reverses, as a fraction of its Advance: 0 (it never reverses) to 1
+    fraction_of_advance: Fraction
+    recce_fraction_of_advance: Fraction
     summary: str
 
 
@@ -354,10 +374,10 @@ class Turning(Sourced):
 
     # a change of heading no larger than this is no turn: a player measuring on the table
     # cannot tell it from straight on (nor can the engine, once places are rounded)
-    unnoticed_degrees: float = Field(ge=0, lt=90)
+    unnoticed_degrees: float = Field(ge=0, lt=90, allow_inf_nan=False)
     # a move no longer than this (inches) is no drive: the vehicle turns where it stands
     # (a place given to 0.01", as the observation's and the candidates' are, is its own)
-    unnoticed_inches: float = Field(ge=0, lt=1)
+    unnoticed_inches: float = Field(ge=0, lt=1, allow_inf_nan=False)
     summary: str
 
 
@@ -397,7 +417,7 @@ def _each_once(given: list[str], wanted: tuple[str, ...], noun: str, who: str) -
 class HitModifier(Strict):
     key: HitKey
     label: str
-    value: int
+    value: Modifier
 
 
 class HitModifiers(Sourced):
@@ -433,11 +453,16 @@ class DamageValue(Strict):
     @classmethod
     def _on_a_d6(cls, needed: int, info: ValidationInfo) -> int:
         """Infantry is damaged on one D6 (2+ to 6+); a vehicle on a D6 plus the weapon's
-        pen, so its value has no top, but is 2 or more all the same."""
+        pen, so its value is 2 to the most a pen may be."""
         infantry = info.data.get("kind") == "infantry"
         if needed < 2 or (infantry and needed > 6):
             wanted = "2 to 6: infantry is damaged on a D6 roll" if infantry else "2 or more"
             raise ValueError(f"must be {wanted} (not {needed})")
+        if needed > MOST_FROM_DICE:
+            raise ValueError(
+                f"must be {MOST_FROM_DICE} or less (not {needed}): a vehicle is damaged on a D6 "
+                f"plus the pen, which is at most {MOST_FROM_DICE} (a tool limit, not a rule)"
+            )
         return needed
 
 
@@ -470,7 +495,7 @@ class DamageValues(Sourced):
 class HeRow(Strict):
     he: CountDice
     pins: CountDice
-    pen: Count
+    pen: Added
 
 
 class HeTable(Sourced):
@@ -480,7 +505,7 @@ class HeTable(Sourced):
 class PenModifier(Strict):
     key: PenKey
     label: str
-    value: int
+    value: Modifier
     walkers: bool
 
 
@@ -522,7 +547,7 @@ class DamageResultRow(Strict):
     low: int | None  # None: "or less"
     high: int | None  # None: "or more"
     effect: DamageEffect
-    pins: Count
+    pins: Added
     summary: str
 
 
@@ -591,7 +616,7 @@ class VehicleAssault(Sourced):
     damage_dice: CountDice
     # the vehicle fires at infantry that start their assault farther than this (inches),
     # with the weapons whose arc they are in; None where the sheet has no such fire
-    fires_at_assaulters_beyond: float | None = Field(default=None, ge=0)
+    fires_at_assaulters_beyond: Measure | None = None
 
 
 class CloseQuarters(Sourced):
@@ -616,6 +641,13 @@ Special = Literal[
     "Tesla",
 ]
 SPECIAL_RULES: tuple[str, ...] = get_args(Special)
+#: The special rules played by a table of their own, which a file whose weapons have one
+#: must give (the flamethrower's every file gives), and what the table holds.
+SPECIAL_TABLES = {
+    "Tesla": ("tesla", "its extra hits against infantry"),
+    "Shockwave": ("shockwave", "its score to hit, hits and pins"),
+    "Gravity Pulse": ("gravity_pulse", "its pen bonus against heavy armour"),
+}
 
 #: Who may carry a weapon, where the rules field it one way only (an army list's check;
 #: no sheet prints it, so each edition's rules document lists it):
@@ -635,10 +667,26 @@ class Weapon(Strict):
     indirect_min_range: Count | None = None
     special: tuple[Special, ...] = ()  # (before shots: what shots may be depends on it)
     shots: str
-    pen: Count | None = None
-    pen_vs_armour: Count | None = None
+    pen: Added | None = None
+    pen_vs_armour: Added | None = None
     he: CountDice | None = None
     fielded: Fielded | None = None
+
+    @field_validator("special")
+    @classmethod
+    def _tables_given(cls, special: tuple[str, ...]) -> tuple[str, ...]:
+        """A special rule played by a table of its own needs the table: without it the
+        weapon would be played as a plain gun."""
+        chart = _CHART.get()
+        for rule in special:
+            table, holds = SPECIAL_TABLES.get(rule, ("", ""))
+            if table and chart is not None and table not in chart.tables:
+                raise ValueError(
+                    f"{rule} is played by the file's {table} table ({holds}), which it does "
+                    f"not have: add a {table}: table (the shipped konflikt47.yaml has one), "
+                    f"or take {rule} off this weapon"
+                )
+        return special
 
     @field_validator("shots")
     @classmethod
@@ -748,7 +796,8 @@ class ShockwaveRule(Sourced):
 
 
 class GravityPulseRule(Sourced):
-    pen_bonus_by_damage_value: dict[int, int]
+    # the pen bonus against a damage value (a vehicle's, 2 or more) and above
+    pen_bonus_by_damage_value: dict[Annotated[int, Field(ge=2, le=MOST_FROM_DICE)], Modifier]
 
 
 class BarrageRow(Strict):
@@ -777,9 +826,9 @@ class ArtilleryBarrage(Sourced):
 class AircraftRow(Strict):
     rolls: list[Face]
     aircraft: str
-    pins: Count
+    pins: Added
     hits: CountDice
-    pen: Count
+    pen: Added
 
 
 class AirStrikeRow(Strict):
@@ -798,22 +847,42 @@ class AirStrike(Sourced):
 class Procedure(Sourced):
     """Numbers of the published procedure that no sheet prints (each one listed in docs)."""
 
-    point_blank_inches: float = Field(ge=0)
-    long_range_fraction: float = Field(ge=0, le=1)
+    point_blank_inches: Measure
+    long_range_fraction: Fraction
     natural_miss: int = Field(ge=0, le=5)  # a roll of this or less always misses
     needs_seven_plus_follow_up: dict[Annotated[int, Field(ge=7)], D6Score]
     order_test_dice: Literal[2]  # tests are 2D6 (doubles decide FUBAR): the engine's only kind
+    # the 2D6 totals of the doubles that always pass and that always fail (FUBAR on an
+    # order test): 2 (double one) or 12 (double six), the totals only a double makes
     always_passes_on: int
     fubar_on: int
     order_test_needed_without_pins: bool
     pins_destroy_at_base_morale: bool
     indirect_first_shot: D6Score
     indirect_ranged_in: D6Score
-    shaped_charge_to_hit: int
-    pins_per_attack: Count
+    shaped_charge_to_hit: Modifier
+    pins_per_attack: Added
     close_quarters_attacks: Count = Field(le=MOST_ATTACKS)
     assault_weapon_attacks: Count = Field(le=MOST_ATTACKS)
     down_halves_he_hits: bool
+
+    @field_validator("always_passes_on", "fubar_on")
+    @classmethod
+    def _a_double(cls, total: int, info: ValidationInfo) -> int:
+        """A double's total: the rules tell the double by the total of the 2D6 (only a
+        double makes 2 or 12), and one double cannot both always pass and fail."""
+        if total not in (2, 12):
+            raise ValueError(
+                f"must be 2 (double one) or 12 (double six), not {total}: the test is 2D6, "
+                "and the rules tell the double by its total, which only a double makes at 2 "
+                "and 12"
+            )
+        if info.field_name == "fubar_on" and total == info.data.get("always_passes_on"):
+            raise ValueError(
+                f"must not be {total}, always_passes_on's too: a double cannot both always "
+                f"pass and always fail; give {14 - total}"
+            )
+        return total
 
 
 class Edition(Strict):
