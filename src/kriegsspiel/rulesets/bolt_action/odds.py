@@ -553,18 +553,29 @@ def _shoot_odds(
         "on fire and knocked out": final.probability(lambda v: v.fire_knocked_out),
         "knocked out": probabilities["p_knocked_out"],
     }
+    soft = tgt.kind == "soft-skinned"
+    if soft:  # any damage destroys a soft-skin: no results roll, no levels that matter
+        effects = {k: p for k, p in effects.items() if p or k == "knocked out"}
     probabilities.update(
         {"p_" + k.replace(" ", "_"): p for k, p in effects.items() if k != "knocked out"}
     )
-    details["damage_results"] = {k: float(p) for k, p in effects.items()}
-    details["worst_damage"] = {
-        level: float(final.probability(lambda v, i=i: v.worst == i))  # type: ignore[misc]
-        for i, level in enumerate(LEVELS)
-    }
+    if not soft or len(effects) > 1:  # (a soft-skin's lone row is the knock-out above)
+        details["damage_results"] = {k: float(p) for k, p in effects.items()}
+    if not soft:
+        details["worst_damage"] = {
+            level: float(final.probability(lambda v, i=i: v.worst == i))  # type: ignore[misc]
+            for i, level in enumerate(LEVELS)
+        }
     first = groups[0].shot
     if first.pen is not None and first.vehicle is not None:
         per_hit = pen_levels(first.vehicle, first.pen)
-        details["damage_per_hit"] = {LEVELS[i]: float(per_hit.probability(i)) for i in range(4)}
+        if soft:
+            details["damage_per_hit"] = {
+                "none": float(per_hit.probability(0)),
+                "destroyed": float(1 - per_hit.probability(0)),
+            }
+        else:
+            details["damage_per_hit"] = {LEVELS[i]: float(per_hit.probability(i)) for i in range(4)}
     return OddsReport(
         ruleset=ruleset,
         question="shoot",

@@ -1,0 +1,123 @@
+"""The odds' reasoning says every rule it applies, as a player reads the sheet: a
+modifier the sheet prints that does not apply here is said not to, and why."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+
+from kriegsspiel.core.report import OddsReport
+from kriegsspiel.rulesets.bolt_action.odds import shoot_odds
+from kriegsspiel.rulesets.bolt_action.shooting import Situation
+
+EDITIONS = ["konflikt47", "bolt-action-1"]
+
+
+def _why(report: OddsReport, topic: str) -> str:
+    """The result and because of the reasoning's row ``topic`` (indent ignored), or ""."""
+    return next(
+        (f"{r.result}: {r.because}" for r in report.reasons if r.topic.strip() == topic), ""
+    )
+
+
+def _shoot(
+    weapon: str, target: str, ruleset: str = "konflikt47", **situation: object
+) -> OddsReport:
+    s = Situation(**{"range_inches": 10, **situation})  # type: ignore[arg-type]
+    return shoot_odds(ruleset, weapons=[weapon], target=target, situation=s)
+
+
+def test_a_walker_hit_in_the_rear_or_side_is_said_to_have_no_weaker_side() -> None:
+    """Sheet 001: the side, top and rear bonuses are "(not walkers)"; --facing rear at a
+    walker is taken, and the reasoning says why it adds nothing."""
+    rear = _shoot("bazooka", "medium walker", facing="rear")
+    assert rear.probabilities == _shoot("bazooka", "medium walker").probabilities
+    assert "rear armour: no +2 against a walker (sheet: 'not walkers')" in _why(rear, "to damage")
+    side = _shoot("bazooka", "medium walker", facing="side")
+    assert "side armour: no +1 against a walker" in _why(side, "to damage")
+    tank = _shoot("bazooka", "medium tank", facing="rear")
+    assert "rear armour +2" in _why(tank, "to damage") and "walker" not in _why(tank, "to damage")
+
+
+def test_indirect_fire_on_a_walker_says_it_gets_no_top_armour_bonus() -> None:
+    """A mortar strikes the top: +1 on a tank, none on a walker; and a facing given with
+    indirect fire is said to be replaced by the top."""
+    walker = _shoot("medium mortar", "medium walker", range_inches=30, facing="side")
+    said = _why(walker, "to damage")
+    assert "D6 +2 against 8+" in said
+    assert "top armour (indirect fire strikes it, not the side): no +1 against a walker" in said
+    tank = _shoot("medium mortar", "medium tank", range_inches=30)
+    assert "top armour (indirect fire strikes it) +1" in _why(tank, "to damage")
+    flamed = _shoot("flamethrower (infantry)", "medium walker", range_inches=5)
+    assert "top armour (a flamethrower strikes it): no +1 against a walker" in _why(
+        flamed, "to damage"
+    )
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+@pytest.mark.parametrize(
+    ("weapon", "rng", "why"),
+    [
+        ("panzerschreck", 20, "shaped charge"),
+        ("medium howitzer", 40, "HE"),
+        ("vehicle flamethrower", 10, "flamethrower"),
+    ],
+)
+def test_a_weapon_that_keeps_its_pen_at_long_range_says_so(
+    ruleset: str, weapon: str, rng: float, why: str
+) -> None:
+    """The sheet's "Long range -1" pen does not vanish from the reasoning: it is said to
+    have no effect, and on what; the pen is the weapon's own."""
+    far = _shoot(weapon, "heavy tank", ruleset, range_inches=rng)
+    assert f"long range: no effect on pen ({why})" in _why(far, "to damage")
+    gun = _shoot("medium AT gun", "heavy tank", ruleset, range_inches=40)
+    assert "long range -1" in _why(gun, "to damage")
+    assert "D6 +4 against 10+" in _why(gun, "to damage")  # pen +5, long range -1
+
+
+def test_the_tesla_keeps_its_pen_at_long_range_and_says_so() -> None:
+    far = _shoot("tesla", "medium tank", range_inches=30)
+    assert "D6 +7 against 9+" in _why(far, "to damage")
+    assert "long range: no effect on pen (Tesla)" in _why(far, "to damage")
+
+
+def test_at_point_blank_nothing_is_said_of_long_range() -> None:
+    """An infantry flamethrower at 5" of 6" is at point blank only (the to-hit says "not
+    long range"); the pen row does not speak of long range either."""
+    close = _shoot("flamethrower (infantry)", "medium tank", range_inches=5)
+    assert "long range" not in _why(close, "to damage")
+    assert "D6 +3 against 9+" in _why(close, "to damage")  # pen +2, top +1
+
+
+def test_a_soft_skin_takes_no_facing_or_long_range_modifier_and_says_so() -> None:
+    hit = _shoot("medium AT gun", "soft-skinned vehicle", range_inches=40, facing="rear")
+    assert "rear and long range: no effect on a soft-skin" in _why(hit, "to damage")
+    assert "D6 +5 against 6+" in _why(hit, "to damage")
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_he_at_a_soft_skin_shows_its_hits_per_hit(ruleset: str) -> None:
+    """Sheets 001/002: only an armoured vehicle is "not rolled for multiple hits", so HE
+    at a soft-skin makes its HE dice in hits, each with its damage roll: the reasoning
+    has the row, as at troops, and the number is the one it explains."""
+    r = _shoot("medium mortar", "soft-skinned vehicle", ruleset, range_inches=30, ranged_in=True)
+    assert _why(r, "hits").startswith("D6 per hit: HE (D6) at a soft-skin")
+    # 2+ to hit, then D6 hits each destroying it on 4+ (D6 + 2 against 6+)
+    survives = sum(F(1, 6) * F(1, 2) ** n for n in range(1, 7))  # each of n hits fails
+    assert r.probabilities["p_knocked_out"] == F(5, 6) * (1 - survives) == F(535, 768)
+    armour = _shoot("medium mortar", "medium tank", ruleset, range_inches=30, ranged_in=True)
+    assert _why(armour, "hits") == ""  # one hit at the HE table's pen
+
+
+def test_a_soft_skin_shows_no_meaningless_damage_levels() -> None:
+    """Any damage destroys a soft-skin: no worst-damage levels, no zero damage results;
+    per hit, the chance to destroy it."""
+    r = _shoot("tesla", "soft-skinned vehicle", range_inches=20)
+    assert "worst_damage" not in r.details and "damage_results" not in r.details
+    assert r.details["damage_per_hit"] == {"none": 0.0, "destroyed": 1.0}
+    assert "p_crew_stunned" not in r.probabilities
+    assert "superficial, full or massive alike" in _why(r, "damage")
+    tank = _shoot("tesla", "medium tank", range_inches=20)
+    assert set(tank.details["worst_damage"]) == {"none", "superficial", "full", "massive"}
+    assert "p_crew_stunned" in tank.probabilities
