@@ -121,3 +121,41 @@ def test_a_soft_skin_shows_no_meaningless_damage_levels() -> None:
     tank = _shoot("tesla", "medium tank", range_inches=20)
     assert set(tank.details["worst_damage"]) == {"none", "superficial", "full", "massive"}
     assert "p_crew_stunned" in tank.probabilities
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_a_flamethrower_at_a_vehicle_shows_its_crews_check(ruleset: str) -> None:
+    """The crew's check after a flamethrower's hit has its row, as troops' check has, with
+    the share of the knock-outs it brings: one shot's check comes after its damage, so it
+    is the knock-out chance less that of the same shot without the check."""
+    from dataclasses import replace
+
+    from kriegsspiel.rulesets.bolt_action.attack import exact_vehicle
+    from kriegsspiel.rulesets.bolt_action.edition import rules_for
+    from kriegsspiel.rulesets.bolt_action.shooting import Group, plan_shot
+
+    s = Situation(range_inches=12, target_quality="veteran")
+    r = shoot_odds(ruleset, weapons=["vehicle flamethrower"], target="medium tank", situation=s)
+    rules = rules_for(ruleset)
+    shot = plan_shot(rules, rules.weapon("vehicle flamethrower"), rules.target("medium tank"), s)[0]
+    unchecked = exact_vehicle([Group(replace(shot, morale_check=False), 1)])
+    by_check = r.probabilities["p_knocked_out"] - unchecked.probability(lambda v: v.knocked_out)
+    assert by_check > F(1, 10)  # (a large share: 15.0% of 41.4%)
+    said = _why(r, "morale check")
+    assert said.startswith(f"{float(by_check):.1%} knocked out: the crew's")
+    assert "veteran morale 10, -1 for each pin of the hit (D3+1) and of its damage" in said
+    assert "already there" not in said  # (no pins on it before)
+    pinned = replace(s, target_pins=2)
+    r = shoot_odds(
+        ruleset, weapons=["vehicle flamethrower"], target="medium tank", situation=pinned
+    )
+    assert "veteran morale 10, 2 pins already there -2" in _why(r, "morale check")
+    gun = _shoot("medium AT gun", "medium tank", ruleset)
+    assert _why(gun, "morale check") == ""  # (no check without a flamethrower)
+
+
+def test_a_troops_flamethrower_check_tells_the_pins_already_there_only_if_any() -> None:
+    fresh = _shoot("flamethrower (infantry)", "regular infantry", range_inches=5)
+    assert _why(fresh, "morale check").endswith("after the flamethrower's pins: regular morale 9")
+    pinned = _shoot("flamethrower (infantry)", "regular infantry", range_inches=5, target_pins=1)
+    assert _why(pinned, "morale check").endswith("regular morale 9, 1 pin already there -1")

@@ -67,6 +67,17 @@ def _morale_reason(
     )
 
 
+def _check_parts(quality: str, test: MoraleTest, officer: str | None) -> str:
+    """A forced check's morale before the attack's own pins: the quality's value, an
+    officer's bonus and the pins already there (said only when there are some)."""
+    parts = [f"{quality} morale {test.base}"]
+    if officer and test.officer_bonus:
+        parts.append(f"{officer} {test.officer_bonus:+d}")
+    if test.pins:
+        parts.append(f"{test.pins} pin{'s' * (test.pins != 1)} already there {-test.pins:+d}")
+    return ", ".join(parts)
+
+
 # The largest questions the exact odds take. These are limits of the tool, not rules: the
 # time grows steeply with the hits a shooting could score (measured: rifles 1,000 shots
 # 0.7 s, 3,000 17 s; heavy howitzers, up to 18 hits a shot, 100 shots 2.5 s, 200 18 s; at
@@ -483,16 +494,11 @@ def _shoot_odds(
             )
         if any(g.shot.morale_check for g in groups):
             probabilities["p_destroyed_by_morale"] = troops.p_destroyed_by_morale
-            pins = situation.target_pins
-            parts = [f"{quality} morale {ctx.morale.base}"]
-            if officer:
-                parts.append(f"{officer} {ctx.morale.officer_bonus:+d}")
-            parts.append(f"{pins} pin{'s' * (pins != 1)} already there {-pins:+d}")
             reasons.append(
                 Reason(
                     "morale check",
                     f"{float(troops.p_destroyed_by_morale):.1%} destroyed",
-                    f"after the flamethrower's pins, {', '.join(parts)}",
+                    f"after the flamethrower's pins: {_check_parts(quality, ctx.morale, officer)}",
                 )
             )
         elif officer is not None:
@@ -531,6 +537,22 @@ def _shoot_odds(
         reasons.append(abandoned[1])
     if situation.target_immobilised:
         reasons.append(_IMMOBILISED_BEFORE)
+    flamed = next((g.shot for g in groups if g.shot.morale_check), None)
+    if flamed is not None and flamed.vehicle is not None:
+        # (the crew's check after a hit that may also damage it: the share of the
+        # knock-outs it brings, which the damage results rows do not show)
+        crew = _check_parts(
+            situation.target_quality, flamed.vehicle.crew_morale, situation.target_officer
+        )
+        pins = flamed.special_pins.text if flamed.special_pins is not None else "1"
+        reasons.append(
+            Reason(
+                "morale check",
+                f"{float(final.probability(lambda v: v.check_knocked_out)):.1%} knocked out",
+                f"the crew's, after a flamethrower's hit: {crew}, -1 for each pin of the "
+                f"hit ({pins}) and of its damage; failed, the crew abandon it",
+            )
+        )
     if situation.target_officer is not None:
         flamethrower = any(g.shot.morale_check for g in groups)
         tested = final.probability(lambda v: v.on_fire) > 0 or flamethrower

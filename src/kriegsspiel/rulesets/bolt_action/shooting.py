@@ -622,6 +622,8 @@ class VehicleState:
     crew_stunned: bool = False
     on_fire: bool = False
     fire_knocked_out: bool = False
+    # knocked out by its crew failing a flamethrower's morale check (not by damage)
+    check_knocked_out: bool = False
     worst: int = 0  # 0 none, 1 superficial, 2 full, 3 massive
     # an indirect shot of the attack hit it (pinning it or not): its firer is ranged in
     indirect_hit: bool = False
@@ -641,6 +643,7 @@ def _with(
     crew_stunned: bool | None = None,
     on_fire: bool | None = None,
     fire_knocked_out: bool | None = None,
+    check_knocked_out: bool | None = None,
     worst: int | None = None,
     indirect_hit: bool | None = None,
 ) -> VehicleState:
@@ -654,6 +657,9 @@ def _with(
         crew_stunned=state.crew_stunned if crew_stunned is None else crew_stunned,
         on_fire=state.on_fire if on_fire is None else on_fire,
         fire_knocked_out=state.fire_knocked_out if fire_knocked_out is None else fire_knocked_out,
+        check_knocked_out=(
+            state.check_knocked_out if check_knocked_out is None else check_knocked_out
+        ),
         worst=state.worst if worst is None else worst,
         indirect_hit=state.indirect_hit if indirect_hit is None else indirect_hit,
     )
@@ -782,7 +788,7 @@ def after_shot(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
     if shot.morale_check and not state.knocked_out and shot.vehicle is not None:
         test = replace(shot.vehicle.crew_morale, pins=shot.vehicle.crew_morale.pins + state.pins)
         if not morale_check(dice, test):
-            state = _with(state, knocked_out=True)
+            state = _with(state, knocked_out=True, check_knocked_out=True)
     return state
 
 
