@@ -1475,7 +1475,7 @@ def test_point_blank_fire_rolls_to_hit_as_a_shot_does() -> None:
         defenders=10,
         defender_quality="regular",
     )
-    assert "point-blank fire hits on 3+" in green.reasons[1].because
+    assert "point-blank fire hits on 3+" in str(_said(green, "attackers"))
     # two sides that cannot hit with point-blank fire fight hand-to-hand (not for ever)
     kwargs: dict[str, object] = dict(
         attackers=5, attacker_quality="regular", defenders=5, defender_quality="regular"

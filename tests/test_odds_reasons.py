@@ -159,3 +159,64 @@ def test_a_troops_flamethrower_check_tells_the_pins_already_there_only_if_any() 
     assert _why(fresh, "morale check").endswith("after the flamethrower's pins: regular morale 9")
     pinned = _shoot("flamethrower (infantry)", "regular infantry", range_inches=5, target_pins=1)
     assert _why(pinned, "morale check").endswith("regular morale 9, 1 pin already there -1")
+
+
+def test_bolt_action_close_quarters_say_who_strikes_first_and_show_no_morale() -> None:
+    """Sheet 002: attackers roll to damage, defenders take casualties, then the defenders
+    (their survivors) roll: the reasoning says so; and with the side taking most
+    casualties destroyed, no morale test, so no morale is shown."""
+    from kriegsspiel.rulesets.bolt_action.odds import assault_odds
+
+    r = assault_odds(
+        "bolt-action-1",
+        attackers=1,
+        attacker_quality="regular",
+        defenders=1,
+        defender_quality="regular",
+    )
+    assert _why(r, "sequence") == (
+        "attackers strike first: the defenders' casualties are removed before they strike "
+        "back (sheet 002: a-d)"
+    )
+    assert "morale" not in _why(r, "attackers") and "morale" not in _why(r, "defenders")
+    # one on one: the attacker wins on his 4+ at once, or on a later round's
+    assert r.probabilities["p_attacker_wins"] == F(2, 3)
+    k47 = assault_odds(
+        "konflikt47",
+        attackers=1,
+        attacker_quality="regular",
+        defenders=1,
+        defender_quality="regular",
+    )
+    assert _why(k47, "sequence").startswith("both sides strike at once: hand-to-hand;")
+    assert _why(k47, "attackers").endswith("morale 9")
+
+
+def test_stand_and_fire_says_the_morale_the_attackers_fight_at_once_pinned() -> None:
+    """Konflikt '47: the defenders' fire pins the assaulters, who then fight (and test) at
+    morale 8, not the 9 they came in with; point-blank fire at one more pin."""
+    from kriegsspiel.rulesets.bolt_action.odds import assault_odds
+
+    asked = dict(
+        attackers=6,
+        attacker_quality="regular",
+        defenders=5,
+        defender_quality="regular",
+        defender_mode="stand-and-fire",
+        defender_weapons=["rifle:5"],
+    )
+    r = assault_odds("konflikt47", **asked)  # type: ignore[arg-type]
+    said = _why(r, "attackers")
+    assert said.endswith("morale 9, 8 once the defenders' fire pins them (-1 a pin)")
+    assert _why(r, "sequence").startswith(
+        "both sides strike at once: the defenders' fire as the assaulters stop, then hand-to-hand"
+    )
+    firing = assault_odds("konflikt47", attacker_mode="point-blank", **asked)  # type: ignore[arg-type]
+    assert "; with 1 more pin: point-blank fire hits on 3+" in _why(firing, "attackers")
+    flamed = assault_odds(
+        "konflikt47",
+        **{**asked, "defender_weapons": ["flamethrower (infantry)"]},  # type: ignore[arg-type]
+    )
+    assert "morale 9, 7 to 5 with the 2 to 4 pins the defenders' fire may leave" in _why(
+        flamed, "attackers"
+    )

@@ -747,26 +747,101 @@ def assault_odds(
         officer=defender_officer,
     )
 
-    def describe(side: Side, models: int, enemy: Side) -> str:
+    rounds = procedure == "rounds"
+
+    def attacker_side(pins: int) -> Side:  # (after the defenders' fire: its pins hinder them)
+        return fighting_side(
+            rules,
+            attacker_quality,
+            pins=pins,
+            assault_models=attacker_assault_weapons,
+            mode=attacker_mode,
+            officer=attacker_officer,
+        )
+
+    def fights(side: Side, models: int, enemy: Side) -> str:
         if side.mode == "hand-to-hand":
             attacks = side.attacks(models)
-            fights = (
-                f"{attacks} attack{'s' if attacks != 1 else ''}, damage on {enemy.damage_value}+"
-            )
-        else:
-            fights = (
-                f"point-blank fire hits on {describe_needs(side.point_blank_hit)}, "
-                f"damage on {enemy.damage_value}+"
-            )
-        return f"{fights}; morale {side.morale.value}"
+            return f"{attacks} attack{'s' if attacks != 1 else ''}, damage on {enemy.damage_value}+"
+        return f"{point_blank(side)}, damage on {enemy.damage_value}+"
 
+    def point_blank(side: Side) -> str:
+        return f"point-blank fire hits on {describe_needs(side.point_blank_hit)}"
+
+    def describe(side: Side, models: int, enemy: Side) -> str:
+        # (Bolt Action's rounds take no morale test: the side with most casualties is
+        # destroyed, so its morale is not shown)
+        return fights(side, models, enemy) + ("" if rounds else f"; morale {side.morale.value}")
+
+    stopped: dict[str, Fraction] = {}
+    fired: list[Reason] = []
+    attackers_said = describe(att, attackers, dfn)
+    if stand_and_fire:
+        fire, fired = _stand_and_fire(
+            rules,
+            weapons=defender_weapons,
+            quality=defender_quality,
+            pins=defender_pins,
+            models=defenders,
+            at_quality=attacker_quality,
+            at_models=attackers,
+            at_start=start,
+            at_pins=attacker_pins,
+            at_cover=attacker_cover,
+            at_officer=attacker_officer,
+        )
+        stopped["p_assaulters_stopped"] = fire.probability(lambda left: left[0] == 0)
+        result = fight_after_fire(procedure, fire, attacker_side, dfn, defenders)
+        added = sorted({pins - attacker_pins for alive, pins in fire.outcomes() if alive} - {0})
+        if added:  # they fight with the pins the fire leaves them: say what those change
+            most = attacker_side(attacker_pins + added[-1])
+            if added == [1]:
+                pinned = f"{most.morale.value} once the defenders' fire pins them"
+            else:
+                few = att.morale.value - added[0]
+                pinned = (
+                    f"{few} to {most.morale.value} with the {added[0]} to {added[-1]} pins "
+                    "the defenders' fire may leave"
+                )
+            attackers_said = (
+                f"{fights(att, attackers, dfn)}; morale {att.morale.value}, {pinned} (-1 a pin)"
+            )
+            if att.mode == "point-blank":
+                more = f"; with {added[-1]} more pin{'s' * (added[-1] != 1)}: "
+                attackers_said += more + (
+                    point_blank(most)
+                    if most.mode == "point-blank"
+                    else "hand-to-hand, as their fire could not hit"
+                )
+    else:
+        result = exact_close_quarters(procedure, att, dfn, attackers, defenders)
+    sheet = rules.data.close_quarters.source.split("_")[0]
+    sequence = (
+        Reason(
+            "sequence",
+            "attackers strike first",
+            f"the defenders' casualties are removed before they strike back (sheet {sheet}: a-d)",
+        )
+        if rounds
+        else Reason(
+            "sequence",
+            "both sides strike at once",
+            ", then ".join(
+                ["the defenders' fire as the assaulters stop"] * stand_and_fire
+                + (
+                    ["point-blank fire", "hand-to-hand by the survivors"]
+                    if "point-blank" in (att.mode, dfn.mode)
+                    else ["hand-to-hand"]
+                )
+            )
+            + f"; casualties are compared after the fight's step (sheet {sheet}: 5a-d; at "
+            "once: assumption)",
+        )
+    )
     reasons = [
         Reason("procedure", procedure.replace("-", " "), rules.data.close_quarters.source),
-        Reason(
-            "attackers",
-            f"{attackers} {attacker_quality}, {att.mode}",
-            describe(att, attackers, dfn),
-        ),
+        sequence,
+        Reason("attackers", f"{attackers} {attacker_quality}, {att.mode}", attackers_said),
         *[
             Reason(
                 f"{who} fight hand-to-hand",
@@ -785,38 +860,8 @@ def assault_odds(
             + ("stand and fire, then hand-to-hand" if stand_and_fire else dfn.mode),
             describe(dfn, defenders, att),
         ),
+        *fired,
     ]
-    stopped: dict[str, Fraction] = {}
-    if stand_and_fire:
-        fire, why = _stand_and_fire(
-            rules,
-            weapons=defender_weapons,
-            quality=defender_quality,
-            pins=defender_pins,
-            models=defenders,
-            at_quality=attacker_quality,
-            at_models=attackers,
-            at_start=start,
-            at_pins=attacker_pins,
-            at_cover=attacker_cover,
-            at_officer=attacker_officer,
-        )
-        reasons += why
-        stopped["p_assaulters_stopped"] = fire.probability(lambda left: left[0] == 0)
-
-        def attacker_side(pins: int) -> Side:  # the fire's pins hinder them in the fight
-            return fighting_side(
-                rules,
-                attacker_quality,
-                pins=pins,
-                assault_models=attacker_assault_weapons,
-                mode=attacker_mode,
-                officer=attacker_officer,
-            )
-
-        result = fight_after_fire(procedure, fire, attacker_side, dfn, defenders)
-    else:
-        result = exact_close_quarters(procedure, att, dfn, attackers, defenders)
     reasons += [
         Reason(
             "decided",
