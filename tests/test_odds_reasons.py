@@ -220,3 +220,63 @@ def test_stand_and_fire_says_the_morale_the_attackers_fight_at_once_pinned() -> 
     assert "morale 9, 7 to 5 with the 2 to 4 pins the defenders' fire may leave" in _why(
         flamed, "attackers"
     )
+
+
+def test_a_test_only_a_double_one_passes_says_so() -> None:
+    """Inexperienced (8) with 7 pins needs 1 or less, with 6 pins 2 or less: either way
+    only a double 1 passes; with 5 pins, 3 or less is said as it is."""
+    from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds, order_test_odds
+
+    for pins in (6, 7):
+        r = order_test_odds("konflikt47", quality="inexperienced", pins=pins)
+        assert _why(r, "needs").startswith("only a double 1 passes: inexperienced morale 8")
+        assert r.probabilities["p_pass"] == F(1, 36)
+        m = morale_check_odds("konflikt47", quality="inexperienced", pins=pins)
+        assert _why(m, "needs").startswith("only a double 1 passes")
+    r = order_test_odds("konflikt47", quality="inexperienced", pins=5)
+    assert _why(r, "needs").startswith("3 or less on 2D6")
+
+
+def test_friendly_fire_and_panic_are_told_as_parts_of_fubar() -> None:
+    """The chances table shows FUBAR, then its two results under it, labelled as its
+    parts (the chart's rolls), not as outcomes beside pass, fail and FUBAR."""
+    from kriegsspiel.render.odds_text import render
+    from kriegsspiel.rulesets.bolt_action.odds import order_test_odds
+
+    r = order_test_odds("bolt-action-1", quality="regular", pins=2)
+    assert r.labels == {
+        "p_fubar": "FUBAR",
+        "p_friendly_fire": "  FUBAR 1-2: friendly fire",
+        "p_panic": "  FUBAR 3-6: panic",
+    }
+    assert (
+        r.probabilities["p_fubar"]
+        == r.probabilities["p_friendly_fire"] + r.probabilities["p_panic"]
+    )
+    from rich.console import Console
+
+    console = Console(width=100, record=True)
+    console.print(render(r))
+    text = console.export_text()
+    assert "│   FUBAR 1-2: friendly fire │" in text and "│   FUBAR 3-6: panic         │" in text
+
+
+@pytest.mark.parametrize("target", ["open-topped", "soft-skinned vehicle"])
+def test_a_vehicle_destroyed_if_damaged_is_not_also_said_to_take_superficial_at_most(
+    target: str,
+) -> None:
+    """Without anti-tank weapons an assault does superficial damage at most, but a
+    soft-skinned or open-topped vehicle is destroyed by any damage: only that is said."""
+    from kriegsspiel.rulesets.bolt_action.odds import vehicle_assault_odds
+
+    asked = dict(models=6, quality="regular", vehicle_order="stationary")
+    if target == "open-topped":
+        r = vehicle_assault_odds("konflikt47", target="light tank", open_topped=True, **asked)  # type: ignore[arg-type]
+    else:
+        r = vehicle_assault_odds("konflikt47", target=target, **asked)  # type: ignore[arg-type]
+    assert "superficial at most" not in _why(r, "damage roll")
+    assert "any damage destroys it" in _why(r, "damage roll")
+    assert _why(r, "damage").startswith("destroyed: ")
+    closed = vehicle_assault_odds("konflikt47", target="light tank", **asked)  # type: ignore[arg-type]
+    assert "superficial at most without anti-tank weapons" in _why(closed, "damage roll")
+    assert _why(closed, "damage") == ""

@@ -58,13 +58,23 @@ def _morale_reason(
         parts.append(f"{test.pins} pin{'s' if test.pins != 1 else ''} {-test.pins:+d}")
     if test.modifier:
         parts.append(f"{extra or 'modifier'} {test.modifier:+d}")
+    passing = test.double_pass // 2
+    needs = (  # (at or below the lowest roll only the double that always passes passes)
+        f"only a double {passing} passes"
+        if test.value <= test.double_pass
+        else f"{test.value} or less on 2D6"
+    )
     return Reason(
         "needs",
-        f"{test.value} or less on 2D6",
+        needs,
         ", ".join(parts)
-        + f"; double {test.double_pass // 2} always passes, double {test.double_fail // 2} "
-        "always fails",
+        + f"; double {passing} always passes, double {test.double_fail // 2} always fails",
     )
+
+
+def _faces(rolls: Sequence[int]) -> str:
+    """A table row's D6 faces as the sheet prints them: 1-2, or 6."""
+    return f"{min(rolls)}-{max(rolls)}" if min(rolls) != max(rolls) else f"{rolls[0]}"
 
 
 def _check_parts(quality: str, test: MoraleTest, officer: str | None) -> str:
@@ -202,11 +212,21 @@ def order_test_odds(
         reasons.append(Reason("FUBAR", f"double {test.double_fail // 2}", chart))
         reasons.append(Reason("failed", "goes Down", "the order is not carried out"))
     p_ff, p_panic = dist.probability("friendly fire"), dist.probability("panic")
+    rolls = {row.result: row.rolls for row in rules.data.fubar.rows}
     return OddsReport(
         ruleset=ruleset,
         question="order-test",
         title="order test",
         reasons=tuple(reasons),
+        # (friendly fire and panic are FUBAR's two results: told as its parts, not as
+        # outcomes beside it)
+        labels={
+            "p_fubar": "FUBAR",
+            **{
+                f"p_{result.replace(' ', '_')}": f"  FUBAR {_faces(r)}: {result}"
+                for result, r in rolls.items()
+            },
+        },
         probabilities={
             "p_pass": dist.probability(lambda o: o in ("pass", "no test")),
             "p_fail": dist.probability("fail"),
@@ -1039,6 +1059,7 @@ def vehicle_assault_odds(
         lambda reach: final.probability(lambda v: not v.knocked_out and reach(v.pins)),
     )
     goes_in = order.probabilities["p_pass"]
+    destroyed_if_damaged = tgt.kind == "soft-skinned" or open_topped
     reasons = [
         order.reasons[0]
         if order.details["test_needed"]
@@ -1062,7 +1083,11 @@ def vehicle_assault_odds(
         Reason(
             "damage roll",
             f"hits + D6 against {tgt.damage_value}+",
-            "anti-tank weapons" if anti_tank else "superficial at most without anti-tank weapons",
+            "with or without anti-tank weapons: any damage destroys it (below)"
+            if destroyed_if_damaged
+            else "anti-tank weapons"
+            if anti_tank
+            else "superficial at most without anti-tank weapons",
         ),
     ]
     if target_immobilised:
@@ -1074,9 +1099,14 @@ def vehicle_assault_odds(
                 rules, vehicle, target_quality, target_officer, tested=tested, flamethrower=False
             )
         )
-    if tgt.kind == "soft-skinned" or open_topped:
+    if destroyed_if_damaged:
         reasons.append(
-            Reason("damage", "destroyed", "soft-skinned or open-topped: destroyed if damaged")
+            Reason(
+                "damage",
+                "destroyed",
+                f"{'open-topped' if open_topped else 'soft-skinned'}: destroyed if damaged, "
+                "superficial damage too",
+            )
         )
     removed: dict[str, Fraction] = {}
     if abandoned is not None:
