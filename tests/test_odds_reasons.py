@@ -280,3 +280,43 @@ def test_a_vehicle_destroyed_if_damaged_is_not_also_said_to_take_superficial_at_
     closed = vehicle_assault_odds("konflikt47", target="light tank", **asked)  # type: ignore[arg-type]
     assert "superficial at most without anti-tank weapons" in _why(closed, "damage roll")
     assert _why(closed, "damage") == ""
+
+
+def test_the_hits_at_a_vehicle_count_every_shot_and_say_so() -> None:
+    """Three Panzerfausts at a light tank: the hits table is every shot's (binomial, as
+    the players roll the dice together), though the first hit may knock it out; a note
+    says so, in the JSON too. One shot of one hit needs no note; troops none either."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from kriegsspiel.cli import app
+
+    r = _shoot("panzerfaust:3", "light tank")
+    assert r.distributions["hits"].as_list() == [F(8, 27), F(12, 27), F(6, 27), F(1, 27)]
+    assert r.notes["hits"].startswith("every hit the dice score, as rolled on the table")
+    assert "notes" not in _shoot("panzerfaust", "light tank").to_json()
+    assert _shoot("vehicle flamethrower", "light tank").notes  # (2D6 hits from one shot)
+    assert not _shoot("rifle:5", "regular infantry").notes
+    done = CliRunner().invoke(
+        app, ["odds", "shoot", "-w", "panzerfaust:3", "--range", "10", "-t", "light tank", "--json"]
+    )
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.output)["notes"] == {"hits": r.notes["hits"]}
+
+
+def test_a_vehicle_assaults_json_carries_the_note_on_its_if_assaulting_rows() -> None:
+    """The text shows it under the chances; --json has it under "notes"."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from kriegsspiel.cli import app
+
+    done = CliRunner().invoke(app, ["odds", "vehicle-assault", "--models", "8", "--json"])
+    assert done.exit_code == 0, done.output
+    out = json.loads(done.output)
+    assert out["notes"]["chances"].startswith("'if assaulting': once the order test is passed")
+    assert "p_knocked_out_if_assaulting" in out
+    shot = CliRunner().invoke(app, ["odds", "shoot", "-w", "rifle:10", "--json"])
+    assert "notes" not in json.loads(shot.output)

@@ -618,6 +618,13 @@ def _shoot_odds(
             }
         else:
             details["damage_per_hit"] = {LEVELS[i]: float(per_hit.probability(i)) for i in range(4)}
+    notes: dict[str, str] = {}
+    if sum(g.shots * max(1, g.shot.hits_per_hit.most) for g in groups) > 1:
+        # (a knock-out may come before the last hit: the table counts them all)
+        notes["hits"] = (
+            "every hit the dice score, as rolled on the table; hits after a knock-out change "
+            "nothing (the damage and pins count only those before it)."
+        )
     return OddsReport(
         ruleset=ruleset,
         question="shoot",
@@ -625,6 +632,7 @@ def _shoot_odds(
         probabilities=probabilities,
         distributions={"hits": hits_distribution(groups), "pins": final.map(lambda v: v.pins)},
         details=details,
+        notes=notes,
     )
 
 
@@ -1130,6 +1138,10 @@ def vehicle_assault_odds(
         question="vehicle-assault",
         title="vehicle assault",
         reasons=tuple(reasons),
+        notes={  # (the rows mix two kinds of chance: say which is which)
+            "chances": "'if assaulting': once the order test is passed; every other row is of "
+            "the assault as a whole, the order test included."
+        },
         probabilities={
             **stopped,
             "p_order_test": goes_in,
