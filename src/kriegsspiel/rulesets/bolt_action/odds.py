@@ -33,6 +33,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
 )
 from kriegsspiel.rulesets.bolt_action.shooting import (
     LEVELS,
+    SMALL_UNIT_MODELS,
     CannotFire,
     Cover,
     Facing,
@@ -449,6 +450,14 @@ def _shoot_odds(
             "--small-unit applies to infantry and artillery (a unit of two models or fewer); "
             "no vehicle counts as small."
         )
+    models = situation.target_models
+    if situation.small_unit and models is not None and models > SMALL_UNIT_MODELS:
+        raise UsageError(
+            f"--small-unit with --target-models {models}: a small unit is one of "
+            f"{SMALL_UNIT_MODELS} models or fewer at the start of the game, and this one "
+            f"still has {models}; drop --small-unit (or give --target-models "
+            f"{SMALL_UNIT_MODELS} or fewer)."
+        )
     if (
         situation.ranged_in
         and not situation.indirect
@@ -561,7 +570,7 @@ def _shoot_odds(
     if flamed is not None and flamed.vehicle is not None:
         # (the crew's check after a hit that may also damage it: the share of the
         # knock-outs it brings, which the damage results rows do not show)
-        crew = _check_parts(
+        crew_said = _check_parts(
             situation.target_quality, flamed.vehicle.crew_morale, situation.target_officer
         )
         pins = flamed.special_pins.text if flamed.special_pins is not None else "1"
@@ -569,7 +578,7 @@ def _shoot_odds(
             Reason(
                 "morale check",
                 f"{float(final.probability(lambda v: v.check_knocked_out)):.1%} knocked out",
-                f"the crew's, after a flamethrower's hit: {crew}, -1 for each pin of the "
+                f"the crew's, after a flamethrower's hit: {crew_said}, -1 for each pin of the "
                 f"hit ({pins}) and of its damage; failed, the crew abandon it",
             )
         )
@@ -1240,7 +1249,7 @@ def _fire_at_assaulters(
         firer_pins=crew_pins,
         firer_inexperienced=crew_quality == "inexperienced",
         mounted=True,
-        small_unit=start_models <= 2,
+        small_unit=start_models <= SMALL_UNIT_MODELS,
         cover=_cover(cover),
         target_pins=pins,
         target_quality=quality,
@@ -1336,7 +1345,7 @@ def _stand_and_fire(
         range_inches=CONTACT,
         firer_pins=pins + lone_team,
         firer_inexperienced=quality == "inexperienced",
-        small_unit=at_start <= 2,
+        small_unit=at_start <= SMALL_UNIT_MODELS,
         cover=_cover(at_cover, "--attacker-cover"),
         target_pins=at_pins,
         target_quality=at_quality,

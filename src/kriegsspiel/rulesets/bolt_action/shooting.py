@@ -23,6 +23,9 @@ from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, morale_check, new_test
 
+#: A unit of this many models or fewer at the start of the game is small (docs/rules).
+SMALL_UNIT_MODELS = 2
+
 Cover = Literal["none", "soft", "hard"]
 Facing = Literal["front", "side", "top", "rear"]
 Level = Literal["none", "superficial", "full", "massive"]
@@ -77,7 +80,7 @@ def target_situation(
     return Situation(
         range_inches=range_inches,
         target_down=down and not vehicle,
-        small_unit=not vehicle and start_models <= 2,
+        small_unit=not vehicle and start_models <= SMALL_UNIT_MODELS,
         open_topped=open_topped,
         automaton=automaton,
         target_pins=pins,
