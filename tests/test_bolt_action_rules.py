@@ -226,6 +226,23 @@ def test_a_vehicle_is_never_a_small_unit() -> None:
         )
 
 
+def test_a_small_unit_of_more_than_two_models_is_refused() -> None:
+    """A small unit is one of two models or fewer at the start of the game, so one that
+    still has three or more is not: the contradiction is refused, not answered."""
+    asked = dict(weapons=["rifle:5"], target="regular infantry")
+    for models in (3, 10):
+        with pytest.raises(UsageError, match=f"--small-unit with --target-models {models}"):
+            shoot_odds(
+                "konflikt47",
+                situation=Situation(range_inches=10, small_unit=True, target_models=models),
+                **asked,  # type: ignore[arg-type]
+            )
+    two = Situation(range_inches=10, small_unit=True, target_models=2)
+    assert shoot_odds("konflikt47", situation=two, **asked).details["to_hit_by_weapon"] == {  # type: ignore[arg-type]
+        "Rifle": "4+"
+    }
+
+
 def test_assault_weapons_ignore_moving_and_shaped_charge_penalty_k47_only() -> None:
     assert (
         _needs("konflikt47", "assault rifle", "regular infantry", range_inches=10, moving=True)
@@ -1475,7 +1492,7 @@ def test_point_blank_fire_rolls_to_hit_as_a_shot_does() -> None:
         defenders=10,
         defender_quality="regular",
     )
-    assert "point-blank fire hits on 3+" in green.reasons[1].because
+    assert "point-blank fire hits on 3+" in str(_said(green, "attackers"))
     # two sides that cannot hit with point-blank fire fight hand-to-hand (not for ever)
     kwargs: dict[str, object] = dict(
         attackers=5, attacker_quality="regular", defenders=5, defender_quality="regular"

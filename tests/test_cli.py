@@ -240,6 +240,19 @@ def test_table_output_shows_the_reasoning() -> None:
             ["odds", "shoot", "-w", "bazooka", "-t", "medium tank", "--small-unit"],
             "no vehicle counts as small",
         ),
+        (
+            ["odds", "shoot", "-w", "rifle:5", "--small-unit", "--target-models", "10"],
+            "--small-unit with --target-models 10: a small unit is one of 2 models or fewer",
+        ),
+        (
+            ["odds", "shoot", "-w", "rifle", "--cover", "soft", "--cover", "hard"],
+            "--cover is given more than once; it takes one value",
+        ),
+        (
+            ["odds", "assault", "--attackers", "5", "--attackers=6"],
+            "--attackers is given more than once",
+        ),
+        (["odds", "morale", "-r", "konflikt47", "--ruleset", "bolt-action-1"], "--ruleset or -r"),
         (["odds", "vehicle-assault", "--vehicle-order", "ran"], "cannot assault a vehicle"),
         (["odds", "terrain-test", "--unit", "transport"], "--unit 'transport': Unknown unit"),
         (["odds", "terrain-test", "--terrain", "swamp"], "--terrain 'swamp': Unknown terrain"),
@@ -661,3 +674,12 @@ def test_an_interrupt_while_an_error_is_told_is_ignored(monkeypatch: pytest.Monk
     assert stop.value.code == 2
     assert told == (cli._passed_over, cli._passed_over)
     assert signal.SIG_IGN not in told  # (which programs it starts would inherit)
+
+
+def test_a_repeatable_option_or_a_flag_may_still_be_given_more_than_once() -> None:
+    """Only an option of one value given twice is refused: --weapon adds a weapon each
+    time, and a flag said twice says the same thing."""
+    out = run_json("shoot", "-w", "rifle:5", "--weapon", "lmg", "--moving", "--moving")
+    assert set(out["p_hit_by_weapon"]) == {"Rifle", "Light machine gun (LMG)"}  # type: ignore[arg-type]
+    two = run_json("shoot", "-w", "rifle:2", "--small-unit", "--target-models", "2")
+    assert two["to_hit_by_weapon"] == {"Rifle": "4+"}  # base 3+, small unit -1

@@ -31,6 +31,9 @@ class OddsReport:
     title: str = ""  # the question in words, with its numbers (the question's name if none)
     # a probability's words where its key alone would mislead ("worst result: Rattled")
     labels: dict[str, str] = field(default_factory=dict)
+    # how to read a part of the answer, told with it: "chances" (the probabilities) or a
+    # distribution's name; in the JSON under "notes", in the tables as their caption
+    notes: dict[str, str] = field(default_factory=dict)
 
     @property
     def heading(self) -> str:
@@ -53,6 +56,8 @@ class OddsReport:
                 "exact": [str(p) for p in values],
             }
         out.update(self.details)
+        if self.notes:
+            out["notes"] = dict(self.notes)
         out["reasoning"] = [
             {"topic": r.topic, "result": r.result, "because": r.because} for r in self.reasons
         ]

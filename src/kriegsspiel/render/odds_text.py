@@ -44,15 +44,14 @@ def render(report: OddsReport) -> Group:
         why.add_row(r.topic, r.result, r.because)
     parts.append(why)
     if report.probabilities:
-        odds = Table(show_header=True, header_style="bold", title="chances", title_justify="left")
-        if "p_order_test" in report.probabilities and any(
-            key.endswith("_if_assaulting") for key in report.probabilities
-        ):  # (the rows mix two kinds of chance: say which is which)
-            odds.caption = (
-                "'if assaulting': once the order test is passed; every other row is of the "
-                "assault as a whole, the order test included."
-            )
-            odds.caption_justify = "left"
+        odds = Table(
+            show_header=True,
+            header_style="bold",
+            title="chances",
+            title_justify="left",
+            caption=report.notes.get("chances"),
+            caption_justify="left",
+        )
         odds.add_column("outcome")
         odds.add_column("chance", justify="right", style="bold green")
         odds.add_column("exact", justify="right", style="dim")
@@ -68,6 +67,8 @@ def render(report: OddsReport) -> Group:
             title_justify="left",
             show_header=True,
             header_style="bold",
+            caption=report.notes.get(name),
+            caption_justify="left",
         )
         table.add_column("count", justify="right")
         table.add_column("exactly", justify="right")

@@ -33,6 +33,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
 )
 from kriegsspiel.rulesets.bolt_action.shooting import (
     LEVELS,
+    SMALL_UNIT_MODELS,
     CannotFire,
     Cover,
     Facing,
@@ -58,13 +59,34 @@ def _morale_reason(
         parts.append(f"{test.pins} pin{'s' if test.pins != 1 else ''} {-test.pins:+d}")
     if test.modifier:
         parts.append(f"{extra or 'modifier'} {test.modifier:+d}")
+    passing = test.double_pass // 2
+    needs = (  # (at or below the lowest roll only the double that always passes passes)
+        f"only a double {passing} passes"
+        if test.value <= test.double_pass
+        else f"{test.value} or less on 2D6"
+    )
     return Reason(
         "needs",
-        f"{test.value} or less on 2D6",
+        needs,
         ", ".join(parts)
-        + f"; double {test.double_pass // 2} always passes, double {test.double_fail // 2} "
-        "always fails",
+        + f"; double {passing} always passes, double {test.double_fail // 2} always fails",
     )
+
+
+def _faces(rolls: Sequence[int]) -> str:
+    """A table row's D6 faces as the sheet prints them: 1-2, or 6."""
+    return f"{min(rolls)}-{max(rolls)}" if min(rolls) != max(rolls) else f"{rolls[0]}"
+
+
+def _check_parts(quality: str, test: MoraleTest, officer: str | None) -> str:
+    """A forced check's morale before the attack's own pins: the quality's value, an
+    officer's bonus and the pins already there (said only when there are some)."""
+    parts = [f"{quality} morale {test.base}"]
+    if officer and test.officer_bonus:
+        parts.append(f"{officer} {test.officer_bonus:+d}")
+    if test.pins:
+        parts.append(f"{test.pins} pin{'s' * (test.pins != 1)} already there {-test.pins:+d}")
+    return ", ".join(parts)
 
 
 # The largest questions the exact odds take. These are limits of the tool, not rules: the
@@ -191,11 +213,21 @@ def order_test_odds(
         reasons.append(Reason("FUBAR", f"double {test.double_fail // 2}", chart))
         reasons.append(Reason("failed", "goes Down", "the order is not carried out"))
     p_ff, p_panic = dist.probability("friendly fire"), dist.probability("panic")
+    rolls = {row.result: row.rolls for row in rules.data.fubar.rows}
     return OddsReport(
         ruleset=ruleset,
         question="order-test",
         title="order test",
         reasons=tuple(reasons),
+        # (friendly fire and panic are FUBAR's two results: told as its parts, not as
+        # outcomes beside it)
+        labels={
+            "p_fubar": "FUBAR",
+            **{
+                f"p_{result.replace(' ', '_')}": f"  FUBAR {_faces(r)}: {result}"
+                for result, r in rolls.items()
+            },
+        },
         probabilities={
             "p_pass": dist.probability(lambda o: o in ("pass", "no test")),
             "p_fail": dist.probability("fail"),
@@ -418,6 +450,14 @@ def _shoot_odds(
             "--small-unit applies to infantry and artillery (a unit of two models or fewer); "
             "no vehicle counts as small."
         )
+    models = situation.target_models
+    if situation.small_unit and models is not None and models > SMALL_UNIT_MODELS:
+        raise UsageError(
+            f"--small-unit with --target-models {models}: a small unit is one of "
+            f"{SMALL_UNIT_MODELS} models or fewer at the start of the game, and this one "
+            f"still has {models}; drop --small-unit (or give --target-models "
+            f"{SMALL_UNIT_MODELS} or fewer)."
+        )
     if (
         situation.ranged_in
         and not situation.indirect
@@ -483,16 +523,11 @@ def _shoot_odds(
             )
         if any(g.shot.morale_check for g in groups):
             probabilities["p_destroyed_by_morale"] = troops.p_destroyed_by_morale
-            pins = situation.target_pins
-            parts = [f"{quality} morale {ctx.morale.base}"]
-            if officer:
-                parts.append(f"{officer} {ctx.morale.officer_bonus:+d}")
-            parts.append(f"{pins} pin{'s' * (pins != 1)} already there {-pins:+d}")
             reasons.append(
                 Reason(
                     "morale check",
                     f"{float(troops.p_destroyed_by_morale):.1%} destroyed",
-                    f"after the flamethrower's pins, {', '.join(parts)}",
+                    f"after the flamethrower's pins: {_check_parts(quality, ctx.morale, officer)}",
                 )
             )
         elif officer is not None:
@@ -531,6 +566,22 @@ def _shoot_odds(
         reasons.append(abandoned[1])
     if situation.target_immobilised:
         reasons.append(_IMMOBILISED_BEFORE)
+    flamed = next((g.shot for g in groups if g.shot.morale_check), None)
+    if flamed is not None and flamed.vehicle is not None:
+        # (the crew's check after a hit that may also damage it: the share of the
+        # knock-outs it brings, which the damage results rows do not show)
+        crew_said = _check_parts(
+            situation.target_quality, flamed.vehicle.crew_morale, situation.target_officer
+        )
+        pins = flamed.special_pins.text if flamed.special_pins is not None else "1"
+        reasons.append(
+            Reason(
+                "morale check",
+                f"{float(final.probability(lambda v: v.check_knocked_out)):.1%} knocked out",
+                f"the crew's, after a flamethrower's hit: {crew_said}, -1 for each pin of the "
+                f"hit ({pins}) and of its damage; failed, the crew abandon it",
+            )
+        )
     if situation.target_officer is not None:
         flamethrower = any(g.shot.morale_check for g in groups)
         tested = final.probability(lambda v: v.on_fire) > 0 or flamethrower
@@ -553,18 +604,36 @@ def _shoot_odds(
         "on fire and knocked out": final.probability(lambda v: v.fire_knocked_out),
         "knocked out": probabilities["p_knocked_out"],
     }
+    soft = tgt.kind == "soft-skinned"
+    if soft:  # any damage destroys a soft-skin: no results roll, no levels that matter
+        effects = {k: p for k, p in effects.items() if p or k == "knocked out"}
     probabilities.update(
         {"p_" + k.replace(" ", "_"): p for k, p in effects.items() if k != "knocked out"}
     )
-    details["damage_results"] = {k: float(p) for k, p in effects.items()}
-    details["worst_damage"] = {
-        level: float(final.probability(lambda v, i=i: v.worst == i))  # type: ignore[misc]
-        for i, level in enumerate(LEVELS)
-    }
+    if not soft or len(effects) > 1:  # (a soft-skin's lone row is the knock-out above)
+        details["damage_results"] = {k: float(p) for k, p in effects.items()}
+    if not soft:
+        details["worst_damage"] = {
+            level: float(final.probability(lambda v, i=i: v.worst == i))  # type: ignore[misc]
+            for i, level in enumerate(LEVELS)
+        }
     first = groups[0].shot
     if first.pen is not None and first.vehicle is not None:
         per_hit = pen_levels(first.vehicle, first.pen)
-        details["damage_per_hit"] = {LEVELS[i]: float(per_hit.probability(i)) for i in range(4)}
+        if soft:
+            details["damage_per_hit"] = {
+                "none": float(per_hit.probability(0)),
+                "destroyed": float(1 - per_hit.probability(0)),
+            }
+        else:
+            details["damage_per_hit"] = {LEVELS[i]: float(per_hit.probability(i)) for i in range(4)}
+    notes: dict[str, str] = {}
+    if sum(g.shots * max(1, g.shot.hits_per_hit.most) for g in groups) > 1:
+        # (a knock-out may come before the last hit: the table counts them all)
+        notes["hits"] = (
+            "every hit the dice score, as rolled on the table; hits after a knock-out change "
+            "nothing (the damage and pins count only those before it)."
+        )
     return OddsReport(
         ruleset=ruleset,
         question="shoot",
@@ -572,6 +641,7 @@ def _shoot_odds(
         probabilities=probabilities,
         distributions={"hits": hits_distribution(groups), "pins": final.map(lambda v: v.pins)},
         details=details,
+        notes=notes,
     )
 
 
@@ -714,26 +784,101 @@ def assault_odds(
         officer=defender_officer,
     )
 
-    def describe(side: Side, models: int, enemy: Side) -> str:
+    rounds = procedure == "rounds"
+
+    def attacker_side(pins: int) -> Side:  # (after the defenders' fire: its pins hinder them)
+        return fighting_side(
+            rules,
+            attacker_quality,
+            pins=pins,
+            assault_models=attacker_assault_weapons,
+            mode=attacker_mode,
+            officer=attacker_officer,
+        )
+
+    def fights(side: Side, models: int, enemy: Side) -> str:
         if side.mode == "hand-to-hand":
             attacks = side.attacks(models)
-            fights = (
-                f"{attacks} attack{'s' if attacks != 1 else ''}, damage on {enemy.damage_value}+"
-            )
-        else:
-            fights = (
-                f"point-blank fire hits on {describe_needs(side.point_blank_hit)}, "
-                f"damage on {enemy.damage_value}+"
-            )
-        return f"{fights}; morale {side.morale.value}"
+            return f"{attacks} attack{'s' if attacks != 1 else ''}, damage on {enemy.damage_value}+"
+        return f"{point_blank(side)}, damage on {enemy.damage_value}+"
 
+    def point_blank(side: Side) -> str:
+        return f"point-blank fire hits on {describe_needs(side.point_blank_hit)}"
+
+    def describe(side: Side, models: int, enemy: Side) -> str:
+        # (Bolt Action's rounds take no morale test: the side with most casualties is
+        # destroyed, so its morale is not shown)
+        return fights(side, models, enemy) + ("" if rounds else f"; morale {side.morale.value}")
+
+    stopped: dict[str, Fraction] = {}
+    fired: list[Reason] = []
+    attackers_said = describe(att, attackers, dfn)
+    if stand_and_fire:
+        fire, fired = _stand_and_fire(
+            rules,
+            weapons=defender_weapons,
+            quality=defender_quality,
+            pins=defender_pins,
+            models=defenders,
+            at_quality=attacker_quality,
+            at_models=attackers,
+            at_start=start,
+            at_pins=attacker_pins,
+            at_cover=attacker_cover,
+            at_officer=attacker_officer,
+        )
+        stopped["p_assaulters_stopped"] = fire.probability(lambda left: left[0] == 0)
+        result = fight_after_fire(procedure, fire, attacker_side, dfn, defenders)
+        added = sorted({pins - attacker_pins for alive, pins in fire.outcomes() if alive} - {0})
+        if added:  # they fight with the pins the fire leaves them: say what those change
+            most = attacker_side(attacker_pins + added[-1])
+            if added == [1]:
+                pinned = f"{most.morale.value} once the defenders' fire pins them"
+            else:
+                few = att.morale.value - added[0]
+                pinned = (
+                    f"{few} to {most.morale.value} with the {added[0]} to {added[-1]} pins "
+                    "the defenders' fire may leave"
+                )
+            attackers_said = (
+                f"{fights(att, attackers, dfn)}; morale {att.morale.value}, {pinned} (-1 a pin)"
+            )
+            if att.mode == "point-blank":
+                more = f"; with {added[-1]} more pin{'s' * (added[-1] != 1)}: "
+                attackers_said += more + (
+                    point_blank(most)
+                    if most.mode == "point-blank"
+                    else "hand-to-hand, as their fire could not hit"
+                )
+    else:
+        result = exact_close_quarters(procedure, att, dfn, attackers, defenders)
+    sheet = rules.data.close_quarters.source.split("_")[0]
+    sequence = (
+        Reason(
+            "sequence",
+            "attackers strike first",
+            f"the defenders' casualties are removed before they strike back (sheet {sheet}: a-d)",
+        )
+        if rounds
+        else Reason(
+            "sequence",
+            "both sides strike at once",
+            ", then ".join(
+                ["the defenders' fire as the assaulters stop"] * stand_and_fire
+                + (
+                    ["point-blank fire", "hand-to-hand by the survivors"]
+                    if "point-blank" in (att.mode, dfn.mode)
+                    else ["hand-to-hand"]
+                )
+            )
+            + f"; casualties are compared after the fight's step (sheet {sheet}: 5a-d; at "
+            "once: assumption)",
+        )
+    )
     reasons = [
         Reason("procedure", procedure.replace("-", " "), rules.data.close_quarters.source),
-        Reason(
-            "attackers",
-            f"{attackers} {attacker_quality}, {att.mode}",
-            describe(att, attackers, dfn),
-        ),
+        sequence,
+        Reason("attackers", f"{attackers} {attacker_quality}, {att.mode}", attackers_said),
         *[
             Reason(
                 f"{who} fight hand-to-hand",
@@ -752,38 +897,8 @@ def assault_odds(
             + ("stand and fire, then hand-to-hand" if stand_and_fire else dfn.mode),
             describe(dfn, defenders, att),
         ),
+        *fired,
     ]
-    stopped: dict[str, Fraction] = {}
-    if stand_and_fire:
-        fire, why = _stand_and_fire(
-            rules,
-            weapons=defender_weapons,
-            quality=defender_quality,
-            pins=defender_pins,
-            models=defenders,
-            at_quality=attacker_quality,
-            at_models=attackers,
-            at_start=start,
-            at_pins=attacker_pins,
-            at_cover=attacker_cover,
-            at_officer=attacker_officer,
-        )
-        reasons += why
-        stopped["p_assaulters_stopped"] = fire.probability(lambda left: left[0] == 0)
-
-        def attacker_side(pins: int) -> Side:  # the fire's pins hinder them in the fight
-            return fighting_side(
-                rules,
-                attacker_quality,
-                pins=pins,
-                assault_models=attacker_assault_weapons,
-                mode=attacker_mode,
-                officer=attacker_officer,
-            )
-
-        result = fight_after_fire(procedure, fire, attacker_side, dfn, defenders)
-    else:
-        result = exact_close_quarters(procedure, att, dfn, attackers, defenders)
     reasons += [
         Reason(
             "decided",
@@ -961,6 +1076,7 @@ def vehicle_assault_odds(
         lambda reach: final.probability(lambda v: not v.knocked_out and reach(v.pins)),
     )
     goes_in = order.probabilities["p_pass"]
+    destroyed_if_damaged = tgt.kind == "soft-skinned" or open_topped
     reasons = [
         order.reasons[0]
         if order.details["test_needed"]
@@ -984,7 +1100,11 @@ def vehicle_assault_odds(
         Reason(
             "damage roll",
             f"hits + D6 against {tgt.damage_value}+",
-            "anti-tank weapons" if anti_tank else "superficial at most without anti-tank weapons",
+            "with or without anti-tank weapons: any damage destroys it (below)"
+            if destroyed_if_damaged
+            else "anti-tank weapons"
+            if anti_tank
+            else "superficial at most without anti-tank weapons",
         ),
     ]
     if target_immobilised:
@@ -996,9 +1116,14 @@ def vehicle_assault_odds(
                 rules, vehicle, target_quality, target_officer, tested=tested, flamethrower=False
             )
         )
-    if tgt.kind == "soft-skinned" or open_topped:
+    if destroyed_if_damaged:
         reasons.append(
-            Reason("damage", "destroyed", "soft-skinned or open-topped: destroyed if damaged")
+            Reason(
+                "damage",
+                "destroyed",
+                f"{'open-topped' if open_topped else 'soft-skinned'}: destroyed if damaged, "
+                "superficial damage too",
+            )
         )
     removed: dict[str, Fraction] = {}
     if abandoned is not None:
@@ -1022,6 +1147,10 @@ def vehicle_assault_odds(
         question="vehicle-assault",
         title="vehicle assault",
         reasons=tuple(reasons),
+        notes={  # (the rows mix two kinds of chance: say which is which)
+            "chances": "'if assaulting': once the order test is passed; every other row is of "
+            "the assault as a whole, the order test included."
+        },
         probabilities={
             **stopped,
             "p_order_test": goes_in,
@@ -1120,7 +1249,7 @@ def _fire_at_assaulters(
         firer_pins=crew_pins,
         firer_inexperienced=crew_quality == "inexperienced",
         mounted=True,
-        small_unit=start_models <= 2,
+        small_unit=start_models <= SMALL_UNIT_MODELS,
         cover=_cover(cover),
         target_pins=pins,
         target_quality=quality,
@@ -1216,7 +1345,7 @@ def _stand_and_fire(
         range_inches=CONTACT,
         firer_pins=pins + lone_team,
         firer_inexperienced=quality == "inexperienced",
-        small_unit=at_start <= 2,
+        small_unit=at_start <= SMALL_UNIT_MODELS,
         cover=_cover(at_cover, "--attacker-cover"),
         target_pins=at_pins,
         target_quality=at_quality,

@@ -23,6 +23,9 @@ from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, morale_check, new_test
 
+#: A unit of this many models or fewer at the start of the game is small (docs/rules).
+SMALL_UNIT_MODELS = 2
+
 Cover = Literal["none", "soft", "hard"]
 Facing = Literal["front", "side", "top", "rear"]
 Level = Literal["none", "superficial", "full", "massive"]
@@ -77,7 +80,7 @@ def target_situation(
     return Situation(
         range_inches=range_inches,
         target_down=down and not vehicle,
-        small_unit=not vehicle and start_models <= 2,
+        small_unit=not vehicle and start_models <= SMALL_UNIT_MODELS,
         open_topped=open_topped,
         automaton=automaton,
         target_pins=pins,
@@ -168,6 +171,43 @@ def facing_modifier(rules: Rules, target: Target, facing: str) -> int:
         return 0
     row = next(r for r in rules.data.penetration_modifiers.rows if r.key == facing)
     return 0 if target.walker and not row.walkers else row.value
+
+
+def facing_parts(
+    rules: Rules, target: Target, facing: str, *, struck_by: str = "", asked: str = "front"
+) -> list[str]:
+    """What the armour a shot strikes (``facing``) does to its pen at an armoured target,
+    in words for the reasoning: its modifier, or that a walker has none; ``struck_by``
+    names what strikes the top whatever the facing (indirect fire, a flamethrower), and
+    ``asked`` is the facing the player gave. (A soft-skin has no facing modifier: the
+    reasoning says so with the range, in :func:`plan_shot`.)"""
+    if facing == "front" or target.kind == "soft-skinned":
+        return []
+    how = ""
+    if struck_by:
+        instead = f", not the {asked}" if asked not in ("front", facing) else ""
+        how = f" ({struck_by} strikes it{instead})"
+    bonus = facing_modifier(rules, target, facing)
+    if bonus or not target.walker:
+        return [f"{facing} armour{how} {bonus:+d}"]
+    return [
+        f"{facing} armour{how}: no {rules.pen_modifier(facing):+d} against a walker "
+        "(sheet: 'not walkers')"
+    ]
+
+
+def keeps_pen_at_long_range(weapon: Weapon, he: bool) -> str:
+    """Why ``weapon`` loses no pen at long range ("shaped charge", "Tesla", "a
+    flamethrower", "HE": its pen is the HE table's), or "" if it does."""
+    special = set(weapon.special)
+    for rule, said in (
+        ("Shaped Charge", "shaped charge"),
+        ("Tesla", "Tesla"),
+        ("Flamethrower", "flamethrower"),
+    ):
+        if rule in special:
+            return said
+    return "HE" if he and weapon.pen is None else ""
 
 
 def shots_per_model(weapon: Weapon) -> int:
@@ -463,17 +503,33 @@ def plan_shot(
         return replace(shot, pins_target=s.open_topped), reasons
     if he and weapon.pen is None and target.kind == "soft-skinned":
         shot = replace(shot, hits_per_hit=DiceExpr(he.he))
+        reasons.append(
+            Reason(
+                "hits",
+                f"{he.he} per hit",
+                f"HE ({he.he}) at a soft-skin, each hit its own damage roll (sheet: only "
+                "an armoured vehicle is 'not rolled for multiple hits')",
+            )
+        )
     parts = [pen_from]
     # the sheets give the facing and long-range modifiers to heavy weapons against
     # armoured targets only: a soft-skin is damaged on 6+ from any side, at any range
     armoured = target.kind != "soft-skinned"
     # indirect fire, and a flamethrower (the data says where), strike the top armour
     facing = d.flamethrower.vehicle_facing if flame else ("top" if indirect else s.facing)
-    if facing_modifier(rules, target, facing):
-        parts.append(f"{facing} armour {rules.pen_modifier(facing):+d}")
-        pen += facing_modifier(rules, target, facing)
-    exempt = {"Shaped Charge", "Tesla", "Flamethrower"} & special or (he and weapon.pen is None)
-    if armoured and long_range and not indirect and not exempt:
+    struck_by = "a flamethrower" if flame else ("indirect fire" if indirect else "")
+    parts += facing_parts(rules, target, facing, struck_by=struck_by, asked=s.facing)
+    pen += facing_modifier(rules, target, facing)
+    keeps = keeps_pen_at_long_range(weapon, bool(he))
+    far = long_range and not point_blank  # (at point blank the to-hit says not long range)
+    if not armoured:
+        unused = [s.facing] * (s.facing != "front") + ["long range"] * far
+        if unused:
+            parts.append(f"{' and '.join(unused)}: no effect on a soft-skin")
+    elif keeps or indirect:
+        if far:
+            parts.append(f"long range: no effect on pen ({keeps or 'indirect fire'})")
+    elif long_range:
         parts.append(f"long range {rules.pen_modifier('long_range'):+d}")
         pen += rules.pen_modifier("long_range")
     if "Gravity Pulse" in special and d.gravity_pulse is not None:
@@ -493,7 +549,14 @@ def plan_shot(
         Reason("to damage", f"D6 {pen:+d} against {target.damage_value}+", ", ".join(parts))
     )
     if vehicle.soft_skinned:
-        reasons.append(Reason("damage", "destroyed", "a damaged soft-skinned target is destroyed"))
+        reasons.append(
+            Reason(
+                "damage",
+                "destroyed",
+                "a damaged soft-skin is destroyed, superficial, full or massive alike "
+                "(no damage results roll)",
+            )
+        )
     else:
         lo, full, massive = vehicle.thresholds
         reasons.append(
@@ -562,6 +625,8 @@ class VehicleState:
     crew_stunned: bool = False
     on_fire: bool = False
     fire_knocked_out: bool = False
+    # knocked out by its crew failing a flamethrower's morale check (not by damage)
+    check_knocked_out: bool = False
     worst: int = 0  # 0 none, 1 superficial, 2 full, 3 massive
     # an indirect shot of the attack hit it (pinning it or not): its firer is ranged in
     indirect_hit: bool = False
@@ -581,6 +646,7 @@ def _with(
     crew_stunned: bool | None = None,
     on_fire: bool | None = None,
     fire_knocked_out: bool | None = None,
+    check_knocked_out: bool | None = None,
     worst: int | None = None,
     indirect_hit: bool | None = None,
 ) -> VehicleState:
@@ -594,6 +660,9 @@ def _with(
         crew_stunned=state.crew_stunned if crew_stunned is None else crew_stunned,
         on_fire=state.on_fire if on_fire is None else on_fire,
         fire_knocked_out=state.fire_knocked_out if fire_knocked_out is None else fire_knocked_out,
+        check_knocked_out=(
+            state.check_knocked_out if check_knocked_out is None else check_knocked_out
+        ),
         worst=state.worst if worst is None else worst,
         indirect_hit=state.indirect_hit if indirect_hit is None else indirect_hit,
     )
@@ -722,7 +791,7 @@ def after_shot(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
     if shot.morale_check and not state.knocked_out and shot.vehicle is not None:
         test = replace(shot.vehicle.crew_morale, pins=shot.vehicle.crew_morale.pins + state.pins)
         if not morale_check(dice, test):
-            state = _with(state, knocked_out=True)
+            state = _with(state, knocked_out=True, check_knocked_out=True)
     return state
 
 
