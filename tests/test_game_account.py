@@ -48,6 +48,17 @@ def test_a_vehicles_damage_is_told_from_every_source(
     )
 
 
+def test_the_pins_troops_take_from_hits_no_enemy_rolled_are_told() -> None:
+    """A sure hit from above (a barrage's howitzer shell) or an aircraft's hits on troops
+    tell their pins as a shot's do: "15 hits, 3 casualties, 1 pin on ..." (the count was
+    in the event, not in the line)."""
+    event = Event(
+        "support damage",
+        {"unit": None, "target": 1, "shots": 1, "hits": 15, "casualties": 3, "pins": 1},
+    )
+    assert describe(event, UNITS) == "    15 hits, 3 casualties, 1 pin on Panzer IV [B]"
+
+
 def test_the_pins_a_vehicle_takes_are_told() -> None:
     """Konflikt '47, meeting-engagement, seed 3: shots that do a vehicle no damage may still
     pin it (a probe saw "9 shots at Grizzly Walker: no damage" whose event had ``pins: 1``,

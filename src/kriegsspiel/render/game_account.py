@@ -149,9 +149,10 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
         return f"    a {d['aircraft']} attacks {n('target')}"
     if kind == "support damage":
         if "casualties" in d:
+            pins = f", {counted(d['pins'], 'pin')}" if "pins" in d else ""
             return (
-                f"    {counted(d['hits'], 'hit')}, {counted(d['casualties'], 'casualty')} on "
-                f"{n('target')}"
+                f"    {counted(d['hits'], 'hit')}, {counted(d['casualties'], 'casualty')}"
+                f"{pins} on {n('target')}"
             )
         return f"    {n('target')}: {vehicle_damage(d)}"
     if kind == "dice":
