@@ -720,6 +720,82 @@ def test_objectives_in_a_units_destroyed_scenario_are_refused_as_counting_for_no
     assert load_scenario(path).objectives[0].name == "Hill"
 
 
+def test_an_objective_worth_more_than_the_tools_limit_is_refused_at_its_line(
+    tmp_path: Path,
+) -> None:
+    """A typo's points (1e23) were once taken, played, and then lost a run's games: a
+    results file stores a score as a whole number of at most 2**63 - 1."""
+    from kriegsspiel.core.scenario import MOST_OBJECTIVE_POINTS
+
+    path = scenario_file(tmp_path)
+    text = path.read_text().replace("units destroyed", "objectives")
+    huge = 10**23
+    path.write_text(text + f"objectives:\n  - {{name: Hill, x: 30, y: 20, points: {huge}}}\n")
+    message = str(refused(load_scenario, path))
+    assert f"line {line_of(path, 'Hill')}, field objectives.0.points: " in message
+    assert f"must be {MOST_OBJECTIVE_POINTS:,} or less (not {huge:,})" in message
+    assert "a tool limit, not a rule" in message
+    done = run_cli("evaluate", "-s", str(path), "--games", "2", "--no-store")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "field objectives.0.points: must be" in done.stderr
+    path.write_text(
+        text + f"objectives:\n  - {{name: Hill, x: 30, y: 20, points: {MOST_OBJECTIVE_POINTS}}}\n"
+    )
+    assert load_scenario(path).objectives[0].points == MOST_OBJECTIVE_POINTS
+    assert MOST_OBJECTIVE_POINTS * 1000 < 2**63 - 1  # (a thousand such objectives still store)
+
+
+def test_a_scenario_of_more_turns_than_the_tools_limit_is_refused_at_its_line(
+    tmp_path: Path,
+) -> None:
+    """turns: 10000 was once taken, and a game whose armies could not harm each other ran
+    out of actions with a traceback; turns: 1000000000000 was taken too."""
+    from kriegsspiel.core.scenario import MOST_TURNS
+
+    path = scenario_file(tmp_path)
+    text = path.read_text()
+    for turns in (MOST_TURNS + 1, 10**12):
+        path.write_text(text.replace("turns: 6", f"turns: {turns}"))
+        message = str(refused(load_scenario, path))
+        assert (
+            f"line {line_of(path, 'turns:')}, field turns: must be {MOST_TURNS} or less" in message
+        )
+        assert f"(not {turns:,})" in message and "a tool limit, not a rule" in message
+    done = run_cli("play", "-q", "-s", str(path), "--record", str(tmp_path / "g.jsonl"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "field turns: must be" in done.stderr and not (tmp_path / "g.jsonl").exists()
+    path.write_text(text.replace("turns: 6", f"turns: {MOST_TURNS}"))
+    assert load_scenario(path).turns == MOST_TURNS
+
+
+def test_a_polygon_of_more_points_than_the_tools_limit_is_refused_at_its_line(
+    tmp_path: Path,
+) -> None:
+    """20,000 points were once taken, and a game over them took minutes."""
+    import math
+
+    from kriegsspiel.core.scenario import MOST_POLYGON_POINTS
+
+    def circle(n: int, closed: bool = False) -> str:
+        ring = [
+            (round(40 + 8 * math.cos(2 * math.pi * i / n), 6),
+             round(24 + 8 * math.sin(2 * math.pi * i / n), 6))
+            for i in range(n)
+        ]  # fmt: skip
+        return "[" + ", ".join(f"[{x}, {y}]" for x, y in ring + ring[:1] * closed) + "]"
+
+    path = scenario_file(tmp_path, circle(MOST_POLYGON_POINTS + 1))
+    message = str(refused(load_scenario, path))
+    assert f"line {line_of(path, 'polygon: [[')}, field terrain.0.polygon: " in message
+    assert (
+        f"the polygon has {MOST_POLYGON_POINTS + 1:,} points; kriegsspiel takes at most " in message
+    )
+    assert "a tool limit, not a rule" in message
+    for closed in (False, True):  # (its first point repeated at the end is no point more)
+        path = scenario_file(tmp_path, circle(MOST_POLYGON_POINTS, closed))
+        assert len(load_scenario(path).terrain[0].polygon) == MOST_POLYGON_POINTS
+
+
 def test_deployment_needs_two_sides() -> None:
     with pytest.raises(ValueError, match="at least two sides"):
         Scenario.model_validate(

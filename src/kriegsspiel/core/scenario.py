@@ -47,6 +47,22 @@ Point = tuple[Number, Number]
 Cover = Literal["none", "soft", "hard"]
 Victory = Literal["units destroyed", "objectives"]
 
+# Limits of the tool, not rules (no scenario sheet caps them): each far above a real
+# scenario's (the shipped ones are 6 turns, their objectives worth 1 or 2 points, their
+# polygons at most 8 points), they catch a typo before it costs minutes or a run's games.
+# At most MOST_TURNS turns: a game of two lists at their limits (40 units a side) takes
+# under 400 actions a turn, so even one whose armies cannot harm each other ends well
+# within the actions ``kriegsspiel.ai.players.play`` allows a game (MAX_ACTIONS), and
+# plays in about a minute (measured: 30 turns of 40 unkillable units a side in 17 s).
+MOST_TURNS = 100
+# An objective's points at most MOST_OBJECTIVE_POINTS (as a unit's): the scores are stored
+# as whole numbers in a results file, which takes no more than 2**63 - 1.
+MOST_OBJECTIVE_POINTS = 10_000
+# A polygon's points at most MOST_POLYGON_POINTS: every move and line of sight is checked
+# against every edge (measured: a game over a 2,000-point polygon takes 1.6 s against
+# 0.9 s; over 20,000 points, nearly 4 minutes).
+MOST_POLYGON_POINTS = 1_000
+
 
 class Table(Strict):
     """The playing area in inches; (0, 0) is a corner, x runs along the width."""
@@ -165,6 +181,12 @@ def polygon_problem(points: Sequence[Point]) -> str | None:
 
 
 def _valid_polygon(points: tuple[Point, ...]) -> tuple[Point, ...]:
+    if len(points) > MOST_POLYGON_POINTS + (points[:1] == points[-1:]):
+        raise _problem(
+            f"the polygon has {len(points):,} points; kriegsspiel takes at most "
+            f"{MOST_POLYGON_POINTS:,} a polygon (a tool limit, not a rule: every move and "
+            "line of sight is checked against each edge, so a game would take minutes)"
+        )
     if len(points) > 3 and points[0] == points[-1]:
         points = points[:-1]  # a closed ring written out in full
     problem = polygon_problem(points)
@@ -210,6 +232,17 @@ class Objective(Strict):
     y: Number
     points: WholeNumber = Field(default=1, ge=0)
 
+    @field_validator("points")
+    @classmethod
+    def _within_the_limit(cls, points: int) -> int:
+        if points > MOST_OBJECTIVE_POINTS:
+            raise _problem(
+                f"must be {MOST_OBJECTIVE_POINTS:,} or less (not {points:,}): an objective is "
+                f"worth at most {MOST_OBJECTIVE_POINTS:,} points to kriegsspiel, as a unit is "
+                "(a tool limit, not a rule; the shipped objectives are worth 1 or 2)"
+            )
+        return points
+
     @model_validator(mode="after")
     def _on_the_table(self) -> Self:
         table = _TABLE.get()
@@ -249,6 +282,17 @@ class Scenario(Strict):
                 table = None  # reported at the table itself; skip the containment checks
         with _with_table(table):
             return handler(data)
+
+    @field_validator("turns")
+    @classmethod
+    def _within_the_limit(cls, turns: int) -> int:
+        if turns > MOST_TURNS:
+            raise _problem(
+                f"must be {MOST_TURNS} or less (not {turns:,}): kriegsspiel plays games of at "
+                f"most {MOST_TURNS} turns (a tool limit, not a rule; the shipped scenarios "
+                "are 6 turns)"
+            )
+        return turns
 
     @field_validator("deployment")
     @classmethod
