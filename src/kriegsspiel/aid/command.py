@@ -13,6 +13,7 @@ from rich.markup import escape
 
 from kriegsspiel.aid.session import AidSession, check_save, is_save
 from kriegsspiel.aid.tracker import Tracker
+from kriegsspiel.core.scenario import MOST_TURNS
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import check_replacing
 
@@ -71,6 +72,14 @@ def set_up(asked: GameAsked) -> tuple[AidSession, str]:
             )
     if asked.rules_file is not None and not asked.rules_file.strip():
         raise UsageError("--rules-file needs a file name; leave it out for the shipped rules.")
+    if asked.turns is not None and asked.turns < 1:
+        raise UsageError(f"--turns {asked.turns}: a game lasts at least one turn; give 1 or more.")
+    if asked.turns is not None and asked.turns > MOST_TURNS:
+        raise UsageError(
+            f"--turns {asked.turns:,}: kriegsspiel plays games of at most {MOST_TURNS} turns "
+            f"(a tool limit, not a rule; the shipped scenarios are 6 turns); give 1 to "
+            f"{MOST_TURNS}."
+        )
     matchup = build_matchup(
         asked.ruleset,
         asked.scenario,
@@ -79,8 +88,6 @@ def set_up(asked: GameAsked) -> tuple[AidSession, str]:
         rules_file=asked.rules_file,
     )
     game_scenario, army_a, army_b = parsed(matchup)
-    if asked.turns is not None and asked.turns < 1:
-        raise UsageError(f"--turns {asked.turns}: a game lasts at least one turn; give 1 or more.")
     first = Tracker.start(
         matchup.ruleset,
         (army_a, army_b),
