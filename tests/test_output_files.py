@@ -540,3 +540,27 @@ def test_a_results_file_that_cannot_be_read_is_said_so(tmp_path: Path, monkeypat
         store.StoreError, match=r"it cannot be read \(no permission\); make it readable"
     ):
         store.Store(results)
+
+
+def test_a_game_that_does_not_end_is_told_plainly_and_play_keeps_its_record(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A game still going after the most actions a game may take (a bug's, or a rules
+    file's) once ended play and evaluate with a RuntimeError: play's traceback wrote no
+    record, and evaluate told it as the code's failure. Here the limit is made small."""
+    from kriegsspiel.ai import players
+    from kriegsspiel.rulesets.bolt_action.game.record import replay
+
+    monkeypatch.setattr(players, "MAX_ACTIONS", 10)
+    monkeypatch.chdir(tmp_path)
+    code, said = kriegsspiel(monkeypatch, capsys, "play", *PATROLS[:8], "-q", "--record", "g.jsonl")
+    assert code == 2 and "Traceback" not in said, said
+    assert "error: the game did not end within 10 actions, at turn " in said
+    assert "The game so far is recorded in g.jsonl (see it with: kriegsspiel replay" in said
+    done = replay("g.jsonl")
+    assert done.reproduced and done.events > 0 and not done.game.is_terminal()
+    args = ["evaluate", *PATROLS, "--games", "2", "--workers", "1", "--results", "r.sqlite"]
+    code, said = kriegsspiel(monkeypatch, capsys, *args)
+    assert code == 2 and "Traceback" not in said, said
+    assert "error: game 0 was stopped: the game did not end within 10 actions" in said
+    assert "RuntimeError" not in said and "kriegsspiel play --ruleset konflikt47" in said

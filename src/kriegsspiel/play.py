@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from kriegsspiel.ai.players import parse_seats
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import GameDidNotEnd, UsageError
 from kriegsspiel.outfiles import (
     SVG_KIND,
     check_output,
@@ -87,7 +87,25 @@ def run_game(
             game, seats, head, record_path, svg, console, terminal_asker(console), quiet
         )
         return solo.play()
-    game = play_game(matchup, seed)
+    try:
+        game = play_game(matchup, seed)
+    except GameDidNotEnd as exc:  # (a bug's, or a rules file's): the game so far is kept
+        from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+
+        if not isinstance(exc.state, BoltActionGame):
+            raise
+        stopped = exc.state
+        _title(console, stopped, matchup, seed)
+        if not quiet:
+            for line in account(stopped.events, stopped.units):
+                console.print(line, markup=False)
+        with writing(record_path, "the record") as temp:
+            head = header(stopped, matchup.scenario.text, army_texts, kinds)
+            write_record(temp, head, stopped.events)
+        raise GameDidNotEnd(
+            f"{exc}. The game so far is recorded in {record_path} (see it with: kriegsspiel "
+            f"replay --account {shlex.quote(record_path)})"
+        ) from None
     _title(console, game, matchup, seed)
     if not quiet:
         for line in account(game.events, game.units):
