@@ -564,3 +564,35 @@ def test_a_game_that_does_not_end_is_told_plainly_and_play_keeps_its_record(
     assert code == 2 and "Traceback" not in said, said
     assert "error: game 0 was stopped: the game did not end within 10 actions" in said
     assert "RuntimeError" not in said and "kriegsspiel play --ruleset konflikt47" in said
+
+
+@pytest.mark.parametrize(
+    ("command", "plot"),
+    [(["evaluate", *PATROLS, "--games", "2"], "both.png"),
+     (["sweep", str(DATA / "sweep.yaml"), "--games", "2"], "both.svg"),
+     (["evaluate", *PATROLS, "--games", "2"], "./sub/../both.png")],
+    ids=["evaluate", "sweep", "evaluate-spelt-otherwise"],
+)  # fmt: skip
+def test_a_plot_naming_the_results_file_is_refused_before_any_game(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    command: list[str],
+    plot: str,
+) -> None:
+    """--results X --plot X once stored the games in X and then drew the picture over
+    them: the games were lost. Refused as --record and --svg on one file are."""
+    from kriegsspiel.sim import commands, sweep_command
+    from kriegsspiel.sim.store import Store
+
+    monkeypatch.setattr(commands, "evaluate", no_game)
+    monkeypatch.setattr(sweep_command, "run_one", no_game)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    store = Path(plot).name
+    Store(store).close()  # a store holding games already, under a picture's name
+    before = (tmp_path / store).read_bytes()
+    code, said = kriegsspiel(monkeypatch, capsys, *command, "--results", store, "--plot", plot)
+    assert code == 2, said
+    assert f"--plot and --results both name {plot!r}" in said and "give two files" in said
+    assert (tmp_path / store).read_bytes() == before

@@ -71,7 +71,7 @@ def run_sweep(
     games = sweep.games if games is None else games
     seed = sweep.seed if seed is None else seed
     options.check(games)
-    replaces = check_plot(plot)
+    replaces = check_plot(plot, options.results)
     if lists_to is not None:
         for written in write_variants(sweep, lists_to):
             ERR.print(f"variant list written to {written}", markup=False)
