@@ -930,6 +930,80 @@ def test_every_number_and_switch_of_a_list_scenario_or_sweep_is_taken_only_as_wr
     assert loose == []
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "field", "said"),
+    [
+        ("name: Test list", 'name: "Test\\e[31m list"', "name", "holds an escape character (ESC) at character 5"),
+        ("faction: Nowhere", 'faction: "Now\\0here"', "faction", "holds a NUL character at character 4"),
+        ("- name: Rifle Squad", '- name: "Rifle\\nSquad"', "units.0.name", "holds a line break at character 6"),
+        ("- name: Rifle Squad", '- name: "\\u202eRifle Squad"', "units.0.name",
+         "holds an invisible mark that turns the text's direction (U+202E) at character 1"),
+        ("{name: Sergeant,", '{name: "Ser\\tgeant",', "units.0.models.0.name", "holds a tab at character 4"),
+        ("- name: Rifle Squad", '- name: "   "', "units.0.name", "'   ' is blank: give a name"),
+        ("{name: Sergeant,", '{name: "",', "units.0.models.0.name", "is empty: give a name"),
+        ("name: Test list", "name: 2024-01-01", "name",
+         'should be text, not the date 2024-01-01; put it in quotes to make it text (e.g. "2024-01-01")'),
+        ("name: Test list", "name: 1944", "name", "should be text, not 1944; put it in quotes"),
+    ],
+    ids=["esc-list", "nul-faction", "newline-unit", "direction-mark-unit", "tab-model",
+         "blank-unit", "empty-model", "date-list", "number-list"],
+)  # fmt: skip
+def test_a_name_that_would_not_print_as_it_reads_is_refused_at_its_line(
+    tmp_path: Path, old: str, new: str, field: str, said: str
+) -> None:
+    """Control characters (ESC, NUL, a line break) in a name were taken, then obeyed by
+    the terminal and left the SVG drawing no well-formed XML; a blank name was taken as a
+    name; a date or a number YAML read was told as Python shows it, "String should have at
+    least 1 character" in pydantic's words."""
+    path = army_file(tmp_path)
+    path.write_text(path.read_text().replace(old, new, 1))
+    message = str(refused(load_army, path, K47))
+    assert f"line {line_of(path, new.split(',')[0])}, field {field}: " in message
+    assert said in message
+    assert "String should" not in message and "datetime" not in message
+    assert "\x1b" not in message and "\x00" not in message and "\n" not in message
+
+
+def test_a_scenarios_names_and_remarks_print_as_they_read(tmp_path: Path) -> None:
+    """A feature's, an objective's and a side's name are names (one line, not blank, no
+    control character); a description or a note may run over lines, with no control
+    character."""
+    path = scenario_file(tmp_path)
+    text = path.read_text().replace("units destroyed", "objectives")
+    text += "objectives:\n  - {name: Hill, x: 30, y: 20}\n"
+    for old, new, field, said in [
+        ("name: Farmhouse", 'name: "Farm\\ehouse"', "terrain.0.name", "holds an escape character"),
+        ("{name: Hill,", '{name: " ",', "objectives.0.name", "' ' is blank"),
+        ("{side: south,", '{side: "so\\nuth",', "deployment.0.side", "holds a line break"),
+        ("name: Test scenario", 'name: "Test\\x07 scenario"', "name", "holds a control character (U+0007)"),
+        ("turns: 6", 'turns: 6\ndescription: "Two\\e[2J forces"', "description", "holds an escape character"),
+    ]:  # fmt: skip
+        path.write_text(text.replace(old, new, 1))
+        message = str(refused(load_scenario, path))
+        assert (
+            f"line {line_of(path, new.splitlines()[-1].split(',')[0])}, field {field}: " in message
+        )
+        assert said in message
+    path.write_text(text.replace("turns: 6", 'turns: 6\ndescription: "Two forces\\n\\tmeet"'))
+    assert load_scenario(path).description == "Two forces\n\tmeet"
+
+
+def test_a_name_with_control_characters_is_refused_by_the_commands_not_drawn(
+    tmp_path: Path,
+) -> None:
+    path = army_file(tmp_path)
+    path.write_text(path.read_text().replace("- name: Rifle Squad", '- name: "\\e[31mRED\\0Squad"'))
+    svg = tmp_path / "t.svg"
+    for args in (["army", str(path)],
+                 ["scenario", "meeting-engagement", "-a", str(path), "-a", str(path), "--svg", str(svg)]):  # fmt: skip
+        done = run_cli(*args)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert (
+            "field units.0.name: '\\x1b[31mRED\\x00Squad' holds an escape character" in done.stderr
+        )
+        assert "\x1b" not in done.stdout + done.stderr and not svg.exists()
+
+
 def test_two_units_of_one_name_are_refused(tmp_path: Path) -> None:
     """Results, the play aid and a game's account tell units by their names: two units of
     one name (two "Platoon HQ") made evaluate's table show two rows alike."""

@@ -35,7 +35,9 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from kriegsspiel.core.datafile import (
+    Name,
     Number,
+    Remark,
     Strict,
     TrueOrFalse,
     WholeNumber,
@@ -210,7 +212,7 @@ Polygon = Annotated[tuple[Point, ...], AfterValidator(_valid_polygon)]
 class TerrainFeature(Strict):
     """A piece of terrain: its outline, what it counts as, the cover it gives, whether it hides."""
 
-    name: str = Field(min_length=1)
+    name: Name
     category: str = Field(min_length=1)
     cover: Cover = "none"
     blocks_line_of_sight: TrueOrFalse = False
@@ -220,14 +222,14 @@ class TerrainFeature(Strict):
 class DeploymentZone(Strict):
     """Where one side sets up; a side may have several zones."""
 
-    side: str = Field(min_length=1)
+    side: Name
     polygon: Polygon
 
 
 class Objective(Strict):
     """A point on the table worth ``points`` to the side holding it at the end."""
 
-    name: str = Field(min_length=1)
+    name: Name
     x: Number
     y: Number
     points: WholeNumber = Field(default=1, ge=0)
@@ -258,15 +260,15 @@ class Scenario(Strict):
 
     file_kind: ClassVar[str] = "scenario"
 
-    name: str = Field(min_length=1)
-    description: str = ""
+    name: Name
+    description: Remark = ""
     table: Table = Field(default_factory=Table)
     turns: WholeNumber = Field(ge=1)
     victory: Victory
     terrain: tuple[TerrainFeature, ...] = ()
     deployment: tuple[DeploymentZone, ...]
     objectives: tuple[Objective, ...] = Field(default=(), validate_default=True)
-    notes: dict[str, str] = Field(default_factory=dict)  # ruleset name -> remark
+    notes: dict[str, Remark] = Field(default_factory=dict)  # ruleset name -> remark
 
     @model_validator(mode="wrap")
     @classmethod
