@@ -590,6 +590,12 @@ def test_the_command_refuses_bad_input_with_exit_status_2(tmp_path):
         out = run_cli("aid", "--no-open", "--turns", turns, cwd=tmp_path)
         assert out.returncode == 2 and "at most 100 turns" in out.stderr
         assert "Traceback" not in out.stderr
+    for host, said in [
+        ("999.1.1.1", "--host 999.1.1.1: there is no such address"),
+        ("", "--host was given an empty name"),
+    ]:  # (the host told as what is wrong, not the port)
+        out = run_cli("aid", "--no-open", "--host", host, cwd=tmp_path)
+        assert out.returncode == 2 and said in out.stderr and "--port" not in out.stderr
     out = run_cli("aid", "--no-open", "--save", "game.txt", cwd=tmp_path)
     assert out.returncode == 2 and "writes a .jsonl file" in out.stderr
     out = run_cli("aid", "--no-open", "--ruleset", "iron-cross", cwd=tmp_path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import shlex
 import socket
 import webbrowser
@@ -142,13 +143,33 @@ def run_aid(
     return 0
 
 
+HOSTS = (
+    "give an address of this machine: 127.0.0.1 (this machine only, the default) or "
+    "0.0.0.0 (every network it is on)"
+)
+
+
 def _check_free(host: str, port: int) -> None:
-    """Refuse now an address the server could not listen on (a port another program has)."""
-    with socket.socket() as probe:
+    """Refuse now an address the server could not listen on: a host that is no address
+    (or none of this machine's), or a port another program has."""
+    if not host.strip():
+        raise UsageError(f"--host was given an empty name ({host!r}); {HOSTS}.")
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:  # (socket.gaierror: no such name or address)
+        why = getattr(exc, "strerror", None) or exc
+        raise UsageError(f"--host {host}: there is no such address ({why}); {HOSTS}.") from None
+    family, kind, _, _, address = found[0]
+    with socket.socket(family, kind) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            probe.bind((host, port))
+            probe.bind(address)
         except OSError as exc:
+            if exc.errno == errno.EADDRNOTAVAIL:
+                raise UsageError(
+                    f"--host {host}: not an address of this machine ({exc.strerror or exc}), "
+                    f"so nothing can be served there; {HOSTS}."
+                ) from None
             raise UsageError(
                 f"--host {host} --port {port}: cannot serve there ({exc.strerror or exc}); "
                 "give another --port (or stop what is using it)"
