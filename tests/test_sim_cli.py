@@ -703,11 +703,22 @@ def test_a_folder_or_a_broken_link_given_for_a_file_is_told_so(tmp_path: Path) -
     (tmp_path / "my lists" / "mine.yaml").write_text("name: mine\n")
     (tmp_path / "empty").mkdir()
     (tmp_path / "gone.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    (tmp_path / "loop1.yaml").symlink_to("loop2.yaml")
+    (tmp_path / "loop2.yaml").symlink_to("loop1.yaml")
     folder = "is a folder; give a file in it (it holds mine.yaml)"
     broken = f"is a broken link: it points to {tmp_path / 'nowhere.yaml'}, which does not exist"
+    # (links in a loop were once "a broken link: it points to loop2.yaml, which does not exist")
+    loop = "is a link in a loop: it points to loop2.yaml, which leads back to it through links"
     for args, said in (
         (["army", "my lists"], f"army 'my lists' {folder}."),
         (["army", "gone.yaml"], f"army 'gone.yaml' {broken}."),
+        (["army", "loop1.yaml"], f"army 'loop1.yaml' {loop}"),
+        (["evaluate", "-s", "loop1.yaml"], f"scenario 'loop1.yaml' {loop}"),
+        (["replay", "loop1.yaml"], f"loop1.yaml: {loop}"),
+        (
+            ["odds", "shoot", "--weapon", "rifle", "--rules-file", "loop1.yaml"],
+            f"loop1.yaml: {loop}",
+        ),
         (["evaluate", "-a", "my lists", "-a", "us-tesla-company"], f"army 'my lists' {folder}."),
         (["evaluate", "-s", "my lists"], f"scenario 'my lists' {folder}."),
         (["evaluate", "-s", "gone.yaml"], f"scenario 'gone.yaml' {broken}."),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import difflib
+import errno
 import os
 import re
 import types
@@ -157,10 +158,24 @@ def not_a_file(path: Path, suffixes: tuple[str, ...] = (".yaml", ".yml")) -> str
             held = f"it holds {_some(inside)}" if inside else f"it holds no {kinds} file"
             return f"is a folder; give a file in it ({held})"
         if path.is_symlink() and not path.exists():
+            if _in_a_loop(path):
+                return (
+                    f"is a link in a loop: it points to {os.readlink(path)}, which leads back "
+                    "to it through links, never to a file; give the file itself"
+                )
             return f"is a broken link: it points to {os.readlink(path)}, which does not exist"
     except OSError:
         return None  # (unreadable: said by whatever reads it)
     return None
+
+
+def _in_a_loop(path: Path) -> bool:
+    """Is ``path`` a link whose links lead back round (the system stops following them)?"""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
 
 
 def load_yaml(path: Path, model: type[M]) -> M:
