@@ -312,7 +312,10 @@ def read_rules(given: str, base: Path | None = None) -> Source:
     from kriegsspiel.core.datafile import read_yaml_text
 
     places = ([base / given] if base else []) + [Path(given)]
-    path = next((p for p in places if p.is_file()), places[-1])
+    # the first file there; else the first thing there at all (a folder, a link to nothing:
+    # told as such, not as a file missing from the current folder)
+    there = [p for p in places if p.exists() or p.is_symlink()]
+    path = next((p for p in places if p.is_file()), there[0] if there else places[-1])
     return Source(str(path), read_yaml_text(path))
 
 

@@ -248,6 +248,11 @@ def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
 
     rules = None
     if spec.rules_file is not None:
+        if not spec.rules_file.strip():  # (Path("  ") is no file: said so, not looked for)
+            raise field_at("rules_file")(
+                f"{spec.rules_file!r} is blank: give the rules file's name, or leave "
+                "rules_file out for the shipped rules"
+            )
         try:
             rules = read_rules(spec.rules_file, base)
         except DataFileError as exc:  # (none there, a folder: told at the sweep file's line)
