@@ -435,6 +435,15 @@ def test_a_picture_is_kriegsspiels_by_its_mark(start: bytes, picture: bool, svg:
         (["scenario", "meeting-engagement", "--copy", ""], "--copy was given an empty name"),
         (["scenario", "meeting-engagement", "--svg", ""],
          "--svg was given an empty name (''); give a .svg file's name."),
+        # (these once read the current folder, or wrote into it, or told of a default)
+        (["replay", ""], "replay was given an empty name (''); give a game record"),
+        (["odds", "shoot", "-w", "rifle", "--rules-file", ""],
+         "--rules-file was given an empty name (''); give your copy of the edition's rules "
+         "data (a YAML file), or leave it out for the shipped rules."),
+        (["army", "us-tesla-company", "--rules-file", " "], "--rules-file was given an empty name (' ')"),
+        (["play", "--rules-file", ""], "--rules-file was given an empty name ('')"),
+        (["play", "--resume", ""],
+         "--resume was given an empty name (''); give the record of the game to go on with."),
     ],
 )  # fmt: skip
 def test_an_empty_name_is_said_to_be_empty_not_a_folder(
@@ -487,6 +496,11 @@ def test_a_matchup_file_that_cannot_be_read_is_said_so_without_an_error_number(
             "--plot was given an empty name (''); give a .png or .svg file's name",
         ),
         (["odds", "morale", "--pins", "abc"], "'abc' is not a whole number"),
+        (  # (once the variants' lists written into the current folder, without a word)
+            ["sweep", "konflikt47-walker-or-tank", "--games", "2", "--no-store", "--lists-to", ""],
+            "--lists-to was given an empty name (''); give the folder to write the variants' "
+            "lists in.",
+        ),
     ],
 )
 def test_an_empty_name_or_a_word_for_a_number_is_refused_not_passed_over(

@@ -423,8 +423,11 @@ def replay_cmd(
     ] = False,
 ) -> None:
     """Re-run a recorded game and say whether it reproduces byte for byte."""
+    from kriegsspiel.errors import empty_name
     from kriegsspiel.rulesets.bolt_action.game.record import replay
 
+    if not path.strip():  # (Path("") is the current folder: not what was meant)
+        raise empty_name("replay", path, "a game record (the .jsonl file play wrote)")
     result = replay(path)
     if tell and result.game is not None:
         from kriegsspiel.render.game_account import account, result_line

@@ -14,6 +14,17 @@ class UsageError(KriegsspielError, ValueError):
     """The caller asked for something impossible or contradictory (exit status 2)."""
 
 
+RULES_FILE_WANTED = (
+    "your copy of the edition's rules data (a YAML file), or leave it out for the shipped rules"
+)
+
+
+def empty_name(option: str, given: str, wanted: str) -> UsageError:
+    """The error of an option given an empty name (a path of '' is the current folder:
+    never what was meant): "--resume was given an empty name (''); give ..."."""
+    return UsageError(f"{option} was given an empty name ({given!r}); give {wanted}.")
+
+
 class GameDidNotEnd(KriegsspielError):
     """A game played out by :func:`kriegsspiel.ai.players.play` was still going after the
     most actions a game may take; ``state`` is the game as it stood then (its events so

@@ -15,7 +15,7 @@ from rich.markup import escape
 from kriegsspiel.aid.session import AidSession, check_save, is_save
 from kriegsspiel.aid.tracker import Tracker
 from kriegsspiel.core.scenario import MOST_TURNS
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import RULES_FILE_WANTED, UsageError, empty_name
 from kriegsspiel.outfiles import check_replacing
 
 GUARD = (
@@ -72,7 +72,7 @@ def set_up(asked: GameAsked) -> tuple[AidSession, str]:
                 ]
             )
     if asked.rules_file is not None and not asked.rules_file.strip():
-        raise UsageError("--rules-file needs a file name; leave it out for the shipped rules.")
+        raise empty_name("--rules-file", asked.rules_file, RULES_FILE_WANTED)
     if asked.turns is not None and asked.turns < 1:
         raise UsageError(f"--turns {asked.turns}: a game lasts at least one turn; give 1 or more.")
     if asked.turns is not None and asked.turns > MOST_TURNS:

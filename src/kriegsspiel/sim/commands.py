@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import RULES_FILE_WANTED, UsageError, empty_name
 from kriegsspiel.outfiles import check_output, check_replacing, is_export, is_picture, writing
 from kriegsspiel.sim import DEFAULT_STORE, MAX_GAMES, WORKERS_PER_CORE
 from kriegsspiel.sim.code import code_version
@@ -256,7 +256,7 @@ def run_evaluate(
     options.check(games)
     replaces = check_plot(plot, options.results)
     if rules_file is not None and not rules_file.strip():
-        raise UsageError("--rules-file needs a file name; leave it out for the shipped rules.")
+        raise empty_name("--rules-file", rules_file, RULES_FILE_WANTED)
     matchup = build_matchup(ruleset, scenario, armies, players, rules_file=rules_file)
     with open_store(options.results) as store:
         result = run_one(matchup, games, seed, None, options, store, matchup.title)
