@@ -321,6 +321,11 @@ def test_exports_and_plots_replace_only_a_file_of_the_kind_they_write(tmp_path: 
     for args, told in [
         ([*export, "csv", "--out", "mine.yaml"], "--out 'mine.yaml' is there already and is not an export"),
         ([*export, "csv", "--out", "notes.csv"], "--out 'notes.csv' is there already and is not an export"),
+        # (CSV was once written into a .json file, and JSON into a .csv one)
+        ([*export, "csv", "--out", "e.json"],
+         "--out 'e.json' names a .json file, but --export csv writes CSV: give a .csv file"),
+        ([*export, "json", "--out", "e.CSV"],
+         "--out 'e.CSV' names a .csv file, but --export json writes JSON: give a .json file"),
         (["evaluate", *PATROLS, "--games", "2", "--no-store", "--plot", "notes.png"],
          "--plot 'notes.png' is there already and is not a PNG or SVG picture"),
         (["sweep", str(DATA / "sweep.yaml"), "--no-store", "--plot", "notes.png"],

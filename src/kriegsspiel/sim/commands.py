@@ -305,6 +305,13 @@ def run_results(
     export = export.lower() if export else export  # CSV as csv, as other names
     if export and export not in ("csv", "json"):
         raise UsageError(f"--export takes csv or json, not {export!r}.")
+    if out and out != "-" and export:
+        named = Path(out).suffix.lower().removeprefix(".")
+        if named in ("csv", "json") and named != export:
+            raise UsageError(
+                f"--out {out!r} names a .{named} file, but --export {export} writes "
+                f"{export.upper()}: give a .{export} file (or --export {named})."
+            )
     if out and out != "-":
         check_output(
             out,
