@@ -231,6 +231,12 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
         (["evaluate", "--games", "0"], "--games must be at least 1"),
         (["evaluate", "--seed", "-1"], "Invalid value for '--seed'"),
         (["evaluate", "--seed", str(2**63)], "Invalid value for '--seed'"),
+        # (play and aid took any seed, evaluate and sweep one of at most 2**63 - 1)
+        (
+            ["play", "--seed", str(10**20)],
+            f"'--seed': {10**20} is not in the range 0<=x<={2**63 - 1}",
+        ),
+        (["aid", "--seed", str(2**63), "--no-open"], f"is not in the range 0<=x<={2**63 - 1}"),
         (["evaluate", "--scheduler", "nowhere"], "is not a scheduler's address"),
         (["evaluate", "--scheduler", "tcp://localhost"], "is not a scheduler's address"),
         (["evaluate", "--scheduler", "tcp://127.0.0.1:8786/"], "has a trailing slash"),

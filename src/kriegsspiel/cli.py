@@ -52,7 +52,9 @@ def play_cmd(
     ruleset: GameRulesetOpt = None,
     scenario: ScenarioOpt = None,
     army: SidesOpt = [],  # noqa: B006
-    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the game's dice.")] = 1,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the game's dice.")
+    ] = 1,
     players: Annotated[
         str,
         typer.Option(
@@ -304,7 +306,9 @@ def aid_cmd(
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", min=0, help="Seed of the dice the aid rolls (default: fresh)."),
+        typer.Option(
+            "--seed", min=0, max=MAX_SEED, help="Seed of the dice the aid rolls (default: fresh)."
+        ),
     ] = None,
     save: Annotated[
         str,
