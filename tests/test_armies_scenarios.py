@@ -977,6 +977,8 @@ def test_a_scenarios_names_and_remarks_print_as_they_read(tmp_path: Path) -> Non
         ("{side: south,", '{side: "so\\nuth",', "deployment.0.side", "holds a line break"),
         ("name: Test scenario", 'name: "Test\\x07 scenario"', "name", "holds a control character (U+0007)"),
         ("turns: 6", 'turns: 6\ndescription: "Two\\e[2J forces"', "description", "holds an escape character"),
+        # (pydantic's "String should have at least 1 character", said plainly)
+        ("category: building", 'category: ""', "terrain.0.category", "is empty: give some text here"),
     ]:  # fmt: skip
         path.write_text(text.replace(old, new, 1))
         message = str(refused(load_scenario, path))

@@ -339,7 +339,12 @@ def problems(
         elif error["type"] in ("literal_error", "enum"):  # (pydantic: "Input should be 'a' or 'b'")
             message = _not_a_choice(error["input"], _choices(error["ctx"]["expected"]))
         elif error["type"] == "string_too_short":  # (pydantic: "String should have at least")
-            message = "is empty: give some text here"
+            least = error["ctx"]["min_length"]
+            message = (
+                "is empty: give some text here"
+                if least == 1
+                else f"{error['input']!r} is too short: give at least {least} characters"
+            )
         elif error["type"] in ("too_long", "too_short"):  # (pydantic: "Tuple should have ...")
             message = _how_many(error, loc)
         elif error["type"] == "finite_number":  # (pydantic: "Input should be a finite number")
