@@ -52,10 +52,12 @@ Victory = Literal["units destroyed", "objectives"]
 # Limits of the tool, not rules (no scenario sheet caps them): each far above a real
 # scenario's (the shipped ones are 6 turns, their objectives worth 1 or 2 points, their
 # polygons at most 8 points), they catch a typo before it costs minutes or a run's games.
-# At most MOST_TURNS turns: a game of two lists at their limits (40 units a side) takes
-# under 400 actions a turn, so even one whose armies cannot harm each other ends well
-# within the actions ``kriegsspiel.ai.players.play`` allows a game (MAX_ACTIONS), and
-# plays in about a minute (measured: 30 turns of 40 unkillable units a side in 17 s).
+# At most MOST_TURNS turns: a turn takes about two actions a unit (a draw and an order;
+# measured: at most 185 a turn with two lists at their limits, 40 units a side, and the
+# random playouts of the tests check no more than five a unit), so even a game whose armies
+# cannot harm each other ends well within the actions ``kriegsspiel.ai.players.play``
+# allows a game (MAX_ACTIONS, 100,000), and plays in about a minute (measured: 30 turns of
+# 40 unkillable units a side in 17 s).
 MOST_TURNS = 100
 # An objective's points at most MOST_OBJECTIVE_POINTS (as a unit's): the scores are stored
 # as whole numbers in a results file, which takes no more than 2**63 - 1.
