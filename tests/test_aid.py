@@ -442,6 +442,10 @@ def test_a_broken_save_is_refused_by_name_and_left_as_it_is(tmp_path, text, said
         ),
         (lambda step: step.update(turn=-1), r"step\.turn: turn -1 of 6; a game is on turn 1"),
         (lambda step: step.update(turn=99), r"step\.turn: turn 99 of 6"),
+        (
+            lambda step: step.update(turns=10**12),
+            r"step\.turns: 1000000000000; a game lasts 1 to 100",
+        ),
         (lambda step: step.update(units=[]), r"step\.units: side 0 has no unit"),
         (
             lambda step: step["units"][2].update(destroyed=True),
@@ -582,6 +586,16 @@ def test_the_command_refuses_bad_input_with_exit_status_2(tmp_path):
     assert notes.read_text() == '{"my": "notes"}'
     out = run_cli("aid", "--no-open", "--turns", "0", cwd=tmp_path)
     assert out.returncode == 2 and "at least one turn" in out.stderr
+    for turns in ("101", "1000000000000"):  # (a tool limit, as a scenario's turns)
+        out = run_cli("aid", "--no-open", "--turns", turns, cwd=tmp_path)
+        assert out.returncode == 2 and "at most 100 turns" in out.stderr
+        assert "Traceback" not in out.stderr
+    for host, said in [
+        ("999.1.1.1", "--host 999.1.1.1: there is no such address"),
+        ("", "--host was given an empty name"),
+    ]:  # (the host told as what is wrong, not the port)
+        out = run_cli("aid", "--no-open", "--host", host, cwd=tmp_path)
+        assert out.returncode == 2 and said in out.stderr and "--port" not in out.stderr
     out = run_cli("aid", "--no-open", "--save", "game.txt", cwd=tmp_path)
     assert out.returncode == 2 and "writes a .jsonl file" in out.stderr
     out = run_cli("aid", "--no-open", "--ruleset", "iron-cross", cwd=tmp_path)

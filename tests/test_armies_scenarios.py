@@ -720,6 +720,82 @@ def test_objectives_in_a_units_destroyed_scenario_are_refused_as_counting_for_no
     assert load_scenario(path).objectives[0].name == "Hill"
 
 
+def test_an_objective_worth_more_than_the_tools_limit_is_refused_at_its_line(
+    tmp_path: Path,
+) -> None:
+    """A typo's points (1e23) were once taken, played, and then lost a run's games: a
+    results file stores a score as a whole number of at most 2**63 - 1."""
+    from kriegsspiel.core.scenario import MOST_OBJECTIVE_POINTS
+
+    path = scenario_file(tmp_path)
+    text = path.read_text().replace("units destroyed", "objectives")
+    huge = 10**23
+    path.write_text(text + f"objectives:\n  - {{name: Hill, x: 30, y: 20, points: {huge}}}\n")
+    message = str(refused(load_scenario, path))
+    assert f"line {line_of(path, 'Hill')}, field objectives.0.points: " in message
+    assert f"must be {MOST_OBJECTIVE_POINTS:,} or less (not {huge:,})" in message
+    assert "a tool limit, not a rule" in message
+    done = run_cli("evaluate", "-s", str(path), "--games", "2", "--no-store")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "field objectives.0.points: must be" in done.stderr
+    path.write_text(
+        text + f"objectives:\n  - {{name: Hill, x: 30, y: 20, points: {MOST_OBJECTIVE_POINTS}}}\n"
+    )
+    assert load_scenario(path).objectives[0].points == MOST_OBJECTIVE_POINTS
+    assert MOST_OBJECTIVE_POINTS * 1000 < 2**63 - 1  # (a thousand such objectives still store)
+
+
+def test_a_scenario_of_more_turns_than_the_tools_limit_is_refused_at_its_line(
+    tmp_path: Path,
+) -> None:
+    """turns: 10000 was once taken, and a game whose armies could not harm each other ran
+    out of actions with a traceback; turns: 1000000000000 was taken too."""
+    from kriegsspiel.core.scenario import MOST_TURNS
+
+    path = scenario_file(tmp_path)
+    text = path.read_text()
+    for turns in (MOST_TURNS + 1, 10**12):
+        path.write_text(text.replace("turns: 6", f"turns: {turns}"))
+        message = str(refused(load_scenario, path))
+        assert (
+            f"line {line_of(path, 'turns:')}, field turns: must be {MOST_TURNS} or less" in message
+        )
+        assert f"(not {turns:,})" in message and "a tool limit, not a rule" in message
+    done = run_cli("play", "-q", "-s", str(path), "--record", str(tmp_path / "g.jsonl"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "field turns: must be" in done.stderr and not (tmp_path / "g.jsonl").exists()
+    path.write_text(text.replace("turns: 6", f"turns: {MOST_TURNS}"))
+    assert load_scenario(path).turns == MOST_TURNS
+
+
+def test_a_polygon_of_more_points_than_the_tools_limit_is_refused_at_its_line(
+    tmp_path: Path,
+) -> None:
+    """20,000 points were once taken, and a game over them took minutes."""
+    import math
+
+    from kriegsspiel.core.scenario import MOST_POLYGON_POINTS
+
+    def circle(n: int, closed: bool = False) -> str:
+        ring = [
+            (round(40 + 8 * math.cos(2 * math.pi * i / n), 6),
+             round(24 + 8 * math.sin(2 * math.pi * i / n), 6))
+            for i in range(n)
+        ]  # fmt: skip
+        return "[" + ", ".join(f"[{x}, {y}]" for x, y in ring + ring[:1] * closed) + "]"
+
+    path = scenario_file(tmp_path, circle(MOST_POLYGON_POINTS + 1))
+    message = str(refused(load_scenario, path))
+    assert f"line {line_of(path, 'polygon: [[')}, field terrain.0.polygon: " in message
+    assert (
+        f"the polygon has {MOST_POLYGON_POINTS + 1:,} points; kriegsspiel takes at most " in message
+    )
+    assert "a tool limit, not a rule" in message
+    for closed in (False, True):  # (its first point repeated at the end is no point more)
+        path = scenario_file(tmp_path, circle(MOST_POLYGON_POINTS, closed))
+        assert len(load_scenario(path).terrain[0].polygon) == MOST_POLYGON_POINTS
+
+
 def test_deployment_needs_two_sides() -> None:
     with pytest.raises(ValueError, match="at least two sides"):
         Scenario.model_validate(
@@ -852,6 +928,82 @@ def test_every_number_and_switch_of_a_list_scenario_or_sweep_is_taken_only_as_wr
     for model in (ArmyList, Scenario, SweepFile):
         walk(model, model.__name__)
     assert loose == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field", "said"),
+    [
+        ("name: Test list", 'name: "Test\\e[31m list"', "name", "holds an escape character (ESC) at character 5"),
+        ("faction: Nowhere", 'faction: "Now\\0here"', "faction", "holds a NUL character at character 4"),
+        ("- name: Rifle Squad", '- name: "Rifle\\nSquad"', "units.0.name", "holds a line break at character 6"),
+        ("- name: Rifle Squad", '- name: "\\u202eRifle Squad"', "units.0.name",
+         "holds an invisible mark that turns the text's direction (U+202E) at character 1"),
+        ("{name: Sergeant,", '{name: "Ser\\tgeant",', "units.0.models.0.name", "holds a tab at character 4"),
+        ("- name: Rifle Squad", '- name: "   "', "units.0.name", "'   ' is blank: give a name"),
+        ("{name: Sergeant,", '{name: "",', "units.0.models.0.name", "is empty: give a name"),
+        ("name: Test list", "name: 2024-01-01", "name",
+         'should be text, not the date 2024-01-01; put it in quotes to make it text (e.g. "2024-01-01")'),
+        ("name: Test list", "name: 1944", "name", "should be text, not 1944; put it in quotes"),
+    ],
+    ids=["esc-list", "nul-faction", "newline-unit", "direction-mark-unit", "tab-model",
+         "blank-unit", "empty-model", "date-list", "number-list"],
+)  # fmt: skip
+def test_a_name_that_would_not_print_as_it_reads_is_refused_at_its_line(
+    tmp_path: Path, old: str, new: str, field: str, said: str
+) -> None:
+    """Control characters (ESC, NUL, a line break) in a name were taken, then obeyed by
+    the terminal and left the SVG drawing no well-formed XML; a blank name was taken as a
+    name; a date or a number YAML read was told as Python shows it, "String should have at
+    least 1 character" in pydantic's words."""
+    path = army_file(tmp_path)
+    path.write_text(path.read_text().replace(old, new, 1))
+    message = str(refused(load_army, path, K47))
+    assert f"line {line_of(path, new.split(',')[0])}, field {field}: " in message
+    assert said in message
+    assert "String should" not in message and "datetime" not in message
+    assert "\x1b" not in message and "\x00" not in message and "\n" not in message
+
+
+def test_a_scenarios_names_and_remarks_print_as_they_read(tmp_path: Path) -> None:
+    """A feature's, an objective's and a side's name are names (one line, not blank, no
+    control character); a description or a note may run over lines, with no control
+    character."""
+    path = scenario_file(tmp_path)
+    text = path.read_text().replace("units destroyed", "objectives")
+    text += "objectives:\n  - {name: Hill, x: 30, y: 20}\n"
+    for old, new, field, said in [
+        ("name: Farmhouse", 'name: "Farm\\ehouse"', "terrain.0.name", "holds an escape character"),
+        ("{name: Hill,", '{name: " ",', "objectives.0.name", "' ' is blank"),
+        ("{side: south,", '{side: "so\\nuth",', "deployment.0.side", "holds a line break"),
+        ("name: Test scenario", 'name: "Test\\x07 scenario"', "name", "holds a control character (U+0007)"),
+        ("turns: 6", 'turns: 6\ndescription: "Two\\e[2J forces"', "description", "holds an escape character"),
+        # (pydantic's "String should have at least 1 character", said plainly)
+        ("category: building", 'category: ""', "terrain.0.category", "is empty: give some text here"),
+    ]:  # fmt: skip
+        path.write_text(text.replace(old, new, 1))
+        message = str(refused(load_scenario, path))
+        assert (
+            f"line {line_of(path, new.splitlines()[-1].split(',')[0])}, field {field}: " in message
+        )
+        assert said in message
+    path.write_text(text.replace("turns: 6", 'turns: 6\ndescription: "Two forces\\n\\tmeet"'))
+    assert load_scenario(path).description == "Two forces\n\tmeet"
+
+
+def test_a_name_with_control_characters_is_refused_by_the_commands_not_drawn(
+    tmp_path: Path,
+) -> None:
+    path = army_file(tmp_path)
+    path.write_text(path.read_text().replace("- name: Rifle Squad", '- name: "\\e[31mRED\\0Squad"'))
+    svg = tmp_path / "t.svg"
+    for args in (["army", str(path)],
+                 ["scenario", "meeting-engagement", "-a", str(path), "-a", str(path), "--svg", str(svg)]):  # fmt: skip
+        done = run_cli(*args)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert (
+            "field units.0.name: '\\x1b[31mRED\\x00Squad' holds an escape character" in done.stderr
+        )
+        assert "\x1b" not in done.stdout + done.stderr and not svg.exists()
 
 
 def test_two_units_of_one_name_are_refused(tmp_path: Path) -> None:

@@ -357,6 +357,37 @@ class Invariants:
             game.apply_action(Action("draw", side=0))
 
 
+def test_a_game_of_the_most_turns_and_units_ends_within_the_actions_a_game_may_take(
+    tmp_path: Path,
+) -> None:
+    """A scenario's most turns with two lists of the most units, at the generous bound of
+    actions a unit takes a turn the random playouts check, is within the engine's limit; and
+    a game of the most turns whose armies cannot harm each other (tanks with machine guns
+    only) plays out to its last turn, where it once ran out of actions with a traceback."""
+    from kriegsspiel.ai.players import MAX_ACTIONS
+    from kriegsspiel.core.scenario import MOST_TURNS
+    from kriegsspiel.rulesets.bolt_action.army import MOST_UNITS
+    from kriegsspiel.sim.matchup import build_matchup, play_game
+
+    assert ACTIONS_PER_UNIT_TURN * 2 * MOST_UNITS * MOST_TURNS <= MAX_ACTIONS
+    hulk = (
+        "  - {{name: Hulk {}, type: vehicle, quality: regular, points: 100, vehicle: {{kind: "
+        "tracked, damage_value_of: heavy tank, weapons: [{{weapon: MMG, facing: front}}]}}}}\n"
+    )
+    hulks = tmp_path / "hulks.yaml"
+    hulks.write_text(
+        "name: Hulks\nruleset: konflikt47\nfaction: Nobody\npoints: 1000\nunits:\n"
+        + "".join(hulk.format(i) for i in range(10))
+    )
+    scenario = tmp_path / "long.yaml"
+    shipped = next(p for p in sample_scenarios() if p.name == "meeting-engagement.yaml")
+    scenario.write_text(shipped.read_text().replace("turns: 6", f"turns: {MOST_TURNS}"))
+    matchup = build_matchup(None, str(scenario), [str(hulks), str(hulks)], "random,random")
+    game = play_game(matchup, 1)
+    assert game.is_terminal() and game.turn == MOST_TURNS
+    assert not any(u.destroyed for u in game.units)
+
+
 def random_playout(
     ruleset: str, scenario_name: str, seed: int, game: BoltActionGame | None = None
 ) -> BoltActionGame:

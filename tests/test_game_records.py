@@ -172,6 +172,19 @@ def test_a_record_without_its_final_newline_reproduces_and_says_so(tmp_path: Pat
     assert "reproduced" in said.stdout and "lacks its newline" in said.stdout
 
 
+def test_a_record_beginning_with_a_byte_order_mark_reproduces_and_says_so(tmp_path: Path) -> None:
+    """An editor that saves UTF-8 "with BOM" (as YAML files are taken with one) once made a
+    record "not JSON (Unexpected UTF-8 BOM (decode using utf-8-sig))", in Python's words."""
+    path = tmp_path / "bom.jsonl"
+    path.write_text("\ufeff" + sample_text(), encoding="utf-8")
+    result = record.replay(path)
+    assert result.reproduced and result.finished and result.bom
+    said = replay_cli(path)
+    assert said.returncode == 0, said.stdout + said.stderr
+    assert "reproduced" in said.stdout and "byte-order mark (BOM)" in said.stdout
+    assert "utf-8-sig" not in said.stdout + said.stderr
+
+
 # ----------------------------------------------------------------------------- 5. every line checked
 @pytest.mark.parametrize(
     ("event", "fields", "said"),

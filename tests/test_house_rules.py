@@ -301,6 +301,19 @@ def test_a_sweep_file_plays_by_its_rules_file(tmp_path: Path) -> None:
         in gone.stderr
     )
     assert "looked for in the sweep file's folder (sweeps)" in gone.stderr
+    # a folder beside the sweep file is told as one (it was "No such file or directory",
+    # looked for in the current folder), as a list's or a scenario's is; a blank name so
+    (tmp_path / "d").mkdir()
+    for given, said in [
+        ("../d", "field rules_file: the rules file '../d' is a folder; give a file in it"),
+        ('"  "', "field rules_file: '  ' is blank: give the rules file's name"),
+    ]:
+        (folder / "odd.yaml").write_text(
+            text.replace("ruleset: konflikt47\n", f"ruleset: konflikt47\nrules_file: {given}\n")
+        )
+        odd = run_cli("sweep", "sweeps/odd.yaml", "--no-store", cwd=tmp_path)
+        assert odd.returncode == 2 and said in odd.stderr, odd.stderr
+        assert "No such file" not in odd.stderr and "--rules-file" not in odd.stderr
 
 
 def test_a_sweep_by_house_rules_checks_its_scenario_with_its_own_lists(tmp_path: Path) -> None:

@@ -321,6 +321,11 @@ def test_exports_and_plots_replace_only_a_file_of_the_kind_they_write(tmp_path: 
     for args, told in [
         ([*export, "csv", "--out", "mine.yaml"], "--out 'mine.yaml' is there already and is not an export"),
         ([*export, "csv", "--out", "notes.csv"], "--out 'notes.csv' is there already and is not an export"),
+        # (CSV was once written into a .json file, and JSON into a .csv one)
+        ([*export, "csv", "--out", "e.json"],
+         "--out 'e.json' names a .json file, but --export csv writes CSV: give a .csv file"),
+        ([*export, "json", "--out", "e.CSV"],
+         "--out 'e.CSV' names a .csv file, but --export json writes JSON: give a .json file"),
         (["evaluate", *PATROLS, "--games", "2", "--no-store", "--plot", "notes.png"],
          "--plot 'notes.png' is there already and is not a PNG or SVG picture"),
         (["sweep", str(DATA / "sweep.yaml"), "--no-store", "--plot", "notes.png"],
@@ -435,6 +440,15 @@ def test_a_picture_is_kriegsspiels_by_its_mark(start: bytes, picture: bool, svg:
         (["scenario", "meeting-engagement", "--copy", ""], "--copy was given an empty name"),
         (["scenario", "meeting-engagement", "--svg", ""],
          "--svg was given an empty name (''); give a .svg file's name."),
+        # (these once read the current folder, or wrote into it, or told of a default)
+        (["replay", ""], "replay was given an empty name (''); give a game record"),
+        (["odds", "shoot", "-w", "rifle", "--rules-file", ""],
+         "--rules-file was given an empty name (''); give your copy of the edition's rules "
+         "data (a YAML file), or leave it out for the shipped rules."),
+        (["army", "us-tesla-company", "--rules-file", " "], "--rules-file was given an empty name (' ')"),
+        (["play", "--rules-file", ""], "--rules-file was given an empty name ('')"),
+        (["play", "--resume", ""],
+         "--resume was given an empty name (''); give the record of the game to go on with."),
     ],
 )  # fmt: skip
 def test_an_empty_name_is_said_to_be_empty_not_a_folder(
@@ -487,6 +501,11 @@ def test_a_matchup_file_that_cannot_be_read_is_said_so_without_an_error_number(
             "--plot was given an empty name (''); give a .png or .svg file's name",
         ),
         (["odds", "morale", "--pins", "abc"], "'abc' is not a whole number"),
+        (  # (once the variants' lists written into the current folder, without a word)
+            ["sweep", "konflikt47-walker-or-tank", "--games", "2", "--no-store", "--lists-to", ""],
+            "--lists-to was given an empty name (''); give the folder to write the variants' "
+            "lists in.",
+        ),
     ],
 )
 def test_an_empty_name_or_a_word_for_a_number_is_refused_not_passed_over(
@@ -540,3 +559,59 @@ def test_a_results_file_that_cannot_be_read_is_said_so(tmp_path: Path, monkeypat
         store.StoreError, match=r"it cannot be read \(no permission\); make it readable"
     ):
         store.Store(results)
+
+
+def test_a_game_that_does_not_end_is_told_plainly_and_play_keeps_its_record(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A game still going after the most actions a game may take (a bug's, or a rules
+    file's) once ended play and evaluate with a RuntimeError: play's traceback wrote no
+    record, and evaluate told it as the code's failure. Here the limit is made small."""
+    from kriegsspiel.ai import players
+    from kriegsspiel.rulesets.bolt_action.game.record import replay
+
+    monkeypatch.setattr(players, "MAX_ACTIONS", 10)
+    monkeypatch.chdir(tmp_path)
+    code, said = kriegsspiel(monkeypatch, capsys, "play", *PATROLS[:8], "-q", "--record", "g.jsonl")
+    assert code == 2 and "Traceback" not in said, said
+    assert "error: the game did not end within 10 actions, at turn " in said
+    assert "The game so far is recorded in g.jsonl (see it with: kriegsspiel replay" in said
+    done = replay("g.jsonl")
+    assert done.reproduced and done.events > 0 and not done.game.is_terminal()
+    args = ["evaluate", *PATROLS, "--games", "2", "--workers", "1", "--results", "r.sqlite"]
+    code, said = kriegsspiel(monkeypatch, capsys, *args)
+    assert code == 2 and "Traceback" not in said, said
+    assert "error: game 0 was stopped: the game did not end within 10 actions" in said
+    assert "RuntimeError" not in said and "kriegsspiel play --ruleset konflikt47" in said
+
+
+@pytest.mark.parametrize(
+    ("command", "plot"),
+    [(["evaluate", *PATROLS, "--games", "2"], "both.png"),
+     (["sweep", str(DATA / "sweep.yaml"), "--games", "2"], "both.svg"),
+     (["evaluate", *PATROLS, "--games", "2"], "./sub/../both.png")],
+    ids=["evaluate", "sweep", "evaluate-spelt-otherwise"],
+)  # fmt: skip
+def test_a_plot_naming_the_results_file_is_refused_before_any_game(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    command: list[str],
+    plot: str,
+) -> None:
+    """--results X --plot X once stored the games in X and then drew the picture over
+    them: the games were lost. Refused as --record and --svg on one file are."""
+    from kriegsspiel.sim import commands, sweep_command
+    from kriegsspiel.sim.store import Store
+
+    monkeypatch.setattr(commands, "evaluate", no_game)
+    monkeypatch.setattr(sweep_command, "run_one", no_game)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    store = Path(plot).name
+    Store(store).close()  # a store holding games already, under a picture's name
+    before = (tmp_path / store).read_bytes()
+    code, said = kriegsspiel(monkeypatch, capsys, *command, "--results", store, "--plot", plot)
+    assert code == 2, said
+    assert f"--plot and --results both name {plot!r}" in said and "give two files" in said
+    assert (tmp_path / store).read_bytes() == before

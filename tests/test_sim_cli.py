@@ -232,6 +232,12 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
         (["evaluate", "--games", "0"], "--games must be at least 1"),
         (["evaluate", "--seed", "-1"], "Invalid value for '--seed'"),
         (["evaluate", "--seed", str(2**63)], "Invalid value for '--seed'"),
+        # (play and aid took any seed, evaluate and sweep one of at most 2**63 - 1)
+        (
+            ["play", "--seed", str(10**20)],
+            f"'--seed': {10**20} is not in the range 0<=x<={2**63 - 1}",
+        ),
+        (["aid", "--seed", str(2**63), "--no-open"], f"is not in the range 0<=x<={2**63 - 1}"),
         (["evaluate", "--scheduler", "nowhere"], "is not a scheduler's address"),
         (["evaluate", "--scheduler", "tcp://localhost"], "is not a scheduler's address"),
         (["evaluate", "--scheduler", "tcp://127.0.0.1:8786/"], "has a trailing slash"),
@@ -731,11 +737,22 @@ def test_a_folder_or_a_broken_link_given_for_a_file_is_told_so(tmp_path: Path) -
     (tmp_path / "my lists" / "mine.yaml").write_text("name: mine\n")
     (tmp_path / "empty").mkdir()
     (tmp_path / "gone.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    (tmp_path / "loop1.yaml").symlink_to("loop2.yaml")
+    (tmp_path / "loop2.yaml").symlink_to("loop1.yaml")
     folder = "is a folder; give a file in it (it holds mine.yaml)"
     broken = f"is a broken link: it points to {tmp_path / 'nowhere.yaml'}, which does not exist"
+    # (links in a loop were once "a broken link: it points to loop2.yaml, which does not exist")
+    loop = "is a link in a loop: it points to loop2.yaml, which leads back to it through links"
     for args, said in (
         (["army", "my lists"], f"army 'my lists' {folder}."),
         (["army", "gone.yaml"], f"army 'gone.yaml' {broken}."),
+        (["army", "loop1.yaml"], f"army 'loop1.yaml' {loop}"),
+        (["evaluate", "-s", "loop1.yaml"], f"scenario 'loop1.yaml' {loop}"),
+        (["replay", "loop1.yaml"], f"loop1.yaml: {loop}"),
+        (
+            ["odds", "shoot", "--weapon", "rifle", "--rules-file", "loop1.yaml"],
+            f"loop1.yaml: {loop}",
+        ),
         (["evaluate", "-a", "my lists", "-a", "us-tesla-company"], f"army 'my lists' {folder}."),
         (["evaluate", "-s", "my lists"], f"scenario 'my lists' {folder}."),
         (["evaluate", "-s", "gone.yaml"], f"scenario 'gone.yaml' {broken}."),

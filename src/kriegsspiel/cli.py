@@ -52,7 +52,9 @@ def play_cmd(
     ruleset: GameRulesetOpt = None,
     scenario: ScenarioOpt = None,
     army: SidesOpt = [],  # noqa: B006
-    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the game's dice.")] = 1,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the game's dice.")
+    ] = 1,
     players: Annotated[
         str,
         typer.Option(
@@ -304,7 +306,9 @@ def aid_cmd(
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", min=0, help="Seed of the dice the aid rolls (default: fresh)."),
+        typer.Option(
+            "--seed", min=0, max=MAX_SEED, help="Seed of the dice the aid rolls (default: fresh)."
+        ),
     ] = None,
     save: Annotated[
         str,
@@ -423,8 +427,11 @@ def replay_cmd(
     ] = False,
 ) -> None:
     """Re-run a recorded game and say whether it reproduces byte for byte."""
+    from kriegsspiel.errors import empty_name
     from kriegsspiel.rulesets.bolt_action.game.record import replay
 
+    if not path.strip():  # (Path("") is the current folder: not what was meant)
+        raise empty_name("replay", path, "a game record (the .jsonl file play wrote)")
     result = replay(path)
     if tell and result.game is not None:
         from kriegsspiel.render.game_account import account, result_line

@@ -14,6 +14,27 @@ class UsageError(KriegsspielError, ValueError):
     """The caller asked for something impossible or contradictory (exit status 2)."""
 
 
+RULES_FILE_WANTED = (
+    "your copy of the edition's rules data (a YAML file), or leave it out for the shipped rules"
+)
+
+
+def empty_name(option: str, given: str, wanted: str) -> UsageError:
+    """The error of an option given an empty name (a path of '' is the current folder:
+    never what was meant): "--resume was given an empty name (''); give ..."."""
+    return UsageError(f"{option} was given an empty name ({given!r}); give {wanted}.")
+
+
+class GameDidNotEnd(KriegsspielError):
+    """A game played out by :func:`kriegsspiel.ai.players.play` was still going after the
+    most actions a game may take; ``state`` is the game as it stood then (its events so
+    far, for a record)."""
+
+    def __init__(self, message: str, state: object = None) -> None:
+        super().__init__(message)
+        self.state = state
+
+
 def _plural(kind: str) -> str:
     return kind[:-1] + "ies" if kind.endswith("y") and kind[-2:-1] not in "aeiou" else kind + "s"
 

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from kriegsspiel.ai.players import parse_seats
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import RULES_FILE_WANTED, GameDidNotEnd, UsageError, empty_name
 from kriegsspiel.outfiles import (
     SVG_KIND,
     check_output,
@@ -46,11 +46,13 @@ def run_game(
     from kriegsspiel.render.game_account import account, result_line
     from kriegsspiel.rulesets.bolt_action.game.record import header
 
-    for option, given in (("--record", record), ("--svg", svg), ("--resume", resume)):
+    for option, given in (("--record", record), ("--svg", svg)):
         if given is not None and not given.strip():
             raise UsageError(f"{option} needs a file name; leave it out for the default.")
+    if resume is not None and not resume.strip():  # (it has no default: a new game has none)
+        raise empty_name("--resume", resume, "the record of the game to go on with")
     if rules_file is not None and not rules_file.strip():
-        raise UsageError("--rules-file needs a file name; leave it out for the shipped rules.")
+        raise empty_name("--rules-file", rules_file, RULES_FILE_WANTED)
     if resume is not None:
         return _resume(resume, record, svg, quiet)
     matchup = build_matchup(ruleset, scenario, armies, players, rules_file=rules_file, seats=True)
@@ -87,7 +89,25 @@ def run_game(
             game, seats, head, record_path, svg, console, terminal_asker(console), quiet
         )
         return solo.play()
-    game = play_game(matchup, seed)
+    try:
+        game = play_game(matchup, seed)
+    except GameDidNotEnd as exc:  # (a bug's, or a rules file's): the game so far is kept
+        from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+
+        if not isinstance(exc.state, BoltActionGame):
+            raise
+        stopped = exc.state
+        _title(console, stopped, matchup, seed)
+        if not quiet:
+            for line in account(stopped.events, stopped.units):
+                console.print(line, markup=False)
+        with writing(record_path, "the record") as temp:
+            head = header(stopped, matchup.scenario.text, army_texts, kinds)
+            write_record(temp, head, stopped.events)
+        raise GameDidNotEnd(
+            f"{exc}. The game so far is recorded in {record_path} (see it with: kriegsspiel "
+            f"replay --account {shlex.quote(record_path)})"
+        ) from None
     _title(console, game, matchup, seed)
     if not quiet:
         for line in account(game.events, game.units):

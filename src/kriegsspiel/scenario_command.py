@@ -11,7 +11,7 @@ from rich.console import Console
 
 from kriegsspiel.core.names import counted
 from kriegsspiel.core.scenario import Scenario, load_scenario, sample_scenarios
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import RULES_FILE_WANTED, UsageError, empty_name
 from kriegsspiel.outfiles import (
     SVG_KIND,
     check_copy,
@@ -77,7 +77,7 @@ def run_scenario(
     rules = None
     if rules_file is not None:
         if not rules_file.strip():
-            raise UsageError("--rules-file needs a file name; leave it out for the shipped rules.")
+            raise empty_name("--rules-file", rules_file, RULES_FILE_WANTED)
         rules = read_rules(rules_file)
     asked = "the edition --ruleset asks for" if ruleset else "the edition the lists are for"
     check_one_edition(armies)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, Protocol, cast, get_args
 
 from kriegsspiel.core.game import CHANCE
+from kriegsspiel.errors import GameDidNotEnd
 
 
 class Player(Protocol):
@@ -63,13 +64,38 @@ def chance_outcome(state: Any, rng: random.Random) -> Any:
     return rng.choices(actions, [p for _, p in outcomes])[0]
 
 
-def play(state: Any, players: Sequence[Player], seed: int = 0, max_actions: int = 100_000) -> Any:
-    """Play a game to its end: chance from a generator seeded by ``seed``, decisions by players."""
+# The most actions (chance draws and decisions) a game may take before it is stopped as one
+# that would never end. A Bolt Action family game takes about two a unit a turn (a draw and
+# an order; reactions, ambushes and dice kept add a few), so a scenario's most turns
+# (kriegsspiel.core.scenario.MOST_TURNS, 100) of two lists at their most units (40 a side)
+# come to well under this, even where the armies cannot harm each other.
+MAX_ACTIONS = 100_000
+
+
+def play(
+    state: Any, players: Sequence[Player], seed: int = 0, max_actions: int | None = None
+) -> Any:
+    """Play a game to its end: chance from a generator seeded by ``seed``, decisions by
+    players. A game still going after ``max_actions`` (by default MAX_ACTIONS) raises
+    GameDidNotEnd, which holds the game as it stood."""
+    limit = MAX_ACTIONS if max_actions is None else max_actions
     rng = random.Random(seed)
-    for _ in range(max_actions):
+    for _ in range(limit):
         if state.is_terminal():
             return state
         player = state.current_player()
         action = chance_outcome(state, rng) if player == CHANCE else players[player].choose(state)
         state.apply_action(action)
-    raise RuntimeError(f"the game did not end within {max_actions} actions")
+    if state.is_terminal():
+        return state
+    turn, turns = (
+        getattr(state, "turn", None),
+        getattr(getattr(state, "scenario", None), "turns", None),
+    )
+    at = f", at turn {turn} of {turns}" if turn is not None and turns is not None else ""
+    raise GameDidNotEnd(
+        f"the game did not end within {limit:,} actions{at}: the engine stops a game there, "
+        "as one that would go on for ever (a game of a scenario's most turns and the most "
+        "units takes far fewer); this is a bug of kriegsspiel's, or of a rules file's numbers",
+        state,
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import shlex
 import socket
 import webbrowser
@@ -13,7 +14,8 @@ from rich.markup import escape
 
 from kriegsspiel.aid.session import AidSession, check_save, is_save
 from kriegsspiel.aid.tracker import Tracker
-from kriegsspiel.errors import UsageError
+from kriegsspiel.core.scenario import MOST_TURNS
+from kriegsspiel.errors import RULES_FILE_WANTED, UsageError, empty_name
 from kriegsspiel.outfiles import check_replacing
 
 GUARD = (
@@ -70,7 +72,15 @@ def set_up(asked: GameAsked) -> tuple[AidSession, str]:
                 ]
             )
     if asked.rules_file is not None and not asked.rules_file.strip():
-        raise UsageError("--rules-file needs a file name; leave it out for the shipped rules.")
+        raise empty_name("--rules-file", asked.rules_file, RULES_FILE_WANTED)
+    if asked.turns is not None and asked.turns < 1:
+        raise UsageError(f"--turns {asked.turns}: a game lasts at least one turn; give 1 or more.")
+    if asked.turns is not None and asked.turns > MOST_TURNS:
+        raise UsageError(
+            f"--turns {asked.turns:,}: kriegsspiel plays games of at most {MOST_TURNS} turns "
+            f"(a tool limit, not a rule; the shipped scenarios are 6 turns); give 1 to "
+            f"{MOST_TURNS}."
+        )
     matchup = build_matchup(
         asked.ruleset,
         asked.scenario,
@@ -79,8 +89,6 @@ def set_up(asked: GameAsked) -> tuple[AidSession, str]:
         rules_file=asked.rules_file,
     )
     game_scenario, army_a, army_b = parsed(matchup)
-    if asked.turns is not None and asked.turns < 1:
-        raise UsageError(f"--turns {asked.turns}: a game lasts at least one turn; give 1 or more.")
     first = Tracker.start(
         matchup.ruleset,
         (army_a, army_b),
@@ -135,13 +143,33 @@ def run_aid(
     return 0
 
 
+HOSTS = (
+    "give an address of this machine: 127.0.0.1 (this machine only, the default) or "
+    "0.0.0.0 (every network it is on)"
+)
+
+
 def _check_free(host: str, port: int) -> None:
-    """Refuse now an address the server could not listen on (a port another program has)."""
-    with socket.socket() as probe:
+    """Refuse now an address the server could not listen on: a host that is no address
+    (or none of this machine's), or a port another program has."""
+    if not host.strip():
+        raise UsageError(f"--host was given an empty name ({host!r}); {HOSTS}.")
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:  # (socket.gaierror: no such name or address)
+        why = getattr(exc, "strerror", None) or exc
+        raise UsageError(f"--host {host}: there is no such address ({why}); {HOSTS}.") from None
+    family, kind, _, _, address = found[0]
+    with socket.socket(family, kind) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            probe.bind((host, port))
+            probe.bind(address)
         except OSError as exc:
+            if exc.errno == errno.EADDRNOTAVAIL:
+                raise UsageError(
+                    f"--host {host}: not an address of this machine ({exc.strerror or exc}), "
+                    f"so nothing can be served there; {HOSTS}."
+                ) from None
             raise UsageError(
                 f"--host {host} --port {port}: cannot serve there ({exc.strerror or exc}); "
                 "give another --port (or stop what is using it)"

@@ -22,6 +22,7 @@ from kriegsspiel.aid.tracker import MAX_PINS, ORDERS, AidError, Tracker
 from kriegsspiel.core.datafile import problems
 from kriegsspiel.core.procedure import RandomDice
 from kriegsspiel.core.records import json_problem
+from kriegsspiel.core.scenario import MOST_TURNS
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.outfiles import check_output, writing
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
@@ -291,7 +292,9 @@ def _validated(data: Any, field: str, path: str, number: int) -> Tracker:
 def _impossible(tracker: Tracker) -> tuple[str, str] | None:
     """What in a game read back no game could hold (a hand-edited save), as the field and
     what is wrong with it; None if nothing."""
-    if tracker.turns < 1 or not 1 <= tracker.turn <= tracker.turns:
+    if not 1 <= tracker.turns <= MOST_TURNS:
+        return "turns", f"{tracker.turns}; a game lasts 1 to {MOST_TURNS} turns"
+    if not 1 <= tracker.turn <= tracker.turns:
         return "turn", f"turn {tracker.turn} of {tracker.turns}; a game is on turn 1 to its last"
     for side in (0, 1):
         if not any(u.side == side for u in tracker.units):

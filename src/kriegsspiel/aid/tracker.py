@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from kriegsspiel.core.procedure import Dice
-from kriegsspiel.core.scenario import Victory
+from kriegsspiel.core.scenario import MOST_TURNS, Victory
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action import bag
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
@@ -149,6 +149,8 @@ class Tracker:
         won as the scenario's ``victory`` says."""
         if turns < 1:
             raise AidError(f"a game lasts at least one turn (got --turns {turns})")
+        if turns > MOST_TURNS:
+            raise AidError(f"a game lasts at most {MOST_TURNS} turns (got --turns {turns:,})")
         # an unknown edition or a broken rules file is refused before the first step
         rules = rules_for(ruleset, rules_file, rules_text)
         units: list[TrackedUnit] = []

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import datetime
 import difflib
+import errno
 import os
 import re
 import types
+import unicodedata
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, TypeVar, Union, get_args, get_origin
 
 import yaml
-from pydantic import AllowInfNan, BaseModel, ConfigDict, ValidationError
+from pydantic import AfterValidator, AllowInfNan, BaseModel, ConfigDict, ValidationError
 from pydantic import Strict as _NoCoercion
+from pydantic_core import PydanticCustomError
 
 from kriegsspiel.errors import DataFileError
 
@@ -34,6 +38,96 @@ WholeNumber = Annotated[int, _NoCoercion()]  # 3; not 3.0, true or "3"
 # (.inf and .nan, which YAML reads as floats, are no measure: refused where they are read)
 Number = Annotated[float, _NoCoercion(), AllowInfNan(False)]  # 3 or 2.5; not true, "2.5", .inf
 TrueOrFalse = Annotated[bool, _NoCoercion()]  # true or false; not 1 or "yes"
+
+
+# Characters a name or a remark may not hold: control characters (ESC, NUL, a line break in a
+# name), which the terminal would obey and an SVG drawing (XML) cannot hold, line and
+# paragraph separators, and the invisible marks that turn the direction of the text shown
+# after them (a list's name would then read as something else).
+_TOLD = {
+    "\n": "a line break",
+    "\r": "a carriage return",
+    "\t": "a tab",
+    "\x00": "a NUL character",
+    "\x1b": "an escape character (ESC)",
+    "\x7f": "a delete character (DEL)",
+    "\u2028": "a line separator (U+2028)",
+    "\u2029": "a paragraph separator (U+2029)",
+}
+_DIRECTION_MARKS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+
+def _character(char: str) -> str:
+    """A character a text may not hold, named for a reader: "an escape character (ESC)"."""
+    if char in _TOLD:
+        return _TOLD[char]
+    if char in _DIRECTION_MARKS:
+        return f"an invisible mark that turns the text's direction (U+{ord(char):04X})"
+    if char in ("\ufffe", "\uffff"):
+        return f"a character that is no character (U+{ord(char):04X})"
+    return f"a control character (U+{ord(char):04X})"
+
+
+def strange_character(text: str, *, lines: bool = False) -> tuple[int, str] | None:
+    """The first character of ``text`` a name (``lines``: a remark of several lines, which
+    may hold line breaks and tabs) may not hold, as its 1-based place and its name for a
+    reader; None if there is none."""
+    for place, char in enumerate(text, 1):
+        if lines and char in "\n\t":
+            continue
+        if (
+            unicodedata.category(char) in ("Cc", "Cs", "Zl", "Zp")
+            or char in _DIRECTION_MARKS
+            or char in ("\ufffe", "\uffff")
+        ):
+            return place, _character(char)
+    return None
+
+
+def _name_problem(kind: str, text: str) -> PydanticCustomError:
+    return PydanticCustomError(kind, "{problem}", {"problem": text})
+
+
+def _a_name(text: str) -> str:
+    """A name, as a file gives one: some text on one line, of characters that print."""
+    if not text:
+        raise _name_problem("name", "is empty: give a name (some text)")
+    if not text.strip():
+        raise _name_problem("name", f"{text!r} is blank: give a name (some text, not only spaces)")
+    found = strange_character(text)
+    if found is not None:
+        place, what = found
+        raise _name_problem(
+            "name",
+            f"{text!r} holds {what} at character {place}: a name is one line of text that "
+            "prints as it reads (it is shown on the terminal, in tables and in SVG drawings); "
+            "leave it out",
+        )
+    return text
+
+
+def _a_remark(text: str) -> str:
+    """Free text (a description, a note): line breaks and tabs allowed, as YAML's block
+    text writes them, but no other control character."""
+    found = strange_character(text, lines=True)
+    if found is not None:
+        place, what = found
+        raise _name_problem(
+            "text",
+            f"holds {what} at character {place}: it is shown on the terminal and in drawings, "
+            "which cannot show it; leave it out",
+        )
+    return text
+
+
+# a name (of a list, a unit, a model, a terrain feature, an objective): text on one line,
+# not blank, with no control character; told plainly where pydantic would say "String
+# should have at least 1 character"
+Name = Annotated[str, AfterValidator(_a_name)]
+# free text of a file (a description, a note): several lines allowed, no control character
+Remark = Annotated[str, AfterValidator(_a_remark)]
 
 
 def _line_of(node: yaml.Node, loc: tuple[int | str, ...]) -> int:
@@ -64,10 +158,24 @@ def not_a_file(path: Path, suffixes: tuple[str, ...] = (".yaml", ".yml")) -> str
             held = f"it holds {_some(inside)}" if inside else f"it holds no {kinds} file"
             return f"is a folder; give a file in it ({held})"
         if path.is_symlink() and not path.exists():
+            if _in_a_loop(path):
+                return (
+                    f"is a link in a loop: it points to {os.readlink(path)}, which leads back "
+                    "to it through links, never to a file; give the file itself"
+                )
             return f"is a broken link: it points to {os.readlink(path)}, which does not exist"
     except OSError:
         return None  # (unreadable: said by whatever reads it)
     return None
+
+
+def _in_a_loop(path: Path) -> bool:
+    """Is ``path`` a link whose links lead back round (the system stops following them)?"""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
 
 
 def load_yaml(path: Path, model: type[M]) -> M:
@@ -230,6 +338,13 @@ def problems(
             message = f"must be {bound} (not {error['input']!r})"
         elif error["type"] in ("literal_error", "enum"):  # (pydantic: "Input should be 'a' or 'b'")
             message = _not_a_choice(error["input"], _choices(error["ctx"]["expected"]))
+        elif error["type"] == "string_too_short":  # (pydantic: "String should have at least")
+            least = error["ctx"]["min_length"]
+            message = (
+                "is empty: give some text here"
+                if least == 1
+                else f"{error['input']!r} is too short: give at least {least} characters"
+            )
         elif error["type"] in ("too_long", "too_short"):  # (pydantic: "Tuple should have ...")
             message = _how_many(error, loc)
         elif error["type"] == "finite_number":  # (pydantic: "Input should be a finite number")
@@ -293,8 +408,15 @@ def _not_of_type(kind: str, given: Any) -> str:
         shown = "a list"
     elif isinstance(given, dict):
         shown = "a mapping of fields"
+    elif isinstance(given, datetime.date):  # (YAML reads 2024-01-01 as a date)
+        shown = f"the date {given.isoformat()}"
     else:
         shown = _yaml_float(given)  # (.inf, as the file wrote it)
+    if kind == "string_type" and isinstance(given, bool | int | float | datetime.date):
+        # YAML read it as a number, a switch or a date: in quotes it is text
+        written = given.isoformat() if isinstance(given, datetime.date) else None
+        example = f' (e.g. "{written}")' if written else ""
+        shown += f"; put it in quotes to make it text{example}"
     return f"should be {wanted}, not {shown}"
 
 

@@ -46,6 +46,7 @@ class RecordFile:
     cut: bool = False  # the file ends in the middle of a line (not JSON, no newline after)
     final_newline: bool = True  # the last whole line ends with a newline, as play writes it
     blank_at_end: int = 0  # blank lines after the last one
+    bom: bool = False  # the file begins with a byte-order mark (play writes none): passed over
 
 
 def read_lines(path: str | Path) -> RecordFile:
@@ -62,6 +63,8 @@ def read_lines(path: str | Path) -> RecordFile:
         from kriegsspiel.core.datafile import not_text
 
         raise DataFileError(name, [not_text(exc, "a game record")]) from None
+    bom = text.startswith("\ufeff")  # (an editor's mark of UTF-8, as YAML files may begin)
+    text = text.removeprefix("\ufeff")
     lines = text.split("\n")  # (read_text has made every line end a newline)
     final_newline = lines[-1] == ""
     if final_newline:
@@ -97,7 +100,7 @@ def read_lines(path: str | Path) -> RecordFile:
         raise DataFileError(
             name, [f"line 1: not a kriegsspiel record (expected format {FORMAT!r})"]
         )
-    return RecordFile(text, tuple(lines), tuple(rows), cut, final_newline, blank)
+    return RecordFile(text, tuple(lines), tuple(rows), cut, final_newline, blank, bom)
 
 
 def read_record(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], str]:

@@ -35,7 +35,9 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from kriegsspiel.core.datafile import (
+    Name,
     Number,
+    Remark,
     Strict,
     TrueOrFalse,
     WholeNumber,
@@ -46,6 +48,24 @@ from kriegsspiel.core.datafile import (
 Point = tuple[Number, Number]
 Cover = Literal["none", "soft", "hard"]
 Victory = Literal["units destroyed", "objectives"]
+
+# Limits of the tool, not rules (no scenario sheet caps them): each far above a real
+# scenario's (the shipped ones are 6 turns, their objectives worth 1 or 2 points, their
+# polygons at most 8 points), they catch a typo before it costs minutes or a run's games.
+# At most MOST_TURNS turns: a turn takes about two actions a unit (a draw and an order;
+# measured: at most 185 a turn with two lists at their limits, 40 units a side, and the
+# random playouts of the tests check no more than five a unit), so even a game whose armies
+# cannot harm each other ends well within the actions ``kriegsspiel.ai.players.play``
+# allows a game (MAX_ACTIONS, 100,000), and plays in about a minute (measured: 30 turns of
+# 40 unkillable units a side in 17 s).
+MOST_TURNS = 100
+# An objective's points at most MOST_OBJECTIVE_POINTS (as a unit's): the scores are stored
+# as whole numbers in a results file, which takes no more than 2**63 - 1.
+MOST_OBJECTIVE_POINTS = 10_000
+# A polygon's points at most MOST_POLYGON_POINTS: every move and line of sight is checked
+# against every edge (measured: a game over a 2,000-point polygon takes 1.6 s against
+# 0.9 s; over 20,000 points, nearly 4 minutes).
+MOST_POLYGON_POINTS = 1_000
 
 
 class Table(Strict):
@@ -165,6 +185,12 @@ def polygon_problem(points: Sequence[Point]) -> str | None:
 
 
 def _valid_polygon(points: tuple[Point, ...]) -> tuple[Point, ...]:
+    if len(points) > MOST_POLYGON_POINTS + (points[:1] == points[-1:]):
+        raise _problem(
+            f"the polygon has {len(points):,} points; kriegsspiel takes at most "
+            f"{MOST_POLYGON_POINTS:,} a polygon (a tool limit, not a rule: every move and "
+            "line of sight is checked against each edge, so a game would take minutes)"
+        )
     if len(points) > 3 and points[0] == points[-1]:
         points = points[:-1]  # a closed ring written out in full
     problem = polygon_problem(points)
@@ -188,7 +214,7 @@ Polygon = Annotated[tuple[Point, ...], AfterValidator(_valid_polygon)]
 class TerrainFeature(Strict):
     """A piece of terrain: its outline, what it counts as, the cover it gives, whether it hides."""
 
-    name: str = Field(min_length=1)
+    name: Name
     category: str = Field(min_length=1)
     cover: Cover = "none"
     blocks_line_of_sight: TrueOrFalse = False
@@ -198,17 +224,28 @@ class TerrainFeature(Strict):
 class DeploymentZone(Strict):
     """Where one side sets up; a side may have several zones."""
 
-    side: str = Field(min_length=1)
+    side: Name
     polygon: Polygon
 
 
 class Objective(Strict):
     """A point on the table worth ``points`` to the side holding it at the end."""
 
-    name: str = Field(min_length=1)
+    name: Name
     x: Number
     y: Number
     points: WholeNumber = Field(default=1, ge=0)
+
+    @field_validator("points")
+    @classmethod
+    def _within_the_limit(cls, points: int) -> int:
+        if points > MOST_OBJECTIVE_POINTS:
+            raise _problem(
+                f"must be {MOST_OBJECTIVE_POINTS:,} or less (not {points:,}): an objective is "
+                f"worth at most {MOST_OBJECTIVE_POINTS:,} points to kriegsspiel, as a unit is "
+                "(a tool limit, not a rule; the shipped objectives are worth 1 or 2)"
+            )
+        return points
 
     @model_validator(mode="after")
     def _on_the_table(self) -> Self:
@@ -225,15 +262,15 @@ class Scenario(Strict):
 
     file_kind: ClassVar[str] = "scenario"
 
-    name: str = Field(min_length=1)
-    description: str = ""
+    name: Name
+    description: Remark = ""
     table: Table = Field(default_factory=Table)
     turns: WholeNumber = Field(ge=1)
     victory: Victory
     terrain: tuple[TerrainFeature, ...] = ()
     deployment: tuple[DeploymentZone, ...]
     objectives: tuple[Objective, ...] = Field(default=(), validate_default=True)
-    notes: dict[str, str] = Field(default_factory=dict)  # ruleset name -> remark
+    notes: dict[str, Remark] = Field(default_factory=dict)  # ruleset name -> remark
 
     @model_validator(mode="wrap")
     @classmethod
@@ -249,6 +286,17 @@ class Scenario(Strict):
                 table = None  # reported at the table itself; skip the containment checks
         with _with_table(table):
             return handler(data)
+
+    @field_validator("turns")
+    @classmethod
+    def _within_the_limit(cls, turns: int) -> int:
+        if turns > MOST_TURNS:
+            raise _problem(
+                f"must be {MOST_TURNS} or less (not {turns:,}): kriegsspiel plays games of at "
+                f"most {MOST_TURNS} turns (a tool limit, not a rule; the shipped scenarios "
+                "are 6 turns)"
+            )
+        return turns
 
     @field_validator("deployment")
     @classmethod

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import RULES_FILE_WANTED, UsageError, empty_name
 from kriegsspiel.outfiles import check_output, check_replacing, is_export, is_picture, writing
 from kriegsspiel.sim import DEFAULT_STORE, MAX_GAMES, WORKERS_PER_CORE
 from kriegsspiel.sim.code import code_version
@@ -85,13 +85,31 @@ class RunOptions:
         return Workers(workers if games is None else min(workers, games), self.scheduler)
 
 
-def check_plot(plot: str | None) -> bool:
-    """Refuse a plot that could not be written before any game is played, or that would
-    replace a file other than a picture kriegsspiel drew; True if it replaces one."""
+def check_plot(plot: str | None, results: str | None = None) -> bool:
+    """Refuse a plot that could not be written before any game is played, that would
+    replace a file other than a picture kriegsspiel drew, or that is the ``results`` store
+    itself (the picture would take the stored games' place); True if it replaces one."""
     if plot is None:
         return False
     check_output(plot, "--plot", (".png", ".svg"))  # ('' refused as an empty name)
+    if results and _same_file(plot, results):
+        raise UsageError(
+            f"--plot and --results both name {plot!r}: the picture would be written over the "
+            "stored games; give two files."
+        )
     return check_replacing(plot, "--plot", "a PNG or SVG picture kriegsspiel drew", is_picture)
+
+
+def _same_file(one: str, other: str) -> bool:
+    """Do the paths ``one`` and ``other`` name one file (through links, or as one file
+    under two names), whether it is there yet or not?"""
+    a, b = Path(one), Path(other)
+    try:
+        if a.exists() and b.exists():
+            return a.samefile(b)
+    except OSError:
+        pass
+    return a.resolve() == b.resolve()
 
 
 def plot_written(plot: str, what: str, replaces: bool, as_json: bool) -> None:
@@ -236,9 +254,9 @@ def run_evaluate(
     rules_file: str | None = None,
 ) -> None:
     options.check(games)
-    replaces = check_plot(plot)
+    replaces = check_plot(plot, options.results)
     if rules_file is not None and not rules_file.strip():
-        raise UsageError("--rules-file needs a file name; leave it out for the shipped rules.")
+        raise empty_name("--rules-file", rules_file, RULES_FILE_WANTED)
     matchup = build_matchup(ruleset, scenario, armies, players, rules_file=rules_file)
     with open_store(options.results) as store:
         result = run_one(matchup, games, seed, None, options, store, matchup.title)
@@ -287,6 +305,13 @@ def run_results(
     export = export.lower() if export else export  # CSV as csv, as other names
     if export and export not in ("csv", "json"):
         raise UsageError(f"--export takes csv or json, not {export!r}.")
+    if out and out != "-" and export:
+        named = Path(out).suffix.lower().removeprefix(".")
+        if named in ("csv", "json") and named != export:
+            raise UsageError(
+                f"--out {out!r} names a .{named} file, but --export {export} writes "
+                f"{export.upper()}: give a .{export} file (or --export {named})."
+            )
     if out and out != "-":
         check_output(
             out,

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
 from kriegsspiel.ai.players import PlayerKind, Seat, parse_players, parse_seats
-from kriegsspiel.errors import DataFileError, UsageError
+from kriegsspiel.errors import RULES_FILE_WANTED, DataFileError, UsageError, empty_name
 from kriegsspiel.rulesets import check_ruleset
 
 if TYPE_CHECKING:
@@ -311,8 +311,13 @@ def read_rules(given: str, base: Path | None = None) -> Source:
     as ``odds --rules-file`` tells it, if it cannot be read (none there, a folder)."""
     from kriegsspiel.core.datafile import read_yaml_text
 
+    if not given.strip():  # (Path("") is the current folder: not what was meant)
+        raise empty_name("--rules-file", given, RULES_FILE_WANTED)
     places = ([base / given] if base else []) + [Path(given)]
-    path = next((p for p in places if p.is_file()), places[-1])
+    # the first file there; else the first thing there at all (a folder, a link to nothing:
+    # told as such, not as a file missing from the current folder)
+    there = [p for p in places if p.exists() or p.is_symlink()]
+    path = next((p for p in places if p.is_file()), there[0] if there else places[-1])
     return Source(str(path), read_yaml_text(path))
 
 

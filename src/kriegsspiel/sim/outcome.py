@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from kriegsspiel.errors import GameDidNotEnd
 from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.matchup import Matchup, play_game
 
@@ -165,9 +166,17 @@ class BatchFailed(Exception):
     """A game of a task raised: which game it was (its number and seed), what it raised, and
     the games of the task that finished before it (so that they can still be stored)."""
 
-    def __init__(self, index: int, seed: int, error: str, finished: list[GameOutcome]) -> None:
-        super().__init__(index, seed, error, finished)  # (args: how it crosses processes)
+    def __init__(
+        self,
+        index: int,
+        seed: int,
+        error: str,
+        finished: list[GameOutcome],
+        endless: bool = False,
+    ) -> None:
+        super().__init__(index, seed, error, finished, endless)  # (how it crosses processes)
         self.index, self.seed, self.error, self.finished = index, seed, error, finished
+        self.endless = endless  # the game did not end (GameDidNotEnd): no error of the code's
 
     def __str__(self) -> str:
         return f"game {self.index} failed: {self.error}"
@@ -197,6 +206,8 @@ def play_batch(
     for index, seed in jobs:
         try:
             finished.append(play_one(matchup, index, seed))
+        except GameDidNotEnd as exc:
+            raise BatchFailed(index, seed, str(exc), finished, endless=True) from None
         except Exception as exc:
             raise BatchFailed(index, seed, f"{type(exc).__name__}: {exc}", finished) from exc
     return finished

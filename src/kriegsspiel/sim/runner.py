@@ -588,7 +588,7 @@ def _run(
                         except BatchFailed as exc:  # the games it finished are stored first
                             outcomes = exc.finished
                             failure = failure or _game_failed(
-                                matchup, exc.index, exc.seed, exc.error, kept
+                                matchup, exc.index, exc.seed, exc.error, kept, endless=exc.endless
                             )
                         except Exception as exc:  # not a game's own error (the task itself)
                             gone = lost(exc)
@@ -676,10 +676,23 @@ def _other_code(exc: OtherCode, finished_games: int, kept: str) -> SimulationErr
 
 
 def _game_failed(
-    matchup: Matchup, index: int, seed: int, error: str, kept: str, *, batch: bool = False
+    matchup: Matchup,
+    index: int,
+    seed: int,
+    error: str,
+    kept: str,
+    *,
+    batch: bool = False,
+    endless: bool = False,
 ) -> SimulationError:
     """The run's error for game ``index`` (with ``batch``: the first of a task that failed
-    as a whole), with the command that plays that game again."""
+    as a whole; ``endless``: a game that did not end, ``error`` saying so), with the
+    command that plays that game again."""
+    if endless:
+        return SimulationError(
+            f"game {index} was stopped: {error}; {kept}. Play it (its record keeps it as far "
+            f"as it went) with: {matchup.play_command(seed, index % 2 == 1)}{matchup.play_note()}"
+        )
     which = f"the task starting at game {index}" if batch else f"game {index}"
     return SimulationError(
         f"{which} failed ({error}); {kept}. "

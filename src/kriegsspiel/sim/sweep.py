@@ -17,7 +17,7 @@ import yaml
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from kriegsspiel.ai.players import parse_players
-from kriegsspiel.core.datafile import Strict, WholeNumber, load_yaml, problem_at, yaml_data
+from kriegsspiel.core.datafile import Name, Strict, WholeNumber, load_yaml, problem_at, yaml_data
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.sim import MAX_GAMES, MAX_SEED
 from kriegsspiel.sim.matchup import (
@@ -53,7 +53,7 @@ class Variant(Strict):
     bring. Each takes one name (or unit) or a list of them; ``replace`` and ``with`` come
     together, and a variant changes something."""
 
-    name: str = Field(min_length=1)
+    name: Name
     list: str = Field(min_length=1)
     replace: tuple[Annotated[str, Field(min_length=1)], ...] = ()
     with_: tuple[dict[str, Any], ...] = Field(default=(), alias="with")
@@ -98,7 +98,7 @@ class SweepFile(Strict):
 
     file_kind: ClassVar[str] = "sweep file"
 
-    name: str = Field(min_length=1)
+    name: Name
     ruleset: str
     scenario: tuple[Annotated[str, Field(min_length=1)], ...] = ()  # none: the sample's
     players: str = "tactical,tactical"
@@ -248,6 +248,11 @@ def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
 
     rules = None
     if spec.rules_file is not None:
+        if not spec.rules_file.strip():  # (Path("  ") is no file: said so, not looked for)
+            raise field_at("rules_file")(
+                f"{spec.rules_file!r} is blank: give the rules file's name, or leave "
+                "rules_file out for the shipped rules"
+            )
         try:
             rules = read_rules(spec.rules_file, base)
         except DataFileError as exc:  # (none there, a folder: told at the sweep file's line)

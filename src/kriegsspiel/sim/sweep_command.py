@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.console import Console
 
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import UsageError, empty_name
 from kriegsspiel.outfiles import check_folder, write_text
 from kriegsspiel.render.evaluation_text import other_code_note
 from kriegsspiel.render.sweep_text import (
@@ -67,11 +67,13 @@ def run_sweep(
         scenario_seed,
     )
 
+    if lists_to is not None and not lists_to.strip():  # (Path("") is the current folder)
+        raise empty_name("--lists-to", lists_to, "the folder to write the variants' lists in")
     sweep = load_sweep(path, lists_to)
     games = sweep.games if games is None else games
     seed = sweep.seed if seed is None else seed
     options.check(games)
-    replaces = check_plot(plot)
+    replaces = check_plot(plot, options.results)
     if lists_to is not None:
         for written in write_variants(sweep, lists_to):
             ERR.print(f"variant list written to {written}", markup=False)

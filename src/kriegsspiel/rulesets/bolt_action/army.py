@@ -39,7 +39,14 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from kriegsspiel.core.datafile import Strict, TrueOrFalse, WholeNumber, load_yaml, parse_yaml
+from kriegsspiel.core.datafile import (
+    Name,
+    Strict,
+    TrueOrFalse,
+    WholeNumber,
+    load_yaml,
+    parse_yaml,
+)
 from kriegsspiel.errors import UnknownNameError, UsageError
 from kriegsspiel.rulesets import RULESETS, check_ruleset
 from kriegsspiel.rulesets.bolt_action.data import OfficerRank, QualityName, Weapon
@@ -222,7 +229,7 @@ def _vehicle_weapon(name: str) -> str:
 class Model(Strict):
     """One figure (or ``count`` identical figures) of a unit and the weapons each carries."""
 
-    name: str = Field(min_length=1)
+    name: Name
     count: WholeNumber = Field(default=1, ge=1, le=MOST_MODELS)
     weapons: tuple[Annotated[str, AfterValidator(_model_weapon)], ...] = ()
     officer: OfficerRank | None = None
@@ -345,7 +352,7 @@ def _vehicle_targets(rules: Rules) -> list[str]:
 class Unit(Strict):
     """One unit: infantry, artillery and teams are ``models``; a vehicle is its ``vehicle``."""
 
-    name: str = Field(min_length=1)
+    name: Name
     type: UnitType
     quality: Quality
     points: WholeNumber = Field(ge=0, le=MOST_POINTS)
@@ -503,9 +510,9 @@ class ArmyList(Strict):
 
     file_kind: ClassVar[str] = "army list"
 
-    name: str = Field(min_length=1)
+    name: Name
     ruleset: Ruleset
-    faction: str = Field(min_length=1)
+    faction: Name
     units: tuple[Unit, ...] = Field(max_length=MOST_UNITS)
     # After ``units``, so its validator sees them and an error points at the 'points' line.
     points: WholeNumber = Field(ge=0)

@@ -14,7 +14,7 @@ from typing import ClassVar
 from kriegsspiel.core.datafile import parse_yaml, read_yaml_text
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.names import lookup
-from kriegsspiel.errors import UnknownNameError, UsageError
+from kriegsspiel.errors import RULES_FILE_WANTED, UnknownNameError, UsageError, empty_name
 from kriegsspiel.rulesets.bolt_action.data import (
     DamageValue,
     Edition,
@@ -59,6 +59,8 @@ class Rules:
             return load_edition(self.ruleset)
         if self.text is None:
             assert self.rules_file is not None
+            if not self.rules_file.strip():  # (Path("") is the current folder)
+                raise empty_name("--rules-file", self.rules_file, RULES_FILE_WANTED)
             self.text = read_yaml_text(Path(self.rules_file))
         return parse_yaml(self.text, Edition, self.rules_file or "rules file")
 

@@ -177,6 +177,7 @@ class Replay:
     cut_line: int | None = None  # the last line, cut short mid-way: left out of the replay
     final_newline: bool = True
     blank_at_end: int = 0
+    bom: bool = False  # the file begins with a byte-order mark, passed over
     # the replayed game, as far as it agreed with the record (its account can be told)
     game: BoltActionGame | None = field(default=None, repr=False, compare=False)
 
@@ -198,6 +199,11 @@ class Replay:
         if self.blank_at_end:
             many = "s" if self.blank_at_end > 1 else ""
             said.append(f"{self.blank_at_end} blank line{many} at the end passed over.")
+        if self.bom:
+            said.append(
+                "the file begins with a byte-order mark (BOM), which play does not write: "
+                "passed over (no difference in the game)."
+            )
         return said
 
 
@@ -223,6 +229,7 @@ def replay(path: str | Path) -> Replay:
             cut_line=len(lines) + 1 if record.cut else None,
             final_newline=record.final_newline,
             blank_at_end=record.blank_at_end,
+            bom=record.bom,
             game=game,
         )
 
