@@ -1177,6 +1177,19 @@ def test_a_recorded_friendly_fire_choice_replays_and_a_changed_one_is_caught(
 TRIALS = 4000
 
 
+def destroyed_in_trials(game: BoltActionGame, shooter: UnitState, target: UnitState) -> int:
+    """In how many of ``TRIALS`` shootings, each on its own clone with its own seeded dice,
+    the target is destroyed (the game itself left as it was)."""
+    destroyed = 0
+    for seed in range(TRIALS):
+        twin = game.clone()
+        twin.dice = RandomDice(seed)
+        twin.shoot(twin.units[shooter.uid], twin.units[target.uid], moving=False)
+        destroyed += twin.units[target.uid].destroyed
+    assert not game.units[target.uid].destroyed  # the clones are clones
+    return destroyed
+
+
 def troop_trials(game: BoltActionGame, shooter: UnitState, target: UnitState) -> Counter[int]:
     """Casualties of ``TRIALS`` shootings, each on its own clone with its own seeded dice."""
     counts: Counter[int] = Counter()
@@ -1229,12 +1242,7 @@ def test_the_simulator_removes_a_unit_as_often_as_the_odds_say_its_pins_reach_mo
         pins_per_attack=game.rules.data.procedure.pins_per_attack,
     )
     p_removed = exact_troops(groups, ctx).pins.probability(lambda p: p >= 1)
-    removed = 0
-    for seed in range(TRIALS):
-        twin = game.clone()
-        twin.dice = RandomDice(seed)
-        twin.shoot(twin.units[section.uid], twin.units[squad.uid], moving=False)
-        removed += twin.units[squad.uid].destroyed
+    removed = destroyed_in_trials(game, section, squad)
     assert 0.5 < p_removed < 0.9
     assert bernoulli_ok(removed, TRIALS, p_removed), (removed, float(p_removed))
 
@@ -1243,13 +1251,7 @@ def test_the_simulator_agrees_with_the_odds_of_a_knock_out() -> None:
     game, gun, _sherman, panzer, _squad = tank_in_the_sights()
     groups = game.shooting_groups(gun, panzer, moving=False)
     p_ko = exact_vehicle(groups).probability(lambda v: v.knocked_out)
-    knocked_out = 0
-    for seed in range(TRIALS):
-        twin = game.clone()
-        twin.dice = RandomDice(seed)
-        twin.shoot(twin.units[gun.uid], twin.units[panzer.uid], moving=False)
-        knocked_out += twin.units[panzer.uid].destroyed
-        assert not game.units[panzer.uid].destroyed  # the clone is a clone
+    knocked_out = destroyed_in_trials(game, gun, panzer)
     assert 0.1 < p_ko < 0.9
     assert bernoulli_ok(knocked_out, TRIALS, p_ko), (knocked_out, float(p_ko))
 

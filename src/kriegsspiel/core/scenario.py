@@ -184,6 +184,13 @@ def polygon_problem(points: Sequence[Point]) -> str | None:
     return None
 
 
+def _at_most(value: int, most: int, why: str) -> int:
+    """``value``, if no more than the tool limit ``most``; else the problem, with ``why``."""
+    if value > most:
+        raise _problem(f"must be {most:,} or less (not {value:,}): {why}")
+    return value
+
+
 def _valid_polygon(points: tuple[Point, ...]) -> tuple[Point, ...]:
     if len(points) > MOST_POLYGON_POINTS + (points[:1] == points[-1:]):
         raise _problem(
@@ -239,13 +246,12 @@ class Objective(Strict):
     @field_validator("points")
     @classmethod
     def _within_the_limit(cls, points: int) -> int:
-        if points > MOST_OBJECTIVE_POINTS:
-            raise _problem(
-                f"must be {MOST_OBJECTIVE_POINTS:,} or less (not {points:,}): an objective is "
-                f"worth at most {MOST_OBJECTIVE_POINTS:,} points to kriegsspiel, as a unit is "
-                "(a tool limit, not a rule; the shipped objectives are worth 1 or 2)"
-            )
-        return points
+        return _at_most(
+            points,
+            MOST_OBJECTIVE_POINTS,
+            f"an objective is worth at most {MOST_OBJECTIVE_POINTS:,} points to kriegsspiel, "
+            "as a unit is (a tool limit, not a rule; the shipped objectives are worth 1 or 2)",
+        )
 
     @model_validator(mode="after")
     def _on_the_table(self) -> Self:
@@ -290,13 +296,12 @@ class Scenario(Strict):
     @field_validator("turns")
     @classmethod
     def _within_the_limit(cls, turns: int) -> int:
-        if turns > MOST_TURNS:
-            raise _problem(
-                f"must be {MOST_TURNS} or less (not {turns:,}): kriegsspiel plays games of at "
-                f"most {MOST_TURNS} turns (a tool limit, not a rule; the shipped scenarios "
-                "are 6 turns)"
-            )
-        return turns
+        return _at_most(
+            turns,
+            MOST_TURNS,
+            f"kriegsspiel plays games of at most {MOST_TURNS} turns (a tool limit, not a "
+            "rule; the shipped scenarios are 6 turns)",
+        )
 
     @field_validator("deployment")
     @classmethod
