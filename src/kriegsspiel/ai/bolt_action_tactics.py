@@ -2,10 +2,11 @@
 
 It activates the unit that can do the most good: shoot the target where the exact odds
 promise the most damage (points removed), assault when the close quarters odds favour it
-(a vehicle: by the exact chance to knock it out) against the defence the enemy would choose (hand-to-hand, point-blank fire, or standing to
-fire first: the one it picks when assaulted), rally or go Down when pinned, move through
-cover towards objectives or the enemy, and set ambushes where the enemy must come. The
-odds come from the same rule code as the game.
+against the defence the enemy would choose (hand-to-hand, point-blank fire, or standing to
+fire first: the one it picks when assaulted) or a vehicle by the exact chance to knock it
+out, rally or go Down when pinned, move through cover towards objectives or the enemy (in
+the last turn, for the objectives that decide the game), and set ambushes where the enemy
+must come. The odds come from the same rule code as the game.
 """
 
 from __future__ import annotations
