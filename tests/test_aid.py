@@ -453,6 +453,22 @@ def test_a_broken_save_is_refused_by_name_and_left_as_it_is(tmp_path, text, said
         ),
         (lambda step: step["units"][2].update(order="Dance"), r"step\.units\.2\.order: 'Dance'"),
         (lambda step: step.update(in_hand=7), r"step\.in_hand: 7"),
+        (
+            lambda step: step["units"][2].update(name="Rifle\x1b[2J squad"),
+            r"step\.units\.2\.name: 'Rifle\\x1b\[2J squad' holds an escape character",
+        ),
+        (
+            lambda step: step["units"][2]["kit"][0].update(name="  "),
+            r"step\.units\.2\.kit\.0\.name: '  ' holds nothing but spaces",
+        ),
+        (
+            lambda step: step["units"][2]["kit"][0].update(weapons=["Rifle\nBazooka"]),
+            r"step\.units\.2\.kit\.0\.weapons\.0: 'Rifle\\nBazooka' holds a line break",
+        ),
+        (
+            lambda step: step.update(armies=["US\u202eynapmoc", "Germans"]),
+            r"step\.armies\.0: .* holds an invisible mark that turns the text's direction",
+        ),
     ],
 )
 def test_a_save_edited_into_a_game_no_game_could_be_is_refused(tmp_path, edit, said):

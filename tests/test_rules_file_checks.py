@@ -285,6 +285,24 @@ CASES = [
         "Gravity Pulse is played by the file's gravity_pulse table",
         id="gravity-pulse-without-its-table",
     ),
+    # names the account, the odds' tables and the SVG drawing show: one printable line
+    pytest.param(
+        "{name: Bazooka,", '{name: "Baz\\e[31mooka",', "weapons.rows.15.name", '{name: "Baz',
+        "holds an escape character (ESC) at character 4", id="weapon-name-with-an-escape",
+    ),
+    pytest.param(
+        "{name: Bazooka,", '{name: "  ",', "weapons.rows.15.name", '{name: "  "',
+        "is blank: give a name", id="weapon-name-blank",
+    ),
+    pytest.param(
+        SMG, 'aliases: [SMG, "sub\\tmachine gun"]', "weapons.rows.2.aliases.1", SMG[:12],
+        "holds a tab at character 4", id="weapon-alias-with-a-tab",
+    ),
+    pytest.param(
+        MEDIUM_TANK, '{names: ["medium\\x00tank"], kind: armoured, needed: 9}',
+        "damage_values.rows.9.names.0", "{names: [\"medium", "holds a NUL character",
+        id="damage-value-name-with-a-nul",
+    ),
 ]  # fmt: skip
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from kriegsspiel.aid.tracker import MAX_PINS, ORDERS, AidError, Tracker
-from kriegsspiel.core.datafile import problems
+from kriegsspiel.core.datafile import problems, strange_character
 from kriegsspiel.core.procedure import RandomDice
 from kriegsspiel.core.records import json_problem
 from kriegsspiel.core.scenario import MOST_TURNS
@@ -289,6 +289,18 @@ def _validated(data: Any, field: str, path: str, number: int) -> Tracker:
     return tracker
 
 
+def _names(tracker: Tracker) -> list[tuple[str, str]]:
+    """Every name a game shows, with its field: the armies', the units', their models' and
+    weapons' (a hand-edited save may hold any text there)."""
+    found = [(f"armies.{side}", army) for side, army in enumerate(tracker.armies)]
+    for i, unit in enumerate(tracker.units):
+        found.append((f"units.{i}.name", unit.name))
+        for k, kit in enumerate(unit.kit):
+            found.append((f"units.{i}.kit.{k}.name", kit.name))
+            found += [(f"units.{i}.kit.{k}.weapons.{w}", n) for w, n in enumerate(kit.weapons)]
+    return found
+
+
 def _impossible(tracker: Tracker) -> tuple[str, str] | None:
     """What in a game read back no game could hold (a hand-edited save), as the field and
     what is wrong with it; None if nothing."""
@@ -318,6 +330,13 @@ def _impossible(tracker: Tracker) -> tuple[str, str] | None:
             shown = getattr(unit, name)
             if shown is not None and shown not in ORDERS:
                 return f"units.{i}.{name}", f"{shown!r}; a die shows one of {', '.join(ORDERS)}"
+    for field, name in _names(tracker):
+        found = strange_character(name) if name.strip() else (1, "nothing but spaces")
+        if found is not None:
+            return field, (
+                f"{name!r} holds {found[1]} at character {found[0]}; a name is one line of "
+                "text that prints as it reads (the page and the terminal show it)"
+            )
     if any(not 0 <= uid < len(tracker.units) for uid in tracker.turn_dice):
         return "turn_dice", f"{list(tracker.turn_dice)}; the dice are the units' numbers"
     return None

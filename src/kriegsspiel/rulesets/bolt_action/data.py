@@ -24,7 +24,7 @@ from pydantic import (
     model_validator,
 )
 
-from kriegsspiel.core.datafile import Strict, load_yaml
+from kriegsspiel.core.datafile import Name, Remark, Strict, load_yaml
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.names import normalise
 from kriegsspiel.errors import UsageError
@@ -254,7 +254,7 @@ class Sequence(Sourced):
 class OrderRow(Strict):
     die: int
     order: str
-    summary: str
+    summary: Remark
 
 
 class Orders(Sourced):
@@ -271,7 +271,7 @@ class OrderDice(Sourced):
 class FubarRow(Strict):
     rolls: list[Face]
     result: Literal["friendly fire", "panic"]
-    summary: str
+    summary: Remark
 
 
 class Fubar(Sourced):
@@ -366,7 +366,7 @@ class Reverse(Sourced):
     # how far a vehicle reverses, as a fraction of its Advance: 0 (it never reverses) to 1
     fraction_of_advance: Fraction
     recce_fraction_of_advance: Fraction
-    summary: str
+    summary: Remark
 
 
 class Turning(Sourced):
@@ -378,7 +378,7 @@ class Turning(Sourced):
     # a move no longer than this (inches) is no drive: the vehicle turns where it stands
     # (a place given to 0.01", as the observation's and the candidates' are, is its own)
     unnoticed_inches: float = Field(ge=0, lt=1, allow_inf_nan=False)
-    summary: str
+    summary: Remark
 
 
 #: The to-hit modifiers the rules look up, by key: each must be in the table, once.
@@ -444,7 +444,7 @@ def _one_rows_names(table: str, noun: str) -> Any:
 
 
 class DamageValue(Strict):
-    names: Annotated[list[str], _one_rows_names("damage_values", "damage value")]
+    names: Annotated[list[Name], _one_rows_names("damage_values", "damage value")]
     kind: Literal["infantry", "soft-skinned", "armoured"]
     walker: bool = False
     needed: int
@@ -548,7 +548,7 @@ class DamageResultRow(Strict):
     high: int | None  # None: "or more"
     effect: DamageEffect
     pins: Added
-    summary: str
+    summary: Remark
 
 
 class DamageResults(Sourced):
@@ -659,8 +659,8 @@ Fielded = Literal["gun", "vehicle only", "not on vehicles"]
 
 
 class Weapon(Strict):
-    name: Annotated[str, Field(min_length=1), _one_rows_names("weapons", "weapon")]
-    aliases: Annotated[tuple[str, ...], _one_rows_names("weapons", "weapon")] = ()
+    name: Annotated[Name, _one_rows_names("weapons", "weapon")]
+    aliases: Annotated[tuple[Name, ...], _one_rows_names("weapons", "weapon")] = ()
     category: Literal["small arms", "heavy weapons"]
     range: Count
     min_range: Count = 0
@@ -731,7 +731,7 @@ TerrainCell = Literal["OK", "OK*", "OK**", "No Run", "No", "No*", "No (!)", "x2"
 
 
 class TerrainRow(Strict):
-    category: str
+    category: Name
     infantry: TerrainCell
     artillery: TerrainCell
     wheeled: TerrainCell
@@ -803,7 +803,7 @@ class GravityPulseRule(Sourced):
 class BarrageRow(Strict):
     rolls: list[Face]
     effect: Literal["miscalculation", "delay", "fire for effect"]
-    summary: str
+    summary: Remark
 
 
 class ArtilleryBarrage(Sourced):
@@ -825,7 +825,7 @@ class ArtilleryBarrage(Sourced):
 
 class AircraftRow(Strict):
     rolls: list[Face]
-    aircraft: str
+    aircraft: Name
     pins: Added
     hits: CountDice
     pen: Added
@@ -834,7 +834,7 @@ class AircraftRow(Strict):
 class AirStrikeRow(Strict):
     rolls: list[Face]
     effect: Literal["rookie pilot", "skies are empty", "here it comes"]
-    summary: str
+    summary: Remark
 
 
 class AirStrike(Sourced):
