@@ -768,6 +768,26 @@ def test_a_scenario_of_more_turns_than_the_tools_limit_is_refused_at_its_line(
     assert load_scenario(path).turns == MOST_TURNS
 
 
+def test_a_table_larger_than_the_tools_limit_is_refused_at_its_line(tmp_path: Path) -> None:
+    """A table 72,000,000 inches wide was once taken: the game played on it, but the
+    environments for learning agents asked for 46 GiB to cut it into cells."""
+    from kriegsspiel.core.scenario import MOST_TABLE_INCHES
+
+    path = scenario_file(tmp_path)
+    text = path.read_text() + "table: {width: 72, height: 48}\n"
+    for side, size in (("width", 72_000_000), ("height", MOST_TABLE_INCHES + 0.5)):
+        path.write_text(text.replace(f"{side}: {72 if side == 'width' else 48}", f"{side}: {size}"))
+        message = str(refused(load_scenario, path))
+        assert (
+            f"line {line_of(path, 'table:')}, field table.{side}: must be 1,000 inches" in message
+        )
+        assert f"(not {size:,})" in message and "a tool limit, not a rule" in message
+    path.write_text(
+        text.replace("width: 72, height: 48", f"width: {MOST_TABLE_INCHES}, height: 1000")
+    )
+    assert load_scenario(path).table.width == MOST_TABLE_INCHES
+
+
 def test_a_polygon_of_more_points_than_the_tools_limit_is_refused_at_its_line(
     tmp_path: Path,
 ) -> None:

@@ -66,6 +66,10 @@ MOST_OBJECTIVE_POINTS = 10_000
 # against every edge (measured: a game over a 2,000-point polygon takes 1.6 s against
 # 0.9 s; over 20,000 points, nearly 4 minutes).
 MOST_POLYGON_POINTS = 1_000
+# A table's side at most MOST_TABLE_INCHES (83 feet; a big club table is 12 feet): the
+# environments for learning agents cut the table into 3" cells, and a table of 72 million
+# inches asked them for 46 GiB (measured) where the game itself took it without a word.
+MOST_TABLE_INCHES = 1_000
 
 
 class Table(Strict):
@@ -73,6 +77,16 @@ class Table(Strict):
 
     width: Number = Field(default=72.0, gt=0)
     height: Number = Field(default=48.0, gt=0)
+
+    @field_validator("width", "height")
+    @classmethod
+    def _within_the_limit(cls, inches: float) -> float:
+        if inches > MOST_TABLE_INCHES:
+            raise _problem(
+                f"must be {MOST_TABLE_INCHES:,} inches or less (not {inches:,.12g}): a tool "
+                "limit, not a rule (a 6' x 4' table is 72 x 48)"
+            )
+        return inches
 
     def contains(self, x: float, y: float) -> bool:
         return 0 <= x <= self.width and 0 <= y <= self.height
