@@ -540,6 +540,26 @@ def test_polygon_outside_the_table_is_refused(tmp_path: Path) -> None:
     assert 'outside the 72" x 48" table' in message
 
 
+def test_a_note_is_kept_by_a_rulesets_name_and_a_misspelt_one_is_refused(
+    tmp_path: Path,
+) -> None:
+    """A note under "konflict47" was once taken and never shown: the briefing shows a note
+    under the ruleset it is for."""
+    path = scenario_file(tmp_path)
+    text = path.read_text()
+    path.write_text(text + "notes:\n  konflict47: Play it at night.\n")
+    message = str(refused(load_scenario, path))
+    assert f"line {line_of(path, 'konflict47:')}, field notes: 'konflict47' is not a" in message
+    assert "(did you mean konflikt47?)" in message and "one of konflikt47, bolt-action-1" in message
+    path.write_text(text + "notes:\n  konflikt47: Play it at night.\n  iron-cross: Not yet.\n")
+    assert load_scenario(path).notes == {
+        "konflikt47": "Play it at night.",
+        "iron-cross": "Not yet.",
+    }
+    done = run_cli("scenario", str(path))
+    assert done.returncode == 0 and "Play it at night." in done.stdout
+
+
 def test_an_objective_off_the_table_is_refused(tmp_path: Path) -> None:
     path = scenario_file(tmp_path)
     text = path.read_text().replace("units destroyed", "objectives")

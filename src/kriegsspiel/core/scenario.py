@@ -3,7 +3,7 @@
 Knows no ruleset: a terrain category is any text here (the Bolt Action family's games,
 which refuse any other, take "open ground", "rough ground", "obstacle", "building" and
 "road" and the other names of ``table_rules.CATEGORY_SYNONYMS``), and ``notes`` holds a
-remark per ruleset name. Every polygon must be simple (its edges never cross) and lie on the
+remark per ruleset (by the name ``--ruleset`` takes). Every polygon must be simple (its edges never cross) and lie on the
 table; shapely decides simplicity when it is installed, a small pure-Python check when not.
 
 >>> from kriegsspiel.core.scenario import load_scenario, sample_scenarios
@@ -14,6 +14,7 @@ table; shapely decides simplicity when it is installed, a small pure-Python chec
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -44,6 +45,7 @@ from kriegsspiel.core.datafile import (
     load_yaml,
     parse_yaml,
 )
+from kriegsspiel.rulesets import RULESETS
 
 Point = tuple[Number, Number]
 Cover = Literal["none", "soft", "hard"]
@@ -306,6 +308,21 @@ class Scenario(Strict):
                 table = None  # reported at the table itself; skip the containment checks
         with _with_table(table):
             return handler(data)
+
+    @field_validator("notes")
+    @classmethod
+    def _notes_for_rulesets(cls, notes: dict[str, str]) -> dict[str, str]:
+        """A note is kept for a ruleset by its command-line name: one misspelt would never
+        be shown (the briefing shows a note under its ruleset's name)."""
+        for name in notes:
+            if name not in RULESETS:
+                close = difflib.get_close_matches(name, list(RULESETS), n=1, cutoff=0.6)
+                hint = f" (did you mean {close[0]}?)" if close else ""
+                raise _problem(
+                    f"{name!r} is not a ruleset's name{hint}: a note is kept by the name "
+                    f"--ruleset takes, one of {', '.join(RULESETS)}"
+                )
+        return notes
 
     @field_validator("turns")
     @classmethod
