@@ -16,7 +16,8 @@ import kriegsspiel.env  # noqa: F401 (registers kriegsspiel/VersusAI-v0)
 from kriegsspiel.ai.players import play
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.env.aec import KriegsspielEnv
-from kriegsspiel.env.episode import Episode, Setup
+from kriegsspiel.env.episode import Episode, NotAnIndexError, Setup
+from kriegsspiel.env.observe import GAME_FEATURES, UNIT_FEATURES
 from kriegsspiel.env.versus_ai import VersusAIEnv
 from kriegsspiel.errors import UsageError
 from kriegsspiel.sim.matchup import new_player, set_up_game, side_seed
@@ -236,15 +237,80 @@ def test_an_index_not_open_loses_the_game_when_asked_to() -> None:
     env = VersusAIEnv(illegal="lose")
     _observation, info = env.reset(seed=4)
     closed = int(np.flatnonzero(info["action_mask"] == 0)[0])
-    _observation, reward, ended, _cut, info = env.step(closed)
+    observation, reward, ended, _cut, info = env.step(closed)
     assert (reward, ended) == (-1.0, True) and "is not open now" in info["illegal"]
-    assert not env.action_masks().any()
-    with pytest.raises(IllegalActionError, match="the game is over"):
+    assert not env.action_masks().any() and not info["action_mask"].any()
+    # the final observation shows no decision open, as a finished game's does
+    decisions = GAME_FEATURES.index("decision order")
+    assert not observation["game"][decisions:].any()
+    assert not observation["units"][:, UNIT_FEATURES.index("decides now")].any()
+    with pytest.raises(
+        IllegalActionError, match="the game is over, forfeited by the agent"
+    ) as said:
         env.step(0)
+    assert f"index {closed} (" in str(said.value) and "action mask" not in str(said.value)
     strict = VersusAIEnv()
     strict.reset(seed=4)
     with pytest.raises(IllegalActionError, match="is not open now"):
         strict.step(closed)
+
+
+@pytest.mark.parametrize(
+    ("action", "error", "said"),
+    [
+        (2.0, TypeError, "an action is an index .a whole number., not 2.0"),
+        (None, TypeError, "not None"),
+        ("3", TypeError, "not '3'"),
+        (-1, ValueError, "index -1 is out of range: the indices are 0 to 15639"),
+        (15640, ValueError, "index 15640 is out of range"),
+    ],
+)
+@pytest.mark.parametrize("illegal", ["raise", "lose"])
+def test_what_is_not_an_index_is_refused_and_never_forfeits(
+    action: object, error: type[Exception], said: str, illegal: str
+) -> None:
+    """A float, None, a string or a number outside the action space is a caller's mistake,
+    refused in both modes: only an index of the space that is not open forfeits."""
+    env = VersusAIEnv(illegal=illegal)
+    _observation, info = env.reset(seed=4)
+    with pytest.raises(error, match=said) as refused:
+        env.step(action)  # type: ignore[arg-type]
+    assert isinstance(refused.value, NotAnIndexError)  # (an IllegalActionError too)
+    assert env.forfeit is None and (env.action_masks() == info["action_mask"]).all()
+    _observation, reward, ended, _cut, _info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert reward == 0.0 and not ended
+
+
+def test_both_masks_are_the_same_int8_array_that_sample_takes() -> None:
+    env = gymnasium.make("kriegsspiel/VersusAI-v0")
+    _observation, info = env.reset(seed=2)
+    mask = env.unwrapped.action_masks()  # type: ignore[attr-defined]
+    assert mask.dtype == info["action_mask"].dtype == np.int8
+    assert (mask == info["action_mask"]).all()
+    for given in (mask, info["action_mask"]):
+        assert given[env.action_space.sample(mask=given)] == 1
+
+
+def test_bad_reset_options_and_seeds_are_refused_by_name() -> None:
+    for env in (VersusAIEnv(), KriegsspielEnv()):
+        with pytest.raises(TypeError, match=r"options is a dict of reset options, e.g. \{'swap'"):
+            env.reset(options=["swap"])  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match=r"seed must be at most 9223372036854775807"):
+            env.reset(seed=2**63)
+        env.reset(seed=2**63 - 1)  # (the largest kriegsspiel play --seed takes)
+        assert env.episode is not None and env.episode.seed == 2**63 - 1
+
+
+def test_the_aec_env_says_so_once_its_agents_have_all_left_the_game() -> None:
+    env = KriegsspielEnv()
+    env.reset(seed=0)
+    random_agents(env, 0)
+    assert env.agents == []
+    for call in (lambda: env.step(None), env.last):
+        with pytest.raises(RuntimeError, match=r"the game is over .*call reset\(\)"):
+            call()
+    env.reset(seed=0)
+    assert env.last()[0]["action_mask"].any()
 
 
 def test_an_agents_game_against_the_ai_replays_and_is_not_resumed(tmp_path) -> None:  # type: ignore[no-untyped-def]

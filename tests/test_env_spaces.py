@@ -18,7 +18,7 @@ from kriegsspiel.env.aec import KriegsspielEnv
 from kriegsspiel.env.episode import Episode, Setup
 from kriegsspiel.env.observe import UNIT_FEATURES
 from kriegsspiel.env.versus_ai import VersusAIEnv
-from kriegsspiel.errors import DataFileError
+from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets.bolt_action.game.record import replay
 
 SET_UPS = [
@@ -187,3 +187,23 @@ def test_a_whole_side_pinned_to_the_limit_in_one_cell_meets_the_bound_exactly(
     row, col = divmod(setup.encoding.cell_of(10.5, 10.5), setup.encoding.columns)
     assert pins[row, col] == high[row, col] and (pins <= high).all()
     assert spaces.observation_arrays(setup).contains(observation)
+
+
+@pytest.mark.parametrize("make", [VersusAIEnv, KriegsspielEnv])
+def test_set_up_errors_name_the_environments_parameters_not_the_options(
+    tmp_path: object, make: type
+) -> None:
+    """The loaders are the command line's; their messages name ``ruleset`` and
+    ``rules_file`` as a Python caller gave them, not ``--ruleset``, ``--rules-file``."""
+    path = house_rules(
+        tmp_path, "pins_destroy_at_base_morale: true", "pins_destroy_at_base_morale: true"
+    )
+    with pytest.raises(UsageError) as refused:
+        make(ruleset="bolt-action-1", rules_file=path)
+    said = str(refused.value)
+    assert said.startswith(f"rules_file {path}: this file is the rules data of konflikt47")
+    assert "(ruleset='konflikt47')" in said and "--" not in said
+    with pytest.raises(UsageError, match=r"^give two armies \(army A, then army B: names"):
+        make(armies=["us-tesla-company"])
+    with pytest.raises(UsageError, match=r"^rules_file was given an empty name"):
+        make(rules_file="")

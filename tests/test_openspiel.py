@@ -143,6 +143,46 @@ def test_a_clone_is_exact_unless_the_game_rerolls_clones():
     assert ahead(rerolled) == ahead(exact)  # the original rolls its own dice still
 
 
+def test_clones_of_a_new_state_reroll_too_when_the_game_rerolls_clones():
+    """A state not yet looked at is cloned as one played on: with reroll_on_clone each
+    clone rolls dice of its own, the original its own, and no seed is taken."""
+
+    def ahead(state) -> str:
+        return str(play_on(state, 10**6, random.Random(1)))
+
+    plain = load(rng_seed=7)
+    exact, second = plain.new_initial_state(), plain.new_initial_state()
+    game = load(rng_seed=7, reroll_on_clone=True)
+    fresh = game.new_initial_state()
+    futures = {ahead(fresh.clone()) for _ in range(3)}
+    assert len(futures) == 3 and ahead(fresh) == ahead(exact) not in futures
+    assert game.new_initial_state().episode.seed == second.episode.seed
+
+
+def test_observation_tensor_is_the_observers_and_takes_no_seed():
+    """OpenSpiel's own observation_tensor of a Python game sets up and observes a new
+    initial state for the tensor's size at every call; this game's reads its observer."""
+    plain = load(rng_seed=7)
+    expected = [plain.new_initial_state().episode.seed for _ in range(2)]
+    game = load(rng_seed=7)
+    state = play_on(game.new_initial_state(), 12)
+    while state.is_chance_node():
+        play_on(state, 1)
+    assert game.observation_tensor_size() == game.observation_tensor_shape()[0] == 7920
+    observer = game.make_py_observer()
+    for player in (0, 1):
+        observer.set_from(state, player)
+        tensor = state.observation_tensor(player)
+        assert isinstance(tensor, list) and len(tensor) == 7920
+        assert np.array_equal(np.asarray(tensor, np.float32), observer.tensor)
+    assert state.observation_tensor() == state.observation_tensor(state.current_player())
+    assert [state.episode.seed, game.new_initial_state().episode.seed] == expected
+    with pytest.raises(ValueError, match="a player is 0 or 1, not 2"):
+        state.observation_tensor(2)
+    with pytest.raises(ValueError, match=r"not -1 \(no player acts now: name one\)"):
+        game.new_initial_state().observation_tensor()  # (at the draw from the bag)
+
+
 def test_openspiels_mcts_searches_a_decision():
     """MCTS from OpenSpiel (random rollouts; ``solve=False``, since a sampled game's
     outcomes are not proven by one rollout) picks an open index at a real decision."""

@@ -116,13 +116,12 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
         return {"observation": episode.observe(side), "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        self._episode()  # (before reset there is no agent to act)
+        self._acting()
         return super().last(observe)  # type: ignore[no-any-return]
 
     def step(self, action: int | None) -> None:
         """Carry out an index for the agent to act (None once its game is over)."""
-        self._episode()  # (before reset there is no agent to act)
-        agent = self.agent_selection
+        agent = self._acting()
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -164,6 +163,17 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
         if self.episode is None:
             raise RuntimeError("call reset() before using the environment")
         return self.episode
+
+    def _acting(self) -> str:
+        """The agent to act; RuntimeError before reset() and once every agent has left
+        the game (``agents`` empty: its agent_iter() loop is done)."""
+        self._episode()
+        if not self.agents:
+            raise RuntimeError(
+                "the game is over and both agents have left it (agents is empty, "
+                "agent_iter() is done): call reset() to play another"
+            )
+        return str(self.agent_selection)
 
     def _after_step(self) -> None:
         episode = self._episode()

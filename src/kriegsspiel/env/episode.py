@@ -10,6 +10,8 @@ is that game.
 from __future__ import annotations
 
 import random
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +22,8 @@ from kriegsspiel.ai.players import chance_outcome
 from kriegsspiel.core.game import CHANCE, IllegalActionError
 from kriegsspiel.env.encoding import ActionEncoding
 from kriegsspiel.env.observe import Observer
+from kriegsspiel.errors import KriegsspielError
+from kriegsspiel.sim import MAX_SEED
 from kriegsspiel.sim.matchup import Matchup, army_list, build_matchup, set_up_game
 
 if TYPE_CHECKING:
@@ -30,6 +34,28 @@ if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
 SEEDS = 2**32  # a seed left out is drawn from this range
+# the set-up's loaders are the command line's, and name its options: (option's words,
+# the environments' parameter's), in order (the OpenSpiel game's parameters are named so too)
+_PYTHON_WORDS = (
+    (
+        r"give two --army options \(army A, then army B; from Python, two names or files\)",
+        "give two armies (army A, then army B: names or files)",
+    ),
+    (r" \(in a sweep file, ruleset: [\w-]+\)", ""),
+    (r"\(--ruleset ([\w-]+), or a sweep file's 'ruleset:'\)", r"(ruleset='\1')"),
+    (r"--ruleset asks", "the parameter ruleset asks"),
+    (r"--ruleset ([\w-]+)", r"ruleset='\1'"),
+    (r"--rules-file", "rules_file"),
+)
+
+
+class NotAnIndexError(IllegalActionError):
+    """Not an index of the action space (a whole number from 0 to its size less 1): a
+    caller's mistake rather than a move, refused even where an index not open forfeits."""
+
+
+class IndexTypeError(NotAnIndexError, TypeError):
+    """Not a whole number at all (a float, None, a string...)."""
 
 
 @dataclass(slots=True)
@@ -52,8 +78,12 @@ class Setup:
         """The shipped samples or your files (and rules file), as ``kriegsspiel play``
         takes them."""
         given = army_list(armies)  # (anything but a list of them is refused by name)
-        matchup = build_matchup(ruleset, scenario, given, rules_file=rules_file)  # type: ignore[arg-type]
-        game = set_up_game(matchup, 0)
+        try:
+            matchup = build_matchup(ruleset, scenario, given, rules_file=rules_file)  # type: ignore[arg-type]
+            game = set_up_game(matchup, 0)
+        except KriegsspielError as refused:  # (told as the command line's options)
+            refused.args = (in_python_words(str(refused)), *refused.args[1:])
+            raise
         encoding = ActionEncoding.of(game, cell)
         return cls(matchup, encoding, Observer(game, encoding))
 
@@ -151,24 +181,16 @@ class Episode:
     def take(self, index: int | np.integer[Any]) -> Action | None:
         """Carry out ``index`` for the side to move: the action carried out, or None if
         it chose an Advance's place and its ending is asked next. An index not open
-        raises IllegalActionError, saying what it means and nothing is changed."""
+        raises IllegalActionError, saying what it means, and nothing is changed;
+        anything not an index of the action space raises NotAnIndexError."""
         if self.over:
             raise IllegalActionError("the game is over: no index is open")
+        index = self.checked(index)
         opened = self.open_indices()
-        if isinstance(index, np.ndarray) and index.shape == () and index.dtype.kind in "iu":
-            index = index.item()  # (a 0-d array, as a policy's predict() gives one action)
-        if isinstance(index, bool) or not isinstance(index, int | np.integer):
-            raise IllegalActionError(f"an action is an index (a whole number), not {index!r}")
-        chosen = opened.get(int(index))
+        chosen = opened.get(index)
         if chosen is None:
-            meaning = (
-                self.setup.encoding.describe(int(index), self.game)
-                if 0 <= index < self.setup.encoding.size
-                else "out of range"
-            )
             raise IllegalActionError(
-                f"index {index} ({meaning}) is not open now; {len(opened)} are "
-                "(see the action mask)"
+                f"{self.named(index)} is not open now; {len(opened)} are (see the action mask)"
             )
         if isinstance(chosen, tuple):
             self.advance = self.setup.encoding.follow_ups(chosen)
@@ -176,17 +198,35 @@ class Episode:
         self.play(chosen)
         return chosen
 
+    def checked(self, index: object) -> int:
+        """``index`` as an int if it is an index of the action space, else NotAnIndexError
+        (IndexTypeError, also a TypeError, for what is not a whole number)."""
+        if isinstance(index, np.ndarray) and index.shape == () and index.dtype.kind in "iu":
+            index = index.item()  # (a 0-d array, as a policy's predict() gives one action)
+        if isinstance(index, bool) or not isinstance(index, int | np.integer):
+            raise IndexTypeError(f"an action is an index (a whole number), not {index!r}")
+        size = self.setup.encoding.size
+        if not 0 <= index < size:
+            raise NotAnIndexError(f"index {index} is out of range: the indices are 0 to {size - 1}")
+        return int(index)
+
+    def named(self, index: int) -> str:
+        """ "index i (what it means now)", for an index of the action space."""
+        return f"index {index} ({self.setup.encoding.describe(index, self.game)})"
+
     def play(self, action: Action) -> None:
         """Carry out an engine action (an index's, or another player's) and draw chance."""
         self.game.apply_action(action)
         self.advance, self._open = None, None
         self._settle()
 
-    def observe(self, side: int) -> dict[str, npt.NDArray[np.float32]]:
+    def observe(self, side: int, *, closed: bool = False) -> dict[str, npt.NDArray[np.float32]]:
+        """The position seen from ``side`` (``closed``: with no decision open, as after a
+        forfeit)."""
         place = None
         if self.advance is not None:
             place = next(iter(self.advance.values())).to
-        return self.setup.observer.observe(self.game, side, place)
+        return self.setup.observer.observe(self.game, side, place, closed=closed)
 
     def write_record(self, path: str | Path, players: tuple[str, str]) -> str:
         """Write the game so far as a record (``kriegsspiel replay`` re-runs it); its
@@ -210,11 +250,24 @@ class Episode:
             game.apply_action(chance_outcome(game, self.chance))
 
 
-def swap_option(options: dict[str, Any] | None, known: tuple[str, ...] | None = ("swap",)) -> bool:
+def in_python_words(message: str) -> str:
+    """A loader's message with the command line's options (``--ruleset``, ``--rules-file``,
+    ``--army``) told as the parameters the environments take instead."""
+    for option, parameter in _PYTHON_WORDS:
+        message = re.sub(option, parameter, message)
+    return message
+
+
+def swap_option(options: object, known: tuple[str, ...] | None = ("swap",)) -> bool:
     """``options["swap"]`` (False if left out), which must be true or false; ``known``:
     the option names an environment takes (any other refused), or None to let others
     pass (PettingZoo's API test gives options of its own)."""
-    options = options or {}
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise TypeError(
+            f"options is a dict of reset options, e.g. {{'swap': True}}, or None; not {options!r}"
+        )
     if known is not None:
         unknown = sorted(set(options) - set(known))
         if unknown:
@@ -229,9 +282,15 @@ def swap_option(options: dict[str, Any] | None, known: tuple[str, ...] | None = 
 
 
 def new_seed(seed: int | None) -> int:
-    """``seed`` checked, or one drawn at random when it is left out."""
+    """``seed`` checked (0 to MAX_SEED, as ``kriegsspiel play --seed`` takes it), or one
+    drawn at random when it is left out."""
     if seed is None:
         return random.SystemRandom().randrange(SEEDS)
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ValueError(f"seed must be a whole number 0 or more, not {seed!r}")
+    if seed > MAX_SEED:
+        raise ValueError(
+            f"seed must be at most {MAX_SEED} (2**63 - 1, as kriegsspiel play --seed takes), "
+            f"not {seed}"
+        )
     return int(seed)

@@ -150,10 +150,16 @@ class Observer:
         self.low, self.high = _bounds(game, self.shapes, len(self.categories))
 
     def observe(
-        self, game: BoltActionGame, side: int, follow_up: tuple[float, float] | None = None
+        self,
+        game: BoltActionGame,
+        side: int,
+        follow_up: tuple[float, float] | None = None,
+        *,
+        closed: bool = False,
     ) -> dict[str, Array]:
         """The position seen from ``side``; ``follow_up``: the place of an Advance whose
-        ending is being chosen (the decision is then "follow-up")."""
+        ending is being chosen (the decision is then "follow-up"); ``closed``: no decision
+        is open (a game ended by a forfeit), so none is marked, as once a game is over."""
         planes = np.zeros(self.shapes.planes, np.float32)
         fixed = self._terrain_planes(game)
         planes[: len(fixed)] = fixed
@@ -163,8 +169,10 @@ class Observer:
             planes[at, row, col] += o.points  # (whole numbers: scaled once, below)
         objectives, at = at, at + 1
         units = np.zeros(self.shapes.units, np.float32)
-        pending = game.pending
-        deciding = set(game.deciding_units())
+        pending = None if closed else game.pending
+        deciding = set() if closed else set(game.deciding_units())
+        if closed:
+            follow_up = None
         acted_on: set[int] = set()
         if pending is not None:
             acted_on = {pending.action.unit, pending.target} | deciding
@@ -228,10 +236,15 @@ class Observer:
         if follow_up is not None:
             r, c = self._cell(*follow_up)
             planes[at + 8, r, c] = 1
-        return {"planes": planes, "units": units, "game": self._game_vector(game, side, follow_up)}
+        vector = self._game_vector(game, side, follow_up, closed)
+        return {"planes": planes, "units": units, "game": vector}
 
     def _game_vector(
-        self, game: BoltActionGame, side: int, follow_up: tuple[float, float] | None
+        self,
+        game: BoltActionGame,
+        side: int,
+        follow_up: tuple[float, float] | None,
+        closed: bool,
     ) -> Array:
         vector = np.zeros(self.shapes.game, np.float32)
         dice, score = game.dice_in_cup(), game.score()
@@ -244,7 +257,7 @@ class Observer:
             decision = game.pending.kind
         else:
             decision = "order"
-        if not game.is_terminal():
+        if not closed and not game.is_terminal():
             vector[5 + DECISIONS.index(decision)] = 1
         return vector
 

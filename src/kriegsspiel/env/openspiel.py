@@ -113,6 +113,7 @@ class KriegsspielGame(pyspiel.Game):  # type: ignore[misc]
         self.rng_seed = int(given["rng_seed"])
         self.made = 0  # the new initial states made so far: the next takes seed number made
         self.rerolls = random.Random(self.rng_seed)  # a reroll_on_clone clone's seeds
+        self.observer = KriegsspielObserver(self.setup)  # observation_tensor's
         encoding, units = self.setup.encoding, self.setup.encoding.units
         turns = set_up_game(self.setup.matchup, 0).scenario.turns
         info = pyspiel.GameInfo(
@@ -143,6 +144,15 @@ class KriegsspielGame(pyspiel.Game):  # type: ignore[misc]
         copies take no place in the sequence."""
         if number == self.made:
             self.made -= 1
+
+    def observation_tensor_shape(self) -> list[int]:
+        """The flat tensor's shape, ``[7920]`` for the standard set-ups (read from the
+        observer: OpenSpiel's own makes and observes a new initial state each time,
+        which would take a seed of the sequence)."""
+        return [self.observer.tensor.size]
+
+    def observation_tensor_size(self) -> int:
+        return int(self.observer.tensor.size)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
@@ -190,10 +200,10 @@ class _Play:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
         game = self.game
         assert game is not None  # (a state read back is linked as it is set)
-        if self.episode is None:  # not begun: the copy begins the same game
-            return _Play(game, self.seed)
+        if self.episode is None and not game.reroll_on_clone:
+            return _Play(game, self.seed)  # not begun: the copy begins the same game
         twin = _Play(game, self.seed)
-        twin.episode = self.episode.copy()
+        twin.episode = self.made(game).copy()  # (begun now if it was not: its dice rerolled)
         if game.reroll_on_clone:
             twin.episode.game.reseed(game.rerolls.randrange(SEEDS))
         return twin
@@ -306,6 +316,23 @@ class KriegsspielState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         return self.episode.over
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The observation of ``player`` (left out: the player to act) as a flat list: the
+        Python observer's tensor, as ``set_from`` fills it. (OpenSpiel's own, for a Python
+        game, sets up and observes a new initial state at every call to learn the
+        tensor's size: about 20 times as slow, and it took a seed of the sequence.)"""
+        if player is None:
+            player = self.current_player()
+        if isinstance(player, bool) or not isinstance(player, int | np.integer):
+            raise TypeError(f"a player is 0 or 1, not {player!r}")
+        if player not in (0, 1):
+            now = "" if self.current_player() >= 0 else " (no player acts now: name one)"
+            raise ValueError(f"a player is 0 or 1, not {player}{now}")
+        observer = self._game.observer
+        observer.set_from(self, int(player))
+        tensor: list[float] = observer.tensor.tolist()
+        return tensor
 
     def returns(self) -> list[float]:
         return list(self.episode.game.returns())

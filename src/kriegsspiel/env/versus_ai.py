@@ -73,6 +73,7 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         self.side, self.opponent_kind, self.render_mode = side, opponent, render_mode
         self.illegal = illegal
         self.forfeit: str | None = None  # why the agent lost by an index not open
+        self._forfeited = ""  # the same, told after the game (no index open any more)
         self.setup = Setup.of(ruleset, scenario, armies, cell, rules_file)
         self.observation_space = spaces.observation_arrays(self.setup)
         self.action_space = spaces.actions(self.setup)
@@ -84,9 +85,10 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
     ) -> tuple[Observation, dict[str, Any]]:
         """A new game: ``seed`` seeds its dice, its draws and the AI (left out: a random
         one); ``options={"swap": True}`` puts army B on side 0."""
-        super().reset(seed=seed)
-        game_seed = new_seed(seed) if seed is not None else int(self.np_random.integers(2**32))
+        checked = None if seed is None else new_seed(seed)
         swap = swap_option(options)
+        super().reset(seed=checked)
+        game_seed = checked if checked is not None else int(self.np_random.integers(2**32))
         self.episode = Episode(self.setup, game_seed, swap)
         self.forfeit = None
         self.opponent = new_player(self.opponent_kind, side_seed(game_seed, 1 - self.side))
@@ -98,16 +100,18 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         episode = self._episode()
         if self.forfeit is not None:
-            raise IllegalActionError(f"the game is over: {self.forfeit}; call reset()")
-        try:
-            done = episode.take(action)
-        except IllegalActionError as refused:
-            if self.illegal == "raise" or episode.over:
-                raise
-            self.forfeit = str(refused)
-            info = {**self._info(None), "illegal": self.forfeit}
-            info["action_mask"] = np.zeros_like(info["action_mask"])
-            return self._observation(), -1.0, True, False, info
+            raise IllegalActionError(
+                f"the game is over, forfeited by the agent: {self._forfeited}; call reset()"
+            )
+        if not episode.over:
+            index = episode.checked(action)  # (not an index at all: refused, never forfeited)
+            if self.illegal == "lose" and index not in episode.open_indices():
+                self._forfeited = f"{episode.named(index)} was not open"
+                self.forfeit = f"{episode.named(index)} is not open now; the agent forfeits"
+                info = {**self._info(None), "illegal": self.forfeit}
+                info["action_mask"] = self.action_masks()
+                return self._observation(), -1.0, True, False, info
+        done = episode.take(action)
         if done is not None:
             self._opponent_moves()
         reward = float(episode.game.returns()[self.side]) if episode.over else 0.0
@@ -115,11 +119,12 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
             self.render()
         return self._observation(), reward, episode.over, False, self._info(done)
 
-    def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The indices open now (all closed once the game is over)."""
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """The indices open now, 1 each (all 0 once the game is over): the same int8
+        array as ``info["action_mask"]``, which ``action_space.sample(mask=...)`` takes."""
         if self.forfeit is not None:
-            return np.zeros(self.setup.encoding.size, np.bool_)
-        return self._episode().mask().astype(bool)
+            return np.zeros(self.setup.encoding.size, np.int8)
+        return self._episode().mask()
 
     def render(self) -> str | None:
         if self.render_mode is None or self.episode is None:
@@ -149,7 +154,7 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
             episode.play(opponent.choose(episode.game))
 
     def _observation(self) -> Observation:
-        return self._episode().observe(self.side)
+        return self._episode().observe(self.side, closed=self.forfeit is not None)
 
     def _info(self, done: Any) -> dict[str, Any]:
         episode = self._episode()
