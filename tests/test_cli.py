@@ -521,6 +521,23 @@ def test_a_chance_short_of_certain_is_never_shown_as_100_per_cent() -> None:
     assert _pct(Fraction(1, 2)) == "50.0%"
 
 
+def test_the_odds_tables_round_half_up_from_the_exact_chance() -> None:
+    """Iron Cross at 12" (2 D10s on 4+, a marker per hit and one more per hit on 4+ on a
+    D6): exactly 2 markers is 133/400 = 33.25% and 4 is 49/400 = 12.25%; a half is
+    rounded up from the exact fraction, not to even from a float (33.2%, 12.2%)."""
+    from fractions import Fraction
+
+    from kriegsspiel.render.odds_text import _pct
+
+    assert _pct(Fraction(133, 400)) == "33.3%" and _pct(Fraction(49, 400)) == "12.3%"
+    assert _pct(Fraction(1, 8)) == "12.5%" and _pct(Fraction(1, 3)) == "33.3%"
+    assert _pct(Fraction(5, 10**6)) == "0.001%"  # 0.0005%: a half up at three places
+    assert _pct(Fraction(19999, 20000)) == "99.995%"
+    shown = cli("odds", "shoot", "-r", "iron-cross", "--range", "12")
+    rows = {line.split("│")[1].strip(): line for line in shown.stdout.splitlines() if "│" in line}
+    assert "33.3%" in rows["2"] and "12.3%" in rows["4"], shown.stdout
+
+
 def test_the_odds_tables_say_what_their_rows_count() -> None:
     """A weapon's row is one shot's chance (six rifles hit more often than each one), and
     the damage results overlap (a vehicle set on fire may be knocked out as well)."""
