@@ -181,7 +181,10 @@ def test_table_output_shows_the_reasoning() -> None:
         (["odds", "order-test", "--pins", "-2"], "cannot be negative"),
         (["odds", "shoot", "--weapon", "rifle:5000"], "exact odds are worked out for at most"),
         (["odds", "assault", "--attackers", "50"], "at most 20 models a side"),
-        (["odds", "shoot", "-r", "iron-cross", "--dice", "100000"], "at most 200 firing dice"),
+        (
+            ["odds", "shoot", "-r", "iron-cross", "--range", "20", "--dice", "100000"],
+            "at most 200 firing dice",
+        ),
         (["odds", "shoot", "-r", "house-clearing", "--target", "x"], "--target does not apply"),
         (["odds", "activation", "-r", "iron-cross", "--morale-markers", "-1"], "--morale-markers"),
         (["play", "--seed", "-1"], "Invalid value for '--seed'"),
@@ -257,10 +260,13 @@ def test_table_output_shows_the_reasoning() -> None:
         (["odds", "terrain-test", "--unit", "transport"], "--unit 'transport': Unknown unit"),
         (["odds", "terrain-test", "--terrain", "swamp"], "--terrain 'swamp': Unknown terrain"),
         (
-            ["odds", "shoot", "-r", "iron-cross", "-t", "tank destroyer"],
+            ["odds", "shoot", "-r", "iron-cross", "--range", "5", "-t", "tank destroyer"],
             "--target 'tank destroyer'",
         ),
-        (["odds", "shoot", "-r", "iron-cross", "--cover", "hedge"], "--cover 'hedge'"),
+        (
+            ["odds", "shoot", "-r", "iron-cross", "--range", "20", "--cover", "hedge"],
+            "--cover 'hedge'",
+        ),
         (["odds", "shoot", "-r", "iron-cross", "--target-initiative", "0"], "does not apply"),
         (["odds", "shoot", "-w", "rifle", "--dice", "0"], "--dice does not apply to konflikt47"),
         (["odds", "activation", "--command-tokens", "0"], "or --first"),
@@ -287,8 +293,19 @@ def test_table_output_shows_the_reasoning() -> None:
         ),
         (["odds", "order-test", "--quality", ""], "Known qualities:"),
         (["odds", "assault", "--attackers", "-1"], "give 1 or more"),
-        (["odds", "shoot", "-r", "iron-cross", "--enemy-infantry-near"], "add --firer-vehicle"),
-        (["odds", "shoot", "-r", "iron-cross", "--target", "vehicle"], "--penetration N"),
+        (
+            ["odds", "shoot", "-r", "iron-cross", "--range", "20", "--enemy-infantry-near"],
+            "add --firer-vehicle",
+        ),
+        (
+            ["odds", "shoot", "-r", "iron-cross", "--range", "20", "--target", "vehicle"],
+            "--penetration N",
+        ),
+        (
+            ["odds", "shoot", "-r", "iron-cross", "--target", "infantry"],
+            "Iron Cross shooting needs --range N, the inches from the firer to its target: "
+            'up to 12" gives +1 to hit and two D10s at infantry, so no range is assumed.',
+        ),
         (["odds", "order-test", "--pins", "9"], "is removed from play and takes no test"),
         (
             [

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import math
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import within_4_se
+from conftest import run_cli, within_4_se
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -722,3 +723,29 @@ def test_the_sheets_own_words_for_a_unit_name_its_row() -> None:
     player who writes the one finds the other."""
     report = odds.terrain_test(unit="heavy vehicle", terrain="very rough")
     assert report.title == "Heavy tank enters very rough terrain"
+
+
+# -- the command line: refusals told in one paragraph, exit status 2 -------------------
+REFUSALS = [
+    (
+        ["shoot", "-r", "iron-cross", "--target", "infantry"],
+        "Iron Cross shooting needs --range N, the inches from the firer to its target: "
+        'up to 12" gives +1 to hit and two D10s at infantry, so no range is assumed.',
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), REFUSALS, ids=[" ".join(a) for a, _ in REFUSALS])
+def test_command_line_refusals(args: list[str], message: str) -> None:
+    done = run_cli("odds", *args)
+    assert done.returncode == 2, done.stdout
+    assert done.stderr == f"kriegsspiel: error: {message}\n"
+    assert done.stdout == ""
+
+
+def test_shooting_needs_a_range() -> None:
+    """No range is assumed (12" would be the most favourable case); given, it is used."""
+    done = run_cli("odds", "shoot", "-r", "iron-cross", "--range", "12.5", "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["title"] == '1 D10 at infantry, 12.5"' and out["needs"] == 5

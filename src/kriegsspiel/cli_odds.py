@@ -156,8 +156,8 @@ def shoot(
         float | None,
         typer.Option(
             "--range",
-            help="Range in inches (House Clearing: always give it).",
-            show_default="12 (BA, K47, Iron Cross)",
+            help="Range in inches (Iron Cross and House Clearing: always give it).",
+            show_default="12 (BA, K47)",
         ),
     ] = None,
     cover: Annotated[
@@ -391,6 +391,11 @@ def shoot(
         )
     elif ruleset is Ruleset.iron_cross:
         _forbid(ruleset, weapon=weapon, rules_file=rules_file, **ba, **hc)
+        if range_ is None:
+            fail(
+                "Iron Cross shooting needs --range N, the inches from the firer to its target: "
+                'up to 12" gives +1 to hit and two D10s at infantry, so no range is assumed.'
+            )
         if cover == "none":
             cover = "open"
         from kriegsspiel.rulesets.iron_cross import odds as ic_odds
@@ -398,7 +403,7 @@ def shoot(
         with _named({"target": "--target", "cover": "--cover"}):
             report = ic_odds.shoot(
                 target="infantry" if target is None else target,
-                range_inches=12.0 if range_ is None else range_,
+                range_inches=range_,
                 firer_moved=moving,
                 firer_is_infantry_detachment=infantry_detachment,
                 target_moved=target_moved,
