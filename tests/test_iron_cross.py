@@ -166,10 +166,52 @@ def test_activation_odds() -> None:
     with pytest.raises(UsageError, match="at least the command token its first activation left"):
         odds.activation(2, 0)
     assert odds.activation(0, 0, first_activation=True).probabilities["p_success"] == 1
-    first = odds.activation(2, 2, first_activation=True)
+    first = odds.activation(2, first_activation=True)
     assert first.probabilities["p_success"] == 1
     assert first.reasons[0].result == "no roll needed"
     assert odds.activation(1, 1).reasons[0].result == "needs 3+ on a D6"
+
+
+def test_first_activation_needs_no_roll_even_with_morale_markers() -> None:
+    """Sheet 003, line 17: "units need no dice roll for first activation", with no word of
+    morale markers. A review reports the published rule as automatic only for a unit
+    without morale markers; the sheet's reading is kept, and the reasoning says so."""
+    assert DATA.activation.first_activation_needs_roll is False
+    for markers in (0, 3, 9):
+        report = odds.activation(markers, first_activation=True)
+        assert report.probabilities["p_success"] == 1 and report.details["needs"] is None
+    assert rules.activate(ScriptedDice([]), 3, 0, first_activation=True) is True
+    said = odds.activation(3, first_activation=True).reasons[0].because
+    assert said == (
+        "first activation of the turn (sheet: no dice roll, whatever the morale markers; "
+        "docs/rules/iron-cross.md)"
+    )
+
+
+def test_a_first_activation_finds_no_command_token_on_the_unit() -> None:
+    """The tokens counted are those spent on the unit this turn: none before its first
+    activation, so --first with tokens on the unit contradicts itself."""
+    with pytest.raises(UsageError) as err:
+        odds.activation(0, 2, first_activation=True)
+    assert str(err.value) == (
+        "--first with --command-tokens 2: the tokens counted are those spent on the unit "
+        "this turn, so its first activation finds none on it; drop --command-tokens for a "
+        "first activation, or --first for a further one"
+    )
+    assert odds.activation(0, 0, first_activation=True).probabilities["p_success"] == 1
+
+
+def test_the_assumed_command_token_is_said_to_be_an_assumption() -> None:
+    """Without --command-tokens a further activation counts the token its first activation
+    left: 1 + markers, and the reasoning labels it an assumption; a given count is not."""
+    assumed = odds.activation(0)
+    assert assumed.probabilities["p_success"] == F(5, 6)
+    assert assumed.reasons[0].because == (
+        "score higher than 0 morale markers + 1 command token = 1; the command token is the "
+        "one the first activation left (assumption: --command-tokens not given)"
+    )
+    given = odds.activation(1, 1)
+    assert given.reasons[0].because == "score higher than 1 morale marker + 1 command token = 2"
 
 
 def test_reaction_odds() -> None:
@@ -200,6 +242,14 @@ def test_reaction_token_being_spent_is_not_counted() -> None:
         }
     )
     assert rules.reaction_needs(0, 0, counted) == 4 and rules.reaction_needs(1, 1, counted) == 6
+    # the reasoning says which reading is played, and that it is an assumption
+    assert odds.reaction(0, 0).reasons[0].because == (
+        "base 3+, +1 per command token or morale marker (0 on the unit; the token spent on "
+        "this reaction is not counted: assumption)"
+    )
+    assert "(0 on the unit; the token spent on this reaction is counted too: assumption)" in (
+        odds.reaction(0, 0, data=counted).reasons[0].because
+    )
 
 
 def test_smoke_odds() -> None:
@@ -513,8 +563,10 @@ def test_command_tests_monte_carlo() -> None:
     assert within_4_se(F(3, 6), sum(rules.cross_terrain(dice, test) for _ in range(n)), n)
 
 
-@pytest.mark.parametrize(("markers", "tokens"), [(0, 1), (1, 2), (4, 4)])
-@pytest.mark.parametrize("first", [False, True])
+@pytest.mark.parametrize(
+    ("markers", "tokens", "first"),
+    [(0, 1, False), (1, 2, False), (4, 4, False), (0, 0, True), (4, 0, True)],
+)
 def test_command_tests_exact_equals_brute_force(markers: int, tokens: int, first: bool) -> None:
     assert exact(lambda d: rules.activate(d, markers, tokens, first)) == brute_force(
         lambda d: rules.activate(d, markers, tokens, first)
@@ -727,6 +779,12 @@ def test_the_sheets_own_words_for_a_unit_name_its_row() -> None:
 
 # -- the command line: refusals told in one paragraph, exit status 2 -------------------
 REFUSALS = [
+    (
+        ["activation", "--first", "--command-tokens", "2"],
+        "--first with --command-tokens 2: the tokens counted are those spent on the unit "
+        "this turn, so its first activation finds none on it; drop --command-tokens for a "
+        "first activation, or --first for a further one",
+    ),
     (
         ["shoot", "-r", "iron-cross", "--target", "infantry"],
         "Iron Cross shooting needs --range N, the inches from the firer to its target: "

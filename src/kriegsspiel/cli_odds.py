@@ -767,8 +767,7 @@ def activation(
     )
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    tokens = command_tokens if command_tokens is not None else (0 if first else 1)
-    show(ic_odds.activation(morale_markers, tokens, first_activation=first), as_json)
+    show(ic_odds.activation(morale_markers, command_tokens, first_activation=first), as_json)
 
 
 @odds_app.command("reaction", cls=_GivenOnce)

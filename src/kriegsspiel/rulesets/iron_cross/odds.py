@@ -42,32 +42,46 @@ def _needs(score: int, die: int) -> str:
 
 def activation(
     morale_markers: int,
-    command_tokens: int,
+    command_tokens: int | None = None,
     first_activation: bool = False,
     *,
     data: IronCrossData | None = None,
 ) -> OddsReport:
-    """Chance that spending a command token activates the unit."""
+    """Chance that spending a command token activates the unit.
+
+    ``command_tokens`` None: none on a first activation, else the one the first left
+    (an assumption the reasoning says)."""
     tables = data or load_data()
-    needs = rules.activation_needs(morale_markers, command_tokens, first_activation, tables)
+    assumed = command_tokens is None
+    tokens = (0 if first_activation else 1) if command_tokens is None else command_tokens
+    needs = rules.activation_needs(morale_markers, tokens, first_activation, tables)
     p = exact(
-        lambda d: rules.activate(d, morale_markers, command_tokens, first_activation, tables)
+        lambda d: rules.activate(d, morale_markers, tokens, first_activation, tables)
     ).probability(True)
     if needs is None:
-        reason = Reason("activation", "no roll needed", "first activation of the turn")
-    else:
         reason = Reason(
             "activation",
-            _needs(needs, tables.activation.die),
-            f"score higher than {_plural(morale_markers, 'morale marker')}"
-            f" + {_plural(command_tokens, 'command token')} = {morale_markers + command_tokens}",
+            "no roll needed",
+            "first activation of the turn (sheet: no dice roll, whatever the morale markers; "
+            "docs/rules/iron-cross.md)",
         )
+    else:
+        because = (
+            f"score higher than {_plural(morale_markers, 'morale marker')}"
+            f" + {_plural(tokens, 'command token')} = {morale_markers + tokens}"
+        )
+        if assumed:
+            because += (
+                "; the command token is the one the first activation left (assumption: "
+                "--command-tokens not given)"
+            )
+        reason = Reason("activation", _needs(needs, tables.activation.die), because)
     return OddsReport(
         ruleset=RULESET,
         question="activation",
         title=(
             f"activate a unit with {_plural(morale_markers, 'morale marker')} and "
-            f"{_plural(command_tokens, 'command token')}"
+            f"{_plural(tokens, 'command token')}"
             + (" (first activation)" if first_activation else "")
         ),
         reasons=(reason,),
@@ -89,7 +103,13 @@ def reaction(
             "reaction",
             _needs(needs, tables.reaction.die),
             f"base {tables.reaction.needs}+, +{tables.reaction.per_token_or_marker} per "
-            f"command token or morale marker ({morale_markers + command_tokens} on the unit)",
+            f"command token or morale marker ({morale_markers + command_tokens} on the unit; "
+            + (
+                "the token spent on this reaction is counted too"
+                if tables.reaction_counts.count_token_being_spent
+                else "the token spent on this reaction is not counted"
+            )
+            + ": assumption)",
         ),
         Reason(
             "seize the initiative",

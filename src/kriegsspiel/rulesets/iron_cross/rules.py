@@ -99,6 +99,12 @@ def activation_needs(
     table = _data(data).activation
     _count("--morale-markers", morale_markers)
     _count("--command-tokens", command_tokens)
+    if first_activation and command_tokens:
+        raise UsageError(
+            f"--first with --command-tokens {command_tokens}: the tokens counted are those "
+            "spent on the unit this turn, so its first activation finds none on it; drop "
+            "--command-tokens for a first activation, or --first for a further one"
+        )
     if first_activation and not table.first_activation_needs_roll:
         return None
     if not first_activation and command_tokens < 1:
