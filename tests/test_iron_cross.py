@@ -602,8 +602,8 @@ def _shoot(args: dict[str, object]) -> OddsReport:
     else:
         args["cover"] = "open"
         args["mortar"] = args["machine_gun"] = False
-    if args["dice"] is not None:  # an orders-of-battle count stands alone
-        args["machine_gun"] = False
+    if args["dice"] is not None or args["mortar"]:  # an orders-of-battle count stands alone
+        args["machine_gun"] = False  # (and a mortar is not a machine gun)
     return odds.shoot(**args)  # type: ignore[arg-type]
 
 
@@ -651,6 +651,12 @@ def test_command_odds_are_probabilities(markers: int, tokens: int) -> None:
             "drop it for a vehicle",
         ),
         ({"dice": 1, "machine_gun": True}, "give one of the two"),
+        (
+            {"mortar": True, "machine_gun": True},
+            "--mortar and --machine-gun together: the rules give a unit's fire as a mortar's "
+            r"\(it ignores cover\) or a machine gun's \(2 D10s at infantry\), never both; give "
+            "the one the firing unit is",
+        ),
         ({"range_inches": -3}, "--range must be a distance of 0 or more inches"),
         ({"target": "vehicle"}, "needs --penetration N and --armour N"),
         ({"penetration": 3, "armour": 2}, "apply only to a vehicle target"),
@@ -779,6 +785,12 @@ def test_the_sheets_own_words_for_a_unit_name_its_row() -> None:
 
 # -- the command line: refusals told in one paragraph, exit status 2 -------------------
 REFUSALS = [
+    (
+        ["shoot", "-r", "iron-cross", "--range", "20", "--mortar", "--machine-gun"],
+        "--mortar and --machine-gun together: the rules give a unit's fire as a mortar's "
+        "(it ignores cover) or a machine gun's (2 D10s at infantry), never both; give the "
+        "one the firing unit is",
+    ),
     (
         ["activation", "--first", "--command-tokens", "2"],
         "--first with --command-tokens 2: the tokens counted are those spent on the unit "

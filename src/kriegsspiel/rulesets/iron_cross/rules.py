@@ -339,6 +339,12 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
     ):
         raise UsageError(f"--range must be a distance of 0 or more inches, not {s.range_inches!r}")
     _count("--morale-markers", s.morale_markers)
+    if s.mortar and s.machine_gun:
+        raise UsageError(
+            "--mortar and --machine-gun together: the rules give a unit's fire as a mortar's "
+            "(it ignores cover) or a machine gun's (2 D10s at infantry), never both; give the "
+            "one the firing unit is"
+        )
     if s.machine_gun and target not in tables.casualty_roll.targets:
         raise UsageError(
             "--machine-gun changes the dice only against infantry and support squads; "
