@@ -819,3 +819,37 @@ def test_shooting_needs_a_range() -> None:
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["title"] == '1 D10 at infantry, 12.5"' and out["needs"] == 5
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["medium tank", "Heavy Tank", "light tank", "Medium Vehicles", "half-track", "scout car",
+     "wheeled vehicle", "tank", "vehicles"],
+)  # fmt: skip
+def test_a_vehicle_target_goes_by_the_sheets_vehicle_names(name: str) -> None:
+    """Sheet 003 names vehicles in its move table ("Medium Vehicles (most tanks)") and its
+    terrain table; those rows' names and the data file's aliases name a vehicle target."""
+    report = odds.shoot(target=name, range_inches=20, penetration=10, armour=12)
+    assert report.title == '1 D10 at vehicle, 20", penetration 10 vs armour 12'
+    assert report.probabilities["p_hit"] == F(6, 10)
+
+
+def test_vehicle_names_come_from_the_data_file() -> None:
+    assert "medium tank" in DATA.vehicle_names() and "Half-tracked vehicle" in DATA.vehicle_names()
+    assert "infantry" not in DATA.vehicle_names()  # the infantry move row is not a vehicle's
+    renamed = DATA.model_copy(
+        update={
+            "movement": DATA.movement.model_copy(
+                update={
+                    "rates": tuple(
+                        r.model_copy(update={"aliases": (*r.aliases, "panzer")})
+                        for r in DATA.movement.rates
+                    )
+                }
+            )
+        }
+    )
+    plan = rules.plan_fire(FireSituation("panzer", 20, penetration=1, armour=1), renamed)
+    assert plan.target == "vehicle"
+    with pytest.raises(UnknownNameError, match="Unknown target 'panzer'"):
+        rules.plan_fire(FireSituation("panzer", 20, penetration=1, armour=1))

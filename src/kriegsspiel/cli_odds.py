@@ -148,7 +148,7 @@ def shoot(
         typer.Option(
             "--target",
             "-t",
-            help="Target as on the sheet, e.g. 'regular infantry', 'medium tank' (BA, K47); infantry, support squad, vehicle (Iron Cross).",
+            help="Target as on the sheet, e.g. 'regular infantry', 'medium tank' (BA, K47); infantry, support squad, vehicle or a vehicle row's name, e.g. 'medium tank' (Iron Cross).",
             show_default="regular infantry (BA, K47), infantry (Iron Cross)",
         ),
     ] = None,

@@ -27,6 +27,7 @@ from kriegsspiel.rulesets.iron_cross.data import (
 )
 
 Target = Literal["infantry", "support squad", "vehicle"]
+# a vehicle target also goes by the names of the data's vehicle rows ("medium tank")
 TARGETS: tuple[tuple[tuple[str, ...], Target], ...] = (
     (("infantry", "infantry detachment", "infantry detachments"), "infantry"),
     (("support squad", "support squads", "support"), "support squad"),
@@ -327,7 +328,14 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
     """Check a firing situation and work out what the dice need; UsageError if impossible."""
     tables = _data(data)
     s = situation
-    target = lookup("target", s.target, TARGETS)
+    target = lookup(
+        "target",
+        s.target,
+        [
+            (names + tables.vehicle_names(), t) if t == "vehicle" else (names, t)
+            for names, t in TARGETS
+        ],
+    )
     cover_level = lookup(
         "cover", s.cover, [((c.cover, *c.aliases), c) for c in tables.cover.levels]
     )
