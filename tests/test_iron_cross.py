@@ -467,6 +467,41 @@ def test_vehicle_penetration_results() -> None:
     assert r.details["kaboom_radius_inches"] == 12
 
 
+def test_the_report_says_what_each_penetration_result_does() -> None:
+    """Sheet 003, lines 84-88: Rattled +1 marker, smoke and shrapnel +2, Screech! damaged,
+    Foom! destroyed, Kaboom! a marker on each friendly unit within 12" (6" on a 6'x4'
+    table). The reasoning says each, so the markers table can be read from it."""
+    r = odds.shoot(target="vehicle", range_inches=30, penetration=10, armour=17)
+    said = {reason.topic: reason for reason in r.reasons}
+    assert said["armour penetration"].because == (
+        "1 Rattled: +1 morale marker; 2 Crew cabin filled with smoke and shrapnel!: +2 morale "
+        "markers; 3 Screech!: vehicle damaged (below); 4/5 Foom!: vehicle destroyed; "
+        "6 Kaboom!: vehicle destroyed, a marker on friendly units near it (below) (sheet; "
+        "markers on top of the hit's own)"
+    )
+    assert said["Screech!"].result == "vehicle immobilised for the rest of the game"
+    assert said["Kaboom!"].result == 'a morale marker on each friendly unit within 12"'
+    assert said["Kaboom!"].because == (
+        "6\" on a 6'x4' table (sheet); the vehicle is destroyed, as with Foom! (assumption)"
+    )
+    assert r.notes["morale_markers"] == (
+        "The target's own markers; Kaboom!'s fall on the friendly units near it."
+    )
+    out = r.to_json()
+    assert (out["kaboom_radius_inches"], out["kaboom_radius_small_table_inches"]) == (12, 6)
+    # the radii are the data file's
+    pen = DATA.armour_penetration.model_copy(
+        update={"kaboom_radius_inches": 10, "kaboom_radius_small_table_inches": 5}
+    )
+    other = DATA.model_copy(update={"armour_penetration": pen})
+    r = odds.shoot(target="vehicle", range_inches=30, penetration=10, armour=17, data=other)
+    kaboom = next(reason for reason in r.reasons if reason.topic == "Kaboom!")
+    assert kaboom.result.endswith('within 10"') and kaboom.because.startswith('5" on a')
+    # a weapon that cannot exceed the armour has no penetration rows
+    r = odds.shoot(target="vehicle", range_inches=30, penetration=5, armour=15)
+    assert {"armour penetration", "Kaboom!"}.isdisjoint(x.topic for x in r.reasons)
+
+
 def test_screech_immobilises_and_adds_one_marker() -> None:
     assert (DATA.screech.immobilised, DATA.screech.extra_markers) == (True, 1)
     s = FireSituation("vehicle", 20, penetration=5, armour=4)

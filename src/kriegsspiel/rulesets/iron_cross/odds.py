@@ -12,7 +12,7 @@ from kriegsspiel.core.dice import Dist
 from kriegsspiel.core.procedure import exact, markov
 from kriegsspiel.core.report import OddsReport, Reason
 from kriegsspiel.rulesets.iron_cross import rules
-from kriegsspiel.rulesets.iron_cross.data import IronCrossData, load_data
+from kriegsspiel.rulesets.iron_cross.data import IronCrossData, PenetrationResult, load_data
 from kriegsspiel.rulesets.iron_cross.rules import (
     FireOutcome,
     FirePlan,
@@ -173,6 +173,21 @@ def terrain_test(unit: str, terrain: str, *, data: IronCrossData | None = None) 
     )
 
 
+def _effect(result: PenetrationResult) -> str:
+    """What a penetration-table result does, in words: '+2 morale markers', 'vehicle
+    destroyed'."""
+    said = []
+    if result.extra_markers:
+        said.append(f"+{_plural(result.extra_markers, 'morale marker')}")
+    if result.vehicle_damaged:
+        said.append("vehicle damaged (below)")
+    if result.destroyed:
+        said.append("vehicle destroyed")
+    if result.kaboom:
+        said.append("a marker on friendly units near it (below)")
+    return ", ".join(said) or "no effect"
+
+
 def _outcomes(plan: FirePlan) -> Dist[FireOutcome]:
     """Exact distribution of a fire outcome, composed from the rule's own steps."""
     hits = exact(lambda d: rules.roll_to_hit(d, plan))
@@ -270,6 +285,7 @@ def shoot(
     }
 
     labels: dict[str, str] = {}
+    notes: dict[str, str] = {}
     if plan.target == "vehicle":
         pen = tables.armour_penetration
         throw = f"D{plan.throw_die}"
@@ -299,17 +315,34 @@ def shoot(
                 )
             )
             table = "; ".join(
-                "/".join(str(s) for s in r.scores) + f" {r.name}" for r in pen.results
+                "/".join(str(s) for s in r.scores) + f" {r.name}: {_effect(r)}" for r in pen.results
             )
-            reasons.append(Reason("armour penetration", f"D{pen.die} per penetrating hit", table))
+            reasons.append(
+                Reason(
+                    "armour penetration",
+                    f"D{pen.die} per penetrating hit",
+                    f"{table} (sheet; markers on top of the hit's own)",
+                )
+            )
             reasons.append(
                 Reason(
                     "Screech!",
                     "vehicle immobilised for the rest of the game"
                     if tables.screech.immobilised
                     else "vehicle damaged",
-                    f"+{tables.screech.extra_markers} morale marker (assumption)",
+                    f"+{_plural(tables.screech.extra_markers, 'morale marker')} (assumption)",
                 )
+            )
+            reasons.append(
+                Reason(
+                    "Kaboom!",
+                    f'a morale marker on each friendly unit within {pen.kaboom_radius_inches:g}"',
+                    f"{pen.kaboom_radius_small_table_inches:g}\" on a 6'x4' table (sheet); "
+                    "the vehicle is destroyed, as with Foom! (assumption)",
+                )
+            )
+            notes["morale_markers"] = (
+                "The target's own markers; Kaboom!'s fall on the friendly units near it."
             )
         worst = outcomes.map(lambda o: o.worst_result)
         probabilities["p_penetrated"] = worst.probability(lambda row: row > 0)
@@ -345,4 +378,5 @@ def shoot(
         distributions={"hits": hits, "morale_markers": markers},
         details=details,
         labels=labels,
+        notes=notes,
     )
