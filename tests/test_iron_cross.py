@@ -319,6 +319,19 @@ def test_firing_modifiers_change_the_score_needed(kwargs: dict[str, object], nee
     assert r.probabilities["p_hit"] == 1 - (1 - F(11 - needs, 10)) ** dice
 
 
+def test_morale_markers_have_no_upper_limit() -> None:
+    """The sheet gives no limit (unit morale values are in the orders of battle): any
+    number is taken, and past what a roll can beat the odds are 0, or a natural 10 to hit."""
+    assert odds.activation(5, 1).probabilities["p_success"] == 0
+    assert odds.activation(100, 1).probabilities["p_success"] == 0
+    assert odds.activation(100, first_activation=True).probabilities["p_success"] == 1
+    assert odds.reaction(3, 0).probabilities["p_success"] == F(1, 6)
+    assert odds.reaction(50, 0).probabilities["p_success"] == 0
+    r = odds.shoot(target="infantry", range_inches=20, morale_markers=50)
+    assert r.details["needs"] == 10 and r.probabilities["p_hit"] == F(1, 10)
+    assert "per morale marker on firer (x50) -50" in r.reasons[1].because
+
+
 def test_natural_ten_always_hits() -> None:
     r = odds.shoot(target="infantry", range_inches=20, morale_markers=9, firer_moved=True)
     assert r.details["needs"] == 10
