@@ -7,10 +7,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import within_4_se
+from conftest import run_cli, within_4_se
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from kriegsspiel.core.names import a_or_an
 from kriegsspiel.core.procedure import RandomDice, ScriptedDice, brute_force, exact
 from kriegsspiel.core.report import OddsReport
 from kriegsspiel.errors import DataFileError, UnknownNameError, UsageError
@@ -224,7 +225,9 @@ def test_assault_rifle_and_short_crewed_belt_lmg() -> None:
     crewed = odds.shoot(weapon="belt lmg", range_inches=10, weapon_skill=120, visible=5)
     short = odds.shoot(weapon="belt lmg", range_inches=10, weapon_skill=120, visible=5, crew=1)
     assert (crewed.details["chance"], short.details["chance"]) == (60, 30)
-    assert short.reasons[0].because == "a Belt LMG with 1 crew (needs 2) uses the Box LMG row"
+    assert short.reasons[0].because == "a belt LMG with 1 crew (it needs 2) fires as a box LMG"
+    assert auto.reasons[0].because == "an assault rifle on automatic fires as an SMG"
+    assert single.reasons[0].because == "an assault rifle on single shot fires as a carbine"
 
 
 def test_complete_hundreds_are_automatic_chances() -> None:
@@ -424,7 +427,7 @@ def test_unknown_weapon_lists_close_matches() -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"range_inches": 26}, 'out of range, a Rifle reaches 25" at most'),
+        ({"range_inches": 26}, 'out of range, a rifle reaches 25" at most'),
         ({"range_inches": -1}, "--range must be a distance of 0 or more inches"),
         ({"visible": 0}, "visible must be 1 to 5 fifths"),
         ({"visible": 6}, "visible must be 1 to 5 fifths"),
@@ -438,7 +441,7 @@ def test_unknown_weapon_lists_close_matches() -> None:
         ({"weapon_skill": 115}, "a multiple of 10 from 30 to 240"),
         ({"weapon": "belt LMG", "crew": 0}, "crew must be a whole number 1 or more"),
         ({"crew": 1}, "the rifle is fired by one figure: drop --crew"),
-        ({"weapon": "belt LMG", "crew": 1, "range_inches": 22}, "a Box LMG reaches 20"),
+        ({"weapon": "belt LMG", "crew": 1, "range_inches": 22}, "as a box LMG, which reaches 20"),
     ],
 )
 def test_bad_shot_input(change: dict[str, object], message: str) -> None:
@@ -486,3 +489,45 @@ def test_a_machine_gun_by_its_name_finds_its_feed(weapon: str, row: str) -> None
     """An MG 42 or MG 34 is belt-fed, a Bren box-fed: named so, each finds its row."""
     report = odds.shoot(weapon=weapon, range_inches=3, weapon_skill=100, visible=5)
     assert report.title.startswith(f"{row} (single shot)")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["-w", "assault rifle", "--auto", "--range", "17"],
+            '--range 17: out of range, an assault rifle on automatic fires as an SMG, which '
+            'reaches 10" at most (sixteenth range)',
+        ),
+        (
+            ["-w", "belt lmg", "--crew", "1", "--range", "25"],
+            "--range 25: out of range, a belt LMG with 1 crew (it needs 2) fires as a box LMG, "
+            'which reaches 20" at most (sixteenth range)',
+        ),
+        (["-w", "smg", "--range", "11"], '--range 11: out of range, an SMG reaches 10" at most (sixteenth range)'),
+        (["-w", "box lmg", "--range", "20.5"], '--range 20.5: out of range, a box LMG reaches 20" at most (sixteenth range)'),
+        (
+            ["-w", "smg", "--crew", "1", "--range", "5"],
+            "--crew is for a weapon that needs a crew (a belt-fed LMG); the SMG is fired by one "
+            "figure: drop --crew",
+        ),
+    ],
+)  # fmt: skip
+def test_out_of_range_says_which_row_applies_and_why(args: list[str], message: str) -> None:
+    """Sheet 004, line 14: an assault rifle on automatic fires as an SMG, a belt-fed LMG
+    without two crew as a box LMG; out of range, the message says so, and says "an SMG"."""
+    done = run_cli("odds", "shoot", "-r", "house-clearing", "--weapon-skill", "120",
+                   "--visible", "3", *args)  # fmt: skip
+    assert done.returncode == 2, done.stdout
+    assert done.stderr == f"kriegsspiel: error: {message}\n" and done.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("noun", "said"),
+    [("SMG", "an SMG"), ("LMG", "an LMG"), ("MG42", "an MG42"), ("BAR", "a BAR"),
+     ("box LMG", "a box LMG"), ("assault rifle", "an assault rifle"), ("rifle", "a rifle"),
+     ("Fighter-bomber", "a Fighter-bomber"), ("Heavy howitzer", "a Heavy howitzer"),
+     ("MMG", "an MMG"), ("HMG", "an HMG"), ("PIAT", "a PIAT")],
+)  # fmt: skip
+def test_weapon_names_take_a_or_an_by_sound(noun: str, said: str) -> None:
+    assert a_or_an(noun) == said
