@@ -170,14 +170,17 @@ def test_worked_example_braun_and_doxey() -> None:
         weapon="SMG", range_inches=7, weapon_skill=160, visible=2, target_initiative=2
     )
     assert report.details["chance"] == 20
-    assert report.reasons[1].result == "20%"
-    assert report.reasons[1].because == 'weapon skill 160 ÷ 8 (eighth range band, over 6" to 8")'
+    assert report.reasons[1].topic == "score needed" and report.reasons[1].result == "20"
+    assert report.reasons[1].because == (
+        'weapon skill 160 ÷ 8 (eighth range band, over 6" to 8"); the score or less needed on '
+        "a D100 for a chance of a hit (sheet)"
+    )
     assert report.reasons[3].result == "needs 2 or less on a D6"
     assert report.probabilities["p_target_down"] == F(20, 100) * F(2, 6) * F(1, 3)
     braun_report = odds.shoot(weapon="rifle", range_inches=7, weapon_skill=110, visible=3)
-    assert braun_report.reasons[1].result == "55%"
-    assert (
-        braun_report.reasons[1].because == 'weapon skill 110 ÷ 2 (half range band, over 5" to 10")'
+    assert braun_report.reasons[1].result == "55"
+    assert braun_report.reasons[1].because.startswith(
+        'weapon skill 110 ÷ 2 (half range band, over 5" to 10"); the score or less needed'
     )
 
 
@@ -204,7 +207,7 @@ def test_fractional_chance_rounds_down() -> None:
     assert plan.unrounded_chance == F(65, 4)
     assert plan.chance == 16
     r = odds.shoot(weapon="rifle", range_inches=17, weapon_skill=130, visible=5)
-    assert r.reasons[1].because.endswith("= 16.25, rounded down")
+    assert "= 16.25, rounded down; the score or less needed" in r.reasons[1].because
 
 
 def test_automatic_halves_chance() -> None:
@@ -239,6 +242,44 @@ def test_complete_hundreds_are_automatic_chances() -> None:
     assert (r.details["automatic_chances"], r.details["remainder"]) == (2, 40)
     assert r.probabilities["p_chance"] == 1
     assert r.probabilities["p_hit"] == 1 - F(6, 10) * F(1, 6) ** 2 - F(4, 10) * F(1, 6) ** 3
+
+
+def test_the_automatic_hit_is_read_as_a_chance_that_still_rolls_for_cover() -> None:
+    """Sheet 004, line 15: "any complete 100's count as an automatic hit". Read with the
+    worked example (a D100 success is "a chance of a hit", decided by the cover D6), each
+    100 is a chance that still rolls for cover: skill 200 at 5" with a rifle (full range)
+    against a head only is 1 - (5/6)^2, not the 2 certain hits of the literal words."""
+    r = odds.shoot(weapon="rifle", range_inches=5, weapon_skill=200, visible=1)
+    assert (r.details["automatic_chances"], r.details["remainder"]) == (2, 0)
+    assert r.probabilities["p_hit"] == F(11, 36)
+    assert r.distributions["hits"].as_list() == [F(25, 36), F(10, 36), F(1, 36)]
+    said = {reason.topic: reason for reason in r.reasons}
+    assert said["chances of a hit"].result == "2 automatic"
+    assert "still decided by the cover roll (assumption" in said["chances of a hit"].because
+
+
+def test_the_score_needed_and_the_chance_of_a_hit_are_told_apart() -> None:
+    """The step is the D100 score (skill by the range band, 240 here: 2 complete 100s and
+    40); the table's row is the chance of at least one chance of a hit."""
+    r = odds.shoot(
+        weapon="pistol", range_inches=0.5, weapon_skill=240, visible=1, target_initiative=4
+    )
+    step = next(reason for reason in r.reasons if reason.topic == "score needed")
+    assert step.result == "240"
+    assert step.because == (
+        'weapon skill 240 ÷ 1 (full range band, up to 1"); the score or less needed on a D100 '
+        "for a chance of a hit (sheet)"
+    )
+    assert not any(reason.topic == "chance" for reason in r.reasons)
+    assert r.labels == {"p_chance": "at least one chance of a hit"}
+    assert r.probabilities["p_chance"] == 1 and r.probabilities["p_hit"] == F(19, 54)
+    out = r.to_json()  # the JSON keys stay: chance is the score, p_chance the probability
+    assert out["chance"] == 240 and out["p_chance"] == 1.0
+    half = odds.shoot(weapon="SMG", range_inches=7, weapon_skill=130, visible=2)
+    assert next(x for x in half.reasons if x.topic == "score needed").because.startswith(
+        'weapon skill 130 ÷ 8 (eighth range band, over 6" to 8") = 16.25, rounded down; the '
+        "score or less"
+    )
 
 
 def test_each_hit_costs_its_own_d3() -> None:
