@@ -747,7 +747,8 @@ def activation(
         int | None,
         typer.Option(
             "--command-tokens",
-            help="Command tokens on the unit, its first activation's among them.",
+            help="Command tokens spent on the unit this turn, its first activation's among "
+            "them (none with --first).",
             show_default="1; 0 with --first",
         ),
     ] = None,
