@@ -181,7 +181,10 @@ def test_table_output_shows_the_reasoning() -> None:
         (["odds", "order-test", "--pins", "-2"], "cannot be negative"),
         (["odds", "shoot", "--weapon", "rifle:5000"], "exact odds are worked out for at most"),
         (["odds", "assault", "--attackers", "50"], "at most 20 models a side"),
-        (["odds", "shoot", "-r", "iron-cross", "--dice", "100000"], "at most 200 firing dice"),
+        (
+            ["odds", "shoot", "-r", "iron-cross", "--range", "20", "--dice", "100000"],
+            "at most 200 firing dice",
+        ),
         (["odds", "shoot", "-r", "house-clearing", "--target", "x"], "--target does not apply"),
         (["odds", "activation", "-r", "iron-cross", "--morale-markers", "-1"], "--morale-markers"),
         (["play", "--seed", "-1"], "Invalid value for '--seed'"),
@@ -257,10 +260,13 @@ def test_table_output_shows_the_reasoning() -> None:
         (["odds", "terrain-test", "--unit", "transport"], "--unit 'transport': Unknown unit"),
         (["odds", "terrain-test", "--terrain", "swamp"], "--terrain 'swamp': Unknown terrain"),
         (
-            ["odds", "shoot", "-r", "iron-cross", "-t", "tank destroyer"],
+            ["odds", "shoot", "-r", "iron-cross", "--range", "5", "-t", "tank destroyer"],
             "--target 'tank destroyer'",
         ),
-        (["odds", "shoot", "-r", "iron-cross", "--cover", "hedge"], "--cover 'hedge'"),
+        (
+            ["odds", "shoot", "-r", "iron-cross", "--range", "20", "--cover", "hedge"],
+            "--cover 'hedge'",
+        ),
         (["odds", "shoot", "-r", "iron-cross", "--target-initiative", "0"], "does not apply"),
         (["odds", "shoot", "-w", "rifle", "--dice", "0"], "--dice does not apply to konflikt47"),
         (["odds", "activation", "--command-tokens", "0"], "or --first"),
@@ -287,8 +293,19 @@ def test_table_output_shows_the_reasoning() -> None:
         ),
         (["odds", "order-test", "--quality", ""], "Known qualities:"),
         (["odds", "assault", "--attackers", "-1"], "give 1 or more"),
-        (["odds", "shoot", "-r", "iron-cross", "--enemy-infantry-near"], "add --firer-vehicle"),
-        (["odds", "shoot", "-r", "iron-cross", "--target", "vehicle"], "--penetration N"),
+        (
+            ["odds", "shoot", "-r", "iron-cross", "--range", "20", "--enemy-infantry-near"],
+            "add --firer-vehicle",
+        ),
+        (
+            ["odds", "shoot", "-r", "iron-cross", "--range", "20", "--target", "vehicle"],
+            "--penetration N",
+        ),
+        (
+            ["odds", "shoot", "-r", "iron-cross", "--target", "infantry"],
+            "Iron Cross shooting needs --range N, the inches from the firer to its target: "
+            'up to 12" gives +1 to hit and two D10s at infantry, so no range is assumed.',
+        ),
         (["odds", "order-test", "--pins", "9"], "is removed from play and takes no test"),
         (
             [
@@ -519,6 +536,23 @@ def test_a_chance_short_of_certain_is_never_shown_as_100_per_cent() -> None:
     assert _pct(Fraction(1, 3000)) == "0.033%"
     assert _pct(Fraction(1, 10**7)) == "<0.001%"
     assert _pct(Fraction(1, 2)) == "50.0%"
+
+
+def test_the_odds_tables_round_half_up_from_the_exact_chance() -> None:
+    """Iron Cross at 12" (2 D10s on 4+, a marker per hit and one more per hit on 4+ on a
+    D6): exactly 2 markers is 133/400 = 33.25% and 4 is 49/400 = 12.25%; a half is
+    rounded up from the exact fraction, not to even from a float (33.2%, 12.2%)."""
+    from fractions import Fraction
+
+    from kriegsspiel.render.odds_text import _pct
+
+    assert _pct(Fraction(133, 400)) == "33.3%" and _pct(Fraction(49, 400)) == "12.3%"
+    assert _pct(Fraction(1, 8)) == "12.5%" and _pct(Fraction(1, 3)) == "33.3%"
+    assert _pct(Fraction(5, 10**6)) == "0.001%"  # 0.0005%: a half up at three places
+    assert _pct(Fraction(19999, 20000)) == "99.995%"
+    shown = cli("odds", "shoot", "-r", "iron-cross", "--range", "12")
+    rows = {line.split("│")[1].strip(): line for line in shown.stdout.splitlines() if "│" in line}
+    assert "33.3%" in rows["2"] and "12.3%" in rows["4"], shown.stdout
 
 
 def test_the_odds_tables_say_what_their_rows_count() -> None:

@@ -107,8 +107,8 @@ def test_the_sweep_file_of_the_simulation_guide_loads_as_it_is(tmp_path: Path) -
 
 ODDS_RUNS = {  # odds questions that between them give every key a ruleset's odds report
     "iron-cross": [
-        "shoot -r iron-cross",
-        "shoot -r iron-cross -t vehicle --penetration 10 --armour 8",
+        "shoot -r iron-cross --range 12",
+        "shoot -r iron-cross --range 30 -t vehicle --penetration 10 --armour 8",
     ],
     "house-clearing": [
         "shoot -r house-clearing -w rifle --range 12 --weapon-skill 100 --visible 3 --target-initiative 2",

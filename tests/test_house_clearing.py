@@ -7,10 +7,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import within_4_se
+from conftest import run_cli, within_4_se
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from kriegsspiel.core.names import a_or_an
 from kriegsspiel.core.procedure import RandomDice, ScriptedDice, brute_force, exact
 from kriegsspiel.core.report import OddsReport
 from kriegsspiel.errors import DataFileError, UnknownNameError, UsageError
@@ -169,14 +170,17 @@ def test_worked_example_braun_and_doxey() -> None:
         weapon="SMG", range_inches=7, weapon_skill=160, visible=2, target_initiative=2
     )
     assert report.details["chance"] == 20
-    assert report.reasons[1].result == "20%"
-    assert report.reasons[1].because == 'weapon skill 160 ÷ 8 (eighth range band, over 6" to 8")'
+    assert report.reasons[1].topic == "score needed" and report.reasons[1].result == "20"
+    assert report.reasons[1].because == (
+        'weapon skill 160 ÷ 8 (eighth range band, over 6" to 8"); the score or less needed on '
+        "a D100 for a chance of a hit (sheet)"
+    )
     assert report.reasons[3].result == "needs 2 or less on a D6"
     assert report.probabilities["p_target_down"] == F(20, 100) * F(2, 6) * F(1, 3)
     braun_report = odds.shoot(weapon="rifle", range_inches=7, weapon_skill=110, visible=3)
-    assert braun_report.reasons[1].result == "55%"
-    assert (
-        braun_report.reasons[1].because == 'weapon skill 110 ÷ 2 (half range band, over 5" to 10")'
+    assert braun_report.reasons[1].result == "55"
+    assert braun_report.reasons[1].because.startswith(
+        'weapon skill 110 ÷ 2 (half range band, over 5" to 10"); the score or less needed'
     )
 
 
@@ -203,7 +207,7 @@ def test_fractional_chance_rounds_down() -> None:
     assert plan.unrounded_chance == F(65, 4)
     assert plan.chance == 16
     r = odds.shoot(weapon="rifle", range_inches=17, weapon_skill=130, visible=5)
-    assert r.reasons[1].because.endswith("= 16.25, rounded down")
+    assert "= 16.25, rounded down; the score or less needed" in r.reasons[1].because
 
 
 def test_automatic_halves_chance() -> None:
@@ -224,7 +228,9 @@ def test_assault_rifle_and_short_crewed_belt_lmg() -> None:
     crewed = odds.shoot(weapon="belt lmg", range_inches=10, weapon_skill=120, visible=5)
     short = odds.shoot(weapon="belt lmg", range_inches=10, weapon_skill=120, visible=5, crew=1)
     assert (crewed.details["chance"], short.details["chance"]) == (60, 30)
-    assert short.reasons[0].because == "a Belt LMG with 1 crew (needs 2) uses the Box LMG row"
+    assert short.reasons[0].because == "a belt LMG with 1 crew (it needs 2) fires as a box LMG"
+    assert auto.reasons[0].because == "an assault rifle on automatic fires as an SMG"
+    assert single.reasons[0].because == "an assault rifle on single shot fires as a carbine"
 
 
 def test_complete_hundreds_are_automatic_chances() -> None:
@@ -236,6 +242,44 @@ def test_complete_hundreds_are_automatic_chances() -> None:
     assert (r.details["automatic_chances"], r.details["remainder"]) == (2, 40)
     assert r.probabilities["p_chance"] == 1
     assert r.probabilities["p_hit"] == 1 - F(6, 10) * F(1, 6) ** 2 - F(4, 10) * F(1, 6) ** 3
+
+
+def test_the_automatic_hit_is_read_as_a_chance_that_still_rolls_for_cover() -> None:
+    """Sheet 004, line 15: "any complete 100's count as an automatic hit". Read with the
+    worked example (a D100 success is "a chance of a hit", decided by the cover D6), each
+    100 is a chance that still rolls for cover: skill 200 at 5" with a rifle (full range)
+    against a head only is 1 - (5/6)^2, not the 2 certain hits of the literal words."""
+    r = odds.shoot(weapon="rifle", range_inches=5, weapon_skill=200, visible=1)
+    assert (r.details["automatic_chances"], r.details["remainder"]) == (2, 0)
+    assert r.probabilities["p_hit"] == F(11, 36)
+    assert r.distributions["hits"].as_list() == [F(25, 36), F(10, 36), F(1, 36)]
+    said = {reason.topic: reason for reason in r.reasons}
+    assert said["chances of a hit"].result == "2 automatic"
+    assert "still decided by the cover roll (assumption" in said["chances of a hit"].because
+
+
+def test_the_score_needed_and_the_chance_of_a_hit_are_told_apart() -> None:
+    """The step is the D100 score (skill by the range band, 240 here: 2 complete 100s and
+    40); the table's row is the chance of at least one chance of a hit."""
+    r = odds.shoot(
+        weapon="pistol", range_inches=0.5, weapon_skill=240, visible=1, target_initiative=4
+    )
+    step = next(reason for reason in r.reasons if reason.topic == "score needed")
+    assert step.result == "240"
+    assert step.because == (
+        'weapon skill 240 ÷ 1 (full range band, up to 1"); the score or less needed on a D100 '
+        "for a chance of a hit (sheet)"
+    )
+    assert not any(reason.topic == "chance" for reason in r.reasons)
+    assert r.labels == {"p_chance": "at least one chance of a hit"}
+    assert r.probabilities["p_chance"] == 1 and r.probabilities["p_hit"] == F(19, 54)
+    out = r.to_json()  # the JSON keys stay: chance is the score, p_chance the probability
+    assert out["chance"] == 240 and out["p_chance"] == 1.0
+    half = odds.shoot(weapon="SMG", range_inches=7, weapon_skill=130, visible=2)
+    assert next(x for x in half.reasons if x.topic == "score needed").because.startswith(
+        'weapon skill 130 ÷ 8 (eighth range band, over 6" to 8") = 16.25, rounded down; the '
+        "score or less"
+    )
 
 
 def test_each_hit_costs_its_own_d3() -> None:
@@ -424,7 +468,7 @@ def test_unknown_weapon_lists_close_matches() -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"range_inches": 26}, 'out of range, a Rifle reaches 25" at most'),
+        ({"range_inches": 26}, 'out of range, a rifle reaches 25" at most'),
         ({"range_inches": -1}, "--range must be a distance of 0 or more inches"),
         ({"visible": 0}, "visible must be 1 to 5 fifths"),
         ({"visible": 6}, "visible must be 1 to 5 fifths"),
@@ -438,7 +482,7 @@ def test_unknown_weapon_lists_close_matches() -> None:
         ({"weapon_skill": 115}, "a multiple of 10 from 30 to 240"),
         ({"weapon": "belt LMG", "crew": 0}, "crew must be a whole number 1 or more"),
         ({"crew": 1}, "the rifle is fired by one figure: drop --crew"),
-        ({"weapon": "belt LMG", "crew": 1, "range_inches": 22}, "a Box LMG reaches 20"),
+        ({"weapon": "belt LMG", "crew": 1, "range_inches": 22}, "as a box LMG, which reaches 20"),
     ],
 )
 def test_bad_shot_input(change: dict[str, object], message: str) -> None:
@@ -486,3 +530,45 @@ def test_a_machine_gun_by_its_name_finds_its_feed(weapon: str, row: str) -> None
     """An MG 42 or MG 34 is belt-fed, a Bren box-fed: named so, each finds its row."""
     report = odds.shoot(weapon=weapon, range_inches=3, weapon_skill=100, visible=5)
     assert report.title.startswith(f"{row} (single shot)")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["-w", "assault rifle", "--auto", "--range", "17"],
+            '--range 17: out of range, an assault rifle on automatic fires as an SMG, which '
+            'reaches 10" at most (sixteenth range)',
+        ),
+        (
+            ["-w", "belt lmg", "--crew", "1", "--range", "25"],
+            "--range 25: out of range, a belt LMG with 1 crew (it needs 2) fires as a box LMG, "
+            'which reaches 20" at most (sixteenth range)',
+        ),
+        (["-w", "smg", "--range", "11"], '--range 11: out of range, an SMG reaches 10" at most (sixteenth range)'),
+        (["-w", "box lmg", "--range", "20.5"], '--range 20.5: out of range, a box LMG reaches 20" at most (sixteenth range)'),
+        (
+            ["-w", "smg", "--crew", "1", "--range", "5"],
+            "--crew is for a weapon that needs a crew (a belt-fed LMG); the SMG is fired by one "
+            "figure: drop --crew",
+        ),
+    ],
+)  # fmt: skip
+def test_out_of_range_says_which_row_applies_and_why(args: list[str], message: str) -> None:
+    """Sheet 004, line 14: an assault rifle on automatic fires as an SMG, a belt-fed LMG
+    without two crew as a box LMG; out of range, the message says so, and says "an SMG"."""
+    done = run_cli("odds", "shoot", "-r", "house-clearing", "--weapon-skill", "120",
+                   "--visible", "3", *args)  # fmt: skip
+    assert done.returncode == 2, done.stdout
+    assert done.stderr == f"kriegsspiel: error: {message}\n" and done.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("noun", "said"),
+    [("SMG", "an SMG"), ("LMG", "an LMG"), ("MG42", "an MG42"), ("BAR", "a BAR"),
+     ("box LMG", "a box LMG"), ("assault rifle", "an assault rifle"), ("rifle", "a rifle"),
+     ("Fighter-bomber", "a Fighter-bomber"), ("Heavy howitzer", "a Heavy howitzer"),
+     ("MMG", "an MMG"), ("HMG", "an HMG"), ("PIAT", "a PIAT")],
+)  # fmt: skip
+def test_weapon_names_take_a_or_an_by_sound(noun: str, said: str) -> None:
+    assert a_or_an(noun) == said

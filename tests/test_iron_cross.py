@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import math
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import within_4_se
+from conftest import run_cli, within_4_se
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -165,10 +166,52 @@ def test_activation_odds() -> None:
     with pytest.raises(UsageError, match="at least the command token its first activation left"):
         odds.activation(2, 0)
     assert odds.activation(0, 0, first_activation=True).probabilities["p_success"] == 1
-    first = odds.activation(2, 2, first_activation=True)
+    first = odds.activation(2, first_activation=True)
     assert first.probabilities["p_success"] == 1
     assert first.reasons[0].result == "no roll needed"
     assert odds.activation(1, 1).reasons[0].result == "needs 3+ on a D6"
+
+
+def test_first_activation_needs_no_roll_even_with_morale_markers() -> None:
+    """Sheet 003, line 17: "units need no dice roll for first activation", with no word of
+    morale markers. A review reports the published rule as automatic only for a unit
+    without morale markers; the sheet's reading is kept, and the reasoning says so."""
+    assert DATA.activation.first_activation_needs_roll is False
+    for markers in (0, 3, 9):
+        report = odds.activation(markers, first_activation=True)
+        assert report.probabilities["p_success"] == 1 and report.details["needs"] is None
+    assert rules.activate(ScriptedDice([]), 3, 0, first_activation=True) is True
+    said = odds.activation(3, first_activation=True).reasons[0].because
+    assert said == (
+        "first activation of the turn (sheet: no dice roll, whatever the morale markers; "
+        "docs/rules/iron-cross.md)"
+    )
+
+
+def test_a_first_activation_finds_no_command_token_on_the_unit() -> None:
+    """The tokens counted are those spent on the unit this turn: none before its first
+    activation, so --first with tokens on the unit contradicts itself."""
+    with pytest.raises(UsageError) as err:
+        odds.activation(0, 2, first_activation=True)
+    assert str(err.value) == (
+        "--first with --command-tokens 2: the tokens counted are those spent on the unit "
+        "this turn, so its first activation finds none on it; drop --command-tokens for a "
+        "first activation, or --first for a further one"
+    )
+    assert odds.activation(0, 0, first_activation=True).probabilities["p_success"] == 1
+
+
+def test_the_assumed_command_token_is_said_to_be_an_assumption() -> None:
+    """Without --command-tokens a further activation counts the token its first activation
+    left: 1 + markers, and the reasoning labels it an assumption; a given count is not."""
+    assumed = odds.activation(0)
+    assert assumed.probabilities["p_success"] == F(5, 6)
+    assert assumed.reasons[0].because == (
+        "score higher than 0 morale markers + 1 command token = 1; the command token is the "
+        "one the first activation left (assumption: --command-tokens not given)"
+    )
+    given = odds.activation(1, 1)
+    assert given.reasons[0].because == "score higher than 1 morale marker + 1 command token = 2"
 
 
 def test_reaction_odds() -> None:
@@ -199,6 +242,14 @@ def test_reaction_token_being_spent_is_not_counted() -> None:
         }
     )
     assert rules.reaction_needs(0, 0, counted) == 4 and rules.reaction_needs(1, 1, counted) == 6
+    # the reasoning says which reading is played, and that it is an assumption
+    assert odds.reaction(0, 0).reasons[0].because == (
+        "base 3+, +1 per command token or morale marker (0 on the unit; the token spent on "
+        "this reaction is not counted: assumption)"
+    )
+    assert "(0 on the unit; the token spent on this reaction is counted too: assumption)" in (
+        odds.reaction(0, 0, data=counted).reasons[0].because
+    )
 
 
 def test_smoke_odds() -> None:
@@ -266,6 +317,19 @@ def test_firing_modifiers_change_the_score_needed(kwargs: dict[str, object], nee
     dice = 2 if args["range_inches"] <= 12 else 1  # two D10s at infantry at close range
     assert r.details["dice"] == dice
     assert r.probabilities["p_hit"] == 1 - (1 - F(11 - needs, 10)) ** dice
+
+
+def test_morale_markers_have_no_upper_limit() -> None:
+    """The sheet gives no limit (unit morale values are in the orders of battle): any
+    number is taken, and past what a roll can beat the odds are 0, or a natural 10 to hit."""
+    assert odds.activation(5, 1).probabilities["p_success"] == 0
+    assert odds.activation(100, 1).probabilities["p_success"] == 0
+    assert odds.activation(100, first_activation=True).probabilities["p_success"] == 1
+    assert odds.reaction(3, 0).probabilities["p_success"] == F(1, 6)
+    assert odds.reaction(50, 0).probabilities["p_success"] == 0
+    r = odds.shoot(target="infantry", range_inches=20, morale_markers=50)
+    assert r.details["needs"] == 10 and r.probabilities["p_hit"] == F(1, 10)
+    assert "per morale marker on firer (x50) -50" in r.reasons[1].because
 
 
 def test_natural_ten_always_hits() -> None:
@@ -416,6 +480,41 @@ def test_vehicle_penetration_results() -> None:
     assert r.details["kaboom_radius_inches"] == 12
 
 
+def test_the_report_says_what_each_penetration_result_does() -> None:
+    """Sheet 003, lines 84-88: Rattled +1 marker, smoke and shrapnel +2, Screech! damaged,
+    Foom! destroyed, Kaboom! a marker on each friendly unit within 12" (6" on a 6'x4'
+    table). The reasoning says each, so the markers table can be read from it."""
+    r = odds.shoot(target="vehicle", range_inches=30, penetration=10, armour=17)
+    said = {reason.topic: reason for reason in r.reasons}
+    assert said["armour penetration"].because == (
+        "1 Rattled: +1 morale marker; 2 Crew cabin filled with smoke and shrapnel!: +2 morale "
+        "markers; 3 Screech!: vehicle damaged (below); 4/5 Foom!: vehicle destroyed; "
+        "6 Kaboom!: vehicle destroyed, a marker on friendly units near it (below) (sheet; "
+        "markers on top of the hit's own)"
+    )
+    assert said["Screech!"].result == "vehicle immobilised for the rest of the game"
+    assert said["Kaboom!"].result == 'a morale marker on each friendly unit within 12"'
+    assert said["Kaboom!"].because == (
+        "6\" on a 6'x4' table (sheet); the vehicle is destroyed, as with Foom! (assumption)"
+    )
+    assert r.notes["morale_markers"] == (
+        "The target's own markers; Kaboom!'s fall on the friendly units near it."
+    )
+    out = r.to_json()
+    assert (out["kaboom_radius_inches"], out["kaboom_radius_small_table_inches"]) == (12, 6)
+    # the radii are the data file's
+    pen = DATA.armour_penetration.model_copy(
+        update={"kaboom_radius_inches": 10, "kaboom_radius_small_table_inches": 5}
+    )
+    other = DATA.model_copy(update={"armour_penetration": pen})
+    r = odds.shoot(target="vehicle", range_inches=30, penetration=10, armour=17, data=other)
+    kaboom = next(reason for reason in r.reasons if reason.topic == "Kaboom!")
+    assert kaboom.result.endswith('within 10"') and kaboom.because.startswith('5" on a')
+    # a weapon that cannot exceed the armour has no penetration rows
+    r = odds.shoot(target="vehicle", range_inches=30, penetration=5, armour=15)
+    assert {"armour penetration", "Kaboom!"}.isdisjoint(x.topic for x in r.reasons)
+
+
 def test_screech_immobilises_and_adds_one_marker() -> None:
     assert (DATA.screech.immobilised, DATA.screech.extra_markers) == (True, 1)
     s = FireSituation("vehicle", 20, penetration=5, armour=4)
@@ -512,8 +611,10 @@ def test_command_tests_monte_carlo() -> None:
     assert within_4_se(F(3, 6), sum(rules.cross_terrain(dice, test) for _ in range(n)), n)
 
 
-@pytest.mark.parametrize(("markers", "tokens"), [(0, 1), (1, 2), (4, 4)])
-@pytest.mark.parametrize("first", [False, True])
+@pytest.mark.parametrize(
+    ("markers", "tokens", "first"),
+    [(0, 1, False), (1, 2, False), (4, 4, False), (0, 0, True), (4, 0, True)],
+)
 def test_command_tests_exact_equals_brute_force(markers: int, tokens: int, first: bool) -> None:
     assert exact(lambda d: rules.activate(d, markers, tokens, first)) == brute_force(
         lambda d: rules.activate(d, markers, tokens, first)
@@ -549,8 +650,8 @@ def _shoot(args: dict[str, object]) -> OddsReport:
     else:
         args["cover"] = "open"
         args["mortar"] = args["machine_gun"] = False
-    if args["dice"] is not None:  # an orders-of-battle count stands alone
-        args["machine_gun"] = False
+    if args["dice"] is not None or args["mortar"]:  # an orders-of-battle count stands alone
+        args["machine_gun"] = False  # (and a mortar is not a machine gun)
     return odds.shoot(**args)  # type: ignore[arg-type]
 
 
@@ -598,6 +699,12 @@ def test_command_odds_are_probabilities(markers: int, tokens: int) -> None:
             "drop it for a vehicle",
         ),
         ({"dice": 1, "machine_gun": True}, "give one of the two"),
+        (
+            {"mortar": True, "machine_gun": True},
+            "--mortar and --machine-gun together: the rules give a unit's fire as a mortar's "
+            r"\(it ignores cover\) or a machine gun's \(2 D10s at infantry\), never both; give "
+            "the one the firing unit is",
+        ),
         ({"range_inches": -3}, "--range must be a distance of 0 or more inches"),
         ({"target": "vehicle"}, "needs --penetration N and --armour N"),
         ({"penetration": 3, "armour": 2}, "apply only to a vehicle target"),
@@ -722,3 +829,75 @@ def test_the_sheets_own_words_for_a_unit_name_its_row() -> None:
     player who writes the one finds the other."""
     report = odds.terrain_test(unit="heavy vehicle", terrain="very rough")
     assert report.title == "Heavy tank enters very rough terrain"
+
+
+# -- the command line: refusals told in one paragraph, exit status 2 -------------------
+REFUSALS = [
+    (
+        ["shoot", "-r", "iron-cross", "--range", "20", "--mortar", "--machine-gun"],
+        "--mortar and --machine-gun together: the rules give a unit's fire as a mortar's "
+        "(it ignores cover) or a machine gun's (2 D10s at infantry), never both; give the "
+        "one the firing unit is",
+    ),
+    (
+        ["activation", "--first", "--command-tokens", "2"],
+        "--first with --command-tokens 2: the tokens counted are those spent on the unit "
+        "this turn, so its first activation finds none on it; drop --command-tokens for a "
+        "first activation, or --first for a further one",
+    ),
+    (
+        ["shoot", "-r", "iron-cross", "--target", "infantry"],
+        "Iron Cross shooting needs --range N, the inches from the firer to its target: "
+        'up to 12" gives +1 to hit and two D10s at infantry, so no range is assumed.',
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), REFUSALS, ids=[" ".join(a) for a, _ in REFUSALS])
+def test_command_line_refusals(args: list[str], message: str) -> None:
+    done = run_cli("odds", *args)
+    assert done.returncode == 2, done.stdout
+    assert done.stderr == f"kriegsspiel: error: {message}\n"
+    assert done.stdout == ""
+
+
+def test_shooting_needs_a_range() -> None:
+    """No range is assumed (12" would be the most favourable case); given, it is used."""
+    done = run_cli("odds", "shoot", "-r", "iron-cross", "--range", "12.5", "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["title"] == '1 D10 at infantry, 12.5"' and out["needs"] == 5
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["medium tank", "Heavy Tank", "light tank", "Medium Vehicles", "half-track", "scout car",
+     "wheeled vehicle", "tank", "vehicles"],
+)  # fmt: skip
+def test_a_vehicle_target_goes_by_the_sheets_vehicle_names(name: str) -> None:
+    """Sheet 003 names vehicles in its move table ("Medium Vehicles (most tanks)") and its
+    terrain table; those rows' names and the data file's aliases name a vehicle target."""
+    report = odds.shoot(target=name, range_inches=20, penetration=10, armour=12)
+    assert report.title == '1 D10 at vehicle, 20", penetration 10 vs armour 12'
+    assert report.probabilities["p_hit"] == F(6, 10)
+
+
+def test_vehicle_names_come_from_the_data_file() -> None:
+    assert "medium tank" in DATA.vehicle_names() and "Half-tracked vehicle" in DATA.vehicle_names()
+    assert "infantry" not in DATA.vehicle_names()  # the infantry move row is not a vehicle's
+    renamed = DATA.model_copy(
+        update={
+            "movement": DATA.movement.model_copy(
+                update={
+                    "rates": tuple(
+                        r.model_copy(update={"aliases": (*r.aliases, "panzer")})
+                        for r in DATA.movement.rates
+                    )
+                }
+            )
+        }
+    )
+    plan = rules.plan_fire(FireSituation("panzer", 20, penetration=1, armour=1), renamed)
+    assert plan.target == "vehicle"
+    with pytest.raises(UnknownNameError, match="Unknown target 'panzer'"):
+        rules.plan_fire(FireSituation("panzer", 20, penetration=1, armour=1))

@@ -148,7 +148,7 @@ def shoot(
         typer.Option(
             "--target",
             "-t",
-            help="Target as on the sheet, e.g. 'regular infantry', 'medium tank' (BA, K47); infantry, support squad, vehicle (Iron Cross).",
+            help="Target as on the sheet, e.g. 'regular infantry', 'medium tank' (BA, K47); infantry, support squad, vehicle or a vehicle row's name, e.g. 'medium tank' (Iron Cross).",
             show_default="regular infantry (BA, K47), infantry (Iron Cross)",
         ),
     ] = None,
@@ -156,8 +156,8 @@ def shoot(
         float | None,
         typer.Option(
             "--range",
-            help="Range in inches (House Clearing: always give it).",
-            show_default="12 (BA, K47, Iron Cross)",
+            help="Range in inches (Iron Cross and House Clearing: always give it).",
+            show_default="12 (BA, K47)",
         ),
     ] = None,
     cover: Annotated[
@@ -391,6 +391,11 @@ def shoot(
         )
     elif ruleset is Ruleset.iron_cross:
         _forbid(ruleset, weapon=weapon, rules_file=rules_file, **ba, **hc)
+        if range_ is None:
+            fail(
+                "Iron Cross shooting needs --range N, the inches from the firer to its target: "
+                'up to 12" gives +1 to hit and two D10s at infantry, so no range is assumed.'
+            )
         if cover == "none":
             cover = "open"
         from kriegsspiel.rulesets.iron_cross import odds as ic_odds
@@ -398,7 +403,7 @@ def shoot(
         with _named({"target": "--target", "cover": "--cover"}):
             report = ic_odds.shoot(
                 target="infantry" if target is None else target,
-                range_inches=12.0 if range_ is None else range_,
+                range_inches=range_,
                 firer_moved=moving,
                 firer_is_infantry_detachment=infantry_detachment,
                 target_moved=target_moved,
@@ -742,7 +747,8 @@ def activation(
         int | None,
         typer.Option(
             "--command-tokens",
-            help="Command tokens on the unit, its first activation's among them.",
+            help="Command tokens spent on the unit this turn, its first activation's among "
+            "them (none with --first).",
             show_default="1; 0 with --first",
         ),
     ] = None,
@@ -762,8 +768,7 @@ def activation(
     )
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    tokens = command_tokens if command_tokens is not None else (0 if first else 1)
-    show(ic_odds.activation(morale_markers, tokens, first_activation=first), as_json)
+    show(ic_odds.activation(morale_markers, command_tokens, first_activation=first), as_json)
 
 
 @odds_app.command("reaction", cls=_GivenOnce)

@@ -21,6 +21,26 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
+# letters whose names start with a vowel sound: "an SMG", "an LMG", but "a BAR"
+_SAID_WITH_A_VOWEL = frozenset("AEFHILMNORSX")
+
+
+def a_or_an(noun: str) -> str:
+    """The noun after "a" or "an" as it is said: "an SMG", "a box LMG", "an assault rifle"."""
+    first = noun.split()[0] if noun.split() else noun
+    letters = re.sub(r"[^A-Za-z]", "", first)
+    if len(letters) > 1 and letters.isupper():  # an initialism, said letter by letter
+        vowel = letters[0] in _SAID_WITH_A_VOWEL
+    else:
+        vowel = first[:1].lower() in "aeiou" and not first.lower().startswith(("uni", "eu", "one"))
+    return f"{'an' if vowel else 'a'} {noun}"
+
+
+def in_sentence(name: str) -> str:
+    """A table's name as written mid-sentence: "Box LMG" -> "box LMG" (initialisms kept)."""
+    return " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in name.split())
+
+
 def lookup(kind: str, name: str, entries: Iterable[tuple[Iterable[str], T]]) -> T:
     """Return the entry one of whose names matches ``name``; else a helpful error."""
     wanted = normalise(name)

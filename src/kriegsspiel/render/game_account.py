@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kriegsspiel.core.game import Event
+from kriegsspiel.core.names import a_or_an
 
 SIDES = ("Side A", "Side B")
 
@@ -144,9 +145,9 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
     if kind in ("barrage pins", "air strike pins"):
         return f"    {n('unit')} takes {counted(d['pins'], 'pin')}"
     if kind == "barrage hit":
-        return f"    {n('unit')} is hit by a {d['weapon']}"
+        return f"    {n('unit')} is hit by {a_or_an(d['weapon'])}"
     if kind == "aircraft":
-        return f"    a {d['aircraft']} attacks {n('target')}"
+        return f"    {a_or_an(d['aircraft'])} attacks {n('target')}"
     if kind == "support damage":
         if "casualties" in d:
             pins = f", {counted(d['pins'], 'pin')}" if "pins" in d else ""

@@ -94,7 +94,8 @@ def shoot(
         because += f" ÷ {plan.automatic_divisor} (automatic fire)"
     if plan.unrounded_chance != plan.chance:
         because += f" = {_fraction(plan.unrounded_chance)}, rounded down"
-    reasons.append(Reason("chance", f"{plan.chance}%", because))
+    because += "; the score or less needed on a D100 for a chance of a hit (sheet)"
+    reasons.append(Reason("score needed", str(plan.chance), because))
     if plan.automatic_chances:
         extra = f" + {plan.remainder}% for another" if plan.remainder else ""
         reasons.append(
@@ -168,6 +169,7 @@ def shoot(
         probabilities=probabilities,
         distributions={"hits": hits, "initiative_lost": lost},
         details=details,
+        labels={"p_chance": "at least one chance of a hit"},
     )
 
 

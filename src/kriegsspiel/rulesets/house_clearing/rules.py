@@ -14,7 +14,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from kriegsspiel.core.dice import DiceExpr
-from kriegsspiel.core.names import lookup
+from kriegsspiel.core.names import a_or_an, in_sentence, lookup
 from kriegsspiel.core.procedure import Dice
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.house_clearing.data import (
@@ -29,6 +29,11 @@ from kriegsspiel.rulesets.house_clearing.data import (
 
 def _data(data: HouseClearingData | None) -> HouseClearingData:
     return load_data() if data is None else data
+
+
+def _a(weapon_name: str) -> str:
+    """A weapon's name as said mid-sentence, after "a" or "an": "an SMG", "a box LMG"."""
+    return a_or_an(in_sentence(weapon_name))
 
 
 def _whole(name: str, value: object, least: int) -> int:
@@ -128,26 +133,29 @@ def find_weapon(
     if chosen == rifle.name:
         chosen = rifle.automatic_as if automatic else rifle.single_shot_as
         mode = "automatic" if automatic else "single shot"
-        note = f"an assault rifle on {mode} uses the {chosen} row"
+        note = f"{a_or_an(in_sentence(rifle.name))} on {mode} fires as {_a(chosen)}"
     row = next(w for w in table.weapons if w.name == chosen)
     if crew is not None:
         _whole("--crew", crew, 1)
         if row.crew_needed is None:
             raise UsageError(
-                f"--crew is for a weapon that needs a crew (a belt-fed LMG); the {row.name.lower()} "
-                "is fired by one figure: drop --crew"
+                f"--crew is for a weapon that needs a crew (a belt-fed LMG); the "
+                f"{in_sentence(row.name)} is fired by one figure: drop --crew"
             )
         if row.crew_needed is not None and crew < row.crew_needed and row.short_crewed_fires_as:
             note = (
-                f"a {row.name} with {crew} crew (needs {row.crew_needed}) "
-                f"uses the {row.short_crewed_fires_as} row"
+                f"{_a(row.name)} with {crew} crew (it needs {row.crew_needed}) "
+                f"fires as {_a(row.short_crewed_fires_as)}"
             )
             row = next(w for w in table.weapons if w.name == row.short_crewed_fires_as)
     return canonical, weapon(row, table.bands), note
 
 
-def range_band(arm: Weapon, range_inches: float) -> RangeBand:
-    """The band a range falls in (up to and including its far edge)."""
+def range_band(arm: Weapon, range_inches: float, note: str = "") -> RangeBand:
+    """The band a range falls in (up to and including its far edge).
+
+    ``note`` says why the weapon fires as ``arm`` (an assault rifle on automatic fires as an
+    SMG), for the out-of-range message."""
     if (
         isinstance(range_inches, bool)
         or not isinstance(range_inches, int | float)
@@ -158,8 +166,9 @@ def range_band(arm: Weapon, range_inches: float) -> RangeBand:
     for band in arm.bands:
         if range_inches <= band.farthest:
             return band
+    which = f"{note}, which" if note else _a(arm.name)
     raise UsageError(
-        f'--range {range_inches:.12g}: out of range, a {arm.name} reaches {arm.max_range:g}" '
+        f'--range {range_inches:.12g}: out of range, {which} reaches {arm.max_range:g}" '
         f"at most ({arm.bands[-1].name.lower()} range)"
     )
 
@@ -213,10 +222,10 @@ def plan_shot(
     name, arm, note = find_weapon(weapon, automatic, crew, tables)
     if automatic and not arm.automatic:
         raise UsageError(
-            f"the {arm.name.lower()} fires single shot only; automatic fire needs an SMG, "
+            f"the {in_sentence(arm.name)} fires single shot only; automatic fire needs an SMG, "
             "a box or belt LMG, or an assault rifle"
         )
-    band = range_band(arm, range_inches)
+    band = range_band(arm, range_inches, note)
     kinds = (tables.figures.officer, tables.figures.other)
     best = max(DiceExpr(k.weapon_skill_dice).most * k.weapon_skill_multiplier for k in kinds)
     least = min(

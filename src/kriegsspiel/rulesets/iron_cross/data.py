@@ -91,6 +91,7 @@ class Distance(Strict):
 class MoveRate(Strict):
     type: str
     aliases: tuple[str, ...] = ()
+    vehicle: bool  # its names name a vehicle target too ("medium tank")
     normal: Distance
     rapid: Distance
     rapid_road: Distance
@@ -281,6 +282,13 @@ class IronCrossData(Strict):
     penetration_throw: PenetrationThrow
     several_hits_on_a_vehicle: SeveralHits
     initiative_roll_off: InitiativeRollOff
+
+    def vehicle_names(self) -> tuple[str, ...]:
+        """Every name the sheet's vehicle rows go by (move rates and terrain tests), with
+        their aliases: each names a vehicle target."""
+        rows = [(r.type, *r.aliases) for r in self.movement.rates if r.vehicle]
+        rows += [(r.unit, *r.aliases) for r in self.terrain_tests.vehicles]
+        return tuple(name for names in rows for name in names)
 
     @field_validator("cover")
     @classmethod

@@ -12,7 +12,7 @@ from kriegsspiel.core.dice import Dist
 from kriegsspiel.core.procedure import exact, markov
 from kriegsspiel.core.report import OddsReport, Reason
 from kriegsspiel.rulesets.iron_cross import rules
-from kriegsspiel.rulesets.iron_cross.data import IronCrossData, load_data
+from kriegsspiel.rulesets.iron_cross.data import IronCrossData, PenetrationResult, load_data
 from kriegsspiel.rulesets.iron_cross.rules import (
     FireOutcome,
     FirePlan,
@@ -42,32 +42,46 @@ def _needs(score: int, die: int) -> str:
 
 def activation(
     morale_markers: int,
-    command_tokens: int,
+    command_tokens: int | None = None,
     first_activation: bool = False,
     *,
     data: IronCrossData | None = None,
 ) -> OddsReport:
-    """Chance that spending a command token activates the unit."""
+    """Chance that spending a command token activates the unit.
+
+    ``command_tokens`` None: none on a first activation, else the one the first left
+    (an assumption the reasoning says)."""
     tables = data or load_data()
-    needs = rules.activation_needs(morale_markers, command_tokens, first_activation, tables)
+    assumed = command_tokens is None
+    tokens = (0 if first_activation else 1) if command_tokens is None else command_tokens
+    needs = rules.activation_needs(morale_markers, tokens, first_activation, tables)
     p = exact(
-        lambda d: rules.activate(d, morale_markers, command_tokens, first_activation, tables)
+        lambda d: rules.activate(d, morale_markers, tokens, first_activation, tables)
     ).probability(True)
     if needs is None:
-        reason = Reason("activation", "no roll needed", "first activation of the turn")
-    else:
         reason = Reason(
             "activation",
-            _needs(needs, tables.activation.die),
-            f"score higher than {_plural(morale_markers, 'morale marker')}"
-            f" + {_plural(command_tokens, 'command token')} = {morale_markers + command_tokens}",
+            "no roll needed",
+            "first activation of the turn (sheet: no dice roll, whatever the morale markers; "
+            "docs/rules/iron-cross.md)",
         )
+    else:
+        because = (
+            f"score higher than {_plural(morale_markers, 'morale marker')}"
+            f" + {_plural(tokens, 'command token')} = {morale_markers + tokens}"
+        )
+        if assumed:
+            because += (
+                "; the command token is the one the first activation left (assumption: "
+                "--command-tokens not given)"
+            )
+        reason = Reason("activation", _needs(needs, tables.activation.die), because)
     return OddsReport(
         ruleset=RULESET,
         question="activation",
         title=(
             f"activate a unit with {_plural(morale_markers, 'morale marker')} and "
-            f"{_plural(command_tokens, 'command token')}"
+            f"{_plural(tokens, 'command token')}"
             + (" (first activation)" if first_activation else "")
         ),
         reasons=(reason,),
@@ -89,7 +103,13 @@ def reaction(
             "reaction",
             _needs(needs, tables.reaction.die),
             f"base {tables.reaction.needs}+, +{tables.reaction.per_token_or_marker} per "
-            f"command token or morale marker ({morale_markers + command_tokens} on the unit)",
+            f"command token or morale marker ({morale_markers + command_tokens} on the unit; "
+            + (
+                "the token spent on this reaction is counted too"
+                if tables.reaction_counts.count_token_being_spent
+                else "the token spent on this reaction is not counted"
+            )
+            + ": assumption)",
         ),
         Reason(
             "seize the initiative",
@@ -151,6 +171,21 @@ def terrain_test(unit: str, terrain: str, *, data: IronCrossData | None = None) 
         {"p_pass": p},
         title=f"{row.unit} enters {where} terrain",
     )
+
+
+def _effect(result: PenetrationResult) -> str:
+    """What a penetration-table result does, in words: '+2 morale markers', 'vehicle
+    destroyed'."""
+    said = []
+    if result.extra_markers:
+        said.append(f"+{_plural(result.extra_markers, 'morale marker')}")
+    if result.vehicle_damaged:
+        said.append("vehicle damaged (below)")
+    if result.destroyed:
+        said.append("vehicle destroyed")
+    if result.kaboom:
+        said.append("a marker on friendly units near it (below)")
+    return ", ".join(said) or "no effect"
 
 
 def _outcomes(plan: FirePlan) -> Dist[FireOutcome]:
@@ -250,6 +285,7 @@ def shoot(
     }
 
     labels: dict[str, str] = {}
+    notes: dict[str, str] = {}
     if plan.target == "vehicle":
         pen = tables.armour_penetration
         throw = f"D{plan.throw_die}"
@@ -279,17 +315,34 @@ def shoot(
                 )
             )
             table = "; ".join(
-                "/".join(str(s) for s in r.scores) + f" {r.name}" for r in pen.results
+                "/".join(str(s) for s in r.scores) + f" {r.name}: {_effect(r)}" for r in pen.results
             )
-            reasons.append(Reason("armour penetration", f"D{pen.die} per penetrating hit", table))
+            reasons.append(
+                Reason(
+                    "armour penetration",
+                    f"D{pen.die} per penetrating hit",
+                    f"{table} (sheet; markers on top of the hit's own)",
+                )
+            )
             reasons.append(
                 Reason(
                     "Screech!",
                     "vehicle immobilised for the rest of the game"
                     if tables.screech.immobilised
                     else "vehicle damaged",
-                    f"+{tables.screech.extra_markers} morale marker (assumption)",
+                    f"+{_plural(tables.screech.extra_markers, 'morale marker')} (assumption)",
                 )
+            )
+            reasons.append(
+                Reason(
+                    "Kaboom!",
+                    f'a morale marker on each friendly unit within {pen.kaboom_radius_inches:g}"',
+                    f"{pen.kaboom_radius_small_table_inches:g}\" on a 6'x4' table (sheet); "
+                    "the vehicle is destroyed, as with Foom! (assumption)",
+                )
+            )
+            notes["morale_markers"] = (
+                "The target's own markers; Kaboom!'s fall on the friendly units near it."
             )
         worst = outcomes.map(lambda o: o.worst_result)
         probabilities["p_penetrated"] = worst.probability(lambda row: row > 0)
@@ -325,4 +378,5 @@ def shoot(
         distributions={"hits": hits, "morale_markers": markers},
         details=details,
         labels=labels,
+        notes=notes,
     )

@@ -27,6 +27,7 @@ from kriegsspiel.rulesets.iron_cross.data import (
 )
 
 Target = Literal["infantry", "support squad", "vehicle"]
+# a vehicle target also goes by the names of the data's vehicle rows ("medium tank")
 TARGETS: tuple[tuple[tuple[str, ...], Target], ...] = (
     (("infantry", "infantry detachment", "infantry detachments"), "infantry"),
     (("support squad", "support squads", "support"), "support squad"),
@@ -99,6 +100,12 @@ def activation_needs(
     table = _data(data).activation
     _count("--morale-markers", morale_markers)
     _count("--command-tokens", command_tokens)
+    if first_activation and command_tokens:
+        raise UsageError(
+            f"--first with --command-tokens {command_tokens}: the tokens counted are those "
+            "spent on the unit this turn, so its first activation finds none on it; drop "
+            "--command-tokens for a first activation, or --first for a further one"
+        )
     if first_activation and not table.first_activation_needs_roll:
         return None
     if not first_activation and command_tokens < 1:
@@ -321,7 +328,14 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
     """Check a firing situation and work out what the dice need; UsageError if impossible."""
     tables = _data(data)
     s = situation
-    target = lookup("target", s.target, TARGETS)
+    target = lookup(
+        "target",
+        s.target,
+        [
+            (names + tables.vehicle_names(), t) if t == "vehicle" else (names, t)
+            for names, t in TARGETS
+        ],
+    )
     cover_level = lookup(
         "cover", s.cover, [((c.cover, *c.aliases), c) for c in tables.cover.levels]
     )
@@ -333,6 +347,12 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
     ):
         raise UsageError(f"--range must be a distance of 0 or more inches, not {s.range_inches!r}")
     _count("--morale-markers", s.morale_markers)
+    if s.mortar and s.machine_gun:
+        raise UsageError(
+            "--mortar and --machine-gun together: the rules give a unit's fire as a mortar's "
+            "(it ignores cover) or a machine gun's (2 D10s at infantry), never both; give the "
+            "one the firing unit is"
+        )
     if s.machine_gun and target not in tables.casualty_roll.targets:
         raise UsageError(
             "--machine-gun changes the dice only against infantry and support squads; "
