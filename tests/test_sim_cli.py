@@ -258,6 +258,8 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
         (["sweep", "x.yaml", "--no-store", "--results", "r.sqlite"], "would be unused"),
         (["sweep", str(DATA / "sweep.yaml"), "--seed", "-2"], "Invalid value for '--seed'"),
         (["evaluate", "--precision", "2"], "--precision is how far a 95% interval may reach"),
+        (["evaluate", "--precision", "0.5"], "more than 0 and less than 0.5, e.g. 0.01 (got 0.5)"),
+        (["evaluate", "--precision", "-1e-9"], "less than 0.5, e.g. 0.01 (got -0.000000001)"),
         (["evaluate", "--plot", "x.pdf"], "--plot writes a .png or .svg"),
         (["evaluate", "--plot", "no-such-folder/p.png"], "there is no folder 'no-such-folder'"),
         (["evaluate", "--plot", "."], "is a folder; give a file name in it"),

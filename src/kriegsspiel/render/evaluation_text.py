@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from kriegsspiel.sim.stats import percentage_points
+from kriegsspiel.sim.stats import percentage_points, plain
 
 
 def _pct(p: dict[str, Any]) -> str:
@@ -85,7 +85,7 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
     source = f"{data['games_played']} played, {data['games_reused']} from the results store"
     if data["stopped_early"]:
         source += (
-            f"; stopped early at ± {data['precision']}, "
+            f"; stopped early at ± {plain(data['precision'])}, "
             f"{percentage_points(data['precision'])} percentage points"
         )
     games = f"{data['games']} game{'s' if data['games'] != 1 else ''}"
@@ -155,9 +155,9 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
     )
 
     surprise = data["surprising"]
-    console.print(f"[bold]Surprising games[/bold]: {surprise['why']}:")
-    if not surprise["games"]:
-        console.print("  none")
+    # (none to show only where no game went against the favourite, nor was drawn: said so)
+    ends = ":" if surprise["games"] else "."
+    console.print(f"[bold]Surprising games[/bold]: {escape(surprise['why'])}{ends}")
     for g in surprise["games"]:
         # the command puts its first --army on side A: army B, in a game with swapped sides
         swapped = " (sides swapped: army B is the command's side A)" if g["swapped"] else ""
