@@ -49,6 +49,24 @@ def copy_v_list(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return evaluation_json(evaluate(matchup, 2, 1))
 
 
+def test_the_units_footnote_is_wrapped_by_the_console_not_broken_by_hand(
+    copy_v_list: dict[str, Any],
+) -> None:
+    """At 80 columns, a hard line break left "objectives" alone on a line."""
+    for width in (80, 100, 60):
+        lines = [line.rstrip() for line in _report(copy_v_list, width).splitlines()]
+        assert "objectives" not in lines
+        assert all(len(line) <= width for line in lines if not line.startswith("  game "))
+        start = next(i for i, line in enumerate(lines) if line.startswith("Left out:"))
+        end = next(i for i in range(start, len(lines)) if lines[i].endswith("says."))
+        said = " ".join(lines[start : end + 1])
+        assert said == (
+            "Left out: pins put on the enemy, an officer's bonus to the units near him, "
+            "objectives held: a unit that works so (an HQ, say) is worth more than its "
+            "damage says."
+        )
+
+
 def _sweep_with_a_copy(folder: Path) -> Path:
     """The test sweep (patrol A, and its variant of 163 points, against patrol B, of 158),
     with copy.yaml as a second row."""

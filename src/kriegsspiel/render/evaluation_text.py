@@ -147,11 +147,13 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
         )
     console.print(units)
     console.print(
+        # (a line a sentence, each wrapped to the console's width)
         "Damage: points of enemy models and vehicles the unit removed, a game.\n"
-        "Per point: that damage over the unit's own points, with the 95% interval of its\n"
+        "Per point: that damage over the unit's own points, with the 95% interval of its "
         "mean (a unit's damage in a game is often all or nothing, so it is wide).\n"
-        "Left out: pins put on the enemy, an officer's bonus to the units near him, objectives\n"
-        "held: a unit that works so (an HQ, say) is worth more than its damage says."
+        "Left out: pins put on the enemy, an officer's bonus to the units near him, "
+        "objectives held: a unit that works so (an HQ, say) is worth more than its damage "
+        "says."
     )
 
     surprise = data["surprising"]
