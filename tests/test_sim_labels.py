@@ -3,7 +3,9 @@ their files, each list's points, and the wording of a few plain cases."""
 
 from __future__ import annotations
 
+import csv
 import io
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ from kriegsspiel.render.evaluation_text import print_evaluation
 from kriegsspiel.sim.matchup import build_matchup
 from kriegsspiel.sim.runner import evaluate, evaluation_json
 from kriegsspiel.sim.stats import percentage_points, plain
+from kriegsspiel.sim.store import Store, told_title
 
 DATA = Path(__file__).parent / "data" / "sim"
 
@@ -49,6 +52,42 @@ def copy_v_list(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return evaluation_json(evaluate(matchup, 2, 1))
 
 
+def test_two_lists_of_one_name_are_told_apart_by_their_files_in_an_evaluation(
+    copy_v_list: dict[str, Any],
+) -> None:
+    """Both were "Grenadier Patrol" in the header and the outcome rows: which won was lost."""
+    a, b = copy_v_list["army_a"], copy_v_list["army_b"]
+    assert a["name"] == b["name"] == "Grenadier Patrol"  # (the list's own name, as it says)
+    assert (a["shown_as"], b["shown_as"]) == (
+        "Grenadier Patrol (copy.yaml)",
+        "Grenadier Patrol (patrol-a.yaml)",
+    )
+    report = " ".join(_report(copy_v_list).split())
+    assert "Grenadier Patrol (copy.yaml; 173 points, random) v Grenadier Patrol " in report
+    assert "(patrol-a.yaml; 173 points, random)" in report
+    assert "army A wins (Grenadier Patrol (copy.yaml))" in report
+    assert "army B wins (Grenadier Patrol (patrol-a.yaml))" in report
+
+
+def test_an_evaluation_gives_each_lists_points_whether_or_not_they_are_equal(
+    copy_v_list: dict[str, Any],
+) -> None:
+    report = " ".join(_report(copy_v_list).split())
+    assert "(copy.yaml; 173 points, random)" in report
+    assert "not of equal points" not in report  # (173 v 173)
+    matchup = build_matchup(
+        "konflikt47",
+        DATA / "skirmish.yaml",
+        [DATA / "patrol-a.yaml", DATA / "patrol-b.yaml"],
+        "random,random",
+    )
+    data = evaluation_json(evaluate(matchup, 2, 1))
+    assert data["army_a"]["shown_as"] == "Grenadier Patrol"  # (no clash: the name alone)
+    report = " ".join(_report(data).split())
+    assert "Grenadier Patrol (173 points, random) v Rifle Patrol (158 points, random)" in report
+    assert "note: the lists are not of equal points (173 v 158)." in report
+
+
 def test_the_units_footnote_is_wrapped_by_the_console_not_broken_by_hand(
     copy_v_list: dict[str, Any],
 ) -> None:
@@ -65,6 +104,81 @@ def test_the_units_footnote_is_wrapped_by_the_console_not_broken_by_hand(
             "objectives held: a unit that works so (an HQ, say) is worth more than its "
             "damage says."
         )
+
+
+def test_a_stored_matchup_of_two_lists_of_one_name_is_titled_with_their_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`results` listed "Grenadier Patrol v Grenadier Patrol" twice, the export's title too:
+    only the id told the matchups apart. Files stored before titles told them apart (their
+    title is "X v X") are listed and exported so too."""
+    monkeypatch.setenv("COLUMNS", "200")  # (a listing's title on one line)
+    _patrols_and_a_copy(tmp_path)
+    for armies in (["copy.yaml", "patrol-a.yaml"], ["patrol-a.yaml", "copy.yaml"]):
+        done = run_cli("evaluate", "--scenario", "skirmish.yaml", "--army", armies[0], "--army",
+                       armies[1], "--players", "random,random", "--games", "2", "--workers",
+                       "1", "--results", "r.sqlite", "--json", cwd=tmp_path)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    with Store(tmp_path / "r.sqlite", read_only=True) as store:
+        titles = sorted(run.title for run in store.runs())
+    told = [
+        "Grenadier Patrol (copy.yaml) v Grenadier Patrol (patrol-a.yaml)",
+        "Grenadier Patrol (patrol-a.yaml) v Grenadier Patrol (copy.yaml)",
+    ]
+    assert titles == told
+    # as a file written before titles told them apart holds them
+    with sqlite3.connect(tmp_path / "r.sqlite") as db:
+        db.execute("UPDATE matchups SET title = 'Grenadier Patrol v Grenadier Patrol'")
+    db.close()
+    listed = run_cli("results", "--results", "r.sqlite", cwd=tmp_path).stdout
+    assert all(title in listed for title in told)
+    export = run_cli("results", "--results", "r.sqlite", "--export", "csv", cwd=tmp_path)
+    rows = list(csv.DictReader(io.StringIO(export.stdout)))
+    assert {row["title"] for row in rows} == set(told)
+    assert {(row["army_a"], row["army_b"]) for row in rows} == {
+        ("copy.yaml", "patrol-a.yaml"),
+        ("patrol-a.yaml", "copy.yaml"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("title", "army_a", "army_b", "told"),
+    [
+        ("X v X", "mine.yaml", "german", "X (mine.yaml) v X (german)"),
+        ("X v X", "a/mine.yaml", "b/mine.yaml", "X (a/mine.yaml) v X (b/mine.yaml)"),
+        ("X v X", "mine.yaml", "mine.yaml", "X v X"),  # (one list against itself)
+        ("X v Y", "x.yaml", "y.yaml", "X v Y"),
+        ("X (x.yaml) v X (y.yaml)", "x.yaml", "y.yaml", "X (x.yaml) v X (y.yaml)"),
+        ("A v B v A v B", "p.yaml", "q.yaml", "A v B (p.yaml) v A v B (q.yaml)"),
+    ],
+)
+def test_a_stored_title_is_told_apart_only_where_it_names_two_lists_alike(
+    title: str, army_a: str, army_b: str, told: str
+) -> None:
+    assert told_title(title, army_a, army_b) == told
+
+
+def test_results_lists_the_files_of_matchups_that_share_a_title(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A copy and its list against one opponent: two rows "Grenadier Patrol v Rifle
+    Patrol" of different results, told apart only by their ids."""
+    monkeypatch.setenv("COLUMNS", "200")
+    _patrols_and_a_copy(tmp_path)
+    for army in ("copy.yaml", "patrol-a.yaml"):
+        done = run_cli("evaluate", "--scenario", "skirmish.yaml", "--army", army, "--army",
+                       "patrol-b.yaml", "--players", "random,random", "--games", "2",
+                       "--workers", "1", "--results", "r.sqlite", "--json", cwd=tmp_path)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    done = run_cli("results", "--results", "r.sqlite", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    titled = [i for i, line in enumerate(lines) if "Grenadier Patrol v Rifle Patrol" in line]
+    assert len(titled) == 2  # (each matchup's lists under its title)
+    assert sorted(lines[i + 1].split("│")[1].strip() for i in titled) == [
+        "lists: copy.yaml v patrol-b.yaml",
+        "lists: patrol-a.yaml v patrol-b.yaml",
+    ]
 
 
 def _sweep_with_a_copy(folder: Path) -> Path:

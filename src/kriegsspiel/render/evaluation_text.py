@@ -78,9 +78,19 @@ def _ruleset(data: dict[str, Any]) -> str:
 def print_evaluation(data: dict[str, Any], console: Console | None = None) -> None:
     console = console or Console(highlight=False)
     a, b = data["army_a"], data["army_b"]
+    named = [army.get("shown_as", army["name"]) for army in (a, b)]  # (told apart)
+    sides = []
+    for shown, army in zip(named, (a, b), strict=True):
+        # "Name (mine.yaml)" is headed "Name (mine.yaml; 940 points, tactical)"
+        file = shown.removeprefix(army["name"]).removeprefix(" (").removesuffix(")")
+        about = f"{file}; " if file else ""
+        sides.append(
+            f"[bold]{escape(army['name'])}[/bold] "
+            f"({escape(about)}{army['points']} points, {army['player']})"
+        )
     console.print(
-        f"[bold]{a['name']}[/bold] ({a['player']}) v [bold]{b['name']}[/bold] ({b['player']}) — "
-        f"{escape(_ruleset(data))}, {data['scenario']}, seed {data['seed']}"
+        f"{sides[0]} v {sides[1]} — {escape(_ruleset(data))}, {escape(data['scenario'])}, "
+        f"seed {data['seed']}"
     )
     source = f"{data['games_played']} played, {data['games_reused']} from the results store"
     if data["stopped_early"]:
@@ -99,9 +109,9 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
     results.add_column("games", justify="right")
     results.add_column("rate [95% interval]", justify="right")
     for label, key in (
-        (f"army A wins ({a['name']})", "army_a_wins"),
+        (f"army A wins ({escape(named[0])})", "army_a_wins"),
         ("draws", "draws"),
-        (f"army B wins ({b['name']})", "army_b_wins"),
+        (f"army B wins ({escape(named[1])})", "army_b_wins"),
     ):
         results.add_row(label, str(data[key]["count"]), _pct(data[key]))
     zones = data.get("sides") or ["side A", "side B"]

@@ -75,7 +75,9 @@ def plot_evaluation(data: dict[str, Any], scores: Counter[tuple[int, int, str]],
     )
     left.set_ylabel("share of games")
     left.set_title(f"Scores over {data['games']} game{'s' if data['games'] != 1 else ''}")
-    names = [_wrapped(data[army]["name"], 26) for army in ("army_a", "army_b")]
+    # (each list's name, with its file where the two share one)
+    shown = [data[army].get("shown_as", data[army]["name"]) for army in ("army_a", "army_b")]
+    names = [_wrapped(name, 26) for name in shown]
     labels = [f"A wins\n{names[0]}", "draw", f"B wins\n{names[1]}"]
     parts = [data["army_a_wins"], data["draws"], data["army_b_wins"]]
     rates = [p["rate"] for p in parts]
@@ -90,11 +92,11 @@ def plot_evaluation(data: dict[str, Any], scores: Counter[tuple[int, int, str]],
         right.text(x, p["high"] + 0.015, f"{p['rate']:.0%}", ha="center", fontsize=9)
     house = data.get("rules_file")
     rules = data["ruleset"] if house is None else f"{data['ruleset']}, rules file {house}"
-    title = f"{data['army_a']['name']} v {data['army_b']['name']} — {rules}"
+    title = f"{shown[0]} v {shown[1]} — {rules}"
     if len(title) > TITLE_ROOM:  # (a line each: army A's, army B's, and the rules)
-        second = f"v {data['army_b']['name']} — {rules}"
-        lines = [data["army_a"]["name"]]
-        lines += [second] if len(second) <= TITLE_ROOM else [f"v {data['army_b']['name']}", rules]
+        second = f"v {shown[1]} — {rules}"
+        lines = [shown[0]]
+        lines += [second] if len(second) <= TITLE_ROOM else [f"v {shown[1]}", rules]
         title = "\n".join(_wrapped(line, TITLE_ROOM, 1) for line in lines)
     fig.suptitle(title)
     _save(fig, path)

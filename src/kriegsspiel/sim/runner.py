@@ -706,6 +706,7 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
     from kriegsspiel.sim.matchup import army_name, parsed
 
     m = result.matchup
+    shown = m.names  # (with their files, where the two lists' names clash)
     scenario, *lists = parsed(m)
     body = result.tally.to_json()
     for game in body["surprising"]["games"]:
@@ -724,12 +725,14 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
         "army_a": {
             "file": m.armies[0].label,
             "name": army_name(m.armies[0]),
+            "shown_as": shown[0],  # the name, and its file where both lists share a name
             "points": lists[0].points,
             "player": m.players[0],
         },
         "army_b": {
             "file": m.armies[1].label,
             "name": army_name(m.armies[1]),
+            "shown_as": shown[1],  # the name, and its file where both lists share a name
             "points": lists[1].points,
             "player": m.players[1],
         },
