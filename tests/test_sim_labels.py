@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from kriegsspiel.sim.matchup import build_matchup
 from kriegsspiel.sim.runner import evaluate, evaluation_json
 from kriegsspiel.sim.stats import percentage_points, plain
 from kriegsspiel.sim.store import Store, told_title
+from kriegsspiel.sim.sweep import column_points, load_sweep, points_note, row_points
 
 DATA = Path(__file__).parent / "data" / "sim"
 
@@ -189,6 +191,46 @@ def _sweep_with_a_copy(folder: Path) -> Path:
     path = folder / "sweep.yaml"
     path.write_text(text.replace("lists: [patrol-a.yaml]", "lists: [patrol-a.yaml, copy.yaml]"))
     return path
+
+
+def test_a_sweep_gives_each_lists_points_and_says_when_they_differ(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No list's points were shown, and nothing said that the lists' points differ."""
+    monkeypatch.setenv("COLUMNS", "200")
+    _sweep_with_a_copy(tmp_path)
+    args = ["sweep", "sweep.yaml", "--workers", "1", "--games", "2", "--no-store"]
+    done = run_cli(*args, "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["rows"] == [
+        "Grenadier Patrol (patrol-a.yaml)",
+        "Grenadier Patrol (copy.yaml)",
+        "Grenadier Patrol (riflemen for the MMG)",
+    ]
+    # (the MMG team, 50 points, gave way to a rifle section of 40)
+    assert (data["row_points"], data["column_points"]) == ([173, 173, 163], [158])
+    note = "the lists are not of equal points (158 to 173 points; each list's are given with its name)."
+    assert data["notices"][0] == note
+    text = run_cli(*args, cwd=tmp_path)
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    row = next(i for i, line in enumerate(lines) if "Grenadier Patrol (copy.yaml)" in line)
+    assert "173 points" in lines[row + 1]  # (under the row's name)
+    assert "v Rifle Patrol" in text.stdout and "158 points" in text.stdout
+    assert "163 points" in text.stdout
+    assert f"note: {note}" in " ".join(text.stdout.split())
+
+
+def test_a_sweep_of_lists_of_equal_points_says_nothing_of_points(tmp_path: Path) -> None:
+    _patrols_and_a_copy(tmp_path)
+    (tmp_path / "even.yaml").write_text(
+        "name: Even\nruleset: konflikt47\nscenario: skirmish.yaml\nplayers: random,random\n"
+        "lists: [patrol-a.yaml]\nagainst: [copy.yaml]\n"
+    )
+    sweep = load_sweep(str(tmp_path / "even.yaml"))
+    assert (row_points(sweep), column_points(sweep)) == ([173], [173])
+    assert points_note(sweep) is None
 
 
 def test_precision_is_echoed_plainly_and_its_bound_said_as_it_is(tmp_path: Path) -> None:
