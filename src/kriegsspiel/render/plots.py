@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from kriegsspiel.core.names import counted
 from kriegsspiel.outfiles import drawn_by, writing
 from kriegsspiel.render.evaluation_text import per_point
 
@@ -121,6 +122,14 @@ def _ink(background: Sequence[float]) -> str:
     return "black" if (light + 0.05) / 0.05 >= 1.05 / (light + 0.05) else "white"
 
 
+# under a heat map's pooled column, as the text table's note says it
+FIELD_CAPTION = (
+    "the field: each row's games against every column but its own list (and, for a\n"
+    "variant, the list it was made from), pooled; rows may face different opponents:\n"
+    "compare the field only between rows that face the same columns"
+)
+
+
 def plot_heatmap(
     rows: Sequence[str],
     columns: Sequence[str],
@@ -165,6 +174,8 @@ def plot_heatmap(
                 f"{cell['rate']:.0%}\n[{cell['low']:.0%}, {cell['high']:.0%}]"
                 + (f"\ndraws {cell['draws']:.0%}" if "draws" in cell else "")
                 + ("\n(mirror)" if cell.get("mirrored") else "")  # (as the table marks it)
+                # (a field is as many opponents as it says: rows may face different ones)
+                + (f"\nv {counted(cell['opponents'], 'opponent')}" if "opponents" in cell else "")
                 if cell
                 else "(no opponent)"
                 if field and j == len(columns) - 1
@@ -172,8 +183,9 @@ def plot_heatmap(
             )
             shade = image.cmap(image.norm(values[i][j])) if cell else (1.0, 1.0, 1.0)
             ax.text(j, i, text, ha="center", va="center", fontsize=8, color=_ink(shade))
-    if field:  # (the pooled column is not one more opponent: set it apart)
+    if field:  # (the pooled column is not one more opponent: set it apart, and say so)
         ax.axvline(len(columns) - 1.5, color="black", linewidth=3)
+        ax.set_xlabel(FIELD_CAPTION, fontsize=8, loc="right")
     from matplotlib.ticker import PercentFormatter
 
     fig.colorbar(
