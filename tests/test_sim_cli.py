@@ -1008,6 +1008,7 @@ def test_a_sweep_pools_each_rows_games_against_the_field(
     shown = " ".join(cli(tmp_path, "sweep", "sweep.yaml", "--games", "6").stdout.split())
     assert "v the field" in shown and "(pooled)" in shown
     assert f"{field['rate']:.0%} ({field['low']:.0%}–{field['high']:.0%})" in shown
+    assert "v 2 opponents" in shown  # (the row's field: patrol B and the veterans)
     assert "the row's games against every column but its own list (and, for a variant" in shown
 
 
