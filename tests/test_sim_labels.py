@@ -270,3 +270,23 @@ def test_a_run_with_no_upset_and_no_draw_says_so_in_one_line(
     lines = [line.strip() for line in _report(data, 200).splitlines()]
     assert f"Surprising games: {why}." in lines
     assert "none" not in lines
+
+
+def test_a_variants_name_in_the_export_is_documented_with_the_file_that_plays_it(
+    tmp_path: Path,
+) -> None:
+    """The export's army_a of a variant, LIST[VARIANT], is no file; the docs say so, and
+    that --lists-to writes it as LIST--VARIANT.yaml, which the docs' rule names."""
+    _patrols_and_a_copy(tmp_path)
+    (tmp_path / "sweep.yaml").write_text((DATA / "sweep.yaml").read_text())
+    done = run_cli("sweep", "sweep.yaml", "--workers", "1", "--games", "2", "--results",
+                   "r.sqlite", "--lists-to", "lists", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    export = run_cli("results", "--results", "r.sqlite", "--export", "csv", cwd=tmp_path)
+    lists = {row["army_a"] for row in csv.DictReader(io.StringIO(export.stdout))}
+    assert "patrol-a.yaml[riflemen for the MMG]" in lists
+    assert (tmp_path / "lists" / "patrol-a--riflemen-for-the-mmg.yaml").is_file()
+    docs = (Path(__file__).parent.parent / "docs" / "simulation.md").read_text()
+    row = next(line for line in docs.splitlines() if line.startswith("| `army_a`, `army_b` |"))
+    assert "`LIST[VARIANT]`" in row and "--lists-to DIR" in row
+    assert "`DIR/LIST--VARIANT.yaml`" in row
