@@ -1515,6 +1515,11 @@ def _game(index: int, a: int, b: int) -> GameOutcome:
          "either side won)", [4]),
         ([(5, 1)] * 5 + [(3, 3)],
          "no upset (army A won 5 of the 5 games either side won), so the draws", [5]),
+        # one game: "1 win", not "1 wins"
+        ([(1, 0)], "no clear favourite (1 win to 0), so the most one-sided games either way",
+         [0]),
+        # no upset and no draw either: said so, with no "so the draws" followed by none
+        ([(5, 1)] * 6, "no upset and no draw (army A won 6 of the 6 games either side won)", []),
     ],
 )  # fmt: skip
 def test_the_surprising_games_are_the_underdogs_biggest_wins_or_else_the_draws(

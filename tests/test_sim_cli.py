@@ -175,7 +175,11 @@ def test_a_sweeps_json_says_what_its_text_says_of_the_games_played(tmp_path: Pat
 
         lost = round((1 - cell["rate"] - cell["draws"]) * 20)
         assert cell["losses"] == wilson(lost, 20).to_json()
-    assert first["notices"] == [
+    uneven = (  # (patrol A and its variant, of 173 and 163 points, against 158)
+        "the lists are not of equal points (158 to 173 points; each list's are given with its "
+        "name)."
+    )
+    assert first["notices"] == [uneven] + [
         f"{row} v Rifle Patrol: stopped early after 20 games: the 95% Wilson intervals of "
         "army A's wins, the draws and army B's wins each lie within ± 0.25 (25 percentage "
         "points) of their rates; the rates by side and each unit's survival are not held to it."
@@ -185,7 +189,8 @@ def test_a_sweeps_json_says_what_its_text_says_of_the_games_played(tmp_path: Pat
     assert (again["games_played"], again["games_reused"]) == (0, 40)
     assert [row[0]["games_reused"] for row in again["cells"]] == [20, 20]
     alone = json.loads(cli(tmp_path, *args[:-3], "--no-store", "--json").stdout)
-    assert alone["store"] is None and alone["notices"] == [] and not alone["stopped_early"]
+    assert alone["store"] is None and alone["notices"] == [uneven]
+    assert not alone["stopped_early"]
     assert [row[0]["games_played"] for row in alone["cells"]] == [40, 40]
 
 
@@ -258,6 +263,8 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
         (["sweep", "x.yaml", "--no-store", "--results", "r.sqlite"], "would be unused"),
         (["sweep", str(DATA / "sweep.yaml"), "--seed", "-2"], "Invalid value for '--seed'"),
         (["evaluate", "--precision", "2"], "--precision is how far a 95% interval may reach"),
+        (["evaluate", "--precision", "0.5"], "more than 0 and less than 0.5, e.g. 0.01 (got 0.5)"),
+        (["evaluate", "--precision", "-1e-9"], "less than 0.5, e.g. 0.01 (got -0.000000001)"),
         (["evaluate", "--plot", "x.pdf"], "--plot writes a .png or .svg"),
         (["evaluate", "--plot", "no-such-folder/p.png"], "there is no folder 'no-such-folder'"),
         (["evaluate", "--plot", "."], "is a folder; give a file name in it"),
@@ -1001,6 +1008,7 @@ def test_a_sweep_pools_each_rows_games_against_the_field(
     shown = " ".join(cli(tmp_path, "sweep", "sweep.yaml", "--games", "6").stdout.split())
     assert "v the field" in shown and "(pooled)" in shown
     assert f"{field['rate']:.0%} ({field['low']:.0%}–{field['high']:.0%})" in shown
+    assert "v 2 opponents" in shown  # (the row's field: patrol B and the veterans)
     assert "the row's games against every column but its own list (and, for a variant" in shown
 
 

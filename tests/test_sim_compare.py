@@ -586,9 +586,13 @@ def test_a_sweeps_heat_map_sets_each_rows_field_apart_in_a_last_column(
     labels = [t.get_text() for t in wide.get_xticklabels()]
     assert labels == ["b", "a", "the field (pooled)"]
     texts = [t.get_text() for t in wide.texts]
-    assert "25%\n[10%, 45%]" in texts and "(no opponent)" in texts
+    # the field's cell says how many opponents it pools, and a caption says what it is
+    assert "25%\n[10%, 45%]\nv 2 opponents" in texts and "(no opponent)" in texts
     assert texts.count("(itself)") == 2
+    assert wide.get_xlabel() == plots.FIELD_CAPTION
+    assert "rows may face different opponents" in " ".join(plots.FIELD_CAPTION.split())
     assert [t.get_text() for t in narrow.get_xticklabels()] == ["b"]  # (its cell says it all)
+    assert narrow.get_xlabel() == ""  # (no field column: nothing to caption)
     # a row of draws is told from a row of losses
     drawn.clear()
     plots.plot_heatmap(["a"], ["b"], [[{**cell, "draws": 1.0, "rate": 0.0, "low": 0.0}]], "t",

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from kriegsspiel.sim.stats import percentage_points
+from kriegsspiel.sim.stats import percentage_points, plain
 
 
 def _pct(p: dict[str, Any]) -> str:
@@ -78,14 +78,24 @@ def _ruleset(data: dict[str, Any]) -> str:
 def print_evaluation(data: dict[str, Any], console: Console | None = None) -> None:
     console = console or Console(highlight=False)
     a, b = data["army_a"], data["army_b"]
+    named = [army.get("shown_as", army["name"]) for army in (a, b)]  # (told apart)
+    sides = []
+    for shown, army in zip(named, (a, b), strict=True):
+        # "Name (mine.yaml)" is headed "Name (mine.yaml; 940 points, tactical)"
+        file = shown.removeprefix(army["name"]).removeprefix(" (").removesuffix(")")
+        about = f"{file}; " if file else ""
+        sides.append(
+            f"[bold]{escape(army['name'])}[/bold] "
+            f"({escape(about)}{army['points']} points, {army['player']})"
+        )
     console.print(
-        f"[bold]{a['name']}[/bold] ({a['player']}) v [bold]{b['name']}[/bold] ({b['player']}) — "
-        f"{escape(_ruleset(data))}, {data['scenario']}, seed {data['seed']}"
+        f"{sides[0]} v {sides[1]} — {escape(_ruleset(data))}, {escape(data['scenario'])}, "
+        f"seed {data['seed']}"
     )
     source = f"{data['games_played']} played, {data['games_reused']} from the results store"
     if data["stopped_early"]:
         source += (
-            f"; stopped early at ± {data['precision']}, "
+            f"; stopped early at ± {plain(data['precision'])}, "
             f"{percentage_points(data['precision'])} percentage points"
         )
     games = f"{data['games']} game{'s' if data['games'] != 1 else ''}"
@@ -99,9 +109,9 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
     results.add_column("games", justify="right")
     results.add_column("rate [95% interval]", justify="right")
     for label, key in (
-        (f"army A wins ({a['name']})", "army_a_wins"),
+        (f"army A wins ({escape(named[0])})", "army_a_wins"),
         ("draws", "draws"),
-        (f"army B wins ({b['name']})", "army_b_wins"),
+        (f"army B wins ({escape(named[1])})", "army_b_wins"),
     ):
         results.add_row(label, str(data[key]["count"]), _pct(data[key]))
     zones = data.get("sides") or ["side A", "side B"]
@@ -147,17 +157,19 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
         )
     console.print(units)
     console.print(
+        # (a line a sentence, each wrapped to the console's width)
         "Damage: points of enemy models and vehicles the unit removed, a game.\n"
-        "Per point: that damage over the unit's own points, with the 95% interval of its\n"
+        "Per point: that damage over the unit's own points, with the 95% interval of its "
         "mean (a unit's damage in a game is often all or nothing, so it is wide).\n"
-        "Left out: pins put on the enemy, an officer's bonus to the units near him, objectives\n"
-        "held: a unit that works so (an HQ, say) is worth more than its damage says."
+        "Left out: pins put on the enemy, an officer's bonus to the units near him, "
+        "objectives held: a unit that works so (an HQ, say) is worth more than its damage "
+        "says."
     )
 
     surprise = data["surprising"]
-    console.print(f"[bold]Surprising games[/bold]: {surprise['why']}:")
-    if not surprise["games"]:
-        console.print("  none")
+    # (none to show only where no game went against the favourite, nor was drawn: said so)
+    ends = ":" if surprise["games"] else "."
+    console.print(f"[bold]Surprising games[/bold]: {escape(surprise['why'])}{ends}")
     for g in surprise["games"]:
         # the command puts its first --army on side A: army B, in a game with swapped sides
         swapped = " (sides swapped: army B is the command's side A)" if g["swapped"] else ""

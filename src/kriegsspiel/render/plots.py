@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from kriegsspiel.core.names import counted
 from kriegsspiel.outfiles import drawn_by, writing
 from kriegsspiel.render.evaluation_text import per_point
 
@@ -75,7 +76,9 @@ def plot_evaluation(data: dict[str, Any], scores: Counter[tuple[int, int, str]],
     )
     left.set_ylabel("share of games")
     left.set_title(f"Scores over {data['games']} game{'s' if data['games'] != 1 else ''}")
-    names = [_wrapped(data[army]["name"], 26) for army in ("army_a", "army_b")]
+    # (each list's name, with its file where the two share one)
+    shown = [data[army].get("shown_as", data[army]["name"]) for army in ("army_a", "army_b")]
+    names = [_wrapped(name, 26) for name in shown]
     labels = [f"A wins\n{names[0]}", "draw", f"B wins\n{names[1]}"]
     parts = [data["army_a_wins"], data["draws"], data["army_b_wins"]]
     rates = [p["rate"] for p in parts]
@@ -90,11 +93,11 @@ def plot_evaluation(data: dict[str, Any], scores: Counter[tuple[int, int, str]],
         right.text(x, p["high"] + 0.015, f"{p['rate']:.0%}", ha="center", fontsize=9)
     house = data.get("rules_file")
     rules = data["ruleset"] if house is None else f"{data['ruleset']}, rules file {house}"
-    title = f"{data['army_a']['name']} v {data['army_b']['name']} — {rules}"
+    title = f"{shown[0]} v {shown[1]} — {rules}"
     if len(title) > TITLE_ROOM:  # (a line each: army A's, army B's, and the rules)
-        second = f"v {data['army_b']['name']} — {rules}"
-        lines = [data["army_a"]["name"]]
-        lines += [second] if len(second) <= TITLE_ROOM else [f"v {data['army_b']['name']}", rules]
+        second = f"v {shown[1]} — {rules}"
+        lines = [shown[0]]
+        lines += [second] if len(second) <= TITLE_ROOM else [f"v {shown[1]}", rules]
         title = "\n".join(_wrapped(line, TITLE_ROOM, 1) for line in lines)
     fig.suptitle(title)
     _save(fig, path)
@@ -117,6 +120,14 @@ def _ink(background: Sequence[float]) -> str:
     ends of the colour scale, the cells a reader looks at first, could not be read."""
     light = _luminance(background)
     return "black" if (light + 0.05) / 0.05 >= 1.05 / (light + 0.05) else "white"
+
+
+# under a heat map's pooled column, as the text table's note says it
+FIELD_CAPTION = (
+    "the field: each row's games against every column but its own list (and, for a\n"
+    "variant, the list it was made from), pooled; rows may face different opponents:\n"
+    "compare the field only between rows that face the same columns"
+)
 
 
 def plot_heatmap(
@@ -163,6 +174,8 @@ def plot_heatmap(
                 f"{cell['rate']:.0%}\n[{cell['low']:.0%}, {cell['high']:.0%}]"
                 + (f"\ndraws {cell['draws']:.0%}" if "draws" in cell else "")
                 + ("\n(mirror)" if cell.get("mirrored") else "")  # (as the table marks it)
+                # (a field is as many opponents as it says: rows may face different ones)
+                + (f"\nv {counted(cell['opponents'], 'opponent')}" if "opponents" in cell else "")
                 if cell
                 else "(no opponent)"
                 if field and j == len(columns) - 1
@@ -170,8 +183,9 @@ def plot_heatmap(
             )
             shade = image.cmap(image.norm(values[i][j])) if cell else (1.0, 1.0, 1.0)
             ax.text(j, i, text, ha="center", va="center", fontsize=8, color=_ink(shade))
-    if field:  # (the pooled column is not one more opponent: set it apart)
+    if field:  # (the pooled column is not one more opponent: set it apart, and say so)
         ax.axvline(len(columns) - 1.5, color="black", linewidth=3)
+        ax.set_xlabel(FIELD_CAPTION, fontsize=8, loc="right")
     from matplotlib.ticker import PercentFormatter
 
     fig.colorbar(

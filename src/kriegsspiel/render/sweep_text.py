@@ -136,6 +136,8 @@ def print_sweep_table(
             f"draws {cell['draws']:.0%}"
             + (f", {cell['games']} games" if cell["games"] < most else "")
             + ("\n(mirror)" if cell.get("mirrored") else "")
+            # (rows' fields may differ: how many opponents this one holds)
+            + (f"\nv {counted(cell['opponents'], 'opponent')}" if "opponents" in cell else "")
         )
 
     for name, row, pooled in zip(rows, cells, overall, strict=True):

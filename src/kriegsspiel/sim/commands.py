@@ -374,10 +374,17 @@ def run_results(
     for col in ("games", "A wins", "draws", "B wins"):
         table.add_column(col, justify="right")
     this = code_version()
+    # where matchups of other lists share a title (a copy of a list, changed but not
+    # renamed, against the same opponent), the lists as given tell them apart
+    titled: dict[str, set[tuple[str, str]]] = {}
+    for run in runs:
+        titled.setdefault(run.title, set()).add((run.army_a, run.army_b))
     for run in runs:
         whose = "this code" if run.code_version == this else "other code: not reused"
+        lists = f"\n  lists: {run.army_a} v {run.army_b}" if len(titled[run.title]) > 1 else ""
         table.add_row(
-            f"{run.title}\n  {run.ruleset}, {run.scenario}, {run.players}, seed {run.run_seed}"
+            f"{run.title}{lists}"
+            f"\n  {run.ruleset}, {run.scenario}, {run.players}, seed {run.run_seed}"
             f"\n  id {run.matchup[:8]}, code {run.code_version}\n  ({whose})",
             str(run.games),
             str(run.wins_a),

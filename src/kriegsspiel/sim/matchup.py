@@ -106,8 +106,15 @@ class Matchup:
         return f"{self.ruleset} with rules file {self.rules.label} ({self.rules.digest[:8]})"
 
     @property
+    def names(self) -> tuple[str, str]:
+        """Army A's and army B's names as reports show them (:func:`told_apart`): with
+        their files where two different lists share a name."""
+        a, b = told_apart(self.armies)
+        return a, b
+
+    @property
     def title(self) -> str:
-        return f"{army_name(self.armies[0])} v {army_name(self.armies[1])}"
+        return " v ".join(self.names)
 
     def mirrored(self) -> Matchup:
         """The same matchup seen from the other side: army B (and its player) as army A.
@@ -517,6 +524,26 @@ def army_name(source: Source) -> str:
     except yaml.YAMLError:
         return source.label
     return str(data.get("name", source.label)) if isinstance(data, dict) else source.label
+
+
+def told_apart(sources: Sequence[Source]) -> list[str]:
+    """Each list's name, and where two different lists share one (a copy of a shipped list,
+    changed but not renamed), its file too: the file's name, or its whole path where two
+    such files share a name (a shipped list's file is its shipped name)."""
+    names = [army_name(s) for s in sources]
+    texts: dict[str, dict[str, Source]] = {}  # each name: its lists, by what they say
+    for name, source in zip(names, sources, strict=True):
+        texts.setdefault(name, {}).setdefault(source.digest, source)
+
+    def file(name: str, source: Source) -> str:
+        short = [Path(s.label).name for s in texts[name].values()]
+        own = Path(source.label).name
+        return own if short.count(own) == 1 else source.label
+
+    return [
+        f"{name} ({file(name, source)})" if len(texts[name]) > 1 else name
+        for name, source in zip(names, sources, strict=True)
+    ]
 
 
 def new_player(kind: str, seed: int) -> Player:

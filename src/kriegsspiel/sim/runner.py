@@ -25,7 +25,7 @@ from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.executors import InProcess, interrupts_held, local_pool, stop_pool
 from kriegsspiel.sim.matchup import Matchup
 from kriegsspiel.sim.outcome import BatchFailed, GameOutcome, OtherCode, play_batch
-from kriegsspiel.sim.stats import percentage_points, wilson, within_precision
+from kriegsspiel.sim.stats import percentage_points, plain, wilson, within_precision
 from kriegsspiel.sim.store import Store, StoreError
 from kriegsspiel.sim.tally import Tally
 
@@ -72,8 +72,8 @@ def check_request(
         raise UsageError(f"{named('workers')} must be at least 1 (got {workers}).")
     if precision is not None and not 0 < precision < 0.5:
         raise UsageError(
-            f"{named('precision')} is how far a 95% interval may reach from its rate, between "
-            f"0 and 0.5, e.g. 0.01 (got {precision})."
+            f"{named('precision')} is how far a 95% interval may reach from its rate: more "
+            f"than 0 and less than 0.5, e.g. 0.01 (got {plain(precision)})."
         )
 
 
@@ -379,7 +379,8 @@ def _finish(result: Evaluation) -> Evaluation:
         )
         note = (
             f"{when}: the 95% Wilson intervals of army A's wins, the draws and army B's "
-            f"wins each lie within ± {precision} ({percentage_points(precision)} percentage points) of "
+            f"wins each lie within ± {plain(precision)} ({percentage_points(precision)} "
+            "percentage points) of "
             "their rates; the rates by side and each unit's survival are not held to it."
         )
         result.notices.append(note)
@@ -387,7 +388,7 @@ def _finish(result: Evaluation) -> Evaluation:
     if precision is not None and tally.games and not within_precision(counts, precision):
         widest = max(wilson(c, tally.games).reach for c in counts)
         note = (
-            f"the precision asked for (± {precision}) was not reached in {tally.games} "
+            f"the precision asked for (± {plain(precision)}) was not reached in {tally.games} "
             f"games: the widest 95% interval reaches ± {widest:.3f} from its rate; ask for "
             "more games (they stop as soon as it is reached)."
         )
@@ -705,6 +706,7 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
     from kriegsspiel.sim.matchup import army_name, parsed
 
     m = result.matchup
+    shown = m.names  # (with their files, where the two lists' names clash)
     scenario, *lists = parsed(m)
     body = result.tally.to_json()
     for game in body["surprising"]["games"]:
@@ -723,12 +725,14 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
         "army_a": {
             "file": m.armies[0].label,
             "name": army_name(m.armies[0]),
+            "shown_as": shown[0],  # the name, and its file where both lists share a name
             "points": lists[0].points,
             "player": m.players[0],
         },
         "army_b": {
             "file": m.armies[1].label,
             "name": army_name(m.armies[1]),
+            "shown_as": shown[1],  # the name, and its file where both lists share a name
             "points": lists[1].points,
             "player": m.players[1],
         },

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 Z95 = 1.959963984540054  # the standard normal's 97.5th percentile
 
@@ -72,8 +73,18 @@ class Spread:
 
 def percentage_points(precision: float) -> str:
     """A precision as percentage points, to the digits it was given with: 0.1 is "10",
-    0.015 is "1.5" (a rate's ± 0.1 is ± 10 points, not 0.1 of one)."""
-    return f"{precision * 100:.6g}"
+    0.015 is "1.5" (a rate's ± 0.1 is ± 10 points, not 0.1 of one); written out, as
+    :func:`plain` writes a number."""
+    points = f"{precision * 100:.6g}"
+    return plain(float(points)) if "e" in points else points
+
+
+def plain(number: float) -> str:
+    """A number as it is written by hand, never in exponent form: 1e-09 is "0.000000001",
+    0.05 is "0.05" (nan and inf as Python writes them)."""
+    if not math.isfinite(number):
+        return str(number)
+    return format(Decimal(repr(float(number))), "f")
 
 
 def within_precision(counts: Sequence[int], precision: float) -> bool:

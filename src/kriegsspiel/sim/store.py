@@ -20,7 +20,7 @@ from typing import IO, Any
 
 from kriegsspiel.errors import KriegsspielError
 from kriegsspiel.sim.code import code_version
-from kriegsspiel.sim.matchup import Matchup, army_name
+from kriegsspiel.sim.matchup import Matchup
 from kriegsspiel.sim.outcome import GameOutcome, loaded_units, units_from_rows
 
 SCHEMA_VERSION = 1
@@ -172,6 +172,22 @@ def _fault(row: tuple[Any, ...]) -> str:
     return "it is not a game as kriegsspiel stores one"  # (not reached: each is checked)
 
 
+def told_title(title: str, army_a: str, army_b: str) -> str:
+    """A stored matchup's title, with its lists' files (``army_a``, ``army_b``) where it
+    names two lists alike ("X v X"), as files stored before titles told them apart hold
+    it; a title that tells them apart already is kept as it is."""
+    if not all(isinstance(text, str) for text in (title, army_a, army_b)):
+        return title  # (a row edited by hand: shown as it is)
+    half = (len(title) - 3) // 2
+    name = title[:half]
+    if title != f"{name} v {name}" or army_a == army_b:
+        return title
+    files = [army_a, army_b]
+    if Path(army_a).name != Path(army_b).name:
+        files = [Path(army_a).name, Path(army_b).name]
+    return f"{name} ({files[0]}) v {name} ({files[1]})"
+
+
 def _told(value: object) -> str:
     """A value read from SQLite as a message tells it."""
     if isinstance(value, bytes):
@@ -195,6 +211,8 @@ class StoredRun:
     wins_a: int
     draws: int
     wins_b: int
+    army_a: str = ""  # each list as it was given: a shipped one's name, or its file
+    army_b: str = ""
 
 
 def _held_by_another(exc: sqlite3.DatabaseError) -> bool:
@@ -506,7 +524,7 @@ class Store:
                     matchup.armies[1].digest,
                     matchup.scenario.digest,
                     ",".join(matchup.players),
-                    f"{army_name(matchup.armies[0])} v {army_name(matchup.armies[1])}",
+                    matchup.title,  # (the lists' files too, where their names clash)
                 ),
             )
 
@@ -668,12 +686,12 @@ class Store:
             rows = self.db.execute(
                 "SELECT g.matchup, m.title, m.ruleset, m.scenario, m.players, g.code_version,"
                 " g.run_seed, COUNT(*), SUM(g.winner='A'), SUM(g.winner='draw'),"
-                " SUM(g.winner='B') FROM games g JOIN matchups m USING (matchup)"
-                " WHERE substr(g.matchup, 1, ?) = ?"
+                " SUM(g.winner='B'), m.army_a, m.army_b FROM games g JOIN matchups m"
+                " USING (matchup) WHERE substr(g.matchup, 1, ?) = ?"
                 " GROUP BY g.matchup, g.code_version, g.run_seed ORDER BY m.title, g.run_seed",
                 (len(matchup), matchup),
             ).fetchall()
-        return [StoredRun(*row) for row in rows]
+        return [StoredRun(row[0], told_title(row[1], row[11], row[12]), *row[2:]) for row in rows]
 
     def prune(self, matchup: str = "") -> tuple[int, int]:
         """Delete the games stored by other code than this (a run reuses only its own code's
@@ -768,4 +786,4 @@ class Store:
             raise self._damaged(
                 row[22], row[0], row[10], row[11], row[12], str(exc), then
             ) from None
-        return row[:22], units
+        return (row[0], told_title(row[1], row[4], row[5]), *row[2:22]), units

@@ -24,14 +24,15 @@ from kriegsspiel.sim.matchup import (
     PLAYER_KINDS,
     Matchup,
     Source,
-    army_name,
     check_rules,
     check_setup,
     game_ruleset,
+    parsed,
     pick_file,
     read_rules,
     read_scenario,
     read_source,
+    told_apart,
 )
 from kriegsspiel.sim.stats import wilson
 
@@ -577,24 +578,33 @@ def column_names(sweep: Sweep) -> list[str]:
 
 
 def _names(sweep: Sweep) -> list[str]:
-    """The rows' and then the columns' names: each list's own name, and where two different
-    lists share one (a copy of a shipped list, changed but not renamed), its file too: the
-    file's name, or its whole path where two such files share a name."""
-    sources = [*sweep.rows, *sweep.columns]
-    names = [army_name(s) for s in sources]
-    texts: dict[str, dict[str, Source]] = {}  # each name: its lists, by what they say
-    for name, source in zip(names, sources, strict=True):
-        texts.setdefault(name, {}).setdefault(source.digest, source)
+    """The rows' and then the columns' names, told apart where two lists share one
+    (:func:`~kriegsspiel.sim.matchup.told_apart`)."""
+    return told_apart([*sweep.rows, *sweep.columns])
 
-    def file(name: str, source: Source) -> str:
-        short = [Path(s.label).name for s in texts[name].values()]
-        own = Path(source.label).name
-        return own if short.count(own) == 1 else source.label
 
-    return [
-        f"{name} ({file(name, source)})" if len(texts[name]) > 1 else name
-        for name, source in zip(names, sources, strict=True)
-    ]
+def row_points(sweep: Sweep) -> list[int]:
+    """Each row's list's points (as checked: the sum of its units')."""
+    return [parsed(line[0])[1].points for line in sweep.grids[0]]
+
+
+def column_points(sweep: Sweep) -> list[int]:
+    """Each column's list's points."""
+    return [parsed(matchup)[2].points for matchup in sweep.grids[0][0]]
+
+
+def points_note(sweep: Sweep) -> str | None:
+    """What to say where a cell sets lists of unequal points against each other (as an
+    evaluation says it of its two lists); None where every cell played is even."""
+    rows, columns = row_points(sweep), column_points(sweep)
+    cells = [(rows[r], columns[c]) for r, c in evaluation_order(sweep)]
+    if all(a == b for a, b in cells):
+        return None
+    every = [points for cell in cells for points in cell]
+    return (
+        f"the lists are not of equal points ({min(every)} to {max(every)} points; each "
+        "list's are given with its name)."
+    )
 
 
 def same_list(a: Source, b: Source) -> bool:

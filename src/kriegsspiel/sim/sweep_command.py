@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.console import Console
 
+from kriegsspiel.core.names import counted
 from kriegsspiel.errors import UsageError, empty_name
 from kriegsspiel.outfiles import check_folder, write_text
 from kriegsspiel.render.evaluation_text import other_code_note
@@ -59,11 +60,14 @@ def run_sweep(
     """
     from kriegsspiel.sim.sweep import (
         column_names,
+        column_points,
         evaluation_order,
         load_sweep,
         played,
+        points_note,
         read_from_mirror,
         row_names,
+        row_points,
         scenario_seed,
     )
 
@@ -80,6 +84,13 @@ def run_sweep(
         if not sweep.compared:
             ERR.print("note: the sweep has no variants: no list written.", markup=False)
     rows, columns = row_names(sweep), column_names(sweep)
+    points = row_points(sweep), column_points(sweep)
+    # the tables and the heat map give each list's points under its name
+    shown_rows, shown_columns = (
+        [f"{name}\n{counted(worth, 'point')}" for name, worth in zip(names, each, strict=True)]
+        for names, each in zip((rows, columns), points, strict=True)
+    )
+    uneven = points_note(sweep)  # (said as an evaluation says it, first among the notes)
     scenarios = [source.label for source in sweep.scenarios]
     seeds = [scenario_seed(seed, k) for k in range(len(scenarios))]
     many = len(scenarios) > 1
@@ -88,7 +99,8 @@ def run_sweep(
     to_play = len(played(sweep))
     games_played = games_reused = 0
     other_code: dict[str, int] = {}  # games of these cells stored by other code, not reused
-    notices: list[str] = []  # each evaluation's, after its cell's name (the text's notes)
+    # the lists' points (if uneven), then each evaluation's after its cell's name
+    notices: list[str] = [] if uneven is None else [uneven]
     per_scenario: list[_Cells] = []
     # one set of workers plays every cell: what they work out in one, they know in the next
     with open_store(options.results) as store, options.pool(games) as pool:
@@ -170,6 +182,8 @@ def run_sweep(
             "seed": seed,
             "rows": rows,
             "columns": columns,
+            "row_points": points[0],  # each row's list's points, in the order of "rows"
+            "column_points": points[1],
             **whole,
         }
         if many:
@@ -188,11 +202,14 @@ def run_sweep(
     else:
         if many:
             for name, s, found in zip(scenarios, seeds, each, strict=True):
-                print_sweep_table(f"{sweep.name} on {name} (seed {s})", games, rows, columns,
-                                   found["cells"], found["against_the_field"])  # fmt: skip
+                table = f"{sweep.name} on {name} (seed {s})"
+                print_sweep_table(table, games, shown_rows, shown_columns, found["cells"],
+                                  found["against_the_field"])  # fmt: skip
         title = f"{sweep.name}, all {len(scenarios)} scenarios together" if many else sweep.name
-        print_sweep_table(title, games * len(scenarios), rows, columns, whole["cells"],
-                           whole["against_the_field"])  # fmt: skip
+        print_sweep_table(title, games * len(scenarios), shown_rows, shown_columns,
+                          whole["cells"], whole["against_the_field"])  # fmt: skip
+        if uneven is not None:
+            Console(highlight=False).print(f"note: {uneven}", markup=False)
         changes = whole["variants"]
         if any(cell is not None for variant in changes for cell in variant["against"]):
             print_variant_changes(columns, changes, len(scenarios))
@@ -219,7 +236,7 @@ def run_sweep(
         from kriegsspiel.render.plots import plot_heatmap
 
         title = f"{sweep.name} (all {len(scenarios)} scenarios)" if many else sweep.name
-        plot_heatmap(rows, columns, whole["cells"], title, plot, whole["variants"],
+        plot_heatmap(shown_rows, shown_columns, whole["cells"], title, plot, whole["variants"],
                      whole["against_the_field"])  # fmt: skip
         plot_written(plot, "Heat map", replaces, as_json)
 

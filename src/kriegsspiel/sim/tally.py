@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kriegsspiel.core.names import counted
 from kriegsspiel.sim.outcome import GameOutcome
 from kriegsspiel.sim.stats import Running, wilson, within_precision
 
@@ -113,10 +114,15 @@ class Tally:
             return self._shown("no side won a game, so the draws", list(self.best["draw"]))
         favourite = "A" if a > b else "B"
         if wilson(max(a, b), a + b).low <= 0.5:
-            why = f"no clear favourite ({a} wins to {b}), so the most one-sided games either way"
+            why = (
+                f"no clear favourite ({counted(a, 'win')} to {b}), so the most one-sided "
+                "games either way"
+            )
             return self._shown(why, self.best["A"] + self.best["B"])
         under = "B" if favourite == "A" else "A"
         won = f"army {favourite} won {max(a, b)} of the {a + b} games either side won"
+        if not self.best[under] and not self.best["draw"]:
+            return self._shown(f"no upset and no draw ({won})", [])
         if not self.best[under]:
             return self._shown(f"no upset ({won}), so the draws", list(self.best["draw"]))
         why = f"upsets, the biggest wins of army {under}, the underdog ({won})"
