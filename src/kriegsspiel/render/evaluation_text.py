@@ -9,18 +9,19 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from kriegsspiel.core.per_cent import per_cent
 from kriegsspiel.sim.stats import percentage_points, plain
 
 
 def _pct(p: dict[str, Any]) -> str:
     if p["rate"] is None:  # (a side on which no game was played: one game in all)
         return "– (no game)"
-    return f"{p['rate']:.1%} [{p['low']:.1%}, {p['high']:.1%}]"
+    return f"{per_cent(p['rate'], 1)} [{per_cent(p['low'], 1)}, {per_cent(p['high'], 1)}]"
 
 
 def short_rate(p: dict[str, Any]) -> str:
     """A rate and its interval in whole percent: "50% (24%–76%)"."""
-    return f"{p['rate']:.0%} ({p['low']:.0%}–{p['high']:.0%})"
+    return f"{per_cent(p['rate'])} ({per_cent(p['low'])}–{per_cent(p['high'])})"
 
 
 def per_point(unit: dict[str, Any]) -> str:

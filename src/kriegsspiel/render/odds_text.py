@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from kriegsspiel.core.per_cent import per_cent
 from kriegsspiel.core.report import OddsReport
 
 BAR = 30
@@ -22,23 +22,15 @@ DETAILS = {  # the same for the tables of details
 }
 
 
-def _per_cent(value: Fraction, places: int) -> str:
-    """A per cent to ``places`` decimals, rounded half up from its exact value (so 133/400,
-    33.25%, shows 33.3%, where a float rounds half to even and shows 33.2%)."""
-    steps = math.floor(value * 10**places + Fraction(1, 2))
-    whole, part = divmod(steps, 10**places)
-    return f"{whole}.{part:0{places}d}%"
-
-
 def _pct(p: Fraction | float) -> str:
     """A chance in per cent: a small one with more places, and one short of certain never
     rounded up to 100.0% (nor a tiny one down to nothing)."""
-    value = Fraction(p) * 100  # (a float's own exact value: its digits are a float's)
+    value = Fraction(p) * 100
     if value and value < Fraction(1, 20):
-        return _per_cent(value, 3) if value >= Fraction(5, 10**4) else "<0.001%"
+        return per_cent(p, 3) if value >= Fraction(5, 10**4) else "<0.001%"
     if p != 1 and value >= Fraction(9995, 100):
-        return _per_cent(value, 3) if value < Fraction(999995, 10**4) else ">99.999%"
-    return _per_cent(value, 1)
+        return per_cent(p, 3) if value < Fraction(999995, 10**4) else ">99.999%"
+    return per_cent(p, 1)
 
 
 def render(report: OddsReport) -> Group:

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from kriegsspiel.core.names import counted
+from kriegsspiel.core.per_cent import per_cent
 from kriegsspiel.render.evaluation_text import per_point, short_rate
 
 
@@ -132,8 +133,8 @@ def print_sweep_table(
 
     def told(cell: dict[str, Any], most: int) -> str:
         return (
-            f"{cell['rate']:.0%} ({cell['low']:.0%}–{cell['high']:.0%})\n"
-            f"draws {cell['draws']:.0%}"
+            f"{per_cent(cell['rate'])} ({per_cent(cell['low'])}–{per_cent(cell['high'])})\n"
+            f"draws {per_cent(cell['draws'])}"
             + (f", {cell['games']} games" if cell["games"] < most else "")
             + ("\n(mirror)" if cell.get("mirrored") else "")
             # (rows' fields may differ: how many opponents this one holds)

@@ -10,6 +10,7 @@ from functools import lru_cache, partial
 from typing import get_args
 
 from kriegsspiel.core.dice import DiceExpr, Dist
+from kriegsspiel.core.per_cent import per_cent
 from kriegsspiel.core.procedure import Dice, exact
 from kriegsspiel.core.report import OddsReport, Reason
 from kriegsspiel.errors import UnknownNameError, UsageError
@@ -165,7 +166,7 @@ def _pins_reach_morale(
     told = f"{before} pin{'s' * (before != 1)} already there" if before else "no pins before"
     return p, Reason(
         "target pins",
-        f"{float(p):.1%} removed",
+        f"{per_cent(p, 1)} removed",
         f"{told}; a unit whose pins reach its morale value ({base}, {quality}) is removed",
     )
 
@@ -526,7 +527,7 @@ def _shoot_odds(
             reasons.append(
                 Reason(
                     "morale check",
-                    f"{float(troops.p_destroyed_by_morale):.1%} destroyed",
+                    f"{per_cent(troops.p_destroyed_by_morale, 1)} destroyed",
                     f"after the flamethrower's pins: {_check_parts(quality, ctx.morale, officer)}",
                 )
             )
@@ -577,7 +578,7 @@ def _shoot_odds(
         reasons.append(
             Reason(
                 "morale check",
-                f"{float(final.probability(lambda v: v.check_knocked_out)):.1%} knocked out",
+                f"{per_cent(final.probability(lambda v: v.check_knocked_out), 1)} knocked out",
                 f"the crew's, after a flamethrower's hit: {crew_said}, -1 for each pin of the "
                 f"hit ({pins}) and of its damage; failed, the crew abandon it",
             )
@@ -1307,7 +1308,7 @@ def _assaulters_under_fire(
     )
     stopped = Reason(
         "  assaulters stopped",
-        f"{float(fire.probability(lambda left: left[0] == 0)):.1%}",
+        f"{per_cent(fire.probability(lambda left: left[0] == 0), 1)}",
         "all down, or failing a morale check at half strength, or pinned out",
     )
     return fire, stopped
