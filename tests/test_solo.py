@@ -787,3 +787,55 @@ def test_a_finished_game_of_a_person_may_be_written_over(tmp_path: Path) -> None
     ai = json.dumps({"kriegsspiel": "0", "seed": 1, "players": ["tactical", "random"]})
     path.write_text(ai + '\n{"event": "start"}\n', encoding="utf-8")
     _keep_a_game_in_progress(str(path), False)  # (an AI game's record: replaced as any)
+
+
+def test_a_unit_that_can_run_nowhere_is_not_offered_run_and_is_told_why() -> None:
+    """A unit standing at an obstacle (a wall, a wreck) cannot Run anywhere: every Run's
+    path starts across it. Run is left off its menu, with the reason, as the game's own
+    check refuses every Run around it; its Advance is still offered."""
+    import math
+
+    from kriegsspiel.core.table import Point
+    from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move
+
+    game = set_up_game(build_matchup("bolt-action-1", None, [], "human,tactical", seats=True), 3)
+    game.apply_action(Action("draw", side=0))
+    wall = next(f for f in game.table.features if f.name == "Farmyard wall")
+    unit = next(u for u in game.eligible(0) if u.vehicle is None and len(u.alive_models) > 1)
+    model = unit.alive_models[0]
+    unit.translate(27.5 - model.x, 18.25 - model.y)  # that model onto the wall
+    assert wall in game.table.features_at(Point(27.5, 18.25))
+    acts = [a for a in game.legal_actions() if a.unit == unit.uid]
+    assert not [a for a in acts if a.order == "Run" and a.target is None]
+    run = 12.0
+    for step in range(24):  # (every way round, near and far: all refused by the game)
+        angle = math.radians(step * 15)
+        for far in (1.0, run / 2, run):
+            to = Point(unit.anchor.x + far * math.sin(angle), unit.anchor.y + far * math.cos(angle))
+            assert not check_move(game.rules, game.table, unit, to, run=True).allowed
+    number = game.eligible(0).index(unit) + 1
+    console = quiet_console()
+    action = HumanPlayer(console, answers(str(number), "run", "down")).choose(game)
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    why = (
+        "it stands at Farmyard wall (obstacle), which a Run may not cross, so it cannot Run "
+        "from here; Advance out of it instead"
+    )
+    assert f"(Run is not open to it now: {why}.)" in out
+    assert f"'run': not open to {unit.name} now: {why}" in out
+    menu = re.findall(r" \d (\w+)", out.split("which order?")[1].split("Order:")[0])
+    assert "Advance" in menu and "Run" not in menu
+    assert (action.unit, action.order) == (unit.uid, "Down")
+
+
+def test_a_move_with_no_place_to_offer_says_why_none_is_listed(tmp_path: Path) -> None:
+    from kriegsspiel.solo.human import _Back
+
+    solo = first_decision(tmp_path)
+    unit = solo.game.eligible(0)[0]
+    console = quiet_console()
+    with pytest.raises(_Back):
+        HumanPlayer(console, answers("back"))._move(solo.game, unit, "Run", [])
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert "Run where? None of the places looked at" in out
+    assert "type x,y in inches, or 'back' for the orders." in out

@@ -25,6 +25,7 @@ from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT
+from kriegsspiel.rulesets.bolt_action.game.table_rules import terrain_column, terrain_refusal
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.solo.briefing import (
     SIDE_NAMES,
@@ -250,17 +251,24 @@ class HumanPlayer:
         for a in acts:
             kinds.setdefault(_menu_name(a), []).append(a)
         mobile = unit.vehicle is None or not unit.immobilised
+        closed: dict[str, str] = {}  # an order left off the menu for a reason of its own
         if mobile:  # a place may be typed even where no candidate is offered
             kinds.setdefault("Advance", [])
-            if not unit.no_run:
+            # (no Run is offered where none is allowed: from where it stands, every Run)
+            stuck = None if unit.no_run or "Run" in kinds else run_blocked(game, unit)
+            if stuck is not None:
+                closed["Run"] = stuck
+            elif not unit.no_run:
                 kinds.setdefault("Run", [])
         order_names = [k for k in MENU if k in kinds] + sorted(k for k in kinds if k not in MENU)
         while True:
             self.console.print(f"[bold]{escape(unit.name)}[/bold]: which order?")
+            for order, reason in closed.items():
+                self.console.print(f"  ({order} is not open to it now: {escape(reason)}.)")
             name = self._pick(
                 "Order",
                 [(k, k) for k in order_names],
-                why=lambda word: _closed(word, unit, order_names),
+                why=lambda word: _closed(word, unit, order_names, closed),
             )
             try:
                 return self._details(game, unit, name, kinds[name])
@@ -339,8 +347,13 @@ class HumanPlayer:
         ]
         self.console.print(
             f"{escape(unit.name)} at ({unit.anchor.x:.1f}, {unit.anchor.y:.1f}): {order} where? "
-            + ("Places worth a look, or " if options else "")
-            + "type x,y in inches."
+            + (
+                "Places worth a look, or type x,y in inches."
+                if options
+                else "None of the places looked at (toward the enemy, the objectives and "
+                "cover) is open to it, so none is listed: type x,y in inches, or 'back' "
+                "for the orders."
+            )
         )
         listed = False
         while True:  # a place refused is asked again ('back' goes back to the orders)
@@ -469,13 +482,42 @@ CLOSED = {
 }
 
 
-def _closed(word: str, unit: UnitState, offered: Sequence[str]) -> str | None:
-    """Why the order ``word`` starts is not offered to ``unit`` (None: it names none)."""
+def _closed(
+    word: str, unit: UnitState, offered: Sequence[str], known: dict[str, str] | None = None
+) -> str | None:
+    """Why the order ``word`` starts is not offered to ``unit`` (None: it names none);
+    ``known``: the reasons found for this unit, by order (else the usual one)."""
     for name, reason in CLOSED.items():
         if name not in offered and name.lower().startswith(word):
+            if known and name in known:
+                return f"not open to {unit.name} now: {known[name]}"
             if name == "Assault" and unit.kind == "artillery":
                 return f"not open to {unit.name}: artillery does not assault"
             return f"not open to {unit.name} now: {reason}"
+    return None
+
+
+def run_blocked(game: BoltActionGame, unit: UnitState) -> str | None:
+    """Why ``unit`` can make no Run at all from where it stands, if the ground says so: a
+    model (or its centre) stands in a feature that a Run may not cross (an obstacle, such
+    as a wreck), and every Run's path, whichever way it goes, starts in it (as
+    :func:`~kriegsspiel.rulesets.bolt_action.game.table_rules.check_move` sees the paths);
+    None where that is not so (a Run may then still be refused for other reasons)."""
+    table = game.table
+    column, vehicle = terrain_column(unit), unit.vehicle is not None
+    coords = unit.coords
+    points = [(unit.anchor.x, unit.anchor.y)]
+    points += [(coords[i], coords[i + 1]) for i in range(0, len(coords), 2)]
+    for x, y in points:
+        for j in table.indices_at(x, y):
+            feature = table.features[j]
+            if terrain_refusal(game.rules, feature, column, vehicle, True) is not None:
+                advance = terrain_refusal(game.rules, feature, column, vehicle, False) is None
+                return (
+                    f"it stands at {feature.name} ({feature.category}), which a Run may not "
+                    "cross, so it cannot Run from here"
+                    + ("; Advance out of it instead" if advance else "")
+                )
     return None
 
 
