@@ -839,3 +839,42 @@ def test_a_move_with_no_place_to_offer_says_why_none_is_listed(tmp_path: Path) -
     out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
     assert "Run where? None of the places looked at" in out
     assert "type x,y in inches, or 'back' for the orders." in out
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["Platoon HQ (B)", "platoon hq (b)", "B Platoon HQ", "Platoon HQ B", "plat hq b", "NUMBER"],
+)
+def test_look_takes_a_name_as_the_lists_write_it_with_its_side_or_its_number(typed: str) -> None:
+    """'look' takes the name as every list prints it ("Platoon HQ (B)"), with the side's
+    letter before or after, and the number 'units' gives the unit."""
+    game = set_up_game(build_matchup("konflikt47", None, [], "human,tactical", seats=True), 3)
+    game.apply_action(Action("draw", side=0))
+    live = [u for u in game.units if not u.destroyed]
+    hq = next(u for u in live if u.side == 1 and u.name == "Platoon HQ")
+    assert any(u.side == 0 and u.name == "Platoon HQ" for u in live)  # (so the side matters)
+    if typed == "NUMBER":
+        typed = str(live.index(hq) + 1)
+        units = Console(file=io.StringIO(), width=200)
+        HumanPlayer(units, answers("units", "1", "down")).choose(game)
+        row = next(line for line in units.file.getvalue().splitlines() if f"│ {typed} " in line)  # type: ignore[attr-defined]
+        assert "Platoon HQ" in row and "│ B " in row
+    if typed == "plat hq b":  # (no such part of a name: asked which)
+        console = Console(file=io.StringIO(), width=200)
+        HumanPlayer(console, answers(f"look {typed}", "1", "down")).choose(game)
+        assert "Which unit?" in console.file.getvalue()  # type: ignore[attr-defined]
+        return
+    console = Console(file=io.StringIO(), width=200)
+    HumanPlayer(console, answers(f"look {typed}", "1", "down")).choose(game)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert f"Platoon HQ (side B, {hq.quality}, {hq.points} points)" in out
+    assert "Which unit?" not in out and "More than one" not in out
+
+
+def test_look_by_a_number_units_does_not_give_says_which_it_gives() -> None:
+    game = set_up_game(build_matchup("konflikt47", None, [], "human,tactical", seats=True), 3)
+    game.apply_action(Action("draw", side=0))
+    console = quiet_console()
+    HumanPlayer(console, answers("look 99", "1", "down")).choose(game)
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert f"look 99: 'units' numbers the units 1 to {len(game.units)}" in out

@@ -44,11 +44,13 @@ _Place = tuple[tuple[float, float], tuple[str, float | None] | None]
 
 HELP = (
     "Answer with a number from the list, or the start of a name. At any prompt: 'back' "
-    "steps back, 'units' shows every unit, 'look NAME' a unit's weapons (add A or B for "
-    "the side), 'terrain' the ground and objectives by inches, 'hint' what the tactical "
-    "AI would do here (with the unit picked), 'quit' stops (the game so far is saved and can be resumed). A "
-    "move may also go to any place typed as x,y in inches (a vehicle's may add 'reverse' "
-    "or 'facing D' in degrees): the game checks it."
+    "steps back, 'units' shows every unit, 'look NAME' a unit's weapons (NAME as the "
+    "lists write it, 'Platoon HQ (B)', or with A or B before or after it for the side; "
+    "'look N': N its number in 'units'), 'terrain' the ground and objectives by inches, "
+    "'hint' what the tactical AI would do here (with the unit picked), 'quit' stops (the "
+    "game so far is saved and can be resumed). A move may also go to any place typed as "
+    "x,y in inches (a vehicle's may add 'reverse' or 'facing D' in degrees): the game "
+    "checks it."
 )
 # the orders in the menu's order; "Assault" is a Run at an enemy
 MENU = ("Fire", "Advance", "Run", "Assault", "Ambush", "Rally", "Down")
@@ -194,24 +196,37 @@ class HumanPlayer:
             self.console.print(f"The tactical AI would: {escape(advice.describe(game))}")
 
     def _look(self, name: str) -> None:
-        """Show the card of the unit whose name holds ``name``, of either side ("A" or
-        "B" after the name keeps to one)."""
+        """Show the card of one unit: by its number in ``units``, or by its name (or a
+        part of it) as the lists write it, ``Platoon HQ (B)``, with its side (A or B)
+        before or after the name, or without it where the name is one side's only."""
         game = self._game
         assert game is not None
-        words, side = name.lower().split(), None
-        if len(words) > 1 and words[-1] in ("a", "b"):
-            words, side = words[:-1], words[-1].upper()
-        start = " ".join(words)
-        live = [u for u in game.units if not u.destroyed]
-        found = [
-            u
-            for u in live
-            if start and start in u.name.lower() and side in (None, SIDE_NAMES[u.side])
-        ]
+        live = [u for u in game.units if not u.destroyed]  # (as 'units' numbers them)
+        text = " ".join(name.lower().split())
+        if text.isdigit():
+            if 1 <= int(text) <= len(live):
+                self.console.print(unit_card(game, live[int(text) - 1]))
+                return
+            self.console.print(
+                f"look {text}: 'units' numbers the units 1 to {len(live)}; give one of "
+                "those, or a name."
+            )
+            return
+        found: list[UnitState] = []
+        for start, side in _look_readings(text):
+            found = [
+                u
+                for u in live
+                if start and start in u.name.lower() and side in (None, SIDE_NAMES[u.side])
+            ]
+            if len(found) == 1:
+                break
         if len(found) != 1:
             told = "More than one unit is so named: " if found else "Which unit? "
             names = ", ".join(f"{u.name} ({SIDE_NAMES[u.side]})" for u in (found or live))
-            self.console.print(f"{told}look NAME, for one of {escape(names)}.")
+            self.console.print(
+                f"{told}look NAME, for one of {escape(names)} (or look N, N its number in 'units')."
+            )
             return
         self.console.print(unit_card(game, found[0]))
 
@@ -519,6 +534,23 @@ def run_blocked(game: BoltActionGame, unit: UnitState) -> str | None:
                     + ("; Advance out of it instead" if advance else "")
                 )
     return None
+
+
+def _look_readings(text: str) -> list[tuple[str, str | None]]:
+    """The ways ``look`` may read a name typed (lower case): as (part of the name, side or
+    None), the likeliest first: "platoon hq (b)", "platoon hq b" and "b platoon hq" are
+    Platoon HQ of side B; the name as typed is tried too (a name may start "A ...")."""
+    readings: list[tuple[str, str | None]] = []
+    sided = re.fullmatch(r"(.*?)\s*\(([ab])\)", text)
+    if sided is not None:
+        readings.append((sided[1], sided[2].upper()))
+    words = text.split()
+    if len(words) > 1 and words[-1] in ("a", "b"):
+        readings.append((" ".join(words[:-1]), words[-1].upper()))
+    readings.append((text, None))
+    if len(words) > 1 and words[0] in ("a", "b"):
+        readings.append((" ".join(words[1:]), words[0].upper()))
+    return readings
 
 
 def _menu_name(action: Action) -> str:
