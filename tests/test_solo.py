@@ -878,3 +878,38 @@ def test_look_by_a_number_units_does_not_give_says_which_it_gives() -> None:
     HumanPlayer(console, answers("look 99", "1", "down")).choose(game)
     out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
     assert f"look 99: 'units' numbers the units 1 to {len(game.units)}" in out
+
+
+def test_hint_after_picking_an_order_is_for_that_order_or_says_the_ai_would_give_another(
+    tmp_path: Path,
+) -> None:
+    """At a place or target prompt, 'hint' tells how the AI would carry out the order
+    picked (its best of that order's choices), and first that it would give another
+    order, where it would."""
+    from kriegsspiel.solo.human import _menu_name
+
+    solo = first_decision(tmp_path)
+    game = solo.game
+    unit = game.eligible(0)[0]
+    for_it = new_player("tactical", 4).choose_for(game.clone(), unit.uid)  # type: ignore[attr-defined]
+    picked = _menu_name(for_it)
+    other = "Advance" if picked != "Advance" else "Run"
+    acts = [a for a in game.legal_actions() if a.unit == unit.uid and _menu_name(a) == other]
+    assert acts
+    best = new_player("tactical", 4).choose_among(game.clone(), acts)  # type: ignore[attr-defined]
+    assert best in acts and best != for_it
+    console = quiet_console()
+    player = HumanPlayer(
+        console,
+        answers("1", other.lower(), "hint", "back", picked.lower(), "hint", "back", "down"),
+        adviser=lambda: new_player("tactical", 4),
+    )
+    action = player.choose(game)
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert (
+        f"The tactical AI would give {unit.name} another order: {for_it.describe(game)}. "
+        f"With {other}, it would: {best.describe(game)}"
+    ) in out
+    # the order it would give: told as before, once
+    assert out.count(f"The tactical AI would: {for_it.describe(game)}") == 1
+    assert (action.unit, action.order) == (unit.uid, "Down")

@@ -47,7 +47,7 @@ HELP = (
     "steps back, 'units' shows every unit, 'look NAME' a unit's weapons (NAME as the "
     "lists write it, 'Platoon HQ (B)', or with A or B before or after it for the side; "
     "'look N': N its number in 'units'), 'terrain' the ground and objectives by inches, "
-    "'hint' what the tactical AI would do here (with the unit picked), 'quit' stops (the "
+    "'hint' what the tactical AI would do here (with the unit and the order picked), 'quit' stops (the "
     "game so far is saved and can be resumed). A move may also go to any place typed as "
     "x,y in inches (a vehicle's may add 'reverse' or 'facing D' in degrees): the game "
     "checks it."
@@ -112,6 +112,7 @@ class HumanPlayer:
         self.adviser = adviser  # makes the player whose choice 'hint' tells
         self._game: BoltActionGame | None = None
         self._unit: UnitState | None = None  # the unit being given its order, once picked
+        self._order_name: str | None = None  # the order picked for it (as the menu names it)
 
     # ------------------------------------------------------------------ the protocol
     def choose(self, state: BoltActionGame) -> Action:
@@ -188,12 +189,37 @@ class HumanPlayer:
         elif self.adviser is None:
             self.console.print("No hint here.")
         else:
-            adviser, unit = self.adviser(), self._unit
-            if unit is not None and isinstance(adviser, TacticalPlayer):
-                advice = adviser.choose_for(game.clone(), unit.uid)  # (for the unit picked)
-            else:
-                advice = adviser.choose(game.clone())
-            self.console.print(f"The tactical AI would: {escape(advice.describe(game))}")
+            self.console.print(self._hint(game))
+
+    def _hint(self, game: BoltActionGame) -> str:
+        """What the tactical AI would do here: with the unit picked, its order for that
+        unit; with an order picked too, how it would carry out that order (and, if it would
+        give the unit another, that one first)."""
+        assert self.adviser is not None
+        adviser, unit, order = self.adviser(), self._unit, self._order_name
+        if unit is None or not isinstance(adviser, TacticalPlayer):
+            return f"The tactical AI would: {escape(adviser.choose(game.clone()).describe(game))}"
+        state = game.clone()
+        advice = adviser.choose_for(state, unit.uid)  # (for the unit picked)
+        said = f"The tactical AI would: {escape(advice.describe(game))}"
+        if order is None or _menu_name(advice) == order:
+            return said
+        acts = [
+            a
+            for a in game.legal_actions()
+            if a.kind == "order" and a.unit == unit.uid and _menu_name(a) == order
+        ]
+        if not acts:
+            return (
+                f"{said}. It gives {escape(unit.name)} no {order} of its own here (none of "
+                "the places it looks at is open to it)."
+            )
+        best = adviser.choose_among(state, acts)
+        return (
+            f"The tactical AI would give {escape(unit.name)} another order: "
+            f"{escape(advice.describe(game))}. With {order}, it would: "
+            f"{escape(best.describe(game))}"
+        )
 
     def _look(self, name: str) -> None:
         """Show the card of one unit: by its number in ``units``, or by its name (or a
@@ -285,10 +311,13 @@ class HumanPlayer:
                 [(k, k) for k in order_names],
                 why=lambda word: _closed(word, unit, order_names, closed),
             )
+            self._order_name = name
             try:
                 return self._details(game, unit, name, kinds[name])
             except _Back:
                 continue
+            finally:
+                self._order_name = None
 
     def _details(
         self, game: BoltActionGame, unit: UnitState, name: str, acts: list[Action]
