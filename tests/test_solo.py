@@ -742,10 +742,13 @@ def test_a_target_with_no_shot_is_asked_about_before_the_order_is_spent(
 
     monkeypatch.setattr(human, "shot_line", shot_line)
     console = quiet_console()
-    person = answers(str(number), "fire", "1", "no", "1", "yes")
+    last = str(len(found))  # (a target with no shot is listed after those with one)
+    person = answers(str(number), "fire", last, "no", last, "yes")
     action = HumanPlayer(console, person).choose(game)
     out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
     assert out.count("has no shot at") == 2 and "spend its order on it anyway?" in out
+    listed = f" {last} {game.units[blind].name}: no shot "  # type: ignore[index]
+    assert f"{out} ".count(listed) == 2  # (listed last, both times)
     assert (action.order, action.target) == ("Fire", blind)
 
 
@@ -913,3 +916,47 @@ def test_hint_after_picking_an_order_is_for_that_order_or_says_the_ai_would_give
     # the order it would give: told as before, once
     assert out.count(f"The tactical AI would: {for_it.describe(game)}") == 1
     assert (action.unit, action.order) == (unit.uid, "Down")
+
+
+def test_back_after_a_place_is_picked_asks_the_place_again(tmp_path: Path) -> None:
+    """'back' at "Then fire at" (after an Advance's place) steps back one question, to the
+    place, not to the orders; the targets with a shot are listed before any without."""
+    from kriegsspiel.ai.players import chance_outcome
+
+    solo = first_decision(tmp_path)
+    game, ai = solo.game, new_player("tactical", 4)
+
+    def advance_and_fire() -> tuple[int, Action | None]:
+        if game.current_player() != 0 or game.pending is not None:
+            return 0, None
+        acts = game.legal_actions()
+        for number, unit in enumerate(game.eligible(0), 1):
+            for a in acts:
+                if a.unit == unit.uid and a.order == "Advance" and a.target is not None:
+                    return number, a
+        return 0, None
+
+    while advance_and_fire()[1] is None:  # play on, both sides by the AI
+        assert not game.is_terminal()
+        side = game.current_player()
+        game.apply_action(chance_outcome(game, solo.chance) if side == CHANCE else ai.choose(game))
+    number, act = advance_and_fire()
+    assert act is not None and act.to is not None
+    place = f"{act.to[0]},{act.to[1]}"
+    console = quiet_console()
+    person = answers(str(number), "advance", place, "back", place, "1")
+    action = HumanPlayer(console, person).choose(game)
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert out.count("which order?") == 1  # (the order was not asked again)
+    # (the prompts are not in the console's output: the targets, then the place again)
+    where = f"{game.units[act.unit].name} at ("
+    assert out.count("Advance where?") == 2 and out.count("1 no one: only move") == 2
+    assert out.index("1 no one: only move") < out.rindex(where) < out.rindex("1 no one")
+    assert (action.order, action.to, action.target) == ("Advance", act.to, None)
+
+
+def test_targets_with_a_shot_are_listed_before_those_with_none() -> None:
+    from kriegsspiel.solo.human import _with_shots_first
+
+    lines = [("a", "no shot"), ("b", '10.0": 4 shots'), ("c", "no shot"), ("d", '12.0": 1')]
+    assert [t for t, _ in _with_shots_first(lines)] == ["b", "d", "a", "c"]

@@ -341,10 +341,11 @@ class HumanPlayer:
                 a: shot_line(game, unit, game.units[a.target], moving=False)  # type: ignore[index]
                 for a in acts
             }
+            ordered = _with_shots_first([(a, lines[a]) for a in acts])  # (no shot: last)
             while True:
                 fire = self._pick(
                     "Target",
-                    [(f"{game.units[a.target].name}: {lines[a]}", a) for a in acts],  # type: ignore[index]
+                    [(f"{game.units[a.target].name}: {line}", a) for a, line in ordered],  # type: ignore[index]
                     listed=False,
                 )
                 if lines[fire] != "no shot" or self._confirm(
@@ -389,7 +390,7 @@ class HumanPlayer:
             )
             for to in places
         ]
-        self.console.print(
+        where = (
             f"{escape(unit.name)} at ({unit.anchor.x:.1f}, {unit.anchor.y:.1f}): {order} where? "
             + (
                 "Places worth a look, or type x,y in inches."
@@ -399,27 +400,49 @@ class HumanPlayer:
                 "for the orders."
             )
         )
+        self.console.print(where)
         listed = False
-        while True:  # a place refused is asked again ('back' goes back to the orders)
+        # a place refused is asked again; 'back' at the place goes back to the orders, and
+        # at a question after it (how a vehicle drives there, whom to fire at) to the place
+        while True:
             to, way = self._pick("Place", options, typed=_typed_place, listed=listed)
             listed = True  # (the places are on the screen now)
-            if way is None:  # offered: its ways, if more than one, are asked
-                ways = list(dict.fromkeys((a.choice, a.facing) for a in acts if a.to == to))
-                way = (
-                    ways[0]
-                    if len(ways) == 1
-                    else self._pick("How", [(_way_name(c, f), (c, f)) for c, f in ways])
-                )
-            choice, facing = way
-            move = Action("order", unit=unit.uid, order=order, to=to, choice=choice, facing=facing)
             try:
-                game.validate(move)
-            except IllegalActionError as exc:
-                self.console.print(
-                    f"Not allowed: {escape(str(exc))}. Another place, or 'back' for the orders."
-                )
+                move = self._move_to(game, unit, order, acts, to, way)
+            except _Back:
+                self.console.print(where)
+                listed = False
                 continue
-            break
+            if move is not None:
+                return move
+
+    def _move_to(
+        self,
+        game: BoltActionGame,
+        unit: UnitState,
+        order: str,
+        acts: list[Action],
+        to: tuple[float, float],
+        way: tuple[str, float | None] | None,
+    ) -> Action | None:
+        """The move to the place picked, with the questions after it (how a vehicle drives
+        there, whom an Advance fires at); None if the game refuses the place (said why)."""
+        if way is None:  # offered: its ways, if more than one, are asked
+            ways = list(dict.fromkeys((a.choice, a.facing) for a in acts if a.to == to))
+            way = (
+                ways[0]
+                if len(ways) == 1
+                else self._pick("How", [(_way_name(c, f), (c, f)) for c, f in ways])
+            )
+        choice, facing = way
+        move = Action("order", unit=unit.uid, order=order, to=to, choice=choice, facing=facing)
+        try:
+            game.validate(move)
+        except IllegalActionError as exc:
+            self.console.print(
+                f"Not allowed: {escape(str(exc))}. Another place, or 'back' for the orders."
+            )
+            return None
         if order != "Advance":
             return move
         origin = Point(*to)
@@ -432,13 +455,12 @@ class HumanPlayer:
         ]
         if not enemies:
             return move
+        shots = _with_shots_first(
+            [(e, shot_line(game, unit, e, moving=True, origin=origin)) for e in enemies]
+        )
         target = self._pick(
             "Then fire at",
-            [("no one: only move", None)]
-            + [
-                (f"{e.name}: " + shot_line(game, unit, e, moving=True, origin=origin), e.uid)
-                for e in enemies
-            ],
+            [("no one: only move", None)] + [(f"{e.name}: {line}", e.uid) for e, line in shots],
         )
         return replace(move, target=target)
 
@@ -580,6 +602,12 @@ def _look_readings(text: str) -> list[tuple[str, str | None]]:
     if len(words) > 1 and words[0] in ("a", "b"):
         readings.append((" ".join(words[1:]), words[0].upper()))
     return readings
+
+
+def _with_shots_first(targets: list[tuple[T, str]]) -> list[tuple[T, str]]:
+    """Targets with the lines that weigh a shot at each: those with a shot first, those
+    with "no shot" after them (each lot in the order given)."""
+    return [t for t in targets if t[1] != "no shot"] + [t for t in targets if t[1] == "no shot"]
 
 
 def _menu_name(action: Action) -> str:
