@@ -860,8 +860,8 @@ def test_look_takes_a_name_as_the_lists_write_it_with_its_side_or_its_number(typ
         typed = str(live.index(hq) + 1)
         units = Console(file=io.StringIO(), width=200)
         HumanPlayer(units, answers("units", "1", "down")).choose(game)
-        row = next(line for line in units.file.getvalue().splitlines() if f"│ {typed} " in line)  # type: ignore[attr-defined]
-        assert "Platoon HQ" in row and "│ B " in row
+        rows = units.file.getvalue().splitlines()  # type: ignore[attr-defined]
+        assert any(re.match(rf"\s*{typed}\s+Platoon HQ \(B\)\s", line) for line in rows)
     if typed == "plat hq b":  # (no such part of a name: asked which)
         console = Console(file=io.StringIO(), width=200)
         HumanPlayer(console, answers(f"look {typed}", "1", "down")).choose(game)
@@ -960,3 +960,36 @@ def test_targets_with_a_shot_are_listed_before_those_with_none() -> None:
 
     lines = [("a", "no shot"), ("b", '10.0": 4 shots'), ("c", "no shot"), ("d", '12.0": 1')]
     assert [t for t, _ in _with_shots_first(lines)] == ["b", "d", "a", "c"]
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_the_units_table_reads_in_80_columns_and_tests_only_the_units_to_order(
+    ruleset: str,
+) -> None:
+    """Piped (80 columns), no name is cut short and no line is wider; a pinned unit's
+    order test is shown only while it is still to order, not once it has its order."""
+    from kriegsspiel.solo.briefing import order_test_text, units_table
+
+    game = set_up_game(build_matchup(ruleset, None, [], "human,tactical", seats=True), 3)
+    game.apply_action(Action("draw", side=0))
+    live = [u for u in game.units if not u.destroyed]
+    waiting, ordered = [u for u in game.eligible(0) if u.vehicle is None][:2]
+    waiting.pins = ordered.pins = 2
+    ordered.order = "Fire"
+    assert order_test_text(game, ordered)  # (pinned: a test, had it been still to order)
+    out = io.StringIO()
+    Console(file=out, width=80).print(units_table(game, live, "Every unit", sides=True))
+    text = out.getvalue()
+    assert "…" not in text and max(len(line) for line in text.splitlines()) <= 80
+    flat = " ".join(text.split())
+    for unit in live:  # (each name whole, though wrapped between its words)
+        for word in f"{unit.name} ({'AB'[unit.side]})".split():
+            assert word in flat
+    assert flat.count("order test") == 1
+    wide = io.StringIO()  # (a row a line)
+    Console(file=wide, width=200).print(units_table(game, live, "Every unit", sides=True))
+    rows = wide.getvalue().splitlines()
+    mine = next(r for r in rows if f"{waiting.name} (A)" in r)
+    assert f"order test {order_test_text(game, waiting)}" in mine
+    done = next(r for r in rows if f"{ordered.name} (A)" in r)
+    assert "order: Fire" in done and "order test" not in done
