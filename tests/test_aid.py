@@ -762,7 +762,7 @@ def test_the_game_over_line_says_who_won_as_far_as_the_aid_can_tell():
     armies = tracker.armies
     assert wiped.log[-1].startswith(
         f"Game over ({armies[1]} has no unit left): {armies[0]} wins (the only side with "
-        f"units left); units destroyed {armies[0]} 0, {armies[1]} {len(side_b)}"
+        f"units left); units lost: {armies[0]} 0, {armies[1]} {len(side_b)}"
     )
     last = ordered_all(new_tracker("konflikt47", turns=1).destroy(side_b[0]))
     assert f"{armies[0]} wins on units destroyed (1 to 0)" in last.end_turn().log[-1]

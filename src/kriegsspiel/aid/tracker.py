@@ -255,8 +255,9 @@ class Tracker:
         )
 
     def destroyed_count(self, side: int) -> int:
-        """The units of ``side`` destroyed: the other side's victory points where a
-        scenario counts units destroyed."""
+        """The units ``side`` lost (the enemy destroyed them): the other side's victory
+        points where a scenario counts units destroyed (the page and the log say "units
+        lost", since ``kriegsspiel play``'s score counts the units each side destroyed)."""
         return sum(1 for u in self.units if u.side == side and u.destroyed)
 
     # ------------------------------------------------------------------ the bag
@@ -709,7 +710,7 @@ class Tracker:
 
     def _game_over(self, why: str) -> Tracker:
         return replace(self, over=True, in_hand=None).noted(
-            f"Game over ({why}): {self.result()}; units destroyed "
+            f"Game over ({why}): {self.result()}; units lost: "
             f"{self.armies[0]} {self.destroyed_count(0)}, "
             f"{self.armies[1]} {self.destroyed_count(1)}"
         )
