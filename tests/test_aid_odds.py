@@ -803,8 +803,17 @@ def test_a_designers_rules_file_plays_in_the_aid_and_its_save(tmp_path):
     again = AidSession.resume(str(save))
     assert again.now.units[squad].pins == 2 and again.now.rules_text == text
     assert fired(shoot(again.now, ShotAsked(squad, rifles, 27))) == {RIFLE: 8, LMG: 1}
-    with pytest.raises(UsageError, match="holds a game"):
-        set_up(GameAsked(save=str(save), rules_file=path))
+    # the command again, its --rules-file gone: the save's copy of the rules plays on
+    resumed, said = set_up(GameAsked("konflikt47", save=str(save), rules_file=path))
+    assert resumed.now.units[squad].pins == 2 and "Going on with the game" in said
+    house_file.write_text(text.replace("morale: 8}", "morale: 7}"))  # (changed since)
+    resumed, said = set_up(GameAsked(save=str(save), rules_file=path))
+    assert f"{path} has changed since the game began: it goes on by the rules as they" in said
+    assert resumed.now.rules_text == text
+    with pytest.raises(UsageError, match="holds a game") as refused:
+        set_up(GameAsked(save=str(save), rules_file=str(tmp_path / "other.yaml")))
+    assert f"(the saved game is played by the rules in {path})" in str(refused.value)
+    house_file.unlink()
     broken = tmp_path / "broken.jsonl"
     broken.write_text(save.read_text().replace("morale: 8}", "morale: eight}", 1))
     with pytest.raises(UsageError, match=r"line 1: field start\.rules_text: .*morale"):
