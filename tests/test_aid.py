@@ -636,10 +636,81 @@ def test_a_port_in_use_is_refused_before_anything_is_written(tmp_path):
 def test_a_saved_game_is_not_replaced_without_new(tmp_path):
     save = tmp_path / "aid.jsonl"
     AidSession(new_tracker("konflikt47"), save=str(save))
+    before = save.read_text()
     out = run_cli(
         "aid", "--no-open", "--save", str(save), "--ruleset", "bolt-action-1", cwd=tmp_path
     )
-    assert out.returncode == 2 and "holds a game" in out.stderr and "--new" in out.stderr
+    said = " ".join(out.stderr.split())
+    assert out.returncode == 2 and "holds a game" in said
+    assert "--ruleset bolt-action-1 (the saved game is konflikt47)" in said
+    assert f"run kriegsspiel aid --save {save} (the options that agree" in said
+    assert "add --new (it writes over the save)" in said
+    assert save.read_text() == before  # (refused: not written)
+
+
+BA1_LISTS = ("british-rifle-platoon", "german-grenadier-platoon")
+
+
+def test_the_command_that_started_a_game_goes_on_with_it(tmp_path):
+    """The same command again, --ruleset, --army, --turns and --scenario as they were,
+    goes on with the saved game (as docs/play-aid.md says), not a new one."""
+    from kriegsspiel.aid.command import GameAsked, set_up
+
+    save = str(tmp_path / "aid.jsonl")
+    asked = GameAsked("bolt-action-1", "meeting-engagement", BA1_LISTS, turns=7, seed=5, save=save)
+    session, said = set_up(asked)
+    assert said.startswith("A new game of Bolt Action")
+    session.step(lambda t: t.set_pins(1, 2))
+    again, said = set_up(asked)
+    assert said.startswith(f"Going on with the game saved in {save}: turn 1 of 7")
+    assert again.now == session.now and again.now.units[1].pins == 2
+    for part in (  # each option alone, as it was, goes on too
+        GameAsked("bolt-action-1", save=save),
+        GameAsked(armies=BA1_LISTS, save=save),
+        GameAsked(turns=7, save=save),
+        GameAsked(scenario="meeting-engagement", turns=7, save=save),
+    ):
+        assert set_up(part)[0].now == session.now
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"ruleset": "konflikt47"}, "--ruleset konflikt47 (the saved game is bolt-action-1)"),
+        ({"turns": 6}, "--turns 6 (the saved game has 7 turns)"),
+        (
+            {"armies": BA1_LISTS[::-1]},
+            f"--army {BA1_LISTS[1]} --army {BA1_LISTS[0]} (the saved game is British Rifle "
+            "Platoon, Normandy 1944 against Grenadier Platoon",
+        ),
+        (
+            {"turns": None, "scenario": "meeting-engagement"},
+            "--scenario meeting-engagement (6 turns; the saved game has 7: give --turns 7 "
+            "with it, or leave it out)",
+        ),
+    ],
+)
+def test_an_option_that_disagrees_with_the_save_is_named_with_the_saved_value(
+    tmp_path, change, named
+):
+    from dataclasses import replace as changed
+
+    from kriegsspiel.aid.command import GameAsked, set_up
+    from kriegsspiel.errors import UsageError
+
+    save = tmp_path / "aid.jsonl"
+    asked = GameAsked("bolt-action-1", None, BA1_LISTS, turns=7, save=str(save))
+    set_up(asked)
+    before = save.read_text()
+    with pytest.raises(UsageError) as refused:
+        set_up(changed(asked, **change))
+    said = str(refused.value)
+    assert named in said, said
+    assert f"To go on with the saved game, run kriegsspiel aid --save {save}" in said
+    assert "add --new" in said and save.read_text() == before
+    if "ruleset" not in change:  # (--new: a new game there; BA1's lists are not K47's)
+        fresh, told = set_up(changed(asked, new=True, **change))
+        assert told.startswith("A new game of") and fresh.now.turn == 1
 
 
 def test_without_the_web_server_the_command_says_what_to_install(monkeypatch, tmp_path):
@@ -762,7 +833,7 @@ def test_the_game_over_line_says_who_won_as_far_as_the_aid_can_tell():
     armies = tracker.armies
     assert wiped.log[-1].startswith(
         f"Game over ({armies[1]} has no unit left): {armies[0]} wins (the only side with "
-        f"units left); units destroyed {armies[0]} 0, {armies[1]} {len(side_b)}"
+        f"units left); units lost: {armies[0]} 0, {armies[1]} {len(side_b)}"
     )
     last = ordered_all(new_tracker("konflikt47", turns=1).destroy(side_b[0]))
     assert f"{armies[0]} wins on units destroyed (1 to 0)" in last.end_turn().log[-1]

@@ -434,6 +434,10 @@ def test_a_morale_check_the_players_rolled_removes_the_unit_that_failed(page, se
     page.get_by_test_id("check-failed-11").click()
     page.wait_for_function("!document.querySelector('[data-testid=check-failed-11]')")
     assert served.session.now.units[11].destroyed
+    # each side's heading counts the units it lost (not those it destroyed, as play's score)
+    armies = served.session.now.armies
+    assert page.get_by_test_id("side1").locator("h2").inner_text() == f"{armies[1]} — units lost 1"
+    assert page.get_by_test_id("side0").locator("h2").inner_text() == f"{armies[0]} — units lost 0"
     page.get_by_test_id("check-roll-10").click()  # the aid rolls it
     page.wait_for_function(
         "[...document.querySelectorAll('[data-testid=log] li')].some((li) =>"

@@ -535,10 +535,11 @@ def test_a_fights_end_destroys_the_loser_and_leaves_the_winner_its_models(rulese
     won = tracker.fought(a.uid, d.uid, "attacker", 3)
     assert (won.units[a.uid].models, won.units[a.uid].pins) == (3, 1)
     assert won.units[d.uid].destroyed and won.units[d.uid].models == 0
-    assert won.log[-1] == (
-        f"{a.name} won the close quarters fight against {d.name}, 3 of 10 models left; "
-        f"{d.name} destroyed (its die leaves the bag {when})"
+    assert won.log[-1].startswith(
+        f"{a.name} won the close quarters fight against {d.name}, 3 of 10 models left "
+        "(taken as lost, riflemen first"
     )
+    assert won.log[-1].endswith(f"; {d.name} destroyed (its die leaves the bag {when})")
     assert won.destroyed_count(1) == 1 and not won.over
     held = tracker.fought(a.uid, d.uid, "defender", 10)
     assert held.units[a.uid].destroyed and held.units[d.uid] == tracker.units[d.uid]
@@ -803,8 +804,17 @@ def test_a_designers_rules_file_plays_in_the_aid_and_its_save(tmp_path):
     again = AidSession.resume(str(save))
     assert again.now.units[squad].pins == 2 and again.now.rules_text == text
     assert fired(shoot(again.now, ShotAsked(squad, rifles, 27))) == {RIFLE: 8, LMG: 1}
-    with pytest.raises(UsageError, match="holds a game"):
-        set_up(GameAsked(save=str(save), rules_file=path))
+    # the command again, its --rules-file gone: the save's copy of the rules plays on
+    resumed, said = set_up(GameAsked("konflikt47", save=str(save), rules_file=path))
+    assert resumed.now.units[squad].pins == 2 and "Going on with the game" in said
+    house_file.write_text(text.replace("morale: 8}", "morale: 7}"))  # (changed since)
+    resumed, said = set_up(GameAsked(save=str(save), rules_file=path))
+    assert f"{path} has changed since the game began: it goes on by the rules as they" in said
+    assert resumed.now.rules_text == text
+    with pytest.raises(UsageError, match="holds a game") as refused:
+        set_up(GameAsked(save=str(save), rules_file=str(tmp_path / "other.yaml")))
+    assert f"(the saved game is played by the rules in {path})" in str(refused.value)
+    house_file.unlink()
     broken = tmp_path / "broken.jsonl"
     broken.write_text(save.read_text().replace("morale: 8}", "morale: eight}", 1))
     with pytest.raises(UsageError, match=r"line 1: field start\.rules_text: .*morale"):
@@ -934,3 +944,38 @@ def test_the_api_refuses_an_assault_no_run_order_allows_and_changes_nothing(clie
     again = client.post("/api/fought", json={**body, "defender": 14})
     assert again.status_code == 409 and "has fought its assault this turn" in again.json()["error"]
     assert client.get("/api/state").json() == after
+
+
+def test_the_log_names_the_men_a_loss_took_and_those_left_as_the_odds_read_them():
+    """The aid takes losses by the game's shared rule (kit.keep_rank: riflemen first, then
+    special weapons alike, an LMG with a Panzerfaust or an assault rifle, in the list's
+    order, then NCOs and officers): its log names the men taken and those left, so that
+    the players see which and may set a shot's weapons by hand where others fell."""
+    tracker = new_tracker("bolt-action-1")
+    squad = next(u for u in tracker.units if u.name == "2nd Grenadier Squad")
+    assert [(k.name, k.count) for k in squad.kit] == [
+        ("Grenadier", 2),
+        ("MG 42 gunner", 1),
+        ("Stormtrooper", 2),
+        ("Grenadier with Panzerfaust", 2),
+        ("Feldwebel", 1),
+    ]
+    shot = tracker.shot_at(squad.uid, 4, 0)
+    said = next(line for line in shot.log if line.startswith(f"{squad.name}: 4 of 8 models"))
+    assert (
+        "(taken as lost, riflemen first, then special weapons in the list's order, NCOs, "
+        "officers: 2 Grenadier, 1 MG 42 gunner, 1 Stormtrooper; left: 1 Stormtrooper, "
+        "2 Grenadier with Panzerfaust, 1 Feldwebel. The odds read these men: where others "
+        "fell, set a shot's weapons by hand)"
+    ) in said
+    left = shot.units[squad.uid].survivors()
+    assert [(k.name, k.count) for k in left] == [
+        ("Stormtrooper", 1),
+        ("Grenadier with Panzerfaust", 2),
+        ("Feldwebel", 1),
+    ]
+    back = shot.set_models(squad.uid, 5).log[-1]
+    assert back == (
+        f"{squad.name}: 5 of 8 models (back: 1 Stormtrooper; left: 2 Stormtrooper, "
+        "2 Grenadier with Panzerfaust, 1 Feldwebel)"
+    )

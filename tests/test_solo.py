@@ -742,10 +742,13 @@ def test_a_target_with_no_shot_is_asked_about_before_the_order_is_spent(
 
     monkeypatch.setattr(human, "shot_line", shot_line)
     console = quiet_console()
-    person = answers(str(number), "fire", "1", "no", "1", "yes")
+    last = str(len(found))  # (a target with no shot is listed after those with one)
+    person = answers(str(number), "fire", last, "no", last, "yes")
     action = HumanPlayer(console, person).choose(game)
     out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
     assert out.count("has no shot at") == 2 and "spend its order on it anyway?" in out
+    listed = f" {last} {game.units[blind].name}: no shot "  # type: ignore[index]
+    assert f"{out} ".count(listed) == 2  # (listed last, both times)
     assert (action.order, action.target) == ("Fire", blind)
 
 
@@ -787,3 +790,206 @@ def test_a_finished_game_of_a_person_may_be_written_over(tmp_path: Path) -> None
     ai = json.dumps({"kriegsspiel": "0", "seed": 1, "players": ["tactical", "random"]})
     path.write_text(ai + '\n{"event": "start"}\n', encoding="utf-8")
     _keep_a_game_in_progress(str(path), False)  # (an AI game's record: replaced as any)
+
+
+def test_a_unit_that_can_run_nowhere_is_not_offered_run_and_is_told_why() -> None:
+    """A unit standing at an obstacle (a wall, a wreck) cannot Run anywhere: every Run's
+    path starts across it. Run is left off its menu, with the reason, as the game's own
+    check refuses every Run around it; its Advance is still offered."""
+    import math
+
+    from kriegsspiel.core.table import Point
+    from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move
+
+    game = set_up_game(build_matchup("bolt-action-1", None, [], "human,tactical", seats=True), 3)
+    game.apply_action(Action("draw", side=0))
+    wall = next(f for f in game.table.features if f.name == "Farmyard wall")
+    unit = next(u for u in game.eligible(0) if u.vehicle is None and len(u.alive_models) > 1)
+    model = unit.alive_models[0]
+    unit.translate(27.5 - model.x, 18.25 - model.y)  # that model onto the wall
+    assert wall in game.table.features_at(Point(27.5, 18.25))
+    acts = [a for a in game.legal_actions() if a.unit == unit.uid]
+    assert not [a for a in acts if a.order == "Run" and a.target is None]
+    run = 12.0
+    for step in range(24):  # (every way round, near and far: all refused by the game)
+        angle = math.radians(step * 15)
+        for far in (1.0, run / 2, run):
+            to = Point(unit.anchor.x + far * math.sin(angle), unit.anchor.y + far * math.cos(angle))
+            assert not check_move(game.rules, game.table, unit, to, run=True).allowed
+    number = game.eligible(0).index(unit) + 1
+    console = quiet_console()
+    action = HumanPlayer(console, answers(str(number), "run", "down")).choose(game)
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    why = (
+        "it stands at Farmyard wall (obstacle), which a Run may not cross, so it cannot Run "
+        "from here; Advance out of it instead"
+    )
+    assert f"(Run is not open to it now: {why}.)" in out
+    assert f"'run': not open to {unit.name} now: {why}" in out
+    menu = re.findall(r" \d (\w+)", out.split("which order?")[1].split("Order:")[0])
+    assert "Advance" in menu and "Run" not in menu
+    assert (action.unit, action.order) == (unit.uid, "Down")
+
+
+def test_a_move_with_no_place_to_offer_says_why_none_is_listed(tmp_path: Path) -> None:
+    from kriegsspiel.solo.human import _Back
+
+    solo = first_decision(tmp_path)
+    unit = solo.game.eligible(0)[0]
+    console = quiet_console()
+    with pytest.raises(_Back):
+        HumanPlayer(console, answers("back"))._move(solo.game, unit, "Run", [])
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert "Run where? None of the places looked at" in out
+    assert "type x,y in inches, or 'back' for the orders." in out
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["Platoon HQ (B)", "platoon hq (b)", "B Platoon HQ", "Platoon HQ B", "plat hq b", "NUMBER"],
+)
+def test_look_takes_a_name_as_the_lists_write_it_with_its_side_or_its_number(typed: str) -> None:
+    """'look' takes the name as every list prints it ("Platoon HQ (B)"), with the side's
+    letter before or after, and the number 'units' gives the unit."""
+    game = set_up_game(build_matchup("konflikt47", None, [], "human,tactical", seats=True), 3)
+    game.apply_action(Action("draw", side=0))
+    live = [u for u in game.units if not u.destroyed]
+    hq = next(u for u in live if u.side == 1 and u.name == "Platoon HQ")
+    assert any(u.side == 0 and u.name == "Platoon HQ" for u in live)  # (so the side matters)
+    if typed == "NUMBER":
+        typed = str(live.index(hq) + 1)
+        units = Console(file=io.StringIO(), width=200)
+        HumanPlayer(units, answers("units", "1", "down")).choose(game)
+        rows = units.file.getvalue().splitlines()  # type: ignore[attr-defined]
+        assert any(re.match(rf"\s*{typed}\s+Platoon HQ \(B\)\s", line) for line in rows)
+    if typed == "plat hq b":  # (no such part of a name: asked which)
+        console = Console(file=io.StringIO(), width=200)
+        HumanPlayer(console, answers(f"look {typed}", "1", "down")).choose(game)
+        assert "Which unit?" in console.file.getvalue()  # type: ignore[attr-defined]
+        return
+    console = Console(file=io.StringIO(), width=200)
+    HumanPlayer(console, answers(f"look {typed}", "1", "down")).choose(game)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert f"Platoon HQ (side B, {hq.quality}, {hq.points} points)" in out
+    assert "Which unit?" not in out and "More than one" not in out
+
+
+def test_look_by_a_number_units_does_not_give_says_which_it_gives() -> None:
+    game = set_up_game(build_matchup("konflikt47", None, [], "human,tactical", seats=True), 3)
+    game.apply_action(Action("draw", side=0))
+    console = quiet_console()
+    HumanPlayer(console, answers("look 99", "1", "down")).choose(game)
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert f"look 99: 'units' numbers the units 1 to {len(game.units)}" in out
+
+
+def test_hint_after_picking_an_order_is_for_that_order_or_says_the_ai_would_give_another(
+    tmp_path: Path,
+) -> None:
+    """At a place or target prompt, 'hint' tells how the AI would carry out the order
+    picked (its best of that order's choices), and first that it would give another
+    order, where it would."""
+    from kriegsspiel.solo.human import _menu_name
+
+    solo = first_decision(tmp_path)
+    game = solo.game
+    unit = game.eligible(0)[0]
+    for_it = new_player("tactical", 4).choose_for(game.clone(), unit.uid)  # type: ignore[attr-defined]
+    picked = _menu_name(for_it)
+    other = "Advance" if picked != "Advance" else "Run"
+    acts = [a for a in game.legal_actions() if a.unit == unit.uid and _menu_name(a) == other]
+    assert acts
+    best = new_player("tactical", 4).choose_among(game.clone(), acts)  # type: ignore[attr-defined]
+    assert best in acts and best != for_it
+    console = quiet_console()
+    player = HumanPlayer(
+        console,
+        answers("1", other.lower(), "hint", "back", picked.lower(), "hint", "back", "down"),
+        adviser=lambda: new_player("tactical", 4),
+    )
+    action = player.choose(game)
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert (
+        f"The tactical AI would give {unit.name} another order: {for_it.describe(game)}. "
+        f"With {other}, it would: {best.describe(game)}"
+    ) in out
+    # the order it would give: told as before, once
+    assert out.count(f"The tactical AI would: {for_it.describe(game)}") == 1
+    assert (action.unit, action.order) == (unit.uid, "Down")
+
+
+def test_back_after_a_place_is_picked_asks_the_place_again(tmp_path: Path) -> None:
+    """'back' at "Then fire at" (after an Advance's place) steps back one question, to the
+    place, not to the orders; the targets with a shot are listed before any without."""
+    from kriegsspiel.ai.players import chance_outcome
+
+    solo = first_decision(tmp_path)
+    game, ai = solo.game, new_player("tactical", 4)
+
+    def advance_and_fire() -> tuple[int, Action | None]:
+        if game.current_player() != 0 or game.pending is not None:
+            return 0, None
+        acts = game.legal_actions()
+        for number, unit in enumerate(game.eligible(0), 1):
+            for a in acts:
+                if a.unit == unit.uid and a.order == "Advance" and a.target is not None:
+                    return number, a
+        return 0, None
+
+    while advance_and_fire()[1] is None:  # play on, both sides by the AI
+        assert not game.is_terminal()
+        side = game.current_player()
+        game.apply_action(chance_outcome(game, solo.chance) if side == CHANCE else ai.choose(game))
+    number, act = advance_and_fire()
+    assert act is not None and act.to is not None
+    place = f"{act.to[0]},{act.to[1]}"
+    console = quiet_console()
+    person = answers(str(number), "advance", place, "back", place, "1")
+    action = HumanPlayer(console, person).choose(game)
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert out.count("which order?") == 1  # (the order was not asked again)
+    # (the prompts are not in the console's output: the targets, then the place again)
+    where = f"{game.units[act.unit].name} at ("
+    assert out.count("Advance where?") == 2 and out.count("1 no one: only move") == 2
+    assert out.index("1 no one: only move") < out.rindex(where) < out.rindex("1 no one")
+    assert (action.order, action.to, action.target) == ("Advance", act.to, None)
+
+
+def test_targets_with_a_shot_are_listed_before_those_with_none() -> None:
+    from kriegsspiel.solo.human import _with_shots_first
+
+    lines = [("a", "no shot"), ("b", '10.0": 4 shots'), ("c", "no shot"), ("d", '12.0": 1')]
+    assert [t for t, _ in _with_shots_first(lines)] == ["b", "d", "a", "c"]
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_the_units_table_reads_in_80_columns_and_tests_only_the_units_to_order(
+    ruleset: str,
+) -> None:
+    """Piped (80 columns), no name is cut short and no line is wider; a pinned unit's
+    order test is shown only while it is still to order, not once it has its order."""
+    from kriegsspiel.solo.briefing import order_test_text, units_table
+
+    game = set_up_game(build_matchup(ruleset, None, [], "human,tactical", seats=True), 3)
+    game.apply_action(Action("draw", side=0))
+    live = [u for u in game.units if not u.destroyed]
+    waiting, ordered = [u for u in game.eligible(0) if u.vehicle is None][:2]
+    waiting.pins = ordered.pins = 2
+    ordered.order = "Fire"
+    assert order_test_text(game, ordered)  # (pinned: a test, had it been still to order)
+    out = io.StringIO()
+    Console(file=out, width=80).print(units_table(game, live, "Every unit", sides=True))
+    text = out.getvalue()
+    assert "…" not in text and max(len(line) for line in text.splitlines()) <= 80
+    flat = " ".join(text.split())
+    for unit in live:  # (each name whole, though wrapped between its words)
+        for word in f"{unit.name} ({'AB'[unit.side]})".split():
+            assert word in flat
+    assert flat.count("order test") == 1
+    wide = io.StringIO()  # (a row a line)
+    Console(file=wide, width=200).print(units_table(game, live, "Every unit", sides=True))
+    rows = wide.getvalue().splitlines()
+    mine = next(r for r in rows if f"{waiting.name} (A)" in r)
+    assert f"order test {order_test_text(game, waiting)}" in mine
+    done = next(r for r in rows if f"{ordered.name} (A)" in r)
+    assert "order: Fire" in done and "order test" not in done

@@ -194,6 +194,12 @@ class TacticalPlayer:
             actions = [a for a in actions if a.kind == "order" and a.unit == uid] or actions
         return self._choose(state, actions)
 
+    def choose_among(self, state: BoltActionGame, actions: list[Action]) -> Action:
+        """The one of ``actions`` (some of this order decision's legal orders, such as one
+        unit's Advances) it would give, valued as :meth:`choose` values every order (a
+        hint for a person who has picked the unit and the order)."""
+        return self._choose(state, actions)
+
     def _choose(self, state: BoltActionGame, actions: list[Action]) -> Action:
         pending = state.pending
         if pending is not None and pending.kind != "retain":

@@ -51,16 +51,18 @@ def set_up(asked: GameAsked) -> tuple[AidSession, str]:
     if Path(asked.save).exists():
         check_replacing(asked.save, "--save", "a play aid save", is_save)
         if not asked.new:
-            if (
-                asked.armies
-                or asked.scenario
-                or asked.ruleset
-                or asked.turns is not None
-                or asked.rules_file is not None
-            ):
+            start = AidSession.saved_start(asked.save)
+            clashes, notes = _against_save(asked, start)
+            if clashes:
+                again = f"kriegsspiel aid --save {shlex.quote(asked.save)}"
                 raise UsageError(
-                    f"--save {asked.save} holds a game: it goes on with that one. Give --new to "
-                    "start a new game there, or another --save file."
+                    f"--save {asked.save} holds a game ({start.armies[0]} against "
+                    f"{start.armies[1]}, {start.ruleset}, {start.turns} turns) that "
+                    + ("this option does" if len(clashes) == 1 else "these options do")
+                    + f" not agree with: {'; '.join(clashes)}. To go on with the saved game, "
+                    f"run {again} (the options that agree with it may stay); to start a new "
+                    "game there instead, add --new (it writes over the save); or give "
+                    "another --save file."
                 )
             session = AidSession.resume(asked.save, seed=asked.seed)
             now = session.now
@@ -68,6 +70,7 @@ def set_up(asked: GameAsked) -> tuple[AidSession, str]:
                 [
                     f"Going on with the game saved in {asked.save}: turn {now.turn} of "
                     f"{now.turns}, {now.armies[0]} against {now.armies[1]}.",
+                    *notes,
                     *session.notes,
                 ]
             )
@@ -103,6 +106,85 @@ def set_up(asked: GameAsked) -> tuple[AidSession, str]:
         f"A new game of {first.rules.data.title}{house}: {names}, {first.turns} turns; saved "
         f"in {asked.save} after every step."
     )
+
+
+def _against_save(asked: GameAsked, start: Tracker) -> tuple[list[str], list[str]]:
+    """The options given with a ``--save`` that holds a game, set against the game's
+    start: each that does not agree with it, with what the save holds; and notes for the
+    players (a rules file changed since the game began: the save's copy plays on).
+
+    The save holds the edition, the lists' units, the turns, the rules file's name and
+    text and how the scenario is won (not its name: a ``--scenario`` agrees where its
+    turns, unless ``--turns`` is given, and its victory do)."""
+    from kriegsspiel.sim.matchup import Source, build_matchup, game_ruleset, parsed
+
+    clashes: list[str] = []
+    notes: list[str] = []
+    if asked.ruleset is not None and game_ruleset(asked.ruleset) != start.ruleset:
+        clashes.append(f"--ruleset {asked.ruleset} (the saved game is {start.ruleset})")
+    if asked.rules_file is not None:
+        if not asked.rules_file.strip():
+            raise empty_name("--rules-file", asked.rules_file, RULES_FILE_WANTED)
+        given = str(Path(asked.rules_file))
+        if start.rules_file is None:
+            clashes.append(
+                f"--rules-file {asked.rules_file} (the saved game is played by the "
+                "edition's own rules)"
+            )
+        elif given != start.rules_file:
+            clashes.append(
+                f"--rules-file {asked.rules_file} (the saved game is played by the rules in "
+                f"{start.rules_file})"
+            )
+        elif _text_now(given) not in (None, start.rules_text):
+            notes.append(
+                f"{given} has changed since the game began: it goes on by the rules as they "
+                "were then (the save holds them)."
+            )
+    if asked.turns is not None and asked.turns != start.turns:
+        clashes.append(f"--turns {asked.turns} (the saved game has {start.turns} turns)")
+    if clashes or not (asked.armies or asked.scenario):
+        return clashes, notes
+    # the lists and the scenario as the saved game's edition and rules read them
+    rules = None if start.rules_text is None else Source(start.rules_file or "", start.rules_text)
+    matchup = build_matchup(start.ruleset, asked.scenario, asked.armies, rules_file=rules)
+    scenario, army_a, army_b = parsed(matchup)
+    if asked.armies:
+        again = Tracker.start(
+            start.ruleset,
+            (army_a, army_b),
+            start.turns,
+            rules_file=start.rules_file,
+            rules_text=start.rules_text,
+            victory=start.victory,
+        )
+        if (again.armies, again.units) != (start.armies, start.units):
+            names = " ".join(f"--army {a}" for a in asked.armies)
+            same = again.armies == start.armies
+            clashes.append(
+                f"{names} (the saved game is {start.armies[0]} against {start.armies[1]}"
+                + (": lists of those names, but not as they were when it began)" if same else ")")
+            )
+    if asked.scenario:
+        if start.victory is not None and scenario.victory != start.victory:
+            clashes.append(
+                f"--scenario {asked.scenario} (won on {scenario.victory}; the saved game is "
+                f"won on {start.victory})"
+            )
+        elif asked.turns is None and scenario.turns != start.turns:
+            clashes.append(
+                f"--scenario {asked.scenario} ({scenario.turns} turns; the saved game has "
+                f"{start.turns}: give --turns {start.turns} with it, or leave it out)"
+            )
+    return clashes, notes
+
+
+def _text_now(path: str) -> str | None:
+    """A rules file's text as it is now, or None if it cannot be read (gone)."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def run_aid(

@@ -81,22 +81,7 @@ class AidSession:
         save, and :attr:`notes` says so. Anything else that is not a whole save is refused,
         naming the line and the field, and the file left as it is. The file is then
         written again, whole, as the steps now stand."""
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"--save {path}: cannot read it ({exc})") from None
-        lines = text.split("\n")
-        cut = lines.pop() if lines[-1] and len(lines) > 1 else None  # cut off mid-write
-        rows = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
-        if not rows:
-            raise UsageError(f"--save {path}: the file is empty, not a play aid save")
-        head = _row(rows[0], path, is_save(text.encode()))
-        if head.get("format") != FORMAT:
-            raise UsageError(
-                f'--save {path}, line {rows[0][0]}: not a play aid save (no "format": '
-                f"{FORMAT!r}); give another --save file"
-            )
-        start = _validated(head.get("start"), "start", path, rows[0][0])
+        lines, cut, rows, start = _read(path)
         steps: list[Tracker] = []  # the first line after the header is the oldest step kept
         for number, line in rows[1:]:
             row = _row((number, line), path, True)
@@ -128,6 +113,13 @@ class AidSession:
             )
         session._rewrite()
         return session
+
+    @staticmethod
+    def saved_start(path: str) -> Tracker:
+        """The start of the game saved at ``path`` (its edition, lists, turns and rules),
+        read without writing anything: refused as :meth:`resume` refuses a file that is
+        not a save, or whose header is damaged."""
+        return _read(path)[3]
 
     def _rewrite(self) -> None:
         """Write the save whole (under a temporary name renamed into place)."""
@@ -162,6 +154,27 @@ class AidSession:
                 f"cannot write --save {self.save}: {exc.strerror or exc}; the step was not "
                 "taken (the game is as it was)"
             ) from None
+
+
+def _read(path: str) -> tuple[list[str], str | None, list[tuple[int, str]], Tracker]:
+    """A save's lines (the last, if cut off mid-write, apart), its numbered lines that are
+    not blank, and the game's start from its header."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"--save {path}: cannot read it ({exc})") from None
+    lines = text.split("\n")
+    cut = lines.pop() if lines[-1] and len(lines) > 1 else None  # cut off mid-write
+    rows = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
+    if not rows:
+        raise UsageError(f"--save {path}: the file is empty, not a play aid save")
+    head = _row(rows[0], path, is_save(text.encode()))
+    if head.get("format") != FORMAT:
+        raise UsageError(
+            f'--save {path}, line {rows[0][0]}: not a play aid save (no "format": '
+            f"{FORMAT!r}); give another --save file"
+        )
+    return lines, cut, rows, _validated(head.get("start"), "start", path, rows[0][0])
 
 
 def _set_aside(path: str, text: str) -> str:

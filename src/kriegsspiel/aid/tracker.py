@@ -255,8 +255,9 @@ class Tracker:
         )
 
     def destroyed_count(self, side: int) -> int:
-        """The units of ``side`` destroyed: the other side's victory points where a
-        scenario counts units destroyed."""
+        """The units ``side`` lost (the enemy destroyed them): the other side's victory
+        points where a scenario counts units destroyed (the page and the log say "units
+        lost", since ``kriegsspiel play``'s score counts the units each side destroyed)."""
         return sum(1 for u in self.units if u.side == side and u.destroyed)
 
     # ------------------------------------------------------------------ the bag
@@ -402,6 +403,7 @@ class Tracker:
         if models == 0:
             return self.destroy(uid)
         text = f"{unit.name}: {models} of {unit.start_models} models"
+        text += _men_taken(unit, replace(unit, models=models))
         due = unit.checks_due
         if models < unit.models and losses_force_test(unit.start_models, models):
             due = (*due, HALF_STRENGTH)
@@ -591,7 +593,8 @@ class Tracker:
         step = step._with(replace(lost, models=0, destroyed=True, checks_due=()))
         return step.noted(
             f"{won.name} won the close quarters fight against {lost.name}, "
-            f"{left} of {won.start_models} models left; {lost.name} destroyed "
+            f"{left} of {won.start_models} models left"
+            f"{_men_taken(won, replace(won, models=left))}; {lost.name} destroyed "
             f"({self._die_of(lost)})"
         )._wiped_out()
 
@@ -709,7 +712,7 @@ class Tracker:
 
     def _game_over(self, why: str) -> Tracker:
         return replace(self, over=True, in_hand=None).noted(
-            f"Game over ({why}): {self.result()}; units destroyed "
+            f"Game over ({why}): {self.result()}; units lost: "
             f"{self.armies[0]} {self.destroyed_count(0)}, "
             f"{self.armies[1]} {self.destroyed_count(1)}"
         )
@@ -844,6 +847,36 @@ class _Seen:
 
     def text(self) -> str:
         return ", then ".join(self.rolls)
+
+
+def _men_taken(before: TrackedUnit, after: TrackedUnit) -> str:
+    """Which men a change of a unit's models took away (or gave back) and which are left,
+    as the aid takes losses (:meth:`TrackedUnit.survivors`: the owner's usual order, in
+    list order among equals): what the odds of its shots and assaults then read, said so
+    that the players can see it and set a shot's weapons by hand where other men fell.
+    Nothing for a vehicle, a unit of men all alike, or one whose kit the save lacks."""
+    if before.kind == "vehicle" or len(before.kit) < 2 or before.models == after.models:
+        return ""
+    was, now = _by_name(before.survivors()), _by_name(after.survivors())
+    gone = [(n, was[n] - now.get(n, 0)) for n in was if was[n] > now.get(n, 0)]
+    back = [(n, now[n] - was.get(n, 0)) for n in now if now[n] > was.get(n, 0)]
+    left = ", ".join(f"{count} {name}" for name, count in now.items())
+    if not gone:  # (models given back: the last taken come back first)
+        changed = ", ".join(f"{count} {name}" for name, count in back)
+        return f" (back: {changed}; left: {left})"
+    changed = ", ".join(f"{count} {name}" for name, count in gone)
+    return (
+        f" (taken as lost, riflemen first, then special weapons in the list's order, NCOs, "
+        f"officers: {changed}; left: {left}. The odds read these men: where others fell, "
+        "set a shot's weapons by hand)"
+    )
+
+
+def _by_name(kits: tuple[Kit, ...]) -> dict[str, int]:
+    counted: dict[str, int] = {}
+    for kit in kits:
+        counted[kit.name] = counted.get(kit.name, 0) + kit.count
+    return counted
 
 
 def _count(n: int, thing: str) -> str:

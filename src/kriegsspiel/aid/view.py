@@ -34,7 +34,8 @@ def view(tracker: Tracker, *, can_undo: bool) -> dict[str, Any]:
         "orders": list(ORDERS),
         "reactions": list(REACTION_FACES) if rules.has_reactions else [],
         "may_keep": list(may_keep),
-        "destroyed": [tracker.destroyed_count(0), tracker.destroyed_count(1)],
+        # the units each side lost (not those it destroyed: that is the other's count)
+        "lost": [tracker.destroyed_count(0), tracker.destroyed_count(1)],
         "officers": [tracker.officers(0), tracker.officers(1)],
         "can_undo": can_undo,
         "log": list(tracker.log[-LOG_SHOWN:]),

@@ -15,7 +15,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 
+from rich import box
+from rich.console import Group
 from rich.table import Table as RichTable
+from rich.text import Text
 
 from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point
@@ -80,35 +83,63 @@ def _order_odds(rules: Rules, test: MoraleTest) -> tuple[float, float]:
 
 def units_table(
     game: BoltActionGame, units: Sequence[UnitState], title: str, *, sides: bool = False
-) -> RichTable:
+) -> Group:
     """Numbered units, as the player picks them: models, pins, state, place, a vehicle's
-    facing and the nearest enemy (the gap between the nearest models, in inches);
-    ``sides``: with each unit's side (for a list of both sides' units)."""
-    facings = any(u.vehicle is not None for u in units)
-    tests = [order_test_text(game, u) if u.side == game.current_player() else "" for u in units]
-    columns = [("#", "right"), ("unit", "left")]
-    columns += [("side", "left")] if sides else []
-    columns += [("models", "right"), ("pins", "right"), ("state", "left"), ("x, y", "right")]
-    columns += [("facing", "right")] if facings else []
-    columns += [("order test", "left")] if any(tests) else []
-    columns += [("nearest enemy", "left")]
-    table = RichTable(title=title, title_justify="left")
-    for name, justify in columns:
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
-    for number, (unit, test) in enumerate(zip(units, tests, strict=True), start=1):
-        a = unit.anchor
+    facing and the nearest enemy (the gap between the nearest models, in inches), and for
+    a pinned unit still to order, its order test; ``sides``: with each unit's side (for a
+    list of both sides' units), written after its name as the lists write it, "(B)".
+
+    Laid out to be read in 80 columns (a log, piped output): no lines between the
+    columns, and a name is wrapped between its words, never cut short; the title is a
+    line of its own (as wide as the screen, not the table)."""
+    side = game.current_player()
+    to_order = {u.uid for u in game.eligible(side)} if side in (0, 1) else set()
+    # (the order test of a unit that has its order, or is not the side's to order, is none)
+    tests = [order_test_text(game, u) if u.uid in to_order else "" for u in units]
+    names = [f"{u.name} ({SIDE_NAMES[u.side]})" if sides else u.name for u in units]
+    # a vehicle's facing (where its front and hull weapons point), its order or a die it
+    # kept, its damage, and (a pinned unit still to order) its order test
+    states = [
+        ", ".join(
+            [
+                *([] if u.vehicle is None else [f"facing {u.heading or 0:.0f}°"]),
+                *([status(u)] if status(u) else []),
+                *([f"order test {test}"] if test else []),
+            ]
+        )
+        for u, test in zip(units, tests, strict=True)
+    ]
+    nearest: list[str] = []
+    for unit in units:
         enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
         near = min(enemies, key=lambda e: game.gap(unit, e), default=None)
-        row = [str(number), unit.name]
-        row += [SIDE_NAMES[unit.side]] if sides else []
-        row += [f"{len(unit.alive_models)}/{unit.start_models}", str(unit.pins), status(unit)]
+        nearest.append("" if near is None else f'{near.name} {game.gap(unit, near):.1f}"')
+    table = RichTable(
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        padding=(0, 1, 0, 0),
+    )
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("unit", min_width=_longest_word(names))
+    table.add_column("models", justify="right", no_wrap=True)
+    table.add_column("pins", justify="right", no_wrap=True)
+    table.add_column("state", min_width=_longest_word(states))
+    table.add_column("x, y", justify="right", no_wrap=True)
+    table.add_column("nearest enemy", min_width=_longest_word(nearest))
+    for number, unit in enumerate(units):
+        a = unit.anchor
+        row = [str(number + 1), names[number]]
+        row += [f"{len(unit.alive_models)}/{unit.start_models}", str(unit.pins), states[number]]
         row += [f"{a.x:.1f}, {a.y:.1f}"]
-        if facings:
-            row += ["" if unit.vehicle is None else f"{unit.heading or 0:.0f}°"]
-        row += [test] if any(tests) else []
-        row += ["" if near is None else f'{near.name} {game.gap(unit, near):.1f}"']
+        row += [nearest[number]]
         table.add_row(*row)
-    return table
+    return Group(Text(title), table)
+
+
+def _longest_word(texts: Sequence[str]) -> int:
+    """The width of the longest word in ``texts`` (a column this wide wraps them between
+    words, without cutting one short)."""
+    return max((len(word) for text in texts for word in text.split()), default=1)
 
 
 def ground(game: BoltActionGame, at: Point) -> str:

@@ -25,6 +25,7 @@ from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT
+from kriegsspiel.rulesets.bolt_action.game.table_rules import terrain_column, terrain_refusal
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.solo.briefing import (
     SIDE_NAMES,
@@ -43,11 +44,13 @@ _Place = tuple[tuple[float, float], tuple[str, float | None] | None]
 
 HELP = (
     "Answer with a number from the list, or the start of a name. At any prompt: 'back' "
-    "steps back, 'units' shows every unit, 'look NAME' a unit's weapons (add A or B for "
-    "the side), 'terrain' the ground and objectives by inches, 'hint' what the tactical "
-    "AI would do here (with the unit picked), 'quit' stops (the game so far is saved and can be resumed). A "
-    "move may also go to any place typed as x,y in inches (a vehicle's may add 'reverse' "
-    "or 'facing D' in degrees): the game checks it."
+    "steps back, 'units' shows every unit, 'look NAME' a unit's weapons (NAME as the "
+    "lists write it, 'Platoon HQ (B)', or with A or B before or after it for the side; "
+    "'look N': N its number in 'units'), 'terrain' the ground and objectives by inches, "
+    "'hint' what the tactical AI would do here (with the unit and the order picked), 'quit' stops (the "
+    "game so far is saved and can be resumed). A move may also go to any place typed as "
+    "x,y in inches (a vehicle's may add 'reverse' or 'facing D' in degrees): the game "
+    "checks it."
 )
 # the orders in the menu's order; "Assault" is a Run at an enemy
 MENU = ("Fire", "Advance", "Run", "Assault", "Ambush", "Rally", "Down")
@@ -109,6 +112,7 @@ class HumanPlayer:
         self.adviser = adviser  # makes the player whose choice 'hint' tells
         self._game: BoltActionGame | None = None
         self._unit: UnitState | None = None  # the unit being given its order, once picked
+        self._order_name: str | None = None  # the order picked for it (as the menu names it)
 
     # ------------------------------------------------------------------ the protocol
     def choose(self, state: BoltActionGame) -> Action:
@@ -185,32 +189,70 @@ class HumanPlayer:
         elif self.adviser is None:
             self.console.print("No hint here.")
         else:
-            adviser, unit = self.adviser(), self._unit
-            if unit is not None and isinstance(adviser, TacticalPlayer):
-                advice = adviser.choose_for(game.clone(), unit.uid)  # (for the unit picked)
-            else:
-                advice = adviser.choose(game.clone())
-            self.console.print(f"The tactical AI would: {escape(advice.describe(game))}")
+            self.console.print(self._hint(game))
+
+    def _hint(self, game: BoltActionGame) -> str:
+        """What the tactical AI would do here: with the unit picked, its order for that
+        unit; with an order picked too, how it would carry out that order (and, if it would
+        give the unit another, that one first)."""
+        assert self.adviser is not None
+        adviser, unit, order = self.adviser(), self._unit, self._order_name
+        if unit is None or not isinstance(adviser, TacticalPlayer):
+            return f"The tactical AI would: {escape(adviser.choose(game.clone()).describe(game))}"
+        state = game.clone()
+        advice = adviser.choose_for(state, unit.uid)  # (for the unit picked)
+        said = f"The tactical AI would: {escape(advice.describe(game))}"
+        if order is None or _menu_name(advice) == order:
+            return said
+        acts = [
+            a
+            for a in game.legal_actions()
+            if a.kind == "order" and a.unit == unit.uid and _menu_name(a) == order
+        ]
+        if not acts:
+            return (
+                f"{said}. It gives {escape(unit.name)} no {order} of its own here (none of "
+                "the places it looks at is open to it)."
+            )
+        best = adviser.choose_among(state, acts)
+        return (
+            f"The tactical AI would give {escape(unit.name)} another order: "
+            f"{escape(advice.describe(game))}. With {order}, it would: "
+            f"{escape(best.describe(game))}"
+        )
 
     def _look(self, name: str) -> None:
-        """Show the card of the unit whose name holds ``name``, of either side ("A" or
-        "B" after the name keeps to one)."""
+        """Show the card of one unit: by its number in ``units``, or by its name (or a
+        part of it) as the lists write it, ``Platoon HQ (B)``, with its side (A or B)
+        before or after the name, or without it where the name is one side's only."""
         game = self._game
         assert game is not None
-        words, side = name.lower().split(), None
-        if len(words) > 1 and words[-1] in ("a", "b"):
-            words, side = words[:-1], words[-1].upper()
-        start = " ".join(words)
-        live = [u for u in game.units if not u.destroyed]
-        found = [
-            u
-            for u in live
-            if start and start in u.name.lower() and side in (None, SIDE_NAMES[u.side])
-        ]
+        live = [u for u in game.units if not u.destroyed]  # (as 'units' numbers them)
+        text = " ".join(name.lower().split())
+        if text.isdigit():
+            if 1 <= int(text) <= len(live):
+                self.console.print(unit_card(game, live[int(text) - 1]))
+                return
+            self.console.print(
+                f"look {text}: 'units' numbers the units 1 to {len(live)}; give one of "
+                "those, or a name."
+            )
+            return
+        found: list[UnitState] = []
+        for start, side in _look_readings(text):
+            found = [
+                u
+                for u in live
+                if start and start in u.name.lower() and side in (None, SIDE_NAMES[u.side])
+            ]
+            if len(found) == 1:
+                break
         if len(found) != 1:
             told = "More than one unit is so named: " if found else "Which unit? "
             names = ", ".join(f"{u.name} ({SIDE_NAMES[u.side]})" for u in (found or live))
-            self.console.print(f"{told}look NAME, for one of {escape(names)}.")
+            self.console.print(
+                f"{told}look NAME, for one of {escape(names)} (or look N, N its number in 'units')."
+            )
             return
         self.console.print(unit_card(game, found[0]))
 
@@ -250,22 +292,32 @@ class HumanPlayer:
         for a in acts:
             kinds.setdefault(_menu_name(a), []).append(a)
         mobile = unit.vehicle is None or not unit.immobilised
+        closed: dict[str, str] = {}  # an order left off the menu for a reason of its own
         if mobile:  # a place may be typed even where no candidate is offered
             kinds.setdefault("Advance", [])
-            if not unit.no_run:
+            # (no Run is offered where none is allowed: from where it stands, every Run)
+            stuck = None if unit.no_run or "Run" in kinds else run_blocked(game, unit)
+            if stuck is not None:
+                closed["Run"] = stuck
+            elif not unit.no_run:
                 kinds.setdefault("Run", [])
         order_names = [k for k in MENU if k in kinds] + sorted(k for k in kinds if k not in MENU)
         while True:
             self.console.print(f"[bold]{escape(unit.name)}[/bold]: which order?")
+            for order, reason in closed.items():
+                self.console.print(f"  ({order} is not open to it now: {escape(reason)}.)")
             name = self._pick(
                 "Order",
                 [(k, k) for k in order_names],
-                why=lambda word: _closed(word, unit, order_names),
+                why=lambda word: _closed(word, unit, order_names, closed),
             )
+            self._order_name = name
             try:
                 return self._details(game, unit, name, kinds[name])
             except _Back:
                 continue
+            finally:
+                self._order_name = None
 
     def _details(
         self, game: BoltActionGame, unit: UnitState, name: str, acts: list[Action]
@@ -289,10 +341,11 @@ class HumanPlayer:
                 a: shot_line(game, unit, game.units[a.target], moving=False)  # type: ignore[index]
                 for a in acts
             }
+            ordered = _with_shots_first([(a, lines[a]) for a in acts])  # (no shot: last)
             while True:
                 fire = self._pick(
                     "Target",
-                    [(f"{game.units[a.target].name}: {lines[a]}", a) for a in acts],  # type: ignore[index]
+                    [(f"{game.units[a.target].name}: {line}", a) for a, line in ordered],  # type: ignore[index]
                     listed=False,
                 )
                 if lines[fire] != "no shot" or self._confirm(
@@ -337,32 +390,59 @@ class HumanPlayer:
             )
             for to in places
         ]
-        self.console.print(
+        where = (
             f"{escape(unit.name)} at ({unit.anchor.x:.1f}, {unit.anchor.y:.1f}): {order} where? "
-            + ("Places worth a look, or " if options else "")
-            + "type x,y in inches."
+            + (
+                "Places worth a look, or type x,y in inches."
+                if options
+                else "None of the places looked at (toward the enemy, the objectives and "
+                "cover) is open to it, so none is listed: type x,y in inches, or 'back' "
+                "for the orders."
+            )
         )
+        self.console.print(where)
         listed = False
-        while True:  # a place refused is asked again ('back' goes back to the orders)
+        # a place refused is asked again; 'back' at the place goes back to the orders, and
+        # at a question after it (how a vehicle drives there, whom to fire at) to the place
+        while True:
             to, way = self._pick("Place", options, typed=_typed_place, listed=listed)
             listed = True  # (the places are on the screen now)
-            if way is None:  # offered: its ways, if more than one, are asked
-                ways = list(dict.fromkeys((a.choice, a.facing) for a in acts if a.to == to))
-                way = (
-                    ways[0]
-                    if len(ways) == 1
-                    else self._pick("How", [(_way_name(c, f), (c, f)) for c, f in ways])
-                )
-            choice, facing = way
-            move = Action("order", unit=unit.uid, order=order, to=to, choice=choice, facing=facing)
             try:
-                game.validate(move)
-            except IllegalActionError as exc:
-                self.console.print(
-                    f"Not allowed: {escape(str(exc))}. Another place, or 'back' for the orders."
-                )
+                move = self._move_to(game, unit, order, acts, to, way)
+            except _Back:
+                self.console.print(where)
+                listed = False
                 continue
-            break
+            if move is not None:
+                return move
+
+    def _move_to(
+        self,
+        game: BoltActionGame,
+        unit: UnitState,
+        order: str,
+        acts: list[Action],
+        to: tuple[float, float],
+        way: tuple[str, float | None] | None,
+    ) -> Action | None:
+        """The move to the place picked, with the questions after it (how a vehicle drives
+        there, whom an Advance fires at); None if the game refuses the place (said why)."""
+        if way is None:  # offered: its ways, if more than one, are asked
+            ways = list(dict.fromkeys((a.choice, a.facing) for a in acts if a.to == to))
+            way = (
+                ways[0]
+                if len(ways) == 1
+                else self._pick("How", [(_way_name(c, f), (c, f)) for c, f in ways])
+            )
+        choice, facing = way
+        move = Action("order", unit=unit.uid, order=order, to=to, choice=choice, facing=facing)
+        try:
+            game.validate(move)
+        except IllegalActionError as exc:
+            self.console.print(
+                f"Not allowed: {escape(str(exc))}. Another place, or 'back' for the orders."
+            )
+            return None
         if order != "Advance":
             return move
         origin = Point(*to)
@@ -375,13 +455,12 @@ class HumanPlayer:
         ]
         if not enemies:
             return move
+        shots = _with_shots_first(
+            [(e, shot_line(game, unit, e, moving=True, origin=origin)) for e in enemies]
+        )
         target = self._pick(
             "Then fire at",
-            [("no one: only move", None)]
-            + [
-                (f"{e.name}: " + shot_line(game, unit, e, moving=True, origin=origin), e.uid)
-                for e in enemies
-            ],
+            [("no one: only move", None)] + [(f"{e.name}: {line}", e.uid) for e, line in shots],
         )
         return replace(move, target=target)
 
@@ -469,14 +548,66 @@ CLOSED = {
 }
 
 
-def _closed(word: str, unit: UnitState, offered: Sequence[str]) -> str | None:
-    """Why the order ``word`` starts is not offered to ``unit`` (None: it names none)."""
+def _closed(
+    word: str, unit: UnitState, offered: Sequence[str], known: dict[str, str] | None = None
+) -> str | None:
+    """Why the order ``word`` starts is not offered to ``unit`` (None: it names none);
+    ``known``: the reasons found for this unit, by order (else the usual one)."""
     for name, reason in CLOSED.items():
         if name not in offered and name.lower().startswith(word):
+            if known and name in known:
+                return f"not open to {unit.name} now: {known[name]}"
             if name == "Assault" and unit.kind == "artillery":
                 return f"not open to {unit.name}: artillery does not assault"
             return f"not open to {unit.name} now: {reason}"
     return None
+
+
+def run_blocked(game: BoltActionGame, unit: UnitState) -> str | None:
+    """Why ``unit`` can make no Run at all from where it stands, if the ground says so: a
+    model (or its centre) stands in a feature that a Run may not cross (an obstacle, such
+    as a wreck), and every Run's path, whichever way it goes, starts in it (as
+    :func:`~kriegsspiel.rulesets.bolt_action.game.table_rules.check_move` sees the paths);
+    None where that is not so (a Run may then still be refused for other reasons)."""
+    table = game.table
+    column, vehicle = terrain_column(unit), unit.vehicle is not None
+    coords = unit.coords
+    points = [(unit.anchor.x, unit.anchor.y)]
+    points += [(coords[i], coords[i + 1]) for i in range(0, len(coords), 2)]
+    for x, y in points:
+        for j in table.indices_at(x, y):
+            feature = table.features[j]
+            if terrain_refusal(game.rules, feature, column, vehicle, True) is not None:
+                advance = terrain_refusal(game.rules, feature, column, vehicle, False) is None
+                return (
+                    f"it stands at {feature.name} ({feature.category}), which a Run may not "
+                    "cross, so it cannot Run from here"
+                    + ("; Advance out of it instead" if advance else "")
+                )
+    return None
+
+
+def _look_readings(text: str) -> list[tuple[str, str | None]]:
+    """The ways ``look`` may read a name typed (lower case): as (part of the name, side or
+    None), the likeliest first: "platoon hq (b)", "platoon hq b" and "b platoon hq" are
+    Platoon HQ of side B; the name as typed is tried too (a name may start "A ...")."""
+    readings: list[tuple[str, str | None]] = []
+    sided = re.fullmatch(r"(.*?)\s*\(([ab])\)", text)
+    if sided is not None:
+        readings.append((sided[1], sided[2].upper()))
+    words = text.split()
+    if len(words) > 1 and words[-1] in ("a", "b"):
+        readings.append((" ".join(words[:-1]), words[-1].upper()))
+    readings.append((text, None))
+    if len(words) > 1 and words[0] in ("a", "b"):
+        readings.append((" ".join(words[1:]), words[0].upper()))
+    return readings
+
+
+def _with_shots_first(targets: list[tuple[T, str]]) -> list[tuple[T, str]]:
+    """Targets with the lines that weigh a shot at each: those with a shot first, those
+    with "no shot" after them (each lot in the order given)."""
+    return [t for t in targets if t[1] != "no shot"] + [t for t in targets if t[1] == "no shot"]
 
 
 def _menu_name(action: Action) -> str:

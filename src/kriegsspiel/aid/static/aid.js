@@ -128,7 +128,7 @@ function drawTurnEnd() {
 function drawSide(side) {
   const units = game.units.filter((u) => u.side === side);
   return el("section", { class: `side side${side}`, "data-testid": `side${side}` },
-    el("h2", {}, `${game.armies[side]} — units destroyed ${game.destroyed[side]}`),
+    el("h2", {}, `${game.armies[side]} — units lost ${game.lost[side]}`),
     units.map(drawUnit));
 }
 
