@@ -8,6 +8,7 @@ import json
 import math
 import re
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -766,7 +767,11 @@ def test_the_die_drawn_is_in_the_players_hand_not_counted_in_the_bag(tmp_path: P
 
 @pytest.mark.parametrize(
     ("p", "said"),
-    [(0, "0%"), (1, "100%"), (0.998, ">99%"), (0.004, "<1%"), (0.5, "50%"), (0.994, "99%")],
+    [
+        *[(0, "0%"), (1, "100%"), (0.998, ">99%"), (0.004, "<1%"), (0.5, "50%"), (0.994, "99%")],
+        # (a half rounded up, as by hand: f"{0.005:.0%}" said a chance was "0%")
+        *[(0.005, "1%"), (0.125, "13%"), (Fraction(3, 8), "38%")],
+    ],
 )
 def test_a_chance_is_never_rounded_to_a_certainty(p: float, said: str) -> None:
     from kriegsspiel.solo.briefing import percent

@@ -20,6 +20,7 @@ from rich.console import Group
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from kriegsspiel.core.per_cent import per_cent
 from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.attack import expected_troops, knock_out_chance
@@ -42,7 +43,7 @@ def percent(p: float | Fraction) -> str:
         return ">99%"
     if 0 < value < 0.005:
         return "<1%"
-    return f"{value:.0%}"
+    return per_cent(p)
 
 
 def status(unit: UnitState) -> str:
