@@ -1,0 +1,53 @@
+"""A designer's rules file as a designer works on it: edited between two calls in one
+process (a notebook), labelled in the odds, copied and compared with the shipped data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
+from kriegsspiel.rulesets.bolt_action.edition import rules_for
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.odds import shoot_odds
+from kriegsspiel.rulesets.bolt_action.shooting import Situation
+from kriegsspiel.sim.matchup import build_matchup, parsed
+
+BAZOOKA = '{name: Bazooka, category: heavy weapons, range: 24, shots: "1", pen: 5,'
+
+
+def ba1_copy(folder: Path, pen: int = 5) -> Path:
+    """A copy of the shipped Bolt Action data whose Bazooka has penetration ``pen``."""
+    text = (DATA_DIR / "bolt_action_1.yaml").read_text()
+    assert text.count(BAZOOKA) == 1
+    path = folder / "house.yaml"
+    path.write_text(text.replace(BAZOOKA, BAZOOKA.replace("pen: 5", f"pen: {pen}")))
+    return path
+
+
+def test_a_rules_file_edited_within_one_process_is_read_again_everywhere(tmp_path: Path) -> None:
+    """The rules, the odds and a game each follow the file as it is at the call, as the
+    list check does: none keeps what the file said the first time it was read."""
+    rules = str(ba1_copy(tmp_path, pen=5))
+    table, army_a, army_b = parsed(build_matchup("bolt-action-1", None, []))
+
+    def now() -> tuple[int, int, float]:
+        odds = shoot_odds(
+            "bolt-action-1",
+            weapons=["Bazooka"],
+            target="medium tank",
+            situation=Situation(range_inches=10),
+            rules_file=rules,
+        )
+        game = BoltActionGame("bolt-action-1", table, (army_a, army_b), rules_file=rules)
+        return (
+            rules_for("bolt-action-1", rules).weapon("Bazooka").pen,
+            game.rules.weapon("Bazooka").pen,
+            float(odds.probabilities["p_knocked_out"]),
+        )
+
+    pen5 = now()
+    assert pen5[:2] == (5, 5)
+    ba1_copy(tmp_path, pen=9)
+    pen9 = now()
+    assert pen9[:2] == (9, 9) and pen9[2] > pen5[2]
+    assert rules_for("bolt-action-1", rules) is rules_for("bolt-action-1", rules)  # unedited
