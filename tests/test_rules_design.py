@@ -3,7 +3,10 @@ process (a notebook), labelled in the odds, copied and compared with the shipped
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+
+from conftest import run_cli
 
 from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
@@ -51,3 +54,24 @@ def test_a_rules_file_edited_within_one_process_is_read_again_everywhere(tmp_pat
     pen9 = now()
     assert pen9[:2] == (9, 9) and pen9[2] > pen5[2]
     assert rules_for("bolt-action-1", rules) is rules_for("bolt-action-1", rules)  # unedited
+
+
+def test_odds_by_a_rules_file_name_it_and_take_its_edition(tmp_path: Path) -> None:
+    """Without --ruleset, odds answer under the rules file's own edition (as play does);
+    the table's title and the JSON name the file as house rules, with a digest of it."""
+    ba1_copy(tmp_path, pen=9)
+    ask = ["odds", "shoot", "-w", "Bazooka", "-t", "medium tank", "--range", "10"]
+    shipped = run_cli(*ask, "-r", "bolt-action-1", "--json", cwd=tmp_path)
+    house = run_cli(*ask, "--rules-file", "house.yaml", "--json", cwd=tmp_path)
+    assert shipped.returncode == house.returncode == 0, house.stderr
+    plain, by_house = json.loads(shipped.stdout), json.loads(house.stdout)
+    assert "rules_file" not in plain and by_house["ruleset"] == "bolt-action-1"
+    assert by_house["rules_file"] == "house.yaml" and len(by_house["rules_digest"]) == 16
+    assert by_house["p_knocked_out"] > plain["p_knocked_out"]
+    for question in (ask, ["odds", "morale"], ["odds", "order-test"]):
+        table = run_cli(*question, "--rules-file", "house.yaml", cwd=tmp_path)
+        assert table.returncode == 0, table.stderr
+        title = f"— bolt-action-1, house rules from rules file house.yaml ({by_house['rules_digest'][:8]})"
+        assert title in " ".join(table.stdout.split())  # (a long title wraps)
+    asked = run_cli(*ask, "-r", "konflikt47", "--rules-file", "house.yaml", cwd=tmp_path)
+    assert asked.returncode == 2 and "give --ruleset bolt-action-1" in asked.stderr
