@@ -75,3 +75,57 @@ def test_odds_by_a_rules_file_name_it_and_take_its_edition(tmp_path: Path) -> No
         assert title in " ".join(table.stdout.split())  # (a long title wraps)
     asked = run_cli(*ask, "-r", "konflikt47", "--rules-file", "house.yaml", cwd=tmp_path)
     assert asked.returncode == 2 and "give --ruleset bolt-action-1" in asked.stderr
+
+
+def test_rules_copies_an_editions_data_and_lists_what_a_copy_changes(tmp_path: Path) -> None:
+    """rules --ruleset R --copy FILE writes the shipped data; rules FILE checks it and says
+    it changes nothing, then, edited, lists each change by table, row and field."""
+    copied = run_cli("rules", "--ruleset", "bolt-action-1", "--copy", "mine.yaml", cwd=tmp_path)
+    assert copied.returncode == 0, copied.stderr
+    assert "Copied to mine.yaml" in copied.stderr
+    shipped = (DATA_DIR / "bolt_action_1.yaml").read_text()
+    assert (tmp_path / "mine.yaml").read_text() == shipped
+    again = run_cli("rules", "bolt-action-1", "--copy", "mine.yaml", cwd=tmp_path)
+    assert again.returncode == 2 and "is there already" in again.stderr
+    same = run_cli("rules", "mine.yaml", cwd=tmp_path)
+    assert same.returncode == 0 and "changes nothing from the shipped data" in same.stdout
+    text = shipped.replace(BAZOOKA, BAZOOKA.replace("range: 24", "range: 30"))
+    gone = "    - {name: Panzerschreck,"
+    text = "\n".join(r for r in text.splitlines() if not r.startswith(gone))
+    (tmp_path / "mine.yaml").write_text(
+        text.replace("point_blank_inches: 6", "point_blank_inches: 9")
+    )
+    told = run_cli("rules", "mine.yaml", cwd=tmp_path)
+    assert told.returncode == 0, told.stderr
+    lines = [line.strip() for line in told.stdout.splitlines()]
+    assert "It changes 3 things from the shipped data:" in lines
+    for table, change in (
+        ("weapons", "Bazooka: range 24 → 30"),
+        ("procedure", "point_blank_inches: 6 → 9"),
+    ):
+        assert lines[lines.index(change) - 1] == table, lines  # (under its table)
+    assert any(
+        line.startswith("Panzerschreck: left out (shipped: {name: Panzerschreck") for line in lines
+    )
+    data = json.loads(run_cli("rules", "mine.yaml", "--json", cwd=tmp_path).stdout)
+    assert data["ruleset"] == "bolt-action-1" and data["rules_file"] == "mine.yaml"
+    assert {"table": "weapons", "row": "Bazooka", "field": "range", "change": "changed",
+            "shipped": 24, "file": 30} in data["changes"]  # fmt: skip
+
+
+def test_rules_refuses_a_broken_file_or_one_of_another_edition(tmp_path: Path) -> None:
+    """At its line and field; another edition's data than --ruleset asks for, in words;
+    Iron Cross, which has no data file; with exit status 2 and nothing copied."""
+    path = ba1_copy(tmp_path)
+    path.write_text(path.read_text().replace("pen: 5,", "pn: 5,"))
+    broken = run_cli("rules", "house.yaml", cwd=tmp_path)
+    assert broken.returncode == 2 and "house.yaml: line " in broken.stderr
+    assert "did you mean pen?" in broken.stderr
+    ba1_copy(tmp_path)
+    other = run_cli("rules", "house.yaml", "-r", "konflikt47", "--copy", "c.yaml", cwd=tmp_path)
+    assert other.returncode == 2 and "give --ruleset bolt-action-1" in other.stderr
+    assert not (tmp_path / "c.yaml").exists()
+    ic = run_cli("rules", "--ruleset", "iron-cross", cwd=tmp_path)
+    assert ic.returncode == 2 and "not Iron Cross" in ic.stderr
+    listed = run_cli("rules", cwd=tmp_path)
+    assert listed.returncode == 0 and "bolt_action_1.yaml" in listed.stdout
