@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from conftest import run_cli
 
+import kriegsspiel
+from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
@@ -129,3 +132,15 @@ def test_rules_refuses_a_broken_file_or_one_of_another_edition(tmp_path: Path) -
     assert ic.returncode == 2 and "not Iron Cross" in ic.stderr
     listed = run_cli("rules", cwd=tmp_path)
     assert listed.returncode == 0 and "bolt_action_1.yaml" in listed.stdout
+
+
+def test_new_game_plays_by_a_rules_file_in_its_edition(tmp_path: Path) -> None:
+    """kriegsspiel.new_game(rules_file=...) checks the lists against the file and plays by
+    it, in the file's edition when no ruleset is given; the record holds the file."""
+    ba1_copy(tmp_path, pen=9)
+    game = kriegsspiel.new_game(rules_file=str(tmp_path / "house.yaml"), seed=3)
+    assert game.ruleset == "bolt-action-1" and game.rules.weapon("Bazooka").pen == 9
+    assert game.rules.rules_file == str(tmp_path / "house.yaml")
+    assert kriegsspiel.new_game("bolt-action-1").rules.weapon("Bazooka").pen == 5
+    with pytest.raises(UsageError, match="rules data of bolt-action-1"):
+        kriegsspiel.new_game("konflikt47", rules_file=str(tmp_path / "house.yaml"))
