@@ -144,3 +144,32 @@ def test_new_game_plays_by_a_rules_file_in_its_edition(tmp_path: Path) -> None:
     assert kriegsspiel.new_game("bolt-action-1").rules.weapon("Bazooka").pen == 5
     with pytest.raises(UsageError, match="rules data of bolt-action-1"):
         kriegsspiel.new_game("konflikt47", rules_file=str(tmp_path / "house.yaml"))
+
+
+def test_an_unknown_weapon_tells_which_chart_the_list_was_checked_against(
+    tmp_path: Path,
+) -> None:
+    """Without a rules file, a name on no shipped chart hints at --rules-file; with one
+    that leaves out a shipped weapon, the message names the file and says so."""
+    path = ba1_copy(tmp_path)
+    panzerschreck = "    - {name: Panzerschreck,"
+    rows = [r for r in path.read_text().splitlines() if not r.startswith(panzerschreck)]
+    path.write_text("\n".join(rows) + "\n")
+    grenadiers = "german-grenadier-platoon"
+    refused = run_cli("army", grenadiers, "--rules-file", "house.yaml", cwd=tmp_path)
+    assert refused.returncode == 2
+    assert "Unknown weapon 'Panzerschreck'" in refused.stderr
+    assert (
+        "checked against the weapons chart of the rules file house.yaml, which leaves out "
+        "this weapon of the shipped chart" in refused.stderr
+    )
+    (tmp_path / "mine.yaml").write_text(
+        (DATA_DIR.parents[2] / "data" / "armies" / "bolt-action-1" / f"{grenadiers}.yaml")
+        .read_text()
+        .replace("weapons: [Panzerschreck]", "weapons: [Hyper bazooka]")
+    )
+    unknown = run_cli("army", "mine.yaml", cwd=tmp_path)
+    assert unknown.returncode == 2 and "Unknown weapon 'Hyper bazooka'" in unknown.stderr
+    assert "give that file (--rules-file FILE)" in unknown.stderr
+    shipped = run_cli("army", "mine.yaml", "--rules-file", "house.yaml", cwd=tmp_path)
+    assert "--rules-file FILE" not in shipped.stderr and "rules file house.yaml" in shipped.stderr
