@@ -146,6 +146,28 @@ def test_new_game_plays_by_a_rules_file_in_its_edition(tmp_path: Path) -> None:
         kriegsspiel.new_game("konflikt47", rules_file=str(tmp_path / "house.yaml"))
 
 
+def test_replay_tells_a_held_rules_file_changed_since_even_when_it_reproduces(
+    tmp_path: Path,
+) -> None:
+    """A record's rules text edited (here, a comment added) no longer matches the hash it
+    was recorded with: the game still reproduces by it, and the replay says so."""
+    ba1_copy(tmp_path)
+    played = run_cli("play", "--rules-file", "house.yaml", "--seed", "2", "--quiet",
+                     "--record", "g.jsonl", cwd=tmp_path)  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    lines = (tmp_path / "g.jsonl").read_text().splitlines()
+    clean = run_cli("replay", "g.jsonl", cwd=tmp_path)
+    assert clean.returncode == 0 and "does not match the hash" not in clean.stdout
+    head = json.loads(lines[0])
+    head["rules"] = "# a note added by hand\n" + head["rules"]
+    lines[0] = json.dumps(head, separators=(",", ":"), sort_keys=True)
+    (tmp_path / "t.jsonl").write_text("\n".join(lines) + "\n")
+    told = run_cli("replay", "t.jsonl", cwd=tmp_path)
+    assert told.returncode == 0, told.stdout + told.stderr
+    assert "reproduced" in told.stdout
+    assert "the rules file the record holds (house.yaml) does not match the hash" in told.stdout
+
+
 def test_an_unknown_weapon_tells_which_chart_the_list_was_checked_against(
     tmp_path: Path,
 ) -> None:
