@@ -351,16 +351,18 @@ def test_malformed_rules_file_is_refused_with_its_line(tmp_path: object) -> None
 
 
 def test_a_rules_file_of_another_ruleset_is_refused() -> None:
-    """Bolt Action's data file asked under Konflikt '47 (the default) would give Bolt
-    Action's numbers labelled Konflikt '47."""
+    """Bolt Action's data file asked under Konflikt '47 would give Bolt Action's numbers
+    labelled Konflikt '47; without --ruleset, the file's own edition is asked under."""
     from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
 
     ba1 = str(DATA_DIR / "bolt_action_1.yaml")
     args = ("odds", "shoot", "--weapon", "panzerfaust", "--target", "medium tank")
-    result = cli(*args, "--rules-file", ba1)
+    result = cli(*args, "--rules-file", ba1, "--ruleset", "konflikt47")
     assert result.returncode == 2
     assert "--ruleset bolt-action-1" in result.stderr and "Traceback" not in result.stderr
     assert cli(*args, "--rules-file", ba1, "--ruleset", "bolt-action-1").returncode == 0
+    own = cli(*args, "--rules-file", ba1, "--json")
+    assert own.returncode == 0 and json.loads(own.stdout)["ruleset"] == "bolt-action-1"
 
 
 def test_play_writes_a_record_that_replays(tmp_path: object) -> None:

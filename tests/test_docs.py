@@ -192,3 +192,14 @@ def test_the_openspiel_example_of_the_environment_guide_runs() -> None:
     """docs/environment.md's OpenSpiel example: MCTS at the first decision, its order said."""
     out = _guide_example("## OpenSpiel")
     assert out.count("\n") == 1 and ": " in out, out
+
+
+def test_every_procedure_setting_of_a_rules_file_is_documented() -> None:
+    """docs/armies-and-scenarios.md's table of the ``procedure`` settings names each field
+    of the data's Procedure, and no field it does not have."""
+    from kriegsspiel.rulesets.bolt_action.data import Procedure
+
+    text = (ROOT / "docs" / "armies-and-scenarios.md").read_text()
+    section = text.split("## House rules: the procedure settings", 1)[1]
+    documented = set(re.findall(r"^\| `(\w+)` \|", section, flags=re.M))
+    assert documented == set(Procedure.model_fields) - {"source"}

@@ -414,6 +414,39 @@ def scenario_cmd(
     run_scenario(scenario, copy, svg, ruleset, army, as_json, rules_file)
 
 
+@app.command("rules")
+def rules_cmd(
+    rules: Annotated[
+        str | None,
+        typer.Argument(
+            help="A rules data file (your copy) to check and compare with its edition's "
+            "shipped data, or an edition's name; none: list the shipped ones."
+        ),
+    ] = None,
+    ruleset: Annotated[
+        str | None,
+        typer.Option(
+            "--ruleset",
+            "-r",
+            help="The edition (konflikt47 or bolt-action-1) whose shipped data is shown or "
+            "copied; with a file, the edition it must be the data of.",
+            show_default="the file's own",
+        ),
+    ] = None,
+    copy: Annotated[
+        str | None,
+        typer.Option(
+            "--copy", help="Write the rules data to this new file, to edit as house rules."
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Copy an edition's rules data to edit, or check a copy and list what it changes."""
+    from kriegsspiel.rules_command import run_rules
+
+    run_rules(rules, ruleset, copy, as_json)
+
+
 @app.command("replay")
 def replay_cmd(
     path: Annotated[str, typer.Argument(help="A game record written by 'kriegsspiel play'.")],

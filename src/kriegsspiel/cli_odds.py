@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from typer._click import Context  # (typer's own copy of click's, as its commands take)
 
     from kriegsspiel.core.report import OddsReport
+    from kriegsspiel.sim.matchup import Source
 
 
 class _GivenOnce(TyperCommand):
@@ -72,6 +74,17 @@ RulesetOpt = Annotated[
         case_sensitive=False,
     ),
 ]
+EditionOpt = Annotated[
+    Ruleset | None,
+    typer.Option(
+        "--ruleset",
+        "-r",
+        metavar="RULESET",
+        help="Which game's rules: konflikt47, bolt-action-1, iron-cross or house-clearing.",
+        show_default="the --rules-file's edition, else konflikt47",
+        case_sensitive=False,
+    ),
+]
 QualityOpt = Annotated[str, typer.Option("--quality", help="inexperienced, regular or veteran.")]
 PinsOpt = Annotated[int, typer.Option("--pins", help="Pin markers on the unit.")]
 RulesFileOpt = Annotated[
@@ -91,7 +104,28 @@ OfficerOpt = Annotated[
 ]
 
 
-def show(report: OddsReport, as_json: bool) -> None:
+def _edition(ruleset: Ruleset | None, rules_file: str | None) -> tuple[Ruleset, Source | None]:
+    """The edition asked for: ``--ruleset``; without it, the one the ``--rules-file`` is
+    the data of (as ``play`` takes it), else konflikt47. And the rules file, as read (for
+    the Bolt Action family; another ruleset refuses ``--rules-file`` by name)."""
+    if rules_file is None or ruleset not in (None, *BA_FAMILY):
+        return ruleset or Ruleset.konflikt47, None
+    from kriegsspiel.sim.matchup import lists_ruleset, read_rules
+
+    rules = read_rules(rules_file)
+    return ruleset or Ruleset(lists_ruleset([], None, rules)), rules
+
+
+def _house(rules: Source | None) -> dict[str, str | None]:
+    """The rules file as the Bolt Action odds take it: its name and its text as read."""
+    if rules is None:
+        return {"rules_file": None, "rules_text": None}
+    return {"rules_file": rules.label, "rules_text": rules.text}
+
+
+def show(report: OddsReport, as_json: bool, rules: Source | None = None) -> None:
+    if rules is not None:  # told as house rules, by the file's name and what it says
+        report = replace(report, rules_file=rules.label, rules_digest=rules.digest)
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2))
         return
@@ -139,7 +173,7 @@ def _forbid(ruleset: Ruleset, **given: Any) -> None:
 
 @odds_app.command("shoot", cls=_GivenOnce)
 def shoot(
-    ruleset: RulesetOpt = Ruleset.konflikt47,
+    ruleset: EditionOpt = None,
     weapon: Annotated[
         list[str], typer.Option("--weapon", "-w", help="NAME[:COUNT], repeatable (BA, K47, HC).")
     ] = [],  # noqa: B006
@@ -312,6 +346,7 @@ def shoot(
     as_json: JsonOpt = False,
 ) -> None:
     """Odds of a unit's (or figure's) shooting: hits, casualties, pins or damage."""
+    ruleset, rules = _edition(ruleset, rules_file)
     # (an option whose default is 0 counts as given only when it is not 0; one whose
     # default is None, such as --dice or --visible, is given even as 0)
     ic = dict(
@@ -385,9 +420,10 @@ def shoot(
                 weapons=weapon,
                 target="regular infantry" if target is None else target,
                 situation=situation,
-                rules_file=rules_file,
+                **_house(rules),
             ),
             as_json,
+            rules,
         )
     elif ruleset is Ruleset.iron_cross:
         _forbid(ruleset, weapon=weapon, rules_file=rules_file, **ba, **hc)
@@ -458,7 +494,7 @@ def shoot(
 
 @odds_app.command("order-test", cls=_GivenOnce)
 def order_test(
-    ruleset: RulesetOpt = Ruleset.konflikt47,
+    ruleset: EditionOpt = None,
     quality: QualityOpt = "regular",
     pins: PinsOpt = 0,
     officer: OfficerOpt = None,
@@ -473,6 +509,7 @@ def order_test(
     as_json: JsonOpt = False,
 ) -> None:
     """Will the unit follow its order? Pass, fail or FUBAR (Konflikt '47, Bolt Action)."""
+    ruleset, rules = _edition(ruleset, rules_file)
     _only(ruleset, BA_FAMILY, "order-test", "Iron Cross activates units: see 'odds activation'.")
     from kriegsspiel.rulesets.bolt_action.odds import order_test_odds
 
@@ -483,15 +520,16 @@ def order_test(
             pins=pins,
             officer=officer,
             assault_vehicle_without_at=assault_vehicle,
-            rules_file=rules_file,
+            **_house(rules),
         ),
         as_json,
+        rules,
     )
 
 
 @odds_app.command("morale", cls=_GivenOnce)
 def morale(
-    ruleset: RulesetOpt = Ruleset.konflikt47,
+    ruleset: EditionOpt = None,
     quality: QualityOpt = "regular",
     pins: PinsOpt = 0,
     officer: OfficerOpt = None,
@@ -499,20 +537,22 @@ def morale(
     as_json: JsonOpt = False,
 ) -> None:
     """Will the unit pass a morale check? (Konflikt '47, Bolt Action)."""
+    ruleset, rules = _edition(ruleset, rules_file)
     _only(ruleset, BA_FAMILY, "morale")
     from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds
 
     show(
         morale_check_odds(
-            ruleset.value, quality=quality, pins=pins, officer=officer, rules_file=rules_file
+            ruleset.value, quality=quality, pins=pins, officer=officer, **_house(rules)
         ),
         as_json,
+        rules,
     )
 
 
 @odds_app.command("assault", cls=_GivenOnce)
 def assault(
-    ruleset: RulesetOpt = Ruleset.konflikt47,
+    ruleset: EditionOpt = None,
     attackers: Annotated[
         int, typer.Option("--attackers", help="Models in the assaulting unit.")
     ] = 10,
@@ -601,6 +641,7 @@ def assault(
     as_json: JsonOpt = False,
 ) -> None:
     """Infantry against infantry in close quarters (Konflikt '47, Bolt Action)."""
+    ruleset, rules = _edition(ruleset, rules_file)
     _only(ruleset, BA_FAMILY, "assault")
     from kriegsspiel.rulesets.bolt_action.odds import assault_odds
 
@@ -622,15 +663,16 @@ def assault(
             defender_weapons=defender_weapon,
             attacker_cover=attacker_cover,
             attacker_start_models=attacker_start_models,
-            rules_file=rules_file,
+            **_house(rules),
         ),
         as_json,
+        rules,
     )
 
 
 @odds_app.command("vehicle-assault", cls=_GivenOnce)
 def vehicle_assault(
-    ruleset: RulesetOpt = Ruleset.konflikt47,
+    ruleset: EditionOpt = None,
     models: Annotated[
         int, typer.Option("--models", help="Models in the assaulting infantry unit.")
     ] = 8,
@@ -704,6 +746,7 @@ def vehicle_assault(
     as_json: JsonOpt = False,
 ) -> None:
     """Infantry assaulting a vehicle (Konflikt '47, Bolt Action)."""
+    ruleset, rules = _edition(ruleset, rules_file)
     _only(ruleset, BA_FAMILY, "vehicle-assault")
     from kriegsspiel.rulesets.bolt_action.odds import vehicle_assault_odds
 
@@ -727,9 +770,10 @@ def vehicle_assault(
             vehicle_weapons=vehicle_weapon,
             cover=cover,
             start_models=start_models,
-            rules_file=rules_file,
+            **_house(rules),
         ),
         as_json,
+        rules,
     )
 
 

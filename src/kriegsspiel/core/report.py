@@ -34,10 +34,22 @@ class OddsReport:
     # how to read a part of the answer, told with it: "chances" (the probabilities) or a
     # distribution's name; in the JSON under "notes", in the tables as their caption
     notes: dict[str, str] = field(default_factory=dict)
+    # a designer's rules file the answer is by (house rules), and a digest of what it says
+    rules_file: str | None = None
+    rules_digest: str | None = None
 
     @property
     def heading(self) -> str:
         return self.title or self.question
+
+    @property
+    def rules(self) -> str:
+        """The rules the answer is by: the ruleset, and the rules file if there is one, with
+        a short digest of what it says (as the results store lists house rules)."""
+        if self.rules_file is None:
+            return self.ruleset
+        digest = f" ({self.rules_digest[:8]})" if self.rules_digest else ""
+        return f"{self.ruleset}, house rules from rules file {self.rules_file}{digest}"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -45,6 +57,9 @@ class OddsReport:
             "question": self.question,
             "title": self.heading,
         }
+        if self.rules_file is not None:
+            out["rules_file"] = self.rules_file
+            out["rules_digest"] = self.rules_digest
         for key, p in self.probabilities.items():
             out[key] = float(p)
         out["exact"] = {key: str(p) for key, p in self.probabilities.items()}

@@ -36,7 +36,7 @@ def _pct(p: Fraction | float) -> str:
 def render(report: OddsReport) -> Group:
     """The reasoning table, the headline probabilities, then each distribution."""
     parts: list[Table | Text] = []
-    title = f"{report.heading} — {report.ruleset}"
+    title = f"{report.heading} — {report.rules}"
     why = Table(title=title, show_header=True, header_style="bold", title_justify="left")
     why.add_column("step")
     why.add_column("result", style="bold cyan")

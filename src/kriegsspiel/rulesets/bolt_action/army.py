@@ -133,6 +133,25 @@ def _other_editions_weapon(name: str, rules: Rules) -> str | None:
     return None
 
 
+def _which_chart(rules: Rules, chart: str, weapon: str | None = None) -> str:
+    """Where a name not on ``rules``' ``chart`` was looked for: the shipped data (a house
+    weapon needs the rules file that adds it), or a rules file (named; and said if the
+    shipped chart has the ``weapon``, which the file then leaves out)."""
+    if rules.rules_file is None:
+        return (
+            f" The list was checked against the shipped {chart}; if the name is on your own "
+            "rules file's, give that file (--rules-file FILE)"
+        )
+    told = f" The list was checked against the {chart} of the rules file {rules.rules_file}"
+    if weapon is not None:
+        try:
+            rules_for(rules.ruleset).weapon(weapon)
+        except UnknownNameError:
+            return told
+        return f"{told}, which leaves out this weapon of the shipped chart"
+    return told
+
+
 def _check_weapon(name: str, owner: str) -> Weapon | None:
     """The weapon ``name`` of the list's edition (None if the edition is itself invalid)."""
     rules = _RULES.get()
@@ -153,7 +172,7 @@ def _check_weapon(name: str, owner: str) -> Weapon | None:
                 f"{owner}: {name!r} is a {other} weapon, not on the {rules.data.title} "
                 f"weapons chart (a list plays by its own edition's chart).{near}"
             ) from None
-        raise _problem(f"{owner}: {exc}") from None
+        raise _problem(f"{owner}: {exc}{_which_chart(rules, 'weapons chart', name)}") from None
     if WEIRD_SCIENCE & set(weapon.special) and not _weird_war(rules):
         raise _problem(
             f"{owner}: {weapon.name} is a weird-science weapon; {rules.data.title} has none"
@@ -303,7 +322,9 @@ class Vehicle(Strict):
         try:
             target = rules.target(name)
         except UnknownNameError as exc:
-            raise _problem(f"unit {unit!r}: {exc}") from None
+            raise _problem(
+                f"unit {unit!r}: {exc}{_which_chart(rules, 'damage value table')}"
+            ) from None
         if not target.is_vehicle:
             raise _problem(
                 f"unit {unit!r}: {target.name!r} is an infantry damage value; a vehicle needs "

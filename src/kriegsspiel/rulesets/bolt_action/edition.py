@@ -59,9 +59,7 @@ class Rules:
             return load_edition(self.ruleset)
         if self.text is None:
             assert self.rules_file is not None
-            if not self.rules_file.strip():  # (Path("") is the current folder)
-                raise empty_name("--rules-file", self.rules_file, RULES_FILE_WANTED)
-            self.text = read_yaml_text(Path(self.rules_file))
+            self.text = _file_text(self.rules_file)
         return parse_yaml(self.text, Edition, self.rules_file or "rules file")
 
     @property
@@ -130,14 +128,40 @@ class BoltAction1(Rules):
     ruleset = "bolt-action-1"
 
 
-@cache
 def rules_for(ruleset: str, rules_file: str | None = None, text: str | None = None) -> Rules:
     """The rules of ``konflikt47`` or ``bolt-action-1``, optionally from a modified data
     file: read from the path ``rules_file``, or, given its ``text`` (a game carries the
-    text to its workers, a record holds it), from that text, ``rules_file`` naming it."""
+    text to its workers, a record holds it), from that text, ``rules_file`` naming it.
+
+    A rules file is read again at every call and its rules are cached by what it holds,
+    so an edit made between two calls in one process (a notebook) takes effect."""
+    if text is None and rules_file is not None:
+        _edition_class(ruleset)  # an unknown ruleset is told before the file is read
+        text = _file_text(rules_file)
     if text is not None:
         return _from_text(ruleset, rules_file, text)
-    return _rules(ruleset, rules_file, text)
+    return _shipped(ruleset)
+
+
+def house_text(rules_file: str | None, text: str | None = None) -> str | None:
+    """The text of a designer's rules: ``text`` if given, else the file at ``rules_file``
+    as it is now (None for the shipped data): a key for caches of answers by rules."""
+    if text is None and rules_file is not None:
+        return _file_text(rules_file)
+    return text
+
+
+def _file_text(rules_file: str) -> str:
+    """The text of the designer's rules file at the path ``rules_file``."""
+    if not rules_file.strip():  # (Path("") is the current folder)
+        raise empty_name("--rules-file", rules_file, RULES_FILE_WANTED)
+    return read_yaml_text(Path(rules_file))
+
+
+@cache
+def _shipped(ruleset: str) -> Rules:
+    """The rules of the shipped data file of ``ruleset``, loaded once."""
+    return _rules(ruleset, None, None)
 
 
 @lru_cache(maxsize=8)
@@ -147,11 +171,15 @@ def _from_text(ruleset: str, rules_file: str | None, text: str) -> Rules:
     return _rules(ruleset, rules_file, text)
 
 
-def _rules(ruleset: str, rules_file: str | None, text: str | None) -> Rules:
+def _edition_class(ruleset: str) -> type[Rules]:
     editions: dict[str, type[Rules]] = {"konflikt47": Konflikt47, "bolt-action-1": BoltAction1}
     if ruleset not in editions:
         raise UnknownNameError("Bolt Action-family ruleset", ruleset, editions)
-    rules = editions[ruleset](rules_file, text)
+    return editions[ruleset]
+
+
+def _rules(ruleset: str, rules_file: str | None, text: str | None) -> Rules:
+    rules = _edition_class(ruleset)(rules_file, text)
     data = rules.data  # validate now, so a broken file is reported before any rule runs
     if data.ruleset != ruleset:
         raise UsageError(

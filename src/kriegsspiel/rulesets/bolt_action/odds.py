@@ -23,7 +23,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     troops_left,
 )
 from kriegsspiel.rulesets.bolt_action.data import Weapon
-from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, rules_for
+from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, house_text, rules_for
 from kriegsspiel.rulesets.bolt_action.morale import (
     MoraleTest,
     destroyed_by_pins,
@@ -391,7 +391,9 @@ def shoot_odds(
             f"the situation's facing (--facing) is {', '.join(FACINGS[:-1])} or "
             f"{FACINGS[-1]} (not {situation.facing!r})."
         )
-    return _shoot_odds(ruleset, tuple(weapons), target, situation, rules_file, rules_text)
+    # keyed by the rules file's text as it is now: an edited file is a new question
+    text = house_text(rules_file, rules_text)
+    return _shoot_odds(ruleset, tuple(weapons), target, situation, rules_file, text)
 
 
 @lru_cache(maxsize=1024)

@@ -178,6 +178,8 @@ class Replay:
     final_newline: bool = True
     blank_at_end: int = 0
     bom: bool = False  # the file begins with a byte-order mark, passed over
+    # the rules file the record holds, if its text is not what its hash was recorded from
+    held_rules_changed: str | None = None
     # the replayed game, as far as it agreed with the record (its account can be told)
     game: BoltActionGame | None = field(default=None, repr=False, compare=False)
 
@@ -199,6 +201,12 @@ class Replay:
         if self.blank_at_end:
             many = "s" if self.blank_at_end > 1 else ""
             said.append(f"{self.blank_at_end} blank line{many} at the end passed over.")
+        if self.held_rules_changed is not None and self.reproduced:
+            said.append(
+                f"the rules file the record holds ({self.held_rules_changed}) does not match "
+                "the hash it was recorded with (rules_data_sha256): its text was changed in "
+                "the record since; the game reproduces by it all the same."
+            )
         if self.bom:
             said.append(
                 "the file begins with a byte-order mark (BOM), which play does not write: "
@@ -230,6 +238,7 @@ def replay(path: str | Path) -> Replay:
             final_newline=record.final_newline,
             blank_at_end=record.blank_at_end,
             bom=record.bom,
+            held_rules_changed=_held_rules_changed(head),
             game=game,
         )
 
@@ -268,6 +277,15 @@ def replay(path: str | Path) -> Replay:
         stops = "the game is over" if game.is_terminal() else "a decision is due"
         return result(len(game.events) + 2, f"(end: {stops})")
     return result()
+
+
+def _held_rules_changed(head: dict[str, Any]) -> str | None:
+    """The name of the rules file a record holds, if its text does not hash to the hash
+    recorded with it (None if it holds none, or it does)."""
+    house = head.get("rules")
+    if house is None or head["rules_data_sha256"] == rules_data_sha256(head["ruleset"], house):
+        return None
+    return str(head.get("rules_file", "rules file"))
 
 
 def _made_otherwise(head: dict[str, Any]) -> str:

@@ -1,0 +1,197 @@
+"""A designer's rules file as a designer works on it: edited between two calls in one
+process (a notebook), labelled in the odds, copied and compared with the shipped data."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+import kriegsspiel
+from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
+from kriegsspiel.rulesets.bolt_action.edition import rules_for
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.odds import shoot_odds
+from kriegsspiel.rulesets.bolt_action.shooting import Situation
+from kriegsspiel.sim.matchup import build_matchup, parsed
+
+BAZOOKA = '{name: Bazooka, category: heavy weapons, range: 24, shots: "1", pen: 5,'
+
+
+def ba1_copy(folder: Path, pen: int = 5) -> Path:
+    """A copy of the shipped Bolt Action data whose Bazooka has penetration ``pen``."""
+    text = (DATA_DIR / "bolt_action_1.yaml").read_text()
+    assert text.count(BAZOOKA) == 1
+    path = folder / "house.yaml"
+    path.write_text(text.replace(BAZOOKA, BAZOOKA.replace("pen: 5", f"pen: {pen}")))
+    return path
+
+
+def test_a_rules_file_edited_within_one_process_is_read_again_everywhere(tmp_path: Path) -> None:
+    """The rules, the odds and a game each follow the file as it is at the call, as the
+    list check does: none keeps what the file said the first time it was read."""
+    rules = str(ba1_copy(tmp_path, pen=5))
+    table, army_a, army_b = parsed(build_matchup("bolt-action-1", None, []))
+
+    def now() -> tuple[int, int, float]:
+        odds = shoot_odds(
+            "bolt-action-1",
+            weapons=["Bazooka"],
+            target="medium tank",
+            situation=Situation(range_inches=10),
+            rules_file=rules,
+        )
+        game = BoltActionGame("bolt-action-1", table, (army_a, army_b), rules_file=rules)
+        return (
+            rules_for("bolt-action-1", rules).weapon("Bazooka").pen,
+            game.rules.weapon("Bazooka").pen,
+            float(odds.probabilities["p_knocked_out"]),
+        )
+
+    pen5 = now()
+    assert pen5[:2] == (5, 5)
+    ba1_copy(tmp_path, pen=9)
+    pen9 = now()
+    assert pen9[:2] == (9, 9) and pen9[2] > pen5[2]
+    assert rules_for("bolt-action-1", rules) is rules_for("bolt-action-1", rules)  # unedited
+
+
+def test_odds_by_a_rules_file_name_it_and_take_its_edition(tmp_path: Path) -> None:
+    """Without --ruleset, odds answer under the rules file's own edition (as play does);
+    the table's title and the JSON name the file as house rules, with a digest of it."""
+    ba1_copy(tmp_path, pen=9)
+    ask = ["odds", "shoot", "-w", "Bazooka", "-t", "medium tank", "--range", "10"]
+    shipped = run_cli(*ask, "-r", "bolt-action-1", "--json", cwd=tmp_path)
+    house = run_cli(*ask, "--rules-file", "house.yaml", "--json", cwd=tmp_path)
+    assert shipped.returncode == house.returncode == 0, house.stderr
+    plain, by_house = json.loads(shipped.stdout), json.loads(house.stdout)
+    assert "rules_file" not in plain and by_house["ruleset"] == "bolt-action-1"
+    assert by_house["rules_file"] == "house.yaml" and len(by_house["rules_digest"]) == 16
+    assert by_house["p_knocked_out"] > plain["p_knocked_out"]
+    for question in (ask, ["odds", "morale"], ["odds", "order-test"]):
+        table = run_cli(*question, "--rules-file", "house.yaml", cwd=tmp_path)
+        assert table.returncode == 0, table.stderr
+        title = f"— bolt-action-1, house rules from rules file house.yaml ({by_house['rules_digest'][:8]})"
+        assert title in " ".join(table.stdout.split())  # (a long title wraps)
+    asked = run_cli(*ask, "-r", "konflikt47", "--rules-file", "house.yaml", cwd=tmp_path)
+    assert asked.returncode == 2 and "give --ruleset bolt-action-1" in asked.stderr
+
+
+def test_rules_copies_an_editions_data_and_lists_what_a_copy_changes(tmp_path: Path) -> None:
+    """rules --ruleset R --copy FILE writes the shipped data; rules FILE checks it and says
+    it changes nothing, then, edited, lists each change by table, row and field."""
+    copied = run_cli("rules", "--ruleset", "bolt-action-1", "--copy", "mine.yaml", cwd=tmp_path)
+    assert copied.returncode == 0, copied.stderr
+    assert "Copied to mine.yaml" in copied.stderr
+    shipped = (DATA_DIR / "bolt_action_1.yaml").read_text()
+    assert (tmp_path / "mine.yaml").read_text() == shipped
+    again = run_cli("rules", "bolt-action-1", "--copy", "mine.yaml", cwd=tmp_path)
+    assert again.returncode == 2 and "is there already" in again.stderr
+    same = run_cli("rules", "mine.yaml", cwd=tmp_path)
+    assert same.returncode == 0 and "changes nothing from the shipped data" in same.stdout
+    text = shipped.replace(BAZOOKA, BAZOOKA.replace("range: 24", "range: 30"))
+    gone = "    - {name: Panzerschreck,"
+    text = "\n".join(r for r in text.splitlines() if not r.startswith(gone))
+    (tmp_path / "mine.yaml").write_text(
+        text.replace("point_blank_inches: 6", "point_blank_inches: 9")
+    )
+    told = run_cli("rules", "mine.yaml", cwd=tmp_path)
+    assert told.returncode == 0, told.stderr
+    lines = [line.strip() for line in told.stdout.splitlines()]
+    assert "It changes 3 things from the shipped data:" in lines
+    for table, change in (
+        ("weapons", "Bazooka: range 24 → 30"),
+        ("procedure", "point_blank_inches: 6 → 9"),
+    ):
+        assert lines[lines.index(change) - 1] == table, lines  # (under its table)
+    assert any(
+        line.startswith("Panzerschreck: left out (shipped: {name: Panzerschreck") for line in lines
+    )
+    data = json.loads(run_cli("rules", "mine.yaml", "--json", cwd=tmp_path).stdout)
+    assert data["ruleset"] == "bolt-action-1" and data["rules_file"] == "mine.yaml"
+    assert {"table": "weapons", "row": "Bazooka", "field": "range", "change": "changed",
+            "shipped": 24, "file": 30} in data["changes"]  # fmt: skip
+
+
+def test_rules_refuses_a_broken_file_or_one_of_another_edition(tmp_path: Path) -> None:
+    """At its line and field; another edition's data than --ruleset asks for, in words;
+    Iron Cross, which has no data file; with exit status 2 and nothing copied."""
+    path = ba1_copy(tmp_path)
+    path.write_text(path.read_text().replace("pen: 5,", "pn: 5,"))
+    broken = run_cli("rules", "house.yaml", cwd=tmp_path)
+    assert broken.returncode == 2 and "house.yaml: line " in broken.stderr
+    assert "did you mean pen?" in broken.stderr
+    ba1_copy(tmp_path)
+    other = run_cli("rules", "house.yaml", "-r", "konflikt47", "--copy", "c.yaml", cwd=tmp_path)
+    assert other.returncode == 2 and "give --ruleset bolt-action-1" in other.stderr
+    assert not (tmp_path / "c.yaml").exists()
+    ic = run_cli("rules", "--ruleset", "iron-cross", cwd=tmp_path)
+    assert ic.returncode == 2 and "not Iron Cross" in ic.stderr
+    listed = run_cli("rules", cwd=tmp_path)
+    assert listed.returncode == 0 and "bolt_action_1.yaml" in listed.stdout
+
+
+def test_new_game_plays_by_a_rules_file_in_its_edition(tmp_path: Path) -> None:
+    """kriegsspiel.new_game(rules_file=...) checks the lists against the file and plays by
+    it, in the file's edition when no ruleset is given; the record holds the file."""
+    ba1_copy(tmp_path, pen=9)
+    game = kriegsspiel.new_game(rules_file=str(tmp_path / "house.yaml"), seed=3)
+    assert game.ruleset == "bolt-action-1" and game.rules.weapon("Bazooka").pen == 9
+    assert game.rules.rules_file == str(tmp_path / "house.yaml")
+    assert kriegsspiel.new_game("bolt-action-1").rules.weapon("Bazooka").pen == 5
+    with pytest.raises(UsageError, match="rules data of bolt-action-1"):
+        kriegsspiel.new_game("konflikt47", rules_file=str(tmp_path / "house.yaml"))
+
+
+def test_replay_tells_a_held_rules_file_changed_since_even_when_it_reproduces(
+    tmp_path: Path,
+) -> None:
+    """A record's rules text edited (here, a comment added) no longer matches the hash it
+    was recorded with: the game still reproduces by it, and the replay says so."""
+    ba1_copy(tmp_path)
+    played = run_cli("play", "--rules-file", "house.yaml", "--seed", "2", "--quiet",
+                     "--record", "g.jsonl", cwd=tmp_path)  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    lines = (tmp_path / "g.jsonl").read_text().splitlines()
+    clean = run_cli("replay", "g.jsonl", cwd=tmp_path)
+    assert clean.returncode == 0 and "does not match the hash" not in clean.stdout
+    head = json.loads(lines[0])
+    head["rules"] = "# a note added by hand\n" + head["rules"]
+    lines[0] = json.dumps(head, separators=(",", ":"), sort_keys=True)
+    (tmp_path / "t.jsonl").write_text("\n".join(lines) + "\n")
+    told = run_cli("replay", "t.jsonl", cwd=tmp_path)
+    assert told.returncode == 0, told.stdout + told.stderr
+    assert "reproduced" in told.stdout
+    assert "the rules file the record holds (house.yaml) does not match the hash" in told.stdout
+
+
+def test_an_unknown_weapon_tells_which_chart_the_list_was_checked_against(
+    tmp_path: Path,
+) -> None:
+    """Without a rules file, a name on no shipped chart hints at --rules-file; with one
+    that leaves out a shipped weapon, the message names the file and says so."""
+    path = ba1_copy(tmp_path)
+    panzerschreck = "    - {name: Panzerschreck,"
+    rows = [r for r in path.read_text().splitlines() if not r.startswith(panzerschreck)]
+    path.write_text("\n".join(rows) + "\n")
+    grenadiers = "german-grenadier-platoon"
+    refused = run_cli("army", grenadiers, "--rules-file", "house.yaml", cwd=tmp_path)
+    assert refused.returncode == 2
+    assert "Unknown weapon 'Panzerschreck'" in refused.stderr
+    assert (
+        "checked against the weapons chart of the rules file house.yaml, which leaves out "
+        "this weapon of the shipped chart" in refused.stderr
+    )
+    (tmp_path / "mine.yaml").write_text(
+        (DATA_DIR.parents[2] / "data" / "armies" / "bolt-action-1" / f"{grenadiers}.yaml")
+        .read_text()
+        .replace("weapons: [Panzerschreck]", "weapons: [Hyper bazooka]")
+    )
+    unknown = run_cli("army", "mine.yaml", cwd=tmp_path)
+    assert unknown.returncode == 2 and "Unknown weapon 'Hyper bazooka'" in unknown.stderr
+    assert "give that file (--rules-file FILE)" in unknown.stderr
+    shipped = run_cli("army", "mine.yaml", "--rules-file", "house.yaml", cwd=tmp_path)
+    assert "--rules-file FILE" not in shipped.stderr and "rules file house.yaml" in shipped.stderr
