@@ -4,6 +4,8 @@ workers and on Dask), stored under their own key, recorded and replayed with the
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import pickle
 import shlex
@@ -162,6 +164,19 @@ def test_evaluate_by_house_rules_stores_its_games_apart_and_reuses_only_those(
     assert "rules_file" not in columns and len(columns) == 10
     text = run_cli(*args[:-1], "--rules-file", "house.yaml", cwd=tmp_path).stdout
     assert "konflikt47 with rules file house.yaml" in " ".join(text.split())
+    # an export gives the edition and the rules file in columns of their own, so that its
+    # ruleset column filters by edition (it held "konflikt47 with rules file ...")
+    done = run_cli("results", "--results", "r.sqlite", "--export", "json", cwd=tmp_path)
+    exported = json.loads(done.stdout)
+    assert {game["ruleset"] for game in exported} == {"konflikt47"}
+    told = {game["rules_file"] for game in exported}
+    assert len(told) == 2 and None in told
+    (house_file,) = told - {None}
+    assert house_file.startswith("house.yaml (") and f"rules file {house_file}" in said
+    done = run_cli("results", "--results", "r.sqlite", "--export", "csv", cwd=tmp_path)
+    rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    assert len(rows) == 8 and {row["ruleset"] for row in rows} == {"konflikt47"}
+    assert sorted({row["rules_file"] for row in rows}) == ["", house_file]
 
 
 def test_a_surprising_games_command_replays_the_game_by_the_rules_file(tmp_path: Path) -> None:

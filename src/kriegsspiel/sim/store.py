@@ -172,6 +172,17 @@ def _fault(row: tuple[Any, ...]) -> str:
     return "it is not a game as kriegsspiel stores one"  # (not reached: each is checked)
 
 
+def _edition_and_rules(ruleset: Any) -> tuple[Any, str | None]:
+    """A stored ruleset column as an export's two: the edition, and the designer's rules
+    file with its digest ("house.yaml (3f2a1b0c)"), or None. The store keeps both in one
+    column ("konflikt47 with rules file house.yaml (3f2a1b0c)", its layout of before); an
+    export splits them, so its ruleset column filters by edition."""
+    if not isinstance(ruleset, str):
+        return ruleset, None  # (a row edited by hand: shown as it is)
+    edition, told, rules_file = ruleset.partition(" with rules file ")
+    return (edition, rules_file) if told else (ruleset, None)
+
+
 def told_title(title: str, army_a: str, army_b: str) -> str:
     """A stored matchup's title, with its lists' files (``army_a``, ``army_b``) where it
     names two lists alike ("X v X"), as files stored before titles told them apart hold
@@ -734,7 +745,7 @@ class Store:
         if fmt not in ("csv", "json"):
             raise ValueError(f"exports are csv or json, not {fmt!r}")
         columns = [
-            "matchup", "title", "ruleset", "scenario", "army_a", "army_b", "army_a_hash",
+            "matchup", "title", "ruleset", "rules_file", "scenario", "army_a", "army_b", "army_a_hash",
             "army_b_hash", "scenario_hash", "players", "code_version", "run_seed", "game_index", "seed",
             "swapped", "winner", "score_a", "score_b", "turns", "orders", "units",
             "finished_at",
@@ -786,4 +797,5 @@ class Store:
             raise self._damaged(
                 row[22], row[0], row[10], row[11], row[12], str(exc), then
             ) from None
-        return (row[0], told_title(row[1], row[4], row[5]), *row[2:22]), units
+        ruleset, rules_file = _edition_and_rules(row[2])
+        return (row[0], told_title(row[1], row[4], row[5]), ruleset, rules_file, *row[3:22]), units
