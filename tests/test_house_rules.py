@@ -154,6 +154,8 @@ def test_evaluate_by_house_rules_stores_its_games_apart_and_reuses_only_those(
     assert by_house["games_reused"] == 0 and by_house["matchup"] != shipped["matchup"]
     assert (shipped_again["games_reused"], house_again["games_reused"]) == (4, 4)
     assert (shipped["rules_file"], by_house["rules_file"]) == (None, "house.yaml")
+    # (two versions of one file told apart in the report, as results lists them)
+    assert shipped["rules_digest"] is None and len(by_house["rules_digest"]) == 8
     assert house_again["army_a_wins"] == by_house["army_a_wins"]
     listed = run_cli("results", "--results", "r.sqlite", cwd=tmp_path)
     said = " ".join(listed.stdout.replace("│", " ").split())  # (the table wraps its lines)
@@ -163,7 +165,8 @@ def test_evaluate_by_house_rules_stores_its_games_apart_and_reuses_only_those(
         columns = [row[1] for row in db.execute("PRAGMA table_info(matchups)")]
     assert "rules_file" not in columns and len(columns) == 10
     text = run_cli(*args[:-1], "--rules-file", "house.yaml", cwd=tmp_path).stdout
-    assert "konflikt47 with rules file house.yaml" in " ".join(text.split())
+    told_rules = f"konflikt47 with rules file house.yaml ({by_house['rules_digest']})"
+    assert told_rules in " ".join(text.split()) and told_rules in said
     # an export gives the edition and the rules file in columns of their own, so that its
     # ruleset column filters by edition (it held "konflikt47 with rules file ...")
     done = run_cli("results", "--results", "r.sqlite", "--export", "json", cwd=tmp_path)
@@ -172,7 +175,7 @@ def test_evaluate_by_house_rules_stores_its_games_apart_and_reuses_only_those(
     told = {game["rules_file"] for game in exported}
     assert len(told) == 2 and None in told
     (house_file,) = told - {None}
-    assert house_file.startswith("house.yaml (") and f"rules file {house_file}" in said
+    assert house_file == f"house.yaml ({by_house['rules_digest']})"
     done = run_cli("results", "--results", "r.sqlite", "--export", "csv", cwd=tmp_path)
     rows = list(csv.DictReader(io.StringIO(done.stdout)))
     assert len(rows) == 8 and {row["ruleset"] for row in rows} == {"konflikt47"}

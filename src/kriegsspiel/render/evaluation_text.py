@@ -70,9 +70,18 @@ def other_code_note(games: int, versions: Sequence[str], these: str = "this matc
     )
 
 
+def house_rules(data: dict[str, Any]) -> str | None:
+    """The rules file an evaluation's games were played by, with the start of its digest
+    as ``results`` lists it ("house.yaml (3f2a1b0c)"); None for the shipped rules."""
+    house, digest = data.get("rules_file"), data.get("rules_digest")
+    if house is None:
+        return None
+    return house if digest is None else f"{house} ({digest})"
+
+
 def _ruleset(data: dict[str, Any]) -> str:
     """The ruleset, and the rules file the games were played by, if any."""
-    house = data.get("rules_file")
+    house = house_rules(data)
     return data["ruleset"] if house is None else f"{data['ruleset']} with rules file {house}"
 
 

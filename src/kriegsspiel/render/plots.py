@@ -9,7 +9,7 @@ from typing import Any
 from kriegsspiel.core.names import counted
 from kriegsspiel.core.per_cent import per_cent
 from kriegsspiel.outfiles import drawn_by, writing
-from kriegsspiel.render.evaluation_text import per_point
+from kriegsspiel.render.evaluation_text import house_rules, per_point
 
 
 def _pyplot() -> Any:
@@ -92,7 +92,7 @@ def plot_evaluation(data: dict[str, Any], scores: Counter[tuple[int, int, str]],
     right.set_title("Who wins")
     for x, p in enumerate(parts):
         right.text(x, p["high"] + 0.015, per_cent(p["rate"]), ha="center", fontsize=9)
-    house = data.get("rules_file")
+    house = house_rules(data)
     rules = data["ruleset"] if house is None else f"{data['ruleset']}, rules file {house}"
     title = f"{shown[0]} v {shown[1]} — {rules}"
     if len(title) > TITLE_ROOM:  # (a line each: army A's, army B's, and the rules)

@@ -719,6 +719,9 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
     return {
         "ruleset": m.ruleset,
         "rules_file": m.rules_file,  # a designer's rules file the games were played by
+        # the start of a digest of what it says, as results lists it: two versions of one
+        # file told apart
+        "rules_digest": None if m.rules is None else m.rules.digest[:8],
         "scenario": m.scenario.label,
         "victory": scenario.victory,  # what the scores count: units destroyed, objectives
         "sides": scenario.sides(),  # side A's deployment, then side B's (army A on A: even games)
