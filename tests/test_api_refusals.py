@@ -49,9 +49,9 @@ def test_a_draw_carries_only_its_side_and_names_the_sides_with_dice():
     for extra in ({"unit": 5}, {"order": "Fire"}, {"to": (1.0, 2.0)}, {"facing": 5.0}):
         refused(game, Action("draw", side=0, **extra), "a draw from the bag carries only its side")
     refused(game, Action("draw"), r"a draw names the side .*: 0 or 1, not -1")
-    refused(game, Action("order", unit=1, order="Down"), "not a 'order' action")
+    refused(game, Action("order", unit=1, order="Down"), "not an 'order' action")
     game.apply_action(Action("draw", side=0))  # (the draw itself is taken)
-    refused(game, Action("explode", unit=1), "must give an order, not a 'explode' action")
+    refused(game, Action("explode", unit=1), "must give an order, not an 'explode' action")
 
 
 def test_numpy_numbers_are_refused_saying_to_give_pythons():

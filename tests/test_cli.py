@@ -398,6 +398,39 @@ def test_play_writes_a_record_that_replays(tmp_path: object) -> None:
     assert "the record stops before the game's end" in cut.stdout
 
 
+def test_the_first_game_says_how_it_is_won_who_won_and_what_to_try_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``kriegsspiel play`` as a new user first runs it: the opening gives the turns and
+    what wins, the end names the winning side's army once and what the score counts, and
+    a last line suggests what to try next (not under --quiet, nor --svg once it is given)."""
+    monkeypatch.setenv("COLUMNS", "200")  # (each line whole, wherever a console would wrap)
+    played = cli("play", cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    lines = played.stdout.splitlines()
+    assert (
+        lines[2]
+        == "6 turns; the side with more enemy units destroyed wins (a side wiped out loses)."
+    )
+    record = "kriegsspiel-konflikt47-meeting-engagement-seed1.jsonl"
+    assert lines[-4:] == [
+        "== Game over after turn 6",
+        "Result: Side B (US Army Tesla Company) wins; score 3 - 6 (enemy units destroyed); "
+        "units left 3 v 6",
+        f"Record written to {record} (replay with: kriegsspiel replay {record})",
+        "Next: --players human,tactical to play side A yourself, --svg table.svg to draw the "
+        "final table; kriegsspiel --help for every command.",
+    ]
+    assert sum("Side B wins" in line or "wins;" in line for line in lines) == 1  # said once
+    drawn = cli("play", "--svg", "t.svg", "--record", "t.jsonl", cwd=tmp_path).stdout
+    assert drawn.splitlines()[-1] == (
+        "Next: --players human,tactical to play side A yourself; kriegsspiel --help for "
+        "every command."
+    )
+    quiet = cli("play", "--quiet", "--record", "q.jsonl", cwd=tmp_path).stdout.splitlines()
+    assert quiet[-1].startswith("Record written to q.jsonl") and len(quiet) == 5
+
+
 @pytest.mark.parametrize(
     ("args", "said"),
     [

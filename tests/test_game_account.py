@@ -227,3 +227,65 @@ def test_a_fire_for_effect_names_its_point(effect: str, side: int, line: str) ->
     fire = Event("fire for effect", {"at": [53.7, 33.2], "radius": 8})
     barrage = Event("barrage", {"side": side, "roll": 1, "effect": effect})
     assert describe(fire, UNITS, barrage) == f"    fire for effect: {line}"
+
+
+# ----------------------------------------------------------------------------- opening and result
+def test_a_game_opens_with_its_length_and_how_it_is_won_and_ends_naming_the_winner() -> None:
+    """The first game a new user sees: the opening says the sides, the turns and what wins;
+    the end says once who won (the side and its army), the score and what it counts."""
+    from kriegsspiel.render.game_account import opening, result_line
+
+    game = play_game(build_matchup("konflikt47", "meeting-engagement", []), 1)
+    assert opening(game, ("tactical", "human")) == [
+        "Meeting Engagement at Les Hauts Champs — Konflikt '47, seed 1",
+        "Side A: Schwerefeld Battlegroup (tactical)   Side B: US Army Tesla Company (human)",
+        "6 turns; the side with more enemy units destroyed wins (a side wiped out loses).",
+    ]
+    assert result_line(game) == (
+        "Result: Side B (US Army Tesla Company) wins; score 3 - 6 (enemy units destroyed); "
+        "units left 3 v 6"
+    )
+    told = account(game.events, game.units)
+    assert told[-2:] == ["-- end of turn 6: score 3 - 6", "== Game over after turn 6"]
+
+    held = play_game(build_matchup("bolt-action-1", "hold-the-crossroads", []), 7)
+    assert opening(held, ("tactical", "tactical"), "house.yaml")[0].endswith(
+        "(rules file house.yaml), seed 7"
+    )
+    assert opening(held, ("tactical", "tactical"))[2] == (
+        "6 turns; the side with more objective points held wins (a side wiped out loses)."
+    )
+    assert result_line(held) == (
+        "Result: Side B (Grenadier Platoon, Normandy 1944) wins; score 0 - 1 (objective "
+        "points held); units left 1 v 4"
+    )
+
+
+@pytest.mark.parametrize(
+    ("score", "left", "said"),
+    [
+        ((2, 5), (3, 0), "Result: Side A (Red) wins by wiping out side B; score 2 - 5"),
+        ((4, 4), (2, 2), "Result: a draw; score 4 - 4"),
+    ],
+)
+def test_a_result_says_a_wipe_out_and_a_draw(
+    score: tuple[int, int], left: tuple[int, int], said: str
+) -> None:
+    """A side wiped out loses whatever the score, and the result says why the lower score
+    won; a level score with both sides standing is a draw, named so."""
+    from kriegsspiel.render.game_account import result_line
+
+    def winner() -> int | None:
+        if 0 in left:
+            return 0 if left[0] else 1
+        return None if score[0] == score[1] else int(score[1] > score[0])
+
+    finished = SimpleNamespace(
+        scenario=SimpleNamespace(victory="units destroyed", turns=6),
+        events=[Event("start", {"armies": ["Red", "Blue"]})],
+        units=[SimpleNamespace(side=s, destroyed=False) for s in (0, 1) for _ in range(left[s])],
+        score=lambda: score,
+        winner=winner,
+    )
+    line = result_line(finished)
+    assert line == f"{said} (enemy units destroyed); units left {left[0]} v {left[1]}"

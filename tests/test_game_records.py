@@ -324,15 +324,20 @@ def test_a_file_that_is_not_text_is_a_bad_file(tmp_path: Path) -> None:
 def test_replay_account_tells_the_game_as_play_did_and_stops_where_it_parts(
     tmp_path: Path,
 ) -> None:
-    """``replay --account`` tells the recorded game turn by turn, as ``play`` told it (the
-    same lines, and the result), then the verdict; a record that parts from the replay is
-    told only as far as the two agree."""
+    """``replay --account`` tells the recorded game turn by turn, as ``play`` told it (its
+    opening lines: scenario, sides and how it is won; the same lines, and the result), then
+    the verdict; a record that parts from the replay is told only as far as the two agree."""
     from kriegsspiel.render.game_account import account, result_line
 
     path = tmp_path / "game.jsonl"
     path.write_text(sample_text(), encoding="utf-8")
     game = play_game(build_matchup("konflikt47", "meeting-engagement", [], "tactical,tactical"), 2)
-    told = account(game.events, game.units)
+    opening = [
+        "Meeting Engagement at Les Hauts Champs — Konflikt '47, seed 2",
+        "Side A: Schwerefeld Battlegroup (tactical)   Side B: US Army Tesla Company (tactical)",
+        "6 turns; the side with more enemy units destroyed wins (a side wiped out loses).",
+    ]
+    told = opening + account(game.events, game.units)
     said = run_cli("replay", str(path), "--account", timeout=120)
     assert said.returncode == 0, said.stderr
     lines = said.stdout.splitlines()
@@ -345,7 +350,97 @@ def test_replay_account_tells_the_game_as_play_did_and_stops_where_it_parts(
     parted = run_cli("replay", str(changed(tmp_path / "hits.jsonl", shot, hits=hits + 1)),
                      "--account", timeout=120)  # fmt: skip
     assert parted.returncode == 1
-    before = account(game.events[: shot - 2], game.units)
+    before = opening + account(game.events[: shot - 2], game.units)
     assert parted.stdout.startswith("\n".join(before) + "\n")
     assert f"first difference at line {shot}:" in parted.stdout
     assert not any(line.startswith("Result:") for line in parted.stdout.splitlines())
+
+
+# ----------------------------------------------------------------------------- a game in progress
+def test_a_game_a_person_stopped_is_told_as_in_progress_with_its_resume(tmp_path: Path) -> None:
+    """A record with a person at a seat that stops before the game's end is a game in
+    progress ('quit' saves it so), and its replay says so with the command that goes on
+    with it, not that it was cut short; the same record of two AI players was cut short."""
+    lines = sample_text().splitlines()
+    head = json.loads(lines[0])
+    keep = line_of("order", after=line_of("order"))  # (stopped at a later decision)
+    playing = written(tmp_path / "my game.jsonl",
+                      [dumps({**head, "players": ["human", "tactical"]}), *lines[1:keep]])  # fmt: skip
+    result = record.replay(playing)
+    assert result.reproduced and result.in_progress()
+    said = replay_cli(playing)
+    assert said.returncode == 0, said.stderr
+    assert (
+        f"{playing}: a game in progress, stopped in turn 1 (a person is playing it): go on "
+        f"with kriegsspiel play --resume '{playing}'" in said.stdout
+    )
+    assert "cut short" not in said.stdout
+
+    ai = record.replay(written(tmp_path / "ai.jsonl", lines[:keep]))
+    assert ai.reproduced and not ai.in_progress()
+    assert "the record stops before the game's end (it was cut short)." in ai.notes()
+    finished = record.replay(written(tmp_path / "over.jsonl",
+                             [dumps({**head, "players": ["human", "tactical"]}), *lines[1:]]))  # fmt: skip
+    assert finished.reproduced and finished.finished and not finished.in_progress()
+    assert finished.notes() == []
+
+
+# ----------------------------------------------------------------------------- where lines differ
+def test_a_line_written_with_other_spacing_is_shown_where_it_differs(tmp_path: Path) -> None:
+    """A header or an event re-saved with spaces holds the same fields and values: the
+    replay marks the first character that differs, shows the long header round it, and says
+    the content is the same; an event with another value names the field."""
+    lines = sample_text().splitlines()
+    head = json.loads(lines[0])
+    spaced = written(tmp_path / "spaced.jsonl", [lines[0].replace('"players":', '"players": '),
+                                                 *lines[1:]])  # fmt: skip
+    column = lines[0].index('"players":') + len('"players":')
+    said = replay_cli(spaced)
+    assert said.returncode == 1
+    out = said.stdout.splitlines()
+    assert out[0] == f"{spaced}: does NOT reproduce; first difference at line 1:"
+    recorded, replayed, marker = out[1:4]
+    assert recorded.startswith("  recorded: …") and replayed.startswith("  replayed: …")
+    assert '"players": ["tactical","tactical"]' in recorded
+    assert '"players":["tactical","tactical"]' in replayed
+    at = marker.index("^")
+    assert recorded[at] == " " and replayed[at] == "["  # the marker is under the difference
+    assert marker[at:] == f"^ character {column + 1}: the first that differs"
+    assert f"({len(lines[0]) + 1:,} characters)" in recorded
+    assert "the same fields and values, written otherwise (spaces, or the fields' order)" in out[4]
+
+    event = line_of("react")
+    row = json.loads(lines[event - 1])
+    respaced = written(tmp_path / "event.jsonl",
+                       [*lines[: event - 1], json.dumps(row), *lines[event:]])  # fmt: skip
+    told = replay_cli(respaced).stdout.splitlines()
+    assert told[1] == f"  recorded: {json.dumps(row)}" and told[2] == f"  replayed: {dumps(row)}"
+    first = json.dumps(row).index(": ") + 1  # (the first space json.dumps puts in)
+    assert told[3] == " " * (12 + first) + f"^ character {first + 1}: the first that differs"
+
+    shot = line_of("shoot")
+    hits = json.loads(lines[shot - 1])["hits"]
+    other = replay_cli(changed(tmp_path / "hits.jsonl", shot, hits=hits + 1)).stdout
+    assert "  fields that differ: hits" in other.splitlines()
+    assert head["format"]  # (the header is as play wrote it)
+
+
+# ----------------------------------------------------------------------------- the header's ruleset
+def test_a_header_naming_the_wrong_ruleset_is_told_at_line_1(tmp_path: Path) -> None:
+    """Both lists are for Konflikt '47 and the header names Bolt Action: the header's field
+    is what is wrong, told at line 1 with what it should be and what a record may name (not
+    a list's line and the --ruleset a command takes)."""
+    lines = sample_text().splitlines()
+    head = json.loads(lines[0])
+    wrong = written(
+        tmp_path / "o8.jsonl", [dumps({**head, "ruleset": "bolt-action-1"}), *lines[1:]]
+    )
+    said = replay_cli(wrong)
+    assert said.returncode == 2 and said.stdout == ""
+    assert said.stderr.strip() == (
+        f"kriegsspiel: error: {wrong}: line 1, field ruleset: 'bolt-action-1' (Bolt Action "
+        "1st edition), but the record's two army lists are for Konflikt '47: it should be "
+        "'konflikt47' (a record's ruleset is 'konflikt47' or 'bolt-action-1', the edition of "
+        "its lists)"
+    )
+    assert "--ruleset" not in said.stderr and "army 1" not in said.stderr

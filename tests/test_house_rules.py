@@ -201,8 +201,11 @@ def test_a_surprising_games_command_replays_the_game_by_the_rules_file(tmp_path:
         played = run_cli(*command[1:], "--quiet", "--record", record, cwd=tmp_path)
         assert played.returncode == 0, played.stderr
         a, b = game["score_a"], game["score_b"]
-        score = f"Result: {b} - {a}" if game["swapped"] else f"Result: {a} - {b}"
-        assert score in played.stdout and "(rules file house.yaml)" in played.stdout
+        score = f"score {b} - {a}" if game["swapped"] else f"score {a} - {b}"
+        said = " ".join(played.stdout.split())  # (as one line, wherever the console wraps)
+        result = said[said.index("Result:") :]
+        assert result.split(";")[1].strip().startswith(score), said
+        assert "(rules file house.yaml)" in said
         replayed = run_cli("replay", record, cwd=tmp_path)
         assert replayed.returncode == 0 and "reproduced" in replayed.stdout
 

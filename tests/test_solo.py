@@ -552,6 +552,30 @@ def test_the_fire_a_person_would_take_is_shown_for_each_reaction_as_the_game_rol
         assert within_se(avg, float(casualties), var, n, k=4), (choice, avg, casualties)
 
 
+def test_a_hint_at_a_reaction_says_the_choice_as_the_menu_words_it() -> None:
+    """Shot at, 'hint' names the reaction as the menu offers it ("none: take the fire"),
+    not as the action describes itself ("react none")."""
+    from kriegsspiel.solo.human import REACTIONS
+
+    game = close_quarters_game("konflikt47", 1)
+    fire = next(
+        a
+        for a in game.legal_actions()
+        if a.order == "Fire" and not a.choice and game.units[a.target].vehicle is None  # type: ignore[index]
+    )
+    game.apply_action(fire)
+    assert game.pending is not None and game.pending.kind == "shot-reaction"
+    advice = new_player("tactical", 4).choose(game.clone())
+    assert advice.kind == "react" and advice.choice in REACTIONS
+    console = quiet_console()
+    HumanPlayer(console, answers("hint", "1"), adviser=lambda: new_player("tactical", 4)).choose(
+        game
+    )
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert f"The tactical AI would: {advice.choice}: {REACTIONS[advice.choice]}" in out
+    assert "react " not in out
+
+
 def test_an_order_not_open_to_the_unit_is_told_why() -> None:
     game = set_up_game(build_matchup("konflikt47", None, [], "human,tactical", seats=True), 3)
     game.apply_action(Action("draw", side=0))  # turn 1: the armies 36" apart

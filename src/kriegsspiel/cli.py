@@ -467,9 +467,12 @@ def replay_cmd(
         raise empty_name("replay", path, "a game record (the .jsonl file play wrote)")
     result = replay(path)
     if tell and result.game is not None:
-        from kriegsspiel.render.game_account import account, result_line
+        from kriegsspiel.render.game_account import account, opening, result_line
 
         game = result.game
+        players = result.head.get("players") or ("?", "?")
+        for line in opening(game, players, result.head.get("rules_file")):
+            typer.echo(line)
         agreed = game.events[: result.events if result.reproduced else _agreed(result)]
         for line in account(list(agreed), game.units):
             typer.echo(line)
@@ -481,13 +484,9 @@ def replay_cmd(
             typer.echo(f"{path}: {note}")
         return
 
-    def cut(line: str, most: int = 300) -> str:  # a header line holds whole army lists
-        return line if len(line) <= most else f"{line[:most]}… ({len(line):,} characters)"
-
-    typer.echo(
-        f"{path}: does NOT reproduce; first difference at line {result.first_difference}:\n"
-        f"  recorded: {cut(result.expected)}\n  replayed: {cut(result.actual)}"
-    )
+    typer.echo(f"{path}: does NOT reproduce; first difference at line {result.first_difference}:")
+    for line in result.difference():
+        typer.echo(line)
     for note in result.notes():
         typer.echo(f"{path}: {note}")
     if result.made_otherwise:

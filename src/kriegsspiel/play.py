@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
-from rich.markup import escape
 
 from kriegsspiel.ai.players import parse_seats
 from kriegsspiel.errors import RULES_FILE_WANTED, GameDidNotEnd, UsageError, empty_name
@@ -20,7 +19,7 @@ from kriegsspiel.outfiles import (
     is_svg,
     writing,
 )
-from kriegsspiel.sim.matchup import Matchup, army_name, build_matchup, play_game
+from kriegsspiel.sim.matchup import Matchup, build_matchup, play_game
 
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
@@ -80,7 +79,7 @@ def run_game(
         from kriegsspiel.solo.session import SoloGame
 
         game = set_up_game(matchup, seed)
-        _title(console, game, matchup, seed)
+        _title(console, game, matchup)
         head = header(game, matchup.scenario.text, army_texts, kinds)
         assert svg is not None
         seats = parse_seats(",".join(kinds))
@@ -97,7 +96,7 @@ def run_game(
         if not isinstance(exc.state, BoltActionGame):
             raise
         stopped = exc.state
-        _title(console, stopped, matchup, seed)
+        _title(console, stopped, matchup)
         if not quiet:
             for line in account(stopped.events, stopped.units):
                 console.print(line, markup=False)
@@ -108,7 +107,7 @@ def run_game(
             f"{exc}. The game so far is recorded in {record_path} (see it with: kriegsspiel "
             f"replay --account {shlex.quote(record_path)})"
         ) from None
-    _title(console, game, matchup, seed)
+    _title(console, game, matchup)
     if not quiet:
         for line in account(game.events, game.units):
             console.print(line, markup=False)
@@ -127,7 +126,19 @@ def run_game(
             write_svg(game, temp)
         instead = ", in place of the drawing that was there" if redraws else ""
         console.print(f"Table drawn to {svg}{instead}")
+    if not quiet:
+        console.print(_next_hint(svg), markup=False)
     return 0
+
+
+def _next_hint(svg: str | None) -> str:
+    """What to try after a game the AI played on both sides: play a side yourself, draw
+    the table (unless it was drawn), see every command."""
+    draw = "" if svg else ", --svg table.svg to draw the final table"
+    return (
+        f"Next: --players human,tactical to play side A yourself{draw}; "
+        "kriegsspiel --help for every command."
+    )
 
 
 def _check_svg(svg: str, record: str, option: str, inputs: dict[str, str | None]) -> bool:
@@ -156,16 +167,15 @@ def _broken_record(path: str) -> None:
         replay(path)  # (raises, naming the line and the field)
 
 
-def _title(console: Console, game: BoltActionGame, matchup: Matchup, seed: int) -> None:
-    house = "" if matchup.rules is None else f" (rules file {escape(matchup.rules.label)})"
-    console.print(
-        f"[bold]{game.scenario.name}[/bold] — {game.rules.data.title}{house}, seed {seed}"
-    )
-    kinds = matchup.players
-    console.print(
-        f"Side A: {army_name(matchup.armies[0])} ({kinds[0]})   "
-        f"Side B: {army_name(matchup.armies[1])} ({kinds[1]})"
-    )
+def _title(console: Console, game: BoltActionGame, matchup: Matchup) -> None:
+    """The lines that open the game: scenario, edition and seed; the sides; how it is won."""
+    from kriegsspiel.render.game_account import opening
+
+    rules = None if matchup.rules is None else matchup.rules.label
+    first, *rest = opening(game, matchup.players, rules)
+    console.print(first, style="bold", markup=False)
+    for line in rest:
+        console.print(line, markup=False)
 
 
 def _keep_a_game_in_progress(path: str, default: bool) -> None:

@@ -160,12 +160,8 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
         return f"  (the dice are rolled from seed {d['seed']} from here on)"
     if kind == "turn end":
         return f"-- end of turn {d['turn']}: score {d['score'][0]} - {d['score'][1]}"
-    if kind == "game over":
-        a, b = d["score"]
-        # the result as the game gave it: a side wiped out loses, whatever the score
-        first = d["returns"][0] if "returns" in d else (a > b) - (a < b)
-        result = "a draw" if first == 0 else f"{SIDES[0] if first > 0 else SIDES[1]} wins"
-        return f"== Game over after turn {d['turn']}: {a} - {b}, {result}"
+    if kind == "game over":  # (the result line that follows says who won, and how)
+        return f"== Game over after turn {d['turn']}"
     return None
 
 
@@ -191,12 +187,56 @@ def account_from(events: Sequence[Event], units: list[Any], turn: int = 0) -> tu
     return lines, turn
 
 
+# what a side's score counts, by the scenario's victory
+SCORED = {"units destroyed": "enemy units destroyed", "objectives": "objective points held"}
+
+
+def army_names(game: Any) -> tuple[str, str] | None:
+    """The names of the two armies, as the game's first event ("start") logged them (None
+    if it has no such event)."""
+    events = game.events
+    if not events or events[0].kind != "start":
+        return None
+    names = events[0].data.get("armies")
+    if not isinstance(names, list) or len(names) != 2:
+        return None
+    return str(names[0]), str(names[1])
+
+
+def how_won(scenario: Any) -> str:
+    """The scenario's length and victory in a line: what the score counts and who wins."""
+    scored = SCORED.get(str(scenario.victory), str(scenario.victory))
+    return (
+        f"{counted(scenario.turns, 'turn')}; the side with more {scored} wins (a side wiped "
+        "out loses)."
+    )
+
+
+def opening(game: Any, players: Sequence[str], rules_label: str | None = None) -> list[str]:
+    """The lines that open a game's account: the scenario, the edition (and a designer's
+    rules file, named ``rules_label``) and the seed; each side's army and who plays it;
+    the game's length and how it is won."""
+    house = "" if rules_label is None else f" (rules file {rules_label})"
+    names = army_names(game) or ("army A", "army B")
+    return [
+        f"{game.scenario.name} — {game.rules.data.title}{house}, seed {game.seed}",
+        f"Side A: {names[0]} ({players[0]})   Side B: {names[1]} ({players[1]})",
+        how_won(game.scenario),
+    ]
+
+
 def result_line(game: Any) -> str:
-    """The finished game's result in a line: the score, who won, the units left a side."""
+    """The finished game's result in a line: who won (the side and its army) and how, the
+    score and what it counts, the units left a side."""
     a, b = game.score()
     won = game.winner()
-    result = "a draw" if won is None else f"{SIDES[won]} wins"
     left = [sum(1 for u in game.units if u.side == s and not u.destroyed) for s in (0, 1)]
-    return (
-        f"Result: {a} - {b} ({game.scenario.victory}), {result}; units left {left[0]} v {left[1]}"
-    )
+    if won is None:
+        result = "a draw"
+    else:
+        names = army_names(game)
+        result = f"{SIDES[won]}{f' ({names[won]})' if names else ''} wins"
+        if left[1 - won] == 0:  # (a side wiped out loses, whatever the score)
+            result += f" by wiping out side {SIDES[1 - won][-1]}"
+    scored = SCORED.get(str(game.scenario.victory), str(game.scenario.victory))
+    return f"Result: {result}; score {a} - {b} ({scored}); units left {left[0]} v {left[1]}"

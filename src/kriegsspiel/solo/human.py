@@ -63,6 +63,21 @@ REACTIONS = {
     "stand and fire": "stand and fire at the assaulters as they come in",
     "stay": "stay and take the assault",
 }
+
+
+def _as_offered(action: Action, game: BoltActionGame) -> str:
+    """An answer to a question the rules ask in the enemy's turn as its menu words it
+    ("none: take the fire", "keep it"), so a hint reads as the choice to pick; any other
+    action as it describes itself."""
+    if action.kind == "react" and action.choice is not None:
+        return f"{action.choice}: {REACTIONS.get(action.choice, action.choice)}"
+    if action.kind == "retain":
+        return "keep it" if action.choice == "keep" else "put it back in the bag"
+    if action.kind == "ambush" and action.choice != "fire":
+        return "hold: let it be (the rest stay on Ambush)"
+    return action.describe(game)
+
+
 _PLACE = re.compile(
     r"^\s*(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)"
     r"(?P<rest>(?:\s+(?:reverse|facing\s+-?\d+(?:\.\d+)?))*)\s*$",
@@ -198,7 +213,9 @@ class HumanPlayer:
         assert self.adviser is not None
         adviser, unit, order = self.adviser(), self._unit, self._order_name
         if unit is None or not isinstance(adviser, TacticalPlayer):
-            return f"The tactical AI would: {escape(adviser.choose(game.clone()).describe(game))}"
+            return (
+                f"The tactical AI would: {escape(_as_offered(adviser.choose(game.clone()), game))}"
+            )
         state = game.clone()
         advice = adviser.choose_for(state, unit.uid)  # (for the unit picked)
         said = f"The tactical AI would: {escape(advice.describe(game))}"

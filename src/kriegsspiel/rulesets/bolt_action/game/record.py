@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import json
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 import kriegsspiel
 from kriegsspiel.ai.players import RecordedSeat
-from kriegsspiel.core.datafile import Strict, problems
+from kriegsspiel.core.datafile import Strict, problems, yaml_data
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.core.records import dumps, read_lines
 from kriegsspiel.core.scenario import parse_scenario
 from kriegsspiel.errors import DataFileError
+from kriegsspiel.rulesets import RULESETS
 from kriegsspiel.rulesets.bolt_action.army import parse_army
 from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
@@ -63,6 +66,10 @@ def rules_data_sha256(ruleset: str, text: str | None = None) -> str:
     return hashlib.sha256(data_file.read_bytes()).hexdigest()
 
 
+# the rulesets whose games are recorded
+RecordedRuleset = Literal["konflikt47", "bolt-action-1"]
+
+
 class RecordHeader(Strict):
     """The first line of a game record: what a replay needs to set the game up again."""
 
@@ -70,7 +77,7 @@ class RecordHeader(Strict):
 
     format: str
     kriegsspiel: str
-    ruleset: Literal["konflikt47", "bolt-action-1"]  # the rulesets whose games are recorded
+    ruleset: RecordedRuleset
     rules_data_sha256: str
     scenario: str
     armies: tuple[str, str]
@@ -98,6 +105,7 @@ def new_game(head: dict[str, Any], name: str = "record") -> BoltActionGame:
     """The recorded game as it stood before its first decision (played by the rules file
     the record holds, if it holds one)."""
     checked = _checked(RecordHeader, head, name, 1)
+    _check_edition(checked, name)
     scenario = parse_scenario(checked.scenario, f"{name}: scenario")
     # the rules file as the record holds it, told as part of the record
     house = f"{name}: rules file {checked.rules_file}" if checked.rules is not None else None
@@ -122,6 +130,37 @@ def new_game(head: dict[str, Any], name: str = "record") -> BoltActionGame:
         )
     except TerrainCategoryError as exc:  # (a record written before categories were checked)
         raise exc.in_file(f"{name}: scenario", checked.scenario) from None
+
+
+def _check_edition(head: RecordHeader, name: str) -> None:
+    """Refuse a header whose ruleset is not the edition both its army lists are for (their
+    ``ruleset:``): the lists agree, so the header's field is what is wrong, and is named
+    (line 1, field ruleset) with the editions a record may name. Lists that disagree, or
+    that do not read, are left to be told as each list's own error."""
+    import yaml
+
+    editions = set()
+    for text in head.armies:
+        try:
+            data = yaml_data(text)
+        except yaml.YAMLError:
+            return
+        editions.add(data.get("ruleset") if isinstance(data, dict) else None)
+    recorded = get_args(RecordedRuleset)
+    if len(editions) != 1:
+        return
+    (edition,) = editions
+    if not isinstance(edition, str) or edition == head.ruleset or edition not in recorded:
+        return
+    raise DataFileError(
+        name,
+        [
+            f"line 1, field ruleset: {head.ruleset!r} ({RULESETS[head.ruleset]}), but the "
+            f"record's two army lists are for {RULESETS[edition]}: it should be {edition!r} "
+            f"(a record's ruleset is {' or '.join(repr(r) for r in recorded)}, the edition "
+            "of its lists)"
+        ],
+    )
 
 
 def decisions(
@@ -182,6 +221,60 @@ class Replay:
     held_rules_changed: str | None = None
     # the replayed game, as far as it agreed with the record (its account can be told)
     game: BoltActionGame | None = field(default=None, repr=False, compare=False)
+    # the record's header (its first line, read), and the record's file as named
+    head: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    path: str = ""
+
+    def in_progress(self) -> bool:
+        """Whether the record is that of a game a person is playing at the terminal that
+        has not ended ('quit', Ctrl-C, the end of the input): one ``play --resume`` goes on
+        with, not one cut short."""
+        players = self.head.get("players")
+        return (
+            self.reproduced
+            and not self.finished
+            and self.cut_line is None
+            and isinstance(players, list)
+            and "human" in players
+            and "agent" not in players
+        )
+
+    def difference(self, most: int = 300) -> list[str]:
+        """The record's line and the replay's where they first part, each a line (a long
+        one shown round the first character that differs), that character marked; and,
+        if both are JSON, which fields differ, or that none does (the same line written
+        otherwise: spaces, the fields' order)."""
+        expected, actual = self.expected, self.actual
+        if actual.startswith("("):  # (not a line: what the replay came to instead)
+            return [f"  recorded: {_cut(expected, 0, most)}", f"  replayed: {actual}"]
+        column = next(
+            (i for i, (a, b) in enumerate(zip(expected, actual, strict=False)) if a != b),
+            min(len(expected), len(actual)),
+        )
+        start = 0 if max(len(expected), len(actual)) <= most else max(0, column - 40)
+        end = None if start == 0 and max(len(expected), len(actual)) <= most else start + 120
+        lead = "…" if start else ""
+        told = [
+            f"  recorded: {_cut(expected, start, end)}",
+            f"  replayed: {_cut(actual, start, end)}",
+            " " * (12 + len(lead) + column - start)
+            + f"^ character {column + 1}: the first that differs",
+        ]
+        try:
+            ours, theirs = json.loads(expected), json.loads(actual)
+        except ValueError:
+            return told
+        if ours == theirs:
+            told.append(
+                "  the same fields and values, written otherwise (spaces, or the fields' "
+                "order): a record is compared byte for byte, each line as play writes it"
+            )
+        elif isinstance(ours, dict) and isinstance(theirs, dict):
+            missing = object()
+            keys = dict.fromkeys([*ours, *theirs])
+            fields = [k for k in keys if ours.get(k, missing) != theirs.get(k, missing)]
+            told.append(f"  fields that differ: {', '.join(fields)}")
+        return told
 
     def notes(self) -> list[str]:
         """What to say of how the record ends, besides whether it reproduces."""
@@ -191,7 +284,13 @@ class Replay:
                 f"the last line, {self.cut_line}, is cut short (the file ends mid-line, as "
                 f"when writing it was stopped); reproduced up to line {self.cut_line - 1}."
             )
-        if self.reproduced and not self.finished:
+        if self.in_progress():
+            turn = f", stopped in turn {self.game.turn}" if self.game is not None else ""
+            said.append(
+                f"a game in progress{turn} (a person is playing it): go on with "
+                f"kriegsspiel play --resume {shlex.quote(self.path or 'FILE')}"
+            )
+        elif self.reproduced and not self.finished:
             said.append(
                 "the record stops before the game's end (it was cut short"
                 + (", and holds no event after its header)." if not self.events else ").")
@@ -213,6 +312,19 @@ class Replay:
                 "passed over (no difference in the game)."
             )
         return said
+
+
+def _cut(line: str, start: int, end: int | None) -> str:
+    """``line`` from ``start`` to ``end`` (None: its end), with an ellipsis where it is cut
+    and its whole length if it is (a header line holds whole army lists)."""
+    if start == 0 and (end is None or end >= len(line)):
+        return line
+    shown = ("…" if start else "") + line[start:end]
+    return (
+        shown
+        + ("…" if end is not None and end < len(line) else "")
+        + f" ({len(line):,} characters)"
+    )
 
 
 def replay(path: str | Path) -> Replay:
@@ -240,6 +352,8 @@ def replay(path: str | Path) -> Replay:
             bom=record.bom,
             held_rules_changed=_held_rules_changed(head),
             game=game,
+            head=head,
+            path=name,
         )
 
     if dumps(head) != lines[0]:

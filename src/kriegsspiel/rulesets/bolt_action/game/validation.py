@@ -10,6 +10,7 @@ import math
 from typing import TYPE_CHECKING
 
 from kriegsspiel.core.game import CHANCE, TERMINAL, IllegalActionError
+from kriegsspiel.core.names import a_or_an
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.assault import fighting_modes, vehicle_hit_score
 from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS, Action, check_types
@@ -37,8 +38,8 @@ def check_action(game: BoltActionGame, action: Action) -> None:
         sides = sorted({a.side for a, _ in game.chance_outcomes()})
         if action.kind != "draw":
             raise IllegalActionError(
-                f"a die must be drawn from the bag first (a chance outcome), not a "
-                f"{action.kind!r} action"
+                "a die must be drawn from the bag first (a chance outcome), not "
+                f"{_a_kind(action.kind)} action"
             )
         if action.side not in sides:
             raise IllegalActionError(
@@ -72,7 +73,9 @@ def check_action(game: BoltActionGame, action: Action) -> None:
             )
         return
     if action.kind != "order":
-        raise IllegalActionError(f"side {player} must give an order, not a {action.kind!r} action")
+        raise IllegalActionError(
+            f"side {player} must give an order, not {_a_kind(action.kind)} action"
+        )
     if not 0 <= action.unit < len(game.units):
         raise IllegalActionError(f"there is no unit {action.unit}")
     unit = game.units[action.unit]
@@ -229,3 +232,9 @@ def _check_assault(game: BoltActionGame, unit: UnitState, action: Action) -> Non
     close = can_close(game, unit, tgt)
     if not close.allowed:
         raise IllegalActionError(f"{unit.name} cannot assault {tgt.name}: {close.reason}")
+
+
+def _a_kind(kind: str) -> str:
+    """An action's kind, quoted, after "a" or "an" as it is said: "an 'order'"."""
+    article = a_or_an(kind).split(" ", 1)[0]
+    return f"{article} {kind!r}"

@@ -1,0 +1,118 @@
+"""Redraw the README's two pictures and print the figures its prose quotes from them.
+
+python scripts/readme_pictures.py            # a few minutes: 200 games, then 100 a cell
+
+It runs the README's own commands (with two workers and no results store, so nothing is
+kept or reused), ``kriegsspiel evaluate --ruleset konflikt47 --games 200 --plot`` and
+``kriegsspiel sweep konflikt47-walker-or-tank --games 100 --plot``, writes their pictures
+over docs/img/evaluate-konflikt47.png and docs/img/sweep-walker-or-tank.png, and prints
+the win rates and changes the README's text gives beside them: copy those into the text.
+Run it whenever the game's rules or the AI change (their games change with them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+IMAGES = ROOT / "docs" / "img"
+EVALUATE = ["evaluate", "--ruleset", "konflikt47", "--games", "200"]
+SWEEP = ["sweep", "konflikt47-walker-or-tank", "--games", "100"]
+PICTURES = {"evaluate": "evaluate-konflikt47.png", "sweep": "sweep-walker-or-tank.png"}
+
+
+def run(args: list[str], picture: Path) -> dict[str, Any]:
+    """The command's JSON, its picture drawn to ``picture`` (two workers, nothing stored)."""
+    command = [*args, "--workers", "2", "--no-store", "--json", "--plot", str(picture)]
+    print("kriegsspiel " + " ".join(command), file=sys.stderr)
+    env = {**os.environ, "NO_COLOR": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "kriegsspiel", *command],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        cwd=picture.parent,
+    )
+    if done.returncode:
+        sys.exit(f"kriegsspiel {' '.join(command)} failed:\n{done.stderr}")
+    data: dict[str, Any] = json.loads(done.stdout)
+    return data
+
+
+def rate(outcome: dict[str, Any]) -> str:
+    """A win rate as the README gives it: "49.5% [42.6%, 56.4%]"."""
+    from kriegsspiel.core.per_cent import per_cent
+
+    return (
+        f"{per_cent(outcome['rate'], 1)} [{per_cent(outcome['low'], 1)}, "
+        f"{per_cent(outcome['high'], 1)}]"
+    )
+
+
+def points(change: dict[str, Any]) -> str:
+    """A change in percentage points with its interval: "+24.0 (+10.7 to +36.1)", and "*"
+    if the interval leaves out zero."""
+
+    def signed(value: float) -> str:
+        return f"{100 * value:+.1f}".replace("-", "−")
+
+    mark = " *" if change["clear"] else ""
+    return f"{signed(change['change'])} ({signed(change['low'])} to {signed(change['high'])}){mark}"
+
+
+def fared(unit: dict[str, Any]) -> str:
+    """How a unit a variant took out or brought in fared: its survival and damage a point."""
+    from kriegsspiel.core.per_cent import per_cent
+
+    alive = unit["survival"]
+    low, high = unit["damage_per_point_interval"] or (None, None)
+    per_point = f"{unit['damage_per_point']:.2f}" + (
+        "" if low is None else f" ({low:.2f}–{high:.2f})"
+    )
+    return (
+        f"{unit['unit']}: survived {per_cent(alive['rate'])} ({per_cent(alive['low'])}–"
+        f"{per_cent(alive['high'])}), damage a game for each of its points {per_point}"
+    )
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as folder:
+        drawn = {kind: Path(folder) / name for kind, name in PICTURES.items()}
+        evaluation = run(EVALUATE, drawn["evaluate"])
+        sweep = run(SWEEP, drawn["sweep"])
+        for kind, name in PICTURES.items():
+            shutil.copyfile(drawn[kind], IMAGES / name)
+            print(f"drew docs/img/{name}")
+    a, b = evaluation["army_a"]["name"], evaluation["army_b"]["name"]
+    print(
+        f"\nevaluate ({evaluation['games']} games): {b} wins {rate(evaluation['army_b_wins'])}"
+        f" against {a}, which wins {rate(evaluation['army_a_wins'])}; "
+        f"{rate(evaluation['draws']).split(' ')[0]} are drawn"
+    )
+    print(f"\nsweep ({sweep['games']} games a cell): each variant against its list")
+    for variant in sweep["variants"]:
+        for against in variant["against"]:
+            if against is None:
+                continue
+            print(
+                f"  {variant['variant']} ({variant['points_added']:+d} points) v "
+                f"{against['opponent']}: wins {points(against['wins'])}, "
+                f"losses {points(against['losses'])}"
+            )
+            for unit in against["taken_out"]:
+                print(f"    taken out, {fared(unit)}")
+            for unit in against["brought_in"]:
+                print(f"    brought in, {fared(unit)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
