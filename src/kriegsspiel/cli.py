@@ -19,6 +19,7 @@ try:  # (Ctrl-C as the command starts, before main() can catch it, is told as in
     from kriegsspiel.cli_options import (
         GameRulesetOpt,
         GameRulesFileOpt,
+        GivenOnce,
         JsonOpt,
         ScenarioOpt,
         SidesOpt,
@@ -46,7 +47,38 @@ app = typer.Typer(
 app.add_typer(odds_app, name="odds")
 
 
-@app.command("play")
+def _show_version(asked: bool) -> None:
+    """``--version``: the package's version (game records are marked with it), and the
+    code version (it and a hash of the source and data) that the results store marks its
+    games with and Dask workers must share: results of other code are never reused."""
+    if asked:
+        from kriegsspiel import __version__
+        from kriegsspiel.sim.code import code_version
+
+        typer.echo(
+            f"kriegsspiel {__version__} (code version {code_version()}, as the results store "
+            "and Dask workers check it)"
+        )
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_show_version,
+            is_eager=True,
+            help="Show the version (and the code version the results store and Dask workers "
+            "check) and exit.",
+        ),
+    ] = False,
+) -> None:
+    pass
+
+
+@app.command("play", cls=GivenOnce)
 def play_cmd(
     ctx: typer.Context,
     ruleset: GameRulesetOpt = None,
@@ -189,7 +221,7 @@ def _run_options(
     return RunOptions(workers, scheduler, None if no_store else results, precision)
 
 
-@app.command("evaluate")
+@app.command("evaluate", cls=GivenOnce)
 def evaluate_cmd(
     ruleset: GameRulesetOpt = None,
     scenario: ScenarioOpt = None,
@@ -227,7 +259,7 @@ def evaluate_cmd(
     )
 
 
-@app.command("sweep")
+@app.command("sweep", cls=GivenOnce)
 def sweep_cmd(
     path: Annotated[str, typer.Argument(help="A sweep file (YAML), or a shipped sweep's name.")],
     games: Annotated[
@@ -264,7 +296,7 @@ def sweep_cmd(
     run_sweep(path, games, seed, options, plot, as_json, lists_to)
 
 
-@app.command("results")
+@app.command("results", cls=GivenOnce)
 def results_cmd(
     results: ResultsOpt = DEFAULT_STORE,
     export: Annotated[
@@ -296,7 +328,7 @@ def results_cmd(
     run_results(results, export, out, matchup, prune)
 
 
-@app.command("aid")
+@app.command("aid", cls=GivenOnce)
 def aid_cmd(
     ruleset: GameRulesetOpt = None,
     scenario: ScenarioOpt = None,
@@ -344,7 +376,7 @@ def aid_cmd(
     raise typer.Exit(status)
 
 
-@app.command("army")
+@app.command("army", cls=GivenOnce)
 def army_cmd(
     army: Annotated[
         str | None,
@@ -373,7 +405,7 @@ def army_cmd(
     run_army(army, ruleset, copy, as_json, rules_file)
 
 
-@app.command("scenario")
+@app.command("scenario", cls=GivenOnce)
 def scenario_cmd(
     scenario: Annotated[
         str | None,
@@ -414,7 +446,7 @@ def scenario_cmd(
     run_scenario(scenario, copy, svg, ruleset, army, as_json, rules_file)
 
 
-@app.command("rules")
+@app.command("rules", cls=GivenOnce)
 def rules_cmd(
     rules: Annotated[
         str | None,
@@ -447,7 +479,7 @@ def rules_cmd(
     run_rules(rules, ruleset, copy, as_json)
 
 
-@app.command("replay")
+@app.command("replay", cls=GivenOnce)
 def replay_cmd(
     path: Annotated[str, typer.Argument(help="A game record written by 'kriegsspiel play'.")],
     tell: Annotated[
@@ -536,6 +568,11 @@ def main() -> None:
         sys.exit(2)
     except _command_line_error() as exc:  # an option's value, an unknown option, a missing one
         _quiet_signals()
+        if type(exc).__name__ == "NoArgsIsHelpError":  # (a bare command: its help, shown)
+            told = str(getattr(exc, "format_message", lambda: "")())
+            if told.strip():  # (typer drew the help already, unless rich is missing)
+                typer.echo(told)
+            sys.exit(2)  # (click's status for a command given nothing to do)
         typer.echo(f"kriegsspiel: error: {usage_problem(exc)}", err=True)
         sys.exit(2)
     except BaseException as exc:
@@ -592,13 +629,47 @@ def usage_problem(exc: Exception) -> str:
     it in a box under the usage line, unlike every error kriegsspiel finds itself."""
     format_message = getattr(exc, "format_message", None)
     text = str(format_message() if format_message is not None else exc)
+    ctx = getattr(exc, "ctx", None)
+    if type(exc).__name__ == "NoSuchOption":  # (click's guesses: its own, redone below)
+        text = _no_such_option(str(getattr(exc, "option_name", "")), ctx) or text
     for clicks, ours in _KINDS.items():
         text = text.replace(clicks, ours)
-    ctx = getattr(exc, "ctx", None)
     path = getattr(ctx, "command_path", None)
     more = f" See '{path} --help'." if path else ""
     text = text.rstrip()
     return f"{text}{'' if text.endswith('.') else '.'}{more}"
+
+
+# commands that list what they ship when given no name: where --list is the natural guess
+_LISTS = {"army": "army lists", "scenario": "scenarios", "rules": "editions' rules data"}
+
+
+def _no_such_option(given: str, ctx: object) -> str:
+    """An unknown option told with the command's options that are close to it, compared
+    without their dashes (click's guess compares them with, so that ``--list`` came out as
+    ``--ruleset``, ``--bogus`` as ``--out``); ``--list`` to a command that lists with no
+    name says so. Empty if the command is not known."""
+    import difflib
+
+    command = getattr(ctx, "command", None)
+    if command is None:
+        return ""
+    name = str(getattr(command, "name", ""))
+    if given == "--list" and name in _LISTS:
+        return (
+            f"No such option: --list; 'kriegsspiel {name}' with no name lists the shipped "
+            f"{_LISTS[name]}"
+        )
+    options = {
+        opt: opt.lstrip("-")
+        for param in getattr(command, "params", [])
+        for opt in getattr(param, "opts", []) + getattr(param, "secondary_opts", [])
+        if opt.startswith("--")
+    }
+    near = difflib.get_close_matches(given.lstrip("-"), list(options.values()), n=3, cutoff=0.6)
+    found = [opt for opt, bare in options.items() if bare in near]
+    hint = f" (did you mean {' or '.join(sorted(found))}?)" if found else ""
+    return f"No such option: {given}{hint}"
 
 
 _INTERRUPTS: list[int] = []  # Ctrl-Cs (and SIGTERMs) seen by main()

@@ -1,0 +1,120 @@
+"""The conventions every kriegsspiel command keeps: an option of one value is given once,
+a bare command shows its help, --version, and unknown options told with close guesses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+import kriegsspiel
+from kriegsspiel.cli_options import GivenOnce
+
+
+def _commands() -> list[tuple[str, object]]:
+    """Every command of the app, by its path (``odds shoot``, ``play``)."""
+    import typer.main
+
+    from kriegsspiel.cli import app
+
+    found: list[tuple[str, object]] = []
+
+    def walk(prefix: str, group: object) -> None:
+        for name, command in getattr(group, "commands", {}).items():
+            if hasattr(command, "commands"):
+                walk(f"{prefix}{name} ", command)
+            else:
+                found.append((f"{prefix}{name}", command))
+
+    walk("", typer.main.get_command(app))
+    return found
+
+
+def test_every_command_refuses_a_repeated_option_by_the_one_mechanism() -> None:
+    """One class, GivenOnce, for every command: none is left to the parser's silent
+    'the last one wins' (as play, evaluate, army and scenario were)."""
+    commands = _commands()
+    assert {"play", "evaluate", "army", "scenario", "odds shoot"} <= {n for n, _ in commands}
+    assert [name for name, command in commands if not isinstance(command, GivenOnce)] == []
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["play", "--scenario", "hold-the-crossroads", "--scenario", "meeting-engagement",
+          "--quiet"], "--scenario or -s"),
+        (["play", "--seed", "1", "--seed", "2", "--quiet"], "--seed"),
+        (["evaluate", "--games", "2", "-n", "3", "--no-store"], "--games or -n"),
+        (["scenario", "hold-the-crossroads", "--svg", "a1.svg", "--svg", "a2.svg"], "--svg"),
+        (["army", "us-tesla-company", "--copy", "c1.yaml", "--copy", "c2.yaml"], "--copy"),
+        (["results", "--out", "a.csv", "--out", "b.csv", "--export", "csv"], "--out or -o"),
+        (["sweep", "x.yaml", "--seed", "1", "--seed", "2"], "--seed"),
+        (["aid", "--port", "8001", "--port", "8002"], "--port"),
+        (["rules", "konflikt47", "--copy", "r1.yaml", "--copy", "r2.yaml"], "--copy"),
+    ],
+)  # fmt: skip
+def test_a_single_value_option_given_twice_is_refused(
+    args: list[str], option: str, tmp_path: Path
+) -> None:
+    done = run_cli(*args, cwd=tmp_path)
+    assert done.returncode == 2, done.stdout
+    assert done.stderr == (
+        f"kriegsspiel: error: {option} is given more than once; it takes one value (the "
+        "parser would keep only the last): give it once.\n"
+    )
+    assert list(tmp_path.iterdir()) == []  # nothing played, drawn, copied or stored
+
+
+def test_repeatable_options_and_flags_may_be_given_again(tmp_path: Path) -> None:
+    done = run_cli("army", "us-tesla-company", "--json", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    done = run_cli(
+        "scenario", "meeting-engagement", "--army", "us-tesla-company",
+        "--army", "german-schwerefeld-battlegroup", "--json", cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("args", [[], ["odds"]])
+def test_a_bare_command_shows_its_help_without_an_empty_error(args: list[str]) -> None:
+    done = run_cli(*args)
+    assert done.returncode == 2  # (click's status for a command given nothing to do)
+    assert "Usage: kriegsspiel" in done.stdout and "Commands" in done.stdout
+    assert done.stderr == ""
+
+
+def test_version_names_the_package_and_code_version() -> None:
+    from kriegsspiel.sim.code import code_version
+
+    done = run_cli("--version")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        f"kriegsspiel {kriegsspiel.__version__} (code version {code_version()}, as the "
+        "results store and Dask workers check it)\n"
+    )
+    assert "--version" in run_cli("--help").stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "told"),
+    [
+        (["army", "--list"],
+         "No such option: --list; 'kriegsspiel army' with no name lists the shipped army lists. "
+         "See 'kriegsspiel army --help'."),
+        (["scenario", "--list"],
+         "No such option: --list; 'kriegsspiel scenario' with no name lists the shipped "
+         "scenarios."),
+        (["results", "--bogus"], "No such option: --bogus. See 'kriegsspiel results --help'."),
+        (["army", "--rulset", "x"], "No such option: --rulset (did you mean --ruleset?)."),
+        (["play", "--seeds", "3"], "No such option: --seeds (did you mean --seed?)."),
+        (["odds", "shoot", "--covr", "soft"], "No such option: --covr (did you mean --cover?)."),
+        (["aid", "--opne"], "No such option: --opne (did you mean --open?)."),
+    ],
+)  # fmt: skip
+def test_an_unknown_option_is_told_with_guesses_only_when_close(args: list[str], told: str) -> None:
+    done = run_cli(*args)
+    assert done.returncode == 2
+    assert done.stderr.startswith("kriegsspiel: error: ") and done.stderr.count("\n") == 1
+    assert told in done.stderr, done.stderr
+    assert "Possible options" not in done.stderr
