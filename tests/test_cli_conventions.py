@@ -3,6 +3,9 @@ a bare command shows its help, --version, and unknown options told with close gu
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +13,18 @@ from conftest import run_cli
 
 import kriegsspiel
 from kriegsspiel.cli_options import GivenOnce
+
+
+def run_wide(*args: str, columns: str) -> subprocess.CompletedProcess[str]:
+    """run_cli with the console COLUMNS wide (a help's rows then fit one line each)."""
+    return subprocess.run(
+        [sys.executable, "-c", "from kriegsspiel.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "COLUMNS": columns},
+    )
 
 
 def _commands() -> list[tuple[str, object]]:
@@ -118,3 +133,53 @@ def test_an_unknown_option_is_told_with_guesses_only_when_close(args: list[str],
     assert done.stderr.startswith("kriegsspiel: error: ") and done.stderr.count("\n") == 1
     assert told in done.stderr, done.stderr
     assert "Possible options" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "command", ["play", "evaluate", "sweep", "results", "aid", "army", "scenario", "rules",
+                "replay", "odds"],
+)  # fmt: skip
+def test_each_commands_help_ends_with_an_example_that_parses(command: str) -> None:
+    """The example line's command is a real one: its options parse (checked by asking
+    for its help with them, which reads them before answering)."""
+    import shlex
+
+    done = run_wide(command, "--help", columns="200")
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stdout.splitlines() if "Example: kriegsspiel" in line)
+    example = shlex.split(line.split("Example: kriegsspiel", 1)[1])
+    assert example[0] == command
+    parsed = run_cli(*example, "--help")
+    assert parsed.returncode == 0, parsed.stderr
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "default"),
+    [
+        ("play", "--scenario", "meeting-engagement"),
+        ("evaluate", "--scenario", "meeting-engagement"),
+        ("aid", "--scenario", "meeting-engagement"),
+        ("play", "--army", "the edition's two sample lists"),
+        ("evaluate", "--army", "the edition's two sample lists"),
+        ("aid", "--army", "the edition's two sample lists"),
+        ("results", "--out", "the screen"),
+        (
+            "play",
+            "--ruleset",
+            "the one the lists are for, else the --rules-file's, else konflikt47",
+        ),
+    ],
+)
+def test_help_states_each_default(command: str, option: str, default: str) -> None:
+    done = run_wide(command, "--help", columns="400")
+    row = next(line for line in done.stdout.splitlines() if f" {option} " in line)
+    assert f"[default: ({default})]" in row, row
+    assert "(default:" not in row.replace(f"[default: ({default})]", "")  # one default, not two
+
+
+def test_evaluate_help_shows_the_range_of_games_and_the_parser_keeps_to_it() -> None:
+    done = run_wide("evaluate", "--help", columns="400")
+    assert "[1<=x<=" in next(line for line in done.stdout.splitlines() if "--games" in line)
+    refused = run_cli("evaluate", "--games", "0", "--no-store")
+    assert refused.returncode == 2
+    assert "0 is not in the range 1<=x<=" in refused.stderr

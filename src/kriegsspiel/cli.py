@@ -78,7 +78,9 @@ def _options(
     pass
 
 
-@app.command("play", cls=GivenOnce)
+@app.command(
+    "play", cls=GivenOnce, epilog="Example: kriegsspiel play --players human,tactical --seed 3"
+)
 def play_cmd(
     ctx: typer.Context,
     ruleset: GameRulesetOpt = None,
@@ -158,7 +160,10 @@ def play_cmd(
 ArmiesOpt = Annotated[
     list[str],
     typer.Option(
-        "--army", "-a", help="Two army list files (or shipped names): army A, then army B."
+        "--army",
+        "-a",
+        help="Two army list files (or shipped names): army A, then army B.",
+        show_default="the edition's two sample lists",
     ),
 ]
 PlayersOpt = Annotated[
@@ -221,13 +226,16 @@ def _run_options(
     return RunOptions(workers, scheduler, None if no_store else results, precision)
 
 
-@app.command("evaluate", cls=GivenOnce)
+@app.command(
+    "evaluate", cls=GivenOnce, epilog="Example: kriegsspiel evaluate --games 40 --plot evaluate.png"
+)
 def evaluate_cmd(
     ruleset: GameRulesetOpt = None,
     scenario: ScenarioOpt = None,
     army: ArmiesOpt = [],  # noqa: B006
     games: Annotated[
-        int, typer.Option("--games", "-n", max=MAX_GAMES, help="How many games to play.")
+        int,
+        typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="How many games to play."),
     ] = 100,
     seed: Annotated[
         int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the whole run.")
@@ -259,13 +267,22 @@ def evaluate_cmd(
     )
 
 
-@app.command("sweep", cls=GivenOnce)
+@app.command(
+    "sweep",
+    cls=GivenOnce,
+    epilog="Example: kriegsspiel sweep konflikt47-walker-or-tank --games 20 --plot sweep.png",
+)
 def sweep_cmd(
     path: Annotated[str, typer.Argument(help="A sweep file (YAML), or a shipped sweep's name.")],
     games: Annotated[
         int | None,
         typer.Option(
-            "--games", "-n", max=MAX_GAMES, help="Games a matchup.", show_default="the file's"
+            "--games",
+            "-n",
+            min=1,
+            max=MAX_GAMES,
+            help="Games a matchup.",
+            show_default="the file's",
         ),
     ] = None,
     seed: Annotated[
@@ -296,7 +313,9 @@ def sweep_cmd(
     run_sweep(path, games, seed, options, plot, as_json, lists_to)
 
 
-@app.command("results", cls=GivenOnce)
+@app.command(
+    "results", cls=GivenOnce, epilog="Example: kriegsspiel results --export csv --out games.csv"
+)
 def results_cmd(
     results: ResultsOpt = DEFAULT_STORE,
     export: Annotated[
@@ -305,7 +324,12 @@ def results_cmd(
     ] = None,
     out: Annotated[
         str | None,
-        typer.Option("--out", "-o", help="Write the export to this file (- for the screen)."),
+        typer.Option(
+            "--out",
+            "-o",
+            help="Write the export to this file (- for the screen).",
+            show_default="the screen",
+        ),
     ] = None,
     matchup: Annotated[
         str | None,
@@ -328,7 +352,7 @@ def results_cmd(
     run_results(results, export, out, matchup, prune)
 
 
-@app.command("aid", cls=GivenOnce)
+@app.command("aid", cls=GivenOnce, epilog="Example: kriegsspiel aid --scenario hold-the-crossroads")
 def aid_cmd(
     ruleset: GameRulesetOpt = None,
     scenario: ScenarioOpt = None,
@@ -376,7 +400,9 @@ def aid_cmd(
     raise typer.Exit(status)
 
 
-@app.command("army", cls=GivenOnce)
+@app.command(
+    "army", cls=GivenOnce, epilog="Example: kriegsspiel army us-tesla-company --copy mine.yaml"
+)
 def army_cmd(
     army: Annotated[
         str | None,
@@ -405,7 +431,11 @@ def army_cmd(
     run_army(army, ruleset, copy, as_json, rules_file)
 
 
-@app.command("scenario", cls=GivenOnce)
+@app.command(
+    "scenario",
+    cls=GivenOnce,
+    epilog="Example: kriegsspiel scenario hold-the-crossroads --svg table.svg",
+)
 def scenario_cmd(
     scenario: Annotated[
         str | None,
@@ -446,7 +476,9 @@ def scenario_cmd(
     run_scenario(scenario, copy, svg, ruleset, army, as_json, rules_file)
 
 
-@app.command("rules", cls=GivenOnce)
+@app.command(
+    "rules", cls=GivenOnce, epilog="Example: kriegsspiel rules konflikt47 --copy house-rules.yaml"
+)
 def rules_cmd(
     rules: Annotated[
         str | None,
@@ -479,7 +511,11 @@ def rules_cmd(
     run_rules(rules, ruleset, copy, as_json)
 
 
-@app.command("replay", cls=GivenOnce)
+@app.command(
+    "replay",
+    cls=GivenOnce,
+    epilog="Example: kriegsspiel replay kriegsspiel-konflikt47-meeting-engagement-seed1.jsonl",
+)
 def replay_cmd(
     path: Annotated[str, typer.Argument(help="A game record written by 'kriegsspiel play'.")],
     tell: Annotated[

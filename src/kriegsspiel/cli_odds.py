@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 odds_app = typer.Typer(
     help="Exact odds for a shot, test or assault, with the reasoning shown.",
+    epilog="Example: kriegsspiel odds shoot --weapon rifle:5 --range 20",
     no_args_is_help=True,
 )
 

@@ -17,8 +17,8 @@ GameRulesetOpt = Annotated[
     typer.Option(
         "--ruleset",
         "-r",
-        help="konflikt47 or bolt-action-1 (default: the one the lists are for).",
-        show_default="konflikt47",
+        help="konflikt47 or bolt-action-1.",
+        show_default="the one the lists are for, else the --rules-file's, else konflikt47",
     ),
 ]
 GameRulesFileOpt = Annotated[
@@ -32,12 +32,20 @@ GameRulesFileOpt = Annotated[
 
 ScenarioOpt = Annotated[
     str | None,
-    typer.Option("--scenario", "-s", help="A scenario file, or the name of a shipped one."),
+    typer.Option(
+        "--scenario",
+        "-s",
+        help="A scenario file, or the name of a shipped one.",
+        show_default="meeting-engagement",
+    ),
 ]
 SidesOpt = Annotated[
     list[str],
     typer.Option(
-        "--army", "-a", help="Two army list files (or shipped names): side A, then side B."
+        "--army",
+        "-a",
+        help="Two army list files (or shipped names): side A, then side B.",
+        show_default="the edition's two sample lists",
     ),
 ]
 
