@@ -183,3 +183,80 @@ def test_evaluate_help_shows_the_range_of_games_and_the_parser_keeps_to_it() -> 
     refused = run_cli("evaluate", "--games", "0", "--no-store")
     assert refused.returncode == 2
     assert "0 is not in the range 1<=x<=" in refused.stderr
+
+
+def test_a_scenario_is_checked_with_the_sample_lists_when_no_list_is_given(
+    tmp_path: Path,
+) -> None:
+    """A scenario whose deployment zone holds no list was shown as fine without --army,
+    while --svg and play refused it: it is checked with the samples, as a game takes them."""
+    assert (
+        run_cli("scenario", "hold-the-crossroads", "--copy", "mine.yaml", cwd=tmp_path).returncode
+        == 0
+    )
+    text = (tmp_path / "mine.yaml").read_text()
+    zone = "polygon: [[0, 0], [72, 0], [72, 12], [0, 12]]"
+    assert zone in text
+    (tmp_path / "small.yaml").write_text(
+        text.replace(zone, "polygon: [[0, 0], [6, 0], [6, 2], [0, 2]]")
+    )
+    done = run_cli("scenario", "small.yaml", cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "small.yaml: line 57, field deployment.0:" in done.stderr
+    assert "has no room for" in done.stderr
+    assert (
+        "(checked with the konflikt47 sample lists, as a game given no --army plays them; "
+        "give --army A --army B to check it with your own lists, or --ruleset to check it by "
+        "one edition alone)." in done.stderr
+    )
+    sound = run_cli("scenario", "mine.yaml", cwd=tmp_path)
+    assert sound.returncode == 0, sound.stderr
+    assert " ".join(sound.stdout.split()).endswith(
+        "The scenario is sound: the konflikt47 and bolt-action-1 sample lists deploy on it, "
+        "and a game of them can be played here (--army A --army B checks your own lists)."
+    )
+
+
+def test_scenario_json_is_indented_and_holds_the_lists_it_was_checked_with() -> None:
+    import json
+
+    pair = ["--army", "us-tesla-company", "--army", "german-schwerefeld-battlegroup"]
+    done = run_cli("scenario", "meeting-engagement", *pair, "--json")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith('{\n  "')  # indented as odds' and evaluate's
+    assert done.stderr == ""  # (the verdict is in the JSON, not beside it)
+    data = json.loads(done.stdout)
+    assert data["sound_with"] == [
+        {
+            "ruleset": "konflikt47",
+            "armies": ["us-tesla-company", "german-schwerefeld-battlegroup"],
+            "sample_lists": False,
+        }
+    ]
+    samples = json.loads(run_cli("scenario", "meeting-engagement", "--json").stdout)
+    assert [(e["ruleset"], e["sample_lists"]) for e in samples["sound_with"]] == [
+        ("konflikt47", True),
+        ("bolt-action-1", True),
+    ]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["army"], ["army", "us-tesla-company"], ["scenario"], ["rules"], ["rules", "konflikt47"]],
+)
+def test_every_json_is_indented_alike(args: list[str]) -> None:
+    import json
+
+    done = run_cli(*args, "--json")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(("{\n  ", "[\n  {\n    "))
+    assert done.stdout == json.dumps(json.loads(done.stdout), indent=2) + "\n"
+
+
+@pytest.mark.parametrize("command", ["army", "scenario"])
+def test_the_listing_says_which_part_is_the_name(command: str) -> None:
+    """Names hold dashes: 'give the name before the dash' could not be followed."""
+    done = run_cli(command)
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[0].endswith("(give the name on the left):")
+    assert "before the dash" not in done.stdout
