@@ -260,3 +260,52 @@ def test_the_listing_says_which_part_is_the_name(command: str) -> None:
     assert done.returncode == 0
     assert done.stdout.splitlines()[0].endswith("(give the name on the left):")
     assert "before the dash" not in done.stdout
+
+
+def test_the_dask_install_advice_gives_the_checkout_form_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """'kriegsspiel[dask]' alone sends a checkout's user to the package index, as the aid's
+    advice does not: both give the checkout's form (pip install -e '.[...]')."""
+    import sys as system
+
+    from kriegsspiel.errors import UsageError
+    from kriegsspiel.sim.cluster import DaskExecutor
+
+    monkeypatch.setitem(system.modules, "distributed", None)  # (import: ImportError)
+    with pytest.raises(UsageError) as raised:
+        DaskExecutor("tcp://127.0.0.1:1")
+    assert str(raised.value) == (
+        "--scheduler needs Dask distributed: pip install 'kriegsspiel[dask]' "
+        "(from a checkout: pip install -e '.[dask]')."
+    )
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    assert (
+        "`pip install 'kriegsspiel[dask]'` (from a checkout: `pip install -e '.[dask]'`)" in readme
+    )
+
+
+def test_output_to_a_file_is_not_hard_wrapped(tmp_path: Path) -> None:
+    """At 80 columns a file of the game broke 'Side B: US Army Tesla Company \\n(tactical)'
+    and the record's name; without a terminal, nothing is wrapped (COLUMNS unset)."""
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    record = "a-record-with-a-rather-long-name-that-would-not-fit-in-eighty-columns.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "kriegsspiel", "play", "--record", record],
+        capture_output=True, text=True, timeout=300, check=False, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "Side B: US Army Tesla Company (tactical)" in lines[1]
+    assert lines[-1] == f"Record written to {record} (replay with: kriegsspiel replay {record})"
+    assert any(len(line) > 80 for line in lines)
+    # an explicit width is kept (the README's examples are made at COLUMNS=100)
+    narrow = subprocess.run(
+        [sys.executable, "-m", "kriegsspiel", "play", "--record", "b.jsonl"],
+        capture_output=True, text=True, timeout=300, check=False,
+        env={**env, "COLUMNS": "60"}, cwd=tmp_path,
+    )  # fmt: skip
+    assert max(len(line) for line in narrow.stdout.splitlines()) <= 60
+    # and the help, read before the command runs, stays at a reader's width
+    helped = run_cli("play", "--help")
+    assert max(len(line) for line in helped.stdout.splitlines()) <= 80
