@@ -309,3 +309,28 @@ def test_output_to_a_file_is_not_hard_wrapped(tmp_path: Path) -> None:
     # and the help, read before the command runs, stays at a reader's width
     helped = run_cli("play", "--help")
     assert max(len(line) for line in helped.stdout.splitlines()) <= 80
+
+
+def test_vehicle_assault_takes_assaults_name_for_the_start_models_too() -> None:
+    """assault names it --attacker-start-models, vehicle-assault --start-models: the one
+    name works in both, and the two names are one option (given both: refused)."""
+    import json
+
+    base = ["odds", "vehicle-assault", "--models", "6", "--target", "medium tank",
+            "--from", "9", "--vehicle-weapon", "MMG", "--json"]  # fmt: skip
+    short = run_cli(*base, "--start-models", "10")
+    long = run_cli(*base, "--attacker-start-models", "10")
+    unset = run_cli(*base)
+    assert short.returncode == long.returncode == unset.returncode == 0, long.stderr
+    assert json.loads(short.stdout) == json.loads(long.stdout) != json.loads(unset.stdout)
+    both = run_cli(*base, "--start-models", "10", "--attacker-start-models", "10")
+    assert both.returncode == 2
+    assert "--start-models or --attacker-start-models is given more than once" in both.stderr
+
+
+def test_the_assault_options_the_probe_found_undocumented_are_in_the_readme() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    for option in ("--attacker-pins", "--defender-pins", "--defender-assault-weapons",
+                   "--attacker-start-models", "--start-models", "--version"):  # fmt: skip
+        assert f"`{option}" in readme or f" {option}`" in readme, option
+    assert "`sound_with`" in readme  # scenario --json

@@ -712,6 +712,7 @@ def vehicle_assault(
         int | None,
         typer.Option(
             "--start-models",
+            "--attacker-start-models",  # (assault's name for it)
             help="The assaulting unit's models at the start of the game (its half-strength check).",
             show_default="--models",
         ),
