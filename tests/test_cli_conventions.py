@@ -325,7 +325,10 @@ def test_vehicle_assault_takes_assaults_name_for_the_start_models_too() -> None:
     assert json.loads(short.stdout) == json.loads(long.stdout) != json.loads(unset.stdout)
     both = run_cli(*base, "--start-models", "10", "--attacker-start-models", "10")
     assert both.returncode == 2
-    assert "--start-models or --attacker-start-models is given more than once" in both.stderr
+    assert both.stderr == (
+        "kriegsspiel: error: --start-models and --attacker-start-models are the same option "
+        "(the second is assault's name for it): give it once.\n"
+    )
 
 
 def test_the_assault_options_the_probe_found_undocumented_are_in_the_readme() -> None:

@@ -1131,7 +1131,7 @@ def test_a_run_stopped_by_a_signal_says_what_it_stored_and_resumes(
     assert run.returncode == status, err
     kept = int(err.split(f"{said} ")[1].split(" of the 900 games")[0])
     assert kept >= 5 and "run the same command again to resume" in err
-    again = cli(tmp_path, "evaluate", *args[:-4], "--games", str(kept), "--workers", "1",
+    again = cli(tmp_path, "evaluate", *args[:-6], "--games", str(kept), "--workers", "1",
                 "--results", "r.sqlite", "--json")  # fmt: skip
     assert json.loads(again.stdout)["games_reused"] == kept
 

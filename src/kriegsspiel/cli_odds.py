@@ -712,15 +712,27 @@ def vehicle_assault(
         int | None,
         typer.Option(
             "--start-models",
-            "--attacker-start-models",  # (assault's name for it)
-            help="The assaulting unit's models at the start of the game (its half-strength check).",
+            help="The assaulting unit's models at the start of the game (its half-strength "
+            "check); also taken as --attacker-start-models, assault's name for it.",
             show_default="--models",
         ),
     ] = None,
     rules_file: RulesFileOpt = None,
     as_json: JsonOpt = False,
+    attacker_start_models: Annotated[
+        int | None,
+        # (hidden: a second name in the help's first column cut the names at 80 columns)
+        typer.Option("--attacker-start-models", hidden=True),
+    ] = None,
 ) -> None:
     """Infantry assaulting a vehicle (Konflikt '47, Bolt Action)."""
+    if attacker_start_models is not None:  # (assault's name for --start-models)
+        if start_models is not None:
+            fail(
+                "--start-models and --attacker-start-models are the same option (the "
+                "second is assault's name for it): give it once."
+            )
+        start_models = attacker_start_models
     ruleset, rules = _edition(ruleset, rules_file)
     _only(ruleset, BA_FAMILY, "vehicle-assault")
     from kriegsspiel.rulesets.bolt_action.odds import vehicle_assault_odds

@@ -156,9 +156,9 @@ def progress_bar(show: bool, label: str) -> Iterator[Progress]:
 
     # the label gives way (cut short with an ellipsis) so that the count and the time
     # left always show, however narrow the terminal; a list's name is shown as written
-    # (the terminal's own width: COLUMNS may be set wide for a stdout sent to a file)
-    screen = Console(stderr=True, highlight=False, width=_terminal_width())
-    room = Column(no_wrap=True, overflow="ellipsis", max_width=max(12, screen.width - BAR_ROOM))
+    # (at most the terminal's own width: COLUMNS may be set wide for a stdout sent to a file)
+    width = min(ERR.width, _terminal_width())
+    room = Column(no_wrap=True, overflow="ellipsis", max_width=max(12, width - BAR_ROOM))
     with Bar(
         TextColumn("{task.description}", markup=False, table_column=room),
         BarColumn(bar_width=20),
@@ -167,7 +167,7 @@ def progress_bar(show: bool, label: str) -> Iterator[Progress]:
         TimeElapsedColumn(),
         TextColumn("left"),
         TimeRemainingColumn(),
-        console=screen,
+        console=ERR,
         transient=True,
         auto_refresh=False,
     ) as bar:
