@@ -234,7 +234,9 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["evaluate", "--games", "0"], "--games must be at least 1"),
+        # (the help shows the range 1<=x<=..., and the parser refuses what lies outside it)
+        (["evaluate", "--games", "0"], "'--games' / '-n': 0 is not in the range 1<=x<="),
+        (["sweep", "x.yaml", "--games", "0"], "'--games' / '-n': 0 is not in the range 1<=x<="),
         (["evaluate", "--seed", "-1"], "Invalid value for '--seed'"),
         (["evaluate", "--seed", str(2**63)], "Invalid value for '--seed'"),
         # (play and aid took any seed, evaluate and sweep one of at most 2**63 - 1)
@@ -948,7 +950,8 @@ def test_games_stored_by_other_code_are_said_not_reused_with_how_to_remove_them(
     played, 0 from the results store", nothing of the games it passed over."""
     import sqlite3
 
-    args = ["evaluate", *PATROLS, "--players", "random,random", "--games", "4", "--workers", "1"]
+    matchup = ["evaluate", *PATROLS, "--players", "random,random", "--workers", "1"]
+    args = [*matchup, "--games", "4"]
     assert cli(tmp_path, *args).returncode == 0
     for name in ("patrol-a.yaml", "patrol-b.yaml", "skirmish.yaml", "sweep.yaml"):
         (tmp_path / name).write_text((DATA / name).read_text())
@@ -957,7 +960,7 @@ def test_games_stored_by_other_code_are_said_not_reused_with_how_to_remove_them(
     with contextlib.closing(sqlite3.connect(tmp_path / "kriegsspiel-results.sqlite")) as db:
         db.execute("UPDATE games SET code_version = '0.1.0+old'")
         db.commit()
-    again = cli(tmp_path, *args, "--games", "6")
+    again = cli(tmp_path, *matchup, "--games", "6")
     said = " ".join(again.stdout.split())
     assert "6 games (6 played, 0 from the results store)" in said
     assert (
@@ -1128,7 +1131,7 @@ def test_a_run_stopped_by_a_signal_says_what_it_stored_and_resumes(
     assert run.returncode == status, err
     kept = int(err.split(f"{said} ")[1].split(" of the 900 games")[0])
     assert kept >= 5 and "run the same command again to resume" in err
-    again = cli(tmp_path, "evaluate", *args[:-4], "--games", str(kept), "--workers", "1",
+    again = cli(tmp_path, "evaluate", *args[:-6], "--games", str(kept), "--workers", "1",
                 "--results", "r.sqlite", "--json")  # fmt: skip
     assert json.loads(again.stdout)["games_reused"] == kept
 

@@ -84,7 +84,7 @@ def test_more_games_than_a_run_can_count_are_refused_before_any_game(
         assert done.returncode == 2, done.stderr
         said = " ".join(done.stderr.replace("│", " ").split())  # (rich's box, unwrapped)
         assert (
-            f"Invalid value for '--games' / '-n': {games} is not in the range x<={MAX_GAMES}"
+            f"Invalid value for '--games' / '-n': {games} is not in the range 1<=x<={MAX_GAMES}"
             in said
         )
         assert "Traceback" not in done.stderr and list(tmp_path.iterdir()) == []

@@ -78,7 +78,7 @@ def run_army(
             markup=False,
         )
     if as_json:
-        print(json.dumps(roster(army, lambda w: rules.weapon(w).name)))
+        print(json.dumps(roster(army, lambda w: rules.weapon(w).name), indent=2))
     else:
         from kriegsspiel.render.roster_text import print_roster
 
@@ -165,9 +165,9 @@ def _list_samples(editions: list[str], console: Console, as_json: bool) -> None:
             rows.append((edition, path.stem, army.name, army.faction, army.points, len(army.units)))
     if as_json:
         keys = ("ruleset", "list", "name", "faction", "points", "units")
-        print(json.dumps([dict(zip(keys, row, strict=True)) for row in rows]))
+        print(json.dumps([dict(zip(keys, row, strict=True)) for row in rows], indent=2))
         return
-    console.print("Shipped army lists (give the name before the dash):", markup=False)
+    console.print("Shipped army lists (give the name on the left):", markup=False)
     for edition, stem, name, faction, points, units in rows:
         console.print(
             f"  {stem}  —  {name} ({faction}), {edition}, {counted(points, 'point')}, "

@@ -19,6 +19,7 @@ try:  # (Ctrl-C as the command starts, before main() can catch it, is told as in
     from kriegsspiel.cli_options import (
         GameRulesetOpt,
         GameRulesFileOpt,
+        GivenOnce,
         JsonOpt,
         ScenarioOpt,
         SidesOpt,
@@ -46,7 +47,60 @@ app = typer.Typer(
 app.add_typer(odds_app, name="odds")
 
 
-@app.command("play")
+def _show_version(asked: bool) -> None:
+    """``--version``: the package's version (game records are marked with it), and the
+    code version (it and a hash of the source and data) that the results store marks its
+    games with and Dask workers must share: results of other code are never reused."""
+    if asked:
+        from kriegsspiel import __version__
+        from kriegsspiel.sim.code import code_version
+
+        typer.echo(
+            f"kriegsspiel {__version__} (code version {code_version()}, as the results store "
+            "and Dask workers check it)"
+        )
+        raise typer.Exit()
+
+
+# the width text sent to a file or a pipe is laid out for: wide enough that no line of an
+# account, a message or a file's name is broken in the middle (tables take no more than
+# their cells need); an explicit COLUMNS is kept (the README's examples set one)
+UNWRAPPED_COLUMNS = 10_000
+
+
+def _unwrapped_when_not_a_terminal(ctx: typer.Context) -> None:
+    """Output to a file or a pipe is not hard-wrapped at 80 columns, as rich would (it
+    cannot ask a file its width): the consoles the command makes read COLUMNS, set here,
+    after the command line is read (its help is for a reader's screen), for the command
+    alone."""
+    import os
+
+    if "COLUMNS" in os.environ or sys.stdout.isatty():
+        return
+    os.environ["COLUMNS"] = str(UNWRAPPED_COLUMNS)
+    ctx.call_on_close(lambda: os.environ.pop("COLUMNS", None))
+
+
+@app.callback()
+def _options(
+    ctx: typer.Context,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_show_version,
+            is_eager=True,
+            help="Show the version (and the code version the results store and Dask workers "
+            "check) and exit.",
+        ),
+    ] = False,
+) -> None:
+    _unwrapped_when_not_a_terminal(ctx)
+
+
+@app.command(
+    "play", cls=GivenOnce, epilog="Example: kriegsspiel play --players human,tactical --seed 3"
+)
 def play_cmd(
     ctx: typer.Context,
     ruleset: GameRulesetOpt = None,
@@ -126,7 +180,10 @@ def play_cmd(
 ArmiesOpt = Annotated[
     list[str],
     typer.Option(
-        "--army", "-a", help="Two army list files (or shipped names): army A, then army B."
+        "--army",
+        "-a",
+        help="Two army list files (or shipped names): army A, then army B.",
+        show_default="the edition's two sample lists",
     ),
 ]
 PlayersOpt = Annotated[
@@ -189,13 +246,16 @@ def _run_options(
     return RunOptions(workers, scheduler, None if no_store else results, precision)
 
 
-@app.command("evaluate")
+@app.command(
+    "evaluate", cls=GivenOnce, epilog="Example: kriegsspiel evaluate --games 40 --plot evaluate.png"
+)
 def evaluate_cmd(
     ruleset: GameRulesetOpt = None,
     scenario: ScenarioOpt = None,
     army: ArmiesOpt = [],  # noqa: B006
     games: Annotated[
-        int, typer.Option("--games", "-n", max=MAX_GAMES, help="How many games to play.")
+        int,
+        typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="How many games to play."),
     ] = 100,
     seed: Annotated[
         int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the whole run.")
@@ -227,13 +287,22 @@ def evaluate_cmd(
     )
 
 
-@app.command("sweep")
+@app.command(
+    "sweep",
+    cls=GivenOnce,
+    epilog="Example: kriegsspiel sweep konflikt47-walker-or-tank --games 20 --plot sweep.png",
+)
 def sweep_cmd(
     path: Annotated[str, typer.Argument(help="A sweep file (YAML), or a shipped sweep's name.")],
     games: Annotated[
         int | None,
         typer.Option(
-            "--games", "-n", max=MAX_GAMES, help="Games a matchup.", show_default="the file's"
+            "--games",
+            "-n",
+            min=1,
+            max=MAX_GAMES,
+            help="Games a matchup.",
+            show_default="the file's",
         ),
     ] = None,
     seed: Annotated[
@@ -264,7 +333,9 @@ def sweep_cmd(
     run_sweep(path, games, seed, options, plot, as_json, lists_to)
 
 
-@app.command("results")
+@app.command(
+    "results", cls=GivenOnce, epilog="Example: kriegsspiel results --export csv --out games.csv"
+)
 def results_cmd(
     results: ResultsOpt = DEFAULT_STORE,
     export: Annotated[
@@ -273,7 +344,12 @@ def results_cmd(
     ] = None,
     out: Annotated[
         str | None,
-        typer.Option("--out", "-o", help="Write the export to this file (- for the screen)."),
+        typer.Option(
+            "--out",
+            "-o",
+            help="Write the export to this file (- for the screen).",
+            show_default="the screen",
+        ),
     ] = None,
     matchup: Annotated[
         str | None,
@@ -296,7 +372,7 @@ def results_cmd(
     run_results(results, export, out, matchup, prune)
 
 
-@app.command("aid")
+@app.command("aid", cls=GivenOnce, epilog="Example: kriegsspiel aid --scenario hold-the-crossroads")
 def aid_cmd(
     ruleset: GameRulesetOpt = None,
     scenario: ScenarioOpt = None,
@@ -344,7 +420,9 @@ def aid_cmd(
     raise typer.Exit(status)
 
 
-@app.command("army")
+@app.command(
+    "army", cls=GivenOnce, epilog="Example: kriegsspiel army us-tesla-company --copy mine.yaml"
+)
 def army_cmd(
     army: Annotated[
         str | None,
@@ -373,7 +451,11 @@ def army_cmd(
     run_army(army, ruleset, copy, as_json, rules_file)
 
 
-@app.command("scenario")
+@app.command(
+    "scenario",
+    cls=GivenOnce,
+    epilog="Example: kriegsspiel scenario hold-the-crossroads --svg table.svg",
+)
 def scenario_cmd(
     scenario: Annotated[
         str | None,
@@ -414,7 +496,9 @@ def scenario_cmd(
     run_scenario(scenario, copy, svg, ruleset, army, as_json, rules_file)
 
 
-@app.command("rules")
+@app.command(
+    "rules", cls=GivenOnce, epilog="Example: kriegsspiel rules konflikt47 --copy house-rules.yaml"
+)
 def rules_cmd(
     rules: Annotated[
         str | None,
@@ -447,7 +531,11 @@ def rules_cmd(
     run_rules(rules, ruleset, copy, as_json)
 
 
-@app.command("replay")
+@app.command(
+    "replay",
+    cls=GivenOnce,
+    epilog="Example: kriegsspiel replay kriegsspiel-konflikt47-meeting-engagement-seed1.jsonl",
+)
 def replay_cmd(
     path: Annotated[str, typer.Argument(help="A game record written by 'kriegsspiel play'.")],
     tell: Annotated[
@@ -535,6 +623,11 @@ def main() -> None:
         sys.exit(2)
     except _command_line_error() as exc:  # an option's value, an unknown option, a missing one
         _quiet_signals()
+        if type(exc).__name__ == "NoArgsIsHelpError":  # (a bare command: its help, shown)
+            told = str(getattr(exc, "format_message", lambda: "")())
+            if told.strip():  # (typer drew the help already, unless rich is missing)
+                typer.echo(told)
+            sys.exit(2)  # (click's status for a command given nothing to do)
         typer.echo(f"kriegsspiel: error: {usage_problem(exc)}", err=True)
         sys.exit(2)
     except BaseException as exc:
@@ -591,13 +684,47 @@ def usage_problem(exc: Exception) -> str:
     it in a box under the usage line, unlike every error kriegsspiel finds itself."""
     format_message = getattr(exc, "format_message", None)
     text = str(format_message() if format_message is not None else exc)
+    ctx = getattr(exc, "ctx", None)
+    if type(exc).__name__ == "NoSuchOption":  # (click's guesses: its own, redone below)
+        text = _no_such_option(str(getattr(exc, "option_name", "")), ctx) or text
     for clicks, ours in _KINDS.items():
         text = text.replace(clicks, ours)
-    ctx = getattr(exc, "ctx", None)
     path = getattr(ctx, "command_path", None)
     more = f" See '{path} --help'." if path else ""
     text = text.rstrip()
     return f"{text}{'' if text.endswith('.') else '.'}{more}"
+
+
+# commands that list what they ship when given no name: where --list is the natural guess
+_LISTS = {"army": "army lists", "scenario": "scenarios", "rules": "editions' rules data"}
+
+
+def _no_such_option(given: str, ctx: object) -> str:
+    """An unknown option told with the command's options that are close to it, compared
+    without their dashes (click's guess compares them with, so that ``--list`` came out as
+    ``--ruleset``, ``--bogus`` as ``--out``); ``--list`` to a command that lists with no
+    name says so. Empty if the command is not known."""
+    import difflib
+
+    command = getattr(ctx, "command", None)
+    if command is None:
+        return ""
+    name = str(getattr(command, "name", ""))
+    if given == "--list" and name in _LISTS:
+        return (
+            f"No such option: --list; 'kriegsspiel {name}' with no name lists the shipped "
+            f"{_LISTS[name]}"
+        )
+    options = {
+        opt: opt.lstrip("-")
+        for param in getattr(command, "params", [])
+        for opt in getattr(param, "opts", []) + getattr(param, "secondary_opts", [])
+        if opt.startswith("--")
+    }
+    near = difflib.get_close_matches(given.lstrip("-"), list(options.values()), n=3, cutoff=0.6)
+    found = [opt for opt, bare in options.items() if bare in near]
+    hint = f" (did you mean {' or '.join(sorted(found))}?)" if found else ""
+    return f"No such option: {given}{hint}"
 
 
 _INTERRUPTS: list[int] = []  # Ctrl-Cs (and SIGTERMs) seen by main()

@@ -14,43 +14,17 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from typer.core import TyperCommand, TyperOption
 
-from kriegsspiel.cli_options import JsonOpt, fail
+from kriegsspiel.cli_options import GivenOnce, JsonOpt, fail
 
 if TYPE_CHECKING:
-    from typer._click import Context  # (typer's own copy of click's, as its commands take)
-
     from kriegsspiel.core.report import OddsReport
     from kriegsspiel.sim.matchup import Source
 
 
-class _GivenOnce(TyperCommand):
-    """A command that refuses an option of one value given twice (``--cover soft --cover
-    hard``), where the parser would silently keep the last: the odds would answer a
-    question the player did not mean. Repeatable options (``--weapon``) and flags are
-    not refused."""
-
-    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
-        if not ctx.resilient_parsing:
-            # (the parser lists each option as often as it was given, in order)
-            _, _, order = self.make_parser(ctx).parse_args(args=list(args))
-            seen: set[str] = set()
-            for param in order:
-                if not isinstance(param, TyperOption) or param.multiple or param.is_flag:
-                    continue
-                if param.name in seen:
-                    names = " or ".join(param.opts)
-                    fail(
-                        f"{names} is given more than once; it takes one value (the parser "
-                        "would keep only the last): give it once."
-                    )
-                seen.add(str(param.name))
-        return super().parse_args(ctx, args)
-
-
 odds_app = typer.Typer(
     help="Exact odds for a shot, test or assault, with the reasoning shown.",
+    epilog="Example: kriegsspiel odds shoot --weapon rifle:5 --range 20",
     no_args_is_help=True,
 )
 
@@ -171,7 +145,7 @@ def _forbid(ruleset: Ruleset, **given: Any) -> None:
         )
 
 
-@odds_app.command("shoot", cls=_GivenOnce)
+@odds_app.command("shoot", cls=GivenOnce)
 def shoot(
     ruleset: EditionOpt = None,
     weapon: Annotated[
@@ -492,7 +466,7 @@ def shoot(
         show(report, as_json)
 
 
-@odds_app.command("order-test", cls=_GivenOnce)
+@odds_app.command("order-test", cls=GivenOnce)
 def order_test(
     ruleset: EditionOpt = None,
     quality: QualityOpt = "regular",
@@ -527,7 +501,7 @@ def order_test(
     )
 
 
-@odds_app.command("morale", cls=_GivenOnce)
+@odds_app.command("morale", cls=GivenOnce)
 def morale(
     ruleset: EditionOpt = None,
     quality: QualityOpt = "regular",
@@ -550,7 +524,7 @@ def morale(
     )
 
 
-@odds_app.command("assault", cls=_GivenOnce)
+@odds_app.command("assault", cls=GivenOnce)
 def assault(
     ruleset: EditionOpt = None,
     attackers: Annotated[
@@ -670,7 +644,7 @@ def assault(
     )
 
 
-@odds_app.command("vehicle-assault", cls=_GivenOnce)
+@odds_app.command("vehicle-assault", cls=GivenOnce)
 def vehicle_assault(
     ruleset: EditionOpt = None,
     models: Annotated[
@@ -738,14 +712,27 @@ def vehicle_assault(
         int | None,
         typer.Option(
             "--start-models",
-            help="The assaulting unit's models at the start of the game (its half-strength check).",
+            help="The assaulting unit's models at the start of the game (its half-strength "
+            "check); also taken as --attacker-start-models, assault's name for it.",
             show_default="--models",
         ),
     ] = None,
     rules_file: RulesFileOpt = None,
     as_json: JsonOpt = False,
+    attacker_start_models: Annotated[
+        int | None,
+        # (hidden: a second name in the help's first column cut the names at 80 columns)
+        typer.Option("--attacker-start-models", hidden=True),
+    ] = None,
 ) -> None:
     """Infantry assaulting a vehicle (Konflikt '47, Bolt Action)."""
+    if attacker_start_models is not None:  # (assault's name for --start-models)
+        if start_models is not None:
+            fail(
+                "--start-models and --attacker-start-models are the same option (the "
+                "second is assault's name for it): give it once."
+            )
+        start_models = attacker_start_models
     ruleset, rules = _edition(ruleset, rules_file)
     _only(ruleset, BA_FAMILY, "vehicle-assault")
     from kriegsspiel.rulesets.bolt_action.odds import vehicle_assault_odds
@@ -783,7 +770,7 @@ TokensOpt = Annotated[
 ]
 
 
-@odds_app.command("activation", cls=_GivenOnce)
+@odds_app.command("activation", cls=GivenOnce)
 def activation(
     ruleset: RulesetOpt = Ruleset.iron_cross,
     morale_markers: MarkersOpt = 0,
@@ -815,7 +802,7 @@ def activation(
     show(ic_odds.activation(morale_markers, command_tokens, first_activation=first), as_json)
 
 
-@odds_app.command("reaction", cls=_GivenOnce)
+@odds_app.command("reaction", cls=GivenOnce)
 def reaction(
     ruleset: RulesetOpt = Ruleset.iron_cross,
     morale_markers: MarkersOpt = 0,
@@ -829,7 +816,7 @@ def reaction(
     show(ic_odds.reaction(morale_markers, command_tokens), as_json)
 
 
-@odds_app.command("smoke", cls=_GivenOnce)
+@odds_app.command("smoke", cls=GivenOnce)
 def smoke_cmd(ruleset: RulesetOpt = Ruleset.iron_cross, as_json: JsonOpt = False) -> None:
     """Will laying smoke succeed? (Iron Cross)."""
     _only(ruleset, (Ruleset.iron_cross,), "smoke")
@@ -838,7 +825,7 @@ def smoke_cmd(ruleset: RulesetOpt = Ruleset.iron_cross, as_json: JsonOpt = False
     show(ic_odds.smoke(), as_json)
 
 
-@odds_app.command("terrain-test", cls=_GivenOnce)
+@odds_app.command("terrain-test", cls=GivenOnce)
 def terrain_test(
     ruleset: RulesetOpt = Ruleset.iron_cross,
     unit: Annotated[
@@ -858,7 +845,7 @@ def terrain_test(
         show(ic_odds.terrain_test(unit, terrain), as_json)
 
 
-@odds_app.command("figure", cls=_GivenOnce)
+@odds_app.command("figure", cls=GivenOnce)
 def figure(
     ruleset: RulesetOpt = Ruleset.house_clearing,
     officer: Annotated[bool, typer.Option("--officer", help="An officer, NCO or 'Rambo'.")] = False,

@@ -3,9 +3,13 @@ and the options more than one command takes."""
 
 from __future__ import annotations
 
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
+from typer.core import TyperCommand, TyperOption
+
+if TYPE_CHECKING:
+    from typer._click import Context  # (typer's own copy of click's, as its commands take)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 GameRulesetOpt = Annotated[
@@ -13,8 +17,8 @@ GameRulesetOpt = Annotated[
     typer.Option(
         "--ruleset",
         "-r",
-        help="konflikt47 or bolt-action-1 (default: the one the lists are for).",
-        show_default="konflikt47",
+        help="konflikt47 or bolt-action-1.",
+        show_default="the one the lists are for, else the --rules-file's, else konflikt47",
     ),
 ]
 GameRulesFileOpt = Annotated[
@@ -28,12 +32,20 @@ GameRulesFileOpt = Annotated[
 
 ScenarioOpt = Annotated[
     str | None,
-    typer.Option("--scenario", "-s", help="A scenario file, or the name of a shipped one."),
+    typer.Option(
+        "--scenario",
+        "-s",
+        help="A scenario file, or the name of a shipped one.",
+        show_default="meeting-engagement",
+    ),
 ]
 SidesOpt = Annotated[
     list[str],
     typer.Option(
-        "--army", "-a", help="Two army list files (or shipped names): side A, then side B."
+        "--army",
+        "-a",
+        help="Two army list files (or shipped names): side A, then side B.",
+        show_default="the edition's two sample lists",
     ),
 ]
 
@@ -42,3 +54,27 @@ def fail(message: str) -> NoReturn:
     """Print one paragraph to stderr and exit with status 2 (a usage error)."""
     typer.echo(f"kriegsspiel: error: {message}", err=True)
     raise typer.Exit(2)
+
+
+class GivenOnce(TyperCommand):
+    """The class of every kriegsspiel command: it refuses an option of one value given
+    twice (``--scenario A --scenario B``, ``--cover soft --cover hard``), where the parser
+    would silently keep the last: the command would do what the player did not mean.
+    Repeatable options (``--army``, ``--weapon``) and flags are not refused."""
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing:
+            # (the parser lists each option as often as it was given, in order)
+            _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+            seen: set[str] = set()
+            for param in order:
+                if not isinstance(param, TyperOption) or param.multiple or param.is_flag:
+                    continue
+                if param.name in seen:
+                    names = " or ".join(param.opts)
+                    fail(
+                        f"{names} is given more than once; it takes one value (the parser "
+                        "would keep only the last): give it once."
+                    )
+                seen.add(str(param.name))
+        return super().parse_args(ctx, args)

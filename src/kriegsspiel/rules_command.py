@@ -68,7 +68,7 @@ def run_rules(given: str | None, ruleset: str | None, copy: str | None, as_json:
         )
     found = changes(yaml_data(shipped_rules(str(edition)).read_text()), yaml_data(house.text))
     if as_json:
-        print(json.dumps(_as_json(str(edition), house, given is not None, found)))
+        print(json.dumps(_as_json(str(edition), house, given is not None, found), indent=2))
     elif given is not None:
         _show_changes(rules.data.title, house, found)
     elif copy is None:
@@ -141,7 +141,9 @@ def _list_shipped(as_json: bool) -> None:
     rows = [(e, rules_for(e).data.title, shipped_rules(e)) for e in EDITIONS]
     if as_json:
         keys = ("ruleset", "title", "file")
-        print(json.dumps([dict(zip(keys, (e, t, str(p)), strict=True)) for e, t, p in rows]))
+        print(
+            json.dumps([dict(zip(keys, (e, t, str(p)), strict=True)) for e, t, p in rows], indent=2)
+        )
         return
     console = Console(highlight=False)
     console.print("Shipped rules data (the tables a --rules-file replaces):", markup=False)

@@ -89,15 +89,12 @@ def run_scenario(
         ruleset = game_ruleset(ruleset)
         if rules is not None:
             check_rules(ruleset, rules, asked)
-    _check_terrain(path, scenario, [ruleset] if ruleset else list(GAME_RULESETS), rules)
+    editions = [ruleset] if ruleset else list(GAME_RULESETS)
+    taken = _check_terrain(path, scenario, editions, rules)  # (the editions that take it)
     err = Console(stderr=True, highlight=False)
-    if armies:  # (the lists checked on the scenario, as a game checks them)
-        matchup = build_matchup(ruleset, str(path), armies, rules_file=rules)
-        err.print(
-            f"The lists {' and '.join(repr(a) for a in armies)} are sound on it, for "
-            f"{matchup.ruleset}: a game of them can be played here.",
-            markup=False,
-        )
+    # the lists checked on the scenario as a game checks them: those given, else each
+    # edition's sample lists (a game given no --army plays them)
+    verdict, sound_with = _check_lists(path, ruleset, armies, rules, taken)
     if svg is not None:
         _draw(str(path), ruleset or GAME_RULESETS[0], armies, svg, rules)
         instead = " in place of the drawing that was there" if redraws else ""
@@ -111,20 +108,70 @@ def run_scenario(
             markup=False,
         )
     if as_json:
-        print(json.dumps(scenario.model_dump(mode="json")))
+        print(json.dumps({**scenario.model_dump(mode="json"), "sound_with": sound_with}, indent=2))
     else:
         from kriegsspiel.render.scenario_text import print_briefing
 
         print_briefing(scenario, f"shipped scenario {path.stem}" if shipped else str(path), console)
+        console.print(verdict, markup=False)
+
+
+def _check_lists(
+    path: Path,
+    ruleset: str | None,
+    armies: list[str],
+    rules: Source | None,
+    editions: list[str],
+) -> tuple[str, list[dict[str, Any]]]:
+    """Check lists on the scenario as a game checks them (each unit deployed in its zone):
+    ``armies``, else the sample lists of each of ``editions`` (those whose terrain table
+    takes the scenario; a game given no lists plays its edition's samples). A list that
+    does not fit is refused, at the scenario's line; else the verdict line, and what was
+    checked (for ``--json``)."""
+    from kriegsspiel.errors import KriegsspielError
+
+    if armies:
+        matchup = build_matchup(ruleset, str(path), armies, rules_file=rules)
+        return (
+            f"The lists {' and '.join(repr(a) for a in armies)} are sound on it, for "
+            f"{matchup.ruleset}: a game of them can be played here.",
+            [{"ruleset": matchup.ruleset, "armies": list(armies), "sample_lists": False}],
+        )
+    sound_with: list[dict[str, Any]] = []
+    for edition in editions:
+        try:
+            matchup = build_matchup(edition, str(path), [], rules_file=rules)
+        except KriegsspielError as exc:
+            raise UsageError(
+                f"{str(exc).rstrip('.')} (checked with the {edition} sample lists, as a game "
+                "given no --army plays them; give --army A --army B to check it with your own "
+                "lists"
+                + ("" if ruleset else ", or --ruleset to check it by one edition alone")
+                + ")."
+            ) from None
+        sound_with.append(
+            {
+                "ruleset": matchup.ruleset,
+                "armies": [source.label for source in matchup.armies],
+                "sample_lists": True,
+            }
+        )
+    named = " and ".join(str(entry["ruleset"]) for entry in sound_with)
+    return (
+        f"The scenario is sound: the {named} sample lists deploy on it, and a game of "
+        "them can be played here (--army A --army B checks your own lists).",
+        sound_with,
+    )
 
 
 def _check_terrain(
     path: Path, scenario: Scenario, editions: list[str], rules: Source | None
-) -> None:
+) -> list[str]:
     """Refuse, at its line, a terrain category the games' terrain table (the rules file's,
     if ``rules`` is given) does not have (a game would refuse it: the check says so first).
     Given several ``editions`` (the scenario's is not known), a category is refused if
-    every edition's table lacks it, in those words, and one that only some lack is noted."""
+    every edition's table lacks it, in those words, and one that only some lack is noted.
+    The editions whose table takes the scenario."""
     from kriegsspiel.rulesets.bolt_action import rules_for
     from kriegsspiel.rulesets.bolt_action.game.table_rules import (
         TerrainCategoryError,
@@ -166,6 +213,7 @@ def _check_terrain(
         )
     if everywhere:
         raise TerrainCategoryError(scenario.name, everywhere).in_file(str(path), text)
+    return [edition for edition in editions if edition not in refused]
 
 
 def _at_its_line(number: int, problem: str, scenario: Scenario, path: Path, text: str) -> str:
@@ -214,9 +262,9 @@ def _list_samples(console: Console, as_json: bool) -> None:
             }
         )
     if as_json:
-        print(json.dumps(rows))
+        print(json.dumps(rows, indent=2))
         return
-    console.print("Shipped scenarios (give the name before the dash):", markup=False)
+    console.print("Shipped scenarios (give the name on the left):", markup=False)
     for row in rows:
         width, height = row["table"]["width"], row["table"]["height"]
         console.print(

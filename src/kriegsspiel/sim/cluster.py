@@ -209,7 +209,8 @@ class DaskExecutor:
             from distributed import Client
         except ImportError as exc:
             raise UsageError(
-                "--scheduler needs Dask distributed: pip install 'kriegsspiel[dask]'."
+                "--scheduler needs Dask distributed: pip install 'kriegsspiel[dask]' "
+                "(from a checkout: pip install -e '.[dask]')."
             ) from exc
         from dask.utils import parse_timedelta
 

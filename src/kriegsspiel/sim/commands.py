@@ -125,6 +125,14 @@ def plot_written(plot: str, what: str, replaces: bool, as_json: bool) -> None:
 BAR_ROOM = 54  # columns the bar, the count, the time taken and the time left need
 
 
+def _terminal_width() -> int:
+    """The width of the terminal stderr shows in (COLUMNS, if it cannot be asked)."""
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns or ERR.width
+    except (OSError, ValueError):
+        return ERR.width
+
+
 @contextmanager
 def progress_bar(show: bool, label: str) -> Iterator[Progress]:
     """A rich progress bar with the time left, on stderr so --json output stays clean.
@@ -148,7 +156,9 @@ def progress_bar(show: bool, label: str) -> Iterator[Progress]:
 
     # the label gives way (cut short with an ellipsis) so that the count and the time
     # left always show, however narrow the terminal; a list's name is shown as written
-    room = Column(no_wrap=True, overflow="ellipsis", max_width=max(12, ERR.width - BAR_ROOM))
+    # (at most the terminal's own width: COLUMNS may be set wide for a stdout sent to a file)
+    width = min(ERR.width, _terminal_width())
+    room = Column(no_wrap=True, overflow="ellipsis", max_width=max(12, width - BAR_ROOM))
     with Bar(
         TextColumn("{task.description}", markup=False, table_column=room),
         BarColumn(bar_width=20),

@@ -669,8 +669,8 @@ def _other_code(exc: OtherCode, finished_games: int, kept: str) -> SimulationErr
     kept = kept[0].upper() + kept[1:] if finished_games else "No game was played"
     return SimulationError(
         f"{exc}; its games would be stored as this code's, so none is. On a Dask cluster, "
-        "install the same kriegsspiel on every worker as here (pip install 'kriegsspiel[dask]' "
-        "from the same source) and restart the workers: a running worker keeps the code it "
+        "install the same kriegsspiel on every worker as here (pip install 'kriegsspiel[dask]', "
+        "or pip install -e '.[dask]' from a checkout, of the same source) and restart the workers: a running worker keeps the code it "
         "started with. On this machine, the installed files changed during the run. "
         f"{kept}; run the same command again once the code agrees."
     )
