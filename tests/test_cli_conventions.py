@@ -3,6 +3,7 @@ a bare command shows its help, --version, and unknown options told with close gu
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -188,8 +189,9 @@ def test_evaluate_help_shows_the_range_of_games_and_the_parser_keeps_to_it() -> 
 def test_a_scenario_is_checked_with_the_sample_lists_when_no_list_is_given(
     tmp_path: Path,
 ) -> None:
-    """A scenario whose deployment zone holds no list was shown as fine without --army,
-    while --svg and play refused it: it is checked with the samples, as a game takes them."""
+    """A scenario whose deployment zone holds no sample list was shown as fine without
+    --army, while --svg and play refused it: it is checked with the samples, as a game takes
+    them, and told (exit 0: a scenario for smaller forces is no broken file)."""
     assert (
         run_cli("scenario", "hold-the-crossroads", "--copy", "mine.yaml", cwd=tmp_path).returncode
         == 0
@@ -201,14 +203,20 @@ def test_a_scenario_is_checked_with_the_sample_lists_when_no_list_is_given(
         text.replace(zone, "polygon: [[0, 0], [6, 0], [6, 2], [0, 2]]")
     )
     done = run_cli("scenario", "small.yaml", cwd=tmp_path)
-    assert done.returncode == 2 and done.stdout == ""
-    assert "small.yaml: line 57, field deployment.0:" in done.stderr
-    assert "has no room for" in done.stderr
-    assert (
-        "(checked with the konflikt47 sample lists, as a game given no --army plays them; "
-        "give --army A --army B to check it with your own lists, or --ruleset to check it by "
-        "one edition alone)." in done.stderr
+    assert done.returncode == 0, done.stderr
+    verdict = " ".join(done.stdout.split())
+    assert "The scenario file is sound, but a game given no --army cannot be played on it: " in (
+        verdict
     )
+    assert "small.yaml: line 57, field deployment.0:" in verdict and "has no room for" in verdict
+    assert "(the konflikt47 sample lists)" in verdict and "(the bolt-action-1 sample" in verdict
+    assert verdict.endswith("give --army A --army B to check yours.")
+    data = json.loads(run_cli("scenario", "small.yaml", "--json", cwd=tmp_path).stdout)
+    assert data["sound_with"] == []
+    # a game of the samples, or their drawing, is refused there as before
+    svg = run_cli("scenario", "small.yaml", "--svg", "t.svg", cwd=tmp_path)
+    assert svg.returncode == 2 and "has no room for" in svg.stderr
+    assert not (tmp_path / "t.svg").exists()
     sound = run_cli("scenario", "mine.yaml", cwd=tmp_path)
     assert sound.returncode == 0, sound.stderr
     assert " ".join(sound.stdout.split()).endswith(

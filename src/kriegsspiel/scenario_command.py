@@ -125,9 +125,10 @@ def _check_lists(
 ) -> tuple[str, list[dict[str, Any]]]:
     """Check lists on the scenario as a game checks them (each unit deployed in its zone):
     ``armies``, else the sample lists of each of ``editions`` (those whose terrain table
-    takes the scenario; a game given no lists plays its edition's samples). A list that
-    does not fit is refused, at the scenario's line; else the verdict line, and what was
-    checked (for ``--json``)."""
+    takes the scenario; a game given no lists plays its edition's samples). A list given
+    that does not fit is refused, at the scenario's line; sample lists that do not fit are
+    said in the verdict line (the scenario may be for smaller forces). Returns the verdict
+    line, and what was checked and found sound (for ``--json``)."""
     from kriegsspiel.errors import KriegsspielError
 
     if armies:
@@ -138,17 +139,14 @@ def _check_lists(
             [{"ruleset": matchup.ruleset, "armies": list(armies), "sample_lists": False}],
         )
     sound_with: list[dict[str, Any]] = []
+    unfit: list[str] = []  # why each edition's sample lists do not deploy on it
     for edition in editions:
         try:
             matchup = build_matchup(edition, str(path), [], rules_file=rules)
         except KriegsspielError as exc:
-            raise UsageError(
-                f"{str(exc).rstrip('.')} (checked with the {edition} sample lists, as a game "
-                "given no --army plays them; give --army A --army B to check it with your own "
-                "lists"
-                + ("" if ruleset else ", or --ruleset to check it by one edition alone")
-                + ")."
-            ) from None
+            # (a scenario for smaller forces is no broken file: said, not refused)
+            unfit.append(f"{str(exc).rstrip('.')} (the {edition} sample lists)")
+            continue
         sound_with.append(
             {
                 "ruleset": matchup.ruleset,
@@ -157,9 +155,17 @@ def _check_lists(
             }
         )
     named = " and ".join(str(entry["ruleset"]) for entry in sound_with)
+    if not unfit:
+        return (
+            f"The scenario is sound: the {named} sample lists deploy on it, and a game of "
+            "them can be played here (--army A --army B checks your own lists).",
+            sound_with,
+        )
+    fits = f"the {named} sample lists deploy on it; " if sound_with else ""
     return (
-        f"The scenario is sound: the {named} sample lists deploy on it, and a game of "
-        "them can be played here (--army A --army B checks your own lists).",
+        f"The scenario file is sound, but {fits}a game given no --army cannot be played on "
+        f"it: {'; '.join(unfit)}. A game here needs lists that fit its deployment zones: "
+        "give --army A --army B to check yours.",
         sound_with,
     )
 
