@@ -518,10 +518,8 @@ def test_a_person_picks_the_friend_a_fubar_enemy_fires_at() -> None:
     assert game.is_legal(action)
 
 
-def test_the_fire_a_person_would_take_is_shown_for_each_reaction_as_the_game_rolls_it() -> None:
-    """Konflikt '47, shot at: going Down shows the shooting with its harder rolls, and the
-    mean casualties shown for each choice are those of 2,000 of the game's own shootings
-    after that choice (within 4 standard errors)."""
+def shot_at() -> BoltActionGame:
+    """A Konflikt '47 game whose troops are shot at and asked how they react."""
     game = close_quarters_game("konflikt47", 1)
     fire = next(
         a
@@ -530,6 +528,14 @@ def test_the_fire_a_person_would_take_is_shown_for_each_reaction_as_the_game_rol
     )
     game.apply_action(fire)
     assert game.pending is not None and game.pending.kind == "shot-reaction"
+    return game
+
+
+def test_the_fire_a_person_would_take_is_shown_for_each_reaction_as_the_game_rolls_it() -> None:
+    """Konflikt '47, shot at: going Down shows the shooting with its harder rolls, and the
+    mean casualties shown for each choice are those of 2,000 of the game's own shootings
+    after that choice (within 4 standard errors)."""
+    game = shot_at()
     console = quiet_console()
     player = HumanPlayer(console, answers("2"))
     down = player.choose(game)
@@ -557,14 +563,7 @@ def test_a_hint_at_a_reaction_says_the_choice_as_the_menu_words_it() -> None:
     not as the action describes itself ("react none")."""
     from kriegsspiel.solo.human import REACTIONS
 
-    game = close_quarters_game("konflikt47", 1)
-    fire = next(
-        a
-        for a in game.legal_actions()
-        if a.order == "Fire" and not a.choice and game.units[a.target].vehicle is None  # type: ignore[index]
-    )
-    game.apply_action(fire)
-    assert game.pending is not None and game.pending.kind == "shot-reaction"
+    game = shot_at()
     advice = new_player("tactical", 4).choose(game.clone())
     assert advice.kind == "react" and advice.choice in REACTIONS
     console = quiet_console()
