@@ -305,7 +305,9 @@ def test_output_to_a_file_is_not_hard_wrapped(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert "Side B: US Army Tesla Company (tactical)" in lines[1]
-    assert lines[-1] == f"Record written to {record} (replay with: kriegsspiel replay {record})"
+    assert lines[-2] == f"Record written to {record} (replay with: kriegsspiel replay {record})"
+    assert lines[-1].startswith("Next: --players human,tactical to play side A yourself, ")
+    assert lines[-1].endswith("; kriegsspiel --help for every command.")  # (one line)
     assert any(len(line) > 80 for line in lines)
     # an explicit width is kept (the README's examples are made at COLUMNS=100)
     narrow = subprocess.run(
