@@ -14,7 +14,6 @@ table; shapely decides simplicity when it is installed, a small pure-Python chec
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -45,6 +44,7 @@ from kriegsspiel.core.datafile import (
     load_yaml,
     parse_yaml,
 )
+from kriegsspiel.errors import UnknownNameError
 from kriegsspiel.rulesets import RULESETS
 
 Point = tuple[Number, Number]
@@ -316,7 +316,7 @@ class Scenario(Strict):
         be shown (the briefing shows a note under its ruleset's name)."""
         for name in notes:
             if name not in RULESETS:
-                close = difflib.get_close_matches(name, list(RULESETS), n=1, cutoff=0.6)
+                close = UnknownNameError("ruleset", name, RULESETS).close_matches
                 hint = f" (did you mean {close[0]}?)" if close else ""
                 raise _problem(
                     f"{name!r} is not a ruleset's name{hint}: a note is kept by the name "
