@@ -321,6 +321,22 @@ def test_output_to_a_file_is_not_hard_wrapped(tmp_path: Path) -> None:
     assert max(len(line) for line in helped.stdout.splitlines()) <= 80
 
 
+@pytest.mark.parametrize(
+    "words", [("play", "--help"), ("army", "--help"), ("odds",), ("odds", "shoot", "--help")]
+)
+def test_help_sent_to_a_pipe_keeps_a_readers_width(words: tuple[str, ...]) -> None:
+    """A command's help piped to ``less`` (COLUMNS unset) was laid out 10,000 columns wide:
+    the unwrapped width was set before the command's own help was printed."""
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    done = subprocess.run(
+        [sys.executable, "-m", "kriegsspiel", *words],
+        capture_output=True, text=True, timeout=120, check=False, env=env,
+    )  # fmt: skip
+    shown = done.stdout + done.stderr
+    assert "Usage:" in shown
+    assert max(len(line) for line in shown.splitlines()) <= 80
+
+
 def test_vehicle_assault_takes_assaults_name_for_the_start_models_too() -> None:
     """assault names it --attacker-start-models, vehicle-assault --start-models: the one
     name works in both, and the two names are one option (given both: refused)."""

@@ -62,28 +62,8 @@ def _show_version(asked: bool) -> None:
         raise typer.Exit()
 
 
-# the width text sent to a file or a pipe is laid out for: wide enough that no line of an
-# account, a message or a file's name is broken in the middle (tables take no more than
-# their cells need); an explicit COLUMNS is kept (the README's examples set one)
-UNWRAPPED_COLUMNS = 10_000
-
-
-def _unwrapped_when_not_a_terminal(ctx: typer.Context) -> None:
-    """Output to a file or a pipe is not hard-wrapped at 80 columns, as rich would (it
-    cannot ask a file its width): the consoles the command makes read COLUMNS, set here,
-    after the command line is read (its help is for a reader's screen), for the command
-    alone."""
-    import os
-
-    if "COLUMNS" in os.environ or sys.stdout.isatty():
-        return
-    os.environ["COLUMNS"] = str(UNWRAPPED_COLUMNS)
-    ctx.call_on_close(lambda: os.environ.pop("COLUMNS", None))
-
-
 @app.callback()
 def _options(
-    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option(
@@ -95,7 +75,7 @@ def _options(
         ),
     ] = False,
 ) -> None:
-    _unwrapped_when_not_a_terminal(ctx)
+    """(The options of ``kriegsspiel`` itself; each command's are its own.)"""
 
 
 @app.command(

@@ -3,7 +3,11 @@ and the options more than one command takes."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, NoReturn
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperCommand, TyperOption
@@ -50,6 +54,27 @@ SidesOpt = Annotated[
 ]
 
 
+# the width text sent to a file or a pipe is laid out for: wide enough that no line of an
+# account, a message or a file's name is broken in the middle (tables take no more than
+# their cells need); an explicit COLUMNS is kept (the README's examples set one)
+UNWRAPPED_COLUMNS = 10_000
+
+
+@contextmanager
+def unwrapped_when_not_a_terminal() -> Iterator[None]:
+    """Output to a file or a pipe is not hard-wrapped at 80 columns, as rich would (it
+    cannot ask a file its width): the consoles a command makes read COLUMNS, set here for
+    the command alone."""
+    if "COLUMNS" in os.environ or sys.stdout.isatty():
+        yield
+        return
+    os.environ["COLUMNS"] = str(UNWRAPPED_COLUMNS)
+    try:
+        yield
+    finally:
+        os.environ.pop("COLUMNS", None)
+
+
 def fail(message: str) -> NoReturn:
     """Print one paragraph to stderr and exit with status 2 (a usage error)."""
     typer.echo(f"kriegsspiel: error: {message}", err=True)
@@ -61,6 +86,13 @@ class GivenOnce(TyperCommand):
     twice (``--scenario A --scenario B``, ``--cover soft --cover hard``), where the parser
     would silently keep the last: the command would do what the player did not mean.
     Repeatable options (``--army``, ``--weapon``) and flags are not refused."""
+
+    def invoke(self, ctx: Context) -> Any:
+        """Run the command with its output unwrapped when it goes to a file or a pipe.
+        (Its help is printed while the command line is read, before this, so it keeps the
+        width of a reader's screen.)"""
+        with unwrapped_when_not_a_terminal():
+            return super().invoke(ctx)
 
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         if not ctx.resilient_parsing:
