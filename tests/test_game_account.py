@@ -87,7 +87,7 @@ def test_an_air_strike_that_immobilises_a_tank_says_so(
     )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    at = lines.index("    a Fighter-bomber attacks Panzer IV Ausf. H [B]")
+    at = lines.index("    a Fighter-bomber attacks Panzer IV Ausf. H [B]: +2 pins")
     assert lines[at + 1] == "    Panzer IV Ausf. H [B]: immobilised, 1 pin"
     assert "survives" not in result.output
 
@@ -289,3 +289,16 @@ def test_a_result_says_a_wipe_out_and_a_draw(
     )
     line = result_line(finished)
     assert line == f"{said} (enemy units destroyed); units left {left[0]} v {left[1]}"
+
+
+def test_an_aircrafts_pins_are_told_on_its_line_and_not_as_none_after() -> None:
+    """Bolt Action, meeting-engagement, seed 1: the strafing fighter's +1 pin was applied
+    but the account said "M4 Sherman [A]: no damage, 0 pins" (a probe could not rebuild
+    the Sherman's pins). The aircraft's line tells its pins; its hits bring none."""
+    game = play_game(build_matchup("bolt-action-1", "meeting-engagement", []), 1)
+    at = next(i for i, e in enumerate(game.events) if e.kind == "aircraft")
+    aircraft, damage = game.events[at], game.events[at + 1]
+    assert aircraft.data["pins"] == 1 and damage.kind == "support damage"
+    assert describe(aircraft, game.units) == "    a Strafing fighter attacks M4 Sherman [A]: +1 pin"
+    assert describe(damage, game.units, aircraft) == "    M4 Sherman [A]: no damage"
+    assert describe(damage, game.units) == "    M4 Sherman [A]: no damage, 0 pins"

@@ -1294,6 +1294,35 @@ def test_air_strike_golden() -> None:
     assert target.pins == 2 + 1  # strike pins, the aircraft's pin: its hits add none (002)
 
 
+def test_an_air_strike_s_pins_remove_a_unit_near_the_target_at_its_morale() -> None:
+    """Sheet 002: the target and every unit within 12" take D3-1 pins; a unit whose pins
+    reach its morale is removed, as the barrage's pins do (a probe found the units near the
+    target kept on the table with 9 pins against morale 9)."""
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    observer = next(u for u in game.units if u.name == "Air Observer")
+    target, near = game.units[1], game.units[2]
+    only(game, observer.uid, target.uid, near.uid)
+    place(observer, 20, 42, 180)
+    place(target, 20, 20, 0)
+    place(near, 30, 20, 0)
+    morale = game.rules.morale(near.quality)
+    near.pins = morale - 2
+    # here it comes (4); D3-1 pins: the target 1 -> 0, the unit near it 3 -> 2; aircraft 1
+    # (the strafing fighter: +1 pin, 3D6 hits: 1+1+1 = 3 at the regulars' 4+: 1, 1, 1)
+    game.dice = ScriptedDice([4, 1, 3, 1, 1, 1, 1, 1, 1, 1])
+    game.apply_action(Action("draw", side=1))
+    game.apply_action(
+        Action("order", unit=observer.uid, order="Fire", target=target.uid, choice="air strike")
+    )
+    assert near.destroyed and near.pins == morale
+    assert any(e.kind == "destroyed" and e.data["unit"] == near.uid for e in game.events), [
+        e.kind for e in game.events
+    ]
+    aircraft = next(e for e in game.events if e.kind == "aircraft")
+    assert aircraft.data["pins"] == 1 and target.pins == 1 and not target.destroyed
+
+
 def _skies_empty_then(
     keep: bool, observer_there: bool = True
 ) -> tuple[BoltActionGame, UnitState, UnitState]:

@@ -147,8 +147,13 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
     if kind == "barrage hit":
         return f"    {n('unit')} is hit by {a_or_an(d['weapon'])}"
     if kind == "aircraft":
-        return f"    {a_or_an(d['aircraft'])} attacks {n('target')}"
+        pins = d.get("pins", 0)
+        added = f": +{pins} pin{'s' if pins != 1 else ''}" if pins else ""
+        return f"    {a_or_an(d['aircraft'])} attacks {n('target')}{added}"
     if kind == "support damage":
+        if before is not None and before.kind == "aircraft" and d.get("pins") == 0:
+            # (the aircraft's pins are told on its line: its hits bring none of their own)
+            d = {k: v for k, v in d.items() if k != "pins"}
         if "casualties" in d:
             pins = f", {counted(d['pins'], 'pin')}" if "pins" in d else ""
             return (

@@ -248,6 +248,7 @@ class Aircraft(Line):
     roll: int
     aircraft: str
     target: int
+    pins: int = 0  # the attack's own pins on the target (older records leave them out)
 
 
 class TurnEnd(Line):

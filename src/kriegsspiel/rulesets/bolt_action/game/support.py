@@ -235,10 +235,12 @@ def _here_it_comes(game: BoltActionGame, target: UnitState) -> None:
             pins = roll_expr(game.dice, DiceExpr(strike.pins))
             unit.pins += pins
             game.log("air strike pins", unit=unit.uid, pins=pins)
+            if unit is not target:  # (the target is checked once the aircraft has attacked)
+                game.check_pins(unit)
     # no flak is fielded by the sample forces: the aircraft always survives (assumption)
     roll = game.dice.roll(6)
     plane = next(a for a in strike.aircraft if roll in a.rolls)
-    game.log("aircraft", roll=roll, aircraft=plane.aircraft, target=target.uid)
+    game.log("aircraft", roll=roll, aircraft=plane.aircraft, target=target.uid, pins=plane.pins)
     # the chart's pins are the aircraft's attack's (as the HE table's are a shell's): its
     # hits bring no further pin of their own (pins_target=False)
     target.pins += plane.pins
