@@ -90,23 +90,29 @@ DAMAGE_ROLLS_TOLD = 4
 
 
 def damage_rolls(data: dict[str, Any]) -> str:
-    """ "damage rolls 4+3=7 v 9: none, 6+3=9 v 9: full (result 5: immobilised) -> ":
-    each hit's D6 and pen against the vehicle's damage value, and any rolls on the results
-    table ("" for an attack without a damage roll, or a record without them)."""
+    """ "damage rolls v 9: 4+3=7 none, 6+3=9 full (result 5: immobilised) -> ": each
+    hit's D6 and pen against the vehicle's damage value, and any rolls on the results
+    table ("" for an attack without a damage roll, or a record without them). Of many,
+    those that did damage are told and the rest counted."""
     rolls = data.get("damage_rolls")
     if not isinstance(rolls, list) or not rolls:
         return ""
+    shown = rolls
+    if len(rolls) > DAMAGE_ROLLS_TOLD:
+        shown = [r for r in rolls if r["damage"] != "none"][:DAMAGE_ROLLS_TOLD]
     told = []
-    for r in rolls[:DAMAGE_ROLLS_TOLD]:
-        total = r["roll"] + r["pen"]
-        line = f"{r['roll']}{r['pen']:+d}={total} v {r['damage_value']}: {r['damage']}"
+    for r in shown:
+        line = f"{r['roll']}{r['pen']:+d}={r['roll'] + r['pen']} {r['damage']}"
         results = ", ".join(f"{_score(x)}: {x['result']}" for x in r["results"])
         many = "s" if len(r["results"]) > 1 else ""
         told.append(line + (f" (result{many} {results})" if results else ""))
-    more = len(rolls) - DAMAGE_ROLLS_TOLD
-    if more > 0:
-        told.append(f"{more} more")
-    return f"damage roll{'s' if len(rolls) > 1 else ''} {', '.join(told)} -> "
+    left = [r for r in rolls if r not in shown]
+    if left:
+        harmless = all(r["damage"] == "none" for r in left)
+        more = f"{len(left)} more" if told else f"all {len(left)}"
+        told.append(f"{more}: none" if harmless else more)
+    many = "s" if len(rolls) > 1 else ""
+    return f"damage roll{many} v {rolls[0]['damage_value']}: {', '.join(told)} -> "
 
 
 def _at(point: Sequence[float]) -> str:
