@@ -81,6 +81,7 @@ def test_an_air_strike_that_immobilises_a_tank_says_so(
     """Bolt Action, hold-the-crossroads, seed 1: the fighter-bomber immobilises the Panzer IV
     (the account said only "survives")."""
     monkeypatch.chdir(tmp_path)  # the game's record is written there, not where the suite runs
+    monkeypatch.setenv("COLUMNS", "10000")  # (each line whole, wherever a console would wrap)
     result = CliRunner().invoke(
         app,
         ["play", "--ruleset", "bolt-action-1", "--scenario", "hold-the-crossroads", "--seed", "1"],
@@ -88,7 +89,10 @@ def test_an_air_strike_that_immobilises_a_tank_says_so(
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     at = lines.index("    a Fighter-bomber attacks Panzer IV Ausf. H [B]: +2 pins")
-    assert lines[at + 1] == "    Panzer IV Ausf. H [B]: immobilised, 1 pin"
+    told = lines[at + 1]
+    assert told.startswith("    Panzer IV Ausf. H [B]: damage rolls v 9: "), told
+    assert told.endswith(" -> immobilised, 1 pin"), told
+    assert "superficial (result 5-3: immobilised)" in told  # the roll that did it
     assert "survives" not in result.output
 
 
@@ -169,7 +173,11 @@ def test_a_fubar_panic_tells_where_the_unit_ran(armies: list[str], seed: int) ->
             f'from {_name(game, panic.data["away_from"])}, to ({x:.0f}", {y:.0f}") instead'
         )
         at = told.index(line)
-        assert told[at - 1].endswith(" on 2D6 -> panic")
+        test = game.events[i - 2].data  # (the order test, then the run, then the panic)
+        assert told[at - 1].endswith(
+            f" on 2D6, rolled {test['roll']} (FUBAR), {test['fubar_roll']} on the FUBAR chart "
+            "-> panic"
+        )
 
 
 def test_a_panic_tells_its_run_only_from_its_own_move() -> None:
@@ -300,5 +308,7 @@ def test_an_aircrafts_pins_are_told_on_its_line_and_not_as_none_after() -> None:
     aircraft, damage = game.events[at], game.events[at + 1]
     assert aircraft.data["pins"] == 1 and damage.kind == "support damage"
     assert describe(aircraft, game.units) == "    a Strafing fighter attacks M4 Sherman [A]: +1 pin"
-    assert describe(damage, game.units, aircraft) == "    M4 Sherman [A]: no damage"
-    assert describe(damage, game.units) == "    M4 Sherman [A]: no damage, 0 pins"
+    told = describe(damage, game.units, aircraft)
+    assert told is not None and told.startswith("    M4 Sherman [A]: damage rolls v 9: ")
+    assert told.endswith(" -> no damage"), told
+    assert str(describe(damage, game.units)).endswith(" -> no damage, 0 pins")

@@ -766,6 +766,10 @@ def test_a_shooting_rolled_die_by_die() -> None:
         "unit": section.uid,
         "target": squad.uid,
         "shots": 11,
+        "weapons": [  # each weapon's shots and hits, as the dice above fell
+            {"weapon": LMG, "shots": 3, "hits": 2},
+            {"weapon": RIFLE, "shots": 8, "hits": 4},
+        ],
         "hits": 6,
         "casualties": 4,
         "pins": 1,
@@ -996,8 +1000,10 @@ def test_friendly_fire_at_two_eligible_friends_is_the_opponents_choice() -> None
 
     told = [line for line in account(game.events, game.units) if "FUBAR" in line]
     assert told == [
+        "    order test: needs 8 or less on 2D6, rolled 12 (FUBAR), 1 on the FUBAR chart "
+        "-> friendly fire",
         "    FUBAR! friendly fire: 1st Section [A] fires at Vickers MMG Team [A], "
-        "the target Side B chose"
+        "the target Side B chose",
     ]
 
 
@@ -1021,8 +1027,10 @@ def test_friendly_fire_with_one_eligible_friend_asks_no_one() -> None:
 
     told = [line for line in account(game.events, game.units) if "FUBAR" in line]
     assert told == [
+        "    order test: needs 8 or less on 2D6, rolled 12 (FUBAR), 1 on the FUBAR chart "
+        "-> friendly fire",
         "    FUBAR! friendly fire: 1st Section [A] fires at 2nd Section [A], the only friend "
-        'it could shoot with an enemy within 12"'
+        'it could shoot with an enemy within 12"',
     ]
 
 

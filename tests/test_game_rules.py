@@ -316,9 +316,9 @@ def test_a_flamethrowers_morale_check_takes_the_officers_bonus(
     tests = []
     real = state_module.attack_troops
 
-    def spy(dice: object, groups: object, ctx: object) -> object:
+    def spy(dice: object, groups: object, ctx: object, tally: object = None) -> object:
         tests.append(ctx.morale)  # type: ignore[attr-defined]
-        return real(dice, groups, ctx)  # type: ignore[arg-type]
+        return real(dice, groups, ctx, tally)  # type: ignore[arg-type]
 
     monkeypatch.setattr(state_module, "attack_troops", spy)
     game.resolve_attack(flamer, squad, [Group(shot, 1)])
@@ -348,9 +348,9 @@ def test_a_vehicles_on_fire_check_takes_the_officers_bonus_as_its_order_tests_do
     tests = []
     real = state_module.attack_vehicle
 
-    def spy(dice: object, groups: Any) -> object:
+    def spy(dice: object, groups: Any, tally: Any = None) -> object:
         tests.extend(g.shot.vehicle.crew_morale for g in groups if g.shot.vehicle)
-        return real(dice, groups)  # type: ignore[arg-type]
+        return real(dice, groups, tally)  # type: ignore[arg-type]
 
     monkeypatch.setattr(state_module, "attack_vehicle", spy)
     game.resolve_attack(panzer, sherman, game.shooting_groups(panzer, sherman, moving=False))

@@ -170,9 +170,9 @@ def test_the_odds_with_target_officer_are_the_games_own(monkeypatch: pytest.Monk
     caught: list[list[Group]] = []
     real = state_module.attack_vehicle
 
-    def spy(dice: Any, groups: Any) -> Any:
+    def spy(dice: Any, groups: Any, tally: Any = None) -> Any:
         caught.append(groups)
-        return real(dice, groups)
+        return real(dice, groups, tally)
 
     monkeypatch.setattr(state_module, "attack_vehicle", spy)
     planned = game.shooting_groups(panzer, sherman, moving=False)

@@ -155,7 +155,7 @@ def _broken_record(path: str) -> None:
     """If ``path`` starts as a kriegsspiel record (its format named), raise what its reader
     says is wrong with it (a header field missing, say); else return, and the file stays
     refused as not a record."""
-    from kriegsspiel.core.records import FORMAT
+    from kriegsspiel.core.records import FORMATS
     from kriegsspiel.rulesets.bolt_action.game.record import replay
 
     try:
@@ -163,7 +163,7 @@ def _broken_record(path: str) -> None:
             first = json.loads(file.readline())
     except (OSError, ValueError, RecursionError):
         return
-    if isinstance(first, dict) and first.get("format") == FORMAT:
+    if isinstance(first, dict) and first.get("format") in FORMATS:
         replay(path)  # (raises, naming the line and the field)
 
 

@@ -15,7 +15,11 @@ from typing import Any
 from kriegsspiel.core.game import Event
 from kriegsspiel.errors import DataFileError
 
-FORMAT = "kriegsspiel-record/1"
+FORMAT = "kriegsspiel-record/2"
+#: the format of records written before the rolls and the weapons fired were recorded:
+#: still read (and replayed, compared without what format 2 added)
+FORMAT_1 = "kriegsspiel-record/1"
+FORMATS = (FORMAT, FORMAT_1)
 
 
 def dumps(obj: Any) -> str:
@@ -96,7 +100,7 @@ def read_lines(path: str | Path) -> RecordFile:
         if not isinstance(row, dict):
             raise DataFileError(name, [f"line {number}: expected a JSON object"])
         rows.append(row)
-    if rows[0].get("format") != FORMAT:
+    if rows[0].get("format") not in FORMATS:
         raise DataFileError(
             name, [f"line 1: not a kriegsspiel record (expected format {FORMAT!r})"]
         )

@@ -37,6 +37,84 @@ def vehicle_damage(data: dict[str, Any]) -> str:
     return f"{told}, {counted(data['pins'], 'pin')}"
 
 
+def rolled(data: dict[str, Any]) -> str:
+    """ ", rolled 7" for a test whose 2D6 the event records ("" for a record without it)."""
+    return f", rolled {data['roll']}" if isinstance(data.get("roll"), int) else ""
+
+
+def order_test(data: dict[str, Any]) -> str:
+    """An order test's line: what it needed, the 2D6 rolled (a FUBAR's roll on its chart
+    too) and the result."""
+    said = f"    order test: needs {data['needs']} or less on 2D6{rolled(data)}"
+    if isinstance(data.get("fubar_roll"), int):
+        said += f" (FUBAR), {data['fubar_roll']} on the FUBAR chart"
+    return f"{said} -> {data['result']}"
+
+
+def weapons_fired(data: dict[str, Any], *, hits: bool) -> str:
+    """ "9 shots (Rifle 6, LMG 3)": an attack's shots by weapon, as its event records them
+    (the plain count for a record without them); ``hits``: and ": 3 hits (Rifle 2, LMG
+    1)", the hits by weapon told where more than one weapon fired and any hit."""
+    said = counted(data["shots"], "shot")
+    fired = data.get("weapons")
+    if not isinstance(fired, list) or not fired:
+        return said + (f": {counted(data['hits'], 'hit')}" if hits else "")
+    if len(fired) == 1:
+        said += f" ({fired[0]['weapon']})"
+    else:
+        said += f" ({_each(fired, 'shots')})"
+    if not hits:
+        return said
+    said += f": {counted(data['hits'], 'hit')}"
+    scored = [w for w in fired if w["hits"]]
+    if len(fired) > 1 and scored:
+        said += f" ({_each(scored, 'hits')})"
+    return said
+
+
+def _each(fired: list[dict[str, Any]], count: str) -> str:
+    """ "Rifle 6, LMG 3": each weapon with its shots (or hits)."""
+    return ", ".join(f"{w['weapon']} {w[count]}" for w in fired)
+
+
+def _score(result: dict[str, Any]) -> str:
+    """A roll on the damage results table: "4", "2-3" (rolled 2, the table read at -1)."""
+    die, score = result["roll"], result["score"]
+    if die is None or die == score:
+        return str(score)
+    return f"{die}{score - die:+d}"
+
+
+#: the most damage rolls a line tells one by one (the rest are counted)
+DAMAGE_ROLLS_TOLD = 4
+
+
+def damage_rolls(data: dict[str, Any]) -> str:
+    """ "damage rolls v 9: 4+3=7 none, 6+3=9 full (result 5: immobilised) -> ": each
+    hit's D6 and pen against the vehicle's damage value, and any rolls on the results
+    table ("" for an attack without a damage roll, or a record without them). Of many,
+    those that did damage are told and the rest counted."""
+    rolls = data.get("damage_rolls")
+    if not isinstance(rolls, list) or not rolls:
+        return ""
+    shown = rolls
+    if len(rolls) > DAMAGE_ROLLS_TOLD:
+        shown = [r for r in rolls if r["damage"] != "none"][:DAMAGE_ROLLS_TOLD]
+    told = []
+    for r in shown:
+        line = f"{r['roll']}{r['pen']:+d}={r['roll'] + r['pen']} {r['damage']}"
+        results = ", ".join(f"{_score(x)}: {x['result']}" for x in r["results"])
+        many = "s" if len(r["results"]) > 1 else ""
+        told.append(line + (f" (result{many} {results})" if results else ""))
+    left = [r for r in rolls if r not in shown]
+    if left:
+        harmless = all(r["damage"] == "none" for r in left)
+        more = f"{len(left)} more" if told else f"all {len(left)}"
+        told.append(f"{more}: none" if harmless else more)
+    many = "s" if len(rolls) > 1 else ""
+    return f"damage roll{many} v {rolls[0]['damage_value']}: {', '.join(told)} -> "
+
+
 def _at(point: Sequence[float]) -> str:
     return f'({point[0]:.0f}", {point[1]:.0f}")'
 
@@ -63,19 +141,23 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
             bits.append(("assaulting " if d.get("order") == "Run" else "at ") + n("target"))
         return "  " + " ".join(bits)
     if kind == "order test":
-        return f"    order test: needs {d['needs']} or less on 2D6 -> {d['result']}"
+        return order_test(d)
     if kind == "shoot":
         if "casualties" in d:
             return (
-                f"    {counted(d['shots'], 'shot')}: {counted(d['hits'], 'hit')}, "
+                f"    {weapons_fired(d, hits=True)}, "
                 f"{counted(d['casualties'], 'casualty')}, {counted(d['pins'], 'pin')} on "
                 f"{n('target')}"
             )
-        return f"    {counted(d['shots'], 'shot')} at {n('target')}: {vehicle_damage(d)}"
+        return (
+            f"    {weapons_fired(d, hits=False)} at {n('target')}: {damage_rolls(d)}"
+            f"{vehicle_damage(d)}"
+        )
     if kind == "no shot":
         return f"    {n('unit')} has no shot at {n('target')}"
     if kind == "morale check":
-        return f"    morale check for {n('unit')}: needs {d['needs']} -> {'passed' if d['passed'] else 'failed'}"
+        result = "passed" if d["passed"] else "failed"
+        return f"    morale check for {n('unit')}: needs {d['needs']}{rolled(d)} -> {result}"
     if kind == "destroyed":
         return f"    ** {n('unit')} destroyed ({d['why']})"
     if kind == "rally":
@@ -160,7 +242,7 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
                 f"    {counted(d['hits'], 'hit')}, {counted(d['casualties'], 'casualty')}"
                 f"{pins} on {n('target')}"
             )
-        return f"    {n('target')}: {vehicle_damage(d)}"
+        return f"    {n('target')}: {damage_rolls(d)}{vehicle_damage(d)}"
     if kind == "dice":
         return f"  (the dice are rolled from seed {d['seed']} from here on)"
     if kind == "turn end":

@@ -25,6 +25,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Shot,
+    Tally,
     VehicleProfile,
     VehicleState,
     after_shot,
@@ -78,8 +79,11 @@ def _special(shot: Shot) -> bool:
     return shot.special_pins is not None or shot.morale_check
 
 
-def attack_troops(dice: Dice, groups: Sequence[Group], ctx: TroopsContext) -> TroopsOutcome:
-    """Roll a unit's whole attack at infantry or artillery (the simulator's procedure)."""
+def attack_troops(
+    dice: Dice, groups: Sequence[Group], ctx: TroopsContext, tally: Tally | None = None
+) -> TroopsOutcome:
+    """Roll a unit's whole attack at infantry or artillery (the simulator's procedure);
+    each group's hits are added to ``tally``, if given."""
     hits = casualties = 0
     indirect_hit = False
     specials: list[Shot] = []
@@ -90,6 +94,8 @@ def attack_troops(dice: Dice, groups: Sequence[Group], ctx: TroopsContext) -> Tr
             group_hits += h
             casualties += c
         hits += group_hits
+        if tally is not None:
+            tally.group_hits.append(group_hits)
         indirect_hit = indirect_hit or bool(group_hits and group.shot.indirect)
         if group_hits and _special(group.shot):
             specials.append(group.shot)
@@ -298,12 +304,15 @@ def _pins_and_tests(groups: Sequence[Group], ctx: TroopsContext) -> Dist[tuple[i
     return Dist.mixture(parts)
 
 
-def attack_vehicle(dice: Dice, groups: Sequence[Group]) -> VehicleState:
-    """Roll a unit's whole attack at a vehicle, shot by shot (the simulator's procedure)."""
+def attack_vehicle(dice: Dice, groups: Sequence[Group], tally: Tally | None = None) -> VehicleState:
+    """Roll a unit's whole attack at a vehicle, shot by shot (the simulator's procedure);
+    each group's hits and each damage roll are added to ``tally``, if given."""
     state = _untouched(groups)
     for group in groups:
+        if tally is not None:
+            tally.group_hits.append(0)
         for _ in range(group.shots):
-            state = shot_at_vehicle(dice, group.shot, state)
+            state = shot_at_vehicle(dice, group.shot, state, tally)
     return state
 
 

@@ -46,22 +46,33 @@ def new_test(
 
 
 def roll_test(dice: Dice, test: MoraleTest) -> Literal["pass", "fail", "fubar"]:
-    """Roll 2D6: double six fails (FUBAR on an order test), double one passes, else <= value.
+    """Roll 2D6: double six fails (FUBAR on an order test), double one passes, else <= value."""
+    return rolled_test(dice, test)[0]
+
+
+def rolled_test(dice: Dice, test: MoraleTest) -> tuple[Literal["pass", "fail", "fubar"], int]:
+    """:func:`roll_test` and the 2D6 total it rolled (the game records it; the odds
+    enumerate :func:`roll_test`, whose outcomes are the results alone).
 
     Only a double makes 2 or 12 on 2D6, so the total alone tells the doubles apart.
     """
     total = dice.total(2, 6)
     if total == test.double_fail:
-        return "fubar"
+        return "fubar", total
     if total == test.double_pass:
-        return "pass"
-    return "pass" if total <= test.value else "fail"
+        return "pass", total
+    return ("pass" if total <= test.value else "fail"), total
 
 
 def fubar(dice: Dice, rules: Rules) -> Literal["friendly fire", "panic"]:
     """Roll on the FUBAR chart."""
+    return rolled_fubar(dice, rules)[0]
+
+
+def rolled_fubar(dice: Dice, rules: Rules) -> tuple[Literal["friendly fire", "panic"], int]:
+    """:func:`fubar` and the D6 it rolled on the chart."""
     roll = dice.roll(6)
-    return next(r.result for r in rules.data.fubar.rows if roll in r.rolls)
+    return next(r.result for r in rules.data.fubar.rows if roll in r.rolls), roll
 
 
 def order_test_needed(rules: Rules, test: MoraleTest) -> bool:
@@ -71,19 +82,41 @@ def order_test_needed(rules: Rules, test: MoraleTest) -> bool:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class OrderRoll:
+    """An order test as rolled: its result, the 2D6 total (None: no test was needed) and,
+    on a FUBAR, the D6 rolled on the FUBAR chart."""
+
+    result: OrderResult
+    roll: int | None = None
+    fubar_roll: int | None = None
+
+
 def order_test(dice: Dice, rules: Rules, test: MoraleTest) -> OrderResult:
     """The whole order test: pass, fail (the unit goes Down) or a FUBAR result."""
+    return rolled_order_test(dice, rules, test).result
+
+
+def rolled_order_test(dice: Dice, rules: Rules, test: MoraleTest) -> OrderRoll:
+    """:func:`order_test` with the dice it rolled (the same dice, in the same order)."""
     if not order_test_needed(rules, test):
-        return "no test"
-    result = roll_test(dice, test)
+        return OrderRoll("no test")
+    result, roll = rolled_test(dice, test)
     if result == "fubar":
-        return fubar(dice, rules)
-    return result
+        chart, fubar_roll = rolled_fubar(dice, rules)
+        return OrderRoll(chart, roll, fubar_roll)
+    return OrderRoll(result, roll)
 
 
 def morale_check(dice: Dice, test: MoraleTest) -> bool:
     """A morale check: the same 2D6 roll; double six simply fails."""
     return roll_test(dice, test) == "pass"
+
+
+def rolled_morale_check(dice: Dice, test: MoraleTest) -> tuple[bool, int]:
+    """:func:`morale_check` and the 2D6 total it rolled."""
+    result, roll = rolled_test(dice, test)
+    return result == "pass", roll
 
 
 def destroyed_by_pins(rules: Rules, base_morale: int, pins: int) -> bool:

@@ -671,6 +671,35 @@ def _with(
 LEVELS: tuple[Level, ...] = ("none", "superficial", "full", "massive")
 
 
+#: a roll on the damage results table: the dice rolled (None: a fixed score), the score
+#: read on the table (the damage's modifier and any bonus in) and the result it gave
+ResultRoll = tuple[int | None, int, str]
+
+
+@dataclass(frozen=True, slots=True)
+class DamageRoll:
+    """One hit's damage roll on a vehicle as the game records it: the D6 and the pen added
+    to it against the vehicle's damage value, the damage it made, and each roll on the
+    damage results table that followed."""
+
+    weapon: str
+    roll: int
+    pen: int
+    damage_value: int
+    damage: Level
+    results: tuple[ResultRoll, ...] = ()
+
+
+@dataclass(slots=True)
+class Tally:
+    """What the game writes down of an attack as its procedure rolls it: each weapon
+    group's hits and each damage roll on a vehicle. (Mutable: the procedure adds to it as
+    it goes. The odds never pass one, so what they enumerate is unchanged.)"""
+
+    group_hits: list[int] = field(default_factory=list)
+    damage_rolls: list[DamageRoll] = field(default_factory=list)
+
+
 def damage_level(vehicle: VehicleProfile, total: int) -> int:
     """0..3 for none / superficial / full / massive, from the pen roll total."""
     margin = total - vehicle.damage_value
@@ -727,8 +756,11 @@ def apply_effect(
     return _with(state, knocked_out=True)
 
 
-def hit_vehicle(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
-    """Resolve one hit on a vehicle: the pen roll, then the damage results."""
+def hit_vehicle(
+    dice: Dice, shot: Shot, state: VehicleState, tally: Tally | None = None
+) -> VehicleState:
+    """Resolve one hit on a vehicle: the pen roll, then the damage results (written down
+    in ``tally``, if given: the same dice, in the same order)."""
     vehicle = shot.vehicle
     assert vehicle is not None
     if state.knocked_out:
@@ -738,7 +770,16 @@ def hit_vehicle(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
         return apply_effect(dice, vehicle, state, effect, pins)
     if shot.pen is None:
         return state
-    return resolve_damage(dice, vehicle, state, pen_roll(dice, vehicle, shot.pen))
+    if tally is None:
+        return resolve_damage(dice, vehicle, state, pen_roll(dice, vehicle, shot.pen))
+    roll = dice.roll(6)  # (pen_roll's die)
+    level = damage_level(vehicle, roll + shot.pen)
+    results: list[ResultRoll] = []
+    state = resolve_damage(dice, vehicle, state, level, results=results)
+    tally.damage_rolls.append(
+        DamageRoll(shot.weapon, roll, shot.pen, vehicle.damage_value, LEVELS[level], tuple(results))
+    )
+    return state
 
 
 def pen_roll(dice: Dice, vehicle: VehicleProfile, pen: int) -> int:
@@ -753,21 +794,32 @@ def resolve_damage(
     level: int,
     *,
     destroyed_if_damaged: bool = False,
+    results: list[ResultRoll] | None = None,
 ) -> VehicleState:
-    """Apply a damage level (0 none .. 3 massive): soft-skins die, armour rolls on the table."""
+    """Apply a damage level (0 none .. 3 massive): soft-skins die, armour rolls on the table
+    (each roll, its score and its result added to ``results``, if given)."""
     if level > state.worst:
         state = _with(state, worst=level)
     if level == 0:
         return state
     if vehicle.soft_skinned or destroyed_if_damaged:
         return _with(state, knocked_out=True)
-    if level == 3:
-        rolls = [roll_expr(dice, vehicle.full) for _ in range(vehicle.massive_results)]
+    # the dice rolled on the table (None: a fixed score), each before its modifier
+    if level == 3:  # (as roll_expr rolls the full damage's dice, for each result)
+        expr = vehicle.full
+        rolled = [
+            dice.total(expr.count, expr.sides) if expr.count else None
+            for _ in range(vehicle.massive_results)
+        ]
+        scores = [expr.constant if r is None else max(0, r + expr.constant) for r in rolled]
     else:
         expr = vehicle.full if level == 2 else vehicle.superficial
-        rolls = [dice.roll(expr.sides) + expr.constant] if expr.count else [expr.constant]
-    for roll in rolls:
-        effect, pins = _effect_of(vehicle, roll + vehicle.result_bonus)
+        rolled = [dice.roll(expr.sides) if expr.count else None]
+        scores = [expr.constant if r is None else r + expr.constant for r in rolled]
+    for die, score in zip(rolled, scores, strict=True):
+        effect, pins = _effect_of(vehicle, score + vehicle.result_bonus)
+        if results is not None:
+            results.append((die, score + vehicle.result_bonus, effect))
         state = apply_effect(dice, vehicle, state, effect, pins)
     return state
 
@@ -795,13 +847,18 @@ def after_shot(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
     return state
 
 
-def shot_at_vehicle(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
-    """One shot at a vehicle: to hit and how many hits, each hit's damage, then pins and tests."""
+def shot_at_vehicle(
+    dice: Dice, shot: Shot, state: VehicleState, tally: Tally | None = None
+) -> VehicleState:
+    """One shot at a vehicle: to hit and how many hits, each hit's damage, then pins and
+    tests (its hits and damage rolls added to ``tally``'s last group, if given)."""
     if state.knocked_out:
         return state
     hits = hits_on_vehicle(dice, shot)
+    if tally is not None and tally.group_hits:
+        tally.group_hits[-1] += hits
     if hits == 0:
         return state
     for _ in range(hits):
-        state = hit_vehicle(dice, shot, state)
+        state = hit_vehicle(dice, shot, state, tally)
     return after_shot(dice, shot, state)

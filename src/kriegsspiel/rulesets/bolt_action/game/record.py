@@ -15,7 +15,7 @@ import kriegsspiel
 from kriegsspiel.ai.players import RecordedSeat
 from kriegsspiel.core.datafile import Strict, problems, yaml_data
 from kriegsspiel.core.game import IllegalActionError
-from kriegsspiel.core.records import dumps, read_lines
+from kriegsspiel.core.records import FORMAT, FORMAT_1, dumps, read_lines
 from kriegsspiel.core.scenario import parse_scenario
 from kriegsspiel.errors import DataFileError
 from kriegsspiel.rulesets import RULESETS
@@ -27,6 +27,7 @@ from kriegsspiel.rulesets.bolt_action.game.record_events import (
     Decision,
     Reseed,
     unknown_event,
+    without_added,
 )
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import TerrainCategoryError
@@ -224,6 +225,9 @@ class Replay:
     # the record's header (its first line, read), and the record's file as named
     head: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     path: str = ""
+    # a record of format 1, written before the dice and the weapons were recorded: its
+    # lines are compared with the replay's without them
+    older_format: bool = False
 
     def in_progress(self) -> bool:
         """Whether the record is that of a game a person is playing at the terminal that
@@ -306,6 +310,12 @@ class Replay:
                 "the hash it was recorded with (rules_data_sha256): its text was changed in "
                 "the record since; the game reproduces by it all the same."
             )
+        if self.older_format:
+            said.append(
+                f"the record is of the older format {FORMAT_1!r}, written without the dice "
+                "rolled and the weapons fired: compared without them (this version writes "
+                f"{FORMAT!r})."
+            )
         if self.bom:
             said.append(
                 "the file begins with a byte-order mark (BOM), which play does not write: "
@@ -354,8 +364,10 @@ def replay(path: str | Path) -> Replay:
             game=game,
             head=head,
             path=name,
+            older_format=older,
         )
 
+    older = head.get("format") == FORMAT_1
     if dumps(head) != lines[0]:
         return result(1, dumps(head))
     same = 0  # how many replayed events are found to be the record's, from the first
@@ -364,7 +376,8 @@ def replay(path: str | Path) -> Replay:
         nonlocal same
         events = game.events
         while same < min(len(events), len(rows)):
-            replayed = dumps(events[same].to_json())
+            row = events[same].to_json()
+            replayed = dumps(without_added(row) if older else row)
             if replayed != lines[same + 1]:
                 return result(same + 2, replayed)
             same += 1

@@ -10,7 +10,7 @@ are the game's to write again and compare, and are checked here only for their s
 from __future__ import annotations
 
 import difflib
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -100,11 +100,55 @@ class Start(Line):
     armies: tuple[str, str]
 
 
+# ----------------------------------------------------------------------------- the dice
+# Records of format 2 on write what was rolled: the 2D6 of an order test or a morale
+# check (and the D6 on the FUBAR chart), each attack's shots and hits by weapon, and each
+# hit's damage roll on a vehicle. A record of format 1 has none of these: they are
+# optional here, and a replay of such a record compares its lines without them
+# (:data:`ADDED_IN_FORMAT_2`).
+class Part(BaseModel):
+    """A part of an event's line (an object within it), read as strictly as the line."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class WeaponFired(Part):
+    """One weapon's part of an attack: its shots (all its models', all its groups') and
+    the hits they scored."""
+
+    weapon: str
+    shots: int = Field(ge=0)
+    hits: int = Field(ge=0)
+
+
+class ResultRoll(Part):
+    """A roll on the damage results table: the dice rolled (none: a fixed score), the
+    score read on the table (the damage's modifier and any bonus in) and what it gave."""
+
+    roll: int | None
+    score: int
+    result: str
+
+
+class DamageRoll(Part):
+    """A hit's damage roll on a vehicle: a D6 plus the pen against its damage value, the
+    damage it made, and the rolls on the damage results table that followed."""
+
+    weapon: str
+    roll: int = Field(ge=1, le=6)
+    pen: int
+    damage_value: int
+    damage: Literal["none", "superficial", "full", "massive"]
+    results: tuple[ResultRoll, ...]
+
+
 class OrderTest(Line):
     event: Literal["order test"]
     unit: int
     needs: int
     result: str
+    roll: int | None = Field(default=None, ge=2, le=12)  # the 2D6 (format 2 on)
+    fubar_roll: int | None = Field(default=None, ge=1, le=6)  # a FUBAR's D6 on its chart
 
 
 class Rally(Line):
@@ -138,6 +182,8 @@ class Attack(Line):
     target: int
     shots: int
     pins: int
+    weapons: tuple[WeaponFired, ...] | None = None  # (format 2 on)
+    damage_rolls: tuple[DamageRoll, ...] | None = None  # at a vehicle (format 2 on)
     hits: int | None = None
     casualties: int | None = None
     knocked_out: bool | None = None
@@ -158,6 +204,7 @@ class MoraleCheck(Line):
     unit: int
     needs: int
     passed: bool
+    roll: int | None = Field(default=None, ge=2, le=12)  # the 2D6 (format 2 on)
 
 
 class Destroyed(Line):
@@ -248,7 +295,7 @@ class Aircraft(Line):
     roll: int
     aircraft: str
     target: int
-    pins: int = 0  # the attack's own pins on the target (older records leave them out)
+    pins: int | None = Field(default=None, ge=0)  # the attack's own pins (format 2 on)
 
 
 class TurnEnd(Line):
@@ -268,6 +315,24 @@ MODELS: tuple[type[Line], ...] = (
     AssaultVehicle, Fubar, CallIn, AirStrikeTarget, FireForEffect, BarragePins, BarrageHit, AirStrikePins,
     Aircraft, TurnEnd, GameOver,
 )  # fmt: skip
+
+
+#: the fields of each event that a record of format 1 lacks (its replay leaves them out)
+ADDED_IN_FORMAT_2: dict[str, tuple[str, ...]] = {
+    "order test": ("roll", "fubar_roll"),
+    "morale check": ("roll",),
+    "shoot": ("weapons", "damage_rolls"),
+    "support damage": ("weapons", "damage_rolls"),
+    "aircraft": ("pins",),
+}
+
+
+def without_added(row: dict[str, Any]) -> dict[str, Any]:
+    """An event's line as a record of format 1 writes it: without the fields format 2
+    added (:data:`ADDED_IN_FORMAT_2`)."""
+    name = row.get("event")
+    added = ADDED_IN_FORMAT_2.get(name, ()) if isinstance(name, str) else ()
+    return {k: v for k, v in row.items() if k not in added}
 
 
 def _names(model: type[Line]) -> tuple[str, ...]:

@@ -66,12 +66,14 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     MoraleTest,
     destroyed_by_pins,
     losses_force_test,
-    morale_check,
     new_test,
-    order_test,
+    rolled_morale_check,
+    rolled_order_test,
 )
 from kriegsspiel.rulesets.bolt_action.shooting import (
+    DamageRoll,
     Group,
+    Tally,
     VehicleProfile,
     crew_with_officer,
     plan_shot,
@@ -102,6 +104,32 @@ SHOCKWAVE_WIDTH = (
     0.5  # inches either side of a Shockwave's line that count as under it (assumption)
 )
 OFFICER_RANGE = {"Second Lieutenant": 6.0, "First Lieutenant": 6.0, "Captain": 12.0, "Major": 12.0}
+
+
+def weapons_fired(groups: Sequence[Group], tally: Tally) -> list[dict[str, Any]]:
+    """An attack's shots and hits by weapon, as the record writes them: each weapon once,
+    in the order it first fired, its groups' shots and hits added up."""
+    fired: dict[str, dict[str, Any]] = {}
+    for group, hits in zip(groups, tally.group_hits, strict=True):
+        name = group.shot.weapon
+        line = fired.setdefault(name, {"weapon": name, "shots": 0, "hits": 0})
+        line["shots"] += group.shots
+        line["hits"] += hits
+    return list(fired.values())
+
+
+def damage_roll_json(roll: DamageRoll) -> dict[str, Any]:
+    """A hit's damage roll on a vehicle as the record writes it."""
+    return {
+        "weapon": roll.weapon,
+        "roll": roll.roll,
+        "pen": roll.pen,
+        "damage_value": roll.damage_value,
+        "damage": roll.damage,
+        "results": [
+            {"roll": die, "score": score, "result": result} for die, score, result in roll.results
+        ],
+    }
 
 
 class BoltActionGame(ShootingGroups):
@@ -395,9 +423,18 @@ class BoltActionGame(ShootingGroups):
         unit = self.units[action.unit]
         unit.no_run = False  # a gravity pulse stops only the next activation's Run
         test = self.order_test_of(unit, action)
-        result = order_test(self.dice, self.rules, test)
+        rolled = rolled_order_test(self.dice, self.rules, test)
+        result = rolled.result
         if result != "no test":
-            self.log("order test", unit=unit.uid, needs=test.value, result=result)
+            fubar_roll = {} if rolled.fubar_roll is None else {"fubar_roll": rolled.fubar_roll}
+            self.log(
+                "order test",
+                unit=unit.uid,
+                needs=test.value,
+                result=result,
+                roll=rolled.roll,
+                **fubar_roll,
+            )
         if result == "fail":
             unit.order = "Down"
             return
@@ -564,8 +601,9 @@ class BoltActionGame(ShootingGroups):
         gravity = any(self._has_rule(g.shot.weapon, "Gravity Pulse") for g in groups)
         uid = unit.uid if unit is not None else None
         groups, ctx = self.attack_setup(tgt, groups)
+        tally = Tally()
         if ctx is None:
-            state = attack_vehicle(self.dice, groups)
+            state = attack_vehicle(self.dice, groups, tally)
             if unit is not None and state.indirect_hit:
                 unit.ranged_in_on = tgt.uid  # an indirect shot is ranged in once it hits
             self.log(
@@ -573,6 +611,8 @@ class BoltActionGame(ShootingGroups):
                 unit=uid,
                 target=tgt.uid,
                 shots=sum(g.shots for g in groups),
+                weapons=weapons_fired(groups, tally),
+                damage_rolls=[damage_roll_json(r) for r in tally.damage_rolls],
                 knocked_out=state.knocked_out,
                 immobilised=state.immobilised and not tgt.immobilised,
                 stunned=state.crew_stunned,
@@ -590,12 +630,13 @@ class BoltActionGame(ShootingGroups):
             if gravity and state.worst > 0:
                 tgt.no_run = True
         else:
-            out = attack_troops(self.dice, groups, ctx)
+            out = attack_troops(self.dice, groups, ctx, tally)
             self.log(
                 event,
                 unit=uid,
                 target=tgt.uid,
                 shots=sum(g.shots for g in groups),
+                weapons=weapons_fired(groups, tally),
                 hits=out.hits,
                 casualties=out.casualties,
                 pins=out.pins,
@@ -653,8 +694,8 @@ class BoltActionGame(ShootingGroups):
         alive = len(tgt.alive_models)
         if losses_force_test(tgt.start_models, alive):
             test = new_test(self.rules, tgt.quality, officer=self.officer_near(tgt), pins=tgt.pins)
-            passed = morale_check(self.dice, test)
-            self.log("morale check", unit=tgt.uid, needs=test.value, passed=passed)
+            passed, roll = rolled_morale_check(self.dice, test)
+            self.log("morale check", unit=tgt.uid, needs=test.value, passed=passed, roll=roll)
             if not passed:
                 self.destroy(tgt, "fails its morale check", by=by)
 

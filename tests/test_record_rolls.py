@@ -1,0 +1,305 @@
+"""The dice a game's record writes (format 2) and its account tells: each test's 2D6 (a
+FUBAR's D6 on its chart), each attack's shots and hits by weapon, each damage roll on a
+vehicle; and a record of format 1, written without them, still replays."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import run_cli
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from kriegsspiel.core.game import Event
+from kriegsspiel.core.procedure import RandomDice, ScriptedDice
+from kriegsspiel.core.records import FORMAT, FORMAT_1, dumps, write_record
+from kriegsspiel.render.game_account import describe
+from kriegsspiel.rulesets.bolt_action import rules_for
+from kriegsspiel.rulesets.bolt_action.attack import attack_vehicle
+from kriegsspiel.rulesets.bolt_action.edition import Rules
+from kriegsspiel.rulesets.bolt_action.game import record
+from kriegsspiel.rulesets.bolt_action.game.record_events import EVENTS, without_added
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.morale import (
+    MoraleTest,
+    order_test,
+    roll_test,
+    rolled_order_test,
+    rolled_test,
+)
+from kriegsspiel.rulesets.bolt_action.shooting import (
+    LEVELS,
+    Group,
+    Situation,
+    Tally,
+    damage_level,
+    plan_shot,
+)
+from kriegsspiel.sim.matchup import build_matchup, play_game
+
+MATCHUPS = [
+    (ruleset, scenario)
+    for ruleset in ("konflikt47", "bolt-action-1")
+    for scenario in ("meeting-engagement", "hold-the-crossroads")
+]
+
+
+@cache
+def games(ruleset: str, scenario: str) -> tuple[BoltActionGame, ...]:
+    """Six games of random players (fast, and they try every order)."""
+    matchup = build_matchup(ruleset, scenario, [], "random,random")
+    return tuple(play_game(matchup, seed) for seed in range(6))
+
+
+def passes(rules: Rules, roll: int, needs: int) -> bool:
+    """A 2D6 test as the sheets have it: a double one passes, a double six fails, else the
+    roll must be the value or under."""
+    proc = rules.data.procedure
+    return roll == proc.always_passes_on or (roll != proc.fubar_on and roll <= needs)
+
+
+def check_test(rules: Rules, event: Event) -> None:
+    d = event.data
+    roll = d["roll"]
+    assert 2 <= roll <= 12
+    if event.kind == "morale check":
+        assert d["passed"] == passes(rules, roll, d["needs"]), d
+        return
+    fubar = roll == rules.data.procedure.fubar_on
+    assert ("fubar_roll" in d) == fubar, d
+    if fubar:
+        chart = next(r.result for r in rules.data.fubar.rows if d["fubar_roll"] in r.rolls)
+        assert d["result"] == chart, d
+    else:
+        assert d["result"] == ("pass" if passes(rules, roll, d["needs"]) else "fail"), d
+
+
+def check_attack(rules: Rules, event: Event) -> None:
+    d = event.data
+    fired = d["weapons"]
+    assert sum(w["shots"] for w in fired) == d["shots"], d
+    assert len({w["weapon"] for w in fired}) == len(fired)  # each weapon once
+    assert all(w["hits"] >= 0 for w in fired)
+    if "casualties" in d:  # at troops: the hits by weapon add up to the attack's
+        assert sum(w["hits"] for w in fired) == d["hits"], d
+        assert "damage_rolls" not in d
+        return
+    thresholds = rules.data.damage_thresholds
+    table = rules.data.damage_results.rows
+    for roll in d["damage_rolls"]:
+        assert 1 <= roll["roll"] <= 6
+        margin = roll["roll"] + roll["pen"] - roll["damage_value"]
+        level = sum(
+            margin >= t for t in (thresholds.superficial, thresholds.full, thresholds.massive)
+        )
+        assert roll["damage"] == LEVELS[level], roll
+        assert roll["weapon"] in {w["weapon"] for w in fired}
+        for result in roll["results"]:
+            row = next(
+                r
+                for r in table
+                if (r.low is None or result["score"] >= r.low)
+                and (r.high is None or result["score"] <= r.high)
+            )
+            assert result["result"] == row.effect, roll
+        if level == 0:
+            assert roll["results"] == [], roll
+    if d["damage_rolls"] and any(r["damage"] != "none" for r in d["damage_rolls"]):
+        effects = ("knocked_out", "immobilised", "stunned", "on_fire")
+        assert any(d[e] for e in effects) or all(  # (a result may be ignored: an automaton)
+            x["result"] == "crew stunned" for r in d["damage_rolls"] for x in r["results"]
+        ), d
+
+
+@pytest.mark.parametrize(("ruleset", "scenario"), MATCHUPS)
+def test_the_recorded_rolls_agree_with_what_they_decided(ruleset: str, scenario: str) -> None:
+    """In many seeded games each test's 2D6 gives its result by the sheets' rule (a double
+    one passes, a double six fails: FUBAR on an order test, whose D6 gives the chart's
+    result), each attack's shots and hits by weapon add up to its own, and each damage
+    roll reaches the damage it says; every line passes its strict model, and the account
+    tells each roll."""
+    rules = rules_for(ruleset)
+    counts = {"order test": 0, "morale check": 0, "shoot": 0, "damage": 0, "fubar": 0}
+    for game in games(ruleset, scenario):
+        for event in game.events:
+            EVENTS[event.kind].model_validate_json(dumps(event.to_json()))
+            if event.kind in ("order test", "morale check"):
+                check_test(rules, event)
+                counts[event.kind] += 1
+                counts["fubar"] += "fubar_roll" in event.data
+                told = describe(event, game.units)
+                assert told is not None and f", rolled {event.data['roll']}" in told
+            elif event.kind in ("shoot", "support damage"):
+                check_attack(rules, event)
+                counts["shoot"] += 1
+                counts["damage"] += len(event.data.get("damage_rolls", []))
+    assert counts["order test"] and counts["morale check"] and counts["shoot"], counts
+
+
+def test_the_rolls_of_many_games_cover_fubars_and_damage() -> None:
+    """The games above hold FUBARs and damage rolls on vehicles, in both editions (so the
+    checks of them are not vacuous)."""
+    for ruleset in ("konflikt47", "bolt-action-1"):
+        events = [
+            e
+            for scenario in ("meeting-engagement", "hold-the-crossroads")
+            for g in games(ruleset, scenario)
+            for e in g.events
+        ]
+        assert any("fubar_roll" in e.data for e in events), ruleset
+        rolls = [r for e in events for r in e.data.get("damage_rolls", [])]
+        assert any(r["damage"] != "none" and r["results"] for r in rolls), ruleset
+
+
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(-2, 14))
+def test_a_rolled_test_is_the_test_with_its_total(a: int, b: int, value: int) -> None:
+    """:func:`rolled_test` reads the same dice as :func:`roll_test` and gives the same
+    result, with their total; an order test's FUBAR adds the chart's D6."""
+    test = MoraleTest(base=value)
+    result, total = rolled_test(ScriptedDice([a, b]), test)
+    assert total == a + b and result == roll_test(ScriptedDice([a, b]), test)
+    rules = rules_for("konflikt47")
+    test = MoraleTest(base=value, pins=1)  # (pinned: the test is taken)
+    rolled = rolled_order_test(ScriptedDice([a, b, 4]), rules, test)
+    assert rolled.result == order_test(ScriptedDice([a, b, 4]), rules, test)
+    assert rolled.roll == a + b
+    assert rolled.fubar_roll == (4 if a == b == 6 else None)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_tallied_attack_on_a_vehicle_rolls_the_same_dice(seed: int) -> None:
+    """The damage rolls are written down from the dice the attack rolls anyway: with a
+    tally or without, the same outcome and the dice left where they were."""
+    rules = rules_for("bolt-action-1")
+    target = rules.target("medium tank")
+    s = Situation(range_inches=10, facing="side", target_pins=1)
+    groups = [
+        Group(plan_shot(rules, rules.weapon(w), target, s)[0], n)
+        for w, n in (("Medium AT gun", 2), ("Heavy machine gun (HMG)", 3))
+    ]
+    plain, tallied, tally = RandomDice(seed), RandomDice(seed), Tally()
+    assert attack_vehicle(plain, groups) == attack_vehicle(tallied, groups, tally)
+    assert plain.rng.bit_generator.state == tallied.rng.bit_generator.state
+    assert len(tally.group_hits) == 2
+    vehicle = groups[0].shot.vehicle
+    assert vehicle is not None
+    for roll in tally.damage_rolls:
+        assert LEVELS[damage_level(vehicle, roll.roll + roll.pen)] == roll.damage
+
+
+def test_the_account_tells_weapons_and_damage_rolls() -> None:
+    """An attack's line names the weapons that fired and their shots (and hits by weapon),
+    a vehicle's damage rolls against its damage value, and stays one line."""
+    units = games("bolt-action-1", "meeting-engagement")[0].units
+    at_troops = Event("shoot", {"turn": 1, "unit": 0, "target": 1, "shots": 9, "hits": 3,
+                                "casualties": 1, "pins": 1,
+                                "weapons": [{"weapon": "Rifle", "shots": 6, "hits": 3},
+                                            {"weapon": "LMG", "shots": 3, "hits": 0}]})  # fmt: skip
+    told = describe(at_troops, units)
+    assert told is not None and told.startswith("    9 shots (Rifle 6, LMG 3): 3 hits (Rifle 3), ")
+    rolls = [{"weapon": "PIAT", "roll": 1, "pen": 6, "damage_value": 9, "damage": "none",
+              "results": []}] * 5 + [
+             {"weapon": "PIAT", "roll": 6, "pen": 6, "damage_value": 9, "damage": "massive",
+              "results": [{"roll": 2, "score": 2, "result": "immobilised"},
+                          {"roll": None, "score": 6, "result": "knocked out"}]}]  # fmt: skip
+    at_tank = Event("shoot", {"turn": 1, "unit": 0, "target": 1, "shots": 6, "pins": 1,
+                              "weapons": [{"weapon": "PIAT", "shots": 6, "hits": 6}],
+                              "damage_rolls": rolls, "knocked_out": True, "immobilised": True,
+                              "stunned": False, "on_fire": False})  # fmt: skip
+    told = describe(at_tank, units)
+    assert told is not None and "\n" not in told
+    assert told.endswith(
+        ": damage rolls v 9: 6+6=12 massive (results 2: immobilised, 6: knocked out), "
+        "5 more: none -> knocked out, immobilised"
+    ), told
+    assert told.startswith("    6 shots (PIAT) at ")
+
+
+def test_the_added_fields_are_checked_strictly() -> None:
+    """A roll is a whole number in its range, a weapon's line has its three fields only."""
+    base = {"event": "order test", "turn": 1, "unit": 0, "needs": 8, "result": "pass"}
+    model = EVENTS["order test"]
+    model.model_validate_json(dumps(base))  # (format 1: no roll)
+    model.model_validate_json(dumps({**base, "roll": 7}))
+    for bad in ({"roll": "7"}, {"roll": 13}, {"fubar_roll": 0}, {"roll": 7.0}):
+        with pytest.raises(ValidationError):
+            model.model_validate_json(dumps({**base, **bad}))
+    shot = {"event": "shoot", "turn": 1, "unit": 0, "target": 1, "shots": 3, "pins": 0,
+            "hits": 0, "casualties": 0}  # fmt: skip
+    fired = {"weapon": "Rifle", "shots": 3, "hits": 0}
+    EVENTS["shoot"].model_validate_json(dumps({**shot, "weapons": [fired]}))
+    for bad_fired in ({**fired, "range": 24}, {"weapon": "Rifle", "shots": 3}):
+        with pytest.raises(ValidationError):
+            EVENTS["shoot"].model_validate_json(dumps({**shot, "weapons": [bad_fired]}))
+
+
+# ----------------------------------------------------------------------------- format 1
+def format_1(text: str) -> str:
+    """A record as the code before format 2 wrote it: its header's format, and each line
+    without the fields format 2 added."""
+    lines = [json.loads(line) for line in text.splitlines()]
+    assert lines[0]["format"] == FORMAT
+    lines[0]["format"] = FORMAT_1
+    return "".join(dumps(without_added(row)) + "\n" for row in lines)
+
+
+@cache
+def record_text() -> str:
+    """A short game's record as play writes it (random players: fast)."""
+    import tempfile
+
+    matchup = build_matchup("konflikt47", "meeting-engagement", [], "random,random")
+    game = play_game(matchup, 1)
+    texts = (matchup.armies[0].text, matchup.armies[1].text)
+    head = record.header(game, matchup.scenario.text, texts, matchup.players)
+    with tempfile.TemporaryDirectory() as folder:
+        return write_record(Path(folder, "game.jsonl"), head, game.events)
+
+
+def test_a_format_1_record_replays_and_is_told_as_such(tmp_path: Path) -> None:
+    """A record written before the rolls were recorded reproduces (compared without them),
+    and the replay says once that it is of the older format; its account tells the rolls
+    (the replay rolls them again). A line of it changed still parts from the game."""
+    old = format_1(record_text())
+    assert FORMAT_1 in old.split("\n", 1)[0] and '"weapons"' not in old
+    path = tmp_path / "old.jsonl"
+    path.write_text(old, encoding="utf-8")
+    result = record.replay(path)
+    assert result.reproduced and result.finished and result.older_format
+    assert len(result.notes()) == 1 and FORMAT_1 in result.notes()[0]
+    done = run_cli("replay", str(path), "--account", timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("older format") == 1
+    assert ", rolled " in done.stdout  # the account of the replayed game
+    # a line of it changed by hand (a test's needs) is a difference, as in any record
+    rows = old.splitlines()
+    at = next(i for i, r in enumerate(rows) if json.loads(r).get("event") == "order test")
+    row = json.loads(rows[at])
+    rows[at] = dumps({**row, "needs": row["needs"] + 1})
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    parted = record.replay(path)
+    assert not parted.reproduced and parted.first_difference == at + 1
+
+
+def test_a_format_2_record_holds_the_rolls_and_a_changed_roll_parts(tmp_path: Path) -> None:
+    """The record play writes now is of format 2 and replays with no note; a roll changed
+    in it is a difference in the game, named at its line."""
+    text = record_text()
+    assert json.loads(text.split("\n", 1)[0])["format"] == FORMAT == "kriegsspiel-record/2"
+    path = tmp_path / "new.jsonl"
+    path.write_text(text, encoding="utf-8")
+    result = record.replay(path)
+    assert result.reproduced and result.notes() == [] and not result.older_format
+    rows = text.splitlines()
+    at = next(i for i, r in enumerate(rows) if json.loads(r).get("event") == "order test")
+    row: dict[str, Any] = json.loads(rows[at])
+    rows[at] = dumps({**row, "roll": 2 if row["roll"] != 2 else 3})
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    parted = record.replay(path)
+    assert not parted.reproduced and parted.first_difference == at + 1
+    assert "fields that differ: roll" in parted.difference()[-1]
