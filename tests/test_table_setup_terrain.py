@@ -312,3 +312,20 @@ def test_the_documented_error_is_what_kriegsspiel_army_prints(tmp_path: Path) ->
     done = run_cli("army", "army.yaml", cwd=tmp_path)
     assert done.returncode == 2
     assert " ".join(done.stderr.split()) == " ".join(shown[1].split())
+
+
+def test_a_team_with_no_weapon_at_all_is_refused_at_its_line(tmp_path: Path) -> None:
+    unarmed = """  - name: Bazooka Team
+    type: team
+    quality: regular
+    points: 50
+    models:
+      - {name: Gunner}
+      - {name: Loader}
+"""
+    (tmp_path / "unarmed.yaml").write_text(army_text(SQUAD, unarmed))
+    done = run_cli("army", "unarmed.yaml", cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "unarmed.yaml: line 17, field units.1.models: unit 'Bazooka Team' is a team, but" in (
+        done.stderr
+    )

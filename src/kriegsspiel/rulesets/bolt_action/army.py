@@ -422,6 +422,12 @@ class Unit(Strict):
                 f"{_count(short, 'crewman', 'crewmen')} (e.g. {loaders}) or carry fewer "
                 f"team weapons"
             )
+        if kind == "team" and not any(ws for _, ws in carried):
+            raise _problem(
+                f"unit {unit!r} is a team, but none of its models carries a weapon: a team "
+                f"is a team weapon and its crew (e.g. {{name: Gunner, weapons: [Bazooka]}}), "
+                f"or a sniper and his rifle; give its weapon to the model who fires it"
+            )
         if kind == "team" and weapons > 1:
             names = ", ".join(repr(m.name) for m, _ in gunners)
             raise _problem(
