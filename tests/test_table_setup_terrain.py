@@ -329,3 +329,34 @@ def test_a_team_with_no_weapon_at_all_is_refused_at_its_line(tmp_path: Path) -> 
     assert "unarmed.yaml: line 17, field units.1.models: unit 'Bazooka Team' is a team, but" in (
         done.stderr
     )
+
+
+def test_wording_names_what_the_designer_wrote_and_what_it_means(tmp_path: Path) -> None:
+    """A weapon of the other edition is not offered names that merely look alike
+    ('Shotgun': not 'Heavy AT gun'), only its kin ('Super-bazooka': 'Bazooka'); the
+    briefing shows a category with the terrain table row it counts as; a missing colon is
+    told at the line YAML noticed it and the line it began reading."""
+    shotgun = SQUAD.replace("[Rifle]}", "[Rifle]}\n      - {name: Shotgunner, weapons: [Shotgun]}")
+    (tmp_path / "shot.yaml").write_text(army_text(shotgun).replace("points: 50", "points: 50", 1))
+    done = run_cli("army", "shot.yaml", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "'Shotgun' is a Konflikt '47 weapon" in done.stderr
+    assert "Did you mean" not in done.stderr
+    bazooka = SQUAD.replace(
+        "[Rifle]}", "[Rifle]}\n      - {name: Gunner, weapons: [Super-bazooka]}"
+    )
+    (tmp_path / "sb.yaml").write_text(army_text(bazooka))
+    assert "Did you mean 'Bazooka'?" in run_cli("army", "sb.yaml", cwd=tmp_path).stderr
+    (tmp_path / "ruins.yaml").write_text(
+        scenario_text(
+            "  - {name: Chapel, category: ruins, cover: hard,"
+            " polygon: [[20, 20], [26, 20], [26, 26], [20, 26]]}"
+        )
+    )
+    shown = run_cli("scenario", "ruins.yaml", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "ruins (rough ground)" in shown.stdout
+    (tmp_path / "typo.yaml").write_text(army_text(SQUAD).replace("units:", "units"))
+    typo = run_cli("army", "typo.yaml", cwd=tmp_path)
+    assert typo.returncode == 2
+    assert "line 6 (or line 5, where YAML began reading it): not valid YAML" in typo.stderr
