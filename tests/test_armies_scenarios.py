@@ -891,9 +891,13 @@ def test_error_messages_keep_to_one_line_per_problem(tmp_path: Path) -> None:
 
 def test_the_documented_examples_load(tmp_path: Path) -> None:
     doc = Path(__file__).resolve().parent.parent / "docs" / "armies-and-scenarios.md"
-    army, scenario = re.findall(r"```yaml\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
+    army, bridge, scenario = re.findall(r"```yaml\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
     assert load_army(write(tmp_path, "army.yaml", army), K47).points == 303
     assert load_scenario(write(tmp_path, "scenario.yaml", scenario)).turns == 6
+    # the river, its bridge and the bocage, in place of the example scenario's terrain
+    bridged = re.sub(r"terrain:\n.*?(?=deployment:)", bridge, scenario, flags=re.S)
+    terrain = load_scenario(write(tmp_path, "bridged.yaml", bridged)).terrain
+    assert [f.impassable_to for f in terrain] == [("everyone",), (), ("vehicles",)]
 
 
 def test_an_army_list_given_as_a_scenario_is_named_for_what_it_is(tmp_path: Path) -> None:

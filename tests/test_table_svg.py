@@ -250,3 +250,43 @@ def test_the_units_a_player_is_asked_about_are_outlined_and_no_others() -> None:
     assert len(outlines) == 2 and all(o.get("class") == "marked" for o in outlines)
     order = [child.get("id") for child in root]
     assert order.index("marked") < order.index("units")  # (under the units' drawings)
+
+
+def test_terrain_is_drawn_as_the_rules_read_it() -> None:
+    """Ruins play as rough ground, so are drawn and told as "ruins (rough ground)", not
+    as a building; open ground is drawn as open ground, not "other terrain"; a feature
+    named "Wreck..." is drawn as what it is, not as a wreck; ground a scenario makes
+    impassable has a red edge and says so (probe findings)."""
+    from kriegsspiel.core.scenario import parse_scenario
+
+    text = """name: Looks
+turns: 3
+victory: units destroyed
+terrain:
+  - {name: Ruined chapel, category: ruins, cover: hard, polygon: [[30, 20], [36, 20], [36, 26], [30, 26]]}
+  - {name: Meadow, category: open, polygon: [[2, 20], [12, 20], [12, 26], [2, 26]]}
+  - {name: Wreck of the old mill, category: building, cover: hard, polygon: [[50, 20], [56, 20], [56, 26], [50, 26]]}
+  - {name: River, category: open ground, impassable_to: [everyone], polygon: [[0, 28], [72, 28], [72, 30], [0, 30]]}
+deployment:
+  - {side: south, polygon: [[0, 0], [72, 0], [72, 12], [0, 12]]}
+  - {side: north, polygon: [[0, 36], [72, 36], [72, 48], [0, 48]]}
+"""
+    army_a, army_b = (load_army(p, "konflikt47") for p in sample_armies("konflikt47")[:2])
+    game = BoltActionGame("konflikt47", parse_scenario(text, "looks.yaml"), (army_a, army_b))
+    root = _parse(table_svg(game))
+    groups = list(_layer(root, "terrain"))
+    classes = [g.get("class") for g in groups]
+    assert classes == [
+        "feature ruins",
+        "feature open-ground",
+        "feature building",
+        "feature open-ground impassable",
+    ]
+    tips = [g.findtext(f"{NS}title") for g in groups]
+    assert tips[0] == "Ruined chapel (ruins, plays as rough ground): hard cover"
+    assert tips[1] == "Meadow (open, plays as open ground): no cover"
+    assert tips[3] == "River (open ground): no cover, impassable to everyone"
+    assert groups[2].find(f"{NS}path") is None  # no wreck's ✕ on the mill
+    legend = [t.text for t in _layer(root, "legend").iter(f"{NS}text")]
+    assert "ruins (rough ground)" in legend and "building" in legend
+    assert "impassable (red edge)" in legend and "other terrain" not in legend

@@ -23,6 +23,7 @@ from kriegsspiel.outfiles import (
 )
 from kriegsspiel.sim.matchup import (
     GAME_RULESETS,
+    Matchup,
     Source,
     build_matchup,
     check_one_edition,
@@ -92,9 +93,14 @@ def run_scenario(
     editions = [ruleset] if ruleset else list(GAME_RULESETS)
     taken = _check_terrain(path, scenario, editions, rules)  # (the editions that take it)
     err = Console(stderr=True, highlight=False)
+    warnings = _warnings(path, scenario)
+    for warning in warnings:
+        err.print(f"note: {warning}", markup=False)
     # the lists checked on the scenario as a game checks them: those given, else each
     # edition's sample lists (a game given no --army plays them)
     verdict, sound_with = _check_lists(path, ruleset, armies, rules, taken)
+    if warnings:
+        verdict += f" Mind the {counted(len(warnings), 'note')} above: legal, but likely a slip."
     if svg is not None:
         _draw(str(path), ruleset or GAME_RULESETS[0], armies, svg, rules)
         instead = " in place of the drawing that was there" if redraws else ""
@@ -108,7 +114,8 @@ def run_scenario(
             markup=False,
         )
     if as_json:
-        print(json.dumps({**scenario.model_dump(mode="json"), "sound_with": sound_with}, indent=2))
+        told = {"sound_with": sound_with, "warnings": warnings}
+        print(json.dumps({**scenario.model_dump(mode="json"), **told}, indent=2))
     else:
         from kriegsspiel.render.scenario_text import print_briefing
 
@@ -133,13 +140,16 @@ def _check_lists(
 
     if armies:
         matchup = build_matchup(ruleset, str(path), armies, rules_file=rules)
+        crowded = _crowding(matchup)
         return (
             f"The lists {' and '.join(repr(a) for a in armies)} are sound on it, for "
-            f"{matchup.ruleset}: a game of them can be played here.",
+            f"{matchup.ruleset}: a game of them can be played here"
+            + (f", but {crowded}" if crowded else "."),
             [{"ruleset": matchup.ruleset, "armies": list(armies), "sample_lists": False}],
         )
     sound_with: list[dict[str, Any]] = []
     unfit: list[str] = []  # why each edition's sample lists do not deploy on it
+    unfit_but_played: list[str] = []  # where they deploy crowded
     for edition in editions:
         try:
             matchup = build_matchup(edition, str(path), [], rules_file=rules)
@@ -154,11 +164,14 @@ def _check_lists(
                 "sample_lists": True,
             }
         )
+        if crowded := _crowding(matchup):
+            unfit_but_played.append(f"for the {edition} sample lists, {crowded.rstrip('.')}")
     named = " and ".join(str(entry["ruleset"]) for entry in sound_with)
+    crowding = f" But {'; and '.join(unfit_but_played)}." if unfit_but_played else ""
     if not unfit:
         return (
             f"The scenario is sound: the {named} sample lists deploy on it, and a game of "
-            "them can be played here (--army A --army B checks your own lists).",
+            f"them can be played here (--army A --army B checks your own lists).{crowding}",
             sound_with,
         )
     fits = f"the {named} sample lists deploy on it; " if sound_with else ""
@@ -167,6 +180,44 @@ def _check_lists(
         f"it: {'; '.join(unfit)}. A game here needs lists that fit its deployment zones: "
         "give --army A --army B to check yours.",
         sound_with,
+    )
+
+
+def _warnings(path: Path, scenario: Scenario) -> list[str]:
+    """What in the scenario is legal but probably a slip, each at its line of the file."""
+    from kriegsspiel.core.datafile import problem_at
+    from kriegsspiel.core.scenario import scenario_warnings
+
+    text = path.read_text(encoding="utf-8")
+    return [f"{path}: {problem_at(text, loc, what)}" for loc, what in scenario_warnings(scenario)]
+
+
+def _crowding(matchup: Matchup) -> str:
+    """Where the lists deploy crowded (vehicles nearer other units' models than a vehicle is
+    long), each list in each side's zones, as a clause of the verdict ("" if nowhere)."""
+    from kriegsspiel.rulesets.bolt_action.game.deployment import crowding
+    from kriegsspiel.rulesets.bolt_action.game.spacing import VEHICLE_LENGTH
+    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+    from kriegsspiel.sim.matchup import parsed
+
+    scenario, army_a, army_b = parsed(matchup)
+    found: list[str] = []
+    for pair in ((army_a, army_b), (army_b, army_a)):
+        game = BoltActionGame(
+            matchup.ruleset,
+            scenario,
+            pair,
+            rules_file=matchup.rules_file,
+            rules_text=matchup.rules_text,
+        )
+        found += [told for told in crowding(game) if told not in found]
+    if not found:
+        return ""
+    shown = "; ".join(found[:4]) + (f"; and {len(found) - 4} more" if len(found) > 4 else "")
+    return (
+        f'the deployment is crowded: {shown} (a vehicle is some {VEHICLE_LENGTH:g}" long: '
+        "the engine sets it up as a point, so nothing stops it, but on a real table the "
+        "models would overlap; make the zones larger, or field fewer vehicles)."
     )
 
 

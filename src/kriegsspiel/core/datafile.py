@@ -251,6 +251,11 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
+        begun = getattr(exc, "context_mark", None)  # where YAML began reading what broke
+        if mark is not None and begun is not None and begun.line < mark.line:
+            where = (
+                f"line {mark.line + 1} (or line {begun.line + 1}, where YAML began reading it): "
+            )
         problem = getattr(exc, "problem", None) or str(exc)
         raise DataFileError(name, [f"{where}not valid YAML ({problem})"]) from None
     if data is None:

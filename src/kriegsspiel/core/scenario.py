@@ -49,6 +49,11 @@ from kriegsspiel.rulesets import RULESETS
 
 Point = tuple[Number, Number]
 Cover = Literal["none", "soft", "hard"]
+# Who a scenario may make a feature impassable to (sheets 000, 001: terrain "designated as
+# an anti-tank obstacle, or impassable bocage ... impassable to all types of vehicle",
+# "designated impassable to walkers"): "vehicles" are wheeled, half-tracked and tracked
+# vehicles (walkers have their own designation), "everyone" every unit (a deep river).
+Mover = Literal["everyone", "infantry", "artillery", "vehicles", "walkers"]
 Victory = Literal["units destroyed", "objectives"]
 
 # Limits of the tool, not rules (no scenario sheet caps them): each far above a real
@@ -241,7 +246,21 @@ class TerrainFeature(Strict):
     category: str = Field(min_length=1)
     cover: Cover = "none"
     blocks_line_of_sight: TrueOrFalse = False
+    impassable_to: tuple[Mover, ...] = ()
     polygon: Polygon
+
+    @field_validator("impassable_to")
+    @classmethod
+    def _each_mover_once(cls, movers: tuple[str, ...]) -> tuple[str, ...]:
+        twice = sorted({m for m in movers if movers.count(m) > 1})
+        if twice:
+            raise _problem(f"{', '.join(map(repr, twice))} is given twice: give each once")
+        if "everyone" in movers and len(movers) > 1:
+            raise _problem(
+                "'everyone' already takes in infantry, artillery, vehicles and walkers: "
+                "give it alone"
+            )
+        return movers
 
 
 class DeploymentZone(Strict):
@@ -371,6 +390,11 @@ class Scenario(Strict):
                 "victory is 'units destroyed', so these objectives would count for nothing: "
                 "give victory: objectives, or leave the objectives out"
             )
+        if objectives and not any(o.points for o in objectives):
+            raise _problem(
+                "every objective is worth 0 points, so no side could ever score and every "
+                "game would end level: give at least one objective points (1 is the default)"
+            )
         return objectives
 
     @model_validator(mode="after")
@@ -378,7 +402,7 @@ class Scenario(Strict):
         """Each feature once, under a name of its own (the briefing, the table drawn and a
         move refused tell features by name), and no two buildings on the same ground
         (a building is entered and fought over as one: overlapping, which is which there?).
-        Other features may overlap: a road over a river is a bridge."""
+        Other features may overlap: a road over ground made impassable is a bridge."""
         problem = terrain_problem(self.terrain)
         if problem is None:
             return self
@@ -391,6 +415,39 @@ class Scenario(Strict):
     def sides(self) -> list[str]:
         """The sides in the order their first deployment zone is listed."""
         return list(dict.fromkeys(z.side for z in self.deployment))
+
+
+def scenario_warnings(scenario: Scenario) -> list[tuple[tuple[str | int, ...], str]]:
+    """What in a sound scenario is legal but probably a mistake: each at its place in the
+    file and what is odd about it (with shapely: zones of one side that overlap)."""
+    told: list[tuple[tuple[str | int, ...], str]] = []
+    shapely = _shapely()
+    zones = scenario.deployment
+    for j, b in enumerate(zones):
+        for i, a in enumerate(zones[:j]):
+            if a.side != b.side or shapely is None:
+                continue
+            shared = shapely.Polygon(a.polygon).intersection(shapely.Polygon(b.polygon)).area
+            if shared > 0:
+                told.append(
+                    (
+                        ("deployment", j, "polygon"),
+                        f"this zone of {b.side!r} overlaps its zone {i} by {shared:g} square "
+                        "inches: a side's units are shared among its zones by their areas, so "
+                        "the overlap counts twice; let the zones meet edge to edge",
+                    )
+                )
+    sides = scenario.sides()
+    for extra in sides[2:]:
+        j = next(k for k, z in enumerate(zones) if z.side == extra)
+        told.append(
+            (
+                ("deployment", j, "side"),
+                f"a game has two armies, set up in the first two sides' zones "
+                f"({sides[0]!r} and {sides[1]!r}): side {extra!r} is left unused",
+            )
+        )
+    return told
 
 
 def terrain_problem(

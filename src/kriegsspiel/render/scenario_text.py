@@ -66,7 +66,12 @@ def print_briefing(scenario: Scenario, source: str, console: Console) -> None:
     for feature in scenario.terrain:
         terrain.add_row(
             feature.name,
-            feature.category,
+            plays_as(feature.category)
+            + (
+                f"; impassable to {', '.join(feature.impassable_to)}"
+                if feature.impassable_to
+                else ""
+            ),
             feature.cover,
             "blocks sight" if feature.blocks_line_of_sight else "",
             _span(feature.polygon),
@@ -74,3 +79,12 @@ def print_briefing(scenario: Scenario, source: str, console: Console) -> None:
     console.print(terrain)
     for ruleset, remark in scenario.notes.items():
         console.print(f"note for {ruleset}: {remark}", markup=False)
+
+
+def plays_as(category: str) -> str:
+    """A feature's category as written, with the terrain table row it counts as where the
+    name is another ("ruins (rough ground)")."""
+    from kriegsspiel.rulesets.bolt_action.game.table_rules import CATEGORY_SYNONYMS
+
+    row = CATEGORY_SYNONYMS.get(category.lower())
+    return f"{category} ({row})" if row is not None else category

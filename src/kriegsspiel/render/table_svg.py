@@ -16,9 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from kriegsspiel.core.table import TerrainFeature
+from kriegsspiel.core.table import VEHICLE, TerrainFeature
+from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import svg_mark
+from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.state import OBJECTIVE_REACH, BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.table_rules import terrain_row
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
 SVG_NS: Final[str] = "http://www.w3.org/2000/svg"
@@ -44,20 +47,23 @@ class _Style:
     opacity: float = 0.85
 
 
-# first match wins: (words to look for in the category, style)
-_TERRAIN_STYLES: Final[tuple[tuple[tuple[str, ...], _Style], ...]] = (
-    (("road", "track", "street"), _Style("road", "#9e9e9e", "#757575")),
-    (("building", "house", "ruin"), _Style("building", "#5d4037", "#3e2723", 0.9)),
-    (("wood", "forest", "copse"), _Style("wood", "#2e7d32", "#1b5e20", 0.6)),
-    (("rough",), _Style("rough ground", "#7cb342", "#558b2f", 0.5)),
-    (("field", "crop"), _Style("field", "#d4a537", "#a67c00", 0.6)),
-    (
-        ("obstacle", "hedge", "wall", "fence", "bocage"),
-        _Style("obstacle", "url(#hatch)", "#263238"),
-    ),
+# Each row of the terrain table (as the rules read a feature's category), with a look of its
+# own for the kinds of rough ground a player tells apart: first match of the words wins.
+_ROUGH_LOOKS: Final[tuple[tuple[tuple[str, ...], _Style], ...]] = (
+    (("wood", "forest", "copse"), _Style("wood (rough ground)", "#2e7d32", "#1b5e20", 0.6)),
+    (("field", "crop"), _Style("field (rough ground)", "#d4a537", "#a67c00", 0.6)),
+    (("ruin",), _Style("ruins (rough ground)", "#a1887f", "#5d4037", 0.6)),
 )
+_ROWS: Final[dict[str, _Style]] = {
+    "road": _Style("road", "#9e9e9e", "#757575"),
+    "building": _Style("building", "#5d4037", "#3e2723", 0.9),
+    "rough ground": _Style("rough ground", "#7cb342", "#558b2f", 0.5),
+    "obstacle": _Style("obstacle", "url(#hatch)", "#263238"),
+    "open ground": _Style("open ground", "#f1ecd2", "#a19b7d", 0.5),
+}
 _WRECK: Final[_Style] = _Style("wreck", "#111111", "#000000", 0.9)
 _OTHER: Final[_Style] = _Style("other terrain", "#bdbdbd", "#616161", 0.5)
+IMPASSABLE_EDGE: Final[str] = "#b71c1c"  # the edge of ground a scenario makes impassable
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,15 +114,28 @@ def _tooltip(parent: ET.Element, text: str) -> None:
     _el(parent, "title", text)
 
 
-def terrain_style(feature: TerrainFeature) -> _Style:
-    """The paint for a feature: by category words, wrecks (named "wreck...") black."""
-    if feature.name.lower().startswith("wreck"):
+def terrain_style(feature: TerrainFeature, rules: Rules) -> _Style:
+    """The paint for a feature: by the terrain table row the rules read its category as
+    ("ruins" are rough ground, drawn as such; rough ground by its kind), a wreck (a
+    feature impassable to vehicles as a wreck is, whatever its name) black."""
+    if VEHICLE in feature.impassable_to:
         return _WRECK
-    category = feature.category.lower()
-    for words, style in _TERRAIN_STYLES:
-        if any(w in category for w in words):
-            return style
-    return _OTHER
+    try:
+        row = terrain_row(rules, feature.category).category
+    except UsageError:  # (a game refuses such a category: never drawn)
+        return _OTHER
+    if row == "rough ground":
+        category = feature.category.lower()
+        for words, style in _ROUGH_LOOKS:
+            if any(w in category for w in words):
+                return style
+    return _ROWS.get(row, _OTHER)
+
+
+def impassable_to(feature: TerrainFeature) -> str:
+    """Who the scenario makes the feature impassable to, as a tooltip says it ("" none)."""
+    movers = sorted(feature.impassable_to - {VEHICLE})
+    return f", impassable to {' and '.join(movers)}" if movers else ""
 
 
 def _centroid(vertices: Sequence[tuple[float, float]]) -> tuple[float, float]:
@@ -200,11 +219,18 @@ def _terrain(root: ET.Element, game: BoltActionGame, frame: _Frame) -> None:
     """Every terrain feature as a polygon with a tooltip; wrecks get an ✕."""
     layer = _el(root, "g", id="terrain")
     for feature in game.table.features:
-        style = terrain_style(feature)
-        group = _el(layer, "g", class_=f"feature {style.label.replace(' ', '-')}")
+        style = terrain_style(feature, game.rules)
+        barred = impassable_to(feature)
+        kind = style.label.split(" (")[0].replace(" ", "-")
+        group = _el(layer, "g", class_=f"feature {kind}" + (" impassable" if barred else ""))
         hides = ", blocks line of sight" if feature.blocks_line_of_sight else ""
         cover = "no" if feature.cover == "none" else feature.cover
-        _tooltip(group, f"{feature.name} ({feature.category}): {cover} cover{hides}")
+        row = style.label.split(" (")[-1].rstrip(")")  # (its terrain table row)
+        counts = "" if row in (feature.category.lower(), "wreck") else f", plays as {row}"
+        _tooltip(
+            group,
+            f"{feature.name} ({feature.category}{counts}): {cover} cover{hides}{barred}",
+        )
         _el(
             group,
             "polygon",
@@ -212,8 +238,9 @@ def _terrain(root: ET.Element, game: BoltActionGame, frame: _Frame) -> None:
             points=frame.points(feature.polygon),
             fill=style.fill,
             fill_opacity=style.opacity,
-            stroke=style.stroke,
-            stroke_width=2.0 if feature.cover == "hard" else 1.0,
+            stroke=IMPASSABLE_EDGE if barred else style.stroke,
+            stroke_width=3.0 if barred else 2.0 if feature.cover == "hard" else 1.0,
+            stroke_dasharray="6 3" if barred else None,
         )
         if style is _WRECK:
             cx, cy = frame.at(*_centroid(feature.polygon))
@@ -495,12 +522,14 @@ def _legend(root: ET.Element, game: BoltActionGame, x: float, y: float, width: f
     names = side_names(game)
     seen: dict[str, _Style] = {}
     for feature in game.table.features:
-        style = terrain_style(feature)
+        style = terrain_style(feature, game.rules)
         seen.setdefault(style.label, style)
     items: list[tuple[str, str, str]] = [
         ("wreck" if style is _WRECK else "terrain", style.label, style.fill)
         for style in seen.values()
     ]
+    if any(impassable_to(f) for f in game.table.features):
+        items.append(("impassable", "impassable (red edge)", IMPASSABLE_EDGE))
     items += [
         ("model", names[0], SIDE_COLOURS[0]),
         ("model", names[1], SIDE_COLOURS[1]),
@@ -539,6 +568,19 @@ def _swatch(parent: ET.Element, kind: str, colour: str, x: float, y: float) -> N
         )
         if kind == "wreck":
             _cross(parent, x + 9, y + 5, 3.5, stroke="#ffffff", stroke_width=1.2)
+    elif kind == "impassable":
+        _el(
+            parent,
+            "rect",
+            x=x,
+            y=y,
+            width=18,
+            height=10,
+            fill="none",
+            stroke=colour,
+            stroke_width=2.0,
+            stroke_dasharray="4 2",
+        )
     elif kind == "model":
         _el(
             parent,

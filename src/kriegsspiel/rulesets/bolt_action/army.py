@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -133,6 +134,11 @@ def _other_editions_weapon(name: str, rules: Rules) -> str | None:
     return None
 
 
+def _words(name: str) -> set[str]:
+    """The words of a weapon's name, in lower case ("Super-bazooka": super, bazooka)."""
+    return set(re.findall(r"[a-z0-9]+", name.lower()))
+
+
 def _which_chart(rules: Rules, chart: str, weapon: str | None = None) -> str:
     """Where a name not on ``rules``' ``chart`` was looked for: the shipped data (a house
     weapon needs the rules file that adds it), or a rules file (named; and said if the
@@ -166,8 +172,9 @@ def _check_weapon(name: str, owner: str) -> Weapon | None:
                 f"{rules.data.title} has no weird science"
             ) from None
         other = _other_editions_weapon(name, rules)
-        if other is not None:  # (as a weird-science one above: said so, with the near names)
-            near = str(exc).removeprefix(f"Unknown weapon {name!r}.")
+        if other is not None:  # (as a weird-science one above: said so, with its kin)
+            kin = [m for m in exc.close_matches if _words(m) & _words(name)]
+            near = f" Did you mean {', '.join(map(repr, kin))}?" if kin else ""
             raise _problem(
                 f"{owner}: {name!r} is a {other} weapon, not on the {rules.data.title} "
                 f"weapons chart (a list plays by its own edition's chart).{near}"
@@ -421,6 +428,12 @@ class Unit(Strict):
                 f"{_count(crew, 'such man', 'such men')}: add "
                 f"{_count(short, 'crewman', 'crewmen')} (e.g. {loaders}) or carry fewer "
                 f"team weapons"
+            )
+        if kind == "team" and not any(ws for _, ws in carried):
+            raise _problem(
+                f"unit {unit!r} is a team, but none of its models carries a weapon: a team "
+                f"is a team weapon and its crew (e.g. {{name: Gunner, weapons: [Bazooka]}}), "
+                f"or a sniper and his rifle; give its weapon to the model who fires it"
             )
         if kind == "team" and weapons > 1:
             names = ", ".join(repr(m.name) for m, _ in gunners)

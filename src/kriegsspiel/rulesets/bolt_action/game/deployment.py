@@ -2,10 +2,15 @@
 
 A side's units are shared among its zones in list order, in proportion to each zone's area,
 and spread along the zone from one end to the other, each facing the middle of the table.
-A unit stands where all its models are inside the zone, on open ground (a vehicle clear of
-buildings, obstacles and anything that blocks sight; men clear of buildings) and at least
-``UNIT_GAP`` from every model already set up; where its first place fails, the nearest that
-passes is taken. A zone with no such place left is refused, naming the unit.
+A unit stands where all its models are inside the zone, on ground it may be set up on
+(:func:`setup_refusal`: the terrain table as a move reads it, a gun dug in where "No*"
+lets it; no one in a building; a vehicle clear of obstacles and of anything that blocks
+sight) and at least ``UNIT_GAP`` from every model already set up; where its first place
+fails, the nearest that passes is taken. A vehicle has no hull outline, but where the zone
+has room it is set up at least ``VEHICLE_LENGTH`` from other units' models (and they from
+it); where it has not, ``UNIT_GAP`` will do and the set-up is told as crowded
+(:func:`crowding`), not refused. A zone with no place left is refused, naming the unit
+and what kept it out.
 """
 
 from __future__ import annotations
@@ -19,10 +24,16 @@ from typing import TYPE_CHECKING
 import numpy  # noqa: F401
 import shapely
 
-from kriegsspiel.core.table import Point
+from kriegsspiel.core.table import Point, TerrainFeature
 from kriegsspiel.errors import UsageError
-from kriegsspiel.rulesets.bolt_action.game.spacing import UNIT_GAP
-from kriegsspiel.rulesets.bolt_action.game.table_rules import heading_to, terrain_row
+from kriegsspiel.rulesets.bolt_action.edition import Rules
+from kriegsspiel.rulesets.bolt_action.game.spacing import UNIT_GAP, VEHICLE_LENGTH
+from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    heading_to,
+    terrain_column,
+    terrain_refusal,
+    terrain_row,
+)
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, formation
 
 if TYPE_CHECKING:
@@ -35,7 +46,8 @@ EDGE = 1e-6  # inches: a model on a zone's very edge is in it
 def deploy(game: BoltActionGame) -> None:
     """Place every unit of both sides (see the module's description)."""
     names = game.scenario.sides()  # side 0 takes the sides' first zone listed
-    placed: list[tuple[float, float]] = []
+    placed: list[tuple[float, float]] = []  # every model set up
+    hulls: list[tuple[float, float]] = []  # and where each vehicle stands
     for side in (0, 1):
         mine = [
             (i, shapely.Polygon(z.polygon))
@@ -46,7 +58,7 @@ def deploy(game: BoltActionGame) -> None:
         shares = _shares(units, [zone.area for _, zone in mine])
         for (index, zone), share in zip(mine, shares, strict=True):
             try:
-                _deploy_in(game, zone, share, placed, names[side])
+                _deploy_in(game, zone, share, placed, hulls, names[side])
             except ZoneFullError as exc:
                 raise ZoneFullError(str(exc), index) from None
 
@@ -76,6 +88,7 @@ def _deploy_in(
     zone: shapely.Polygon,
     units: list[UnitState],
     placed: list[tuple[float, float]],
+    hulls: list[tuple[float, float]],
     side: str,
 ) -> None:
     min_x, min_y, max_x, max_y = zone.bounds
@@ -86,22 +99,44 @@ def _deploy_in(
     shapely.prepare(inside)
     for i, unit in enumerate(units):
         wanted = Point(min_x + (max_x - min_x) * (i + 0.5) / len(units), middle)
-        for spot in _places_near(wanted, min_x, min_y, max_x, max_y):
-            heading = heading_to(spot, Point(spot.x, centre_y))
-            models = [spot] if unit.vehicle else formation(len(unit.models), spot, heading)
-            if _fits(game, unit, inside, models, placed):
-                break
+        kept_out: dict[str, int] = {}  # why places were refused, and how often
+        # first a place with room for vehicles' hulls, else the nearest kept UNIT_GAP apart
+        for roomy in (True, False):
+            for spot in _places_near(wanted, min_x, min_y, max_x, max_y):
+                heading = heading_to(spot, Point(spot.x, centre_y))
+                models = [spot] if unit.vehicle else formation(len(unit.models), spot, heading)
+                why = _misfit(game, unit, inside, models, placed, hulls if roomy else None)
+                if why is None:
+                    break
+                if not roomy:
+                    kept_out[why] = kept_out.get(why, 0) + 1
+            else:
+                continue
+            break
         else:
             raise ZoneFullError(
                 f"scenario {game.scenario.name!r}: the deployment zone of side {side!r} has no room "
                 f"for {unit.name} ({len(unit.models)} model{'s' * (len(unit.models) > 1)}) "
-                f'inside it, clear of buildings and {UNIT_GAP:g}" from the units already '
-                "set up; make the zone larger, or field fewer units in it."
+                f'inside it, on ground it may be set up on and {UNIT_GAP:g}" from the units '
+                f"already set up ({_kept_out(kept_out)}); make the zone larger, or field fewer "
+                "units in it."
             )
         unit.heading = heading
         for m, p in zip(unit.models, models, strict=True):
             m.x, m.y = p.x, p.y
         placed += [(p.x, p.y) for p in models]
+        if unit.vehicle:
+            hulls.append((models[0].x, models[0].y))
+
+
+def _kept_out(kept_out: dict[str, int]) -> str:
+    """What kept a unit out of the places tried, most often first (at most three)."""
+    told = sorted(kept_out.items(), key=lambda item: -item[1])
+    return "; ".join(f"{why}: {counted_places(n)}" for why, n in told[:3]) or "no place tried"
+
+
+def counted_places(n: int) -> str:
+    return f"{n} place{'s' * (n != 1)}"
 
 
 def _places_near(
@@ -118,22 +153,85 @@ def _places_near(
     yield from grid
 
 
-def _fits(
+def _misfit(
     game: BoltActionGame,
     unit: UnitState,
     zone: shapely.Polygon,
     models: list[Point],
     placed: list[tuple[float, float]],
-) -> bool:
+    hulls: list[tuple[float, float]] | None,
+) -> str | None:
+    """Why ``unit`` may not be set up with its models at ``models`` (None if it may).
+    Given the ``hulls`` (the vehicles' centres) set up, also if a vehicle would stand
+    nearer another unit's model than ``VEHICLE_LENGTH``, or a model so near a vehicle."""
     xs, ys = [p.x for p in models], [p.y for p in models]
     if not shapely.contains_xy(zone, xs, ys).all() or not all(map(game.table.contains, models)):
-        return False
+        return "outside the zone"
     for p in models:
         for feature in game.table.features_at(p):
-            # the terrain table's row, as moves read it ("Building", "wall": a building, an obstacle)
-            category = terrain_row(game.rules, feature.category).category
-            if category == "building" or (
-                unit.vehicle and (feature.blocks_line_of_sight or category == "obstacle")
-            ):
-                return False
-    return all(math.dist((p.x, p.y), q) >= UNIT_GAP for p in models for q in placed)
+            refusal = setup_refusal(game.rules, feature, unit)
+            if refusal is not None:
+                return refusal
+    if any(math.dist((p.x, p.y), q) < UNIT_GAP for p in models for q in placed):
+        return f'within {UNIT_GAP:g}" of a unit already set up'
+    if hulls is not None:
+        near = placed if unit.vehicle else hulls
+        if any(math.dist((p.x, p.y), q) < VEHICLE_LENGTH for p in models for q in near):
+            return "no room for a vehicle's hull"
+    return None
+
+
+def setup_refusal(rules: Rules, feature: TerrainFeature, unit: UnitState) -> str | None:
+    """Why a model of ``unit`` may not be set up in ``feature`` as the game begins, or None.
+
+    The terrain table, as a move reads it (:func:`terrain_refusal`: "No" keeps a unit out,
+    wheeled vehicles out of woods, guns off walls; a gun may be dug in where "No*" lets it,
+    then cannot move), and a scenario's ``impassable_to``; besides (assumptions), no one
+    in a building (it is entered and fought over in play), and a vehicle clear of
+    obstacles and of anything that blocks sight. A feature is a building or an obstacle by
+    its terrain table row, as in a move ("Building", "wall")."""
+    column = terrain_column(unit)
+    vehicle = unit.vehicle is not None
+    category = terrain_row(rules, feature.category).category
+    if category == "building":
+        return f"{feature.name} is a building (no unit sets up in one)"
+    if vehicle and category == "obstacle":
+        return f"{feature.name} is an obstacle (no vehicle sets up on one)"
+    if vehicle and feature.blocks_line_of_sight:
+        return f"{feature.name} blocks sight (no vehicle sets up in it)"
+    refusal = terrain_refusal(rules, feature, column, vehicle, run=False, setting_up=True)
+    if refusal is None:
+        return None
+    return f"{refusal} to {WHO[column]}"
+
+
+# each column of the terrain table, as a refusal names it
+WHO = {
+    "infantry": "infantry",
+    "artillery": "artillery",
+    "wheeled": "wheeled vehicles",
+    "tracked": "tracked vehicles",
+    "walkers": "walkers",
+}
+
+
+def crowding(game: BoltActionGame) -> list[str]:
+    """The vehicles set up nearer another unit's model than a vehicle is long
+    (``VEHICLE_LENGTH``): the engine gives a vehicle no hull outline, so it stands as a
+    point kept ``UNIT_GAP`` from others, but on a real table their hulls would overlap.
+    Each told once, with the nearest such model: legal, so said, not refused."""
+    told = []
+    for unit in game.units:
+        if unit.vehicle is None or not unit.models:
+            continue
+        at = unit.anchor
+        near = [
+            (math.dist((at.x, at.y), (m.x, m.y)), other.name)
+            for other in game.units
+            if other is not unit
+            for m in other.models
+        ]
+        gap, name = min(near, default=(math.inf, ""))
+        if gap < VEHICLE_LENGTH:
+            told.append(f'{unit.name} stands {gap:.1f}" from {name}')
+    return told

@@ -23,6 +23,10 @@ from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
 UNIT_GAP = 1.0  # inches kept between models of different units (set-up and moves: assumption)
+# inches a vehicle is long, as drawn (a 28mm tank's hull; the engine gives vehicles no hull
+# outline, so a set-up that puts another unit's model nearer a vehicle's centre than this
+# is told as crowded: assumption)
+VEHICLE_LENGTH = 3.0
 STOP_MARGIN = 0.05  # how much farther than UNIT_GAP a move toward an enemy stops (candidates)
 _EPS = 1e-9
 _SLACK = 0.1  # inches: a rounded or clamped destination may lie a little beyond the reach

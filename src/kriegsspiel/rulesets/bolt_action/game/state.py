@@ -162,6 +162,7 @@ class BoltActionGame(ShootingGroups):
                     cover=f.cover,
                     polygon=tuple((p[0], p[1]) for p in f.polygon),
                     blocks_line_of_sight=f.blocks_line_of_sight,
+                    impassable_to=frozenset(f.impassable_to),
                 )
                 for f in scenario.terrain
             ),

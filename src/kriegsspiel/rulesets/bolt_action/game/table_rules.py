@@ -40,6 +40,18 @@ CATEGORY_SYNONYMS = {
     "wreck": "obstacle",
 }
 IMPASSABLE = {"No", "No*", "No (!)"}
+# "No*": "cannot enter or move within this kind of terrain, except that it can be deployed
+# within the terrain at the start of the game" (sheets 000, 001: guns dug in)
+DUG_IN = "No*"
+# Who each column of the terrain table is, as a scenario's ``impassable_to`` names them
+# (core.scenario.Mover; half-tracks move as tracked, so are vehicles).
+DESIGNATED = {
+    "infantry": "infantry",
+    "artillery": "artillery",
+    "wheeled": "vehicles",
+    "tracked": "vehicles",
+    "walkers": "walkers",
+}
 
 
 @lru_cache(maxsize=1024)
@@ -286,7 +298,7 @@ def _check_move(
         allowance *= fraction
     for feature in crossed:
         refusal = terrain_refusal(rules, feature, column, vehicle, run)
-        if refusal is not None:
+        if refusal is not None and not _bridged(rules, table, feature, column, run, unit, to):
             return MoveCheck(False, refusal)
     if vehicle:  # a walker crosses a wreck, as an obstacle, but does not stand on its hull
         for j in here:
@@ -364,20 +376,76 @@ def vehicle_drive(
 
 
 def terrain_refusal(
-    rules: Rules, feature: TerrainFeature, column: str, vehicle: bool, run: bool
+    rules: Rules,
+    feature: TerrainFeature,
+    column: str,
+    vehicle: bool,
+    run: bool,
+    *,
+    setting_up: bool = False,
+    designated: bool = True,
 ) -> str | None:
     """Why a unit moving by this ``column`` of the terrain table (a ``vehicle`` or not) may
-    not cross or end in ``feature`` on an Advance (or a Run), or None if it may."""
+    not cross or end in ``feature`` on an Advance (or a Run), or None if it may.
+
+    ``setting_up``: why it may not be set up there as the game begins ("No*", a gun dug
+    in, may be; "No" may not). ``designated`` False leaves out the scenario's making the
+    feature impassable (``impassable_to``: see :func:`_bridged`)."""
     # a wreck: "impassable terrain to tracked, wheeled, and half-tracked vehicles" (001),
     # not to a walker, which crosses it as the obstacle it is
     if VEHICLE in feature.impassable_to and vehicle and column != "walkers":
         return f"{feature.name} is impassable to vehicles"
+    if designated and designated_against(feature, column):
+        return f"{feature.name} is impassable to {DESIGNATED[column]}"
     cell = getattr(terrain_row(rules, feature.category), column) or "OK"
-    if cell in IMPASSABLE:
+    if cell in IMPASSABLE and not (setting_up and cell == DUG_IN):
         return f"{feature.name} ({feature.category}) is impassable"
     if run and cell == "No Run":
         return f"cannot Run through {feature.name} ({feature.category})"
     return None
+
+
+def designated_against(feature: TerrainFeature, column: str) -> bool:
+    """Has the scenario made ``feature`` impassable to units moving by this ``column`` of
+    the terrain table (its ``impassable_to``)?"""
+    return bool(feature.impassable_to & {"everyone", DESIGNATED[column]})
+
+
+def _bridged(
+    rules: Rules,
+    table: Table,
+    feature: TerrainFeature,
+    column: str,
+    run: bool,
+    unit: UnitState,
+    to: Point,
+) -> bool:
+    """Does a road carry this move over ``feature``, which the scenario made impassable to
+    the unit (a road over a river is a bridge)? So it does where the feature refuses the
+    move for that alone (its terrain table row would let the unit cross) and the part of
+    the centre's path, and of every model's, that lies in the feature is on a road."""
+    if not designated_against(feature, column):
+        return False
+    vehicle = unit.vehicle is not None
+    if terrain_refusal(rules, feature, column, vehicle, run, designated=False):
+        return False
+    roads = road_area(rules, table)
+    if roads is None:
+        return False
+    start, outline = unit.anchor, shapely.Polygon(feature.polygon)
+    dx, dy = to.x - start.x, to.y - start.y
+    coords = unit.coords
+    ends = [(start.x, start.y)] + [(coords[i], coords[i + 1]) for i in range(0, len(coords), 2)]
+    for x, y in ends:
+        path = (
+            shapely.LineString([(x, y), (x + dx, y + dy)])
+            if dx or dy
+            else shapely.Point(x + dx, y + dy)
+        )
+        over = path.intersection(outline)
+        if not over.is_empty and not roads.covers(over):
+            return False
+    return True
 
 
 def _free(rules: Rules, table: Table, column: str, vehicle: bool, run: bool) -> frozenset[int]:
@@ -419,17 +487,27 @@ def _along_road(rules: Rules, table: Table, a: Point, b: Point) -> bool:
 def road_covers(rules: Rules, table: Table, a: Point, b: Point) -> bool:
     """Is the segment from ``a`` to ``b`` within the table's roads (their union, its edge
     included)?"""
-    memo = table.memo("road_area")
-    area: shapely.Geometry | None = memo.get(rules)
+    area = road_area(rules, table)
     if area is None:
+        return False
+    path = shapely.LineString([(a.x, a.y), (b.x, b.y)]) if a != b else shapely.Point(a.x, a.y)
+    return bool(area.covers(path))
+
+
+def road_area(rules: Rules, table: Table) -> shapely.Geometry | None:
+    """The union of the table's roads, its edge included (prepared; None with no road)."""
+    memo = table.memo("road_area")
+    if rules not in memo:
         roads = _roads(rules, table)
         outlines = [
             shapely.Polygon(f.polygon) for f, r in zip(table.features, roads, strict=True) if r
         ]
-        area = memo[rules] = shapely.unary_union(outlines).buffer(EDGE)
-        shapely.prepare(area)
-    path = shapely.LineString([(a.x, a.y), (b.x, b.y)]) if a != b else shapely.Point(a.x, a.y)
-    return bool(area.covers(path))
+        area = shapely.unary_union(outlines).buffer(EDGE) if outlines else None
+        if area is not None:
+            shapely.prepare(area)
+        memo[rules] = area
+    found: shapely.Geometry | None = memo[rules]
+    return found
 
 
 EDGE = 1e-6  # inches: a path along a road's very edge is on it
