@@ -39,6 +39,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from kriegsspiel.core import arguments
 from kriegsspiel.core.datafile import (
     Name,
     Strict,
@@ -613,16 +614,17 @@ def load_army(
     list must be for; None takes the one the file names. ``rules_file`` checks the list
     against a designer's own copy of that edition's data file.
     """
+    file = arguments.path("path", path)
     expected = None
     if ruleset is not None:
-        expected = check_ruleset(ruleset)
+        expected = check_ruleset(arguments.text("ruleset", ruleset))
         if expected not in EDITIONS:
             raise UsageError(
                 f"army lists are for the Bolt Action family ({', '.join(EDITIONS)}), "
                 f"not {RULESETS[expected]}"
             )
     with _set(_LOADING, _Loading(expected, rules_file)):
-        return load_yaml(Path(path), ArmyList)
+        return load_yaml(file, ArmyList)
 
 
 def parse_army(
