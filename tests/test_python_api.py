@@ -272,3 +272,79 @@ def test_help_on_the_game_explains_the_protocol(method, says):
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
     assert says in (inspect.getdoc(getattr(BoltActionGame, method)) or "")
+
+
+def test_an_environments_record_to_a_missing_folder_is_refused_by_name(tmp_path):
+    from kriegsspiel.env.aec import KriegsspielEnv
+
+    env = KriegsspielEnv("bolt-action-1")
+    env.reset(seed=3)
+    with pytest.raises(UsageError, match=r"cannot be written to .*no-such-folder"):
+        env.record(str(tmp_path / "no-such-folder" / "x.jsonl"))
+
+
+@pytest.mark.parametrize("field", [{"target": -1}, {"facing": -1.0}])
+def test_an_actions_json_keeps_a_field_of_minus_one(field):
+    from kriegsspiel.rulesets.bolt_action.game.actions import Action
+
+    action = Action("order", unit=3, order="Advance", to=(30.0, 12.0), **field)
+    assert Action.from_json(action.to_json()) == action
+    assert "side" not in action.to_json()  # (a field at its default is left out, as before)
+
+
+def test_an_order_built_as_legal_actions_builds_it_is_the_offered_one():
+    from kriegsspiel.rulesets.bolt_action.game.actions import Action
+
+    game = kriegsspiel.new_game("bolt-action-1", seed=2)
+    game.apply_action(chance_outcome(game, random.Random(2)))
+    offered = game.legal_actions()[0]
+    built = Action(
+        "order", unit=offered.unit, order=offered.order, to=offered.to, target=offered.target
+    )
+    assert built == offered and built in set(game.legal_actions())
+
+
+def test_smaller_wording_of_the_python_api():
+    with pytest.raises(UsageError, match="give an army file"):
+        kriegsspiel.new_game(armies=["", ""])
+    with pytest.raises(kriegsspiel.errors.DataFileError, match="the name of a shipped list"):
+        load_army("us-tesla-company")
+    by_order = vehicle_assault_odds(
+        "konflikt47", models=5, quality="regular", target="medium tank", vehicle_order="Advance"
+    )
+    as_moved = vehicle_assault_odds(
+        "konflikt47", models=5, quality="regular", target="medium tank", vehicle_order="advanced"
+    )
+    assert by_order.probabilities == as_moved.probabilities
+
+
+def test_the_python_api_types_check_as_used(tmp_path):
+    """mypy --strict takes a Path for new_game's files, and play() gives back the game's type."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    script = tmp_path / "typed.py"
+    script.write_text(
+        "from pathlib import Path\n"
+        "import kriegsspiel\n"
+        "from kriegsspiel.ai.players import RandomPlayer, play\n"
+        "game = kriegsspiel.new_game('bolt-action-1', scenario=Path('crossroads.yaml'), rules_file=Path('h.yaml'))\n"
+        "played = play(game, [RandomPlayer(1), RandomPlayer(2)])\n"
+        "reveal_type(played)\n"
+    )
+    mypy = shutil.which("mypy", path=str(Path(sys.executable).parent)) or "mypy"
+    done = subprocess.run(
+        [mypy, "--strict", "--no-incremental", "--config-file", os.devnull, str(script)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "MYPYPATH": str(root / "src")},
+    )
+    assert (
+        'Revealed type is "kriegsspiel.rulesets.bolt_action.game.recorded.RecordedGame"'
+        in done.stdout
+    )
+    assert "error" not in done.stdout.replace("Revealed", ""), done.stdout

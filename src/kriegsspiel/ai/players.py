@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Literal, Protocol, cast, get_args
+from typing import Any, Literal, Protocol, TypeVar, cast, get_args
 
 from kriegsspiel.core import arguments
 from kriegsspiel.core.game import CHANCE
@@ -105,9 +105,10 @@ def chance_outcome(state: Any, rng: random.Random) -> Any:
 MAX_ACTIONS = 100_000
 
 
-def play(
-    state: Any, players: Sequence[Player], seed: int = 0, max_actions: int | None = None
-) -> Any:
+S = TypeVar("S")  # the game played: play() gives back the game it was given, played out
+
+
+def play(state: S, players: Sequence[Player], seed: int = 0, max_actions: int | None = None) -> S:
     """Play a game to its end: chance from a generator seeded by ``seed``, decisions by
     players. A game still going after ``max_actions`` (by default MAX_ACTIONS) raises
     GameDidNotEnd, which holds the game as it stood. ``players`` are checked before any
@@ -126,18 +127,18 @@ def play(
     if max_actions is not None and arguments.whole("max_actions", max_actions) < 1:
         raise UsageError(f"max_actions must be 1 or more, not {max_actions!r}")
     limit = MAX_ACTIONS if max_actions is None else max_actions
-    rng = random.Random(seed)
+    rng, game = random.Random(seed), cast(Any, state)  # (any game of the shape)
     for _ in range(limit):
-        if state.is_terminal():
+        if game.is_terminal():
             return state
-        player = state.current_player()
-        action = chance_outcome(state, rng) if player == CHANCE else players[player].choose(state)
-        state.apply_action(action)
-    if state.is_terminal():
+        player = game.current_player()
+        action = chance_outcome(game, rng) if player == CHANCE else players[player].choose(game)
+        game.apply_action(action)
+    if game.is_terminal():
         return state
     turn, turns = (
-        getattr(state, "turn", None),
-        getattr(getattr(state, "scenario", None), "turns", None),
+        getattr(game, "turn", None),
+        getattr(getattr(game, "scenario", None), "turns", None),
     )
     at = f", at turn {turn} of {turns}" if turn is not None and turns is not None else ""
     if max_actions is not None:

@@ -227,7 +227,12 @@ class Episode:
         if self.swapped:
             armies = (armies[1], armies[0])
         head = header(self.game, matchup.scenario.text, armies, players)
-        return write_record(path, head, self.game.events)
+        try:
+            return write_record(path, head, self.game.events)
+        except OSError as exc:  # (a folder that is not there, say: named, not a traceback)
+            raise UsageError(
+                f"the record cannot be written to {str(path)!r} ({exc.strerror or exc})"
+            ) from None
 
     def _settle(self) -> None:
         """Draw from the bag until a side must decide or the game is over (where the

@@ -48,7 +48,7 @@ from kriegsspiel.core.datafile import (
     load_yaml,
     parse_yaml,
 )
-from kriegsspiel.errors import UnknownNameError, UsageError
+from kriegsspiel.errors import DataFileError, UnknownNameError, UsageError
 from kriegsspiel.rulesets import RULESETS, check_ruleset
 from kriegsspiel.rulesets.bolt_action.data import OfficerRank, QualityName, Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Konflikt47, Rules, Target, rules_for
@@ -622,6 +622,17 @@ def load_army(
             raise UsageError(
                 f"army lists are for the Bolt Action family ({', '.join(EDITIONS)}), "
                 f"not {RULESETS[expected]}"
+            )
+    if not file.exists():
+        shipped = {p.stem: p for edition in EDITIONS for p in sample_armies(edition)}
+        if str(path) in shipped:
+            raise DataFileError(
+                str(path),
+                [
+                    "no such file; it is the name of a shipped list, whose file is "
+                    f"{shipped[str(path)]} (sample_armies(ruleset) lists them; new_game "
+                    "takes the name)"
+                ],
             )
     with _set(_LOADING, _Loading(expected, rules_file)):
         return load_yaml(file, ArmyList)

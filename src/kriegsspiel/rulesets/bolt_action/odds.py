@@ -1065,9 +1065,12 @@ def vehicle_assault_odds(
         "advanced": vehicle_hit_score(rules, "advance"),
         "stationary": vehicle_hit_score(rules, None),
     }
+    # (the order it was given, as the game names it, says the same)
+    vehicle_order = {"run": "ran", "advance": "advanced"}.get(vehicle_order.lower(), vehicle_order)
     if vehicle_order not in orders:
         raise UsageError(
-            f"--vehicle-order must be one of {', '.join(orders)}, not {vehicle_order!r}."
+            f"--vehicle-order must be one of {', '.join(orders)}, not {vehicle_order!r} "
+            "(its last order: Run or Advance, else stationary)."
         )
     if orders[vehicle_order] is None:  # as the game refuses the order (sheet 001)
         raise UsageError(
