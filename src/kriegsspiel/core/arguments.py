@@ -8,7 +8,6 @@ would be right, before it reaches the rules, whose per-shot code trusts what it 
 from __future__ import annotations
 
 import dataclasses
-import math
 import numbers
 import re
 from pathlib import Path
@@ -38,13 +37,9 @@ def optional_whole(name: str, value: object) -> int | None:
 
 
 def number(name: str, value: object) -> float:
-    """``value`` if it is a finite number (whole or not; not True), as given."""
-    if (
-        isinstance(value, bool)
-        or _numpy_bool(value)
-        or not isinstance(value, numbers.Real)
-        or not math.isfinite(value)
-    ):
+    """``value`` if it is a number (whole or not; not True), as a float. Its range, and
+    NaN or infinity, are left to the caller, whose refusal says what the rules allow."""
+    if isinstance(value, bool) or _numpy_bool(value) or not isinstance(value, numbers.Real):
         raise UsageError(f"{name} must be a number, not {value!r}")
     return float(value)
 
