@@ -84,7 +84,7 @@ def test_a_pending_decision_names_the_units_of_the_side_that_decides(kind: str) 
     [
         ({"seed": -1}, "seed must be a whole number 0 or more"),
         ({"ruleset": "iron-cross"}, "whole games are built for"),
-        ({"armies": ["nowhere"]}, "give two --army"),
+        ({"armies": ["nowhere"]}, "give two armies"),
         ({"armies": ["nowhere", "us-tesla-company"]}, "neither a file nor a shipped army"),
         ({"ruleset": 3}, "the ruleset is a name such as konflikt47, not 3"),
         ({"scenario": 7}, "the scenario is a file or a shipped one's name, not 7"),

@@ -137,10 +137,14 @@ def snapshot(game: BoltActionGame) -> tuple[Any, ...]:
 
 
 class _Offer:
-    """What a player sees: the legal actions already computed (and checked) by the harness."""
+    """What a player sees: the side deciding, and the legal actions already computed (and
+    checked) by the harness."""
 
-    def __init__(self, actions: list[Action]) -> None:
-        self._actions = actions
+    def __init__(self, side: int, actions: list[Action]) -> None:
+        self._side, self._actions = side, actions
+
+    def current_player(self) -> int:
+        return self._side
 
     def legal_actions(self) -> list[Action]:
         return self._actions
@@ -404,7 +408,7 @@ def random_playout(
             checks.chance_node()
             action = chance_outcome(game, rng)
         else:
-            action = players[player].choose(_Offer(checks.decision_node(player)))
+            action = players[player].choose(_Offer(player, checks.decision_node(player)))
         game.apply_action(action)
         checks.after_action(action)
     assert game.is_terminal(), checks.fail(f"not over after {checks.max_actions} actions")

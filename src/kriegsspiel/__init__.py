@@ -8,47 +8,61 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+    from kriegsspiel.rulesets.bolt_action.game.record import Replay
+    from kriegsspiel.rulesets.bolt_action.game.recorded import RecordedGame
 
 __version__ = "0.2.0"
 
 
 def new_game(
     ruleset: str | None = None,
-    scenario: str | None = None,
-    armies: Sequence[str] = (),
+    scenario: str | Path | None = None,
+    armies: Sequence[str | Path] = (),
     seed: int = 1,
     *,
-    rules_file: str | None = None,
-) -> BoltActionGame:
+    rules_file: str | Path | None = None,
+) -> RecordedGame:
     """A game of ``ruleset`` set up and ready for its first action (a draw from the bag).
 
     ``ruleset`` None is the one the lists are for, or the ``rules_file``'s, else
     konflikt47. ``scenario`` and the two ``armies`` are files or the names of shipped
-    samples; left out, the ruleset's sample scenario and armies. ``seed`` seeds the game's
-    own dice. ``rules_file``, a designer's copy of the edition's rules data (``kriegsspiel
-    rules --copy``), is what the lists are checked against and the game is played by. The
-    game follows OpenSpiel's shape: ``current_player``, ``legal_actions``,
-    ``chance_outcomes``, ``apply_action``, ``is_terminal``, ``returns``, ``clone``
-    (``reseed`` gives a clone dice of its own, for a look-ahead), ``observation``.
+    samples; left out, the ruleset's sample scenario and armies. ``seed`` (0 to 2**63 - 1,
+    as ``kriegsspiel play --seed``) seeds the game's own dice. ``rules_file``, a
+    designer's copy of the edition's rules data (``kriegsspiel rules --copy``), is what
+    the lists are checked against and the game is played by. The game follows OpenSpiel's
+    shape: ``current_player``, ``legal_actions``, ``chance_outcomes``, ``apply_action``,
+    ``is_terminal``, ``returns``, ``clone`` (``reseed`` gives a clone dice of its own, for
+    a look-ahead), ``observation``; ``write_record(path)`` writes the record of the game
+    so far, which :func:`replay` (and ``kriegsspiel replay``) re-runs.
     """
-    from kriegsspiel.errors import UsageError
-    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
-    from kriegsspiel.sim.matchup import army_list, build_matchup, parsed
+    from kriegsspiel.core.arguments import in_python_words
+    from kriegsspiel.errors import KriegsspielError, UsageError
+    from kriegsspiel.rulesets.bolt_action.game.recorded import RecordedGame
+    from kriegsspiel.sim import MAX_SEED
+    from kriegsspiel.sim.matchup import army_list, build_matchup
 
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise UsageError(f"seed must be a whole number 0 or more, not {seed!r}.")
+    if seed > MAX_SEED:
+        raise UsageError(f"seed must be between 0 and {MAX_SEED} (got {seed}).")
     seed = int(seed)  # (a NumPy integer too: the record writes Python's)
-    matchup = build_matchup(ruleset, scenario, army_list(armies), rules_file=rules_file)
-    table, army_a, army_b = parsed(matchup)
-    return BoltActionGame(
-        matchup.ruleset,
-        table,
-        (army_a, army_b),
-        seed=seed,
-        rules_file=matchup.rules_file,
-        rules_text=matchup.rules_text,
-    )
+    try:
+        matchup = build_matchup(ruleset, scenario, army_list(armies), rules_file=rules_file)
+    except KriegsspielError as refused:  # (told as the parameters, not the command line's)
+        refused.args = (in_python_words(str(refused)), *refused.args[1:])
+        raise
+    return RecordedGame(matchup, seed)
+
+
+def replay(path: str | Path) -> Replay:
+    """Re-run the record at ``path`` (one that ``write_record`` or ``kriegsspiel play``
+    wrote) with its seed and decisions, and say whether it reproduces: ``.reproduced``,
+    else ``.first_difference`` (the record's line), ``.expected`` and ``.actual``; the
+    replayed game is ``.game``. A file that is no record is a DataFileError naming it."""
+    from kriegsspiel.rulesets.bolt_action.game.record import replay as replay_record
+
+    return replay_record(path)

@@ -18,6 +18,7 @@ from functools import lru_cache, partial
 from itertools import pairwise
 from typing import Any, get_args
 
+from kriegsspiel.ai.players import deciding_side
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point, Table
@@ -183,12 +184,16 @@ class TacticalPlayer:
 
     # -- the protocol ---------------------------------------------------------------
     def choose(self, state: BoltActionGame) -> Action:
+        """Its choice for the side to decide; refused at a chance node or once the game
+        is over (:func:`~kriegsspiel.ai.players.deciding_side`)."""
+        deciding_side(state, "TacticalPlayer")
         return self._choose(state, state.legal_actions())
 
     def choose_for(self, state: BoltActionGame, uid: int) -> Action:
         """The order it would give unit ``uid`` at this order decision, valued as
         :meth:`choose` values every unit's (a hint for a person who has picked the unit);
         at any other decision, its choice there."""
+        deciding_side(state, "TacticalPlayer")
         actions = state.legal_actions()
         if state.pending is None:
             actions = [a for a in actions if a.kind == "order" and a.unit == uid] or actions

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Literal, Protocol, cast, get_args
+from typing import Any, Literal, Protocol, TypeVar, cast, get_args
 
+from kriegsspiel.core import arguments
 from kriegsspiel.core.game import CHANCE
-from kriegsspiel.errors import GameDidNotEnd
+from kriegsspiel.errors import GameDidNotEnd, UsageError
 
 
 class Player(Protocol):
@@ -53,12 +54,44 @@ class RandomPlayer:
         self.rng = random.Random(f"player {seed}")
 
     def choose(self, state: Any) -> Any:
+        """One of the legal actions of the side to decide; refused at a chance node or once
+        the game is over (:func:`deciding_side`)."""
+        deciding_side(state, "RandomPlayer")
         actions = state.legal_actions()
         return actions[self.rng.randrange(len(actions))]
 
 
+def deciding_side(state: Any, player: str) -> int:
+    """The side that decides now, for ``player`` (its name) to choose for; a chance node
+    (``CHANCE``: a draw from the order-dice bag) or a finished game is refused, saying
+    what to do instead: a player asked there would answer for the wrong side."""
+    side: int = state.current_player()
+    if side >= 0:
+        return side
+    if side == CHANCE:
+        raise UsageError(
+            f"{player} chooses a side's decisions, and this is a chance node (a draw from "
+            "the order-dice bag): sample it with kriegsspiel.ai.players.chance_outcome(state, "
+            "rng), or from state.chance_outcomes()"
+        )
+    raise UsageError(f"{player} was asked to choose, but the game is over (state.is_terminal())")
+
+
 def chance_outcome(state: Any, rng: random.Random) -> Any:
-    """Sample a chance node's outcome with its exact probabilities."""
+    """Sample a chance node's outcome with its exact probabilities; refused at a decision
+    (a player's ``choose`` answers there) or once the game is over."""
+    side: int = state.current_player()
+    if side != CHANCE:
+        raise UsageError(
+            "chance_outcome samples a chance node (a draw from the order-dice bag), and "
+            + (
+                f"here side {side} decides: ask its player's choose(state)"
+                if side >= 0
+                else "the game is over (state.is_terminal())"
+            )
+        )
+    if not isinstance(rng, random.Random):
+        raise UsageError(f"rng must be a random.Random, e.g. random.Random(7), not {rng!r}")
     outcomes: Sequence[tuple[Any, float]] = state.chance_outcomes()
     actions = [a for a, _ in outcomes]
     return rng.choices(actions, [p for _, p in outcomes])[0]
@@ -72,27 +105,47 @@ def chance_outcome(state: Any, rng: random.Random) -> Any:
 MAX_ACTIONS = 100_000
 
 
-def play(
-    state: Any, players: Sequence[Player], seed: int = 0, max_actions: int | None = None
-) -> Any:
+S = TypeVar("S")  # the game played: play() gives back the game it was given, played out
+
+
+def play(state: S, players: Sequence[Player], seed: int = 0, max_actions: int | None = None) -> S:
     """Play a game to its end: chance from a generator seeded by ``seed``, decisions by
     players. A game still going after ``max_actions`` (by default MAX_ACTIONS) raises
-    GameDidNotEnd, which holds the game as it stood."""
+    GameDidNotEnd, which holds the game as it stood. ``players`` are checked before any
+    action is taken: two, one a side (side 0's first), each with ``choose(state)``."""
+    if (
+        isinstance(players, str)
+        or not isinstance(players, Sequence)
+        or len(players) != 2
+        or not all(callable(getattr(p, "choose", None)) for p in players)
+    ):
+        raise UsageError(
+            "players is a list of two players, side 0's then side 1's, each with a "
+            f"choose(state) method (e.g. RandomPlayer(1)), not {players!r}"
+        )
+    arguments.whole("seed", seed)
+    if max_actions is not None and arguments.whole("max_actions", max_actions) < 1:
+        raise UsageError(f"max_actions must be 1 or more, not {max_actions!r}")
     limit = MAX_ACTIONS if max_actions is None else max_actions
-    rng = random.Random(seed)
+    rng, game = random.Random(seed), cast(Any, state)  # (any game of the shape)
     for _ in range(limit):
-        if state.is_terminal():
+        if game.is_terminal():
             return state
-        player = state.current_player()
-        action = chance_outcome(state, rng) if player == CHANCE else players[player].choose(state)
-        state.apply_action(action)
-    if state.is_terminal():
+        player = game.current_player()
+        action = chance_outcome(game, rng) if player == CHANCE else players[player].choose(game)
+        game.apply_action(action)
+    if game.is_terminal():
         return state
     turn, turns = (
-        getattr(state, "turn", None),
-        getattr(getattr(state, "scenario", None), "turns", None),
+        getattr(game, "turn", None),
+        getattr(getattr(game, "scenario", None), "turns", None),
     )
     at = f", at turn {turn} of {turns}" if turn is not None and turns is not None else ""
+    if max_actions is not None:
+        raise GameDidNotEnd(
+            f"the game did not end within the {limit:,} actions max_actions allowed{at}",
+            state,
+        )
     raise GameDidNotEnd(
         f"the game did not end within {limit:,} actions{at}: the engine stops a game there, "
         "as one that would go on for ever (a game of a scenario's most turns and the most "

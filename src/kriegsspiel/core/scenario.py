@@ -34,6 +34,7 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from kriegsspiel.core import arguments
 from kriegsspiel.core.datafile import (
     Name,
     Number,
@@ -488,7 +489,7 @@ def terrain_problem(
 
 def load_scenario(path: str | Path) -> Scenario:
     """Read and validate a scenario; raise DataFileError naming file, line and field."""
-    return load_yaml(Path(path), Scenario)
+    return load_yaml(arguments.path("path", path), Scenario)
 
 
 def parse_scenario(text: str, name: str) -> Scenario:

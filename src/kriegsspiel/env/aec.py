@@ -30,6 +30,7 @@ except ImportError as missing:  # the env extra is not installed
 from kriegsspiel.env import spaces
 from kriegsspiel.env.episode import Episode, Setup, new_seed, swap_option
 from kriegsspiel.env.render import RENDER_MODES, render_episode
+from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 
 AGENTS = ("player_0", "player_1")
@@ -63,7 +64,7 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
         ``kriegsspiel play --rules-file`` takes it (left out: the shipped rules)."""
         super().__init__()
         if render_mode not in (None, *RENDER_MODES):
-            raise ValueError(f"render_mode is ansi, svg, human or None, not {render_mode!r}")
+            raise UsageError(f"render_mode is ansi, svg, human or None, not {render_mode!r}")
         self.render_mode = render_mode
         self.setup = Setup.of(ruleset, scenario, armies, cell, rules_file)
         self.possible_agents = list(AGENTS)
@@ -126,7 +127,7 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
             self._was_dead_step(action)
             return
         if action is None:
-            raise ValueError(f"{agent} must give an index: its game is not over")
+            raise UsageError(f"{agent} must give an index: its game is not over")
         self._cumulative_rewards[agent] = 0.0
         done = self._episode().take(action)
         self.infos[agent] = {"action": {} if done is None else done.to_json()}
@@ -194,5 +195,5 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
 def _agent(agent: str) -> str:
     """``agent`` if it is one of the game's, else a ValueError naming them."""
     if agent not in AGENTS:
-        raise ValueError(f"no agent {agent!r}: the agents are {', '.join(AGENTS)}")
+        raise UsageError(f"no agent {agent!r}: the agents are {', '.join(AGENTS)}")
     return agent

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ class ActionEncoding:
     def __init__(self, units: int, width: float, height: float, cell: float = 3.0) -> None:
         real = isinstance(cell, int | float) and not isinstance(cell, bool)
         if not (real and cell > 0 and math.isfinite(cell)):
-            raise ValueError(f"a cell is a positive number of inches, not {cell!r}")
+            raise UsageError(f"a cell is a positive number of inches, not {cell!r}")
         self.units, self.cell = units, float(cell)
         self.columns = max(1, math.ceil(width / cell - 1e-9))
         self.rows = max(1, math.ceil(height / cell - 1e-9))
@@ -208,9 +209,9 @@ class ActionEncoding:
         """What ``index`` means; with ``game``, units by name."""
         n = self.units
         if isinstance(index, bool) or not isinstance(index, numbers.Integral):
-            raise ValueError(f"an index is a whole number from 0 to {self.size - 1}, not {index!r}")
+            raise UsageError(f"an index is a whole number from 0 to {self.size - 1}, not {index!r}")
         if not 0 <= index < self.size:
-            raise ValueError(f"an index is from 0 to {self.size - 1}, not {index}")
+            raise UsageError(f"an index is from 0 to {self.size - 1}, not {index}")
         index = int(index)
 
         def name(uid: int) -> str:

@@ -10,7 +10,6 @@ is that game.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -19,10 +18,11 @@ import numpy as np
 import numpy.typing as npt
 
 from kriegsspiel.ai.players import chance_outcome
+from kriegsspiel.core.arguments import in_python_words
 from kriegsspiel.core.game import CHANCE, IllegalActionError
 from kriegsspiel.env.encoding import ActionEncoding
 from kriegsspiel.env.observe import Observer
-from kriegsspiel.errors import KriegsspielError
+from kriegsspiel.errors import KriegsspielError, UsageError
 from kriegsspiel.sim import MAX_SEED
 from kriegsspiel.sim.matchup import Matchup, army_list, build_matchup, set_up_game
 
@@ -34,19 +34,6 @@ if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
 SEEDS = 2**32  # a seed left out is drawn from this range
-# the set-up's loaders are the command line's, and name its options: (option's words,
-# the environments' parameter's), in order (the OpenSpiel game's parameters are named so too)
-_PYTHON_WORDS = (
-    (
-        r"give two --army options \(army A, then army B; from Python, two names or files\)",
-        "give two armies (army A, then army B: names or files)",
-    ),
-    (r" \(in a sweep file, ruleset: [\w-]+\)", ""),
-    (r"\(--ruleset ([\w-]+), or a sweep file's 'ruleset:'\)", r"(ruleset='\1')"),
-    (r"--ruleset asks", "the parameter ruleset asks"),
-    (r"--ruleset ([\w-]+)", r"ruleset='\1'"),
-    (r"--rules-file", "rules_file"),
-)
 
 
 class NotAnIndexError(IllegalActionError):
@@ -240,7 +227,12 @@ class Episode:
         if self.swapped:
             armies = (armies[1], armies[0])
         head = header(self.game, matchup.scenario.text, armies, players)
-        return write_record(path, head, self.game.events)
+        try:
+            return write_record(path, head, self.game.events)
+        except OSError as exc:  # (a folder that is not there, say: named, not a traceback)
+            raise UsageError(
+                f"the record cannot be written to {str(path)!r} ({exc.strerror or exc})"
+            ) from None
 
     def _settle(self) -> None:
         """Draw from the bag until a side must decide or the game is over (where the
@@ -248,14 +240,6 @@ class Episode:
         game = self.game
         while self.draws and game.current_player() == CHANCE:
             game.apply_action(chance_outcome(game, self.chance))
-
-
-def in_python_words(message: str) -> str:
-    """A loader's message with the command line's options (``--ruleset``, ``--rules-file``,
-    ``--army``) told as the parameters the environments take instead."""
-    for option, parameter in _PYTHON_WORDS:
-        message = re.sub(option, parameter, message)
-    return message
 
 
 def swap_option(options: object, known: tuple[str, ...] | None = ("swap",)) -> bool:
@@ -271,13 +255,13 @@ def swap_option(options: object, known: tuple[str, ...] | None = ("swap",)) -> b
     if known is not None:
         unknown = sorted(set(options) - set(known))
         if unknown:
-            raise ValueError(
+            raise UsageError(
                 f"no reset option {', '.join(map(repr, unknown))}: the options are "
                 f"{', '.join(map(repr, known))}"
             )
     swap = options.get("swap", False)
     if not isinstance(swap, bool | np.bool_):
-        raise ValueError(f"the swap option is True or False, not {swap!r}")
+        raise UsageError(f"the swap option is True or False, not {swap!r}")
     return bool(swap)
 
 
@@ -287,9 +271,9 @@ def new_seed(seed: int | None) -> int:
     if seed is None:
         return random.SystemRandom().randrange(SEEDS)
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise ValueError(f"seed must be a whole number 0 or more, not {seed!r}")
+        raise UsageError(f"seed must be a whole number 0 or more, not {seed!r}")
     if seed > MAX_SEED:
-        raise ValueError(
+        raise UsageError(
             f"seed must be at most {MAX_SEED} (2**63 - 1, as kriegsspiel play --seed takes), "
             f"not {seed}"
         )

@@ -90,13 +90,13 @@ class KriegsspielGame(pyspiel.Game):  # type: ignore[misc]
         given = {**PARAMETERS, **(params or {})}
         unknown = sorted(set(given) - set(PARAMETERS))
         if unknown:
-            raise ValueError(
+            raise UsageError(
                 f"{SHORT_NAME} has no parameter {', '.join(unknown)}; "
                 f"its parameters are {', '.join(PARAMETERS)}"
             )
         armies = [given["army_a"], given["army_b"]]
         if bool(armies[0]) != bool(armies[1]):
-            raise ValueError("give both army_a and army_b, or neither (the sample armies)")
+            raise UsageError("give both army_a and army_b, or neither (the sample armies)")
         try:
             self.setup = Setup.of(
                 str(given["ruleset"]),
@@ -106,10 +106,10 @@ class KriegsspielGame(pyspiel.Game):  # type: ignore[misc]
                 given["rules_file"] or None,
             )
         except UsageError as exc:
-            raise ValueError(str(exc)) from None
+            raise UsageError(str(exc)) from None
         self.reroll_on_clone = bool(given["reroll_on_clone"])
         if int(given["rng_seed"]) < 0:
-            raise ValueError(f"rng_seed is a whole number 0 or more, not {given['rng_seed']}")
+            raise UsageError(f"rng_seed is a whole number 0 or more, not {given['rng_seed']}")
         self.rng_seed = int(given["rng_seed"])
         self.made = 0  # the new initial states made so far: the next takes seed number made
         self.rerolls = random.Random(self.rng_seed)  # a reroll_on_clone clone's seeds
@@ -158,9 +158,9 @@ class KriegsspielGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> KriegsspielObserver:
         if params:
-            raise ValueError(f"{SHORT_NAME}'s observer takes no parameters (got {params})")
+            raise UsageError(f"{SHORT_NAME}'s observer takes no parameters (got {params})")
         if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            raise ValueError(
+            raise UsageError(
                 f"{SHORT_NAME} gives no information state (its play is open to both "
                 "players): ask for the observation"
             )
@@ -233,7 +233,7 @@ def _identity(game: KriegsspielGame) -> tuple[str, float]:
 
 def _read_back(saved: dict[str, Any], game: KriegsspielGame) -> Episode:
     if saved.get("setup") != _identity(game):
-        raise ValueError(
+        raise UsageError(
             f"this saved state was played on another set-up than this {SHORT_NAME} game's "
             f"({game}): read it into a game loaded with the parameters it was saved from"
         )
@@ -310,7 +310,7 @@ class KriegsspielState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             if action not in (0, 1):
-                raise ValueError(f"a draw from the bag is 0 (side A) or 1 (side B), not {action}")
+                raise UsageError(f"a draw from the bag is 0 (side A) or 1 (side B), not {action}")
             return f"a die of side {'AB'[action]} drawn from the bag"
         return self._game.setup.encoding.describe(int(action), self.episode.game)
 
@@ -328,7 +328,7 @@ class KriegsspielState(pyspiel.State):  # type: ignore[misc]
             raise TypeError(f"a player is 0 or 1, not {player!r}")
         if player not in (0, 1):
             now = "" if self.current_player() >= 0 else " (no player acts now: name one)"
-            raise ValueError(f"a player is 0 or 1, not {player}{now}")
+            raise UsageError(f"a player is 0 or 1, not {player}{now}")
         observer = self._game.observer
         observer.set_from(self, int(player))
         tensor: list[float] = observer.tensor.tolist()

@@ -34,6 +34,7 @@ from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.env import spaces
 from kriegsspiel.env.episode import Episode, Setup, new_seed, swap_option
 from kriegsspiel.env.render import RENDER_MODES, render_episode
+from kriegsspiel.errors import UsageError
 from kriegsspiel.sim.matchup import new_player, side_seed
 
 Observation = dict[str, Any]  # the arrays of kriegsspiel.env.observe, by name
@@ -62,14 +63,14 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         ``illegal``: "raise" or "lose" (what an index not open does); the rest as
         :class:`kriegsspiel.env.aec.KriegsspielEnv` takes them."""
         if isinstance(side, bool) or not isinstance(side, int | np.integer) or side not in (0, 1):
-            raise ValueError(f"side is 0 or 1, not {side!r}")
+            raise UsageError(f"side is 0 or 1, not {side!r}")
         side = int(side)
         if opponent not in ("tactical", "random"):
-            raise ValueError(f"opponent is tactical or random, not {opponent!r}")
+            raise UsageError(f"opponent is tactical or random, not {opponent!r}")
         if illegal not in ("raise", "lose"):
-            raise ValueError(f"illegal is raise or lose, not {illegal!r}")
+            raise UsageError(f"illegal is raise or lose, not {illegal!r}")
         if render_mode not in (None, *RENDER_MODES):
-            raise ValueError(f"render_mode is ansi, svg, human or None, not {render_mode!r}")
+            raise UsageError(f"render_mode is ansi, svg, human or None, not {render_mode!r}")
         self.side, self.opponent_kind, self.render_mode = side, opponent, render_mode
         self.illegal = illegal
         self.forfeit: str | None = None  # why the agent lost by an index not open

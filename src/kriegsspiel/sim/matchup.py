@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
 from kriegsspiel.ai.players import PlayerKind, Seat, parse_players, parse_seats
+from kriegsspiel.core.names import a_or_an
 from kriegsspiel.errors import RULES_FILE_WANTED, DataFileError, UsageError, empty_name
 from kriegsspiel.rulesets import check_ruleset
 
@@ -164,7 +165,7 @@ def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = No
     if not given.strip():  # (Path("") is the current folder: not what was meant)
         shipped = ", ".join(s.stem for s in samples)
         raise UsageError(
-            f"{kind} was given an empty name ({given!r}); give a {kind} file, or a shipped "
+            f"{kind} was given an empty name ({given!r}); give {a_or_an(kind)} file, or a shipped "
             f"{kind}: {shipped}."
         )
     places = ([base / given] if base else []) + [Path(given)]

@@ -18,6 +18,7 @@ from itertools import islice
 from time import monotonic
 from typing import Any
 
+from kriegsspiel.core import arguments
 from kriegsspiel.errors import KriegsspielError, UsageError
 from kriegsspiel.sim import MAX_SEED, executors
 from kriegsspiel.sim.cluster import DaskExecutor, SchedulerLost
@@ -64,6 +65,10 @@ def check_request(
 ) -> None:
     """Refuse what no run can do, in words that name it (``named`` spells a parameter's
     name: the command line says "--games"); called by :func:`evaluate` for every caller."""
+    for name, value in (("games", games), ("seed", run_seed), ("workers", workers)):
+        arguments.whole(named(name), value)
+    if precision is not None:
+        arguments.number(named("precision"), precision)
     if games < 1:
         raise UsageError(f"{named('games')} must be at least 1 (got {games}).")
     if not 0 <= run_seed <= MAX_SEED:
@@ -153,6 +158,11 @@ def evaluate(
     once), then the workers are stopped (``pool``'s too: what they play is not wanted) and
     the interrupt goes on.
     """
+    if not isinstance(matchup, Matchup):
+        raise UsageError(
+            f"matchup must be a Matchup (kriegsspiel.sim.matchup.build_matchup makes one), "
+            f"not {matchup!r}"
+        )
     check_request(games, run_seed, precision, workers)
     progress = progress or Progress()
     tally = Tally(winners=bytearray() if keep_winners else None)

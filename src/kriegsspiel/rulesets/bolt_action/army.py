@@ -40,6 +40,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from kriegsspiel.core import arguments
 from kriegsspiel.core.datafile import (
     Name,
     Strict,
@@ -48,7 +49,7 @@ from kriegsspiel.core.datafile import (
     load_yaml,
     parse_yaml,
 )
-from kriegsspiel.errors import UnknownNameError, UsageError
+from kriegsspiel.errors import DataFileError, UnknownNameError, UsageError
 from kriegsspiel.rulesets import RULESETS, check_ruleset
 from kriegsspiel.rulesets.bolt_action.data import OfficerRank, QualityName, Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Konflikt47, Rules, Target, rules_for
@@ -626,16 +627,28 @@ def load_army(
     list must be for; None takes the one the file names. ``rules_file`` checks the list
     against a designer's own copy of that edition's data file.
     """
+    file = arguments.path("path", path)
     expected = None
     if ruleset is not None:
-        expected = check_ruleset(ruleset)
+        expected = check_ruleset(arguments.text("ruleset", ruleset))
         if expected not in EDITIONS:
             raise UsageError(
                 f"army lists are for the Bolt Action family ({', '.join(EDITIONS)}), "
                 f"not {RULESETS[expected]}"
             )
+    if not file.exists():
+        shipped = {p.stem: p for edition in EDITIONS for p in sample_armies(edition)}
+        if str(path) in shipped:
+            raise DataFileError(
+                str(path),
+                [
+                    "no such file; it is the name of a shipped list, whose file is "
+                    f"{shipped[str(path)]} (sample_armies(ruleset) lists them; new_game "
+                    "takes the name)"
+                ],
+            )
     with _set(_LOADING, _Loading(expected, rules_file)):
-        return load_yaml(Path(path), ArmyList)
+        return load_yaml(file, ArmyList)
 
 
 def parse_army(

@@ -9,6 +9,7 @@ from fractions import Fraction
 from functools import lru_cache, partial
 from typing import get_args
 
+from kriegsspiel.core import arguments
 from kriegsspiel.core.dice import DiceExpr, Dist
 from kriegsspiel.core.per_cent import per_cent
 from kriegsspiel.core.procedure import Dice, exact
@@ -112,6 +113,14 @@ MAX_ASSAULTERS_OF_A_VEHICLE = 60
 _AT_LEAST_ONE = frozenset({"models", "attackers", "defenders", "target_models", "start_models"})
 
 
+def _check_unit(ruleset: object, quality: object, pins: object, officer: object) -> None:
+    """The types of an order test's or a morale check's arguments (:mod:`.arguments`)."""
+    arguments.text("ruleset", ruleset)
+    arguments.text("quality", quality)
+    arguments.whole("pins", pins)
+    arguments.optional_text("officer", officer)
+
+
 def _check_counts(**counts: int | None) -> None:
     for name, value in counts.items():
         if value is not None and value < 0:
@@ -182,6 +191,8 @@ def order_test_odds(
     rules_text: str | None = None,
 ) -> OddsReport:
     """Will the unit follow its order? Pass, fail (goes Down) or FUBAR, and what FUBAR does."""
+    _check_unit(ruleset, quality, pins, officer)
+    arguments.yes_no("assault_vehicle_without_at", assault_vehicle_without_at)
     rules = rules_for(ruleset, rules_file, rules_text)
     _check_counts(pins=pins)
     _check_names(rules, quality=("--quality", quality), officer=("--officer", officer))
@@ -250,6 +261,7 @@ def morale_check_odds(
     rules_text: str | None = None,
 ) -> OddsReport:
     """Will the unit pass a morale check?"""
+    _check_unit(ruleset, quality, pins, officer)
     rules = rules_for(ruleset, rules_file, rules_text)
     _check_counts(pins=pins)
     _check_names(rules, quality=("--quality", quality), officer=("--officer", officer))
@@ -385,6 +397,10 @@ def shoot_odds(
     """
     if isinstance(weapons, str):  # (a string is a sequence too: of one-letter weapons)
         raise UsageError(f"weapons is a list of weapon names, e.g. [{weapons!r}], not a string.")
+    arguments.text("ruleset", ruleset)
+    arguments.names("weapons", weapons)
+    arguments.text("target", target)
+    arguments.fields("situation", situation, Situation)
     _cover(situation.cover, "the situation's cover (--cover)")
     if situation.facing not in FACINGS:
         raise UsageError(
@@ -683,6 +699,28 @@ def assault_odds(
         fighting_side,
     )
 
+    arguments.text("ruleset", ruleset)
+    for name, value in (
+        ("attackers", attackers),
+        ("defenders", defenders),
+        ("attacker_assault_weapons", attacker_assault_weapons),
+        ("defender_assault_weapons", defender_assault_weapons),
+        ("attacker_pins", attacker_pins),
+        ("defender_pins", defender_pins),
+    ):
+        arguments.whole(name, value)
+    arguments.optional_whole("attacker_start_models", attacker_start_models)
+    for name, said in (
+        ("attacker_quality", attacker_quality),
+        ("defender_quality", defender_quality),
+        ("attacker_mode", attacker_mode),
+        ("defender_mode", defender_mode),
+        ("attacker_cover", attacker_cover),
+    ):
+        arguments.text(name, said)
+    arguments.optional_text("attacker_officer", attacker_officer)
+    arguments.optional_text("defender_officer", defender_officer)
+    arguments.names("defender_weapons", defender_weapons)
     rules = rules_for(ruleset, rules_file, rules_text)
     _check_counts(
         attackers=attackers,
@@ -964,6 +1002,30 @@ def vehicle_assault_odds(
     )
     from kriegsspiel.rulesets.bolt_action.shooting import vehicle_profile
 
+    arguments.text("ruleset", ruleset)
+    for name, value in (("models", models), ("pins", pins), ("target_pins", target_pins)):
+        arguments.whole(name, value)
+    arguments.optional_whole("start_models", start_models)
+    for name, said in (
+        ("quality", quality),
+        ("target", target),
+        ("vehicle_order", vehicle_order),
+        ("target_quality", target_quality),
+        ("cover", cover),
+    ):
+        arguments.text(name, said)
+    for name, flag in (
+        ("anti_tank", anti_tank),
+        ("open_topped", open_topped),
+        ("automaton", automaton),
+        ("target_immobilised", target_immobilised),
+    ):
+        arguments.yes_no(name, flag)
+    arguments.optional_text("officer", officer)
+    arguments.optional_text("target_officer", target_officer)
+    if start_inches is not None:
+        arguments.number("start_inches", start_inches)
+    arguments.names("vehicle_weapons", vehicle_weapons)
     rules = rules_for(ruleset, rules_file, rules_text)
     _check_counts(models=models, pins=pins, target_pins=target_pins, start_models=start_models)
     if models == 0:
@@ -1003,9 +1065,12 @@ def vehicle_assault_odds(
         "advanced": vehicle_hit_score(rules, "advance"),
         "stationary": vehicle_hit_score(rules, None),
     }
+    # (the order it was given, as the game names it, says the same)
+    vehicle_order = {"run": "ran", "advance": "advanced"}.get(vehicle_order.lower(), vehicle_order)
     if vehicle_order not in orders:
         raise UsageError(
-            f"--vehicle-order must be one of {', '.join(orders)}, not {vehicle_order!r}."
+            f"--vehicle-order must be one of {', '.join(orders)}, not {vehicle_order!r} "
+            "(its last order: Run or Advance, else stationary)."
         )
     if orders[vehicle_order] is None:  # as the game refuses the order (sheet 001)
         raise UsageError(

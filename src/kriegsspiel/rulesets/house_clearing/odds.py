@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from kriegsspiel.core import arguments
 from kriegsspiel.core.dice import DiceExpr, Dist
 from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.report import OddsReport, Reason
@@ -48,6 +49,13 @@ def shoot(
     data: HouseClearingData | None = None,
 ) -> OddsReport:
     """The odds of one figure's shot at one target."""
+    arguments.text("weapon", weapon)
+    arguments.number("range_inches", range_inches)
+    arguments.whole("weapon_skill", weapon_skill)
+    arguments.whole("visible", visible)
+    arguments.yes_no("automatic", automatic)
+    arguments.optional_whole("target_initiative", target_initiative)
+    arguments.optional_whole("crew", crew)
     tables = data or load_data()
     plan = rules.plan_shot(
         weapon=weapon,
@@ -175,6 +183,7 @@ def shoot(
 
 def figure(officer: bool, *, data: HouseClearingData | None = None) -> OddsReport:
     """What a freshly rolled figure's initiative and weapon skill may be."""
+    arguments.yes_no("officer", officer)
     tables = data or load_data()
     kind = tables.figures.officer if officer else tables.figures.other
     joint = exact(lambda d: rules.roll_figure(d, officer, tables))

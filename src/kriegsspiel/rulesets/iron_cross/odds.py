@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from kriegsspiel.core import arguments
 from kriegsspiel.core.dice import Dist
 from kriegsspiel.core.procedure import exact, markov
 from kriegsspiel.core.report import OddsReport, Reason
@@ -51,6 +52,7 @@ def activation(
 
     ``command_tokens`` None: none on a first activation, else the one the first left
     (an assumption the reasoning says)."""
+    arguments.yes_no("first_activation", first_activation)
     tables = data or load_data()
     assumed = command_tokens is None
     tokens = (0 if first_activation else 1) if command_tokens is None else command_tokens
@@ -247,6 +249,7 @@ def shoot(
         penetration=penetration,
         armour=armour,
     )
+    arguments.fields("", situation, FireSituation)  # (each named as its parameter)
     plan = rules.plan_fire(situation, tables)
     outcomes = _outcomes(plan)
     hits = outcomes.map(lambda o: o.hits)

@@ -63,21 +63,24 @@ class Action:
         )
 
     def to_json(self) -> dict[str, Any]:
+        """The action as a JSON object: ``kind`` and each field not at its default (-1
+        for side and unit, "" for order and choice, None for the rest: so a target or a
+        facing of -1, which no legal action has, is kept, and refused when read back)."""
         return {
             k: v
-            for k, v in (
-                ("kind", self.kind),
-                ("side", self.side),
-                ("unit", self.unit),
-                ("order", self.order),
+            for k, v, left_out in (
+                ("kind", self.kind, None),
+                ("side", self.side, -1),
+                ("unit", self.unit, -1),
+                ("order", self.order, ""),
                 # (numbers as floats, as a record's reader reads them back: a whole
                 # number given is written as the float it is read as)
-                ("to", [float(v) for v in self.to] if self.to else None),
-                ("target", self.target),
-                ("choice", self.choice),
-                ("facing", None if self.facing is None else float(self.facing)),
+                ("to", [float(v) for v in self.to] if self.to else None, None),
+                ("target", self.target, None),
+                ("choice", self.choice, ""),
+                ("facing", None if self.facing is None else float(self.facing), None),
             )
-            if v not in (-1, "", None)
+            if v is not None and v != left_out
         }
 
     @staticmethod

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 import kriegsspiel
 from kriegsspiel.ai.players import RecordedSeat
+from kriegsspiel.core import arguments
 from kriegsspiel.core.datafile import Strict, problems, yaml_data
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.core.records import FORMAT, FORMAT_1, dumps, read_lines
@@ -340,7 +341,7 @@ def _cut(line: str, start: int, end: int | None) -> str:
 def replay(path: str | Path) -> Replay:
     """Re-run a record's game with its seed and decisions; compare it line by line with the
     record, as far as the record goes, to the first line where they part."""
-    name = str(path)
+    name = str(arguments.path("path", path))
     record = read_lines(path)
     head, rows, lines = record.rows[0], record.rows[1:], record.lines
     game = new_game(head, name)

@@ -18,10 +18,12 @@ from operator import attrgetter
 from typing import Any
 
 from kriegsspiel.core.dice import DiceExpr
+from kriegsspiel.core.game import GameState
 from kriegsspiel.core.table import MEMO_LIMIT, Point, Table
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.table_rules import facing_hit, in_arc, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
 from kriegsspiel.rulesets.bolt_action.shooting import (
@@ -182,9 +184,10 @@ def aimed_at(target: UnitState, range_inches: float, **firer: Any) -> Situation:
     )
 
 
-class ShootingGroups:
+class ShootingGroups(GameState[Action]):
     """The game's shooting questions (a part of :class:`BoltActionGame`, which it is mixed
-    into): gaps, sight, reach, and every shot a unit's models can fire at a target."""
+    into): gaps, sight, reach, and every shot a unit's models can fire at a target. As the
+    game's base it names the protocol the game follows, whose methods ``help()`` explains."""
 
     rules: Rules
     table: Table

@@ -1,0 +1,130 @@
+"""Checks of the values a Python caller gives the public functions, made at their edge.
+
+A wrong-typed value (a string for True or False, a float for a whole number, None) is
+refused with a one-line :class:`UsageError` naming the parameter, the value and what
+would be right, before it reaches the rules, whose per-shot code trusts what it is given.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import numbers
+import re
+from pathlib import Path
+from typing import Any
+
+from kriegsspiel.errors import UsageError
+
+
+def yes_no(name: str, value: object) -> bool:
+    """``value`` if it is True or False (a NumPy bool too), else refused: "no" is not False."""
+    if isinstance(value, bool) or _numpy_bool(value):
+        return bool(value)
+    raise UsageError(f"{name} is True or False, not {value!r}")
+
+
+def whole(name: str, value: object) -> int:
+    """``value`` if it is a whole number (a NumPy integer too; not True or 2.0), as an int.
+    Its range is left to the caller, whose refusal says what the rules allow."""
+    if isinstance(value, bool) or _numpy_bool(value) or not isinstance(value, numbers.Integral):
+        raise UsageError(f"{name} must be a whole number, not {value!r}")
+    return int(value)
+
+
+def optional_whole(name: str, value: object) -> int | None:
+    """None, or a whole number (:func:`whole`)."""
+    return None if value is None else whole(name, value)
+
+
+def number(name: str, value: object) -> float:
+    """``value`` if it is a number (whole or not; not True), as a float. Its range, and
+    NaN or infinity, are left to the caller, whose refusal says what the rules allow."""
+    if isinstance(value, bool) or _numpy_bool(value) or not isinstance(value, numbers.Real):
+        raise UsageError(f"{name} must be a number, not {value!r}")
+    return float(value)
+
+
+def text(name: str, value: object) -> str:
+    """``value`` if it is a str."""
+    if not isinstance(value, str):
+        raise UsageError(f"{name} must be text (a str), not {value!r}")
+    return value
+
+
+def optional_text(name: str, value: object) -> str | None:
+    """None, or text (:func:`text`)."""
+    return None if value is None else text(name, value)
+
+
+def names(name: str, value: object) -> tuple[str, ...]:
+    """``value`` if it is a list (or tuple) of names, each a str; a bare str is refused
+    (it is a sequence too: of one-letter names)."""
+    if isinstance(value, str) or not isinstance(value, list | tuple):
+        raise UsageError(f"{name} is a list of names, e.g. ['rifle'], not {value!r}")
+    for item in value:
+        if not isinstance(item, str):
+            raise UsageError(f"{name} is a list of names (each a str), not {value!r}")
+    return tuple(value)
+
+
+def path(name: str, value: object) -> Path:
+    """``value`` if it is a file's path (a str or a pathlib.Path), as a Path."""
+    if not isinstance(value, str | Path):
+        raise UsageError(f"{name} is a file's path (a str or a pathlib.Path), not {value!r}")
+    return Path(value)
+
+
+def fields(name: str, value: object, kind: type) -> None:
+    """``value`` must be a ``kind`` (a dataclass) whose fields each hold a value of its
+    annotated type (bool, int, float, str, or any of them or None), each named
+    ``name.field`` when refused (``name`` "": by its own name, a parameter's)."""
+    if not isinstance(value, kind):
+        raise UsageError(f"{name} must be a {kind.__name__}, not {value!r}")
+    for field in dataclasses.fields(kind):
+        said = f"{name}.{field.name}" if name else field.name
+        _CHECKS[_annotation(field.type)](said, getattr(value, field.name))
+
+
+def _annotation(annotation: Any) -> str:
+    """A field's type as its check's key: "int", "int | None", ... (an alias of Literal
+    strings, such as Cover, is text)."""
+    said = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    return said if said in _CHECKS else "str"
+
+
+def _numpy_bool(value: object) -> bool:
+    return type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_")
+
+
+_CHECKS = {
+    "bool": yes_no,
+    "int": whole,
+    "int | None": optional_whole,
+    "float": number,
+    "str": text,
+    "str | None": optional_text,
+}
+
+
+# the set-up's loaders (new_game's, the environments') are the command line's, and name its
+# options: (option's words, the parameter's), in order (the OpenSpiel game's parameters are
+# named so too)
+_PYTHON_WORDS = (
+    (
+        r"give two --army options \(army A, then army B; from Python, two names or files\)",
+        "give two armies (army A, then army B: names or files)",
+    ),
+    (r" \(in a sweep file, ruleset: [\w-]+\)", ""),
+    (r"\(--ruleset ([\w-]+), or a sweep file's 'ruleset:'\)", r"(ruleset='\1')"),
+    (r"--ruleset asks", "the parameter ruleset asks"),
+    (r"--ruleset ([\w-]+)", r"ruleset='\1'"),
+    (r"--rules-file", "rules_file"),
+)
+
+
+def in_python_words(message: str) -> str:
+    """A loader's message with the command line's options (``--ruleset``, ``--rules-file``,
+    ``--army``) told as the parameters new_game and the environments take instead."""
+    for option, parameter in _PYTHON_WORDS:
+        message = re.sub(option, parameter, message)
+    return message

@@ -1,0 +1,350 @@
+"""kriegsspiel used as a Python library: wrong-typed values are refused by name at the
+public entry points, players refuse the wrong kind of node, and a game made with
+new_game() writes a record that replays (found by probing the API as an engineer would)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import run_cli
+
+import kriegsspiel
+from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+from kriegsspiel.ai.players import RandomPlayer, chance_outcome, play
+from kriegsspiel.core.game import CHANCE
+from kriegsspiel.errors import GameDidNotEnd, UsageError
+from kriegsspiel.rulesets.bolt_action.army import load_army
+from kriegsspiel.rulesets.bolt_action.odds import (
+    assault_odds,
+    morale_check_odds,
+    order_test_odds,
+    shoot_odds,
+    vehicle_assault_odds,
+)
+from kriegsspiel.rulesets.bolt_action.shooting import Situation
+from kriegsspiel.rulesets.house_clearing import odds as house_clearing
+from kriegsspiel.rulesets.iron_cross import odds as iron_cross
+
+RIFLES = {"weapons": ["rifle:8"], "target": "regular infantry"}
+
+
+def shoot(**situation: object):
+    return shoot_odds("konflikt47", **RIFLES, situation=Situation(**situation))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda: shoot(range_inches=18, target_down="no"),
+            "situation.target_down is True or False, not 'no'",
+        ),
+        (
+            lambda: shoot(range_inches=18, firer_pins=1.5),
+            "situation.firer_pins must be a whole number, not 1.5",
+        ),
+        (lambda: shoot(range_inches="18"), "situation.range_inches must be a number, not '18'"),
+        (
+            lambda: shoot(range_inches=float("nan")),
+            "--range must be a distance of 0 or more inches, not nan",
+        ),
+        (lambda: shoot(range_inches=18, target_officer=3), "situation.target_officer must be text"),
+        (
+            lambda: shoot_odds("konflikt47", **RIFLES, situation=None),
+            "situation must be a Situation, not None",
+        ),
+        (
+            lambda: shoot_odds("konflikt47", **RIFLES, situation={"range_inches": 18}),
+            "situation must be a Situation",
+        ),
+        (
+            lambda: shoot_odds(
+                "konflikt47", weapons=["rifle"], target=None, situation=Situation(18)
+            ),
+            "target must be text",
+        ),
+        (
+            lambda: shoot_odds(
+                "konflikt47", weapons=[None], target="regular infantry", situation=Situation(18)
+            ),
+            "weapons is a list of names",
+        ),
+        (
+            lambda: order_test_odds("bolt-action-1", quality="regular", pins=1.5),
+            "pins must be a whole number, not 1.5",
+        ),
+        (
+            lambda: order_test_odds("bolt-action-1", quality="regular", pins="2"),
+            "pins must be a whole number, not '2'",
+        ),
+        (lambda: morale_check_odds("konflikt47", quality=None), "quality must be text"),
+        (
+            lambda: assault_odds(
+                "konflikt47",
+                attackers=2.5,
+                attacker_quality="regular",
+                defenders=3,
+                defender_quality="regular",
+            ),
+            "attackers must be a whole number, not 2.5",
+        ),
+        (
+            lambda: vehicle_assault_odds(
+                "konflikt47",
+                models=5,
+                quality="regular",
+                target="medium tank",
+                vehicle_order="advanced",
+                anti_tank="yes",
+            ),
+            "anti_tank is True or False, not 'yes'",
+        ),
+        (lambda: house_clearing.figure("no"), "officer is True or False, not 'no'"),
+        (
+            lambda: house_clearing.shoot(
+                weapon="rifle", range_inches=10, weapon_skill=40, visible=5, automatic="no"
+            ),
+            "automatic is True or False",
+        ),
+        (
+            lambda: iron_cross.shoot(target="infantry", range_inches=10, smoke="no"),
+            "smoke is True or False",
+        ),
+        (
+            lambda: iron_cross.activation(1, first_activation="yes"),
+            "first_activation is True or False",
+        ),
+        (lambda: load_army(None), "path is a file's path"),
+        (lambda: kriegsspiel.replay(None), "path is a file's path"),
+    ],
+)
+def test_a_wrong_typed_value_from_python_is_refused_by_name(call, message):
+    with pytest.raises(
+        UsageError, match=message.replace("(", r"\(").replace(")", r"\)")
+    ) as refused:
+        call()
+    assert "\n" not in str(refused.value)
+
+
+def test_a_numpy_bool_and_integer_are_taken_as_pythons():
+    plain = shoot(range_inches=18, target_down=True, firer_pins=1)
+    numpy = shoot(range_inches=np.float64(18), target_down=np.bool_(True), firer_pins=np.int64(1))
+    assert numpy.probabilities == plain.probabilities
+
+
+def test_evaluate_refuses_wrong_types_by_name():
+    from kriegsspiel.sim.matchup import build_matchup
+    from kriegsspiel.sim.runner import evaluate
+
+    matchup = build_matchup("bolt-action-1", None, [])
+    with pytest.raises(UsageError, match=r"games must be a whole number, not 1\.5"):
+        evaluate(matchup, 1.5, 1)  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="seed must be a whole number, not '2'"):
+        evaluate(matchup, 1, "2")  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="matchup must be a Matchup"):
+        evaluate("konflikt47", 1, 1)  # type: ignore[arg-type]
+
+
+def at_chance():
+    game = kriegsspiel.new_game("bolt-action-1", seed=2)
+    assert game.current_player() == CHANCE
+    return game
+
+
+def finished():
+    return play(
+        kriegsspiel.new_game("bolt-action-1", seed=2), [RandomPlayer(1), RandomPlayer(2)], seed=2
+    )
+
+
+@pytest.mark.parametrize("player", [RandomPlayer(1), TacticalPlayer(1)], ids=["random", "tactical"])
+def test_a_player_asked_at_a_chance_node_or_a_finished_game_refuses(player):
+    with pytest.raises(UsageError, match=r"chance node .*chance_outcome\(state, rng\)"):
+        player.choose(at_chance())
+    with pytest.raises(UsageError, match="the game is over"):
+        player.choose(finished())
+
+
+def test_chance_outcome_refuses_a_decision_a_finished_game_and_no_generator():
+    game = at_chance()
+    with pytest.raises(UsageError, match=r"rng must be a random\.Random"):
+        chance_outcome(game, None)  # type: ignore[arg-type]
+    game.apply_action(chance_outcome(game, random.Random(1)))
+    with pytest.raises(UsageError, match=r"here side \d decides: ask its player's choose\(state\)"):
+        chance_outcome(game, random.Random(1))
+    with pytest.raises(UsageError, match="the game is over"):
+        chance_outcome(finished(), random.Random(1))
+
+
+@pytest.mark.parametrize(
+    "players", [[RandomPlayer(1)], None, "random,random", [RandomPlayer(1), "tactical"]]
+)
+def test_play_checks_its_players_before_any_action(players):
+    game = kriegsspiel.new_game("bolt-action-1", seed=2)
+    before = len(game.events)
+    with pytest.raises(UsageError, match="players is a list of two players"):
+        play(game, players)
+    assert len(game.events) == before
+
+
+def test_a_limit_the_caller_set_is_not_called_a_bug():
+    with pytest.raises(GameDidNotEnd, match="within the 10 actions max_actions allowed") as stopped:
+        play(
+            kriegsspiel.new_game("bolt-action-1", seed=2),
+            [RandomPlayer(1), RandomPlayer(2)],
+            max_actions=10,
+        )
+    assert "bug" not in str(stopped.value)
+
+
+def test_a_game_made_with_new_game_writes_a_record_that_replays(tmp_path):
+    game = kriegsspiel.new_game("bolt-action-1", scenario="hold-the-crossroads", seed=4)
+    twin = game.clone()
+    twin.reseed(9)  # (a look-ahead's clone records its own dice too)
+    play(twin, [RandomPlayer(1), TacticalPlayer(2)], seed=4)
+    path = tmp_path / "game.jsonl"
+    text = twin.write_record(path, players=("random", "tactical"))
+    assert path.read_text(encoding="utf-8") == text == twin.record_text(("random", "tactical"))
+    replayed = kriegsspiel.replay(path)
+    assert replayed.reproduced and replayed.finished
+    assert replayed.game is not None and replayed.game.returns() == twin.returns()
+    cli = run_cli("replay", str(path))
+    assert cli.returncode == 0, cli.stderr
+    # the original, not played on since it was cloned, records its start alone
+    game.write_record(str(tmp_path / "start.jsonl"))
+    assert kriegsspiel.replay(Path(tmp_path, "start.jsonl")).reproduced
+
+
+def test_a_record_is_refused_for_an_unwritable_place_or_unknown_players(tmp_path):
+    game = kriegsspiel.new_game("bolt-action-1", seed=4)
+    with pytest.raises(UsageError, match=r"cannot be written to .*no-such-folder"):
+        game.write_record(tmp_path / "no-such-folder" / "game.jsonl")
+    with pytest.raises(UsageError, match="players is two of tactical, random, human, agent"):
+        game.write_record(tmp_path / "game.jsonl", players=("bot", "agent"))
+
+
+@pytest.mark.parametrize("seed", [2**63, 2**64])
+def test_new_game_takes_the_seeds_evaluate_takes(seed):
+    with pytest.raises(UsageError, match=f"seed must be between 0 and {2**63 - 1}"):
+        kriegsspiel.new_game("bolt-action-1", seed=seed)
+    assert kriegsspiel.new_game("bolt-action-1", seed=2**63 - 1).seed == 2**63 - 1
+
+
+def test_new_game_names_its_parameters_not_the_command_lines_options():
+    with pytest.raises(UsageError) as refused:
+        kriegsspiel.new_game(armies=["us-tesla-company"])
+    assert "give two armies" in str(refused.value) and "--army" not in str(refused.value)
+
+
+def test_every_deliberate_error_is_a_kriegsspiel_error():
+    from kriegsspiel.core.game import IllegalActionError
+    from kriegsspiel.env.episode import NotAnIndexError
+    from kriegsspiel.env.versus_ai import VersusAIEnv
+    from kriegsspiel.errors import KriegsspielError
+
+    assert issubclass(IllegalActionError, KriegsspielError) and issubclass(
+        IllegalActionError, ValueError
+    )
+    assert issubclass(NotAnIndexError, KriegsspielError)
+    with pytest.raises(KriegsspielError, match="opponent is tactical or random") as refused:
+        VersusAIEnv(opponent="smart")
+    assert isinstance(refused.value, ValueError)  # (as before: code catching ValueError still does)
+
+
+@pytest.mark.parametrize(
+    ("method", "says"),
+    [
+        ("current_player", "CHANCE"),
+        ("legal_actions", "is_legal"),
+        ("chance_outcomes", "probability"),
+        ("is_terminal", "over"),
+        ("returns", "+1"),
+        ("clone", "copy.copy"),
+        ("events", "live list"),
+    ],
+)
+def test_help_on_the_game_explains_the_protocol(method, says):
+    import inspect
+
+    from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+
+    assert says in (inspect.getdoc(getattr(BoltActionGame, method)) or "")
+
+
+def test_an_environments_record_to_a_missing_folder_is_refused_by_name(tmp_path):
+    from kriegsspiel.env.aec import KriegsspielEnv
+
+    env = KriegsspielEnv("bolt-action-1")
+    env.reset(seed=3)
+    with pytest.raises(UsageError, match=r"cannot be written to .*no-such-folder"):
+        env.record(str(tmp_path / "no-such-folder" / "x.jsonl"))
+
+
+@pytest.mark.parametrize("field", [{"target": -1}, {"facing": -1.0}])
+def test_an_actions_json_keeps_a_field_of_minus_one(field):
+    from kriegsspiel.rulesets.bolt_action.game.actions import Action
+
+    action = Action("order", unit=3, order="Advance", to=(30.0, 12.0), **field)
+    assert Action.from_json(action.to_json()) == action
+    assert "side" not in action.to_json()  # (a field at its default is left out, as before)
+
+
+def test_an_order_built_as_legal_actions_builds_it_is_the_offered_one():
+    from kriegsspiel.rulesets.bolt_action.game.actions import Action
+
+    game = kriegsspiel.new_game("bolt-action-1", seed=2)
+    game.apply_action(chance_outcome(game, random.Random(2)))
+    offered = game.legal_actions()[0]
+    built = Action(
+        "order", unit=offered.unit, order=offered.order, to=offered.to, target=offered.target
+    )
+    assert built == offered and built in set(game.legal_actions())
+
+
+def test_smaller_wording_of_the_python_api():
+    with pytest.raises(UsageError, match="give an army file"):
+        kriegsspiel.new_game(armies=["", ""])
+    with pytest.raises(kriegsspiel.errors.DataFileError, match="the name of a shipped list"):
+        load_army("us-tesla-company")
+    by_order = vehicle_assault_odds(
+        "konflikt47", models=5, quality="regular", target="medium tank", vehicle_order="Advance"
+    )
+    as_moved = vehicle_assault_odds(
+        "konflikt47", models=5, quality="regular", target="medium tank", vehicle_order="advanced"
+    )
+    assert by_order.probabilities == as_moved.probabilities
+
+
+def test_the_python_api_types_check_as_used(tmp_path):
+    """mypy --strict takes a Path for new_game's files, and play() gives back the game's type."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    script = tmp_path / "typed.py"
+    script.write_text(
+        "from pathlib import Path\n"
+        "import kriegsspiel\n"
+        "from kriegsspiel.ai.players import RandomPlayer, play\n"
+        "game = kriegsspiel.new_game('bolt-action-1', scenario=Path('crossroads.yaml'), rules_file=Path('h.yaml'))\n"
+        "played = play(game, [RandomPlayer(1), RandomPlayer(2)])\n"
+        "reveal_type(played)\n"
+    )
+    mypy = shutil.which("mypy", path=str(Path(sys.executable).parent)) or "mypy"
+    done = subprocess.run(
+        [mypy, "--strict", "--no-incremental", "--config-file", os.devnull, str(script)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "MYPYPATH": str(root / "src")},
+    )
+    assert (
+        'Revealed type is "kriegsspiel.rulesets.bolt_action.game.recorded.RecordedGame"'
+        in done.stdout
+    )
+    assert "error" not in done.stdout.replace("Revealed", ""), done.stdout
