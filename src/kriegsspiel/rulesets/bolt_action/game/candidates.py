@@ -407,11 +407,12 @@ def _road_entry(game: BoltActionGame, unit: UnitState, run: bool) -> Point | Non
         known: Point | None = memo[key]
         return known
     found = None
+    # (the road row asked only of a table with roads: a rules file's table may lack one)
     if (
         not on_road(rules, table, at.x, at.y)
-        and road_rate(rules, column) > 1
         and (there := nearest_road_point(rules, table, at.x, at.y, ROAD_INSET)) is not None
         and at.distance_to(there) <= reach
+        and road_rate(rules, column) > 1
     ):
         found = there
     memo[key] = found
