@@ -263,9 +263,11 @@ def test_a_game_opens_with_its_length_and_how_it_is_won_and_ends_naming_the_winn
     assert opening(held, ("tactical", "tactical"))[2] == (
         "6 turns; the side with more objective points held wins (a side wiped out loses)."
     )
+    # (the README's game: side A's last unit fell once vehicles were offered moves along
+    # the road; before, it ended "wins; score 0 - 1 ...; units left 1 v 4")
     assert result_line(held) == (
-        "Result: Side B (Grenadier Platoon, Normandy 1944) wins; score 0 - 1 (objective "
-        "points held); units left 1 v 4"
+        "Result: Side B (Grenadier Platoon, Normandy 1944) wins by wiping out side A; score "
+        "0 - 2 (objective points held); units left 0 v 4"
     )
 
 

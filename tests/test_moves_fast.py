@@ -23,6 +23,7 @@ from kriegsspiel.rulesets.bolt_action.game.candidates import (
     _destinations,
     _goals,
     _order_candidates,
+    _road_steps,
     _way_in,
     destinations,
     order_candidates,
@@ -104,7 +105,7 @@ def slow_destinations(
     if unit.vehicle is not None:
         rad = math.radians(unit.heading)
         goals.append(Point(start.x + math.sin(rad) * reach, start.y + math.cos(rad) * reach))
-    out: list[Point] = []
+    ends: list[Point] = []
     for goal in goals:
         for fraction in (1.0,) if goal is way_in else (1.0, 0.5):
             gap, distance = start.distance_to(goal), reach * fraction
@@ -114,17 +115,21 @@ def slow_destinations(
                 t = distance / gap
                 p = Point(start.x + (goal.x - start.x) * t, start.y + (goal.y - start.y) * t)
             p = game.table.clamp(p)
-            p = Point(toward_start(p.x, start.x), toward_start(p.y, start.y))
-            clash = slow_clash(game, unit, p)
-            if clash:
-                short = slow_stop_short(game, unit, p)
-                p = Point(round(short.x, 2), round(short.y, 2))
-            if p.distance_to(start) < 0.5 or any(p.distance_to(q) < 0.5 for q in out):
-                continue
-            if check_move(game.rules, game.table, unit, p, run=run).allowed and not (
-                clash and slow_clash(game, unit, p)
-            ):
-                out.append(p)
+            ends.append(Point(toward_start(p.x, start.x), toward_start(p.y, start.y)))
+    # a vehicle's moves along a road, at the road's rate (no quick path of these: the same)
+    ends += [Point(x, y) for x, y in _road_steps(game, unit, run, (objective, enemy))]
+    out: list[Point] = []
+    for p in ends:
+        clash = slow_clash(game, unit, p)
+        if clash:
+            short = slow_stop_short(game, unit, p)
+            p = Point(round(short.x, 2), round(short.y, 2))
+        if p.distance_to(start) < 0.5 or any(p.distance_to(q) < 0.5 for q in out):
+            continue
+        if check_move(game.rules, game.table, unit, p, run=run).allowed and not (
+            clash and slow_clash(game, unit, p)
+        ):
+            out.append(p)
     return out
 
 

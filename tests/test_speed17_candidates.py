@@ -12,7 +12,7 @@ from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.game.candidates import (
     _destinations,
     _goals,
-    _reach,
+    _longest,
     _remembered,
     _shelters,
     _steps_to_ground,
@@ -43,7 +43,7 @@ def test_remembered_steps_and_destinations_are_those_found_afresh(
                 continue
             goals = _goals(game, unit)
             # (as order_candidates asks: among the units near enough for the longer move)
-            near = within_reach(game.units, unit, _reach(game, unit, True) + 3.0)
+            near = within_reach(game.units, unit, _longest(game, unit, True) + 3.0)
             for run in (False, True):
                 remembered = _steps_to_ground(game, unit, run, goals[1])
                 assert remembered == fresh_steps(game, unit, run, goals[1])

@@ -32,6 +32,11 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_move,
     heading_to,
     movement_row,
+    nearest_road_point,
+    on_road,
+    road_rate,
+    road_run,
+    roads_at,
     terrain_column,
     terrain_refusal,
     turn_between,
@@ -267,7 +272,7 @@ def _remembered(
     # the places of the other units that may be near enough for the move to keep clear of
     # (Clearance)
     if near is None:
-        near = within_reach(game.units, unit, _reach(game, unit, run))
+        near = within_reach(game.units, unit, _longest(game, unit, run))
     others = tuple([(o.side, o.coords) for o in near])
     # (the goals and the unit's place by their coordinates, since a Point hashes in Python;
     # its live models' places fix its centre, which places it only when none is left)
@@ -284,9 +289,163 @@ def _remembered(
 
 
 def _reach(game: BoltActionGame, unit: UnitState, run: bool) -> float:
-    """How far the unit's candidate moves go at most (a Run's or an Advance's move)."""
+    """How far the unit's candidate moves go off the roads (a Run's or an Advance's move)."""
     row = movement_row(game.rules, unit)
     return float(row.run if run else row.advance)
+
+
+def _longest(game: BoltActionGame, unit: UnitState, run: bool) -> float:
+    """How far the unit's candidate moves go at most: :func:`_reach`, times
+    :func:`_road_factor`."""
+    return _reach(game, unit, run) * _road_factor(game, unit)
+
+
+def _road_factor(game: BoltActionGame, unit: UnitState) -> float:
+    """How many times its plain move the unit's candidate moves go at most: the road's
+    rate (:func:`table_rules.road_rate`) for a vehicle standing on a road, whose moves
+    along it go that much farther (:func:`_road_rays`); 1 for any other unit."""
+    if unit.vehicle is None:
+        return 1.0
+    at = unit.anchor
+    if not on_road(game.rules, game.table, at.x, at.y):
+        return 1.0
+    return road_rate(game.rules, terrain_column(unit))
+
+
+#: Inches a candidate move along a road stops short of where the road ends (or bends
+#: away from its line), so that rounding it to 0.01" leaves its path on the road.
+ROAD_MARGIN = 0.05
+
+
+def _road_directions(game: BoltActionGame, x: float, y: float) -> tuple[tuple[float, float], ...]:
+    """The ways along the roads at (x, y): the directions (unit vectors, each both ways) of
+    the sides of the road features covering it, the first of any two within a degree of
+    each other (a road's two kerbs, say, give one). Worked out once per table and roads."""
+    rules, table = game.rules, game.table
+    covering = roads_at(rules, table, x, y)
+    if not covering:
+        return ()
+    memo = table.memo("road directions")
+    key = (rules, covering)
+    found: tuple[tuple[float, float], ...] | None = memo.get(key)
+    if found is None:
+        angles: list[float] = []
+        ways: list[tuple[float, float]] = []
+        for j in covering:
+            outline = table.features[j].polygon
+            for (ax, ay), (bx, by) in pairwise([*outline, outline[0]]):
+                if math.dist((ax, ay), (bx, by)) < 1.0:  # (a corner's bevel, not a way)
+                    continue
+                base = math.degrees(math.atan2(bx - ax, by - ay))
+                for angle in (base % 360, (base + 180) % 360):
+                    if any(turn_between(angle, a) < 1.0 for a in angles):
+                        continue
+                    angles.append(angle)
+                    rad = math.radians(angle)
+                    ways.append((math.sin(rad), math.cos(rad)))
+        found = memo[key] = tuple(ways)
+    return found
+
+
+def _road_rays(
+    game: BoltActionGame, unit: UnitState, run: bool
+) -> tuple[tuple[float, float, float], ...]:
+    """A vehicle's runs along the roads from where it stands, for a move the road's rate
+    makes longer (:func:`table_rules.road_rate`): for each way along the roads there
+    (:func:`_road_directions`) on which the straight path stays on them
+    (:func:`table_rules.road_run`) farther than its plain move, (ux, uy, length), the
+    length up to the longer move (:data:`ROAD_MARGIN` short of where the road ends first).
+    None (empty) for troops, a vehicle off the roads, or one whose move a road does not
+    lengthen.
+
+    Remembered by what the answer depends on besides the table, whose store this is: the
+    edition, the terrain column, the move's lengths and the unit's centre."""
+    if unit.vehicle is None:
+        return ()
+    rules, table = game.rules, game.table
+    at = unit.anchor
+    reach = _reach(game, unit, run)
+    column = terrain_column(unit)
+    key = (rules, column, reach, at.x, at.y)
+    memo = table.memo("road rays")
+    found: tuple[tuple[float, float, float], ...] | None = memo.get(key)
+    if found is None:
+        rays: list[tuple[float, float, float]] = []
+        if (
+            on_road(rules, table, at.x, at.y)
+            and (longer := reach * road_rate(rules, column)) > reach
+        ):
+            for ux, uy in _road_directions(game, at.x, at.y):
+                length = road_run(rules, table, at, ux, uy, longer + ROAD_MARGIN)
+                length = min(longer, length - ROAD_MARGIN)
+                if length > reach:
+                    rays.append((ux, uy, length))
+        found = memo[key] = tuple(rays)
+    return found
+
+
+#: Inches in from a road's edge that a vehicle's move onto the road ends (where the road is
+#: wide enough), so that its next moves may run along it.
+ROAD_INSET = 1.0
+
+
+def _road_entry(game: BoltActionGame, unit: UnitState, run: bool) -> Point | None:
+    """Where a vehicle off the roads, whose move a road would lengthen, gets onto the
+    nearest one (:data:`ROAD_INSET` in from its edge: ``nearest_road_point``) on this
+    move, or None: troops, a vehicle on a road, or a road farther off than the move.
+    Remembered by what it depends on besides the table, whose store this is: the edition,
+    the terrain column, the move's length and the unit's centre."""
+    if unit.vehicle is None:
+        return None
+    rules, table = game.rules, game.table
+    at = unit.anchor
+    reach = _reach(game, unit, run)
+    column = terrain_column(unit)
+    key = (rules, column, reach, at.x, at.y)
+    memo = table.memo("road entry")
+    if key in memo:
+        known: Point | None = memo[key]
+        return known
+    found = None
+    # (the road row asked only of a table with roads: a rules file's table may lack one)
+    if (
+        not on_road(rules, table, at.x, at.y)
+        and (there := nearest_road_point(rules, table, at.x, at.y, ROAD_INSET)) is not None
+        and at.distance_to(there) <= reach
+        and road_rate(rules, column) > 1
+    ):
+        found = there
+    memo[key] = found
+    return found
+
+
+def _road_steps(
+    game: BoltActionGame, unit: UnitState, run: bool, goals: Sequence[Point | None]
+) -> list[tuple[float, float]]:
+    """The steps (:func:`_step`) of a vehicle's moves along the roads (:func:`_road_rays`):
+    on each run, to its far end and half way, and to the points on it nearest each of
+    ``goals`` (the nearest enemy, the objective) that lie along it; for a vehicle off the
+    roads, the step onto the nearest (:func:`_road_entry`)."""
+    start = unit.anchor
+    sx, sy, width, height = start.x, start.y, game.table.width, game.table.height
+    rays = _road_rays(game, unit, run)
+    if not rays:
+        entry = _road_entry(game, unit, run)
+        if entry is None:
+            return []
+        gap = start.distance_to(entry)
+        return [_step(sx, sy, entry.x, entry.y, gap, width, height)]
+    steps = []
+    for ux, uy, length in rays:
+        marks = [length, length * 0.5]
+        for goal in goals:
+            if goal is not None:
+                along = (goal.x - sx) * ux + (goal.y - sy) * uy
+                if 0.5 < along < length:
+                    marks.append(along)
+        for t in marks:
+            steps.append(_step(sx, sy, sx + ux * t, sy + uy * t, t, width, height))
+    return steps
 
 
 def _destinations(
@@ -313,6 +472,10 @@ def _destinations(
             _step(sx, sy, gx, gy, reach * 0.5, width, height),
             *steps,
         ]
+    road = [] if unit.vehicle is None else _road_steps(game, unit, run, (objective, enemy))
+    if road:
+        steps = [*steps, *road]
+        reach = max([reach, *[t for _, _, t in _road_rays(game, unit, run)]])
     out: list[Point] = []
     kept: list[tuple[float, float]] = []
     clear = Clearance(game.units if near is None else near, unit, reach)
@@ -514,7 +677,10 @@ def order_candidates(game: BoltActionGame, unit: UnitState) -> list[Action]:
     side = unit.side
     # the units near enough for its moves (the longer of a Run and an Advance) to keep
     # clear of: found once for both its moves' destinations (spacing.within_reach)
-    near = within_reach(game.units, unit, max(_reach(game, unit, True), _reach(game, unit, False)))
+    longest = max(_reach(game, unit, True), _reach(game, unit, False))
+    if unit.vehicle is not None:  # (a road may lengthen its moves)
+        longest *= _road_factor(game, unit)
+    near = within_reach(game.units, unit, longest)
     goals = (None, None) if unit.immobilised else _goals(game, unit)  # (as destinations)
     ends = [] if unit.immobilised else _remembered(game, unit, False, *goals, near=near)
     runs = (

@@ -305,9 +305,7 @@ def _check_move(
             if VEHICLE in features[j].impassable_to:
                 return MoveCheck(False, f"a vehicle may not end its move on {features[j].name}")
     if road_only:
-        column_cell = getattr(terrain_row(rules, "road"), column) or "OK"
-        if column_cell == "x2":
-            allowance *= 2
+        allowance *= road_rate(rules, column)
     if distance > allowance + 1e-9 and not assault:
         return MoveCheck(False, too_far(distance, allowance) + note)
     return MoveCheck(True, "", reverse, heading)
@@ -487,27 +485,101 @@ def _along_road(rules: Rules, table: Table, a: Point, b: Point) -> bool:
 def road_covers(rules: Rules, table: Table, a: Point, b: Point) -> bool:
     """Is the segment from ``a`` to ``b`` within the table's roads (their union, its edge
     included)?"""
-    area = road_area(rules, table)
-    if area is None:
-        return False
     path = shapely.LineString([(a.x, a.y), (b.x, b.y)]) if a != b else shapely.Point(a.x, a.y)
-    return bool(area.covers(path))
+    return bool(_road_area(rules, table).covers(path))
 
 
 def road_area(rules: Rules, table: Table) -> shapely.Geometry | None:
     """The union of the table's roads, its edge included (prepared; None with no road)."""
+    area = _road_area(rules, table)
+    return None if area.is_empty else area
+
+
+def _road_area(rules: Rules, table: Table) -> shapely.Geometry:
+    """The union of the table's roads, its edge widened by :data:`EDGE` (prepared, empty
+    with no road; worked out once per table and edition): where a move "entirely along a
+    road" runs."""
     memo = table.memo("road_area")
-    if rules not in memo:
+    area: shapely.Geometry | None = memo.get(rules)
+    if area is None:
         roads = _roads(rules, table)
         outlines = [
             shapely.Polygon(f.polygon) for f, r in zip(table.features, roads, strict=True) if r
         ]
-        area = shapely.unary_union(outlines).buffer(EDGE) if outlines else None
-        if area is not None:
-            shapely.prepare(area)
-        memo[rules] = area
-    found: shapely.Geometry | None = memo[rules]
-    return found
+        area = memo[rules] = shapely.unary_union(outlines).buffer(EDGE)
+        shapely.prepare(area)
+    return area
+
+
+def nearest_road_point(
+    rules: Rules, table: Table, x: float, y: float, inset: float
+) -> Point | None:
+    """The point of the table's roads nearest (x, y) that is at least ``inset`` in from
+    their edge (where a road is narrower than twice that, any point of it); None where the
+    table has no road. The roads drawn in are worked out once per table, edition and inset."""
+    memo = table.memo("road inside")
+    key = (rules, inset)
+    inner: shapely.Geometry | None = memo.get(key)
+    if inner is None:
+        area = _road_area(rules, table)
+        if area.is_empty:
+            inner = area
+        else:
+            drawn = area.buffer(-inset - EDGE)
+            # (a road too narrow to be drawn in is kept whole)
+            kept = [
+                part
+                for part in shapely.get_parts(area).tolist()
+                if not shapely.intersects(drawn, part)
+            ]
+            inner = shapely.union_all([drawn, *kept])
+        memo[key] = inner
+    if inner.is_empty:
+        return None
+    near = shapely.shortest_line(inner, shapely.Point(x, y))
+    (px, py), _ = shapely.get_coordinates(near).tolist()
+    return Point(px, py)
+
+
+def road_rate(rules: Rules, column: str) -> float:
+    """How many times its rate a unit moving by this ``column`` of the terrain table moves
+    wholly along a road: 2 where the road row says "x2" (vehicles), else 1."""
+    return 2.0 if (getattr(terrain_row(rules, "road"), column) or "OK") == "x2" else 1.0
+
+
+def on_road(rules: Rules, table: Table, x: float, y: float) -> bool:
+    """Does the point (x, y) lie on a road (a road feature covers it)?"""
+    roads = _roads(rules, table)
+    return any(roads[j] for j in table.indices_at(x, y))
+
+
+def roads_at(rules: Rules, table: Table, x: float, y: float) -> tuple[int, ...]:
+    """The indices (ascending) of the roads covering the point (x, y)."""
+    roads = _roads(rules, table)
+    return tuple([j for j in table.indices_at(x, y) if roads[j]])
+
+
+def road_run(rules: Rules, table: Table, start: Point, ux: float, uy: float, limit: float) -> float:
+    """How far, up to ``limit``, a straight path from ``start`` in the direction of the
+    unit vector (ux, uy) stays wholly on the roads (the area :func:`road_covers` measures
+    against); 0 where ``start`` is not on one."""
+    area = _road_area(rules, table)
+    sx, sy = start.x, start.y
+    if limit <= 0 or not shapely.intersects_xy(area, sx, sy):
+        return 0.0
+    ray = shapely.LineString([(sx, sy), (sx + ux * limit, sy + uy * limit)])
+    if area.covers(ray):
+        return limit
+    # the piece of the ray on the roads that starts where it does (pieces that meet are
+    # one): how far it goes
+    parts = shapely.get_parts(shapely.intersection(area, ray)).tolist()
+    lines = shapely.MultiLineString([p for p in parts if isinstance(p, shapely.LineString)])
+    best = 0.0
+    for piece in shapely.get_parts(shapely.line_merge(lines, directed=True)).tolist():
+        ends = shapely.get_coordinates(piece).tolist()
+        if ends and min(math.dist(ends[0], (sx, sy)), math.dist(ends[-1], (sx, sy))) < 1e-7:
+            best = max(best, *[math.dist(c, (sx, sy)) for c in ends])
+    return min(best, limit)
 
 
 EDGE = 1e-6  # inches: a path along a road's very edge is on it
