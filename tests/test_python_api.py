@@ -348,3 +348,32 @@ def test_the_python_api_types_check_as_used(tmp_path):
         in done.stdout
     )
     assert "error" not in done.stdout.replace("Revealed", ""), done.stdout
+
+
+def test_copy_copy_of_a_game_is_a_clone():
+    """A probe played ``copy.copy(game)`` and saw the original's units and events change;
+    a game's copy is now its clone (python-chess's boards copy so too)."""
+    import copy
+
+    game = kriegsspiel.new_game("bolt-action-1", seed=4)
+    twin = copy.copy(game)
+    assert type(twin) is type(game) and twin.scenario_text == game.scenario_text
+    rng = random.Random(4)
+    for _ in range(12):
+        twin.apply_action(
+            chance_outcome(twin, rng)
+            if twin.current_player() == CHANCE
+            else RandomPlayer(4).choose(twin)
+        )
+    assert len(game.events) < len(twin.events)
+    assert [u.pins for u in game.units] == [0] * len(game.units)
+    assert all(u.order is None for u in game.units)
+
+
+@pytest.mark.parametrize("seed", [2**63, 2**70])
+def test_reseed_takes_the_seeds_new_game_takes(seed):
+    game = kriegsspiel.new_game("bolt-action-1", seed=1)
+    with pytest.raises(UsageError, match=f"seed must be between 0 and {2**63 - 1}"):
+        game.reseed(seed)
+    game.reseed(2**63 - 1)
+    assert game.events[-1].data["seed"] == 2**63 - 1

@@ -72,7 +72,7 @@ class GameState(Protocol[A]):
 
     def clone(self) -> GameState[A]:
         """An independent copy, rolling the same dice as this state unless reseeded
-        (``copy.copy`` is not one: it shares the units and events)."""
+        (``copy.copy`` of a game gives one too)."""
         ...
 
     def reseed(self, seed: int) -> None:

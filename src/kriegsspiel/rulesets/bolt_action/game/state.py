@@ -380,13 +380,20 @@ class BoltActionGame(ShootingGroups):
         }
 
     def clone(self) -> BoltActionGame:
-        twin = copy.copy(self)
+        cls = type(self)
+        twin = cls.__new__(cls)  # (a shallow copy, as copy.copy makes, then its parts anew)
+        twin.__dict__.update(self.__dict__)
         twin.units = [u.copy() for u in self.units]
         twin.dice = copy.deepcopy(self.dice)
         twin._events = list(self._events)
         twin.pending = copy.copy(self.pending)
         twin.delayed = list(self.delayed)  # a barrage called in one must not appear in the other
         return twin
+
+    def __copy__(self) -> BoltActionGame:
+        """``copy.copy(game)`` is :meth:`clone`: a copy that shares the units and the
+        events would be changed by the other's play."""
+        return self.clone()
 
     def reseed(self, seed: int) -> None:
         """Roll every die from now on from ``seed``.
@@ -399,6 +406,10 @@ class BoltActionGame(ShootingGroups):
         """
         if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
             raise UsageError(f"seed must be a whole number 0 or more, not {seed!r}.")
+        from kriegsspiel.sim import MAX_SEED  # (as new_game and play --seed take seeds)
+
+        if seed > MAX_SEED:
+            raise UsageError(f"seed must be between 0 and {MAX_SEED} (got {seed}).")
         seed = int(seed)  # (a NumPy integer too: the record writes Python's)
         if self.over:
             return
