@@ -286,3 +286,28 @@ def test_a_reaction_shows_who_acts_and_who_is_acted_on() -> None:
         assert seen["game"][GAME_FEATURES.index("decision shot-reaction")] == 1
         return
     pytest.fail("no shot came to a reaction")
+
+
+@pytest.mark.parametrize(
+    ("movers", "marked"),
+    [({"vehicles"}, 1.0), ({"everyone"}, 1.0), ({"walkers"}, 0.0), (set(), 0.0)],
+)
+def test_ground_a_scenario_makes_impassable_to_vehicles_is_on_their_plane(
+    movers: set[str], marked: float
+) -> None:
+    """The plane "impassable to vehicles" held only wrecks; a river a scenario makes
+    impassable (``impassable_to``) is as closed to a vehicle, so it is on the plane too."""
+    from kriegsspiel.core.table import Table, TerrainFeature
+
+    game = kriegsspiel.new_game()
+    river = TerrainFeature(
+        "River", "open ground", "none", ((0, 21), (72, 21), (72, 27), (0, 27)), False,
+        frozenset(movers),
+    )  # fmt: skip
+    game.table = Table(72, 48, (river,))
+    observer = _observer(game)
+    names = observer.shapes.plane_names
+    plane = observer.observe(game, 0)["planes"][names.index("impassable to vehicles")]
+    row, col = divmod(observer.encoding.cell_of(36, 24), observer.encoding.columns)
+    assert plane[row, col] == marked
+    assert plane.max() == marked

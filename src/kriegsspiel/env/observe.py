@@ -285,7 +285,8 @@ class Observer:
                 layers.append(base + 1)
             if feature.blocks_line_of_sight:
                 layers.append(base + 2)
-            if VEHICLE in feature.impassable_to:
+            # a wreck, or ground the scenario makes impassable to vehicles
+            if feature.impassable_to & {VEHICLE, "vehicles", "everyone"}:
                 layers.append(base + 3)
             for layer in layers:
                 np.maximum(covered[layer], inside, out=covered[layer])
