@@ -423,7 +423,7 @@ class BoltActionGame(ShootingGroups):
         unit = self.units[action.unit]
         unit.no_run = False  # a gravity pulse stops only the next activation's Run
         test = self.order_test_of(unit, action)
-        rolled = rolled_order_test(self.dice, self.rules, test)
+        rolled = rolled_order_test(self.dice, self.rules, test, action.order)
         result = rolled.result
         if result != "no test":
             fubar_roll = {} if rolled.fubar_roll is None else {"fubar_roll": rolled.fubar_roll}
