@@ -32,7 +32,7 @@ def test_a_delayed_barrage_is_told_under_the_turn_it_comes_back_in_naming_its_ca
     events = [
         Event("draw", {"turn": 1, "side": 0}),
         Event("order", {"turn": 1, "unit": 0, "order": "Fire", "target": 2, "choice": "barrage"}),
-        Event("barrage", {"turn": 1, "side": 0, "roll": 2, "effect": "delay", "unit": 0}),
+        Event("barrage", {"turn": 1, "side": 0, "roll": 2, "effect": "delay", "caller": 0}),
         Event("turn end", {"turn": 1, "score": [0, 0]}),
         Event(
             "barrage",
@@ -41,7 +41,7 @@ def test_a_delayed_barrage_is_told_under_the_turn_it_comes_back_in_naming_its_ca
                 "side": 0,
                 "roll": 5,
                 "effect": "fire for effect",
-                "unit": 0,
+                "caller": 0,
                 "again": True,
             },
         ),
@@ -58,7 +58,7 @@ def test_a_delayed_barrage_is_told_under_the_turn_it_comes_back_in_naming_its_ca
         '    fire for effect: every unit within 12" of the target point (11", 42")',
     ]
     # a record of format 1 (no caller, no "again"): under its turn all the same
-    old = [Event(e.kind, {k: v for k, v in e.data.items() if k not in ("unit", "again")})
+    old = [Event(e.kind, {k: v for k, v in e.data.items() if k not in ("caller", "again")})
            for e in events]  # fmt: skip
     assert account(old, UNITS)[3:6] == [
         "-- end of turn 1: score 0 - 0",
@@ -79,7 +79,7 @@ def test_a_game_names_the_caller_of_a_call_that_comes_back_under_its_turns_headi
         told = account(game.events, game.units)
         for event in game.events:
             if event.kind in ("barrage", "air strike") and event.data.get("again"):
-                caller = game.units[event.data["unit"]]
+                caller = game.units[event.data["caller"]]
                 line = (
                     f"    {caller.name} [{'AB'[caller.side]}]'s {event.kind}, delayed last "
                     f"turn, rolls again: {event.data['roll']} -> {event.data['effect']}"

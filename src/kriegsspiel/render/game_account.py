@@ -242,7 +242,7 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
         return f"    {n('unit')} escapes"
     if kind in ("barrage", "air strike"):
         if d.get("again"):  # delayed last turn, it rolls again as this turn begins
-            caller = f"{n('unit')}'s {kind}" if d.get("unit") is not None else f"the {kind}"
+            caller = f"{n('caller')}'s {kind}" if d.get("caller") is not None else f"the {kind}"
             return f"    {caller}, delayed last turn, rolls again: {d['roll']} -> {d['effect']}"
         return f"    {kind}: rolled {d['roll']} -> {d['effect']}"
     if kind == "air strike target":

@@ -294,7 +294,7 @@ class CallIn(Line):
     side: int
     roll: int
     effect: str
-    unit: int | None = None  # the observer who called it (format 2 on)
+    caller: int | None = None  # the observer who called it, fallen or not (format 2 on)
     again: bool | None = None  # delayed, it rolls again as a turn begins (format 2 on)
 
 
@@ -369,8 +369,8 @@ ADDED_IN_FORMAT_2: dict[str, tuple[str, ...]] = {
     "support damage": ("weapons", "damage_rolls"),
     "aircraft": ("pins",),
     "close quarters": ("rounds",),
-    "barrage": ("unit", "again"),
-    "air strike": ("unit", "again"),
+    "barrage": ("caller", "again"),
+    "air strike": ("caller", "again"),
 }
 
 

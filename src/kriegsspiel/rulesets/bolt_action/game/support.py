@@ -113,11 +113,12 @@ def resolve(game: BoltActionGame, call_in: Delayed, *, again: bool = False) -> N
 
 
 def _called(call_in: Delayed, again: bool) -> dict[str, object]:
-    """What a barrage's or air strike's line says of its call (format 2 on): its caller,
-    and whether it was delayed and rolls again."""
+    """What a barrage's or air strike's line says of its call (format 2 on): its caller
+    (named though he may have fallen since: the call stands), and whether it was delayed
+    and rolls again."""
     said: dict[str, object] = {}
     if call_in.caller >= 0:
-        said["unit"] = call_in.caller
+        said["caller"] = call_in.caller
     if again:
         said["again"] = True
     return said
