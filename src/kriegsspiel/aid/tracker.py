@@ -23,6 +23,7 @@ from kriegsspiel.rulesets.bolt_action.army import ArmyList
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.rulesets.bolt_action.kit import keep_rank
 from kriegsspiel.rulesets.bolt_action.morale import (
+    UNTESTED_ORDERS,
     MoraleTest,
     destroyed_by_pins,
     losses_force_test,
@@ -313,7 +314,7 @@ class Tracker:
         if dice is not None and outcome is not None:
             raise AidError("both dice and an outcome given: give one, not both")
         test = self.test_of(uid, officer)
-        needed = order_test_needed(self.rules, test)
+        needed = order_test_needed(self.rules, test, order)
         rolled = ""
         if dice is not None:
             outcome, rolled = _roll_order_test(dice, self.rules, test) if needed else ("pass", "")
@@ -321,7 +322,8 @@ class Tracker:
         if outcome not in OUTCOMES:
             raise AidError(f"unknown outcome {outcome!r}; give one of {', '.join(OUTCOMES)}")
         if not needed and outcome != "pass":
-            raise AidError(f"{unit.name} has no pins: it takes no order test and follows its order")
+            why = "a Down order needs" if order in UNTESTED_ORDERS else "has no pins: it takes"
+            raise AidError(f"{unit.name} {why} no order test and follows its order")
         shown = self._face(unit, order, outcome, face)
         lost = 0
         if shown == "Rally" and outcome == "pass":

@@ -7,7 +7,7 @@ from typing import Any
 
 from kriegsspiel.aid.questions import defender_modes
 from kriegsspiel.aid.tracker import ORDERS, REACTION_FACES, TrackedUnit, Tracker
-from kriegsspiel.rulesets.bolt_action.morale import new_test
+from kriegsspiel.rulesets.bolt_action.morale import UNTESTED_ORDERS, new_test
 from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds, order_test_odds
 
 LOG_SHOWN = 60  # the newest log lines sent to the page
@@ -32,6 +32,8 @@ def view(tracker: Tracker, *, can_undo: bool) -> dict[str, Any]:
         if rules.destroyed_dice_stay_in_cup
         else "at once",
         "orders": list(ORDERS),
+        # the orders a unit follows without an order test, pinned or not (Down)
+        "untested_orders": sorted(UNTESTED_ORDERS),
         "reactions": list(REACTION_FACES) if rules.has_reactions else [],
         "may_keep": list(may_keep),
         # the units each side lost (not those it destroyed: that is the other's count)

@@ -42,10 +42,21 @@ def rolled(data: dict[str, Any]) -> str:
     return f", rolled {data['roll']}" if isinstance(data.get("roll"), int) else ""
 
 
+def at_the_edge(needs: int) -> str:
+    """What a 2D6 test needing ``needs`` or less means where the number alone misleads:
+    a double six always fails, a double one always passes (docs/rules, "The 2D6 test")."""
+    if needs >= 12:
+        return " (a double six still fails)"
+    if needs < 2:
+        return " (only a double one passes)"
+    return ""
+
+
 def order_test(data: dict[str, Any]) -> str:
     """An order test's line: what it needed, the 2D6 rolled (a FUBAR's roll on its chart
     too) and the result."""
-    said = f"    order test: needs {data['needs']} or less on 2D6{rolled(data)}"
+    needs = data["needs"]
+    said = f"    order test: needs {needs} or less on 2D6{at_the_edge(needs)}{rolled(data)}"
     if isinstance(data.get("fubar_roll"), int):
         said += f" (FUBAR), {data['fubar_roll']} on the FUBAR chart"
     return f"{said} -> {data['result']}"
@@ -65,16 +76,30 @@ def weapons_fired(data: dict[str, Any], *, hits: bool) -> str:
         said += f" ({_each(fired, 'shots')})"
     if not hits:
         return said
+    if len(fired) == 1 and fired[0].get("struck"):
+        return f"{said}: {_multiplied(fired[0])} = {counted(data['hits'], 'hit')}"
     said += f": {counted(data['hits'], 'hit')}"
-    scored = [w for w in fired if w["hits"]]
+    scored = [w for w in fired if w["hits"] or w.get("struck")]
     if len(fired) > 1 and scored:
         said += f" ({_each(scored, 'hits')})"
     return said
 
 
+def _multiplied(weapon: dict[str, Any]) -> str:
+    """ "1 hit x D6": a weapon's shots that hit, each making a roll of hits (HE, a
+    flamethrower...; "x D6 halved" at a Down target)."""
+    return f"{counted(weapon['struck'], 'hit')} x {weapon['per_hit']}"
+
+
 def _each(fired: list[dict[str, Any]], count: str) -> str:
-    """ "Rifle 6, LMG 3": each weapon with its shots (or hits)."""
-    return ", ".join(f"{w['weapon']} {w[count]}" for w in fired)
+    """ "Rifle 6, LMG 3": each weapon with its shots (or hits; "Mortar 1 hit x D6 = 4"
+    where a hit made a roll of hits)."""
+    return ", ".join(
+        f"{w['weapon']} {_multiplied(w)} = {w[count]}"
+        if count == "hits" and w.get("struck")
+        else f"{w['weapon']} {w[count]}"
+        for w in fired
+    )
 
 
 def _score(result: dict[str, Any]) -> str:
@@ -139,6 +164,8 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
             bits.append(f"then facing {d['facing']:.0f} degrees")
         if d.get("target") is not None:
             bits.append(("assaulting " if d.get("order") == "Run" else "at ") + n("target"))
+            if d.get("order") == "Run" and d.get("choice") in FIGHTING_MODES:
+                bits.append(f"({d['choice']})")  # Konflikt '47: the attacker's choice
         return "  " + " ".join(bits)
     if kind == "order test":
         return order_test(d)
@@ -157,23 +184,31 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
         return f"    {n('unit')} has no shot at {n('target')}"
     if kind == "morale check":
         result = "passed" if d["passed"] else "failed"
-        return f"    morale check for {n('unit')}: needs {d['needs']}{rolled(d)} -> {result}"
+        needs = f"{d['needs']}{at_the_edge(d['needs'])}"
+        return f"    morale check for {n('unit')}: needs {needs}{rolled(d)} -> {result}"
+    if kind in CHECKS:
+        result = "passed" if d["passed"] else "failed"
+        if kind == "automaton check":
+            result = "ignores it" if d["passed"] else "stunned"
+            return (
+                f"    {n('unit')}, an automaton, ignores Crew stunned on {d['needs']}+: "
+                f"rolled {d['roll']} -> {result}"
+            )
+        check = (
+            f"{n('unit')} is on fire: its crew's morale check"
+            if kind == "on fire check"
+            else f"morale check for {n('unit')} after a flamethrower:"
+        )
+        return (
+            f"    {check} needs {d['needs']} or less on 2D6{at_the_edge(d['needs'])}, "
+            f"rolled {d['roll']} -> {result}"
+        )
     if kind == "destroyed":
         return f"    ** {n('unit')} destroyed ({d['why']})"
     if kind == "rally":
         return f"    rallies: loses {counted(d['pins_lost'], 'pin')}"
     if kind == "close quarters":
-        winner = (
-            "both sides wiped out"
-            if d["attackers_left"] == d["defenders_left"] == 0
-            else "attackers win"
-            if d["attacker_wins"]
-            else "defenders win"
-        )
-        return (
-            f"    close quarters {n('attacker')} v {n('defender')}: {winner} "
-            f"({d['attackers_left']} v {d['defenders_left']} left)"
-        )
+        return close_quarters(d, n("attacker"), n("defender"))
     if kind == "assault vehicle":
         return f"    assault on {n('target')}: {vehicle_damage(d)}"
     if kind == "fubar":
@@ -206,6 +241,9 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
     if kind == "escape":
         return f"    {n('unit')} escapes"
     if kind in ("barrage", "air strike"):
+        if d.get("again"):  # delayed last turn, it rolls again as this turn begins
+            caller = f"{n('caller')}'s {kind}" if d.get("caller") is not None else f"the {kind}"
+            return f"    {caller}, delayed last turn, rolls again: {d['roll']} -> {d['effect']}"
         return f"    {kind}: rolled {d['roll']} -> {d['effect']}"
     if kind == "air strike target":
         if d.get("target") is None:
@@ -252,9 +290,71 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
     return None
 
 
+#: the checks a unit makes within an attack (their own events, format 2 on)
+CHECKS = ("on fire check", "flamethrower check", "automaton check")
+#: the ways a Konflikt '47 assault is fought (the attacker's choice, told on its order)
+FIGHTING_MODES = ("hand-to-hand", "point-blank")
+
+
+def close_quarters(d: dict[str, Any], attacker: str, defender: str) -> str:
+    """A fight's lines: who won and what each side has left, and, where the record has
+    them (format 2 on), each round's casualties and the morale check a Konflikt '47 round
+    brings to the side that took more."""
+    a_left, d_left = d["attackers_left"], d["defenders_left"]
+    both = a_left == d_left == 0
+    winner = (
+        "both sides wiped out"
+        if both
+        else "attackers win"
+        if d["attacker_wins"]
+        else "defenders win"
+    )
+    rounds = d.get("rounds")
+    if not isinstance(rounds, list) or not rounds:
+        return f"    close quarters {attacker} v {defender}: {winner} ({a_left} v {d_left} left)"
+    lines = [f"    close quarters {attacker} v {defender}:"]
+    for i, r in enumerate(rounds, 1):
+        line = (
+            f"      round {i}: attackers {r['attackers']} lose {r['attackers_lost']}, "
+            f"defenders {r['defenders']} lose {r['defenders_lost']}"
+        )
+        check = r.get("check")
+        if isinstance(check, dict):
+            held = "passed, the fight goes on" if check["passed"] else "failed"
+            line += (
+                f"; {check['side']}' morale check: needs {check['needs']}"
+                f"{at_the_edge(check['needs'])}, rolled {check['roll']} -> {held}"
+            )
+        lines.append(line)
+    last = rounds[-1]
+    standing = (
+        last["attackers"] - last["attackers_lost"],
+        last["defenders"] - last["defenders_lost"],
+    )
+    if both:
+        lines.append(f"      {winner}")
+        return "\n".join(lines)
+    lost = "defenders" if d["attacker_wins"] else "attackers"
+    left = a_left if d["attacker_wins"] else d_left
+    loser_standing = standing[1] if d["attacker_wins"] else standing[0]
+    if not loser_standing:
+        why = f"no {lost} left"
+    elif isinstance(last.get("check"), dict):
+        why = f"the {lost}' {loser_standing} left failed their check: destroyed"
+    else:  # (Bolt Action: the side with more casualties is destroyed)
+        why = f"the {lost}' {loser_standing} left, with more casualties, are destroyed"
+    lines.append(f"      {winner}, {left} left ({why})")
+    return "\n".join(lines)
+
+
 def account(events: list[Event], units: list[Any]) -> list[str]:
     """The whole game as lines, with a heading at the start of each turn."""
     return account_from(events, units)[0]
+
+
+#: the events that may open a turn: its first draw or order, or a barrage or an air
+#: strike delayed last turn that comes back as it begins (its target renamed first)
+TURN_OPENERS = ("order", "draw", "barrage", "air strike", "air strike target")
 
 
 def account_from(events: Sequence[Event], units: list[Any], turn: int = 0) -> tuple[list[str], int]:
@@ -264,12 +364,12 @@ def account_from(events: Sequence[Event], units: list[Any], turn: int = 0) -> tu
     before: Event | None = None
     for event in events:
         t = event.data.get("turn", turn)
-        if event.kind in ("order", "draw") and t != turn:
+        if event.kind in TURN_OPENERS and t != turn:
             turn = t
             lines.append(f"Turn {turn}")
         line = describe(event, units, before)
         if line is not None:
-            lines.append(line)
+            lines.extend(line.split("\n"))  # (a fight tells its rounds a line each)
         before = event
     return lines, turn
 

@@ -64,13 +64,13 @@ def status(unit: UnitState) -> str:
 
 def order_test_text(game: BoltActionGame, unit: UnitState) -> str:
     """The order test a unit takes for an order (not an assault on a vehicle), as the
-    player weighs it: what it needs on 2D6, the chance to pass, and of a FUBAR; "" where
-    it needs none (no pins)."""
+    player weighs it: what it needs on 2D6, the chance to pass, and of a FUBAR, and that a
+    Down order needs none; "" where it needs none (no pins)."""
     test = game.order_test_of(unit, Action("order", unit=unit.uid, order="Advance"))
     if not order_test_needed(game.rules, test):
         return ""
     passed, fubar = _order_odds(game.rules, test)
-    return f"{test.value} or less: {percent(passed)} (FUBAR {percent(fubar)})"
+    return f"{test.value} or less: {percent(passed)} (FUBAR {percent(fubar)}); Down: none"
 
 
 @lru_cache(maxsize=256)

@@ -243,7 +243,8 @@ function orderButtons(u, near) {
       }, order));
       continue;
     }
-    const outcomes = needsTest ? [["pass", "passed"], ["fail", "failed"],
+    const tested = needsTest && !game.untested_orders.includes(order);
+    const outcomes = tested ? [["pass", "passed"], ["fail", "failed"],
       ["friendly fire", "FUBAR: friendly fire"], ["panic", "FUBAR: panic"]] : [["pass", "no test"]];
     const pick = el("select", { "data-testid": `outcome-${order}-${u.uid}` },
       outcomes.map(([value, text]) => el("option", { value }, text)));

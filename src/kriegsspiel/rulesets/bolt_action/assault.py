@@ -12,8 +12,14 @@ from typing import Literal, TypeVar
 from kriegsspiel.core.dice import DiceExpr, Dist
 from kriegsspiel.core.procedure import Dice, Weights, count_weights, exact
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
-from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, morale_check, new_test
+from kriegsspiel.rulesets.bolt_action.morale import (
+    MoraleTest,
+    morale_check,
+    new_test,
+    rolled_morale_check,
+)
 from kriegsspiel.rulesets.bolt_action.shooting import (
+    Tally,
     VehicleProfile,
     VehicleState,
     damage_level,
@@ -168,6 +174,20 @@ def round_result(
     return won, procedure != "rounds" and a > 0 and d > 0
 
 
+@dataclass(frozen=True, slots=True)
+class Round:
+    """One round (or Konflikt '47 step) of a fight as the game records it: each side's
+    models at its start and the casualties each took, and the morale check of the side
+    that took more, where one was taken (Konflikt '47: passed, the fight goes on)."""
+
+    attackers: int
+    defenders: int
+    attackers_lost: int
+    defenders_lost: int
+    # the check: "attackers" or "defenders", what it needed, the 2D6 and whether it held
+    check: tuple[str, int, int, bool] | None = None
+
+
 def settle(
     dice: Dice,
     procedure: str,
@@ -175,23 +195,40 @@ def settle(
     defender: Side,
     before: tuple[int, int],
     after: tuple[int, int],
+    rounds: list[Round] | None = None,
 ) -> Fight | None:
-    """Who lost the round, and does the fight go on? None: fight another round."""
+    """Who lost the round, and does the fight go on? None: fight another round. The
+    round is added to ``rounds``, if given (the same dice)."""
     won, tested = round_result(procedure, before, after)
+    if rounds is not None:
+        lost = (before[0] - after[0], before[1] - after[1])
+        rounds.append(Round(*before, *lost))
     if won is None or not tested:
         return won
     # Konflikt '47: the side with more casualties tests morale; if it holds, fight on
     loser = defender if won.attacker_wins else attacker
-    return None if morale_check(dice, loser.morale) else won
+    if rounds is None:
+        return None if morale_check(dice, loser.morale) else won
+    held, roll = rolled_morale_check(dice, loser.morale)
+    who = "defenders" if won.attacker_wins else "attackers"
+    rounds[-1] = replace(rounds[-1], check=(who, loser.morale.value, roll, held))
+    return None if held else won
 
 
 def close_quarters(
-    dice: Dice, procedure: str, attacker: Side, defender: Side, a: int, d: int
+    dice: Dice,
+    procedure: str,
+    attacker: Side,
+    defender: Side,
+    a: int,
+    d: int,
+    rounds: list[Round] | None = None,
 ) -> Fight:
-    """Fight until one side is destroyed (the simulator's procedure)."""
+    """Fight until one side is destroyed (the simulator's procedure); each round added
+    to ``rounds``, if given."""
     while True:
         survivors = step(dice, procedure, attacker, defender, a, d)
-        result = settle(dice, procedure, attacker, defender, (a, d), survivors)
+        result = settle(dice, procedure, attacker, defender, (a, d), survivors, rounds)
         if result is not None:
             return result
         a, d = survivors
@@ -547,10 +584,12 @@ def assault_vehicle(
     anti_tank: bool,
     open_topped: bool,
     damage_dice: DiceExpr,
+    tally: Tally | None = None,
 ) -> VehicleState:
     """Infantry attack a vehicle: each model rolls to hit; damage is hits + ``damage_dice``
     (the edition's D6) against its value; without anti-tank weapons no more than superficial;
-    an open-topped vehicle (as a soft-skinned one) is destroyed if damaged."""
+    an open-topped vehicle (as a soft-skinned one) is destroyed if damaged. The checks the
+    damage brings (on fire, an automaton's) are written down in ``tally``, if given."""
     if hit_on is None:
         return vehicle.untouched()
     hits = dice.count_at_least(models, 6, hit_on)
@@ -560,7 +599,7 @@ def assault_vehicle(
     if not anti_tank:
         level = min(level, 1)
     state = resolve_damage(
-        dice, vehicle, vehicle.untouched(), level, destroyed_if_damaged=open_topped
+        dice, vehicle, vehicle.untouched(), level, destroyed_if_damaged=open_topped, tally=tally
     )
     return replace(
         state, attack_pins=1

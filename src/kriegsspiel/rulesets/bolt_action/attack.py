@@ -30,6 +30,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     VehicleState,
     after_shot,
     can_reach_damage,
+    checked,
     hit_vehicle,
     hits_on_vehicle,
     pen_roll,
@@ -38,6 +39,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     roll_to_hit,
     shot_at_troops,
     shot_at_vehicle,
+    struck_troops,
 )
 
 
@@ -60,9 +62,14 @@ class TroopsContext:
 
 
 def after_attack(
-    dice: Dice, specials_hit: Sequence[Shot], any_hit: bool, ctx: TroopsContext
+    dice: Dice,
+    specials_hit: Sequence[Shot],
+    any_hit: bool,
+    ctx: TroopsContext,
+    tally: Tally | None = None,
 ) -> tuple[int, bool]:
-    """Pins from the attack (the largest of 1 and any HE/flame pin roll) and forced tests."""
+    """Pins from the attack (the largest of 1 and any HE/flame pin roll) and forced tests
+    (a flamethrower's check written down in ``tally``, if given)."""
     if not any_hit:
         return 0, False
     pins = max(
@@ -71,7 +78,7 @@ def after_attack(
     )
     if any(s.morale_check for s in specials_hit):
         test = replace(ctx.morale, pins=ctx.morale.pins + pins)
-        return pins, not morale_check(dice, test)
+        return pins, not checked(dice, test, tally, "flamethrower check")
     return pins, False
 
 
@@ -88,20 +95,22 @@ def attack_troops(
     indirect_hit = False
     specials: list[Shot] = []
     for group in groups:
-        group_hits = 0
+        group_hits = struck = 0
         for _ in range(group.shots):
-            h, c = shot_at_troops(dice, group.shot)
+            hit, h, c = struck_troops(dice, group.shot)
+            struck += hit
             group_hits += h
             casualties += c
         hits += group_hits
         if tally is not None:
             tally.group_hits.append(group_hits)
+            tally.group_struck.append(struck)
         indirect_hit = indirect_hit or bool(group_hits and group.shot.indirect)
         if group_hits and _special(group.shot):
             specials.append(group.shot)
     if ctx.models is not None:
         casualties = min(casualties, ctx.models)
-    pins, destroyed = after_attack(dice, specials, hits > 0, ctx)
+    pins, destroyed = after_attack(dice, specials, hits > 0, ctx, tally)
     return TroopsOutcome(hits, casualties, pins, destroyed, indirect_hit)
 
 

@@ -75,8 +75,18 @@ def rolled_fubar(dice: Dice, rules: Rules) -> tuple[Literal["friendly fire", "pa
     return next(r.result for r in rules.data.fubar.rows if roll in r.rolls), roll
 
 
-def order_test_needed(rules: Rules, test: MoraleTest) -> bool:
-    """A unit without pins follows its order without a test, unless a modifier forces one."""
+# Orders a unit follows without an order test, pinned or not: a unit ordered Down goes
+# Down (the published rule, as commonly summarised: "having at least one pin forces an
+# order test for any order except Down"; the sheets are silent; docs/rules).
+UNTESTED_ORDERS = frozenset({"Down"})
+
+
+def order_test_needed(rules: Rules, test: MoraleTest, order: str | None = None) -> bool:
+    """Whether ``order`` takes an order test: a Down order never does; for any other
+    (``None``: an order not yet chosen, or any but Down), a unit without pins follows its
+    order without a test, unless a modifier forces one."""
+    if order in UNTESTED_ORDERS:
+        return False
     return (
         rules.data.procedure.order_test_needed_without_pins or test.pins > 0 or test.modifier != 0
     )
@@ -92,14 +102,17 @@ class OrderRoll:
     fubar_roll: int | None = None
 
 
-def order_test(dice: Dice, rules: Rules, test: MoraleTest) -> OrderResult:
-    """The whole order test: pass, fail (the unit goes Down) or a FUBAR result."""
-    return rolled_order_test(dice, rules, test).result
+def order_test(dice: Dice, rules: Rules, test: MoraleTest, order: str | None = None) -> OrderResult:
+    """The whole order test for ``order`` (see :func:`order_test_needed`): no test, pass,
+    fail (the unit goes Down) or a FUBAR result."""
+    return rolled_order_test(dice, rules, test, order).result
 
 
-def rolled_order_test(dice: Dice, rules: Rules, test: MoraleTest) -> OrderRoll:
+def rolled_order_test(
+    dice: Dice, rules: Rules, test: MoraleTest, order: str | None = None
+) -> OrderRoll:
     """:func:`order_test` with the dice it rolled (the same dice, in the same order)."""
-    if not order_test_needed(rules, test):
+    if not order_test_needed(rules, test, order):
         return OrderRoll("no test")
     result, roll = rolled_test(dice, test)
     if result == "fubar":

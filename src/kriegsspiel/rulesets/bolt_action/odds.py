@@ -224,6 +224,7 @@ def order_test_odds(
         )
         reasons.append(Reason("FUBAR", f"double {test.double_fail // 2}", chart))
         reasons.append(Reason("failed", "goes Down", "the order is not carried out"))
+        reasons.append(Reason("Down order", "no test", "a unit ordered Down goes Down untested"))
     p_ff, p_panic = dist.probability("friendly fire"), dist.probability("panic")
     rolls = {row.result: row.rolls for row in rules.data.fubar.rows}
     return OddsReport(

@@ -21,7 +21,12 @@ from kriegsspiel.core.report import Reason
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
-from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, morale_check, new_test
+from kriegsspiel.rulesets.bolt_action.morale import (
+    MoraleTest,
+    morale_check,
+    new_test,
+    rolled_morale_check,
+)
 
 #: A unit of this many models or fewer at the start of the game is small (docs/rules).
 SMALL_UNIT_MODELS = 2
@@ -606,12 +611,26 @@ def roll_to_hit(dice: Dice, hit_on: tuple[int, ...] | None) -> bool:
 
 def shot_at_troops(dice: Dice, shot: Shot) -> tuple[int, int]:
     """One shot at infantry or artillery: (hits, casualties)."""
+    _, hits, casualties = struck_troops(dice, shot)
+    return hits, casualties
+
+
+def struck_troops(dice: Dice, shot: Shot) -> tuple[bool, int, int]:
+    """:func:`shot_at_troops` (the same dice) and whether its to-hit roll hit, before
+    any multiplier (HE, a flamethrower, a Tesla's arc) or halving made its hits."""
     if not roll_to_hit(dice, shot.hit_on):
-        return 0, 0
+        return False, 0, 0
     hits = roll_expr(dice, shot.hits_per_hit)
     if shot.halve_hits:
         hits //= 2
-    return hits, dice.count_at_least(hits, 6, shot.damage_need)
+    return True, hits, dice.count_at_least(hits, 6, shot.damage_need)
+
+
+def multiplied(shot: Shot) -> bool:
+    """Whether a hit of ``shot`` at troops is not simply one hit (HE, a flamethrower, a
+    Tesla's arc: a roll of hits; or halved, HE at a Down target)."""
+    per_hit = shot.hits_per_hit
+    return shot.halve_hits or per_hit.count > 0 or per_hit.constant != 1
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -690,14 +709,45 @@ class DamageRoll:
     results: tuple[ResultRoll, ...] = ()
 
 
+#: the checks an attack's target makes within it: a vehicle's crew when it catches fire,
+#: its target after a flamethrower's hit (a vehicle's crew or troops), an automaton's D6
+#: to ignore Crew stunned
+CheckKind = Literal["on fire check", "flamethrower check", "automaton check"]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckRoll:
+    """A check the target of an attack made within it, as the game records it: what it
+    needed (a morale check's 2D6 score or under; an automaton's D6 score or over), the
+    roll and whether it passed (the automaton: ignores the stun)."""
+
+    kind: CheckKind
+    needs: int
+    roll: int
+    passed: bool
+
+
 @dataclass(slots=True)
 class Tally:
     """What the game writes down of an attack as its procedure rolls it: each weapon
-    group's hits and each damage roll on a vehicle. (Mutable: the procedure adds to it as
-    it goes. The odds never pass one, so what they enumerate is unchanged.)"""
+    group's hits, each damage roll on a vehicle and each check its target made. (Mutable:
+    the procedure adds to it as it goes. The odds never pass one, so what they enumerate
+    is unchanged.)"""
 
     group_hits: list[int] = field(default_factory=list)
+    # at troops: each group's shots that hit, before a multiplier made their hits
+    group_struck: list[int] = field(default_factory=list)
     damage_rolls: list[DamageRoll] = field(default_factory=list)
+    checks: list[CheckRoll] = field(default_factory=list)
+
+
+def checked(dice: Dice, test: MoraleTest, tally: Tally | None, kind: CheckKind) -> bool:
+    """A morale check (:func:`morale_check`'s dice), written down in ``tally`` if given."""
+    if tally is None:
+        return morale_check(dice, test)
+    passed, roll = rolled_morale_check(dice, test)
+    tally.checks.append(CheckRoll(kind, test.value, roll, passed))
+    return passed
 
 
 def damage_level(vehicle: VehicleProfile, total: int) -> int:
@@ -733,15 +783,25 @@ def _effect_of(vehicle: VehicleProfile, roll: int) -> tuple[str, int]:
 
 
 def apply_effect(
-    dice: Dice, vehicle: VehicleProfile, state: VehicleState, effect: str, pins: int
+    dice: Dice,
+    vehicle: VehicleProfile,
+    state: VehicleState,
+    effect: str,
+    pins: int,
+    tally: Tally | None = None,
 ) -> VehicleState:
-    """Apply one damage result (crew stunned, immobilised, on fire, knocked out)."""
+    """Apply one damage result (crew stunned, immobilised, on fire, knocked out); the
+    checks it brings (on fire, an automaton's) written down in ``tally``, if given."""
     if state.knocked_out:
         return state
     if effect == "crew stunned":
         ignore = vehicle.automaton_ignores_stunned_on
-        if ignore is not None and dice.roll(6) >= ignore:
-            return state
+        if ignore is not None:
+            roll = dice.roll(6)
+            if tally is not None:
+                tally.checks.append(CheckRoll("automaton check", ignore, roll, roll >= ignore))
+            if roll >= ignore:
+                return state
         return _with(state, crew_stunned=True, damage_pins=state.damage_pins + pins)
     if effect == "immobilised":  # a second immobilisation knocks it out
         if state.immobilised:
@@ -750,7 +810,7 @@ def apply_effect(
     if effect == "on fire":
         state = _with(state, on_fire=True, damage_pins=state.damage_pins + pins)
         test = replace(vehicle.crew_morale, pins=vehicle.crew_morale.pins + state.pins)
-        if not morale_check(dice, test):
+        if not checked(dice, test, tally, "on fire check"):
             return _with(state, knocked_out=True, fire_knocked_out=True)
         return state
     return _with(state, knocked_out=True)
@@ -767,7 +827,7 @@ def hit_vehicle(
         return state
     if shot.auto_effect is not None:
         effect, pins = next((e, p) for _, _, e, p in vehicle.results if e == shot.auto_effect)
-        return apply_effect(dice, vehicle, state, effect, pins)
+        return apply_effect(dice, vehicle, state, effect, pins, tally)
     if shot.pen is None:
         return state
     if tally is None:
@@ -775,7 +835,7 @@ def hit_vehicle(
     roll = dice.roll(6)  # (pen_roll's die)
     level = damage_level(vehicle, roll + shot.pen)
     results: list[ResultRoll] = []
-    state = resolve_damage(dice, vehicle, state, level, results=results)
+    state = resolve_damage(dice, vehicle, state, level, results=results, tally=tally)
     tally.damage_rolls.append(
         DamageRoll(shot.weapon, roll, shot.pen, vehicle.damage_value, LEVELS[level], tuple(results))
     )
@@ -795,9 +855,11 @@ def resolve_damage(
     *,
     destroyed_if_damaged: bool = False,
     results: list[ResultRoll] | None = None,
+    tally: Tally | None = None,
 ) -> VehicleState:
     """Apply a damage level (0 none .. 3 massive): soft-skins die, armour rolls on the table
-    (each roll, its score and its result added to ``results``, if given)."""
+    (each roll, its score and its result added to ``results``, and the checks the results
+    bring to ``tally``, if given)."""
     if level > state.worst:
         state = _with(state, worst=level)
     if level == 0:
@@ -820,7 +882,7 @@ def resolve_damage(
         effect, pins = _effect_of(vehicle, score + vehicle.result_bonus)
         if results is not None:
             results.append((die, score + vehicle.result_bonus, effect))
-        state = apply_effect(dice, vehicle, state, effect, pins)
+        state = apply_effect(dice, vehicle, state, effect, pins, tally)
     return state
 
 
@@ -831,9 +893,11 @@ def hits_on_vehicle(dice: Dice, shot: Shot) -> int:
     return 1 if shot.auto_effect else max(1, roll_expr(dice, shot.hits_per_hit))
 
 
-def after_shot(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
+def after_shot(
+    dice: Dice, shot: Shot, state: VehicleState, tally: Tally | None = None
+) -> VehicleState:
     """Stage 3 (of a shot that hit): the pins a hit causes (one, or the weapon's own) and a
-    flamethrower's test."""
+    flamethrower's test (written down in ``tally``, if given)."""
     if shot.indirect and not state.indirect_hit:
         state = _with(state, indirect_hit=True)
     if not shot.pins_target and shot.auto_effect is None:  # (small arms at closed armour;
@@ -842,7 +906,7 @@ def after_shot(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
     state = _with(state, attack_pins=max(state.attack_pins, extra))
     if shot.morale_check and not state.knocked_out and shot.vehicle is not None:
         test = replace(shot.vehicle.crew_morale, pins=shot.vehicle.crew_morale.pins + state.pins)
-        if not morale_check(dice, test):
+        if not checked(dice, test, tally, "flamethrower check"):
             state = _with(state, knocked_out=True, check_knocked_out=True)
     return state
 
@@ -861,4 +925,4 @@ def shot_at_vehicle(
         return state
     for _ in range(hits):
         state = hit_vehicle(dice, shot, state, tally)
-    return after_shot(dice, shot, state)
+    return after_shot(dice, shot, state, tally)

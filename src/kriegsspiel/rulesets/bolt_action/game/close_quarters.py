@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.assault import (
     CONTACT,
+    Round,
     Side,
     assault_vehicle,
     close_quarters,
@@ -32,7 +33,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
 )
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, credit
 from kriegsspiel.rulesets.bolt_action.kit import assault_armed
-from kriegsspiel.rulesets.bolt_action.shooting import VehicleState
+from kriegsspiel.rulesets.bolt_action.shooting import Tally, VehicleState
 
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
@@ -258,7 +259,8 @@ def fight_on(
     a_mode = action.choice or "hand-to-hand"
     a, d = len(unit.alive_models), len(tgt.alive_models)
     attacker, defender = side_of(game, unit, a_mode), side_of(game, tgt, reaction)
-    result = close_quarters(game.dice, procedure, attacker, defender, a, d)
+    rounds: list[Round] = []
+    result = close_quarters(game.dice, procedure, attacker, defender, a, d, rounds)
     game.log(
         "close quarters",
         attacker=unit.uid,
@@ -266,6 +268,7 @@ def fight_on(
         attacker_wins=result.attacker_wins,
         attackers_left=result.attackers_left,
         defenders_left=result.defenders_left,
+        rounds=[round_json(r) for r in rounds],
     )
     if result.both_destroyed:
         game.destroy(tgt, "wiped out in close quarters, as were its attackers", by=unit)
@@ -280,6 +283,20 @@ def fight_on(
     game.destroy(loser, "lost the close quarters fight", by=winner)
     if not winner.alive_models:
         game.destroy(winner, "wiped out in the same fight")
+
+
+def round_json(fought: Round) -> dict[str, Any]:
+    """A round of a fight as the record writes it (its check only where one was taken)."""
+    said: dict[str, Any] = {
+        "attackers": fought.attackers,
+        "defenders": fought.defenders,
+        "attackers_lost": fought.attackers_lost,
+        "defenders_lost": fought.defenders_lost,
+    }
+    if fought.check is not None:
+        side, needs, roll, passed = fought.check
+        said["check"] = {"side": side, "needs": needs, "roll": roll, "passed": passed}
+    return said
 
 
 def vehicle_assault(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> partial[VehicleState]:
@@ -297,7 +314,8 @@ def vehicle_assault(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> pa
 
 
 def _infantry_against_vehicle(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> None:
-    state = vehicle_assault(game, unit, tgt)(game.dice)
+    tally = Tally()
+    state = vehicle_assault(game, unit, tgt)(game.dice, tally=tally)
     # what befell the vehicle, as a shot at it records
     game.log(
         "assault vehicle",
@@ -309,6 +327,7 @@ def _infantry_against_vehicle(game: BoltActionGame, unit: UnitState, tgt: UnitSt
         on_fire=state.on_fire,
         pins=state.pins,
     )
+    game.log_checks(tgt, tally)
     game.vehicle_damage(
         tgt,
         state.knocked_out,

@@ -27,6 +27,7 @@ from kriegsspiel.rulesets.bolt_action.game.record_events import (
     EVENTS,
     Decision,
     Reseed,
+    in_format_1,
     unknown_event,
     without_added,
 )
@@ -355,7 +356,7 @@ def replay(path: str | Path) -> Replay:
             line,
             "" if line is None else lines[line - 1],
             actual,
-            finished=game.is_terminal() and len(game.events) == len(rows),
+            finished=game.is_terminal() and written() == len(rows),
             made_otherwise="" if line is None else _made_otherwise(head),
             cut_line=len(lines) + 1 if record.cut else None,
             final_newline=record.final_newline,
@@ -369,19 +370,34 @@ def replay(path: str | Path) -> Replay:
         )
 
     older = head.get("format") == FORMAT_1
+
+    def written() -> int:
+        """How many lines the replay's events make in the record's format."""
+        if not older:
+            return len(game.events)
+        return sum(1 for event in game.events if in_format_1(event.kind))
+
     if dumps(head) != lines[0]:
         return result(1, dumps(head))
     same = 0  # how many replayed events are found to be the record's, from the first
+    seen = 0  # ... and how many of the replay's events that took (a format-1 record
+    # lacks some kinds of event: those are passed over)
 
     def first_difference() -> Replay | None:
-        nonlocal same
+        nonlocal same, seen
         events = game.events
-        while same < min(len(events), len(rows)):
-            row = events[same].to_json()
+        while seen < len(events):
+            if older and not in_format_1(events[seen].kind):
+                seen += 1
+                continue
+            if same >= len(rows):
+                break
+            row = events[seen].to_json()
             replayed = dumps(without_added(row) if older else row)
             if replayed != lines[same + 1]:
                 return result(same + 2, replayed)
             same += 1
+            seen += 1
         return None
 
     for line, action in steps:
@@ -395,15 +411,15 @@ def replay(path: str | Path) -> Replay:
             else:
                 game.apply_action(action)
         except IllegalActionError as exc:  # the record was changed, or comes from elsewhere
-            due = len(game.events) + 2  # the line the replay writes next
+            due = written() + 2  # the line the replay writes next
             if due == line:
                 return result(line, f"(not legal here: {exc})")
             return result(due, f"(a decision is due; the record's next, line {line}: {exc})")
     if parted := first_difference():
         return parted
-    if len(game.events) < len(rows):  # the record goes on where the replay stops
+    if written() < len(rows):  # the record goes on where the replay stops
         stops = "the game is over" if game.is_terminal() else "a decision is due"
-        return result(len(game.events) + 2, f"(end: {stops})")
+        return result(written() + 2, f"(end: {stops})")
     return result()
 
 

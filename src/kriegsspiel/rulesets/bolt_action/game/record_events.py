@@ -102,10 +102,12 @@ class Start(Line):
 
 # ----------------------------------------------------------------------------- the dice
 # Records of format 2 on write what was rolled: the 2D6 of an order test or a morale
-# check (and the D6 on the FUBAR chart), each attack's shots and hits by weapon, and each
-# hit's damage roll on a vehicle. A record of format 1 has none of these: they are
-# optional here, and a replay of such a record compares its lines without them
-# (:data:`ADDED_IN_FORMAT_2`).
+# check (and the D6 on the FUBAR chart), each attack's shots and hits by weapon, each
+# hit's damage roll on a vehicle, and the checks an attack's target made within it (on
+# fire, a flamethrower's, an automaton's). A record of format 1 has none of these: the
+# fields are optional here, and a replay of such a record compares its lines without
+# them (:data:`ADDED_IN_FORMAT_2`) and passes over the events it never has
+# (:data:`KINDS_ADDED_IN_FORMAT_2`).
 class Part(BaseModel):
     """A part of an event's line (an object within it), read as strictly as the line."""
 
@@ -119,6 +121,10 @@ class WeaponFired(Part):
     weapon: str
     shots: int = Field(ge=0)
     hits: int = Field(ge=0)
+    # at troops, a weapon whose hit is not one hit (HE, a flamethrower...): the shots that
+    # hit, and what each made ("D6"; "D6 halved" at a Down target)
+    struck: int | None = Field(default=None, ge=0)
+    per_hit: str | None = None
 
 
 class ResultRoll(Part):
@@ -207,6 +213,20 @@ class MoraleCheck(Line):
     roll: int | None = Field(default=None, ge=2, le=12)  # the 2D6 (format 2 on)
 
 
+class Check(Line):
+    """A check the target of an attack made within it (format 2 on: a record of format 1
+    has no such line): its vehicle's crew when it caught fire, a unit (or a vehicle's
+    crew) after a flamethrower's hit, each a morale check on 2D6 needing ``needs`` or
+    under; an automaton's D6 to ignore Crew stunned, needing ``needs`` or over (passed:
+    the stun is ignored)."""
+
+    event: Literal["on fire check", "flamethrower check", "automaton check"]
+    unit: int
+    needs: int
+    roll: int = Field(ge=1, le=12)
+    passed: bool
+
+
 class Destroyed(Line):
     event: Literal["destroyed"]
     unit: int
@@ -218,6 +238,27 @@ class UnitOnly(Line):
     unit: int
 
 
+class RoundCheck(Part):
+    """The morale check of the side that took more casualties in a round (Konflikt '47):
+    passed, the fight goes on."""
+
+    side: Literal["attackers", "defenders"]
+    needs: int
+    roll: int = Field(ge=2, le=12)
+    passed: bool
+
+
+class FightRound(Part):
+    """A round of close quarters: each side's models at its start, the casualties each
+    took, and any morale check it brought."""
+
+    attackers: int = Field(ge=0)
+    defenders: int = Field(ge=0)
+    attackers_lost: int = Field(ge=0)
+    defenders_lost: int = Field(ge=0)
+    check: RoundCheck | None = None
+
+
 class CloseQuarters(Line):
     event: Literal["close quarters"]
     attacker: int
@@ -225,6 +266,7 @@ class CloseQuarters(Line):
     attacker_wins: bool
     attackers_left: int
     defenders_left: int
+    rounds: tuple[FightRound, ...] | None = None  # (format 2 on)
 
 
 class AssaultVehicle(Line):
@@ -252,6 +294,8 @@ class CallIn(Line):
     side: int
     roll: int
     effect: str
+    caller: int | None = None  # the observer who called it, fallen or not (format 2 on)
+    again: bool | None = None  # delayed, it rolls again as a turn begins (format 2 on)
 
 
 class AirStrikeTarget(Line):
@@ -311,7 +355,7 @@ class GameOver(Line):
 
 MODELS: tuple[type[Line], ...] = (
     Start, Draw, Reseed, Order, OrderTest, Rally, Move, UnitAtUnit, Attack, SupportDamage,
-    MoraleCheck, Destroyed, React, Ambush, Retain, FriendlyFire, UnitOnly, CloseQuarters,
+    MoraleCheck, Check, Destroyed, React, Ambush, Retain, FriendlyFire, UnitOnly, CloseQuarters,
     AssaultVehicle, Fubar, CallIn, AirStrikeTarget, FireForEffect, BarragePins, BarrageHit, AirStrikePins,
     Aircraft, TurnEnd, GameOver,
 )  # fmt: skip
@@ -324,7 +368,21 @@ ADDED_IN_FORMAT_2: dict[str, tuple[str, ...]] = {
     "shoot": ("weapons", "damage_rolls"),
     "support damage": ("weapons", "damage_rolls"),
     "aircraft": ("pins",),
+    "close quarters": ("rounds",),
+    "barrage": ("caller", "again"),
+    "air strike": ("caller", "again"),
 }
+
+
+#: the kinds of event a record of format 1 never has (its replay passes them over)
+KINDS_ADDED_IN_FORMAT_2: frozenset[str] = frozenset(
+    {"on fire check", "flamethrower check", "automaton check"}
+)
+
+
+def in_format_1(name: str) -> bool:
+    """Whether a record of format 1 writes events of kind ``name``."""
+    return name not in KINDS_ADDED_IN_FORMAT_2
 
 
 def without_added(row: dict[str, Any]) -> dict[str, Any]:

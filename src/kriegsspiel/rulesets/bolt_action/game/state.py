@@ -76,6 +76,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Tally,
     VehicleProfile,
     crew_with_officer,
+    multiplied,
     plan_shot,
     vehicle_profile,
 )
@@ -108,13 +109,20 @@ OFFICER_RANGE = {"Second Lieutenant": 6.0, "First Lieutenant": 6.0, "Captain": 1
 
 def weapons_fired(groups: Sequence[Group], tally: Tally) -> list[dict[str, Any]]:
     """An attack's shots and hits by weapon, as the record writes them: each weapon once,
-    in the order it first fired, its groups' shots and hits added up."""
+    in the order it first fired, its groups' shots and hits added up; at troops, of a
+    weapon whose hit is not one hit (HE, a flamethrower...), the shots that hit
+    (``struck``) and what each such hit made (``per_hit``: "D6", "D6 halved")."""
     fired: dict[str, dict[str, Any]] = {}
-    for group, hits in zip(groups, tally.group_hits, strict=True):
+    struck: Sequence[int | None] = tally.group_struck or [None] * len(groups)
+    for group, hits, hit in zip(groups, tally.group_hits, struck, strict=True):
         name = group.shot.weapon
         line = fired.setdefault(name, {"weapon": name, "shots": 0, "hits": 0})
         line["shots"] += group.shots
         line["hits"] += hits
+        if hit is not None and multiplied(group.shot):
+            shot = group.shot
+            line["struck"] = line.get("struck", 0) + hit
+            line["per_hit"] = shot.hits_per_hit.text + (" halved" if shot.halve_hits else "")
     return list(fired.values())
 
 
@@ -435,7 +443,7 @@ class BoltActionGame(ShootingGroups):
         unit = self.units[action.unit]
         unit.no_run = False  # a gravity pulse stops only the next activation's Run
         test = self.order_test_of(unit, action)
-        rolled = rolled_order_test(self.dice, self.rules, test)
+        rolled = rolled_order_test(self.dice, self.rules, test, action.order)
         result = rolled.result
         if result != "no test":
             fubar_roll = {} if rolled.fubar_roll is None else {"fubar_roll": rolled.fubar_roll}
@@ -631,6 +639,7 @@ class BoltActionGame(ShootingGroups):
                 on_fire=state.on_fire,
                 pins=state.pins,
             )
+            self.log_checks(tgt, tally)
             self.vehicle_damage(
                 tgt,
                 state.knocked_out,
@@ -653,6 +662,7 @@ class BoltActionGame(ShootingGroups):
                 casualties=out.casualties,
                 pins=out.pins,
             )
+            self.log_checks(tgt, tally)
             if unit is not None and out.indirect_hit:
                 unit.ranged_in_on = tgt.uid  # an indirect shot is ranged in once it hits
             tgt.pins += out.pins
@@ -662,6 +672,14 @@ class BoltActionGame(ShootingGroups):
             if out.destroyed_by_morale and not tgt.destroyed:
                 self.destroy(tgt, "fails its morale check after a flamethrower", by=unit)
             self.check_pins(tgt, by=unit)
+
+    def log_checks(self, tgt: UnitState, tally: Tally) -> None:
+        """Record the checks ``tgt`` made within an attack (on fire, a flamethrower's, an
+        automaton's D6 to ignore a stun), in the order rolled, after the attack's line."""
+        for check in tally.checks:
+            self.log(
+                check.kind, unit=tgt.uid, needs=check.needs, roll=check.roll, passed=check.passed
+            )
 
     def attack_setup(
         self, tgt: UnitState, groups: Sequence[Group]

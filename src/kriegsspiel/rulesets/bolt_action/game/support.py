@@ -71,7 +71,7 @@ def come_back(game: BoltActionGame, call_in: Delayed) -> None:
         if renominated is None:
             return
         call_in = renominated
-    resolve(game, call_in)
+    resolve(game, call_in, again=True)
 
 
 def _renominated(game: BoltActionGame, call_in: Delayed) -> Delayed | None:
@@ -99,25 +99,38 @@ def _renominated(game: BoltActionGame, call_in: Delayed) -> Delayed | None:
     return replace(call_in, target=new.uid, point=(new.anchor.x, new.anchor.y))
 
 
-def resolve(game: BoltActionGame, call_in: Delayed) -> None:
+def resolve(game: BoltActionGame, call_in: Delayed, *, again: bool = False) -> None:
     """Roll the barrage or air strike on its chart and carry it out; the observer who
     called it is credited with the enemy points it destroys (its fire is no one's on the
-    table, so it is resolved with no attacker: no unit ranges in, none is nearest)."""
+    table, so it is resolved with no attacker: no unit ranges in, none is nearest).
+    ``again``: it was delayed, and rolls again as a turn begins (the record says so)."""
     enemies = [u for u in game.units if u.side != call_in.side]
     before = [points_lost(u) for u in enemies]
-    _resolve(game, call_in)
+    _resolve(game, call_in, again)
     if 0 <= call_in.caller < len(game.units):
         caller = game.units[call_in.caller]
         caller.damage_dealt += sum(points_lost(u) for u in enemies) - sum(before)
 
 
-def _resolve(game: BoltActionGame, call_in: Delayed) -> None:
+def _called(call_in: Delayed, again: bool) -> dict[str, object]:
+    """What a barrage's or air strike's line says of its call (format 2 on): its caller
+    (named though he may have fallen since: the call stands), and whether it was delayed
+    and rolls again."""
+    said: dict[str, object] = {}
+    if call_in.caller >= 0:
+        said["caller"] = call_in.caller
+    if again:
+        said["again"] = True
+    return said
+
+
+def _resolve(game: BoltActionGame, call_in: Delayed, again: bool) -> None:
     roll = game.dice.roll(6)
     if call_in.kind == "barrage":
         chart = game.rules.data.artillery_barrage
         assert chart is not None
         effect = next(r.effect for r in chart.rows if roll in r.rolls)
-        game.log("barrage", side=call_in.side, roll=roll, effect=effect)
+        game.log("barrage", side=call_in.side, roll=roll, effect=effect, **_called(call_in, again))
         point = Point(*call_in.point)
         if effect == "delay":
             game.delayed.append(call_in)
@@ -129,7 +142,7 @@ def _resolve(game: BoltActionGame, call_in: Delayed) -> None:
     strike = game.rules.data.air_strike
     assert strike is not None
     outcome = next(r.effect for r in strike.rows if roll in r.rolls)
-    game.log("air strike", side=call_in.side, roll=roll, effect=outcome)
+    game.log("air strike", side=call_in.side, roll=roll, effect=outcome, **_called(call_in, again))
     if outcome == "skies are empty":
         game.delayed.append(call_in)
         return
