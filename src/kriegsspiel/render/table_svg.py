@@ -552,35 +552,32 @@ def _legend(root: ET.Element, game: BoltActionGame, x: float, y: float, width: f
     return cy + row - y
 
 
+def _key_box(parent: ET.Element, x: float, y: float, fill: str, stroke: str, width: float) -> None:
+    """A legend's key box (18×10 pixels): filled for terrain, or an outline drawn dashed
+    (``fill`` "none": a deployment zone, impassable ground)."""
+    dashes = {"stroke_dasharray": "4 2"} if fill == "none" else {}
+    _el(
+        parent,
+        "rect",
+        x=x,
+        y=y,
+        width=18,
+        height=10,
+        fill=fill,
+        stroke=stroke,
+        stroke_width=width,
+        **dashes,
+    )
+
+
 def _swatch(parent: ET.Element, kind: str, colour: str, x: float, y: float) -> None:
     """The little picture in front of a legend entry (an 18×10 pixel box)."""
     if kind in ("terrain", "wreck"):
-        _el(
-            parent,
-            "rect",
-            x=x,
-            y=y,
-            width=18,
-            height=10,
-            fill=colour,
-            stroke="#333333",
-            stroke_width=0.8,
-        )
+        _key_box(parent, x, y, colour, "#333333", 0.8)
         if kind == "wreck":
             _cross(parent, x + 9, y + 5, 3.5, stroke="#ffffff", stroke_width=1.2)
     elif kind == "impassable":
-        _el(
-            parent,
-            "rect",
-            x=x,
-            y=y,
-            width=18,
-            height=10,
-            fill="none",
-            stroke=colour,
-            stroke_width=2.0,
-            stroke_dasharray="4 2",
-        )
+        _key_box(parent, x, y, "none", colour, 2.0)
     elif kind == "model":
         _el(
             parent,
@@ -621,18 +618,7 @@ def _swatch(parent: ET.Element, kind: str, colour: str, x: float, y: float) -> N
     elif kind == "dead":
         _cross(parent, x + 9, y + 5, 4, stroke=colour, stroke_width=1.2)
     elif kind == "zone":
-        _el(
-            parent,
-            "rect",
-            x=x,
-            y=y,
-            width=18,
-            height=10,
-            fill="none",
-            stroke=colour,
-            stroke_width=1.2,
-            stroke_dasharray="4 2",
-        )
+        _key_box(parent, x, y, "none", colour, 1.2)
     else:
         _el(
             parent,
