@@ -6,10 +6,9 @@ Iron Cross and House Clearing.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.record import Replay
@@ -39,19 +38,17 @@ def new_game(
     a look-ahead), ``observation``; ``write_record(path)`` writes the record of the game
     so far, which :func:`replay` (and ``kriegsspiel replay``) re-runs.
     """
+    from kriegsspiel.core import arguments
     from kriegsspiel.core.arguments import in_python_words
-    from kriegsspiel.errors import KriegsspielError, UsageError
+    from kriegsspiel.errors import KriegsspielError
     from kriegsspiel.rulesets.bolt_action.game.recorded import RecordedGame
-    from kriegsspiel.sim import MAX_SEED
     from kriegsspiel.sim.matchup import army_list, build_matchup
 
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise UsageError(f"seed must be a whole number 0 or more, not {seed!r}.")
-    if seed > MAX_SEED:
-        raise UsageError(f"seed must be between 0 and {MAX_SEED} (got {seed}).")
-    seed = int(seed)  # (a NumPy integer too: the record writes Python's)
+    seed = arguments.seed(seed)
     try:
-        matchup = build_matchup(ruleset, scenario, army_list(armies), rules_file=rules_file)
+        # (whatever the caller gave: build_matchup refuses what is not two armies by name)
+        given = cast("Sequence[str | Path]", army_list(armies))
+        matchup = build_matchup(ruleset, scenario, given, rules_file=rules_file)
     except KriegsspielError as refused:  # (told as the parameters, not the command line's)
         refused.args = (in_python_words(str(refused)), *refused.args[1:])
         raise

@@ -31,6 +31,18 @@ def whole(name: str, value: object) -> int:
     return int(value)
 
 
+def seed(value: object) -> int:
+    """A game's seed: a whole number 0 to 2**63 - 1 (``MAX_SEED``, as ``kriegsspiel play
+    --seed`` and ``evaluate`` take it; a NumPy integer too), as an int."""
+    from kriegsspiel.sim import MAX_SEED
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < 0:
+        raise UsageError(f"seed must be a whole number 0 or more, not {value!r}.")
+    if int(value) > MAX_SEED:
+        raise UsageError(f"seed must be between 0 and {MAX_SEED} (got {value}).")
+    return int(value)  # (the record writes Python's int)
+
+
 def optional_whole(name: str, value: object) -> int | None:
     """None, or a whole number (:func:`whole`)."""
     return None if value is None else whole(name, value)

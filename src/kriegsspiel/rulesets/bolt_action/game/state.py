@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import copy
 import math
-import numbers
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from kriegsspiel.core import arguments
 from kriegsspiel.core.game import CHANCE, TERMINAL, Event, IllegalActionError
 from kriegsspiel.core.procedure import Dice, RandomDice
 from kriegsspiel.core.scenario import Scenario
 from kriegsspiel.core.table import Point, Table, shared_table
 from kriegsspiel.core.table import TerrainFeature as TableFeature
-from kriegsspiel.errors import UnknownNameError, UsageError
+from kriegsspiel.errors import UnknownNameError
 from kriegsspiel.rulesets.bolt_action import bag
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
 from kriegsspiel.rulesets.bolt_action.assault import assault_order_modifier
@@ -412,13 +412,7 @@ class BoltActionGame(ShootingGroups):
         it out on dice of its own. The record says so in a ``dice`` line, which a replay
         follows; a finished game rolls no more dice, so it is left as it is.
         """
-        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-            raise UsageError(f"seed must be a whole number 0 or more, not {seed!r}.")
-        from kriegsspiel.sim import MAX_SEED  # (as new_game and play --seed take seeds)
-
-        if seed > MAX_SEED:
-            raise UsageError(f"seed must be between 0 and {MAX_SEED} (got {seed}).")
-        seed = int(seed)  # (a NumPy integer too: the record writes Python's)
+        seed = arguments.seed(seed)  # (as new_game and play --seed take seeds)
         if self.over:
             return
         self.dice = RandomDice(seed)
