@@ -709,6 +709,20 @@ class DamageRoll:
     results: tuple[ResultRoll, ...] = ()
 
 
+def damage_roll_json(roll: DamageRoll) -> dict[str, Any]:
+    """A hit's damage roll on a vehicle as the record writes it."""
+    return {
+        "weapon": roll.weapon,
+        "roll": roll.roll,
+        "pen": roll.pen,
+        "damage_value": roll.damage_value,
+        "damage": roll.damage,
+        "results": [
+            {"roll": die, "score": score, "result": result} for die, score, result in roll.results
+        ],
+    }
+
+
 #: the checks an attack's target makes within it: a vehicle's crew when it catches fire,
 #: its target after a flamethrower's hit (a vehicle's crew or troops), an automaton's D6
 #: to ignore Crew stunned
