@@ -842,7 +842,14 @@ def assault_odds(
         if side.mode == "hand-to-hand":
             attacks = side.attacks(models)
             return f"{attacks} attack{'s' if attacks != 1 else ''}, damage on {enemy.damage_value}+"
-        return f"{point_blank(side)}, damage on {enemy.damage_value}+"
+        unused = min(side.assault_models, models)  # (their extra attacks are hand-to-hand's)
+        aside = (
+            f" (one shot a model: the {unused} assault weapon{'s' * (unused != 1)} add "
+            "nothing to point-blank fire)"
+            if unused
+            else ""
+        )
+        return f"{point_blank(side)}, damage on {enemy.damage_value}+{aside}"
 
     def point_blank(side: Side) -> str:
         return f"point-blank fire hits on {describe_needs(side.point_blank_hit)}"

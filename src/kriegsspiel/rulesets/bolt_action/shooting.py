@@ -417,6 +417,8 @@ def plan_shot(
             skipped.append("Down")
         if skipped:
             because += f"; flamethrower ignores {' and '.join(skipped)}"
+        if s.moving and "Assault" in special:  # (said, as the sheet's -1 is not taken)
+            because += "; fire on the move: no effect (Assault weapon)"
         reasons.append(Reason("to hit", describe_needs(hit_on), because))
 
     # -- what a hit does
