@@ -176,6 +176,11 @@ def test_table_output_shows_the_reasoning() -> None:
     ("args", "message"),
     [
         (["odds", "shoot", "--weapon", "panzerfausts"], "Did you mean 'Panzerfaust'"),
+        (  # refused as an army list refuses it on a vehicle (docs/rules, "Who carries what")
+            ["odds", "shoot", "-w", "flamethrower (infantry)", "--firer-vehicle", "--range", "5"],
+            "not mounted on a vehicle; a vehicle mounts 'Light flamethrower (vehicle)' or "
+            "'Flamethrower (vehicle)'.",
+        ),
         (["odds", "shoot", "--weapon", "rifle", "--range", "30"], 'reaches 24"'),
         (["odds", "shoot", "--target", "medium tnak", "--weapon", "bazooka"], "medium tank"),
         (["odds", "order-test", "--pins", "-2"], "cannot be negative"),
@@ -257,6 +262,10 @@ def test_table_output_shows_the_reasoning() -> None:
         ),
         (["odds", "morale", "-r", "konflikt47", "--ruleset", "bolt-action-1"], "--ruleset or -r"),
         (["odds", "vehicle-assault", "--vehicle-order", "ran"], "cannot assault a vehicle"),
+        (  # echoed as typed (it said "--vehicle-order ran")
+            ["odds", "vehicle-assault", "--vehicle-order", "run"],
+            "--vehicle-order run: infantry cannot assault a vehicle that ran this turn",
+        ),
         (["odds", "terrain-test", "--unit", "transport"], "--unit 'transport': Unknown unit"),
         (["odds", "terrain-test", "--terrain", "swamp"], "--terrain 'swamp': Unknown terrain"),
         (
