@@ -176,6 +176,11 @@ def test_table_output_shows_the_reasoning() -> None:
     ("args", "message"),
     [
         (["odds", "shoot", "--weapon", "panzerfausts"], "Did you mean 'Panzerfaust'"),
+        (  # refused as an army list refuses it on a vehicle (docs/rules, "Who carries what")
+            ["odds", "shoot", "-w", "flamethrower (infantry)", "--firer-vehicle", "--range", "5"],
+            "not mounted on a vehicle; a vehicle mounts 'Light flamethrower (vehicle)' or "
+            "'Flamethrower (vehicle)'.",
+        ),
         (["odds", "shoot", "--weapon", "rifle", "--range", "30"], 'reaches 24"'),
         (["odds", "shoot", "--target", "medium tnak", "--weapon", "bazooka"], "medium tank"),
         (["odds", "order-test", "--pins", "-2"], "cannot be negative"),
@@ -257,6 +262,10 @@ def test_table_output_shows_the_reasoning() -> None:
         ),
         (["odds", "morale", "-r", "konflikt47", "--ruleset", "bolt-action-1"], "--ruleset or -r"),
         (["odds", "vehicle-assault", "--vehicle-order", "ran"], "cannot assault a vehicle"),
+        (  # echoed as typed (it said "--vehicle-order ran")
+            ["odds", "vehicle-assault", "--vehicle-order", "run"],
+            "--vehicle-order run: infantry cannot assault a vehicle that ran this turn",
+        ),
         (["odds", "terrain-test", "--unit", "transport"], "--unit 'transport': Unknown unit"),
         (["odds", "terrain-test", "--terrain", "swamp"], "--terrain 'swamp': Unknown terrain"),
         (
@@ -752,3 +761,31 @@ def test_a_repeatable_option_or_a_flag_may_still_be_given_more_than_once() -> No
     assert set(out["p_hit_by_weapon"]) == {"Rifle", "Light machine gun (LMG)"}  # type: ignore[arg-type]
     two = run_json("shoot", "-w", "rifle:2", "--small-unit", "--target-models", "2")
     assert two["to_hit_by_weapon"] == {"Rifle": "4+"}  # base 3+, small unit -1
+
+
+def test_a_long_exact_fraction_is_left_to_json_not_cut_to_a_wrong_number(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A 10 v 10 fight's chances are fractions of some 140 digits: a console of 80 columns
+    cut them to their first digits, which read as a whole number. The table shows a
+    fraction whole where it is short, else says where it is (--json holds it whole); and a
+    folded tail's row ("6+") has its chance in both columns."""
+    from fractions import Fraction
+
+    from kriegsspiel.render.odds_text import _exact
+
+    assert _exact(Fraction(133, 400)) == "133/400"
+    assert _exact(Fraction(10**11 - 1, 10**12)) == "see --json (13 digits)"  # 25 characters
+    assert _exact(Fraction(10**10 - 1, 10**11)) == "9999999999/100000000000"  # 23: shown
+    long = Fraction(10**70 + 1, 3 * 10**70)
+    assert _exact(long) == "see --json (71 digits)"
+    monkeypatch.setenv("COLUMNS", "80")  # (the console the probe saw it in)
+    shown = cli("odds", "assault")
+    rows = [line for line in shown.stdout.splitlines() if "attacker wins" in line]
+    assert len(rows) == 1 and "see --json (" in rows[0] and "…" not in rows[0], rows
+    exact = json.loads(cli("odds", "assault", "--json").stdout)["exact"]["p_attacker_wins"]
+    assert "/" in exact and len(exact) > 100  # (the fraction whole)
+    folded = cli("odds", "shoot", "-w", "heavy mortar", "--ranged-in", "--range", "40",
+                 "--target-down")  # fmt: skip
+    tail = next(line for line in folded.stdout.splitlines() if "6+" in line)
+    assert [cell.strip() for cell in tail.split("│")[1:4]] == ["6+", "0.036%", "0.036%"], tail

@@ -314,3 +314,51 @@ def test_an_aircrafts_pins_are_told_on_its_line_and_not_as_none_after() -> None:
     assert told is not None and told.startswith("    M4 Sherman [A]: damage rolls v 9: ")
     assert told.endswith(" -> no damage"), told
     assert str(describe(damage, game.units)).endswith(" -> no damage, 0 pins")
+
+
+def test_an_assault_on_a_vehicle_records_its_dice_and_the_account_tells_them() -> None:
+    """(Format 3.) The 'assault vehicle' event has the models that struck, the D6 each
+    needed, the hits, and the damage roll with the hits as its pen, so a referee can check
+    it: the damage is the D6 plus the hits against the damage value (at most superficial
+    without anti-tank weapons, sheet 002), and the account tells it."""
+    levels = ("none", "superficial", "full", "massive")
+    told_capped = told_hits = False
+    for seed in range(120):
+        for anti_tank in (True, False):
+            game, squad, tank = _squad_before_a_tank(seed)
+            if not anti_tank:
+                game.has_anti_tank = lambda unit: False  # type: ignore[method-assign]
+            game.apply_action(
+                Action("order", unit=squad.uid, order="Run", target=tank.uid, choice="hand-to-hand")
+            )
+            event = next((e for e in game.events if e.kind == "assault vehicle"), None)
+            if event is None:
+                continue  # the order test failed
+            d = event.data
+            assert d["hit_on"] == 4 and d["anti_tank"] is anti_tank  # a stationary tank: 4+
+            assert 0 <= d["hits"] <= d["models"] == len(squad.alive_models)
+            line = describe(event, game.units)
+            assert line is not None
+            assert line.startswith(
+                f"    assault on Panzer IV Ausf. H [B]: to hit on 4+ with {d['models']} models: "
+            ), line
+            if d["hits"] == 0:
+                assert d["damage_rolls"] == [] and "no hit -> no damage" in line
+                assert not (d["knocked_out"] or d["immobilised"] or d["stunned"])
+                continue
+            (roll,) = d["damage_rolls"]
+            assert roll["pen"] == d["hits"] and 1 <= roll["roll"] <= 6
+            margin = roll["roll"] + roll["pen"] - roll["damage_value"]
+            # sheet 002: superficial on the damage value, full above it, massive 3 above
+            level = 3 if margin >= 3 else 2 if margin >= 1 else 1 if margin >= 0 else 0
+            assert roll["damage"] == levels[level if anti_tank else min(level, 1)]
+            assert (roll["damage"] != "none") == bool(roll["results"]) or d["knocked_out"]
+            sum_said = f"{roll['roll']}+{roll['pen']}={roll['roll'] + roll['pen']} {roll['damage']}"
+            assert f"hits; damage roll v {roll['damage_value']}: {sum_said}" in line or (
+                f"hit; damage roll v {roll['damage_value']}: {sum_said}" in line
+            ), line
+            told_hits = True
+            if not anti_tank:
+                assert "(no anti-tank weapon: superficial at most)" in line
+                told_capped = told_capped or roll["damage"] == "superficial"
+    assert told_hits and told_capped

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
+from test_record_rolls import older_format
 
 from kriegsspiel.core.records import dumps, write_record
 from kriegsspiel.errors import DataFileError
@@ -108,6 +109,15 @@ def test_a_record_with_a_vehicle_assault_replays(tmp_path: Path) -> None:
     assert "assault vehicle" in events
     result = record.replay(path)
     assert result.reproduced and result.finished and result.notes() == []
+    # the same game as format 2 wrote it, before the assault's dice were recorded, replays
+    # compared without them, and the replay says so once
+    old = older_format(path.read_text(), 2)
+    assert '"hit_on"' not in old and '"event":"assault vehicle"' in old
+    path.write_text(old, encoding="utf-8")
+    result = record.replay(path)
+    assert result.reproduced and result.finished and result.older_format == 2
+    (note,) = result.notes()
+    assert "'kriegsspiel-record/2'" in note and "the dice of an assault on a vehicle" in note
 
 
 def test_every_event_the_game_logs_is_one_a_record_may_hold() -> None:

@@ -320,3 +320,45 @@ def test_a_vehicle_assaults_json_carries_the_note_on_its_if_assaulting_rows() ->
     assert "p_knocked_out_if_assaulting" in out
     shot = CliRunner().invoke(app, ["odds", "shoot", "-w", "rifle:10", "--json"])
     assert "notes" not in json.loads(shot.output)
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_an_assault_weapon_fired_on_the_move_says_it_takes_no_minus_one(ruleset: str) -> None:
+    """Sheets 001/002: fire on the move -1, but not for Assault weapons (an SMG). The SMG's
+    reasoning was silent, so a player with the sheet could not see why it escaped the -1."""
+    smg = _shoot("smg", "regular infantry", ruleset, moving=True)
+    assert smg.probabilities == _shoot("smg", "regular infantry", ruleset).probabilities
+    assert _why(smg, "to hit").endswith("; fire on the move: no effect (Assault weapon)")
+    rifle = _shoot("rifle", "regular infantry", ruleset, moving=True)
+    assert "fire on the move -1" in _why(rifle, "to hit") and "Assault" not in _why(rifle, "to hit")
+    still = _shoot("smg", "regular infantry", ruleset)
+    assert "fire on the move" not in _why(still, "to hit")
+
+
+def test_point_blank_fire_says_the_assault_weapons_add_nothing_to_it() -> None:
+    """Konflikt '47: point-blank fire is one plain shot a model (docs/rules, "Close
+    quarters"), so assault weapons count only hand-to-hand. Typed with point-blank fire,
+    they changed nothing and the reasoning did not say so."""
+    from kriegsspiel.rulesets.bolt_action.odds import assault_odds
+
+    def fight(mode: str, weapons: int) -> OddsReport:
+        return assault_odds(
+            "konflikt47",
+            attackers=5,
+            attacker_quality="regular",
+            defenders=5,
+            defender_quality="regular",
+            attacker_assault_weapons=weapons,
+            attacker_mode=mode,
+        )
+
+    armed, plain = fight("point-blank", 3), fight("point-blank", 0)
+    assert armed.probabilities == plain.probabilities
+    assert _why(armed, "attackers").endswith(
+        "damage on 4+ (one shot a model: the 3 assault weapons add nothing to point-blank "
+        "fire); morale 9"
+    ), _why(armed, "attackers")
+    assert "assault weapon" not in _why(plain, "attackers")
+    close = fight("hand-to-hand", 3)
+    assert close.probabilities != plain.probabilities
+    assert _why(close, "attackers").startswith("5 regular, hand-to-hand: 8 attacks")

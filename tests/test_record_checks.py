@@ -23,8 +23,8 @@ from kriegsspiel.rulesets.bolt_action import rules_for
 from kriegsspiel.rulesets.bolt_action.attack import TroopsContext, attack_troops, attack_vehicle
 from kriegsspiel.rulesets.bolt_action.game import record
 from kriegsspiel.rulesets.bolt_action.game.record_events import (
+    ADDED_KINDS,
     EVENTS,
-    KINDS_ADDED_IN_FORMAT_2,
 )
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.morale import new_test
@@ -154,7 +154,7 @@ def record_with_checks() -> str:
     for seed in range(40):
         matchup = build_matchup("konflikt47", "meeting-engagement", [], "random,random")
         game = play_game(matchup, seed)
-        if any(e.kind in KINDS_ADDED_IN_FORMAT_2 for e in game.events):
+        if any(e.kind in ADDED_KINDS[2] for e in game.events):
             texts = (matchup.armies[0].text, matchup.armies[1].text)
             head = record.header(game, matchup.scenario.text, texts, matchup.players)
             with tempfile.TemporaryDirectory() as folder:

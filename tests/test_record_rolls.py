@@ -17,13 +17,13 @@ from pydantic import ValidationError
 
 from kriegsspiel.core.game import Event
 from kriegsspiel.core.procedure import RandomDice, ScriptedDice
-from kriegsspiel.core.records import FORMAT, FORMAT_1, dumps, write_record
+from kriegsspiel.core.records import FORMAT, FORMAT_1, FORMATS, dumps, write_record
 from kriegsspiel.render.game_account import describe
 from kriegsspiel.rulesets.bolt_action import rules_for
 from kriegsspiel.rulesets.bolt_action.attack import attack_vehicle
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game import record
-from kriegsspiel.rulesets.bolt_action.game.record_events import EVENTS, in_format_1, without_added
+from kriegsspiel.rulesets.bolt_action.game.record_events import EVENTS, as_written_in, in_format
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.morale import (
     MoraleTest,
@@ -239,15 +239,22 @@ def test_the_added_fields_are_checked_strictly() -> None:
 
 
 # ----------------------------------------------------------------------------- format 1
-def format_1(text: str) -> str:
-    """A record as the code before format 2 wrote it: its header's format, and each line
-    without the fields format 2 added; no line of the kinds of event it added."""
+def older_format(text: str, number: int) -> str:
+    """A record as the code of format ``number`` wrote it: its header's format, and each
+    line without the fields later formats added; no line of the kinds of event they added."""
     lines = [json.loads(line) for line in text.splitlines()]
     assert lines[0]["format"] == FORMAT
-    lines[0]["format"] = FORMAT_1
+    lines[0]["format"] = FORMATS[number - 1]
     return "".join(
-        dumps(without_added(row)) + "\n" for row in lines if in_format_1(row.get("event", ""))
+        dumps(as_written_in(row, number)) + "\n"
+        for row in lines
+        if in_format(row.get("event", ""), number)
     )
+
+
+def format_1(text: str) -> str:
+    """A record as the code before format 2 wrote it."""
+    return older_format(text, 1)
 
 
 @cache
@@ -288,11 +295,11 @@ def test_a_format_1_record_replays_and_is_told_as_such(tmp_path: Path) -> None:
     assert not parted.reproduced and parted.first_difference == at + 1
 
 
-def test_a_format_2_record_holds_the_rolls_and_a_changed_roll_parts(tmp_path: Path) -> None:
-    """The record play writes now is of format 2 and replays with no note; a roll changed
+def test_the_record_play_writes_holds_the_rolls_and_a_changed_roll_parts(tmp_path: Path) -> None:
+    """The record play writes now is of format 3 and replays with no note; a roll changed
     in it is a difference in the game, named at its line."""
     text = record_text()
-    assert json.loads(text.split("\n", 1)[0])["format"] == FORMAT == "kriegsspiel-record/2"
+    assert json.loads(text.split("\n", 1)[0])["format"] == FORMAT == "kriegsspiel-record/3"
     path = tmp_path / "new.jsonl"
     path.write_text(text, encoding="utf-8")
     result = record.replay(path)

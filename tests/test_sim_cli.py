@@ -17,6 +17,8 @@ import pytest
 import yaml
 from conftest import run_cli
 
+from kriegsspiel.errors import UsageError
+
 DATA = Path(__file__).parent / "data" / "sim"
 PATROLS = [
     "--ruleset", "konflikt47", "--scenario", str(DATA / "skirmish.yaml"),
@@ -1087,8 +1089,18 @@ def test_an_export_tells_games_of_an_edited_scenario_apart(tmp_path: Path) -> No
     assert len({r["scenario_hash"] for r in rows}) == 2
     from kriegsspiel.sim.store import Store
 
-    with Store(tmp_path / "r.sqlite") as store, pytest.raises(ValueError, match="not 'parquet'"):
-        store.export(io.StringIO(), "parquet")
+    with Store(tmp_path / "r.sqlite") as store:
+        with pytest.raises(UsageError, match="not 'parquet'"):
+            store.export(io.StringIO(), "parquet")
+        # from Python, a matchup id that matches none is refused as the command refuses it
+        # (it wrote an export of no games), and so is a Matchup given for its id
+        keys = sorted(r["matchup"][:8] for r in rows)  # (the two scenarios' matchups)
+        assert store.export(io.StringIO(), "csv", keys[0]) == 1
+        with pytest.raises(UsageError, match=rf"no stored matchup has an id starting 'nomatch'; "
+                           rf"the ids in .*r\.sqlite are {keys[0]}, {keys[1]}$"):  # fmt: skip
+            store.export(io.StringIO(), "csv", "nomatch")
+        with pytest.raises(UsageError, match=r"by its id as text .* not int 3"):
+            store.export(io.StringIO(), "csv", 3)  # type: ignore[arg-type]
 
 
 def _wait_until_stored(path: Path, run: subprocess.Popen[str], games: int) -> None:

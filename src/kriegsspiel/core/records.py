@@ -15,11 +15,20 @@ from typing import Any
 from kriegsspiel.core.game import Event
 from kriegsspiel.errors import DataFileError
 
-FORMAT = "kriegsspiel-record/2"
-#: the format of records written before the rolls and the weapons fired were recorded:
-#: still read (and replayed, compared without what format 2 added)
-FORMAT_1 = "kriegsspiel-record/1"
-FORMATS = (FORMAT, FORMAT_1)
+#: every format a record may be of, oldest first: 1 before the rolls and the weapons
+#: fired were recorded, 2 before an assault on a vehicle's dice were. Records of them all
+#: are read and replayed (compared without what later formats added); this version writes
+#: the last.
+FORMATS = ("kriegsspiel-record/1", "kriegsspiel-record/2", "kriegsspiel-record/3")
+FORMAT = FORMATS[-1]
+FORMAT_1 = FORMATS[0]
+
+
+def format_number(header: dict[str, Any]) -> int:
+    """The number of the format a record's header names (this version's for one it does
+    not name: the header's check says what is wrong with it)."""
+    name = header.get("format")
+    return FORMATS.index(name) + 1 if name in FORMATS else len(FORMATS)
 
 
 def dumps(obj: Any) -> str:

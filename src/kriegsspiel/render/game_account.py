@@ -37,6 +37,22 @@ def vehicle_damage(data: dict[str, Any]) -> str:
     return f"{told}, {counted(data['pins'], 'pin')}"
 
 
+def assault_dice(data: dict[str, Any]) -> str:
+    """ "to hit on 4+ with 6 models: 2 hits; damage roll v 9: 5+2=7 none -> ": an assault on
+    a vehicle's dice, the hits as the damage roll's pen ("" for a record without them)."""
+    if not isinstance(data.get("hits"), int) or not isinstance(data.get("hit_on"), int):
+        return ""
+    hits = data["hits"]
+    said = (
+        f"to hit on {data['hit_on']}+ with {counted(data['models'], 'model')}: "
+        f"{counted(hits, 'hit') if hits else 'no hit'}"
+    )
+    if not hits:
+        return f"{said} -> "
+    capped = "" if data.get("anti_tank") else " (no anti-tank weapon: superficial at most)"
+    return f"{said}; {damage_rolls(data)}".removesuffix(" -> ") + f"{capped} -> "
+
+
 def rolled(data: dict[str, Any]) -> str:
     """ ", rolled 7" for a test whose 2D6 the event records ("" for a record without it)."""
     return f", rolled {data['roll']}" if isinstance(data.get("roll"), int) else ""
@@ -210,7 +226,7 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
     if kind == "close quarters":
         return close_quarters(d, n("attacker"), n("defender"))
     if kind == "assault vehicle":
-        return f"    assault on {n('target')}: {vehicle_damage(d)}"
+        return f"    assault on {n('target')}: {assault_dice(d)}{vehicle_damage(d)}"
     if kind == "fubar":
         if d.get("away_from") is not None:  # a panic: it Runs from the enemy, not as ordered
             ran = f"    FUBAR! {d['result']}: {n('unit')} runs away from {n('away_from')}"

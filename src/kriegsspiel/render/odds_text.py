@@ -33,6 +33,20 @@ def _pct(p: Fraction | float) -> str:
     return per_cent(p, 1)
 
 
+#: the longest exact fraction the chances table shows whole: a longer one (a fight of many
+#: rounds has fractions of hundreds of digits) would be cut by the console to a number
+#: that reads as a whole one, so it is left to ``--json``, which holds it whole
+EXACT_SHOWN = 24
+
+
+def _exact(p: Fraction) -> str:
+    """A chance as its exact fraction, where it is short enough to read."""
+    said = str(p)
+    if len(said) <= EXACT_SHOWN:
+        return said
+    return f"see --json ({len(str(p.denominator))} digits)"
+
+
 def render(report: OddsReport) -> Group:
     """The reasoning table, the headline probabilities, then each distribution."""
     parts: list[Table | Text] = []
@@ -60,7 +74,7 @@ def render(report: OddsReport) -> Group:
             label = report.labels.get(key) or OUTCOMES.get(
                 key, key.removeprefix("p_").replace("_", " ")
             )
-            odds.add_row(label, _pct(p), str(p))
+            odds.add_row(label, _pct(p), _exact(Fraction(p)))
         parts.append(odds)
     for name, dist in report.distributions.items():
         table = Table(
@@ -79,7 +93,7 @@ def render(report: OddsReport) -> Group:
         tail = Fraction(1)
         for count, p in enumerate(values):
             if count and tail < TAIL:
-                table.add_row(f"{count}+", "", _pct(tail), "")
+                table.add_row(f"{count}+", _pct(tail), _pct(tail), "")
                 break
             table.add_row(str(count), _pct(p), _pct(tail), "█" * round(float(p) * BAR))
             tail -= p

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from kriegsspiel.errors import KriegsspielError
+from kriegsspiel.errors import KriegsspielError, UsageError
 from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.matchup import Matchup
 from kriegsspiel.sim.outcome import GameOutcome, loaded_units, units_from_rows
@@ -741,9 +741,21 @@ class Store:
     def export(self, out: IO[str], fmt: str, matchup: str = "") -> int:
         """Write every stored game (one row each) as CSV or JSON (``fmt``: "csv" or
         "json"), or only those of the matchups whose id starts with ``matchup``; returns
-        the number of games."""
+        the number of games. A format or matchup id that is not one is a UsageError (an
+        export of no games is only one of a file that holds none)."""
         if fmt not in ("csv", "json"):
-            raise ValueError(f"exports are csv or json, not {fmt!r}")
+            raise UsageError(f"exports are 'csv' or 'json', not {fmt!r}")
+        if not isinstance(matchup, str):
+            raise UsageError(
+                "the matchup is given by its id as text (a Matchup's .key, or the start of an "
+                f"id 'kriegsspiel results' lists), not {type(matchup).__name__} {matchup!r}"
+            )
+        if matchup and not self.runs(matchup):
+            ids = sorted({run.matchup[:8] for run in self.runs()})
+            raise UsageError(
+                f"no stored matchup has an id starting {matchup!r}; the ids in {self.path} "
+                f"are {', '.join(ids) if ids else 'none (no games are stored)'}"
+            )
         columns = [
             "matchup", "title", "ruleset", "rules_file", "scenario", "army_a", "army_b", "army_a_hash",
             "army_b_hash", "scenario_hash", "players", "code_version", "run_seed", "game_index", "seed",

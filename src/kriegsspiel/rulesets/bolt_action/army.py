@@ -53,6 +53,7 @@ from kriegsspiel.errors import DataFileError, UnknownNameError, UsageError
 from kriegsspiel.rulesets import RULESETS, check_ruleset
 from kriegsspiel.rulesets.bolt_action.data import OfficerRank, QualityName, Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Konflikt47, Rules, Target, rules_for
+from kriegsspiel.rulesets.bolt_action.kit import counterparts
 
 EDITIONS = ("konflikt47", "bolt-action-1")
 Ruleset = Literal["konflikt47", "bolt-action-1"]
@@ -189,24 +190,9 @@ def _check_weapon(name: str, owner: str) -> Weapon | None:
 
 
 def _counterparts(weapon: Weapon, *, on_vehicle: bool) -> str:
-    """The chart's other weapons of ``weapon``'s kind (the same special rules, Team and
-    Fixed aside) that fit where it was put: ' (a vehicle mounts 'Flamethrower (vehicle)')'."""
+    """:func:`counterparts` by the rules of the list being read ("" outside one)."""
     rules = _RULES.get()
-    if rules is None:
-        return ""
-    kind = set(weapon.special) - {"Team", "Fixed"}
-    barred = "not on vehicles" if on_vehicle else "vehicle only"
-    names = [
-        repr(w.name)
-        for w in rules.data.weapons.rows
-        if w.name != weapon.name
-        and kind
-        and set(w.special) - {"Team", "Fixed"} == kind
-        and w.fielded != barred
-    ]
-    if not names:
-        return ""
-    return f"; {'a vehicle mounts' if on_vehicle else 'a man carries'} {' or '.join(names)}"
+    return "" if rules is None else counterparts(rules, weapon, on_vehicle=on_vehicle)
 
 
 def _model_weapon(name: str, info: ValidationInfo) -> str:

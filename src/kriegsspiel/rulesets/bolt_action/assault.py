@@ -19,6 +19,9 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     rolled_morale_check,
 )
 from kriegsspiel.rulesets.bolt_action.shooting import (
+    LEVELS,
+    DamageRoll,
+    ResultRoll,
     Tally,
     VehicleProfile,
     VehicleState,
@@ -588,19 +591,35 @@ def assault_vehicle(
 ) -> VehicleState:
     """Infantry attack a vehicle: each model rolls to hit; damage is hits + ``damage_dice``
     (the edition's D6) against its value; without anti-tank weapons no more than superficial;
-    an open-topped vehicle (as a soft-skinned one) is destroyed if damaged. The checks the
-    damage brings (on fire, an automaton's) are written down in ``tally``, if given."""
+    an open-topped vehicle (as a soft-skinned one) is destroyed if damaged. The hits, the
+    damage roll (its dice, the hits added as its pen) and the checks the damage brings (on
+    fire, an automaton's) are written down in ``tally``, if given: the same dice, in the
+    same order."""
     if hit_on is None:
         return vehicle.untouched()
     hits = dice.count_at_least(models, 6, hit_on)
+    if tally is not None:
+        tally.group_hits.append(hits)
     if hits == 0:
         return vehicle.untouched()
-    level = damage_level(vehicle, hits + roll_expr(dice, damage_dice))
+    rolled = roll_expr(dice, damage_dice)
+    level = damage_level(vehicle, hits + rolled)
     if not anti_tank:
         level = min(level, 1)
+    results: list[ResultRoll] | None = None if tally is None else []
     state = resolve_damage(
-        dice, vehicle, vehicle.untouched(), level, destroyed_if_damaged=open_topped, tally=tally
+        dice,
+        vehicle,
+        vehicle.untouched(),
+        level,
+        destroyed_if_damaged=open_topped,
+        results=results,
+        tally=tally,
     )
+    if tally is not None and results is not None:
+        tally.damage_rolls.append(
+            DamageRoll("assault", rolled, hits, vehicle.damage_value, LEVELS[level], tuple(results))
+        )
     return replace(
         state, attack_pins=1
     )  # the assault's own pin comes after its damage, as in shooting

@@ -38,3 +38,22 @@ def anti_tank(weapon: Weapon) -> bool:
     """Whether a weapon lets infantry assault a vehicle without the order test's penalty:
     a shaped charge, or penetration +2 or better."""
     return "Shaped Charge" in weapon.special or (weapon.pen or 0) >= 2
+
+
+def counterparts(rules: Rules, weapon: Weapon, *, on_vehicle: bool) -> str:
+    """The chart's other weapons of ``weapon``'s kind (the same special rules, Team and
+    Fixed aside) that fit where it was put: ' (a vehicle mounts 'Flamethrower (vehicle)')'.
+    The army lists and the odds say it alike."""
+    kind = set(weapon.special) - {"Team", "Fixed"}
+    barred = "not on vehicles" if on_vehicle else "vehicle only"
+    names = [
+        repr(w.name)
+        for w in rules.data.weapons.rows
+        if w.name != weapon.name
+        and kind
+        and set(w.special) - {"Team", "Fixed"} == kind
+        and w.fielded != barred
+    ]
+    if not names:
+        return ""
+    return f"; {'a vehicle mounts' if on_vehicle else 'a man carries'} {' or '.join(names)}"

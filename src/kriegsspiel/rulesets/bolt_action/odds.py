@@ -25,6 +25,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
 )
 from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, house_text, rules_for
+from kriegsspiel.rulesets.bolt_action.kit import counterparts
 from kriegsspiel.rulesets.bolt_action.morale import (
     MoraleTest,
     destroyed_by_pins,
@@ -138,9 +139,9 @@ def _check_automaton(rules: Rules, automaton: bool) -> None:
 
 
 def _check_names(rules: Rules, **given: tuple[str, str | None]) -> None:
-    """Refuse a quality or an officer's rank the rules data does not know, naming the
+    """Refuse a quality, an officer's rank or a target the rules data does not know, naming the
     option it was given with: ``_check_names(rules, quality=("--quality", "elite"))``."""
-    look_up = {"quality": rules.morale, "officer": rules.officer_bonus}
+    look_up = {"quality": rules.morale, "officer": rules.officer_bonus, "target": rules.target}
     for kind, (option, value) in given.items():
         if value is None:
             continue
@@ -434,6 +435,7 @@ def _shoot_odds(
         raise UsageError(
             "--target needs a name from the damage value table, e.g. 'regular infantry'."
         )
+    _check_names(rules, target=("--target", target))
     tgt = rules.target(target)
     _check_automaton(rules, situation.automaton)
     if not tgt.is_vehicle and situation.target_quality != "regular":
@@ -499,6 +501,14 @@ def _shoot_odds(
     if not groups:
         raise idle[0]  # no weapon of the unit can fire: say why the first cannot
     fixed = any("Fixed" in w.special for w, _ in parse_weapons(rules, weapons))
+    if situation.mounted:  # (as an army list refuses it on a vehicle)
+        for w, _ in parse_weapons(rules, weapons):
+            if w.fielded == "not on vehicles":
+                raise UsageError(
+                    f"--weapon {w.name!r} with --firer-vehicle: the {w.name} is carried by a "
+                    "man (the weapons chart gives it for infantry), not mounted on a vehicle"
+                    f"{counterparts(rules, w, on_vehicle=True)}."
+                )
     if situation.mounted and not (situation.moving and fixed):
         reasons.append(
             Reason("firer vehicle", "no effect", "it matters only to Fixed weapons moving")
@@ -842,7 +852,14 @@ def assault_odds(
         if side.mode == "hand-to-hand":
             attacks = side.attacks(models)
             return f"{attacks} attack{'s' if attacks != 1 else ''}, damage on {enemy.damage_value}+"
-        return f"{point_blank(side)}, damage on {enemy.damage_value}+"
+        unused = min(side.assault_models, models)  # (their extra attacks are hand-to-hand's)
+        aside = (
+            f" (one shot a model: the {unused} assault weapon{'s' * (unused != 1)} add "
+            "nothing to point-blank fire)"
+            if unused
+            else ""
+        )
+        return f"{point_blank(side)}, damage on {enemy.damage_value}+{aside}"
 
     def point_blank(side: Side) -> str:
         return f"point-blank fire hits on {describe_needs(side.point_blank_hit)}"
@@ -1055,6 +1072,7 @@ def vehicle_assault_odds(
             "give --vehicle-order stationary with --target-immobilised."
         )
     _check_not_removed(rules, target_quality, target_pins, "--target-pins")
+    _check_names(rules, target=("--target", target))
     tgt = rules.target(target)
     if not tgt.is_vehicle:
         raise UsageError(
@@ -1067,15 +1085,16 @@ def vehicle_assault_odds(
         "stationary": vehicle_hit_score(rules, None),
     }
     # (the order it was given, as the game names it, says the same)
+    given = vehicle_order  # (echoed as typed)
     vehicle_order = {"run": "ran", "advance": "advanced"}.get(vehicle_order.lower(), vehicle_order)
     if vehicle_order not in orders:
         raise UsageError(
-            f"--vehicle-order must be one of {', '.join(orders)}, not {vehicle_order!r} "
+            f"--vehicle-order must be one of {', '.join(orders)}, not {given!r} "
             "(its last order: Run or Advance, else stationary)."
         )
     if orders[vehicle_order] is None:  # as the game refuses the order (sheet 001)
         raise UsageError(
-            f"--vehicle-order {vehicle_order}: infantry cannot assault a vehicle that "
+            f"--vehicle-order {given}: infantry cannot assault a vehicle that "
             f"{vehicle_order} this turn in {rules.data.title}."
         )
     run = next(r.run for r in rules.data.movement.rows if r.unit_type == "infantry")

@@ -417,6 +417,8 @@ def plan_shot(
             skipped.append("Down")
         if skipped:
             because += f"; flamethrower ignores {' and '.join(skipped)}"
+        if s.moving and "Assault" in special:  # (said, as the sheet's -1 is not taken)
+            because += "; fire on the move: no effect (Assault weapon)"
         reasons.append(Reason("to hit", describe_needs(hit_on), because))
 
     # -- what a hit does
@@ -707,6 +709,20 @@ class DamageRoll:
     damage_value: int
     damage: Level
     results: tuple[ResultRoll, ...] = ()
+
+
+def damage_roll_json(roll: DamageRoll) -> dict[str, Any]:
+    """A hit's damage roll on a vehicle as the record writes it."""
+    return {
+        "weapon": roll.weapon,
+        "roll": roll.roll,
+        "pen": roll.pen,
+        "damage_value": roll.damage_value,
+        "damage": roll.damage,
+        "results": [
+            {"roll": die, "score": score, "result": result} for die, score, result in roll.results
+        ],
+    }
 
 
 #: the checks an attack's target makes within it: a vehicle's crew when it catches fire,

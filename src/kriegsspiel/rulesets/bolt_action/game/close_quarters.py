@@ -33,7 +33,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
 )
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, credit
 from kriegsspiel.rulesets.bolt_action.kit import assault_armed
-from kriegsspiel.rulesets.bolt_action.shooting import Tally, VehicleState
+from kriegsspiel.rulesets.bolt_action.shooting import Tally, VehicleState, damage_roll_json
 
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
@@ -315,12 +315,19 @@ def vehicle_assault(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> pa
 
 def _infantry_against_vehicle(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> None:
     tally = Tally()
-    state = vehicle_assault(game, unit, tgt)(game.dice, tally=tally)
-    # what befell the vehicle, as a shot at it records
+    procedure = vehicle_assault(game, unit, tgt)
+    state = procedure(game.dice, tally=tally)
+    # what befell the vehicle, as a shot at it records; and the dice: each model's to-hit
+    # roll (counted), the damage roll with the hits added (format 3 on)
     game.log(
         "assault vehicle",
         unit=unit.uid,
         target=tgt.uid,
+        models=procedure.keywords["models"],
+        hit_on=procedure.keywords["hit_on"],
+        hits=tally.group_hits[0] if tally.group_hits else 0,
+        anti_tank=procedure.keywords["anti_tank"],
+        damage_rolls=[damage_roll_json(r) for r in tally.damage_rolls],
         knocked_out=state.knocked_out,
         immobilised=state.immobilised and not tgt.immobilised,
         stunned=state.crew_stunned,

@@ -16,7 +16,7 @@ from kriegsspiel.ai.players import RecordedSeat
 from kriegsspiel.core import arguments
 from kriegsspiel.core.datafile import Strict, problems, yaml_data
 from kriegsspiel.core.game import IllegalActionError
-from kriegsspiel.core.records import FORMAT, FORMAT_1, dumps, read_lines
+from kriegsspiel.core.records import FORMAT, FORMATS, dumps, format_number, read_lines
 from kriegsspiel.core.scenario import parse_scenario
 from kriegsspiel.errors import DataFileError
 from kriegsspiel.rulesets import RULESETS
@@ -24,12 +24,13 @@ from kriegsspiel.rulesets.bolt_action.army import parse_army
 from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.record_events import (
+    ADDED_WHAT,
     EVENTS,
     Decision,
     Reseed,
-    in_format_1,
+    as_written_in,
+    in_format,
     unknown_event,
-    without_added,
 )
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import TerrainCategoryError
@@ -229,7 +230,7 @@ class Replay:
     path: str = ""
     # a record of format 1, written before the dice and the weapons were recorded: its
     # lines are compared with the replay's without them
-    older_format: bool = False
+    older_format: int | None = None  # the number of the older format the record is of
 
     def in_progress(self) -> bool:
         """Whether the record is that of a game a person is playing at the terminal that
@@ -313,10 +314,11 @@ class Replay:
                 "the record since; the game reproduces by it all the same."
             )
         if self.older_format:
+            lacks = [ADDED_WHAT[n] for n in range(self.older_format + 1, len(FORMATS) + 1)]
             said.append(
-                f"the record is of the older format {FORMAT_1!r}, written without the dice "
-                "rolled and the weapons fired: compared without them (this version writes "
-                f"{FORMAT!r})."
+                f"the record is of the older format {FORMATS[self.older_format - 1]!r}, "
+                f"written without {' or '.join(lacks)}: compared without them (this version "
+                f"writes {FORMAT!r})."
             )
         if self.bom:
             said.append(
@@ -369,13 +371,14 @@ def replay(path: str | Path) -> Replay:
             older_format=older,
         )
 
-    older = head.get("format") == FORMAT_1
+    number = format_number(head)
+    older = number if number < len(FORMATS) else None
 
     def written() -> int:
         """How many lines the replay's events make in the record's format."""
         if not older:
             return len(game.events)
-        return sum(1 for event in game.events if in_format_1(event.kind))
+        return sum(1 for event in game.events if in_format(event.kind, number))
 
     if dumps(head) != lines[0]:
         return result(1, dumps(head))
@@ -387,13 +390,13 @@ def replay(path: str | Path) -> Replay:
         nonlocal same, seen
         events = game.events
         while seen < len(events):
-            if older and not in_format_1(events[seen].kind):
+            if older and not in_format(events[seen].kind, number):
                 seen += 1
                 continue
             if same >= len(rows):
                 break
             row = events[seen].to_json()
-            replayed = dumps(without_added(row) if older else row)
+            replayed = dumps(as_written_in(row, number) if older else row)
             if replayed != lines[same + 1]:
                 return result(same + 2, replayed)
             same += 1

@@ -141,8 +141,8 @@ class DamageRoll(Part):
     damage it made, and the rolls on the damage results table that followed."""
 
     weapon: str
-    roll: int = Field(ge=1, le=6)
-    pen: int
+    roll: int = Field(ge=0)  # a shot's D6; an assault's damage dice (the editions' D6)
+    pen: int  # a shot's pen; an assault's hits
     damage_value: int
     damage: Literal["none", "superficial", "full", "massive"]
     results: tuple[ResultRoll, ...]
@@ -278,6 +278,14 @@ class AssaultVehicle(Line):
     stunned: bool
     on_fire: bool
     pins: int
+    # (format 3 on) the models that struck, the D6 each needed (None: the vehicle could
+    # not be hit), the hits, whether they had anti-tank weapons (without, superficial at
+    # most) and the damage roll: the edition's D6 with the hits as its pen
+    models: int | None = Field(default=None, ge=0)
+    hit_on: int | None = Field(default=None, ge=1)
+    hits: int | None = Field(default=None, ge=0)
+    anti_tank: bool | None = None
+    damage_rolls: tuple[DamageRoll, ...] | None = None
 
 
 class Fubar(Line):
@@ -361,36 +369,48 @@ MODELS: tuple[type[Line], ...] = (
 )  # fmt: skip
 
 
-#: the fields of each event that a record of format 1 lacks (its replay leaves them out)
-ADDED_IN_FORMAT_2: dict[str, tuple[str, ...]] = {
-    "order test": ("roll", "fubar_roll"),
-    "morale check": ("roll",),
-    "shoot": ("weapons", "damage_rolls"),
-    "support damage": ("weapons", "damage_rolls"),
-    "aircraft": ("pins",),
-    "close quarters": ("rounds",),
-    "barrage": ("caller", "again"),
-    "air strike": ("caller", "again"),
+#: the fields each format added to the events of each kind: a record of an older format
+#: lacks them, and its replay leaves them out
+ADDED_FIELDS: dict[int, dict[str, tuple[str, ...]]] = {
+    2: {
+        "order test": ("roll", "fubar_roll"),
+        "morale check": ("roll",),
+        "shoot": ("weapons", "damage_rolls"),
+        "support damage": ("weapons", "damage_rolls"),
+        "aircraft": ("pins",),
+        "close quarters": ("rounds",),
+        "barrage": ("caller", "again"),
+        "air strike": ("caller", "again"),
+    },
+    3: {"assault vehicle": ("models", "hit_on", "hits", "anti_tank", "damage_rolls")},
+}
+
+#: the kinds of event each format added: a record of an older format never has them, and
+#: its replay passes them over
+ADDED_KINDS: dict[int, frozenset[str]] = {
+    2: frozenset({"on fire check", "flamethrower check", "automaton check"}),
+}
+
+#: what each format added, as the replay of an older record tells what it lacks
+ADDED_WHAT: dict[int, str] = {
+    2: "the dice rolled and the weapons fired",
+    3: "the dice of an assault on a vehicle",
 }
 
 
-#: the kinds of event a record of format 1 never has (its replay passes them over)
-KINDS_ADDED_IN_FORMAT_2: frozenset[str] = frozenset(
-    {"on fire check", "flamethrower check", "automaton check"}
-)
+def in_format(name: str, number: int) -> bool:
+    """Whether a record of format ``number`` writes events of kind ``name``."""
+    return not any(name in kinds for n, kinds in ADDED_KINDS.items() if n > number)
 
 
-def in_format_1(name: str) -> bool:
-    """Whether a record of format 1 writes events of kind ``name``."""
-    return name not in KINDS_ADDED_IN_FORMAT_2
-
-
-def without_added(row: dict[str, Any]) -> dict[str, Any]:
-    """An event's line as a record of format 1 writes it: without the fields format 2
-    added (:data:`ADDED_IN_FORMAT_2`)."""
+def as_written_in(row: dict[str, Any], number: int) -> dict[str, Any]:
+    """An event's line as a record of format ``number`` writes it: without the fields later
+    formats added (:data:`ADDED_FIELDS`)."""
     name = row.get("event")
-    added = ADDED_IN_FORMAT_2.get(name, ()) if isinstance(name, str) else ()
-    return {k: v for k, v in row.items() if k not in added}
+    if not isinstance(name, str):
+        return row
+    added = {f for n, kinds in ADDED_FIELDS.items() if n > number for f in kinds.get(name, ())}
+    return {k: v for k, v in row.items() if k not in added} if added else row
 
 
 def _names(model: type[Line]) -> tuple[str, ...]:

@@ -71,11 +71,11 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     rolled_order_test,
 )
 from kriegsspiel.rulesets.bolt_action.shooting import (
-    DamageRoll,
     Group,
     Tally,
     VehicleProfile,
     crew_with_officer,
+    damage_roll_json,
     multiplied,
     plan_shot,
     vehicle_profile,
@@ -124,20 +124,6 @@ def weapons_fired(groups: Sequence[Group], tally: Tally) -> list[dict[str, Any]]
             line["struck"] = line.get("struck", 0) + hit
             line["per_hit"] = shot.hits_per_hit.text + (" halved" if shot.halve_hits else "")
     return list(fired.values())
-
-
-def damage_roll_json(roll: DamageRoll) -> dict[str, Any]:
-    """A hit's damage roll on a vehicle as the record writes it."""
-    return {
-        "weapon": roll.weapon,
-        "roll": roll.roll,
-        "pen": roll.pen,
-        "damage_value": roll.damage_value,
-        "damage": roll.damage,
-        "results": [
-            {"roll": die, "score": score, "result": result} for die, score, result in roll.results
-        ],
-    }
 
 
 class BoltActionGame(ShootingGroups):
