@@ -878,10 +878,11 @@ def _assault_options_refused(ctx: typer.Context) -> None:
         )
     from kriegsspiel.cli import usage_problem  # (told as the parser tells its own)
 
+    parsed: Any = ctx  # (typer's own click's Context)
     if given:
-        fail(usage_problem(click.NoSuchOption(given[0], ctx=ctx)))
+        fail(usage_problem(click.NoSuchOption(given[0], ctx=parsed)))
     extra = " ".join(ctx.args)
-    fail(usage_problem(click.UsageError(f"Got unexpected extra argument(s) ({extra})", ctx)))
+    fail(usage_problem(click.UsageError(f"Got unexpected extra argument(s) ({extra})", parsed)))
 
 
 @odds_app.command(
