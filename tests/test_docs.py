@@ -109,6 +109,7 @@ ODDS_RUNS = {  # odds questions that between them give every key a ruleset's odd
     "iron-cross": [
         "shoot -r iron-cross --range 12",
         "shoot -r iron-cross --range 30 -t vehicle --penetration 10 --armour 8",
+        "close-combat -r iron-cross --defender-cover cover",
     ],
     "house-clearing": [
         "shoot -r house-clearing -w rifle --range 12 --weapon-skill 100 --visible 3 --target-initiative 2",

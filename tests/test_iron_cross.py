@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -901,3 +902,261 @@ def test_vehicle_names_come_from_the_data_file() -> None:
     assert plan.target == "vehicle"
     with pytest.raises(UnknownNameError, match="Unknown target 'panzer'"):
         rules.plan_fire(FireSituation("panzer", 20, penetration=1, armour=1))
+
+
+# -- close combat (an assumption: both units fire at point blank) ----------------------
+def _fire_per_die(hit: Fraction, further: Fraction) -> list[Fraction]:
+    """Markers from one D10 at infantry, by hand: 0 (a miss), 1 (a hit), 2 (a hit and a
+    casualty roll that adds one)."""
+    return [1 - hit, hit * (1 - further), hit * further]
+
+
+def _two_dice(per_die: list[Fraction]) -> list[Fraction]:
+    out = [F(0)] * 5
+    for a, pa in enumerate(per_die):
+        for b, pb in enumerate(per_die):
+            out[a + b] += pa * pb
+    return out
+
+
+def test_close_combat_is_both_units_fire_at_point_blank() -> None:
+    """Infantry assaults infantry in the open, by hand: the assaulter (an infantry
+    detachment: no penalty for moving) rolls 2 D10s needing 4+ (5+, close range +1); the
+    defender 2 D10s needing 5+ (close range +1, its target moved -1). Each hit is a marker
+    and a D6 casualty roll adds one on 4+ (both in the open)."""
+    report = odds.close_combat()
+    on_defender = _two_dice(_fire_per_die(F(7, 10), F(1, 2)))
+    on_attacker = _two_dice(_fire_per_die(F(6, 10), F(1, 2)))
+    assert on_defender == [F(9, 100), F(21, 100), F(133, 400), F(49, 200), F(49, 400)]
+    assert report.distributions["defender_markers_taken"].as_list() == on_defender
+    assert report.distributions["attacker_markers_taken"].as_list() == on_attacker
+    draw = sum(d * a for d, a in zip(on_defender, on_attacker, strict=True))
+    wins = sum(on_defender[d] * on_attacker[a] for d in range(5) for a in range(d))
+    assert report.probabilities["p_draw"] == draw == F(4593, 20000)
+    assert report.probabilities["p_attacker_wins"] == wins == F(18277, 40000)
+    assert report.probabilities["p_defender_wins"] == 1 - wins - draw
+    assert (report.details["attacker_needs"], report.details["defender_needs"]) == (4, 5)
+    assert report.question == "close-combat"
+    assert report.title == (
+        "infantry with 0 morale markers assaults infantry with 0 morale markers in the open"
+    )
+
+
+def test_close_combat_worked_example_with_scripted_dice() -> None:
+    """The assaulter's dice first (2 D10s, then a D6 per hit), then the defender's."""
+    dice = ScriptedDice([7, 2, 5, 5, 9, 1, 4])
+    outcome = rules.close_combat(dice, rules.CloseCombatSituation())
+    assert dice.remaining == []
+    # assaulter: 7 hits, 2 misses; its casualty roll 5 adds one: 2 markers on the defender
+    # defender: 5 and 9 hit; casualty rolls 1 (nothing) and 4 (one more): 3 on the assaulter
+    assert outcome == rules.CloseCombatOutcome(attacker_markers=3, defender_markers=2)
+    assert outcome.defender_wins and not outcome.attacker_wins and not outcome.draw
+    tie = rules.close_combat(ScriptedDice([1, 1, 1, 1]), rules.CloseCombatSituation())
+    assert tie.draw and not tie.attacker_wins and not tie.defender_wins  # the defender holds
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "attacker_needs", "defender_needs", "defender_cover_on"),
+    [
+        ({}, 4, 5, 4),
+        ({"attacker": "support squad"}, 6, 5, 4),  # a support squad pays -2 for moving in
+        ({"defender_moved": True}, 5, 5, 4),  # the assaulter's target moved -1
+        ({"attacker_markers": 2, "defender_markers": 1}, 6, 6, 4),  # -1 a marker on the firer
+        ({"defender_cover": "cover"}, 4, 5, 5),  # cover protects the defender only
+        ({"defender_cover": "trenches", "defender": "support squad"}, 4, 5, 6),
+        ({"attacker_markers": 9}, 10, 5, 4),  # a natural 10 still hits
+    ],
+)
+def test_close_combat_takes_the_sheets_firing_modifiers_and_cover(
+    kwargs: dict[str, object], attacker_needs: int, defender_needs: int, defender_cover_on: int
+) -> None:
+    plan = rules.plan_close_combat(rules.CloseCombatSituation(**kwargs))  # type: ignore[arg-type]
+    assert (plan.attack.needs, plan.defence.needs) == (attacker_needs, defender_needs)
+    assert plan.attack.further_marker_on == defender_cover_on
+    assert plan.defence.further_marker_on == 4  # the assaulter stands in the open
+    assert plan.attack.dice == plan.defence.dice == 2  # infantry within 12"
+    assert DATA.close_combat.range_inches <= DATA.firing_modifiers.close_range.inches
+
+
+CLOSE = [
+    rules.CloseCombatSituation(),
+    rules.CloseCombatSituation("support squad", "infantry", 1, 0, "cover", True),
+    rules.CloseCombatSituation("infantry", "support squad", 0, 3, "fortifications"),
+]
+
+
+@pytest.mark.parametrize("situation", CLOSE)
+def test_close_combat_exact_equals_brute_force(situation: rules.CloseCombatSituation) -> None:
+    """With one D10 a side (a data file whose close-range dice are 1), every die is
+    enumerated one by one; with the sheet's two, each side's fire is brute-forced alone and
+    the two combined, as both fire at once."""
+    one_die = DATA.model_copy(
+        update={"to_hit": DATA.to_hit.model_copy(update={"dice_at_infantry_close": 1})}
+    )
+    small = lambda d: rules.close_combat(d, situation, one_die)  # noqa: E731
+    assert exact(small) == brute_force(small)
+    plan = rules.plan_close_combat(situation)
+    attack = brute_force(lambda d: rules.resolve_fire(d, plan.attack))
+    defence = brute_force(lambda d: rules.resolve_fire(d, plan.defence))
+    both = attack.bind(
+        lambda a: defence.map(
+            lambda b: rules.CloseCombatOutcome(b.morale_markers, a.morale_markers)
+        )
+    )
+    assert exact(lambda d: rules.close_combat(d, situation)) == both
+    report = odds.close_combat(
+        attacker=situation.attacker,
+        defender=situation.defender,
+        attacker_markers=situation.attacker_markers,
+        defender_markers=situation.defender_markers,
+        defender_cover=situation.defender_cover,
+        defender_moved=situation.defender_moved,
+    )
+    assert report.probabilities["p_attacker_wins"] == both.probability(lambda o: o.attacker_wins)
+    assert report.distributions["attacker_markers_taken"] == both.map(lambda o: o.attacker_markers)
+
+
+@pytest.mark.parametrize("situation", CLOSE[:2])
+def test_close_combat_monte_carlo(situation: rules.CloseCombatSituation) -> None:
+    n = 20_000
+    dice = RandomDice(19440606)
+    samples = [rules.close_combat(dice, situation) for _ in range(n)]
+    dist = exact(lambda d: rules.close_combat(d, situation))
+    for won in ("attacker_wins", "defender_wins", "draw"):
+        p = dist.probability(lambda o, w=won: bool(getattr(o, w)))  # type: ignore[misc]
+        assert within_4_se(p, sum(bool(getattr(o, won)) for o in samples), n), won
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(["infantry", "support squad"]),
+    st.sampled_from(["infantry", "support squad"]),
+    st.integers(0, 8),
+    st.integers(0, 8),
+    st.sampled_from(["open", "cover", "fortifications"]),
+    st.booleans(),
+)
+def test_close_combat_odds_add_up_and_markers_never_help(
+    attacker: str, defender: str, a_markers: int, d_markers: int, cover: str, moved: bool
+) -> None:
+    def report(extra_a: int = 0, extra_d: int = 0) -> dict[str, Fraction]:
+        return odds.close_combat(
+            attacker=attacker,
+            defender=defender,
+            attacker_markers=a_markers + extra_a,
+            defender_markers=d_markers + extra_d,
+            defender_cover=cover,
+            defender_moved=moved,
+        ).probabilities
+
+    p = report()
+    assert p["p_attacker_wins"] + p["p_defender_wins"] + p["p_draw"] == 1
+    assert report(extra_a=1)["p_attacker_wins"] <= p["p_attacker_wins"]
+    assert report(extra_d=1)["p_defender_wins"] <= p["p_defender_wins"]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"attacker": "medium tank"}, "--attacker 'medium tank': close combat odds are for"),
+        ({"defender": "vehicle"}, "--defender 'vehicle': close combat odds are for infantry"),
+        ({"attacker_markers": -1}, "--attacker-markers must be a whole number 0 or more"),
+        ({"defender_markers": True}, "defender_markers must be a whole number"),
+        ({"defender_moved": "yes"}, "defender_moved is True or False"),
+    ],
+)
+def test_bad_close_combat_input(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(UsageError, match=re.escape(message)):
+        odds.close_combat(**kwargs)  # type: ignore[arg-type]
+
+
+def test_close_combat_unknown_names_suggest_close_matches() -> None:
+    with pytest.raises(UnknownNameError, match="Known defenders: infantry, support squad"):
+        odds.close_combat(defender="cavalry")
+    with pytest.raises(UnknownNameError, match="Did you mean 'fortifications'"):
+        odds.close_combat(defender_cover="fortification")
+
+
+CLOSE_COMBAT_REFUSALS = [
+    (
+        ["assault", "-r", "iron-cross", "--attackers", "5"],
+        "'odds assault' is for konflikt47, bolt-action-1; Iron Cross's close combat has its "
+        "own options: see 'kriegsspiel odds close-combat --help' (--attacker, --defender, "
+        "--attacker-markers, --defender-markers, --defender-cover, --defender-moved).",
+    ),
+    (
+        ["close-combat", "-r", "konflikt47"],
+        "'odds close-combat' is for iron-cross; Konflikt '47 and Bolt Action fight close "
+        "quarters: see 'kriegsspiel odds assault'.",
+    ),
+    (
+        ["close-combat", "-r", "house-clearing"],
+        "'odds close-combat' is for iron-cross; for house-clearing it is not covered by this "
+        "program.",
+    ),
+    (
+        ["close-combat", "--attacker-quality", "veteran", "--defender-pins", "1"],
+        "--attacker-quality, --defender-pins are for 'odds assault' (Konflikt '47, Bolt "
+        "Action); Iron Cross's close combat takes --attacker, --defender, --attacker-markers, "
+        "--defender-markers, --defender-cover and --defender-moved.",
+    ),
+    (
+        ["close-combat", "--rules-file=house.yaml"],
+        "--rules-file is for 'odds assault' (Konflikt '47, Bolt Action); Iron Cross's close "
+        "combat takes --attacker, --defender, --attacker-markers, --defender-markers, "
+        "--defender-cover and --defender-moved.",
+    ),
+    (
+        ["close-combat", "--defender-mod"],
+        "No such option: --defender-mod (did you mean --defender or --defender-cover or "
+        "--defender-moved?). See 'kriegsspiel odds close-combat --help'.",
+    ),
+    (
+        ["close-combat", "stray"],
+        "Got unexpected extra argument(s) (stray). See 'kriegsspiel odds close-combat --help'.",
+    ),
+    (
+        ["close-combat", "--attacker", "tank"],
+        "--attacker 'tank': close combat odds are for infantry and support squads; a "
+        "vehicle's fire, or fire at one, is 'kriegsspiel odds shoot -r iron-cross'",
+    ),
+    (
+        ["close-combat", "--defender-cover", "bunkr"],
+        "--defender-cover 'bunkr': Unknown cover 'bunkr'. Did you mean 'fortifications'?",
+    ),
+    (
+        ["morale", "-r", "iron-cross"],
+        "'odds morale' is for konflikt47, bolt-action-1; for iron-cross it is not covered by "
+        "this program.",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"), CLOSE_COMBAT_REFUSALS, ids=[" ".join(a) for a, _ in CLOSE_COMBAT_REFUSALS]
+)
+def test_close_combat_command_line_refusals(args: list[str], message: str) -> None:
+    done = run_cli("odds", *args)
+    assert done.returncode == 2, done.stdout
+    assert done.stderr == f"kriegsspiel: error: {message}\n"
+    assert done.stdout == ""
+
+
+def test_close_combat_json() -> None:
+    done = run_cli(
+        "odds", "close-combat", "--attacker", "support squad", "--defender-cover", "cover",
+        "--defender-markers", "1", "--defender-moved", "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["question"] == "close-combat" and out["ruleset"] == "iron-cross"
+    assert out["title"] == (
+        "support squad with 0 morale markers assaults infantry with 1 morale marker in cover"
+    )
+    assert (out["attacker_needs"], out["defender_needs"], out["defender_cover"]) == (7, 6, "cover")
+    assert math.isclose(out["p_attacker_wins"] + out["p_defender_wins"] + out["p_draw"], 1)
+    for key in ("defender_markers_taken", "attacker_markers_taken"):
+        assert math.isclose(sum(out[key]["distribution"]), 1)
+    topics = [r["topic"] for r in out["reasoning"]]
+    assert topics[0] == "close combat" and "assaulter's fire" in topics and topics[-1] == "winner"
+    assert "assumption" in out["reasoning"][0]["because"]

@@ -109,10 +109,14 @@ def show(report: OddsReport, as_json: bool, rules: Source | None = None) -> None
 
 
 def _only(ruleset: Ruleset, allowed: tuple[Ruleset, ...], command: str, instead: str = "") -> None:
+    """Refuse a ruleset the command does not answer for: ``instead`` names the command that
+    does, else the program says it does not cover it (the game itself may have it)."""
     if ruleset not in allowed:
         names = ", ".join(r.value for r in allowed)
-        hint = f" {instead}" if instead else ""
-        fail(f"'odds {command}' is for {names}; {ruleset.value} does not have it.{hint}")
+        fail(
+            f"'odds {command}' is for {names}; "
+            + (instead or f"for {ruleset.value} it is not covered by this program.")
+        )
 
 
 @contextmanager
@@ -524,6 +528,13 @@ def morale(
     )
 
 
+_CLOSE_COMBAT = (
+    "Iron Cross's close combat has its own options: see 'kriegsspiel odds close-combat "
+    "--help' (--attacker, --defender, --attacker-markers, --defender-markers, "
+    "--defender-cover, --defender-moved)."
+)
+
+
 @odds_app.command("assault", cls=GivenOnce)
 def assault(
     ruleset: EditionOpt = None,
@@ -616,7 +627,7 @@ def assault(
 ) -> None:
     """Infantry against infantry in close quarters (Konflikt '47, Bolt Action)."""
     ruleset, rules = _edition(ruleset, rules_file)
-    _only(ruleset, BA_FAMILY, "assault")
+    _only(ruleset, BA_FAMILY, "assault", _CLOSE_COMBAT if ruleset is Ruleset.iron_cross else "")
     from kriegsspiel.rulesets.bolt_action.odds import assault_odds
 
     show(
@@ -843,6 +854,90 @@ def terrain_test(
 
     with _named({"unit": "--unit", "terrain": "--terrain"}):
         show(ic_odds.terrain_test(unit, terrain), as_json)
+
+
+def _assault_options_refused(ctx: typer.Context) -> None:
+    """close-combat's unknown options: those of 'odds assault' (Konflikt '47, Bolt Action)
+    are told by name; any other is the parser's usual error."""
+    if not ctx.args:
+        return
+    import click
+    import typer.main
+
+    group = typer.main.get_command(odds_app)
+    assault_cmd = getattr(group, "commands", {})["assault"]
+    theirs = {opt for param in assault_cmd.params for opt in param.opts}
+    given = [arg.split("=", 1)[0] for arg in ctx.args if arg.startswith("-")]
+    wrong = [opt for opt in given if opt in theirs]
+    if wrong:
+        fail(
+            f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} for 'odds assault' "
+            "(Konflikt '47, Bolt Action); Iron Cross's close combat takes --attacker, "
+            "--defender, --attacker-markers, --defender-markers, --defender-cover and "
+            "--defender-moved."
+        )
+    from kriegsspiel.cli import usage_problem  # (told as the parser tells its own)
+
+    parsed: Any = ctx  # (typer's own click's Context)
+    if given:
+        fail(usage_problem(click.NoSuchOption(given[0], ctx=parsed)))
+    extra = " ".join(ctx.args)
+    fail(usage_problem(click.UsageError(f"Got unexpected extra argument(s) ({extra})", parsed)))
+
+
+@odds_app.command(
+    "close-combat",
+    cls=GivenOnce,
+    # (assault's options are caught to be told by name: _assault_options_refused)
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+)
+def close_combat(
+    ctx: typer.Context,
+    ruleset: RulesetOpt = Ruleset.iron_cross,
+    attacker: Annotated[
+        str, typer.Option("--attacker", help="The assaulting unit: infantry or support squad.")
+    ] = "infantry",
+    defender: Annotated[
+        str, typer.Option("--defender", help="The assaulted unit: infantry or support squad.")
+    ] = "infantry",
+    attacker_markers: Annotated[
+        int, typer.Option("--attacker-markers", help="Morale markers on the assaulting unit.")
+    ] = 0,
+    defender_markers: Annotated[
+        int, typer.Option("--defender-markers", help="Morale markers on the assaulted unit.")
+    ] = 0,
+    defender_cover: Annotated[
+        str, typer.Option("--defender-cover", help="open, cover or fortifications.")
+    ] = "open",
+    defender_moved: Annotated[
+        bool,
+        typer.Option("--defender-moved", help="The assaulted unit moved at any point this turn."),
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Who wins a close combat: both units fire at point blank (Iron Cross)."""
+    _assault_options_refused(ctx)
+    _only(
+        ruleset,
+        (Ruleset.iron_cross,),
+        "close-combat",
+        "Konflikt '47 and Bolt Action fight close quarters: see 'kriegsspiel odds assault'."
+        if ruleset in BA_FAMILY
+        else "",
+    )
+    from kriegsspiel.rulesets.iron_cross import odds as ic_odds
+
+    names = {"attacker": "--attacker", "defender": "--defender", "cover": "--defender-cover"}
+    with _named(names):
+        report = ic_odds.close_combat(
+            attacker=attacker,
+            defender=defender,
+            attacker_markers=attacker_markers,
+            defender_markers=defender_markers,
+            defender_cover=defender_cover,
+            defender_moved=defender_moved,
+        )
+    show(report, as_json)
 
 
 @odds_app.command("figure", cls=GivenOnce)

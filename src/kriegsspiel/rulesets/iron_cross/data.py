@@ -256,6 +256,14 @@ class InitiativeRollOff(Strict):
     reroll_ties: bool
 
 
+class CloseCombat(Strict):
+    """Close combat as both units' fire at once, at point blank (docs/rules/iron-cross.md)."""
+
+    source: AssumptionSource
+    range_inches: Annotated[float, Field(ge=0)]  # within the firing modifiers' close range
+    attacker_cover: CoverName  # where the assaulter stands as the defender fires
+
+
 class IronCrossData(Strict):
     """The whole data file."""
 
@@ -282,6 +290,7 @@ class IronCrossData(Strict):
     penetration_throw: PenetrationThrow
     several_hits_on_a_vehicle: SeveralHits
     initiative_roll_off: InitiativeRollOff
+    close_combat: CloseCombat
 
     def vehicle_names(self) -> tuple[str, ...]:
         """Every name the sheet's vehicle rows go by (move rates and terrain tests), with

@@ -15,6 +15,7 @@ from kriegsspiel.core.report import OddsReport, Reason
 from kriegsspiel.rulesets.iron_cross import rules
 from kriegsspiel.rulesets.iron_cross.data import IronCrossData, PenetrationResult, load_data
 from kriegsspiel.rulesets.iron_cross.rules import (
+    CloseCombatSituation,
     FireOutcome,
     FirePlan,
     FireSituation,
@@ -209,6 +210,50 @@ def _outcomes(plan: FirePlan) -> Dist[FireOutcome]:
     return hits.bind(lambda h: states[h].map(lambda s: rules.outcome_from(h, s)))
 
 
+def _fire_reasons(plan: FirePlan, tables: IronCrossData, moved_detachment: bool) -> list[Reason]:
+    """A unit's firing dice and the score they need, with the modifiers that make it.
+
+    ``moved_detachment``: the firer moved but is an infantry detachment (said: no penalty)."""
+    because = ", ".join(
+        [f"base {plan.base_needs}+ (published rule, as reviews report it)"]
+        + [f"{m.text.lower()} {m.value:+d}" for m in plan.modifiers]
+    )
+    if moved_detachment:
+        because += ", moved but an infantry detachment: no penalty (sheet)"
+    raw = plan.base_needs - plan.modifier_total
+    natural = tables.natural_rolls
+    if raw > plan.needs:
+        because += f" = {raw}+, but a natural {natural.always_hits} always hits (assumption)"
+    elif raw < plan.needs:
+        because += f" = {raw}+, but a natural {natural.always_misses} always misses (assumption)"
+    return [
+        Reason(
+            "dice",
+            f"{plan.dice} D{plan.die}" + ("s" if plan.dice > 1 else ""),
+            plan.dice_because
+            + (
+                ""
+                if plan.dice_because.startswith("given")
+                else " (published rule, as reviews report it)"
+            ),
+        ),
+        Reason("to hit", _needs(plan.needs, plan.die), because),
+    ]
+
+
+def _markers_reason(plan: FirePlan) -> Reason:
+    """The morale markers fire at infantry gives: one per hit, and the casualty roll's."""
+    on, die = plan.further_marker_on, plan.casualty_die
+    if on is None or die is None:  # (a vehicle target: no casualty roll)
+        raise ValueError("the casualty roll is for infantry and support squads")
+    return Reason(
+        "morale markers",
+        f"{plan.markers_per_hit} per hit, +{plan.further_markers} more per hit on "
+        f"{_score(on, die)} on a D{die}",
+        plan.cover_because,
+    )
+
+
 def shoot(
     *,
     target: str,
@@ -255,31 +300,7 @@ def shoot(
     hits = outcomes.map(lambda o: o.hits)
     markers = outcomes.map(lambda o: o.morale_markers)
 
-    because = ", ".join(
-        [f"base {plan.base_needs}+ (published rule, as reviews report it)"]
-        + [f"{m.text.lower()} {m.value:+d}" for m in plan.modifiers]
-    )
-    if firer_moved and firer_is_infantry_detachment:
-        because += ", moved but an infantry detachment: no penalty (sheet)"
-    raw = plan.base_needs - plan.modifier_total
-    natural = tables.natural_rolls
-    if raw > plan.needs:
-        because += f" = {raw}+, but a natural {natural.always_hits} always hits (assumption)"
-    elif raw < plan.needs:
-        because += f" = {raw}+, but a natural {natural.always_misses} always misses (assumption)"
-    reasons = [
-        Reason(
-            "dice",
-            f"{plan.dice} D{plan.die}" + ("s" if plan.dice > 1 else ""),
-            plan.dice_because
-            + (
-                ""
-                if plan.dice_because.startswith("given")
-                else " (published rule, as reviews report it)"
-            ),
-        ),
-        Reason("to hit", _needs(plan.needs, plan.die), because),
-    ]
+    reasons = _fire_reasons(plan, tables, firer_moved and firer_is_infantry_detachment)
     probabilities: dict[str, Fraction] = {"p_hit": hits.at_least(1)}
     details: dict[str, object] = {
         "dice": plan.dice,
@@ -357,15 +378,8 @@ def shoot(
         details["penetrates_on"] = plan.penetrates_on
         details["kaboom_radius_inches"] = pen.kaboom_radius_inches
         details["kaboom_radius_small_table_inches"] = pen.kaboom_radius_small_table_inches
-    elif plan.further_marker_on is not None and plan.casualty_die is not None:
-        reasons.append(
-            Reason(
-                "morale markers",
-                f"{plan.markers_per_hit} per hit, +{plan.further_markers} more per hit on "
-                f"{_score(plan.further_marker_on, plan.casualty_die)} on a D{plan.casualty_die}",
-                plan.cover_because,
-            )
-        )
+    elif plan.further_marker_on is not None:
+        reasons.append(_markers_reason(plan))
         details["further_marker_on"] = plan.further_marker_on
 
     dice_text = f"{plan.dice} D{plan.die}" + ("s" if plan.dice > 1 else "")
@@ -382,4 +396,86 @@ def shoot(
         details=details,
         labels=labels,
         notes=notes,
+    )
+
+
+def _side(label: str, plan: FirePlan, tables: IronCrossData, detachment: bool) -> list[Reason]:
+    """One side's fire in a close combat, its steps indented under ``label``."""
+    said = f"{plan.dice} D{plan.die}" + ("s" if plan.dice > 1 else "")
+    steps = [*_fire_reasons(plan, tables, detachment), _markers_reason(plan)]
+    return [
+        Reason(label, f"{said} at {plan.target}"),
+        *(Reason("  " + r.topic, r.result, r.because) for r in steps),
+    ]
+
+
+def close_combat(
+    *,
+    attacker: str = "infantry",
+    defender: str = "infantry",
+    attacker_markers: int = 0,
+    defender_markers: int = 0,
+    defender_cover: str = "open",
+    defender_moved: bool = False,
+    data: IronCrossData | None = None,
+) -> OddsReport:
+    """Who wins a close combat: both units fire at point blank at once, and the one that
+    inflicts more morale markers wins (an assumption: docs/rules/iron-cross.md)."""
+    tables = data or load_data()
+    situation = CloseCombatSituation(
+        attacker=attacker,
+        defender=defender,
+        attacker_markers=attacker_markers,
+        defender_markers=defender_markers,
+        defender_cover=defender_cover,
+        defender_moved=defender_moved,
+    )
+    arguments.fields("", situation, CloseCombatSituation)  # (each named as its parameter)
+    plan = rules.plan_close_combat(situation, tables)
+    outcomes = exact(lambda d: rules.resolve_close_combat(d, plan))
+    table = tables.close_combat
+    reasons = [
+        Reason(
+            "close combat",
+            "both units fire at once, at point blank",
+            f"the sheet's firing at {table.range_inches:g}\"; the assaulter moved into contact "
+            f"and stands in the {table.attacker_cover} (assumption: the rulebook's close "
+            "combat rule was not to hand, docs/rules/iron-cross.md)",
+        ),
+        *_side("assaulter's fire", plan.attack, tables, plan.defence.target == "infantry"),
+        *_side("defender's fire", plan.defence, tables, False),
+        Reason(
+            "winner",
+            "the unit that inflicts more morale markers",
+            "a draw leaves the defender holding its ground (assumption); what the loser does "
+            "(the rulebook's Fall Back) is not covered by this program",
+        ),
+    ]
+    cover = plan.attack.cover or "open"
+    return OddsReport(
+        ruleset=RULESET,
+        question="close-combat",
+        title=(
+            f"{plan.defence.target} with {_plural(attacker_markers, 'morale marker')} assaults "
+            f"{plan.attack.target} with {_plural(defender_markers, 'morale marker')}"
+            + (" in the open" if cover == "open" else f" in {cover}")
+        ),
+        reasons=tuple(reasons),
+        probabilities={
+            "p_attacker_wins": outcomes.probability(lambda o: o.attacker_wins),
+            "p_defender_wins": outcomes.probability(lambda o: o.defender_wins),
+            "p_draw": outcomes.probability(lambda o: o.draw),
+        },
+        distributions={
+            "defender_markers_taken": outcomes.map(lambda o: o.defender_markers),
+            "attacker_markers_taken": outcomes.map(lambda o: o.attacker_markers),
+        },
+        details={
+            "attacker_dice": plan.attack.dice,
+            "attacker_needs": plan.attack.needs,
+            "defender_dice": plan.defence.dice,
+            "defender_needs": plan.defence.needs,
+            "defender_cover": cover,
+        },
+        labels={"p_draw": "draw: the defender holds"},
     )

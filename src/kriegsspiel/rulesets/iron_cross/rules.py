@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from kriegsspiel.core.names import lookup
+from kriegsspiel.core.names import lookup, normalise
 from kriegsspiel.core.procedure import Dice
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.iron_cross.data import (
@@ -575,3 +575,115 @@ def resolve_fire(dice: Dice, plan: FirePlan) -> FireOutcome:
 def fire(dice: Dice, situation: FireSituation, data: IronCrossData | None = None) -> FireOutcome:
     """One unit fires at one target."""
     return resolve_fire(dice, plan_fire(situation, data))
+
+
+# -- close combat ------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class CloseCombatSituation:
+    """An infantry detachment or support squad moves into contact with enemy infantry."""
+
+    attacker: str = "infantry"
+    defender: str = "infantry"
+    attacker_markers: int = 0  # morale markers on the assaulting unit
+    defender_markers: int = 0
+    defender_cover: str = "open"
+    defender_moved: bool = False  # the defender moved at any point this turn
+
+
+@dataclass(frozen=True, slots=True)
+class CloseCombatPlan:
+    """Both units' fire at point blank, each a validated :class:`FirePlan`."""
+
+    attack: FirePlan  # the assaulter's fire at the defender
+    defence: FirePlan  # the defender's fire at the assaulter
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class CloseCombatOutcome:
+    """The morale markers each side took; the one that inflicted more wins."""
+
+    attacker_markers: int  # taken by the assaulter, from the defender's fire
+    defender_markers: int  # taken by the defender, from the assaulter's fire
+
+    @property
+    def attacker_wins(self) -> bool:
+        return self.defender_markers > self.attacker_markers
+
+    @property
+    def defender_wins(self) -> bool:
+        return self.attacker_markers > self.defender_markers
+
+    @property
+    def draw(self) -> bool:
+        """Equal markers: the defender holds its ground."""
+        return self.attacker_markers == self.defender_markers
+
+
+def _fighter(role: str, name: str, tables: IronCrossData) -> Target:
+    """The unit type of one side of a close combat: infantry or a support squad (a vehicle
+    is refused by name: close combat is infantry's)."""
+    fighters = [(names, t) for names, t in TARGETS if t in tables.casualty_roll.targets]
+    vehicles = {normalise(n) for names, t in TARGETS if t == "vehicle" for n in names}
+    if isinstance(name, str) and normalise(name) in vehicles | {
+        normalise(n) for n in tables.vehicle_names()
+    }:
+        raise UsageError(
+            f"--{role} {name!r}: close combat odds are for infantry and support squads; a "
+            "vehicle's fire, or fire at one, is 'kriegsspiel odds shoot -r iron-cross'"
+        )
+    return lookup(role, name, fighters)
+
+
+def plan_close_combat(
+    situation: CloseCombatSituation, data: IronCrossData | None = None
+) -> CloseCombatPlan:
+    """Check a close combat and plan both units' fire at point blank; UsageError if wrong.
+
+    The assaulter moved into contact: its own fire takes the firer-moved modifier (not an
+    infantry detachment's) and the defender's fire the target-moved one; it stands in the
+    data's ``attacker_cover`` (the open)."""
+    tables = _data(data)
+    s = situation
+    attacker = _fighter("attacker", s.attacker, tables)
+    defender = _fighter("defender", s.defender, tables)
+    _count("--attacker-markers", s.attacker_markers)
+    _count("--defender-markers", s.defender_markers)
+    table = tables.close_combat
+    attack = plan_fire(
+        FireSituation(
+            target=defender,
+            range_inches=table.range_inches,
+            firer_moved=True,
+            firer_is_infantry_detachment=attacker == "infantry",
+            target_moved=s.defender_moved,
+            morale_markers=s.attacker_markers,
+            cover=s.defender_cover,
+        ),
+        tables,
+    )
+    defence = plan_fire(
+        FireSituation(
+            target=attacker,
+            range_inches=table.range_inches,
+            target_moved=True,
+            morale_markers=s.defender_markers,
+            cover=table.attacker_cover,
+        ),
+        tables,
+    )
+    return CloseCombatPlan(attack, defence)
+
+
+def resolve_close_combat(dice: Dice, plan: CloseCombatPlan) -> CloseCombatOutcome:
+    """Both units fire at once: the assaulter's dice are rolled first, then the defender's
+    (the defender's fire is not weakened by the markers the assaulter's fire gives it)."""
+    attack = resolve_fire(dice, plan.attack)
+    defence = resolve_fire(dice, plan.defence)
+    return CloseCombatOutcome(defence.morale_markers, attack.morale_markers)
+
+
+def close_combat(
+    dice: Dice, situation: CloseCombatSituation, data: IronCrossData | None = None
+) -> CloseCombatOutcome:
+    """One unit assaults another: both fire at point blank; more markers inflicted wins."""
+    return resolve_close_combat(dice, plan_close_combat(situation, data))
