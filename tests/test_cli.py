@@ -775,8 +775,8 @@ def test_a_long_exact_fraction_is_left_to_json_not_cut_to_a_wrong_number(
     from kriegsspiel.render.odds_text import _exact
 
     assert _exact(Fraction(133, 400)) == "133/400"
-    assert _exact(Fraction(10**11 - 1, 10**12)) == "see --json (13 digits)"  # 25 characters
-    assert _exact(Fraction(10**10 - 1, 10**11)) == "9999999999/100000000000"  # 23: shown
+    assert _exact(Fraction(10**19 - 1, 10**20)) == "see --json (21 digits)"  # 41 characters
+    assert _exact(Fraction(10**18 - 1, 10**20)) == "999999999999999999/100000000000000000000"
     long = Fraction(10**70 + 1, 3 * 10**70)
     assert _exact(long) == "see --json (71 digits)"
     monkeypatch.setenv("COLUMNS", "80")  # (the console the probe saw it in)

@@ -36,7 +36,7 @@ def _pct(p: Fraction | float) -> str:
 #: the longest exact fraction the chances table shows whole: a longer one (a fight of many
 #: rounds has fractions of hundreds of digits) would be cut by the console to a number
 #: that reads as a whole one, so it is left to ``--json``, which holds it whole
-EXACT_SHOWN = 24
+EXACT_SHOWN = 40
 
 
 def _exact(p: Fraction) -> str:
