@@ -334,7 +334,7 @@ def throw_grenade(
         probabilities=probabilities,
         distributions={"hits": hits, "initiative_lost": lost},
         details=details,
-        labels={"p_lands": "the grenade lands where aimed"},
+        labels={"p_hit": "the target is hit", "p_lands": "the grenade lands where aimed"},
     )
 
 
