@@ -14,7 +14,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from kriegsspiel.core.dice import DiceExpr
-from kriegsspiel.core.names import a_or_an, in_sentence, lookup, normalise
+from kriegsspiel.core.names import a_or_an, in_sentence, lookup
 from kriegsspiel.core.procedure import Dice
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.house_clearing.data import (
@@ -171,7 +171,7 @@ def weapon_name(name: str, data: HouseClearingData | None = None) -> str:
 def is_grenade(name: str, data: HouseClearingData | None = None) -> bool:
     """Whether ``name`` names the grenade (UnknownNameError if it names nothing)."""
     tables = _data(data)
-    return normalise(weapon_name(name, tables)) == normalise(tables.grenade.name)
+    return weapon_name(name, tables) == tables.grenade.name
 
 
 def range_band(arm: Weapon, range_inches: float, note: str = "") -> RangeBand:
