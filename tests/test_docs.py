@@ -114,6 +114,7 @@ ODDS_RUNS = {  # odds questions that between them give every key a ruleset's odd
     "house-clearing": [
         "shoot -r house-clearing -w rifle --range 12 --weapon-skill 100 --visible 3 --target-initiative 2",
         "shoot -r house-clearing -w smg --weapon-skill 100 --visible 3 --range 5 --auto",
+        "shoot -r house-clearing -w grenade --weapon-skill 100 --visible 3 --range 3",
         "figure -r house-clearing",
     ],
 }

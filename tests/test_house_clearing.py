@@ -572,3 +572,346 @@ def test_out_of_range_says_which_row_applies_and_why(args: list[str], message: s
 )  # fmt: skip
 def test_weapon_names_take_a_or_an_by_sound(noun: str, said: str) -> None:
     assert a_or_an(noun) == said
+
+
+# -- the cover roll's two readings (docs/rules/house-clearing.md, "Cover roll") ----------
+def _house_rules(tmp_path: Path, old: str, new: str) -> Path:
+    """A copy of the shipped House Clearing data with ``old`` (found once) made ``new``: a
+    rules file, as ``odds shoot --rules-file`` takes it."""
+    text = DATA_FILE.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path = tmp_path / "house.yaml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
+ROLL_AGAIN = ("above_the_fifths: miss ", "above_the_fifths: roll again ")
+
+
+def test_the_shipped_cover_roll_misses_on_a_six() -> None:
+    """The worked example's reading: a 6 misses, so 5/5 is hit 5 times in 6 and the sheet's
+    rifle at 13" with skill 120 (a 30% chance of a hit) hits a whole figure 25% of the time."""
+    assert DATA.cover_roll.above_the_fifths == "miss"
+    assert DATA.cover_roll.source.startswith("assumption")
+    cover = rules.cover_roll()
+    assert (cover.die, cover.fifths, cover.roll_again, cover.effective_die) == (6, 5, False, 6)
+    assert all(cover.needs_roll(v) for v in range(1, 6))
+    r = odds.shoot(weapon="rifle", range_inches=13, weapon_skill=120, visible=5)
+    assert r.probabilities["p_hit"] == F(1, 4)
+    assert not rules.chance_hits(ScriptedDice([6]), rules.plan_shot(
+        weapon="rifle", range_inches=1, weapon_skill=100, visible=5))  # fmt: skip
+
+
+@pytest.mark.parametrize("visible", [1, 2, 3, 4, 5])
+def test_a_rules_file_can_roll_the_six_again(tmp_path: Path, visible: int) -> None:
+    """The other reading: a 6 is rolled again, so n/5 visible is hit n times in 5 and a
+    figure showing head to boots is hit without a cover roll."""
+    data = load_data(_house_rules(tmp_path, *ROLL_AGAIN))
+    plan = rules.plan_shot(
+        weapon="rifle", range_inches=1, weapon_skill=100, visible=visible, data=data
+    )
+    r = odds.shoot(weapon="rifle", range_inches=1, weapon_skill=100, visible=visible, data=data)
+    assert r.probabilities["p_hit"] == F(visible, 5)
+    hit = next(reason for reason in r.reasons if reason.topic == "hit")
+    if visible == 5:
+        dice = ScriptedDice([2])  # the D100 is not rolled (100), nor the cover D6: D3 2
+        assert rules.shoot(dice, plan) == ShotOutcome(1, 1, 2) and dice.remaining == []
+        assert hit.result == "no cover roll: hit"
+    else:
+        assert hit.result == f"needs {visible} or less on a D6, a 6 rolled again"
+        assert f"{visible}/5 hits {visible} times in 5" in hit.because
+    assert "the data's cover_roll" in hit.because
+
+
+def test_the_probes_rifle_at_13_is_30_percent_when_the_six_is_rolled_again(
+    tmp_path: Path,
+) -> None:
+    data = load_data(_house_rules(tmp_path, *ROLL_AGAIN))
+    r = odds.shoot(weapon="rifle", range_inches=13, weapon_skill=120, visible=5, data=data)
+    assert r.probabilities["p_hit"] == F(3, 10) == r.probabilities["p_chance"]
+    two = odds.shoot(weapon="rifle", range_inches=13, weapon_skill=120, visible=2, data=data)
+    assert two.probabilities["p_hit"] == F(3, 10) * F(2, 5)
+
+
+def test_rolling_the_six_again_is_rolling_a_d5(tmp_path: Path) -> None:
+    """The procedure rolls one die of five faces for a D6 whose 6 is rolled again (an
+    endless re-roll cannot be enumerated): a literal D6 re-rolled on a 6 agrees with it."""
+    data = load_data(_house_rules(tmp_path, *ROLL_AGAIN))
+    rng = RandomDice(36)
+    n = 20_000
+
+    def literal(visible: int) -> bool:
+        while (score := rng.roll(6)) == 6:
+            pass
+        return score <= visible
+
+    for visible in (1, 3, 4):
+        plan = rules.plan_shot(
+            weapon="pistol", range_inches=1, weapon_skill=100, visible=visible, data=data
+        )
+        assert exact(lambda d, plan=plan: rules.chance_hits(d, plan)).probability(True) == F(
+            visible, 5
+        )
+        assert within_4_se(F(visible, 5), sum(literal(visible) for _ in range(n)), n)
+
+
+@pytest.mark.parametrize(
+    "shot",
+    [
+        dict(weapon="carbine", range_inches=3, weapon_skill=130, visible=2),
+        dict(weapon="pistol", range_inches=2, weapon_skill=150, visible=5),
+    ],
+)
+def test_roll_again_exact_equals_brute_force_and_odds(
+    tmp_path: Path, shot: dict[str, object]
+) -> None:
+    data = load_data(_house_rules(tmp_path, *ROLL_AGAIN))
+    plan = rules.plan_shot(**shot, data=data)  # type: ignore[arg-type]
+    dist = exact(lambda d: rules.shoot(d, plan))
+    assert dist == brute_force(lambda d: rules.shoot(d, plan))
+    report = odds.shoot(**shot, data=data)  # type: ignore[arg-type]
+    assert report.distributions["initiative_lost"] == dist.map(lambda o: o.initiative_lost)
+    assert report.probabilities["p_hit"] == dist.probability(lambda o: o.hits >= 1)
+
+
+def test_the_worked_example_plays_alike_by_either_reading(tmp_path: Path) -> None:
+    """Doxey's cover roll of 1 against Braun's 2/5 hits by either reading."""
+    data = load_data(_house_rules(tmp_path, *ROLL_AGAIN))
+    for tables in (DATA, data):
+        doxey = rules.plan_shot(weapon="SMG", range_inches=7, weapon_skill=160, visible=2,
+                                data=tables)  # fmt: skip
+        assert rules.shoot(ScriptedDice([7, 1, 2]), doxey) == ShotOutcome(1, 1, 2)
+
+
+def test_the_cover_reading_by_rules_file_on_the_command_line(tmp_path: Path) -> None:
+    house = _house_rules(tmp_path, *ROLL_AGAIN)
+    args = ("odds", "shoot", "-r", "house-clearing", "-w", "rifle", "--range", "13",
+            "--weapon-skill", "120", "--visible", "5", "--json")  # fmt: skip
+    import json
+
+    shipped = json.loads(run_cli(*args).stdout)
+    assert shipped["exact"]["p_hit"] == "1/4" and "rules_file" not in shipped
+    done = run_cli(*args, "--rules-file", str(house))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["exact"]["p_hit"] == "3/10"
+    assert out["rules_file"] == str(house) and len(out["rules_digest"]) == 16
+    table = run_cli(*args[:-1], "--rules-file", str(house))
+    assert "house rules from rules file" in table.stdout and "3/10" in table.stdout
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("above_the_fifths: miss ", "above_the_fifths: maybe ",
+         "field cover_roll.above_the_fifths: 'maybe' is not one of the choices here; give "
+         "'miss' or 'roll again'"),
+        ("  die: 6\n", "  die: 4\n", "the cover die needs at least 5 faces"),
+        ("  aliases: [grenades, hand grenade,", "  aliases: [Bren, hand grenade,",
+         "grenade: 'Bren' already names a weapon of the range table"),
+        ("  edges: [1, 2, 3, 4, 5]\n  blast", "  edges: [1, 2, 3, 4]\n  blast",
+         "grenade needs 5 band edges, one per band"),
+        ("blast_radius_inches: 1", "blast_radius_inches: 0", "blast_radius_inches"),
+        ("blast_radius_inches: 1", "blast_radius_inches: .inf", "blast_radius_inches"),
+    ],
+)  # fmt: skip
+def test_a_broken_house_clearing_rules_file_is_refused_in_a_line(
+    tmp_path: Path, old: str, new: str, message: str
+) -> None:
+    house = _house_rules(tmp_path, old, new)
+    with pytest.raises(DataFileError, match=message):
+        load_data(house)
+    done = run_cli("odds", "shoot", "-r", "house-clearing", "-w", "rifle", "--range", "5",
+                   "--weapon-skill", "100", "--visible", "5", "--rules-file", str(house))  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"kriegsspiel: error: {house}") and message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+# -- grenades (not on the sheet: every step an assumption) ------------------------------
+def test_the_grenade_table() -> None:
+    thrown = DATA.grenade
+    assert thrown.source.startswith("assumption")
+    assert (thrown.name, thrown.edges, thrown.blast_radius_inches) == (
+        "Grenade",
+        (1, 2, 3, 4, 5),
+        1,
+    )
+    pistol = next(w for w in DATA.range_bands.weapons if w.name == "Pistol")
+    assert thrown.edges == pistol.edges  # thrown over the pistol's bands
+    for name in ("grenade", "Mills bomb", "potato masher", "Stielhandgranate", "hand grenade"):
+        assert rules.is_grenade(name)
+    assert not rules.is_grenade("rifle")
+
+
+def test_a_grenade_is_thrown_like_a_shot_over_the_pistols_bands() -> None:
+    """By hand: skill 120 at 3" is the quarter band, 30 on the D100 to land; the burst sees
+    3/5, hit on 3 or less on a D6 (1/2); so hit 3/20, and a target on 2 initiative is down
+    (loses 2) or dead (loses 3) 1/20 each."""
+    r = odds.shoot(weapon="grenade", range_inches=3, weapon_skill=120, visible=3,
+                   target_initiative=2)  # fmt: skip
+    assert r.question == "shoot" and r.title.startswith("Grenade (thrown), weapon skill 120")
+    assert (r.details["chance"], r.details["band"], r.details["divisor"]) == (30, "Quarter", 4)
+    assert r.probabilities == {
+        "p_hit": F(3, 20),
+        "p_lands": F(3, 10),
+        "p_target_down": F(1, 20),
+        "p_target_dead": F(1, 20),
+    }
+    assert r.distributions["initiative_lost"].as_list() == [F(17, 20)] + [F(1, 20)] * 3
+    assert r.labels == {"p_hit": "the target is hit", "p_lands": "the grenade lands where aimed"}
+    said = {reason.topic: reason.result for reason in r.reasons}
+    assert said["D100"] == "needs 30 or less" and said["hit"] == "needs 3 or less on a D6"
+    assert said["burst"] == '1" radius'
+    # band edges belong to the nearer band, as a shot's do
+    assert rules.plan_throw(range_inches=2, weapon_skill=120, visible=3).chance == 60
+    assert rules.plan_throw(range_inches=2.5, weapon_skill=130, visible=3).chance == 32  # 32.5
+
+
+def test_a_grenade_astray_hurts_no_one() -> None:
+    plan = rules.plan_throw(range_inches=3, weapon_skill=120, visible=5)
+    dice = ScriptedDice([31])  # over 30: astray; no cover roll, no D3
+    assert rules.throw_grenade(dice, plan) == rules.ThrowOutcome(False, False, 0)
+    assert dice.remaining == []
+    dice = ScriptedDice([30, 5, 3])  # lands; 5 on the D6 hits 5/5; D3 3
+    assert rules.throw_grenade(dice, plan) == rules.ThrowOutcome(True, True, 3)
+
+
+def test_a_sure_grenade_rolls_no_d100_and_lands_once() -> None:
+    """A score of 100 or more lands the grenade without a D100; the rest of the hundreds
+    is no second grenade (a shot's would be a second chance of a hit)."""
+    plan = rules.plan_throw(range_inches=1, weapon_skill=240, visible=5)
+    assert plan.chance == 240 and plan.sure
+    dice = ScriptedDice([6])  # only the cover D6 is rolled: a 6 misses
+    assert rules.throw_grenade(dice, plan) == rules.ThrowOutcome(True, False, 0)
+    r = odds.shoot(weapon="grenade", range_inches=1, weapon_skill=240, visible=5)
+    assert r.probabilities == {"p_hit": F(5, 6), "p_lands": 1}
+    assert r.distributions["hits"].as_list() == [F(1, 6), F(5, 6)]
+    assert next(x for x in r.reasons if x.topic == "D100").result == "none: it lands"
+    assert rules.plan_throw(range_inches=1, weapon_skill=100, visible=5).sure
+    assert not rules.plan_throw(range_inches=1, weapon_skill=90, visible=5).sure
+
+
+@pytest.mark.parametrize("visible", [1, 2, 3, 4, 5])
+def test_a_grenade_hits_on_what_the_burst_sees(tmp_path: Path, visible: int) -> None:
+    """A sure grenade hits a figure on the cover roll against the fifths of it the burst
+    can see: by the shipped reading v/6, with the 6 rolled again v/5."""
+    r = odds.throw_grenade(range_inches=1, weapon_skill=100, visible=visible)
+    assert r.probabilities["p_hit"] == F(visible, 6)
+    data = load_data(_house_rules(tmp_path, *ROLL_AGAIN))
+    again = odds.throw_grenade(range_inches=1, weapon_skill=100, visible=visible, data=data)
+    assert again.probabilities["p_hit"] == F(visible, 5)
+    assert again.title.endswith(f"the burst sees {visible}/5 of the target")
+
+
+def test_the_thrower_within_the_blast_is_told() -> None:
+    near = odds.throw_grenade(range_inches=1, weapon_skill=100, visible=5)
+    far = odds.throw_grenade(range_inches=1.5, weapon_skill=100, visible=5)
+    assert near.details["blast_radius_inches"] == 1
+    assert 'the thrower, 1" away, is within it too' in near.reasons[3].because
+    assert "thrower" not in far.reasons[3].because
+
+
+GRENADES = [
+    dict(range_inches=3, weapon_skill=120, visible=3),
+    dict(range_inches=0.5, weapon_skill=150, visible=2),
+    dict(range_inches=4.5, weapon_skill=90, visible=5),
+]
+
+
+@pytest.mark.parametrize("throw", GRENADES)
+def test_grenade_exact_equals_brute_force_and_odds(throw: dict[str, object]) -> None:
+    plan = rules.plan_throw(**throw)  # type: ignore[arg-type]
+    dist = exact(lambda d: rules.throw_grenade(d, plan))
+    assert dist == brute_force(lambda d: rules.throw_grenade(d, plan))
+    report = odds.throw_grenade(**throw)  # type: ignore[arg-type]
+    assert report.distributions["hits"] == dist.map(lambda o: int(o.hit))
+    assert report.distributions["initiative_lost"] == dist.map(lambda o: o.initiative_lost)
+    assert report.probabilities["p_lands"] == dist.probability(lambda o: o.lands)
+
+
+@pytest.mark.parametrize("throw", GRENADES[:2])
+def test_grenade_monte_carlo(throw: dict[str, object]) -> None:
+    n = 20_000
+    dice = RandomDice(1944)
+    plan = rules.plan_throw(**throw)  # type: ignore[arg-type]
+    samples = [rules.throw_grenade(dice, plan) for _ in range(n)]
+    p = odds.throw_grenade(**throw, target_initiative=2).probabilities  # type: ignore[arg-type]
+    assert within_4_se(p["p_lands"], sum(s.lands for s in samples), n)
+    assert within_4_se(p["p_hit"], sum(s.hit for s in samples), n)
+    assert within_4_se(p["p_target_down"], sum(s.initiative_lost == 2 for s in samples), n)
+    assert within_4_se(p["p_target_dead"], sum(s.initiative_lost > 2 for s in samples), n)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.floats(0, 5),
+    st.floats(0, 5),
+    st.integers(3, 24).map(lambda n: n * 10),
+    st.integers(1, 5),
+)
+def test_a_grenade_nearer_never_lands_less_and_hits_as_it_lands(
+    near: float, far: float, skill: int, visible: int
+) -> None:
+    near, far = sorted([near, far])
+    a = odds.throw_grenade(range_inches=near, weapon_skill=skill, visible=visible)
+    b = odds.throw_grenade(range_inches=far, weapon_skill=skill, visible=visible)
+    assert b.probabilities["p_lands"] <= a.probabilities["p_lands"] <= 1
+    for r in (a, b):
+        assert r.probabilities["p_hit"] == r.probabilities["p_lands"] * F(visible, 6)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"range_inches": 5.5}, '--range 5.5: out of range, a grenade reaches 5" at most'),
+        ({"range_inches": -1}, "--range must be a distance of 0 or more inches"),
+        ({"automatic": True}, "a grenade is thrown, not fired on automatic: drop --auto"),
+        ({"crew": 2}, "a grenade is thrown by one figure: drop --crew"),
+        ({"visible": 0}, "visible must be 1 to 5 fifths"),
+        ({"weapon_skill": 115}, "a multiple of 10 from 30 to 240"),
+        ({"target_initiative": 5}, "--target-initiative must be 0 to 4"),
+    ],
+)
+def test_bad_grenade_input(change: dict[str, object], message: str) -> None:
+    args: dict[str, object] = {
+        "weapon": "grenade",
+        "range_inches": 3,
+        "weapon_skill": 100,
+        "visible": 3,
+        **change,
+    }
+    with pytest.raises(UsageError, match=message):
+        odds.shoot(**args)  # type: ignore[arg-type]
+
+
+def test_a_grenade_is_not_planned_as_a_shot_and_a_typo_finds_it() -> None:
+    with pytest.raises(UsageError, match="a grenade is thrown, not fired"):
+        rules.plan_shot(weapon="Mills bomb", range_inches=3, weapon_skill=100, visible=3)
+    with pytest.raises(UnknownNameError) as err:
+        odds.shoot(weapon="granade", range_inches=3, weapon_skill=100, visible=3)
+    assert "Grenade" in err.value.close_matches
+
+
+def test_a_grenade_on_the_command_line() -> None:
+    import json
+
+    args = ("odds", "shoot", "-r", "house-clearing", "-w", "grenade", "--weapon-skill", "120",
+            "--range", "3", "--visible", "3")  # fmt: skip
+    done = run_cli(*args, "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["exact"] == {"p_hit": "3/20", "p_lands": "3/10"}
+    assert (out["thrown"], out["blast_radius_inches"], out["chance"]) == ("Grenade", 1, 30)
+    bad = run_cli(*args, "--auto")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr == (
+        "kriegsspiel: error: a grenade is thrown, not fired on automatic: drop --auto\n"
+    )
+
+
+def test_the_rules_command_says_where_house_clearings_data_is() -> None:
+    done = run_cli("rules", "-r", "house-clearing")
+    assert done.returncode == 2 and done.stdout == ""
+    assert str(DATA_FILE) in done.stderr
+    assert "'odds shoot --ruleset house-clearing --rules-file'" in done.stderr

@@ -66,7 +66,7 @@ RulesFileOpt = Annotated[
     typer.Option(
         "--rules-file",
         help="Use your own copy of the edition's rules data (YAML) instead of the shipped one "
-        "(Konflikt '47, Bolt Action).",
+        "(Konflikt '47, Bolt Action; House Clearing's shoot).",
     ),
 ]
 OfficerOpt = Annotated[
@@ -303,7 +303,10 @@ def shoot(
     ] = None,
     visible: Annotated[
         int | None,
-        typer.Option("--visible", help="Fifths of the target visible, 1-5 (House Clearing)."),
+        typer.Option(
+            "--visible",
+            help="Fifths of the target visible, 1-5 (House Clearing; a grenade's: to its burst).",
+        ),
     ] = None,
     auto: Annotated[
         bool, typer.Option("--auto", help="Automatic cone of fire (House Clearing).")
@@ -441,7 +444,6 @@ def shoot(
             **ba,
             moving=moving,
             firer_vehicle=firer_vehicle,
-            rules_file=rules_file,
             cover=None if cover == "none" else cover,
             target=target,
         )
@@ -456,7 +458,13 @@ def shoot(
                 "(fifths of the target visible, 1-5)."
             )
         from kriegsspiel.rulesets.house_clearing import odds as hc_odds
+        from kriegsspiel.rulesets.house_clearing.data import read_data
 
+        house = None
+        if rules_file is not None:  # a copy of the House Clearing data (e.g. cover_roll)
+            from kriegsspiel.sim.matchup import read_rules
+
+            house = read_rules(rules_file)
         with _named({"weapon": "--weapon"}):
             report = hc_odds.shoot(
                 weapon=weapon[0],
@@ -466,8 +474,9 @@ def shoot(
                 automatic=auto,
                 target_initiative=target_initiative,
                 crew=crew,
+                data=None if house is None else read_data(house.text, house.label),
             )
-        show(report, as_json)
+        show(report, as_json, house)
 
 
 @odds_app.command("order-test", cls=GivenOnce)

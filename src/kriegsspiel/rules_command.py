@@ -79,6 +79,14 @@ def run_rules(given: str | None, ruleset: str | None, copy: str | None, as_json:
 def _edition(name: str) -> str:
     """The Bolt Action-family edition ``name`` names, or a UsageError saying which there are."""
     edition = check_ruleset(name)
+    if edition == "house-clearing":
+        from kriegsspiel.rulesets.house_clearing.data import DATA_FILE
+
+        raise UsageError(
+            f"rules data files are for the Bolt Action family ({', '.join(EDITIONS)}), not "
+            f"{RULESETS[edition]}: copy its data, {DATA_FILE}, by hand and give the copy to "
+            "'odds shoot --ruleset house-clearing --rules-file'."
+        )
     if edition not in EDITIONS:
         raise UsageError(
             f"rules data files are for the Bolt Action family ({', '.join(EDITIONS)}), not "

@@ -13,7 +13,8 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
-from kriegsspiel.core.datafile import Strict, load_yaml
+from kriegsspiel.core.datafile import Number, Strict, load_yaml, parse_yaml
+from kriegsspiel.core.names import normalise
 
 SHEET = "004_2975a7839a1a7404.txt"
 DATA_FILE = Path(__file__).parent / "data" / "house_clearing.yaml"
@@ -80,9 +81,13 @@ class WeaponRow(Strict):
     @field_validator("edges")
     @classmethod
     def _increasing(cls, edges: tuple[float, ...]) -> tuple[float, ...]:
-        if any(b <= a for a, b in zip((0.0, *edges), edges, strict=False)):
-            raise ValueError("band edges must be positive and increasing")
-        return edges
+        return _increasing(edges)
+
+
+def _increasing(edges: tuple[float, ...]) -> tuple[float, ...]:
+    if any(b <= a for a, b in zip((0.0, *edges), edges, strict=False)):
+        raise ValueError("band edges must be positive and increasing")
+    return edges
 
 
 class AssaultRifle(Strict):
@@ -138,7 +143,20 @@ class Cover(Strict):
     def _one_to_five(self) -> Cover:
         if [v.fifths for v in self.visible] != list(range(1, len(self.visible) + 1)):
             raise ValueError("visible rows must be numbered 1, 2, 3 ... in order")
+        if self.die < len(self.visible):
+            raise ValueError(
+                f"the cover die needs at least {len(self.visible)} faces, one per visible row, "
+                f"not {self.die}"
+            )
         return self
+
+
+class CoverRoll(Strict):
+    """What a cover roll above the visible fifths (a 6 on the D6) does: misses, as the
+    worked example's "2 or less on a D6" reads, or is rolled again (n/5 hits n times in 5)."""
+
+    source: AssumptionSource
+    above_the_fifths: Literal["miss", "roll again"]
 
 
 class Damage(Strict):
@@ -150,6 +168,21 @@ class Damage(Strict):
 class Rounding(Strict):
     source: AssumptionSource
     fractional_chance: Literal["down"]
+
+
+class Grenade(Strict):
+    """A hand grenade: thrown over range bands of its own, bursting where it lands."""
+
+    source: AssumptionSource
+    name: str
+    aliases: tuple[str, ...] = ()
+    edges: tuple[float, ...]
+    blast_radius_inches: Annotated[Number, Field(gt=0)]
+
+    @field_validator("edges")
+    @classmethod
+    def _increasing(cls, edges: tuple[float, ...]) -> tuple[float, ...]:
+        return _increasing(edges)
 
 
 class HouseClearingData(Strict):
@@ -166,6 +199,23 @@ class HouseClearingData(Strict):
     cover: Cover
     damage: Damage
     rounding: Rounding
+    cover_roll: CoverRoll
+    grenade: Grenade
+
+    @model_validator(mode="after")
+    def _grenade_fits(self) -> HouseClearingData:
+        if len(self.grenade.edges) != len(self.range_bands.bands):
+            raise ValueError(
+                f"grenade needs {len(self.range_bands.bands)} band edges, one per band"
+            )
+        rifle = self.range_bands.assault_rifle
+        names = [(w.name, *w.aliases) for w in self.range_bands.weapons]
+        names.append((rifle.name, *rifle.aliases))
+        taken = {normalise(name) for row in names for name in row}
+        clash = [n for n in (self.grenade.name, *self.grenade.aliases) if normalise(n) in taken]
+        if clash:
+            raise ValueError(f"grenade: {clash[0]!r} already names a weapon of the range table")
+        return self
 
 
 # -- the tables as the rules use them ------------------------------------------------
@@ -194,19 +244,28 @@ class Weapon:
         return self.bands[-1].farthest
 
 
+def _bands(edges: tuple[float, ...], bands: tuple[BandRow, ...]) -> tuple[RangeBand, ...]:
+    nearest = (0.0, *edges[:-1])
+    return tuple(
+        RangeBand(b.name, b.divisor, lo, hi)
+        for b, lo, hi in zip(bands, nearest, edges, strict=True)
+    )
+
+
 def weapon(row: WeaponRow, bands: tuple[BandRow, ...]) -> Weapon:
     """A weapon row of the range table with its bands made explicit."""
-    nearest = (0.0, *row.edges[:-1])
     return Weapon(
         row.name,
-        tuple(
-            RangeBand(b.name, b.divisor, lo, hi)
-            for b, lo, hi in zip(bands, nearest, row.edges, strict=True)
-        ),
+        _bands(row.edges, bands),
         row.automatic,
         row.crew_needed,
         row.short_crewed_fires_as,
     )
+
+
+def grenade(data: HouseClearingData) -> Weapon:
+    """The grenade as a thrown weapon, over the range table's bands."""
+    return Weapon(data.grenade.name, _bands(data.grenade.edges, data.range_bands.bands), False)
 
 
 def load_data(path: Path | None = None) -> HouseClearingData:
@@ -214,6 +273,11 @@ def load_data(path: Path | None = None) -> HouseClearingData:
     if path is None:
         return _packaged()
     return load_yaml(path, HouseClearingData)
+
+
+def read_data(text: str, name: str) -> HouseClearingData:
+    """Validate the text of a House Clearing data file (a rules file, named ``name``)."""
+    return parse_yaml(text, HouseClearingData, name)
 
 
 @lru_cache(maxsize=1)

@@ -1,7 +1,8 @@
 """Exact House Clearing odds, explained like the sheet's worked example.
 
 The functions compose exact distributions of the rule steps in :mod:`.rules` (chances of
-a hit, each chance becoming a hit, D3 per hit), so they agree with the simulator.
+a hit, each chance becoming a hit, D3 per hit; a grenade landing, then the same cover roll
+and D3), so they agree with the procedures the tests sample.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from kriegsspiel.core.report import OddsReport, Reason
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.house_clearing import rules
 from kriegsspiel.rulesets.house_clearing.data import HouseClearingData, load_data
-from kriegsspiel.rulesets.house_clearing.rules import ShotPlan
+from kriegsspiel.rulesets.house_clearing.rules import ShotPlan, ThrowPlan
 
 RULESET = "house-clearing"
 
@@ -57,6 +58,19 @@ def shoot(
     arguments.optional_whole("target_initiative", target_initiative)
     arguments.optional_whole("crew", crew)
     tables = data or load_data()
+    if rules.is_grenade(weapon, tables):
+        name = tables.grenade.name.lower()
+        if automatic:
+            raise UsageError(f"a {name} is thrown, not fired on automatic: drop --auto")
+        if crew is not None:
+            raise UsageError(f"a {name} is thrown by one figure: drop --crew")
+        return throw_grenade(
+            range_inches=range_inches,
+            weapon_skill=weapon_skill,
+            visible=visible,
+            target_initiative=target_initiative,
+            data=tables,
+        )
     plan = rules.plan_shot(
         weapon=weapon,
         range_inches=range_inches,
@@ -66,16 +80,7 @@ def shoot(
         crew=crew,
         data=tables,
     )
-    most = max(DiceExpr(k.initiative).most for k in (tables.figures.officer, tables.figures.other))
-    if target_initiative is not None and (
-        isinstance(target_initiative, bool)
-        or not isinstance(target_initiative, int)
-        or not 0 <= target_initiative <= most
-    ):
-        raise UsageError(
-            f"--target-initiative must be 0 to {most} (below 0 the target is already dead or "
-            f"seriously wounded; no figure starts with more than {most}), not {target_initiative!r}"
-        )
+    _check_target(target_initiative, tables)
     chances, hits, lost = shot_distributions(plan)
 
     band = plan.band
@@ -123,22 +128,8 @@ def shoot(
                 "score or less on a D100 for a chance of a hit",
             )
         )
-    shows = tables.cover.visible[plan.visible - 1].shows
-    reasons.append(
-        Reason(
-            "hit",
-            f"needs {plan.visible} or less on a D{plan.cover_die}",
-            f"target shows {plan.visible}/{len(tables.cover.visible)}: {shows.lower()} "
-            "(assumption: hit on the visible fifths or less, so a 6 always misses)",
-        )
-    )
-    reasons.append(
-        Reason(
-            "damage",
-            f"{plan.damage} initiative lost per hit",
-            "0 = can fire but not move; below 0 = dead or seriously wounded",
-        )
-    )
+    reasons.append(_cover_reason(plan, tables, "target shows"))
+    reasons.append(_damage_reason(plan))
     details: dict[str, object] = {
         "chance": plan.chance,
         "band": band.name,
@@ -159,11 +150,7 @@ def shoot(
         )
 
     probabilities = {"p_hit": hits.at_least(1), "p_chance": chances.at_least(1)}
-    if target_initiative is not None:
-        if target_initiative > 0:  # a target already at 0 is down before the shot
-            probabilities["p_target_down"] = lost.probability(target_initiative)
-        probabilities["p_target_dead"] = lost.probability(lambda x: target_initiative - x < 0)
-        details["target_initiative"] = target_initiative
+    _target_odds(target_initiative, lost, probabilities, details)
 
     mode = "automatic" if plan.automatic else "single shot"
     return OddsReport(
@@ -178,6 +165,176 @@ def shoot(
         distributions={"hits": hits, "initiative_lost": lost},
         details=details,
         labels={"p_chance": "at least one chance of a hit"},
+    )
+
+
+def _check_target(target_initiative: int | None, tables: HouseClearingData) -> None:
+    most = max(DiceExpr(k.initiative).most for k in (tables.figures.officer, tables.figures.other))
+    if target_initiative is not None and (
+        isinstance(target_initiative, bool)
+        or not isinstance(target_initiative, int)
+        or not 0 <= target_initiative <= most
+    ):
+        raise UsageError(
+            f"--target-initiative must be 0 to {most} (below 0 the target is already dead or "
+            f"seriously wounded; no figure starts with more than {most}), not {target_initiative!r}"
+        )
+
+
+def _target_odds(
+    target_initiative: int | None,
+    lost: Dist[int],
+    probabilities: dict[str, Fraction],
+    details: dict[str, object],
+) -> None:
+    """Add whether the target is down (exactly 0) or dead (below 0) after the initiative lost."""
+    if target_initiative is None:
+        return
+    if target_initiative > 0:  # a target already at 0 is down before the shot
+        probabilities["p_target_down"] = lost.probability(target_initiative)
+    probabilities["p_target_dead"] = lost.probability(lambda x: target_initiative - x < 0)
+    details["target_initiative"] = target_initiative
+
+
+def _cover_reason(plan: ShotPlan | ThrowPlan, tables: HouseClearingData, seen: str) -> Reason:
+    """The cover roll's step: the D6 against the fifths ``seen`` ("target shows"), by the
+    reading the data file's ``cover_roll`` gives."""
+    cover, visible = plan.cover, plan.visible
+    shows = f"{seen} {visible}/{cover.fifths}: {tables.cover.visible[visible - 1].shows.lower()}"
+    if not cover.roll_again:
+        return Reason(
+            "hit",
+            f"needs {visible} or less on a D{cover.die}",
+            f"{shows} (assumption: hit on the visible fifths or less, so a 6 always misses)",
+        )
+    above = "a 6" if cover.die == cover.fifths + 1 else f"a roll over {cover.fifths}"
+    if not cover.needs_roll(visible):
+        return Reason(
+            "hit",
+            "no cover roll: hit",
+            f"{shows}, the whole figure (the data's cover_roll: {above} is rolled again, so "
+            f"all {cover.fifths} fifths are hit without a roll)",
+        )
+    return Reason(
+        "hit",
+        f"needs {visible} or less on a D{cover.die}, {above} rolled again",
+        f"{shows} (the data's cover_roll: {above} is rolled again, so {visible}/{cover.fifths} "
+        f"hits {visible} times in {cover.fifths})",
+    )
+
+
+def _damage_reason(plan: ShotPlan | ThrowPlan) -> Reason:
+    return Reason(
+        "damage",
+        f"{plan.damage} initiative lost per hit",
+        "0 = can fire but not move; below 0 = dead or seriously wounded",
+    )
+
+
+def throw_distributions(plan: ThrowPlan) -> tuple[Dist[int], Dist[int], Dist[int]]:
+    """Exact distributions of the grenade landing (0 or 1), the figure hit (0 or 1) and the
+    initiative it loses."""
+    lands = exact(lambda d: int(rules.grenade_lands(d, plan)))
+    one = exact(lambda d: int(rules.chance_hits(d, plan)))
+    hits = lands.bind(lambda n: one.repeat_sum(n))
+    lost = hits.bind(lambda h: exact(lambda d: rules.roll_initiative_lost(d, plan, h)))
+    return lands, hits, lost
+
+
+def throw_grenade(
+    *,
+    range_inches: float,
+    weapon_skill: int,
+    visible: int,
+    target_initiative: int | None = None,
+    data: HouseClearingData | None = None,
+) -> OddsReport:
+    """The odds of one figure's grenade thrown at another (not on the sheet: each step is
+    an assumption of docs/rules/house-clearing.md). ``visible`` is the fifths of the
+    target the burst can see: all of a figure in the room it lands in."""
+    arguments.number("range_inches", range_inches)
+    arguments.whole("weapon_skill", weapon_skill)
+    arguments.whole("visible", visible)
+    arguments.optional_whole("target_initiative", target_initiative)
+    tables = data or load_data()
+    plan = rules.plan_throw(
+        range_inches=range_inches, weapon_skill=weapon_skill, visible=visible, data=tables
+    )
+    _check_target(target_initiative, tables)
+    lands, hits, lost = throw_distributions(plan)
+
+    band = plan.band
+    span = (
+        f'over {band.nearest:g}" to {band.farthest:g}"'
+        if band.nearest
+        else f'up to {band.farthest:g}"'
+    )
+    because = (
+        f"weapon skill {plan.weapon_skill} ÷ {band.divisor} ({band.name.lower()} range band, "
+        f"{span})"
+    )
+    if plan.unrounded_chance != plan.chance:
+        because += f" = {_fraction(plan.unrounded_chance)}, rounded down"
+    because += (
+        "; the score or less needed on a D100 to land it where aimed (assumption: thrown "
+        "as a shot is fired)"
+    )
+    if plan.sure:
+        d100 = Reason(
+            "D100",
+            "none: it lands",
+            f"{plan.chance} is {plan.sure_at} or more; one grenade lands once (assumption)",
+        )
+    else:
+        d100 = Reason(
+            "D100",
+            f"needs {plan.chance} or less",
+            "score or less on a D100 lands it; else it goes astray and hurts no one (assumption)",
+        )
+    blast = (
+        "every figure within it is hit alike, each rolling for itself: ask again with its "
+        "--visible (assumption)"
+    )
+    if range_inches <= plan.blast_radius:
+        blast += (
+            f"; the thrower, {_inches(range_inches)} away, is within it too, hit by what of "
+            "him the burst sees"
+        )
+    reasons = (
+        Reason(
+            "range band",
+            f"{band.name.lower()} (÷{band.divisor})",
+            f"{plan.weapon} thrown {_inches(range_inches)}: {band.name.lower()} range is "
+            f"{span} (assumption: the pistol's bands)",
+        ),
+        Reason("score needed", str(plan.chance), because),
+        d100,
+        Reason("burst", f"{_inches(plan.blast_radius)} radius", blast),
+        _cover_reason(plan, tables, "the burst sees"),
+        _damage_reason(plan),
+    )
+    probabilities = {"p_hit": hits.at_least(1), "p_lands": lands.at_least(1)}
+    details: dict[str, object] = {
+        "chance": plan.chance,
+        "band": band.name,
+        "divisor": band.divisor,
+        "blast_radius_inches": plan.blast_radius,
+        "thrown": plan.weapon,
+    }
+    _target_odds(target_initiative, lost, probabilities, details)
+    return OddsReport(
+        ruleset=RULESET,
+        question="shoot",
+        title=(
+            f"{plan.weapon} (thrown), weapon skill {plan.weapon_skill}, at "
+            f"{_inches(range_inches)}, the burst sees {plan.visible}/{plan.cover.fifths} "
+            "of the target"
+        ),
+        reasons=reasons,
+        probabilities=probabilities,
+        distributions={"hits": hits, "initiative_lost": lost},
+        details=details,
+        labels={"p_hit": "the target is hit", "p_lands": "the grenade lands where aimed"},
     )
 
 

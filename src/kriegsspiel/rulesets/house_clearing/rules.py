@@ -22,6 +22,7 @@ from kriegsspiel.rulesets.house_clearing.data import (
     RangeBand,
     Step,
     Weapon,
+    grenade,
     load_data,
     weapon,
 )
@@ -124,11 +125,14 @@ def find_weapon(
     An assault rifle fires as a carbine (single shot) or an SMG (automatic); a belt-fed
     LMG with fewer than two crew fires as a box LMG.
     """
-    table = _data(data).range_bands
+    tables = _data(data)
+    table = tables.range_bands
     rifle = table.assault_rifle
-    rows = [((w.name, *w.aliases), w.name) for w in table.weapons]
-    rows.append(((rifle.name, *rifle.aliases), rifle.name))
-    canonical = chosen = lookup("weapon", name, rows)
+    canonical = chosen = weapon_name(name, tables)
+    if canonical == tables.grenade.name:
+        raise UsageError(
+            f"{_a(canonical)} is thrown, not fired: plan_throw plans it (odds shoot takes both)"
+        )
     note = ""
     if chosen == rifle.name:
         chosen = rifle.automatic_as if automatic else rifle.single_shot_as
@@ -149,6 +153,25 @@ def find_weapon(
             )
             row = next(w for w in table.weapons if w.name == row.short_crewed_fires_as)
     return canonical, weapon(row, table.bands), note
+
+
+def weapon_name(name: str, data: HouseClearingData | None = None) -> str:
+    """The name of the weapon ``name`` names: a row of the range table, the assault rifle
+    or the grenade; an unknown name is told with the closest."""
+    tables = _data(data)
+    table, thrown = tables.range_bands, tables.grenade
+    rows = [((w.name, *w.aliases), w.name) for w in table.weapons]
+    rows.append(
+        ((table.assault_rifle.name, *table.assault_rifle.aliases), table.assault_rifle.name)
+    )
+    rows.append(((thrown.name, *thrown.aliases), thrown.name))
+    return lookup("weapon", name, rows)
+
+
+def is_grenade(name: str, data: HouseClearingData | None = None) -> bool:
+    """Whether ``name`` names the grenade (UnknownNameError if it names nothing)."""
+    tables = _data(data)
+    return weapon_name(name, tables) == tables.grenade.name
 
 
 def range_band(arm: Weapon, range_inches: float, note: str = "") -> RangeBand:
@@ -179,6 +202,42 @@ def cone_width(range_inches: float, data: HouseClearingData | None = None) -> fl
 
 
 @dataclass(frozen=True, slots=True)
+class CoverRoll:
+    """The D6 that makes a chance of a hit a hit: the target's visible fifths or less.
+
+    A score above the fifths (a 6) misses, as the worked example reads the sheet, unless
+    the data file's ``cover_roll`` says it is rolled again (then n/5 visible is hit n times
+    in 5, and a figure showing all its fifths needs no roll)."""
+
+    die: int
+    fifths: int  # rows of the cover table: a whole figure, head to boots
+    roll_again: bool
+
+    @property
+    def effective_die(self) -> int:
+        """Faces of the die as rolled: a D6 whose 6 is rolled again is a D5, the same odds
+        in one roll (which the exact odds can enumerate, where rolling again cannot end)."""
+        return self.fifths if self.roll_again else self.die
+
+    def needs_roll(self, visible: int) -> bool:
+        return not (self.roll_again and visible >= self.fifths)
+
+    def hits(self, dice: Dice, visible: int) -> bool:
+        """Whether a chance of a hit on a figure showing ``visible`` fifths hits."""
+        return not self.needs_roll(visible) or dice.roll(self.effective_die) <= visible
+
+
+def cover_roll(data: HouseClearingData | None = None) -> CoverRoll:
+    """The cover roll the data file gives: its die, the fifths of a figure, and a 6's fate."""
+    tables = _data(data)
+    return CoverRoll(
+        tables.cover.die,
+        len(tables.cover.visible),
+        tables.cover_roll.above_the_fifths == "roll again",
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class ShotPlan:
     """A validated shot and every number the dice will be compared against."""
 
@@ -194,7 +253,7 @@ class ShotPlan:
     chance_per_automatic: int  # each complete 100 is an automatic chance of a hit
     to_hit_die: int
     visible: int
-    cover_die: int
+    cover: CoverRoll
     damage: DiceExpr
 
     @property
@@ -226,6 +285,29 @@ def plan_shot(
             "a box or belt LMG, or an assault rifle"
         )
     band = range_band(arm, range_inches, note)
+    _check_skill_and_visible(weapon_skill, visible, tables)
+    divisor = tables.automatic_fire.chance_divisor if automatic else 1
+    unrounded = Fraction(weapon_skill, band.divisor * divisor)
+    return ShotPlan(
+        weapon=name,
+        fires_as=arm.name,
+        note=note,
+        band=band,
+        weapon_skill=weapon_skill,
+        automatic=automatic,
+        automatic_divisor=divisor,
+        unrounded_chance=unrounded,
+        chance=math.floor(unrounded),  # the data file's rounding rule: down
+        chance_per_automatic=tables.to_hit.automatic_chance_per,
+        to_hit_die=tables.to_hit.die,
+        visible=visible,
+        cover=cover_roll(tables),
+        damage=DiceExpr(tables.damage.initiative_lost_per_hit),
+    )
+
+
+def _check_skill_and_visible(weapon_skill: int, visible: int, tables: HouseClearingData) -> None:
+    """UsageError unless the weapon skill is one the dice can give and 1 to 5 fifths show."""
     kinds = (tables.figures.officer, tables.figures.other)
     best = max(DiceExpr(k.weapon_skill_dice).most * k.weapon_skill_multiplier for k in kinds)
     least = min(
@@ -246,24 +328,6 @@ def plan_shot(
             f"--visible must be 1 to {fifths} fifths (1 = head only, {fifths} = head to boots), "
             f"not {visible!r}"
         )
-    divisor = tables.automatic_fire.chance_divisor if automatic else 1
-    unrounded = Fraction(weapon_skill, band.divisor * divisor)
-    return ShotPlan(
-        weapon=name,
-        fires_as=arm.name,
-        note=note,
-        band=band,
-        weapon_skill=weapon_skill,
-        automatic=automatic,
-        automatic_divisor=divisor,
-        unrounded_chance=unrounded,
-        chance=math.floor(unrounded),  # the data file's rounding rule: down
-        chance_per_automatic=tables.to_hit.automatic_chance_per,
-        to_hit_die=tables.to_hit.die,
-        visible=visible,
-        cover_die=tables.cover.die,
-        damage=DiceExpr(tables.damage.initiative_lost_per_hit),
-    )
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -283,12 +347,12 @@ def roll_chances(dice: Dice, plan: ShotPlan) -> int:
     return plan.automatic_chances + extra
 
 
-def chance_hits(dice: Dice, plan: ShotPlan) -> bool:
+def chance_hits(dice: Dice, plan: ShotPlan | ThrowPlan) -> bool:
     """A chance of a hit becomes a hit on a D6 of the target's visible fifths or less."""
-    return dice.roll(plan.cover_die) <= plan.visible
+    return plan.cover.hits(dice, plan.visible)
 
 
-def roll_initiative_lost(dice: Dice, plan: ShotPlan, hits: int) -> int:
+def roll_initiative_lost(dice: Dice, plan: ShotPlan | ThrowPlan, hits: int) -> int:
     """Each hit costs the target D3 initiative points."""
     return _roll(dice, plan.damage, hits) if hits else 0
 
@@ -303,3 +367,81 @@ def shoot(dice: Dice, plan: ShotPlan) -> ShotOutcome:
 def take_hits(initiative: int, outcome: ShotOutcome) -> int:
     """The target's initiative after a shot."""
     return initiative - outcome.initiative_lost
+
+
+# -- grenades (not on the sheet: docs/rules/house-clearing.md) --------------------------
+@dataclass(frozen=True, slots=True)
+class ThrowPlan:
+    """A validated grenade throw at a figure, and every number the dice meet.
+
+    ``visible`` is the fifths of the figure the burst can see: all of a figure in the room
+    it lands in, less of one behind a wall (the fifths the shot's cover roll counts)."""
+
+    weapon: str
+    band: RangeBand
+    weapon_skill: int
+    unrounded_chance: Fraction
+    chance: int  # percent, may exceed 100
+    sure_at: int  # a chance this high lands the grenade without a D100
+    to_hit_die: int
+    visible: int
+    cover: CoverRoll
+    damage: DiceExpr
+    blast_radius: float
+
+    @property
+    def sure(self) -> bool:
+        return self.chance >= self.sure_at
+
+
+def plan_throw(
+    *,
+    range_inches: float,
+    weapon_skill: int,
+    visible: int,
+    data: HouseClearingData | None = None,
+) -> ThrowPlan:
+    """Check a grenade throw and work out the chance it lands; UsageError if impossible."""
+    tables = _data(data)
+    arm = grenade(tables)
+    band = range_band(arm, range_inches)
+    _check_skill_and_visible(weapon_skill, visible, tables)
+    unrounded = Fraction(weapon_skill, band.divisor)
+    return ThrowPlan(
+        weapon=arm.name,
+        band=band,
+        weapon_skill=weapon_skill,
+        unrounded_chance=unrounded,
+        chance=math.floor(unrounded),  # the data file's rounding rule: down
+        sure_at=tables.to_hit.automatic_chance_per,
+        to_hit_die=tables.to_hit.die,
+        visible=visible,
+        cover=cover_roll(tables),
+        damage=DiceExpr(tables.damage.initiative_lost_per_hit),
+        blast_radius=tables.grenade.blast_radius_inches,
+    )
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class ThrowOutcome:
+    """What one grenade did to one figure: landed where aimed, hit it, initiative lost."""
+
+    lands: bool
+    hit: bool
+    initiative_lost: int
+
+
+def grenade_lands(dice: Dice, plan: ThrowPlan) -> bool:
+    """The grenade lands where aimed on the score or less on a D100; one grenade lands
+    once, so a score of 100 or more lands it without a roll (no second grenade)."""
+    return plan.sure or dice.roll(plan.to_hit_die) <= plan.chance
+
+
+def throw_grenade(dice: Dice, plan: ThrowPlan) -> ThrowOutcome:
+    """One figure throws a grenade at another: if it lands it bursts, and the figure (as
+    every other within the blast radius, each rolling for itself) is hit on the cover roll
+    against the fifths the burst can see, losing D3 initiative. Astray, it hurts no one."""
+    if not grenade_lands(dice, plan):
+        return ThrowOutcome(False, False, 0)
+    hit = chance_hits(dice, plan)
+    return ThrowOutcome(True, hit, roll_initiative_lost(dice, plan, int(hit)))
