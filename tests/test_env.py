@@ -134,6 +134,37 @@ def test_an_advance_with_several_endings_asks_for_its_ending_next() -> None:
     pytest.fail("no Advance with several endings came up")
 
 
+def test_a_follow_up_shows_which_unit_is_advancing() -> None:
+    """At an Advance's ending, its unit decides and its order is the one pending: the
+    place alone may not say whose Advance it is."""
+    env = KriegsspielEnv()
+    rng = np.random.default_rng(0)
+    names = env.setup.observer.shapes.plane_names
+    deciding = names.index("units deciding or acted on (models)")
+    seen = 0
+    for seed in range(3):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            observation, _reward, ended, _cut, _info = env.last()
+            if ended:
+                env.step(None)
+                continue
+            advance = env.episode.advance if env.episode is not None else None
+            if advance is not None:
+                seen += 1
+                uid = next(iter(advance.values())).unit
+                units = observation["observation"]["units"]
+                for flag in ("decides now", "the pending order's unit"):
+                    column = units[:, UNIT_FEATURES.index(flag)]
+                    assert np.flatnonzero(column).tolist() == [uid], flag
+                models = len(env.game.units[uid].alive_models)
+                assert observation["observation"]["planes"][deciding].sum() == models
+                other = env.observe(env.possible_agents[1 - env.possible_agents.index(agent)])
+                assert other["observation"]["units"][uid, UNIT_FEATURES.index("decides now")] == 1
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert seen >= 10
+
+
 def test_an_index_not_open_is_refused_and_changes_nothing() -> None:
     env = KriegsspielEnv()
     env.reset(seed=5)

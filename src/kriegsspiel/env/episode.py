@@ -210,10 +210,8 @@ class Episode:
     def observe(self, side: int, *, closed: bool = False) -> dict[str, npt.NDArray[np.float32]]:
         """The position seen from ``side`` (``closed``: with no decision open, as after a
         forfeit)."""
-        place = None
-        if self.advance is not None:
-            place = next(iter(self.advance.values())).to
-        return self.setup.observer.observe(self.game, side, place, closed=closed)
+        advance = None if self.advance is None else next(iter(self.advance.values()))
+        return self.setup.observer.observe(self.game, side, advance, closed=closed)
 
     def write_record(self, path: str | Path, players: tuple[str, str]) -> str:
         """Write the game so far as a record (``kriegsspiel replay`` re-runs it); its
