@@ -165,6 +165,24 @@ def test_a_follow_up_shows_which_unit_is_advancing() -> None:
     assert seen >= 10
 
 
+def test_a_finished_games_observation_shows_no_dice_waiting() -> None:
+    """The engine puts the dice back as the last turn ends, before the game is over; the
+    final observation must not read as a new turn about to begin."""
+    env = KriegsspielEnv("bolt-action-1", render_mode="ansi")
+    env.reset(seed=3)
+    random_agents(env, 3)
+    assert env.game.is_terminal() and any(env.game.dice_in_cup())  # (the engine's bag)
+    names = env.setup.observer.shapes.plane_names
+    for agent in env.possible_agents:
+        seen = env.observe(agent)["observation"]
+        dice = GAME_FEATURES.index("my dice in the bag / 20")
+        assert not seen["game"][dice : dice + 2].any()
+        assert not seen["units"][:, UNIT_FEATURES.index("die in the bag")].any()
+        assert not seen["planes"][names.index("my units to order (models)")].any()
+    shown = env.render()
+    assert shown is not None and "game over" in shown and "die in the bag" not in shown
+
+
 def test_an_index_not_open_is_refused_and_changes_nothing() -> None:
     env = KriegsspielEnv()
     env.reset(seed=5)

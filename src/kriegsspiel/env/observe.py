@@ -185,7 +185,9 @@ class Observer:
         elif follow_up is not None:  # (held by the episode, not yet the game's)
             pending_unit = follow_up.unit
             deciding = acted_on = {follow_up.unit}
-        to_order = {u.uid for u in game.eligible(side)}
+        # once over, no die waits: the engine puts them back as the last turn ends
+        over = game.is_terminal()
+        to_order = set() if over else {u.uid for u in game.eligible(side)}
         width, height = game.table.width, game.table.height
         for u in game.units:
             row = units[u.uid]
@@ -208,7 +210,7 @@ class Observer:
             i += len(ORDERS)
             row[i] = u.retained == "Ambush"
             row[i + 1] = u.retained == "Down"
-            row[i + 2] = u.order is None and u.retained is None  # its die still in the bag
+            row[i + 2] = not over and u.order is None and u.retained is None  # die in the bag
             i += 3
             if u.quality in QUALITIES:
                 row[i + QUALITIES.index(u.quality)] = 1
@@ -254,7 +256,8 @@ class Observer:
         closed: bool,
     ) -> Array:
         vector = np.zeros(self.shapes.game, np.float32)
-        dice, score = game.dice_in_cup(), game.score()
+        dice = (0, 0) if game.is_terminal() else game.dice_in_cup()
+        score = game.score()
         vector[0] = game.turn / game.scenario.turns
         vector[1], vector[2] = dice[side] / 20, dice[1 - side] / 20
         vector[3], vector[4] = score[side] / 10, score[1 - side] / 10

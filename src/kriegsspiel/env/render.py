@@ -38,8 +38,11 @@ def render_episode(episode: Episode, mode: str) -> str | None:
                 lines.append(f"  {u.uid:>2} {u.name}: destroyed")
                 continue
             state = u.order or (f"kept {u.retained}" if u.retained else "die in the bag")
+            if game.is_terminal():  # (the engine puts the dice back as the last turn ends)
+                state = f"kept {u.retained}" if u.retained else ""
             lines.append(
                 f"  {u.uid:>2} {u.name}: {len(u.alive_models)}/{u.start_models} models, "
-                f"{u.pins} pins, {state}, at ({u.anchor.x:.1f}, {u.anchor.y:.1f})"
+                f"{u.pins} pins, {state + ', ' if state else ''}"
+                f"at ({u.anchor.x:.1f}, {u.anchor.y:.1f})"
             )
     return "\n".join(lines)
