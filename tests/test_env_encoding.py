@@ -311,3 +311,39 @@ def test_ground_a_scenario_makes_impassable_to_vehicles_is_on_their_plane(
     row, col = divmod(observer.encoding.cell_of(36, 24), observer.encoding.columns)
     assert plane[row, col] == marked
     assert plane.max() == marked
+
+
+def test_the_table_is_not_turned_for_side_1_and_half_a_turn_maps_each_cell() -> None:
+    """docs/environment.md: only "my" and "enemy" change with the side; the places are the
+    table's own, and half a turn takes cell c to G - 1 - c and a place to 1 - x, 1 - y."""
+    from pathlib import Path
+
+    guide = " ".join((Path(__file__).parent.parent / "docs" / "environment.md").read_text().split())
+    assert "The table is not turned for side 1." in guide
+    assert "cell `c` becomes `G − 1 − c`" in guide
+    game = kriegsspiel.new_game()
+    observer = _observer(game)
+    enc, names = observer.encoding, observer.shapes.plane_names
+    seen = [observer.observe(game, side) for side in (0, 1)]
+    mine, theirs = names.index("my models"), names.index("enemy models")
+    assert np.array_equal(seen[1]["planes"][mine], seen[0]["planes"][theirs])
+    assert np.array_equal(seen[0]["units"][:, 1:], seen[1]["units"][:, 1:])
+    rows = np.flatnonzero(seen[1]["planes"][mine].sum(axis=1))
+    assert rows.min() >= enc.rows // 2  # side 1's own models at the far rows, as on the table
+    width, height = game.table.width, game.table.height
+    for cell in range(enc.cells):  # (3" cells divide the 72" x 48" table)
+        x, y = enc.centre(cell)
+        assert enc.centre(enc.cells - 1 - cell) == (width - x, height - y)
+        row, col = divmod(cell, enc.columns)  # planes[:, ::-1, ::-1] holds it at G - 1 - c
+        assert divmod(enc.cells - 1 - cell, enc.columns) == (
+            enc.rows - 1 - row,
+            enc.columns - 1 - col,
+        )
+    column = UNIT_FEATURES.index
+    for u in game.units:
+        features = seen[1]["units"][u.uid]
+        x_share = features[column("x (share of the table's width)")]
+        assert x_share == pytest.approx(u.anchor.x / width)
+        assert features[column("y (share of the table's height)")] == pytest.approx(
+            u.anchor.y / height
+        )
