@@ -64,6 +64,13 @@ def test_the_layout_is_the_documented_one() -> None:
     assert enc.describe(2 * per_unit + 2, game) == f"{game.units[2].name}: Down"
     assert enc.describe(4 + 5 * n + g + 26) == 'unit 0: Run to the cell 6-9", 3-6"'
     assert enc.describe(enc.size - 1, game).startswith("friendly fire at ")
+    # each index says what encode() gives it: the edition's only way is the first block's
+    assert enc.describe(4 + 3 * n + 5) == "unit 0: assault unit 5 (hand-to-hand, or the only way)"
+    assert enc.describe(4 + 3 * n + n + 5) == "unit 0: assault unit 5 (point-blank fire)"
+    only = Action("order", unit=0, order="Run", target=5, to=(1, 1))
+    assert enc.first_index(game, only) == 4 + 3 * n + 5
+    assert enc.describe(4 + n + n + 3) == "unit 0: Fire, calling an air strike on unit 3"
+    assert enc.describe(4 + n + 3) == "unit 0: Fire, calling a barrage on unit 3"
 
 
 def test_cells_cover_the_table_edges_included() -> None:

@@ -228,10 +228,12 @@ class ActionEncoding:
                 return f"{who}: Fire at {name(at - self._fire)}"
             if at < self._assault:
                 call, target = divmod(at - self._support, n)
-                return f"{who}: Fire, calling a {SUPPORT_CALLS[call]} on {name(target)}"
+                called = ("a barrage", "an air strike")[call]
+                return f"{who}: Fire, calling {called} on {name(target)}"
             if at < self._advance:
                 mode, target = divmod(at - self._assault, n)
-                return f"{who}: assault {name(target)} ({MODES[mode]} or the only way)"
+                how = ("hand-to-hand, or the only way", "point-blank fire")[mode]
+                return f"{who}: assault {name(target)} ({how})"
             run = at >= self._run
             cell = at - (self._run if run else self._advance)
             x, y = self.centre(cell)
