@@ -198,8 +198,8 @@ def test_an_index_not_open_is_refused_and_changes_nothing() -> None:
 
 
 def test_bad_set_ups_are_refused_clearly() -> None:
-    with pytest.raises(ValueError, match="render_mode is ansi, svg, human or None"):
-        KriegsspielEnv(render_mode="rgb_array")
+    with pytest.raises(ValueError, match="render_mode is ansi, svg, rgb_array, human or None"):
+        KriegsspielEnv(render_mode="rgb")
     with pytest.raises(UsageError, match="no-such-army"):
         KriegsspielEnv(armies=["no-such-army", "no-such-army"])
     with pytest.raises(RuntimeError, match="call reset"):
@@ -224,6 +224,68 @@ def test_renders_the_table_and_a_text_summary() -> None:
     shown = text.render()
     assert shown is not None and shown.startswith("turn 1 of ")
     assert shown.count("models,") == sum(not u.destroyed for u in text.game.units)
+
+
+def test_rgb_array_frames_are_one_size_and_show_the_table(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Gymnasium's RecordVideo takes frames of rgb_array: bytes, (height, width, 3), each
+    of one size (blocks of 16 pixels, as video encoders want)."""
+    from kriegsspiel.render.table_svg import SIDE_COLOURS
+
+    env = gymnasium.make("kriegsspiel/VersusAI-v0", render_mode="rgb_array", opponent="random")
+    _observation, info = env.reset(seed=1)
+    frames = [env.render()]
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        frames.append(env.render())
+        info = {"action_mask": env.unwrapped.action_masks()}  # type: ignore[attr-defined]
+    for frame in frames:
+        assert isinstance(frame, np.ndarray) and frame.dtype == np.uint8
+        assert frame.shape == frames[0].shape and frame.shape[2] == 3
+        assert frame.shape[0] % 16 == 0 and frame.shape[1] % 16 == 0
+    frame = frames[0]
+    assert frame.shape[1] >= 72 * 8  # 8 pixels an inch across the table
+    for colour in SIDE_COLOURS:  # each side's models are painted in its colour
+        rgb = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+        assert (np.abs(frame.astype(int) - rgb).sum(axis=2) < 12).sum() > 20, colour
+    assert not np.array_equal(frames[0], frames[-1])  # the table changes as units move
+
+
+def test_the_text_says_which_decision_is_pending() -> None:
+    env = KriegsspielEnv(render_mode="ansi")
+    env.reset(seed=2)
+    shown = env.render()
+    side = env.possible_agents.index(env.agent_selection)
+    eligible = len(env.game.eligible(side))
+    assert isinstance(shown, str)
+    assert (
+        shown.splitlines()[1] == f"deciding: side {side}, an order for one of its {eligible} units"
+    )
+    rng = np.random.default_rng(0)
+    said = set()
+    for _ in range(400):
+        opened = env.open_actions()
+        several = [i for i, a in opened.items() if isinstance(a, tuple)]
+        if several:
+            endings = opened[several[0]]
+            assert isinstance(endings, tuple)
+            side = env.possible_agents.index(env.agent_selection)
+            env.step(several[0])
+            line = str(env.render()).splitlines()[1]
+            unit = env.game.units[endings[0].unit].name
+            assert line.startswith(f"deciding: side {side}, how {unit}'s Advance to (")
+            assert line.endswith(f" ends ({len(endings)} endings open)")
+            said.add("follow-up")
+        pending = env.game.pending
+        if pending is not None and pending.kind == "shot-reaction":
+            target = env.game.units[pending.target].name
+            line = str(env.render()).splitlines()[1]
+            assert line.startswith(f"deciding: side {pending.side}, {target}'s reaction to ")
+            said.add("reaction")
+        if len(said) == 2:
+            return
+        env.step(int(rng.choice(sorted(env.open_actions()))))
+    pytest.fail(f"only {said} came up")
 
 
 def test_human_mode_prints_the_text_after_each_reset_and_step(

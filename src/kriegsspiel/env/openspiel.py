@@ -345,10 +345,7 @@ class KriegsspielState(pyspiel.State):  # type: ignore[misc]
         episode = self.episode
         position = json.dumps(episode.game.observation(), sort_keys=True, default=str)
         digest = hashlib.sha256(position.encode()).hexdigest()[:16]
-        pending = ""
-        if episode.advance is not None:
-            pending = f"\nan Advance's place is chosen: {len(episode.advance)} endings open"
-        return f"{render_episode(episode, 'ansi')}{pending}\nposition {digest}"
+        return f"{render_episode(episode, 'ansi')}\nposition {digest}"
 
 
 class KriegsspielObserver:

@@ -70,7 +70,9 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         if illegal not in ("raise", "lose"):
             raise UsageError(f"illegal is raise or lose, not {illegal!r}")
         if render_mode not in (None, *RENDER_MODES):
-            raise UsageError(f"render_mode is ansi, svg, human or None, not {render_mode!r}")
+            raise UsageError(
+                f"render_mode is {', '.join(RENDER_MODES)} or None, not {render_mode!r}"
+            )
         self.side, self.opponent_kind, self.render_mode = side, opponent, render_mode
         self.illegal = illegal
         self.forfeit: str | None = None  # why the agent lost by an index not open
@@ -127,7 +129,7 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
             return np.zeros(self.setup.encoding.size, np.int8)
         return self._episode().mask()
 
-    def render(self) -> str | None:
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
         if self.render_mode is None or self.episode is None:
             return None
         return render_episode(self.episode, self.render_mode)
