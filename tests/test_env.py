@@ -19,7 +19,7 @@ from kriegsspiel.env.aec import KriegsspielEnv
 from kriegsspiel.env.episode import Episode, NotAnIndexError, Setup
 from kriegsspiel.env.observe import GAME_FEATURES, UNIT_FEATURES
 from kriegsspiel.env.versus_ai import VersusAIEnv
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import KriegsspielError, UsageError
 from kriegsspiel.sim.matchup import new_player, set_up_game, side_seed
 
 
@@ -404,8 +404,11 @@ def test_both_masks_are_the_same_int8_array_that_sample_takes() -> None:
 
 def test_bad_reset_options_and_seeds_are_refused_by_name() -> None:
     for env in (VersusAIEnv(), KriegsspielEnv()):
-        with pytest.raises(TypeError, match=r"options is a dict of reset options, e.g. \{'swap'"):
+        with pytest.raises(
+            TypeError, match=r"options is a dict of reset options, e.g. \{'swap'"
+        ) as wrong:
             env.reset(options=["swap"])  # type: ignore[arg-type]
+        assert isinstance(wrong.value, KriegsspielError)  # (the project's, and Python's)
         with pytest.raises(ValueError, match=r"seed must be at most 9223372036854775807"):
             env.reset(seed=2**63)
         env.reset(seed=2**63 - 1)  # (the largest kriegsspiel play --seed takes)
@@ -445,6 +448,13 @@ def test_an_agents_game_against_the_ai_replays_and_is_not_resumed(tmp_path) -> N
     resumed = run_cli("play", "--resume", str(path))
     assert resumed.returncode == 2 and "a learning agent played that game" in resumed.stderr
     assert "Traceback" not in resumed.stderr
+
+
+def test_demonstrations_name_the_ai_players_at_once() -> None:
+    from kriegsspiel.env.demonstrations import Demonstrations
+
+    with pytest.raises(KriegsspielError, match="no AI player is called 'bogus': the AI players"):
+        Demonstrations(Setup.of("konflikt47"), players=("tactical", "bogus"))
 
 
 def test_demonstrations_are_the_ais_games_as_indices() -> None:

@@ -354,3 +354,29 @@ def test_the_table_is_not_turned_for_side_1_and_half_a_turn_maps_each_cell() -> 
         assert features[column("y (share of the table's height)")] == pytest.approx(
             u.anchor.y / height
         )
+
+
+def test_cells_places_and_sides_out_of_range_are_refused_by_name() -> None:
+    from kriegsspiel.errors import KriegsspielError
+
+    game = kriegsspiel.new_game()
+    observer = _observer(game)
+    enc = observer.encoding
+    for cell in (-1, enc.cells):
+        with pytest.raises(KriegsspielError, match=f"no cell {cell} in this numbering: the cells"):
+            enc.centre(cell)
+    with pytest.raises(
+        TypeError, match=r"a cell is a whole number from 0 to 383, not 1\.5"
+    ) as wrong:
+        enc.centre(1.5)  # type: ignore[arg-type]
+    assert isinstance(wrong.value, KriegsspielError)
+    assert enc.centre(np.int64(383)) == (70.5, 46.5)
+    for x, y in ((float("nan"), 1.0), (1.0, float("inf")), ("1", 2.0)):
+        with pytest.raises(KriegsspielError, match="a place is two finite numbers of inches"):
+            enc.cell_of(x, y)  # type: ignore[arg-type]
+    for side in (2, -1, True, "0"):
+        with pytest.raises(KriegsspielError, match=f"side is 0 or 1 .* not {side!r}"):
+            observer.observe(game, side)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="an index is a whole number") as wrong:
+        enc.describe(2.0)  # type: ignore[arg-type]
+    assert isinstance(wrong.value, KriegsspielError)

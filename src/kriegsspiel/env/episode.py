@@ -22,7 +22,7 @@ from kriegsspiel.core.arguments import in_python_words
 from kriegsspiel.core.game import CHANCE, IllegalActionError
 from kriegsspiel.env.encoding import ActionEncoding
 from kriegsspiel.env.observe import Observer
-from kriegsspiel.errors import KriegsspielError, UsageError
+from kriegsspiel.errors import KriegsspielError, UsageError, UsageTypeError
 from kriegsspiel.sim import MAX_SEED
 from kriegsspiel.sim.matchup import Matchup, army_list, build_matchup, set_up_game
 
@@ -247,7 +247,7 @@ def swap_option(options: object, known: tuple[str, ...] | None = ("swap",)) -> b
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
-        raise TypeError(
+        raise UsageTypeError(
             f"options is a dict of reset options, e.g. {{'swap': True}}, or None; not {options!r}"
         )
     if known is not None:

@@ -28,6 +28,7 @@ import shapely
 
 from kriegsspiel.core.table import VEHICLE
 from kriegsspiel.env.encoding import ActionEncoding
+from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS
 from kriegsspiel.rulesets.bolt_action.game.table_rules import terrain_row
 
@@ -162,6 +163,8 @@ class Observer:
         chosen and whose ending is being chosen (the decision is then "follow-up": its
         unit decides, its order pending, and its place is marked); ``closed``: no decision
         is open (a game ended by a forfeit), so none is marked, as once a game is over."""
+        if isinstance(side, bool) or side not in (0, 1):
+            raise UsageError(f"side is 0 or 1 (the side whose view it is), not {side!r}")
         planes = np.zeros(self.shapes.planes, np.float32)
         fixed = self._terrain_planes(game)
         planes[: len(fixed)] = fixed
