@@ -415,6 +415,23 @@ def test_bad_reset_options_and_seeds_are_refused_by_name() -> None:
         assert env.episode is not None and env.episode.seed == 2**63 - 1
 
 
+def test_stepping_after_a_game_ends_says_to_reset() -> None:
+    env = VersusAIEnv(opponent="random")
+    _observation, info = env.reset(seed=6)
+    rng = np.random.default_rng(6)
+    ended = False
+    while not ended:
+        _observation, _reward, ended, _cut, info = env.step(
+            int(rng.choice(np.flatnonzero(info["action_mask"])))
+        )
+    with pytest.raises(
+        IllegalActionError, match=r"the game is over: no index is open; call reset\(\)"
+    ):
+        env.step(0)
+    env.reset(seed=6)  # (and a new game is open)
+    assert env.action_masks().any()
+
+
 def test_the_aec_env_says_so_once_its_agents_have_all_left_the_game() -> None:
     env = KriegsspielEnv()
     env.reset(seed=0)

@@ -106,14 +106,15 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
             raise IllegalActionError(
                 f"the game is over, forfeited by the agent: {self._forfeited}; call reset()"
             )
-        if not episode.over:
-            index = episode.checked(action)  # (not an index at all: refused, never forfeited)
-            if self.illegal == "lose" and index not in episode.open_indices():
-                self._forfeited = f"{episode.named(index)} was not open"
-                self.forfeit = f"{episode.named(index)} is not open now; the agent forfeits"
-                info = {**self._info(None), "illegal": self.forfeit}
-                info["action_mask"] = self.action_masks()
-                return self._observation(), -1.0, True, False, info
+        if episode.over:
+            raise IllegalActionError("the game is over: no index is open; call reset()")
+        index = episode.checked(action)  # (not an index at all: refused, never forfeited)
+        if self.illegal == "lose" and index not in episode.open_indices():
+            self._forfeited = f"{episode.named(index)} was not open"
+            self.forfeit = f"{episode.named(index)} is not open now; the agent forfeits"
+            info = {**self._info(None), "illegal": self.forfeit}
+            info["action_mask"] = self.action_masks()
+            return self._observation(), -1.0, True, False, info
         done = episode.take(action)
         if done is not None:
             self._opponent_moves()
