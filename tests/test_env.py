@@ -19,7 +19,7 @@ from kriegsspiel.env.aec import KriegsspielEnv
 from kriegsspiel.env.episode import Episode, NotAnIndexError, Setup
 from kriegsspiel.env.observe import GAME_FEATURES, UNIT_FEATURES
 from kriegsspiel.env.versus_ai import VersusAIEnv
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import KriegsspielError, UsageError
 from kriegsspiel.sim.matchup import new_player, set_up_game, side_seed
 
 
@@ -134,6 +134,55 @@ def test_an_advance_with_several_endings_asks_for_its_ending_next() -> None:
     pytest.fail("no Advance with several endings came up")
 
 
+def test_a_follow_up_shows_which_unit_is_advancing() -> None:
+    """At an Advance's ending, its unit decides and its order is the one pending: the
+    place alone may not say whose Advance it is."""
+    env = KriegsspielEnv()
+    rng = np.random.default_rng(0)
+    names = env.setup.observer.shapes.plane_names
+    deciding = names.index("units deciding or acted on (models)")
+    seen = 0
+    for seed in range(3):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            observation, _reward, ended, _cut, _info = env.last()
+            if ended:
+                env.step(None)
+                continue
+            advance = env.episode.advance if env.episode is not None else None
+            if advance is not None:
+                seen += 1
+                uid = next(iter(advance.values())).unit
+                units = observation["observation"]["units"]
+                for flag in ("decides now", "the pending order's unit"):
+                    column = units[:, UNIT_FEATURES.index(flag)]
+                    assert np.flatnonzero(column).tolist() == [uid], flag
+                models = len(env.game.units[uid].alive_models)
+                assert observation["observation"]["planes"][deciding].sum() == models
+                other = env.observe(env.possible_agents[1 - env.possible_agents.index(agent)])
+                assert other["observation"]["units"][uid, UNIT_FEATURES.index("decides now")] == 1
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert seen >= 10
+
+
+def test_a_finished_games_observation_shows_no_dice_waiting() -> None:
+    """The engine puts the dice back as the last turn ends, before the game is over; the
+    final observation must not read as a new turn about to begin."""
+    env = KriegsspielEnv("bolt-action-1", render_mode="ansi")
+    env.reset(seed=3)
+    random_agents(env, 3)
+    assert env.game.is_terminal() and any(env.game.dice_in_cup())  # (the engine's bag)
+    names = env.setup.observer.shapes.plane_names
+    for agent in env.possible_agents:
+        seen = env.observe(agent)["observation"]
+        dice = GAME_FEATURES.index("my dice in the bag / 20")
+        assert not seen["game"][dice : dice + 2].any()
+        assert not seen["units"][:, UNIT_FEATURES.index("die in the bag")].any()
+        assert not seen["planes"][names.index("my units to order (models)")].any()
+    shown = env.render()
+    assert shown is not None and "game over" in shown and "die in the bag" not in shown
+
+
 def test_an_index_not_open_is_refused_and_changes_nothing() -> None:
     env = KriegsspielEnv()
     env.reset(seed=5)
@@ -149,8 +198,8 @@ def test_an_index_not_open_is_refused_and_changes_nothing() -> None:
 
 
 def test_bad_set_ups_are_refused_clearly() -> None:
-    with pytest.raises(ValueError, match="render_mode is ansi, svg, human or None"):
-        KriegsspielEnv(render_mode="rgb_array")
+    with pytest.raises(ValueError, match="render_mode is ansi, svg, rgb_array, human or None"):
+        KriegsspielEnv(render_mode="rgb")
     with pytest.raises(UsageError, match="no-such-army"):
         KriegsspielEnv(armies=["no-such-army", "no-such-army"])
     with pytest.raises(RuntimeError, match="call reset"):
@@ -175,6 +224,68 @@ def test_renders_the_table_and_a_text_summary() -> None:
     shown = text.render()
     assert shown is not None and shown.startswith("turn 1 of ")
     assert shown.count("models,") == sum(not u.destroyed for u in text.game.units)
+
+
+def test_rgb_array_frames_are_one_size_and_show_the_table(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Gymnasium's RecordVideo takes frames of rgb_array: bytes, (height, width, 3), each
+    of one size (blocks of 16 pixels, as video encoders want)."""
+    from kriegsspiel.render.table_svg import SIDE_COLOURS
+
+    env = gymnasium.make("kriegsspiel/VersusAI-v0", render_mode="rgb_array", opponent="random")
+    _observation, info = env.reset(seed=1)
+    frames = [env.render()]
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        frames.append(env.render())
+        info = {"action_mask": env.unwrapped.action_masks()}  # type: ignore[attr-defined]
+    for frame in frames:
+        assert isinstance(frame, np.ndarray) and frame.dtype == np.uint8
+        assert frame.shape == frames[0].shape and frame.shape[2] == 3
+        assert frame.shape[0] % 16 == 0 and frame.shape[1] % 16 == 0
+    frame = frames[0]
+    assert frame.shape[1] >= 72 * 8  # 8 pixels an inch across the table
+    for colour in SIDE_COLOURS:  # each side's models are painted in its colour
+        rgb = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+        assert (np.abs(frame.astype(int) - rgb).sum(axis=2) < 12).sum() > 20, colour
+    assert not np.array_equal(frames[0], frames[-1])  # the table changes as units move
+
+
+def test_the_text_says_which_decision_is_pending() -> None:
+    env = KriegsspielEnv(render_mode="ansi")
+    env.reset(seed=2)
+    shown = env.render()
+    side = env.possible_agents.index(env.agent_selection)
+    eligible = len(env.game.eligible(side))
+    assert isinstance(shown, str)
+    assert (
+        shown.splitlines()[1] == f"deciding: side {side}, an order for one of its {eligible} units"
+    )
+    rng = np.random.default_rng(0)
+    said = set()
+    for _ in range(400):
+        opened = env.open_actions()
+        several = [i for i, a in opened.items() if isinstance(a, tuple)]
+        if several:
+            endings = opened[several[0]]
+            assert isinstance(endings, tuple)
+            side = env.possible_agents.index(env.agent_selection)
+            env.step(several[0])
+            line = str(env.render()).splitlines()[1]
+            unit = env.game.units[endings[0].unit].name
+            assert line.startswith(f"deciding: side {side}, how {unit}'s Advance to (")
+            assert line.endswith(f" ends ({len(endings)} endings open)")
+            said.add("follow-up")
+        pending = env.game.pending
+        if pending is not None and pending.kind == "shot-reaction":
+            target = env.game.units[pending.target].name
+            line = str(env.render()).splitlines()[1]
+            assert line.startswith(f"deciding: side {pending.side}, {target}'s reaction to ")
+            said.add("reaction")
+        if len(said) == 2:
+            return
+        env.step(int(rng.choice(sorted(env.open_actions()))))
+    pytest.fail(f"only {said} came up")
 
 
 def test_human_mode_prints_the_text_after_each_reset_and_step(
@@ -293,12 +404,32 @@ def test_both_masks_are_the_same_int8_array_that_sample_takes() -> None:
 
 def test_bad_reset_options_and_seeds_are_refused_by_name() -> None:
     for env in (VersusAIEnv(), KriegsspielEnv()):
-        with pytest.raises(TypeError, match=r"options is a dict of reset options, e.g. \{'swap'"):
+        with pytest.raises(
+            TypeError, match=r"options is a dict of reset options, e.g. \{'swap'"
+        ) as wrong:
             env.reset(options=["swap"])  # type: ignore[arg-type]
+        assert isinstance(wrong.value, KriegsspielError)  # (the project's, and Python's)
         with pytest.raises(ValueError, match=r"seed must be at most 9223372036854775807"):
             env.reset(seed=2**63)
         env.reset(seed=2**63 - 1)  # (the largest kriegsspiel play --seed takes)
         assert env.episode is not None and env.episode.seed == 2**63 - 1
+
+
+def test_stepping_after_a_game_ends_says_to_reset() -> None:
+    env = VersusAIEnv(opponent="random")
+    _observation, info = env.reset(seed=6)
+    rng = np.random.default_rng(6)
+    ended = False
+    while not ended:
+        _observation, _reward, ended, _cut, info = env.step(
+            int(rng.choice(np.flatnonzero(info["action_mask"])))
+        )
+    with pytest.raises(
+        IllegalActionError, match=r"the game is over: no index is open; call reset\(\)"
+    ):
+        env.step(0)
+    env.reset(seed=6)  # (and a new game is open)
+    assert env.action_masks().any()
 
 
 def test_the_aec_env_says_so_once_its_agents_have_all_left_the_game() -> None:
@@ -334,6 +465,13 @@ def test_an_agents_game_against_the_ai_replays_and_is_not_resumed(tmp_path) -> N
     resumed = run_cli("play", "--resume", str(path))
     assert resumed.returncode == 2 and "a learning agent played that game" in resumed.stderr
     assert "Traceback" not in resumed.stderr
+
+
+def test_demonstrations_name_the_ai_players_at_once() -> None:
+    from kriegsspiel.env.demonstrations import Demonstrations
+
+    with pytest.raises(KriegsspielError, match="no AI player is called 'bogus': the AI players"):
+        Demonstrations(Setup.of("konflikt47"), players=("tactical", "bogus"))
 
 
 def test_demonstrations_are_the_ais_games_as_indices() -> None:

@@ -64,6 +64,13 @@ def test_the_layout_is_the_documented_one() -> None:
     assert enc.describe(2 * per_unit + 2, game) == f"{game.units[2].name}: Down"
     assert enc.describe(4 + 5 * n + g + 26) == 'unit 0: Run to the cell 6-9", 3-6"'
     assert enc.describe(enc.size - 1, game).startswith("friendly fire at ")
+    # each index says what encode() gives it: the edition's only way is the first block's
+    assert enc.describe(4 + 3 * n + 5) == "unit 0: assault unit 5 (hand-to-hand, or the only way)"
+    assert enc.describe(4 + 3 * n + n + 5) == "unit 0: assault unit 5 (point-blank fire)"
+    only = Action("order", unit=0, order="Run", target=5, to=(1, 1))
+    assert enc.first_index(game, only) == 4 + 3 * n + 5
+    assert enc.describe(4 + n + n + 3) == "unit 0: Fire, calling an air strike on unit 3"
+    assert enc.describe(4 + n + 3) == "unit 0: Fire, calling a barrage on unit 3"
 
 
 def test_cells_cover_the_table_edges_included() -> None:
@@ -311,3 +318,65 @@ def test_ground_a_scenario_makes_impassable_to_vehicles_is_on_their_plane(
     row, col = divmod(observer.encoding.cell_of(36, 24), observer.encoding.columns)
     assert plane[row, col] == marked
     assert plane.max() == marked
+
+
+def test_the_table_is_not_turned_for_side_1_and_half_a_turn_maps_each_cell() -> None:
+    """docs/environment.md: only "my" and "enemy" change with the side; the places are the
+    table's own, and half a turn takes cell c to G - 1 - c and a place to 1 - x, 1 - y."""
+    from pathlib import Path
+
+    guide = " ".join((Path(__file__).parent.parent / "docs" / "environment.md").read_text().split())
+    assert "The table is not turned for side 1." in guide
+    assert "cell `c` becomes `G − 1 − c`" in guide
+    game = kriegsspiel.new_game()
+    observer = _observer(game)
+    enc, names = observer.encoding, observer.shapes.plane_names
+    seen = [observer.observe(game, side) for side in (0, 1)]
+    mine, theirs = names.index("my models"), names.index("enemy models")
+    assert np.array_equal(seen[1]["planes"][mine], seen[0]["planes"][theirs])
+    assert np.array_equal(seen[0]["units"][:, 1:], seen[1]["units"][:, 1:])
+    rows = np.flatnonzero(seen[1]["planes"][mine].sum(axis=1))
+    assert rows.min() >= enc.rows // 2  # side 1's own models at the far rows, as on the table
+    width, height = game.table.width, game.table.height
+    for cell in range(enc.cells):  # (3" cells divide the 72" x 48" table)
+        x, y = enc.centre(cell)
+        assert enc.centre(enc.cells - 1 - cell) == (width - x, height - y)
+        row, col = divmod(cell, enc.columns)  # planes[:, ::-1, ::-1] holds it at G - 1 - c
+        assert divmod(enc.cells - 1 - cell, enc.columns) == (
+            enc.rows - 1 - row,
+            enc.columns - 1 - col,
+        )
+    column = UNIT_FEATURES.index
+    for u in game.units:
+        features = seen[1]["units"][u.uid]
+        x_share = features[column("x (share of the table's width)")]
+        assert x_share == pytest.approx(u.anchor.x / width)
+        assert features[column("y (share of the table's height)")] == pytest.approx(
+            u.anchor.y / height
+        )
+
+
+def test_cells_places_and_sides_out_of_range_are_refused_by_name() -> None:
+    from kriegsspiel.errors import KriegsspielError
+
+    game = kriegsspiel.new_game()
+    observer = _observer(game)
+    enc = observer.encoding
+    for cell in (-1, enc.cells):
+        with pytest.raises(KriegsspielError, match=f"no cell {cell} in this numbering: the cells"):
+            enc.centre(cell)
+    with pytest.raises(
+        TypeError, match=r"a cell is a whole number from 0 to 383, not 1\.5"
+    ) as wrong:
+        enc.centre(1.5)  # type: ignore[arg-type]
+    assert isinstance(wrong.value, KriegsspielError)
+    assert enc.centre(np.int64(383)) == (70.5, 46.5)
+    for x, y in ((float("nan"), 1.0), (1.0, float("inf")), ("1", 2.0)):
+        with pytest.raises(KriegsspielError, match="a place is two finite numbers of inches"):
+            enc.cell_of(x, y)  # type: ignore[arg-type]
+    for side in (2, -1, True, "0"):
+        with pytest.raises(KriegsspielError, match=f"side is 0 or 1 .* not {side!r}"):
+            observer.observe(game, side)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="an index is a whole number") as wrong:
+        enc.describe(2.0)  # type: ignore[arg-type]
+    assert isinstance(wrong.value, KriegsspielError)

@@ -12,6 +12,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from kriegsspiel.env import openspiel  # noqa: E402  (registers python_kriegsspiel)
 from kriegsspiel.env.episode import Setup  # noqa: E402
+from kriegsspiel.errors import KriegsspielError  # noqa: E402
 
 
 def load(**params):
@@ -301,3 +302,26 @@ def test_wrong_chance_outcomes_and_seeds_are_refused_by_name():
         state.action_to_string(pyspiel.PlayerId.CHANCE, 2)
     with pytest.raises(ValueError, match="rng_seed is a whole number 0 or more, not -5"):
         load(rng_seed=-5)
+
+
+def test_text_that_is_not_a_saved_state_is_refused_by_name():
+    game = load()
+    saved = play_on(game.new_initial_state(), 3).serialize()
+    for text in ("hello", "", saved[: len(saved) // 2], saved.replace("__dict__=", "__dict__=x")):
+        with pytest.raises(KriegsspielError, match="is not a saved state of python_kriegsspiel"):
+            game.deserialize_state(text)
+    assert str(game.deserialize_state(saved))  # (the whole text is read back)
+
+
+def test_the_ai_bot_names_its_kinds_and_refuses_a_negative_seed():
+    with pytest.raises(KriegsspielError, match="no AI player is called 'bogus': the AI players"):
+        openspiel.AIBot("bogus")
+    with pytest.raises(KriegsspielError, match="seed must be a whole number 0 or more, not -1"):
+        openspiel.AIBot("tactical", -1)
+
+
+def test_a_player_of_the_wrong_type_is_a_kriegsspiel_error_and_a_type_error():
+    state = load().new_initial_state()
+    with pytest.raises(TypeError, match="a player is 0 or 1, not 'a'") as refused:
+        state.observation_tensor("a")
+    assert isinstance(refused.value, KriegsspielError)

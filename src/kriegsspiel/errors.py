@@ -14,6 +14,11 @@ class UsageError(KriegsspielError, ValueError):
     """The caller asked for something impossible or contradictory (exit status 2)."""
 
 
+class UsageTypeError(UsageError, TypeError):
+    """A Python caller gave an argument of the wrong type: a UsageError, and a TypeError
+    as Python's own checks raise for one."""
+
+
 RULES_FILE_WANTED = (
     "your copy of the edition's rules data (a YAML file), or leave it out for the shipped rules"
 )

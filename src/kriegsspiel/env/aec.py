@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 try:
     from gymnasium import spaces as gym_spaces
@@ -58,13 +59,16 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
     ) -> None:
         """``scenario`` and ``armies``: files or shipped names, as ``kriegsspiel play``
         takes them; ``cell``: the side of the action and observation grid's cells, in
-        inches; ``render_mode``: "ansi" (text), "svg" (the table drawn) or "human" (the
-        text printed after every reset and step);
+        inches; ``render_mode``: "ansi" (text), "svg" (the table drawn), "rgb_array" (the
+        table as pixels, for a video) or "human" (the text printed after every reset and
+        step);
         ``rules_file``: a designer's copy of the edition's rules data, as
         ``kriegsspiel play --rules-file`` takes it (left out: the shipped rules)."""
         super().__init__()
         if render_mode not in (None, *RENDER_MODES):
-            raise UsageError(f"render_mode is ansi, svg, human or None, not {render_mode!r}")
+            raise UsageError(
+                f"render_mode is {', '.join(RENDER_MODES)} or None, not {render_mode!r}"
+            )
         self.render_mode = render_mode
         self.setup = Setup.of(ruleset, scenario, armies, cell, rules_file)
         self.possible_agents = list(AGENTS)
@@ -133,7 +137,7 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
         self.infos[agent] = {"action": {} if done is None else done.to_json()}
         self._after_step()
 
-    def render(self) -> str | None:
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
         if self.render_mode is None or self.episode is None:
             return None
         return render_episode(self.episode, self.render_mode)

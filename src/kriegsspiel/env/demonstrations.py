@@ -44,6 +44,10 @@ class Demonstrations:
     games: int = 0
     last: Episode | None = None
 
+    def __post_init__(self) -> None:
+        for kind in self.players:  # (refused now, not at the first game)
+            new_player(kind, 0)
+
     def steps(self, seeds: Iterable[int]) -> Iterator[Step]:
         """The steps of one game for each of ``seeds``, in order."""
         encoding = self.setup.encoding

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import UsageError, UsageTypeError
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 
 if TYPE_CHECKING:
@@ -85,13 +85,28 @@ class ActionEncoding:
 
     # -- cells -------------------------------------------------------------------------
     def cell_of(self, x: float, y: float) -> int:
-        """The cell a place on the table falls in (row by row from (0, 0))."""
-        col = min(max(int(x // self.cell), 0), self.columns - 1)
-        row = min(max(int(y // self.cell), 0), self.rows - 1)
+        """The cell a place on the table falls in (row by row from (0, 0); a place off the
+        table, in the nearest cell)."""
+        try:
+            col = min(max(int(x // self.cell), 0), self.columns - 1)
+            row = min(max(int(y // self.cell), 0), self.rows - 1)
+        except (TypeError, ValueError, OverflowError):  # (not numbers, NaN, infinite)
+            raise UsageError(
+                f"a place is two finite numbers of inches (x, y), not ({x!r}, {y!r})"
+            ) from None
         return row * self.columns + col
 
     def centre(self, cell: int) -> tuple[float, float]:
-        row, col = divmod(cell, self.columns)
+        """The centre of ``cell`` (a cell of the numbering: 0 to ``cells`` less 1)."""
+        if isinstance(cell, bool) or not isinstance(cell, numbers.Integral):
+            raise UsageTypeError(
+                f"a cell is a whole number from 0 to {self.cells - 1}, not {cell!r}"
+            )
+        if not 0 <= cell < self.cells:
+            raise UsageError(
+                f"no cell {cell} in this numbering: the cells are 0 to {self.cells - 1}"
+            )
+        row, col = divmod(int(cell), self.columns)
         return ((col + 0.5) * self.cell, (row + 0.5) * self.cell)
 
     def move_cell(self, index: int) -> int | None:
@@ -209,7 +224,9 @@ class ActionEncoding:
         """What ``index`` means; with ``game``, units by name."""
         n = self.units
         if isinstance(index, bool) or not isinstance(index, numbers.Integral):
-            raise UsageError(f"an index is a whole number from 0 to {self.size - 1}, not {index!r}")
+            raise UsageTypeError(
+                f"an index is a whole number from 0 to {self.size - 1}, not {index!r}"
+            )
         if not 0 <= index < self.size:
             raise UsageError(f"an index is from 0 to {self.size - 1}, not {index}")
         index = int(index)
@@ -228,10 +245,12 @@ class ActionEncoding:
                 return f"{who}: Fire at {name(at - self._fire)}"
             if at < self._assault:
                 call, target = divmod(at - self._support, n)
-                return f"{who}: Fire, calling a {SUPPORT_CALLS[call]} on {name(target)}"
+                called = ("a barrage", "an air strike")[call]
+                return f"{who}: Fire, calling {called} on {name(target)}"
             if at < self._advance:
                 mode, target = divmod(at - self._assault, n)
-                return f"{who}: assault {name(target)} ({MODES[mode]} or the only way)"
+                how = ("hand-to-hand, or the only way", "point-blank fire")[mode]
+                return f"{who}: assault {name(target)} ({how})"
             run = at >= self._run
             cell = at - (self._run if run else self._advance)
             x, y = self.centre(cell)

@@ -22,7 +22,7 @@ from kriegsspiel.core.arguments import in_python_words
 from kriegsspiel.core.game import CHANCE, IllegalActionError
 from kriegsspiel.env.encoding import ActionEncoding
 from kriegsspiel.env.observe import Observer
-from kriegsspiel.errors import KriegsspielError, UsageError
+from kriegsspiel.errors import KriegsspielError, UsageError, UsageTypeError
 from kriegsspiel.sim import MAX_SEED
 from kriegsspiel.sim.matchup import Matchup, army_list, build_matchup, set_up_game
 
@@ -210,10 +210,8 @@ class Episode:
     def observe(self, side: int, *, closed: bool = False) -> dict[str, npt.NDArray[np.float32]]:
         """The position seen from ``side`` (``closed``: with no decision open, as after a
         forfeit)."""
-        place = None
-        if self.advance is not None:
-            place = next(iter(self.advance.values())).to
-        return self.setup.observer.observe(self.game, side, place, closed=closed)
+        advance = None if self.advance is None else next(iter(self.advance.values()))
+        return self.setup.observer.observe(self.game, side, advance, closed=closed)
 
     def write_record(self, path: str | Path, players: tuple[str, str]) -> str:
         """Write the game so far as a record (``kriegsspiel replay`` re-runs it); its
@@ -249,7 +247,7 @@ def swap_option(options: object, known: tuple[str, ...] | None = ("swap",)) -> b
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
-        raise TypeError(
+        raise UsageTypeError(
             f"options is a dict of reset options, e.g. {{'swap': True}}, or None; not {options!r}"
         )
     if known is not None:

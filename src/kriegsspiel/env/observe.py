@@ -28,6 +28,7 @@ import shapely
 
 from kriegsspiel.core.table import VEHICLE
 from kriegsspiel.env.encoding import ActionEncoding
+from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS
 from kriegsspiel.rulesets.bolt_action.game.table_rules import terrain_row
 
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from kriegsspiel.core.table import Table
+    from kriegsspiel.rulesets.bolt_action.game.actions import Action
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
 Array = npt.NDArray[np.float32]
@@ -153,13 +155,16 @@ class Observer:
         self,
         game: BoltActionGame,
         side: int,
-        follow_up: tuple[float, float] | None = None,
+        follow_up: Action | None = None,
         *,
         closed: bool = False,
     ) -> dict[str, Array]:
-        """The position seen from ``side``; ``follow_up``: the place of an Advance whose
-        ending is being chosen (the decision is then "follow-up"); ``closed``: no decision
+        """The position seen from ``side``; ``follow_up``: an Advance whose place is
+        chosen and whose ending is being chosen (the decision is then "follow-up": its
+        unit decides, its order pending, and its place is marked); ``closed``: no decision
         is open (a game ended by a forfeit), so none is marked, as once a game is over."""
+        if isinstance(side, bool) or side not in (0, 1):
+            raise UsageError(f"side is 0 or 1 (the side whose view it is), not {side!r}")
         planes = np.zeros(self.shapes.planes, np.float32)
         fixed = self._terrain_planes(game)
         planes[: len(fixed)] = fixed
@@ -174,11 +179,18 @@ class Observer:
         if closed:
             follow_up = None
         acted_on: set[int] = set()
+        pending_unit = pending_target = None
         if pending is not None:
+            pending_unit, pending_target = pending.action.unit, pending.action.target
             acted_on = {pending.action.unit, pending.target} | deciding
             if pending.action.target is not None:
                 acted_on.add(pending.action.target)
-        to_order = {u.uid for u in game.eligible(side)}
+        elif follow_up is not None:  # (held by the episode, not yet the game's)
+            pending_unit = follow_up.unit
+            deciding = acted_on = {follow_up.unit}
+        # once over, no die waits: the engine puts them back as the last turn ends
+        over = game.is_terminal()
+        to_order = set() if over else {u.uid for u in game.eligible(side)}
         width, height = game.table.width, game.table.height
         for u in game.units:
             row = units[u.uid]
@@ -201,7 +213,7 @@ class Observer:
             i += len(ORDERS)
             row[i] = u.retained == "Ambush"
             row[i + 1] = u.retained == "Down"
-            row[i + 2] = u.order is None and u.retained is None  # its die still in the bag
+            row[i + 2] = not over and u.order is None and u.retained is None  # die in the bag
             i += 3
             if u.quality in QUALITIES:
                 row[i + QUALITIES.index(u.quality)] = 1
@@ -216,8 +228,8 @@ class Observer:
             row[i + 5] = u.support_used
             row[i + 6] = u.no_run
             row[i + 7] = u.uid in deciding
-            row[i + 8] = pending is not None and pending.action.unit == u.uid
-            row[i + 9] = pending is not None and pending.action.target == u.uid
+            row[i + 8] = pending_unit == u.uid
+            row[i + 9] = pending_target == u.uid
             mover = 0 if mine else 1
             for m in models:
                 r, c = self._cell(m.x, m.y)
@@ -233,8 +245,8 @@ class Observer:
         # counts summed whole, then scaled: a sum rounds as its bound does (_bounds)
         _tenths(planes[objectives])
         _tenths(planes[at + 4 : at + 6])
-        if follow_up is not None:
-            r, c = self._cell(*follow_up)
+        if follow_up is not None and follow_up.to is not None:
+            r, c = self._cell(*follow_up.to)
             planes[at + 8, r, c] = 1
         vector = self._game_vector(game, side, follow_up, closed)
         return {"planes": planes, "units": units, "game": vector}
@@ -243,11 +255,12 @@ class Observer:
         self,
         game: BoltActionGame,
         side: int,
-        follow_up: tuple[float, float] | None,
+        follow_up: Action | None,
         closed: bool,
     ) -> Array:
         vector = np.zeros(self.shapes.game, np.float32)
-        dice, score = game.dice_in_cup(), game.score()
+        dice = (0, 0) if game.is_terminal() else game.dice_in_cup()
+        score = game.score()
         vector[0] = game.turn / game.scenario.turns
         vector[1], vector[2] = dice[side] / 20, dice[1 - side] / 20
         vector[3], vector[4] = score[side] / 10, score[1 - side] / 10

@@ -39,10 +39,11 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
+from kriegsspiel.core import arguments
 from kriegsspiel.env.encoding import NotEncodedError
 from kriegsspiel.env.episode import Episode, Setup
 from kriegsspiel.env.render import render_episode
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import KriegsspielError, UsageError, UsageTypeError
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.sim.matchup import new_player, set_up_game
 
@@ -145,6 +146,22 @@ class KriegsspielGame(pyspiel.Game):  # type: ignore[misc]
         if number == self.made:
             self.made -= 1
 
+    def deserialize_state(self, text: str) -> KriegsspielState:
+        """The state ``state.serialize()`` saved as ``text``. The text holds a pickle, and
+        reading one back runs what it names: read back only text you saved yourself, never
+        one from a source you do not trust. Text that is not a saved state is refused as
+        such (not with OpenSpiel's or pickle's own words)."""
+        lines = text.split("\n") if isinstance(text, str) else []
+        if [line.partition("=")[0] for line in lines] != ["history", "move_number", "__dict__"]:
+            raise _not_saved(text, "it is not the three lines history=, move_number=, __dict__=")
+        try:
+            state: KriegsspielState = super().deserialize_state(text)
+        except KriegsspielError:  # (saved on another set-up: said so by name)
+            raise
+        except Exception as exc:  # (a pickle cut short or altered fails in many ways)
+            raise _not_saved(text, f"it is cut short or altered: {type(exc).__name__}") from None
+        return state
+
     def observation_tensor_shape(self) -> list[int]:
         """The flat tensor's shape, ``[7920]`` for the standard set-ups (read from the
         observer: OpenSpiel's own makes and observes a new initial state each time,
@@ -222,6 +239,14 @@ class _Play:
     def __setstate__(self, saved: dict[str, Any]) -> None:
         self.game, self.seed, self.episode, self.saved = None, None, None, saved
         self.number = 0
+
+
+def _not_saved(text: object, why: str) -> UsageError:
+    shown = repr(text) if len(repr(text)) <= 40 else f"{repr(text)[:37]}..."
+    return UsageError(
+        f"{shown} is not a saved state of {SHORT_NAME} ({why}): give the text a state's "
+        "serialize() gave, whole"
+    )
 
 
 def _identity(game: KriegsspielGame) -> tuple[str, float]:
@@ -325,7 +350,7 @@ class KriegsspielState(pyspiel.State):  # type: ignore[misc]
         if player is None:
             player = self.current_player()
         if isinstance(player, bool) or not isinstance(player, int | np.integer):
-            raise TypeError(f"a player is 0 or 1, not {player!r}")
+            raise UsageTypeError(f"a player is 0 or 1, not {player!r}")
         if player not in (0, 1):
             now = "" if self.current_player() >= 0 else " (no player acts now: name one)"
             raise UsageError(f"a player is 0 or 1, not {player}{now}")
@@ -345,10 +370,7 @@ class KriegsspielState(pyspiel.State):  # type: ignore[misc]
         episode = self.episode
         position = json.dumps(episode.game.observation(), sort_keys=True, default=str)
         digest = hashlib.sha256(position.encode()).hexdigest()[:16]
-        pending = ""
-        if episode.advance is not None:
-            pending = f"\nan Advance's place is chosen: {len(episode.advance)} endings open"
-        return f"{render_episode(episode, 'ansi')}{pending}\nposition {digest}"
+        return f"{render_episode(episode, 'ansi')}\nposition {digest}"
 
 
 class KriegsspielObserver:
@@ -388,8 +410,10 @@ class AIBot(pyspiel.Bot):  # type: ignore[misc]
     nearest the cell's centre, with the AI's target and way of ending where open."""
 
     def __init__(self, kind: str = "tactical", seed: int = 0) -> None:
+        """``kind``: "tactical" or "random"; ``seed``: a whole number 0 or more, as a
+        game's (the AI's choices are the same for the same seed)."""
         pyspiel.Bot.__init__(self)
-        self.kind, self.seed = kind, seed
+        self.kind, self.seed = kind, arguments.seed(seed)
         self.player = new_player(kind, seed)
         self.pending: Action | None = None  # the AI's Advance, its place chosen
 

@@ -70,7 +70,9 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         if illegal not in ("raise", "lose"):
             raise UsageError(f"illegal is raise or lose, not {illegal!r}")
         if render_mode not in (None, *RENDER_MODES):
-            raise UsageError(f"render_mode is ansi, svg, human or None, not {render_mode!r}")
+            raise UsageError(
+                f"render_mode is {', '.join(RENDER_MODES)} or None, not {render_mode!r}"
+            )
         self.side, self.opponent_kind, self.render_mode = side, opponent, render_mode
         self.illegal = illegal
         self.forfeit: str | None = None  # why the agent lost by an index not open
@@ -104,14 +106,15 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
             raise IllegalActionError(
                 f"the game is over, forfeited by the agent: {self._forfeited}; call reset()"
             )
-        if not episode.over:
-            index = episode.checked(action)  # (not an index at all: refused, never forfeited)
-            if self.illegal == "lose" and index not in episode.open_indices():
-                self._forfeited = f"{episode.named(index)} was not open"
-                self.forfeit = f"{episode.named(index)} is not open now; the agent forfeits"
-                info = {**self._info(None), "illegal": self.forfeit}
-                info["action_mask"] = self.action_masks()
-                return self._observation(), -1.0, True, False, info
+        if episode.over:
+            raise IllegalActionError("the game is over: no index is open; call reset()")
+        index = episode.checked(action)  # (not an index at all: refused, never forfeited)
+        if self.illegal == "lose" and index not in episode.open_indices():
+            self._forfeited = f"{episode.named(index)} was not open"
+            self.forfeit = f"{episode.named(index)} is not open now; the agent forfeits"
+            info = {**self._info(None), "illegal": self.forfeit}
+            info["action_mask"] = self.action_masks()
+            return self._observation(), -1.0, True, False, info
         done = episode.take(action)
         if done is not None:
             self._opponent_moves()
@@ -127,7 +130,7 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
             return np.zeros(self.setup.encoding.size, np.int8)
         return self._episode().mask()
 
-    def render(self) -> str | None:
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
         if self.render_mode is None or self.episode is None:
             return None
         return render_episode(self.episode, self.render_mode)

@@ -555,7 +555,9 @@ def new_player(kind: str, seed: int) -> Player:
         return TacticalPlayer(seed)
     if kind == "random":
         return RandomPlayer(seed)
-    raise ValueError(f"no AI player is called {kind!r}")
+    raise UsageError(
+        f"no AI player is called {kind!r}: the AI players are {' and '.join(PLAYER_KINDS)}"
+    )
 
 
 def side_seed(seed: int, side: int) -> int:
