@@ -1809,3 +1809,40 @@ def test_a_results_file_opened_to_read_that_is_not_there_is_told_so(tmp_path: Pa
     with pytest.raises(StoreError, match=r"missing\.sqlite: there is no such file\."):
         Store(tmp_path / "missing.sqlite", read_only=True)
     assert not (tmp_path / "missing.sqlite").exists()
+
+
+def test_damage_alike_in_every_game_has_no_interval_of_no_width() -> None:
+    """A unit that dealt nothing in any of 30 games is not known to deal exactly nothing:
+    mean ± t·0 would be "0.00 (0.00–0.00)". It has no interval (null, and why), and the
+    text says what was seen; so too damage the same in every game; one game apart and
+    the sample's mean aside, a real spread keeps its interval."""
+    from kriegsspiel.render.evaluation_text import per_point
+    from kriegsspiel.sim.tally import damage_json, pooled_units
+
+    none, same = Running(), Running()
+    for _ in range(30):
+        none.add(0.0)
+        same.add(25.0)
+    assert none.interval() is None and same.interval() is None
+    idle = damage_json(none, 90) | {"survival": wilson(9, 30).to_json()}
+    assert idle["damage_per_point"] == 0.0 and idle["damage_per_point_interval"] is None
+    assert idle["damage_per_point_no_interval"] == (
+        "no damage in all 30 games: no spread seen, so no interval can be given"
+    )
+    assert per_point(idle) == "0.00 (none in 30 games)"
+    steady = damage_json(same, 50) | {"survival": wilson(30, 30).to_json()}
+    assert per_point(steady) == "0.50 (the same in 30 games)"
+    assert "the same damage in all 30" in steady["damage_per_point_no_interval"]
+    one = Running()
+    one.add(10.0)
+    assert damage_json(one, 50)["damage_per_point_no_interval"] == "one game: no spread to measure"
+    spread = Running()
+    for value in (0.0, 30.0):
+        spread.add(value)
+    assert damage_json(spread, 50)["damage_per_point_no_interval"] is None
+    # taken together over a sweep's scenarios, still none
+    unit = {"army": "A", "slot": 0, "unit": "Gun", "points": 90,
+            "survival": wilson(3, 10).to_json(), **damage_json(none, 90)}  # fmt: skip
+    (pooled,) = pooled_units([[unit], [unit]])
+    assert pooled["damage_per_point_interval"] is None
+    assert per_point(pooled) == "0.00 (none in 20 games)"

@@ -11,6 +11,7 @@ from rich.table import Table
 from kriegsspiel.core.names import counted
 from kriegsspiel.core.per_cent import per_cent
 from kriegsspiel.render.evaluation_text import per_point, short_rate
+from kriegsspiel.rulesets.bolt_action.game.set_up_order import LIST_ORDER, figures_note
 
 
 def print_variant_changes(
@@ -67,9 +68,12 @@ def print_variant_changes(
     )
 
 
-def print_variant_units(columns: list[str], changes: list[dict[str, Any]]) -> None:
+def print_variant_units(
+    columns: list[str], changes: list[dict[str, Any]], deployment: str = LIST_ORDER
+) -> None:
     """The units each variant took out (as they fared in its list's games) and brought in
-    (in its own): is a unit worth its points, against each opponent."""
+    (in its own): is a unit worth its points, against each opponent; and what their
+    figures owe to where they set up (``deployment``)."""
     table = Table(
         title="The units each variant changes: how often each survived a game (95% "
         "interval), and the damage it dealt a game for each of its points (95% interval)",
@@ -104,6 +108,8 @@ def print_variant_units(columns: list[str], changes: list[dict[str, Any]]) -> No
                 end_section=line == len(lines) - 1,
             )
     Console(highlight=False).print(table)
+    # (a unit brought in by add: stands last in its list, so in the last place)
+    Console(highlight=False).print(f"Place: {figures_note(deployment)}", markup=False)
 
 
 def print_sweep_table(

@@ -262,12 +262,15 @@ def run_evaluate(
     plot: str | None,
     as_json: bool,
     rules_file: str | None = None,
+    deployment: str = "list-order",
 ) -> None:
     options.check(games)
     replaces = check_plot(plot, options.results)
     if rules_file is not None and not rules_file.strip():
         raise empty_name("--rules-file", rules_file, RULES_FILE_WANTED)
-    matchup = build_matchup(ruleset, scenario, armies, players, rules_file=rules_file)
+    matchup = build_matchup(
+        ruleset, scenario, armies, players, rules_file=rules_file, deployment=deployment
+    )
     with open_store(options.results) as store:
         result = run_one(matchup, games, seed, None, options, store, matchup.title)
     data = evaluation_json(result) | {"store": options.results}  # (None: --no-store)

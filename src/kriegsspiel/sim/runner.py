@@ -20,6 +20,7 @@ from typing import Any
 
 from kriegsspiel.core import arguments
 from kriegsspiel.errors import KriegsspielError, UsageError
+from kriegsspiel.rulesets.bolt_action.game.set_up_order import figures_note
 from kriegsspiel.sim import MAX_SEED, executors
 from kriegsspiel.sim.cluster import DaskExecutor, SchedulerLost
 from kriegsspiel.sim.code import code_version
@@ -733,6 +734,7 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
         # file told apart
         "rules_digest": None if m.rules is None else m.rules.digest[:8],
         "scenario": m.scenario.label,
+        "deployment": m.deployment,  # the order each side's units set up in
         "victory": scenario.victory,  # what the scores count: units destroyed, objectives
         "sides": scenario.sides(),  # side A's deployment, then side B's (army A on A: even games)
         "army_a": {
@@ -768,4 +770,5 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
         "matchup": m.key,
         "notices": notices,
         **body,
+        "units_note": figures_note(m.deployment),  # what a unit's figures owe to its place
     }

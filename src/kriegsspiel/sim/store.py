@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from kriegsspiel.errors import KriegsspielError
+from kriegsspiel.rulesets.bolt_action.game.set_up_order import DEPLOYMENTS, LIST_ORDER
 from kriegsspiel.sim.code import code_version
-from kriegsspiel.sim.matchup import Matchup
+from kriegsspiel.sim.matchup import DEPLOYED, Matchup
 from kriegsspiel.sim.outcome import GameOutcome, loaded_units, units_from_rows
 
 SCHEMA_VERSION = 1
@@ -172,15 +173,20 @@ def _fault(row: tuple[Any, ...]) -> str:
     return "it is not a game as kriegsspiel stores one"  # (not reached: each is checked)
 
 
-def _edition_and_rules(ruleset: Any) -> tuple[Any, str | None]:
-    """A stored ruleset column as an export's two: the edition, and the designer's rules
-    file with its digest ("house.yaml (3f2a1b0c)"), or None. The store keeps both in one
-    column ("konflikt47 with rules file house.yaml (3f2a1b0c)", its layout of before); an
+def _edition_and_rules(ruleset: Any) -> tuple[Any, str | None, str]:
+    """A stored ruleset column as an export's three: the edition, the designer's rules
+    file with its digest ("house.yaml (3f2a1b0c)") or None, and the deployment
+    ("list-order" or "shuffled"). The store keeps them in one column ("konflikt47 with
+    rules file house.yaml (3f2a1b0c), deployment shuffled", its layout of before); an
     export splits them, so its ruleset column filters by edition."""
     if not isinstance(ruleset, str):
-        return ruleset, None  # (a row edited by hand: shown as it is)
+        return ruleset, None, LIST_ORDER  # (a row edited by hand: shown as it is)
+    deployment = LIST_ORDER
+    for order in DEPLOYMENTS:  # (told last, after a rules file's digest)
+        if order != LIST_ORDER and ruleset.endswith(f"{DEPLOYED}{order}"):
+            ruleset, deployment = ruleset.removesuffix(f"{DEPLOYED}{order}"), order
     edition, told, rules_file = ruleset.partition(" with rules file ")
-    return (edition, rules_file) if told else (ruleset, None)
+    return (edition, rules_file, deployment) if told else (ruleset, None, deployment)
 
 
 def told_title(title: str, army_a: str, army_b: str) -> str:
@@ -745,7 +751,7 @@ class Store:
         if fmt not in ("csv", "json"):
             raise ValueError(f"exports are csv or json, not {fmt!r}")
         columns = [
-            "matchup", "title", "ruleset", "rules_file", "scenario", "army_a", "army_b", "army_a_hash",
+            "matchup", "title", "ruleset", "rules_file", "deployment", "scenario", "army_a", "army_b", "army_a_hash",
             "army_b_hash", "scenario_hash", "players", "code_version", "run_seed", "game_index", "seed",
             "swapped", "winner", "score_a", "score_b", "turns", "orders", "units",
             "finished_at",
@@ -797,5 +803,6 @@ class Store:
             raise self._damaged(
                 row[22], row[0], row[10], row[11], row[12], str(exc), then
             ) from None
-        ruleset, rules_file = _edition_and_rules(row[2])
-        return (row[0], told_title(row[1], row[4], row[5]), ruleset, rules_file, *row[3:22]), units
+        ruleset, rules_file, deployment = _edition_and_rules(row[2])
+        title = told_title(row[1], row[4], row[5])
+        return (row[0], title, ruleset, rules_file, deployment, *row[3:22]), units

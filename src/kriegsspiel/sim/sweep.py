@@ -11,7 +11,7 @@ from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 import yaml
 from pydantic import Field, ValidationInfo, field_validator, model_validator
@@ -19,6 +19,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from kriegsspiel.ai.players import parse_players
 from kriegsspiel.core.datafile import Name, Strict, WholeNumber, load_yaml, problem_at, yaml_data
 from kriegsspiel.errors import DataFileError, UsageError
+from kriegsspiel.rulesets.bolt_action.game.set_up_order import check_deployment
 from kriegsspiel.sim import MAX_GAMES, MAX_SEED
 from kriegsspiel.sim.matchup import (
     PLAYER_KINDS,
@@ -111,6 +112,8 @@ class SweepFile(Strict):
     # a designer's rules file (a copy of the edition's data file, looked for beside the
     # sweep file first): the lists are checked against it and every game played by it
     rules_file: str | None = Field(default=None, min_length=1)
+    # the order each side's units set up in: the list's, or drawn for each game
+    deployment: Literal["list-order", "shuffled"] = "list-order"
 
     @field_validator("scenario", mode="before")
     @classmethod
@@ -211,15 +214,17 @@ def sample_sweeps() -> list[Path]:
     return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".yaml"))
 
 
-def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
+def load_sweep(given: str, lists_to: str | None = None, deployment: str | None = None) -> Sweep:
     """Read a sweep file (or a shipped sample by name) and check every list it names.
 
     ``lists_to``: the folder the sweep writes its variants' lists to (``--lists-to``), so
     that the command replaying a variant's game names its file there; without it, the
-    command names a folder LISTS and says how to write the list there."""
+    command names a folder LISTS and says how to write the list there. ``deployment``
+    (``--deployment``) takes the place of the file's."""
     from kriegsspiel.core.scenario import parse_scenario
     from kriegsspiel.rulesets.bolt_action.army import sample_armies
 
+    order = None if deployment is None else check_deployment(deployment)
     path = pick_file("sweep", given, sample_sweeps())  # (a file, or a shipped name)
     spec = load_yaml(path, SweepFile)
     text = path.read_text(encoding="utf-8")
@@ -280,6 +285,7 @@ def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
             raise field_at(*told)(f"the same scenario as scenario.{first}: give each scenario once")
     players = parse_players(spec.players)
     assert players is not None  # (checked as the file was read)
+    order = spec.deployment if order is None else order
     samples = sample_armies(ruleset)
 
     def army(name: str, *loc: int | str) -> Source:
@@ -367,7 +373,7 @@ def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
     once("against", spec.against, columns)
     grids = tuple(
         tuple(
-            tuple(Matchup(ruleset, on, (row, col), players, rules) for col in columns)
+            tuple(Matchup(ruleset, on, (row, col), players, rules, order) for col in columns)
             for row in rows
         )
         for on in scenarios

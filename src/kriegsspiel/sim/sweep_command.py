@@ -19,6 +19,7 @@ from kriegsspiel.render.sweep_text import (
     print_variant_changes,
     print_variant_units,
 )
+from kriegsspiel.rulesets.bolt_action.game.set_up_order import figures_note
 from kriegsspiel.sim.commands import (
     ERR,
     RunOptions,
@@ -51,12 +52,14 @@ def run_sweep(
     plot: str | None,
     as_json: bool,
     lists_to: str | None = None,
+    deployment: str | None = None,
 ) -> None:
     """Every cell of a sweep, one evaluation each on each of its scenarios, then the table
     (and heat map) of results: each scenario's, and with several, all of them pooled.
 
     ``games`` and ``seed`` left as None take the sweep file's values; ``lists_to``, a folder
-    to write each variant's list into first (see :func:`write_variants`).
+    to write each variant's list into first (see :func:`write_variants`); ``deployment``
+    left as None takes the file's.
     """
     from kriegsspiel.sim.sweep import (
         column_names,
@@ -73,7 +76,7 @@ def run_sweep(
 
     if lists_to is not None and not lists_to.strip():  # (Path("") is the current folder)
         raise empty_name("--lists-to", lists_to, "the folder to write the variants' lists in")
-    sweep = load_sweep(path, lists_to)
+    sweep = load_sweep(path, lists_to, deployment)
     games = sweep.games if games is None else games
     seed = sweep.seed if seed is None else seed
     options.check(games)
@@ -168,6 +171,7 @@ def run_sweep(
             "rules_file": some.rules_file,  # a designer's rules file every game was played by
             "scenario": scenarios if many else scenarios[0],
             "players": list(some.players),
+            "deployment": some.deployment,  # the order each side's units set up in
             "games": games,  # asked for a cell; each cell's "games" is what it tallied
             "games_requested": games,
             "games_played": games_played,
@@ -185,6 +189,7 @@ def run_sweep(
             "row_points": points[0],  # each row's list's points, in the order of "rows"
             "column_points": points[1],
             **whole,
+            "units_note": figures_note(some.deployment),  # (of the variants' units)
         }
         if many:
             data["seeds"] = seeds
@@ -213,7 +218,7 @@ def run_sweep(
         changes = whole["variants"]
         if any(cell is not None for variant in changes for cell in variant["against"]):
             print_variant_changes(columns, changes, len(scenarios))
-            print_variant_units(columns, changes)
+            print_variant_units(columns, changes, sweep.grids[0][0][0].deployment)
         elif changes:
             Console(highlight=False).print(
                 "note: no variant could be set against its list: each meets only its own list "

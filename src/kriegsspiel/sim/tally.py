@@ -177,10 +177,22 @@ def damage_json(damage: Running, points: int) -> dict[str, Any]:
     """A unit's damage dealt a game (points of enemy models and vehicles it removed): its
     mean and sd, and per point of its own with the mean's 95% interval (Student's t; the
     damage of one game is often all or nothing, so the interval is wide). Per point is
-    null for a unit of no points, and the interval for fewer than two games."""
+    null for a unit of no points; the interval is null, with why, for fewer than two
+    games and for damage alike in every game (most often none), where it would shrink to
+    a point and claim the unit's mean known exactly."""
     spread = damage.spread()
     interval = damage.interval()
     per_point = spread.mean / points if points and damage.n else None
+    why = None
+    if per_point is None:
+        why = "a unit of no points" if damage.n else "no game"
+    elif interval is None:
+        why = (
+            "one game: no spread to measure"
+            if damage.n < 2
+            else f"{'no damage' if spread.mean == 0 else 'the same damage'} in all "
+            f"{damage.n} games: no spread seen, so no interval can be given"
+        )
     return {  # (to 6 decimals, as each game's damage is stored: no float noise)
         "damage_dealt_mean": round(spread.mean, 6),
         "damage_dealt_sd": None if spread.sd is None else round(spread.sd, 6),
@@ -190,6 +202,7 @@ def damage_json(damage: Running, points: int) -> dict[str, Any]:
             if per_point is None or interval is None
             else [round(max(0.0, interval[0]) / points, 6), round(interval[1] / points, 6)]
         ),
+        "damage_per_point_no_interval": why,  # why the interval is null (null if it is not)
     }
 
 

@@ -31,6 +31,7 @@ from kriegsspiel.rulesets.bolt_action.game.record_events import (
     unknown_event,
     without_added,
 )
+from kriegsspiel.rulesets.bolt_action.game.set_up_order import LIST_ORDER
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import TerrainCategoryError
 
@@ -55,6 +56,8 @@ def header(
     }
     if rules.text is not None:
         head |= {"rules_file": rules.rules_file or "rules file", "rules": rules.text}
+    if game.deployment != LIST_ORDER:  # (a record of the rules' own set-up is as it was)
+        head["deployment"] = game.deployment
     return head
 
 
@@ -90,6 +93,8 @@ class RecordHeader(Strict):
     # (a record of a game by the shipped rules has neither)
     rules_file: str | None = None
     rules: str | None = None
+    # the order each side's units set up in (the list's unless the record says otherwise)
+    deployment: Literal["list-order", "shuffled"] = "list-order"
 
     @model_validator(mode="after")
     def _rules_with_their_name(self) -> RecordHeader:
@@ -130,6 +135,7 @@ def new_game(head: dict[str, Any], name: str = "record") -> BoltActionGame:
             seed=checked.seed,
             rules_file=house,
             rules_text=checked.rules,
+            deployment=checked.deployment,
         )
     except TerrainCategoryError as exc:  # (a record written before categories were checked)
         raise exc.in_file(f"{name}: scenario", checked.scenario) from None
