@@ -425,6 +425,28 @@ def test_a_sweeps_picture_tells_how_the_units_a_variant_changes_fared(
     ]
 
 
+def test_a_sweeps_picture_gives_a_variant_its_own_points_not_its_opponents(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under a variant's name stood "v US Army Tesla Company\n1000 points", the heat map's
+    column label: the opponent's points read as the variant's, and its own change in points
+    was nowhere. The label gives the variant's points and their change, and the opponent
+    by name."""
+    import kriegsspiel.render.plots as plots
+
+    drawn: list[object] = []
+    monkeypatch.setattr(plots, "_save", lambda fig, path: drawn.append(fig))
+    change = compare(bytes([WIN, LOSS]), bytes([WIN, WIN])).to_json() | {"opponent": "Tesla"}
+    cell = {"rate": 0.5, "low": 0.2, "high": 0.8}
+    variant = {"variant": "MMG", "list": "Schwerefeld", "points": 930, "points_added": -70,
+               "against": [change, None]}  # fmt: skip
+    columns = ["Tesla\n1000 points", "Schwerefeld\n1000 points"]
+    plots.plot_heatmap(["Schwerefeld\n1000 points", "MMG\n930 points"], columns,
+                       [[cell, None], [cell, cell]], "t", "x.png", [variant])  # fmt: skip
+    (label,) = [t.get_text() for t in drawn[0].axes[1].get_yticklabels()]
+    assert label.splitlines() == ["MMG (Schwerefeld)", "930 points, -70 on its list", "v Tesla"]
+
+
 def test_a_variants_list_written_out_plays_and_reads_back_the_sweeps_games(
     tmp_path: Path,
 ) -> None:
