@@ -137,6 +137,9 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
     for side, p in enumerate(data["army_a_wins_by_side"]):
         where = f"deploying {zones[side]}" if data.get("sides") else f"on {zones[side]}"
         results.add_row(f"  army A wins {where}", f"{p['count']}/{p['games']}", _pct(p))
+    for side, p in enumerate(data.get("wins_by_side", [])):  # (the table's own lean)
+        who = f"side deploying {zones[side]}" if data.get("sides") else zones[side]
+        results.add_row(f"{who} wins (either army)", str(p["count"]), _pct(p))
     console.print(results)
 
     lengths = Table(title="Scores and length (mean ± sd)", title_justify="left")

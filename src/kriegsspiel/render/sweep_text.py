@@ -183,3 +183,34 @@ def print_sweep_table(
             "once more than second; an even number balances the sides.",
             markup=False,
         )
+
+
+def print_sides(by_side: list[dict[str, Any]], zones: list[str] | None) -> None:
+    """Each side's wins over every game the table above played, whichever army held it,
+    and, where one side won clearly more, that the table favours it. ``zones``: the
+    scenario's two sides (None for several scenarios together: each one's first and
+    second)."""
+    from kriegsspiel.sim.tally import side_favoured
+
+    games = by_side[0]["games"]
+    if not games:
+        return
+    named = (
+        [f"side A (deploying {zones[0]})", f"side B (deploying {zones[1]})"]
+        if zones
+        else ["side A (each scenario's first zone)", "side B (its second)"]
+    )
+    draws = games - by_side[0]["count"] - by_side[1]["count"]
+    Console(highlight=False).print(
+        f"By side, whichever army held it, over the {counted(games, 'game')} played: "
+        + ", ".join(
+            f"{who} won {p['count']}, {short_rate(p)}"
+            for who, p in zip(named, by_side, strict=True)
+        )
+        + f"; {counted(draws, 'draw')}.",
+        markup=False,
+    )
+    told = [f"the side deploying {zone}" for zone in zones] if zones else named
+    favoured = side_favoured([p["count"] for p in by_side], told)
+    if favoured is not None:
+        Console(highlight=False).print(f"note: {favoured}", markup=False)

@@ -29,7 +29,7 @@ from kriegsspiel.sim.matchup import Matchup
 from kriegsspiel.sim.outcome import BatchFailed, GameOutcome, OtherCode, play_batch
 from kriegsspiel.sim.stats import percentage_points, plain, wilson, within_precision
 from kriegsspiel.sim.store import Store, StoreError
-from kriegsspiel.sim.tally import Tally
+from kriegsspiel.sim.tally import Tally, side_favoured
 
 MAX_RESTARTS = 3
 READ_BLOCK = 1000  # stored games read back at a time: memory stays flat on resume
@@ -722,7 +722,14 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
     body = result.tally.to_json()
     for game in body["surprising"]["games"]:
         game["command"] = m.play_command(game["seed"], game["swapped"])
+    sides = scenario.sides()
+    for by_side in (body["army_a_wins_by_side"], body["wins_by_side"]):
+        for side, figures in zip(sides, by_side, strict=True):
+            figures["side"] = side  # (each labelled: side A's deployment, then side B's)
     notices = list(result.notices)
+    favoured = side_favoured(result.tally.side_wins, [f"the side deploying {s}" for s in sides])
+    if favoured is not None:
+        notices.insert(0, favoured)
     if lists[0].points != lists[1].points:  # (the report's first note, as the text has it)
         notices.insert(
             0, f"the lists are not of equal points ({lists[0].points} v {lists[1].points})."
@@ -736,7 +743,7 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
         "scenario": m.scenario.label,
         "deployment": m.deployment,  # the order each side's units set up in
         "victory": scenario.victory,  # what the scores count: units destroyed, objectives
-        "sides": scenario.sides(),  # side A's deployment, then side B's (army A on A: even games)
+        "sides": sides,  # side A's deployment, then side B's (army A on A: even games)
         "army_a": {
             "file": m.armies[0].label,
             "name": army_name(m.armies[0]),

@@ -4,6 +4,7 @@ evaluated on each of its scenarios, then its tables, JSON and heat map."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from kriegsspiel.errors import UsageError, empty_name
 from kriegsspiel.outfiles import check_folder, write_text
 from kriegsspiel.render.evaluation_text import other_code_note
 from kriegsspiel.render.sweep_text import (
+    print_sides,
     print_sweep_table,
     print_variant_changes,
     print_variant_units,
@@ -28,7 +30,8 @@ from kriegsspiel.sim.commands import (
     plot_written,
     run_one,
 )
-from kriegsspiel.sim.matchup import Matchup
+from kriegsspiel.sim.matchup import Matchup, parsed
+from kriegsspiel.sim.stats import wilson
 from kriegsspiel.sim.sweep import Sweep, variant_files
 
 
@@ -95,6 +98,7 @@ def run_sweep(
     )
     uneven = points_note(sweep)  # (said as an evaluation says it, first among the notes)
     scenarios = [source.label for source in sweep.scenarios]
+    zones = [parsed(grid[0][0])[0].sides() for grid in sweep.grids]  # each one's two sides
     seeds = [scenario_seed(seed, k) for k in range(len(scenarios))]
     many = len(scenarios) > 1
     evaluated: dict[Matchup, dict[str, Any]] = {}  # each matchup's tally, to read its mirror
@@ -153,6 +157,8 @@ def run_sweep(
                     "games_played": played_here,
                     "games_reused": reused_here,
                     "stopped_early": body["stopped_early"],
+                    # each side's wins, whichever army held it (a mirror's are its games')
+                    "wins_by_side": body["wins_by_side"],
                 }
     each = [_sweep_results(sweep, rows, columns, on, [on.winners]) for on in per_scenario]
     whole = (
@@ -191,6 +197,8 @@ def run_sweep(
             **whole,
             "units_note": figures_note(some.deployment),  # (of the variants' units)
         }
+        for side, figures in enumerate(data["wins_by_side"]):
+            figures["side"] = zones[0][side] if not many else "AB"[side]
         if many:
             data["seeds"] = seeds
             data["by_scenario"] = [
@@ -200,19 +208,27 @@ def run_sweep(
                     "games_played": sum(c["games_played"] for c in on.found.values()),
                     "games_reused": sum(c["games_reused"] for c in on.found.values()),
                     **found,
+                    "wins_by_side": [
+                        {**figures, "side": zones[k][side]}
+                        for side, figures in enumerate(found["wins_by_side"])
+                    ],
                 }
-                for name, s, on, found in zip(scenarios, seeds, per_scenario, each, strict=True)
+                for k, (name, s, on, found) in enumerate(
+                    zip(scenarios, seeds, per_scenario, each, strict=True)
+                )
             ]
         print(json.dumps(data, indent=2))
     else:
         if many:
-            for name, s, found in zip(scenarios, seeds, each, strict=True):
+            for k, (name, s, found) in enumerate(zip(scenarios, seeds, each, strict=True)):
                 table = f"{sweep.name} on {name} (seed {s})"
                 print_sweep_table(table, games, shown_rows, shown_columns, found["cells"],
                                   found["against_the_field"])  # fmt: skip
+                print_sides(found["wins_by_side"], zones[k])
         title = f"{sweep.name}, all {len(scenarios)} scenarios together" if many else sweep.name
         print_sweep_table(title, games * len(scenarios), shown_rows, shown_columns,
                           whole["cells"], whole["against_the_field"])  # fmt: skip
+        print_sides(whole["wins_by_side"], None if many else zones[0])
         if uneven is not None:
             Console(highlight=False).print(f"note: {uneven}", markup=False)
         changes = whole["variants"]
@@ -264,11 +280,24 @@ def _sweep_results(
     cells = [[on.found.get((r, c)) for c in range(len(columns))] for r in range(len(rows))]
     return {
         "cells": cells,
+        "wins_by_side": sides_of(on.found.values()),
         "against_the_field": [
             against_the_field([cells[r][c] for c in the_field(sweep, r)]) for r in range(len(rows))
         ],
         "variants": variant_changes(sweep, rows, columns, winners, on.units),
     }
+
+
+def sides_of(cells: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each side's wins over every game the ``cells`` played (a mirrored cell's are its
+    mirror's games, counted once), whichever army held it: side A's, then side B's, with
+    their 95% Wilson intervals; what the table itself favours."""
+    played = [cell for cell in cells if not cell["mirrored"]]
+    games = sum(cell["games"] for cell in played)
+    return [
+        wilson(sum(cell["wins_by_side"][side]["count"] for cell in played), games).to_json()
+        for side in (0, 1)
+    ]
 
 
 def _without_draws(cell: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -293,6 +322,13 @@ def _pooled(per_scenario: list[_Cells]) -> _Cells:
             "games_played": sum(c["games_played"] for c in all_of),
             "games_reused": sum(c["games_reused"] for c in all_of),
             "stopped_early": any(c["stopped_early"] for c in all_of),
+            "wins_by_side": [
+                wilson(
+                    sum(c["wins_by_side"][side]["count"] for c in all_of),
+                    sum(c["games"] for c in all_of),
+                ).to_json()
+                for side in (0, 1)
+            ],
         }
     units = {cell: pooled_units([on.units[cell] for on in per_scenario]) for cell in first.units}
     return _Cells(found, {}, units)
