@@ -1341,3 +1341,35 @@ def test_a_sweep_of_lists_of_different_editions_is_told_which_is_which(tmp_path:
         assert "'british-rifle-platoon' is a Bolt Action 1st edition list; " in said
         assert "'patrol-a.yaml' and 'patrol-b.yaml' are Konflikt '47 lists;" in said
         assert f"a sweep is played under one edition (its ruleset, {ruleset})" in said
+
+
+def test_results_exports_one_row_a_unit_of_each_game_for_a_spreadsheet(tmp_path: Path) -> None:
+    """--export units-csv: a row for each unit of each game, its game's columns first, then
+    the unit's (its army and list, the side it set up on, as the games' export stores it),
+    so survival or damage can be pivoted by unit with no script; the same figures as the
+    game export's units, and refused under a .json name."""
+    assert cli(tmp_path, "evaluate", *PATROLS, "--games", "2", "--workers", "1").returncode == 0
+    games = list(csv.DictReader(io.StringIO(cli(tmp_path, "results", "--export", "csv").stdout)))
+    done = cli(tmp_path, "results", "--export", "units-csv", "--out", "units.csv")
+    assert done.returncode == 0 and "the units of 2 games exported to units.csv" in done.stderr
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "units.csv").read_text())))
+    units = [unit for game in games for unit in json.loads(game["units"])]
+    assert len(rows) == len(units) == 8  # (2 games of 2 units a side)
+    for row, unit in zip(rows, units, strict=True):
+        game = next(g for g in games if g["game_index"] == row["game_index"])
+        assert {k: row[k] for k in ("army", "slot", "name", "points")} == {
+            k: str(unit[k]) for k in ("army", "slot", "name", "points")
+        }
+        assert row["survived"] == str(int(unit["survived"]))  # (0 or 1, as swapped is)
+        assert float(row["damage_dealt"]) == unit["damage_dealt"]
+        assert row["list"] == game["army_a" if unit["army"] == "A" else "army_b"]
+        on_a = (unit["army"] == "A") != (game["swapped"] == "1")
+        assert row["side"] == ("A" if on_a else "B")
+        assert row["seed"] == game["seed"] and row["winner"] == game["winner"]
+    assert "units" not in rows[0] and "finished_at" not in rows[0]
+    wrong = cli(tmp_path, "results", "--export", "units-csv", "--out", "units.json")
+    assert wrong.returncode == 2 and "writes CSV: give a .csv file" in wrong.stderr
+    again = cli(tmp_path, "results", "--export", "units-csv", "--out", "units.csv")
+    assert again.returncode == 0  # (an export of units is an export: replaced)
+    bad = cli(tmp_path, "results", "--export", "units")
+    assert bad.returncode == 2 and "units-csv (a row a unit of each game)" in bad.stderr

@@ -342,7 +342,11 @@ def results_cmd(
     results: ResultsOpt = DEFAULT_STORE,
     export: Annotated[
         str | None,
-        typer.Option("--export", help="Export every stored game (or --matchup's): csv or json."),
+        typer.Option(
+            "--export",
+            help="Export every stored game (or --matchup's): csv or json, a row a game; "
+            "units-csv, a row a unit of each game.",
+        ),
     ] = None,
     out: Annotated[
         str | None,

@@ -30,7 +30,7 @@ from kriegsspiel.sim.runner import (
     evaluate,
     evaluation_json,
 )
-from kriegsspiel.sim.store import Store, StoredRun, StoreError
+from kriegsspiel.sim.store import EXPORTS, Store, StoredRun, StoreError
 
 ERR = Console(stderr=True, highlight=False)
 
@@ -312,18 +312,25 @@ def run_results(
             f"no results file {results!r}; 'kriegsspiel evaluate' creates it (see --results)."
         )
     if out and not export:
-        raise UsageError("--out names the file for --export; add --export csv or json.")
+        raise UsageError(
+            "--out names the file for --export; add --export csv or json (or units-csv)."
+        )
     if prune and export:
         raise UsageError("--prune deletes and --export writes out: give one at a time.")
     export = export.lower() if export else export  # CSV as csv, as other names
-    if export and export not in ("csv", "json"):
-        raise UsageError(f"--export takes csv or json, not {export!r}.")
+    if export and export not in EXPORTS:
+        raise UsageError(
+            f"--export takes csv or json (a row a game) or units-csv (a row a unit of each "
+            f"game), not {export!r}."
+        )
     if out and out != "-" and export:
         named = Path(out).suffix.lower().removeprefix(".")
-        if named in ("csv", "json") and named != export:
+        kind = export.removeprefix("units-")  # (units-csv writes CSV)
+        if named in ("csv", "json") and named != kind:
+            other = "csv" if named == "csv" else "json"
             raise UsageError(
                 f"--out {out!r} names a .{named} file, but --export {export} writes "
-                f"{export.upper()}: give a .{export} file (or --export {named})."
+                f"{kind.upper()}: give a .{kind} file (or --export {other})."
             )
     if out and out != "-":
         check_output(
@@ -373,7 +380,8 @@ def run_results(
                     open(temp, "w", encoding="utf-8", newline="") as handle,
                 ):
                     count = store.export(handle, export, wanted)
-                ERR.print(f"{count} games exported to {out}.", markup=False)
+                what = "the units of " if export == "units-csv" else ""
+                ERR.print(f"{what}{_games(count)} exported to {out}.", markup=False)
             else:
                 store.export(sys.stdout, export, wanted)
             return

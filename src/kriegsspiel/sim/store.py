@@ -104,6 +104,12 @@ def _unlike_ours(layout: dict[str, tuple[str, ...]]) -> str:
     return "; ".join(said)
 
 
+EXPORTS = ("csv", "json", "units-csv")  # a row a game (CSV or JSON), or a row a unit
+# a unit's columns in a units-csv export, after its game's: its army, that army's list, the
+# side of the table it set up on (A: the scenario's first zone), then as a game stores it
+UNIT_COLUMNS = ["army", "list", "side", "slot", "name", "points", "survived", "damage_dealt"]
+
+
 class StoreError(KriegsspielError):
     """The results file cannot be used: corrupt, locked, full or not ours."""
 
@@ -746,10 +752,12 @@ class Store:
 
     def export(self, out: IO[str], fmt: str, matchup: str = "") -> int:
         """Write every stored game (one row each) as CSV or JSON (``fmt``: "csv" or
-        "json"), or only those of the matchups whose id starts with ``matchup``; returns
-        the number of games."""
-        if fmt not in ("csv", "json"):
-            raise ValueError(f"exports are csv or json, not {fmt!r}")
+        "json"), or every unit of every game, one row each, as CSV ("units-csv": a unit's
+        figures to pivot in a spreadsheet, each row with its game's columns); only those
+        of the matchups whose id starts with ``matchup``, if given. Returns the number of
+        games."""
+        if fmt not in EXPORTS:
+            raise ValueError(f"exports are {', '.join(EXPORTS)}, not {fmt!r}")
         columns = [
             "matchup", "title", "ruleset", "rules_file", "deployment", "scenario", "army_a", "army_b", "army_a_hash",
             "army_b_hash", "scenario_hash", "players", "code_version", "run_seed", "game_index", "seed",
@@ -770,7 +778,25 @@ class Store:
             # row by row from the cursor, so exporting a million games takes no more memory
             # than exporting ten
             count = 0
-            if fmt == "csv":
+            if fmt == "units-csv":
+                writer = csv.writer(out)
+                game_columns = columns[: columns.index("units")]
+                writer.writerow(game_columns + UNIT_COLUMNS)
+                for row in rows:
+                    values, units = self._exported(row)
+                    game = values[: len(game_columns)]
+                    swapped = values[columns.index("swapped")]
+                    lists = values[columns.index("army_a")], values[columns.index("army_b")]
+                    for unit in units:
+                        mine = unit["army"] == "A"
+                        side = "A" if mine != bool(swapped) else "B"  # (the table's side)
+                        writer.writerow(
+                            [*game, unit["army"], lists[0 if mine else 1], side]
+                            + [unit[key] for key in UNIT_COLUMNS[3:-2]]
+                            + [int(unit["survived"]), unit["damage_dealt"]]  # (as swapped)
+                        )
+                    count += 1
+            elif fmt == "csv":
                 writer = csv.writer(out)
                 writer.writerow(columns)
                 for row in rows:
