@@ -107,7 +107,7 @@ def plot_evaluation(data: dict[str, Any], scores: Counter[tuple[int, int, str]],
 def _net(cell: dict[str, Any]) -> float:
     """A cell's colour: the row's wins less its losses, from -1 (lost every game) to +1.
     The win rate alone would colour a row that mostly draws as one that mostly loses."""
-    return 2 * float(cell["rate"]) + float(cell.get("draws", 0.0)) - 1
+    return 2 * float(cell["rate"]) + float(cell["draws"]["rate"] if "draws" in cell else 0.0) - 1
 
 
 def _luminance(rgb: Sequence[float]) -> float:
@@ -173,7 +173,7 @@ def plot_heatmap(
         for j, cell in enumerate(row):
             text = (
                 f"{per_cent(cell['rate'])}\n[{per_cent(cell['low'])}, {per_cent(cell['high'])}]"
-                + (f"\ndraws {per_cent(cell['draws'])}" if "draws" in cell else "")
+                + (f"\ndraws {per_cent(cell['draws']['rate'])}" if "draws" in cell else "")
                 + ("\n(mirror)" if cell.get("mirrored") else "")  # (as the table marks it)
                 # (a field is as many opponents as it says: rows may face different ones)
                 + (f"\nv {counted(cell['opponents'], 'opponent')}" if "opponents" in cell else "")

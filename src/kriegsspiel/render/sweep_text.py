@@ -60,7 +60,8 @@ def print_variant_changes(
         "*: a clear change (its interval leaves out 0); without it, these games cannot tell "
         "the variant from its list. Each interval is a 95% one: where nothing really "
         "changes, it is marked by chance about one time in twenty. "
-        f"{marked} of the {2 * len(compared)} intervals here are marked (a win and a loss "
+        f"{marked} of the {2 * len(compared)} intervals here {'is' if marked == 1 else 'are'} "
+        "marked (a win and a loss "
         f"change for each of {counted(len(compared), 'comparison')}), so a lone mark "
         "among many may be chance: trust a change that holds against several opponents or "
         "in a longer run.",
@@ -124,7 +125,9 @@ def print_sweep_table(
     opponent: else it would repeat a cell) each row's games against the field pooled."""
     short = any(cell is not None and cell["games"] < games for row in cells for cell in row)
     per_cell = (
-        f"up to {games} games a cell (fewer where shown)" if short else f"{games} games a cell"
+        f"up to {counted(games, 'game')} a cell (fewer where shown)"
+        if short
+        else f"{counted(games, 'game')} a cell"
     )
     table = Table(
         title=f"{name}: win rate of the row's list (95% interval), {per_cell}",
@@ -140,7 +143,7 @@ def print_sweep_table(
     def told(cell: dict[str, Any], most: int) -> str:
         return (
             f"{per_cent(cell['rate'])} ({per_cent(cell['low'])}–{per_cent(cell['high'])})\n"
-            f"draws {per_cent(cell['draws'])}"
+            f"draws {per_cent(cell['draws']['rate'])}"
             + (f", {cell['games']} games" if cell["games"] < most else "")
             + ("\n(mirror)" if cell.get("mirrored") else "")
             # (rows' fields may differ: how many opponents this one holds)

@@ -205,12 +205,13 @@ def run_one(
     label: str,
     *,
     keep_winners: bool = False,
+    first_cell: bool = False,
 ) -> Evaluation:
     """One evaluation with a progress bar; Ctrl-C says where the finished games are.
 
     ``pool``: the workers a sweep keeps for all its cells; None for a lone evaluation,
     which starts its own (or, one worker and no more than 1,000 games, plays in this
-    process)."""
+    process). ``first_cell``: a sweep's first evaluation, with no cell finished before it."""
     command_line = COMMAND_LINE.set(True)  # (no script of the user's to tell of)
     try:
         with progress_bar(sys.stderr.isatty(), label) as progress:
@@ -240,6 +241,8 @@ def run_one(
             stored = f"any game that finished is stored in {store.path}"
         elif pool is None:  # a lone evaluation
             stored = f"{kept} of the {games} games are stored in {store.path}"
+        elif first_cell:  # (no cell before it to speak of)
+            stored = f"{kept} of the {games} games of {label} are stored in {store.path}"
         else:  # a sweep's cell
             stored = (
                 f"every cell finished before {label} is stored in {store.path}, and {kept} of "
@@ -285,6 +288,9 @@ def run_evaluate(
         print_evaluation(data)
         if store is not None and store.read_only:  # (every game asked for was read back)
             said = f"Games read from {options.results}, which cannot be written: none stored."
+            Console(highlight=False).print(said, markup=False)
+        elif options.results and not result.played:  # (nothing new: say where they were)
+            said = f"Every game was read back from {options.results}: none to play."
             Console(highlight=False).print(said, markup=False)
         elif options.results:
             Console(highlight=False).print(f"Games stored in {options.results}.", markup=False)

@@ -19,6 +19,7 @@ from time import monotonic
 from typing import Any
 
 from kriegsspiel.core import arguments
+from kriegsspiel.core.names import counted
 from kriegsspiel.errors import KriegsspielError, UsageError
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import figures_note
 from kriegsspiel.sim import MAX_SEED, executors
@@ -283,7 +284,11 @@ def evaluate(
         elif own is not None:
             own.close()
     tally_ready()
-    return _finish(result)
+    beyond = 0  # stored games of this run past the stop: the early stop's note says so
+    if result.stopped_early and store is not None:
+        with suppress(StoreError):  # (the result stands without the count)
+            beyond = store.count(matchup, run_seed, games) - result.tally.games
+    return _finish(result, beyond)
 
 
 @dataclass(slots=True)
@@ -370,7 +375,9 @@ class StoredIndices:
 _NO_END = 2**62  # read_to once the last block has been read: no stored game lies beyond it
 
 
-def _finish(result: Evaluation) -> Evaluation:
+def _finish(result: Evaluation, beyond: int = 0) -> Evaluation:
+    """The run's notes on how it ended (``beyond``: games of it stored past an early stop,
+    which it did not tally)."""
     if result.tally.games % 2:
         from kriegsspiel.sim.matchup import parsed
 
@@ -394,6 +401,12 @@ def _finish(result: Evaluation) -> Evaluation:
             "percentage points) of "
             "their rates; the rates by side and each unit's survival are not held to it."
         )
+        if beyond > 0:  # (a task handed to a worker cannot be called back)
+            note += (
+                f" {counted(beyond, 'more game')} of this run {'is' if beyond == 1 else 'are'} "
+                "stored untallied (the workers had finished or begun them as it stopped), "
+                "for a later run with more games or a finer precision to reuse."
+            )
         result.notices.append(note)
         result.ending.append(note)
     if precision is not None and tally.games and not within_precision(counts, precision):

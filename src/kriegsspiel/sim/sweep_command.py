@@ -22,6 +22,7 @@ from kriegsspiel.render.sweep_text import (
     print_variant_units,
 )
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import figures_note
+from kriegsspiel.sim import MAX_SEED
 from kriegsspiel.sim.commands import (
     ERR,
     RunOptions,
@@ -81,8 +82,16 @@ def run_sweep(
         raise empty_name("--lists-to", lists_to, "the folder to write the variants' lists in")
     sweep = load_sweep(path, lists_to, deployment)
     games = sweep.games if games is None else games
+    from_line = seed is not None  # (--seed, not the file's)
     seed = sweep.seed if seed is None else seed
     options.check(games)
+    if seed + len(sweep.grids) - 1 > MAX_SEED:  # (each next scenario plays from the next seed)
+        given = "--seed" if from_line else f"the sweep file's seed ({path})"
+        raise UsageError(
+            f"{given} {seed} is too large for {len(sweep.grids)} scenarios: each scenario after "
+            f"the first plays from the next seed, and the last would be past {MAX_SEED}, the "
+            f"largest; give a seed of at most {MAX_SEED - len(sweep.grids) + 1}."
+        )
     replaces = check_plot(plot, options.results)
     if lists_to is not None:
         for written in write_variants(sweep, lists_to):
@@ -130,7 +139,15 @@ def run_sweep(
                 else:
                     count = f"({len(evaluated) + 1}/{to_play}) {label}"
                     result = run_one(
-                        matchup, games, seeds[k], pool, options, store, count, keep_winners=keep
+                        matchup,
+                        games,
+                        seeds[k],
+                        pool,
+                        options,
+                        store,
+                        count,
+                        keep_winners=keep,
+                        first_cell=not evaluated,
                     )
                     games_played += result.played
                     games_reused += result.reused
@@ -150,7 +167,7 @@ def run_sweep(
                         on.units[r, c] = [u for u in body["units"] if u["army"] == "A"]
                 on.found[r, c] = {
                     **wins,
-                    "draws": body["draws"]["rate"],
+                    "draws": body["draws"],  # (as the wins and losses: count, interval)
                     "losses": losses,
                     "games": body["games"],
                     "mirrored": mirrored,
@@ -242,6 +259,8 @@ def run_sweep(
                 markup=False,
             )
         kept = f"; stored in {options.results}" if options.results else ""
+        if options.results and not games_played:  # (nothing new stored: all read back)
+            kept = f", every one read back from {options.results}"
         if store is not None and store.read_only:  # (every cell was read back whole)
             kept = f" ({options.results} cannot be written: nothing new was stored)"
         house = sweep.grids[0][0][0].rules_file
@@ -300,15 +319,11 @@ def sides_of(cells: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def _without_draws(cell: dict[str, Any] | None) -> dict[str, Any] | None:
-    return None if cell is None else {k: v for k, v in cell.items() if k != "draws"}
-
-
 def _pooled(per_scenario: list[_Cells]) -> _Cells:
     """Each cell's games on every scenario taken together, and its units' survival and
     damage over all of them (its winners stay with their scenarios: see
     :func:`~kriegsspiel.sim.compare.paired_games`)."""
-    from kriegsspiel.sim.sweep import pooled
+    from kriegsspiel.sim.sweep import pooled, pooled_rate
     from kriegsspiel.sim.tally import pooled_units
 
     first = per_scenario[0]
@@ -317,7 +332,7 @@ def _pooled(per_scenario: list[_Cells]) -> _Cells:
         all_of = [on.found[cell] for on in per_scenario]
         found[cell] = {
             **(pooled(all_of) or {}),
-            "losses": _without_draws(pooled([{**c["losses"], "draws": 0.0} for c in all_of])),
+            "losses": pooled_rate([(c["losses"]["count"], c["losses"]["games"]) for c in all_of]),
             "mirrored": all(c["mirrored"] for c in all_of),
             "games_played": sum(c["games_played"] for c in all_of),
             "games_reused": sum(c["games_reused"] for c in all_of),
