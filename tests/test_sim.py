@@ -627,6 +627,9 @@ def test_an_early_stop_stores_the_games_played_beyond_it(tmp_path: Path) -> None
             assert stopped.stopped_early and n < 200
             assert kept == list(range(len(kept)))  # (every tallied game, and those after)
             assert len(kept) > n, workers
+            # the stop's note says how many more of its games are stored than it tallied
+            beyond = f"{len(kept) - n} more game{'s' * (len(kept) - n > 1)} of this run"
+            assert beyond in stopped.ending[0] and "stored untallied" in stopped.ending[0]
             again = evaluate(patrols(), len(kept), 2, workers=workers, store=store)
         assert (again.played, again.reused) == (0, len(kept))
 
@@ -1650,7 +1653,7 @@ def _pooled_coverage(rates: tuple[float, ...], games: int) -> float:
     ]
     covered = 0.0
     for wins in product(range(games + 1), repeat=len(rates)):
-        cells = [{"count": w, "games": games, "draws": 0.0} for w in wins]
+        cells = [{"count": w, "games": games, "draws": {"count": 0}} for w in wins]
         found = pooled(cells)
         assert found is not None
         if found["low"] <= mean <= found["high"]:
@@ -1692,8 +1695,8 @@ def _unequal_coverage(rates: tuple[float, float], games: tuple[int, int]) -> flo
     covered = 0.0
     for a in range(games[0] + 1):
         for b in range(games[1] + 1):
-            found = pooled([{"count": a, "games": games[0], "draws": 0.0},
-                            {"count": b, "games": games[1], "draws": 0.0}])  # fmt: skip
+            found = pooled([{"count": a, "games": games[0], "draws": {"count": 0}},
+                            {"count": b, "games": games[1], "draws": {"count": 0}}])  # fmt: skip
             assert found is not None
             if found["low"] <= mean <= found["high"]:
                 covered += chances[0][a] * chances[1][b]
@@ -1709,13 +1712,15 @@ def test_cells_of_unequal_games_count_alike_in_the_field() -> None:
     from kriegsspiel.sim.sweep import pooled
 
     cells = [
-        {**wilson(38, 40).to_json(), "draws": 0.05},
-        {**wilson(43, 96).to_json(), "draws": 0.25},
+        {**wilson(38, 40).to_json(), "draws": wilson(2, 40).to_json()},
+        {**wilson(43, 96).to_json(), "draws": wilson(24, 96).to_json()},
     ]
     found = pooled(cells)
     assert found is not None
     assert found["rate"] == pytest.approx((38 / 40 + 43 / 96) / 2)
-    assert found["draws"] == pytest.approx(0.15)
+    assert found["draws"]["rate"] == pytest.approx(0.15)  # (the draws as the wins)
+    assert (found["draws"]["count"], found["draws"]["games"]) == (26, 136)
+    assert found["draws"]["low"] < 0.15 < found["draws"]["high"]
     assert (found["count"], found["games"]) == (81, 136)
     assert found["low"] < found["rate"] < found["high"]
     for rates in ((0.95, 0.45), (0.5, 0.5), (0.1, 0.9), (0.05, 0.3), (0.2, 0.6)):
@@ -1723,7 +1728,10 @@ def test_cells_of_unequal_games_count_alike_in_the_field() -> None:
             assert _unequal_coverage(rates, games) >= 0.94, (rates, games)
     # the same games a cell: one Wilson interval over all of them, as before
     same = pooled(
-        [{**wilson(12, 20).to_json(), "draws": 0.1}, {**wilson(5, 20).to_json(), "draws": 0.0}]
+        [
+            {**wilson(12, 20).to_json(), "draws": wilson(2, 20).to_json()},
+            {**wilson(5, 20).to_json(), "draws": wilson(0, 20).to_json()},
+        ]
     )
     assert same is not None and (same["low"], same["high"]) == (
         wilson(17, 40).low,
@@ -1748,7 +1756,24 @@ def test_a_clear_change_that_rounds_to_nothing_keeps_its_sign_and_the_marks_are_
     said = " ".join(capsys.readouterr().out.split())
     assert "wins -20.0 *" in said and "(-36.9 to -0.0)" in said  # (its lines are apart)
     assert "losses +0.0" in said and "(-10.0 to +10.0)" in said
-    assert "1 of the 4 intervals here are marked" in said and "each of 2 comparisons" in said
+    assert "1 of the 4 intervals here is marked" in said and "each of 2 comparisons" in said
+    print_variant_changes(["B"], [{"variant": "v", "list": "A", "points_added": None,
+                                   "against": [{"wins": wins, "losses": wins}]}])  # fmt: skip
+    assert "2 of the 2 intervals here are marked" in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_sweep_table_of_one_game_a_cell_says_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "1 games a cell" read as a slip."""
+    from kriegsspiel.render.sweep_text import print_sweep_table
+
+    monkeypatch.setenv("COLUMNS", "200")
+    cell = {"rate": 1.0, "low": 0.2, "high": 1.0, "draws": {"rate": 0.0}, "games": 1,
+            "mirrored": False}  # fmt: skip
+    print_sweep_table("t", 1, ["a"], ["b"], [[cell]], [None])
+    said = " ".join(capsys.readouterr().out.split())  # (the title wraps to the table)
+    assert "1 game a cell" in said and "1 games" not in said
 
 
 def test_a_results_file_another_program_holds_locked_is_told_as_locked_not_read_stale(
@@ -1809,3 +1834,40 @@ def test_a_results_file_opened_to_read_that_is_not_there_is_told_so(tmp_path: Pa
     with pytest.raises(StoreError, match=r"missing\.sqlite: there is no such file\."):
         Store(tmp_path / "missing.sqlite", read_only=True)
     assert not (tmp_path / "missing.sqlite").exists()
+
+
+def test_damage_alike_in_every_game_has_no_interval_of_no_width() -> None:
+    """A unit that dealt nothing in any of 30 games is not known to deal exactly nothing:
+    mean ± t·0 would be "0.00 (0.00–0.00)". It has no interval (null, and why), and the
+    text says what was seen; so too damage the same in every game; one game apart and
+    the sample's mean aside, a real spread keeps its interval."""
+    from kriegsspiel.render.evaluation_text import per_point
+    from kriegsspiel.sim.tally import damage_json, pooled_units
+
+    none, same = Running(), Running()
+    for _ in range(30):
+        none.add(0.0)
+        same.add(25.0)
+    assert none.interval() is None and same.interval() is None
+    idle = damage_json(none, 90) | {"survival": wilson(9, 30).to_json()}
+    assert idle["damage_per_point"] == 0.0 and idle["damage_per_point_interval"] is None
+    assert idle["damage_per_point_no_interval"] == (
+        "no damage in all 30 games: no spread seen, so no interval can be given"
+    )
+    assert per_point(idle) == "0.00 (none in 30 games)"
+    steady = damage_json(same, 50) | {"survival": wilson(30, 30).to_json()}
+    assert per_point(steady) == "0.50 (the same in 30 games)"
+    assert "the same damage in all 30" in steady["damage_per_point_no_interval"]
+    one = Running()
+    one.add(10.0)
+    assert damage_json(one, 50)["damage_per_point_no_interval"] == "one game: no spread to measure"
+    spread = Running()
+    for value in (0.0, 30.0):
+        spread.add(value)
+    assert damage_json(spread, 50)["damage_per_point_no_interval"] is None
+    # taken together over a sweep's scenarios, still none
+    unit = {"army": "A", "slot": 0, "unit": "Gun", "points": 90,
+            "survival": wilson(3, 10).to_json(), **damage_json(none, 90)}  # fmt: skip
+    (pooled,) = pooled_units([[unit], [unit]])
+    assert pooled["damage_per_point_interval"] is None
+    assert per_point(pooled) == "0.00 (none in 20 games)"

@@ -6,6 +6,7 @@ import contextlib
 import csv
 import io
 import json
+import re
 import signal
 import sqlite3
 import subprocess
@@ -175,18 +176,25 @@ def test_a_sweeps_json_says_what_its_text_says_of_the_games_played(tmp_path: Pat
         # its losses (the column's wins) as its wins are told
         from kriegsspiel.sim.stats import wilson
 
-        lost = round((1 - cell["rate"] - cell["draws"]) * 20)
+        lost = round((1 - cell["rate"] - cell["draws"]["rate"]) * 20)
+        assert cell["draws"] == wilson(20 - lost - cell["count"], 20).to_json()
         assert cell["losses"] == wilson(lost, 20).to_json()
     uneven = (  # (patrol A and its variant, of 173 and 163 points, against 158)
         "the lists are not of equal points (158 to 173 points; each list's are given with its "
         "name)."
     )
-    assert first["notices"] == [uneven] + [
-        f"{row} v Rifle Patrol: stopped early after 20 games: the 95% Wilson intervals of "
-        "army A's wins, the draws and army B's wins each lie within ± 0.25 (25 percentage "
-        "points) of their rates; the rates by side and each unit's survival are not held to it."
-        for row in first["rows"]
-    ]
+    assert first["notices"][0] == uneven and len(first["notices"]) == 3
+    for row, notice in zip(first["rows"], first["notices"][1:], strict=True):
+        said = (
+            f"{row} v Rifle Patrol: stopped early after 20 games: the 95% Wilson intervals of "
+            "army A's wins, the draws and army B's wins each lie within ± 0.25 (25 percentage "
+            "points) of their rates; the rates by side and each unit's survival are not held "
+            "to it."
+        )
+        # (and the games its worker had finished or begun past the stop, stored untallied:
+        # as many as it had in hand, which its timing decides)
+        beyond = r"( \d+ more games? of this run (is|are) stored untallied \(.*)?"
+        assert re.fullmatch(re.escape(said) + beyond, notice), notice
     again = json.loads(cli(tmp_path, *args).stdout)
     assert (again["games_played"], again["games_reused"]) == (0, 40)
     assert [row[0]["games_reused"] for row in again["cells"]] == [20, 20]
@@ -220,7 +228,7 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
     a_first = json.loads(evaluated.stdout)
     assert a_v_b["count"] == a_first["army_a_wins"]["count"]
     assert b_v_a["count"] == a_first["army_b_wins"]["count"]
-    assert b_v_a["draws"] == a_v_b["draws"] == a_first["draws"]["rate"]
+    assert b_v_a["draws"] == a_v_b["draws"] == a_first["draws"]  # (a count and interval)
     stored = cli(tmp_path, "results", "--export", "json")
     assert len(json.loads(stored.stdout)) == 6  # only A v B was played
     # evaluate with B first is not the mirrored cell: the same seeds, with the sides
@@ -829,6 +837,11 @@ def test_ctrl_c_says_whether_finished_games_were_kept(
         with pytest.raises(Interrupted, match=r"^every cell finished before patrols is stored "
                            r"in .*r\.sqlite, and 2 of its 4 games; run the same"):  # fmt: skip
             commands.run_one(matchup, 4, 1, InProcess(), options, store, "patrols")
+        # a sweep stopped in its first cell has no cell finished before it to speak of
+        with pytest.raises(Interrupted, match=r"^2 of the 4 games of \(1/3\) patrols are "
+                           r"stored in .*r\.sqlite; run the same"):  # fmt: skip
+            commands.run_one(matchup, 4, 1, InProcess(), options, store, "(1/3) patrols",
+                             first_cell=True)  # fmt: skip
 
 
 def test_a_list_whose_comments_changed_keeps_its_stored_games(tmp_path: Path) -> None:
@@ -1009,7 +1022,9 @@ def test_a_sweep_pools_each_rows_games_against_the_field(
     assert (field["count"], field["games"], field["opponents"]) == (count, 12, 2)
     assert (field["low"], field["high"]) == (wilson(count, 12).low, wilson(count, 12).high)
     assert field["rate"] == pytest.approx((a_v_b["rate"] + a_v_c["rate"]) / 2)
-    assert field["draws"] == pytest.approx((a_v_b["draws"] + a_v_c["draws"]) / 2)
+    assert field["draws"]["rate"] == pytest.approx(
+        (a_v_b["draws"]["rate"] + a_v_c["draws"]["rate"]) / 2
+    )
     shown = " ".join(cli(tmp_path, "sweep", "sweep.yaml", "--games", "6").stdout.split())
     assert "v the field" in shown and "(pooled)" in shown
     assert f"{field['rate']:.0%} ({field['low']:.0%}–{field['high']:.0%})" in shown
@@ -1353,3 +1368,93 @@ def test_a_sweep_of_lists_of_different_editions_is_told_which_is_which(tmp_path:
         assert "'british-rifle-platoon' is a Bolt Action 1st edition list; " in said
         assert "'patrol-a.yaml' and 'patrol-b.yaml' are Konflikt '47 lists;" in said
         assert f"a sweep is played under one edition (its ruleset, {ruleset})" in said
+
+
+def test_results_exports_one_row_a_unit_of_each_game_for_a_spreadsheet(tmp_path: Path) -> None:
+    """--export units-csv: a row for each unit of each game, its game's columns first, then
+    the unit's (its army and list, the side it set up on, as the games' export stores it),
+    so survival or damage can be pivoted by unit with no script; the same figures as the
+    game export's units, and refused under a .json name."""
+    assert cli(tmp_path, "evaluate", *PATROLS, "--games", "2", "--workers", "1").returncode == 0
+    games = list(csv.DictReader(io.StringIO(cli(tmp_path, "results", "--export", "csv").stdout)))
+    done = cli(tmp_path, "results", "--export", "units-csv", "--out", "units.csv")
+    assert done.returncode == 0 and "the units of 2 games exported to units.csv" in done.stderr
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "units.csv").read_text())))
+    units = [unit for game in games for unit in json.loads(game["units"])]
+    assert len(rows) == len(units) == 8  # (2 games of 2 units a side)
+    for row, unit in zip(rows, units, strict=True):
+        game = next(g for g in games if g["game_index"] == row["game_index"])
+        assert {k: row[k] for k in ("army", "slot", "name", "points")} == {
+            k: str(unit[k]) for k in ("army", "slot", "name", "points")
+        }
+        assert row["survived"] == str(int(unit["survived"]))  # (0 or 1, as swapped is)
+        assert float(row["damage_dealt"]) == unit["damage_dealt"]
+        assert row["list"] == game["army_a" if unit["army"] == "A" else "army_b"]
+        on_a = (unit["army"] == "A") != (game["swapped"] == "1")
+        assert row["side"] == ("A" if on_a else "B")
+        assert row["seed"] == game["seed"] and row["winner"] == game["winner"]
+    assert "units" not in rows[0] and "finished_at" not in rows[0]
+    wrong = cli(tmp_path, "results", "--export", "units-csv", "--out", "units.json")
+    assert wrong.returncode == 2 and "writes CSV: give a .csv file" in wrong.stderr
+    again = cli(tmp_path, "results", "--export", "units-csv", "--out", "units.csv")
+    assert again.returncode == 0  # (an export of units is an export: replaced)
+    bad = cli(tmp_path, "results", "--export", "units")
+    assert bad.returncode == 2 and "units-csv (a row a unit of each game)" in bad.stderr
+
+
+def test_a_run_that_played_nothing_says_its_games_were_read_back(tmp_path: Path) -> None:
+    """After a run whose every game was in the store, "Games stored in FILE" read as if it
+    had stored some: it says they were read back, an evaluation and a sweep alike."""
+    args = ["evaluate", *PATROLS, "--players", "random,random", "--games", "2", "--workers",
+            "1", "--results", "r.sqlite"]  # fmt: skip
+    first = " ".join(cli(tmp_path, *args).stdout.split())
+    assert "Games stored in r.sqlite." in first
+    again = " ".join(cli(tmp_path, *args).stdout.split())
+    assert "Every game was read back from r.sqlite: none to play." in again
+    assert "Games stored in" not in again
+    sweep = _sweep_in(tmp_path, (DATA / "sweep.yaml").read_text())
+    for _ in range(2):
+        said = cli(tmp_path, "sweep", str(sweep), "--games", "2", "--workers", "1", "--results",
+                   "s.sqlite")  # fmt: skip
+    told = " ".join(said.stdout.split())
+    assert "Games: 0 played, 4 from the results store, every one read back from s.sqlite." in told
+
+
+def test_a_sweep_file_may_leave_its_ruleset_to_its_lists(tmp_path: Path) -> None:
+    """As evaluate takes the edition from its lists' ruleset:, a sweep file may leave it out;
+    lists of two editions are still refused, naming them."""
+    text = (DATA / "sweep.yaml").read_text().replace("ruleset: konflikt47\n", "")
+    sweep = _sweep_in(tmp_path, text)
+    done = cli(tmp_path, "sweep", str(sweep), "--games", "2", "--workers", "1", "--no-store",
+               "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["ruleset"] == "konflikt47"
+    mixed = _sweep_in(tmp_path, text.replace("against: [patrol-b.yaml]",
+                                             "against: [patrol-b.yaml, british-rifle-platoon]"))  # fmt: skip
+    refused = cli(tmp_path, "sweep", str(mixed), "--no-store")
+    assert refused.returncode == 2 and "lists are for different editions" in refused.stderr
+
+
+def test_a_sweep_seed_whose_last_scenario_would_pass_the_largest_is_refused(
+    tmp_path: Path,
+) -> None:
+    """Each scenario after the first plays from the next seed: at the largest seed the
+    second wrapped round to seed 0. It is refused before any game, saying the largest seed
+    that will do."""
+    from kriegsspiel.sim import MAX_SEED
+    from kriegsspiel.sim.sweep import scenario_seed
+
+    (tmp_path / "farm.yaml").write_text((DATA / "farm.yaml").read_text())
+    text = (
+        (DATA / "sweep.yaml")
+        .read_text()
+        .replace("scenario: skirmish.yaml", "scenario: [skirmish.yaml, farm.yaml]")
+    )
+    sweep = _sweep_in(tmp_path, text)
+    done = cli(tmp_path, "sweep", str(sweep), "--seed", str(MAX_SEED), "--no-store")
+    assert done.returncode == 2 and done.stdout == ""
+    assert f"--seed {MAX_SEED} is too large for 2 scenarios" in done.stderr
+    assert f"give a seed of at most {MAX_SEED - 1}" in done.stderr
+    assert scenario_seed(MAX_SEED - 1, 1) == MAX_SEED
+    with pytest.raises(ValueError, match="past"):
+        scenario_seed(MAX_SEED, 1)

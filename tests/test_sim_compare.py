@@ -381,7 +381,7 @@ def test_a_heat_maps_cell_text_reads_on_its_colour_and_marks_a_mirror(
     drawn: list[object] = []
     monkeypatch.setattr(plots, "_save", lambda fig, path: drawn.append(fig))
     rates = [i / 10 for i in range(11)]  # no draws: wins less losses from -100% to +100%
-    cells = [[{"rate": r, "low": r, "high": r, "draws": 0.0}] for r in rates]
+    cells = [[{"rate": r, "low": r, "high": r, "draws": {"rate": 0.0}}] for r in rates]
     plots.plot_heatmap([f"r{i}" for i in range(11)], ["b"], cells, "t", "x.png")
     (ax, *_) = drawn[0].axes  # type: ignore[attr-defined]
     image = ax.get_images()[0]
@@ -423,6 +423,28 @@ def test_a_sweeps_picture_tells_how_the_units_a_variant_changes_fared(
         "out: Walker: survived 32%, 0.28 (0.10–0.46) a point",
         "in: Panzer IV: survived 81%, 0.90 a point",  # (one game: no interval)
     ]
+
+
+def test_a_sweeps_picture_gives_a_variant_its_own_points_not_its_opponents(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under a variant's name stood "v US Army Tesla Company\n1000 points", the heat map's
+    column label: the opponent's points read as the variant's, and its own change in points
+    was nowhere. The label gives the variant's points and their change, and the opponent
+    by name."""
+    import kriegsspiel.render.plots as plots
+
+    drawn: list[object] = []
+    monkeypatch.setattr(plots, "_save", lambda fig, path: drawn.append(fig))
+    change = compare(bytes([WIN, LOSS]), bytes([WIN, WIN])).to_json() | {"opponent": "Tesla"}
+    cell = {"rate": 0.5, "low": 0.2, "high": 0.8}
+    variant = {"variant": "MMG", "list": "Schwerefeld", "points": 930, "points_added": -70,
+               "against": [change, None]}  # fmt: skip
+    columns = ["Tesla\n1000 points", "Schwerefeld\n1000 points"]
+    plots.plot_heatmap(["Schwerefeld\n1000 points", "MMG\n930 points"], columns,
+                       [[cell, None], [cell, cell]], "t", "x.png", [variant])  # fmt: skip
+    (label,) = [t.get_text() for t in drawn[0].axes[1].get_yticklabels()]
+    assert label.splitlines() == ["MMG (Schwerefeld)", "930 points, -70 on its list", "v Tesla"]
 
 
 def test_a_variants_list_written_out_plays_and_reads_back_the_sweeps_games(
@@ -595,7 +617,7 @@ def test_a_sweeps_heat_map_sets_each_rows_field_apart_in_a_last_column(
     assert narrow.get_xlabel() == ""  # (no field column: nothing to caption)
     # a row of draws is told from a row of losses
     drawn.clear()
-    plots.plot_heatmap(["a"], ["b"], [[{**cell, "draws": 1.0, "rate": 0.0, "low": 0.0}]], "t",
+    plots.plot_heatmap(["a"], ["b"], [[{**cell, "draws": {"rate": 1.0}, "rate": 0.0, "low": 0.0}]], "t",
                        "x.png")  # fmt: skip
     (all_draws,) = drawn
     assert "0%\n[0%, 80%]\ndraws 100%" in [t.get_text() for t in all_draws.axes[0].texts]
@@ -610,9 +632,9 @@ def test_a_heat_maps_colour_is_wins_less_losses_so_draws_are_not_losses(
 
     drawn: list[Any] = []
     monkeypatch.setattr(plots, "_save", lambda fig, path: drawn.append(fig))
-    ahead = {"rate": 0.34, "low": 0.25, "high": 0.44, "draws": 0.38}
-    drawing = {"rate": 0.0, "low": 0.0, "high": 0.2, "draws": 1.0}
-    losing = {"rate": 0.1, "low": 0.05, "high": 0.2, "draws": 0.0}
+    ahead = {"rate": 0.34, "low": 0.25, "high": 0.44, "draws": {"rate": 0.38}}
+    drawing = {"rate": 0.0, "low": 0.0, "high": 0.2, "draws": {"rate": 1.0}}
+    losing = {"rate": 0.1, "low": 0.05, "high": 0.2, "draws": {"rate": 0.0}}
     plots.plot_heatmap(["a", "b", "c"], ["x"], [[ahead], [drawing], [losing]], "t", "x.png")
     (fig,) = drawn
     (image,) = fig.axes[0].images

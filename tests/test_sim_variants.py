@@ -262,7 +262,8 @@ def test_the_field_column_is_left_out_where_it_would_only_repeat_a_cell(
 ) -> None:
     from kriegsspiel.render.sweep_text import print_sweep_table
 
-    cell = {"rate": 0.5, "low": 0.2, "high": 0.8, "draws": 0.1, "games": 10, "mirrored": False}
+    cell = {"rate": 0.5, "low": 0.2, "high": 0.8, "draws": {"rate": 0.1}, "games": 10,
+            "mirrored": False}  # fmt: skip
     alone = {**cell, "opponents": 1}
     print_sweep_table("t", 10, ["a", "b"], ["b", "a"], [[cell, None], [None, cell]],
                       [alone, alone])  # fmt: skip

@@ -17,6 +17,7 @@ try:  # (Ctrl-C as the command starts, before main() can catch it, is told as in
 
     from kriegsspiel.cli_odds import odds_app
     from kriegsspiel.cli_options import (
+        DeploymentOpt,
         GameRulesetOpt,
         GameRulesFileOpt,
         GivenOnce,
@@ -117,6 +118,7 @@ def play_cmd(
         bool, typer.Option("--quiet", "-q", help="Only the result, not the turn-by-turn account.")
     ] = False,
     rules_file: GameRulesFileOpt = None,
+    deployment: DeploymentOpt = "list-order",
     resume: Annotated[
         str | None,
         typer.Option(
@@ -134,7 +136,15 @@ def play_cmd(
     if resume is not None:
         given = [
             f"--{name.replace('_', '-')}"
-            for name in ("ruleset", "scenario", "army", "seed", "players", "rules_file")
+            for name in (
+                "ruleset",
+                "scenario",
+                "army",
+                "seed",
+                "players",
+                "rules_file",
+                "deployment",
+            )
             if getattr(ctx.get_parameter_source(name), "name", "DEFAULT") != "DEFAULT"
         ]
         if given:
@@ -152,6 +162,7 @@ def play_cmd(
         quiet=quiet,
         rules_file=rules_file,
         resume=resume,
+        deployment=deployment,
     )
     if status:
         raise typer.Exit(status)
@@ -249,6 +260,7 @@ def evaluate_cmd(
     plot: PlotOpt = None,
     as_json: JsonOpt = False,
     rules_file: GameRulesFileOpt = None,
+    deployment: DeploymentOpt = "list-order",
 ) -> None:
     """Play many games of one matchup (sides swapped every other game) and report who wins."""
     from kriegsspiel.sim.commands import run_evaluate
@@ -264,6 +276,7 @@ def evaluate_cmd(
         plot=plot,
         as_json=as_json,
         rules_file=rules_file,
+        deployment=deployment,
     )
 
 
@@ -305,12 +318,21 @@ def sweep_cmd(
             help="Write each variant's list into this folder (to play or evaluate it).",
         ),
     ] = None,
+    deployment: Annotated[
+        str | None,
+        typer.Option(
+            "--deployment",
+            help="The order each side's units set up in: list-order (the rules') or "
+            "shuffled (drawn for each game from its seed).",
+            show_default="the file's, else list-order",
+        ),
+    ] = None,
 ) -> None:
     """Run every matchup of a sweep file and print the table of results (a heat map with --plot)."""
     from kriegsspiel.sim.sweep_command import run_sweep
 
     options = _run_options(workers, scheduler, results, no_store, precision)
-    run_sweep(path, games, seed, options, plot, as_json, lists_to)
+    run_sweep(path, games, seed, options, plot, as_json, lists_to, deployment)
 
 
 @app.command(
@@ -320,7 +342,11 @@ def results_cmd(
     results: ResultsOpt = DEFAULT_STORE,
     export: Annotated[
         str | None,
-        typer.Option("--export", help="Export every stored game (or --matchup's): csv or json."),
+        typer.Option(
+            "--export",
+            help="Export every stored game (or --matchup's): csv or json, a row a game; "
+            "units-csv, a row a unit of each game.",
+        ),
     ] = None,
     out: Annotated[
         str | None,

@@ -34,6 +34,16 @@ GameRulesFileOpt = Annotated[
     ),
 ]
 
+DeploymentOpt = Annotated[
+    str,
+    typer.Option(
+        "--deployment",
+        help="The order each side's units set up in: list-order (the rules', evenly spaced "
+        "along the zone) or shuffled (drawn for each game from its seed, so a unit's place "
+        "in its list does not decide where it stands).",
+    ),
+]
+
 ScenarioOpt = Annotated[
     str | None,
     typer.Option(

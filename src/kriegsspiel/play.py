@@ -37,6 +37,7 @@ def run_game(
     quiet: bool,
     rules_file: str | None = None,
     resume: str | None = None,
+    deployment: str = "list-order",
 ) -> int:
     """Play the game, print its account and write its record (and drawing); the exit
     status. A side played by a person ("human") is asked at the terminal
@@ -54,7 +55,9 @@ def run_game(
         raise empty_name("--rules-file", rules_file, RULES_FILE_WANTED)
     if resume is not None:
         return _resume(resume, record, svg, quiet)
-    matchup = build_matchup(ruleset, scenario, armies, players, rules_file=rules_file, seats=True)
+    matchup = build_matchup(
+        ruleset, scenario, armies, players, rules_file=rules_file, seats=True, deployment=deployment
+    )
     place = Path(matchup.scenario.label).stem  # (a shipped name, or the file's)
     default = f"kriegsspiel-{matchup.ruleset}-{place}-seed{seed}.jsonl"
     record_path = record if record is not None else default  # ('' refused: an empty name)

@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from kriegsspiel.core.per_cent import per_cent
+from kriegsspiel.rulesets.bolt_action.game.set_up_order import LIST_ORDER, figures_note
 from kriegsspiel.sim.stats import percentage_points, plain
 
 
@@ -26,10 +27,14 @@ def short_rate(p: dict[str, Any]) -> str:
 
 def per_point(unit: dict[str, Any]) -> str:
     """A unit's damage dealt a game per point and its interval: "0.85 (0.69–1.01)"; "–"
-    for a unit of no points, and no interval after one game."""
+    for a unit of no points, no interval after one game, and, for damage alike in every
+    game, that instead of an interval of no width: "0.00 (none in 30 games)"."""
     mean, interval = unit["damage_per_point"], unit["damage_per_point_interval"]
     if mean is None:
         return "–"
+    games = unit.get("survival", {}).get("games", 0)  # (the unit's games: survival's)
+    if interval is None and games > 1:
+        return f"{mean:.2f} ({'none' if mean == 0 else 'the same'} in {games} games)"
     if interval is None:
         return f"{mean:.2f}"
     return f"{mean:.2f} ({interval[0]:.2f}–{interval[1]:.2f})"
@@ -80,9 +85,13 @@ def house_rules(data: dict[str, Any]) -> str | None:
 
 
 def _ruleset(data: dict[str, Any]) -> str:
-    """The ruleset, and the rules file the games were played by, if any."""
+    """The ruleset, the rules file the games were played by, if any, and a shuffled
+    deployment."""
     house = house_rules(data)
-    return data["ruleset"] if house is None else f"{data['ruleset']} with rules file {house}"
+    told = data["ruleset"] if house is None else f"{data['ruleset']} with rules file {house}"
+    if data.get("deployment", LIST_ORDER) != LIST_ORDER:
+        told += f", deployment {data['deployment']}"
+    return told
 
 
 def print_evaluation(data: dict[str, Any], console: Console | None = None) -> None:
@@ -128,6 +137,9 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
     for side, p in enumerate(data["army_a_wins_by_side"]):
         where = f"deploying {zones[side]}" if data.get("sides") else f"on {zones[side]}"
         results.add_row(f"  army A wins {where}", f"{p['count']}/{p['games']}", _pct(p))
+    for side, p in enumerate(data.get("wins_by_side", [])):  # (the table's own lean)
+        who = f"side deploying {zones[side]}" if data.get("sides") else zones[side]
+        results.add_row(f"{who} wins (either army)", str(p["count"]), _pct(p))
     console.print(results)
 
     lengths = Table(title="Scores and length (mean ± sd)", title_justify="left")
@@ -173,7 +185,9 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
         "mean (a unit's damage in a game is often all or nothing, so it is wide).\n"
         "Left out: pins put on the enemy, an officer's bonus to the units near him, "
         "objectives held: a unit that works so (an HQ, say) is worth more than its damage "
-        "says."
+        "says.\n"
+        f"Place: {figures_note(data.get('deployment', LIST_ORDER))}",
+        markup=False,
     )
 
     surprise = data["surprising"]

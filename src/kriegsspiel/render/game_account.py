@@ -421,8 +421,10 @@ def opening(game: Any, players: Sequence[str], rules_label: str | None = None) -
     the game's length and how it is won."""
     house = "" if rules_label is None else f" (rules file {rules_label})"
     names = army_names(game) or ("army A", "army B")
+    shuffled = getattr(game, "deployment", None) == "shuffled"
+    order = ", deployment shuffled" if shuffled else ""
     return [
-        f"{game.scenario.name} — {game.rules.data.title}{house}, seed {game.seed}",
+        f"{game.scenario.name} — {game.rules.data.title}{house}, seed {game.seed}{order}",
         f"Side A: {names[0]} ({players[0]})   Side B: {names[1]} ({players[1]})",
         how_won(game.scenario),
     ]

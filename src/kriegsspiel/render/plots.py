@@ -107,7 +107,7 @@ def plot_evaluation(data: dict[str, Any], scores: Counter[tuple[int, int, str]],
 def _net(cell: dict[str, Any]) -> float:
     """A cell's colour: the row's wins less its losses, from -1 (lost every game) to +1.
     The win rate alone would colour a row that mostly draws as one that mostly loses."""
-    return 2 * float(cell["rate"]) + float(cell.get("draws", 0.0)) - 1
+    return 2 * float(cell["rate"]) + float(cell["draws"]["rate"] if "draws" in cell else 0.0) - 1
 
 
 def _luminance(rgb: Sequence[float]) -> float:
@@ -147,7 +147,7 @@ def plot_heatmap(
     changes (:func:`_plot_changes`)."""
     plt = _pyplot()
     pairs = [
-        (f"{variant['variant']} ({variant['list']})", column, change)
+        (_variant_told(variant), change.get("opponent", column), change)
         for variant in changes
         for column, change in zip(columns, variant["against"], strict=True)
         if change is not None
@@ -173,7 +173,7 @@ def plot_heatmap(
         for j, cell in enumerate(row):
             text = (
                 f"{per_cent(cell['rate'])}\n[{per_cent(cell['low'])}, {per_cent(cell['high'])}]"
-                + (f"\ndraws {per_cent(cell['draws'])}" if "draws" in cell else "")
+                + (f"\ndraws {per_cent(cell['draws']['rate'])}" if "draws" in cell else "")
                 + ("\n(mirror)" if cell.get("mirrored") else "")  # (as the table marks it)
                 # (a field is as many opponents as it says: rows may face different ones)
                 + (f"\nv {counted(cell['opponents'], 'opponent')}" if "opponents" in cell else "")
@@ -225,6 +225,18 @@ def _plot_changes(ax: Any, pairs: Sequence[tuple[str, str, dict[str, Any]]]) -> 
     ax.set_xlabel("change from its list, percentage points (95% paired interval)")
     ax.set_title("What each variant changes")
     ax.legend(loc="best", fontsize=8)
+
+
+def _variant_told(variant: dict[str, Any]) -> str:
+    """A variant as the picture names it: its name and list, then its own points and what
+    it changes them by ("MMG for the Projektor (Schwerefeld Battlegroup)\n930 points, -70
+    on its list"), so that no opponent's points read as its own."""
+    named = f"{variant['variant']} ({variant['list']})"
+    points, added = variant.get("points"), variant.get("points_added")
+    if points is None:
+        return named
+    change = "" if added is None else f", {added:+d} on its list"
+    return f"{named}\n{counted(points, 'point')}{change}"
 
 
 def _units_told(change: dict[str, Any]) -> str:

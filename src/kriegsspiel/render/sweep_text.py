@@ -11,6 +11,7 @@ from rich.table import Table
 from kriegsspiel.core.names import counted
 from kriegsspiel.core.per_cent import per_cent
 from kriegsspiel.render.evaluation_text import per_point, short_rate
+from kriegsspiel.rulesets.bolt_action.game.set_up_order import LIST_ORDER, figures_note
 
 
 def print_variant_changes(
@@ -59,7 +60,8 @@ def print_variant_changes(
         "*: a clear change (its interval leaves out 0); without it, these games cannot tell "
         "the variant from its list. Each interval is a 95% one: where nothing really "
         "changes, it is marked by chance about one time in twenty. "
-        f"{marked} of the {2 * len(compared)} intervals here are marked (a win and a loss "
+        f"{marked} of the {2 * len(compared)} intervals here {'is' if marked == 1 else 'are'} "
+        "marked (a win and a loss "
         f"change for each of {counted(len(compared), 'comparison')}), so a lone mark "
         "among many may be chance: trust a change that holds against several opponents or "
         "in a longer run.",
@@ -67,9 +69,12 @@ def print_variant_changes(
     )
 
 
-def print_variant_units(columns: list[str], changes: list[dict[str, Any]]) -> None:
+def print_variant_units(
+    columns: list[str], changes: list[dict[str, Any]], deployment: str = LIST_ORDER
+) -> None:
     """The units each variant took out (as they fared in its list's games) and brought in
-    (in its own): is a unit worth its points, against each opponent."""
+    (in its own): is a unit worth its points, against each opponent; and what their
+    figures owe to where they set up (``deployment``)."""
     table = Table(
         title="The units each variant changes: how often each survived a game (95% "
         "interval), and the damage it dealt a game for each of its points (95% interval)",
@@ -104,6 +109,8 @@ def print_variant_units(columns: list[str], changes: list[dict[str, Any]]) -> No
                 end_section=line == len(lines) - 1,
             )
     Console(highlight=False).print(table)
+    # (a unit brought in by add: stands last in its list, so in the last place)
+    Console(highlight=False).print(f"Place: {figures_note(deployment)}", markup=False)
 
 
 def print_sweep_table(
@@ -118,7 +125,9 @@ def print_sweep_table(
     opponent: else it would repeat a cell) each row's games against the field pooled."""
     short = any(cell is not None and cell["games"] < games for row in cells for cell in row)
     per_cell = (
-        f"up to {games} games a cell (fewer where shown)" if short else f"{games} games a cell"
+        f"up to {counted(games, 'game')} a cell (fewer where shown)"
+        if short
+        else f"{counted(games, 'game')} a cell"
     )
     table = Table(
         title=f"{name}: win rate of the row's list (95% interval), {per_cell}",
@@ -134,7 +143,7 @@ def print_sweep_table(
     def told(cell: dict[str, Any], most: int) -> str:
         return (
             f"{per_cent(cell['rate'])} ({per_cent(cell['low'])}–{per_cent(cell['high'])})\n"
-            f"draws {per_cent(cell['draws'])}"
+            f"draws {per_cent(cell['draws']['rate'])}"
             + (f", {cell['games']} games" if cell["games"] < most else "")
             + ("\n(mirror)" if cell.get("mirrored") else "")
             # (rows' fields may differ: how many opponents this one holds)
@@ -177,3 +186,34 @@ def print_sweep_table(
             "once more than second; an even number balances the sides.",
             markup=False,
         )
+
+
+def print_sides(by_side: list[dict[str, Any]], zones: list[str] | None) -> None:
+    """Each side's wins over every game the table above played, whichever army held it,
+    and, where one side won clearly more, that the table favours it. ``zones``: the
+    scenario's two sides (None for several scenarios together: each one's first and
+    second)."""
+    from kriegsspiel.sim.tally import side_favoured
+
+    games = by_side[0]["games"]
+    if not games:
+        return
+    named = (
+        [f"side A (deploying {zones[0]})", f"side B (deploying {zones[1]})"]
+        if zones
+        else ["side A (each scenario's first zone)", "side B (its second)"]
+    )
+    draws = games - by_side[0]["count"] - by_side[1]["count"]
+    Console(highlight=False).print(
+        f"By side, whichever army held it, over the {counted(games, 'game')} played: "
+        + ", ".join(
+            f"{who} won {p['count']}, {short_rate(p)}"
+            for who, p in zip(named, by_side, strict=True)
+        )
+        + f"; {counted(draws, 'draw')}.",
+        markup=False,
+    )
+    told = [f"the side deploying {zone}" for zone in zones] if zones else named
+    favoured = side_favoured([p["count"] for p in by_side], told)
+    if favoured is not None:
+        Console(highlight=False).print(f"note: {favoured}", markup=False)

@@ -30,7 +30,7 @@ from kriegsspiel.sim.runner import (
     evaluate,
     evaluation_json,
 )
-from kriegsspiel.sim.store import Store, StoredRun, StoreError
+from kriegsspiel.sim.store import EXPORTS, Store, StoredRun, StoreError
 
 ERR = Console(stderr=True, highlight=False)
 
@@ -205,12 +205,13 @@ def run_one(
     label: str,
     *,
     keep_winners: bool = False,
+    first_cell: bool = False,
 ) -> Evaluation:
     """One evaluation with a progress bar; Ctrl-C says where the finished games are.
 
     ``pool``: the workers a sweep keeps for all its cells; None for a lone evaluation,
     which starts its own (or, one worker and no more than 1,000 games, plays in this
-    process)."""
+    process). ``first_cell``: a sweep's first evaluation, with no cell finished before it."""
     command_line = COMMAND_LINE.set(True)  # (no script of the user's to tell of)
     try:
         with progress_bar(sys.stderr.isatty(), label) as progress:
@@ -240,6 +241,8 @@ def run_one(
             stored = f"any game that finished is stored in {store.path}"
         elif pool is None:  # a lone evaluation
             stored = f"{kept} of the {games} games are stored in {store.path}"
+        elif first_cell:  # (no cell before it to speak of)
+            stored = f"{kept} of the {games} games of {label} are stored in {store.path}"
         else:  # a sweep's cell
             stored = (
                 f"every cell finished before {label} is stored in {store.path}, and {kept} of "
@@ -262,12 +265,15 @@ def run_evaluate(
     plot: str | None,
     as_json: bool,
     rules_file: str | None = None,
+    deployment: str = "list-order",
 ) -> None:
     options.check(games)
     replaces = check_plot(plot, options.results)
     if rules_file is not None and not rules_file.strip():
         raise empty_name("--rules-file", rules_file, RULES_FILE_WANTED)
-    matchup = build_matchup(ruleset, scenario, armies, players, rules_file=rules_file)
+    matchup = build_matchup(
+        ruleset, scenario, armies, players, rules_file=rules_file, deployment=deployment
+    )
     with open_store(options.results) as store:
         result = run_one(matchup, games, seed, None, options, store, matchup.title)
     data = evaluation_json(result) | {"store": options.results}  # (None: --no-store)
@@ -282,6 +288,9 @@ def run_evaluate(
         print_evaluation(data)
         if store is not None and store.read_only:  # (every game asked for was read back)
             said = f"Games read from {options.results}, which cannot be written: none stored."
+            Console(highlight=False).print(said, markup=False)
+        elif options.results and not result.played:  # (nothing new: say where they were)
+            said = f"Every game was read back from {options.results}: none to play."
             Console(highlight=False).print(said, markup=False)
         elif options.results:
             Console(highlight=False).print(f"Games stored in {options.results}.", markup=False)
@@ -309,18 +318,25 @@ def run_results(
             f"no results file {results!r}; 'kriegsspiel evaluate' creates it (see --results)."
         )
     if out and not export:
-        raise UsageError("--out names the file for --export; add --export csv or json.")
+        raise UsageError(
+            "--out names the file for --export; add --export csv or json (or units-csv)."
+        )
     if prune and export:
         raise UsageError("--prune deletes and --export writes out: give one at a time.")
     export = export.lower() if export else export  # CSV as csv, as other names
-    if export and export not in ("csv", "json"):
-        raise UsageError(f"--export takes csv or json, not {export!r}.")
+    if export and export not in EXPORTS:
+        raise UsageError(
+            f"--export takes csv or json (a row a game) or units-csv (a row a unit of each "
+            f"game), not {export!r}."
+        )
     if out and out != "-" and export:
         named = Path(out).suffix.lower().removeprefix(".")
-        if named in ("csv", "json") and named != export:
+        kind = export.removeprefix("units-")  # (units-csv writes CSV)
+        if named in ("csv", "json") and named != kind:
+            other = "csv" if named == "csv" else "json"
             raise UsageError(
                 f"--out {out!r} names a .{named} file, but --export {export} writes "
-                f"{export.upper()}: give a .{export} file (or --export {named})."
+                f"{kind.upper()}: give a .{kind} file (or --export {other})."
             )
     if out and out != "-":
         check_output(
@@ -370,7 +386,8 @@ def run_results(
                     open(temp, "w", encoding="utf-8", newline="") as handle,
                 ):
                     count = store.export(handle, export, wanted)
-                ERR.print(f"{count} games exported to {out}.", markup=False)
+                what = "the units of " if export == "units-csv" else ""
+                ERR.print(f"{what}{_games(count)} exported to {out}.", markup=False)
             else:
                 store.export(sys.stdout, export, wanted)
             return

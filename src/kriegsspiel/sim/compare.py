@@ -84,6 +84,8 @@ def variant_changes(
     its list's games and those it brought in fared in its own, from each cell's ``units``
     (its row's list's, as the cell's JSON gives them)."""
 
+    from kriegsspiel.sim.sweep import row_points
+
     def fared(cell: tuple[int, int], slots: tuple[int, ...]) -> list[dict[str, Any]]:
         by_slot = {unit["slot"]: unit for unit in units.get(cell, [])}
         return [
@@ -109,6 +111,7 @@ def variant_changes(
             "variant": compared.name,
             "row": rows[compared.row],
             "list": rows[compared.base],
+            "points": row_points(sweep)[compared.row],  # the variant's own list's
             "points_added": compared.points,
             "against": [against(compared, c) for c in range(len(sweep.columns))],
         }

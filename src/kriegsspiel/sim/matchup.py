@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 PLAYER_KINDS: tuple[str, ...] = get_args(PlayerKind)
 SEATS: tuple[str, ...] = get_args(Seat)
 GAME_RULESETS = ("konflikt47", "bolt-action-1")
+DEPLOYED = ", deployment "  # how a store's ruleset column tells a shuffled deployment
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,16 +78,23 @@ class Matchup:
     armies: tuple[Source, Source]
     players: tuple[str, str] = ("tactical", "tactical")
     rules: Source | None = None
+    # the order each side's units set up in: "list-order" (the rules') or "shuffled"
+    # (drawn for each game from its seed, so a unit's place in its list decides nothing)
+    deployment: str = "list-order"
 
     @property
     def key(self) -> str:
         """Content hash: the same files and players give the same key wherever they live.
-        A rules file adds what it says (its digest): games under other rules are other
-        games. Without one, the key is what it was before rules files were played, so the
-        games stored then are still found."""
+        A rules file adds what it says (its digest), and a shuffled deployment says so:
+        games under other rules, or set up otherwise, are other games. Without either,
+        the key is what it was before they were played, so the games stored then are
+        still found."""
         parts = [self.ruleset, self.scenario.digest, *(a.digest for a in self.armies)]
         house = [] if self.rules is None else [f"rules {self.rules.digest}"]
-        return hashlib.sha256("|".join([*parts, *self.players, *house]).encode()).hexdigest()[:20]
+        order = [] if self.deployment == "list-order" else [f"deployment {self.deployment}"]
+        return hashlib.sha256(
+            "|".join([*parts, *self.players, *house, *order]).encode()
+        ).hexdigest()[:20]
 
     @property
     def rules_file(self) -> str | None:
@@ -101,10 +109,15 @@ class Matchup:
     @property
     def described_ruleset(self) -> str:
         """The ruleset, and the rules file if there is one (with a short digest of what it
-        says: two versions of one file are told apart), as the results store lists it."""
-        if self.rules is None:
-            return self.ruleset
-        return f"{self.ruleset} with rules file {self.rules.label} ({self.rules.digest[:8]})"
+        says: two versions of one file are told apart), and a shuffled deployment, as the
+        results store lists it ("konflikt47, deployment shuffled")."""
+        house = (
+            ""
+            if self.rules is None
+            else (f" with rules file {self.rules.label} ({self.rules.digest[:8]})")
+        )
+        order = "" if self.deployment == "list-order" else f"{DEPLOYED}{self.deployment}"
+        return f"{self.ruleset}{house}{order}"
 
     @property
     def names(self) -> tuple[str, str]:
@@ -129,6 +142,7 @@ class Matchup:
             (self.armies[1], self.armies[0]),
             (self.players[1], self.players[0]),
             self.rules,
+            self.deployment,
         )
 
     def play_command(self, seed: int, swapped: bool) -> str:
@@ -141,10 +155,11 @@ class Matchup:
             for source in (self.scenario, self.armies[first], self.armies[second])
         )
         rules = "" if self.rules is None else f" --rules-file {shlex.quote(self.rules.label)}"
+        order = "" if self.deployment == "list-order" else f" --deployment {self.deployment}"
         return (
             f"kriegsspiel play --ruleset {self.ruleset}{rules} --scenario {scenario} "
             f"--army {army_a} --army {army_b} "
-            f"--players {self.players[first]},{self.players[second]} --seed {seed}"
+            f"--players {self.players[first]},{self.players[second]} --seed {seed}{order}"
         )
 
     def play_note(self) -> str:
@@ -384,6 +399,7 @@ def build_matchup(
     rules_file: str | Path | Source | None = None,
     *,
     seats: bool = False,
+    deployment: str = "list-order",
 ) -> Matchup:
     """Resolve names and files into a checked matchup (samples when none are given).
 
@@ -393,10 +409,14 @@ def build_matchup(
     ``ruleset`` of None is the lists' own (:func:`lists_ruleset`). ``rules_file``, a
     designer's rules file (its path, or as read: a Source), is what the lists are checked
     against and the games played by; None: the edition's shipped data. ``seats``: a
-    person may play a side ("human", for one game at the terminal, not for many)."""
+    person may play a side ("human", for one game at the terminal, not for many).
+    ``deployment``: "list-order" (the rules') or "shuffled" (each game's units set up in an
+    order drawn from its seed)."""
     from kriegsspiel.rulesets.bolt_action.army import sample_armies
+    from kriegsspiel.rulesets.bolt_action.game.set_up_order import check_deployment
 
     _check_kinds(ruleset, scenario, armies)
+    check_deployment(deployment)
     check_one_edition([str(army) for army in armies], base)
     rules = rules_file if isinstance(rules_file, Source | None) else read_rules(str(rules_file))
     asked = "the edition --ruleset asks for"
@@ -434,7 +454,7 @@ def build_matchup(
         read_source("army", names[0], samples, base),
         read_source("army", names[1], samples, base),
     )
-    matchup = Matchup(ruleset, chosen, sources, (kinds[0], kinds[1]), rules)
+    matchup = Matchup(ruleset, chosen, sources, (kinds[0], kinds[1]), rules, deployment)
     check_setup(matchup)
     return matchup
 
@@ -580,6 +600,7 @@ def set_up_game(matchup: Matchup, seed: int, swapped: bool = False) -> BoltActio
         seed=seed,
         rules_file=matchup.rules_file,
         rules_text=matchup.rules_text,
+        deployment=matchup.deployment,
     )
 
 

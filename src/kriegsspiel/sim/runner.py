@@ -19,7 +19,9 @@ from time import monotonic
 from typing import Any
 
 from kriegsspiel.core import arguments
+from kriegsspiel.core.names import counted
 from kriegsspiel.errors import KriegsspielError, UsageError
+from kriegsspiel.rulesets.bolt_action.game.set_up_order import figures_note
 from kriegsspiel.sim import MAX_SEED, executors
 from kriegsspiel.sim.cluster import DaskExecutor, SchedulerLost
 from kriegsspiel.sim.code import code_version
@@ -28,7 +30,7 @@ from kriegsspiel.sim.matchup import Matchup
 from kriegsspiel.sim.outcome import BatchFailed, GameOutcome, OtherCode, play_batch
 from kriegsspiel.sim.stats import percentage_points, plain, wilson, within_precision
 from kriegsspiel.sim.store import Store, StoreError
-from kriegsspiel.sim.tally import Tally
+from kriegsspiel.sim.tally import Tally, side_favoured
 
 MAX_RESTARTS = 3
 READ_BLOCK = 1000  # stored games read back at a time: memory stays flat on resume
@@ -282,7 +284,11 @@ def evaluate(
         elif own is not None:
             own.close()
     tally_ready()
-    return _finish(result)
+    beyond = 0  # stored games of this run past the stop: the early stop's note says so
+    if result.stopped_early and store is not None:
+        with suppress(StoreError):  # (the result stands without the count)
+            beyond = store.count(matchup, run_seed, games) - result.tally.games
+    return _finish(result, beyond)
 
 
 @dataclass(slots=True)
@@ -369,7 +375,9 @@ class StoredIndices:
 _NO_END = 2**62  # read_to once the last block has been read: no stored game lies beyond it
 
 
-def _finish(result: Evaluation) -> Evaluation:
+def _finish(result: Evaluation, beyond: int = 0) -> Evaluation:
+    """The run's notes on how it ended (``beyond``: games of it stored past an early stop,
+    which it did not tally)."""
     if result.tally.games % 2:
         from kriegsspiel.sim.matchup import parsed
 
@@ -393,6 +401,12 @@ def _finish(result: Evaluation) -> Evaluation:
             "percentage points) of "
             "their rates; the rates by side and each unit's survival are not held to it."
         )
+        if beyond > 0:  # (a task handed to a worker cannot be called back)
+            note += (
+                f" {counted(beyond, 'more game')} of this run {'is' if beyond == 1 else 'are'} "
+                "stored untallied (the workers had finished or begun them as it stopped), "
+                "for a later run with more games or a finer precision to reuse."
+            )
         result.notices.append(note)
         result.ending.append(note)
     if precision is not None and tally.games and not within_precision(counts, precision):
@@ -721,7 +735,14 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
     body = result.tally.to_json()
     for game in body["surprising"]["games"]:
         game["command"] = m.play_command(game["seed"], game["swapped"])
+    sides = scenario.sides()
+    for by_side in (body["army_a_wins_by_side"], body["wins_by_side"]):
+        for side, figures in zip(sides, by_side, strict=True):
+            figures["side"] = side  # (each labelled: side A's deployment, then side B's)
     notices = list(result.notices)
+    favoured = side_favoured(result.tally.side_wins, [f"the side deploying {s}" for s in sides])
+    if favoured is not None:
+        notices.insert(0, favoured)
     if lists[0].points != lists[1].points:  # (the report's first note, as the text has it)
         notices.insert(
             0, f"the lists are not of equal points ({lists[0].points} v {lists[1].points})."
@@ -733,8 +754,9 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
         # file told apart
         "rules_digest": None if m.rules is None else m.rules.digest[:8],
         "scenario": m.scenario.label,
+        "deployment": m.deployment,  # the order each side's units set up in
         "victory": scenario.victory,  # what the scores count: units destroyed, objectives
-        "sides": scenario.sides(),  # side A's deployment, then side B's (army A on A: even games)
+        "sides": sides,  # side A's deployment, then side B's (army A on A: even games)
         "army_a": {
             "file": m.armies[0].label,
             "name": army_name(m.armies[0]),
@@ -768,4 +790,5 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
         "matchup": m.key,
         "notices": notices,
         **body,
+        "units_note": figures_note(m.deployment),  # what a unit's figures owe to its place
     }

@@ -114,9 +114,11 @@ class Running:
 
     def interval(self) -> tuple[float, float] | None:
         """The mean's 95% interval, mean ± t·sd/√n (Student's t, so it is honest for a few
-        games too); None for fewer than two values, where no spread is known."""
+        games too); None for fewer than two values, where no spread is known, and for
+        values all alike (a unit that dealt no damage in any game), where mean ± t·0 would
+        claim the mean known exactly: no spread seen is not no spread."""
         sd = self.spread().sd
-        if sd is None:
+        if not sd:  # (None, or 0: exactly 0 for values all alike, as Welford adds them)
             return None
         reach = t975(self.n - 1) * sd / math.sqrt(self.n)
         return self.mean - reach, self.mean + reach

@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from kriegsspiel.errors import KriegsspielError, UsageError
+from kriegsspiel.rulesets.bolt_action.game.set_up_order import DEPLOYMENTS, LIST_ORDER
 from kriegsspiel.sim.code import code_version
-from kriegsspiel.sim.matchup import Matchup
+from kriegsspiel.sim.matchup import DEPLOYED, Matchup
 from kriegsspiel.sim.outcome import GameOutcome, loaded_units, units_from_rows
 
 SCHEMA_VERSION = 1
@@ -103,6 +104,12 @@ def _unlike_ours(layout: dict[str, tuple[str, ...]]) -> str:
     return "; ".join(said)
 
 
+EXPORTS = ("csv", "json", "units-csv")  # a row a game (CSV or JSON), or a row a unit
+# a unit's columns in a units-csv export, after its game's: its army, that army's list, the
+# side of the table it set up on (A: the scenario's first zone), then as a game stores it
+UNIT_COLUMNS = ["army", "list", "side", "slot", "name", "points", "survived", "damage_dealt"]
+
+
 class StoreError(KriegsspielError):
     """The results file cannot be used: corrupt, locked, full or not ours."""
 
@@ -172,15 +179,20 @@ def _fault(row: tuple[Any, ...]) -> str:
     return "it is not a game as kriegsspiel stores one"  # (not reached: each is checked)
 
 
-def _edition_and_rules(ruleset: Any) -> tuple[Any, str | None]:
-    """A stored ruleset column as an export's two: the edition, and the designer's rules
-    file with its digest ("house.yaml (3f2a1b0c)"), or None. The store keeps both in one
-    column ("konflikt47 with rules file house.yaml (3f2a1b0c)", its layout of before); an
+def _edition_and_rules(ruleset: Any) -> tuple[Any, str | None, str]:
+    """A stored ruleset column as an export's three: the edition, the designer's rules
+    file with its digest ("house.yaml (3f2a1b0c)") or None, and the deployment
+    ("list-order" or "shuffled"). The store keeps them in one column ("konflikt47 with
+    rules file house.yaml (3f2a1b0c), deployment shuffled", its layout of before); an
     export splits them, so its ruleset column filters by edition."""
     if not isinstance(ruleset, str):
-        return ruleset, None  # (a row edited by hand: shown as it is)
+        return ruleset, None, LIST_ORDER  # (a row edited by hand: shown as it is)
+    deployment = LIST_ORDER
+    for order in DEPLOYMENTS:  # (told last, after a rules file's digest)
+        if order != LIST_ORDER and ruleset.endswith(f"{DEPLOYED}{order}"):
+            ruleset, deployment = ruleset.removesuffix(f"{DEPLOYED}{order}"), order
     edition, told, rules_file = ruleset.partition(" with rules file ")
-    return (edition, rules_file) if told else (ruleset, None)
+    return (edition, rules_file, deployment) if told else (ruleset, None, deployment)
 
 
 def told_title(title: str, army_a: str, army_b: str) -> str:
@@ -740,11 +752,13 @@ class Store:
 
     def export(self, out: IO[str], fmt: str, matchup: str = "") -> int:
         """Write every stored game (one row each) as CSV or JSON (``fmt``: "csv" or
-        "json"), or only those of the matchups whose id starts with ``matchup``; returns
-        the number of games. A format or matchup id that is not one is a UsageError (an
-        export of no games is only one of a file that holds none)."""
-        if fmt not in ("csv", "json"):
-            raise UsageError(f"exports are 'csv' or 'json', not {fmt!r}")
+        "json"), or every unit of every game, one row each, as CSV ("units-csv": a unit's
+        figures to pivot in a spreadsheet, each row with its game's columns); only those
+        of the matchups whose id starts with ``matchup``, if given. Returns the number of
+        games. A format or matchup id that is not one is a UsageError (an export of no
+        games is only one of a file that holds none)."""
+        if fmt not in EXPORTS:
+            raise UsageError(f"exports are {', '.join(EXPORTS)}, not {fmt!r}")
         if not isinstance(matchup, str):
             raise UsageError(
                 "the matchup is given by its id as text (a Matchup's .key, or the start of an "
@@ -757,7 +771,7 @@ class Store:
                 f"are {', '.join(ids) if ids else 'none (no games are stored)'}"
             )
         columns = [
-            "matchup", "title", "ruleset", "rules_file", "scenario", "army_a", "army_b", "army_a_hash",
+            "matchup", "title", "ruleset", "rules_file", "deployment", "scenario", "army_a", "army_b", "army_a_hash",
             "army_b_hash", "scenario_hash", "players", "code_version", "run_seed", "game_index", "seed",
             "swapped", "winner", "score_a", "score_b", "turns", "orders", "units",
             "finished_at",
@@ -776,7 +790,25 @@ class Store:
             # row by row from the cursor, so exporting a million games takes no more memory
             # than exporting ten
             count = 0
-            if fmt == "csv":
+            if fmt == "units-csv":
+                writer = csv.writer(out)
+                game_columns = columns[: columns.index("units")]
+                writer.writerow(game_columns + UNIT_COLUMNS)
+                for row in rows:
+                    values, units = self._exported(row)
+                    game = values[: len(game_columns)]
+                    swapped = values[columns.index("swapped")]
+                    lists = values[columns.index("army_a")], values[columns.index("army_b")]
+                    for unit in units:
+                        mine = unit["army"] == "A"
+                        side = "A" if mine != bool(swapped) else "B"  # (the table's side)
+                        writer.writerow(
+                            [*game, unit["army"], lists[0 if mine else 1], side]
+                            + [unit[key] for key in UNIT_COLUMNS[3:-2]]
+                            + [int(unit["survived"]), unit["damage_dealt"]]  # (as swapped)
+                        )
+                    count += 1
+            elif fmt == "csv":
                 writer = csv.writer(out)
                 writer.writerow(columns)
                 for row in rows:
@@ -809,5 +841,6 @@ class Store:
             raise self._damaged(
                 row[22], row[0], row[10], row[11], row[12], str(exc), then
             ) from None
-        ruleset, rules_file = _edition_and_rules(row[2])
-        return (row[0], told_title(row[1], row[4], row[5]), ruleset, rules_file, *row[3:22]), units
+        ruleset, rules_file, deployment = _edition_and_rules(row[2])
+        title = told_title(row[1], row[4], row[5])
+        return (row[0], title, ruleset, rules_file, deployment, *row[3:22]), units

@@ -11,7 +11,7 @@ from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 import yaml
 from pydantic import Field, ValidationInfo, field_validator, model_validator
@@ -19,6 +19,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from kriegsspiel.ai.players import parse_players
 from kriegsspiel.core.datafile import Name, Strict, WholeNumber, load_yaml, problem_at, yaml_data
 from kriegsspiel.errors import DataFileError, UsageError
+from kriegsspiel.rulesets.bolt_action.game.set_up_order import check_deployment
 from kriegsspiel.sim import MAX_GAMES, MAX_SEED
 from kriegsspiel.sim.matchup import (
     PLAYER_KINDS,
@@ -100,7 +101,8 @@ class SweepFile(Strict):
     file_kind: ClassVar[str] = "sweep file"
 
     name: Name
-    ruleset: str
+    # the edition; left out, the one the lists say they are for (their ``ruleset:``)
+    ruleset: str | None = None
     scenario: tuple[Annotated[str, Field(min_length=1)], ...] = ()  # none: the sample's
     players: str = "tactical,tactical"
     games: WholeNumber = Field(default=100, ge=1, le=MAX_GAMES)
@@ -111,6 +113,8 @@ class SweepFile(Strict):
     # a designer's rules file (a copy of the edition's data file, looked for beside the
     # sweep file first): the lists are checked against it and every game played by it
     rules_file: str | None = Field(default=None, min_length=1)
+    # the order each side's units set up in: the list's, or drawn for each game
+    deployment: Literal["list-order", "shuffled"] = "list-order"
 
     @field_validator("scenario", mode="before")
     @classmethod
@@ -202,8 +206,11 @@ def scenario_seed(seed: int, scenario: int) -> int:
     and the next seeds for the others, so that no two scenarios play games from the same
     seeds (their games are independent, and pooling them is sound); the first scenario's
     cells are what ``evaluate`` gives with the sweep's seed (a mirrored cell, its mirror's
-    evaluation read from the other side)."""
-    return (seed + scenario) % (MAX_SEED + 1)
+    evaluation read from the other side). A sweep whose last scenario's seed would pass
+    MAX_SEED is refused before any game (``run_sweep``), so none wraps round to 0."""
+    if not 0 <= seed + scenario <= MAX_SEED:
+        raise ValueError(f"scenario {scenario}'s seed {seed + scenario} is past {MAX_SEED}")
+    return seed + scenario
 
 
 def sample_sweeps() -> list[Path]:
@@ -211,15 +218,17 @@ def sample_sweeps() -> list[Path]:
     return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".yaml"))
 
 
-def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
+def load_sweep(given: str, lists_to: str | None = None, deployment: str | None = None) -> Sweep:
     """Read a sweep file (or a shipped sample by name) and check every list it names.
 
     ``lists_to``: the folder the sweep writes its variants' lists to (``--lists-to``), so
     that the command replaying a variant's game names its file there; without it, the
-    command names a folder LISTS and says how to write the list there."""
+    command names a folder LISTS and says how to write the list there. ``deployment``
+    (``--deployment``) takes the place of the file's."""
     from kriegsspiel.core.scenario import parse_scenario
     from kriegsspiel.rulesets.bolt_action.army import sample_armies
 
+    order = None if deployment is None else check_deployment(deployment)
     path = pick_file("sweep", given, sample_sweeps())  # (a file, or a shipped name)
     spec = load_yaml(path, SweepFile)
     text = path.read_text(encoding="utf-8")
@@ -234,10 +243,13 @@ def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
 
         return told
 
-    try:
-        ruleset = game_ruleset(spec.ruleset)
-    except UsageError as exc:
-        raise field_at("ruleset")(str(exc)) from None
+    if spec.ruleset is None:
+        ruleset = _lists_edition(spec, base, path)
+    else:
+        try:
+            ruleset = game_ruleset(spec.ruleset)
+        except UsageError as exc:
+            raise field_at("ruleset")(str(exc)) from None
 
     def looked_for() -> str:
         """Where a file the sweep file names is looked for."""
@@ -280,6 +292,7 @@ def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
             raise field_at(*told)(f"the same scenario as scenario.{first}: give each scenario once")
     players = parse_players(spec.players)
     assert players is not None  # (checked as the file was read)
+    order = spec.deployment if order is None else order
     samples = sample_armies(ruleset)
 
     def army(name: str, *loc: int | str) -> Source:
@@ -367,7 +380,7 @@ def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
     once("against", spec.against, columns)
     grids = tuple(
         tuple(
-            tuple(Matchup(ruleset, on, (row, col), players, rules) for col in columns)
+            tuple(Matchup(ruleset, on, (row, col), players, rules, order) for col in columns)
             for row in rows
         )
         for on in scenarios
@@ -391,6 +404,26 @@ def load_sweep(given: str, lists_to: str | None = None) -> Sweep:
             "list is not played against itself; add another list to 'against' for it to meet"
         )
     return sweep
+
+
+def _lists_edition(spec: SweepFile, base: Path, path: Path) -> str:
+    """The edition of a sweep file that gives no ``ruleset``: the one its lists say they
+    are for (their ``ruleset:``, or whose shipped lists they are), as ``evaluate`` takes it
+    from its two lists. Lists of two editions are refused by :func:`_one_edition`, at the
+    first list not of the first edition named; lists that name none, here."""
+    from kriegsspiel.sim.matchup import list_edition
+
+    names = [*spec.lists, *(v.list for v in spec.variants), *spec.against]
+    named = [edition for name in names if (edition := list_edition(name, base)) is not None]
+    if not named:
+        raise DataFileError(
+            str(path),
+            [
+                "field ruleset: missing, and no list of the sweep says its edition (its "
+                "ruleset:): give ruleset: konflikt47 or ruleset: bolt-action-1"
+            ],
+        )
+    return named[0]
 
 
 def _one_edition(
@@ -674,33 +707,39 @@ def the_field(sweep: Sweep, row: int) -> list[int]:
 
 def pooled(cells: Sequence[dict[str, Any] | None]) -> dict[str, Any] | None:
     """Cells' games taken together (None if there is no cell): the win rate with its 95%
-    interval, and the draw rate, each cell counting alike.
-
-    With the same games in every cell that is all their games as one: the Wilson interval
-    of the wins over the games. Cells of unequal games (an early stop ends a lopsided cell
-    sooner than a close one) would weigh the longer cells more, so then the rate is the mean
-    of the cells' rates, with the MOVER interval of that mean built from each cell's
-    Wilson interval (Zou and Donner 2008): "count" and "games" stay the totals."""
+    interval, and the draws (``"draws"``, as the wins: count, games, rate and interval),
+    each cell counting alike (:func:`pooled_rate`)."""
     present = [cell for cell in cells if cell is not None]
     if not present:
         return None
-    games = sum(cell["games"] for cell in present)
-    wins = sum(cell["count"] for cell in present)
-    if len({cell["games"] for cell in present}) == 1:
-        draws = sum(round(cell["draws"] * cell["games"]) for cell in present)
-        return {**wilson(wins, games).to_json(), "draws": draws / games if games else 0.0}
-    k = len(present)
-    each = [wilson(cell["count"], cell["games"]) for cell in present]
+    return {
+        **pooled_rate([(cell["count"], cell["games"]) for cell in present]),
+        "draws": pooled_rate([(cell["draws"]["count"], cell["games"]) for cell in present]),
+    }
+
+
+def pooled_rate(counts: Sequence[tuple[int, int]]) -> dict[str, Any]:
+    """Outcomes of several cells, each (its count, its games), taken together, each cell
+    counting alike: with the same games in every cell, that is all their games as one (the
+    Wilson interval of the count over the games); cells of unequal games (an early stop ends
+    a lopsided cell sooner than a close one) would weigh the longer cells more, so then the
+    rate is the mean of the cells' rates, with the MOVER interval of that mean built from
+    each cell's Wilson interval (Zou and Donner 2008): "count" and "games" stay the totals."""
+    games = sum(n for _, n in counts)
+    hits = sum(c for c, _ in counts)
+    if len({n for _, n in counts}) == 1:
+        return wilson(hits, games).to_json()
+    k = len(counts)
+    each = [wilson(c, n) for c, n in counts]
     rate = sum(p.rate for p in each) / k
     below = math.sqrt(sum((p.rate - p.low) ** 2 for p in each))
     above = math.sqrt(sum((p.high - p.rate) ** 2 for p in each))
     return {
-        "count": wins,
+        "count": hits,
         "games": games,
         "rate": rate,
         "low": max(0.0, rate - below / k),
         "high": min(1.0, rate + above / k),
-        "draws": sum(cell["draws"] for cell in present) / k,
     }
 
 

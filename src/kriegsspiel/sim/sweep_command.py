@@ -4,6 +4,7 @@ evaluated on each of its scenarios, then its tables, JSON and heat map."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,10 +16,13 @@ from kriegsspiel.errors import UsageError, empty_name
 from kriegsspiel.outfiles import check_folder, write_text
 from kriegsspiel.render.evaluation_text import other_code_note
 from kriegsspiel.render.sweep_text import (
+    print_sides,
     print_sweep_table,
     print_variant_changes,
     print_variant_units,
 )
+from kriegsspiel.rulesets.bolt_action.game.set_up_order import figures_note
+from kriegsspiel.sim import MAX_SEED
 from kriegsspiel.sim.commands import (
     ERR,
     RunOptions,
@@ -27,7 +31,8 @@ from kriegsspiel.sim.commands import (
     plot_written,
     run_one,
 )
-from kriegsspiel.sim.matchup import Matchup
+from kriegsspiel.sim.matchup import Matchup, parsed
+from kriegsspiel.sim.stats import wilson
 from kriegsspiel.sim.sweep import Sweep, variant_files
 
 
@@ -51,12 +56,14 @@ def run_sweep(
     plot: str | None,
     as_json: bool,
     lists_to: str | None = None,
+    deployment: str | None = None,
 ) -> None:
     """Every cell of a sweep, one evaluation each on each of its scenarios, then the table
     (and heat map) of results: each scenario's, and with several, all of them pooled.
 
     ``games`` and ``seed`` left as None take the sweep file's values; ``lists_to``, a folder
-    to write each variant's list into first (see :func:`write_variants`).
+    to write each variant's list into first (see :func:`write_variants`); ``deployment``
+    left as None takes the file's.
     """
     from kriegsspiel.sim.sweep import (
         column_names,
@@ -73,10 +80,18 @@ def run_sweep(
 
     if lists_to is not None and not lists_to.strip():  # (Path("") is the current folder)
         raise empty_name("--lists-to", lists_to, "the folder to write the variants' lists in")
-    sweep = load_sweep(path, lists_to)
+    sweep = load_sweep(path, lists_to, deployment)
     games = sweep.games if games is None else games
+    from_line = seed is not None  # (--seed, not the file's)
     seed = sweep.seed if seed is None else seed
     options.check(games)
+    if seed + len(sweep.grids) - 1 > MAX_SEED:  # (each next scenario plays from the next seed)
+        given = "--seed" if from_line else f"the sweep file's seed ({path})"
+        raise UsageError(
+            f"{given} {seed} is too large for {len(sweep.grids)} scenarios: each scenario after "
+            f"the first plays from the next seed, and the last would be past {MAX_SEED}, the "
+            f"largest; give a seed of at most {MAX_SEED - len(sweep.grids) + 1}."
+        )
     replaces = check_plot(plot, options.results)
     if lists_to is not None:
         for written in write_variants(sweep, lists_to):
@@ -92,6 +107,7 @@ def run_sweep(
     )
     uneven = points_note(sweep)  # (said as an evaluation says it, first among the notes)
     scenarios = [source.label for source in sweep.scenarios]
+    zones = [parsed(grid[0][0])[0].sides() for grid in sweep.grids]  # each one's two sides
     seeds = [scenario_seed(seed, k) for k in range(len(scenarios))]
     many = len(scenarios) > 1
     evaluated: dict[Matchup, dict[str, Any]] = {}  # each matchup's tally, to read its mirror
@@ -123,7 +139,15 @@ def run_sweep(
                 else:
                     count = f"({len(evaluated) + 1}/{to_play}) {label}"
                     result = run_one(
-                        matchup, games, seeds[k], pool, options, store, count, keep_winners=keep
+                        matchup,
+                        games,
+                        seeds[k],
+                        pool,
+                        options,
+                        store,
+                        count,
+                        keep_winners=keep,
+                        first_cell=not evaluated,
                     )
                     games_played += result.played
                     games_reused += result.reused
@@ -143,13 +167,15 @@ def run_sweep(
                         on.units[r, c] = [u for u in body["units"] if u["army"] == "A"]
                 on.found[r, c] = {
                     **wins,
-                    "draws": body["draws"]["rate"],
+                    "draws": body["draws"],  # (as the wins and losses: count, interval)
                     "losses": losses,
                     "games": body["games"],
                     "mirrored": mirrored,
                     "games_played": played_here,
                     "games_reused": reused_here,
                     "stopped_early": body["stopped_early"],
+                    # each side's wins, whichever army held it (a mirror's are its games')
+                    "wins_by_side": body["wins_by_side"],
                 }
     each = [_sweep_results(sweep, rows, columns, on, [on.winners]) for on in per_scenario]
     whole = (
@@ -168,6 +194,7 @@ def run_sweep(
             "rules_file": some.rules_file,  # a designer's rules file every game was played by
             "scenario": scenarios if many else scenarios[0],
             "players": list(some.players),
+            "deployment": some.deployment,  # the order each side's units set up in
             "games": games,  # asked for a cell; each cell's "games" is what it tallied
             "games_requested": games,
             "games_played": games_played,
@@ -185,7 +212,10 @@ def run_sweep(
             "row_points": points[0],  # each row's list's points, in the order of "rows"
             "column_points": points[1],
             **whole,
+            "units_note": figures_note(some.deployment),  # (of the variants' units)
         }
+        for side, figures in enumerate(data["wins_by_side"]):
+            figures["side"] = zones[0][side] if not many else "AB"[side]
         if many:
             data["seeds"] = seeds
             data["by_scenario"] = [
@@ -195,25 +225,33 @@ def run_sweep(
                     "games_played": sum(c["games_played"] for c in on.found.values()),
                     "games_reused": sum(c["games_reused"] for c in on.found.values()),
                     **found,
+                    "wins_by_side": [
+                        {**figures, "side": zones[k][side]}
+                        for side, figures in enumerate(found["wins_by_side"])
+                    ],
                 }
-                for name, s, on, found in zip(scenarios, seeds, per_scenario, each, strict=True)
+                for k, (name, s, on, found) in enumerate(
+                    zip(scenarios, seeds, per_scenario, each, strict=True)
+                )
             ]
         print(json.dumps(data, indent=2))
     else:
         if many:
-            for name, s, found in zip(scenarios, seeds, each, strict=True):
+            for k, (name, s, found) in enumerate(zip(scenarios, seeds, each, strict=True)):
                 table = f"{sweep.name} on {name} (seed {s})"
                 print_sweep_table(table, games, shown_rows, shown_columns, found["cells"],
                                   found["against_the_field"])  # fmt: skip
+                print_sides(found["wins_by_side"], zones[k])
         title = f"{sweep.name}, all {len(scenarios)} scenarios together" if many else sweep.name
         print_sweep_table(title, games * len(scenarios), shown_rows, shown_columns,
                           whole["cells"], whole["against_the_field"])  # fmt: skip
+        print_sides(whole["wins_by_side"], None if many else zones[0])
         if uneven is not None:
             Console(highlight=False).print(f"note: {uneven}", markup=False)
         changes = whole["variants"]
         if any(cell is not None for variant in changes for cell in variant["against"]):
             print_variant_changes(columns, changes, len(scenarios))
-            print_variant_units(columns, changes)
+            print_variant_units(columns, changes, sweep.grids[0][0][0].deployment)
         elif changes:
             Console(highlight=False).print(
                 "note: no variant could be set against its list: each meets only its own list "
@@ -221,6 +259,8 @@ def run_sweep(
                 markup=False,
             )
         kept = f"; stored in {options.results}" if options.results else ""
+        if options.results and not games_played:  # (nothing new stored: all read back)
+            kept = f", every one read back from {options.results}"
         if store is not None and store.read_only:  # (every cell was read back whole)
             kept = f" ({options.results} cannot be written: nothing new was stored)"
         house = sweep.grids[0][0][0].rules_file
@@ -259,6 +299,7 @@ def _sweep_results(
     cells = [[on.found.get((r, c)) for c in range(len(columns))] for r in range(len(rows))]
     return {
         "cells": cells,
+        "wins_by_side": sides_of(on.found.values()),
         "against_the_field": [
             against_the_field([cells[r][c] for c in the_field(sweep, r)]) for r in range(len(rows))
         ],
@@ -266,15 +307,23 @@ def _sweep_results(
     }
 
 
-def _without_draws(cell: dict[str, Any] | None) -> dict[str, Any] | None:
-    return None if cell is None else {k: v for k, v in cell.items() if k != "draws"}
+def sides_of(cells: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each side's wins over every game the ``cells`` played (a mirrored cell's are its
+    mirror's games, counted once), whichever army held it: side A's, then side B's, with
+    their 95% Wilson intervals; what the table itself favours."""
+    played = [cell for cell in cells if not cell["mirrored"]]
+    games = sum(cell["games"] for cell in played)
+    return [
+        wilson(sum(cell["wins_by_side"][side]["count"] for cell in played), games).to_json()
+        for side in (0, 1)
+    ]
 
 
 def _pooled(per_scenario: list[_Cells]) -> _Cells:
     """Each cell's games on every scenario taken together, and its units' survival and
     damage over all of them (its winners stay with their scenarios: see
     :func:`~kriegsspiel.sim.compare.paired_games`)."""
-    from kriegsspiel.sim.sweep import pooled
+    from kriegsspiel.sim.sweep import pooled, pooled_rate
     from kriegsspiel.sim.tally import pooled_units
 
     first = per_scenario[0]
@@ -283,11 +332,18 @@ def _pooled(per_scenario: list[_Cells]) -> _Cells:
         all_of = [on.found[cell] for on in per_scenario]
         found[cell] = {
             **(pooled(all_of) or {}),
-            "losses": _without_draws(pooled([{**c["losses"], "draws": 0.0} for c in all_of])),
+            "losses": pooled_rate([(c["losses"]["count"], c["losses"]["games"]) for c in all_of]),
             "mirrored": all(c["mirrored"] for c in all_of),
             "games_played": sum(c["games_played"] for c in all_of),
             "games_reused": sum(c["games_reused"] for c in all_of),
             "stopped_early": any(c["stopped_early"] for c in all_of),
+            "wins_by_side": [
+                wilson(
+                    sum(c["wins_by_side"][side]["count"] for c in all_of),
+                    sum(c["games"] for c in all_of),
+                ).to_json()
+                for side in (0, 1)
+            ],
         }
     units = {cell: pooled_units([on.units[cell] for on in per_scenario]) for cell in first.units}
     return _Cells(found, {}, units)

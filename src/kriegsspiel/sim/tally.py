@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kriegsspiel.core.names import counted
+from kriegsspiel.core.per_cent import per_cent
 from kriegsspiel.sim.outcome import GameOutcome
 from kriegsspiel.sim.stats import Running, wilson, within_precision
 
@@ -35,6 +36,9 @@ class Tally:
     wins: Counter[str] = field(default_factory=Counter)  # "A", "draw", "B"
     a_wins_on_side: list[int] = field(default_factory=lambda: [0, 0])
     games_on_side: list[int] = field(default_factory=lambda: [0, 0])  # A on side 0 / side 1
+    # games won by the army on side 0 (the scenario's side A) and on side 1, whichever army
+    # it was: what the table itself favours
+    side_wins: list[int] = field(default_factory=lambda: [0, 0])
     score_a: Running = field(default_factory=Running)
     score_b: Running = field(default_factory=Running)
     margin: Running = field(default_factory=Running)
@@ -59,6 +63,8 @@ class Tally:
         side = 1 if game.swapped else 0
         self.games_on_side[side] += 1
         self.a_wins_on_side[side] += game.winner == "A"
+        if game.winner != "draw":  # (army A won on A's side, army B on the other)
+            self.side_wins[side if game.winner == "A" else 1 - side] += 1
         self.score_a.add(game.score_a)
         self.score_b.add(game.score_b)
         self.margin.add(game.score_a - game.score_b)
@@ -162,6 +168,8 @@ class Tally:
             "army_a_wins_by_side": [
                 wilson(self.a_wins_on_side[s], self.games_on_side[s]).to_json() for s in (0, 1)
             ],
+            # each side's wins, whichever army held it: side A's (the first zone), then B's
+            "wins_by_side": [wilson(self.side_wins[s], n).to_json() for s in (0, 1)],
             "score_a": self.score_a.spread().to_json(),
             "score_b": self.score_b.spread().to_json(),
             "margin": self.margin.spread().to_json(),
@@ -177,10 +185,22 @@ def damage_json(damage: Running, points: int) -> dict[str, Any]:
     """A unit's damage dealt a game (points of enemy models and vehicles it removed): its
     mean and sd, and per point of its own with the mean's 95% interval (Student's t; the
     damage of one game is often all or nothing, so the interval is wide). Per point is
-    null for a unit of no points, and the interval for fewer than two games."""
+    null for a unit of no points; the interval is null, with why, for fewer than two
+    games and for damage alike in every game (most often none), where it would shrink to
+    a point and claim the unit's mean known exactly."""
     spread = damage.spread()
     interval = damage.interval()
     per_point = spread.mean / points if points and damage.n else None
+    why = None
+    if per_point is None:
+        why = "a unit of no points" if damage.n else "no game"
+    elif interval is None:
+        why = (
+            "one game: no spread to measure"
+            if damage.n < 2
+            else f"{'no damage' if spread.mean == 0 else 'the same damage'} in all "
+            f"{damage.n} games: no spread seen, so no interval can be given"
+        )
     return {  # (to 6 decimals, as each game's damage is stored: no float noise)
         "damage_dealt_mean": round(spread.mean, 6),
         "damage_dealt_sd": None if spread.sd is None else round(spread.sd, 6),
@@ -190,6 +210,7 @@ def damage_json(damage: Running, points: int) -> dict[str, Any]:
             if per_point is None or interval is None
             else [round(max(0.0, interval[0]) / points, 6), round(interval[1] / points, 6)]
         ),
+        "damage_per_point_no_interval": why,  # why the interval is null (null if it is not)
     }
 
 
@@ -219,3 +240,25 @@ def pooled_units(runs: Sequence[list[dict[str, Any]]]) -> list[dict[str, Any]]:
         }
         for key, unit in first.items()
     ]
+
+
+def side_favoured(side_wins: Sequence[int], sides: Sequence[str]) -> str | None:
+    """What to say where the table itself favours a side: one side won clearly more of the
+    games either side won (the 95% Wilson interval of its share of them lies above a half,
+    as a favourite is found among the armies), whichever army held it; None otherwise.
+    ``side_wins``: side A's wins and side B's; ``sides``: each as it is told ("the side
+    deploying north")."""
+    a, b = side_wins
+    if a + b == 0:
+        return None
+    first = 0 if a >= b else 1
+    share = wilson(max(a, b), a + b)
+    if share.low <= 0.5:
+        return None
+    return (
+        f"the table favours {sides[first]}: it won {max(a, b)} of the "
+        f"{a + b} games either side won ({per_cent(share.rate)}, 95% interval "
+        f"{per_cent(share.low)}–{per_cent(share.high)}), whichever army held it. Swapping the armies' "
+        "sides every other game cancels it in their rates, but it widens their intervals; "
+        "a scenario of your own may want its zones or terrain evened out."
+    )

@@ -11,11 +11,17 @@ has room it is set up at least ``VEHICLE_LENGTH`` from other units' models (and 
 it); where it has not, ``UNIT_GAP`` will do and the set-up is told as crowded
 (:func:`crowding`), not refused. A zone with no place left is refused, naming the unit
 and what kept it out.
+
+A game may instead set each side's units up in an order drawn from its seed
+(``deployment="shuffled"``; the simulator's ``--deployment shuffled``), so that a unit's
+place in its list does not decide where it stands, nor whom it faces: an order that leaves
+a unit no room is drawn again, and after ``DRAWS`` such draws the list's order is taken.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -27,6 +33,7 @@ import shapely
 from kriegsspiel.core.table import Point, TerrainFeature
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.edition import Rules
+from kriegsspiel.rulesets.bolt_action.game.set_up_order import SHUFFLED
 from kriegsspiel.rulesets.bolt_action.game.spacing import UNIT_GAP, VEHICLE_LENGTH
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     heading_to,
@@ -41,10 +48,26 @@ if TYPE_CHECKING:
 
 STEP = 1.0  # inches between the places tried when a unit's first place will not do
 EDGE = 1e-6  # inches: a model on a zone's very edge is in it
+DRAWS = 20  # orders drawn for a shuffled set-up before the list's (which fits) is taken
 
 
 def deploy(game: BoltActionGame) -> None:
-    """Place every unit of both sides (see the module's description)."""
+    """Place every unit of both sides (see the module's description): in list order, or,
+    for a shuffled deployment, in an order drawn from the game's seed (its own stream, so
+    the dice are the same either way), drawn again while it leaves a unit no room."""
+    if game.deployment == SHUFFLED:
+        draw = random.Random(f"deployment {game.seed}")
+        for _ in range(DRAWS):
+            try:
+                _deploy(game, draw)
+            except ZoneFullError:
+                continue
+            return
+    _deploy(game, None)
+
+
+def _deploy(game: BoltActionGame, draw: random.Random | None) -> None:
+    """Place every unit, each side's in list order or (``draw``) in an order drawn."""
     names = game.scenario.sides()  # side 0 takes the sides' first zone listed
     placed: list[tuple[float, float]] = []  # every model set up
     hulls: list[tuple[float, float]] = []  # and where each vehicle stands
@@ -55,6 +78,8 @@ def deploy(game: BoltActionGame) -> None:
             if names.index(z.side) == side
         ]
         units = [u for u in game.units if u.side == side]
+        if draw is not None:
+            draw.shuffle(units)
         shares = _shares(units, [zone.area for _, zone in mine])
         for (index, zone), share in zip(mine, shares, strict=True):
             try:

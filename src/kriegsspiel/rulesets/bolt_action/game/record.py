@@ -32,6 +32,7 @@ from kriegsspiel.rulesets.bolt_action.game.record_events import (
     in_format,
     unknown_event,
 )
+from kriegsspiel.rulesets.bolt_action.game.set_up_order import LIST_ORDER
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import TerrainCategoryError
 
@@ -56,6 +57,8 @@ def header(
     }
     if rules.text is not None:
         head |= {"rules_file": rules.rules_file or "rules file", "rules": rules.text}
+    if game.deployment != LIST_ORDER:  # (a record of the rules' own set-up is as it was)
+        head["deployment"] = game.deployment
     return head
 
 
@@ -91,6 +94,8 @@ class RecordHeader(Strict):
     # (a record of a game by the shipped rules has neither)
     rules_file: str | None = None
     rules: str | None = None
+    # the order each side's units set up in (the list's unless the record says otherwise)
+    deployment: Literal["list-order", "shuffled"] = "list-order"
 
     @model_validator(mode="after")
     def _rules_with_their_name(self) -> RecordHeader:
@@ -131,6 +136,7 @@ def new_game(head: dict[str, Any], name: str = "record") -> BoltActionGame:
             seed=checked.seed,
             rules_file=house,
             rules_text=checked.rules,
+            deployment=checked.deployment,
         )
     except TerrainCategoryError as exc:  # (a record written before categories were checked)
         raise exc.in_file(f"{name}: scenario", checked.scenario) from None

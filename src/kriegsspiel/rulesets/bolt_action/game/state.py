@@ -46,6 +46,7 @@ from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
 )
 from kriegsspiel.rulesets.bolt_action.game.deployment import deploy
 from kriegsspiel.rulesets.bolt_action.game.fubar import fire_on_friend, friendly_fire, panic
+from kriegsspiel.rulesets.bolt_action.game.set_up_order import LIST_ORDER, check_deployment
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import (
     ShootingGroups,
     aimed_at,
@@ -138,12 +139,15 @@ class BoltActionGame(ShootingGroups):
         *,
         rules_file: str | None = None,
         rules_text: str | None = None,
+        deployment: str = LIST_ORDER,
     ) -> None:
         # a designer's rules file: read from its path, or (``rules_text``) given as its text
         self.rules: Rules = rules_for(ruleset, rules_file, rules_text)
         self.ruleset = ruleset
         self.scenario = scenario
         self.seed = seed
+        # the order each side's units set up in: the list's, or one drawn from the seed
+        self.deployment = check_deployment(deployment)
         self.dice: Dice = RandomDice(seed)
         check_categories(self.rules, scenario)  # no feature is open ground by default
         table = Table(

@@ -1,0 +1,43 @@
+"""The order each side's units set up in: the list's (the rules' own, as docs/rules'
+"Deployment" row has it), or one drawn for each game from its seed, so that a unit's place
+in its list does not decide where it stands and whom it faces (``--deployment shuffled``).
+
+Kept apart from :mod:`deployment` (which needs shapely) so that the command line and the
+results store can name the choices without loading the engine.
+"""
+
+from __future__ import annotations
+
+from kriegsspiel.errors import UsageError
+
+LIST_ORDER, SHUFFLED = "list-order", "shuffled"
+DEPLOYMENTS = (LIST_ORDER, SHUFFLED)
+
+
+def check_deployment(deployment: object) -> str:
+    """``deployment`` if it is one of DEPLOYMENTS; else a UsageError saying which are."""
+    if not isinstance(deployment, str) or deployment not in DEPLOYMENTS:
+        raise UsageError(
+            f"--deployment takes {' or '.join(DEPLOYMENTS)} (the order each side's units set "
+            f"up in), not {deployment!r}."
+        )
+    return deployment
+
+
+def figures_note(deployment: str) -> str:
+    """What a unit's figures in a report (its survival, its damage) owe to where it set
+    up: with the list's order, its place in the list (each side's units stand in list
+    order, evenly spaced along the zone, so a place meets the same enemies game after
+    game); with a shuffled one, every place, game by game."""
+    if deployment == SHUFFLED:
+        return (
+            "each game set each side's units up in an order drawn from its seed "
+            "(--deployment shuffled), so a unit's figures are over the places it drew, not "
+            "its place in the list."
+        )
+    return (
+        "a unit's figures depend on where it deploys, which its place in the list sets "
+        "(each side's units set up in list order, evenly spaced along the zone, so a place "
+        "meets the same enemies in every game); --deployment shuffled draws each game's "
+        "order from its seed."
+    )
