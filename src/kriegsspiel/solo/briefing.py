@@ -28,6 +28,7 @@ from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.table_rules import check_order_move
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, order_test, order_test_needed
 from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
@@ -160,6 +161,15 @@ def place_line(game: BoltActionGame, unit: UnitState, to: tuple[float, float]) -
     return f'({to[0]:.1f}, {to[1]:.1f}), {far:.1f}" away, {ground(game, point)}'
 
 
+def end_heading(game: BoltActionGame, unit: UnitState, move: Action) -> float | None:
+    """The heading a vehicle fires with after the move order ``move`` (an Advance or a
+    Run with its place, way and facing): as the game's own move check leaves it (it turns
+    to face the way it drives, then to any facing given); None for troops, who have none."""
+    if unit.vehicle is None or move.to is None:
+        return None
+    return check_order_move(game.rules, game.table, unit, move).heading
+
+
 def shot_line(
     game: BoltActionGame,
     unit: UnitState,
@@ -167,10 +177,12 @@ def shot_line(
     *,
     moving: bool,
     origin: Point | None = None,
+    heading: float | None = None,
 ) -> str:
     """What a shot would do, exactly: each weapon's shots and what each needs to hit,
-    then the mean casualties and pins on troops or the chance to knock a vehicle out."""
-    groups = game.shot_groups(unit, target, moving=moving, origin=origin)
+    then the mean casualties and pins on troops or the chance to knock a vehicle out; a
+    vehicle's ``heading``, if given, is the one it fires with (:func:`end_heading`)."""
+    groups = game.shot_groups(unit, target, moving=moving, origin=origin, heading=heading)
     if not groups:
         return "no shot"
     gap = (

@@ -30,6 +30,7 @@ from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.solo.briefing import (
     SIDE_NAMES,
     assault_line,
+    end_heading,
     place_line,
     shot_line,
     terrain_table,
@@ -393,16 +394,16 @@ class HumanPlayer:
         (an Advance) whom it fires at after."""
         places = list(dict.fromkeys(a.to for a in acts if a.to is not None))
         shooting: dict[tuple[float, float], list[str]] = {}
-        for a in acts:
+        for a in acts:  # (the targets it has a shot at from there, as it will then face)
             if a.to is not None and a.target is not None:
                 shooting.setdefault(a.to, [])
                 name = game.units[a.target].name
-                if name not in shooting[a.to]:
+                if name not in shooting[a.to] and _shot_after(game, unit, a, a.target):
                     shooting[a.to].append(name)
         options: list[tuple[str, _Place]] = [
             (
                 place_line(game, unit, to)
-                + (f"; may then fire at {', '.join(shooting[to])}" if to in shooting else ""),
+                + (f"; may then fire at {', '.join(shooting[to])}" if shooting.get(to) else ""),
                 (to, None),
             )
             for to in places
@@ -462,19 +463,31 @@ class HumanPlayer:
             return None
         if order != "Advance":
             return move
-        origin = Point(*to)
-        enemies = [
-            e
+        # the targets it will have a shot at there, facing as the move leaves it (a
+        # vehicle's hull weapons may lose or gain their arc): only those are offered
+        origin, heading = Point(*to), end_heading(game, unit, move)
+        shots = [
+            (e, shot_line(game, unit, e, moving=True, origin=origin, heading=heading))
             for e in game.units
             if e.side != unit.side
             and not e.destroyed
             and game.can_shoot(unit, e, moving=True, origin=origin)
         ]
-        if not enemies:
+        blind = [e.name for e, line in shots if line == "no shot"]
+        shots = [(e, line) for e, line in shots if line != "no shot"]
+        if blind:
+            self.console.print(
+                f"From there {escape(unit.name)} would have no shot at {escape(', '.join(blind))}"
+                + (
+                    ""
+                    if heading is None
+                    else f" (facing {heading:.0f}° after this move, no weapon of it bears: "
+                    "type the place with 'facing D' to turn toward one)"
+                )
+                + "."
+            )
+        if not shots:
             return move
-        shots = _with_shots_first(
-            [(e, shot_line(game, unit, e, moving=True, origin=origin)) for e in enemies]
-        )
         target = self._pick(
             "Then fire at",
             [("no one: only move", None)] + [(f"{e.name}: {line}", e.uid) for e, line in shots],
@@ -544,6 +557,21 @@ class HumanPlayer:
                 return self._pick("Choice", options, back=False)
             except _Back:  # (nothing before this to step back to)
                 continue
+
+
+def _shot_after(game: BoltActionGame, unit: UnitState, move: Action, target: int) -> bool:
+    """Whether ``unit`` has a shot at ``target`` after the move order ``move``: from its
+    place, facing as the move leaves it (:func:`~kriegsspiel.solo.briefing.end_heading`)."""
+    assert move.to is not None
+    return bool(
+        game.shot_groups(
+            unit,
+            game.units[target],
+            moving=True,
+            origin=Point(*move.to),
+            heading=end_heading(game, unit, move),
+        )
+    )
 
 
 def _fire_taken(game: BoltActionGame, order: Action, uid: int, choice: str) -> str:

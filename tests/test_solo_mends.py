@@ -1,0 +1,96 @@
+"""A person playing against the AI at the terminal: what a probe of whole games found
+unclear or wrong, each mended here (the fire preview after a vehicle's move, places typed
+as printed, the account after an interruption, ``look``, objectives, the options)."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from rich.console import Console
+
+from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.sim.matchup import build_matchup, set_up_game
+from kriegsspiel.solo.human import HumanPlayer
+
+
+def wide_console() -> Console:
+    return Console(file=io.StringIO(), width=250)
+
+
+def said(console: Console) -> str:
+    return " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+
+
+def answers(*lines: str) -> object:
+    """A person who types ``lines`` in turn (then quits)."""
+    typed = iter(lines)
+    return lambda prompt: next(typed, "quit")
+
+
+def bolt_action(seed: int = 3) -> BoltActionGame:
+    """The Bolt Action sample armies on the meeting engagement (side A south, facing 0°,
+    side B north), before the first die is drawn."""
+    return set_up_game(build_matchup("bolt-action-1", None, [], "human,tactical", seats=True), seed)
+
+
+def unit_named(game: BoltActionGame, name: str, side: int = 0) -> object:
+    return next(u for u in game.units if u.name == name and u.side == side)
+
+
+# ------------------------------------------------------------ the fire after an Advance
+def test_the_fire_shown_after_a_vehicles_advance_is_what_it_fires_facing_its_new_way() -> None:
+    """The Cromwell (hull MMG to the front) advances half right: it ends facing the way
+    it drove, so its hull MMG no longer bears on an enemy straight ahead of where it was.
+    The shots shown after the move are those the game then fires (a probe was shown 8
+    MMG shots, and 4 were fired)."""
+    game = bolt_action()
+    cromwell, mg = unit_named(game, "Cromwell"), unit_named(game, "MG 42 MMG Team", 1)
+    mg.translate(62.2 - mg.anchor.x, 26 - mg.anchor.y)  # 20" ahead of the Cromwell
+    game.apply_action(Action("draw", side=0))
+    number = game.eligible(0).index(cromwell) + 1
+    console = wide_console()
+    player = HumanPlayer(console, answers(str(number), "advance", "67.5,8", "mg 42"))
+    action = player.choose(game)
+    assert (action.order, action.to, action.target) == ("Advance", (67.5, 8.0), mg.uid)
+    out = said(console)
+    shown = re.search(r"MG 42 MMG Team: about \d+\" from there: (.*?) on average", out)
+    assert shown, out
+    offered = {w: int(n) for n, w in re.findall(r"(\d+) shots? of (.+?) needing", shown[1])}
+    twin = game.clone()
+    twin.apply_action(action)
+    fired = next(e for e in twin.events if e.kind == "shoot").data["weapons"]
+    assert offered == {w["weapon"]: w["shots"] for w in fired} == {"Medium AT gun": 1, "MMG": 4}
+    turned = next(e for e in twin.events if e.kind == "move").data["heading"]
+    assert 60 < turned < 80  # (it turned: its hull MMG's arc is off the target)
+
+
+def test_no_shot_is_offered_after_a_move_that_turns_every_weapon_away() -> None:
+    """The Universal Carrier's one LMG faces front: after a move sideways the enemy ahead
+    is out of its arc. It is neither listed among those it "may then fire at" at that
+    place, nor offered after the move (which would spend the fire on nothing); the person
+    is told why, and the move is taken with no target."""
+    game = bolt_action()
+    carrier, mg = unit_named(game, "Universal Carrier"), unit_named(game, "MG 42 MMG Team", 1)
+    mg.translate(49.1 - mg.anchor.x, 24 - mg.anchor.y)  # ahead of the carrier
+    game.apply_action(Action("draw", side=0))
+    aside, ahead = (44.0, 7.0), (carrier.anchor.x, carrier.anchor.y + 5)
+    acts = [
+        Action("order", unit=carrier.uid, order="Advance", to=to, target=target)
+        for to in (aside, ahead)
+        for target in (None, mg.uid)
+    ]
+    assert all(game.is_legal(a) for a in acts)  # (the game's own list checks no arc)
+    console = wide_console()
+    action = HumanPlayer(console, answers("1"))._move(game, carrier, "Advance", acts)
+    out = said(console)
+    assert '1 (44.0, 7.0), 5.2" away, open ground 2' in out  # (no "may then fire at")
+    assert (
+        f'2 ({ahead[0]:.1f}, {ahead[1]:.1f}), 5.0" away, open ground; may then fire at MG 42' in out
+    )
+    assert "Then fire at" not in out and "no one: only move" not in out
+    assert "From there Universal Carrier would have no shot at MG 42 MMG Team (facing 281°" in out
+    assert (action.to, action.target) == (aside, None)
+    assert not game.shot_groups(carrier, mg, moving=True, origin=Point(*aside), heading=281.1)
