@@ -262,6 +262,10 @@ def test_quit_at_any_prompt_stops(tmp_path: Path) -> None:
         ("12,30 reverse", ((12.0, 30.0), ("reverse", None))),
         ("12, 30 facing 450", ((12.0, 30.0), ("", 90.0))),
         ("12,30 reverse facing -90", ((12.0, 30.0), ("reverse", 270.0))),
+        ("(12, 30)", ((12.0, 30.0), ("", None))),  # (as the lists print a place)
+        ("(12.5,30) reverse", ((12.5, 30.0), ("reverse", None))),
+        ("(12,30", None),
+        ("12,30)", None),
         ("1", None),
         ("12,30 sideways", None),
         ("north", None),

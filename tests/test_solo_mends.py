@@ -94,3 +94,58 @@ def test_no_shot_is_offered_after_a_move_that_turns_every_weapon_away() -> None:
     assert "From there Universal Carrier would have no shot at MG 42 MMG Team (facing 281°" in out
     assert (action.to, action.target) == (aside, None)
     assert not game.shot_groups(carrier, mg, moving=True, origin=Point(*aside), heading=281.1)
+
+
+# ------------------------------------------------------------ places typed as printed
+def crossroads(seed: int = 11) -> BoltActionGame:
+    """Bolt Action, Hold the Crossroads, side A's die drawn (a probe's game, seed 11)."""
+    game = set_up_game(
+        build_matchup("bolt-action-1", "hold-the-crossroads", [], "human,tactical", seats=True),
+        seed,
+    )
+    game.apply_action(Action("draw", side=0))
+    return game
+
+
+def test_a_place_typed_as_the_list_prints_it_is_the_place_offered() -> None:
+    """The list prints places to 0.1"; the game holds them to 0.01". The 2nd Section's
+    first Run is listed as (16.9, 17.5), where its front rank would end in the hedge: typed
+    as printed (with or without the brackets) it is the place offered, not refused."""
+    game = crossroads()
+    section = unit_named(game, "2nd Section")
+    runs = [a for a in game.legal_actions() if a.unit == section.uid and a.order == "Run"]
+    offered = runs[0].to
+    assert offered is not None and offered != (16.9, 17.5)
+    assert not game.is_legal(Action("order", unit=section.uid, order="Run", to=(16.9, 17.5)))
+    number = game.eligible(0).index(section) + 1
+    for typed in ("16.9,17.5", "(16.9, 17.5)", "16.9 17.5"):
+        console = wide_console()
+        action = HumanPlayer(console, answers(str(number), "run", typed)).choose(game)
+        assert '1 (16.9, 17.5), 12.0" away, open ground' in said(console)
+        assert (action.order, action.to) == ("Run", offered), typed
+    # typed finer than the list prints, a place is taken as typed
+    console = wide_console()
+    action = HumanPlayer(console, answers(str(number), "run", "16.4,17.2")).choose(game)
+    assert action.to == (16.4, 17.2)
+
+
+def test_a_place_refused_for_a_rank_in_an_obstacle_says_so_and_offers_the_nearest() -> None:
+    """A Run whose centre stops short of the hedge but whose front rank would end in it is
+    refused: the person is told that the formation, not the centre, is the trouble (which
+    rank, how far ahead of the centre, how deep the unit stands) and the nearest place
+    listed."""
+    game = crossroads()
+    section = unit_named(game, "2nd Section")
+    number = game.eligible(0).index(section) + 1
+    console = wide_console()
+    person = answers(str(number), "run", "16.9,17.6", "1")
+    action = HumanPlayer(console, person).choose(game)
+    out = said(console)
+    assert "Not allowed: 2nd Section cannot move there: cannot Run through Hedgerow" in out
+    assert (
+        "Its centre's way is clear, but its models move with the centre as they stand "
+        '(1.2" deep along this move): its front rank, 0.6" ahead of its centre, would end in '
+        "Hedgerow at (" in out
+    )
+    assert 'The nearest place listed: 1 (16.9, 17.5), 12.0" away, open ground.' in out
+    assert action.order == "Run" and game.is_legal(action)

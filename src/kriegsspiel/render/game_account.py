@@ -156,8 +156,16 @@ def damage_rolls(data: dict[str, Any]) -> str:
     return f"damage roll{many} v {rolls[0]['damage_value']}: {', '.join(told)} -> "
 
 
+def inches(value: float) -> str:
+    """A place's coordinate as the tables print it, to the tenth of an inch ("16.9"), a
+    whole inch without its ".0" ("12")."""
+    return f"{value:.1f}".removesuffix(".0")
+
+
 def _at(point: Sequence[float]) -> str:
-    return f'({point[0]:.0f}", {point[1]:.0f}")'
+    """A place, to the tenth of an inch as the tables and place lists print it (so a
+    place the account names can be typed as it reads)."""
+    return f'({inches(point[0])}", {inches(point[1])}")'
 
 
 def describe(event: Event, units: list[Any], before: Event | None = None) -> str | None:

@@ -28,12 +28,19 @@ from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
-from kriegsspiel.rulesets.bolt_action.game.table_rules import check_order_move
+from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    check_order_move,
+    terrain_column,
+    terrain_refusal,
+)
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, order_test, order_test_needed
 from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
 
 SIDE_NAMES = ("A", "B")
+# inches: models this much nearer the centre than the foremost (or hindmost) along a move
+# are in the same rank (a squad's ranks stand 1" apart)
+RANK_SLACK = 0.3
 
 
 def percent(p: float | Fraction) -> str:
@@ -168,6 +175,63 @@ def end_heading(game: BoltActionGame, unit: UnitState, move: Action) -> float | 
     if unit.vehicle is None or move.to is None:
         return None
     return check_order_move(game.rules, game.table, unit, move).heading
+
+
+def formation_refusal(
+    game: BoltActionGame, unit: UnitState, to: tuple[float, float], *, run: bool
+) -> str | None:
+    """Why a move of ``unit``'s centre to ``to`` is refused for its formation, not its
+    centre: the ground its centre crosses and ends on lets it pass, but some of its
+    models, which move with the centre as they stand, would end in (or cross) a feature
+    that refuses the move: which models (its front rank, say, and how far ahead of the
+    centre they stand), how deep the unit stands, and where. None where that is not why
+    (the centre's own path is refused, or nothing is)."""
+    table, rules = game.table, game.rules
+    column, vehicle = terrain_column(unit), unit.vehicle is not None
+    start, end = unit.anchor, Point(*to)
+    if start == end or len(unit.alive_models) < 2:
+        return None
+
+    def refuses(j: int) -> bool:
+        return terrain_refusal(rules, table.features[j], column, vehicle, run) is not None
+
+    if any(refuses(j) for j in {*table.path_indices(start, end), *table.indices_at(*to)}):
+        return None  # (the centre's own move is refused: the game's reason says it)
+    dx, dy = end.x - start.x, end.y - start.y
+    far = math.hypot(dx, dy)
+    ux, uy = dx / far, dy / far
+    models = unit.alive_models
+    ahead = [(m.x - start.x) * ux + (m.y - start.y) * uy for m in models]
+    for ending in (True, False):  # models that end in it first, then any that cross it
+        for j, feature in enumerate(table.features):
+            if not refuses(j):
+                continue
+            caught = [
+                i
+                for i, m in enumerate(models)
+                if j in table.indices_at(m.x + dx, m.y + dy)
+                or (not ending and j in table.path_indices(m.point, Point(m.x + dx, m.y + dy)))
+            ]
+            if not caught:
+                continue
+            lead, front, back = [ahead[i] for i in caught], max(ahead), min(ahead)
+            if all(front - a < RANK_SLACK for a in lead):
+                who = f'its front rank, {front:.1f}" ahead of its centre,'
+            elif all(a - back < RANK_SLACK for a in lead):
+                who = f'its rear rank, {-back:.1f}" behind its centre,'
+            else:
+                who = f"{len(caught)} of its {len(models)} models"
+            first = models[caught[0]]
+            where = (
+                f"end in {feature.name} at ({first.x + dx:.1f}, {first.y + dy:.1f})"
+                if ending
+                else f"cross {feature.name}"
+            )
+            return (
+                "its centre's way is clear, but its models move with the centre as they "
+                f'stand ({front - back:.1f}" deep along this move): {who} would {where}'
+            )
+    return None
 
 
 def shot_line(

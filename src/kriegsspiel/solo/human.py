@@ -9,6 +9,7 @@ game so far is saved by the session: :mod:`kriegsspiel.solo.session`).
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -31,6 +32,7 @@ from kriegsspiel.solo.briefing import (
     SIDE_NAMES,
     assault_line,
     end_heading,
+    formation_refusal,
     place_line,
     shot_line,
     terrain_table,
@@ -50,8 +52,8 @@ HELP = (
     "'look N': N its number in 'units'), 'terrain' the ground and objectives by inches, "
     "'hint' what the tactical AI would do here (with the unit and the order picked), 'quit' stops (the "
     "game so far is saved and can be resumed). A move may also go to any place typed as "
-    "x,y in inches (a vehicle's may add 'reverse' or 'facing D' in degrees): the game "
-    "checks it."
+    "x,y in inches, or (x, y) as the lists print it (a vehicle's may add 'reverse', or "
+    "'facing D': D in degrees, 0 facing +y (north), 90 facing +x (east)): the game checks it."
 )
 # the orders in the menu's order; "Assault" is a Run at an enemy
 MENU = ("Fire", "Advance", "Run", "Assault", "Ambush", "Rally", "Down")
@@ -80,7 +82,7 @@ def _as_offered(action: Action, game: BoltActionGame) -> str:
 
 
 _PLACE = re.compile(
-    r"^\s*(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)"
+    r"^\s*(?P<open>\()?\s*(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)\s*(?(open)\))"
     r"(?P<rest>(?:\s+(?:reverse|facing\s+-?\d+(?:\.\d+)?))*)\s*$",
     re.IGNORECASE,
 )
@@ -423,7 +425,9 @@ class HumanPlayer:
         # a place refused is asked again; 'back' at the place goes back to the orders, and
         # at a question after it (how a vehicle drives there, whom to fire at) to the place
         while True:
-            to, way = self._pick("Place", options, typed=_typed_place, listed=listed)
+            to, way = self._pick(
+                "Place", options, typed=lambda line: _typed_place(line, places), listed=listed
+            )
             listed = True  # (the places are on the screen now)
             try:
                 move = self._move_to(game, unit, order, acts, to, way)
@@ -457,9 +461,18 @@ class HumanPlayer:
         try:
             game.validate(move)
         except IllegalActionError as exc:
-            self.console.print(
-                f"Not allowed: {escape(str(exc))}. Another place, or 'back' for the orders."
-            )
+            told = f"Not allowed: {exc}."
+            formation = formation_refusal(game, unit, to, run=order == "Run")
+            if formation is not None:
+                told += f" {formation[0].upper()}{formation[1:]}."
+            places = list(dict.fromkeys(a.to for a in acts if a.to is not None))
+            if places:  # (each offered is open to it: the game's own candidates)
+                near = min(places, key=lambda p: math.dist(p, to))
+                told += (
+                    f" The nearest place listed: {places.index(near) + 1}  "
+                    f"{place_line(game, unit, near)}."
+                )
+            self.console.print(escape(f"{told} Another place, or 'back' for the orders."))
             return None
         if order != "Advance":
             return move
@@ -670,17 +683,23 @@ def _way_name(choice: str, facing: float | None) -> str:
     return how if facing is None else f"{how}, ending facing {facing:.0f}°"
 
 
-def _typed_place(line: str) -> _Place | None:
-    """A place typed as "x,y" (or "x y"), with "reverse" and "facing D" for a vehicle."""
+def _typed_place(line: str, offered: Sequence[tuple[float, float]] = ()) -> _Place | None:
+    """A place typed as "x,y" (or "x y", or "(x, y)" as the lists print it), with
+    "reverse" and "facing D" for a vehicle. A place typed as a list printed it, to the
+    tenth of an inch, is the place ``offered`` that it prints (its ways asked, unless
+    typed): the lists round what the game holds to 0.1"."""
     found = _PLACE.match(line)
     if found is None:
         return None
     rest = found["rest"].lower()
     facing = re.search(r"facing\s+(-?\d+(?:\.\d+)?)", rest)
-    return (
-        (float(found[1]), float(found[2])),
-        (
-            "reverse" if "reverse" in rest else "",
-            None if facing is None else float(facing[1]) % 360,
-        ),
+    at = (float(found[2]), float(found[3]))
+    way = (
+        "reverse" if "reverse" in rest else "",
+        None if facing is None else float(facing[1]) % 360,
     )
+    if all(v == round(v, 1) for v in at):  # (typed no finer than the lists print)
+        for place in offered:
+            if all(f"{p:.1f}" == f"{v:.1f}" for p, v in zip(place, at, strict=True)):
+                return place, (None if not rest.strip() else way)
+    return at, way
