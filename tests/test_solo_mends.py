@@ -149,3 +149,54 @@ def test_a_place_refused_for_a_rank_in_an_obstacle_says_so_and_offers_the_neares
     )
     assert 'The nearest place listed: 1 (16.9, 17.5), 12.0" away, open ground.' in out
     assert action.order == "Run" and game.is_legal(action)
+
+
+# ------------------------------------------------------------ the account
+def test_a_shot_after_an_ambush_or_a_reaction_names_its_firer_again() -> None:
+    """A probe's Bolt Action game: the German HQ advanced to fire at the 2nd Section, the
+    1st Section sprang its ambush on it, then the HQ fired. The HQ's shot, told straight
+    under "springs an ambush" without a name, read as side A firing at its own section;
+    a shot told after an interruption names its firer. A shot straight after its own
+    order is told as before."""
+    from types import SimpleNamespace
+
+    from kriegsspiel.core.game import Event
+    from kriegsspiel.render.game_account import account
+
+    units = [
+        SimpleNamespace(name="1st Section", side=0),
+        SimpleNamespace(name="2nd Section", side=0),
+        SimpleNamespace(name="Platoon HQ", side=1),
+    ]
+    hit = {"casualties": 0, "hits": 1, "pins": 1, "turn": 2}
+    events = [
+        Event("order", {"order": "Advance", "target": 1, "to": [10.93, 33.45], "unit": 2}),
+        Event("move", {"run": False, "to": [10.93, 33.45], "unit": 2}),
+        Event("ambush", {"choice": "fire", "side": 0, "target": 2, "unit": 0}),
+        Event("shoot", {**hit, "shots": 3, "target": 2, "unit": 0}),
+        Event("morale check", {"needs": 8, "passed": True, "roll": 5, "unit": 2}),
+        Event("shoot", {**hit, "shots": 2, "target": 1, "unit": 2}),
+        Event("order", {"order": "Fire", "target": 2, "unit": 0}),
+        Event("shoot", {**hit, "shots": 3, "target": 2, "unit": 0}),
+        Event("react", {"choice": "down", "side": 1, "unit": 2}),
+        Event("order", {"order": "Fire", "target": 2, "unit": 1}),
+        Event("react", {"choice": "none", "side": 1, "unit": 2}),
+        Event("shoot", {**hit, "shots": 4, "target": 2, "unit": 1}),
+    ]
+    told = account(events, units)
+    assert told[1:4] == [
+        "    1st Section [A] springs an ambush",
+        "    3 shots: 1 hit, 0 casualties, 1 pin on Platoon HQ [B]",
+        "    morale check for Platoon HQ [B]: needs 8, rolled 5 -> passed",
+    ]
+    assert (
+        told[4]
+        == "    Platoon HQ [B] fires: 2 shots: 1 hit, 0 casualties, 1 pin on 2nd Section [A]"
+    )
+    assert (
+        told[6] == "    3 shots: 1 hit, 0 casualties, 1 pin on Platoon HQ [B]"
+    )  # (its own order's)
+    assert (
+        told[-1]
+        == "    2nd Section [A] fires: 4 shots: 1 hit, 0 casualties, 1 pin on Platoon HQ [B]"
+    )

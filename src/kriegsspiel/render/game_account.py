@@ -386,16 +386,28 @@ def account_from(events: Sequence[Event], units: list[Any], turn: int = 0) -> tu
     the turn they end in: a game told as it is played, a few events at a time."""
     lines: list[str] = []
     before: Event | None = None
+    speaker: Any = None  # the unit whose doing the lines tell now (a shot's is named)
     for event in events:
         t = event.data.get("turn", turn)
         if event.kind in TURN_OPENERS and t != turn:
             turn = t
             lines.append(f"Turn {turn}")
         line = describe(event, units, before)
+        firer = event.data.get("unit")
+        if event.kind == "shoot" and line is not None and firer != speaker:
+            # a shot after an interruption (an ambush sprung, a reaction) or another's
+            line = f"    {_name(units, firer)} fires: {line.strip()}"
+        if event.kind in SPEAKERS or event.kind == "shoot":
+            speaker = firer
         if line is not None:
             lines.extend(line.split("\n"))  # (a fight tells its rounds a line each)
         before = event
     return lines, turn
+
+
+#: the events whose unit the lines after them are about, until another speaks: its shots
+#: are told without its name (the line before names it), another's with it
+SPEAKERS = ("order", "ambush", "react", "fubar", "vehicle fires at assaulters")
 
 
 # what a side's score counts, by the scenario's victory
