@@ -900,7 +900,8 @@ def test_look_takes_a_name_as_the_lists_write_it_with_its_side_or_its_number(typ
         assert "Which unit?" in console.file.getvalue()  # type: ignore[attr-defined]
         return
     console = Console(file=io.StringIO(), width=200)
-    HumanPlayer(console, answers(f"look {typed}", "1", "down")).choose(game)
+    shown = ("units",) if typed.isdigit() else ()  # (look N: as the last table numbers them)
+    HumanPlayer(console, answers(*shown, f"look {typed}", "1", "down")).choose(game)
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert f"Platoon HQ (side B, {hq.quality}, {hq.points} points)" in out
     assert "Which unit?" not in out and "More than one" not in out
@@ -910,9 +911,10 @@ def test_look_by_a_number_units_does_not_give_says_which_it_gives() -> None:
     game = set_up_game(build_matchup("konflikt47", None, [], "human,tactical", seats=True), 3)
     game.apply_action(Action("draw", side=0))
     console = quiet_console()
-    HumanPlayer(console, answers("look 99", "1", "down")).choose(game)
+    HumanPlayer(console, answers("look 99", "units", "look 99", "1", "down")).choose(game)
     out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
-    assert f"look 99: 'units' numbers the units 1 to {len(game.units)}" in out
+    assert f"look 99: the table above numbers its units 1 to {len(game.eligible(0))}" in out
+    assert f"look 99: the table above numbers its units 1 to {len(game.units)}" in out
 
 
 def test_hint_after_picking_an_order_is_for_that_order_or_says_the_ai_would_give_another(

@@ -200,3 +200,33 @@ def test_a_shot_after_an_ambush_or_a_reaction_names_its_firer_again() -> None:
         told[-1]
         == "    2nd Section [A] fires: 4 shots: 1 hit, 0 casualties, 1 pin on Platoon HQ [B]"
     )
+
+
+# ------------------------------------------------------------ look
+def test_look_n_is_the_unit_numbered_n_in_the_table_on_the_screen() -> None:
+    """A probe read "3 Vickers MMG Team" in the table of units to order, typed 'look 3'
+    and was shown the 2nd Section (the 3rd in 'units'). 'look N' takes the number from
+    the last table of units shown: the units to order, or 'units' once typed."""
+    game = crossroads()
+    game.units[0].order = "Down"  # (given already: the units to order start at the 2nd)
+    to_order = game.eligible(0)
+    every = [u for u in game.units if not u.destroyed]
+    assert to_order[4] is not every[4]  # (the two tables number the units apart)
+    console = wide_console()
+    HumanPlayer(console, answers("look 5", "units", "look 5", "1", "down")).choose(game)
+    cards = re.findall(r"^(.+?) \(side ([AB]),", console.file.getvalue(), re.M)  # type: ignore[attr-defined]
+    assert cards == [
+        (to_order[4].name, "AB"[to_order[4].side]),
+        (every[4].name, "AB"[every[4].side]),
+    ]
+
+
+def test_look_at_a_destroyed_unit_says_it_was_destroyed_and_when() -> None:
+    game = crossroads()
+    panzer = unit_named(game, "Panzer IV Ausf. H", 1)
+    game.destroy(panzer, "knocked out")
+    console = wide_console()
+    HumanPlayer(console, answers("look panzer iv (b)", "1", "down")).choose(game)
+    out = said(console)
+    assert "Panzer IV Ausf. H (B) was destroyed in turn 1 (knocked out)." in out
+    assert "Which unit?" not in out

@@ -49,7 +49,7 @@ HELP = (
     "Answer with a number from the list, or the start of a name. At any prompt: 'back' "
     "steps back, 'units' shows every unit, 'look NAME' a unit's weapons (NAME as the "
     "lists write it, 'Platoon HQ (B)', or with A or B before or after it for the side; "
-    "'look N': N its number in 'units'), 'terrain' the ground and objectives by inches, "
+    "'look N': N its number in the table of units above), 'terrain' the ground and objectives by inches, "
     "'hint' what the tactical AI would do here (with the unit and the order picked), 'quit' stops (the "
     "game so far is saved and can be resumed). A move may also go to any place typed as "
     "x,y in inches, or (x, y) as the lists print it (a vehicle's may add 'reverse', or "
@@ -131,10 +131,12 @@ class HumanPlayer:
         self._game: BoltActionGame | None = None
         self._unit: UnitState | None = None  # the unit being given its order, once picked
         self._order_name: str | None = None  # the order picked for it (as the menu names it)
+        self._shown: list[UnitState] | None = None  # the last numbered table of units shown
 
     # ------------------------------------------------------------------ the protocol
     def choose(self, state: BoltActionGame) -> Action:
         self._game = state
+        self._shown = None
         if state.pending is not None:
             return self._pending(state)
         return self._order(state)
@@ -202,6 +204,7 @@ class HumanPlayer:
         if word == "units":
             live = [u for u in game.units if not u.destroyed]
             self.console.print(units_table(game, live, "Every unit on the table", sides=True))
+            self._shown = live
         elif word == "terrain":
             self.console.print(terrain_table(game))
         elif self.adviser is None:
@@ -242,39 +245,43 @@ class HumanPlayer:
         )
 
     def _look(self, name: str) -> None:
-        """Show the card of one unit: by its number in ``units``, or by its name (or a
-        part of it) as the lists write it, ``Platoon HQ (B)``, with its side (A or B)
-        before or after the name, or without it where the name is one side's only."""
+        """Show the card of one unit: by its number in the last table of units shown (the
+        units to order, or 'units'; every unit as 'units' numbers them where none has
+        been shown), or by its name (or a part of it) as the lists write it, ``Platoon HQ
+        (B)``, with its side (A or B) before or after the name, or without it where the
+        name is one side's only. A destroyed unit is said to be, with its turn."""
         game = self._game
         assert game is not None
         live = [u for u in game.units if not u.destroyed]  # (as 'units' numbers them)
         text = " ".join(name.lower().split())
         if text.isdigit():
-            if 1 <= int(text) <= len(live):
-                self.console.print(unit_card(game, live[int(text) - 1]))
+            table = self._shown if self._shown is not None else live
+            which = "the table above" if self._shown is not None else "'units'"
+            if 1 <= int(text) <= len(table):
+                self.console.print(unit_card(game, table[int(text) - 1]))
                 return
             self.console.print(
-                f"look {text}: 'units' numbers the units 1 to {len(live)}; give one of "
+                f"look {text}: {which} numbers its units 1 to {len(table)}; give one of "
                 "those, or a name."
             )
             return
-        found: list[UnitState] = []
-        for start, side in _look_readings(text):
-            found = [
-                u
-                for u in live
-                if start and start in u.name.lower() and side in (None, SIDE_NAMES[u.side])
-            ]
-            if len(found) == 1:
-                break
-        if len(found) != 1:
-            told = "More than one unit is so named: " if found else "Which unit? "
-            names = ", ".join(f"{u.name} ({SIDE_NAMES[u.side]})" for u in (found or live))
+        found = _named(text, live)
+        if len(found) == 1:
+            self.console.print(unit_card(game, found[0]))
+            return
+        lost = [] if found else _named(text, [u for u in game.units if u.destroyed])
+        if lost:
             self.console.print(
-                f"{told}look NAME, for one of {escape(names)} (or look N, N its number in 'units')."
+                escape("; ".join(f"{u.name} ({SIDE_NAMES[u.side]}) {_lost(game, u)}" for u in lost))
+                + "."
             )
             return
-        self.console.print(unit_card(game, found[0]))
+        told = "More than one unit is so named: " if found else "Which unit? "
+        names = ", ".join(f"{u.name} ({SIDE_NAMES[u.side]})" for u in (found or live))
+        self.console.print(
+            f"{told}look NAME, for one of {escape(names)} (or look N, N its number in the "
+            "table of units above)."
+        )
 
     # ------------------------------------------------------------------ orders
     def _order(self, game: BoltActionGame) -> Action:
@@ -289,6 +296,7 @@ class HumanPlayer:
         )
         while True:
             self.console.print(units_table(game, units, title))
+            self._shown = units
             self._unit = None
             unit = self._pick(
                 "Unit to order", [(u.name, u) for u in units], back=False, listed=True
@@ -643,6 +651,31 @@ def run_blocked(game: BoltActionGame, unit: UnitState) -> str | None:
                     + ("; Advance out of it instead" if advance else "")
                 )
     return None
+
+
+def _named(text: str, units: Sequence[UnitState]) -> list[UnitState]:
+    """The units of ``units`` that a name typed (lower case) to 'look' names, by the
+    first reading of it (:func:`_look_readings`) that names one alone; else those the
+    last reading names (none, or more than one)."""
+    found: list[UnitState] = []
+    for start, side in _look_readings(text):
+        found = [
+            u
+            for u in units
+            if start and start in u.name.lower() and side in (None, SIDE_NAMES[u.side])
+        ]
+        if len(found) == 1:
+            break
+    return found
+
+
+def _lost(game: BoltActionGame, unit: UnitState) -> str:
+    """ "was destroyed in turn 2 (knocked out)": when and how a destroyed unit was lost,
+    as the game logged it."""
+    for event in game.events:
+        if event.kind == "destroyed" and event.data.get("unit") == unit.uid:
+            return f"was destroyed in turn {event.data['turn']} ({event.data['why']})"
+    return "was destroyed"
 
 
 def _look_readings(text: str) -> list[tuple[str, str | None]]:
