@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 from rich.console import Console
 
@@ -230,3 +231,50 @@ def test_look_at_a_destroyed_unit_says_it_was_destroyed_and_when() -> None:
     out = said(console)
     assert "Panzer IV Ausf. H (B) was destroyed in turn 1 (knocked out)." in out
     assert "Which unit?" not in out
+
+
+# ------------------------------------------------------------ objectives
+def test_who_holds_each_objective_is_told_at_terrain_and_at_the_end(tmp_path: Path) -> None:
+    """A probe lost an objectives game 1 - 3 with more units left, and had to work out
+    from the units' places who held what. 'terrain' and the game's end list each objective
+    with its holder (and its units), contested, or nobody's, adding up to the score; the
+    running score says it counts the objective points held now."""
+    from kriegsspiel.solo.session import SoloGame
+
+    game = crossroads()
+    by_name = {(u.name, u.side): u for u in game.units}
+    spots = {
+        ("1st Section", 0): (35.5, 21.5),  # the Crossroads (2 points), alone
+        ("2nd Section", 0): (43.0, 33.0),  # the Church (1), with an enemy
+        ("Platoon HQ", 1): (43.0, 29.0),
+    }
+    for key, (x, y) in spots.items():
+        unit = by_name[key]
+        unit.translate(x - unit.anchor.x, y - unit.anchor.y)
+    assert game.score() == (2, 0)
+    console = wide_console()
+    HumanPlayer(console, answers("terrain", "1", "down")).choose(game)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    held = [
+        "  Crossroads (2 points, at 35.5, 24): held by side A (1st Section)",
+        "  Church (1 point, at 43, 31): contested, so nobody's (side A: 2nd Section; "
+        "side B: Platoon HQ)",
+        "  Smithy (1 point, at 43, 17.5): nobody's (no unit on foot within 3\")",
+    ]
+    assert "The objectives now (objective points held now: 2 – 0):\n" + "\n".join(held) in out
+    assert "score 2 – 0 (objective points held now): side A drew an order die" in said(console)
+
+    head = {"players": ["human", "tactical"]}
+    solo = SoloGame(
+        game,
+        ("human", "tactical"),
+        head,
+        str(tmp_path / "g.jsonl"),
+        str(tmp_path / "g.svg"),
+        wide_console(),
+        answers(),  # type: ignore[arg-type]
+    )
+    solo.finished()
+    end = solo.console.file.getvalue()  # type: ignore[attr-defined]
+    assert "score 2 - 0 (objective points held)" in end
+    assert "The objectives at the end:\n" + "\n".join(held) in end

@@ -414,6 +414,13 @@ SPEAKERS = ("order", "ambush", "react", "fubar", "vehicle fires at assaulters")
 SCORED = {"units destroyed": "enemy units destroyed", "objectives": "objective points held"}
 
 
+def score_label(game: Any) -> str:
+    """What a game's running score counts, as a player reads it mid-game: "objective
+    points held now" (they may change hands before the end), "enemy units destroyed"."""
+    scored = SCORED.get(str(game.scenario.victory), str(game.scenario.victory))
+    return f"{scored} now" if game.scenario.victory == "objectives" else scored
+
+
 def army_names(game: Any) -> tuple[str, str] | None:
     """The names of the two armies, as the game's first event ("start") logged them (None
     if it has no such event)."""
@@ -446,6 +453,37 @@ def opening(game: Any, players: Sequence[str], rules_label: str | None = None) -
         f"Side A: {names[0]} ({players[0]})   Side B: {names[1]} ({players[1]})",
         how_won(game.scenario),
     ]
+
+
+def objectives_held(game: Any) -> list[str]:
+    """Each objective of an objectives game as it stands: who holds it now (the one side
+    with a unit on foot near it, named with its units), contested (both sides), or nobody;
+    [] for a game scored otherwise. The game's own test of holding
+    (:func:`~kriegsspiel.rulesets.bolt_action.game.state.holds_near`), so the lines add
+    up to its score."""
+    from kriegsspiel.rulesets.bolt_action.game.state import OBJECTIVE_REACH, holder, holds_near
+
+    if game.scenario.victory != "objectives":
+        return []
+    lines = []
+    for obj in game.scenario.objectives:
+        near = [u for u in game.units if holds_near(u, (obj.x, obj.y))]
+        side = holder({u.side for u in near})
+        names = {
+            SIDES[s][-1]: ", ".join(u.name for u in near if u.side == s)
+            for s in (0, 1)
+            if any(u.side == s for u in near)
+        }
+        if side is not None:
+            held = f"held by side {SIDES[side][-1]} ({names[SIDES[side][-1]]})"
+        elif near:
+            both = "; ".join(f"side {letter}: {them}" for letter, them in names.items())
+            held = f"contested, so nobody's ({both})"
+        else:
+            held = f"nobody's (no unit on foot within {OBJECTIVE_REACH:g}\")"
+        worth = counted(obj.points, "point")
+        lines.append(f"  {obj.name} ({worth}, at {inches(obj.x)}, {inches(obj.y)}): {held}")
+    return lines
 
 
 def result_line(game: Any) -> str:

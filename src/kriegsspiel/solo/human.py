@@ -23,6 +23,7 @@ from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import Player
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.core.table import Point
+from kriegsspiel.render.game_account import objectives_held, score_label
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT
@@ -49,11 +50,12 @@ HELP = (
     "Answer with a number from the list, or the start of a name. At any prompt: 'back' "
     "steps back, 'units' shows every unit, 'look NAME' a unit's weapons (NAME as the "
     "lists write it, 'Platoon HQ (B)', or with A or B before or after it for the side; "
-    "'look N': N its number in the table of units above), 'terrain' the ground and objectives by inches, "
-    "'hint' what the tactical AI would do here (with the unit and the order picked), 'quit' stops (the "
-    "game so far is saved and can be resumed). A move may also go to any place typed as "
-    "x,y in inches, or (x, y) as the lists print it (a vehicle's may add 'reverse', or "
-    "'facing D': D in degrees, 0 facing +y (north), 90 facing +x (east)): the game checks it."
+    "'look N': N its number in the table of units above), 'terrain' the ground and "
+    "objectives by inches (and who holds each now), 'hint' what the tactical AI would do "
+    "here (with the unit and the order picked), 'quit' stops (the game so far is saved and "
+    "can be resumed). A move may also go to any place typed as x,y in inches, or (x, y) as "
+    "the lists print it (a vehicle's may add 'reverse', or 'facing D': D in degrees, 0 "
+    "facing +y (north), 90 facing +x (east)): the game checks it."
 )
 # the orders in the menu's order; "Assault" is a Run at an enemy
 MENU = ("Fire", "Advance", "Run", "Assault", "Ambush", "Rally", "Down")
@@ -207,6 +209,14 @@ class HumanPlayer:
             self._shown = live
         elif word == "terrain":
             self.console.print(terrain_table(game))
+            held = objectives_held(game)
+            if held:
+                self.console.print(
+                    f"The objectives now ({score_label(game)}: {game.score()[0]} – "
+                    f"{game.score()[1]}):"
+                )
+                for line in held:
+                    self.console.print(line, markup=False)
         elif self.adviser is None:
             self.console.print("No hint here.")
         else:
@@ -290,7 +300,8 @@ class HumanPlayer:
         units = game.eligible(side)
         cup, score = game.dice_in_cup(hand_out=True), game.score()  # (the die drawn: in hand)
         title = (
-            f"Turn {game.turn} of {game.scenario.turns}, score {score[0]} – {score[1]}: "
+            f"Turn {game.turn} of {game.scenario.turns}, score {score[0]} – {score[1]} "
+            f"({score_label(game)}): "
             f"side {SIDE_NAMES[side]} drew an order die (left in the bag: A {cup[0]}, "
             f"B {cup[1]}). The units still to take one:"
         )

@@ -22,7 +22,7 @@ from kriegsspiel.core.game import CHANCE
 from kriegsspiel.core.records import dumps, read_lines, record_text
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import writing
-from kriegsspiel.render.game_account import account_from, result_line
+from kriegsspiel.render.game_account import account_from, objectives_held, result_line
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.sim.matchup import new_player, side_seed
 from kriegsspiel.solo.briefing import SIDE_NAMES
@@ -144,6 +144,11 @@ class SoloGame:
 
     def finished(self) -> None:
         self.console.print(result_line(self.game))
+        held = objectives_held(self.game)  # (an objectives game: who holds which, as scored)
+        if held:
+            self.console.print("The objectives at the end:")
+            for line in held:
+                self.console.print(line, markup=False)
         self.console.print(
             f"Record written to {escape(self.record_path)} (replay with: kriegsspiel replay "
             f"{escape(shlex.quote(self.record_path))}); table drawn to {escape(self.svg_path)}"
