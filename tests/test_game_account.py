@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -90,7 +91,8 @@ def test_an_air_strike_that_immobilises_a_tank_says_so(
     lines = result.output.splitlines()
     at = lines.index("    a Fighter-bomber attacks Panzer IV Ausf. H [B]: +2 pins")
     told = lines[at + 1]
-    assert told.startswith("    Panzer IV Ausf. H [B]: damage rolls v 9: "), told
+    # (the aircraft's hits are told: each made a damage roll)
+    assert re.match(r"    Panzer IV Ausf\. H \[B\]: \d+ hits; damage rolls v 9: ", told), told
     assert told.endswith(" -> immobilised, 1 pin"), told
     assert "superficial (result 5-3: immobilised)" in told  # the roll that did it
     assert "survives" not in result.output
@@ -311,7 +313,10 @@ def test_an_aircrafts_pins_are_told_on_its_line_and_not_as_none_after() -> None:
     assert aircraft.data["pins"] == 1 and damage.kind == "support damage"
     assert describe(aircraft, game.units) == "    a Strafing fighter attacks M4 Sherman [A]: +1 pin"
     told = describe(damage, game.units, aircraft)
-    assert told is not None and told.startswith("    M4 Sherman [A]: damage rolls v 9: ")
+    hits = sum(w["hits"] for w in damage.data["weapons"])
+    assert told is not None and told.startswith(
+        f"    M4 Sherman [A]: {hits} hits; damage rolls v 9: "
+    )
     assert told.endswith(" -> no damage"), told
     assert str(describe(damage, game.units)).endswith(" -> no damage, 0 pins")
 

@@ -278,3 +278,56 @@ def test_who_holds_each_objective_is_told_at_terrain_and_at_the_end(tmp_path: Pa
     end = solo.console.file.getvalue()  # type: ignore[attr-defined]
     assert "score 2 - 0 (objective points held)" in end
     assert "The objectives at the end:\n" + "\n".join(held) in end
+
+
+def test_an_aircrafts_hits_and_a_missed_shot_at_a_vehicle_are_told() -> None:
+    """A probe's game: the ground attack aircraft's 10 hits on the Panzer IV were in the
+    record but not the account (only its 2 damage rolls, the 2nd of which knocked it
+    out); a Panzerschreck that missed the Cromwell read "no damage, 0 pins" where a
+    shot at troops reads "0 hits". Both tell their hits."""
+    from types import SimpleNamespace
+
+    from kriegsspiel.core.game import Event
+    from kriegsspiel.render.game_account import describe
+
+    units = [SimpleNamespace(name="Cromwell", side=0), SimpleNamespace(name="Panzer IV", side=1)]
+    untouched = {"immobilised": False, "knocked_out": False, "on_fire": False, "stunned": False}
+    roll = {"damage": "superficial", "damage_value": 9, "pen": 5, "roll": 4}
+    strike = Event(
+        "support damage",
+        {
+            **untouched,
+            "knocked_out": True,
+            "on_fire": True,
+            "stunned": True,
+            "pins": 2,
+            "shots": 1,
+            "target": 1,
+            "unit": None,
+            "weapons": [{"hits": 10, "shots": 1, "weapon": "Ground attack aircraft"}],
+            "damage_rolls": [
+                {**roll, "results": [{"result": "crew stunned", "roll": 3, "score": 0}]},
+                {**roll, "results": [{"result": "on fire", "roll": 6, "score": 3}]},
+            ],
+        },
+    )
+    assert describe(strike, units) == (
+        "    Panzer IV [B]: 10 hits; damage rolls v 9: 4+5=9 superficial (result 3-3: crew "
+        "stunned), 4+5=9 superficial (result 6-3: on fire) -> knocked out, stunned, on fire "
+        "(its other 8 hits not rolled: it was out)"
+    )
+    missed = Event(
+        "shoot",
+        {
+            **untouched,
+            "damage_rolls": [],
+            "pins": 0,
+            "shots": 1,
+            "target": 0,
+            "unit": 1,
+            "weapons": [{"hits": 0, "shots": 1, "weapon": "Panzerschreck"}],
+        },
+    )
+    assert describe(missed, units) == (
+        "    1 shot (Panzerschreck) at Cromwell [A]: 0 hits -> no damage, 0 pins"
+    )

@@ -37,6 +37,28 @@ def vehicle_damage(data: dict[str, Any]) -> str:
     return f"{told}, {counted(data['pins'], 'pin')}"
 
 
+def vehicle_hit(data: dict[str, Any]) -> str:
+    """What shots (or an aircraft's or a shell's hits) did to a vehicle: the hits, as a
+    shot at troops tells them ("0 hits -> no damage, 0 pins"; "10 hits; damage rolls v 9:
+    ... -> knocked out", and how many hits needed no roll once it was), then the damage
+    (the damage alone for a record that has no hits by weapon)."""
+    fired = data.get("weapons")
+    if not isinstance(fired, list) or not all(isinstance(w.get("hits"), int) for w in fired):
+        return f"{damage_rolls(data)}{vehicle_damage(data)}"
+    hits = sum(w["hits"] for w in fired)
+    if not hits:
+        return f"0 hits -> {vehicle_damage(data)}"
+    rolls = data.get("damage_rolls")
+    said = f"{counted(hits, 'hit')}; {damage_rolls(data)}".removesuffix("; ")
+    if not said.endswith(" -> "):
+        said += " -> "
+    said += vehicle_damage(data)
+    rolled = len(rolls) if isinstance(rolls, list) else hits
+    if data.get("knocked_out") and 0 < rolled < hits:
+        said += f" (its other {counted(hits - rolled, 'hit')} not rolled: it was out)"
+    return said
+
+
 def assault_dice(data: dict[str, Any]) -> str:
     """ "to hit on 4+ with 6 models: 2 hits; damage roll v 9: 5+2=7 none -> ": an assault on
     a vehicle's dice, the hits as the damage roll's pen ("" for a record without them)."""
@@ -200,10 +222,7 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
                 f"{counted(d['casualties'], 'casualty')}, {counted(d['pins'], 'pin')} on "
                 f"{n('target')}"
             )
-        return (
-            f"    {weapons_fired(d, hits=False)} at {n('target')}: {damage_rolls(d)}"
-            f"{vehicle_damage(d)}"
-        )
+        return f"    {weapons_fired(d, hits=False)} at {n('target')}: {vehicle_hit(d)}"
     if kind == "no shot":
         return f"    {n('unit')} has no shot at {n('target')}"
     if kind == "morale check":
@@ -304,7 +323,7 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
                 f"    {counted(d['hits'], 'hit')}, {counted(d['casualties'], 'casualty')}"
                 f"{pins} on {n('target')}"
             )
-        return f"    {n('target')}: {damage_rolls(d)}{vehicle_damage(d)}"
+        return f"    {n('target')}: {vehicle_hit(d)}"
     if kind == "dice":
         return f"  (the dice are rolled from seed {d['seed']} from here on)"
     if kind == "turn end":
