@@ -390,7 +390,7 @@ def test_resume_refuses_a_finished_game_and_one_changed_by_hand(tmp_path: Path) 
     notes = tmp_path / "notes.jsonl"
     notes.write_text('{"shopping": "eggs"}\n')  # (not a record at all: refused as such)
     other = run_cli("play", "--resume", str(notes), cwd=tmp_path)
-    assert other.returncode == 2 and "is not a game record" in other.stderr
+    assert other.returncode == 2 and "is not a kriegsspiel game record" in other.stderr
 
 
 def close_quarters_game(ruleset: str, side: int) -> BoltActionGame:

@@ -331,3 +331,45 @@ def test_an_aircrafts_hits_and_a_missed_shot_at_a_vehicle_are_told() -> None:
     assert describe(missed, units) == (
         "    1 shot (Panzerschreck) at Cromwell [A]: 0 hits -> no damage, 0 pins"
     )
+
+
+# ------------------------------------------------------------ the options
+def test_resume_of_a_file_that_is_no_record_says_so_not_that_it_would_be_written_over(
+    tmp_path: Path,
+) -> None:
+    """A probe gave --resume a transcript: the refusal spoke of writing there destroying
+    it. It says the file is not a game record, and the file is kept."""
+    from conftest import run_cli
+
+    out = tmp_path / "out.txt"
+    out.write_text("Hold the Crossroads — Bolt Action (1st edition), seed 11\n")
+    got = run_cli("play", "--resume", str(out), cwd=tmp_path)
+    told = " ".join(got.stderr.split())
+    assert got.returncode == 2 and "Traceback" not in got.stderr
+    assert (
+        f"--resume '{out}' is not a kriegsspiel game record (its line 1 is no record header)"
+        in told
+    )
+    assert "destroy" not in told
+    assert out.read_text().startswith("Hold the Crossroads")
+
+
+def test_quiet_with_a_person_playing_is_refused(tmp_path: Path) -> None:
+    """--quiet leaves the account out; with a person at a seat a probe got every prompt
+    and nothing of the game between them. It is refused (exit 2, nothing written), for a
+    new game and a resumed one; an AI game is quiet as before."""
+    from conftest import run_cli
+
+    for args in (
+        ["--players", "human,tactical", "--record", "g.jsonl"],
+        ["--players", "tactical,human", "--record", "g.jsonl"],
+        ["--resume", "g.jsonl"],
+    ):
+        got = run_cli("play", "--quiet", *args, cwd=tmp_path)
+        assert got.returncode == 2, got.stderr
+        assert "--quiet prints only the result of a game the AI plays on both sides" in " ".join(
+            got.stderr.split()
+        )
+        assert not list(tmp_path.iterdir())
+    quiet = run_cli("play", "--quiet", "--record", "ai.jsonl", cwd=tmp_path)
+    assert quiet.returncode == 0 and "Result:" in quiet.stdout and "Turn 1" not in quiet.stdout

@@ -43,7 +43,6 @@ class SoloGame:
     svg_path: str
     console: Console
     ask: Ask
-    quiet: bool = False
     chance: random.Random = field(init=False)
     players: list[Player] = field(init=False)
     told: int = 0  # the events told so far
@@ -103,9 +102,8 @@ class SoloGame:
         events = self.game.events
         lines, self.turn = account_from(events[self.told :], self.game.units, self.turn)
         self.told = len(events)
-        if not self.quiet:
-            for line in lines:
-                self.console.print(line, markup=False)
+        for line in lines:
+            self.console.print(line, markup=False)
 
     def save(self) -> None:
         """Write the record so far and draw the table (each whole, or not at all)."""
@@ -155,9 +153,7 @@ class SoloGame:
         )
 
 
-def resumed(
-    path: str, *, svg_path: str, console: Console, ask: Ask, quiet: bool = False
-) -> SoloGame:
+def resumed(path: str, *, svg_path: str, console: Console, ask: Ask) -> SoloGame:
     """The game of the record at ``path`` as it stood when it was saved, ready to go on.
 
     The record must replay exactly (:func:`~kriegsspiel.rulesets.bolt_action.game.record.replay`);
@@ -193,7 +189,6 @@ def resumed(
         svg_path,
         console,
         ask,
-        quiet=quiet,
     )
     for line, action in decisions(record.rows[1:], path):
         if isinstance(action, Reseed):
