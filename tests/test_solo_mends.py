@@ -188,7 +188,7 @@ def test_a_shot_after_an_ambush_or_a_reaction_names_its_firer_again() -> None:
     assert told[1:4] == [
         "    1st Section [A] springs an ambush",
         "    3 shots: 1 hit, 0 casualties, 1 pin on Platoon HQ [B]",
-        "    morale check for Platoon HQ [B]: needs 8, rolled 5 -> passed",
+        "    morale check for Platoon HQ [B]: needs 8 or less on 2D6, rolled 5 -> passed",
     ]
     assert (
         told[4]
@@ -373,3 +373,60 @@ def test_quiet_with_a_person_playing_is_refused(tmp_path: Path) -> None:
         assert not list(tmp_path.iterdir())
     quiet = run_cli("play", "--quiet", "--record", "ai.jsonl", cwd=tmp_path)
     assert quiet.returncode == 0 and "Result:" in quiet.stdout and "Turn 1" not in quiet.stdout
+
+
+# ------------------------------------------------------------ small confusions
+def test_a_reverse_offered_is_marked_and_the_account_says_in_reverse() -> None:
+    """A probe's Universal Carrier was offered a place straight behind it, with nothing
+    to say it would back there, and the account then said "Advance to (49", 0")" though
+    the record's move has ``reverse: true``. The place is marked, the way is named
+    "in reverse" where more than one is asked, and the account says it."""
+    from kriegsspiel.render.game_account import account_from
+
+    game = bolt_action()
+    game.apply_action(Action("draw", side=0))
+    carrier = unit_named(game, "Universal Carrier")
+    behind, ahead = (carrier.anchor.x, 0.0), (carrier.anchor.x, carrier.anchor.y + 6)
+    acts = [Action("order", unit=carrier.uid, order="Advance", to=to) for to in (behind, ahead)]
+    assert all(game.is_legal(a) for a in acts)
+    console = wide_console()
+    action = HumanPlayer(console, answers("1"))._move(game, carrier, "Advance", acts)
+    out = said(console)
+    assert f'1 ({behind[0]:.1f}, 0.0), 6.0" away, open ground, in reverse 2' in out
+    assert '2 (49.1, 12.0), 6.0" away, open ground' in out and out.count("in reverse") == 1
+    start = len(game.events)
+    game.apply_action(action)
+    moved = next(e for e in game.events[start:] if e.kind == "move")
+    assert moved.data["reverse"] is True and action.choice == ""  # (not asked for: unbidden)
+    told, _ = account_from(game.events[start:], game.units, game.turn)
+    assert told == ['  Universal Carrier [A]: Advance to (49.1", 0") in reverse']
+
+
+def test_the_words_a_probe_found_cryptic_are_plain() -> None:
+    """The state column's "Down: none" (a Down order needs no test), "none cover", a
+    rally that did not say its D6, the facing convention missing from 'help', and the
+    in-game terrain table without the sight each feature blocks."""
+    from kriegsspiel.core.game import Event
+    from kriegsspiel.render.game_account import describe
+    from kriegsspiel.solo.briefing import ground, order_test_text
+    from kriegsspiel.solo.human import HELP
+
+    game = crossroads()
+    section = unit_named(game, "2nd Section")
+    section.pins = 2
+    assert order_test_text(game, section).endswith("; a Down order needs no test")
+    assert ground(game, Point(20, 24)) == "Main road (road, no cover)"
+    rally = Event("rally", {"unit": section.uid, "pins_lost": 1})
+    assert (
+        describe(rally, game.units) == "    rallies: loses 1 pin (D6 pins off, at most all it has)"
+    )
+    assert "'facing D': D in degrees, 0 facing +y (north), 90 facing +x (east)" in " ".join(
+        HELP.split()
+    )
+    console = wide_console()
+    HumanPlayer(console, answers("terrain", "1", "down")).choose(game)
+    rows = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert any("blocks sight" in row for row in rows)
+    church = next(row for row in rows if "│ Church " in row and "building" in row)
+    hedge = next(row for row in rows if "│ Hedgerow " in row)
+    assert "│ yes " in church and "│ no " in hedge

@@ -97,6 +97,8 @@ def order_test(data: dict[str, Any]) -> str:
     said = f"    order test: needs {needs} or less on 2D6{at_the_edge(needs)}{rolled(data)}"
     if isinstance(data.get("fubar_roll"), int):
         said += f" (FUBAR), {data['fubar_roll']} on the FUBAR chart"
+    if data["result"] == "fail":  # (the order is lost: the unit goes Down instead)
+        return f"{said} -> fail: it goes Down instead"
     return f"{said} -> {data['result']}"
 
 
@@ -227,7 +229,7 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
         return f"    {n('unit')} has no shot at {n('target')}"
     if kind == "morale check":
         result = "passed" if d["passed"] else "failed"
-        needs = f"{d['needs']}{at_the_edge(d['needs'])}"
+        needs = f"{d['needs']} or less on 2D6{at_the_edge(d['needs'])}"
         return f"    morale check for {n('unit')}: needs {needs}{rolled(d)} -> {result}"
     if kind in CHECKS:
         result = "passed" if d["passed"] else "failed"
@@ -248,8 +250,10 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
         )
     if kind == "destroyed":
         return f"    ** {n('unit')} destroyed ({d['why']})"
-    if kind == "rally":
-        return f"    rallies: loses {counted(d['pins_lost'], 'pin')}"
+    if kind == "rally":  # (the record keeps the pins lost, not the D6: no more than it had)
+        return (
+            f"    rallies: loses {counted(d['pins_lost'], 'pin')} (D6 pins off, at most all it has)"
+        )
     if kind == "close quarters":
         return close_quarters(d, n("attacker"), n("defender"))
     if kind == "assault vehicle":
@@ -365,7 +369,7 @@ def close_quarters(d: dict[str, Any], attacker: str, defender: str) -> str:
         if isinstance(check, dict):
             held = "passed, the fight goes on" if check["passed"] else "failed"
             line += (
-                f"; {check['side']}' morale check: needs {check['needs']}"
+                f"; {check['side']}' morale check: needs {check['needs']} or less on 2D6"
                 f"{at_the_edge(check['needs'])}, rolled {check['roll']} -> {held}"
             )
         lines.append(line)
@@ -406,12 +410,23 @@ def account_from(events: Sequence[Event], units: list[Any], turn: int = 0) -> tu
     lines: list[str] = []
     before: Event | None = None
     speaker: Any = None  # the unit whose doing the lines tell now (a shot's is named)
+    ordered: tuple[int, Any] | None = None  # the line of the last order told, and its unit
     for event in events:
         t = event.data.get("turn", turn)
         if event.kind in TURN_OPENERS and t != turn:
             turn = t
             lines.append(f"Turn {turn}")
         line = describe(event, units, before)
+        if event.kind == "order" and line is not None:
+            # (where its line goes: a reverse its move makes is told there)
+            ordered = (len(lines), event.data.get("unit"))
+        elif (
+            event.kind == "move"
+            and event.data.get("reverse")
+            and ordered is not None
+            and ordered[1] == event.data.get("unit")
+        ):
+            lines[ordered[0]] = in_reverse(lines[ordered[0]], event.data)
         firer = event.data.get("unit")
         if event.kind == "shoot" and line is not None and firer != speaker:
             # a shot after an interruption (an ambush sprung, a reaction) or another's
@@ -422,6 +437,16 @@ def account_from(events: Sequence[Event], units: list[Any], turn: int = 0) -> tu
             lines.extend(line.split("\n"))  # (a fight tells its rounds a line each)
         before = event
     return lines, turn
+
+
+def in_reverse(line: str, move: dict[str, Any]) -> str:
+    """An order's line with "in reverse" after its place, where the move it made reversed
+    (a vehicle ordered to a place behind it drives there backwards unbidden): the record's
+    move says so; the order, only where it was asked for."""
+    if "in reverse" in line:
+        return line
+    place = f"to {_at(move['to'])}"
+    return line.replace(place, f"{place} in reverse", 1) if place in line else line
 
 
 #: the events whose unit the lines after them are about, until another speaks: its shots

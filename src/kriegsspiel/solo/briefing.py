@@ -78,7 +78,10 @@ def order_test_text(game: BoltActionGame, unit: UnitState) -> str:
     if not order_test_needed(game.rules, test):
         return ""
     passed, fubar = _order_odds(game.rules, test)
-    return f"{test.value} or less: {percent(passed)} (FUBAR {percent(fubar)}); Down: none"
+    return (
+        f"{test.value} or less: {percent(passed)} (FUBAR {percent(fubar)}); a Down order "
+        "needs no test"
+    )
 
 
 @lru_cache(maxsize=256)
@@ -156,7 +159,12 @@ def ground(game: BoltActionGame, at: Point) -> str:
     here = game.table.features_at(at)
     if not here:
         return "open ground"
-    return ", ".join(f"{f.name} ({f.category}, {f.cover} cover)" for f in here)
+    return ", ".join(f"{f.name} ({f.category}, {_cover(f.cover)})" for f in here)
+
+
+def _cover(cover: str) -> str:
+    """ "soft cover", "hard cover", "no cover"."""
+    return "no cover" if cover == "none" else f"{cover} cover"
 
 
 def place_line(game: BoltActionGame, unit: UnitState, to: tuple[float, float]) -> str:
@@ -280,7 +288,7 @@ def terrain_table(game: BoltActionGame) -> RichTable:
     table = RichTable(
         title=f'The table: {game.table.width:g}" by {game.table.height:g}"', title_justify="left"
     )
-    for name in ("terrain", "category", "cover", "x from–to", "y from–to"):
+    for name in ("terrain", "category", "cover", "blocks sight", "x from–to", "y from–to"):
         table.add_column(name)
     for f in game.table.features:
         xs = [p[0] for p in f.polygon]
@@ -289,11 +297,12 @@ def terrain_table(game: BoltActionGame) -> RichTable:
             f.name,
             f.category,
             f.cover,
+            "yes" if f.blocks_line_of_sight else "no",
             f"{min(xs):.1f}–{max(xs):.1f}",
             f"{min(ys):.1f}–{max(ys):.1f}",
         )
     for o in game.scenario.objectives:
-        table.add_row(o.name, "objective", "", f"{o.x:.1f}", f"{o.y:.1f}")
+        table.add_row(o.name, "objective", "", "", f"{o.x:.1f}", f"{o.y:.1f}")
     return table
 
 

@@ -27,7 +27,11 @@ from kriegsspiel.render.game_account import objectives_held, score_label
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT
-from kriegsspiel.rulesets.bolt_action.game.table_rules import terrain_column, terrain_refusal
+from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    check_order_move,
+    terrain_column,
+    terrain_refusal,
+)
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.solo.briefing import (
     SIDE_NAMES,
@@ -421,9 +425,18 @@ class HumanPlayer:
                 name = game.units[a.target].name
                 if name not in shooting[a.to] and _shot_after(game, unit, a, a.target):
                     shooting[a.to].append(name)
+        # a place every way offered to reaches backwards (a vehicle drives to a place
+        # behind it in reverse, unbidden) is marked so
+        backwards = {
+            to
+            for to in places
+            if all(_reverses(game, unit, a) for a in acts if a.to == to)
+            and unit.vehicle is not None
+        }
         options: list[tuple[str, _Place]] = [
             (
                 place_line(game, unit, to)
+                + (", in reverse" if to in backwards else "")
                 + (f"; may then fire at {', '.join(shooting[to])}" if shooting.get(to) else ""),
                 (to, None),
             )
@@ -473,7 +486,18 @@ class HumanPlayer:
             way = (
                 ways[0]
                 if len(ways) == 1
-                else self._pick("How", [(_way_name(c, f), (c, f)) for c, f in ways])
+                else self._pick(
+                    "How",
+                    [
+                        (
+                            _way_name(
+                                c, f, reverse=_reverses(game, unit, _way(unit, order, to, c, f))
+                            ),
+                            (c, f),
+                        )
+                        for c, f in ways
+                    ],
+                )
             )
         choice, facing = way
         move = Action("order", unit=unit.uid, order=order, to=to, choice=choice, facing=facing)
@@ -722,9 +746,26 @@ def _menu_name(action: Action) -> str:
     return action.order
 
 
-def _way_name(choice: str, facing: float | None) -> str:
-    how = "in reverse" if choice == "reverse" else "driving forward"
+def _way_name(choice: str, facing: float | None, *, reverse: bool = False) -> str:
+    """How a vehicle drives to a place: ``reverse``, it backs there (asked for, or where
+    its turns leave it no way forward)."""
+    how = "in reverse" if reverse or choice == "reverse" else "driving forward"
     return how if facing is None else f"{how}, ending facing {facing:.0f}°"
+
+
+def _way(
+    unit: UnitState, order: str, to: tuple[float, float], choice: str, facing: float | None
+) -> Action:
+    """The move order to ``to`` by a way (its choice and facing)."""
+    return Action("order", unit=unit.uid, order=order, to=to, choice=choice, facing=facing)
+
+
+def _reverses(game: BoltActionGame, unit: UnitState, move: Action) -> bool:
+    """Whether the move order ``move`` backs a vehicle to its place: asked for, or the
+    game's move check finds it may not drive there forward (its turns) and reverses."""
+    if unit.vehicle is None or move.to is None:
+        return False
+    return move.choice == "reverse" or check_order_move(game.rules, game.table, unit, move).reverse
 
 
 def _typed_place(line: str, offered: Sequence[tuple[float, float]] = ()) -> _Place | None:
