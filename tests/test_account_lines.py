@@ -126,9 +126,9 @@ def test_a_konflikt47_fight_tells_the_losers_check_each_round() -> None:
     assert describe(fight, UNITS) == (
         "    close quarters 2nd Grenadier Squad [B] v 1st Section [A]:\n"
         "      round 1: attackers 6 lose 1, defenders 5 lose 3; defenders' morale check: "
-        "needs 9, rolled 6 -> passed, the fight goes on\n"
+        "needs 9 or less on 2D6, rolled 6 -> passed, the fight goes on\n"
         "      round 2: attackers 5 lose 0, defenders 2 lose 1; defenders' morale check: "
-        "needs 12 (a double six still fails), rolled 12 -> failed\n"
+        "needs 12 or less on 2D6 (a double six still fails), rolled 12 -> failed\n"
         "      attackers win, 5 left (the defenders' 1 left failed their check: destroyed)"
     )
 
@@ -261,7 +261,8 @@ def test_an_order_tests_needs_at_the_edges_say_what_the_doubles_do(
         data["fubar_roll"] = 1
     said = describe(Event("order test", data), UNITS)
     assert said is not None and said.startswith(f"    order test: {line}")
-    assert said.endswith(f"-> {result}")
+    # (a failed test loses the order: the unit goes Down, and the line says so)
+    assert said.endswith(f"-> {result}" + (": it goes Down instead" if result == "fail" else ""))
 
 
 def test_a_delayed_barrages_marker_stays_where_the_target_stood() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -13,7 +14,7 @@ from kriegsspiel.cli import app
 from kriegsspiel.core.game import Event
 from kriegsspiel.core.procedure import RandomDice
 from kriegsspiel.core.table import Table
-from kriegsspiel.render.game_account import account, counted, describe
+from kriegsspiel.render.game_account import account, counted, describe, inches
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
@@ -90,7 +91,8 @@ def test_an_air_strike_that_immobilises_a_tank_says_so(
     lines = result.output.splitlines()
     at = lines.index("    a Fighter-bomber attacks Panzer IV Ausf. H [B]: +2 pins")
     told = lines[at + 1]
-    assert told.startswith("    Panzer IV Ausf. H [B]: damage rolls v 9: "), told
+    # (the aircraft's hits are told: each made a damage roll)
+    assert re.match(r"    Panzer IV Ausf\. H \[B\]: \d+ hits; damage rolls v 9: ", told), told
     assert told.endswith(" -> immobilised, 1 pin"), told
     assert "superficial (result 5-3: immobilised)" in told  # the roll that did it
     assert "survives" not in result.output
@@ -170,7 +172,7 @@ def test_a_fubar_panic_tells_where_the_unit_ran(armies: list[str], seed: int) ->
         x, y = ran.data["to"]
         line = (
             f"    FUBAR! {panic.data['result']}: {_name(game, panic.data['unit'])} runs away "
-            f'from {_name(game, panic.data["away_from"])}, to ({x:.0f}", {y:.0f}") instead'
+            f'from {_name(game, panic.data["away_from"])}, to ({inches(x)}", {inches(y)}") instead'
         )
         at = told.index(line)
         test = game.events[i - 2].data  # (the order test, then the run, then the panic)
@@ -187,7 +189,7 @@ def test_a_panic_tells_its_run_only_from_its_own_move() -> None:
     panic = Event("fubar", {"unit": 0, "result": "panic", "away_from": 1})
     ran = "    FUBAR! panic: Sherman [A] runs away from Panzer IV [B]"
     moved = Event("move", {"unit": 0, "to": [28.61, 3.85], "run": True})
-    assert describe(panic, UNITS, moved) == f'{ran}, to (29", 4") instead'
+    assert describe(panic, UNITS, moved) == f'{ran}, to (28.6", 3.9") instead'
     assert describe(panic, UNITS) == f"{ran} instead"
     other = Event("move", {"unit": 1, "to": [28.61, 3.85], "run": True})
     assert describe(panic, UNITS, other) == f"{ran} instead"
@@ -209,23 +211,23 @@ def test_a_barrage_tells_where_its_fire_for_effect_comes_down() -> None:
     enemy = "Side " + "AB"[1 - barrage.data["side"]]
     assert told[at + 1] == (
         f'    fire for effect: every unit within {fire.data["radius"]}" of '
-        f'({x:.0f}", {y:.0f}"), where {enemy} left the target point'
+        f'({inches(x)}", {inches(y)}"), where {enemy} left the target point'
     )
 
 
 @pytest.mark.parametrize(
     ("effect", "side", "line"),
     [
-        ("fire for effect", 0, 'every unit within 8" of the target point (54", 33")'),
+        ("fire for effect", 0, 'every unit within 8" of the target point (53.7", 33.2")'),
         (
             "miscalculation",
             0,
-            'every unit within 8" of (54", 33"), where Side B left the target point',
+            'every unit within 8" of (53.7", 33.2"), where Side B left the target point',
         ),
         (
             "miscalculation",
             1,
-            'every unit within 8" of (54", 33"), where Side A left the target point',
+            'every unit within 8" of (53.7", 33.2"), where Side A left the target point',
         ),
     ],
 )
@@ -311,7 +313,10 @@ def test_an_aircrafts_pins_are_told_on_its_line_and_not_as_none_after() -> None:
     assert aircraft.data["pins"] == 1 and damage.kind == "support damage"
     assert describe(aircraft, game.units) == "    a Strafing fighter attacks M4 Sherman [A]: +1 pin"
     told = describe(damage, game.units, aircraft)
-    assert told is not None and told.startswith("    M4 Sherman [A]: damage rolls v 9: ")
+    hits = sum(w["hits"] for w in damage.data["weapons"])
+    assert told is not None and told.startswith(
+        f"    M4 Sherman [A]: {hits} hits; damage rolls v 9: "
+    )
     assert told.endswith(" -> no damage"), told
     assert str(describe(damage, game.units)).endswith(" -> no damage, 0 pins")
 

@@ -214,7 +214,7 @@ def test_the_account_tells_weapons_and_damage_rolls() -> None:
     told = describe(at_tank, units)
     assert told is not None and "\n" not in told
     assert told.endswith(
-        ": damage rolls v 9: 6+6=12 massive (results 2: immobilised, 6: knocked out), "
+        ": 6 hits; damage rolls v 9: 6+6=12 massive (results 2: immobilised, 6: knocked out), "
         "5 more: none -> knocked out, immobilised"
     ), told
     assert told.startswith("    6 shots (PIAT) at ")

@@ -262,6 +262,10 @@ def test_quit_at_any_prompt_stops(tmp_path: Path) -> None:
         ("12,30 reverse", ((12.0, 30.0), ("reverse", None))),
         ("12, 30 facing 450", ((12.0, 30.0), ("", 90.0))),
         ("12,30 reverse facing -90", ((12.0, 30.0), ("reverse", 270.0))),
+        ("(12, 30)", ((12.0, 30.0), ("", None))),  # (as the lists print a place)
+        ("(12.5,30) reverse", ((12.5, 30.0), ("reverse", None))),
+        ("(12,30", None),
+        ("12,30)", None),
         ("1", None),
         ("12,30 sideways", None),
         ("north", None),
@@ -386,7 +390,7 @@ def test_resume_refuses_a_finished_game_and_one_changed_by_hand(tmp_path: Path) 
     notes = tmp_path / "notes.jsonl"
     notes.write_text('{"shopping": "eggs"}\n')  # (not a record at all: refused as such)
     other = run_cli("play", "--resume", str(notes), cwd=tmp_path)
-    assert other.returncode == 2 and "is not a game record" in other.stderr
+    assert other.returncode == 2 and "is not a kriegsspiel game record" in other.stderr
 
 
 def close_quarters_game(ruleset: str, side: int) -> BoltActionGame:
@@ -600,7 +604,10 @@ def test_a_pinned_units_order_test_is_shown_as_the_odds_command_gives_it() -> No
         "bolt-action-1", quality=unit.quality, pins=2, officer=game.officer_near(unit)
     ).probabilities
     value = game.rules.morale(unit.quality) + game.rules.officer_bonus(game.officer_near(unit)) - 2
-    said = f"{value} or less: {float(odds['p_pass']):.0%} (FUBAR {float(odds['p_fubar']):.0%}); Down: none"
+    said = (
+        f"{value} or less: {float(odds['p_pass']):.0%} (FUBAR {float(odds['p_fubar']):.0%}); "
+        "a Down order needs no test"
+    )
     assert order_test_text(game, unit) == said
     out = io.StringIO()
     Console(file=out, width=200).print(units_table(game, game.eligible(0), "units"))
@@ -896,7 +903,8 @@ def test_look_takes_a_name_as_the_lists_write_it_with_its_side_or_its_number(typ
         assert "Which unit?" in console.file.getvalue()  # type: ignore[attr-defined]
         return
     console = Console(file=io.StringIO(), width=200)
-    HumanPlayer(console, answers(f"look {typed}", "1", "down")).choose(game)
+    shown = ("units",) if typed.isdigit() else ()  # (look N: as the last table numbers them)
+    HumanPlayer(console, answers(*shown, f"look {typed}", "1", "down")).choose(game)
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert f"Platoon HQ (side B, {hq.quality}, {hq.points} points)" in out
     assert "Which unit?" not in out and "More than one" not in out
@@ -906,9 +914,10 @@ def test_look_by_a_number_units_does_not_give_says_which_it_gives() -> None:
     game = set_up_game(build_matchup("konflikt47", None, [], "human,tactical", seats=True), 3)
     game.apply_action(Action("draw", side=0))
     console = quiet_console()
-    HumanPlayer(console, answers("look 99", "1", "down")).choose(game)
+    HumanPlayer(console, answers("look 99", "units", "look 99", "1", "down")).choose(game)
     out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
-    assert f"look 99: 'units' numbers the units 1 to {len(game.units)}" in out
+    assert f"look 99: the table above numbers its units 1 to {len(game.eligible(0))}" in out
+    assert f"look 99: the table above numbers its units 1 to {len(game.units)}" in out
 
 
 def test_hint_after_picking_an_order_is_for_that_order_or_says_the_ai_would_give_another(

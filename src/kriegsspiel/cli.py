@@ -115,7 +115,13 @@ def play_cmd(
         ),
     ] = None,
     quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="Only the result, not the turn-by-turn account.")
+        bool,
+        typer.Option(
+            "--quiet",
+            "-q",
+            help="Only the result, not the turn-by-turn account (of a game the AI plays on "
+            "both sides: a game you play is told as it goes).",
+        ),
     ] = False,
     rules_file: GameRulesFileOpt = None,
     deployment: DeploymentOpt = "list-order",

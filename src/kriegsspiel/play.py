@@ -25,6 +25,14 @@ if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
 
+# --quiet leaves out what happens; a person playing a side needs it to play (a probe got
+# every prompt and none of the game between them): refused, not half-obeyed
+QUIET_WITH_A_PERSON = (
+    "--quiet prints only the result of a game the AI plays on both sides; a game you play "
+    "(a 'human' seat, or --resume) is told as it goes, so leave --quiet out."
+)
+
+
 def run_game(
     *,
     ruleset: str | None,
@@ -53,11 +61,15 @@ def run_game(
         raise empty_name("--resume", resume, "the record of the game to go on with")
     if rules_file is not None and not rules_file.strip():
         raise empty_name("--rules-file", rules_file, RULES_FILE_WANTED)
+    if quiet and resume is not None:
+        raise UsageError(QUIET_WITH_A_PERSON)
     if resume is not None:
-        return _resume(resume, record, svg, quiet)
+        return _resume(resume, record, svg)
     matchup = build_matchup(
         ruleset, scenario, armies, players, rules_file=rules_file, seats=True, deployment=deployment
     )
+    if quiet and "human" in matchup.players:
+        raise UsageError(QUIET_WITH_A_PERSON)
     place = Path(matchup.scenario.label).stem  # (a shipped name, or the file's)
     default = f"kriegsspiel-{matchup.ruleset}-{place}-seed{seed}.jsonl"
     record_path = record if record is not None else default  # ('' refused: an empty name)
@@ -87,9 +99,7 @@ def run_game(
         assert svg is not None
         seats = parse_seats(",".join(kinds))
         assert seats is not None  # (build_matchup has checked them)
-        solo = SoloGame(
-            game, seats, head, record_path, svg, console, terminal_asker(console), quiet
-        )
+        solo = SoloGame(game, seats, head, record_path, svg, console, terminal_asker(console))
         return solo.play()
     try:
         game = play_game(matchup, seed)
@@ -207,7 +217,7 @@ def _keep_a_game_in_progress(path: str, default: bool) -> None:
     )
 
 
-def _resume(path: str, record: str | None, svg: str | None, quiet: bool) -> int:
+def _resume(path: str, record: str | None, svg: str | None) -> int:
     """Go on with the game saved in the record at ``path`` (it is saved there again)."""
     from kriegsspiel.solo.human import terminal_asker
     from kriegsspiel.solo.session import resumed
@@ -215,13 +225,25 @@ def _resume(path: str, record: str | None, svg: str | None, quiet: bool) -> int:
     if record is not None:
         raise UsageError("--resume goes on writing the record it is given; leave --record out.")
     check_output(path, "--resume")
-    try:
-        check_replacing(path, "--resume", "a game record", is_game_record)
-    except UsageError:
+    if not _starts_as_a_record(path):
         _broken_record(path)  # (a record broken in its header: said at its line and field)
-        raise
+        raise UsageError(
+            f"--resume {path!r} is not a kriegsspiel game record (its line 1 is no record "
+            "header); give the record of a game of 'kriegsspiel play' (--record, or the "
+            "name it printed when you stopped)."
+        )
     svg = svg or str(Path(path).with_suffix(".svg"))
     _check_svg(svg, path, "--resume", {"the record to resume": path})
     console = Console(highlight=False)
     ask = terminal_asker(console)
-    return resumed(path, svg_path=svg, console=console, ask=ask, quiet=quiet).play()
+    return resumed(path, svg_path=svg, console=console, ask=ask).play()
+
+
+def _starts_as_a_record(path: str) -> bool:
+    """Whether the file at ``path`` starts as a game record (its header on line 1); True
+    where it cannot be read, for the reader to say why (a missing file, say)."""
+    try:
+        with open(path, "rb") as file:
+            return is_game_record(file.read(1 << 20))
+    except OSError:
+        return True

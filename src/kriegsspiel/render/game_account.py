@@ -37,6 +37,28 @@ def vehicle_damage(data: dict[str, Any]) -> str:
     return f"{told}, {counted(data['pins'], 'pin')}"
 
 
+def vehicle_hit(data: dict[str, Any]) -> str:
+    """What shots (or an aircraft's or a shell's hits) did to a vehicle: the hits, as a
+    shot at troops tells them ("0 hits -> no damage, 0 pins"; "10 hits; damage rolls v 9:
+    ... -> knocked out", and how many hits needed no roll once it was), then the damage
+    (the damage alone for a record that has no hits by weapon)."""
+    fired = data.get("weapons")
+    if not isinstance(fired, list) or not all(isinstance(w.get("hits"), int) for w in fired):
+        return f"{damage_rolls(data)}{vehicle_damage(data)}"
+    hits = sum(w["hits"] for w in fired)
+    if not hits:
+        return f"0 hits -> {vehicle_damage(data)}"
+    rolls = data.get("damage_rolls")
+    said = f"{counted(hits, 'hit')}; {damage_rolls(data)}".removesuffix("; ")
+    if not said.endswith(" -> "):
+        said += " -> "
+    said += vehicle_damage(data)
+    rolled = len(rolls) if isinstance(rolls, list) else hits
+    if data.get("knocked_out") and 0 < rolled < hits:
+        said += f" (its other {counted(hits - rolled, 'hit')} not rolled: it was out)"
+    return said
+
+
 def assault_dice(data: dict[str, Any]) -> str:
     """ "to hit on 4+ with 6 models: 2 hits; damage roll v 9: 5+2=7 none -> ": an assault on
     a vehicle's dice, the hits as the damage roll's pen ("" for a record without them)."""
@@ -75,6 +97,8 @@ def order_test(data: dict[str, Any]) -> str:
     said = f"    order test: needs {needs} or less on 2D6{at_the_edge(needs)}{rolled(data)}"
     if isinstance(data.get("fubar_roll"), int):
         said += f" (FUBAR), {data['fubar_roll']} on the FUBAR chart"
+    if data["result"] == "fail":  # (the order is lost: the unit goes Down instead)
+        return f"{said} -> fail: it goes Down instead"
     return f"{said} -> {data['result']}"
 
 
@@ -156,8 +180,16 @@ def damage_rolls(data: dict[str, Any]) -> str:
     return f"damage roll{many} v {rolls[0]['damage_value']}: {', '.join(told)} -> "
 
 
+def inches(value: float) -> str:
+    """A place's coordinate as the tables print it, to the tenth of an inch ("16.9"), a
+    whole inch without its ".0" ("12")."""
+    return f"{value:.1f}".removesuffix(".0")
+
+
 def _at(point: Sequence[float]) -> str:
-    return f'({point[0]:.0f}", {point[1]:.0f}")'
+    """A place, to the tenth of an inch as the tables and place lists print it (so a
+    place the account names can be typed as it reads)."""
+    return f'({inches(point[0])}", {inches(point[1])}")'
 
 
 def describe(event: Event, units: list[Any], before: Event | None = None) -> str | None:
@@ -192,15 +224,12 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
                 f"{counted(d['casualties'], 'casualty')}, {counted(d['pins'], 'pin')} on "
                 f"{n('target')}"
             )
-        return (
-            f"    {weapons_fired(d, hits=False)} at {n('target')}: {damage_rolls(d)}"
-            f"{vehicle_damage(d)}"
-        )
+        return f"    {weapons_fired(d, hits=False)} at {n('target')}: {vehicle_hit(d)}"
     if kind == "no shot":
         return f"    {n('unit')} has no shot at {n('target')}"
     if kind == "morale check":
         result = "passed" if d["passed"] else "failed"
-        needs = f"{d['needs']}{at_the_edge(d['needs'])}"
+        needs = f"{d['needs']} or less on 2D6{at_the_edge(d['needs'])}"
         return f"    morale check for {n('unit')}: needs {needs}{rolled(d)} -> {result}"
     if kind in CHECKS:
         result = "passed" if d["passed"] else "failed"
@@ -221,8 +250,10 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
         )
     if kind == "destroyed":
         return f"    ** {n('unit')} destroyed ({d['why']})"
-    if kind == "rally":
-        return f"    rallies: loses {counted(d['pins_lost'], 'pin')}"
+    if kind == "rally":  # (the record keeps the pins lost, not the D6: no more than it had)
+        return (
+            f"    rallies: loses {counted(d['pins_lost'], 'pin')} (D6 pins off, at most all it has)"
+        )
     if kind == "close quarters":
         return close_quarters(d, n("attacker"), n("defender"))
     if kind == "assault vehicle":
@@ -296,7 +327,7 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
                 f"    {counted(d['hits'], 'hit')}, {counted(d['casualties'], 'casualty')}"
                 f"{pins} on {n('target')}"
             )
-        return f"    {n('target')}: {damage_rolls(d)}{vehicle_damage(d)}"
+        return f"    {n('target')}: {vehicle_hit(d)}"
     if kind == "dice":
         return f"  (the dice are rolled from seed {d['seed']} from here on)"
     if kind == "turn end":
@@ -338,7 +369,7 @@ def close_quarters(d: dict[str, Any], attacker: str, defender: str) -> str:
         if isinstance(check, dict):
             held = "passed, the fight goes on" if check["passed"] else "failed"
             line += (
-                f"; {check['side']}' morale check: needs {check['needs']}"
+                f"; {check['side']}' morale check: needs {check['needs']} or less on 2D6"
                 f"{at_the_edge(check['needs'])}, rolled {check['roll']} -> {held}"
             )
         lines.append(line)
@@ -378,20 +409,60 @@ def account_from(events: Sequence[Event], units: list[Any], turn: int = 0) -> tu
     the turn they end in: a game told as it is played, a few events at a time."""
     lines: list[str] = []
     before: Event | None = None
+    speaker: Any = None  # the unit whose doing the lines tell now (a shot's is named)
+    ordered: tuple[int, Any] | None = None  # the line of the last order told, and its unit
     for event in events:
         t = event.data.get("turn", turn)
         if event.kind in TURN_OPENERS and t != turn:
             turn = t
             lines.append(f"Turn {turn}")
         line = describe(event, units, before)
+        if event.kind == "order" and line is not None:
+            # (where its line goes: a reverse its move makes is told there)
+            ordered = (len(lines), event.data.get("unit"))
+        elif (
+            event.kind == "move"
+            and event.data.get("reverse")
+            and ordered is not None
+            and ordered[1] == event.data.get("unit")
+        ):
+            lines[ordered[0]] = in_reverse(lines[ordered[0]], event.data)
+        firer = event.data.get("unit")
+        if event.kind == "shoot" and line is not None and firer != speaker:
+            # a shot after an interruption (an ambush sprung, a reaction) or another's
+            line = f"    {_name(units, firer)} fires: {line.strip()}"
+        if event.kind in SPEAKERS or event.kind == "shoot":
+            speaker = firer
         if line is not None:
             lines.extend(line.split("\n"))  # (a fight tells its rounds a line each)
         before = event
     return lines, turn
 
 
+def in_reverse(line: str, move: dict[str, Any]) -> str:
+    """An order's line with "in reverse" after its place, where the move it made reversed
+    (a vehicle ordered to a place behind it drives there backwards unbidden): the record's
+    move says so; the order, only where it was asked for."""
+    if "in reverse" in line:
+        return line
+    place = f"to {_at(move['to'])}"
+    return line.replace(place, f"{place} in reverse", 1) if place in line else line
+
+
+#: the events whose unit the lines after them are about, until another speaks: its shots
+#: are told without its name (the line before names it), another's with it
+SPEAKERS = ("order", "ambush", "react", "fubar", "vehicle fires at assaulters")
+
+
 # what a side's score counts, by the scenario's victory
 SCORED = {"units destroyed": "enemy units destroyed", "objectives": "objective points held"}
+
+
+def score_label(game: Any) -> str:
+    """What a game's running score counts, as a player reads it mid-game: "objective
+    points held now" (they may change hands before the end), "enemy units destroyed"."""
+    scored = SCORED.get(str(game.scenario.victory), str(game.scenario.victory))
+    return f"{scored} now" if game.scenario.victory == "objectives" else scored
 
 
 def army_names(game: Any) -> tuple[str, str] | None:
@@ -428,6 +499,37 @@ def opening(game: Any, players: Sequence[str], rules_label: str | None = None) -
         f"Side A: {names[0]} ({players[0]})   Side B: {names[1]} ({players[1]})",
         how_won(game.scenario),
     ]
+
+
+def objectives_held(game: Any) -> list[str]:
+    """Each objective of an objectives game as it stands: who holds it now (the one side
+    with a unit on foot near it, named with its units), contested (both sides), or nobody;
+    [] for a game scored otherwise. The game's own test of holding
+    (:func:`~kriegsspiel.rulesets.bolt_action.game.state.holds_near`), so the lines add
+    up to its score."""
+    from kriegsspiel.rulesets.bolt_action.game.state import OBJECTIVE_REACH, holder, holds_near
+
+    if game.scenario.victory != "objectives":
+        return []
+    lines = []
+    for obj in game.scenario.objectives:
+        near = [u for u in game.units if holds_near(u, (obj.x, obj.y))]
+        side = holder({u.side for u in near})
+        names = {
+            SIDES[s][-1]: ", ".join(u.name for u in near if u.side == s)
+            for s in (0, 1)
+            if any(u.side == s for u in near)
+        }
+        if side is not None:
+            held = f"held by side {SIDES[side][-1]} ({names[SIDES[side][-1]]})"
+        elif near:
+            both = "; ".join(f"side {letter}: {them}" for letter, them in names.items())
+            held = f"contested, so nobody's ({both})"
+        else:
+            held = f"nobody's (no unit on foot within {OBJECTIVE_REACH:g}\")"
+        worth = counted(obj.points, "point")
+        lines.append(f"  {obj.name} ({worth}, at {inches(obj.x)}, {inches(obj.y)}): {held}")
+    return lines
 
 
 def result_line(game: Any) -> str:

@@ -28,11 +28,19 @@ from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    check_order_move,
+    terrain_column,
+    terrain_refusal,
+)
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, order_test, order_test_needed
 from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
 
 SIDE_NAMES = ("A", "B")
+# inches: models this much nearer the centre than the foremost (or hindmost) along a move
+# are in the same rank (a squad's ranks stand 1" apart)
+RANK_SLACK = 0.3
 
 
 def percent(p: float | Fraction) -> str:
@@ -70,7 +78,10 @@ def order_test_text(game: BoltActionGame, unit: UnitState) -> str:
     if not order_test_needed(game.rules, test):
         return ""
     passed, fubar = _order_odds(game.rules, test)
-    return f"{test.value} or less: {percent(passed)} (FUBAR {percent(fubar)}); Down: none"
+    return (
+        f"{test.value} or less: {percent(passed)} (FUBAR {percent(fubar)}); a Down order "
+        "needs no test"
+    )
 
 
 @lru_cache(maxsize=256)
@@ -148,7 +159,12 @@ def ground(game: BoltActionGame, at: Point) -> str:
     here = game.table.features_at(at)
     if not here:
         return "open ground"
-    return ", ".join(f"{f.name} ({f.category}, {f.cover} cover)" for f in here)
+    return ", ".join(f"{f.name} ({f.category}, {_cover(f.cover)})" for f in here)
+
+
+def _cover(cover: str) -> str:
+    """ "soft cover", "hard cover", "no cover"."""
+    return "no cover" if cover == "none" else f"{cover} cover"
 
 
 def place_line(game: BoltActionGame, unit: UnitState, to: tuple[float, float]) -> str:
@@ -160,6 +176,72 @@ def place_line(game: BoltActionGame, unit: UnitState, to: tuple[float, float]) -
     return f'({to[0]:.1f}, {to[1]:.1f}), {far:.1f}" away, {ground(game, point)}'
 
 
+def end_heading(game: BoltActionGame, unit: UnitState, move: Action) -> float | None:
+    """The heading a vehicle fires with after the move order ``move`` (an Advance or a
+    Run with its place, way and facing): as the game's own move check leaves it (it turns
+    to face the way it drives, then to any facing given); None for troops, who have none."""
+    if unit.vehicle is None or move.to is None:
+        return None
+    return check_order_move(game.rules, game.table, unit, move).heading
+
+
+def formation_refusal(
+    game: BoltActionGame, unit: UnitState, to: tuple[float, float], *, run: bool
+) -> str | None:
+    """Why a move of ``unit``'s centre to ``to`` is refused for its formation, not its
+    centre: the ground its centre crosses and ends on lets it pass, but some of its
+    models, which move with the centre as they stand, would end in (or cross) a feature
+    that refuses the move: which models (its front rank, say, and how far ahead of the
+    centre they stand), how deep the unit stands, and where. None where that is not why
+    (the centre's own path is refused, or nothing is)."""
+    table, rules = game.table, game.rules
+    column, vehicle = terrain_column(unit), unit.vehicle is not None
+    start, end = unit.anchor, Point(*to)
+    if start == end or len(unit.alive_models) < 2:
+        return None
+
+    def refuses(j: int) -> bool:
+        return terrain_refusal(rules, table.features[j], column, vehicle, run) is not None
+
+    if any(refuses(j) for j in {*table.path_indices(start, end), *table.indices_at(*to)}):
+        return None  # (the centre's own move is refused: the game's reason says it)
+    dx, dy = end.x - start.x, end.y - start.y
+    far = math.hypot(dx, dy)
+    ux, uy = dx / far, dy / far
+    models = unit.alive_models
+    ahead = [(m.x - start.x) * ux + (m.y - start.y) * uy for m in models]
+    for ending in (True, False):  # models that end in it first, then any that cross it
+        for j, feature in enumerate(table.features):
+            if not refuses(j):
+                continue
+            caught = [
+                i
+                for i, m in enumerate(models)
+                if j in table.indices_at(m.x + dx, m.y + dy)
+                or (not ending and j in table.path_indices(m.point, Point(m.x + dx, m.y + dy)))
+            ]
+            if not caught:
+                continue
+            lead, front, back = [ahead[i] for i in caught], max(ahead), min(ahead)
+            if all(front - a < RANK_SLACK for a in lead):
+                who = f'its front rank, {front:.1f}" ahead of its centre,'
+            elif all(a - back < RANK_SLACK for a in lead):
+                who = f'its rear rank, {-back:.1f}" behind its centre,'
+            else:
+                who = f"{len(caught)} of its {len(models)} models"
+            first = models[caught[0]]
+            where = (
+                f"end in {feature.name} at ({first.x + dx:.1f}, {first.y + dy:.1f})"
+                if ending
+                else f"cross {feature.name}"
+            )
+            return (
+                "its centre's way is clear, but its models move with the centre as they "
+                f'stand ({front - back:.1f}" deep along this move): {who} would {where}'
+            )
+    return None
+
+
 def shot_line(
     game: BoltActionGame,
     unit: UnitState,
@@ -167,10 +249,12 @@ def shot_line(
     *,
     moving: bool,
     origin: Point | None = None,
+    heading: float | None = None,
 ) -> str:
     """What a shot would do, exactly: each weapon's shots and what each needs to hit,
-    then the mean casualties and pins on troops or the chance to knock a vehicle out."""
-    groups = game.shot_groups(unit, target, moving=moving, origin=origin)
+    then the mean casualties and pins on troops or the chance to knock a vehicle out; a
+    vehicle's ``heading``, if given, is the one it fires with (:func:`end_heading`)."""
+    groups = game.shot_groups(unit, target, moving=moving, origin=origin, heading=heading)
     if not groups:
         return "no shot"
     gap = (
@@ -204,7 +288,7 @@ def terrain_table(game: BoltActionGame) -> RichTable:
     table = RichTable(
         title=f'The table: {game.table.width:g}" by {game.table.height:g}"', title_justify="left"
     )
-    for name in ("terrain", "category", "cover", "x from–to", "y from–to"):
+    for name in ("terrain", "category", "cover", "blocks sight", "x from–to", "y from–to"):
         table.add_column(name)
     for f in game.table.features:
         xs = [p[0] for p in f.polygon]
@@ -213,11 +297,12 @@ def terrain_table(game: BoltActionGame) -> RichTable:
             f.name,
             f.category,
             f.cover,
+            "yes" if f.blocks_line_of_sight else "no",
             f"{min(xs):.1f}–{max(xs):.1f}",
             f"{min(ys):.1f}–{max(ys):.1f}",
         )
     for o in game.scenario.objectives:
-        table.add_row(o.name, "objective", "", f"{o.x:.1f}", f"{o.y:.1f}")
+        table.add_row(o.name, "objective", "", "", f"{o.x:.1f}", f"{o.y:.1f}")
     return table
 
 

@@ -9,6 +9,7 @@ game so far is saved by the session: :mod:`kriegsspiel.solo.session`).
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -22,14 +23,21 @@ from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import Player
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.core.table import Point
+from kriegsspiel.render.game_account import objectives_held, score_label
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT
-from kriegsspiel.rulesets.bolt_action.game.table_rules import terrain_column, terrain_refusal
+from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    check_order_move,
+    terrain_column,
+    terrain_refusal,
+)
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.solo.briefing import (
     SIDE_NAMES,
     assault_line,
+    end_heading,
+    formation_refusal,
     place_line,
     shot_line,
     terrain_table,
@@ -46,11 +54,12 @@ HELP = (
     "Answer with a number from the list, or the start of a name. At any prompt: 'back' "
     "steps back, 'units' shows every unit, 'look NAME' a unit's weapons (NAME as the "
     "lists write it, 'Platoon HQ (B)', or with A or B before or after it for the side; "
-    "'look N': N its number in 'units'), 'terrain' the ground and objectives by inches, "
-    "'hint' what the tactical AI would do here (with the unit and the order picked), 'quit' stops (the "
-    "game so far is saved and can be resumed). A move may also go to any place typed as "
-    "x,y in inches (a vehicle's may add 'reverse' or 'facing D' in degrees): the game "
-    "checks it."
+    "'look N': N its number in the table of units above), 'terrain' the ground and "
+    "objectives by inches (and who holds each now), 'hint' what the tactical AI would do "
+    "here (with the unit and the order picked), 'quit' stops (the game so far is saved and "
+    "can be resumed). A move may also go to any place typed as x,y in inches, or (x, y) as "
+    "the lists print it (a vehicle's may add 'reverse', or 'facing D': D in degrees, 0 "
+    "facing +y (north), 90 facing +x (east)): the game checks it."
 )
 # the orders in the menu's order; "Assault" is a Run at an enemy
 MENU = ("Fire", "Advance", "Run", "Assault", "Ambush", "Rally", "Down")
@@ -79,7 +88,7 @@ def _as_offered(action: Action, game: BoltActionGame) -> str:
 
 
 _PLACE = re.compile(
-    r"^\s*(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)"
+    r"^\s*(?P<open>\()?\s*(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)\s*(?(open)\))"
     r"(?P<rest>(?:\s+(?:reverse|facing\s+-?\d+(?:\.\d+)?))*)\s*$",
     re.IGNORECASE,
 )
@@ -128,10 +137,12 @@ class HumanPlayer:
         self._game: BoltActionGame | None = None
         self._unit: UnitState | None = None  # the unit being given its order, once picked
         self._order_name: str | None = None  # the order picked for it (as the menu names it)
+        self._shown: list[UnitState] | None = None  # the last numbered table of units shown
 
     # ------------------------------------------------------------------ the protocol
     def choose(self, state: BoltActionGame) -> Action:
         self._game = state
+        self._shown = None
         if state.pending is not None:
             return self._pending(state)
         return self._order(state)
@@ -199,8 +210,17 @@ class HumanPlayer:
         if word == "units":
             live = [u for u in game.units if not u.destroyed]
             self.console.print(units_table(game, live, "Every unit on the table", sides=True))
+            self._shown = live
         elif word == "terrain":
             self.console.print(terrain_table(game))
+            held = objectives_held(game)
+            if held:
+                self.console.print(
+                    f"The objectives now ({score_label(game)}: {game.score()[0]} – "
+                    f"{game.score()[1]}):"
+                )
+                for line in held:
+                    self.console.print(line, markup=False)
         elif self.adviser is None:
             self.console.print("No hint here.")
         else:
@@ -239,39 +259,43 @@ class HumanPlayer:
         )
 
     def _look(self, name: str) -> None:
-        """Show the card of one unit: by its number in ``units``, or by its name (or a
-        part of it) as the lists write it, ``Platoon HQ (B)``, with its side (A or B)
-        before or after the name, or without it where the name is one side's only."""
+        """Show the card of one unit: by its number in the last table of units shown (the
+        units to order, or 'units'; every unit as 'units' numbers them where none has
+        been shown), or by its name (or a part of it) as the lists write it, ``Platoon HQ
+        (B)``, with its side (A or B) before or after the name, or without it where the
+        name is one side's only. A destroyed unit is said to be, with its turn."""
         game = self._game
         assert game is not None
         live = [u for u in game.units if not u.destroyed]  # (as 'units' numbers them)
         text = " ".join(name.lower().split())
         if text.isdigit():
-            if 1 <= int(text) <= len(live):
-                self.console.print(unit_card(game, live[int(text) - 1]))
+            table = self._shown if self._shown is not None else live
+            which = "the table above" if self._shown is not None else "'units'"
+            if 1 <= int(text) <= len(table):
+                self.console.print(unit_card(game, table[int(text) - 1]))
                 return
             self.console.print(
-                f"look {text}: 'units' numbers the units 1 to {len(live)}; give one of "
+                f"look {text}: {which} numbers its units 1 to {len(table)}; give one of "
                 "those, or a name."
             )
             return
-        found: list[UnitState] = []
-        for start, side in _look_readings(text):
-            found = [
-                u
-                for u in live
-                if start and start in u.name.lower() and side in (None, SIDE_NAMES[u.side])
-            ]
-            if len(found) == 1:
-                break
-        if len(found) != 1:
-            told = "More than one unit is so named: " if found else "Which unit? "
-            names = ", ".join(f"{u.name} ({SIDE_NAMES[u.side]})" for u in (found or live))
+        found = _named(text, live)
+        if len(found) == 1:
+            self.console.print(unit_card(game, found[0]))
+            return
+        lost = [] if found else _named(text, [u for u in game.units if u.destroyed])
+        if lost:
             self.console.print(
-                f"{told}look NAME, for one of {escape(names)} (or look N, N its number in 'units')."
+                escape("; ".join(f"{u.name} ({SIDE_NAMES[u.side]}) {_lost(game, u)}" for u in lost))
+                + "."
             )
             return
-        self.console.print(unit_card(game, found[0]))
+        told = "More than one unit is so named: " if found else "Which unit? "
+        names = ", ".join(f"{u.name} ({SIDE_NAMES[u.side]})" for u in (found or live))
+        self.console.print(
+            f"{told}look NAME, for one of {escape(names)} (or look N, N its number in the "
+            "table of units above)."
+        )
 
     # ------------------------------------------------------------------ orders
     def _order(self, game: BoltActionGame) -> Action:
@@ -280,12 +304,14 @@ class HumanPlayer:
         units = game.eligible(side)
         cup, score = game.dice_in_cup(hand_out=True), game.score()  # (the die drawn: in hand)
         title = (
-            f"Turn {game.turn} of {game.scenario.turns}, score {score[0]} – {score[1]}: "
+            f"Turn {game.turn} of {game.scenario.turns}, score {score[0]} – {score[1]} "
+            f"({score_label(game)}): "
             f"side {SIDE_NAMES[side]} drew an order die (left in the bag: A {cup[0]}, "
             f"B {cup[1]}). The units still to take one:"
         )
         while True:
             self.console.print(units_table(game, units, title))
+            self._shown = units
             self._unit = None
             unit = self._pick(
                 "Unit to order", [(u.name, u) for u in units], back=False, listed=True
@@ -393,16 +419,25 @@ class HumanPlayer:
         (an Advance) whom it fires at after."""
         places = list(dict.fromkeys(a.to for a in acts if a.to is not None))
         shooting: dict[tuple[float, float], list[str]] = {}
-        for a in acts:
+        for a in acts:  # (the targets it has a shot at from there, as it will then face)
             if a.to is not None and a.target is not None:
                 shooting.setdefault(a.to, [])
                 name = game.units[a.target].name
-                if name not in shooting[a.to]:
+                if name not in shooting[a.to] and _shot_after(game, unit, a, a.target):
                     shooting[a.to].append(name)
+        # a place every way offered to reaches backwards (a vehicle drives to a place
+        # behind it in reverse, unbidden) is marked so
+        backwards = {
+            to
+            for to in places
+            if all(_reverses(game, unit, a) for a in acts if a.to == to)
+            and unit.vehicle is not None
+        }
         options: list[tuple[str, _Place]] = [
             (
                 place_line(game, unit, to)
-                + (f"; may then fire at {', '.join(shooting[to])}" if to in shooting else ""),
+                + (", in reverse" if to in backwards else "")
+                + (f"; may then fire at {', '.join(shooting[to])}" if shooting.get(to) else ""),
                 (to, None),
             )
             for to in places
@@ -422,7 +457,9 @@ class HumanPlayer:
         # a place refused is asked again; 'back' at the place goes back to the orders, and
         # at a question after it (how a vehicle drives there, whom to fire at) to the place
         while True:
-            to, way = self._pick("Place", options, typed=_typed_place, listed=listed)
+            to, way = self._pick(
+                "Place", options, typed=lambda line: _typed_place(line, places), listed=listed
+            )
             listed = True  # (the places are on the screen now)
             try:
                 move = self._move_to(game, unit, order, acts, to, way)
@@ -449,32 +486,64 @@ class HumanPlayer:
             way = (
                 ways[0]
                 if len(ways) == 1
-                else self._pick("How", [(_way_name(c, f), (c, f)) for c, f in ways])
+                else self._pick(
+                    "How",
+                    [
+                        (
+                            _way_name(
+                                c, f, reverse=_reverses(game, unit, _way(unit, order, to, c, f))
+                            ),
+                            (c, f),
+                        )
+                        for c, f in ways
+                    ],
+                )
             )
         choice, facing = way
         move = Action("order", unit=unit.uid, order=order, to=to, choice=choice, facing=facing)
         try:
             game.validate(move)
         except IllegalActionError as exc:
-            self.console.print(
-                f"Not allowed: {escape(str(exc))}. Another place, or 'back' for the orders."
-            )
+            told = f"Not allowed: {exc}."
+            formation = formation_refusal(game, unit, to, run=order == "Run")
+            if formation is not None:
+                told += f" {formation[0].upper()}{formation[1:]}."
+            places = list(dict.fromkeys(a.to for a in acts if a.to is not None))
+            if places:  # (each offered is open to it: the game's own candidates)
+                near = min(places, key=lambda p: math.dist(p, to))
+                told += (
+                    f" The nearest place listed: {places.index(near) + 1}  "
+                    f"{place_line(game, unit, near)}."
+                )
+            self.console.print(escape(f"{told} Another place, or 'back' for the orders."))
             return None
         if order != "Advance":
             return move
-        origin = Point(*to)
-        enemies = [
-            e
+        # the targets it will have a shot at there, facing as the move leaves it (a
+        # vehicle's hull weapons may lose or gain their arc): only those are offered
+        origin, heading = Point(*to), end_heading(game, unit, move)
+        shots = [
+            (e, shot_line(game, unit, e, moving=True, origin=origin, heading=heading))
             for e in game.units
             if e.side != unit.side
             and not e.destroyed
             and game.can_shoot(unit, e, moving=True, origin=origin)
         ]
-        if not enemies:
+        blind = [e.name for e, line in shots if line == "no shot"]
+        shots = [(e, line) for e, line in shots if line != "no shot"]
+        if blind:
+            self.console.print(
+                f"From there {escape(unit.name)} would have no shot at {escape(', '.join(blind))}"
+                + (
+                    ""
+                    if heading is None
+                    else f" (facing {heading:.0f}° after this move, no weapon of it bears: "
+                    "type the place with 'facing D' to turn toward one)"
+                )
+                + "."
+            )
+        if not shots:
             return move
-        shots = _with_shots_first(
-            [(e, shot_line(game, unit, e, moving=True, origin=origin)) for e in enemies]
-        )
         target = self._pick(
             "Then fire at",
             [("no one: only move", None)] + [(f"{e.name}: {line}", e.uid) for e, line in shots],
@@ -546,6 +615,21 @@ class HumanPlayer:
                 continue
 
 
+def _shot_after(game: BoltActionGame, unit: UnitState, move: Action, target: int) -> bool:
+    """Whether ``unit`` has a shot at ``target`` after the move order ``move``: from its
+    place, facing as the move leaves it (:func:`~kriegsspiel.solo.briefing.end_heading`)."""
+    assert move.to is not None
+    return bool(
+        game.shot_groups(
+            unit,
+            game.units[target],
+            moving=True,
+            origin=Point(*move.to),
+            heading=end_heading(game, unit, move),
+        )
+    )
+
+
 def _fire_taken(game: BoltActionGame, order: Action, uid: int, choice: str) -> str:
     """The shooting unit ``uid`` would take from ``order`` after reacting with ``choice``
     ("down": it is worked out on a copy of the game with the unit Down)."""
@@ -604,6 +688,31 @@ def run_blocked(game: BoltActionGame, unit: UnitState) -> str | None:
     return None
 
 
+def _named(text: str, units: Sequence[UnitState]) -> list[UnitState]:
+    """The units of ``units`` that a name typed (lower case) to 'look' names, by the
+    first reading of it (:func:`_look_readings`) that names one alone; else those the
+    last reading names (none, or more than one)."""
+    found: list[UnitState] = []
+    for start, side in _look_readings(text):
+        found = [
+            u
+            for u in units
+            if start and start in u.name.lower() and side in (None, SIDE_NAMES[u.side])
+        ]
+        if len(found) == 1:
+            break
+    return found
+
+
+def _lost(game: BoltActionGame, unit: UnitState) -> str:
+    """ "was destroyed in turn 2 (knocked out)": when and how a destroyed unit was lost,
+    as the game logged it."""
+    for event in game.events:
+        if event.kind == "destroyed" and event.data.get("unit") == unit.uid:
+            return f"was destroyed in turn {event.data['turn']} ({event.data['why']})"
+    return "was destroyed"
+
+
 def _look_readings(text: str) -> list[tuple[str, str | None]]:
     """The ways ``look`` may read a name typed (lower case): as (part of the name, side or
     None), the likeliest first: "platoon hq (b)", "platoon hq b" and "b platoon hq" are
@@ -637,22 +746,45 @@ def _menu_name(action: Action) -> str:
     return action.order
 
 
-def _way_name(choice: str, facing: float | None) -> str:
-    how = "in reverse" if choice == "reverse" else "driving forward"
+def _way_name(choice: str, facing: float | None, *, reverse: bool = False) -> str:
+    """How a vehicle drives to a place: ``reverse``, it backs there (asked for, or where
+    its turns leave it no way forward)."""
+    how = "in reverse" if reverse or choice == "reverse" else "driving forward"
     return how if facing is None else f"{how}, ending facing {facing:.0f}°"
 
 
-def _typed_place(line: str) -> _Place | None:
-    """A place typed as "x,y" (or "x y"), with "reverse" and "facing D" for a vehicle."""
+def _way(
+    unit: UnitState, order: str, to: tuple[float, float], choice: str, facing: float | None
+) -> Action:
+    """The move order to ``to`` by a way (its choice and facing)."""
+    return Action("order", unit=unit.uid, order=order, to=to, choice=choice, facing=facing)
+
+
+def _reverses(game: BoltActionGame, unit: UnitState, move: Action) -> bool:
+    """Whether the move order ``move`` backs a vehicle to its place: asked for, or the
+    game's move check finds it may not drive there forward (its turns) and reverses."""
+    if unit.vehicle is None or move.to is None:
+        return False
+    return move.choice == "reverse" or check_order_move(game.rules, game.table, unit, move).reverse
+
+
+def _typed_place(line: str, offered: Sequence[tuple[float, float]] = ()) -> _Place | None:
+    """A place typed as "x,y" (or "x y", or "(x, y)" as the lists print it), with
+    "reverse" and "facing D" for a vehicle. A place typed as a list printed it, to the
+    tenth of an inch, is the place ``offered`` that it prints (its ways asked, unless
+    typed): the lists round what the game holds to 0.1"."""
     found = _PLACE.match(line)
     if found is None:
         return None
     rest = found["rest"].lower()
     facing = re.search(r"facing\s+(-?\d+(?:\.\d+)?)", rest)
-    return (
-        (float(found[1]), float(found[2])),
-        (
-            "reverse" if "reverse" in rest else "",
-            None if facing is None else float(facing[1]) % 360,
-        ),
+    at = (float(found[2]), float(found[3]))
+    way = (
+        "reverse" if "reverse" in rest else "",
+        None if facing is None else float(facing[1]) % 360,
     )
+    if all(v == round(v, 1) for v in at):  # (typed no finer than the lists print)
+        for place in offered:
+            if all(f"{p:.1f}" == f"{v:.1f}" for p, v in zip(place, at, strict=True)):
+                return place, (None if not rest.strip() else way)
+    return at, way

@@ -22,7 +22,7 @@ from kriegsspiel.core.game import CHANCE
 from kriegsspiel.core.records import dumps, read_lines, record_text
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import writing
-from kriegsspiel.render.game_account import account_from, result_line
+from kriegsspiel.render.game_account import account_from, objectives_held, result_line
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.sim.matchup import new_player, side_seed
 from kriegsspiel.solo.briefing import SIDE_NAMES
@@ -43,7 +43,6 @@ class SoloGame:
     svg_path: str
     console: Console
     ask: Ask
-    quiet: bool = False
     chance: random.Random = field(init=False)
     players: list[Player] = field(init=False)
     told: int = 0  # the events told so far
@@ -103,9 +102,8 @@ class SoloGame:
         events = self.game.events
         lines, self.turn = account_from(events[self.told :], self.game.units, self.turn)
         self.told = len(events)
-        if not self.quiet:
-            for line in lines:
-                self.console.print(line, markup=False)
+        for line in lines:
+            self.console.print(line, markup=False)
 
     def save(self) -> None:
         """Write the record so far and draw the table (each whole, or not at all)."""
@@ -144,15 +142,18 @@ class SoloGame:
 
     def finished(self) -> None:
         self.console.print(result_line(self.game))
+        held = objectives_held(self.game)  # (an objectives game: who holds which, as scored)
+        if held:
+            self.console.print("The objectives at the end:")
+            for line in held:
+                self.console.print(line, markup=False)
         self.console.print(
             f"Record written to {escape(self.record_path)} (replay with: kriegsspiel replay "
             f"{escape(shlex.quote(self.record_path))}); table drawn to {escape(self.svg_path)}"
         )
 
 
-def resumed(
-    path: str, *, svg_path: str, console: Console, ask: Ask, quiet: bool = False
-) -> SoloGame:
+def resumed(path: str, *, svg_path: str, console: Console, ask: Ask) -> SoloGame:
     """The game of the record at ``path`` as it stood when it was saved, ready to go on.
 
     The record must replay exactly (:func:`~kriegsspiel.rulesets.bolt_action.game.record.replay`);
@@ -188,7 +189,6 @@ def resumed(
         svg_path,
         console,
         ask,
-        quiet=quiet,
     )
     for line, action in decisions(record.rows[1:], path):
         if isinstance(action, Reseed):
