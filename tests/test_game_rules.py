@@ -528,7 +528,8 @@ def test_destroyed_units_score_in_a_meeting_engagement() -> None:
 
 
 def _wipe_out_the_last_enemy(game: BoltActionGame, shooter: int, last: int) -> None:
-    """``shooter`` fires at the enemy's one man left, ``last``, and (dice made sure) kills him."""
+    """``shooter`` fires at the enemy's one man left, ``last``, and (dice made sure) kills
+    him: he does not go Down."""
     game.table = Table(72, 48)
     place(game.units[shooter], 20, 5, 0)
     place(game.units[last], 20, 15, 180)
@@ -537,6 +538,8 @@ def _wipe_out_the_last_enemy(game: BoltActionGame, shooter: int, last: int) -> N
     game.dice = ScriptedDice([6] * 40)  # every shot hits and kills
     game.apply_action(Action("draw", side=game.units[shooter].side))
     game.apply_action(Action("order", unit=shooter, order="Fire", target=last))
+    assert game.pending is not None and game.pending.kind == "shot-reaction"
+    game.apply_action(Action("react", side=game.units[last].side, unit=last, choice="none"))
 
 
 def test_a_side_that_wipes_the_enemy_out_wins_whatever_the_objectives_say() -> None:
@@ -607,16 +610,6 @@ def test_the_ai_goes_down_when_that_saves_more_than_its_own_shot_would_take(
     assert 0 < saves < danger and target.order is None  # (asked, and put back)
     assert (saves > player._best_shot(game, target)) == (reaction == "down")
     assert player.choose(game).choice == reaction
-
-
-def test_bolt_action_has_no_reactions() -> None:
-    game = new_game("bolt-action-1")
-    only(game, 1, 11)
-    place(game.units[1], 20, 12, 0)
-    place(game.units[11], 20, 26, 180)
-    game.apply_action(Action("draw", side=0))
-    game.apply_action(Action("order", unit=1, order="Fire", target=11))
-    assert game.pending is None
 
 
 def test_ambush_fires_after_a_move() -> None:

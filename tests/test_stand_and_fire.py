@@ -187,7 +187,7 @@ def test_after_the_fire_the_fight_reads_the_survivors_and_their_pins() -> None:
         (
             "bolt-action-1",
             {"defender_mode": "stand-and-fire", "defender_weapons": ["rifle"]},
-            "no reactions",
+            "no assault reactions",
         ),
         ("bolt-action-1", {"defender_mode": "point-blank"}, "no point-blank fire"),
     ],

@@ -43,7 +43,13 @@ class Rules:
 
     ruleset: ClassVar[str]
     has_walkers: ClassVar[bool] = False
-    has_reactions: ClassVar[bool] = False
+    # the reactions ("target reacts") each edition plays, each asked where it applies:
+    # a unit with no order yet this turn, shot at, may go Down (its die used);
+    down_reaction: ClassVar[bool] = False
+    # assaulted infantry with no order yet may stand and fire or escape;
+    assault_reactions: ClassVar[bool] = False
+    # a recce vehicle with no order yet, assaulted by infantry, may escape
+    recce_escape: ClassVar[bool] = False
 
     def __init__(self, rules_file: str | None = None, text: str | None = None) -> None:
         self.rules_file = rules_file
@@ -61,6 +67,13 @@ class Rules:
             assert self.rules_file is not None
             self.text = _file_text(self.rules_file)
         return parse_yaml(self.text, Edition, self.rules_file or "rules file")
+
+    @property
+    def has_reactions(self) -> bool:
+        """Whether the edition plays all of Konflikt '47's reactions: the play aid's one
+        question (its Down, Run and Fire dice taken out of turn, and standing to fire),
+        until it asks the finer flags above as the game does."""
+        return self.down_reaction and self.assault_reactions and self.recce_escape
 
     @property
     def destroyed_dice_stay_in_cup(self) -> bool:
@@ -121,11 +134,17 @@ class Rules:
 class Konflikt47(Rules):
     ruleset = "konflikt47"
     has_walkers = True
-    has_reactions = True
+    down_reaction = True
+    assault_reactions = True
+    recce_escape = True
 
 
 class BoltAction1(Rules):
     ruleset = "bolt-action-1"
+    # the Bolt Action core's Down reaction and recce escape; what an assaulted unit may
+    # do besides fight is not known for this edition (docs/rules/bolt-action-1.md)
+    down_reaction = True
+    recce_escape = True
 
 
 def rules_for(ruleset: str, rules_file: str | None = None, text: str | None = None) -> Rules:

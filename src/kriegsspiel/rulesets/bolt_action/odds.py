@@ -775,9 +775,9 @@ def assault_odds(
             f"(not {defender_mode!r})."
         )
     stand_and_fire = defender_mode == "stand-and-fire"
-    if stand_and_fire and not rules.has_reactions:
+    if stand_and_fire and not rules.assault_reactions:
         raise UsageError(
-            f"{rules.data.title} has no reactions: an assaulted unit cannot stand and fire."
+            f"{rules.data.title} has no assault reactions: an assaulted unit cannot stand and fire."
         )
     if "point-blank" in {attacker_mode, defender_mode} and "point-blank" not in modes:
         raise UsageError(

@@ -20,6 +20,7 @@ from kriegsspiel.rulesets.bolt_action.assault import (
     Side,
     assault_vehicle,
     close_quarters,
+    fighting_modes,
     fighting_side,
     vehicle_hit_score,
 )
@@ -40,18 +41,30 @@ if TYPE_CHECKING:
 
 
 def reactions(rules: Rules, tgt: UnitState) -> list[str]:
-    """What an assaulted unit may do: in Konflikt '47 (sheet 001) a recce vehicle stays or
-    drives off, and infantry fight hand-to-hand or with point-blank fire, or, with no order
-    this turn and no die kept from the last, escape or stand and fire; in an edition
-    without reactions it fights hand-to-hand."""
-    if not rules.has_reactions:
-        return ["hand-to-hand"]
+    """What an assaulted unit may do: a recce vehicle stays or drives off (asked only where
+    it may escape: :func:`recce_may_escape`); infantry fight in one of the edition's
+    fighting modes (hand-to-hand, and in Konflikt '47 point-blank fire), or, where the
+    edition has assault reactions (Konflikt '47, sheet 001), with no order this turn and
+    no die kept from the last, escape or stand and fire."""
     if tgt.vehicle is not None:
         return ["stay", "escape"]
-    choices = ["hand-to-hand", "point-blank"]
-    if tgt.order is None and tgt.retained is None:
+    choices: list[str] = [*fighting_modes(rules)]
+    if rules.assault_reactions and tgt.order is None and tgt.retained is None:
         choices += ["escape", "stand and fire"]
     return choices
+
+
+def recce_may_escape(rules: Rules, tgt: UnitState) -> bool:
+    """Whether the assaulted ``tgt`` is a recce vehicle that may escape: in an edition
+    with the recce escape, with no order this turn, no die kept and able to move."""
+    return (
+        rules.recce_escape
+        and tgt.vehicle is not None
+        and tgt.vehicle.recce
+        and tgt.order is None
+        and tgt.retained is None
+        and not tgt.immobilised
+    )
 
 
 def side_of(game: BoltActionGame, unit: UnitState, mode: str, *, pins: int | None = None) -> Side:
@@ -70,17 +83,15 @@ def side_of(game: BoltActionGame, unit: UnitState, mode: str, *, pins: int | Non
 
 
 def assault(game: BoltActionGame, unit: UnitState, action: Action) -> None:
-    """``unit`` assaults the order's target: Konflikt '47 asks the target for its reaction
-    (a recce vehicle's too), otherwise the fight follows at once."""
+    """``unit`` assaults the order's target: the target is asked for its reaction where it
+    has a choice (:func:`reactions`: troops in Konflikt '47; a recce vehicle that may
+    escape), otherwise the fight follows at once."""
     tgt = game.units[action.target]  # type: ignore[index]
-    recce_can_escape = (
-        tgt.vehicle is not None
-        and tgt.vehicle.recce
-        and tgt.order is None
-        and tgt.retained is None
-        and not tgt.immobilised
-    )
-    if game.rules.has_reactions and (tgt.vehicle is None or recce_can_escape):
+    if tgt.vehicle is None:
+        asked = len(reactions(game.rules, tgt)) > 1
+    else:
+        asked = recce_may_escape(game.rules, tgt)
+    if asked:
         game.pending = Pending("assault-reaction", tgt.side, action, tgt.uid)
         return
     fight(game, unit, tgt, action, "hand-to-hand")

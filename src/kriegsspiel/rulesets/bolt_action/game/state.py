@@ -542,7 +542,7 @@ class BoltActionGame(ShootingGroups):
     def _shoot_or_react(self, unit: UnitState, action: Action) -> None:
         tgt = self.units[action.target]  # type: ignore[index]
         if (
-            self.rules.has_reactions
+            self.rules.down_reaction
             and tgt.order is None
             and tgt.retained is None
             and tgt.vehicle is None

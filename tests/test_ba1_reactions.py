@@ -1,0 +1,205 @@
+"""Bolt Action 1st edition's reactions ("target reacts", sheet 002): a unit shot at before
+its order may go Down, and a recce vehicle assaulted may escape; assaulted troops only
+fight (docs/rules/bolt-action-1.md, Reactions)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from test_game_bolt_action import played_record
+from test_game_rules import new_game, only, place
+
+from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+from kriegsspiel.core.procedure import ScriptedDice
+from kriegsspiel.core.records import read_record
+from kriegsspiel.core.table import Table
+from kriegsspiel.rulesets.bolt_action.edition import rules_for
+from kriegsspiel.rulesets.bolt_action.game import record
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+
+SECTION, GRENADIERS = 1, 12  # the British 1st Section; the 1st Grenadier Squad
+
+
+def _fire_at_grenadiers(**target: object) -> BoltActionGame:
+    """The 1st Section, drawn, fires at the Grenadiers 9" away (every man of each within
+    6"-12" of the other: no point blank, no long range), the Grenadiers set as ``target``
+    says (an order, a kept die); nothing else on an empty table."""
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    for key, value in target.items():
+        setattr(game.units[GRENADIERS], key, value)
+    only(game, SECTION, GRENADIERS)  # (a die kept is not put in the cup)
+    place(game.units[SECTION], 36, 20, 0)
+    place(game.units[GRENADIERS], 36, 30, 180)
+    game.dice = ScriptedDice([3] * 60)  # every to-hit roll a 3, every damage roll a 3
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=SECTION, order="Fire", target=GRENADIERS))
+    return game
+
+
+def test_the_editions_reactions() -> None:
+    """Each edition's reactions, asked by the game where they apply: Bolt Action 1st
+    edition plays the Down reaction and the recce escape, not Konflikt '47's assault
+    reactions (stand and fire, escape)."""
+    ba1, k47 = rules_for("bolt-action-1"), rules_for("konflikt47")
+    assert (ba1.down_reaction, ba1.recce_escape, ba1.assault_reactions) == (True, True, False)
+    assert (k47.down_reaction, k47.recce_escape, k47.assault_reactions) == (True, True, True)
+    assert not ba1.has_reactions and k47.has_reactions  # the play aid's one question
+
+
+def test_a_unit_without_an_order_shot_at_may_go_down_with_its_die() -> None:
+    """The target, with no order yet, is asked (its side decides: none or down); going
+    Down uses its die: Down is its order this turn and its die leaves the cup."""
+    game = _fire_at_grenadiers()
+    assert game.pending is not None and game.pending.kind == "shot-reaction"
+    assert game.current_player() == 1
+    assert [a.choice for a in game.legal_actions()] == ["none", "down"]
+    cup = game.dice_in_cup()[1]
+    game.apply_action(Action("react", side=1, unit=GRENADIERS, choice="down"))
+    grenadiers = game.units[GRENADIERS]
+    assert grenadiers.order == "Down" and grenadiers not in game.eligible(1)
+    assert game.dice_in_cup()[1] == cup - 1
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        {"order": "Advance"},  # ordered already this turn
+        {"retained": "Down"},  # a Down die kept from the last turn
+        {"retained": "Ambush"},  # an Ambush die kept from the last turn
+    ],
+)
+def test_only_a_unit_with_no_order_and_no_die_kept_may_go_down(target: dict[str, object]) -> None:
+    """A unit that has its die out already (given this turn, or kept Down or Ambush from
+    the last) is not asked: the shooting goes on at once."""
+    game = _fire_at_grenadiers(**target)
+    kinds = [e.kind for e in game.events]
+    assert "shoot" in kinds and "react" not in kinds
+
+
+def test_going_down_takes_one_off_that_shots_hits() -> None:
+    """Every to-hit roll a 3: standing, the Section's rifles and LMG hit with each shot
+    (3+; its SMG, at long range at 9", needs 4+); Down, each needs one more and every
+    shot misses, so no pin either."""
+    shots = {}
+    for choice in ("none", "down"):
+        game = _fire_at_grenadiers()
+        game.apply_action(Action("react", side=1, unit=GRENADIERS, choice=choice))
+        shots[choice] = next(e.data for e in game.events if e.kind == "shoot")
+    standing = {w["weapon"]: (w["shots"], w["hits"]) for w in shots["none"]["weapons"]}
+    assert standing["Rifle"] == (8, 8) and standing["Light machine gun (LMG)"] == (3, 3)
+    assert standing["Sub-machine gun (SMG)"] == (2, 0)
+    assert shots["down"]["shots"] == shots["none"]["shots"] == 13
+    assert shots["down"]["hits"] == 0 and shots["down"]["pins"] == 0
+
+
+def test_a_vehicle_shot_at_does_not_go_down() -> None:
+    """Vehicles take no Down reaction (a recce vehicle's escape when shot at is not played:
+    see the rules page)."""
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    only(game, 14, 7)  # the MG 42 team and the Universal Carrier (recce)
+    place(game.units[14], 36, 20, 0)
+    place(game.units[7], 36, 30, 180)
+    game.apply_action(Action("draw", side=1))
+    game.apply_action(Action("order", unit=14, order="Fire", target=7))
+    assert game.pending is None
+
+
+@pytest.mark.parametrize(("uid", "reaction"), [(14, "none"), (15, "down")])
+def test_the_ai_goes_down_in_bolt_action_when_that_saves_more_than_its_own_shot(
+    uid: int, reaction: str
+) -> None:
+    """The tactical player weighs the Down reaction as in Konflikt '47: the MG 42 team,
+    whose own shot would take more than Down saves, stays up; the mortar, 9" from the
+    only enemy (inside its least range: no shot of its own), goes Down."""
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    only(game, SECTION, uid)
+    squad, target = game.units[SECTION], game.units[uid]
+    place(squad, 36, 20, 0)
+    place(target, 36, 29, 180)
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=SECTION, order="Fire", target=uid))
+    assert game.pending is not None and game.pending.kind == "shot-reaction"
+    player = TacticalPlayer()
+    danger = player.damage(game, squad, target, moving=False)
+    assert danger >= 0.25 * target.points
+    saves = player._down_saves(game, squad, target, False, danger)
+    assert 0 < saves < danger and target.order is None
+    assert (saves > player._best_shot(game, target)) == (reaction == "down")
+    assert player.choose(game).choice == reaction
+
+
+def test_assaulted_troops_fight_at_once() -> None:
+    """Troops assaulted are not asked (what the 1st edition lets them do besides fight is
+    not known): the fight follows hand-to-hand, though they have no order yet."""
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    only(game, SECTION, GRENADIERS)
+    place(game.units[SECTION], 36, 20, 0)
+    place(game.units[GRENADIERS], 36, 28, 180)
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=SECTION, order="Run", target=GRENADIERS))
+    assert game.pending is None
+    assert any(e.kind == "close quarters" for e in game.events)
+
+
+def test_a_recce_vehicle_without_an_order_may_escape_an_assault() -> None:
+    """The Universal Carrier (recce), assaulted before its order, stays or escapes; it
+    drives away. A tank in its place, or the carrier with its die out, is not asked."""
+    for tank, retained, asked in (False, None, True), (True, None, False), (False, "Down", False):
+        game = new_game("bolt-action-1")
+        game.table = Table(72, 48)
+        carrier, squad = game.units[7], game.units[GRENADIERS]
+        assert carrier.vehicle is not None and carrier.vehicle.recce
+        if tank:
+            carrier.vehicle = replace(carrier.vehicle, recce=False)
+        carrier.retained = retained
+        only(game, GRENADIERS, 7)
+        place(carrier, 30, 16, 0)
+        place(squad, 30, 24, 180)
+        game.dice = ScriptedDice([1, 1] + [3] * 30)  # the order test (-3, no AT weapon): 1, 1
+        game.apply_action(Action("draw", side=1))
+        game.apply_action(Action("order", unit=GRENADIERS, order="Run", target=7))
+        asked_now = game.pending is not None and game.pending.kind == "assault-reaction"
+        assert asked_now == asked, (tank, retained)
+        if asked:
+            assert {a.choice for a in game.legal_actions()} == {"stay", "escape"}
+            before = carrier.anchor
+            game.apply_action(Action("react", side=0, unit=7, choice="escape"))
+            assert carrier.anchor.y < before.y and not carrier.destroyed
+
+
+def test_a_recorded_down_reaction_replays_and_a_changed_one_is_caught(tmp_path: Path) -> None:
+    """A seeded random game of Bolt Action 1st edition in which a unit went Down when shot
+    at: its record replays byte for byte; the other choice put in its place parts from
+    the record after it."""
+    for seed in range(11, 41):
+        text = played_record(
+            "bolt-action-1", "hold-the-crossroads.yaml", seed, tmp_path / "a.jsonl"
+        )
+        lines = text.splitlines()
+        found = next(
+            (
+                i
+                for i, line in enumerate(lines)
+                if json.loads(line).get("event") == "react" and '"choice":"down"' in line
+            ),
+            None,
+        )
+        if found is not None:
+            break
+    assert found is not None, "no game of thirty had a unit go Down when shot at"
+    assert record.replay(tmp_path / "a.jsonl").reproduced
+    lines[found] = lines[found].replace('"choice":"down"', '"choice":"none"')
+    (tmp_path / "b.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = record.replay(tmp_path / "b.jsonl")
+    assert not result.reproduced  # the choice is legal there; what follows it differs
+    assert result.first_difference is not None and result.first_difference > found + 1
+    head, _, _ = read_record(tmp_path / "a.jsonl")
+    assert head["ruleset"] == "bolt-action-1"
