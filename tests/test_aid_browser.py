@@ -443,3 +443,39 @@ def test_a_morale_check_the_players_rolled_removes_the_unit_that_failed(page, se
         "[...document.querySelectorAll('[data-testid=log] li')].some((li) =>"
         " li.textContent.startsWith('1st Rifle Squad: morale check (called for at the table)'))"
     )
+
+
+def in_sight(page, test_id: str) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the element is shown inside the window as it is now scrolled."""
+    box = page.get_by_test_id(test_id).bounding_box()
+    size = page.viewport_size
+    return (
+        box is not None
+        and page.get_by_test_id(test_id).is_visible()
+        and 0 <= box["y"]
+        and box["y"] + box["height"] <= size["height"]
+        and 0 <= box["x"]
+        and box["x"] + box["width"] <= size["width"]
+    )
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
+def test_a_refused_step_far_down_the_page_is_shown_where_the_player_looks(browser, served, size):
+    opened = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    try:
+        opened.goto(served.url)
+        opened.get_by_test_id("bag").wait_for()
+        opened.get_by_test_id("shot-firer").select_option("1")
+        opened.get_by_test_id("shot-target").select_option("11")
+        opened.get_by_test_id("shot-read").wait_for()
+        opened.get_by_test_id("taken-pins").fill("0")  # nothing befell it: refused
+        before = served.session.now
+        opened.get_by_test_id("taken-apply").click()  # (scrolled to, far down the page)
+        opened.get_by_test_id("error").wait_for()
+        assert opened.evaluate("window.scrollY") > 1000  # the player is far down the page
+        assert "nothing befell 2nd Rifle Squad" in opened.get_by_test_id("error").inner_text()
+        assert in_sight(opened, "error") and served.session.now is before
+        opened.get_by_test_id("error-close").click()
+        assert not opened.get_by_test_id("error").is_visible()
+    finally:
+        opened.close()

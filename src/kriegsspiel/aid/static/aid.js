@@ -56,10 +56,12 @@ async function send(path, body, asked = false) {
   return true;
 }
 
+// A refused step's reason shows at the foot of the screen, over whatever the player is
+// looking at (the step may be taken far down the page), until the next step or "×".
 function showError(text) {
   const box = document.getElementById("error");
   box.hidden = !text;
-  box.textContent = text || "";
+  document.getElementById("error-text").textContent = text || "";
 }
 
 function draw() {
@@ -620,6 +622,7 @@ async function askOdds(which) {
   drawAnswers();
 }
 
+document.getElementById("error-close").addEventListener("click", () => showError(null));
 document.getElementById("undo").addEventListener("click", () => send("/api/undo"));
 document.getElementById("new-game").addEventListener("click", () => {
   if (confirm("Start the same armies from turn 1? (Undo takes you back.)")) send("/api/new-game");
