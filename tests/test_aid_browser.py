@@ -479,3 +479,34 @@ def test_a_refused_step_far_down_the_page_is_shown_where_the_player_looks(browse
         assert not opened.get_by_test_id("error").is_visible()
     finally:
         opened.close()
+
+
+def test_a_weapon_count_refused_leaves_the_weapons_to_be_put_right(page, served):
+    page.get_by_test_id("shot-firer").select_option("1")
+    page.get_by_test_id("shot-target").select_option("11")
+    page.get_by_test_id("shot-chances").wait_for()
+    page.get_by_test_id("shot-weapon-0").fill("50")  # more rifles than the squad carries
+    page.get_by_test_id("shot-weapon-0").dispatch_event("change")
+    page.get_by_test_id("shot-error").wait_for()
+    assert "give at most 8" in page.get_by_test_id("shot-error").inner_text()
+    # the rows and the way back to each man's pick stay, through other changes too
+    assert page.get_by_test_id("shot-weapon-0").input_value() == "50"
+    assert page.get_by_test_id("shot-weapons-reset").is_visible()
+    page.get_by_test_id("shot-range").fill("10")
+    page.get_by_test_id("shot-range").dispatch_event("change")
+    page.wait_for_function("document.querySelector('[data-testid=shot-weapon-0]')")
+    page.get_by_test_id("shot-error").wait_for()
+    page.get_by_test_id("shot-weapon-0").fill("2")  # put right by hand
+    page.get_by_test_id("shot-weapon-0").dispatch_event("change")
+    page.get_by_test_id("shot-chances").wait_for()
+    assert page.get_by_test_id("shot-weapon-0").input_value() == "2"
+    rows = page.locator("[data-testid^=shot-weapon-]").count()
+    for i in range(rows):  # none fires: refused, and the rows stay (a row at 0 too)
+        page.get_by_test_id(f"shot-weapon-{i}").fill("0")
+        page.get_by_test_id(f"shot-weapon-{i}").dispatch_event("change")
+    page.get_by_test_id("shot-error").wait_for()
+    assert "give at least one weapon" in page.get_by_test_id("shot-error").inner_text()
+    assert page.locator("[data-testid^=shot-weapon-]").count() == rows
+    page.get_by_test_id("shot-weapons-reset").click()  # back to each man's pick
+    page.get_by_test_id("shot-chances").wait_for()
+    assert page.get_by_test_id("shot-weapon-0").input_value() == "8"

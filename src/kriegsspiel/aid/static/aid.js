@@ -385,7 +385,8 @@ function drawOdds() {
       "An officer near the vehicle (its crew's tests): as picked on its card.") : null,
     tick("indirect fire", shot.indirect, "shot-indirect", setShot("indirect")),
     tick("ranged in", shot.ranged_in, "shot-ranged-in", setShot("ranged_in")),
-    el("div", { id: "shot-result" }, weaponRows(), answerBox("shot")),
+    el("div", { id: "shot-result" }, el("div", { id: "shot-weapons" }, weaponRows()),
+      answerBox("shot")),
     target ? shotTaken(target, taken, "taken") : null);
   // the assault
   const defender = unitOf(fight.defender);
@@ -501,18 +502,33 @@ function shotTaken(target, state, id) {
 // An answer redraws only itself, never the forms: what a player is typing stays put.
 function drawAnswers() {
   const shotResult = document.getElementById("shot-result");
-  if (shotResult) fill(shotResult, weaponRows(), answerBox("shot"));
+  if (shotResult) {
+    // (a count being typed in a weapon row is kept, and the row keeps the focus)
+    const rows = document.getElementById("shot-weapons");
+    const typing = rows.contains(document.activeElement) ? document.activeElement : null;
+    fill(rows, weaponRows());
+    const again = typing && rows.querySelector(`[data-testid="${typing.dataset.testid}"]`);
+    if (again) {
+      again.value = typing.value;
+      again.focus();
+    }
+    shotResult.lastChild.replaceWith(answerBox("shot"));
+  }
   const assaultResult = document.getElementById("assault-result");
   if (assaultResult) fill(assaultResult, answerBox("assault"));
 }
 
+// The weapons fired: those set by hand, as set (one set to 0 too, and those refused, more
+// than the firers carry after losses, say, so they can be put right); else the answer's.
 function weaponRows() {
   const answer = answers.shot;
-  if (!answer || !answer.weapons) return null;
-  const rows = answer.weapons.map((w, i) => el("label", { class: "row" },
+  const fired = shot.weapons || (answer && answer.weapons);
+  if (!answer || !fired) return null;
+  const rows = fired.map((w, i) => el("label", { class: "row" },
     el("input", { type: "number", min: 0, value: w.count, "data-testid": `shot-weapon-${i}`,
       onchange: (e) => {
-        shot.weapons = answer.weapons.map((x, j) => ({ name: x.name, count: j === i ? Number(e.target.value) : x.count }));
+        shot.weapons = (shot.weapons || fired).map((x, j) =>
+          ({ name: x.name, count: j === i ? Number(e.target.value) : x.count }));
         askOdds("shot");
       } }), w.name));
   return el("div", {}, el("div", { class: "row" }, el("span", { class: "label" }, "Weapons"),
