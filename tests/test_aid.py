@@ -71,6 +71,35 @@ def test_a_draw_comes_out_in_proportion_to_the_dice_in_the_bag():
     assert dict(tracker.draw_chances()) == {0: 0.25, 1: 0.75}
 
 
+def test_a_die_drawn_from_the_players_bag_is_given_by_its_side():
+    tracker = new_tracker("konflikt47")
+    for unit in tracker.waiting(0)[1:]:  # side A: one unit left to order
+        tracker = tracker.take_die(unit.uid, "Down", "reaction")
+    drawn = tracker.draw(ScriptedDice([]), side=0)  # (no die rolled)
+    assert drawn.in_hand == 0 and drawn.in_bag() == (0, tracker.in_bag()[1])
+    assert drawn.log[-1].startswith(f"Drew a die of {tracker.armies[0]} (drawn at the table; ")
+    with pytest.raises(AidError, match="has a die in hand"):
+        drawn.draw(ScriptedDice([]), side=1)
+    gone = drawn.give_order(tracker.waiting(0)[0].uid, "Fire", outcome="pass")
+    with pytest.raises(AidError, match=r"no die of .* is left in the bag .* the die drawn is "):
+        gone.draw(ScriptedDice([]), side=0)
+    with pytest.raises(AidError, match=r"the side drawn is 0 \(.*\) or 1 \(.*\), not 2"):
+        gone.draw(ScriptedDice([]), side=2)
+    assert gone.draw(ScriptedDice([]), side=1).in_hand == 1
+
+
+def test_a_die_drawn_at_the_table_for_a_side_with_no_unit_left_to_order_is_refused():
+    tracker = new_tracker("bolt-action-1")  # a destroyed unit's die stays in till the turn end
+    last, *others = tracker.waiting(0)
+    for unit in others:
+        tracker = with_die_in_hand(tracker, 0).give_order(unit.uid, "Fire", outcome="pass")
+    tracker = tracker.destroy(last.uid)
+    assert tracker.in_bag()[0] == 1 and 0 not in dict(tracker.draw_chances())
+    with pytest.raises(AidError, match=r"no unit of .* waits for an order: its 1 die left .* "
+                       "put it aside and draw again"):
+        tracker.draw(ScriptedDice([]), side=0)
+
+
 def test_konflikt47_takes_a_destroyed_units_die_out_at_once():
     tracker = new_tracker("konflikt47")
     before = tracker.in_bag()
@@ -553,6 +582,16 @@ def test_the_api_takes_steps_and_answers_the_whole_game(client):
     assert state["units"][uid]["order"] == "Ambush" and state["can_undo"]
     state = client.post("/api/undo").json()
     assert state["units"][uid]["order"] is None and state["in_hand"] == side
+
+
+def test_the_api_takes_the_side_of_a_die_drawn_from_the_players_bag(client):
+    state = client.post("/api/draw", json={"side": 1}).json()
+    assert state["in_hand"] == 1 and "drawn at the table" in state["log"][-1]
+    client.post("/api/undo")
+    refused = client.post("/api/draw", json={"side": 5})
+    assert refused.status_code == 409 and "the side drawn is 0" in refused.json()["error"]
+    assert client.post("/api/draw", json={"side": "B"}).status_code == 422
+    assert client.post("/api/draw", json={}).json()["in_hand"] in (0, 1)  # the aid draws
 
 
 def test_the_api_shows_each_units_exact_odds_with_their_reasons(client):

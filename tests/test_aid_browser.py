@@ -510,3 +510,26 @@ def test_a_weapon_count_refused_leaves_the_weapons_to_be_put_right(page, served)
     page.get_by_test_id("shot-weapons-reset").click()  # back to each man's pick
     page.get_by_test_id("shot-chances").wait_for()
     assert page.get_by_test_id("shot-weapon-0").input_value() == "8"
+
+
+def test_a_die_drawn_from_the_players_bag_is_entered_by_its_side(page, served):
+    side_b = served.session.now.armies[1]
+    page.get_by_test_id("drawn-1").click()
+    hand = page.get_by_test_id("in-hand")
+    hand.wait_for()
+    assert side_b in hand.inner_text() and served.session.now.in_hand == 1
+    assert "drawn at the table" in page.get_by_test_id("log").locator("li").first.inner_text()
+    assert page.get_by_test_id("drawn-0").count() == 0  # (a die is in hand)
+    # a side with no unit left to order cannot be drawn: its button is off
+    served.session.undo()
+
+    def side_a_ordered(t):  # type: ignore[no-untyped-def]
+        for unit in t.waiting(0):
+            t = t.take_die(unit.uid, "Down", "reaction")
+        return t
+
+    served.session.step(side_a_ordered)
+    page.reload()
+    page.get_by_test_id("drawn-1").wait_for()
+    assert page.get_by_test_id("drawn-0").is_disabled()
+    assert page.get_by_test_id("drawn-1").is_enabled()

@@ -44,6 +44,14 @@ class OrderBody(_Body):
     pins_lost: int | None = None
 
 
+class DrawBody(_Body):
+    side: int | None = Field(
+        None,
+        description="The side whose die the players drew from their own bag (0 or 1); "
+        "left out, the aid draws one.",
+    )
+
+
 class TakeDieBody(_Body):
     unit: int
     face: str
@@ -224,8 +232,9 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
             return answer(session.now)
 
     @steps.post("/api/draw")
-    def draw() -> dict[str, Any]:
-        return take(lambda t: t.draw(session.dice))
+    def draw(body: DrawBody | None = None) -> dict[str, Any]:
+        side = None if body is None else body.side
+        return take(lambda t: t.draw(session.dice, side))
 
     @steps.post("/api/order")
     def order(body: OrderBody) -> dict[str, Any]:

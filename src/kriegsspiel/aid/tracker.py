@@ -262,8 +262,10 @@ class Tracker:
         return sum(1 for u in self.units if u.side == side and u.destroyed)
 
     # ------------------------------------------------------------------ the bag
-    def draw(self, dice: Dice) -> Tracker:
-        """Draw a die from the bag: a side, each with its share of the dice there."""
+    def draw(self, dice: Dice, side: int | None = None) -> Tracker:
+        """Draw a die from the bag: a side, each with its share of the dice there; or the
+        ``side`` whose die the players drew from their own bag (refused if no die of its
+        is there, or no unit of its waits for an order)."""
         self._in_phase("orders", "draw a die")
         if self.in_hand is not None:
             raise AidError(
@@ -272,10 +274,36 @@ class Tracker:
         weights = bag.draw_weights(
             self.units, self.turn_dice, stay_until_turn_end=self.rules.destroyed_dice_stay_in_cup
         )
-        roll = dice.roll(sum(w for _, w in weights))
-        side = weights[0][0] if roll <= weights[0][1] else weights[-1][0]
+        how = ""
+        if side is None:
+            roll = dice.roll(sum(w for _, w in weights))
+            side = weights[0][0] if roll <= weights[0][1] else weights[-1][0]
+        else:
+            self._drawable(side, dict(weights))
+            how = "drawn at the table; "
         drawn = replace(self, in_hand=side)
-        return drawn.noted(f"Drew a die of {self.armies[side]} ({drawn._bag_text()})")
+        return drawn.noted(f"Drew a die of {self.armies[side]} ({how}{drawn._bag_text()})")
+
+    def _drawable(self, side: int, weights: dict[int, int]) -> None:
+        """Refuse a die of ``side`` said to be drawn from the players' bag where the aid
+        has none of its there, or none of its units to take it."""
+        names = f"0 ({self.armies[0]}) or 1 ({self.armies[1]})"
+        if side not in (0, 1):
+            raise AidError(f"the side drawn is {names}, not {side!r}")
+        if side in weights:
+            return
+        army, left = self.armies[side], self.in_bag()[side]
+        if not left:
+            other = self.armies[1 - side]
+            raise AidError(
+                f"no die of {army} is left in the bag (every unit of its has its order, or "
+                f"kept its die): the die drawn is {other}'s"
+            )
+        raise AidError(
+            f"no unit of {army} waits for an order: its {left} {'die' if left == 1 else 'dice'}"
+            " left in the bag (of units destroyed this turn) can order nothing; put it aside "
+            "and draw again"
+        )
 
     def give_order(
         self,

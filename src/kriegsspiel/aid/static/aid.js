@@ -96,10 +96,19 @@ function drawBag() {
     action = el("div", { class: `in-hand side${game.in_hand}`, "data-testid": "in-hand" },
       `Die in hand: ${game.armies[game.in_hand]} — give it to one of its units`);
   } else {
-    action = el("button", {
-      class: "primary", "data-testid": "draw", disabled: game.phase !== "orders",
-      onclick: () => send("/api/draw"),
-    }, "Draw a die");
+    // the aid draws, or the players say whose die came out of their own bag
+    const drawable = (side) => game.chances.some((c) => c.side === side);
+    action = el("div", { class: "row" },
+      el("button", {
+        class: "primary", "data-testid": "draw", disabled: game.phase !== "orders",
+        onclick: () => send("/api/draw"),
+      }, "Draw a die"),
+      el("span", { class: "note" }, "or we drew:"),
+      [0, 1].map((side) => el("button", {
+        class: `drawn side${side}`, "data-testid": `drawn-${side}`, disabled: !drawable(side),
+        title: `A die of ${game.armies[side]} came out of our bag`,
+        onclick: () => send("/api/draw", { side }),
+      }, game.armies[side])));
   }
   const note = el("div", { class: "note" },
     `A destroyed unit's die leaves the bag ${game.destroyed_dice_leave}.`);
