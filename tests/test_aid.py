@@ -283,6 +283,21 @@ def test_the_game_ends_after_its_last_turn_and_no_die_is_kept_then():
         over.draw(RandomDice(1))
 
 
+def test_once_the_game_is_over_no_unit_waits_and_no_die_is_in_the_bag():
+    tracker = ordered_all(new_tracker("konflikt47", turns=1))
+    over = tracker.end_turn()
+    assert over.in_bag() == (0, 0) and over.waiting(0) == over.waiting(1) == []
+    with pytest.raises(AidError, match="takes no order: the game is over|the game is over"):
+        over.take_die(0, "Down", "reaction")
+    from kriegsspiel.aid.view import view
+
+    shown = view(over, can_undo=True)
+    assert shown["phase"] == "over" and shown["in_bag"] == [0, 0] and shown["chances"] == []
+    assert not any(u["waiting"] for u in shown["units"])
+    assert shown["result"] == "a draw (0 units destroyed each)"
+    assert view(tracker, can_undo=True)["result"] is None  # (not before the end)
+
+
 @settings(deadline=None)  # (a loaded machine is slower; speed is not what this checks)
 @given(
     steps=st.lists(

@@ -533,3 +533,31 @@ def test_a_die_drawn_from_the_players_bag_is_entered_by_its_side(page, served):
     page.get_by_test_id("drawn-1").wait_for()
     assert page.get_by_test_id("drawn-0").is_disabled()
     assert page.get_by_test_id("drawn-1").is_enabled()
+
+
+def test_the_games_end_shows_who_won_and_offers_no_step_but_undo(page, served):
+    def all_down(t):  # type: ignore[no-untyped-def]
+        for side in (0, 1):
+            for unit in t.waiting(side):
+                t = t.take_die(unit.uid, "Down", "reaction")
+        return t
+
+    served.session.step(lambda t: all_down(t.destroy(11)).end_turn())
+    served.session.step(all_down)
+    served.session.step(lambda t: t.end_turn())  # the last of two turns
+    page.reload()
+    result = page.get_by_test_id("result")
+    result.wait_for()
+    won = f"{served.session.now.armies[0]} wins on units destroyed (1 to 0)"
+    assert won in result.inner_text() and won in page.get_by_test_id("turn").inner_text()
+    for gone in ("draw", "drawn-0", "in-hand", "react-Down-1", "pins-up-1", "models-up-1",
+                 "check-roll-1", "destroy-1", "officer-1"):
+        assert page.get_by_test_id(gone).count() == 0, gone
+    assert "die in the bag" not in page.get_by_test_id("sides").inner_text()
+    page.get_by_test_id("shot-firer").select_option("1")  # odds may still be asked
+    page.get_by_test_id("shot-target").select_option("12")
+    page.get_by_test_id("shot-chances").wait_for()
+    assert page.get_by_test_id("taken-apply").count() == 0
+    page.get_by_test_id("undo").click()  # the end taken back: the turn's end again
+    page.get_by_test_id("end-turn").wait_for()
+    assert page.get_by_test_id("result").count() == 0

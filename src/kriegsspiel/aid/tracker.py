@@ -216,7 +216,9 @@ class Tracker:
 
     def in_bag(self) -> tuple[int, int]:
         """Each side's dice in the bag: a drawn die is in its player's hand, not in the bag
-        (:func:`.bag.in_bag`'s count as the players see it)."""
+        (:func:`.bag.in_bag`'s count as the players see it); none once the game is over."""
+        if self.over:
+            return (0, 0)
         return bag.in_bag(
             self.units,
             self.turn_dice,
@@ -234,8 +236,9 @@ class Tracker:
         )
 
     def waiting(self, side: int) -> list[TrackedUnit]:
-        """The units of ``side`` still to be given an order this turn."""
-        return bag.waiting(self.units, side)
+        """The units of ``side`` still to be given an order this turn (none once the game
+        is over)."""
+        return [] if self.over else bag.waiting(self.units, side)
 
     def may_keep(self) -> tuple[int, ...]:
         """The units that may keep their Down or Ambush die at this turn's end (none after
@@ -810,6 +813,8 @@ class Tracker:
             raise AidError(f"cannot {doing} now: {now}")
 
     def _why_not_waiting(self, unit: TrackedUnit) -> str:
+        if self.over:
+            return "takes no order: the game is over"
         if unit.destroyed:
             return "is destroyed"
         if unit.retained:

@@ -67,9 +67,11 @@ function showError(text) {
 function draw() {
   document.getElementById("title").textContent = `kriegsspiel play aid — ${game.title}`
     + (game.rules_file ? ` (rules: ${game.rules_file})` : "");
-  document.getElementById("turn").textContent = game.phase === "over"
-    ? `Game over after turn ${game.turn}`
+  const over = game.phase === "over";
+  document.getElementById("turn").textContent = over
+    ? `Game over after turn ${game.turn}: ${game.result}`
     : `Turn ${game.turn} of ${game.turns}`;
+  document.body.classList.toggle("over", over);
   document.getElementById("undo").disabled = !game.can_undo;
   drawBag();
   drawTurnEnd();
@@ -83,6 +85,14 @@ function draw() {
 
 function drawBag() {
   const bag = document.getElementById("bag");
+  if (game.phase === "over") { // the result, where the bag was: no die is drawn now
+    bag.replaceChildren(el("div", { class: "result", "data-testid": "result" },
+      el("strong", {}, `Game over after turn ${game.turn}: ${game.result}`),
+      el("div", {}, `Units lost: ${game.armies[0]} ${game.lost[0]}, `
+        + `${game.armies[1]} ${game.lost[1]}. Undo takes the last step back; `
+        + "New game starts again.")));
+    return;
+  }
   const parts = [0, 1].map((side) => {
     const chance = game.chances.find((c) => c.side === side);
     return el("div", { class: `side${side}`, "data-testid": `bag-side${side}` },
@@ -153,7 +163,7 @@ function drawUnit(u) {
   if (u.destroyed) state = el("span", { class: "badge" }, "destroyed");
   else if (u.order) state = el("span", { class: "badge order", "data-testid": `order-${u.uid}` }, u.order);
   else if (u.retained) state = el("span", { class: "badge order", "data-testid": `order-${u.uid}` }, `${u.retained} (kept)`);
-  else state = el("span", { class: "badge" }, "die in the bag");
+  else if (game.phase !== "over") state = el("span", { class: "badge" }, "die in the bag");
   card.append(el("div", { class: "head" },
     el("span", { class: "name" }, u.name), state,
     u.immobilised && !u.destroyed
@@ -161,6 +171,11 @@ function drawUnit(u) {
   card.append(el("div", { class: "row" },
     `${u.quality} ${u.kind}, ${u.points} pts${u.officer ? `, ${u.officer}` : ""}`));
   if (u.destroyed) return card;
+  if (game.phase === "over") { // what it ended with; no step is taken now
+    card.append(el("div", { class: "row" }, `Models ${u.models} of ${u.start_models}, `
+      + `pins ${u.pins}`));
+    return card;
+  }
   card.append(counter(u, "models", `Models`, u.models, `of ${u.start_models}`, "/api/models"));
   card.append(counter(u, "pins", `Pins`, u.pins,
     u.removed_at_pins ? `(removed at ${u.removed_at_pins})` : "", "/api/pins"));
@@ -396,7 +411,7 @@ function drawOdds() {
     tick("ranged in", shot.ranged_in, "shot-ranged-in", setShot("ranged_in")),
     el("div", { id: "shot-result" }, el("div", { id: "shot-weapons" }, weaponRows()),
       answerBox("shot")),
-    target ? shotTaken(target, taken, "taken") : null);
+    target && game.phase !== "over" ? shotTaken(target, taken, "taken") : null);
   // the assault
   const defender = unitOf(fight.defender);
   const attacker = unitOf(fight.attacker);
@@ -435,7 +450,7 @@ function drawOdds() {
         setFight("attacker_cover")) : null],
     el("p", { class: "note" }, "Officers near each side: as picked on the unit's card."),
     el("div", { id: "assault-result" }, answerBox("assault")),
-    attacker && defender ? (defender.kind === "vehicle"
+    attacker && defender && game.phase !== "over" ? (defender.kind === "vehicle"
       ? shotTaken(defender, vehicleTaken, "assault-taken")
       : foughtRow(attacker, defender)) : null);
 }
