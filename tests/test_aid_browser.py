@@ -561,3 +561,28 @@ def test_the_games_end_shows_who_won_and_offers_no_step_but_undo(page, served):
     page.get_by_test_id("undo").click()  # the end taken back: the turn's end again
     page.get_by_test_id("end-turn").wait_for()
     assert page.get_by_test_id("result").count() == 0
+
+
+def test_an_empty_range_or_models_left_box_asks_for_it_and_is_not_taken_as_0(page, served):
+    page.get_by_test_id("shot-firer").select_option("1")
+    page.get_by_test_id("shot-target").select_option("11")
+    page.get_by_test_id("shot-chances").wait_for()
+    page.get_by_test_id("shot-range").fill("")
+    page.get_by_test_id("shot-range").dispatch_event("change")
+    page.get_by_test_id("shot-error").wait_for()
+    assert page.get_by_test_id("shot-error").inner_text() == (
+        "Range: give the range you measured, in inches (the box is empty)"
+    )
+    assert page.get_by_test_id("shot-range").input_value() == ""  # (not 0)
+    assert "point blank" not in page.get_by_test_id("shot-answer").inner_text()
+    running(served, page, 2)
+    page.get_by_test_id("assault-attacker").select_option("2")
+    page.get_by_test_id("assault-defender").select_option("10")
+    page.get_by_test_id("assault-chances").wait_for()
+    before = served.session.now
+    page.get_by_test_id("fought-apply").click()  # nothing typed in "models left"
+    page.get_by_test_id("error").wait_for()
+    assert page.get_by_test_id("error").inner_text().startswith(
+        "Fought: give the models left to the winner (the box is empty)"
+    )
+    assert served.session.now is before

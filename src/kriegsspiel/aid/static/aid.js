@@ -322,7 +322,7 @@ function outOfTurn(u) {
 
 // ---------------------------------------------------------------- odds at the table
 // What the players set in the two forms; what is left "" is read from the game.
-const shot = { firer: "", target: "", range: 12, cover: "none", moving: "die", facing: "front",
+const shot = { firer: "", target: "", range: "12", cover: "none", moving: "die", facing: "front",
   indirect: false, ranged_in: false, target_immobilised: false, weapons: null };
 const fight = { attacker: "", defender: "", attacker_mode: "hand-to-hand",
   defender_mode: "hand-to-hand", vehicle_move: "die", from_inches: "", attacker_cover: "none",
@@ -395,7 +395,7 @@ function drawOdds() {
     unitPicker("Target", shot.target, units, "shot-target", setShot("target")),
     el("label", { class: "row" }, el("span", { class: "label" }, "Range"),
       el("input", { type: "number", min: 0, step: 0.5, value: shot.range, "data-testid": "shot-range",
-        onchange: (e) => setShot("range", Number)(e.target.value) }), "inches"),
+        onchange: (e) => setShot("range")(e.target.value) }), "inches"),
     choice("Cover", shot.cover, [["none", "none"], ["soft", "soft"], ["hard", "hard"]],
       "shot-cover", setShot("cover")),
     choice("Moving", shot.moving, [["die", "as its die shows"], ["no", "standing"],
@@ -474,6 +474,10 @@ function foughtRow(attacker, defender) { // (picked just above: the options need
       onchange: (e) => { fought.left = e.target.value; } }), " models left to the winner "],
     el("button", { type: "button", "data-testid": "fought-apply",
       onclick: async () => {
+        if (fought.winner !== "both" && String(fought.left).trim() === "") {
+          showError("Fought: give the models left to the winner (the box is empty)");
+          return;
+        }
         const body = { attacker: attacker.uid, defender: defender.uid, winner: fought.winner,
           left: fought.winner === "both" ? 0 : Number(fought.left),
           stood_and_fired: fight.defender_mode === "stand-and-fire" };
@@ -623,6 +627,11 @@ async function askOdds(which) {
     let path, body;
     if (job === "shot") {
       if (shot.firer === "" || shot.target === "") { answers.shot = null; continue; }
+      if (String(shot.range).trim() === "") { // (an empty box is no range: not point blank)
+        answers.shot = { error: "Range: give the range you measured, in inches (the box is empty)" };
+        latest.shot++; // (an answer still on its way is to an older question)
+        continue;
+      }
       path = "/api/odds/shoot";
       body = { firer: Number(shot.firer), target: Number(shot.target), range: Number(shot.range),
         cover: shot.cover, moving: shot.moving === "die" ? null : shot.moving === "yes",
