@@ -169,6 +169,16 @@ def test_order_test_outcomes_set_the_die_as_the_rules_say():
         tracker.give_order(1, "Rally", outcome="pass")
 
 
+@pytest.mark.parametrize("d6", [0, 7, -1])
+def test_a_rally_loses_a_d6_of_pins_and_no_d6_shows_0_or_7(d6):
+    """Sheets 001 and 002: a Rally loses "D6 pin markers", so 1 to 6 are the rolls."""
+    tracker = with_die_in_hand(new_tracker("bolt-action-1").set_pins(1, 3), 0)
+    with pytest.raises(AidError, match=rf"the D6 rolled \(1-6\) \(got {d6}\)"):
+        tracker.give_order(1, "Rally", outcome="pass", pins_lost=d6)
+    unpinned = with_die_in_hand(new_tracker("bolt-action-1"), 0)  # no pin: no D6 asked
+    assert unpinned.give_order(1, "Rally", outcome="pass").units[1].order == "Rally"
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_rolled_order_tests_come_out_as_the_exact_odds_say(ruleset):
     """The aid rolls the rules' own test: its outcomes over many seeds against the odds

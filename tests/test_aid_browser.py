@@ -586,3 +586,26 @@ def test_an_empty_range_or_models_left_box_asks_for_it_and_is_not_taken_as_0(pag
         "Fought: give the models left to the winner (the box is empty)"
     )
     assert served.session.now is before
+
+
+def test_a_rally_the_players_rolled_asks_for_its_d6_and_takes_no_0(page, served):
+    served.session.step(lambda t: t.set_pins(1, 3))
+    served.session.step(lambda t: t.draw(ScriptedDice([1])))  # side A's die comes out
+    page.reload()
+    page.get_by_test_id("own-dice-1").click()
+    d6 = page.get_by_test_id("rally-d6-1")
+    assert d6.input_value() == ""  # (no D6 is taken for granted)
+    before = served.session.now
+    page.get_by_test_id("give-Rally-1").click()
+    page.get_by_test_id("error").wait_for()
+    assert "Rally: give the D6 rolled, 1 to 6" in page.get_by_test_id("error").inner_text()
+    d6.fill("0")
+    page.get_by_test_id("give-Rally-1").click()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=error]').textContent.includes('not 0')"
+    )
+    assert served.session.now is before
+    d6.fill("2")
+    page.get_by_test_id("give-Rally-1").click()
+    page.get_by_test_id("order-1").wait_for()
+    assert served.session.now.units[1].pins == 1

@@ -361,8 +361,13 @@ class Tracker:
             if dice is not None:
                 lost = dice.roll(6)
                 rolled += f"; rally D6 {lost}"
-            elif pins_lost is None or not 0 <= pins_lost <= 6:
-                raise AidError("a Rally loses D6 pins: give pins_lost, the D6 rolled (1-6)")
+            elif pins_lost is None and not unit.pins:
+                lost = 0  # (no pin to lose: no D6 is asked)
+            elif pins_lost is None or not 1 <= pins_lost <= 6:
+                got = "" if pins_lost is None else f" (got {pins_lost})"
+                raise AidError(
+                    f"a Rally loses D6 pins: give pins_lost, the D6 rolled (1-6){got}"
+                )
             else:
                 lost = pins_lost
             lost = min(lost, unit.pins)

@@ -274,16 +274,25 @@ function orderButtons(u, near) {
       ["friendly fire", "FUBAR: friendly fire"], ["panic", "FUBAR: panic"]] : [["pass", "no test"]];
     const pick = el("select", { "data-testid": `outcome-${order}-${u.uid}` },
       outcomes.map(([value, text]) => el("option", { value }, text)));
-    const rally = order === "Rally"
-      ? el("input", { type: "number", min: 1, max: 6, value: 1, title: "the D6 rolled: pins lost",
-        "data-testid": `rally-d6-${u.uid}` }) : null;
+    // a Rally passed loses the D6 rolled in pins (none asked of a unit with no pins)
+    const rally = order === "Rally" && u.pins
+      ? el("input", { type: "number", min: 1, max: 6, placeholder: "D6",
+        title: "the D6 rolled: the pins it loses", "data-testid": `rally-d6-${u.uid}` }) : null;
     box.append(el("div", { class: "row" },
       el("button", {
         "data-testid": `give-${order}-${u.uid}`,
-        onclick: () => send("/api/order", {
-          unit: u.uid, order, roll: false, outcome: pick.value, officer: near || null,
-          pins_lost: rally ? Number(rally.value) : null,
-        }),
+        onclick: () => {
+          const d6 = rally ? rally.value.trim() : "";
+          if (rally && pick.value === "pass" && !/^[1-6]$/.test(d6)) {
+            showError(`Rally: give the D6 rolled, 1 to 6 (the pins ${u.name} loses)`
+              + (d6 === "" ? "; the box is empty" : `, not ${d6}`));
+            return;
+          }
+          send("/api/order", {
+            unit: u.uid, order, roll: false, outcome: pick.value, officer: near || null,
+            pins_lost: rally && pick.value === "pass" ? Number(d6) : null,
+          });
+        },
       }, order), pick, rally));
   }
   return box;
