@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from conftest import bernoulli_ok, run_cli
+from conftest import bernoulli_ok, out_of_turn, run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -63,7 +63,7 @@ def test_a_draw_comes_out_in_proportion_to_the_dice_in_the_bag():
     # leave side A one unit to order, side B three
     for side, keep in ((0, 1), (1, 3)):
         for unit in tracker.waiting(side)[keep:]:
-            tracker = tracker.take_die(unit.uid, "Down", "reaction")
+            tracker = tracker.take_die(unit.uid, "Down", out_of_turn(unit))
     assert tracker.in_bag() == (1, 3)
     dice, n = RandomDice(7), 4000
     drawn = Counter(tracker.draw(dice).in_hand for _ in range(n))
@@ -74,7 +74,7 @@ def test_a_draw_comes_out_in_proportion_to_the_dice_in_the_bag():
 def test_a_die_drawn_from_the_players_bag_is_given_by_its_side():
     tracker = new_tracker("konflikt47")
     for unit in tracker.waiting(0)[1:]:  # side A: one unit left to order
-        tracker = tracker.take_die(unit.uid, "Down", "reaction")
+        tracker = tracker.take_die(unit.uid, "Down", out_of_turn(unit))
     drawn = tracker.draw(ScriptedDice([]), side=0)  # (no die rolled)
     assert drawn.in_hand == 0 and drawn.in_bag() == (0, tracker.in_bag()[1])
     assert drawn.log[-1].startswith(f"Drew a die of {tracker.armies[0]} (drawn at the table; ")
@@ -95,8 +95,11 @@ def test_a_die_drawn_at_the_table_for_a_side_with_no_unit_left_to_order_is_refus
         tracker = with_die_in_hand(tracker, 0).give_order(unit.uid, "Fire", outcome="pass")
     tracker = tracker.destroy(last.uid)
     assert tracker.in_bag()[0] == 1 and 0 not in dict(tracker.draw_chances())
-    with pytest.raises(AidError, match=r"no unit of .* waits for an order: its 1 die left .* "
-                       "put it aside and draw again"):
+    with pytest.raises(
+        AidError,
+        match=r"no unit of .* waits for an order: its 1 die left .* "
+        "put it aside and draw again",
+    ):
         tracker.draw(ScriptedDice([]), side=0)
 
 
@@ -227,6 +230,53 @@ def test_a_reaction_takes_the_die_only_in_konflikt47_and_damage_only_a_vehicles(
     assert ba1.take_die(vehicle.uid, "Down", "damage").units[vehicle.uid].order == "Down"
 
 
+def test_konflikt47_reactions_are_offered_and_taken_only_as_the_game_allows_them():
+    """Sheet 001: "Recce vehicles can react by making an escape move"; any other vehicle
+    fires at its assaulters without spending its die (docs/rules/konflikt47.md), and the
+    game asks no reaction of it (``reactions.asked_when_assaulted``)."""
+    k47 = new_tracker("konflikt47")
+    named = {(u.side, u.name): u.uid for u in k47.units}
+    squad, tank = named[1, "1st Rifle Squad"], named[0, "Panzer IV Ausf. H"]
+    gun = next(u.uid for u in k47.units if u.kind == "artillery")
+    assert k47.reaction_faces(squad) == ("Down", "Run", "Fire")
+    assert k47.reaction_faces(gun) == ("Down", "Run", "Fire")  # (the game's: not a vehicle)
+    assert k47.reaction_faces(tank) == ()
+    for face in ("Down", "Run", "Fire"):
+        with pytest.raises(
+            AidError,
+            match=r"Panzer IV Ausf. H cannot react with .*: only a "
+            "recce vehicle reacts, by an escape",
+        ):
+            k47.take_die(tank, face, "reaction")
+    recce = k47._with(replace(k47.units[tank], recce=True))
+    assert recce.reaction_faces(tank) == ("Run",)
+    assert recce.take_die(tank, "Run", "reaction").units[tank].order == "Run"
+    with pytest.raises(AidError, match="a recce vehicle reacts only by an escape"):
+        recce.take_die(tank, "Down", "reaction")
+    stuck = recce._with(replace(recce.units[tank], immobilised=True))
+    assert stuck.reaction_faces(tank) == ()
+    with pytest.raises(AidError, match="it is immobilised"):
+        stuck.take_die(tank, "Run", "reaction")
+    ordered = with_die_in_hand(k47, 1).give_order(squad, "Fire", outcome="pass")
+    assert ordered.reaction_faces(squad) == ()  # (its die is used: it reacts no more)
+    assert new_tracker("bolt-action-1").reaction_faces(0) == ()
+
+
+def test_the_aids_recce_vehicles_are_the_lists_and_the_page_is_told_each_units_reactions():
+    from kriegsspiel.aid.view import view
+
+    ba1 = new_tracker("bolt-action-1")
+    assert [u.name for u in ba1.units if u.recce] == ["Universal Carrier"]
+    k47 = new_tracker("konflikt47")
+    for shown in view(k47, can_undo=False)["units"]:
+        vehicle = shown["kind"] == "vehicle"
+        assert shown["reactions"] == ([] if vehicle else ["Down", "Run", "Fire"])
+        # (infantry assault a vehicle by its own odds: it has no way to fight close quarters)
+        assert shown["defender_modes"] == (
+            [] if vehicle else ["hand-to-hand", "point-blank", "stand-and-fire"]
+        )
+
+
 # ----------------------------------------------------------------------------- pins and losses
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_pins_at_the_morale_value_remove_the_unit(ruleset):
@@ -297,7 +347,7 @@ def test_once_the_game_is_over_no_unit_waits_and_no_die_is_in_the_bag():
     tracker = ordered_all(new_tracker("konflikt47", turns=1))
     over = tracker.end_turn()
     assert over.in_bag() == (0, 0) and over.waiting(0) == over.waiting(1) == []
-    with pytest.raises(AidError, match="takes no order: the game is over|the game is over"):
+    with pytest.raises(AidError, match="the game is over"):
         over.take_die(0, "Down", "reaction")
     from kriegsspiel.aid.view import view
 

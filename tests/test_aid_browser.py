@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from conftest import out_of_turn
 
 from kriegsspiel.aid.command import GameAsked, set_up
 from kriegsspiel.aid.server import create_app
@@ -158,7 +159,7 @@ def test_the_turn_end_keeps_a_down_die_and_undo_takes_it_back(page, served):
     def all_ordered(t):
         for side in (0, 1):
             for unit in t.waiting(side):
-                t = t.take_die(unit.uid, "Down", "reaction")
+                t = t.take_die(unit.uid, "Down", out_of_turn(unit))
         return t
 
     served.session.step(all_ordered)
@@ -452,9 +453,9 @@ def in_sight(page, test_id: str) -> bool:  # type: ignore[no-untyped-def]
     return (
         box is not None
         and page.get_by_test_id(test_id).is_visible()
-        and 0 <= box["y"]
+        and box["y"] >= 0
         and box["y"] + box["height"] <= size["height"]
-        and 0 <= box["x"]
+        and box["x"] >= 0
         and box["x"] + box["width"] <= size["width"]
     )
 
@@ -525,7 +526,7 @@ def test_a_die_drawn_from_the_players_bag_is_entered_by_its_side(page, served):
 
     def side_a_ordered(t):  # type: ignore[no-untyped-def]
         for unit in t.waiting(0):
-            t = t.take_die(unit.uid, "Down", "reaction")
+            t = t.take_die(unit.uid, "Down", out_of_turn(unit))
         return t
 
     served.session.step(side_a_ordered)
@@ -539,7 +540,7 @@ def test_the_games_end_shows_who_won_and_offers_no_step_but_undo(page, served):
     def all_down(t):  # type: ignore[no-untyped-def]
         for side in (0, 1):
             for unit in t.waiting(side):
-                t = t.take_die(unit.uid, "Down", "reaction")
+                t = t.take_die(unit.uid, "Down", out_of_turn(unit))
         return t
 
     served.session.step(lambda t: all_down(t.destroy(11)).end_turn())
@@ -550,8 +551,17 @@ def test_the_games_end_shows_who_won_and_offers_no_step_but_undo(page, served):
     result.wait_for()
     won = f"{served.session.now.armies[0]} wins on units destroyed (1 to 0)"
     assert won in result.inner_text() and won in page.get_by_test_id("turn").inner_text()
-    for gone in ("draw", "drawn-0", "in-hand", "react-Down-1", "pins-up-1", "models-up-1",
-                 "check-roll-1", "destroy-1", "officer-1"):
+    for gone in (
+        "draw",
+        "drawn-0",
+        "in-hand",
+        "react-Down-1",
+        "pins-up-1",
+        "models-up-1",
+        "check-roll-1",
+        "destroy-1",
+        "officer-1",
+    ):
         assert page.get_by_test_id(gone).count() == 0, gone
     assert "die in the bag" not in page.get_by_test_id("sides").inner_text()
     page.get_by_test_id("shot-firer").select_option("1")  # odds may still be asked
@@ -582,8 +592,10 @@ def test_an_empty_range_or_models_left_box_asks_for_it_and_is_not_taken_as_0(pag
     before = served.session.now
     page.get_by_test_id("fought-apply").click()  # nothing typed in "models left"
     page.get_by_test_id("error").wait_for()
-    assert page.get_by_test_id("error").inner_text().startswith(
-        "Fought: give the models left to the winner (the box is empty)"
+    assert (
+        page.get_by_test_id("error")
+        .inner_text()
+        .startswith("Fought: give the models left to the winner (the box is empty)")
     )
     assert served.session.now is before
 
@@ -609,3 +621,11 @@ def test_a_rally_the_players_rolled_asks_for_its_d6_and_takes_no_0(page, served)
     page.get_by_test_id("give-Rally-1").click()
     page.get_by_test_id("order-1").wait_for()
     assert served.session.now.units[1].pins == 1
+
+
+def test_a_tank_card_offers_no_reaction_and_a_squads_offers_the_three(page, served):
+    tank = next(u for u in served.session.now.units if u.name == "Panzer IV Ausf. H")
+    page.get_by_test_id(f"damage-down-{tank.uid}").wait_for()  # (damage may turn it Down)
+    assert page.get_by_test_id(f"unit-{tank.uid}").locator("[data-testid^=react-]").count() == 0
+    for face in ("Down", "Run", "Fire"):
+        assert page.get_by_test_id(f"react-{face}-1").is_visible()

@@ -27,6 +27,7 @@ from kriegsspiel.rulesets.bolt_action.odds import (
     shoot_odds,
     vehicle_assault_odds,
 )
+from kriegsspiel.rulesets.bolt_action.reactions import assault_choices
 from kriegsspiel.rulesets.bolt_action.shooting import Cover, Facing, Situation, target_situation
 
 VehicleMove = Literal["ran", "advanced", "stationary"]
@@ -247,15 +248,14 @@ def defender_modes(tracker: Tracker, defender: TrackedUnit) -> list[str]:
     """How an assaulted unit may fight: Konflikt '47 adds point-blank fire, and standing to
     fire for a unit with no order yet this turn and no die kept (as the game offers), or
     one whose die the players have already taken to stand and fire (a Fire reaction) and
-    that has not yet fired it at assaulters (a second assault that turn finds it spent)."""
-    if not tracker.rules.has_reactions:
-        return ["hand-to-hand"]
-    modes = ["hand-to-hand", "point-blank"]
+    that has not yet fired it at assaulters (a second assault that turn finds it spent):
+    the game's own choices (:func:`.reactions.assault_choices`), less the escape."""
+    if defender.kind == "vehicle":
+        return []  # (infantry assault a vehicle by vehicle_assault_odds: it does not fight so)
     unordered = defender.order is None and defender.retained is None
     to_fire = defender.reacted and defender.order == "Fire" and not defender.stood_and_fired
-    if unordered or to_fire:
-        modes.append("stand-and-fire")
-    return modes
+    choices = assault_choices(tracker.rules, vehicle=False, unordered=unordered or to_fire)
+    return [c.replace(" ", "-") for c in choices if c != "escape"]
 
 
 # ---------------------------------------------------------------------- reading the game

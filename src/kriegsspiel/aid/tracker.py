@@ -32,6 +32,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     order_test,
     order_test_needed,
 )
+from kriegsspiel.rulesets.bolt_action.reactions import DIE_SHOWN, dice_faces
 
 ORDERS = ("Fire", "Advance", "Run", "Ambush", "Rally", "Down")
 MAX_PINS = 99  # more than any unit's morale: the count is kept, the unit removed at its morale
@@ -46,7 +47,7 @@ FUBAR_FACES: dict[Outcome, tuple[str, ...]] = {
     "panic": ("Run", "Down"),
 }
 # the orders a die taken out of the bag out of turn may show
-REACTION_FACES = ("Down", "Run", "Fire")  # Konflikt '47: go Down, escape, stand and fire
+REACTION_FACES = tuple(DIE_SHOWN.values())  # Konflikt '47: go Down, escape, stand and fire
 DAMAGE_FACES = ("Down",)  # a vehicle's crew stunned (or immobilised): its die turned Down
 # why a unit owes a morale check (the game takes both of one attack, the flamethrower's first)
 FLAMED = "hit by a flamethrower"
@@ -97,6 +98,7 @@ class TrackedUnit:
     kit: tuple[Kit, ...] = ()  # in the order the owner removes casualties, first first
     open_topped: bool = False
     automaton: bool = False
+    recce: bool = False  # a recce vehicle (Konflikt '47: it may escape an assault)
 
     def survivors(self) -> tuple[Kit, ...]:
         """The models left, taking the losses as the simulated game does (riflemen first,
@@ -186,6 +188,7 @@ class Tracker:
                         kit=kit,
                         open_topped=bool(vehicle and vehicle.open_topped),
                         automaton=bool(vehicle and vehicle.automaton),
+                        recce=bool(vehicle and vehicle.recce),
                     )
                 )
         first = cls(
@@ -365,9 +368,7 @@ class Tracker:
                 lost = 0  # (no pin to lose: no D6 is asked)
             elif pins_lost is None or not 1 <= pins_lost <= 6:
                 got = "" if pins_lost is None else f" (got {pins_lost})"
-                raise AidError(
-                    f"a Rally loses D6 pins: give pins_lost, the D6 rolled (1-6){got}"
-                )
+                raise AidError(f"a Rally loses D6 pins: give pins_lost, the D6 rolled (1-6){got}")
             else:
                 lost = pins_lost
             lost = min(lost, unit.pins)
@@ -392,7 +393,9 @@ class Tracker:
         if why == "reaction":
             if not self.rules.has_reactions:
                 raise AidError(f"{self.rules.data.title} has no reactions")
-            faces = REACTION_FACES
+            faces = self.reaction_faces(uid)
+            if face not in faces:
+                raise AidError(self._no_reaction(unit, face, faces))
         else:
             if unit.kind != "vehicle":
                 raise AidError(
@@ -403,6 +406,36 @@ class Tracker:
             raise AidError(f"a die taken by {why} shows {' or '.join(faces)}, not {face!r}")
         step = self._with(replace(unit, order=face, reacted=why == "reaction"))
         return step.noted(f"{unit.name}: {face} ({why}; its die taken from the bag)")
+
+    def reaction_faces(self, uid: int) -> tuple[str, ...]:
+        """The orders ``uid``'s die may be taken for by a reaction now, as the game allows
+        them (:func:`.reactions.dice_faces`): Down when shot at, an escape's Run, standing
+        to fire's Fire; a vehicle only a recce vehicle's escape; none once it has its die."""
+        unit = self._unit(uid)
+        if self.phase != "orders" or unit not in self.waiting(unit.side):
+            return ()
+        return dice_faces(
+            self.rules,
+            vehicle=unit.kind == "vehicle",
+            recce=unit.recce,
+            immobilised=unit.immobilised,
+            unordered=True,
+        )
+
+    def _no_reaction(self, unit: TrackedUnit, face: str, faces: tuple[str, ...]) -> str:
+        """Why ``unit`` cannot react with ``face`` (``faces``: those it may)."""
+        if unit.kind != "vehicle":
+            return f"a die taken by reaction shows {' or '.join(faces)}, not {face!r}"
+        if not unit.recce:
+            why = (
+                "only a recce vehicle reacts, by an escape (sheet 001), and a vehicle fires "
+                "at assaulters without spending its die"
+            )
+        elif unit.immobilised:
+            why = "it is immobilised: a recce vehicle reacts only by an escape, a move"
+        else:
+            why = "a recce vehicle reacts only by an escape (Run)"
+        return f"{unit.name} cannot react with {face}: {why}"
 
     def fubar_down(self, uid: int) -> Tracker:
         """Turn a FUBAR unit's die to Down: friendly fire with no friend it may fire on, or

@@ -307,9 +307,10 @@ function outOfTurn(u) {
       onclick: () => send("/api/fubar-down", { unit: u.uid }),
     }, `FUBAR ${u.fubar}: ${why}, Down`));
   }
-  if (u.waiting && game.reactions.length) {
+  // only the reactions the game allows this unit (a tank has none, a recce vehicle escapes)
+  if (u.waiting && u.reactions && u.reactions.length) {
     row.append(el("span", { class: "label" }, "Reacts"));
-    for (const face of game.reactions) {
+    for (const face of u.reactions) {
       row.append(el("button", {
         "data-testid": `react-${face}-${u.uid}`,
         onclick: () => send("/api/take-die", { unit: u.uid, face, why: "reaction" }),

@@ -33,6 +33,11 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
 )
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, credit
 from kriegsspiel.rulesets.bolt_action.kit import assault_armed
+from kriegsspiel.rulesets.bolt_action.reactions import (
+    DIE_SHOWN,
+    asked_when_assaulted,
+    assault_choices,
+)
 from kriegsspiel.rulesets.bolt_action.shooting import Tally, VehicleState
 
 if TYPE_CHECKING:
@@ -40,18 +45,10 @@ if TYPE_CHECKING:
 
 
 def reactions(rules: Rules, tgt: UnitState) -> list[str]:
-    """What an assaulted unit may do: in Konflikt '47 (sheet 001) a recce vehicle stays or
-    drives off, and infantry fight hand-to-hand or with point-blank fire, or, with no order
-    this turn and no die kept from the last, escape or stand and fire; in an edition
-    without reactions it fights hand-to-hand."""
-    if not rules.has_reactions:
-        return ["hand-to-hand"]
-    if tgt.vehicle is not None:
-        return ["stay", "escape"]
-    choices = ["hand-to-hand", "point-blank"]
-    if tgt.order is None and tgt.retained is None:
-        choices += ["escape", "stand and fire"]
-    return choices
+    """What an assaulted unit may do (:func:`.reactions.assault_choices`, the rule the play
+    aid asks too)."""
+    unordered = tgt.order is None and tgt.retained is None
+    return assault_choices(rules, vehicle=tgt.vehicle is not None, unordered=unordered)
 
 
 def side_of(game: BoltActionGame, unit: UnitState, mode: str, *, pins: int | None = None) -> Side:
@@ -73,14 +70,13 @@ def assault(game: BoltActionGame, unit: UnitState, action: Action) -> None:
     """``unit`` assaults the order's target: Konflikt '47 asks the target for its reaction
     (a recce vehicle's too), otherwise the fight follows at once."""
     tgt = game.units[action.target]  # type: ignore[index]
-    recce_can_escape = (
-        tgt.vehicle is not None
-        and tgt.vehicle.recce
-        and tgt.order is None
-        and tgt.retained is None
-        and not tgt.immobilised
-    )
-    if game.rules.has_reactions and (tgt.vehicle is None or recce_can_escape):
+    if asked_when_assaulted(
+        game.rules,
+        vehicle=tgt.vehicle is not None,
+        recce=tgt.vehicle is not None and tgt.vehicle.recce,
+        immobilised=tgt.immobilised,
+        unordered=tgt.order is None and tgt.retained is None,
+    ):
         game.pending = Pending("assault-reaction", tgt.side, action, tgt.uid)
         return
     fight(game, unit, tgt, action, "hand-to-hand")
@@ -209,7 +205,7 @@ def fight(
         reaction = "hand-to-hand"
     if reaction == "escape":
         if game.flee(tgt, heading_to(tgt.anchor, unit.anchor)):  # away from the assaulters
-            tgt.order = "Run"
+            tgt.order = DIE_SHOWN["escape"]
             game.log("escape", unit=tgt.uid)
             if not game.ambush_check(tgt, action, after="chase"):
                 chase(game, unit, tgt, action)
@@ -246,7 +242,7 @@ def fight_on(
     if unit.destroyed or tgt.destroyed:
         return
     if reaction == "stand and fire":  # at the assaulters as they come in (sheets 000, 001)
-        tgt.order = "Fire"
+        tgt.order = DIE_SHOWN["stand and fire"]
         game.shoot(tgt, unit, moving=False)
         if unit.destroyed:
             return
