@@ -669,6 +669,19 @@ def test_the_api_takes_the_side_of_a_die_drawn_from_the_players_bag(client):
     assert client.post("/api/draw", json={}).json()["in_hand"] in (0, 1)  # the aid draws
 
 
+def test_a_page_asking_for_the_game_it_has_gets_304_till_the_game_changes(client):
+    state = client.get("/api/state")
+    tag = state.headers["etag"]
+    assert tag == f'"{state.json()["version"]}"'
+    assert client.get("/api/state", headers={"If-None-Match": tag}).status_code == 304
+    moved = client.post("/api/pins", json={"unit": 0, "pins": 1}).json()
+    assert f'"{moved["version"]}"' != tag  # (a step's answer has the new version)
+    again = client.get("/api/state", headers={"If-None-Match": tag})
+    assert again.status_code == 200 and again.json()["units"][0]["pins"] == 1
+    back = client.post("/api/undo").json()  # undo is a change too, back to an old game
+    assert back["version"] not in (tag.strip('"'), moved["version"])
+
+
 def test_the_api_shows_each_units_exact_odds_with_their_reasons(client):
     state = client.post("/api/pins", json={"unit": 1, "pins": 2}).json()
     unit = state["units"][1]

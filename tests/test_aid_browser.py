@@ -629,3 +629,31 @@ def test_a_tank_card_offers_no_reaction_and_a_squads_offers_the_three(page, serv
     assert page.get_by_test_id(f"unit-{tank.uid}").locator("[data-testid^=react-]").count() == 0
     for face in ("Down", "Run", "Fire"):
         assert page.get_by_test_id(f"react-{face}-1").is_visible()
+
+
+def test_a_second_device_follows_the_game_and_a_stale_refusal_catches_up(browser, served):
+    first, second = browser.new_page(), browser.new_page()
+    try:
+        for opened in (first, second):
+            opened.goto(served.url)
+            opened.get_by_test_id("bag").wait_for()
+        first.get_by_test_id("draw").click()
+        first.get_by_test_id("in-hand").wait_for()
+        second.get_by_test_id("in-hand").wait_for(timeout=10_000)  # (it asks every 2 s)
+        side = served.session.now.in_hand
+        assert side is not None and served.session.now.armies[side] in (
+            second.get_by_test_id("in-hand").inner_text()
+        )
+        # a page that missed a step (its asking stopped here) is refused, and catches up
+        second.evaluate("for (let i = 0; i < 1000; i++) clearInterval(i)")
+        served.session.undo()
+        stale = second.get_by_test_id("in-hand")
+        assert stale.is_visible()  # (no longer asking: it still shows the die in hand)
+        uid = served.session.now.waiting(side)[0].uid
+        second.get_by_test_id(f"give-Advance-{uid}").click()  # refused: no die in hand
+        second.get_by_test_id("error").wait_for()
+        assert "no die in hand" in second.get_by_test_id("error").inner_text()
+        second.get_by_test_id("draw").wait_for(timeout=5_000)  # caught up after the refusal
+    finally:
+        first.close()
+        second.close()

@@ -193,7 +193,7 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
     one_at_a_time = threading.Lock()  # requests are served on several threads
 
     def answer(tracker: Tracker) -> dict[str, Any]:
-        return view(tracker, can_undo=len(session.steps) > 1)
+        return {**view(tracker, can_undo=len(session.steps) > 1), "version": session.version}
 
     def take(change: Callable[[Tracker], Tracker]) -> dict[str, Any]:
         with one_at_a_time:
@@ -226,10 +226,15 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
         """The schema where it was first served (it is at /api/openapi.json)."""
         return app.openapi()
 
-    @app.get("/api/state")
-    def state() -> dict[str, Any]:
+    @app.get("/api/state", response_model=None)
+    def state(request: Request) -> dict[str, Any] | Response:
+        """The game; with ``If-None-Match`` naming the version a page has, 304 and nothing
+        more while the game is still that one (a page asks every few seconds)."""
         with one_at_a_time:
-            return answer(session.now)
+            tag = f'"{session.version}"'
+            if request.headers.get("if-none-match") == tag:
+                return Response(status_code=304, headers={"ETag": tag})
+            return JSONResponse(answer(session.now), headers={"ETag": tag})
 
     @steps.post("/api/draw")
     def draw(body: DrawBody | None = None) -> dict[str, Any]:

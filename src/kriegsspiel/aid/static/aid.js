@@ -26,6 +26,8 @@ const pct = (p) => `${(100 * p).toFixed(1)}%`;
 // this tab (a wrong one is asked again at the next step).
 const PASSWORD_KEY = "kriegsspiel-aid-password";
 
+let answered = 0; // answers this page has taken (one that comes after a follow() asked is newer)
+
 async function send(path, body, asked = false) {
   const headers = body === undefined ? {} : { "Content-Type": "application/json" };
   const password = sessionStorage.getItem(PASSWORD_KEY);
@@ -48,13 +50,47 @@ async function send(path, body, asked = false) {
     if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
   } catch (problem) {
     showError(problem.message || String(problem));
+    follow(); // (refused, perhaps as another device moved the game on: catch up with it)
     return false;
   }
   showError(null);
+  answered++;
   game = answer;
   draw();
   return true;
 }
+
+// Each page follows the game as other devices move it on: it asks every few seconds
+// whether the game is still the version it has (a 304 while it is), and draws it anew if
+// not; not while a number is being typed (it would be lost), nor while the tab is hidden.
+const FOLLOW_EVERY_MS = 2000;
+let following = false;
+
+async function follow() {
+  if (!game || following) return;
+  following = true;
+  const since = answered;
+  try {
+    const response = await fetch("/api/state", {
+      cache: "no-store", headers: { "If-None-Match": `"${game.version}"` } });
+    if (response.status !== 200) return;
+    const answer = await response.json();
+    if (answer.version === game.version || answered !== since) return;
+    game = answer;
+    draw();
+  } catch (problem) {
+    // (the server is stopped or out of reach: asked again at the next beat)
+  } finally {
+    following = false;
+  }
+}
+
+function typing() {
+  const now = document.activeElement;
+  return now && now.tagName === "INPUT" && now.type !== "checkbox";
+}
+
+setInterval(() => { if (!document.hidden && !typing()) follow(); }, FOLLOW_EVERY_MS);
 
 // A refused step's reason shows at the foot of the screen, over whatever the player is
 // looking at (the step may be taken far down the page), until the next step or "×".
