@@ -657,3 +657,36 @@ def test_a_second_device_follows_the_game_and_a_stale_refusal_catches_up(browser
     finally:
         first.close()
         second.close()
+
+
+def test_the_page_names_its_own_fields_never_a_flag_or_an_api_path(page, served):
+    page.get_by_test_id("assault-attacker").select_option("10")  # 1st Rifle Squad
+    tank = next(u for u in served.session.now.units if u.name == "Panzer IV Ausf. H")
+    page.get_by_test_id("assault-defender").select_option(str(tank.uid))
+    page.get_by_test_id("assault-chances").wait_for()
+    page.get_by_test_id("assault-answer").locator("summary").click()
+    assert "give From, the inches" in page.get_by_test_id("assault-answer").inner_text()
+    page.get_by_test_id("assault-vehicle-move").select_option("ran")
+    page.get_by_test_id("assault-error").wait_for()
+    assert page.get_by_test_id("assault-error").inner_text().startswith("Vehicle ran: ")
+    page.get_by_test_id("assault-vehicle-move").select_option("die")
+    page.get_by_test_id("assault-from").fill("2000")
+    page.get_by_test_id("assault-from").dispatch_event("change")
+    page.get_by_test_id("assault-error").wait_for()
+    assert page.get_by_test_id("assault-error").inner_text().startswith("From: ")
+    page.get_by_test_id("shot-firer").select_option("1")
+    page.get_by_test_id("shot-target").select_option("11")
+    page.get_by_test_id("shot-weapon-0").fill("50")
+    page.get_by_test_id("shot-weapon-0").dispatch_event("change")
+    page.get_by_test_id("shot-error").wait_for()
+    assert page.get_by_test_id("shot-error").inner_text().startswith("the count of Rifle: 50")
+    page.get_by_test_id("shot-weapon-0").fill("-1")
+    page.get_by_test_id("shot-weapon-0").dispatch_event("change")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=shot-error]')?.textContent.includes('-1') === false"
+        " && document.querySelector('[data-testid=shot-error]')?.textContent"
+        ".startsWith('the count of Rifle: Input should be')"
+    )
+    for answer in ("assault-answer", "shot-answer"):
+        said = page.get_by_test_id(answer).inner_text()
+        assert "--" not in said and "weapons." not in said and "from_inches" not in said

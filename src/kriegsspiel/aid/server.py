@@ -201,7 +201,8 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
 
     @app.exception_handler(AidError)
     async def refused(request: Request, exc: AidError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=409)
+        field = {} if exc.field is None else {"field": exc.field}
+        return JSONResponse({"error": str(exc), **field}, status_code=409)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:

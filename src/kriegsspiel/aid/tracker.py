@@ -55,7 +55,13 @@ HALF_STRENGTH = "at half strength or less"
 
 
 class AidError(UsageError):
-    """A step the rules do not allow now; says why and what would be allowed."""
+    """A step the rules do not allow now; says why and what would be allowed, in words the
+    page shows. ``field``: the request's field at fault, where there is one
+    (``weapons.0.count``), for other tools using the API."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,7 +47,7 @@ async function send(path, body, asked = false) {
       }
     }
     if (response.status === 401) sessionStorage.removeItem(PASSWORD_KEY);
-    if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+    if (!response.ok) throw new Error(inWords(answer.error) || `the server answered ${response.status}`);
   } catch (problem) {
     showError(problem.message || String(problem));
     follow(); // (refused, perhaps as another device moved the game on: catch up with it)
@@ -94,6 +94,23 @@ setInterval(() => { if (!document.hidden && !typing()) follow(); }, FOLLOW_EVERY
 
 // A refused step's reason shows at the foot of the screen, over whatever the player is
 // looking at (the step may be taken far down the page), until the next step or "×".
+// A request the server found malformed names the API's field ("range: Input should be
+// ..."): the page says it by the name of its own box.
+const FIELD_NAMES = { range: "Range", from_inches: "From", left: "Fought: models left",
+  casualties: "Rolled: casualties", pins: "Pins", models: "Models", pins_lost: "Rally: the D6" };
+
+function inWords(text) {
+  if (!text) return text;
+  return text.split("; ").map((part) => part.replace(/^([a-z_]+)(?:\.(\d+)\.([a-z_]+))?: /,
+    (all, field, row, key) => {
+      if (field === "weapons" && row !== undefined) {
+        const name = shot.weapons?.[Number(row)]?.name || "a weapon";
+        return key === "count" ? `the count of ${name}: ` : `Weapons: `;
+      }
+      return FIELD_NAMES[field] ? `${FIELD_NAMES[field]}: ` : all;
+    })).join("; ");
+}
+
 function showError(text) {
   const box = document.getElementById("error");
   box.hidden = !text;
@@ -708,7 +725,8 @@ async function askOdds(which) {
       const response = await fetch(path, { method: "POST",
         headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
       const answer = await response.json();
-      got = response.ok ? answer : { error: answer.error || `the server answered ${response.status}` };
+      got = response.ok ? answer
+        : { error: inWords(answer.error) || `the server answered ${response.status}` };
     } catch (problem) {
       got = { error: problem.message || String(problem) };
     }
