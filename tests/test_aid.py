@@ -682,6 +682,56 @@ def test_a_page_asking_for_the_game_it_has_gets_304_till_the_game_changes(client
     assert back["version"] not in (tag.strip('"'), moved["version"])
 
 
+def test_the_officer_near_and_our_own_dice_are_kept_in_the_save_for_every_device(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from kriegsspiel.aid.command import GameAsked, set_up
+    from kriegsspiel.aid.server import create_app
+
+    save = tmp_path / "aid.jsonl"
+    session, _ = set_up(GameAsked("konflikt47", turns=None, seed=2, save=str(save)))
+    client = TestClient(create_app(session))
+    squad = next(u for u in session.now.units if u.name == "2nd Grenadier Squad")
+    rank = session.now.officers(squad.side)[0]
+    plain = client.get("/api/state").json()["units"][squad.uid]
+    assert (plain["near"], plain["own_dice"]) == (None, False)
+    client.post("/api/near", json={"unit": squad.uid, "officer": rank})
+    state = client.post("/api/own-dice", json={"unit": squad.uid, "own": True}).json()
+    assert (state["units"][squad.uid]["near"], state["units"][squad.uid]["own_dice"]) == (
+        rank,
+        True,
+    )
+    assert state["log"][-1] == f"2nd Grenadier Squad: {rank} stands near it"
+    again = AidSession.resume(str(save)).now.units[squad.uid]  # (the server started again)
+    assert (again.near, again.own_dice) == (rank, True)
+    refused = client.post("/api/near", json={"unit": squad.uid, "officer": "Field Marshal"})
+    assert (
+        refused.status_code == 409 and "no live officer 'Field Marshal'" in refused.json()["error"]
+    )
+    # his unit destroyed, the officer is near no one any more
+    his = next(u.uid for u in session.now.units if u.side == squad.side and u.officer == rank)
+    gone = client.post("/api/destroy", json={"unit": his}).json()
+    assert gone["units"][squad.uid]["near"] is None
+
+
+def test_a_save_from_before_the_aid_kept_the_players_say_resumes(tmp_path):
+    """Saves written before a unit kept its officer near, own dice and recce still load
+    (each field takes its default)."""
+    save = tmp_path / "aid.jsonl"
+    session = AidSession(new_tracker("bolt-action-1"), save=str(save))
+    session.step(lambda t: t.set_pins(0, 1))
+    rows = [json.loads(line) for line in save.read_text().splitlines()]
+    for row in rows:
+        game = row.get("start") or row.get("step")
+        for unit in game["units"]:
+            for newer in ("near", "own_dice", "recce"):
+                del unit[newer]
+    save.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    resumed = AidSession.resume(str(save)).now
+    assert resumed.units[0].pins == 1
+    assert all(u.near is None and not u.own_dice and not u.recce for u in resumed.units)
+
+
 def test_the_api_shows_each_units_exact_odds_with_their_reasons(client):
     state = client.post("/api/pins", json={"unit": 1, "pins": 2}).json()
     unit = state["units"][1]

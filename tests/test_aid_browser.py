@@ -690,3 +690,21 @@ def test_the_page_names_its_own_fields_never_a_flag_or_an_api_path(page, served)
     for answer in ("assault-answer", "shot-answer"):
         said = page.get_by_test_id(answer).inner_text()
         assert "--" not in said and "weapons." not in said and "from_inches" not in said
+
+
+def test_the_officer_near_and_our_own_dice_survive_a_reload(page, served):
+    rank = served.session.now.officers(0)[0]
+    page.get_by_test_id("officer-2").select_option(rank)
+    page.wait_for_function(f"document.querySelector('[data-testid=officer-2]').value === '{rank}'")
+    page.wait_for_function("document.querySelectorAll('[data-testid=log] li').length > 1")
+    odds = page.get_by_test_id("morale-odds-2").inner_text()
+    served.session.step(lambda t: t.draw(ScriptedDice([1])))  # side A's die: orders offered
+    page.reload()
+    page.get_by_test_id("own-dice-2").check()
+    page.get_by_test_id("outcome-Fire-2").wait_for()
+    page.reload()
+    page.get_by_test_id("outcome-Fire-2").wait_for()  # (still rolled by the players)
+    assert page.get_by_test_id("own-dice-2").is_checked()
+    assert page.get_by_test_id("officer-2").input_value() == rank
+    assert page.get_by_test_id("morale-odds-2").inner_text() == odds
+    assert served.session.now.units[2].near == rank

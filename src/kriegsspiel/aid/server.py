@@ -58,6 +58,16 @@ class TakeDieBody(_Body):
     why: Literal["reaction", "damage"]
 
 
+class NearBody(_Body):
+    unit: int
+    officer: str | None = Field(None, description="A live officer of its side; null: none.")
+
+
+class OwnDiceBody(_Body):
+    unit: int
+    own: bool = Field(description="The players roll its order test themselves.")
+
+
 class PinsBody(_Body):
     unit: int
     pins: int
@@ -274,6 +284,14 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
     @steps.post("/api/fubar-down")
     def fubar_down(body: UnitBody) -> dict[str, Any]:
         return take(lambda t: t.fubar_down(body.unit))
+
+    @steps.post("/api/near")
+    def near(body: NearBody) -> dict[str, Any]:
+        return take(lambda t: t.set_near(body.unit, body.officer))
+
+    @steps.post("/api/own-dice")
+    def own_dice(body: OwnDiceBody) -> dict[str, Any]:
+        return take(lambda t: t.set_own_dice(body.unit, body.own))
 
     @steps.post("/api/pins")
     def pins(body: PinsBody) -> dict[str, Any]:

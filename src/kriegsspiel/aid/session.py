@@ -320,6 +320,8 @@ def _names(tracker: Tracker) -> list[tuple[str, str]]:
     found = [(f"armies.{side}", army) for side, army in enumerate(tracker.armies)]
     for i, unit in enumerate(tracker.units):
         found.append((f"units.{i}.name", unit.name))
+        if unit.near is not None:
+            found.append((f"units.{i}.near", unit.near))
         for k, kit in enumerate(unit.kit):
             found.append((f"units.{i}.kit.{k}.name", kit.name))
             found += [(f"units.{i}.kit.{k}.weapons.{w}", n) for w, n in enumerate(kit.weapons)]

@@ -105,6 +105,10 @@ class TrackedUnit:
     open_topped: bool = False
     automaton: bool = False
     recce: bool = False  # a recce vehicle (Konflikt '47: it may escape an assault)
+    # what the players told the aid of it: the officer standing near it (the page's "Near";
+    # one fallen since counts no more), and whether they roll its order test themselves
+    near: str | None = None
+    own_dice: bool = False
 
     def survivors(self) -> tuple[Kit, ...]:
         """The models left, taking the losses as the simulated game does (riflemen first,
@@ -442,6 +446,28 @@ class Tracker:
         else:
             why = "a recce vehicle reacts only by an escape (Run)"
         return f"{unit.name} cannot react with {face}: {why}"
+
+    # ------------------------------------------------------------------ the players' say
+    def set_near(self, uid: int, officer: str | None) -> Tracker:
+        """Name the live officer of its side the players say stands near ``uid`` (None:
+        none); the page's tests and odds take his bonus, and every device sees him."""
+        unit = self._alive(uid)
+        if officer:
+            self.officer_for(uid, officer)  # (refused unless a live officer of its side)
+        step = self._with(replace(unit, near=officer or None))
+        said = f"{officer} stands near it" if officer else "no other officer near it"
+        return step.noted(f"{self.called(unit)}: {said}")
+
+    def near_of(self, uid: int) -> str | None:
+        """The officer the players said stands near ``uid``, while he lives."""
+        unit = self._unit(uid)
+        return unit.near if unit.near in self.officers(unit.side) else None
+
+    def set_own_dice(self, uid: int, own: bool) -> Tracker:
+        """Say whether the players roll ``uid``'s order test themselves (the page then asks
+        for its outcome) or the aid rolls it."""
+        unit = self._alive(uid)
+        return self._with(replace(unit, own_dice=own))
 
     def fubar_down(self, uid: int) -> Tracker:
         """Turn a FUBAR unit's die to Down: friendly fire with no friend it may fire on, or
@@ -818,6 +844,13 @@ class Tracker:
             "the scenario decides who won (units destroyed or objectives held: this save "
             "does not say which)"
         )
+
+    def called(self, unit: TrackedUnit) -> str:
+        """A unit's name as the log says it: with its army's where a unit of the other side
+        has the same name (both Konflikt '47 sample armies have a "Platoon HQ")."""
+        if any(u.name == unit.name and u.side != unit.side for u in self.units):
+            return f"{unit.name} ({self.armies[unit.side]})"
+        return unit.name
 
     def noted(self, text: str) -> Tracker:
         return replace(self, log=(*self.log, text))

@@ -69,6 +69,9 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
         "assaulted": unit.assaulted,
         "checks_due": list(unit.checks_due),
         "immobilised": unit.immobilised,
+        # what the players said: the live officer near it (None: none), their own dice
+        "near": tracker.near_of(unit.uid),
+        "own_dice": unit.own_dice,
     }
     if unit.destroyed:
         return out

@@ -3,8 +3,9 @@
 "use strict";
 
 let game = null;
-const officerNear = {}; // unit id -> the officer the player says stands near it ("" none)
-const ownDice = {}; // unit id -> true when the players roll its test themselves
+// the officer the players say stands near a unit ("" none), as the game keeps it (saved,
+// and seen on every device)
+const nearOf = (uid) => game.units[Number(uid)].near || "";
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -233,11 +234,11 @@ function drawUnit(u) {
   card.append(counter(u, "pins", `Pins`, u.pins,
     u.removed_at_pins ? `(removed at ${u.removed_at_pins})` : "", "/api/pins"));
   const officers = game.officers[u.side];
-  const near = officerNear[u.uid] ?? "";
+  const near = nearOf(u.uid);
   if (officers.length) {
     const pick = el("select", {
       "data-testid": `officer-${u.uid}`,
-      onchange: (e) => { officerNear[u.uid] = e.target.value; draw(); },
+      onchange: (e) => send("/api/near", { unit: u.uid, officer: e.target.value || null }),
     }, el("option", { value: "" }, "no other officer"),
     officers.map((rank) => el("option", { value: rank, selected: rank === near }, rank)));
     card.append(el("div", { class: "row" }, el("span", { class: "label" }, "Near"), pick));
@@ -305,12 +306,12 @@ function oddsLine(title, report, uid, id, parts) {
 }
 
 function orderButtons(u, near) {
-  const own = ownDice[u.uid] || false;
+  const own = u.own_dice;
   const box = el("div", { class: "orders" });
   const toggle = el("label", { class: "row" },
     el("input", {
       type: "checkbox", checked: own, "data-testid": `own-dice-${u.uid}`,
-      onchange: (e) => { ownDice[u.uid] = e.target.checked; draw(); },
+      onchange: (e) => send("/api/own-dice", { unit: u.uid, own: e.target.checked }),
     }), "We roll the dice ourselves");
   box.append(toggle);
   const needsTest = (u.odds[near] || u.odds[""]).order_test.test_needed;
@@ -700,15 +701,15 @@ async function askOdds(which) {
         cover: shot.cover, moving: shot.moving === "die" ? null : shot.moving === "yes",
         facing: shot.facing, indirect: shot.indirect, ranged_in: shot.ranged_in,
         target_immobilised: shot.target_immobilised, weapons: shot.weapons };
-      if (unitOf(shot.target).kind === "vehicle") body.target_officer = officerNear[shot.target] || null;
+      if (unitOf(shot.target).kind === "vehicle") body.target_officer = nearOf(shot.target) || null;
       else { delete body.facing; delete body.target_immobilised; }
     } else {
       if (fight.attacker === "" || fight.defender === "") { answers.assault = null; continue; }
       const attacker = Number(fight.attacker);
       const defender = Number(fight.defender);
       path = "/api/odds/assault";
-      body = { attacker, defender, attacker_officer: officerNear[attacker] || null,
-        defender_officer: officerNear[defender] || null };
+      body = { attacker, defender, attacker_officer: nearOf(attacker) || null,
+        defender_officer: nearOf(defender) || null };
       if (unitOf(defender).kind === "vehicle") {
         body.vehicle_move = fight.vehicle_move === "die" ? null : fight.vehicle_move;
         body.target_immobilised = fight.target_immobilised;
