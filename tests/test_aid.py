@@ -732,6 +732,15 @@ def test_a_save_from_before_the_aid_kept_the_players_say_resumes(tmp_path):
     assert all(u.near is None and not u.own_dice and not u.recce for u in resumed.units)
 
 
+def test_the_whole_log_is_asked_apart_and_the_browsers_icon_quietly_has_none(client):
+    for pins in range(70):
+        state = client.post("/api/pins", json={"unit": 1, "pins": pins % 3}).json()
+    whole = client.get("/api/log").json()["log"]
+    assert state["log_total"] == len(whole) > len(state["log"]) == 60
+    assert whole[-60:] == state["log"] and whole[0].startswith("Turn 1: ")
+    assert client.get("/favicon.ico").status_code == 204
+
+
 def test_the_api_shows_each_units_exact_odds_with_their_reasons(client):
     state = client.post("/api/pins", json={"unit": 1, "pins": 2}).json()
     unit = state["units"][1]

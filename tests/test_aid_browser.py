@@ -708,3 +708,35 @@ def test_the_officer_near_and_our_own_dice_survive_a_reload(page, served):
     assert page.get_by_test_id("officer-2").input_value() == rank
     assert page.get_by_test_id("morale-odds-2").inner_text() == odds
     assert served.session.now.units[2].near == rank
+
+
+def test_on_a_phone_the_header_leads_to_the_units_of_the_die_in_hand(browser, served):
+    served.session.step(lambda t: t.draw(ScriptedDice([]), side=1))  # side B's die, drawn
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        phone.goto(served.url)
+        phone.get_by_test_id("jump-to-hand").click()
+        first = served.session.now.waiting(1)[0].uid
+        phone.wait_for_function("window.scrollY > 1000")  # (side B's units are far down)
+        assert in_sight(phone, f"unit-{first}") and in_sight(phone, "jump-to-hand")
+        phone.get_by_test_id(f"give-Advance-{first}").click()
+        phone.get_by_test_id("draw-quick").wait_for()
+        assert in_sight(phone, "draw-quick")  # the next die, without scrolling back up
+        phone.get_by_test_id("draw-quick").click()
+        phone.get_by_test_id("jump-to-hand").wait_for()
+    finally:
+        phone.close()
+
+
+def test_the_log_says_it_shows_the_newest_lines_and_can_show_them_all(page, served):
+    for pins in range(70):
+        served.session.step(lambda t, n=pins: t.set_pins(1, n % 3))
+    total = len(served.session.now.log)
+    page.reload()
+    note = page.get_by_test_id("log-all")
+    note.wait_for()
+    assert f"The newest 60 of {total} lines." in page.locator("#log-note").inner_text()
+    assert page.get_by_test_id("log").get_attribute("start") == str(total)
+    note.click()
+    page.wait_for_function(f"document.querySelectorAll('[data-testid=log] li').length === {total}")
+    assert page.get_by_test_id("log").locator("li").last.inner_text().startswith("Turn 1: ")

@@ -247,6 +247,16 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
                 return Response(status_code=304, headers={"ETag": tag})
             return JSONResponse(answer(session.now), headers={"ETag": tag})
 
+    @app.get("/api/log")
+    def log() -> dict[str, Any]:
+        """Every line of the game's log, oldest first (the game sends the newest only)."""
+        with one_at_a_time:
+            return {"log": list(session.now.log), "version": session.version}
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response(status_code=204)  # (none: a browser asks, and is told so quietly)
+
     @steps.post("/api/draw")
     def draw(body: DrawBody | None = None) -> dict[str, Any]:
         side = None if body is None else body.side

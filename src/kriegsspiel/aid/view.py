@@ -10,7 +10,7 @@ from kriegsspiel.aid.tracker import ORDERS, REACTION_FACES, TrackedUnit, Tracker
 from kriegsspiel.rulesets.bolt_action.morale import UNTESTED_ORDERS, new_test
 from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds, order_test_odds
 
-LOG_SHOWN = 60  # the newest log lines sent to the page
+LOG_SHOWN = 60  # the newest log lines sent with the game (GET /api/log: all of them)
 
 
 def view(tracker: Tracker, *, can_undo: bool) -> dict[str, Any]:
@@ -43,6 +43,7 @@ def view(tracker: Tracker, *, can_undo: bool) -> dict[str, Any]:
         "officers": [tracker.officers(0), tracker.officers(1)],
         "can_undo": can_undo,
         "log": list(tracker.log[-LOG_SHOWN:]),
+        "log_total": len(tracker.log),  # (GET /api/log gives them all)
         "units": [_unit(tracker, u) for u in tracker.units],
     }
 

@@ -133,8 +133,45 @@ function draw() {
   sides.replaceChildren(...[0, 1].map(drawSide));
   drawOdds(); // (the units may have changed: the forms are drawn again, then asked again)
   askOdds();
-  document.getElementById("log").replaceChildren(
-    ...game.log.slice().reverse().map((line) => el("li", {}, line)));
+  drawQuick();
+  drawLog(wholeLog && wholeLog.version === game.version ? wholeLog.log : game.log);
+}
+
+// On a phone the units are screens away from the bag: the header stays at the top, with
+// the way to the units of the die in hand, or to draw the next die.
+function drawQuick() {
+  const quick = document.getElementById("quick");
+  if (game.in_hand !== null) {
+    quick.replaceChildren(el("button", {
+      class: `drawn side${game.in_hand}`, "data-testid": "jump-to-hand",
+      onclick: () => document.querySelector(".unit.active")?.scrollIntoView({ block: "start" }),
+    }, `${game.armies[game.in_hand]}'s units ↓`));
+  } else if (game.phase === "orders") {
+    quick.replaceChildren(el("button", { "data-testid": "draw-quick",
+      onclick: () => send("/api/draw") }, "Draw a die"));
+  } else {
+    quick.replaceChildren();
+  }
+}
+
+// The game sends the newest lines of its log; "all of it" asks for the rest (and keeps
+// showing them all until the game moves on past them).
+let wholeLog = null;
+
+function drawLog(lines) {
+  const note = document.getElementById("log-note");
+  const cut = lines.length < game.log_total;
+  note.replaceChildren(...(cut ? [`The newest ${lines.length} of ${game.log_total} lines. `,
+    el("button", { "data-testid": "log-all", onclick: async () => {
+      const response = await fetch("/api/log", { cache: "no-store" });
+      if (!response.ok) return;
+      wholeLog = await response.json();
+      drawLog(wholeLog.log.slice(0, game.log_total));
+    } }, "Show all")] : []));
+  const log = document.getElementById("log");
+  log.setAttribute("start", String(game.log_total)); // (numbered from the first line)
+  log.classList.toggle("whole", lines.length > game.log.length);
+  log.replaceChildren(...lines.slice().reverse().map((line) => el("li", {}, line)));
 }
 
 function drawBag() {
