@@ -741,6 +741,16 @@ def test_the_whole_log_is_asked_apart_and_the_browsers_icon_quietly_has_none(cli
     assert client.get("/favicon.ico").status_code == 204
 
 
+def test_log_lines_name_the_side_of_a_unit_whose_name_the_other_side_shares():
+    tracker = new_tracker("konflikt47")  # both sample armies have a "Platoon HQ"
+    hqs = [u for u in tracker.units if u.name == "Platoon HQ"]
+    assert {u.side for u in hqs} == {0, 1}
+    pinned = tracker.set_pins(hqs[1].uid, 1)
+    assert pinned.log[-1] == f"Platoon HQ ({tracker.armies[1]}): 1 pin"
+    squad = next(u for u in tracker.units if u.name == "1st Rifle Squad")
+    assert tracker.set_pins(squad.uid, 1).log[-1] == "1st Rifle Squad: 1 pin"  # (its own)
+
+
 def test_the_api_shows_each_units_exact_odds_with_their_reasons(client):
     state = client.post("/api/pins", json={"unit": 1, "pins": 2}).json()
     unit = state["units"][1]
@@ -802,6 +812,8 @@ def test_the_command_refuses_bad_input_with_exit_status_2(tmp_path):
     assert out.returncode == 2 and "writes a .jsonl file" in out.stderr
     out = run_cli("aid", "--no-open", "--ruleset", "iron-cross", cwd=tmp_path)
     assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "--ruleset iron-cross: the play aid keeps an order-dice bag" in out.stderr
+    assert "whole games" not in out.stderr
     out = run_cli("aid", "--no-open", "--rules-file", "house.yaml", cwd=tmp_path)
     assert out.returncode == 2 and "house.yaml: cannot be read" in out.stderr
     assert list(tmp_path.glob("*.jsonl")) == [notes]  # nothing written

@@ -740,3 +740,18 @@ def test_the_log_says_it_shows_the_newest_lines_and_can_show_them_all(page, serv
     note.click()
     page.wait_for_function(f"document.querySelectorAll('[data-testid=log] li').length === {total}")
     assert page.get_by_test_id("log").locator("li").last.inner_text().startswith("Turn 1: ")
+
+
+def test_a_chance_short_of_certain_is_not_shown_as_certain(page):
+    shown = page.evaluate("[pct(0.99999859), pct(1), pct(0.5), pct(0.0000012), pct(0)]")
+    assert shown == [">99.9%", "100.0%", "50.0%", "<0.1%", "0.0%"]
+
+
+def test_pins_that_would_remove_a_unit_are_asked_first(page, served):
+    served.session.step(lambda t: t.set_pins(1, 8))  # regular: removed at 9
+    page.reload()
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.get_by_test_id("pins-up-1").click()
+    assert asked == ["9 pins reach 1st Grenadier Squad's morale value: remove it from play?"]
+    assert not served.session.now.units[1].destroyed

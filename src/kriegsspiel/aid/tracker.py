@@ -389,7 +389,7 @@ class Tracker:
             f"order test needs {test.value} or less{rolled}: {outcome}" if needed else "no test"
         )
         what = shown + (f", {_count(lost, 'pin')} removed" if lost else "")
-        return step.noted(f"{unit.name}: {order} ({test_text}) -> {what}")
+        return step.noted(f"{self.called(unit)}: {order} ({test_text}) -> {what}")
 
     def take_die(self, uid: int, face: str, why: Literal["reaction", "damage"]) -> Tracker:
         """Take ``uid``'s die out of the bag out of turn: a Konflikt '47 reaction (Down,
@@ -415,7 +415,7 @@ class Tracker:
         if face not in faces:
             raise AidError(f"a die taken by {why} shows {' or '.join(faces)}, not {face!r}")
         step = self._with(replace(unit, order=face, reacted=why == "reaction"))
-        return step.noted(f"{unit.name}: {face} ({why}; its die taken from the bag)")
+        return step.noted(f"{self.called(unit)}: {face} ({why}; its die taken from the bag)")
 
     def reaction_faces(self, uid: int) -> tuple[str, ...]:
         """The orders ``uid``'s die may be taken for by a reaction now, as the game allows
@@ -481,7 +481,7 @@ class Tracker:
             )
         step = self._with(replace(unit, order="Down"))
         why = "no friend to fire on" if unit.fubar == "friendly fire" else "cannot run away"
-        return step.noted(f"{unit.name}: FUBAR {unit.fubar}, {why}: Down")
+        return step.noted(f"{self.called(unit)}: FUBAR {unit.fubar}, {why}: Down")
 
     # ------------------------------------------------------------------ pins and losses
     def set_pins(self, uid: int, pins: int) -> Tracker:
@@ -493,9 +493,11 @@ class Tracker:
         if destroyed_by_pins(self.rules, base, pins):
             step = self._with(replace(unit, pins=pins, models=0, destroyed=True, checks_due=()))
             return step.noted(
-                f"{unit.name}: {_count(pins, 'pin')}, its morale {base}: removed from play"
+                f"{self.called(unit)}: {_count(pins, 'pin')}, its morale {base}: removed from play"
             )._wiped_out()
-        return self._with(replace(unit, pins=pins)).noted(f"{unit.name}: {_count(pins, 'pin')}")
+        return self._with(replace(unit, pins=pins)).noted(
+            f"{self.called(unit)}: {_count(pins, 'pin')}"
+        )
 
     def set_models(self, uid: int, models: int) -> Tracker:
         """Set a unit's models left; none left destroys it. A loss that leaves it at half
@@ -505,7 +507,7 @@ class Tracker:
             raise AidError(f"{unit.name} has 0 to {unit.start_models} models (got {models})")
         if models == 0:
             return self.destroy(uid)
-        text = f"{unit.name}: {models} of {unit.start_models} models"
+        text = f"{self.called(unit)}: {models} of {unit.start_models} models"
         text += _men_taken(unit, replace(unit, models=models))
         due = unit.checks_due
         if models < unit.models and losses_force_test(unit.start_models, models):
@@ -557,14 +559,16 @@ class Tracker:
             what.append("halted")
         if flamed:
             what.append(FLAMED)
-        step = self.noted(f"{unit.name} shot at: {', '.join([*what, _count(pins, 'pin')])}")
+        step = self.noted(f"{self.called(unit)} shot at: {', '.join([*what, _count(pins, 'pin')])}")
         if pins:
             step = step.set_pins(uid, unit.pins + pins)
         if flamed and not step.units[uid].destroyed and not again and casualties < unit.models:
             now = step.units[uid]
             step = step._with(replace(now, checks_due=(*now.checks_due, FLAMED)))
             needs = step.test_of(uid).value
-            step = step.noted(f"{unit.name}: {FLAMED}: a morale check (needs {needs} or less)")
+            step = step.noted(
+                f"{self.called(unit)}: {FLAMED}: a morale check (needs {needs} or less)"
+            )
         if again:
             casualties = 1
         if casualties and not step.units[uid].destroyed:
@@ -582,7 +586,7 @@ class Tracker:
                     retained=None,
                 )
             )
-            return step.noted(f"{unit.name}: its die turned to Down (halted)")
+            return step.noted(f"{self.called(unit)}: its die turned to Down (halted)")
         return step._with(replace(now, immobilised=True))
 
     def morale_check(
@@ -624,7 +628,7 @@ class Tracker:
             passed = morale_check(seen, test)
             rolled = f", rolled {seen.text()}"
         why = f" ({unit.checks_due[0] if unit.checks_due else 'called for at the table'})"
-        said = f"{unit.name}: morale check{why} needs {test.value} or less{rolled}"
+        said = f"{self.called(unit)}: morale check{why} needs {test.value} or less{rolled}"
         step = self._with(replace(unit, checks_due=unit.checks_due[1:]))
         if passed:
             return step.noted(f"{said}: passed")
@@ -676,10 +680,10 @@ class Tracker:
             dice = (
                 f"their dice leave the bag {self._dice_leave()}"
                 if a.order is None and a.retained is None and d.order is None and d.retained is None
-                else f"{a.name}: {self._die_of(a)}; {d.name}: {self._die_of(d)}"
+                else f"{self.called(a)}: {self._die_of(a)}; {self.called(d)}: {self._die_of(d)}"
             )
             return step.noted(
-                f"{a.name} and {d.name} wiped each other out in close quarters: both "
+                f"{self.called(a)} and {self.called(d)} wiped each other out in close quarters: both "
                 f"destroyed ({dice})"
             )._wiped_out()
         if winner not in ("attacker", "defender"):
@@ -695,9 +699,9 @@ class Tracker:
         )
         step = step._with(replace(lost, models=0, destroyed=True, checks_due=()))
         return step.noted(
-            f"{won.name} won the close quarters fight against {lost.name}, "
+            f"{self.called(won)} won the close quarters fight against {self.called(lost)}, "
             f"{left} of {won.start_models} models left"
-            f"{_men_taken(won, replace(won, models=left))}; {lost.name} destroyed "
+            f"{_men_taken(won, replace(won, models=left))}; {self.called(lost)} destroyed "
             f"({self._die_of(lost)})"
         )._wiped_out()
 
@@ -740,7 +744,7 @@ class Tracker:
         """Remove a unit from play (its die leaves the bag as the edition says)."""
         unit = self._alive(uid)
         step = self._with(replace(unit, models=0, destroyed=True, checks_due=()))
-        return step.noted(f"{unit.name} destroyed ({self._die_of(unit)})")._wiped_out()
+        return step.noted(f"{self.called(unit)} destroyed ({self._die_of(unit)})")._wiped_out()
 
     def _dice_leave(self) -> str:
         return "at the turn end" if self.rules.destroyed_dice_stay_in_cup else "now"
@@ -790,11 +794,15 @@ class Tracker:
             )
             for u in self.units
         )
-        kept = ", ".join(f"{self.units[uid].name} ({bag.held(self.units[uid])})" for uid in keep)
+        kept = ", ".join(
+            f"{self.called(self.units[uid])} ({bag.held(self.units[uid])})" for uid in keep
+        )
         closed = self
         for unit in self.units:  # (said, so the players can see what was let pass)
             for why in unit.checks_due:
-                closed = closed.noted(f"{unit.name}: its morale check ({why}) was not taken")
+                closed = closed.noted(
+                    f"{self.called(unit)}: its morale check ({why}) was not taken"
+                )
         closed = replace(closed, units=units, in_hand=None).noted(
             f"Turn {self.turn} ends" + (f"; kept: {kept}" if kept else "")
         )

@@ -21,7 +21,12 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-const pct = (p) => `${(100 * p).toFixed(1)}%`;
+// a chance to one decimal; one short of certain (or above nothing) is never rounded to it
+const pct = (p) => {
+  if (p < 1 && p > 0.9995) return ">99.9%";
+  if (p > 0 && p < 0.0005) return "<0.1%";
+  return `${(100 * p).toFixed(1)}%`;
+};
 
 // A play aid served with --password takes steps only with it: asked once, then kept for
 // this tab (a wrong one is asked again at the next step).
@@ -319,7 +324,12 @@ function moraleButtons(u, near) {
 }
 
 function counter(u, what, label, value, after, path) {
-  const set = (n) => send(path, { unit: u.uid, [what]: n });
+  const set = (n) => {
+    // pins at its morale value remove the unit: asked first, as "Destroyed" is
+    const removes = what === "pins" && u.removed_at_pins && n >= u.removed_at_pins;
+    if (removes && !confirm(`${n} pins reach ${u.name}'s morale value: remove it from play?`)) return;
+    send(path, { unit: u.uid, [what]: n });
+  };
   return el("div", { class: "row" },
     el("span", { class: "label" }, label),
     el("button", { "data-testid": `${what}-down-${u.uid}`, onclick: () => set(value - 1), disabled: value <= 0 }, "−"),
