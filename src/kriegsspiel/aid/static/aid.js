@@ -149,7 +149,11 @@ function drawQuick() {
   if (game.in_hand !== null) {
     quick.replaceChildren(el("button", {
       class: `drawn side${game.in_hand}`, "data-testid": "jump-to-hand",
-      onclick: () => document.querySelector(".unit.active")?.scrollIntoView({ block: "start" }),
+      onclick: () => { // (to just below the header, which stays over the page's top)
+        const card = document.querySelector(".unit.active");
+        const header = document.querySelector("header").offsetHeight;
+        if (card) window.scrollTo({ top: card.getBoundingClientRect().top + window.scrollY - header - 8 });
+      },
     }, `${game.armies[game.in_hand]}'s units ↓`));
   } else if (game.phase === "orders") {
     quick.replaceChildren(el("button", { "data-testid": "draw-quick",
