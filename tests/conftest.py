@@ -48,6 +48,12 @@ def within_4_se(p: Fraction, successes: int, n: int) -> bool:
     return abs(successes / n - float(p)) <= 4 * se
 
 
+def out_of_turn(unit: Any) -> str:
+    """How a test takes a play aid unit's die out of the bag to order it Down: a Down
+    reaction, or a vehicle's die by damage (a vehicle other than recce has no reaction)."""
+    return "damage" if unit.kind == "vehicle" else "reaction"
+
+
 def run_cli(
     *args: str, cwd: Path | None = None, timeout: float = 300
 ) -> subprocess.CompletedProcess[str]:

@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from conftest import bernoulli_ok, run_cli
+from conftest import bernoulli_ok, out_of_turn, run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -63,12 +63,44 @@ def test_a_draw_comes_out_in_proportion_to_the_dice_in_the_bag():
     # leave side A one unit to order, side B three
     for side, keep in ((0, 1), (1, 3)):
         for unit in tracker.waiting(side)[keep:]:
-            tracker = tracker.take_die(unit.uid, "Down", "reaction")
+            tracker = tracker.take_die(unit.uid, "Down", out_of_turn(unit))
     assert tracker.in_bag() == (1, 3)
     dice, n = RandomDice(7), 4000
     drawn = Counter(tracker.draw(dice).in_hand for _ in range(n))
     assert bernoulli_ok(drawn[0], n, 0.25)
     assert dict(tracker.draw_chances()) == {0: 0.25, 1: 0.75}
+
+
+def test_a_die_drawn_from_the_players_bag_is_given_by_its_side():
+    tracker = new_tracker("konflikt47")
+    for unit in tracker.waiting(0)[1:]:  # side A: one unit left to order
+        tracker = tracker.take_die(unit.uid, "Down", out_of_turn(unit))
+    drawn = tracker.draw(ScriptedDice([]), side=0)  # (no die rolled)
+    assert drawn.in_hand == 0 and drawn.in_bag() == (0, tracker.in_bag()[1])
+    assert drawn.log[-1].startswith(f"Drew a die of {tracker.armies[0]} (drawn at the table; ")
+    with pytest.raises(AidError, match="has a die in hand"):
+        drawn.draw(ScriptedDice([]), side=1)
+    gone = drawn.give_order(tracker.waiting(0)[0].uid, "Fire", outcome="pass")
+    with pytest.raises(AidError, match=r"no die of .* is left in the bag .* the die drawn is "):
+        gone.draw(ScriptedDice([]), side=0)
+    with pytest.raises(AidError, match=r"the side drawn is 0 \(.*\) or 1 \(.*\), not 2"):
+        gone.draw(ScriptedDice([]), side=2)
+    assert gone.draw(ScriptedDice([]), side=1).in_hand == 1
+
+
+def test_a_die_drawn_at_the_table_for_a_side_with_no_unit_left_to_order_is_refused():
+    tracker = new_tracker("bolt-action-1")  # a destroyed unit's die stays in till the turn end
+    last, *others = tracker.waiting(0)
+    for unit in others:
+        tracker = with_die_in_hand(tracker, 0).give_order(unit.uid, "Fire", outcome="pass")
+    tracker = tracker.destroy(last.uid)
+    assert tracker.in_bag()[0] == 1 and 0 not in dict(tracker.draw_chances())
+    with pytest.raises(
+        AidError,
+        match=r"no unit of .* waits for an order: its 1 die left .* "
+        "put it aside and draw again",
+    ):
+        tracker.draw(ScriptedDice([]), side=0)
 
 
 def test_konflikt47_takes_a_destroyed_units_die_out_at_once():
@@ -140,6 +172,16 @@ def test_order_test_outcomes_set_the_die_as_the_rules_say():
         tracker.give_order(1, "Rally", outcome="pass")
 
 
+@pytest.mark.parametrize("d6", [0, 7, -1])
+def test_a_rally_loses_a_d6_of_pins_and_no_d6_shows_0_or_7(d6):
+    """Sheets 001 and 002: a Rally loses "D6 pin markers", so 1 to 6 are the rolls."""
+    tracker = with_die_in_hand(new_tracker("bolt-action-1").set_pins(1, 3), 0)
+    with pytest.raises(AidError, match=rf"the D6 rolled \(1-6\) \(got {d6}\)"):
+        tracker.give_order(1, "Rally", outcome="pass", pins_lost=d6)
+    unpinned = with_die_in_hand(new_tracker("bolt-action-1"), 0)  # no pin: no D6 asked
+    assert unpinned.give_order(1, "Rally", outcome="pass").units[1].order == "Rally"
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_rolled_order_tests_come_out_as_the_exact_odds_say(ruleset):
     """The aid rolls the rules' own test: its outcomes over many seeds against the odds
@@ -186,6 +228,53 @@ def test_a_reaction_takes_the_die_only_in_konflikt47_and_damage_only_a_vehicles(
         ba1.take_die(0, "Down", "damage")
     vehicle = next(u for u in ba1.units if u.kind == "vehicle")
     assert ba1.take_die(vehicle.uid, "Down", "damage").units[vehicle.uid].order == "Down"
+
+
+def test_konflikt47_reactions_are_offered_and_taken_only_as_the_game_allows_them():
+    """Sheet 001: "Recce vehicles can react by making an escape move"; any other vehicle
+    fires at its assaulters without spending its die (docs/rules/konflikt47.md), and the
+    game asks no reaction of it (``reactions.asked_when_assaulted``)."""
+    k47 = new_tracker("konflikt47")
+    named = {(u.side, u.name): u.uid for u in k47.units}
+    squad, tank = named[1, "1st Rifle Squad"], named[0, "Panzer IV Ausf. H"]
+    gun = next(u.uid for u in k47.units if u.kind == "artillery")
+    assert k47.reaction_faces(squad) == ("Down", "Run", "Fire")
+    assert k47.reaction_faces(gun) == ("Down", "Run", "Fire")  # (the game's: not a vehicle)
+    assert k47.reaction_faces(tank) == ()
+    for face in ("Down", "Run", "Fire"):
+        with pytest.raises(
+            AidError,
+            match=r"Panzer IV Ausf. H cannot react with .*: only a "
+            "recce vehicle reacts, by an escape",
+        ):
+            k47.take_die(tank, face, "reaction")
+    recce = k47._with(replace(k47.units[tank], recce=True))
+    assert recce.reaction_faces(tank) == ("Run",)
+    assert recce.take_die(tank, "Run", "reaction").units[tank].order == "Run"
+    with pytest.raises(AidError, match="a recce vehicle reacts only by an escape"):
+        recce.take_die(tank, "Down", "reaction")
+    stuck = recce._with(replace(recce.units[tank], immobilised=True))
+    assert stuck.reaction_faces(tank) == ()
+    with pytest.raises(AidError, match="it is immobilised"):
+        stuck.take_die(tank, "Run", "reaction")
+    ordered = with_die_in_hand(k47, 1).give_order(squad, "Fire", outcome="pass")
+    assert ordered.reaction_faces(squad) == ()  # (its die is used: it reacts no more)
+    assert new_tracker("bolt-action-1").reaction_faces(0) == ()
+
+
+def test_the_aids_recce_vehicles_are_the_lists_and_the_page_is_told_each_units_reactions():
+    from kriegsspiel.aid.view import view
+
+    ba1 = new_tracker("bolt-action-1")
+    assert [u.name for u in ba1.units if u.recce] == ["Universal Carrier"]
+    k47 = new_tracker("konflikt47")
+    for shown in view(k47, can_undo=False)["units"]:
+        vehicle = shown["kind"] == "vehicle"
+        assert shown["reactions"] == ([] if vehicle else ["Down", "Run", "Fire"])
+        # (infantry assault a vehicle by its own odds: it has no way to fight close quarters)
+        assert shown["defender_modes"] == (
+            [] if vehicle else ["hand-to-hand", "point-blank", "stand-and-fire"]
+        )
 
 
 # ----------------------------------------------------------------------------- pins and losses
@@ -252,6 +341,21 @@ def test_the_game_ends_after_its_last_turn_and_no_die_is_kept_then():
     assert over.phase == "over" and over.log[-1].startswith("Game over (the last turn")
     with pytest.raises(AidError, match="the game is over"):
         over.draw(RandomDice(1))
+
+
+def test_once_the_game_is_over_no_unit_waits_and_no_die_is_in_the_bag():
+    tracker = ordered_all(new_tracker("konflikt47", turns=1))
+    over = tracker.end_turn()
+    assert over.in_bag() == (0, 0) and over.waiting(0) == over.waiting(1) == []
+    with pytest.raises(AidError, match="the game is over"):
+        over.take_die(0, "Down", "reaction")
+    from kriegsspiel.aid.view import view
+
+    shown = view(over, can_undo=True)
+    assert shown["phase"] == "over" and shown["in_bag"] == [0, 0] and shown["chances"] == []
+    assert not any(u["waiting"] for u in shown["units"])
+    assert shown["result"] == "a draw (0 units destroyed each)"
+    assert view(tracker, can_undo=True)["result"] is None  # (not before the end)
 
 
 @settings(deadline=None)  # (a loaded machine is slower; speed is not what this checks)
@@ -555,6 +659,98 @@ def test_the_api_takes_steps_and_answers_the_whole_game(client):
     assert state["units"][uid]["order"] is None and state["in_hand"] == side
 
 
+def test_the_api_takes_the_side_of_a_die_drawn_from_the_players_bag(client):
+    state = client.post("/api/draw", json={"side": 1}).json()
+    assert state["in_hand"] == 1 and "drawn at the table" in state["log"][-1]
+    client.post("/api/undo")
+    refused = client.post("/api/draw", json={"side": 5})
+    assert refused.status_code == 409 and "the side drawn is 0" in refused.json()["error"]
+    assert client.post("/api/draw", json={"side": "B"}).status_code == 422
+    assert client.post("/api/draw", json={}).json()["in_hand"] in (0, 1)  # the aid draws
+
+
+def test_a_page_asking_for_the_game_it_has_gets_304_till_the_game_changes(client):
+    state = client.get("/api/state")
+    tag = state.headers["etag"]
+    assert tag == f'"{state.json()["version"]}"'
+    assert client.get("/api/state", headers={"If-None-Match": tag}).status_code == 304
+    moved = client.post("/api/pins", json={"unit": 0, "pins": 1}).json()
+    assert f'"{moved["version"]}"' != tag  # (a step's answer has the new version)
+    again = client.get("/api/state", headers={"If-None-Match": tag})
+    assert again.status_code == 200 and again.json()["units"][0]["pins"] == 1
+    back = client.post("/api/undo").json()  # undo is a change too, back to an old game
+    assert back["version"] not in (tag.strip('"'), moved["version"])
+
+
+def test_the_officer_near_and_our_own_dice_are_kept_in_the_save_for_every_device(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from kriegsspiel.aid.command import GameAsked, set_up
+    from kriegsspiel.aid.server import create_app
+
+    save = tmp_path / "aid.jsonl"
+    session, _ = set_up(GameAsked("konflikt47", turns=None, seed=2, save=str(save)))
+    client = TestClient(create_app(session))
+    squad = next(u for u in session.now.units if u.name == "2nd Grenadier Squad")
+    rank = session.now.officers(squad.side)[0]
+    plain = client.get("/api/state").json()["units"][squad.uid]
+    assert (plain["near"], plain["own_dice"]) == (None, False)
+    client.post("/api/near", json={"unit": squad.uid, "officer": rank})
+    state = client.post("/api/own-dice", json={"unit": squad.uid, "own": True}).json()
+    assert (state["units"][squad.uid]["near"], state["units"][squad.uid]["own_dice"]) == (
+        rank,
+        True,
+    )
+    assert state["log"][-1] == f"2nd Grenadier Squad: {rank} stands near it"
+    again = AidSession.resume(str(save)).now.units[squad.uid]  # (the server started again)
+    assert (again.near, again.own_dice) == (rank, True)
+    refused = client.post("/api/near", json={"unit": squad.uid, "officer": "Field Marshal"})
+    assert (
+        refused.status_code == 409 and "no live officer 'Field Marshal'" in refused.json()["error"]
+    )
+    # his unit destroyed, the officer is near no one any more
+    his = next(u.uid for u in session.now.units if u.side == squad.side and u.officer == rank)
+    gone = client.post("/api/destroy", json={"unit": his}).json()
+    assert gone["units"][squad.uid]["near"] is None
+
+
+def test_a_save_from_before_the_aid_kept_the_players_say_resumes(tmp_path):
+    """Saves written before a unit kept its officer near, own dice and recce still load
+    (each field takes its default)."""
+    save = tmp_path / "aid.jsonl"
+    session = AidSession(new_tracker("bolt-action-1"), save=str(save))
+    session.step(lambda t: t.set_pins(0, 1))
+    rows = [json.loads(line) for line in save.read_text().splitlines()]
+    for row in rows:
+        game = row.get("start") or row.get("step")
+        for unit in game["units"]:
+            for newer in ("near", "own_dice", "recce"):
+                del unit[newer]
+    save.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    resumed = AidSession.resume(str(save)).now
+    assert resumed.units[0].pins == 1
+    assert all(u.near is None and not u.own_dice and not u.recce for u in resumed.units)
+
+
+def test_the_whole_log_is_asked_apart_and_the_browsers_icon_quietly_has_none(client):
+    for pins in range(70):
+        state = client.post("/api/pins", json={"unit": 1, "pins": pins % 3}).json()
+    whole = client.get("/api/log").json()["log"]
+    assert state["log_total"] == len(whole) > len(state["log"]) == 60
+    assert whole[-60:] == state["log"] and whole[0].startswith("Turn 1: ")
+    assert client.get("/favicon.ico").status_code == 204
+
+
+def test_log_lines_name_the_side_of_a_unit_whose_name_the_other_side_shares():
+    tracker = new_tracker("konflikt47")  # both sample armies have a "Platoon HQ"
+    hqs = [u for u in tracker.units if u.name == "Platoon HQ"]
+    assert {u.side for u in hqs} == {0, 1}
+    pinned = tracker.set_pins(hqs[1].uid, 1)
+    assert pinned.log[-1] == f"Platoon HQ ({tracker.armies[1]}): 1 pin"
+    squad = next(u for u in tracker.units if u.name == "1st Rifle Squad")
+    assert tracker.set_pins(squad.uid, 1).log[-1] == "1st Rifle Squad: 1 pin"  # (its own)
+
+
 def test_the_api_shows_each_units_exact_odds_with_their_reasons(client):
     state = client.post("/api/pins", json={"unit": 1, "pins": 2}).json()
     unit = state["units"][1]
@@ -616,6 +812,8 @@ def test_the_command_refuses_bad_input_with_exit_status_2(tmp_path):
     assert out.returncode == 2 and "writes a .jsonl file" in out.stderr
     out = run_cli("aid", "--no-open", "--ruleset", "iron-cross", cwd=tmp_path)
     assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "--ruleset iron-cross: the play aid keeps an order-dice bag" in out.stderr
+    assert "whole games" not in out.stderr
     out = run_cli("aid", "--no-open", "--rules-file", "house.yaml", cwd=tmp_path)
     assert out.returncode == 2 and "house.yaml: cannot be read" in out.stderr
     assert list(tmp_path.glob("*.jsonl")) == [notes]  # nothing written

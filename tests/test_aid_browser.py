@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from conftest import out_of_turn
 
 from kriegsspiel.aid.command import GameAsked, set_up
 from kriegsspiel.aid.server import create_app
@@ -158,7 +159,7 @@ def test_the_turn_end_keeps_a_down_die_and_undo_takes_it_back(page, served):
     def all_ordered(t):
         for side in (0, 1):
             for unit in t.waiting(side):
-                t = t.take_die(unit.uid, "Down", "reaction")
+                t = t.take_die(unit.uid, "Down", out_of_turn(unit))
         return t
 
     served.session.step(all_ordered)
@@ -443,3 +444,314 @@ def test_a_morale_check_the_players_rolled_removes_the_unit_that_failed(page, se
         "[...document.querySelectorAll('[data-testid=log] li')].some((li) =>"
         " li.textContent.startsWith('1st Rifle Squad: morale check (called for at the table)'))"
     )
+
+
+def in_sight(page, test_id: str) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the element is shown inside the window as it is now scrolled."""
+    box = page.get_by_test_id(test_id).bounding_box()
+    size = page.viewport_size
+    return (
+        box is not None
+        and page.get_by_test_id(test_id).is_visible()
+        and box["y"] >= 0
+        and box["y"] + box["height"] <= size["height"]
+        and box["x"] >= 0
+        and box["x"] + box["width"] <= size["width"]
+    )
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
+def test_a_refused_step_far_down_the_page_is_shown_where_the_player_looks(browser, served, size):
+    opened = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    try:
+        opened.goto(served.url)
+        opened.get_by_test_id("bag").wait_for()
+        opened.get_by_test_id("shot-firer").select_option("1")
+        opened.get_by_test_id("shot-target").select_option("11")
+        opened.get_by_test_id("shot-read").wait_for()
+        opened.get_by_test_id("taken-pins").fill("0")  # nothing befell it: refused
+        before = served.session.now
+        opened.get_by_test_id("taken-apply").click()  # (scrolled to, far down the page)
+        opened.get_by_test_id("error").wait_for()
+        assert opened.evaluate("window.scrollY") > 1000  # the player is far down the page
+        assert "nothing befell 2nd Rifle Squad" in opened.get_by_test_id("error").inner_text()
+        assert in_sight(opened, "error") and served.session.now is before
+        opened.get_by_test_id("error-close").click()
+        assert not opened.get_by_test_id("error").is_visible()
+    finally:
+        opened.close()
+
+
+def test_a_weapon_count_refused_leaves_the_weapons_to_be_put_right(page, served):
+    page.get_by_test_id("shot-firer").select_option("1")
+    page.get_by_test_id("shot-target").select_option("11")
+    page.get_by_test_id("shot-chances").wait_for()
+    page.get_by_test_id("shot-weapon-0").fill("50")  # more rifles than the squad carries
+    page.get_by_test_id("shot-weapon-0").dispatch_event("change")
+    page.get_by_test_id("shot-error").wait_for()
+    assert "give at most 8" in page.get_by_test_id("shot-error").inner_text()
+    # the rows and the way back to each man's pick stay, through other changes too
+    assert page.get_by_test_id("shot-weapon-0").input_value() == "50"
+    assert page.get_by_test_id("shot-weapons-reset").is_visible()
+    page.get_by_test_id("shot-range").fill("10")
+    page.get_by_test_id("shot-range").dispatch_event("change")
+    page.wait_for_function("document.querySelector('[data-testid=shot-weapon-0]')")
+    page.get_by_test_id("shot-error").wait_for()
+    page.get_by_test_id("shot-weapon-0").fill("2")  # put right by hand
+    page.get_by_test_id("shot-weapon-0").dispatch_event("change")
+    page.get_by_test_id("shot-chances").wait_for()
+    assert page.get_by_test_id("shot-weapon-0").input_value() == "2"
+    rows = page.locator("[data-testid^=shot-weapon-]").count()
+    for i in range(rows):  # none fires: refused, and the rows stay (a row at 0 too)
+        page.get_by_test_id(f"shot-weapon-{i}").fill("0")
+        page.get_by_test_id(f"shot-weapon-{i}").dispatch_event("change")
+    page.get_by_test_id("shot-error").wait_for()
+    assert "give at least one weapon" in page.get_by_test_id("shot-error").inner_text()
+    assert page.locator("[data-testid^=shot-weapon-]").count() == rows
+    page.get_by_test_id("shot-weapons-reset").click()  # back to each man's pick
+    page.get_by_test_id("shot-chances").wait_for()
+    assert page.get_by_test_id("shot-weapon-0").input_value() == "8"
+
+
+def test_a_die_drawn_from_the_players_bag_is_entered_by_its_side(page, served):
+    side_b = served.session.now.armies[1]
+    page.get_by_test_id("drawn-1").click()
+    hand = page.get_by_test_id("in-hand")
+    hand.wait_for()
+    assert side_b in hand.inner_text() and served.session.now.in_hand == 1
+    assert "drawn at the table" in page.get_by_test_id("log").locator("li").first.inner_text()
+    assert page.get_by_test_id("drawn-0").count() == 0  # (a die is in hand)
+    # a side with no unit left to order cannot be drawn: its button is off
+    served.session.undo()
+
+    def side_a_ordered(t):  # type: ignore[no-untyped-def]
+        for unit in t.waiting(0):
+            t = t.take_die(unit.uid, "Down", out_of_turn(unit))
+        return t
+
+    served.session.step(side_a_ordered)
+    page.reload()
+    page.get_by_test_id("drawn-1").wait_for()
+    assert page.get_by_test_id("drawn-0").is_disabled()
+    assert page.get_by_test_id("drawn-1").is_enabled()
+
+
+def test_the_games_end_shows_who_won_and_offers_no_step_but_undo(page, served):
+    def all_down(t):  # type: ignore[no-untyped-def]
+        for side in (0, 1):
+            for unit in t.waiting(side):
+                t = t.take_die(unit.uid, "Down", out_of_turn(unit))
+        return t
+
+    served.session.step(lambda t: all_down(t.destroy(11)).end_turn())
+    served.session.step(all_down)
+    served.session.step(lambda t: t.end_turn())  # the last of two turns
+    page.reload()
+    result = page.get_by_test_id("result")
+    result.wait_for()
+    won = f"{served.session.now.armies[0]} wins on units destroyed (1 to 0)"
+    assert won in result.inner_text() and won in page.get_by_test_id("turn").inner_text()
+    for gone in (
+        "draw",
+        "drawn-0",
+        "in-hand",
+        "react-Down-1",
+        "pins-up-1",
+        "models-up-1",
+        "check-roll-1",
+        "destroy-1",
+        "officer-1",
+    ):
+        assert page.get_by_test_id(gone).count() == 0, gone
+    assert "die in the bag" not in page.get_by_test_id("sides").inner_text()
+    page.get_by_test_id("shot-firer").select_option("1")  # odds may still be asked
+    page.get_by_test_id("shot-target").select_option("12")
+    page.get_by_test_id("shot-chances").wait_for()
+    assert page.get_by_test_id("taken-apply").count() == 0
+    page.get_by_test_id("undo").click()  # the end taken back: the turn's end again
+    page.get_by_test_id("end-turn").wait_for()
+    assert page.get_by_test_id("result").count() == 0
+
+
+def test_an_empty_range_or_models_left_box_asks_for_it_and_is_not_taken_as_0(page, served):
+    page.get_by_test_id("shot-firer").select_option("1")
+    page.get_by_test_id("shot-target").select_option("11")
+    page.get_by_test_id("shot-chances").wait_for()
+    page.get_by_test_id("shot-range").fill("")
+    page.get_by_test_id("shot-range").dispatch_event("change")
+    page.get_by_test_id("shot-error").wait_for()
+    assert page.get_by_test_id("shot-error").inner_text() == (
+        "Range: give the range you measured, in inches (the box is empty)"
+    )
+    assert page.get_by_test_id("shot-range").input_value() == ""  # (not 0)
+    assert "point blank" not in page.get_by_test_id("shot-answer").inner_text()
+    running(served, page, 2)
+    page.get_by_test_id("assault-attacker").select_option("2")
+    page.get_by_test_id("assault-defender").select_option("10")
+    page.get_by_test_id("assault-chances").wait_for()
+    before = served.session.now
+    page.get_by_test_id("fought-apply").click()  # nothing typed in "models left"
+    page.get_by_test_id("error").wait_for()
+    assert (
+        page.get_by_test_id("error")
+        .inner_text()
+        .startswith("Fought: give the models left to the winner (the box is empty)")
+    )
+    assert served.session.now is before
+
+
+def test_a_rally_the_players_rolled_asks_for_its_d6_and_takes_no_0(page, served):
+    served.session.step(lambda t: t.set_pins(1, 3))
+    served.session.step(lambda t: t.draw(ScriptedDice([1])))  # side A's die comes out
+    page.reload()
+    page.get_by_test_id("own-dice-1").click()
+    d6 = page.get_by_test_id("rally-d6-1")
+    assert d6.input_value() == ""  # (no D6 is taken for granted)
+    before = served.session.now
+    page.get_by_test_id("give-Rally-1").click()
+    page.get_by_test_id("error").wait_for()
+    assert "Rally: give the D6 rolled, 1 to 6" in page.get_by_test_id("error").inner_text()
+    d6.fill("0")
+    page.get_by_test_id("give-Rally-1").click()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=error]').textContent.includes('not 0')"
+    )
+    assert served.session.now is before
+    d6.fill("2")
+    page.get_by_test_id("give-Rally-1").click()
+    page.get_by_test_id("order-1").wait_for()
+    assert served.session.now.units[1].pins == 1
+
+
+def test_a_tank_card_offers_no_reaction_and_a_squads_offers_the_three(page, served):
+    tank = next(u for u in served.session.now.units if u.name == "Panzer IV Ausf. H")
+    page.get_by_test_id(f"damage-down-{tank.uid}").wait_for()  # (damage may turn it Down)
+    assert page.get_by_test_id(f"unit-{tank.uid}").locator("[data-testid^=react-]").count() == 0
+    for face in ("Down", "Run", "Fire"):
+        assert page.get_by_test_id(f"react-{face}-1").is_visible()
+
+
+def test_a_second_device_follows_the_game_and_a_stale_refusal_catches_up(browser, served):
+    first, second = browser.new_page(), browser.new_page()
+    try:
+        for opened in (first, second):
+            opened.goto(served.url)
+            opened.get_by_test_id("bag").wait_for()
+        first.get_by_test_id("draw").click()
+        first.get_by_test_id("in-hand").wait_for()
+        second.get_by_test_id("in-hand").wait_for(timeout=10_000)  # (it asks every 2 s)
+        side = served.session.now.in_hand
+        assert side is not None and served.session.now.armies[side] in (
+            second.get_by_test_id("in-hand").inner_text()
+        )
+        # a page that missed a step (its asking stopped here) is refused, and catches up
+        second.evaluate("for (let i = 0; i < 1000; i++) clearInterval(i)")
+        served.session.undo()
+        stale = second.get_by_test_id("in-hand")
+        assert stale.is_visible()  # (no longer asking: it still shows the die in hand)
+        uid = served.session.now.waiting(side)[0].uid
+        second.get_by_test_id(f"give-Advance-{uid}").click()  # refused: no die in hand
+        second.get_by_test_id("error").wait_for()
+        assert "no die in hand" in second.get_by_test_id("error").inner_text()
+        second.get_by_test_id("draw").wait_for(timeout=5_000)  # caught up after the refusal
+    finally:
+        first.close()
+        second.close()
+
+
+def test_the_page_names_its_own_fields_never_a_flag_or_an_api_path(page, served):
+    page.get_by_test_id("assault-attacker").select_option("10")  # 1st Rifle Squad
+    tank = next(u for u in served.session.now.units if u.name == "Panzer IV Ausf. H")
+    page.get_by_test_id("assault-defender").select_option(str(tank.uid))
+    page.get_by_test_id("assault-chances").wait_for()
+    page.get_by_test_id("assault-answer").locator("summary").click()
+    assert "give From, the inches" in page.get_by_test_id("assault-answer").inner_text()
+    page.get_by_test_id("assault-vehicle-move").select_option("ran")
+    page.get_by_test_id("assault-error").wait_for()
+    assert page.get_by_test_id("assault-error").inner_text().startswith("Vehicle ran: ")
+    page.get_by_test_id("assault-vehicle-move").select_option("die")
+    page.get_by_test_id("assault-from").fill("2000")
+    page.get_by_test_id("assault-from").dispatch_event("change")
+    page.get_by_test_id("assault-error").wait_for()
+    assert page.get_by_test_id("assault-error").inner_text().startswith("From: ")
+    page.get_by_test_id("shot-firer").select_option("1")
+    page.get_by_test_id("shot-target").select_option("11")
+    page.get_by_test_id("shot-weapon-0").fill("50")
+    page.get_by_test_id("shot-weapon-0").dispatch_event("change")
+    page.get_by_test_id("shot-error").wait_for()
+    assert page.get_by_test_id("shot-error").inner_text().startswith("the count of Rifle: 50")
+    page.get_by_test_id("shot-weapon-0").fill("-1")
+    page.get_by_test_id("shot-weapon-0").dispatch_event("change")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=shot-error]')?.textContent.includes('-1') === false"
+        " && document.querySelector('[data-testid=shot-error]')?.textContent"
+        ".startsWith('the count of Rifle: Input should be')"
+    )
+    for answer in ("assault-answer", "shot-answer"):
+        said = page.get_by_test_id(answer).inner_text()
+        assert "--" not in said and "weapons." not in said and "from_inches" not in said
+
+
+def test_the_officer_near_and_our_own_dice_survive_a_reload(page, served):
+    rank = served.session.now.officers(0)[0]
+    page.get_by_test_id("officer-2").select_option(rank)
+    page.wait_for_function(f"document.querySelector('[data-testid=officer-2]').value === '{rank}'")
+    page.wait_for_function("document.querySelectorAll('[data-testid=log] li').length > 1")
+    odds = page.get_by_test_id("morale-odds-2").inner_text()
+    served.session.step(lambda t: t.draw(ScriptedDice([1])))  # side A's die: orders offered
+    page.reload()
+    page.get_by_test_id("own-dice-2").check()
+    page.get_by_test_id("outcome-Fire-2").wait_for()
+    page.reload()
+    page.get_by_test_id("outcome-Fire-2").wait_for()  # (still rolled by the players)
+    assert page.get_by_test_id("own-dice-2").is_checked()
+    assert page.get_by_test_id("officer-2").input_value() == rank
+    assert page.get_by_test_id("morale-odds-2").inner_text() == odds
+    assert served.session.now.units[2].near == rank
+
+
+def test_on_a_phone_the_header_leads_to_the_units_of_the_die_in_hand(browser, served):
+    served.session.step(lambda t: t.draw(ScriptedDice([]), side=1))  # side B's die, drawn
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        phone.goto(served.url)
+        phone.get_by_test_id("jump-to-hand").click()
+        first = served.session.now.waiting(1)[0].uid
+        phone.wait_for_function("window.scrollY > 1000")  # (side B's units are far down)
+        assert in_sight(phone, f"unit-{first}") and in_sight(phone, "jump-to-hand")
+        phone.get_by_test_id(f"give-Advance-{first}").click()
+        phone.get_by_test_id("draw-quick").wait_for()
+        assert in_sight(phone, "draw-quick")  # the next die, without scrolling back up
+        phone.get_by_test_id("draw-quick").click()
+        phone.get_by_test_id("jump-to-hand").wait_for()
+    finally:
+        phone.close()
+
+
+def test_the_log_says_it_shows_the_newest_lines_and_can_show_them_all(page, served):
+    for pins in range(70):
+        served.session.step(lambda t, n=pins: t.set_pins(1, n % 3))
+    total = len(served.session.now.log)
+    page.reload()
+    note = page.get_by_test_id("log-all")
+    note.wait_for()
+    assert f"The newest 60 of {total} lines." in page.locator("#log-note").inner_text()
+    assert page.get_by_test_id("log").get_attribute("start") == str(total)
+    note.click()
+    page.wait_for_function(f"document.querySelectorAll('[data-testid=log] li').length === {total}")
+    assert page.get_by_test_id("log").locator("li").last.inner_text().startswith("Turn 1: ")
+
+
+def test_a_chance_short_of_certain_is_not_shown_as_certain(page):
+    shown = page.evaluate("[pct(0.99999859), pct(1), pct(0.5), pct(0.0000012), pct(0)]")
+    assert shown == [">99.9%", "100.0%", "50.0%", "<0.1%", "0.0%"]
+
+
+def test_pins_that_would_remove_a_unit_are_asked_first(page, served):
+    served.session.step(lambda t: t.set_pins(1, 8))  # regular: removed at 9
+    page.reload()
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.get_by_test_id("pins-up-1").click()
+    assert asked == ["9 pins reach 1st Grenadier Squad's morale value: remove it from play?"]
+    assert not served.session.now.units[1].destroyed

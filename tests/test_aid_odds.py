@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 from test_aid import new_tracker, with_die_in_hand
 from test_game_bolt_action import small_game
 
-from kriegsspiel.aid.questions import AssaultAsked, ShotAsked, assault, shoot
+from kriegsspiel.aid.questions import (
+    AssaultAsked,
+    ShotAsked,
+    assault,
+    in_the_pages_words,
+    shoot,
+)
 from kriegsspiel.aid.tracker import AidError, Tracker
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
@@ -360,6 +366,29 @@ def test_konflikt47_a_vehicle_fires_at_infantry_coming_to_assault_it():
     assert fired_on["report"]["p_knocked_out"] < plain["report"]["p_knocked_out"]
     why = {r["topic"]: r["result"] for r in fired_on["report"]["reasoning"]}
     assert why["vehicle's fire"] == 'at 10"' and why["  Medium AT gun"] == "1 shot"
+
+
+def test_the_calculators_refusals_and_reasons_name_the_pages_fields_not_its_options():
+    """The odds calculator speaks of ``kriegsspiel odds``'s options; the page has fields
+    ("From", "Vehicle") and reads the vehicle's weapons from the game."""
+    t = new_tracker("konflikt47")
+    squad, panzer = uid(t, 1, "1st Rifle Squad"), uid(t, 0, "Panzer IV Ausf. H")
+    with pytest.raises(AidError) as ran:
+        assault(t, AssaultAsked(squad, panzer, vehicle_move="ran"))
+    assert str(ran.value).startswith("Vehicle ran: infantry cannot assault a vehicle that ran")
+    with pytest.raises(AidError) as far:
+        assault(t, AssaultAsked(squad, panzer, from_inches=30))
+    assert str(far.value) == (
+        "From 30: an assault begins within the assaulters' Run (12\"); give From 12 or less."
+    )
+    unasked = assault(t, AssaultAsked(squad, panzer))["report"]["reasoning"]
+    fire = next(r for r in unasked if r["topic"] == "vehicle's fire")
+    assert fire["because"].endswith(
+        "give From, the inches the assault begins at (the vehicle fires every mount)"
+    )
+    for said in (str(ran.value), str(far.value), *(str(r) for r in unasked)):
+        assert "--" not in said
+    assert in_the_pages_words("--target-pins 3 and --officer X") == "target pins 3 and Near X"
 
 
 # ----------------------------------------------------------------------------- the API
@@ -826,7 +855,8 @@ def test_a_weapon_given_by_hand_is_refused_by_its_field_not_a_command_line_flag(
     body["weapons"].append({"name": "Laser", "count": 1})
     refused = client.post("/api/odds/shoot", json=body)
     said = refused.json()["error"]
-    assert refused.status_code == 409 and said.startswith("weapons.1.name: Unknown weapon 'Laser'")
+    assert refused.status_code == 409 and said.startswith("Weapons: Unknown weapon 'Laser'")
+    assert refused.json()["field"] == "weapons.1.name"  # (the API's field, beside the words)
     assert "--weapon" not in said
     t = new_tracker("konflikt47")
     named = shoot(t, ShotAsked(1, 11, 10, weapons=(("rifle", 2),)))  # (as the sheet names it)
@@ -838,16 +868,16 @@ def test_weapons_given_by_hand_are_no_more_than_the_firers_live_models_carry(cli
     section, squad = uid(t, 0, "1st Section"), uid(t, 1, "1st Grenadier Squad")
     rifles = sum(k.count for k in t.units[section].survivors() if RIFLE in k.weapons)
     assert fired(shoot(t, ShotAsked(section, squad, 10, weapons=((RIFLE, rifles),))))
-    with pytest.raises(AidError, match=rf"weapons.0.count: 50 {RIFLE}, but 1st Section's "):
+    with pytest.raises(AidError, match=rf"the count of {RIFLE}: 50, but 1st Section's "):
         shoot(t, ShotAsked(section, squad, 10, weapons=((RIFLE, 50),)))
     with pytest.raises(AidError, match=rf"carry {rifles - 3}"):  # (three riflemen fell)
         shoot(t.set_models(section, 7), ShotAsked(section, squad, 10, weapons=((RIFLE, rifles),)))
-    with pytest.raises(AidError, match=r"weapons \(the Rifle rows\): 12"):  # (counted together)
+    with pytest.raises(AidError, match=r"the counts of Rifle, together: 12"):
         shoot(t, ShotAsked(section, squad, 10, weapons=((RIFLE, 6), ("rifle", 6))))
-    with pytest.raises(AidError, match=r"weapons.0.name: .* carry no Panzerfaust; give one of "):
+    with pytest.raises(AidError, match=r"Weapons: .* carry no Panzerfaust; give one of "):
         shoot(t, ShotAsked(section, squad, 10, weapons=(("Panzerfaust", 1),)))
     sherman = uid(t, 0, "M4 Sherman")  # a vehicle carries its mounts
-    with pytest.raises(AidError, match=r"weapons.0.count: 3 MMG, but M4 Sherman mounts 2"):
+    with pytest.raises(AidError, match=r"the count of MMG: 3, but M4 Sherman mounts 2"):
         shoot(t, ShotAsked(sherman, squad, 10, weapons=(("MMG", 3),)))
     # a save that does not say who carries what: no more of a kind than its live models
     old = replace(t, units=tuple(replace(u, kit=()) for u in t.units))
@@ -858,7 +888,8 @@ def test_weapons_given_by_hand_are_no_more_than_the_firers_live_models_carry(cli
         "/api/odds/shoot",
         json={"firer": 1, "target": 15, "range": 10, "weapons": [{"name": RIFLE, "count": 50}]},
     )
-    assert refused.status_code == 409 and refused.json()["error"].startswith("weapons.0.count")
+    assert refused.status_code == 409 and refused.json()["field"] == "weapons.0.count"
+    assert refused.json()["error"].startswith(f"the count of {RIFLE}: 50")
 
 
 def test_a_morale_check_none_owed_is_taken_only_when_said_to_be_called_for(client):

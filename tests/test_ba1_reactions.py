@@ -48,7 +48,17 @@ def test_the_editions_reactions() -> None:
     ba1, k47 = rules_for("bolt-action-1"), rules_for("konflikt47")
     assert (ba1.down_reaction, ba1.recce_escape, ba1.assault_reactions) == (True, True, False)
     assert (k47.down_reaction, k47.recce_escape, k47.assault_reactions) == (True, True, True)
-    assert not ba1.has_reactions and k47.has_reactions  # the play aid's one question
+    assert ba1.has_reactions and k47.has_reactions  # (some reaction: a die out of turn)
+    # the play aid offers each unit the dice the game's reactions take (one rule module)
+    from kriegsspiel.rulesets.bolt_action.reactions import dice_faces
+
+    squad = {"vehicle": False, "recce": False, "immobilised": False, "unordered": True}
+    recce = {**squad, "vehicle": True, "recce": True}
+    assert dice_faces(ba1, **squad) == ("Down",)
+    assert dice_faces(k47, **squad) == ("Down", "Run", "Fire")
+    assert dice_faces(ba1, **recce) == dice_faces(k47, **recce) == ("Run",)
+    assert dice_faces(ba1, **{**squad, "unordered": False}) == ()
+    assert dice_faces(ba1, **{**recce, "recce": False}) == ()
 
 
 def test_a_unit_without_an_order_shot_at_may_go_down_with_its_die() -> None:

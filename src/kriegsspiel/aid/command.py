@@ -42,6 +42,22 @@ class GameAsked:
     rules_file: str | None = None  # a designer's rules (the save then holds their text)
 
 
+def _order_dice_edition(ruleset: str) -> None:
+    """Refuse an edition without an order-dice bag, by what the aid needs: it keeps the
+    bag of the Bolt Action family (Iron Cross activates with command points, House
+    Clearing rolls figures up)."""
+    from kriegsspiel.rulesets import check_ruleset
+    from kriegsspiel.sim.matchup import GAME_RULESETS
+
+    name = check_ruleset(ruleset)
+    if name not in GAME_RULESETS:
+        raise UsageError(
+            f"--ruleset {ruleset}: the play aid keeps an order-dice bag, which only "
+            f"{' and '.join(GAME_RULESETS)} have ({name} has none); give --ruleset "
+            f"{GAME_RULESETS[0]} or {GAME_RULESETS[1]}."
+        )
+
+
 def set_up(asked: GameAsked) -> tuple[AidSession, str]:
     """The game to serve: the one saved in ``asked.save`` (unless ``asked.new``), else a
     new one of the lists; and a line saying which."""
@@ -74,6 +90,8 @@ def set_up(asked: GameAsked) -> tuple[AidSession, str]:
                     *session.notes,
                 ]
             )
+    if asked.ruleset is not None:
+        _order_dice_edition(asked.ruleset)
     if asked.rules_file is not None and not asked.rules_file.strip():
         raise empty_name("--rules-file", asked.rules_file, RULES_FILE_WANTED)
     if asked.turns is not None and asked.turns < 1:

@@ -10,6 +10,7 @@ odds are the calculator's own (:func:`.odds.shoot_odds`, :func:`.odds.assault_od
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,6 +28,7 @@ from kriegsspiel.rulesets.bolt_action.odds import (
     shoot_odds,
     vehicle_assault_odds,
 )
+from kriegsspiel.rulesets.bolt_action.reactions import assault_choices
 from kriegsspiel.rulesets.bolt_action.shooting import Cover, Facing, Situation, target_situation
 
 VehicleMove = Literal["ran", "advanced", "stationary"]
@@ -122,7 +124,9 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
         _carried(tracker, firer, named)
         weapons = [(name, n) for name, n in named if n > 0]
         if not weapons:
-            raise AidError("give at least one weapon with a count of 1 or more")
+            raise AidError(
+                "Weapons: give at least one weapon with a count of 1 or more", field="weapons"
+            )
     if crew_short and any("Team" in rules.weapon(w).special for w, _ in weapons):
         # one man serving a team weapon fires it at -1, counted like a pin (as the game does)
         situation = replace(situation, firer_pins=situation.firer_pins + 1)
@@ -145,7 +149,7 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
         report = replace(report, reasons=(*reasons, *report.reasons))
     report = replace(report, title=f"{firer.name} shoots at {target.name}")
     return {
-        "report": report.to_json(),
+        "report": _worded(report.to_json()),
         "weapons": [{"name": name, "count": n} for name, n in weapons],
         "read": _read_for_shot(firer, target, situation),
     }
@@ -194,8 +198,8 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
         modes = defender_modes(tracker, defender)
         if asked.defender_mode not in modes:
             why = (
-                f"{tracker.rules.data.title} has no reactions"
-                if not tracker.rules.has_reactions
+                f"{tracker.rules.data.title} has no assault reactions"
+                if not tracker.rules.assault_reactions
                 else "it stood and fired already this turn: its die is spent"
                 if defender.stood_and_fired
                 else f"it has had an order this turn (its die shows {defender.order or defender.retained})"
@@ -240,22 +244,21 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
             "defender_modes": modes,
         }
     report = replace(report, title=f"{attacker.name} assaults {defender.name}")
-    return {"report": report.to_json(), "read": read}
+    return {"report": _worded(report.to_json()), "read": read}
 
 
 def defender_modes(tracker: Tracker, defender: TrackedUnit) -> list[str]:
     """How an assaulted unit may fight: Konflikt '47 adds point-blank fire, and standing to
     fire for a unit with no order yet this turn and no die kept (as the game offers), or
     one whose die the players have already taken to stand and fire (a Fire reaction) and
-    that has not yet fired it at assaulters (a second assault that turn finds it spent)."""
-    if not tracker.rules.has_reactions:
-        return ["hand-to-hand"]
-    modes = ["hand-to-hand", "point-blank"]
+    that has not yet fired it at assaulters (a second assault that turn finds it spent):
+    the game's own choices (:func:`.reactions.assault_choices`), less the escape."""
+    if defender.kind == "vehicle":
+        return []  # (infantry assault a vehicle by vehicle_assault_odds: it does not fight so)
     unordered = defender.order is None and defender.retained is None
     to_fire = defender.reacted and defender.order == "Fire" and not defender.stood_and_fired
-    if unordered or to_fire:
-        modes.append("stand-and-fire")
-    return modes
+    choices = assault_choices(tracker.rules, vehicle=False, unordered=unordered or to_fire)
+    return [c.replace(" ", "-") for c in choices if c != "escape"]
 
 
 # ---------------------------------------------------------------------- reading the game
@@ -319,7 +322,7 @@ def _named(tracker: Tracker, given: tuple[tuple[str, int], ...]) -> list[tuple[s
         try:
             named.append((tracker.rules.weapon(name).name, count))
         except UnknownNameError as exc:
-            raise AidError(f"weapons.{i}.name: {exc}") from None
+            raise AidError(f"Weapons: {exc}", field=f"weapons.{i}.name") from None
     return named
 
 
@@ -342,21 +345,25 @@ def _carried(tracker: Tracker, firer: TrackedUnit, named: list[tuple[str, int]])
         if firer.kit and not carried[name] and count:
             kinds = ", ".join(carried) or "none"
             raise AidError(
-                f"weapons.{first}.name: {who} {'mounts' if vehicle else 'carry'} no {name}; "
-                f"give one of theirs ({kinds})"
+                f"Weapons: {who} {'mounts' if vehicle else 'carry'} no {name}; give one of "
+                f"theirs ({kinds})",
+                field=f"weapons.{first}.name",
             )
-        where = f"weapons (the {name} rows)" if many else f"weapons.{first}.count"
+        # (in the page's words: its rows are named by weapon; the API's field beside)
+        where = f"the counts of {name}, together" if many else f"the count of {name}"
+        field = "weapons" if many else f"weapons.{first}.count"
         if firer.kit and count > carried[name]:
             has = "mounts" if vehicle else "carries" if firer.models == 1 else "carry"
             raise AidError(
-                f"{where}: {count} {name}, but {who} {has} {carried[name]}; give at most "
-                f"{carried[name]}"
+                f"{where}: {count}, but {who} {has} {carried[name]}; give at most {carried[name]}",
+                field=field,
             )
         if not firer.kit and not vehicle and count > firer.models:
             raise AidError(
-                f"{where}: {count} {name}, but {firer.name} has "
+                f"{where}: {count}, but {firer.name} has "
                 f"{_count(firer.models, 'live model')} (this save does not say who carries "
-                f"what); give at most {firer.models}"
+                f"what); give at most {firer.models}",
+                field=field,
             )
 
 
@@ -423,7 +430,62 @@ def _refused() -> Iterator[None]:
     except AidError:
         raise
     except UsageError as exc:
-        raise AidError(str(exc)) from None
+        raise AidError(in_the_pages_words(str(exc))) from None
+
+
+# The calculator speaks of its command's options (kriegsspiel odds ... --from 8); the page
+# has fields, named here as it names them, and what it reads from the game (a vehicle
+# fires every mount: it has no weapons to give). Any other option is said in words.
+_PAGE_PHRASES = (
+    (
+        "give --from and --vehicle-weapon",
+        "give From, the inches the assault begins at (the vehicle fires every mount)",
+    ),
+    (
+        "; give its weapons whose arc they are in with --vehicle-weapon NAME[:COUNT] (or "
+        "leave out --from if none bears on them)",
+        "; this vehicle has no weapon to fire at them: leave From empty",
+    ),
+)
+_PAGE_FIELDS = {
+    "--from": "From",
+    "--vehicle-order": "Vehicle",
+    "--target-immobilised": "already immobilised",
+    "--cover": "Cover",
+    "--attacker-cover": "Cover",
+    "--facing": "Facing",
+    "--indirect": "indirect fire",
+    "--ranged-in": "ranged in",
+    "--weapon": "Weapons",
+    "--vehicle-weapon": "the vehicle's weapons",
+    "--attacker-mode": "Attackers",
+    "--defender-mode": "Defenders",
+    "--officer": "Near",
+    "--attacker-officer": "Near (on the attackers' card)",
+    "--defender-officer": "Near (on the defenders' card)",
+    "--target-officer": "Near (on the target's card)",
+}
+
+
+def in_the_pages_words(text: str) -> str:
+    """``text`` from the odds calculator with its command's options named as the page
+    names its fields ("From", "Vehicle"), or in words: never a flag the page has not."""
+    for said, meant in _PAGE_PHRASES:
+        text = text.replace(said, meant)
+    return re.sub(
+        r"--([a-z][a-z-]*)",
+        lambda m: _PAGE_FIELDS.get(m.group(0), m.group(1).replace("-", " ")),
+        text,
+    )
+
+
+def _worded(report: dict[str, Any]) -> dict[str, Any]:
+    """A report's JSON with its reasons in the page's words (:func:`in_the_pages_words`)."""
+    report["reasoning"] = [
+        {key: in_the_pages_words(value) for key, value in reason.items()}
+        for reason in report["reasoning"]
+    ]
+    return report
 
 
 def _read_for_shot(firer: TrackedUnit, target: TrackedUnit, s: Situation) -> dict[str, Any]:

@@ -44,10 +44,28 @@ class OrderBody(_Body):
     pins_lost: int | None = None
 
 
+class DrawBody(_Body):
+    side: int | None = Field(
+        None,
+        description="The side whose die the players drew from their own bag (0 or 1); "
+        "left out, the aid draws one.",
+    )
+
+
 class TakeDieBody(_Body):
     unit: int
     face: str
     why: Literal["reaction", "damage"]
+
+
+class NearBody(_Body):
+    unit: int
+    officer: str | None = Field(None, description="A live officer of its side; null: none.")
+
+
+class OwnDiceBody(_Body):
+    unit: int
+    own: bool = Field(description="The players roll its order test themselves.")
 
 
 class PinsBody(_Body):
@@ -185,7 +203,7 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
     one_at_a_time = threading.Lock()  # requests are served on several threads
 
     def answer(tracker: Tracker) -> dict[str, Any]:
-        return view(tracker, can_undo=len(session.steps) > 1)
+        return {**view(tracker, can_undo=len(session.steps) > 1), "version": session.version}
 
     def take(change: Callable[[Tracker], Tracker]) -> dict[str, Any]:
         with one_at_a_time:
@@ -193,7 +211,8 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
 
     @app.exception_handler(AidError)
     async def refused(request: Request, exc: AidError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=409)
+        field = {} if exc.field is None else {"field": exc.field}
+        return JSONResponse({"error": str(exc), **field}, status_code=409)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -218,14 +237,30 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
         """The schema where it was first served (it is at /api/openapi.json)."""
         return app.openapi()
 
-    @app.get("/api/state")
-    def state() -> dict[str, Any]:
+    @app.get("/api/state", response_model=None)
+    def state(request: Request) -> dict[str, Any] | Response:
+        """The game; with ``If-None-Match`` naming the version a page has, 304 and nothing
+        more while the game is still that one (a page asks every few seconds)."""
         with one_at_a_time:
-            return answer(session.now)
+            tag = f'"{session.version}"'
+            if request.headers.get("if-none-match") == tag:
+                return Response(status_code=304, headers={"ETag": tag})
+            return JSONResponse(answer(session.now), headers={"ETag": tag})
+
+    @app.get("/api/log")
+    def log() -> dict[str, Any]:
+        """Every line of the game's log, oldest first (the game sends the newest only)."""
+        with one_at_a_time:
+            return {"log": list(session.now.log), "version": session.version}
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response(status_code=204)  # (none: a browser asks, and is told so quietly)
 
     @steps.post("/api/draw")
-    def draw() -> dict[str, Any]:
-        return take(lambda t: t.draw(session.dice))
+    def draw(body: DrawBody | None = None) -> dict[str, Any]:
+        side = None if body is None else body.side
+        return take(lambda t: t.draw(session.dice, side))
 
     @steps.post("/api/order")
     def order(body: OrderBody) -> dict[str, Any]:
@@ -259,6 +294,14 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
     @steps.post("/api/fubar-down")
     def fubar_down(body: UnitBody) -> dict[str, Any]:
         return take(lambda t: t.fubar_down(body.unit))
+
+    @steps.post("/api/near")
+    def near(body: NearBody) -> dict[str, Any]:
+        return take(lambda t: t.set_near(body.unit, body.officer))
+
+    @steps.post("/api/own-dice")
+    def own_dice(body: OwnDiceBody) -> dict[str, Any]:
+        return take(lambda t: t.set_own_dice(body.unit, body.own))
 
     @steps.post("/api/pins")
     def pins(body: PinsBody) -> dict[str, Any]:

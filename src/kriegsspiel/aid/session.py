@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -47,17 +48,26 @@ class AidSession:
         self.dice = RandomDice(seed)
         self.save = save
         self.notes: list[str] = []  # what the players are told as the game is served
+        self._served = secrets.token_hex(4)  # (a server started again is a new series)
+        self._changes = 0
         self._rewrite()
 
     @property
     def now(self) -> Tracker:
         return self.steps[-1]
 
+    @property
+    def version(self) -> str:
+        """A word that changes with every step, undo and new game (and when the server is
+        started again): a page asks for the game only when it is no longer the one it has."""
+        return f"{self._served}-{self._changes}"
+
     def step(self, change: Callable[[Tracker], Tracker]) -> Tracker:
         """Take a step (a refused one raises :class:`AidError` and changes nothing)."""
         after = change(self.now)
         self._append(_step_line(self.now, after))
         self.steps = [*self.steps[-KEPT_STEPS:], after]
+        self._changes += 1
         return after
 
     def undo(self) -> Tracker:
@@ -67,6 +77,7 @@ class AidSession:
             raise AidError("nothing to undo: this is the game's start")
         self._append({"undo": True})
         self.steps.pop()
+        self._changes += 1
         return self.now
 
     def new_game(self) -> Tracker:
@@ -104,6 +115,7 @@ class AidSession:
         session = cls.__new__(cls)
         session.steps, session.start, session.seed = steps[-KEPT_STEPS - 1 :], start, seed
         session.dice, session.save, session.notes = RandomDice(seed), path, []
+        session._served, session._changes = secrets.token_hex(4), 0
         if cut is not None:
             aside = _set_aside(path, cut)
             session.notes.append(
@@ -308,6 +320,8 @@ def _names(tracker: Tracker) -> list[tuple[str, str]]:
     found = [(f"armies.{side}", army) for side, army in enumerate(tracker.armies)]
     for i, unit in enumerate(tracker.units):
         found.append((f"units.{i}.name", unit.name))
+        if unit.near is not None:
+            found.append((f"units.{i}.near", unit.near))
         for k, kit in enumerate(unit.kit):
             found.append((f"units.{i}.kit.{k}.name", kit.name))
             found += [(f"units.{i}.kit.{k}.weapons.{w}", n) for w, n in enumerate(kit.weapons)]

@@ -32,6 +32,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     order_test,
     order_test_needed,
 )
+from kriegsspiel.rulesets.bolt_action.reactions import DIE_SHOWN, dice_faces
 
 ORDERS = ("Fire", "Advance", "Run", "Ambush", "Rally", "Down")
 MAX_PINS = 99  # more than any unit's morale: the count is kept, the unit removed at its morale
@@ -46,7 +47,7 @@ FUBAR_FACES: dict[Outcome, tuple[str, ...]] = {
     "panic": ("Run", "Down"),
 }
 # the orders a die taken out of the bag out of turn may show
-REACTION_FACES = ("Down", "Run", "Fire")  # Konflikt '47: go Down, escape, stand and fire
+REACTION_FACES = tuple(DIE_SHOWN.values())  # Konflikt '47: go Down, escape, stand and fire
 DAMAGE_FACES = ("Down",)  # a vehicle's crew stunned (or immobilised): its die turned Down
 # why a unit owes a morale check (the game takes both of one attack, the flamethrower's first)
 FLAMED = "hit by a flamethrower"
@@ -54,7 +55,13 @@ HALF_STRENGTH = "at half strength or less"
 
 
 class AidError(UsageError):
-    """A step the rules do not allow now; says why and what would be allowed."""
+    """A step the rules do not allow now; says why and what would be allowed, in words the
+    page shows. ``field``: the request's field at fault, where there is one
+    (``weapons.0.count``), for other tools using the API."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +104,11 @@ class TrackedUnit:
     kit: tuple[Kit, ...] = ()  # in the order the owner removes casualties, first first
     open_topped: bool = False
     automaton: bool = False
+    recce: bool = False  # a recce vehicle (Konflikt '47: it may escape an assault)
+    # what the players told the aid of it: the officer standing near it (the page's "Near";
+    # one fallen since counts no more), and whether they roll its order test themselves
+    near: str | None = None
+    own_dice: bool = False
 
     def survivors(self) -> tuple[Kit, ...]:
         """The models left, taking the losses as the simulated game does (riflemen first,
@@ -186,6 +198,7 @@ class Tracker:
                         kit=kit,
                         open_topped=bool(vehicle and vehicle.open_topped),
                         automaton=bool(vehicle and vehicle.automaton),
+                        recce=bool(vehicle and vehicle.recce),
                     )
                 )
         first = cls(
@@ -216,7 +229,9 @@ class Tracker:
 
     def in_bag(self) -> tuple[int, int]:
         """Each side's dice in the bag: a drawn die is in its player's hand, not in the bag
-        (:func:`.bag.in_bag`'s count as the players see it)."""
+        (:func:`.bag.in_bag`'s count as the players see it); none once the game is over."""
+        if self.over:
+            return (0, 0)
         return bag.in_bag(
             self.units,
             self.turn_dice,
@@ -234,8 +249,9 @@ class Tracker:
         )
 
     def waiting(self, side: int) -> list[TrackedUnit]:
-        """The units of ``side`` still to be given an order this turn."""
-        return bag.waiting(self.units, side)
+        """The units of ``side`` still to be given an order this turn (none once the game
+        is over)."""
+        return [] if self.over else bag.waiting(self.units, side)
 
     def may_keep(self) -> tuple[int, ...]:
         """The units that may keep their Down or Ambush die at this turn's end (none after
@@ -262,8 +278,10 @@ class Tracker:
         return sum(1 for u in self.units if u.side == side and u.destroyed)
 
     # ------------------------------------------------------------------ the bag
-    def draw(self, dice: Dice) -> Tracker:
-        """Draw a die from the bag: a side, each with its share of the dice there."""
+    def draw(self, dice: Dice, side: int | None = None) -> Tracker:
+        """Draw a die from the bag: a side, each with its share of the dice there; or the
+        ``side`` whose die the players drew from their own bag (refused if no die of its
+        is there, or no unit of its waits for an order)."""
         self._in_phase("orders", "draw a die")
         if self.in_hand is not None:
             raise AidError(
@@ -272,10 +290,36 @@ class Tracker:
         weights = bag.draw_weights(
             self.units, self.turn_dice, stay_until_turn_end=self.rules.destroyed_dice_stay_in_cup
         )
-        roll = dice.roll(sum(w for _, w in weights))
-        side = weights[0][0] if roll <= weights[0][1] else weights[-1][0]
+        how = ""
+        if side is None:
+            roll = dice.roll(sum(w for _, w in weights))
+            side = weights[0][0] if roll <= weights[0][1] else weights[-1][0]
+        else:
+            self._drawable(side, dict(weights))
+            how = "drawn at the table; "
         drawn = replace(self, in_hand=side)
-        return drawn.noted(f"Drew a die of {self.armies[side]} ({drawn._bag_text()})")
+        return drawn.noted(f"Drew a die of {self.armies[side]} ({how}{drawn._bag_text()})")
+
+    def _drawable(self, side: int, weights: dict[int, int]) -> None:
+        """Refuse a die of ``side`` said to be drawn from the players' bag where the aid
+        has none of its there, or none of its units to take it."""
+        names = f"0 ({self.armies[0]}) or 1 ({self.armies[1]})"
+        if side not in (0, 1):
+            raise AidError(f"the side drawn is {names}, not {side!r}")
+        if side in weights:
+            return
+        army, left = self.armies[side], self.in_bag()[side]
+        if not left:
+            other = self.armies[1 - side]
+            raise AidError(
+                f"no die of {army} is left in the bag (every unit of its has its order, or "
+                f"kept its die): the die drawn is {other}'s"
+            )
+        raise AidError(
+            f"no unit of {army} waits for an order: its {left} {'die' if left == 1 else 'dice'}"
+            " left in the bag (of units destroyed this turn) can order nothing; put it aside "
+            "and draw again"
+        )
 
     def give_order(
         self,
@@ -330,8 +374,11 @@ class Tracker:
             if dice is not None:
                 lost = dice.roll(6)
                 rolled += f"; rally D6 {lost}"
-            elif pins_lost is None or not 0 <= pins_lost <= 6:
-                raise AidError("a Rally loses D6 pins: give pins_lost, the D6 rolled (1-6)")
+            elif pins_lost is None and not unit.pins:
+                lost = 0  # (no pin to lose: no D6 is asked)
+            elif pins_lost is None or not 1 <= pins_lost <= 6:
+                got = "" if pins_lost is None else f" (got {pins_lost})"
+                raise AidError(f"a Rally loses D6 pins: give pins_lost, the D6 rolled (1-6){got}")
             else:
                 lost = pins_lost
             lost = min(lost, unit.pins)
@@ -342,7 +389,7 @@ class Tracker:
             f"order test needs {test.value} or less{rolled}: {outcome}" if needed else "no test"
         )
         what = shown + (f", {_count(lost, 'pin')} removed" if lost else "")
-        return step.noted(f"{unit.name}: {order} ({test_text}) -> {what}")
+        return step.noted(f"{self.called(unit)}: {order} ({test_text}) -> {what}")
 
     def take_die(self, uid: int, face: str, why: Literal["reaction", "damage"]) -> Tracker:
         """Take ``uid``'s die out of the bag out of turn: a Konflikt '47 reaction (Down,
@@ -356,7 +403,9 @@ class Tracker:
         if why == "reaction":
             if not self.rules.has_reactions:
                 raise AidError(f"{self.rules.data.title} has no reactions")
-            faces = REACTION_FACES
+            faces = self.reaction_faces(uid)
+            if face not in faces:
+                raise AidError(self._no_reaction(unit, face, faces))
         else:
             if unit.kind != "vehicle":
                 raise AidError(
@@ -366,7 +415,59 @@ class Tracker:
         if face not in faces:
             raise AidError(f"a die taken by {why} shows {' or '.join(faces)}, not {face!r}")
         step = self._with(replace(unit, order=face, reacted=why == "reaction"))
-        return step.noted(f"{unit.name}: {face} ({why}; its die taken from the bag)")
+        return step.noted(f"{self.called(unit)}: {face} ({why}; its die taken from the bag)")
+
+    def reaction_faces(self, uid: int) -> tuple[str, ...]:
+        """The orders ``uid``'s die may be taken for by a reaction now, as the game allows
+        them (:func:`.reactions.dice_faces`): Down when shot at, an escape's Run, standing
+        to fire's Fire; a vehicle only a recce vehicle's escape; none once it has its die."""
+        unit = self._unit(uid)
+        if self.phase != "orders" or unit not in self.waiting(unit.side):
+            return ()
+        return dice_faces(
+            self.rules,
+            vehicle=unit.kind == "vehicle",
+            recce=unit.recce,
+            immobilised=unit.immobilised,
+            unordered=True,
+        )
+
+    def _no_reaction(self, unit: TrackedUnit, face: str, faces: tuple[str, ...]) -> str:
+        """Why ``unit`` cannot react with ``face`` (``faces``: those it may)."""
+        if unit.kind != "vehicle":
+            return f"a die taken by reaction shows {' or '.join(faces)}, not {face!r}"
+        if not unit.recce:
+            why = (
+                "only a recce vehicle reacts, by an escape (sheet 001), and a vehicle fires "
+                "at assaulters without spending its die"
+            )
+        elif unit.immobilised:
+            why = "it is immobilised: a recce vehicle reacts only by an escape, a move"
+        else:
+            why = "a recce vehicle reacts only by an escape (Run)"
+        return f"{unit.name} cannot react with {face}: {why}"
+
+    # ------------------------------------------------------------------ the players' say
+    def set_near(self, uid: int, officer: str | None) -> Tracker:
+        """Name the live officer of its side the players say stands near ``uid`` (None:
+        none); the page's tests and odds take his bonus, and every device sees him."""
+        unit = self._alive(uid)
+        if officer:
+            self.officer_for(uid, officer)  # (refused unless a live officer of its side)
+        step = self._with(replace(unit, near=officer or None))
+        said = f"{officer} stands near it" if officer else "no other officer near it"
+        return step.noted(f"{self.called(unit)}: {said}")
+
+    def near_of(self, uid: int) -> str | None:
+        """The officer the players said stands near ``uid``, while he lives."""
+        unit = self._unit(uid)
+        return unit.near if unit.near in self.officers(unit.side) else None
+
+    def set_own_dice(self, uid: int, own: bool) -> Tracker:
+        """Say whether the players roll ``uid``'s order test themselves (the page then asks
+        for its outcome) or the aid rolls it."""
+        unit = self._alive(uid)
+        return self._with(replace(unit, own_dice=own))
 
     def fubar_down(self, uid: int) -> Tracker:
         """Turn a FUBAR unit's die to Down: friendly fire with no friend it may fire on, or
@@ -380,7 +481,7 @@ class Tracker:
             )
         step = self._with(replace(unit, order="Down"))
         why = "no friend to fire on" if unit.fubar == "friendly fire" else "cannot run away"
-        return step.noted(f"{unit.name}: FUBAR {unit.fubar}, {why}: Down")
+        return step.noted(f"{self.called(unit)}: FUBAR {unit.fubar}, {why}: Down")
 
     # ------------------------------------------------------------------ pins and losses
     def set_pins(self, uid: int, pins: int) -> Tracker:
@@ -392,9 +493,11 @@ class Tracker:
         if destroyed_by_pins(self.rules, base, pins):
             step = self._with(replace(unit, pins=pins, models=0, destroyed=True, checks_due=()))
             return step.noted(
-                f"{unit.name}: {_count(pins, 'pin')}, its morale {base}: removed from play"
+                f"{self.called(unit)}: {_count(pins, 'pin')}, its morale {base}: removed from play"
             )._wiped_out()
-        return self._with(replace(unit, pins=pins)).noted(f"{unit.name}: {_count(pins, 'pin')}")
+        return self._with(replace(unit, pins=pins)).noted(
+            f"{self.called(unit)}: {_count(pins, 'pin')}"
+        )
 
     def set_models(self, uid: int, models: int) -> Tracker:
         """Set a unit's models left; none left destroys it. A loss that leaves it at half
@@ -404,7 +507,7 @@ class Tracker:
             raise AidError(f"{unit.name} has 0 to {unit.start_models} models (got {models})")
         if models == 0:
             return self.destroy(uid)
-        text = f"{unit.name}: {models} of {unit.start_models} models"
+        text = f"{self.called(unit)}: {models} of {unit.start_models} models"
         text += _men_taken(unit, replace(unit, models=models))
         due = unit.checks_due
         if models < unit.models and losses_force_test(unit.start_models, models):
@@ -456,14 +559,16 @@ class Tracker:
             what.append("halted")
         if flamed:
             what.append(FLAMED)
-        step = self.noted(f"{unit.name} shot at: {', '.join([*what, _count(pins, 'pin')])}")
+        step = self.noted(f"{self.called(unit)} shot at: {', '.join([*what, _count(pins, 'pin')])}")
         if pins:
             step = step.set_pins(uid, unit.pins + pins)
         if flamed and not step.units[uid].destroyed and not again and casualties < unit.models:
             now = step.units[uid]
             step = step._with(replace(now, checks_due=(*now.checks_due, FLAMED)))
             needs = step.test_of(uid).value
-            step = step.noted(f"{unit.name}: {FLAMED}: a morale check (needs {needs} or less)")
+            step = step.noted(
+                f"{self.called(unit)}: {FLAMED}: a morale check (needs {needs} or less)"
+            )
         if again:
             casualties = 1
         if casualties and not step.units[uid].destroyed:
@@ -481,7 +586,7 @@ class Tracker:
                     retained=None,
                 )
             )
-            return step.noted(f"{unit.name}: its die turned to Down (halted)")
+            return step.noted(f"{self.called(unit)}: its die turned to Down (halted)")
         return step._with(replace(now, immobilised=True))
 
     def morale_check(
@@ -523,7 +628,7 @@ class Tracker:
             passed = morale_check(seen, test)
             rolled = f", rolled {seen.text()}"
         why = f" ({unit.checks_due[0] if unit.checks_due else 'called for at the table'})"
-        said = f"{unit.name}: morale check{why} needs {test.value} or less{rolled}"
+        said = f"{self.called(unit)}: morale check{why} needs {test.value} or less{rolled}"
         step = self._with(replace(unit, checks_due=unit.checks_due[1:]))
         if passed:
             return step.noted(f"{said}: passed")
@@ -575,10 +680,10 @@ class Tracker:
             dice = (
                 f"their dice leave the bag {self._dice_leave()}"
                 if a.order is None and a.retained is None and d.order is None and d.retained is None
-                else f"{a.name}: {self._die_of(a)}; {d.name}: {self._die_of(d)}"
+                else f"{self.called(a)}: {self._die_of(a)}; {self.called(d)}: {self._die_of(d)}"
             )
             return step.noted(
-                f"{a.name} and {d.name} wiped each other out in close quarters: both "
+                f"{self.called(a)} and {self.called(d)} wiped each other out in close quarters: both "
                 f"destroyed ({dice})"
             )._wiped_out()
         if winner not in ("attacker", "defender"):
@@ -594,9 +699,9 @@ class Tracker:
         )
         step = step._with(replace(lost, models=0, destroyed=True, checks_due=()))
         return step.noted(
-            f"{won.name} won the close quarters fight against {lost.name}, "
+            f"{self.called(won)} won the close quarters fight against {self.called(lost)}, "
             f"{left} of {won.start_models} models left"
-            f"{_men_taken(won, replace(won, models=left))}; {lost.name} destroyed "
+            f"{_men_taken(won, replace(won, models=left))}; {self.called(lost)} destroyed "
             f"({self._die_of(lost)})"
         )._wiped_out()
 
@@ -639,7 +744,7 @@ class Tracker:
         """Remove a unit from play (its die leaves the bag as the edition says)."""
         unit = self._alive(uid)
         step = self._with(replace(unit, models=0, destroyed=True, checks_due=()))
-        return step.noted(f"{unit.name} destroyed ({self._die_of(unit)})")._wiped_out()
+        return step.noted(f"{self.called(unit)} destroyed ({self._die_of(unit)})")._wiped_out()
 
     def _dice_leave(self) -> str:
         return "at the turn end" if self.rules.destroyed_dice_stay_in_cup else "now"
@@ -689,11 +794,15 @@ class Tracker:
             )
             for u in self.units
         )
-        kept = ", ".join(f"{self.units[uid].name} ({bag.held(self.units[uid])})" for uid in keep)
+        kept = ", ".join(
+            f"{self.called(self.units[uid])} ({bag.held(self.units[uid])})" for uid in keep
+        )
         closed = self
         for unit in self.units:  # (said, so the players can see what was let pass)
             for why in unit.checks_due:
-                closed = closed.noted(f"{unit.name}: its morale check ({why}) was not taken")
+                closed = closed.noted(
+                    f"{self.called(unit)}: its morale check ({why}) was not taken"
+                )
         closed = replace(closed, units=units, in_hand=None).noted(
             f"Turn {self.turn} ends" + (f"; kept: {kept}" if kept else "")
         )
@@ -744,6 +853,13 @@ class Tracker:
             "does not say which)"
         )
 
+    def called(self, unit: TrackedUnit) -> str:
+        """A unit's name as the log says it: with its army's where a unit of the other side
+        has the same name (both Konflikt '47 sample armies have a "Platoon HQ")."""
+        if any(u.name == unit.name and u.side != unit.side for u in self.units):
+            return f"{unit.name} ({self.armies[unit.side]})"
+        return unit.name
+
     def noted(self, text: str) -> Tracker:
         return replace(self, log=(*self.log, text))
 
@@ -782,6 +898,8 @@ class Tracker:
             raise AidError(f"cannot {doing} now: {now}")
 
     def _why_not_waiting(self, unit: TrackedUnit) -> str:
+        if self.over:
+            return "takes no order: the game is over"
         if unit.destroyed:
             return "is destroyed"
         if unit.retained:

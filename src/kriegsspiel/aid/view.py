@@ -10,7 +10,7 @@ from kriegsspiel.aid.tracker import ORDERS, REACTION_FACES, TrackedUnit, Tracker
 from kriegsspiel.rulesets.bolt_action.morale import UNTESTED_ORDERS, new_test
 from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds, order_test_odds
 
-LOG_SHOWN = 60  # the newest log lines sent to the page
+LOG_SHOWN = 60  # the newest log lines sent with the game (GET /api/log: all of them)
 
 
 def view(tracker: Tracker, *, can_undo: bool) -> dict[str, Any]:
@@ -25,6 +25,8 @@ def view(tracker: Tracker, *, can_undo: bool) -> dict[str, Any]:
         "turn": tracker.turn,
         "turns": tracker.turns,
         "phase": tracker.phase,
+        # who won, once the game is over (the log's last line says it too)
+        "result": tracker.result() if tracker.over else None,
         "in_hand": tracker.in_hand,
         "in_bag": list(tracker.in_bag()),
         "chances": [{"side": s, "p": p} for s, p in tracker.draw_chances()],
@@ -41,6 +43,7 @@ def view(tracker: Tracker, *, can_undo: bool) -> dict[str, Any]:
         "officers": [tracker.officers(0), tracker.officers(1)],
         "can_undo": can_undo,
         "log": list(tracker.log[-LOG_SHOWN:]),
+        "log_total": len(tracker.log),  # (GET /api/log gives them all)
         "units": [_unit(tracker, u) for u in tracker.units],
     }
 
@@ -67,11 +70,16 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
         "assaulted": unit.assaulted,
         "checks_due": list(unit.checks_due),
         "immobilised": unit.immobilised,
+        # what the players said: the live officer near it (None: none), their own dice
+        "near": tracker.near_of(unit.uid),
+        "own_dice": unit.own_dice,
     }
     if unit.destroyed:
         return out
     rules = tracker.rules
     out["defender_modes"] = defender_modes(tracker, unit)  # (as the assault's odds take them)
+    # the reactions its die may be taken for now, as the game allows them (Konflikt '47)
+    out["reactions"] = list(tracker.reaction_faces(unit.uid))
     # why it cannot be the attacker of a fight's end now (no Run order, its Run spent)
     out["assault_refused"] = tracker.assault_refused(unit.uid)
     out["removed_at_pins"] = (

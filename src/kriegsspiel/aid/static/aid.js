@@ -3,8 +3,9 @@
 "use strict";
 
 let game = null;
-const officerNear = {}; // unit id -> the officer the player says stands near it ("" none)
-const ownDice = {}; // unit id -> true when the players roll its test themselves
+// the officer the players say stands near a unit ("" none), as the game keeps it (saved,
+// and seen on every device)
+const nearOf = (uid) => game.units[Number(uid)].near || "";
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -20,11 +21,18 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-const pct = (p) => `${(100 * p).toFixed(1)}%`;
+// a chance to one decimal; one short of certain (or above nothing) is never rounded to it
+const pct = (p) => {
+  if (p < 1 && p > 0.9995) return ">99.9%";
+  if (p > 0 && p < 0.0005) return "<0.1%";
+  return `${(100 * p).toFixed(1)}%`;
+};
 
 // A play aid served with --password takes steps only with it: asked once, then kept for
 // this tab (a wrong one is asked again at the next step).
 const PASSWORD_KEY = "kriegsspiel-aid-password";
+
+let answered = 0; // answers this page has taken (one that comes after a follow() asked is newer)
 
 async function send(path, body, asked = false) {
   const headers = body === undefined ? {} : { "Content-Type": "application/json" };
@@ -45,29 +53,84 @@ async function send(path, body, asked = false) {
       }
     }
     if (response.status === 401) sessionStorage.removeItem(PASSWORD_KEY);
-    if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+    if (!response.ok) throw new Error(inWords(answer.error) || `the server answered ${response.status}`);
   } catch (problem) {
     showError(problem.message || String(problem));
+    follow(); // (refused, perhaps as another device moved the game on: catch up with it)
     return false;
   }
   showError(null);
+  answered++;
   game = answer;
   draw();
   return true;
 }
 
+// Each page follows the game as other devices move it on: it asks every few seconds
+// whether the game is still the version it has (a 304 while it is), and draws it anew if
+// not; not while a number is being typed (it would be lost), nor while the tab is hidden.
+const FOLLOW_EVERY_MS = 2000;
+let following = false;
+
+async function follow() {
+  if (!game || following) return;
+  following = true;
+  const since = answered;
+  try {
+    const response = await fetch("/api/state", {
+      cache: "no-store", headers: { "If-None-Match": `"${game.version}"` } });
+    if (response.status !== 200) return;
+    const answer = await response.json();
+    if (answer.version === game.version || answered !== since) return;
+    game = answer;
+    draw();
+  } catch (problem) {
+    // (the server is stopped or out of reach: asked again at the next beat)
+  } finally {
+    following = false;
+  }
+}
+
+function typing() {
+  const now = document.activeElement;
+  return now && now.tagName === "INPUT" && now.type !== "checkbox";
+}
+
+setInterval(() => { if (!document.hidden && !typing()) follow(); }, FOLLOW_EVERY_MS);
+
+// A refused step's reason shows at the foot of the screen, over whatever the player is
+// looking at (the step may be taken far down the page), until the next step or "×".
+// A request the server found malformed names the API's field ("range: Input should be
+// ..."): the page says it by the name of its own box.
+const FIELD_NAMES = { range: "Range", from_inches: "From", left: "Fought: models left",
+  casualties: "Rolled: casualties", pins: "Pins", models: "Models", pins_lost: "Rally: the D6" };
+
+function inWords(text) {
+  if (!text) return text;
+  return text.split("; ").map((part) => part.replace(/^([a-z_]+)(?:\.(\d+)\.([a-z_]+))?: /,
+    (all, field, row, key) => {
+      if (field === "weapons" && row !== undefined) {
+        const name = shot.weapons?.[Number(row)]?.name || "a weapon";
+        return key === "count" ? `the count of ${name}: ` : `Weapons: `;
+      }
+      return FIELD_NAMES[field] ? `${FIELD_NAMES[field]}: ` : all;
+    })).join("; ");
+}
+
 function showError(text) {
   const box = document.getElementById("error");
   box.hidden = !text;
-  box.textContent = text || "";
+  document.getElementById("error-text").textContent = text || "";
 }
 
 function draw() {
   document.getElementById("title").textContent = `kriegsspiel play aid — ${game.title}`
     + (game.rules_file ? ` (rules: ${game.rules_file})` : "");
-  document.getElementById("turn").textContent = game.phase === "over"
-    ? `Game over after turn ${game.turn}`
+  const over = game.phase === "over";
+  document.getElementById("turn").textContent = over
+    ? `Game over after turn ${game.turn}: ${game.result}`
     : `Turn ${game.turn} of ${game.turns}`;
+  document.body.classList.toggle("over", over);
   document.getElementById("undo").disabled = !game.can_undo;
   drawBag();
   drawTurnEnd();
@@ -75,12 +138,61 @@ function draw() {
   sides.replaceChildren(...[0, 1].map(drawSide));
   drawOdds(); // (the units may have changed: the forms are drawn again, then asked again)
   askOdds();
-  document.getElementById("log").replaceChildren(
-    ...game.log.slice().reverse().map((line) => el("li", {}, line)));
+  drawQuick();
+  drawLog(wholeLog && wholeLog.version === game.version ? wholeLog.log : game.log);
+}
+
+// On a phone the units are screens away from the bag: the header stays at the top, with
+// the way to the units of the die in hand, or to draw the next die.
+function drawQuick() {
+  const quick = document.getElementById("quick");
+  if (game.in_hand !== null) {
+    quick.replaceChildren(el("button", {
+      class: `drawn side${game.in_hand}`, "data-testid": "jump-to-hand",
+      onclick: () => { // (to just below the header, which stays over the page's top)
+        const card = document.querySelector(".unit.active");
+        const header = document.querySelector("header").offsetHeight;
+        if (card) window.scrollTo({ top: card.getBoundingClientRect().top + window.scrollY - header - 8 });
+      },
+    }, `${game.armies[game.in_hand]}'s units ↓`));
+  } else if (game.phase === "orders") {
+    quick.replaceChildren(el("button", { "data-testid": "draw-quick",
+      onclick: () => send("/api/draw") }, "Draw a die"));
+  } else {
+    quick.replaceChildren();
+  }
+}
+
+// The game sends the newest lines of its log; "all of it" asks for the rest (and keeps
+// showing them all until the game moves on past them).
+let wholeLog = null;
+
+function drawLog(lines) {
+  const note = document.getElementById("log-note");
+  const cut = lines.length < game.log_total;
+  note.replaceChildren(...(cut ? [`The newest ${lines.length} of ${game.log_total} lines. `,
+    el("button", { "data-testid": "log-all", onclick: async () => {
+      const response = await fetch("/api/log", { cache: "no-store" });
+      if (!response.ok) return;
+      wholeLog = await response.json();
+      drawLog(wholeLog.log.slice(0, game.log_total));
+    } }, "Show all")] : []));
+  const log = document.getElementById("log");
+  log.setAttribute("start", String(game.log_total)); // (numbered from the first line)
+  log.classList.toggle("whole", lines.length > game.log.length);
+  log.replaceChildren(...lines.slice().reverse().map((line) => el("li", {}, line)));
 }
 
 function drawBag() {
   const bag = document.getElementById("bag");
+  if (game.phase === "over") { // the result, where the bag was: no die is drawn now
+    bag.replaceChildren(el("div", { class: "result", "data-testid": "result" },
+      el("strong", {}, `Game over after turn ${game.turn}: ${game.result}`),
+      el("div", {}, `Units lost: ${game.armies[0]} ${game.lost[0]}, `
+        + `${game.armies[1]} ${game.lost[1]}. Undo takes the last step back; `
+        + "New game starts again.")));
+    return;
+  }
   const parts = [0, 1].map((side) => {
     const chance = game.chances.find((c) => c.side === side);
     return el("div", { class: `side${side}`, "data-testid": `bag-side${side}` },
@@ -94,10 +206,19 @@ function drawBag() {
     action = el("div", { class: `in-hand side${game.in_hand}`, "data-testid": "in-hand" },
       `Die in hand: ${game.armies[game.in_hand]} — give it to one of its units`);
   } else {
-    action = el("button", {
-      class: "primary", "data-testid": "draw", disabled: game.phase !== "orders",
-      onclick: () => send("/api/draw"),
-    }, "Draw a die");
+    // the aid draws, or the players say whose die came out of their own bag
+    const drawable = (side) => game.chances.some((c) => c.side === side);
+    action = el("div", { class: "row" },
+      el("button", {
+        class: "primary", "data-testid": "draw", disabled: game.phase !== "orders",
+        onclick: () => send("/api/draw"),
+      }, "Draw a die"),
+      el("span", { class: "note" }, "or we drew:"),
+      [0, 1].map((side) => el("button", {
+        class: `drawn side${side}`, "data-testid": `drawn-${side}`, disabled: !drawable(side),
+        title: `A die of ${game.armies[side]} came out of our bag`,
+        onclick: () => send("/api/draw", { side }),
+      }, game.armies[side])));
   }
   const note = el("div", { class: "note" },
     `A destroyed unit's die leaves the bag ${game.destroyed_dice_leave}.`);
@@ -142,7 +263,7 @@ function drawUnit(u) {
   if (u.destroyed) state = el("span", { class: "badge" }, "destroyed");
   else if (u.order) state = el("span", { class: "badge order", "data-testid": `order-${u.uid}` }, u.order);
   else if (u.retained) state = el("span", { class: "badge order", "data-testid": `order-${u.uid}` }, `${u.retained} (kept)`);
-  else state = el("span", { class: "badge" }, "die in the bag");
+  else if (game.phase !== "over") state = el("span", { class: "badge" }, "die in the bag");
   card.append(el("div", { class: "head" },
     el("span", { class: "name" }, u.name), state,
     u.immobilised && !u.destroyed
@@ -150,15 +271,20 @@ function drawUnit(u) {
   card.append(el("div", { class: "row" },
     `${u.quality} ${u.kind}, ${u.points} pts${u.officer ? `, ${u.officer}` : ""}`));
   if (u.destroyed) return card;
+  if (game.phase === "over") { // what it ended with; no step is taken now
+    card.append(el("div", { class: "row" }, `Models ${u.models} of ${u.start_models}, `
+      + `pins ${u.pins}`));
+    return card;
+  }
   card.append(counter(u, "models", `Models`, u.models, `of ${u.start_models}`, "/api/models"));
   card.append(counter(u, "pins", `Pins`, u.pins,
     u.removed_at_pins ? `(removed at ${u.removed_at_pins})` : "", "/api/pins"));
   const officers = game.officers[u.side];
-  const near = officerNear[u.uid] ?? "";
+  const near = nearOf(u.uid);
   if (officers.length) {
     const pick = el("select", {
       "data-testid": `officer-${u.uid}`,
-      onchange: (e) => { officerNear[u.uid] = e.target.value; draw(); },
+      onchange: (e) => send("/api/near", { unit: u.uid, officer: e.target.value || null }),
     }, el("option", { value: "" }, "no other officer"),
     officers.map((rank) => el("option", { value: rank, selected: rank === near }, rank)));
     card.append(el("div", { class: "row" }, el("span", { class: "label" }, "Near"), pick));
@@ -202,7 +328,12 @@ function moraleButtons(u, near) {
 }
 
 function counter(u, what, label, value, after, path) {
-  const set = (n) => send(path, { unit: u.uid, [what]: n });
+  const set = (n) => {
+    // pins at its morale value remove the unit: asked first, as "Destroyed" is
+    const removes = what === "pins" && u.removed_at_pins && n >= u.removed_at_pins;
+    if (removes && !confirm(`${n} pins reach ${u.name}'s morale value: remove it from play?`)) return;
+    send(path, { unit: u.uid, [what]: n });
+  };
   return el("div", { class: "row" },
     el("span", { class: "label" }, label),
     el("button", { "data-testid": `${what}-down-${u.uid}`, onclick: () => set(value - 1), disabled: value <= 0 }, "−"),
@@ -226,12 +357,12 @@ function oddsLine(title, report, uid, id, parts) {
 }
 
 function orderButtons(u, near) {
-  const own = ownDice[u.uid] || false;
+  const own = u.own_dice;
   const box = el("div", { class: "orders" });
   const toggle = el("label", { class: "row" },
     el("input", {
       type: "checkbox", checked: own, "data-testid": `own-dice-${u.uid}`,
-      onchange: (e) => { ownDice[u.uid] = e.target.checked; draw(); },
+      onchange: (e) => send("/api/own-dice", { unit: u.uid, own: e.target.checked }),
     }), "We roll the dice ourselves");
   box.append(toggle);
   const needsTest = (u.odds[near] || u.odds[""]).order_test.test_needed;
@@ -248,16 +379,25 @@ function orderButtons(u, near) {
       ["friendly fire", "FUBAR: friendly fire"], ["panic", "FUBAR: panic"]] : [["pass", "no test"]];
     const pick = el("select", { "data-testid": `outcome-${order}-${u.uid}` },
       outcomes.map(([value, text]) => el("option", { value }, text)));
-    const rally = order === "Rally"
-      ? el("input", { type: "number", min: 1, max: 6, value: 1, title: "the D6 rolled: pins lost",
-        "data-testid": `rally-d6-${u.uid}` }) : null;
+    // a Rally passed loses the D6 rolled in pins (none asked of a unit with no pins)
+    const rally = order === "Rally" && u.pins
+      ? el("input", { type: "number", min: 1, max: 6, placeholder: "D6",
+        title: "the D6 rolled: the pins it loses", "data-testid": `rally-d6-${u.uid}` }) : null;
     box.append(el("div", { class: "row" },
       el("button", {
         "data-testid": `give-${order}-${u.uid}`,
-        onclick: () => send("/api/order", {
-          unit: u.uid, order, roll: false, outcome: pick.value, officer: near || null,
-          pins_lost: rally ? Number(rally.value) : null,
-        }),
+        onclick: () => {
+          const d6 = rally ? rally.value.trim() : "";
+          if (rally && pick.value === "pass" && !/^[1-6]$/.test(d6)) {
+            showError(`Rally: give the D6 rolled, 1 to 6 (the pins ${u.name} loses)`
+              + (d6 === "" ? "; the box is empty" : `, not ${d6}`));
+            return;
+          }
+          send("/api/order", {
+            unit: u.uid, order, roll: false, outcome: pick.value, officer: near || null,
+            pins_lost: rally && pick.value === "pass" ? Number(d6) : null,
+          });
+        },
       }, order), pick, rally));
   }
   return box;
@@ -272,9 +412,10 @@ function outOfTurn(u) {
       onclick: () => send("/api/fubar-down", { unit: u.uid }),
     }, `FUBAR ${u.fubar}: ${why}, Down`));
   }
-  if (u.waiting && game.reactions.length) {
+  // only the reactions the game allows this unit (a tank has none, a recce vehicle escapes)
+  if (u.waiting && u.reactions && u.reactions.length) {
     row.append(el("span", { class: "label" }, "Reacts"));
-    for (const face of game.reactions) {
+    for (const face of u.reactions) {
       row.append(el("button", {
         "data-testid": `react-${face}-${u.uid}`,
         onclick: () => send("/api/take-die", { unit: u.uid, face, why: "reaction" }),
@@ -296,7 +437,7 @@ function outOfTurn(u) {
 
 // ---------------------------------------------------------------- odds at the table
 // What the players set in the two forms; what is left "" is read from the game.
-const shot = { firer: "", target: "", range: 12, cover: "none", moving: "die", facing: "front",
+const shot = { firer: "", target: "", range: "12", cover: "none", moving: "die", facing: "front",
   indirect: false, ranged_in: false, target_immobilised: false, weapons: null };
 const fight = { attacker: "", defender: "", attacker_mode: "hand-to-hand",
   defender_mode: "hand-to-hand", vehicle_move: "die", from_inches: "", attacker_cover: "none",
@@ -369,7 +510,7 @@ function drawOdds() {
     unitPicker("Target", shot.target, units, "shot-target", setShot("target")),
     el("label", { class: "row" }, el("span", { class: "label" }, "Range"),
       el("input", { type: "number", min: 0, step: 0.5, value: shot.range, "data-testid": "shot-range",
-        onchange: (e) => setShot("range", Number)(e.target.value) }), "inches"),
+        onchange: (e) => setShot("range")(e.target.value) }), "inches"),
     choice("Cover", shot.cover, [["none", "none"], ["soft", "soft"], ["hard", "hard"]],
       "shot-cover", setShot("cover")),
     choice("Moving", shot.moving, [["die", "as its die shows"], ["no", "standing"],
@@ -383,8 +524,9 @@ function drawOdds() {
       "An officer near the vehicle (its crew's tests): as picked on its card.") : null,
     tick("indirect fire", shot.indirect, "shot-indirect", setShot("indirect")),
     tick("ranged in", shot.ranged_in, "shot-ranged-in", setShot("ranged_in")),
-    el("div", { id: "shot-result" }, weaponRows(), answerBox("shot")),
-    target ? shotTaken(target, taken, "taken") : null);
+    el("div", { id: "shot-result" }, el("div", { id: "shot-weapons" }, weaponRows()),
+      answerBox("shot")),
+    target && game.phase !== "over" ? shotTaken(target, taken, "taken") : null);
   // the assault
   const defender = unitOf(fight.defender);
   const attacker = unitOf(fight.attacker);
@@ -423,7 +565,7 @@ function drawOdds() {
         setFight("attacker_cover")) : null],
     el("p", { class: "note" }, "Officers near each side: as picked on the unit's card."),
     el("div", { id: "assault-result" }, answerBox("assault")),
-    attacker && defender ? (defender.kind === "vehicle"
+    attacker && defender && game.phase !== "over" ? (defender.kind === "vehicle"
       ? shotTaken(defender, vehicleTaken, "assault-taken")
       : foughtRow(attacker, defender)) : null);
 }
@@ -447,6 +589,10 @@ function foughtRow(attacker, defender) { // (picked just above: the options need
       onchange: (e) => { fought.left = e.target.value; } }), " models left to the winner "],
     el("button", { type: "button", "data-testid": "fought-apply",
       onclick: async () => {
+        if (fought.winner !== "both" && String(fought.left).trim() === "") {
+          showError("Fought: give the models left to the winner (the box is empty)");
+          return;
+        }
         const body = { attacker: attacker.uid, defender: defender.uid, winner: fought.winner,
           left: fought.winner === "both" ? 0 : Number(fought.left),
           stood_and_fired: fight.defender_mode === "stand-and-fire" };
@@ -499,18 +645,33 @@ function shotTaken(target, state, id) {
 // An answer redraws only itself, never the forms: what a player is typing stays put.
 function drawAnswers() {
   const shotResult = document.getElementById("shot-result");
-  if (shotResult) fill(shotResult, weaponRows(), answerBox("shot"));
+  if (shotResult) {
+    // (a count being typed in a weapon row is kept, and the row keeps the focus)
+    const rows = document.getElementById("shot-weapons");
+    const typing = rows.contains(document.activeElement) ? document.activeElement : null;
+    fill(rows, weaponRows());
+    const again = typing && rows.querySelector(`[data-testid="${typing.dataset.testid}"]`);
+    if (again) {
+      again.value = typing.value;
+      again.focus();
+    }
+    shotResult.lastChild.replaceWith(answerBox("shot"));
+  }
   const assaultResult = document.getElementById("assault-result");
   if (assaultResult) fill(assaultResult, answerBox("assault"));
 }
 
+// The weapons fired: those set by hand, as set (one set to 0 too, and those refused, more
+// than the firers carry after losses, say, so they can be put right); else the answer's.
 function weaponRows() {
   const answer = answers.shot;
-  if (!answer || !answer.weapons) return null;
-  const rows = answer.weapons.map((w, i) => el("label", { class: "row" },
+  const fired = shot.weapons || (answer && answer.weapons);
+  if (!answer || !fired) return null;
+  const rows = fired.map((w, i) => el("label", { class: "row" },
     el("input", { type: "number", min: 0, value: w.count, "data-testid": `shot-weapon-${i}`,
       onchange: (e) => {
-        shot.weapons = answer.weapons.map((x, j) => ({ name: x.name, count: j === i ? Number(e.target.value) : x.count }));
+        shot.weapons = (shot.weapons || fired).map((x, j) =>
+          ({ name: x.name, count: j === i ? Number(e.target.value) : x.count }));
         askOdds("shot");
       } }), w.name));
   return el("div", {}, el("div", { class: "row" }, el("span", { class: "label" }, "Weapons"),
@@ -581,20 +742,25 @@ async function askOdds(which) {
     let path, body;
     if (job === "shot") {
       if (shot.firer === "" || shot.target === "") { answers.shot = null; continue; }
+      if (String(shot.range).trim() === "") { // (an empty box is no range: not point blank)
+        answers.shot = { error: "Range: give the range you measured, in inches (the box is empty)" };
+        latest.shot++; // (an answer still on its way is to an older question)
+        continue;
+      }
       path = "/api/odds/shoot";
       body = { firer: Number(shot.firer), target: Number(shot.target), range: Number(shot.range),
         cover: shot.cover, moving: shot.moving === "die" ? null : shot.moving === "yes",
         facing: shot.facing, indirect: shot.indirect, ranged_in: shot.ranged_in,
         target_immobilised: shot.target_immobilised, weapons: shot.weapons };
-      if (unitOf(shot.target).kind === "vehicle") body.target_officer = officerNear[shot.target] || null;
+      if (unitOf(shot.target).kind === "vehicle") body.target_officer = nearOf(shot.target) || null;
       else { delete body.facing; delete body.target_immobilised; }
     } else {
       if (fight.attacker === "" || fight.defender === "") { answers.assault = null; continue; }
       const attacker = Number(fight.attacker);
       const defender = Number(fight.defender);
       path = "/api/odds/assault";
-      body = { attacker, defender, attacker_officer: officerNear[attacker] || null,
-        defender_officer: officerNear[defender] || null };
+      body = { attacker, defender, attacker_officer: nearOf(attacker) || null,
+        defender_officer: nearOf(defender) || null };
       if (unitOf(defender).kind === "vehicle") {
         body.vehicle_move = fight.vehicle_move === "die" ? null : fight.vehicle_move;
         body.target_immobilised = fight.target_immobilised;
@@ -611,7 +777,8 @@ async function askOdds(which) {
       const response = await fetch(path, { method: "POST",
         headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
       const answer = await response.json();
-      got = response.ok ? answer : { error: answer.error || `the server answered ${response.status}` };
+      got = response.ok ? answer
+        : { error: inWords(answer.error) || `the server answered ${response.status}` };
     } catch (problem) {
       got = { error: problem.message || String(problem) };
     }
@@ -620,6 +787,7 @@ async function askOdds(which) {
   drawAnswers();
 }
 
+document.getElementById("error-close").addEventListener("click", () => showError(null));
 document.getElementById("undo").addEventListener("click", () => send("/api/undo"));
 document.getElementById("new-game").addEventListener("click", () => {
   if (confirm("Start the same armies from turn 1? (Undo takes you back.)")) send("/api/new-game");

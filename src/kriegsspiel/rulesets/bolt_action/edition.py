@@ -70,10 +70,9 @@ class Rules:
 
     @property
     def has_reactions(self) -> bool:
-        """Whether the edition plays all of Konflikt '47's reactions: the play aid's one
-        question (its Down, Run and Fire dice taken out of turn, and standing to fire),
-        until it asks the finer flags above as the game does."""
-        return self.down_reaction and self.assault_reactions and self.recce_escape
+        """Whether the edition plays any reaction (a die taken out of turn): which, and by
+        which unit, is :mod:`.reactions`' answer, for the game and the play aid alike."""
+        return self.down_reaction or self.assault_reactions or self.recce_escape
 
     @property
     def destroyed_dice_stay_in_cup(self) -> bool:

@@ -20,7 +20,6 @@ from kriegsspiel.rulesets.bolt_action.assault import (
     Side,
     assault_vehicle,
     close_quarters,
-    fighting_modes,
     fighting_side,
     vehicle_hit_score,
 )
@@ -34,6 +33,11 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
 )
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, credit
 from kriegsspiel.rulesets.bolt_action.kit import assault_armed
+from kriegsspiel.rulesets.bolt_action.reactions import (
+    DIE_SHOWN,
+    asked_when_assaulted,
+    assault_choices,
+)
 from kriegsspiel.rulesets.bolt_action.shooting import Tally, VehicleState, damage_roll_json
 
 if TYPE_CHECKING:
@@ -41,30 +45,10 @@ if TYPE_CHECKING:
 
 
 def reactions(rules: Rules, tgt: UnitState) -> list[str]:
-    """What an assaulted unit may do: a recce vehicle stays or drives off (asked only where
-    it may escape: :func:`recce_may_escape`); infantry fight in one of the edition's
-    fighting modes (hand-to-hand, and in Konflikt '47 point-blank fire), or, where the
-    edition has assault reactions (Konflikt '47, sheet 001), with no order this turn and
-    no die kept from the last, escape or stand and fire."""
-    if tgt.vehicle is not None:
-        return ["stay", "escape"]
-    choices: list[str] = [*fighting_modes(rules)]
-    if rules.assault_reactions and tgt.order is None and tgt.retained is None:
-        choices += ["escape", "stand and fire"]
-    return choices
-
-
-def recce_may_escape(rules: Rules, tgt: UnitState) -> bool:
-    """Whether the assaulted ``tgt`` is a recce vehicle that may escape: in an edition
-    with the recce escape, with no order this turn, no die kept and able to move."""
-    return (
-        rules.recce_escape
-        and tgt.vehicle is not None
-        and tgt.vehicle.recce
-        and tgt.order is None
-        and tgt.retained is None
-        and not tgt.immobilised
-    )
+    """What an assaulted unit may do (:func:`.reactions.assault_choices`, the rule the play
+    aid asks too)."""
+    unordered = tgt.order is None and tgt.retained is None
+    return assault_choices(rules, vehicle=tgt.vehicle is not None, unordered=unordered)
 
 
 def side_of(game: BoltActionGame, unit: UnitState, mode: str, *, pins: int | None = None) -> Side:
@@ -87,11 +71,13 @@ def assault(game: BoltActionGame, unit: UnitState, action: Action) -> None:
     has a choice (:func:`reactions`: troops in Konflikt '47; a recce vehicle that may
     escape), otherwise the fight follows at once."""
     tgt = game.units[action.target]  # type: ignore[index]
-    if tgt.vehicle is None:
-        asked = len(reactions(game.rules, tgt)) > 1
-    else:
-        asked = recce_may_escape(game.rules, tgt)
-    if asked:
+    if asked_when_assaulted(
+        game.rules,
+        vehicle=tgt.vehicle is not None,
+        recce=tgt.vehicle is not None and tgt.vehicle.recce,
+        immobilised=tgt.immobilised,
+        unordered=tgt.order is None and tgt.retained is None,
+    ):
         game.pending = Pending("assault-reaction", tgt.side, action, tgt.uid)
         return
     fight(game, unit, tgt, action, "hand-to-hand")
@@ -220,7 +206,7 @@ def fight(
         reaction = "hand-to-hand"
     if reaction == "escape":
         if game.flee(tgt, heading_to(tgt.anchor, unit.anchor)):  # away from the assaulters
-            tgt.order = "Run"
+            tgt.order = DIE_SHOWN["escape"]
             game.log("escape", unit=tgt.uid)
             if not game.ambush_check(tgt, action, after="chase"):
                 chase(game, unit, tgt, action)
@@ -257,7 +243,7 @@ def fight_on(
     if unit.destroyed or tgt.destroyed:
         return
     if reaction == "stand and fire":  # at the assaulters as they come in (sheets 000, 001)
-        tgt.order = "Fire"
+        tgt.order = DIE_SHOWN["stand and fire"]
         game.shoot(tgt, unit, moving=False)
         if unit.destroyed:
             return

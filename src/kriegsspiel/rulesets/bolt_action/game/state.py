@@ -71,6 +71,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     rolled_morale_check,
     rolled_order_test,
 )
+from kriegsspiel.rulesets.bolt_action.reactions import DIE_SHOWN, goes_down_when_shot_at
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Tally,
@@ -541,12 +542,9 @@ class BoltActionGame(ShootingGroups):
     # -- shooting ---------------------------------------------------------------------
     def _shoot_or_react(self, unit: UnitState, action: Action) -> None:
         tgt = self.units[action.target]  # type: ignore[index]
-        if (
-            self.rules.down_reaction
-            and tgt.order is None
-            and tgt.retained is None
-            and tgt.vehicle is None
-            and not tgt.destroyed
+        unordered = tgt.order is None and tgt.retained is None
+        if not tgt.destroyed and goes_down_when_shot_at(
+            self.rules, vehicle=tgt.vehicle is not None, unordered=unordered
         ):
             self.pending = Pending("shot-reaction", tgt.side, action, tgt.uid)
             return
@@ -827,7 +825,7 @@ class BoltActionGame(ShootingGroups):
         if p.kind == "shot-reaction":
             tgt = self.units[p.target]
             if action.choice == "down":
-                tgt.order = "Down"
+                tgt.order = DIE_SHOWN["down"]
             self.shoot(unit, tgt, moving=order.order == "Advance")
         elif p.kind == "assault-reaction":
             fight(self, unit, self.units[p.target], order, action.choice)

@@ -1,0 +1,72 @@
+"""The reactions ("target reacts"): which a unit may make when it is shot at or assaulted,
+out of turn, with its own order die, as each edition declares them (``down_reaction``,
+``assault_reactions``, ``recce_escape`` in :mod:`.edition`: Konflikt '47 all three, sheet
+001's "may make a reaction"; Bolt Action 1st edition the Down reaction and the recce
+escape).
+
+One implementation for the simulated game (:mod:`.game.state`, :mod:`.game.close_quarters`)
+and the table-side play aid (:mod:`kriegsspiel.aid`), each asking with the few facts read
+here; the rows "Konflikt '47's reactions in the game" of docs/rules/konflikt47.md and the
+reactions' rows of docs/rules/bolt-action-1.md say why.
+"""
+
+from __future__ import annotations
+
+from kriegsspiel.rulesets.bolt_action.assault import fighting_modes
+from kriegsspiel.rulesets.bolt_action.edition import Rules
+
+# the order a reaction's die shows: going Down when shot at, an escape's Run, and the Fire
+# of a unit that stands and fires at its assaulters
+DIE_SHOWN = {"down": "Down", "escape": "Run", "stand and fire": "Fire"}
+
+
+def goes_down_when_shot_at(rules: Rules, *, vehicle: bool, unordered: bool) -> bool:
+    """Whether a unit shot at may react by going Down: one that is not a vehicle, with no
+    order this turn and no die kept from the last, in an edition with the Down reaction."""
+    return rules.down_reaction and unordered and not vehicle
+
+
+def asked_when_assaulted(
+    rules: Rules, *, vehicle: bool, recce: bool, immobilised: bool, unordered: bool
+) -> bool:
+    """Whether an assaulted unit is asked for its reaction: troops where they have a choice
+    (:func:`assault_choices`: Konflikt '47's, which pick how they fight); a recce vehicle,
+    in an edition with the recce escape, only with no order this turn, no die kept and
+    able to move, to escape (sheet 001: "Recce vehicles can react by making an escape
+    move"). Any other vehicle is not asked: it fires at assaulters without spending its die."""
+    if vehicle:
+        return rules.recce_escape and recce and unordered and not immobilised
+    return len(assault_choices(rules, vehicle=False, unordered=unordered)) > 1
+
+
+def assault_choices(rules: Rules, *, vehicle: bool, unordered: bool) -> list[str]:
+    """What an assaulted unit that is asked may do: a recce vehicle stays or drives off;
+    troops fight in one of the edition's fighting modes (hand-to-hand, and in Konflikt '47
+    point-blank fire), or, in an edition with assault reactions (Konflikt '47, sheet 001),
+    with no order this turn and no die kept from the last, escape or stand and fire."""
+    if vehicle:
+        return ["stay", "escape"]
+    choices: list[str] = [*fighting_modes(rules)]
+    if rules.assault_reactions and unordered:
+        choices += ["escape", "stand and fire"]
+    return choices
+
+
+def dice_faces(
+    rules: Rules, *, vehicle: bool, recce: bool, immobilised: bool, unordered: bool
+) -> tuple[str, ...]:
+    """The orders a unit's die may be taken for by a reaction, in the order Down, Run,
+    Fire: going Down when shot at, and an assault's reactions that spend the die (an
+    escape, standing to fire); none for a unit that reacts to nothing."""
+    reacts: list[str] = []
+    if goes_down_when_shot_at(rules, vehicle=vehicle, unordered=unordered):
+        reacts.append("down")
+    if asked_when_assaulted(
+        rules, vehicle=vehicle, recce=recce, immobilised=immobilised, unordered=unordered
+    ):
+        reacts += [
+            c
+            for c in assault_choices(rules, vehicle=vehicle, unordered=unordered)
+            if c in DIE_SHOWN
+        ]
+    return tuple(DIE_SHOWN[r] for r in reacts)
