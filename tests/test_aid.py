@@ -221,9 +221,10 @@ def test_a_reaction_takes_the_die_only_in_konflikt47_and_damage_only_a_vehicles(
     assert reacted.units[uid].order == "Down" and reacted.in_bag()[1] == k47.in_bag()[1] - 1
     with pytest.raises(AidError, match="shows Down or Run or Fire"):
         k47.take_die(uid, "Ambush", "reaction")
-    ba1 = new_tracker("bolt-action-1")
-    with pytest.raises(AidError, match="has no reactions"):
-        ba1.take_die(0, "Down", "reaction")
+    ba1 = new_tracker("bolt-action-1")  # (its reactions: the Down when shot at, a recce's escape)
+    assert ba1.take_die(0, "Down", "reaction").units[0].order == "Down"
+    with pytest.raises(AidError, match="shows Down, not 'Fire'"):
+        ba1.take_die(0, "Fire", "reaction")
     with pytest.raises(AidError, match="not a vehicle"):
         ba1.take_die(0, "Down", "damage")
     vehicle = next(u for u in ba1.units if u.kind == "vehicle")
@@ -259,7 +260,7 @@ def test_konflikt47_reactions_are_offered_and_taken_only_as_the_game_allows_them
         stuck.take_die(tank, "Run", "reaction")
     ordered = with_die_in_hand(k47, 1).give_order(squad, "Fire", outcome="pass")
     assert ordered.reaction_faces(squad) == ()  # (its die is used: it reacts no more)
-    assert new_tracker("bolt-action-1").reaction_faces(0) == ()
+    assert new_tracker("bolt-action-1").reaction_faces(0) == ("Down",)  # (no assault's)
 
 
 def test_the_aids_recce_vehicles_are_the_lists_and_the_page_is_told_each_units_reactions():
@@ -649,7 +650,10 @@ def test_the_api_takes_steps_and_answers_the_whole_game(client):
     assert client.get("/static/secrets.txt").status_code == 404
     state = client.get("/api/state").json()
     assert state["phase"] == "orders" and state["in_hand"] is None and not state["can_undo"]
-    assert state["destroyed_dice_leave"] == "at the turn end" and state["reactions"] == []
+    assert state["destroyed_dice_leave"] == "at the turn end" and state["reactions"] == [
+        "Down",
+        "Run",
+    ]
     state = client.post("/api/draw").json()
     side = state["in_hand"]
     uid = next(u["uid"] for u in state["units"] if u["side"] == side and u["waiting"])

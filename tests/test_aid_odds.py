@@ -288,7 +288,7 @@ def test_only_a_unit_without_an_order_stands_and_fires():
     with pytest.raises(AidError, match="cannot fight stand-and-fire: it has had an order"):
         assault(t, AssaultAsked(vets, rifles, defender_mode="stand-and-fire"))
     b = new_tracker("bolt-action-1")
-    with pytest.raises(AidError, match="has no reactions"):
+    with pytest.raises(AidError, match="has no assault reactions"):
         assault(b, AssaultAsked(1, 12, defender_mode="point-blank"))
 
 
@@ -630,7 +630,7 @@ def test_defenders_who_stood_and_fired_have_their_die_taken_with_the_fights_end(
     down = tracker.take_die(10, "Down", "reaction")
     with pytest.raises(AidError, match=r"already has an order this turn \(Down\)"):
         down.fought(2, 10, "defender", 10, stood_and_fired=True)
-    with pytest.raises(AidError, match="has no reactions"):
+    with pytest.raises(AidError, match="shows Down, not 'Fire'"):
         running(new_tracker("bolt-action-1"), 1).fought(1, 12, "attacker", 5, stood_and_fired=True)
 
 

@@ -62,6 +62,8 @@ def test_the_fire_shown_after_a_vehicles_advance_is_what_it_fires_facing_its_new
     offered = {w: int(n) for n, w in re.findall(r"(\d+) shots? of (.+?) needing", shown[1])}
     twin = game.clone()
     twin.apply_action(action)
+    while twin.pending is not None and twin.pending.kind == "shot-reaction":  # (takes the fire)
+        twin.apply_action(next(a for a in twin.legal_actions() if a.choice == "none"))
     fired = next(e for e in twin.events if e.kind == "shoot").data["weapons"]
     assert offered == {w["weapon"]: w["shots"] for w in fired} == {"Medium AT gun": 1, "MMG": 4}
     turned = next(e for e in twin.events if e.kind == "move").data["heading"]

@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from kriegsspiel.aid.questions import defender_modes
-from kriegsspiel.aid.tracker import ORDERS, REACTION_FACES, TrackedUnit, Tracker
+from kriegsspiel.aid.tracker import ORDERS, TrackedUnit, Tracker
 from kriegsspiel.rulesets.bolt_action.morale import UNTESTED_ORDERS, new_test
 from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds, order_test_odds
+from kriegsspiel.rulesets.bolt_action.reactions import edition_faces
 
 LOG_SHOWN = 60  # the newest log lines sent with the game (GET /api/log: all of them)
 
@@ -36,7 +37,7 @@ def view(tracker: Tracker, *, can_undo: bool) -> dict[str, Any]:
         "orders": list(ORDERS),
         # the orders a unit follows without an order test, pinned or not (Down)
         "untested_orders": sorted(UNTESTED_ORDERS),
-        "reactions": list(REACTION_FACES) if rules.has_reactions else [],
+        "reactions": list(edition_faces(rules)),
         "may_keep": list(may_keep),
         # the units each side lost (not those it destroyed: that is the other's count)
         "lost": [tracker.destroyed_count(0), tracker.destroyed_count(1)],

@@ -70,3 +70,15 @@ def dice_faces(
             if c in DIE_SHOWN
         ]
     return tuple(DIE_SHOWN[r] for r in reacts)
+
+
+def edition_faces(rules: Rules) -> tuple[str, ...]:
+    """The orders any reaction of the edition may take a die for, in the order Down, Run,
+    Fire: Down with the Down reaction, Run with an escape (a recce's, or troops'), Fire with
+    standing to fire."""
+    faces = {
+        "Down": rules.down_reaction,
+        "Run": rules.recce_escape or rules.assault_reactions,
+        "Fire": rules.assault_reactions,
+    }
+    return tuple(face for face, played in faces.items() if played)
