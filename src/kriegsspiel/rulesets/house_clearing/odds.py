@@ -32,10 +32,16 @@ def _fraction(value: Fraction) -> str:
 def shot_distributions(plan: ShotPlan) -> tuple[Dist[int], Dist[int], Dist[int]]:
     """Exact distributions of chances of a hit, hits and initiative lost for one shot."""
     chances = exact(lambda d: rules.roll_chances(d, plan))
+    return (chances, *_hits_and_lost(chances, plan))
+
+
+def _hits_and_lost(chances: Dist[int], plan: ShotPlan | ThrowPlan) -> tuple[Dist[int], Dist[int]]:
+    """The hits of ``chances`` of a hit (each its own cover roll) and the initiative they
+    cost: one procedure for a shot and a grenade's burst."""
     one = exact(lambda d: int(rules.chance_hits(d, plan)))
     hits = chances.bind(lambda n: one.repeat_sum(n))
     lost = hits.bind(lambda h: exact(lambda d: rules.roll_initiative_lost(d, plan, h)))
-    return chances, hits, lost
+    return hits, lost
 
 
 def shoot(
@@ -235,10 +241,7 @@ def throw_distributions(plan: ThrowPlan) -> tuple[Dist[int], Dist[int], Dist[int
     """Exact distributions of the grenade landing (0 or 1), the figure hit (0 or 1) and the
     initiative it loses."""
     lands = exact(lambda d: int(rules.grenade_lands(d, plan)))
-    one = exact(lambda d: int(rules.chance_hits(d, plan)))
-    hits = lands.bind(lambda n: one.repeat_sum(n))
-    lost = hits.bind(lambda h: exact(lambda d: rules.roll_initiative_lost(d, plan, h)))
-    return lands, hits, lost
+    return (lands, *_hits_and_lost(lands, plan))
 
 
 def throw_grenade(
