@@ -213,3 +213,19 @@ def test_a_recorded_down_reaction_replays_and_a_changed_one_is_caught(tmp_path: 
     assert result.first_difference is not None and result.first_difference > found + 1
     head, _, _ = read_record(tmp_path / "a.jsonl")
     assert head["ruleset"] == "bolt-action-1"
+
+
+def test_a_person_shot_at_in_bolt_action_is_asked_to_go_down() -> None:
+    """Playing solo, a Bolt Action 1st edition unit shot at before its order is asked, each
+    choice with the shooting it would then take (Down: the harder rolls)."""
+    from test_solo import answers, quiet_console
+
+    from kriegsspiel.solo.human import HumanPlayer
+
+    game = _fire_at_grenadiers()
+    console = quiet_console()
+    action = HumanPlayer(console, answers("2")).choose(game)
+    assert action == Action("react", side=1, unit=GRENADIERS, choice="down")
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert "none: take the fire" in out and "down: go Down" in out
+    assert "8 shots of Rifle needing 3+" in out and "8 shots of Rifle needing 4+" in out

@@ -79,20 +79,21 @@ def test_the_pins_a_vehicle_takes_are_told() -> None:
 def test_an_air_strike_that_immobilises_a_tank_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Bolt Action, hold-the-crossroads, seed 1: the fighter-bomber immobilises the Panzer IV
-    (the account said only "survives")."""
+    """Bolt Action, hold-the-crossroads, seed 77: the fighter-bomber immobilises the M4
+    Sherman (the account said only "survives"; before units shot at could go Down, seed 1
+    had the Panzer IV so)."""
     monkeypatch.chdir(tmp_path)  # the game's record is written there, not where the suite runs
     monkeypatch.setenv("COLUMNS", "10000")  # (each line whole, wherever a console would wrap)
     result = CliRunner().invoke(
         app,
-        ["play", "--ruleset", "bolt-action-1", "--scenario", "hold-the-crossroads", "--seed", "1"],
+        ["play", "--ruleset", "bolt-action-1", "--scenario", "hold-the-crossroads", "--seed", "77"],
     )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    at = lines.index("    a Fighter-bomber attacks Panzer IV Ausf. H [B]: +2 pins")
+    at = lines.index("    a Fighter-bomber attacks M4 Sherman [A]: +2 pins")
     told = lines[at + 1]
     # (the aircraft's hits are told: each made a damage roll)
-    assert re.match(r"    Panzer IV Ausf\. H \[B\]: \d+ hits; damage rolls v 9: ", told), told
+    assert re.match(r"    M4 Sherman \[A\]: \d+ hits; damage rolls v 9: ", told), told
     assert told.endswith(" -> immobilised, 1 pin"), told
     assert "superficial (result 5-3: immobilised)" in told  # the roll that did it
     assert "survives" not in result.output
@@ -142,7 +143,7 @@ def test_an_assault_on_a_vehicle_records_what_befell_it() -> None:
 
 
 PANICS = [  # (army lists, seed): Bolt Action games on hold-the-crossroads with a panic
-    ([], 21),
+    ([], 7),
     (["german-grenadier-platoon", "british-rifle-platoon"], 102),
 ]
 
@@ -265,11 +266,11 @@ def test_a_game_opens_with_its_length_and_how_it_is_won_and_ends_naming_the_winn
     assert opening(held, ("tactical", "tactical"))[2] == (
         "6 turns; the side with more objective points held wins (a side wiped out loses)."
     )
-    # (the README's game: side A's last unit fell once vehicles were offered moves along
-    # the road; before, it ended "wins; score 0 - 1 ...; units left 1 v 4")
+    # (the README's game: since a unit shot at before its order may go Down, it ends on
+    # the objectives; before, "wins by wiping out side A; score 0 - 2 ...; units left 0 v 4")
     assert result_line(held) == (
-        "Result: Side B (Grenadier Platoon, Normandy 1944) wins by wiping out side A; score "
-        "0 - 2 (objective points held); units left 0 v 4"
+        "Result: Side B (Grenadier Platoon, Normandy 1944) wins; score 0 - 3 (objective points "
+        "held); units left 5 v 7"
     )
 
 
@@ -304,10 +305,11 @@ def test_a_result_says_a_wipe_out_and_a_draw(
 
 
 def test_an_aircrafts_pins_are_told_on_its_line_and_not_as_none_after() -> None:
-    """Bolt Action, meeting-engagement, seed 1: the strafing fighter's +1 pin was applied
-    but the account said "M4 Sherman [A]: no damage, 0 pins" (a probe could not rebuild
-    the Sherman's pins). The aircraft's line tells its pins; its hits bring none."""
-    game = play_game(build_matchup("bolt-action-1", "meeting-engagement", []), 1)
+    """Bolt Action, meeting-engagement, seed 16 (seed 1 before units shot at could go
+    Down): the strafing fighter's +1 pin was applied but the account said "M4 Sherman [A]:
+    no damage, 0 pins" (a probe could not rebuild the Sherman's pins). The aircraft's line
+    tells its pins; its hits bring none."""
+    game = play_game(build_matchup("bolt-action-1", "meeting-engagement", []), 16)
     at = next(i for i, e in enumerate(game.events) if e.kind == "aircraft")
     aircraft, damage = game.events[at], game.events[at + 1]
     assert aircraft.data["pins"] == 1 and damage.kind == "support damage"

@@ -741,9 +741,13 @@ def squads_at_20_inches() -> tuple[BoltActionGame, UnitState, UnitState]:
 
 
 def fire_order(game: BoltActionGame, unit: UnitState, target: UnitState, rolls: list[int]) -> None:
+    """``unit`` fires at ``target`` with the dice ``rolls``; the target, asked (it has no
+    order yet), does not go Down."""
     game.dice = ScriptedDice(rolls)
     game.apply_action(Action("draw", side=unit.side))
     game.apply_action(Action("order", unit=unit.uid, order="Fire", target=target.uid))
+    if game.pending is not None and game.pending.kind == "shot-reaction":
+        game.apply_action(Action("react", side=target.side, unit=target.uid, choice="none"))
     assert game.dice.remaining == []  # type: ignore[attr-defined]
 
 
