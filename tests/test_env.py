@@ -580,3 +580,24 @@ def test_a_reset_option_is_true_or_false_and_known(options: dict[str, object]) -
     else:
         KriegsspielEnv().reset(seed=1, options=options)  # (PettingZoo's test gives its own)
     assert VersusAIEnv(side=np.int64(1)).side == 1
+
+
+@pytest.mark.parametrize("mode", ["ansi", "svg"])
+def test_a_forfeited_game_is_shown_over_with_no_decision_open(mode: str) -> None:
+    """After a forfeit the engine's game goes on no further, but the agent's game is over:
+    the render says so and why, and outlines no unit as deciding."""
+    env = VersusAIEnv(illegal="lose", render_mode=mode)
+    _observation, info = env.reset(seed=4)
+    before = str(env.render())
+    closed = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    env.step(closed)
+    shown = str(env.render())
+    if mode == "ansi":
+        assert "deciding:" in before and "deciding:" not in shown
+        first = shown.splitlines()[0]
+        assert f", game over, forfeited by the agent: index {closed} (" in first
+        assert first.endswith("was not open")
+    else:
+        assert 'class="marked"' in before and 'class="marked"' not in shown
+    env.reset(seed=4)
+    assert str(env.render()) == before

@@ -18,26 +18,33 @@ if TYPE_CHECKING:
 RENDER_MODES = ("ansi", "svg", "rgb_array", "human")
 
 
-def render_episode(episode: Episode, mode: str) -> str | npt.NDArray[np.uint8] | None:
+def render_episode(
+    episode: Episode, mode: str, *, forfeit: str | None = None
+) -> str | npt.NDArray[np.uint8] | None:
     """``mode`` "svg": the table with the action grid's cells and the units deciding
     outlined; "rgb_array": the same as a (height, width, 3) array of RGB bytes (every
     frame of a set-up the same size), the decision pending said below it; "ansi": the
     turn, score and decision pending, and each side's units, one line each; "human": the
     "ansi" text printed (to standard output) and None given, as Gymnasium's and
-    PettingZoo's conventions have it."""
+    PettingZoo's conventions have it. ``forfeit``: why an agent lost by an index not
+    open (its game over although the engine's is not, so no decision is shown)."""
     if mode == "human":
-        print(render_episode(episode, "ansi"), flush=True)
+        print(render_episode(episode, "ansi", forfeit=forfeit), flush=True)
         return None
     game = episode.game
+    marked = [] if forfeit is not None else _marked(episode)
     if mode == "svg":
-        return table_svg(game, grid=episode.setup.encoding.cell, marked=_marked(episode))
+        return table_svg(game, grid=episode.setup.encoding.cell, marked=marked)
     if mode == "rgb_array":
         from kriegsspiel.render.table_pixels import table_pixels
 
-        return table_pixels(game, marked=_marked(episode), lines=[decision(episode)])
+        said = decision(episode) if forfeit is None else _forfeited(forfeit)
+        return table_pixels(game, marked=marked, lines=[said])
     a, b = game.score()
     lines = [f"turn {game.turn} of {game.scenario.turns}, score {a}-{b}"]
-    if game.is_terminal():
+    if forfeit is not None:
+        lines[0] += f", {_forfeited(forfeit)}"
+    elif game.is_terminal():
         lines[0] += ", game over"
     else:
         lines.append(decision(episode))
@@ -93,6 +100,10 @@ def decision(episode: Episode) -> str:
     else:  # friendly fire
         what = f"which friend the FUBAR {unit} fires at"
     return f"deciding: side {pending.side}, {what}"
+
+
+def _forfeited(forfeit: str) -> str:
+    return f"game over, forfeited by the agent: {forfeit}"
 
 
 def _marked(episode: Episode) -> list[int]:

@@ -114,6 +114,8 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
             self.forfeit = f"{episode.named(index)} is not open now; the agent forfeits"
             info = {**self._info(None), "illegal": self.forfeit}
             info["action_mask"] = self.action_masks()
+            if self.render_mode == "human":
+                self.render()
             return self._observation(), -1.0, True, False, info
         done = episode.take(action)
         if done is not None:
@@ -133,7 +135,8 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
     def render(self) -> str | npt.NDArray[np.uint8] | None:
         if self.render_mode is None or self.episode is None:
             return None
-        return render_episode(self.episode, self.render_mode)
+        forfeit = None if self.forfeit is None else self._forfeited
+        return render_episode(self.episode, self.render_mode, forfeit=forfeit)
 
     @property
     def game(self) -> Any:
