@@ -1,12 +1,16 @@
-"""Redraw the README's two pictures and print the figures its prose quotes from them.
+"""Redraw the README's pictures and print the figures its prose quotes from them.
 
 python scripts/readme_pictures.py            # a few minutes: 200 games, then 100 a cell
+python scripts/readme_pictures.py --solo     # only the table of a person's game (seconds)
 
 It runs the README's own commands (with two workers and no results store, so nothing is
 kept or reused), ``kriegsspiel evaluate --ruleset konflikt47 --games 200 --plot`` and
 ``kriegsspiel sweep konflikt47-walker-or-tank --games 100 --plot``, writes their pictures
 over docs/img/evaluate-konflikt47.png and docs/img/sweep-walker-or-tank.png, and prints
 the win rates and changes the README's text gives beside them: copy those into the text.
+It also plays on the README's piped solo game (answering 1 to every question) to a decision
+of turn 2 and writes the table drawn for it over docs/img/solo-konflikt47.png, through
+headless Chromium (``scripts/install-test-browser``; or ``KRIEGSSPIEL_CHROMIUM``).
 Run it whenever the game's rules or the AI change (their games change with them).
 """
 
@@ -26,6 +30,11 @@ IMAGES = ROOT / "docs" / "img"
 EVALUATE = ["evaluate", "--ruleset", "konflikt47", "--games", "200"]
 SWEEP = ["sweep", "konflikt47-walker-or-tank", "--games", "100"]
 PICTURES = {"evaluate": "evaluate-konflikt47.png", "sweep": "sweep-walker-or-tank.png"}
+SOLO = "solo-konflikt47.png"
+# the README's piped game (unit 2, advance, the first place), then 1 to every question: the
+# 27th answer leaves side A to pick a unit in turn 2, two of its units lost, which the
+# README's caption says
+SOLO_ANSWERS = "2\nadvance\n1\n" + "1\n" * 27
 
 
 def run(args: list[str], picture: Path) -> dict[str, Any]:
@@ -83,7 +92,47 @@ def fared(unit: dict[str, Any]) -> str:
     )
 
 
+def draw_solo(folder: Path) -> None:
+    """The table drawn for a person's decision, docs/img/solo-konflikt47.png."""
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
+    command = ["play", "--players", "human,tactical", "--seed", "3", "--svg", "table.svg"]
+    print("kriegsspiel " + " ".join(command) + " (answers typed in)", file=sys.stderr)
+    done = subprocess.run(
+        [sys.executable, "-m", "kriegsspiel", *command],
+        input=SOLO_ANSWERS + "quit\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        cwd=folder,
+    )
+    if done.returncode or "Unit to order: quit" not in " ".join(done.stdout.split()):
+        sys.exit(
+            "the solo game no longer stops at a unit to order after its answers: choose "
+            f"others (SOLO_ANSWERS) and the README's caption with them.\n{done.stdout[-2000:]}"
+            f"{done.stderr}"
+        )
+    chromium = os.environ.get("KRIEGSSPIEL_CHROMIUM") or shutil.which("chromium")
+    if not chromium:
+        sys.exit("no Chromium to draw the solo picture: run scripts/install-test-browser")
+    svg = folder / "table.svg"
+    head = svg.read_text()[:1000]
+    width = head.split(' width="', 1)[1].split('"', 1)[0]
+    height = head.split(' height="', 1)[1].split('"', 1)[0]
+    picture = IMAGES / SOLO
+    subprocess.run(
+        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+         f"--window-size={width},{height}", f"--screenshot={picture}", svg.as_uri()],
+        capture_output=True, check=True, timeout=120,
+    )  # fmt: skip
+    print(f"drew docs/img/{SOLO}")
+
+
 def main() -> int:
+    with tempfile.TemporaryDirectory() as folder:
+        draw_solo(Path(folder))
+    if "--solo" in sys.argv:
+        return 0
     with tempfile.TemporaryDirectory() as folder:
         drawn = {kind: Path(folder) / name for kind, name in PICTURES.items()}
         evaluation = run(EVALUATE, drawn["evaluate"])
