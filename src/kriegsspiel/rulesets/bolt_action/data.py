@@ -1,7 +1,8 @@
 """The Bolt Action family's rules tables, as read from one YAML file per edition.
 
 Every table names the sheet it comes from (``source``): a seed file name, or a text
-starting with ``assumption`` / ``published rule`` for procedure the sheets leave out.
+starting with ``assumption`` / ``published rule`` for procedure the sheets leave out (or,
+in a designer's copy, ``house rule``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from kriegsspiel.core.datafile import Name, Remark, Strict, load_yaml
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.names import normalise
 from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets.rules_data import source_check
 
 DATA_DIR = Path(__file__).parent / "data"
 SEED_FILES = {
@@ -227,22 +229,12 @@ def _owners(data: Any, table: str, key: str) -> dict[str, tuple[int, ...]]:
 
 
 class Sourced(Strict):
-    """A table that says where its numbers come from."""
+    """A table that says where its numbers come from (in a designer's copy, a text
+    starting "house rule" may say the table is the designer's)."""
 
-    source: str
-
-    @field_validator("source")
-    @classmethod
-    def _known_source(cls, value: str) -> str:
-        sheets = [part.strip() for part in value.split("+")]
-        if all(s in SEED_FILES for s in sheets) or value.startswith(
-            ("assumption", "published rule")
-        ):
-            return value
-        raise ValueError(
-            f"source {value!r} must be a sheet file name ({', '.join(sorted(SEED_FILES))}), "
-            "several joined by '+', or start with 'assumption' or 'published rule'"
-        )
+    source: Annotated[
+        str, source_check(tuple(sorted(SEED_FILES)), ("assumption", "published rule"))
+    ]
 
 
 class Sequence(Sourced):
@@ -890,7 +882,7 @@ class Edition(Strict):
 
     file_kind: ClassVar[str] = "rules data file"
 
-    ruleset: str
+    ruleset: Literal["konflikt47", "bolt-action-1"]  # the edition whose data it is
     title: str
     sheets: dict[str, str]
     turn_sequence: Sequence

@@ -22,6 +22,7 @@ from kriegsspiel.rulesets.bolt_action.data import (
     Weapon,
     load_edition,
 )
+from kriegsspiel.rulesets.rules_data import other_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +199,8 @@ def _edition_class(ruleset: str) -> type[Rules]:
 
 def _rules(ruleset: str, rules_file: str | None, text: str | None) -> Rules:
     rules = _edition_class(ruleset)(rules_file, text)
+    if text is not None:  # another ruleset's data is told as such, not as a broken file
+        other_data(rules_file or "the rules file", text, ruleset)
     data = rules.data  # validate now, so a broken file is reported before any rule runs
     if data.ruleset != ruleset:
         raise UsageError(

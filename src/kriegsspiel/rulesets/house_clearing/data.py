@@ -1,7 +1,8 @@
 """The House Clearing data file (sheet 004) as validated, frozen models.
 
-Every number the rules use is read from ``data/house_clearing.yaml``; each table names its
-source: the sheet's file, or a text starting with ``assumption``.
+Every number the rules use is read from ``data/house_clearing.yaml``, or from a designer's
+copy of it (a rules file); each table names its source: the sheet's file, or a text
+starting with ``assumption`` (or, in a copy, ``house rule``).
 """
 
 from __future__ import annotations
@@ -11,18 +12,25 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field, StringConstraints, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from kriegsspiel.core.datafile import Number, Strict, load_yaml, parse_yaml
+from kriegsspiel.core.datafile import Number, Strict, load_yaml, parse_yaml, text_of_form
 from kriegsspiel.core.names import normalise
+from kriegsspiel.rulesets.rules_data import other_data, source_check
 
 SHEET = "004_2975a7839a1a7404.txt"
 DATA_FILE = Path(__file__).parent / "data" / "house_clearing.yaml"
 
-SheetSource = Literal["004_2975a7839a1a7404.txt"]
-AssumptionSource = Annotated[str, StringConstraints(pattern=r"^assumption")]
+SheetSource = Annotated[str, source_check((SHEET,), ())]
+AssumptionSource = Annotated[str, source_check((), ("assumption",))]
 Positive = Annotated[int, Field(ge=1)]
-DiceText = Annotated[str, StringConstraints(pattern=r"^\d*[dD]\d+([+-]\d+)?$|^\d+$")]
+DiceText = Annotated[
+    str,
+    text_of_form(
+        r"^\d*[dD]\d+([+-]\d+)?$|^\d+$",
+        "a dice expression (write e.g. 3, D6, 2D6-1 or D3+1)",
+    ),
+]
 
 
 class FigureClass(Strict):
@@ -190,6 +198,9 @@ class HouseClearingData(Strict):
 
     file_kind: ClassVar[str] = "rules data file"
 
+    # whose data this is (a copy made before the field was there says nothing: it is read
+    # where House Clearing's data is asked for)
+    ruleset: Literal["house-clearing"] | None = None
     figures: Figures
     sequence: Sequence
     movement: Movement
@@ -276,7 +287,9 @@ def load_data(path: Path | None = None) -> HouseClearingData:
 
 
 def read_data(text: str, name: str) -> HouseClearingData:
-    """Validate the text of a House Clearing data file (a rules file, named ``name``)."""
+    """Validate the text of a House Clearing data file (a rules file, named ``name``);
+    another ruleset's data is refused as such (a UsageError)."""
+    other_data(name, text, "house-clearing")
     return parse_yaml(text, HouseClearingData, name)
 
 

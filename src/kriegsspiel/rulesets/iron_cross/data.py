@@ -1,8 +1,8 @@
 """The Iron Cross data file (sheet 003) as validated, frozen models.
 
-Every number the rules use is read from ``data/iron_cross.yaml``; each table names its
-source: the sheet's file, or a text starting with ``assumption`` for rules the sheet leaves
-out. The loaders turn the raw text cells ("3+", "no test", "Impassable") into small
+Every number the rules use is read from ``data/iron_cross.yaml``, or from a designer's copy
+of it (a rules file); each table names its source: the sheet's file, or a text starting
+with ``assumption`` for rules the sheet leaves out (or, in a copy, ``house rule``). The loaders turn the raw text cells ("3+", "no test", "Impassable") into small
 typed values once, so the rules never parse strings.
 """
 
@@ -14,18 +14,26 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field, StringConstraints, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from kriegsspiel.core.datafile import Strict, load_yaml
+from kriegsspiel.core.datafile import Strict, load_yaml, parse_yaml, text_of_form
+from kriegsspiel.rulesets.rules_data import other_data, source_check
 
 SHEET = "003_ecb1b023979fb393.txt"
 DATA_FILE = Path(__file__).parent / "data" / "iron_cross.yaml"
 
-SheetSource = Literal["003_ecb1b023979fb393.txt"]
-AssumptionSource = Annotated[str, StringConstraints(pattern=r"^assumption")]
+SheetSource = Annotated[str, source_check((SHEET,), ())]
+AssumptionSource = Annotated[str, source_check((), ("assumption",))]
 Count = Annotated[int, Field(ge=0)]
 Sides = Annotated[int, Field(ge=2)]
-TerrainCell = Annotated[str, StringConstraints(pattern=r"^(\d\+?|no test|Impassable)$")]
+TerrainCell = Annotated[
+    str,
+    text_of_form(
+        r"^(\d\+?|no test|Impassable)$",
+        "a terrain test: the score a die needs ('6' for a 6 only, '3+' for 3 or more), "
+        "'no test' or 'Impassable'",
+    ),
+]
 CoverName = Literal["open", "cover", "fortifications"]
 
 
@@ -269,6 +277,7 @@ class IronCrossData(Strict):
 
     file_kind: ClassVar[str] = "rules data file"
 
+    ruleset: Literal["iron-cross"] | None = None  # whose data this is (a copy may omit it)
     turn_order: TurnOrder
     command_tokens: CommandTokens
     initiative: Initiative
@@ -313,6 +322,13 @@ def load_data(path: Path | None = None) -> IronCrossData:
     if path is None:
         return _packaged()
     return load_yaml(path, IronCrossData)
+
+
+def read_data(text: str, name: str) -> IronCrossData:
+    """Validate the text of an Iron Cross data file (a rules file, named ``name``);
+    another ruleset's data is refused as such (a UsageError)."""
+    other_data(name, text, "iron-cross")
+    return parse_yaml(text, IronCrossData, name)
 
 
 @lru_cache(maxsize=1)
