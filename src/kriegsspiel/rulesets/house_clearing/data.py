@@ -14,7 +14,15 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from kriegsspiel.core.datafile import Number, Strict, load_yaml, parse_yaml, text_of_form
+from kriegsspiel.core.datafile import (
+    Number,
+    Strict,
+    TrueOrFalse,
+    WholeNumber,
+    load_yaml,
+    parse_yaml,
+    text_of_form,
+)
 from kriegsspiel.core.names import normalise
 from kriegsspiel.rulesets.rules_data import other_data, source_check
 
@@ -23,7 +31,7 @@ DATA_FILE = Path(__file__).parent / "data" / "house_clearing.yaml"
 
 SheetSource = Annotated[str, source_check((SHEET,), ())]
 AssumptionSource = Annotated[str, source_check((), ("assumption",))]
-Positive = Annotated[int, Field(ge=1)]
+Positive = Annotated[WholeNumber, Field(ge=1)]
 DiceText = Annotated[
     str,
     text_of_form(
@@ -48,7 +56,7 @@ class Figures(Strict):
 
 class Step(Strict):
     phase: Literal["move", "fire"]
-    initiative: Annotated[int, Field(ge=0)]
+    initiative: Annotated[WholeNumber, Field(ge=0)]
 
 
 class Sequence(Strict):
@@ -59,12 +67,12 @@ class Sequence(Strict):
 class MoveRate(Strict):
     terrain: str
     aliases: tuple[str, ...] = ()
-    inches: float
+    inches: Number
 
 
 class WallClimb(Strict):
     height: str
-    move_fraction: float
+    move_fraction: Number
 
 
 class Movement(Strict):
@@ -81,8 +89,8 @@ class BandRow(Strict):
 class WeaponRow(Strict):
     name: str
     aliases: tuple[str, ...] = ()
-    edges: tuple[float, ...]
-    automatic: bool
+    edges: tuple[Number, ...]
+    automatic: TrueOrFalse
     crew_needed: Positive | None = None
     short_crewed_fires_as: str | None = None
 
@@ -127,7 +135,7 @@ class RangeBands(Strict):
 
 class AutomaticFire(Strict):
     source: SheetSource
-    cone_width_fraction_of_range: float
+    cone_width_fraction_of_range: Number
     chance_divisor: Positive
 
 
@@ -170,7 +178,7 @@ class CoverRoll(Strict):
 class Damage(Strict):
     source: SheetSource
     initiative_lost_per_hit: DiceText
-    can_fire_not_move_at: int
+    can_fire_not_move_at: WholeNumber
 
 
 class Rounding(Strict):
@@ -184,7 +192,7 @@ class Grenade(Strict):
     source: AssumptionSource
     name: str
     aliases: tuple[str, ...] = ()
-    edges: tuple[float, ...]
+    edges: tuple[Number, ...]
     blast_radius_inches: Annotated[Number, Field(gt=0)]
 
     @field_validator("edges")
