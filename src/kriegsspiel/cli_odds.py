@@ -172,6 +172,20 @@ def _named(options: dict[str, str]) -> Iterator[None]:
         raise UsageError(f"{option} {exc.name!r}: {exc}") from None
 
 
+@contextmanager
+def _limits_by(rules: Source | None, options: tuple[str, ...]) -> Iterator[None]:
+    """Tell an option's value refused by limits a rules file sets (a House Clearing
+    file's figures give the weapon skills there are) as that file's limits."""
+    from kriegsspiel.errors import UsageError
+
+    try:
+        yield
+    except UsageError as exc:
+        if rules is None or not str(exc).startswith(options):
+            raise
+        raise UsageError(f"{exc} (as the rules file {rules.label} has it)") from None
+
+
 def _forbid(ruleset: Ruleset, **given: Any) -> None:
     """Refuse options that belong to another ruleset, naming them."""
     wrong = [
@@ -498,7 +512,7 @@ def shoot(
             )
         from kriegsspiel.rulesets.house_clearing import odds as hc_odds
 
-        with _named({"weapon": "--weapon"}):
+        with _named({"weapon": "--weapon"}), _limits_by(rules, ("--weapon-skill", "--visible")):
             report = hc_odds.shoot(
                 weapon=weapon[0],
                 range_inches=range_,

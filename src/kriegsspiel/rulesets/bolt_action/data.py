@@ -114,6 +114,8 @@ Count = Annotated[WholeNumber, Field(ge=0)]
 Added = Annotated[WholeNumber, Field(ge=0, le=MOST_FROM_DICE)]
 #: A modifier to a roll (to hit, to pen): -MOST_FROM_DICE to MOST_FROM_DICE.
 Modifier = Annotated[WholeNumber, Field(ge=-MOST_FROM_DICE, le=MOST_FROM_DICE)]
+#: A weapon's range in whole inches: 1 or more (a range of 0 reaches nothing: a slip).
+Reach = Annotated[WholeNumber, Field(ge=1)]
 #: A distance in inches: a finite number (.inf and .nan are no distance), 0 or more.
 Measure = Annotated[Number, Field(ge=0, allow_inf_nan=False)]
 #: A fraction of a distance: 0 to 1.
@@ -662,7 +664,7 @@ class Weapon(Strict):
     name: Annotated[Name, _one_rows_names("weapons", "weapon")]
     aliases: Annotated[tuple[Name, ...], _one_rows_names("weapons", "weapon")] = ()
     category: Literal["small arms", "heavy weapons"]
-    range: Count
+    range: Reach
     min_range: Count = 0
     indirect_min_range: Count | None = None
     special: tuple[Special, ...] = ()  # (before shots: what shots may be depends on it)

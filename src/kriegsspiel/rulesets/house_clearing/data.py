@@ -7,12 +7,13 @@ starting with ``assumption`` (or, in a copy, ``house rule``).
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ModelWrapValidatorHandler, field_validator, model_validator
 
 from kriegsspiel.core.datafile import (
     Number,
@@ -100,9 +101,20 @@ class WeaponRow(Strict):
         return _increasing(edges)
 
 
+# the number of range bands of the file being read (from its raw range_bands.bands), so a
+# weapon's or the grenade's edges of another count are told at their own line
+_BANDS: ContextVar[int | None] = ContextVar("house_clearing_bands", default=None)
+
+
 def _increasing(edges: tuple[float, ...]) -> tuple[float, ...]:
     if any(b <= a for a, b in zip((0.0, *edges), edges, strict=False)):
         raise ValueError("band edges must be positive and increasing")
+    bands = _BANDS.get()
+    if bands is not None and len(edges) != bands:
+        raise ValueError(
+            f"{len(edges)} band edges for {bands} range bands: give {bands}, one per band "
+            "(the farthest inches of each, in the order of range_bands.bands)"
+        )
     return edges
 
 
@@ -159,10 +171,16 @@ class Cover(Strict):
     def _one_to_five(self) -> Cover:
         if [v.fifths for v in self.visible] != list(range(1, len(self.visible) + 1)):
             raise ValueError("visible rows must be numbered 1, 2, 3 ... in order")
-        if self.die < len(self.visible):
+        rows = len(self.visible)
+        if self.die not in (rows, rows + 1):
+            # n of the rows visible hits on n or less: only a die of one face a row (and at
+            # most one above them, the sheet's D6 whose 6 misses or is rolled again) keeps
+            # n/5 a chance of n in 5
             raise ValueError(
-                f"the cover die needs at least {len(self.visible)} faces, one per visible row, "
-                f"not {self.die}"
+                f"the cover die needs one face per visible row ({rows}) and at most one face "
+                f"above them (the sheet's D6: its 6 misses, or is rolled again), so that "
+                f"{rows - 1} of {rows} visible hits {rows - 1} times in {rows}: give "
+                f"{rows} or {rows + 1}, not {self.die}"
             )
         return self
 
@@ -220,6 +238,21 @@ class HouseClearingData(Strict):
     rounding: Rounding
     cover_roll: CoverRoll
     grenade: Grenade
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _bands_for_nested_checks(
+        cls, data: Any, handler: ModelWrapValidatorHandler[HouseClearingData]
+    ) -> HouseClearingData:
+        """A weapon's band edges are counted against the file's range bands at the
+        weapon's own row (the count read from the raw file before it is checked)."""
+        section = data.get("range_bands") if isinstance(data, dict) else None
+        bands = section.get("bands") if isinstance(section, dict) else None
+        token = _BANDS.set(len(bands) if isinstance(bands, list) else None)
+        try:
+            return handler(data)
+        finally:
+            _BANDS.reset(token)
 
     @model_validator(mode="after")
     def _grenade_fits(self) -> HouseClearingData:
