@@ -74,7 +74,9 @@ def test_odds_by_a_rules_file_name_it_and_take_its_edition(tmp_path: Path) -> No
     for question in (ask, ["odds", "morale"], ["odds", "order-test"]):
         table = run_cli(*question, "--rules-file", "house.yaml", cwd=tmp_path)
         assert table.returncode == 0, table.stderr
-        title = f"— bolt-action-1, house rules from rules file house.yaml ({by_house['rules_digest']})"
+        title = (
+            f"— bolt-action-1, house rules from rules file house.yaml ({by_house['rules_digest']})"
+        )
         assert title in " ".join(table.stdout.split())  # (a long title wraps)
     asked = run_cli(*ask, "-r", "konflikt47", "--rules-file", "house.yaml", cwd=tmp_path)
     assert asked.returncode == 2 and "give --ruleset bolt-action-1" in asked.stderr
