@@ -370,3 +370,21 @@ def test_a_number_in_quotes_is_refused(tmp_path: Path, ruleset: str, old: str, n
     assert done.returncode == 2, done.stdout
     assert "should be a whole number, not the text" in done.stderr
     assert "(write it without quotes)" in done.stderr
+
+
+def test_the_other_editions_file_is_told_in_words_that_fit_the_command(tmp_path: Path) -> None:
+    """Odds asked under --ruleset konflikt47 of a Bolt Action copy; rules and play, which
+    tell it in their own words (it was "--rules-file ...: the question is asked under")."""
+    copy_of(tmp_path, "bolt-action-1", name="ba.yaml")
+    odds = run_cli("odds", "morale", "-r", "konflikt47", "--rules-file", "ba.yaml", cwd=tmp_path)
+    assert odds.returncode == 2
+    assert odds.stderr == (
+        "kriegsspiel: error: ba.yaml: this file is the rules data of bolt-action-1 (its field "
+        "'ruleset'), not of konflikt47, the edition asked for; give --ruleset bolt-action-1, "
+        "or a copy of the konflikt47 data file.\n"
+    )
+    for args in (["rules", "ba.yaml", "-r", "konflikt47"], ["play", "-r", "konflikt47",
+                 "--rules-file", "ba.yaml"]):  # fmt: skip
+        done = run_cli(*args, cwd=tmp_path)
+        assert done.returncode == 2 and "bolt-action-1" in done.stderr
+        assert "question is asked" not in done.stderr
