@@ -388,3 +388,21 @@ def test_the_other_editions_file_is_told_in_words_that_fit_the_command(tmp_path:
         done = run_cli(*args, cwd=tmp_path)
         assert done.returncode == 2 and "bolt-action-1" in done.stderr
         assert "question is asked" not in done.stderr
+
+
+def test_an_iron_cross_die_has_at_most_100_faces(tmp_path: Path) -> None:
+    """A D100 is taken; a D101 (a typo's million-sided die took seconds to enumerate) is
+    refused at its line, as a limit of the tool."""
+    for die, taken in ((100, True), (101, False)):
+        path = copy_of(
+            tmp_path,
+            "iron-cross",
+            ("  die: 10\n  needs: 5\n  protected", f"  die: {die}\n  needs: 5\n  protected"),
+        )
+        if taken:
+            assert read_iron_cross(path.read_text(), "ic.yaml").smoke.die == die
+            continue
+        with pytest.raises(
+            DataFileError, match=r"field smoke\.die: must be 100 or less \(not 101\)"
+        ):
+            read_iron_cross(path.read_text(), "ic.yaml")

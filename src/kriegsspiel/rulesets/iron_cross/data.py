@@ -33,7 +33,10 @@ DATA_FILE = Path(__file__).parent / "data" / "iron_cross.yaml"
 SheetSource = Annotated[str, source_check((SHEET,), ())]
 AssumptionSource = Annotated[str, source_check((), ("assumption",))]
 Count = Annotated[WholeNumber, Field(ge=0)]
-Sides = Annotated[WholeNumber, Field(ge=2)]
+# A die's faces: 2 to 100 (the sheet rolls D6s and D10s; past a D100, a limit of the tool,
+# not a rule, a rules file's typo would make the exact odds take minutes)
+MOST_SIDES = 100
+Sides = Annotated[WholeNumber, Field(ge=2, le=MOST_SIDES)]
 TerrainCell = Annotated[
     str,
     text_of_form(
