@@ -1373,7 +1373,9 @@ def test_a_rules_file_asking_what_the_engine_cannot_play_is_refused(tmp_path: ob
         ("range: 6, shots: D6, pen: 2", "range: 6, shots: D7, pen: 2", "weapons.rows.23.shots",
          "'D7': a D7 is not a die the rules roll"),
         ("Rifle, category: small arms, range: 24,", "Rifle, category: small arms, range: -5,",
-         "weapons.rows.0.range", "must be 0 or more (not -5)"),
+         "weapons.rows.0.range", "must be 1 or more (not -5)"),
+        ("Rifle, category: small arms, range: 24,", "Rifle, category: small arms, range: 0,",
+         "weapons.rows.0.range", "must be 1 or more (not 0)"),  # (a range that reaches nothing)
         ("min_range: 12, shots", "min_range: -12, shots", "weapons.rows.27.min_range",
          "must be 0 or more"),
         ("{names: [regular infantry, regular artillery, regular], kind: infantry, needed: 4}",

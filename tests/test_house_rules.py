@@ -19,6 +19,7 @@ from conftest import SIM_DATA, in_a_fresh_process, run_cli
 
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
+from kriegsspiel.rulesets.rules_data import shipped_data
 from kriegsspiel.sim.matchup import Matchup, Source, build_matchup, play_game
 from kriegsspiel.sim.outcome import play_batch
 from kriegsspiel.sim.runner import evaluate
@@ -303,6 +304,10 @@ def test_a_sweep_file_plays_by_its_rules_file(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["rules_file"] == "sweeps/house.yaml" and data["games_played"] == 8
+    digest = data["rules_digest"]  # (which version of the file, as evaluate and odds say)
+    assert (
+        len(digest) == 8 and digest == Source("", (folder / "house.yaml").read_text()).short_digest
+    )
     # the cell of patrol A against patrol B is evaluate's, by the same rules file
     evaluated = run_cli("evaluate", "--scenario", "sweeps/skirmish.yaml", "--army",
                         "sweeps/patrol-a.yaml", "--army", "sweeps/patrol-b.yaml", "--players",
@@ -311,7 +316,8 @@ def test_a_sweep_file_plays_by_its_rules_file(tmp_path: Path) -> None:
                         cwd=tmp_path)  # fmt: skip
     assert json.loads(evaluated.stdout)["games_reused"] == 4, evaluated.stderr
     text_out = run_cli("sweep", "sweeps/sweep.yaml", "--results", "r.sqlite", cwd=tmp_path)
-    assert "played by the rules file sweeps/house.yaml" in " ".join(text_out.stdout.split())
+    said = f"played by the rules file sweeps/house.yaml ({digest})."
+    assert said in " ".join(text_out.stdout.split())
     (folder / "gone.yaml").write_text(
         text.replace("ruleset: konflikt47\n", "ruleset: konflikt47\nrules_file: nothere.yaml\n")
     )
@@ -328,7 +334,14 @@ def test_a_sweep_file_plays_by_its_rules_file(tmp_path: Path) -> None:
     for given, said in [
         ("../d", "field rules_file: the rules file '../d' is a folder; give a file in it"),
         ('"  "', "field rules_file: '  ' is blank: give the rules file's name"),
-    ]:
+        # another ruleset's data, told as such at the sweep file's line (it was "does not
+        # look like a rules data file", naming the rules file alone)
+        ("hc.yaml", "sweeps/odd.yaml: line 4, field rules_file: this file (sweeps/hc.yaml) "
+         "is the rules data of House Clearing (its field ruleset, line 5), not of "
+         "Konflikt '47; games are played by konflikt47 and bolt-action-1: give a copy of "
+         "Konflikt '47's data (kriegsspiel rules --ruleset konflikt47 --copy FILE)"),
+    ]:  # fmt: skip
+        (folder / "hc.yaml").write_text(shipped_data("house-clearing").read_text())
         (folder / "odd.yaml").write_text(
             text.replace("ruleset: konflikt47\n", f"ruleset: konflikt47\nrules_file: {given}\n")
         )

@@ -26,7 +26,9 @@ DATA = load_data()
 
 # -- golden: every row of the sheet read back ------------------------------------------
 def test_every_table_names_its_source() -> None:
-    for name in IronCrossData.model_fields:
+    """The sheet or an assumption: never "house rule", which a designer's copy may say."""
+    assert DATA.ruleset == "iron-cross"
+    for name in IronCrossData.model_fields.keys() - {"ruleset"}:
         source = getattr(DATA, name).source
         assert source == SHEET or source.startswith("assumption"), name
 
@@ -773,13 +775,18 @@ def test_malformed_data_file_names_line_and_field(tmp_path: Path) -> None:
 
 
 def test_data_file_rejects_unsourced_tables(tmp_path: Path) -> None:
+    """A source is the sheet, an assumption or (a designer's change) a house rule; else
+    it is told what it may be, not a regular expression."""
     text = DATA_FILE.read_text(encoding="utf-8").replace(
-        'source: "assumption: a natural 1', 'source: "house rule: a natural 1'
+        'source: "assumption: a natural 1', 'source: "my idea: a natural 1'
     )
     bad = tmp_path / "iron_cross.yaml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(DataFileError, match=r"field natural_rolls\.source"):
+    with pytest.raises(DataFileError, match=r"field natural_rolls\.source") as told:
         load_data(bad)
+    assert "must be a text starting 'assumption' or 'house rule'" in str(told.value)
+    bad.write_text(text.replace("my idea: a natural 1", "house rule: a natural 1"))
+    assert load_data(bad).natural_rolls.source.startswith("house rule")
 
 
 def test_the_json_question_is_the_commands_name_and_the_title_says_it_in_words() -> None:
@@ -1099,12 +1106,6 @@ CLOSE_COMBAT_REFUSALS = [
         "--attacker-quality, --defender-pins are for 'odds assault' (Konflikt '47, Bolt "
         "Action); Iron Cross's close combat takes --attacker, --defender, --attacker-markers, "
         "--defender-markers, --defender-cover and --defender-moved.",
-    ),
-    (
-        ["close-combat", "--rules-file=house.yaml"],
-        "--rules-file is for 'odds assault' (Konflikt '47, Bolt Action); Iron Cross's close "
-        "combat takes --attacker, --defender, --attacker-markers, --defender-markers, "
-        "--defender-cover and --defender-moved.",
     ),
     (
         ["close-combat", "--defender-mod"],

@@ -515,8 +515,8 @@ def rules_cmd(
     rules: Annotated[
         str | None,
         typer.Argument(
-            help="A rules data file (your copy) to check and compare with its edition's "
-            "shipped data, or an edition's name; none: list the shipped ones."
+            help="A rules data file (your copy) to check and compare with its ruleset's "
+            "shipped data, or a ruleset's name; none: list the shipped ones."
         ),
     ] = None,
     ruleset: Annotated[
@@ -524,8 +524,8 @@ def rules_cmd(
         typer.Option(
             "--ruleset",
             "-r",
-            help="The edition (konflikt47 or bolt-action-1) whose shipped data is shown or "
-            "copied; with a file, the edition it must be the data of.",
+            help="The ruleset (konflikt47, bolt-action-1, iron-cross or house-clearing) whose "
+            "shipped data is shown or copied; with a file, the ruleset it must be the data of.",
             show_default="the file's own",
         ),
     ] = None,
@@ -537,7 +537,7 @@ def rules_cmd(
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Copy an edition's rules data to edit, or check a copy and list what it changes."""
+    """Copy a ruleset's rules data to edit, or check a copy and list what it changes."""
     from kriegsspiel.rules_command import run_rules
 
     run_rules(rules, ruleset, copy, as_json)
@@ -708,7 +708,7 @@ def usage_problem(exc: Exception) -> str:
 
 
 # commands that list what they ship when given no name: where --list is the natural guess
-_LISTS = {"army": "army lists", "scenario": "scenarios", "rules": "editions' rules data"}
+_LISTS = {"army": "army lists", "scenario": "scenarios", "rules": "rulesets' rules data"}
 
 
 def _no_such_option(given: str, ctx: object) -> str:

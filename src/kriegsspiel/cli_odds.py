@@ -19,6 +19,8 @@ from kriegsspiel.cli_options import GivenOnce, JsonOpt, fail
 
 if TYPE_CHECKING:
     from kriegsspiel.core.report import OddsReport
+    from kriegsspiel.rulesets.house_clearing.data import HouseClearingData
+    from kriegsspiel.rulesets.iron_cross.data import IronCrossData
     from kriegsspiel.sim.matchup import Source
 
 
@@ -65,8 +67,8 @@ RulesFileOpt = Annotated[
     str | None,
     typer.Option(
         "--rules-file",
-        help="Use your own copy of the edition's rules data (YAML) instead of the shipped one "
-        "(Konflikt '47, Bolt Action; House Clearing's shoot).",
+        help="Use your own copy of the ruleset's rules data (YAML; kriegsspiel rules --copy) "
+        "instead of the shipped one.",
     ),
 ]
 OfficerOpt = Annotated[
@@ -78,16 +80,34 @@ OfficerOpt = Annotated[
 ]
 
 
-def _edition(ruleset: Ruleset | None, rules_file: str | None) -> tuple[Ruleset, Source | None]:
-    """The edition asked for: ``--ruleset``; without it, the one the ``--rules-file`` is
-    the data of (as ``play`` takes it), else konflikt47. And the rules file, as read (for
-    the Bolt Action family; another ruleset refuses ``--rules-file`` by name)."""
-    if rules_file is None or ruleset not in (None, *BA_FAMILY):
-        return ruleset or Ruleset.konflikt47, None
-    from kriegsspiel.sim.matchup import lists_ruleset, read_rules
+def _edition(
+    ruleset: Ruleset | None,
+    rules_file: str | None,
+    command: str,
+    allowed: tuple[Ruleset, ...] = BA_FAMILY,
+) -> tuple[Ruleset, Source | None]:
+    """The ruleset asked for: ``--ruleset``; without it, the one the ``--rules-file`` says
+    it is the data of (its field ``ruleset``, as ``play`` takes it), if ``odds command``
+    answers for it (``allowed``), else the command's first. And the rules file, as read: a
+    file of another ruleset's data is refused as such, saying what to give instead."""
+    if rules_file is None:
+        return ruleset or allowed[0], None
+    from kriegsspiel.rulesets.rules_data import named_ruleset, other_data
+    from kriegsspiel.sim.matchup import read_rules
 
     rules = read_rules(rules_file)
-    return ruleset or Ruleset(lists_ruleset([], None, rules)), rules
+    named = named_ruleset(rules.text)
+    if ruleset is None:
+        ruleset = Ruleset(named) if named in list(allowed) else allowed[0]
+    if ruleset in allowed:  # (else the command refuses the ruleset itself, by name)
+        other_data(
+            rules.label,
+            rules.text,
+            ruleset.value,
+            may_ask=tuple(r.value for r in allowed),
+            asked_by=f"'odds {command}' is for",
+        )
+    return ruleset, rules
 
 
 def _house(rules: Source | None) -> dict[str, str | None]:
@@ -97,9 +117,27 @@ def _house(rules: Source | None) -> dict[str, str | None]:
     return {"rules_file": rules.label, "rules_text": rules.text}
 
 
+def _iron_cross(rules: Source | None) -> IronCrossData | None:
+    """A rules file's Iron Cross tables, checked (None: the shipped data)."""
+    if rules is None:
+        return None
+    from kriegsspiel.rulesets.iron_cross.data import read_data
+
+    return read_data(rules.text, rules.label)
+
+
+def _house_clearing(rules: Source | None) -> HouseClearingData | None:
+    """A rules file's House Clearing tables, checked (None: the shipped data)."""
+    if rules is None:
+        return None
+    from kriegsspiel.rulesets.house_clearing.data import read_data
+
+    return read_data(rules.text, rules.label)
+
+
 def show(report: OddsReport, as_json: bool, rules: Source | None = None) -> None:
     if rules is not None:  # told as house rules, by the file's name and what it says
-        report = replace(report, rules_file=rules.label, rules_digest=rules.digest)
+        report = replace(report, rules_file=rules.label, rules_digest=rules.short_digest)
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2))
         return
@@ -132,6 +170,20 @@ def _named(options: dict[str, str]) -> Iterator[None]:
         if option is None:
             raise
         raise UsageError(f"{option} {exc.name!r}: {exc}") from None
+
+
+@contextmanager
+def _limits_by(rules: Source | None, options: tuple[str, ...]) -> Iterator[None]:
+    """Tell an option's value refused by limits a rules file sets (a House Clearing
+    file's figures give the weapon skills there are) as that file's limits."""
+    from kriegsspiel.errors import UsageError
+
+    try:
+        yield
+    except UsageError as exc:
+        if rules is None or not str(exc).startswith(options):
+            raise
+        raise UsageError(f"{exc} (as the rules file {rules.label} has it)") from None
 
 
 def _forbid(ruleset: Ruleset, **given: Any) -> None:
@@ -327,7 +379,7 @@ def shoot(
     as_json: JsonOpt = False,
 ) -> None:
     """Odds of a unit's (or figure's) shooting: hits, casualties, pins or damage."""
-    ruleset, rules = _edition(ruleset, rules_file)
+    ruleset, rules = _edition(ruleset, rules_file, "shoot", tuple(Ruleset))
     # (an option whose default is 0 counts as given only when it is not 0; one whose
     # default is None, such as --dice or --visible, is given even as 0)
     ic = dict(
@@ -407,7 +459,7 @@ def shoot(
             rules,
         )
     elif ruleset is Ruleset.iron_cross:
-        _forbid(ruleset, weapon=weapon, rules_file=rules_file, **ba, **hc)
+        _forbid(ruleset, weapon=weapon, **ba, **hc)
         if range_ is None:
             fail(
                 "Iron Cross shooting needs --range N, the inches from the firer to its target: "
@@ -435,8 +487,9 @@ def shoot(
                 dice=dice,
                 penetration=penetration,
                 armour=armour,
+                data=_iron_cross(rules),
             )
-        show(report, as_json)
+        show(report, as_json, rules)
     else:
         _forbid(
             ruleset,
@@ -458,14 +511,8 @@ def shoot(
                 "(fifths of the target visible, 1-5)."
             )
         from kriegsspiel.rulesets.house_clearing import odds as hc_odds
-        from kriegsspiel.rulesets.house_clearing.data import read_data
 
-        house = None
-        if rules_file is not None:  # a copy of the House Clearing data (e.g. cover_roll)
-            from kriegsspiel.sim.matchup import read_rules
-
-            house = read_rules(rules_file)
-        with _named({"weapon": "--weapon"}):
+        with _named({"weapon": "--weapon"}), _limits_by(rules, ("--weapon-skill", "--visible")):
             report = hc_odds.shoot(
                 weapon=weapon[0],
                 range_inches=range_,
@@ -474,9 +521,9 @@ def shoot(
                 automatic=auto,
                 target_initiative=target_initiative,
                 crew=crew,
-                data=None if house is None else read_data(house.text, house.label),
+                data=_house_clearing(rules),
             )
-        show(report, as_json, house)
+        show(report, as_json, rules)
 
 
 @odds_app.command("order-test", cls=GivenOnce)
@@ -496,7 +543,7 @@ def order_test(
     as_json: JsonOpt = False,
 ) -> None:
     """Will the unit follow its order? Pass, fail or FUBAR (Konflikt '47, Bolt Action)."""
-    ruleset, rules = _edition(ruleset, rules_file)
+    ruleset, rules = _edition(ruleset, rules_file, "order-test")
     _only(ruleset, BA_FAMILY, "order-test", "Iron Cross activates units: see 'odds activation'.")
     from kriegsspiel.rulesets.bolt_action.odds import order_test_odds
 
@@ -524,7 +571,7 @@ def morale(
     as_json: JsonOpt = False,
 ) -> None:
     """Will the unit pass a morale check? (Konflikt '47, Bolt Action)."""
-    ruleset, rules = _edition(ruleset, rules_file)
+    ruleset, rules = _edition(ruleset, rules_file, "morale")
     _only(ruleset, BA_FAMILY, "morale")
     from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds
 
@@ -635,7 +682,7 @@ def assault(
     as_json: JsonOpt = False,
 ) -> None:
     """Infantry against infantry in close quarters (Konflikt '47, Bolt Action)."""
-    ruleset, rules = _edition(ruleset, rules_file)
+    ruleset, rules = _edition(ruleset, rules_file, "assault")
     _only(ruleset, BA_FAMILY, "assault", _CLOSE_COMBAT if ruleset is Ruleset.iron_cross else "")
     from kriegsspiel.rulesets.bolt_action.odds import assault_odds
 
@@ -753,7 +800,7 @@ def vehicle_assault(
                 "second is assault's name for it): give it once."
             )
         start_models = attacker_start_models
-    ruleset, rules = _edition(ruleset, rules_file)
+    ruleset, rules = _edition(ruleset, rules_file, "vehicle-assault")
     _only(ruleset, BA_FAMILY, "vehicle-assault")
     from kriegsspiel.rulesets.bolt_action.odds import vehicle_assault_odds
 
@@ -806,6 +853,7 @@ def activation(
     first: Annotated[
         bool, typer.Option("--first", help="The unit's first activation this turn.")
     ] = False,
+    rules_file: RulesFileOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Will a further activation succeed? (Iron Cross)."""
@@ -817,9 +865,13 @@ def activation(
         if ruleset in BA_FAMILY
         else "",
     )
+    _, rules = _edition(ruleset, rules_file, "activation", (Ruleset.iron_cross,))
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    show(ic_odds.activation(morale_markers, command_tokens, first_activation=first), as_json)
+    report = ic_odds.activation(
+        morale_markers, command_tokens, first_activation=first, data=_iron_cross(rules)
+    )
+    show(report, as_json, rules)
 
 
 @odds_app.command("reaction", cls=GivenOnce)
@@ -827,22 +879,30 @@ def reaction(
     ruleset: RulesetOpt = Ruleset.iron_cross,
     morale_markers: MarkersOpt = 0,
     command_tokens: TokensOpt = 0,
+    rules_file: RulesFileOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Will a reaction succeed, and seize the initiative? (Iron Cross)."""
     _only(ruleset, (Ruleset.iron_cross,), "reaction")
+    _, rules = _edition(ruleset, rules_file, "reaction", (Ruleset.iron_cross,))
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    show(ic_odds.reaction(morale_markers, command_tokens), as_json)
+    report = ic_odds.reaction(morale_markers, command_tokens, data=_iron_cross(rules))
+    show(report, as_json, rules)
 
 
 @odds_app.command("smoke", cls=GivenOnce)
-def smoke_cmd(ruleset: RulesetOpt = Ruleset.iron_cross, as_json: JsonOpt = False) -> None:
+def smoke_cmd(
+    ruleset: RulesetOpt = Ruleset.iron_cross,
+    rules_file: RulesFileOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
     """Will laying smoke succeed? (Iron Cross)."""
     _only(ruleset, (Ruleset.iron_cross,), "smoke")
+    _, rules = _edition(ruleset, rules_file, "smoke", (Ruleset.iron_cross,))
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    show(ic_odds.smoke(), as_json)
+    show(ic_odds.smoke(data=_iron_cross(rules)), as_json, rules)
 
 
 @odds_app.command("terrain-test", cls=GivenOnce)
@@ -855,14 +915,17 @@ def terrain_test(
         ),
     ] = "half-tracked vehicle",
     terrain: Annotated[str, typer.Option("--terrain", help="rough or very rough.")] = "rough",
+    rules_file: RulesFileOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Will a unit get through rough terrain? (Iron Cross)."""
     _only(ruleset, (Ruleset.iron_cross,), "terrain-test")
+    _, rules = _edition(ruleset, rules_file, "terrain-test", (Ruleset.iron_cross,))
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
     with _named({"unit": "--unit", "terrain": "--terrain"}):
-        show(ic_odds.terrain_test(unit, terrain), as_json)
+        report = ic_odds.terrain_test(unit, terrain, data=_iron_cross(rules))
+    show(report, as_json, rules)
 
 
 def _assault_options_refused(ctx: typer.Context) -> None:
@@ -922,6 +985,7 @@ def close_combat(
         bool,
         typer.Option("--defender-moved", help="The assaulted unit moved at any point this turn."),
     ] = False,
+    rules_file: RulesFileOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Who wins a close combat: both units fire at point blank (Iron Cross)."""
@@ -934,6 +998,7 @@ def close_combat(
         if ruleset in BA_FAMILY
         else "",
     )
+    _, rules = _edition(ruleset, rules_file, "close-combat", (Ruleset.iron_cross,))
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
     names = {"attacker": "--attacker", "defender": "--defender", "cover": "--defender-cover"}
@@ -945,18 +1010,21 @@ def close_combat(
             defender_markers=defender_markers,
             defender_cover=defender_cover,
             defender_moved=defender_moved,
+            data=_iron_cross(rules),
         )
-    show(report, as_json)
+    show(report, as_json, rules)
 
 
 @odds_app.command("figure", cls=GivenOnce)
 def figure(
     ruleset: RulesetOpt = Ruleset.house_clearing,
     officer: Annotated[bool, typer.Option("--officer", help="An officer, NCO or 'Rambo'.")] = False,
+    rules_file: RulesFileOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """A new figure's initiative and weapon skill (House Clearing)."""
     _only(ruleset, (Ruleset.house_clearing,), "figure")
+    _, rules = _edition(ruleset, rules_file, "figure", (Ruleset.house_clearing,))
     from kriegsspiel.rulesets.house_clearing import odds as hc_odds
 
-    show(hc_odds.figure(officer), as_json)
+    show(hc_odds.figure(officer, data=_house_clearing(rules)), as_json, rules)

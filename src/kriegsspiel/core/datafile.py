@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Annotated, Any, ClassVar, TypeVar, Union, get_args, get_origin
 
 import yaml
-from pydantic import AfterValidator, AllowInfNan, BaseModel, ConfigDict, ValidationError
+from pydantic import (
+    AfterValidator,
+    AllowInfNan,
+    BaseModel,
+    ConfigDict,
+    StringConstraints,
+    ValidationError,
+)
 from pydantic import Strict as _NoCoercion
 from pydantic_core import PydanticCustomError
 
@@ -38,6 +45,18 @@ WholeNumber = Annotated[int, _NoCoercion()]  # 3; not 3.0, true or "3"
 # (.inf and .nan, which YAML reads as floats, are no measure: refused where they are read)
 Number = Annotated[float, _NoCoercion(), AllowInfNan(False)]  # 3 or 2.5; not true, "2.5", .inf
 TrueOrFalse = Annotated[bool, _NoCoercion()]  # true or false; not 1 or "yes"
+
+
+# The text a pattern (a regular expression) stands for, as a reader is told it: a text that
+# does not match is "'D3 plus 1' is not a dice expression (write e.g. ...)", not the regex.
+_PATTERNS: dict[str, str] = {}
+
+
+def text_of_form(pattern: str, told: str) -> StringConstraints:
+    """A text field's constraint: it matches the regular expression ``pattern``; one that
+    does not is told as not ``told`` ("a dice expression (write e.g. 3, D6, 2D6-1)")."""
+    _PATTERNS[pattern] = told
+    return StringConstraints(pattern=pattern)
 
 
 # Characters a name or a remark may not hold: control characters (ESC, NUL, a line break in a
@@ -336,6 +355,12 @@ def problems(
             message = message.removeprefix("Value error, ")
         elif error["type"] in _WANTED:
             message = _not_of_type(error["type"], error["input"])
+        elif error["type"] == "bool_parsing":  # (pydantic: "unable to interpret input")
+            message = _not_of_type("bool_type", error["input"])
+        elif error["type"] == "string_pattern_mismatch":  # (pydantic: the regex itself)
+            pattern = error["ctx"]["pattern"]
+            told = _PATTERNS.get(pattern, f"of the form this field takes (the pattern {pattern})")
+            message = f"{_shown(error['input'])} is not {told}"
         elif error["type"] == "missing":  # (pydantic: "Field required")
             message = "missing: it must be given here"
         elif error["type"] in _BOUND:  # (pydantic: "Input should be greater than ...")

@@ -48,7 +48,7 @@ class OddsReport:
         a short digest of what it says (as the results store lists house rules)."""
         if self.rules_file is None:
             return self.ruleset
-        digest = f" ({self.rules_digest[:8]})" if self.rules_digest else ""
+        digest = f" ({self.rules_digest})" if self.rules_digest else ""
         return f"{self.ruleset}, house rules from rules file {self.rules_file}{digest}"
 
     def to_json(self) -> dict[str, Any]:

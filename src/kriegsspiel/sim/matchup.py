@@ -30,7 +30,9 @@ if TYPE_CHECKING:
 PLAYER_KINDS: tuple[str, ...] = get_args(PlayerKind)
 SEATS: tuple[str, ...] = get_args(Seat)
 GAME_RULESETS = ("konflikt47", "bolt-action-1")
-DEPLOYED = ", deployment "  # how a store's ruleset column tells a shuffled deployment
+DEPLOYED = ", deployment "
+#: The hex digits of a file's digest shown wherever one is shown (a key keeps all 16).
+SHOWN_DIGEST = 8  # how a store's ruleset column tells a shuffled deployment
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,12 @@ class Source:
         """A hash of what the file says, not how: comments, spacing and the order of a
         mapping's fields change nothing (so editing a comment keeps a list's stored games)."""
         return _digest(self.text)
+
+    @property
+    def short_digest(self) -> str:
+        """The start of :attr:`digest`, as every output shows a rules file's (the text,
+        ``--json``, the results store's labels): enough to tell two versions apart."""
+        return self.digest[:SHOWN_DIGEST]
 
 
 @lru_cache(maxsize=256)
@@ -114,7 +122,7 @@ class Matchup:
         house = (
             ""
             if self.rules is None
-            else (f" with rules file {self.rules.label} ({self.rules.digest[:8]})")
+            else (f" with rules file {self.rules.label} ({self.rules.short_digest})")
         )
         order = "" if self.deployment == "list-order" else f"{DEPLOYED}{self.deployment}"
         return f"{self.ruleset}{house}{order}"
@@ -367,7 +375,10 @@ def check_rules(
     is a sweep file's ``rules_file``, where the problem is told), and a broken one at its
     line and field (DataFileError), before any list is checked or game set up."""
     from kriegsspiel.rulesets.bolt_action.edition import rules_for
+    from kriegsspiel.rulesets.rules_data import other_data
 
+    label = f"this file ({rules.label})" if sweep else f"--rules-file {rules.label}"
+    other_data(label, rules.text, ruleset, may_ask=GAME_RULESETS, asked_by="games are played by")
     named = rules_edition(rules)
     if named is not None and named != ruleset:
         this = f"this file ({rules.label})" if sweep else f"--rules-file {rules.label}: this file"

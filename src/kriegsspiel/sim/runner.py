@@ -752,7 +752,7 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
         "rules_file": m.rules_file,  # a designer's rules file the games were played by
         # the start of a digest of what it says, as results lists it: two versions of one
         # file told apart
-        "rules_digest": None if m.rules is None else m.rules.digest[:8],
+        "rules_digest": None if m.rules is None else m.rules.short_digest,
         "scenario": m.scenario.label,
         "deployment": m.deployment,  # the order each side's units set up in
         "victory": scenario.victory,  # what the scores count: units destroyed, objectives

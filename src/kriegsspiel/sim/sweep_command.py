@@ -192,6 +192,7 @@ def run_sweep(
             "sweep": sweep.name,
             "ruleset": some.ruleset,
             "rules_file": some.rules_file,  # a designer's rules file every game was played by
+            "rules_digest": None if some.rules is None else some.rules.short_digest,
             "scenario": scenarios if many else scenarios[0],
             "players": list(some.players),
             "deployment": some.deployment,  # the order each side's units set up in
@@ -263,8 +264,12 @@ def run_sweep(
             kept = f", every one read back from {options.results}"
         if store is not None and store.read_only:  # (every cell was read back whole)
             kept = f" ({options.results} cannot be written: nothing new was stored)"
-        house = sweep.grids[0][0][0].rules_file
-        by = "" if house is None else f" Every game was played by the rules file {house}."
+        house = sweep.grids[0][0][0].rules
+        by = (
+            ""
+            if house is None
+            else f" Every game was played by the rules file {house.label} ({house.short_digest})."
+        )
         Console(highlight=False).print(
             f"Games: {games_played} played, {games_reused} from the results store{kept}.{by}",
             markup=False,

@@ -1,7 +1,8 @@
 """The Bolt Action family's rules tables, as read from one YAML file per edition.
 
 Every table names the sheet it comes from (``source``): a seed file name, or a text
-starting with ``assumption`` / ``published rule`` for procedure the sheets leave out.
+starting with ``assumption`` / ``published rule`` for procedure the sheets leave out (or,
+in a designer's copy, ``house rule``).
 """
 
 from __future__ import annotations
@@ -24,10 +25,19 @@ from pydantic import (
     model_validator,
 )
 
-from kriegsspiel.core.datafile import Name, Remark, Strict, load_yaml
+from kriegsspiel.core.datafile import (
+    Name,
+    Number,
+    Remark,
+    Strict,
+    TrueOrFalse,
+    WholeNumber,
+    load_yaml,
+)
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.names import normalise
 from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets.rules_data import source_check
 
 DATA_DIR = Path(__file__).parent / "data"
 SEED_FILES = {
@@ -96,22 +106,24 @@ def _roll_dice(text: str) -> str:
 CountDice = Annotated[str, AfterValidator(_count_dice)]
 #: A roll whose result may fall below 0 (a damage result's "D6-3").
 RollDice = Annotated[str, AfterValidator(_roll_dice)]
-Count = Annotated[int, Field(ge=0)]
+Count = Annotated[WholeNumber, Field(ge=0)]
 # A number added to the dice, or to a unit's pins, is held to what dice may come to (a tool
 # limit, as MOST_FROM_DICE: the editions' largest are a pen of 7, a modifier of 2 and a pin
 # or two; past it a typo would make numbers no game can mean, 10^24 pins, or store):
 #: A pen, or pins given at once: 0 to MOST_FROM_DICE.
-Added = Annotated[int, Field(ge=0, le=MOST_FROM_DICE)]
+Added = Annotated[WholeNumber, Field(ge=0, le=MOST_FROM_DICE)]
 #: A modifier to a roll (to hit, to pen): -MOST_FROM_DICE to MOST_FROM_DICE.
-Modifier = Annotated[int, Field(ge=-MOST_FROM_DICE, le=MOST_FROM_DICE)]
+Modifier = Annotated[WholeNumber, Field(ge=-MOST_FROM_DICE, le=MOST_FROM_DICE)]
+#: A weapon's range in whole inches: 1 or more (a range of 0 reaches nothing: a slip).
+Reach = Annotated[WholeNumber, Field(ge=1)]
 #: A distance in inches: a finite number (.inf and .nan are no distance), 0 or more.
-Measure = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+Measure = Annotated[Number, Field(ge=0, allow_inf_nan=False)]
 #: A fraction of a distance: 0 to 1.
-Fraction = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+Fraction = Annotated[Number, Field(ge=0, le=1, allow_inf_nan=False)]
 #: What a D6 must score: 2+ to 6+ (a 1 always fails, and 7+ is not one die's score).
-D6Score = Annotated[int, Field(ge=2, le=6)]
+D6Score = Annotated[WholeNumber, Field(ge=2, le=6)]
 #: The faces of a D6, each row of a D6 table takes some.
-Face = Annotated[int, Field(ge=1, le=6)]
+Face = Annotated[WholeNumber, Field(ge=1, le=6)]
 
 
 def _every_face_once(rows: list[Any]) -> list[Any]:
@@ -227,22 +239,12 @@ def _owners(data: Any, table: str, key: str) -> dict[str, tuple[int, ...]]:
 
 
 class Sourced(Strict):
-    """A table that says where its numbers come from."""
+    """A table that says where its numbers come from (in a designer's copy, a text
+    starting "house rule" may say the table is the designer's)."""
 
-    source: str
-
-    @field_validator("source")
-    @classmethod
-    def _known_source(cls, value: str) -> str:
-        sheets = [part.strip() for part in value.split("+")]
-        if all(s in SEED_FILES for s in sheets) or value.startswith(
-            ("assumption", "published rule")
-        ):
-            return value
-        raise ValueError(
-            f"source {value!r} must be a sheet file name ({', '.join(sorted(SEED_FILES))}), "
-            "several joined by '+', or start with 'assumption' or 'published rule'"
-        )
+    source: Annotated[
+        str, source_check(tuple(sorted(SEED_FILES)), ("assumption", "published rule"))
+    ]
 
 
 class Sequence(Sourced):
@@ -252,7 +254,7 @@ class Sequence(Sourced):
 
 
 class OrderRow(Strict):
-    die: int
+    die: WholeNumber
     order: str
     summary: Remark
 
@@ -291,7 +293,7 @@ OFFICER_RANKS: tuple[str, ...] = get_args(OfficerRank)
 class QualityRow(Strict):
     quality: QualityName
     # a 2D6 test passes on this or less: 2 to 12 (a unit of 0 would be gone at its first pin)
-    morale: int = Field(ge=2, le=12)
+    morale: WholeNumber = Field(ge=2, le=12)
 
 
 class OfficerRow(Strict):
@@ -374,10 +376,10 @@ class Turning(Sourced):
 
     # a change of heading no larger than this is no turn: a player measuring on the table
     # cannot tell it from straight on (nor can the engine, once places are rounded)
-    unnoticed_degrees: float = Field(ge=0, lt=90, allow_inf_nan=False)
+    unnoticed_degrees: Number = Field(ge=0, lt=90, allow_inf_nan=False)
     # a move no longer than this (inches) is no drive: the vehicle turns where it stands
     # (a place given to 0.01", as the observation's and the candidates' are, is its own)
-    unnoticed_inches: float = Field(ge=0, lt=1, allow_inf_nan=False)
+    unnoticed_inches: Number = Field(ge=0, lt=1, allow_inf_nan=False)
     summary: Remark
 
 
@@ -446,8 +448,8 @@ def _one_rows_names(table: str, noun: str) -> Any:
 class DamageValue(Strict):
     names: Annotated[list[Name], _one_rows_names("damage_values", "damage value")]
     kind: Literal["infantry", "soft-skinned", "armoured"]
-    walker: bool = False
-    needed: int
+    walker: TrueOrFalse = False
+    needed: WholeNumber
 
     @field_validator("needed")
     @classmethod
@@ -506,7 +508,7 @@ class PenModifier(Strict):
     key: PenKey
     label: str
     value: Modifier
-    walkers: bool
+    walkers: TrueOrFalse
 
 
 class PenModifiers(Sourced):
@@ -521,9 +523,9 @@ class PenModifiers(Sourced):
 class DamageThresholds(Sourced):
     """Margin = pen roll total - damage value: at least this much for each level."""
 
-    superficial: int
-    full: int
-    massive: int
+    superficial: WholeNumber
+    full: WholeNumber
+    massive: WholeNumber
 
     @field_validator("full", "massive")
     @classmethod
@@ -544,8 +546,8 @@ DamageEffect = Literal["crew stunned", "immobilised", "on fire", "knocked out"]
 
 
 class DamageResultRow(Strict):
-    low: int | None  # None: "or less"
-    high: int | None  # None: "or more"
+    low: WholeNumber | None  # None: "or less"
+    high: WholeNumber | None  # None: "or more"
     effect: DamageEffect
     pins: Added
     summary: Remark
@@ -557,9 +559,9 @@ class DamageResults(Sourced):
     # how many results (each a roll of ``full``) a massive hit rolls: at most
     # MOST_MASSIVE_RESULTS (a tool limit; the sheets say 2)
     massive_results: Count = Field(le=MOST_MASSIVE_RESULTS)
-    open_topped_indirect_bonus: int = Field(ge=-MOST_FROM_DICE, le=MOST_FROM_DICE)
+    open_topped_indirect_bonus: WholeNumber = Field(ge=-MOST_FROM_DICE, le=MOST_FROM_DICE)
     rows: list[DamageResultRow]
-    automaton_ignores_stunned_on: int | None = None
+    automaton_ignores_stunned_on: WholeNumber | None = None
 
     @field_validator("rows")
     @classmethod
@@ -609,10 +611,10 @@ class DamageResults(Sourced):
 
 
 class VehicleAssault(Sourced):
-    order_test_modifier_without_at: int
+    order_test_modifier_without_at: WholeNumber
     to_hit_advanced: D6Score
     to_hit_stationary: D6Score
-    vehicle_that_ran_can_be_hit: bool
+    vehicle_that_ran_can_be_hit: TrueOrFalse
     damage_dice: CountDice
     # the vehicle fires at infantry that start their assault farther than this (inches),
     # with the weapons whose arc they are in; None where the sheet has no such fire
@@ -662,7 +664,7 @@ class Weapon(Strict):
     name: Annotated[Name, _one_rows_names("weapons", "weapon")]
     aliases: Annotated[tuple[Name, ...], _one_rows_names("weapons", "weapon")] = ()
     category: Literal["small arms", "heavy weapons"]
-    range: Count
+    range: Reach
     min_range: Count = 0
     indirect_min_range: Count | None = None
     special: tuple[Special, ...] = ()  # (before shots: what shots may be depends on it)
@@ -766,7 +768,7 @@ class Terrain(Sourced):
 
 class FlamethrowerRule(Sourced):
     pins: CountDice
-    morale_check: bool
+    morale_check: TrueOrFalse
     ignores: list[Literal["soft_cover", "hard_cover", "target_down"]]  # to-hit modifiers
     vehicle_facing: Literal["front", "side", "rear", "top"]  # the armour it strikes
     # a hit makes the chart's Shots value in hits: the only reading the engine plays
@@ -797,7 +799,9 @@ class ShockwaveRule(Sourced):
 
 class GravityPulseRule(Sourced):
     # the pen bonus against a damage value (a vehicle's, 2 or more) and above
-    pen_bonus_by_damage_value: dict[Annotated[int, Field(ge=2, le=MOST_FROM_DICE)], Modifier]
+    pen_bonus_by_damage_value: dict[
+        Annotated[WholeNumber, Field(ge=2, le=MOST_FROM_DICE)], Modifier
+    ]
 
 
 class BarrageRow(Strict):
@@ -849,22 +853,22 @@ class Procedure(Sourced):
 
     point_blank_inches: Measure
     long_range_fraction: Fraction
-    natural_miss: int = Field(ge=0, le=5)  # a roll of this or less always misses
-    needs_seven_plus_follow_up: dict[Annotated[int, Field(ge=7)], D6Score]
+    natural_miss: WholeNumber = Field(ge=0, le=5)  # a roll of this or less always misses
+    needs_seven_plus_follow_up: dict[Annotated[WholeNumber, Field(ge=7)], D6Score]
     order_test_dice: Literal[2]  # tests are 2D6 (doubles decide FUBAR): the engine's only kind
     # the 2D6 totals of the doubles that always pass and that always fail (FUBAR on an
     # order test): 2 (double one) or 12 (double six), the totals only a double makes
-    always_passes_on: int
-    fubar_on: int
-    order_test_needed_without_pins: bool
-    pins_destroy_at_base_morale: bool
+    always_passes_on: WholeNumber
+    fubar_on: WholeNumber
+    order_test_needed_without_pins: TrueOrFalse
+    pins_destroy_at_base_morale: TrueOrFalse
     indirect_first_shot: D6Score
     indirect_ranged_in: D6Score
     shaped_charge_to_hit: Modifier
     pins_per_attack: Added
     close_quarters_attacks: Count = Field(le=MOST_ATTACKS)
     assault_weapon_attacks: Count = Field(le=MOST_ATTACKS)
-    down_halves_he_hits: bool
+    down_halves_he_hits: TrueOrFalse
 
     @field_validator("always_passes_on", "fubar_on")
     @classmethod
@@ -890,7 +894,7 @@ class Edition(Strict):
 
     file_kind: ClassVar[str] = "rules data file"
 
-    ruleset: str
+    ruleset: Literal["konflikt47", "bolt-action-1"]  # the edition whose data it is
     title: str
     sheets: dict[str, str]
     turn_sequence: Sequence

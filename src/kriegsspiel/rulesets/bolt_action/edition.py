@@ -22,6 +22,7 @@ from kriegsspiel.rulesets.bolt_action.data import (
     Weapon,
     load_edition,
 )
+from kriegsspiel.rulesets.rules_data import other_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,11 +199,15 @@ def _edition_class(ruleset: str) -> type[Rules]:
 
 def _rules(ruleset: str, rules_file: str | None, text: str | None) -> Rules:
     rules = _edition_class(ruleset)(rules_file, text)
+    if text is not None:  # another ruleset's data is told as such, not as a broken file
+        other_data(rules_file or "the rules file", text, ruleset)
     data = rules.data  # validate now, so a broken file is reported before any rule runs
     if data.ruleset != ruleset:
+        # (play, army, scenario, a sweep and rules say it in their own words first: the
+        # odds, asked under --ruleset, and a Python caller come here)
         raise UsageError(
-            f"--rules-file {rules_file}: this file is the data of {data.ruleset} (its field "
-            f"'ruleset'), but the question is asked under {ruleset}; give --ruleset "
+            f"{rules_file or 'the rules file'}: this file is the rules data of {data.ruleset} "
+            f"(its field 'ruleset'), not of {ruleset}, the edition asked for; give --ruleset "
             f"{data.ruleset}, or a copy of the {ruleset} data file."
         )
     return rules

@@ -1,28 +1,45 @@
 """The House Clearing data file (sheet 004) as validated, frozen models.
 
-Every number the rules use is read from ``data/house_clearing.yaml``; each table names its
-source: the sheet's file, or a text starting with ``assumption``.
+Every number the rules use is read from ``data/house_clearing.yaml``, or from a designer's
+copy of it (a rules file); each table names its source: the sheet's file, or a text
+starting with ``assumption`` (or, in a copy, ``house rule``).
 """
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import Field, StringConstraints, field_validator, model_validator
+from pydantic import Field, ModelWrapValidatorHandler, field_validator, model_validator
 
-from kriegsspiel.core.datafile import Number, Strict, load_yaml, parse_yaml
+from kriegsspiel.core.datafile import (
+    Number,
+    Strict,
+    TrueOrFalse,
+    WholeNumber,
+    load_yaml,
+    parse_yaml,
+    text_of_form,
+)
 from kriegsspiel.core.names import normalise
+from kriegsspiel.rulesets.rules_data import other_data, source_check
 
 SHEET = "004_2975a7839a1a7404.txt"
 DATA_FILE = Path(__file__).parent / "data" / "house_clearing.yaml"
 
-SheetSource = Literal["004_2975a7839a1a7404.txt"]
-AssumptionSource = Annotated[str, StringConstraints(pattern=r"^assumption")]
-Positive = Annotated[int, Field(ge=1)]
-DiceText = Annotated[str, StringConstraints(pattern=r"^\d*[dD]\d+([+-]\d+)?$|^\d+$")]
+SheetSource = Annotated[str, source_check((SHEET,), ())]
+AssumptionSource = Annotated[str, source_check((), ("assumption",))]
+Positive = Annotated[WholeNumber, Field(ge=1)]
+DiceText = Annotated[
+    str,
+    text_of_form(
+        r"^\d*[dD]\d+([+-]\d+)?$|^\d+$",
+        "a dice expression (write e.g. 3, D6, 2D6-1 or D3+1)",
+    ),
+]
 
 
 class FigureClass(Strict):
@@ -40,7 +57,7 @@ class Figures(Strict):
 
 class Step(Strict):
     phase: Literal["move", "fire"]
-    initiative: Annotated[int, Field(ge=0)]
+    initiative: Annotated[WholeNumber, Field(ge=0)]
 
 
 class Sequence(Strict):
@@ -51,12 +68,12 @@ class Sequence(Strict):
 class MoveRate(Strict):
     terrain: str
     aliases: tuple[str, ...] = ()
-    inches: float
+    inches: Number
 
 
 class WallClimb(Strict):
     height: str
-    move_fraction: float
+    move_fraction: Number
 
 
 class Movement(Strict):
@@ -73,8 +90,8 @@ class BandRow(Strict):
 class WeaponRow(Strict):
     name: str
     aliases: tuple[str, ...] = ()
-    edges: tuple[float, ...]
-    automatic: bool
+    edges: tuple[Number, ...]
+    automatic: TrueOrFalse
     crew_needed: Positive | None = None
     short_crewed_fires_as: str | None = None
 
@@ -84,9 +101,20 @@ class WeaponRow(Strict):
         return _increasing(edges)
 
 
+# the number of range bands of the file being read (from its raw range_bands.bands), so a
+# weapon's or the grenade's edges of another count are told at their own line
+_BANDS: ContextVar[int | None] = ContextVar("house_clearing_bands", default=None)
+
+
 def _increasing(edges: tuple[float, ...]) -> tuple[float, ...]:
     if any(b <= a for a, b in zip((0.0, *edges), edges, strict=False)):
         raise ValueError("band edges must be positive and increasing")
+    bands = _BANDS.get()
+    if bands is not None and len(edges) != bands:
+        raise ValueError(
+            f"{len(edges)} band edges for {bands} range bands: give {bands}, one per band "
+            "(the farthest inches of each, in the order of range_bands.bands)"
+        )
     return edges
 
 
@@ -119,7 +147,7 @@ class RangeBands(Strict):
 
 class AutomaticFire(Strict):
     source: SheetSource
-    cone_width_fraction_of_range: float
+    cone_width_fraction_of_range: Number
     chance_divisor: Positive
 
 
@@ -143,10 +171,16 @@ class Cover(Strict):
     def _one_to_five(self) -> Cover:
         if [v.fifths for v in self.visible] != list(range(1, len(self.visible) + 1)):
             raise ValueError("visible rows must be numbered 1, 2, 3 ... in order")
-        if self.die < len(self.visible):
+        rows = len(self.visible)
+        if self.die not in (rows, rows + 1):
+            # n of the rows visible hits on n or less: only a die of one face a row (and at
+            # most one above them, the sheet's D6 whose 6 misses or is rolled again) keeps
+            # n/5 a chance of n in 5
             raise ValueError(
-                f"the cover die needs at least {len(self.visible)} faces, one per visible row, "
-                f"not {self.die}"
+                f"the cover die needs one face per visible row ({rows}) and at most one face "
+                f"above them (the sheet's D6: its 6 misses, or is rolled again), so that "
+                f"{rows - 1} of {rows} visible hits {rows - 1} times in {rows}: give "
+                f"{rows} or {rows + 1}, not {self.die}"
             )
         return self
 
@@ -162,7 +196,7 @@ class CoverRoll(Strict):
 class Damage(Strict):
     source: SheetSource
     initiative_lost_per_hit: DiceText
-    can_fire_not_move_at: int
+    can_fire_not_move_at: WholeNumber
 
 
 class Rounding(Strict):
@@ -176,7 +210,7 @@ class Grenade(Strict):
     source: AssumptionSource
     name: str
     aliases: tuple[str, ...] = ()
-    edges: tuple[float, ...]
+    edges: tuple[Number, ...]
     blast_radius_inches: Annotated[Number, Field(gt=0)]
 
     @field_validator("edges")
@@ -190,6 +224,9 @@ class HouseClearingData(Strict):
 
     file_kind: ClassVar[str] = "rules data file"
 
+    # whose data this is (a copy made before the field was there says nothing: it is read
+    # where House Clearing's data is asked for)
+    ruleset: Literal["house-clearing"] | None = None
     figures: Figures
     sequence: Sequence
     movement: Movement
@@ -201,6 +238,21 @@ class HouseClearingData(Strict):
     rounding: Rounding
     cover_roll: CoverRoll
     grenade: Grenade
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _bands_for_nested_checks(
+        cls, data: Any, handler: ModelWrapValidatorHandler[HouseClearingData]
+    ) -> HouseClearingData:
+        """A weapon's band edges are counted against the file's range bands at the
+        weapon's own row (the count read from the raw file before it is checked)."""
+        section = data.get("range_bands") if isinstance(data, dict) else None
+        bands = section.get("bands") if isinstance(section, dict) else None
+        token = _BANDS.set(len(bands) if isinstance(bands, list) else None)
+        try:
+            return handler(data)
+        finally:
+            _BANDS.reset(token)
 
     @model_validator(mode="after")
     def _grenade_fits(self) -> HouseClearingData:
@@ -276,7 +328,9 @@ def load_data(path: Path | None = None) -> HouseClearingData:
 
 
 def read_data(text: str, name: str) -> HouseClearingData:
-    """Validate the text of a House Clearing data file (a rules file, named ``name``)."""
+    """Validate the text of a House Clearing data file (a rules file, named ``name``);
+    another ruleset's data is refused as such (a UsageError)."""
+    other_data(name, text, "house-clearing")
     return parse_yaml(text, HouseClearingData, name)
 
 

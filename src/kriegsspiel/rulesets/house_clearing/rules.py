@@ -309,18 +309,29 @@ def plan_shot(
 def _check_skill_and_visible(weapon_skill: int, visible: int, tables: HouseClearingData) -> None:
     """UsageError unless the weapon skill is one the dice can give and 1 to 5 fifths show."""
     kinds = (tables.figures.officer, tables.figures.other)
-    best = max(DiceExpr(k.weapon_skill_dice).most * k.weapon_skill_multiplier for k in kinds)
-    least = min(
-        min(DiceExpr(k.weapon_skill_dice).dist().outcomes()) * k.weapon_skill_multiplier
+    # the skills each kind of figure may roll: its dice's every score times its multiplier
+    skills = [
+        sorted(
+            v * k.weapon_skill_multiplier for v in DiceExpr(k.weapon_skill_dice).dist().outcomes()
+        )
         for k in kinds
-    )
+    ]
+    given = {skill for each in skills for skill in each}
+    least, best = min(given), max(given)
     step = math.gcd(*(k.weapon_skill_multiplier for k in kinds))
     _whole("--weapon-skill", weapon_skill, least)
-    if not least <= weapon_skill <= best or weapon_skill % step:
+    if weapon_skill not in given:
         rolled = " or ".join(f"{k.weapon_skill_dice}x{k.weapon_skill_multiplier}" for k in kinds)
+        if given == set(range(least, best + 1, step)):  # (the sheet's: both times 10)
+            told = f"a multiple of {step} from {least} to {best}"
+        else:  # (a rules file's multipliers differ: each kind's own skills)
+            told = " or ".join(
+                f"{each[0]} to {each[-1]} in steps of {k.weapon_skill_multiplier}"
+                f" ({k.weapon_skill_dice}x{k.weapon_skill_multiplier})"
+                for k, each in zip(kinds, skills, strict=True)
+            )
         raise UsageError(
-            f"--weapon-skill {weapon_skill}: a figure's weapon skill is {rolled}, so a "
-            f"multiple of {step} from {least} to {best}"
+            f"--weapon-skill {weapon_skill}: a figure's weapon skill is {rolled}, so {told}"
         )
     fifths = len(tables.cover.visible)
     if isinstance(visible, bool) or not isinstance(visible, int) or not 1 <= visible <= fifths:

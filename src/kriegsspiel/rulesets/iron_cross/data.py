@@ -1,8 +1,8 @@
 """The Iron Cross data file (sheet 003) as validated, frozen models.
 
-Every number the rules use is read from ``data/iron_cross.yaml``; each table names its
-source: the sheet's file, or a text starting with ``assumption`` for rules the sheet leaves
-out. The loaders turn the raw text cells ("3+", "no test", "Impassable") into small
+Every number the rules use is read from ``data/iron_cross.yaml``, or from a designer's copy
+of it (a rules file); each table names its source: the sheet's file, or a text starting
+with ``assumption`` for rules the sheet leaves out (or, in a copy, ``house rule``). The loaders turn the raw text cells ("3+", "no test", "Impassable") into small
 typed values once, so the rules never parse strings.
 """
 
@@ -14,18 +14,37 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field, StringConstraints, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from kriegsspiel.core.datafile import Strict, load_yaml
+from kriegsspiel.core.datafile import (
+    Number,
+    Strict,
+    TrueOrFalse,
+    WholeNumber,
+    load_yaml,
+    parse_yaml,
+    text_of_form,
+)
+from kriegsspiel.rulesets.rules_data import other_data, source_check
 
 SHEET = "003_ecb1b023979fb393.txt"
 DATA_FILE = Path(__file__).parent / "data" / "iron_cross.yaml"
 
-SheetSource = Literal["003_ecb1b023979fb393.txt"]
-AssumptionSource = Annotated[str, StringConstraints(pattern=r"^assumption")]
-Count = Annotated[int, Field(ge=0)]
-Sides = Annotated[int, Field(ge=2)]
-TerrainCell = Annotated[str, StringConstraints(pattern=r"^(\d\+?|no test|Impassable)$")]
+SheetSource = Annotated[str, source_check((SHEET,), ())]
+AssumptionSource = Annotated[str, source_check((), ("assumption",))]
+Count = Annotated[WholeNumber, Field(ge=0)]
+# A die's faces: 2 to 100 (the sheet rolls D6s and D10s; past a D100, a limit of the tool,
+# not a rule, a rules file's typo would make the exact odds take minutes)
+MOST_SIDES = 100
+Sides = Annotated[WholeNumber, Field(ge=2, le=MOST_SIDES)]
+TerrainCell = Annotated[
+    str,
+    text_of_form(
+        r"^(\d\+?|no test|Impassable)$",
+        "a terrain test: the score a die needs ('6' for a 6 only, '3+' for 3 or more), "
+        "'no test' or 'Impassable'",
+    ),
+]
 CoverName = Literal["open", "cover", "fortifications"]
 
 
@@ -55,8 +74,8 @@ class TerrainTest:
 class TurnOrder(Strict):
     source: SheetSource
     steps: tuple[str, ...]
-    scenario_rules_may_change: tuple[int, ...]
-    repeat_from_step: int
+    scenario_rules_may_change: tuple[WholeNumber, ...]
+    repeat_from_step: WholeNumber
 
 
 class CommandTokens(Strict):
@@ -72,26 +91,26 @@ class Initiative(Strict):
 
 class Activation(Strict):
     source: SheetSource
-    first_activation_needs_roll: bool
+    first_activation_needs_roll: TrueOrFalse
     die: Sides
 
 
 class Reaction(Strict):
     source: SheetSource
     die: Sides
-    needs: int
-    per_token_or_marker: int
+    needs: WholeNumber
+    per_token_or_marker: WholeNumber
 
 
 class Distance(Strict):
-    inches: float
-    cm: float
+    inches: Number
+    cm: Number
 
 
 class MoveRate(Strict):
     type: str
     aliases: tuple[str, ...] = ()
-    vehicle: bool  # its names name a vehicle target too ("medium tank")
+    vehicle: TrueOrFalse  # its names name a vehicle target too ("medium tank")
     normal: Distance
     rapid: Distance
     rapid_road: Distance
@@ -122,7 +141,7 @@ class TerrainTests(Strict):
 
 class Modifier(Strict):
     text: str
-    value: int
+    value: WholeNumber
 
 
 class FiringModifiers(Strict):
@@ -146,7 +165,7 @@ class MoraleMarkers(Strict):
 class CoverLevel(Strict):
     cover: CoverName
     aliases: tuple[str, ...] = ()
-    further_marker_on: int
+    further_marker_on: WholeNumber
 
 
 class Cover(Strict):
@@ -164,14 +183,14 @@ class Cover(Strict):
 
 
 class PenetrationResult(Strict):
-    scores: tuple[int, ...]
+    scores: tuple[WholeNumber, ...]
     key: str
     name: str
     effect: str
     extra_markers: Count = 0
-    vehicle_damaged: bool = False
-    destroyed: bool = False
-    kaboom: bool = False
+    vehicle_damaged: TrueOrFalse = False
+    destroyed: TrueOrFalse = False
+    kaboom: TrueOrFalse = False
 
 
 class ArmourPenetration(Strict):
@@ -179,8 +198,8 @@ class ArmourPenetration(Strict):
     die: Sides
     markers_per_hit: Count  # only from a weapon capable of exceeding the armour
     results: tuple[PenetrationResult, ...]
-    kaboom_radius_inches: float
-    kaboom_radius_small_table_inches: float
+    kaboom_radius_inches: Number
+    kaboom_radius_small_table_inches: Number
 
     @model_validator(mode="after")
     def _every_score_once(self) -> ArmourPenetration:
@@ -197,8 +216,8 @@ class ArmourPenetration(Strict):
 class Smoke(Strict):
     source: SheetSource
     die: Sides
-    needs: int
-    protected_unit_may_fire: bool
+    needs: WholeNumber
+    protected_unit_may_fire: TrueOrFalse
     gives_target_cover: CoverName
     dissipates: str
 
@@ -207,16 +226,18 @@ class Smoke(Strict):
 class ToHit(Strict):
     source: AssumptionSource
     die: Sides
-    dice_per_unit: Annotated[int, Field(ge=1)]
-    dice_at_infantry_close: Annotated[int, Field(ge=1)]  # infantry: the casualty roll's targets
-    machine_gun_dice_at_infantry: Annotated[int, Field(ge=1)]
-    needs: int
+    dice_per_unit: Annotated[WholeNumber, Field(ge=1)]
+    dice_at_infantry_close: Annotated[
+        WholeNumber, Field(ge=1)
+    ]  # infantry: the casualty roll's targets
+    machine_gun_dice_at_infantry: Annotated[WholeNumber, Field(ge=1)]
+    needs: WholeNumber
 
 
 class NaturalRolls(Strict):
     source: AssumptionSource
-    always_misses: int
-    always_hits: int
+    always_misses: WholeNumber
+    always_hits: WholeNumber
 
 
 class CasualtyRoll(Strict):
@@ -227,17 +248,17 @@ class CasualtyRoll(Strict):
 
 class SeizeInitiative(Strict):
     source: AssumptionSource
-    on_roll: int
+    on_roll: WholeNumber
 
 
 class ReactionCounts(Strict):
     source: AssumptionSource
-    count_token_being_spent: bool
+    count_token_being_spent: TrueOrFalse
 
 
 class Screech(Strict):
     source: AssumptionSource
-    immobilised: bool
+    immobilised: TrueOrFalse
     extra_markers: Count
 
 
@@ -248,19 +269,19 @@ class PenetrationThrow(Strict):
 
 class SeveralHits(Strict):
     source: AssumptionSource
-    stop_when_destroyed: bool
+    stop_when_destroyed: TrueOrFalse
 
 
 class InitiativeRollOff(Strict):
     source: AssumptionSource
-    reroll_ties: bool
+    reroll_ties: TrueOrFalse
 
 
 class CloseCombat(Strict):
     """Close combat as both units' fire at once, at point blank (docs/rules/iron-cross.md)."""
 
     source: AssumptionSource
-    range_inches: Annotated[float, Field(ge=0)]  # within the firing modifiers' close range
+    range_inches: Annotated[Number, Field(ge=0)]  # within the firing modifiers' close range
     attacker_cover: CoverName  # where the assaulter stands as the defender fires
 
 
@@ -269,6 +290,7 @@ class IronCrossData(Strict):
 
     file_kind: ClassVar[str] = "rules data file"
 
+    ruleset: Literal["iron-cross"] | None = None  # whose data this is (a copy may omit it)
     turn_order: TurnOrder
     command_tokens: CommandTokens
     initiative: Initiative
@@ -313,6 +335,13 @@ def load_data(path: Path | None = None) -> IronCrossData:
     if path is None:
         return _packaged()
     return load_yaml(path, IronCrossData)
+
+
+def read_data(text: str, name: str) -> IronCrossData:
+    """Validate the text of an Iron Cross data file (a rules file, named ``name``);
+    another ruleset's data is refused as such (a UsageError)."""
+    other_data(name, text, "iron-cross")
+    return parse_yaml(text, IronCrossData, name)
 
 
 @lru_cache(maxsize=1)

@@ -138,15 +138,21 @@ def reaction(
 
 
 def smoke(*, data: IronCrossData | None = None) -> OddsReport:
-    """Chance of laying smoke (5+ on a D10)."""
+    """Chance of laying smoke (the sheet's 5+ on a D10, or a rules file's)."""
     tables = data or load_data()
     table = tables.smoke
     p = exact(lambda d: rules.lay_smoke(d, tables)).probability(True)
+    told = "sheet" if table == load_data().smoke else "the rules file's smoke table"
+    penalty = tables.firing_modifiers.smoke.value
     reasons = (
-        Reason("smoke", _needs(table.needs, table.die), "sheet: successful on a 5+ on d10"),
+        Reason(
+            "smoke",
+            _needs(table.needs, table.die),
+            f"{told}: successful on a {table.needs}+ on d{table.die}",
+        ),
         Reason(
             "effect",
-            f"target counts as in {table.gives_target_cover}; fire at it -1",
+            f"target counts as in {table.gives_target_cover}; fire at it {penalty:+d}",
             f"the protected unit {'may' if table.protected_unit_may_fire else 'may not'} "
             f"fire for the rest of the turn; smoke dissipates at {table.dissipates}",
         ),

@@ -1,0 +1,168 @@
+"""The rules data files of the four rulesets, and whose data a designer's file is.
+
+Each ruleset reads every number from one YAML file, and a designer's copy of it (a rules
+file) may stand in for it. A copy given where another ruleset's data is wanted is told as
+that ruleset's data, in so many words, not as a file of another kind: its field
+``ruleset`` says whose it is, or, in a copy made before House Clearing's and Iron Cross's
+files had that field, its tables do.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import AfterValidator
+
+from kriegsspiel.errors import UsageError
+
+_FAMILY = "bolt-action family"  # (a layout, not a ruleset: told by tables alone)
+#: The rulesets by their short names, as a message names them.
+NAMES = {
+    "konflikt47": "Konflikt '47",
+    "bolt-action-1": "Bolt Action 1st edition",
+    "iron-cross": "Iron Cross",
+    "house-clearing": "House Clearing",
+    _FAMILY: "the Bolt Action family (Konflikt '47 or Bolt Action 1st edition)",
+}
+#: The rulesets whose data files share one layout (and whose games are played whole).
+BOLT_ACTION_FAMILY = ("konflikt47", "bolt-action-1")
+
+
+def shipped_data(ruleset: str) -> Path:
+    """The shipped data file of ``ruleset`` (its command-line name)."""
+    if ruleset in BOLT_ACTION_FAMILY:
+        from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
+
+        return DATA_DIR / f"{ruleset.replace('-', '_')}.yaml"
+    if ruleset == "iron-cross":
+        from kriegsspiel.rulesets.iron_cross.data import DATA_FILE as IRON_CROSS
+
+        return IRON_CROSS
+    from kriegsspiel.rulesets.house_clearing.data import DATA_FILE as HOUSE_CLEARING
+
+    assert ruleset == "house-clearing", ruleset
+    return HOUSE_CLEARING
+
+
+def _tables() -> dict[str, frozenset[str]]:
+    """Each layout's top-level fields (the Bolt Action family's under its family's name)."""
+    from kriegsspiel.rulesets.bolt_action.data import Edition
+    from kriegsspiel.rulesets.house_clearing.data import HouseClearingData
+    from kriegsspiel.rulesets.iron_cross.data import IronCrossData
+
+    common = {"ruleset", "title", "sheets"}
+    return {
+        _FAMILY: frozenset(Edition.model_fields) - common,
+        "iron-cross": frozenset(IronCrossData.model_fields) - common,
+        "house-clearing": frozenset(HouseClearingData.model_fields) - common,
+    }
+
+
+def whose(text: str) -> tuple[str, str] | None:
+    """Whose rules data the YAML ``text`` is, and how that is told: (a ruleset's name, "its
+    field ruleset, line 6") when its field ``ruleset`` names one; else (a ruleset's name,
+    or the Bolt Action family's, "its tables figures, range_bands and cover_roll") when
+    most of its fields are that layout's tables; None when neither tells (a broken file,
+    another kind of file: its own check says what is wrong)."""
+    import yaml
+
+    from kriegsspiel.core.datafile import line_in, yaml_data
+
+    try:
+        data: Any = yaml_data(text)
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+        return None  # (not plain YAML data: its own check tells where)
+    if not isinstance(data, dict):
+        return None
+    named = data.get("ruleset")
+    if isinstance(named, str) and named in NAMES and named != _FAMILY:
+        line = line_in(text, ("ruleset",))
+        return named, "its field ruleset" + (f", line {line}" if line is not None else "")
+    keys = [key for key in data if isinstance(key, str)]
+    best, found = max(
+        ((layout, [k for k in keys if k in tables]) for layout, tables in _tables().items()),
+        key=lambda pair: len(pair[1]),
+    )
+    if not found or len(found) * 2 <= len(keys):
+        return None
+    shown = found[:3]
+    listed = ", ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else shown[0]
+    return best, f"its tables {listed}"
+
+
+def named_ruleset(text: str) -> str | None:
+    """The ruleset a rules file's field ``ruleset`` names, if it names one of the four."""
+    found = whose(text)
+    return found[0] if found is not None and found[1].startswith("its field") else None
+
+
+def family(ruleset: str) -> str:
+    """The layout of ``ruleset``'s data: the Bolt Action family's, or its own."""
+    return _FAMILY if ruleset in BOLT_ACTION_FAMILY else ruleset
+
+
+def name(ruleset: str) -> str:
+    """A ruleset (or the Bolt Action family) as a message names it."""
+    return NAMES.get(ruleset, ruleset)
+
+
+def copy_hint(ruleset: str) -> str:
+    """How to get a copy of ``ruleset``'s data to edit."""
+    return (
+        f"give a copy of {name(ruleset)}'s data (kriegsspiel rules --ruleset {ruleset} --copy FILE)"
+    )
+
+
+def other_data(
+    label: str,
+    text: str,
+    wanted: str,
+    *,
+    may_ask: tuple[str, ...] = (),
+    asked_by: str | None = None,
+) -> None:
+    """Refuse a rules file ``label`` (its ``text``) that is another layout's data than
+    ``wanted``'s (a UsageError naming whose it is and how that is told), with what to give
+    instead: ``--ruleset`` of its own ruleset if that is one of ``may_ask``, else (after
+    ``asked_by`` ``may_ask``: "'odds morale' is for konflikt47 and bolt-action-1") a copy
+    of ``wanted``'s data. Another edition of the Bolt Action family is the callers' own
+    check (it says which option or list names which edition)."""
+    found = whose(text)
+    if found is None or family(found[0]) == family(wanted):
+        return
+    owner, how = found
+    could = [r for r in (BOLT_ACTION_FAMILY if owner == _FAMILY else (owner,)) if r in may_ask]
+    advice = copy_hint(wanted)
+    if could:
+        advice = f"give --ruleset {' or '.join(could)}, or {advice.removeprefix('give ')}"
+    elif asked_by is not None and may_ask:
+        advice = f"{asked_by} {' and '.join(may_ask)}: {advice}"
+    raise UsageError(
+        f"{label} is the rules data of {name(owner)} ({how}), not of {name(wanted)}; {advice}."
+    )
+
+
+#: What a designer starts a changed table's ``source`` with, in a rules file (the shipped
+#: files never say it: their every table is a sheet's, a published rule or an assumption).
+HOUSE_RULE = "house rule"
+
+
+def source_check(sheets: tuple[str, ...], starts: tuple[str, ...]) -> Any:
+    """The check of a table's ``source``: one of ``sheets`` (several joined by '+'), or a
+    text starting with one of ``starts`` or with "house rule" (a designer's own)."""
+    begins = (*starts, HOUSE_RULE)
+
+    def check(value: str) -> str:
+        parts = [part.strip() for part in value.split("+")]
+        if (sheets and all(p in sheets for p in parts)) or value.startswith(begins):
+            return value
+        said = [f"the sheet's file name ({', '.join(sheets)})"] if len(sheets) == 1 else []
+        if len(sheets) > 1:
+            said = [f"a sheet's file name ({', '.join(sheets)}), several joined by '+'"]
+        quoted = [f"'{begin}'" for begin in begins]
+        told = ", ".join(quoted[:-1]) + " or " if len(quoted) > 1 else ""
+        said.append(f"a text starting {told}{quoted[-1]} (a designer's own change)")
+        raise ValueError(f"source {value!r} must be {' or '.join(said)}")
+
+    return AfterValidator(check)
