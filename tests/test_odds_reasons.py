@@ -439,3 +439,20 @@ def test_a_source_is_cited_by_sheet_numbers_and_an_assumption_as_written() -> No
         "sheets 002 (playsheet) and 001"
     )
     assert k47.cite("assumption (a gap)") == "assumption (a gap)"
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_an_unknown_target_is_told_with_every_name_a_target_goes_by(edition: str) -> None:
+    """The known targets left out artillery, though --target 'regular artillery' is taken
+    and a gun team's roster says "hit as regular artillery"."""
+    from kriegsspiel.errors import UnknownNameError
+    from kriegsspiel.rulesets.bolt_action import rules_for
+
+    rules = rules_for(edition)
+    with pytest.raises(UnknownNameError) as raised:
+        rules.target("foo")
+    known = str(raised.value).split("Known targets: ")[1].rstrip(".").split(", ")
+    for name in ("regular artillery", "veteran infantry", "carrier", "medium tank"):
+        assert name in known and rules.target(name)
+    every = {name for row in rules.data.damage_values.rows for name in row.names}
+    assert set(known) == every - {"soft skinned vehicle"}  # (a spelling of one listed)

@@ -433,7 +433,10 @@ def aid_cmd(
 
 
 @app.command(
-    "army", cls=GivenOnce, epilog="Example: kriegsspiel army us-tesla-company --copy mine.yaml"
+    "army",
+    cls=GivenOnce,
+    epilog="Examples: kriegsspiel army us-tesla-company --copy mine.yaml; "
+    "kriegsspiel army --weapons --ruleset konflikt47",
 )
 def army_cmd(
     army: Annotated[
@@ -453,14 +456,33 @@ def army_cmd(
         str | None,
         typer.Option(
             "--rules-file",
-            help="Check the list against your own copy of the edition's rules data (YAML).",
+            help="Check the list against your own copy of the edition's rules data (YAML) "
+            "(with --weapons or --targets: show its tables).",
         ),
     ] = None,
+    weapons: Annotated[
+        bool,
+        typer.Option(
+            "--weapons",
+            help="Show the edition's weapons chart (the names a list's weapons are given by), "
+            "not a list.",
+        ),
+    ] = False,
+    targets: Annotated[
+        bool,
+        typer.Option(
+            "--targets",
+            help="Show the edition's damage values (what a unit is hit as: a vehicle's "
+            "damage_value_of, odds --target), not a list.",
+        ),
+    ] = False,
 ) -> None:
-    """Check an army list and show it as a roster, or list the shipped ones."""
+    """Check an army list and show it as a roster, or list the shipped ones (or the
+    weapons chart and damage values a list is written with)."""
     from kriegsspiel.army_command import run_army
 
-    run_army(army, ruleset, copy, as_json, rules_file)
+    charts = ("weapons",) * weapons + ("targets",) * targets
+    run_army(army, ruleset, copy, as_json, rules_file, charts)
 
 
 @app.command(
