@@ -88,8 +88,15 @@ def play_cmd(
     scenario: ScenarioOpt = None,
     army: SidesOpt = [],  # noqa: B006
     seed: Annotated[
-        int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the game's dice.")
-    ] = 1,
+        str,
+        typer.Option(
+            "--seed",
+            metavar="N|fresh",
+            parser=seed_or_fresh,
+            help=f"Seed of the game's dice, 0 to {MAX_SEED}: the same seed plays the same "
+            "game; fresh draws a new one (told, to play the game again).",
+        ),
+    ] = "1",
     players: Annotated[
         str,
         typer.Option(
@@ -135,7 +142,10 @@ def play_cmd(
     ] = None,
 ) -> None:
     """Play a whole game on a real table (Konflikt '47, Bolt Action): AI against AI, or
-    you against the AI (--players human,tactical)."""
+    you against the AI (--players human,tactical).
+
+    Each side's units set up in the order of its list, evenly spaced along its deployment
+    zone (--deployment shuffled draws the order from the seed); no one places them by hand."""
     from kriegsspiel.errors import UsageError
     from kriegsspiel.play import run_game
 
@@ -161,7 +171,7 @@ def play_cmd(
         ruleset=ruleset,
         scenario=scenario,
         armies=army,
-        seed=seed,
+        seed=None if seed == FRESH else int(seed),
         players=players,
         record=record,
         svg=svg,
@@ -220,6 +230,24 @@ PrecisionOpt = Annotated[
         help="Stop early once every outcome's 95% interval lies within ± this of its rate (e.g. 0.01).",
     ),
 ]
+
+
+FRESH = "fresh"  # --seed fresh: a new seed drawn (the word aid's --seed help uses)
+
+
+def seed_or_fresh(given: str) -> str:
+    """``play --seed``: a whole number 0 to MAX_SEED, or ``fresh`` (as given, checked)."""
+    if given.strip().lower() == FRESH:
+        return FRESH
+    try:
+        seed = int(given)
+    except ValueError:
+        seed = -1
+    if not 0 <= seed <= MAX_SEED or not given.strip().isdigit():
+        raise typer.BadParameter(
+            f"{given!r} is neither a whole number 0 to {MAX_SEED} nor {FRESH!r} (a new seed drawn)"
+        )
+    return str(seed)
 
 
 def _run_options(
@@ -292,7 +320,10 @@ def evaluate_cmd(
     epilog="Example: kriegsspiel sweep konflikt47-walker-or-tank --games 20 --plot sweep.png",
 )
 def sweep_cmd(
-    path: Annotated[str, typer.Argument(help="A sweep file (YAML), or a shipped sweep's name.")],
+    path: Annotated[
+        str,
+        typer.Argument(metavar="sweep", help="A sweep file (YAML), or a shipped sweep's name."),
+    ],
     games: Annotated[
         int | None,
         typer.Option(
@@ -433,10 +464,7 @@ def aid_cmd(
 
 
 @app.command(
-    "army",
-    cls=GivenOnce,
-    epilog="Examples: kriegsspiel army us-tesla-company --copy mine.yaml; "
-    "kriegsspiel army --weapons --ruleset konflikt47",
+    "army", cls=GivenOnce, epilog="Example: kriegsspiel army us-tesla-company --copy mine.yaml"
 )
 def army_cmd(
     army: Annotated[
@@ -571,7 +599,10 @@ def rules_cmd(
     epilog="Example: kriegsspiel replay kriegsspiel-konflikt47-meeting-engagement-seed1.jsonl",
 )
 def replay_cmd(
-    path: Annotated[str, typer.Argument(help="A game record written by 'kriegsspiel play'.")],
+    path: Annotated[
+        str,
+        typer.Argument(metavar="record", help="A game record written by 'kriegsspiel play'."),
+    ],
     tell: Annotated[
         bool,
         typer.Option(
@@ -661,6 +692,7 @@ def main() -> None:
             told = str(getattr(exc, "format_message", lambda: "")())
             if told.strip():  # (typer drew the help already, unless rich is missing)
                 typer.echo(told)
+            typer.echo(f"kriegsspiel: error: {missing_command(exc)}", err=True)
             sys.exit(2)  # (click's status for a command given nothing to do)
         typer.echo(f"kriegsspiel: error: {usage_problem(exc)}", err=True)
         sys.exit(2)
@@ -690,6 +722,18 @@ def _as_stopped(text: str) -> str:
 def _stopped_by() -> str:
     """How a run that was stopped says so: "stopped", or "stopped (SIGTERM)"."""
     return "stopped (SIGTERM)" if signal.SIGTERM in _INTERRUPTS else "stopped"
+
+
+# the commands most often wanted after a group's name, told when none is given
+_COMMONEST = {"kriegsspiel": "play, odds, army, aid", "kriegsspiel odds": "shoot, assault, morale"}
+
+
+def missing_command(exc: Exception) -> str:
+    """The line (within 80 columns, as the help above it) that says a group
+    (``kriegsspiel``, ``kriegsspiel odds``) was given no command: the commonest named."""
+    path = str(getattr(getattr(exc, "ctx", None), "command_path", "") or "kriegsspiel")
+    commonest = _COMMONEST.get(path)
+    return "no command given" + (f"; the commonest: {commonest}." if commonest else ".")
 
 
 # click's words for a value of the wrong kind, in a wargamer's
