@@ -839,3 +839,18 @@ def test_a_long_exact_fraction_is_left_to_json_not_cut_to_a_wrong_number(
                  "--target-down")  # fmt: skip
     tail = next(line for line in folded.stdout.splitlines() if "6+" in line)
     assert [cell.strip() for cell in tail.split("│")[1:4]] == ["6+", "0.036%", "0.036%"], tail
+
+
+@pytest.mark.parametrize(("given", "seed"), [([], None), (["--seed", "fresh"], None),
+                                             (["--seed", "7"], 7)])  # fmt: skip
+def test_the_aid_takes_seed_fresh_as_its_help_names_its_default(
+    monkeypatch: pytest.MonkeyPatch, given: list[str], seed: int | None
+) -> None:
+    """The aid's --seed help says 'default: fresh': the word is taken as play takes it."""
+    import kriegsspiel.aid.command as aid_command
+
+    asked: list[Any] = []
+    monkeypatch.setattr(aid_command, "run_aid", lambda game, **kw: asked.append(game) or 0)
+    result = runner.invoke(app, ["aid", "--no-open", *given])
+    assert result.exit_code == 0, result.output
+    assert asked[0].seed == seed

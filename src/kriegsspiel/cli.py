@@ -48,6 +48,25 @@ app = typer.Typer(
 app.add_typer(odds_app, name="odds")
 
 
+FRESH = "fresh"  # play and aid --seed fresh: a new seed drawn
+
+
+def seed_or_fresh(given: str) -> str:
+    """``play`` and ``aid``'s ``--seed``: a whole number 0 to MAX_SEED, or ``fresh`` (as
+    given, checked)."""
+    if given.strip().lower() == FRESH:
+        return FRESH
+    try:
+        seed = int(given)
+    except ValueError:
+        seed = -1
+    if not 0 <= seed <= MAX_SEED or not given.strip().isdigit():
+        raise typer.BadParameter(
+            f"{given!r} is neither a whole number 0 to {MAX_SEED} nor {FRESH!r} (a new seed drawn)"
+        )
+    return str(seed)
+
+
 def _show_version(asked: bool) -> None:
     """``--version``: the package's version (game records are marked with it), and the
     code version (it and a hash of the source and data) that the results store marks its
@@ -232,24 +251,6 @@ PrecisionOpt = Annotated[
 ]
 
 
-FRESH = "fresh"  # --seed fresh: a new seed drawn (the word aid's --seed help uses)
-
-
-def seed_or_fresh(given: str) -> str:
-    """``play --seed``: a whole number 0 to MAX_SEED, or ``fresh`` (as given, checked)."""
-    if given.strip().lower() == FRESH:
-        return FRESH
-    try:
-        seed = int(given)
-    except ValueError:
-        seed = -1
-    if not 0 <= seed <= MAX_SEED or not given.strip().isdigit():
-        raise typer.BadParameter(
-            f"{given!r} is neither a whole number 0 to {MAX_SEED} nor {FRESH!r} (a new seed drawn)"
-        )
-    return str(seed)
-
-
 def _run_options(
     workers: int | None,
     scheduler: str | None,
@@ -424,9 +425,13 @@ def aid_cmd(
         int | None, typer.Option("--turns", help="Turns to play (default: the scenario's).")
     ] = None,
     seed: Annotated[
-        int | None,
+        str | None,
         typer.Option(
-            "--seed", min=0, max=MAX_SEED, help="Seed of the dice the aid rolls (default: fresh)."
+            "--seed",
+            metavar="N|fresh",
+            parser=seed_or_fresh,
+            help=f"Seed of the dice the aid rolls, 0 to {MAX_SEED}, or fresh.",
+            show_default=FRESH,
         ),
     ] = None,
     save: Annotated[
@@ -458,7 +463,8 @@ def aid_cmd(
     shots and assaults."""
     from kriegsspiel.aid.command import GameAsked, run_aid
 
-    asked = GameAsked(ruleset, scenario, tuple(army), turns, seed, save, new, rules_file)
+    dice = None if seed in (None, FRESH) else int(seed)
+    asked = GameAsked(ruleset, scenario, tuple(army), turns, dice, save, new, rules_file)
     status = run_aid(asked, host=host, port=port, open_browser=open_browser, password=password)
     raise typer.Exit(status)
 
