@@ -297,3 +297,26 @@ def test_a_delayed_barrages_marker_stays_where_the_target_stood() -> None:
         "    Forward Observer [A]'s barrage, delayed last turn, rolls again: 4 -> fire for effect"
     )
     assert told[at - 1] == "Turn 2" and told[at - 2].startswith("-- end of turn 1")
+
+
+@pytest.mark.parametrize(
+    ("heading", "said"),
+    [(1.0, "then facing 1°"), (90.0, "then facing 90°"), (359.6, "then facing 0°")],
+)
+def test_a_vehicles_end_facing_is_told_as_the_tables_print_a_heading(
+    heading: float, said: str
+) -> None:
+    """'then facing 1 degrees' read oddly: a heading is told as the units table prints it,
+    in whole degrees under 360."""
+    order = {"turn": 6, "unit": 1, "order": "Advance", "to": [59.0, 18.0], "facing": heading}
+    told = describe(Event("order", order), UNITS)
+    assert told == f'  1st Section [A]: Advance to (59", 18") {said}'
+
+
+@pytest.mark.parametrize("kind", ["air strike pins", "barrage pins"])
+@pytest.mark.parametrize(("pins", "said"), [(0, "takes no pins"), (1, "takes 1 pin"),
+                                            (2, "takes 2 pins")])  # fmt: skip
+def test_a_support_strikes_pins_are_told_none_when_none(kind: str, pins: int, said: str) -> None:
+    """An air strike's D3-1 pins may come to 0: 'takes 0 pins' read oddly."""
+    told = describe(Event(kind, {"turn": 2, "unit": 2, "pins": pins}), UNITS)
+    assert told == f"    2nd Grenadier Squad [B] {said}"

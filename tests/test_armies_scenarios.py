@@ -418,6 +418,28 @@ def test_a_walker_needs_a_walker_damage_value(tmp_path: Path) -> None:
     assert "medium tank" in message
 
 
+@pytest.mark.parametrize(
+    ("kind", "given", "said"),
+    [
+        ("tracked", "Sherman", "Known vehicle damage values: armored car, armoured car, carrier, "
+         "heavy tank, light tank, medium tank, soft-skin, soft-skinned vehicle, super-heavy tank."),
+        ("tracked", "tank", "Did you mean 'heavy tank', 'light tank', 'medium tank'?"),
+        ("tracked", "medium", "Did you mean 'medium tank'?"),
+        ("walker", "medium", "Did you mean 'medium walker'?"),
+    ],
+)  # fmt: skip
+def test_a_vehicles_unknown_damage_value_is_told_with_the_rows_that_could_fit(
+    tmp_path: Path, kind: str, given: str, said: str
+) -> None:
+    """A vehicle's damage_value_of 'Sherman' was met with "Did you mean 'veteran
+    infantry'?", and 'medium' on a tracked vehicle with 'medium walker': an infantry row
+    never fits a vehicle, nor a walker's a tank (nor a tank's a walker)."""
+    extra = WALKER.format(target=given).replace("kind: walker", f"kind: {kind}")
+    message = str(refused(load_army, army_file(tmp_path, extra=extra), K47))
+    assert f"unit 'Walker': Unknown vehicle damage value {given!r}. {said}" in message
+    assert "infantry" not in message.split("vehicle damage value")[1].split(" The list")[0]
+
+
 def test_bolt_action_1_refuses_a_tesla_cannon(tmp_path: Path) -> None:
     path = army_file(tmp_path, ruleset=BA1, weapon="M17 Tesla cannon")
     message = str(refused(load_army, path, BA1))

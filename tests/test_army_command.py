@@ -149,3 +149,92 @@ def test_a_count_of_one_is_said_in_the_singular(tmp_path: Path) -> None:
     assert (
         done.returncode == 0 and "table, 1 turn; won by" in said and "Terrain (1 feature)" in said
     )
+
+
+@pytest.mark.parametrize("edition", ["konflikt47", "bolt-action-1"])
+def test_the_weapons_chart_is_shown_as_a_list_writer_needs_it(
+    edition: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A list writer sees every weapon the chart has, by the name a list gives it, with
+    its range, shots, pen, HE and special rules, without provoking an error to learn them."""
+    from kriegsspiel.rulesets.bolt_action.edition import rules_for
+
+    monkeypatch.setenv("COLUMNS", "250")
+    run_army(None, edition, None, False, charts=("weapons",))
+    lines = capsys.readouterr().out.splitlines()
+    rules = rules_for(edition)
+    sheets = {"konflikt47": "sheet 000", "bolt-action-1": "sheets 002 and 000"}[edition]
+    assert lines[0].strip() == f"{rules.data.title} weapons chart ({sheets})"
+    rows = {line.split("│")[1].strip(): line for line in lines if line.startswith("│")}
+    assert list(rows) == [w.name for w in rules.data.weapons.rows]  # every weapon, one row
+    cells = [c.strip() for c in rows["Bazooka"].split("│")[2:-1]]
+    assert cells == ['24"', "1", "+5", "", "Team, Shaped Charge", ""]
+    mortar = [c.strip() for c in rows["Medium mortar"].split("│")[2:-1]]
+    assert mortar[0] == '18-60"' and mortar[3] == "D6" and "Indirect Fire" in mortar[4]
+    howitzer = [c.strip() for c in rows["Light howitzer"].split("│")[2:-1]]
+    assert 'Howitzer (indirect 24"+)' in howitzer[4] and howitzer[5] == "artillery, vehicle"
+    if edition == "konflikt47":
+        tesla = [c.strip() for c in rows["M17 Tesla cannon"].split("│")[2:-1]]
+        assert tesla[2] == "+1" and "Tesla (+7 pen vs armour)" in tesla[4]
+
+
+def test_the_damage_values_are_shown_with_every_name_a_unit_is_hit_as(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "250")
+    run_army(None, "konflikt47", None, False, charts=("targets",))
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].strip() == "Konflikt '47 damage values (sheet 001)"
+    rows = [[c.strip() for c in line.split("│")[1:-1]] for line in lines if line.startswith("│")]
+    assert ["4+", "regular infantry, regular artillery, regular", "infantry"] in rows
+    assert ["8+", "medium walker", "armoured walker"] in rows
+    assert len(rows) == 14
+
+
+def test_the_charts_json_holds_every_row_as_the_data_gives_it() -> None:
+    from kriegsspiel.rulesets.bolt_action.edition import rules_for
+
+    done = run_cli("army", "--weapons", "--targets", "--json")
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)
+    assert [edition["ruleset"] for edition in shown] == ["konflikt47", "bolt-action-1"]
+    for edition in shown:
+        rules = rules_for(edition["ruleset"])
+        assert len(edition["weapons"]) == len(rules.data.weapons.rows)
+        assert len(edition["targets"]) == len(rules.data.damage_values.rows)
+    smg = next(w for w in shown[0]["weapons"] if w["name"] == "Submachine gun (SMG)")
+    assert "SMG" in smg["aliases"] and smg["range"] == 12 and smg["pen"] is None
+    assert {"names": ["medium tank"], "kind": "armoured", "walker": False,
+            "damage_value": 9} in shown[1]["targets"]  # fmt: skip
+    only = json.loads(run_cli("army", "--targets", "-r", "bolt-action-1", "--json").stdout)
+    assert [sorted(edition) for edition in only] == [["ruleset", "targets"]]
+
+
+def test_the_charts_of_a_rules_file_are_its_own(tmp_path: Path) -> None:
+    """A designer's rules file's chart is the one shown with it, as a list is checked."""
+    from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
+
+    text = (DATA_DIR / "konflikt47.yaml").read_text()
+    piat = "{name: PIAT, category: heavy weapons, range: 12,"
+    assert piat in text
+    (tmp_path / "house.yaml").write_text(text.replace(piat, piat.replace("12", "14")))
+    done = run_cli("army", "--weapons", "--rules-file", "house.yaml", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    (edition,) = json.loads(done.stdout)
+    assert edition["ruleset"] == "konflikt47"
+    assert next(w for w in edition["weapons"] if w["name"] == "PIAT")["range"] == 14
+    other = run_cli("army", "--weapons", "--rules-file", "house.yaml", "-r", "bolt-action-1",
+                    cwd=tmp_path)  # fmt: skip
+    assert other.returncode == 2 and "is the rules data of konflikt47" in other.stderr
+
+
+@pytest.mark.parametrize(
+    ("given", "copy", "said"),
+    [
+        ("us-tesla-company", None, "--weapons shows an edition's tables, not a list"),
+        (None, "x.yaml", "without a list or --copy"),
+    ],
+)
+def test_the_charts_are_not_asked_of_a_list(given: str | None, copy: str | None, said: str) -> None:
+    with pytest.raises(UsageError, match=said):
+        run_army(given, "konflikt47", copy, False, charts=("weapons",))

@@ -440,6 +440,54 @@ def test_the_first_game_says_how_it_is_won_who_won_and_what_to_try_next(
     assert quiet[-1].startswith("Record written to q.jsonl") and len(quiet) == 5
 
 
+def test_play_seed_fresh_draws_a_new_game_and_tells_its_seed_to_play_it_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seed 1 unless given (the same command, the same game); --seed fresh, the word the
+    aid's --seed help uses, draws one, and the title, the record's name and a line say it,
+    so that --seed N plays that game again."""
+    monkeypatch.setenv("COLUMNS", "200")
+    args = ["play", "--players", "random,random", "--quiet"]
+    fresh = cli(*args, "--seed", "fresh", cwd=tmp_path)
+    assert fresh.returncode == 0, fresh.stderr
+    title, told, *_, written = fresh.stdout.splitlines()
+    seed = int(title.rsplit("seed ", 1)[1])
+    assert 0 <= seed < 1_000_000
+    assert told == f"(a fresh seed, {seed}: --seed {seed} plays this game again)"
+    record = tmp_path / f"kriegsspiel-konflikt47-meeting-engagement-seed{seed}.jsonl"
+    assert written.startswith(f"Record written to {record.name} ")
+    again = cli(*args, "--seed", str(seed), "--record", "again.jsonl", cwd=tmp_path)
+    result = next(line for line in fresh.stdout.splitlines() if line.startswith("Result:"))
+    assert result in again.stdout.splitlines() and "fresh" not in again.stdout
+    replayed = cli("replay", record.name, cwd=tmp_path)
+    assert replayed.returncode == 0 and "reproduced" in replayed.stdout
+    seeds = {
+        int(cli(*args, "--seed", "FRESH", "--record", f"{n}.jsonl", cwd=tmp_path).stdout.split(
+            "seed ", 1)[1].split()[0].rstrip(")"))
+        for n in range(2)
+    } | {seed}  # fmt: skip
+    assert len(seeds) > 1  # (drawn anew each time: three draws of a million agree 1 in 10**12)
+
+
+def test_a_game_you_play_on_a_fresh_seed_tells_it_and_resumes_by_its_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+    import sys
+
+    monkeypatch.setenv("COLUMNS", "200")
+    done = subprocess.run(
+        [sys.executable, "-m", "kriegsspiel", "play", "--players", "human,tactical", "--seed",
+         "fresh"], input="quit\n", capture_output=True, text=True, cwd=tmp_path, timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    seed = int(done.stdout.split("seed ", 1)[1].split()[0])
+    assert f"(a fresh seed, {seed}: --seed {seed} plays this game again)" in done.stdout
+    record = f"kriegsspiel-konflikt47-meeting-engagement-seed{seed}.jsonl"
+    assert f"go on with: kriegsspiel play --resume {record}" in done.stdout
+
+
 @pytest.mark.parametrize(
     ("args", "said"),
     [
@@ -714,8 +762,10 @@ def test_an_error_that_is_no_ctrl_c_is_not_told_as_one(
         (["odds", "shoot", "--range", "far"],
          "Invalid value for '--range': 'far' is not a number. See 'kriegsspiel odds shoot --help'."),
         (["evaluate", "--gams", "3"], "No such option: --gams"),
-        (["sweep"], "Missing argument 'path'. See 'kriegsspiel sweep --help'."),
-        (["play", "--seed", "-1"], "Invalid value for '--seed': -1 is not in the range"),
+        (["sweep"], "Missing argument 'sweep'. See 'kriegsspiel sweep --help'."),
+        (["play", "--seed", "-1"], "Invalid value for '--seed': '-1' is neither a whole number "
+         "0 to 9223372036854775807 nor 'fresh' (a new seed drawn)."),
+        (["play", "--seed", "new"], "'new' is neither a whole number"),
     ],
 )  # fmt: skip
 def test_a_usage_error_the_parser_finds_is_one_line_as_every_other(
@@ -789,3 +839,18 @@ def test_a_long_exact_fraction_is_left_to_json_not_cut_to_a_wrong_number(
                  "--target-down")  # fmt: skip
     tail = next(line for line in folded.stdout.splitlines() if "6+" in line)
     assert [cell.strip() for cell in tail.split("│")[1:4]] == ["6+", "0.036%", "0.036%"], tail
+
+
+@pytest.mark.parametrize(("given", "seed"), [([], None), (["--seed", "fresh"], None),
+                                             (["--seed", "7"], 7)])  # fmt: skip
+def test_the_aid_takes_seed_fresh_as_its_help_names_its_default(
+    monkeypatch: pytest.MonkeyPatch, given: list[str], seed: int | None
+) -> None:
+    """The aid's --seed help says 'default: fresh': the word is taken as play takes it."""
+    import kriegsspiel.aid.command as aid_command
+
+    asked: list[Any] = []
+    monkeypatch.setattr(aid_command, "run_aid", lambda game, **kw: asked.append(game) or 0)
+    result = runner.invoke(app, ["aid", "--no-open", *given])
+    assert result.exit_code == 0, result.output
+    assert asked[0].seed == seed

@@ -92,12 +92,19 @@ def test_repeatable_options_and_flags_may_be_given_again(tmp_path: Path) -> None
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.parametrize("args", [[], ["odds"]])
-def test_a_bare_command_shows_its_help_without_an_empty_error(args: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("args", "commonest"), [([], "play, odds, army, aid"), (["odds"], "shoot, assault, morale")],
+)  # fmt: skip
+def test_a_bare_command_shows_its_help_and_says_in_a_line_a_command_is_missing(
+    args: list[str], commonest: str
+) -> None:
+    """Its help, and one line (not click's empty "Error:") saying what is missing, with
+    the commands most often wanted: exit status 2 alone said nothing of it."""
     done = run_cli(*args)
     assert done.returncode == 2  # (click's status for a command given nothing to do)
     assert "Usage: kriegsspiel" in done.stdout and "Commands" in done.stdout
-    assert done.stderr == ""
+    told = f"kriegsspiel: error: no command given; the commonest: {commonest}.\n"
+    assert done.stderr == told
 
 
 def test_version_names_the_package_and_code_version() -> None:
@@ -363,3 +370,41 @@ def test_the_assault_options_the_probe_found_undocumented_are_in_the_readme() ->
                    "--attacker-start-models", "--start-models", "--version"):  # fmt: skip
         assert f"`{option}" in readme or f" {option}`" in readme, option
     assert "`sound_with`" in readme  # scenario --json
+
+
+@pytest.mark.parametrize("group", [(), ("odds",)])
+def test_a_commands_summary_is_its_first_paragraph_wrapped_to_the_screen(
+    group: tuple[str, ...],
+) -> None:
+    """The list of commands kept a docstring's line breaks: 'AI against AI, or' ended a
+    line of play's summary at any width. Wide, each summary is one line, whole."""
+    import inspect
+
+    import typer.main
+
+    from kriegsspiel.cli import app
+
+    done = run_wide(*group, "--help", columns="300")
+    command = typer.main.get_command(app)
+    for name in group:
+        command = command.commands[name]  # type: ignore[attr-defined]
+    for name, sub in command.commands.items():  # type: ignore[attr-defined]
+        first = " ".join(inspect.cleandoc(sub.help).split("\n\n")[0].split())
+        row = next(line for line in done.stdout.splitlines() if line.startswith(f"│ {name} "))
+        assert row[2:].split(None, 1)[1].rstrip(" │") == first, row
+
+
+def test_a_required_argument_is_shown_as_an_optional_one_is() -> None:
+    """'{path}' (typer's) beside '[army]': a required argument is <record>, <sweep>."""
+    assert (
+        "Usage: kriegsspiel replay [OPTIONS] <record>"
+        in run_wide("replay", "--help", columns="100").stdout
+    )
+    assert (
+        "Usage: kriegsspiel sweep [OPTIONS] <sweep>"
+        in run_wide("sweep", "--help", columns="100").stdout
+    )
+    assert (
+        "Usage: kriegsspiel army [OPTIONS] [army]"
+        in run_wide("army", "--help", columns="100").stdout
+    )

@@ -3,6 +3,8 @@ modifier the sheet prints that does not apply here is said not to, and why."""
 
 from __future__ import annotations
 
+import re
+import shlex
 from fractions import Fraction as F
 
 import pytest
@@ -362,3 +364,95 @@ def test_point_blank_fire_says_the_assault_weapons_add_nothing_to_it() -> None:
     close = fight("hand-to-hand", 3)
     assert close.probabilities != plain.probabilities
     assert _why(close, "attackers").startswith("5 regular, hand-to-hand: 8 attacks")
+
+
+_HASHED = re.compile(r"\d{3}_[0-9a-f]{16}")  # a sheet's file name: 001_7881fecd9373e4fe.txt
+
+_EVERY_QUESTION = [
+    *(
+        f"{question} --ruleset {edition}"
+        for edition in EDITIONS
+        for question in (
+            "shoot --weapon rifle:5",
+            "shoot --weapon bazooka --target 'medium tank' --facing side",
+            "shoot --weapon 'flamethrower (infantry)' --range 5",
+            "shoot --weapon 'medium mortar' --range 30 --indirect",
+            "order-test --pins 2",
+            "morale --pins 1",
+            "assault",
+            "vehicle-assault --anti-tank",
+        )
+    ),
+    "assault -r konflikt47 --defender-mode stand-and-fire --defender-weapon rifle:8",
+    "assault -r konflikt47 --defender-mode point-blank",
+    "shoot -r iron-cross --range 10",
+    "shoot -r iron-cross --range 20 --target 'medium tank' --penetration 4 --armour 3",
+    "activation -r iron-cross",
+    "reaction -r iron-cross",
+    "smoke -r iron-cross",
+    "terrain-test -r iron-cross",
+    "close-combat -r iron-cross",
+    "figure -r house-clearing",
+    "shoot -r house-clearing -w rifle --range 10 --weapon-skill 40 --visible 5",
+]
+
+
+@pytest.mark.parametrize("question", _EVERY_QUESTION)
+def test_no_reason_names_a_sheet_by_its_hashed_file_name(question: str) -> None:
+    """Every odds command of every ruleset names a sheet as the other rows do, "sheet
+    001", never by the file's hashed name (a close quarters' procedure row once did)."""
+    from typer.testing import CliRunner
+
+    from kriegsspiel.cli import app
+
+    for as_json in ([], ["--json"]):
+        asked = ["odds", *shlex.split(question), *as_json]
+        result = CliRunner().invoke(app, asked, env={"COLUMNS": "200"})
+        assert result.exit_code == 0, result.output
+        assert not _HASHED.search(result.output), result.output
+
+
+@pytest.mark.parametrize(
+    ("edition", "procedure"),
+    [("konflikt47", "sheet 001 (rulebook summary)"), ("bolt-action-1", "sheet 002 (playsheet)")],
+)
+def test_a_close_quarters_procedure_is_cited_by_its_sheets_number_and_kind(
+    edition: str, procedure: str
+) -> None:
+    """The procedure row says which sheet prints it, and what that sheet is."""
+    from kriegsspiel.rulesets.bolt_action.odds import assault_odds
+
+    asked = {"attackers": 5, "attacker_quality": "regular", "defenders": 5}
+    report = assault_odds(edition, **asked, defender_quality="regular")  # type: ignore[arg-type]
+    assert _why(report, "procedure").endswith(f": {procedure}")
+
+
+def test_a_source_is_cited_by_sheet_numbers_and_an_assumption_as_written() -> None:
+    from kriegsspiel.rulesets.bolt_action.data import load_edition
+
+    k47 = load_edition("konflikt47")
+    both = "000_ef10776f99e0df87.txt + 001_7881fecd9373e4fe.txt"
+    assert k47.cite(both) == "sheets 000 (playsheet (OCR)) and 001 (rulebook summary)"
+    assert k47.cite(both, described=False) == "sheets 000 and 001"
+    ba1 = load_edition("bolt-action-1")  # (a sheet it does not describe: its number alone)
+    assert ba1.cite("002_2811b7c446f8555e.txt + 001_7881fecd9373e4fe.txt") == (
+        "sheets 002 (playsheet) and 001"
+    )
+    assert k47.cite("assumption (a gap)") == "assumption (a gap)"
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_an_unknown_target_is_told_with_every_name_a_target_goes_by(edition: str) -> None:
+    """The known targets left out artillery, though --target 'regular artillery' is taken
+    and a gun team's roster says "hit as regular artillery"."""
+    from kriegsspiel.errors import UnknownNameError
+    from kriegsspiel.rulesets.bolt_action import rules_for
+
+    rules = rules_for(edition)
+    with pytest.raises(UnknownNameError) as raised:
+        rules.target("foo")
+    known = str(raised.value).split("Known targets: ")[1].rstrip(".").split(", ")
+    for name in ("regular artillery", "veteran infantry", "carrier", "medium tank"):
+        assert name in known and rules.target(name)
+    every = {name for row in rules.data.damage_values.rows for name in row.names}
+    assert set(known) == every - {"soft skinned vehicle"}  # (a spelling of one listed)

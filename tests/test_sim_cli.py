@@ -252,9 +252,9 @@ def test_a_sweep_reads_a_mirrored_cell_from_the_games_of_its_mirror(tmp_path: Pa
         # (play and aid took any seed, evaluate and sweep one of at most 2**63 - 1)
         (
             ["play", "--seed", str(10**20)],
-            f"'--seed': {10**20} is not in the range 0<=x<={2**63 - 1}",
+            f"'--seed': '{10**20}' is neither a whole number 0 to {2**63 - 1} nor 'fresh'",
         ),
-        (["aid", "--seed", str(2**63), "--no-open"], f"is not in the range 0<=x<={2**63 - 1}"),
+        (["aid", "--seed", str(2**63), "--no-open"], f"is neither a whole number 0 to {2**63 - 1}"),
         (["evaluate", "--scheduler", "nowhere"], "is not a scheduler's address"),
         (["evaluate", "--scheduler", "tcp://localhost"], "is not a scheduler's address"),
         (["evaluate", "--scheduler", "tcp://127.0.0.1:8786/"], "has a trailing slash"),

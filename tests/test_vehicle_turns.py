@@ -227,8 +227,8 @@ def test_a_turn_and_a_reverse_are_recorded_and_told() -> None:
     place(game.units[SHERMAN], 36, 40, heading=180)
     order(game, pivot)
     told = [describe(e, game.units) for e in game.events if e.kind == "order"]
-    assert told[-1] is not None and "then facing 90 degrees" in told[-1]
-    assert "facing 90 degrees" in pivot.describe(game)
+    assert told[-1] is not None and "then facing 90°" in told[-1]
+    assert "facing 90°" in pivot.describe(game)
     assert "(reverse)" in back.describe(game)
 
 

@@ -19,7 +19,7 @@ from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import check_copy, write_copy
 from kriegsspiel.rulesets import RULESETS, check_ruleset
 from kriegsspiel.rulesets.bolt_action.army import EDITIONS, ArmyList, load_army, sample_armies
-from kriegsspiel.rulesets.bolt_action.edition import rules_for
+from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.sim.matchup import (
     check_rules,
     lists_ruleset,
@@ -35,11 +35,14 @@ def run_army(
     copy: str | None,
     as_json: bool,
     rules_file: str | None = None,
+    charts: tuple[str, ...] = (),
 ) -> None:
     """List the shipped lists (``given`` None), or check and show the list ``given`` (a
     file or a shipped name); ``copy`` writes its text to a new file, before anything is
     printed; ``rules_file``, a designer's own rules data, is what the list is checked
-    against (its weapons, its damage values), in place of the edition's shipped data."""
+    against (its weapons, its damage values), in place of the edition's shipped data.
+    ``charts`` ("weapons", "targets") shows those tables of each edition instead, of the
+    ``rules_file`` if given: the names a list is written with."""
     console = Console(highlight=False)
     editions = [check_ruleset(ruleset)] if ruleset else list(EDITIONS)
     if editions[0] not in EDITIONS:
@@ -47,6 +50,16 @@ def run_army(
             f"army lists are for the Bolt Action family ({', '.join(EDITIONS)}), "
             f"not {RULESETS[editions[0]]}."
         )
+    if charts:
+        flags = " and ".join(f"--{chart}" for chart in charts)
+        if given is not None or copy is not None:
+            raise UsageError(
+                f"{flags} show{'s' * (len(charts) == 1)} an edition's tables, not a list: "
+                f"kriegsspiel army {flags} --ruleset EDITION, without a list"
+                + (" or --copy." if copy is not None else ".")
+            )
+        _show_charts(editions, ruleset, rules_file, charts, console, as_json)
+        return
     if given is None:
         if copy is not None:
             raise UsageError("--copy needs a list to copy: kriegsspiel army NAME --copy FILE.")
@@ -88,6 +101,60 @@ def run_army(
             rules.data.title if house is None else f"{rules.data.title}, rules file {house.label}"
         )
         print_roster(army, source, title, lambda w: rules.weapon(w).name, console)
+
+
+def _show_charts(
+    editions: list[str],
+    ruleset: str | None,
+    rules_file: str | None,
+    charts: tuple[str, ...],
+    console: Console,
+    as_json: bool,
+) -> None:
+    """The ``charts`` of each of ``editions`` (of the rules file's edition if one is
+    given: its own tables, checked as a game would read them)."""
+    house = None
+    if rules_file is not None:
+        house = read_rules(rules_file)
+        editions = [editions[0] if ruleset else lists_ruleset([], None, house)]
+        check_rules(editions[0], house, "the edition --ruleset asks for")  # (and read it)
+    shown = []
+    for edition in editions:
+        rules = rules_for(edition) if house is None else rules_for(edition, house.label, house.text)
+        shown.append({"ruleset": edition, **chart_rows(rules, charts)})
+        if as_json:
+            continue
+        from kriegsspiel.render.chart_text import print_targets, print_weapons
+
+        heading = rules.data.title + ("" if house is None else f" (rules file {house.label})")
+        for chart in charts:
+            (print_weapons if chart == "weapons" else print_targets)(rules, heading, console)
+    if as_json:
+        print(json.dumps(shown, indent=2))
+        return
+    told = {
+        "weapons": "a list gives its weapons by the chart's names (--json adds the others "
+        "each goes by)",
+        "targets": "a vehicle's damage_value_of (and odds --target) is one of the targets' "
+        "names; an infantry unit is hit as its quality's infantry, an artillery unit as its "
+        "artillery",
+    }
+    said = "; ".join(told[chart] for chart in charts)
+    console.print(said[0].upper() + said[1:] + ".", markup=False)
+
+
+def chart_rows(rules: Rules, charts: tuple[str, ...]) -> dict[str, Any]:
+    """The tables ``charts`` names ("weapons", "targets") of ``rules``, for ``--json``:
+    each weapon's row as the data file gives it, each damage value's names and kind."""
+    shown: dict[str, Any] = {}
+    if "weapons" in charts:
+        shown["weapons"] = [weapon.model_dump(mode="json") for weapon in rules.data.weapons.rows]
+    if "targets" in charts:
+        shown["targets"] = [
+            {"names": row.names, "kind": row.kind, "walker": row.walker, "damage_value": row.needed}
+            for row in rules.data.damage_values.rows
+        ]
+    return shown
 
 
 def roster(army: ArmyList, weapon_name: Callable[[str], str]) -> dict[str, Any]:

@@ -48,6 +48,25 @@ app = typer.Typer(
 app.add_typer(odds_app, name="odds")
 
 
+FRESH = "fresh"  # play and aid --seed fresh: a new seed drawn
+
+
+def seed_or_fresh(given: str) -> str:
+    """``play`` and ``aid``'s ``--seed``: a whole number 0 to MAX_SEED, or ``fresh`` (as
+    given, checked)."""
+    if given.strip().lower() == FRESH:
+        return FRESH
+    try:
+        seed = int(given)
+    except ValueError:
+        seed = -1
+    if not 0 <= seed <= MAX_SEED or not given.strip().isdigit():
+        raise typer.BadParameter(
+            f"{given!r} is neither a whole number 0 to {MAX_SEED} nor {FRESH!r} (a new seed drawn)"
+        )
+    return str(seed)
+
+
 def _show_version(asked: bool) -> None:
     """``--version``: the package's version (game records are marked with it), and the
     code version (it and a hash of the source and data) that the results store marks its
@@ -88,8 +107,15 @@ def play_cmd(
     scenario: ScenarioOpt = None,
     army: SidesOpt = [],  # noqa: B006
     seed: Annotated[
-        int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the game's dice.")
-    ] = 1,
+        str,
+        typer.Option(
+            "--seed",
+            metavar="N|fresh",
+            parser=seed_or_fresh,
+            help=f"Seed of the game's dice, 0 to {MAX_SEED}: the same seed plays the same "
+            "game; fresh draws a new one (told, to play the game again).",
+        ),
+    ] = "1",
     players: Annotated[
         str,
         typer.Option(
@@ -135,7 +161,10 @@ def play_cmd(
     ] = None,
 ) -> None:
     """Play a whole game on a real table (Konflikt '47, Bolt Action): AI against AI, or
-    you against the AI (--players human,tactical)."""
+    you against the AI (--players human,tactical).
+
+    Each side's units set up in the order of its list, evenly spaced along its deployment
+    zone (--deployment shuffled draws the order from the seed); no one places them by hand."""
     from kriegsspiel.errors import UsageError
     from kriegsspiel.play import run_game
 
@@ -161,7 +190,7 @@ def play_cmd(
         ruleset=ruleset,
         scenario=scenario,
         armies=army,
-        seed=seed,
+        seed=None if seed == FRESH else int(seed),
         players=players,
         record=record,
         svg=svg,
@@ -292,7 +321,10 @@ def evaluate_cmd(
     epilog="Example: kriegsspiel sweep konflikt47-walker-or-tank --games 20 --plot sweep.png",
 )
 def sweep_cmd(
-    path: Annotated[str, typer.Argument(help="A sweep file (YAML), or a shipped sweep's name.")],
+    path: Annotated[
+        str,
+        typer.Argument(metavar="sweep", help="A sweep file (YAML), or a shipped sweep's name."),
+    ],
     games: Annotated[
         int | None,
         typer.Option(
@@ -393,9 +425,13 @@ def aid_cmd(
         int | None, typer.Option("--turns", help="Turns to play (default: the scenario's).")
     ] = None,
     seed: Annotated[
-        int | None,
+        str | None,
         typer.Option(
-            "--seed", min=0, max=MAX_SEED, help="Seed of the dice the aid rolls (default: fresh)."
+            "--seed",
+            metavar="N|fresh",
+            parser=seed_or_fresh,
+            help=f"Seed of the dice the aid rolls, 0 to {MAX_SEED}, or fresh.",
+            show_default=FRESH,
         ),
     ] = None,
     save: Annotated[
@@ -427,7 +463,8 @@ def aid_cmd(
     shots and assaults."""
     from kriegsspiel.aid.command import GameAsked, run_aid
 
-    asked = GameAsked(ruleset, scenario, tuple(army), turns, seed, save, new, rules_file)
+    dice = None if seed in (None, FRESH) else int(seed)
+    asked = GameAsked(ruleset, scenario, tuple(army), turns, dice, save, new, rules_file)
     status = run_aid(asked, host=host, port=port, open_browser=open_browser, password=password)
     raise typer.Exit(status)
 
@@ -453,14 +490,33 @@ def army_cmd(
         str | None,
         typer.Option(
             "--rules-file",
-            help="Check the list against your own copy of the edition's rules data (YAML).",
+            help="Check the list against your own copy of the edition's rules data (YAML) "
+            "(with --weapons or --targets: show its tables).",
         ),
     ] = None,
+    weapons: Annotated[
+        bool,
+        typer.Option(
+            "--weapons",
+            help="Show the edition's weapons chart (the names a list's weapons are given by), "
+            "not a list.",
+        ),
+    ] = False,
+    targets: Annotated[
+        bool,
+        typer.Option(
+            "--targets",
+            help="Show the edition's damage values (what a unit is hit as: a vehicle's "
+            "damage_value_of, odds --target), not a list.",
+        ),
+    ] = False,
 ) -> None:
-    """Check an army list and show it as a roster, or list the shipped ones."""
+    """Check an army list and show it as a roster, or list the shipped ones (or the
+    weapons chart and damage values a list is written with)."""
     from kriegsspiel.army_command import run_army
 
-    run_army(army, ruleset, copy, as_json, rules_file)
+    charts = ("weapons",) * weapons + ("targets",) * targets
+    run_army(army, ruleset, copy, as_json, rules_file, charts)
 
 
 @app.command(
@@ -549,7 +605,10 @@ def rules_cmd(
     epilog="Example: kriegsspiel replay kriegsspiel-konflikt47-meeting-engagement-seed1.jsonl",
 )
 def replay_cmd(
-    path: Annotated[str, typer.Argument(help="A game record written by 'kriegsspiel play'.")],
+    path: Annotated[
+        str,
+        typer.Argument(metavar="record", help="A game record written by 'kriegsspiel play'."),
+    ],
     tell: Annotated[
         bool,
         typer.Option(
@@ -639,6 +698,7 @@ def main() -> None:
             told = str(getattr(exc, "format_message", lambda: "")())
             if told.strip():  # (typer drew the help already, unless rich is missing)
                 typer.echo(told)
+            typer.echo(f"kriegsspiel: error: {missing_command(exc)}", err=True)
             sys.exit(2)  # (click's status for a command given nothing to do)
         typer.echo(f"kriegsspiel: error: {usage_problem(exc)}", err=True)
         sys.exit(2)
@@ -668,6 +728,18 @@ def _as_stopped(text: str) -> str:
 def _stopped_by() -> str:
     """How a run that was stopped says so: "stopped", or "stopped (SIGTERM)"."""
     return "stopped (SIGTERM)" if signal.SIGTERM in _INTERRUPTS else "stopped"
+
+
+# the commands most often wanted after a group's name, told when none is given
+_COMMONEST = {"kriegsspiel": "play, odds, army, aid", "kriegsspiel odds": "shoot, assault, morale"}
+
+
+def missing_command(exc: Exception) -> str:
+    """The line (within 80 columns, as the help above it) that says a group
+    (``kriegsspiel``, ``kriegsspiel odds``) was given no command: the commonest named."""
+    path = str(getattr(getattr(exc, "ctx", None), "command_path", "") or "kriegsspiel")
+    commonest = _COMMONEST.get(path)
+    return "no command given" + (f"; the commonest: {commonest}." if commonest else ".")
 
 
 # click's words for a value of the wrong kind, in a wargamer's

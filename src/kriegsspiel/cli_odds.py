@@ -205,14 +205,20 @@ def _forbid(ruleset: Ruleset, **given: Any) -> None:
 def shoot(
     ruleset: EditionOpt = None,
     weapon: Annotated[
-        list[str], typer.Option("--weapon", "-w", help="NAME[:COUNT], repeatable (BA, K47, HC).")
+        list[str],
+        typer.Option(
+            "--weapon",
+            "-w",
+            help="NAME[:COUNT], repeatable (BA, K47, HC; the chart: kriegsspiel army --weapons).",
+        ),
     ] = [],  # noqa: B006
     target: Annotated[
         str | None,
         typer.Option(
             "--target",
             "-t",
-            help="Target as on the sheet, e.g. 'regular infantry', 'medium tank' (BA, K47); infantry, support squad, vehicle or a vehicle row's name, e.g. 'medium tank' (Iron Cross).",
+            help="Target as on the sheet, e.g. 'regular infantry', 'medium tank' (BA, K47: "
+            "kriegsspiel army --targets lists them); infantry, support squad, vehicle or a vehicle row's name, e.g. 'medium tank' (Iron Cross).",
             show_default="regular infantry (BA, K47), infantry (Iron Cross)",
         ),
     ] = None,
@@ -719,7 +725,12 @@ def vehicle_assault(
     ] = 8,
     quality: QualityOpt = "regular",
     target: Annotated[
-        str, typer.Option("--target", "-t", help="The vehicle, as on the damage value table.")
+        str,
+        typer.Option(
+            "--target",
+            "-t",
+            help="The vehicle, as on the damage value table (kriegsspiel army --targets).",
+        ),
     ] = "medium tank",
     vehicle_order: Annotated[
         str,

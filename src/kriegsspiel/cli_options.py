@@ -3,7 +3,9 @@ and the options more than one command takes."""
 
 from __future__ import annotations
 
+import inspect
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -95,7 +97,24 @@ class GivenOnce(TyperCommand):
     """The class of every kriegsspiel command: it refuses an option of one value given
     twice (``--scenario A --scenario B``, ``--cover soft --cover hard``), where the parser
     would silently keep the last: the command would do what the player did not mean.
-    Repeatable options (``--army``, ``--weapon``) and flags are not refused."""
+    Repeatable options (``--army``, ``--weapon``) and flags are not refused.
+
+    Its help is its docstring's paragraphs each as one line, for rich to wrap to the
+    screen (typer keeps a docstring's line breaks: the list of commands broke a summary
+    mid-sentence), and its summary in that list is the first paragraph whole; a required
+    argument is shown in the usage line as ``<record>`` (typer's ``{record}`` reads as a
+    set of values), as an optional one is ``[army]``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.help:
+            paragraphs = inspect.cleandoc(self.help).split("\n\n")
+            self.help = "\n\n".join(" ".join(paragraph.split()) for paragraph in paragraphs)
+            self.short_help = self.short_help or self.help.split("\n\n")[0]
+
+    def collect_usage_pieces(self, ctx: Context) -> list[str]:
+        pieces: list[str] = super().collect_usage_pieces(ctx)
+        return [re.sub(r"^\{(.+)\}$", r"<\1>", piece) for piece in pieces]
 
     def invoke(self, ctx: Context) -> Any:
         """Run the command with its output unwrapped when it goes to a file or a pipe.

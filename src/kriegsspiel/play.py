@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,7 +39,7 @@ def run_game(
     ruleset: str | None,
     scenario: str | None,
     armies: list[str],
-    seed: int,
+    seed: int | None,
     players: str,
     record: str | None,
     svg: str | None,
@@ -49,7 +50,8 @@ def run_game(
 ) -> int:
     """Play the game, print its account and write its record (and drawing); the exit
     status. A side played by a person ("human") is asked at the terminal
-    (:mod:`kriegsspiel.solo`); ``resume`` goes on with such a game from its record."""
+    (:mod:`kriegsspiel.solo`); ``resume`` goes on with such a game from its record.
+    ``seed`` None draws a fresh one, told with the game's title to play it again."""
     from kriegsspiel.core.records import write_record
     from kriegsspiel.render.game_account import account, result_line
     from kriegsspiel.rulesets.bolt_action.game.record import header
@@ -70,6 +72,9 @@ def run_game(
     )
     if quiet and "human" in matchup.players:
         raise UsageError(QUIET_WITH_A_PERSON)
+    drawn = seed is None
+    if seed is None:
+        seed = fresh_seed()
     place = Path(matchup.scenario.label).stem  # (a shipped name, or the file's)
     default = f"kriegsspiel-{matchup.ruleset}-{place}-seed{seed}.jsonl"
     record_path = record if record is not None else default  # ('' refused: an empty name)
@@ -94,7 +99,7 @@ def run_game(
         from kriegsspiel.solo.session import SoloGame
 
         game = set_up_game(matchup, seed)
-        _title(console, game, matchup)
+        _title(console, game, matchup, drawn)
         head = header(game, matchup.scenario.text, army_texts, kinds)
         assert svg is not None
         seats = parse_seats(",".join(kinds))
@@ -109,7 +114,7 @@ def run_game(
         if not isinstance(exc.state, BoltActionGame):
             raise
         stopped = exc.state
-        _title(console, stopped, matchup)
+        _title(console, stopped, matchup, drawn)
         if not quiet:
             for line in account(stopped.events, stopped.units):
                 console.print(line, markup=False)
@@ -120,7 +125,7 @@ def run_game(
             f"{exc}. The game so far is recorded in {record_path} (see it with: kriegsspiel "
             f"replay --account {shlex.quote(record_path)})"
         ) from None
-    _title(console, game, matchup)
+    _title(console, game, matchup, drawn)
     if not quiet:
         for line in account(game.events, game.units):
             console.print(line, markup=False)
@@ -180,15 +185,29 @@ def _broken_record(path: str) -> None:
         replay(path)  # (raises, naming the line and the field)
 
 
-def _title(console: Console, game: BoltActionGame, matchup: Matchup) -> None:
-    """The lines that open the game: scenario, edition and seed; the sides; how it is won."""
+def _title(console: Console, game: BoltActionGame, matchup: Matchup, drawn: bool) -> None:
+    """The lines that open the game: scenario, edition and seed; the sides; how it is won;
+    and, if its seed was ``drawn`` fresh, how to play it again."""
     from kriegsspiel.render.game_account import opening
 
     rules = None if matchup.rules is None else matchup.rules.label
     first, *rest = opening(game, matchup.players, rules)
     console.print(first, style="bold", markup=False)
+    if drawn:
+        console.print(
+            f"(a fresh seed, {game.seed}: --seed {game.seed} plays this game again)", markup=False
+        )
     for line in rest:
         console.print(line, markup=False)
+
+
+#: ``play --seed fresh`` draws its seed below this: a number short enough to type again
+FRESH_SEEDS = 1_000_000
+
+
+def fresh_seed() -> int:
+    """A new seed for a game, drawn from the system's randomness (not from any seed)."""
+    return random.SystemRandom().randrange(FRESH_SEEDS)
 
 
 def _keep_a_game_in_progress(path: str, default: bool) -> None:

@@ -21,6 +21,12 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
+def facing_text(degrees: float) -> str:
+    """A vehicle's heading as the tables print it: "facing 90°" (0° along +y, 90° along
+    +x), to the whole degree: "facing 1°", not "facing 1 degrees"; 359.6 is "facing 0°"."""
+    return f"facing {round(degrees) % 360}°"
+
+
 # letters whose names start with a vowel sound: "an SMG", "an LMG", but "a BAR"
 _SAID_WITH_A_VOWEL = frozenset("AEFHILMNORSX")
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kriegsspiel.core.game import Event
-from kriegsspiel.core.names import a_or_an
+from kriegsspiel.core.names import a_or_an, facing_text
 
 SIDES = ("Side A", "Side B")
 
@@ -209,7 +209,7 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
         if d.get("choice") == "reverse":
             bits.append("in reverse")
         if d.get("facing") is not None:
-            bits.append(f"then facing {d['facing']:.0f} degrees")
+            bits.append(f"then {facing_text(d['facing'])}")
         if d.get("target") is not None:
             bits.append(("assaulting " if d.get("order") == "Run" else "at ") + n("target"))
             if d.get("order") == "Run" and d.get("choice") in FIGHTING_MODES:
@@ -310,7 +310,7 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
             return f"{near} {_at(d['at'])}, where {enemy} left the target point"
         return f"{near} the target point {_at(d['at'])}"
     if kind in ("barrage pins", "air strike pins"):
-        return f"    {n('unit')} takes {counted(d['pins'], 'pin')}"
+        return f"    {n('unit')} takes {counted(d['pins'], 'pin') if d['pins'] else 'no pins'}"
     if kind == "barrage hit":
         return f"    {n('unit')} is hit by {a_or_an(d['weapon'])}"
     if kind == "aircraft":

@@ -20,6 +20,7 @@ from rich.console import Group
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from kriegsspiel.core.names import facing_text
 from kriegsspiel.core.per_cent import per_cent
 from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point
@@ -114,7 +115,7 @@ def units_table(
     states = [
         ", ".join(
             [
-                *([] if u.vehicle is None else [f"facing {u.heading or 0:.0f}°"]),
+                *([] if u.vehicle is None else [facing_text(u.heading or 0)]),
                 *([status(u)] if status(u) else []),
                 *([f"order test {test}"] if test else []),
             ]

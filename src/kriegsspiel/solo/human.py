@@ -22,6 +22,7 @@ from rich.markup import escape
 from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import Player
 from kriegsspiel.core.game import IllegalActionError
+from kriegsspiel.core.names import facing_text
 from kriegsspiel.core.table import Point
 from kriegsspiel.render.game_account import objectives_held, score_label
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
@@ -537,7 +538,7 @@ class HumanPlayer:
                 + (
                     ""
                     if heading is None
-                    else f" (facing {heading:.0f}° after this move, no weapon of it bears: "
+                    else f" ({facing_text(heading)} after this move, no weapon of it bears: "
                     "type the place with 'facing D' to turn toward one)"
                 )
                 + "."
@@ -746,11 +747,11 @@ def _menu_name(action: Action) -> str:
     return action.order
 
 
-def _way_name(choice: str, facing: float | None, *, reverse: bool = False) -> str:
+def _way_name(choice: str, end: float | None, *, reverse: bool = False) -> str:
     """How a vehicle drives to a place: ``reverse``, it backs there (asked for, or where
     its turns leave it no way forward)."""
     how = "in reverse" if reverse or choice == "reverse" else "driving forward"
-    return how if facing is None else f"{how}, ending facing {facing:.0f}°"
+    return how if end is None else f"{how}, ending {facing_text(end)}"
 
 
 def _way(

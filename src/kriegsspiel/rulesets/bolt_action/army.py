@@ -313,9 +313,14 @@ class Vehicle(Strict):
         if rules is None:
             return name
         unit = _UNIT.get()
+        kind = info.data.get("kind")
         try:
             target = rules.target(name)
-        except UnknownNameError as exc:
+        except UnknownNameError:  # (told with a vehicle's rows only: of a walker's, if one)
+            fits = rules.known_targets(
+                lambda row: row.is_vehicle and (kind is None or (kind == "walker") == row.walker)
+            )
+            exc = UnknownNameError("vehicle damage value", name, fits)
             raise _problem(
                 f"unit {unit!r}: {exc}{_which_chart(rules, 'damage value table')}"
             ) from None
@@ -324,7 +329,6 @@ class Vehicle(Strict):
                 f"unit {unit!r}: {target.name!r} is an infantry damage value; a vehicle needs "
                 f"a vehicle's (one of {', '.join(_vehicle_targets(rules))})"
             )
-        kind = info.data.get("kind")
         if kind is not None and (kind == "walker") != target.walker:
             walkers = [t for t in _vehicle_targets(rules) if rules.target(t).walker]
             others = [t for t in _vehicle_targets(rules) if not rules.target(t).walker]

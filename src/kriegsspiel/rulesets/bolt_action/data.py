@@ -926,6 +926,19 @@ class Edition(Strict):
     artillery_barrage: ArtilleryBarrage | None = None
     air_strike: AirStrike | None = None
 
+    def cite(self, source: str, *, described: bool = True) -> str:
+        """A table's ``source`` as a reader is told it: each sheet by its number, not its
+        hashed file name ("sheet 001", and with ``described`` what this file says the sheet
+        is: "sheet 001 (rulebook summary)"); an assumption or published rule as written."""
+        files = [part.strip() for part in source.split("+")]
+        if not all(f in SEED_FILES for f in files):
+            return source
+        said = [
+            f.split("_")[0] + (f" ({self.sheets[f]})" if described and f in self.sheets else "")
+            for f in files
+        ]
+        return f"sheet{'s' * (len(said) > 1)} {' and '.join(said)}"
+
     @model_validator(mode="wrap")
     @classmethod
     def _chart_for_nested_checks(

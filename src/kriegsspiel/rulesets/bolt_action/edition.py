@@ -6,6 +6,7 @@ attributes; the rule procedures read the flags and the tables, never the edition
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import ClassVar
 
 from kriegsspiel.core.datafile import parse_yaml, read_yaml_text
 from kriegsspiel.core.dice import DiceExpr
-from kriegsspiel.core.names import lookup
+from kriegsspiel.core.names import lookup, normalise
 from kriegsspiel.errors import RULES_FILE_WANTED, UnknownNameError, UsageError, empty_name
 from kriegsspiel.rulesets.bolt_action.data import (
     DamageValue,
@@ -91,10 +92,24 @@ class Rules:
         return cache[name]
 
     def target(self, name: str) -> Target:
-        row: DamageValue = lookup(
-            "target", name, ((r.names, r) for r in self.data.damage_values.rows)
-        )
+        try:
+            row: DamageValue = lookup(
+                "target", name, ((r.names, r) for r in self.data.damage_values.rows)
+            )
+        except UnknownNameError:  # (told with every name a row goes by: its artillery too)
+            raise UnknownNameError("target", name, self.known_targets()) from None
         return Target(row.names[0], row.kind, row.walker, row.needed)
+
+    def known_targets(self, fits: Callable[[Target], bool] = lambda target: True) -> list[str]:
+        """Every name a target may be given by, in the damage value table's order: each
+        row's names ("regular infantry", "regular artillery", "regular"), a spelling of an
+        earlier one once; only the rows ``fits`` is true of (a vehicle's, say)."""
+        names: dict[str, str] = {}
+        for row in self.data.damage_values.rows:
+            if fits(Target(row.names[0], row.kind, row.walker, row.needed)):
+                for name in row.names:
+                    names.setdefault(normalise(name), name)
+        return list(names.values())
 
     def morale(self, quality: str) -> int:
         for row in self.data.quality.rows:

@@ -911,12 +911,12 @@ def assault_odds(
                 )
     else:
         result = exact_close_quarters(procedure, att, dfn, attackers, defenders)
-    sheet = rules.data.close_quarters.source.split("_")[0]
+    sheet = rules.data.cite(rules.data.close_quarters.source, described=False)
     sequence = (
         Reason(
             "sequence",
             "attackers strike first",
-            f"the defenders' casualties are removed before they strike back (sheet {sheet}: a-d)",
+            f"the defenders' casualties are removed before they strike back ({sheet}: a-d)",
         )
         if rounds
         else Reason(
@@ -930,12 +930,16 @@ def assault_odds(
                     else ["hand-to-hand"]
                 )
             )
-            + f"; casualties are compared after the fight's step (sheet {sheet}: 5a-d; at "
+            + f"; casualties are compared after the fight's step ({sheet}: 5a-d; at "
             "once: assumption)",
         )
     )
     reasons = [
-        Reason("procedure", procedure.replace("-", " "), rules.data.close_quarters.source),
+        Reason(
+            "procedure",
+            procedure.replace("-", " "),
+            rules.data.cite(rules.data.close_quarters.source),
+        ),
         sequence,
         Reason("attackers", f"{attackers} {attacker_quality}, {att.mode}", attackers_said),
         *[

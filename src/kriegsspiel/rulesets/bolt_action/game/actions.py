@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kriegsspiel.core.game import IllegalActionError
+from kriegsspiel.core.names import facing_text
 
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
@@ -54,7 +55,7 @@ class Action:
             if self.choice:
                 bits.append(f"({self.choice})")
             if self.facing is not None:
-                bits.append(f"facing {self.facing:.0f} degrees")
+                bits.append(facing_text(self.facing))
             return " ".join(bits)
         if self.kind == "friendly fire":
             return f"friendly fire at {name(self.target)}"
