@@ -56,7 +56,8 @@ def test_the_editions_reactions() -> None:
     recce = {**squad, "vehicle": True, "recce": True}
     assert dice_faces(ba1, **squad) == ("Down",)
     assert dice_faces(k47, **squad) == ("Down", "Run", "Fire")
-    assert dice_faces(ba1, **recce) == dice_faces(k47, **recce) == ("Run",)
+    # a recce vehicle's escape: Bolt Action's leaves it Down, Konflikt '47's shows its Run
+    assert dice_faces(ba1, **recce) == ("Down",) and dice_faces(k47, **recce) == ("Run",)
     assert dice_faces(ba1, **{**squad, "unordered": False}) == ()
     assert dice_faces(ba1, **{**recce, "recce": False}) == ()
 
@@ -229,3 +230,52 @@ def test_a_person_shot_at_in_bolt_action_is_asked_to_go_down() -> None:
     out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
     assert "none: take the fire" in out and "down: go Down" in out
     assert "8 shots of Rifle needing 3+" in out and "8 shots of Rifle needing 4+" in out
+
+
+def _escaped(ruleset: str) -> tuple[BoltActionGame, int, int]:
+    """A recce vehicle (the BA1 Universal Carrier; in Konflikt '47 the Panzer IV made
+    recce), assaulted before its order by one squad, escapes; a second squad of that side,
+    8" from where it now stands, is still to be ordered. The game, the vehicle and the
+    second squad."""
+    game = new_game(ruleset)
+    game.table = Table(72, 48)
+    vehicle, first, second = (7, 12, 13) if ruleset == "bolt-action-1" else (8, 10, 11)
+    carrier = game.units[vehicle]
+    assert carrier.vehicle is not None
+    carrier.vehicle = replace(carrier.vehicle, recce=True)
+    only(game, vehicle, first, second)
+    place(carrier, 30, 24, 180)
+    place(game.units[first], 30, 16, 0)
+    place(game.units[second], 50, 40, 0)
+    game.dice = ScriptedDice([1, 1] + [3] * 60)  # the order tests: double 1s
+    game.apply_action(Action("draw", side=1))
+    game.apply_action(Action("order", unit=first, order="Run", target=vehicle))
+    game.apply_action(Action("react", side=0, unit=vehicle, choice="escape"))
+    assert carrier.anchor.y > 24 and not carrier.destroyed  # it drove away
+    place(game.units[second], carrier.anchor.x, carrier.anchor.y + 8, 180)
+    return game, vehicle, second
+
+
+def test_a_recce_vehicle_that_escaped_is_down_in_bolt_action_and_ran_in_konflikt47() -> None:
+    """After its escape a Bolt Action recce vehicle is Down, "as if it had failed an order
+    test" (the recce rule): halted, so a second assault that turn hits it on 4+, as the
+    play aid reads its Down die; a Konflikt '47 one shows its escape's Run, and infantry
+    cannot assault a vehicle that ran (sheet 001), whether it drove at its Run rate or
+    reversed at its Advance: the game offers no second assault, as the aid refuses one."""
+    from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault
+    from kriegsspiel.rulesets.bolt_action.reactions import vehicle_move_shown
+
+    for ruleset, face, hit_on in ("bolt-action-1", "Down", 4), ("konflikt47", "Run", None):
+        game, vehicle, second = _escaped(ruleset)
+        carrier = game.units[vehicle]
+        assert carrier.order == face and carrier.moved == vehicle_move_shown(face)
+        if game.pending is None:  # (the draw for the next order)
+            game.apply_action(Action("draw", side=1))
+        offered = [
+            a
+            for a in game.legal_actions()
+            if a.kind == "order" and a.unit == second and a.order == "Run" and a.target == vehicle
+        ]
+        assert bool(offered) == (hit_on is not None), ruleset
+        if hit_on is not None:
+            assert vehicle_assault(game, game.units[second], carrier).keywords["hit_on"] == hit_on

@@ -28,7 +28,7 @@ from kriegsspiel.rulesets.bolt_action.odds import (
     shoot_odds,
     vehicle_assault_odds,
 )
-from kriegsspiel.rulesets.bolt_action.reactions import assault_choices
+from kriegsspiel.rulesets.bolt_action.reactions import assault_choices, vehicle_move_shown
 from kriegsspiel.rulesets.bolt_action.shooting import Cover, Facing, Situation, target_situation
 
 VehicleMove = Literal["ran", "advanced", "stationary"]
@@ -310,8 +310,10 @@ def _down(unit: TrackedUnit) -> bool:
 
 
 def _vehicle_move(unit: TrackedUnit) -> VehicleMove:
-    """How a vehicle moved this turn, as its die shows: Run, Advance, or neither."""
-    return {"Run": "ran", "Advance": "advanced"}.get(unit.order or "", "stationary")  # type: ignore[return-value]
+    """How a vehicle moved this turn, as its die shows (:func:`.reactions.vehicle_move_shown`,
+    as the game counts a recce vehicle's after its escape): Run, Advance, or neither."""
+    moved = vehicle_move_shown(unit.order)
+    return "ran" if moved == "run" else "advanced" if moved == "advance" else "stationary"
 
 
 def _named(tracker: Tracker, given: tuple[tuple[str, int], ...]) -> list[tuple[str, int]]:
