@@ -368,6 +368,35 @@ def test_konflikt47_a_vehicle_fires_at_infantry_coming_to_assault_it():
     assert why["vehicle's fire"] == 'at 10"' and why["  Medium AT gun"] == "1 shot"
 
 
+def test_the_edition_says_how_its_assaults_are_asked_not_its_reactions():
+    """The page's assault form is drawn from the edition's own close quarters (the state's
+    ``attacker_modes``, ``assault_reactions``, ``vehicles_fire_at_assaulters``), never
+    from whether it plays a reaction: Bolt Action 1st edition, which plays the Down
+    reaction, has hand-to-hand only and no vehicle fire at assaulters, so "From" is
+    refused there, as the calculator refuses a vehicle's weapons, not ignored."""
+    from kriegsspiel.aid.view import view
+
+    ba1, k47 = (
+        view(new_tracker("bolt-action-1"), can_undo=False),
+        view(new_tracker("konflikt47"), can_undo=False),
+    )
+    assert ba1["reactions"] and k47["reactions"]
+    assert (ba1["attacker_modes"], ba1["assault_reactions"]) == (["hand-to-hand"], False)
+    assert ba1["vehicles_fire_at_assaulters"] is False
+    assert k47["attacker_modes"] == ["hand-to-hand", "point-blank"]
+    assert k47["assault_reactions"] is True and k47["vehicles_fire_at_assaulters"] is True
+    t = new_tracker("bolt-action-1")
+    squad, carrier = uid(t, 1, "1st Grenadier Squad"), uid(t, 0, "Universal Carrier")
+    with pytest.raises(AidError) as refused:
+        assault(t, AssaultAsked(squad, carrier, from_inches=10))
+    assert str(refused.value) == (
+        "From: in Bolt Action (1st edition) a vehicle does not fire at its assaulters, so "
+        "where they start changes nothing; leave From empty"
+    )
+    assert refused.value.field == "from_inches"
+    assert assault(t, AssaultAsked(squad, carrier))["read"]["vehicle_move"] == "stationary"
+
+
 def test_the_calculators_refusals_and_reasons_name_the_pages_fields_not_its_options():
     """The odds calculator speaks of ``kriegsspiel odds``'s options; the page has fields
     ("From", "Vehicle") and reads the vehicle's weapons from the game."""

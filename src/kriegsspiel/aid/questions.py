@@ -167,6 +167,12 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
         move = asked.vehicle_move or _vehicle_move(defender)
         # Konflikt '47: a vehicle fires first at assaulters that begin far enough away
         beyond = rules.data.vehicle_assault.fires_at_assaulters_beyond
+        if beyond is None and asked.from_inches is not None:  # (it would change nothing)
+            raise AidError(
+                f"From: in {rules.data.title} a vehicle does not fire at its assaulters, so "
+                "where they start changes nothing; leave From empty",
+                field="from_inches",
+            )
         start = asked.from_inches if beyond is not None else None
         fires = beyond is not None and start is not None and start > beyond
         kit = defender.survivors()

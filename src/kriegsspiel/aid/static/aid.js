@@ -530,7 +530,11 @@ function drawOdds() {
   // the assault
   const defender = unitOf(fight.defender);
   const attacker = unitOf(fight.attacker);
-  const k47 = game.reactions.length > 0;
+  // the edition's close quarters, as the server gives them (never guessed from its reactions)
+  const pointBlank = game.attacker_modes.length > 1;
+  const firesAtAssaulters = game.vehicles_fire_at_assaulters;
+  if (!firesAtAssaulters) fight.from_inches = "";
+  if (!game.attacker_modes.includes(fight.attacker_mode)) fight.attacker_mode = "hand-to-hand";
   const setFight = (key) => (v) => {
     fight[key] = v;
     if (key === "defender") fight.defender_mode = "hand-to-hand";
@@ -538,8 +542,7 @@ function drawOdds() {
   };
   const modeNames = { "hand-to-hand": "hand-to-hand", "point-blank": "point-blank fire",
     "stand-and-fire": "stand and fire" };
-  const attackerModes = (k47 ? ["hand-to-hand", "point-blank"] : ["hand-to-hand"])
-    .map((m) => [m, modeNames[m]]);
+  const attackerModes = game.attacker_modes.map((m) => [m, modeNames[m]]);
   // how the defender may fight is the server's (it took the die to stand and fire, say)
   const modes = (defender?.defender_modes || ["hand-to-hand"]).map((m) => [m, modeNames[m]]);
   if (!modes.some(([m]) => m === fight.defender_mode)) fight.defender_mode = "hand-to-hand";
@@ -553,11 +556,11 @@ function drawOdds() {
       ? [choice("Vehicle", fight.vehicle_move, [["die", "as its die shows"], ["stationary", "stationary"],
         ["advanced", "advanced"], ["ran", "ran"]], "assault-vehicle-move", setFight("vehicle_move")),
       immobilisedTick(defender, fight.target_immobilised, "assault-immobilised", setFight("target_immobilised")),
-      k47 ? el("label", { class: "row" }, el("span", { class: "label" }, "From"),
+      firesAtAssaulters ? el("label", { class: "row" }, el("span", { class: "label" }, "From"),
         el("input", { type: "number", min: 0, step: 0.5, value: fight.from_inches,
           "data-testid": "assault-from", onchange: (e) => setFight("from_inches")(e.target.value) }),
         "inches (its fire as they come)") : null]
-      : [k47 ? choice("Attackers", fight.attacker_mode, attackerModes, "assault-attacker-mode",
+      : [pointBlank ? choice("Attackers", fight.attacker_mode, attackerModes, "assault-attacker-mode",
         setFight("attacker_mode")) : null,
       choice("Defenders", fight.defender_mode, modes, "assault-defender-mode", setFight("defender_mode")),
       fight.defender_mode === "stand-and-fire" ? choice("Cover", fight.attacker_cover,
