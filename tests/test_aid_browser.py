@@ -809,3 +809,46 @@ def test_a_bolt_action_assault_form_offers_only_what_the_edition_plays(browser, 
         assert "to hit: 4+ per model" in page.get_by_test_id("assault-answer").inner_text()
     finally:
         page.close()
+
+
+def test_the_odds_of_a_shot_if_its_target_goes_down_are_asked_before_its_die_is_taken(
+    browser, served_ba1
+):
+    """The shot form's "target Down" tick starts as the target's die shows (not Down: no
+    die yet) and, ticked, asks the odds with the target Down, as solo play shows both
+    before a unit reacts; the target's die stays in the bag."""
+    from kriegsspiel.aid.questions import ShotAsked, shoot
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(served_ba1.url)
+        page.get_by_test_id("bag").wait_for()
+        units = {u.name: u.uid for u in served_ba1.session.now.units}
+        section, squad = units["1st Section"], units["1st Grenadier Squad"]
+        now = served_ba1.session.now
+        standing = shoot(now, ShotAsked(section, squad, 18))["report"]["casualties"]["mean"]
+        down = shoot(now, ShotAsked(section, squad, 18, target_down=True))["report"]
+        page.get_by_test_id("shot-firer").select_option(str(section))
+        page.get_by_test_id("shot-target").select_option(str(squad))
+        page.get_by_test_id("shot-range").fill("18")
+        page.get_by_test_id("shot-range").dispatch_event("change")
+        page.wait_for_function(
+            "document.querySelector('[data-testid=shot-casualties]')?.textContent"
+            f".includes('mean {standing:.2f}')"
+        )
+        tick = page.get_by_test_id("shot-target-down")
+        assert not tick.is_checked()
+        tick.check()
+        page.wait_for_function(
+            "document.querySelector('[data-testid=shot-casualties]')?.textContent"
+            f".includes('mean {down['casualties']['mean']:.2f}')"
+        )
+        assert "the target is Down" in page.get_by_test_id("shot-read").inner_text()
+        assert page.get_by_test_id("shot-target-down").is_checked()
+        assert served_ba1.session.now.units[squad].order is None  # (its die not taken)
+        # a vehicle target offers no such tick
+        page.get_by_test_id("shot-target").select_option(str(units["M4 Sherman"]))
+        page.get_by_test_id("shot-facing").wait_for()
+        assert page.get_by_test_id("shot-target-down").count() == 0
+    finally:
+        page.close()
