@@ -407,7 +407,7 @@ def test_the_edition_says_how_its_assaults_are_asked_not_its_reactions():
     ``attacker_modes``, ``assault_reactions``, ``vehicles_fire_at_assaulters``), never
     from whether it plays a reaction: Bolt Action 1st edition, which plays the Down
     reaction, has hand-to-hand only and no vehicle fire at assaulters, so "From" is
-    refused there, as the calculator refuses a vehicle's weapons, not ignored."""
+    said to change nothing there (over the API: the page does not ask it), not ignored."""
     from kriegsspiel.aid.view import view
 
     ba1, k47 = (
@@ -421,13 +421,16 @@ def test_the_edition_says_how_its_assaults_are_asked_not_its_reactions():
     assert k47["assault_reactions"] is True and k47["vehicles_fire_at_assaulters"] is True
     t = new_tracker("bolt-action-1")
     squad, carrier = uid(t, 1, "1st Grenadier Squad"), uid(t, 0, "Universal Carrier")
-    with pytest.raises(AidError) as refused:
-        assault(t, AssaultAsked(squad, carrier, from_inches=10))
-    assert str(refused.value) == (
-        "From: in Bolt Action (1st edition) a vehicle does not fire at its assaulters, so "
-        "where they start changes nothing; leave From empty"
+    far = assault(t, AssaultAsked(squad, carrier, from_inches=10))
+    assert (
+        far["report"]["p_knocked_out"]
+        == assault(t, AssaultAsked(squad, carrier))["report"]["p_knocked_out"]
     )
-    assert refused.value.field == "from_inches"
+    why = {r["topic"]: f"{r['result']}: {r['because']}" for r in far["report"]["reasoning"]}
+    assert why["vehicle's fire"] == (
+        "no effect: in Bolt Action (1st edition) a vehicle does not fire at its assaulters: "
+        "From changes nothing"
+    )
     assert assault(t, AssaultAsked(squad, carrier))["read"]["vehicle_move"] == "stationary"
 
 

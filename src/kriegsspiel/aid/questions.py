@@ -174,14 +174,10 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
     if defender.kind == "vehicle":
         move = asked.vehicle_move or _vehicle_move(defender)
         # Konflikt '47: a vehicle fires first at assaulters that begin far enough away
+        # (in Bolt Action 1st edition it has no such fire: the calculator says From
+        # changes nothing, as it says of any input without effect)
         beyond = rules.data.vehicle_assault.fires_at_assaulters_beyond
-        if beyond is None and asked.from_inches is not None:  # (it would change nothing)
-            raise AidError(
-                f"From: in {rules.data.title} a vehicle does not fire at its assaulters, so "
-                "where they start changes nothing; leave From empty",
-                field="from_inches",
-            )
-        start = asked.from_inches if beyond is not None else None
+        start = asked.from_inches
         fires = beyond is not None and start is not None and start > beyond
         kit = defender.survivors()
         report = vehicle_assault_odds(
