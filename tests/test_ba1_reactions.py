@@ -279,3 +279,42 @@ def test_a_recce_vehicle_that_escaped_is_down_in_bolt_action_and_ran_in_konflikt
         assert bool(offered) == (hit_on is not None), ruleset
         if hit_on is not None:
             assert vehicle_assault(game, game.units[second], carrier).keywords["hit_on"] == hit_on
+
+
+def test_a_person_whose_recce_vehicle_is_assaulted_sees_both_choices_as_the_rules_play_them() -> (
+    None
+):
+    """Playing solo, the carrier's owner is told what staying risks (the exact chance the
+    assaulters knock it out once in contact, the game's own attack) and what the escape
+    does: how it drives and the Down it ends in, and so how a later assault hits it; the
+    choice's name is not said twice ("escape: escape:")."""
+    from test_solo import answers, quiet_console
+
+    from kriegsspiel.core.procedure import exact
+    from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault
+    from kriegsspiel.solo.briefing import percent
+    from kriegsspiel.solo.human import HumanPlayer
+
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    carrier, squad = game.units[7], game.units[GRENADIERS]
+    only(game, GRENADIERS, 7)
+    place(carrier, 30, 16, 0)
+    place(squad, 30, 24, 180)
+    game.dice = ScriptedDice([1, 1] + [3] * 30)
+    game.apply_action(Action("draw", side=1))
+    game.apply_action(Action("order", unit=GRENADIERS, order="Run", target=7))
+    assert game.pending is not None and game.pending.kind == "assault-reaction"
+    knocked_out = exact(vehicle_assault(game, squad, carrier)).probability(lambda s: s.knocked_out)
+    assert 0 < knocked_out < 1
+    console = quiet_console()
+    action = HumanPlayer(console, answers("2")).choose(game)
+    assert action == Action("react", side=0, unit=7, choice="escape")
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert "escape: escape:" not in out
+    assert f"stay: stay and take the assault ({percent(knocked_out)} to be knocked out" in out
+    assert (
+        "escape: drive straight away from the assaulters, a Run forward where it can turn so, "
+        "else reversing at its Advance rate; its die then shows Down (another assault this "
+        "turn hits it on 4+), and no fight"
+    ) in out
