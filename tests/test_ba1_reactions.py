@@ -122,12 +122,13 @@ def test_a_vehicle_shot_at_does_not_go_down() -> None:
 
 
 @pytest.mark.parametrize(("uid", "reaction"), [(14, "none"), (15, "down")])
-def test_the_ai_goes_down_in_bolt_action_when_that_saves_more_than_its_own_shot(
+def test_the_ai_goes_down_in_bolt_action_when_that_saves_more_than_its_best_order(
     uid: int, reaction: str
 ) -> None:
     """The tactical player weighs the Down reaction as in Konflikt '47: the MG 42 team,
     whose own shot would take more than Down saves, stays up; the mortar, 9" from the
-    only enemy (inside its least range: no shot of its own), goes Down."""
+    only enemy (inside its least range: no shot of its own, and in a game won by units
+    destroyed no objective to move to), goes Down."""
     game = new_game("bolt-action-1")
     game.table = Table(72, 48)
     only(game, SECTION, uid)
@@ -142,7 +143,7 @@ def test_the_ai_goes_down_in_bolt_action_when_that_saves_more_than_its_own_shot(
     assert danger >= 0.25 * target.points
     saves = player._down_saves(game, squad, target, False, danger)
     assert 0 < saves < danger and target.order is None
-    assert (saves > player._best_shot(game, target)) == (reaction == "down")
+    assert player._down_worth_it(game, target, saves) == (reaction == "down")
     assert player.choose(game).choice == reaction
 
 
@@ -318,3 +319,34 @@ def test_a_person_whose_recce_vehicle_is_assaulted_sees_both_choices_as_the_rule
         "else reversing at its Advance rate; its die then shows Down (another assault this "
         "turn hits it on 4+), and no fight"
     ) in out
+
+
+@pytest.mark.parametrize(("last_turn", "reaction"), [(False, "down"), (True, "none")])
+def test_the_ai_weighs_going_down_against_the_best_order_it_would_give_not_only_its_shot(
+    last_turn: bool, reaction: str
+) -> None:
+    """The Panzerschreck team, 8" from the Crossroads and shot at by the 1st Section, has
+    no shot worth what Down would save it (its bazooka is for tanks): early in the game
+    it goes Down; in the last turn of an objectives game, where a Run onto the objective
+    would win its points, it stays up to make it (going Down gave that move up: a probe
+    saw such units sit out the last turn)."""
+    game = new_game("bolt-action-1", scenario=0)  # Hold the Crossroads, won on objectives
+    game.table = Table(72, 48)
+    team = 16
+    only(game, SECTION, team)
+    if last_turn:
+        game.turn = game.scenario.turns
+    place(game.units[team], 35.5, 32, 0)  # 8" north of the Crossroads (35.5, 24)
+    place(game.units[SECTION], 35.5, 44, 180)
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=SECTION, order="Fire", target=team))
+    assert game.pending is not None and game.pending.kind == "shot-reaction"
+    player = TacticalPlayer()
+    squad, target = game.units[SECTION], game.units[team]
+    danger = player.damage(game, squad, target, moving=False)
+    assert danger >= 0.25 * target.points  # dangerous fire
+    saves = player._down_saves(game, squad, target, False, danger)
+    can = game.can_shoot(target, squad, moving=False)
+    shot = player.damage(game, target, squad, moving=False) if can else 0.0
+    assert saves > shot  # (its own shot from where it stands is worth less: the old rule's)
+    assert player.choose(game).choice == reaction
