@@ -92,7 +92,7 @@ class TrackedUnit:
     retained: str | None = None  # a Down or Ambush die kept from the last turn
     destroyed: bool = False
     fubar: str | None = None  # this turn's FUBAR result (friendly fire or panic), if any
-    reacted: bool = False  # its die was taken this turn as a reaction (Konflikt '47)
+    reacted: bool = False  # its die was taken this turn as a reaction
     stood_and_fired: bool = False  # it stood and fired at assaulters this turn: die spent
     assaulted: bool = False  # it fought the assault of this turn's Run order: Run spent
     # the morale checks it owes and the players have not taken yet, why each, first first

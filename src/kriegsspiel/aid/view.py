@@ -88,7 +88,7 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
         return out
     rules = tracker.rules
     out["defender_modes"] = defender_modes(tracker, unit)  # (as the assault's odds take them)
-    # the reactions its die may be taken for now, as the game allows them (Konflikt '47)
+    # the reactions its die may be taken for now, as the game allows them
     out["reactions"] = list(tracker.reaction_faces(unit.uid))
     # why it cannot be the attacker of a fight's end now (no Run order, its Run spent)
     out["assault_refused"] = tracker.assault_refused(unit.uid)
