@@ -231,6 +231,41 @@ def test_a_reaction_takes_the_die_only_in_konflikt47_and_damage_only_a_vehicles(
     assert ba1.take_die(vehicle.uid, "Down", "damage").units[vehicle.uid].order == "Down"
 
 
+def test_a_bolt_action_recce_escape_takes_its_die_down_and_other_vehicles_none():
+    """Bolt Action 1st edition: the Universal Carrier (recce) escapes an assault and is
+    then Down, as the game leaves it (``reactions.die_shown``), so the aid takes its die
+    for Down, not Run, and infantry assaulting it later that turn hit it as halted (4+),
+    as the game does; the Sherman reacts not at all, and is told so in this edition's
+    rule: no fire at assaulters, no Konflikt '47 sheet."""
+    from test_aid_odds import uid
+
+    from kriegsspiel.aid.questions import AssaultAsked, assault
+
+    ba1 = new_tracker("bolt-action-1")
+    carrier, sherman = uid(ba1, 0, "Universal Carrier"), uid(ba1, 0, "M4 Sherman")
+    squad = uid(ba1, 1, "1st Grenadier Squad")
+    assert ba1.reaction_faces(carrier) == ("Down",) and ba1.reaction_faces(sherman) == ()
+    with pytest.raises(
+        AidError, match="a recce vehicle reacts only by an escape, its die then showing Down"
+    ) as ran:
+        ba1.take_die(carrier, "Run", "reaction")
+    assert "sheet 001" not in str(ran.value)
+    escaped = ba1.take_die(carrier, "Down", "reaction")
+    assert escaped.units[carrier].order == "Down" and escaped.units[carrier].reacted
+    odds = assault(escaped, AssaultAsked(squad, carrier))
+    assert odds["read"]["vehicle_move"] == "stationary"
+    why = {r["topic"]: r["result"] for r in odds["report"]["reasoning"]}
+    assert why["to hit"] == "4+ per model"
+    with pytest.raises(AidError) as refused:
+        ba1.take_die(sherman, "Down", "reaction")
+    said = str(refused.value)
+    assert said.startswith(
+        "M4 Sherman cannot react with Down: in Bolt Action (1st edition) only a recce "
+        "vehicle reacts, by an escape, its die then showing Down (Bolt Action's recce rule"
+    )
+    assert "fires at assaulters" not in said and "sheet 001" not in said
+
+
 def test_konflikt47_reactions_are_offered_and_taken_only_as_the_game_allows_them():
     """Sheet 001: "Recce vehicles can react by making an escape move"; any other vehicle
     fires at its assaulters without spending its die (docs/rules/konflikt47.md), and the
@@ -245,8 +280,9 @@ def test_konflikt47_reactions_are_offered_and_taken_only_as_the_game_allows_them
     for face in ("Down", "Run", "Fire"):
         with pytest.raises(
             AidError,
-            match=r"Panzer IV Ausf. H cannot react with .*: only a "
-            "recce vehicle reacts, by an escape",
+            match=r"Panzer IV Ausf. H cannot react with .*: in Konflikt '47 only a "
+            r"recce vehicle reacts, by an escape, its die then showing Run \(sheet 001.*, and "
+            "a vehicle fires at assaulters without spending its die",
         ):
             k47.take_die(tank, face, "reaction")
     recce = k47._with(replace(k47.units[tank], recce=True))
@@ -650,10 +686,8 @@ def test_the_api_takes_steps_and_answers_the_whole_game(client):
     assert client.get("/static/secrets.txt").status_code == 404
     state = client.get("/api/state").json()
     assert state["phase"] == "orders" and state["in_hand"] is None and not state["can_undo"]
-    assert state["destroyed_dice_leave"] == "at the turn end" and state["reactions"] == [
-        "Down",
-        "Run",
-    ]
+    # (Bolt Action 1's reactions: going Down, and a recce's escape, which ends Down too)
+    assert state["destroyed_dice_leave"] == "at the turn end" and state["reactions"] == ["Down"]
     state = client.post("/api/draw").json()
     side = state["in_hand"]
     uid = next(u["uid"] for u in state["units"] if u["side"] == side and u["waiting"])

@@ -755,3 +755,100 @@ def test_pins_that_would_remove_a_unit_are_asked_first(page, served):
     page.get_by_test_id("pins-up-1").click()
     assert asked == ["9 pins reach 1st Grenadier Squad's morale value: remove it from play?"]
     assert not served.session.now.units[1].destroyed
+
+
+@pytest.fixture
+def served_ba1(tmp_path) -> Iterator[Served]:
+    session, _ = set_up(
+        GameAsked("bolt-action-1", turns=2, seed=4, save=str(tmp_path / "aid.jsonl"))
+    )
+    running = Served(session)
+    yield running
+    running.stop()
+
+
+def test_a_bolt_action_assault_form_offers_only_what_the_edition_plays(browser, served_ba1):
+    """Bolt Action 1st edition plays reactions (Down, a recce's escape), but its close
+    quarters are hand-to-hand only and its vehicles do not fire at assaulters: the form
+    offers no "Attackers" choice, no point-blank fire nor stand and fire, and no "From"
+    for a vehicle (read from the edition's own flags, not from its having reactions).
+    The Universal Carrier's card offers its escape as the Down it ends in, and the odds
+    of a later assault on it then hit it as halted."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(served_ba1.url)
+        page.get_by_test_id("bag").wait_for()
+        units = {u.name: u.uid for u in served_ba1.session.now.units}
+        squad, section = units["1st Grenadier Squad"], units["2nd Section"]
+        carrier, sherman = units["Universal Carrier"], units["M4 Sherman"]
+        page.get_by_test_id("assault-attacker").select_option(str(squad))
+        page.get_by_test_id("assault-defender").select_option(str(section))
+        page.get_by_test_id("assault-chances").wait_for()
+        assert page.get_by_test_id("assault-attacker-mode").count() == 0
+        modes = page.get_by_test_id("assault-defender-mode").locator("option")
+        assert modes.all_inner_texts() == ["hand-to-hand"]
+        assert "point-blank" not in page.locator("#assault-form").inner_text()
+        page.get_by_test_id("assault-defender").select_option(str(carrier))
+        page.get_by_test_id("assault-vehicle-move").wait_for()
+        page.get_by_test_id("assault-chances").wait_for()
+        assert page.get_by_test_id("assault-from").count() == 0
+        assert "its fire as they come" not in page.locator("#assault-form").inner_text()
+        # the carrier escapes: its die is taken Down; the Sherman offers no reaction
+        tank_card = page.get_by_test_id(f"unit-{sherman}")
+        assert tank_card.locator("[data-testid^=react-]").count() == 0
+        card = page.get_by_test_id(f"unit-{carrier}")
+        assert card.locator("[data-testid^=react-]").all_inner_texts() == ["Down"]
+        page.get_by_test_id(f"react-Down-{carrier}").click()
+        page.wait_for_function(f"!document.querySelector('[data-testid=react-Down-{carrier}]')")
+        assert served_ba1.session.now.units[carrier].order == "Down"
+        page.wait_for_function(
+            "document.querySelector('[data-testid=assault-read]')?.textContent"
+            ".includes('the vehicle stationary')"
+        )
+        page.get_by_test_id("assault-answer").locator("summary").click()
+        assert "to hit: 4+ per model" in page.get_by_test_id("assault-answer").inner_text()
+    finally:
+        page.close()
+
+
+def test_the_odds_of_a_shot_if_its_target_goes_down_are_asked_before_its_die_is_taken(
+    browser, served_ba1
+):
+    """The shot form's "target Down" tick starts as the target's die shows (not Down: no
+    die yet) and, ticked, asks the odds with the target Down, as solo play shows both
+    before a unit reacts; the target's die stays in the bag."""
+    from kriegsspiel.aid.questions import ShotAsked, shoot
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(served_ba1.url)
+        page.get_by_test_id("bag").wait_for()
+        units = {u.name: u.uid for u in served_ba1.session.now.units}
+        section, squad = units["1st Section"], units["1st Grenadier Squad"]
+        now = served_ba1.session.now
+        standing = shoot(now, ShotAsked(section, squad, 18))["report"]["casualties"]["mean"]
+        down = shoot(now, ShotAsked(section, squad, 18, target_down=True))["report"]
+        page.get_by_test_id("shot-firer").select_option(str(section))
+        page.get_by_test_id("shot-target").select_option(str(squad))
+        page.get_by_test_id("shot-range").fill("18")
+        page.get_by_test_id("shot-range").dispatch_event("change")
+        page.wait_for_function(
+            "document.querySelector('[data-testid=shot-casualties]')?.textContent"
+            f".includes('mean {standing:.2f}')"
+        )
+        tick = page.get_by_test_id("shot-target-down")
+        assert not tick.is_checked()
+        tick.check()
+        page.wait_for_function(
+            "document.querySelector('[data-testid=shot-casualties]')?.textContent"
+            f".includes('mean {down['casualties']['mean']:.2f}')"
+        )
+        assert "the target is Down" in page.get_by_test_id("shot-read").inner_text()
+        assert page.get_by_test_id("shot-target-down").is_checked()
+        assert served_ba1.session.now.units[squad].order is None  # (its die not taken)
+        # a vehicle target offers no such tick
+        page.get_by_test_id("shot-target").select_option(str(units["M4 Sherman"]))
+        page.get_by_test_id("shot-facing").wait_for()
+        assert page.get_by_test_id("shot-target-down").count() == 0
+    finally:
+        page.close()

@@ -186,6 +186,40 @@ def test_a_target_down_pinned_or_small_is_read_from_the_game():
     assert shoot(t, ShotAsked(section, hq, 10))["read"]["small_unit"] is False  # started 3
 
 
+def test_the_players_may_ask_the_odds_as_if_the_target_went_down_before_taking_its_die():
+    """Playing solo, a unit shot at sees the shot's odds both ways before it goes Down;
+    at the table the players ask the same with ``target_down`` (None: as its die shows),
+    and nothing changes: its die is still in the bag. A vehicle goes Down to no shot."""
+    t = new_tracker("bolt-action-1")
+    section, squad = uid(t, 0, "1st Section"), uid(t, 1, "1st Grenadier Squad")
+
+    def casualties(down: bool) -> dict:
+        exact = shoot_odds(
+            "bolt-action-1",
+            weapons=[f"{RIFLE}:8", f"{LMG}:1"],
+            target="regular infantry",
+            situation=Situation(range_inches=18, target_down=down, target_models=10),
+        )
+        return exact.to_json()["casualties"]
+
+    standing, down = casualties(False), casualties(True)
+    assert down["mean"] < standing["mean"]
+    asked = shoot(t, ShotAsked(section, squad, 18, target_down=True))
+    assert asked["read"]["target_down"] and asked["report"]["casualties"] == down
+    assert shoot(t, ShotAsked(section, squad, 18))["report"]["casualties"] == standing
+    assert t.units[squad].order is None  # (asking took no die)
+    units = list(t.units)
+    units[squad] = replace(units[squad], order="Down")
+    gone_down = replace(t, units=tuple(units))
+    up = shoot(gone_down, ShotAsked(section, squad, 18, target_down=False))
+    assert up["report"]["casualties"] == standing and not up["read"]["target_down"]
+    sherman = uid(t, 0, "M4 Sherman")
+    panzer = uid(t, 1, "Panzer IV Ausf. H")
+    with pytest.raises(AidError, match="target Down: M4 Sherman is a vehicle") as refused:
+        shoot(t, ShotAsked(panzer, sherman, 18, target_down=True))
+    assert refused.value.field == "target_down"
+
+
 def test_a_team_weapon_with_one_crew_left_fires_at_minus_one():
     t = new_tracker("konflikt47")
     mmg, rifles = uid(t, 0, "MG 42 MMG Team"), uid(t, 1, "2nd Rifle Squad")
@@ -368,6 +402,38 @@ def test_konflikt47_a_vehicle_fires_at_infantry_coming_to_assault_it():
     assert why["vehicle's fire"] == 'at 10"' and why["  Medium AT gun"] == "1 shot"
 
 
+def test_the_edition_says_how_its_assaults_are_asked_not_its_reactions():
+    """The page's assault form is drawn from the edition's own close quarters (the state's
+    ``attacker_modes``, ``assault_reactions``, ``vehicles_fire_at_assaulters``), never
+    from whether it plays a reaction: Bolt Action 1st edition, which plays the Down
+    reaction, has hand-to-hand only and no vehicle fire at assaulters, so "From" is
+    said to change nothing there (over the API: the page does not ask it), not ignored."""
+    from kriegsspiel.aid.view import view
+
+    ba1, k47 = (
+        view(new_tracker("bolt-action-1"), can_undo=False),
+        view(new_tracker("konflikt47"), can_undo=False),
+    )
+    assert ba1["reactions"] and k47["reactions"]
+    assert (ba1["attacker_modes"], ba1["assault_reactions"]) == (["hand-to-hand"], False)
+    assert ba1["vehicles_fire_at_assaulters"] is False
+    assert k47["attacker_modes"] == ["hand-to-hand", "point-blank"]
+    assert k47["assault_reactions"] is True and k47["vehicles_fire_at_assaulters"] is True
+    t = new_tracker("bolt-action-1")
+    squad, carrier = uid(t, 1, "1st Grenadier Squad"), uid(t, 0, "Universal Carrier")
+    far = assault(t, AssaultAsked(squad, carrier, from_inches=10))
+    assert (
+        far["report"]["p_knocked_out"]
+        == assault(t, AssaultAsked(squad, carrier))["report"]["p_knocked_out"]
+    )
+    why = {r["topic"]: f"{r['result']}: {r['because']}" for r in far["report"]["reasoning"]}
+    assert why["vehicle's fire"] == (
+        "no effect: in Bolt Action (1st edition) a vehicle does not fire at its assaulters: "
+        "From changes nothing"
+    )
+    assert assault(t, AssaultAsked(squad, carrier))["read"]["vehicle_move"] == "stationary"
+
+
 def test_the_calculators_refusals_and_reasons_name_the_pages_fields_not_its_options():
     """The odds calculator speaks of ``kriegsspiel odds``'s options; the page has fields
     ("From", "Vehicle") and reads the vehicle's weapons from the game."""
@@ -423,6 +489,17 @@ def test_the_api_answers_odds_and_changes_nothing(client):
     assert 0 < fight["report"]["p_attacker_wins"] < 1
     assert client.get("/api/state").json() == before
     assert client.save.read_bytes() == saved and len(client.session.steps) == 1
+
+
+def test_the_api_takes_target_down_for_a_shot(client):
+    """``target_down`` was refused as an extra input; now it is asked (null: its die)."""
+    body = {"firer": 1, "target": 11, "range": 18}
+    plain = client.post("/api/odds/shoot", json=body).json()
+    down = client.post("/api/odds/shoot", json={**body, "target_down": True})
+    assert down.status_code == 200 and down.json()["read"]["target_down"] is True
+    assert down.json()["report"]["casualties"]["mean"] < plain["report"]["casualties"]["mean"]
+    same = client.post("/api/odds/shoot", json={**body, "target_down": None}).json()
+    assert same["report"] == plain["report"]
 
 
 def test_the_api_refuses_a_question_with_a_reason(client):

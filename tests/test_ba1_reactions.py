@@ -56,7 +56,8 @@ def test_the_editions_reactions() -> None:
     recce = {**squad, "vehicle": True, "recce": True}
     assert dice_faces(ba1, **squad) == ("Down",)
     assert dice_faces(k47, **squad) == ("Down", "Run", "Fire")
-    assert dice_faces(ba1, **recce) == dice_faces(k47, **recce) == ("Run",)
+    # a recce vehicle's escape: Bolt Action's leaves it Down, Konflikt '47's shows its Run
+    assert dice_faces(ba1, **recce) == ("Down",) and dice_faces(k47, **recce) == ("Run",)
     assert dice_faces(ba1, **{**squad, "unordered": False}) == ()
     assert dice_faces(ba1, **{**recce, "recce": False}) == ()
 
@@ -121,12 +122,13 @@ def test_a_vehicle_shot_at_does_not_go_down() -> None:
 
 
 @pytest.mark.parametrize(("uid", "reaction"), [(14, "none"), (15, "down")])
-def test_the_ai_goes_down_in_bolt_action_when_that_saves_more_than_its_own_shot(
+def test_the_ai_goes_down_in_bolt_action_when_that_saves_more_than_its_best_order(
     uid: int, reaction: str
 ) -> None:
     """The tactical player weighs the Down reaction as in Konflikt '47: the MG 42 team,
     whose own shot would take more than Down saves, stays up; the mortar, 9" from the
-    only enemy (inside its least range: no shot of its own), goes Down."""
+    only enemy (inside its least range: no shot of its own, and in a game won by units
+    destroyed no objective to move to), goes Down."""
     game = new_game("bolt-action-1")
     game.table = Table(72, 48)
     only(game, SECTION, uid)
@@ -141,7 +143,7 @@ def test_the_ai_goes_down_in_bolt_action_when_that_saves_more_than_its_own_shot(
     assert danger >= 0.25 * target.points
     saves = player._down_saves(game, squad, target, False, danger)
     assert 0 < saves < danger and target.order is None
-    assert (saves > player._best_shot(game, target)) == (reaction == "down")
+    assert player._down_worth_it(game, target, saves) == (reaction == "down")
     assert player.choose(game).choice == reaction
 
 
@@ -229,3 +231,122 @@ def test_a_person_shot_at_in_bolt_action_is_asked_to_go_down() -> None:
     out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
     assert "none: take the fire" in out and "down: go Down" in out
     assert "8 shots of Rifle needing 3+" in out and "8 shots of Rifle needing 4+" in out
+
+
+def _escaped(ruleset: str) -> tuple[BoltActionGame, int, int]:
+    """A recce vehicle (the BA1 Universal Carrier; in Konflikt '47 the Panzer IV made
+    recce), assaulted before its order by one squad, escapes; a second squad of that side,
+    8" from where it now stands, is still to be ordered. The game, the vehicle and the
+    second squad."""
+    game = new_game(ruleset)
+    game.table = Table(72, 48)
+    vehicle, first, second = (7, 12, 13) if ruleset == "bolt-action-1" else (8, 10, 11)
+    carrier = game.units[vehicle]
+    assert carrier.vehicle is not None
+    carrier.vehicle = replace(carrier.vehicle, recce=True)
+    only(game, vehicle, first, second)
+    place(carrier, 30, 24, 180)
+    place(game.units[first], 30, 16, 0)
+    place(game.units[second], 50, 40, 0)
+    game.dice = ScriptedDice([1, 1] + [3] * 60)  # the order tests: double 1s
+    game.apply_action(Action("draw", side=1))
+    game.apply_action(Action("order", unit=first, order="Run", target=vehicle))
+    game.apply_action(Action("react", side=0, unit=vehicle, choice="escape"))
+    assert carrier.anchor.y > 24 and not carrier.destroyed  # it drove away
+    place(game.units[second], carrier.anchor.x, carrier.anchor.y + 8, 180)
+    return game, vehicle, second
+
+
+def test_a_recce_vehicle_that_escaped_is_down_in_bolt_action_and_ran_in_konflikt47() -> None:
+    """After its escape a Bolt Action recce vehicle is Down, "as if it had failed an order
+    test" (the recce rule): halted, so a second assault that turn hits it on 4+, as the
+    play aid reads its Down die; a Konflikt '47 one shows its escape's Run, and infantry
+    cannot assault a vehicle that ran (sheet 001), whether it drove at its Run rate or
+    reversed at its Advance: the game offers no second assault, as the aid refuses one."""
+    from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault
+    from kriegsspiel.rulesets.bolt_action.reactions import vehicle_move_shown
+
+    for ruleset, face, hit_on in ("bolt-action-1", "Down", 4), ("konflikt47", "Run", None):
+        game, vehicle, second = _escaped(ruleset)
+        carrier = game.units[vehicle]
+        assert carrier.order == face and carrier.moved == vehicle_move_shown(face)
+        if game.pending is None:  # (the draw for the next order)
+            game.apply_action(Action("draw", side=1))
+        offered = [
+            a
+            for a in game.legal_actions()
+            if a.kind == "order" and a.unit == second and a.order == "Run" and a.target == vehicle
+        ]
+        assert bool(offered) == (hit_on is not None), ruleset
+        if hit_on is not None:
+            assert vehicle_assault(game, game.units[second], carrier).keywords["hit_on"] == hit_on
+
+
+def test_a_person_whose_recce_vehicle_is_assaulted_sees_both_choices_as_the_rules_play_them() -> (
+    None
+):
+    """Playing solo, the carrier's owner is told what staying risks (the exact chance the
+    assaulters knock it out once in contact, the game's own attack) and what the escape
+    does: how it drives and the Down it ends in, and so how a later assault hits it; the
+    choice's name is not said twice ("escape: escape:")."""
+    from test_solo import answers, quiet_console
+
+    from kriegsspiel.core.procedure import exact
+    from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault
+    from kriegsspiel.solo.briefing import percent
+    from kriegsspiel.solo.human import HumanPlayer
+
+    game = new_game("bolt-action-1")
+    game.table = Table(72, 48)
+    carrier, squad = game.units[7], game.units[GRENADIERS]
+    only(game, GRENADIERS, 7)
+    place(carrier, 30, 16, 0)
+    place(squad, 30, 24, 180)
+    game.dice = ScriptedDice([1, 1] + [3] * 30)
+    game.apply_action(Action("draw", side=1))
+    game.apply_action(Action("order", unit=GRENADIERS, order="Run", target=7))
+    assert game.pending is not None and game.pending.kind == "assault-reaction"
+    knocked_out = exact(vehicle_assault(game, squad, carrier)).probability(lambda s: s.knocked_out)
+    assert 0 < knocked_out < 1
+    console = quiet_console()
+    action = HumanPlayer(console, answers("2")).choose(game)
+    assert action == Action("react", side=0, unit=7, choice="escape")
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert "escape: escape:" not in out
+    assert f"stay: stay and take the assault ({percent(knocked_out)} to be knocked out" in out
+    assert (
+        "escape: drive straight away from the assaulters, a Run forward where it can turn so, "
+        "else reversing at its Advance rate; its die then shows Down (another assault this "
+        "turn hits it on 4+), and no fight"
+    ) in out
+
+
+@pytest.mark.parametrize(("last_turn", "reaction"), [(False, "down"), (True, "none")])
+def test_the_ai_weighs_going_down_against_the_best_order_it_would_give_not_only_its_shot(
+    last_turn: bool, reaction: str
+) -> None:
+    """The Panzerschreck team, 8" from the Crossroads and shot at by the 1st Section, has
+    no shot worth what Down would save it (its bazooka is for tanks): early in the game
+    it goes Down; in the last turn of an objectives game, where a Run onto the objective
+    would win its points, it stays up to make it (going Down gave that move up: a probe
+    saw such units sit out the last turn)."""
+    game = new_game("bolt-action-1", scenario=0)  # Hold the Crossroads, won on objectives
+    game.table = Table(72, 48)
+    team = 16
+    only(game, SECTION, team)
+    if last_turn:
+        game.turn = game.scenario.turns
+    place(game.units[team], 35.5, 32, 0)  # 8" north of the Crossroads (35.5, 24)
+    place(game.units[SECTION], 35.5, 44, 180)
+    game.apply_action(Action("draw", side=0))
+    game.apply_action(Action("order", unit=SECTION, order="Fire", target=team))
+    assert game.pending is not None and game.pending.kind == "shot-reaction"
+    player = TacticalPlayer()
+    squad, target = game.units[SECTION], game.units[team]
+    danger = player.damage(game, squad, target, moving=False)
+    assert danger >= 0.25 * target.points  # dangerous fire
+    saves = player._down_saves(game, squad, target, False, danger)
+    can = game.can_shoot(target, squad, moving=False)
+    shot = player.damage(game, target, squad, moving=False) if can else 0.0
+    assert saves > shot  # (its own shot from where it stands is worth less: the old rule's)
+    assert player.choose(game).choice == reaction

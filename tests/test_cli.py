@@ -195,6 +195,12 @@ def test_table_output_shows_the_reasoning() -> None:
         (["play", "--seed", "-1"], "Invalid value for '--seed'"),
         (["odds", "shoot", "--weapon", "rifle", "--visible", "3"], "--visible does not apply"),
         (["odds", "order-test", "-r", "iron-cross"], "odds activation"),
+        (  # Bolt Action's reactions are asked with the odds they change
+            ["odds", "reaction", "-r", "bolt-action-1"],
+            "in bolt-action-1 a unit shot at reacts by going Down, taken without a test: "
+            "'odds shoot --target-down' gives the shot's odds if it does.",
+        ),
+        (["odds", "reaction", "-r", "konflikt47"], "'odds assault --defender-mode stand-and-fire'"),
         (["odds", "shoot", "-r", "house-clearing", "--weapon", "rifle"], "--weapon-skill"),
         (
             [

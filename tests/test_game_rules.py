@@ -584,11 +584,11 @@ def test_reaction_down_uses_the_die() -> None:
 
 
 @pytest.mark.parametrize(("uid", "reaction"), [(15, "none"), (13, "down")])
-def test_the_ai_goes_down_when_that_saves_more_than_its_own_shot_would_take(
+def test_the_ai_goes_down_when_that_saves_more_than_its_best_order_would_take(
     uid: int, reaction: str
 ) -> None:
     """A unit shot at before its order goes Down (spending its die) when the fire is
-    dangerous and Down saves more of it than its own best shot would take: the Tesla
+    dangerous and Down saves more of it than its best order would take: the Tesla
     cannon, which can shoot back, stays up (a probe saw the K47 weird-science guns go
     Down all game and never fire); a mortar inside its least range of the only enemy
     goes Down."""
@@ -608,7 +608,7 @@ def test_the_ai_goes_down_when_that_saves_more_than_its_own_shot_would_take(
     assert danger >= 0.25 * target.points  # dangerous: the old rule went Down at once
     saves = player._down_saves(game, squad, target, False, danger)
     assert 0 < saves < danger and target.order is None  # (asked, and put back)
-    assert (saves > player._best_shot(game, target)) == (reaction == "down")
+    assert player._down_worth_it(game, target, saves) == (reaction == "down")
     assert player.choose(game).choice == reaction
 
 

@@ -198,3 +198,24 @@ def test_troops_outcomes_equal_the_attack_procedure_enumerated(
         lambda o: (o.casualties, o.pins, o.destroyed_by_morale)
     )
     assert troops_outcomes(groups, ctx) == enumerated
+
+
+def test_bolt_action_from_is_said_to_change_nothing_not_ignored() -> None:
+    """``--from`` asks only where a vehicle's fire at its assaulters begins; Bolt Action 1st
+    edition's vehicles have none, so its odds are those without it, and the reasons say
+    that it changes nothing (as of any input without effect), not silently the same."""
+    given: dict[str, object] = dict(
+        models=8, quality="regular", target="medium tank", vehicle_order="stationary"
+    )
+    plain = vehicle_assault_odds("bolt-action-1", **given)  # type: ignore[arg-type]
+    far = vehicle_assault_odds("bolt-action-1", start_inches=10, **given)  # type: ignore[arg-type]
+    assert far.probabilities == plain.probabilities
+    said = [(r.result, r.because) for r in far.reasons if r.topic == "vehicle's fire"]
+    assert said == [
+        (
+            "no effect",
+            "in Bolt Action (1st edition) a vehicle does not fire at its assaulters: "
+            "--from changes nothing",
+        )
+    ]
+    assert not [r for r in plain.reasons if r.topic == "vehicle's fire"]

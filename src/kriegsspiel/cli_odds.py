@@ -590,6 +590,16 @@ def morale(
     )
 
 
+# where a Bolt Action family edition's reactions are asked (taken without a test to react)
+_BA_REACTIONS = {
+    Ruleset.bolt_action_1: "in bolt-action-1 a unit shot at reacts by going Down, taken "
+    "without a test: 'odds shoot --target-down' gives the shot's odds if it does.",
+    Ruleset.konflikt47: "in konflikt47 a reaction is taken without a test, and asked with the "
+    "odds it changes: going Down, 'odds shoot --target-down'; standing to fire, "
+    "'odds assault --defender-mode stand-and-fire'.",
+}
+
+
 _CLOSE_COMBAT = (
     "Iron Cross's close combat has its own options: see 'kriegsspiel odds close-combat "
     "--help' (--attacker, --defender, --attacker-markers, --defender-markers, "
@@ -894,7 +904,7 @@ def reaction(
     as_json: JsonOpt = False,
 ) -> None:
     """Will a reaction succeed, and seize the initiative? (Iron Cross)."""
-    _only(ruleset, (Ruleset.iron_cross,), "reaction")
+    _only(ruleset, (Ruleset.iron_cross,), "reaction", _BA_REACTIONS.get(ruleset, ""))
     _, rules = _edition(ruleset, rules_file, "reaction", (Ruleset.iron_cross,))
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 

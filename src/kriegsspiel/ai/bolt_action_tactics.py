@@ -207,7 +207,8 @@ class TacticalPlayer:
 
     def _choose(self, state: BoltActionGame, actions: list[Action]) -> Action:
         pending = state.pending
-        if pending is not None and pending.kind != "retain":
+        # (a shot's reaction weighs the unit's own orders, so it is asked as they are)
+        if pending is not None and pending.kind not in ("retain", "shot-reaction"):
             return self._react(state, actions)
         places = [None if u.destroyed else u.anchor for u in state.units]
         kept = self._kept
@@ -216,6 +217,8 @@ class TacticalPlayer:
         self._places = self._kept_places
         self._new_choice()
         try:
+            if pending is not None and pending.kind == "shot-reaction":
+                return self._react(state, actions)
             if pending is not None:
                 return self._retain(state, pending.action, actions)
             return self._best(state, actions)
@@ -340,14 +343,8 @@ class TacticalPlayer:
             danger = self.damage(state, shooter, target, moving=moving)
             if danger < 0.25 * target.points:
                 return choices["none"]
-            # Down spends the unit's die: worth it when it saves more than the unit's own
-            # best shot would take (a weird-science gun does not hide all game)
-            return (
-                choices["down"]
-                if self._down_saves(state, shooter, target, moving, danger)
-                > self._best_shot(state, target)
-                else choices["none"]
-            )
+            saves = self._down_saves(state, shooter, target, moving, danger)
+            return choices["down"] if self._down_worth_it(state, target, saves) else choices["none"]
         target = state.units[pending.target]
         if target.vehicle is not None:
             return choices.get("escape", actions[0])
@@ -374,18 +371,19 @@ class TacticalPlayer:
             target.order = order
         return danger - down
 
-    def _best_shot(self, state: BoltActionGame, unit: UnitState) -> float:
-        """The most the unit's own Fire order could do now (:meth:`damage`; 0 if it has
-        no target): what it gives up by spending its die to go Down."""
-        enemies = [e for e in state.units if e.side != unit.side and not e.destroyed]
-        return max(
-            [
-                self.damage(state, unit, e, moving=False)
-                for e in enemies
-                if state.can_shoot(unit, e, moving=False)
-            ],
-            default=0.0,
-        )
+    def _down_worth_it(self, state: BoltActionGame, unit: UnitState, saves: float) -> bool:
+        """Whether going Down now, saving ``saves`` points of ``unit`` from the shot, is
+        worth its die: the saving and a Down order's own worth (:meth:`value`) against the
+        best order it could otherwise be given this turn, valued as an activation values
+        its orders (its shots from where it stands or after a move, a move toward an
+        objective, in the last turn what holding one swings, an assault, a spotter's
+        call), answered at the first order found worth more (:meth:`_worth_more`: cheap).
+        So a gun with a good shot, or a squad that would take an objective, stays up; a
+        unit with nothing better to do, under dangerous fire, goes Down."""
+        down = Action("order", side=unit.side, unit=unit.uid, order="Down")
+        worth = saves + self.value(state, down)
+        others = [a for a in order_candidates(state, unit) if a.order != "Down"]
+        return not self._worth_more(state, others, worth)
 
     def _friendly_fire_target(
         self, state: BoltActionGame, firer: UnitState, actions: list[Action]

@@ -28,7 +28,7 @@ from kriegsspiel.rulesets.bolt_action.odds import (
     shoot_odds,
     vehicle_assault_odds,
 )
-from kriegsspiel.rulesets.bolt_action.reactions import assault_choices
+from kriegsspiel.rulesets.bolt_action.reactions import assault_choices, vehicle_move_shown
 from kriegsspiel.rulesets.bolt_action.shooting import Cover, Facing, Situation, target_situation
 
 VehicleMove = Literal["ran", "advanced", "stationary"]
@@ -44,6 +44,7 @@ class ShotAsked:
     cover: Cover = "none"
     facing: Facing = "front"  # the armour a vehicle is hit on
     moving: bool | None = None  # None: firing on the move if its die shows Advance
+    target_down: bool | None = None  # None: Down if its die shows Down (or one kept)
     indirect: bool = False
     ranged_in: bool = False
     target_immobilised: bool = False  # or as the aid has it (a shot's result taken)
@@ -86,9 +87,16 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
     rules = tracker.rules
     vehicle_target = target.kind == "vehicle"
     moving = firer.order == "Advance" if asked.moving is None else asked.moving
+    if vehicle_target and asked.target_down:
+        raise AidError(
+            f"target Down: {target.name} is a vehicle, and only infantry and artillery go "
+            "Down to a shot; untick it",
+            field="target_down",
+        )
     situation = _aimed_at(
         target,
         asked.range_inches,
+        down=asked.target_down,
         immobilised=asked.target_immobilised or target.immobilised,
         firer_pins=firer.pins,
         firer_inexperienced=firer.quality == "inexperienced",
@@ -166,8 +174,10 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
     if defender.kind == "vehicle":
         move = asked.vehicle_move or _vehicle_move(defender)
         # Konflikt '47: a vehicle fires first at assaulters that begin far enough away
+        # (in Bolt Action 1st edition it has no such fire: the calculator says From
+        # changes nothing, as it says of any input without effect)
         beyond = rules.data.vehicle_assault.fires_at_assaulters_beyond
-        start = asked.from_inches if beyond is not None else None
+        start = asked.from_inches
         fires = beyond is not None and start is not None and start > beyond
         kit = defender.survivors()
         report = vehicle_assault_odds(
@@ -286,14 +296,21 @@ def _needs_kit(unit: TrackedUnit) -> None:
 
 
 def _aimed_at(
-    target: TrackedUnit, range_inches: float, *, immobilised: bool = False, **firer: Any
+    target: TrackedUnit,
+    range_inches: float,
+    *,
+    immobilised: bool = False,
+    down: bool | None = None,
+    **firer: Any,
 ) -> Situation:
     """A shot's situation at a tracked unit, its part read from the tracker as the game's
-    ``aimed_at`` reads a unit; ``immobilised`` as the caller reads it."""
+    ``aimed_at`` reads a unit; ``immobilised`` as the caller reads it, ``down`` as the
+    players say (None: as its die shows: so they may weigh a Down reaction before they
+    take the die)."""
     return target_situation(
         range_inches,
         vehicle=target.kind == "vehicle",
-        down=_down(target),
+        down=_down(target) if down is None else down,
         start_models=target.start_models,
         models=target.models,
         pins=target.pins,
@@ -310,8 +327,10 @@ def _down(unit: TrackedUnit) -> bool:
 
 
 def _vehicle_move(unit: TrackedUnit) -> VehicleMove:
-    """How a vehicle moved this turn, as its die shows: Run, Advance, or neither."""
-    return {"Run": "ran", "Advance": "advanced"}.get(unit.order or "", "stationary")  # type: ignore[return-value]
+    """How a vehicle moved this turn, as its die shows (:func:`.reactions.vehicle_move_shown`,
+    as the game counts a recce vehicle's after its escape): Run, Advance, or neither."""
+    moved = vehicle_move_shown(unit.order)
+    return "ran" if moved == "run" else "advanced" if moved == "advance" else "stationary"
 
 
 def _named(tracker: Tracker, given: tuple[tuple[str, int], ...]) -> list[tuple[str, int]]:
@@ -451,6 +470,7 @@ _PAGE_FIELDS = {
     "--from": "From",
     "--vehicle-order": "Vehicle",
     "--target-immobilised": "already immobilised",
+    "--target-down": "target Down",
     "--cover": "Cover",
     "--attacker-cover": "Cover",
     "--facing": "Facing",

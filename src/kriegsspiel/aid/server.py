@@ -131,6 +131,9 @@ class ShotBody(_Body):
     cover: Cover = "none"
     facing: Facing = "front"
     moving: bool | None = Field(None, description="Firing on the move (default: an Advance die).")
+    target_down: bool | None = Field(
+        None, description="The target Down (default: a Down die, this turn's or kept)."
+    )
     indirect: bool = False
     ranged_in: bool = False
     target_immobilised: bool = False
@@ -376,6 +379,7 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
             cover=body.cover,
             facing=body.facing,
             moving=body.moving,
+            target_down=body.target_down,
             indirect=body.indirect,
             ranged_in=body.ranged_in,
             target_immobilised=body.target_immobilised,

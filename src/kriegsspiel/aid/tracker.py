@@ -32,7 +32,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     order_test,
     order_test_needed,
 )
-from kriegsspiel.rulesets.bolt_action.reactions import DIE_SHOWN, dice_faces
+from kriegsspiel.rulesets.bolt_action.reactions import DIE_SHOWN, dice_faces, die_shown
 
 ORDERS = ("Fire", "Advance", "Run", "Ambush", "Rally", "Down")
 MAX_PINS = 99  # more than any unit's morale: the count is kept, the unit removed at its morale
@@ -92,7 +92,7 @@ class TrackedUnit:
     retained: str | None = None  # a Down or Ambush die kept from the last turn
     destroyed: bool = False
     fubar: str | None = None  # this turn's FUBAR result (friendly fire or panic), if any
-    reacted: bool = False  # its die was taken this turn as a reaction (Konflikt '47)
+    reacted: bool = False  # its die was taken this turn as a reaction
     stood_and_fired: bool = False  # it stood and fired at assaulters this turn: die spent
     assaulted: bool = False  # it fought the assault of this turn's Run order: Run spent
     # the morale checks it owes and the players have not taken yet, why each, first first
@@ -392,9 +392,11 @@ class Tracker:
         return step.noted(f"{self.called(unit)}: {order} ({test_text}) -> {what}")
 
     def take_die(self, uid: int, face: str, why: Literal["reaction", "damage"]) -> Tracker:
-        """Take ``uid``'s die out of the bag out of turn: a Konflikt '47 reaction (Down,
-        an escape's Run, stand and fire's Fire), or a vehicle's die turned Down by damage
-        before it had an order."""
+        """Take ``uid``'s die out of the bag out of turn: a reaction the edition plays
+        (:meth:`reaction_faces`: Down when shot at; in Konflikt '47 an escape's Run and
+        stand and fire's Fire; a recce vehicle's escape, its die Down in Bolt Action 1st
+        edition, Run in Konflikt '47), or a vehicle's die turned Down by damage before it
+        had an order."""
         unit = self._unit(uid)
         self._in_phase("orders", "take a die out of turn")
         if unit not in self.waiting(unit.side):
@@ -420,7 +422,8 @@ class Tracker:
     def reaction_faces(self, uid: int) -> tuple[str, ...]:
         """The orders ``uid``'s die may be taken for by a reaction now, as the game allows
         them (:func:`.reactions.dice_faces`): Down when shot at, an escape's Run, standing
-        to fire's Fire; a vehicle only a recce vehicle's escape; none once it has its die."""
+        to fire's Fire; a vehicle only a recce vehicle's escape (Down in Bolt Action 1st
+        edition, Run in Konflikt '47); none once it has its die."""
         unit = self._unit(uid)
         if self.phase != "orders" or unit not in self.waiting(unit.side):
             return ()
@@ -433,18 +436,23 @@ class Tracker:
         )
 
     def _no_reaction(self, unit: TrackedUnit, face: str, faces: tuple[str, ...]) -> str:
-        """Why ``unit`` cannot react with ``face`` (``faces``: those it may)."""
+        """Why ``unit`` cannot react with ``face`` (``faces``: those it may), in the rules
+        of its edition: a vehicle reacts only as a recce vehicle's escape, whose die shows
+        Down in Bolt Action 1st edition and Run in Konflikt '47 (:func:`.reactions.die_shown`),
+        and only in Konflikt '47 does a vehicle fire at its assaulters instead."""
         if unit.kind != "vehicle":
             return f"a die taken by reaction shows {' or '.join(faces)}, not {face!r}"
+        rules = self.rules
+        shown = die_shown(rules, "escape", vehicle=True)
+        escape = f"an escape, its die then showing {shown} ({rules.recce_escape_source})"
         if not unit.recce:
-            why = (
-                "only a recce vehicle reacts, by an escape (sheet 001), and a vehicle fires "
-                "at assaulters without spending its die"
-            )
+            why = f"in {rules.data.title} only a recce vehicle reacts, by {escape}"
+            if rules.data.vehicle_assault.fires_at_assaulters_beyond is not None:
+                why += ", and a vehicle fires at assaulters without spending its die"
         elif unit.immobilised:
             why = "it is immobilised: a recce vehicle reacts only by an escape, a move"
         else:
-            why = "a recce vehicle reacts only by an escape (Run)"
+            why = f"a recce vehicle reacts only by {escape}"
         return f"{unit.name} cannot react with {face}: {why}"
 
     # ------------------------------------------------------------------ the players' say

@@ -7,6 +7,7 @@ from typing import Any
 
 from kriegsspiel.aid.questions import defender_modes
 from kriegsspiel.aid.tracker import ORDERS, TrackedUnit, Tracker
+from kriegsspiel.rulesets.bolt_action.assault import fighting_modes
 from kriegsspiel.rulesets.bolt_action.morale import UNTESTED_ORDERS, new_test
 from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds, order_test_odds
 from kriegsspiel.rulesets.bolt_action.reactions import edition_faces
@@ -38,6 +39,14 @@ def view(tracker: Tracker, *, can_undo: bool) -> dict[str, Any]:
         # the orders a unit follows without an order test, pinned or not (Down)
         "untested_orders": sorted(UNTESTED_ORDERS),
         "reactions": list(edition_faces(rules)),
+        # the edition's close quarters, for the assault form: how attackers may fight
+        # (hand-to-hand; Konflikt '47 point-blank fire too), whether an assaulted unit
+        # may stand and fire or escape, and whether a vehicle fires at its assaulters
+        # (then the form asks how far they start from it)
+        "attacker_modes": list(fighting_modes(rules)),
+        "assault_reactions": rules.assault_reactions,
+        "vehicles_fire_at_assaulters": rules.data.vehicle_assault.fires_at_assaulters_beyond
+        is not None,
         "may_keep": list(may_keep),
         # the units each side lost (not those it destroyed: that is the other's count)
         "lost": [tracker.destroyed_count(0), tracker.destroyed_count(1)],
@@ -79,7 +88,7 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
         return out
     rules = tracker.rules
     out["defender_modes"] = defender_modes(tracker, unit)  # (as the assault's odds take them)
-    # the reactions its die may be taken for now, as the game allows them (Konflikt '47)
+    # the reactions its die may be taken for now, as the game allows them
     out["reactions"] = list(tracker.reaction_faces(unit.uid))
     # why it cannot be the attacker of a fight's end now (no Run order, its Run spent)
     out["assault_refused"] = tracker.assault_refused(unit.uid)

@@ -23,9 +23,12 @@ from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import Player
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.core.names import facing_text
+from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point
 from kriegsspiel.render.game_account import objectives_held, score_label
+from kriegsspiel.rulesets.bolt_action.assault import vehicle_hit_score
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
@@ -34,11 +37,13 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     terrain_refusal,
 )
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.rulesets.bolt_action.reactions import die_shown, vehicle_move_shown
 from kriegsspiel.solo.briefing import (
     SIDE_NAMES,
     assault_line,
     end_heading,
     formation_refusal,
+    percent,
     place_line,
     shot_line,
     terrain_table,
@@ -69,7 +74,7 @@ REACTIONS = {
     "down": "go Down: harder to hit, and that is its order this turn",
     "hand-to-hand": "fight hand-to-hand",
     "point-blank": "fight with point-blank fire",
-    "escape": "escape: run from the assault",
+    "escape": "run from the assault: a Run straight away, and no fight",
     "stand and fire": "stand and fire at the assaulters as they come in",
     "stay": "stay and take the assault",
 }
@@ -80,7 +85,7 @@ def _as_offered(action: Action, game: BoltActionGame) -> str:
     ("none: take the fire", "keep it"), so a hint reads as the choice to pick; any other
     action as it describes itself."""
     if action.kind == "react" and action.choice is not None:
-        return f"{action.choice}: {REACTIONS.get(action.choice, action.choice)}"
+        return f"{action.choice}: {_reaction_words(game, action)}"
     if action.kind == "retain":
         return "keep it" if action.choice == "keep" else "put it back in the bag"
     if action.kind == "ambush" and action.choice != "fire":
@@ -603,7 +608,7 @@ class HumanPlayer:
             self.console.print(
                 f"The enemy's {escape(enemy.name)} ({order.order}) {said} your {escape(mine.name)}."
             )
-            options = [(f"{a.choice}: {REACTIONS.get(a.choice, a.choice)}", a) for a in choices]
+            options = [(_as_offered(a, game), a) for a in choices]
             if p.kind == "shot-reaction":  # each with the shooting it would then take
                 options = [
                     (f"{label} ({_fire_taken(game, order, mine.uid, a.choice)})", a)
@@ -628,6 +633,43 @@ def _shot_after(game: BoltActionGame, unit: UnitState, move: Action, target: int
             origin=Point(*move.to),
             heading=end_heading(game, unit, move),
         )
+    )
+
+
+def _reaction_words(game: BoltActionGame, action: Action) -> str:
+    """What a reaction does, as the menu says it after its name: a recce vehicle's to an
+    assault as :func:`_vehicle_reaction` gives it, any other as :data:`REACTIONS` does."""
+    choice = action.choice or ""
+    p = game.pending
+    if p is not None and p.kind == "assault-reaction" and action.unit is not None:
+        mine = game.units[action.unit]
+        if mine.vehicle is not None:
+            return _vehicle_reaction(game, p.action, mine, choice)
+    return REACTIONS.get(choice, choice)
+
+
+def _vehicle_reaction(game: BoltActionGame, order: Action, mine: UnitState, choice: str) -> str:
+    """A recce vehicle's answer to an assault as the rules play it: staying, with the exact
+    chance the assaulters knock it out once in contact (the game's own attack on it); the
+    escape, how it drives (:meth:`~BoltActionGame.flee`) and the die it then shows, with
+    what that means for another assault this turn (:func:`.reactions.die_shown`)."""
+    if choice == "stay":
+        assaulters = game.units[order.unit]
+        contact = exact(vehicle_assault(game, assaulters, mine))
+        p = contact.probability(lambda s: s.knocked_out)
+        fire = game.rules.data.vehicle_assault.fires_at_assaulters_beyond
+        first = "" if fire is None else ", after any fire of its own at them as they come"
+        return f"stay and take the assault ({percent(p)} to be knocked out once in contact{first})"
+    shown = die_shown(game.rules, "escape", vehicle=True)
+    hit_on = vehicle_hit_score(game.rules, vehicle_move_shown(shown))
+    again = (
+        "no other assault may reach it this turn"
+        if hit_on is None
+        else f"another assault this turn hits it on {hit_on}+"
+    )
+    return (
+        "drive straight away from the assaulters, a Run forward where it can turn so, else "
+        f"reversing at its Advance rate; its die then shows {shown} ({again}), and no fight"
     )
 
 

@@ -437,8 +437,10 @@ function outOfTurn(u) {
 
 // ---------------------------------------------------------------- odds at the table
 // What the players set in the two forms; what is left "" is read from the game.
+// (target_down: null is as its die shows; ticked or unticked, as the players say: so they
+// may weigh a Down reaction before they take its die)
 const shot = { firer: "", target: "", range: "12", cover: "none", moving: "die", facing: "front",
-  indirect: false, ranged_in: false, target_immobilised: false, weapons: null };
+  target_down: null, indirect: false, ranged_in: false, target_immobilised: false, weapons: null };
 const fight = { attacker: "", defender: "", attacker_mode: "hand-to-hand",
   defender_mode: "hand-to-hand", vehicle_move: "die", from_inches: "", attacker_cover: "none",
   target_immobilised: false };
@@ -502,6 +504,7 @@ function drawOdds() {
   const setShot = (key, cast = (v) => v) => (v) => {
     shot[key] = cast(v);
     if (key === "firer" || key === "target") shot.weapons = null;
+    if (key === "target") shot.target_down = null;
     redo("shot")();
   };
   fill(shotForm,
@@ -515,6 +518,10 @@ function drawOdds() {
       "shot-cover", setShot("cover")),
     choice("Moving", shot.moving, [["die", "as its die shows"], ["no", "standing"],
       ["yes", "on the move"]], "shot-moving", setShot("moving")),
+    target && target.kind !== "vehicle" ? tick(
+      shot.target_down === null ? "target Down (as its die shows)" : "target Down",
+      shot.target_down ?? (target.order === "Down" || target.retained === "Down"),
+      "shot-target-down", setShot("target_down")) : null,
     target && target.kind === "vehicle" ? choice("Facing", shot.facing,
       [["front", "front"], ["side", "side"], ["rear", "rear"], ["top", "top"]],
       "shot-facing", setShot("facing")) : null,
@@ -530,7 +537,11 @@ function drawOdds() {
   // the assault
   const defender = unitOf(fight.defender);
   const attacker = unitOf(fight.attacker);
-  const k47 = game.reactions.length > 0;
+  // the edition's close quarters, as the server gives them (never guessed from its reactions)
+  const pointBlank = game.attacker_modes.length > 1;
+  const firesAtAssaulters = game.vehicles_fire_at_assaulters;
+  if (!firesAtAssaulters) fight.from_inches = "";
+  if (!game.attacker_modes.includes(fight.attacker_mode)) fight.attacker_mode = "hand-to-hand";
   const setFight = (key) => (v) => {
     fight[key] = v;
     if (key === "defender") fight.defender_mode = "hand-to-hand";
@@ -538,8 +549,7 @@ function drawOdds() {
   };
   const modeNames = { "hand-to-hand": "hand-to-hand", "point-blank": "point-blank fire",
     "stand-and-fire": "stand and fire" };
-  const attackerModes = (k47 ? ["hand-to-hand", "point-blank"] : ["hand-to-hand"])
-    .map((m) => [m, modeNames[m]]);
+  const attackerModes = game.attacker_modes.map((m) => [m, modeNames[m]]);
   // how the defender may fight is the server's (it took the die to stand and fire, say)
   const modes = (defender?.defender_modes || ["hand-to-hand"]).map((m) => [m, modeNames[m]]);
   if (!modes.some(([m]) => m === fight.defender_mode)) fight.defender_mode = "hand-to-hand";
@@ -553,11 +563,11 @@ function drawOdds() {
       ? [choice("Vehicle", fight.vehicle_move, [["die", "as its die shows"], ["stationary", "stationary"],
         ["advanced", "advanced"], ["ran", "ran"]], "assault-vehicle-move", setFight("vehicle_move")),
       immobilisedTick(defender, fight.target_immobilised, "assault-immobilised", setFight("target_immobilised")),
-      k47 ? el("label", { class: "row" }, el("span", { class: "label" }, "From"),
+      firesAtAssaulters ? el("label", { class: "row" }, el("span", { class: "label" }, "From"),
         el("input", { type: "number", min: 0, step: 0.5, value: fight.from_inches,
           "data-testid": "assault-from", onchange: (e) => setFight("from_inches")(e.target.value) }),
         "inches (its fire as they come)") : null]
-      : [k47 ? choice("Attackers", fight.attacker_mode, attackerModes, "assault-attacker-mode",
+      : [pointBlank ? choice("Attackers", fight.attacker_mode, attackerModes, "assault-attacker-mode",
         setFight("attacker_mode")) : null,
       choice("Defenders", fight.defender_mode, modes, "assault-defender-mode", setFight("defender_mode")),
       fight.defender_mode === "stand-and-fire" ? choice("Cover", fight.attacker_cover,
@@ -750,10 +760,12 @@ async function askOdds(which) {
       path = "/api/odds/shoot";
       body = { firer: Number(shot.firer), target: Number(shot.target), range: Number(shot.range),
         cover: shot.cover, moving: shot.moving === "die" ? null : shot.moving === "yes",
+        target_down: shot.target_down,
         facing: shot.facing, indirect: shot.indirect, ranged_in: shot.ranged_in,
         target_immobilised: shot.target_immobilised, weapons: shot.weapons };
       if (unitOf(shot.target).kind === "vehicle") body.target_officer = nearOf(shot.target) || null;
       else { delete body.facing; delete body.target_immobilised; }
+      if (unitOf(shot.target).kind === "vehicle") delete body.target_down;
     } else {
       if (fight.attacker === "" || fight.defender === "") { answers.assault = null; continue; }
       const attacker = Number(fight.attacker);

@@ -52,6 +52,11 @@ class Rules:
     assault_reactions: ClassVar[bool] = False
     # a recce vehicle with no order yet, assaulted by infantry, may escape
     recce_escape: ClassVar[bool] = False
+    # and its die then shows Down, halted (Bolt Action: "as if it had failed an order
+    # test"), not the Run of Konflikt '47's escape move (:func:`.reactions.die_shown`)
+    recce_escape_goes_down: ClassVar[bool] = False
+    # where a player reads the recce escape (told when a vehicle's reaction is refused)
+    recce_escape_source: ClassVar[str] = ""
 
     def __init__(self, rules_file: str | None = None, text: str | None = None) -> None:
         self.rules_file = rules_file
@@ -152,6 +157,7 @@ class Konflikt47(Rules):
     down_reaction = True
     assault_reactions = True
     recce_escape = True
+    recce_escape_source = 'sheet 001: "Recce vehicles can react by making an escape move"'
 
 
 class BoltAction1(Rules):
@@ -160,6 +166,8 @@ class BoltAction1(Rules):
     # do besides fight is not known for this edition (docs/rules/bolt-action-1.md)
     down_reaction = True
     recce_escape = True
+    recce_escape_goes_down = True
+    recce_escape_source = "Bolt Action's recce rule: docs/rules/bolt-action-1.md, Recce escape"
 
 
 def rules_for(ruleset: str, rules_file: str | None = None, text: str | None = None) -> Rules:

@@ -1317,7 +1317,9 @@ def _fire_at_assaulters(
                 "--vehicle-weapon, --cover and --start-models describe the vehicle's fire at "
                 f"its assaulters, and in {rules.data.title} a vehicle has none; drop them."
             )
-        return _Fire(Dist.constant(models), [])
+        # (told, not ignored: the distance is asked only for that fire)
+        said = f"in {rules.data.title} a vehicle does not fire at its assaulters: --from changes nothing"
+        return _Fire(Dist.constant(models), [Reason("vehicle's fire", "no effect", said)])
     if start_inches <= beyond:
         if weapons or cover != "none" or start_models != models:
             raise UsageError(

@@ -2,7 +2,7 @@
 out of turn, with its own order die, as each edition declares them (``down_reaction``,
 ``assault_reactions``, ``recce_escape`` in :mod:`.edition`: Konflikt '47 all three, sheet
 001's "may make a reaction"; Bolt Action 1st edition the Down reaction and the recce
-escape).
+escape, after which the vehicle is Down: ``recce_escape_goes_down``).
 
 One implementation for the simulated game (:mod:`.game.state`, :mod:`.game.close_quarters`)
 and the table-side play aid (:mod:`kriegsspiel.aid`), each asking with the few facts read
@@ -16,8 +16,27 @@ from kriegsspiel.rulesets.bolt_action.assault import fighting_modes
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 
 # the order a reaction's die shows: going Down when shot at, an escape's Run, and the Fire
-# of a unit that stands and fires at its assaulters
+# of a unit that stands and fires at its assaulters (a recce vehicle's escape: die_shown)
 DIE_SHOWN = {"down": "Down", "escape": "Run", "stand and fire": "Fire"}
+
+
+def die_shown(rules: Rules, reaction: str, *, vehicle: bool) -> str:
+    """The order ``reaction``'s die shows once it is made (:data:`DIE_SHOWN`), save that a
+    recce vehicle's escape ends Down in an edition that says so (Bolt Action 1st edition:
+    "mark the vehicle as Down, just as if the recce vehicle had failed an order test");
+    in Konflikt '47 it shows the Run of its escape move, as troops' escape does."""
+    if reaction == "escape" and vehicle and rules.recce_escape_goes_down:
+        return "Down"
+    return DIE_SHOWN[reaction]
+
+
+def vehicle_move_shown(face: str | None) -> str | None:
+    """How a vehicle counts as having moved this turn, for infantry assaulting it
+    (:func:`.assault.vehicle_hit_score`), as its die shows: Run "run" (it cannot be hit,
+    so not assaulted), Advance "advance" (6s), any other None: stationary, or halted by a
+    Down die (4+). The game sets a recce vehicle's after its escape by this, and the play
+    aid reads every vehicle's die by it: one answer for both."""
+    return {"Run": "run", "Advance": "advance"}.get(face or "")
 
 
 def goes_down_when_shot_at(rules: Rules, *, vehicle: bool, unordered: bool) -> bool:
@@ -69,16 +88,17 @@ def dice_faces(
             for c in assault_choices(rules, vehicle=vehicle, unordered=unordered)
             if c in DIE_SHOWN
         ]
-    return tuple(DIE_SHOWN[r] for r in reacts)
+    return tuple(die_shown(rules, r, vehicle=vehicle) for r in reacts)
 
 
 def edition_faces(rules: Rules) -> tuple[str, ...]:
     """The orders any reaction of the edition may take a die for, in the order Down, Run,
-    Fire: Down with the Down reaction, Run with an escape (a recce's, or troops'), Fire with
-    standing to fire."""
+    Fire: Down with the Down reaction (or a recce's escape that ends Down), Run with an
+    escape (a recce's that shows Run, or troops'), Fire with standing to fire."""
+    recce_down = rules.recce_escape and rules.recce_escape_goes_down
     faces = {
-        "Down": rules.down_reaction,
-        "Run": rules.recce_escape or rules.assault_reactions,
+        "Down": rules.down_reaction or recce_down,
+        "Run": (rules.recce_escape and not recce_down) or rules.assault_reactions,
         "Fire": rules.assault_reactions,
     }
     return tuple(face for face, played in faces.items() if played)

@@ -37,6 +37,8 @@ from kriegsspiel.rulesets.bolt_action.reactions import (
     DIE_SHOWN,
     asked_when_assaulted,
     assault_choices,
+    die_shown,
+    vehicle_move_shown,
 )
 from kriegsspiel.rulesets.bolt_action.shooting import Tally, VehicleState, damage_roll_json
 
@@ -201,12 +203,17 @@ def fight(
     fighting mode, or a recce vehicle's stay): the vehicle's fire at the assaulters, the
     close, any ambush fire at them where it ends, then (:func:`fight_on`) the fight or the
     attack on the vehicle, and the loser destroyed. An escape is a move too, and so is the
-    chase after it: each may be ambushed where it ends."""
+    chase after it: each may be ambushed where it ends. A recce vehicle that escaped shows
+    the die its edition gives (:func:`.reactions.die_shown`: Bolt Action Down, halted;
+    Konflikt '47 Run) and counts as having moved as that die shows, however far it drove
+    (:func:`.reactions.vehicle_move_shown`), as the play aid reads it."""
     if reaction == "stay":
         reaction = "hand-to-hand"
     if reaction == "escape":
         if game.flee(tgt, heading_to(tgt.anchor, unit.anchor)):  # away from the assaulters
-            tgt.order = DIE_SHOWN["escape"]
+            tgt.order = die_shown(game.rules, "escape", vehicle=tgt.vehicle is not None)
+            if tgt.vehicle is not None:  # later assaults this turn hit it as its die shows
+                tgt.moved = vehicle_move_shown(tgt.order)
             game.log("escape", unit=tgt.uid)
             if not game.ambush_check(tgt, action, after="chase"):
                 chase(game, unit, tgt, action)
