@@ -567,11 +567,13 @@ def replay_cmd(
         raise empty_name("replay", path, "a game record (the .jsonl file play wrote)")
     result = replay(path)
     if tell and result.game is not None:
-        from kriegsspiel.render.game_account import account, opening, result_line
+        from kriegsspiel.render.game_account import account, opening, result_line, set_up_lines
 
         game = result.game
         players = result.head.get("players") or ("?", "?")
         for line in opening(game, players, result.head.get("rules_file")):
+            typer.echo(line)
+        for line in set_up_lines(game):  # (a side set up by hand: who stood where)
             typer.echo(line)
         agreed = game.events[: result.events if result.reproduced else _agreed(result)]
         for line in account(list(agreed), game.units):

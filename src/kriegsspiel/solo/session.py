@@ -72,6 +72,11 @@ class SoloGame:
         )
         settled = True  # False while an action is carried out (the game is then half-way)
         try:
+            from kriegsspiel.solo.set_up import set_up, unfinished
+
+            if unfinished(self):  # a person's side sets its units up first
+                set_up(self)
+                game = self.game  # (set up anew)
             while not game.is_terminal():
                 side = game.current_player()
                 if side == CHANCE:
@@ -105,8 +110,9 @@ class SoloGame:
         for line in lines:
             self.console.print(line, markup=False)
 
-    def save(self) -> None:
-        """Write the record so far and draw the table (each whole, or not at all)."""
+    def save(self, *, setting_up: tuple[str, list[int]] | None = None) -> None:
+        """Write the record so far and draw the table (each whole, or not at all);
+        ``setting_up``: the drawing's title and the units outlined, during the set-up."""
         from kriegsspiel.render.table_svg import write_svg
 
         text = record_text(self.head, self.game.events)
@@ -128,6 +134,8 @@ class SoloGame:
             else:
                 marked, who = game.deciding_units(), f"side {SIDE_NAMES[side]}'s units to decide"
             title += f" — outlined: {who}"
+        if setting_up is not None:
+            title, marked = setting_up
         with writing(self.svg_path, "--svg") as temp:
             write_svg(game, temp, title=title, grid=GRID, marked=marked)
 

@@ -267,7 +267,7 @@ def crowding(game: BoltActionGame) -> list[str]:
 @dataclass(frozen=True, slots=True)
 class Placement:
     """Where a player sets a unit up by hand (``kriegsspiel play``'s set-up): ``at`` is
-    the middle of its front rank (a vehicle's or a gun's centre), facing ``facing``
+    the centre of its models (as the tables show a unit and a move takes it), facing ``facing``
     degrees (0 north, +y; None: the middle of the table, as the automatic set-up faces);
     ``at`` None is the place the set-up offers it (:func:`set_up_by_hand`)."""
 
@@ -286,7 +286,7 @@ class PlacementRefused(UsageError):
         self.nearest = nearest
 
 
-#: a unit set up by hand: the middle of its front rank (a vehicle's centre) and its facing
+#: a unit set up by hand: the centre of its models and its facing
 SetUpPlace = tuple[Point, float]
 
 
@@ -349,7 +349,7 @@ def _hand_place(
     if p.at is None:
         models, heading = offered[unit.uid]
         if _misfit(game, unit, zone.inside, models, placed, None) is not None:
-            models, heading = _nearest_fit(game, unit, zone, _front(models), None, placed, hulls)
+            models, heading = _nearest_fit(game, unit, zone, _centre(models), None, placed, hulls)
     else:
         at = Point(*p.at)
         heading = _facing(game, at) if p.facing is None else p.facing % 360
@@ -357,7 +357,7 @@ def _hand_place(
         why = _misfit(game, unit, zone.inside, models, placed, None)
         if why is not None:
             try:
-                nearest: Point | None = _front(
+                nearest: Point | None = _centre(
                     _nearest_fit(game, unit, zone, at, p.facing, placed, hulls)[0]
                 )
             except PlacementRefused:
@@ -366,7 +366,7 @@ def _hand_place(
                 _refusal(game, unit, zone, why, models, placed, owners), unit.uid, nearest
             )
     _stand(unit, models, heading, placed, owners, hulls)
-    return _front(models), heading
+    return _centre(models), heading
 
 
 def _stand(
@@ -427,7 +427,7 @@ def _refusal(
     automatic set-up's reason, :func:`_misfit`)."""
     one = len(models) == 1  # (a vehicle, or a lone model)
     if why == "outside the zone":
-        ranks = "" if one else ' (its models stand in ranks of five, 1" apart, behind the place)'
+        ranks = "" if one else ' (its models stand in ranks of five, 1" apart, round the place)'
         extent = zone_extent(game, unit.side)
         return f"{unit.name} would not stand wholly inside {zone.name} ({extent}){ranks}"
     if why.startswith("within"):
@@ -486,12 +486,16 @@ def _facing(game: BoltActionGame, at: Point) -> float:
 
 
 def _models_at(unit: UnitState, at: Point, heading: float) -> list[Point]:
-    """``unit``'s models set up at ``at`` facing ``heading``: a vehicle there, others in
-    ranks of five behind it (:func:`formation`)."""
-    return [at] if unit.vehicle else formation(len(unit.models), at, heading)
+    """``unit``'s models set up with their centre at ``at`` (where the tables show a unit,
+    and a move takes it), facing ``heading``: a vehicle there, others in ranks of five
+    (:func:`formation`)."""
+    if unit.vehicle:
+        return [at]
+    ranks = formation(len(unit.models), at, heading)
+    middle = _centre(ranks)
+    return [Point(p.x + at.x - middle.x, p.y + at.y - middle.y) for p in ranks]
 
 
-def _front(models: list[Point]) -> Point:
-    """The middle of the front rank of models set up in ranks of five (a vehicle's place)."""
-    front = models[:5]
-    return Point(sum(p.x for p in front) / len(front), sum(p.y for p in front) / len(front))
+def _centre(models: list[Point]) -> Point:
+    """The centre of a unit's models (:attr:`UnitState.anchor`, where the tables show it)."""
+    return Point(sum(p.x for p in models) / len(models), sum(p.y for p in models) / len(models))

@@ -152,6 +152,7 @@ class BoltActionGame(ShootingGroups):
         self.rules: Rules = rules_for(ruleset, rules_file, rules_text)
         self.ruleset = ruleset
         self.scenario = scenario
+        self.armies = armies  # (a game set up again by hand is made from them anew)
         self.seed = seed
         # the order each side's units set up in: the list's, or one drawn from the seed
         self.deployment = check_deployment(deployment)
