@@ -46,6 +46,8 @@ class SoloGame:
     chance: random.Random = field(init=False)
     players: list[Player] = field(init=False)
     told: int = 0  # the events told so far
+    # while a person sets up by hand: the drawing's title and the unit outlined
+    setting_up: tuple[str, list[int]] | None = None
     turn: int = 0  # the turn they end in (for the account's headings)
 
     def __post_init__(self) -> None:
@@ -110,9 +112,8 @@ class SoloGame:
         for line in lines:
             self.console.print(line, markup=False)
 
-    def save(self, *, setting_up: tuple[str, list[int]] | None = None) -> None:
-        """Write the record so far and draw the table (each whole, or not at all);
-        ``setting_up``: the drawing's title and the units outlined, during the set-up."""
+    def save(self) -> None:
+        """Write the record so far and draw the table (each whole, or not at all)."""
         from kriegsspiel.render.table_svg import write_svg
 
         text = record_text(self.head, self.game.events)
@@ -134,8 +135,8 @@ class SoloGame:
             else:
                 marked, who = game.deciding_units(), f"side {SIDE_NAMES[side]}'s units to decide"
             title += f" — outlined: {who}"
-        if setting_up is not None:
-            title, marked = setting_up
+        if self.setting_up is not None:
+            title, marked = self.setting_up
         with writing(self.svg_path, "--svg") as temp:
             write_svg(game, temp, title=title, grid=GRID, marked=marked)
 

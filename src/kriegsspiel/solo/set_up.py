@@ -92,6 +92,7 @@ def set_up(solo: SoloGame) -> None:
     solo.game = placed_anew(solo.game, placements)
     for side in unfinished(solo):
         _SideSetUp(solo, side, placements).run()
+    solo.setting_up = None
     solo.console.print("The set-up is done.")
     for line in set_up_lines(solo.game):
         solo.console.print(line, markup=False)
@@ -160,7 +161,8 @@ class _SideSetUp:
         unit = rest[0]
         at, facing = game.set_up_places[unit.uid]
         title = f"Set-up of side {self.letter} — outlined: {unit.name}, at the place offered"
-        self.solo.save(setting_up=(title, [unit.uid]))
+        self.solo.setting_up = (title, [unit.uid])
+        self.solo.save()
         number = mine.index(unit) + 1
         try:
             line = self.solo.ask(

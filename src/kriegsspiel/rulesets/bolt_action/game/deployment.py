@@ -320,8 +320,8 @@ def set_up_by_hand(
         for p in given:
             if p.unit not in (u.uid for u in mine):
                 raise PlacementRefused(
-                    f"unit {p.unit} is not one of side {names[side]!r}'s units (numbered "
-                    f"{mine[0].uid} to {mine[-1].uid})",
+                    f"unit {p.unit} is not one of the units of side {names[side]!r} "
+                    f"(numbered {mine[0].uid} to {mine[-1].uid})",
                     p.unit,
                 )
             if p.unit in where:
