@@ -79,7 +79,7 @@ def unfinished(solo: SoloGame) -> list[int]:
 
 def set_up(solo: SoloGame) -> None:
     """Ask the person to set up each side of theirs still to set up (side A first), then
-    say where every unit of theirs stands. ``QuitGame`` at 'quit' or the end of the input
+    say where every unit of theirs stands (:func:`set_up_lines`). ``QuitGame`` at 'quit' or the end of the input
     (the record is saved at each unit)."""
     held = solo.head["placements"]
     placements = {
@@ -93,7 +93,6 @@ def set_up(solo: SoloGame) -> None:
     for side in unfinished(solo):
         _SideSetUp(solo, side, placements).run()
     solo.setting_up = None
-    solo.console.print("The set-up is done.")
     for line in set_up_lines(solo.game):
         solo.console.print(line, markup=False)
 
@@ -145,8 +144,7 @@ class _SideSetUp:
             )
         self.console.print(
             f"Set-up: side {self.letter} ({army}) sets up its units one at a time, in its "
-            f"deployment zone ({zone_extent(game, side)}), before the first turn; {then}. "
-            f"The table is drawn to {self.solo.svg_path}.",
+            f"deployment zone ({zone_extent(game, side)}), before the first turn; {then}.",
             markup=False,
         )
         self.console.print(SET_UP_SHORT, markup=False)
@@ -194,10 +192,7 @@ class _SideSetUp:
         if self.player.answer(game, line, shown=mine):
             return
         if word in ("auto", "a"):
-            self._try(
-                placed + [Placement(u.uid) for u in rest],
-                f"The rest of side {self.letter} set up at the places offered.",
-            )
+            self._try(placed + [Placement(u.uid) for u in rest], "")  # (the account says)
             return
         if not line:
             self._try([*placed, Placement(unit.uid)], None)
@@ -243,7 +238,8 @@ class _SideSetUp:
                 f"{unit.name} set up at ({at.x:.1f}, {at.y:.1f}), facing {facing:.0f}°, "
                 f"{ground(game, at)}."
             )
-        self.console.print(said, markup=False)
+        if said:
+            self.console.print(said, markup=False)
 
 
 def _places_table(game: BoltActionGame, units: list[UnitState], title: str) -> RichTable:
