@@ -16,6 +16,9 @@ A game may instead set each side's units up in an order drawn from its seed
 (``deployment="shuffled"``; the simulator's ``--deployment shuffled``), so that a unit's
 place in its list does not decide where it stands, nor whom it faces: an order that leaves
 a unit no room is drawn again, and after ``DRAWS`` such draws the list's order is taken.
+
+A person may then set their side up by hand (:func:`set_up_by_hand`, ``kriegsspiel play``):
+each unit at a place given, checked by the same rule, or at the place offered it.
 """
 
 from __future__ import annotations
