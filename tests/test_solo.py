@@ -338,7 +338,7 @@ def test_play_with_a_person_from_the_command_line_saves_and_resumes(tmp_path: Pa
     got = runner.invoke(
         app,
         ["play", *patrols, "--players", "human,tactical", "--record", str(record)],
-        input="1\nrally\nquit\n",
+        input="auto\n1\nrally\nquit\n",  # (auto: the set-up, every unit at its place)
     )
     assert got.exit_code == 0, got.output
     assert "go on with: kriegsspiel play --resume" in " ".join(got.output.split())

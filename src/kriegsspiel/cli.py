@@ -163,8 +163,9 @@ def play_cmd(
     """Play a whole game on a real table (Konflikt '47, Bolt Action): AI against AI, or
     you against the AI (--players human,tactical).
 
-    Each side's units set up in the order of its list, evenly spaced along its deployment
-    zone (--deployment shuffled draws the order from the seed); no one places them by hand."""
+    The AI's units set up in the order of its list, evenly spaced along its deployment zone
+    (--deployment shuffled draws the order from the seed); a person's side is offered those
+    places and sets up its units by hand (Enter takes a place offered, auto the rest)."""
     from kriegsspiel.errors import UsageError
     from kriegsspiel.play import run_game
 
@@ -626,11 +627,13 @@ def replay_cmd(
         raise empty_name("replay", path, "a game record (the .jsonl file play wrote)")
     result = replay(path)
     if tell and result.game is not None:
-        from kriegsspiel.render.game_account import account, opening, result_line
+        from kriegsspiel.render.game_account import account, opening, result_line, set_up_lines
 
         game = result.game
         players = result.head.get("players") or ("?", "?")
         for line in opening(game, players, result.head.get("rules_file")):
+            typer.echo(line)
+        for line in set_up_lines(game):  # (a side set up by hand: who stood where)
             typer.echo(line)
         agreed = game.events[: result.events if result.reproduced else _agreed(result)]
         for line in account(list(agreed), game.units):

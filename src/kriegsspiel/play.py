@@ -97,10 +97,12 @@ def run_game(
         from kriegsspiel.sim.matchup import set_up_game
         from kriegsspiel.solo.human import terminal_asker
         from kriegsspiel.solo.session import SoloGame
+        from kriegsspiel.solo.set_up import hand_set_up
 
         game = set_up_game(matchup, seed)
         _title(console, game, matchup, drawn)
         head = header(game, matchup.scenario.text, army_texts, kinds)
+        head["placements"] = hand_set_up(kinds)  # (each side a person plays sets up first)
         assert svg is not None
         seats = parse_seats(",".join(kinds))
         assert seats is not None  # (build_matchup has checked them)

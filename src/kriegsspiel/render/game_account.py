@@ -501,6 +501,34 @@ def opening(game: Any, players: Sequence[str], rules_label: str | None = None) -
     ]
 
 
+def set_up_lines(game: Any) -> list[str]:
+    """Who set up where by hand (``kriegsspiel play``'s set-up): for each side a person
+    set up, each unit placed, in the order it was, with its place (its centre, as the
+    tables show it) and facing, and whether it took the place offered; [] for a
+    game set up by the automatic set-up alone."""
+    placements = getattr(game, "placements", None)
+    if not placements:
+        return []
+    lines = []
+    for side, placed in sorted(placements.items()):
+        left = sum(u.side == side for u in game.units) - len(placed)
+        if not placed:
+            lines.append(f"{SIDES[side]}: not set up yet")
+            continue
+        if not left and all(p.at is None for p in placed):
+            lines.append(f"{SIDES[side]} set up by hand: every unit at the place offered")
+            continue
+        lines.append(f"{SIDES[side]} set up by hand:")
+        for p in placed:
+            at, facing = game.set_up_places[p.unit]
+            offered = " (the place offered)" if p.at is None else ""
+            name = _name(game.units, p.unit)
+            lines.append(f"  {name} at {_at((at.x, at.y))}, facing {facing:.0f}°{offered}")
+        if left:
+            lines.append(f"  ({counted(left, 'unit')} not set up yet: at the places offered)")
+    return lines
+
+
 def objectives_held(game: Any) -> list[str]:
     """Each objective of an objectives game as it stands: who holds it now (the one side
     with a unit on foot near it, named with its units), contested (both sides), or nobody;

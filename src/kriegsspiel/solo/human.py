@@ -210,6 +210,20 @@ class HumanPlayer:
                 give = f"{give}, or x,y" if give else "type x,y in inches"
             self.console.print(f"{escape(line)!r}: {told}; {give} ('help' says more).")
 
+    def answer(self, game: BoltActionGame, line: str, shown: list[UnitState] | None = None) -> bool:
+        """Answer ``line`` if it asks to see the game as any prompt lets it ('units',
+        'terrain', 'look NAME'; ``shown``: the units 'look N' numbers), True if it did: the
+        set-up's prompts (:mod:`kriegsspiel.solo.set_up`) take them too."""
+        self._game, self._shown = game, shown
+        word = line.strip().lower()
+        if word in ("units", "terrain"):
+            self._command(word)
+        elif word == "look" or word.startswith("look "):
+            self._look(line.strip()[4:].strip())
+        else:
+            return False
+        return True
+
     def _command(self, word: str) -> None:
         game = self._game
         assert game is not None

@@ -46,6 +46,8 @@ class SoloGame:
     chance: random.Random = field(init=False)
     players: list[Player] = field(init=False)
     told: int = 0  # the events told so far
+    # while a person sets up by hand: the drawing's title and the unit outlined
+    setting_up: tuple[str, list[int]] | None = None
     turn: int = 0  # the turn they end in (for the account's headings)
 
     def __post_init__(self) -> None:
@@ -72,6 +74,11 @@ class SoloGame:
         )
         settled = True  # False while an action is carried out (the game is then half-way)
         try:
+            from kriegsspiel.solo.set_up import set_up, unfinished
+
+            if unfinished(self):  # a person's side sets its units up first
+                set_up(self)
+                game = self.game  # (set up anew)
             while not game.is_terminal():
                 side = game.current_player()
                 if side == CHANCE:
@@ -128,6 +135,8 @@ class SoloGame:
             else:
                 marked, who = game.deciding_units(), f"side {SIDE_NAMES[side]}'s units to decide"
             title += f" — outlined: {who}"
+        if self.setting_up is not None:
+            title, marked = self.setting_up
         with writing(self.svg_path, "--svg") as temp:
             write_svg(game, temp, title=title, grid=GRID, marked=marked)
 

@@ -16,13 +16,17 @@ A game may instead set each side's units up in an order drawn from its seed
 (``deployment="shuffled"``; the simulator's ``--deployment shuffled``), so that a unit's
 place in its list does not decide where it stands, nor whom it faces: an order that leaves
 a unit no room is drawn again, and after ``DRAWS`` such draws the list's order is taken.
+
+A person may then set their side up by hand (:func:`set_up_by_hand`, ``kriegsspiel play``):
+each unit at a place given, checked by the same rule, or at the place offered it.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 # numpy imported before shapely, whose C extension, importing numpy itself, would print the
@@ -260,3 +264,241 @@ def crowding(game: BoltActionGame) -> list[str]:
         if gap < VEHICLE_LENGTH:
             told.append(f'{unit.name} stands {gap:.1f}" from {name}')
     return told
+
+
+# ----------------------------------------------------------------------------- by hand
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a player sets a unit up by hand (``kriegsspiel play``'s set-up): ``at`` is
+    the centre of its models (as the tables show a unit and a move takes it), facing ``facing``
+    degrees (0 north, +y; None: the middle of the table, as the automatic set-up faces);
+    ``at`` None is the place the set-up offers it (:func:`set_up_by_hand`)."""
+
+    unit: int
+    at: tuple[float, float] | None = None
+    facing: float | None = None
+
+
+class PlacementRefused(UsageError):
+    """A unit may not be set up where it was placed by hand: why, and (``nearest``) the
+    nearest place on a 1" grid that would do, facing the same way (None: none would)."""
+
+    def __init__(self, message: str, unit: int, nearest: Point | None = None) -> None:
+        super().__init__(message)
+        self.unit = unit
+        self.nearest = nearest
+
+
+#: a unit set up by hand: the centre of its models and its facing
+SetUpPlace = tuple[Point, float]
+
+
+def set_up_by_hand(
+    game: BoltActionGame, placements: Mapping[int, Sequence[Placement]]
+) -> dict[int, SetUpPlace]:
+    """Set up again by hand the sides ``placements`` names (0, 1), after :func:`deploy`
+    has set every unit up: those sides' units are taken off the table, and then, side 0
+    first, each side's placements are set up in the order given and its other units after
+    them in list order. A unit placed ``at`` a place stands there, refused
+    (:class:`PlacementRefused`) unless it may be set up there by the automatic set-up's own
+    rule (:func:`_misfit`: inside its side's zones, on ground it may be set up on, 1" from
+    every model set up before it); one placed without a place, or not placed, is offered
+    its place from the automatic set-up if that still will do, else the nearest that will.
+    The other sides' units stand as the automatic set-up put them. Where each unit set up
+    by hand stands and faces, by its number."""
+    names = game.scenario.sides()
+    hand = {u.uid for u in game.units if u.side in placements}
+    offered = {u.uid: ([Point(m.x, m.y) for m in u.models], u.heading) for u in game.units}
+    placed: list[tuple[float, float]] = []  # every model set up
+    owners: list[str] = []  # ... and its unit's name
+    hulls: list[tuple[float, float]] = []  # and where each vehicle stands
+    for unit in game.units:
+        if unit.uid not in hand:
+            _stand(unit, offered[unit.uid][0], unit.heading, placed, owners, hulls)
+    where: dict[int, SetUpPlace] = {}
+    for side in sorted(placements):
+        zone = _side_zone(game, side)
+        mine = [u for u in game.units if u.side == side]
+        given = list(placements[side])
+        for p in given:
+            if p.unit not in (u.uid for u in mine):
+                raise PlacementRefused(
+                    f"unit {p.unit} is not one of the units of side {names[side]!r} "
+                    f"(numbered {mine[0].uid} to {mine[-1].uid})",
+                    p.unit,
+                )
+            if p.unit in where:
+                raise PlacementRefused(f"{game.units[p.unit].name} is placed twice", p.unit)
+            where[p.unit] = _hand_place(game, p, zone, offered, placed, owners, hulls)
+        for unit in mine:
+            if unit.uid not in where:
+                where[unit.uid] = _hand_place(
+                    game, Placement(unit.uid), zone, offered, placed, owners, hulls
+                )
+    return where
+
+
+def _hand_place(
+    game: BoltActionGame,
+    p: Placement,
+    zone: _Zone,
+    offered: dict[int, tuple[list[Point], float]],
+    placed: list[tuple[float, float]],
+    owners: list[str],
+    hulls: list[tuple[float, float]],
+) -> SetUpPlace:
+    """Set up one unit by hand (see :func:`set_up_by_hand`): its place and facing."""
+    unit = game.units[p.unit]
+    if p.at is None:
+        models, heading = offered[unit.uid]
+        if _misfit(game, unit, zone.inside, models, placed, None) is not None:
+            models, heading = _nearest_fit(game, unit, zone, _centre(models), None, placed, hulls)
+    else:
+        at = Point(*p.at)
+        heading = _facing(game, at) if p.facing is None else p.facing % 360
+        models = _models_at(unit, at, heading)
+        why = _misfit(game, unit, zone.inside, models, placed, None)
+        if why is not None:
+            try:
+                nearest: Point | None = _centre(
+                    _nearest_fit(game, unit, zone, at, p.facing, placed, hulls)[0]
+                )
+            except PlacementRefused:
+                nearest = None
+            raise PlacementRefused(
+                _refusal(game, unit, zone, why, models, placed, owners), unit.uid, nearest
+            )
+    _stand(unit, models, heading, placed, owners, hulls)
+    return _centre(models), heading
+
+
+def _stand(
+    unit: UnitState,
+    models: list[Point],
+    heading: float,
+    placed: list[tuple[float, float]],
+    owners: list[str],
+    hulls: list[tuple[float, float]],
+) -> None:
+    """Set ``unit``'s models at ``models``, facing ``heading``, and count them set up."""
+    unit.heading = heading
+    for m, p in zip(unit.models, models, strict=True):
+        m.x, m.y = p.x, p.y
+    placed += [(p.x, p.y) for p in models]
+    owners += [unit.name] * len(models)
+    if unit.vehicle:
+        hulls.append((models[0].x, models[0].y))
+
+
+def _nearest_fit(
+    game: BoltActionGame,
+    unit: UnitState,
+    zone: _Zone,
+    wanted: Point,
+    facing: float | None,
+    placed: list[tuple[float, float]],
+    hulls: list[tuple[float, float]],
+) -> tuple[list[Point], float]:
+    """The models and facing of the place nearest ``wanted`` (it first, then a 1" grid
+    over the zone) where ``unit`` may be set up: with room for vehicles' hulls if there is
+    any, as the automatic set-up prefers, else kept 1" apart; facing ``facing`` (None:
+    the middle of the table). Refused if there is none."""
+    min_x, min_y, max_x, max_y = zone.bounds
+    for roomy in (True, False):
+        for spot in _places_near(wanted, min_x, min_y, max_x, max_y):
+            heading = _facing(game, spot) if facing is None else facing % 360
+            models = _models_at(unit, spot, heading)
+            if _misfit(game, unit, zone.inside, models, placed, hulls if roomy else None) is None:
+                return models, heading
+    raise PlacementRefused(
+        f'no place is left in {zone.name} where {unit.name} may be set up 1" from the '
+        "units set up before it",
+        unit.uid,
+    )
+
+
+def _refusal(
+    game: BoltActionGame,
+    unit: UnitState,
+    zone: _Zone,
+    why: str,
+    models: list[Point],
+    placed: list[tuple[float, float]],
+    owners: list[str],
+) -> str:
+    """Why ``unit`` may not stand at ``models``, as a player reads it (``why``: the
+    automatic set-up's reason, :func:`_misfit`)."""
+    one = len(models) == 1  # (a vehicle, or a lone model)
+    if why == "outside the zone":
+        ranks = "" if one else ' (its models stand in ranks of five, 1" apart, round the place)'
+        extent = zone_extent(game, unit.side)
+        return f"{unit.name} would not stand wholly inside {zone.name} ({extent}){ranks}"
+    if why.startswith("within"):
+        gap, name = min(
+            (math.dist((p.x, p.y), q), owner)
+            for p in models
+            for q, owner in zip(placed, owners, strict=True)
+        )
+        return f'{unit.name}: {why} ({name}, {gap:.1f}" away)'
+    return f"{unit.name}: {why}"
+
+
+def _side_zone(game: BoltActionGame, side: int) -> _Zone:
+    """All ``side``'s deployment zones as one shape, a model on its very edge in it."""
+    names = game.scenario.sides()
+    zones = [
+        shapely.Polygon(z.polygon) for z in game.scenario.deployment if names.index(z.side) == side
+    ]
+    union = shapely.union_all(zones)
+    inside = union.buffer(EDGE, join_style="mitre")
+    shapely.prepare(inside)
+    return _Zone(inside, union.bounds, f"the deployment zone of side {names[side]!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Zone:
+    """A side's deployment zones: as one shape (its edge in it), the bounds of the places
+    to try in it (whole inches where its corners are), and its name."""
+
+    inside: shapely.Geometry
+    bounds: tuple[float, float, float, float]
+    name: str
+
+
+def zone_extent(game: BoltActionGame, side: int) -> str:
+    """Where ``side``'s deployment zones are, as a player reads them: a rectangle by its
+    inches from and to ('x 0–72", y 0–12"'), any other shape by its corners."""
+    names = game.scenario.sides()
+    told = []
+    for zone in game.scenario.deployment:
+        if names.index(zone.side) != side:
+            continue
+        corners = [(p[0], p[1]) for p in zone.polygon]
+        xs, ys = [x for x, _ in corners], [y for _, y in corners]
+        shape = shapely.Polygon(corners)
+        if math.isclose(shape.area, (max(xs) - min(xs)) * (max(ys) - min(ys))):
+            told.append(f'x {min(xs):g}–{max(xs):g}", y {min(ys):g}–{max(ys):g}"')
+        else:
+            told.append("corners " + ", ".join(f"({x:g}, {y:g})" for x, y in corners))
+    return "; ".join(told)
+
+
+def _facing(game: BoltActionGame, at: Point) -> float:
+    """The facing a unit set up at ``at`` takes unless told: the middle of the table."""
+    return heading_to(at, Point(at.x, game.table.height / 2))
+
+
+def _models_at(unit: UnitState, at: Point, heading: float) -> list[Point]:
+    """``unit``'s models set up with their centre at ``at`` (where the tables show a unit,
+    and a move takes it), facing ``heading``: a vehicle there, others in ranks of five
+    (:func:`formation`)."""
+    if unit.vehicle:
+        return [at]
+    ranks = formation(len(unit.models), at, heading)
+    middle = _centre(ranks)
+    return [Point(p.x + at.x - middle.x, p.y + at.y - middle.y) for p in ranks]
+
+
+def _centre(models: list[Point]) -> Point:
+    """The centre of a unit's models (:attr:`UnitState.anchor`, where the tables show it)."""
+    return Point(sum(p.x for p in models) / len(models), sum(p.y for p in models) / len(models))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar, get_args
@@ -23,6 +23,7 @@ from kriegsspiel.rulesets import RULESETS
 from kriegsspiel.rulesets.bolt_action.army import parse_army
 from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.deployment import Placement, PlacementRefused
 from kriegsspiel.rulesets.bolt_action.game.record_events import (
     ADDED_WHAT,
     EVENTS,
@@ -59,7 +60,27 @@ def header(
         head |= {"rules_file": rules.rules_file or "rules file", "rules": rules.text}
     if game.deployment != LIST_ORDER:  # (a record of the rules' own set-up is as it was)
         head["deployment"] = game.deployment
+    if game.placements is not None:  # (a side set up by hand; none: as it was)
+        head["placements"] = placements_json(game.placements)
     return head
+
+
+#: the sides as a record's placements name them
+SIDES = ("A", "B")
+
+
+def placements_json(placements: Mapping[int, Sequence[Placement]]) -> dict[str, Any]:
+    """The placements of the sides set up by hand as a record's header holds them: by
+    side, each unit's number, and its place (``at``) and ``facing`` where they were given."""
+    return {
+        SIDES[side]: [
+            {"unit": p.unit}
+            | ({} if p.at is None else {"at": list(p.at)})
+            | ({} if p.facing is None else {"facing": p.facing})
+            for p in placed
+        ]
+        for side, placed in sorted(placements.items())
+    }
 
 
 def rules_data_sha256(ruleset: str, text: str | None = None) -> str:
@@ -71,6 +92,22 @@ def rules_data_sha256(ruleset: str, text: str | None = None) -> str:
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
     data_file = DATA_DIR / f"{ruleset.replace('-', '_')}.yaml"
     return hashlib.sha256(data_file.read_bytes()).hexdigest()
+
+
+class PlacementLine(Strict):
+    """A unit set up by hand, as a record's header holds it (see :class:`Placement`)."""
+
+    model_config = ConfigDict(strict=True)
+
+    unit: int = Field(ge=0)
+    at: tuple[float, float] | None = None  # where it was placed; none: the place offered
+    facing: float | None = None  # the way it faces; none: the middle of the table
+
+    @model_validator(mode="after")
+    def _facing_with_a_place(self) -> PlacementLine:
+        if self.facing is not None and self.at is None:
+            raise ValueError("facing needs at: a unit is turned where it is placed")
+        return self
 
 
 # the rulesets whose games are recorded
@@ -96,6 +133,9 @@ class RecordHeader(Strict):
     rules: str | None = None
     # the order each side's units set up in (the list's unless the record says otherwise)
     deployment: Literal["list-order", "shuffled"] = "list-order"
+    # the sides a person set up by hand, each unit placed in the order it was (a record of
+    # a game set up by the automatic set-up alone has none)
+    placements: dict[Literal["A", "B"], list[PlacementLine]] | None = None
 
     @model_validator(mode="after")
     def _rules_with_their_name(self) -> RecordHeader:
@@ -128,6 +168,14 @@ def new_game(head: dict[str, Any], name: str = "record") -> BoltActionGame:
         )
         for i, text in enumerate(checked.armies)
     )
+    placements = (
+        None
+        if checked.placements is None
+        else {
+            SIDES.index(side): [Placement(p.unit, p.at, p.facing) for p in placed]
+            for side, placed in checked.placements.items()
+        }
+    )
     try:
         return BoltActionGame(
             checked.ruleset,
@@ -137,9 +185,12 @@ def new_game(head: dict[str, Any], name: str = "record") -> BoltActionGame:
             rules_file=house,
             rules_text=checked.rules,
             deployment=checked.deployment,
+            placements=placements,
         )
     except TerrainCategoryError as exc:  # (a record written before categories were checked)
         raise exc.in_file(f"{name}: scenario", checked.scenario) from None
+    except PlacementRefused as exc:  # (a record changed by hand, or made otherwise)
+        raise DataFileError(name, [f"line 1, field placements: {exc}"]) from None
 
 
 def _check_edition(head: RecordHeader, name: str) -> None:

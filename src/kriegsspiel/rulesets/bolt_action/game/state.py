@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -44,7 +44,12 @@ from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
     fight_on,
     reactions,
 )
-from kriegsspiel.rulesets.bolt_action.game.deployment import deploy
+from kriegsspiel.rulesets.bolt_action.game.deployment import (
+    Placement,
+    SetUpPlace,
+    deploy,
+    set_up_by_hand,
+)
 from kriegsspiel.rulesets.bolt_action.game.fubar import fire_on_friend, friendly_fire, panic
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import LIST_ORDER, check_deployment
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import (
@@ -141,11 +146,13 @@ class BoltActionGame(ShootingGroups):
         rules_file: str | None = None,
         rules_text: str | None = None,
         deployment: str = LIST_ORDER,
+        placements: Mapping[int, Sequence[Placement]] | None = None,
     ) -> None:
         # a designer's rules file: read from its path, or (``rules_text``) given as its text
         self.rules: Rules = rules_for(ruleset, rules_file, rules_text)
         self.ruleset = ruleset
         self.scenario = scenario
+        self.armies = armies  # (a game set up again by hand is made from them anew)
         self.seed = seed
         # the order each side's units set up in: the list's, or one drawn from the seed
         self.deployment = check_deployment(deployment)
@@ -182,6 +189,12 @@ class BoltActionGame(ShootingGroups):
         self.over = False
         self._events: list[Event] = []
         deploy(self)
+        # the sides a person sets up by hand (``kriegsspiel play``), and where each of
+        # their units stands as the game begins (the account tells it); None: none is
+        self.placements = placements
+        self.set_up_places: dict[int, SetUpPlace] = (
+            {} if placements is None else set_up_by_hand(self, placements)
+        )
         # the units whose dice went into the cup as this turn began (a tuple: clones share it)
         self.turn_dice: tuple[int, ...] = self._dice_put_in()
         self.log(
