@@ -7,10 +7,10 @@ A unit stands where all its models are inside the zone, on ground it may be set 
 lets it; no one in a building; a vehicle clear of obstacles and of anything that blocks
 sight) and at least ``UNIT_GAP`` from every model already set up; where its first place
 fails, the nearest that passes is taken. A vehicle has no hull outline, but where the zone
-has room it is set up at least ``VEHICLE_LENGTH`` from other units' models (and they from
-it); where it has not, ``UNIT_GAP`` will do and the set-up is told as crowded
-(:func:`crowding`), not refused. A zone with no place left is refused, naming the unit
-and what kept it out.
+has room it is set up as a move keeps it (:func:`spacing.apart`: ``UNIT_GAP`` and half a
+vehicle's length more for each vehicle) from other units' models, and they from it; where
+it has not, ``UNIT_GAP`` will do and the set-up is told as crowded (:func:`crowding`), not
+refused. A zone with no place left is refused, naming the unit and what kept it out.
 
 A game may instead set each side's units up in an order drawn from its seed
 (``deployment="shuffled"``; the simulator's ``--deployment shuffled``), so that a unit's
@@ -34,7 +34,7 @@ from kriegsspiel.core.table import Point, TerrainFeature
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import SHUFFLED
-from kriegsspiel.rulesets.bolt_action.game.spacing import UNIT_GAP, VEHICLE_LENGTH
+from kriegsspiel.rulesets.bolt_action.game.spacing import UNIT_GAP, apart, hull
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     heading_to,
     terrain_column,
@@ -69,8 +69,7 @@ def deploy(game: BoltActionGame) -> None:
 def _deploy(game: BoltActionGame, draw: random.Random | None) -> None:
     """Place every unit, each side's in list order or (``draw``) in an order drawn."""
     names = game.scenario.sides()  # side 0 takes the sides' first zone listed
-    placed: list[tuple[float, float]] = []  # every model set up
-    hulls: list[tuple[float, float]] = []  # and where each vehicle stands
+    placed: list[tuple[float, float, float]] = []  # every model set up, and its unit's hull
     for side in (0, 1):
         mine = [
             (i, shapely.Polygon(z.polygon))
@@ -83,7 +82,7 @@ def _deploy(game: BoltActionGame, draw: random.Random | None) -> None:
         shares = _shares(units, [zone.area for _, zone in mine])
         for (index, zone), share in zip(mine, shares, strict=True):
             try:
-                _deploy_in(game, zone, share, placed, hulls, names[side])
+                _deploy_in(game, zone, share, placed, names[side])
             except ZoneFullError as exc:
                 raise ZoneFullError(str(exc), index) from None
 
@@ -112,8 +111,7 @@ def _deploy_in(
     game: BoltActionGame,
     zone: shapely.Polygon,
     units: list[UnitState],
-    placed: list[tuple[float, float]],
-    hulls: list[tuple[float, float]],
+    placed: list[tuple[float, float, float]],
     side: str,
 ) -> None:
     min_x, min_y, max_x, max_y = zone.bounds
@@ -130,7 +128,7 @@ def _deploy_in(
             for spot in _places_near(wanted, min_x, min_y, max_x, max_y):
                 heading = heading_to(spot, Point(spot.x, centre_y))
                 models = [spot] if unit.vehicle else formation(len(unit.models), spot, heading)
-                why = _misfit(game, unit, inside, models, placed, hulls if roomy else None)
+                why = _misfit(game, unit, inside, models, placed, roomy)
                 if why is None:
                     break
                 if not roomy:
@@ -149,9 +147,7 @@ def _deploy_in(
         unit.heading = heading
         for m, p in zip(unit.models, models, strict=True):
             m.x, m.y = p.x, p.y
-        placed += [(p.x, p.y) for p in models]
-        if unit.vehicle:
-            hulls.append((models[0].x, models[0].y))
+        placed += [(p.x, p.y, hull(unit)) for p in models]
 
 
 def _kept_out(kept_out: dict[str, int]) -> str:
@@ -183,12 +179,13 @@ def _misfit(
     unit: UnitState,
     zone: shapely.Polygon,
     models: list[Point],
-    placed: list[tuple[float, float]],
-    hulls: list[tuple[float, float]] | None,
+    placed: list[tuple[float, float, float]],
+    roomy: bool,
 ) -> str | None:
-    """Why ``unit`` may not be set up with its models at ``models`` (None if it may).
-    Given the ``hulls`` (the vehicles' centres) set up, also if a vehicle would stand
-    nearer another unit's model than ``VEHICLE_LENGTH``, or a model so near a vehicle."""
+    """Why ``unit`` may not be set up with its models at ``models`` (None if it may), the
+    models set up being ``placed`` (each with its unit's hull, :func:`spacing.hull`).
+    ``roomy``: also if a vehicle's model would stand nearer another unit's model than a
+    move keeps them (:func:`spacing.apart`), or a model so near a vehicle."""
     xs, ys = [p.x for p in models], [p.y for p in models]
     if not shapely.contains_xy(zone, xs, ys).all() or not all(map(game.table.contains, models)):
         return "outside the zone"
@@ -197,12 +194,14 @@ def _misfit(
             refusal = setup_refusal(game.rules, feature, unit)
             if refusal is not None:
                 return refusal
-    if any(math.dist((p.x, p.y), q) < UNIT_GAP for p in models for q in placed):
+    if any(math.dist((p.x, p.y), (x, y)) < UNIT_GAP for p in models for x, y, _ in placed):
         return f'within {UNIT_GAP:g}" of a unit already set up'
-    if hulls is not None:
-        near = placed if unit.vehicle else hulls
-        if any(math.dist((p.x, p.y), q) < VEHICLE_LENGTH for p in models for q in near):
-            return "no room for a vehicle's hull"
+    if roomy:
+        mine = UNIT_GAP + hull(unit)
+        for p in models:
+            for x, y, theirs in placed:
+                if (mine > UNIT_GAP or theirs) and math.dist((p.x, p.y), (x, y)) < mine + theirs:
+                    return "no room for a vehicle's hull"
     return None
 
 
@@ -241,8 +240,9 @@ WHO = {
 
 
 def crowding(game: BoltActionGame) -> list[str]:
-    """The vehicles set up nearer another unit's model than a vehicle is long
-    (``VEHICLE_LENGTH``): the engine gives a vehicle no hull outline, so it stands as a
+    """The vehicles set up nearer another unit's model than a move keeps them
+    (:func:`spacing.apart`: ``UNIT_GAP`` and half a vehicle's length for each vehicle): the
+    engine gives a vehicle no hull outline, so where a zone has no room it stands as a
     point kept ``UNIT_GAP`` from others, but on a real table their hulls would overlap.
     Each told once, with the nearest such model: legal, so said, not refused."""
     told = []
@@ -251,12 +251,13 @@ def crowding(game: BoltActionGame) -> list[str]:
             continue
         at = unit.anchor
         near = [
-            (math.dist((at.x, at.y), (m.x, m.y)), other.name)
+            (gap, other.name)
             for other in game.units
             if other is not unit
             for m in other.models
+            if (gap := math.dist((at.x, at.y), (m.x, m.y))) < apart(unit, other)
         ]
-        gap, name = min(near, default=(math.inf, ""))
-        if gap < VEHICLE_LENGTH:
+        if near:
+            gap, name = min(near)
             told.append(f'{unit.name} stands {gap:.1f}" from {name}')
     return told
