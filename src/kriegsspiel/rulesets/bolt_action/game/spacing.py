@@ -103,9 +103,10 @@ class Clearance:
         self.unit = unit
         mine = unit._places()  # (coords, anchor and radius at one look)
         self._coords, self._start, self._radius = mine.coords, mine.anchor, mine.radius
-        # (coords, centre x, centre y, radius, enemy, gap kept) of every other unit that
-        # may matter
+        # (coords, centre x, centre y, radius, enemy, gap kept: apart, inline) of every
+        # other unit that may matter
         self._others = []
+        gap = UNIT_GAP + hull(unit)
         for o in within_reach(units, unit, reach):
             places = o._places()
             centre = places.anchor
@@ -116,7 +117,7 @@ class Clearance:
                     centre.y,
                     places.radius,
                     o.side != unit.side,
-                    apart(unit, o),
+                    gap if o.vehicle is None else gap + HULL,
                 )
             )
 
