@@ -34,7 +34,7 @@ SOLO = "solo-konflikt47.png"
 # the README's piped game (unit 2, advance, the first place), then 1 to every question: the
 # 27th answer leaves side A to pick a unit in turn 2, two of its units lost, which the
 # README's caption says
-SOLO_ANSWERS = "2\nadvance\n1\n" + "1\n" * 27
+SOLO_ANSWERS = "auto\n2\nadvance\n1\n" + "1\n" * 29
 
 
 def run(args: list[str], picture: Path) -> dict[str, Any]:

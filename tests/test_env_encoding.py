@@ -191,8 +191,10 @@ def test_the_observation_counts_what_is_on_the_table() -> None:
         assert units.shape == (len(game.units), len(UNIT_FEATURES))
         assert vector.shape == (len(GAME_FEATURES),)
         names = observer.shapes.plane_names
-        mine = sum(len(u.alive_models) for u in game.units if u.side == side)
-        theirs = sum(len(u.alive_models) for u in game.units if u.side != side)
+        # (a destroyed vehicle keeps its one model: the planes show only units in play)
+        live = [u for u in game.units if not u.destroyed]
+        mine = sum(len(u.alive_models) for u in live if u.side == side)
+        theirs = sum(len(u.alive_models) for u in live if u.side != side)
         assert planes[names.index("my models")].sum() == mine
         assert planes[names.index("enemy models")].sum() == theirs
         points = sum(o.points for o in game.scenario.objectives)

@@ -79,14 +79,15 @@ def test_the_pins_a_vehicle_takes_are_told() -> None:
 def test_an_air_strike_that_immobilises_a_tank_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Bolt Action, hold-the-crossroads, seed 77: the fighter-bomber immobilises the M4
+    """Bolt Action, hold-the-crossroads, seed 206: the fighter-bomber immobilises the M4
     Sherman (the account said only "survives"; before units shot at could go Down, seed 1
-    had the Panzer IV so)."""
+    had the Panzer IV so, and before vehicles kept a hull apart on a move, seed 77)."""
     monkeypatch.chdir(tmp_path)  # the game's record is written there, not where the suite runs
     monkeypatch.setenv("COLUMNS", "10000")  # (each line whole, wherever a console would wrap)
+    seed = "206"
     result = CliRunner().invoke(
         app,
-        ["play", "--ruleset", "bolt-action-1", "--scenario", "hold-the-crossroads", "--seed", "77"],
+        ["play", "--ruleset", "bolt-action-1", "--scenario", "hold-the-crossroads", "--seed", seed],
     )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
@@ -144,7 +145,7 @@ def test_an_assault_on_a_vehicle_records_what_befell_it() -> None:
 
 PANICS = [  # (army lists, seed): Bolt Action games on hold-the-crossroads with a panic
     ([], 7),
-    (["german-grenadier-platoon", "british-rifle-platoon"], 102),
+    (["german-grenadier-platoon", "british-rifle-platoon"], 103),
 ]
 
 
@@ -253,11 +254,11 @@ def test_a_game_opens_with_its_length_and_how_it_is_won_and_ends_naming_the_winn
         "6 turns; the side with more enemy units destroyed wins (a side wiped out loses).",
     ]
     assert result_line(game) == (
-        "Result: Side B (US Army Tesla Company) wins; score 3 - 6 (enemy units destroyed); "
-        "units left 3 v 6"
+        "Result: Side B (US Army Tesla Company) wins; score 3 - 5 (enemy units destroyed); "
+        "units left 4 v 6"
     )
     told = account(game.events, game.units)
-    assert told[-2:] == ["-- end of turn 6: score 3 - 6", "== Game over after turn 6"]
+    assert told[-2:] == ["-- end of turn 6: score 3 - 5", "== Game over after turn 6"]
 
     held = play_game(build_matchup("bolt-action-1", "hold-the-crossroads", []), 7)
     assert opening(held, ("tactical", "tactical"), "house.yaml")[0].endswith(

@@ -30,7 +30,7 @@ from kriegsspiel.rulesets.bolt_action.game.candidates import (
     targets,
     toward_start,
 )
-from kriegsspiel.rulesets.bolt_action.game.spacing import STOP_MARGIN, UNIT_GAP
+from kriegsspiel.rulesets.bolt_action.game.spacing import STOP_MARGIN, UNIT_GAP, VEHICLE_LENGTH
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     IMPASSABLE,
@@ -133,6 +133,12 @@ def slow_destinations(
     return out
 
 
+def kept(a: UnitState, b: UnitState) -> float:
+    """The gap a move keeps between models of ``a`` and ``b``: 1", and half a vehicle's
+    length more for each vehicle."""
+    return UNIT_GAP + VEHICLE_LENGTH / 2 * ((a.vehicle is not None) + (b.vehicle is not None))
+
+
 def slow_clash(game: BoltActionGame, unit: UnitState, to: Point) -> bool:
     """spacing.Clearance.clash as plainly as it goes: every model against every other
     unit's, no whole-unit look first."""
@@ -145,7 +151,7 @@ def slow_clash(game: BoltActionGame, unit: UnitState, to: Point) -> bool:
             a = m.point
             b = Point(a.x + dx, a.y + dy)
             for n in other.alive_models:
-                limit = min(UNIT_GAP, a.distance_to(n.point)) - 1e-9
+                limit = min(kept(unit, other), a.distance_to(n.point)) - 1e-9
                 if other.side != unit.side:
                     path = (
                         shapely.LineString([(a.x, a.y), (b.x, b.y)])
@@ -161,15 +167,15 @@ def slow_clash(game: BoltActionGame, unit: UnitState, to: Point) -> bool:
 
 def slow_stop_short(game: BoltActionGame, unit: UnitState, to: Point) -> Point:
     """spacing.Clearance.stop_short over every enemy model: where a model of the unit, on
-    its way, first comes within UNIT_GAP + STOP_MARGIN of one."""
+    its way, first comes within the gap kept (kept) + STOP_MARGIN of one."""
     start = unit.anchor
     dx, dy = to.x - start.x, to.y - start.y
     a = dx * dx + dy * dy
-    keep = UNIT_GAP + STOP_MARGIN
     first = 1.0
     for other in game.units:
         if other.side == unit.side or other.destroyed:
             continue
+        keep = kept(unit, other) + STOP_MARGIN
         for m in unit.alive_models:
             for n in other.alive_models:
                 wx, wy = m.x - n.x, m.y - n.y

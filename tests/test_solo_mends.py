@@ -53,9 +53,9 @@ def test_the_fire_shown_after_a_vehicles_advance_is_what_it_fires_facing_its_new
     game.apply_action(Action("draw", side=0))
     number = game.eligible(0).index(cromwell) + 1
     console = wide_console()
-    player = HumanPlayer(console, answers(str(number), "advance", "67.5,8", "mg 42"))
+    player = HumanPlayer(console, answers(str(number), "advance", "67.5,8.5", "mg 42"))
     action = player.choose(game)
-    assert (action.order, action.to, action.target) == ("Advance", (67.5, 8.0), mg.uid)
+    assert (action.order, action.to, action.target) == ("Advance", (67.5, 8.5), mg.uid)
     out = said(console)
     shown = re.search(r"MG 42 MMG Team: about \d+\" from there: (.*?) on average", out)
     assert shown, out
@@ -71,15 +71,15 @@ def test_the_fire_shown_after_a_vehicles_advance_is_what_it_fires_facing_its_new
 
 
 def test_no_shot_is_offered_after_a_move_that_turns_every_weapon_away() -> None:
-    """The Universal Carrier's one LMG faces front: after a move sideways the enemy ahead
-    is out of its arc. It is neither listed among those it "may then fire at" at that
+    """The Universal Carrier's one LMG faces front: after a move aside (half left, 2.5"
+    clear of the gun beside it) the enemy ahead is out of its arc. It is neither listed among those it "may then fire at" at that
     place, nor offered after the move (which would spend the fire on nothing); the person
     is told why, and the move is taken with no target."""
     game = bolt_action()
     carrier, mg = unit_named(game, "Universal Carrier"), unit_named(game, "MG 42 MMG Team", 1)
     mg.translate(49.1 - mg.anchor.x, 24 - mg.anchor.y)  # ahead of the carrier
     game.apply_action(Action("draw", side=0))
-    aside, ahead = (44.0, 7.0), (carrier.anchor.x, carrier.anchor.y + 5)
+    aside, ahead = (45.0, 9.5), (carrier.anchor.x, carrier.anchor.y + 5)
     acts = [
         Action("order", unit=carrier.uid, order="Advance", to=to, target=target)
         for to in (aside, ahead)
@@ -89,14 +89,14 @@ def test_no_shot_is_offered_after_a_move_that_turns_every_weapon_away() -> None:
     console = wide_console()
     action = HumanPlayer(console, answers("1"))._move(game, carrier, "Advance", acts)
     out = said(console)
-    assert '1 (44.0, 7.0), 5.2" away, open ground 2' in out  # (no "may then fire at")
+    assert '1 (45.0, 9.5), 5.4" away, open ground 2' in out  # (no "may then fire at")
     assert (
         f'2 ({ahead[0]:.1f}, {ahead[1]:.1f}), 5.0" away, open ground; may then fire at MG 42' in out
     )
     assert "Then fire at" not in out and "no one: only move" not in out
-    assert "From there Universal Carrier would have no shot at MG 42 MMG Team (facing 281°" in out
+    assert "From there Universal Carrier would have no shot at MG 42 MMG Team (facing 311°" in out
     assert (action.to, action.target) == (aside, None)
-    assert not game.shot_groups(carrier, mg, moving=True, origin=Point(*aside), heading=281.1)
+    assert not game.shot_groups(carrier, mg, moving=True, origin=Point(*aside), heading=310.5)
 
 
 # ------------------------------------------------------------ places typed as printed

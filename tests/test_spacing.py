@@ -1,4 +1,5 @@
-"""Units keep 1" apart on an ordinary move (docs/rules/bolt-action-family.md: spacing)."""
+"""Units keep 1" apart on an ordinary move, and a vehicle half its 3" hull more
+(docs/rules/konflikt47.md and bolt-action-1.md: "Keeping apart on a move")."""
 
 from __future__ import annotations
 
@@ -7,13 +8,22 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_game_rules import new_game, only, place
 
 from kriegsspiel.core.game import CHANCE, IllegalActionError
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
-from kriegsspiel.rulesets.bolt_action.game.spacing import UNIT_GAP, Clearance
+from kriegsspiel.rulesets.bolt_action.game.close_quarters import assault_move
+from kriegsspiel.rulesets.bolt_action.game.deployment import crowding
+from kriegsspiel.rulesets.bolt_action.game.spacing import (
+    UNIT_GAP,
+    VEHICLE_LENGTH,
+    Clearance,
+    apart,
+)
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
@@ -139,11 +149,26 @@ def _mover(action: Any) -> int | None:
     return None
 
 
+def _exempt_movers(action: Any, events: list[Any]) -> set[int]:
+    """The units ``events`` (those one action logged) moved otherwise than by the
+    action's own ordinary move: an assault's moves, an escape, a chase, a FUBAR panic."""
+    mover = _mover(action)
+    panicked = {e.data.get("unit") for e in events if e.kind == "fubar"}
+    ordinary = None if mover is None else [round(action.to[0], 2), round(action.to[1], 2)]
+    return {
+        e.data["unit"]
+        for e in events
+        if e.kind == "move"
+        and (e.data["unit"] != mover or e.data["to"] != ordinary or mover in panicked)
+    }
+
+
 @pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
 @pytest.mark.parametrize("kind", ["random", "tactical"])
 def test_players_are_offered_no_move_too_near_another_unit(ruleset: str, kind: str) -> None:
     """Whole games: after every ordinary move, the mover's models are 1" from every other
-    unit's (or no nearer than they were: units an assault left in contact)."""
+    unit's, and a vehicle's 1.5" more (or no nearer than they were: units an assault left
+    in contact)."""
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
     from kriegsspiel.ai.players import Player, RandomPlayer, chance_outcome
 
@@ -165,14 +190,172 @@ def test_players_are_offered_no_move_too_near_another_unit(ruleset: str, kind: s
                 for u in game.units
                 if uid is not None and u.uid != uid and not u.destroyed
             }
+            logged = len(game.events)
             game.apply_action(action)
             if uid is None or game.units[uid].destroyed:
                 continue
+            if uid in _exempt_movers(action, game.events[logged:]):
+                continue  # (its order test came up FUBAR: it ran in panic instead)
             moves += 1
             mover = game.units[uid]
             for other_id, (coords, was) in before.items():
                 other = game.units[other_id]
                 if other.destroyed or other.coords != coords:
                     continue  # (it moved too: fled a shot, say)
-                assert _gap(mover, other) >= min(UNIT_GAP, was) - 1e-6, (action, other.name)
+                kept = apart(mover, other)
+                assert _gap(mover, other) >= min(kept, was) - 1e-6, (action, other.name)
     assert moves > 10
+
+
+def _ending(
+    game: BoltActionGame, uid: int, other: int, gap: float, way: tuple[float, float]
+) -> tuple[float, float]:
+    """Where unit ``uid``'s centre goes, moving ``way`` (a unit vector), for its nearest
+    model to end ``gap`` from ``other``'s (found by halving, on a clone)."""
+    twin = game.clone()
+    start = twin.units[uid].anchor
+    low, high = 0.0, _gap(twin.units[uid], twin.units[other])
+    for _ in range(60):
+        mid = (low + high) / 2
+        place(twin.units[uid], start.x + way[0] * mid, start.y + way[1] * mid)
+        low, high = (mid, high) if _gap(twin.units[uid], twin.units[other]) > gap else (low, mid)
+    place(twin.units[uid], start.x + way[0] * low, start.y + way[1] * low)
+    assert _gap(twin.units[uid], twin.units[other]) == pytest.approx(gap)
+    return (start.x + way[0] * low, start.y + way[1] * low)
+
+
+def _tanks(ruleset: str) -> tuple[BoltActionGame, int, int]:
+    """Squads 1 and 2 (side 0) at (36, 10) and (26, 10), side 0's first vehicle at (56,
+    10) and side 1's first tank (a tracked vehicle) at (36, 18) facing them, on an open
+    table; side 0 to order. The game and the two vehicles' numbers."""
+    game = new_game(ruleset)
+    game.table = Table(72, 48)
+    mine = next(u.uid for u in game.units if u.side == 0 and u.vehicle is not None)
+    tank = next(
+        u.uid
+        for u in game.units
+        if u.side == 1 and u.vehicle is not None and u.vehicle.kind == "tracked"
+    )
+    only(game, 1, 2, mine, tank)
+    place(game.units[1], 36, 10, 0)
+    place(game.units[2], 26, 10, 0)
+    place(game.units[mine], 56, 10, 0)
+    place(game.units[tank], 36, 18, 180)
+    game.apply_action(Action("draw", side=0))
+    assert game.current_player() == 0
+    return game, mine, tank
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_a_move_ending_two_inches_from_a_tank_is_refused(ruleset: str) -> None:
+    """A tank keeps others half its 3" hull farther off than 1": a squad's Advance whose
+    nearest man would end 2" from the tank's centre is refused (1" would have let it), and
+    one ending 2.6" from it is allowed."""
+    game, _, tank = _tanks(ruleset)
+    squad = game.units[1]
+    assert apart(squad, game.units[tank]) == UNIT_GAP + VEHICLE_LENGTH / 2 == 2.5
+
+    def advance_to(gap: float) -> tuple[float, float]:
+        return _ending(game, 1, tank, gap, (0.0, 1.0))
+
+    before = _state(game)
+    refused = 'within 2.5" of an enemy model \\(1", and half a 3" hull for each vehicle\\)'
+    with pytest.raises(IllegalActionError, match=refused):
+        game.apply_action(Action("order", unit=1, order="Advance", to=advance_to(2.0)))
+    assert _state(game) == before
+    game.apply_action(Action("order", unit=1, order="Advance", to=advance_to(2.6)))
+    assert _gap(squad, game.units[tank]) == pytest.approx(2.6)
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_two_vehicles_keep_a_hull_apart_and_a_squad_still_assaults_one(ruleset: str) -> None:
+    """Two vehicles' centres keep 1" and a whole hull (4") apart on a move, a friend's as an
+    enemy's; infantry's assault on a vehicle still closes to 1" of it."""
+    game, mine, tank = _tanks(ruleset)
+    place(game.units[tank], 56, 20, 180)
+    assert apart(game.units[mine], game.units[tank]) == 4.0
+    with pytest.raises(IllegalActionError, match='within 4" of an enemy model'):
+        game.apply_action(Action("order", unit=mine, order="Advance", to=(56.0, 16.5)))
+    clear = Clearance(game.units, game.units[mine])
+    assert clear.clash(Point(56, 15.9)) is None
+    short = clear.stop_short(Point(56, 20))  # the candidates' stop short of it
+    assert short.y == pytest.approx(20 - 4.0 - 0.05)
+    place(game.units[2], 46, 10, 0)  # a friendly squad beside it keeps 2.5" off
+    beside = Clearance(game.units, game.units[2])
+    assert 'end within 2.5" of a friendly model' in str(
+        beside.clash(Point(*_ending(game, 2, mine, 2.4, (1.0, 0.0))))
+    )
+    assert beside.clash(Point(*_ending(game, 2, mine, 2.6, (1.0, 0.0)))) is None
+    # the squad assaults the enemy tank: its closing move ends 1" from it
+    place(game.units[tank], 36, 16, 180)
+    squad = game.units[1]
+    move = assault_move(game, squad, game.units[tank])
+    assert move is not None and move[1].allowed
+    twin = game.clone()
+    place(twin.units[1], move[0].x, move[0].y)
+    assert _gap(twin.units[1], twin.units[tank]) == pytest.approx(UNIT_GAP)
+    game.validate(Action("order", unit=1, order="Run", target=tank))  # (the order: allowed)
+
+
+def _too_near(game: BoltActionGame) -> dict[tuple[int, int], float]:
+    """Every pair of live units, one of them a vehicle, nearer than a move keeps them
+    (spacing.apart), with their gap."""
+    live = [u for u in game.units if not u.destroyed and u.alive_models]
+    found = {}
+    for a in live:
+        for b in live:
+            if a.uid < b.uid and (a.vehicle is not None or b.vehicle is not None):
+                gap = _gap(a, b)
+                if gap < apart(a, b) - 1e-6:
+                    found[a.uid, b.uid] = gap
+    return found
+
+
+@settings(
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=True,  # (whole games: the same few each run, chosen by hypothesis)
+)
+@given(
+    ruleset=st.sampled_from(["konflikt47", "bolt-action-1"]),
+    seed=st.integers(1, 10_000),
+    kind=st.sampled_from(["random", "tactical"]),
+)
+def test_no_vehicle_ends_a_move_within_its_hull_of_another_model(
+    ruleset: str, seed: int, kind: str
+) -> None:
+    """Whole games: after every action, no two live vehicles' centres are nearer than 1"
+    and a hull (4"), and no vehicle nearer than 1" and half a hull (2.5") to another unit's
+    model, unless an assault's, an escape's, a chase's or a panic's move brought them so
+    near (which keep their own rules), and then no ordinary move brings them nearer."""
+    from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+    from kriegsspiel.ai.players import Player, RandomPlayer, chance_outcome
+
+    game = new_game(ruleset, scenario=seed % 2, seed=seed)
+    assert crowding(game) == [] and _too_near(game) == {}  # the set-up keeps them apart
+    players: list[Player] = (
+        [TacticalPlayer(seed), TacticalPlayer(seed + 1)]
+        if kind == "tactical"
+        else [RandomPlayer(seed), RandomPlayer(seed + 1)]
+    )
+    rng = random.Random(seed)
+    excused: dict[tuple[int, int], float] = {}  # pairs an exempt move left near: their gap
+    moved = 0
+    while not game.is_terminal():
+        side = game.current_player()
+        action = chance_outcome(game, rng) if side == CHANCE else players[side].choose(game)
+        logged = len(game.events)
+        game.apply_action(action)
+        exempt = _exempt_movers(action, game.events[logged:])
+        moved += _mover(action) is not None
+        near = _too_near(game)
+        for pair, gap in near.items():
+            if exempt & set(pair):
+                excused[pair] = gap
+                continue
+            assert pair in excused, (action, [game.units[u].name for u in pair], gap)
+            assert gap >= excused[pair] - 1e-6, (action, pair)  # kept its distance, or away
+            excused[pair] = gap
+        excused = {pair: gap for pair, gap in excused.items() if pair in near}
+    assert moved > 10

@@ -327,6 +327,8 @@ def test_a_move_of_half_an_advance_back_is_offered_in_reverse_from_any_place() -
     rng = random.Random(5)
     for uid in (WALKER, PANZER):
         vehicle = game.units[uid]
+        for other in {WALKER, PANZER} - {uid}:  # (parked out of the way: vehicles keep 4")
+            place(game.units[other], 6, 6, heading=0)
         for _ in range(40):
             place(vehicle, rng.uniform(20, 50), rng.uniform(14, 30), heading=0)
             offered = [a for a in order_candidates(game, vehicle) if a.to is not None]

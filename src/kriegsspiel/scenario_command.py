@@ -193,10 +193,11 @@ def _warnings(path: Path, scenario: Scenario) -> list[str]:
 
 
 def _crowding(matchup: Matchup) -> str:
-    """Where the lists deploy crowded (vehicles nearer other units' models than a vehicle is
-    long), each list in each side's zones, as a clause of the verdict ("" if nowhere)."""
+    """Where the lists deploy crowded (vehicles nearer other units' models than a move
+    keeps them), each list in each side's zones, as a clause of the verdict ("" if
+    nowhere)."""
     from kriegsspiel.rulesets.bolt_action.game.deployment import crowding
-    from kriegsspiel.rulesets.bolt_action.game.spacing import VEHICLE_LENGTH
+    from kriegsspiel.rulesets.bolt_action.game.spacing import UNIT_GAP, VEHICLE_LENGTH
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
     from kriegsspiel.sim.matchup import parsed
 
@@ -215,9 +216,11 @@ def _crowding(matchup: Matchup) -> str:
         return ""
     shown = "; ".join(found[:4]) + (f"; and {len(found) - 4} more" if len(found) > 4 else "")
     return (
-        f'the deployment is crowded: {shown} (a vehicle is some {VEHICLE_LENGTH:g}" long: '
-        "the engine sets it up as a point, so nothing stops it, but on a real table the "
-        "models would overlap; make the zones larger, or field fewer vehicles)."
+        f'the deployment is crowded: {shown} (a vehicle is some {VEHICLE_LENGTH:g}" long, '
+        f'and a move keeps it {UNIT_GAP:g}" and half that from other models: without room '
+        f'the engine sets it up as a point {UNIT_GAP:g}" off, so nothing stops it, but on a '
+        "real table the models would overlap; make the zones larger, or field fewer "
+        "vehicles)."
     )
 
 

@@ -289,7 +289,7 @@ class TacticalPlayer:
         unit's place, cover and pins found once per unit (not one call for every move)."""
         uncapped: list[int] = []
         later: list[tuple[float, int]] = []
-        movers: dict[int, tuple[float, float, float, int]] = {}
+        movers: dict[int, tuple[float, float, float, float, int]] = {}
         dist = math.dist
         scenario = state.scenario  # (the last turn of an objectives game: see below)
         swinging = scenario.victory == "objectives" and state.turn >= scenario.turns
@@ -299,13 +299,14 @@ class TacticalPlayer:
                 mover = movers.get(action.unit)
                 if mover is None:
                     mover = movers[action.unit] = self._mover(state, state.units[action.unit])
-                x, y, here, pins = mover
+                x, y, here, turn, pins = mover
                 to = action.to
                 gain = 0.0
-                if to:  # (here: the cover where it stands, less a vehicle's turn's ceiling)
-                    gain = 0.9 * dist(to, (x, y)) + SLACK + BEST_COVER_BONUS - here
-                    if swinging:  # as :meth:`_gain_ceiling` adds it
+                if to:  # in :meth:`_gain_ceiling`'s steps, so to the last bit its answer
+                    gain = 0.9 * dist(to, (x, y)) + SLACK
+                    if swinging:  # (0 otherwise)
                         gain += self._objective_swing(state, state.units[action.unit], to)
+                    gain = gain + BEST_COVER_BONUS - here + turn
                 later.append((-((0.0 + gain if order == "Advance" else 1.3 * gain) - pins), i))
                 continue
             ceiling = None
@@ -317,14 +318,16 @@ class TacticalPlayer:
                 later.append((-ceiling, i))
         return uncapped, later
 
-    def _mover(self, state: BoltActionGame, unit: UnitState) -> tuple[float, float, float, int]:
-        """Where the unit stands, the cover bonus there (less what turning could gain a
-        vehicle: :meth:`_turn_ceiling`) and its pins: all :meth:`_caps` reads of a mover."""
+    def _mover(
+        self, state: BoltActionGame, unit: UnitState
+    ) -> tuple[float, float, float, float, int]:
+        """Where the unit stands, the cover bonus there, what turning could gain a vehicle
+        (:meth:`_turn_ceiling`) and its pins: all :meth:`_caps` reads of a mover."""
         anchor = unit.anchor
         here = self._cover_here.get(unit.uid)
         if here is None:
             here = self._cover_here[unit.uid] = _cover_bonus(state.table, anchor)
-        return anchor.x, anchor.y, here - self._turn_ceiling(state, unit), unit.pins
+        return anchor.x, anchor.y, here, self._turn_ceiling(state, unit), unit.pins
 
     # -- reactions --------------------------------------------------------------------
     def _react(self, state: BoltActionGame, actions: list[Action]) -> Action:

@@ -270,10 +270,10 @@ def _remembered(
     # (the rest is the table's, whose store this is)
     key = (game.rules, run, unit.side, unit.kind, unit.vehicle, unit.heading)
     # the places of the other units that may be near enough for the move to keep clear of
-    # (Clearance)
+    # (Clearance), and which are vehicles (their hulls keep it farther off)
     if near is None:
         near = within_reach(game.units, unit, _longest(game, unit, run))
-    others = tuple([(o.side, o.coords) for o in near])
+    others = tuple([(o.side, o.coords, o.vehicle is None) for o in near])
     # (the goals and the unit's place by their coordinates, since a Point hashes in Python;
     # its live models' places fix its centre, which places it only when none is left)
     aims = (

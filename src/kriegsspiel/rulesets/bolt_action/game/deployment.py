@@ -7,10 +7,10 @@ A unit stands where all its models are inside the zone, on ground it may be set 
 lets it; no one in a building; a vehicle clear of obstacles and of anything that blocks
 sight) and at least ``UNIT_GAP`` from every model already set up; where its first place
 fails, the nearest that passes is taken. A vehicle has no hull outline, but where the zone
-has room it is set up at least ``VEHICLE_LENGTH`` from other units' models (and they from
-it); where it has not, ``UNIT_GAP`` will do and the set-up is told as crowded
-(:func:`crowding`), not refused. A zone with no place left is refused, naming the unit
-and what kept it out.
+has room it is set up as a move keeps it (:func:`spacing.apart`: ``UNIT_GAP`` and half a
+vehicle's length more for each vehicle) from other units' models, and they from it; where
+it has not, ``UNIT_GAP`` will do and the set-up is told as crowded (:func:`crowding`), not
+refused. A zone with no place left is refused, naming the unit and what kept it out.
 
 A game may instead set each side's units up in an order drawn from its seed
 (``deployment="shuffled"``; the simulator's ``--deployment shuffled``), so that a unit's
@@ -38,7 +38,7 @@ from kriegsspiel.core.table import Point, TerrainFeature
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import SHUFFLED
-from kriegsspiel.rulesets.bolt_action.game.spacing import UNIT_GAP, VEHICLE_LENGTH
+from kriegsspiel.rulesets.bolt_action.game.spacing import UNIT_GAP, apart, hull
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     heading_to,
     terrain_column,
@@ -73,8 +73,7 @@ def deploy(game: BoltActionGame) -> None:
 def _deploy(game: BoltActionGame, draw: random.Random | None) -> None:
     """Place every unit, each side's in list order or (``draw``) in an order drawn."""
     names = game.scenario.sides()  # side 0 takes the sides' first zone listed
-    placed: list[tuple[float, float]] = []  # every model set up
-    hulls: list[tuple[float, float]] = []  # and where each vehicle stands
+    placed: list[tuple[float, float, float]] = []  # every model set up, and its unit's hull
     for side in (0, 1):
         mine = [
             (i, shapely.Polygon(z.polygon))
@@ -87,7 +86,7 @@ def _deploy(game: BoltActionGame, draw: random.Random | None) -> None:
         shares = _shares(units, [zone.area for _, zone in mine])
         for (index, zone), share in zip(mine, shares, strict=True):
             try:
-                _deploy_in(game, zone, share, placed, hulls, names[side])
+                _deploy_in(game, zone, share, placed, names[side])
             except ZoneFullError as exc:
                 raise ZoneFullError(str(exc), index) from None
 
@@ -116,8 +115,7 @@ def _deploy_in(
     game: BoltActionGame,
     zone: shapely.Polygon,
     units: list[UnitState],
-    placed: list[tuple[float, float]],
-    hulls: list[tuple[float, float]],
+    placed: list[tuple[float, float, float]],
     side: str,
 ) -> None:
     min_x, min_y, max_x, max_y = zone.bounds
@@ -134,7 +132,7 @@ def _deploy_in(
             for spot in _places_near(wanted, min_x, min_y, max_x, max_y):
                 heading = heading_to(spot, Point(spot.x, centre_y))
                 models = [spot] if unit.vehicle else formation(len(unit.models), spot, heading)
-                why = _misfit(game, unit, inside, models, placed, hulls if roomy else None)
+                why = _misfit(game, unit, inside, models, placed, roomy)
                 if why is None:
                     break
                 if not roomy:
@@ -153,9 +151,7 @@ def _deploy_in(
         unit.heading = heading
         for m, p in zip(unit.models, models, strict=True):
             m.x, m.y = p.x, p.y
-        placed += [(p.x, p.y) for p in models]
-        if unit.vehicle:
-            hulls.append((models[0].x, models[0].y))
+        placed += [(p.x, p.y, hull(unit)) for p in models]
 
 
 def _kept_out(kept_out: dict[str, int]) -> str:
@@ -187,12 +183,13 @@ def _misfit(
     unit: UnitState,
     zone: shapely.Polygon,
     models: list[Point],
-    placed: list[tuple[float, float]],
-    hulls: list[tuple[float, float]] | None,
+    placed: list[tuple[float, float, float]],
+    roomy: bool,
 ) -> str | None:
-    """Why ``unit`` may not be set up with its models at ``models`` (None if it may).
-    Given the ``hulls`` (the vehicles' centres) set up, also if a vehicle would stand
-    nearer another unit's model than ``VEHICLE_LENGTH``, or a model so near a vehicle."""
+    """Why ``unit`` may not be set up with its models at ``models`` (None if it may), the
+    models set up being ``placed`` (each with its unit's hull, :func:`spacing.hull`).
+    ``roomy``: also if a vehicle's model would stand nearer another unit's model than a
+    move keeps them (:func:`spacing.apart`), or a model so near a vehicle."""
     xs, ys = [p.x for p in models], [p.y for p in models]
     if not shapely.contains_xy(zone, xs, ys).all() or not all(map(game.table.contains, models)):
         return "outside the zone"
@@ -201,12 +198,14 @@ def _misfit(
             refusal = setup_refusal(game.rules, feature, unit)
             if refusal is not None:
                 return refusal
-    if any(math.dist((p.x, p.y), q) < UNIT_GAP for p in models for q in placed):
+    if any(math.dist((p.x, p.y), (x, y)) < UNIT_GAP for p in models for x, y, _ in placed):
         return f'within {UNIT_GAP:g}" of a unit already set up'
-    if hulls is not None:
-        near = placed if unit.vehicle else hulls
-        if any(math.dist((p.x, p.y), q) < VEHICLE_LENGTH for p in models for q in near):
-            return "no room for a vehicle's hull"
+    if roomy:
+        mine = UNIT_GAP + hull(unit)
+        for p in models:
+            for x, y, theirs in placed:
+                if (mine > UNIT_GAP or theirs) and math.dist((p.x, p.y), (x, y)) < mine + theirs:
+                    return "no room for a vehicle's hull"
     return None
 
 
@@ -245,8 +244,9 @@ WHO = {
 
 
 def crowding(game: BoltActionGame) -> list[str]:
-    """The vehicles set up nearer another unit's model than a vehicle is long
-    (``VEHICLE_LENGTH``): the engine gives a vehicle no hull outline, so it stands as a
+    """The vehicles set up nearer another unit's model than a move keeps them
+    (:func:`spacing.apart`: ``UNIT_GAP`` and half a vehicle's length for each vehicle): the
+    engine gives a vehicle no hull outline, so where a zone has no room it stands as a
     point kept ``UNIT_GAP`` from others, but on a real table their hulls would overlap.
     Each told once, with the nearest such model: legal, so said, not refused."""
     told = []
@@ -255,13 +255,14 @@ def crowding(game: BoltActionGame) -> list[str]:
             continue
         at = unit.anchor
         near = [
-            (math.dist((at.x, at.y), (m.x, m.y)), other.name)
+            (gap, other.name)
             for other in game.units
             if other is not unit
             for m in other.models
+            if (gap := math.dist((at.x, at.y), (m.x, m.y))) < apart(unit, other)
         ]
-        gap, name = min(near, default=(math.inf, ""))
-        if gap < VEHICLE_LENGTH:
+        if near:
+            gap, name = min(near)
             told.append(f'{unit.name} stands {gap:.1f}" from {name}')
     return told
 
@@ -309,12 +310,11 @@ def set_up_by_hand(
     names = game.scenario.sides()
     hand = {u.uid for u in game.units if u.side in placements}
     offered = {u.uid: ([Point(m.x, m.y) for m in u.models], u.heading) for u in game.units}
-    placed: list[tuple[float, float]] = []  # every model set up
+    placed: list[tuple[float, float, float]] = []  # every model set up, its unit's hull
     owners: list[str] = []  # ... and its unit's name
-    hulls: list[tuple[float, float]] = []  # and where each vehicle stands
     for unit in game.units:
         if unit.uid not in hand:
-            _stand(unit, offered[unit.uid][0], unit.heading, placed, owners, hulls)
+            _stand(unit, offered[unit.uid][0], unit.heading, placed, owners)
     where: dict[int, SetUpPlace] = {}
     for side in sorted(placements):
         zone = _side_zone(game, side)
@@ -329,11 +329,11 @@ def set_up_by_hand(
                 )
             if p.unit in where:
                 raise PlacementRefused(f"{game.units[p.unit].name} is placed twice", p.unit)
-            where[p.unit] = _hand_place(game, p, zone, offered, placed, owners, hulls)
+            where[p.unit] = _hand_place(game, p, zone, offered, placed, owners)
         for unit in mine:
             if unit.uid not in where:
                 where[unit.uid] = _hand_place(
-                    game, Placement(unit.uid), zone, offered, placed, owners, hulls
+                    game, Placement(unit.uid), zone, offered, placed, owners
                 )
     return where
 
@@ -343,32 +343,31 @@ def _hand_place(
     p: Placement,
     zone: _Zone,
     offered: dict[int, tuple[list[Point], float]],
-    placed: list[tuple[float, float]],
+    placed: list[tuple[float, float, float]],
     owners: list[str],
-    hulls: list[tuple[float, float]],
 ) -> SetUpPlace:
     """Set up one unit by hand (see :func:`set_up_by_hand`): its place and facing."""
     unit = game.units[p.unit]
     if p.at is None:
         models, heading = offered[unit.uid]
-        if _misfit(game, unit, zone.inside, models, placed, None) is not None:
-            models, heading = _nearest_fit(game, unit, zone, _centre(models), None, placed, hulls)
+        if _misfit(game, unit, zone.inside, models, placed, roomy=False) is not None:
+            models, heading = _nearest_fit(game, unit, zone, _centre(models), None, placed)
     else:
         at = Point(*p.at)
         heading = _facing(game, at) if p.facing is None else p.facing % 360
         models = _models_at(unit, at, heading)
-        why = _misfit(game, unit, zone.inside, models, placed, None)
+        why = _misfit(game, unit, zone.inside, models, placed, roomy=False)
         if why is not None:
             try:
                 nearest: Point | None = _centre(
-                    _nearest_fit(game, unit, zone, at, p.facing, placed, hulls)[0]
+                    _nearest_fit(game, unit, zone, at, p.facing, placed)[0]
                 )
             except PlacementRefused:
                 nearest = None
             raise PlacementRefused(
                 _refusal(game, unit, zone, why, models, placed, owners), unit.uid, nearest
             )
-    _stand(unit, models, heading, placed, owners, hulls)
+    _stand(unit, models, heading, placed, owners)
     return _centre(models), heading
 
 
@@ -376,18 +375,15 @@ def _stand(
     unit: UnitState,
     models: list[Point],
     heading: float,
-    placed: list[tuple[float, float]],
+    placed: list[tuple[float, float, float]],
     owners: list[str],
-    hulls: list[tuple[float, float]],
 ) -> None:
     """Set ``unit``'s models at ``models``, facing ``heading``, and count them set up."""
     unit.heading = heading
     for m, p in zip(unit.models, models, strict=True):
         m.x, m.y = p.x, p.y
-    placed += [(p.x, p.y) for p in models]
+    placed += [(p.x, p.y, hull(unit)) for p in models]
     owners += [unit.name] * len(models)
-    if unit.vehicle:
-        hulls.append((models[0].x, models[0].y))
 
 
 def _nearest_fit(
@@ -396,8 +392,7 @@ def _nearest_fit(
     zone: _Zone,
     wanted: Point,
     facing: float | None,
-    placed: list[tuple[float, float]],
-    hulls: list[tuple[float, float]],
+    placed: list[tuple[float, float, float]],
 ) -> tuple[list[Point], float]:
     """The models and facing of the place nearest ``wanted`` (it first, then a 1" grid
     over the zone) where ``unit`` may be set up: with room for vehicles' hulls if there is
@@ -408,7 +403,7 @@ def _nearest_fit(
         for spot in _places_near(wanted, min_x, min_y, max_x, max_y):
             heading = _facing(game, spot) if facing is None else facing % 360
             models = _models_at(unit, spot, heading)
-            if _misfit(game, unit, zone.inside, models, placed, hulls if roomy else None) is None:
+            if _misfit(game, unit, zone.inside, models, placed, roomy) is None:
                 return models, heading
     raise PlacementRefused(
         f'no place is left in {zone.name} where {unit.name} may be set up 1" from the '
@@ -423,7 +418,7 @@ def _refusal(
     zone: _Zone,
     why: str,
     models: list[Point],
-    placed: list[tuple[float, float]],
+    placed: list[tuple[float, float, float]],
     owners: list[str],
 ) -> str:
     """Why ``unit`` may not stand at ``models``, as a player reads it (``why``: the
@@ -435,7 +430,7 @@ def _refusal(
         return f"{unit.name} would not stand wholly inside {zone.name} ({extent}){ranks}"
     if why.startswith("within"):
         gap, name = min(
-            (math.dist((p.x, p.y), q), owner)
+            (math.dist((p.x, p.y), q[:2]), owner)
             for p in models
             for q, owner in zip(placed, owners, strict=True)
         )
