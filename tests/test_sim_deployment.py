@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import PATROLS_RANDOM, SIM_DATA, run_cli
+from test_table_setup_terrain import JEEP, SQUAD
 
 from kriegsspiel.core.scenario import load_scenario, parse_scenario, sample_scenarios
 from kriegsspiel.errors import UsageError
@@ -87,26 +88,6 @@ def test_each_order_is_as_likely_as_another() -> None:
         first += places(game, 0)[0] == "Grenadier Squad"
     share = wilson(first, 400)
     assert share.low < 0.5 < share.high
-
-
-SQUAD = """  - name: Rifle Squad
-    type: infantry
-    quality: regular
-    points: 50
-    models:
-      - {name: Rifleman, count: 5, weapons: [Rifle]}
-"""
-JEEP = """  - name: Jeep
-    type: vehicle
-    quality: regular
-    points: 30
-    vehicle:
-      kind: wheeled
-      damage_value_of: soft-skinned vehicle
-      open_topped: true
-      weapons:
-        - {weapon: MMG, facing: front}
-"""
 
 
 def _woods_game(seed: int, order: str) -> BoltActionGame:
