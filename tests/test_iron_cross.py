@@ -245,12 +245,13 @@ def test_reaction_token_being_spent_is_not_counted() -> None:
         }
     )
     assert rules.reaction_needs(0, 0, counted) == 4 and rules.reaction_needs(1, 1, counted) == 6
-    # the reasoning says which reading is played, and that it is an assumption
+    # the reasoning says which reading is played, and where from: the shipped data's
+    # assumption, or the data that changed it (here unnamed: not read from a file)
     assert odds.reaction(0, 0).reasons[0].because == (
         "base 3+, +1 per command token or morale marker (0 on the unit; the token spent on "
         "this reaction is not counted: assumption)"
     )
-    assert "(0 on the unit; the token spent on this reaction is counted too: assumption)" in (
+    assert "(0 on the unit; the token spent on this reaction is counted too: changed " in (
         odds.reaction(0, 0, data=counted).reasons[0].because
     )
 

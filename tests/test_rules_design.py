@@ -195,3 +195,43 @@ def test_an_unknown_weapon_tells_which_chart_the_list_was_checked_against(
     assert "give that file (--rules-file FILE)" in unknown.stderr
     shipped = run_cli("army", "mine.yaml", "--rules-file", "house.yaml", cwd=tmp_path)
     assert "--rules-file FILE" not in shipped.stderr and "rules file house.yaml" in shipped.stderr
+
+
+def test_a_name_not_on_the_chart_says_how_to_list_the_chart(tmp_path: Path) -> None:
+    """The message ends with the command that lists the chart the list was checked
+    against: the weapons chart for a weapon, the damage values for a vehicle's, with the
+    rules file when one was given; and that command lists it."""
+    ba1_copy(tmp_path)
+    grenadiers = (
+        DATA_DIR.parents[2] / "data" / "armies" / "bolt-action-1" / "german-grenadier-platoon.yaml"
+    ).read_text()
+    assert grenadiers.count("weapons: [Panzerschreck]") == 1
+    (tmp_path / "mine.yaml").write_text(
+        grenadiers.replace("weapons: [Panzerschreck]", "weapons: [Hyper bazooka]")
+    )
+    shipped = run_cli("army", "mine.yaml", cwd=tmp_path)
+    assert shipped.returncode == 2
+    assert (
+        "The list was checked against the shipped weapons chart ('kriegsspiel army --weapons "
+        "-r bolt-action-1' lists it); if the name is on your own rules file's, give that file "
+        "(--rules-file FILE).\n"
+    ) in shipped.stderr
+    house = run_cli("army", "mine.yaml", "--rules-file", "house.yaml", cwd=tmp_path)
+    assert house.stderr.endswith(
+        "of the rules file house.yaml; 'kriegsspiel army --weapons -r bolt-action-1 "
+        "--rules-file house.yaml' lists it.\n"
+    )
+    listed = run_cli(
+        "army", "--weapons", "-r", "bolt-action-1", "--rules-file", "house.yaml", cwd=tmp_path
+    )
+    assert listed.returncode == 0 and "Panzerschreck" in listed.stdout
+    vehicle = grenadiers.splitlines()
+    damage = next(line for line in vehicle if "damage_value_of:" in line)
+    (tmp_path / "tank.yaml").write_text(
+        grenadiers.replace(damage, damage.split(":")[0] + ": medium tanx", 1)
+    )
+    tanx = run_cli("army", "tank.yaml", "--rules-file", "house.yaml", cwd=tmp_path)
+    assert tanx.returncode == 2 and "Unknown vehicle damage value 'medium tanx'" in tanx.stderr
+    assert tanx.stderr.endswith(
+        "'kriegsspiel army --targets -r bolt-action-1 --rules-file house.yaml' lists it.\n"
+    )

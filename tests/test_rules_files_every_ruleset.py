@@ -50,9 +50,7 @@ def test_every_iron_cross_odds_command_answers_by_a_rules_file(tmp_path: Path) -
     out = json.loads(house.stdout)
     assert (shipped["exact"]["p_success"], out["exact"]["p_success"]) == ("3/5", "7/10")
     assert out["rules_file"] == "ic.yaml" and len(out["rules_digest"]) == 8
-    assert (
-        out["reasoning"][0]["because"] == "the rules file's smoke table: successful on a 4+ on d10"
-    )
+    assert out["reasoning"][0]["because"] == "rules file ic.yaml: successful on a 4+ on d10"
     assert shipped["reasoning"][0]["because"] == "sheet: successful on a 5+ on d10"
     commands = [
         ["activation", "--morale-markers", "1"],
@@ -83,6 +81,145 @@ def test_an_iron_cross_rules_file_changes_the_odds_exactly(tmp_path: Path) -> No
     assert ic_odds.shoot(**ask).probabilities["p_hit"] == Fraction(3, 5)  # type: ignore[arg-type]
     house = ic_odds.shoot(**ask, data=data)  # type: ignore[arg-type]
     assert house.probabilities["p_hit"] == Fraction(7, 10)
+
+
+VEHICLE = {"target": "vehicle", "range_inches": 20.0, "penetration": 5, "armour": 6}
+# (a table changed in a copy, the question whose reason reads it, its topic, and that
+# reason's words from the shipped data and from the copy)
+CITED = [
+    (
+        ("  kaboom_radius_inches: 12", "  kaboom_radius_inches: 10"),
+        ("shoot", VEHICLE),
+        "Kaboom!",
+        "6\" on a 6'x4' table (sheet);",
+        "6\" on a 6'x4' table (rules file ic.yaml);",
+    ),
+    (
+        ("  markers_per_hit: 1", "  markers_per_hit: 2"),
+        ("shoot", VEHICLE),
+        "armour",
+        "; 1 morale marker per hit (sheet)",
+        "; 2 morale markers per hit (rules file ic.yaml)",
+    ),
+    (
+        ("  machine_gun_dice_at_infantry: 2\n  needs: 5",
+         "  machine_gun_dice_at_infantry: 2\n  needs: 4"),
+        ("shoot", {"target": "infantry", "range_inches": 20.0}),
+        "to hit",
+        "base 5+ (published rule, as reviews report it)",
+        "base 4+ (rules file ic.yaml)",
+    ),
+    (
+        ("  immobilised: true\n  extra_markers: 1", "  immobilised: true\n  extra_markers: 2"),
+        ("shoot", VEHICLE),
+        "Screech!",
+        "+1 morale marker (assumption)",
+        "+2 morale markers (rules file ic.yaml)",
+    ),
+    (
+        ("first_activation_needs_roll: false\n  die: 6", "first_activation_needs_roll: false\n  die: 8"),
+        ("activation", {"morale_markers": 0, "first_activation": True}),
+        "activation",
+        "first activation of the turn (sheet: no dice roll",
+        "first activation of the turn (rules file ic.yaml: no dice roll",
+    ),
+    (
+        ('      aliases: [half-track, halftrack, half tracked]\n      rough: "3+"',
+         '      aliases: [half-track, halftrack, half tracked]\n      rough: "4+"'),
+        ("terrain_test", {"unit": "half-track", "terrain": "rough"}),
+        "terrain test",
+        "Half-tracked vehicle, rough: 3+",
+        "Half-tracked vehicle, rough: 4+ (rules file ic.yaml)",
+    ),
+    (
+        ("  on_roll: 6", "  on_roll: 5"),
+        ("reaction", {"morale_markers": 0, "command_tokens": 0}),
+        "seize the initiative",
+        "roll of 6 seizes the initiative (published rule, as reviews report it)",
+        "roll of 5 seizes the initiative (rules file ic.yaml)",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("edit", "question", "topic", "shipped", "house"), CITED)
+def test_an_iron_cross_reason_names_the_rules_file_that_changed_its_numbers(
+    tmp_path: Path,
+    edit: tuple[str, str],
+    question: tuple[str, dict[str, object]],
+    topic: str,
+    shipped: str,
+    house: str,
+) -> None:
+    """A number a copy changed is told as the file's, by its name, not as the sheet's (or
+    an assumption's, or the published rule's); the shipped data's reason says its source."""
+    path = copy_of(tmp_path, "iron-cross", edit, name="ic.yaml")
+    data = read_iron_cross(path.read_text(), "ic.yaml")
+    ask = getattr(ic_odds, question[0])
+
+    def because(**extra: object) -> str:
+        report = ask(**question[1], **extra)
+        return next(r.because for r in report.reasons if r.topic == topic)
+
+    assert shipped in because() and "rules file" not in because()
+    assert house in because(data=data)
+
+
+def test_a_table_the_copy_left_alone_is_still_the_sheets(tmp_path: Path) -> None:
+    """Only the changed table's reasons name the file: the copy's own penetration table,
+    as shipped, is the sheet's; and the command line says it as the Python call does."""
+    copy_of(tmp_path, "iron-cross", CITED[0][0], name="ic.yaml")
+    done = run_cli(
+        "odds", "shoot", "--range", "20", "--target", "vehicle", "--penetration", "5",
+        "--armour", "6", "--rules-file", "ic.yaml", "--json", cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    said = {r["topic"]: r["because"] for r in json.loads(done.stdout)["reasoning"]}
+    assert said["Kaboom!"].startswith("6\" on a 6'x4' table (rules file ic.yaml);")
+    assert said["armour penetration"].endswith("(sheet; markers on top of the hit's own)")
+    assert "1 morale marker per hit (sheet)" in said["armour"]
+
+
+def test_house_clearings_reasons_name_the_rules_file_that_changed_their_numbers(
+    tmp_path: Path,
+) -> None:
+    """A figure's rolls and a shot's divisor, changed in a copy, are the file's; the
+    unchanged kind of figure says nothing of the file."""
+    path = copy_of(
+        tmp_path,
+        "house-clearing",
+        ("    weapon_skill_dice: 3D6\n    weapon_skill_multiplier: 10",
+         "    weapon_skill_dice: 3D6\n    weapon_skill_multiplier: 12"),
+        ("    - {name: Half, divisor: 2}", "    - {name: Half, divisor: 3}"),
+    )  # fmt: skip
+    data = read_house_clearing(path.read_text(), "hc.yaml")
+    others = hc_odds.figure(False, data=data).reasons
+    assert [r.because for r in others] == [
+        "Others (rules file hc.yaml)",
+        "Others (rules file hc.yaml): 36 to 216",
+    ]
+    assert "rules file" not in hc_odds.figure(True, data=data).reasons[0].because
+    assert hc_odds.figure(False).reasons[0].because == "Others"
+    ask = {"weapon": "rifle", "range_inches": 10.0, "weapon_skill": 100, "visible": 3}
+    score = next(r for r in hc_odds.shoot(**ask, data=data).reasons if r.topic == "score needed")  # type: ignore[arg-type]
+    assert score.because.endswith("for a chance of a hit (rules file hc.yaml)")
+    shipped = next(r for r in hc_odds.shoot(**ask).reasons if r.topic == "score needed")  # type: ignore[arg-type]
+    assert shipped.because.endswith("for a chance of a hit (sheet)")
+
+
+def test_too_many_firing_dice_from_a_rules_file_name_the_file_not_dice(tmp_path: Path) -> None:
+    """The firing dice a copy's to_hit gives are told as its, where to change them; the
+    ones --dice gives are told as the option's."""
+    copy_of(tmp_path, "iron-cross", ("  dice_per_unit: 1", "  dice_per_unit: 300"), name="ic.yaml")
+    done = run_cli("odds", "shoot", "--range", "20", "--rules-file", "ic.yaml", cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        "kriegsspiel: error: the rules file ic.yaml gives 300 firing dice here (to_hit: "
+        "dice_per_unit); exact odds are worked out for at most 200 firing dice, as more would "
+        "take minutes: give a smaller number there.\n"
+    )
+    given = run_cli("odds", "shoot", "-r", "iron-cross", "--range", "20", "--dice", "300")
+    assert given.returncode == 2
+    assert given.stderr.startswith("kriegsspiel: error: --dice: exact odds are worked out")
 
 
 def test_the_untrue_fixed_in_the_code_message_is_gone(tmp_path: Path) -> None:

@@ -10,10 +10,11 @@ files had that field, its tables do.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, PrivateAttr
 
+from kriegsspiel.core.datafile import Strict
 from kriegsspiel.errors import UsageError
 
 _FAMILY = "bolt-action family"  # (a layout, not a ruleset: told by tables alone)
@@ -166,3 +167,48 @@ def source_check(sheets: tuple[str, ...], starts: tuple[str, ...]) -> Any:
         raise ValueError(f"source {value!r} must be {' or '.join(said)}")
 
     return AfterValidator(check)
+
+
+class RulesData(Strict):
+    """A ruleset's whole data file, the shipped one or a designer's copy (a rules file),
+    which knows the name it was read by, so a reason can say where its numbers came from."""
+
+    _rules_file: str | None = PrivateAttr(default=None)
+
+    @classmethod
+    def shipped(cls) -> Self:
+        """The ruleset's shipped data."""
+        raise NotImplementedError
+
+    @property
+    def rules_file(self) -> str | None:
+        """The name this data was read by (a rules file's); None for the shipped data."""
+        return self._rules_file
+
+    def named(self, rules_file: str) -> Self:
+        """This data, known by the name of the file it was read from."""
+        self._rules_file = rules_file
+        return self
+
+    def cite(self, said: str, *tables: str) -> str:
+        """Where the numbers of ``tables`` came from (each a table's field name, or a path
+        to a part of one: "firing_modifiers.smoke"): ``said`` (as the shipped data is told:
+        "sheet", "assumption") when each is as shipped, else the rules file that changed
+        one ("rules file ic.yaml")."""
+        shipped = self.shipped()
+        if all(_part(self, t) == _part(shipped, t) for t in tables):
+            return said
+        return f"rules file {self._rules_file}" if self._rules_file else "changed rules data"
+
+    def cited(self, *tables: str) -> str:
+        """What follows a reason that names no source when a rules file changed its
+        ``tables`` (see :meth:`cite`): " (rules file ic.yaml)"; else nothing."""
+        told = self.cite("", *tables)
+        return f" ({told})" if told else ""
+
+
+def _part(data: object, path: str) -> object:
+    """The table (or part of one) of ``data`` at ``path``: "smoke", "firing_modifiers.smoke"."""
+    for name in path.split("."):
+        data = getattr(data, name)
+    return data

@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -144,20 +145,26 @@ def _words(name: str) -> set[str]:
 def _which_chart(rules: Rules, chart: str, weapon: str | None = None) -> str:
     """Where a name not on ``rules``' ``chart`` was looked for: the shipped data (a house
     weapon needs the rules file that adds it), or a rules file (named; and said if the
-    shipped chart has the ``weapon``, which the file then leaves out)."""
+    shipped chart has the ``weapon``, which the file then leaves out); and the command
+    that lists the chart's names."""
+    option = "--weapons" if weapon is not None else "--targets"
+    lists = f"kriegsspiel army {option} -r {rules.ruleset}"
     if rules.rules_file is None:
         return (
-            f" The list was checked against the shipped {chart}; if the name is on your own "
-            "rules file's, give that file (--rules-file FILE)"
+            f" The list was checked against the shipped {chart} ('{lists}' lists it); if the "
+            "name is on your own rules file's, give that file (--rules-file FILE)."
         )
     told = f" The list was checked against the {chart} of the rules file {rules.rules_file}"
     if weapon is not None:
         try:
             rules_for(rules.ruleset).weapon(weapon)
         except UnknownNameError:
-            return told
-        return f"{told}, which leaves out this weapon of the shipped chart"
-    return told
+            pass
+        else:
+            told += ", which leaves out this weapon of the shipped chart"
+    # (a rules file known by a record's label, not a path, is listed as any file is)
+    given = rules.rules_file if Path(rules.rules_file).is_file() else "FILE"
+    return f"{told}; '{lists} --rules-file {shlex.quote(given)}' lists it."
 
 
 def _check_weapon(name: str, owner: str) -> Weapon | None:

@@ -25,7 +25,7 @@ from kriegsspiel.core.datafile import (
     text_of_form,
 )
 from kriegsspiel.core.names import normalise
-from kriegsspiel.rulesets.rules_data import other_data, source_check
+from kriegsspiel.rulesets.rules_data import RulesData, other_data, source_check
 
 SHEET = "004_2975a7839a1a7404.txt"
 DATA_FILE = Path(__file__).parent / "data" / "house_clearing.yaml"
@@ -219,7 +219,7 @@ class Grenade(Strict):
         return _increasing(edges)
 
 
-class HouseClearingData(Strict):
+class HouseClearingData(RulesData):
     """The whole data file."""
 
     file_kind: ClassVar[str] = "rules data file"
@@ -238,6 +238,11 @@ class HouseClearingData(Strict):
     rounding: Rounding
     cover_roll: CoverRoll
     grenade: Grenade
+
+    @classmethod
+    def shipped(cls) -> HouseClearingData:
+        """The shipped data (the sheet's tables and the assumptions)."""
+        return _packaged()
 
     @model_validator(mode="wrap")
     @classmethod
@@ -324,14 +329,14 @@ def load_data(path: Path | None = None) -> HouseClearingData:
     """Read and validate a House Clearing data file (the packaged one by default)."""
     if path is None:
         return _packaged()
-    return load_yaml(path, HouseClearingData)
+    return load_yaml(path, HouseClearingData).named(str(path))
 
 
 def read_data(text: str, name: str) -> HouseClearingData:
     """Validate the text of a House Clearing data file (a rules file, named ``name``);
     another ruleset's data is refused as such (a UsageError)."""
     other_data(name, text, "house-clearing")
-    return parse_yaml(text, HouseClearingData, name)
+    return parse_yaml(text, HouseClearingData, name).named(name)
 
 
 @lru_cache(maxsize=1)

@@ -102,7 +102,8 @@ def shoot(
         Reason(
             "range band",
             f"{band.name.lower()} (÷{band.divisor})",
-            f"{plan.fires_as} at {_inches(range_inches)}: {band.name.lower()} range is {span}",
+            f"{plan.fires_as} at {_inches(range_inches)}: {band.name.lower()} range is {span}"
+            + tables.cited("range_bands"),
         )
     )
     because = (
@@ -113,7 +114,9 @@ def shoot(
         because += f" ÷ {plan.automatic_divisor} (automatic fire)"
     if plan.unrounded_chance != plan.chance:
         because += f" = {_fraction(plan.unrounded_chance)}, rounded down"
-    because += "; the score or less needed on a D100 for a chance of a hit (sheet)"
+    sheet = tables.cite("sheet", "range_bands", "automatic_fire.chance_divisor", "to_hit.die")
+    rounded = tables.cited("rounding") if plan.unrounded_chance != plan.chance else ""
+    because += f"{rounded}; the score or less needed on a D100 for a chance of a hit ({sheet})"
     reasons.append(Reason("score needed", str(plan.chance), because))
     if plan.automatic_chances:
         extra = f" + {plan.remainder}% for another" if plan.remainder else ""
@@ -123,7 +126,8 @@ def shoot(
                 f"{plan.automatic_chances} automatic{extra}",
                 f"each complete {plan.chance_per_automatic} is an automatic chance of a hit, "
                 "still decided by the cover roll (assumption: the sheet's 'automatic hit', "
-                "read with its cover rule; docs/rules/house-clearing.md)",
+                "read with its cover rule; docs/rules/house-clearing.md)"
+                + tables.cited("to_hit.automatic_chance_per"),
             )
         )
     if plan.remainder:
@@ -135,7 +139,7 @@ def shoot(
             )
         )
     reasons.append(_cover_reason(plan, tables, "target shows"))
-    reasons.append(_damage_reason(plan))
+    reasons.append(_damage_reason(plan, tables))
     details: dict[str, object] = {
         "chance": plan.chance,
         "band": band.name,
@@ -151,7 +155,7 @@ def shoot(
             Reason(
                 "cone of fire",
                 f"{_inches(width)} wide at its wide end",
-                "a quarter of the range; automatic fire halves the chance",
+                _cone(tables),
             )
         )
 
@@ -172,6 +176,16 @@ def shoot(
         details=details,
         labels={"p_chance": "at least one chance of a hit"},
     )
+
+
+def _cone(tables: HouseClearingData) -> str:
+    """How wide automatic fire's cone is and what it does to the chance, as the data has it."""
+    table = tables.automatic_fire
+    fraction = table.cone_width_fraction_of_range
+    wide = {0.25: "a quarter", 0.5: "half"}.get(fraction, f"{fraction:g} times")
+    divisor = table.chance_divisor
+    divides = "halves the chance" if divisor == 2 else f"divides the chance by {divisor}"
+    return f"{wide} of the range; automatic fire {divides}" + tables.cited("automatic_fire")
 
 
 def _check_target(target_initiative: int | None, tables: HouseClearingData) -> None:
@@ -211,7 +225,8 @@ def _cover_reason(plan: ShotPlan | ThrowPlan, tables: HouseClearingData, seen: s
         return Reason(
             "hit",
             f"needs {visible} or less on a D{cover.die}",
-            f"{shows} (assumption: hit on the visible fifths or less, so a 6 always misses)",
+            f"{shows} ({tables.cite('assumption', 'cover_roll', 'cover')}: hit on the visible "
+            f"fifths or less, so a {cover.die} always misses)",
         )
     above = "a 6" if cover.die == cover.fifths + 1 else f"a roll over {cover.fifths}"
     if not cover.needs_roll(visible):
@@ -229,11 +244,13 @@ def _cover_reason(plan: ShotPlan | ThrowPlan, tables: HouseClearingData, seen: s
     )
 
 
-def _damage_reason(plan: ShotPlan | ThrowPlan) -> Reason:
+def _damage_reason(plan: ShotPlan | ThrowPlan, tables: HouseClearingData) -> Reason:
+    at = tables.damage.can_fire_not_move_at
     return Reason(
         "damage",
         f"{plan.damage} initiative lost per hit",
-        "0 = can fire but not move; below 0 = dead or seriously wounded",
+        f"{at} = can fire but not move; below {at} = dead or seriously wounded"
+        + tables.cited("damage"),
     )
 
 
@@ -267,6 +284,7 @@ def throw_grenade(
     lands, hits, lost = throw_distributions(plan)
 
     band = plan.band
+    bands = ("grenade.edges", "range_bands.bands")  # (where the thrown bands come from)
     span = (
         f'over {band.nearest:g}" to {band.farthest:g}"'
         if band.nearest
@@ -279,7 +297,8 @@ def throw_grenade(
     if plan.unrounded_chance != plan.chance:
         because += f" = {_fraction(plan.unrounded_chance)}, rounded down"
     because += (
-        "; the score or less needed on a D100 to land it where aimed (assumption: thrown "
+        "; the score or less needed on a D100 to land it where aimed "
+        f"({tables.cite('assumption', *bands, 'rounding')}: thrown "
         "as a shot is fired)"
     )
     if plan.sure:
@@ -296,7 +315,7 @@ def throw_grenade(
         )
     blast = (
         "every figure within it is hit alike, each rolling for itself: ask again with its "
-        "--visible (assumption)"
+        f"--visible ({tables.cite('assumption', 'grenade.blast_radius_inches')})"
     )
     if range_inches <= plan.blast_radius:
         blast += (
@@ -308,13 +327,13 @@ def throw_grenade(
             "range band",
             f"{band.name.lower()} (÷{band.divisor})",
             f"{plan.weapon} thrown {_inches(range_inches)}: {band.name.lower()} range is "
-            f"{span} (assumption: the pistol's bands)",
+            f"{span} ({tables.cite('assumption', *bands)}: the pistol's bands)",
         ),
         Reason("score needed", str(plan.chance), because),
         d100,
         Reason("burst", f"{_inches(plan.blast_radius)} radius", blast),
         _cover_reason(plan, tables, "the burst sees"),
-        _damage_reason(plan),
+        _damage_reason(plan, tables),
     )
     probabilities = {"p_hit": hits.at_least(1), "p_lands": lands.at_least(1)}
     details: dict[str, object] = {
@@ -349,7 +368,7 @@ def figure(officer: bool, *, data: HouseClearingData | None = None) -> OddsRepor
     joint = exact(lambda d: rules.roll_figure(d, officer, tables))
     initiative = joint.map(lambda f: f.initiative)
     skill = joint.map(lambda f: f.weapon_skill)
-    who = ", ".join(kind.names)
+    who = ", ".join(kind.names) + tables.cited(f"figures.{'officer' if officer else 'other'}")
     reasons = (
         Reason("initiative", kind.initiative, who),
         Reason(

@@ -25,7 +25,7 @@ from kriegsspiel.core.datafile import (
     parse_yaml,
     text_of_form,
 )
-from kriegsspiel.rulesets.rules_data import other_data, source_check
+from kriegsspiel.rulesets.rules_data import RulesData, other_data, source_check
 
 SHEET = "003_ecb1b023979fb393.txt"
 DATA_FILE = Path(__file__).parent / "data" / "iron_cross.yaml"
@@ -285,7 +285,7 @@ class CloseCombat(Strict):
     attacker_cover: CoverName  # where the assaulter stands as the defender fires
 
 
-class IronCrossData(Strict):
+class IronCrossData(RulesData):
     """The whole data file."""
 
     file_kind: ClassVar[str] = "rules data file"
@@ -314,6 +314,11 @@ class IronCrossData(Strict):
     initiative_roll_off: InitiativeRollOff
     close_combat: CloseCombat
 
+    @classmethod
+    def shipped(cls) -> IronCrossData:
+        """The shipped data (the sheet's tables and the assumptions)."""
+        return _packaged()
+
     def vehicle_names(self) -> tuple[str, ...]:
         """Every name the sheet's vehicle rows go by (move rates and terrain tests), with
         their aliases: each names a vehicle target."""
@@ -334,14 +339,14 @@ def load_data(path: Path | None = None) -> IronCrossData:
     """Read and validate an Iron Cross data file (the packaged one by default)."""
     if path is None:
         return _packaged()
-    return load_yaml(path, IronCrossData)
+    return load_yaml(path, IronCrossData).named(str(path))
 
 
 def read_data(text: str, name: str) -> IronCrossData:
     """Validate the text of an Iron Cross data file (a rules file, named ``name``);
     another ruleset's data is refused as such (a UsageError)."""
     other_data(name, text, "iron-cross")
-    return parse_yaml(text, IronCrossData, name)
+    return parse_yaml(text, IronCrossData, name).named(name)
 
 
 @lru_cache(maxsize=1)

@@ -65,13 +65,14 @@ def activation(
         reason = Reason(
             "activation",
             "no roll needed",
-            "first activation of the turn (sheet: no dice roll, whatever the morale markers; "
-            "docs/rules/iron-cross.md)",
+            f"first activation of the turn ({tables.cite('sheet', 'activation')}: no dice "
+            "roll, whatever the morale markers; docs/rules/iron-cross.md)",
         )
     else:
         because = (
             f"score higher than {_plural(morale_markers, 'morale marker')}"
             f" + {_plural(tokens, 'command token')} = {morale_markers + tokens}"
+            + tables.cited("activation")
         )
         if assumed:
             because += (
@@ -101,24 +102,27 @@ def reaction(
     needs = rules.reaction_needs(morale_markers, command_tokens, tables)
     outcomes = exact(lambda d: rules.react(d, morale_markers, command_tokens, tables))
     seize_on = tables.seize_initiative.on_roll
+    changed = tables.cite("", "reaction")  # (nothing when the table is the sheet's)
+    changed += "; " if changed else ""
     reasons = (
         Reason(
             "reaction",
             _needs(needs, tables.reaction.die),
             f"base {tables.reaction.needs}+, +{tables.reaction.per_token_or_marker} per "
-            f"command token or morale marker ({morale_markers + command_tokens} on the unit; "
+            f"command token or morale marker ({changed}{morale_markers + command_tokens} on "
+            "the unit; "
             + (
                 "the token spent on this reaction is counted too"
                 if tables.reaction_counts.count_token_being_spent
                 else "the token spent on this reaction is not counted"
             )
-            + ": assumption)",
+            + f": {tables.cite('assumption', 'reaction_counts')})",
         ),
         Reason(
             "seize the initiative",
             f"on a {seize_on}" if needs <= seize_on else "impossible",
-            "a successful reaction roll of 6 seizes the initiative (published rule, as "
-            "reviews report it)",
+            f"a successful reaction roll of {seize_on} seizes the initiative "
+            f"({tables.cite('published rule, as reviews report it', 'seize_initiative')})",
         ),
     )
     return OddsReport(
@@ -142,7 +146,7 @@ def smoke(*, data: IronCrossData | None = None) -> OddsReport:
     tables = data or load_data()
     table = tables.smoke
     p = exact(lambda d: rules.lay_smoke(d, tables)).probability(True)
-    told = "sheet" if table == load_data().smoke else "the rules file's smoke table"
+    told = tables.cite("sheet", "smoke")
     penalty = tables.firing_modifiers.smoke.value
     reasons = (
         Reason(
@@ -154,7 +158,8 @@ def smoke(*, data: IronCrossData | None = None) -> OddsReport:
             "effect",
             f"target counts as in {table.gives_target_cover}; fire at it {penalty:+d}",
             f"the protected unit {'may' if table.protected_unit_may_fire else 'may not'} "
-            f"fire for the rest of the turn; smoke dissipates at {table.dissipates}",
+            f"fire for the rest of the turn; smoke dissipates at {table.dissipates}"
+            + tables.cited("smoke", "firing_modifiers.smoke"),
         ),
     )
     return OddsReport(RULESET, "smoke", reasons, {"p_success": p}, title="lay smoke")
@@ -172,7 +177,8 @@ def terrain_test(unit: str, terrain: str, *, data: IronCrossData | None = None) 
     else:
         result = _needs(test.needs, tables.terrain_tests.die)
     where = terrain.strip().lower().replace("_", " ")
-    reasons = (Reason("terrain test", result, f"{row.unit}, {where}: {test.text}"),)
+    said = f"{row.unit}, {where}: {test.text}" + tables.cited("terrain_tests")
+    reasons = (Reason("terrain test", result, said),)
     return OddsReport(
         RULESET,
         "terrain-test",
@@ -220,34 +226,33 @@ def _fire_reasons(plan: FirePlan, tables: IronCrossData, moved_detachment: bool)
     """A unit's firing dice and the score they need, with the modifiers that make it.
 
     ``moved_detachment``: the firer moved but is an infantry detachment (said: no penalty)."""
+    published = "published rule, as reviews report it"
     because = ", ".join(
-        [f"base {plan.base_needs}+ (published rule, as reviews report it)"]
-        + [f"{m.text.lower()} {m.value:+d}" for m in plan.modifiers]
+        [f"base {plan.base_needs}+ ({tables.cite(published, 'to_hit.needs', 'to_hit.die')})"]
+        + [f"{m.text.lower()} {m.value:+d}{tables.cited(*m.rows)}" for m in plan.modifiers]
     )
     if moved_detachment:
         because += ", moved but an infantry detachment: no penalty (sheet)"
     raw = plan.base_needs - plan.modifier_total
     natural = tables.natural_rolls
+    assumed = tables.cite("assumption", "natural_rolls")
     if raw > plan.needs:
-        because += f" = {raw}+, but a natural {natural.always_hits} always hits (assumption)"
+        because += f" = {raw}+, but a natural {natural.always_hits} always hits ({assumed})"
     elif raw < plan.needs:
-        because += f" = {raw}+, but a natural {natural.always_misses} always misses (assumption)"
+        because += f" = {raw}+, but a natural {natural.always_misses} always misses ({assumed})"
+    dice_from = tables.cite(published, *plan.dice_from, "to_hit.die")
     return [
         Reason(
             "dice",
             f"{plan.dice} D{plan.die}" + ("s" if plan.dice > 1 else ""),
             plan.dice_because
-            + (
-                ""
-                if plan.dice_because.startswith("given")
-                else " (published rule, as reviews report it)"
-            ),
+            + ("" if plan.dice_because.startswith("given") else f" ({dice_from})"),
         ),
         Reason("to hit", _needs(plan.needs, plan.die), because),
     ]
 
 
-def _markers_reason(plan: FirePlan) -> Reason:
+def _markers_reason(plan: FirePlan, tables: IronCrossData) -> Reason:
     """The morale markers fire at infantry gives: one per hit, and the casualty roll's."""
     on, die = plan.further_marker_on, plan.casualty_die
     if on is None or die is None:  # (a vehicle target: no casualty roll)
@@ -256,7 +261,7 @@ def _markers_reason(plan: FirePlan) -> Reason:
         "morale markers",
         f"{plan.markers_per_hit} per hit, +{plan.further_markers} more per hit on "
         f"{_score(on, die)} on a D{die}",
-        plan.cover_because,
+        plan.cover_because + tables.cited("morale_markers", "cover", "casualty_roll"),
     )
 
 
@@ -324,12 +329,15 @@ def shoot(
                 Reason(
                     "armour",
                     "hits have no effect",
-                    f"penetration {penetration} + {throw} can never exceed armour {armour}: the "
-                    "weapon is not capable of it, so a hit gives no morale marker (sheet)",
+                    f"penetration {penetration} + {throw}{tables.cited('penetration_throw')} can "
+                    f"never exceed armour {armour}: the weapon is not capable of it, so a hit "
+                    "gives no morale marker (sheet)",
                 )
             )
         else:
-            marker = f"{plan.markers_per_hit} morale marker per hit (sheet)"
+            per_hit = tables.cite("sheet", "armour_penetration.markers_per_hit")
+            marker = f"{_plural(plan.markers_per_hit, 'morale marker')} per hit ({per_hit})"
+            thrown = tables.cite("assumption, docs/rules/iron-cross.md", "penetration_throw")
             if plan.penetrates_on <= 1:
                 verdict = "every hit penetrates"
                 how = f"penetration {penetration} + any {throw} exceeds armour {armour}"
@@ -340,10 +348,10 @@ def shoot(
                 Reason(
                     "armour",
                     verdict,
-                    f"{how} (the penetration throw: assumption, docs/rules/iron-cross.md); "
-                    f"{marker}",
+                    f"{how} (the penetration throw: {thrown}); {marker}",
                 )
             )
+            table_parts = ("armour_penetration.die", "armour_penetration.results")
             table = "; ".join(
                 "/".join(str(s) for s in r.scores) + f" {r.name}: {_effect(r)}" for r in pen.results
             )
@@ -351,7 +359,8 @@ def shoot(
                 Reason(
                     "armour penetration",
                     f"D{pen.die} per penetrating hit",
-                    f"{table} (sheet; markers on top of the hit's own)",
+                    f"{table} ({tables.cite('sheet', *table_parts)}; markers on top of the "
+                    "hit's own)",
                 )
             )
             reasons.append(
@@ -360,15 +369,21 @@ def shoot(
                     "vehicle immobilised for the rest of the game"
                     if tables.screech.immobilised
                     else "vehicle damaged",
-                    f"+{_plural(tables.screech.extra_markers, 'morale marker')} (assumption)",
+                    f"+{_plural(tables.screech.extra_markers, 'morale marker')} "
+                    f"({tables.cite('assumption', 'screech')})",
                 )
+            )
+            radii = (
+                "armour_penetration.kaboom_radius_inches",
+                "armour_penetration.kaboom_radius_small_table_inches",
             )
             reasons.append(
                 Reason(
                     "Kaboom!",
                     f'a morale marker on each friendly unit within {pen.kaboom_radius_inches:g}"',
-                    f"{pen.kaboom_radius_small_table_inches:g}\" on a 6'x4' table (sheet); "
-                    "the vehicle is destroyed, as with Foom! (assumption)",
+                    f"{pen.kaboom_radius_small_table_inches:g}\" on a 6'x4' table "
+                    f"({tables.cite('sheet', *radii)}); the vehicle is destroyed, as with "
+                    f"Foom! ({tables.cite('assumption', 'armour_penetration.results')})",
                 )
             )
             notes["morale_markers"] = (
@@ -385,7 +400,7 @@ def shoot(
         details["kaboom_radius_inches"] = pen.kaboom_radius_inches
         details["kaboom_radius_small_table_inches"] = pen.kaboom_radius_small_table_inches
     elif plan.further_marker_on is not None:
-        reasons.append(_markers_reason(plan))
+        reasons.append(_markers_reason(plan, tables))
         details["further_marker_on"] = plan.further_marker_on
 
     dice_text = f"{plan.dice} D{plan.die}" + ("s" if plan.dice > 1 else "")
@@ -408,7 +423,7 @@ def shoot(
 def _side(label: str, plan: FirePlan, tables: IronCrossData, detachment: bool) -> list[Reason]:
     """One side's fire in a close combat, its steps indented under ``label``."""
     said = f"{plan.dice} D{plan.die}" + ("s" if plan.dice > 1 else "")
-    steps = [*_fire_reasons(plan, tables, detachment), _markers_reason(plan)]
+    steps = [*_fire_reasons(plan, tables, detachment), _markers_reason(plan, tables)]
     return [
         Reason(label, f"{said} at {plan.target}"),
         *(Reason("  " + r.topic, r.result, r.because) for r in steps),
@@ -440,13 +455,16 @@ def close_combat(
     plan = rules.plan_close_combat(situation, tables)
     outcomes = exact(lambda d: rules.resolve_close_combat(d, plan))
     table = tables.close_combat
+    assumed = tables.cite(
+        "assumption: the rulebook's close combat rule was not to hand, docs/rules/iron-cross.md",
+        "close_combat",
+    )
     reasons = [
         Reason(
             "close combat",
             "both units fire at once, at point blank",
             f"the sheet's firing at {table.range_inches:g}\"; the assaulter moved into contact "
-            f"and stands in the {table.attacker_cover} (assumption: the rulebook's close "
-            "combat rule was not to hand, docs/rules/iron-cross.md)",
+            f"and stands in the {table.attacker_cover} ({assumed})",
         ),
         *_side("assaulter's fire", plan.attack, tables, plan.defence.target == "infantry"),
         *_side("defender's fire", plan.defence, tables, False),

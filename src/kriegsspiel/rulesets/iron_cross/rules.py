@@ -239,10 +239,12 @@ class FireSituation:
 
 @dataclass(frozen=True, slots=True)
 class AppliedModifier:
-    """A to-hit modifier that applies, as the sheet words it."""
+    """A to-hit modifier that applies, as the sheet words it, and where the data gives it:
+    its rows of the firing modifiers ("firing_modifiers.smoke")."""
 
     text: str
     value: int
+    rows: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +267,7 @@ class FirePlan:
     target: Target
     dice: int
     dice_because: str
+    dice_from: tuple[str, ...]  # where the data gives the dice ("to_hit.dice_per_unit"); () given
     die: int
     base_needs: int
     modifiers: tuple[AppliedModifier, ...]
@@ -315,13 +318,27 @@ def firing_dice(
 ) -> tuple[int, str]:
     """How many D10s a unit fires, and why: one; against infantry, two at close range, and
     a machine gun two at any range (the published rule, docs/rules/iron-cross.md)."""
-    to_hit, close = tables.to_hit, tables.firing_modifiers.close_range.inches
+    field, because = _dice_rule(tables, target, range_inches, machine_gun)
+    dice: int = getattr(tables.to_hit, field)
+    return dice, because
+
+
+def _dice_rule(
+    tables: IronCrossData, target: Target, range_inches: float, machine_gun: bool
+) -> tuple[str, str]:
+    """The to_hit field that gives a unit's firing dice (:func:`firing_dice`), and why."""
+    close = tables.firing_modifiers.close_range.inches
     if target in tables.casualty_roll.targets:
         if machine_gun:
-            return to_hit.machine_gun_dice_at_infantry, "a machine gun against infantry"
+            return "machine_gun_dice_at_infantry", "a machine gun against infantry"
         if range_inches <= close:
-            return to_hit.dice_at_infantry_close, f'against infantry within {close:g}"'
-    return to_hit.dice_per_unit, "one per firing unit"
+            return "dice_at_infantry_close", f'against infantry within {close:g}"'
+    return "dice_per_unit", "one per firing unit"
+
+
+def _rows(*names: str) -> tuple[str, ...]:
+    """The firing modifiers' rows ``names``, as paths into the data."""
+    return tuple(f"firing_modifiers.{name}" for name in names)
 
 
 def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> FirePlan:
@@ -359,6 +376,10 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
             f"drop it for a {target} target"
         )
     dice, dice_because = firing_dice(tables, target, s.range_inches, s.machine_gun)
+    field = _dice_rule(tables, target, s.range_inches, s.machine_gun)[0]
+    dice_from: tuple[str, ...] = (f"to_hit.{field}", "casualty_roll.targets")
+    if field == "dice_at_infantry_close":
+        dice_from += ("firing_modifiers.close_range",)
     if s.dice is not None:
         if isinstance(s.dice, bool) or not isinstance(s.dice, int) or s.dice < 1:
             raise UsageError(f"--dice must be 1 or more firing dice, not {s.dice!r}")
@@ -367,13 +388,17 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
                 "--dice gives the firing dice itself (an orders-of-battle rule); --machine-gun "
                 "would set them too: give one of the two"
             )
-        dice, dice_because = s.dice, "given: an orders-of-battle special rule"
+        dice, dice_because, dice_from = s.dice, "given: an orders-of-battle special rule", ()
     limit = MAX_DICE_AT_VEHICLE if target == "vehicle" else MAX_DICE
     if dice > limit:
         at = " at a vehicle" if target == "vehicle" else ""
+        most = f"exact odds are worked out for at most {limit} firing dice{at}"
+        if s.dice is not None:
+            raise UsageError(f"--dice: {most} (got {dice}); more would take minutes.")
+        where = f"the rules file {tables.rules_file}" if tables.rules_file else "the rules data"
         raise UsageError(
-            f"--dice: exact odds are worked out for at most {limit} firing dice{at} (got "
-            f"{dice}); more would take minutes."
+            f"{where} gives {dice} firing dice here (to_hit: {field}); {most}, as more "
+            "would take minutes: give a smaller number there."
         )
     if s.firer_is_vehicle and s.firer_is_infantry_detachment:
         raise UsageError("the firer cannot be both a vehicle and an infantry detachment")
@@ -418,22 +443,32 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
     mods = tables.firing_modifiers
     applied: list[AppliedModifier] = []
     if s.firer_moved and not s.firer_is_infantry_detachment:
-        applied.append(AppliedModifier(mods.firer_moved.text, mods.firer_moved.value))
+        applied.append(
+            AppliedModifier(mods.firer_moved.text, mods.firer_moved.value, _rows("firer_moved"))
+        )
     if s.target_moved:
-        applied.append(AppliedModifier(mods.target_moved.text, mods.target_moved.value))
+        applied.append(
+            AppliedModifier(mods.target_moved.text, mods.target_moved.value, _rows("target_moved"))
+        )
     if s.smoke:
-        applied.append(AppliedModifier(mods.smoke.text, mods.smoke.value))
+        applied.append(AppliedModifier(mods.smoke.text, mods.smoke.value, _rows("smoke")))
     if s.range_inches <= mods.close_range.inches:
-        applied.append(AppliedModifier(mods.close_range_bonus.text, mods.close_range_bonus.value))
+        bonus = mods.close_range_bonus
+        applied.append(
+            AppliedModifier(bonus.text, bonus.value, _rows("close_range_bonus", "close_range"))
+        )
     if s.firer_is_vehicle and not s.screened and (s.enemy_infantry_near_vehicle or target_is_near):
         modifier = mods.enemy_infantry_near_vehicle
         text = modifier.text + ("" if s.enemy_infantry_near_vehicle else " (the target)")
-        applied.append(AppliedModifier(text, modifier.value))
+        rows = _rows("enemy_infantry_near_vehicle", "enemy_near_vehicle")
+        applied.append(AppliedModifier(text, modifier.value, rows))
     if s.morale_markers:
         modifier = mods.per_morale_marker
         applied.append(
             AppliedModifier(
-                f"{modifier.text} (x{s.morale_markers})", modifier.value * s.morale_markers
+                f"{modifier.text} (x{s.morale_markers})",
+                modifier.value * s.morale_markers,
+                _rows("per_morale_marker"),
             )
         )
     base = tables.to_hit.needs
@@ -487,6 +522,7 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
         target=target,
         dice=dice,
         dice_because=dice_because,
+        dice_from=dice_from,
         die=tables.to_hit.die,
         base_needs=base,
         modifiers=tuple(applied),
