@@ -104,7 +104,7 @@ class TrackedUnit:
     kit: tuple[Kit, ...] = ()  # in the order the owner removes casualties, first first
     open_topped: bool = False
     automaton: bool = False
-    recce: bool = False  # a recce vehicle (Konflikt '47: it may escape an assault)
+    recce: bool = False  # a recce vehicle: it may escape a shot or an assault
     # what the players told the aid of it: the officer standing near it (the page's "Near";
     # one fallen since counts no more), and whether they roll its order test themselves
     near: str | None = None
