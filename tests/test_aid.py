@@ -214,7 +214,10 @@ def test_an_officer_near_adds_his_bonus_and_only_a_live_one_of_the_side():
     assert gone.officers(0) == []
 
 
-def test_a_reaction_takes_the_die_only_in_konflikt47_and_damage_only_a_vehicles():
+def test_a_reaction_takes_the_die_only_for_its_editions_faces_and_damage_only_a_vehicles():
+    """A die taken by reaction shows only the faces the edition's reactions give (Konflikt
+    '47: Down, Run, Fire; Bolt Action 1st edition troops: Down), and one taken by damage
+    only a vehicle's (Down)."""
     k47 = new_tracker("konflikt47")
     uid = k47.waiting(1)[0].uid
     reacted = k47.take_die(uid, "Down", "reaction")

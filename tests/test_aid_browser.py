@@ -843,7 +843,10 @@ def test_the_odds_of_a_shot_if_its_target_goes_down_are_asked_before_its_die_is_
             "document.querySelector('[data-testid=shot-casualties]')?.textContent"
             f".includes('mean {down['casualties']['mean']:.2f}')"
         )
-        assert "the target is Down" in page.get_by_test_id("shot-read").inner_text()
+        # the Down is the players' tick, and the page says so, not "read from the game"
+        read = page.get_by_test_id("shot-read").inner_text()
+        assert "Ticked by the players: the target is Down." in read
+        assert "(its die)" not in read and "Read from the game: the target" not in read
         assert page.get_by_test_id("shot-target-down").is_checked()
         assert served_ba1.session.now.units[squad].order is None  # (its die not taken)
         # a vehicle target offers no such tick

@@ -173,6 +173,7 @@ def test_a_target_down_pinned_or_small_is_read_from_the_game():
     t = replace(t, units=tuple(units))
     answer = shoot(t, ShotAsked(section, squad, 18))
     assert answer["read"]["target_down"] and answer["read"]["firer_pins"] == 2
+    assert answer["read"]["target_down_by"] == "game"  # (its die: the page says so)
     exact = shoot_odds(
         "bolt-action-1",
         weapons=[f"{RIFLE}:8", f"{LMG}:1"],
@@ -206,6 +207,7 @@ def test_the_players_may_ask_the_odds_as_if_the_target_went_down_before_taking_i
     assert down["mean"] < standing["mean"]
     asked = shoot(t, ShotAsked(section, squad, 18, target_down=True))
     assert asked["read"]["target_down"] and asked["report"]["casualties"] == down
+    assert asked["read"]["target_down_by"] == "players"  # ticked, not read from its die
     assert shoot(t, ShotAsked(section, squad, 18))["report"]["casualties"] == standing
     assert t.units[squad].order is None  # (asking took no die)
     units = list(t.units)

@@ -1,6 +1,6 @@
 """Bolt Action 1st edition's reactions ("target reacts", sheet 002): a unit shot at before
-its order may go Down, and a recce vehicle assaulted may escape; assaulted troops only
-fight (docs/rules/bolt-action-1.md, Reactions)."""
+its order may go Down, and a recce vehicle shot at or assaulted may escape; assaulted
+troops only fight (docs/rules/bolt-action-1.md, Reactions)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from test_game_rules import new_game, only, place
 from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.core.procedure import ScriptedDice
 from kriegsspiel.core.records import read_record
-from kriegsspiel.core.table import Table
+from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
 from kriegsspiel.rulesets.bolt_action.game import record
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
@@ -108,17 +108,168 @@ def test_going_down_takes_one_off_that_shots_hits() -> None:
     assert shots["down"]["hits"] == 0 and shots["down"]["pins"] == 0
 
 
-def test_a_vehicle_shot_at_does_not_go_down() -> None:
-    """Vehicles take no Down reaction (a recce vehicle's escape when shot at is not played:
-    see the rules page)."""
+CARRIER, PANZERSCHRECK, PAK = 7, 16, 17  # the Universal Carrier (recce); two German guns
+
+
+def _fire_at_carrier(
+    shooter: int = PANZERSCHRECK, ruleset: str = "bolt-action-1", **carrier: object
+) -> BoltActionGame:
+    """``shooter``, drawn, fires at the recce vehicle 18" away (the Universal Carrier; in
+    Konflikt '47 the Panzer IV made recce, shot at by the Bazooka team), the vehicle
+    facing it, set as ``carrier`` says; on an empty table but for the shooter's Platoon
+    HQ, far off and still to be ordered (so the turn goes on)."""
+    game = new_game(ruleset)
+    game.table = Table(72, 48)
+    vehicle, hq = (CARRIER, 11) if ruleset == "bolt-action-1" else (8, 9)
+    target = game.units[vehicle]
+    assert target.vehicle is not None
+    target.vehicle = replace(target.vehicle, recce=True)
+    for key, value in carrier.items():
+        setattr(target, key, value)
+    only(game, shooter, vehicle, hq)
+    place(game.units[hq], 6, 6, 0)
+    place(game.units[shooter], 36, 12, 0)
+    place(target, 36, 30, 180)
+    game.dice = ScriptedDice([3] * 60)
+    shooting_side = game.units[shooter].side
+    game.apply_action(Action("draw", side=shooting_side))
+    game.apply_action(Action("order", unit=shooter, order="Fire", target=vehicle))
+    return game
+
+
+@pytest.mark.parametrize(
+    ("carrier", "asked"),
+    [
+        ({}, True),  # a recce vehicle with no order yet
+        ({"vehicle": "tank"}, False),  # any other vehicle
+        ({"order": "Advance"}, False),  # ordered already this turn
+        ({"retained": "Down"}, False),  # a Down die kept from the last turn
+        ({"immobilised": True}, False),  # it cannot move
+    ],
+)
+def test_a_vehicle_shot_at_does_not_go_down_and_only_a_recce_vehicle_may_escape(
+    carrier: dict[str, object], asked: bool
+) -> None:
+    """Vehicles take no Down reaction; a recce vehicle shot at before its order, with no
+    die kept and able to move, may escape (the recce rule: "If fired at or assaulted can
+    attempt to Escape"), its side asked none or escape; any other shoots at once."""
+    tank = carrier.pop("vehicle", None) == "tank"
+    game = _fire_at_carrier(**carrier)
+    if tank:  # (the carrier as a plain vehicle: the shot is declared again at it)
+        game = new_game("bolt-action-1")
+        game.table = Table(72, 48)
+        plain = game.units[CARRIER]
+        assert plain.vehicle is not None
+        plain.vehicle = replace(plain.vehicle, recce=False)
+        only(game, PANZERSCHRECK, CARRIER, 11)
+        place(game.units[11], 6, 6, 0)
+        place(game.units[PANZERSCHRECK], 36, 12, 0)
+        place(plain, 36, 30, 180)
+        game.apply_action(Action("draw", side=1))
+        game.apply_action(Action("order", unit=PANZERSCHRECK, order="Fire", target=CARRIER))
+    asked_now = game.pending is not None and game.pending.kind == "shot-reaction"
+    assert asked_now == asked
+    if asked:
+        assert [a.choice for a in game.legal_actions()] == ["none", "escape"]
+    else:
+        assert any(e.kind in ("shoot", "no shot") for e in game.events)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "shooter", "shown", "shot"),
+    [
+        ("bolt-action-1", PANZERSCHRECK, "Down", "no shot"),  # 24": out of range after it
+        ("bolt-action-1", PAK, "Down", "shoot"),  # 72": still in range
+        ("konflikt47", 14, "Run", "no shot"),  # the Bazooka, 24"
+    ],
+)
+def test_a_recce_vehicle_shot_at_escapes_before_the_shot_and_its_die_shows_the_editions_order(
+    ruleset: str, shooter: int, shown: str, shot: str
+) -> None:
+    """The golden situation: the shot is declared 18" away, the recce vehicle escapes
+    first, reversing straight back (it faces the shooter: a tracked vehicle cannot turn
+    about on a Run) its full Advance, 9"; the shot is then fired at it where it stands,
+    27" away: beyond the Panzerschreck's 24" it is no shot, within the PaK 40's 72" it is
+    fired. Its die shows Down in Bolt Action ("as if it had failed an order test": halted,
+    so it counts as not having moved), the escape's Run in Konflikt '47."""
+    from kriegsspiel.rulesets.bolt_action.reactions import vehicle_move_shown
+
+    game = _fire_at_carrier(shooter, ruleset)
+    vehicle = game.pending.target if game.pending else -1
+    side = game.units[vehicle].side
+    cup = game.dice_in_cup()[side]
+    game.apply_action(Action("react", side=side, unit=vehicle, choice="escape"))
+    carrier = game.units[vehicle]
+    assert carrier.anchor == Point(36, 39) and carrier.heading == 180  # reversed 9"
+    assert carrier.order == shown and carrier.moved == vehicle_move_shown(shown)
+    assert game.dice_in_cup()[side] == cup - 1 and carrier not in game.eligible(side)
+    kinds = [e.kind for e in game.events]
+    assert kinds[kinds.index("react") :][:4] == ["react", "move", "escape", shot]
+    move = next(e.data for e in game.events if e.kind == "move" and e.data["unit"] == vehicle)
+    assert move["reverse"] is True and move["run"] is False
+
+
+@pytest.mark.parametrize("ambush", ["fire", "hold"])
+def test_ambushers_may_fire_at_a_recce_vehicle_where_its_escape_ends_then_the_shot_follows(
+    ambush: str,
+) -> None:
+    """The escape is a move: the MG 42 team, on an Ambush die kept from the last turn, may
+    fire at the carrier where it ends (or hold), and then the declared shot is fired (the
+    Panzerschreck's: out of its range, no shot)."""
     game = new_game("bolt-action-1")
     game.table = Table(72, 48)
-    only(game, 14, 7)  # the MG 42 team and the Universal Carrier (recce)
-    place(game.units[14], 36, 20, 0)
-    place(game.units[7], 36, 30, 180)
+    game.units[14].retained = "Ambush"
+    only(game, PANZERSCHRECK, CARRIER, 11, 14)
+    place(game.units[11], 6, 6, 0)
+    place(game.units[14], 60, 39, 270)
+    place(game.units[PANZERSCHRECK], 36, 12, 0)
+    place(game.units[CARRIER], 36, 30, 180)
+    game.dice = ScriptedDice([3] * 60)
     game.apply_action(Action("draw", side=1))
-    game.apply_action(Action("order", unit=14, order="Fire", target=7))
-    assert game.pending is None
+    game.apply_action(Action("order", unit=PANZERSCHRECK, order="Fire", target=CARRIER))
+    game.apply_action(Action("react", side=0, unit=CARRIER, choice="escape"))
+    assert game.pending is not None and game.pending.kind == "ambush"
+    assert game.pending.target == CARRIER and game.pending.ambushers == (14,)
+    choice = next(a for a in game.legal_actions() if a.choice == ambush)
+    game.apply_action(choice)
+    kinds = [e.kind for e in game.events]
+    tail = kinds[kinds.index("escape") :]
+    fired = ["ambush", "shoot"] if ambush == "fire" else ["ambush"]
+    assert tail[: len(fired) + 1] == ["escape", *fired]
+    assert tail[-1] == "no shot" and "no shot" not in tail[:-1]
+    assert game.events[-1].data["unit"] == PANZERSCHRECK
+
+
+@pytest.mark.parametrize(("shooter", "reaction"), [(PANZERSCHRECK, "escape"), (PAK, "none")])
+def test_the_ai_drives_a_recce_vehicle_off_when_the_escape_saves_more_than_its_best_order(
+    shooter: int, reaction: str
+) -> None:
+    """The tactical player weighs the escape as it weighs going Down, by where the escape
+    would leave the vehicle: away from the Panzerschreck, out of its 24", it escapes;
+    the PaK 40 still reaches it 27" away, so the escape saves little and it stays up."""
+    game = _fire_at_carrier(shooter)
+    assert TacticalPlayer().choose(game.clone()).choice == reaction
+
+
+def test_a_person_whose_recce_vehicle_is_shot_at_is_told_where_the_escape_leaves_it() -> None:
+    """Playing solo, the carrier's owner sees the escape as the game plays it (how it
+    drives, the Down it ends in, then the shot) and the shooting each choice would take:
+    standing, the Panzerschreck's shot; escaped, out of its range, none."""
+    from test_solo import answers, quiet_console
+
+    from kriegsspiel.solo.human import HumanPlayer
+
+    game = _fire_at_carrier()
+    console = quiet_console()
+    action = HumanPlayer(console, answers("2")).choose(game)
+    assert action == Action("react", side=0, unit=CARRIER, choice="escape")
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert 'none: take the fire (18.0": 1 shot of Panzerschreck needing' in out
+    assert (
+        "escape: drive straight away from the shooters, a Run forward where it can turn so, "
+        "else reversing at its Advance rate; its die then shows Down (another assault this "
+        "turn hits it on 4+), and then the shot (no shot)"
+    ) in out
 
 
 @pytest.mark.parametrize(("uid", "reaction"), [(14, "none"), (15, "down")])

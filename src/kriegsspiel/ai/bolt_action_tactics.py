@@ -47,10 +47,15 @@ from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
 )
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame, holder, holds_near
-from kriegsspiel.rulesets.bolt_action.game.table_rules import check_order_move, facing_hit
+from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    check_order_move,
+    facing_hit,
+    heading_to,
+)
 from kriegsspiel.rulesets.bolt_action.game.threats import harmless_to, nearest_threat
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
 from kriegsspiel.rulesets.bolt_action.morale import new_test
+from kriegsspiel.rulesets.bolt_action.reactions import die_shown
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Cover,
     Group,
@@ -346,6 +351,11 @@ class TacticalPlayer:
             danger = self.damage(state, shooter, target, moving=moving)
             if danger < 0.25 * target.points:
                 return choices["none"]
+            if "escape" in choices:  # a recce vehicle: drive off before the shot
+                saves = self._escape_saves(state, shooter, target, moving, danger)
+                shown = die_shown(state.rules, "escape", vehicle=True)
+                worth_it = self._down_worth_it(state, target, saves, shown=shown)
+                return choices["escape"] if worth_it else choices["none"]
             saves = self._down_saves(state, shooter, target, moving, danger)
             return choices["down"] if self._down_worth_it(state, target, saves) else choices["none"]
         target = state.units[pending.target]
@@ -374,17 +384,46 @@ class TacticalPlayer:
             target.order = order
         return danger - down
 
-    def _down_worth_it(self, state: BoltActionGame, unit: UnitState, saves: float) -> bool:
-        """Whether going Down now, saving ``saves`` points of ``unit`` from the shot, is
-        worth its die: the saving and a Down order's own worth (:meth:`value`) against the
-        best order it could otherwise be given this turn, valued as an activation values
-        its orders (its shots from where it stands or after a move, a move toward an
-        objective, in the last turn what holding one swings, an assault, a spotter's
-        call), answered at the first order found worth more (:meth:`_worth_more`: cheap).
-        So a gun with a good shot, or a squad that would take an objective, stays up; a
-        unit with nothing better to do, under dangerous fire, goes Down."""
-        down = Action("order", side=unit.side, unit=unit.uid, order="Down")
-        worth = saves + self.value(state, down)
+    def _escape_saves(
+        self,
+        state: BoltActionGame,
+        shooter: UnitState,
+        target: UnitState,
+        moving: bool,
+        danger: float,
+    ) -> float:
+        """The points of the recce vehicle ``target`` its escape would save from this
+        shooting: its worth (:meth:`damage`) as it stands less its worth where the escape
+        would leave it, facing as it would (:meth:`~BoltActionGame.flight`, asked of a copy
+        of the vehicle: out of sight or range, nothing); none where it has no way out."""
+        way = state.flight(target, heading_to(target.anchor, shooter.anchor))
+        if way is None:
+            return 0.0
+        to, _, check = way
+        there = target.copy()
+        dx, dy = to.x - target.anchor.x, to.y - target.anchor.y
+        there.translate(dx, dy)
+        if check.heading is not None:
+            there.heading = check.heading
+        return danger - self.damage(state, shooter, there, moving=moving)
+
+    def _down_worth_it(
+        self, state: BoltActionGame, unit: UnitState, saves: float, *, shown: str = "Down"
+    ) -> bool:
+        """Whether a reaction that takes the unit's die showing ``shown`` (going Down, or a
+        recce vehicle's escape: Down in Bolt Action), saving ``saves`` points of ``unit``
+        from the shot, is worth its die: the saving and a Down order's own worth
+        (:meth:`value`; nothing for an escape's Run) against the best order it could
+        otherwise be given this turn, valued as an activation values its orders (its
+        shots from where it stands or after a move, a move toward an objective, in the
+        last turn what holding one swings, an assault, a spotter's call), answered at the
+        first order found worth more (:meth:`_worth_more`: cheap). So a gun with a good
+        shot, or a squad that would take an objective, stays up; a unit with nothing
+        better to do, under dangerous fire, goes Down (or drives off)."""
+        worth = saves
+        if shown == "Down":
+            down = Action("order", side=unit.side, unit=unit.uid, order="Down")
+            worth += self.value(state, down)
         others = [a for a in order_candidates(state, unit) if a.order != "Down"]
         return not self._worth_more(state, others, worth)
 

@@ -159,7 +159,7 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
     return {
         "report": _worded(report.to_json()),
         "weapons": [{"name": name, "count": n} for name, n in weapons],
-        "read": _read_for_shot(firer, target, situation),
+        "read": _read_for_shot(firer, target, situation, down_said=asked.target_down is not None),
     }
 
 
@@ -508,12 +508,17 @@ def _worded(report: dict[str, Any]) -> dict[str, Any]:
     return report
 
 
-def _read_for_shot(firer: TrackedUnit, target: TrackedUnit, s: Situation) -> dict[str, Any]:
-    """What the shot's odds took from the game, for the page to show beside them."""
+def _read_for_shot(
+    firer: TrackedUnit, target: TrackedUnit, s: Situation, *, down_said: bool
+) -> dict[str, Any]:
+    """What the shot's odds took from the game, for the page to show beside them; and
+    where the target's Down came from (``target_down_by``): its die ("game"), or the
+    players' "target Down" tick (``down_said``: "players"), so the page says which."""
     return {
         "moving": s.moving,
         "firer_pins": firer.pins,
         "target_down": s.target_down,
+        "target_down_by": "players" if down_said else "game",
         "small_unit": s.small_unit,
         "target_pins": target.pins,
         "target_models": target.models if target.kind != "vehicle" else None,

@@ -32,7 +32,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     order_test,
     order_test_needed,
 )
-from kriegsspiel.rulesets.bolt_action.reactions import DIE_SHOWN, dice_faces, die_shown
+from kriegsspiel.rulesets.bolt_action.reactions import dice_faces, die_shown
 
 ORDERS = ("Fire", "Advance", "Run", "Ambush", "Rally", "Down")
 MAX_PINS = 99  # more than any unit's morale: the count is kept, the unit removed at its morale
@@ -47,7 +47,6 @@ FUBAR_FACES: dict[Outcome, tuple[str, ...]] = {
     "panic": ("Run", "Down"),
 }
 # the orders a die taken out of the bag out of turn may show
-REACTION_FACES = tuple(DIE_SHOWN.values())  # Konflikt '47: go Down, escape, stand and fire
 DAMAGE_FACES = ("Down",)  # a vehicle's crew stunned (or immobilised): its die turned Down
 # why a unit owes a morale check (the game takes both of one attack, the flamethrower's first)
 FLAMED = "hit by a flamethrower"
@@ -104,7 +103,7 @@ class TrackedUnit:
     kit: tuple[Kit, ...] = ()  # in the order the owner removes casualties, first first
     open_topped: bool = False
     automaton: bool = False
-    recce: bool = False  # a recce vehicle (Konflikt '47: it may escape an assault)
+    recce: bool = False  # a recce vehicle: it may escape a shot or an assault
     # what the players told the aid of it: the officer standing near it (the page's "Near";
     # one fallen since counts no more), and whether they roll its order test themselves
     near: str | None = None

@@ -282,7 +282,7 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
     if kind == "vehicle fires at assaulters":
         return f"    {n('unit')} fires at {n('target')} as they come on"
     if kind == "no escape":
-        return f"    {n('unit')} has nowhere to escape to and fights"
+        return f"    {n('unit')} has nowhere to escape to and stays where it is"
     if kind == "assault blocked":
         return f"    {n('unit')} cannot Run in to its target now and the assault is over"
     if kind == "escape":

@@ -33,6 +33,7 @@ from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_order_move,
+    heading_to,
     terrain_column,
     terrain_refusal,
 )
@@ -652,21 +653,27 @@ def _shot_after(game: BoltActionGame, unit: UnitState, move: Action, target: int
 
 def _reaction_words(game: BoltActionGame, action: Action) -> str:
     """What a reaction does, as the menu says it after its name: a recce vehicle's to an
-    assault as :func:`_vehicle_reaction` gives it, any other as :data:`REACTIONS` does."""
+    assault or a shot as :func:`_vehicle_reaction` gives it, any other as
+    :data:`REACTIONS` does."""
     choice = action.choice or ""
     p = game.pending
-    if p is not None and p.kind == "assault-reaction" and action.unit is not None:
+    reacting = ("assault-reaction", "shot-reaction")
+    if p is not None and p.kind in reacting and action.unit is not None:
         mine = game.units[action.unit]
-        if mine.vehicle is not None:
-            return _vehicle_reaction(game, p.action, mine, choice)
+        if mine.vehicle is not None and (p.kind == "assault-reaction" or choice == "escape"):
+            return _vehicle_reaction(game, p.action, mine, choice, shot=p.kind == "shot-reaction")
     return REACTIONS.get(choice, choice)
 
 
-def _vehicle_reaction(game: BoltActionGame, order: Action, mine: UnitState, choice: str) -> str:
-    """A recce vehicle's answer to an assault as the rules play it: staying, with the exact
-    chance the assaulters knock it out once in contact (the game's own attack on it); the
-    escape, how it drives (:meth:`~BoltActionGame.flee`) and the die it then shows, with
-    what that means for another assault this turn (:func:`.reactions.die_shown`)."""
+def _vehicle_reaction(
+    game: BoltActionGame, order: Action, mine: UnitState, choice: str, *, shot: bool = False
+) -> str:
+    """A recce vehicle's answer to an assault (or, ``shot``, to a shot) as the rules play
+    it: staying, with the exact chance the assaulters knock it out once in contact (the
+    game's own attack on it); the escape, how it drives (:meth:`~BoltActionGame.flee`)
+    and the die it then shows, with what that means for another assault this turn
+    (:func:`.reactions.die_shown`), and what follows (no fight; the shot from where it
+    ends)."""
     if choice == "stay":
         assaulters = game.units[order.unit]
         contact = exact(vehicle_assault(game, assaulters, mine))
@@ -681,18 +688,24 @@ def _vehicle_reaction(game: BoltActionGame, order: Action, mine: UnitState, choi
         if hit_on is None
         else f"another assault this turn hits it on {hit_on}+"
     )
+    away, then = ("the shooters", "then the shot") if shot else ("the assaulters", "no fight")
     return (
-        "drive straight away from the assaulters, a Run forward where it can turn so, else "
-        f"reversing at its Advance rate; its die then shows {shown} ({again}), and no fight"
+        f"drive straight away from {away}, a Run forward where it can turn so, else "
+        f"reversing at its Advance rate; its die then shows {shown} ({again}), and {then}"
     )
 
 
 def _fire_taken(game: BoltActionGame, order: Action, uid: int, choice: str) -> str:
     """The shooting unit ``uid`` would take from ``order`` after reacting with ``choice``
-    ("down": it is worked out on a copy of the game with the unit Down)."""
+    ("down", "escape": it is worked out on a copy of the game with the unit Down, or
+    driven off as the escape takes it: :meth:`~BoltActionGame.flee`)."""
     if choice == "down":
         game = game.clone()
         game.units[uid].order = "Down"
+    elif choice == "escape":
+        game = game.clone()
+        mine = game.units[uid]
+        game.flee(mine, heading_to(mine.anchor, game.units[order.unit].anchor))
     shooter = game.units[order.unit]
     return shot_line(game, shooter, game.units[uid], moving=order.order == "Advance")
 

@@ -729,10 +729,12 @@ function answerBox(which) {
 }
 
 function readText(read) {
+  // what the odds read from the game; a Down the players ticked is said apart, as theirs
   const parts = [];
+  const ticked = read.target_down && read.target_down_by === "players";
   if (read.moving) parts.push("firing on the move");
   if (read.firer_pins) parts.push(`firer's pins ${read.firer_pins}`);
-  if (read.target_down) parts.push("the target is Down");
+  if (read.target_down && !ticked) parts.push("the target is Down (its die)");
   if (read.small_unit) parts.push("a small unit");
   if (read.target_pins) parts.push(`target's pins ${read.target_pins}`);
   if (read.target_models) parts.push(`${read.target_models} models in the target`);
@@ -742,7 +744,9 @@ function readText(read) {
   if (read.attacker_assault_weapons !== undefined) {
     parts.push(`assault weapons ${read.attacker_assault_weapons} against ${read.defender_assault_weapons}`);
   }
-  return parts.length ? `Read from the game: ${parts.join(", ")}.` : "";
+  const said = ticked ? "Ticked by the players: the target is Down." : "";
+  const fromGame = parts.length ? `Read from the game: ${parts.join(", ")}.` : "";
+  return [fromGame, said].filter(Boolean).join(" ");
 }
 
 async function askOdds(which) {

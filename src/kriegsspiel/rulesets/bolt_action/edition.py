@@ -50,7 +50,7 @@ class Rules:
     down_reaction: ClassVar[bool] = False
     # assaulted infantry with no order yet may stand and fire or escape;
     assault_reactions: ClassVar[bool] = False
-    # a recce vehicle with no order yet, assaulted by infantry, may escape
+    # a recce vehicle with no order yet, shot at or assaulted by infantry, may escape
     recce_escape: ClassVar[bool] = False
     # and its die then shows Down, halted (Bolt Action: "as if it had failed an order
     # test"), not the Run of Konflikt '47's escape move (:func:`.reactions.die_shown`)

@@ -2,7 +2,7 @@
 out of turn, with its own order die, as each edition declares them (``down_reaction``,
 ``assault_reactions``, ``recce_escape`` in :mod:`.edition`: Konflikt '47 all three, sheet
 001's "may make a reaction"; Bolt Action 1st edition the Down reaction and the recce
-escape, after which the vehicle is Down: ``recce_escape_goes_down``).
+escape, shot at or assaulted, after which the vehicle is Down: ``recce_escape_goes_down``).
 
 One implementation for the simulated game (:mod:`.game.state`, :mod:`.game.close_quarters`)
 and the table-side play aid (:mod:`kriegsspiel.aid`), each asking with the few facts read
@@ -45,6 +45,29 @@ def goes_down_when_shot_at(rules: Rules, *, vehicle: bool, unordered: bool) -> b
     return rules.down_reaction and unordered and not vehicle
 
 
+def recce_may_escape(rules: Rules, *, recce: bool, immobilised: bool, unordered: bool) -> bool:
+    """Whether a vehicle may escape an attack declared on it, shot at or assaulted: a recce
+    vehicle with no order this turn and no die kept, able to move, in an edition with the
+    recce escape (Bolt Action's recce rule: "If fired at or assaulted can attempt to
+    Escape"; sheet 001: "Recce vehicles can react by making an escape move")."""
+    return rules.recce_escape and recce and unordered and not immobilised
+
+
+def shot_reactions(
+    rules: Rules, *, vehicle: bool, recce: bool, immobilised: bool, unordered: bool
+) -> list[str]:
+    """What a unit shot at may do, "none" (take the fire) first; empty where it is not
+    asked: troops and guns may go Down (:func:`goes_down_when_shot_at`), a recce vehicle
+    escape (:func:`recce_may_escape`: the move first, then the shot from where it ends);
+    any other vehicle takes the fire."""
+    if vehicle:
+        escapes = recce_may_escape(rules, recce=recce, immobilised=immobilised, unordered=unordered)
+        return ["none", "escape"] if escapes else []
+    if goes_down_when_shot_at(rules, vehicle=False, unordered=unordered):
+        return ["none", "down"]
+    return []
+
+
 def asked_when_assaulted(
     rules: Rules, *, vehicle: bool, recce: bool, immobilised: bool, unordered: bool
 ) -> bool:
@@ -54,7 +77,7 @@ def asked_when_assaulted(
     able to move, to escape (sheet 001: "Recce vehicles can react by making an escape
     move"). Any other vehicle is not asked: it fires at assaulters without spending its die."""
     if vehicle:
-        return rules.recce_escape and recce and unordered and not immobilised
+        return recce_may_escape(rules, recce=recce, immobilised=immobilised, unordered=unordered)
     return len(assault_choices(rules, vehicle=False, unordered=unordered)) > 1
 
 
@@ -75,11 +98,10 @@ def dice_faces(
     rules: Rules, *, vehicle: bool, recce: bool, immobilised: bool, unordered: bool
 ) -> tuple[str, ...]:
     """The orders a unit's die may be taken for by a reaction, in the order Down, Run,
-    Fire: going Down when shot at, and an assault's reactions that spend the die (an
-    escape, standing to fire); none for a unit that reacts to nothing."""
-    reacts: list[str] = []
-    if goes_down_when_shot_at(rules, vehicle=vehicle, unordered=unordered):
-        reacts.append("down")
+    Fire: a shot's reactions (going Down, a recce vehicle's escape) and an assault's that
+    spend the die (an escape, standing to fire); none for a unit that reacts to nothing."""
+    facts = {"vehicle": vehicle, "recce": recce, "immobilised": immobilised}
+    reacts = [r for r in shot_reactions(rules, **facts, unordered=unordered) if r != "none"]
     if asked_when_assaulted(
         rules, vehicle=vehicle, recce=recce, immobilised=immobilised, unordered=unordered
     ):
@@ -88,7 +110,8 @@ def dice_faces(
             for c in assault_choices(rules, vehicle=vehicle, unordered=unordered)
             if c in DIE_SHOWN
         ]
-    return tuple(die_shown(rules, r, vehicle=vehicle) for r in reacts)
+    faces = (die_shown(rules, r, vehicle=vehicle) for r in reacts)
+    return tuple(dict.fromkeys(faces))  # (a recce vehicle's escape, shot at or assaulted: once)
 
 
 def edition_faces(rules: Rules) -> tuple[str, ...]:

@@ -131,7 +131,8 @@ class Pending:
     friends: tuple[int, ...] = ()  # friendly fire: the units it may be aimed at
     # an ambush: what goes on once it is over ("order": the mover's order, its Advance's
     # shot; "fight": the assault's fight, the target reacting with ``reaction``; "chase":
-    # the assaulters follow the target that escaped; "": nothing, as after a panic's Run)
+    # the assaulters follow the target that escaped; "shot": the shot at a recce vehicle
+    # that escaped it is fired; "": nothing, as after a panic's Run)
     after: str = "order"
     reaction: str = ""
 

@@ -38,6 +38,7 @@ from kriegsspiel.rulesets.bolt_action.reactions import (
     asked_when_assaulted,
     assault_choices,
     die_shown,
+    shot_reactions,
     vehicle_move_shown,
 )
 from kriegsspiel.rulesets.bolt_action.shooting import Tally, VehicleState, damage_roll_json
@@ -51,6 +52,36 @@ def reactions(rules: Rules, tgt: UnitState) -> list[str]:
     aid asks too)."""
     unordered = tgt.order is None and tgt.retained is None
     return assault_choices(rules, vehicle=tgt.vehicle is not None, unordered=unordered)
+
+
+def shot_reactions_of(rules: Rules, tgt: UnitState) -> list[str]:
+    """What a unit shot at may do (:func:`.reactions.shot_reactions`, the rule the play aid
+    asks too); empty where it is not asked."""
+    return shot_reactions(
+        rules,
+        vehicle=tgt.vehicle is not None,
+        recce=tgt.vehicle is not None and tgt.vehicle.recce,
+        immobilised=tgt.immobilised,
+        unordered=tgt.order is None and tgt.retained is None,
+    )
+
+
+def escape(game: BoltActionGame, tgt: UnitState, threat: UnitState) -> bool:
+    """``tgt`` escapes the attack ``threat`` declared on it (an assault, or a recce
+    vehicle's escape from a shot): it runs straight away from ``threat`` as far as its
+    move allows (:meth:`~BoltActionGame.flee`; a vehicle may reverse), its die then
+    showing the edition's order (:func:`.reactions.die_shown`: a Bolt Action recce
+    vehicle's Down, halted; otherwise Run), and a vehicle counts as having moved as that
+    die shows, however far it drove (:func:`.reactions.vehicle_move_shown`), as the play
+    aid reads it. False, logged, where every way is blocked: it stays where it is."""
+    if not game.flee(tgt, heading_to(tgt.anchor, threat.anchor)):
+        game.log("no escape", unit=tgt.uid)
+        return False
+    tgt.order = die_shown(game.rules, "escape", vehicle=tgt.vehicle is not None)
+    if tgt.vehicle is not None:  # later assaults this turn hit it as its die shows
+        tgt.moved = vehicle_move_shown(tgt.order)
+    game.log("escape", unit=tgt.uid)
+    return True
 
 
 def side_of(game: BoltActionGame, unit: UnitState, mode: str, *, pins: int | None = None) -> Side:
@@ -203,23 +234,16 @@ def fight(
     fighting mode, or a recce vehicle's stay): the vehicle's fire at the assaulters, the
     close, any ambush fire at them where it ends, then (:func:`fight_on`) the fight or the
     attack on the vehicle, and the loser destroyed. An escape is a move too, and so is the
-    chase after it: each may be ambushed where it ends. A recce vehicle that escaped shows
-    the die its edition gives (:func:`.reactions.die_shown`: Bolt Action Down, halted;
-    Konflikt '47 Run) and counts as having moved as that die shows, however far it drove
-    (:func:`.reactions.vehicle_move_shown`), as the play aid reads it."""
+    chase after it: each may be ambushed where it ends. The escape and the die it leaves
+    are :func:`escape`'s."""
     if reaction == "stay":
         reaction = "hand-to-hand"
     if reaction == "escape":
-        if game.flee(tgt, heading_to(tgt.anchor, unit.anchor)):  # away from the assaulters
-            tgt.order = die_shown(game.rules, "escape", vehicle=tgt.vehicle is not None)
-            if tgt.vehicle is not None:  # later assaults this turn hit it as its die shows
-                tgt.moved = vehicle_move_shown(tgt.order)
-            game.log("escape", unit=tgt.uid)
+        if escape(game, tgt, unit):  # away from the assaulters
             if not game.ambush_check(tgt, action, after="chase"):
                 chase(game, unit, tgt, action)
             return
-        game.log("no escape", unit=tgt.uid)  # hemmed in: it must fight where it stands
-        reaction = "hand-to-hand"
+        reaction = "hand-to-hand"  # hemmed in: it must fight where it stands
     fired = False
     if tgt.vehicle is not None:
         fired = _fire_at_assaulters(game, tgt, unit)

@@ -40,9 +40,11 @@ from kriegsspiel.rulesets.bolt_action.game.actions import Pending as Pending
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
     assault,
     chase,
+    escape,
     fight,
     fight_on,
     reactions,
+    shot_reactions_of,
 )
 from kriegsspiel.rulesets.bolt_action.game.deployment import (
     Placement,
@@ -61,6 +63,7 @@ from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks as
 from kriegsspiel.rulesets.bolt_action.game.spacing import segment_distance
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, Delayed, call, come_back
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    MoveCheck,
     check_categories,
     check_move,
     movement_row,
@@ -76,7 +79,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     rolled_morale_check,
     rolled_order_test,
 )
-from kriegsspiel.rulesets.bolt_action.reactions import DIE_SHOWN, goes_down_when_shot_at
+from kriegsspiel.rulesets.bolt_action.reactions import DIE_SHOWN
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Tally,
@@ -554,11 +557,10 @@ class BoltActionGame(ShootingGroups):
 
     # -- shooting ---------------------------------------------------------------------
     def _shoot_or_react(self, unit: UnitState, action: Action) -> None:
+        """The shot is declared: its target's side is asked for a reaction where it has
+        one (:func:`shot_reactions_of`: Down, or a recce vehicle's escape), else it is fired."""
         tgt = self.units[action.target]  # type: ignore[index]
-        unordered = tgt.order is None and tgt.retained is None
-        if not tgt.destroyed and goes_down_when_shot_at(
-            self.rules, vehicle=tgt.vehicle is not None, unordered=unordered
-        ):
+        if not tgt.destroyed and shot_reactions_of(self.rules, tgt):
             self.pending = Pending("shot-reaction", tgt.side, action, tgt.uid)
             return
         self.shoot(unit, tgt, moving=action.order == "Advance")
@@ -804,7 +806,8 @@ class BoltActionGame(ShootingGroups):
         p = self.pending
         assert p is not None
         if p.kind == "shot-reaction":
-            return [Action("react", side=p.side, unit=p.target, choice=c) for c in ("none", "down")]
+            choices = shot_reactions_of(self.rules, self.units[p.target])
+            return [Action("react", side=p.side, unit=p.target, choice=c) for c in choices]
         if p.kind == "assault-reaction":
             choices = reactions(self.rules, self.units[p.target])
             return [Action("react", side=p.side, unit=p.target, choice=c) for c in choices]
@@ -839,6 +842,12 @@ class BoltActionGame(ShootingGroups):
             tgt = self.units[p.target]
             if action.choice == "down":
                 tgt.order = DIE_SHOWN["down"]
+            # a recce vehicle's escape is a move made before the shot, which is then fired
+            # from where it was declared at the vehicle where it ended (out of sight or
+            # range: no shot); ambushers may fire at it there first
+            escaped = action.choice == "escape" and escape(self, tgt, unit)
+            if escaped and self.ambush_check(tgt, order, after="shot"):
+                return
             self.shoot(unit, tgt, moving=order.order == "Advance")
         elif p.kind == "assault-reaction":
             fight(self, unit, self.units[p.target], order, action.choice)
@@ -869,6 +878,8 @@ class BoltActionGame(ShootingGroups):
             fight_on(self, unit, self.units[order.target], order, p.reaction)  # type: ignore[index]
         elif p.after == "chase":
             chase(self, unit, self.units[order.target], order)  # type: ignore[index]
+        elif p.after == "shot" and not self.units[p.target].destroyed:
+            self.shoot(unit, self.units[p.target], moving=order.order == "Advance")
 
     def _ambushers(self, mover: UnitState, among: tuple[int, ...] | None = None) -> tuple[int, ...]:
         """The enemy units (of those ``among``, or all) still ambushing that can shoot at
@@ -915,8 +926,23 @@ class BoltActionGame(ShootingGroups):
 
     # -- moving away ---------------------------------------------------------------------
     def flee(self, unit: UnitState, threat_heading: float) -> bool:
-        """Run straight away from a threat, as far as the move allows (a vehicle may reverse);
-        False if every such move is blocked."""
+        """Run straight away from a threat, as far as the move allows (a vehicle may reverse:
+        :meth:`flight`); False if every such move is blocked."""
+        way = self.flight(unit, threat_heading)
+        if way is None:
+            return False
+        to, run, _ = way
+        self.move_unit(unit, to, run=run)
+        return True
+
+    def flight(
+        self, unit: UnitState, threat_heading: float
+    ) -> tuple[Point, bool, MoveCheck] | None:
+        """Where :meth:`flee` would take ``unit``, without moving it: straight away from
+        the threat, at the whole of its Run, else 3/4, 1/2 or 1/4 of it, the first such
+        place it may Run to (a vehicle also reverse to at its Advance); that place, whether
+        it is a Run, and the move's check (a vehicle's heading at its end). None if every
+        such move is blocked. The tactical player weighs a recce vehicle's escape by it."""
         run = movement_row(self.rules, unit).run
         start = unit.anchor
         rad = math.radians(threat_heading + 180)
@@ -928,17 +954,15 @@ class BoltActionGame(ShootingGroups):
                 )
             )
             if to == start:
-                return False  # at the table's edge with the threat straight behind: no way on
-            if check_move(self.rules, self.table, unit, to, run=True).allowed:
-                self.move_unit(unit, to, run=True)
-                return True
-            if (
-                unit.vehicle is not None
-                and check_move(self.rules, self.table, unit, to, run=False).allowed
-            ):
-                self.move_unit(unit, to, run=False)
-                return True
-        return False
+                return None  # at the table's edge with the threat straight behind: no way on
+            check = check_move(self.rules, self.table, unit, to, run=True)
+            if check.allowed:
+                return to, True, check
+            if unit.vehicle is not None:
+                check = check_move(self.rules, self.table, unit, to, run=False)
+                if check.allowed:
+                    return to, False, check
+        return None
 
     # ------------------------------------------------------------------ turns and the end
     def _after_action(self) -> None:
