@@ -9,7 +9,7 @@ import pytest
 from conftest import run_cli
 
 from kriegsspiel.army_command import run_army
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
 
 DATA = Path(__file__).parent / "data" / "sim"
@@ -263,3 +263,41 @@ def test_the_charts_of_a_rules_file_are_its_own(tmp_path: Path) -> None:
 def test_the_charts_are_not_asked_of_a_list(given: str | None, copy: str | None, said: str) -> None:
     with pytest.raises(UsageError, match=said):
         run_army(given, "konflikt47", copy, False, charts=("weapons",))
+
+
+@pytest.mark.parametrize(
+    ("line", "indent", "named"),
+    [
+        # a key one space short among its own: PyYAML names its own line
+        ("    points: 85", "   ", "line {n} (or line 13, where YAML began reading it)"),
+        # the first figure under models: two too far; PyYAML names the next figure
+        (
+            "      - {name: Lieutenant, weapons: [Submachine gun (SMG)], officer: First "
+            "Lieutenant}",
+            "        ",
+            "line {next}, or line {n} above it (the first line under 'models:' sets the "
+            "indentation the lines after it must keep: check both lines' indentation)",
+        ),
+        # the first key under the walker's vehicle: one short; PyYAML names the next key
+        (
+            "      kind: walker",
+            "     ",
+            "line {next}, or line {n} above it (the first line under 'vehicle:' sets the "
+            "indentation the lines after it must keep: check both lines' indentation)",
+        ),
+    ],
+)
+def test_a_mis_indented_line_is_named_where_pyyaml_names_the_line_after_it(
+    tmp_path: Path, line: str, indent: str, named: str
+) -> None:
+    """The list-builder probe's three indentation slips: two were told at the line after
+    the one indented wrong, as PyYAML finds them, with no word of the line above."""
+    (shipped,) = [p for p in sample_armies("konflikt47") if p.stem == "us-tesla-company"]
+    lines = shipped.read_text().splitlines()
+    n = lines.index(line) + 1
+    lines[n - 1] = indent + line.lstrip()
+    (tmp_path / "slip.yaml").write_text("\n".join(lines) + "\n")
+    with pytest.raises(DataFileError) as told:
+        load_army(tmp_path / "slip.yaml")
+    said = str(told.value)
+    assert f"slip.yaml: {named.format(n=n, next=n + 1)}: not valid YAML" in said, said
