@@ -368,6 +368,26 @@ def test_bolt_action_1_refuses_a_walker(tmp_path: Path) -> None:
     assert "walkers are Konflikt '47 only" in message
 
 
+def test_a_damage_value_of_the_other_edition_is_said_to_be_one(tmp_path: Path) -> None:
+    """A Konflikt '47 walker copied into a Bolt Action list was told "walkers are
+    Konflikt '47 only" and then "Unknown vehicle damage value 'medium walker'", as if a
+    misspelling: it is said to be Konflikt '47's, as a weapon of the other edition is."""
+    path = army_file(tmp_path, ruleset=BA1, extra=WALKER.format(target="medium walker"))
+    message = str(refused(load_army, path, BA1))
+    assert "walkers are Konflikt '47 only" in message
+    assert f"line {line_of(path, 'damage_value_of: medium walker')}" in message
+    assert (
+        "'medium walker' is a Konflikt '47 damage value, not on the Bolt Action (1st edition) "
+        "damage value table (a list plays by its own edition's table). Did you mean "
+        "'medium tank'?"
+    ) in message
+    assert "Unknown vehicle damage value" not in message
+    # a misspelling of the list's own edition is told as before, with no edition named
+    typo = army_file(tmp_path, ruleset=BA1, extra=WALKER.format(target="medium tnak"))
+    told = str(refused(load_army, typo, BA1))
+    assert "Unknown vehicle damage value 'medium tnak'" in told and "is a Konflikt" not in told
+
+
 @pytest.mark.parametrize(
     ("observer", "table"), [("artillery", "artillery_barrage"), ("air", "air_strike")]
 )
@@ -1086,4 +1106,10 @@ def test_two_units_of_one_name_are_refused(tmp_path: Path) -> None:
     path.write_text(text.replace(f"- name: {names[1]}\n", f"- name: {names[0]}\n", 1))
     message = str(refused(load_army, path, K47))
     assert f"the list's units 1 and 2 are both named '{names[0]}': give each unit a name" in message
-    assert "field units" in message
+    # told at the second unit's name, not the 'units:' line (as once)
+    second = text.splitlines().index(f"  - name: {names[1]}") + 1
+    assert f"line {second}, field units.1.name: the list's units 1 and 2" in message
+    # a third of the name is told too, as the first's second twin (not of the second)
+    third = text.replace(f"- name: {names[2]}\n", f"- name: {names[0]}\n", 1)
+    path.write_text(third.replace(f"- name: {names[1]}\n", "- name: Other\n", 1))
+    assert "the list's units 1 and 3 are both named" in str(refused(load_army, path, K47))

@@ -9,7 +9,7 @@ import pytest
 from conftest import run_cli
 
 from kriegsspiel.army_command import run_army
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
 
 DATA = Path(__file__).parent / "data" / "sim"
@@ -52,14 +52,39 @@ def test_a_list_is_shown_as_a_roster_with_weapons_as_the_chart_names_them(
         "MG gunner: Light machine gun (LMG)",
         "5× Grenadier: Rifle",
         "2× Loader: unarmed",
-        "173 points: 2 units, 10 figures and 0 vehicles. The list is sound",
+        "173 points: 2 units, 10 figures and 0 vehicles.",
     ):
         assert said in shown, said
+    # what was checked, and that a unit's points were not: "sound" was read as "legal"
+    assert "Checked: the list is valid for Konflikt '47 (its units' types" in shown
+    assert "its units' points add up to its total, so it can be played, evaluated" in shown
+    assert (
+        "Not checked: whether each unit's points are right for what it holds (they are the "
+        "list's own: no rule sheet gives a points table)" in shown
+    )
+    assert "sound" not in shown
     run_army("german-schwerefeld-battlegroup", None, None, False)
     shown = " ".join(capsys.readouterr().out.split())
     assert "(shipped list german-schwerefeld-battlegroup)" in shown
     assert "Heavy AT gun (turret)" in shown and "hit as medium walker" in shown
     assert "1000 points: 9 units, 33 figures and 2 vehicles" in shown
+
+
+def test_a_unit_priced_far_below_what_it_holds_passes_and_the_check_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A squad of 7 at 1 point was "sound": no sheet gives points, so none are weighed,
+    and the line under the roster says that rather than let an organiser read "legal"."""
+    monkeypatch.setenv("COLUMNS", "200")
+    text = (DATA / "patrol-a.yaml").read_text()
+    cheap = text.replace("points: 173", "points: 51").replace("    points: 123", "    points: 1")
+    assert cheap.count("points: 1\n") == 1 and "points: 51" in cheap
+    (tmp_path / "cheap.yaml").write_text(cheap)
+    run_army(str(tmp_path / "cheap.yaml"), None, None, False)
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "51 points: 2 units, 10 figures and 0 vehicles. Checked:" in shown
+    assert "Not checked: whether each unit's points are right for what it holds" in shown
+    assert "this is no check that a list is legal for a tournament." in shown
 
 
 def test_a_shipped_list_copied_is_the_start_of_ones_own(tmp_path: Path) -> None:
@@ -238,3 +263,41 @@ def test_the_charts_of_a_rules_file_are_its_own(tmp_path: Path) -> None:
 def test_the_charts_are_not_asked_of_a_list(given: str | None, copy: str | None, said: str) -> None:
     with pytest.raises(UsageError, match=said):
         run_army(given, "konflikt47", copy, False, charts=("weapons",))
+
+
+@pytest.mark.parametrize(
+    ("line", "indent", "named"),
+    [
+        # a key one space short among its own: PyYAML names its own line
+        ("    points: 85", "   ", "line {n} (or line 13, where YAML began reading it)"),
+        # the first figure under models: two too far; PyYAML names the next figure
+        (
+            "      - {name: Lieutenant, weapons: [Submachine gun (SMG)], officer: First "
+            "Lieutenant}",
+            "        ",
+            "line {next}, or line {n} above it (the first line under 'models:' sets the "
+            "indentation the lines after it must keep: check both lines' indentation)",
+        ),
+        # the first key under the walker's vehicle: one short; PyYAML names the next key
+        (
+            "      kind: walker",
+            "     ",
+            "line {next}, or line {n} above it (the first line under 'vehicle:' sets the "
+            "indentation the lines after it must keep: check both lines' indentation)",
+        ),
+    ],
+)
+def test_a_mis_indented_line_is_named_where_pyyaml_names_the_line_after_it(
+    tmp_path: Path, line: str, indent: str, named: str
+) -> None:
+    """The list-builder probe's three indentation slips: two were told at the line after
+    the one indented wrong, as PyYAML finds them, with no word of the line above."""
+    (shipped,) = [p for p in sample_armies("konflikt47") if p.stem == "us-tesla-company"]
+    lines = shipped.read_text().splitlines()
+    n = lines.index(line) + 1
+    lines[n - 1] = indent + line.lstrip()
+    (tmp_path / "slip.yaml").write_text("\n".join(lines) + "\n")
+    with pytest.raises(DataFileError) as told:
+        load_army(tmp_path / "slip.yaml")
+    said = str(told.value)
+    assert f"slip.yaml: {named.format(n=n, next=n + 1)}: not valid YAML" in said, said

@@ -51,6 +51,8 @@ def test_evaluate_json_reports_everything_the_issue_asks(tmp_path: Path) -> None
     ]
     for unit in data["units"]:
         assert 0 <= unit["survival"]["rate"] <= 1 and unit["damage_per_point"] >= 0
+    # what the damage leaves out, as the text says it (a stunned crew, for one)
+    assert data["damage_note"].startswith("Left out: pins") and "stunned" in data["damage_note"]
     assert 1 <= data["turns"]["mean"] <= 3  # three turns, fewer when a side is wiped out
     assert all("kriegsspiel play" in g["command"] for g in data["surprising"]["games"])
     assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

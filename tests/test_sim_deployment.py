@@ -208,3 +208,43 @@ def test_a_sweep_takes_the_deployment_from_its_file_or_the_command_line(tmp_path
     assert "drawn from its seed" in from_file["units_note"]
     bad = run_cli("sweep", "bad.yaml", *args, cwd=tmp_path)
     assert bad.returncode == 2 and "field deployment" in bad.stderr
+
+
+def test_a_sweeps_variant_units_say_their_figures_are_the_slots_beside_them(
+    tmp_path: Path,
+) -> None:
+    """A list builder read "0.09 a point" for a 6-pdr in the variants' units table before
+    the note far below said that was its place's: in list order the table now says so in
+    its title, gives each unit's place beside it and says under it how to have the unit's
+    own (text and JSON); shuffled, it says the figures are the unit's own."""
+    for name in ("patrol-a.yaml", "patrol-b.yaml", "skirmish.yaml"):
+        (tmp_path / name).write_bytes((SIM_DATA / name).read_bytes())
+    sweep = (SIM_DATA / "sweep.yaml").read_text().replace("games: 4", "games: 2")
+    (tmp_path / "s.yaml").write_text(sweep)
+    args = ["s.yaml", "--no-store", "--workers", "1"]
+    text = " ".join(run_cli("sweep", *args, cwd=tmp_path).stdout.split())
+    assert "at its place in the list (see the note under the table)" in text
+    # the MMG team is the second unit of patrol-a.yaml, and its riflemen take its place
+    assert text.count("(place 2 in the list)") == 2
+    assert "these figures are the slot's as much as the unit's" in text
+    assert "--deployment shuffled, or put 'deployment: shuffled' in the sweep file" in text
+    data = json.loads(run_cli("sweep", *args, "--json", cwd=tmp_path).stdout)
+    (variant,) = data["variants"]
+    assert variant["units_note"] == data["units_note"]
+    assert "slot's as much as the unit's" in variant["units_note"]
+    assert "deployment: shuffled" in variant["units_note"]
+    assert variant["against"][0]["taken_out"][0]["slot"] == 1  # (counted from 0)
+    assert "short of a knock-out" in data["damage_note"] and "short of a knock-out" in text
+    shuffled = run_cli("sweep", *args, "--deployment", "shuffled", cwd=tmp_path).stdout
+    shuffled = " ".join(shuffled.split())
+    assert "(place" not in shuffled and "at its place in the list" not in shuffled
+    assert "these figures are each unit's own, over the places it drew" in shuffled
+
+
+def test_the_shipped_sample_sweep_asks_a_units_worth_with_a_shuffled_deployment() -> None:
+    """Its question is "is the walker worth its points?": in list order its answer was the
+    walker's slot's."""
+    from kriegsspiel.sim.sweep import load_sweep
+
+    sweep = load_sweep("konflikt47-walker-or-tank")
+    assert {cell.deployment for grid in sweep.grids for row in grid for cell in row} == {"shuffled"}

@@ -103,8 +103,10 @@ def test_the_units_footnote_is_wrapped_by_the_console_not_broken_by_hand(
         said = " ".join(lines[start : end + 1])
         assert said == (
             "Left out: pins put on the enemy, an officer's bonus to the units near him, "
-            "objectives held: a unit that works so (an HQ, say) is worth more than its "
-            "damage says."
+            "objectives held, and damage to a vehicle short of a knock-out (its crew "
+            "stunned, immobilised, set on fire but not destroyed: only a vehicle knocked out "
+            "counts, its whole points): a unit that works so (an HQ, an anti-tank gun, say) "
+            "is worth more than its damage says."
         )
 
 

@@ -127,4 +127,6 @@ def test_the_report_says_what_the_score_is_and_that_a_wipe_out_wins_at_any_margi
 def test_damage_per_point_says_what_it_leaves_out(report: str) -> None:
     """Only damage was told, so an HQ, which works by its officer's bonus, looked worthless."""
     assert "Left out: pins put on the enemy, an officer's bonus to the units near him" in report
-    assert "objectives held" in report and "(an HQ, say)" in report
+    assert "objectives held" in report and "(an HQ, an anti-tank gun, say)" in report
+    # (a 6-pdr that stunned a crew or immobilised a tank had dealt "nothing")
+    assert "damage to a vehicle short of a knock-out (its crew stunned, immobilised" in report

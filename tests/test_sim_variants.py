@@ -205,6 +205,7 @@ def test_the_units_table_puts_each_units_figures_in_its_own_row_and_column(
         rate = {"rate": survived, "low": survived - 0.1, "high": survived + 0.1}
         return {
             "unit": name,
+            "slot": 3,  # (its place in its list, counted from 0, as a cell's JSON has it)
             "points": 50,
             "survival": rate,
             "damage_per_point": per_point,
@@ -236,6 +237,8 @@ def test_the_units_table_puts_each_units_figures_in_its_own_row_and_column(
         assert "—" in line[line.index(first) : line.index(second)]  # (no cell against A)
     assert lines[out + 1].index("0.21 (0.11–0.31) a point") < lines[out + 1].index("0.65 (")
     assert lines[brought + 1].index("0.43 (0.33–0.53) a point") < lines[brought + 1].index("0.87")
+    # in list order (the default here) each unit's place stands under its name
+    assert "(place 4 in the list)" in lines[out + 1] and "(place 4" in lines[brought + 1]
 
 
 def test_a_bad_unit_brought_in_is_told_at_its_lines_and_nowhere_else(

@@ -271,7 +271,15 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
         begun = getattr(exc, "context_mark", None)  # where YAML began reading what broke
-        if mark is not None and begun is not None and begun.line < mark.line:
+        first = None if mark is None else _first_of_block_above(text, mark.line)
+        if mark is not None and first is not None:
+            above, opening = first
+            where = (
+                f"line {mark.line + 1}, or line {above + 1} above it (the first line under "
+                f"'{opening}' sets the indentation the lines after it must keep: check both "
+                "lines' indentation): "
+            )
+        elif mark is not None and begun is not None and begun.line < mark.line:
             where = (
                 f"line {mark.line + 1} (or line {begun.line + 1}, where YAML began reading it): "
             )
@@ -309,6 +317,29 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
                 ],
             ) from None
         raise DataFileError(name, problems(exc, line, model)) from None
+
+
+def _first_of_block_above(text: str, line: int) -> tuple[int, str] | None:
+    """The 0-based line above ``line`` (blank lines and comments passed over), and the line
+    opening its block, if it is the first line of a block (the line before it ends in ":")
+    and is indented otherwise than ``line``: YAML takes a block's indentation from its
+    first line, so one indented wrong is refused only at the line after it, the line
+    PyYAML names. None otherwise."""
+
+    def content(k: int) -> bool:
+        return bool(lines[k].strip()) and not lines[k].lstrip().startswith("#")
+
+    def indent(k: int) -> int:
+        return len(lines[k]) - len(lines[k].lstrip(" "))
+
+    lines = text.splitlines()
+    if not 0 < line < len(lines) or not content(line):
+        return None
+    above = [k for k in range(line - 1, -1, -1) if content(k)][:2]
+    if len(above) < 2 or indent(above[0]) == indent(line):
+        return None
+    opening = lines[above[1]].split(" #", 1)[0].rstrip()
+    return (above[0], opening.strip()) if opening.endswith(":") else None
 
 
 def _some(names: Iterable[str], most: int = 6) -> str:

@@ -12,6 +12,7 @@ from rich.table import Table
 from kriegsspiel.core.per_cent import per_cent
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import LIST_ORDER, figures_note
 from kriegsspiel.sim.stats import percentage_points, plain
+from kriegsspiel.sim.tally import DAMAGE_LEFT_OUT
 
 
 def _pct(p: dict[str, Any]) -> str:
@@ -183,9 +184,7 @@ def print_evaluation(data: dict[str, Any], console: Console | None = None) -> No
         "Damage: points of enemy models and vehicles the unit removed, a game.\n"
         "Per point: that damage over the unit's own points, with the 95% interval of its "
         "mean (a unit's damage in a game is often all or nothing, so it is wide).\n"
-        "Left out: pins put on the enemy, an officer's bonus to the units near him, "
-        "objectives held: a unit that works so (an HQ, say) is worth more than its damage "
-        "says.\n"
+        f"{DAMAGE_LEFT_OUT}\n"
         f"Place: {figures_note(data.get('deployment', LIST_ORDER))}",
         markup=False,
     )

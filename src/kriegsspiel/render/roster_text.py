@@ -20,7 +20,8 @@ def print_roster(
 ) -> None:
     """The list ``army`` read from ``source``, for ``edition`` (its title): a table of its
     units and a line of totals. ``weapon_name`` gives a weapon's name as the edition's
-    chart has it (the list may use an alias, e.g. SMG)."""
+    chart has it (the list may use an alias, e.g. SMG). The totals' line says what was
+    checked, and that each unit's points were not."""
     figures = sum(unit.model_count for unit in army.units)
     vehicles = sum(unit.is_vehicle for unit in army.units)
     table = Table(title=f"{army.name} — {army.faction}, {edition} ({source})", title_justify="left")
@@ -41,8 +42,14 @@ def print_roster(
     console.print(table)
     console.print(
         f"{counted(army.points, 'point')}: {counted(len(army.units), 'unit')}, "
-        f"{counted(figures, 'figure')} and {counted(vehicles, 'vehicle')}. The list is sound: it can be "
-        "played, evaluated and swept.",
+        f"{counted(figures, 'figure')} and {counted(vehicles, 'vehicle')}.\n"
+        # (an organiser read "the list is sound" as "the list is legal": say what was checked)
+        f"Checked: the list is valid for {edition} (its units' types, qualities, weapons and "
+        "vehicles are ones the edition knows and allows) and its units' points add up to its total, so it can be played, evaluated "
+        "and swept.\nNot checked: whether each unit's points are right for what it holds "
+        "(they are the list's own: no rule sheet gives a points table), nor the list's make-up "
+        "against any force organisation chart; this is no check that a list is legal for a "
+        "tournament.",
         markup=False,
     )
 

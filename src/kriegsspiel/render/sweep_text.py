@@ -11,7 +11,8 @@ from rich.table import Table
 from kriegsspiel.core.names import counted
 from kriegsspiel.core.per_cent import per_cent
 from kriegsspiel.render.evaluation_text import per_point, short_rate
-from kriegsspiel.rulesets.bolt_action.game.set_up_order import LIST_ORDER, figures_note
+from kriegsspiel.rulesets.bolt_action.game.set_up_order import LIST_ORDER, variant_units_note
+from kriegsspiel.sim.tally import DAMAGE_LEFT_OUT
 
 
 def print_variant_changes(
@@ -73,11 +74,13 @@ def print_variant_units(
     columns: list[str], changes: list[dict[str, Any]], deployment: str = LIST_ORDER
 ) -> None:
     """The units each variant took out (as they fared in its list's games) and brought in
-    (in its own): is a unit worth its points, against each opponent; and what their
-    figures owe to where they set up (``deployment``)."""
+    (in its own): is a unit worth its points, against each opponent; and, beside each unit
+    and under the table, what their figures owe to where they set up (``deployment``)."""
+    by_place = deployment == LIST_ORDER
     table = Table(
         title="The units each variant changes: how often each survived a game (95% "
-        "interval), and the damage it dealt a game for each of its points (95% interval)",
+        "interval), and the damage it dealt a game for each of its points (95% interval)"
+        + (", at its place in the list (see the note under the table)" if by_place else ""),
         title_justify="left",
     )
     table.add_column("variant")
@@ -96,9 +99,11 @@ def print_variant_units(
         ]
         for line, (way, key, number) in enumerate(lines):
             unit = cells[0][key][number]
+            # (a unit brought in by add stands last in its list, so in the last place)
+            place = f"\n(place {unit['slot'] + 1} in the list)" if by_place else ""
             table.add_row(
                 variant["variant"] if line == 0 else "",
-                f"{way}: {unit['unit']} ({counted(unit['points'], 'point')})",
+                f"{way}: {unit['unit']} ({counted(unit['points'], 'point')}){place}",
                 *(
                     "—"
                     if cell is None
@@ -109,8 +114,9 @@ def print_variant_units(
                 end_section=line == len(lines) - 1,
             )
     Console(highlight=False).print(table)
-    # (a unit brought in by add: stands last in its list, so in the last place)
-    Console(highlight=False).print(f"Place: {figures_note(deployment)}", markup=False)
+    Console(highlight=False).print(
+        f"{DAMAGE_LEFT_OUT}\nPlace: {variant_units_note(deployment)}", markup=False
+    )
 
 
 def print_sweep_table(

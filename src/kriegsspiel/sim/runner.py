@@ -30,7 +30,7 @@ from kriegsspiel.sim.matchup import Matchup
 from kriegsspiel.sim.outcome import BatchFailed, GameOutcome, OtherCode, play_batch
 from kriegsspiel.sim.stats import percentage_points, plain, wilson, within_precision
 from kriegsspiel.sim.store import Store, StoreError
-from kriegsspiel.sim.tally import Tally, side_favoured
+from kriegsspiel.sim.tally import DAMAGE_LEFT_OUT, Tally, side_favoured
 
 MAX_RESTARTS = 3
 READ_BLOCK = 1000  # stored games read back at a time: memory stays flat on resume
@@ -791,4 +791,5 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
         "notices": notices,
         **body,
         "units_note": figures_note(m.deployment),  # what a unit's figures owe to its place
+        "damage_note": DAMAGE_LEFT_OUT,  # what its damage dealt does not count
     }

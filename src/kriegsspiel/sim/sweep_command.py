@@ -21,7 +21,7 @@ from kriegsspiel.render.sweep_text import (
     print_variant_changes,
     print_variant_units,
 )
-from kriegsspiel.rulesets.bolt_action.game.set_up_order import figures_note
+from kriegsspiel.rulesets.bolt_action.game.set_up_order import variant_units_note
 from kriegsspiel.sim import MAX_SEED
 from kriegsspiel.sim.commands import (
     ERR,
@@ -34,6 +34,7 @@ from kriegsspiel.sim.commands import (
 from kriegsspiel.sim.matchup import Matchup, parsed
 from kriegsspiel.sim.stats import wilson
 from kriegsspiel.sim.sweep import Sweep, variant_files
+from kriegsspiel.sim.tally import DAMAGE_LEFT_OUT
 
 
 @dataclass
@@ -213,8 +214,11 @@ def run_sweep(
             "row_points": points[0],  # each row's list's points, in the order of "rows"
             "column_points": points[1],
             **whole,
-            "units_note": figures_note(some.deployment),  # (of the variants' units)
+            "units_note": variant_units_note(some.deployment),  # (of the variants' units)
+            "damage_note": DAMAGE_LEFT_OUT,  # (what their damage dealt does not count)
         }
+        for variant in data["variants"]:  # (beside the figures it is about, too)
+            variant["units_note"] = data["units_note"]
         for side, figures in enumerate(data["wins_by_side"]):
             figures["side"] = zones[0][side] if not many else "AB"[side]
         if many:

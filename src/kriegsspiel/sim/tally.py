@@ -15,6 +15,13 @@ from kriegsspiel.sim.stats import Running, wilson, within_precision
 
 SURPRISES_KEPT = 5
 WINNERS = ("A", "draw", "B")  # a game's winner, by its code in Tally.winners
+# what a unit's damage dealt does not count (said under its units; "damage_note" in JSON)
+DAMAGE_LEFT_OUT = (
+    "Left out: pins put on the enemy, an officer's bonus to the units near him, objectives "
+    "held, and damage to a vehicle short of a knock-out (its crew stunned, immobilised, set "
+    "on fire but not destroyed: only a vehicle knocked out counts, its whole points): a unit "
+    "that works so (an HQ, an anti-tank gun, say) is worth more than its damage says."
+)
 
 
 @dataclass(slots=True)

@@ -26,7 +26,7 @@ import shlex
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, Self
@@ -92,6 +92,19 @@ _UNIT: ContextVar[str] = ContextVar("army_unit", default="?")
 _UNIT_TYPE: ContextVar[str | None] = ContextVar("army_unit_type", default=None)
 
 
+@dataclass
+class _Named:
+    """The units of the list being read so far: how many, and the number each name was
+    first given to (so that a second unit of a name is told at its own name's line)."""
+
+    units: int = 0
+    names: dict[str, int] = field(default_factory=dict)
+
+
+_NAMED: ContextVar[_Named | None] = ContextVar("army_named", default=None)
+_UNIT_NUMBER: ContextVar[int | None] = ContextVar("army_unit_number", default=None)
+
+
 @contextmanager
 def _set(var: ContextVar[Any], value: Any) -> Iterator[None]:
     token = var.set(value)
@@ -123,14 +136,15 @@ def _weird_science_elsewhere(name: str) -> bool:
     return bool(WEIRD_SCIENCE & set(weapon.special))
 
 
-def _other_editions_weapon(name: str, rules: Rules) -> str | None:
-    """The title of the other edition whose shipped weapons chart has ``name``, if one
-    has it and the list's own edition's shipped chart does not (a rules file, ``rules``,
-    may leave out a weapon of its edition: that is no other edition's)."""
+def _other_editions(name: str, rules: Rules, chart: Literal["weapon", "target"]) -> str | None:
+    """The title of the other edition whose shipped ``chart`` (its weapons, or its damage
+    values) has ``name``, if one has it and the list's own edition's shipped chart does not
+    (a rules file, ``rules``, may leave out a name of its edition: that is no other
+    edition's)."""
     for edition in (rules.ruleset, *(e for e in EDITIONS if e != rules.ruleset)):
         other = rules_for(edition)
         try:
-            other.weapon(name)
+            other.weapon(name) if chart == "weapon" else other.target(name)
         except UnknownNameError:
             continue
         return None if edition == rules.ruleset else other.data.title
@@ -180,7 +194,7 @@ def _check_weapon(name: str, owner: str) -> Weapon | None:
                 f"{owner}: {name!r} is a Konflikt '47 weird-science weapon; "
                 f"{rules.data.title} has no weird science"
             ) from None
-        other = _other_editions_weapon(name, rules)
+        other = _other_editions(name, rules, "weapon")
         if other is not None:  # (as a weird-science one above: said so, with its kin)
             kin = [m for m in exc.close_matches if _words(m) & _words(name)]
             near = f" Did you mean {', '.join(map(repr, kin))}?" if kin else ""
@@ -328,6 +342,15 @@ class Vehicle(Strict):
                 lambda row: row.is_vehicle and (kind is None or (kind == "walker") == row.walker)
             )
             exc = UnknownNameError("vehicle damage value", name, fits)
+            other = _other_editions(name, rules, "target")
+            if other is not None:  # (as another edition's weapon is: said so, with its kin)
+                kin = [m for m in exc.close_matches if _words(m) & _words(name)]
+                near = f" Did you mean {', '.join(map(repr, kin))}?" if kin else ""
+                raise _problem(
+                    f"unit {unit!r}: {name!r} is a {other} damage value, not on the "
+                    f"{rules.data.title} damage value table (a list plays by its own "
+                    f"edition's table).{near}"
+                ) from None
             raise _problem(
                 f"unit {unit!r}: {exc}{_which_chart(rules, 'damage value table')}"
             ) from None
@@ -390,11 +413,31 @@ class Unit(Strict):
     def _named_for_nested_errors(cls, data: Any, handler: ModelWrapValidatorHandler[Unit]) -> Unit:
         name = data.get("name") if isinstance(data, dict) else getattr(data, "name", None)
         kind = data.get("type") if isinstance(data, dict) else getattr(data, "type", None)
+        named = _NAMED.get()
+        number = None
+        if named is not None:  # (a unit of a list: its number in it)
+            number, named.units = named.units, named.units + 1
         with (
             _set(_UNIT, name if isinstance(name, str) else "?"),
             _set(_UNIT_TYPE, kind if isinstance(kind, str) else None),
+            _set(_UNIT_NUMBER, number),
         ):
             return handler(data)
+
+    @field_validator("name")
+    @classmethod
+    def _a_name_of_its_own(cls, name: str) -> str:
+        named, number = _NAMED.get(), _UNIT_NUMBER.get()
+        if named is None or number is None:
+            return name
+        if name in named.names:  # (told here, at the second unit's own line)
+            raise _problem(
+                f"the list's units {named.names[name] + 1} and {number + 1} are both named "
+                f"{name!r}: give each unit a name of its own (results, the play aid and the "
+                "account of a game tell units by their names), e.g. '1st ...' and '2nd ...'"
+            )
+        named.names[name] = number
+        return name
 
     @field_validator("models")
     @classmethod
@@ -563,7 +606,10 @@ class ArmyList(Strict):
                 rules = rules_for(named, loading.rules_file, loading.rules_text)
             else:
                 rules = rules_for(named)
-        with _set(_RULES, rules):
+        units = data.get("units") if isinstance(data, dict) else None
+        # (a list of too many units is told that, not each of its units' names after it)
+        named = None if isinstance(units, list) and len(units) > MOST_UNITS else _Named()
+        with _set(_RULES, rules), _set(_NAMED, named):
             return handler(data)
 
     @field_validator("units")
@@ -572,16 +618,7 @@ class ArmyList(Strict):
         # Not Field(min_length=1): pydantic would also report it whenever a unit is invalid.
         if not units:
             raise _problem("an army list needs at least one unit")
-        seen: dict[str, int] = {}
-        for number, unit in enumerate(units):
-            if unit.name in seen:
-                raise _problem(
-                    f"the list's units {seen[unit.name] + 1} and {number + 1} are both named {unit.name!r}: give "
-                    "each unit a name of its own (results, the play aid and the account of a "
-                    "game tell units by their names), e.g. '1st ...' and '2nd ...'"
-                )
-            seen[unit.name] = number
-        return units
+        return units  # (two units of one name: told at the second's, Unit._a_name_of_its_own)
 
     @field_validator("ruleset")
     @classmethod

@@ -41,3 +41,21 @@ def figures_note(deployment: str) -> str:
         "meets the same enemies in every game); --deployment shuffled draws each game's "
         "order from its seed."
     )
+
+
+def variant_units_note(deployment: str) -> str:
+    """What the figures of a sweep's units each variant changes are: with the list's
+    order, the slot's (the unit's place in its list) as much as the unit's, and how to get
+    the unit's own; with a shuffled one, the unit's own, over every place."""
+    if deployment == SHUFFLED:
+        return (
+            "each game set each side's units up in an order drawn from its seed (deployment: "
+            "shuffled), so these figures are each unit's own, over the places it drew."
+        )
+    return (
+        "these figures are the slot's as much as the unit's: the sweep set each side's units "
+        "up in list order (its deployment: list-order), so a unit taken out or brought in "
+        "stood at its place in the list (shown beside it) and met "
+        "the same enemies in every game. For the unit's own worth, over every place, run the "
+        "sweep with --deployment shuffled, or put 'deployment: shuffled' in the sweep file."
+    )
