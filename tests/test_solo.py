@@ -586,8 +586,17 @@ def test_an_order_not_open_to_the_unit_is_told_why() -> None:
     action = HumanPlayer(console, answers("1", "fire", "assault", "down")).choose(game)
     out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
     first = game.eligible(0)[0].name
-    assert f"'fire': not open to {first} now: no enemy is in its sight and range" in out
-    assert f"'assault': not open to {first} now: no enemy is within a Run" in out
+    nearest = min(
+        (u for u in game.units if u.side == 1), key=lambda u: game.gap(game.eligible(0)[0], u)
+    )
+    assert (
+        f"'fire': not open to {first} now: no enemy is in its sight and range (the nearest, "
+        f"{nearest.name}: out of sight: Bois de la Croix in the way)" in out
+    )
+    assert (
+        f"'assault': not open to {first} now: no enemy is within its Run (the nearest: "
+        f'{nearest.name} is 36.0" away, beyond a 12" Run)' in out
+    )
     assert (action.unit, action.order) == (game.eligible(0)[0].uid, "Down")
 
 

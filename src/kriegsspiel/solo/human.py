@@ -50,6 +50,7 @@ from kriegsspiel.solo.briefing import (
     unit_card,
     units_table,
 )
+from kriegsspiel.solo.reasons import assault_closed, fire_closed, no_shot_reason
 
 T = TypeVar("T")
 Ask = Callable[[str], str]  # shows a prompt, returns the line typed (EOFError at the end)
@@ -372,7 +373,7 @@ class HumanPlayer:
             name = self._pick(
                 "Order",
                 [(k, k) for k in order_names],
-                why=lambda word: _closed(word, unit, order_names, closed),
+                why=lambda word: _closed(game, word, unit, order_names, closed),
             )
             self._order_name = name
             try:
@@ -405,15 +406,27 @@ class HumanPlayer:
                 for a in acts
             }
             ordered = _with_shots_first([(a, lines[a]) for a in acts])  # (no shot: last)
+            blind = {  # (why: the game lets a Fire order name a target none can shoot)
+                a: no_shot_reason(game, unit, game.units[a.target], moving=False)  # type: ignore[index]
+                for a, line in ordered
+                if line == "no shot"
+            }
             while True:
                 fire = self._pick(
                     "Target",
-                    [(f"{game.units[a.target].name}: {line}", a) for a, line in ordered],  # type: ignore[index]
+                    [
+                        (
+                            f"{game.units[a.target].name}: {line}"  # type: ignore[index]
+                            + (f" ({blind[a]})" if a in blind else ""),
+                            a,
+                        )
+                        for a, line in ordered
+                    ],
                     listed=False,
                 )
-                if lines[fire] != "no shot" or self._confirm(
+                if fire not in blind or self._confirm(
                     f"{unit.name} has no shot at {game.units[fire.target].name} from here "  # type: ignore[index]
-                    "(out of range or sight of every weapon): spend its order on it anyway?"
+                    f"({blind[fire]}): spend its order on it anyway?"
                 ):
                     return fire
         if name == "Assault":
@@ -549,18 +562,33 @@ class HumanPlayer:
             and not e.destroyed
             and game.can_shoot(unit, e, moving=True, origin=origin)
         ]
-        blind = [e.name for e, line in shots if line == "no shot"]
+        # an enemy it has a shot at where it stands, but would not from there, is told with
+        # the reason (it may choose another place, or Fire instead); one it could not shoot
+        # here either is no news, and is not
         shots = [(e, line) for e, line in shots if line != "no shot"]
-        if blind:
+        lost = [
+            (e, no_shot_reason(game, unit, e, moving=True, origin=origin, heading=heading))
+            for e in game.units
+            if e.side != unit.side
+            and not e.destroyed
+            and e not in [t for t, _ in shots]
+            and game.shot_groups(unit, e, moving=False)
+        ]
+        if lost:
             self.console.print(
-                f"From there {escape(unit.name)} would have no shot at {escape(', '.join(blind))}"
-                + (
-                    ""
-                    if heading is None
-                    else f" ({facing_text(heading)} after this move, no weapon of it bears: "
-                    "type the place with 'facing D' to turn toward one)"
+                f"From there {escape(unit.name)} would have no shot at "
+                + escape(
+                    f"{lost[0][0].name}, as it has where it stands: {lost[0][1]}"
+                    if len(lost) == 1
+                    else "these, as it has where it stands: "
+                    + "; ".join(f"{e.name}: {why}" for e, why in lost)
                 )
                 + "."
+                + (
+                    " Type the place with 'facing D' to turn toward it."
+                    if any("bears on it" in why for _, why in lost)
+                    else ""
+                )
             )
         if not shots:
             return move
@@ -707,16 +735,25 @@ CLOSED = {
 
 
 def _closed(
-    word: str, unit: UnitState, offered: Sequence[str], known: dict[str, str] | None = None
+    game: BoltActionGame,
+    word: str,
+    unit: UnitState,
+    offered: Sequence[str],
+    known: dict[str, str] | None = None,
 ) -> str | None:
     """Why the order ``word`` starts is not offered to ``unit`` (None: it names none);
-    ``known``: the reasons found for this unit, by order (else the usual one)."""
+    ``known``: the reasons found for this unit, by order; else a Fire's or an assault's as
+    the game finds it (:mod:`kriegsspiel.solo.reasons`), or the usual one."""
     for name, reason in CLOSED.items():
         if name not in offered and name.lower().startswith(word):
             if known and name in known:
                 return f"not open to {unit.name} now: {known[name]}"
             if name == "Assault" and unit.kind == "artillery":
                 return f"not open to {unit.name}: artillery does not assault"
+            if name == "Assault":
+                reason = assault_closed(game, unit)
+            elif name == "Fire":
+                reason = fire_closed(game, unit, offered)
             return f"not open to {unit.name} now: {reason}"
     return None
 

@@ -1,0 +1,195 @@
+"""A person playing against the AI at the terminal: what a solo probe of whole games found
+unclear, each mended here (the terrain table's shapes, the reasons an order or a shot is
+not open, the odds of an assault with its order test, the dice kept at a turn's end in
+one answer, names matched by a word, the nearest place a refused move could go)."""
+
+from __future__ import annotations
+
+import io
+import re
+import xml.etree.ElementTree as ET
+
+from rich.console import Console
+
+from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.sim.matchup import build_matchup, set_up_game
+from kriegsspiel.solo.human import HumanPlayer
+
+
+def console(width: int = 250) -> Console:
+    return Console(file=io.StringIO(), width=width)
+
+
+def said(out: Console) -> str:
+    return " ".join(out.file.getvalue().split())  # type: ignore[attr-defined]
+
+
+def answers(*lines: str) -> object:
+    """A person who types ``lines`` in turn (then quits)."""
+    typed = iter(lines)
+    return lambda prompt: next(typed, "quit")
+
+
+def bolt_action(seed: int = 3) -> BoltActionGame:
+    """The Bolt Action sample armies on the meeting engagement, no die drawn yet."""
+    return set_up_game(build_matchup("bolt-action-1", None, [], "human,tactical", seats=True), seed)
+
+
+def named(game: BoltActionGame, name: str, side: int) -> UnitState:
+    return next(u for u in game.units if u.name == name and u.side == side)
+
+
+def put(unit: UnitState, x: float, y: float) -> None:
+    unit.translate(x - unit.anchor.x, y - unit.anchor.y)
+
+
+# ------------------------------------------------------------ (1) the terrain table
+def test_the_terrain_table_gives_each_shape_and_how_it_plays_as_the_drawing_does() -> None:
+    """The hexagonal wood is given by its corners (a box round it made a legal assault look
+    illegal), a rectangle by its sides; each kind says the row it plays as, in the words
+    of the drawing's tooltip (one function says both)."""
+    from kriegsspiel.render.table_svg import feature_kind, table_svg
+
+    game = bolt_action()
+    out = console(120)
+    HumanPlayer(out, answers("terrain", "quit")).answer(game, "terrain")
+    rows = out.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    wood = next(r for r in rows if r.startswith("Bois de la Croix "))
+    assert "wood, plays as rough ground" in wood
+    assert "(4,28) (12,25) (18,30) (16,38) (7,39) (3,34)" in wood
+    farmhouse = next(r for r in rows if r.startswith("Farmhouse "))
+    assert "x 24–31, y 20–27" in farmhouse and " yes " in farmhouse
+    assert any("corners (x,y) in order round its edge" in r for r in rows)
+    tips = [
+        t.text for t in ET.fromstring(table_svg(game)).iter("{http://www.w3.org/2000/svg}title")
+    ]
+    for feature in game.table.features:
+        kind = feature_kind(feature, game.rules)
+        assert any(t and t.startswith(f"{feature.name} ({kind}):") for t in tips)
+        row = next(r for r in rows if r.startswith(f"{feature.name} "))
+        assert kind.split(", ")[0] in row
+    narrow = console(80)
+    HumanPlayer(narrow, answers()).answer(game, "terrain")
+    lines = narrow.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert max(len(line.rstrip()) for line in lines) <= 80
+
+
+# ------------------------------------------------------------ (4) why not open
+def test_an_assault_closed_by_a_hedge_names_the_hedge_not_the_distance() -> None:
+    """The enemy is 8" away, within a Run, but across the East hedge, which no Run may
+    cross: the player is told so, in the game's own words."""
+    game = bolt_action()
+    section, squad = named(game, "1st Section", 0), named(game, "1st Grenadier Squad", 1)
+    put(section, 50, 30.5)
+    put(squad, 50, 39.5)
+    game.apply_action(Action("draw", side=0))
+    assert game.gap(section, squad) < 12
+    refusal = Action("order", unit=section.uid, order="Run", target=squad.uid)
+    assert not game.is_legal(refusal)
+    number = game.eligible(0).index(section) + 1
+    out = console()
+    HumanPlayer(out, answers(str(number), "assault", "down")).choose(game)
+    text = said(out)
+    assert (
+        "'assault': not open to 1st Section now: 1st Section cannot assault 1st Grenadier "
+        "Squad: cannot Run through East hedge (obstacle)" in text
+    )
+    assert "no enemy is within" not in text
+
+
+def test_no_shot_says_whether_out_of_range_out_of_sight_or_harmless() -> None:
+    from kriegsspiel.solo.reasons import no_shot_reason
+
+    game = bolt_action()
+    mortar, enemy_mortar = named(game, "3-inch Mortar Team", 0), named(game, "8cm Mortar Team", 1)
+    put(mortar, 30, 10)
+    put(enemy_mortar, 30, 16.5)  # (within its 18" least range)
+    assert not game.shot_groups(mortar, enemy_mortar, moving=False)
+    assert no_shot_reason(game, mortar, enemy_mortar, moving=False) == (
+        'too close for its Medium mortar (at least 18")'
+    )
+    section, squad = named(game, "1st Section", 0), named(game, "1st Grenadier Squad", 1)
+    put(section, 27.5, 12)
+    put(squad, 27.5, 33)  # behind the Farmhouse (x 24-31, y 20-27)
+    assert not game.shot_groups(section, squad, moving=False)
+    assert (
+        no_shot_reason(game, section, squad, moving=False) == "out of sight: Farmhouse in the way"
+    )
+    put(squad, 27.5, 47)  # in the open, far off (seen past the Farmhouse's corner)
+    section.translate(-6, 0)
+    far = no_shot_reason(game, section, squad, moving=False)
+    assert re.fullmatch(
+        r'out of range: [\d.]+" from its Light machine gun \(LMG\) \(30" range\), the nearest '
+        "any weapon of it comes",
+        far,
+    ), far
+    gap = float(far.split('"')[0].split()[-1])
+    assert gap > 30 and gap >= game.gap(section, squad)
+
+
+def test_an_observer_without_a_target_for_its_rifles_is_pointed_to_its_barrage() -> None:
+    game = bolt_action()
+    game.apply_action(Action("draw", side=0))  # (turn 1: the enemy 36" off)
+    observer = named(game, "Forward Observer", 0)
+    offered = {a.order + (a.choice or "") for a in game.legal_actions() if a.unit == observer.uid}
+    assert "Fire" not in offered and "Firebarrage" in offered
+    number = game.eligible(0).index(observer) + 1
+    out = console()
+    HumanPlayer(out, answers(str(number), "fire", "down")).choose(game)
+    text = said(out)
+    assert "'fire': not open to Forward Observer now: no enemy is in its sight and range" in text
+    assert "its order for the enemy is Call barrage, in the menu, which reaches any enemy" in text
+
+
+def test_a_fire_target_with_no_shot_is_listed_with_the_reason() -> None:
+    """The game lets a Fire order name a target that the longest weapon reaches though no
+    man does: the list and the question before the order is spent say why."""
+    game = bolt_action()
+    mortar, enemy_mortar = named(game, "3-inch Mortar Team", 0), named(game, "8cm Mortar Team", 1)
+    put(mortar, 30, 10)
+    put(enemy_mortar, 30, 16.5)  # (within its 18" least range)
+    game.apply_action(Action("draw", side=0))
+    fire = Action("order", unit=mortar.uid, order="Fire", target=enemy_mortar.uid)
+    assert fire in game.legal_actions() and not game.shot_groups(mortar, enemy_mortar, moving=False)
+    number = game.eligible(0).index(mortar) + 1
+    out = console()
+    action = HumanPlayer(out, answers(str(number), "fire", "8cm", "yes")).choose(game)
+    text = said(out)
+    why = '(too close for its Medium mortar (at least 18"))'
+    assert f"8cm Mortar Team: no shot {why}" in text
+    assert f"has no shot at 8cm Mortar Team from here {why}: spend its order on it anyway?" in text
+    assert action == fire
+
+
+# ------------------------------------------------------------ (5) the Advance's remark
+def test_an_advance_tells_only_the_shots_it_would_lose() -> None:
+    """Falling back 6", the section loses its shot at the squad 25" off (told, with why);
+    an enemy it has no shot at from here either is not named."""
+    game = bolt_action()
+    section = named(game, "1st Section", 0)
+    put(section, 20, 8)
+    for unit in game.units:
+        if unit.side == 1:
+            put(unit, unit.anchor.x, 47)
+    squad, mortar = named(game, "1st Grenadier Squad", 1), named(game, "8cm Mortar Team", 1)
+    put(squad, 20, 34)
+    game.apply_action(Action("draw", side=0))
+    assert game.shot_groups(section, squad, moving=False)
+    assert not game.shot_groups(section, mortar, moving=False)
+    acts = [a for a in game.legal_actions() if a.unit == section.uid and a.order == "Advance"]
+    out = console()
+    action = HumanPlayer(out, answers("20,2"))._move(game, section, "Advance", acts)
+    text = said(out)
+    assert (
+        "From there 1st Section would have no shot at 1st Grenadier Squad, as it has where it "
+        'stands: out of range: 31.0" from its Light machine gun (LMG)' in text
+    )
+    assert "8cm Mortar Team" not in text
+    assert action.to == (20.0, 2.0)
+    out = console()
+    HumanPlayer(out, answers("20,11", "1"))._move(game, section, "Advance", acts)
+    assert "would have no shot" not in said(out)  # (nearer: nothing lost)
+    assert not game.shot_groups(section, squad, moving=True, origin=Point(20, 2))
