@@ -6,6 +6,7 @@ one answer, names matched by a word, the nearest place a refused move could go).
 from __future__ import annotations
 
 import io
+import math
 import re
 import xml.etree.ElementTree as ET
 
@@ -193,3 +194,98 @@ def test_an_advance_tells_only_the_shots_it_would_lose() -> None:
     HumanPlayer(out, answers("20,11", "1"))._move(game, section, "Advance", acts)
     assert "would have no shot" not in said(out)  # (nearer: nothing lost)
     assert not game.shot_groups(section, squad, moving=True, origin=Point(20, 2))
+
+
+# ------------------------------------------------------------ (6) assault odds
+def close_quarters(ruleset: str, side: int) -> BoltActionGame:
+    """The sample armies of ``ruleset`` with side B brought within a Run of side A's
+    line, ``side``'s die drawn."""
+    game = set_up_game(build_matchup(ruleset, None, [], "human,tactical", seats=True), 3)
+    for unit in game.units:
+        if unit.side == 1:
+            unit.translate(0.0, -(unit.anchor.y - 14.0))
+    game.apply_action(Action("draw", side=side))
+    return game
+
+
+def wins_of(game: BoltActionGame, action: Action, n: int, then: Action | None = None) -> int:
+    """How many of ``n`` seeded plays of ``action`` (and ``then``, the reaction to it)
+    the assaulters win (a failed order test: no fight, no win)."""
+    from kriegsspiel.core.procedure import RandomDice
+
+    wins = 0
+    for seed in range(n):
+        twin = game.clone()
+        twin.dice = RandomDice(seed)
+        start = len(twin.events)
+        twin.apply_action(action)
+        if then is not None and twin.pending is not None:
+            twin.apply_action(then)
+        fights = [e for e in twin.events[start:] if e.kind == "close quarters"]
+        wins += bool(fights and fights[0].data["attacker_wins"])
+    return wins
+
+
+def test_an_assault_by_a_pinned_unit_shows_its_order_test_and_the_chance_of_both() -> None:
+    """Bolt Action: a section with 3 pins is shown the order test beside the chance to win,
+    and the chance of both; the game's own assaults, order test and all, win as often."""
+    from conftest import within_se
+
+    from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+    from kriegsspiel.solo.briefing import _order_odds, assault_line
+
+    game = close_quarters("bolt-action-1", 0)
+    assault = next(
+        a
+        for a in game.legal_actions()
+        if a.order == "Run" and a.target is not None and game.units[a.target].vehicle is None
+    )
+    unit, target = game.units[assault.unit], game.units[assault.target]  # type: ignore[index]
+    unit.pins = 3
+    test = game.order_test_of(unit, assault)
+    passed = _order_odds(game.rules, test)[0]
+    win = TacticalPlayer().assault_chance(game, unit, target, assault.choice)
+    assert win is not None and 0 < passed < 1
+    line = assault_line(game, unit, target, assault.choice)
+    both = passed * win
+    assert f"; its order test: {test.value} or less, {passed:.0%} (FUBAR" in line
+    assert line.endswith(f"; {both:.0%} to pass it and win"), line
+    n = 1000
+    wins = wins_of(game, assault, n)
+    assert within_se(wins / n, both, both * (1 - both), n, k=4), (wins / n, both)
+
+
+def test_troops_assaulted_are_shown_the_assaulters_chance_for_each_way_to_fight() -> None:
+    """Konflikt '47: meeting an assault hand-to-hand or with point-blank fire, each shows
+    the assaulters' exact chance to win; the game's fights after that choice go so."""
+    game = close_quarters("konflikt47", 1)
+    for assault in game.legal_actions():
+        if assault.order != "Run" or assault.target is None:
+            continue
+        if game.units[assault.target].vehicle is not None:
+            continue
+        twin = game.clone()
+        twin.apply_action(assault)
+        if twin.pending is not None and twin.pending.kind == "assault-reaction":
+            break
+    else:
+        raise AssertionError("no assault on troops asks for a reaction")
+    game.apply_action(assault)
+    mine = game.units[assault.target]  # type: ignore[index]
+    out = console()
+    action = HumanPlayer(out, answers("point")).choose(game)
+    text = said(out)
+    shown = dict(
+        re.findall(r"(hand-to-hand|point-blank): fight [^(]*\((\d+|<1|>99)% that they win it", text)
+    )
+    assert set(shown) == {"hand-to-hand", "point-blank"}, text
+    assert f"and your {mine.name} is destroyed)" in text
+    assert action.choice == "point-blank"
+    n = 600
+    for choice, percent in shown.items():
+        react = next(a for a in game.pending_choices() if a.choice == choice)
+        wins = wins_of(game, react, n)
+        p = int(percent) / 100
+        # (the chance shown is rounded to a whole per cent: half a point more slack)
+        slack = 4 * math.sqrt(p * (1 - p) / n) + 0.005
+        assert 0 < p < 1 and abs(wins / n - p) <= slack, (choice, wins / n, p)

@@ -343,27 +343,34 @@ def assault_line(game: BoltActionGame, unit: UnitState, target: UnitState, mode:
     if the defenders meet it as well as they can (the tactical AI's own reckoning: the
     exact odds of the close-quarters procedure, after any fire they would meet on the way
     in); on a vehicle, the exact chance to knock it out once in contact (the game's own
-    attack on it), and the order test an assault on it takes where that is not the unit's
-    usual one (without anti-tank weapons, say)."""
+    attack on it). Where the assault takes an order test (pins, or an assault on a tank
+    without anti-tank weapons), that test's chance beside it, and the chance of both:
+    passing it and winning (a failed test leaves the unit Down, and no assault)."""
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 
     said = f'{game.gap(unit, target):.1f}" away'
     if target.vehicle is not None:
         contact = exact(vehicle_assault(game, unit, target))
-        said += f"; {percent(contact.probability(lambda s: s.knocked_out))} to knock it out"
-        said += " once in contact"
-        assault = Action("order", unit=unit.uid, order="Run", target=target.uid)
-        test = game.order_test_of(unit, assault)
-        if test.modifier and order_test_needed(game.rules, test):
-            passed, fubar = _order_odds(game.rules, test)
-            said += (
-                f"; its order test {test.modifier:+d}: {test.value} or less, {percent(passed)} "
-                f"(FUBAR {percent(fubar)})"
-            )
-        return said
-    chance = TacticalPlayer().assault_chance(game, unit, target, mode)
-    if chance is not None:
-        said += f"; {percent(chance)} to win if they defend as well as they can"
+        knock_out = float(contact.probability(lambda s: s.knocked_out))
+        said += f"; {percent(knock_out)} to knock it out once in contact"
+        chance: float | None = knock_out
+        both = "to pass it and knock it out"
+    else:
+        chance = TacticalPlayer().assault_chance(game, unit, target, mode)
+        if chance is not None:
+            said += f"; {percent(chance)} to win if they defend as well as they can"
+        both = "to pass it and win"
+    assault = Action("order", unit=unit.uid, order="Run", target=target.uid)
+    test = game.order_test_of(unit, assault)
+    if order_test_needed(game.rules, test):
+        passed, fubar = _order_odds(game.rules, test)
+        modifier = f" {test.modifier:+d}" if test.modifier else ""
+        said += (
+            f"; its order test{modifier}: {test.value} or less, {percent(passed)} "
+            f"(FUBAR {percent(fubar)})"
+        )
+        if chance is not None:
+            said += f"; {percent(passed * chance)} {both}"
     return said
 
 

@@ -680,14 +680,23 @@ def _shot_after(game: BoltActionGame, unit: UnitState, move: Action, target: int
 
 def _reaction_words(game: BoltActionGame, action: Action) -> str:
     """What a reaction does, as the menu says it after its name: a recce vehicle's to an
-    assault as :func:`_vehicle_reaction` gives it, any other as :data:`REACTIONS` does."""
+    assault as :func:`_vehicle_reaction` gives it, any other as :data:`REACTIONS` does;
+    troops' ways to fight an assault with the assaulters' exact chance to win each (the
+    tactical AI's reckoning, :meth:`~TacticalPlayer.defence_odds`, by which it assaults)."""
     choice = action.choice or ""
+    words = REACTIONS.get(choice, choice)
     p = game.pending
     if p is not None and p.kind == "assault-reaction" and action.unit is not None:
         mine = game.units[action.unit]
         if mine.vehicle is not None:
             return _vehicle_reaction(game, p.action, mine, choice)
-    return REACTIONS.get(choice, choice)
+        assaulters = game.units[p.action.unit]
+        mode = p.action.choice or "hand-to-hand"  # (as the fight takes it)
+        odds = TacticalPlayer().defence_odds(game, assaulters, mine, mode)
+        chance = odds.get(choice)
+        if chance is not None:
+            words += f" ({percent(chance)} that they win it, and your {mine.name} is destroyed)"
+    return words
 
 
 def _vehicle_reaction(game: BoltActionGame, order: Action, mine: UnitState, choice: str) -> str:
