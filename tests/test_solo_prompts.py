@@ -9,15 +9,19 @@ import io
 import math
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from pathlib import Path
 
 from rich.console import Console
 
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.record import header, replay
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
-from kriegsspiel.sim.matchup import build_matchup, set_up_game
+from kriegsspiel.sim.matchup import build_matchup, new_player, set_up_game
 from kriegsspiel.solo.human import HumanPlayer
+from kriegsspiel.solo.session import SoloGame, resumed
 
 
 def console(width: int = 250) -> Console:
@@ -28,7 +32,7 @@ def said(out: Console) -> str:
     return " ".join(out.file.getvalue().split())  # type: ignore[attr-defined]
 
 
-def answers(*lines: str) -> object:
+def answers(*lines: str) -> Callable[[str], str]:
     """A person who types ``lines`` in turn (then quits)."""
     typed = iter(lines)
     return lambda prompt: next(typed, "quit")
@@ -271,7 +275,7 @@ def test_troops_assaulted_are_shown_the_assaulters_chance_for_each_way_to_fight(
     else:
         raise AssertionError("no assault on troops asks for a reaction")
     game.apply_action(assault)
-    mine = game.units[assault.target]  # type: ignore[index]
+    mine = game.units[assault.target]
     out = console()
     action = HumanPlayer(out, answers("point")).choose(game)
     text = said(out)
@@ -289,3 +293,106 @@ def test_troops_assaulted_are_shown_the_assaulters_chance_for_each_way_to_fight(
         # (the chance shown is rounded to a whole per cent: half a point more slack)
         slack = 4 * math.sqrt(p * (1 - p) / n) + 0.005
         assert 0 < p < 1 and abs(wins / n - p) <= slack, (choice, wins / n, p)
+
+
+# ------------------------------------------------------------ (7) the dice kept
+class Keeper:
+    """Orders every unit Down (the first listed), keeps ``keep`` at the turn's end; quits
+    at the ``quit_at``-th keep question, or the first order of turn ``until``."""
+
+    def __init__(self, keep: str, until: int = 2, quit_at: int | None = None) -> None:
+        self.keep, self.until, self.quit_at = keep, until, quit_at
+        self.prompts: list[str] = []
+        self.game: BoltActionGame | None = None
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if prompt.startswith("Keep which?"):
+            if self.quit_at == sum(p.startswith("Keep which?") for p in self.prompts):
+                return "quit"
+            return self.keep
+        if prompt.startswith("Set up"):
+            return "auto"
+        if prompt.startswith("Unit to order"):
+            assert self.game is not None
+            return "quit" if self.game.turn >= self.until else "1"
+        if prompt.startswith("Order"):
+            return "down"
+        return "1"
+
+
+def solo_game(folder: Path, ask: Keeper, seed: int = 11) -> SoloGame:
+    """The Bolt Action sample armies, side A a person asked by ``ask``, saved in ``folder``."""
+    matchup = build_matchup("bolt-action-1", None, [], "human,tactical", seats=True)
+    game = set_up_game(matchup, seed)
+    texts = (matchup.armies[0].text, matchup.armies[1].text)
+    head = header(game, matchup.scenario.text, texts, matchup.players)
+    solo = SoloGame(
+        game,
+        ("human", "tactical"),
+        head,
+        str(folder / "game.jsonl"),
+        str(folder / "game.svg"),
+        console(),
+        ask,
+    )
+    ask.game = solo.game
+    return solo
+
+
+def test_the_dice_kept_at_a_turns_end_are_asked_once_and_given_die_by_die(tmp_path: Path) -> None:
+    """Every unit of side A went Down: at the turn's end one question lists them all;
+    "1,3" keeps the first and the third, and the record holds a decision a die (kept or
+    put back), as before, so the record replays; a game stopped at that question and
+    resumed goes on as the game played straight."""
+    straight = tmp_path / "straight"
+    straight.mkdir()
+    keeper = Keeper("1,3")
+    solo = solo_game(straight, keeper)
+    assert solo.play() == 0
+    assert sum(p.startswith("Keep which?") for p in keeper.prompts) == 1
+    game = solo.game
+    text = said(solo.console)
+    listed = re.findall(r" (\d+) ([^:]+?): Down", text.split("Turn 1 is over.")[1])
+    assert len(listed) >= 3 and [n for n, _ in listed] == [str(i + 1) for i in range(len(listed))]
+    decided = [e for e in game.events if e.kind == "retain" and e.data.get("turn") == 1]
+    mine = [e for e in decided if game.units[e.data["unit"]].side == 0]
+    assert [game.units[e.data["unit"]].name for e in mine] == [name for _, name in listed]
+    assert [e.data["choice"] for e in mine][:3] == ["keep", "return", "keep"]
+    assert all(e.data["choice"] == "return" for e in mine[3:])
+    kept = {u.name for u in game.units if u.side == 0 and u.retained == "Down"}
+    assert kept == {listed[0][1], listed[2][1]}
+    assert replay(straight / "game.jsonl").reproduced
+
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    first = solo_game(parts, Keeper("1,3", quit_at=1))
+    assert first.play() == 0
+    again = Keeper("1,3")
+    second = resumed(
+        str(parts / "game.jsonl"), svg_path=str(parts / "game.svg"), console=console(), ask=again
+    )
+    again.game = second.game
+    assert second.play() == 0
+    assert (parts / "game.jsonl").read_text() == (straight / "game.jsonl").read_text()
+
+
+def test_keep_which_takes_all_none_and_refuses_a_wrong_number_with_a_word() -> None:
+    from kriegsspiel.rulesets.bolt_action.game.actions import Pending
+
+    game = bolt_action()
+    mine = [u for u in game.units if u.side == 0][:3]
+    for unit in mine:
+        unit.order = "Down"
+    game.retaining = (mine[1].uid, mine[2].uid)
+    held = Action("order", side=0, unit=mine[0].uid, order="Down")
+    game.pending = Pending("retain", 0, held, mine[0].uid)
+    for typed, keep in (("all", True), ("", False), ("none", False)):
+        out = console()
+        action = HumanPlayer(out, answers("9", "x", typed)).choose(game)
+        assert (action.unit, action.choice) == (mine[0].uid, "keep" if keep else "return")
+        text = said(out)
+        assert text.count("'9': give the numbers of the dice to keep, from 1 to 3") == 1
+    out = console()
+    HumanPlayer(out, answers("hint", ""), adviser=lambda: new_player("tactical", 4)).choose(game)
+    assert "The tactical AI would keep" in said(out)
