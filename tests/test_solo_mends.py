@@ -154,7 +154,9 @@ def test_a_place_refused_for_a_rank_in_an_obstacle_says_so_and_offers_the_neares
         '(1.2" deep along this move): its front rank, 0.6" ahead of its centre, would end in '
         "Hedgerow at (" in out
     )
-    assert 'The nearest place listed: 1 (16.9, 17.5), 12.0" away, open ground.' in out
+    assert (
+        'The nearest place that would do is listed: 1 (16.9, 17.5), 12.0" away, open ground.' in out
+    )
     assert action.order == "Run" and game.is_legal(action)
 
 

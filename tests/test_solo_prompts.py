@@ -10,6 +10,7 @@ import math
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -396,3 +397,74 @@ def test_keep_which_takes_all_none_and_refuses_a_wrong_number_with_a_word() -> N
     out = console()
     HumanPlayer(out, answers("hint", ""), adviser=lambda: new_player("tactical", 4)).choose(game)
     assert "The tactical AI would keep" in said(out)
+
+
+# ------------------------------------------------------------ (10) small ones
+def test_a_run_too_long_suggests_the_nearest_place_the_game_would_take() -> None:
+    """A Run typed 13" away is refused; the place suggested is the nearest the game would
+    take on the way there (12" off, by its own check), not a listed place far behind."""
+    game = bolt_action()
+    section = named(game, "2nd Section", 0)
+    put(section, 45, 5)
+    game.apply_action(Action("draw", side=0))
+    number = game.eligible(0).index(section) + 1
+    out = console()
+    action = HumanPlayer(out, answers(str(number), "run", "45,18", "45,17")).choose(game)
+    text = said(out)
+    assert 'Not allowed: 2nd Section cannot move there: 13.0" is beyond the 12" allowed' in text
+    assert 'The nearest place that would do: (45.0, 17.0), 12.0" away, open ground.' in text
+    assert action.to == (45.0, 17.0) and game.is_legal(action)
+    assert not game.is_legal(replace(action, to=(45.0, 17.1)))
+
+
+def test_facing_is_for_a_vehicle_on_a_move_and_lays_out_ranks_at_the_set_up() -> None:
+    """Troops have no facing to choose on a move (they see all round, and move as they
+    stand): 'facing' is refused with that said, and the place asked again; a vehicle's
+    is taken."""
+    game = bolt_action()
+    section = named(game, "2nd Section", 0)
+    game.apply_action(Action("draw", side=0))
+    number = game.eligible(0).index(section) + 1
+    x, y = section.anchor.x, section.anchor.y + 4
+    out = console()
+    typed = f"{x:.1f},{y:.1f}"
+    action = HumanPlayer(out, answers(str(number), "advance", f"{typed} facing 45", typed)).choose(
+        game
+    )
+    text = said(out)
+    assert "'facing' turns a vehicle: troops see and fire all round, and a move takes" in text
+    assert action.facing is None and action.to == (round(x, 1), round(y, 1))
+
+
+def test_a_choice_is_named_by_a_whole_word_of_it_where_none_starts_so() -> None:
+    from kriegsspiel.solo.human import _matching
+
+    options = [('M4 Sherman: 36.0"', 1), ("Panzer IV Ausf. H: no shot", 2), ("M4 Jumbo", 3)]
+    assert _matching("sherman", options) == [1]
+    assert _matching("m4", options) == [1, 3]  # (a start: two)
+    assert _matching("iv ausf.", options) == [2]
+    assert _matching("sher", options) == []  # (part of a word: not one)
+    assert _matching("shot", options) == []  # (after the name: not the name)
+    game = bolt_action()
+    game.apply_action(Action("draw", side=0))
+    out = console()
+    action = HumanPlayer(out, answers("section", "observer", "down")).choose(game)
+    text = said(out)
+    assert "'section': more than one choice is so named" in text
+    assert game.units[action.unit].name == "Forward Observer"
+
+
+def test_a_pinned_units_state_wraps_in_the_units_table() -> None:
+    """The state column no longer grows with a pinned unit's order test: on a wide screen
+    the table stays narrow, the test wrapped in its column."""
+    from kriegsspiel.solo.briefing import units_table
+
+    game = bolt_action()
+    game.apply_action(Action("draw", side=0))
+    units = game.eligible(0)
+    units[0].pins = 3
+    out = console(250)
+    out.print(units_table(game, units, "Units"))
+    lines = out.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert max(len(line.rstrip()) for line in lines) <= 120  # (was 147)
+    assert "order test" in said(out) and "a Down order needs no test" in said(out)

@@ -42,6 +42,7 @@ SIDE_NAMES = ("A", "B")
 # inches: models this much nearer the centre than the foremost (or hindmost) along a move
 # are in the same rank (a squad's ranks stand 1" apart)
 RANK_SLACK = 0.3
+STATE_WIDTH = 34  # the most columns the units table's state takes (it wraps between words)
 
 
 def percent(p: float | Fraction) -> str:
@@ -136,7 +137,8 @@ def units_table(
     table.add_column("unit", min_width=_longest_word(names))
     table.add_column("models", justify="right", no_wrap=True)
     table.add_column("pins", justify="right", no_wrap=True)
-    table.add_column("state", min_width=_longest_word(states))
+    # (a pinned unit's order test wraps in it: the table stays narrow on a wide screen)
+    table.add_column("state", min_width=_longest_word(states), max_width=STATE_WIDTH)
     table.add_column("x, y", justify="right", no_wrap=True)
     table.add_column("nearest enemy", min_width=_longest_word(nearest))
     for number, unit in enumerate(units):

@@ -570,6 +570,13 @@ class HumanPlayer:
                 )
             )
         choice, facing = way
+        if facing is not None and unit.vehicle is None:
+            self.console.print(
+                "'facing' turns a vehicle: troops see and fire all round, and a move takes "
+                "their ranks as they stand (their facing at the set-up lays the ranks out). "
+                "Type the place without it, or 'back' for the orders."
+            )
+            return None
         move = Action("order", unit=unit.uid, order=order, to=to, choice=choice, facing=facing)
         try:
             game.validate(move)
@@ -579,12 +586,19 @@ class HumanPlayer:
             if formation is not None:
                 told += f" {formation[0].upper()}{formation[1:]}."
             places = list(dict.fromkeys(a.to for a in acts if a.to is not None))
-            if places:  # (each offered is open to it: the game's own candidates)
-                near = min(places, key=lambda p: math.dist(p, to))
+            on_the_way = _nearest_on_the_way(game, move)
+            near = min(
+                [*places, *([] if on_the_way is None else [on_the_way])],
+                key=lambda p: math.dist(p, to),
+                default=None,
+            )
+            if near is not None and near in places:  # (the game's own candidates)
                 told += (
-                    f" The nearest place listed: {places.index(near) + 1}  "
+                    f" The nearest place that would do is listed: {places.index(near) + 1}  "
                     f"{place_line(game, unit, near)}."
                 )
+            elif near is not None:
+                told += f" The nearest place that would do: {place_line(game, unit, near)}."
             self.console.print(escape(f"{told} Another place, or 'back' for the orders."))
             return None
         if order != "Advance":
@@ -745,6 +759,35 @@ def _matching(word: str, options: Sequence[tuple[str, T]]) -> list[T]:
         return named
     whole = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
     return [v for label, v in options if whole.search(re.split("[:;]", label.lower())[0])]
+
+
+# inches between the places tried back along a refused move's line, and the farthest from
+# the unit tried (longer than any move: a vehicle's Run on a road); see _nearest_on_the_way
+ON_THE_WAY_STEP = 0.25
+ON_THE_WAY_REACH = 40.0
+
+
+def _nearest_on_the_way(game: BoltActionGame, move: Action) -> tuple[float, float] | None:
+    """The place nearest ``move``'s destination, back along the straight line to it from
+    where the unit stands, that the game would take the same order to (its own check:
+    :meth:`~BoltActionGame.validate`), to the 0.1" the lists print; None if there is none
+    (tried every :data:`ON_THE_WAY_STEP` inches from at most :data:`ON_THE_WAY_REACH`
+    away, the unit's own place not counted)."""
+    assert move.to is not None
+    start = game.units[move.unit].anchor
+    far = math.dist((start.x, start.y), move.to)
+    first = min(far, ON_THE_WAY_REACH)
+    for k in range(int(first / ON_THE_WAY_STEP) + 1):
+        t = (first - k * ON_THE_WAY_STEP) / far
+        place = (
+            round(start.x + t * (move.to[0] - start.x), 1),
+            round(start.y + t * (move.to[1] - start.y), 1),
+        )
+        if place != (round(start.x, 1), round(start.y, 1)) and game.is_legal(
+            replace(move, to=place)
+        ):
+            return place
+    return None
 
 
 def keeping(game: BoltActionGame) -> list[int]:
