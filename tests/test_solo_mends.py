@@ -96,7 +96,7 @@ def test_no_shot_is_offered_after_a_move_that_turns_every_weapon_away() -> None:
     assert "Then fire at" not in out and "no one: only move" not in out
     assert (
         "From there Universal Carrier would have no shot at MG 42 MMG Team, as it has where "
-        "it stands: no weapon of it that reaches bears on it facing 311° (one would, turned 16°). "
+        "it stands: no weapon of it that reaches bears on it facing 311°; one would, turned to 16°. "
         "Type the place with 'facing D' to turn toward it." in out
     )
     assert (action.to, action.target) == (aside, None)

@@ -76,8 +76,8 @@ def no_shot_reason(
         facing = unit.heading if heading is None else heading
         if game.shot_groups(unit, target, moving=moving, origin=origin, heading=toward):
             return (
-                f"no weapon of it that reaches bears on it {facing_text(facing or 0)} (one "
-                f"would, turned {facing_text(toward).removeprefix('facing ')})"
+                f"no weapon of it that reaches bears on it {facing_text(facing or 0)}; one "
+                f"would, turned to {facing_text(toward).removeprefix('facing ')}"
             )
     close = sorted(
         {
