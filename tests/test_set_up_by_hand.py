@@ -233,6 +233,8 @@ def test_the_set_up_at_the_terminal_takes_places_refuses_and_steps_back(tmp_path
     assert "Set-up: side A" in told and 'x 0–72", y 0–12"' in told
     assert "Not allowed:" in told and "The nearest place that would do: (20.0, 11.0)" in told
     assert "Took back Platoon HQ" in told and "'reverse' is for a move" in told
+    # (troops: the facing lays out their ranks, said so; a move chooses none for them)
+    assert "set up at (12.0, 4.0), its ranks facing 45° (troops see and fire all round" in told
     assert "'nonsense': not a place" in told and "automatic set-up puts it" in told
     assert "Side A set up by hand:" in told
     assert ask.prompts[-1].startswith("Unit to order")  # the game had begun

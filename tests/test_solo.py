@@ -586,8 +586,17 @@ def test_an_order_not_open_to_the_unit_is_told_why() -> None:
     action = HumanPlayer(console, answers("1", "fire", "assault", "down")).choose(game)
     out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
     first = game.eligible(0)[0].name
-    assert f"'fire': not open to {first} now: no enemy is in its sight and range" in out
-    assert f"'assault': not open to {first} now: no enemy is within a Run" in out
+    nearest = min(
+        (u for u in game.units if u.side == 1), key=lambda u: game.gap(game.eligible(0)[0], u)
+    )
+    assert (
+        f"'fire': not open to {first} now: no enemy is in its sight and range (the nearest, "
+        f"{nearest.name}: out of sight: Bois de la Croix in the way)" in out
+    )
+    assert (
+        f"'assault': not open to {first} now: no enemy is within its Run (the nearest: "
+        f'{nearest.name} is 36.0" away, beyond a 12" Run)' in out
+    )
     assert (action.unit, action.order) == (game.eligible(0)[0].uid, "Down")
 
 
@@ -611,7 +620,24 @@ def test_a_pinned_units_order_test_is_shown_as_the_odds_command_gives_it() -> No
     assert order_test_text(game, unit) == said
     out = io.StringIO()
     Console(file=out, width=200).print(units_table(game, game.eligible(0), "units"))
-    assert "order test" in out.getvalue() and said in out.getvalue()
+    assert state_of(out.getvalue(), unit.name) == f"order test {said}"
+
+
+def state_of(table: str, name: str) -> str:
+    """The state a units table printed (``table``) gives the unit ``name``: its column of
+    the unit's row and the lines the state wraps onto below it, joined."""
+    from kriegsspiel.solo.briefing import STATE_WIDTH
+
+    lines = table.splitlines()
+    head = next(i for i, line in enumerate(lines) if " state " in line)
+    at = lines[head].index(" state ") + 1
+    row = next(i for i, line in enumerate(lines) if i > head and f" {name} " in line)
+    said = [lines[row][at : at + STATE_WIDTH]]
+    for line in lines[row + 1 :]:
+        if line[:at].strip():  # (the next unit's row)
+            break
+        said.append(line[at : at + STATE_WIDTH])
+    return " ".join(" ".join(said).split())
 
 
 def test_look_shows_a_units_weapons_by_the_chart_and_asks_which_of_two() -> None:
@@ -1023,10 +1049,10 @@ def test_the_units_table_reads_in_80_columns_and_tests_only_the_units_to_order(
         for word in f"{unit.name} ({'AB'[unit.side]})".split():
             assert word in flat
     assert flat.count("order test") == 1
-    wide = io.StringIO()  # (a row a line)
+    wide = io.StringIO()  # (wide: the state wraps in its own column only)
     Console(file=wide, width=200).print(units_table(game, live, "Every unit", sides=True))
-    rows = wide.getvalue().splitlines()
-    mine = next(r for r in rows if f"{waiting.name} (A)" in r)
-    assert f"order test {order_test_text(game, waiting)}" in mine
-    done = next(r for r in rows if f"{ordered.name} (A)" in r)
+    table = wide.getvalue()
+    mine = state_of(table, f"{waiting.name} (A)")
+    assert mine.endswith(f"order test {order_test_text(game, waiting)}")
+    done = state_of(table, f"{ordered.name} (A)")
     assert "order: Fire" in done and "order test" not in done

@@ -94,7 +94,11 @@ def test_no_shot_is_offered_after_a_move_that_turns_every_weapon_away() -> None:
         f'2 ({ahead[0]:.1f}, {ahead[1]:.1f}), 5.0" away, open ground; may then fire at MG 42' in out
     )
     assert "Then fire at" not in out and "no one: only move" not in out
-    assert "From there Universal Carrier would have no shot at MG 42 MMG Team (facing 311°" in out
+    assert (
+        "From there Universal Carrier would have no shot at MG 42 MMG Team, as it has where "
+        "it stands: no weapon of it that reaches bears on it facing 311°; one would, turned to 16°. "
+        "Type the place with 'facing D' to turn toward it." in out
+    )
     assert (action.to, action.target) == (aside, None)
     assert not game.shot_groups(carrier, mg, moving=True, origin=Point(*aside), heading=310.5)
 
@@ -150,7 +154,9 @@ def test_a_place_refused_for_a_rank_in_an_obstacle_says_so_and_offers_the_neares
         '(1.2" deep along this move): its front rank, 0.6" ahead of its centre, would end in '
         "Hedgerow at (" in out
     )
-    assert 'The nearest place listed: 1 (16.9, 17.5), 12.0" away, open ground.' in out
+    assert (
+        'The nearest place that would do is listed: 1 (16.9, 17.5), 12.0" away, open ground.' in out
+    )
     assert action.order == "Run" and game.is_legal(action)
 
 
@@ -429,6 +435,6 @@ def test_the_words_a_probe_found_cryptic_are_plain() -> None:
     HumanPlayer(console, answers("terrain", "1", "down")).choose(game)
     rows = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
     assert any("blocks sight" in row for row in rows)
-    church = next(row for row in rows if "│ Church " in row and "building" in row)
-    hedge = next(row for row in rows if "│ Hedgerow " in row)
-    assert "│ yes " in church and "│ no " in hedge
+    church = next(row for row in rows if row.startswith("Church ") and "building" in row)
+    hedge = next(row for row in rows if row.startswith("Hedgerow "))
+    assert " yes " in church and " no " in hedge

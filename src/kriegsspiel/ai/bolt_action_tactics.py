@@ -448,29 +448,44 @@ class TacticalPlayer:
         reaction that leaves the assaulters the least chance to win (it never escapes),
         and that chance (None if the fight could never end). The attacker weighs an
         assault by this same choice, so it expects the defence it will meet."""
-        rules = state.rules
-        procedure = rules.data.close_quarters.procedure
-        a, d = len(unit.alive_models), len(target.alive_models)
-        choices = [c for c in reactions(rules, target) if c != "escape"]
-        if a > BIGGEST_FIGHT or d > BIGGEST_FIGHT:  # not solved: fire first where it may
+        choices = [c for c in reactions(state.rules, target) if c != "escape"]
+        if len(unit.alive_models) > BIGGEST_FIGHT or len(target.alive_models) > BIGGEST_FIGHT:
+            # not solved: fire first where it may
             return ("stand and fire" if "stand and fire" in choices else choices[0]), None
-        # a target holding an Ambush die fires it at the assaulters once they have closed
-        # in (if they move), then fights as it chose (other ambushers are not counted)
-        ambush = target.is_ambushing and closing_move(unit, target) != (0.0, 0.0)
         best: tuple[str, float | None] | None = None
-        for choice in choices:
-            if choice == "stand and fire":
-                p = self._through_fire(state, unit, target, mode)
-            elif ambush:
-                p = self._through_fire(state, unit, target, mode, defence=choice)
-            else:
-                p = _assault_odds(
-                    procedure, side_of(state, unit, mode), side_of(state, target, choice), a, d
-                )
+        for choice, p in self.defence_odds(state, unit, target, mode).items():
             if best is None or (p is not None and (best[1] is None or p < best[1])):
                 best = (choice, p)
         assert best is not None
         return best
+
+    def defence_odds(
+        self, state: BoltActionGame, unit: UnitState, target: UnitState, mode: str
+    ) -> dict[str, float | None]:
+        """For each way the assaulted troops ``target`` may meet ``unit``'s assault (in
+        ``mode``) but escape, the assaulters' exact chance to win (None where it is not
+        worked out: a fight too big to solve, or one that could never end). The defence
+        :meth:`_defence` picks, and a person assaulted is shown, by these."""
+        rules = state.rules
+        procedure = rules.data.close_quarters.procedure
+        a, d = len(unit.alive_models), len(target.alive_models)
+        choices = [c for c in reactions(rules, target) if c != "escape"]
+        if a > BIGGEST_FIGHT or d > BIGGEST_FIGHT:
+            return dict.fromkeys(choices)
+        # a target holding an Ambush die fires it at the assaulters once they have closed
+        # in (if they move), then fights as it chose (other ambushers are not counted)
+        ambush = target.is_ambushing and closing_move(unit, target) != (0.0, 0.0)
+        odds: dict[str, float | None] = {}
+        for choice in choices:
+            if choice == "stand and fire":
+                odds[choice] = self._through_fire(state, unit, target, mode)
+            elif ambush:
+                odds[choice] = self._through_fire(state, unit, target, mode, defence=choice)
+            else:
+                odds[choice] = _assault_odds(
+                    procedure, side_of(state, unit, mode), side_of(state, target, choice), a, d
+                )
+        return odds
 
     def _through_fire(
         self,

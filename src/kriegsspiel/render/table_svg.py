@@ -132,6 +132,15 @@ def terrain_style(feature: TerrainFeature, rules: Rules) -> _Style:
     return _ROWS.get(row, _OTHER)
 
 
+def feature_kind(feature: TerrainFeature, rules: Rules) -> str:
+    """A feature's kind as a player reads it, with the terrain table row it plays as where
+    that is another ("wood, plays as rough ground"): the drawing's tooltips and the solo
+    game's terrain table both say it so."""
+    row = terrain_style(feature, rules).label.split(" (")[-1].rstrip(")")  # (its table row)
+    counts = "" if row in (feature.category.lower(), "wreck") else f", plays as {row}"
+    return f"{feature.category}{counts}"
+
+
 def impassable_to(feature: TerrainFeature) -> str:
     """Who the scenario makes the feature impassable to, as a tooltip says it ("" none)."""
     movers = sorted(feature.impassable_to - {VEHICLE})
@@ -225,11 +234,9 @@ def _terrain(root: ET.Element, game: BoltActionGame, frame: _Frame) -> None:
         group = _el(layer, "g", class_=f"feature {kind}" + (" impassable" if barred else ""))
         hides = ", blocks line of sight" if feature.blocks_line_of_sight else ""
         cover = "no" if feature.cover == "none" else feature.cover
-        row = style.label.split(" (")[-1].rstrip(")")  # (its terrain table row)
-        counts = "" if row in (feature.category.lower(), "wreck") else f", plays as {row}"
         _tooltip(
             group,
-            f"{feature.name} ({feature.category}{counts}): {cover} cover{hides}{barred}",
+            f"{feature.name} ({feature_kind(feature, game.rules)}): {cover} cover{hides}{barred}",
         )
         _el(
             group,

@@ -42,6 +42,7 @@ SIDE_NAMES = ("A", "B")
 # inches: models this much nearer the centre than the foremost (or hindmost) along a move
 # are in the same rank (a squad's ranks stand 1" apart)
 RANK_SLACK = 0.3
+STATE_WIDTH = 34  # the most columns the units table's state takes (it wraps between words)
 
 
 def percent(p: float | Fraction) -> str:
@@ -136,7 +137,8 @@ def units_table(
     table.add_column("unit", min_width=_longest_word(names))
     table.add_column("models", justify="right", no_wrap=True)
     table.add_column("pins", justify="right", no_wrap=True)
-    table.add_column("state", min_width=_longest_word(states))
+    # (a pinned unit's order test wraps in it: the table stays narrow on a wide screen)
+    table.add_column("state", min_width=_longest_word(states), max_width=STATE_WIDTH)
     table.add_column("x, y", justify="right", no_wrap=True)
     table.add_column("nearest enemy", min_width=_longest_word(nearest))
     for number, unit in enumerate(units):
@@ -285,26 +287,57 @@ def _gap_from(target: UnitState, origin: Point) -> float:
 
 
 def terrain_table(game: BoltActionGame) -> RichTable:
-    """The table's terrain, so a player can name a place by its inches."""
+    """The table's terrain, so a player can name a place by its inches and find a
+    feature's edge: each feature's kind as it plays (the terrain table row a wood plays
+    as: :func:`~kriegsspiel.render.table_svg.feature_kind`, as the drawing says it), its
+    cover, whether it blocks sight, and where it lies (:func:`outline`); then the
+    objectives' places."""
+    from kriegsspiel.render.table_svg import feature_kind, impassable_to
+
     table = RichTable(
-        title=f'The table: {game.table.width:g}" by {game.table.height:g}"', title_justify="left"
+        title=f'The table: {game.table.width:g}" by {game.table.height:g}"',
+        title_justify="left",
+        box=box.SIMPLE_HEAD,  # (few lines between the columns: read in 80 of them)
+        show_edge=False,
+        padding=(0, 1, 0, 0),
+        caption=(
+            "where, in inches: a rectangle's x and y from–to; any other shape's corners "
+            "(x,y) in order round its edge, which runs straight from one to the next"
+        ),
+        caption_justify="left",
     )
-    for name in ("terrain", "category", "cover", "blocks sight", "x from–to", "y from–to"):
+    where = [outline(f.polygon) for f in game.table.features]
+    for name in ("terrain", "kind", "cover", "blocks sight"):
         table.add_column(name)
-    for f in game.table.features:
-        xs = [p[0] for p in f.polygon]
-        ys = [p[1] for p in f.polygon]
+    # (wide enough for a rectangle's sides on one line, and any corner whole)
+    table.add_column("where", min_width=max((len(w) for w in where if "(" not in w), default=1))
+    for f, at in zip(game.table.features, where, strict=True):
         table.add_row(
             f.name,
-            f.category,
+            feature_kind(f, game.rules) + impassable_to(f),
             f.cover,
             "yes" if f.blocks_line_of_sight else "no",
-            f"{min(xs):.1f}–{max(xs):.1f}",
-            f"{min(ys):.1f}–{max(ys):.1f}",
+            at,
         )
     for o in game.scenario.objectives:
-        table.add_row(o.name, "objective", "", "", f"{o.x:.1f}", f"{o.y:.1f}")
+        table.add_row(o.name, "objective", "", "", f"at ({_inches(o.x)},{_inches(o.y)})")
     return table
+
+
+def outline(polygon: Sequence[tuple[float, float]]) -> str:
+    """Where a feature lies, as a player finds it at the table: a rectangle square to the
+    table's edges by its sides ("x 34–38, y 0–48"), any other shape by its corners in
+    order round its edge ("(4,28) (12,25) (18,30) ...")."""
+    xs, ys = sorted({x for x, _ in polygon}), sorted({y for _, y in polygon})
+    if len(polygon) == 4 and len(xs) == 2 and len(ys) == 2:
+        return f"x {_inches(xs[0])}–{_inches(xs[1])}, y {_inches(ys[0])}–{_inches(ys[1])}"
+    return " ".join(f"({_inches(x)},{_inches(y)})" for x, y in polygon)
+
+
+def _inches(value: float) -> str:
+    """A coordinate as the terrain table gives it: to 0.1", without a needless ".0"."""
+    text = f"{value:.1f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
 
 
 def assault_line(game: BoltActionGame, unit: UnitState, target: UnitState, mode: str) -> str:
@@ -312,27 +345,34 @@ def assault_line(game: BoltActionGame, unit: UnitState, target: UnitState, mode:
     if the defenders meet it as well as they can (the tactical AI's own reckoning: the
     exact odds of the close-quarters procedure, after any fire they would meet on the way
     in); on a vehicle, the exact chance to knock it out once in contact (the game's own
-    attack on it), and the order test an assault on it takes where that is not the unit's
-    usual one (without anti-tank weapons, say)."""
+    attack on it). Where the assault takes an order test (pins, or an assault on a tank
+    without anti-tank weapons), that test's chance beside it, and the chance of both:
+    passing it and winning (a failed test leaves the unit Down, and no assault)."""
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 
     said = f'{game.gap(unit, target):.1f}" away'
     if target.vehicle is not None:
         contact = exact(vehicle_assault(game, unit, target))
-        said += f"; {percent(contact.probability(lambda s: s.knocked_out))} to knock it out"
-        said += " once in contact"
-        assault = Action("order", unit=unit.uid, order="Run", target=target.uid)
-        test = game.order_test_of(unit, assault)
-        if test.modifier and order_test_needed(game.rules, test):
-            passed, fubar = _order_odds(game.rules, test)
-            said += (
-                f"; its order test {test.modifier:+d}: {test.value} or less, {percent(passed)} "
-                f"(FUBAR {percent(fubar)})"
-            )
-        return said
-    chance = TacticalPlayer().assault_chance(game, unit, target, mode)
-    if chance is not None:
-        said += f"; {percent(chance)} to win if they defend as well as they can"
+        knock_out = float(contact.probability(lambda s: s.knocked_out))
+        said += f"; {percent(knock_out)} to knock it out once in contact"
+        chance: float | None = knock_out
+        both = "to pass it and knock it out"
+    else:
+        chance = TacticalPlayer().assault_chance(game, unit, target, mode)
+        if chance is not None:
+            said += f"; {percent(chance)} to win if they defend as well as they can"
+        both = "to pass it and win"
+    assault = Action("order", unit=unit.uid, order="Run", target=target.uid)
+    test = game.order_test_of(unit, assault)
+    if order_test_needed(game.rules, test):
+        passed, fubar = _order_odds(game.rules, test)
+        modifier = f" {test.modifier:+d}" if test.modifier else ""
+        said += (
+            f"; its order test{modifier}: {test.value} or less, {percent(passed)} "
+            f"(FUBAR {percent(fubar)})"
+        )
+        if chance is not None:
+            said += f"; {percent(passed * chance)} {both}"
     return said
 
 

@@ -1,7 +1,8 @@
 """A person choosing a side's decisions at the terminal: menus of the orders the AI would
 weigh, or any place typed in inches (the game checks it and says why it is refused).
 
-The player answers a numbered menu with a number or the start of a name. At any prompt:
+The player answers a numbered menu with a number, the start of a name or a word of it. At
+any prompt:
 ``back`` steps back, ``units`` shows every unit, ``terrain`` the ground by inches,
 ``hint`` what the tactical AI would do here, ``help`` these words, ``quit`` stops (the
 game so far is saved by the session: :mod:`kriegsspiel.solo.session`).
@@ -27,6 +28,7 @@ from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point
 from kriegsspiel.render.game_account import objectives_held, score_label
 from kriegsspiel.rulesets.bolt_action.assault import vehicle_hit_score
+from kriegsspiel.rulesets.bolt_action.bag import held
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
@@ -51,6 +53,7 @@ from kriegsspiel.solo.briefing import (
     unit_card,
     units_table,
 )
+from kriegsspiel.solo.reasons import assault_closed, fire_closed, no_shot_reason
 
 T = TypeVar("T")
 Ask = Callable[[str], str]  # shows a prompt, returns the line typed (EOFError at the end)
@@ -58,7 +61,9 @@ Ask = Callable[[str], str]  # shows a prompt, returns the line typed (EOFError a
 _Place = tuple[tuple[float, float], tuple[str, float | None] | None]
 
 HELP = (
-    "Answer with a number from the list, or the start of a name. At any prompt: 'back' "
+    "Answer with a number from the list, or a name: its start, or a whole word of it "
+    "('Sherman' for M4 Sherman). At the end of a turn, the dice to keep out of the bag "
+    "are given by their numbers at once ('1,3'), 'all', or Enter for none. At any prompt: 'back' "
     "steps back, 'units' shows every unit, 'look NAME' a unit's weapons (NAME as the "
     "lists write it, 'Platoon HQ (B)', or with A or B before or after it for the side; "
     "'look N': N its number in the table of units above), 'terrain' the ground and "
@@ -145,6 +150,9 @@ class HumanPlayer:
         self._unit: UnitState | None = None  # the unit being given its order, once picked
         self._order_name: str | None = None  # the order picked for it (as the menu names it)
         self._shown: list[UnitState] | None = None  # the last numbered table of units shown
+        # at a turn's end, the dice kept (True) or put back, by unit, answered at once for
+        # the units asked after the first: (the turn, the answers not yet given the game)
+        self._kept: tuple[int, dict[int, bool]] = (0, {})
 
     # ------------------------------------------------------------------ the protocol
     def choose(self, state: BoltActionGame) -> Action:
@@ -165,7 +173,7 @@ class HumanPlayer:
         listed: bool = False,
         why: Callable[[str], str | None] | None = None,
     ) -> T:
-        """One of ``options`` (label, value), by number or the start of its label; or, if
+        """One of ``options`` (label, value), by number or a name (:func:`_matching`); or, if
         ``typed`` reads the line as a value, that. Commands are answered and ask again.
         ``listed``: the options are on the screen already, numbered (a table); ``why``
         says why a word matching no option is not one (None: the usual words)."""
@@ -173,43 +181,54 @@ class HumanPlayer:
             for number, (label, _) in enumerate(options, start=1):
                 self.console.print(f"  {number:>2}  {escape(label)}")
         while True:
-            try:
-                line = self.ask(f"{prompt}: ").strip()
-            except EOFError:
-                raise QuitGame from None
+            line = self._line(prompt, back=back)
+            if line is None:
+                continue
             word = line.lower()
-            if word in ("quit", "q", "exit"):
-                raise QuitGame
-            if word in ("back", "b"):
-                if back:
-                    raise _Back
-                self.console.print("Nothing to go back to: this is the decision's first question.")
-                continue
-            if word in ("help", "?", "h"):
-                self.console.print(HELP)
-                continue
-            if word in ("units", "terrain", "hint"):
-                self._command(word)
-                continue
-            if word == "look" or word.startswith("look "):
-                self._look(line[4:].strip())
-                continue
             if word.isdigit() and 1 <= int(word) <= len(options):
                 return options[int(word) - 1][1]
             if typed is not None and word:
                 value = typed(line)
                 if value is not None:
                     return value
-            named = [v for label, v in options if word and label.lower().startswith(word)]
+            named = _matching(word, options)
             if len(named) == 1:
                 return named[0]
-            told = "more than one choice starts so" if named else "not one of the choices"
+            told = "more than one choice is so named" if named else "not one of the choices"
             if not named and why is not None:
                 told = why(word) or told
             give = f"give a number from 1 to {len(options)}" if options else ""
             if typed is not None:
                 give = f"{give}, or x,y" if give else "type x,y in inches"
             self.console.print(f"{escape(line)!r}: {told}; {give} ('help' says more).")
+
+    def _line(self, prompt: str, *, back: bool = True) -> str | None:
+        """The line typed at ``prompt`` (stripped); None where it was a command, answered
+        here ('help', 'units', 'terrain', 'hint', 'look NAME'), so the prompt is asked
+        again. ``QuitGame`` at 'quit' or the end of the input; ``_Back`` at 'back' where
+        ``back`` lets it (else the player is told there is nothing to go back to)."""
+        try:
+            line = self.ask(f"{prompt}: ").strip()
+        except EOFError:
+            raise QuitGame from None
+        word = line.lower()
+        if word in ("quit", "q", "exit"):
+            raise QuitGame
+        if word in ("back", "b"):
+            if back:
+                raise _Back
+            self.console.print("Nothing to go back to: this is the decision's first question.")
+            return None
+        if word in ("help", "?", "h"):
+            self.console.print(HELP)
+            return None
+        if word in ("units", "terrain", "hint"):
+            self._command(word)
+            return None
+        if word == "look" or word.startswith("look "):
+            self._look(line[4:].strip())
+            return None
+        return line
 
     def answer(self, game: BoltActionGame, line: str, shown: list[UnitState] | None = None) -> bool:
         """Answer ``line`` if it asks to see the game as any prompt lets it ('units',
@@ -244,8 +263,27 @@ class HumanPlayer:
                     self.console.print(line, markup=False)
         elif self.adviser is None:
             self.console.print("No hint here.")
+        elif game.pending is not None and game.pending.kind == "retain":
+            self.console.print(self._keep_hint(game))
         else:
             self.console.print(self._hint(game))
+
+    def _keep_hint(self, game: BoltActionGame) -> str:
+        """The dice the tactical AI would keep of those asked about at a turn's end: its
+        answer for each unit in turn, as the game asks them (on a copy of it)."""
+        assert self.adviser is not None
+        adviser, twin, side = self.adviser(), game.clone(), game.current_player()
+        units, kept = keeping(game), []
+        while twin.pending is not None and twin.pending.kind == "retain":
+            action = adviser.choose(twin)
+            if twin.pending.side == side and action.choice == "keep":
+                kept.append(twin.pending.target)
+            twin.apply_action(action)
+        if not kept:
+            return "The tactical AI would keep none: Enter."
+        names = ", ".join(f"{units.index(u) + 1} {twin.units[u].name}" for u in kept)
+        numbers = ",".join(str(units.index(u) + 1) for u in kept)
+        return f"The tactical AI would keep {escape(names)}: {numbers}."
 
     def _hint(self, game: BoltActionGame) -> str:
         """What the tactical AI would do here: with the unit picked, its order for that
@@ -373,7 +411,7 @@ class HumanPlayer:
             name = self._pick(
                 "Order",
                 [(k, k) for k in order_names],
-                why=lambda word: _closed(word, unit, order_names, closed),
+                why=lambda word: _closed(game, word, unit, order_names, closed),
             )
             self._order_name = name
             try:
@@ -406,15 +444,27 @@ class HumanPlayer:
                 for a in acts
             }
             ordered = _with_shots_first([(a, lines[a]) for a in acts])  # (no shot: last)
+            blind = {  # (why: the game lets a Fire order name a target none can shoot)
+                a: no_shot_reason(game, unit, game.units[a.target], moving=False)  # type: ignore[index]
+                for a, line in ordered
+                if line == "no shot"
+            }
             while True:
                 fire = self._pick(
                     "Target",
-                    [(f"{game.units[a.target].name}: {line}", a) for a, line in ordered],  # type: ignore[index]
+                    [
+                        (
+                            f"{game.units[a.target].name}: {line}"  # type: ignore[index]
+                            + (f" ({blind[a]})" if a in blind else ""),
+                            a,
+                        )
+                        for a, line in ordered
+                    ],
                     listed=False,
                 )
-                if lines[fire] != "no shot" or self._confirm(
+                if fire not in blind or self._confirm(
                     f"{unit.name} has no shot at {game.units[fire.target].name} from here "  # type: ignore[index]
-                    "(out of range or sight of every weapon): spend its order on it anyway?"
+                    f"({blind[fire]}): spend its order on it anyway?"
                 ):
                     return fire
         if name == "Assault":
@@ -521,6 +571,13 @@ class HumanPlayer:
                 )
             )
         choice, facing = way
+        if facing is not None and unit.vehicle is None:
+            self.console.print(
+                "'facing' turns a vehicle: troops see and fire all round, and a move takes "
+                "their ranks as they stand (their facing at the set-up lays the ranks out). "
+                "Type the place without it, or 'back' for the orders."
+            )
+            return None
         move = Action("order", unit=unit.uid, order=order, to=to, choice=choice, facing=facing)
         try:
             game.validate(move)
@@ -530,12 +587,19 @@ class HumanPlayer:
             if formation is not None:
                 told += f" {formation[0].upper()}{formation[1:]}."
             places = list(dict.fromkeys(a.to for a in acts if a.to is not None))
-            if places:  # (each offered is open to it: the game's own candidates)
-                near = min(places, key=lambda p: math.dist(p, to))
+            on_the_way = _nearest_on_the_way(game, move)
+            near = min(
+                [*places, *([] if on_the_way is None else [on_the_way])],
+                key=lambda p: math.dist(p, to),
+                default=None,
+            )
+            if near is not None and near in places:  # (the game's own candidates)
                 told += (
-                    f" The nearest place listed: {places.index(near) + 1}  "
+                    f" The nearest place that would do is listed: {places.index(near) + 1}  "
                     f"{place_line(game, unit, near)}."
                 )
+            elif near is not None:
+                told += f" The nearest place that would do: {place_line(game, unit, near)}."
             self.console.print(escape(f"{told} Another place, or 'back' for the orders."))
             return None
         if order != "Advance":
@@ -550,18 +614,33 @@ class HumanPlayer:
             and not e.destroyed
             and game.can_shoot(unit, e, moving=True, origin=origin)
         ]
-        blind = [e.name for e, line in shots if line == "no shot"]
+        # an enemy it has a shot at where it stands, but would not from there, is told with
+        # the reason (it may choose another place, or Fire instead); one it could not shoot
+        # here either is no news, and is not
         shots = [(e, line) for e, line in shots if line != "no shot"]
-        if blind:
+        lost = [
+            (e, no_shot_reason(game, unit, e, moving=True, origin=origin, heading=heading))
+            for e in game.units
+            if e.side != unit.side
+            and not e.destroyed
+            and e not in [t for t, _ in shots]
+            and game.shot_groups(unit, e, moving=False)
+        ]
+        if lost:
             self.console.print(
-                f"From there {escape(unit.name)} would have no shot at {escape(', '.join(blind))}"
-                + (
-                    ""
-                    if heading is None
-                    else f" ({facing_text(heading)} after this move, no weapon of it bears: "
-                    "type the place with 'facing D' to turn toward one)"
+                f"From there {escape(unit.name)} would have no shot at "
+                + escape(
+                    f"{lost[0][0].name}, as it has where it stands: {lost[0][1]}"
+                    if len(lost) == 1
+                    else "these, as it has where it stands: "
+                    + "; ".join(f"{e.name}: {why}" for e, why in lost)
                 )
                 + "."
+                + (
+                    " Type the place with 'facing D' to turn toward it."
+                    if any("bears on it" in why for _, why in lost)
+                    else ""
+                )
             )
         if not shots:
             return move
@@ -577,22 +656,56 @@ class HumanPlayer:
         return self._pick("yes or no", [("yes", True), ("no", False)])
 
     # ------------------------------------------------------------------ reactions and the rest
+    def _retain(self, game: BoltActionGame) -> Action:
+        """At a turn's end, which of the side's units on Down or Ambush keep their dice out
+        of the bag: asked once, for all of them (:func:`keeping`), at the first; the game
+        still takes a decision a die, each given from that answer as it is asked."""
+        p = game.pending
+        assert p is not None and p.target is not None
+        turn, kept = self._kept
+        if turn != game.turn or p.target not in kept:
+            units = keeping(game)
+            self.console.print(
+                f"Turn {game.turn} is over. Each of these units of yours may keep its die out "
+                "of the bag for the next turn, and stay on its order; the rest go back in:"
+            )
+            for number, uid in enumerate(units, start=1):
+                unit = game.units[uid]
+                self.console.print(f"  {number:>2}  {escape(unit.name)}: {held(unit)}")
+            chosen = self._keep_which(units)
+            kept = {uid: uid in chosen for uid in units}
+        keep = kept.pop(p.target)
+        self._kept = (game.turn, kept)
+        return next(a for a in game.pending_choices() if (a.choice == "keep") == keep)
+
+    def _keep_which(self, units: list[int]) -> set[int]:
+        """The units (of ``units``, numbered from 1) whose dice the player keeps: numbers
+        ("1,3" or "1 3"), 'all', 'none' or Enter for none."""
+        while True:
+            line = self._line("Keep which? (numbers as 1,3; all; Enter for none)", back=False)
+            if line is None:
+                continue
+            word = line.lower()
+            if word in ("", "none", "0"):
+                return set()
+            if word == "all":
+                return set(units)
+            numbers = re.split(r"[,\s]+", word.strip(", "))
+            if all(n.isdigit() and 1 <= int(n) <= len(units) for n in numbers):
+                return {units[int(n) - 1] for n in numbers}
+            self.console.print(
+                f"{escape(line)!r}: give the numbers of the dice to keep, from 1 to "
+                f"{len(units)} ('1,3'), 'all', or Enter for none ('help' says more)."
+            )
+
     def _pending(self, game: BoltActionGame) -> Action:
         p = game.pending
         assert p is not None
         choices = game.pending_choices()
         order = p.action
         if p.kind == "retain":
-            unit = game.units[p.target]
-            self.console.print(
-                f"Turn {game.turn} is over. Keep {escape(unit.name)}'s {order.order} die "
-                "out of the bag for the next turn (it stays on that order)?"
-            )
-            options = [
-                (("keep it" if a.choice == "keep" else "put it back in the bag"), a)
-                for a in choices
-            ]
-        elif p.kind == "friendly-fire":
+            return self._retain(game)
+        if p.kind == "friendly-fire":
             firer = game.units[p.target]
             self.console.print(
                 f"The enemy's {escape(firer.name)} is FUBAR and fires at a unit of its own "
@@ -636,6 +749,57 @@ class HumanPlayer:
                 continue
 
 
+def _matching(word: str, options: Sequence[tuple[str, T]]) -> list[T]:
+    """The options a word typed (lower case) names: those whose label starts with it;
+    where none does, those with it as a whole word (or words) in their name, the label
+    before any ':' or ';' ("sherman" names "M4 Sherman: ..."). Empty: none."""
+    if not word:
+        return []
+    named = [v for label, v in options if label.lower().startswith(word)]
+    if named:
+        return named
+    whole = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
+    return [v for label, v in options if whole.search(re.split("[:;]", label.lower())[0])]
+
+
+# inches between the places tried back along a refused move's line, and the farthest from
+# the unit tried (longer than any move: a vehicle's Run on a road); see _nearest_on_the_way
+ON_THE_WAY_STEP = 0.25
+ON_THE_WAY_REACH = 40.0
+
+
+def _nearest_on_the_way(game: BoltActionGame, move: Action) -> tuple[float, float] | None:
+    """The place nearest ``move``'s destination, back along the straight line to it from
+    where the unit stands, that the game would take the same order to (its own check:
+    :meth:`~BoltActionGame.validate`), to the 0.1" the lists print; None if there is none
+    (tried every :data:`ON_THE_WAY_STEP` inches from at most :data:`ON_THE_WAY_REACH`
+    away, the unit's own place not counted)."""
+    assert move.to is not None
+    start = game.units[move.unit].anchor
+    far = math.dist((start.x, start.y), move.to)
+    first = min(far, ON_THE_WAY_REACH)
+    for k in range(int(first / ON_THE_WAY_STEP) + 1):
+        t = (first - k * ON_THE_WAY_STEP) / far
+        place = (
+            round(start.x + t * (move.to[0] - start.x), 1),
+            round(start.y + t * (move.to[1] - start.y), 1),
+        )
+        if place != (round(start.x, 1), round(start.y, 1)) and game.is_legal(
+            replace(move, to=place)
+        ):
+            return place
+    return None
+
+
+def keeping(game: BoltActionGame) -> list[int]:
+    """At a turn's end, the units of the side asked that may keep their dice: the one the
+    game asks about now, then those of the same side it will ask about after it."""
+    p = game.pending
+    assert p is not None and p.kind == "retain" and p.target is not None
+    later = [u for u in game.retaining if game.units[u].side == p.side]
+    return [p.target, *later]
+
+
 def _shot_after(game: BoltActionGame, unit: UnitState, move: Action, target: int) -> bool:
     """Whether ``unit`` has a shot at ``target`` after the move order ``move``: from its
     place, facing as the move leaves it (:func:`~kriegsspiel.solo.briefing.end_heading`)."""
@@ -653,16 +817,26 @@ def _shot_after(game: BoltActionGame, unit: UnitState, move: Action, target: int
 
 def _reaction_words(game: BoltActionGame, action: Action) -> str:
     """What a reaction does, as the menu says it after its name: a recce vehicle's to an
-    assault or a shot as :func:`_vehicle_reaction` gives it, any other as
-    :data:`REACTIONS` does."""
+    assault or a shot as :func:`_vehicle_reaction` gives it, any other as :data:`REACTIONS`
+    does; troops' ways to fight an assault with the assaulters' exact chance to win each
+    (the tactical AI's reckoning, :meth:`~TacticalPlayer.defence_odds`, by which it
+    assaults)."""
     choice = action.choice or ""
+    words = REACTIONS.get(choice, choice)
     p = game.pending
     reacting = ("assault-reaction", "shot-reaction")
     if p is not None and p.kind in reacting and action.unit is not None:
         mine = game.units[action.unit]
         if mine.vehicle is not None and (p.kind == "assault-reaction" or choice == "escape"):
             return _vehicle_reaction(game, p.action, mine, choice, shot=p.kind == "shot-reaction")
-    return REACTIONS.get(choice, choice)
+        if mine.vehicle is None and p.kind == "assault-reaction":
+            assaulters = game.units[p.action.unit]
+            mode = p.action.choice or "hand-to-hand"  # (as the fight takes it)
+            odds = TacticalPlayer().defence_odds(game, assaulters, mine, mode)
+            chance = odds.get(choice)
+            if chance is not None:
+                words += f" ({percent(chance)} that they win it, and your {mine.name} is destroyed)"
+    return words
 
 
 def _vehicle_reaction(
@@ -720,16 +894,25 @@ CLOSED = {
 
 
 def _closed(
-    word: str, unit: UnitState, offered: Sequence[str], known: dict[str, str] | None = None
+    game: BoltActionGame,
+    word: str,
+    unit: UnitState,
+    offered: Sequence[str],
+    known: dict[str, str] | None = None,
 ) -> str | None:
     """Why the order ``word`` starts is not offered to ``unit`` (None: it names none);
-    ``known``: the reasons found for this unit, by order (else the usual one)."""
+    ``known``: the reasons found for this unit, by order; else a Fire's or an assault's as
+    the game finds it (:mod:`kriegsspiel.solo.reasons`), or the usual one."""
     for name, reason in CLOSED.items():
         if name not in offered and name.lower().startswith(word):
             if known and name in known:
                 return f"not open to {unit.name} now: {known[name]}"
             if name == "Assault" and unit.kind == "artillery":
                 return f"not open to {unit.name}: artillery does not assault"
+            if name == "Assault":
+                reason = assault_closed(game, unit)
+            elif name == "Fire":
+                reason = fire_closed(game, unit, offered)
             return f"not open to {unit.name} now: {reason}"
     return None
 

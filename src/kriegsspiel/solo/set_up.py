@@ -41,7 +41,9 @@ SET_UP_HELP = (
     "set-up, the AI's own, puts it); or type its place as x,y in inches, or (x, y): the "
     "unit's centre, as the tables show it and a move takes it (its models stand in ranks "
     "of five, 1\" apart, round it), with 'facing D' to face D degrees (0 north, +y; 90 "
-    "east, +x), say '30 8 facing 45'. The game checks it as the automatic set-up checks its "
+    "east, +x), say '30 8 facing 45': a vehicle's front, or the way troops' ranks face "
+    "(troops see and fire all round, and a move takes their ranks as they stand, so only "
+    "a vehicle chooses a facing on a move). The game checks it as the automatic set-up checks its "
     'own places: inside your zone, on ground it may be set up on, 1" from the units set up '
     "before it. 'auto' sets up all the rest at the places offered; 'back' takes back the "
     "unit set up last; 'units', 'terrain' and 'look NAME' show the table; 'quit' stops (the "
@@ -234,10 +236,13 @@ class _SideSetUp:
         if said is None:
             unit = game.units[placed[-1].unit]
             at, facing = game.set_up_places[unit.uid]
-            said = (
-                f"{unit.name} set up at ({at.x:.1f}, {at.y:.1f}), facing {facing:.0f}°, "
-                f"{ground(game, at)}."
+            faces = (
+                f"facing {facing:.0f}°"
+                if unit.vehicle is not None
+                else f"its ranks facing {facing:.0f}° (troops see and fire all round; a move "
+                "takes the ranks as they stand)"
             )
+            said = f"{unit.name} set up at ({at.x:.1f}, {at.y:.1f}), {faces}, {ground(game, at)}."
         if said:
             self.console.print(said, markup=False)
 

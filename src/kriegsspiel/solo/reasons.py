@@ -1,0 +1,179 @@
+"""Why a unit has no shot at a target, or no order of a kind to give, said as a player can
+act on it: out of range (how far, for which weapon), out of sight (what is in the way),
+a weapon that cannot fire on the move, bear, or hurt the target; an assault the game
+refuses, with the game's own reason.
+
+Nothing here decides: the game's shooting (:meth:`~.ShootingGroups.shot_groups`) and its
+check of an order (:meth:`~.BoltActionGame.validate`) do, and these only ask them, and
+the table's sight and the weapons' chart, which one stopped it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kriegsspiel.core.names import facing_text
+from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.table_rules import heading_to
+from kriegsspiel.rulesets.bolt_action.game.threats import harmless_to
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.rulesets.bolt_action.shooting import fires_on_the_move
+
+
+def no_shot_reason(
+    game: BoltActionGame,
+    unit: UnitState,
+    target: UnitState,
+    *,
+    moving: bool,
+    origin: Point | None = None,
+    heading: float | None = None,
+) -> str:
+    """Why ``unit`` (its centre at ``origin`` if given, a vehicle facing ``heading``) has
+    no shot at ``target``, where the game's shooting gives it none: each model fires at
+    the nearest target model it sees, within its own weapons' reach, so the first of these
+    that stops every model is said: out of sight (what is in the way), out of range (the
+    nearest it comes, by which weapon), a weapon that may not fire on the move, a vehicle's
+    weapons that do not bear, a weapon too close to fire (a mortar's least range) or spent,
+    or none that can hurt the target."""
+    rules = game.rules
+    alive = unit.alive_models
+    dx = 0.0 if origin is None else origin.x - unit.anchor.x
+    dy = 0.0 if origin is None else origin.y - unit.anchor.y
+    if not alive or not target.alive_models:
+        return "it has no models left to fire"
+    flat = tuple(c for m in alive for c in (m.x + dx, m.y + dy))
+    seen = game.table.nearest_in_sight(flat, target.coords)
+    if all(s is None for s in seen):
+        return f"out of sight: {_in_the_way(game, flat, target)}"
+    # each model that sees it: how far, and its longest weapon
+    sighted = [(m, s[1]) for m, s in zip(alive, seen, strict=True) if s is not None]
+    reach = {m.weapons: range_marks(rules, m.weapons)[1] for m, _ in sighted}
+    able = [(m, far) for m, far in sighted if far <= reach[m.weapons]]
+    if not able:
+        model, far = min(sighted, key=lambda mf: mf[1] - reach[mf[0].weapons])
+        weapon = max(model.weapons, key=lambda w: rules.weapon(w).range)
+        return (
+            f'out of range: {far:.1f}" from its {weapon} ({rules.weapon(weapon).range:g}" '
+            "range), the nearest any weapon of it comes"
+        )
+    if moving and game.shot_groups(unit, target, moving=False, origin=origin, heading=heading):
+        fixed = sorted(
+            {
+                w
+                for m, _ in able
+                for w in m.weapons
+                if not fires_on_the_move(rules.weapon(w), mounted=unit.vehicle is not None)
+            }
+        )
+        return f"its {_listed(fixed) or 'weapons'} may not fire on the move (an Advance)"
+    if unit.vehicle is not None:
+        at = Point(unit.anchor.x + dx, unit.anchor.y + dy)
+        toward = heading_to(at, target.anchor)
+        facing = unit.heading if heading is None else heading
+        if game.shot_groups(unit, target, moving=moving, origin=origin, heading=toward):
+            return (
+                f"no weapon of it that reaches bears on it {facing_text(facing or 0)}; one "
+                f"would, turned to {facing_text(toward).removeprefix('facing ')}"
+            )
+    close = sorted(
+        {
+            f'{w} (at least {rules.weapon(w).min_range:g}")'
+            for m, far in able
+            for w in m.weapons
+            if far < rules.weapon(w).min_range
+        }
+    )
+    spent = sorted(
+        {
+            w
+            for m, _ in able
+            for w in m.weapons
+            if m.used_one_shot and "One-shot" in rules.weapon(w).special
+        }
+    )
+    said = []
+    if close:
+        said.append(f"too close for its {_listed(close)}")
+    if spent:
+        said.append(f"its {_listed(spent)} has fired its one shot")
+    if target.vehicle is not None and harmless_to(rules, unit, target.vehicle.target):
+        said.append(f"no weapon of it can hurt {target.name}")
+    elif not said:
+        said.append(f"none of its weapons in range can hurt {target.name}")
+    return "; ".join(said)
+
+
+def _in_the_way(game: BoltActionGame, flat: tuple[float, ...], target: UnitState) -> str:
+    """What blocks the sight lines between the unit's models (their places ``flat``) and
+    ``target``'s: the features that block sight on the line between the nearest two, as
+    the table's sight rule has it (one a model stands in does not block)."""
+    table = game.table
+    ours = [Point(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
+    pairs = sorted(
+        ((a, b.point) for a in ours for b in target.alive_models),
+        key=lambda ab: ab[0].distance_to(ab[1]),
+    )
+    for a, b in pairs[:10]:
+        standing = {*table.indices_at(a.x, a.y), *table.indices_at(b.x, b.y)}
+        names = [
+            table.features[j].name
+            for j in table.path_indices(a, b)
+            if table.features[j].blocks_line_of_sight and j not in standing
+        ]
+        if names:
+            return f"{_listed(names)} in the way"
+    return "no line of sight from any of its models"
+
+
+def assault_closed(game: BoltActionGame, unit: UnitState) -> str:
+    """Why ``unit`` may assault no enemy, as the game's check of each assault says it:
+    each enemy within its Run with the game's reason it may not go in (a Run across an
+    obstacle, say), else the nearest enemy's (out of reach)."""
+    refused = []
+    for enemy in game.units:
+        if enemy.side == unit.side or enemy.destroyed:
+            continue
+        try:
+            game.validate(Action("order", unit=unit.uid, order="Run", target=enemy.uid))
+        except Exception as exc:  # (IllegalActionError: the game's reason)
+            refused.append((game.gap(unit, enemy), str(exc)))
+    if not refused:
+        return "no enemy is within a Run it could make to it"
+    refused.sort()
+    near = list(dict.fromkeys(why for _, why in refused if "beyond a" not in why))
+    if near:
+        return "; ".join(near[:3])
+    return f"no enemy is within its Run (the nearest: {refused[0][1]})"
+
+
+def fire_closed(game: BoltActionGame, unit: UnitState, offered: Sequence[str]) -> str:
+    """Why no enemy is a target for ``unit``'s Fire order: the nearest enemy's reason
+    (:func:`no_shot_reason`), and the support call it may make instead where it has one
+    (an observer's barrage reaches any enemy it sees)."""
+    enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
+    if not enemies:
+        return "no enemy is left"
+    nearest = min(enemies, key=lambda e: game.gap(unit, e))
+    said = (
+        "no enemy is in its sight and range (the nearest, "
+        f"{nearest.name}: {no_shot_reason(game, unit, nearest, moving=False)})"
+    )
+    calls = [name for name in offered if name.startswith("Call ")]
+    if calls:
+        said += (
+            f"; its order for the enemy is {' or '.join(calls)}, in the menu, which reaches "
+            "any enemy it sees, however far"
+        )
+    return said
+
+
+def _listed(names: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b and c" (each once, in order)."""
+    names = list(dict.fromkeys(names))
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
