@@ -9,7 +9,7 @@ from test_ai_fast_paths import positions
 from test_ai_fast_paths_7 import RULESETS, tactical_decisions
 
 from kriegsspiel.ai.bolt_action_tactics import COVERS, ROUNDING, TacticalPlayer, _one_man
-from kriegsspiel.rulesets.bolt_action.attack import troops_shot_distribution
+from kriegsspiel.rulesets.bolt_action.attack import struck_distribution, troops_shot_distribution
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
 from kriegsspiel.rulesets.bolt_action.shooting import infantry_target
@@ -42,7 +42,7 @@ def test_a_move_end_kept_during_a_choice_is_worked_out_alike_afresh(ruleset: str
 def plain_reach(
     game: BoltActionGame, unit: UnitState, target: UnitState, model: Model, moving: bool
 ) -> tuple[list[Fraction], list[Fraction]]:
-    """A man's most expected casualties and chance to hit at each range band or beyond,
+    """A man's most expected casualties and chance to strike at each range band or beyond,
     in exact fractions: every shot the game picks for him behind every cover, summed."""
     rules = game.rules
     reach = _one_man(game, unit, target, model, moving)
@@ -68,7 +68,8 @@ def plain_reach(
             for shot, per, _ in picked:
                 odds = troops_shot_distribution(shot)
                 casualties += per * odds.map(lambda o: o[1]).mean()
-                hit += per * odds.probability(lambda o: o[0] > 0)
+                # (struck: its to-hit roll hit, though a Down target's halving left no hit)
+                hit += per * struck_distribution(shot).probability(lambda o: o[0])
             best = (max(best[0], casualties), max(best[1], hit))
         most.append(best)
     for i in reversed(range(len(most) - 1)):  # (at each band the most of it and beyond)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 from functools import partial
-from itertools import product
+from itertools import pairwise, product
 
 import pytest
 from conftest import bernoulli_ok, within_se
@@ -33,6 +33,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     expected_troops,
     knock_out_ceiling,
     knock_out_chance,
+    troops_outcomes,
 )
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, new_test, order_test
 from kriegsspiel.rulesets.bolt_action.odds import (
@@ -47,6 +48,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Situation,
     VehicleState,
+    pin_vehicle,
     plan_shot,
     resolve_damage,
     vehicle_profile,
@@ -308,19 +310,37 @@ def test_he_multiplies_hits_and_pins() -> None:
 def test_an_he_shell_pins_a_vehicle_by_the_he_table(ruleset: str) -> None:
     """Sheets 001, 002 (and 000): an HE hit "can result in more pins on the target", a
     vehicle too. A heavy howitzer (3D6: D6 pins) at a tank rolls D6 for the attack's pin,
-    on top of the damage results' own pins; a heavy mortar (2D6: D3) at a soft-skin, D3."""
+    on top of the damage results' own pins; a heavy mortar (2D6: D3) at a soft-skin, D3.
+    A vehicle the shot knocks out keeps none (a wreck takes no pins)."""
     rules = rules_for(ruleset)
     s = Situation(range_inches=30, indirect=True, ranged_in=True)
     shot = plan_shot(rules, rules.weapon("heavy howitzer"), rules.target("medium tank"), s)[0]
-    attack_pins = exact_vehicle([Group(shot, 1)]).map(lambda v: v.attack_pins)
-    assert attack_pins.as_list() == [F(1, 6)] + [F(5, 36)] * 6
+    pinned = exact(partial(pin_vehicle, shot=shot, state=VehicleState()))
+    assert pinned.map(lambda v: v.attack_pins).as_list() == [0] + [F(1, 6)] * 6
+    final = exact_vehicle([Group(shot, 1)])
+    standing = final.probability(lambda v: v.indirect_hit and not v.knocked_out)
+    assert 0 < standing < F(5, 6)  # (it hits on 2+; some hits knock it out)
+    # the D6 is rolled before the damage: an On fire check counts it, so the more pins the
+    # shell brought, the fewer crews put the fire out (and a wreck keeps no pins)
+    left = [0 * standing] * 7
+    for v, p in final.items():
+        if v.indirect_hit and not v.knocked_out:
+            left[v.attack_pins] += p
+    assert left[0] == 0 and sum(left) == standing
+    assert all(a >= b for a, b in pairwise(left[1:])) and left[1] > left[6]
+    assert final.probability(lambda v: v.knocked_out and v.pins > 0) == 0
     r = shoot_odds(
         ruleset,
         weapons=["heavy mortar"],
         target="soft-skinned vehicle",
         situation=Situation(range_inches=30, ranged_in=True),
     )
-    assert r.distributions["pins"].as_list() == [F(1, 6)] + [F(5, 18)] * 3
+    knocked_out = r.probabilities["p_knocked_out"]
+    assert 0 < knocked_out < F(5, 6)
+    assert (
+        r.distributions["pins"].as_list()
+        == [F(1, 6) + knocked_out] + [(F(5, 6) - knocked_out) / 3] * 3
+    )
     # an AT gun's shot at armour is its AP round, not its HE: one pin
     direct = Situation(range_inches=30)
     at = plan_shot(rules, rules.weapon("heavy AT gun"), rules.target("medium tank"), direct)[0]
@@ -421,6 +441,73 @@ def test_troops_exact_matches_monte_carlo() -> None:
     assert bernoulli_ok(destroyed, n, odds.p_destroyed_by_morale)
 
 
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_a_shell_halved_to_no_hits_on_a_down_target_still_pins_and_ranges_in(ruleset: str) -> None:
+    """docs/rules "HE at a Down target": a shell whose to-hit roll hit pins the Down unit
+    (its HE pins) and ranges the mortar in, though the halving leaves it no hits. Ranged
+    in (2+), a light mortar (D3: 1 pin) lands 5/6; a 1 on the D3 halves to none (5/18),
+    so hits are 0 with 1/6 + 5/18 = 4/9, but pins 0 only on a miss, 1/6. A medium mortar
+    (D6: D2 pins): pins 0 1/6, 1 and 2 each 5/12. The first shot (a 6) ranges the mortar
+    in 1/6 of the time, Down or not."""
+    down = Situation(range_inches=20, ranged_in=True, target_down=True)
+    light = shoot_odds(ruleset, weapons=["light mortar"], target="regular infantry", situation=down)
+    assert light.distributions["hits"].as_list() == [F(4, 9), F(5, 9)]
+    assert light.distributions["pins"].as_list() == [F(1, 6), F(5, 6)]
+    assert light.probabilities["p_hit"] == F(5, 6)
+    assert light.probabilities["p_hit_after_down"] == F(5, 9)
+    medium = shoot_odds(
+        ruleset, weapons=["medium mortar"], target="regular infantry", situation=down
+    )
+    assert medium.distributions["hits"].as_list() == [F(11, 36), F(5, 18), F(5, 18), F(5, 36)]
+    assert medium.distributions["pins"].as_list() == [F(1, 6), F(5, 12), F(5, 12)]
+    rules = rules_for(ruleset)
+    target = rules.target("regular infantry")
+    ctx = TroopsContext(models=10, morale=new_test(rules, "regular"), pins_per_attack=1)
+    for target_down in (False, True):
+        first = Situation(range_inches=20, target_down=target_down)
+        groups = [Group(plan_shot(rules, rules.weapon("light mortar"), target, first)[0], 1)]
+        ranged = exact(partial(attack_troops, groups=groups, ctx=ctx))
+        assert ranged.probability(lambda o: o.indirect_hit) == F(1, 6)
+    # the game's procedure, sampled, agrees with the exact odds (a medium mortar ranged in
+    # beside rifles, at a Down squad: the pins are the larger of the shell's and the rifles')
+    groups = [
+        Group(plan_shot(rules, rules.weapon("medium mortar"), target, down)[0], 1),
+        Group(plan_shot(rules, rules.weapon("rifle"), target, down)[0], 3),
+    ]
+    odds = exact_troops(groups, ctx)
+    rng = RandomDice(1947)
+    n = 20_000
+    runs = [attack_troops(rng, groups, ctx) for _ in range(n)]
+    for pins in range(3):
+        assert bernoulli_ok(sum(o.pins == pins for o in runs), n, odds.pins.probability(pins))
+    hits = odds.hits
+    assert within_se(sum(o.hits for o in runs) / n, hits.mean(), float(hits.variance()), n)
+    assert expected_troops(groups, ctx)[1] == odds.pins.mean()
+    assert troops_outcomes(groups, ctx).map(lambda o: o[1]) == odds.pins
+
+
+def test_the_shoot_report_tells_a_shell_landing_from_the_hits_left_after_the_down_halving() -> None:
+    """The chance that a shell lands (its to-hit roll) and the chance that a hit is left
+    after the Down halving are named apart, in the tables and in the JSON (``labels``,
+    ``p_hit_after_down``, ``notes``); a target standing has no such row."""
+    down = Situation(range_inches=20, ranged_in=True, target_down=True)
+    r = shoot_odds(
+        "konflikt47", weapons=["light mortar"], target="regular infantry", situation=down
+    )
+    assert r.labels["p_hit"] == "at least one shot lands (its to-hit roll)"
+    assert r.labels["p_hit_after_down"] == "at least one hit after the Down halving"
+    out = r.to_json()
+    assert out["p_hit"] == 5 / 6 and out["exact"]["p_hit_after_down"] == "5/9"
+    assert out["labels"] == r.labels and "Down halving" in out["notes"]["hits"]
+    up = shoot_odds(
+        "konflikt47",
+        weapons=["light mortar"],
+        target="regular infantry",
+        situation=Situation(range_inches=20, ranged_in=True),
+    )
+    assert "p_hit_after_down" not in up.probabilities and not up.labels
+
+
 # ----------------------------------------------------------------- vehicles
 def _vehicle(ruleset: str, target: str, **kw: object):  # type: ignore[no-untyped-def]
     rules = rules_for(ruleset)
@@ -440,6 +527,34 @@ def test_full_and_superficial_damage_results_golden() -> None:
     superficial = exact(partial(resolve_damage, vehicle=v, state=VehicleState(), level=1))
     assert superficial.probability(lambda s: s.knocked_out) == F(1, 6) * F(10, 36)
     assert superficial.probability(lambda s: s.crew_stunned) == F(4, 6)
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_on_fire_checks_with_the_hits_pin_and_its_additional_one(ruleset: str) -> None:
+    """Sheet 001: On fire, "Add one additional pin marker and then make a morale check"
+    (002: "+1 Pin Marker then make a Morale check"): the pin for the hit is on first, so a
+    crew with no earlier pins tests with 2 (regular 9: 7 or less, failing 15/36). A medium
+    AT gun at a medium tank's side at 40" (K47: hits 4+ at long range, pen D6+5 against 9:
+    superficial on a 4, full on a 5 or 6): knocked out 1/2 x (2/6 x 1/2 + 3/36 x 15/36).
+    A wreck keeps no pins: 0 pins is a miss or a knock-out."""
+    v = _vehicle(ruleset, "medium tank")
+    hit = VehicleState(attack_pins=1)
+    full = exact(partial(resolve_damage, vehicle=v, state=hit, level=2))
+    assert full.probability(lambda s: s.knocked_out) == F(1, 2) + F(1, 6) * F(15, 36)
+    assert full.probability(lambda s: s.knocked_out and s.pins > 0) == 0
+    if ruleset != "konflikt47":
+        return
+    r = shoot_odds(
+        ruleset,
+        weapons=["medium AT gun"],
+        target="medium tank",
+        situation=Situation(range_inches=40, facing="side"),
+    )
+    knocked_out = F(1, 2) * (F(2, 6) * F(1, 2) + F(3, 36) * F(15, 36))
+    assert knocked_out == F(29, 288)
+    assert r.probabilities["p_knocked_out"] == knocked_out
+    assert r.probabilities["p_on_fire_and_knocked_out"] == F(1, 24) * F(15, 36)
+    assert r.distributions["pins"].probability(0) == F(1, 2) + knocked_out
 
 
 def test_second_immobilised_knocks_out() -> None:
@@ -523,16 +638,13 @@ def test_a_hit_that_cannot_damage_a_vehicle_does_not_pin_it(ruleset: str) -> Non
     """An HMG (pen +1) hit on a super-heavy tank (11+) can total 7 at best (9 from the
     rear): no pin. On a medium tank (9+) it pins only from the rear (a 6 +1 +2 = 9); on
     an armoured car (7+) from the front too. An open-topped vehicle is pinned by any hit,
-    as small arms pin it."""
+    as small arms pin it. (A vehicle knocked out keeps no pins: those are left out.)"""
     hmg = ["heavy machine gun"]
 
     def no_pin(target: str, facing: Facing = "front", open_topped: bool = False) -> Fraction:
         s = Situation(10, facing=facing, open_topped=open_topped)
-        return (
-            shoot_odds(ruleset, weapons=hmg, target=target, situation=s)
-            .distributions["pins"]
-            .probability(0)
-        )
+        r = shoot_odds(ruleset, weapons=hmg, target=target, situation=s)
+        return r.distributions["pins"].probability(0) - r.probabilities["p_knocked_out"]
 
     assert no_pin("super-heavy tank") == no_pin("super-heavy tank", "rear") == 1
     assert no_pin("medium tank") == 1
@@ -899,8 +1011,10 @@ def test_vehicle_assault_golden() -> None:
     )
     assert r.probabilities["p_order_test"] == F(15, 36)  # -3 without AT weapons
     assert r.distributions["hits_if_assaulting"].mean() == F(1, 2)
-    # superficial only (no AT): knocked out only via on fire (roll 6 on D6-3) failing morale 9-1
-    assert r.probabilities["p_knocked_out_if_assaulting"] == F(1, 2) * F(1, 6) * F(1, 6) * F(10, 36)
+    # superficial only (no AT): knocked out only via on fire (roll 6 on D6-3) failing morale
+    # 9-2 (the assault's pin, then On fire's "additional" one: 002 "+1 Pin Marker then make
+    # a Morale check"), 15/36
+    assert r.probabilities["p_knocked_out_if_assaulting"] == F(1, 2) * F(1, 6) * F(1, 6) * F(15, 36)
 
 
 def test_vehicle_that_ran_cannot_be_hit() -> None:
@@ -1537,9 +1651,9 @@ def test_the_odds_api_names_a_mistyped_cover_facing_or_weapon_list() -> None:
 def test_an_aircrafts_hits_on_a_vehicle_bring_no_pin_of_their_own() -> None:
     """The air strike chart gives each aircraft's pins (002: '+1 Pin Marker; 3D6 hits'),
     as the HE table gives a shell's: the hits add no pin as a shot's hit does."""
-    from kriegsspiel.rulesets.bolt_action.shooting import Shot, after_shot
+    from kriegsspiel.rulesets.bolt_action.shooting import Shot
 
     strafing = Shot(weapon="Strafing Fighter", hit_on=(), pen=1, pins_target=False)
-    assert after_shot(RandomDice(1), strafing, VehicleState()) == VehicleState()
+    assert pin_vehicle(RandomDice(1), strafing, VehicleState()) == VehicleState()
     gun = replace(strafing, pins_target=True)
-    assert after_shot(RandomDice(1), gun, VehicleState()).attack_pins == 1
+    assert pin_vehicle(RandomDice(1), gun, VehicleState()).attack_pins == 1

@@ -79,12 +79,13 @@ def test_the_pins_a_vehicle_takes_are_told() -> None:
 def test_an_air_strike_that_immobilises_a_tank_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Bolt Action, hold-the-crossroads, seed 206: the fighter-bomber immobilises the M4
+    """Bolt Action, hold-the-crossroads, seed 291: the fighter-bomber immobilises the M4
     Sherman (the account said only "survives"; before units shot at could go Down, seed 1
-    had the Panzer IV so, and before vehicles kept a hull apart on a move, seed 77)."""
+    had the Panzer IV so, before vehicles kept a hull apart on a move, seed 77, and before
+    a vehicle took the hit's pin ahead of its damage results, seed 206)."""
     monkeypatch.chdir(tmp_path)  # the game's record is written there, not where the suite runs
     monkeypatch.setenv("COLUMNS", "10000")  # (each line whole, wherever a console would wrap)
-    seed = "206"
+    seed = "291"
     result = CliRunner().invoke(
         app,
         ["play", "--ruleset", "bolt-action-1", "--scenario", "hold-the-crossroads", "--seed", seed],
@@ -253,12 +254,14 @@ def test_a_game_opens_with_its_length_and_how_it_is_won_and_ends_naming_the_winn
         "Side A: Schwerefeld Battlegroup (tactical)   Side B: US Army Tesla Company (human)",
         "6 turns; the side with more enemy units destroyed wins (a side wiped out loses).",
     ]
+    # (score 3 - 6, units left 3 v 6, before a vehicle took the hit's pin ahead of its
+    # damage results and a shell halved to no hits on a Down unit still pinned it)
     assert result_line(game) == (
-        "Result: Side B (US Army Tesla Company) wins; score 3 - 6 (enemy units destroyed); "
-        "units left 3 v 6"
+        "Result: Side B (US Army Tesla Company) wins; score 4 - 6 (enemy units destroyed); "
+        "units left 3 v 5"
     )
     told = account(game.events, game.units)
-    assert told[-2:] == ["-- end of turn 6: score 3 - 6", "== Game over after turn 6"]
+    assert told[-2:] == ["-- end of turn 6: score 4 - 6", "== Game over after turn 6"]
 
     held = play_game(build_matchup("bolt-action-1", "hold-the-crossroads", []), 7)
     assert opening(held, ("tactical", "tactical"), "house.yaml")[0].endswith(

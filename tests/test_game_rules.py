@@ -1621,6 +1621,38 @@ def test_firing_at_another_target_loses_the_ranging_on_the_first() -> None:
     assert group.shot.hit_on == (6,)
 
 
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_a_shell_that_lands_on_a_down_squad_pins_it_and_ranges_in_though_halved_to_none(
+    ruleset: str,
+) -> None:
+    """A mortar's first shell lands (a 6) on a Down squad and rolls 1 for its hits, which
+    the Down halving leaves at none: the squad, struck all the same, takes the shell's pin,
+    and the mortar is ranged in (docs/rules "HE at a Down target")."""
+    game = new_game(ruleset)
+    game.table = Table(72, 48)
+    squad_uid = {"konflikt47": 10, "bolt-action-1": 13}[ruleset]  # (a squad of the other side)
+    only(game, 4, squad_uid)
+    mortar, squad = game.units[4], game.units[squad_uid]
+    place(mortar, 36, 4, 0)
+    place(squad, 36, 40, 180)
+    squad.order = "Down"
+    (group,) = game.shooting_groups(mortar, squad, moving=False)
+    shot = group.shot
+    assert shot.indirect and shot.halve_hits and shot.hit_on == (6,) and group.shots == 1
+    # a medium mortar: HE D6, its pins D2; the die for the pins rolls 1
+    assert shot.hits_per_hit.text == "D6" and shot.special_pins is not None
+    models, pins = len(squad.alive_models), squad.pins
+    game.dice = ScriptedDice([6, 1, 1])
+    game.shoot(mortar, squad, moving=False)
+    assert game.dice.remaining == []
+    logged = next(e for e in reversed(game.events) if e.kind == "shoot").data
+    assert logged["hits"] == 0 and logged["casualties"] == 0 and logged["pins"] == 1
+    assert squad.pins == pins + 1 and len(squad.alive_models) == models
+    assert mortar.ranged_in_on == squad.uid
+    (group,) = game.shooting_groups(mortar, squad, moving=False)
+    assert group.shot.hit_on == (2,)  # ranged in: the next shell needs only 2+
+
+
 def test_indirect_fire_ranges_in_on_a_vehicle_it_hits() -> None:
     game = new_game("bolt-action-1")
     game.table = Table(72, 48)

@@ -322,6 +322,11 @@ def test_figure_odds() -> None:
     assert other.distributions["initiative"].as_list() == [0, F(1, 3), F(1, 3), F(1, 3)]
     assert (min(other.details["weapon_skill"]), max(other.details["weapon_skill"])) == (30, 180)
     assert other.details["weapon_skill_mean"] == 105
+    # the weapon skill's chances as fractions too (3D6 x 10: 100 and 110 are 27/216 each)
+    fractions = other.details["weapon_skill_exact"]
+    assert fractions[100] == fractions[110] == "1/8" and fractions[30] == "1/216"
+    assert sum(F(p) for p in fractions.values()) == 1
+    assert set(fractions) == set(other.details["weapon_skill"])
 
 
 # -- oracles ---------------------------------------------------------------------------

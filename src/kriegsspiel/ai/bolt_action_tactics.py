@@ -60,6 +60,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Cover,
     Group,
     Shot,
+    hit_chance,
     infantry_target,
 )
 
@@ -144,10 +145,11 @@ NEARER = 1e-6  # inches: a man's range found another way may come out this much 
 
 @lru_cache(maxsize=4096)
 def _shot_means(shot: Shot) -> tuple[float, float]:
-    """One shot at troops: its expected casualties and its chance to hit at all (exact,
+    """One shot at troops: its expected casualties and its chance to strike them at all,
+    pinning them (its to-hit roll: a Down target's halving may leave it no hits; exact,
     then as floats: summed in floats, a cap made of them is raised by ``ROUNDING``)."""
     odds = troops_shot_distribution(shot)
-    return float(odds.map(lambda o: o[1]).mean()), float(odds.probability(lambda o: o[0] > 0))
+    return float(odds.map(lambda o: o[1]).mean()), float(hit_chance(shot.hit_on))
 
 
 class TacticalPlayer:

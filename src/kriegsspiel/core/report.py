@@ -29,7 +29,8 @@ class OddsReport:
     distributions: dict[str, Dist[int]] = field(default_factory=dict)
     details: dict[str, Any] = field(default_factory=dict)
     title: str = ""  # the question in words, with its numbers (the question's name if none)
-    # a probability's words where its key alone would mislead ("worst result: Rattled")
+    # a probability's words where its key alone would mislead ("worst result: Rattled");
+    # in the JSON under "labels"
     labels: dict[str, str] = field(default_factory=dict)
     # how to read a part of the answer, told with it: "chances" (the probabilities) or a
     # distribution's name; in the JSON under "notes", in the tables as their caption
@@ -71,6 +72,8 @@ class OddsReport:
                 "exact": [str(p) for p in values],
             }
         out.update(self.details)
+        if self.labels:
+            out["labels"] = dict(self.labels)
         if self.notes:
             out["notes"] = dict(self.notes)
         out["reasoning"] = [

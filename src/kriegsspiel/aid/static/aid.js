@@ -454,7 +454,8 @@ const NOTHING_FOUGHT = { winner: "attacker", left: "" };
 const fought = { ...NOTHING_FOUGHT };
 const latest = { shot: 0, assault: 0 }; // an answer to an older question is dropped
 
-// the chances' names as a player says them (others: the report's key in words)
+// the chances' names as a player says them, where the report gives none in its labels
+// (others: the report's key in words)
 const CHANCE_NAMES = {
   p_hit: "at least one hit", p_order_test: "order test passed",
   p_knocked_out_if_assaulting: "knocked out if they go in",
@@ -703,7 +704,7 @@ function answerBox(which) {
   }
   const report = answer.report;
   const chances = Object.keys(report).filter((k) => k.startsWith("p_") && typeof report[k] === "number")
-    .map((k) => `${CHANCE_NAMES[k] || k.slice(2).replaceAll("_", " ")} ${pct(report[k])}`);
+    .map((k) => `${(report.labels || {})[k] || CHANCE_NAMES[k] || k.slice(2).replaceAll("_", " ")} ${pct(report[k])}`);
   const counts = Object.keys(report).filter((k) => report[k] && report[k].distribution)
     .map((k) => {
       const dist = report[k].distribution;

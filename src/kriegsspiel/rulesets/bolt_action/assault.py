@@ -607,10 +607,12 @@ def assault_vehicle(
     if not anti_tank:
         level = min(level, 1)
     results: list[ResultRoll] | None = None if tally is None else []
+    # the assault's own pin comes before its damage results, as in shooting (the On fire
+    # check counts it; a wreck keeps none: docs/rules "Pins on vehicles")
     state = resolve_damage(
         dice,
         vehicle,
-        vehicle.untouched(),
+        replace(vehicle.untouched(), attack_pins=1),
         level,
         destroyed_if_damaged=open_topped,
         results=results,
@@ -620,6 +622,4 @@ def assault_vehicle(
         tally.damage_rolls.append(
             DamageRoll("assault", rolled, hits, vehicle.damage_value, LEVELS[level], tuple(results))
         )
-    return replace(
-        state, attack_pins=1
-    )  # the assault's own pin comes after its damage, as in shooting
+    return state

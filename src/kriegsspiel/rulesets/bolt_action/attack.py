@@ -31,9 +31,11 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     after_shot,
     can_reach_damage,
     checked,
+    hit_chance,
     hit_vehicle,
     hits_on_vehicle,
     pen_roll,
+    pin_vehicle,
     resolve_damage,
     roll_expr,
     roll_to_hit,
@@ -90,9 +92,13 @@ def attack_troops(
     dice: Dice, groups: Sequence[Group], ctx: TroopsContext, tally: Tally | None = None
 ) -> TroopsOutcome:
     """Roll a unit's whole attack at infantry or artillery (the simulator's procedure);
-    each group's hits are added to ``tally``, if given."""
+    each group's hits are added to ``tally``, if given.
+
+    A shot whose to-hit roll hit pins the unit, and an indirect one ranges its firer in,
+    even where the Down target's halving leaves it no hits (docs/rules "HE at a Down
+    target"): the unit was struck all the same."""
     hits = casualties = 0
-    indirect_hit = False
+    any_struck = indirect_hit = False
     specials: list[Shot] = []
     for group in groups:
         group_hits = struck = 0
@@ -105,12 +111,13 @@ def attack_troops(
         if tally is not None:
             tally.group_hits.append(group_hits)
             tally.group_struck.append(struck)
-        indirect_hit = indirect_hit or bool(group_hits and group.shot.indirect)
-        if group_hits and _special(group.shot):
+        any_struck = any_struck or bool(struck)
+        indirect_hit = indirect_hit or bool(struck and group.shot.indirect)
+        if struck and _special(group.shot):
             specials.append(group.shot)
     if ctx.models is not None:
         casualties = min(casualties, ctx.models)
-    pins, destroyed = after_attack(dice, specials, hits > 0, ctx, tally)
+    pins, destroyed = after_attack(dice, specials, any_struck, ctx, tally)
     return TroopsOutcome(hits, casualties, pins, destroyed, indirect_hit)
 
 
@@ -130,6 +137,19 @@ def _sum(dists: Sequence[Dist[int]]) -> Dist[int]:
 def troops_shot_distribution(shot: Shot) -> Dist[tuple[int, int]]:
     """(hits, casualties) of one shot, exactly; cached by the shot's situation."""
     return exact(partial(shot_at_troops, shot=shot))
+
+
+@lru_cache(maxsize=4096)
+def struck_distribution(shot: Shot) -> Dist[tuple[bool, int]]:
+    """Whether one shot at troops strikes them (its to-hit roll hits: the unit is pinned,
+    whatever hits the Down halving leaves) and its casualties, exactly."""
+    return exact(partial(struck_troops, shot=shot)).map(lambda o: (o[0], o[2]))
+
+
+def missed_chance(shot: Shot, shots: int) -> Fraction:
+    """The chance that none of ``shots`` such shots strikes the target (see
+    :func:`struck_distribution`): all that decides whether they pin it."""
+    return (1 - hit_chance(shot.hit_on)) ** shots
 
 
 @lru_cache(maxsize=8192)
@@ -176,17 +196,17 @@ def expected_troops(groups: Sequence[Group], ctx: TroopsContext) -> tuple[Fracti
     if any(_special(g.shot) for g in groups):
         return casualties, _pins_and_tests(groups, ctx).map(_first).mean()
     missed = Fraction(1)
-    for summary in summaries:
-        missed *= summary[2]
+    for g in groups:
+        missed *= missed_chance(g.shot, g.shots)
     return casualties, (1 - missed) * ctx.pins_per_attack
 
 
 @lru_cache(maxsize=4096)
-def _group_summary(shot: Shot, shots: int) -> tuple[int, Fraction, Fraction]:
-    """What :func:`expected_troops` reads of a group's counts: its most casualties, their
-    mean and the chance of no hit (kept: the same groups meet many targets and pins)."""
-    hits, casualties = _group_counts(shot, shots)
-    return max(casualties.outcomes()), casualties.mean(), hits.probability(0)
+def _group_summary(shot: Shot, shots: int) -> tuple[int, Fraction]:
+    """What :func:`expected_troops` reads of a group's casualties: the most and their mean
+    (kept: the same groups meet many targets and pins)."""
+    casualties = _group_counts(shot, shots)[1]
+    return max(casualties.outcomes()), casualties.mean()
 
 
 def troops_outcomes(groups: Sequence[Group], ctx: TroopsContext) -> Dist[tuple[int, int, bool]]:
@@ -195,14 +215,15 @@ def troops_outcomes(groups: Sequence[Group], ctx: TroopsContext) -> Dist[tuple[i
     whether they are still there at all).
 
     The same outcomes as :func:`attack_troops`, from the same shot procedure: each shot
-    only adds casualties and says whether it hit, so the attack is folded shot by shot over
-    (casualties so far, which groups with special pins or tests hit, whether any hit).
+    only adds casualties and says whether it struck (:func:`struck_distribution`), so the
+    attack is folded shot by shot over (casualties so far, which groups with special pins
+    or tests struck, whether any struck).
     """
     cap = ctx.models
     state: Dist[tuple[int, tuple[int, ...], bool]] = Dist.constant((0, (), False))
     for i, group in enumerate(groups):
         special = _special(group.shot)
-        per_shot = troops_shot_distribution(group.shot).map(lambda o: (o[0] > 0, o[1]))
+        per_shot = struck_distribution(group.shot)
         for _ in range(group.shots):
 
             def add(
@@ -286,10 +307,11 @@ def _casualties(groups: Sequence[Group], models: int | None) -> Dist[int]:
 def _pins_and_tests(groups: Sequence[Group], ctx: TroopsContext) -> Dist[tuple[int, bool]]:
     """The attack's pins and whether a forced test destroys the target.
 
-    They depend only on which groups hit at all: the attack is split by which of the
-    groups with special pins or tests hit.
+    They depend only on which groups struck the target at all (a to-hit roll that hit,
+    whatever hits the Down halving left): the attack is split by which of the groups with
+    special pins or tests struck.
     """
-    p_none = [_group_counts(g.shot, g.shots)[0].probability(0) for g in groups]
+    p_none = [missed_chance(g.shot, g.shots) for g in groups]
     special = [i for i, g in enumerate(groups) if _special(g.shot)]
     plain_none = Fraction(1)
     for i in range(len(groups)):
@@ -328,8 +350,9 @@ def attack_vehicle(dice: Dice, groups: Sequence[Group], tally: Tally | None = No
 def exact_vehicle(groups: Sequence[Group]) -> Dist[VehicleState]:
     """Exact distribution of :func:`attack_vehicle`'s final state.
 
-    Each shot is taken in the same three stages as :func:`shot_at_vehicle` (hits, each
-    hit's damage as a Markov chain, then pins and tests), so many hits stay cheap.
+    Each shot is taken in the same stages as :func:`shot_at_vehicle` (hits, the attack's
+    pin, each hit's damage as a Markov chain, then a flamethrower's test), so many hits
+    stay cheap.
     """
     state: Dist[VehicleState] = Dist.constant(_untouched(groups))
     for group in groups:
@@ -479,9 +502,26 @@ def _after_one_shot(shot: Shot, before: VehicleState, lumped: bool = False) -> D
 def _hits_then_after(
     hitting: Shot, closing: Shot, before: VehicleState, hits: int, lumped: bool
 ) -> Dist[VehicleState]:
-    """The state after ``hits`` hits (each hit's damage, as :func:`markov` runs it, with
-    shared steps) and then the shot's pins and tests: kept by the parts of the shot those
-    read (:func:`_hitting`, :func:`_closing`), shared by shots that differ in hitting."""
+    """The state after the shot's pin (:func:`pin_vehicle`), ``hits`` hits (each hit's
+    damage, as :func:`markov` runs it, with shared steps) and then its test: kept by the
+    parts of the shot those read (:func:`_hitting`, :func:`_closing`), shared by shots
+    that differ in hitting."""
+    pinned = _pinned_odds(closing, before)
+    if lumped:
+        pinned = pinned.map(_decisive)
+    return pinned.bind(partial(_damage_then_after, hitting, closing, hits, lumped))
+
+
+@lru_cache(maxsize=4096)
+def _pinned_odds(shot: Shot, state: VehicleState) -> Dist[VehicleState]:
+    return exact(partial(pin_vehicle, shot=shot, state=state))
+
+
+@lru_cache(maxsize=4096)
+def _damage_then_after(
+    hitting: Shot, closing: Shot, hits: int, lumped: bool, before: VehicleState
+) -> Dist[VehicleState]:
+    """The state after ``hits`` hits from ``before`` (the shot's pin taken), then its test."""
     chain = _hit_chain(hitting, before, lumped)
     step = partial(_hit_odds_lumped if lumped else _hit_odds, hitting)
     while len(chain) <= hits:
@@ -517,7 +557,7 @@ def _rolling(shot: Shot) -> Shot:
 
 @lru_cache(maxsize=1024)
 def _closing(shot: Shot) -> Shot:
-    """The shot with only what :func:`after_shot` reads."""
+    """The shot with only what :func:`pin_vehicle` and :func:`after_shot` read."""
     return Shot(
         weapon="",
         hit_on=None,

@@ -414,6 +414,28 @@ def shoot_odds(
     return _shoot_odds(ruleset, tuple(weapons), target, situation, rules_file, text)
 
 
+def _down_halving_said(
+    groups: Sequence[Group], hits: Dist[int], probabilities: dict[str, Fraction]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Where a Down target halves a shell's hits, the two chances of a hit told apart: a
+    shot landing (its to-hit roll, ``p_hit``) and at least one hit left after the halving
+    (``p_hit_after_down``, added to ``probabilities``), with the words for each and a note
+    under the hits table (docs/rules "HE at a Down target")."""
+    if not any(g.shot.halve_hits for g in groups):
+        return {}, {}
+    probabilities["p_hit_after_down"] = 1 - hits.probability(0)
+    labels = {
+        "p_hit": "at least one shot lands (its to-hit roll)",
+        "p_hit_after_down": "at least one hit after the Down halving",
+    }
+    chances = (
+        "a shot lands on its to-hit roll; the Down target then halves each shell's hits "
+        "(rounding down), so a shell that lands may leave none (it still pins the unit)"
+    )
+    hits_said = "the hits left after the Down halving (a shell that lands may leave none)"
+    return labels, {"chances": chances, "hits": hits_said}
+
+
 @lru_cache(maxsize=1024)
 def _shoot_odds(
     ruleset: str,
@@ -570,6 +592,7 @@ def _shoot_odds(
                     "--officer)",
                 )
             )
+        labels, said = _down_halving_said(groups, troops.hits, probabilities)
         return OddsReport(
             ruleset=ruleset,
             question="shoot",
@@ -581,6 +604,8 @@ def _shoot_odds(
                 "pins": troops.pins,
             },
             details=details,
+            labels=labels,
+            notes=said,
         )
 
     final = exact_vehicle(groups)

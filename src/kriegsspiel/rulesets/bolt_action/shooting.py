@@ -672,12 +672,14 @@ def _with(
     indirect_hit: bool | None = None,
 ) -> VehicleState:
     """``dataclasses.replace`` of a vehicle's state (None: as it was), without its generic
-    checks: the exact odds of shots at vehicles build these states many thousand times."""
+    checks: the exact odds of shots at vehicles build these states many thousand times.
+    A knocked-out vehicle keeps no pins: a wreck takes none (docs/rules "Several weapons")."""
+    wrecked = state.knocked_out if knocked_out is None else knocked_out
     return VehicleState(
-        knocked_out=state.knocked_out if knocked_out is None else knocked_out,
+        knocked_out=wrecked,
         immobilised=state.immobilised if immobilised is None else immobilised,
-        damage_pins=state.damage_pins if damage_pins is None else damage_pins,
-        attack_pins=state.attack_pins if attack_pins is None else attack_pins,
+        damage_pins=0 if wrecked else state.damage_pins if damage_pins is None else damage_pins,
+        attack_pins=0 if wrecked else state.attack_pins if attack_pins is None else attack_pins,
         crew_stunned=state.crew_stunned if crew_stunned is None else crew_stunned,
         on_fire=state.on_fire if on_fire is None else on_fire,
         fire_knocked_out=state.fire_knocked_out if fire_knocked_out is None else fire_knocked_out,
@@ -909,17 +911,25 @@ def hits_on_vehicle(dice: Dice, shot: Shot) -> int:
     return 1 if shot.auto_effect else max(1, roll_expr(dice, shot.hits_per_hit))
 
 
-def after_shot(
-    dice: Dice, shot: Shot, state: VehicleState, tally: Tally | None = None
-) -> VehicleState:
-    """Stage 3 (of a shot that hit): the pins a hit causes (one, or the weapon's own) and a
-    flamethrower's test (written down in ``tally``, if given)."""
+def pin_vehicle(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
+    """Stage 2 (of a shot that hit), before its hits' damage: an indirect shot's firer is
+    ranged in, and the vehicle takes the attack's pin (one, or the weapon's own: HE, a
+    flamethrower, a Shockwave), so that the pins a damage result adds and the On fire
+    check count it (sheet ``001``: "Add one additional pin marker and then make a morale
+    check"; docs/rules "Pins on vehicles")."""
     if shot.indirect and not state.indirect_hit:
         state = _with(state, indirect_hit=True)
     if not shot.pins_target and shot.auto_effect is None:  # (small arms at closed armour;
         return state  # an aircraft, whose pins the air strike chart gives)
     extra = roll_expr(dice, shot.special_pins) if shot.special_pins else 1
-    state = _with(state, attack_pins=max(state.attack_pins, extra))
+    return _with(state, attack_pins=max(state.attack_pins, extra))
+
+
+def after_shot(
+    dice: Dice, shot: Shot, state: VehicleState, tally: Tally | None = None
+) -> VehicleState:
+    """Stage 4 (of a shot that hit), after its hits' damage: a flamethrower's test (written
+    down in ``tally``, if given), counting the pins so far."""
     if shot.morale_check and not state.knocked_out and shot.vehicle is not None:
         test = replace(shot.vehicle.crew_morale, pins=shot.vehicle.crew_morale.pins + state.pins)
         if not checked(dice, test, tally, "flamethrower check"):
@@ -930,8 +940,9 @@ def after_shot(
 def shot_at_vehicle(
     dice: Dice, shot: Shot, state: VehicleState, tally: Tally | None = None
 ) -> VehicleState:
-    """One shot at a vehicle: to hit and how many hits, each hit's damage, then pins and
-    tests (its hits and damage rolls added to ``tally``'s last group, if given)."""
+    """One shot at a vehicle: to hit and how many hits, the attack's pin, each hit's damage,
+    then a flamethrower's test (its hits and damage rolls added to ``tally``'s last group,
+    if given)."""
     if state.knocked_out:
         return state
     hits = hits_on_vehicle(dice, shot)
@@ -939,6 +950,7 @@ def shot_at_vehicle(
         tally.group_hits[-1] += hits
     if hits == 0:
         return state
+    state = pin_vehicle(dice, shot, state)
     for _ in range(hits):
         state = hit_vehicle(dice, shot, state, tally)
     return after_shot(dice, shot, state, tally)

@@ -385,6 +385,8 @@ def figure(officer: bool, *, data: HouseClearingData | None = None) -> OddsRepor
         distributions={"initiative": initiative},
         details={
             "weapon_skill": {value: float(p) for value, p in skill.items()},
+            # the same chances as fractions (the scores go by tens: no table by count)
+            "weapon_skill_exact": {value: str(p) for value, p in skill.items()},
             "weapon_skill_mean": float(skill.mean()),
         },
     )
