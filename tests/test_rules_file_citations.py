@@ -13,6 +13,7 @@ from fractions import Fraction
 from functools import partial
 from pathlib import Path
 
+import pytest
 from conftest import copy_of, run_cli
 
 from kriegsspiel.core.report import OddsReport
@@ -163,3 +164,49 @@ def test_a_rules_file_that_changes_nothing_is_the_shipped_data(tmp_path: Path) -
     hc = read_house_clearing(shipped_data("house-clearing").read_text(), "hc.yaml")
     shot = {"weapon": "rifle", "range_inches": 10.0, "weapon_skill": 100, "visible": 3}
     assert hc_odds.shoot(**shot, data=hc).reasons == hc_odds.shoot(**shot).reasons  # type: ignore[arg-type]
+
+
+# (a row a copy changes, the question whose reason reads it, that reason's topic, and its
+# words from the shipped data and from the copy named cited.yaml)
+ROWS = [
+    (
+        ("    - {names: [medium tank], kind: armoured, needed: 9}",
+         "    - {names: [medium tank], kind: armoured, needed: 10}"),
+        ["odds", "shoot", "--weapon", "medium AT gun", "--target", "medium tank"],
+        "damage",
+        "total 9 superficial, 10+ full, 12+ massive",
+        "total 10 superficial, 11+ full, 13+ massive (rules file cited.yaml)",
+    ),
+    (
+        ("    - {he: 2D6, pins: D3, pen: 3}", "    - {he: 2D6, pins: D6, pen: 3}"),
+        ["odds", "shoot", "--weapon", "medium howitzer", "--range", "30"],
+        "hits",
+        "HE (2D6); D3 pin(s)",
+        "HE (2D6); D6 pin(s) (rules file cited.yaml)",
+    ),
+    (
+        ("    - {quality: veteran, morale: 10}", "    - {quality: veteran, morale: 11}"),
+        ["odds", "morale", "--quality", "veteran", "--pins", "1"],
+        "needs",
+        "veteran morale 10, 1 pin -1;",
+        "veteran morale 11 (rules file cited.yaml), 1 pin -1;",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("edit", "asked", "topic", "shipped", "house"), ROWS)
+def test_a_changed_row_is_the_files_on_the_command_line(
+    tmp_path: Path, edit: tuple[str, str], asked: list[str], topic: str, shipped: str, house: str
+) -> None:
+    """A damage value, an HE row and a quality's morale, each changed in a copy: the
+    reason that reads it names the file; the shipped data's says nothing of one."""
+    copy_of(tmp_path, "konflikt47", edit, name="cited.yaml")
+
+    def because(*given: str) -> str:
+        done = run_cli(*asked, *given, "--json", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        said = {r["topic"].strip(): r["because"] for r in json.loads(done.stdout)["reasoning"]}
+        return said[topic]
+
+    assert because("-r", "konflikt47").startswith(shipped)
+    assert because("--rules-file", "cited.yaml").startswith(house)
