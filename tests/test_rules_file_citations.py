@@ -160,6 +160,9 @@ def test_a_rules_file_that_changes_nothing_is_the_shipped_data(tmp_path: Path) -
         keys = {Matchup(ruleset, scenario, (army, army), players, rules).key for rules in named}
         assert len(keys) == 1
     ic = read_iron_cross(shipped_data("iron-cross").read_text(), "ic.yaml")
+    ic.cite("sheet", "smoke")  # (what it has worked out is no part of what it is)
+    assert ic == read_iron_cross(shipped_data("iron-cross").read_text(), "ic.yaml")
+    assert ic != read_iron_cross(shipped_data("iron-cross").read_text(), "other.yaml")
     assert ic_odds.smoke(data=ic).reasons == ic_odds.smoke().reasons
     hc = read_house_clearing(shipped_data("house-clearing").read_text(), "hc.yaml")
     shot = {"weapon": "rifle", "range_inches": 10.0, "weapon_skill": 100, "visible": 3}

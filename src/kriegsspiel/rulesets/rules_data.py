@@ -181,8 +181,10 @@ class RulesData(Strict):
 
     _rules_file: str | None = PrivateAttr(default=None)
     # each part of a table asked of :meth:`cite` and whether it is as shipped, worked out
-    # once (a game asks the same few at every shot); not part of what the data is
-    _as_shipped: dict[str, bool] = PrivateAttr(default_factory=dict)
+    # once (a game asks the same few at every shot), with the data it was worked out for:
+    # a copy (model_copy) takes its private attributes along, not its answers; not part of
+    # what the data is
+    _as_shipped: tuple[object, dict[str, bool]] | None = PrivateAttr(default=None)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RulesData):
@@ -215,14 +217,19 @@ class RulesData(Strict):
         "hit_modifiers.rows[long_range]"): ``said`` (as the shipped data is told:
         "sheet", "assumption") when each is as shipped, else the rules file that changed
         one ("rules file ic.yaml")."""
+        shipped = self.shipped()
+        if shipped is self:
+            return said
         private = self.__pydantic_private__  # (read as a dict: a game asks at every shot)
         assert private is not None
-        known: dict[str, bool] = private["_as_shipped"]
+        memo = private["_as_shipped"]
+        if memo is None or memo[0] is not self:
+            memo = private["_as_shipped"] = (self, {})
+        known = memo[1]
         for path in tables:
             same = known.get(path)
             if same is None:
-                shipped = self.shipped()
-                same = known[path] = shipped is self or _part(self, path) == _part(shipped, path)
+                same = known[path] = _part(self, path) == _part(shipped, path)
             if not same:
                 name = private["_rules_file"]
                 return f"rules file {name}" if name else "changed rules data"
