@@ -54,6 +54,19 @@ def out_of_turn(unit: Any) -> str:
     return "damage" if unit.kind == "vehicle" else "reaction"
 
 
+def copy_of(folder: Path, ruleset: str, *edits: tuple[str, str], name: str = "") -> Path:
+    """A copy of ``ruleset``'s shipped data with ``edits`` (each text found once) made."""
+    from kriegsspiel.rulesets.rules_data import shipped_data
+
+    text = shipped_data(ruleset).read_text()
+    for old, new in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    path = folder / (name or f"{ruleset}.yaml")
+    path.write_text(text)
+    return path
+
+
 def run_cli(
     *args: str, cwd: Path | None = None, timeout: float = 300
 ) -> subprocess.CompletedProcess[str]:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import math
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, within_4_se
+from conftest import copy_of, run_cli, within_4_se
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,7 @@ from kriegsspiel.rulesets.house_clearing.data import (
     SHEET,
     HouseClearingData,
     load_data,
+    read_data,
 )
 from kriegsspiel.rulesets.house_clearing.rules import ShotOutcome, Status
 
@@ -922,3 +924,36 @@ def test_the_rules_command_says_where_house_clearings_data_is() -> None:
     assert done.returncode == 0, done.stderr
     assert str(DATA_FILE) in " ".join(done.stdout.split())
     assert "kriegsspiel rules --ruleset house-clearing --copy house.yaml" in done.stdout
+
+
+def test_house_clearings_down_and_dead_follow_the_files_limit(tmp_path: Path) -> None:
+    """A copy where a figure can fire but not move at 1 (the sheet's 0): a pistol at 1"
+    with skill 100 at a whole figure has one sure chance, a hit on 5 in 6 (1 to 3
+    initiative lost, a third each). A target on 2 is down at 1 lost (5/18), dead at 2 or 3
+    (10/18); by the sheet, down at 2 and dead at 3 (5/18 each). A target on 1 is down
+    already: dead at any loss (5/6); on 0 it is out of the fight, so not asked."""
+    edit = ("  can_fire_not_move_at: 0", "  can_fire_not_move_at: 1")
+    path = copy_of(tmp_path, "house-clearing", edit, name="hc.yaml")
+    data = read_data(path.read_text(), "hc.yaml")
+    shot = {"weapon": "pistol", "range_inches": 1.0, "weapon_skill": 100, "visible": 5}
+    house = odds.shoot(**shot, target_initiative=2, data=data).probabilities  # type: ignore[arg-type]
+    assert (house["p_target_down"], house["p_target_dead"]) == (F(5, 18), F(5, 9))
+    shipped = odds.shoot(**shot, target_initiative=2).probabilities  # type: ignore[arg-type]
+    assert (shipped["p_target_down"], shipped["p_target_dead"]) == (F(5, 18),) * 2
+    down = odds.shoot(**shot, target_initiative=1, data=data).probabilities  # type: ignore[arg-type]
+    assert "p_target_down" not in down and down["p_target_dead"] == F(5, 6)
+    thrown = {"range_inches": 5.0, "weapon_skill": 100, "visible": 5}
+    dead = odds.throw_grenade(**thrown, target_initiative=1, data=data).probabilities  # type: ignore[arg-type]
+    assert dead["p_target_dead"] == dead["p_hit"]  # (any hit costs at least 1)
+    done = run_cli(
+        "odds", "shoot", "--weapon", "pistol", "--range", "1", "--weapon-skill", "100",
+        "--visible", "5", "--target-initiative", "0", "--rules-file", "hc.yaml", cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 2 and "--target-initiative must be 1 to 4 (below 1" in done.stderr
+    asked = run_cli(
+        "odds", "shoot", "--weapon", "pistol", "--range", "1", "--weapon-skill", "100",
+        "--visible", "5", "--target-initiative", "2", "--rules-file", "hc.yaml", "--json",
+        cwd=tmp_path,
+    )  # fmt: skip
+    exact = json.loads(asked.stdout)["exact"]
+    assert (exact["p_target_down"], exact["p_target_dead"]) == ("5/18", "5/9")

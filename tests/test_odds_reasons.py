@@ -432,13 +432,13 @@ def test_a_source_is_cited_by_sheet_numbers_and_an_assumption_as_written() -> No
 
     k47 = load_edition("konflikt47")
     both = "000_ef10776f99e0df87.txt + 001_7881fecd9373e4fe.txt"
-    assert k47.cite(both) == "sheets 000 (playsheet (OCR)) and 001 (rulebook summary)"
-    assert k47.cite(both, described=False) == "sheets 000 and 001"
+    assert k47.told(both) == "sheets 000 (playsheet (OCR)) and 001 (rulebook summary)"
+    assert k47.told(both, described=False) == "sheets 000 and 001"
     ba1 = load_edition("bolt-action-1")  # (a sheet it does not describe: its number alone)
-    assert ba1.cite("002_2811b7c446f8555e.txt + 001_7881fecd9373e4fe.txt") == (
+    assert ba1.told("002_2811b7c446f8555e.txt + 001_7881fecd9373e4fe.txt") == (
         "sheets 002 (playsheet) and 001"
     )
-    assert k47.cite("assumption (a gap)") == "assumption (a gap)"
+    assert k47.told("assumption (a gap)") == "assumption (a gap)"
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

@@ -10,7 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import copy_of, run_cli
 
 from kriegsspiel.core.datafile import yaml_data
 from kriegsspiel.errors import DataFileError, UsageError
@@ -23,17 +23,6 @@ from kriegsspiel.rulesets.rules_data import shipped_data, whose
 from kriegsspiel.sim.matchup import Source
 
 RULESETS = ("konflikt47", "bolt-action-1", "iron-cross", "house-clearing")
-
-
-def copy_of(folder: Path, ruleset: str, *edits: tuple[str, str], name: str = "") -> Path:
-    """A copy of ``ruleset``'s shipped data with ``edits`` (each text found once) made."""
-    text = shipped_data(ruleset).read_text()
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    path = folder / (name or f"{ruleset}.yaml")
-    path.write_text(text)
-    return path
 
 
 SMOKE_4 = ("  die: 10\n  needs: 5\n  protected", "  die: 10\n  needs: 4\n  protected")

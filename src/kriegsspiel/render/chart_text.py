@@ -16,7 +16,7 @@ def print_weapons(rules: Rules, heading: str, console: Console) -> None:
     other names each goes by)."""
     chart = rules.data.weapons
     table = Table(
-        title=f"{heading} weapons chart ({rules.data.cite(chart.source, described=False)})",
+        title=f"{heading} weapons chart ({rules.data.source_of('weapons', described=False)})",
         title_justify="left",
     )
     for column in ("weapon", "range", "shots", "pen", "HE", "special", "fielded by"):
@@ -39,7 +39,7 @@ def print_targets(rules: Rules, heading: str, console: Console) -> None:
     is hit as one: a vehicle's ``damage_value_of``, ``odds --target``) and its kind."""
     values = rules.data.damage_values
     table = Table(
-        title=f"{heading} damage values ({rules.data.cite(values.source, described=False)})",
+        title=f"{heading} damage values ({rules.data.source_of('damage_values', described=False)})",
         title_justify="left",
     )
     for column in ("damage value", "target", "kind"):

@@ -9,6 +9,7 @@ files had that field, its tables do.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Self
 
@@ -171,13 +172,33 @@ def source_check(sheets: tuple[str, ...], starts: tuple[str, ...]) -> Any:
 
 class RulesData(Strict):
     """A ruleset's whole data file, the shipped one or a designer's copy (a rules file),
-    which knows the name it was read by, so a reason can say where its numbers came from."""
+    which knows the name it was read by, so a reason can say where its numbers came from.
+
+    Two are equal when their tables are and they were read by one name (a copy as shipped,
+    read from a rules file, is not the shipped data: its reasons would name the file had it
+    changed anything). Caches of answers are keyed by a file's text and name, not by this
+    data, and a digest is of the text (:class:`kriegsspiel.sim.matchup.Source`)."""
 
     _rules_file: str | None = PrivateAttr(default=None)
+    # each part of a table asked of :meth:`cite` and whether it is as shipped, worked out
+    # once (a game asks the same few at every shot), with the data it was worked out for:
+    # a copy (model_copy) takes its private attributes along, not its answers; not part of
+    # what the data is
+    _as_shipped: tuple[object, dict[str, bool]] | None = PrivateAttr(default=None)
 
-    @classmethod
-    def shipped(cls) -> Self:
-        """The ruleset's shipped data."""
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RulesData):
+            return NotImplemented
+        return (
+            type(self) is type(other)
+            and self.__dict__ == other.__dict__
+            and self._rules_file == other._rules_file
+        )
+
+    __hash__ = Strict.__hash__  # (as a frozen model's: of its fields)
+
+    def shipped(self) -> Self:
+        """The shipped data this is (or stands in for)."""
         raise NotImplementedError
 
     @property
@@ -192,13 +213,27 @@ class RulesData(Strict):
 
     def cite(self, said: str, *tables: str) -> str:
         """Where the numbers of ``tables`` came from (each a table's field name, or a path
-        to a part of one: "firing_modifiers.smoke"): ``said`` (as the shipped data is told:
+        to a part of one: "firing_modifiers.smoke", a row by its first field
+        "hit_modifiers.rows[long_range]"): ``said`` (as the shipped data is told:
         "sheet", "assumption") when each is as shipped, else the rules file that changed
         one ("rules file ic.yaml")."""
         shipped = self.shipped()
-        if all(_part(self, t) == _part(shipped, t) for t in tables):
+        if shipped is self:
             return said
-        return f"rules file {self._rules_file}" if self._rules_file else "changed rules data"
+        private = self.__pydantic_private__  # (read as a dict: a game asks at every shot)
+        assert private is not None
+        memo = private["_as_shipped"]
+        if memo is None or memo[0] is not self:
+            memo = private["_as_shipped"] = (self, {})
+        known = memo[1]
+        for path in tables:
+            same = known.get(path)
+            if same is None:
+                same = known[path] = _part(self, path) == _part(shipped, path)
+            if not same:
+                name = private["_rules_file"]
+                return f"rules file {name}" if name else "changed rules data"
+        return said
 
     def cited(self, *tables: str) -> str:
         """What follows a reason that names no source when a rules file changed its
@@ -207,8 +242,24 @@ class RulesData(Strict):
         return f" ({told})" if told else ""
 
 
+_STEP = re.compile(r"([^.\[\]]+)(?:\[([^\]]*)\])?")
+
+
 def _part(data: object, path: str) -> object:
-    """The table (or part of one) of ``data`` at ``path``: "smoke", "firing_modifiers.smoke"."""
-    for name in path.split("."):
-        data = getattr(data, name)
+    """The table (or part of one) of ``data`` at ``path``: "smoke", "firing_modifiers.smoke",
+    or a row of a list by what its first field says: "weapons.rows[Rifle]" (None when no
+    row says it: a row the shipped data has not, or a copy left out)."""
+    for field, row in _STEP.findall(path):
+        data = getattr(data, field)
+        if row:
+            assert isinstance(data, (list, tuple)), path
+            data = next((r for r in data if row in _row_names(r)), None)
     return data
+
+
+def _row_names(row: object) -> tuple[str, ...]:
+    """What a row of a table is told by: its first field (a weapon's name, a modifier's key;
+    each of a damage value's names)."""
+    assert isinstance(row, Strict)
+    first = getattr(row, next(iter(type(row).model_fields)))
+    return tuple(str(v) for v in first) if isinstance(first, (list, tuple)) else (str(first),)

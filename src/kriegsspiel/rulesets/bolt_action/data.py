@@ -37,7 +37,7 @@ from kriegsspiel.core.datafile import (
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.names import normalise
 from kriegsspiel.errors import UsageError
-from kriegsspiel.rulesets.rules_data import source_check
+from kriegsspiel.rulesets.rules_data import RulesData, source_check
 
 DATA_DIR = Path(__file__).parent / "data"
 SEED_FILES = {
@@ -889,7 +889,7 @@ class Procedure(Sourced):
         return total
 
 
-class Edition(Strict):
+class Edition(RulesData):
     """One whole ruleset file."""
 
     file_kind: ClassVar[str] = "rules data file"
@@ -926,7 +926,11 @@ class Edition(Strict):
     artillery_barrage: ArtilleryBarrage | None = None
     air_strike: AirStrike | None = None
 
-    def cite(self, source: str, *, described: bool = True) -> str:
+    def shipped(self) -> Edition:
+        """The shipped data of this file's edition."""
+        return load_edition(self.ruleset)
+
+    def told(self, source: str, *, described: bool = True) -> str:
         """A table's ``source`` as a reader is told it: each sheet by its number, not its
         hashed file name ("sheet 001", and with ``described`` what this file says the sheet
         is: "sheet 001 (rulebook summary)"); an assumption or published rule as written."""
@@ -938,6 +942,13 @@ class Edition(Strict):
             for f in files
         ]
         return f"sheet{'s' * (len(said) > 1)} {' and '.join(said)}"
+
+    def source_of(self, table: str, *parts: str, described: bool = True) -> str:
+        """Where the numbers of ``table`` (or of its ``parts``, paths as :meth:`cite` takes
+        them) came from: its ``source`` as told (:meth:`told`) while they are as shipped,
+        else the rules file that changed them."""
+        source: str = getattr(self, table).source
+        return self.cite(self.told(source, described=described), *(parts or (table,)))
 
     @model_validator(mode="wrap")
     @classmethod

@@ -73,7 +73,8 @@ class Rules:
         if self.text is None:
             assert self.rules_file is not None
             self.text = _file_text(self.rules_file)
-        return parse_yaml(self.text, Edition, self.rules_file or "rules file")
+        data = parse_yaml(self.text, Edition, self.rules_file or "rules file")
+        return data if self.rules_file is None else data.named(self.rules_file)
 
     @property
     def has_reactions(self) -> bool:
@@ -125,11 +126,16 @@ class Rules:
     def officer_bonus(self, rank: str | None) -> int:
         if rank is None:
             return 0
+        rows = {r.rank: r.morale_bonus for r in self.data.officers.rows}
+        return rows[self.officer_rank(rank)]
+
+    def officer_rank(self, rank: str) -> str:
+        """The officers table's rank that ``rank`` names ("Lt", "second-lieutenant")."""
         return lookup(
             "officer",
             rank.replace("-", " "),
             (
-                ([r.rank, r.rank.replace("Lieutenant", "Lt")], r.morale_bonus)
+                ([r.rank, r.rank.replace("Lieutenant", "Lt")], r.rank)
                 for r in self.data.officers.rows
             ),
         )

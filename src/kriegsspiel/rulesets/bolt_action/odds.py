@@ -55,13 +55,15 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
 def _morale_reason(
     rules: Rules, test: MoraleTest, quality: str, officer: str | None, extra: str = ""
 ) -> Reason:
-    parts = [f"{quality} morale {test.base}"]
+    d = rules.data
+    parts = [f"{quality} morale {test.base}{d.cited(f'quality.rows[{quality.lower()}]')}"]
     if test.officer_bonus:
-        parts.append(f"{officer} {test.officer_bonus:+d}")
+        parts.append(f"{officer} {test.officer_bonus:+d}{_officer_cited(rules, officer)}")
     if test.pins:
         parts.append(f"{test.pins} pin{'s' if test.pins != 1 else ''} {-test.pins:+d}")
     if test.modifier:
-        parts.append(f"{extra or 'modifier'} {test.modifier:+d}")
+        cited = d.cited("vehicle_assault.order_test_modifier_without_at") if extra else ""
+        parts.append(f"{extra or 'modifier'} {test.modifier:+d}{cited}")
     passing = test.double_pass // 2
     needs = (  # (at or below the lowest roll only the double that always passes passes)
         f"only a double {passing} passes"
@@ -72,7 +74,15 @@ def _morale_reason(
         "needs",
         needs,
         ", ".join(parts)
-        + f"; double {passing} always passes, double {test.double_fail // 2} always fails",
+        + f"; double {passing} always passes, double {test.double_fail // 2} always fails"
+        + d.cited("procedure.always_passes_on", "procedure.fubar_on"),
+    )
+
+
+def _officer_cited(rules: Rules, officer: str | None) -> str:
+    """ " (rules file k47.yaml)" when a rules file changed ``officer``'s bonus; else ""."""
+    return (
+        "" if officer is None else rules.data.cited(f"officers.rows[{rules.officer_rank(officer)}]")
     )
 
 
@@ -86,7 +96,7 @@ def _check_parts(quality: str, test: MoraleTest, officer: str | None) -> str:
     officer's bonus and the pins already there (said only when there are some)."""
     parts = [f"{quality} morale {test.base}"]
     if officer and test.officer_bonus:
-        parts.append(f"{officer} {test.officer_bonus:+d}")
+        parts.append(f"{officer} {test.officer_bonus:+d}")  # (see :func:`_morale_reason`)
     if test.pins:
         parts.append(f"{test.pins} pin{'s' * (test.pins != 1)} already there {-test.pins:+d}")
     return ", ".join(parts)
@@ -223,7 +233,9 @@ def order_test_odds(
         chart = ", ".join(
             f"{min(row.rolls)}-{max(row.rolls)} {row.result}" for row in rules.data.fubar.rows
         )
-        reasons.append(Reason("FUBAR", f"double {test.double_fail // 2}", chart))
+        reasons.append(
+            Reason("FUBAR", f"double {test.double_fail // 2}", chart + rules.data.cited("fubar"))
+        )
         reasons.append(Reason("failed", "goes Down", "the order is not carried out"))
         reasons.append(Reason("Down order", "no test", "a unit ordered Down goes Down untested"))
     p_ff, p_panic = dist.probability("friendly fire"), dist.probability("panic")
@@ -360,7 +372,8 @@ def _weapon_groups(
             Reason(
                 label,
                 f"{group.shots} shot{'s' if group.shots != 1 else ''}",
-                f'range {situation.range_inches:g}" of {weapon.range}"',
+                f'range {situation.range_inches:g}" of {weapon.range}"'
+                + rules.data.cited(f"weapons.rows[{weapon.name}]"),
             )
         )
         reasons.extend(Reason(f"{indent}  {r.topic}", r.result, r.because) for r in why)
@@ -873,10 +886,26 @@ def assault_odds(
             officer=attacker_officer,
         )
 
+    def cited(side: Side, enemy: Side) -> str:
+        """ " (rules file k47.yaml)" when a rules file changed a number ``side`` fights by."""
+        quality = defender_quality if enemy is dfn else attacker_quality
+        rows = [f"damage_values.rows[{quality.lower()} infantry]"]
+        if side.mode == "hand-to-hand":
+            rows.append("procedure.close_quarters_attacks")
+            rows += ["procedure.assault_weapon_attacks"] * (side.assault_models > 0)
+        else:  # (point-blank fire: as :func:`.assault.fighting_side` works its score out)
+            keys = ("point_blank", "per_pin", "inexperienced")
+            rows += ["hit_modifiers.base_to_hit", *(f"hit_modifiers.rows[{k}]" for k in keys)]
+            rows += ["procedure.natural_miss", "procedure.needs_seven_plus_follow_up"]
+        return rules.data.cited(*rows)
+
     def fights(side: Side, models: int, enemy: Side) -> str:
         if side.mode == "hand-to-hand":
             attacks = side.attacks(models)
-            return f"{attacks} attack{'s' if attacks != 1 else ''}, damage on {enemy.damage_value}+"
+            return (
+                f"{attacks} attack{'s' if attacks != 1 else ''}, damage on {enemy.damage_value}+"
+                + cited(side, enemy)
+            )
         unused = min(side.assault_models, models)  # (their extra attacks are hand-to-hand's)
         aside = (
             f" (one shot a model: the {unused} assault weapon{'s' * (unused != 1)} add "
@@ -884,7 +913,7 @@ def assault_odds(
             if unused
             else ""
         )
-        return f"{point_blank(side)}, damage on {enemy.damage_value}+{aside}"
+        return f"{point_blank(side)}, damage on {enemy.damage_value}+{cited(side, enemy)}{aside}"
 
     def point_blank(side: Side) -> str:
         return f"point-blank fire hits on {describe_needs(side.point_blank_hit)}"
@@ -936,7 +965,7 @@ def assault_odds(
                 )
     else:
         result = exact_close_quarters(procedure, att, dfn, attackers, defenders)
-    sheet = rules.data.cite(rules.data.close_quarters.source, described=False)
+    sheet = rules.data.source_of("close_quarters", described=False)
     sequence = (
         Reason(
             "sequence",
@@ -963,7 +992,7 @@ def assault_odds(
         Reason(
             "procedure",
             procedure.replace("-", " "),
-            rules.data.cite(rules.data.close_quarters.source),
+            rules.data.source_of("close_quarters"),
         ),
         sequence,
         Reason("attackers", f"{attackers} {attacker_quality}, {att.mode}", attackers_said),
@@ -1204,7 +1233,8 @@ def vehicle_assault_odds(
             Reason(
                 "order test",
                 f"{va.order_test_modifier_without_at:+d}",
-                "no anti-tank weapons against an enclosed armoured vehicle",
+                "no anti-tank weapons against an enclosed armoured vehicle"
+                + rules.data.cited("vehicle_assault.order_test_modifier_without_at"),
             )
         )
     reasons += fire.reasons
@@ -1212,16 +1242,25 @@ def vehicle_assault_odds(
         Reason(
             "to hit",
             "impossible" if hit_on is None else f"{hit_on}+ per model",
-            f"the vehicle {vehicle_order}",
+            f"the vehicle {vehicle_order}"
+            + rules.data.cited(
+                "vehicle_assault.to_hit_stationary"
+                if vehicle_order == "stationary"
+                else "vehicle_assault.to_hit_advanced",
+                *("vehicle_assault.vehicle_that_ran_can_be_hit",) * (vehicle_order == "ran"),
+            ),
         ),
         Reason(
             "damage roll",
             f"hits + D6 against {tgt.damage_value}+",
-            "with or without anti-tank weapons: any damage destroys it (below)"
-            if destroyed_if_damaged
-            else "anti-tank weapons"
-            if anti_tank
-            else "superficial at most without anti-tank weapons",
+            (
+                "with or without anti-tank weapons: any damage destroys it (below)"
+                if destroyed_if_damaged
+                else "anti-tank weapons"
+                if anti_tank
+                else "superficial at most without anti-tank weapons"
+            )
+            + rules.data.cited("vehicle_assault.damage_dice", f"damage_values.rows[{tgt.name}]"),
         ),
     ]
     if target_immobilised:
@@ -1382,7 +1421,8 @@ def _fire_at_assaulters(
         Reason(
             "vehicle's fire",
             f'at {start_inches:g}"',
-            f'the assault begins more than {beyond:g}" away (sheet 001)',
+            f'the assault begins more than {beyond:g}" away '
+            f"({rules.data.cite('sheet 001', 'vehicle_assault.fires_at_assaulters_beyond')})",
         ),
     )
     if not groups:

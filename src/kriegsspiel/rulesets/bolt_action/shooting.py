@@ -193,11 +193,12 @@ def facing_parts(
         instead = f", not the {asked}" if asked not in ("front", facing) else ""
         how = f" ({struck_by} strikes it{instead})"
     bonus = facing_modifier(rules, target, facing)
+    row = f"penetration_modifiers.rows[{facing}]"
     if bonus or not target.walker:
-        return [f"{facing} armour{how} {bonus:+d}"]
+        return [f"{facing} armour{how} {bonus:+d}{rules.data.cited(row)}"]
     return [
         f"{facing} armour{how}: no {rules.pen_modifier(facing):+d} against a walker "
-        "(sheet: 'not walkers')"
+        f"({rules.data.cite('sheet', row)}: 'not walkers')"
     ]
 
 
@@ -362,67 +363,70 @@ def plan_shot(
     # -- to hit
     if "Shockwave" in special and d.shockwave is not None:
         hit_on: tuple[int, ...] | None = (d.shockwave.to_hit,)
-        reasons.append(
-            Reason("to hit", f"{d.shockwave.to_hit}+", "Shockwave: fixed score, no modifiers")
-        )
+        said = "Shockwave: fixed score, no modifiers" + d.cited("shockwave.to_hit")
+        reasons.append(Reason("to hit", f"{d.shockwave.to_hit}+", said))
     elif indirect:
         need = proc.indirect_ranged_in if s.ranged_in else proc.indirect_first_shot
         hit_on = (need,)
         why = "ranged in" if s.ranged_in else "first shot at this target"
+        why += d.cited(f"procedure.indirect_{'ranged_in' if s.ranged_in else 'first_shot'}")
         reasons.append(Reason("to hit", f"{need}+", f"indirect fire, {why}; no other modifiers"))
     else:
         base = d.hit_modifiers.base_to_hit
-        mods: list[tuple[str, int]] = []
+        # (each modifier's words, value and where the data gives it: its rows and fields)
+        mods: list[tuple[str, int, tuple[str, ...]]] = []
+
+        def modifier(label: str, key: str, times: int = 1, *fields: str) -> None:
+            row = f"hit_modifiers.rows[{key}]"
+            mods.append((label, rules.hit_modifier(key) * times, (row, *fields)))
+
         if point_blank:  # and not long range too, as a pistol within 6" would be (assumption)
             also_long = "; not long range" if long_range else ""
-            mods.append(
-                (
-                    f'point blank (within {proc.point_blank_inches:g}"{also_long})',
-                    rules.hit_modifier("point_blank"),
-                )
-            )
+            label = f'point blank (within {proc.point_blank_inches:g}"{also_long})'
+            modifier(label, "point_blank", 1, "procedure.point_blank_inches")
         elif long_range:
-            mods.append(
-                (
-                    f'long range (over {weapon.range * proc.long_range_fraction:g}")',
-                    rules.hit_modifier("long_range"),
-                )
-            )
+            label = f'long range (over {weapon.range * proc.long_range_fraction:g}")'
+            modifier(label, "long_range", 1, "procedure.long_range_fraction")
         if s.firer_pins:
-            mods.append(
-                (
-                    f"{s.firer_pins} pin{'s' if s.firer_pins > 1 else ''}",
-                    rules.hit_modifier("per_pin") * s.firer_pins,
-                )
+            modifier(
+                f"{s.firer_pins} pin{'s' if s.firer_pins > 1 else ''}", "per_pin", s.firer_pins
             )
         if s.firer_inexperienced:
-            mods.append(("inexperienced", rules.hit_modifier("inexperienced")))
+            modifier("inexperienced", "inexperienced")
         if s.moving and "Assault" not in special:
-            mods.append(("fire on the move", rules.hit_modifier("moving")))
+            modifier("fire on the move", "moving")
         if s.target_down and "target_down" not in ignored and not target.is_vehicle:
-            mods.append(("target Down", rules.hit_modifier("target_down")))
+            modifier("target Down", "target_down")
         if s.small_unit:
-            mods.append(("small unit", rules.hit_modifier("small_unit")))
+            modifier("small unit", "small_unit")
         if s.cover != "none" and f"{s.cover}_cover" not in ignored:
-            mods.append((f"{s.cover} cover", rules.hit_modifier(f"{s.cover}_cover")))
+            modifier(f"{s.cover} cover", f"{s.cover}_cover")
         if "Shaped Charge" in special and proc.shaped_charge_to_hit:
-            mods.append(("shaped charge", proc.shaped_charge_to_hit))
-        total = base - sum(v for _, v in mods)
+            shaped = ("procedure.shaped_charge_to_hit",)
+            mods.append(("shaped charge", proc.shaped_charge_to_hit, shaped))
+        total = base - sum(v for _, v, _ in mods)
         hit_on = hit_needs(rules, total)
-        because = ", ".join([f"base {base}+"] + [f"{label} {v:+d}" for label, v in mods])
+        because = ", ".join(
+            [f"base {base}+{d.cited('hit_modifiers.base_to_hit')}"]
+            + [f"{label} {v:+d}{d.cited(*rows)}" for label, v, rows in mods]
+        )
         skipped = []
         if s.cover != "none" and f"{s.cover}_cover" in ignored:
             skipped.append("cover")
         if s.target_down and "target_down" in ignored:
             skipped.append("Down")
+        if hit_on != (max(total, proc.natural_miss + 1),):  # (a 7+, or past hitting)
+            because += d.cited("procedure.natural_miss", "procedure.needs_seven_plus_follow_up")
         if skipped:
             because += f"; flamethrower ignores {' and '.join(skipped)}"
+            because += d.cited("flamethrower.ignores")
         if s.moving and "Assault" in special:  # (said, as the sheet's -1 is not taken)
             because += "; fire on the move: no effect (Assault weapon)"
         reasons.append(Reason("to hit", describe_needs(hit_on), because))
 
     # -- what a hit does
     he = d.he.rows and weapon.he and rules.he_row(weapon.he)
+    weapon_row = f"weapons.rows[{weapon.name}]"
     shot = Shot(weapon=weapon.name, hit_on=hit_on, indirect=indirect)
     if flame:
         shot = replace(
@@ -435,19 +439,23 @@ def plan_shot(
             Reason(
                 "hits",
                 f"{weapon.shots} per hit",
-                "flamethrower: one roll to hit, then the multiplier",
+                f"flamethrower: one roll to hit, then the multiplier{d.cited(weapon_row)}",
             )
         )
         reasons.append(
             Reason(
-                "pins", d.flamethrower.pins, "flamethrower; then the target takes a morale check"
+                "pins",
+                d.flamethrower.pins,
+                "flamethrower; then the target takes a morale check"
+                + d.cited("flamethrower.pins", "flamethrower.morale_check"),
             )
         )
 
     if not target.is_vehicle:
         shot = replace(shot, damage_need=target.damage_value)
+        value = d.cited(f"damage_values.rows[{target.name}]")
         reasons.append(
-            Reason("to damage", f"{target.damage_value}+", f"{target.name} damage value")
+            Reason("to damage", f"{target.damage_value}+", f"{target.name} damage value{value}")
         )
         if "Shockwave" in special and d.shockwave is not None:
             shot = replace(
@@ -455,12 +463,14 @@ def plan_shot(
                 hits_per_hit=DiceExpr(d.shockwave.hits_vs_infantry),
                 special_pins=DiceExpr(d.shockwave.pins),
             )
-            reasons.append(Reason("hits", d.shockwave.hits_vs_infantry, "Shockwave"))
-            reasons.append(Reason("pins", d.shockwave.pins, "Shockwave"))
+            said = "Shockwave" + d.cited("shockwave")
+            reasons.append(Reason("hits", d.shockwave.hits_vs_infantry, said))
+            reasons.append(Reason("pins", d.shockwave.pins, said))
         elif "Tesla" in special and d.tesla is not None:
             extra = DiceExpr(d.tesla.extra_hits_vs_infantry)
             shot = replace(shot, hits_per_hit=extra.plus(1))
-            reasons.append(Reason("hits", f"1 + {extra.text}", "Tesla arcs to nearby models"))
+            said = "Tesla arcs to nearby models" + d.cited("tesla")
+            reasons.append(Reason("hits", f"1 + {extra.text}", said))
         elif he:
             shot = replace(
                 shot,
@@ -472,8 +482,9 @@ def plan_shot(
                 Reason(
                     "hits",
                     f"{he.he} per hit",
-                    f"HE ({he.he}); {he.pins} pin(s)"
-                    + ("; halved as the target is Down" if shot.halve_hits else ""),
+                    f"HE ({he.he}); {he.pins} pin(s){d.cited(f'he.rows[{he.he}]')}"
+                    + ("; halved as the target is Down" if shot.halve_hits else "")
+                    + (d.cited("procedure.down_halves_he_hits") if shot.halve_hits else ""),
                 )
             )
         return shot, reasons
@@ -482,21 +493,20 @@ def plan_shot(
     vehicle = vehicle_profile(rules, target, s, indirect=indirect)
     shot = replace(shot, vehicle=vehicle)
     if "Shockwave" in special and d.shockwave is not None:
-        reasons.append(
-            Reason("effect", d.shockwave.vehicle_result, "Shockwave on a vehicle: no damage roll")
-        )
+        said = "Shockwave on a vehicle: no damage roll" + d.cited("shockwave")
+        reasons.append(Reason("effect", d.shockwave.vehicle_result, said))
         return replace(
             shot, auto_effect=d.shockwave.vehicle_result, special_pins=DiceExpr(d.shockwave.pins)
         ), reasons
     if weapon.pen_vs_armour is not None:
         pen, pen_from = (
             weapon.pen_vs_armour,
-            f"{weapon.name} pen {weapon.pen_vs_armour:+d} against vehicles",
+            f"{weapon.name} pen {weapon.pen_vs_armour:+d} against vehicles{d.cited(weapon_row)}",
         )
     elif weapon.pen is not None:
-        pen, pen_from = weapon.pen, f"pen {weapon.pen:+d}"
+        pen, pen_from = weapon.pen, f"pen {weapon.pen:+d}{d.cited(weapon_row)}"
     elif he:
-        pen, pen_from = he.pen, f"HE ({he.he}) pen {he.pen:+d}"
+        pen, pen_from = he.pen, f"HE ({he.he}) pen {he.pen:+d}{d.cited(f'he.rows[{he.he}]')}"
         # an HE shell pins a vehicle as it pins troops, by the HE table (sheets 000, 001,
         # 002: "more pins on the target"), in place of the one pin of being hit
         shot = replace(shot, special_pins=DiceExpr(he.pins))
@@ -537,7 +547,8 @@ def plan_shot(
         if far:
             parts.append(f"long range: no effect on pen ({keeps or 'indirect fire'})")
     elif long_range:
-        parts.append(f"long range {rules.pen_modifier('long_range'):+d}")
+        cited = d.cited("penetration_modifiers.rows[long_range]")
+        parts.append(f"long range {rules.pen_modifier('long_range'):+d}{cited}")
         pen += rules.pen_modifier("long_range")
     if "Gravity Pulse" in special and d.gravity_pulse is not None:
         bonus = max(
@@ -549,7 +560,10 @@ def plan_shot(
             default=0,
         )
         if bonus:
-            parts.append(f"gravity pulse {bonus:+d} against damage value {target.damage_value}")
+            parts.append(
+                f"gravity pulse {bonus:+d} against damage value {target.damage_value}"
+                + d.cited("gravity_pulse")
+            )
             pen += bonus
     shot = replace(shot, pen=pen)
     reasons.append(
@@ -571,13 +585,17 @@ def plan_shot(
                 "damage",
                 "superficial / full / massive",
                 f"total {target.damage_value + lo} superficial, {target.damage_value + full}+ full, "
-                f"{target.damage_value + massive}+ massive",
+                f"{target.damage_value + massive}+ massive"
+                + d.cited("damage_thresholds", f"damage_values.rows[{target.name}]"),
             )
         )
     if vehicle.result_bonus:
         reasons.append(
             Reason(
-                "damage results", f"{vehicle.result_bonus:+d}", "open-topped hit by indirect fire"
+                "damage results",
+                f"{vehicle.result_bonus:+d}",
+                "open-topped hit by indirect fire"
+                + d.cited("damage_results.open_topped_indirect_bonus"),
             )
         )
     if not flame and not s.open_topped and not can_reach_damage(vehicle, pen):
@@ -592,7 +610,8 @@ def plan_shot(
         )
         return replace(shot, pins_target=False), reasons
     if he and shot.special_pins is not None and not flame and he.pins != "1":
-        reasons.append(Reason("pins", he.pins, f"HE ({he.he}): the HE table's, not one"))
+        said = f"HE ({he.he}): the HE table's, not one{d.cited(f'he.rows[{he.he}]')}"
+        reasons.append(Reason("pins", he.pins, said))
     return shot, reasons
 
 

@@ -239,8 +239,7 @@ class HouseClearingData(RulesData):
     cover_roll: CoverRoll
     grenade: Grenade
 
-    @classmethod
-    def shipped(cls) -> HouseClearingData:
+    def shipped(self) -> HouseClearingData:
         """The shipped data (the sheet's tables and the assumptions)."""
         return _packaged()
 

@@ -160,7 +160,7 @@ def shoot(
         )
 
     probabilities = {"p_hit": hits.at_least(1), "p_chance": chances.at_least(1)}
-    _target_odds(target_initiative, lost, probabilities, details)
+    _target_odds(target_initiative, lost, probabilities, details, tables)
 
     mode = "automatic" if plan.automatic else "single shot"
     return OddsReport(
@@ -190,14 +190,16 @@ def _cone(tables: HouseClearingData) -> str:
 
 def _check_target(target_initiative: int | None, tables: HouseClearingData) -> None:
     most = max(DiceExpr(k.initiative).most for k in (tables.figures.officer, tables.figures.other))
+    least = tables.damage.can_fire_not_move_at  # (below it, the target is out of the fight)
     if target_initiative is not None and (
         isinstance(target_initiative, bool)
         or not isinstance(target_initiative, int)
-        or not 0 <= target_initiative <= most
+        or not least <= target_initiative <= most
     ):
         raise UsageError(
-            f"--target-initiative must be 0 to {most} (below 0 the target is already dead or "
-            f"seriously wounded; no figure starts with more than {most}), not {target_initiative!r}"
+            f"--target-initiative must be {least} to {most} (below {least} the target is "
+            "already dead or seriously wounded; no figure starts with more than "
+            f"{most}), not {target_initiative!r}"
         )
 
 
@@ -206,13 +208,24 @@ def _target_odds(
     lost: Dist[int],
     probabilities: dict[str, Fraction],
     details: dict[str, object],
+    tables: HouseClearingData,
 ) -> None:
-    """Add whether the target is down (exactly 0) or dead (below 0) after the initiative lost."""
+    """Add whether the target is down (can fire but not move: the data's
+    ``can_fire_not_move_at``, 0 on the sheet) or dead (below it) after the initiative lost,
+    as :func:`.rules.status` tells a figure."""
     if target_initiative is None:
         return
-    if target_initiative > 0:  # a target already at 0 is down before the shot
-        probabilities["p_target_down"] = lost.probability(target_initiative)
-    probabilities["p_target_dead"] = lost.probability(lambda x: target_initiative - x < 0)
+
+    def after(lost_points: int) -> rules.Status:
+        return rules.status(target_initiative - lost_points, tables)
+
+    if after(0) is rules.Status.FIT:  # (a target already down is down before the shot)
+        probabilities["p_target_down"] = lost.probability(
+            lambda x: after(x) is rules.Status.CAN_FIRE_NOT_MOVE
+        )
+    probabilities["p_target_dead"] = lost.probability(
+        lambda x: after(x) is rules.Status.DEAD_OR_SERIOUSLY_WOUNDED
+    )
     details["target_initiative"] = target_initiative
 
 
@@ -343,7 +356,7 @@ def throw_grenade(
         "blast_radius_inches": plan.blast_radius,
         "thrown": plan.weapon,
     }
-    _target_odds(target_initiative, lost, probabilities, details)
+    _target_odds(target_initiative, lost, probabilities, details, tables)
     return OddsReport(
         ruleset=RULESET,
         question="shoot",

@@ -314,8 +314,7 @@ class IronCrossData(RulesData):
     initiative_roll_off: InitiativeRollOff
     close_combat: CloseCombat
 
-    @classmethod
-    def shipped(cls) -> IronCrossData:
+    def shipped(self) -> IronCrossData:
         """The shipped data (the sheet's tables and the assumptions)."""
         return _packaged()
 
