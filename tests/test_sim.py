@@ -823,6 +823,50 @@ def test_a_ctrl_c_as_a_task_is_handed_in_or_taken_back_loses_none_of_its_games(
     assert set(range(first, first + 4)) <= set(played) <= set(stored), (played, stored)
 
 
+@pytest.mark.parametrize("taken", [1, 2, 4])
+def test_a_ctrl_c_as_a_game_played_here_is_taken_back_keeps_the_first_games_it_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, taken: int
+) -> None:
+    """One worker plays in this process, a few games ahead of their storing: a Ctrl-C (or
+    SIGTERM) as a game is taken back stores it and those played after it, so the games
+    kept are the first ones, as many as the run says (a resume asking for that many reuses
+    them all). The game taken back when the signal came was lost, and the two played after
+    it stored: a resume of 17 games reused 16 of the 17 said to be kept."""
+    played: list[int] = []
+    signalled: list[int] = []
+
+    def logged(m: Matchup, jobs: tuple[tuple[int, int], ...], code: str | None = None) -> Any:
+        outcomes = runner_play_batch(m, jobs, code)
+        played.extend(outcome.index for outcome in outcomes)
+        return outcomes
+
+    class Signalling(Future[Any]):
+        def result(self, timeout: float | None = None) -> Any:
+            value = super().result(timeout)
+            signalled.append(0)
+            if len(signalled) == taken:  # (the signal as the runner takes the game)
+                signal.raise_signal(signal.SIGINT)
+            return value
+
+    class Here(InProcess):
+        def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+            task: Future[Any] = Signalling()
+            task.set_result(fn(*args, **kwargs))
+            return task
+
+    runner_play_batch = runner.play_batch
+    monkeypatch.setattr(runner, "play_batch", logged)
+    monkeypatch.setattr(runner, "InProcess", Here)
+    with Store(tmp_path / "r.sqlite") as store:
+        with pytest.raises(KeyboardInterrupt):
+            evaluate(patrols(), 40, 8, store=store)
+        kept = store.count(patrols(), 8, 40)  # (what the command line says it kept)
+        assert store.indices(patrols(), 8) == played == list(range(kept)), (played, kept)
+        assert kept >= taken
+        resumed = evaluate(patrols(), kept, 8, store=store)
+    assert (resumed.reused, resumed.played) == (kept, 0)
+
+
 HELD = """
 import os, signal, sys, time
 from kriegsspiel.sim.executors import interrupts_held

@@ -542,8 +542,12 @@ def _run(
     counted_at = -RECOUNT  # when the pool's slots were last counted
     told_at: float | None = None  # when the run last said the cluster has no workers
     in_process = InProcess()
-    # (a game played here is no task to lose: a Ctrl-C stops it at once)
-    hold = interrupts_held if pool is not None else nullcontext
+    # Handing a task in is held for workers only: a game played here is no task to lose (a
+    # Ctrl-C stops it at once). Taking a task's games back is held here too: the games played
+    # here also wait in ``running`` until taken back, and a game dropped between the two would
+    # be lost while later ones were stored (games kept that are not the first ones, and
+    # counted as if they were)
+    hand_in = interrupts_held if pool is not None else nullcontext
     code = code_version()  # each task checks its worker plays with the same
 
     def count_slots() -> None:
@@ -580,7 +584,7 @@ def _run(
                 while job is not None and len(running) < limit:
                     executor = pool.executor(len(job)) if pool else in_process
                     try:
-                        with hold():
+                        with hand_in():
                             future = executor.submit(play_batch, matchup, job, code)
                             running[future] = job
                     except BrokenProcessPool:  # a worker died since games last came back
@@ -600,7 +604,7 @@ def _run(
                 for future in sorted(finished, key=lambda f: running[f][0][0]):
                     # (a task's games leave ``running`` for ``flight.games`` in one step, so
                     # that an interrupt finds them in one or the other)
-                    with hold():
+                    with interrupts_held():
                         done_job = running.pop(future)
                         try:
                             outcomes = future.result()
