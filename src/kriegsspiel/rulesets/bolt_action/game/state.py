@@ -66,6 +66,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     MoveCheck,
     check_categories,
     check_move,
+    hull_room,
     movement_row,
 )
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState, build_units, credit
@@ -946,12 +947,11 @@ class BoltActionGame(ShootingGroups):
         run = movement_row(self.rules, unit).run
         start = unit.anchor
         rad = math.radians(threat_heading + 180)
+        left, bottom, right, top = hull_room(self.table, unit)  # (a vehicle's hull on it)
         for fraction in (1.0, 0.75, 0.5, 0.25):
-            to = self.table.clamp(
-                Point(
-                    start.x + math.sin(rad) * run * fraction,
-                    start.y + math.cos(rad) * run * fraction,
-                )
+            to = Point(
+                float(min(max(start.x + math.sin(rad) * run * fraction, left), right)),
+                float(min(max(start.y + math.cos(rad) * run * fraction, bottom), top)),
             )
             if to == start:
                 return None  # at the table's edge with the threat straight behind: no way on

@@ -18,6 +18,7 @@ from kriegsspiel.core.table import VEHICLE, Point, Table, TerrainFeature
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets.bolt_action.data import MovementRow, TerrainRow
 from kriegsspiel.rulesets.bolt_action.edition import Rules
+from kriegsspiel.rulesets.bolt_action.game.spacing import HULL, VEHICLE_LENGTH, hull
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
 if TYPE_CHECKING:
@@ -179,6 +180,33 @@ def too_far(distance: float, allowance: float) -> str:
     return f'{shown}" is beyond the {allowance:g}" allowed'
 
 
+#: A vehicle's move refused for its hull (an assumption: "A vehicle's hull on the table"
+#: in docs/rules).
+HULL_OFF_TABLE = (
+    f"its hull would hang off the table (a vehicle's centre stays {HULL:g}\" from the "
+    f"table's edge: half a {VEHICLE_LENGTH:g}\" hull)"
+)
+_EDGE = 1e-9  # inches: a centre this near the hull's limit is on it (rounding)
+
+
+def hull_room(table: Table, unit: UnitState) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top): where ``unit``'s centre may end a move for every model
+    to stay on the table, hull and all. A vehicle's centre stays its hull's half-length
+    (:func:`spacing.hull`) in from each edge, or, on a side where it already stands
+    nearer the edge, no nearer than it stands (it may keep its distance or draw away);
+    troops' and guns' models are points, each kept on the table, so the whole table."""
+    reach = hull(unit)
+    width, height = table.width, table.height
+    if not reach:
+        return 0.0, 0.0, width, height
+    at = unit.anchor
+
+    def room(gap: float) -> float:
+        return min(reach, max(0.0, gap))
+
+    return room(at.x), room(at.y), width - room(width - at.x), height - room(height - at.y)
+
+
 def check_move(
     rules: Rules,
     table: Table,
@@ -262,6 +290,10 @@ def _check_move(
     for i in range(0, len(coords), 2):  # Table.contains, without making Points
         if not (0.0 <= coords[i] + dx <= width and 0.0 <= coords[i + 1] + dy <= height):
             return MoveCheck(False, "a model would end off the table")
+    if unit.vehicle is not None:
+        left, bottom, right, top = hull_room(table, unit)
+        if not (left - _EDGE <= to.x <= right + _EDGE and bottom - _EDGE <= to.y <= top + _EDGE):
+            return MoveCheck(False, HULL_OFF_TABLE)
     if unit.immobilised:
         return MoveCheck(False, "immobilised")
     row = movement_row(rules, unit)
