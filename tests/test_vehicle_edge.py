@@ -32,9 +32,7 @@ def test_a_vehicles_hull_stays_on_the_table(ruleset: str) -> None:
             game.apply_action(Action("order", unit=mine, order="Advance", to=to, choice="reverse"))
         assert _state(game) == before
     assert hull_room(game.table, game.units[mine]) == (HULL, HULL, 72 - HULL, 48 - HULL)
-    game.apply_action(
-        Action("order", unit=mine, order="Advance", to=(56.0, 1.5), choice="reverse")
-    )
+    game.apply_action(Action("order", unit=mine, order="Advance", to=(56.0, 1.5), choice="reverse"))
     assert game.units[mine].anchor.y == 1.5
     assert hull_room(game.table, game.units[1]) == (0.0, 0.0, 72, 48)  # (troops: the table)
 
