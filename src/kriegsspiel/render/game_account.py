@@ -469,13 +469,11 @@ def account_from(events: Sequence[Event], units: list[Any], turn: int = 0) -> tu
         if event.kind == "order" and line is not None:
             # (where its line goes: a reverse its move makes is told there)
             ordered = (len(lines), event.data.get("unit"))
-        elif (
-            event.kind == "move"
-            and event.data.get("reverse")
-            and ordered is not None
-            and ordered[1] == event.data.get("unit")
-        ):
-            lines[ordered[0]] = in_reverse(lines[ordered[0]], event.data)
+        elif event.kind == "move" and ordered is not None and ordered[1] == event.data.get("unit"):
+            line_of = lines[ordered[0]]
+            if event.data.get("reverse"):
+                line_of = in_reverse(line_of, event.data)
+            lines[ordered[0]] = now_facing(line_of, event.data)
         firer = event.data.get("unit")
         if event.kind == "shoot" and line is not None and firer != speaker:
             # a shot after an interruption (an ambush sprung, a reaction) or another's
@@ -486,6 +484,17 @@ def account_from(events: Sequence[Event], units: list[Any], turn: int = 0) -> tu
             lines.extend(line.split("\n"))  # (a fight tells its rounds a line each)
         before = event
     return lines, turn
+
+
+def now_facing(line: str, move: dict[str, Any]) -> str:
+    """An order's line with the way a vehicle faces after its move ("(now facing 319°)"),
+    where the move turned it (the record's move gives its new heading) and the order did
+    not already name that facing; the line itself otherwise."""
+    heading = move.get("heading")
+    if not isinstance(heading, (int, float)):
+        return line
+    facing = facing_text(heading)
+    return line if f"then {facing}" in line else f"{line} (now {facing})"
 
 
 def in_reverse(line: str, move: dict[str, Any]) -> str:

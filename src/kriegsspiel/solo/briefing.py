@@ -353,13 +353,15 @@ def unit_card(game: BoltActionGame, unit: UnitState) -> RichTable:
         ),
         title_justify="left",
     )
-    for name in ("weapon", "carried", "range", "shots", "pen", "special"):
+    mounted = [] if unit.vehicle is None else ["mounted"]  # (a vehicle's card: where each is)
+    for name in ("weapon", "carried", *mounted, "range", "shots", "pen", "special"):
         table.add_column(name)
     for name, count in carried.items():
         weapon = rules.weapon(name)
         table.add_row(
             weapon.name,
             str(count),
+            *([] if unit.vehicle is None else [unit.vehicle.mounts(name)]),
             f'{weapon.range:g}"',
             weapon.shots,
             "" if weapon.pen is None else f"+{weapon.pen}",

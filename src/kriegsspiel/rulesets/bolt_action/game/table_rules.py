@@ -171,6 +171,15 @@ def turns_needed(rules: Rules, change: float) -> int:
     return 0 if change <= slack else math.ceil((change - slack) / 90 - 1e-9)
 
 
+def pivots_text(pivots: list[tuple[float, int]]) -> str:
+    """The pivots a vehicle's move needs, each (degrees, its 90-degree turns), as a
+    refusal tells them: "two pivots: 38°, then 8°", "a pivot of 180° (2 turns)"."""
+    each = [f"{round(d)}°" + (f" ({t} turns)" if t > 1 else "") for d, t in pivots]
+    if len(each) == 1:
+        return f"a pivot of {each[0]}"
+    return f"two pivots: {', then '.join(each)}"
+
+
 def too_far(distance: float, allowance: float) -> str:
     """Why a move is refused for its length, with enough decimals that the distance does
     not read as the allowance itself ('6.0" is beyond the 6" allowed')."""
@@ -372,17 +381,20 @@ def vehicle_drive(
         if back and run:
             return "a vehicle reverses only on an Advance order"
         before = turn_between(unit.heading, (path + 180) % 360 if back else path)
-        turns = turns_needed(rules, before) if moving else 0
+        first = turns_needed(rules, before) if moving else 0
         # a pivot too small to notice leaves the heading as it was
-        heading = unit.heading if turns == 0 else (path + 180) % 360 if back else path
+        heading = unit.heading if first == 0 else (path + 180) % 360 if back else path
         end = heading if facing is None else facing % 360
-        turns += turns_needed(rules, turn_between(heading, end))
+        after = turn_between(heading, end)
+        last = turns_needed(rules, after)
+        turns = first + last
         if limit is not None and turns > limit:
             order = "a Run" if run else "an Advance"
             what = "reverse there" if back else "drive there" if moving else "turn so"
+            pivots = [(d, t) for d, t in ((before, first), (after, last)) if t]
             return (
                 f"it needs {turns} 90-degree turn{'s' * (turns != 1)} to {what} "
-                f"({limit} allowed on {order})"
+                f"({pivots_text(pivots)}; {limit} allowed on {order})"
             )
         if not back:
             return False, end, 1.0, ""
