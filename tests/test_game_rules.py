@@ -1400,6 +1400,14 @@ def test_gravity_pulse_stops_the_next_run() -> None:
     game.dice = ScriptedDice([5, 6, 6, 6] + [3] * 10)
     game.shoot(projector, squad, moving=False)
     assert len(squad.alive_models) == 8 and squad.no_run
+    # the record and the account say so (a solo probe read only the shot's casualties)
+    from kriegsspiel.render.game_account import account
+
+    assert game.events[-1].kind == "gravity pulse" and game.events[-1].data["unit"] == 10
+    assert account(game.events, game.units)[-1] == (
+        "    1st Rifle Squad [B] may not be given a Run order at its next activation "
+        "(gravity pulse)"
+    )
     game.dice = ScriptedDice([3] * 20)
     game.apply_action(Action("draw", side=1))
     with pytest.raises(IllegalActionError, match="gravity pulse"):

@@ -334,6 +334,10 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
         return f"    {n('unit')} has nowhere to escape to and stays where it is"
     if kind == "assault blocked":
         return f"    {n('unit')} cannot Run in to its target now and the assault is over"
+    if kind == "gravity pulse":  # (Konflikt '47: damaged by one, it may not Run next)
+        return (
+            f"    {n('unit')} may not be given a Run order at its next activation (gravity pulse)"
+        )
     if kind == "escape":
         return f"    {n('unit')} escapes"
     if kind in ("barrage", "air strike"):

@@ -647,7 +647,7 @@ class BoltActionGame(ShootingGroups):
                 by=unit,
             )
             if gravity and state.worst > 0:
-                tgt.no_run = True
+                self.gravity_pulse(tgt)
         else:
             out = attack_troops(self.dice, groups, ctx, tally)
             self.log(
@@ -666,10 +666,17 @@ class BoltActionGame(ShootingGroups):
             tgt.pins += out.pins
             self.casualties(tgt, out.casualties, by=unit)
             if gravity and out.casualties:
-                tgt.no_run = True
+                self.gravity_pulse(tgt)
             if out.destroyed_by_morale and not tgt.destroyed:
                 self.destroy(tgt, "fails its morale check after a flamethrower", by=unit)
             self.check_pins(tgt, by=unit)
+
+    def gravity_pulse(self, tgt: UnitState) -> None:
+        """A unit damaged by a gravity pulse may not be given a Run order at its next
+        activation (Konflikt '47): so marked, and recorded where it is still in the game."""
+        tgt.no_run = True
+        if not tgt.destroyed:
+            self.log("gravity pulse", unit=tgt.uid)
 
     def log_checks(self, tgt: UnitState, tally: Tally) -> None:
         """Record the checks ``tgt`` made within an attack (on fire, a flamethrower's, an
