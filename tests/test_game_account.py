@@ -7,6 +7,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from conftest import run_cli
 from test_game_rules import new_game, only, place
 from typer.testing import CliRunner
 
@@ -376,3 +377,68 @@ def test_an_assault_on_a_vehicle_records_its_dice_and_the_account_tells_them() -
                 assert "(no anti-tank weapon: superficial at most)" in line
                 told_capped = told_capped or roll["damage"] == "superficial"
     assert told_hits and told_capped
+
+
+def test_a_shot_at_a_vehicle_tells_its_hits_by_weapon_and_which_had_a_damage_roll(
+    tmp_path: Path,
+) -> None:
+    """A solo probe read "9 shots (Heavy AT gun 1, MMG 8) at M4 Sherman [B]: 4 hits -> no
+    damage" and could not tell whose the hits were; and an HMG's hits showed damage rolls
+    that could never reach the damage value while an MMG's showed none. A shot at a
+    vehicle tells its hits by weapon as a shot at troops does, each weapon's damage rolls
+    after its name, the rolls whose best falls short, and the hits with no damage roll;
+    ``replay --account`` tells the same lines."""
+    units = [SimpleNamespace(name="PaK", side=0), SimpleNamespace(name="M4 Sherman", side=1)]
+    intact = {"immobilised": False, "knocked_out": False, "on_fire": False, "stunned": False}
+
+    def roll(weapon: str, die: int, pen: int, damage: str = "none") -> dict[str, object]:
+        return {"weapon": weapon, "roll": die, "pen": pen, "damage_value": 9,
+                "damage": damage, "results": []}  # fmt: skip
+
+    def shot(weapons: list[tuple[str, int, int]], rolls: list[dict[str, object]]) -> Event:
+        fired = [{"weapon": w, "shots": s, "hits": h} for w, s, h in weapons]
+        return Event("shoot", {**intact, "pins": 1, "target": 1, "unit": 0, "weapons": fired,
+                               "shots": sum(s for _, s, _ in weapons),
+                               "damage_rolls": rolls})  # fmt: skip
+
+    mixed = shot([("Heavy AT gun", 1, 1), ("MMG", 8, 3)], [roll("Heavy AT gun", 3, 5)])
+    assert describe(mixed, units) == (
+        "    9 shots (Heavy AT gun 1, MMG 8) at M4 Sherman [B]: 4 hits (Heavy AT gun 1, MMG 3); "
+        "damage roll v 9: Heavy AT gun 3+5=8 none; no damage roll for 3 hits of MMG "
+        "-> no damage, 1 pin"
+    )
+    short = shot(
+        [("Medium AT gun", 1, 1), ("HMG", 3, 2)],
+        [roll("Medium AT gun", 4, 5, "superficial"), roll("HMG", 2, 0), roll("HMG", 5, 0)],
+    )
+    assert describe(short, units) == (
+        "    4 shots (Medium AT gun 1, HMG 3) at M4 Sherman [B]: 3 hits (Medium AT gun 1, "
+        "HMG 2); damage rolls v 9: Medium AT gun 4+5=9 superficial, HMG 2+0=2 none, 5+0=5 "
+        "none (at best 6+0=6: short of 9) -> no damage, 1 pin"
+    )
+    alone = shot([("MMG", 4, 2)], [])
+    assert describe(alone, units) == (
+        "    4 shots (MMG) at M4 Sherman [B]: 2 hits, none with a damage roll -> no damage, 1 pin"
+    )
+    # a whole game's record: replay --account tells every such shot as the game's account
+    from kriegsspiel.core.records import write_record
+    from kriegsspiel.rulesets.bolt_action.game import record
+
+    matchup = build_matchup("konflikt47", "meeting-engagement", [])
+    game = play_game(matchup, 2)
+    lines = [
+        str(describe(e, game.units))
+        for e in game.events
+        if e.kind == "shoot"
+        and "casualties" not in e.data
+        and sum(1 for w in e.data["weapons"] if w["hits"]) > 1
+    ]
+    assert any("; no damage roll for " in line for line in lines)
+    assert all(re.search(r": \d+ hits \(\w", line) for line in lines), lines
+    texts = (matchup.armies[0].text, matchup.armies[1].text)
+    head = record.header(game, matchup.scenario.text, texts, matchup.players)
+    write_record(tmp_path / "game.jsonl", head, game.events)
+    told = run_cli("replay", str(tmp_path / "game.jsonl"), "--account", timeout=120)
+    assert told.returncode == 0, told.stderr
+    for line in lines:
+        assert line.strip() in told.stdout

@@ -1400,6 +1400,14 @@ def test_gravity_pulse_stops_the_next_run() -> None:
     game.dice = ScriptedDice([5, 6, 6, 6] + [3] * 10)
     game.shoot(projector, squad, moving=False)
     assert len(squad.alive_models) == 8 and squad.no_run
+    # the record and the account say so (a solo probe read only the shot's casualties)
+    from kriegsspiel.render.game_account import account
+
+    assert game.events[-1].kind == "gravity pulse" and game.events[-1].data["unit"] == 10
+    assert account(game.events, game.units)[-1] == (
+        "    1st Rifle Squad [B] may not be given a Run order at its next activation "
+        "(gravity pulse)"
+    )
     game.dice = ScriptedDice([3] * 20)
     game.apply_action(Action("draw", side=1))
     with pytest.raises(IllegalActionError, match="gravity pulse"):
@@ -2006,3 +2014,54 @@ def test_a_walker_crosses_a_wreck_that_stops_a_tank() -> None:
     # it crosses the wreck, but does not end its move standing on it (nor gain its cover)
     on = check_move(game.rules, game.table, walker, Point(36.0, 30.2), run=False)
     assert not on.allowed and on.reason == "a vehicle may not end its move on wreck"
+
+
+def test_the_tactical_player_holds_an_ambush_that_could_do_nothing() -> None:
+    """A solo probe's MG 42 on Ambush was offered a shot at an M4 Sherman "needing 5+; 0%
+    to knock it out": an MMG can neither damage nor pin a closed tank, and springing the
+    ambush spends it. The game still offers the shot (it is legal), the human's list says
+    it cannot hurt or pin it, and the tactical player holds (keeping the ambush for a
+    mover it can hurt); with a Panzerschreck Team also on Ambush, that one fires."""
+    import io
+
+    from rich.console import Console
+
+    from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+    from kriegsspiel.rulesets.bolt_action.attack import futile
+    from kriegsspiel.solo.briefing import shot_line
+
+    game = new_game()  # Konflikt '47: the MG 42 MMG Team (3), the Panzerschreck (5), a Sherman
+    game.table = Table(72, 48)
+    only(game, 3, 5, 17)
+    place(game.units[3], 36, 10, 0)
+    place(game.units[5], 20, 10, 0)
+    place(game.units[17], 36, 30, 180)
+    game.units[3].retained = "Ambush"
+    game.turn_dice = (17,)
+    game.apply_action(Action("draw", side=1))
+    game.apply_action(Action("order", unit=17, order="Advance", to=(36.0, 26.0)))
+    assert game.pending is not None and game.pending.kind == "ambush"
+    assert game.pending.ambushers == (3,)
+    assert {a.choice for a in game.legal_actions()} == {"fire", "hold"}
+    mmg, tank = game.units[3], game.units[17]
+    assert futile(game.shot_groups(mmg, tank, moving=False))
+    assert shot_line(game, mmg, tank, moving=False).endswith("; it cannot hurt or pin it")
+    assert TacticalPlayer().choose(game).choice == "hold"
+    # with an anti-tank weapon among the ambushers, it springs that one
+    twin = new_game()
+    twin.table = Table(72, 48)
+    only(twin, 3, 5, 17)
+    place(twin.units[3], 36, 10, 0)
+    place(twin.units[5], 30, 14, 0)
+    place(twin.units[17], 36, 30, 180)
+    twin.units[3].retained = twin.units[5].retained = "Ambush"
+    twin.turn_dice = (17,)
+    twin.apply_action(Action("draw", side=1))
+    twin.apply_action(Action("order", unit=17, order="Advance", to=(36.0, 26.0)))
+    assert twin.pending is not None and twin.pending.ambushers == (3, 5)
+    assert not futile(twin.shot_groups(twin.units[5], twin.units[17], moving=False))
+    chosen = TacticalPlayer().choose(twin)
+    assert (chosen.choice, chosen.unit) == ("fire", 5)
+    out = io.StringIO()
+    Console(file=out, width=200).print(shot_line(twin, twin.units[5], twin.units[17], moving=False))
+    assert "to knock it out" in out.getvalue()

@@ -33,12 +33,14 @@ from kriegsspiel.rulesets.bolt_action.game.candidates import (
 from kriegsspiel.rulesets.bolt_action.game.spacing import STOP_MARGIN, UNIT_GAP, VEHICLE_LENGTH
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    HULL_OFF_TABLE,
     IMPASSABLE,
     VEHICLE,
     MoveCheck,
     _along_road,
     _check_move,
     check_move,
+    hull_room,
     movement_row,
     terrain_column,
     terrain_row,
@@ -88,7 +90,8 @@ def slow_goals(game: BoltActionGame, unit: UnitState) -> tuple[Point | None, Poi
 def slow_destinations(
     game: BoltActionGame, unit: UnitState, run: bool, enemy: Point | None, objective: Point | None
 ) -> list[Point]:
-    """_destinations as first written, with Points, ``Table.clamp`` and ``distance_to``."""
+    """_destinations as first written, with Points, a plain clamp (to the table, or where a
+    vehicle's hull stays on it) and ``distance_to``."""
     row = movement_row(game.rules, unit)
     reach = float(row.run if run else row.advance)
     start = unit.anchor
@@ -114,7 +117,8 @@ def slow_destinations(
             else:
                 t = distance / gap
                 p = Point(start.x + (goal.x - start.x) * t, start.y + (goal.y - start.y) * t)
-            p = game.table.clamp(p)
+            left, bottom, right, top = hull_room(game.table, unit)  # (the table, or its hull's)
+            p = Point(float(min(max(p.x, left), right)), float(min(max(p.y, bottom), top)))
             ends.append(Point(toward_start(p.x, start.x), toward_start(p.y, start.y)))
     # a vehicle's moves along a road, at the road's rate (no quick path of these: the same)
     ends += [Point(x, y) for x, y in _road_steps(game, unit, run, (objective, enemy))]
@@ -318,6 +322,9 @@ def first_check_move(
     for i in range(0, len(coords), 2):  # Table.contains, without making Points
         if not (0.0 <= coords[i] + dx <= width and 0.0 <= coords[i + 1] + dy <= height):
             return MoveCheck(False, "a model would end off the table")
+    left, bottom, right, top = hull_room(table, unit)  # (a vehicle's hull on the table)
+    if not (left - 1e-9 <= to.x <= right + 1e-9 and bottom - 1e-9 <= to.y <= top + 1e-9):
+        return MoveCheck(False, HULL_OFF_TABLE)
     if unit.immobilised:
         return MoveCheck(False, "immobilised")
     row = movement_row(rules, unit)

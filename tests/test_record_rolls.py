@@ -296,10 +296,10 @@ def test_a_format_1_record_replays_and_is_told_as_such(tmp_path: Path) -> None:
 
 
 def test_the_record_play_writes_holds_the_rolls_and_a_changed_roll_parts(tmp_path: Path) -> None:
-    """The record play writes now is of format 3 and replays with no note; a roll changed
+    """The record play writes now is of format 4 and replays with no note; a roll changed
     in it is a difference in the game, named at its line."""
     text = record_text()
-    assert json.loads(text.split("\n", 1)[0])["format"] == FORMAT == "kriegsspiel-record/3"
+    assert json.loads(text.split("\n", 1)[0])["format"] == FORMAT == "kriegsspiel-record/4"
     path = tmp_path / "new.jsonl"
     path.write_text(text, encoding="utf-8")
     result = record.replay(path)
@@ -312,3 +312,19 @@ def test_the_record_play_writes_holds_the_rolls_and_a_changed_roll_parts(tmp_pat
     parted = record.replay(path)
     assert not parted.reproduced and parted.first_difference == at + 1
     assert "fields that differ: roll" in parted.difference()[-1]
+
+
+def test_a_format_3_record_without_the_gravity_pulses_lines_replays(tmp_path: Path) -> None:
+    """Format 4 records a gravity pulse's bar on its target's next Run (a line of its own,
+    which the account tells); a record of format 3, written before, has no such line and
+    still replays, the replay saying once what it lacks."""
+    text = record_text()
+    assert '"event":"gravity pulse"' in text  # (this game has one)
+    old = older_format(text, 3)
+    assert '"event":"gravity pulse"' not in old
+    path = tmp_path / "old.jsonl"
+    path.write_text(old, encoding="utf-8")
+    result = record.replay(path)
+    assert result.reproduced and result.finished and result.older_format == 3
+    (note,) = result.notes()
+    assert "'kriegsspiel-record/3'" in note and "a gravity pulse's bar on the next Run" in note

@@ -27,7 +27,7 @@ from kriegsspiel.rulesets.bolt_action.game.deployment import (
     setup_refusal,
 )
 from kriegsspiel.rulesets.bolt_action.game.record import header, new_game, replay
-from kriegsspiel.rulesets.bolt_action.game.spacing import UNIT_GAP
+from kriegsspiel.rulesets.bolt_action.game.spacing import HULL, UNIT_GAP
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.sim.matchup import build_matchup, set_up_game
 from kriegsspiel.solo.session import SoloGame, resumed
@@ -68,8 +68,8 @@ def refused(placements: dict[int, list[Placement]]) -> PlacementRefused:
 
 
 def keeps_the_rule(game: BoltActionGame) -> None:
-    """Every unit inside its side's zones, on ground it may be set up on, and 1" or more
-    from every other unit's models."""
+    """Every unit inside its side's zones, on ground it may be set up on (a vehicle's hull
+    on the table), and 1" or more from every other unit's models."""
     names = game.scenario.sides()
     for unit in game.units:
         zones = [z for z in game.scenario.deployment if names.index(z.side) == unit.side]
@@ -83,6 +83,8 @@ def keeps_the_rule(game: BoltActionGame) -> None:
             )
             for feature in game.table.features_at(m):
                 assert setup_refusal(game.rules, feature, unit) is None
+            if unit.vehicle is not None:  # its hull on the table
+                assert min(m.x, m.y, 72 - m.x, 48 - m.y) >= HULL - 1e-9, unit.name
         for other in game.units:
             if other is not unit:
                 gap = min(

@@ -394,20 +394,21 @@ def test_a_reverse_offered_is_marked_and_the_account_says_in_reverse() -> None:
     game = bolt_action()
     game.apply_action(Action("draw", side=0))
     carrier = unit_named(game, "Universal Carrier")
-    behind, ahead = (carrier.anchor.x, 0.0), (carrier.anchor.x, carrier.anchor.y + 6)
+    # (straight back to 1.5" from the table's edge: its hull stays on the table)
+    behind, ahead = (carrier.anchor.x, 1.5), (carrier.anchor.x, carrier.anchor.y + 6)
     acts = [Action("order", unit=carrier.uid, order="Advance", to=to) for to in (behind, ahead)]
     assert all(game.is_legal(a) for a in acts)
     console = wide_console()
     action = HumanPlayer(console, answers("1"))._move(game, carrier, "Advance", acts)
     out = said(console)
-    assert f'1 ({behind[0]:.1f}, 0.0), 6.0" away, open ground, in reverse 2' in out
+    assert f'1 ({behind[0]:.1f}, 1.5), 4.5" away, open ground, in reverse 2' in out
     assert '2 (49.1, 12.0), 6.0" away, open ground' in out and out.count("in reverse") == 1
     start = len(game.events)
     game.apply_action(action)
     moved = next(e for e in game.events[start:] if e.kind == "move")
     assert moved.data["reverse"] is True and action.choice == ""  # (not asked for: unbidden)
     told, _ = account_from(game.events[start:], game.units, game.turn)
-    assert told == ['  Universal Carrier [A]: Advance to (49.1", 0") in reverse']
+    assert told == ['  Universal Carrier [A]: Advance to (49.1", 1.5") in reverse']
 
 
 def test_the_words_a_probe_found_cryptic_are_plain() -> None:

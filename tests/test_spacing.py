@@ -19,6 +19,7 @@ from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import assault_move
 from kriegsspiel.rulesets.bolt_action.game.deployment import crowding
 from kriegsspiel.rulesets.bolt_action.game.spacing import (
+    HULL,
     UNIT_GAP,
     VEHICLE_LENGTH,
     Clearance,
@@ -328,7 +329,8 @@ def test_no_vehicle_ends_a_move_within_its_hull_of_another_model(
     """Whole games: after every action, no two live vehicles' centres are nearer than 1"
     and a hull (4"), and no vehicle nearer than 1" and half a hull (2.5") to another unit's
     model, unless an assault's, an escape's, a chase's or a panic's move brought them so
-    near (which keep their own rules), and then no ordinary move brings them nearer."""
+    near (which keep their own rules), and then no ordinary move brings them nearer; and
+    every vehicle's hull stays on the table (its centre 1.5" in from the edge)."""
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
     from kriegsspiel.ai.players import Player, RandomPlayer, chance_outcome
 
@@ -349,6 +351,11 @@ def test_no_vehicle_ends_a_move_within_its_hull_of_another_model(
         game.apply_action(action)
         exempt = _exempt_movers(action, game.events[logged:])
         moved += _mover(action) is not None
+        for unit in game.units:  # a vehicle's hull stays on the table
+            if unit.vehicle is not None and not unit.destroyed:
+                x, y = unit.anchor.x, unit.anchor.y
+                width, height = game.table.width, game.table.height
+                assert min(x, y, width - x, height - y) >= HULL - 1e-9, (action, unit.name)
         near = _too_near(game)
         for pair, gap in near.items():
             if exempt & set(pair):

@@ -110,7 +110,8 @@ def test_a_tank_with_one_turn_cannot_turn_about_so_it_reverses() -> None:
     assert not far.allowed
     assert far.reason == (
         '8.0" is beyond the 4.5" allowed to reverse; '
-        "it needs 2 90-degree turns to drive there (1 allowed on an Advance)"
+        "it needs 2 90-degree turns to drive there (a pivot of 180° (2 turns); 1 allowed on "
+        "an Advance)"
     )
 
 
@@ -355,7 +356,9 @@ def test_a_turn_where_it_stands_may_name_its_place_as_the_observation_gives_it()
     game.apply_action(turn)
     assert tank.heading == 90
     half = check_move(game.rules, game.table, tank, tank.anchor, run=False, facing=270.0)
-    assert half.reason == "it needs 2 90-degree turns to turn so (1 allowed on an Advance)"
+    assert half.reason == (
+        "it needs 2 90-degree turns to turn so (a pivot of 180° (2 turns); 1 allowed on an Advance)"
+    )
     back = check_move(game.rules, game.table, tank, Point(37.0, 20), run=False, way="reverse")
     assert back.allowed and back.reverse  # a reverse straight back from a heading of 90
     long = check_move(game.rules, game.table, tank, Point(35.0, 20), run=False, way="reverse")
@@ -393,3 +396,73 @@ def test_a_vehicle_is_offered_a_turn_to_face_the_threat_beyond_harmless_troops()
     to_sherman = Action("order", unit=PANZER, order="Advance", to=(36, 24), facing=270.0)
     to_squad = Action("order", unit=PANZER, order="Advance", to=(36, 24), facing=90.0)
     assert player.value(game, to_sherman) > player.value(game, to_squad)
+
+
+def test_a_refusal_for_its_turns_names_the_pivots() -> None:
+    """A solo probe's Panzer IV at (68, 15) facing 0° was refused a move to (62.5, 22)
+    facing 330° for "2 90-degree turns", and the pivots were only some 38° and 8°: each
+    pivot of up to 90° is a turn, and the refusal now names them."""
+    game = new_game("konflikt47", PANZER)
+    tank = game.units[PANZER]
+    place(tank, 68, 15, heading=0)
+    two = check_move(game.rules, game.table, tank, Point(62.5, 22), run=False, facing=330)
+    assert two.reason == (
+        "it needs 2 90-degree turns to drive there (two pivots: 38°, then 8°; 1 allowed on "
+        "an Advance); it needs 4 90-degree turns to reverse there (two pivots: 142° (2 "
+        "turns), then 172° (2 turns); 1 allowed on an Advance)"
+    )
+    assert check_move(game.rules, game.table, tank, Point(62.5, 22), run=False).allowed
+
+
+def test_the_account_says_which_way_a_vehicle_faces_after_its_move() -> None:
+    """A solo probe could not tell from the account which way the Cromwell faced after a
+    move (its hull MMG's arc then dropped out of the fire list unsaid): an order's line
+    ends with the facing the move left it with, where the move turned it and the order
+    did not name it; a drive straight ahead leaves it as it was, unsaid."""
+    from kriegsspiel.render.game_account import account_from
+
+    game = new_game("konflikt47", PANZER, SHERMAN)
+    tank = game.units[PANZER]
+    place(tank, 68, 15, heading=0)
+    place(game.units[SHERMAN], 10, 46, heading=180)
+    told = []
+    for action in (
+        Action("order", unit=PANZER, order="Advance", to=(62.5, 22.0)),
+        Action("order", unit=PANZER, order="Advance", to=(62.5, 22.0), facing=330.0),
+        Action("order", unit=PANZER, order="Advance", to=(62.5, 26.0)),
+    ):
+        start = len(game.events)
+        order(game, action)
+        told += account_from(game.events[start:], game.units, game.turn)[0]
+        game.units[PANZER].order = None  # (its die back in the bag: it may be ordered again)
+        game.turn_dice = (PANZER, SHERMAN)
+    assert told == [
+        '  Panzer IV Ausf. H [A]: Advance to (62.5", 22") (now facing 322°)',
+        '  Panzer IV Ausf. H [A]: Advance to (62.5", 22") then facing 330°',
+        '  Panzer IV Ausf. H [A]: Advance to (62.5", 26") (now facing 0°)',
+    ]
+
+
+def test_look_at_a_vehicle_says_where_each_weapon_is_mounted() -> None:
+    """A solo probe's 'look' showed "MMG carried 2" on a Pz IV, not which is in the turret
+    and which in the hull (whose arc the fire list keeps to): a vehicle's card has a
+    "mounted" column from its army list; troops' cards have none."""
+    import io
+
+    from rich.console import Console
+
+    from kriegsspiel.solo.briefing import unit_card
+
+    game = new_game("konflikt47", PANZER)
+    out = io.StringIO()
+    console = Console(file=out, width=200)
+    console.print(unit_card(game, game.units[PANZER]))
+    console.print(unit_card(game, game.units[1]))
+    rows = out.getvalue().splitlines()
+    assert game.units[PANZER].vehicle is not None
+    assert game.units[PANZER].vehicle.mounts("Medium machine gun (MMG)") == (
+        "turret, hull (front arc)"
+    )
+    mmg = next(r for r in rows if "│ Medium machine gun (MMG) " in r)
+    assert "│ 2       │ turret, hull (front arc) │" in mmg
+    assert sum("mounted" in r for r in rows) == 1  # (the squad's card has no such column)

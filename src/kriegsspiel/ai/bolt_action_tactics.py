@@ -31,6 +31,7 @@ from kriegsspiel.rulesets.bolt_action.assault import (
 from kriegsspiel.rulesets.bolt_action.attack import (
     TroopsContext,
     expected_troops,
+    futile,
     knock_out_ceiling,
     knock_out_chance,
     troops_left,
@@ -342,7 +343,15 @@ class TacticalPlayer:
         pending = state.pending
         assert pending is not None
         if pending.kind == "ambush":
-            fire = [a for a in actions if a.choice == "fire"]
+            # (a shot that can do nothing, small arms at a tank, would spend the ambush:
+            # it holds for a mover it can hurt)
+            mover = state.units[pending.target]
+            fire = [
+                a
+                for a in actions
+                if a.choice == "fire"
+                and not futile(state.shot_groups(state.units[a.unit], mover, moving=False))
+            ]
             return fire[0] if fire else actions[-1]
         if pending.kind == "friendly-fire":
             return self._friendly_fire_target(state, state.units[pending.target], actions)

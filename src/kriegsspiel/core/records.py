@@ -16,10 +16,15 @@ from kriegsspiel.core.game import Event
 from kriegsspiel.errors import DataFileError
 
 #: every format a record may be of, oldest first: 1 before the rolls and the weapons
-#: fired were recorded, 2 before an assault on a vehicle's dice were. Records of them all
-#: are read and replayed (compared without what later formats added); this version writes
-#: the last.
-FORMATS = ("kriegsspiel-record/1", "kriegsspiel-record/2", "kriegsspiel-record/3")
+#: fired were recorded, 2 before an assault on a vehicle's dice were, 3 before a gravity
+#: pulse's bar on a Run was. Records of them all are read and replayed (compared without
+#: what later formats added); this version writes the last.
+FORMATS = (
+    "kriegsspiel-record/1",
+    "kriegsspiel-record/2",
+    "kriegsspiel-record/3",
+    "kriegsspiel-record/4",
+)
 FORMAT = FORMATS[-1]
 FORMAT_1 = FORMATS[0]
 

@@ -38,25 +38,60 @@ def vehicle_damage(data: dict[str, Any]) -> str:
 
 
 def vehicle_hit(data: dict[str, Any]) -> str:
-    """What shots (or an aircraft's or a shell's hits) did to a vehicle: the hits, as a
-    shot at troops tells them ("0 hits -> no damage, 0 pins"; "10 hits; damage rolls v 9:
-    ... -> knocked out", and how many hits needed no roll once it was), then the damage
-    (the damage alone for a record that has no hits by weapon)."""
+    """What shots (or an aircraft's or a shell's hits) did to a vehicle: the hits, by
+    weapon where more than one weapon hit, as a shot at troops tells them ("0 hits -> no
+    damage, 0 pins"; "4 hits (Heavy AT gun 1, MMG 3); damage roll v 9: Heavy AT gun
+    4+5=9 none; no damage roll for 3 hits of MMG -> ..."), which hits had a damage roll
+    and which none (small arms at armour, a Shockwave's set result: :func:`unrolled`),
+    then the damage (the damage alone for a record that has no hits by weapon)."""
     fired = data.get("weapons")
     if not isinstance(fired, list) or not all(isinstance(w.get("hits"), int) for w in fired):
         return f"{damage_rolls(data)}{vehicle_damage(data)}"
     hits = sum(w["hits"] for w in fired)
     if not hits:
         return f"0 hits -> {vehicle_damage(data)}"
+    scored = [w for w in fired if w["hits"]]
+    said = counted(hits, "hit")
+    if len(fired) > 1:
+        said += f" ({_each(scored, 'hits')})"
     rolls = data.get("damage_rolls")
-    said = f"{counted(hits, 'hit')}; {damage_rolls(data)}".removesuffix("; ")
-    if not said.endswith(" -> "):
-        said += " -> "
-    said += vehicle_damage(data)
-    rolled = len(rolls) if isinstance(rolls, list) else hits
-    if data.get("knocked_out") and 0 < rolled < hits:
-        said += f" (its other {counted(hits - rolled, 'hit')} not rolled: it was out)"
+    rolls = rolls if isinstance(rolls, list) else None
+    told = damage_rolls(data, by_weapon=len(scored) > 1).removesuffix(" -> ")
+    if told:
+        said += f"; {told}"
+    none, out = unrolled(scored, rolls, knocked_out=bool(data.get("knocked_out")))
+    if none and len(fired) == 1:
+        said += ", none with a damage roll"
+    elif none:
+        whose = ", ".join(f"{counted(w['hits'], 'hit')} of {w['weapon']}" for w in none)
+        said += f"; no damage roll for {whose}"
+    said += f" -> {vehicle_damage(data)}"
+    if out:
+        said += f" (its other {counted(out, 'hit')} not rolled: it was out)"
     return said
+
+
+def unrolled(
+    scored: list[dict[str, Any]], rolls: list[dict[str, Any]] | None, *, knocked_out: bool
+) -> tuple[list[dict[str, Any]], int]:
+    """Of the weapons that hit a vehicle (``scored``), those none of whose hits made a
+    damage roll (small arms at armour, or a Shockwave, whose result is set), and how many
+    hits of the others were not rolled because an earlier one had knocked it out (a
+    weapon's hits after that are not counted; only a shot's own further hits are). A
+    record without damage rolls: none, and no hit left unrolled."""
+    if rolls is None:
+        return [], 0
+    made: dict[str, int] = {}
+    for r in rolls:
+        name = r.get("weapon")
+        if isinstance(name, str):
+            made[name] = made.get(name, 0) + 1
+    if len(made) < len({r.get("weapon") for r in rolls}):  # (rolls without their weapon)
+        return [], max(0, sum(w["hits"] for w in scored) - len(rolls)) if knocked_out else 0
+    none = [w for w in scored if not made.get(w["weapon"])]
+    rolled = [w for w in scored if made.get(w["weapon"])]
+    out = sum(w["hits"] - made[w["weapon"]] for w in rolled) if knocked_out else 0
+    return none, max(0, out)
 
 
 def assault_dice(data: dict[str, Any]) -> str:
@@ -154,23 +189,37 @@ def _score(result: dict[str, Any]) -> str:
 DAMAGE_ROLLS_TOLD = 4
 
 
-def damage_rolls(data: dict[str, Any]) -> str:
+def damage_rolls(data: dict[str, Any], *, by_weapon: bool = False) -> str:
     """ "damage rolls v 9: 4+3=7 none, 6+3=9 full (result 5: immobilised) -> ": each
     hit's D6 and pen against the vehicle's damage value, and any rolls on the results
     table ("" for an attack without a damage roll, or a record without them). Of many,
-    those that did damage are told and the rest counted."""
+    those that did damage are told and the rest counted. ``by_weapon``: each weapon's
+    rolls after its name ("PIAT 4+6=10 superficial, HMG 2+0=2 none"). Rolls whose best
+    (a 6) falls short of the damage value say so ("at best 6+0=6: short of 9"), as the
+    dice are rolled for them all the same."""
     rolls = data.get("damage_rolls")
     if not isinstance(rolls, list) or not rolls:
         return ""
     shown = rolls
     if len(rolls) > DAMAGE_ROLLS_TOLD:
         shown = [r for r in rolls if r["damage"] != "none"][:DAMAGE_ROLLS_TOLD]
-    told = []
-    for r in shown:
+    told: list[str] = []
+    named: object = None  # the weapon whose rolls are being told
+    for i, r in enumerate(shown):
         line = f"{r['roll']}{r['pen']:+d}={r['roll'] + r['pen']} {r['damage']}"
         results = ", ".join(f"{_score(x)}: {x['result']}" for x in r["results"])
         many = "s" if len(r["results"]) > 1 else ""
-        told.append(line + (f" (result{many} {results})" if results else ""))
+        line += f" (result{many} {results})" if results else ""
+        if by_weapon and r.get("weapon") != named:
+            named = r.get("weapon")
+            line = f"{named} {line}"
+        after = shown[i + 1] if i + 1 < len(shown) else None
+        best = 6 + r["pen"]
+        if best < r["damage_value"] and (
+            after is None or (after.get("weapon"), after["pen"]) != (r.get("weapon"), r["pen"])
+        ):  # (said once, after the last of a run of such rolls)
+            line += f" (at best 6{r['pen']:+d}={best}: short of {r['damage_value']})"
+        told.append(line)
     left = [r for r in rolls if r not in shown]
     if left:
         harmless = all(r["damage"] == "none" for r in left)
@@ -285,6 +334,10 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
         return f"    {n('unit')} has nowhere to escape to and stays where it is"
     if kind == "assault blocked":
         return f"    {n('unit')} cannot Run in to its target now and the assault is over"
+    if kind == "gravity pulse":  # (Konflikt '47: damaged by one, it may not Run next)
+        return (
+            f"    {n('unit')} may not be given a Run order at its next activation (gravity pulse)"
+        )
     if kind == "escape":
         return f"    {n('unit')} escapes"
     if kind in ("barrage", "air strike"):
@@ -420,13 +473,11 @@ def account_from(events: Sequence[Event], units: list[Any], turn: int = 0) -> tu
         if event.kind == "order" and line is not None:
             # (where its line goes: a reverse its move makes is told there)
             ordered = (len(lines), event.data.get("unit"))
-        elif (
-            event.kind == "move"
-            and event.data.get("reverse")
-            and ordered is not None
-            and ordered[1] == event.data.get("unit")
-        ):
-            lines[ordered[0]] = in_reverse(lines[ordered[0]], event.data)
+        elif event.kind == "move" and ordered is not None and ordered[1] == event.data.get("unit"):
+            line_of = lines[ordered[0]]
+            if event.data.get("reverse"):
+                line_of = in_reverse(line_of, event.data)
+            lines[ordered[0]] = now_facing(line_of, event.data)
         firer = event.data.get("unit")
         if event.kind == "shoot" and line is not None and firer != speaker:
             # a shot after an interruption (an ambush sprung, a reaction) or another's
@@ -437,6 +488,17 @@ def account_from(events: Sequence[Event], units: list[Any], turn: int = 0) -> tu
             lines.extend(line.split("\n"))  # (a fight tells its rounds a line each)
         before = event
     return lines, turn
+
+
+def now_facing(line: str, move: dict[str, Any]) -> str:
+    """An order's line with the way a vehicle faces after its move ("(now facing 319°)"),
+    where the move turned it (the record's move gives its new heading) and the order did
+    not already name that facing; the line itself otherwise."""
+    heading = move.get("heading")
+    if not isinstance(heading, (int, float)):
+        return line
+    facing = facing_text(heading)
+    return line if f"then {facing}" in line else f"{line} (now {facing})"
 
 
 def in_reverse(line: str, move: dict[str, Any]) -> str:

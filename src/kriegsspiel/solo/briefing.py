@@ -24,7 +24,7 @@ from kriegsspiel.core.names import facing_text
 from kriegsspiel.core.per_cent import per_cent
 from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point
-from kriegsspiel.rulesets.bolt_action.attack import expected_troops, knock_out_chance
+from kriegsspiel.rulesets.bolt_action.attack import expected_troops, futile, knock_out_chance
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault
@@ -272,6 +272,8 @@ def shot_line(
     )
     resolved, ctx = game.attack_setup(target, groups)
     if ctx is None:
+        if futile(resolved):  # (small arms at a tank: no damage, no pin)
+            return f"{gap}: {fired}; it cannot hurt or pin it"
         chance = float(knock_out_chance(resolved))
         return f"{gap}: {fired}; {percent(chance)} to knock it out"
     casualties, pins = expected_troops(resolved, ctx)
@@ -393,13 +395,15 @@ def unit_card(game: BoltActionGame, unit: UnitState) -> RichTable:
         ),
         title_justify="left",
     )
-    for name in ("weapon", "carried", "range", "shots", "pen", "special"):
+    mounted = [] if unit.vehicle is None else ["mounted"]  # (a vehicle's card: where each is)
+    for name in ("weapon", "carried", *mounted, "range", "shots", "pen", "special"):
         table.add_column(name)
     for name, count in carried.items():
         weapon = rules.weapon(name)
         table.add_row(
             weapon.name,
             str(count),
+            *([] if unit.vehicle is None else [unit.vehicle.mounts(name)]),
             f'{weapon.range:g}"',
             weapon.shots,
             "" if weapon.pen is None else f"+{weapon.pen}",

@@ -467,6 +467,23 @@ def _harmless(shot: Shot) -> Fraction:
     return sum((p * spent**k for k, p in hits.items()), Fraction(0))
 
 
+def futile(groups: Sequence[Group]) -> bool:
+    """Whether these shots at a vehicle can do nothing to it whatever the dice: no hit of
+    them could damage it (:func:`_harmless`: small arms at armour, a pen that even a 6
+    leaves short), none brings a pin (a closed vehicle such a hit cannot damage is not
+    pinned: :func:`~.shooting.plan_shot`), a set result or a test, and none is indirect
+    fire that would range in on it. False for any shot at troops."""
+    return all(
+        g.shot.vehicle is not None
+        and not g.shot.pins_target
+        and not g.shot.indirect
+        and g.shot.auto_effect is None
+        and not g.shot.morale_check
+        and _harmless(g.shot) == 1
+        for g in groups
+    )
+
+
 @lru_cache(maxsize=512)
 def _shot_chain(start: Dist[VehicleState], shot: Shot) -> list[Dist[VehicleState]]:
     """The states after 0, 1, 2, ... such shots from ``start``: grown as needed, kept."""

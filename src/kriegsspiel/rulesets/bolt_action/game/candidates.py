@@ -31,6 +31,7 @@ from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_move,
     heading_to,
+    hull_room,
     movement_row,
     nearest_road_point,
     on_road,
@@ -427,14 +428,14 @@ def _road_steps(
     ``goals`` (the nearest enemy, the objective) that lie along it; for a vehicle off the
     roads, the step onto the nearest (:func:`_road_entry`)."""
     start = unit.anchor
-    sx, sy, width, height = start.x, start.y, game.table.width, game.table.height
+    sx, sy, box = start.x, start.y, hull_room(game.table, unit)
     rays = _road_rays(game, unit, run)
     if not rays:
         entry = _road_entry(game, unit, run)
         if entry is None:
             return []
         gap = start.distance_to(entry)
-        return [_step(sx, sy, entry.x, entry.y, gap, width, height)]
+        return [_step(sx, sy, entry.x, entry.y, gap, box)]
     steps = []
     for ux, uy, length in rays:
         marks = [length, length * 0.5]
@@ -444,7 +445,7 @@ def _road_steps(
                 if 0.5 < along < length:
                     marks.append(along)
         for t in marks:
-            steps.append(_step(sx, sy, sx + ux * t, sy + uy * t, t, width, height))
+            steps.append(_step(sx, sy, sx + ux * t, sy + uy * t, t, box))
     return steps
 
 
@@ -463,13 +464,13 @@ def _destinations(
     reach = _reach(game, unit, run)
     start = unit.anchor
     sx, sy = start.x, start.y
-    width, height, dist = game.table.width, game.table.height, math.dist
+    box, dist = hull_room(game.table, unit), math.dist
     steps = _steps_to_ground(game, unit, run, objective)
     if enemy is not None:
         gx, gy = enemy.x, enemy.y
         steps = [
-            _step(sx, sy, gx, gy, reach, width, height),
-            _step(sx, sy, gx, gy, reach * 0.5, width, height),
+            _step(sx, sy, gx, gy, reach, box),
+            _step(sx, sy, gx, gy, reach * 0.5, box),
             *steps,
         ]
     road = [] if unit.vehicle is None else _road_steps(game, unit, run, (objective, enemy))
@@ -549,9 +550,9 @@ def _steps_to_ground(
     if unit.vehicle is not None:
         rad = math.radians(unit.heading)
         goals.append(Point(start.x + math.sin(rad) * reach, start.y + math.cos(rad) * reach))
-    sx, sy, width, height = start.x, start.y, game.table.width, game.table.height
+    sx, sy, box = start.x, start.y, hull_room(game.table, unit)
     steps = [
-        _step(sx, sy, goal.x, goal.y, reach * fraction, width, height)
+        _step(sx, sy, goal.x, goal.y, reach * fraction, box)
         for goal in goals
         for fraction in ((1.0,) if goal is way_in else (1.0, 0.5))  # (all the way in)
     ]
@@ -560,28 +561,29 @@ def _steps_to_ground(
 
 
 def _step(
-    sx: float, sy: float, gx: float, gy: float, distance: float, width: float, height: float
+    sx: float, sy: float, gx: float, gy: float, distance: float, box: tuple[float, ...]
 ) -> tuple[float, float]:
     """Where a move of ``distance`` from (sx, sy) toward (gx, gy) ends (the goal itself if
-    that is nearer), kept on the table (``width`` by ``height``) and rounded to 0.01"
-    (toward_start): _towards, Table.clamp and the rounding, in plain floats (the same
-    arithmetic)."""
+    that is nearer), kept within ``box`` (left, bottom, right, top: the table, or where a
+    vehicle's hull stays on it, :func:`table_rules.hull_room`) and rounded to 0.01"
+    (toward_start): _towards, the clamp and the rounding, in plain floats."""
     gap = math.dist((sx, sy), (gx, gy))
     if gap <= distance or gap == 0:
         x, y = gx, gy
     else:
         t = distance / gap
         x, y = sx + (gx - sx) * t, sy + (gy - sy) * t
-    # min(max(x, 0.0), width) by comparisons (the same value: max keeps x unless 0.0 is
-    # larger, min keeps it unless width is smaller)
-    if x < 0.0:
-        x = 0.0
-    if x > width:
-        x = width
-    if y < 0.0:
-        y = 0.0
-    if y > height:
-        y = height
+    left, bottom, right, top = box
+    # min(max(x, left), right) by comparisons (the same value: max keeps x unless left is
+    # larger, min keeps it unless right is smaller)
+    if x < left:
+        x = left
+    if x > right:
+        x = right
+    if y < bottom:
+        y = bottom
+    if y > top:
+        y = top
     # toward_start, its usual answer inline (the rounded value, where no farther)
     x, y = float(x), float(y)
     r = round(x, 2)

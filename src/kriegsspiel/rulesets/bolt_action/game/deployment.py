@@ -40,6 +40,7 @@ from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import SHUFFLED
 from kriegsspiel.rulesets.bolt_action.game.spacing import UNIT_GAP, apart, hull
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    HULL_OFF_TABLE,
     heading_to,
     terrain_column,
     terrain_refusal,
@@ -187,12 +188,17 @@ def _misfit(
     roomy: bool,
 ) -> str | None:
     """Why ``unit`` may not be set up with its models at ``models`` (None if it may), the
-    models set up being ``placed`` (each with its unit's hull, :func:`spacing.hull`).
+    models set up being ``placed`` (each with its unit's hull, :func:`spacing.hull`): a
+    vehicle's centre also stays its hull's half-length in from the table's edge.
     ``roomy``: also if a vehicle's model would stand nearer another unit's model than a
     move keeps them (:func:`spacing.apart`), or a model so near a vehicle."""
     xs, ys = [p.x for p in models], [p.y for p in models]
     if not shapely.contains_xy(zone, xs, ys).all() or not all(map(game.table.contains, models)):
         return "outside the zone"
+    reach = hull(unit)
+    width, height = game.table.width, game.table.height
+    if reach and any(min(p.x, p.y, width - p.x, height - p.y) < reach - EDGE for p in models):
+        return HULL_OFF_TABLE
     for p in models:
         for feature in game.table.features_at(p):
             refusal = setup_refusal(game.rules, feature, unit)

@@ -234,7 +234,7 @@ class Destroyed(Line):
 
 
 class UnitOnly(Line):
-    event: Literal["escape", "no escape", "assault blocked"]
+    event: Literal["escape", "no escape", "assault blocked", "gravity pulse"]
     unit: int
 
 
@@ -389,12 +389,14 @@ ADDED_FIELDS: dict[int, dict[str, tuple[str, ...]]] = {
 #: its replay passes them over
 ADDED_KINDS: dict[int, frozenset[str]] = {
     2: frozenset({"on fire check", "flamethrower check", "automaton check"}),
+    4: frozenset({"gravity pulse"}),
 }
 
 #: what each format added, as the replay of an older record tells what it lacks
 ADDED_WHAT: dict[int, str] = {
     2: "the dice rolled and the weapons fired",
     3: "the dice of an assault on a vehicle",
+    4: "a gravity pulse's bar on the next Run",
 }
 
 

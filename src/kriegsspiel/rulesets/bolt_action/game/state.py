@@ -66,6 +66,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     MoveCheck,
     check_categories,
     check_move,
+    hull_room,
     movement_row,
 )
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState, build_units, credit
@@ -646,7 +647,7 @@ class BoltActionGame(ShootingGroups):
                 by=unit,
             )
             if gravity and state.worst > 0:
-                tgt.no_run = True
+                self.gravity_pulse(tgt)
         else:
             out = attack_troops(self.dice, groups, ctx, tally)
             self.log(
@@ -665,10 +666,17 @@ class BoltActionGame(ShootingGroups):
             tgt.pins += out.pins
             self.casualties(tgt, out.casualties, by=unit)
             if gravity and out.casualties:
-                tgt.no_run = True
+                self.gravity_pulse(tgt)
             if out.destroyed_by_morale and not tgt.destroyed:
                 self.destroy(tgt, "fails its morale check after a flamethrower", by=unit)
             self.check_pins(tgt, by=unit)
+
+    def gravity_pulse(self, tgt: UnitState) -> None:
+        """A unit damaged by a gravity pulse may not be given a Run order at its next
+        activation (Konflikt '47): so marked, and recorded where it is still in the game."""
+        tgt.no_run = True
+        if not tgt.destroyed:
+            self.log("gravity pulse", unit=tgt.uid)
 
     def log_checks(self, tgt: UnitState, tally: Tally) -> None:
         """Record the checks ``tgt`` made within an attack (on fire, a flamethrower's, an
@@ -946,12 +954,11 @@ class BoltActionGame(ShootingGroups):
         run = movement_row(self.rules, unit).run
         start = unit.anchor
         rad = math.radians(threat_heading + 180)
+        left, bottom, right, top = hull_room(self.table, unit)  # (a vehicle's hull on it)
         for fraction in (1.0, 0.75, 0.5, 0.25):
-            to = self.table.clamp(
-                Point(
-                    start.x + math.sin(rad) * run * fraction,
-                    start.y + math.cos(rad) * run * fraction,
-                )
+            to = Point(
+                float(min(max(start.x + math.sin(rad) * run * fraction, left), right)),
+                float(min(max(start.y + math.cos(rad) * run * fraction, bottom), top)),
             )
             if to == start:
                 return None  # at the table's edge with the threat straight behind: no way on

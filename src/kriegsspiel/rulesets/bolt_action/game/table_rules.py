@@ -18,6 +18,7 @@ from kriegsspiel.core.table import VEHICLE, Point, Table, TerrainFeature
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets.bolt_action.data import MovementRow, TerrainRow
 from kriegsspiel.rulesets.bolt_action.edition import Rules
+from kriegsspiel.rulesets.bolt_action.game.spacing import HULL, VEHICLE_LENGTH, hull
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
 if TYPE_CHECKING:
@@ -170,6 +171,15 @@ def turns_needed(rules: Rules, change: float) -> int:
     return 0 if change <= slack else math.ceil((change - slack) / 90 - 1e-9)
 
 
+def pivots_text(pivots: list[tuple[float, int]]) -> str:
+    """The pivots a vehicle's move needs, each (degrees, its 90-degree turns), as a
+    refusal tells them: "two pivots: 38°, then 8°", "a pivot of 180° (2 turns)"."""
+    each = [f"{round(d)}°" + (f" ({t} turns)" if t > 1 else "") for d, t in pivots]
+    if len(each) == 1:
+        return f"a pivot of {each[0]}"
+    return f"two pivots: {', then '.join(each)}"
+
+
 def too_far(distance: float, allowance: float) -> str:
     """Why a move is refused for its length, with enough decimals that the distance does
     not read as the allowance itself ('6.0" is beyond the 6" allowed')."""
@@ -177,6 +187,33 @@ def too_far(distance: float, allowance: float) -> str:
         text for d in range(1, 7) if float(text := f"{distance:.{d}f}") > allowance or d == 6
     )
     return f'{shown}" is beyond the {allowance:g}" allowed'
+
+
+#: A vehicle's move refused for its hull (an assumption: "A vehicle's hull on the table"
+#: in docs/rules).
+HULL_OFF_TABLE = (
+    f"its hull would hang off the table (a vehicle's centre stays {HULL:g}\" from the "
+    f"table's edge: half a {VEHICLE_LENGTH:g}\" hull)"
+)
+_EDGE = 1e-9  # inches: a centre this near the hull's limit is on it (rounding)
+
+
+def hull_room(table: Table, unit: UnitState) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top): where ``unit``'s centre may end a move for every model
+    to stay on the table, hull and all. A vehicle's centre stays its hull's half-length
+    (:func:`spacing.hull`) in from each edge, or, on a side where it already stands
+    nearer the edge, no nearer than it stands (it may keep its distance or draw away);
+    troops' and guns' models are points, each kept on the table, so the whole table."""
+    reach = hull(unit)
+    width, height = table.width, table.height
+    if not reach:
+        return 0.0, 0.0, width, height
+    at = unit.anchor
+
+    def room(gap: float) -> float:
+        return min(reach, max(0.0, gap))
+
+    return room(at.x), room(at.y), width - room(width - at.x), height - room(height - at.y)
 
 
 def check_move(
@@ -262,6 +299,10 @@ def _check_move(
     for i in range(0, len(coords), 2):  # Table.contains, without making Points
         if not (0.0 <= coords[i] + dx <= width and 0.0 <= coords[i + 1] + dy <= height):
             return MoveCheck(False, "a model would end off the table")
+    if unit.vehicle is not None:
+        left, bottom, right, top = hull_room(table, unit)
+        if not (left - _EDGE <= to.x <= right + _EDGE and bottom - _EDGE <= to.y <= top + _EDGE):
+            return MoveCheck(False, HULL_OFF_TABLE)
     if unit.immobilised:
         return MoveCheck(False, "immobilised")
     row = movement_row(rules, unit)
@@ -340,17 +381,20 @@ def vehicle_drive(
         if back and run:
             return "a vehicle reverses only on an Advance order"
         before = turn_between(unit.heading, (path + 180) % 360 if back else path)
-        turns = turns_needed(rules, before) if moving else 0
+        first = turns_needed(rules, before) if moving else 0
         # a pivot too small to notice leaves the heading as it was
-        heading = unit.heading if turns == 0 else (path + 180) % 360 if back else path
+        heading = unit.heading if first == 0 else (path + 180) % 360 if back else path
         end = heading if facing is None else facing % 360
-        turns += turns_needed(rules, turn_between(heading, end))
+        after = turn_between(heading, end)
+        last = turns_needed(rules, after)
+        turns = first + last
         if limit is not None and turns > limit:
             order = "a Run" if run else "an Advance"
             what = "reverse there" if back else "drive there" if moving else "turn so"
+            pivots = [(d, t) for d, t in ((before, first), (after, last)) if t]
             return (
                 f"it needs {turns} 90-degree turn{'s' * (turns != 1)} to {what} "
-                f"({limit} allowed on {order})"
+                f"({pivots_text(pivots)}; {limit} allowed on {order})"
             )
         if not back:
             return False, end, 1.0, ""

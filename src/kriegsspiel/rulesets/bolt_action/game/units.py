@@ -92,6 +92,14 @@ class VehicleInfo:
     automaton: bool
     arcs: tuple[tuple[str, str], ...]  # (weapon, facing arc)
 
+    def mounts(self, weapon: str) -> str:
+        """Where the army list mounts each of its ``weapon``s, as a card says it: "turret,
+        hull (front arc)" ("" if the list mounts none of them)."""
+        said = {"turret": "turret", "all-round": "all round"}
+        return ", ".join(
+            said.get(arc, f"hull ({arc} arc)") for name, arc in self.arcs if name == weapon
+        )
+
 
 @dataclass(slots=True)
 class UnitState:
