@@ -106,8 +106,8 @@ class KriegsspielGame(pyspiel.Game):  # type: ignore[misc]
                 float(given["cell"]),
                 given["rules_file"] or None,
             )
-        except UsageError as exc:
-            raise UsageError(str(exc)) from None
+        except UsageError as exc:  # (a wrong type stays a TypeError too)
+            raise (UsageTypeError if isinstance(exc, TypeError) else UsageError)(str(exc)) from None
         self.reroll_on_clone = bool(given["reroll_on_clone"])
         if int(given["rng_seed"]) < 0:
             raise UsageError(f"rng_seed is a whole number 0 or more, not {given['rng_seed']}")
@@ -413,6 +413,7 @@ class AIBot(pyspiel.Bot):  # type: ignore[misc]
         """``kind``: "tactical" or "random"; ``seed``: a whole number 0 or more, as a
         game's (the AI's choices are the same for the same seed)."""
         pyspiel.Bot.__init__(self)
+        arguments.text("kind", kind, f"an AI bot is 'tactical' or 'random', not {kind!r}")
         self.kind, self.seed = kind, arguments.seed(seed)
         self.player = new_player(kind, seed)
         self.pending: Action | None = None  # the AI's Advance, its place chosen
