@@ -417,3 +417,19 @@ def test_a_cell_too_fine_for_the_numbering_is_refused_naming_the_smallest_allowe
     with pytest.raises(ValueError, match="more than 2,000,000 cells a side"):
         ActionEncoding(18, 72.0, 48.0, 1e-300)
 
+
+def test_observer_shapes_name_every_plane_unit_column_and_game_entry() -> None:
+    game = kriegsspiel.new_game()
+    observer = _observer(game)
+    shapes = observer.shapes
+    assert len(shapes.plane_names) == shapes.planes[0]
+    assert (len(shapes.unit_features),) == shapes.units[
+        1:
+    ] and shapes.unit_features == UNIT_FEATURES
+    assert (len(shapes.game_features),) == shapes.game and shapes.game_features == GAME_FEATURES
+    for side in (0, 1):
+        seen = observer.observe(game, side)
+        mine = seen["units"][:, shapes.unit_features.index("mine")]
+        assert mine.tolist() == [float(u.side == side) for u in game.units]
+        turn = seen["game"][shapes.game_features.index("turn / turns")]
+        assert turn == np.float32(game.turn / game.scenario.turns)

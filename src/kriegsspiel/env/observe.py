@@ -110,12 +110,17 @@ _SCORE = GAME_FEATURES.index("my score / 10")  # then the enemy's
 
 @dataclass(frozen=True, slots=True)
 class Shapes:
-    """The arrays' shapes, and the names of their planes and features."""
+    """The arrays' shapes, and the names of their planes and features: ``plane_names``
+    (the planes' first axis), ``unit_features`` (the units' columns, UNIT_FEATURES) and
+    ``game_features`` (the game vector's entries, GAME_FEATURES), each in its array's
+    order, so ``units[:, shapes.unit_features.index("decides now")]`` is that column."""
 
     planes: tuple[int, int, int]
     units: tuple[int, int]
     game: tuple[int]
     plane_names: tuple[str, ...]
+    unit_features: tuple[str, ...] = UNIT_FEATURES
+    game_features: tuple[str, ...] = GAME_FEATURES
 
 
 class Observer:
