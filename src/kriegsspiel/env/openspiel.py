@@ -325,6 +325,18 @@ class KriegsspielState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return sorted((a.side, p) for a, p in self.episode.game.chance_outcomes())
 
+    def apply_action(self, action: int) -> None:
+        """OpenSpiel's ``apply_action``, but what is not a whole number (True, 2.0, None)
+        is refused with the environments' IndexTypeError, and -1 (OpenSpiel's
+        ``INVALID_ACTION``, which its own check refuses as "action_id != kInvalidAction")
+        as any other number that is no index. OpenSpiel's C++ code calling the state (its
+        C++ bots and tests) does not come here: it gets OpenSpiel's own errors."""
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            action = self.episode.checked(action)  # (a 0-d array of one: its int)
+        if action == pyspiel.INVALID_ACTION:
+            self._apply_action(action)  # (refuses it: no index, nor side, is -1)
+        super().apply_action(action)
+
     def _apply_action(self, action: int) -> None:
         episode = self.episode
         if episode.at_chance:
