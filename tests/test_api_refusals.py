@@ -108,3 +108,92 @@ def test_the_environments_refuse_wrong_arguments_by_name():
     with pytest.raises(ValueError, match="an index is a whole number from 0 to 15639, not 'a'"):
         env.describe("a")  # type: ignore[arg-type]
     assert env.describe(np.int64(0)) == env.describe(0)
+
+
+WRONG_TYPES = [
+    (lambda env: env.reset(seed="3"), "seed must be a whole number 0 or more, not '3'"),
+    (lambda env: env.reset(seed=1.5), "seed must be a whole number 0 or more, not 1.5"),
+    (lambda env: env.reset(options={"swap": "yes"}), "swap option is True or False, not 'yes'"),
+    (lambda env: type(env)(cell="3"), "a cell is a positive number of inches, not '3'"),
+    (lambda env: type(env)(ruleset=5), "the ruleset is a name such as konflikt47, not 5"),
+    (lambda env: type(env)(armies=5), "the armies are a list of two files or shipped names"),
+    (lambda env: type(env)(render_mode=5), "render_mode is ansi, svg, rgb_array, human or None"),
+]
+WRONG_VALUES = [
+    (lambda env: env.reset(seed=-1), "seed must be a whole number 0 or more, not -1"),
+    (lambda env: type(env)(cell=0), "a cell is a positive number of inches, not 0"),
+    (lambda env: type(env)(cell=0.01), r"give a cell of 0\.25 inches or more"),
+    (lambda env: type(env)(ruleset="konflict47"), "Did you mean 'konflikt47'"),
+    (lambda env: type(env)(armies=["x"]), "give two armies"),
+    (
+        lambda env: type(env)(render_mode="rgb"),
+        "render_mode is ansi, svg, rgb_array, human or None",
+    ),
+]
+VERSUS_WRONG_TYPES = [
+    ({"side": "0"}, "side is 0 or 1, not '0'"),
+    ({"side": True}, "side is 0 or 1, not True"),
+    ({"opponent": 5}, "opponent is tactical or random, not 5"),
+    ({"illegal": None}, "illegal is raise or lose, not None"),
+]
+VERSUS_WRONG_VALUES = [
+    ({"side": 2}, "side is 0 or 1, not 2"),
+    ({"opponent": "human"}, "opponent is tactical or random, not 'human'"),
+]
+
+
+@pytest.fixture(scope="module", params=[VersusAIEnv, KriegsspielEnv])
+def environment(request):  # type: ignore[no-untyped-def]
+    return request.param()
+
+
+def _refused(call, match: str):  # type: ignore[no-untyped-def]
+    from kriegsspiel.errors import UsageError
+
+    with pytest.raises(UsageError, match=match) as refused:
+        call()
+    return refused.value
+
+
+@pytest.mark.parametrize(("call", "match"), WRONG_TYPES)
+def test_an_argument_of_the_wrong_type_is_a_usage_error_and_a_type_error(environment, call, match):
+    """As docs/environment.md says: a KriegsspielError saying what is right, a ValueError,
+    and a TypeError too (found by a probe: these were ValueErrors only)."""
+    refused = _refused(lambda: call(environment), match)
+    assert isinstance(refused, TypeError) and isinstance(refused, ValueError)
+
+
+@pytest.mark.parametrize(("call", "match"), WRONG_VALUES)
+def test_an_argument_of_the_right_type_and_a_wrong_value_is_a_value_error_only(
+    environment, call, match
+):
+    refused = _refused(lambda: call(environment), match)
+    assert isinstance(refused, ValueError) and not isinstance(refused, TypeError)
+
+
+@pytest.mark.parametrize(("kwargs", "match"), VERSUS_WRONG_TYPES + VERSUS_WRONG_VALUES)
+def test_the_versus_ai_environments_own_arguments_say_type_or_value(kwargs, match):
+    refused = _refused(lambda: VersusAIEnv(**kwargs), match)
+    assert isinstance(refused, TypeError) == ((kwargs, match) in VERSUS_WRONG_TYPES)
+
+
+def test_new_games_arguments_of_the_wrong_type_are_type_errors_too():
+    for kwargs in ({"seed": 2.0}, {"ruleset": 3}, {"armies": ["us-tesla-company", 5]}):
+        with pytest.raises(TypeError):
+            kriegsspiel.new_game(**kwargs)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="seed must be a whole number 0 or more") as refused:
+        kriegsspiel.new_game(seed=-1)
+    assert not isinstance(refused.value, TypeError)
+
+
+def test_a_sensible_fine_cell_plays_and_a_ruleset_of_none_is_the_armies_edition():
+    """0.5" cells (half a million indices) still make a working environment; None, as
+    new_game takes it, is the edition the armies are for, else Konflikt '47."""
+    env = VersusAIEnv(cell=0.5)
+    assert env.action_space.n == 499_480
+    observation, info = env.reset(seed=1)
+    assert env.observation_space.contains(observation)
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert Setup.of(None).matchup.ruleset == "konflikt47"
+    british = ["british-rifle-platoon", "german-grenadier-platoon"]
+    assert KriegsspielEnv(None, armies=british).setup.matchup.ruleset == "bolt-action-1"

@@ -382,3 +382,54 @@ def test_cells_places_and_sides_out_of_range_are_refused_by_name() -> None:
     with pytest.raises(TypeError, match="an index is a whole number") as wrong:
         enc.describe(2.0)  # type: ignore[arg-type]
     assert isinstance(wrong.value, KriegsspielError)
+
+
+def test_a_cell_too_fine_for_the_numbering_is_refused_naming_the_smallest_allowed() -> None:
+    """A cell of 0.01" (metres or feet mistaken for inches) made 1.2 billion indices and
+    a reset that ate the machine's memory; it is refused when the numbering is made."""
+    from kriegsspiel.env.encoding import MOST_INDICES, indices, smallest_cell
+    from kriegsspiel.errors import KriegsspielError
+
+    units = len(kriegsspiel.new_game().units)  # the standard Konflikt '47 set-up's 18
+    assert smallest_cell(units, 72, 48) == 0.25
+    below = ActionEncoding(units, 72.0, 48.0, 0.25)  # 288 x 192 cells
+    assert below.size == indices(units, 288 * 192) == 1_992_472 <= MOST_INDICES
+    assert indices(units, 289 * 193) > MOST_INDICES
+    with pytest.raises(ValueError, match="cell") as refused:
+        ActionEncoding(units, 72.0, 48.0, 0.249)  # 290 x 193 cells
+    said = str(refused.value)
+    assert not isinstance(refused.value, TypeError)
+    assert isinstance(refused.value, KriegsspielError)
+    for part in (
+        'cell=0.249 cuts the 72" x 48" table into 290 x 193 cells',
+        f"{indices(units, 290 * 193):,} action indices for its 18 units",
+        "at most 2,000,000",
+        "give a cell of 0.25 inches or more for this table",
+    ):
+        assert part in said
+    # the smallest cell allowed is allowed, on other tables and set-ups too
+    for units, width, height in ((18, 72.0, 48.0), (21, 72.0, 48.0), (2, 96.0, 48.0)):
+        least = smallest_cell(units, width, height)
+        assert ActionEncoding(units, width, height, least).size <= MOST_INDICES
+        with pytest.raises(ValueError, match=f"give a cell of {least:g} inches or more"):
+            ActionEncoding(units, width, height, least - 0.002)
+    # a cell past counting is refused without counting (nor a traceback)
+    with pytest.raises(ValueError, match="more than 2,000,000 cells a side"):
+        ActionEncoding(18, 72.0, 48.0, 1e-300)
+
+
+def test_observer_shapes_name_every_plane_unit_column_and_game_entry() -> None:
+    game = kriegsspiel.new_game()
+    observer = _observer(game)
+    shapes = observer.shapes
+    assert len(shapes.plane_names) == shapes.planes[0]
+    assert (len(shapes.unit_features),) == shapes.units[
+        1:
+    ] and shapes.unit_features == UNIT_FEATURES
+    assert (len(shapes.game_features),) == shapes.game and shapes.game_features == GAME_FEATURES
+    for side in (0, 1):
+        seen = observer.observe(game, side)
+        mine = seen["units"][:, shapes.unit_features.index("mine")]
+        assert mine.tolist() == [float(u.side == side) for u in game.units]
+        turn = seen["game"][shapes.game_features.index("turn / turns")]
+        assert turn == np.float32(game.turn / game.scenario.turns)

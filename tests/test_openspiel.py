@@ -325,3 +325,41 @@ def test_a_player_of_the_wrong_type_is_a_kriegsspiel_error_and_a_type_error():
     with pytest.raises(TypeError, match="a player is 0 or 1, not 'a'") as refused:
         state.observation_tensor("a")
     assert isinstance(refused.value, KriegsspielError)
+
+
+def test_minus_one_and_what_is_no_whole_number_get_the_environments_refusals():
+    """-1 is OpenSpiel's INVALID_ACTION, which its own check refused in C++ words
+    ("action_id != kInvalidAction") while 10**6 got kriegsspiel's; now both do, and True
+    (once taken as index 1) and 2.0 are refused as not whole numbers."""
+    from kriegsspiel.env.episode import IndexTypeError, NotAnIndexError
+
+    state = load().new_initial_state()
+    with pytest.raises(KriegsspielError, match="cannot draw a die of side -1 from the bag"):
+        state.apply_action(-1)  # (at the draw: no side -1)
+    play_on(state, 1)
+    before = str(state)
+    for number in (-1, np.int64(-1), 10**6):
+        with pytest.raises(NotAnIndexError, match=f"index {number} is out of range: the indices"):
+            state.apply_action(number)
+    for wrong in (True, 2.0, None):
+        with pytest.raises(IndexTypeError, match=f"an action is an index .*, not {wrong!r}"):
+            state.apply_action(wrong)
+    assert str(state) == before and len(state.history()) == 1
+    state.apply_action(np.array(state.legal_actions()[0]))  # (a 0-d array: its int)
+    assert len(state.history()) == 2
+
+
+def test_the_ai_bots_arguments_of_the_wrong_type_are_type_errors_too():
+    for kind, seed, said in (
+        ("tactical", 1.5, "seed must be a whole number 0 or more, not 1.5"),
+        ("tactical", "3", "seed must be a whole number 0 or more, not '3'"),
+        (5, 0, "an AI bot is 'tactical' or 'random', not 5"),
+    ):
+        with pytest.raises(TypeError, match=said) as refused:
+            openspiel.AIBot(kind, seed)
+        assert isinstance(refused.value, KriegsspielError)
+
+
+def test_a_cell_too_fine_is_refused_when_the_game_is_loaded():
+    with pytest.raises(ValueError, match=r"cell=0\.01 cuts .* give a cell of 0\.25 inches"):
+        load(cell=0.01)

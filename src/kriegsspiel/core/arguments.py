@@ -1,8 +1,12 @@
 """Checks of the values a Python caller gives the public functions, made at their edge.
 
 A wrong-typed value (a string for True or False, a float for a whole number, None) is
-refused with a one-line :class:`UsageError` naming the parameter, the value and what
-would be right, before it reaches the rules, whose per-shot code trusts what it is given.
+refused with a one-line :class:`UsageTypeError` (a :class:`UsageError` and a TypeError, as
+Python's own checks raise for one) naming the parameter, the value and what would be
+right, before it reaches the rules, whose per-shot code trusts what it is given. A value
+of the right type but out of range is the caller's to refuse, with a UsageError (a
+ValueError). Each check takes the refusal's own words (``refusal``) where its caller has
+better ones than the plain "must be a number".
 """
 
 from __future__ import annotations
@@ -10,24 +14,25 @@ from __future__ import annotations
 import dataclasses
 import numbers
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import UsageError, UsageTypeError
 
 
-def yes_no(name: str, value: object) -> bool:
+def yes_no(name: str, value: object, refusal: str | None = None) -> bool:
     """``value`` if it is True or False (a NumPy bool too), else refused: "no" is not False."""
     if isinstance(value, bool) or _numpy_bool(value):
         return bool(value)
-    raise UsageError(f"{name} is True or False, not {value!r}")
+    raise UsageTypeError(refusal or f"{name} is True or False, not {value!r}")
 
 
-def whole(name: str, value: object) -> int:
+def whole(name: str, value: object, refusal: str | None = None) -> int:
     """``value`` if it is a whole number (a NumPy integer too; not True or 2.0), as an int.
     Its range is left to the caller, whose refusal says what the rules allow."""
     if isinstance(value, bool) or _numpy_bool(value) or not isinstance(value, numbers.Integral):
-        raise UsageError(f"{name} must be a whole number, not {value!r}")
+        raise UsageTypeError(refusal or f"{name} must be a whole number, not {value!r}")
     return int(value)
 
 
@@ -36,11 +41,13 @@ def seed(value: object) -> int:
     --seed`` and ``evaluate`` take it; a NumPy integer too), as an int."""
     from kriegsspiel.sim import MAX_SEED
 
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < 0:
-        raise UsageError(f"seed must be a whole number 0 or more, not {value!r}.")
-    if int(value) > MAX_SEED:
+    wanted = f"seed must be a whole number 0 or more, not {value!r}."
+    seed = whole("seed", value, wanted)  # (the record writes Python's int)
+    if seed < 0:
+        raise UsageError(wanted)
+    if seed > MAX_SEED:
         raise UsageError(f"seed must be between 0 and {MAX_SEED} (got {value}).")
-    return int(value)  # (the record writes Python's int)
+    return seed
 
 
 def optional_whole(name: str, value: object) -> int | None:
@@ -48,19 +55,31 @@ def optional_whole(name: str, value: object) -> int | None:
     return None if value is None else whole(name, value)
 
 
-def number(name: str, value: object) -> float:
+def number(name: str, value: object, refusal: str | None = None) -> float:
     """``value`` if it is a number (whole or not; not True), as a float. Its range, and
     NaN or infinity, are left to the caller, whose refusal says what the rules allow."""
     if isinstance(value, bool) or _numpy_bool(value) or not isinstance(value, numbers.Real):
-        raise UsageError(f"{name} must be a number, not {value!r}")
+        raise UsageTypeError(refusal or f"{name} must be a number, not {value!r}")
     return float(value)
 
 
-def text(name: str, value: object) -> str:
+def text(name: str, value: object, refusal: str | None = None) -> str:
     """``value`` if it is a str."""
     if not isinstance(value, str):
-        raise UsageError(f"{name} must be text (a str), not {value!r}")
+        raise UsageTypeError(refusal or f"{name} must be text (a str), not {value!r}")
     return value
+
+
+def one_of(name: str, value: object, choices: tuple[str | None, ...]) -> str | None:
+    """``value`` if it is one of ``choices`` (names, and None where it is one): refused
+    with a UsageTypeError if it is not even a str (or None), else a UsageError."""
+    named = isinstance(value, str) or (value is None and None in choices)
+    if named and value in choices:
+        return value
+    said = [repr(c) if c is None else str(c) for c in choices]
+    listed = ", ".join(said[:-1]) + f" or {said[-1]}" if len(said) > 1 else said[0]
+    refusal = f"{name} is {listed}, not {value!r}"
+    raise (UsageError if named else UsageTypeError)(refusal)
 
 
 def optional_text(name: str, value: object) -> str | None:
@@ -72,17 +91,19 @@ def names(name: str, value: object) -> tuple[str, ...]:
     """``value`` if it is a list (or tuple) of names, each a str; a bare str is refused
     (it is a sequence too: of one-letter names)."""
     if isinstance(value, str) or not isinstance(value, list | tuple):
-        raise UsageError(f"{name} is a list of names, e.g. ['rifle'], not {value!r}")
+        raise UsageTypeError(f"{name} is a list of names, e.g. ['rifle'], not {value!r}")
     for item in value:
         if not isinstance(item, str):
-            raise UsageError(f"{name} is a list of names (each a str), not {value!r}")
+            raise UsageTypeError(f"{name} is a list of names (each a str), not {value!r}")
     return tuple(value)
 
 
-def path(name: str, value: object) -> Path:
+def path(name: str, value: object, refusal: str | None = None) -> Path:
     """``value`` if it is a file's path (a str or a pathlib.Path), as a Path."""
     if not isinstance(value, str | Path):
-        raise UsageError(f"{name} is a file's path (a str or a pathlib.Path), not {value!r}")
+        raise UsageTypeError(
+            refusal or f"{name} is a file's path (a str or a pathlib.Path), not {value!r}"
+        )
     return Path(value)
 
 
@@ -91,7 +112,7 @@ def fields(name: str, value: object, kind: type) -> None:
     annotated type (bool, int, float, str, or any of them or None), each named
     ``name.field`` when refused (``name`` "": by its own name, a parameter's)."""
     if not isinstance(value, kind):
-        raise UsageError(f"{name} must be a {kind.__name__}, not {value!r}")
+        raise UsageTypeError(f"{name} must be a {kind.__name__}, not {value!r}")
     for field in dataclasses.fields(kind):
         said = f"{name}.{field.name}" if name else field.name
         _CHECKS[_annotation(field.type)](said, getattr(value, field.name))
@@ -108,7 +129,7 @@ def _numpy_bool(value: object) -> bool:
     return type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_")
 
 
-_CHECKS = {
+_CHECKS: dict[str, Callable[[str, object], object]] = {
     "bool": yes_no,
     "int": whole,
     "int | None": optional_whole,

@@ -28,6 +28,7 @@ except ImportError as missing:  # the env extra is not installed
         f"pip install -e '.[env]' in the checkout ({missing})"
     ) from missing
 
+from kriegsspiel.core import arguments
 from kriegsspiel.env import spaces
 from kriegsspiel.env.episode import Episode, Setup, new_seed, swap_option
 from kriegsspiel.env.render import RENDER_MODES, render_episode
@@ -49,7 +50,7 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
 
     def __init__(
         self,
-        ruleset: str = "konflikt47",
+        ruleset: str | None = "konflikt47",
         scenario: str | None = None,
         armies: Sequence[str] = (),
         *,
@@ -57,7 +58,9 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
         render_mode: str | None = None,
         rules_file: str | Path | None = None,
     ) -> None:
-        """``scenario`` and ``armies``: files or shipped names, as ``kriegsspiel play``
+        """``ruleset``: konflikt47 or bolt-action-1 (None, as :func:`kriegsspiel.new_game`
+        takes it: the edition the armies or the rules file are for, else konflikt47);
+        ``scenario`` and ``armies``: files or shipped names, as ``kriegsspiel play``
         takes them; ``cell``: the side of the action and observation grid's cells, in
         inches; ``render_mode``: "ansi" (text), "svg" (the table drawn), "rgb_array" (the
         table as pixels, for a video) or "human" (the text printed after every reset and
@@ -65,10 +68,7 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
         ``rules_file``: a designer's copy of the edition's rules data, as
         ``kriegsspiel play --rules-file`` takes it (left out: the shipped rules)."""
         super().__init__()
-        if render_mode not in (None, *RENDER_MODES):
-            raise UsageError(
-                f"render_mode is {', '.join(RENDER_MODES)} or None, not {render_mode!r}"
-            )
+        arguments.one_of("render_mode", render_mode, (*RENDER_MODES, None))
         self.render_mode = render_mode
         self.setup = Setup.of(ruleset, scenario, armies, cell, rules_file)
         self.possible_agents = list(AGENTS)
@@ -197,7 +197,9 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
 
 
 def _agent(agent: str) -> str:
-    """``agent`` if it is one of the game's, else a ValueError naming them."""
-    if agent not in AGENTS:
-        raise UsageError(f"no agent {agent!r}: the agents are {', '.join(AGENTS)}")
+    """``agent`` if it is one of the game's, else a ValueError naming them (a TypeError
+    too if it is not even a name)."""
+    refusal = f"no agent {agent!r}: the agents are {', '.join(AGENTS)}"
+    if arguments.text("agent", agent, refusal) not in AGENTS:
+        raise UsageError(refusal)
     return agent

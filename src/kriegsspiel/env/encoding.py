@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from kriegsspiel.core import arguments
 from kriegsspiel.errors import UsageError, UsageTypeError
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 
@@ -44,6 +45,11 @@ SUPPORT_CALLS = ("barrage", "air strike")  # a Fire order's ``choice`` calling s
 MODES = ("hand-to-hand", "point-blank")  # an assault's fighting mode ("": the only one)
 REACTIONS = ("none", "down", "hand-to-hand", "point-blank", "escape", "stand and fire", "stay")
 WAYS = 4  # an Advance's end: forward, reverse, the first facing offered, the second
+# the most indices a numbering may have: an environment's reset takes about 30 bytes an
+# index (most of it the terrain's sample points and the spaces' bounds, cell by cell; the
+# mask, a byte an index, every step), so 2 million is about 60 MB, as much again as the
+# engine's own; 0.5" cells on a 72" x 48" table are 0.5 million (3", the default, 15,640)
+MOST_INDICES = 2_000_000
 _FIXED = ("Ambush", "Rally", "Down")
 
 
@@ -56,12 +62,16 @@ class ActionEncoding:
     """The numbering for games of ``units`` units on a ``width`` x ``height`` table."""
 
     def __init__(self, units: int, width: float, height: float, cell: float = 3.0) -> None:
-        real = isinstance(cell, int | float) and not isinstance(cell, bool)
-        if not (real and cell > 0 and math.isfinite(cell)):
-            raise UsageError(f"a cell is a positive number of inches, not {cell!r}")
-        self.units, self.cell = units, float(cell)
-        self.columns = max(1, math.ceil(width / cell - 1e-9))
-        self.rows = max(1, math.ceil(height / cell - 1e-9))
+        wanted = f"a cell is a positive number of inches, not {cell!r}"
+        cell = arguments.number("cell", cell, wanted)
+        if not (cell > 0 and math.isfinite(cell)):
+            raise UsageError(wanted)
+        grid = _grid(width, height, cell)
+        size = None if grid is None else indices(units, grid[0] * grid[1])
+        if size is None or size > MOST_INDICES:
+            raise UsageError(_too_fine(units, width, height, cell, grid, size))
+        self.units, self.cell = units, cell
+        self.columns, self.rows = grid  # type: ignore[misc]  # (None: refused above)
         self.cells = self.columns * self.rows
         n, g = units, self.cells
         self._fire = 4
@@ -77,6 +87,7 @@ class ActionEncoding:
         self.retain = self.ambush + n + 1
         self.friendly_fire = self.retain + 2
         self.size = self.friendly_fire + n
+        assert self.size == size
 
     @classmethod
     def of(cls, game: BoltActionGame, cell: float = 3.0) -> ActionEncoding:
@@ -284,6 +295,66 @@ class ActionEncoding:
         if cell is None:  # where it stands: every candidate has the one place
             return action.to or (0.0, 0.0)
         return self.centre(cell)
+
+
+def indices(units: int, cells: int) -> int:
+    """How many indices number the decisions of ``units`` units on ``cells`` cells (each
+    unit's orders, an Advance's endings, the draws, reactions, ambushes, kept dice and a
+    FUBAR unit's friend, as the blocks above)."""
+    n = units
+    per_unit = 4 + (1 + len(SUPPORT_CALLS) + len(MODES)) * n + 2 * cells
+    return n * per_unit + (n + 1) * WAYS + 2 + len(REACTIONS) + (n + 1) + 2 + n
+
+
+def _grid(width: float, height: float, cell: float) -> tuple[int, int] | None:
+    """The columns and rows of ``cell``-inch cells on the table (a place on the far edge
+    is in the last), or None where a side has more than MOST_INDICES (a cell of 1e-300
+    inches: too many to number, and to print)."""
+    if max(width, height) / cell > MOST_INDICES:
+        return None
+    columns = max(1, math.ceil(width / cell - 1e-9))
+    rows = max(1, math.ceil(height / cell - 1e-9))
+    return columns, rows
+
+
+def smallest_cell(units: int, width: float, height: float) -> float:
+    """The smallest cell, in inches rounded up to a thousandth, whose numbering of
+    ``units`` units on a ``width`` x ``height`` table stays within MOST_INDICES."""
+    base = indices(units, 0)
+    most_cells = max(1, (MOST_INDICES - base) // (2 * max(units, 1)))
+    # the columns c and rows r (c x r cells at most) that a cell of max(width / c,
+    # height / r) inches gives; the least such cell
+    exact = min(max(width / c, height / (most_cells // c)) for c in range(1, most_cells + 1))
+    cell = math.ceil(exact * 1000) / 1000
+    grid = _grid(width, height, cell)
+    while grid is None or indices(units, grid[0] * grid[1]) > MOST_INDICES:  # (rounding)
+        cell += 0.001
+        grid = _grid(width, height, cell)
+    return cell
+
+
+def _too_fine(
+    units: int,
+    width: float,
+    height: float,
+    cell: float,
+    grid: tuple[int, int] | None,
+    size: int | None,
+) -> str:
+    """The refusal of a cell so small its numbering would be too large to hold."""
+    table = f'{width:g}" x {height:g}" table'
+    cells = (
+        f"more than {MOST_INDICES:,} cells a side"
+        if grid is None
+        else f"{grid[0]} x {grid[1]} cells"
+    )
+    made = f"more than {MOST_INDICES:,}" if size is None else f"{size:,}"
+    return (
+        f"cell={cell!r} cuts the {table} into {cells}: {made} action indices for its "
+        f"{units} units, and the numbering holds at most {MOST_INDICES:,} (every index "
+        f"costs memory in each mask, observation space and policy): give a cell of "
+        f"{smallest_cell(units, width, height):g} inches or more for this table"
+    )
 
 
 def _uid(value: int | None, units: int) -> int:

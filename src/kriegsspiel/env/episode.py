@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kriegsspiel.ai.players import chance_outcome
+from kriegsspiel.core import arguments
 from kriegsspiel.core.arguments import in_python_words
 from kriegsspiel.core.game import CHANCE, IllegalActionError
 from kriegsspiel.env.encoding import ActionEncoding
@@ -56,14 +57,15 @@ class Setup:
     @classmethod
     def of(
         cls,
-        ruleset: str = "konflikt47",
+        ruleset: str | None = "konflikt47",
         scenario: str | None = None,
         armies: Sequence[str] = (),
         cell: float = 3.0,
         rules_file: str | Path | None = None,
     ) -> Setup:
         """The shipped samples or your files (and rules file), as ``kriegsspiel play``
-        takes them."""
+        takes them; ``ruleset`` None, as :func:`kriegsspiel.new_game` takes it: the
+        edition the armies are for, or the rules file's, else konflikt47."""
         given = army_list(armies)  # (anything but a list of them is refused by name)
         try:
             matchup = build_matchup(ruleset, scenario, given, rules_file=rules_file)  # type: ignore[arg-type]
@@ -258,9 +260,7 @@ def swap_option(options: object, known: tuple[str, ...] | None = ("swap",)) -> b
                 f"{', '.join(map(repr, known))}"
             )
     swap = options.get("swap", False)
-    if not isinstance(swap, bool | np.bool_):
-        raise UsageError(f"the swap option is True or False, not {swap!r}")
-    return bool(swap)
+    return arguments.yes_no("swap", swap, f"the swap option is True or False, not {swap!r}")
 
 
 def new_seed(seed: int | None) -> int:
@@ -268,11 +268,13 @@ def new_seed(seed: int | None) -> int:
     drawn at random when it is left out."""
     if seed is None:
         return random.SystemRandom().randrange(SEEDS)
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise UsageError(f"seed must be a whole number 0 or more, not {seed!r}")
-    if seed > MAX_SEED:
+    wanted = f"seed must be a whole number 0 or more, not {seed!r}"
+    checked = arguments.whole("seed", seed, wanted)
+    if checked < 0:
+        raise UsageError(wanted)
+    if checked > MAX_SEED:
         raise UsageError(
             f"seed must be at most {MAX_SEED} (2**63 - 1, as kriegsspiel play --seed takes), "
             f"not {seed}"
         )
-    return int(seed)
+    return checked

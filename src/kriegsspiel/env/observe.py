@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from kriegsspiel.core import arguments
 from kriegsspiel.core.table import VEHICLE
 from kriegsspiel.env.encoding import ActionEncoding
 from kriegsspiel.errors import UsageError
@@ -109,12 +110,17 @@ _SCORE = GAME_FEATURES.index("my score / 10")  # then the enemy's
 
 @dataclass(frozen=True, slots=True)
 class Shapes:
-    """The arrays' shapes, and the names of their planes and features."""
+    """The arrays' shapes, and the names of their planes and features: ``plane_names``
+    (the planes' first axis), ``unit_features`` (the units' columns, UNIT_FEATURES) and
+    ``game_features`` (the game vector's entries, GAME_FEATURES), each in its array's
+    order, so ``units[:, shapes.unit_features.index("decides now")]`` is that column."""
 
     planes: tuple[int, int, int]
     units: tuple[int, int]
     game: tuple[int]
     plane_names: tuple[str, ...]
+    unit_features: tuple[str, ...] = UNIT_FEATURES
+    game_features: tuple[str, ...] = GAME_FEATURES
 
 
 class Observer:
@@ -163,8 +169,9 @@ class Observer:
         chosen and whose ending is being chosen (the decision is then "follow-up": its
         unit decides, its order pending, and its place is marked); ``closed``: no decision
         is open (a game ended by a forfeit), so none is marked, as once a game is over."""
-        if isinstance(side, bool) or side not in (0, 1):
-            raise UsageError(f"side is 0 or 1 (the side whose view it is), not {side!r}")
+        wanted = f"side is 0 or 1 (the side whose view it is), not {side!r}"
+        if arguments.whole("side", side, wanted) not in (0, 1):
+            raise UsageError(wanted)
         planes = np.zeros(self.shapes.planes, np.float32)
         fixed = self._terrain_planes(game)
         planes[: len(fixed)] = fixed

@@ -106,8 +106,8 @@ class KriegsspielGame(pyspiel.Game):  # type: ignore[misc]
                 float(given["cell"]),
                 given["rules_file"] or None,
             )
-        except UsageError as exc:
-            raise UsageError(str(exc)) from None
+        except UsageError as exc:  # (a wrong type stays a TypeError too)
+            raise (UsageTypeError if isinstance(exc, TypeError) else UsageError)(str(exc)) from None
         self.reroll_on_clone = bool(given["reroll_on_clone"])
         if int(given["rng_seed"]) < 0:
             raise UsageError(f"rng_seed is a whole number 0 or more, not {given['rng_seed']}")
@@ -325,6 +325,18 @@ class KriegsspielState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return sorted((a.side, p) for a, p in self.episode.game.chance_outcomes())
 
+    def apply_action(self, action: int) -> None:
+        """OpenSpiel's ``apply_action``, but what is not a whole number (True, 2.0, None)
+        is refused with the environments' IndexTypeError, and -1 (OpenSpiel's
+        ``INVALID_ACTION``, which its own check refuses as "action_id != kInvalidAction")
+        as any other number that is no index. OpenSpiel's C++ code calling the state (its
+        C++ bots and tests) does not come here: it gets OpenSpiel's own errors."""
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            action = self.episode.checked(action)  # (a 0-d array of one: its int)
+        if action == pyspiel.INVALID_ACTION:
+            self._apply_action(action)  # (refuses it: no index, nor side, is -1)
+        super().apply_action(action)
+
     def _apply_action(self, action: int) -> None:
         episode = self.episode
         if episode.at_chance:
@@ -413,6 +425,7 @@ class AIBot(pyspiel.Bot):  # type: ignore[misc]
         """``kind``: "tactical" or "random"; ``seed``: a whole number 0 or more, as a
         game's (the AI's choices are the same for the same seed)."""
         pyspiel.Bot.__init__(self)
+        arguments.text("kind", kind, f"an AI bot is 'tactical' or 'random', not {kind!r}")
         self.kind, self.seed = kind, arguments.seed(seed)
         self.player = new_player(kind, seed)
         self.pending: Action | None = None  # the AI's Advance, its place chosen

@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kriegsspiel.ai.players import Player
+from kriegsspiel.core import arguments
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.env import spaces
 from kriegsspiel.env.episode import Episode, Setup, new_seed, swap_option
@@ -48,7 +49,7 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
 
     def __init__(
         self,
-        ruleset: str = "konflikt47",
+        ruleset: str | None = "konflikt47",
         scenario: str | None = None,
         armies: Sequence[str] = (),
         *,
@@ -62,17 +63,13 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         """``side``: the agent's side (0 or 1); ``opponent``: "tactical" or "random";
         ``illegal``: "raise" or "lose" (what an index not open does); the rest as
         :class:`kriegsspiel.env.aec.KriegsspielEnv` takes them."""
-        if isinstance(side, bool) or not isinstance(side, int | np.integer) or side not in (0, 1):
-            raise UsageError(f"side is 0 or 1, not {side!r}")
-        side = int(side)
-        if opponent not in ("tactical", "random"):
-            raise UsageError(f"opponent is tactical or random, not {opponent!r}")
-        if illegal not in ("raise", "lose"):
-            raise UsageError(f"illegal is raise or lose, not {illegal!r}")
-        if render_mode not in (None, *RENDER_MODES):
-            raise UsageError(
-                f"render_mode is {', '.join(RENDER_MODES)} or None, not {render_mode!r}"
-            )
+        wanted = f"side is 0 or 1, not {side!r}"
+        side = arguments.whole("side", side, wanted)
+        if side not in (0, 1):
+            raise UsageError(wanted)
+        arguments.one_of("opponent", opponent, ("tactical", "random"))
+        arguments.one_of("illegal", illegal, ("raise", "lose"))
+        arguments.one_of("render_mode", render_mode, (*RENDER_MODES, None))
         self.side, self.opponent_kind, self.render_mode = side, opponent, render_mode
         self.illegal = illegal
         self.forfeit: str | None = None  # why the agent lost by an index not open

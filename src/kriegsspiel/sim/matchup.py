@@ -17,8 +17,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
 from kriegsspiel.ai.players import PlayerKind, Seat, parse_players, parse_seats
+from kriegsspiel.core import arguments
 from kriegsspiel.core.names import a_or_an
-from kriegsspiel.errors import RULES_FILE_WANTED, DataFileError, UsageError, empty_name
+from kriegsspiel.errors import (
+    RULES_FILE_WANTED,
+    DataFileError,
+    UsageError,
+    UsageTypeError,
+    empty_name,
+)
 from kriegsspiel.rulesets import check_ruleset
 
 if TYPE_CHECKING:
@@ -482,19 +489,25 @@ def army_list(armies: object) -> object:
 
 
 def _check_kinds(ruleset: object, scenario: object, armies: object) -> None:
-    """Refuse arguments of the wrong kind, as Python callers may give them, by name."""
-    if ruleset is not None and not isinstance(ruleset, str):
-        raise UsageError(f"the ruleset is a name such as konflikt47, not {ruleset!r}.")
-    if scenario is not None and not isinstance(scenario, str | Path):
-        raise UsageError(f"the scenario is a file or a shipped one's name, not {scenario!r}.")
+    """Refuse arguments of the wrong kind, as Python callers may give them, by name (each
+    a UsageTypeError: a TypeError too)."""
+    if ruleset is not None:
+        arguments.text(
+            "ruleset", ruleset, f"the ruleset is a name such as konflikt47, not {ruleset!r}."
+        )
+    if scenario is not None:
+        arguments.path(
+            "scenario",
+            scenario,
+            f"the scenario is a file or a shipped one's name, not {scenario!r}.",
+        )
     if isinstance(armies, str | Path) or not isinstance(armies, list | tuple):
-        raise UsageError(
+        raise UsageTypeError(
             f"the armies are a list of two files or shipped names (army A, then army B), or "
             f"none for the samples; not {armies!r}."
         )
     for army in armies:
-        if not isinstance(army, str | Path):
-            raise UsageError(f"an army is a file or a shipped list's name, not {army!r}.")
+        arguments.path("army", army, f"an army is a file or a shipped list's name, not {army!r}.")
 
 
 def check_setup(matchup: Matchup) -> None:
