@@ -430,8 +430,8 @@ def test_the_first_game_says_how_it_is_won_who_won_and_what_to_try_next(
     record = "kriegsspiel-konflikt47-meeting-engagement-seed1.jsonl"
     assert lines[-4:] == [
         "== Game over after turn 6",
-        "Result: Side B (US Army Tesla Company) wins; score 3 - 6 (enemy units destroyed); "
-        "units left 3 v 6",
+        "Result: Side B (US Army Tesla Company) wins; score 4 - 6 (enemy units destroyed); "
+        "units left 3 v 5",
         f"Record written to {record} (replay with: kriegsspiel replay {record})",
         "Next: --players human,tactical to play side A yourself, --svg table.svg to draw the "
         "final table; kriegsspiel --help for every command.",

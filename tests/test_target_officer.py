@@ -45,8 +45,8 @@ def _passes(value: int) -> Fraction:
 def _bazooka_at_a_medium_tank(crew_value: int) -> tuple[Fraction, Fraction, Fraction]:
     """Bolt Action: one bazooka shot at a medium tank's front, counted die by die (not by
     the engine): 3+ to hit; D6 + 5 pen against 9: 4 superficial (D6-3 on the results
-    table), 5-6 full (D6); 3 sets it on fire (1 pin, then the crew's test at ``crew_value``
-    less that pin), 4+ knocks it out. (knocked out, on fire, on fire and knocked out)."""
+    table), 5-6 full (D6); 3 sets it on fire (the hit's pin and one additional, then the
+    crew's test at ``crew_value`` less those two), 4+ knocks it out. (knocked out, on fire, on fire and knocked out)."""
     ko = fire = fire_ko = F(0)
     for to_hit, pen, result in product(range(1, 7), repeat=3):
         if to_hit < 3 or pen + 5 < 9:
@@ -57,7 +57,7 @@ def _bazooka_at_a_medium_tank(crew_value: int) -> tuple[Fraction, Fraction, Frac
             ko += p
         elif effect == 3:
             fire += p
-            lost = p * (1 - _passes(crew_value - 1))
+            lost = p * (1 - _passes(crew_value - 2))
             ko, fire_ko = ko + lost, fire_ko + lost
     return ko, fire, fire_ko
 
@@ -72,16 +72,17 @@ def _bazooka_odds(officer: str | None) -> dict[str, Fraction]:
 
 
 def test_an_officer_near_the_target_vehicle_golden() -> None:
-    """A regular crew with 1 pin sets on fire (1 pin more) tests 9 - 2 = 7 or less: it
-    fails 15 times in 36; with a captain in range (+3) 10 or less, failing only on 11, 12
-    (3 in 36). Hit 2/3, on fire 1/6 of a superficial (1/6) and of a full (2/6) damage: on
-    fire 2/3 x 3/36 = 1/18 either way; knocked out 2/3 x (2/6 x 3/6 + 3/36 x fail)."""
+    """A regular crew with 1 pin, hit (its pin) and set on fire (one additional pin: sheet
+    002's "+1 Pin Marker then make a Morale check") tests 9 - 3 = 6 or less: it fails 21
+    times in 36; with a captain in range (+3) 9 or less, failing on 10, 11, 12 (6 in 36).
+    Hit 2/3, on fire 1/6 of a superficial (1/6) and of a full (2/6) damage: on fire
+    2/3 x 3/36 = 1/18 either way; knocked out 2/3 x (2/6 x 3/6 + 3/36 x fail)."""
     alone, led = _bazooka_odds(None), _bazooka_odds("captain")
     assert alone["p_on_fire"] == led["p_on_fire"] == F(1, 18)
-    assert alone["p_on_fire_and_knocked_out"] == F(2, 3) * F(3, 36) * F(15, 36) == F(5, 216)
-    assert led["p_on_fire_and_knocked_out"] == F(2, 3) * F(3, 36) * F(3, 36) == F(1, 216)
-    assert alone["p_knocked_out"] == F(29, 216)
-    assert led["p_knocked_out"] == F(25, 216)
+    assert alone["p_on_fire_and_knocked_out"] == F(2, 3) * F(3, 36) * F(21, 36) == F(7, 216)
+    assert led["p_on_fire_and_knocked_out"] == F(2, 3) * F(3, 36) * F(6, 36) == F(1, 108)
+    assert alone["p_knocked_out"] == F(31, 216)
+    assert led["p_knocked_out"] == F(26, 216)
 
 
 @pytest.mark.parametrize("officer", list(BONUS))
@@ -269,16 +270,17 @@ def test_vehicle_assault_odds_with_target_officer_are_the_games(
 
 def test_vehicle_assault_with_target_officer_golden() -> None:
     """One man, no anti-tank weapons, at a halted armoured car: hits on 4+ (1/2), then at
-    most superficial, on fire on a 6 (D6-3 = 3), the crew testing 9 - 1 pin = 8 (fails
-    10 in 36), with a captain near 11 (fails on a double 6 alone: 1 in 36)."""
+    most superficial, on fire on a 6 (D6-3 = 3), the crew testing 9 - 2 pins (the hit's
+    and the fire's) = 7 (fails 15 in 36), with a captain near 10 (fails on 11, 12: 3 in
+    36)."""
     kw: dict[str, Any] = dict(
         models=1, quality="regular", target="armoured car", vehicle_order="stationary"
     )
     alone = vehicle_assault_odds("bolt-action-1", **kw)
     led = vehicle_assault_odds("bolt-action-1", target_officer="captain", **kw)
     key = "p_knocked_out_if_assaulting"
-    assert alone.probabilities[key] == F(1, 2) * F(1, 6) * F(1, 6) * F(10, 36)
-    assert led.probabilities[key] == F(1, 2) * F(1, 6) * F(1, 6) * F(1, 36) == F(1, 2592)
+    assert alone.probabilities[key] == F(1, 2) * F(1, 6) * F(1, 6) * F(15, 36)
+    assert led.probabilities[key] == F(1, 2) * F(1, 6) * F(1, 6) * F(3, 36) == F(1, 864)
     assert ("crew's tests", "12 or less on 2D6") in [(r.topic, r.result) for r in led.reasons]
 
 
@@ -291,7 +293,7 @@ def test_the_crews_test_is_shown_and_echoed_in_json() -> None:
     crew = next(r for r in out["reasoning"] if r["topic"] == "crew's tests")
     assert crew["result"] == "11 or less on 2D6"  # 9 + 3 - 1 pin
     assert "captain +3" in crew["because"] and "1 pin -1" in crew["because"]
-    assert out["p_on_fire_and_knocked_out"] == pytest.approx(1 / 216)
+    assert out["p_on_fire_and_knocked_out"] == pytest.approx(1 / 108)  # 9 + 3 - 3 pins
     text = run_cli(*args, "--target-officer", "captain")
     assert text.returncode == 0 and "crew's tests" in text.stdout
     # small arms at armour bring the crew no test: his bonus changes nothing, and it says so
