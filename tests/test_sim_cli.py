@@ -145,7 +145,15 @@ def test_sweep_runs_every_cell_and_draws_a_heat_map(tmp_path: Path) -> None:
     assert data["rows"] == ["Grenadier Patrol", "Grenadier Patrol (riflemen for the MMG)"]
     assert data["columns"] == ["Rifle Patrol"]
     assert all(cell["games"] == 4 for row in data["cells"] for cell in row)
-    assert "<svg" in (tmp_path / "h.svg").read_text()
+    drawn = (tmp_path / "h.svg").read_text()
+    assert "<svg" in drawn
+    # the title says the order the units set up in, which their figures depend on (matplotlib
+    # writes each text beside its glyphs as a comment)
+    assert "units set up in list order" in drawn and "deployment shuffled" not in drawn
+    shuffled = cli(tmp_path, "sweep", str(DATA / "sweep.yaml"), "--workers", "1", "--no-store",
+                   "--deployment", "shuffled", "--plot", "s.svg")  # fmt: skip
+    assert shuffled.returncode == 0, shuffled.stderr
+    assert "(deployment shuffled)" in (tmp_path / "s.svg").read_text()
 
 
 def test_a_sweep_that_stops_early_says_how_many_games_each_cell_took(tmp_path: Path) -> None:

@@ -49,6 +49,14 @@ class _Cells:
     units: dict[tuple[int, int], list[dict[str, Any]]]
 
 
+#: how a sweep's heat map says the order its units set up in (a unit's figures, and so a
+#: variant's, depend on it: docs/simulation.md, "deployment")
+DEPLOYMENT_TOLD = {
+    "list-order": "units set up in list order",
+    "shuffled": "units set up in an order drawn from each game's seed (deployment shuffled)",
+}
+
+
 def run_sweep(
     path: str,
     games: int | None,
@@ -285,6 +293,7 @@ def run_sweep(
         from kriegsspiel.render.plots import plot_heatmap
 
         title = f"{sweep.name} (all {len(scenarios)} scenarios)" if many else sweep.name
+        title += "\n" + DEPLOYMENT_TOLD[sweep.grids[0][0][0].deployment]
         plot_heatmap(shown_rows, shown_columns, whole["cells"], title, plot, whole["variants"],
                      whole["against_the_field"])  # fmt: skip
         plot_written(plot, "Heat map", replaces, as_json)
