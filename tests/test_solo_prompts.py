@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
+from test_solo import close_quarters_game
 
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
@@ -202,17 +203,6 @@ def test_an_advance_tells_only_the_shots_it_would_lose() -> None:
 
 
 # ------------------------------------------------------------ (6) assault odds
-def close_quarters(ruleset: str, side: int) -> BoltActionGame:
-    """The sample armies of ``ruleset`` with side B brought within a Run of side A's
-    line, ``side``'s die drawn."""
-    game = set_up_game(build_matchup(ruleset, None, [], "human,tactical", seats=True), 3)
-    for unit in game.units:
-        if unit.side == 1:
-            unit.translate(0.0, -(unit.anchor.y - 14.0))
-    game.apply_action(Action("draw", side=side))
-    return game
-
-
 def wins_of(game: BoltActionGame, action: Action, n: int, then: Action | None = None) -> int:
     """How many of ``n`` seeded plays of ``action`` (and ``then``, the reaction to it)
     the assaulters win (a failed order test: no fight, no win)."""
@@ -239,7 +229,7 @@ def test_an_assault_by_a_pinned_unit_shows_its_order_test_and_the_chance_of_both
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
     from kriegsspiel.solo.briefing import _order_odds, assault_line
 
-    game = close_quarters("bolt-action-1", 0)
+    game = close_quarters_game("bolt-action-1", 0)
     assault = next(
         a
         for a in game.legal_actions()
@@ -263,7 +253,7 @@ def test_an_assault_by_a_pinned_unit_shows_its_order_test_and_the_chance_of_both
 def test_troops_assaulted_are_shown_the_assaulters_chance_for_each_way_to_fight() -> None:
     """Konflikt '47: meeting an assault hand-to-hand or with point-blank fire, each shows
     the assaulters' exact chance to win; the game's fights after that choice go so."""
-    game = close_quarters("konflikt47", 1)
+    game = close_quarters_game("konflikt47", 1)
     for assault in game.legal_actions():
         if assault.order != "Run" or assault.target is None:
             continue
