@@ -146,9 +146,11 @@ def struck_distribution(shot: Shot) -> Dist[tuple[bool, int]]:
     return exact(partial(struck_troops, shot=shot)).map(lambda o: (o[0], o[2]))
 
 
+@lru_cache(maxsize=8192)
 def missed_chance(shot: Shot, shots: int) -> Fraction:
     """The chance that none of ``shots`` such shots strikes the target (see
-    :func:`struck_distribution`): all that decides whether they pin it."""
+    :func:`struck_distribution`): all that decides whether they pin it (kept, as the
+    counts it replaced were: the tactical player asks it of every shot it weighs)."""
     return (1 - hit_chance(shot.hit_on)) ** shots
 
 
