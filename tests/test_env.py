@@ -444,6 +444,76 @@ def test_the_aec_env_says_so_once_its_agents_have_all_left_the_game() -> None:
     assert env.last()[0]["action_mask"].any()
 
 
+def test_agent_selection_before_reset_says_to_reset_as_pettingzoo_does() -> None:
+    """PettingZoo's AEC API sets agent_selection (and rewards, terminations, ...) at
+    reset(); read before it, they are an AttributeError saying so, in the words of
+    PettingZoo's OrderEnforcingWrapper (it was Python's bare "no attribute")."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    env = KriegsspielEnv()
+    for name in ("agent_selection", "rewards", "terminations", "truncations", "infos"):
+        with pytest.raises(AttributeError, match=f"^{name} cannot be accessed before reset"):
+            getattr(env, name)
+        with pytest.raises(AttributeError, match=f"^{name} cannot be accessed before reset"):
+            getattr(OrderEnforcingWrapper(KriegsspielEnv()), name)
+    assert getattr(env, "agent_selection", None) is None  # (hasattr and getattr still work)
+    with pytest.raises(AttributeError, match="object has no attribute 'agent_selected'"):
+        env.agent_selected  # type: ignore[attr-defined]  # noqa: B018 (a typo is no reset's)
+    env.reset(seed=3)
+    assert env.agent_selection == "player_0"
+    assert env.rewards == {"player_0": 0.0, "player_1": 0.0}
+
+
+@pytest.mark.parametrize("kind", ["aec", "versus-ai"])
+def test_close_lets_go_of_the_game_and_use_after_it_is_a_clear_error(kind: str) -> None:
+    """close() releases the game (and the AI, and the terrain planes kept for the table);
+    anything asked after it is Gymnasium's ClosedEnvironmentError (a RuntimeError too),
+    not the state left behind; closing twice does nothing, as Gymnasium asks."""
+    import gc
+    import weakref
+
+    from gymnasium.error import ClosedEnvironmentError
+
+    env: KriegsspielEnv | VersusAIEnv
+    if kind == "aec":
+        env = KriegsspielEnv(render_mode="ansi")
+        env.reset(seed=5)
+        env.observe("player_0")  # (the terrain planes are worked out at the first)
+    else:
+        env = VersusAIEnv(render_mode="ansi")
+        env.reset(seed=5)
+    game = weakref.ref(env.game)
+    observer = env.setup.observer
+    assert observer._terrain.size > 0
+    env.close()
+    env.close()  # (again: nothing)
+    gc.collect()
+    assert game() is None and observer._terrain.size == 0
+    calls = {
+        "reset()": lambda: env.reset(seed=5),
+        "step()": lambda: env.step(0),
+        "render()": env.render,
+        "game": lambda: env.game,
+        "describe()": lambda: env.describe(0),
+    }
+    if isinstance(env, KriegsspielEnv):
+        calls |= {"observe()": lambda: env.observe("player_0"), "last()": env.last}
+    else:
+        calls["action_masks()"] = env.action_masks
+    for asked, call in calls.items():
+        with pytest.raises(ClosedEnvironmentError) as closed:
+            call()
+        assert isinstance(closed.value, RuntimeError)
+        assert str(closed.value) == (
+            f"{asked} was asked of a closed environment (close() let go of its game): "
+            "make a new one"
+        )
+    if isinstance(env, KriegsspielEnv):  # (not the last game's agent, left behind)
+        with pytest.raises(AttributeError, match="agent_selection cannot be accessed: the"):
+            env.agent_selection  # noqa: B018
+    assert env.action_space is not None  # (the spaces stay: Gymnasium's wrappers read them)
+
+
 def test_an_agents_game_against_the_ai_replays_and_is_not_resumed(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from conftest import run_cli
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -404,7 +405,7 @@ def test_a_cell_too_fine_for_the_numbering_is_refused_naming_the_smallest_allowe
         'cell=0.249 cuts the 72" x 48" table into 290 x 193 cells',
         f"{indices(units, 290 * 193):,} action indices for its 18 units",
         "at most 2,000,000",
-        "give a cell of 0.25 inches or more for this table",
+        "give a cell of 0.25 inches or more for this set-up",
     ):
         assert part in said
     # the smallest cell allowed is allowed, on other tables and set-ups too
@@ -416,6 +417,90 @@ def test_a_cell_too_fine_for_the_numbering_is_refused_naming_the_smallest_allowe
     # a cell past counting is refused without counting (nor a traceback)
     with pytest.raises(ValueError, match="more than 2,000,000 cells a side"):
         ActionEncoding(18, 72.0, 48.0, 1e-300)
+
+
+def _one_unit_armies(tmp_path: Path) -> list[str]:
+    """The two Konflikt '47 sample armies cut to their first unit each: few indices,
+    so the numbering's limit allows cells fine enough to cost hundreds of MB."""
+    import yaml
+
+    armies = []
+    shipped = Path(kriegsspiel.__file__).parent / "data" / "armies" / "konflikt47"
+    for name in ("us-tesla-company", "german-schwerefeld-battlegroup"):
+        data = shipped / f"{name}.yaml"
+        army = yaml.safe_load(data.read_text())
+        army["units"] = army["units"][:1]
+        army["points"] = army["units"][0]["points"]
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(yaml.safe_dump(army, sort_keys=False))
+        armies.append(str(path))
+    return armies
+
+
+def test_a_cell_too_fine_for_the_environments_memory_is_refused(tmp_path: Path) -> None:
+    """Two units on 0.084" cells were within the 2,000,000 indices, yet their reset took
+    about 660 MB (the planes' bounds and terrain, cell by cell): the memory the planes
+    take is bounded too, and the refusal names the smallest cell for that set-up."""
+    from kriegsspiel.env.encoding import MOST_RESET_BYTES, reset_bytes, smallest_cell
+    from kriegsspiel.env.observe import plane_names
+    from kriegsspiel.env.versus_ai import VersusAIEnv
+    from kriegsspiel.errors import KriegsspielError
+
+    armies = _one_unit_armies(tmp_path)
+    planes = len(plane_names(kriegsspiel.new_game()))
+    least = smallest_cell(2, 72, 48, planes)
+    assert least == 0.166 and smallest_cell(2, 72, 48) == 0.084  # (the numbering alone)
+    with pytest.raises(ValueError, match="cell") as refused:
+        VersusAIEnv(armies=armies, cell=0.084)
+    said = str(refused.value)
+    assert not isinstance(refused.value, TypeError)
+    for part in (
+        'cell=0.084 cuts the 72" x 48" table into 858 x 572 cells',
+        f"the environment's {planes} observation planes on 490,776 cells",
+        f"about {reset_bytes(2, 490_776, planes) / 1e6:,.0f} MB",
+        "at most 64 MB",
+        "give a cell of 0.166 inches or more for this set-up (2 units on this table)",
+    ):
+        assert part in said
+    for cell in (least - 0.001, 0.1):
+        with pytest.raises(ValueError, match=r"give a cell of 0\.166 inches or more"):
+            ActionEncoding(2, 72.0, 48.0, cell, planes=planes)
+    fine = ActionEncoding(2, 72.0, 48.0, least, planes=planes)
+    assert reset_bytes(2, fine.cells, planes) <= MOST_RESET_BYTES
+    # a set-up whose indices bind first is told so, with the smallest cell of both limits
+    with pytest.raises(ValueError, match=r"action indices .* give a cell of 0\.25 inches"):
+        ActionEncoding(18, 72.0, 48.0, 0.2, planes=planes)
+    for bad in (-1, 1.5):
+        with pytest.raises(KriegsspielError, match="planes is a whole number 0 or more"):
+            ActionEncoding(2, 72.0, 48.0, 3.0, planes=bad)  # type: ignore[arg-type]
+
+
+def test_an_environment_on_the_finest_cell_allowed_stays_within_its_bound(
+    tmp_path: Path,
+) -> None:
+    """What a set-up, reset and a few steps really allocate (tracemalloc's peak) at the
+    finest cell allowed stays within MOST_RESET_BYTES, and the estimate is not far above."""
+    import tracemalloc
+
+    from kriegsspiel.env.aec import KriegsspielEnv
+    from kriegsspiel.env.encoding import MOST_RESET_BYTES, reset_bytes
+
+    armies = _one_unit_armies(tmp_path)
+    kriegsspiel.new_game()  # (the engine's imports and caches: not the environment's)
+    tracemalloc.start()
+    try:
+        env = KriegsspielEnv(armies=armies, cell=0.166)
+        env.reset(seed=1)
+        for _ in range(3):
+            mask = env.observe(env.agent_selection)["action_mask"]
+            env.step(int(np.flatnonzero(mask)[0]))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    encoding = env.setup.encoding
+    estimate = reset_bytes(2, encoding.cells, env.setup.observer.shapes.planes[0])
+    assert peak <= estimate <= MOST_RESET_BYTES
+    assert estimate < 1.25 * peak
 
 
 def test_observer_shapes_name_every_plane_unit_column_and_game_entry() -> None:

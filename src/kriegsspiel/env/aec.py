@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -30,12 +30,22 @@ except ImportError as missing:  # the env extra is not installed
 
 from kriegsspiel.core import arguments
 from kriegsspiel.env import spaces
+from kriegsspiel.env.closed import EnvironmentClosedError
 from kriegsspiel.env.episode import Episode, Setup, new_seed, swap_option
 from kriegsspiel.env.render import RENDER_MODES, render_episode
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 
 AGENTS = ("player_0", "player_1")
+# what a reset sets, and PettingZoo's OrderEnforcingWrapper refuses to give before one
+PER_GAME = (
+    "agent_selection",
+    "rewards",
+    "_cumulative_rewards",
+    "terminations",
+    "truncations",
+    "infos",
+)
 
 
 class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
@@ -83,6 +93,24 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
         self.action_spaces = dict.fromkeys(AGENTS, spaces.actions(self.setup))
         self.episode: Episode | None = None
         self._seeds: np.random.Generator | None = None  # a seeded reset's, for those after
+        self.closed = False
+
+    if not TYPE_CHECKING:  # (mypy still checks every attribute's name)
+
+        def __getattr__(self, name: str) -> Any:
+            """Only for what is not set: ``agent_selection``, ``rewards`` and the other
+            per-game attributes before the first ``reset()`` (an AttributeError in
+            PettingZoo's words, as its OrderEnforcingWrapper gives) or after ``close()``."""
+            if name in PER_GAME:
+                if self.__dict__.get("closed"):
+                    raise AttributeError(
+                        f"{name} cannot be accessed: the environment is closed (close() let go "
+                        "of its game); make a new one"
+                    )
+                raise AttributeError(
+                    f"{name} cannot be accessed before reset(): call reset() first"
+                )
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # -- PettingZoo's API ---------------------------------------------------------------
     def observation_space(self, agent: str) -> gym_spaces.Space[Any]:
@@ -96,6 +124,8 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
         reset without one after it, as Gymnasium's environments do (never seeded: a random
         one); ``options={"swap": True}`` puts army B on side 0 (other options are ignored,
         as PettingZoo's API test expects of an environment)."""
+        if self.closed:
+            raise EnvironmentClosedError("reset()")
         swap = swap_option(options, known=None)
         if seed is not None:
             game_seed = new_seed(seed)
@@ -114,19 +144,19 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
         self._after_step()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        episode = self._episode()
+        episode = self._episode("observe()")
         side = AGENTS.index(_agent(agent))
         acting = agent == self.agent_selection and not episode.over
         mask = episode.mask() if acting else np.zeros(self.setup.encoding.size, np.int8)
         return {"observation": episode.observe(side), "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        self._acting()
+        self._acting("last()")
         return super().last(observe)  # type: ignore[no-any-return]
 
     def step(self, action: int | None) -> None:
         """Carry out an index for the agent to act (None once its game is over)."""
-        agent = self._acting()
+        agent = self._acting("step()")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -138,41 +168,53 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
         self._after_step()
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
+        if self.closed:
+            raise EnvironmentClosedError("render()")
         if self.render_mode is None or self.episode is None:
             return None
         return render_episode(self.episode, self.render_mode)
 
     def close(self) -> None:
+        """Let go of the game, the per-game attributes (``agent_selection``, ``rewards``,
+        ...) and the terrain planes kept for the table; the spaces stay. Anything else
+        asked after it raises EnvironmentClosedError (an attribute: AttributeError);
+        closing it again does nothing."""
         self.episode = None
+        for name in PER_GAME:
+            self.__dict__.pop(name, None)
+        self.setup.observer.forget()
+        self.closed = True
 
     # -- ours -----------------------------------------------------------------------------
     @property
     def game(self) -> Any:
         """The engine's game (its events, record and every rule's own query)."""
-        return self._episode().game
+        return self._episode("game").game
 
     def record(self, path: str) -> str:
         """Write the game so far as a record that ``kriegsspiel replay`` re-runs (both
         sides named "agent"); returns its text."""
-        return self._episode().write_record(path, ("agent", "agent"))
+        return self._episode("record()").write_record(path, ("agent", "agent"))
 
     def describe(self, index: int) -> str:
         """What an index means now, in words."""
-        return self.setup.encoding.describe(index, self._episode().game)
+        return self.setup.encoding.describe(index, self._episode("describe()").game)
 
     def open_actions(self) -> dict[int, Action | tuple[Action, ...]]:
         """The open indices with the engine action each carries out."""
-        return self._episode().open_indices()
+        return self._episode("open_actions()").open_indices()
 
-    def _episode(self) -> Episode:
+    def _episode(self, asked: str = "an episode") -> Episode:
+        if self.closed:
+            raise EnvironmentClosedError(asked)
         if self.episode is None:
             raise RuntimeError("call reset() before using the environment")
         return self.episode
 
-    def _acting(self) -> str:
+    def _acting(self, asked: str) -> str:
         """The agent to act; RuntimeError before reset() and once every agent has left
         the game (``agents`` empty: its agent_iter() loop is done)."""
-        self._episode()
+        self._episode(asked)
         if not self.agents:
             raise RuntimeError(
                 "the game is over and both agents have left it (agents is empty, "

@@ -45,11 +45,19 @@ SUPPORT_CALLS = ("barrage", "air strike")  # a Fire order's ``choice`` calling s
 MODES = ("hand-to-hand", "point-blank")  # an assault's fighting mode ("": the only one)
 REACTIONS = ("none", "down", "hand-to-hand", "point-blank", "escape", "stand and fire", "stay")
 WAYS = 4  # an Advance's end: forward, reverse, the first facing offered, the second
-# the most indices a numbering may have: an environment's reset takes about 30 bytes an
-# index (most of it the terrain's sample points and the spaces' bounds, cell by cell; the
-# mask, a byte an index, every step), so 2 million is about 60 MB, as much again as the
-# engine's own; 0.5" cells on a 72" x 48" table are 0.5 million (3", the default, 15,640)
+# the most indices a numbering may have (a policy's output; a mask, a byte an index, at
+# every step): 0.5" cells on a 72" x 48" table are 0.5 million (3", the default, 15,640)
 MOST_INDICES = 2_000_000
+# what an environment's set-up and reset allocate, measured (tracemalloc's peak, through
+# construction, reset and a few steps; docs/environment.md): about 4 MB whatever the cells
+# (the engine's game), 24 bytes a cell of each observation plane (the spaces' bounds, the
+# terrain planes, an observation) and 5 an index (the masks, the mask space's bounds); at
+# most MOST_RESET_BYTES, about twice what the standard Konflikt '47 set-up's 18 units on
+# 0.25" cells, the most indices, take (36 MB measured)
+GAME_BYTES = 4_000_000
+PLANE_CELL_BYTES = 24
+INDEX_BYTES = 5
+MOST_RESET_BYTES = 64_000_000
 _FIXED = ("Ambush", "Rally", "Down")
 
 
@@ -61,17 +69,24 @@ class NotEncodedError(ValueError):
 class ActionEncoding:
     """The numbering for games of ``units`` units on a ``width`` x ``height`` table."""
 
-    def __init__(self, units: int, width: float, height: float, cell: float = 3.0) -> None:
+    def __init__(
+        self, units: int, width: float, height: float, cell: float = 3.0, *, planes: int = 0
+    ) -> None:
+        """``planes``: the observation planes an environment lays on the cells (0: the
+        numbering alone), counted in what its reset allocates, which is bounded."""
         wanted = f"a cell is a positive number of inches, not {cell!r}"
         cell = arguments.number("cell", cell, wanted)
         if not (cell > 0 and math.isfinite(cell)):
             raise UsageError(wanted)
+        counted = f"planes is a whole number 0 or more, not {planes!r}"
+        if arguments.whole("planes", planes, counted) < 0:
+            raise UsageError(counted)
         grid = _grid(width, height, cell)
         size = None if grid is None else indices(units, grid[0] * grid[1])
-        if size is None or size > MOST_INDICES:
-            raise UsageError(_too_fine(units, width, height, cell, grid, size))
+        if grid is None or not _fits(units, grid, planes):
+            raise UsageError(_too_fine(units, width, height, cell, grid, size, planes))
         self.units, self.cell = units, cell
-        self.columns, self.rows = grid  # type: ignore[misc]  # (None: refused above)
+        self.columns, self.rows = grid
         self.cells = self.columns * self.rows
         n, g = units, self.cells
         self._fire = 4
@@ -90,9 +105,9 @@ class ActionEncoding:
         assert self.size == size
 
     @classmethod
-    def of(cls, game: BoltActionGame, cell: float = 3.0) -> ActionEncoding:
-        """The numbering for ``game``'s units and table."""
-        return cls(len(game.units), game.table.width, game.table.height, cell)
+    def of(cls, game: BoltActionGame, cell: float = 3.0, *, planes: int = 0) -> ActionEncoding:
+        """The numbering for ``game``'s units and table (``planes`` as the constructor)."""
+        return cls(len(game.units), game.table.width, game.table.height, cell, planes=planes)
 
     # -- cells -------------------------------------------------------------------------
     def cell_of(self, x: float, y: float) -> int:
@@ -317,17 +332,43 @@ def _grid(width: float, height: float, cell: float) -> tuple[int, int] | None:
     return columns, rows
 
 
-def smallest_cell(units: int, width: float, height: float) -> float:
+def reset_bytes(units: int, cells: int, planes: int = 0) -> int:
+    """About what an environment of ``units`` units, with ``planes`` observation planes
+    on ``cells`` cells, allocates at its set-up and reset (measured: GAME_BYTES,
+    PLANE_CELL_BYTES, INDEX_BYTES)."""
+    return GAME_BYTES + PLANE_CELL_BYTES * planes * cells + INDEX_BYTES * indices(units, cells)
+
+
+def _fits(units: int, grid: tuple[int, int], planes: int) -> bool:
+    """Whether the numbering of ``grid``'s cells stays within MOST_INDICES, and an
+    environment laying ``planes`` planes on them within MOST_RESET_BYTES."""
+    cells = grid[0] * grid[1]
+    return (
+        indices(units, cells) <= MOST_INDICES
+        and reset_bytes(units, cells, planes) <= MOST_RESET_BYTES
+    )
+
+
+def smallest_cell(units: int, width: float, height: float, planes: int = 0) -> float:
     """The smallest cell, in inches rounded up to a thousandth, whose numbering of
-    ``units`` units on a ``width`` x ``height`` table stays within MOST_INDICES."""
-    base = indices(units, 0)
-    most_cells = max(1, (MOST_INDICES - base) // (2 * max(units, 1)))
+    ``units`` units on a ``width`` x ``height`` table stays within MOST_INDICES, and
+    whose environment, laying ``planes`` planes on the cells, within MOST_RESET_BYTES."""
+    base = indices(units, 0)  # (each cell adds 2 indices a unit: its Advance and Run)
+    per_cell = 2 * max(units, 1)
+    most_cells = max(
+        1,
+        min(
+            (MOST_INDICES - base) // per_cell,
+            (MOST_RESET_BYTES - GAME_BYTES - INDEX_BYTES * base)
+            // (INDEX_BYTES * per_cell + PLANE_CELL_BYTES * planes),
+        ),
+    )
     # the columns c and rows r (c x r cells at most) that a cell of max(width / c,
     # height / r) inches gives; the least such cell
     exact = min(max(width / c, height / (most_cells // c)) for c in range(1, most_cells + 1))
     cell = math.ceil(exact * 1000) / 1000
     grid = _grid(width, height, cell)
-    while grid is None or indices(units, grid[0] * grid[1]) > MOST_INDICES:  # (rounding)
+    while grid is None or not _fits(units, grid, planes):  # (rounding)
         cell += 0.001
         grid = _grid(width, height, cell)
     return cell
@@ -340,20 +381,33 @@ def _too_fine(
     cell: float,
     grid: tuple[int, int] | None,
     size: int | None,
+    planes: int,
 ) -> str:
-    """The refusal of a cell so small its numbering would be too large to hold."""
+    """The refusal of a cell so small its numbering, or an environment's arrays on its
+    cells, would be too large to hold."""
     table = f'{width:g}" x {height:g}" table'
-    cells = (
-        f"more than {MOST_INDICES:,} cells a side"
-        if grid is None
-        else f"{grid[0]} x {grid[1]} cells"
-    )
-    made = f"more than {MOST_INDICES:,}" if size is None else f"{size:,}"
+    least = f"give a cell of {smallest_cell(units, width, height, planes):g} inches or more"
+    if grid is None or size is None or size > MOST_INDICES:
+        cells = (
+            f"more than {MOST_INDICES:,} cells a side"
+            if grid is None
+            else f"{grid[0]} x {grid[1]} cells"
+        )
+        made = f"more than {MOST_INDICES:,}" if size is None else f"{size:,}"
+        return (
+            f"cell={cell!r} cuts the {table} into {cells}: {made} action indices for its "
+            f"{units} units, and the numbering holds at most {MOST_INDICES:,} (every index "
+            f"costs memory in each mask, observation space and policy): {least} for this "
+            f"set-up"
+        )
+    count = grid[0] * grid[1]
+    needed = reset_bytes(units, count, planes)
     return (
-        f"cell={cell!r} cuts the {table} into {cells}: {made} action indices for its "
-        f"{units} units, and the numbering holds at most {MOST_INDICES:,} (every index "
-        f"costs memory in each mask, observation space and policy): give a cell of "
-        f"{smallest_cell(units, width, height):g} inches or more for this table"
+        f"cell={cell!r} cuts the {table} into {grid[0]} x {grid[1]} cells: the "
+        f"environment's {planes} observation planes on {count:,} cells and its {size:,} "
+        f"action indices would take about {needed / 1e6:,.0f} MB to set up and reset, and "
+        f"an environment takes at most {MOST_RESET_BYTES / 1e6:g} MB: {least} for this "
+        f"set-up ({units} units on this table)"
     )
 
 

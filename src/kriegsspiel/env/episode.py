@@ -22,7 +22,7 @@ from kriegsspiel.core import arguments
 from kriegsspiel.core.arguments import in_python_words
 from kriegsspiel.core.game import CHANCE, IllegalActionError
 from kriegsspiel.env.encoding import ActionEncoding
-from kriegsspiel.env.observe import Observer
+from kriegsspiel.env.observe import Observer, plane_names
 from kriegsspiel.errors import KriegsspielError, UsageError, UsageTypeError
 from kriegsspiel.sim import MAX_SEED
 from kriegsspiel.sim.matchup import Matchup, army_list, build_matchup, set_up_game
@@ -73,7 +73,7 @@ class Setup:
         except KriegsspielError as refused:  # (told as the command line's options)
             refused.args = (in_python_words(str(refused)), *refused.args[1:])
             raise
-        encoding = ActionEncoding.of(game, cell)
+        encoding = ActionEncoding.of(game, cell, planes=len(plane_names(game)))
         return cls(matchup, encoding, Observer(game, encoding))
 
 

@@ -129,16 +129,8 @@ class Observer:
 
     def __init__(self, game: BoltActionGame, encoding: ActionEncoding) -> None:
         self.encoding = encoding
-        self.categories = tuple(r.category for r in game.rules.data.terrain.rows)
-        names = (
-            *(f"terrain: {c}" for c in self.categories),
-            "soft cover",
-            "hard cover",
-            "blocks sight",
-            "impassable to vehicles",
-            "objective points / 10",
-            *_UNIT_PLANES,
-        )
+        self.categories = _categories(game)
+        names = plane_names(game)
         rows, cols = encoding.rows, encoding.columns
         self.shapes = Shapes(
             (len(names), rows, cols),
@@ -148,14 +140,33 @@ class Observer:
         )
         self._table: Table | None = None
         self._terrain: Array = np.zeros((0, rows, cols), np.float32)
-        # each cell's sample points, row by row (the planes' order)
-        step = encoding.cell / _SAMPLES
-        offsets = (np.arange(_SAMPLES) + 0.5) * step
-        xs = (np.arange(cols)[:, None] * encoding.cell + offsets[None, :]).ravel()
-        ys = (np.arange(rows)[:, None] * encoding.cell + offsets[None, :]).ravel()
-        grid_y, grid_x = np.meshgrid(ys, xs, indexing="ij")
-        self._points = (grid_x, grid_y)
-        self.low, self.high = _bounds(game, self.shapes, len(self.categories))
+        # each entry's bounds, a plane's as one value (spread over its cells when asked)
+        self._low, self._high = _bounds(game, self.shapes, len(self.categories))
+
+    @property
+    def low(self) -> dict[str, Array]:
+        """Each entry's least value over the set-up's games, by array (made anew when
+        asked: the spaces keep their own copy, so the planes' cells are not held twice)."""
+        return self._spread(self._low)
+
+    @property
+    def high(self) -> dict[str, Array]:
+        """Each entry's greatest value over the set-up's games (as :attr:`low`)."""
+        return self._spread(self._high)
+
+    def forget(self) -> None:
+        """Let go of the terrain planes kept for the last table (worked out again when
+        next observed): what an environment's close() releases."""
+        rows, cols = self.encoding.rows, self.encoding.columns
+        self._table, self._terrain = None, np.zeros((0, rows, cols), np.float32)
+
+    def _spread(self, bounds: dict[str, Array]) -> dict[str, Array]:
+        shapes = {
+            "planes": self.shapes.planes,
+            "units": self.shapes.units,
+            "game": self.shapes.game,
+        }
+        return {key: np.array(np.broadcast_to(bounds[key], shapes[key])) for key in shapes}
 
     def observe(
         self,
@@ -292,10 +303,15 @@ class Observer:
             return self._terrain
         rows, cols = self.encoding.rows, self.encoding.columns
         count = len(self.categories) + 4
-        covered = np.zeros((count, rows * _SAMPLES, cols * _SAMPLES), np.float32)
-        grid_x, grid_y = self._points
+        # each cell's sample points: the columns' x across, the rows' y down, broadcast
+        # (no grid of points held: a byte a point of each plane, while worked out)
+        step = self.encoding.cell / _SAMPLES
+        offsets = (np.arange(_SAMPLES) + 0.5) * step
+        xs = (np.arange(cols)[:, None] * self.encoding.cell + offsets[None, :]).reshape(1, -1)
+        ys = (np.arange(rows)[:, None] * self.encoding.cell + offsets[None, :]).reshape(-1, 1)
+        covered = np.zeros((count, rows * _SAMPLES, cols * _SAMPLES), np.bool_)
         for feature in table.features:
-            inside = shapely.contains_xy(shapely.Polygon(feature.polygon), grid_x, grid_y)
+            inside = shapely.contains_xy(shapely.Polygon(feature.polygon), xs, ys)
             category = terrain_row(game.rules, feature.category).category
             layers = [self.categories.index(category)]
             base = len(self.categories)
@@ -309,10 +325,28 @@ class Observer:
             if feature.impassable_to & {VEHICLE, "vehicles", "everyone"}:
                 layers.append(base + 3)
             for layer in layers:
-                np.maximum(covered[layer], inside, out=covered[layer])
-        shares = covered.reshape(count, rows, _SAMPLES, cols, _SAMPLES).mean(axis=(2, 4))
-        self._table, self._terrain = table, shares.astype(np.float32)
+                covered[layer] |= inside
+        samples = covered.reshape(count, rows, _SAMPLES, cols, _SAMPLES)
+        shares = samples.sum(axis=(2, 4), dtype=np.float32) / np.float32(_SAMPLES**2)
+        self._table, self._terrain = table, shares
         return self._terrain
+
+
+def plane_names(game: BoltActionGame) -> tuple[str, ...]:
+    """The planes' names, in order, for ``game``'s set-up (its edition's terrain table)."""
+    return (
+        *(f"terrain: {c}" for c in _categories(game)),
+        "soft cover",
+        "hard cover",
+        "blocks sight",
+        "impassable to vehicles",
+        "objective points / 10",
+        *_UNIT_PLANES,
+    )
+
+
+def _categories(game: BoltActionGame) -> tuple[str, ...]:
+    return tuple(r.category for r in game.rules.data.terrain.rows)
 
 
 def _bounds(
@@ -343,7 +377,7 @@ def _bounds(
     all_models = float(sum(u.start_models for u in units))
     points = sum(o.points for o in game.scenario.objectives)
     objective_points = points / 10
-    planes = np.ones(shapes.planes, np.float32)
+    planes = np.ones((shapes.planes[0], 1, 1), np.float32)  # a plane's bound, on every cell
     at = categories + 4
     # a plane always 0 (no objectives, no vehicles) is bounded by one point or one model
     # all the same, so a learner scaling by high - low never divides by 0
@@ -366,7 +400,7 @@ def _bounds(
     victory = game.scenario.victory == "objectives"
     game_row[_SCORE : _SCORE + 2] = objective_points if victory else side_units / 10
     low = {
-        "planes": np.zeros(shapes.planes, np.float32),
+        "planes": np.zeros((shapes.planes[0], 1, 1), np.float32),
         "units": unit_low,
         "game": np.zeros(shapes.game, np.float32),
     }

@@ -33,6 +33,7 @@ from kriegsspiel.ai.players import Player
 from kriegsspiel.core import arguments
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.env import spaces
+from kriegsspiel.env.closed import EnvironmentClosedError
 from kriegsspiel.env.episode import Episode, Setup, new_seed, swap_option
 from kriegsspiel.env.render import RENDER_MODES, render_episode
 from kriegsspiel.errors import UsageError
@@ -79,12 +80,15 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         self.action_space = spaces.actions(self.setup)
         self.episode: Episode | None = None
         self.opponent: Player | None = None
+        self.closed = False
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         """A new game: ``seed`` seeds its dice, its draws and the AI (left out: a random
         one); ``options={"swap": True}`` puts army B on side 0."""
+        if self.closed:
+            raise EnvironmentClosedError("reset()")
         checked = None if seed is None else new_seed(seed)
         swap = swap_option(options)
         super().reset(seed=checked)
@@ -98,7 +102,7 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         return self._observation(), self._info(None)
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
-        episode = self._episode()
+        episode = self._episode("step()")
         if self.forfeit is not None:
             raise IllegalActionError(
                 f"the game is over, forfeited by the agent: {self._forfeited}; call reset()"
@@ -127,29 +131,40 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         array as ``info["action_mask"]``, which ``action_space.sample(mask=...)`` takes."""
         if self.forfeit is not None:
             return np.zeros(self.setup.encoding.size, np.int8)
-        return self._episode().mask()
+        return self._episode("action_masks()").mask()
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
+        if self.closed:
+            raise EnvironmentClosedError("render()")
         if self.render_mode is None or self.episode is None:
             return None
         forfeit = None if self.forfeit is None else self._forfeited
         return render_episode(self.episode, self.render_mode, forfeit=forfeit)
 
+    def close(self) -> None:
+        """Let go of the game, the AI and the terrain planes kept for the table; the
+        spaces stay (Gymnasium's wrappers read them). Anything else the environment is
+        asked after it raises EnvironmentClosedError; closing it again does nothing."""
+        self.episode, self.opponent = None, None
+        self.forfeit, self._forfeited = None, ""
+        self.setup.observer.forget()
+        self.closed = True
+
     @property
     def game(self) -> Any:
         """The engine's game (its events, record and every rule's own query)."""
-        return self._episode().game
+        return self._episode("game").game
 
     def record(self, path: str) -> str:
         """Write the game so far as a record that ``kriegsspiel replay`` re-runs (the
         agent's side named "agent"); returns its text."""
         players = ["agent", "agent"]
         players[1 - self.side] = self.opponent_kind
-        return self._episode().write_record(path, (players[0], players[1]))
+        return self._episode("record()").write_record(path, (players[0], players[1]))
 
     def describe(self, index: int) -> str:
         """What an index means now, in words."""
-        return self.setup.encoding.describe(index, self._episode().game)
+        return self.setup.encoding.describe(index, self._episode("describe()").game)
 
     def _opponent_moves(self) -> None:
         episode, opponent = self._episode(), self.opponent
@@ -168,7 +183,9 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
             "seed": episode.seed,
         }
 
-    def _episode(self) -> Episode:
+    def _episode(self, asked: str = "an episode") -> Episode:
+        if self.closed:
+            raise EnvironmentClosedError(asked)
         if self.episode is None:
             raise RuntimeError("call reset() before using the environment")
         return self.episode
