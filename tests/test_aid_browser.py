@@ -629,6 +629,31 @@ def test_a_tank_card_offers_no_reaction_and_a_squads_offers_the_three(page, serv
     assert page.get_by_test_id(f"unit-{tank.uid}").locator("[data-testid^=react-]").count() == 0
     for face in ("Down", "Run", "Fire"):
         assert page.get_by_test_id(f"react-{face}-1").is_visible()
+    # each says what it does (the solo game's words), and what follows in its title
+    said = page.get_by_test_id("unit-1").locator("[data-testid^=react-]").all_inner_texts()
+    assert said == [
+        "Down (go Down when shot at)",
+        "Run (escape the assault)",
+        "Fire (stand and fire at the assaulters)",
+    ]
+    run = page.get_by_test_id("react-Run-1").get_attribute("title")
+    assert run == "escape the assault: a Run straight away, and no fight"
+
+
+def test_the_defender_picker_offers_only_the_attackers_enemies(page, served):
+    """Probe finding 2: a unit assaults the enemy; the odds of a friend are refused too."""
+    units = served.session.now.units
+    page.get_by_test_id("bag").wait_for()
+    page.get_by_test_id("assault-defender").select_option("2")  # (before an attacker)
+    page.get_by_test_id("assault-attacker").select_option("1")
+    offered = page.get_by_test_id("assault-defender").locator("option").all_inner_texts()
+    assert offered[0] == "— pick a unit —"
+    assert sorted(offered[1:]) == sorted(u.name for u in units if u.side == 1)
+    # the friend picked first is let go, not asked
+    assert page.get_by_test_id("assault-defender").input_value() == ""
+    foe = next(u.uid for u in units if u.side == 1 and u.kind == "infantry")
+    page.get_by_test_id("assault-defender").select_option(str(foe))
+    page.get_by_test_id("assault-chances").wait_for()
 
 
 def test_a_second_device_follows_the_game_and_a_stale_refusal_catches_up(browser, served):
@@ -797,7 +822,9 @@ def test_a_bolt_action_assault_form_offers_only_what_the_edition_plays(browser, 
         tank_card = page.get_by_test_id(f"unit-{sherman}")
         assert tank_card.locator("[data-testid^=react-]").count() == 0
         card = page.get_by_test_id(f"unit-{carrier}")
-        assert card.locator("[data-testid^=react-]").all_inner_texts() == ["Down"]
+        assert card.locator("[data-testid^=react-]").all_inner_texts() == [
+            "Down (escape the shot or assault)"  # (not going to ground: a vehicle cannot)
+        ]
         page.get_by_test_id(f"react-Down-{carrier}").click()
         page.wait_for_function(f"!document.querySelector('[data-testid=react-Down-{carrier}]')")
         assert served_ba1.session.now.units[carrier].order == "Down"

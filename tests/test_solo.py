@@ -496,7 +496,10 @@ def test_a_person_assaulted_chooses_how_to_meet_it_by_name(tmp_path: Path) -> No
     action = HumanPlayer(console, answers("esc")).choose(game)
     out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
     assert f"assaults your {game.units[assault.target].name}" in out  # type: ignore[index]
-    assert "escape: run from the assault" in out and "hand-to-hand: fight hand-to-hand" in out
+    assert (
+        "escape: escape the assault: a Run straight away" in out
+        and "hand-to-hand: fight hand-to-hand" in out
+    )
     assert (action.kind, action.choice) == ("react", "escape") and game.is_legal(action)
 
 

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from kriegsspiel.aid.tracker import AidError, Kit, TrackedUnit, Tracker
+from kriegsspiel.aid.tracker import AidError, Kit, TrackedUnit, Tracker, refuse_friends
 from kriegsspiel.core.report import Reason
 from kriegsspiel.errors import UnknownNameError, UsageError
 from kriegsspiel.rulesets.bolt_action.assault import CONTACT
@@ -29,7 +29,13 @@ from kriegsspiel.rulesets.bolt_action.odds import (
     vehicle_assault_odds,
 )
 from kriegsspiel.rulesets.bolt_action.reactions import assault_choices, vehicle_move_shown
-from kriegsspiel.rulesets.bolt_action.shooting import Cover, Facing, Situation, target_situation
+from kriegsspiel.rulesets.bolt_action.shooting import (
+    FIRING_ORDERS,
+    Cover,
+    Facing,
+    Situation,
+    target_situation,
+)
 
 VehicleMove = Literal["ran", "advanced", "stationary"]
 
@@ -84,6 +90,7 @@ def assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
 
 def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
     firer, target = _pair(tracker, asked.firer, asked.target, "shoot at")
+    _may_fire(tracker, firer)
     rules = tracker.rules
     vehicle_target = target.kind == "vehicle"
     moving = firer.order == "Advance" if asked.moving is None else asked.moving
@@ -106,10 +113,10 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
         facing=asked.facing if vehicle_target else "front",
         indirect=asked.indirect,
         ranged_in=asked.ranged_in,
-        # an officer near a target vehicle: its crew's tests take his bonus
-        target_officer=tracker.officer_for(target.uid, asked.target_officer)
-        if vehicle_target
-        else None,
+        # the officer near the target (or its own): a vehicle's crew's tests take his
+        # bonus, and troops' morale check after a flamethrower's hit; a name that is no
+        # live officer of its side is refused, as the CLI refuses an unknown rank
+        target_officer=tracker.officer_for(target.uid, asked.target_officer),
     )
     survivors = firer.survivors()
     crew_short = firer.kind != "vehicle" and firer.models < 2
@@ -165,6 +172,7 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
 
 def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
     attacker, defender = _pair(tracker, asked.attacker, asked.defender, "assault")
+    refuse_friends(attacker, defender)  # (as the fight's end refuses them)
     if attacker.kind == "vehicle":
         raise AidError(f"{attacker.name} is a vehicle: only infantry and teams assault")
     _needs_kit(attacker)
@@ -286,6 +294,23 @@ def _pair(tracker: Tracker, a: int, b: int, doing: str) -> tuple[TrackedUnit, Tr
     return first, second
 
 
+def _may_fire(tracker: Tracker, firer: TrackedUnit) -> None:
+    """Refuse a shot by a unit whose die shows an order that does not fire
+    (:data:`.shooting.FIRING_ORDERS`: sheet 002's "Run: no firing", "Rally", "Down: no
+    move/fire"), this turn's or a Down die kept from the last; one with no die yet may be
+    asked, to weigh the order to give it."""
+    face = firer.order or firer.retained
+    if face is None or face in FIRING_ORDERS:
+        return
+    summary = next((r.summary for r in tracker.rules.data.orders.rows if r.order == face), "")
+    shows = f"its die shows {face}" if firer.order else f"it kept its {face} die from the last turn"
+    raise AidError(
+        f"{firer.name} cannot fire this turn: {shows} ({summary.lower()}); a unit fires "
+        "on Fire, Advance or from Ambush. Ask before its die is given (or next turn)",
+        field="firer",
+    )
+
+
 def _needs_kit(unit: TrackedUnit) -> None:
     if not unit.kit:
         raise AidError(
@@ -328,8 +353,9 @@ def _down(unit: TrackedUnit) -> bool:
 
 def _vehicle_move(unit: TrackedUnit) -> VehicleMove:
     """How a vehicle moved this turn, as its die shows (:func:`.reactions.vehicle_move_shown`,
-    as the game counts a recce vehicle's after its escape): Run, Advance, or neither."""
-    moved = vehicle_move_shown(unit.order)
+    as the game counts a recce vehicle's after its escape): Run, Advance, or neither; an
+    immobilised one has not moved, whatever its die."""
+    moved = vehicle_move_shown(unit.order, immobilised=unit.immobilised)
     return "ran" if moved == "run" else "advanced" if moved == "advance" else "stationary"
 
 
@@ -464,6 +490,10 @@ _PAGE_PHRASES = (
         "; give its weapons whose arc they are in with --vehicle-weapon NAME[:COUNT] (or "
         "leave out --from if none bears on them)",
         "; this vehicle has no weapon to fire at them: leave From empty",
+    ),
+    (
+        "the check at half strength: odds morale --officer",
+        "the check at half strength takes his bonus: Check on the unit's card",
     ),
 )
 _PAGE_FIELDS = {

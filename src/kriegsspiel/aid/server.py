@@ -9,16 +9,18 @@ whose ``error`` names the field; neither changes the game.
 from __future__ import annotations
 
 import hmac
+import json
 import threading
 from collections.abc import Callable
 from importlib import resources
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, FastAPI, Request, Security
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.security import APIKeyHeader
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException
 
 from kriegsspiel.aid import questions
 from kriegsspiel.aid.questions import AssaultAsked, ShotAsked, VehicleMove
@@ -34,8 +36,15 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# A unit is named by its uid, an integer: never true (1), 2.0 or "2" (strict)
+UnitId = Annotated[int, Field(strict=True, description="A unit's uid (GET /api/state).")]
+UNIT_FIELDS = frozenset({"unit", "firer", "target", "attacker", "defender", "keep"})
+# inches as measured: a number, never NaN or infinity
+Inches = Annotated[float, Field(ge=0, le=1000, allow_inf_nan=False)]
+
+
 class OrderBody(_Body):
-    unit: int
+    unit: UnitId
     order: str
     roll: bool = Field(True, description="The aid rolls the order test (else give outcome).")
     outcome: Outcome | None = None
@@ -45,7 +54,7 @@ class OrderBody(_Body):
 
 
 class DrawBody(_Body):
-    side: int | None = Field(
+    side: Annotated[int, Field(strict=True)] | None = Field(
         None,
         description="The side whose die the players drew from their own bag (0 or 1); "
         "left out, the aid draws one.",
@@ -53,33 +62,33 @@ class DrawBody(_Body):
 
 
 class TakeDieBody(_Body):
-    unit: int
+    unit: UnitId
     face: str
     why: Literal["reaction", "damage"]
 
 
 class NearBody(_Body):
-    unit: int
+    unit: UnitId
     officer: str | None = Field(None, description="A live officer of its side; null: none.")
 
 
 class OwnDiceBody(_Body):
-    unit: int
+    unit: UnitId
     own: bool = Field(description="The players roll its order test themselves.")
 
 
 class PinsBody(_Body):
-    unit: int
+    unit: UnitId
     pins: int
 
 
 class ModelsBody(_Body):
-    unit: int
+    unit: UnitId
     models: int
 
 
 class ShotAtBody(_Body):
-    unit: int
+    unit: UnitId
     casualties: int = Field(0, description="Models lost (a vehicle's 1: knocked out).")
     pins: int = 0
     immobilised: bool = Field(False, description="A vehicle immobilised (again: knocked out).")
@@ -88,7 +97,7 @@ class ShotAtBody(_Body):
 
 
 class MoraleCheckBody(_Body):
-    unit: int
+    unit: UnitId
     roll: bool = Field(True, description="The aid rolls the check (else give passed).")
     passed: bool | None = None
     officer: str | None = None
@@ -100,8 +109,8 @@ class MoraleCheckBody(_Body):
 
 
 class FoughtBody(_Body):
-    attacker: int
-    defender: int
+    attacker: UnitId
+    defender: UnitId
     winner: Literal["attacker", "defender", "both"]
     left: int = Field(0, description="The winner's models left (both wiped out: 0).")
     stood_and_fired: bool = Field(
@@ -110,11 +119,11 @@ class FoughtBody(_Body):
 
 
 class UnitBody(_Body):
-    unit: int
+    unit: UnitId
 
 
 class EndTurnBody(_Body):
-    keep: list[int] = []
+    keep: list[UnitId] = []
 
 
 class WeaponCount(_Body):
@@ -125,9 +134,9 @@ class WeaponCount(_Body):
 class ShotBody(_Body):
     """A shot's odds: what the players measure and judge; the rest is read from the game."""
 
-    firer: int
-    target: int
-    range: float = Field(ge=0, le=1000, description="Range in inches, as measured.")
+    firer: UnitId
+    target: UnitId
+    range: Inches = Field(description="Range in inches, as measured.")
     cover: Cover = "none"
     facing: Facing = "front"
     moving: bool | None = Field(None, description="Firing on the move (default: an Advance die).")
@@ -146,8 +155,8 @@ class ShotBody(_Body):
 class AssaultBody(_Body):
     """An assault's odds: what the players decide; the rest is read from the game."""
 
-    attacker: int
-    defender: int
+    attacker: UnitId
+    defender: UnitId
     attacker_officer: str | None = None
     defender_officer: str | None = None
     attacker_mode: Literal["hand-to-hand", "point-blank"] = "hand-to-hand"
@@ -155,7 +164,7 @@ class AssaultBody(_Body):
     attacker_cover: Cover = "none"
     vehicle_move: VehicleMove | None = None
     target_immobilised: bool = False
-    from_inches: float | None = Field(None, ge=0, le=1000)
+    from_inches: Inches | None = None
 
 
 PASSWORD_HEADER = "X-Aid-Password"
@@ -222,8 +231,23 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
         problems = []
         for error in exc.errors():
             where = ".".join(str(p) for p in error["loc"] if p != "body") or "the request"
-            problems.append(f"{where}: {error['msg']}")
+            problems.append(f"{where}: {_said(error)}")
         return JSONResponse({"error": "; ".join(problems)}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def not_here(request: Request, exc: HTTPException) -> JSONResponse:
+        """No such page, or a request it does not take (GET of a step): the aid's own
+        answer, ``error`` saying what was asked and where the API is listed."""
+        asked = f"{request.method} {request.url.path}"
+        if exc.status_code == 404:
+            why = f"no {request.url.path} here: the play aid's requests are listed at /api/docs"
+        elif exc.status_code == 405:
+            said = {k.lower(): v for k, v in (exc.headers or {}).items()}
+            allowed = said.get("allow", "another method")
+            why = f"{asked} is not taken: {request.url.path} takes {allowed} (see /api/docs)"
+        else:
+            why = f"{asked}: {exc.detail}"
+        return JSONResponse({"error": why}, status_code=exc.status_code, headers=exc.headers)
 
     @app.get("/", response_class=HTMLResponse)
     def page() -> str:
@@ -409,6 +433,18 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
 
     app.include_router(steps)  # (after its routes: including copies them)
     return app
+
+
+def _said(error: Any) -> str:
+    """A malformed field's fault in words: a unit that is not its uid (true, 2.0, a name),
+    a number of inches that is no number (NaN, infinity); else pydantic's own."""
+    kind, loc = error["type"], error["loc"]
+    given = json.dumps(error.get("input"), default=str)  # (as the request said it)
+    if kind == "int_type" and any(p in UNIT_FIELDS for p in loc):
+        return f"a unit is named by its uid, an integer (GET /api/state), not {given}"
+    if kind == "finite_number":
+        return f"not a number ({given}): give the inches measured, 0 to 1000"
+    return str(error["msg"])
 
 
 def _read(name: str) -> str:

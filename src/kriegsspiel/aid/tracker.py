@@ -32,7 +32,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     order_test,
     order_test_needed,
 )
-from kriegsspiel.rulesets.bolt_action.reactions import dice_faces, die_shown
+from kriegsspiel.rulesets.bolt_action.reactions import dice_reactions, die_shown
 
 ORDERS = ("Fire", "Advance", "Run", "Ambush", "Rally", "Down")
 MAX_PINS = 99  # more than any unit's morale: the count is kept, the unit removed at its morale
@@ -356,6 +356,12 @@ class Tracker:
             )
         if dice is not None and outcome is not None:
             raise AidError("both dice and an outcome given: give one, not both")
+        if unit.immobilised and order == "Run":
+            raise AidError(
+                f"{unit.name} is immobilised: it cannot move for the rest of the game, so it "
+                "cannot Run; give it Fire, Advance (it fires where it stands, as on the "
+                "move), Ambush, Rally or Down"
+            )
         test = self.test_of(uid, officer)
         needed = order_test_needed(self.rules, test, order)
         rolled = ""
@@ -423,10 +429,15 @@ class Tracker:
         them (:func:`.reactions.dice_faces`): Down when shot at, an escape's Run, standing
         to fire's Fire; a vehicle only a recce vehicle's escape (Down in Bolt Action 1st
         edition, Run in Konflikt '47); none once it has its die."""
+        return tuple(self.reactions_of(uid))
+
+    def reactions_of(self, uid: int) -> dict[str, str]:
+        """:meth:`reaction_faces`, each with the reaction it is taken for
+        (:func:`.reactions.dice_reactions`: "down", "escape", "stand and fire")."""
         unit = self._unit(uid)
         if self.phase != "orders" or unit not in self.waiting(unit.side):
-            return ()
-        return dice_faces(
+            return {}
+        return dice_reactions(
             self.rules,
             vehicle=unit.kind == "vehicle",
             recce=unit.recce,
@@ -657,8 +668,7 @@ class Tracker:
         ``stood_and_fired``: the defenders stood and fired (Konflikt '47), which takes
         their die as a Fire reaction if the players have not taken it yet."""
         a, d = self._alive(attacker), self._alive(defender)
-        if a.side == d.side:
-            raise AidError(f"{a.name} and {d.name} are on the same side: they do not fight")
+        refuse_friends(a, d)
         if a.kind == "vehicle":
             raise AidError(f"{a.name} is a vehicle: vehicles do not assault")
         if d.kind == "vehicle":
@@ -933,6 +943,14 @@ class Tracker:
         if outcome == "fail":
             return "Down"
         faces = FUBAR_FACES[outcome]
+        if outcome == "panic" and unit.immobilised:
+            # as the game's panic: a unit that cannot move goes Down (sheet 001)
+            if face not in (None, "Down"):
+                raise AidError(
+                    f"{unit.name} is immobilised and cannot run away: after FUBAR panic its "
+                    f"die shows Down, not {face!r}"
+                )
+            return "Down"
         if face is None:
             return faces[0]
         if face not in faces:
@@ -940,6 +958,17 @@ class Tracker:
                 f"after FUBAR {outcome} the die shows {' or '.join(faces)}, not {face!r}"
             )
         return face
+
+
+def refuse_friends(attacker: TrackedUnit, defender: TrackedUnit) -> None:
+    """Refuse a fight between two units of one side, its odds or its end: no sheet lets a
+    unit assault a friend (a FUBAR's friendly fire is a shot, its panic a Run away from the
+    enemy)."""
+    if attacker.side == defender.side:
+        raise AidError(
+            f"{attacker.name} and {defender.name} are on the same side: they do not fight; "
+            "pick an enemy unit as the defender"
+        )
 
 
 def _roll_order_test(dice: Dice, rules: Rules, test: MoraleTest) -> tuple[Outcome, str]:

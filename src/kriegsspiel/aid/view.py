@@ -10,7 +10,7 @@ from kriegsspiel.aid.tracker import ORDERS, TrackedUnit, Tracker
 from kriegsspiel.rulesets.bolt_action.assault import fighting_modes
 from kriegsspiel.rulesets.bolt_action.morale import UNTESTED_ORDERS, new_test
 from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds, order_test_odds
-from kriegsspiel.rulesets.bolt_action.reactions import edition_faces
+from kriegsspiel.rulesets.bolt_action.reactions import edition_faces, reaction_words
 
 LOG_SHOWN = 60  # the newest log lines sent with the game (GET /api/log: all of them)
 
@@ -89,7 +89,13 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
     rules = tracker.rules
     out["defender_modes"] = defender_modes(tracker, unit)  # (as the assault's odds take them)
     # the reactions its die may be taken for now, as the game allows them
-    out["reactions"] = list(tracker.reaction_faces(unit.uid))
+    reactions = tracker.reactions_of(unit.uid)
+    out["reactions"] = list(reactions)
+    # what each does, then what follows, in the words the solo game offers it
+    out["reaction_words"] = {
+        face: list(reaction_words(rules, why, vehicle=unit.kind == "vehicle"))
+        for face, why in reactions.items()
+    }
     # why it cannot be the attacker of a fight's end now (no Run order, its Run spent)
     out["assault_refused"] = tracker.assault_refused(unit.uid)
     out["removed_at_pins"] = (

@@ -40,7 +40,11 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     terrain_refusal,
 )
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
-from kriegsspiel.rulesets.bolt_action.reactions import die_shown, vehicle_move_shown
+from kriegsspiel.rulesets.bolt_action.reactions import (
+    REACTION_WORDS,
+    die_shown,
+    vehicle_move_shown,
+)
 from kriegsspiel.solo.briefing import (
     SIDE_NAMES,
     assault_line,
@@ -75,14 +79,13 @@ HELP = (
 )
 # the orders in the menu's order; "Assault" is a Run at an enemy
 MENU = ("Fire", "Advance", "Run", "Assault", "Ambush", "Rally", "Down")
+# (those that spend a die in the words the play aid's buttons use: REACTION_WORDS)
 REACTIONS = {
     "none": "take the fire",
-    "down": "go Down: harder to hit, and that is its order this turn",
     "hand-to-hand": "fight hand-to-hand",
     "point-blank": "fight with point-blank fire",
-    "escape": "run from the assault: a Run straight away, and no fight",
-    "stand and fire": "stand and fire at the assaulters as they come in",
     "stay": "stay and take the assault",
+    **{reaction: f"{what}: {then}" for reaction, (what, then) in REACTION_WORDS.items()},
 }
 
 

@@ -415,11 +415,14 @@ function outOfTurn(u) {
   // only the reactions the game allows this unit (a tank has none, a recce vehicle escapes)
   if (u.waiting && u.reactions && u.reactions.length) {
     row.append(el("span", { class: "label" }, "Reacts"));
+    // each says what it does ("Run (escape the assault)"), and what follows in its title
     for (const face of u.reactions) {
+      const [what, then] = (u.reaction_words || {})[face] || [];
       row.append(el("button", {
         "data-testid": `react-${face}-${u.uid}`,
+        title: what ? `${what}: ${then}` : face,
         onclick: () => send("/api/take-die", { unit: u.uid, face, why: "reaction" }),
-      }, face));
+      }, what ? `${face} (${what})` : face));
     }
   }
   if (u.waiting && u.kind === "vehicle") {
@@ -528,16 +531,24 @@ function drawOdds() {
       "shot-facing", setShot("facing")) : null,
     target && target.kind === "vehicle" ? immobilisedTick(target, shot.target_immobilised,
       "shot-immobilised", setShot("target_immobilised")) : null,
-    target && target.kind === "vehicle" ? el("p", { class: "note" },
-      "An officer near the vehicle (its crew's tests): as picked on its card.") : null,
+    target ? el("p", { class: "note" }, target.kind === "vehicle"
+      ? "An officer near the vehicle (its crew's tests): as picked on its card."
+      : "An officer near the target (its check after a flamethrower's hit): as picked on its card.")
+      : null,
     tick("indirect fire", shot.indirect, "shot-indirect", setShot("indirect")),
     tick("ranged in", shot.ranged_in, "shot-ranged-in", setShot("ranged_in")),
     el("div", { id: "shot-result" }, el("div", { id: "shot-weapons" }, weaponRows()),
       answerBox("shot")),
     target && game.phase !== "over" ? shotTaken(target, taken, "taken") : null);
   // the assault
-  const defender = unitOf(fight.defender);
   const attacker = unitOf(fight.attacker);
+  // a unit assaults only the enemy: the defenders are the other side's (the server
+  // refuses a friend, as it refuses the fight's end)
+  const foes = attacker ? units.filter((u) => u.side !== attacker.side) : units;
+  if (fight.defender !== "" && !foes.some((u) => String(u.uid) === String(fight.defender))) {
+    fight.defender = "";
+  }
+  const defender = unitOf(fight.defender);
   // the edition's close quarters, as the server gives them (never guessed from its reactions)
   const pointBlank = game.attacker_modes.length > 1;
   const firesAtAssaulters = game.vehicles_fire_at_assaulters;
@@ -559,7 +570,7 @@ function drawOdds() {
     el("h3", {}, "An assault"),
     unitPicker("Attacker", fight.attacker, units.filter((u) => u.kind !== "vehicle"),
       "assault-attacker", setFight("attacker")),
-    unitPicker("Defender", fight.defender, units, "assault-defender", setFight("defender")),
+    unitPicker("Defender", fight.defender, foes, "assault-defender", setFight("defender")),
     defender && defender.kind === "vehicle"
       ? [choice("Vehicle", fight.vehicle_move, [["die", "as its die shows"], ["stationary", "stationary"],
         ["advanced", "advanced"], ["ran", "ran"]], "assault-vehicle-move", setFight("vehicle_move")),
@@ -768,8 +779,8 @@ async function askOdds(which) {
         target_down: shot.target_down,
         facing: shot.facing, indirect: shot.indirect, ranged_in: shot.ranged_in,
         target_immobilised: shot.target_immobilised, weapons: shot.weapons };
-      if (unitOf(shot.target).kind === "vehicle") body.target_officer = nearOf(shot.target) || null;
-      else { delete body.facing; delete body.target_immobilised; }
+      body.target_officer = nearOf(shot.target) || null; // (its crew's or its men's tests)
+      if (unitOf(shot.target).kind !== "vehicle") { delete body.facing; delete body.target_immobilised; }
       if (unitOf(shot.target).kind === "vehicle") delete body.target_down;
     } else {
       if (fight.attacker === "" || fight.defender === "") { answers.assault = null; continue; }

@@ -20,6 +20,33 @@ from kriegsspiel.rulesets.bolt_action.edition import Rules
 DIE_SHOWN = {"down": "Down", "escape": "Run", "stand and fire": "Fire"}
 
 
+# What each reaction that spends a die does, as a player is offered it: what it is, then
+# what follows. The solo game's prompts ("what: then") and the play aid's buttons ("Run
+# (escape the assault)", the rest beside it) say it so: one wording for both.
+REACTION_WORDS = {
+    "down": ("go Down when shot at", "harder to hit, and that is its order this turn"),
+    "escape": ("escape the assault", "a Run straight away, and no fight"),
+    "stand and fire": (
+        "stand and fire at the assaulters",
+        "their fire as the assaulters come in, before the fight",
+    ),
+}
+
+
+def reaction_words(rules: Rules, reaction: str, *, vehicle: bool) -> tuple[str, str]:
+    """What ``reaction`` does and what follows (:data:`REACTION_WORDS`); a recce
+    vehicle's escape, from a shot or an assault, with the die it then shows
+    (:func:`die_shown`: Down in Bolt Action 1st edition, where it counts as halted)."""
+    if reaction == "escape" and vehicle:
+        shown = die_shown(rules, "escape", vehicle=True)
+        halted = ", halted" if shown == "Down" else ""
+        return (
+            "escape the shot or assault",
+            f"it drives straight away, and its die then shows {shown}{halted}",
+        )
+    return REACTION_WORDS[reaction]
+
+
 def die_shown(rules: Rules, reaction: str, *, vehicle: bool) -> str:
     """The order ``reaction``'s die shows once it is made (:data:`DIE_SHOWN`), save that a
     recce vehicle's escape ends Down in an edition that says so (Bolt Action 1st edition:
@@ -30,12 +57,16 @@ def die_shown(rules: Rules, reaction: str, *, vehicle: bool) -> str:
     return DIE_SHOWN[reaction]
 
 
-def vehicle_move_shown(face: str | None) -> str | None:
+def vehicle_move_shown(face: str | None, *, immobilised: bool = False) -> str | None:
     """How a vehicle counts as having moved this turn, for infantry assaulting it
     (:func:`.assault.vehicle_hit_score`), as its die shows: Run "run" (it cannot be hit,
     so not assaulted), Advance "advance" (6s), any other None: stationary, or halted by a
-    Down die (4+). The game sets a recce vehicle's after its escape by this, and the play
-    aid reads every vehicle's die by it: one answer for both."""
+    Down die (4+). An ``immobilised`` vehicle has not moved, whatever its die (the damage
+    chart: it "cannot move for the rest of the game"; an Advance lets it fire where it
+    stands). The game sets a recce vehicle's after its escape by this, and the play aid
+    reads every vehicle's die by it: one answer for both."""
+    if immobilised:
+        return None
     return {"Run": "run", "Advance": "advance"}.get(face or "")
 
 
@@ -101,6 +132,15 @@ def dice_faces(
     Fire: a shot's reactions (going Down, a recce vehicle's escape) and an assault's that
     spend the die (an escape, standing to fire); none for a unit that reacts to nothing."""
     facts = {"vehicle": vehicle, "recce": recce, "immobilised": immobilised}
+    return tuple(dice_reactions(rules, **facts, unordered=unordered))
+
+
+def dice_reactions(
+    rules: Rules, *, vehicle: bool, recce: bool, immobilised: bool, unordered: bool
+) -> dict[str, str]:
+    """:func:`dice_faces`, each with the reaction its die is taken for (Down: "down",
+    or a Bolt Action recce vehicle's "escape"; Run: "escape"; Fire: "stand and fire")."""
+    facts = {"vehicle": vehicle, "recce": recce, "immobilised": immobilised}
     reacts = [r for r in shot_reactions(rules, **facts, unordered=unordered) if r != "none"]
     if asked_when_assaulted(
         rules, vehicle=vehicle, recce=recce, immobilised=immobilised, unordered=unordered
@@ -110,8 +150,10 @@ def dice_faces(
             for c in assault_choices(rules, vehicle=vehicle, unordered=unordered)
             if c in DIE_SHOWN
         ]
-    faces = (die_shown(rules, r, vehicle=vehicle) for r in reacts)
-    return tuple(dict.fromkeys(faces))  # (a recce vehicle's escape, shot at or assaulted: once)
+    faces: dict[str, str] = {}
+    for r in reacts:  # (a recce vehicle's escape, shot at or assaulted: once)
+        faces.setdefault(die_shown(rules, r, vehicle=vehicle), r)
+    return faces
 
 
 def edition_faces(rules: Rules) -> tuple[str, ...]:

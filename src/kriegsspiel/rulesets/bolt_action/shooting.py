@@ -331,6 +331,14 @@ def fires_on_the_move(weapon: Weapon, *, mounted: bool) -> bool:
     return mounted or "Fixed" not in weapon.special
 
 
+# The orders whose die lets a unit shoot in its turn (sheet 002, ORDERS: Fire "fire at full
+# effect without moving", Advance "move and then fire", Ambush "wait for opportunity
+# fire"); a Run is "double speed no firing", a Rally and a Down "no move/fire". The game
+# takes a shot's target only with these (an Ambush's when it springs), the play aid asks a
+# shot's odds only of a firer whose die shows one (or that has no die yet).
+FIRING_ORDERS = frozenset({"Fire", "Advance", "Ambush"})
+
+
 def range_bands(rules: Rules, weapon: Weapon, range_inches: float) -> tuple[bool, bool]:
     """(point blank, long range): all :func:`plan_shot` reads of a range that
     :func:`check_range` allows."""

@@ -79,7 +79,7 @@ def escape(game: BoltActionGame, tgt: UnitState, threat: UnitState) -> bool:
         return False
     tgt.order = die_shown(game.rules, "escape", vehicle=tgt.vehicle is not None)
     if tgt.vehicle is not None:  # later assaults this turn hit it as its die shows
-        tgt.moved = vehicle_move_shown(tgt.order)
+        tgt.moved = vehicle_move_shown(tgt.order, immobilised=tgt.immobilised)
     game.log("escape", unit=tgt.uid)
     return True
 

@@ -19,6 +19,7 @@ from kriegsspiel.rulesets.bolt_action.game.spacing import Clearance
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_order_move, movement_row
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.rulesets.bolt_action.shooting import FIRING_ORDERS
 
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
@@ -119,7 +120,7 @@ def check_action(game: BoltActionGame, action: Action) -> None:
         if not game.visible(unit, tgt):
             raise IllegalActionError(f"{unit.name} cannot see {tgt.name}")
         return
-    if action.target is not None and action.order in ("Fire", "Advance"):
+    if action.target is not None and action.order in FIRING_ORDERS:  # (an Ambush has none)
         tgt = _target(game, action.target, unit)
         at = Point(*action.to) if action.to else unit.anchor
         if not game.can_shoot(unit, tgt, moving=action.order == "Advance", origin=at):
