@@ -47,6 +47,25 @@ def test_a_scenario_is_shown_as_a_briefing(
     assert data["name"] == "Skirmish at the ford" and data["terrain"][0]["cover"] == "soft"
 
 
+def test_a_briefing_gives_the_notes_of_the_edition_it_was_checked_for(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Checked with two Konflikt '47 lists (or --ruleset), the briefing gives that
+    edition's note alone, not Bolt Action's too; checked for no edition, each one's."""
+    monkeypatch.setenv("COLUMNS", "200")
+    lists = ["us-tesla-company", "german-schwerefeld-battlegroup"]
+    run_scenario("meeting-engagement", None, None, None, lists, False)
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "note for konflikt47: The woods count as rough ground" in shown
+    assert "note for bolt-action-1" not in shown
+    run_scenario("meeting-engagement", None, None, "bolt-action-1", [], False)
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "note for bolt-action-1: The woods" in shown and "note for konflikt47" not in shown
+    run_scenario("meeting-engagement", None, None, None, [], False)
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "note for konflikt47" in shown and "note for bolt-action-1" in shown
+
+
 def test_a_scenario_is_drawn_with_two_lists_deployed_and_copied(tmp_path: Path) -> None:
     done = run_cli("scenario", str(DATA / "skirmish.yaml"), "--svg", "t.svg", "--army",
                    str(DATA / "patrol-a.yaml"), "--army", str(DATA / "patrol-b.yaml"),

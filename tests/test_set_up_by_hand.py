@@ -264,7 +264,7 @@ def test_a_set_up_stopped_goes_on_with_resume_as_if_never_stopped(tmp_path: Path
     parts.mkdir()
     first = new_solo(parts, Typist(*answers[:2]))  # the input ends at the third unit
     assert first.play() == 0
-    assert "Stopped in turn 1" in said(first)
+    assert "Stopped during the set-up." in said(first) and "turn 1" not in said(first)
     assert head_of(parts / "game.jsonl")["placements"] == {
         "A": [{"unit": 0}, {"unit": 1, "at": [10.0, 4.0]}]
     }

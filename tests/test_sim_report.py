@@ -101,6 +101,25 @@ def test_long_list_names_fit_the_picture_without_overlapping(
     assert title == [long_a, f"v {long_b}", "konflikt47, rules file my-house-rules.yaml"]
 
 
+def test_the_title_names_the_players_when_they_are_not_the_same(
+    drawn: Callable[[dict[str, Any], Tally], Any],
+) -> None:
+    """A lopsided match of AI players read like a verdict on the lists: the title says
+    who played them (army A's first), and a shuffled deployment; alike players, not."""
+    tally = _tally(GAMES)
+    data = _data(tally)
+    data["army_a"] |= {"player": "tactical"}
+    data["army_b"] |= {"player": "random"}
+    title = drawn(data, tally)._suptitle.get_text()
+    assert title == "Patrol A v Patrol B — konflikt47; tactical v random"
+    data["deployment"] = "shuffled"
+    title = drawn(data, tally)._suptitle.get_text()
+    assert title == "Patrol A v Patrol B — konflikt47; tactical v random, shuffled deployment"
+    data["army_a"] |= {"player": "random"}
+    data["deployment"] = "list-order"
+    assert drawn(data, tally)._suptitle.get_text() == "Patrol A v Patrol B — konflikt47"
+
+
 @pytest.fixture(scope="module")
 def report() -> str:
     matchup = build_matchup(

@@ -201,7 +201,11 @@ def _forbid(ruleset: Ruleset, **given: Any) -> None:
         )
 
 
-@odds_app.command("shoot", cls=GivenOnce)
+@odds_app.command(
+    "shoot",
+    cls=GivenOnce,
+    epilog="Example: kriegsspiel odds shoot --weapon rifle:10 --range 18 --cover soft",
+)
 def shoot(
     ruleset: EditionOpt = None,
     weapon: Annotated[
@@ -532,7 +536,11 @@ def shoot(
         show(report, as_json, rules)
 
 
-@odds_app.command("order-test", cls=GivenOnce)
+@odds_app.command(
+    "order-test",
+    cls=GivenOnce,
+    epilog="Example: kriegsspiel odds order-test --pins 2 --officer first-lieutenant",
+)
 def order_test(
     ruleset: EditionOpt = None,
     quality: QualityOpt = "regular",
@@ -567,7 +575,11 @@ def order_test(
     )
 
 
-@odds_app.command("morale", cls=GivenOnce)
+@odds_app.command(
+    "morale",
+    cls=GivenOnce,
+    epilog="Example: kriegsspiel odds morale --quality veteran --pins 4 -r bolt-action-1",
+)
 def morale(
     ruleset: EditionOpt = None,
     quality: QualityOpt = "regular",
@@ -607,7 +619,11 @@ _CLOSE_COMBAT = (
 )
 
 
-@odds_app.command("assault", cls=GivenOnce)
+@odds_app.command(
+    "assault",
+    cls=GivenOnce,
+    epilog="Example: kriegsspiel odds assault --attackers 10 --defenders 8",
+)
 def assault(
     ruleset: EditionOpt = None,
     attackers: Annotated[
@@ -727,7 +743,11 @@ def assault(
     )
 
 
-@odds_app.command("vehicle-assault", cls=GivenOnce)
+@odds_app.command(
+    "vehicle-assault",
+    cls=GivenOnce,
+    epilog='Example: kriegsspiel odds vehicle-assault --target "medium tank" --anti-tank',
+)
 def vehicle_assault(
     ruleset: EditionOpt = None,
     models: Annotated[
@@ -858,7 +878,11 @@ TokensOpt = Annotated[
 ]
 
 
-@odds_app.command("activation", cls=GivenOnce)
+@odds_app.command(
+    "activation",
+    cls=GivenOnce,
+    epilog="Example: kriegsspiel odds activation --morale-markers 1 --command-tokens 1",
+)
 def activation(
     ruleset: RulesetOpt = Ruleset.iron_cross,
     morale_markers: MarkersOpt = 0,
@@ -895,7 +919,11 @@ def activation(
     show(report, as_json, rules)
 
 
-@odds_app.command("reaction", cls=GivenOnce)
+@odds_app.command(
+    "reaction",
+    cls=GivenOnce,
+    epilog="Example: kriegsspiel odds reaction --morale-markers 1 --command-tokens 0",
+)
 def reaction(
     ruleset: RulesetOpt = Ruleset.iron_cross,
     morale_markers: MarkersOpt = 0,
@@ -912,7 +940,9 @@ def reaction(
     show(report, as_json, rules)
 
 
-@odds_app.command("smoke", cls=GivenOnce)
+@odds_app.command(
+    "smoke", cls=GivenOnce, epilog="Example: kriegsspiel odds smoke --ruleset iron-cross"
+)
 def smoke_cmd(
     ruleset: RulesetOpt = Ruleset.iron_cross,
     rules_file: RulesFileOpt = None,
@@ -926,7 +956,11 @@ def smoke_cmd(
     show(ic_odds.smoke(data=_iron_cross(rules)), as_json, rules)
 
 
-@odds_app.command("terrain-test", cls=GivenOnce)
+@odds_app.command(
+    "terrain-test",
+    cls=GivenOnce,
+    epilog='Example: kriegsspiel odds terrain-test --unit infantry --terrain "very rough"',
+)
 def terrain_test(
     ruleset: RulesetOpt = Ruleset.iron_cross,
     unit: Annotated[
@@ -981,6 +1015,7 @@ def _assault_options_refused(ctx: typer.Context) -> None:
 @odds_app.command(
     "close-combat",
     cls=GivenOnce,
+    epilog='Example: kriegsspiel odds close-combat --defender "support squad"',
     # (assault's options are caught to be told by name: _assault_options_refused)
     context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
 )
@@ -1036,7 +1071,11 @@ def close_combat(
     show(report, as_json, rules)
 
 
-@odds_app.command("figure", cls=GivenOnce)
+@odds_app.command(
+    "figure",
+    cls=GivenOnce,
+    epilog="Example: kriegsspiel odds figure --officer --ruleset house-clearing",
+)
 def figure(
     ruleset: RulesetOpt = Ruleset.house_clearing,
     officer: Annotated[bool, typer.Option("--officer", help="An officer, NCO or 'Rambo'.")] = False,

@@ -119,7 +119,8 @@ def run_scenario(
     else:
         from kriegsspiel.render.scenario_text import print_briefing
 
-        print_briefing(scenario, f"shipped scenario {path.stem}" if shipped else str(path), console)
+        source = f"shipped scenario {path.stem}" if shipped else str(path)
+        print_briefing(scenario, source, console, editions)
         console.print(verdict, markup=False)
 
 

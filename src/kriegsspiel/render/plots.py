@@ -94,6 +94,7 @@ def plot_evaluation(data: dict[str, Any], scores: Counter[tuple[int, int, str]],
         right.text(x, p["high"] + 0.015, per_cent(p["rate"]), ha="center", fontsize=9)
     house = house_rules(data)
     rules = data["ruleset"] if house is None else f"{data['ruleset']}, rules file {house}"
+    rules += _how_played(data)
     title = f"{shown[0]} v {shown[1]} — {rules}"
     if len(title) > TITLE_ROOM:  # (a line each: army A's, army B's, and the rules)
         second = f"v {shown[1]} — {rules}"
@@ -102,6 +103,17 @@ def plot_evaluation(data: dict[str, Any], scores: Counter[tuple[int, int, str]],
         title = "\n".join(_wrapped(line, TITLE_ROOM, 1) for line in lines)
     fig.suptitle(title)
     _save(fig, path)
+
+
+def _how_played(data: dict[str, Any]) -> str:
+    """What the title adds of how the games were played, where it is not the usual: the
+    players when they are not the same ("; tactical v random", army A's first: a lopsided
+    match of players is no verdict on the lists), and a deployment shuffled."""
+    players = [data[army].get("player") for army in ("army_a", "army_b")]
+    said = f"; {players[0]} v {players[1]}" if None not in players and len(set(players)) > 1 else ""
+    if data.get("deployment") == "shuffled":
+        said += ", shuffled deployment" if said else "; shuffled deployment"
+    return said
 
 
 def _net(cell: dict[str, Any]) -> float:

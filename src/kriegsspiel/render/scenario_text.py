@@ -23,8 +23,11 @@ def _area(polygon: Sequence[tuple[float, float]]) -> float:
     return abs(sum(a[0] * b[1] - b[0] * a[1] for a, b in pairs)) / 2
 
 
-def print_briefing(scenario: Scenario, source: str, console: Console) -> None:
-    """The scenario read from ``source``: a heading, then deployment, objectives, terrain."""
+def print_briefing(
+    scenario: Scenario, source: str, console: Console, editions: Sequence[str] | None = None
+) -> None:
+    """The scenario read from ``source``: a heading, then deployment, objectives, terrain,
+    and its notes for ``editions`` (the editions it was checked for; None: every one)."""
     table = scenario.table
     console.print(f"{scenario.name} ({source})", markup=False, style="bold")
     if scenario.description:
@@ -78,7 +81,8 @@ def print_briefing(scenario: Scenario, source: str, console: Console) -> None:
         )
     console.print(terrain)
     for ruleset, remark in scenario.notes.items():
-        console.print(f"note for {ruleset}: {remark}", markup=False)
+        if editions is None or ruleset in editions:
+            console.print(f"note for {ruleset}: {remark}", markup=False)
 
 
 def plays_as(category: str) -> str:

@@ -14,13 +14,20 @@ from collections.abc import Sequence
 
 from kriegsspiel.core.names import facing_text
 from kriegsspiel.core.table import Point
+from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
-from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks
+from kriegsspiel.rulesets.bolt_action.game.shooting_groups import (
+    crewed,
+    one_crew_left,
+    range_marks,
+    target_profile,
+    weapon_choice,
+)
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
-from kriegsspiel.rulesets.bolt_action.game.table_rules import heading_to
+from kriegsspiel.rulesets.bolt_action.game.table_rules import heading_to, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.threats import harmless_to
-from kriegsspiel.rulesets.bolt_action.game.units import UnitState
-from kriegsspiel.rulesets.bolt_action.shooting import fires_on_the_move
+from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
+from kriegsspiel.rulesets.bolt_action.shooting import fires_on_the_move, plan_shot
 
 
 def no_shot_reason(
@@ -34,8 +41,9 @@ def no_shot_reason(
 ) -> str:
     """Why ``unit`` (its centre at ``origin`` if given, a vehicle facing ``heading``) has
     no shot at ``target``, where the game's shooting gives it none: each model fires at
-    the nearest target model it sees, within its own weapons' reach, so the first of these
-    that stops every model is said: out of sight (what is in the way), out of range (the
+    the nearest target model it sees, within its own weapons' reach (one that carries no
+    weapon never does), so the first of these that stops every armed model is said: out
+    of sight (what is in the way, and who unarmed sees it), out of range (the
     nearest it comes, by which weapon), a weapon that may not fire on the move, a vehicle's
     weapons that do not bear, a weapon too close to fire (a mortar's least range) or spent,
     or none that can hurt the target."""
@@ -45,13 +53,27 @@ def no_shot_reason(
     dy = 0.0 if origin is None else origin.y - unit.anchor.y
     if not alive or not target.alive_models:
         return "it has no models left to fire"
+    # as the game's shooting has it: a model fires only with a weapon of some reach, so
+    # the loaders, crew and spotters that carry none neither see nor reach for the unit
+    reach = {m.weapons: range_marks(rules, m.weapons)[1] for m in alive}
+    armed = [i for i, m in enumerate(alive) if reach[m.weapons] > 0]
+    if not armed:
+        return "none of its models carries a weapon"
     flat = tuple(c for m in alive for c in (m.x + dx, m.y + dy))
     seen = game.table.nearest_in_sight(flat, target.coords)
-    if all(s is None for s in seen):
-        return f"out of sight: {_in_the_way(game, flat, target)}"
-    # each model that sees it: how far, and its longest weapon
-    sighted = [(m, s[1]) for m, s in zip(alive, seen, strict=True) if s is not None]
-    reach = {m.weapons: range_marks(rules, m.weapons)[1] for m, _ in sighted}
+    if all(seen[i] is None for i in armed):
+        ours = tuple(c for i in armed for c in flat[2 * i : 2 * i + 2])
+        way = _in_the_way(game, ours, target)
+        if len(armed) == len(alive) or all(s is None for s in seen):
+            return f"out of sight: {way}"
+        weapons = [w for i in armed for w in alive[i].weapons]
+        lookouts = [m.name for i, (m, s) in enumerate(zip(alive, seen, strict=True)) if s]
+        return (
+            f"out of sight of its {_listed(weapons)}: {way}; seen only by its unarmed "
+            f"{_listed(lookouts)}"
+        )
+    # each armed model that sees it: how far, and its longest weapon
+    sighted = [(alive[i], s[1]) for i in armed if (s := seen[i]) is not None]
     able = [(m, far) for m, far in sighted if far <= reach[m.weapons]]
     if not able:
         model, far = min(sighted, key=lambda mf: mf[1] - reach[mf[0].weapons])
@@ -60,16 +82,19 @@ def no_shot_reason(
             f'out of range: {far:.1f}" from its {weapon} ({rules.weapon(weapon).range:g}" '
             "range), the nearest any weapon of it comes"
         )
-    if moving and game.shot_groups(unit, target, moving=False, origin=origin, heading=heading):
-        fixed = sorted(
-            {
-                w
-                for m, _ in able
-                for w in m.weapons
-                if not fires_on_the_move(rules.weapon(w), mounted=unit.vehicle is not None)
-            }
-        )
-        return f"its {_listed(fixed) or 'weapons'} may not fire on the move (an Advance)"
+    mounted = unit.vehicle is not None
+    fixed = sorted(
+        {
+            w
+            for m, far in able
+            for w in m.weapons
+            if moving
+            and rules.weapon(w).min_range <= far <= rules.weapon(w).range
+            and not fires_on_the_move(rules.weapon(w), mounted=mounted)
+        }
+    )
+    if fixed and game.shot_groups(unit, target, moving=False, origin=origin, heading=heading):
+        return f"its {_listed(fixed)} may not fire on the move (an Advance)"
     if unit.vehicle is not None:
         at = Point(unit.anchor.x + dx, unit.anchor.y + dy)
         toward = heading_to(at, target.anchor)
@@ -96,15 +121,65 @@ def no_shot_reason(
         }
     )
     said = []
+    if fixed:
+        said.append(f"its {_listed(fixed)} may not fire on the move (an Advance)")
     if close:
         said.append(f"too close for its {_listed(close)}")
     if spent:
         said.append(f"its {_listed(spent)} has fired its one shot")
+    for why, weapons in _cannot_hit(game, unit, target, able, moving=moving, origin=origin):
+        said.append(f"its {_listed(weapons)} cannot hit it ({why})")
     if target.vehicle is not None and harmless_to(rules, unit, target.vehicle.target):
         said.append(f"no weapon of it can hurt {target.name}")
     elif not said:
         said.append(f"none of its weapons in range can hurt {target.name}")
     return "; ".join(said)
+
+
+def _cannot_hit(
+    game: BoltActionGame,
+    unit: UnitState,
+    target: UnitState,
+    able: Sequence[tuple[Model, float]],
+    *,
+    moving: bool,
+    origin: Point | None,
+) -> list[tuple[str, list[str]]]:
+    """The weapons that the ``able`` models (each with its range to ``target``) could fire
+    (in range, on the move if ``moving``, not spent) but that the game's choice of weapon
+    gives no shot (:func:`weapon_choice`): each with the shot plan's working of its roll
+    to hit, which no die can make (pins, say), or its refusal; by working, in order."""
+    rules = game.rules
+    anchor = unit.anchor if origin is None else origin
+    cover = unit_cover(game.table, anchor, target)
+    profile = target_profile(rules, target)
+    short = one_crew_left(unit)
+    found: dict[str, list[str]] = {}
+    for model, far in able:
+        situation = game.shot_situation(unit, target, far, moving=moving, cover=cover)
+        for name in model.weapons:
+            weapon = rules.weapon(name)
+            if (
+                not weapon.min_range <= far <= weapon.range
+                or (moving and not fires_on_the_move(weapon, mounted=unit.vehicle is not None))
+                or (model.used_one_shot and "One-shot" in weapon.special)
+                or weapon_choice(
+                    rules,
+                    (name,),
+                    situation,
+                    profile,
+                    at_vehicle=target.vehicle is not None,
+                    crew_short=short,
+                )
+            ):
+                continue
+            try:
+                _, working = plan_shot(rules, weapon, profile, crewed(situation, weapon, short))
+                why = next(r.because for r in working if r.topic == "to hit")
+            except UsageError as exc:  # (the plan's refusal, in its words)
+                why = str(exc)
+            found.setdefault(why, []).append(name)
+    return list(found.items())
 
 
 def _in_the_way(game: BoltActionGame, flat: tuple[float, ...], target: UnitState) -> str:

@@ -73,12 +73,14 @@ class SoloGame:
             "open it in a browser and reload it. Type 'help' at any prompt."
         )
         settled = True  # False while an action is carried out (the game is then half-way)
+        when = "during the set-up"  # (where a stop comes, as the person is told it)
         try:
             from kriegsspiel.solo.set_up import set_up, unfinished
 
             if unfinished(self):  # a person's side sets its units up first
                 set_up(self)
                 game = self.game  # (set up anew)
+            when = ""
             while not game.is_terminal():
                 side = game.current_player()
                 if side == CHANCE:
@@ -92,12 +94,12 @@ class SoloGame:
                 game.apply_action(action)
                 settled = True
         except QuitGame:
-            self.stopped("Stopped")
+            self.stopped("Stopped", when)
             return 0
         except KeyboardInterrupt:
             # stopped in the middle of carrying out an action, the game is not saved: the
             # record keeps it as it stood at the person's last decision, to be asked again
-            self.stopped("Interrupted", save=settled)
+            self.stopped("Interrupted", when, save=settled)
             return INTERRUPTED
         self.tell()
         self.save()
@@ -142,12 +144,14 @@ class SoloGame:
         with writing(self.svg_path, "--svg") as temp:
             write_svg(game, temp, title=title, grid=GRID, marked=marked)
 
-    def stopped(self, how: str, *, save: bool = True) -> None:
+    def stopped(self, how: str, when: str = "", *, save: bool = True) -> None:
+        """Tell the person the game stopped (``how``), ``when`` (else in its turn), where
+        it is saved and how to go on."""
         if save:
             self.save()
         kept = "The game so far is in" if save else "The game as at your last decision is in"
         self.console.print(
-            f"{how} in turn {self.game.turn}. {kept} {escape(self.record_path)}; "
+            f"{how} {when or f'in turn {self.game.turn}'}. {kept} {escape(self.record_path)}; "
             f"go on with: kriegsspiel play --resume {escape(shlex.quote(self.record_path))}"
         )
 

@@ -512,7 +512,28 @@ class ShootingGroups(GameState[Action]):
             )
         if not carried:
             return ()
-        situation = aimed_at(
+        return weapon_choice(
+            rules,
+            carried,
+            self.shot_situation(unit, target, rng, moving=moving, cover=cover, facing=facing),
+            tgt_profile,
+            at_vehicle=target.vehicle is not None,
+            crew_short=one_crew_left(unit),
+        )
+
+    def shot_situation(
+        self,
+        unit: UnitState,
+        target: UnitState,
+        rng: float,
+        *,
+        moving: bool,
+        cover: str,
+        facing: str = "front",
+    ) -> Situation:
+        """The situation of a shot by ``unit`` at ``target`` (its nearest model ``rng``
+        away, in ``cover``, hit on ``facing``): as each model's shot is planned."""
+        return aimed_at(
             target,
             rng,
             firer_pins=unit.pins,
@@ -523,14 +544,20 @@ class ShootingGroups(GameState[Action]):
             facing=facing,
             ranged_in=unit.ranged_in_on == target.uid,
         )
-        return weapon_choice(
-            rules,
-            carried,
-            situation,
-            tgt_profile,
-            at_vehicle=target.vehicle is not None,
-            crew_short=len(unit.alive_models) < 2 and unit.vehicle is None,
-        )
+
+
+def one_crew_left(unit: UnitState) -> bool:
+    """Whether a team weapon of ``unit`` has one man left to fire it (troops, not a
+    vehicle, down to one live model)."""
+    return len(unit.alive_models) < 2 and unit.vehicle is None
+
+
+def crewed(situation: Situation, weapon: Weapon, short: bool) -> Situation:
+    """``situation`` as ``weapon`` is fired in it: a team weapon whose crew is down to one
+    man (``short``) fires at -1, as one more pin."""
+    if short and "Team" in weapon.special:
+        return replace(situation, firer_pins=situation.firer_pins + 1)
+    return situation
 
 
 def weapon_choice(
@@ -556,9 +583,7 @@ def weapon_choice(
             continue
         if rng > weapon.range or rng < weapon.min_range:
             continue
-        own = situation
-        if crew_short and "Team" in special:
-            own = replace(situation, firer_pins=situation.firer_pins + 1)  # one crew: -1
+        own = crewed(situation, weapon, crew_short)
         per = shots_per_model(weapon)
         shot = _planned(rules, weapon, tgt_profile, own)
         if weapon.indirect_min_range is not None and rng >= weapon.indirect_min_range:
