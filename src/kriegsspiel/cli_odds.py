@@ -173,6 +173,65 @@ def _named(options: dict[str, str]) -> Iterator[None]:
 
 
 @contextmanager
+def _told_as(options: dict[str, str]) -> Iterator[None]:
+    """Tell a refusal that names the odds functions' parameters (a ParameterError: the
+    Python caller's words, "range_inches") with the options they were given as here:
+    ``options`` maps each parameter to its option ("--range")."""
+    from kriegsspiel.errors import ParameterError, UsageError
+
+    try:
+        yield
+    except ParameterError as exc:
+        raise UsageError(exc.told_as(options)) from None
+
+
+# each odds function's parameters, as the command asking it takes them
+IRON_CROSS_SHOOT = {
+    "target": "--target",
+    "range_inches": "--range",
+    "firer_moved": "--moving",
+    "firer_is_infantry_detachment": "--infantry-detachment",
+    "target_moved": "--target-moved",
+    "smoke": "--smoke",
+    "morale_markers": "--morale-markers",
+    "enemy_infantry_near_vehicle": "--enemy-infantry-near",
+    "firer_is_vehicle": "--firer-vehicle",
+    "screened": "--screened",
+    "cover": "--cover",
+    "mortar": "--mortar",
+    "machine_gun": "--machine-gun",
+    "dice": "--dice",
+    "penetration": "--penetration",
+    "armour": "--armour",
+}
+IRON_CROSS_ACTIVATION = {
+    "morale_markers": "--morale-markers",
+    "command_tokens": "--command-tokens",
+    "first_activation": "--first",
+}
+IRON_CROSS_REACTION = {"morale_markers": "--morale-markers", "command_tokens": "--command-tokens"}
+IRON_CROSS_TERRAIN_TEST = {"unit": "--unit", "terrain": "--terrain"}
+IRON_CROSS_CLOSE_COMBAT = {
+    "attacker": "--attacker",
+    "defender": "--defender",
+    "attacker_markers": "--attacker-markers",
+    "defender_markers": "--defender-markers",
+    "defender_cover": "--defender-cover",
+    "defender_moved": "--defender-moved",
+}
+HOUSE_CLEARING_SHOOT = {
+    "weapon": "--weapon",
+    "range_inches": "--range",
+    "weapon_skill": "--weapon-skill",
+    "visible": "--visible",
+    "automatic": "--auto",
+    "target_initiative": "--target-initiative",
+    "crew": "--crew",
+}
+HOUSE_CLEARING_FIGURE = {"officer": "--officer"}
+
+
+@contextmanager
 def _limits_by(rules: Source | None, options: tuple[str, ...]) -> Iterator[None]:
     """Tell an option's value refused by limits a rules file sets (a House Clearing
     file's figures give the weapon skills there are) as that file's limits."""
@@ -475,7 +534,7 @@ def shoot(
             cover = "open"
         from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-        with _named({"target": "--target", "cover": "--cover"}):
+        with _named({"target": "--target", "cover": "--cover"}), _told_as(IRON_CROSS_SHOOT):
             report = ic_odds.shoot(
                 target="infantry" if target is None else target,
                 range_inches=range_,
@@ -518,7 +577,11 @@ def shoot(
             )
         from kriegsspiel.rulesets.house_clearing import odds as hc_odds
 
-        with _named({"weapon": "--weapon"}), _limits_by(rules, ("--weapon-skill", "--visible")):
+        with (
+            _named({"weapon": "--weapon"}),
+            _limits_by(rules, ("--weapon-skill", "--visible")),
+            _told_as(HOUSE_CLEARING_SHOOT),
+        ):
             report = hc_odds.shoot(
                 weapon=weapon[0],
                 range_inches=range_,
@@ -889,9 +952,10 @@ def activation(
     _, rules = _edition(ruleset, rules_file, "activation", (Ruleset.iron_cross,))
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    report = ic_odds.activation(
-        morale_markers, command_tokens, first_activation=first, data=_iron_cross(rules)
-    )
+    with _told_as(IRON_CROSS_ACTIVATION):
+        report = ic_odds.activation(
+            morale_markers, command_tokens, first_activation=first, data=_iron_cross(rules)
+        )
     show(report, as_json, rules)
 
 
@@ -908,7 +972,8 @@ def reaction(
     _, rules = _edition(ruleset, rules_file, "reaction", (Ruleset.iron_cross,))
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    report = ic_odds.reaction(morale_markers, command_tokens, data=_iron_cross(rules))
+    with _told_as(IRON_CROSS_REACTION):
+        report = ic_odds.reaction(morale_markers, command_tokens, data=_iron_cross(rules))
     show(report, as_json, rules)
 
 
@@ -944,7 +1009,7 @@ def terrain_test(
     _, rules = _edition(ruleset, rules_file, "terrain-test", (Ruleset.iron_cross,))
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    with _named({"unit": "--unit", "terrain": "--terrain"}):
+    with _named(IRON_CROSS_TERRAIN_TEST), _told_as(IRON_CROSS_TERRAIN_TEST):
         report = ic_odds.terrain_test(unit, terrain, data=_iron_cross(rules))
     show(report, as_json, rules)
 
@@ -1023,7 +1088,7 @@ def close_combat(
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
     names = {"attacker": "--attacker", "defender": "--defender", "cover": "--defender-cover"}
-    with _named(names):
+    with _named(names), _told_as(IRON_CROSS_CLOSE_COMBAT):
         report = ic_odds.close_combat(
             attacker=attacker,
             defender=defender,
@@ -1048,4 +1113,6 @@ def figure(
     _, rules = _edition(ruleset, rules_file, "figure", (Ruleset.house_clearing,))
     from kriegsspiel.rulesets.house_clearing import odds as hc_odds
 
-    show(hc_odds.figure(officer, data=_house_clearing(rules)), as_json, rules)
+    with _told_as(HOUSE_CLEARING_FIGURE):
+        report = hc_odds.figure(officer, data=_house_clearing(rules))
+    show(report, as_json, rules)

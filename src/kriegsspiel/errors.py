@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Mapping
 
 
@@ -17,6 +18,55 @@ class UsageError(KriegsspielError, ValueError):
 class UsageTypeError(UsageError, TypeError):
     """A Python caller gave an argument of the wrong type: a UsageError, and a TypeError
     as Python's own checks raise for one."""
+
+
+# a parameter named in a ParameterError's message: "\x1e" name "\x1d" Python's value text
+# "\x1d" the command line's value text "\x1f" (control characters no message's words hold)
+_NAMED = re.compile("\x1e([^\x1d]*)\x1d([^\x1d]*)\x1d([^\x1f]*)\x1f")
+
+
+def named(parameter: str, value: object = None, *, shown: str | None = None) -> str:
+    """A parameter, named in a :class:`ParameterError`'s message: as a Python caller gives
+    it ("range_inches", "range_inches=-3", "automatic=True") or, told by the command line,
+    as its option ("--range", "--range -3", "--auto"). ``value`` None names the parameter
+    alone; ``shown`` is a value's words as they are ("N")."""
+    if shown is not None:
+        python, option = f"={shown}", f" {shown}"
+    elif value is None:
+        python = option = ""
+    elif isinstance(value, bool):
+        python, option = f"={value}", "" if value else f" {value}"
+    elif isinstance(value, float):
+        python = option = f"{value:.12g}"
+        python, option = f"={python}", f" {option}"
+    elif isinstance(value, str):
+        python, option = f"={value!r}", f" {value!r}"
+    else:
+        python, option = f"={value}", f" {value}"
+    return f"\x1e{parameter}\x1d{python}\x1d{option}\x1f"
+
+
+class ParameterError(UsageError):
+    """A refusal naming the caller's parameters, written once for both callers: ``str()``
+    names them as the Python function takes them ("range_inches=-3"); the command line
+    tells it with its options (:meth:`told_as`: "--range -3"). ``parameters``: the
+    parameters named, in order (each once)."""
+
+    def __init__(self, message: str) -> None:
+        self.template = message
+        self.parameters = tuple(dict.fromkeys(m[1] for m in _NAMED.finditer(message)))
+        super().__init__(self.told_as({}))
+
+    def told_as(self, options: Mapping[str, str]) -> str:
+        """The message with each parameter told as its option in ``options`` (parameter ->
+        option, e.g. "range_inches" -> "--range"); one not there keeps its Python name."""
+
+        def one(m: re.Match[str]) -> str:
+            name, python, option = m.groups()
+            flag = options.get(name)
+            return name + python if flag is None else flag + option
+
+        return _NAMED.sub(one, self.template)
 
 
 RULES_FILE_WANTED = (
