@@ -4,6 +4,7 @@ option ("--range -3"), exit status 2 and no traceback."""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import pickle
 from collections.abc import Callable
@@ -12,10 +13,18 @@ from typing import Any
 import pytest
 from conftest import run_cli
 
-from kriegsspiel import cli_odds
+from kriegsspiel import odds_options
 from kriegsspiel.errors import ParameterError, UsageError, named
+from kriegsspiel.rulesets.bolt_action import odds as ba_odds
+from kriegsspiel.rulesets.bolt_action.shooting import Situation
 from kriegsspiel.rulesets.house_clearing import odds as hc_odds
 from kriegsspiel.rulesets.iron_cross import odds as ic_odds
+
+RIFLES = {"weapons": ["rifle:5"], "target": "regular infantry"}
+TWO_FIVES = {"attackers": 5, "attacker_quality": "regular", "defenders": 5,
+             "defender_quality": "regular"}  # fmt: skip
+AT_A_TANK = {"models": 8, "quality": "regular", "target": "medium tank",
+             "vehicle_order": "stationary"}  # fmt: skip
 
 # (the Python call, its words; the same mistake on the command line, its words)
 SAME_MISTAKE: list[tuple[Callable[[], Any], str, list[str], str]] = [
@@ -105,6 +114,85 @@ SAME_MISTAKE: list[tuple[Callable[[], Any], str, list[str], str]] = [
         "--target-initiative must be 0 to 4 (below 0 the target is already dead or seriously "
         "wounded; no figure starts with more than 4), not 9",
     ),
+    (
+        lambda: ba_odds.shoot_odds("konflikt47", **RIFLES, situation=Situation(-3)),
+        "situation.range_inches must be a distance of 0 or more inches, not -3.",
+        ["shoot", "-w", "rifle:5", "--range", "-3"],
+        "--range must be a distance of 0 or more inches, not -3.0.",
+    ),
+    (
+        lambda: ba_odds.shoot_odds("konflikt47", **RIFLES, situation=Situation(30)),
+        'Rifle reaches 24"; a target at 30" is out of range (give situation.range_inches=24 '
+        "or less).",
+        ["shoot", "-w", "rifle:5", "--range", "30"],
+        'Rifle reaches 24"; a target at 30" is out of range (give --range 24 or less).',
+    ),
+    (
+        lambda: ba_odds.shoot_odds(
+            "konflikt47", **RIFLES, situation=Situation(10, small_unit=True, target_models=3)
+        ),
+        "situation.small_unit=True with situation.target_models=3: a small unit is one of 2 "
+        "models or fewer at the start of the game, and this one still has 3; drop "
+        "situation.small_unit=True (or give situation.target_models=2 or fewer).",
+        ["shoot", "-w", "rifle:5", "--small-unit", "--target-models", "3"],
+        "--small-unit with --target-models 3: a small unit is one of 2 models or fewer at the "
+        "start of the game, and this one still has 3; drop --small-unit (or give "
+        "--target-models 2 or fewer).",
+    ),
+    (
+        lambda: ba_odds.shoot_odds(
+            "konflikt47", weapons=["rilfe:3"], target="regular infantry", situation=Situation(10)
+        ),
+        "'rilfe:3' in weapons: Unknown weapon 'rilfe'. Did you mean 'Rifle'?",
+        ["shoot", "-w", "rilfe:3"],
+        "--weapon 'rilfe:3': Unknown weapon 'rilfe'. Did you mean 'Rifle'?",
+    ),
+    (
+        lambda: ba_odds.order_test_odds("bolt-action-1", quality="inexperienced", pins=8),
+        "pins=8: a unit of inexperienced troops with 8 pins (its morale value is 8) is removed "
+        "from play and takes no test; give pins=7 or fewer.",
+        ["order-test", "-r", "bolt-action-1", "--quality", "inexperienced", "--pins", "8"],
+        "--pins 8: a unit of inexperienced troops with 8 pins (its morale value is 8) is "
+        "removed from play and takes no test; give --pins 7 or fewer.",
+    ),
+    (
+        lambda: ba_odds.morale_check_odds("konflikt47", quality="elite"),
+        "quality='elite': Unknown quality 'elite'. Did you mean 'veteran'?",
+        ["morale", "--quality", "elite"],
+        "--quality 'elite': Unknown quality 'elite'. Did you mean 'veteran'?",
+    ),
+    (
+        lambda: ba_odds.assault_odds("konflikt47", **TWO_FIVES, defender_mode="stand-and-fire"),
+        "defender_mode='stand-and-fire': give the weapons the defenders fire with "
+        "defender_weapons=['NAME[:COUNT]', ...], e.g. defender_weapons=['rifle:8'].",
+        ["assault", "--attackers", "5", "--defenders", "5", "--defender-mode",
+         "stand-and-fire"],
+        "--defender-mode stand-and-fire: give the weapons the defenders fire with "
+        "--defender-weapon NAME[:COUNT], e.g. --defender-weapon rifle:8.",
+    ),
+    (
+        lambda: ba_odds.vehicle_assault_odds("konflikt47", **AT_A_TANK, start_inches=13),
+        "start_inches=13: an assault begins within the assaulters' Run (12\"); give "
+        "start_inches=12 or less.",
+        ["vehicle-assault", "--from", "13"],
+        "--from 13: an assault begins within the assaulters' Run (12\"); give --from 12 or less.",
+    ),
+    (
+        lambda: ba_odds.vehicle_assault_odds("konflikt47", **AT_A_TANK, start_inches=9),
+        "start_inches=9: the vehicle fires at assaulters that begin more than 6\" away; give "
+        "its weapons whose arc they are in with vehicle_weapons=['NAME[:COUNT]', ...] (or "
+        "leave out start_inches if none bears on them).",
+        ["vehicle-assault", "--from", "9"],
+        "--from 9: the vehicle fires at assaulters that begin more than 6\" away; give its "
+        "weapons whose arc they are in with --vehicle-weapon NAME[:COUNT] (or leave out "
+        "--from if none bears on them).",
+    ),
+    (
+        lambda: ba_odds.vehicle_assault_odds("bolt-action-1", **AT_A_TANK, automaton=True),
+        "automaton=True is a Konflikt '47 rule; Bolt Action (1st edition) has no automata.",
+        ["vehicle-assault", "-r", "bolt-action-1", "--automaton"],
+        "--automaton is a Konflikt '47 rule; Bolt Action (1st edition) has no automata.",
+    ),
 ]  # fmt: skip
 IDS = [" ".join(args[:3]) + f" ({i})" for i, (_, _, args, _) in enumerate(SAME_MISTAKE)]
 
@@ -132,13 +220,18 @@ def test_the_command_line_is_told_its_option(
 @pytest.mark.parametrize(
     ("function", "options"),
     [
-        (ic_odds.shoot, cli_odds.IRON_CROSS_SHOOT),
-        (ic_odds.activation, cli_odds.IRON_CROSS_ACTIVATION),
-        (ic_odds.reaction, cli_odds.IRON_CROSS_REACTION),
-        (ic_odds.terrain_test, cli_odds.IRON_CROSS_TERRAIN_TEST),
-        (ic_odds.close_combat, cli_odds.IRON_CROSS_CLOSE_COMBAT),
-        (hc_odds.shoot, cli_odds.HOUSE_CLEARING_SHOOT),
-        (hc_odds.figure, cli_odds.HOUSE_CLEARING_FIGURE),
+        (ic_odds.shoot, odds_options.IRON_CROSS_SHOOT),
+        (ic_odds.activation, odds_options.IRON_CROSS_ACTIVATION),
+        (ic_odds.reaction, odds_options.IRON_CROSS_REACTION),
+        (ic_odds.terrain_test, odds_options.IRON_CROSS_TERRAIN_TEST),
+        (ic_odds.close_combat, odds_options.IRON_CROSS_CLOSE_COMBAT),
+        (hc_odds.shoot, odds_options.HOUSE_CLEARING_SHOOT),
+        (hc_odds.figure, odds_options.HOUSE_CLEARING_FIGURE),
+        (ba_odds.shoot_odds, odds_options.BOLT_ACTION_SHOOT),
+        (ba_odds.order_test_odds, odds_options.BOLT_ACTION_ORDER_TEST),
+        (ba_odds.morale_check_odds, odds_options.BOLT_ACTION_MORALE),
+        (ba_odds.assault_odds, odds_options.BOLT_ACTION_ASSAULT),
+        (ba_odds.vehicle_assault_odds, odds_options.BOLT_ACTION_VEHICLE_ASSAULT),
     ],
     ids=lambda x: getattr(x, "__qualname__", ""),
 )
@@ -146,10 +239,34 @@ def test_every_parameter_a_command_passes_has_its_option(
     function: Callable[..., Any], options: dict[str, str]
 ) -> None:
     """A refusal told on the command line never names a Python parameter: each one the
-    command gives the odds function (all but the rules data) maps to an option."""
-    parameters = set(inspect.signature(function).parameters) - {"data"}
+    command gives the odds function (all but the rules data, or its text read from the
+    --rules-file) maps to an option; a Bolt Action situation's by each field."""
+    parameters = set(inspect.signature(function).parameters) - {"data", "rules_text"}
+    if "situation" in parameters:
+        parameters.remove("situation")
+        parameters |= {f"situation.{f.name}" for f in dataclasses.fields(Situation)}
     assert set(options) == parameters
     assert all(option.startswith("--") for option in options.values())
+
+
+def test_the_play_aid_finds_each_bolt_action_parameters_one_option() -> None:
+    """The aid tells a refusal by the options of whichever question it asked: a parameter
+    two questions share is the same option in each."""
+    maps = [
+        odds_options.BOLT_ACTION_SHOOT,
+        odds_options.BOLT_ACTION_ORDER_TEST,
+        odds_options.BOLT_ACTION_MORALE,
+        odds_options.BOLT_ACTION_ASSAULT,
+        odds_options.BOLT_ACTION_VEHICLE_ASSAULT,
+    ]
+    for one in maps:
+        assert all(odds_options.BOLT_ACTION[name] == option for name, option in one.items())
+
+
+def test_a_rules_helper_names_the_rules_file_as_the_caller_gave_it() -> None:
+    with pytest.raises(UsageError) as refused:
+        ba_odds.morale_check_odds("konflikt47", quality="regular", rules_file="")
+    assert str(refused.value).startswith("rules_file was given an empty name ('')")
 
 
 def test_a_parameter_error_is_told_each_way_and_keeps_its_python_words() -> None:

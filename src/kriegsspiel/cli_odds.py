@@ -16,6 +16,20 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from kriegsspiel.cli_options import GivenOnce, JsonOpt, fail
+from kriegsspiel.odds_options import (
+    BOLT_ACTION_ASSAULT,
+    BOLT_ACTION_MORALE,
+    BOLT_ACTION_ORDER_TEST,
+    BOLT_ACTION_SHOOT,
+    BOLT_ACTION_VEHICLE_ASSAULT,
+    HOUSE_CLEARING_FIGURE,
+    HOUSE_CLEARING_SHOOT,
+    IRON_CROSS_ACTIVATION,
+    IRON_CROSS_CLOSE_COMBAT,
+    IRON_CROSS_REACTION,
+    IRON_CROSS_SHOOT,
+    IRON_CROSS_TERRAIN_TEST,
+)
 
 if TYPE_CHECKING:
     from kriegsspiel.core.report import OddsReport
@@ -183,52 +197,6 @@ def _told_as(options: dict[str, str]) -> Iterator[None]:
         yield
     except ParameterError as exc:
         raise UsageError(exc.told_as(options)) from None
-
-
-# each odds function's parameters, as the command asking it takes them
-IRON_CROSS_SHOOT = {
-    "target": "--target",
-    "range_inches": "--range",
-    "firer_moved": "--moving",
-    "firer_is_infantry_detachment": "--infantry-detachment",
-    "target_moved": "--target-moved",
-    "smoke": "--smoke",
-    "morale_markers": "--morale-markers",
-    "enemy_infantry_near_vehicle": "--enemy-infantry-near",
-    "firer_is_vehicle": "--firer-vehicle",
-    "screened": "--screened",
-    "cover": "--cover",
-    "mortar": "--mortar",
-    "machine_gun": "--machine-gun",
-    "dice": "--dice",
-    "penetration": "--penetration",
-    "armour": "--armour",
-}
-IRON_CROSS_ACTIVATION = {
-    "morale_markers": "--morale-markers",
-    "command_tokens": "--command-tokens",
-    "first_activation": "--first",
-}
-IRON_CROSS_REACTION = {"morale_markers": "--morale-markers", "command_tokens": "--command-tokens"}
-IRON_CROSS_TERRAIN_TEST = {"unit": "--unit", "terrain": "--terrain"}
-IRON_CROSS_CLOSE_COMBAT = {
-    "attacker": "--attacker",
-    "defender": "--defender",
-    "attacker_markers": "--attacker-markers",
-    "defender_markers": "--defender-markers",
-    "defender_cover": "--defender-cover",
-    "defender_moved": "--defender-moved",
-}
-HOUSE_CLEARING_SHOOT = {
-    "weapon": "--weapon",
-    "range_inches": "--range",
-    "weapon_skill": "--weapon-skill",
-    "visible": "--visible",
-    "automatic": "--auto",
-    "target_initiative": "--target-initiative",
-    "crew": "--crew",
-}
-HOUSE_CLEARING_FIGURE = {"officer": "--officer"}
 
 
 @contextmanager
@@ -512,17 +480,15 @@ def shoot(
             target_immobilised=target_immobilised,
             target_officer=target_officer,
         )
-        show(
-            shoot_odds(
+        with _told_as(BOLT_ACTION_SHOOT):
+            report = shoot_odds(
                 ruleset.value,
                 weapons=weapon,
                 target="regular infantry" if target is None else target,
                 situation=situation,
                 **_house(rules),
-            ),
-            as_json,
-            rules,
-        )
+            )
+        show(report, as_json, rules)
     elif ruleset is Ruleset.iron_cross:
         _forbid(ruleset, weapon=weapon, **ba, **hc)
         if range_ is None:
@@ -616,18 +582,16 @@ def order_test(
     _only(ruleset, BA_FAMILY, "order-test", "Iron Cross activates units: see 'odds activation'.")
     from kriegsspiel.rulesets.bolt_action.odds import order_test_odds
 
-    show(
-        order_test_odds(
+    with _told_as(BOLT_ACTION_ORDER_TEST):
+        report = order_test_odds(
             ruleset.value,
             quality=quality,
             pins=pins,
             officer=officer,
             assault_vehicle_without_at=assault_vehicle,
             **_house(rules),
-        ),
-        as_json,
-        rules,
-    )
+        )
+    show(report, as_json, rules)
 
 
 @odds_app.command("morale", cls=GivenOnce)
@@ -644,13 +608,11 @@ def morale(
     _only(ruleset, BA_FAMILY, "morale")
     from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds
 
-    show(
-        morale_check_odds(
+    with _told_as(BOLT_ACTION_MORALE):
+        report = morale_check_odds(
             ruleset.value, quality=quality, pins=pins, officer=officer, **_house(rules)
-        ),
-        as_json,
-        rules,
-    )
+        )
+    show(report, as_json, rules)
 
 
 # where a Bolt Action family edition's reactions are asked (taken without a test to react)
@@ -765,8 +727,8 @@ def assault(
     _only(ruleset, BA_FAMILY, "assault", _CLOSE_COMBAT if ruleset is Ruleset.iron_cross else "")
     from kriegsspiel.rulesets.bolt_action.odds import assault_odds
 
-    show(
-        assault_odds(
+    with _told_as(BOLT_ACTION_ASSAULT):
+        report = assault_odds(
             ruleset.value,
             attackers=attackers,
             attacker_quality=attacker_quality,
@@ -784,10 +746,8 @@ def assault(
             attacker_cover=attacker_cover,
             attacker_start_models=attacker_start_models,
             **_house(rules),
-        ),
-        as_json,
-        rules,
-    )
+        )
+    show(report, as_json, rules)
 
 
 @odds_app.command("vehicle-assault", cls=GivenOnce)
@@ -888,8 +848,8 @@ def vehicle_assault(
     _only(ruleset, BA_FAMILY, "vehicle-assault")
     from kriegsspiel.rulesets.bolt_action.odds import vehicle_assault_odds
 
-    show(
-        vehicle_assault_odds(
+    with _told_as(BOLT_ACTION_VEHICLE_ASSAULT):
+        report = vehicle_assault_odds(
             ruleset.value,
             models=models,
             quality=quality,
@@ -909,10 +869,8 @@ def vehicle_assault(
             cover=cover,
             start_models=start_models,
             **_house(rules),
-        ),
-        as_json,
-        rules,
-    )
+        )
+    show(report, as_json, rules)
 
 
 MarkersOpt = Annotated[int, typer.Option("--morale-markers", help="Morale markers on the unit.")]

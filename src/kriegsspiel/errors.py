@@ -20,30 +20,31 @@ class UsageTypeError(UsageError, TypeError):
     as Python's own checks raise for one."""
 
 
-# a parameter named in a ParameterError's message: "\x1e" name "\x1d" Python's value text
-# "\x1d" the command line's value text "\x1f" (control characters no message's words hold)
+# a parameter named in a ParameterError's message: "\x1e" its name "\x1d" the Python
+# caller's words "\x1d" the words after the command line's option "\x1f" (control
+# characters, which no message's words hold)
 _NAMED = re.compile("\x1e([^\x1d]*)\x1d([^\x1d]*)\x1d([^\x1f]*)\x1f")
 
 
-def named(parameter: str, value: object = None, *, shown: str | None = None) -> str:
+def named(
+    parameter: str, value: object = None, *, shown: str | None = None, python: str | None = None
+) -> str:
     """A parameter, named in a :class:`ParameterError`'s message: as a Python caller gives
     it ("range_inches", "range_inches=-3", "automatic=True") or, told by the command line,
     as its option ("--range", "--range -3", "--auto"). ``value`` None names the parameter
-    alone; ``shown`` is a value's words as they are ("N")."""
-    if shown is not None:
-        python, option = f"={shown}", f" {shown}"
-    elif value is None:
-        python = option = ""
-    elif isinstance(value, bool):
-        python, option = f"={value}", "" if value else f" {value}"
-    elif isinstance(value, float):
-        python = option = f"{value:.12g}"
-        python, option = f"={python}", f" {option}"
-    elif isinstance(value, str):
-        python, option = f"={value!r}", f" {value!r}"
+    alone. ``shown``: the value's words after the option as they are ("N", "stand-and-fire",
+    not quoted); ``python``: the Python caller's words in full, where they are not
+    ``parameter=value`` ("'rifle:x' in weapons")."""
+    if value is None:
+        said = parameter if shown is None else f"{parameter}={shown}"
+        after = "" if shown is None else f" {shown}"
     else:
-        python, option = f"={value}", f" {value}"
-    return f"\x1e{parameter}\x1d{python}\x1d{option}\x1f"
+        text = f"{value:.12g}" if isinstance(value, float) else repr(value)
+        said = f"{parameter}={text}"
+        after = f" {text}" if shown is None else f" {shown}"
+        if value is True and shown is None:  # (a flag: given, it is True)
+            after = ""
+    return f"\x1e{parameter}\x1d{said if python is None else python}\x1d{after}\x1f"
 
 
 class ParameterError(UsageError):
@@ -62,9 +63,9 @@ class ParameterError(UsageError):
         option, e.g. "range_inches" -> "--range"); one not there keeps its Python name."""
 
         def one(m: re.Match[str]) -> str:
-            name, python, option = m.groups()
-            flag = options.get(name)
-            return name + python if flag is None else flag + option
+            name, python, after = m.groups()
+            option = options.get(name)
+            return python if option is None else option + after
 
         return _NAMED.sub(one, self.template)
 
