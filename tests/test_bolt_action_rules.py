@@ -233,7 +233,9 @@ def test_a_small_unit_of_more_than_two_models_is_refused() -> None:
     still has three or more is not: the contradiction is refused, not answered."""
     asked = dict(weapons=["rifle:5"], target="regular infantry")
     for models in (3, 10):
-        with pytest.raises(UsageError, match=f"--small-unit with --target-models {models}"):
+        with pytest.raises(
+            UsageError, match=f"^situation.small_unit=True with situation.target_models={models}"
+        ):
             shoot_odds(
                 "konflikt47",
                 situation=Situation(range_inches=10, small_unit=True, target_models=models),
@@ -1103,7 +1105,7 @@ def test_a_weapon_that_cannot_fire_leaves_the_rest_of_the_unit_shooting() -> Non
     with pytest.raises(UsageError, match="none of these weapons can fire indirectly"):
         shoot_odds("bolt-action-1", weapons=["rifle:3"], target="regular infantry",
                    situation=Situation(range_inches=24, indirect=True))  # fmt: skip
-    with pytest.raises(UsageError, match="--range must be a distance of 0 or more inches"):
+    with pytest.raises(UsageError, match=r"^situation.range_inches must be a distance of 0"):
         shoot_odds("konflikt47", weapons=["rifle"], target="regular infantry",
                    situation=Situation(range_inches=float("nan")))  # fmt: skip
 
@@ -1208,9 +1210,9 @@ def test_failed_order_test_goes_down_and_pins_at_morale_remove_the_unit() -> Non
     assert topics["failed"] == "goes Down"
     # at 8 pins (its morale) an inexperienced unit is gone: no test, so no odds; the same
     # unit on either side of a fight, or hit by a flamethrower (its forced morale check)
-    with pytest.raises(UsageError, match="removed from play and takes no test; give --pins 7"):
+    with pytest.raises(UsageError, match="removed from play and takes no test; give pins=7"):
         order_test_odds("bolt-action-1", quality="inexperienced", pins=8)
-    with pytest.raises(UsageError, match="--defender-pins 8: a unit of inexperienced troops"):
+    with pytest.raises(UsageError, match=r"^defender_pins=8: a unit of inexperienced troops"):
         assault_odds(
             "bolt-action-1",
             attackers=5,
@@ -1219,7 +1221,7 @@ def test_failed_order_test_goes_down_and_pins_at_morale_remove_the_unit() -> Non
             defender_quality="inexperienced",
             defender_pins=8,
         )
-    with pytest.raises(UsageError, match="--target-pins 8"):
+    with pytest.raises(UsageError, match=r"^situation.target_pins=8"):
         shoot_odds(
             "konflikt47",
             weapons=["flamethrower (infantry)"],
@@ -1631,7 +1633,7 @@ def test_point_blank_fire_rolls_to_hit_as_a_shot_does() -> None:
         assault_odds("bolt-action-1", attacker_pins=2, **kwargs)  # type: ignore[arg-type]
     rounds = assault_odds("bolt-action-1", **kwargs)  # type: ignore[arg-type]
     assert "both destroyed" not in rounds.reasons[-1].because
-    with pytest.raises(UsageError, match="--attacker-quality 'elite': Unknown quality"):
+    with pytest.raises(UsageError, match=r"^attacker_quality='elite': Unknown quality"):
         assault_odds("konflikt47", **{**kwargs, "attacker_quality": "elite"})  # type: ignore[arg-type]
 
 
@@ -1639,7 +1641,7 @@ def test_the_odds_api_names_a_mistyped_cover_facing_or_weapon_list() -> None:
     """From Python, as on the command line: a clear error, not a bare StopIteration from
     the modifier tables or 'Unknown weapon r' from a string read letter by letter."""
     ask = partial(shoot_odds, "konflikt47", target="regular infantry")
-    with pytest.raises(UsageError, match=r"cover \(--cover\) is none, soft or hard \(not 'sof'\)"):
+    with pytest.raises(UsageError, match=r"^situation.cover is none, soft or hard \(not 'sof'\)"):
         ask(weapons=["Rifle"], situation=Situation(10, cover="sof"))  # type: ignore[arg-type]
     with pytest.raises(UsageError, match=r"front, side, top or rear \(not 'back'\)"):
         ask(weapons=["Rifle"], situation=Situation(10, facing="back"))  # type: ignore[arg-type]

@@ -193,13 +193,14 @@ def test_first_activation_needs_no_roll_even_with_morale_markers() -> None:
 
 def test_a_first_activation_finds_no_command_token_on_the_unit() -> None:
     """The tokens counted are those spent on the unit this turn: none before its first
-    activation, so --first with tokens on the unit contradicts itself."""
+    activation, so a first activation with tokens on the unit contradicts itself (told
+    in the Python caller's words; the command line's: test_command_line_refusals)."""
     with pytest.raises(UsageError) as err:
         odds.activation(0, 2, first_activation=True)
     assert str(err.value) == (
-        "--first with --command-tokens 2: the tokens counted are those spent on the unit "
-        "this turn, so its first activation finds none on it; drop --command-tokens for a "
-        "first activation, or --first for a further one"
+        "first_activation=True with command_tokens=2: the tokens counted are those spent on "
+        "the unit this turn, so its first activation finds none on it; drop command_tokens "
+        "for a first activation, or first_activation=True for a further one"
     )
     assert odds.activation(0, 0, first_activation=True).probabilities["p_success"] == 1
 
@@ -691,8 +692,8 @@ def test_command_odds_are_probabilities(markers: int, tokens: int) -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"morale_markers": -1}, "--morale-markers must be a whole number 0 or more"),
-        ({"dice": 0}, "--dice must be 1 or more"),
+        ({"morale_markers": -1}, "^morale_markers must be a whole number 0 or more"),
+        ({"dice": 0}, "^dice must be 1 or more"),
         ({"dice": 151, "target": "vehicle", "penetration": 5, "armour": 3}, "at a vehicle"),
         (
             {"target": "vehicle", "penetration": 5, "armour": 3, "mortar": True},
@@ -705,32 +706,38 @@ def test_command_odds_are_probabilities(markers: int, tokens: int) -> None:
         ({"dice": 1, "machine_gun": True}, "give one of the two"),
         (
             {"mortar": True, "machine_gun": True},
-            "--mortar and --machine-gun together: the rules give a unit's fire as a mortar's "
+            "^mortar=True and machine_gun=True together: the rules give a unit's fire as a mortar's "
             r"\(it ignores cover\) or a machine gun's \(2 D10s at infantry\), never both; give "
             "the one the firing unit is",
         ),
-        ({"range_inches": -3}, "--range must be a distance of 0 or more inches"),
-        ({"target": "vehicle"}, "needs --penetration N and --armour N"),
-        ({"penetration": 3, "armour": 2}, "apply only to a vehicle target"),
+        ({"range_inches": -3}, "^range_inches must be a distance of 0 or more inches"),
+        ({"target": "vehicle"}, "needs penetration=N and armour=N"),
+        ({"penetration": 3, "armour": 2}, "^penetration and armour apply only to a vehicle"),
         ({"enemy_infantry_near_vehicle": True}, "apply only to a firing vehicle"),
         ({"screened": True}, "apply only to a firing vehicle"),
         (
             {"screened": True, "firer_is_vehicle": True, "range_inches": 20},
-            "--screened drops the -1",
+            "^screened=True drops the -1",
         ),
-        ({"firer_is_vehicle": True, "firer_is_infantry_detachment": True}, "cannot be both"),
+        (
+            {"firer_is_vehicle": True, "firer_is_infantry_detachment": True},
+            r"cannot be both a vehicle \(firer_is_vehicle=True\) and an infantry detachment "
+            r"\(firer_is_infantry_detachment=True\)",
+        ),
         (
             {"target": "vehicle", "penetration": 3, "armour": 2, "cover": "cover"},
-            "leave cover 'open'",
+            "leave cover='open'",
         ),
-        ({"target": "vehicle", "penetration": -1, "armour": 2}, "--penetration must be"),
+        ({"target": "vehicle", "penetration": -1, "armour": 2}, "^penetration must be"),
         ({"dice": rules.MAX_DICE + 1}, "at most 200 firing dice .got 201.; more would take"),
     ],
 )
 def test_bad_shoot_input(kwargs: dict[str, object], message: str) -> None:
+    """Each refusal names the Python parameters, never the command line's options."""
     args: dict[str, object] = {"target": "infantry", "range_inches": 20, **kwargs}
-    with pytest.raises(UsageError, match=message):
+    with pytest.raises(UsageError, match=message) as err:
         odds.shoot(**args)  # type: ignore[arg-type]
+    assert "--" not in str(err.value)
 
 
 def test_the_most_firing_dice_are_answered() -> None:
@@ -740,9 +747,9 @@ def test_the_most_firing_dice_are_answered() -> None:
 
 
 def test_bad_counts() -> None:
-    with pytest.raises(UsageError, match="--command-tokens must be a whole number 0 or more"):
+    with pytest.raises(UsageError, match=r"^command_tokens must be a whole number 0 or more"):
         odds.activation(0, -1)
-    with pytest.raises(UsageError, match="--morale-markers must be"):
+    with pytest.raises(UsageError, match=r"^morale_markers must be"):
         odds.reaction(-2, 0)
     with pytest.raises(UsageError, match="cannot exceed units"):
         rules.command_tokens(1, command_units=2)
@@ -1066,16 +1073,17 @@ def test_close_combat_odds_add_up_and_markers_never_help(
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"attacker": "medium tank"}, "--attacker 'medium tank': close combat odds are for"),
-        ({"defender": "vehicle"}, "--defender 'vehicle': close combat odds are for infantry"),
-        ({"attacker_markers": -1}, "--attacker-markers must be a whole number 0 or more"),
+        ({"attacker": "medium tank"}, "attacker='medium tank': close combat odds are for"),
+        ({"defender": "vehicle"}, "defender='vehicle': close combat odds are for infantry"),
+        ({"attacker_markers": -1}, "attacker_markers must be a whole number 0 or more"),
         ({"defender_markers": True}, "defender_markers must be a whole number"),
         ({"defender_moved": "yes"}, "defender_moved is True or False"),
     ],
 )
 def test_bad_close_combat_input(kwargs: dict[str, object], message: str) -> None:
-    with pytest.raises(UsageError, match=re.escape(message)):
+    with pytest.raises(UsageError, match="^" + re.escape(message)) as err:
         odds.close_combat(**kwargs)  # type: ignore[arg-type]
+    assert "--" not in str(err.value)
 
 
 def test_close_combat_unknown_names_suggest_close_matches() -> None:

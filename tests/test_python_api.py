@@ -49,7 +49,7 @@ def shoot(**situation: object):
         (lambda: shoot(range_inches="18"), "situation.range_inches must be a number, not '18'"),
         (
             lambda: shoot(range_inches=float("nan")),
-            "--range must be a distance of 0 or more inches, not nan",
+            "situation.range_inches must be a distance of 0 or more inches, not nan",
         ),
         (lambda: shoot(range_inches=18, target_officer=3), "situation.target_officer must be text"),
         (

@@ -674,6 +674,18 @@ def _passed_over(signum: int, frame: object) -> None:
     """An interrupt while an error is told: nothing to do, the program is ending."""
 
 
+def _told(exc: Exception) -> str:
+    """An error as the command line tells it: a refusal worded in a Python function's
+    parameters (a ParameterError a command has not told with its own options already)
+    names the rules' two that every command takes as such, ``--ruleset`` and
+    ``--rules-file``."""
+    from kriegsspiel.errors import ParameterError
+
+    if isinstance(exc, ParameterError):
+        return exc.told_as({"ruleset": "--ruleset", "rules_file": "--rules-file"})
+    return str(exc)
+
+
 def main() -> None:
     """Entry point: run the app, turning every deliberate error into exit status 2, and
     Ctrl-C, whenever it comes (a command importing its modules, say), into one line and
@@ -693,7 +705,7 @@ def main() -> None:
         if isinstance(exc, Interrupted):  # a stop, not an error: what was kept, how to go on
             typer.echo(f"kriegsspiel: {_stopped_by()}: {exc}", err=True)
             sys.exit(_stopped_status())
-        typer.echo(f"kriegsspiel: error: {exc}", err=True)
+        typer.echo(f"kriegsspiel: error: {_told(exc)}", err=True)
         sys.exit(2)
     except _command_line_error() as exc:  # an option's value, an unknown option, a missing one
         _quiet_signals()

@@ -16,6 +16,20 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from kriegsspiel.cli_options import GivenOnce, JsonOpt, fail
+from kriegsspiel.odds_options import (
+    BOLT_ACTION_ASSAULT,
+    BOLT_ACTION_MORALE,
+    BOLT_ACTION_ORDER_TEST,
+    BOLT_ACTION_SHOOT,
+    BOLT_ACTION_VEHICLE_ASSAULT,
+    HOUSE_CLEARING_FIGURE,
+    HOUSE_CLEARING_SHOOT,
+    IRON_CROSS_ACTIVATION,
+    IRON_CROSS_CLOSE_COMBAT,
+    IRON_CROSS_REACTION,
+    IRON_CROSS_SHOOT,
+    IRON_CROSS_TERRAIN_TEST,
+)
 
 if TYPE_CHECKING:
     from kriegsspiel.core.report import OddsReport
@@ -170,6 +184,19 @@ def _named(options: dict[str, str]) -> Iterator[None]:
         if option is None:
             raise
         raise UsageError(f"{option} {exc.name!r}: {exc}") from None
+
+
+@contextmanager
+def _told_as(options: dict[str, str]) -> Iterator[None]:
+    """Tell a refusal that names the odds functions' parameters (a ParameterError: the
+    Python caller's words, "range_inches") with the options they were given as here:
+    ``options`` maps each parameter to its option ("--range")."""
+    from kriegsspiel.errors import ParameterError, UsageError
+
+    try:
+        yield
+    except ParameterError as exc:
+        raise UsageError(exc.told_as(options)) from None
 
 
 @contextmanager
@@ -457,17 +484,15 @@ def shoot(
             target_immobilised=target_immobilised,
             target_officer=target_officer,
         )
-        show(
-            shoot_odds(
+        with _told_as(BOLT_ACTION_SHOOT):
+            report = shoot_odds(
                 ruleset.value,
                 weapons=weapon,
                 target="regular infantry" if target is None else target,
                 situation=situation,
                 **_house(rules),
-            ),
-            as_json,
-            rules,
-        )
+            )
+        show(report, as_json, rules)
     elif ruleset is Ruleset.iron_cross:
         _forbid(ruleset, weapon=weapon, **ba, **hc)
         if range_ is None:
@@ -479,7 +504,7 @@ def shoot(
             cover = "open"
         from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-        with _named({"target": "--target", "cover": "--cover"}):
+        with _named({"target": "--target", "cover": "--cover"}), _told_as(IRON_CROSS_SHOOT):
             report = ic_odds.shoot(
                 target="infantry" if target is None else target,
                 range_inches=range_,
@@ -522,7 +547,11 @@ def shoot(
             )
         from kriegsspiel.rulesets.house_clearing import odds as hc_odds
 
-        with _named({"weapon": "--weapon"}), _limits_by(rules, ("--weapon-skill", "--visible")):
+        with (
+            _named({"weapon": "--weapon"}),
+            _limits_by(rules, ("--weapon-skill", "--visible")),
+            _told_as(HOUSE_CLEARING_SHOOT),
+        ):
             report = hc_odds.shoot(
                 weapon=weapon[0],
                 range_inches=range_,
@@ -561,18 +590,16 @@ def order_test(
     _only(ruleset, BA_FAMILY, "order-test", "Iron Cross activates units: see 'odds activation'.")
     from kriegsspiel.rulesets.bolt_action.odds import order_test_odds
 
-    show(
-        order_test_odds(
+    with _told_as(BOLT_ACTION_ORDER_TEST):
+        report = order_test_odds(
             ruleset.value,
             quality=quality,
             pins=pins,
             officer=officer,
             assault_vehicle_without_at=assault_vehicle,
             **_house(rules),
-        ),
-        as_json,
-        rules,
-    )
+        )
+    show(report, as_json, rules)
 
 
 @odds_app.command(
@@ -593,13 +620,11 @@ def morale(
     _only(ruleset, BA_FAMILY, "morale")
     from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds
 
-    show(
-        morale_check_odds(
+    with _told_as(BOLT_ACTION_MORALE):
+        report = morale_check_odds(
             ruleset.value, quality=quality, pins=pins, officer=officer, **_house(rules)
-        ),
-        as_json,
-        rules,
-    )
+        )
+    show(report, as_json, rules)
 
 
 # where a Bolt Action family edition's reactions are asked (taken without a test to react)
@@ -718,8 +743,8 @@ def assault(
     _only(ruleset, BA_FAMILY, "assault", _CLOSE_COMBAT if ruleset is Ruleset.iron_cross else "")
     from kriegsspiel.rulesets.bolt_action.odds import assault_odds
 
-    show(
-        assault_odds(
+    with _told_as(BOLT_ACTION_ASSAULT):
+        report = assault_odds(
             ruleset.value,
             attackers=attackers,
             attacker_quality=attacker_quality,
@@ -737,10 +762,8 @@ def assault(
             attacker_cover=attacker_cover,
             attacker_start_models=attacker_start_models,
             **_house(rules),
-        ),
-        as_json,
-        rules,
-    )
+        )
+    show(report, as_json, rules)
 
 
 @odds_app.command(
@@ -845,8 +868,8 @@ def vehicle_assault(
     _only(ruleset, BA_FAMILY, "vehicle-assault")
     from kriegsspiel.rulesets.bolt_action.odds import vehicle_assault_odds
 
-    show(
-        vehicle_assault_odds(
+    with _told_as(BOLT_ACTION_VEHICLE_ASSAULT):
+        report = vehicle_assault_odds(
             ruleset.value,
             models=models,
             quality=quality,
@@ -866,10 +889,8 @@ def vehicle_assault(
             cover=cover,
             start_models=start_models,
             **_house(rules),
-        ),
-        as_json,
-        rules,
-    )
+        )
+    show(report, as_json, rules)
 
 
 MarkersOpt = Annotated[int, typer.Option("--morale-markers", help="Morale markers on the unit.")]
@@ -913,9 +934,10 @@ def activation(
     _, rules = _edition(ruleset, rules_file, "activation", (Ruleset.iron_cross,))
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    report = ic_odds.activation(
-        morale_markers, command_tokens, first_activation=first, data=_iron_cross(rules)
-    )
+    with _told_as(IRON_CROSS_ACTIVATION):
+        report = ic_odds.activation(
+            morale_markers, command_tokens, first_activation=first, data=_iron_cross(rules)
+        )
     show(report, as_json, rules)
 
 
@@ -936,7 +958,8 @@ def reaction(
     _, rules = _edition(ruleset, rules_file, "reaction", (Ruleset.iron_cross,))
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    report = ic_odds.reaction(morale_markers, command_tokens, data=_iron_cross(rules))
+    with _told_as(IRON_CROSS_REACTION):
+        report = ic_odds.reaction(morale_markers, command_tokens, data=_iron_cross(rules))
     show(report, as_json, rules)
 
 
@@ -978,7 +1001,7 @@ def terrain_test(
     _, rules = _edition(ruleset, rules_file, "terrain-test", (Ruleset.iron_cross,))
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    with _named({"unit": "--unit", "terrain": "--terrain"}):
+    with _named(IRON_CROSS_TERRAIN_TEST), _told_as(IRON_CROSS_TERRAIN_TEST):
         report = ic_odds.terrain_test(unit, terrain, data=_iron_cross(rules))
     show(report, as_json, rules)
 
@@ -1058,7 +1081,7 @@ def close_combat(
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
     names = {"attacker": "--attacker", "defender": "--defender", "cover": "--defender-cover"}
-    with _named(names):
+    with _named(names), _told_as(IRON_CROSS_CLOSE_COMBAT):
         report = ic_odds.close_combat(
             attacker=attacker,
             defender=defender,
@@ -1087,4 +1110,6 @@ def figure(
     _, rules = _edition(ruleset, rules_file, "figure", (Ruleset.house_clearing,))
     from kriegsspiel.rulesets.house_clearing import odds as hc_odds
 
-    show(hc_odds.figure(officer, data=_house_clearing(rules)), as_json, rules)
+    with _told_as(HOUSE_CLEARING_FIGURE):
+        report = hc_odds.figure(officer, data=_house_clearing(rules))
+    show(report, as_json, rules)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Mapping
 
 
@@ -17,6 +18,56 @@ class UsageError(KriegsspielError, ValueError):
 class UsageTypeError(UsageError, TypeError):
     """A Python caller gave an argument of the wrong type: a UsageError, and a TypeError
     as Python's own checks raise for one."""
+
+
+# a parameter named in a ParameterError's message: "\x1e" its name "\x1d" the Python
+# caller's words "\x1d" the words after the command line's option "\x1f" (control
+# characters, which no message's words hold)
+_NAMED = re.compile("\x1e([^\x1d]*)\x1d([^\x1d]*)\x1d([^\x1f]*)\x1f")
+
+
+def named(
+    parameter: str, value: object = None, *, shown: str | None = None, python: str | None = None
+) -> str:
+    """A parameter, named in a :class:`ParameterError`'s message: as a Python caller gives
+    it ("range_inches", "range_inches=-3", "automatic=True") or, told by the command line,
+    as its option ("--range", "--range -3", "--auto"). ``value`` None names the parameter
+    alone. ``shown``: the value's words after the option as they are ("N", "stand-and-fire",
+    not quoted); ``python``: the Python caller's words in full, where they are not
+    ``parameter=value`` ("'rifle:x' in weapons")."""
+    if value is None:
+        said = parameter if shown is None else f"{parameter}={shown}"
+        after = "" if shown is None else f" {shown}"
+    else:
+        text = f"{value:.12g}" if isinstance(value, float) else repr(value)
+        said = f"{parameter}={text}"
+        after = f" {text}" if shown is None else f" {shown}"
+        if value is True and shown is None:  # (a flag: given, it is True)
+            after = ""
+    return f"\x1e{parameter}\x1d{said if python is None else python}\x1d{after}\x1f"
+
+
+class ParameterError(UsageError):
+    """A refusal naming the caller's parameters, written once for both callers: ``str()``
+    names them as the Python function takes them ("range_inches=-3"); the command line
+    tells it with its options (:meth:`told_as`: "--range -3"). ``parameters``: the
+    parameters named, in order (each once)."""
+
+    def __init__(self, message: str) -> None:
+        self.template = message
+        self.parameters = tuple(dict.fromkeys(m[1] for m in _NAMED.finditer(message)))
+        super().__init__(self.told_as({}))
+
+    def told_as(self, options: Mapping[str, str]) -> str:
+        """The message with each parameter told as its option in ``options`` (parameter ->
+        option, e.g. "range_inches" -> "--range"); one not there keeps its Python name."""
+
+        def one(m: re.Match[str]) -> str:
+            name, python, after = m.groups()
+            option = options.get(name)
+            return python if option is None else option + after
+
+        return _NAMED.sub(one, self.template)
 
 
 RULES_FILE_WANTED = (

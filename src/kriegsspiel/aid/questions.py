@@ -19,7 +19,8 @@ from typing import Any, Literal
 
 from kriegsspiel.aid.tracker import AidError, Kit, TrackedUnit, Tracker, refuse_friends
 from kriegsspiel.core.report import Reason
-from kriegsspiel.errors import UnknownNameError, UsageError
+from kriegsspiel.errors import ParameterError, UnknownNameError, UsageError
+from kriegsspiel.odds_options import BOLT_ACTION
 from kriegsspiel.rulesets.bolt_action.assault import CONTACT
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import weapon_choice
 from kriegsspiel.rulesets.bolt_action.kit import anti_tank, assault_armed
@@ -475,7 +476,9 @@ def _refused() -> Iterator[None]:
     except AidError:
         raise
     except UsageError as exc:
-        raise AidError(in_the_pages_words(str(exc))) from None
+        # (a refusal in the calculator's parameters: told first as its command's options)
+        said = exc.told_as(BOLT_ACTION) if isinstance(exc, ParameterError) else str(exc)
+        raise AidError(in_the_pages_words(said)) from None
 
 
 # The calculator speaks of its command's options (kriegsspiel odds ... --from 8); the page

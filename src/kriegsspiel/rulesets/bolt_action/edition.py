@@ -15,7 +15,7 @@ from typing import ClassVar
 from kriegsspiel.core.datafile import parse_yaml, read_yaml_text
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.names import lookup, normalise
-from kriegsspiel.errors import RULES_FILE_WANTED, UnknownNameError, UsageError, empty_name
+from kriegsspiel.errors import RULES_FILE_WANTED, ParameterError, UnknownNameError, named
 from kriegsspiel.rulesets.bolt_action.data import (
     DamageValue,
     Edition,
@@ -202,7 +202,10 @@ def house_text(rules_file: str | None, text: str | None = None) -> str | None:
 def _file_text(rules_file: str) -> str:
     """The text of the designer's rules file at the path ``rules_file``."""
     if not rules_file.strip():  # (Path("") is the current folder)
-        raise empty_name("--rules-file", rules_file, RULES_FILE_WANTED)
+        raise ParameterError(
+            f"{named('rules_file')} was given an empty name ({rules_file!r}); give "
+            f"{RULES_FILE_WANTED}."
+        )
     return read_yaml_text(Path(rules_file))
 
 
@@ -234,9 +237,10 @@ def _rules(ruleset: str, rules_file: str | None, text: str | None) -> Rules:
     if data.ruleset != ruleset:
         # (play, army, scenario, a sweep and rules say it in their own words first: the
         # odds, asked under --ruleset, and a Python caller come here)
-        raise UsageError(
+        own = named("ruleset", data.ruleset, shown=data.ruleset)
+        raise ParameterError(
             f"{rules_file or 'the rules file'}: this file is the rules data of {data.ruleset} "
-            f"(its field 'ruleset'), not of {ruleset}, the edition asked for; give --ruleset "
-            f"{data.ruleset}, or a copy of the {ruleset} data file."
+            f"(its field 'ruleset'), not of {ruleset}, the edition asked for; give {own}, or "
+            f"a copy of the {ruleset} data file."
         )
     return rules

@@ -14,7 +14,7 @@ from kriegsspiel.core.dice import DiceExpr, Dist
 from kriegsspiel.core.per_cent import per_cent
 from kriegsspiel.core.procedure import Dice, exact
 from kriegsspiel.core.report import OddsReport, Reason
-from kriegsspiel.errors import UnknownNameError, UsageError
+from kriegsspiel.errors import ParameterError, UnknownNameError, UsageError, named
 from kriegsspiel.rulesets.bolt_action.attack import (
     TroopsContext,
     exact_troops,
@@ -133,42 +133,45 @@ def _check_unit(ruleset: object, quality: object, pins: object, officer: object)
 
 
 def _check_counts(**counts: int | None) -> None:
+    """Refuse a count below 0, each named as its parameter ("situation.firer_pins")."""
     for name, value in counts.items():
         if value is not None and value < 0:
-            least = 1 if name in _AT_LEAST_ONE else 0
-            raise UsageError(
-                f"--{name.replace('_', '-')} cannot be negative (got {value}); "
-                f"give {least} or more."
+            least = 1 if name.rsplit(".", 1)[-1] in _AT_LEAST_ONE else 0
+            raise ParameterError(
+                f"{named(name)} cannot be negative (got {value}); give {least} or more."
             )
 
 
-def _check_automaton(rules: Rules, automaton: bool) -> None:
+def _check_automaton(rules: Rules, automaton: bool, parameter: str = "automaton") -> None:
     """Only an edition whose damage table has an automaton rule knows automata."""
     if automaton and rules.data.damage_results.automaton_ignores_stunned_on is None:
-        raise UsageError(f"--automaton is a Konflikt '47 rule; {rules.data.title} has no automata.")
+        raise ParameterError(
+            f"{named(parameter, True)} is a Konflikt '47 rule; {rules.data.title} has no automata."
+        )
 
 
 def _check_names(rules: Rules, **given: tuple[str, str | None]) -> None:
     """Refuse a quality, an officer's rank or a target the rules data does not know, naming the
-    option it was given with: ``_check_names(rules, quality=("--quality", "elite"))``."""
+    parameter it was given as: ``_check_names(rules, quality=("quality", "elite"))``."""
     look_up = {"quality": rules.morale, "officer": rules.officer_bonus, "target": rules.target}
-    for kind, (option, value) in given.items():
+    for kind, (parameter, value) in given.items():
         if value is None:
             continue
         try:
             look_up[kind.split("_")[0]](value)
         except UnknownNameError as exc:
-            raise UsageError(f"{option} {value!r}: {exc}") from None
+            raise ParameterError(f"{named(parameter, value)}: {exc}") from None
 
 
-def _check_not_removed(rules: Rules, quality: str, pins: int, option: str) -> None:
+def _check_not_removed(rules: Rules, quality: str, pins: int, parameter: str) -> None:
     """A unit whose pins reach its morale value is removed from play: it takes no test and
     fights no fight, so a question about it has no odds."""
     base = new_test(rules, quality).base
     if destroyed_by_pins(rules, base, pins):
-        raise UsageError(
-            f"{option} {pins}: a unit of {quality} troops with {pins} pins (its morale value is {base}) "
-            f"is removed from play and takes no test; give {option} {base - 1} or fewer."
+        raise ParameterError(
+            f"{named(parameter, pins)}: a unit of {quality} troops with {pins} pins (its "
+            f"morale value is {base}) is removed from play and takes no test; give "
+            f"{named(parameter, base - 1)} or fewer."
         )
 
 
@@ -206,8 +209,8 @@ def order_test_odds(
     arguments.yes_no("assault_vehicle_without_at", assault_vehicle_without_at)
     rules = rules_for(ruleset, rules_file, rules_text)
     _check_counts(pins=pins)
-    _check_names(rules, quality=("--quality", quality), officer=("--officer", officer))
-    _check_not_removed(rules, quality, pins, "--pins")
+    _check_names(rules, quality=("quality", quality), officer=("officer", officer))
+    _check_not_removed(rules, quality, pins, "pins")
     modifier = (
         rules.data.vehicle_assault.order_test_modifier_without_at
         if assault_vehicle_without_at
@@ -278,8 +281,8 @@ def morale_check_odds(
     _check_unit(ruleset, quality, pins, officer)
     rules = rules_for(ruleset, rules_file, rules_text)
     _check_counts(pins=pins)
-    _check_names(rules, quality=("--quality", quality), officer=("--officer", officer))
-    _check_not_removed(rules, quality, pins, "--pins")
+    _check_names(rules, quality=("quality", quality), officer=("officer", officer))
+    _check_not_removed(rules, quality, pins, "pins")
     test = new_test(rules, quality, officer=officer, pins=pins)
     dist = exact(lambda d: morale_check(d, test))
     return OddsReport(
@@ -295,13 +298,23 @@ def morale_check_odds(
     )
 
 
+def _one_of(parameter: str, spec: str) -> str:
+    """A weapon of the list ``parameter``, named in a refusal: "'rifle:x' in weapons" to a
+    Python caller, "--weapon 'rifle:x'" on the command line."""
+    return named(parameter, spec, python=f"{spec!r} in {parameter}")
+
+
 def parse_weapons(
-    rules: Rules, specs: Sequence[str], option: str = "--weapon"
+    rules: Rules, specs: Sequence[str], parameter: str = "weapons"
 ) -> list[tuple[Weapon, int]]:
-    """``["rifle:8", "LMG"]`` -> weapons with how many models carry each."""
+    """``["rifle:8", "LMG"]`` -> weapons with how many models carry each; a refusal names
+    the list as ``parameter`` (the command line: its option)."""
     if not specs:
-        raise UsageError(
-            f"Give the shooting unit's weapons with {option} NAME[:COUNT], e.g. {option} rifle:9."
+        spec, example = "NAME[:COUNT]", "rifle:9"
+        raise ParameterError(
+            "Give the shooting unit's weapons with "
+            f"{named(parameter, shown=spec, python=f'{parameter}=[{spec!r}, ...]')}, e.g. "
+            f"{named(parameter, shown=example, python=f'{parameter}=[{example!r}]')}."
         )
     out: list[tuple[Weapon, int]] = []
     for spec in specs:
@@ -309,15 +322,16 @@ def parse_weapons(
         try:
             count = int(count_text)
         except ValueError:
-            raise UsageError(
-                f"{option} {spec!r}: the count after ':' must be a whole number, e.g. rifle:8."
+            raise ParameterError(
+                f"{_one_of(parameter, spec)}: the count after ':' must be a whole number, "
+                "e.g. rifle:8."
             ) from None
         if count < 1:
-            raise UsageError(f"{option} {spec!r}: the count must be 1 or more.")
+            raise ParameterError(f"{_one_of(parameter, spec)}: the count must be 1 or more.")
         try:
             weapon = rules.weapon(name)
         except UnknownNameError as exc:
-            raise UsageError(f"{option} {spec!r}: {exc}") from None
+            raise ParameterError(f"{_one_of(parameter, spec)}: {exc}") from None
         out.append((weapon, count))
     return out
 
@@ -325,14 +339,14 @@ def parse_weapons(
 FACINGS: tuple[str, ...] = get_args(Facing)
 
 
-def _cover(text: str, option: str = "--cover") -> Cover:
+def _cover(text: str, parameter: str = "cover") -> Cover:
     if text == "none":
         return "none"
     if text == "soft":
         return "soft"
     if text == "hard":
         return "hard"
-    raise UsageError(f"{option} is none, soft or hard (not {text!r}).")
+    raise ParameterError(f"{named(parameter)} is none, soft or hard (not {text!r}).")
 
 
 def _group(
@@ -348,15 +362,16 @@ def _weapon_groups(
     tgt: Target,
     situation: Situation,
     *,
-    option: str = "--weapon",
+    parameter: str = "weapons",
     indent: str = "",
 ) -> tuple[list[Group], list[Reason], list[CannotFire]]:
     """A unit's weapons as groups of shots at the target, with a reason for each, and the
-    weapons that cannot fire (as on the table, the rest of the unit still fires)."""
+    weapons that cannot fire (as on the table, the rest of the unit still fires); a refusal
+    names the weapons as ``parameter``."""
     groups: list[Group] = []
     reasons: list[Reason] = []
     idle: list[CannotFire] = []
-    for weapon, count in parse_weapons(rules, weapons, option):
+    for weapon, count in parse_weapons(rules, weapons, parameter):
         label = indent + (f"{count} x {weapon.name}" if count > 1 else weapon.name)
         # --indirect is for the weapons that can lob a shell: the others fire straight
         direct = situation.indirect and not can_fire_indirectly(weapon)
@@ -365,7 +380,7 @@ def _weapon_groups(
             group, why = _group(rules, weapon, count, tgt, own)
         except CannotFire as exc:
             idle.append(exc)
-            reasons.append(Reason(label, "does not fire", str(exc).split(" (give")[0]))
+            reasons.append(Reason(label, "does not fire", exc.why))
             continue
         groups.append(group)
         reasons.append(
@@ -380,7 +395,7 @@ def _weapon_groups(
     return groups, reasons, idle
 
 
-def _check_most_hits(groups: Sequence[Group], at_vehicle: bool, option: str) -> None:
+def _check_most_hits(groups: Sequence[Group], at_vehicle: bool, parameter: str) -> None:
     """Refuse a question whose exact odds would take minutes (the limits above)."""
     most_hits = sum(
         g.shots
@@ -391,8 +406,8 @@ def _check_most_hits(groups: Sequence[Group], at_vehicle: bool, option: str) -> 
     limit = MAX_HITS_AT_VEHICLE if at_vehicle else MAX_HITS
     if most_hits > limit:
         at = " at a vehicle" if at_vehicle else ""
-        raise UsageError(
-            f"{option}: up to {most_hits:,} hits{at}; exact odds are worked out for at most "
+        raise ParameterError(
+            f"{named(parameter)}: up to {most_hits:,} hits{at}; exact odds are worked out for at most "
             f"{limit:,} (more would take minutes; a unit on the table shoots a few dozen dice)."
         )
 
@@ -416,10 +431,10 @@ def shoot_odds(
     arguments.names("weapons", weapons)
     arguments.text("target", target)
     arguments.fields("situation", situation, Situation)
-    _cover(situation.cover, "the situation's cover (--cover)")
+    _cover(situation.cover, "situation.cover")
     if situation.facing not in FACINGS:
-        raise UsageError(
-            f"the situation's facing (--facing) is {', '.join(FACINGS[:-1])} or "
+        raise ParameterError(
+            f"{named('situation.facing')} is {', '.join(FACINGS[:-1])} or "
             f"{FACINGS[-1]} (not {situation.facing!r})."
         )
     # keyed by the rules file's text as it is now: an edited file is a new question
@@ -460,78 +475,89 @@ def _shoot_odds(
 ) -> OddsReport:
     rules = rules_for(ruleset, rules_file, rules_text)
     _check_counts(
-        pins=situation.firer_pins,
-        target_pins=situation.target_pins,
-        target_models=situation.target_models,
+        **{
+            "situation.firer_pins": situation.firer_pins,
+            "situation.target_pins": situation.target_pins,
+            "situation.target_models": situation.target_models,
+        }
     )
+    models = named("situation.target_models")
     if situation.target_models == 0:
-        raise UsageError("--target-models must be 1 or more.")
+        raise ParameterError(f"{models} must be 1 or more.")
     if not target.strip():
-        raise UsageError(
-            "--target needs a name from the damage value table, e.g. 'regular infantry'."
+        raise ParameterError(
+            f"{named('target')} needs a name from the damage value table, e.g. 'regular infantry'."
         )
-    _check_names(rules, target=("--target", target))
+    _check_names(rules, target=("target", target))
     tgt = rules.target(target)
-    _check_automaton(rules, situation.automaton)
+    _check_automaton(rules, situation.automaton, "situation.automaton")
     if not tgt.is_vehicle and situation.target_quality != "regular":
-        raise UsageError(
-            "--target-quality is a vehicle crew's; an infantry target's quality is in its name "
-            f"(e.g. --target '{situation.target_quality} infantry')."
+        infantry = f"{situation.target_quality} infantry"
+        raise ParameterError(
+            f"{named('situation.target_quality')} is a vehicle crew's; an infantry target's "
+            f"quality is in its name (e.g. {named('target', infantry)})."
         )
-    _check_names(rules, officer=("--target-officer", situation.target_officer))
+    _check_names(rules, officer=("situation.target_officer", situation.target_officer))
     if tgt.is_vehicle and situation.target_models is not None:
-        raise UsageError("--target-models caps casualties among troops; a vehicle has none.")
+        raise ParameterError(f"{models} caps casualties among troops; a vehicle has none.")
     if not tgt.is_vehicle and (
         situation.facing != "front"
         or situation.open_topped
         or situation.automaton
         or situation.target_immobilised
     ):
-        raise UsageError(
-            "--facing, --open-topped, --automaton and --target-immobilised describe vehicles; "
+        raise ParameterError(
+            f"{named('situation.facing')}, {named('situation.open_topped', True)}, "
+            f"{named('situation.automaton', True)} and "
+            f"{named('situation.target_immobilised', True)} describe vehicles; "
             f"{tgt.name} is not one."
         )
     # the firers' quality is not asked (but Inexperienced): the most pins any unit can hold
     firers = "inexperienced" if situation.firer_inexperienced else "veteran"
     most = new_test(rules, firers).base
     if destroyed_by_pins(rules, most, situation.firer_pins):
-        raise UsageError(
-            f"--pins {situation.firer_pins}: a unit with as many pins as its morale value "
-            f"({most} at most, {firers} troops) is removed from play and does not shoot; "
-            f"give --pins {most - 1} or fewer."
+        raise ParameterError(
+            f"{named('situation.firer_pins', situation.firer_pins)}: a unit with as many pins "
+            f"as its morale value ({most} at most, {firers} troops) is removed from play and "
+            f"does not shoot; give {named('situation.firer_pins', most - 1)} or fewer."
         )
     if tgt.is_vehicle and situation.target_down:
-        raise UsageError("--target-down applies to infantry and artillery, not vehicles.")
+        raise ParameterError(
+            f"{named('situation.target_down', True)} applies to infantry and artillery, not "
+            "vehicles."
+        )
+    small = named("situation.small_unit", True)
     if tgt.is_vehicle and situation.small_unit:
-        raise UsageError(
-            "--small-unit applies to infantry and artillery (a unit of two models or fewer); "
+        raise ParameterError(
+            f"{small} applies to infantry and artillery (a unit of two models or fewer); "
             "no vehicle counts as small."
         )
-    models = situation.target_models
-    if situation.small_unit and models is not None and models > SMALL_UNIT_MODELS:
-        raise UsageError(
-            f"--small-unit with --target-models {models}: a small unit is one of "
+    left = situation.target_models
+    if situation.small_unit and left is not None and left > SMALL_UNIT_MODELS:
+        raise ParameterError(
+            f"{small} with {named('situation.target_models', left)}: a small unit is one of "
             f"{SMALL_UNIT_MODELS} models or fewer at the start of the game, and this one "
-            f"still has {models}; drop --small-unit (or give --target-models "
-            f"{SMALL_UNIT_MODELS} or fewer)."
+            f"still has {left}; drop {small} (or give "
+            f"{named('situation.target_models', SMALL_UNIT_MODELS)} or fewer)."
         )
     if (
         situation.ranged_in
         and not situation.indirect
         and not any("Indirect Fire" in w.special for w, _ in parse_weapons(rules, weapons))
     ):
-        raise UsageError(
-            "--ranged-in only applies to indirect fire (mortars, or howitzers with --indirect)."
+        raise ParameterError(
+            f"{named('situation.ranged_in', True)} only applies to indirect fire (mortars, or "
+            f"howitzers with {named('situation.indirect', True)})."
         )
     if situation.indirect and not any(
         can_fire_indirectly(w) for w, _ in parse_weapons(rules, weapons)
     ):
-        raise UsageError(
-            "--indirect: none of these weapons can fire indirectly (only mortars, rifle "
-            "grenades and howitzers can)."
+        raise ParameterError(
+            f"{named('situation.indirect', True)}: none of these weapons can fire indirectly "
+            "(only mortars, rifle grenades and howitzers can)."
         )
     target_quality = situation.target_quality if tgt.is_vehicle else tgt.name.split()[0]
-    _check_not_removed(rules, target_quality, situation.target_pins, "--target-pins")
+    _check_not_removed(rules, target_quality, situation.target_pins, "situation.target_pins")
     groups, reasons, idle = _weapon_groups(rules, weapons, tgt, situation)
     if not groups:
         raise idle[0]  # no weapon of the unit can fire: say why the first cannot
@@ -539,8 +565,9 @@ def _shoot_odds(
     if situation.mounted:  # (as an army list refuses it on a vehicle)
         for w, _ in parse_weapons(rules, weapons):
             if w.fielded == "not on vehicles":
-                raise UsageError(
-                    f"--weapon {w.name!r} with --firer-vehicle: the {w.name} is carried by a "
+                raise ParameterError(
+                    f"{_one_of('weapons', w.name)} with {named('situation.mounted', True)}: "
+                    f"the {w.name} is carried by a "
                     "man (the weapons chart gives it for infantry), not mounted on a vehicle"
                     f"{counterparts(rules, w, on_vehicle=True)}."
                 )
@@ -548,7 +575,7 @@ def _shoot_odds(
         reasons.append(
             Reason("firer vehicle", "no effect", "it matters only to Fixed weapons moving")
         )
-    _check_most_hits(groups, tgt.is_vehicle, "--weapon")
+    _check_most_hits(groups, tgt.is_vehicle, "weapons")
     p_hits = {
         g.shot.weapon: exact(partial(roll_to_hit, hit_on=g.shot.hit_on)).probability(True)
         for g in groups
@@ -779,37 +806,41 @@ def assault_odds(
         attacker_assault_weapons=attacker_assault_weapons,
         defender_assault_weapons=defender_assault_weapons,
     )
+    sides = f"{named('attackers')} and {named('defenders')}"
     if attackers == 0 or defenders == 0:
-        raise UsageError("--attackers and --defenders must each be 1 or more models.")
+        raise ParameterError(f"{sides} must each be 1 or more models.")
     if max(attackers, defenders) > MAX_FIGHTERS:
-        raise UsageError(
-            f"--attackers and --defenders: exact odds are worked out for at most {MAX_FIGHTERS} "
-            f"models a side (got {attackers} and {defenders}); larger fights would take minutes."
+        raise ParameterError(
+            f"{sides}: exact odds are worked out for at most {MAX_FIGHTERS} models a side "
+            f"(got {attackers} and {defenders}); larger fights would take minutes."
         )
     for who, n, k in (
         ("attacker", attackers, attacker_assault_weapons),
         ("defender", defenders, defender_assault_weapons),
     ):
         if k > n:
-            raise UsageError(
-                f"--{who}-assault-weapons ({k}) cannot exceed the {who}'s models ({n})."
+            raise ParameterError(
+                f"{named(f'{who}_assault_weapons')} ({k}) cannot exceed the {who}'s models ({n})."
             )
     _check_names(
         rules,
-        quality_a=("--attacker-quality", attacker_quality),
-        quality_d=("--defender-quality", defender_quality),
-        officer_a=("--attacker-officer", attacker_officer),
-        officer_d=("--defender-officer", defender_officer),
+        quality_a=("attacker_quality", attacker_quality),
+        quality_d=("defender_quality", defender_quality),
+        officer_a=("attacker_officer", attacker_officer),
+        officer_d=("defender_officer", defender_officer),
     )
-    _check_not_removed(rules, attacker_quality, attacker_pins, "--attacker-pins")
-    _check_not_removed(rules, defender_quality, defender_pins, "--defender-pins")
+    _check_not_removed(rules, attacker_quality, attacker_pins, "attacker_pins")
+    _check_not_removed(rules, defender_quality, defender_pins, "defender_pins")
     procedure = rules.data.close_quarters.procedure
     modes = fighting_modes(rules)
     if attacker_mode not in ("hand-to-hand", "point-blank"):
-        raise UsageError(f"--attacker-mode is hand-to-hand or point-blank (not {attacker_mode!r}).")
+        raise ParameterError(
+            f"{named('attacker_mode')} is hand-to-hand or point-blank (not {attacker_mode!r})."
+        )
+    stand = named("defender_mode", "stand-and-fire", shown="stand-and-fire")
     if defender_mode not in ("hand-to-hand", "point-blank", "stand-and-fire"):
-        raise UsageError(
-            "--defender-mode is hand-to-hand, point-blank or stand-and-fire "
+        raise ParameterError(
+            f"{named('defender_mode')} is hand-to-hand, point-blank or stand-and-fire "
             f"(not {defender_mode!r})."
         )
     stand_and_fire = defender_mode == "stand-and-fire"
@@ -818,44 +849,47 @@ def assault_odds(
             f"{rules.data.title} has no assault reactions: an assaulted unit cannot stand and fire."
         )
     if "point-blank" in {attacker_mode, defender_mode} and "point-blank" not in modes:
-        raise UsageError(
+        raise ParameterError(
             f"{rules.data.title} has no point-blank fire in close quarters; "
-            "drop --attacker-mode/--defender-mode."
+            f"drop {named('attacker_mode')}/{named('defender_mode')}."
         )
     start = attackers if attacker_start_models is None else attacker_start_models
     if stand_and_fire and max(attackers, defenders) > MAX_FIGHTERS_AFTER_FIRE:
-        raise UsageError(
-            f"--attackers and --defenders: with the defenders standing to fire, exact odds "
+        raise ParameterError(
+            f"{sides}: with the defenders standing to fire, exact odds "
             f"are worked out for at most {MAX_FIGHTERS_AFTER_FIRE} models a side (got "
             f"{attackers} and {defenders}); larger ones would take long."
         )
     if stand_and_fire and not defender_weapons:
-        raise UsageError(
-            "--defender-mode stand-and-fire: give the weapons the defenders fire with "
-            "--defender-weapon NAME[:COUNT], e.g. --defender-weapon rifle:8."
+        spec, example = "NAME[:COUNT]", "rifle:8"
+        raise ParameterError(
+            f"{stand}: give the weapons the defenders fire with "
+            f"{named('defender_weapons', shown=spec, python=f'defender_weapons=[{spec!r}, ...]')}"
+            f", e.g. {named('defender_weapons', shown=example, python=f'defender_weapons=[{example!r}]')}."
         )
     if not stand_and_fire and (
         defender_weapons or attacker_cover != "none" or attacker_start_models is not None
     ):
-        raise UsageError(
-            "--defender-weapon, --attacker-cover and --attacker-start-models describe the "
-            "defenders' fire as they stand and fire: give --defender-mode stand-and-fire, "
-            "or drop them."
+        raise ParameterError(
+            f"{named('defender_weapons')}, {named('attacker_cover')} and "
+            f"{named('attacker_start_models')} describe the defenders' fire as they stand "
+            f"and fire: give {stand}, or drop them."
         )
     if start < attackers:
-        raise UsageError(
-            f"--attacker-start-models ({start}) is the assaulting unit's size at the start of "
-            f"the game: it cannot be less than --attackers ({attackers})."
+        raise ParameterError(
+            f"{named('attacker_start_models')} ({start}) is the assaulting unit's size at the "
+            f"start of the game: it cannot be less than {named('attackers')} ({attackers})."
         )
     if procedure == "rounds" and (attacker_officer or defender_officer):
-        raise UsageError(
+        raise ParameterError(
             f"in {rules.data.title}'s close quarters the side with most casualties is destroyed, "
-            "with no morale test for an officer to help; drop --attacker-officer/--defender-officer."
+            "with no morale test for an officer to help; drop "
+            f"{named('attacker_officer')}/{named('defender_officer')}."
         )
     if procedure == "rounds" and (attacker_pins or defender_pins):
-        raise UsageError(
+        raise ParameterError(
             f"in {rules.data.title}'s close quarters pins change nothing (no point-blank fire, "
-            "no morale test): drop --attacker-pins/--defender-pins."
+            f"no morale test): drop {named('attacker_pins')}/{named('defender_pins')}."
         )
     att = fighting_side(
         rules,
@@ -1105,32 +1139,33 @@ def vehicle_assault_odds(
     rules = rules_for(ruleset, rules_file, rules_text)
     _check_counts(models=models, pins=pins, target_pins=target_pins, start_models=start_models)
     if models == 0:
-        raise UsageError("--models must be 1 or more.")
+        raise ParameterError(f"{named('models')} must be 1 or more.")
     if models > MAX_ASSAULTERS_OF_A_VEHICLE:
-        raise UsageError(
-            f"--models {models}: exact odds are worked out for at most "
+        raise ParameterError(
+            f"{named('models', models)}: exact odds are worked out for at most "
             f"{MAX_ASSAULTERS_OF_A_VEHICLE} men assaulting a vehicle (more would take long)."
         )
     if start_models is not None and start_models < models:
-        raise UsageError(
-            f"--start-models ({start_models}) is the unit's size at the start of the game: "
-            f"it cannot be less than --models ({models})."
+        raise ParameterError(
+            f"{named('start_models')} ({start_models}) is the unit's size at the start of the "
+            f"game: it cannot be less than {named('models')} ({models})."
         )
     _check_automaton(rules, automaton)
     _check_names(
         rules,
-        quality=("--quality", quality),
-        quality_crew=("--target-quality", target_quality),
-        officer=("--officer", officer),
-        officer_crew=("--target-officer", target_officer),
+        quality=("quality", quality),
+        quality_crew=("target_quality", target_quality),
+        officer=("officer", officer),
+        officer_crew=("target_officer", target_officer),
     )
     if target_immobilised and vehicle_order != "stationary":
-        raise UsageError(
+        stationary = named("vehicle_order", "stationary", shown="stationary")
+        raise ParameterError(
             "an immobilised vehicle is brought to a halt, and is hit as a halted one: "
-            "give --vehicle-order stationary with --target-immobilised."
+            f"give {stationary} with {named('target_immobilised', True)}."
         )
-    _check_not_removed(rules, target_quality, target_pins, "--target-pins")
-    _check_names(rules, target=("--target", target))
+    _check_not_removed(rules, target_quality, target_pins, "target_pins")
+    _check_names(rules, target=("target", target))
     tgt = rules.target(target)
     if not tgt.is_vehicle:
         raise UsageError(
@@ -1146,20 +1181,21 @@ def vehicle_assault_odds(
     given = vehicle_order  # (echoed as typed)
     vehicle_order = {"run": "ran", "advance": "advanced"}.get(vehicle_order.lower(), vehicle_order)
     if vehicle_order not in orders:
-        raise UsageError(
-            f"--vehicle-order must be one of {', '.join(orders)}, not {given!r} "
+        raise ParameterError(
+            f"{named('vehicle_order')} must be one of {', '.join(orders)}, not {given!r} "
             "(its last order: Run or Advance, else stationary)."
         )
     if orders[vehicle_order] is None:  # as the game refuses the order (sheet 001)
-        raise UsageError(
-            f"--vehicle-order {given}: infantry cannot assault a vehicle that "
-            f"{vehicle_order} this turn in {rules.data.title}."
+        raise ParameterError(
+            f"{named('vehicle_order', given, shown=given)}: infantry cannot assault a vehicle "
+            f"that {vehicle_order} this turn in {rules.data.title}."
         )
     run = next(r.run for r in rules.data.movement.rows if r.unit_type == "infantry")
     if start_inches is not None and start_inches > run:
-        raise UsageError(
-            f"--from {start_inches:g}: an assault begins within the assaulters' Run ({run}\"); "
-            f"give --from {run} or less."
+        raise ParameterError(
+            f"{named('start_inches', start_inches, shown=f'{start_inches:g}')}: an assault "
+            f"begins within the assaulters' Run ({run}\"); give {named('start_inches', run)} "
+            "or less."
         )
     needs_test_mod = (
         assault_order_modifier(rules, tgt, open_topped=open_topped, anti_tank=anti_tank) != 0
@@ -1351,16 +1387,18 @@ def _fire_at_assaulters(
     game has it (``close_quarters._fire_at_assaulters``): casualties, pins, the morale check
     at half strength or a flamethrower's, and removal by pins, before the survivors strike."""
     beyond = rules.data.vehicle_assault.fires_at_assaulters_beyond
+    fire, start = named("vehicle_weapons"), named("start_inches")
+    described = f"{fire}, {named('cover')} and {named('start_models')}"
     if start_inches is None:
         if weapons:
-            raise UsageError(
-                "--vehicle-weapon: give --from, the distance the assault begins at; the "
+            raise ParameterError(
+                f"{fire}: give {start}, the distance the assault begins at; the "
                 "vehicle fires only at assaulters that begin far enough away."
             )
         if cover != "none" or start_models != models:
-            raise UsageError(
-                "--cover and --start-models describe the assaulters as the vehicle fires at "
-                "them: give --from (and --vehicle-weapon)."
+            raise ParameterError(
+                f"{named('cover')} and {named('start_models')} describe the assaulters as the "
+                f"vehicle fires at them: give {start} (and {fire})."
             )
         unasked: list[Reason] = []
         if beyond is not None:
@@ -1374,32 +1412,34 @@ def _fire_at_assaulters(
             )
         return _Fire(Dist.constant(models), unasked)
     if not math.isfinite(start_inches) or start_inches <= 0:
-        raise UsageError(f"--from must be a distance in inches above 0 (got {start_inches}).")
+        raise ParameterError(f"{start} must be a distance in inches above 0 (got {start_inches}).")
     if beyond is None:
         if weapons or cover != "none" or start_models != models:
-            raise UsageError(
-                "--vehicle-weapon, --cover and --start-models describe the vehicle's fire at "
-                f"its assaulters, and in {rules.data.title} a vehicle has none; drop them."
+            raise ParameterError(
+                f"{described} describe the vehicle's fire at its assaulters, and in "
+                f"{rules.data.title} a vehicle has none; drop them."
             )
         # (told, not ignored: the distance is asked only for that fire)
         said = f"in {rules.data.title} a vehicle does not fire at its assaulters: --from changes nothing"
         return _Fire(Dist.constant(models), [Reason("vehicle's fire", "no effect", said)])
     if start_inches <= beyond:
         if weapons or cover != "none" or start_models != models:
-            raise UsageError(
-                "--vehicle-weapon, --cover and --start-models describe the vehicle's fire, and "
-                f'it fires only at assaulters that begin more than {beyond:g}" away (--from '
-                f"{start_inches:g}); drop them."
+            raise ParameterError(
+                f"{described} describe the vehicle's fire, and it fires only at assaulters "
+                f'that begin more than {beyond:g}" away '
+                f"({named('start_inches', start_inches, shown=f'{start_inches:g}')}); drop them."
             )
         return _Fire(
             Dist.constant(models),
             [Reason("vehicle's fire", "none", f'the assault begins within {beyond:g}"')],
         )
     if not weapons:
-        raise UsageError(
-            f"--from {start_inches:g}: the vehicle fires at assaulters that begin more than "
-            f'{beyond:g}" away; give its weapons whose arc they are in with --vehicle-weapon '
-            "NAME[:COUNT] (or leave out --from if none bears on them)."
+        spec = "NAME[:COUNT]"
+        listed = named("vehicle_weapons", shown=spec, python=f"vehicle_weapons=[{spec!r}, ...]")
+        raise ParameterError(
+            f"{named('start_inches', start_inches, shown=f'{start_inches:g}')}: the vehicle "
+            f'fires at assaulters that begin more than {beyond:g}" away; give its weapons '
+            f"whose arc they are in with {listed} (or leave out {start} if none bears on them)."
         )
     target = rules.target(f"{quality} infantry")
     situation = Situation(
@@ -1414,7 +1454,7 @@ def _fire_at_assaulters(
         target_models=models,
     )
     groups, reasons, _ = _weapon_groups(
-        rules, weapons, target, situation, option="--vehicle-weapon", indent="  "
+        rules, weapons, target, situation, parameter="vehicle_weapons", indent="  "
     )
     reasons.insert(
         0,
@@ -1427,10 +1467,10 @@ def _fire_at_assaulters(
     )
     if not groups:
         return _Fire(Dist.constant(models), reasons)
-    fire, stopped = _assaulters_under_fire(
+    under_fire, stopped = _assaulters_under_fire(
         rules,
         groups,
-        "--vehicle-weapon",
+        "vehicle_weapons",
         quality=quality,
         models=models,
         start_models=start_models,
@@ -1438,13 +1478,13 @@ def _fire_at_assaulters(
         officer=officer,
     )
     reasons.append(stopped)
-    return _Fire(fire.map(lambda left: left[0]), reasons, fired=True)
+    return _Fire(under_fire.map(lambda left: left[0]), reasons, fired=True)
 
 
 def _assaulters_under_fire(
     rules: Rules,
     groups: Sequence[Group],
-    option: str,
+    parameter: str,
     *,
     quality: str,
     models: int,
@@ -1454,7 +1494,7 @@ def _assaulters_under_fire(
 ) -> tuple[Dist[tuple[int, int]], Reason]:
     """Assaulters after fire at them as they come in (a vehicle's, or defenders standing to
     fire): the men left and their pins, and how often the fire stops the assault."""
-    _check_most_hits(groups, False, option)
+    _check_most_hits(groups, False, parameter)
     fire = troops_left(
         rules,
         groups,
@@ -1491,11 +1531,11 @@ def _stand_and_fire(
     they would on a Fire order: the assaulters left and their pins after it, and why."""
     from kriegsspiel.rulesets.bolt_action.assault import CONTACT
 
-    carried = parse_weapons(rules, weapons, "--defender-weapon")
+    carried = parse_weapons(rules, weapons, "defender_weapons")
     fired = sum(count for _, count in carried)
     if fired > models:
-        raise UsageError(
-            f"--defender-weapon: {fired} models fire, but the defenders are {models}; each "
+        raise ParameterError(
+            f"{named('defender_weapons')}: {fired} models fire, but the defenders are {models}; each "
             "model fires one weapon."
         )
     # a team weapon with one crew left shoots at -1, counted like a pin (as in the game)
@@ -1505,7 +1545,7 @@ def _stand_and_fire(
         firer_pins=pins + lone_team,
         firer_inexperienced=quality == "inexperienced",
         small_unit=at_start <= SMALL_UNIT_MODELS,
-        cover=_cover(at_cover, "--attacker-cover"),
+        cover=_cover(at_cover, "attacker_cover"),
         target_pins=at_pins,
         target_quality=at_quality,
         target_models=at_models,
@@ -1515,7 +1555,7 @@ def _stand_and_fire(
         weapons,
         rules.target(f"{at_quality} infantry"),
         situation,
-        option="--defender-weapon",
+        parameter="defender_weapons",
         indent="  ",
     )
     reasons.insert(
@@ -1535,7 +1575,7 @@ def _stand_and_fire(
     fire, stopped = _assaulters_under_fire(
         rules,
         groups,
-        "--defender-weapon",
+        "defender_weapons",
         quality=at_quality,
         models=at_models,
         start_models=at_start,

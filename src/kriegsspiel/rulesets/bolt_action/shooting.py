@@ -18,7 +18,7 @@ from typing import Any, Literal
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.procedure import Dice
 from kriegsspiel.core.report import Reason
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import ParameterError, named
 from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 from kriegsspiel.rulesets.bolt_action.morale import (
@@ -251,9 +251,14 @@ def describe_needs(hit_on: tuple[int, ...] | None) -> str:
     return f"{6 + hit_on[1] - 3}+ (a 6, then {hit_on[1]}+)"
 
 
-class CannotFire(UsageError):
+class CannotFire(ParameterError):
     """This weapon cannot fire in this situation (out of range, or Fixed on the move); in a
-    unit with other weapons it simply does not fire."""
+    unit with other weapons it simply does not fire. ``why``: the message without its
+    advice to the asker (a reason in the odds' words: "... is out of range")."""
+
+    def __init__(self, message: str, why: str | None = None) -> None:
+        super().__init__(message)
+        self.why = str(self) if why is None else why
 
 
 def can_fire_indirectly(weapon: Weapon) -> bool:
@@ -265,13 +270,14 @@ def check_range(rules: Rules, weapon: Weapon, situation: Situation) -> None:
     """Refuse a range the weapon cannot fire at, saying what would be right."""
     r = situation.range_inches
     if not math.isfinite(r) or r < 0:
-        raise UsageError(f"--range must be a distance of 0 or more inches, not {r}.")
+        raise ParameterError(
+            f"{named('situation.range_inches')} must be a distance of 0 or more inches, not {r}."
+        )
     if r > weapon.range:
         shown = f"{r:g}" if r == round(r, 4) else str(r)
-        raise CannotFire(
-            f'{weapon.name} reaches {weapon.range}"; a target at {shown}" is out of range '
-            f"(give --range {weapon.range} or less)."
-        )
+        why = f'{weapon.name} reaches {weapon.range}"; a target at {shown}" is out of range'
+        advice = f"give {named('situation.range_inches', weapon.range)} or less"
+        raise CannotFire(f"{why} ({advice}).", why)
     minimum = weapon.min_range
     if situation.indirect:
         if not can_fire_indirectly(weapon):
@@ -358,9 +364,11 @@ def plan_shot(
     check_range(rules, weapon, s)
     point_blank, long_range = range_bands(rules, weapon, s.range_inches)
     if s.moving and not fires_on_the_move(weapon, mounted=s.mounted):
+        why = f"{weapon.name} is a Fixed weapon and cannot fire on the move"
         raise CannotFire(
-            f"{weapon.name} is a Fixed weapon and cannot fire on the move (drop --moving, "
-            "or add --firer-vehicle if a vehicle fires it)."
+            f"{why} (drop {named('situation.moving', True)}, or add "
+            f"{named('situation.mounted', True)} if a vehicle fires it).",
+            why,
         )
     flame = "Flamethrower" in special
     # what a flamethrower's to-hit roll ignores (the data: cover, a Down target)

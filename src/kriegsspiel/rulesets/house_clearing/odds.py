@@ -13,7 +13,7 @@ from kriegsspiel.core import arguments
 from kriegsspiel.core.dice import DiceExpr, Dist
 from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.report import OddsReport, Reason
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import ParameterError, named
 from kriegsspiel.rulesets.house_clearing import rules
 from kriegsspiel.rulesets.house_clearing.data import HouseClearingData, load_data
 from kriegsspiel.rulesets.house_clearing.rules import ShotPlan, ThrowPlan
@@ -67,9 +67,11 @@ def shoot(
     if rules.is_grenade(weapon, tables):
         name = tables.grenade.name.lower()
         if automatic:
-            raise UsageError(f"a {name} is thrown, not fired on automatic: drop --auto")
+            raise ParameterError(
+                f"a {name} is thrown, not fired on automatic: drop {named('automatic', True)}"
+            )
         if crew is not None:
-            raise UsageError(f"a {name} is thrown by one figure: drop --crew")
+            raise ParameterError(f"a {name} is thrown by one figure: drop {named('crew')}")
         return throw_grenade(
             range_inches=range_inches,
             weapon_skill=weapon_skill,
@@ -196,8 +198,8 @@ def _check_target(target_initiative: int | None, tables: HouseClearingData) -> N
         or not isinstance(target_initiative, int)
         or not least <= target_initiative <= most
     ):
-        raise UsageError(
-            f"--target-initiative must be {least} to {most} (below {least} the target is "
+        raise ParameterError(
+            f"{named('target_initiative')} must be {least} to {most} (below {least} the target is "
             "already dead or seriously wounded; no figure starts with more than "
             f"{most}), not {target_initiative!r}"
         )

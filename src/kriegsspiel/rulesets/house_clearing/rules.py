@@ -16,7 +16,7 @@ from fractions import Fraction
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.names import a_or_an, in_sentence, lookup
 from kriegsspiel.core.procedure import Dice
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import ParameterError, UsageError, named
 from kriegsspiel.rulesets.house_clearing.data import (
     HouseClearingData,
     RangeBand,
@@ -38,8 +38,10 @@ def _a(weapon_name: str) -> str:
 
 
 def _whole(name: str, value: object, least: int) -> int:
+    """``value`` if it is a whole number ``least`` or more, else refused naming its
+    parameter (the command line tells it as its option)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise UsageError(f"{name} must be a whole number {least} or more, not {value!r}")
+        raise ParameterError(f"{named(name)} must be a whole number {least} or more, not {value!r}")
     return value
 
 
@@ -140,11 +142,11 @@ def find_weapon(
         note = f"{a_or_an(in_sentence(rifle.name))} on {mode} fires as {_a(chosen)}"
     row = next(w for w in table.weapons if w.name == chosen)
     if crew is not None:
-        _whole("--crew", crew, 1)
+        _whole("crew", crew, 1)
         if row.crew_needed is None:
-            raise UsageError(
-                f"--crew is for a weapon that needs a crew (a belt-fed LMG); the "
-                f"{in_sentence(row.name)} is fired by one figure: drop --crew"
+            raise ParameterError(
+                f"{named('crew')} is for a weapon that needs a crew (a belt-fed LMG); the "
+                f"{in_sentence(row.name)} is fired by one figure: drop {named('crew')}"
             )
         if row.crew_needed is not None and crew < row.crew_needed and row.short_crewed_fires_as:
             note = (
@@ -185,13 +187,16 @@ def range_band(arm: Weapon, range_inches: float, note: str = "") -> RangeBand:
         or not math.isfinite(range_inches)
         or range_inches < 0
     ):
-        raise UsageError(f"--range must be a distance of 0 or more inches, not {range_inches!r}")
+        raise ParameterError(
+            f"{named('range_inches')} must be a distance of 0 or more inches, not {range_inches!r}"
+        )
     for band in arm.bands:
         if range_inches <= band.farthest:
             return band
     which = f"{note}, which" if note else _a(arm.name)
-    raise UsageError(
-        f'--range {range_inches:.12g}: out of range, {which} reaches {arm.max_range:g}" '
+    raise ParameterError(
+        f"{named('range_inches', float(range_inches))}: out of range, {which} reaches "
+        f'{arm.max_range:g}" '
         f"at most ({arm.bands[-1].name.lower()} range)"
     )
 
@@ -319,7 +324,7 @@ def _check_skill_and_visible(weapon_skill: int, visible: int, tables: HouseClear
     given = {skill for each in skills for skill in each}
     least, best = min(given), max(given)
     step = math.gcd(*(k.weapon_skill_multiplier for k in kinds))
-    _whole("--weapon-skill", weapon_skill, least)
+    _whole("weapon_skill", weapon_skill, least)
     if weapon_skill not in given:
         rolled = " or ".join(f"{k.weapon_skill_dice}x{k.weapon_skill_multiplier}" for k in kinds)
         if given == set(range(least, best + 1, step)):  # (the sheet's: both times 10)
@@ -330,13 +335,13 @@ def _check_skill_and_visible(weapon_skill: int, visible: int, tables: HouseClear
                 f" ({k.weapon_skill_dice}x{k.weapon_skill_multiplier})"
                 for k, each in zip(kinds, skills, strict=True)
             )
-        raise UsageError(
-            f"--weapon-skill {weapon_skill}: a figure's weapon skill is {rolled}, so {told}"
+        raise ParameterError(
+            f"{named('weapon_skill', weapon_skill)}: a figure's weapon skill is {rolled}, so {told}"
         )
     fifths = len(tables.cover.visible)
     if isinstance(visible, bool) or not isinstance(visible, int) or not 1 <= visible <= fifths:
-        raise UsageError(
-            f"--visible must be 1 to {fifths} fifths (1 = head only, {fifths} = head to boots), "
+        raise ParameterError(
+            f"{named('visible')} must be 1 to {fifths} fifths (1 = head only, {fifths} = head to boots), "
             f"not {visible!r}"
         )
 

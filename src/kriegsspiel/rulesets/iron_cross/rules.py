@@ -17,7 +17,7 @@ from typing import Literal
 
 from kriegsspiel.core.names import lookup, normalise
 from kriegsspiel.core.procedure import Dice
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import ParameterError, UsageError, named
 from kriegsspiel.rulesets.iron_cross.data import (
     Distance,
     IronCrossData,
@@ -56,8 +56,10 @@ MAX_DICE_AT_VEHICLE = 150
 
 
 def _count(name: str, value: int) -> None:
+    """Refuse a count that is not a whole number 0 or more, naming its parameter (the
+    command line tells it as its option)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise UsageError(f"{name} must be a whole number 0 or more, not {value!r}")
+        raise ParameterError(f"{named(name)} must be a whole number 0 or more, not {value!r}")
 
 
 # -- command ---------------------------------------------------------------------------
@@ -98,21 +100,24 @@ def activation_needs(
     The tokens counted are those spent on the unit this turn, so a further activation
     finds at least the one its first activation left (the sheet's example counts it)."""
     table = _data(data).activation
-    _count("--morale-markers", morale_markers)
-    _count("--command-tokens", command_tokens)
+    _count("morale_markers", morale_markers)
+    _count("command_tokens", command_tokens)
+    first = named("first_activation", True)
     if first_activation and command_tokens:
-        raise UsageError(
-            f"--first with --command-tokens {command_tokens}: the tokens counted are those "
-            "spent on the unit this turn, so its first activation finds none on it; drop "
-            "--command-tokens for a first activation, or --first for a further one"
+        raise ParameterError(
+            f"{first} with {named('command_tokens', command_tokens)}: the tokens counted are "
+            "those spent on the unit this turn, so its first activation finds none on it; "
+            f"drop {named('command_tokens')} for a first activation, or {first} for a "
+            "further one"
         )
     if first_activation and not table.first_activation_needs_roll:
         return None
     if not first_activation and command_tokens < 1:
-        raise UsageError(
-            "--command-tokens 0: a further activation finds at least the command token its "
-            "first activation left on the unit (the sheet's example counts it); give "
-            "--command-tokens 1 or more, or --first for the unit's first activation"
+        raise ParameterError(
+            f"{named('command_tokens', command_tokens)}: a further activation finds at least "
+            "the command token its first activation left on the unit (the sheet's example "
+            f"counts it); give {named('command_tokens', 1)} or more, or {first} for the "
+            "unit's first activation"
         )
     return morale_markers + command_tokens + 1
 
@@ -149,8 +154,8 @@ def reaction_needs(
     (the token spent on this reaction too, if the data's ``reaction_counts`` says so)."""
     tables = _data(data)
     table = tables.reaction
-    _count("--morale-markers", morale_markers)
-    _count("--command-tokens", command_tokens)
+    _count("morale_markers", morale_markers)
+    _count("command_tokens", command_tokens)
     spent = 1 if tables.reaction_counts.count_token_being_spent else 0
     return table.needs + table.per_token_or_marker * (morale_markers + command_tokens + spent)
 
@@ -362,17 +367,21 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
         or not math.isfinite(s.range_inches)
         or (s.range_inches < 0)
     ):
-        raise UsageError(f"--range must be a distance of 0 or more inches, not {s.range_inches!r}")
-    _count("--morale-markers", s.morale_markers)
+        raise ParameterError(
+            f"{named('range_inches')} must be a distance of 0 or more inches, not "
+            f"{s.range_inches!r}"
+        )
+    _count("morale_markers", s.morale_markers)
+    mortar, machine_gun = named("mortar", True), named("machine_gun", True)
     if s.mortar and s.machine_gun:
-        raise UsageError(
-            "--mortar and --machine-gun together: the rules give a unit's fire as a mortar's "
+        raise ParameterError(
+            f"{mortar} and {machine_gun} together: the rules give a unit's fire as a mortar's "
             "(it ignores cover) or a machine gun's (2 D10s at infantry), never both; give the "
             "one the firing unit is"
         )
     if s.machine_gun and target not in tables.casualty_roll.targets:
-        raise UsageError(
-            "--machine-gun changes the dice only against infantry and support squads; "
+        raise ParameterError(
+            f"{machine_gun} changes the dice only against infantry and support squads; "
             f"drop it for a {target} target"
         )
     dice, dice_because = firing_dice(tables, target, s.range_inches, s.machine_gun)
@@ -382,11 +391,11 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
         dice_from += ("firing_modifiers.close_range",)
     if s.dice is not None:
         if isinstance(s.dice, bool) or not isinstance(s.dice, int) or s.dice < 1:
-            raise UsageError(f"--dice must be 1 or more firing dice, not {s.dice!r}")
+            raise ParameterError(f"{named('dice')} must be 1 or more firing dice, not {s.dice!r}")
         if s.machine_gun:
-            raise UsageError(
-                "--dice gives the firing dice itself (an orders-of-battle rule); --machine-gun "
-                "would set them too: give one of the two"
+            raise ParameterError(
+                f"{named('dice')} gives the firing dice itself (an orders-of-battle rule); "
+                f"{machine_gun} would set them too: give one of the two"
             )
         dice, dice_because, dice_from = s.dice, "given: an orders-of-battle special rule", ()
     limit = MAX_DICE_AT_VEHICLE if target == "vehicle" else MAX_DICE
@@ -394,51 +403,58 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
         at = " at a vehicle" if target == "vehicle" else ""
         most = f"exact odds are worked out for at most {limit} firing dice{at}"
         if s.dice is not None:
-            raise UsageError(f"--dice: {most} (got {dice}); more would take minutes.")
+            raise ParameterError(f"{named('dice')}: {most} (got {dice}); more would take minutes.")
         where = f"the rules file {tables.rules_file}" if tables.rules_file else "the rules data"
         raise UsageError(
             f"{where} gives {dice} firing dice here (to_hit: {field}); {most}, as more "
             "would take minutes: give a smaller number there."
         )
     if s.firer_is_vehicle and s.firer_is_infantry_detachment:
-        raise UsageError("the firer cannot be both a vehicle and an infantry detachment")
+        raise ParameterError(
+            f"the firer cannot be both a vehicle ({named('firer_is_vehicle', True)}) and an "
+            f"infantry detachment ({named('firer_is_infantry_detachment', True)})"
+        )
     if (s.enemy_infantry_near_vehicle or s.screened) and not s.firer_is_vehicle:
-        raise UsageError(
-            "--enemy-infantry-near and --screened apply only to a firing vehicle (add "
-            "--firer-vehicle)"
+        raise ParameterError(
+            f"{named('enemy_infantry_near_vehicle', True)} and {named('screened', True)} "
+            f"apply only to a firing vehicle (add {named('firer_is_vehicle', True)})"
         )
     # a vehicle firing at infantry within 12" has that enemy infantry near it
     close = s.range_inches <= tables.firing_modifiers.close_range.inches
     target_is_near = close and target in tables.casualty_roll.targets
     if s.screened and not (s.enemy_infantry_near_vehicle or target_is_near):
-        raise UsageError(
-            "--screened drops the -1 for enemy infantry near the firing vehicle: give it with "
-            '--enemy-infantry-near, or for a target of infantry within 12"'
+        raise ParameterError(
+            f"{named('screened', True)} drops the -1 for enemy infantry near the firing "
+            f"vehicle: give it with {named('enemy_infantry_near_vehicle', True)}, or for a "
+            'target of infantry within 12"'
         )
     capable: bool | None = None  # None: not a vehicle target
     penetrates_on: int | None = None
     throw_die = tables.penetration_throw.die
     if target == "vehicle":
         if s.penetration is None or s.armour is None:
-            raise UsageError(
-                "a vehicle target needs --penetration N and --armour N (from the orders of battle)"
+            raise ParameterError(
+                f"a vehicle target needs {named('penetration', shown='N')} and "
+                f"{named('armour', shown='N')} (from the orders of battle)"
             )
-        _count("--penetration", s.penetration)
-        _count("--armour", s.armour)
+        _count("penetration", s.penetration)
+        _count("armour", s.armour)
         if cover_level.cover != "open":
-            raise UsageError(
-                "cover only changes casualty rolls against infantry and support squads; "
-                "leave cover 'open' for a vehicle target"
+            raise ParameterError(
+                f"{named('cover')} only changes casualty rolls against infantry and support "
+                f"squads; leave {named('cover', 'open')} for a vehicle target"
             )
         if s.mortar:
-            raise UsageError(
-                "--mortar only changes casualty rolls against infantry and support squads; "
+            raise ParameterError(
+                f"{mortar} only changes casualty rolls against infantry and support squads; "
                 "drop it for a vehicle target"
             )
         capable = s.penetration + throw_die > s.armour
         penetrates_on = max(1, s.armour - s.penetration + 1) if capable else None
     elif s.penetration is not None or s.armour is not None:
-        raise UsageError("penetration and armour apply only to a vehicle target")
+        raise ParameterError(
+            f"{named('penetration')} and {named('armour')} apply only to a vehicle target"
+        )
 
     mods = tables.firing_modifiers
     applied: list[AppliedModifier] = []
@@ -663,8 +679,8 @@ def _fighter(role: str, name: str, tables: IronCrossData) -> Target:
     if isinstance(name, str) and normalise(name) in vehicles | {
         normalise(n) for n in tables.vehicle_names()
     }:
-        raise UsageError(
-            f"--{role} {name!r}: close combat odds are for infantry and support squads; a "
+        raise ParameterError(
+            f"{named(role, name)}: close combat odds are for infantry and support squads; a "
             "vehicle's fire, or fire at one, is 'kriegsspiel odds shoot -r iron-cross'"
         )
     return lookup(role, name, fighters)
@@ -682,8 +698,8 @@ def plan_close_combat(
     s = situation
     attacker = _fighter("attacker", s.attacker, tables)
     defender = _fighter("defender", s.defender, tables)
-    _count("--attacker-markers", s.attacker_markers)
-    _count("--defender-markers", s.defender_markers)
+    _count("attacker_markers", s.attacker_markers)
+    _count("defender_markers", s.defender_markers)
     table = tables.close_combat
     attack = plan_fire(
         FireSituation(
