@@ -27,7 +27,7 @@ from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import heading_to, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.threats import harmless_to
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
-from kriegsspiel.rulesets.bolt_action.shooting import fires_on_the_move, plan_shot
+from kriegsspiel.rulesets.bolt_action.shooting import CannotFire, fires_on_the_move, plan_shot
 
 
 def no_shot_reason(
@@ -176,7 +176,9 @@ def _cannot_hit(
             try:
                 _, working = plan_shot(rules, weapon, profile, crewed(situation, weapon, short))
                 why = next(r.because for r in working if r.topic == "to hit")
-            except UsageError as exc:  # (the plan's refusal, in its words)
+            except CannotFire as exc:  # (the plan's refusal, without its advice to the asker)
+                why = exc.why
+            except UsageError as exc:
                 why = str(exc)
             found.setdefault(why, []).append(name)
     return list(found.items())

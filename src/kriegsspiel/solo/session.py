@@ -151,8 +151,12 @@ class SoloGame:
             self.save()
         kept = "The game so far is in" if save else "The game as at your last decision is in"
         self.console.print(
-            f"{how} {when or f'in turn {self.game.turn}'}. {kept} {escape(self.record_path)}; "
-            f"go on with: kriegsspiel play --resume {escape(shlex.quote(self.record_path))}"
+            f"{how} {when or f'in turn {self.game.turn}'}. {kept} {escape(self.record_path)};"
+        )
+        # the command on a line of its own, never broken, so it is copied whole
+        self.console.print(
+            f"go on with: kriegsspiel play --resume {escape(shlex.quote(self.record_path))}",
+            soft_wrap=True,
         )
 
     def finished(self) -> None:
