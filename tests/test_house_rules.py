@@ -315,9 +315,15 @@ def test_a_sweep_file_plays_by_its_rules_file(tmp_path: Path) -> None:
                         "--results", "r.sqlite", "--rules-file", "sweeps/house.yaml", "--json",
                         cwd=tmp_path)  # fmt: skip
     assert json.loads(evaluated.stdout)["games_reused"] == 4, evaluated.stderr
-    text_out = run_cli("sweep", "sweeps/sweep.yaml", "--results", "r.sqlite", cwd=tmp_path)
+    text_out = run_cli("sweep", "sweeps/sweep.yaml", "--results", "r.sqlite", "--plot", "h.svg",
+                       cwd=tmp_path)  # fmt: skip
     said = f"played by the rules file sweeps/house.yaml ({digest})."
     assert said in " ".join(text_out.stdout.split())
+    # the heat map names the rules too, as evaluate's picture does (matplotlib writes each
+    # text beside its glyphs as a comment)
+    assert (
+        f"konflikt47, rules file sweeps/house.yaml ({digest})" in (tmp_path / "h.svg").read_text()
+    )
     (folder / "gone.yaml").write_text(
         text.replace("ruleset: konflikt47\n", "ruleset: konflikt47\nrules_file: nothere.yaml\n")
     )

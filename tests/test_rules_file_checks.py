@@ -117,7 +117,7 @@ CASES = [
         "inexperienced, regular, veteran; missing: regular", id="4-no-regular-quality",
     ),
     pytest.param(
-        "    - {rank: First Lieutenant, morale_bonus: 2}\n", "", "officers.rows",
+        "    - {rank: First Lieutenant, morale_bonus: 2, range: 6}\n", "", "officers.rows",
         "{rank: Second Lieutenant", "army lists give their officers every one of Second "
         "Lieutenant, First Lieutenant, Captain, Major; missing: First Lieutenant",
         id="4-no-first-lieutenant",

@@ -115,8 +115,8 @@ def test_a_changed_officer_and_quality_name_the_file(tmp_path: Path) -> None:
     """An order test by a copy whose Second Lieutenant gives +2: the officer's bonus is the
     file's, the quality's morale still the sheet's; the FUBAR chart too."""
     edit = (
-        "{rank: Second Lieutenant, morale_bonus: 1}",
-        "{rank: Second Lieutenant, morale_bonus: 2}",
+        "{rank: Second Lieutenant, morale_bonus: 1,",
+        "{rank: Second Lieutenant, morale_bonus: 2,",
     )
     path = copy_of(tmp_path, "konflikt47", edit, name="lt.yaml")
     report = ba_odds.order_test_odds(
@@ -126,6 +126,18 @@ def test_a_changed_officer_and_quality_name_the_file(tmp_path: Path) -> None:
         f"regular morale 9, Second Lt +2 (rules file {path}), 1 pin -1;"
     )
     assert "rules file" not in _because(report, "FUBAR")
+    # an officer's range is his row's too, but not his bonus: the bonus is still the sheet's
+    ranged = copy_of(
+        tmp_path,
+        "konflikt47",
+        ("{rank: Second Lieutenant, morale_bonus: 1, range: 6}", "{rank: Second Lieutenant, "
+         "morale_bonus: 1, range: 9}"),
+        name="range.yaml",
+    )  # fmt: skip
+    report = ba_odds.order_test_odds(
+        "konflikt47", quality="regular", pins=1, officer="Second Lt", rules_file=str(ranged)
+    )
+    assert _because(report, "needs").startswith("regular morale 9, Second Lt +1, 1 pin -1;")
 
 
 def test_a_rules_file_that_changes_nothing_is_the_shipped_data(tmp_path: Path) -> None:

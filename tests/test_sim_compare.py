@@ -362,7 +362,9 @@ def test_a_sweeps_picture_shows_each_variants_changes_beside_the_heat_map(
     plots.plot_heatmap(["a", "a'"], ["b", "a"], [[cell, None], [cell, cell]], "t", "x.png",
                        [variant])  # fmt: skip
     alone, beside = drawn
-    assert [ax.get_title() for ax in alone.axes[:1]] == ["t"]  # (and its colour bar)
+    # the title over the whole picture, above it (over the heat map it ran on over the
+    # colour bar's label)
+    assert alone.get_suptitle() == "t" and alone.axes[0].get_title() == ""
     changes = beside.axes[1]
     assert changes.get_title() == "What each variant changes"
     assert [t.get_text() for t in changes.get_yticklabels()] == ["riflemen (a)\nv b"]

@@ -636,7 +636,7 @@ def replay_cmd(
         for line in set_up_lines(game):  # (a side set up by hand: who stood where)
             typer.echo(line)
         agreed = game.events[: result.events if result.reproduced else _agreed(result)]
-        for line in account(list(agreed), game.units):
+        for line in account(list(agreed), game.units, rally=game.rules.rally_pins.text):
             typer.echo(line)
         if result.reproduced and game.is_terminal():
             typer.echo(result_line(game))

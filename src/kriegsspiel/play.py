@@ -118,7 +118,7 @@ def run_game(
         stopped = exc.state
         _title(console, stopped, matchup, drawn)
         if not quiet:
-            for line in account(stopped.events, stopped.units):
+            for line in account(stopped.events, stopped.units, rally=stopped.rules.rally_pins.text):
                 console.print(line, markup=False)
         with writing(record_path, "the record") as temp:
             head = header(stopped, matchup.scenario.text, army_texts, kinds)
@@ -129,7 +129,7 @@ def run_game(
         ) from None
     _title(console, game, matchup, drawn)
     if not quiet:
-        for line in account(game.events, game.units):
+        for line in account(game.events, game.units, rally=game.rules.rally_pins.text):
             console.print(line, markup=False)
     console.print(result_line(game))
     with writing(record_path, "the record") as temp:

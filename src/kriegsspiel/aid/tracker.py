@@ -31,6 +31,8 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     new_test,
     order_test,
     order_test_needed,
+    rallied,
+    rally_roll,
 )
 from kriegsspiel.rulesets.bolt_action.reactions import dice_reactions, die_shown
 
@@ -376,17 +378,22 @@ class Tracker:
         shown = self._face(unit, order, outcome, face)
         lost = 0
         if shown == "Rally" and outcome == "pass":
+            rally = self.rules.rally_pins  # (the rules file's dice: the sheets' D6)
+            least, most = self.rules.rally_span
             if dice is not None:
-                lost = dice.roll(6)
-                rolled += f"; rally D6 {lost}"
+                lost = rally_roll(dice, self.rules)
+                rolled += f"; rally {rally.text} {lost}"
             elif pins_lost is None and not unit.pins:
-                lost = 0  # (no pin to lose: no D6 is asked)
-            elif pins_lost is None or not 1 <= pins_lost <= 6:
+                lost = 0  # (no pin to lose: no dice are asked)
+            elif pins_lost is None or not least <= pins_lost <= most:
                 got = "" if pins_lost is None else f" (got {pins_lost})"
-                raise AidError(f"a Rally loses D6 pins: give pins_lost, the D6 rolled (1-6){got}")
+                raise AidError(
+                    f"a Rally loses {rally.text} pins: give pins_lost, the {rally.text} rolled "
+                    f"({least}-{most}){got}"
+                )
             else:
                 lost = pins_lost
-            lost = min(lost, unit.pins)
+            lost = rallied(unit.pins, lost)
         fubar = outcome if outcome in FUBAR_FACES else None
         after = replace(unit, order=shown, pins=unit.pins - lost, fubar=fubar)
         step = replace(self._with(after), in_hand=None)

@@ -38,6 +38,12 @@ def view(tracker: Tracker, *, can_undo: bool) -> dict[str, Any]:
         "orders": list(ORDERS),
         # the orders a unit follows without an order test, pinned or not (Down)
         "untested_orders": sorted(UNTESTED_ORDERS),
+        # the pins a Rally loses: the rules' dice (the sheets' D6) and what they may roll
+        "rally": {
+            "dice": rules.rally_pins.text,
+            "least": rules.rally_span[0],
+            "most": rules.rally_span[1],
+        },
         "reactions": list(edition_faces(rules)),
         # the edition's close quarters, for the assault form: how attackers may fight
         # (hand-to-hand; Konflikt '47 point-blank fire too), whether an assaulted unit

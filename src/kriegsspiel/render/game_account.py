@@ -241,7 +241,9 @@ def _at(point: Sequence[float]) -> str:
     return f'({inches(point[0])}", {inches(point[1])}")'
 
 
-def describe(event: Event, units: list[Any], before: Event | None = None) -> str | None:
+def describe(
+    event: Event, units: list[Any], before: Event | None = None, *, rally: str = "D6"
+) -> str | None:
     """One line for an event worth telling (None for book-keeping events). ``before``, the
     event logged just before it (if known), tells where a FUBAR panic ran to (its move)
     and whether a barrage's fire for effect is where a miscalculation let the enemy put it."""
@@ -299,9 +301,10 @@ def describe(event: Event, units: list[Any], before: Event | None = None) -> str
         )
     if kind == "destroyed":
         return f"    ** {n('unit')} destroyed ({d['why']})"
-    if kind == "rally":  # (the record keeps the pins lost, not the D6: no more than it had)
+    if kind == "rally":  # (the record keeps the pins lost, not the dice: no more than it had)
         return (
-            f"    rallies: loses {counted(d['pins_lost'], 'pin')} (D6 pins off, at most all it has)"
+            f"    rallies: loses {counted(d['pins_lost'], 'pin')} "
+            f"({rally} pins off, at most all it has)"
         )
     if kind == "close quarters":
         return close_quarters(d, n("attacker"), n("defender"))
@@ -447,9 +450,10 @@ def close_quarters(d: dict[str, Any], attacker: str, defender: str) -> str:
     return "\n".join(lines)
 
 
-def account(events: list[Event], units: list[Any]) -> list[str]:
-    """The whole game as lines, with a heading at the start of each turn."""
-    return account_from(events, units)[0]
+def account(events: list[Event], units: list[Any], *, rally: str = "D6") -> list[str]:
+    """The whole game as lines, with a heading at the start of each turn (``rally``: the
+    dice of pins a Rally loses, the rules' own)."""
+    return account_from(events, units, rally=rally)[0]
 
 
 #: the events that may open a turn: its first draw or order, or a barrage or an air
@@ -457,7 +461,9 @@ def account(events: list[Event], units: list[Any]) -> list[str]:
 TURN_OPENERS = ("order", "draw", "barrage", "air strike", "air strike target")
 
 
-def account_from(events: Sequence[Event], units: list[Any], turn: int = 0) -> tuple[list[str], int]:
+def account_from(
+    events: Sequence[Event], units: list[Any], turn: int = 0, *, rally: str = "D6"
+) -> tuple[list[str], int]:
     """The lines of ``events``, told after those of a turn ``turn`` (0: none yet), and
     the turn they end in: a game told as it is played, a few events at a time."""
     lines: list[str] = []
@@ -469,7 +475,7 @@ def account_from(events: Sequence[Event], units: list[Any], turn: int = 0) -> tu
         if event.kind in TURN_OPENERS and t != turn:
             turn = t
             lines.append(f"Turn {turn}")
-        line = describe(event, units, before)
+        line = describe(event, units, before, rally=rally)
         if event.kind == "order" and line is not None:
             # (where its line goes: a reverse its move makes is told there)
             ordered = (len(lines), event.data.get("unit"))

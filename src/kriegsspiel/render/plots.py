@@ -207,7 +207,11 @@ def plot_heatmap(
         label="the row's list: wins less losses (a draw is neither)",
         format=PercentFormatter(1.0, decimals=0),
     )
-    ax.set_title(title)
+    # over the whole picture, above its top edge (the saved picture grows to take it): over
+    # the heat map alone a long title ran on over the colour bar's label
+    room = max(40, int(fig.get_figwidth() * 11))  # (characters a line, at its font size)
+    lines = [_wrapped(line, room, 2) for line in title.split("\n")]
+    fig.suptitle("\n".join(lines), y=1.0, va="bottom")
     _save(fig, path)
 
 

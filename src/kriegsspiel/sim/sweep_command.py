@@ -293,7 +293,18 @@ def run_sweep(
         from kriegsspiel.render.plots import plot_heatmap
 
         title = f"{sweep.name} (all {len(scenarios)} scenarios)" if many else sweep.name
-        title += "\n" + DEPLOYMENT_TOLD[sweep.grids[0][0][0].deployment]
+        some = sweep.grids[0][0][0]
+        title += "\n" + DEPLOYMENT_TOLD[some.deployment]
+        # (the rules, as evaluate's picture names them: the file's too, with its digest)
+        title += (
+            "\n"
+            + some.ruleset
+            + (
+                ""
+                if some.rules is None
+                else f", rules file {some.rules.label} ({some.rules.short_digest})"
+            )
+        )
         plot_heatmap(shown_rows, shown_columns, whole["cells"], title, plot, whole["variants"],
                      whole["against_the_field"])  # fmt: skip
         plot_written(plot, "Heat map", replaces, as_json)

@@ -109,7 +109,12 @@ class SoloGame:
     def tell(self) -> None:
         """Print what has happened since the last telling."""
         events = self.game.events
-        lines, self.turn = account_from(events[self.told :], self.game.units, self.turn)
+        lines, self.turn = account_from(
+            events[self.told :],
+            self.game.units,
+            self.turn,
+            rally=self.game.rules.rally_pins.text,
+        )
         self.told = len(events)
         for line in lines:
             self.console.print(line, markup=False)

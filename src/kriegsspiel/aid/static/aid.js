@@ -379,17 +379,23 @@ function orderButtons(u, near) {
       ["friendly fire", "FUBAR: friendly fire"], ["panic", "FUBAR: panic"]] : [["pass", "no test"]];
     const pick = el("select", { "data-testid": `outcome-${order}-${u.uid}` },
       outcomes.map(([value, text]) => el("option", { value }, text)));
-    // a Rally passed loses the D6 rolled in pins (none asked of a unit with no pins)
+    // a Rally passed loses the dice rolled in pins, the rules' (the sheets' D6; none
+    // asked of a unit with no pins)
+    const dice = game.rally;
     const rally = order === "Rally" && u.pins
-      ? el("input", { type: "number", min: 1, max: 6, placeholder: "D6",
-        title: "the D6 rolled: the pins it loses", "data-testid": `rally-d6-${u.uid}` }) : null;
+      ? el("input", { type: "number", min: dice.least, max: dice.most, placeholder: dice.dice,
+        title: `the ${dice.dice} rolled: the pins it loses`,
+        "data-testid": `rally-d6-${u.uid}` }) : null;
     box.append(el("div", { class: "row" },
       el("button", {
         "data-testid": `give-${order}-${u.uid}`,
         onclick: () => {
           const d6 = rally ? rally.value.trim() : "";
-          if (rally && pick.value === "pass" && !/^[1-6]$/.test(d6)) {
-            showError(`Rally: give the D6 rolled, 1 to 6 (the pins ${u.name} loses)`
+          const got = Number(d6);
+          if (rally && pick.value === "pass"
+              && !(/^[0-9]+$/.test(d6) && got >= dice.least && got <= dice.most)) {
+            showError(`Rally: give the ${dice.dice} rolled, ${dice.least} to ${dice.most} `
+              + `(the pins ${u.name} loses)`
               + (d6 === "" ? "; the box is empty" : `, not ${d6}`));
             return;
           }

@@ -253,14 +253,68 @@ class Sequence(Sourced):
     steps: list[str]
 
 
+OrderName = Literal["Fire", "Advance", "Run", "Ambush", "Rally", "Down"]
+#: The orders the engine plays, in the sheets' order (die 1 to 6): a fixed set, as each is
+#: played by code of its own; a rules file may change what a Rally loses, not the orders.
+ORDER_NAMES: tuple[str, ...] = get_args(OrderName)
+
+
 class OrderRow(Strict):
     die: WholeNumber
-    order: str
+    order: OrderName
+    # the pins a Rally loses (its row only): dice, as the sheets' "lose D6 pin markers"
+    pins_lost: CountDice | None = None
     summary: Remark
+
+    @field_validator("order")
+    @classmethod
+    def _on_its_die(cls, order: str, info: ValidationInfo) -> str:
+        """The orders are the engine's six, each on the face the sheets number it by."""
+        die = info.data.get("die")
+        if die is not None and (not 1 <= die <= 6 or ORDER_NAMES[die - 1] != order):
+            faces = ", ".join(f"{i} {name}" for i, name in enumerate(ORDER_NAMES, 1))
+            raise ValueError(
+                f"die {die} with {order}: the engine plays six orders, each on the die face "
+                f"the sheets number it by ({faces}); a rules file may change a row's "
+                "summary and Rally's pins_lost, not which order is on which face"
+            )
+        return order
+
+    @model_validator(mode="after")
+    def _rally_pins(self) -> OrderRow:
+        """Rally's row says the pins it loses; no other order loses any."""
+        if self.order == "Rally" and self.pins_lost is None:
+            raise ValueError(
+                'Rally\'s row needs pins_lost, the dice of pins a Rally loses (the sheets: "D6")'
+            )
+        if self.order != "Rally" and self.pins_lost is not None:
+            raise ValueError(
+                f"pins_lost is Rally's (the pins a Rally loses); a {self.order} order loses "
+                "none: take it off this row"
+            )
+        return self
 
 
 class Orders(Sourced):
     rows: list[OrderRow]
+
+    @field_validator("rows")
+    @classmethod
+    def _every_order(cls, rows: list[OrderRow]) -> list[OrderRow]:
+        _each_once(
+            [row.order for row in rows],
+            ORDER_NAMES,
+            "order",
+            "the engine plays (a rules file cannot take an order out, nor add one)",
+        )
+        return rows
+
+    @property
+    def rally_pins(self) -> str:
+        """The dice of pins a Rally loses (its row's ``pins_lost``)."""
+        lost = next(row.pins_lost for row in self.rows if row.order == "Rally")
+        assert lost is not None  # (a Rally row without it is refused)
+        return lost
 
 
 class OrderDice(Sourced):
@@ -278,6 +332,8 @@ class FubarRow(Strict):
 
 class Fubar(Sourced):
     trigger: str
+    # friendly fire's target must have an enemy unit within this (inches): the sheets' 12"
+    friendly_fire_enemy_within: Measure
     rows: Annotated[list[FubarRow], AfterValidator(_every_face_once)]
 
 
@@ -299,6 +355,8 @@ class QualityRow(Strict):
 class OfficerRow(Strict):
     rank: str
     morale_bonus: Count
+    # how near (inches) a unit must be for his bonus (his own unit always has it)
+    range: Measure
 
 
 class Qualities(Sourced):
@@ -817,6 +875,22 @@ class ArtilleryBarrage(Sourced):
     pins: CountDice
     hit_rolls: list[Face]
     hit_as: str
+    # how far (inches) the enemy may move the target point of a miscalculation
+    miscalculation_reach: Measure
+
+    @field_validator("hit_rolls")
+    @classmethod
+    def _pins_or_hit(cls, hit_rolls: list[int], info: ValidationInfo) -> list[int]:
+        """A unit's roll under fire for effect gives pins or a hit, never both (the sheet:
+        "On a 1-5, unit takes D3 Pin Markers. On a 6, unit is hit")."""
+        both = sorted(set(hit_rolls) & set(info.data.get("pin_rolls") or ()))
+        if both:
+            raise ValueError(
+                f"{', '.join(map(str, both))} in pin_rolls too: a unit's roll under fire for "
+                "effect gives pins or a hit, not both (the sheet: 1-5 pins, 6 a hit); give "
+                "each face to one of them (a face in neither does nothing)"
+            )
+        return hit_rolls
 
     @field_validator("hit_as")
     @classmethod
@@ -950,6 +1024,28 @@ class Edition(RulesData):
         source: str = getattr(self, table).source
         return self.cite(self.told(source, described=described), *(parts or (table,)))
 
+    @model_validator(mode="before")
+    @classmethod
+    def _fields_added_since(cls, data: Any) -> Any:
+        """A copy of the data made before a field was added to it (see :data:`ADDED`) takes
+        the shipped file's value: the number the engine played its games by then."""
+        named = data.get("ruleset") if isinstance(data, dict) else None
+        if named not in ("konflikt47", "bolt-action-1"):
+            return data  # (told at its field)
+        shipped: dict[str, Any] | None = None
+        for table, key, field_name in ADDED:
+            mine = _rows(data, table) if key else [data.get(table)]
+            for row in mine:
+                if not isinstance(row, dict) or field_name in row:
+                    continue
+                if shipped is None:
+                    shipped = _shipped_text_data(named)
+                theirs = _rows(shipped, table) if key else [shipped.get(table)]
+                like = [r for r in theirs if isinstance(r, dict) and r.get(key) == row.get(key)]
+                if like and field_name in like[0]:
+                    row[field_name] = like[0][field_name]
+        return data
+
     @model_validator(mode="wrap")
     @classmethod
     def _chart_for_nested_checks(
@@ -959,6 +1055,28 @@ class Edition(RulesData):
         rows' own checks look them up in the file's tables."""
         with _with_chart(_chart_of(data)):
             return handler(data)
+
+
+#: Fields added to the data files since 0.4.0 (a table; the field a row is told by, or ""
+#: for the table itself; the field): numbers the engine held in code till then. A copy
+#: made before takes the shipped value of each it lacks, so its games are played as they
+#: were (docs/rules, "A designer's own data").
+ADDED = (
+    ("orders", "order", "pins_lost"),
+    ("fubar", "", "friendly_fire_enemy_within"),
+    ("officers", "rank", "range"),
+    ("artillery_barrage", "", "miscalculation_reach"),
+)
+
+
+@cache
+def _shipped_text_data(ruleset: str) -> dict[str, Any]:
+    """The shipped data file of ``ruleset`` as plain YAML data, unchecked."""
+    from kriegsspiel.core.datafile import yaml_data
+
+    text = (DATA_DIR / f"{ruleset.replace('-', '_')}.yaml").read_text(encoding="utf-8")
+    data: dict[str, Any] = yaml_data(text)
+    return data
 
 
 @cache

@@ -129,6 +129,28 @@ class Rules:
         rows = {r.rank: r.morale_bonus for r in self.data.officers.rows}
         return rows[self.officer_rank(rank)]
 
+    def officer_range(self, rank: str) -> float:
+        """How near (inches) a unit must be to an officer of ``rank`` for his bonus."""
+        rows = {r.rank: r.range for r in self.data.officers.rows}
+        return float(rows[self.officer_rank(rank)])
+
+    @property
+    def rally_pins(self) -> DiceExpr:
+        """The dice of pins a Rally loses (the orders table's Rally row)."""
+        return DiceExpr(self.data.orders.rally_pins)
+
+    @property
+    def rally_span(self) -> tuple[int, int]:
+        """The least and the most a Rally's dice roll (pins lost: never below 0)."""
+        lost = self.rally_pins
+        least = max(0, lost.count + lost.constant if lost.count else lost.constant)
+        return least, max(least, lost.most)
+
+    @property
+    def friendly_fire_reach(self) -> float:
+        """How near an enemy unit must be to a friend for FUBAR's friendly fire at him."""
+        return float(self.data.fubar.friendly_fire_enemy_within)
+
     def officer_rank(self, rank: str) -> str:
         """The officers table's rank that ``rank`` names ("Lt", "second-lieutenant")."""
         return lookup(

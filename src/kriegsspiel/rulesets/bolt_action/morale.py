@@ -75,6 +75,19 @@ def rolled_fubar(dice: Dice, rules: Rules) -> tuple[Literal["friendly fire", "pa
     return next(r.result for r in rules.data.fubar.rows if roll in r.rolls), roll
 
 
+def rally_roll(dice: Dice, rules: Rules) -> int:
+    """The pins a Rally takes off, as rolled: the orders table's dice (the sheets' D6),
+    never below 0; the unit loses no more than it has (:func:`rallied`)."""
+    lost = rules.rally_pins
+    rolled = dice.total(lost.count, lost.sides) if lost.count else 0
+    return max(0, rolled + lost.constant)
+
+
+def rallied(pins: int, rolled: int) -> int:
+    """The pins a unit with ``pins`` loses to a Rally that rolled ``rolled``."""
+    return min(pins, rolled)
+
+
 # Orders a unit follows without an order test, pinned or not: a unit ordered Down goes
 # Down (the published rule, as commonly summarised: "having at least one pin forces an
 # order test for any order except Down"; the sheets are silent; docs/rules).

@@ -82,7 +82,9 @@ def _morale_reason(
 def _officer_cited(rules: Rules, officer: str | None) -> str:
     """ " (rules file k47.yaml)" when a rules file changed ``officer``'s bonus; else ""."""
     return (
-        "" if officer is None else rules.data.cited(f"officers.rows[{rules.officer_rank(officer)}]")
+        ""
+        if officer is None
+        else rules.data.cited(f"officers.rows[{rules.officer_rank(officer)}].morale_bonus")
     )
 
 

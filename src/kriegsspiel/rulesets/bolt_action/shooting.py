@@ -235,6 +235,13 @@ def hit_needs(rules: Rules, score: int) -> tuple[int, ...] | None:
     return (6, follow[score]) if score in follow else None
 
 
+def natural_miss(miss: int) -> str:
+    """Why a to-hit score is no better than ``miss`` + 1, the procedure's natural miss."""
+    if miss == 0:
+        return "1+ at best (no roll always misses)"
+    return f"{'a 1' if miss == 1 else f'a roll of {miss} or less'} always misses"
+
+
 def hit_chance(hit_on: tuple[int, ...] | None) -> Fraction:
     """The chance that a shot needing ``hit_on`` (see :func:`hit_needs`) hits."""
     chance = Fraction(0 if hit_on is None else 1)
@@ -431,7 +438,9 @@ def plan_shot(
             skipped.append("cover")
         if s.target_down and "target_down" in ignored:
             skipped.append("Down")
-        if hit_on != (max(total, proc.natural_miss + 1),):  # (a 7+, or past hitting)
+        if total <= proc.natural_miss:  # (the modifiers bring it below the natural miss)
+            because += f"; {natural_miss(proc.natural_miss)}{d.cited('procedure.natural_miss')}"
+        elif hit_on != (total,):  # (a 7+, or past hitting)
             because += d.cited("procedure.natural_miss", "procedure.needs_seven_plus_follow_up")
         if skipped:
             because += f"; flamethrower ignores {' and '.join(skipped)}"

@@ -18,15 +18,17 @@ def friendly_targets(game: BoltActionGame, unit: UnitState) -> list[UnitState]:
     """The friends a FUBAR unit may fire on, in the order of the lists: each one it would
     have a shot at (in sight and range, not moving, and within its weapons' own limits:
     a mortar's least range, a vehicle's arcs) that has an enemy unit (one of the
-    opponent's) within 12" (sheets 000, 001, 002: with none, it goes Down)."""
+    opponent's) within the FUBAR table's ``friendly_fire_enemy_within`` (the sheets' 12":
+    000, 001, 002; with none, it goes Down)."""
     enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
+    reach = game.rules.friendly_fire_reach
     return [
         u
         for u in game.units
         if u.side == unit.side
         and u.uid != unit.uid
         and not u.destroyed
-        and any(game.gap(u, e) <= 12 for e in enemies)
+        and any(game.gap(u, e) <= reach for e in enemies)
         and game.has_shot(unit, u)
     ]
 

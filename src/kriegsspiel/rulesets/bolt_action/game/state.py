@@ -77,6 +77,8 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     destroyed_by_pins,
     losses_force_test,
     new_test,
+    rallied,
+    rally_roll,
     rolled_morale_check,
     rolled_order_test,
 )
@@ -115,7 +117,6 @@ def holder(sides: set[int]) -> int | None:
 SHOCKWAVE_WIDTH = (
     0.5  # inches either side of a Shockwave's line that count as under it (assumption)
 )
-OFFICER_RANGE = {"Second Lieutenant": 6.0, "First Lieutenant": 6.0, "Captain": 12.0, "Major": 12.0}
 
 
 def weapons_fired(groups: Sequence[Group], tally: Tally) -> list[dict[str, Any]]:
@@ -468,7 +469,7 @@ class BoltActionGame(ShootingGroups):
             return
         unit.order = action.order
         if action.order == "Rally":
-            lost = min(unit.pins, self.dice.roll(6))
+            lost = rallied(unit.pins, rally_roll(self.dice, self.rules))
             unit.pins -= lost
             self.log("rally", unit=unit.uid, pins_lost=lost)
         elif action.order == "Fire" and action.choice in SUPPORT and action.target is not None:
@@ -519,7 +520,7 @@ class BoltActionGame(ShootingGroups):
             rank = other.officer_rank()
             if rank is None:
                 continue
-            if other.uid == unit.uid or self.gap(unit, other) <= OFFICER_RANGE[rank]:
+            if other.uid == unit.uid or self.gap(unit, other) <= self.rules.officer_range(rank):
                 bonus = self.rules.officer_bonus(rank)
                 if best is None or bonus > best[0]:
                     best = (bonus, rank)

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
 SUPPORT = {"barrage": "artillery", "air strike": "air"}
-MISCALCULATION_REACH = 24.0  # inches the enemy may move a miscalculated barrage (sheet)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,13 +160,15 @@ def _worst_for_caller(game: BoltActionGame, side: int, point: Point) -> Point:
     """Where the enemy moves a miscalculated barrage: onto the caller's own nearest unit in
     reach; with none in reach, to the place (the point kept, or moved the whole reach in
     one of 16 directions and kept on the table) farthest from its own models, out of the
-    largest radius the barrage could have if it can be, and then nearest the caller's."""
+    largest radius the barrage could have if it can be, and then nearest the caller's.
+    The reach is the barrage table's ``miscalculation_reach`` (the sheet's 24")."""
+    chart = game.rules.data.artillery_barrage
+    assert chart is not None
+    reach = float(chart.miscalculation_reach)
     own = [
         u
         for u in game.units
-        if u.side == side
-        and not u.destroyed
-        and u.anchor.distance_to(point) <= MISCALCULATION_REACH
+        if u.side == side and not u.destroyed and u.anchor.distance_to(point) <= reach
     ]
     if own:
         return min(own, key=lambda u: u.anchor.distance_to(point)).anchor
@@ -176,15 +177,13 @@ def _worst_for_caller(game: BoltActionGame, side: int, point: Point) -> Point:
     callers = [m.point for u in live if u.side == side for m in u.alive_models]
     if not theirs:
         return point
-    chart = game.rules.data.artillery_barrage
-    assert chart is not None
     safe = DiceExpr(chart.radius).most
     table = game.table
     spots = [point]
     for k in range(MISCALCULATION_WAYS):
         angle = 2 * math.pi * k / MISCALCULATION_WAYS
-        x = point.x + MISCALCULATION_REACH * math.cos(angle)
-        y = point.y + MISCALCULATION_REACH * math.sin(angle)
+        x = point.x + reach * math.cos(angle)
+        y = point.y + reach * math.sin(angle)
         spots.append(Point(min(max(x, 0.0), table.width), min(max(y, 0.0), table.height)))
 
     def worth(at: Point) -> tuple[bool, float, float]:

@@ -1,0 +1,221 @@
+"""Sheet numbers the engine once held in code, now read from the rules data (Rally's D6,
+FUBAR's 12", the officers' ranges, the barrage miscalculation's 24"), and what a rules
+file may not change: the orders, each on its face."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import run_cli
+
+from kriegsspiel.aid.tracker import AidError, Tracker
+from kriegsspiel.core.procedure import ScriptedDice
+from kriegsspiel.core.scenario import load_scenario, sample_scenarios
+from kriegsspiel.core.table import Point
+from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.data import DATA_DIR, load_edition
+from kriegsspiel.rulesets.bolt_action.edition import rules_for
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.fubar import friendly_targets
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.support import _worst_for_caller
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+
+
+def shipped(ruleset: str) -> str:
+    return (DATA_DIR / f"{ruleset.replace('-', '_')}.yaml").read_text(encoding="utf-8")
+
+
+def changed(ruleset: str, old: str, new: str) -> str:
+    text = shipped(ruleset)
+    assert text.count(old) == 1, old
+    return text.replace(old, new)
+
+
+def game_by(ruleset: str, text: str | None) -> BoltActionGame:
+    armies = [load_army(p, ruleset) for p in sample_armies(ruleset)[:2]]
+    return BoltActionGame(
+        ruleset,
+        load_scenario(sample_scenarios()[1]),
+        (armies[0], armies[1]),
+        seed=1,
+        rules_file=None if text is None else "house.yaml",
+        rules_text=text,
+    )
+
+
+def move(unit: UnitState, x: float, y: float) -> None:
+    anchor = unit.anchor
+    unit.translate(x - anchor.x, y - anchor.y)
+
+
+RALLY = "{die: 5, order: Rally, pins_lost: D6,"
+
+
+def test_a_rally_loses_the_pins_of_the_rules_files_dice() -> None:
+    """Sheets 000-002: a Rally loses "D6 pin markers"; a rules file's dice are played."""
+    for pins_lost, lost in (("D6", 4), ("D3+3", 3 + 3)):
+        text = changed("konflikt47", RALLY, RALLY.replace("D6", pins_lost))
+        game = game_by("konflikt47", text)
+        unit = game.units[10]
+        unit.pins = 9
+        game.dice = ScriptedDice([1, 1, 4] if pins_lost == "D6" else [1, 1, 3])
+        game.apply_action(Action("draw", side=unit.side))
+        game.apply_action(Action("order", unit=unit.uid, order="Rally"))
+        assert unit.pins == 9 - lost, pins_lost
+    assert rules_for("konflikt47").rally_pins.text == "D6"
+
+
+def test_the_play_aid_asks_for_the_rules_files_rally_dice() -> None:
+    from kriegsspiel.sim.matchup import build_matchup, parsed
+
+    text = changed("bolt-action-1", RALLY, RALLY.replace("D6", "D3"))
+    scenario, army_a, army_b = parsed(build_matchup("bolt-action-1", None, []))
+    tracker = Tracker.start(
+        "bolt-action-1", (army_a, army_b), scenario.turns, rules_file="house.yaml", rules_text=text
+    )
+    assert tracker.rules.rally_span == (1, 3)
+    assert rules_for("bolt-action-1").rally_span == (1, 6)
+    unit = next(u for u in tracker.units if u.side == 0)
+    tracker = tracker.set_pins(unit.uid, 3).draw(ScriptedDice([1]))
+    assert tracker.in_hand == 0
+    with pytest.raises(AidError, match=r"loses D3 pins: give pins_lost, the D3 rolled \(1-3\)"):
+        tracker.give_order(unit.uid, "Rally", outcome="pass", pins_lost=4)
+    rallied = tracker.give_order(unit.uid, "Rally", outcome="pass", pins_lost=2)
+    assert rallied.units[unit.uid].pins == 1
+
+
+def test_an_officers_range_is_the_rules_files() -> None:
+    """No sheet prints it (published rule): a First Lieutenant's 6" unless the file says."""
+    text = changed(
+        "konflikt47",
+        "{rank: First Lieutenant, morale_bonus: 2, range: 6}",
+        "{rank: First Lieutenant, morale_bonus: 2, range: 20}",
+    )
+    for rules, near in ((None, None), (text, "First Lieutenant")):
+        game = game_by("konflikt47", rules)
+        squad, hq = game.units[10], game.units[9]  # a First Lieutenant's HQ
+        move(hq, 20, 30)
+        move(squad, 20, 44)  # 10" or so off
+        assert game.officer_near(squad) == near
+    assert rules_for("konflikt47").officer_range("Captain") == 12.0
+
+
+def test_friendly_fire_reaches_as_far_as_the_rules_file_says() -> None:
+    """Sheets 000-002: FUBAR fires at a friend "that has an enemy unit within 12""."""
+    text = changed(
+        "bolt-action-1", "friendly_fire_enemy_within: 12", "friendly_fire_enemy_within: 40"
+    )
+    found = []
+    for rules in (None, text):
+        game = game_by("bolt-action-1", rules)
+        mine = [u for u in game.units if u.side == 0]
+        theirs = [u for u in game.units if u.side == 1]
+        for i, unit in enumerate(mine):
+            move(unit, 10 + 6 * i, 4)
+        for i, unit in enumerate(theirs):
+            move(unit, 10 + 6 * i, 44)  # 40" off: within 40, not 12
+        found.append(friendly_targets(game, mine[0]))
+    assert found[0] == [] and found[1]
+    assert all(game.gap(u, e) > 12 for u in found[1] for e in theirs)
+
+
+def test_a_miscalculated_barrage_moves_as_far_as_the_rules_file_says() -> None:
+    """Sheet 002: "Enemy may target point up to 24" in any direction": onto the caller's own
+    nearest unit within that reach (the engine's choice for the enemy)."""
+    text = changed("bolt-action-1", "miscalculation_reach: 24", "miscalculation_reach: 40")
+    for rules, moved in ((None, False), (text, True)):
+        game = game_by("bolt-action-1", rules)
+        own = next(u for u in game.units if u.side == 0)
+        for u in game.units:
+            u.destroyed = u is not own and u.side == 0
+        move(own, 36, 4)
+        point = Point(36, 34)  # 30" from the caller's unit
+        landed = _worst_for_caller(game, 0, point)
+        assert (landed == own.anchor) is moved
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        (
+            "    - {die: 4, order: Ambush, summary: No move or fire but wait for opportunity fire}\n",
+            "",
+            "field orders.rows: the engine plays (a rules file cannot take an order out, nor "
+            "add one) every one of Fire, Advance, Run, Ambush, Rally, Down; missing: Ambush",
+        ),
+        (
+            "order: Rally,",
+            "order: Regroup,",
+            "field orders.rows.4.order: 'Regroup' is not one of the choices here",
+        ),
+        ("{die: 1, order: Fire", "{die: 2, order: Fire", "die 2 with Fire: the engine plays six"),
+        ("{die: 5, order: Rally", "{die: 9, order: Rally", "line 45, field orders.rows.4.order"),
+        (RALLY, "{die: 5, order: Rally, pins_lost: D6+70,", "pins_lost: 'D6+70' can come to"),
+        (
+            "{die: 6, order: Down,",
+            "{die: 6, order: Down, pins_lost: D6,",
+            "pins_lost is Rally's (the pins a Rally loses); a Down order loses none",
+        ),
+        (
+            "  pin_rolls: [1, 2, 3, 4, 5]\n",
+            "  pin_rolls: [1, 2, 3, 4, 5, 6]\n",
+            "field artillery_barrage.hit_rolls: 6 in pin_rolls too: a unit's roll under fire",
+        ),
+    ],
+)
+def test_what_the_engine_cannot_play_is_refused_at_its_line(
+    tmp_path: Path, old: str, new: str, said: str
+) -> None:
+    path = tmp_path / "house.yaml"
+    path.write_text(changed("bolt-action-1", old, new), encoding="utf-8")
+    done = run_cli("rules", str(path))
+    assert done.returncode == 2, done.stdout
+    told = " ".join(done.stderr.split())
+    assert said in told and "Traceback" not in told
+    assert "line " in told
+
+
+def test_a_copy_made_before_the_numbers_moved_takes_the_shipped_ones() -> None:
+    """A copy without the fields added since 0.4.0 plays as the engine played it then."""
+    for ruleset in ("konflikt47", "bolt-action-1"):
+        text = shipped(ruleset).replace(" pins_lost: D6,", "")
+        for cut in ("friendly_fire_enemy_within: 12\n", "miscalculation_reach: 24\n"):
+            text = text.replace(f"  {cut}", "")
+        for reach in ("6", "12"):
+            text = text.replace(f", range: {reach}}}", "}")
+        assert "range:" not in text.split("officers:")[1].split("movement:")[0]
+        old = rules_for(ruleset, "old.yaml", text).data
+        assert old == load_edition(ruleset).named("old.yaml")  # (the shipped numbers)
+
+
+def test_the_shipped_files_give_every_field_added_since() -> None:
+    for ruleset in ("konflikt47", "bolt-action-1"):
+        text = shipped(ruleset)
+        assert "pins_lost: D6" in text and "friendly_fire_enemy_within: 12" in text
+        officers = yaml.safe_load(text)["officers"]["rows"]
+        assert [row["range"] for row in officers] == [6, 6, 12, 12]
+    assert "miscalculation_reach: 24" in shipped("bolt-action-1")
+
+
+def test_a_to_hit_clamped_by_the_natural_miss_says_so_and_cites_the_file(tmp_path: Path) -> None:
+    """A raised natural miss makes a rifle at 3" need 4+, not base 3+ less point blank's
+    +1: the reason adds up, naming the natural miss and the file that set it."""
+    path = tmp_path / "nm3.yaml"
+    path.write_text(changed("konflikt47", "natural_miss: 1", "natural_miss: 3"), encoding="utf-8")
+    done = run_cli("odds", "shoot", "-w", "rifle", "--range", "3", "--rules-file", "nm3.yaml",
+                   "--json", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    to_hit = next(r for r in json.loads(done.stdout)["reasoning"] if r["topic"].strip() == "to hit")
+    assert to_hit["result"] == "4+"
+    assert to_hit["because"] == (
+        'base 3+, point blank (within 6") +1; a roll of 3 or less always misses '
+        "(rules file nm3.yaml)"
+    )
+    plain = run_cli("odds", "shoot", "-w", "rifle", "--range", "3", "--json")
+    reasoning = json.loads(plain.stdout)["reasoning"]
+    shipped_why = next(r for r in reasoning if r["topic"].strip() == "to hit")
+    assert shipped_why["result"] == "2+" and "always misses" not in shipped_why["because"]
