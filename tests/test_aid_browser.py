@@ -248,6 +248,34 @@ def test_the_odds_of_a_shot_and_an_assault_follow_the_game(page, served):
     )
 
 
+def test_a_move_the_players_set_is_said_apart_from_the_one_read_from_its_die(page, served):
+    """The shot form's Moving set to "on the move" is the players' word, and the page says
+    so, not "read from the game"; a firer whose die shows Advance is read as moving."""
+
+    def read_says(text: str) -> str:
+        page.wait_for_function(
+            f"document.querySelector('[data-testid=shot-read]')?.textContent.includes({text!r})"
+        )
+        return page.get_by_test_id("shot-read").inner_text()
+
+    page.get_by_test_id("shot-firer").select_option("1")
+    page.get_by_test_id("shot-target").select_option("11")
+    assert "on the move" not in read_says("10 models in the target")  # (no die yet)
+    page.get_by_test_id("shot-moving").select_option("yes")
+    read = read_says("Set by the players: firing on the move.")
+    assert "Read from the game: firing" not in read and "(its die)" not in read
+    assert served.session.now.units[1].order is None  # (asking gave no order)
+    # its die shows Advance: the move is the game's, and said so
+    served.session.step(lambda t: t.draw(ScriptedDice([1])))  # side A's die comes out
+    served.session.step(lambda t: t.give_order(1, "Advance", outcome="pass"))
+    page.reload()
+    page.get_by_test_id("bag").wait_for()
+    page.get_by_test_id("shot-firer").select_option("1")
+    page.get_by_test_id("shot-target").select_option("11")
+    read = read_says("Read from the game: firing on the move (its die)")
+    assert "Set by the players" not in read
+
+
 def test_the_dice_rolled_for_a_shot_are_taken_on_its_target(page, served):
     page.get_by_test_id("shot-firer").select_option("1")
     page.get_by_test_id("shot-target").select_option("11")

@@ -157,6 +157,10 @@ def test_an_advance_die_means_firing_on_the_move_and_a_fixed_weapon_cannot():
     moving = shoot(t, ShotAsked(squad, rifles, 18))
     standing = shoot(t, ShotAsked(squad, rifles, 18, moving=False))
     assert moving["read"]["moving"] and not standing["read"]["moving"]
+    # the page tells a move read from the die from one the players set
+    assert moving["read"]["moving_by"] == "game" and standing["read"]["moving_by"] == "players"
+    said = shoot(t, ShotAsked(rifles, squad, 18, moving=True))["read"]
+    assert said["moving"] and said["moving_by"] == "players"  # (its die: none yet)
     assert moving["report"]["to_hit_by_weapon"][RIFLE] == "5+"  # long range -1, moving -1
     assert standing["report"]["to_hit_by_weapon"][RIFLE] == "4+"
     with pytest.raises(AidError, match=r"MG 42 MMG Team's weapons can fire .* on the move"):

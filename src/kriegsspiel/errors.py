@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 
 class KriegsspielError(Exception):
@@ -140,9 +140,40 @@ def _nearest(name: str, lookup: Mapping[str, str], cutoff: float = 0.5, most: in
     return list(dict.fromkeys(near))[:most]
 
 
+def problems_in(where: str, problems: Sequence[str]) -> str:
+    """The problems found in one file (or scenario, list...) ``where``, as an error tells
+    them: one as "where: what is wrong"; several counted first, then one a line, each at
+    its line of the file where it gives one::
+
+        3 problems in my.yaml:
+          - my.yaml:8: field units.0.quality: 'regulr' is not one of the choices ...
+          - my.yaml:15: field units.1.points: should be a whole number, not ...
+    """
+    if len(problems) == 1:
+        return f"{where}: {problems[0]}"
+    told = "\n".join(f"  - {_at_its_line(where, problem)}" for problem in problems)
+    return f"{len(problems)} problems in {where}:\n{told}"
+
+
+def _at_its_line(where: str, problem: str) -> str:
+    """A problem ("line 8, field x: ...") named by its file and line ("my.yaml:8: field x:
+    ..."); one that gives no line of its own, by its file alone."""
+    found = re.match(r"line (\d+)(?:, (?=field )|: )(.*)", problem, re.DOTALL)
+    if found is None:
+        return f"{where}: {problem}"
+    return f"{where}:{found[1]}: {found[2]}"
+
+
 class DataFileError(KriegsspielError):
-    """A rules data file, army list or scenario is malformed; names file, line and field."""
+    """A rules data file, army list or scenario is malformed; names file, line and field
+    (several problems one a line, counted first: :func:`problems_in`)."""
 
     def __init__(self, path: str, problems: list[str]) -> None:
         self.path, self.problems = path, problems
-        super().__init__(f"{path}: " + "; ".join(problems))
+        super().__init__(problems_in(path, problems))
+
+    @property
+    def in_one_line(self) -> str:
+        """The problems in one line ("my.yaml: line 8, ...; line 15, ..."), for an error
+        that tells this one inside its own sentence."""
+        return f"{self.path}: " + "; ".join(self.problems)

@@ -167,7 +167,13 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
     return {
         "report": _worded(report.to_json()),
         "weapons": [{"name": name, "count": n} for name, n in weapons],
-        "read": _read_for_shot(firer, target, situation, down_said=asked.target_down is not None),
+        "read": _read_for_shot(
+            firer,
+            target,
+            situation,
+            moving_said=asked.moving is not None,
+            down_said=asked.target_down is not None,
+        ),
     }
 
 
@@ -542,13 +548,20 @@ def _worded(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read_for_shot(
-    firer: TrackedUnit, target: TrackedUnit, s: Situation, *, down_said: bool
+    firer: TrackedUnit,
+    target: TrackedUnit,
+    s: Situation,
+    *,
+    moving_said: bool,
+    down_said: bool,
 ) -> dict[str, Any]:
     """What the shot's odds took from the game, for the page to show beside them; and
-    where the target's Down came from (``target_down_by``): its die ("game"), or the
-    players' "target Down" tick (``down_said``: "players"), so the page says which."""
+    where the firer's moving came from (``moving_by``) and the target's Down
+    (``target_down_by``): its die ("game"), or the players' Moving choice (``moving_said``)
+    or "target Down" tick (``down_said``: "players"), so the page says which."""
     return {
         "moving": s.moving,
+        "moving_by": "players" if moving_said else "game",
         "firer_pins": firer.pins,
         "target_down": s.target_down,
         "target_down_by": "players" if down_said else "game",

@@ -298,7 +298,8 @@ def _validated(data: Any, field: str, path: str, number: int) -> Tracker:
         rules_for(tracker.ruleset, tracker.rules_file if text is not None else None, text)
     except (UsageError, DataFileError) as exc:
         which = "rules_text" if tracker.rules_text is not None else "ruleset"
-        raise _damaged(path, number, f"field {field}.{which}: {exc}") from None
+        told = exc.in_one_line if isinstance(exc, DataFileError) else str(exc)
+        raise _damaged(path, number, f"field {field}.{which}: {told}") from None
     for i, unit in enumerate(tracker.units):
         if unit.uid != i or unit.side not in (0, 1):
             raise _damaged(

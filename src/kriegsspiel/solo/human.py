@@ -28,7 +28,6 @@ from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point
 from kriegsspiel.render.game_account import objectives_held, score_label
 from kriegsspiel.rulesets.bolt_action.assault import vehicle_hit_score
-from kriegsspiel.rulesets.bolt_action.bag import held
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
@@ -57,6 +56,7 @@ from kriegsspiel.solo.briefing import (
     unit_card,
     units_table,
 )
+from kriegsspiel.solo.keep import KeepQuestion, keep_hint
 from kriegsspiel.solo.reasons import assault_closed, fire_closed, no_shot_reason
 
 T = TypeVar("T")
@@ -153,9 +153,7 @@ class HumanPlayer:
         self._unit: UnitState | None = None  # the unit being given its order, once picked
         self._order_name: str | None = None  # the order picked for it (as the menu names it)
         self._shown: list[UnitState] | None = None  # the last numbered table of units shown
-        # at a turn's end, the dice kept (True) or put back, by unit, answered at once for
-        # the units asked after the first: (the turn, the answers not yet given the game)
-        self._kept: tuple[int, dict[int, bool]] = (0, {})
+        self._keep = KeepQuestion(console, self._line)  # the dice kept at a turn's end
 
     # ------------------------------------------------------------------ the protocol
     def choose(self, state: BoltActionGame) -> Action:
@@ -267,26 +265,9 @@ class HumanPlayer:
         elif self.adviser is None:
             self.console.print("No hint here.")
         elif game.pending is not None and game.pending.kind == "retain":
-            self.console.print(self._keep_hint(game))
+            self.console.print(keep_hint(game, self.adviser()))
         else:
             self.console.print(self._hint(game))
-
-    def _keep_hint(self, game: BoltActionGame) -> str:
-        """The dice the tactical AI would keep of those asked about at a turn's end: its
-        answer for each unit in turn, as the game asks them (on a copy of it)."""
-        assert self.adviser is not None
-        adviser, twin, side = self.adviser(), game.clone(), game.current_player()
-        units, kept = keeping(game), []
-        while twin.pending is not None and twin.pending.kind == "retain":
-            action = adviser.choose(twin)
-            if twin.pending.side == side and action.choice == "keep":
-                kept.append(twin.pending.target)
-            twin.apply_action(action)
-        if not kept:
-            return "The tactical AI would keep none: Enter."
-        names = ", ".join(f"{units.index(u) + 1} {twin.units[u].name}" for u in kept)
-        numbers = ",".join(str(units.index(u) + 1) for u in kept)
-        return f"The tactical AI would keep {escape(names)}: {numbers}."
 
     def _hint(self, game: BoltActionGame) -> str:
         """What the tactical AI would do here: with the unit picked, its order for that
@@ -659,55 +640,13 @@ class HumanPlayer:
         return self._pick("yes or no", [("yes", True), ("no", False)])
 
     # ------------------------------------------------------------------ reactions and the rest
-    def _retain(self, game: BoltActionGame) -> Action:
-        """At a turn's end, which of the side's units on Down or Ambush keep their dice out
-        of the bag: asked once, for all of them (:func:`keeping`), at the first; the game
-        still takes a decision a die, each given from that answer as it is asked."""
-        p = game.pending
-        assert p is not None and p.target is not None
-        turn, kept = self._kept
-        if turn != game.turn or p.target not in kept:
-            units = keeping(game)
-            self.console.print(
-                f"Turn {game.turn} is over. Each of these units of yours may keep its die out "
-                "of the bag for the next turn, and stay on its order; the rest go back in:"
-            )
-            for number, uid in enumerate(units, start=1):
-                unit = game.units[uid]
-                self.console.print(f"  {number:>2}  {escape(unit.name)}: {held(unit)}")
-            chosen = self._keep_which(units)
-            kept = {uid: uid in chosen for uid in units}
-        keep = kept.pop(p.target)
-        self._kept = (game.turn, kept)
-        return next(a for a in game.pending_choices() if (a.choice == "keep") == keep)
-
-    def _keep_which(self, units: list[int]) -> set[int]:
-        """The units (of ``units``, numbered from 1) whose dice the player keeps: numbers
-        ("1,3" or "1 3"), 'all', 'none' or Enter for none."""
-        while True:
-            line = self._line("Keep which? (numbers as 1,3; all; Enter for none)", back=False)
-            if line is None:
-                continue
-            word = line.lower()
-            if word in ("", "none", "0"):
-                return set()
-            if word == "all":
-                return set(units)
-            numbers = re.split(r"[,\s]+", word.strip(", "))
-            if all(n.isdigit() and 1 <= int(n) <= len(units) for n in numbers):
-                return {units[int(n) - 1] for n in numbers}
-            self.console.print(
-                f"{escape(line)!r}: give the numbers of the dice to keep, from 1 to "
-                f"{len(units)} ('1,3'), 'all', or Enter for none ('help' says more)."
-            )
-
     def _pending(self, game: BoltActionGame) -> Action:
         p = game.pending
         assert p is not None
         choices = game.pending_choices()
         order = p.action
         if p.kind == "retain":
-            return self._retain(game)
+            return self._keep.decide(game)
         if p.kind == "friendly-fire":
             firer = game.units[p.target]
             self.console.print(
@@ -792,15 +731,6 @@ def _nearest_on_the_way(game: BoltActionGame, move: Action) -> tuple[float, floa
         ):
             return place
     return None
-
-
-def keeping(game: BoltActionGame) -> list[int]:
-    """At a turn's end, the units of the side asked that may keep their dice: the one the
-    game asks about now, then those of the same side it will ask about after it."""
-    p = game.pending
-    assert p is not None and p.kind == "retain" and p.target is not None
-    later = [u for u in game.retaining if game.units[u].side == p.side]
-    return [p.target, *later]
 
 
 def _shot_after(game: BoltActionGame, unit: UnitState, move: Action, target: int) -> bool:

@@ -26,7 +26,8 @@ from kriegsspiel.render.game_account import account_from, objectives_held, resul
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.sim.matchup import new_player, side_seed
 from kriegsspiel.solo.briefing import SIDE_NAMES
-from kriegsspiel.solo.human import Ask, HumanPlayer, QuitGame, keeping
+from kriegsspiel.solo.human import Ask, HumanPlayer, QuitGame
+from kriegsspiel.solo.keep import keeping
 
 INTERRUPTED = 130  # the exit status of a run stopped by Ctrl-C
 GRID = 6.0  # inches between the lines drawn over the table a person plays on
@@ -139,7 +140,7 @@ class SoloGame:
                 )
             elif pending.kind == "friendly-fire":
                 marked, who = list(pending.friends), "the units a FUBAR enemy may fire at"
-            elif pending.kind == "retain":  # (asked at once: human.keeping)
+            elif pending.kind == "retain":  # (asked at once: keep.keeping)
                 marked, who = keeping(game), f"side {SIDE_NAMES[side]}'s units that may keep dice"
             else:
                 marked, who = game.deciding_units(), f"side {SIDE_NAMES[side]}'s units to decide"

@@ -747,10 +747,12 @@ function answerBox(which) {
 }
 
 function readText(read) {
-  // what the odds read from the game; a Down the players ticked is said apart, as theirs
+  // what the odds read from the game; a move the players set or a Down they ticked is
+  // said apart, as theirs
   const parts = [];
+  const set = read.moving && read.moving_by === "players";
   const ticked = read.target_down && read.target_down_by === "players";
-  if (read.moving) parts.push("firing on the move");
+  if (read.moving && !set) parts.push("firing on the move (its die)");
   if (read.firer_pins) parts.push(`firer's pins ${read.firer_pins}`);
   if (read.target_down && !ticked) parts.push("the target is Down (its die)");
   if (read.small_unit) parts.push("a small unit");
@@ -762,9 +764,10 @@ function readText(read) {
   if (read.attacker_assault_weapons !== undefined) {
     parts.push(`assault weapons ${read.attacker_assault_weapons} against ${read.defender_assault_weapons}`);
   }
+  const moved = set ? "Set by the players: firing on the move." : "";
   const said = ticked ? "Ticked by the players: the target is Down." : "";
   const fromGame = parts.length ? `Read from the game: ${parts.join(", ")}.` : "";
-  return [fromGame, said].filter(Boolean).join(" ");
+  return [fromGame, moved, said].filter(Boolean).join(" ");
 }
 
 async function askOdds(which) {

@@ -15,7 +15,7 @@ import shapely
 from kriegsspiel.core.datafile import problem_at
 from kriegsspiel.core.scenario import Scenario
 from kriegsspiel.core.table import VEHICLE, Point, Table, TerrainFeature
-from kriegsspiel.errors import DataFileError, UsageError
+from kriegsspiel.errors import DataFileError, UsageError, problems_in
 from kriegsspiel.rulesets.bolt_action.data import MovementRow, TerrainRow
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.spacing import HULL, VEHICLE_LENGTH, hull
@@ -72,8 +72,8 @@ class TerrainCategoryError(UsageError):
     wrong, so the caller can name its line in the scenario file."""
 
     def __init__(self, scenario: str, problems: list[tuple[int, str]]) -> None:
-        told = "; ".join(f"field terrain.{i}.category: {problem}" for i, problem in problems)
-        super().__init__(f"scenario {scenario!r}: {told}")
+        told = [f"field terrain.{i}.category: {problem}" for i, problem in problems]
+        super().__init__(problems_in(f"scenario {scenario!r}", told))
         self.problems = problems
 
     def in_file(self, label: str, text: str) -> DataFileError:
