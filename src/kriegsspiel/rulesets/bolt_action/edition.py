@@ -20,6 +20,7 @@ from kriegsspiel.rulesets.bolt_action.data import (
     DamageValue,
     Edition,
     HeRow,
+    OfficerRow,
     Weapon,
     load_edition,
 )
@@ -126,13 +127,21 @@ class Rules:
     def officer_bonus(self, rank: str | None) -> int:
         if rank is None:
             return 0
-        rows = {r.rank: r.morale_bonus for r in self.data.officers.rows}
-        return rows[self.officer_rank(rank)]
+        return self._officers[self.officer_rank(rank)].morale_bonus
 
     def officer_range(self, rank: str) -> float:
         """How near (inches) a unit must be to an officer of ``rank`` for his bonus."""
-        rows = {r.rank: r.range for r in self.data.officers.rows}
-        return float(rows[self.officer_rank(rank)])
+        return float(self._officers[self.officer_rank(rank)].range)
+
+    @cached_property
+    def _officers(self) -> dict[str, OfficerRow]:
+        """The officers table's rows by rank (a game asks at every order test)."""
+        return {r.rank: r for r in self.data.officers.rows}
+
+    @cached_property
+    def _ranks_named(self) -> dict[str, str]:
+        """The ranks :meth:`officer_rank` has found, by the name it was asked."""
+        return {}
 
     @property
     def rally_pins(self) -> DiceExpr:
@@ -153,14 +162,17 @@ class Rules:
 
     def officer_rank(self, rank: str) -> str:
         """The officers table's rank that ``rank`` names ("Lt", "second-lieutenant")."""
-        return lookup(
-            "officer",
-            rank.replace("-", " "),
-            (
-                ([r.rank, r.rank.replace("Lieutenant", "Lt")], r.rank)
-                for r in self.data.officers.rows
-            ),
-        )
+        known = self._ranks_named.get(rank)
+        if known is None:
+            known = self._ranks_named[rank] = lookup(
+                "officer",
+                rank.replace("-", " "),
+                (
+                    ([r.rank, r.rank.replace("Lieutenant", "Lt")], r.rank)
+                    for r in self.data.officers.rows
+                ),
+            )
+        return known
 
     def hit_modifier(self, key: str) -> int:
         return next(r.value for r in self.data.hit_modifiers.rows if r.key == key)
