@@ -111,6 +111,19 @@ def test_a_changed_table_with_a_sheet_citation_names_the_file(tmp_path: Path) ->
     assert "damage values (sheet 001)" in values.stdout, values.stdout
 
 
+def test_a_changed_weapons_chart_names_the_file_once_in_its_title(tmp_path: Path) -> None:
+    """The chart's heading names the rules file read; a chart it changed says so there,
+    once, not again after the chart's name (the designer probe saw it twice)."""
+    rifle = '{name: Rifle, category: small arms, range: 24, shots: "1"}'
+    path = copy_of(tmp_path, "konflikt47", (rifle, rifle.replace("24", "30")), name="r.yaml")
+    chart = run_cli("army", "--weapons", "--rules-file", path.name, cwd=tmp_path)
+    title = chart.stdout.splitlines()[0].strip()
+    assert title == "Konflikt '47 (rules file r.yaml) weapons chart", chart.stdout
+    values = run_cli("army", "--targets", "--rules-file", path.name, cwd=tmp_path)
+    title = values.stdout.splitlines()[0].strip()
+    assert title == "Konflikt '47 (rules file r.yaml) damage values (sheet 001)", values.stdout
+
+
 def test_a_changed_officer_and_quality_name_the_file(tmp_path: Path) -> None:
     """An order test by a copy whose Second Lieutenant gives +2: the officer's bonus is the
     file's, the quality's morale still the sheet's; the FUBAR chart too."""

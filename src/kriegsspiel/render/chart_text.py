@@ -16,7 +16,7 @@ def print_weapons(rules: Rules, heading: str, console: Console) -> None:
     other names each goes by)."""
     chart = rules.data.weapons
     table = Table(
-        title=f"{heading} weapons chart ({rules.data.source_of('weapons', described=False)})",
+        title=_title(heading, "weapons chart", rules.data.source_of("weapons", described=False)),
         title_justify="left",
     )
     for column in ("weapon", "range", "shots", "pen", "HE", "special", "fielded by"):
@@ -39,7 +39,9 @@ def print_targets(rules: Rules, heading: str, console: Console) -> None:
     is hit as one: a vehicle's ``damage_value_of``, ``odds --target``) and its kind."""
     values = rules.data.damage_values
     table = Table(
-        title=f"{heading} damage values ({rules.data.source_of('damage_values', described=False)})",
+        title=_title(
+            heading, "damage values", rules.data.source_of("damage_values", described=False)
+        ),
         title_justify="left",
     )
     for column in ("damage value", "target", "kind"):
@@ -48,6 +50,13 @@ def print_targets(rules: Rules, heading: str, console: Console) -> None:
         kind = f"{row.kind} walker" if row.walker else row.kind
         table.add_row(f"{row.needed}+", ", ".join(row.names), kind)
     console.print(table)
+
+
+def _title(heading: str, chart: str, source: str) -> str:
+    """The chart's title: the heading (the edition, and the rules file read, if one was),
+    the chart, and where its numbers are from, unless the heading has said it already
+    ("rules file h.yaml" once, not twice)."""
+    return f"{heading} {chart}" if source in heading else f"{heading} {chart} ({source})"
 
 
 # who may carry a weapon (the data's ``fielded``; none: anyone)
