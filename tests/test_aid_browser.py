@@ -18,8 +18,10 @@ import pytest
 from conftest import out_of_turn
 
 from kriegsspiel.aid.command import GameAsked, set_up
+from kriegsspiel.aid.questions import AssaultAsked, ShotAsked, assault, shoot
 from kriegsspiel.aid.server import create_app
 from kriegsspiel.aid.session import AidSession
+from kriegsspiel.aid.tracker import AidError
 from kriegsspiel.core.procedure import ScriptedDice
 
 CHROMIUM = os.environ.get("KRIEGSSPIEL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -148,10 +150,16 @@ def test_the_players_own_dice_and_a_failed_test(page, served):
 
 def test_a_refused_step_is_shown_and_changes_nothing(page, served):
     before = served.session.now
-    page.get_by_test_id("models-up-1").click()  # already at full strength
-    error = page.get_by_test_id("error")
-    error.wait_for()
-    assert "has 0 to" in error.inner_text() and "models" in error.inner_text()
+    # "+" at full strength is greyed out, with the reason the server would refuse it in
+    up = page.get_by_test_id("models-up-1")
+    assert up.is_disabled()
+    assert up.get_attribute("title") == "1st Grenadier Squad has 0 to 10 models (got 11)"
+    # sent all the same (a page that had not caught up, say), it is refused and shown
+    page.evaluate("send('/api/models', { unit: 1, models: 11 })")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=error]').textContent.includes('has 0 to 10')"
+    )
+    assert page.get_by_test_id("error").inner_text().startswith(up.get_attribute("title"))
     assert served.session.now is before
 
 
@@ -913,3 +921,98 @@ def test_the_odds_of_a_shot_if_its_target_goes_down_are_asked_before_its_die_is_
         assert page.get_by_test_id("shot-target-down").count() == 0
     finally:
         page.close()
+
+
+def _option(page, picker: str, uid: int):  # type: ignore[no-untyped-def]
+    return page.get_by_test_id(picker).locator(f"option[value='{uid}']")
+
+
+def test_an_immobilised_vehicles_run_is_greyed_out_with_the_servers_reason(page, served):
+    """The page offers what the rules allow: Run, which the server refuses an immobilised
+    vehicle, is greyed out, its reason (the refusal's own words) in its title and under
+    the buttons for a phone."""
+    served.session.step(lambda t: t.shot_at(17, 0, 0, immobilised=True))
+    served.session.step(lambda t: t.draw(ScriptedDice([]), 1))  # the players drew side B's
+    why = served.session.now.order_refused(17, "Run")
+    assert why is not None and why.startswith("M4 Sherman is immobilised")
+    page.reload()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=orders-refused-17]')?.textContent"
+        ".includes('M4 Sherman is immobilised')"
+    )
+    run = page.get_by_test_id("give-Run-17")
+    assert run.is_disabled() and run.get_attribute("title") == why
+    assert page.get_by_test_id("orders-refused-17").inner_text() == f"Run: {why}"
+    assert page.get_by_test_id("give-Advance-17").is_enabled()
+    assert page.get_by_test_id("give-Run-11").is_enabled()  # (a squad's Run is not refused)
+    # the players roll it themselves: the Run row's outcome is greyed out too
+    page.get_by_test_id("own-dice-17").check()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=outcome-Run-17]')?.disabled === true"
+    )
+    assert page.get_by_test_id("give-Run-17").get_attribute("title") == why
+    assert page.get_by_test_id("outcome-Fire-17").is_enabled()
+
+
+def test_a_unit_that_cannot_fire_or_assault_is_offered_greyed_out_with_why(page, served):
+    """The Firer and Attacker lists offer every live unit, those the server refuses greyed
+    out with its reason as their title: a firer whose die shows Down, a vehicle attacker,
+    an attacker whose die shows Down; one with its die in the bag may be asked."""
+    served.session.step(lambda t: t.take_die(1, "Down", "reaction"))
+    now = served.session.now
+    with pytest.raises(AidError) as no_shot:
+        shoot(now, ShotAsked(1, 11, 10))
+    with pytest.raises(AidError) as no_tank_assault:
+        assault(now, AssaultAsked(8, 11))
+    with pytest.raises(AidError) as no_down_assault:
+        assault(now, AssaultAsked(1, 11))
+    page.reload()
+    page.wait_for_function(
+        "document.querySelector(\"[data-testid=shot-firer] option[value='1']\")"
+        "?.title.includes('cannot fire this turn')"
+    )
+    firer = _option(page, "shot-firer", 1)
+    assert firer.is_disabled() and firer.get_attribute("title") == str(no_shot.value)
+    assert str(no_shot.value).startswith("1st Grenadier Squad cannot fire this turn: its die")
+    assert _option(page, "shot-firer", 2).is_enabled()
+    assert _option(page, "shot-firer", 2).get_attribute("title") is None
+    tank = _option(page, "assault-attacker", 8)
+    assert tank.is_disabled() and tank.get_attribute("title") == str(no_tank_assault.value)
+    assert (
+        tank.get_attribute("title")
+        == "Panzer IV Ausf. H is a vehicle: only infantry and teams assault"
+    )
+    down = _option(page, "assault-attacker", 1)
+    assert down.is_disabled() and down.get_attribute("title") == str(no_down_assault.value)
+    assert "has no Run order this turn (its die shows Down)" in str(no_down_assault.value)
+    assert _option(page, "assault-attacker", 2).is_enabled()  # (its die is in the bag)
+    # the unit the die goes Down under while picked keeps its place, the answer saying why
+    page.get_by_test_id("shot-firer").select_option("2")
+    page.get_by_test_id("shot-target").select_option("11")
+    page.get_by_test_id("shot-chances").wait_for()
+    served.session.step(lambda t: t.take_die(2, "Down", "reaction"))
+    page.wait_for_function(  # (the page follows the game every 2 s)
+        "document.querySelector('[data-testid=shot-error]')?.textContent"
+        ".includes('2nd Grenadier Squad cannot fire this turn')",
+        timeout=10_000,
+    )
+    assert page.get_by_test_id("shot-firer").input_value() == "2"
+    assert _option(page, "shot-firer", 2).is_disabled()
+
+
+def test_a_side_with_no_die_to_draw_is_greyed_out_with_why(page, served):
+    def side_b_ordered(t):  # (every unit of side B takes its die out of the bag, Down)
+        for unit in t.waiting(1):
+            t = t.take_die(unit.uid, "Down", out_of_turn(unit))
+        return t
+
+    served.session.step(side_b_ordered)
+    why = served.session.now.draw_refused(1)
+    assert why is not None and why.startswith("no die of US Army")
+    page.reload()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=drawn-1]')?.title.startsWith('no die of')"
+    )
+    drawn = page.get_by_test_id("drawn-1")
+    assert drawn.is_disabled() and drawn.get_attribute("title") == why
+    assert page.get_by_test_id("drawn-0").is_enabled()

@@ -229,3 +229,89 @@ def test_the_api_takes_a_unit_only_by_its_integer_uid_and_a_range_only_as_a_numb
     far = client.post("/api/odds/shoot", json={"firer": 1, "target": 11, "range": 1001})
     assert far.json()["error"] == "range: Input should be less than or equal to 1000"
     assert client.get("/api/state").json() == before
+
+
+# ------------------------------------------------ what the page offers greyed out, and why
+def test_the_state_gives_each_refusal_in_the_words_the_step_or_question_is_refused_in(tmp_path):
+    """The page greys out what the server refuses and says why: the state gives each
+    unit's refused orders and roles, and each side's refused draw, in the words of the
+    refusal itself (the same checks make both)."""
+    from fastapi.testclient import TestClient
+
+    from kriegsspiel.aid.command import GameAsked, set_up
+    from kriegsspiel.aid.server import create_app
+    from kriegsspiel.core.procedure import ScriptedDice
+
+    session, _ = set_up(GameAsked("konflikt47", turns=None, seed=2, save=str(tmp_path / "a.jsonl")))
+    client = TestClient(create_app(session))
+    units = client.get("/api/state").json()["units"]
+    squad, tank, foe = 1, 8, 11
+    assert units[squad]["orders_refused"] == {} and units[squad]["fire_refused"] is None
+    assert units[squad]["attack_refused"] is None  # (its die in the bag: its odds are asked)
+    assert client.post("/api/odds/assault", json={"attacker": squad, "defender": foe}).is_success
+    assert client.get("/api/state").json()["draw_refused"] == [None, None]
+
+    def refused(path: str, body: dict) -> str:
+        answer = client.post(path, json=body)
+        assert answer.status_code == 409, answer.json()
+        return str(answer.json()["error"])
+
+    # a vehicle never assaults; a model more than it started with is refused
+    assert units[tank]["attack_refused"] == refused(
+        "/api/odds/assault", {"attacker": tank, "defender": foe}
+    )
+    assert (
+        units[tank]["attack_refused"]
+        == "Panzer IV Ausf. H is a vehicle: only infantry and teams assault"
+    )
+    assert units[squad]["more_models_refused"] == refused(
+        "/api/models", {"unit": squad, "models": 11}
+    )
+    assert units[squad]["more_models_refused"] == "1st Grenadier Squad has 0 to 10 models (got 11)"
+    gun = next(u["uid"] for u in units if u["kind"] == "artillery" and u["side"] == 0)
+    assert "is artillery, a gun and its crew, and does not assault" in units[gun]["attack_refused"]
+    assert units[gun]["attack_refused"] == refused(
+        "/api/odds/assault", {"attacker": gun, "defender": foe}
+    )
+    assert units[squad]["models"] == 10
+    # an immobilised vehicle's Run
+    client.post("/api/shot-at", json={"unit": tank, "immobilised": True})
+    client.post("/api/draw", json={"side": 0})
+    units = client.get("/api/state").json()["units"]
+    assert list(units[tank]["orders_refused"]) == ["Run"]
+    assert units[tank]["orders_refused"]["Run"] == refused(
+        "/api/order", {"unit": tank, "order": "Run"}
+    )
+    assert units[tank]["orders_refused"]["Run"].startswith("Panzer IV Ausf. H is immobilised")
+    # a firer and an attacker whose die shows Down (a reaction)
+    session.step(lambda t: t.take_die(squad, "Down", "reaction"))
+    units = client.get("/api/state").json()["units"]
+    assert units[squad]["fire_refused"] == refused(
+        "/api/odds/shoot", {"firer": squad, "target": foe, "range": 10}
+    )
+    assert units[squad]["fire_refused"].startswith("1st Grenadier Squad cannot fire this turn")
+    assert units[squad]["attack_refused"] == refused(
+        "/api/odds/assault", {"attacker": squad, "defender": foe}
+    )
+    assert "has no Run order this turn (its die shows Down)" in units[squad]["attack_refused"]
+    # a unit that has fought its assault does not assault again that turn (its odds too)
+    session.step(lambda t: t.give_order(tank, "Fire", outcome="pass"))
+    session.step(lambda t: t.draw(ScriptedDice([]), 0))
+    session.step(lambda t: t.give_order(2, "Run", outcome="pass"))
+    assert client.get("/api/state").json()["units"][2]["attack_refused"] is None
+    session.step(lambda t: t.fought(2, foe, "attacker", 4))
+    spent = client.get("/api/state").json()["units"][2]["attack_refused"]
+    assert spent == refused("/api/odds/assault", {"attacker": 2, "defender": 10})
+    assert "has fought its assault this turn" in spent
+
+    # a side with no die left in the bag: the die drawn at the table is the other's
+    def side_a_ordered(t: Tracker) -> Tracker:
+        for unit in t.waiting(0):
+            t = t.take_die(unit.uid, "Down", "damage" if unit.kind == "vehicle" else "reaction")
+        return t
+
+    session.step(side_a_ordered)
+    draw_refused = client.get("/api/state").json()["draw_refused"]
+    assert draw_refused[1] is None
+    assert draw_refused[0] == refused("/api/draw", {"side": 0})
+    assert draw_refused[0].startswith("no die of Schwerefeld Battlegroup is left in the bag")

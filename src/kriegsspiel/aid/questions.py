@@ -180,8 +180,9 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
 def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
     attacker, defender = _pair(tracker, asked.attacker, asked.defender, "assault")
     refuse_friends(attacker, defender)  # (as the fight's end refuses them)
-    if attacker.kind == "vehicle":
-        raise AidError(f"{attacker.name} is a vehicle: only infantry and teams assault")
+    refused = tracker.attack_refused(attacker.uid)
+    if refused is not None:
+        raise AidError(refused, field="attacker")
     _needs_kit(attacker)
     rules = tracker.rules
     officer = tracker.officer_for(attacker.uid, asked.attacker_officer)
@@ -302,19 +303,24 @@ def _pair(tracker: Tracker, a: int, b: int, doing: str) -> tuple[TrackedUnit, Tr
 
 
 def _may_fire(tracker: Tracker, firer: TrackedUnit) -> None:
-    """Refuse a shot by a unit whose die shows an order that does not fire
-    (:data:`.shooting.FIRING_ORDERS`: sheet 002's "Run: no firing", "Rally", "Down: no
-    move/fire"), this turn's or a Down die kept from the last; one with no die yet may be
-    asked, to weigh the order to give it."""
+    refused = fire_refused(tracker, firer)
+    if refused is not None:
+        raise AidError(refused, field="firer")
+
+
+def fire_refused(tracker: Tracker, firer: TrackedUnit) -> str | None:
+    """Why ``firer`` cannot fire this turn, or None if it may: its die shows an order that
+    does not fire (:data:`.shooting.FIRING_ORDERS`: sheet 002's "Run: no firing", "Rally",
+    "Down: no move/fire"), this turn's or a Down die kept from the last; one with no die
+    yet may be asked, to weigh the order to give it."""
     face = firer.order or firer.retained
     if face is None or face in FIRING_ORDERS:
-        return
+        return None
     summary = next((r.summary for r in tracker.rules.data.orders.rows if r.order == face), "")
     shows = f"its die shows {face}" if firer.order else f"it kept its {face} die from the last turn"
-    raise AidError(
+    return (
         f"{firer.name} cannot fire this turn: {shows} ({summary.lower()}); a unit fires "
-        "on Fire, Advance or from Ambush. Ask before its die is given (or next turn)",
-        field="firer",
+        "on Fire, Advance or from Ambush. Ask before its die is given (or next turn)"
     )
 
 

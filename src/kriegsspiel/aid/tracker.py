@@ -288,35 +288,46 @@ class Tracker:
             raise AidError(
                 f"{self.armies[self.in_hand]} has a die in hand: give it to a unit first"
             )
-        weights = bag.draw_weights(
-            self.units, self.turn_dice, stay_until_turn_end=self.rules.destroyed_dice_stay_in_cup
-        )
+        weights = self._draw_weights()
         how = ""
         if side is None:
             roll = dice.roll(sum(w for _, w in weights))
             side = weights[0][0] if roll <= weights[0][1] else weights[-1][0]
         else:
-            self._drawable(side, dict(weights))
+            names = f"0 ({self.armies[0]}) or 1 ({self.armies[1]})"
+            if side not in (0, 1):
+                raise AidError(f"the side drawn is {names}, not {side!r}")
+            refused = self.draw_refused(side)
+            if refused is not None:
+                raise AidError(refused)
             how = "drawn at the table; "
         drawn = replace(self, in_hand=side)
         return drawn.noted(f"Drew a die of {self.armies[side]} ({how}{drawn._bag_text()})")
 
-    def _drawable(self, side: int, weights: dict[int, int]) -> None:
-        """Refuse a die of ``side`` said to be drawn from the players' bag where the aid
-        has none of its there, or none of its units to take it."""
-        names = f"0 ({self.armies[0]}) or 1 ({self.armies[1]})"
-        if side not in (0, 1):
-            raise AidError(f"the side drawn is {names}, not {side!r}")
-        if side in weights:
-            return
+    def _draw_weights(self) -> list[tuple[int, int]]:
+        return bag.draw_weights(
+            self.units, self.turn_dice, stay_until_turn_end=self.rules.destroyed_dice_stay_in_cup
+        )
+
+    def draw_refused(self, side: int) -> str | None:
+        """Why a die of ``side`` (0 or 1) cannot be said to be drawn from the players' bag
+        now, or None if it may: the aid has none of its there, or none of its units to
+        take it (and no die is drawn outside the orders, or with one still in hand)."""
+        phase = self._phase_refused("orders", "draw a die")
+        if phase is not None:
+            return phase
+        if self.in_hand is not None:
+            return f"{self.armies[self.in_hand]} has a die in hand: give it to a unit first"
+        if side in dict(self._draw_weights()):
+            return None
         army, left = self.armies[side], self.in_bag()[side]
         if not left:
             other = self.armies[1 - side]
-            raise AidError(
+            return (
                 f"no die of {army} is left in the bag (every unit of its has its order, or "
                 f"kept its die): the die drawn is {other}'s"
             )
-        raise AidError(
+        return (
             f"no unit of {army} waits for an order: its {left} {'die' if left == 1 else 'dice'}"
             " left in the bag (of units destroyed this turn) can order nothing; put it aside "
             "and draw again"
@@ -358,12 +369,9 @@ class Tracker:
             )
         if dice is not None and outcome is not None:
             raise AidError("both dice and an outcome given: give one, not both")
-        if unit.immobilised and order == "Run":
-            raise AidError(
-                f"{unit.name} is immobilised: it cannot move for the rest of the game, so it "
-                "cannot Run; give it Fire, Advance (it fires where it stands, as on the "
-                "move), Ambush, Rally or Down"
-            )
+        refused = self.order_refused(uid, order)
+        if refused is not None:
+            raise AidError(refused)
         test = self.test_of(uid, officer)
         needed = order_test_needed(self.rules, test, order)
         rolled = ""
@@ -402,6 +410,24 @@ class Tracker:
         )
         what = shown + (f", {_count(lost, 'pin')} removed" if lost else "")
         return step.noted(f"{self.called(unit)}: {order} ({test_text}) -> {what}")
+
+    def order_refused(self, uid: int, order: str) -> str | None:
+        """Why ``uid`` cannot be given ``order`` whatever die is in hand, or None if it
+        may: an immobilised vehicle cannot move, so it does not Run (the damage chart's
+        "cannot move for the rest of the game")."""
+        unit = self._unit(uid)
+        if unit.immobilised and order == "Run":
+            return (
+                f"{unit.name} is immobilised: it cannot move for the rest of the game, so it "
+                "cannot Run; give it Fire, Advance (it fires where it stands, as on the "
+                "move), Ambush, Rally or Down"
+            )
+        return None
+
+    def orders_refused(self, uid: int) -> dict[str, str]:
+        """The orders ``uid`` cannot be given, each with why (:meth:`order_refused`)."""
+        refused = {order: self.order_refused(uid, order) for order in ORDERS}
+        return {order: why for order, why in refused.items() if why is not None}
 
     def take_die(self, uid: int, face: str, why: Literal["reaction", "damage"]) -> Tracker:
         """Take ``uid``'s die out of the bag out of turn: a reaction the edition plays
@@ -528,8 +554,9 @@ class Tracker:
         """Set a unit's models left; none left destroys it. A loss that leaves it at half
         strength or less calls for a morale check, which the log says."""
         unit = self._alive(uid)
-        if not 0 <= models <= unit.start_models:
-            raise AidError(f"{unit.name} has 0 to {unit.start_models} models (got {models})")
+        refused = self.models_refused(uid, models)
+        if refused is not None:
+            raise AidError(refused)
         if models == 0:
             return self.destroy(uid)
         text = f"{self.called(unit)}: {models} of {unit.start_models} models"
@@ -539,6 +566,14 @@ class Tracker:
             due = (*due, HALF_STRENGTH)
             text += f"; {HALF_STRENGTH}: a morale check (needs {self.test_of(uid).value} or less)"
         return self._with(replace(unit, models=models, checks_due=due)).noted(text)
+
+    def models_refused(self, uid: int, models: int) -> str | None:
+        """Why ``uid`` cannot be set to ``models`` models left, or None if it may: no unit
+        has more than it started with."""
+        unit = self._unit(uid)
+        if not 0 <= models <= unit.start_models:
+            return f"{unit.name} has 0 to {unit.start_models} models (got {models})"
+        return None
 
     def shot_at(
         self,
@@ -764,6 +799,18 @@ class Tracker:
             "give it Run when its die is drawn, then take the fight's end"
         )
 
+    def attack_refused(self, uid: int) -> str | None:
+        """Why ``uid`` cannot be the attacker of an assault asked now (its odds), or None if
+        it may: a vehicle does not assault; nor does a unit :meth:`assault_refused` refuses,
+        save one whose die is still in the bag, which may be asked, to weigh the Run to
+        give it."""
+        unit = self._unit(uid)
+        if unit.kind == "vehicle":
+            return f"{unit.name} is a vehicle: only infantry and teams assault"
+        if unit.kind != "artillery" and unit.order is None and unit.retained is None:
+            return None
+        return self.assault_refused(uid)
+
     def destroy(self, uid: int) -> Tracker:
         """Remove a unit from play (its die leaves the bag as the edition says)."""
         unit = self._alive(uid)
@@ -913,13 +960,19 @@ class Tracker:
         return step
 
     def _in_phase(self, phase: str, doing: str) -> None:
-        if self.phase != phase:
-            now = {
-                "orders": "units still wait for orders",
-                "turn end": "every unit has its order: end the turn",
-                "over": "the game is over",
-            }[self.phase]
-            raise AidError(f"cannot {doing} now: {now}")
+        refused = self._phase_refused(phase, doing)
+        if refused is not None:
+            raise AidError(refused)
+
+    def _phase_refused(self, phase: str, doing: str) -> str | None:
+        if self.phase == phase:
+            return None
+        now = {
+            "orders": "units still wait for orders",
+            "turn end": "every unit has its order: end the turn",
+            "over": "the game is over",
+        }[self.phase]
+        return f"cannot {doing} now: {now}"
 
     def _why_not_waiting(self, unit: TrackedUnit) -> str:
         if self.over:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kriegsspiel.aid.questions import defender_modes
+from kriegsspiel.aid.questions import defender_modes, fire_refused
 from kriegsspiel.aid.tracker import ORDERS, TrackedUnit, Tracker
 from kriegsspiel.rulesets.bolt_action.assault import fighting_modes
 from kriegsspiel.rulesets.bolt_action.morale import UNTESTED_ORDERS, new_test
@@ -32,6 +32,8 @@ def view(tracker: Tracker, *, can_undo: bool) -> dict[str, Any]:
         "in_hand": tracker.in_hand,
         "in_bag": list(tracker.in_bag()),
         "chances": [{"side": s, "p": p} for s, p in tracker.draw_chances()],
+        # why a die of each side cannot be said to be drawn at the table now (None: it may)
+        "draw_refused": [tracker.draw_refused(0), tracker.draw_refused(1)],
         "destroyed_dice_leave": "at the turn end"
         if rules.destroyed_dice_stay_in_cup
         else "at once",
@@ -104,6 +106,13 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
     }
     # why it cannot be the attacker of a fight's end now (no Run order, its Run spent)
     out["assault_refused"] = tracker.assault_refused(unit.uid)
+    # what the page offers it greyed out, each with the reason the server refuses it in:
+    # the orders it cannot be given, a shot it fires, an assault it makes (its odds), a
+    # model more than it has
+    out["orders_refused"] = tracker.orders_refused(unit.uid)
+    out["fire_refused"] = fire_refused(tracker, unit)
+    out["attack_refused"] = tracker.attack_refused(unit.uid)
+    out["more_models_refused"] = tracker.models_refused(unit.uid, unit.models + 1)
     out["removed_at_pins"] = (
         new_test(rules, unit.quality).base
         if rules.data.procedure.pins_destroy_at_base_morale

@@ -206,8 +206,8 @@ function drawBag() {
     action = el("div", { class: `in-hand side${game.in_hand}`, "data-testid": "in-hand" },
       `Die in hand: ${game.armies[game.in_hand]} — give it to one of its units`);
   } else {
-    // the aid draws, or the players say whose die came out of their own bag
-    const drawable = (side) => game.chances.some((c) => c.side === side);
+    // the aid draws, or the players say whose die came out of their own bag (a side the
+    // server would refuse is greyed out, its reason in the button's title)
     action = el("div", { class: "row" },
       el("button", {
         class: "primary", "data-testid": "draw", disabled: game.phase !== "orders",
@@ -215,8 +215,9 @@ function drawBag() {
       }, "Draw a die"),
       el("span", { class: "note" }, "or we drew:"),
       [0, 1].map((side) => el("button", {
-        class: `drawn side${side}`, "data-testid": `drawn-${side}`, disabled: !drawable(side),
-        title: `A die of ${game.armies[side]} came out of our bag`,
+        class: `drawn side${side}`, "data-testid": `drawn-${side}`,
+        disabled: Boolean(game.draw_refused[side]),
+        title: game.draw_refused[side] || `A die of ${game.armies[side]} came out of our bag`,
         onclick: () => send("/api/draw", { side }),
       }, game.armies[side])));
   }
@@ -276,7 +277,8 @@ function drawUnit(u) {
       + `pins ${u.pins}`));
     return card;
   }
-  card.append(counter(u, "models", `Models`, u.models, `of ${u.start_models}`, "/api/models"));
+  card.append(counter(u, "models", `Models`, u.models, `of ${u.start_models}`, "/api/models",
+    u.more_models_refused));
   card.append(counter(u, "pins", `Pins`, u.pins,
     u.removed_at_pins ? `(removed at ${u.removed_at_pins})` : "", "/api/pins"));
   const officers = game.officers[u.side];
@@ -327,7 +329,8 @@ function moraleButtons(u, near) {
       onclick: check({ roll: false, passed: false }) }, "failed"));
 }
 
-function counter(u, what, label, value, after, path) {
+// (``upRefused``: the server's reason it takes no more, which greys out "+")
+function counter(u, what, label, value, after, path, upRefused = null) {
   const set = (n) => {
     // pins at its morale value remove the unit: asked first, as "Destroyed" is
     const removes = what === "pins" && u.removed_at_pins && n >= u.removed_at_pins;
@@ -338,7 +341,8 @@ function counter(u, what, label, value, after, path) {
     el("span", { class: "label" }, label),
     el("button", { "data-testid": `${what}-down-${u.uid}`, onclick: () => set(value - 1), disabled: value <= 0 }, "−"),
     el("strong", { "data-testid": `${what}-${u.uid}` }, value),
-    el("button", { "data-testid": `${what}-up-${u.uid}`, onclick: () => set(value + 1) }, "+"),
+    el("button", { "data-testid": `${what}-up-${u.uid}`, onclick: () => set(value + 1),
+      disabled: Boolean(upRefused), title: upRefused }, "+"),
     after);
 }
 
@@ -366,10 +370,14 @@ function orderButtons(u, near) {
     }), "We roll the dice ourselves");
   box.append(toggle);
   const needsTest = (u.odds[near] || u.odds[""]).order_test.test_needed;
+  // an order the server refuses this unit (an immobilised vehicle's Run) is greyed out,
+  // the server's reason in its title and, for a phone, under the buttons
+  const refused = u.orders_refused;
   for (const order of game.orders) {
+    const why = refused[order] || null;
     if (!own) {
       box.append(el("button", {
-        "data-testid": `give-${order}-${u.uid}`,
+        "data-testid": `give-${order}-${u.uid}`, disabled: Boolean(why), title: why,
         onclick: () => send("/api/order", { unit: u.uid, order, officer: near || null }),
       }, order));
       continue;
@@ -377,7 +385,7 @@ function orderButtons(u, near) {
     const tested = needsTest && !game.untested_orders.includes(order);
     const outcomes = tested ? [["pass", "passed"], ["fail", "failed"],
       ["friendly fire", "FUBAR: friendly fire"], ["panic", "FUBAR: panic"]] : [["pass", "no test"]];
-    const pick = el("select", { "data-testid": `outcome-${order}-${u.uid}` },
+    const pick = el("select", { "data-testid": `outcome-${order}-${u.uid}`, disabled: Boolean(why) },
       outcomes.map(([value, text]) => el("option", { value }, text)));
     // a Rally passed loses the dice rolled in pins, the rules' (the sheets' D6; none
     // asked of a unit with no pins)
@@ -388,7 +396,7 @@ function orderButtons(u, near) {
         "data-testid": `rally-d6-${u.uid}` }) : null;
     box.append(el("div", { class: "row" },
       el("button", {
-        "data-testid": `give-${order}-${u.uid}`,
+        "data-testid": `give-${order}-${u.uid}`, disabled: Boolean(why), title: why,
         onclick: () => {
           const d6 = rally ? rally.value.trim() : "";
           const got = Number(d6);
@@ -405,6 +413,11 @@ function orderButtons(u, near) {
           });
         },
       }, order), pick, rally));
+  }
+  const reasons = Object.entries(refused);
+  if (reasons.length) {
+    box.append(el("div", { class: "note", "data-testid": `orders-refused-${u.uid}` },
+      reasons.map(([order, why]) => el("div", {}, `${order}: ${why}`))));
   }
   return box;
 }
@@ -480,13 +493,18 @@ function fill(node, ...children) {
 const live = () => game.units.filter((u) => !u.destroyed);
 const unitOf = (uid) => (uid === "" ? null : game.units[Number(uid)]);
 
-function unitPicker(label, value, units, id, change) {
+// ``refusedOf(unit)``: the server's reason the unit cannot take this part (a firer whose
+// die shows Down), or null: a unit refused is offered greyed out, the reason its title
+function unitPicker(label, value, units, id, change, refusedOf = () => null) {
   return el("label", { class: "row" }, el("span", { class: "label" }, label),
     el("select", { "data-testid": id, onchange: (e) => change(e.target.value) },
       el("option", { value: "" }, "— pick a unit —"),
       [0, 1].map((side) => el("optgroup", { label: game.armies[side] },
-        units.filter((u) => u.side === side).map((u) => el("option",
-          { value: u.uid, selected: String(u.uid) === String(value) }, u.name))))));
+        units.filter((u) => u.side === side).map((u) => {
+          const why = refusedOf(u) || null;
+          return el("option", { value: u.uid, selected: String(u.uid) === String(value),
+            disabled: Boolean(why), title: why }, u.name);
+        })))));
 }
 
 function choice(label, value, options, id, change) {
@@ -519,7 +537,7 @@ function drawOdds() {
   };
   fill(shotForm,
     el("h3", {}, "A shot"),
-    unitPicker("Firer", shot.firer, units, "shot-firer", setShot("firer")),
+    unitPicker("Firer", shot.firer, units, "shot-firer", setShot("firer"), (u) => u.fire_refused),
     unitPicker("Target", shot.target, units, "shot-target", setShot("target")),
     el("label", { class: "row" }, el("span", { class: "label" }, "Range"),
       el("input", { type: "number", min: 0, step: 0.5, value: shot.range, "data-testid": "shot-range",
@@ -574,8 +592,8 @@ function drawOdds() {
   const assaultForm = document.getElementById("assault-form");
   fill(assaultForm,
     el("h3", {}, "An assault"),
-    unitPicker("Attacker", fight.attacker, units.filter((u) => u.kind !== "vehicle"),
-      "assault-attacker", setFight("attacker")),
+    unitPicker("Attacker", fight.attacker, units, "assault-attacker", setFight("attacker"),
+      (u) => u.attack_refused),
     unitPicker("Defender", fight.defender, foes, "assault-defender", setFight("defender")),
     defender && defender.kind === "vehicle"
       ? [choice("Vehicle", fight.vehicle_move, [["die", "as its die shows"], ["stationary", "stationary"],
