@@ -243,6 +243,27 @@ def test_a_fire_for_effect_names_its_point(effect: str, side: int, line: str) ->
     assert describe(fire, UNITS, barrage) == f"    fire for effect: {line}"
 
 
+@pytest.mark.parametrize(
+    ("choice", "told"),
+    [
+        ("down", "goes Down (its die: Down)"),
+        ("none", "does not react"),
+        ("escape", "escapes"),
+        ("stand and fire", "stands and fires at the assaulters"),
+        ("point-blank", "meets the assault with point-blank fire"),
+        ("hand-to-hand", "meets the assault hand-to-hand"),
+    ],
+)
+def test_a_units_answer_to_a_shot_or_an_assault_is_told_as_what_it_does(
+    choice: str, told: str
+) -> None:
+    """Konflikt '47's way to meet an assault (sheet 001's step 5) is no reaction that
+    spends a die: the account says what the unit does, not "reacts: point-blank" (the
+    auditor probe took it for a second die in a turn)."""
+    line = describe(Event("react", {"unit": 0, "choice": choice}), UNITS)
+    assert line is not None and line.endswith(f" {told}") and "reacts" not in line
+
+
 # ----------------------------------------------------------------------------- opening and result
 def test_a_game_opens_with_its_length_and_how_it_is_won_and_ends_naming_the_winner() -> None:
     """The first game a new user sees: the opening says the sides, the turns and what wins;

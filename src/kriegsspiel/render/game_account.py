@@ -326,7 +326,8 @@ def describe(
         )
         return f"    FUBAR! {d['result']}: {n('unit')} fires at {n('target')}, {how}"
     if kind == "react":
-        return f"    {n('unit')} reacts: {d.get('choice')}"
+        choice = str(d.get("choice"))
+        return f"    {n('unit')} {_REACTION_TOLD.get(choice, f'reacts: {choice}')}"
     if kind == "ambush" and d.get("choice") == "fire":
         return f"    {n('unit')} springs an ambush"
     if kind == "retain":
@@ -643,3 +644,16 @@ def result_line(game: Any) -> str:
             result += f" by wiping out side {SIDES[1 - won][-1]}"
     scored = SCORED.get(str(game.scenario.victory), str(game.scenario.victory))
     return f"Result: {result}; score {a} - {b} ({scored}); units left {left[0]} v {left[1]}"
+
+
+# a unit's answer to a shot or an assault, as the account tells it: only some spend its
+# die as a reaction; a Konflikt '47 defender's way to fight (sheet 001's step 5) is not one
+_REACTION_TOLD = {
+    "none": "does not react",
+    "down": "goes Down (its die: Down)",
+    "escape": "escapes",
+    "stay": "stays where it is",
+    "stand and fire": "stands and fires at the assaulters",
+    "hand-to-hand": "meets the assault hand-to-hand",
+    "point-blank": "meets the assault with point-blank fire",
+}
