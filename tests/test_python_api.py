@@ -26,6 +26,7 @@ from kriegsspiel.rulesets.bolt_action.odds import (
 )
 from kriegsspiel.rulesets.bolt_action.shooting import Situation
 from kriegsspiel.rulesets.house_clearing import odds as house_clearing
+from kriegsspiel.rulesets.iron_cross import data as iron_cross_data
 from kriegsspiel.rulesets.iron_cross import odds as iron_cross
 
 RIFLES = {"weapons": ["rifle:8"], "target": "regular infantry"}
@@ -117,7 +118,15 @@ def shoot(**situation: object):
             lambda: iron_cross.activation(1, first_activation="yes"),
             "first_activation is True or False",
         ),
+        (lambda: iron_cross.terrain_test(3, "very rough"), "unit must be text (a str), not 3"),
+        (lambda: iron_cross.smoke(data="x"), "data is Iron Cross rules data (IronCrossData;"),
+        (lambda: iron_cross.activation("1", 0), "morale_markers must be a whole number, not '1'"),
+        (lambda: iron_cross.reaction(0, "x"), "command_tokens must be a whole number, not 'x'"),
+        (lambda: house_clearing.figure(False, data=3), "data is House Clearing rules data"),
+        (lambda: iron_cross_data.load_data(3), "path is a file's path"),
         (lambda: load_army(None), "path is a file's path"),
+        (lambda: kriegsspiel.new_game(rules_file=3), "rules_file is a file's path"),
+        (lambda: load_army("x.yaml", rules_file=3), "rules_file is a file's path"),
         (lambda: kriegsspiel.replay(None), "path is a file's path"),
     ],
 )
@@ -127,6 +136,60 @@ def test_a_wrong_typed_value_from_python_is_refused_by_name(call, message):
     ) as refused:
         call()
     assert "\n" not in str(refused.value)
+
+
+# each Bolt Action family odds function, asked under a rules file (its path as given)
+UNDER_RULES: list = [
+    lambda rules: shoot_odds("konflikt47", **RIFLES, situation=Situation(18), rules_file=rules),
+    lambda rules: order_test_odds("konflikt47", quality="regular", pins=1, rules_file=rules),
+    lambda rules: morale_check_odds("konflikt47", quality="regular", rules_file=rules),
+    lambda rules: assault_odds(
+        "konflikt47",
+        attackers=5,
+        attacker_quality="regular",
+        defenders=5,
+        defender_quality="regular",
+        rules_file=rules,
+    ),
+    lambda rules: vehicle_assault_odds(
+        "konflikt47",
+        models=5,
+        quality="regular",
+        target="medium tank",
+        vehicle_order="advanced",
+        rules_file=rules,
+    ),
+]
+
+
+@pytest.mark.parametrize("ask", UNDER_RULES, ids=["shoot", "order", "morale", "assault", "vehicle"])
+def test_a_rules_file_is_a_str_or_a_path_and_anything_else_is_refused_by_name(tmp_path, ask):
+    """The odds functions take a rules file as new_game does, a str or a pathlib.Path (a
+    Path crashed in the rules' loader: 'PosixPath' object has no attribute 'strip')."""
+    house = tmp_path / "house.yaml"
+    assert run_cli("rules", "--ruleset", "konflikt47", "--copy", str(house)).returncode == 0
+    text = house.read_text().replace(
+        "{quality: regular, morale: 9}", "{quality: regular, morale: 8}"
+    )
+    assert text != house.read_text()  # (a house rule the odds show: a Regular's morale)
+    house.write_text(text)
+    by_path, by_name, shipped = ask(house), ask(str(house)), ask(None)
+    assert by_path.probabilities == by_name.probabilities
+    if ask in UNDER_RULES[1:3]:  # (a Regular's order test and morale check: 8, not 9)
+        assert by_path.probabilities != shipped.probabilities
+    for wrong in (3, b"house.yaml", ["house.yaml"]):
+        with pytest.raises(UsageError, match=r"^rules_file is a file's path") as refused:
+            ask(wrong)
+        assert isinstance(refused.value, TypeError) and repr(wrong) in str(refused.value)
+
+
+def test_a_list_is_checked_against_a_rules_file_given_as_a_path(tmp_path):
+    from kriegsspiel.rulesets.bolt_action.army import sample_armies
+
+    house = tmp_path / "house.yaml"
+    assert run_cli("rules", "--ruleset", "konflikt47", "--copy", str(house)).returncode == 0
+    sample = sample_armies("konflikt47")[0]
+    assert load_army(sample, rules_file=house) == load_army(sample, rules_file=str(house))
 
 
 def test_a_numpy_bool_and_integer_are_taken_as_pythons():
@@ -146,6 +209,42 @@ def test_evaluate_refuses_wrong_types_by_name():
         evaluate(matchup, 1, "2")  # type: ignore[arg-type]
     with pytest.raises(UsageError, match="matchup must be a Matchup"):
         evaluate("konflikt47", 1, 1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^store is a results Store, opened as `with Store"):
+        evaluate(matchup, 1, 1, store="results.sqlite")  # type: ignore[arg-type]
+
+
+def test_workers_are_refused_from_python_as_the_command_line_refuses_them(tmp_path):
+    """One check for evaluate, Workers and --workers: at least 1, at most 4 a core (a
+    Python caller's Workers(0) or evaluate(workers=100) went through); each caller is told
+    its own name for it."""
+    from kriegsspiel.sim.matchup import build_matchup
+    from kriegsspiel.sim.runner import Workers, evaluate, most_workers
+
+    most = most_workers()
+    matchup = build_matchup("bolt-action-1", None, [])
+    for make in (lambda n: Workers(n), lambda n: evaluate(matchup, 2, 1, workers=n)):
+        for few in (0, -3):
+            with pytest.raises(UsageError, match=rf"^workers must be at least 1 \(got {few}\)"):
+                make(few)
+        with pytest.raises(UsageError, match=rf"^workers={most + 1} is too many .* at most {most}"):
+            make(most + 1)
+        with pytest.raises(TypeError, match=r"^workers must be a whole number, not 2\.0"):
+            make(2.0)
+    assert Workers(most).workers == most
+    done = run_cli("evaluate", "--games", "2", "--workers", "0", cwd=tmp_path)
+    assert done.returncode == 2 and "error: --workers must be at least 1 (got 0)." in done.stderr
+
+
+def test_a_matchups_players_and_deployment_are_named_as_each_caller_gives_them(tmp_path):
+    from kriegsspiel.sim.matchup import build_matchup
+
+    with pytest.raises(UsageError, match=r"^players takes two of tactical/random"):
+        build_matchup("bolt-action-1", None, [], "tactical,smart")
+    with pytest.raises(UsageError, match=r"^deployment takes list-order or shuffled"):
+        build_matchup("bolt-action-1", None, [], deployment="random")
+    for option, value in (("--players", "tactical,smart"), ("--deployment", "random")):
+        done = run_cli("evaluate", "--games", "2", option, value, "--no-store", cwd=tmp_path)
+        assert done.returncode == 2 and f"error: {option} takes" in done.stderr, done.stderr
 
 
 def at_chance():

@@ -580,6 +580,24 @@ def test_a_corrupt_results_file_is_refused_with_exit_2(tmp_path: Path) -> None:
     assert "not a kriegsspiel results file or it is damaged" in done.stderr
 
 
+def test_a_damaged_results_file_is_left_as_it_was_with_nothing_beside_it(tmp_path: Path) -> None:
+    """A results file cut short (its header still says write-ahead log) is refused by
+    results, as left as it was: SQLite's -wal and -shm files, which its read made, are not
+    left beside it (the read's connection was left open and kept them)."""
+    from kriegsspiel.sim.store import Store
+
+    with Store(tmp_path / "cut.sqlite"):
+        pass
+    path = tmp_path / "cut.sqlite"
+    path.write_bytes(path.read_bytes()[:5000])
+    before = path.read_bytes()
+    done = cli(tmp_path, "results", "--results", "cut.sqlite")
+    assert done.returncode == 2, done.stderr
+    assert "it is damaged" in done.stderr and done.stderr.rstrip().endswith("left as it was.")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cut.sqlite"]
+    assert path.read_bytes() == before
+
+
 def test_a_results_file_with_a_row_damaged_by_hand_is_told_with_exit_2(tmp_path: Path) -> None:
     """evaluate, the listing and both exports say which row is damaged and what to do,
     without a traceback; nothing is written, the file is kept as it was."""

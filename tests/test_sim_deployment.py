@@ -147,7 +147,7 @@ def test_a_shuffled_deployment_is_a_matchup_of_its_own_and_its_games_replay() ->
     scenario = words[words.index("--scenario") + 1]
     replayed = build_matchup("konflikt47", scenario, armies, "random,random", deployment="shuffled")
     assert play_game(replayed, 1234).score() == (outcome.score_b, outcome.score_a)
-    with pytest.raises(UsageError, match="--deployment takes list-order or shuffled"):
+    with pytest.raises(UsageError, match=r"^deployment takes list-order or shuffled"):
         patrols("random")
 
 

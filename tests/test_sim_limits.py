@@ -20,9 +20,7 @@ PATROLS = PATROLS_RANDOM
 def test_workers_far_beyond_the_cores_are_refused_before_any_game(
     tmp_path: Path, command: str
 ) -> None:
-    from kriegsspiel.sim.commands import most_workers
-
-    most = most_workers()
+    most = runner.most_workers()
     assert most == 4 * (os.cpu_count() or 1)
     what = PATROLS if command == "evaluate" else [str(DATA / "sweep.yaml")]
     done = run_cli(command, *what, "--games", "2", "--workers", str(most + 1), cwd=tmp_path)
@@ -44,7 +42,7 @@ def test_no_more_workers_start_than_there_are_games_to_play(
     real_pool = runner.local_pool
     monkeypatch.setattr(runner, "local_pool", lambda n: pools.append(n) or real_pool(n))
     monkeypatch.chdir(tmp_path)
-    options = commands.RunOptions(workers=commands.most_workers(), results="r.sqlite")
+    options = commands.RunOptions(workers=runner.most_workers(), results="r.sqlite")
     assert options.workers is not None and options.workers >= 4
 
     def evaluate(games: int) -> None:

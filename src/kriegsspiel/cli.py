@@ -677,12 +677,12 @@ def _passed_over(signum: int, frame: object) -> None:
 def _told(exc: Exception) -> str:
     """An error as the command line tells it: a refusal worded in a Python function's
     parameters (a ParameterError a command has not told with its own options already)
-    names the rules' two that every command takes as such, ``--ruleset`` and
-    ``--rules-file``."""
+    names the parameters the commands share as their options (:data:`EVERY_COMMAND`)."""
     from kriegsspiel.errors import ParameterError
+    from kriegsspiel.odds_options import EVERY_COMMAND
 
     if isinstance(exc, ParameterError):
-        return exc.told_as({"ruleset": "--ruleset", "rules_file": "--rules-file"})
+        return exc.told_as(EVERY_COMMAND)
     return str(exc)
 
 

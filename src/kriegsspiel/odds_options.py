@@ -8,6 +8,16 @@ A Bolt Action ``Situation``'s fields are named as a Python caller reaches them,
 
 from __future__ import annotations
 
+# the parameters the commands share, each the same option in every command that takes it:
+# the rules (every command), and the games' set-up and workers (play, evaluate, sweep)
+EVERY_COMMAND = {
+    "ruleset": "--ruleset",
+    "rules_file": "--rules-file",
+    "players": "--players",
+    "deployment": "--deployment",
+    "workers": "--workers",
+}
+
 IRON_CROSS_SHOOT = {
     "target": "--target",
     "range_inches": "--range",
@@ -53,7 +63,7 @@ HOUSE_CLEARING_SHOOT = {
 HOUSE_CLEARING_FIGURE = {"officer": "--officer"}
 
 # the rules every Bolt Action family question is asked under
-_EDITION = {"ruleset": "--ruleset", "rules_file": "--rules-file"}
+_EDITION = {"ruleset": EVERY_COMMAND["ruleset"], "rules_file": EVERY_COMMAND["rules_file"]}
 BOLT_ACTION_SHOOT = {
     **_EDITION,
     "weapons": "--weapon",

@@ -16,9 +16,11 @@ import numbers
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from kriegsspiel.errors import UsageError, UsageTypeError
+
+T = TypeVar("T")
 
 
 def yes_no(name: str, value: object, refusal: str | None = None) -> bool:
@@ -105,6 +107,27 @@ def path(name: str, value: object, refusal: str | None = None) -> Path:
             refusal or f"{name} is a file's path (a str or a pathlib.Path), not {value!r}"
         )
     return Path(value)
+
+
+def optional_file(name: str, value: object, wanted: str) -> str | None:
+    """None, or a file's path (a str or a pathlib.Path) as the str it is given as (a
+    Path's own); anything else refused, naming ``name`` and what it is (``wanted``, e.g.
+    "the path of your rules file, or None for the shipped rules")."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, Path):
+        return str(value)
+    raise UsageTypeError(
+        f"{name} is a file's path (a str or a pathlib.Path): {wanted}; not {value!r}"
+    )
+
+
+def instance(name: str, value: object, kind: type[T], wanted: str) -> T:
+    """``value`` if it is a ``kind``; else refused, ``wanted`` saying what one is and how
+    to have one."""
+    if not isinstance(value, kind):
+        raise UsageTypeError(f"{name} is {wanted}, not {value!r}")
+    return value
 
 
 def fields(name: str, value: object, kind: type) -> None:

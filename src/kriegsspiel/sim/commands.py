@@ -17,7 +17,7 @@ from rich.console import Console
 
 from kriegsspiel.errors import RULES_FILE_WANTED, UsageError, empty_name
 from kriegsspiel.outfiles import check_output, check_replacing, is_export, is_picture, writing
-from kriegsspiel.sim import DEFAULT_STORE, MAX_GAMES, WORKERS_PER_CORE
+from kriegsspiel.sim import DEFAULT_STORE, MAX_GAMES
 from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.matchup import Matchup, build_matchup
 from kriegsspiel.sim.runner import (
@@ -42,12 +42,6 @@ def default_workers() -> int:
     )
 
 
-def most_workers() -> int:
-    """The most local worker processes ``--workers`` may ask for: ``WORKERS_PER_CORE`` for
-    each of the machine's cores (all of them, whatever this process is pinned to)."""
-    return WORKERS_PER_CORE * (os.cpu_count() or 1)
-
-
 @dataclass(frozen=True, slots=True)
 class RunOptions:
     """How to run the games of an evaluation or of each cell of a sweep."""
@@ -58,8 +52,6 @@ class RunOptions:
     precision: float | None = None
 
     def check(self, games: int) -> None:
-        workers = 1 if self.workers is None else self.workers  # (None: one a core)
-        check_request(games, 0, self.precision, workers, named=lambda name: f"--{name}")
         if games > MAX_GAMES:
             raise UsageError(
                 f"--games must be at most {MAX_GAMES:,} (got {games:,}); with --precision, "
@@ -70,13 +62,8 @@ class RunOptions:
                 "--workers counts local processes; with --scheduler the cluster's workers "
                 "play the games: leave --workers out."
             )
-        if self.workers is not None and self.workers > most_workers():
-            cores = os.cpu_count() or 1
-            raise UsageError(
-                f"--workers {self.workers} is too many for this machine's {cores} "
-                f"core{'s' if cores > 1 else ''}: give at most {most_workers()} "
-                f"({WORKERS_PER_CORE} a core); one a core, the default, keeps them all busy."
-            )
+        workers = 1 if self.workers is None else self.workers  # (None: one a core)
+        check_request(games, 0, self.precision, workers, named=lambda name: f"--{name}")
 
     def pool(self, games: int | None = None) -> Workers:
         """The workers these options ask for (local processes, or a Dask cluster): no more

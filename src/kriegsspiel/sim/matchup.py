@@ -22,9 +22,11 @@ from kriegsspiel.core.names import a_or_an
 from kriegsspiel.errors import (
     RULES_FILE_WANTED,
     DataFileError,
+    ParameterError,
     UsageError,
     UsageTypeError,
     empty_name,
+    named,
 )
 from kriegsspiel.rulesets import check_ruleset
 
@@ -436,6 +438,13 @@ def build_matchup(
     _check_kinds(ruleset, scenario, armies)
     check_deployment(deployment)
     check_one_edition([str(army) for army in armies], base)
+    if not isinstance(rules_file, Source | None):  # (a str or a Path; else refused by name)
+        arguments.path(
+            "rules_file",
+            rules_file,
+            f"rules_file is a file's path (a str or a pathlib.Path): {RULES_FILE_WANTED}; "
+            f"not {rules_file!r}.",
+        )
     rules = rules_file if isinstance(rules_file, Source | None) else read_rules(str(rules_file))
     asked = "the edition --ruleset asks for"
     if ruleset is None:
@@ -450,10 +459,10 @@ def build_matchup(
     given = [str(army) for army in armies]
     kinds = parse_seats(players) if seats else parse_players(players)
     if kinds is None:
-        named = SEATS if seats else PLAYER_KINDS
+        kinds_named = SEATS if seats else PLAYER_KINDS
         example = "human,tactical" if seats else "tactical,random"
-        raise UsageError(
-            f"--players takes two of {'/'.join(named)}, e.g. {example} (got {players!r})."
+        raise ParameterError(
+            f"{named('players')} takes two of {'/'.join(kinds_named)}, e.g. {example} (got {players!r})."
             + (
                 " A person plays one game at a time: 'human' is for kriegsspiel play."
                 if not seats and "human" in players.lower()

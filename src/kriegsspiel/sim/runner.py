@@ -7,6 +7,7 @@ depend on how many workers played it, or where.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
@@ -20,9 +21,9 @@ from typing import Any
 
 from kriegsspiel.core import arguments
 from kriegsspiel.core.names import counted
-from kriegsspiel.errors import KriegsspielError, UsageError
+from kriegsspiel.errors import KriegsspielError, ParameterError, UsageError, named
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import figures_note
-from kriegsspiel.sim import MAX_SEED, executors
+from kriegsspiel.sim import MAX_SEED, WORKERS_PER_CORE, executors
 from kriegsspiel.sim.cluster import DaskExecutor, SchedulerLost
 from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.executors import InProcess, interrupts_held, local_pool, stop_pool
@@ -69,18 +70,39 @@ def check_request(
     name: the command line says "--games"); called by :func:`evaluate` for every caller."""
     for name, value in (("games", games), ("seed", run_seed), ("workers", workers)):
         arguments.whole(named(name), value)
+    check_workers(workers)
     if precision is not None:
         arguments.number(named("precision"), precision)
     if games < 1:
         raise UsageError(f"{named('games')} must be at least 1 (got {games}).")
     if not 0 <= run_seed <= MAX_SEED:
         raise UsageError(f"{named('seed')} must be between 0 and {MAX_SEED} (got {run_seed}).")
-    if workers < 1:
-        raise UsageError(f"{named('workers')} must be at least 1 (got {workers}).")
     if precision is not None and not 0 < precision < 0.5:
         raise UsageError(
             f"{named('precision')} is how far a 95% interval may reach from its rate: more "
             f"than 0 and less than 0.5, e.g. 0.01 (got {plain(precision)})."
+        )
+
+
+def most_workers() -> int:
+    """The most local worker processes a run may start: ``WORKERS_PER_CORE`` for each of
+    the machine's cores (all of them, whatever this process is pinned to)."""
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
+def check_workers(workers: int) -> None:
+    """Refuse a count of local worker processes below 1 or above :func:`most_workers`
+    (a typo that would fork them all), naming the parameter ``workers`` (the command line
+    tells it as ``--workers``): for ``evaluate``, ``Workers`` and the command line alike."""
+    arguments.whole("workers", workers)
+    if workers < 1:
+        raise ParameterError(f"{named('workers')} must be at least 1 (got {workers}).")
+    if workers > most_workers():
+        cores = os.cpu_count() or 1
+        raise ParameterError(
+            f"{named('workers', workers, shown=str(workers))} is too many for this machine's "
+            f"{cores} core{'s' if cores > 1 else ''}: give at most {most_workers()} "
+            f"({WORKERS_PER_CORE} a core); one a core keeps them all busy."
         )
 
 
@@ -166,6 +188,15 @@ def evaluate(
             f"not {matchup!r}"
         )
     check_request(games, run_seed, precision, workers)
+    if store is not None:
+        arguments.instance(
+            "store",
+            store,
+            Store,
+            "a results Store, opened as `with Store(path) as store:` "
+            "(kriegsspiel.sim.store.Store), or None to keep no games",
+        )
+    arguments.optional_text("scheduler", scheduler)
     progress = progress or Progress()
     tally = Tally(winners=bytearray() if keep_winners else None)
     result = Evaluation(matchup, run_seed, games, tally, precision=precision)
@@ -455,7 +486,9 @@ class Workers:
     """
 
     def __init__(self, workers: int, scheduler: str | None = None) -> None:
-        self.workers = max(1, workers)
+        check_workers(workers)
+        arguments.optional_text("scheduler", scheduler)
+        self.workers = workers
         self.scheduler = scheduler
         self._dask: DaskExecutor | None = None
         self._pool: Executor | None = None

@@ -312,9 +312,11 @@ def _open_to_read(path: Path, timeout: float) -> sqlite3.Connection:
     try:
         db.execute("SELECT name FROM sqlite_master LIMIT 1").fetchall()
         return db
-    except sqlite3.OperationalError as exc:
-        db.close()
-        if _held_by_another(exc):  # a writer holds it: not to be read
+    except sqlite3.DatabaseError as exc:
+        db.close()  # (a damaged file too: left open, it kept SQLite's files beside it)
+        if not isinstance(exc, sqlite3.OperationalError) or _held_by_another(
+            exc
+        ):  # a writer holds it: not to be read
             raise  # as it stands on disk, which may lack that writer's games (told as locked)
     wal = path.with_name(path.name + "-wal")
     if wal.exists() and wal.stat().st_size > 0:  # read as it stands, its last games are lost

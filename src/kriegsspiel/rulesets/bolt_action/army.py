@@ -53,7 +53,13 @@ from kriegsspiel.core.datafile import (
 from kriegsspiel.errors import DataFileError, UnknownNameError, UsageError
 from kriegsspiel.rulesets import RULESETS, check_ruleset
 from kriegsspiel.rulesets.bolt_action.data import OfficerRank, QualityName, Weapon
-from kriegsspiel.rulesets.bolt_action.edition import Konflikt47, Rules, Target, rules_for
+from kriegsspiel.rulesets.bolt_action.edition import (
+    Konflikt47,
+    Rules,
+    Target,
+    rules_file_path,
+    rules_for,
+)
 from kriegsspiel.rulesets.bolt_action.kit import counterparts
 
 EDITIONS = ("konflikt47", "bolt-action-1")
@@ -653,7 +659,7 @@ class ArmyList(Strict):
 
 # ----------------------------------------------------------------------------- loading
 def load_army(
-    path: str | Path, ruleset: str | None = None, *, rules_file: str | None = None
+    path: str | Path, ruleset: str | None = None, *, rules_file: str | Path | None = None
 ) -> ArmyList:
     """Read and validate an army list; raise DataFileError naming file, line and field.
 
@@ -662,6 +668,7 @@ def load_army(
     against a designer's own copy of that edition's data file.
     """
     file = arguments.path("path", path)
+    rules_file = rules_file_path(rules_file)  # (a str or a Path; else refused by name)
     expected = None
     if ruleset is not None:
         expected = check_ruleset(arguments.text("ruleset", ruleset))

@@ -12,6 +12,7 @@ from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import ClassVar
 
+from kriegsspiel.core import arguments
 from kriegsspiel.core.datafile import parse_yaml, read_yaml_text
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.names import lookup, normalise
@@ -210,13 +211,24 @@ class BoltAction1(Rules):
     recce_escape_source = "Bolt Action's recce rule: docs/rules/bolt-action-1.md, Recce escape"
 
 
-def rules_for(ruleset: str, rules_file: str | None = None, text: str | None = None) -> Rules:
+def rules_file_path(rules_file: object) -> str | None:
+    """A Python caller's ``rules_file``: None, or a str or a pathlib.Path (its path as a
+    str); anything else refused by name (a UsageTypeError)."""
+    return arguments.optional_file(
+        "rules_file",
+        rules_file,
+        "your copy of the edition's rules data (a YAML file), or None for the shipped rules",
+    )
+
+
+def rules_for(ruleset: str, rules_file: str | Path | None = None, text: str | None = None) -> Rules:
     """The rules of ``konflikt47`` or ``bolt-action-1``, optionally from a modified data
     file: read from the path ``rules_file``, or, given its ``text`` (a game carries the
     text to its workers, a record holds it), from that text, ``rules_file`` naming it.
 
     A rules file is read again at every call and its rules are cached by what it holds,
     so an edit made between two calls in one process (a notebook) takes effect."""
+    rules_file = rules_file_path(rules_file)
     if text is None and rules_file is not None:
         _edition_class(ruleset)  # an unknown ruleset is told before the file is read
         text = _file_text(rules_file)
@@ -225,9 +237,10 @@ def rules_for(ruleset: str, rules_file: str | None = None, text: str | None = No
     return _shipped(ruleset)
 
 
-def house_text(rules_file: str | None, text: str | None = None) -> str | None:
+def house_text(rules_file: str | Path | None, text: str | None = None) -> str | None:
     """The text of a designer's rules: ``text`` if given, else the file at ``rules_file``
     as it is now (None for the shipped data): a key for caches of answers by rules."""
+    rules_file = rules_file_path(rules_file)
     if text is None and rules_file is not None:
         return _file_text(rules_file)
     return text

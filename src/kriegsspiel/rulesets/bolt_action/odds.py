@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache, partial
+from pathlib import Path
 from typing import get_args
 
 from kriegsspiel.core import arguments
@@ -24,7 +25,13 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     troops_left,
 )
 from kriegsspiel.rulesets.bolt_action.data import Weapon
-from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, house_text, rules_for
+from kriegsspiel.rulesets.bolt_action.edition import (
+    Rules,
+    Target,
+    house_text,
+    rules_file_path,
+    rules_for,
+)
 from kriegsspiel.rulesets.bolt_action.kit import counterparts
 from kriegsspiel.rulesets.bolt_action.morale import (
     MoraleTest,
@@ -196,6 +203,15 @@ def _pins_reach_morale(
     )
 
 
+def _house_rules(rules_file: object, rules_text: object) -> tuple[str | None, str | None]:
+    """A Python caller's ``rules_file`` (a str or a pathlib.Path: its path as a str) and
+    ``rules_text``, each refused by name if it is of the wrong type."""
+    return (
+        rules_file_path(rules_file),
+        arguments.optional_text("rules_text", rules_text),
+    )
+
+
 def order_test_odds(
     ruleset: str,
     *,
@@ -203,12 +219,13 @@ def order_test_odds(
     pins: int = 0,
     officer: str | None = None,
     assault_vehicle_without_at: bool = False,
-    rules_file: str | None = None,
+    rules_file: str | Path | None = None,
     rules_text: str | None = None,
 ) -> OddsReport:
     """Will the unit follow its order? Pass, fail (goes Down) or FUBAR, and what FUBAR does."""
     _check_unit(ruleset, quality, pins, officer)
     arguments.yes_no("assault_vehicle_without_at", assault_vehicle_without_at)
+    rules_file, rules_text = _house_rules(rules_file, rules_text)
     rules = rules_for(ruleset, rules_file, rules_text)
     _check_counts(pins=pins)
     _check_names(rules, quality=("quality", quality), officer=("officer", officer))
@@ -276,11 +293,12 @@ def morale_check_odds(
     quality: str,
     pins: int = 0,
     officer: str | None = None,
-    rules_file: str | None = None,
+    rules_file: str | Path | None = None,
     rules_text: str | None = None,
 ) -> OddsReport:
     """Will the unit pass a morale check?"""
     _check_unit(ruleset, quality, pins, officer)
+    rules_file, rules_text = _house_rules(rules_file, rules_text)
     rules = rules_for(ruleset, rules_file, rules_text)
     _check_counts(pins=pins)
     _check_names(rules, quality=("quality", quality), officer=("officer", officer))
@@ -420,7 +438,7 @@ def shoot_odds(
     weapons: Sequence[str],
     target: str,
     situation: Situation,
-    rules_file: str | None = None,
+    rules_file: str | Path | None = None,
     rules_text: str | None = None,
 ) -> OddsReport:
     """Odds of one unit's shooting: hits, casualties and pins, or damage to a vehicle.
@@ -440,6 +458,7 @@ def shoot_odds(
             f"{FACINGS[-1]} (not {situation.facing!r})."
         )
     # keyed by the rules file's text as it is now: an edited file is a new question
+    rules_file, rules_text = _house_rules(rules_file, rules_text)
     text = house_text(rules_file, rules_text)
     return _shoot_odds(ruleset, tuple(weapons), target, situation, rules_file, text)
 
@@ -760,7 +779,7 @@ def assault_odds(
     defender_weapons: Sequence[str] = (),
     attacker_cover: str = "none",
     attacker_start_models: int | None = None,
-    rules_file: str | None = None,
+    rules_file: str | Path | None = None,
     rules_text: str | None = None,
 ) -> OddsReport:
     """Infantry against infantry in close quarters, fought as the edition fights it; an
@@ -799,6 +818,7 @@ def assault_odds(
     arguments.optional_text("attacker_officer", attacker_officer)
     arguments.optional_text("defender_officer", defender_officer)
     arguments.names("defender_weapons", defender_weapons)
+    rules_file, rules_text = _house_rules(rules_file, rules_text)
     rules = rules_for(ruleset, rules_file, rules_text)
     _check_counts(
         attackers=attackers,
@@ -1100,7 +1120,7 @@ def vehicle_assault_odds(
     vehicle_weapons: Sequence[str] = (),
     cover: str = "none",
     start_models: int | None = None,
-    rules_file: str | None = None,
+    rules_file: str | Path | None = None,
     rules_text: str | None = None,
 ) -> OddsReport:
     """Infantry assaulting a vehicle: the order test, the vehicle's fire at them where the
@@ -1138,6 +1158,7 @@ def vehicle_assault_odds(
     if start_inches is not None:
         arguments.number("start_inches", start_inches)
     arguments.names("vehicle_weapons", vehicle_weapons)
+    rules_file, rules_text = _house_rules(rules_file, rules_text)
     rules = rules_for(ruleset, rules_file, rules_text)
     _check_counts(models=models, pins=pins, target_pins=target_pins, start_models=start_models)
     if models == 0:

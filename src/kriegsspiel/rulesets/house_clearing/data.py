@@ -15,6 +15,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, ModelWrapValidatorHandler, field_validator, model_validator
 
+from kriegsspiel.core import arguments
 from kriegsspiel.core.datafile import (
     Number,
     Strict,
@@ -324,11 +325,12 @@ def grenade(data: HouseClearingData) -> Weapon:
     return Weapon(data.grenade.name, _bands(data.grenade.edges, data.range_bands.bands), False)
 
 
-def load_data(path: Path | None = None) -> HouseClearingData:
+def load_data(path: str | Path | None = None) -> HouseClearingData:
     """Read and validate a House Clearing data file (the packaged one by default)."""
     if path is None:
         return _packaged()
-    return load_yaml(path, HouseClearingData).named(str(path))
+    file = arguments.path("path", path)
+    return load_yaml(file, HouseClearingData).named(str(path))
 
 
 def read_data(text: str, name: str) -> HouseClearingData:

@@ -21,6 +21,20 @@ from kriegsspiel.rulesets.house_clearing.rules import ShotPlan, ThrowPlan
 RULESET = "house-clearing"
 
 
+def _tables(data: object) -> HouseClearingData:
+    """The rules data a question is asked under: ``data`` (refused by name if it is not
+    House Clearing rules data), else the shipped."""
+    if data is None:
+        return load_data()
+    return arguments.instance(
+        "data",
+        data,
+        HouseClearingData,
+        "House Clearing rules data (HouseClearingData; kriegsspiel.rulesets.house_clearing.data.load_data(path) "
+        "reads a rules file), or None for the shipped rules",
+    )
+
+
 def _inches(value: float) -> str:
     return f'{value:g}"'
 
@@ -63,7 +77,7 @@ def shoot(
     arguments.yes_no("automatic", automatic)
     arguments.optional_whole("target_initiative", target_initiative)
     arguments.optional_whole("crew", crew)
-    tables = data or load_data()
+    tables = _tables(data)
     if rules.is_grenade(weapon, tables):
         name = tables.grenade.name.lower()
         if automatic:
@@ -291,7 +305,7 @@ def throw_grenade(
     arguments.whole("weapon_skill", weapon_skill)
     arguments.whole("visible", visible)
     arguments.optional_whole("target_initiative", target_initiative)
-    tables = data or load_data()
+    tables = _tables(data)
     plan = rules.plan_throw(
         range_inches=range_inches, weapon_skill=weapon_skill, visible=visible, data=tables
     )
@@ -378,7 +392,7 @@ def throw_grenade(
 def figure(officer: bool, *, data: HouseClearingData | None = None) -> OddsReport:
     """What a freshly rolled figure's initiative and weapon skill may be."""
     arguments.yes_no("officer", officer)
-    tables = data or load_data()
+    tables = _tables(data)
     kind = tables.figures.officer if officer else tables.figures.other
     joint = exact(lambda d: rules.roll_figure(d, officer, tables))
     initiative = joint.map(lambda f: f.initiative)

@@ -16,6 +16,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from kriegsspiel.core import arguments
 from kriegsspiel.core.datafile import (
     Number,
     Strict,
@@ -334,11 +335,12 @@ class IronCrossData(RulesData):
         return cover
 
 
-def load_data(path: Path | None = None) -> IronCrossData:
+def load_data(path: str | Path | None = None) -> IronCrossData:
     """Read and validate an Iron Cross data file (the packaged one by default)."""
     if path is None:
         return _packaged()
-    return load_yaml(path, IronCrossData).named(str(path))
+    file = arguments.path("path", path)
+    return load_yaml(file, IronCrossData).named(str(path))
 
 
 def read_data(text: str, name: str) -> IronCrossData:

@@ -25,6 +25,20 @@ from kriegsspiel.rulesets.iron_cross.rules import (
 RULESET = "iron-cross"
 
 
+def _tables(data: object) -> IronCrossData:
+    """The rules data a question is asked under: ``data`` (refused by name if it is not
+    Iron Cross rules data), else the shipped."""
+    if data is None:
+        return load_data()
+    return arguments.instance(
+        "data",
+        data,
+        IronCrossData,
+        "Iron Cross rules data (IronCrossData; kriegsspiel.rulesets.iron_cross.data.load_data(path) "
+        "reads a rules file), or None for the shipped rules",
+    )
+
+
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
@@ -53,8 +67,10 @@ def activation(
 
     ``command_tokens`` None: none on a first activation, else the one the first left
     (an assumption the reasoning says)."""
+    arguments.whole("morale_markers", morale_markers)
+    arguments.optional_whole("command_tokens", command_tokens)
     arguments.yes_no("first_activation", first_activation)
-    tables = data or load_data()
+    tables = _tables(data)
     assumed = command_tokens is None
     tokens = (0 if first_activation else 1) if command_tokens is None else command_tokens
     needs = rules.activation_needs(morale_markers, tokens, first_activation, tables)
@@ -98,7 +114,9 @@ def reaction(
     morale_markers: int, command_tokens: int, *, data: IronCrossData | None = None
 ) -> OddsReport:
     """Chance that a reaction succeeds, and that it seizes the initiative (a successful 6)."""
-    tables = data or load_data()
+    arguments.whole("morale_markers", morale_markers)
+    arguments.whole("command_tokens", command_tokens)
+    tables = _tables(data)
     needs = rules.reaction_needs(morale_markers, command_tokens, tables)
     outcomes = exact(lambda d: rules.react(d, morale_markers, command_tokens, tables))
     seize_on = tables.seize_initiative.on_roll
@@ -143,7 +161,7 @@ def reaction(
 
 def smoke(*, data: IronCrossData | None = None) -> OddsReport:
     """Chance of laying smoke (the sheet's 5+ on a D10, or a rules file's)."""
-    tables = data or load_data()
+    tables = _tables(data)
     table = tables.smoke
     p = exact(lambda d: rules.lay_smoke(d, tables)).probability(True)
     told = tables.cite("sheet", "smoke")
@@ -167,7 +185,9 @@ def smoke(*, data: IronCrossData | None = None) -> OddsReport:
 
 def terrain_test(unit: str, terrain: str, *, data: IronCrossData | None = None) -> OddsReport:
     """Chance that a unit passes its test to move through rough or very rough terrain."""
-    tables = data or load_data()
+    arguments.text("unit", unit)
+    arguments.text("terrain", terrain)
+    tables = _tables(data)
     row, test = rules.find_terrain_test(unit, terrain, tables)
     p = exact(lambda d: rules.cross_terrain(d, test, tables)).probability(True)
     if test.impassable:
@@ -286,7 +306,7 @@ def shoot(
     data: IronCrossData | None = None,
 ) -> OddsReport:
     """The odds of one unit's fire: hits, morale markers and, on a vehicle, the damage."""
-    tables = data or load_data()
+    tables = _tables(data)
     situation = FireSituation(
         target=target,
         range_inches=range_inches,
@@ -442,7 +462,7 @@ def close_combat(
 ) -> OddsReport:
     """Who wins a close combat: both units fire at point blank at once, and the one that
     inflicts more morale markers wins (an assumption: docs/rules/iron-cross.md)."""
-    tables = data or load_data()
+    tables = _tables(data)
     situation = CloseCombatSituation(
         attacker=attacker,
         defender=defender,

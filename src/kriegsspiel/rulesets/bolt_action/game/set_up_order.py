@@ -8,17 +8,18 @@ results store can name the choices without loading the engine.
 
 from __future__ import annotations
 
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import ParameterError, named
 
 LIST_ORDER, SHUFFLED = "list-order", "shuffled"
 DEPLOYMENTS = (LIST_ORDER, SHUFFLED)
 
 
 def check_deployment(deployment: object) -> str:
-    """``deployment`` if it is one of DEPLOYMENTS; else a UsageError saying which are."""
+    """``deployment`` if it is one of DEPLOYMENTS; else a refusal saying which are (naming
+    the parameter ``deployment``, which the command line tells as ``--deployment``)."""
     if not isinstance(deployment, str) or deployment not in DEPLOYMENTS:
-        raise UsageError(
-            f"--deployment takes {' or '.join(DEPLOYMENTS)} (the order each side's units set "
+        raise ParameterError(
+            f"{named('deployment')} takes {' or '.join(DEPLOYMENTS)} (the order each side's units set "
             f"up in), not {deployment!r}."
         )
     return deployment
