@@ -212,8 +212,9 @@ def test_a_misspelt_field_is_told_with_the_fields_there(tmp_path: Path) -> None:
     text = text.replace("faction: Nowhere\n", "faction: Nowhere\ncolour: green\n")
     path.write_text(text)
     message = str(refused(load_army, path, K47))
+    assert message.startswith(f"4 problems in {path}:\n")  # (one a line, each at its own)
     assert (
-        f"line {line_of(path, 'qualty')}, field units.0.qualty: there is no such field here "
+        f"{path}:{line_of(path, 'qualty')}: field units.0.qualty: there is no such field here "
         "(did you mean quality?); the fields here are name, type, quality," in message
     )
     assert "field units.0.models.1.cuont: there is no such field here (did you mean count?)" in (
@@ -375,7 +376,7 @@ def test_a_damage_value_of_the_other_edition_is_said_to_be_one(tmp_path: Path) -
     path = army_file(tmp_path, ruleset=BA1, extra=WALKER.format(target="medium walker"))
     message = str(refused(load_army, path, BA1))
     assert "walkers are Konflikt '47 only" in message
-    assert f"line {line_of(path, 'damage_value_of: medium walker')}" in message
+    assert f"{path}:{line_of(path, 'damage_value_of: medium walker')}: " in message
     assert (
         "'medium walker' is a Konflikt '47 damage value, not on the Bolt Action (1st edition) "
         "damage value table (a list plays by its own edition's table). Did you mean "

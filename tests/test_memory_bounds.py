@@ -14,6 +14,7 @@ SET_UP = {
     "kriegsspiel.sim.code.code_version",  # one answer
     "kriegsspiel.core.scenario._shapely",  # one answer
     "kriegsspiel.rulesets.bolt_action.data.load_edition",  # one per ruleset
+    "kriegsspiel.rulesets.bolt_action.data._shipped_text_data",  # one per ruleset
     "kriegsspiel.rulesets.bolt_action.edition._shipped",  # one per ruleset (rules files: capped)
     "kriegsspiel.sim.matchup._parsed",  # one per matchup of a run or sweep
 }
