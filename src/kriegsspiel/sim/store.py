@@ -499,8 +499,10 @@ class Store:
         except sqlite3.DatabaseError as exc:
             text = str(exc)
             name = getattr(exc, "sqlite_errorname", "") or ""  # e.g. SQLITE_IOERR_WRITE
-            if _held_by_another(exc):
+            if _held_by_another(exc) and doing == "open":
                 why = "it is locked by another program (another kriegsspiel run?); wait or use another --results file"
+            elif _held_by_another(exc):  # (mid-run: what is stored is kept, and resumes)
+                why = "it is locked by another program (another kriegsspiel run?); once it is free, run the same command again to resume (or use another --results file)"
             elif name.startswith("SQLITE_READONLY"):
                 why = _cannot_write(self.path)
             elif name == "SQLITE_FULL" or "full" in text:
