@@ -774,9 +774,10 @@ def test_a_shooting_rolled_die_by_die() -> None:
         "unit": section.uid,
         "target": squad.uid,
         "shots": 11,
-        "weapons": [  # each weapon's shots and hits, as the dice above fell
-            {"weapon": LMG, "shots": 3, "hits": 2},
-            {"weapon": RIFLE, "shots": 8, "hits": 4},
+        "weapons": [  # each weapon's shots and hits, as the dice above fell, and the
+            # 4+ they needed: the base 3+, -1 at long range
+            {"weapon": LMG, "shots": 3, "hits": 2, "needs": 4, "modifiers": {"long_range": -1}},
+            {"weapon": RIFLE, "shots": 8, "hits": 4, "needs": 4, "modifiers": {"long_range": -1}},
         ],
         "hits": 6,
         "casualties": 4,

@@ -79,12 +79,46 @@ def check_test(rules: Rules, event: Event) -> None:
         assert d["result"] == ("pass" if passes(rules, roll, d["needs"]) else "fail"), d
 
 
+def check_needs(rules: Rules, fired: dict[str, Any]) -> None:
+    """A weapon's recorded to-hit is the sheets' base less its recorded modifiers (each
+    one its data row's value; pins that value times the pins), a roll of the natural miss
+    or less no hit, and a 7+ or worse a 6 and then the follow-up score; a fixed score
+    is its rule's."""
+    if "needs" not in fired:
+        return  # (a sure hit: a barrage's, an aircraft's)
+    d = rules.data
+    needs, modifiers = fired["needs"], fired.get("modifiers", {})
+    if "fixed" in fired:
+        assert not modifiers, fired
+        fixed = {
+            "indirect_first_shot": d.procedure.indirect_first_shot,
+            "indirect_ranged_in": d.procedure.indirect_ranged_in,
+            "shockwave": d.shockwave.to_hit if d.shockwave else None,
+        }[fired["fixed"]]
+        assert needs == fixed, fired
+        return
+    for key, value in modifiers.items():
+        if key == "shaped_charge":
+            assert value == d.procedure.shaped_charge_to_hit, fired
+            continue
+        one = next(r.value for r in d.hit_modifiers.rows if r.key == key)
+        assert value == one or (key == "per_pin" and value % one == 0 and value / one > 1)
+    total = d.hit_modifiers.base_to_hit - sum(modifiers.values())
+    if total <= 6:
+        assert needs == max(total, d.procedure.natural_miss + 1), fired
+    else:
+        assert needs == [6, d.procedure.needs_seven_plus_follow_up[total]], fired
+
+
 def check_attack(rules: Rules, event: Event) -> None:
     d = event.data
     fired = d["weapons"]
     assert sum(w["shots"] for w in fired) == d["shots"], d
-    assert len({w["weapon"] for w in fired}) == len(fired)  # each weapon once
+    # each weapon once for each score its shots needed to hit
+    assert len({(w["weapon"], str(w.get("needs"))) for w in fired}) == len(fired)
     assert all(w["hits"] >= 0 for w in fired)
+    for w in fired:
+        check_needs(rules, w)
     if "casualties" in d:  # at troops: the hits by weapon add up to the attack's
         assert sum(w["hits"] for w in fired) == d["hits"], d
         assert "damage_rolls" not in d
@@ -233,7 +267,18 @@ def test_the_added_fields_are_checked_strictly() -> None:
             "hits": 0, "casualties": 0}  # fmt: skip
     fired = {"weapon": "Rifle", "shots": 3, "hits": 0}
     EVENTS["shoot"].model_validate_json(dumps({**shot, "weapons": [fired]}))
-    for bad_fired in ({**fired, "range": 24}, {"weapon": "Rifle", "shots": 3}):
+    needing = {**fired, "needs": 5, "modifiers": {"long_range": -1, "soft_cover": -1}}
+    EVENTS["shoot"].model_validate_json(dumps({**shot, "weapons": [needing]}))
+    seven = {**fired, "needs": [6, 4], "modifiers": {"long_range": -1, "hard_cover": -2}}
+    EVENTS["shoot"].model_validate_json(dumps({**shot, "weapons": [seven]}))
+    for bad_fired in (
+        {**fired, "range": 24},
+        {"weapon": "Rifle", "shots": 3},
+        {**fired, "needs": "5"},
+        {**fired, "needs": [6, 4, 3]},
+        {**fired, "modifiers": {"long_range": "-1"}},
+        {**fired, "fixed": "lucky"},
+    ):
         with pytest.raises(ValidationError):
             EVENTS["shoot"].model_validate_json(dumps({**shot, "weapons": [bad_fired]}))
 
@@ -296,10 +341,10 @@ def test_a_format_1_record_replays_and_is_told_as_such(tmp_path: Path) -> None:
 
 
 def test_the_record_play_writes_holds_the_rolls_and_a_changed_roll_parts(tmp_path: Path) -> None:
-    """The record play writes now is of format 4 and replays with no note; a roll changed
+    """The record play writes now is of format 5 and replays with no note; a roll changed
     in it is a difference in the game, named at its line."""
     text = record_text()
-    assert json.loads(text.split("\n", 1)[0])["format"] == FORMAT == "kriegsspiel-record/4"
+    assert json.loads(text.split("\n", 1)[0])["format"] == FORMAT == "kriegsspiel-record/5"
     path = tmp_path / "new.jsonl"
     path.write_text(text, encoding="utf-8")
     result = record.replay(path)
@@ -328,3 +373,74 @@ def test_a_format_3_record_without_the_gravity_pulses_lines_replays(tmp_path: Pa
     assert result.reproduced and result.finished and result.older_format == 3
     (note,) = result.notes()
     assert "'kriegsspiel-record/3'" in note and "a gravity pulse's bar on the next Run" in note
+
+
+def test_a_format_4_record_without_what_the_shots_needed_replays(tmp_path: Path) -> None:
+    """Format 5 records what each weapon's shots needed to hit (a part for each score, its
+    modifiers by their data keys), and the account tells it; a record of format 4, written
+    before, has one part per weapon without them and still replays, the replay saying once
+    what it lacks; its account tells what the shots needed (the replay plans them again)."""
+    text = record_text()
+    assert '"needs":' in text and '"modifiers":' in text
+    old = older_format(text, 4)
+    assert '"modifiers":' not in old and '"fixed":' not in old
+    for row in map(json.loads, old.splitlines()[1:]):
+        if row["event"] in ("shoot", "support damage"):  # each weapon once, as format 4
+            names = [w["weapon"] for w in row["weapons"]]
+            assert len(set(names)) == len(names) and not any("needs" in w for w in row["weapons"])
+    path = tmp_path / "old.jsonl"
+    path.write_text(old, encoding="utf-8")
+    result = record.replay(path)
+    assert result.reproduced and result.finished and result.older_format == 4
+    (note,) = result.notes()
+    assert "'kriegsspiel-record/4'" in note and "what each weapon's shots needed to hit" in note
+    done = run_cli("replay", str(path), "--account", timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "reproduced (" in done.stdout
+    assert " needing " in done.stdout  # (the account of the replayed game: told anew)
+
+
+def test_the_account_tells_what_each_weapon_needed() -> None:
+    """An attack's line tells each weapon's shots with the score they needed and the
+    modifiers that made it, in the sheets' order (whatever the record's), a 6-then-N
+    and a fixed score too; a weapon firing at two scores is told by each."""
+    one = {"event": "shoot", "turn": 1, "unit": 0, "target": 1, "shots": 8, "pins": 1,
+           "hits": 4, "casualties": 2,
+           "weapons": [{"weapon": "MMG", "shots": 8, "hits": 4, "needs": 5,
+                        "modifiers": {"soft_cover": -1, "long_range": -1}}]}  # fmt: skip
+    told = describe(Event("shoot", one), [])
+    assert told == (
+        "    8 shots of MMG needing 5+ (long range -1, soft cover -1): 4 hits, "
+        "2 casualties, 1 pin on ?"
+    ), told
+    many = {**one, "shots": 12, "hits": 3, "weapons": [
+        {"weapon": "Rifle", "shots": 6, "hits": 2, "needs": 5,
+         "modifiers": {"long_range": -1, "per_pin": -1}},
+        {"weapon": "Rifle", "shots": 2, "hits": 0, "needs": [6, 4],
+         "modifiers": {"long_range": -1, "per_pin": -1, "hard_cover": -2}},
+        {"weapon": "Mortar", "shots": 1, "hits": 0, "needs": 6, "fixed": "indirect_first_shot"},
+        {"weapon": "LMG", "shots": 3, "hits": 1, "needs": 4, "modifiers": {"per_pin": -1}},
+    ]}  # fmt: skip
+    told = describe(Event("shoot", many), [])
+    assert told == (
+        "    12 shots: 6 of Rifle needing 5+ (long range -1, pins -1), 2 of Rifle needing "
+        "7+ (a 6, then 4+; long range -1, pins -1, hard cover -2), 1 of Mortar needing 6+ "
+        "(indirect fire, first shot at this target), 3 of LMG needing 4+ (pins -1); "
+        "3 hits (Rifle at 5+ 2, LMG 1), 2 casualties, 1 pin on ?"
+    ), told
+    # at a vehicle, a weapon's parts are one weapon for its hits and damage rolls
+    roll = {"weapon": "HMG", "roll": 6, "pen": 1, "damage_value": 9, "damage": "none",
+            "results": []}  # fmt: skip
+    at_tank = {"event": "shoot", "turn": 1, "unit": 0, "target": 1, "shots": 6, "pins": 1,
+               "weapons": [{"weapon": "HMG", "shots": 3, "hits": 1, "needs": 4,
+                            "modifiers": {"per_pin": -1}},
+                           {"weapon": "HMG", "shots": 3, "hits": 0, "needs": 5,
+                            "modifiers": {"long_range": -1, "per_pin": -1}}],
+               "damage_rolls": [roll], "knocked_out": False, "immobilised": False,
+               "stunned": False, "on_fire": False}  # fmt: skip
+    told = describe(Event("shoot", at_tank), [])
+    assert told == (
+        "    6 shots: 3 of HMG needing 4+ (pins -1), 3 of HMG needing 5+ (long range -1, "
+        "pins -1) at ?: 1 hit; damage roll v 9: 6+1=7 none (at best 6+1=7: short of 9) -> "
+        "no damage, 1 pin"
+    ), told

@@ -7,6 +7,7 @@ from typing import Any
 
 from kriegsspiel.core.game import Event
 from kriegsspiel.core.names import a_or_an, facing_text
+from kriegsspiel.rulesets.bolt_action.game.record_events import by_weapon
 
 SIDES = ("Side A", "Side B")
 
@@ -47,6 +48,7 @@ def vehicle_hit(data: dict[str, Any]) -> str:
     fired = data.get("weapons")
     if not isinstance(fired, list) or not all(isinstance(w.get("hits"), int) for w in fired):
         return f"{damage_rolls(data)}{vehicle_damage(data)}"
+    fired = by_weapon(fired)  # (a weapon's parts by what they needed, as one)
     hits = sum(w["hits"] for w in fired)
     if not hits:
         return f"0 hits -> {vehicle_damage(data)}"
@@ -140,9 +142,14 @@ def order_test(data: dict[str, Any]) -> str:
 def weapons_fired(data: dict[str, Any], *, hits: bool) -> str:
     """ "9 shots (Rifle 6, LMG 3)": an attack's shots by weapon, as its event records them
     (the plain count for a record without them); ``hits``: and ": 3 hits (Rifle 2, LMG
-    1)", the hits by weapon told where more than one weapon fired and any hit."""
-    said = counted(data["shots"], "shot")
+    1)", the hits by weapon told where more than one weapon fired and any hit. A record
+    that has what the shots needed to hit (format 5 on) tells it, in the solo prompt's
+    words: "8 shots of MMG needing 5+ (long range -1, soft cover -1): 4 hits"; "12 shots:
+    8 of Rifle needing 4+ (long range -1), 4 of LMG needing 3+; 3 hits (Rifle 2, LMG 1)"."""
     fired = data.get("weapons")
+    if isinstance(fired, list) and fired and any("needs" in w for w in fired):
+        return _with_needs(data, fired, hits=hits)
+    said = counted(data["shots"], "shot")
     if not isinstance(fired, list) or not fired:
         return said + (f": {counted(data['hits'], 'hit')}" if hits else "")
     if len(fired) == 1:
@@ -158,6 +165,85 @@ def weapons_fired(data: dict[str, Any], *, hits: bool) -> str:
     if len(fired) > 1 and scored:
         said += f" ({_each(scored, 'hits')})"
     return said
+
+
+def _with_needs(data: dict[str, Any], fired: list[dict[str, Any]], *, hits: bool) -> str:
+    """:func:`weapons_fired` for a record with what each weapon's shots needed: each
+    weapon's part (one for each score it needed) with its shots and that score; the hits
+    by part where more than one fired and any hit (a weapon's part named by its score
+    where it has more than one)."""
+    if len(fired) == 1:
+        part = fired[0]
+        said = f"{counted(part['shots'], 'shot')} of {part['weapon']}{needing(part)}"
+    else:
+        each = ", ".join(f"{w['shots']} of {w['weapon']}{needing(w)}" for w in fired)
+        said = f"{counted(data['shots'], 'shot')}: {each}"
+    if not hits:
+        return said
+    one = ": " if len(fired) == 1 else "; "
+    if len(fired) == 1 and fired[0].get("struck"):
+        return f"{said}{one}{_multiplied(fired[0])} = {counted(data['hits'], 'hit')}"
+    said += f"{one}{counted(data['hits'], 'hit')}"
+    scored = [w for w in fired if w["hits"] or w.get("struck")]
+    if len(fired) > 1 and scored:
+        names = [w["weapon"] for w in fired]
+        told = [
+            {**w, "weapon": f"{w['weapon']} at {needs_score(w)}"}
+            if names.count(w["weapon"]) > 1
+            else w
+            for w in scored
+        ]
+        said += f" ({_each(told, 'hits')})"
+    return said
+
+
+#: the to-hit modifiers (the data's hit_modifiers keys) and the rules that fix a score,
+#: in the account's words
+HIT_WORDS = {
+    "point_blank": "point blank",
+    "long_range": "long range",
+    "per_pin": "pins",
+    "inexperienced": "inexperienced",
+    "moving": "fire on the move",
+    "target_down": "target Down",
+    "small_unit": "small unit",
+    "soft_cover": "soft cover",
+    "hard_cover": "hard cover",
+    "shaped_charge": "shaped charge",
+    "shockwave": "Shockwave: a fixed score",
+    "indirect_first_shot": "indirect fire, first shot at this target",
+    "indirect_ranged_in": "indirect fire, ranged in",
+}
+
+
+def needs_score(part: dict[str, Any]) -> str:
+    """ "5+", or "7+ (a 6, then 4+)": the score a weapon's shots needed, as recorded (as
+    :func:`~kriegsspiel.rulesets.bolt_action.shooting.describe_needs` tells a plan's)."""
+    from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
+
+    needs = part["needs"]
+    return describe_needs(tuple(needs) if isinstance(needs, list) else (needs,))
+
+
+def needing(part: dict[str, Any]) -> str:
+    """ " needing 5+ (long range -1, soft cover -1)": what a weapon's shots needed to hit
+    and what made it, as recorded ("" for a sure hit, which needs no roll)."""
+    if "needs" not in part:
+        return ""
+    why: list[str] = []
+    if part.get("fixed"):
+        why.append(HIT_WORDS.get(part["fixed"], part["fixed"]))
+    told = list(HIT_WORDS)  # (in the sheets' order, whatever the record's)
+    modifiers = part.get("modifiers") or {}
+    for key in sorted(modifiers, key=lambda k: (told.index(k) if k in told else len(told), k)):
+        value = modifiers[key]
+        why.append(f"{HIT_WORDS.get(key, key.replace('_', ' '))} {value:+d}")
+    score = needs_score(part)
+    if not why:
+        return f" needing {score}"
+    if score.endswith(")"):  # "7+ (a 6, then 4+; long range -1, ...)"
+        return f" needing {score[:-1]}; {', '.join(why)})"
+    return f" needing {score} ({', '.join(why)})"
 
 
 def _multiplied(weapon: dict[str, Any]) -> str:

@@ -134,12 +134,18 @@ class Shot:
     auto_effect: str | None = None  # shockwave on a vehicle
     vehicle: VehicleProfile | None = None
     indirect: bool = False  # fired indirectly: a hit ranges the firer in on the target
+    # what made ``hit_on`` (for the record and its account; no die reads them, so a shot
+    # is the same shot without them): the to-hit modifiers by their data keys
+    # (hit_modifiers rows, "shaped_charge"), each with its value, or the rule that fixes
+    # the score instead ("shockwave", "indirect_first_shot", "indirect_ranged_in")
+    hit_modifiers: tuple[tuple[str, int], ...] = field(default=(), compare=False)
+    hit_fixed: str = field(default="", compare=False)
     # the hash the dataclass would give, worked out once: shots (and the groups holding
     # them) key the odds' caches and are hashed very often, a vehicle's profile and all
     _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_hash", hash(_SHOT_FIELDS(self)))
+        object.__setattr__(self, "_hash", hash(_SHOT_COMPARED(self)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -149,8 +155,12 @@ class Shot:
         return Shot, _SHOT_FIELDS(self)
 
 
-# a shot's fields, in order: what it is built from, and its hash (as the dataclass's)
+# a shot's fields, in order: what it is built from; and those its hash is of (as the
+# dataclass's: the ones it compares)
 _SHOT_FIELDS = attrgetter(*(f for f in Shot.__dataclass_fields__ if f != "_hash"))
+_SHOT_COMPARED = attrgetter(
+    *(n for n, f in Shot.__dataclass_fields__.items() if n != "_hash" and f.compare)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,24 +394,27 @@ def plan_shot(
     reasons: list[Reason] = []
 
     # -- to hit
+    fixed = ""  # the rule that fixes the score (none: the modifiers make it)
+    # (each modifier's words, value, where the data gives it: its rows and fields, and key)
+    mods: list[tuple[str, int, tuple[str, ...], str]] = []
     if "Shockwave" in special and d.shockwave is not None:
         hit_on: tuple[int, ...] | None = (d.shockwave.to_hit,)
+        fixed = "shockwave"
         said = "Shockwave: fixed score, no modifiers" + d.cited("shockwave.to_hit")
         reasons.append(Reason("to hit", f"{d.shockwave.to_hit}+", said))
     elif indirect:
         need = proc.indirect_ranged_in if s.ranged_in else proc.indirect_first_shot
         hit_on = (need,)
+        fixed = "indirect_ranged_in" if s.ranged_in else "indirect_first_shot"
         why = "ranged in" if s.ranged_in else "first shot at this target"
         why += d.cited(f"procedure.indirect_{'ranged_in' if s.ranged_in else 'first_shot'}")
         reasons.append(Reason("to hit", f"{need}+", f"indirect fire, {why}; no other modifiers"))
     else:
         base = d.hit_modifiers.base_to_hit
-        # (each modifier's words, value and where the data gives it: its rows and fields)
-        mods: list[tuple[str, int, tuple[str, ...]]] = []
 
         def modifier(label: str, key: str, times: int = 1, *fields: str) -> None:
             row = f"hit_modifiers.rows[{key}]"
-            mods.append((label, rules.hit_modifier(key) * times, (row, *fields)))
+            mods.append((label, rules.hit_modifier(key) * times, (row, *fields), key))
 
         if point_blank:  # and not long range too, as a pistol within 6" would be (assumption)
             also_long = "; not long range" if long_range else ""
@@ -426,12 +439,12 @@ def plan_shot(
             modifier(f"{s.cover} cover", f"{s.cover}_cover")
         if "Shaped Charge" in special and proc.shaped_charge_to_hit:
             shaped = ("procedure.shaped_charge_to_hit",)
-            mods.append(("shaped charge", proc.shaped_charge_to_hit, shaped))
-        total = base - sum(v for _, v, _ in mods)
+            mods.append(("shaped charge", proc.shaped_charge_to_hit, shaped, "shaped_charge"))
+        total = base - sum(v for _, v, _, _ in mods)
         hit_on = hit_needs(rules, total)
         because = ", ".join(
             [f"base {base}+{d.cited('hit_modifiers.base_to_hit')}"]
-            + [f"{label} {v:+d}{d.cited(*rows)}" for label, v, rows in mods]
+            + [f"{label} {v:+d}{d.cited(*rows)}" for label, v, rows, _ in mods]
         )
         skipped = []
         if s.cover != "none" and f"{s.cover}_cover" in ignored:
@@ -452,7 +465,13 @@ def plan_shot(
     # -- what a hit does
     he = d.he.rows and weapon.he and rules.he_row(weapon.he)
     weapon_row = f"weapons.rows[{weapon.name}]"
-    shot = Shot(weapon=weapon.name, hit_on=hit_on, indirect=indirect)
+    shot = Shot(
+        weapon=weapon.name,
+        hit_on=hit_on,
+        indirect=indirect,
+        hit_modifiers=tuple((key, v) for _, v, _, key in mods),
+        hit_fixed=fixed,
+    )
     if flame:
         shot = replace(
             shot,

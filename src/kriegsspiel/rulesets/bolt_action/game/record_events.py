@@ -116,11 +116,19 @@ class Part(BaseModel):
 
 class WeaponFired(Part):
     """One weapon's part of an attack: its shots (all its models', all its groups') and
-    the hits they scored."""
+    the hits they scored; from format 5 on, one part for each score its shots needed
+    to hit (its models at different ranges may need different ones), with that score and
+    what made it."""
 
     weapon: str
     shots: int = Field(ge=0)
     hits: int = Field(ge=0)
+    # (format 5 on) the D6 score each shot needed ([6, N]: a 6, then N), none for a sure
+    # hit; the to-hit modifiers that made it by their data keys (hit_modifiers rows,
+    # "shaped_charge"), or the rule that fixed it instead
+    needs: int | tuple[int, int] | None = None
+    modifiers: dict[str, int] | None = None
+    fixed: Literal["shockwave", "indirect_first_shot", "indirect_ranged_in"] | None = None
     # at troops, a weapon whose hit is not one hit (HE, a flamethrower...): the shots that
     # hit, and what each made ("D6"; "D6 halved" at a Down target)
     struck: int | None = Field(default=None, ge=0)
@@ -397,7 +405,12 @@ ADDED_WHAT: dict[int, str] = {
     2: "the dice rolled and the weapons fired",
     3: "the dice of an assault on a vehicle",
     4: "a gravity pulse's bar on the next Run",
+    5: "what each weapon's shots needed to hit",
 }
+
+#: the parts of each weapon's line in an attack (``weapons``) that format 5 added: a
+#: record of an older format has one part per weapon, without them
+NEEDS_FIELDS = ("needs", "modifiers", "fixed")
 
 
 def in_format(name: str, number: int) -> bool:
@@ -412,7 +425,29 @@ def as_written_in(row: dict[str, Any], number: int) -> dict[str, Any]:
     if not isinstance(name, str):
         return row
     added = {f for n, kinds in ADDED_FIELDS.items() if n > number for f in kinds.get(name, ())}
-    return {k: v for k, v in row.items() if k not in added} if added else row
+    if added:
+        row = {k: v for k, v in row.items() if k not in added}
+    if number < 5 and isinstance(row.get("weapons"), list):
+        row = {**row, "weapons": by_weapon(row["weapons"])}
+    return row
+
+
+def by_weapon(fired: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """An attack's weapons as a record before format 5 writes them: each weapon once, in
+    the order it first fired, its parts' shots, hits and struck added up, without what
+    they needed (:data:`NEEDS_FIELDS`)."""
+    merged: dict[str, dict[str, Any]] = {}
+    for part in fired:
+        line = merged.get(part["weapon"])
+        if line is None:
+            merged[part["weapon"]] = {k: v for k, v in part.items() if k not in NEEDS_FIELDS}
+            continue
+        line["shots"] += part["shots"]
+        line["hits"] += part["hits"]
+        if "struck" in part:
+            line["struck"] = line.get("struck", 0) + part["struck"]
+            line["per_hit"] = part["per_hit"]
+    return list(merged.values())
 
 
 def _names(model: type[Line]) -> tuple[str, ...]:

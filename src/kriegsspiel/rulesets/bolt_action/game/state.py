@@ -85,6 +85,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
 from kriegsspiel.rulesets.bolt_action.reactions import DIE_SHOWN
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
+    Shot,
     Tally,
     VehicleProfile,
     crew_with_officer,
@@ -120,22 +121,41 @@ SHOCKWAVE_WIDTH = (
 
 
 def weapons_fired(groups: Sequence[Group], tally: Tally) -> list[dict[str, Any]]:
-    """An attack's shots and hits by weapon, as the record writes them: each weapon once,
-    in the order it first fired, its groups' shots and hits added up; at troops, of a
+    """An attack's shots and hits by weapon and what they needed, as the record writes
+    them: each weapon with each to-hit once, in the order it first fired, its groups'
+    shots and hits added up, with what its shots needed (:func:`needed`); at troops, of a
     weapon whose hit is not one hit (HE, a flamethrower...), the shots that hit
     (``struck``) and what each such hit made (``per_hit``: "D6", "D6 halved")."""
-    fired: dict[str, dict[str, Any]] = {}
+    fired: dict[tuple[Any, ...], dict[str, Any]] = {}
     struck: Sequence[int | None] = tally.group_struck or [None] * len(groups)
     for group, hits, hit in zip(groups, tally.group_hits, struck, strict=True):
-        name = group.shot.weapon
-        line = fired.setdefault(name, {"weapon": name, "shots": 0, "hits": 0})
+        shot = group.shot
+        key = (shot.weapon, shot.hit_on, shot.hit_fixed, shot.hit_modifiers)
+        line = fired.get(key)
+        if line is None:
+            line = fired[key] = {"weapon": shot.weapon, "shots": 0, "hits": 0, **needed(shot)}
         line["shots"] += group.shots
         line["hits"] += hits
-        if hit is not None and multiplied(group.shot):
-            shot = group.shot
+        if hit is not None and multiplied(shot):
             line["struck"] = line.get("struck", 0) + hit
             line["per_hit"] = shot.hits_per_hit.text + (" halved" if shot.halve_hits else "")
     return list(fired.values())
+
+
+def needed(shot: Shot) -> dict[str, Any]:
+    """What a shot needed to hit, as its plan worked it out, for the record: ``needs``,
+    the D6 score (a 6-then-N as [6, N]); ``modifiers``, those that made it by their data
+    keys (hit_modifiers rows) with their values, or ``fixed``, the rule that set it
+    instead (indirect fire's first shot or ranged in, a Shockwave). Nothing for a sure
+    hit (a barrage's, an aircraft's), which rolls none."""
+    if not shot.hit_on:
+        return {}
+    plan: dict[str, Any] = {"needs": shot.hit_on[0] if len(shot.hit_on) == 1 else list(shot.hit_on)}
+    if shot.hit_fixed:
+        plan["fixed"] = shot.hit_fixed
+    elif shot.hit_modifiers:
+        plan["modifiers"] = dict(shot.hit_modifiers)
+    return plan
 
 
 class BoltActionGame(ShootingGroups):
