@@ -4,6 +4,7 @@ process (a notebook), labelled in the odds, copied and compared with the shipped
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -124,7 +125,8 @@ def test_rules_refuses_a_broken_file_or_one_of_another_edition(tmp_path: Path) -
     path = ba1_copy(tmp_path)
     path.write_text(path.read_text().replace("pen: 5,", "pn: 5,"))
     broken = run_cli("rules", "house.yaml", cwd=tmp_path)
-    assert broken.returncode == 2 and "house.yaml: line " in broken.stderr
+    # (a misspelt field's row also lacks the field it meant: several problems, one a line)
+    assert broken.returncode == 2 and re.search(r"house\.yaml(?:: line |:)\d+", broken.stderr)
     assert "did you mean pen?" in broken.stderr
     ba1_copy(tmp_path)
     other = run_cli("rules", "house.yaml", "-r", "konflikt47", "--copy", "c.yaml", cwd=tmp_path)
