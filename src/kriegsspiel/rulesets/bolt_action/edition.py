@@ -153,7 +153,7 @@ class Rules:
     def rally_span(self) -> tuple[int, int]:
         """The least and the most a Rally's dice roll (pins lost: never below 0)."""
         lost = self.rally_pins
-        least = max(0, lost.count + lost.constant if lost.count else lost.constant)
+        least = max(0, lost.count + lost.constant)  # (each die at least 1; no dice: 0)
         return least, max(least, lost.most)
 
     @property
