@@ -549,6 +549,23 @@ def test_a_weapon_count_refused_leaves_the_weapons_to_be_put_right(page, served)
     assert page.get_by_test_id("shot-weapon-0").input_value() == "8"
 
 
+def test_an_answer_arriving_while_a_count_is_typed_keeps_what_is_selected(page, served):
+    # (the race the CI met: a box drawn afresh lost its selection, so "0" became "08")
+    page.get_by_test_id("shot-firer").select_option("1")
+    page.get_by_test_id("shot-target").select_option("11")
+    page.get_by_test_id("shot-chances").wait_for()
+    assert page.get_by_test_id("shot-weapon-0").input_value() == "8"
+    page.get_by_test_id("shot-weapon-0").focus()
+    page.evaluate("document.activeElement.select()")
+    page.evaluate("drawAnswers()")  # an answer comes back between the select and the key
+    page.keyboard.type("0")
+    assert page.get_by_test_id("shot-weapon-0").input_value() == "0"
+    page.get_by_test_id("shot-weapon-0").dispatch_event("change")
+    page.get_by_test_id("shot-weapons-reset").wait_for()  # the answer to the count typed
+    page.get_by_test_id("shot-chances").wait_for()
+    assert page.get_by_test_id("shot-weapon-0").input_value() == "0"
+
+
 def test_a_die_drawn_from_the_players_bag_is_entered_by_its_side(page, served):
     side_b = served.session.now.armies[1]
     page.get_by_test_id("drawn-1").click()

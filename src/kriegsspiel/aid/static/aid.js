@@ -692,19 +692,34 @@ function shotTaken(target, state, id) {
 function drawAnswers() {
   const shotResult = document.getElementById("shot-result");
   if (shotResult) {
-    // (a count being typed in a weapon row is kept, and the row keeps the focus)
-    const rows = document.getElementById("shot-weapons");
-    const typing = rows.contains(document.activeElement) ? document.activeElement : null;
-    fill(rows, weaponRows());
-    const again = typing && rows.querySelector(`[data-testid="${typing.dataset.testid}"]`);
-    if (again) {
-      again.value = typing.value;
-      again.focus();
-    }
+    drawWeaponRows(document.getElementById("shot-weapons"));
     shotResult.lastChild.replaceWith(answerBox("shot"));
   }
   const assaultResult = document.getElementById("assault-result");
   if (assaultResult) fill(assaultResult, answerBox("assault"));
+}
+
+// While a count is being typed, the same weapons' boxes are kept, not drawn afresh: a box
+// drawn again loses the caret and what is selected, so the key pressed next would land
+// beside the old count ("08" for "0"). Only the other boxes' counts and the heading change.
+function drawWeaponRows(rows) {
+  const fresh = weaponRows();
+  const typing = rows.contains(document.activeElement) ? document.activeElement : null;
+  const boxes = (node) => (node ? [...node.querySelectorAll("input[data-weapon]")] : []);
+  const names = (node) => boxes(node).map((b) => b.dataset.weapon).join("\n");
+  const shown = rows.firstChild;
+  if (typing && fresh && shown && names(shown) === names(fresh)) {
+    shown.firstChild.replaceWith(fresh.firstChild);
+    const counts = boxes(fresh);
+    boxes(shown).forEach((b, i) => { if (b !== typing) b.value = counts[i].value; });
+    return;
+  }
+  fill(rows, fresh);
+  const again = typing && rows.querySelector(`[data-testid="${typing.dataset.testid}"]`);
+  if (again) {
+    again.value = typing.value;
+    again.focus();
+  }
 }
 
 // The weapons fired: those set by hand, as set (one set to 0 too, and those refused, more
@@ -715,8 +730,10 @@ function weaponRows() {
   if (!answer || !fired) return null;
   const rows = fired.map((w, i) => el("label", { class: "row" },
     el("input", { type: "number", min: 0, value: w.count, "data-testid": `shot-weapon-${i}`,
-      onchange: (e) => {
-        shot.weapons = (shot.weapons || fired).map((x, j) =>
+      "data-weapon": w.name,
+      onchange: (e) => { // (a box kept while typing outlives its answer: read the latest)
+        const now = shot.weapons || answers.shot?.weapons || fired;
+        shot.weapons = now.map((x, j) =>
           ({ name: x.name, count: j === i ? Number(e.target.value) : x.count }));
         askOdds("shot");
       } }), w.name));
