@@ -388,7 +388,10 @@ def test_a_fights_end_is_taken_on_both_units(page, served):
     assert page.get_by_test_id("assault-defender").input_value() == ""  # (it is gone)
     assert page.get_by_test_id("fought-apply").count() == 0
     page.get_by_test_id("assault-defender").select_option("11")  # its one assault is spent
-    assert "has fought its assault this turn" in page.get_by_test_id("fought-refused").inner_text()
+    page.wait_for_function(
+        "(document.querySelector('[data-testid=assault-error]')?.textContent ?? '')"
+        ".includes('has fought its assault this turn')"
+    )
     # a vehicle assaulted: what befell it is given as a shot's result
     page.get_by_test_id("assault-defender").select_option("17")
     page.get_by_test_id("assault-taken-knocked-out").check()
@@ -1033,3 +1036,162 @@ def test_a_side_with_no_die_to_draw_is_greyed_out_with_why(page, served):
     drawn = page.get_by_test_id("drawn-1")
     assert drawn.is_disabled() and drawn.get_attribute("title") == why
     assert page.get_by_test_id("drawn-0").is_enabled()
+
+
+def test_the_target_list_greys_the_firer_with_the_servers_reason(page, served):
+    """A unit does not shoot at itself: the Target list offers the firer greyed out, and
+    the Firer list the target, each with the server's refusal as its title (and folded
+    under the list, for a phone)."""
+    with pytest.raises(AidError) as itself:
+        shoot(served.session.now, ShotAsked(1, 1, 10))
+    why = str(itself.value)
+    assert why == "1st Grenadier Squad cannot shoot at itself"
+    assert _option(page, "shot-target", 1).is_enabled()
+    page.get_by_test_id("shot-firer").select_option("1")
+    page.wait_for_function(
+        "document.querySelector(\"[data-testid=shot-target] option[value='1']\")?.disabled"
+    )
+    itself_offered = _option(page, "shot-target", 1)
+    assert itself_offered.get_attribute("title") == why
+    assert _option(page, "shot-target", 2).is_enabled()  # (a friend may be shot: not greyed)
+    # (folded under the list: a tap on "why one is greyed" shows it)
+    assert page.get_by_test_id("shot-target-why").locator("li").all_text_contents() == [why]
+    page.get_by_test_id("shot-target").select_option("11")
+    page.get_by_test_id("shot-chances").wait_for()
+    # the target picked first greys itself in the Firer list
+    page.get_by_test_id("shot-firer").select_option("")
+    page.wait_for_function(
+        "document.querySelector(\"[data-testid=shot-firer] option[value='11']\")?.title"
+        " === '2nd Rifle Squad cannot shoot at itself'"
+    )
+    assert _option(page, "shot-firer", 11).is_disabled()
+    assert _option(page, "shot-firer", 1).is_enabled()
+
+
+@pytest.fixture
+def no_pins_remove(tmp_path) -> Iterator[Served]:
+    """A game by house rules in which pins never remove a unit (so it may hold 99)."""
+    from test_bolt_action_rules import house_rules
+
+    path = house_rules(
+        tmp_path,
+        "pins_destroy_at_base_morale: true",
+        "pins_destroy_at_base_morale: false",
+    )
+    save = str(tmp_path / "aid.jsonl")
+    session, _ = set_up(GameAsked("konflikt47", turns=2, seed=4, save=save, rules_file=path))
+    running = Served(session)
+    yield running
+    running.stop()
+
+
+def test_pins_plus_is_greyed_at_the_most_a_unit_holds_with_why(browser, no_pins_remove):
+    served = no_pins_remove
+    served.session.step(lambda t: t.set_pins(1, 98))
+    with pytest.raises(AidError) as too_many:
+        served.session.now.set_pins(1, 99).set_pins(1, 100)
+    why = str(too_many.value)
+    assert why == "1st Grenadier Squad's pins are 0 to 99 (got 100)"
+    page = browser.new_page()
+    try:
+        page.goto(served.url)
+        page.get_by_test_id("pins-1").wait_for()
+        up = page.get_by_test_id("pins-up-1")
+        assert up.is_enabled() and up.get_attribute("title") is None
+        up.click()
+        page.wait_for_function(
+            "document.querySelector('[data-testid=pins-1]')?.textContent === '99'"
+        )
+        page.wait_for_function(
+            "document.querySelector('[data-testid=pins-up-1]')?.title.includes('0 to 99')"
+        )
+        up = page.get_by_test_id("pins-up-1")
+        assert up.is_disabled() and up.get_attribute("title") == why
+        before = served.session.now
+        up.click(force=True)  # greyed: it says why, and sends nothing
+        page.wait_for_function(
+            "document.querySelector('[data-testid=error]')?.textContent.includes('0 to 99')"
+        )
+        assert page.get_by_test_id("error").inner_text().startswith(why)
+        assert served.session.now is before and before.units[1].pins == 99
+    finally:
+        page.close()
+
+
+def test_a_fought_assaults_reason_is_shown_once(page, served):
+    running(served, page, 2)
+    page.get_by_test_id("assault-attacker").select_option("2")
+    page.get_by_test_id("assault-defender").select_option("11")
+    page.get_by_test_id("assault-chances").wait_for()
+    served.session.step(lambda t: t.fought(2, 10, "attacker", 5))  # (another device took it)
+    why = served.session.now.assault_refused(2)
+    assert why is not None and "has fought its assault this turn" in why
+    assert served.session.now.attack_refused(2) == why  # (its odds: refused alike)
+    page.wait_for_function(  # (the page follows the game every 2 s)
+        "(document.querySelector('[data-testid=assault-error]')?.textContent ?? '')"
+        ".includes('has fought its assault this turn')",
+        timeout=10_000,
+    )
+    assert page.get_by_test_id("assault-error").inner_text() == why
+    assert page.locator("body").inner_text().count(why) == 1
+    assert page.get_by_test_id("fought-refused").count() == 0
+    assert page.get_by_test_id("fought-apply").count() == 0
+    # where the odds may be asked (its die still in the bag), the fight's end says why not
+    page.get_by_test_id("assault-attacker").select_option("1")
+    page.get_by_test_id("assault-defender").select_option("11")
+    page.get_by_test_id("assault-chances").wait_for()
+    refused = served.session.now.assault_refused(1)
+    assert refused is not None and "has no Run order this turn" in refused
+    assert page.get_by_test_id("fought-refused").inner_text() == refused
+    assert page.locator("body").inner_text().count(refused) == 1
+
+
+def test_on_a_touch_screen_a_tap_says_why_a_choice_is_greyed(browser, served):
+    """A phone shows no tooltip and lets no greyed choice be tapped: a tap on a greyed
+    button shows its reason where a refused step's shows (sending nothing), and the greyed
+    units of a list have theirs folded under it, a tap away."""
+
+    def side_a_ordered(t):  # type: ignore[no-untyped-def]
+        for unit in t.waiting(0):
+            t = t.take_die(unit.uid, "Down", out_of_turn(unit))
+        return t
+
+    served.session.step(side_a_ordered)
+    now = served.session.now
+    no_draw, no_model = now.draw_refused(0), now.models_refused(1, 11)
+    assert no_draw is not None and no_model is not None
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        page.goto(served.url)
+        page.get_by_test_id("drawn-0").wait_for()
+        for test_id, why in [("drawn-0", no_draw), ("models-up-1", no_model)]:
+            button = page.get_by_test_id(test_id)
+            assert button.is_disabled() and button.get_attribute("title") == why
+            button.tap(force=True)
+            page.wait_for_function(
+                "([text]) => document.querySelector('#error-text')?.textContent === text",
+                arg=[why],
+            )
+            assert page.get_by_test_id("error").is_visible()
+            assert served.session.now is now
+        # the Firer list: each greyed unit's reason, folded until tapped
+        greyed = [now.units[u.uid].name for u in now.units if u.side == 0 and not u.destroyed]
+        assert len(greyed) > 1
+        why = page.get_by_test_id("shot-firer-why")
+        assert not why.locator("li").first.is_visible()
+        why.locator("summary").tap()
+        reasons = why.locator("li")
+        reasons.first.wait_for()
+        told = reasons.all_inner_texts()
+        assert len(told) == len(greyed)
+        for name, text in zip(greyed, told, strict=True):
+            assert text.startswith(f"{name} cannot fire this turn: its die shows Down")
+        # (kept open as the page follows the game)
+        served.session.step(lambda t: t.set_pins(11, 1))
+        page.wait_for_function(
+            "document.querySelector('[data-testid=pins-11]')?.textContent === '1'",
+            timeout=10_000,
+        )
+        assert page.get_by_test_id("shot-firer-why").locator("li").first.is_visible()
+    finally:
+        page.close()

@@ -315,3 +315,46 @@ def test_the_state_gives_each_refusal_in_the_words_the_step_or_question_is_refus
     assert draw_refused[1] is None
     assert draw_refused[0] == refused("/api/draw", {"side": 0})
     assert draw_refused[0].startswith("no die of Schwerefeld Battlegroup is left in the bag")
+
+
+def test_the_state_gives_a_shot_at_itself_and_a_pin_too_many_as_refused(tmp_path):
+    """The Target list greys the firer and "+" the pin past the most a unit holds (99),
+    each with the server's refusal in its own words (by rules in which pins never remove
+    a unit, so that it may hold them)."""
+    from fastapi.testclient import TestClient
+    from test_bolt_action_rules import house_rules
+
+    from kriegsspiel.aid.command import GameAsked, set_up
+    from kriegsspiel.aid.server import create_app
+
+    path = house_rules(
+        tmp_path, "pins_destroy_at_base_morale: true", "pins_destroy_at_base_morale: false"
+    )
+    save = str(tmp_path / "a.jsonl")
+    session, _ = set_up(GameAsked("konflikt47", save=save, rules_file=path))
+    client = TestClient(create_app(session))
+    squad, foe = 1, 11
+
+    def state(uid: int) -> dict:
+        return client.get("/api/state").json()["units"][uid]
+
+    def refused(path: str, body: dict) -> str:
+        answer = client.post(path, json=body)
+        assert answer.status_code == 409, answer.json()
+        return str(answer.json()["error"])
+
+    itself = state(squad)["own_target_refused"]
+    assert itself == refused("/api/odds/shoot", {"firer": squad, "target": squad, "range": 6})
+    assert itself == "1st Grenadier Squad cannot shoot at itself"
+    assert client.post(
+        "/api/odds/shoot", json={"firer": squad, "target": foe, "range": 6}
+    ).is_success
+    assert state(squad)["more_pins_refused"] is None
+    assert client.post("/api/pins", json={"unit": squad, "pins": 98}).is_success
+    assert state(squad)["more_pins_refused"] is None
+    assert client.post("/api/pins", json={"unit": squad, "pins": 99}).is_success
+    assert not state(squad)["destroyed"]  # (these rules remove no unit for its pins)
+    too_many = state(squad)["more_pins_refused"]
+    assert too_many == refused("/api/pins", {"unit": squad, "pins": 100})
+    assert too_many == "1st Grenadier Squad's pins are 0 to 99 (got 100)"
+    assert state(squad)["pins"] == 99

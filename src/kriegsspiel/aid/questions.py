@@ -295,11 +295,16 @@ def _pair(tracker: Tracker, a: int, b: int, doing: str) -> tuple[TrackedUnit, Tr
             raise AidError(f"no unit {uid} (units are 0 to {len(units) - 1})")
     first, second = units[a], units[b]
     if a == b:
-        raise AidError(f"{first.name} cannot {doing} itself")
+        raise AidError(itself_refused(first, doing))
     for unit in (first, second):
         if unit.destroyed:
             raise AidError(f"{unit.name} is destroyed")
     return first, second
+
+
+def itself_refused(unit: TrackedUnit, doing: str) -> str:
+    """Why ``unit`` cannot be both sides of what it is ``doing`` ("shoot at", "assault")."""
+    return f"{unit.name} cannot {doing} itself"
 
 
 def _may_fire(tracker: Tracker, firer: TrackedUnit) -> None:

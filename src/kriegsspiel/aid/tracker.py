@@ -538,8 +538,9 @@ class Tracker:
     def set_pins(self, uid: int, pins: int) -> Tracker:
         """Set a unit's pins; as many as its morale value remove it from play."""
         unit = self._alive(uid)
-        if not 0 <= pins <= MAX_PINS:
-            raise AidError(f"pins are 0 to {MAX_PINS} (got {pins})")
+        refused = self.pins_refused(uid, pins)
+        if refused is not None:
+            raise AidError(refused)
         base = new_test(self.rules, unit.quality).base
         if destroyed_by_pins(self.rules, base, pins):
             step = self._with(replace(unit, pins=pins, models=0, destroyed=True, checks_due=()))
@@ -566,6 +567,13 @@ class Tracker:
             due = (*due, HALF_STRENGTH)
             text += f"; {HALF_STRENGTH}: a morale check (needs {self.test_of(uid).value} or less)"
         return self._with(replace(unit, models=models, checks_due=due)).noted(text)
+
+    def pins_refused(self, uid: int, pins: int) -> str | None:
+        """Why ``uid`` cannot be set to ``pins`` pins, or None if it may: pins are 0 to
+        :data:`MAX_PINS` (where the rules remove a unit at its morale, it goes first)."""
+        if not 0 <= pins <= MAX_PINS:
+            return f"{self._unit(uid).name}'s pins are 0 to {MAX_PINS} (got {pins})"
+        return None
 
     def models_refused(self, uid: int, models: int) -> str | None:
         """Why ``uid`` cannot be set to ``models`` models left, or None if it may: no unit

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kriegsspiel.aid.questions import defender_modes, fire_refused
+from kriegsspiel.aid.questions import defender_modes, fire_refused, itself_refused
 from kriegsspiel.aid.tracker import ORDERS, TrackedUnit, Tracker
 from kriegsspiel.rulesets.bolt_action.assault import fighting_modes
 from kriegsspiel.rulesets.bolt_action.morale import UNTESTED_ORDERS, new_test
@@ -107,12 +107,15 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
     # why it cannot be the attacker of a fight's end now (no Run order, its Run spent)
     out["assault_refused"] = tracker.assault_refused(unit.uid)
     # what the page offers it greyed out, each with the reason the server refuses it in:
-    # the orders it cannot be given, a shot it fires, an assault it makes (its odds), a
-    # model more than it has
+    # the orders it cannot be given, a shot it fires, a shot of its own at itself (the
+    # Target list greys the firer), an assault it makes (its odds), a model more than it
+    # has, a pin more than the most a unit holds
     out["orders_refused"] = tracker.orders_refused(unit.uid)
     out["fire_refused"] = fire_refused(tracker, unit)
+    out["own_target_refused"] = itself_refused(unit, "shoot at")
     out["attack_refused"] = tracker.attack_refused(unit.uid)
     out["more_models_refused"] = tracker.models_refused(unit.uid, unit.models + 1)
+    out["more_pins_refused"] = tracker.pins_refused(unit.uid, unit.pins + 1)
     out["removed_at_pins"] = (
         new_test(rules, unit.quality).base
         if rules.data.procedure.pins_destroy_at_base_morale

@@ -117,6 +117,15 @@ function inWords(text) {
     })).join("; ");
 }
 
+// A choice the server refuses is greyed, its reason as its title for a mouse; a touch
+// screen has no tooltips, so a tap on it (or Enter) shows the reason where a refused
+// step's shows, and sends nothing. (``why``: the server's reason, or null: it may.)
+function offer(attrs, why, ...children) {
+  return el("button", { ...attrs, title: why || attrs.title,
+    "aria-disabled": why ? "true" : null, onclick: why ? () => showError(why) : attrs.onclick },
+  ...children);
+}
+
 function showError(text) {
   const box = document.getElementById("error");
   box.hidden = !text;
@@ -207,19 +216,18 @@ function drawBag() {
       `Die in hand: ${game.armies[game.in_hand]} — give it to one of its units`);
   } else {
     // the aid draws, or the players say whose die came out of their own bag (a side the
-    // server would refuse is greyed out, its reason in the button's title)
+    // server would refuse is greyed out, its reason in the button's title and on a tap)
     action = el("div", { class: "row" },
       el("button", {
         class: "primary", "data-testid": "draw", disabled: game.phase !== "orders",
         onclick: () => send("/api/draw"),
       }, "Draw a die"),
       el("span", { class: "note" }, "or we drew:"),
-      [0, 1].map((side) => el("button", {
+      [0, 1].map((side) => offer({
         class: `drawn side${side}`, "data-testid": `drawn-${side}`,
-        disabled: Boolean(game.draw_refused[side]),
-        title: game.draw_refused[side] || `A die of ${game.armies[side]} came out of our bag`,
+        title: `A die of ${game.armies[side]} came out of our bag`,
         onclick: () => send("/api/draw", { side }),
-      }, game.armies[side])));
+      }, game.draw_refused[side], game.armies[side])));
   }
   const note = el("div", { class: "note" },
     `A destroyed unit's die leaves the bag ${game.destroyed_dice_leave}.`);
@@ -280,7 +288,8 @@ function drawUnit(u) {
   card.append(counter(u, "models", `Models`, u.models, `of ${u.start_models}`, "/api/models",
     u.more_models_refused));
   card.append(counter(u, "pins", `Pins`, u.pins,
-    u.removed_at_pins ? `(removed at ${u.removed_at_pins})` : "", "/api/pins"));
+    u.removed_at_pins ? `(removed at ${u.removed_at_pins})` : "", "/api/pins",
+    u.more_pins_refused));
   const officers = game.officers[u.side];
   const near = nearOf(u.uid);
   if (officers.length) {
@@ -329,7 +338,7 @@ function moraleButtons(u, near) {
       onclick: check({ roll: false, passed: false }) }, "failed"));
 }
 
-// (``upRefused``: the server's reason it takes no more, which greys out "+")
+// (``upRefused``: the server's reason it takes no more, which greys out "+": see offer)
 function counter(u, what, label, value, after, path, upRefused = null) {
   const set = (n) => {
     // pins at its morale value remove the unit: asked first, as "Destroyed" is
@@ -341,8 +350,7 @@ function counter(u, what, label, value, after, path, upRefused = null) {
     el("span", { class: "label" }, label),
     el("button", { "data-testid": `${what}-down-${u.uid}`, onclick: () => set(value - 1), disabled: value <= 0 }, "−"),
     el("strong", { "data-testid": `${what}-${u.uid}` }, value),
-    el("button", { "data-testid": `${what}-up-${u.uid}`, onclick: () => set(value + 1),
-      disabled: Boolean(upRefused), title: upRefused }, "+"),
+    offer({ "data-testid": `${what}-up-${u.uid}`, onclick: () => set(value + 1) }, upRefused, "+"),
     after);
 }
 
@@ -494,17 +502,30 @@ const live = () => game.units.filter((u) => !u.destroyed);
 const unitOf = (uid) => (uid === "" ? null : game.units[Number(uid)]);
 
 // ``refusedOf(unit)``: the server's reason the unit cannot take this part (a firer whose
-// die shows Down), or null: a unit refused is offered greyed out, the reason its title
+// die shows Down), or null: a unit refused is offered greyed out, the reason its title;
+// a touch screen shows no title (nor lets a greyed option be tapped), so the reasons are
+// also under the list, folded away ("why greyed") until tapped. (One picked before it
+// was refused: the answer under the form says why.)
+const whyOpen = new Set(); // the lists whose reasons are unfolded (kept as forms redraw)
+
 function unitPicker(label, value, units, id, change, refusedOf = () => null) {
-  return el("label", { class: "row" }, el("span", { class: "label" }, label),
+  const greyed = [];
+  const row = el("label", { class: "row" }, el("span", { class: "label" }, label),
     el("select", { "data-testid": id, onchange: (e) => change(e.target.value) },
       el("option", { value: "" }, "— pick a unit —"),
       [0, 1].map((side) => el("optgroup", { label: game.armies[side] },
         units.filter((u) => u.side === side).map((u) => {
           const why = refusedOf(u) || null;
+          if (why) greyed.push(why);
           return el("option", { value: u.uid, selected: String(u.uid) === String(value),
             disabled: Boolean(why), title: why }, u.name);
         })))));
+  if (!greyed.length) return row;
+  return el("div", {}, row, el("details", { class: "why", "data-testid": `${id}-why`,
+    open: whyOpen.has(id),
+    ontoggle: (e) => { if (e.target.open) whyOpen.add(id); else whyOpen.delete(id); } },
+  el("summary", {}, greyed.length === 1 ? "why one is greyed" : `why ${greyed.length} are greyed`),
+  el("ul", {}, greyed.map((why) => el("li", {}, why)))));
 }
 
 function choice(label, value, options, id, change) {
@@ -537,8 +558,11 @@ function drawOdds() {
   };
   fill(shotForm,
     el("h3", {}, "A shot"),
-    unitPicker("Firer", shot.firer, units, "shot-firer", setShot("firer"), (u) => u.fire_refused),
-    unitPicker("Target", shot.target, units, "shot-target", setShot("target")),
+    // (a unit does not shoot at itself: the one picked in the other list is greyed)
+    unitPicker("Firer", shot.firer, units, "shot-firer", setShot("firer"),
+      (u) => u.fire_refused || (String(u.uid) === shot.target ? u.own_target_refused : null)),
+    unitPicker("Target", shot.target, units, "shot-target", setShot("target"),
+      (u) => (String(u.uid) === shot.firer ? u.own_target_refused : null)),
     el("label", { class: "row" }, el("span", { class: "label" }, "Range"),
       el("input", { type: "number", min: 0, step: 0.5, value: shot.range, "data-testid": "shot-range",
         onchange: (e) => setShot("range")(e.target.value) }), "inches"),
@@ -622,6 +646,8 @@ function foughtRow(attacker, defender) { // (picked just above: the options need
   const outcomes = [["attacker", "the attackers won"], ["defender", "the defenders won"],
     ["both", "both wiped out"]];
   if (attacker.assault_refused) {
+    // (its odds refused in the same words, the answer just above says why: once)
+    if (attacker.assault_refused === attacker.attack_refused) return null;
     return el("div", { class: "row" }, el("span", { class: "label" }, "Fought"),
       el("span", { class: "note", "data-testid": "fought-refused" }, attacker.assault_refused));
   }
