@@ -310,7 +310,8 @@ def test_rules_lists_copies_and_checks_every_ruleset(tmp_path: Path) -> None:
         "iron-cross", digest, "iron_cross.yaml"
     )  # fmt: skip
     assert data["changes"] == [{"table": "smoke", "row": None, "field": "needs",
-                                "change": "changed", "shipped": 5, "file": 4}]  # fmt: skip
+                                "change": "changed", "shipped": 5, "file": 4,
+                                "faces": None}]  # fmt: skip
 
 
 def test_rules_names_the_edition_the_file_is_played_as(tmp_path: Path) -> None:
