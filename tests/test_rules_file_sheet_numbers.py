@@ -309,3 +309,47 @@ def test_a_summary_reworded_or_changed_with_its_number_is_taken(old: str, new: s
     """A summary in the designer's own words says no number to check; one changed with
     its number agrees with it; 1 and 1.0 are one number."""
     rules_for("bolt-action-1", "house.yaml", changed("bolt-action-1", old, new))
+
+
+# -- the tactical AI's Rally, by the rules file's dice -------------------------------
+def test_the_pins_a_rally_is_expected_to_take_off_are_its_dice_as_rolled() -> None:
+    """One reading of the Rally dice for the AI and the game: the expectation the AI
+    values is the mean of what :func:`rally_roll` takes off, and is exact for the D6."""
+    from fractions import Fraction
+
+    from kriegsspiel.core.procedure import RandomDice
+    from kriegsspiel.rulesets.bolt_action.morale import expected_rallied, rallied, rally_roll
+
+    d6 = rules_for("bolt-action-1")
+    assert [expected_rallied(d6, pins) for pins in (0, 1, 2, 6, 9)] == [
+        0, 1, Fraction(11, 6), Fraction(7, 2), Fraction(7, 2)
+    ]  # fmt: skip
+    text = changed("bolt-action-1", RALLY_ROW, RALLY_ROW.replace("D6", "D3+1"))
+    d3 = rules_for("bolt-action-1", "d3.yaml", text)
+    assert expected_rallied(d3, 9) == 3 and expected_rallied(d3, 3) == Fraction(2 + 3 + 3, 3)
+    dice = RandomDice(7)
+    rolls = [rallied(3, rally_roll(dice, d3)) for _ in range(6000)]
+    assert abs(sum(rolls) / len(rolls) - 8 / 3) < 0.03
+
+
+def test_the_tactical_ai_values_a_rally_by_the_rules_files_dice() -> None:
+    """It valued a Rally at 6 a pin less 2 whatever the file's dice (a D3 Rally as a
+    D6's); now as the shipped dice's worth, scaled by the pins the file's dice are
+    expected to take off against the shipped dice's: the same with the shipped data (so
+    every game by it is as it was), less with a D3 for a unit with pins a D3 may leave."""
+    from fractions import Fraction
+
+    from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+
+    def worth(text: str | None, pins: int) -> float:
+        game = game_by("bolt-action-1", text)
+        unit = game.units[10]
+        unit.pins = pins
+        rally = Action("order", side=unit.side, unit=unit.uid, order="Rally")
+        return TacticalPlayer(0).value(game, rally)
+
+    d3 = changed("bolt-action-1", RALLY_ROW, RALLY_ROW.replace("D6", "D3"))
+    assert [worth(None, pins) for pins in (0, 1, 2, 5)] == [-2.0, 4.0, 10.0, 28.0]
+    assert worth(d3, 1) == 4.0  # (a D3 takes the one pin off as surely as a D6)
+    assert worth(d3, 5) == 6 * 5 * float(Fraction(2) / Fraction(10, 3)) - 2  # 16, not 28
+    assert worth(d3, 2) < worth(None, 2)
