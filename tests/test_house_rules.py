@@ -343,9 +343,10 @@ def test_a_sweep_file_plays_by_its_rules_file(tmp_path: Path) -> None:
         # another ruleset's data, told as such at the sweep file's line (it was "does not
         # look like a rules data file", naming the rules file alone)
         ("hc.yaml", "sweeps/odd.yaml: line 4, field rules_file: this file (sweeps/hc.yaml) "
-         "is the rules data of House Clearing (its field ruleset, line 5), not of "
-         "Konflikt '47; games are played by konflikt47 and bolt-action-1: give a copy of "
-         "Konflikt '47's data (kriegsspiel rules --ruleset konflikt47 --copy FILE)"),
+         "is the rules data of house-clearing (House Clearing), as its field ruleset says "
+         "(sweeps/hc.yaml:5), not of konflikt47; games are played by konflikt47 and "
+         "bolt-action-1: give a copy of konflikt47's data (kriegsspiel rules --ruleset "
+         "konflikt47 --copy FILE)"),
     ]:  # fmt: skip
         (folder / "hc.yaml").write_text(shipped_data("house-clearing").read_text())
         (folder / "odd.yaml").write_text(
@@ -431,8 +432,9 @@ def test_a_rules_file_missing_broken_or_of_the_other_edition_is_refused(
     for given, said in (
         ("nothere.yaml", "nothere.yaml: cannot be read (No such file or directory)"),
         ("broken.yaml", f"broken.yaml: line {line}, field weapons.rows.0.shots: 'x5' is not"),
-        ("ba1.yaml", "--rules-file ba1.yaml: this file is the rules data of bolt-action-1 (its "
-                     "field 'ruleset'), not of konflikt47,"),
+        ("ba1.yaml", "--rules-file ba1.yaml: this file is the rules data of bolt-action-1 "
+                     "(Bolt Action 1st edition), as its field ruleset says (ba1.yaml:7), not "
+                     "of konflikt47,"),
         ("patrol-b.yaml", "patrol-b.yaml: this does not look like a rules data file"),
     ):  # fmt: skip
         done = run_cli(*command, "--rules-file", given, cwd=tmp_path)

@@ -116,7 +116,86 @@ def test_rules_copies_an_editions_data_and_lists_what_a_copy_changes(tmp_path: P
     data = json.loads(run_cli("rules", "mine.yaml", "--json", cwd=tmp_path).stdout)
     assert data["ruleset"] == "bolt-action-1" and data["rules_file"] == "mine.yaml"
     assert {"table": "weapons", "row": "Bazooka", "field": "range", "change": "changed",
-            "shipped": 24, "file": 30} in data["changes"]  # fmt: skip
+            "shipped": 24, "file": 30, "faces": None} in data["changes"]  # fmt: skip
+
+
+#: Edits of the Bolt Action copy's die tables (each text found once), as a designer
+#: makes them: FUBAR's friendly fire on a 1 only, the barrage's delay on a 2 only (fire
+#: for effect from 3) and a unit under it pinned on 1-4, on fire from 3 to 3-4 (knocked
+#: out from 5), a fighter-bomber's pins, Rally's dice (and its summary with them).
+DIE_EDITS = (
+    ("    - rolls: [1, 2]\n      result: friendly fire", "    - rolls: [1]\n      result: friendly fire"),
+    ("    - rolls: [3, 4, 5, 6]\n      result: panic", "    - rolls: [2, 3, 4, 5, 6]\n      result: panic"),
+    ("    - rolls: [2, 3]\n      effect: delay", "    - rolls: [2]\n      effect: delay"),
+    ("    - rolls: [4, 5, 6]\n      effect: fire for effect",
+     "    - rolls: [3, 4, 5, 6]\n      effect: fire for effect"),
+    ("pin_rolls: [1, 2, 3, 4, 5]", "pin_rolls: [1, 2, 3, 4]"),
+    ("    - low: 3\n      high: 3\n      effect: on fire",
+     "    - low: 3\n      high: 4\n      effect: on fire"),
+    ("    - low: 4\n      high: null\n      effect: knocked out",
+     "    - low: 5\n      high: null\n      effect: knocked out"),
+    ("aircraft: Fighter-bomber, pins: 2", "aircraft: Fighter-bomber, pins: 3"),
+    ("pins_lost: D6, summary: No move or fire but lose D6 pin markers",
+     "pins_lost: D6+1, summary: No move or fire but lose D6+1 pin markers"),
+)  # fmt: skip
+
+
+def test_rules_tells_a_die_tables_changes_as_a_player_reads_the_table(tmp_path: Path) -> None:
+    """Each table rolled on a die, face by face: it was "1: rolls [1, 2] → [1]", then "3:
+    left out (shipped: {rolls: [3, 4, 5, 6], ...})" and "2: new, {...}" for FUBAR's 2 now
+    panicking, "5: pins_lost D6 → D6+1" for Rally's, "2: aircraft.pins 2 → 3"."""
+    text = (DATA_DIR / "bolt_action_1.yaml").read_text()
+    for old, new in DIE_EDITS:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    (tmp_path / "dice.yaml").write_text(text)
+    told = run_cli("rules", "dice.yaml", cwd=tmp_path)
+    assert told.returncode == 0, told.stderr
+    lines = [line.strip() for line in told.stdout.splitlines()]
+    assert lines[1:-1] == [
+        "It changes 7 things from the shipped data:",
+        "orders",
+        "die 5 (Rally): pins_lost D6 → D6+1",
+        "die 5 (Rally): summary No move or fire but lose D6 pin markers → No move or fire "
+        "but lose D6+1 pin markers",
+        "fubar",
+        "die 2: friendly fire → panic",
+        "damage_results",
+        "die 4: knocked out → on fire",
+        "artillery_barrage",
+        "die 3: delay → fire for effect",
+        "pin_rolls and hit_rolls, die 5: pin_rolls → neither",
+        "air_strike",
+        "aircraft, die 2-3 (Fighter-bomber): pins 2 → 3",
+    ]
+    data = json.loads(run_cli("rules", "dice.yaml", "--json", cwd=tmp_path).stdout)
+    assert {"table": "fubar", "row": "die 2", "field": None, "change": "changed",
+            "shipped": "friendly fire", "file": "panic", "faces": [2, 2]} in data["changes"]  # fmt: skip
+
+
+def test_a_die_tables_open_ends_and_a_results_own_changes_are_told() -> None:
+    """A damage result's "or less" and "or more" ends are told as such; a result's row
+    changed where no face reads it in both tables is told by its name."""
+    from kriegsspiel.rulesets.bolt_action.house import changes
+
+    def results(*rows: tuple[int | None, int | None, str, int]) -> dict[str, object]:
+        keys = ("low", "high", "effect", "pins")
+        return {"damage_results": {"rows": [dict(zip(keys, r, strict=True)) for r in rows]}}
+
+    shipped = results((None, 1, "stunned", 1), (2, 3, "immobilised", 1), (4, None, "out", 0))
+    house = results((None, 2, "stunned", 2), (3, 3, "immobilised", 1), (4, None, "out", 0))
+    told = [(c.row, c.told()) for c in changes(shipped, house)]
+    assert told == [
+        ("die 1 or less (stunned)", "die 1 or less (stunned): pins 1 → 2"),
+        ("die 2", "die 2: immobilised → stunned"),
+    ]
+    house = results((None, 3, "out", 0), (4, None, "stunned", 2))
+    assert [c.told() for c in changes(shipped, house)] == [
+        "die 1 or less: stunned → out",
+        "die 2-3: immobilised → out",
+        "die 4 or more: out → stunned",
+        "stunned: pins 1 → 2",
+    ]
 
 
 def test_rules_refuses_a_broken_file_or_one_of_another_edition(tmp_path: Path) -> None:

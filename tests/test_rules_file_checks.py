@@ -342,6 +342,7 @@ def test_the_limits_take_their_own_values(tmp_path: Path) -> None:
         "  always_passes_on: 2\n  fubar_on: 12\n", "  always_passes_on: 12\n  fubar_on: 2\n"
     )
     text = text.replace("  fraction_of_advance: 0.5\n", "  fraction_of_advance: 1.0\n")
+    text = text.replace("at up to half its Advance", "at up to its full Advance")  # (its summary)
     path.write_text(text)
     rules = rules_for("konflikt47", str(path))
     assert rules.weapon("Rifle").shots == str(MOST_SHOTS)

@@ -5,6 +5,7 @@ file may not change: the orders, each on its face."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from kriegsspiel.aid.tracker import AidError, Tracker
 from kriegsspiel.core.procedure import ScriptedDice
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point
+from kriegsspiel.errors import DataFileError
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.data import DATA_DIR, load_edition
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
@@ -29,10 +31,14 @@ def shipped(ruleset: str) -> str:
     return (DATA_DIR / f"{ruleset.replace('-', '_')}.yaml").read_text(encoding="utf-8")
 
 
-def changed(ruleset: str, old: str, new: str) -> str:
+def changed(ruleset: str, old: str, new: str, *more: tuple[str, str]) -> str:
+    """The shipped data of ``ruleset`` with ``old`` made ``new`` (and each of ``more``),
+    each found once: a number and, where its summary says it, the summary with it."""
     text = shipped(ruleset)
-    assert text.count(old) == 1, old
-    return text.replace(old, new)
+    for was, now in ((old, new), *more):
+        assert text.count(was) == 1, was
+        text = text.replace(was, now)
+    return text
 
 
 def game_by(ruleset: str, text: str | None) -> BoltActionGame:
@@ -53,12 +59,14 @@ def move(unit: UnitState, x: float, y: float) -> None:
 
 
 RALLY = "{die: 5, order: Rally, pins_lost: D6,"
+#: Rally's row whole: its dice and its summary, which says them.
+RALLY_ROW = RALLY + " summary: No move or fire but lose D6 pin markers}"
 
 
 def test_a_rally_loses_the_pins_of_the_rules_files_dice() -> None:
     """Sheets 000-002: a Rally loses "D6 pin markers"; a rules file's dice are played."""
     for pins_lost, lost in (("D6", 4), ("D3+3", 3 + 3)):
-        text = changed("konflikt47", RALLY, RALLY.replace("D6", pins_lost))
+        text = changed("konflikt47", RALLY_ROW, RALLY_ROW.replace("D6", pins_lost))
         game = game_by("konflikt47", text)
         unit = game.units[10]
         unit.pins = 9
@@ -72,7 +80,7 @@ def test_a_rally_loses_the_pins_of_the_rules_files_dice() -> None:
 def test_the_play_aid_asks_for_the_rules_files_rally_dice() -> None:
     from kriegsspiel.sim.matchup import build_matchup, parsed
 
-    text = changed("bolt-action-1", RALLY, RALLY.replace("D6", "D3"))
+    text = changed("bolt-action-1", RALLY_ROW, RALLY_ROW.replace("D6", "D3"))
     scenario, army_a, army_b = parsed(build_matchup("bolt-action-1", None, []))
     tracker = Tracker.start(
         "bolt-action-1", (army_a, army_b), scenario.turns, rules_file="house.yaml", rules_text=text
@@ -107,7 +115,10 @@ def test_an_officers_range_is_the_rules_files() -> None:
 def test_friendly_fire_reaches_as_far_as_the_rules_file_says() -> None:
     """Sheets 000-002: FUBAR fires at a friend "that has an enemy unit within 12""."""
     text = changed(
-        "bolt-action-1", "friendly_fire_enemy_within: 12", "friendly_fire_enemy_within: 40"
+        "bolt-action-1",
+        "friendly_fire_enemy_within: 12",
+        "friendly_fire_enemy_within: 40",
+        ('unit within 12"; with no such target', 'unit within 40"; with no such target'),
     )
     found = []
     for rules in (None, text):
@@ -126,7 +137,12 @@ def test_friendly_fire_reaches_as_far_as_the_rules_file_says() -> None:
 def test_a_miscalculated_barrage_moves_as_far_as_the_rules_file_says() -> None:
     """Sheet 002: "Enemy may target point up to 24" in any direction": onto the caller's own
     nearest unit within that reach (the engine's choice for the enemy)."""
-    text = changed("bolt-action-1", "miscalculation_reach: 24", "miscalculation_reach: 40")
+    text = changed(
+        "bolt-action-1",
+        "miscalculation_reach: 24",
+        "miscalculation_reach: 40",
+        ('move the target point up to 24"', 'move the target point up to 40"'),
+    )
     for rules, moved in ((None, False), (text, True)):
         game = game_by("bolt-action-1", rules)
         own = next(u for u in game.units if u.side == 0)
@@ -154,7 +170,7 @@ def test_a_miscalculated_barrage_moves_as_far_as_the_rules_file_says() -> None:
         ),
         ("{die: 1, order: Fire", "{die: 2, order: Fire", "die 2 with Fire: the engine plays six"),
         ("{die: 5, order: Rally", "{die: 9, order: Rally", "line 45, field orders.rows.4.order"),
-        (RALLY, "{die: 5, order: Rally, pins_lost: D6+70,", "pins_lost: 'D6+70' can come to"),
+        (RALLY_ROW, RALLY_ROW.replace("D6", "D6+70"), "pins_lost: 'D6+70' can come to"),
         (
             "{die: 6, order: Down,",
             "{die: 6, order: Down, pins_lost: D6,",
@@ -222,3 +238,118 @@ def test_a_to_hit_clamped_by_the_natural_miss_says_so_and_cites_the_file(tmp_pat
     reasoning = json.loads(plain.stdout)["reasoning"]
     shipped_why = next(r for r in reasoning if r["topic"].strip() == "to hit")
     assert shipped_why["result"] == "2+" and "always misses" not in shipped_why["because"]
+
+
+# -- a summary says the file's numbers -----------------------------------------------
+def test_a_summary_that_contradicts_its_numbers_is_refused_with_the_right_words(
+    tmp_path: Path,
+) -> None:
+    """Rally's dice made D3 with its summary still saying "lose D6 pin markers": the play
+    aid showed D6 and the game rolled D3; now refused at the summary's line and field,
+    with the summary that would be right (and the dice the summary's words would need)."""
+    path = tmp_path / "house.yaml"
+    path.write_text(changed("bolt-action-1", RALLY, RALLY.replace("D6", "D3")))
+    line = next(n for n, row in enumerate(path.read_text().splitlines(), 1) if "Rally" in row)
+    done = run_cli("rules", "house.yaml", cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        f"kriegsspiel: error: house.yaml: line {line}, field orders.rows.4.summary: the "
+        "summary says 'lose D6 pin' where its pins_lost is D3 (a player would be shown one "
+        "rule and the game play another): write 'No move or fire but lose D3 pin markers', "
+        "or make its pins_lost D6\n"
+    )
+    with pytest.raises(DataFileError, match=re.escape("field orders.rows.4.summary")):
+        rules_for("bolt-action-1", "house.yaml", path.read_text())
+
+
+def test_every_number_a_summary_says_is_checked_and_told_at_once() -> None:
+    """Each number the check reads is found in the shipped summaries (a pattern that found
+    none would check nothing), and each, changed alone, is refused; two numbers of one
+    summary (the air strike's 12" and D3-1 pins) are told in one problem, fixed at once."""
+    from kriegsspiel.rulesets.bolt_action.summaries import SAID, summary_problems
+
+    for ruleset in ("konflikt47", "bolt-action-1"):
+        data = load_edition(ruleset)
+        assert summary_problems(data) == []
+        raw = yaml.safe_load(shipped(ruleset))
+        for says in SAID:
+            if says.table not in raw:
+                continue
+            table = raw[says.table]
+            summary = (
+                next(r for r in table["rows"] if r[says.key] == says.name)["summary"]
+                if says.key
+                else table["summary"]
+            )
+            assert re.search(says.pattern, " ".join(summary.split())), (ruleset, says)
+    text = changed("bolt-action-1", "  radius: 12\n  pins: D3-1\n", "  radius: 10\n  pins: D3\n")
+    with pytest.raises(DataFileError) as refused:
+        rules_for("bolt-action-1", "strike.yaml", text)
+    (problem,) = refused.value.problems
+    assert (
+        problem.startswith("line ")
+        and "field air_strike.rows.2.summary: the summary says" in problem
+    )
+    assert "'within 12\"' where air_strike.radius is 10 and 'take D3-1 pins' where " in problem
+    assert (
+        "write 'Target and all units within 10\" take D3 pins; resolve flak; if the aircraft "
+        "survives roll for its type.', or make air_strike.radius 12 and air_strike.pins D3-1"
+    ) in problem
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (RALLY_ROW, RALLY_ROW.replace("lose D6 pin markers", "lose a die's worth of pins")),
+        (RALLY_ROW, RALLY_ROW.replace("D6", "D3")),
+        ("  unnoticed_degrees: 1.0\n", "  unnoticed_degrees: 1\n"),
+    ],
+)
+def test_a_summary_reworded_or_changed_with_its_number_is_taken(old: str, new: str) -> None:
+    """A summary in the designer's own words says no number to check; one changed with
+    its number agrees with it; 1 and 1.0 are one number."""
+    rules_for("bolt-action-1", "house.yaml", changed("bolt-action-1", old, new))
+
+
+# -- the tactical AI's Rally, by the rules file's dice -------------------------------
+def test_the_pins_a_rally_is_expected_to_take_off_are_its_dice_as_rolled() -> None:
+    """One reading of the Rally dice for the AI and the game: the expectation the AI
+    values is the mean of what :func:`rally_roll` takes off, and is exact for the D6."""
+    from fractions import Fraction
+
+    from kriegsspiel.core.procedure import RandomDice
+    from kriegsspiel.rulesets.bolt_action.morale import expected_rallied, rallied, rally_roll
+
+    d6 = rules_for("bolt-action-1")
+    assert [expected_rallied(d6, pins) for pins in (0, 1, 2, 6, 9)] == [
+        0, 1, Fraction(11, 6), Fraction(7, 2), Fraction(7, 2)
+    ]  # fmt: skip
+    text = changed("bolt-action-1", RALLY_ROW, RALLY_ROW.replace("D6", "D3+1"))
+    d3 = rules_for("bolt-action-1", "d3.yaml", text)
+    assert expected_rallied(d3, 9) == 3 and expected_rallied(d3, 3) == Fraction(2 + 3 + 3, 3)
+    dice = RandomDice(7)
+    rolls = [rallied(3, rally_roll(dice, d3)) for _ in range(6000)]
+    assert abs(sum(rolls) / len(rolls) - 8 / 3) < 0.03
+
+
+def test_the_tactical_ai_values_a_rally_by_the_rules_files_dice() -> None:
+    """It valued a Rally at 6 a pin less 2 whatever the file's dice (a D3 Rally as a
+    D6's); now as the shipped dice's worth, scaled by the pins the file's dice are
+    expected to take off against the shipped dice's: the same with the shipped data (so
+    every game by it is as it was), less with a D3 for a unit with pins a D3 may leave."""
+    from fractions import Fraction
+
+    from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+
+    def worth(text: str | None, pins: int) -> float:
+        game = game_by("bolt-action-1", text)
+        unit = game.units[10]
+        unit.pins = pins
+        rally = Action("order", side=unit.side, unit=unit.uid, order="Rally")
+        return TacticalPlayer(0).value(game, rally)
+
+    d3 = changed("bolt-action-1", RALLY_ROW, RALLY_ROW.replace("D6", "D3"))
+    assert [worth(None, pins) for pins in (0, 1, 2, 5)] == [-2.0, 4.0, 10.0, 28.0]
+    assert worth(d3, 1) == 4.0  # (a D3 takes the one pin off as surely as a D6)
+    assert worth(d3, 5) == 6 * 5 * float(Fraction(2) / Fraction(10, 3)) - 2  # 16, not 28
+    assert worth(d3, 2) < worth(None, 2)

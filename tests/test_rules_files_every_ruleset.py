@@ -6,6 +6,7 @@ words (sources, switches, dice, quoted numbers, the field ``ruleset``)."""
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -309,7 +310,8 @@ def test_rules_lists_copies_and_checks_every_ruleset(tmp_path: Path) -> None:
         "iron-cross", digest, "iron_cross.yaml"
     )  # fmt: skip
     assert data["changes"] == [{"table": "smoke", "row": None, "field": "needs",
-                                "change": "changed", "shipped": 5, "file": 4}]  # fmt: skip
+                                "change": "changed", "shipped": 5, "file": 4,
+                                "faces": None}]  # fmt: skip
 
 
 def test_rules_names_the_edition_the_file_is_played_as(tmp_path: Path) -> None:
@@ -342,9 +344,11 @@ def test_an_old_copy_without_the_ruleset_field_is_read_where_the_ruleset_is_give
 
 
 # -- another ruleset's data, named as such -------------------------------------------
-HC_NAMED = "is the rules data of House Clearing (its field ruleset, line 5)"
-IC_NAMED = "is the rules data of Iron Cross (its field ruleset, line 5)"
-K47_NAMED = "is the rules data of Konflikt '47 (its field ruleset, line 6)"
+HC_NAMED = (
+    "is the rules data of house-clearing (House Clearing), as its field ruleset says (hc.yaml:5)"
+)
+IC_NAMED = "is the rules data of iron-cross (Iron Cross), as its field ruleset says (ic.yaml:5)"
+K47_NAMED = "is the rules data of konflikt47 (Konflikt '47), as its field ruleset says (k47.yaml:6)"
 GAMES = "games are played by konflikt47 and bolt-action-1: give a copy of"
 
 
@@ -356,16 +360,16 @@ GAMES = "games are played by konflikt47 and bolt-action-1: give a copy of"
         (["odds", "morale", "--rules-file", "hc.yaml"],
          [HC_NAMED, "'odds morale' is for konflikt47 and bolt-action-1: give a copy of"]),
         (["odds", "shoot", "-r", "bolt-action-1", "--rules-file", "hc.yaml"],
-         [HC_NAMED, "not of Bolt Action 1st edition; give --ruleset house-clearing, or a copy"]),
+         [HC_NAMED, "not of bolt-action-1; give --ruleset house-clearing, or a copy"]),
         (["odds", "shoot", "-r", "house-clearing", "-w", "rifle", "--range", "13",
           "--weapon-skill", "120", "--visible", "5", "--rules-file", "k47.yaml"],
-         [K47_NAMED, "not of House Clearing; give --ruleset konflikt47, or a copy of House "
-          "Clearing's data (kriegsspiel rules --ruleset house-clearing --copy FILE)"]),
+         [K47_NAMED, "not of house-clearing; give --ruleset konflikt47, or a copy of "
+          "house-clearing's data (kriegsspiel rules --ruleset house-clearing --copy FILE)"]),
         (["odds", "activation", "--rules-file", "hc.yaml"],
-         [HC_NAMED, "'odds activation' is for iron-cross: give a copy of Iron Cross's data"]),
+         [HC_NAMED, "'odds activation' is for iron-cross: give a copy of iron-cross's data"]),
         (["odds", "figure", "--rules-file", "ic.yaml"], [IC_NAMED, "'odds figure' is for"]),
         (["rules", "k47.yaml", "-r", "house-clearing"],
-         ["the rules data of Konflikt '47 (its field 'ruleset'), not of House Clearing"]),
+         [K47_NAMED + ", not of house-clearing, the ruleset --ruleset asks for"]),
         (["army", "german-grenadier-platoon", "--rules-file", "ic.yaml"], [IC_NAMED, GAMES]),
     ],
 )  # fmt: skip
@@ -386,8 +390,12 @@ def test_another_rulesets_data_is_named_as_such(
 
 def test_a_copy_without_the_field_is_known_by_its_tables(tmp_path: Path) -> None:
     text = shipped_data("iron-cross").read_text().replace("ruleset: iron-cross", "")
-    assert whose(text) == ("iron-cross", "its tables turn_order, command_tokens and initiative")
-    with pytest.raises(UsageError, match="its tables turn_order, command_tokens and initiative"):
+    found = whose(text)
+    assert found is not None and found.ruleset == "iron-cross" and not found.by_field
+    line = text.splitlines().index("turn_order:") + 1
+    told = f"its tables turn_order, command_tokens and initiative say (old-ic.yaml:{line})"
+    assert found.told("old-ic.yaml") == f"the rules data of iron-cross (Iron Cross), as {told}"
+    with pytest.raises(UsageError, match=re.escape(told)):
         rules_for("konflikt47", "old-ic.yaml", text)
     assert whose("name: a list\nunits: []\n") is None  # (another kind of file: not told so)
 
@@ -498,6 +506,37 @@ def test_a_number_in_quotes_is_refused(tmp_path: Path, ruleset: str, old: str, n
     assert "(write it without quotes)" in done.stderr
 
 
+@pytest.mark.parametrize(
+    ("args", "subject", "asked"),
+    [
+        (["rules", "k47.yaml", "-r", "bolt-action-1"], "rules k47.yaml: this file",
+         "the ruleset --ruleset asks for"),
+        (["play", "-r", "bolt-action-1", "--rules-file", "k47.yaml"],
+         "--rules-file k47.yaml: this file", "the edition --ruleset asks for"),
+        (["army", "--weapons", "-r", "bolt-action-1", "--rules-file", "k47.yaml"],
+         "--rules-file k47.yaml: this file", "the edition --ruleset asks for"),
+        (["odds", "morale", "-r", "bolt-action-1", "--rules-file", "k47.yaml"],
+         "k47.yaml: this file", "the edition asked for"),
+    ],
+)  # fmt: skip
+def test_the_other_editions_file_is_named_one_way_at_the_line_that_tells_it(
+    tmp_path: Path, args: list[str], subject: str, asked: str
+) -> None:
+    """A Konflikt '47 copy given for Bolt Action: every command names the editions by the
+    names --ruleset takes (the file's own once with its full name: it was "Konflikt '47"
+    in one command, "konflikt47" in another) and points at the file's line that says
+    whose it is (it gave no line)."""
+    path = copy_of(tmp_path, "konflikt47", name="k47.yaml")
+    line = path.read_text().splitlines().index("ruleset: konflikt47") + 1
+    done = run_cli(*args, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr.startswith(
+        f"kriegsspiel: error: {subject} is the rules data of konflikt47 (Konflikt '47), as "
+        f"its field ruleset says (k47.yaml:{line}), not of bolt-action-1, {asked}; give "
+    ), done.stderr
+    assert done.stderr.count("Konflikt '47") == 1 and "Bolt Action 1st" not in done.stderr
+
+
 def test_the_other_editions_file_is_told_in_words_that_fit_the_command(tmp_path: Path) -> None:
     """Odds asked under --ruleset konflikt47 of a Bolt Action copy; rules and play, which
     tell it in their own words (it was "--rules-file ...: the question is asked under")."""
@@ -505,9 +544,10 @@ def test_the_other_editions_file_is_told_in_words_that_fit_the_command(tmp_path:
     odds = run_cli("odds", "morale", "-r", "konflikt47", "--rules-file", "ba.yaml", cwd=tmp_path)
     assert odds.returncode == 2
     assert odds.stderr == (
-        "kriegsspiel: error: ba.yaml: this file is the rules data of bolt-action-1 (its field "
-        "'ruleset'), not of konflikt47, the edition asked for; give --ruleset bolt-action-1, "
-        "or a copy of the konflikt47 data file.\n"
+        "kriegsspiel: error: ba.yaml: this file is the rules data of bolt-action-1 (Bolt "
+        "Action 1st edition), as its field ruleset says (ba.yaml:7), not of konflikt47, the "
+        "edition asked for; give --ruleset bolt-action-1, or a copy of the konflikt47 data "
+        "file.\n"
     )
     for args in (["rules", "ba.yaml", "-r", "konflikt47"], ["play", "-r", "konflikt47",
                  "--rules-file", "ba.yaml"]):  # fmt: skip

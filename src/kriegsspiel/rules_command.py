@@ -23,6 +23,7 @@ from kriegsspiel.rulesets.rules_data import (
     name,
     named_ruleset,
     other_data,
+    other_edition,
     shipped_data,
     whose,
 )
@@ -107,23 +108,27 @@ def _file_ruleset(house: Source, asked: str | None) -> str:
     before House Clearing's and Iron Cross's data named their ruleset) is taken as
     ``--ruleset``'s, and without it told to give it, as its tables say."""
     named = named_ruleset(house.text)
-    if asked is not None and named not in (None, asked):
-        raise UsageError(
-            f"rules {house.label}: this file is the rules data of {name(named)} (its field "
-            f"'ruleset'), not of {name(asked)}, the ruleset --ruleset asks for; give --ruleset "
-            f"{named}, or none."
-        )
     if asked is not None:
+        said = other_edition(
+            f"rules {house.label}: this file",
+            house.label,
+            house.text,
+            asked,
+            "the ruleset --ruleset asks for",
+        )
+        if said is not None:
+            raise UsageError(f"{said}; give --ruleset {named}, or none.")
         other_data(house.label, house.text, asked, may_ask=tuple(RULESETS))
         return asked
     if named is not None:
         return named
     found = whose(house.text)
-    if found is not None and found[0] in RULESETS:  # (Iron Cross's or House Clearing's)
+    if found is not None and found.ruleset in RULESETS:  # (Iron Cross's or House Clearing's)
+        told = found.told(house.label).removeprefix("the rules data of ")
         raise UsageError(
             f"rules {house.label}: this file names no ruleset (it has no field 'ruleset'), "
-            f"but {found[1]} are {name(found[0])}'s: give --ruleset {found[0]}, or add "
-            f"'ruleset: {found[0]}' at its top."
+            f"but it is the rules data of {told}: give --ruleset {found.ruleset}, or add "
+            f"'ruleset: {found.ruleset}' at its top."
         )
     return "konflikt47"  # (whose check then says the field is missing, at its place)
 

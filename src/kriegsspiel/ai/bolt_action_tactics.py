@@ -37,7 +37,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     troops_left,
     troops_shot_distribution,
 )
-from kriegsspiel.rulesets.bolt_action.edition import Rules
+from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.candidates import objective_marks, order_candidates
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
@@ -55,7 +55,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
 )
 from kriegsspiel.rulesets.bolt_action.game.threats import harmless_to, nearest_threat
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
-from kriegsspiel.rulesets.bolt_action.morale import new_test
+from kriegsspiel.rulesets.bolt_action.morale import expected_rallied, new_test
 from kriegsspiel.rulesets.bolt_action.reactions import die_shown
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Cover,
@@ -78,6 +78,9 @@ FACING_WORTH = {"front": 2.0, "side": 0.0, "rear": -2.0}
 BEST_FACING = max(FACING_WORTH.values())
 
 
+# a Rally's worth: this a pin the shipped dice would take off, less the cost (a tuning choice)
+RALLY_PER_PIN = 6.0
+RALLY_COST = 2.0
 AMBUSH_WANTED = 3.0  # an Ambush's worth with an enemy near and none to shoot now
 AMBUSH_IDLE = 0.5  # its worth otherwise
 # orders capped without a target: Down, Ambush, and a move (Advance or Run) that shoots nothing
@@ -90,6 +93,20 @@ def _cover_bonus(table: Table, at: Point) -> float:
     """What the best cover of the features at a place adds to its worth to a unit (a
     vehicle's too: it takes cover as any target does)."""
     return max([COVER_BONUS[f.cover] for f in table.features_at(at)], default=0.0)
+
+
+@lru_cache(maxsize=256)
+def rally_value(rules: Rules, pins: int) -> float:
+    """A Rally order's worth to a unit with ``pins``: RALLY_PER_PIN a pin, less
+    RALLY_COST, as tuned by the shipped rules' Rally dice (the sheets' D6); a rules file's
+    dice, in proportion to the pins they are expected to take off (:func:`expected_rallied`)
+    against the pins the shipped dice are: a D3 Rally of a unit with 5 pins is worth 2 /
+    (10/3) of a D6's. With the shipped dice it is RALLY_PER_PIN * pins - RALLY_COST."""
+    shipped = expected_rallied(rules_for(rules.ruleset), pins)
+    if not shipped:  # (no pins to lose)
+        return RALLY_PER_PIN * pins - RALLY_COST
+    share = expected_rallied(rules, pins) / shipped
+    return RALLY_PER_PIN * pins * float(share) - RALLY_COST
 
 
 def _down_value(pins: int, threatened: bool) -> float:
@@ -581,7 +598,7 @@ class TacticalPlayer:
         unit = state.units[action.unit]
         pinned = unit.pins
         if action.order == "Rally":
-            return 6.0 * pinned - 2
+            return rally_value(state.rules, pinned)
         if action.order in ("Down", "Ambush"):
             enemies = [u for u in state.units if u.side != unit.side and not u.destroyed]
             if action.order == "Down":

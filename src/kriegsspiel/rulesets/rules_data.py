@@ -10,6 +10,7 @@ files had that field, its tables do.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
@@ -61,12 +62,41 @@ def _tables() -> dict[str, frozenset[str]]:
     }
 
 
-def whose(text: str) -> tuple[str, str] | None:
-    """Whose rules data the YAML ``text`` is, and how that is told: (a ruleset's name, "its
-    field ruleset, line 6") when its field ``ruleset`` names one; else (a ruleset's name,
-    or the Bolt Action family's, "its tables figures, range_bands and cover_roll") when
-    most of its fields are that layout's tables; None when neither tells (a broken file,
-    another kind of file: its own check says what is wrong)."""
+@dataclass(frozen=True, slots=True)
+class Whose:
+    """Whose rules data a file is (``ruleset``: a ruleset's name, or the Bolt Action
+    family's), and what in it tells so: its field ``ruleset``, or (a copy made before the
+    file had that field) its ``tables``; ``line``, the line of the field or first table."""
+
+    ruleset: str
+    tables: tuple[str, ...] = ()
+    line: int | None = None
+
+    @property
+    def by_field(self) -> bool:
+        """Whether the file's field ``ruleset`` says it (not its tables)."""
+        return not self.tables
+
+    def told(self, path: str) -> str:
+        """Whose data it is, as every message tells it, the file ``path`` pointed to at the
+        line that tells it: "the rules data of konflikt47 (Konflikt '47), as its field
+        ruleset says (k47.yaml:6)"."""
+        if self.tables:
+            shown = self.tables[:3]
+            listed = ", ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else shown[0]
+            how = f"its table{'s' * (len(shown) > 1)} {listed} say{'s' * (len(shown) == 1)}"
+        else:
+            how = "its field ruleset says"
+        at = f"{path}:{self.line}" if self.line is not None else path
+        return f"the rules data of {first_named(self.ruleset)}, as {how} ({at})"
+
+
+def whose(text: str) -> Whose | None:
+    """Whose rules data the YAML ``text`` is, and how that is told: by its field
+    ``ruleset`` when that names one of the four rulesets; else (a ruleset, or the Bolt
+    Action family) by its tables when most of its fields are that layout's tables; None
+    when neither tells (a broken file, another kind of file: its own check says what is
+    wrong)."""
     import yaml
 
     from kriegsspiel.core.datafile import line_in, yaml_data
@@ -79,8 +109,7 @@ def whose(text: str) -> tuple[str, str] | None:
         return None
     named = data.get("ruleset")
     if isinstance(named, str) and named in NAMES and named != _FAMILY:
-        line = line_in(text, ("ruleset",))
-        return named, "its field ruleset" + (f", line {line}" if line is not None else "")
+        return Whose(named, line=line_in(text, ("ruleset",)))
     keys = [key for key in data if isinstance(key, str)]
     best, found = max(
         ((layout, [k for k in keys if k in tables]) for layout, tables in _tables().items()),
@@ -88,15 +117,15 @@ def whose(text: str) -> tuple[str, str] | None:
     )
     if not found or len(found) * 2 <= len(keys):
         return None
-    shown = found[:3]
-    listed = ", ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else shown[0]
-    return best, f"its tables {listed}"
+    heading = re.search(rf"^{re.escape(found[0])}\s*:", text, re.MULTILINE)  # (its key's line)
+    line = text.count("\n", 0, heading.start()) + 1 if heading else line_in(text, (found[0],))
+    return Whose(best, tuple(found), line)
 
 
 def named_ruleset(text: str) -> str | None:
     """The ruleset a rules file's field ``ruleset`` names, if it names one of the four."""
     found = whose(text)
-    return found[0] if found is not None and found[1].startswith("its field") else None
+    return found.ruleset if found is not None and found.by_field else None
 
 
 def family(ruleset: str) -> str:
@@ -105,15 +134,22 @@ def family(ruleset: str) -> str:
 
 
 def name(ruleset: str) -> str:
-    """A ruleset (or the Bolt Action family) as a message names it."""
+    """A ruleset's (or the Bolt Action family's) full name: "Konflikt '47"."""
     return NAMES.get(ruleset, ruleset)
+
+
+def first_named(ruleset: str) -> str:
+    """A ruleset as a message first names it: the name --ruleset takes, with its full name
+    ("konflikt47 (Konflikt '47)"; the family: "the Bolt Action family (konflikt47 or
+    bolt-action-1)"); a message names it again, and names the others, as --ruleset does."""
+    if ruleset == _FAMILY:
+        return f"the Bolt Action family ({' or '.join(BOLT_ACTION_FAMILY)})"
+    return f"{ruleset} ({NAMES[ruleset]})" if ruleset in NAMES else ruleset
 
 
 def copy_hint(ruleset: str) -> str:
     """How to get a copy of ``ruleset``'s data to edit."""
-    return (
-        f"give a copy of {name(ruleset)}'s data (kriegsspiel rules --ruleset {ruleset} --copy FILE)"
-    )
+    return f"give a copy of {ruleset}'s data (kriegsspiel rules --ruleset {ruleset} --copy FILE)"
 
 
 def other_data(
@@ -123,26 +159,39 @@ def other_data(
     *,
     may_ask: tuple[str, ...] = (),
     asked_by: str | None = None,
+    path: str | None = None,
 ) -> None:
-    """Refuse a rules file ``label`` (its ``text``) that is another layout's data than
-    ``wanted``'s (a UsageError naming whose it is and how that is told), with what to give
+    """Refuse a rules file ``label`` (its ``text``; the file ``path``, if ``label`` is more
+    than its name: "--rules-file k47.yaml") that is another layout's data than ``wanted``'s
+    (a UsageError naming whose it is, at the line that tells it), with what to give
     instead: ``--ruleset`` of its own ruleset if that is one of ``may_ask``, else (after
     ``asked_by`` ``may_ask``: "'odds morale' is for konflikt47 and bolt-action-1") a copy
     of ``wanted``'s data. Another edition of the Bolt Action family is the callers' own
-    check (it says which option or list names which edition)."""
+    check (it says which option or list names which edition): :func:`other_edition`."""
     found = whose(text)
-    if found is None or family(found[0]) == family(wanted):
+    if found is None or family(found.ruleset) == family(wanted):
         return
-    owner, how = found
+    owner = found.ruleset
     could = [r for r in (BOLT_ACTION_FAMILY if owner == _FAMILY else (owner,)) if r in may_ask]
     advice = copy_hint(wanted)
     if could:
         advice = f"give --ruleset {' or '.join(could)}, or {advice.removeprefix('give ')}"
     elif asked_by is not None and may_ask:
         advice = f"{asked_by} {' and '.join(may_ask)}: {advice}"
-    raise UsageError(
-        f"{label} is the rules data of {name(owner)} ({how}), not of {name(wanted)}; {advice}."
-    )
+    raise UsageError(f"{label} is {found.told(path or label)}, not of {wanted}; {advice}.")
+
+
+def other_edition(label: str, path: str, text: str, wanted: str, asked: str) -> str | None:
+    """What a message says of the rules file ``label`` ("--rules-file k47.yaml: this
+    file"; the file ``path``, its ``text``) when its field ``ruleset`` names another
+    ruleset than ``wanted`` (``asked``: what ``wanted`` is, "the edition --ruleset asks
+    for"): "--rules-file k47.yaml: this file is the rules data of konflikt47 (Konflikt
+    '47), as its field ruleset says (k47.yaml:6), not of bolt-action-1, the edition
+    --ruleset asks for"; None if it names ``wanted``, or none (its own check tells)."""
+    found = whose(text)
+    if found is None or not found.by_field or found.ruleset == wanted:
+        return None
+    return f"{label} is {found.told(path)}, not of {wanted}, {asked}"
 
 
 #: What a designer starts a changed table's ``source`` with, in a rules file (the shipped

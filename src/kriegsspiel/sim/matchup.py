@@ -384,17 +384,24 @@ def check_rules(
     is a sweep file's ``rules_file``, where the problem is told), and a broken one at its
     line and field (DataFileError), before any list is checked or game set up."""
     from kriegsspiel.rulesets.bolt_action.edition import rules_for
-    from kriegsspiel.rulesets.rules_data import other_data
+    from kriegsspiel.rulesets.rules_data import other_data, other_edition
 
     label = f"this file ({rules.label})" if sweep else f"--rules-file {rules.label}"
-    other_data(label, rules.text, ruleset, may_ask=GAME_RULESETS, asked_by="games are played by")
+    other_data(
+        label,
+        rules.text,
+        ruleset,
+        may_ask=GAME_RULESETS,
+        asked_by="games are played by",
+        path=rules.label,
+    )
     named = rules_edition(rules)
-    if named is not None and named != ruleset:
-        this = f"this file ({rules.label})" if sweep else f"--rules-file {rules.label}: this file"
+    this = label if sweep else f"{label}: this file"
+    said = other_edition(this, rules.label, rules.text, ruleset, asked)
+    if said is not None and named is not None:
         ask = f"ruleset: {named}" if sweep else f"--ruleset {named}"
         raise UsageError(
-            f"{this} is the rules data of {named} (its field 'ruleset'), not of {ruleset}, "
-            f"{asked}; give a copy of the {ruleset} data file, or lists of {named} ({ask})."
+            f"{said}; give a copy of the {ruleset} data file, or lists of {named} ({ask})."
         )
     rules_for(ruleset, rules.label, rules.text)
 

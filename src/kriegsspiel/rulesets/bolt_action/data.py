@@ -20,10 +20,12 @@ from pydantic import (
     AfterValidator,
     Field,
     ModelWrapValidatorHandler,
+    ValidationError,
     ValidationInfo,
     field_validator,
     model_validator,
 )
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from kriegsspiel.core.datafile import (
     Name,
@@ -1046,6 +1048,23 @@ class Edition(RulesData):
                     row[field_name] = like[0][field_name]
         return data
 
+    @model_validator(mode="after")
+    def _summaries_say_the_numbers(self) -> Edition:
+        """A summary that says a number of the file says the file's number (Rally's "lose
+        D6 pin markers" its pins_lost): :mod:`.summaries`."""
+        from kriegsspiel.rulesets.bolt_action.summaries import summary_problems
+
+        found = summary_problems(self)
+        if found:
+            raise ValidationError.from_exception_data(
+                "Edition",
+                [
+                    InitErrorDetails(type=_summary_problem(text), loc=loc, input=summary)
+                    for loc, text, summary in found
+                ],
+            )
+        return self
+
     @model_validator(mode="wrap")
     @classmethod
     def _chart_for_nested_checks(
@@ -1055,6 +1074,10 @@ class Edition(RulesData):
         rows' own checks look them up in the file's tables."""
         with _with_chart(_chart_of(data)):
             return handler(data)
+
+
+def _summary_problem(text: str) -> PydanticCustomError:
+    return PydanticCustomError("summary", "{problem}", {"problem": text})
 
 
 #: Fields added to the data files since 0.4.0 (a table; the field a row is told by, or ""

@@ -25,7 +25,7 @@ from kriegsspiel.rulesets.bolt_action.data import (
     Weapon,
     load_edition,
 )
-from kriegsspiel.rulesets.rules_data import other_data
+from kriegsspiel.rulesets.rules_data import other_data, other_edition
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,9 +285,10 @@ def _rules(ruleset: str, rules_file: str | None, text: str | None) -> Rules:
         # (play, army, scenario, a sweep and rules say it in their own words first: the
         # odds, asked under --ruleset, and a Python caller come here)
         own = named("ruleset", data.ruleset, shown=data.ruleset)
-        raise ParameterError(
-            f"{rules_file or 'the rules file'}: this file is the rules data of {data.ruleset} "
-            f"(its field 'ruleset'), not of {ruleset}, the edition asked for; give {own}, or "
-            f"a copy of the {ruleset} data file."
+        label = rules_file or "the rules file"
+        said = other_edition(
+            f"{label}: this file", label, text or "", ruleset, "the edition asked for"
         )
+        assert said is not None  # (its field names another edition: data.ruleset)
+        raise ParameterError(f"{said}; give {own}, or a copy of the {ruleset} data file.")
     return rules

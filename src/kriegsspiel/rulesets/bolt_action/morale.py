@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
@@ -86,6 +87,15 @@ def rally_roll(dice: Dice, rules: Rules) -> int:
 def rallied(pins: int, rolled: int) -> int:
     """The pins a unit with ``pins`` loses to a Rally that rolled ``rolled``."""
     return min(pins, rolled)
+
+
+@lru_cache(maxsize=256)
+def expected_rallied(rules: Rules, pins: int) -> Fraction:
+    """The pins a Rally is expected to take off a unit with ``pins``: the orders table's
+    dice, as :func:`rally_roll` rolls them (never below 0), no more than the unit has
+    (:func:`rallied`): for the sheets' D6, 1 of 1 pin, 11/6 of 2, 7/2 of 6 or more."""
+    lost = rules.rally_pins
+    return lost.dist().map(lambda rolled: rallied(pins, max(0, rolled))).mean()
 
 
 # Orders a unit follows without an order test, pinned or not: a unit ordered Down goes
