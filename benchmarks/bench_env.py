@@ -99,7 +99,7 @@ def two_agents(env: KriegsspielEnv, seed: int) -> tuple[float, int, float, float
 def through_openspiel(game: Any, seed: int) -> tuple[float, int]:
     """One game of random indices through OpenSpiel: its seconds and its decisions (the
     observation made by the Python observer, in numpy arrays, as OpenSpiel's
-    ``make_observation`` does: ``observation_tensor`` would first make a list of floats)."""
+    ``make_observation`` does: ``observation_tensor`` would copy the tensor first)."""
     rng, pick = random.Random(seed), np.random.default_rng(seed)
     observer = game.make_py_observer()
     start = time.perf_counter()

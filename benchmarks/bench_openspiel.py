@@ -4,8 +4,8 @@ Run:  python benchmarks/bench_openspiel.py [--games N] [--out benchmarks/results
 
 For each ruleset's standard matchup, over the decisions of N random games:
 
-- ``state.observation_tensor(player)`` (a list of floats, as OpenSpiel's algorithms and
-  ``rl_environment`` read it) against the Python observer's ``set_from(state, player)``
+- ``state.observation_tensor(player)`` (a float32 array, a copy of the observer's tensor,
+  as OpenSpiel's algorithms and ``rl_environment`` read it; it was a list of floats) against the Python observer's ``set_from(state, player)``
   (numpy arrays filled in place): median milliseconds a call;
 - a step of OpenSpiel's ``rl_environment.Environment`` (its DQN and PPO examples' API),
   random open indices, both players' observations read at every step, as it does:

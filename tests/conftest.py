@@ -67,6 +67,26 @@ def copy_of(folder: Path, ruleset: str, *edits: tuple[str, str], name: str = "")
     return path
 
 
+def one_unit_armies(folder: Path) -> list[str]:
+    """The two Konflikt '47 sample armies cut to their first unit each, written in
+    ``folder``: few indices, so the numbering's limit allows cells fine enough to cost
+    hundreds of MB (the environments' memory bound is then the one that binds)."""
+    import yaml
+
+    import kriegsspiel
+
+    armies = []
+    shipped = Path(kriegsspiel.__file__).parent / "data" / "armies" / "konflikt47"
+    for name in ("us-tesla-company", "german-schwerefeld-battlegroup"):
+        army = yaml.safe_load((shipped / f"{name}.yaml").read_text())
+        army["units"] = army["units"][:1]
+        army["points"] = army["units"][0]["points"]
+        path = folder / f"{name}.yaml"
+        path.write_text(yaml.safe_dump(army, sort_keys=False))
+        armies.append(str(path))
+    return armies
+
+
 def run_cli(
     *args: str, cwd: Path | None = None, timeout: float = 300
 ) -> subprocess.CompletedProcess[str]:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import one_unit_armies
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -419,24 +420,6 @@ def test_a_cell_too_fine_for_the_numbering_is_refused_naming_the_smallest_allowe
         ActionEncoding(18, 72.0, 48.0, 1e-300)
 
 
-def _one_unit_armies(tmp_path: Path) -> list[str]:
-    """The two Konflikt '47 sample armies cut to their first unit each: few indices,
-    so the numbering's limit allows cells fine enough to cost hundreds of MB."""
-    import yaml
-
-    armies = []
-    shipped = Path(kriegsspiel.__file__).parent / "data" / "armies" / "konflikt47"
-    for name in ("us-tesla-company", "german-schwerefeld-battlegroup"):
-        data = shipped / f"{name}.yaml"
-        army = yaml.safe_load(data.read_text())
-        army["units"] = army["units"][:1]
-        army["points"] = army["units"][0]["points"]
-        path = tmp_path / f"{name}.yaml"
-        path.write_text(yaml.safe_dump(army, sort_keys=False))
-        armies.append(str(path))
-    return armies
-
-
 def test_a_cell_too_fine_for_the_environments_memory_is_refused(tmp_path: Path) -> None:
     """Two units on 0.084" cells were within the 2,000,000 indices, yet their reset took
     about 660 MB (the planes' bounds and terrain, cell by cell): the memory the planes
@@ -446,7 +429,7 @@ def test_a_cell_too_fine_for_the_environments_memory_is_refused(tmp_path: Path) 
     from kriegsspiel.env.versus_ai import VersusAIEnv
     from kriegsspiel.errors import KriegsspielError
 
-    armies = _one_unit_armies(tmp_path)
+    armies = one_unit_armies(tmp_path)
     planes = len(plane_names(kriegsspiel.new_game()))
     least = smallest_cell(2, 72, 48, planes)
     assert least == 0.166 and smallest_cell(2, 72, 48) == 0.084  # (the numbering alone)
@@ -485,7 +468,7 @@ def test_an_environment_on_the_finest_cell_allowed_stays_within_its_bound(
     from kriegsspiel.env.aec import KriegsspielEnv
     from kriegsspiel.env.encoding import MOST_RESET_BYTES, reset_bytes
 
-    armies = _one_unit_armies(tmp_path)
+    armies = one_unit_armies(tmp_path)
     kriegsspiel.new_game()  # (the engine's imports and caches: not the environment's)
     tracemalloc.start()
     try:

@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 import pytest
+from conftest import one_unit_armies
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -174,9 +175,17 @@ def test_observation_tensor_is_the_observers_and_takes_no_seed():
     for player in (0, 1):
         observer.set_from(state, player)
         tensor = state.observation_tensor(player)
-        assert isinstance(tensor, list) and len(tensor) == 7920
-        assert np.array_equal(np.asarray(tensor, np.float32), observer.tensor)
-    assert state.observation_tensor() == state.observation_tensor(state.current_player())
+        assert isinstance(tensor, np.ndarray) and tensor.dtype == np.float32
+        assert tensor.shape == (7920,) and np.array_equal(tensor, observer.tensor)
+    # each answer is the caller's own: the next call, for the other side, leaves it be
+    first = state.observation_tensor(0)
+    kept = first.copy()
+    other = state.observation_tensor(1)
+    assert np.array_equal(first, kept) and not np.array_equal(first, other)
+    assert not np.shares_memory(first, game.observer.tensor)
+    assert np.array_equal(
+        state.observation_tensor(), state.observation_tensor(state.current_player())
+    )
     assert [state.episode.seed, game.new_initial_state().episode.seed] == expected
     with pytest.raises(ValueError, match="a player is 0 or 1, not 2"):
         state.observation_tensor(2)
@@ -360,6 +369,54 @@ def test_the_ai_bots_arguments_of_the_wrong_type_are_type_errors_too():
         assert isinstance(refused.value, KriegsspielError)
 
 
-def test_a_cell_too_fine_is_refused_when_the_game_is_loaded():
+def test_a_cell_too_fine_is_refused_when_the_game_is_loaded(tmp_path):
     with pytest.raises(ValueError, match=r"cell=0\.01 cuts .* give a cell of 0\.25 inches"):
         load(cell=0.01)
+    # where the memory binds (a unit a side), the refusal names the finest cell that fits
+    army_a, army_b = one_unit_armies(tmp_path)
+    with pytest.raises(ValueError, match="cell") as refused:
+        load(army_a=army_a, army_b=army_b, cell=0.165)
+    said = str(refused.value)
+    assert isinstance(refused.value, KriegsspielError)
+    for part in ("observation planes on", "at most 64 MB", "give a cell of 0.166 inches or more"):
+        assert part in said
+
+
+def test_observation_tensors_at_the_finest_cell_stay_within_the_bound(tmp_path):
+    """observation_tensor made a list of Python floats, 34 bytes a number: 81 MB a call
+    at a unit a side's finest cell (0.166", 2.4 million numbers), and OpenSpiel's
+    rl_environment, holding both players' of this step and the last, peaked at 320 MB
+    against the 64 MB the set-up is bounded by. An array of float32 takes 4 bytes a
+    number, and the game's set-up, reset and steps through rl_environment stay within
+    the bound (measured: 53 MB)."""
+    import tracemalloc
+
+    from open_spiel.python import rl_environment
+
+    import kriegsspiel
+    from kriegsspiel.env.encoding import MOST_RESET_BYTES, reset_bytes
+
+    army_a, army_b = one_unit_armies(tmp_path)
+    kriegsspiel.new_game()  # (the engine's imports and caches: not the game's)
+    tracemalloc.start()
+    try:
+        game = load(army_a=army_a, army_b=army_b, cell=0.166)
+        size = game.observation_tensor_size()
+        env = rl_environment.Environment(game)
+        step = env.reset()
+        rng = random.Random(1)
+        for _ in range(3):
+            player = step.observations["current_player"]
+            step = env.step([rng.choice(step.observations["legal_actions"][player])])
+        state = env.get_state
+        before = tracemalloc.get_traced_memory()[0]
+        tensor = state.observation_tensor(0)
+        one = tracemalloc.get_traced_memory()[0] - before
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert size == len(tensor) > 2_000_000
+    assert one < 4.1 * size  # (a list of floats: 34 bytes a number)
+    setup = state.episode.setup
+    estimate = reset_bytes(2, setup.encoding.cells, setup.observer.shapes.planes[0])
+    assert peak <= estimate <= MOST_RESET_BYTES

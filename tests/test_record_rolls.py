@@ -402,7 +402,8 @@ def test_a_format_4_record_without_what_the_shots_needed_replays(tmp_path: Path)
 
 def test_the_account_tells_what_each_weapon_needed() -> None:
     """An attack's line tells each weapon's shots with the score they needed and the
-    modifiers that made it, in the sheets' order (whatever the record's), a 6-then-N
+    modifiers that made it, in the sheets' order (the data's hit modifiers table: pins
+    before long range, whatever the record's), a 6-then-N
     and a fixed score too; a weapon firing at two scores is told by each."""
     one = {"event": "shoot", "turn": 1, "unit": 0, "target": 1, "shots": 8, "pins": 1,
            "hits": 4, "casualties": 2,
@@ -423,8 +424,8 @@ def test_the_account_tells_what_each_weapon_needed() -> None:
     ]}  # fmt: skip
     told = describe(Event("shoot", many), [])
     assert told == (
-        "    12 shots: 6 of Rifle needing 5+ (long range -1, pins -1), 2 of Rifle needing "
-        "7+ (a 6, then 4+; long range -1, pins -1, hard cover -2), 1 of Mortar needing 6+ "
+        "    12 shots: 6 of Rifle needing 5+ (pins -1, long range -1), 2 of Rifle needing "
+        "7+ (a 6, then 4+; pins -1, long range -1, hard cover -2), 1 of Mortar needing 6+ "
         "(indirect fire, first shot at this target), 3 of LMG needing 4+ (pins -1); "
         "3 hits (Rifle at 5+ 2, LMG 1), 2 casualties, 1 pin on ?"
     ), told
@@ -440,7 +441,7 @@ def test_the_account_tells_what_each_weapon_needed() -> None:
                "stunned": False, "on_fire": False}  # fmt: skip
     told = describe(Event("shoot", at_tank), [])
     assert told == (
-        "    6 shots: 3 of HMG needing 4+ (pins -1), 3 of HMG needing 5+ (long range -1, "
-        "pins -1) at ?: 1 hit; damage roll v 9: 6+1=7 none (at best 6+1=7: short of 9) -> "
+        "    6 shots: 3 of HMG needing 4+ (pins -1), 3 of HMG needing 5+ (pins -1, long "
+        "range -1) at ?: 1 hit; damage roll v 9: 6+1=7 none (at best 6+1=7: short of 9) -> "
         "no damage, 1 pin"
     ), told

@@ -28,8 +28,8 @@ from kriegsspiel.rulesets.rules_data import shipped_data
 from kriegsspiel.sim.matchup import Matchup, Source
 
 LONG_RANGE_2 = (
-    "    - {key: long_range, label: Long range, value: -1}\n",
-    "    - {key: long_range, label: Long range, value: -2}\n",
+    "    - {key: long_range, label: Long range, short: long range, value: -1}\n",
+    "    - {key: long_range, label: Long range, short: long range, value: -2}\n",
 )
 
 

@@ -1,6 +1,6 @@
 """Sheet numbers the engine once held in code, now read from the rules data (Rally's D6,
-FUBAR's 12", the officers' ranges, the barrage miscalculation's 24"), and what a rules
-file may not change: the orders, each on its face."""
+FUBAR's 12", the officers' ranges, the barrage miscalculation's 24"; the hit modifiers'
+words), and what a rules file may not change: the orders, each on its face."""
 
 from __future__ import annotations
 
@@ -13,10 +13,12 @@ import yaml
 from conftest import run_cli
 
 from kriegsspiel.aid.tracker import AidError, Tracker
+from kriegsspiel.core.game import Event
 from kriegsspiel.core.procedure import ScriptedDice
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point
 from kriegsspiel.errors import DataFileError
+from kriegsspiel.render.game_account import describe
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.data import DATA_DIR, load_edition
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
@@ -25,6 +27,7 @@ from kriegsspiel.rulesets.bolt_action.game.fubar import friendly_targets
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.support import _worst_for_caller
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.rulesets.bolt_action.shooting import hit_words
 
 
 def shipped(ruleset: str) -> str:
@@ -204,6 +207,8 @@ def test_a_copy_made_before_the_numbers_moved_takes_the_shipped_ones() -> None:
         for reach in ("6", "12"):
             text = text.replace(f", range: {reach}}}", "}")
         assert "range:" not in text.split("officers:")[1].split("movement:")[0]
+        text = re.sub(r", short: [^,]+,", ",", text)
+        assert ", short:" not in text
         old = rules_for(ruleset, "old.yaml", text).data
         # the shipped numbers (compared as data: naming the cached shipped edition would
         # change it for every test after this one)
@@ -218,6 +223,52 @@ def test_the_shipped_files_give_every_field_added_since() -> None:
         officers = yaml.safe_load(text)["officers"]["rows"]
         assert [row["range"] for row in officers] == [6, 6, 12, 12]
     assert "miscalculation_reach: 24" in shipped("bolt-action-1")
+    for ruleset in ("konflikt47", "bolt-action-1"):
+        assert hit_words(rules_for(ruleset))["long_range"] == "long range"
+
+
+#: the hit modifier rows of long range and pins, as shipped (pins first, as the sheets)
+PINS = "    - {key: per_pin, label: Per pin marker on the firer, short: pins, value: -1}\n"
+LONG = "    - {key: long_range, label: Long range, short: long range, value: -1}\n"
+
+
+def test_a_rules_files_words_for_a_hit_modifier_are_told_in_the_account(
+    tmp_path: Path,
+) -> None:
+    """The account tells what made a score in the words of the rules' hit modifiers
+    table, in its order (the sheets': pins before long range), as the odds' reasons do:
+    a rules file that renames long range "far off" and puts it first is told so, in the
+    game it plays and in its record's account."""
+    shot = {"turn": 1, "unit": 0, "target": 1, "shots": 6, "hits": 2, "casualties": 1,
+            "pins": 1, "weapons": [{"weapon": "Rifle", "shots": 6, "hits": 2, "needs": 6,
+                                    "modifiers": {"long_range": -1, "per_pin": -1,
+                                                  "soft_cover": -1}}]}  # fmt: skip
+    line = describe(Event("shoot", shot), [])
+    assert "needing 6+ (pins -1, long range -1, soft cover -1)" in str(line), line
+    text = changed(
+        "konflikt47", PINS + LONG, LONG.replace("short: long range", "short: far off") + PINS
+    )
+    house = tmp_path / "house.yaml"
+    house.write_text(text, encoding="utf-8")
+    words = hit_words(rules_for("konflikt47", "house.yaml", text))
+    line = describe(Event("shoot", shot), [], words=words)
+    assert "needing 6+ (far off -1, pins -1, soft cover -1)" in str(line), line
+    # the odds' reasons, by the same words (the row changed: the file is named)
+    reasons = run_cli("odds", "shoot", "-w", "rifle", "--range", "20", "--pins", "1",
+                      "--rules-file", "house.yaml", "--json", cwd=tmp_path)  # fmt: skip
+    assert reasons.returncode == 0, reasons.stderr
+    to_hit = next(
+        r for r in json.loads(reasons.stdout)["reasoning"] if r["topic"].strip() == "to hit"
+    )
+    assert 'far off (over 12") -1 (rules file house.yaml)' in to_hit["because"], to_hit
+    # a game played by the file, told as it is played and from its record
+    played = run_cli("play", "--rules-file", "house.yaml", "--seed", "1", "--record", "g.jsonl",
+                     cwd=tmp_path, timeout=300)  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    told = run_cli("replay", "g.jsonl", "--account", cwd=tmp_path, timeout=300)
+    assert told.returncode == 0, told.stderr
+    for account in (played.stdout, told.stdout):
+        assert "far off -1, pins -1" in account and "long range" not in account
 
 
 def test_a_to_hit_clamped_by_the_natural_miss_says_so_and_cites_the_file(tmp_path: Path) -> None:

@@ -628,6 +628,7 @@ def replay_cmd(
     result = replay(path)
     if tell and result.game is not None:
         from kriegsspiel.render.game_account import account, opening, result_line, set_up_lines
+        from kriegsspiel.rulesets.bolt_action.shooting import hit_words
 
         game = result.game
         players = result.head.get("players") or ("?", "?")
@@ -636,7 +637,11 @@ def replay_cmd(
         for line in set_up_lines(game):  # (a side set up by hand: who stood where)
             typer.echo(line)
         agreed = game.events[: result.events if result.reproduced else _agreed(result)]
-        for line in account(list(agreed), game.units, rally=game.rules.rally_pins.text):
+        rules = game.rules
+        told = account(
+            list(agreed), game.units, rally=rules.rally_pins.text, words=hit_words(rules)
+        )
+        for line in told:
             typer.echo(line)
         if result.reproduced and game.is_terminal():
             typer.echo(result_line(game))

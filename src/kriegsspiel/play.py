@@ -55,6 +55,7 @@ def run_game(
     from kriegsspiel.core.records import write_record
     from kriegsspiel.render.game_account import account, result_line
     from kriegsspiel.rulesets.bolt_action.game.record import header
+    from kriegsspiel.rulesets.bolt_action.shooting import hit_words
 
     for option, given in (("--record", record), ("--svg", svg)):
         if given is not None and not given.strip():
@@ -118,7 +119,11 @@ def run_game(
         stopped = exc.state
         _title(console, stopped, matchup, drawn)
         if not quiet:
-            for line in account(stopped.events, stopped.units, rally=stopped.rules.rally_pins.text):
+            rules = stopped.rules
+            told = account(
+                stopped.events, stopped.units, rally=rules.rally_pins.text, words=hit_words(rules)
+            )
+            for line in told:
                 console.print(line, markup=False)
         with writing(record_path, "the record") as temp:
             head = header(stopped, matchup.scenario.text, army_texts, kinds)
@@ -129,7 +134,9 @@ def run_game(
         ) from None
     _title(console, game, matchup, drawn)
     if not quiet:
-        for line in account(game.events, game.units, rally=game.rules.rally_pins.text):
+        rules = game.rules
+        told = account(game.events, game.units, rally=rules.rally_pins.text, words=hit_words(rules))
+        for line in told:
             console.print(line, markup=False)
     console.print(result_line(game))
     with writing(record_path, "the record") as temp:

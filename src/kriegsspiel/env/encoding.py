@@ -50,12 +50,16 @@ WAYS = 4  # an Advance's end: forward, reverse, the first facing offered, the se
 MOST_INDICES = 2_000_000
 # what an environment's set-up and reset allocate, measured (tracemalloc's peak, through
 # construction, reset and a few steps; docs/environment.md): about 4 MB whatever the cells
-# (the engine's game), 24 bytes a cell of each observation plane (the spaces' bounds, the
-# terrain planes, an observation) and 5 an index (the masks, the mask space's bounds); at
-# most MOST_RESET_BYTES, about twice what the standard Konflikt '47 set-up's 18 units on
-# 0.25" cells, the most indices, take (36 MB measured)
+# (the engine's game), 24 bytes a cell of each observation plane and 5 an index (the
+# masks, the mask space's bounds); at most MOST_RESET_BYTES, about twice what the standard
+# Konflikt '47 set-up's 18 units on 0.25" cells, the most indices, take (36 MB measured).
+# A plane's cell is six float32 numbers, the most any environment holds of it: the AEC
+# and Gymnasium environments, the observation space's two bounds, the terrain planes and
+# an observation; the OpenSpiel game, its observer's tensor, the observation it is filled
+# from and both players' observation_tensor arrays of a step and of the step before (as
+# OpenSpiel's rl_environment holds them: 53 MB measured on 2 units' finest cell, 0.166")
 GAME_BYTES = 4_000_000
-PLANE_CELL_BYTES = 24
+PLANE_CELL_BYTES = 6 * 4  # (six float32 numbers)
 INDEX_BYTES = 5
 MOST_RESET_BYTES = 64_000_000
 _FIXED = ("Ambush", "Rally", "Down")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from kriegsspiel.core.game import Event
@@ -139,7 +140,9 @@ def order_test(data: dict[str, Any]) -> str:
     return f"{said} -> {data['result']}"
 
 
-def weapons_fired(data: dict[str, Any], *, hits: bool) -> str:
+def weapons_fired(
+    data: dict[str, Any], *, hits: bool, words: Mapping[str, str] | None = None
+) -> str:
     """ "9 shots (Rifle 6, LMG 3)": an attack's shots by weapon, as its event records them
     (the plain count for a record without them); ``hits``: and ": 3 hits (Rifle 2, LMG
     1)", the hits by weapon told where more than one weapon fired and any hit. A record
@@ -148,7 +151,7 @@ def weapons_fired(data: dict[str, Any], *, hits: bool) -> str:
     8 of Rifle needing 4+ (long range -1), 4 of LMG needing 3+; 3 hits (Rifle 2, LMG 1)"."""
     fired = data.get("weapons")
     if isinstance(fired, list) and fired and any("needs" in w for w in fired):
-        return _with_needs(data, fired, hits=hits)
+        return _with_needs(data, fired, hits=hits, words=words)
     said = counted(data["shots"], "shot")
     if not isinstance(fired, list) or not fired:
         return said + (f": {counted(data['hits'], 'hit')}" if hits else "")
@@ -167,16 +170,22 @@ def weapons_fired(data: dict[str, Any], *, hits: bool) -> str:
     return said
 
 
-def _with_needs(data: dict[str, Any], fired: list[dict[str, Any]], *, hits: bool) -> str:
+def _with_needs(
+    data: dict[str, Any],
+    fired: list[dict[str, Any]],
+    *,
+    hits: bool,
+    words: Mapping[str, str] | None,
+) -> str:
     """:func:`weapons_fired` for a record with what each weapon's shots needed: each
     weapon's part (one for each score it needed) with its shots and that score; the hits
     by part where more than one fired and any hit (a weapon's part named by its score
     where it has more than one)."""
     if len(fired) == 1:
         part = fired[0]
-        said = f"{counted(part['shots'], 'shot')} of {part['weapon']}{needing(part)}"
+        said = f"{counted(part['shots'], 'shot')} of {part['weapon']}{needing(part, words)}"
     else:
-        each = ", ".join(f"{w['shots']} of {w['weapon']}{needing(w)}" for w in fired)
+        each = ", ".join(f"{w['shots']} of {w['weapon']}{needing(w, words)}" for w in fired)
         said = f"{counted(data['shots'], 'shot')}: {each}"
     if not hits:
         return said
@@ -197,23 +206,14 @@ def _with_needs(data: dict[str, Any], fired: list[dict[str, Any]], *, hits: bool
     return said
 
 
-#: the to-hit modifiers (the data's hit_modifiers keys) and the rules that fix a score,
-#: in the account's words
-HIT_WORDS = {
-    "point_blank": "point blank",
-    "long_range": "long range",
-    "per_pin": "pins",
-    "inexperienced": "inexperienced",
-    "moving": "fire on the move",
-    "target_down": "target Down",
-    "small_unit": "small unit",
-    "soft_cover": "soft cover",
-    "hard_cover": "hard cover",
-    "shaped_charge": "shaped charge",
-    "shockwave": "Shockwave: a fixed score",
-    "indirect_first_shot": "indirect fire, first shot at this target",
-    "indirect_ranged_in": "indirect fire, ranged in",
-}
+@cache
+def shipped_words() -> Mapping[str, str]:
+    """What made or fixed a to-hit score, in the shipped data's words (the two editions'
+    are the same): an account's when it is given no rules' words."""
+    from kriegsspiel.rulesets.bolt_action.edition import rules_for
+    from kriegsspiel.rulesets.bolt_action.shooting import hit_words
+
+    return hit_words(rules_for("konflikt47"))
 
 
 def needs_score(part: dict[str, Any]) -> str:
@@ -225,19 +225,22 @@ def needs_score(part: dict[str, Any]) -> str:
     return describe_needs(tuple(needs) if isinstance(needs, list) else (needs,))
 
 
-def needing(part: dict[str, Any]) -> str:
+def needing(part: dict[str, Any], words: Mapping[str, str] | None = None) -> str:
     """ " needing 5+ (long range -1, soft cover -1)": what a weapon's shots needed to hit
-    and what made it, as recorded ("" for a sure hit, which needs no roll)."""
+    and what made it, as recorded ("" for a sure hit, which needs no roll), in ``words``
+    (the record's rules', :func:`~kriegsspiel.rulesets.bolt_action.shooting.hit_words`;
+    left out, the shipped data's) and in their order, the sheets', whatever the record's."""
     if "needs" not in part:
         return ""
+    words = shipped_words() if words is None else words
     why: list[str] = []
     if part.get("fixed"):
-        why.append(HIT_WORDS.get(part["fixed"], part["fixed"]))
-    told = list(HIT_WORDS)  # (in the sheets' order, whatever the record's)
+        why.append(words.get(part["fixed"], part["fixed"]))
+    told = list(words)
     modifiers = part.get("modifiers") or {}
     for key in sorted(modifiers, key=lambda k: (told.index(k) if k in told else len(told), k)):
         value = modifiers[key]
-        why.append(f"{HIT_WORDS.get(key, key.replace('_', ' '))} {value:+d}")
+        why.append(f"{words.get(key, key.replace('_', ' '))} {value:+d}")
     score = needs_score(part)
     if not why:
         return f" needing {score}"
@@ -328,11 +331,17 @@ def _at(point: Sequence[float]) -> str:
 
 
 def describe(
-    event: Event, units: list[Any], before: Event | None = None, *, rally: str = "D6"
+    event: Event,
+    units: list[Any],
+    before: Event | None = None,
+    *,
+    rally: str = "D6",
+    words: Mapping[str, str] | None = None,
 ) -> str | None:
     """One line for an event worth telling (None for book-keeping events). ``before``, the
     event logged just before it (if known), tells where a FUBAR panic ran to (its move)
-    and whether a barrage's fire for effect is where a miscalculation let the enemy put it."""
+    and whether a barrage's fire for effect is where a miscalculation let the enemy put it;
+    ``words``, what made a to-hit score in the rules' words (:func:`needing`)."""
     d = event.data
 
     def n(key: str) -> str:
@@ -357,11 +366,11 @@ def describe(
     if kind == "shoot":
         if "casualties" in d:
             return (
-                f"    {weapons_fired(d, hits=True)}, "
+                f"    {weapons_fired(d, hits=True, words=words)}, "
                 f"{counted(d['casualties'], 'casualty')}, {counted(d['pins'], 'pin')} on "
                 f"{n('target')}"
             )
-        return f"    {weapons_fired(d, hits=False)} at {n('target')}: {vehicle_hit(d)}"
+        return f"    {weapons_fired(d, hits=False, words=words)} at {n('target')}: {vehicle_hit(d)}"
     if kind == "no shot":
         return f"    {n('unit')} has no shot at {n('target')}"
     if kind == "morale check":
@@ -537,10 +546,17 @@ def close_quarters(d: dict[str, Any], attacker: str, defender: str) -> str:
     return "\n".join(lines)
 
 
-def account(events: list[Event], units: list[Any], *, rally: str = "D6") -> list[str]:
+def account(
+    events: list[Event],
+    units: list[Any],
+    *,
+    rally: str = "D6",
+    words: Mapping[str, str] | None = None,
+) -> list[str]:
     """The whole game as lines, with a heading at the start of each turn (``rally``: the
-    dice of pins a Rally loses, the rules' own)."""
-    return account_from(events, units, rally=rally)[0]
+    dice of pins a Rally loses, the rules' own; ``words``: what makes a to-hit score in
+    the rules' words, :func:`~kriegsspiel.rulesets.bolt_action.shooting.hit_words`)."""
+    return account_from(events, units, rally=rally, words=words)[0]
 
 
 #: the events that may open a turn: its first draw or order, or a barrage or an air
@@ -549,10 +565,16 @@ TURN_OPENERS = ("order", "draw", "barrage", "air strike", "air strike target")
 
 
 def account_from(
-    events: Sequence[Event], units: list[Any], turn: int = 0, *, rally: str = "D6"
+    events: Sequence[Event],
+    units: list[Any],
+    turn: int = 0,
+    *,
+    rally: str = "D6",
+    words: Mapping[str, str] | None = None,
 ) -> tuple[list[str], int]:
     """The lines of ``events``, told after those of a turn ``turn`` (0: none yet), and
-    the turn they end in: a game told as it is played, a few events at a time."""
+    the turn they end in: a game told as it is played, a few events at a time (``rally``
+    and ``words`` as :func:`account`'s)."""
     lines: list[str] = []
     before: Event | None = None
     speaker: Any = None  # the unit whose doing the lines tell now (a shot's is named)
@@ -562,7 +584,7 @@ def account_from(
         if event.kind in TURN_OPENERS and t != turn:
             turn = t
             lines.append(f"Turn {turn}")
-        line = describe(event, units, before, rally=rally)
+        line = describe(event, units, before, rally=rally, words=words)
         if event.kind == "order" and line is not None:
             # (where its line goes: a reverse its move makes is told there)
             ordered = (len(lines), event.data.get("unit"))

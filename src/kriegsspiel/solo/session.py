@@ -24,6 +24,7 @@ from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import writing
 from kriegsspiel.render.game_account import account_from, objectives_held, result_line
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.shooting import hit_words
 from kriegsspiel.sim.matchup import new_player, side_seed
 from kriegsspiel.solo.briefing import SIDE_NAMES
 from kriegsspiel.solo.human import Ask, HumanPlayer, QuitGame
@@ -115,6 +116,7 @@ class SoloGame:
             self.game.units,
             self.turn,
             rally=self.game.rules.rally_pins.text,
+            words=hit_words(self.game.rules),
         )
         self.told = len(events)
         for line in lines:

@@ -478,7 +478,9 @@ def _each_once(given: list[str], wanted: tuple[str, ...], noun: str, who: str) -
 
 class HitModifier(Strict):
     key: HitKey
-    label: str
+    label: str  # (the sheet's words)
+    # the words the odds' reasons and a game's account tell it by ("long range -1")
+    short: Name
     value: Modifier
 
 
@@ -1081,14 +1083,15 @@ def _summary_problem(text: str) -> PydanticCustomError:
 
 
 #: Fields added to the data files since 0.4.0 (a table; the field a row is told by, or ""
-#: for the table itself; the field): numbers the engine held in code till then. A copy
-#: made before takes the shipped value of each it lacks, so its games are played as they
-#: were (docs/rules, "A designer's own data").
+#: for the table itself; the field): numbers (and a hit modifier's words) the engine held
+#: in code till then. A copy made before takes the shipped value of each it lacks, so its
+#: games are played, and told, as they were (docs/rules, "A designer's own data").
 ADDED = (
     ("orders", "order", "pins_lost"),
     ("fubar", "", "friendly_fire_enemy_within"),
     ("officers", "rank", "range"),
     ("artillery_barrage", "", "miscalculation_reach"),
+    ("hit_modifiers", "key", "short"),
 )
 
 

@@ -181,6 +181,15 @@ class Rules:
     def hit_label(self, key: str) -> str:
         return next(r.label for r in self.data.hit_modifiers.rows if r.key == key)
 
+    def hit_short(self, key: str) -> str:
+        """The words the to-hit modifier ``key`` is told by ("long range"): its row's."""
+        return self._hit_shorts[key]
+
+    @cached_property
+    def _hit_shorts(self) -> dict[str, str]:
+        """Each hit modifier row's ``short``, by its key, in the table's order."""
+        return {r.key: r.short for r in self.data.hit_modifiers.rows}
+
     def pen_modifier(self, key: str) -> int:
         return next(r.value for r in self.data.penetration_modifiers.rows if r.key == key)
 

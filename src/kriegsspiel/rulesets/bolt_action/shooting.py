@@ -260,6 +260,24 @@ def hit_chance(hit_on: tuple[int, ...] | None) -> Fraction:
     return chance
 
 
+#: what makes or fixes a to-hit score but is no row of the hit modifiers table (a shaped
+#: charge's modifier; the rules that fix a score), by the key a record keeps it by, in
+#: the words the reasons and a game's account tell it
+SCORE_RULES = {
+    "shaped_charge": "shaped charge",
+    "shockwave": "Shockwave: a fixed score",
+    "indirect_first_shot": "indirect fire, first shot at this target",
+    "indirect_ranged_in": "indirect fire, ranged in",
+}
+
+
+def hit_words(rules: Rules) -> dict[str, str]:
+    """What made or fixed a to-hit score, by the key a record keeps it by, in the words
+    the reasons and a game's account tell it: the hit modifiers table's rows (each its
+    ``short``), in the table's order (the sheets'), then :data:`SCORE_RULES`."""
+    return {**{r.key: r.short for r in rules.data.hit_modifiers.rows}, **SCORE_RULES}
+
+
 def describe_needs(hit_on: tuple[int, ...] | None) -> str:
     if hit_on is None:
         return "cannot hit"
@@ -406,40 +424,41 @@ def plan_shot(
         need = proc.indirect_ranged_in if s.ranged_in else proc.indirect_first_shot
         hit_on = (need,)
         fixed = "indirect_ranged_in" if s.ranged_in else "indirect_first_shot"
-        why = "ranged in" if s.ranged_in else "first shot at this target"
-        why += d.cited(f"procedure.indirect_{'ranged_in' if s.ranged_in else 'first_shot'}")
-        reasons.append(Reason("to hit", f"{need}+", f"indirect fire, {why}; no other modifiers"))
+        why = SCORE_RULES[fixed] + d.cited(f"procedure.{fixed}")
+        reasons.append(Reason("to hit", f"{need}+", f"{why}; no other modifiers"))
     else:
         base = d.hit_modifiers.base_to_hit
 
-        def modifier(label: str, key: str, times: int = 1, *fields: str) -> None:
+        def modifier(key: str, times: int = 1, *fields: str, told: str = "") -> None:
+            """A hit modifier row's, told by its ``short`` (or ``told``: with more said)."""
             row = f"hit_modifiers.rows[{key}]"
-            mods.append((label, rules.hit_modifier(key) * times, (row, *fields), key))
+            said = told or rules.hit_short(key)
+            mods.append((said, rules.hit_modifier(key) * times, (row, *fields), key))
 
         if point_blank:  # and not long range too, as a pistol within 6" would be (assumption)
-            also_long = "; not long range" if long_range else ""
-            label = f'point blank (within {proc.point_blank_inches:g}"{also_long})'
-            modifier(label, "point_blank", 1, "procedure.point_blank_inches")
+            also_long = f"; not {rules.hit_short('long_range')}" if long_range else ""
+            told = f'{rules.hit_short("point_blank")} (within {proc.point_blank_inches:g}"'
+            modifier("point_blank", 1, "procedure.point_blank_inches", told=f"{told}{also_long})")
         elif long_range:
-            label = f'long range (over {weapon.range * proc.long_range_fraction:g}")'
-            modifier(label, "long_range", 1, "procedure.long_range_fraction")
-        if s.firer_pins:
-            modifier(
-                f"{s.firer_pins} pin{'s' if s.firer_pins > 1 else ''}", "per_pin", s.firer_pins
-            )
+            told = f'{rules.hit_short("long_range")} (over {weapon.range * proc.long_range_fraction:g}")'
+            modifier("long_range", 1, "procedure.long_range_fraction", told=told)
+        if s.firer_pins:  # (told by their count: "2 pins")
+            told = f"{s.firer_pins} pin{'s' if s.firer_pins > 1 else ''}"
+            modifier("per_pin", s.firer_pins, told=told)
         if s.firer_inexperienced:
-            modifier("inexperienced", "inexperienced")
+            modifier("inexperienced")
         if s.moving and "Assault" not in special:
-            modifier("fire on the move", "moving")
+            modifier("moving")
         if s.target_down and "target_down" not in ignored and not target.is_vehicle:
-            modifier("target Down", "target_down")
+            modifier("target_down")
         if s.small_unit:
-            modifier("small unit", "small_unit")
+            modifier("small_unit")
         if s.cover != "none" and f"{s.cover}_cover" not in ignored:
-            modifier(f"{s.cover} cover", f"{s.cover}_cover")
+            modifier(f"{s.cover}_cover")
         if "Shaped Charge" in special and proc.shaped_charge_to_hit:
             shaped = ("procedure.shaped_charge_to_hit",)
-            mods.append(("shaped charge", proc.shaped_charge_to_hit, shaped, "shaped_charge"))
+            said = SCORE_RULES["shaped_charge"]
+            mods.append((said, proc.shaped_charge_to_hit, shaped, "shaped_charge"))
         total = base - sum(v for _, v, _, _ in mods)
         hit_on = hit_needs(rules, total)
         because = ", ".join(
