@@ -61,13 +61,25 @@ class ParameterError(UsageError):
     def told_as(self, options: Mapping[str, str]) -> str:
         """The message with each parameter told as its option in ``options`` (parameter ->
         option, e.g. "range_inches" -> "--range"); one not there keeps its Python name."""
+        return told_as(self.template, options)
 
-        def one(m: re.Match[str]) -> str:
-            name, python, after = m.groups()
-            option = options.get(name)
-            return python if option is None else option + after
 
-        return _NAMED.sub(one, self.template)
+def told_as(text: str, options: Mapping[str, str]) -> str:
+    """``text`` (a refusal's, a reason's) with each parameter :func:`named` in it told as
+    its option in ``options`` (parameter -> option); one not there, and every one when
+    ``options`` is empty, as the Python caller gives it."""
+
+    def one(m: re.Match[str]) -> str:
+        name, python, after = m.groups()
+        option = options.get(name)
+        return python if option is None else option + after
+
+    return _NAMED.sub(one, text)
+
+
+def names_any(text: str) -> bool:
+    """Does ``text`` name a parameter (:func:`named`), to be told in its caller's words?"""
+    return _NAMED.search(text) is not None
 
 
 RULES_FILE_WANTED = (

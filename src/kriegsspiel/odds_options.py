@@ -133,6 +133,13 @@ BOLT_ACTION_VEHICLE_ASSAULT = {
     "cover": "--cover",
     "start_models": "--start-models",
 }
+# the odds functions a refusal or reason points the caller to (as the Python caller calls
+# them), each as its command (and option) is given
+ODDS_QUESTIONS = {
+    "assault_odds": "'odds assault'",
+    "morale_check_odds(officer=...)": "odds morale --officer",
+    "kriegsspiel.rulesets.iron_cross.odds.shoot": "'kriegsspiel odds shoot -r iron-cross'",
+}
 # every Bolt Action family question's (no parameter is two options: a test checks it)
 BOLT_ACTION = (
     BOLT_ACTION_SHOOT
