@@ -47,11 +47,11 @@ def named(
     return f"\x1e{parameter}\x1d{said if python is None else python}\x1d{after}\x1f"
 
 
-class ParameterError(UsageError):
-    """A refusal naming the caller's parameters, written once for both callers: ``str()``
-    names them as the Python function takes them ("range_inches=-3"); the command line
-    tells it with its options (:meth:`told_as`: "--range -3"). ``parameters``: the
-    parameters named, in order (each once)."""
+class Worded(KriegsspielError):
+    """An error naming the caller's parameters (:func:`named`), written once for both
+    callers: ``str()`` names them as the Python function takes them ("range_inches=-3",
+    "workers=1"); the command line tells it with its options (:meth:`told_as`: "--range
+    -3", "--workers 1"). ``parameters``: the parameters named, in order (each once)."""
 
     def __init__(self, message: str) -> None:
         self.template = message
@@ -62,6 +62,11 @@ class ParameterError(UsageError):
         """The message with each parameter told as its option in ``options`` (parameter ->
         option, e.g. "range_inches" -> "--range"); one not there keeps its Python name."""
         return told_as(self.template, options)
+
+
+class ParameterError(Worded, UsageError):
+    """A refusal naming the caller's parameters (a :class:`Worded` UsageError): "range_inches
+    must be ... not -3" to a Python caller, "--range must be ..." on the command line."""
 
 
 def told_as(text: str, options: Mapping[str, str]) -> str:

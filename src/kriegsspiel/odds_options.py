@@ -18,6 +18,10 @@ EVERY_COMMAND = {
     "workers": "--workers",
 }
 
+# the results store, as a run (evaluate, sweep) names it to a Python caller, which gives
+# evaluate a Store or None, and as the commands take it
+RUNS = {"store=None": "--no-store", "another store": "another --results file"}
+
 IRON_CROSS_SHOOT = {
     "target": "--target",
     "range_inches": "--range",
