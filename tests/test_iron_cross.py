@@ -206,13 +206,13 @@ def test_a_first_activation_finds_no_command_token_on_the_unit() -> None:
 
 
 def test_the_assumed_command_token_is_said_to_be_an_assumption() -> None:
-    """Without --command-tokens a further activation counts the token its first activation
+    """Without command_tokens a further activation counts the token its first activation
     left: 1 + markers, and the reasoning labels it an assumption; a given count is not."""
     assumed = odds.activation(0)
     assert assumed.probabilities["p_success"] == F(5, 6)
     assert assumed.reasons[0].because == (
         "score higher than 0 morale markers + 1 command token = 1; the command token is the "
-        "one the first activation left (assumption: --command-tokens not given)"
+        "one the first activation left (assumption: command_tokens not given)"
     )
     given = odds.activation(1, 1)
     assert given.reasons[0].because == "score higher than 1 morale marker + 1 command token = 2"

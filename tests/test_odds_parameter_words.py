@@ -67,7 +67,7 @@ SAME_MISTAKE: list[tuple[Callable[[], Any], str, list[str], str]] = [
     (
         lambda: ic_odds.close_combat(attacker="medium tank"),
         "attacker='medium tank': close combat odds are for infantry and support squads; a "
-        "vehicle's fire, or fire at one, is 'kriegsspiel odds shoot -r iron-cross'",
+        "vehicle's fire, or fire at one, is kriegsspiel.rulesets.iron_cross.odds.shoot",
         ["close-combat", "--attacker", "medium tank"],
         "--attacker 'medium tank': close combat odds are for infantry and support squads; a "
         "vehicle's fire, or fire at one, is 'kriegsspiel odds shoot -r iron-cross'",
@@ -192,6 +192,12 @@ SAME_MISTAKE: list[tuple[Callable[[], Any], str, list[str], str]] = [
         "automaton=True is a Konflikt '47 rule; Bolt Action (1st edition) has no automata.",
         ["vehicle-assault", "-r", "bolt-action-1", "--automaton"],
         "--automaton is a Konflikt '47 rule; Bolt Action (1st edition) has no automata.",
+    ),
+    (
+        lambda: ba_odds.vehicle_assault_odds("konflikt47", **(AT_A_TANK | {"target": "regular infantry"})),
+        "regular infantry is not a vehicle; use assault_odds for infantry against infantry.",
+        ["vehicle-assault", "--models", "8", "--target", "regular infantry"],
+        "regular infantry is not a vehicle; use 'odds assault' for infantry against infantry.",
     ),
 ]  # fmt: skip
 IDS = [" ".join(args[:3]) + f" ({i})" for i, (_, _, args, _) in enumerate(SAME_MISTAKE)]

@@ -1090,9 +1090,14 @@ def test_an_evaluation_wholly_stored_reads_back_from_a_store_that_cannot_be_writ
         assert store is not None and store.read_only
         again = evaluate(patrols(), 4, 9, store=store)
         assert again.tally.to_json() == played and again.played == 0
-        with pytest.raises(StoreError, match="holds 4 of the 5 games asked for"):
+        with pytest.raises(StoreError, match="holds 4 of the 5 games asked for") as refused:
             evaluate(patrols(), 5, 9, store=store)
     assert path.read_bytes() == before
+    # told in the caller's words: a Python caller gives another Store, the command line
+    # another --results file
+    assert "make it writable, give another store, or ask" in str(refused.value)
+    assert "--" not in str(refused.value)
+    assert "give another --results file, or ask" in told_on_the_command_line(refused.value)
 
 
 def test_a_corrupt_results_file_is_refused_and_left_alone(tmp_path: Path) -> None:
@@ -1468,8 +1473,20 @@ def test_a_failing_game_names_the_command_that_reproduces_it(
         SimulationError, match=r"RuntimeError: boom.*kriegsspiel play --ruleset konflikt47"
     ) as told:
         evaluate(patrols(), 2, 1)
-    # with no results store (--no-store) it does not claim the games are stored
-    assert "); nothing was stored (--no-store). Reproduce it with: " in str(told.value)
+    # with no results store (store=None; --no-store) it does not claim the games are
+    # stored, told in the caller's words
+    assert "); nothing was stored (store=None). Reproduce it with: " in str(told.value)
+    assert "--no-store" not in str(told.value)
+    said = told_on_the_command_line(told.value)
+    assert "); nothing was stored (--no-store). Reproduce it with: " in said
+
+
+def told_on_the_command_line(exc: BaseException) -> str:
+    """An error as ``kriegsspiel evaluate`` (the entry point) tells it."""
+    from kriegsspiel.cli import _told
+
+    assert isinstance(exc, Exception)
+    return _told(exc)
 
 
 def test_a_failing_game_in_a_task_is_named_and_the_games_before_it_are_stored(
@@ -1630,9 +1647,18 @@ def test_workers_dying_again_and_again_are_restarted_three_times_then_an_error(
     restart (it used to be announced as "restart 4 of 3" before the error)."""
     monkeypatch.setattr(runner, "local_pool", DeadPool)
     notices: list[str] = []
-    with pytest.raises(SimulationError, match="died 4 times"):
+    with pytest.raises(SimulationError, match="died 4 times") as died:
         evaluate(patrols(), 8, 3, workers=2, progress=Progress(on_notice=notices.append))
     assert [n[-16:] for n in notices] == [f"(restart {k} of 3)" for k in (1, 2, 3)]
+    # the advice to play on one worker process, in the caller's words
+    said = str(died.value).split(" No game finished")[0]  # (less a script's hint)
+    assert said.endswith(
+        "nothing was stored (store=None). Check memory (dmesg) or run with workers=1."
+    )
+    assert "--" not in str(died.value)
+    assert "(--no-store). Check memory (dmesg) or run with --workers 1." in (
+        told_on_the_command_line(died.value)
+    )
 
 
 class FlakyPool(InProcess):

@@ -216,7 +216,7 @@ def test_bolt_action_from_is_said_to_change_nothing_not_ignored() -> None:
         (
             "no effect",
             "in Bolt Action (1st edition) a vehicle does not fire at its assaulters: "
-            "--from changes nothing",
+            "start_inches changes nothing",
         )
     ]
     assert not [r for r in plain.reasons if r.topic == "vehicle's fire"]

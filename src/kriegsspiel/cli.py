@@ -680,14 +680,15 @@ def _passed_over(signum: int, frame: object) -> None:
 
 
 def _told(exc: Exception) -> str:
-    """An error as the command line tells it: a refusal worded in a Python function's
-    parameters (a ParameterError a command has not told with its own options already)
-    names the parameters the commands share as their options (:data:`EVERY_COMMAND`)."""
-    from kriegsspiel.errors import ParameterError
-    from kriegsspiel.odds_options import EVERY_COMMAND
+    """An error as the command line tells it: one worded in a Python function's parameters
+    (a ParameterError a command has not told with its own options already, a run's
+    SimulationError or StoreError) names the parameters the commands share as their
+    options (:data:`EVERY_COMMAND`), and the results store as --results or --no-store."""
+    from kriegsspiel.errors import Worded
+    from kriegsspiel.odds_options import EVERY_COMMAND, RUNS
 
-    if isinstance(exc, ParameterError):
-        return exc.told_as(EVERY_COMMAND)
+    if isinstance(exc, Worded):
+        return exc.told_as({**EVERY_COMMAND, **RUNS})
     return str(exc)
 
 

@@ -7,7 +7,7 @@ that ruleset's odds module; heavy modules are imported inside the commands.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from enum import StrEnum
@@ -29,6 +29,7 @@ from kriegsspiel.odds_options import (
     IRON_CROSS_REACTION,
     IRON_CROSS_SHOOT,
     IRON_CROSS_TERRAIN_TEST,
+    ODDS_QUESTIONS,
 )
 
 if TYPE_CHECKING:
@@ -149,7 +150,12 @@ def _house_clearing(rules: Source | None) -> HouseClearingData | None:
     return read_data(rules.text, rules.label)
 
 
-def show(report: OddsReport, as_json: bool, rules: Source | None = None) -> None:
+def show(
+    report: OddsReport, as_json: bool, rules: Source | None, options: Mapping[str, str]
+) -> None:
+    """Print the report, its reasons told with the command's options (``options``: its
+    odds function's parameter -> option, as :func:`_told_as` takes them)."""
+    report = report.told_as({**options, **ODDS_QUESTIONS})
     if rules is not None:  # told as house rules, by the file's name and what it says
         report = replace(report, rules_file=rules.label, rules_digest=rules.short_digest)
     if as_json:
@@ -196,7 +202,7 @@ def _told_as(options: dict[str, str]) -> Iterator[None]:
     try:
         yield
     except ParameterError as exc:
-        raise UsageError(exc.told_as(options)) from None
+        raise UsageError(exc.told_as({**options, **ODDS_QUESTIONS})) from None
 
 
 @contextmanager
@@ -492,7 +498,7 @@ def shoot(
                 situation=situation,
                 **_house(rules),
             )
-        show(report, as_json, rules)
+        show(report, as_json, rules, BOLT_ACTION_SHOOT)
     elif ruleset is Ruleset.iron_cross:
         _forbid(ruleset, weapon=weapon, **ba, **hc)
         if range_ is None:
@@ -524,7 +530,7 @@ def shoot(
                 armour=armour,
                 data=_iron_cross(rules),
             )
-        show(report, as_json, rules)
+        show(report, as_json, rules, IRON_CROSS_SHOOT)
     else:
         _forbid(
             ruleset,
@@ -562,7 +568,7 @@ def shoot(
                 crew=crew,
                 data=_house_clearing(rules),
             )
-        show(report, as_json, rules)
+        show(report, as_json, rules, HOUSE_CLEARING_SHOOT)
 
 
 @odds_app.command(
@@ -599,7 +605,7 @@ def order_test(
             assault_vehicle_without_at=assault_vehicle,
             **_house(rules),
         )
-    show(report, as_json, rules)
+    show(report, as_json, rules, BOLT_ACTION_ORDER_TEST)
 
 
 @odds_app.command(
@@ -624,7 +630,7 @@ def morale(
         report = morale_check_odds(
             ruleset.value, quality=quality, pins=pins, officer=officer, **_house(rules)
         )
-    show(report, as_json, rules)
+    show(report, as_json, rules, BOLT_ACTION_MORALE)
 
 
 # where a Bolt Action family edition's reactions are asked (taken without a test to react)
@@ -763,7 +769,7 @@ def assault(
             attacker_start_models=attacker_start_models,
             **_house(rules),
         )
-    show(report, as_json, rules)
+    show(report, as_json, rules, BOLT_ACTION_ASSAULT)
 
 
 @odds_app.command(
@@ -890,7 +896,7 @@ def vehicle_assault(
             start_models=start_models,
             **_house(rules),
         )
-    show(report, as_json, rules)
+    show(report, as_json, rules, BOLT_ACTION_VEHICLE_ASSAULT)
 
 
 MarkersOpt = Annotated[int, typer.Option("--morale-markers", help="Morale markers on the unit.")]
@@ -938,7 +944,7 @@ def activation(
         report = ic_odds.activation(
             morale_markers, command_tokens, first_activation=first, data=_iron_cross(rules)
         )
-    show(report, as_json, rules)
+    show(report, as_json, rules, IRON_CROSS_ACTIVATION)
 
 
 @odds_app.command(
@@ -960,7 +966,7 @@ def reaction(
 
     with _told_as(IRON_CROSS_REACTION):
         report = ic_odds.reaction(morale_markers, command_tokens, data=_iron_cross(rules))
-    show(report, as_json, rules)
+    show(report, as_json, rules, IRON_CROSS_REACTION)
 
 
 @odds_app.command(
@@ -976,7 +982,7 @@ def smoke_cmd(
     _, rules = _edition(ruleset, rules_file, "smoke", (Ruleset.iron_cross,))
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    show(ic_odds.smoke(data=_iron_cross(rules)), as_json, rules)
+    show(ic_odds.smoke(data=_iron_cross(rules)), as_json, rules, {})
 
 
 @odds_app.command(
@@ -1003,7 +1009,7 @@ def terrain_test(
 
     with _named(IRON_CROSS_TERRAIN_TEST), _told_as(IRON_CROSS_TERRAIN_TEST):
         report = ic_odds.terrain_test(unit, terrain, data=_iron_cross(rules))
-    show(report, as_json, rules)
+    show(report, as_json, rules, IRON_CROSS_TERRAIN_TEST)
 
 
 def _assault_options_refused(ctx: typer.Context) -> None:
@@ -1091,7 +1097,7 @@ def close_combat(
             defender_moved=defender_moved,
             data=_iron_cross(rules),
         )
-    show(report, as_json, rules)
+    show(report, as_json, rules, IRON_CROSS_CLOSE_COMBAT)
 
 
 @odds_app.command(
@@ -1112,4 +1118,4 @@ def figure(
 
     with _told_as(HOUSE_CLEARING_FIGURE):
         report = hc_odds.figure(officer, data=_house_clearing(rules))
-    show(report, as_json, rules)
+    show(report, as_json, rules, HOUSE_CLEARING_FIGURE)

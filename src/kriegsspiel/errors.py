@@ -47,11 +47,11 @@ def named(
     return f"\x1e{parameter}\x1d{said if python is None else python}\x1d{after}\x1f"
 
 
-class ParameterError(UsageError):
-    """A refusal naming the caller's parameters, written once for both callers: ``str()``
-    names them as the Python function takes them ("range_inches=-3"); the command line
-    tells it with its options (:meth:`told_as`: "--range -3"). ``parameters``: the
-    parameters named, in order (each once)."""
+class Worded(KriegsspielError):
+    """An error naming the caller's parameters (:func:`named`), written once for both
+    callers: ``str()`` names them as the Python function takes them ("range_inches=-3",
+    "workers=1"); the command line tells it with its options (:meth:`told_as`: "--range
+    -3", "--workers 1"). ``parameters``: the parameters named, in order (each once)."""
 
     def __init__(self, message: str) -> None:
         self.template = message
@@ -61,13 +61,30 @@ class ParameterError(UsageError):
     def told_as(self, options: Mapping[str, str]) -> str:
         """The message with each parameter told as its option in ``options`` (parameter ->
         option, e.g. "range_inches" -> "--range"); one not there keeps its Python name."""
+        return told_as(self.template, options)
 
-        def one(m: re.Match[str]) -> str:
-            name, python, after = m.groups()
-            option = options.get(name)
-            return python if option is None else option + after
 
-        return _NAMED.sub(one, self.template)
+class ParameterError(Worded, UsageError):
+    """A refusal naming the caller's parameters (a :class:`Worded` UsageError): "range_inches
+    must be ... not -3" to a Python caller, "--range must be ..." on the command line."""
+
+
+def told_as(text: str, options: Mapping[str, str]) -> str:
+    """``text`` (a refusal's, a reason's) with each parameter :func:`named` in it told as
+    its option in ``options`` (parameter -> option); one not there, and every one when
+    ``options`` is empty, as the Python caller gives it."""
+
+    def one(m: re.Match[str]) -> str:
+        name, python, after = m.groups()
+        option = options.get(name)
+        return python if option is None else option + after
+
+    return _NAMED.sub(one, text)
+
+
+def names_any(text: str) -> bool:
+    """Does ``text`` name a parameter (:func:`named`), to be told in its caller's words?"""
+    return _NAMED.search(text) is not None
 
 
 RULES_FILE_WANTED = (

@@ -18,6 +18,10 @@ EVERY_COMMAND = {
     "workers": "--workers",
 }
 
+# the results store, as a run (evaluate, sweep) names it to a Python caller, which gives
+# evaluate a Store or None, and as the commands take it
+RUNS = {"store=None": "--no-store", "another store": "another --results file"}
+
 IRON_CROSS_SHOOT = {
     "target": "--target",
     "range_inches": "--range",
@@ -132,6 +136,13 @@ BOLT_ACTION_VEHICLE_ASSAULT = {
     "vehicle_weapons": "--vehicle-weapon",
     "cover": "--cover",
     "start_models": "--start-models",
+}
+# the odds functions a refusal or reason points the caller to (as the Python caller calls
+# them), each as its command (and option) is given
+ODDS_QUESTIONS = {
+    "assault_odds": "'odds assault'",
+    "morale_check_odds(officer=...)": "odds morale --officer",
+    "kriegsspiel.rulesets.iron_cross.odds.shoot": "'kriegsspiel odds shoot -r iron-cross'",
 }
 # every Bolt Action family question's (no parameter is two options: a test checks it)
 BOLT_ACTION = (

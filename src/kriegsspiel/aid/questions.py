@@ -18,9 +18,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from kriegsspiel.aid.tracker import AidError, Kit, TrackedUnit, Tracker, refuse_friends
-from kriegsspiel.core.report import Reason
+from kriegsspiel.core.report import OddsReport, Reason
 from kriegsspiel.errors import ParameterError, UnknownNameError, UsageError
-from kriegsspiel.odds_options import BOLT_ACTION
+from kriegsspiel.odds_options import BOLT_ACTION, ODDS_QUESTIONS
 from kriegsspiel.rulesets.bolt_action.assault import CONTACT
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import weapon_choice
 from kriegsspiel.rulesets.bolt_action.kit import anti_tank, assault_armed
@@ -165,7 +165,7 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
         report = replace(report, reasons=(*reasons, *report.reasons))
     report = replace(report, title=f"{firer.name} shoots at {target.name}")
     return {
-        "report": _worded(report.to_json()),
+        "report": _worded(report),
         "weapons": [{"name": name, "count": n} for name, n in weapons],
         "read": _read_for_shot(
             firer,
@@ -270,7 +270,7 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
             "defender_modes": modes,
         }
     report = replace(report, title=f"{attacker.name} assaults {defender.name}")
-    return {"report": _worded(report.to_json()), "read": read}
+    return {"report": _worded(report), "read": read}
 
 
 def defender_modes(tracker: Tracker, defender: TrackedUnit) -> list[str]:
@@ -494,9 +494,13 @@ def _refused() -> Iterator[None]:
         raise
     except UsageError as exc:
         # (a refusal in the calculator's parameters: told first as its command's options)
-        said = exc.told_as(BOLT_ACTION) if isinstance(exc, ParameterError) else str(exc)
+        said = exc.told_as(_OPTIONS) if isinstance(exc, ParameterError) else str(exc)
         raise AidError(in_the_pages_words(said)) from None
 
+
+# the calculator's parameters (and the questions it points to) as its command names them,
+# which the page then names as its fields
+_OPTIONS = {**BOLT_ACTION, **ODDS_QUESTIONS}
 
 # The calculator speaks of its command's options (kriegsspiel odds ... --from 8); the page
 # has fields, named here as it names them, and what it reads from the game (a vehicle
@@ -549,13 +553,15 @@ def in_the_pages_words(text: str) -> str:
     )
 
 
-def _worded(report: dict[str, Any]) -> dict[str, Any]:
-    """A report's JSON with its reasons in the page's words (:func:`in_the_pages_words`)."""
-    report["reasoning"] = [
+def _worded(report: OddsReport) -> dict[str, Any]:
+    """A report's JSON with its reasons in the page's words: the parameters they name
+    told as the command's options, then as the page's fields (:func:`in_the_pages_words`)."""
+    told = report.told_as(_OPTIONS).to_json()
+    told["reasoning"] = [
         {key: in_the_pages_words(value) for key, value in reason.items()}
-        for reason in report["reasoning"]
+        for reason in told["reasoning"]
     ]
-    return report
+    return told
 
 
 def _read_for_shot(

@@ -2,20 +2,41 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from kriegsspiel.core.dice import Dist
+from kriegsspiel.errors import names_any, told_as
 
 
 @dataclass(frozen=True, slots=True)
 class Reason:
-    """One line of a playsheet-style explanation: 'needs 5+' because 'base 3+, long range -1'."""
+    """One line of a playsheet-style explanation: 'needs 5+' because 'base 3+, long range -1'.
+
+    A ``because`` that names the caller's parameters (:func:`~kriegsspiel.errors.named`:
+    "give start_inches") reads in a Python caller's words; :meth:`told_as` tells it with
+    a command's options ("give --from"), as a refusal is told."""
 
     topic: str
     result: str
     because: str = ""
+    # the because as written, its parameters marked to be told each caller's way ("": it
+    # names none); set from a because that names one (dataclasses.replace keeps it)
+    _written: str = field(default="", repr=False, compare=False, kw_only=True)
+
+    def __post_init__(self) -> None:
+        if names_any(self.because):
+            object.__setattr__(self, "_written", self.because)
+            object.__setattr__(self, "because", told_as(self.because, {}))
+
+    def told_as(self, options: Mapping[str, str]) -> Reason:
+        """This reason with the parameters it names told as their options in ``options``
+        (parameter -> option, e.g. "start_inches" -> "--from")."""
+        if not self._written:
+            return self
+        return Reason(self.topic, self.result, told_as(self._written, options))
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +59,11 @@ class OddsReport:
     # a designer's rules file the answer is by (house rules), and a digest of what it says
     rules_file: str | None = None
     rules_digest: str | None = None
+
+    def told_as(self, options: Mapping[str, str]) -> OddsReport:
+        """The report with its reasons' parameters told as the options in ``options``
+        (parameter -> option), as a command tells them: :meth:`Reason.told_as`."""
+        return replace(self, reasons=tuple(r.told_as(options) for r in self.reasons))
 
     @property
     def heading(self) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 
 from kriegsspiel.core import arguments
 from kriegsspiel.core.names import counted
-from kriegsspiel.errors import KriegsspielError, ParameterError, UsageError, named
+from kriegsspiel.errors import KriegsspielError, ParameterError, UsageError, Worded, named
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import figures_note
 from kriegsspiel.sim import MAX_SEED, WORKERS_PER_CORE, executors
 from kriegsspiel.sim.cluster import DaskExecutor, SchedulerLost
@@ -50,8 +50,10 @@ NO_WORKERS_AGAIN = 60.0
 RECOUNT = 5.0
 
 
-class SimulationError(KriegsspielError):
-    """A game failed, or the workers kept dying; finished games are kept."""
+class SimulationError(Worded):
+    """A game failed, or the workers kept dying; finished games are kept. Worded for each
+    caller: "workers=1", "store=None" to a Python caller, "--workers 1", "--no-store" on the
+    command line."""
 
 
 class Interrupted(KriegsspielError):
@@ -209,7 +211,7 @@ def evaluate(
             raise StoreError(
                 f"results file {store.path} cannot be written (it or its folder is "
                 f"read-only) and holds {stored} of the {games} games asked for; make it "
-                "writable, give another --results file, or ask for no more games than it "
+                f"writable, give {named('another store')}, or ask for no more games than it "
                 "holds."
             )
     waiting: dict[int, GameOutcome] = {}  # finished out of order, until their turn to be tallied
@@ -274,7 +276,7 @@ def evaluate(
     kept = (
         "the games that finished are stored"
         if store is not None
-        else "nothing was stored (--no-store)"
+        else f"nothing was stored ({named('store=None')})"
     )
     played = _run(matchup, jobs, workers_used, progress, result.notices, flight, kept)
     stopping = False  # interrupted: the workers' games are stored as they end, then they stop
@@ -305,7 +307,7 @@ def evaluate(
             f"the games that finished are stored in {store.path}; run the same command again "
             "to resume"
             if store is not None
-            else "nothing was stored (--no-store): the same command starts afresh"
+            else f"nothing was stored ({named('store=None')}): the same command starts afresh"
         )
         raise SimulationError(f"{lost}; {kept}.") from None
     finally:
@@ -709,7 +711,7 @@ def _run(
                 raise SimulationError(
                     f"worker processes died {restarts} times with no game coming back in "
                     f"between; {kept}. Check memory (dmesg) or "
-                    f"run with --workers 1.{hint}"
+                    f"run with {named('workers', 1)}.{hint}"
                 )
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from kriegsspiel.errors import KriegsspielError, UsageError
+from kriegsspiel.errors import UsageError, Worded
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import DEPLOYMENTS, LIST_ORDER
 from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.matchup import DEPLOYED, Matchup
@@ -110,7 +110,7 @@ EXPORTS = ("csv", "json", "units-csv")  # a row a game (CSV or JSON), or a row a
 UNIT_COLUMNS = ["army", "list", "side", "slot", "name", "points", "survived", "damage_dealt"]
 
 
-class StoreError(KriegsspielError):
+class StoreError(Worded):
     """The results file cannot be used: corrupt, locked, full or not ours."""
 
 

@@ -411,7 +411,7 @@ def _weapon_groups(
                 + rules.data.cited(f"weapons.rows[{weapon.name}]"),
             )
         )
-        reasons.extend(Reason(f"{indent}  {r.topic}", r.result, r.because) for r in why)
+        reasons.extend(replace(r, topic=f"{indent}  {r.topic}") for r in why)
     return groups, reasons, idle
 
 
@@ -649,8 +649,8 @@ def _shoot_odds(
                     "target officer",
                     "no effect",
                     "no test for his bonus here: only a flamethrower's hit brings troops a "
-                    "morale check in a shooting (the check at half strength: odds morale "
-                    "--officer)",
+                    "morale check in a shooting (the check at half strength: "
+                    f"{named('morale_check_odds(officer=...)')})",
                 )
             )
         labels, said = _down_halving_said(groups, troops.hits, probabilities)
@@ -1191,8 +1191,9 @@ def vehicle_assault_odds(
     _check_names(rules, target=("target", target))
     tgt = rules.target(target)
     if not tgt.is_vehicle:
-        raise UsageError(
-            f"{tgt.name} is not a vehicle; use 'odds assault' for infantry against infantry."
+        raise ParameterError(
+            f"{tgt.name} is not a vehicle; use {named('assault_odds')} for infantry against "
+            "infantry."
         )
     va = rules.data.vehicle_assault
     orders: dict[str, int | None] = {
@@ -1430,7 +1431,7 @@ def _fire_at_assaulters(
                     "vehicle's fire",
                     "not asked",
                     f'the vehicle fires first at assaulters that begin more than {beyond:g}" '
-                    "away: give --from and --vehicle-weapon",
+                    f"away: give {start} and {fire}",
                 )
             )
         return _Fire(Dist.constant(models), unasked)
@@ -1443,7 +1444,7 @@ def _fire_at_assaulters(
                 f"{rules.data.title} a vehicle has none; drop them."
             )
         # (told, not ignored: the distance is asked only for that fire)
-        said = f"in {rules.data.title} a vehicle does not fire at its assaulters: --from changes nothing"
+        said = f"in {rules.data.title} a vehicle does not fire at its assaulters: {start} changes nothing"
         return _Fire(Dist.constant(models), [Reason("vehicle's fire", "no effect", said)])
     if start_inches <= beyond:
         if weapons or cover != "none" or start_models != models:

@@ -344,7 +344,8 @@ def throw_grenade(
         )
     blast = (
         "every figure within it is hit alike, each rolling for itself: ask again with its "
-        f"--visible ({tables.cite('assumption', 'grenade.blast_radius_inches')})"
+        f"{named('visible', python='visible=N')} "
+        f"({tables.cite('assumption', 'grenade.blast_radius_inches')})"
     )
     if range_inches <= plan.blast_radius:
         blast += (

@@ -6,12 +6,14 @@ exact distributions of their steps), so the odds can never disagree with the sim
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from kriegsspiel.core import arguments
 from kriegsspiel.core.dice import Dist
 from kriegsspiel.core.procedure import exact, markov
 from kriegsspiel.core.report import OddsReport, Reason
+from kriegsspiel.errors import named
 from kriegsspiel.rulesets.iron_cross import rules
 from kriegsspiel.rulesets.iron_cross.data import IronCrossData, PenetrationResult, load_data
 from kriegsspiel.rulesets.iron_cross.rules import (
@@ -93,7 +95,7 @@ def activation(
         if assumed:
             because += (
                 "; the command token is the one the first activation left (assumption: "
-                "--command-tokens not given)"
+                f"{named('command_tokens')} not given)"
             )
         reason = Reason("activation", _needs(needs, tables.activation.die), because)
     return OddsReport(
@@ -446,7 +448,7 @@ def _side(label: str, plan: FirePlan, tables: IronCrossData, detachment: bool) -
     steps = [*_fire_reasons(plan, tables, detachment), _markers_reason(plan, tables)]
     return [
         Reason(label, f"{said} at {plan.target}"),
-        *(Reason("  " + r.topic, r.result, r.because) for r in steps),
+        *(replace(r, topic="  " + r.topic) for r in steps),
     ]
 
 

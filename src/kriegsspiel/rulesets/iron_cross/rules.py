@@ -681,7 +681,7 @@ def _fighter(role: str, name: str, tables: IronCrossData) -> Target:
     }:
         raise ParameterError(
             f"{named(role, name)}: close combat odds are for infantry and support squads; a "
-            "vehicle's fire, or fire at one, is 'kriegsspiel odds shoot -r iron-cross'"
+            f"vehicle's fire, or fire at one, is {named('kriegsspiel.rulesets.iron_cross.odds.shoot')}"
         )
     return lookup(role, name, fighters)
 
