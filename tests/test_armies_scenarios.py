@@ -202,6 +202,30 @@ def test_unknown_weapon_names_unit_model_file_line_and_close_match(tmp_path: Pat
     assert "Did you mean 'Rifle'" in message
 
 
+@pytest.mark.parametrize("ruleset", [K47, BA1])
+def test_a_name_matches_with_its_spaces_and_punctuation_left_out(
+    tmp_path: Path, ruleset: str
+) -> None:
+    """The docs say names are matched in any case and punctuation: "Panzer-faust" and
+    "panzer faust" are the Panzerfaust (they were unknown, punctuation read as a word
+    break), in a list as in the odds; a name that runs together as two names do is
+    still unknown, told with the closest."""
+    from kriegsspiel.core.names import lookup
+
+    rules = rules_for(ruleset)
+    for written in ("Panzer-faust", "panzer faust", "PANZER FAUST"):
+        assert rules.weapon(written).name == "Panzerfaust"
+    assert rules.target("medium-tank") == rules.target("mediumtank") == rules.target("Medium Tank")
+    army = load_army(army_file(tmp_path, ruleset=ruleset, weapon="Panzer-faust"), ruleset)
+    assert army.units[0].models[1].weapons == ("Panzer-faust",)
+    odds = run_cli("odds", "shoot", "-r", ruleset, "--weapon", "panzer faust:1", "--json")
+    assert odds.returncode == 0, odds.stderr
+    two = [(["MG42"], "first"), (["MG 4-2"], "second")]
+    with pytest.raises(UsageError, match=r"^Unknown weapon 'mg-42'\. Did you mean"):
+        lookup("weapon", "mg-42", two)
+    assert lookup("weapon", "mg 4 2", two) == "second"  # (as written: no doubt)
+
+
 def test_a_misspelt_field_is_told_with_the_fields_there(tmp_path: Path) -> None:
     """A field the file kind does not have, at any depth (the list, a unit, a model), is
     refused at its line with the fields that place has, the nearest first."""
