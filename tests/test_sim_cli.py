@@ -50,6 +50,8 @@ def test_evaluate_json_reports_everything_the_issue_asks(tmp_path: Path) -> None
         "Grenadier Squad",
         "MG 42 MMG Team",
     ]
+    # each unit's place in its list: "slot" from 0 (as stored), "place" from 1 (as said)
+    assert [(u["slot"], u["place"]) for u in data["units"] if u["army"] == "A"] == [(0, 1), (1, 2)]
     for unit in data["units"]:
         assert 0 <= unit["survival"]["rate"] <= 1 and unit["damage_per_point"] >= 0
     # what the damage leaves out, as the text says it (a stunned crew, for one)
