@@ -202,6 +202,30 @@ def test_unknown_weapon_names_unit_model_file_line_and_close_match(tmp_path: Pat
     assert "Did you mean 'Rifle'" in message
 
 
+@pytest.mark.parametrize("ruleset", [K47, BA1])
+def test_a_name_matches_with_its_spaces_and_punctuation_left_out(
+    tmp_path: Path, ruleset: str
+) -> None:
+    """The docs say names are matched in any case and punctuation: "Panzer-faust" and
+    "panzer faust" are the Panzerfaust (they were unknown, punctuation read as a word
+    break), in a list as in the odds; a name that runs together as two names do is
+    still unknown, told with the closest."""
+    from kriegsspiel.core.names import lookup
+
+    rules = rules_for(ruleset)
+    for written in ("Panzer-faust", "panzer faust", "PANZER FAUST"):
+        assert rules.weapon(written).name == "Panzerfaust"
+    assert rules.target("medium-tank") == rules.target("mediumtank") == rules.target("Medium Tank")
+    army = load_army(army_file(tmp_path, ruleset=ruleset, weapon="Panzer-faust"), ruleset)
+    assert army.units[0].models[1].weapons == ("Panzer-faust",)
+    odds = run_cli("odds", "shoot", "-r", ruleset, "--weapon", "panzer faust:1", "--json")
+    assert odds.returncode == 0, odds.stderr
+    two = [(["MG42"], "first"), (["MG 4-2"], "second")]
+    with pytest.raises(UsageError, match=r"^Unknown weapon 'mg-42'\. Did you mean"):
+        lookup("weapon", "mg-42", two)
+    assert lookup("weapon", "mg 4 2", two) == "second"  # (as written: no doubt)
+
+
 def test_a_misspelt_field_is_told_with_the_fields_there(tmp_path: Path) -> None:
     """A field the file kind does not have, at any depth (the list, a unit, a model), is
     refused at its line with the fields that place has, the nearest first."""
@@ -249,6 +273,52 @@ def test_points_that_do_not_add_up_name_both_numbers(tmp_path: Path) -> None:
     assert str(path) in str(error)
     assert f"line {line_of(path, 'points: 1000')}" in str(error)
     assert "1000" in str(error) and "add up to 100" in str(error)
+
+
+def test_a_wrong_total_is_told_with_the_other_problems_of_its_units(tmp_path: Path) -> None:
+    """A list builder fixing a list wants every problem at once: a total that its units'
+    points do not add up to is told even when a unit has another problem (a weapon's
+    typo), not only on the next run; a unit's own points that cannot be read leave the
+    total untold (its own problem is told)."""
+    extra = """\
+  - name: Sherman
+    type: vehicle
+    quality: regular
+    points: 150
+    vehicle:
+      kind: tracked
+      damage_value_of: medium tnak
+"""
+    path = army_file(tmp_path, points=1000, weapon="Rilfe", extra=extra)
+    error = refused(load_army, path, K47)
+    total = line_of(path, "points: 1000")
+    assert str(error).startswith(f"3 problems in {path}:\n  - {path}:{total}: field points: ")
+    assert (
+        f"line {total}, field points: the list says 1000 points but its units add up to 250 "
+        "(Rifle Squad 100, Sherman 150)" in error.problems
+    )
+    assert "Rilfe" in error.problems[1] and "medium tnak" in error.problems[2]
+    unreadable = army_file(tmp_path, points=1000, weapon="Rilfe", extra=extra.replace("150", "1.5"))
+    told = refused(load_army, unreadable, K47).problems
+    assert len(told) == 3 and not any("add up to" in problem for problem in told)
+    assert any("field units.1.points: should be a whole number, not 1.5" in p for p in told)
+
+
+def test_several_problems_are_told_in_the_order_of_their_lines(tmp_path: Path) -> None:
+    """Problems found in different parts of a list (a unit's points, the list's own) come
+    in line order, not in the order the checks found them."""
+    path = army_file(tmp_path, points=1000)
+    path.write_text(
+        path.read_text()
+        .replace("points: 1000", "points: 1000.5")
+        .replace("points: 100\n", "points: 55.5\n")
+    )
+    error = refused(load_army, path, K47)
+    lines = [line_of(path, "points: 1000.5"), line_of(path, "points: 55.5")]
+    assert [int(p.split(",")[0].removeprefix("line ")) for p in error.problems] == lines
+    told = str(error).splitlines()
+    assert told[1].startswith(f"  - {path}:{lines[0]}: field points:")
+    assert told[2].startswith(f"  - {path}:{lines[1]}: field units.0.points:")
 
 
 def test_a_missing_field_is_named_with_file_and_line(tmp_path: Path) -> None:

@@ -52,7 +52,7 @@ def test_a_list_is_shown_as_a_roster_with_weapons_as_the_chart_names_them(
         "MG gunner: Light machine gun (LMG)",
         "5× Grenadier: Rifle",
         "2× Loader: unarmed",
-        "173 points: 2 units, 10 figures and 0 vehicles.",
+        "173 points: 2 units and 10 figures.",  # (no "0 vehicles")
     ):
         assert said in shown, said
     # what was checked, and that a unit's points were not: "sound" was read as "legal"
@@ -82,9 +82,31 @@ def test_a_unit_priced_far_below_what_it_holds_passes_and_the_check_says_so(
     (tmp_path / "cheap.yaml").write_text(cheap)
     run_army(str(tmp_path / "cheap.yaml"), None, None, False)
     shown = " ".join(capsys.readouterr().out.split())
-    assert "51 points: 2 units, 10 figures and 0 vehicles. Checked:" in shown
+    assert "51 points: 2 units and 10 figures. Checked:" in shown
     assert "Not checked: whether each unit's points are right for what it holds" in shown
     assert "this is no check that a list is legal for a tournament." in shown
+
+
+def test_the_rosters_totals_leave_out_a_part_of_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "28 figures and 0 vehicles" read oddly: a list of no vehicles (or of vehicles
+    alone) is totalled without them; one of both gives both."""
+    monkeypatch.setenv("COLUMNS", "200")
+    tank = (
+        "name: Tanks\nruleset: konflikt47\nfaction: X\npoints: 150\nunits:\n"
+        "  - name: Panzer IV\n    type: vehicle\n    quality: regular\n    points: 150\n"
+        "    vehicle:\n      kind: tracked\n      damage_value_of: medium tank\n"
+        "      weapons:\n        - {weapon: Medium AT gun, facing: turret}\n"
+    )
+    (tmp_path / "tanks.yaml").write_text(tank)
+    run_army(str(tmp_path / "tanks.yaml"), None, None, False)
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "150 points: 1 unit and 1 vehicle. Checked:" in shown
+    run_army(str(DATA / "patrol-a.yaml"), None, None, False)
+    assert "173 points: 2 units and 10 figures. Checked:" in " ".join(
+        capsys.readouterr().out.split()
+    )
 
 
 def test_a_shipped_list_copied_is_the_start_of_ones_own(tmp_path: Path) -> None:
@@ -162,7 +184,7 @@ def test_a_count_of_one_is_said_in_the_singular(tmp_path: Path) -> None:
     )
     done = run_cli("army", "one.yaml", cwd=tmp_path)
     said = " ".join(done.stdout.split())
-    assert done.returncode == 0 and "1 point: 1 unit, 1 figure and 0 vehicles." in said, said
+    assert done.returncode == 0 and "1 point: 1 unit and 1 figure." in said, said
     (tmp_path / "short.yaml").write_text(
         "name: Short\nturns: 1\nvictory: units destroyed\nterrain:\n"
         "  - {name: Hut, category: building, cover: hard, polygon: [[30, 20], [34, 20], [34, 24]]}\n"

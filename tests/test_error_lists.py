@@ -89,12 +89,13 @@ def test_the_formatter_names_each_problem_at_its_line_or_its_file_alone() -> Non
             "line 5, or line 4 above it (check both lines' indentation): not valid YAML",
         ],
     )
+    # in line order, the whole file's (no line of its own) first
     assert told.split("\n") == [
         "4 problems in my.yaml:",
-        "  - my.yaml:3: field points: must be at least 1 (not 0)",
-        "  - my.yaml:9: not JSON (Expecting value)",
         "  - my.yaml: the file is empty; expected a mapping of fields",
+        "  - my.yaml:3: field points: must be at least 1 (not 0)",
         "  - my.yaml: line 5, or line 4 above it (check both lines' indentation): not valid YAML",
+        "  - my.yaml:9: not JSON (Expecting value)",
     ]
     assert problems_in("my.yaml", ["line 3, field points: 0"]) == "my.yaml: line 3, field points: 0"
 

@@ -50,6 +50,8 @@ def test_evaluate_json_reports_everything_the_issue_asks(tmp_path: Path) -> None
         "Grenadier Squad",
         "MG 42 MMG Team",
     ]
+    # each unit's place in its list: "slot" from 0 (as stored), "place" from 1 (as said)
+    assert [(u["slot"], u["place"]) for u in data["units"] if u["army"] == "A"] == [(0, 1), (1, 2)]
     for unit in data["units"]:
         assert 0 <= unit["survival"]["rate"] <= 1 and unit["damage_per_point"] >= 0
     # what the damage leaves out, as the text says it (a stunned crew, for one)
@@ -863,14 +865,76 @@ def test_ctrl_c_says_whether_finished_games_were_kept(
         with pytest.raises(Interrupted, match=r"^2 of the 4 games are stored in "
                            r".*r\.sqlite; run the same command again to resume\."):  # fmt: skip
             commands.run_one(matchup, 4, 1, None, options, store, "patrols")
-        with pytest.raises(Interrupted, match=r"^every cell finished before patrols is stored "
-                           r"in .*r\.sqlite, and 2 of its 4 games; run the same"):  # fmt: skip
-            commands.run_one(matchup, 4, 1, InProcess(), options, store, "patrols")
-        # a sweep stopped in its first cell has no cell finished before it to speak of
-        with pytest.raises(Interrupted, match=r"^2 of the 4 games of \(1/3\) patrols are "
-                           r"stored in .*r\.sqlite; run the same"):  # fmt: skip
+        # a sweep's cell: the cells stored whole, as its progress lines count them, then
+        # how much of the cell it stopped in
+        cell = commands.SweepCell
+        with pytest.raises(Interrupted, match=r"^cells 1–4 of 8 are stored in .*r\.sqlite "
+                           r"\(40 games\), and 2 of cell 5's 4 games; run the same command "
+                           r"again to resume\.$"):  # fmt: skip
+            commands.run_one(matchup, 4, 1, InProcess(), options, store, "(5/8) patrols",
+                             cell=cell(5, 8, 40))  # fmt: skip
+        with pytest.raises(Interrupted, match=r"^cell 1 of 3 is stored in .*r\.sqlite "
+                           r"\(4 games\), and 2 of cell 2's 4 games; run the same"):  # fmt: skip
+            commands.run_one(matchup, 4, 1, InProcess(), options, store, "(2/3) patrols",
+                             cell=cell(2, 3, 4))  # fmt: skip
+        # stopped in its first cell: no cell before it to speak of
+        with pytest.raises(Interrupted, match=r"^2 of cell 1's 4 games \(the first of 3 "
+                           r"cells\) are stored in .*r\.sqlite; run the same"):  # fmt: skip
             commands.run_one(matchup, 4, 1, InProcess(), options, store, "(1/3) patrols",
-                             first_cell=True)  # fmt: skip
+                             cell=cell(1, 3, 0))  # fmt: skip
+        # stopped as a cell's last game was stored: that cell is complete, said as one
+        with pytest.raises(Interrupted, match=r"^cells 1–2 of 3 are stored in .*r\.sqlite "
+                           r"\(6 games\); run the same command again to resume\.$"):  # fmt: skip
+            commands.run_one(matchup, 2, 1, InProcess(), options, store, "(2/3) patrols",
+                             cell=cell(2, 3, 4))  # fmt: skip
+        with pytest.raises(Interrupted, match=r"^cell 1 of 3 is stored in .*r\.sqlite "
+                           r"\(2 games\); run"):  # fmt: skip
+            commands.run_one(matchup, 2, 1, InProcess(), options, store, "(1/3) patrols",
+                             cell=cell(1, 3, 0))  # fmt: skip
+        # nothing of the cell yet
+        with pytest.raises(Interrupted, match=r"^cell 1 of 3 is stored in .*r\.sqlite "
+                           r"\(4 games\), and none of cell 2's 4 games; run"):  # fmt: skip
+            commands.run_one(matchup, 4, 2, InProcess(), options, store, "(2/3) patrols",
+                             cell=cell(2, 3, 4))  # fmt: skip
+        with pytest.raises(Interrupted, match=r"^no game is stored yet in .*r\.sqlite "
+                           r"\(stopped in cell 1 of 3\); run"):  # fmt: skip
+            commands.run_one(matchup, 4, 2, InProcess(), options, store, "(1/3) patrols",
+                             cell=cell(1, 3, 0))  # fmt: skip
+
+
+def test_a_sweep_stopped_in_a_cell_counts_the_cells_and_games_stored_before_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A list builder read "every cell finished before (4/8) ... is stored, and 10 of its
+    10 games" several times over: the stop names the cells stored whole, as the progress
+    lines count them, their games, and how much of the cell it stopped in."""
+    import sys
+
+    import kriegsspiel.sim.commands as commands
+    from kriegsspiel.cli import main
+
+    real_evaluate = commands.evaluate
+    calls: list[int] = []
+
+    def second_stopped(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real_evaluate(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(commands, "evaluate", second_stopped)
+    sweep = _sweep_in(tmp_path, (DATA / "sweep.yaml").read_text())
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", ["kriegsspiel", "sweep", str(sweep), "--workers", "1",
+                                      "--results", "r.sqlite"])  # fmt: skip
+    with pytest.raises(SystemExit) as exited:
+        main()
+    said = " ".join(capsys.readouterr().err.split())
+    assert exited.value.code == 130, said
+    assert (
+        "stopped: cell 1 of 2 is stored in r.sqlite (4 games), and none of cell 2's 4 games; "
+        "run the same command again to resume." in said
+    )
 
 
 def test_a_list_whose_comments_changed_keeps_its_stored_games(tmp_path: Path) -> None:

@@ -233,7 +233,9 @@ def test_a_sweeps_variant_units_say_their_figures_are_the_slots_beside_them(
     assert variant["units_note"] == data["units_note"]
     assert "slot's as much as the unit's" in variant["units_note"]
     assert "deployment: shuffled" in variant["units_note"]
-    assert variant["against"][0]["taken_out"][0]["slot"] == 1  # (counted from 0)
+    # the JSON gives the place the text gives, beside the slot (counted from 0)
+    taken_out = variant["against"][0]["taken_out"][0]
+    assert (taken_out["slot"], taken_out["place"]) == (1, 2)
     assert "short of a knock-out" in data["damage_note"] and "short of a knock-out" in text
     shuffled = run_cli("sweep", *args, "--deployment", "shuffled", cwd=tmp_path).stdout
     shuffled = " ".join(shuffled.split())

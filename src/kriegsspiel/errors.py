@@ -159,8 +159,8 @@ def _nearest(name: str, lookup: Mapping[str, str], cutoff: float = 0.5, most: in
 
 def problems_in(where: str, problems: Sequence[str]) -> str:
     """The problems found in one file (or scenario, list...) ``where``, as an error tells
-    them: one as "where: what is wrong"; several counted first, then one a line, each at
-    its line of the file where it gives one::
+    them: one as "where: what is wrong"; several counted first, then one a line in line
+    order, each at its line of the file where it gives one::
 
         3 problems in my.yaml:
           - my.yaml:8: field units.0.quality: 'regulr' is not one of the choices ...
@@ -168,8 +168,19 @@ def problems_in(where: str, problems: Sequence[str]) -> str:
     """
     if len(problems) == 1:
         return f"{where}: {problems[0]}"
-    told = "\n".join(f"  - {_at_its_line(where, problem)}" for problem in problems)
+    told = "\n".join(f"  - {_at_its_line(where, problem)}" for problem in in_line_order(problems))
     return f"{len(problems)} problems in {where}:\n{told}"
+
+
+def in_line_order(problems: Iterable[str]) -> list[str]:
+    """Problems in the order of their lines in the file ("line 6, ..." before "line 81,
+    ..."), those of one line (or of none: the whole file's, first) in the order found."""
+    return sorted(problems, key=_line_number)
+
+
+def _line_number(problem: str) -> int:
+    found = re.match(r"line (\d+)\b", problem)
+    return 0 if found is None else int(found[1])
 
 
 def _at_its_line(where: str, problem: str) -> str:
@@ -183,10 +194,10 @@ def _at_its_line(where: str, problem: str) -> str:
 
 class DataFileError(KriegsspielError):
     """A rules data file, army list or scenario is malformed; names file, line and field
-    (several problems one a line, counted first: :func:`problems_in`)."""
+    (several problems one a line, counted first, in line order: :func:`problems_in`)."""
 
     def __init__(self, path: str, problems: list[str]) -> None:
-        self.path, self.problems = path, problems
+        self.path, self.problems = path, in_line_order(problems)
         super().__init__(problems_in(path, problems))
 
     @property

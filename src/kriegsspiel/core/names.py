@@ -16,6 +16,11 @@ def normalise(name: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9+]+", " ", name.lower()).split())
 
 
+def squashed(name: str) -> str:
+    """'Panzer-faust' -> 'panzerfaust': a name with its spaces and punctuation left out."""
+    return re.sub(r"[^a-z0-9+]+", "", name.lower())
+
+
 def counted(number: int, noun: str) -> str:
     """A count and its noun, as said: "1 unit", "3 units", "0 units" (``noun`` singular)."""
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
@@ -48,14 +53,25 @@ def in_sentence(name: str) -> str:
 
 
 def lookup(kind: str, name: str, entries: Iterable[tuple[Iterable[str], T]]) -> T:
-    """Return the entry one of whose names matches ``name``; else a helpful error."""
+    """Return the entry one of whose names matches ``name``; else a helpful error.
+
+    A name matches in any case, punctuation read as a space ("sub-machine gun (SMG)" is
+    "Sub-machine gun (SMG)"); failing that, with spaces and punctuation left out
+    ("Panzer-faust" and "panzer faust" are "Panzerfaust") when exactly one entry's names
+    match so (two would leave it unknown, told with the closest names)."""
     wanted = normalise(name)
     known: list[str] = []
     aliases: dict[str, str] = {}
+    rows: list[tuple[list[str], T]] = []
     for names, value in entries:
         names = list(names)
         known.append(names[0])
         if any(normalise(n) == wanted for n in names):
             return value
         aliases.update((n, names[0]) for n in names[1:])
+        rows.append((names, value))
+    run_together = squashed(name)
+    found = [value for names, value in rows if any(squashed(n) == run_together for n in names)]
+    if run_together and len(found) == 1:
+        return found[0]
     raise UnknownNameError(kind, name, known, aliases)

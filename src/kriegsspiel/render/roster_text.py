@@ -41,8 +41,7 @@ def print_roster(
         )
     console.print(table)
     console.print(
-        f"{counted(army.points, 'point')}: {counted(len(army.units), 'unit')}, "
-        f"{counted(figures, 'figure')} and {counted(vehicles, 'vehicle')}.\n"
+        f"{counted(army.points, 'point')}: {_made_of(len(army.units), figures, vehicles)}.\n"
         # (an organiser read "the list is sound" as "the list is legal": say what was checked)
         f"Checked: the list is valid for {edition} (its units' types, qualities, weapons and "
         "vehicles are ones the edition knows and allows) and its units' points add up to its total, so it can be played, evaluated "
@@ -87,3 +86,11 @@ def _figure(model: Model, weapon_name: Callable[[str], str]) -> str:
     title = f"{count}{model.name}" + (f" ({', '.join(roles)})" if roles else "")
     weapons = ", ".join(weapon_name(w) for w in model.weapons) or "unarmed"
     return f"{title}: {weapons}"
+
+
+def _made_of(units: int, figures: int, vehicles: int) -> str:
+    """ "5 units, 28 figures and 2 vehicles", a part of none left out ("5 units and 28
+    figures")."""
+    parts = [counted(units, "unit")]
+    parts += [counted(n, noun) for n, noun in ((figures, "figure"), (vehicles, "vehicle")) if n]
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"

@@ -211,7 +211,7 @@ def print_sides(by_side: list[dict[str, Any]], zones: list[str] | None) -> None:
     )
     draws = games - by_side[0]["count"] - by_side[1]["count"]
     Console(highlight=False).print(
-        f"By side, whichever army held it, over the {counted(games, 'game')} played: "
+        f"By side, whichever army held it, over the {counted(games, 'game')}: "
         + ", ".join(
             f"{who} won {p['count']}, {short_rate(p)}"
             for who, p in zip(named, by_side, strict=True)

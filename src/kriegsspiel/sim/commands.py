@@ -15,6 +15,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from kriegsspiel.core.names import counted
 from kriegsspiel.errors import RULES_FILE_WANTED, UsageError, empty_name
 from kriegsspiel.outfiles import check_output, check_replacing, is_export, is_picture, writing
 from kriegsspiel.sim import DEFAULT_STORE, MAX_GAMES
@@ -182,6 +183,16 @@ def writable(path: Path) -> bool:
     return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
 
 
+@dataclass(frozen=True, slots=True)
+class SweepCell:
+    """Where a sweep's evaluation stands: cell ``number`` (from 1) of ``cells`` it plays,
+    the cells before it holding ``games_before`` games in all."""
+
+    number: int
+    cells: int
+    games_before: int
+
+
 def run_one(
     matchup: Matchup,
     games: int,
@@ -192,13 +203,13 @@ def run_one(
     label: str,
     *,
     keep_winners: bool = False,
-    first_cell: bool = False,
+    cell: SweepCell | None = None,
 ) -> Evaluation:
     """One evaluation with a progress bar; Ctrl-C says where the finished games are.
 
     ``pool``: the workers a sweep keeps for all its cells; None for a lone evaluation,
     which starts its own (or, one worker and no more than 1,000 games, plays in this
-    process). ``first_cell``: a sweep's first evaluation, with no cell finished before it."""
+    process). ``cell``: a sweep's evaluation, where it stands among the sweep's cells."""
     command_line = COMMAND_LINE.set(True)  # (no script of the user's to tell of)
     try:
         with progress_bar(sys.stderr.isatty(), label) as progress:
@@ -226,18 +237,32 @@ def run_one(
             kept = None
         if kept is None:
             stored = f"any game that finished is stored in {store.path}"
-        elif pool is None:  # a lone evaluation
+        elif cell is None:  # a lone evaluation
             stored = f"{kept} of the {games} games are stored in {store.path}"
-        elif first_cell:  # (no cell before it to speak of)
-            stored = f"{kept} of the {games} games of {label} are stored in {store.path}"
-        else:  # a sweep's cell
-            stored = (
-                f"every cell finished before {label} is stored in {store.path}, and {kept} of "
-                f"its {games} games"
-            )
+        else:
+            stored = _stored_of_sweep(cell, kept, games, store.path)
         raise Interrupted(f"{stored}; run the same command again to resume.") from None
     finally:
         COMMAND_LINE.reset(command_line)
+
+
+def _stored_of_sweep(cell: SweepCell, kept: int, games: int, path: Path) -> str:
+    """What a sweep stopped in ``cell`` has stored in ``path``: the cells complete ("cells
+    1–4 of 8 are stored in r.sqlite (40 games)") and the ``kept`` of the ``games`` of the
+    cell it stopped in, unless it is complete (stopped as it ended) or none is kept."""
+    done = cell.number - (kept < games)  # the cells complete
+    games_done = cell.games_before + (kept if kept >= games else 0)
+    some = "none" if kept == 0 else str(kept)
+    of_this = f"{some} of cell {cell.number}'s {games} games"
+    if done == 0:
+        if kept == 0:
+            return f"no game is stored yet in {path} (stopped in cell 1 of {cell.cells})"
+        verb = "is" if kept == 1 else "are"
+        return f"{of_this} (the first of {cell.cells} cells) {verb} stored in {path}"
+    cells = "cell 1" if done == 1 else f"cells 1–{done}"
+    are = "is" if done == 1 else "are"
+    stored = f"{cells} of {cell.cells} {are} stored in {path} ({counted(games_done, 'game')})"
+    return stored if kept >= games else f"{stored}, and {of_this}"
 
 
 def run_evaluate(

@@ -26,6 +26,7 @@ from kriegsspiel.sim import MAX_SEED
 from kriegsspiel.sim.commands import (
     ERR,
     RunOptions,
+    SweepCell,
     check_plot,
     open_store,
     plot_written,
@@ -123,6 +124,7 @@ def run_sweep(
     keep = bool(sweep.compared)  # (the winners and units of cells that variants are set on)
     to_play = len(played(sweep))
     games_played = games_reused = 0
+    games_done = 0  # the games of the cells evaluated (a Ctrl-C says how many are stored)
     other_code: dict[str, int] = {}  # games of these cells stored by other code, not reused
     # the lists' points (if uneven), then each evaluation's after its cell's name
     notices: list[str] = [] if uneven is None else [uneven]
@@ -156,8 +158,9 @@ def run_sweep(
                         store,
                         count,
                         keep_winners=keep,
-                        first_cell=not evaluated,
+                        cell=SweepCell(len(evaluated) + 1, to_play, games_done),
                     )
+                    games_done += result.tally.games
                     games_played += result.played
                     games_reused += result.reused
                     played_here, reused_here = result.played, result.reused

@@ -159,7 +159,8 @@ class Tally:
             units.append(
                 {
                     "army": army,
-                    "slot": unit.slot,
+                    "slot": unit.slot,  # its place in its list, from 0 (as stored)
+                    "place": unit.slot + 1,  # the same from 1, as the text says it
                     "unit": unit.name,
                     "points": unit.points,
                     "survival": wilson(unit.survived, unit.games).to_json(),

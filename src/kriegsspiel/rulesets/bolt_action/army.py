@@ -108,6 +108,9 @@ class _Named:
 
 
 _NAMED: ContextVar[_Named | None] = ContextVar("army_named", default=None)
+# the list's units as the file gives them, before checking: their points are totalled even
+# when another field of a unit is wrong (every problem of a list told at once)
+_GIVEN_UNITS: ContextVar[Any] = ContextVar("army_given_units", default=None)
 _UNIT_NUMBER: ContextVar[int | None] = ContextVar("army_unit_number", default=None)
 
 
@@ -615,7 +618,7 @@ class ArmyList(Strict):
         units = data.get("units") if isinstance(data, dict) else None
         # (a list of too many units is told that, not each of its units' names after it)
         named = None if isinstance(units, list) and len(units) > MOST_UNITS else _Named()
-        with _set(_RULES, rules), _set(_NAMED, named):
+        with _set(_RULES, rules), _set(_NAMED, named), _set(_GIVEN_UNITS, units):
             return handler(data)
 
     @field_validator("units")
@@ -643,18 +646,39 @@ class ArmyList(Strict):
     @classmethod
     def _adds_up(cls, points: int, info: ValidationInfo) -> int:
         units: tuple[Unit, ...] | None = info.data.get("units")
-        if units is not None:
-            total = sum(u.points for u in units)
+        priced = (
+            [(u.name, u.points) for u in units]
+            if units is not None
+            else _as_given(_GIVEN_UNITS.get())
+        )
+        if priced is not None:
+            total = sum(cost for _, cost in priced)
             if total != points:
                 raise _problem(
                     f"the list says {points} points but its units add up to {total} "
-                    f"({', '.join(f'{u.name} {u.points}' for u in units)})"
+                    f"({', '.join(f'{name} {cost}' for name, cost in priced)})"
                 )
         return points
 
     @property
     def vehicles(self) -> tuple[Unit, ...]:
         return tuple(u for u in self.units if u.vehicle is not None)
+
+
+def _as_given(units: Any) -> list[tuple[str, int]] | None:
+    """Each unit's name and points as the file gives them, when a unit failed its checks
+    (the total is told with the other problems); None unless every unit's points are a
+    valid whole number (a wrong one is told on its own) and the list of units is sound."""
+    if not isinstance(units, list) or not 0 < len(units) <= MOST_UNITS:
+        return None
+    priced = []
+    for number, unit in enumerate(units, 1):
+        cost = unit.get("points") if isinstance(unit, dict) else None
+        if isinstance(cost, bool) or not isinstance(cost, int) or not 0 <= cost <= MOST_POINTS:
+            return None
+        name = unit.get("name")
+        priced.append((name if isinstance(name, str) and name.strip() else f"unit {number}", cost))
+    return priced
 
 
 # ----------------------------------------------------------------------------- loading
