@@ -423,7 +423,9 @@ class AIBot(pyspiel.Bot):  # type: ignore[misc]
 
     def __init__(self, kind: str = "tactical", seed: int = 0) -> None:
         """``kind``: "tactical" or "random"; ``seed``: a whole number 0 or more, as a
-        game's (the AI's choices are the same for the same seed)."""
+        game's. The random player's choices follow the seed; the tactical AI is
+        deterministic, the same choice in the same position whatever the seed (the
+        seed is taken so that the two are asked alike)."""
         pyspiel.Bot.__init__(self)
         arguments.text("kind", kind, f"an AI bot is 'tactical' or 'random', not {kind!r}")
         self.kind, self.seed = kind, arguments.seed(seed)
