@@ -23,6 +23,11 @@ How it meets OpenSpiel's conventions:
   the game's kept for them alone (the engine's ``reseed``), so MCTS and its kin plan
   against the chances, not against one known future, and how much they search changes no
   later game's seed.
+- **History.** ``state.history()`` lists the actions taken, as OpenSpiel's states do,
+  but cannot rebuild the state: the dice are rolled inside the actions, and a new
+  initial state takes the next seed of the sequence, so replaying the list on it rolls
+  other dice and soon meets an index not open. ``state.serialize()`` (with
+  ``game.deserialize_state``) and ``state.clone()`` are the ways to save or copy one.
 - **Information.** Everything on the table is open to both players, so the game is one
   of perfect information; the observation (``observation_tensor``, and its named parts
   ``planes``, ``units``, ``game`` in ``make_py_observer``) is the environments' own.
