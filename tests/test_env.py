@@ -9,10 +9,11 @@ import warnings
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
-import kriegsspiel.env  # noqa: F401 (registers kriegsspiel/VersusAI-v0)
+import kriegsspiel.env  # (registers kriegsspiel/VersusAI-v0; binds kriegsspiel too)
 from kriegsspiel.ai.players import play
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.env.aec import KriegsspielEnv
@@ -249,6 +250,41 @@ def test_rgb_array_frames_are_one_size_and_show_the_table(tmp_path) -> None:  # 
         rgb = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
         assert (np.abs(frame.astype(int) - rgb).sum(axis=2) < 12).sum() > 20, colour
     assert not np.array_equal(frames[0], frames[-1])  # the table changes as units move
+
+
+def test_rgb_array_shows_models_on_the_tables_edge_whole_and_a_legible_caption() -> None:
+    """A model may stand on the table's edge (y = 48): the frame's margin shows its disc
+    whole, as many pixels of its side's colour as the same models in mid-table; each
+    caption line is set at 9 points (wrapped to two rows), not shrunk to fit one."""
+    from kriegsspiel.render.table_pixels import EDGE, TEXT, caption_rows, table_pixels
+    from kriegsspiel.render.table_svg import SIDE_COLOURS
+
+    game = kriegsspiel.new_game("konflikt47", seed=1)
+    unit = next(u for u in game.units if u.side == 1 and u.vehicle is None)
+    rgb = [int(SIDE_COLOURS[1][i : i + 2], 16) for i in (1, 3, 5)]
+
+    def painted(y: float) -> tuple[int, npt.NDArray[np.uint8]]:
+        for k, model in enumerate(unit.models):
+            model.x, model.y = 6.0 + 3.0 * k, y
+        frame = table_pixels(game)
+        near = np.abs(frame.astype(int) - rgb).sum(axis=2) < 12
+        return int(near.sum()), frame
+
+    inside, _frame = painted(24.0)
+    on_edge, frame = painted(48.0)
+    assert on_edge >= inside * 0.95, (on_edge, inside)
+    # the far edge is EDGE inches (8 pixels an inch) from the frame's top: a disc there
+    # is painted above it too, in the margin
+    top = round(EDGE * 8)
+    near = np.abs(frame[: top + 3].astype(int) - rgb).sum(axis=2) < 12
+    assert near[: top - 1].any() and near[top + 1 :].any()
+    assert frame.shape[0] % 16 == 0 and frame.shape[1] % 16 == 0
+    line = (
+        "Meeting Engagement at Les Hauts Champs — turn 6 of 6 (game over) — score British "
+        "Rifle Platoon, Normandy 1944 0 : 3 Grenadier Platoon, Normandy 1944"
+    )
+    size, rows = caption_rows(line, frame.shape[1] - 8)
+    assert size == TEXT and len(rows) == 2 and " ".join(rows) == line
 
 
 def test_the_text_says_which_decision_is_pending() -> None:

@@ -100,6 +100,27 @@ def test_a_state_is_saved_and_read_back_exactly():
     assert str(play_on(read, 60)) == str(play_on(state, 60))  # the same dice to come
 
 
+def test_history_does_not_rebuild_a_state_and_serialize_and_clone_do():
+    """The dice are rolled inside the actions, so ``history()`` replayed on a new state
+    (the sequence's next seed) does not give the state back; docs/environment.md
+    ("Saving") points to ``serialize()`` and ``clone()``, which do."""
+    game = load(rng_seed=1)
+    state = play_on(game.new_initial_state(), 200, random.Random(0))
+    history = state.history()
+    rebuilt = game.new_initial_state()
+    try:
+        for action in history:
+            rebuilt.apply_action(action)
+    except KriegsspielError:
+        pass  # (an index the other dice left not open)
+    assert str(rebuilt) != str(state)
+    read, clone = game.deserialize_state(state.serialize()), state.clone()
+    assert str(read) == str(clone) == str(state)
+    assert read.history() == clone.history() == history
+    ahead = {str(play_on(s, 100, random.Random(2))) for s in (state, read, clone)}
+    assert len(ahead) == 1  # (the same dice to come)
+
+
 def test_each_new_game_takes_its_seed_from_the_games_generator():
     def seeds(game) -> list[int]:
         return [game.new_initial_state().episode.seed for _ in range(3)]

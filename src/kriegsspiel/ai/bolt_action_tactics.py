@@ -12,6 +12,7 @@ must come. The odds come from the same rule code as the game.
 from __future__ import annotations
 
 import math
+import random
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache, partial
@@ -19,9 +20,11 @@ from itertools import pairwise
 from typing import Any, get_args
 
 from kriegsspiel.ai.players import deciding_side
+from kriegsspiel.core import arguments
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point, Table
+from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.assault import (
     Side,
     assault_vehicle,
@@ -171,10 +174,27 @@ def _shot_means(shot: Shot) -> tuple[float, float]:
 
 
 class TacticalPlayer:
-    """Greedy one-activation look-ahead on exact expected damage, plus simple doctrine."""
+    """Greedy one-activation look-ahead on exact expected damage, plus simple doctrine.
 
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
+    It is deterministic: the same position always gets the same choice, whatever
+    ``seed`` (a game's variety comes from its dice). With ``explore`` above 0 (points of
+    an order's worth, as :meth:`value` gives it) it gives each order the pick of the
+    orders worth within ``explore`` of the best, one drawn with a generator seeded from
+    ``seed``: a seeded variety of opponents, for learners. ``explore`` 0 (the default)
+    plays as the AI always has.
+    """
+
+    def __init__(self, seed: int = 0, explore: float = 0.0) -> None:
+        arguments.whole("seed", seed)
+        explore = arguments.number("explore", explore)
+        if not (explore >= 0 and math.isfinite(explore)):
+            raise UsageError(
+                f"explore is 0 or more points of an order's worth (0: the AI's best), "
+                f"not {explore!r}"
+            )
+        self.seed, self.explore = seed, explore
+        # (seeded from text, as RandomPlayer's: not the bare number the game's dice take)
+        self._rng = random.Random(f"tactical {seed}")
         # places valued during a choice (None outside one), kept for later choices while the
         # game, its table and every unit's place stay the same: all a place's value reads
         self._places: dict[tuple[int, float, float], float] | None = None
@@ -246,6 +266,8 @@ class TacticalPlayer:
                 return self._react(state, actions)
             if pending is not None:
                 return self._retain(state, pending.action, actions)
+            if self.explore > 0:
+                return self._near_best(state, actions)
             return self._best(state, actions)
         finally:
             self._places = None
@@ -304,6 +326,24 @@ class TacticalPlayer:
             if value > best_value or (value == best_value and i < best_at):
                 best, best_value, best_at = actions[i], value, i
         return best
+
+    def _near_best(self, state: BoltActionGame, actions: list[Action]) -> Action:
+        """One of the actions worth within ``explore`` of the best, drawn by the seeded
+        generator (each as likely). As in :meth:`_best`, an order whose cap cannot come
+        within ``explore`` of the best so far is not valued."""
+        uncapped, later = self._caps(state, actions)
+        worth: dict[int, float] = {}
+        for i in uncapped:
+            worth[i] = self.value(state, actions[i])
+        best = max(worth.values(), default=float("-inf"))
+        later.sort()
+        for minus_ceiling, i in later:
+            if -minus_ceiling < best - self.explore:
+                break  # (no cap after it is higher)
+            worth[i] = self.value(state, actions[i])
+            best = max(best, worth[i])
+        near = sorted(i for i, value in worth.items() if value >= best - self.explore)
+        return actions[near[0] if len(near) == 1 else self._rng.choice(near)]
 
     def _caps(
         self, state: BoltActionGame, actions: list[Action]

@@ -23,6 +23,11 @@ How it meets OpenSpiel's conventions:
   the game's kept for them alone (the engine's ``reseed``), so MCTS and its kin plan
   against the chances, not against one known future, and how much they search changes no
   later game's seed.
+- **History.** ``state.history()`` lists the actions taken, as OpenSpiel's states do,
+  but cannot rebuild the state: the dice are rolled inside the actions, and a new
+  initial state takes the next seed of the sequence, so replaying the list on it rolls
+  other dice and soon meets an index not open. ``state.serialize()`` (with
+  ``game.deserialize_state``) and ``state.clone()`` are the ways to save or copy one.
 - **Information.** Everything on the table is open to both players, so the game is one
   of perfect information; the observation (``observation_tensor``, and its named parts
   ``planes``, ``units``, ``game`` in ``make_py_observer``) is the environments' own.
@@ -427,7 +432,9 @@ class AIBot(pyspiel.Bot):  # type: ignore[misc]
 
     def __init__(self, kind: str = "tactical", seed: int = 0) -> None:
         """``kind``: "tactical" or "random"; ``seed``: a whole number 0 or more, as a
-        game's (the AI's choices are the same for the same seed)."""
+        game's. The random player's choices follow the seed; the tactical AI is
+        deterministic, the same choice in the same position whatever the seed (the
+        seed is taken so that the two are asked alike)."""
         pyspiel.Bot.__init__(self)
         arguments.text("kind", kind, f"an AI bot is 'tactical' or 'random', not {kind!r}")
         self.kind, self.seed = kind, arguments.seed(seed)

@@ -2,7 +2,9 @@
 
 The agent plays ``side`` (0 holds army A); the other side is the tactical AI (or the
 random player), seeded as in ``kriegsspiel play``: an episode of seed ``s`` draws the
-bag, rolls the dice and has the AI decide as ``kriegsspiel play --seed s`` would. A step
+bag, rolls the dice and has the AI decide as ``kriegsspiel play --seed s`` would. The
+tactical AI is deterministic (only the dice vary); ``explore`` makes it pick among its
+near-best orders by the episode's seed, a varied opponent. A step
 is one index: an order, a reaction, an ambush, keeping a die, a FUBAR unit's friend, or
 the ending of an Advance whose place the last index chose. The AI's decisions and the
 draws between two of the agent's are made inside the step. The reward is the game's
@@ -56,22 +58,33 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         *,
         side: int = 0,
         opponent: str = "tactical",
+        explore: float = 0.0,
         illegal: str = "raise",
         cell: float = 3.0,
         render_mode: str | None = None,
         rules_file: str | Path | None = None,
     ) -> None:
         """``side``: the agent's side (0 or 1); ``opponent``: "tactical" or "random";
-        ``illegal``: "raise" or "lose" (what an index not open does); the rest as
-        :class:`kriegsspiel.env.aec.KriegsspielEnv` takes them."""
+        ``explore``: points of an order's worth within which the tactical AI picks among
+        its best orders by the episode's seed (0, the default: always its best, as
+        ``play``'s AI); ``illegal``: "raise" or "lose" (what an index not open does); the
+        rest as :class:`kriegsspiel.env.aec.KriegsspielEnv` takes them."""
         wanted = f"side is 0 or 1, not {side!r}"
         side = arguments.whole("side", side, wanted)
         if side not in (0, 1):
             raise UsageError(wanted)
         arguments.one_of("opponent", opponent, ("tactical", "random"))
+        explore = arguments.number("explore", explore)
+        if explore != 0 and opponent != "tactical":
+            raise UsageError(
+                f"explore (here {explore!r}) varies the tactical AI's choices, and the "
+                f"opponent is {opponent!r}: give opponent='tactical', or leave explore out"
+            )
+        new_player(opponent, 0, explore)  # (refuses an explore below 0 or not finite)
         arguments.one_of("illegal", illegal, ("raise", "lose"))
         arguments.one_of("render_mode", render_mode, (*RENDER_MODES, None))
         self.side, self.opponent_kind, self.render_mode = side, opponent, render_mode
+        self.explore = explore
         self.illegal = illegal
         self.forfeit: str | None = None  # why the agent lost by an index not open
         self._forfeited = ""  # the same, told after the game (no index open any more)
@@ -95,7 +108,9 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         game_seed = checked if checked is not None else int(self.np_random.integers(2**32))
         self.episode = Episode(self.setup, game_seed, swap)
         self.forfeit = None
-        self.opponent = new_player(self.opponent_kind, side_seed(game_seed, 1 - self.side))
+        self.opponent = new_player(
+            self.opponent_kind, side_seed(game_seed, 1 - self.side), self.explore
+        )
         self._opponent_moves()
         if self.render_mode == "human":
             self.render()

@@ -4,13 +4,16 @@ For frames of a video or a notebook (Gymnasium's ``rgb_array`` render mode), whe
 SVG (:mod:`.table_svg`) would need a rasteriser the project does not depend on. It paints
 what the SVG does, in its colours and sizes, without the labels and legend: terrain,
 deployment zones, objectives, models and vehicles, the units a decision is about outlined,
-and a caption below. Every frame of a game is the same size (its sides whole blocks of 16
-pixels, as video encoders want), whatever the caption says.
+and a caption below. A margin round the table shows whole a model or vehicle standing on
+its edge. Every frame of a game is the same size (its sides whole blocks of 16 pixels, as
+video encoders want), whatever the caption says: each caption line has two rows, a long
+one wrapped, and set smaller only when two rows of legible text cannot hold it.
 """
 
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
@@ -36,7 +39,13 @@ if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
 BLOCK = 16  # the picture's sides are whole blocks of this many pixels
-LINE = 16  # pixels a caption line takes
+LINE = 16  # pixels a caption row takes
+ROWS = 2  # rows each caption line has (a long one wrapped)
+TEXT = 9.0  # points: a caption row's text (12.5 pixels an em)
+SMALLEST = 6.0  # points: the least a caption too long for its rows is set at
+# inches round the table: a vehicle on the edge (its outline reaches 1.8" from its centre)
+# and its dashed box show whole
+EDGE = 2.25
 DPI = 100
 TABLE = "#dfe8c8"
 MARKED = "#c8901a"
@@ -52,22 +61,22 @@ def table_pixels(
 ) -> npt.NDArray[np.uint8]:
     """The table as a (height, width, 3) array of RGB bytes, ``scale`` pixels per inch;
     ``marked``: the uids of units to outline; below the table the caption (scenario, turn,
-    score) and then ``lines``, one each."""
+    score) and then ``lines``, two rows each; ``EDGE`` inches of margin round the table."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     if not (scale > 0 and math.isfinite(scale)):
         raise ValueError(f"scale must be a positive number, not {scale!r}")
     table = game.table
-    across, down = table.width * scale, table.height * scale
+    across, down = (table.width + 2 * EDGE) * scale, (table.height + 2 * EDGE) * scale
     texts = [caption(game), *lines]
     wide = _blocks(across)
-    high = _blocks(down + LINE * len(texts) + 4)
+    high = _blocks(down + LINE * ROWS * len(texts) + 4)
     figure = Figure(figsize=(wide / DPI, high / DPI), dpi=DPI, facecolor="white")
     canvas = FigureCanvasAgg(figure)
     axes = figure.add_axes((0.0, 1 - down / high, across / wide, down / high))
-    axes.set_xlim(0, table.width)
-    axes.set_ylim(0, table.height)
+    axes.set_xlim(-EDGE, table.width + EDGE)
+    axes.set_ylim(-EDGE, table.height + EDGE)
     axes.set_axis_off()
     _table(axes, game)
     for uid in marked:
@@ -77,22 +86,39 @@ def table_pixels(
     for unit in game.units:
         if not unit.destroyed:
             _unit(axes, unit)
-    points_per_pixel = 72 / DPI
+    row = 0
     for i, text in enumerate(texts):
-        # a long line is set smaller to fit the width (a sans-serif character: 0.6 em)
-        size = min(10.0, (wide - 8) / (max(len(text), 1) * 0.6) * points_per_pixel)
-        figure.text(
-            4 / wide,
-            1 - (down + 4 + LINE * (i + 1) - 4) / high,
-            text,
-            fontsize=size,
-            fontweight="bold" if i == 0 else "normal",
-            color="#111111",
-        )
+        size, wrapped = caption_rows(text, wide - 8)
+        for j, part in enumerate(wrapped):
+            figure.text(
+                4 / wide,
+                1 - (down + LINE * (row + j + 1)) / high,
+                part,
+                fontsize=size,
+                fontweight="bold" if i == 0 else "normal",
+                color="#111111",
+            )
+        row += ROWS
     canvas.draw()  # type: ignore[no-untyped-call]  # (untyped in matplotlib)
     pixels = np.asarray(canvas.buffer_rgba())[..., :3].copy()  # type: ignore[no-untyped-call]
     figure.clear()
     return pixels
+
+
+def caption_rows(text: str, pixels: float) -> tuple[float, list[str]]:
+    """``text`` in at most ``ROWS`` rows ``pixels`` wide: its size in points (``TEXT``, or
+    smaller down to ``SMALLEST`` if it needs it) and its rows, wrapped at spaces (at the
+    smallest size, what still does not fit is cut short with an ellipsis). A sans-serif
+    character is taken to be 0.64 em wide (bold DejaVu Sans, with room to spare)."""
+    size = TEXT
+    while True:
+        chars = max(1, int(pixels / (size * DPI / 72 * 0.64)))
+        wrapped = textwrap.wrap(text, chars) or [""]
+        if len(wrapped) <= ROWS:
+            return size, wrapped
+        if size <= SMALLEST:
+            return size, textwrap.wrap(text, chars, max_lines=ROWS, placeholder=" …")
+        size = max(SMALLEST, size - 0.5)
 
 
 def _blocks(pixels: float) -> int:

@@ -607,12 +607,14 @@ def told_apart(sources: Sequence[Source]) -> list[str]:
     ]
 
 
-def new_player(kind: str, seed: int) -> Player:
+def new_player(kind: str, seed: int, explore: float = 0.0) -> Player:
+    """The AI player ``kind`` seated with ``seed``; ``explore``: the tactical player's
+    (:class:`~kriegsspiel.ai.bolt_action_tactics.TacticalPlayer`)."""
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
     from kriegsspiel.ai.players import RandomPlayer
 
     if kind == "tactical":
-        return TacticalPlayer(seed)
+        return TacticalPlayer(seed, explore)
     if kind == "random":
         return RandomPlayer(seed)
     raise UsageError(
