@@ -18,7 +18,7 @@ from typing import Any, Literal
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.procedure import Dice
 from kriegsspiel.core.report import Reason
-from kriegsspiel.errors import ParameterError, named
+from kriegsspiel.errors import ParameterError, named, not_a_distance
 from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 from kriegsspiel.rulesets.bolt_action.morale import (
@@ -287,9 +287,7 @@ def check_range(rules: Rules, weapon: Weapon, situation: Situation) -> None:
     """Refuse a range the weapon cannot fire at, saying what would be right."""
     r = situation.range_inches
     if not math.isfinite(r) or r < 0:
-        raise ParameterError(
-            f"{named('situation.range_inches')} must be a distance of 0 or more inches, not {r}."
-        )
+        raise not_a_distance("situation.range_inches", r)
     if r > weapon.range:
         shown = f"{r:g}" if r == round(r, 4) else str(r)
         why = f'{weapon.name} reaches {weapon.range}"; a target at {shown}" is out of range'

@@ -1,0 +1,54 @@
+"""Every rule the odds apply is a row of their reasoning: an automaton's saving roll, the
+crew's test a fire brings, the pins small arms bring (or not) to armour, the modifiers of
+point-blank fire in close quarters; and a refusal names what was given, as it was given."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import run_cli
+
+from kriegsspiel.core.report import OddsReport
+from kriegsspiel.errors import ParameterError
+from kriegsspiel.rulesets.bolt_action.odds import shoot_odds
+from kriegsspiel.rulesets.bolt_action.shooting import Situation
+from kriegsspiel.rulesets.house_clearing import odds as hc_odds
+from kriegsspiel.rulesets.iron_cross import odds as ic_odds
+
+
+def _shoot(weapon: str, target: str, ruleset: str = "konflikt47", **s: object) -> OddsReport:
+    situation = Situation(**{"range_inches": 10, **s})  # type: ignore[arg-type]
+    return shoot_odds(ruleset, weapons=[weapon], target=target, situation=situation)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["-w", "rifle", "--range", "-3"], "--range must be a distance of 0 or more inches, not -3."),
+        (["-r", "bolt-action-1", "-w", "rifle", "--range", "-0.5"], "not -0.5."),
+        (["-r", "iron-cross", "--range", "-1"], "--range must be a distance of 0 or more inches, not -1."),
+        (["-r", "house-clearing", "-w", "rifle", "--range", "-2.5", "--weapon-skill", "120",
+          "--visible", "5"], "--range must be a distance of 0 or more inches, not -2.5."),
+    ],
+)  # fmt: skip
+def test_a_range_is_refused_echoing_the_number_as_given(args: list[str], said: str) -> None:
+    """Every ruleset refuses a negative range in the same words, the number as it was typed
+    (-3, not -3.0) and with its full stop."""
+    cli = run_cli("odds", "shoot", *args)
+    assert cli.returncode == 2 and "Traceback" not in cli.stderr
+    assert cli.stderr.strip().endswith(said)
+
+
+def test_a_python_caller_is_told_the_range_it_gave() -> None:
+    """From Python, the number as given too: -3 (an int) as -3, NaN as nan."""
+    calls = [
+        lambda: _shoot("rifle", "regular infantry", range_inches=-3),
+        lambda: ic_odds.shoot(target="infantry", range_inches=-3),
+        lambda: hc_odds.shoot(weapon="rifle", range_inches=-3, weapon_skill=120, visible=5),
+    ]
+    for call in calls:
+        with pytest.raises(ParameterError) as err:
+            call()
+        assert str(err.value).endswith("must be a distance of 0 or more inches, not -3.")
+    with pytest.raises(ParameterError) as err:
+        ic_odds.shoot(target="infantry", range_inches=float("nan"))
+    assert str(err.value).endswith("not nan.")
