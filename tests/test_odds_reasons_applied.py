@@ -20,6 +20,31 @@ def _shoot(weapon: str, target: str, ruleset: str = "konflikt47", **s: object) -
     return shoot_odds(ruleset, weapons=[weapon], target=target, situation=situation)
 
 
+def _refusal(**situation: object) -> str:
+    with pytest.raises(ParameterError) as err:
+        _shoot("rifle:8", "regular infantry", **situation)
+    return str(err.value)
+
+
+def test_vehicle_options_at_troops_name_only_those_given() -> None:
+    """A vehicle's options at a troops target are refused, naming the ones given: to a
+    Python caller as its parameters, on the command line as its options."""
+    assert _refusal(facing="side") == (
+        "situation.facing='side' describes a vehicle; regular infantry is not one."
+    )
+    assert _refusal(automaton=True, target_immobilised=True) == (
+        "situation.automaton=True and situation.target_immobilised=True describe vehicles; "
+        "regular infantry is not one."
+    )
+    cli = run_cli("odds", "shoot", "-w", "rifle", "--range", "10", "--facing", "side")
+    assert cli.returncode == 2
+    assert "--facing side describes a vehicle; regular infantry is not one." in cli.stderr
+    cli = run_cli("odds", "shoot", "-w", "rifle", "--range", "10", "--open-topped", "--automaton")
+    assert cli.returncode == 2
+    assert "--open-topped and --automaton describe vehicles;" in cli.stderr
+    assert "--facing" not in cli.stderr
+
+
 @pytest.mark.parametrize(
     ("args", "said"),
     [

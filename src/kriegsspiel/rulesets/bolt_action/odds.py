@@ -432,6 +432,24 @@ def _check_most_hits(groups: Sequence[Group], at_vehicle: bool, parameter: str) 
         )
 
 
+def _refuse_vehicle_options(tgt: Target, situation: Situation) -> None:
+    """Refuse the options that describe a target vehicle at a troops target, naming those
+    given (and only those)."""
+    given = []
+    if situation.facing != "front":
+        given.append(named("situation.facing", situation.facing, shown=situation.facing))
+    given += [
+        named(f"situation.{flag}", True)
+        for flag in ("open_topped", "automaton", "target_immobilised")
+        if getattr(situation, flag)
+    ]
+    if not given:
+        return
+    listed = given[0] if len(given) == 1 else f"{', '.join(given[:-1])} and {given[-1]}"
+    verb = "describes a vehicle" if len(given) == 1 else "describe vehicles"
+    raise ParameterError(f"{listed} {verb}; {tgt.name} is not one.")
+
+
 def shoot_odds(
     ruleset: str,
     *,
@@ -521,18 +539,8 @@ def _shoot_odds(
     _check_names(rules, officer=("situation.target_officer", situation.target_officer))
     if tgt.is_vehicle and situation.target_models is not None:
         raise ParameterError(f"{models} caps casualties among troops; a vehicle has none.")
-    if not tgt.is_vehicle and (
-        situation.facing != "front"
-        or situation.open_topped
-        or situation.automaton
-        or situation.target_immobilised
-    ):
-        raise ParameterError(
-            f"{named('situation.facing')}, {named('situation.open_topped', True)}, "
-            f"{named('situation.automaton', True)} and "
-            f"{named('situation.target_immobilised', True)} describe vehicles; "
-            f"{tgt.name} is not one."
-        )
+    if not tgt.is_vehicle:
+        _refuse_vehicle_options(tgt, situation)
     # the firers' quality is not asked (but Inexperienced): the most pins any unit can hold
     firers = "inexperienced" if situation.firer_inexperienced else "veteran"
     most = new_test(rules, firers).base
