@@ -4,6 +4,8 @@ point-blank fire in close quarters; and a refusal names what was given, as it wa
 
 from __future__ import annotations
 
+from fractions import Fraction as F
+
 import pytest
 from conftest import run_cli
 
@@ -15,9 +17,31 @@ from kriegsspiel.rulesets.house_clearing import odds as hc_odds
 from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
 
+def _row(report: OddsReport, topic: str) -> tuple[str, str] | None:
+    """The (result, because) of the reasoning's row ``topic`` (indent ignored), or None."""
+    return next(((r.result, r.because) for r in report.reasons if r.topic.strip() == topic), None)
+
+
 def _shoot(weapon: str, target: str, ruleset: str = "konflikt47", **s: object) -> OddsReport:
     situation = Situation(**{"range_inches": 10, **s})  # type: ignore[arg-type]
     return shoot_odds(ruleset, weapons=[weapon], target=target, situation=situation)
+
+
+def test_small_arms_at_armour_say_why_they_pin_it_or_not() -> None:
+    """Small arms pin an armoured vehicle only if it is open-topped (docs/rules "Small arms
+    against armour"): the pins table shows it, and the reasoning says why."""
+    closed = _shoot("rifle:10", "light tank")
+    opened = _shoot("rifle:10", "light tank", open_topped=True)
+    assert closed.distributions["pins"].probability(0) == 1
+    assert opened.distributions["pins"].probability(1) == F(59048, 59049)
+    assert _row(closed, "pins") == (
+        "none",
+        "small arms pin an armoured vehicle only if it is open-topped",
+    )
+    assert _row(opened, "pins") == (
+        "1 if hit",
+        "open-topped: small arms pin it (one pin for the attack), though they cannot damage it",
+    )
 
 
 def _refusal(**situation: object) -> str:

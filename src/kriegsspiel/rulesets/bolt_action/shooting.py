@@ -559,6 +559,18 @@ def plan_shot(
             Reason("to damage", "impossible", "small arms cannot damage armoured targets")
         )
         # small arms pin an armoured vehicle only if it is open-topped
+        reasons.append(
+            Reason(
+                "pins",
+                "1 if hit",
+                "open-topped: small arms pin it (one pin for the attack), though they cannot "
+                "damage it",
+            )
+            if s.open_topped
+            else Reason(
+                "pins", "none", "small arms pin an armoured vehicle only if it is open-topped"
+            )
+        )
         return replace(shot, pins_target=s.open_topped), reasons
     if he and weapon.pen is None and target.kind == "soft-skinned":
         shot = replace(shot, hits_per_hit=DiceExpr(he.he))
