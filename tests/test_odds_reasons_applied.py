@@ -11,7 +11,7 @@ from conftest import run_cli
 
 from kriegsspiel.core.report import OddsReport
 from kriegsspiel.errors import ParameterError
-from kriegsspiel.rulesets.bolt_action.odds import shoot_odds
+from kriegsspiel.rulesets.bolt_action.odds import assault_odds, shoot_odds
 from kriegsspiel.rulesets.bolt_action.shooting import Situation
 from kriegsspiel.rulesets.house_clearing import odds as hc_odds
 from kriegsspiel.rulesets.iron_cross import odds as ic_odds
@@ -41,6 +41,34 @@ def test_small_arms_at_armour_say_why_they_pin_it_or_not() -> None:
     assert _row(opened, "pins") == (
         "1 if hit",
         "open-topped: small arms pin it (one pin for the attack), though they cannot damage it",
+    )
+
+
+def test_point_blank_fire_in_close_quarters_names_its_modifiers() -> None:
+    """Konflikt '47's point-blank fire hits as a shot at point blank does, with the firers'
+    pins and Inexperienced; the reasoning breaks the score and the morale down as a
+    shooting's does (the odds 1/6, 5/8, 5/24 by hand)."""
+    r = assault_odds(
+        "konflikt47",
+        attackers=1,
+        attacker_quality="inexperienced",
+        defenders=1,
+        defender_quality="regular",
+        attacker_mode="point-blank",
+        defender_mode="point-blank",
+        attacker_pins=1,
+    )
+    assert (
+        r.probabilities["p_attacker_wins"],
+        r.probabilities["p_defender_wins"],
+        r.probabilities["p_both_destroyed"],
+    ) == (F(1, 6), F(5, 8), F(5, 24))
+    assert (_row(r, "attackers") or ("", ""))[1] == (
+        "point-blank fire hits on 4+ (base 3+, point blank +1, 1 pin -1, inexperienced -1), "
+        "damage on 4+; morale 7 (inexperienced morale 8, 1 pin -1)"
+    )
+    assert (_row(r, "defenders") or ("", ""))[1] == (
+        "point-blank fire hits on 2+ (base 3+, point blank +1), damage on 3+; morale 9"
     )
 
 

@@ -53,9 +53,11 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     VehicleState,
     can_fire_indirectly,
     describe_needs,
+    infantry_target,
     plan_shot,
     roll_to_hit,
     shots_per_model,
+    to_hit_because,
 )
 
 
@@ -63,11 +65,7 @@ def _morale_reason(
     rules: Rules, test: MoraleTest, quality: str, officer: str | None, extra: str = ""
 ) -> Reason:
     d = rules.data
-    parts = [f"{quality} morale {test.base}{d.cited(f'quality.rows[{quality.lower()}]')}"]
-    if test.officer_bonus:
-        parts.append(f"{officer} {test.officer_bonus:+d}{_officer_cited(rules, officer)}")
-    if test.pins:
-        parts.append(f"{test.pins} pin{'s' if test.pins != 1 else ''} {-test.pins:+d}")
+    parts = _morale_parts(rules, test, quality, officer)
     if test.modifier:
         cited = d.cited("vehicle_assault.order_test_modifier_without_at") if extra else ""
         parts.append(f"{extra or 'modifier'} {test.modifier:+d}{cited}")
@@ -84,6 +82,17 @@ def _morale_reason(
         + f"; double {passing} always passes, double {test.double_fail // 2} always fails"
         + d.cited("procedure.always_passes_on", "procedure.fubar_on"),
     )
+
+
+def _morale_parts(rules: Rules, test: MoraleTest, quality: str, officer: str | None) -> list[str]:
+    """What made a unit's morale value: its quality's, an officer's bonus and its pins."""
+    d = rules.data
+    parts = [f"{quality} morale {test.base}{d.cited(f'quality.rows[{quality.lower()}]')}"]
+    if test.officer_bonus:
+        parts.append(f"{officer} {test.officer_bonus:+d}{_officer_cited(rules, officer)}")
+    if test.pins:
+        parts.append(f"{test.pins} pin{'s' if test.pins != 1 else ''} {-test.pins:+d}")
+    return parts
 
 
 def _officer_cited(rules: Rules, officer: str | None) -> str:
@@ -802,6 +811,7 @@ def assault_odds(
         fight_after_fire,
         fighting_modes,
         fighting_side,
+        point_blank_modifiers,
     )
 
     arguments.text("ruleset", ruleset)
@@ -950,25 +960,26 @@ def assault_odds(
             officer=attacker_officer,
         )
 
-    def cited(side: Side, enemy: Side) -> str:
-        """ " (rules file k47.yaml)" when a rules file changed a number ``side`` fights by."""
-        quality = defender_quality if enemy is dfn else attacker_quality
-        rows = [f"damage_values.rows[{quality.lower()} infantry]"]
+    # each side's quality, pins and officer, as its reasoning tells them
+    said_as = {
+        "attackers": (attacker_quality, attacker_pins, attacker_officer),
+        "defenders": (defender_quality, defender_pins, defender_officer),
+    }
+
+    def fights(side: Side, models: int, who: str, pins: int | None = None) -> str:
+        """How ``side`` (``who``: attackers or defenders; with ``pins``, if not its own)
+        strikes, with " (rules file k47.yaml)" where a rules file changed its numbers."""
+        quality, own_pins, _ = said_as[who]
+        enemy_quality = said_as["defenders" if who == "attackers" else "attackers"][0]
+        enemy_value = infantry_target(rules, enemy_quality).damage_value
+        rows = [f"damage_values.rows[{enemy_quality.lower()} infantry]"]
         if side.mode == "hand-to-hand":
             rows.append("procedure.close_quarters_attacks")
             rows += ["procedure.assault_weapon_attacks"] * (side.assault_models > 0)
-        else:  # (point-blank fire: as :func:`.assault.fighting_side` works its score out)
-            keys = ("point_blank", "per_pin", "inexperienced")
-            rows += ["hit_modifiers.base_to_hit", *(f"hit_modifiers.rows[{k}]" for k in keys)]
-            rows += ["procedure.natural_miss", "procedure.needs_seven_plus_follow_up"]
-        return rules.data.cited(*rows)
-
-    def fights(side: Side, models: int, enemy: Side) -> str:
-        if side.mode == "hand-to-hand":
             attacks = side.attacks(models)
             return (
-                f"{attacks} attack{'s' if attacks != 1 else ''}, damage on {enemy.damage_value}+"
-                + cited(side, enemy)
+                f"{attacks} attack{'s' if attacks != 1 else ''}, damage on {enemy_value}+"
+                + rules.data.cited(*rows)
             )
         unused = min(side.assault_models, models)  # (their extra attacks are hand-to-hand's)
         aside = (
@@ -977,19 +988,28 @@ def assault_odds(
             if unused
             else ""
         )
-        return f"{point_blank(side)}, damage on {enemy.damage_value}+{cited(side, enemy)}{aside}"
+        fire = point_blank(side, quality, own_pins if pins is None else pins)
+        return f"{fire}, damage on {enemy_value}+{rules.data.cited(*rows)}{aside}"
 
-    def point_blank(side: Side) -> str:
-        return f"point-blank fire hits on {describe_needs(side.point_blank_hit)}"
+    def point_blank(side: Side, quality: str, pins: int) -> str:
+        # (its modifiers named as a shooting's are: :func:`.assault.fighting_side`'s score)
+        because = to_hit_because(rules, point_blank_modifiers(rules, quality, pins))
+        return f"point-blank fire hits on {describe_needs(side.point_blank_hit)} ({because})"
 
-    def describe(side: Side, models: int, enemy: Side) -> str:
+    def morale(side: Side, who: str) -> str:
+        quality, _, officer = said_as[who]
+        parts = _morale_parts(rules, side.morale, quality, officer)
+        told = f" ({', '.join(parts)})" if len(parts) > 1 else ""
+        return f"morale {side.morale.value}{told}"
+
+    def describe(side: Side, models: int, who: str) -> str:
         # (Bolt Action's rounds take no morale test: the side with most casualties is
         # destroyed, so its morale is not shown)
-        return fights(side, models, enemy) + ("" if rounds else f"; morale {side.morale.value}")
+        return fights(side, models, who) + ("" if rounds else f"; {morale(side, who)}")
 
     stopped: dict[str, Fraction] = {}
     fired: list[Reason] = []
-    attackers_said = describe(att, attackers, dfn)
+    attackers_said = describe(att, attackers, "attackers")
     if stand_and_fire:
         fire, fired = _stand_and_fire(
             rules,
@@ -1018,12 +1038,13 @@ def assault_odds(
                     "the defenders' fire may leave"
                 )
             attackers_said = (
-                f"{fights(att, attackers, dfn)}; morale {att.morale.value}, {pinned} (-1 a pin)"
+                f"{fights(att, attackers, 'attackers')}; {morale(att, 'attackers')}, {pinned} "
+                "(-1 a pin)"
             )
             if att.mode == "point-blank":
                 more = f"; with {added[-1]} more pin{'s' * (added[-1] != 1)}: "
                 attackers_said += more + (
-                    point_blank(most)
+                    point_blank(most, attacker_quality, attacker_pins + added[-1])
                     if most.mode == "point-blank"
                     else "hand-to-hand, as their fire could not hit"
                 )
@@ -1076,7 +1097,7 @@ def assault_odds(
             "defenders",
             f"{defenders} {defender_quality}, "
             + ("stand and fire, then hand-to-hand" if stand_and_fire else dfn.mode),
-            describe(dfn, defenders, att),
+            describe(dfn, defenders, "defenders"),
         ),
         *fired,
     ]

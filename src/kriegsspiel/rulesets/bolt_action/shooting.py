@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from operator import attrgetter
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.procedure import Dice
@@ -245,6 +245,56 @@ def hit_needs(rules: Rules, score: int) -> tuple[int, ...] | None:
     return (6, follow[score]) if score in follow else None
 
 
+class HitModifier(NamedTuple):
+    """One modifier of a to-hit roll: its words, its value (added to the roll: +1 helps),
+    the data it is read from (its rows and fields, as :meth:`cite` takes them) and its key
+    (a hit_modifiers row's, or "shaped_charge")."""
+
+    label: str
+    value: int
+    rows: tuple[str, ...]
+    key: str
+
+
+def hit_modifier(rules: Rules, label: str, key: str, times: int = 1, *fields: str) -> HitModifier:
+    """The hit_modifiers row ``key`` taken ``times`` (a pin's, once a pin), in ``label``'s
+    words; ``fields``: other data the modifier is read from (a range's inches)."""
+    row = f"hit_modifiers.rows[{key}]"
+    return HitModifier(label, rules.hit_modifier(key) * times, (row, *fields), key)
+
+
+def firer_modifiers(rules: Rules, *, pins: int, inexperienced: bool) -> list[HitModifier]:
+    """The firer's own to-hit modifiers: its pins, and Inexperienced."""
+    mods = []
+    if pins:
+        mods.append(hit_modifier(rules, f"{pins} pin{'s' if pins > 1 else ''}", "per_pin", pins))
+    if inexperienced:
+        mods.append(hit_modifier(rules, "inexperienced", "inexperienced"))
+    return mods
+
+
+def to_hit_score(rules: Rules, mods: list[HitModifier]) -> int:
+    """The score a to-hit roll needs: the base less the modifiers (a 7 or more is met as
+    :func:`hit_needs` says)."""
+    return rules.data.hit_modifiers.base_to_hit - sum(m.value for m in mods)
+
+
+def to_hit_because(rules: Rules, mods: list[HitModifier]) -> str:
+    """What made a to-hit score, in the reasoning's words: the base, each modifier (cited
+    where a rules file changed it), and the natural miss or the 7+ where they decide it."""
+    d, proc = rules.data, rules.data.procedure
+    total = to_hit_score(rules, mods)
+    because = ", ".join(
+        [f"base {d.hit_modifiers.base_to_hit}+{d.cited('hit_modifiers.base_to_hit')}"]
+        + [f"{m.label} {m.value:+d}{d.cited(*m.rows)}" for m in mods]
+    )
+    if total <= proc.natural_miss:  # (the modifiers bring it below the natural miss)
+        because += f"; {natural_miss(proc.natural_miss)}{d.cited('procedure.natural_miss')}"
+    elif hit_needs(rules, total) != (total,):  # (a 7+, or past hitting)
+        because += d.cited("procedure.natural_miss", "procedure.needs_seven_plus_follow_up")
+    return because
+
+
 def natural_miss(miss: int) -> str:
     """Why a to-hit score is no better than ``miss`` + 1, the procedure's natural miss."""
     if miss == 0:
@@ -393,8 +443,7 @@ def plan_shot(
 
     # -- to hit
     fixed = ""  # the rule that fixes the score (none: the modifiers make it)
-    # (each modifier's words, value, where the data gives it: its rows and fields, and key)
-    mods: list[tuple[str, int, tuple[str, ...], str]] = []
+    mods: list[HitModifier] = []
     if "Shockwave" in special and d.shockwave is not None:
         hit_on: tuple[int, ...] | None = (d.shockwave.to_hit,)
         fixed = "shockwave"
@@ -408,11 +457,9 @@ def plan_shot(
         why += d.cited(f"procedure.indirect_{'ranged_in' if s.ranged_in else 'first_shot'}")
         reasons.append(Reason("to hit", f"{need}+", f"indirect fire, {why}; no other modifiers"))
     else:
-        base = d.hit_modifiers.base_to_hit
 
         def modifier(label: str, key: str, times: int = 1, *fields: str) -> None:
-            row = f"hit_modifiers.rows[{key}]"
-            mods.append((label, rules.hit_modifier(key) * times, (row, *fields), key))
+            mods.append(hit_modifier(rules, label, key, times, *fields))
 
         if point_blank:  # and not long range too, as a pistol within 6" would be (assumption)
             also_long = "; not long range" if long_range else ""
@@ -421,12 +468,7 @@ def plan_shot(
         elif long_range:
             label = f'long range (over {weapon.range * proc.long_range_fraction:g}")'
             modifier(label, "long_range", 1, "procedure.long_range_fraction")
-        if s.firer_pins:
-            modifier(
-                f"{s.firer_pins} pin{'s' if s.firer_pins > 1 else ''}", "per_pin", s.firer_pins
-            )
-        if s.firer_inexperienced:
-            modifier("inexperienced", "inexperienced")
+        mods += firer_modifiers(rules, pins=s.firer_pins, inexperienced=s.firer_inexperienced)
         if s.moving and "Assault" not in special:
             modifier("fire on the move", "moving")
         if s.target_down and "target_down" not in ignored and not target.is_vehicle:
@@ -437,22 +479,16 @@ def plan_shot(
             modifier(f"{s.cover} cover", f"{s.cover}_cover")
         if "Shaped Charge" in special and proc.shaped_charge_to_hit:
             shaped = ("procedure.shaped_charge_to_hit",)
-            mods.append(("shaped charge", proc.shaped_charge_to_hit, shaped, "shaped_charge"))
-        total = base - sum(v for _, v, _, _ in mods)
-        hit_on = hit_needs(rules, total)
-        because = ", ".join(
-            [f"base {base}+{d.cited('hit_modifiers.base_to_hit')}"]
-            + [f"{label} {v:+d}{d.cited(*rows)}" for label, v, rows, _ in mods]
-        )
+            mods.append(
+                HitModifier("shaped charge", proc.shaped_charge_to_hit, shaped, "shaped_charge")
+            )
+        hit_on = hit_needs(rules, to_hit_score(rules, mods))
+        because = to_hit_because(rules, mods)
         skipped = []
         if s.cover != "none" and f"{s.cover}_cover" in ignored:
             skipped.append("cover")
         if s.target_down and "target_down" in ignored:
             skipped.append("Down")
-        if total <= proc.natural_miss:  # (the modifiers bring it below the natural miss)
-            because += f"; {natural_miss(proc.natural_miss)}{d.cited('procedure.natural_miss')}"
-        elif hit_on != (total,):  # (a 7+, or past hitting)
-            because += d.cited("procedure.natural_miss", "procedure.needs_seven_plus_follow_up")
         if skipped:
             because += f"; flamethrower ignores {' and '.join(skipped)}"
             because += d.cited("flamethrower.ignores")
@@ -467,7 +503,7 @@ def plan_shot(
         weapon=weapon.name,
         hit_on=hit_on,
         indirect=indirect,
-        hit_modifiers=tuple((key, v) for _, v, _, key in mods),
+        hit_modifiers=tuple((m.key, m.value) for m in mods),
         hit_fixed=fixed,
     )
     if flame:
