@@ -4,6 +4,7 @@ point-blank fire in close quarters; and a refusal names what was given, as it wa
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction as F
 
 import pytest
@@ -11,7 +12,7 @@ from conftest import run_cli
 
 from kriegsspiel.core.report import OddsReport
 from kriegsspiel.errors import ParameterError
-from kriegsspiel.rulesets.bolt_action.odds import assault_odds, shoot_odds
+from kriegsspiel.rulesets.bolt_action.odds import assault_odds, shoot_odds, vehicle_assault_odds
 from kriegsspiel.rulesets.bolt_action.shooting import Situation
 from kriegsspiel.rulesets.house_clearing import odds as hc_odds
 from kriegsspiel.rulesets.iron_cross import odds as ic_odds
@@ -25,6 +26,81 @@ def _row(report: OddsReport, topic: str) -> tuple[str, str] | None:
 def _shoot(weapon: str, target: str, ruleset: str = "konflikt47", **s: object) -> OddsReport:
     situation = Situation(**{"range_inches": 10, **s})  # type: ignore[arg-type]
     return shoot_odds(ruleset, weapons=[weapon], target=target, situation=situation)
+
+
+def _assault_a_walker(automaton: bool) -> OddsReport:
+    return vehicle_assault_odds(
+        "konflikt47",
+        models=6,
+        quality="regular",
+        target="heavy walker",
+        vehicle_order="stationary",
+        anti_tank=True,
+        automaton=automaton,
+    )
+
+
+def test_an_automaton_says_it_ignores_crew_stunned_on_four_plus() -> None:
+    """Sheet 001: an automaton ignores Crew stunned on a 4+. It halves that result's chance
+    (1/12 to 1/24, by hand), and the reasoning names the rule with its sheet."""
+    plain = _shoot("Heavy AT gun", "heavy walker", range_inches=40, facing="rear")
+    machine = _shoot("Heavy AT gun", "heavy walker", range_inches=40, facing="rear", automaton=True)
+    assert plain.probabilities["p_crew_stunned"] == F(1, 12)
+    assert machine.probabilities["p_crew_stunned"] == F(1, 24)
+    assert _row(plain, "automaton") is None
+    assert _row(machine, "automaton") == (
+        "ignores Crew stunned on 4+",
+        "a D6 for each Crew stunned result: on 4+ the automaton ignores it and its pin (sheet 001)",
+    )
+    # infantry assaulting it: the same rule, the same row
+    assaulted = _assault_a_walker(automaton=True)
+    assert assaulted.probabilities["p_knocked_out"] == F(105145, 1990656)
+    assert _assault_a_walker(automaton=False).probabilities["p_knocked_out"] == F(105157, 1990656)
+    assert _row(assaulted, "automaton") == _row(machine, "automaton")
+    # an attack that cannot bring the result: said to change nothing
+    rifles = _shoot("rifle", "heavy walker", automaton=True)
+    assert _row(rifles, "automaton") == (
+        "no effect",
+        "it ignores Crew stunned on 4+ (sheet 001), and this attack cannot bring that result",
+    )
+
+
+def test_a_vehicle_crews_test_is_shown_with_its_quality_and_pins() -> None:
+    """The On fire check is the crew's morale check (sheets 001, 002): an inexperienced
+    crew (8) with 3 pins knocks out 36839/139968 (by hand), the regular crew 10693/46656,
+    and the reasoning shows the test each time, without an officer being given."""
+    shaken = _shoot("Heavy AT gun", "medium tank", target_quality="inexperienced", target_pins=3)
+    assert shaken.probabilities["p_knocked_out"] == F(36839, 139968)
+    result, because = _row(shaken, "crew's tests") or ("", "")
+    assert result == "5 or less on 2D6"
+    assert because.startswith("on fire (sheet 001): inexperienced morale 8, 3 pins -3, and -1 ")
+    plain = _shoot("Heavy AT gun", "medium tank")
+    assert plain.probabilities["p_knocked_out"] == F(10693, 46656)
+    assert (_row(plain, "crew's tests") or ("",))[0] == "9 or less on 2D6"
+    bolt = _shoot("medium AT gun", "medium tank", "bolt-action-1", target_pins=1)
+    assert (_row(bolt, "crew's tests") or ("", ""))[1].startswith("on fire (sheet 002): ")
+    assaulted = vehicle_assault_odds(
+        "konflikt47",
+        models=6,
+        quality="regular",
+        target="medium tank",
+        vehicle_order="stationary",
+        anti_tank=True,
+        target_quality="veteran",
+    )
+    assert (_row(assaulted, "crew's tests") or ("",))[0] == "10 or less on 2D6"
+
+
+def test_a_crew_the_attack_cannot_test_is_said_to_take_no_test() -> None:
+    """Rifles cannot set a tank on fire: the crew's quality and pins given enter no test
+    (and nothing is said of a crew given as it is by default)."""
+    rifles = _shoot("rifle:10", "light tank", target_quality="veteran", target_pins=2)
+    assert _row(rifles, "crew's tests") == (
+        "none",
+        "the attack cannot set the vehicle on fire: the crew's veteran quality and 2 pins "
+        "enter no test",
+    )
+    assert _row(_shoot("rifle:10", "light tank"), "crew's tests") is None
 
 
 def test_small_arms_at_armour_say_why_they_pin_it_or_not() -> None:
@@ -129,3 +205,15 @@ def test_a_python_caller_is_told_the_range_it_gave() -> None:
     with pytest.raises(ParameterError) as err:
         ic_odds.shoot(target="infantry", range_inches=float("nan"))
     assert str(err.value).endswith("not nan.")
+
+
+def test_the_json_reasoning_carries_the_rows() -> None:
+    """The command line's --json gives the same rows (here the automaton's)."""
+    cli = run_cli(
+        "odds", "shoot", "-w", "Heavy AT gun", "-t", "heavy walker", "--range", "40",
+        "--facing", "rear", "--automaton", "--json",
+    )  # fmt: skip
+    assert cli.returncode == 0, cli.stderr
+    rows = {r["topic"].strip(): r["result"] for r in json.loads(cli.stdout)["reasoning"]}
+    assert rows["automaton"] == "ignores Crew stunned on 4+"
+    assert rows["crew's tests"] == "9 or less on 2D6"

@@ -715,21 +715,23 @@ def _shoot_odds(
                 f"hit ({pins}) and of its damage; failed, the crew abandon it",
             )
         )
-    if situation.target_officer is not None:
-        flamethrower = any(g.shot.morale_check for g in groups)
-        tested = final.probability(lambda v: v.on_fire) > 0 or flamethrower
-        crew = groups[0].shot.vehicle
-        assert crew is not None
-        reasons.append(
-            _crew_reason(
-                rules,
-                crew,
-                situation.target_quality,
-                situation.target_officer,
-                tested=tested,
-                flamethrower=flamethrower,
-            )
-        )
+    flamethrower = any(g.shot.morale_check for g in groups)
+    crew = groups[0].shot.vehicle
+    assert crew is not None
+    reasons += _automaton_reasons(
+        rules,
+        situation.automaton,
+        stunned=not crew.soft_skinned
+        and final.probability(lambda v: v.worst > 0 or v.crew_stunned) > 0,
+    )
+    reasons += _crew_reasons(
+        rules,
+        crew,
+        situation.target_quality,
+        situation.target_officer,
+        tested=final.probability(lambda v: v.on_fire) > 0 or flamethrower,
+        flamethrower=flamethrower,
+    )
     effects = {
         "crew stunned": final.probability(lambda v: v.crew_stunned),
         "immobilised": _newly_immobilised(final, situation.target_immobilised),
@@ -1353,13 +1355,6 @@ def vehicle_assault_odds(
     ]
     if target_immobilised:
         reasons.append(_IMMOBILISED_BEFORE)
-    if target_officer is not None:
-        tested = final.probability(lambda v: v.on_fire) > 0
-        reasons.append(
-            _crew_reason(
-                rules, vehicle, target_quality, target_officer, tested=tested, flamethrower=False
-            )
-        )
     if destroyed_if_damaged:
         reasons.append(
             Reason(
@@ -1369,6 +1364,20 @@ def vehicle_assault_odds(
                 "superficial damage too",
             )
         )
+    reasons += _automaton_reasons(
+        rules,
+        automaton,
+        stunned=not destroyed_if_damaged
+        and final.probability(lambda v: v.worst > 0 or v.crew_stunned) > 0,
+    )
+    reasons += _crew_reasons(
+        rules,
+        vehicle,
+        target_quality,
+        target_officer,
+        tested=final.probability(lambda v: v.on_fire) > 0,
+        flamethrower=False,
+    )
     removed: dict[str, Fraction] = {}
     if abandoned is not None:
         removed = {
@@ -1643,33 +1652,83 @@ _IMMOBILISED_BEFORE = Reason(
 )
 
 
-def _crew_reason(
+def _crew_reasons(
     rules: Rules,
     vehicle: VehicleProfile,
     quality: str,
-    officer: str,
+    officer: str | None,
     *,
     tested: bool,
     flamethrower: bool,
-) -> Reason:
+) -> list[Reason]:
     """How a target vehicle's crew tests (On fire, and in a shooting a flamethrower's
-    check), with the bonus of the officer in range given (``--target-officer``); or that
-    he has no effect, where the attack can bring the crew no test."""
-    tests = "on fire, or a flamethrower's check" if flamethrower else "on fire"
+    check): its quality's morale, the bonus of an officer in range (``--target-officer``)
+    and the pins it carries, told whenever the attack can bring the crew a test. Where it
+    cannot, that the officer, the quality and the pins given enter no test (nothing, if
+    none was given)."""
+    tests = f"on fire ({rules.data.source_of('damage_results', described=False)})"
+    if flamethrower:
+        tests += ", or a flamethrower's check"
     if not tested:
         nor = ", nor is it a flamethrower's" if flamethrower else ""
-        return Reason(
-            "target officer",
-            "no effect",
-            f"no test for his bonus: the attack cannot set the vehicle on fire{nor}",
-        )
+        if officer is not None:
+            return [
+                Reason(
+                    "target officer",
+                    "no effect",
+                    f"no test for his bonus: the attack cannot set the vehicle on fire{nor}",
+                )
+            ]
+        pins = vehicle.crew_morale.pins
+        given = [f"{quality} quality"] * (quality != "regular")
+        given += [f"{pins} pin{'s' * (pins != 1)}"] * (pins > 0)
+        if not given:
+            return []
+        return [
+            Reason(
+                "crew's tests",
+                "none",
+                f"the attack cannot set the vehicle on fire{nor}: the crew's "
+                f"{' and '.join(given)} {'enter' if len(given) > 1 else 'enters'} no test",
+            )
+        ]
     said = _morale_reason(rules, vehicle.crew_morale, quality, officer)
     parts, _, doubles = said.because.partition("; ")
-    return Reason(
-        "crew's tests",
-        said.result,
-        f"{tests}: {parts}, and -1 for each pin this attack adds first; {doubles}",
+    return [
+        Reason(
+            "crew's tests",
+            said.result,
+            f"{tests}: {parts}, and -1 for each pin this attack adds first; {doubles}",
+        )
+    ]
+
+
+def _automaton_reasons(rules: Rules, automaton: bool, *, stunned: bool) -> list[Reason]:
+    """What an automaton target (Konflikt '47) does with a Crew stunned result: ignores it
+    on a D6 score; ``stunned``: whether the attack can bring that result at all."""
+    if not automaton:
+        return []
+    on = rules.data.damage_results.automaton_ignores_stunned_on
+    source = rules.data.source_of(
+        "damage_results", "damage_results.automaton_ignores_stunned_on", described=False
     )
+    if not stunned:
+        return [
+            Reason(
+                "automaton",
+                "no effect",
+                f"it ignores Crew stunned on {on}+ ({source}), and this attack cannot bring "
+                "that result",
+            )
+        ]
+    return [
+        Reason(
+            "automaton",
+            f"ignores Crew stunned on {on}+",
+            f"a D6 for each Crew stunned result: on {on}+ the automaton ignores it and its "
+            f"pin ({source})",
+        )
+    ]
 
 
 def _newly_immobilised(final: Dist[VehicleState], before: bool) -> Fraction:
