@@ -94,7 +94,8 @@ def test_an_officer_in_range_stiffens_a_side_in_close_quarters() -> None:
     led = assault_odds("konflikt47", defender_officer="captain", **asked)  # type: ignore[arg-type]
     assert led.probabilities["p_defender_wins"] > plain.probabilities["p_defender_wins"]
     said = {r.topic: r.because for r in led.reasons}
-    assert said["defenders"].endswith("morale 12") and said["attackers"].endswith("morale 9")
+    assert said["defenders"].endswith("morale 12 (regular morale 9, captain +3)")
+    assert said["attackers"].endswith("morale 9")
     with pytest.raises(UsageError, match="no morale test for an officer"):
         assault_odds("bolt-action-1", attacker_officer="major", **asked)  # type: ignore[arg-type]
 

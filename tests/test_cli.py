@@ -249,7 +249,10 @@ def test_table_output_shows_the_reasoning() -> None:
         (["odds", "morale", "--quality", "elite"], "--quality 'elite': Unknown quality"),
         (["odds", "shoot", "-w", "rifle", "--pins", "20"], "give --pins 9 or fewer"),
         (["odds", "shoot", "-w", "rifle", "--pins", "8", "--inexperienced"], "--pins 7 or fewer"),
-        (["odds", "shoot", "-w", "rifle", "--target-immobilised"], "describe vehicles"),
+        (
+            ["odds", "shoot", "-w", "rifle", "--target-immobilised"],
+            "--target-immobilised describes a vehicle;",
+        ),
         (
             ["odds", "shoot", "-w", "bazooka", "-t", "medium tank", "--small-unit"],
             "no vehicle counts as small",

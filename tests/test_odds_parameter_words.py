@@ -30,9 +30,9 @@ AT_A_TANK = {"models": 8, "quality": "regular", "target": "medium tank",
 SAME_MISTAKE: list[tuple[Callable[[], Any], str, list[str], str]] = [
     (
         lambda: ic_odds.shoot(target="infantry", range_inches=-3),
-        "range_inches must be a distance of 0 or more inches, not -3",
+        "range_inches must be a distance of 0 or more inches, not -3.",
         ["shoot", "-r", "iron-cross", "--range", "-3"],
-        "--range must be a distance of 0 or more inches, not -3.0",
+        "--range must be a distance of 0 or more inches, not -3.",
     ),
     (
         lambda: ic_odds.shoot(target="infantry", range_inches=20, screened=True),
@@ -118,7 +118,7 @@ SAME_MISTAKE: list[tuple[Callable[[], Any], str, list[str], str]] = [
         lambda: ba_odds.shoot_odds("konflikt47", **RIFLES, situation=Situation(-3)),
         "situation.range_inches must be a distance of 0 or more inches, not -3.",
         ["shoot", "-w", "rifle:5", "--range", "-3"],
-        "--range must be a distance of 0 or more inches, not -3.0.",
+        "--range must be a distance of 0 or more inches, not -3.",
     ),
     (
         lambda: ba_odds.shoot_odds("konflikt47", **RIFLES, situation=Situation(30)),

@@ -39,12 +39,18 @@ def named(
         said = parameter if shown is None else f"{parameter}={shown}"
         after = "" if shown is None else f" {shown}"
     else:
-        text = f"{value:.12g}" if isinstance(value, float) else repr(value)
+        text = as_given(value)
         said = f"{parameter}={text}"
         after = f" {text}" if shown is None else f" {shown}"
         if value is True and shown is None:  # (a flag: given, it is True)
             after = ""
     return f"\x1e{parameter}\x1d{said if python is None else python}\x1d{after}\x1f"
+
+
+def as_given(value: object) -> str:
+    """A value as a message echoes it: a number as it was typed (-3, not the -3.0 the
+    command line reads it as; 2.5; nan), anything else as Python writes it ('far')."""
+    return f"{value:.12g}" if isinstance(value, float) else repr(value)
 
 
 class Worded(KriegsspielError):
@@ -85,6 +91,14 @@ def told_as(text: str, options: Mapping[str, str]) -> str:
 def names_any(text: str) -> bool:
     """Does ``text`` name a parameter (:func:`named`), to be told in its caller's words?"""
     return _NAMED.search(text) is not None
+
+
+def not_a_distance(parameter: str, value: object) -> ParameterError:
+    """The refusal of a range that is no distance (negative, NaN, infinite, not a number),
+    in every ruleset's words: "--range must be a distance of 0 or more inches, not -3."."""
+    return ParameterError(
+        f"{named(parameter)} must be a distance of 0 or more inches, not {as_given(value)}."
+    )
 
 
 RULES_FILE_WANTED = (

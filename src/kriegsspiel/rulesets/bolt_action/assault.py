@@ -21,15 +21,19 @@ from kriegsspiel.rulesets.bolt_action.morale import (
 from kriegsspiel.rulesets.bolt_action.shooting import (
     LEVELS,
     DamageRoll,
+    HitModifier,
     ResultRoll,
     Tally,
     VehicleProfile,
     VehicleState,
     damage_level,
+    firer_modifiers,
+    hit_modifier,
     hit_needs,
     infantry_target,
     resolve_damage,
     roll_expr,
+    to_hit_score,
 )
 
 Mode = Literal["hand-to-hand", "point-blank"]
@@ -64,6 +68,15 @@ def fighting_modes(rules: Rules) -> tuple[Mode, ...]:
     return ("hand-to-hand", "point-blank")
 
 
+def point_blank_modifiers(rules: Rules, quality: str, pins: int) -> list[HitModifier]:
+    """The to-hit modifiers of a side's point-blank fire in close quarters: a shot at point
+    blank's, with the firers' own (pins, Inexperienced), as a shooting's are named."""
+    return [
+        hit_modifier(rules, rules.hit_short("point_blank"), "point_blank"),
+        *firer_modifiers(rules, pins=pins, inexperienced=quality == "inexperienced"),
+    ]
+
+
 def fighting_side(
     rules: Rules,
     quality: str,
@@ -83,13 +96,7 @@ def fighting_side(
     modifiers (pins, Inexperienced) and "Needing 7+"; a side whose fire could not hit at
     all fights hand-to-hand instead (docs/rules/konflikt47.md)."""
     proc = rules.data.procedure
-    score = (
-        rules.data.hit_modifiers.base_to_hit
-        - rules.hit_modifier("point_blank")
-        - rules.hit_modifier("per_pin") * pins
-        - (rules.hit_modifier("inexperienced") if quality == "inexperienced" else 0)
-    )
-    needs = hit_needs(rules, score)
+    needs = hit_needs(rules, to_hit_score(rules, point_blank_modifiers(rules, quality, pins)))
     if needs is None:
         mode = "hand-to-hand"
     return Side(

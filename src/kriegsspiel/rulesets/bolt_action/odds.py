@@ -53,9 +53,11 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     VehicleState,
     can_fire_indirectly,
     describe_needs,
+    infantry_target,
     plan_shot,
     roll_to_hit,
     shots_per_model,
+    to_hit_because,
 )
 
 
@@ -63,11 +65,7 @@ def _morale_reason(
     rules: Rules, test: MoraleTest, quality: str, officer: str | None, extra: str = ""
 ) -> Reason:
     d = rules.data
-    parts = [f"{quality} morale {test.base}{d.cited(f'quality.rows[{quality.lower()}]')}"]
-    if test.officer_bonus:
-        parts.append(f"{officer} {test.officer_bonus:+d}{_officer_cited(rules, officer)}")
-    if test.pins:
-        parts.append(f"{test.pins} pin{'s' if test.pins != 1 else ''} {-test.pins:+d}")
+    parts = _morale_parts(rules, test, quality, officer)
     if test.modifier:
         cited = d.cited("vehicle_assault.order_test_modifier_without_at") if extra else ""
         parts.append(f"{extra or 'modifier'} {test.modifier:+d}{cited}")
@@ -84,6 +82,17 @@ def _morale_reason(
         + f"; double {passing} always passes, double {test.double_fail // 2} always fails"
         + d.cited("procedure.always_passes_on", "procedure.fubar_on"),
     )
+
+
+def _morale_parts(rules: Rules, test: MoraleTest, quality: str, officer: str | None) -> list[str]:
+    """What made a unit's morale value: its quality's, an officer's bonus and its pins."""
+    d = rules.data
+    parts = [f"{quality} morale {test.base}{d.cited(f'quality.rows[{quality.lower()}]')}"]
+    if test.officer_bonus:
+        parts.append(f"{officer} {test.officer_bonus:+d}{_officer_cited(rules, officer)}")
+    if test.pins:
+        parts.append(f"{test.pins} pin{'s' if test.pins != 1 else ''} {-test.pins:+d}")
+    return parts
 
 
 def _officer_cited(rules: Rules, officer: str | None) -> str:
@@ -432,6 +441,24 @@ def _check_most_hits(groups: Sequence[Group], at_vehicle: bool, parameter: str) 
         )
 
 
+def _refuse_vehicle_options(tgt: Target, situation: Situation) -> None:
+    """Refuse the options that describe a target vehicle at a troops target, naming those
+    given (and only those)."""
+    given = []
+    if situation.facing != "front":
+        given.append(named("situation.facing", situation.facing, shown=situation.facing))
+    given += [
+        named(f"situation.{flag}", True)
+        for flag in ("open_topped", "automaton", "target_immobilised")
+        if getattr(situation, flag)
+    ]
+    if not given:
+        return
+    listed = given[0] if len(given) == 1 else f"{', '.join(given[:-1])} and {given[-1]}"
+    verb = "describes a vehicle" if len(given) == 1 else "describe vehicles"
+    raise ParameterError(f"{listed} {verb}; {tgt.name} is not one.")
+
+
 def shoot_odds(
     ruleset: str,
     *,
@@ -521,18 +548,8 @@ def _shoot_odds(
     _check_names(rules, officer=("situation.target_officer", situation.target_officer))
     if tgt.is_vehicle and situation.target_models is not None:
         raise ParameterError(f"{models} caps casualties among troops; a vehicle has none.")
-    if not tgt.is_vehicle and (
-        situation.facing != "front"
-        or situation.open_topped
-        or situation.automaton
-        or situation.target_immobilised
-    ):
-        raise ParameterError(
-            f"{named('situation.facing')}, {named('situation.open_topped', True)}, "
-            f"{named('situation.automaton', True)} and "
-            f"{named('situation.target_immobilised', True)} describe vehicles; "
-            f"{tgt.name} is not one."
-        )
+    if not tgt.is_vehicle:
+        _refuse_vehicle_options(tgt, situation)
     # the firers' quality is not asked (but Inexperienced): the most pins any unit can hold
     firers = "inexperienced" if situation.firer_inexperienced else "veteran"
     most = new_test(rules, firers).base
@@ -698,21 +715,23 @@ def _shoot_odds(
                 f"hit ({pins}) and of its damage; failed, the crew abandon it",
             )
         )
-    if situation.target_officer is not None:
-        flamethrower = any(g.shot.morale_check for g in groups)
-        tested = final.probability(lambda v: v.on_fire) > 0 or flamethrower
-        crew = groups[0].shot.vehicle
-        assert crew is not None
-        reasons.append(
-            _crew_reason(
-                rules,
-                crew,
-                situation.target_quality,
-                situation.target_officer,
-                tested=tested,
-                flamethrower=flamethrower,
-            )
-        )
+    flamethrower = any(g.shot.morale_check for g in groups)
+    crew = groups[0].shot.vehicle
+    assert crew is not None
+    reasons += _automaton_reasons(
+        rules,
+        situation.automaton,
+        stunned=not crew.soft_skinned
+        and final.probability(lambda v: v.worst > 0 or v.crew_stunned) > 0,
+    )
+    reasons += _crew_reasons(
+        rules,
+        crew,
+        situation.target_quality,
+        situation.target_officer,
+        tested=final.probability(lambda v: v.on_fire) > 0 or flamethrower,
+        flamethrower=flamethrower,
+    )
     effects = {
         "crew stunned": final.probability(lambda v: v.crew_stunned),
         "immobilised": _newly_immobilised(final, situation.target_immobilised),
@@ -794,6 +813,7 @@ def assault_odds(
         fight_after_fire,
         fighting_modes,
         fighting_side,
+        point_blank_modifiers,
     )
 
     arguments.text("ruleset", ruleset)
@@ -942,25 +962,26 @@ def assault_odds(
             officer=attacker_officer,
         )
 
-    def cited(side: Side, enemy: Side) -> str:
-        """ " (rules file k47.yaml)" when a rules file changed a number ``side`` fights by."""
-        quality = defender_quality if enemy is dfn else attacker_quality
-        rows = [f"damage_values.rows[{quality.lower()} infantry]"]
+    # each side's quality, pins and officer, as its reasoning tells them
+    said_as = {
+        "attackers": (attacker_quality, attacker_pins, attacker_officer),
+        "defenders": (defender_quality, defender_pins, defender_officer),
+    }
+
+    def fights(side: Side, models: int, who: str, pins: int | None = None) -> str:
+        """How ``side`` (``who``: attackers or defenders; with ``pins``, if not its own)
+        strikes, with " (rules file k47.yaml)" where a rules file changed its numbers."""
+        quality, own_pins, _ = said_as[who]
+        enemy_quality = said_as["defenders" if who == "attackers" else "attackers"][0]
+        enemy_value = infantry_target(rules, enemy_quality).damage_value
+        rows = [f"damage_values.rows[{enemy_quality.lower()} infantry]"]
         if side.mode == "hand-to-hand":
             rows.append("procedure.close_quarters_attacks")
             rows += ["procedure.assault_weapon_attacks"] * (side.assault_models > 0)
-        else:  # (point-blank fire: as :func:`.assault.fighting_side` works its score out)
-            keys = ("point_blank", "per_pin", "inexperienced")
-            rows += ["hit_modifiers.base_to_hit", *(f"hit_modifiers.rows[{k}]" for k in keys)]
-            rows += ["procedure.natural_miss", "procedure.needs_seven_plus_follow_up"]
-        return rules.data.cited(*rows)
-
-    def fights(side: Side, models: int, enemy: Side) -> str:
-        if side.mode == "hand-to-hand":
             attacks = side.attacks(models)
             return (
-                f"{attacks} attack{'s' if attacks != 1 else ''}, damage on {enemy.damage_value}+"
-                + cited(side, enemy)
+                f"{attacks} attack{'s' if attacks != 1 else ''}, damage on {enemy_value}+"
+                + rules.data.cited(*rows)
             )
         unused = min(side.assault_models, models)  # (their extra attacks are hand-to-hand's)
         aside = (
@@ -969,19 +990,28 @@ def assault_odds(
             if unused
             else ""
         )
-        return f"{point_blank(side)}, damage on {enemy.damage_value}+{cited(side, enemy)}{aside}"
+        fire = point_blank(side, quality, own_pins if pins is None else pins)
+        return f"{fire}, damage on {enemy_value}+{rules.data.cited(*rows)}{aside}"
 
-    def point_blank(side: Side) -> str:
-        return f"point-blank fire hits on {describe_needs(side.point_blank_hit)}"
+    def point_blank(side: Side, quality: str, pins: int) -> str:
+        # (its modifiers named as a shooting's are: :func:`.assault.fighting_side`'s score)
+        because = to_hit_because(rules, point_blank_modifiers(rules, quality, pins))
+        return f"point-blank fire hits on {describe_needs(side.point_blank_hit)} ({because})"
 
-    def describe(side: Side, models: int, enemy: Side) -> str:
+    def morale(side: Side, who: str) -> str:
+        quality, _, officer = said_as[who]
+        parts = _morale_parts(rules, side.morale, quality, officer)
+        told = f" ({', '.join(parts)})" if len(parts) > 1 else ""
+        return f"morale {side.morale.value}{told}"
+
+    def describe(side: Side, models: int, who: str) -> str:
         # (Bolt Action's rounds take no morale test: the side with most casualties is
         # destroyed, so its morale is not shown)
-        return fights(side, models, enemy) + ("" if rounds else f"; morale {side.morale.value}")
+        return fights(side, models, who) + ("" if rounds else f"; {morale(side, who)}")
 
     stopped: dict[str, Fraction] = {}
     fired: list[Reason] = []
-    attackers_said = describe(att, attackers, dfn)
+    attackers_said = describe(att, attackers, "attackers")
     if stand_and_fire:
         fire, fired = _stand_and_fire(
             rules,
@@ -1010,12 +1040,13 @@ def assault_odds(
                     "the defenders' fire may leave"
                 )
             attackers_said = (
-                f"{fights(att, attackers, dfn)}; morale {att.morale.value}, {pinned} (-1 a pin)"
+                f"{fights(att, attackers, 'attackers')}; {morale(att, 'attackers')}, {pinned} "
+                "(-1 a pin)"
             )
             if att.mode == "point-blank":
                 more = f"; with {added[-1]} more pin{'s' * (added[-1] != 1)}: "
                 attackers_said += more + (
-                    point_blank(most)
+                    point_blank(most, attacker_quality, attacker_pins + added[-1])
                     if most.mode == "point-blank"
                     else "hand-to-hand, as their fire could not hit"
                 )
@@ -1068,7 +1099,7 @@ def assault_odds(
             "defenders",
             f"{defenders} {defender_quality}, "
             + ("stand and fire, then hand-to-hand" if stand_and_fire else dfn.mode),
-            describe(dfn, defenders, att),
+            describe(dfn, defenders, "defenders"),
         ),
         *fired,
     ]
@@ -1325,13 +1356,6 @@ def vehicle_assault_odds(
     ]
     if target_immobilised:
         reasons.append(_IMMOBILISED_BEFORE)
-    if target_officer is not None:
-        tested = final.probability(lambda v: v.on_fire) > 0
-        reasons.append(
-            _crew_reason(
-                rules, vehicle, target_quality, target_officer, tested=tested, flamethrower=False
-            )
-        )
     if destroyed_if_damaged:
         reasons.append(
             Reason(
@@ -1341,6 +1365,20 @@ def vehicle_assault_odds(
                 "superficial damage too",
             )
         )
+    reasons += _automaton_reasons(
+        rules,
+        automaton,
+        stunned=not destroyed_if_damaged
+        and final.probability(lambda v: v.worst > 0 or v.crew_stunned) > 0,
+    )
+    reasons += _crew_reasons(
+        rules,
+        vehicle,
+        target_quality,
+        target_officer,
+        tested=final.probability(lambda v: v.on_fire) > 0,
+        flamethrower=False,
+    )
     removed: dict[str, Fraction] = {}
     if abandoned is not None:
         removed = {
@@ -1615,33 +1653,83 @@ _IMMOBILISED_BEFORE = Reason(
 )
 
 
-def _crew_reason(
+def _crew_reasons(
     rules: Rules,
     vehicle: VehicleProfile,
     quality: str,
-    officer: str,
+    officer: str | None,
     *,
     tested: bool,
     flamethrower: bool,
-) -> Reason:
+) -> list[Reason]:
     """How a target vehicle's crew tests (On fire, and in a shooting a flamethrower's
-    check), with the bonus of the officer in range given (``--target-officer``); or that
-    he has no effect, where the attack can bring the crew no test."""
-    tests = "on fire, or a flamethrower's check" if flamethrower else "on fire"
+    check): its quality's morale, the bonus of an officer in range (``--target-officer``)
+    and the pins it carries, told whenever the attack can bring the crew a test. Where it
+    cannot, that the officer, the quality and the pins given enter no test (nothing, if
+    none was given)."""
+    tests = f"on fire ({rules.data.source_of('damage_results', described=False)})"
+    if flamethrower:
+        tests += ", or a flamethrower's check"
     if not tested:
         nor = ", nor is it a flamethrower's" if flamethrower else ""
-        return Reason(
-            "target officer",
-            "no effect",
-            f"no test for his bonus: the attack cannot set the vehicle on fire{nor}",
-        )
+        if officer is not None:
+            return [
+                Reason(
+                    "target officer",
+                    "no effect",
+                    f"no test for his bonus: the attack cannot set the vehicle on fire{nor}",
+                )
+            ]
+        pins = vehicle.crew_morale.pins
+        given = [f"{quality} quality"] * (quality != "regular")
+        given += [f"{pins} pin{'s' * (pins != 1)}"] * (pins > 0)
+        if not given:
+            return []
+        return [
+            Reason(
+                "crew's tests",
+                "none",
+                f"the attack cannot set the vehicle on fire{nor}: the crew's "
+                f"{' and '.join(given)} {'enter' if len(given) > 1 else 'enters'} no test",
+            )
+        ]
     said = _morale_reason(rules, vehicle.crew_morale, quality, officer)
     parts, _, doubles = said.because.partition("; ")
-    return Reason(
-        "crew's tests",
-        said.result,
-        f"{tests}: {parts}, and -1 for each pin this attack adds first; {doubles}",
+    return [
+        Reason(
+            "crew's tests",
+            said.result,
+            f"{tests}: {parts}, and -1 for each pin this attack adds first; {doubles}",
+        )
+    ]
+
+
+def _automaton_reasons(rules: Rules, automaton: bool, *, stunned: bool) -> list[Reason]:
+    """What an automaton target (Konflikt '47) does with a Crew stunned result: ignores it
+    on a D6 score; ``stunned``: whether the attack can bring that result at all."""
+    if not automaton:
+        return []
+    on = rules.data.damage_results.automaton_ignores_stunned_on
+    source = rules.data.source_of(
+        "damage_results", "damage_results.automaton_ignores_stunned_on", described=False
     )
+    if not stunned:
+        return [
+            Reason(
+                "automaton",
+                "no effect",
+                f"it ignores Crew stunned on {on}+ ({source}), and this attack cannot bring "
+                "that result",
+            )
+        ]
+    return [
+        Reason(
+            "automaton",
+            f"ignores Crew stunned on {on}+",
+            f"a D6 for each Crew stunned result: on {on}+ the automaton ignores it and its "
+            f"pin ({source})",
+        )
+    ]
 
 
 def _newly_immobilised(final: Dist[VehicleState], before: bool) -> Fraction:

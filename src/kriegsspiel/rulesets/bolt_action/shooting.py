@@ -13,12 +13,12 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from operator import attrgetter
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.procedure import Dice
 from kriegsspiel.core.report import Reason
-from kriegsspiel.errors import ParameterError, named
+from kriegsspiel.errors import ParameterError, named, not_a_distance
 from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 from kriegsspiel.rulesets.bolt_action.morale import (
@@ -245,6 +245,57 @@ def hit_needs(rules: Rules, score: int) -> tuple[int, ...] | None:
     return (6, follow[score]) if score in follow else None
 
 
+class HitModifier(NamedTuple):
+    """One modifier of a to-hit roll: its words, its value (added to the roll: +1 helps),
+    the data it is read from (its rows and fields, as :meth:`cite` takes them) and its key
+    (a hit_modifiers row's, or "shaped_charge")."""
+
+    label: str
+    value: int
+    rows: tuple[str, ...]
+    key: str
+
+
+def hit_modifier(rules: Rules, label: str, key: str, times: int = 1, *fields: str) -> HitModifier:
+    """The hit_modifiers row ``key`` taken ``times`` (a pin's, once a pin), in ``label``'s
+    words; ``fields``: other data the modifier is read from (a range's inches)."""
+    row = f"hit_modifiers.rows[{key}]"
+    return HitModifier(label, rules.hit_modifier(key) * times, (row, *fields), key)
+
+
+def firer_modifiers(rules: Rules, *, pins: int, inexperienced: bool) -> list[HitModifier]:
+    """The firer's own to-hit modifiers: its pins (told by their count: "2 pins"), and
+    Inexperienced (told by its row's ``short``)."""
+    mods = []
+    if pins:
+        mods.append(hit_modifier(rules, f"{pins} pin{'s' if pins > 1 else ''}", "per_pin", pins))
+    if inexperienced:
+        mods.append(hit_modifier(rules, rules.hit_short("inexperienced"), "inexperienced"))
+    return mods
+
+
+def to_hit_score(rules: Rules, mods: list[HitModifier]) -> int:
+    """The score a to-hit roll needs: the base less the modifiers (a 7 or more is met as
+    :func:`hit_needs` says)."""
+    return rules.data.hit_modifiers.base_to_hit - sum(m.value for m in mods)
+
+
+def to_hit_because(rules: Rules, mods: list[HitModifier]) -> str:
+    """What made a to-hit score, in the reasoning's words: the base, each modifier (cited
+    where a rules file changed it), and the natural miss or the 7+ where they decide it."""
+    d, proc = rules.data, rules.data.procedure
+    total = to_hit_score(rules, mods)
+    because = ", ".join(
+        [f"base {d.hit_modifiers.base_to_hit}+{d.cited('hit_modifiers.base_to_hit')}"]
+        + [f"{m.label} {m.value:+d}{d.cited(*m.rows)}" for m in mods]
+    )
+    if total <= proc.natural_miss:  # (the modifiers bring it below the natural miss)
+        because += f"; {natural_miss(proc.natural_miss)}{d.cited('procedure.natural_miss')}"
+    elif hit_needs(rules, total) != (total,):  # (a 7+, or past hitting)
+        because += d.cited("procedure.natural_miss", "procedure.needs_seven_plus_follow_up")
+    return because
+
+
 def natural_miss(miss: int) -> str:
     """Why a to-hit score is no better than ``miss`` + 1, the procedure's natural miss."""
     if miss == 0:
@@ -305,9 +356,7 @@ def check_range(rules: Rules, weapon: Weapon, situation: Situation) -> None:
     """Refuse a range the weapon cannot fire at, saying what would be right."""
     r = situation.range_inches
     if not math.isfinite(r) or r < 0:
-        raise ParameterError(
-            f"{named('situation.range_inches')} must be a distance of 0 or more inches, not {r}."
-        )
+        raise not_a_distance("situation.range_inches", r)
     if r > weapon.range:
         shown = f"{r:g}" if r == round(r, 4) else str(r)
         why = f'{weapon.name} reaches {weapon.range}"; a target at {shown}" is out of range'
@@ -413,8 +462,7 @@ def plan_shot(
 
     # -- to hit
     fixed = ""  # the rule that fixes the score (none: the modifiers make it)
-    # (each modifier's words, value, where the data gives it: its rows and fields, and key)
-    mods: list[tuple[str, int, tuple[str, ...], str]] = []
+    mods: list[HitModifier] = []
     if "Shockwave" in special and d.shockwave is not None:
         hit_on: tuple[int, ...] | None = (d.shockwave.to_hit,)
         fixed = "shockwave"
@@ -427,13 +475,10 @@ def plan_shot(
         why = SCORE_RULES[fixed] + d.cited(f"procedure.{fixed}")
         reasons.append(Reason("to hit", f"{need}+", f"{why}; no other modifiers"))
     else:
-        base = d.hit_modifiers.base_to_hit
 
         def modifier(key: str, times: int = 1, *fields: str, told: str = "") -> None:
             """A hit modifier row's, told by its ``short`` (or ``told``: with more said)."""
-            row = f"hit_modifiers.rows[{key}]"
-            said = told or rules.hit_short(key)
-            mods.append((said, rules.hit_modifier(key) * times, (row, *fields), key))
+            mods.append(hit_modifier(rules, told or rules.hit_short(key), key, times, *fields))
 
         if point_blank:  # and not long range too, as a pistol within 6" would be (assumption)
             also_long = f"; not {rules.hit_short('long_range')}" if long_range else ""
@@ -442,11 +487,7 @@ def plan_shot(
         elif long_range:
             told = f'{rules.hit_short("long_range")} (over {weapon.range * proc.long_range_fraction:g}")'
             modifier("long_range", 1, "procedure.long_range_fraction", told=told)
-        if s.firer_pins:  # (told by their count: "2 pins")
-            told = f"{s.firer_pins} pin{'s' if s.firer_pins > 1 else ''}"
-            modifier("per_pin", s.firer_pins, told=told)
-        if s.firer_inexperienced:
-            modifier("inexperienced")
+        mods += firer_modifiers(rules, pins=s.firer_pins, inexperienced=s.firer_inexperienced)
         if s.moving and "Assault" not in special:
             modifier("moving")
         if s.target_down and "target_down" not in ignored and not target.is_vehicle:
@@ -458,22 +499,14 @@ def plan_shot(
         if "Shaped Charge" in special and proc.shaped_charge_to_hit:
             shaped = ("procedure.shaped_charge_to_hit",)
             said = SCORE_RULES["shaped_charge"]
-            mods.append((said, proc.shaped_charge_to_hit, shaped, "shaped_charge"))
-        total = base - sum(v for _, v, _, _ in mods)
-        hit_on = hit_needs(rules, total)
-        because = ", ".join(
-            [f"base {base}+{d.cited('hit_modifiers.base_to_hit')}"]
-            + [f"{label} {v:+d}{d.cited(*rows)}" for label, v, rows, _ in mods]
-        )
+            mods.append(HitModifier(said, proc.shaped_charge_to_hit, shaped, "shaped_charge"))
+        hit_on = hit_needs(rules, to_hit_score(rules, mods))
+        because = to_hit_because(rules, mods)
         skipped = []
         if s.cover != "none" and f"{s.cover}_cover" in ignored:
             skipped.append("cover")
         if s.target_down and "target_down" in ignored:
             skipped.append("Down")
-        if total <= proc.natural_miss:  # (the modifiers bring it below the natural miss)
-            because += f"; {natural_miss(proc.natural_miss)}{d.cited('procedure.natural_miss')}"
-        elif hit_on != (total,):  # (a 7+, or past hitting)
-            because += d.cited("procedure.natural_miss", "procedure.needs_seven_plus_follow_up")
         if skipped:
             because += f"; flamethrower ignores {' and '.join(skipped)}"
             because += d.cited("flamethrower.ignores")
@@ -488,7 +521,7 @@ def plan_shot(
         weapon=weapon.name,
         hit_on=hit_on,
         indirect=indirect,
-        hit_modifiers=tuple((key, v) for _, v, _, key in mods),
+        hit_modifiers=tuple((m.key, m.value) for m in mods),
         hit_fixed=fixed,
     )
     if flame:
@@ -580,6 +613,18 @@ def plan_shot(
             Reason("to damage", "impossible", "small arms cannot damage armoured targets")
         )
         # small arms pin an armoured vehicle only if it is open-topped
+        reasons.append(
+            Reason(
+                "pins",
+                "1 if hit",
+                "open-topped: small arms pin it (one pin for the attack), though they cannot "
+                "damage it",
+            )
+            if s.open_topped
+            else Reason(
+                "pins", "none", "small arms pin an armoured vehicle only if it is open-topped"
+            )
+        )
         return replace(shot, pins_target=s.open_topped), reasons
     if he and weapon.pen is None and target.kind == "soft-skinned":
         shot = replace(shot, hits_per_hit=DiceExpr(he.he))

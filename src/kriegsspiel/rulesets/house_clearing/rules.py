@@ -16,7 +16,7 @@ from fractions import Fraction
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.names import a_or_an, in_sentence, lookup
 from kriegsspiel.core.procedure import Dice
-from kriegsspiel.errors import ParameterError, UsageError, named
+from kriegsspiel.errors import ParameterError, UsageError, named, not_a_distance
 from kriegsspiel.rulesets.house_clearing.data import (
     HouseClearingData,
     RangeBand,
@@ -187,9 +187,7 @@ def range_band(arm: Weapon, range_inches: float, note: str = "") -> RangeBand:
         or not math.isfinite(range_inches)
         or range_inches < 0
     ):
-        raise ParameterError(
-            f"{named('range_inches')} must be a distance of 0 or more inches, not {range_inches!r}"
-        )
+        raise not_a_distance("range_inches", range_inches)
     for band in arm.bands:
         if range_inches <= band.farthest:
             return band

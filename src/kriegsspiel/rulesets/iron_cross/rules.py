@@ -17,7 +17,7 @@ from typing import Literal
 
 from kriegsspiel.core.names import lookup, normalise
 from kriegsspiel.core.procedure import Dice
-from kriegsspiel.errors import ParameterError, UsageError, named
+from kriegsspiel.errors import ParameterError, UsageError, named, not_a_distance
 from kriegsspiel.rulesets.iron_cross.data import (
     Distance,
     IronCrossData,
@@ -367,10 +367,7 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
         or not math.isfinite(s.range_inches)
         or (s.range_inches < 0)
     ):
-        raise ParameterError(
-            f"{named('range_inches')} must be a distance of 0 or more inches, not "
-            f"{s.range_inches!r}"
-        )
+        raise not_a_distance("range_inches", s.range_inches)
     _count("morale_markers", s.morale_markers)
     mortar, machine_gun = named("mortar", True), named("machine_gun", True)
     if s.mortar and s.machine_gun:
