@@ -13,6 +13,7 @@ import kriegsspiel
 SET_UP = {
     "kriegsspiel.sim.code.code_version",  # one answer
     "kriegsspiel.core.scenario._shapely",  # one answer
+    "kriegsspiel.render.game_account.shipped_words",  # one answer: the shipped words
     "kriegsspiel.rulesets.bolt_action.data.load_edition",  # one per ruleset
     "kriegsspiel.rulesets.bolt_action.data._shipped_text_data",  # one per ruleset
     "kriegsspiel.rulesets.bolt_action.edition._shipped",  # one per ruleset (rules files: capped)
