@@ -40,6 +40,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     _along_road,
     _check_move,
     check_move,
+    hull_clash,
     hull_room,
     movement_row,
     terrain_column,
@@ -363,6 +364,9 @@ def first_check_move(
     for feature in here:  # a walker crosses a wreck but does not end its move on one
         if VEHICLE in feature.impassable_to and unit.vehicle is not None:
             return MoveCheck(False, f"a vehicle may not end its move on {feature.name}")
+    clash = hull_clash(rules, table, unit, to)  # (the hull's own rule, tested on its own)
+    if clash is not None:
+        return MoveCheck(False, clash)
     if road_only and unit.vehicle is not None:
         column_cell = getattr(terrain_row(rules, "road"), column) or "OK"
         if column_cell == "x2":

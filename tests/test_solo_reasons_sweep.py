@@ -44,29 +44,31 @@ def named(game: BoltActionGame, name: str) -> UnitState:
     return next(u for u in game.units if u.name == name)
 
 
-def test_a_mortar_whose_crew_alone_sees_the_target_is_told_out_of_sight_not_a_crash() -> None:
+def test_a_mortar_whose_spotter_alone_sees_the_target_fires_and_is_told_its_shot() -> None:
     """Bolt Action, seed 4, the first decision (the README's game with the set-up left to
     the game): the 3-inch Mortar Team's mortar cannot see the 8cm Mortar Team behind the
-    Farmhouse, though its crew and spotter, who carry no weapon, can. The game offers the
-    Fire order on it (a team sees it) but gives no shot; the menu says why, and the
-    crew's sight does not count."""
+    Farmhouse, though its crew and spotter, who carry no weapon, can. A mortar fires at
+    what its team sees (Spotters, docs/rules): the Fire menu gives its shot, not the "no
+    shot ... seen only by its unarmed Crew and Spotter" it gave before. An MMG team's
+    gunner gets no such help: its loaders' eyes do not count."""
     game = set_up_game(build_matchup("bolt-action-1", None, [], "human,tactical", seats=True), 4)
     game.apply_action(Action("draw", side=0))
     mortar, target = named(game, "3-inch Mortar Team"), named(game, "8cm Mortar Team")
-    assert Action("order", unit=mortar.uid, order="Fire", target=target.uid) in (
-        game.legal_actions()
-    )
-    assert not game.shot_groups(mortar, target, moving=False)
     sights = game.table.nearest_in_sight(mortar.coords, target.coords)
     armed = [s for m, s in zip(mortar.alive_models, sights, strict=True) if m.weapons]
     assert armed == [None] and any(sights)  # (only the unarmed see it)
-    reason = (
-        "out of sight of its Medium mortar: Farmhouse in the way; seen only by its unarmed "
-        "Crew and Spotter"
-    )
-    assert no_shot_reason(game, mortar, target, moving=False) == reason
+    assert game.shot_groups(mortar, target, moving=False)
     number = game.eligible(0).index(mortar) + 1
-    assert f"8cm Mortar Team: no shot ({reason})" in told(game, str(number), "fire")
+    shown = told(game, str(number), "fire")
+    assert '8cm Mortar Team: 36.0": 1 shot of Medium mortar needing 6+' in shown
+    assert "seen only by" not in shown
+    # the Vickers MMG Team where the mortar team stands: its gunner blind, its loaders not
+    vickers = named(game, "Vickers MMG Team")
+    vickers.translate(mortar.anchor.x - vickers.anchor.x, 0)
+    assert not game.shot_groups(vickers, target, moving=False)
+    assert no_shot_reason(game, vickers, target, moving=False) == (
+        "out of sight of its MMG: Farmhouse in the way; seen only by its unarmed Loader"
+    )
 
 
 def test_a_pinned_squad_is_told_its_pins_leave_it_no_hit() -> None:

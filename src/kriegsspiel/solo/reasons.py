@@ -11,6 +11,7 @@ the table's sight and the weapons' chart, which one stopped it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from kriegsspiel.core.names import facing_text
 from kriegsspiel.core.table import Point
@@ -20,6 +21,7 @@ from kriegsspiel.rulesets.bolt_action.game.shooting_groups import (
     crewed,
     one_crew_left,
     range_marks,
+    spotting,
     target_profile,
     weapon_choice,
 )
@@ -41,8 +43,8 @@ def no_shot_reason(
 ) -> str:
     """Why ``unit`` (its centre at ``origin`` if given, a vehicle facing ``heading``) has
     no shot at ``target``, where the game's shooting gives it none: each model fires at
-    the nearest target model it sees, within its own weapons' reach (one that carries no
-    weapon never does), so the first of these that stops every armed model is said: out
+    the nearest target model it sees (a team's mortar, that its team sees), within its
+    own weapons' reach (one that carries no weapon never does), so the first of these that stops every armed model is said: out
     of sight (what is in the way, and who unarmed sees it), out of range (the
     nearest it comes, by which weapon), a weapon that may not fire on the move, a vehicle's
     weapons that do not bear, a weapon too close to fire (a mortar's least range) or spent,
@@ -54,13 +56,18 @@ def no_shot_reason(
     if not alive or not target.alive_models:
         return "it has no models left to fire"
     # as the game's shooting has it: a model fires only with a weapon of some reach, so
-    # the loaders, crew and spotters that carry none neither see nor reach for the unit
-    reach = {m.weapons: range_marks(rules, m.weapons)[1] for m in alive}
-    armed = [i for i, m in enumerate(alive) if reach[m.weapons] > 0]
-    if not armed:
+    # the loaders, crew and spotters that carry none reach for no one; a mortar fires at
+    # what its team sees (the spotter's eyes), with the mortar alone
+    if not any(range_marks(rules, m.weapons)[1] > 0 for m in alive):
         return "none of its models carries a weapon"
     flat = tuple(c for m in alive for c in (m.x + dx, m.y + dy))
-    seen = game.table.nearest_in_sight(flat, target.coords)
+    seen, spotted = game.team_sight(flat, target.coords, alive)
+    alive = [
+        replace(m, weapons=spotting(rules, m.weapons)) if i in spotted else m
+        for i, m in enumerate(alive)
+    ]
+    reach = {m.weapons: range_marks(rules, m.weapons)[1] for m in alive}
+    armed = [i for i, m in enumerate(alive) if reach[m.weapons] > 0]
     if all(seen[i] is None for i in armed):
         ours = tuple(c for i in armed for c in flat[2 * i : 2 * i + 2])
         way = _in_the_way(game, ours, target)

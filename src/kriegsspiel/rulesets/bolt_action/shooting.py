@@ -352,6 +352,14 @@ def can_fire_indirectly(weapon: Weapon) -> bool:
     return weapon.indirect_min_range is not None or "Indirect Fire" in weapon.special
 
 
+def fires_on_spotting(weapon: Weapon) -> bool:
+    """Whether a team's ``weapon`` may fire at a target that any man of its team sees (its
+    spotter's eyes, the crew's), not only at what the man carrying it sees: a team weapon
+    that always fires indirectly, a mortar (``Team`` and ``Indirect Fire``; an assumption,
+    the published rule: "Spotters" in docs/rules)."""
+    return "Team" in weapon.special and "Indirect Fire" in weapon.special
+
+
 def check_range(rules: Rules, weapon: Weapon, situation: Situation) -> None:
     """Refuse a range the weapon cannot fire at, saying what would be right."""
     r = situation.range_inches

@@ -2,7 +2,8 @@
 Bolt Action game.
 
 Each model fires the weapons its owner would pick at the nearest target model in its sight
-(:meth:`ShootingGroups.model_shots`); the game fires them, and the tactical player weighs
+(:meth:`ShootingGroups.model_shots`), a team's mortar at the nearest its team sees (its
+spotter's eyes: :func:`spotting`); the game fires them, and the tactical player weighs
 them, with the same answers. These are the questions a game asks most, so each is
 remembered by everything it reads (see :meth:`ShootingGroups._groups_found`).
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 from itertools import count
@@ -32,6 +34,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Situation,
     check_range,
     damage_chance,
+    fires_on_spotting,
     fires_on_the_move,
     hit_chance,
     infantry_target,
@@ -151,6 +154,22 @@ def range_marks(rules: Rules, weapons: tuple[str, ...]) -> tuple[tuple[float, ..
     return found
 
 
+_SPOTTING: dict[tuple[Rules, tuple[str, ...]], tuple[str, ...]] = {}
+
+
+def spotting(rules: Rules, weapons: tuple[str, ...]) -> tuple[str, ...]:
+    """Those of a model's ``weapons`` that may fire at what any man of its team sees
+    (:func:`fires_on_spotting`: a mortar, by its spotter's eyes), remembered."""
+    key = (rules, weapons)
+    found = _SPOTTING.get(key)
+    if found is None:
+        found = tuple([w for w in weapons if fires_on_spotting(rules.weapon(w))])
+        if len(_SPOTTING) >= MEMO_LIMIT:
+            _SPOTTING.clear()
+        _SPOTTING[key] = found
+    return found
+
+
 @lru_cache(maxsize=64)
 def _mean(expr: DiceExpr) -> float:
     return float(expr.dist().mean())
@@ -236,10 +255,15 @@ class ShootingGroups(GameState[Action]):
         moving: bool,
         origin: Point | None = None,
     ) -> list[bool]:
-        """:meth:`can_shoot` for each of ``targets`` in turn."""
+        """:meth:`can_shoot` for each of ``targets`` in turn. A team's mortar fires at what
+        any man of the team sees (:func:`spotting`), its range from the mortar, so a team
+        with one looks as far again as the team is wide."""
         reach = self.reach(unit, moving=moving)
         if reach == 0:
             return [False] * len(targets)
+        alive = unit.alive_models
+        if len(alive) > 1 and any(spotting(self.rules, m.weapons) for m in alive):
+            reach += 2 * unit.radius
         if origin:
             anchor = unit.anchor
             dx, dy = origin.x - anchor.x, origin.y - anchor.y
@@ -360,7 +384,9 @@ class ShootingGroups(GameState[Action]):
     ) -> tuple[tuple[Group, ...], tuple[int, ...]]:
         """The groups, and the indices (in ``alive_models``) of the one-shot firers.
 
-        Each model fires the weapons :meth:`model_shots` picks. Its pick depends on the
+        Each model fires the weapons :meth:`model_shots` picks, at the nearest target model
+        it sees; one carrying a mortar that sees none, with its mortar alone, at the nearest
+        one any man of its team sees (:meth:`team_sight`). Its pick depends on the
         model's place only through the range bands of its weapons (and, for vehicles,
         facing and arcs), so it is remembered by those (see :func:`range_marks`) with
         everything about this firer and target that it reads.
@@ -378,10 +404,10 @@ class ShootingGroups(GameState[Action]):
             dx, dy = 0.0, 0.0
             flat = ours.coords
         # each model's nearest target model in sight (the first of equals)
-        in_sight = self.table.nearest_in_sight(flat, theirs.coords)
+        in_sight, spotted = self.team_sight(flat, theirs.coords, alive)
         rules, vehicle, firer = self.rules, target.vehicle, unit.vehicle
         # the models with a target model in sight within their longest reach
-        able: list[tuple[int, Model, int, float, tuple[float, ...]]] = []
+        able: list[tuple[int, Model, int, float, tuple[float, ...], bool]] = []
         known = _MARKS.get
         for i, model in enumerate(alive):
             seen = in_sight[i]
@@ -389,7 +415,7 @@ class ShootingGroups(GameState[Action]):
                 found = known((rules, model.weapons))
                 marks, reach = found or range_marks(rules, model.weapons)
                 if seen[1] <= reach:
-                    able.append((i, model, seen[0], seen[1], marks))
+                    able.append((i, model, seen[0], seen[1], marks, i in spotted))
         if not able:
             return (), ()
         tgt_profile = infantry_target(rules, target.quality) if vehicle is None else vehicle.target
@@ -426,7 +452,7 @@ class ShootingGroups(GameState[Action]):
         choices = _CHOICES.get
         facing = "front"  # what an infantry firer's shots at troops see
         bearing: tuple[bool, ...] = ()
-        for i, model, j, rng, marks in able:
+        for i, model, j, rng, marks, by_spotter in able:
             weapons = model.weapons
             if vehicle or firer:  # only these read the model's place beyond its range
                 at = Point(model.x + dx, model.y + dy)
@@ -443,6 +469,7 @@ class ShootingGroups(GameState[Action]):
                 bisect_right(marks, rng),
                 facing,
                 bearing,
+                by_spotter,
             )
             chosen = choices(key)
             if chosen is None:
@@ -461,12 +488,58 @@ class ShootingGroups(GameState[Action]):
                     tgt_profile,
                     facing,
                     heading=heading,
+                    by_spotter=by_spotter,
                 )
             for shot, per, one_shot in chosen:
                 counts[shot] = counts.get(shot, 0) + per
                 if one_shot:
                     fired.append(i)
         return tuple([Group(shot, n) for shot, n in counts.items()]), tuple(fired)
+
+    def team_sight(
+        self, flat: tuple[float, ...], aims: tuple[float, ...], alive: Sequence[Model]
+    ) -> tuple[tuple[tuple[int, float] | None, ...], tuple[int, ...]]:
+        """For each of a unit's live models (``alive``, standing at ``flat``), the target
+        model (of those at ``aims``) it fires at and how far it is, or None: the nearest
+        it sees, or, for a man with a mortar who sees none, the nearest any other man of
+        his team sees (:meth:`_spotted`); and the indices of those who fire by another's
+        eyes. The game's shooting and the reasons it gives none both ask this."""
+        in_sight = self.table.nearest_in_sight(flat, aims)
+        if len(alive) > 1 and None in in_sight:
+            return self._spotted(flat, aims, alive, in_sight)
+        return in_sight, ()
+
+    def _spotted(
+        self,
+        flat: tuple[float, ...],
+        aims: tuple[float, ...],
+        alive: Sequence[Model],
+        in_sight: tuple[tuple[int, float] | None, ...],
+    ) -> tuple[tuple[tuple[int, float] | None, ...], tuple[int, ...]]:
+        """``in_sight`` (each model's nearest target model in its sight, from its place in
+        ``flat``), with each model that sees none but carries a mortar given the target
+        model nearest it that any other man of its team sees (the spotter's eyes:
+        :func:`spotting`; the range still from the mortar), and those models' indices.
+        Unchanged where no such model, or no man of the team, sees the target."""
+        rules = self.rules
+        blind = [
+            i for i, s in enumerate(in_sight) if s is None and spotting(rules, alive[i].weapons)
+        ]
+        lookouts = [i for i, s in enumerate(in_sight) if s is not None]
+        if not blind or not lookouts:
+            return in_sight, ()
+        marks = [Point(aims[j], aims[j + 1]) for j in range(0, len(aims), 2)]
+        eyes = [Point(flat[2 * i], flat[2 * i + 1]) for i in lookouts]
+        sights = self.table.visibility(eyes, marks)
+        seen = [bool(sights[:, j].any()) for j in range(len(marks))]
+        found = list(in_sight)
+        for i in blind:
+            x, y = flat[2 * i], flat[2 * i + 1]
+            found[i] = min(
+                [(j, math.hypot(p.x - x, p.y - y)) for j, p in enumerate(marks) if seen[j]],
+                key=lambda jd: jd[1],  # (the first of equals, as nearest_in_sight)
+            )
+        return tuple(found), tuple(blind)
 
     def model_shots(
         self,
@@ -483,6 +556,7 @@ class ShootingGroups(GameState[Action]):
         *,
         every_arc: bool = False,
         heading: float | None = None,
+        by_spotter: bool = False,
     ) -> tuple[tuple[Shot, int, bool], ...]:
         """What one model at ``at`` fires at ``target`` (nearest model ``rng`` away):
         every weapon that can for a vehicle, else the one best at this target.
@@ -493,19 +567,21 @@ class ShootingGroups(GameState[Action]):
         troops both rely on that. With ``every_arc`` a vehicle's mounts all bear, as if
         the target were in each one's arc: what it could fire from any place (the AI's
         caps; the game never asks so). A vehicle's arcs are from ``heading`` (its own if
-        None)."""
+        None). ``by_spotter``: the model does not see the target itself, which another man
+        of its team sees, so fires only a weapon that may (:func:`spotting`: a mortar)."""
         rules = self.rules
         if heading is None:
             heading = unit.heading
         # a vehicle's model carries its weapons in the order of its mounts, each with its arc
         # (two mounts of one weapon, as a hull and a turret MMG, each keep their own)
         arcs = [arc for _, arc in unit.vehicle.arcs] if unit.vehicle else []
-        carried = model.weapons
+        carried = spotting(rules, model.weapons) if by_spotter else model.weapons
         if model.used_one_shot or (unit.vehicle and not every_arc):
             carried = tuple(
                 name
                 for k, name in enumerate(model.weapons)
-                if not (model.used_one_shot and "One-shot" in rules.weapon(name).special)
+                if name in carried
+                and not (model.used_one_shot and "One-shot" in rules.weapon(name).special)
                 and not (
                     unit.vehicle and not every_arc and not in_arc(arcs[k], heading, at, nearest)
                 )

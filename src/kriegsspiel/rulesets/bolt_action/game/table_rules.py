@@ -216,6 +216,54 @@ def hull_room(table: Table, unit: UnitState) -> tuple[float, float, float, float
     return room(at.x), room(at.y), width - room(width - at.x), height - room(height - at.y)
 
 
+def _barred(rules: Rules, table: Table, column: str) -> tuple[tuple[int, shapely.Geometry], ...]:
+    """The table's features that a vehicle moving by ``column`` may never enter, by the
+    terrain table ("No": a building, a wood to a wheeled vehicle) or as a wreck (not to a
+    walker, which crosses one), each with its outline (worked out once per table and
+    edition). A scenario's ``impassable_to`` is left to the centre's path (a road over
+    it is a bridge, which a hull overhangs)."""
+    memo = table.memo("barred to hulls")
+    key = (rules, column)
+    found: tuple[tuple[int, shapely.Geometry], ...] | None = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(
+            [
+                (j, shapely.Polygon(f.polygon))
+                for j, f in enumerate(table.features)
+                if terrain_refusal(rules, f, column, True, False, designated=False) is not None
+            ]
+        )
+    return found
+
+
+def hull_clash(rules: Rules, table: Table, unit: UnitState, to: Point) -> str | None:
+    """Why a vehicle may not end a move with its centre at ``to``: its round hull (half
+    a hull's length about its centre, :data:`spacing.HULL`) would reach into ground it may
+    never enter (:func:`_barred`: a building), or None. As at the table's edge, a vehicle
+    already nearer such ground may keep its distance or draw away. The game's check of a
+    move and the moves offered both ask it (through :func:`check_move`)."""
+    reach = hull(unit)
+    if not reach:
+        return None
+    barred = _barred(rules, table, terrain_column(unit))
+    if not barred:
+        return None
+    at, start = shapely.Point(to.x, to.y), shapely.Point(unit.anchor.x, unit.anchor.y)
+    for j, outline in barred:
+        x0, y0, x1, y1 = outline.bounds
+        if to.x < x0 - reach or to.x > x1 + reach or to.y < y0 - reach or to.y > y1 + reach:
+            continue
+        gap = outline.distance(at)
+        if gap < reach - _EDGE and gap < min(reach, outline.distance(start)) - _EDGE:
+            feature = table.features[j]
+            return (
+                f"its hull would reach into {feature.name} ({feature.category}), where a "
+                f"vehicle may not go (a vehicle's centre stays {reach:g}\" from it: half a "
+                f'{VEHICLE_LENGTH:g}" hull)'
+            )
+    return None
+
+
 def check_move(
     rules: Rules,
     table: Table,
@@ -345,6 +393,9 @@ def _check_move(
         for j in here:
             if VEHICLE in features[j].impassable_to:
                 return MoveCheck(False, f"a vehicle may not end its move on {features[j].name}")
+        clash = hull_clash(rules, table, unit, to)
+        if clash is not None:
+            return MoveCheck(False, clash)
     if road_only:
         allowance *= road_rate(rules, column)
     if distance > allowance + 1e-9 and not assault:
