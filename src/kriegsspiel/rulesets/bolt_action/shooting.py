@@ -43,6 +43,7 @@ class Situation:
 
     range_inches: float
     firer_pins: int = 0
+    one_crew: bool = False  # a team weapon with one crew left (its own -1, counted like a pin)
     firer_inexperienced: bool = False
     moving: bool = False
     mounted: bool = False  # the firer is a vehicle: its Fixed weapons may fire on the move
@@ -427,6 +428,8 @@ def plan_shot(
             modifier(
                 f"{s.firer_pins} pin{'s' if s.firer_pins > 1 else ''}", "per_pin", s.firer_pins
             )
+        if s.one_crew:
+            modifier("one crew left", "one_crew")
         if s.firer_inexperienced:
             modifier("inexperienced", "inexperienced")
         if s.moving and "Assault" not in special:
