@@ -508,3 +508,13 @@ def test_a_shot_at_a_vehicle_tells_its_hits_by_weapon_and_which_had_a_damage_rol
     assert told.returncode == 0, told.stderr
     for line in lines:
         assert line.strip() in told.stdout
+
+
+@pytest.mark.parametrize("kind", ["barrage", "air strike"])
+def test_an_observers_call_is_told_as_a_call_not_as_fire(kind: str) -> None:
+    """Solo probe: "Forward Observer [A]: Fire at 8cm Mortar Team [B]" read oddly."""
+    call = Event("order", {"unit": 0, "order": "Fire", "choice": kind, "target": 1})
+    assert (
+        describe(call, UNITS)
+        == f"  Sherman [A]: calls a{'n' if kind[0] == 'a' else ''} {kind} on Panzer IV [B]"
+    )

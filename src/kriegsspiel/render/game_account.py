@@ -341,6 +341,9 @@ def describe(
 
     kind = event.kind
     if kind == "order":
+        if d.get("choice") in ("barrage", "air strike") and d.get("target") is not None:
+            # an observer's call (its die a Fire order): what it calls in, and on whom
+            return f"  {n('unit')}: calls {a_or_an(d['choice'])} on {n('target')}"
         bits = [f"{n('unit')}: {d.get('order')}"]
         if (d.get("to") and d.get("order") != "Run") or (d.get("to") and d.get("target") is None):
             bits.append(f"to {_at(d['to'])}")

@@ -30,6 +30,7 @@ from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.support import blast_reach, caught
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_order_move,
     terrain_column,
@@ -432,3 +433,25 @@ def vehicle_line(vehicle: VehicleInfo) -> str:
     ]
     hit = f"hit as {target.name} (damage value {target.damage_value}+)"
     return ", ".join([vehicle.kind, hit, *traits])
+
+
+def blast_line(game: BoltActionGame, caller: UnitState, target: UnitState, kind: str) -> str:
+    """Whom a barrage or an air strike called on ``target`` reaches, either side's (the
+    caller's own marked "yours"), by the game's own reach (:func:`.support.caught`): "blast
+    D6+6": within 7" 8cm Mortar Team, MG 42 MMG Team; within 12" maybe Sniper Team,
+    1st Section (yours)"; an air strike's pins: "pins within 12": M4 Sherman, ..."."""
+    sure, maybe = caught(game, target, kind)
+    least, most = blast_reach(game, kind)
+
+    def named(units: list[UnitState]) -> str:
+        return (
+            ", ".join(u.name + (" (yours)" if u.side == caller.side else "") for u in units)
+            or "no unit"
+        )
+
+    if kind != "barrage":
+        return f'pins within {most:g}": {named(sure)}'
+    chart = game.rules.data.artillery_barrage
+    assert chart is not None
+    said = f'blast {chart.radius}": within {least:g}" {named(sure)}'
+    return said + (f'; within {most:g}" maybe {named(maybe)}' if maybe else "")
