@@ -518,3 +518,27 @@ def test_an_observers_call_is_told_as_a_call_not_as_fire(kind: str) -> None:
         describe(call, UNITS)
         == f"  Sherman [A]: calls a{'n' if kind[0] == 'a' else ''} {kind} on Panzer IV [B]"
     )
+
+
+def test_an_order_its_test_lost_is_told_as_ordered_not_as_done() -> None:
+    """Solo probe: "Half-track [B]: Advance to (55.9", 33.2")" then "fail: it goes Down
+    instead" read as if it had moved. An order that passes reads as before."""
+    order = Event("order", {"unit": 1, "order": "Advance", "to": [55.9, 33.2], "turn": 1})
+    for result, line in (
+        ("fail", '  Panzer IV [B]: ordered to Advance to (55.9", 33.2")'),
+        ("pass", '  Panzer IV [B]: Advance to (55.9", 33.2")'),
+    ):
+        test = Event("order test", {"unit": 1, "needs": 8, "roll": 10, "result": result, "turn": 1})
+        assert account([order, test], UNITS)[1] == line
+
+
+def test_a_multiplied_hit_that_came_to_none_is_not_told_as_a_hit() -> None:
+    """Solo probe: "0 hits (Heavy AT gun 1 hit x D3 halved = 0)" said 0 and 1 hit at once."""
+    shot = Event("shoot", {"unit": 1, "target": 0, "shots": 9, "hits": 0, "casualties": 0,
+                           "pins": 1, "weapons": [
+        {"weapon": "Heavy AT gun", "shots": 1, "hits": 0, "struck": 1, "per_hit": "D3 halved"},
+        {"weapon": "MMG", "shots": 8, "hits": 0}]})  # fmt: skip
+    assert describe(shot, UNITS) == (
+        "    9 shots (Heavy AT gun 1, MMG 8): 0 hits (Heavy AT gun 1 shot on target x D3 "
+        "halved = 0), 0 casualties, 1 pin on Sherman [A]"
+    )

@@ -249,8 +249,10 @@ def needing(part: dict[str, Any]) -> str:
 
 def _multiplied(weapon: dict[str, Any]) -> str:
     """ "1 hit x D6": a weapon's shots that hit, each making a roll of hits (HE, a
-    flamethrower...; "x D6 halved" at a Down target)."""
-    return f"{counted(weapon['struck'], 'hit')} x {weapon['per_hit']}"
+    flamethrower...; "x D6 halved" at a Down target); where they came to no hit, "1 shot
+    on target x D3 halved" (not "1 hit" beside "0 hits")."""
+    struck = counted(weapon["struck"], "hit" if weapon["hits"] else "shot")
+    return f"{struck}{'' if weapon['hits'] else ' on target'} x {weapon['per_hit']}"
 
 
 def _each(fired: list[dict[str, Any]], count: str) -> str:
@@ -587,6 +589,14 @@ def account_from(
         if event.kind == "order" and line is not None:
             # (where its line goes: a reverse its move makes is told there)
             ordered = (len(lines), event.data.get("unit"))
+        elif (
+            event.kind == "order test"
+            and event.data.get("result") != "pass"
+            and ordered is not None
+            and ordered[1] == event.data.get("unit")
+            and ordered[0] < len(lines)
+        ):  # (not done: it was only ordered, the line before the test says)
+            lines[ordered[0]] = as_ordered(lines[ordered[0]], _name(units, ordered[1]))
         elif event.kind == "move" and chasing is not None and chasing == event.data.get("unit"):
             line = now_facing(chase_line(units, event.data), event.data)
             chasing = None
@@ -605,6 +615,12 @@ def account_from(
             lines.extend(line.split("\n"))  # (a fight tells its rounds a line each)
         before = event
     return lines[cut:] if told < len(events) else [], turn
+
+
+def as_ordered(line: str, name: str) -> str:
+    """An order's line as what was ordered, for an order its test then lost ("1st
+    Section [A]: ordered to Advance to (55.9", 33.2")"): it was not carried out."""
+    return line.replace(f"{name}: ", f"{name}: ordered to ", 1)
 
 
 def chase_line(units: list[Any], move: dict[str, Any]) -> str:
