@@ -50,7 +50,7 @@ def test_a_delayed_barrage_is_told_under_the_turn_it_comes_back_in_naming_its_ca
     ]
     assert account(events, UNITS) == [
         "Turn 1",
-        "  Forward Observer [A]: Fire at 2nd Grenadier Squad [B]",
+        "  Forward Observer [A]: calls a barrage on 2nd Grenadier Squad [B]",
         "    barrage: rolled 2 -> delay",
         "-- end of turn 1: score 0 - 0",
         "Turn 2",

@@ -231,6 +231,7 @@ HIT_MODIFIERS = [
     ("small_unit", "small unit", -1),
     ("soft_cover", "soft cover", -1),
     ("hard_cover", "hard cover", -2),
+    ("one_crew", "one crew left", -1),  # (no sheet's: published rule, docs/rules "Team weapons")
 ]
 
 

@@ -15,7 +15,14 @@ from kriegsspiel.cli import app
 from kriegsspiel.core.game import Event
 from kriegsspiel.core.procedure import RandomDice
 from kriegsspiel.core.table import Table
-from kriegsspiel.render.game_account import account, counted, describe, inches
+from kriegsspiel.render.game_account import (
+    account,
+    account_from,
+    counted,
+    describe,
+    inches,
+    needing,
+)
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
@@ -201,6 +208,45 @@ def test_a_panic_tells_its_run_only_from_its_own_move() -> None:
     assert describe(down, UNITS, moved) == "    FUBAR! panic: no enemy in sight, goes Down"
 
 
+ESCAPE = [  # Konflikt '47: unit 1 assaults unit 0, which escapes; unit 1 chases it
+    Event("order", {"unit": 1, "order": "Run", "target": 0, "to": [33.2, 29.0], "turn": 4}),
+    Event("order test", {"unit": 1, "needs": 9, "roll": 8, "result": "pass", "turn": 4}),
+    Event("react", {"unit": 0, "choice": "escape", "side": 0, "turn": 4}),
+    Event("move", {"unit": 0, "to": [45.14, 30.19], "run": True, "turn": 4}),
+    Event("escape", {"unit": 0, "turn": 4}),
+    Event("move", {"unit": 1, "to": [37.9, 29.87], "run": True, "turn": 4}),
+    Event("draw", {"side": 1, "turn": 4}),
+]
+
+
+def test_an_escape_is_told_once_with_where_it_ran_and_the_chase_after_it() -> None:
+    """Solo probe: "escapes" was told twice, and neither the escape's move nor the
+    assaulters' chase: now once, with its place, and the chase with theirs."""
+    lines, _ = account_from(ESCAPE, UNITS, 4)
+    assert lines[-2:] == [
+        '    Sherman [A] escapes to (45.1", 30.2")',
+        '    Panzer IV [B] runs after it to (37.9", 29.9"); the assault ends without a fight',
+    ]
+    assert sum("escape" in line for line in lines) == 1
+    # told as it is played, a few events at a time (an ambush asked between the two):
+    # the chase read with the order told before it
+    told, _ = account_from(ESCAPE, UNITS, 4, told=5)
+    assert told == [lines[-1]]
+    # with no way out it says so, once
+    hemmed = [*ESCAPE[:3], Event("no escape", {"unit": 0, "turn": 4})]
+    assert account_from(hemmed, UNITS, 4)[0][-1] == (
+        "    Sherman [A] has nowhere to escape to and stays where it is"
+    )
+    assert not any("escapes" in line for line in account_from(hemmed, UNITS, 4)[0])
+
+
+def test_a_lone_crews_minus_one_is_told_as_such_not_as_a_pin() -> None:
+    """Solo probe: a team weapon down to one man with 1 pin read "pins -2"."""
+    part = {"weapon": "Schwerefeld Projektor", "shots": 2, "hits": 1, "needs": 6,
+            "modifiers": {"long_range": -1, "per_pin": -1, "one_crew": -1}}  # fmt: skip
+    assert needing(part) == " needing 6+ (long range -1, pins -1, one crew left -1)"
+
+
 def test_a_barrage_tells_where_its_fire_for_effect_comes_down() -> None:
     """Bolt Action, meeting-engagement, seed 4: a barrage rolls a miscalculation (the
     enemy moves the target point). The account said "of the target point" and nowhere
@@ -248,7 +294,6 @@ def test_a_fire_for_effect_names_its_point(effect: str, side: int, line: str) ->
     [
         ("down", "goes Down (its die: Down)"),
         ("none", "does not react"),
-        ("escape", "escapes"),
         ("stand and fire", "stands and fires at the assaulters"),
         ("point-blank", "meets the assault with point-blank fire"),
         ("hand-to-hand", "meets the assault hand-to-hand"),
@@ -465,3 +510,37 @@ def test_a_shot_at_a_vehicle_tells_its_hits_by_weapon_and_which_had_a_damage_rol
     assert told.returncode == 0, told.stderr
     for line in lines:
         assert line.strip() in told.stdout
+
+
+@pytest.mark.parametrize("kind", ["barrage", "air strike"])
+def test_an_observers_call_is_told_as_a_call_not_as_fire(kind: str) -> None:
+    """Solo probe: "Forward Observer [A]: Fire at 8cm Mortar Team [B]" read oddly."""
+    call = Event("order", {"unit": 0, "order": "Fire", "choice": kind, "target": 1})
+    assert (
+        describe(call, UNITS)
+        == f"  Sherman [A]: calls a{'n' if kind[0] == 'a' else ''} {kind} on Panzer IV [B]"
+    )
+
+
+def test_an_order_its_test_lost_is_told_as_ordered_not_as_done() -> None:
+    """Solo probe: "Half-track [B]: Advance to (55.9", 33.2")" then "fail: it goes Down
+    instead" read as if it had moved. An order that passes reads as before."""
+    order = Event("order", {"unit": 1, "order": "Advance", "to": [55.9, 33.2], "turn": 1})
+    for result, line in (
+        ("fail", '  Panzer IV [B]: ordered to Advance to (55.9", 33.2")'),
+        ("pass", '  Panzer IV [B]: Advance to (55.9", 33.2")'),
+    ):
+        test = Event("order test", {"unit": 1, "needs": 8, "roll": 10, "result": result, "turn": 1})
+        assert account([order, test], UNITS)[1] == line
+
+
+def test_a_multiplied_hit_that_came_to_none_is_not_told_as_a_hit() -> None:
+    """Solo probe: "0 hits (Heavy AT gun 1 hit x D3 halved = 0)" said 0 and 1 hit at once."""
+    shot = Event("shoot", {"unit": 1, "target": 0, "shots": 9, "hits": 0, "casualties": 0,
+                           "pins": 1, "weapons": [
+        {"weapon": "Heavy AT gun", "shots": 1, "hits": 0, "struck": 1, "per_hit": "D3 halved"},
+        {"weapon": "MMG", "shots": 8, "hits": 0}]})  # fmt: skip
+    assert describe(shot, UNITS) == (
+        "    9 shots (Heavy AT gun 1, MMG 8): 0 hits (Heavy AT gun 1 shot on target x D3 "
+        "halved = 0), 0 casualties, 1 pin on Sherman [A]"
+    )

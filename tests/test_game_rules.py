@@ -892,6 +892,12 @@ def test_team_with_one_crew_left_shoots_worse() -> None:
     short = game.shooting_groups(mmg, target, moving=False)
     assert full[0].shot.hit_on is not None and short[0].shot.hit_on is not None
     assert short[0].shot.hit_on[0] == full[0].shot.hit_on[0] + 1
+    # its own modifier, as the record keeps it, not a pin it does not have (docs/rules)
+    assert mmg.pins == 0
+    assert dict(short[0].shot.hit_modifiers) == {**dict(full[0].shot.hit_modifiers), "one_crew": -1}
+    mmg.pins = 1
+    pinned = game.shooting_groups(mmg, target, moving=False)[0].shot
+    assert dict(pinned.hit_modifiers)["per_pin"] == -1 == dict(pinned.hit_modifiers)["one_crew"]
 
 
 def test_casualties_spare_leaders_and_special_weapons() -> None:

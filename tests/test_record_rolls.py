@@ -341,10 +341,10 @@ def test_a_format_1_record_replays_and_is_told_as_such(tmp_path: Path) -> None:
 
 
 def test_the_record_play_writes_holds_the_rolls_and_a_changed_roll_parts(tmp_path: Path) -> None:
-    """The record play writes now is of format 5 and replays with no note; a roll changed
+    """The record play writes now is of format 6 and replays with no note; a roll changed
     in it is a difference in the game, named at its line."""
     text = record_text()
-    assert json.loads(text.split("\n", 1)[0])["format"] == FORMAT == "kriegsspiel-record/5"
+    assert json.loads(text.split("\n", 1)[0])["format"] == FORMAT == "kriegsspiel-record/6"
     path = tmp_path / "new.jsonl"
     path.write_text(text, encoding="utf-8")
     result = record.replay(path)
@@ -445,3 +445,18 @@ def test_the_account_tells_what_each_weapon_needed() -> None:
         "range -1) at ?: 1 hit; damage roll v 9: 6+1=7 none (at best 6+1=7: short of 9) -> "
         "no damage, 1 pin"
     ), told
+
+
+def test_a_format_5_record_counted_a_lone_crew_as_a_pin_and_is_compared_so() -> None:
+    """Format 6 tells a team weapon's lone crew by its own modifier (``one_crew``); a
+    format 5 record counted it in its pins, and its replay is compared as it wrote it."""
+    from kriegsspiel.rulesets.bolt_action.game.record_events import as_written_in
+
+    part = {"weapon": "MMG", "shots": 4, "hits": 1, "needs": 6,
+            "modifiers": {"long_range": -1, "one_crew": -1, "per_pin": -1}}  # fmt: skip
+    row = {"event": "shoot", "weapons": [part, {**part, "modifiers": {"one_crew": -1}}]}
+    assert [w["modifiers"] for w in as_written_in(row, 5)["weapons"]] == [
+        {"long_range": -1, "per_pin": -2},
+        {"per_pin": -1},
+    ]
+    assert as_written_in(row, 6) == row

@@ -132,7 +132,7 @@ def test_a_place_outside_the_zone_in_a_building_or_too_near_a_model_is_refused()
     """Each refused with the automatic set-up's own reason, the unit named, and the nearest
     place on the 1" grid that would do, which is then accepted."""
     outside = refused({0: [Placement(1, (20.0, 14.0))]})
-    assert "would not stand wholly inside the deployment zone of side 'south'" in str(outside)
+    assert "would not stand wholly inside the deployment zone of side A (" in str(outside)
     assert 'x 0–72", y 0–12"' in str(outside) and "ranks of five" in str(outside)
     inside = refused({0: [Placement(0, (33.0, 5.0))]})
     assert str(inside) == "Platoon HQ: Farmhouse is a building (no unit sets up in one)"
@@ -146,7 +146,7 @@ def test_a_place_outside_the_zone_in_a_building_or_too_near_a_model_is_refused()
         keeps_the_rule(game)
     assert outside.nearest is not None and outside.nearest.y < 12
     # a unit of the other side, or one placed twice, is no placement of this side's
-    assert "is not one of the units of side 'south'" in str(refused({0: [Placement(20, (5, 5))]}))
+    assert "is not one of the units of side A " in str(refused({0: [Placement(20, (5, 5))]}))
     assert "placed twice" in str(refused({0: [Placement(0, (5, 5)), Placement(0, (9, 5))]}))
 
 
@@ -313,7 +313,7 @@ def test_a_record_with_placements_replays_and_one_changed_by_hand_is_refused(
     for placed, why in (
         ([{"unit": 0}, {"unit": 1, "at": [10.0, 20.0]}], "would not stand wholly inside"),
         ([{"unit": 0, "facing": 90.0}], "facing needs at"),
-        ([{"unit": 9, "at": [10.0, 4.0]}], "is not one of the units of side 'south'"),
+        ([{"unit": 9, "at": [10.0, 4.0]}], "is not one of the units of side A "),
     ):
         with pytest.raises(DataFileError, match=why) as caught:
             new_game({**head, "placements": {"A": placed}}, "changed.jsonl")

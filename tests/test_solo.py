@@ -1059,3 +1059,31 @@ def test_the_units_table_reads_in_80_columns_and_tests_only_the_units_to_order(
     assert mine.endswith(f"order test {order_test_text(game, waiting)}")
     done = state_of(table, f"{ordered.name} (A)")
     assert "order: Fire" in done and "order test" not in done
+
+
+def test_a_support_call_says_whom_each_target_s_blast_reaches_by_the_games_own_reach() -> None:
+    """Solo probe: the call showed distances only. Each target now names the units, both
+    sides' (the caller's own marked), within the barrage's least reach (D6+6": 7") and,
+    maybe, its most (12"), as the game's fire for effect tests them (support.in_blast)."""
+    from kriegsspiel.rulesets.bolt_action.game.support import caught, in_blast
+
+    game = set_up_game(build_matchup("bolt-action-1", None, [], "human,tactical", seats=True), 3)
+    game.apply_action(Action("draw", side=0))
+    observer = next(u for u in game.eligible(0) if u.name == "Forward Observer")
+    calls = [a for a in game.legal_actions() if a.unit == observer.uid and a.choice == "barrage"]
+    target = game.units[calls[0].target]  # type: ignore[index]
+    near = next(u for u in game.units if u is not target and u.side == 1)
+    theirs = {u.name for u in game.units if u.side == 1}
+    mine = next(u for u in game.units if u.side == 0 and u.name not in theirs | {observer.name})
+    for unit, dx in ((near, 5.0), (mine, 10.0)):  # within 7"; within 12" only
+        unit.translate(target.anchor.x + dx - unit.anchor.x, target.anchor.y - unit.anchor.y)
+    sure, maybe = caught(game, target, "barrage")
+    assert target in sure and near in sure and mine in maybe and mine not in sure
+    assert all(in_blast(u, target.anchor, 12) for u in sure + maybe)
+    console = Console(file=io.StringIO(), width=400)
+    HumanPlayer(console, answers("forward", "call", "1")).choose(game)
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    line = out.split(f" 1 {target.name}, ")[1].split(" 2 ")[0]
+    sure_said, maybe_said = line.split('blast D6+6": within 7" ')[1].split('; within 12" maybe ')
+    assert target.name in sure_said and near.name in sure_said and mine.name not in sure_said
+    assert f"{mine.name} (yours)" in maybe_said

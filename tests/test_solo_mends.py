@@ -439,3 +439,27 @@ def test_the_words_a_probe_found_cryptic_are_plain() -> None:
     church = next(row for row in rows if row.startswith("Church ") and "building" in row)
     hedge = next(row for row in rows if row.startswith("Hedgerow "))
     assert " yes " in church and " no " in hedge
+
+
+def test_look_at_a_vehicle_says_its_kind_damage_value_and_traits_and_a_tesla_its_pen() -> None:
+    """Solo probe: ``look`` left out what decides a vehicle's fight (kind, damage value,
+    open-topped, recce) and gave the Tesla cannon's pen as +1 only; its title wrapped
+    mid-phrase on a narrow terminal. The card says them, in the weapons chart's words."""
+    from kriegsspiel.solo.briefing import unit_card
+
+    game = bolt_action()
+    console = Console(file=io.StringIO(), width=60)
+    console.print(unit_card(game, unit_named(game, "Universal Carrier")))  # type: ignore[arg-type]
+    lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert lines[:2] == ["Universal Carrier (side A, regular, 65 points)", "1 of 1 left, 0 pins"]
+    assert "tracked, hit as armoured car (damage value 7+), open-topped, recce" in said(console)
+    k47 = set_up_game(
+        build_matchup(
+            "konflikt47", None, ["us-tesla-company", "german-schwerefeld-battlegroup"],
+            "human,tactical", seats=True,
+        ),
+        1,
+    )  # fmt: skip
+    wide = wide_console()
+    wide.print(unit_card(k47, unit_named(k47, "M17 Tesla Cannon")))  # type: ignore[arg-type]
+    assert "│ +1  │ Team, Fixed, Tesla (+7 pen vs armour) │" in wide.file.getvalue()  # type: ignore[attr-defined]

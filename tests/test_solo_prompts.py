@@ -129,12 +129,48 @@ def test_no_shot_says_whether_out_of_range_out_of_sight_or_harmless() -> None:
     section.translate(-6, 0)
     far = no_shot_reason(game, section, squad, moving=False)
     assert re.fullmatch(
-        r'out of range: [\d.]+" from its Light machine gun \(LMG\) \(30" range\), the nearest '
-        "any weapon of it comes",
+        r'out of range: [\d.]+" from its Light machine gun \(LMG\) \(30" range\), its '
+        "longest-ranged weapon",
         far,
     ), far
     gap = float(far.split('"')[0].split()[-1])
     assert gap > 30 and gap >= game.gap(section, squad)
+
+
+def test_out_of_range_names_the_units_longest_ranged_weapon_not_a_pistol() -> None:
+    """Solo probe: the observer was "out of range: 38.5" from its Pistol (6" range)", the
+    weapon that fell least short, though its signaller's Rifle (24") was the one that
+    mattered: the reason names the longest-ranged weapon that sees the target, and a
+    longer one that does not."""
+    from kriegsspiel.solo.reasons import no_shot_reason
+
+    game = set_up_game(build_matchup("bolt-action-1", None, [], "human,tactical", seats=True), 3)
+    observer, squad = named(game, "Forward Observer", 0), named(game, "1st Grenadier Squad", 1)
+    put(squad, 60, 47)
+    put(observer, 60, 5)
+    assert [m.weapons for m in observer.alive_models] == [("Pistol",), ("Rifle",)]
+    assert not game.shot_groups(observer, squad, moving=False)
+    far = no_shot_reason(game, observer, squad, moving=False)
+    assert re.fullmatch(
+        r'out of range: [\d.]+" from its Rifle \(24" range\), its longest-ranged weapon', far
+    ), far
+    # the signaller does not see it (say, a wall in his way): the pistol is the weapon
+    # that sees, and the rifle is named as not seeing
+    table = game.table
+    sight = table.nearest_in_sight
+
+    def officer_only(flat: tuple[float, ...], coords: tuple[float, ...]) -> list[object]:
+        seen = list(sight(flat, coords))
+        return [seen[0], None, *seen[2:]]
+
+    object.__setattr__(table, "nearest_in_sight", officer_only)
+    try:
+        far = no_shot_reason(game, observer, squad, moving=False)
+    finally:
+        object.__delattr__(table, "nearest_in_sight")
+    assert re.fullmatch(
+        r'out of range: [\d.]+" from its Pistol \(6" range\); its Rifle does not see it', far
+    ), far
 
 
 def test_an_observer_without_a_target_for_its_rifles_is_pointed_to_its_barrage() -> None:

@@ -145,7 +145,7 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
             )
     if crew_short and any("Team" in rules.weapon(w).special for w, _ in weapons):
         # one man serving a team weapon fires it at -1, counted like a pin (as the game does)
-        situation = replace(situation, firer_pins=situation.firer_pins + 1)
+        situation = replace(situation, one_crew=True)
         reasons.append(Reason("one crew left", "-1 to hit", "a team weapon's lone crew, as a pin"))
     # the calculator's own conventions: a vehicle has no models to lose, and an infantry
     # target's quality is in its damage value's name

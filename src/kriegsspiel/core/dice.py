@@ -379,6 +379,11 @@ class DiceExpr:
         """The highest it can roll."""
         return self.count * self.sides + self.constant
 
+    @property
+    def least(self) -> int:
+        """The lowest it can roll (each die a 1)."""
+        return self.count * min(self.sides, 1) + self.constant
+
     def dist(self) -> Dist[int]:
         if self.count == 0:
             return Dist.constant(self.constant)

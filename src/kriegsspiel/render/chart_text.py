@@ -26,9 +26,9 @@ def print_weapons(rules: Rules, heading: str, console: Console) -> None:
             weapon.name,
             _range(weapon),
             weapon.shots,
-            "" if weapon.pen is None else f"+{weapon.pen}",
+            pen_text(weapon),
             weapon.he or "",
-            ", ".join(_special(weapon)),
+            special_text(weapon),
             _FIELDED[weapon.fielded],
         )
     console.print(table)
@@ -72,6 +72,17 @@ def _range(weapon: Weapon) -> str:
     """Its range as the chart gives it: 24", and 6-18" with a least range."""
     least = f"{weapon.min_range}-" if weapon.min_range else ""
     return f'{least}{weapon.range}"'
+
+
+def pen_text(weapon: Weapon) -> str:
+    """Its penetration as the chart gives it: "+4" ("" for none)."""
+    return "" if weapon.pen is None else f"+{weapon.pen}"
+
+
+def special_text(weapon: Weapon) -> str:
+    """Its special rules as the chart gives them: "Team, Fixed, Tesla (+7 pen vs armour)"
+    (a unit's card in the solo game says them so too)."""
+    return ", ".join(_special(weapon))
 
 
 def _special(weapon: Weapon) -> list[str]:

@@ -251,8 +251,10 @@ def needing(part: dict[str, Any], words: Mapping[str, str] | None = None) -> str
 
 def _multiplied(weapon: dict[str, Any]) -> str:
     """ "1 hit x D6": a weapon's shots that hit, each making a roll of hits (HE, a
-    flamethrower...; "x D6 halved" at a Down target)."""
-    return f"{counted(weapon['struck'], 'hit')} x {weapon['per_hit']}"
+    flamethrower...; "x D6 halved" at a Down target); where they came to no hit, "1 shot
+    on target x D3 halved" (not "1 hit" beside "0 hits")."""
+    struck = counted(weapon["struck"], "hit" if weapon["hits"] else "shot")
+    return f"{struck}{'' if weapon['hits'] else ' on target'} x {weapon['per_hit']}"
 
 
 def _each(fired: list[dict[str, Any]], count: str) -> str:
@@ -349,6 +351,9 @@ def describe(
 
     kind = event.kind
     if kind == "order":
+        if d.get("choice") in ("barrage", "air strike") and d.get("target") is not None:
+            # an observer's call (its die a Fire order): what it calls in, and on whom
+            return f"  {n('unit')}: calls {a_or_an(d['choice'])} on {n('target')}"
         bits = [f"{n('unit')}: {d.get('order')}"]
         if (d.get("to") and d.get("order") != "Run") or (d.get("to") and d.get("target") is None):
             bits.append(f"to {_at(d['to'])}")
@@ -422,6 +427,8 @@ def describe(
         return f"    FUBAR! {d['result']}: {n('unit')} fires at {n('target')}, {how}"
     if kind == "react":
         choice = str(d.get("choice"))
+        if choice == "escape":  # (told once, where it ends: its "escape", or "no escape")
+            return None
         return f"    {n('unit')} {_REACTION_TOLD.get(choice, f'reacts: {choice}')}"
     if kind == "ambush" and d.get("choice") == "fire":
         return f"    {n('unit')} springs an ambush"
@@ -437,7 +444,10 @@ def describe(
         return (
             f"    {n('unit')} may not be given a Run order at its next activation (gravity pulse)"
         )
-    if kind == "escape":
+    if kind == "escape":  # (its move just before it: where it ran, or drove, to)
+        if before is not None and before.kind == "move" and before.data["unit"] == d["unit"]:
+            back = " in reverse" if before.data.get("reverse") else ""
+            return f"    {n('unit')} escapes to {_at(before.data['to'])}{back}"
         return f"    {n('unit')} escapes"
     if kind in ("barrage", "air strike"):
         if d.get("again"):  # delayed last turn, it rolls again as this turn begins
@@ -571,23 +581,47 @@ def account_from(
     *,
     rally: str = "D6",
     words: Mapping[str, str] | None = None,
+    told: int = 0,
 ) -> tuple[list[str], int]:
     """The lines of ``events``, told after those of a turn ``turn`` (0: none yet), and
     the turn they end in: a game told as it is played, a few events at a time (``rally``
-    and ``words`` as :func:`account`'s)."""
+    and ``words`` as :func:`account`'s). The first ``told`` events were told before: read
+    again for what they say of those after them (the assault whose target escaped, which
+    its assaulters then chase), not told."""
     lines: list[str] = []
+    cut = 0  # the lines of the events told before
     before: Event | None = None
     speaker: Any = None  # the unit whose doing the lines tell now (a shot's is named)
     ordered: tuple[int, Any] | None = None  # the line of the last order told, and its unit
-    for event in events:
+    assaulting: Any = None  # the unit whose order is an assault, while it is carried out
+    chasing: Any = None  # assaulters whose target escaped: their next move is the chase
+    for i, event in enumerate(events):
+        if i == told:
+            cut = len(lines)
         t = event.data.get("turn", turn)
         if event.kind in TURN_OPENERS and t != turn:
             turn = t
             lines.append(f"Turn {turn}")
         line = describe(event, units, before, rally=rally, words=words)
+        if event.kind in ("order", "draw"):
+            run_at = event.data.get("order") == "Run" and event.data.get("target") is not None
+            assaulting, chasing = (event.data.get("unit") if run_at else None), None
+        if event.kind == "escape" and assaulting != event.data.get("unit"):
+            chasing = assaulting
         if event.kind == "order" and line is not None:
             # (where its line goes: a reverse its move makes is told there)
             ordered = (len(lines), event.data.get("unit"))
+        elif (
+            event.kind == "order test"
+            and event.data.get("result") != "pass"
+            and ordered is not None
+            and ordered[1] == event.data.get("unit")
+            and ordered[0] < len(lines)
+        ):  # (not done: it was only ordered, the line before the test says)
+            lines[ordered[0]] = as_ordered(lines[ordered[0]], _name(units, ordered[1]))
+        elif event.kind == "move" and chasing is not None and chasing == event.data.get("unit"):
+            line = now_facing(chase_line(units, event.data), event.data)
+            chasing = None
         elif event.kind == "move" and ordered is not None and ordered[1] == event.data.get("unit"):
             line_of = lines[ordered[0]]
             if event.data.get("reverse"):
@@ -602,7 +636,22 @@ def account_from(
         if line is not None:
             lines.extend(line.split("\n"))  # (a fight tells its rounds a line each)
         before = event
-    return lines, turn
+    return lines[cut:] if told < len(events) else [], turn
+
+
+def as_ordered(line: str, name: str) -> str:
+    """An order's line as what was ordered, for an order its test then lost ("1st
+    Section [A]: ordered to Advance to (55.9", 33.2")"): it was not carried out."""
+    return line.replace(f"{name}: ", f"{name}: ordered to ", 1)
+
+
+def chase_line(units: list[Any], move: dict[str, Any]) -> str:
+    """The assaulters' move after the unit they assaulted escaped: they run after it, and
+    no fight follows (:func:`~kriegsspiel.rulesets.bolt_action.game.close_quarters.chase`)."""
+    return (
+        f"    {_name(units, move.get('unit'))} runs after it to {_at(move['to'])}; "
+        "the assault ends without a fight"
+    )
 
 
 def now_facing(line: str, move: dict[str, Any]) -> str:

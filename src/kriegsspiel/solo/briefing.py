@@ -24,17 +24,19 @@ from kriegsspiel.core.names import facing_text
 from kriegsspiel.core.per_cent import per_cent
 from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point
+from kriegsspiel.render.chart_text import pen_text, special_text
 from kriegsspiel.rulesets.bolt_action.attack import expected_troops, futile, knock_out_chance
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.support import blast_reach, caught
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_order_move,
     terrain_column,
     terrain_refusal,
 )
-from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState, VehicleInfo
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, order_test, order_test_needed
 from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
 
@@ -378,23 +380,26 @@ def assault_line(game: BoltActionGame, unit: UnitState, target: UnitState, mode:
     return said
 
 
-def unit_card(game: BoltActionGame, unit: UnitState) -> RichTable:
-    """What a unit can do, as its card would say: its live models' weapons by the chart
-    (range, shots, penetration, special rules) and how many carry each."""
+def unit_card(game: BoltActionGame, unit: UnitState) -> Group:
+    """What a unit can do, as its card would say: who it is and how it stands, a line
+    each (so a narrow terminal wraps neither mid-phrase); a vehicle's kind, damage value
+    and traits; its live models' weapons by the chart (range, shots, penetration, special
+    rules, in the chart's words: :mod:`~kriegsspiel.render.chart_text`) and how many
+    carry each."""
     rules = game.rules
     carried: dict[str, int] = {}
     for model in unit.alive_models:
         for name in model.weapons:
             carried[name] = carried.get(name, 0) + 1
     state = status(unit)
-    table = RichTable(
-        title=(
-            f"{unit.name} (side {SIDE_NAMES[unit.side]}, {unit.quality}, {unit.points} "
-            f"points): {len(unit.alive_models)} of {unit.start_models} left, "
-            f"{unit.pins} pins" + (f", {state}" if state else "")
-        ),
-        title_justify="left",
-    )
+    lines = [
+        f"{unit.name} (side {SIDE_NAMES[unit.side]}, {unit.quality}, {unit.points} points)",
+        f"{len(unit.alive_models)} of {unit.start_models} left, {unit.pins} pins"
+        + (f", {state}" if state else ""),
+    ]
+    if unit.vehicle is not None:
+        lines.append(vehicle_line(unit.vehicle))
+    table = RichTable(title_justify="left")
     mounted = [] if unit.vehicle is None else ["mounted"]  # (a vehicle's card: where each is)
     for name in ("weapon", "carried", *mounted, "range", "shots", "pen", "special"):
         table.add_column(name)
@@ -406,7 +411,47 @@ def unit_card(game: BoltActionGame, unit: UnitState) -> RichTable:
             *([] if unit.vehicle is None else [unit.vehicle.mounts(name)]),
             f'{weapon.range:g}"',
             weapon.shots,
-            "" if weapon.pen is None else f"+{weapon.pen}",
-            ", ".join(weapon.special),
+            pen_text(weapon),
+            special_text(weapon),
         )
-    return table
+    return Group(*(Text(line) for line in lines), table)
+
+
+def vehicle_line(vehicle: VehicleInfo) -> str:
+    """A vehicle's kind, what it is hit as and its damage value, and its traits, as the
+    army roster names them: "tracked, hit as carrier (damage value 7+), open-topped,
+    recce"."""
+    target = vehicle.target
+    traits = [
+        trait
+        for trait, has in (
+            ("open-topped", vehicle.open_topped),
+            ("recce", vehicle.recce),
+            ("automaton", vehicle.automaton),
+        )
+        if has
+    ]
+    hit = f"hit as {target.name} (damage value {target.damage_value}+)"
+    return ", ".join([vehicle.kind, hit, *traits])
+
+
+def blast_line(game: BoltActionGame, caller: UnitState, target: UnitState, kind: str) -> str:
+    """Whom a barrage or an air strike called on ``target`` reaches, either side's (the
+    caller's own marked "yours"), by the game's own reach (:func:`.support.caught`): "blast
+    D6+6": within 7" 8cm Mortar Team, MG 42 MMG Team; within 12" maybe Sniper Team,
+    1st Section (yours)"; an air strike's pins: "pins within 12": M4 Sherman, ..."."""
+    sure, maybe = caught(game, target, kind)
+    least, most = blast_reach(game, kind)
+
+    def named(units: list[UnitState]) -> str:
+        return (
+            ", ".join(u.name + (" (yours)" if u.side == caller.side else "") for u in units)
+            or "no unit"
+        )
+
+    if kind != "barrage":
+        return f'pins within {most:g}": {named(sure)}'
+    chart = game.rules.data.artillery_barrage
+    assert chart is not None
+    said = f'blast {chart.radius}": within {least:g}" {named(sure)}'
+    return said + (f'; within {most:g}" maybe {named(maybe)}' if maybe else "")

@@ -47,6 +47,7 @@ from kriegsspiel.rulesets.bolt_action.reactions import (
 from kriegsspiel.solo.briefing import (
     SIDE_NAMES,
     assault_line,
+    blast_line,
     end_heading,
     formation_refusal,
     percent,
@@ -416,7 +417,8 @@ class HumanPlayer:
                 [
                     (
                         f"{game.units[a.target].name}, "  # type: ignore[index]
-                        f'{game.gap(unit, game.units[a.target]):.1f}" away',  # type: ignore[index]
+                        f'{game.gap(unit, game.units[a.target]):.1f}" away; '  # type: ignore[index]
+                        + blast_line(game, unit, game.units[a.target], name.removeprefix("Call ")),  # type: ignore[index]
                         a,
                     )
                     for a in acts

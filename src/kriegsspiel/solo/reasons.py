@@ -16,6 +16,7 @@ from dataclasses import replace
 from kriegsspiel.core.names import facing_text
 from kriegsspiel.core.table import Point
 from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import (
     crewed,
@@ -32,6 +33,11 @@ from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
 from kriegsspiel.rulesets.bolt_action.shooting import CannotFire, fires_on_the_move, plan_shot
 
 
+def _longest(rules: Rules, weapons: Sequence[str]) -> str:
+    """The longest-ranged of ``weapons``."""
+    return max(weapons, key=lambda w: rules.weapon(w).range)
+
+
 def no_shot_reason(
     game: BoltActionGame,
     unit: UnitState,
@@ -44,9 +50,10 @@ def no_shot_reason(
     """Why ``unit`` (its centre at ``origin`` if given, a vehicle facing ``heading``) has
     no shot at ``target``, where the game's shooting gives it none: each model fires at
     the nearest target model it sees (a team's mortar, that its team sees), within its
-    own weapons' reach (one that carries no weapon never does), so the first of these that stops every armed model is said: out
-    of sight (what is in the way, and who unarmed sees it), out of range (the
-    nearest it comes, by which weapon), a weapon that may not fire on the move, a vehicle's
+    own weapons' reach (one that carries no weapon never does), so the first of these that
+    stops every armed model is said: out of sight (what is in the way, and who unarmed sees
+    it), out of range (how far its longest-ranged weapon is, and that weapon), a weapon that
+    may not fire on the move, a vehicle's
     weapons that do not bear, a weapon too close to fire (a mortar's least range) or spent,
     or none that can hurt the target."""
     rules = game.rules
@@ -83,12 +90,18 @@ def no_shot_reason(
     sighted = [(alive[i], s[1]) for i in armed if (s := seen[i]) is not None]
     able = [(m, far) for m, far in sighted if far <= reach[m.weapons]]
     if not able:
-        model, far = min(sighted, key=lambda mf: mf[1] - reach[mf[0].weapons])
-        weapon = max(model.weapons, key=lambda w: rules.weapon(w).range)
-        return (
-            f'out of range: {far:.1f}" from its {weapon} ({rules.weapon(weapon).range:g}" '
-            "range), the nearest any weapon of it comes"
+        # the longest-ranged weapon that sees it (not an officer's pistol that falls less
+        # short of its 6"), from the nearest model that carries it; and a longer one that
+        # does not see it, if the unit has one
+        model, far = min(sighted, key=lambda mf: (-reach[mf[0].weapons], mf[1]))
+        weapon = _longest(rules, model.weapons)
+        short = (
+            f'out of range: {far:.1f}" from its {weapon} ({rules.weapon(weapon).range:g}" range)'
         )
+        longest = _longest(rules, [w for i in armed for w in alive[i].weapons])
+        if rules.weapon(longest).range > rules.weapon(weapon).range:
+            return f"{short}; its {longest} does not see it"
+        return f"{short}, its longest-ranged weapon"
     mounted = unit.vehicle is not None
     fixed = sorted(
         {

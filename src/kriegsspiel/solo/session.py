@@ -111,12 +111,17 @@ class SoloGame:
     def tell(self) -> None:
         """Print what has happened since the last telling."""
         events = self.game.events
+        # (read from the last order told: what it began may go on now, an assault's chase)
+        since = next(
+            (i for i in range(self.told - 1, -1, -1) if events[i].kind == "order"), self.told
+        )
         lines, self.turn = account_from(
-            events[self.told :],
+            events[since:],
             self.game.units,
             self.turn,
             rally=self.game.rules.rally_pins.text,
             words=hit_words(self.game.rules),
+            told=self.told - since,
         )
         self.told = len(events)
         for line in lines:

@@ -454,6 +454,7 @@ HitKey = Literal[
     "small_unit",
     "soft_cover",
     "hard_cover",
+    "one_crew",
 ]
 #: The penetration modifiers the rules look up, by key.
 PenKey = Literal["side", "top", "rear", "long_range"]
@@ -1032,7 +1033,8 @@ class Edition(RulesData):
     @classmethod
     def _fields_added_since(cls, data: Any) -> Any:
         """A copy of the data made before a field was added to it (see :data:`ADDED`) takes
-        the shipped file's value: the number the engine played its games by then."""
+        the shipped file's value: the number the engine played its games by then; one made
+        before a row was added (:data:`ROWS_ADDED`), the shipped row, counted as before."""
         named = data.get("ruleset") if isinstance(data, dict) else None
         if named not in ("konflikt47", "bolt-action-1"):
             return data  # (told at its field)
@@ -1048,6 +1050,17 @@ class Edition(RulesData):
                 like = [r for r in theirs if isinstance(r, dict) and r.get(key) == row.get(key)]
                 if like and field_name in like[0]:
                     row[field_name] = like[0][field_name]
+        for table, key, name, like_row in ROWS_ADDED:
+            mine = _rows(data, table)
+            if not mine or any(r.get(key) == name for r in mine):
+                continue
+            if shipped is None:
+                shipped = _shipped_text_data(named)
+            added = [r for r in _rows(shipped, table) if r.get(key) == name]
+            alike = [r for r in mine if r.get(key) == like_row]
+            if added and alike and "value" in alike[0]:  # (counted like that row)
+                # (last, so the copy's own rows keep their places, where its lines are told)
+                data[table]["rows"].append({**added[0], "value": alike[0]["value"]})
         return data
 
     @model_validator(mode="after")
@@ -1093,6 +1106,12 @@ ADDED = (
     ("artillery_barrage", "", "miscalculation_reach"),
     ("hit_modifiers", "key", "short"),
 )
+
+#: Rows added to the data files since 0.5.0 (a table; the field a row is told by; the
+#: row's; the row whose value the engine counted it by till then): a copy made before
+#: takes the shipped row with that row's value, so its games are played as they were (a
+#: team weapon's lone crew was counted as one more pin).
+ROWS_ADDED = (("hit_modifiers", "key", "one_crew", "per_pin"),)
 
 
 @cache

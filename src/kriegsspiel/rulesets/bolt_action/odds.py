@@ -1604,7 +1604,8 @@ def _stand_and_fire(
     lone_team = models < 2 and any("Team" in weapon.special for weapon, _ in carried)
     situation = Situation(
         range_inches=CONTACT,
-        firer_pins=pins + lone_team,
+        firer_pins=pins,
+        one_crew=lone_team,
         firer_inexperienced=quality == "inexperienced",
         small_unit=at_start <= SMALL_UNIT_MODELS,
         cover=_cover(at_cover, "attacker_cover"),

@@ -43,6 +43,7 @@ class Situation:
 
     range_inches: float
     firer_pins: int = 0
+    one_crew: bool = False  # a team weapon with one crew left (its own -1, counted like a pin)
     firer_inexperienced: bool = False
     moving: bool = False
     mounted: bool = False  # the firer is a vehicle: its Fixed weapons may fire on the move
@@ -263,12 +264,16 @@ def hit_modifier(rules: Rules, label: str, key: str, times: int = 1, *fields: st
     return HitModifier(label, rules.hit_modifier(key) * times, (row, *fields), key)
 
 
-def firer_modifiers(rules: Rules, *, pins: int, inexperienced: bool) -> list[HitModifier]:
-    """The firer's own to-hit modifiers: its pins (told by their count: "2 pins"), and
-    Inexperienced (told by its row's ``short``)."""
+def firer_modifiers(
+    rules: Rules, *, pins: int, inexperienced: bool, one_crew: bool = False
+) -> list[HitModifier]:
+    """The firer's own to-hit modifiers: its pins (told by their count: "2 pins"), a team
+    weapon's lone crew, and Inexperienced (each told by its row's ``short``)."""
     mods = []
     if pins:
         mods.append(hit_modifier(rules, f"{pins} pin{'s' if pins > 1 else ''}", "per_pin", pins))
+    if one_crew:
+        mods.append(hit_modifier(rules, rules.hit_short("one_crew"), "one_crew"))
     if inexperienced:
         mods.append(hit_modifier(rules, rules.hit_short("inexperienced"), "inexperienced"))
     return mods
@@ -495,7 +500,9 @@ def plan_shot(
         elif long_range:
             told = f'{rules.hit_short("long_range")} (over {weapon.range * proc.long_range_fraction:g}")'
             modifier("long_range", 1, "procedure.long_range_fraction", told=told)
-        mods += firer_modifiers(rules, pins=s.firer_pins, inexperienced=s.firer_inexperienced)
+        mods += firer_modifiers(
+            rules, pins=s.firer_pins, one_crew=s.one_crew, inexperienced=s.firer_inexperienced
+        )
         if s.moving and "Assault" not in special:
             modifier("moving")
         if s.target_down and "target_down" not in ignored and not target.is_vehicle:

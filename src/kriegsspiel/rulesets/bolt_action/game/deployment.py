@@ -313,7 +313,6 @@ def set_up_by_hand(
     its place from the automatic set-up if that still will do, else the nearest that will.
     The other sides' units stand as the automatic set-up put them. Where each unit set up
     by hand stands and faces, by its number."""
-    names = game.scenario.sides()
     hand = {u.uid for u in game.units if u.side in placements}
     offered = {u.uid: ([Point(m.x, m.y) for m in u.models], u.heading) for u in game.units}
     placed: list[tuple[float, float, float]] = []  # every model set up, its unit's hull
@@ -329,7 +328,7 @@ def set_up_by_hand(
         for p in given:
             if p.unit not in (u.uid for u in mine):
                 raise PlacementRefused(
-                    f"unit {p.unit} is not one of the units of side {names[side]!r} "
+                    f"unit {p.unit} is not one of the units of side {'AB'[side]} "
                     f"(numbered {mine[0].uid} to {mine[-1].uid})",
                     p.unit,
                 )
@@ -453,7 +452,9 @@ def _side_zone(game: BoltActionGame, side: int) -> _Zone:
     union = shapely.union_all(zones)
     inside = union.buffer(EDGE, join_style="mitre")
     shapely.prepare(inside)
-    return _Zone(inside, union.bounds, f"the deployment zone of side {names[side]!r}")
+    # (side A or B, as the game speaks of them: the scenario's own name for it is no word
+    # a player sees elsewhere)
+    return _Zone(inside, union.bounds, f"the deployment zone of side {'AB'[side]}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -406,6 +406,7 @@ ADDED_WHAT: dict[int, str] = {
     3: "the dice of an assault on a vehicle",
     4: "a gravity pulse's bar on the next Run",
     5: "what each weapon's shots needed to hit",
+    6: "a team weapon's lone crew as a to-hit modifier of its own",
 }
 
 #: the parts of each weapon's line in an attack (``weapons``) that format 5 added: a
@@ -429,7 +430,20 @@ def as_written_in(row: dict[str, Any], number: int) -> dict[str, Any]:
         row = {k: v for k, v in row.items() if k not in added}
     if number < 5 and isinstance(row.get("weapons"), list):
         row = {**row, "weapons": by_weapon(row["weapons"])}
+    elif number < 6 and isinstance(row.get("weapons"), list):
+        row = {**row, "weapons": [crew_as_pin(part) for part in row["weapons"]]}
     return row
+
+
+def crew_as_pin(part: dict[str, Any]) -> dict[str, Any]:
+    """A weapon's part as format 5 writes it: a team weapon's lone crew (``one_crew``,
+    format 6 on) counted in its pins (``per_pin``), as the game then counted it."""
+    modifiers = part.get("modifiers")
+    if not isinstance(modifiers, dict) or "one_crew" not in modifiers:
+        return part
+    pins = {k: v for k, v in modifiers.items() if k != "one_crew"}
+    pins["per_pin"] = pins.get("per_pin", 0) + modifiers["one_crew"]
+    return {**part, "modifiers": pins}
 
 
 def by_weapon(fired: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -80,6 +80,7 @@ _AT_VEHICLE = attrgetter(
 )
 _AT_TROOPS = attrgetter(
     "firer_pins",
+    "one_crew",
     "firer_inexperienced",
     "moving",
     "target_down",
@@ -630,9 +631,9 @@ def one_crew_left(unit: UnitState) -> bool:
 
 def crewed(situation: Situation, weapon: Weapon, short: bool) -> Situation:
     """``situation`` as ``weapon`` is fired in it: a team weapon whose crew is down to one
-    man (``short``) fires at -1, as one more pin."""
+    man (``short``) fires at -1 (the hit modifier ``one_crew``, counted like a pin)."""
     if short and "Team" in weapon.special:
-        return replace(situation, firer_pins=situation.firer_pins + 1)
+        return replace(situation, one_crew=True)
     return situation
 
 

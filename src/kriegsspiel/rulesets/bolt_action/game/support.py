@@ -60,6 +60,42 @@ def call(game: BoltActionGame, observer: UnitState, target: UnitState, kind: str
     resolve(game, Delayed(kind, observer.side, target.uid, point, observer.uid))
 
 
+def in_blast(unit: UnitState, point: Point, reach: float) -> bool:
+    """Whether a barrage's fire for effect (or an air strike's pins) at ``point`` reaches
+    ``unit``: one of its models is within ``reach`` of it, and it is still on the table."""
+    if unit.destroyed:
+        return False
+    return min((m.point.distance_to(point) for m in unit.alive_models), default=math.inf) <= reach
+
+
+def blast_reach(game: BoltActionGame, kind: str) -> tuple[int, int]:
+    """How far from its target a barrage's fire for effect (its chart's radius, D6+6":
+    7 to 12) or an air strike's pins (12") reach: the least and the most."""
+    if kind == "barrage":
+        chart = game.rules.data.artillery_barrage
+        assert chart is not None
+        radius = DiceExpr(chart.radius)
+        return radius.least, radius.most
+    strike = game.rules.data.air_strike
+    assert strike is not None
+    return strike.radius, strike.radius
+
+
+def caught(
+    game: BoltActionGame, target: UnitState, kind: str
+) -> tuple[list[UnitState], list[UnitState]]:
+    """The units (either side's) a barrage or air strike called on ``target`` reaches as it
+    comes down where it was called (:func:`in_blast`, the game's own test): those within
+    its least reach, and those within its most only (a barrage's radius is rolled). An air
+    strike's target is always among the first."""
+    least, most = blast_reach(game, kind)
+    point = target.anchor
+    struck = target if kind == "air strike" else None
+    sure = [u for u in game.units if u is struck or in_blast(u, point, least)]
+    maybe = [u for u in game.units if u not in sure and in_blast(u, point, most)]
+    return sure, maybe
+
+
 def come_back(game: BoltActionGame, call_in: Delayed) -> None:
     """A delayed barrage or air strike rolls again as the next turn begins. A barrage's
     marker stays where it was; an air strike whose skies were empty may have its target
@@ -206,11 +242,7 @@ def _fire_for_effect(game: BoltActionGame, point: Point) -> None:
     radius = roll_expr(game.dice, DiceExpr(chart.radius))
     game.log("fire for effect", at=[round(point.x, 2), round(point.y, 2)], radius=radius)
     for unit in list(game.units):
-        if (
-            unit.destroyed
-            or min((m.point.distance_to(point) for m in unit.alive_models), default=math.inf)
-            > radius
-        ):
+        if not in_blast(unit, point, radius):
             continue
         roll = game.dice.roll(6)
         if roll in chart.pin_rolls:
@@ -239,11 +271,7 @@ def _here_it_comes(game: BoltActionGame, target: UnitState) -> None:
     for unit in game.units:
         if unit.destroyed:
             continue
-        if (
-            unit is target
-            or min((m.point.distance_to(centre) for m in unit.alive_models), default=math.inf)
-            <= strike.radius
-        ):
+        if unit is target or in_blast(unit, centre, strike.radius):
             pins = roll_expr(game.dice, DiceExpr(strike.pins))
             unit.pins += pins
             game.log("air strike pins", unit=unit.uid, pins=pins)
