@@ -244,7 +244,7 @@ def test_a_lone_crews_minus_one_is_told_as_such_not_as_a_pin() -> None:
     """Solo probe: a team weapon down to one man with 1 pin read "pins -2"."""
     part = {"weapon": "Schwerefeld Projektor", "shots": 2, "hits": 1, "needs": 6,
             "modifiers": {"long_range": -1, "per_pin": -1, "one_crew": -1}}  # fmt: skip
-    assert needing(part) == " needing 6+ (long range -1, pins -1, one crew left -1)"
+    assert needing(part) == " needing 6+ (pins -1, long range -1, one crew left -1)"
 
 
 def test_a_barrage_tells_where_its_fire_for_effect_comes_down() -> None:

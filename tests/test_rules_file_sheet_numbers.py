@@ -208,7 +208,7 @@ def test_a_copy_made_before_the_numbers_moved_takes_the_shipped_ones() -> None:
             text = text.replace(f", range: {reach}}}", "}")
         assert "range:" not in text.split("officers:")[1].split("movement:")[0]
         one_crew = next(line for line in text.splitlines() if "key: one_crew" in line)
-        text = text.replace(f"{one_crew}\n", "")  # (a row added since 0.5.0)
+        text = text.replace(f"{one_crew}\n", "")  # (a row added in 0.6.0)
         text = re.sub(r", short: [^,]+,", ",", text)
         assert ", short:" not in text
         old = rules_for(ruleset, "old.yaml", text).data
@@ -274,14 +274,11 @@ def test_a_rules_files_words_for_a_hit_modifier_are_told_in_the_account(
 
 
 def test_a_copy_made_before_the_one_crew_row_counts_a_lone_crew_like_its_pins() -> None:
-    """A copy without the one_crew hit modifier (added in 0.5.0) takes the shipped row
+    """A copy without the one_crew hit modifier (added in 0.6.0) takes the shipped row
     with its own per_pin value: a team weapon's lone crew counted like a pin, as then."""
     text = shipped("konflikt47")
     one_crew = next(line for line in text.splitlines() if "key: one_crew" in line)
-    text = text.replace(f"{one_crew}\n", "").replace(
-        "{key: per_pin, label: Per pin marker on the firer, value: -1}",
-        "{key: per_pin, label: Per pin marker on the firer, value: -2}",
-    )
+    text = text.replace(f"{one_crew}\n", "").replace(PINS, PINS.replace("-1}", "-2}"))
     rules = rules_for("konflikt47", "old.yaml", text)
     assert rules.hit_modifier("one_crew") == -2 == rules.hit_modifier("per_pin")
     assert rules.hit_label("one_crew") == "A team weapon with one crew left"
