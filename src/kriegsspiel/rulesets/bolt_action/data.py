@@ -1107,7 +1107,7 @@ ADDED = (
     ("hit_modifiers", "key", "short"),
 )
 
-#: Rows added to the data files since 0.5.0 (a table; the field a row is told by; the
+#: Rows added to the data files after 0.5.0 (a table; the field a row is told by; the
 #: row's; the row whose value the engine counted it by till then): a copy made before
 #: takes the shipped row with that row's value, so its games are played as they were (a
 #: team weapon's lone crew was counted as one more pin).
