@@ -70,7 +70,10 @@ def plain_choice(player: TacticalPlayer, game: BoltActionGame) -> Action:
     return best
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
+# (Bolt Action's takes 20 s of the fast suite's 10 minutes: with the slow ones)
+@pytest.mark.parametrize(
+    "ruleset", ["konflikt47", pytest.param("bolt-action-1", marks=pytest.mark.slow)]
+)
 def test_an_orders_cap_is_never_below_its_value(ruleset: str) -> None:
     """Shots at troops (a vehicle's too, each of its mounts bearing) and at vehicles alike
     (a vehicle's cap is its knock-out chance's), assaults on troops (capped by their worth were the defenders to fight hand-to-hand),

@@ -684,7 +684,12 @@ def test_vehicle_odds_of_weapons_sharing_stages_equal_brute_force() -> None:
 
 
 @pytest.mark.parametrize(
-    "weapon", ["light automatic cannon", "heavy machine gun", "light howitzer"]
+    "weapon",
+    [
+        "light automatic cannon",
+        "heavy machine gun",
+        pytest.param("light howitzer", marks=pytest.mark.slow),  # (HE's hits: 12 s)
+    ],
 )
 def test_vehicle_odds_of_shots_sharing_their_stages_equal_the_procedure(
     weapon: str,

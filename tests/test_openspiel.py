@@ -83,7 +83,10 @@ def test_the_game_loads_by_name_with_the_environments_numbering_and_observation(
     assert state.observation_string(0).startswith("side A\nturn 1 of")
 
 
-@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+# (Bolt Action's with the slow tests: 13 s of the fast suite's 10 minutes)
+@pytest.mark.parametrize(
+    "ruleset", ["konflikt47", pytest.param("bolt-action-1", marks=pytest.mark.slow)]
+)
 def test_openspiels_own_conformance_test_passes(ruleset):
     """``random_sim_test``: random games to their end, every state cloned and checked
     against its clone, legal actions sorted and masked, returns within the utilities,

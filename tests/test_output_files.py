@@ -355,6 +355,7 @@ def _unmarked_pictures(folder: Path) -> dict[str, bytes]:
     return {name: (folder / name).read_bytes() for name in ("photo.png", "photo.svg", "mine.svg")}
 
 
+@pytest.mark.slow  # (17 commands, 40 s: the mark itself is read in the fast test below)
 def test_only_a_picture_kriegsspiel_drew_is_replaced_and_the_replacing_is_said(
     tmp_path: Path,
 ) -> None:
