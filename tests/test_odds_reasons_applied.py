@@ -217,3 +217,20 @@ def test_the_json_reasoning_carries_the_rows() -> None:
     rows = {r["topic"].strip(): r["result"] for r in json.loads(cli.stdout)["reasoning"]}
     assert rows["automaton"] == "ignores Crew stunned on 4+"
     assert rows["crew's tests"] == "9 or less on 2D6"
+
+
+def test_a_lone_crew_is_asked_by_its_own_option_and_only_of_team_weapons() -> None:
+    """Record format 6 made a team weapon's lone crew its own -1 (``one_crew``), so the
+    odds ask it as such: an MMG with 1 pin and one crew left needs 5+, named each way."""
+    done = run_cli("odds", "shoot", "-w", "MMG", "--range", "10", "--pins", "1", "--one-crew",
+                   "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    to_hit = next(r for r in json.loads(done.stdout)["reasoning"] if r["topic"].strip() == "to hit")
+    assert (to_hit["result"], to_hit["because"]) == ("5+", "base 3+, 1 pin -1, one crew left -1")
+    refused = run_cli("odds", "shoot", "-w", "rifle", "--range", "10", "--one-crew")
+    assert (
+        refused.returncode == 2 and "--one-crew: a lone crew is a team weapon's" in refused.stderr
+    )
+    with pytest.raises(ParameterError, match=r"situation.one_crew=True: a lone crew"):
+        shoot_odds("konflikt47", weapons=["rifle"], target="regular infantry",
+                   situation=Situation(range_inches=10, one_crew=True))  # fmt: skip

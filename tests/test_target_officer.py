@@ -373,4 +373,6 @@ def test_a_troops_flamethrower_check_takes_the_target_officer_counted_die_by_die
         situation=Situation(range_inches=12, target_officer="captain"),
     )
     (said,) = [r for r in rifles.reasons if r.topic == "target officer"]
-    assert said.result == "no effect" and "odds morale --officer" in said.because
+    assert (
+        said.result == "no effect" and "morale_check_odds(officer=...)" in said.because
+    )  # (a Python caller's words)

@@ -284,6 +284,10 @@ def shoot(
     inexperienced: Annotated[
         bool, typer.Option("--inexperienced", help="The firers are inexperienced (BA, K47).")
     ] = False,
+    one_crew: Annotated[
+        bool,
+        typer.Option("--one-crew", help="A team weapon with one crew left: -1 to hit (BA, K47)."),
+    ] = False,
     target_down: Annotated[
         bool, typer.Option("--target-down", help="Target infantry/artillery is Down (BA, K47).")
     ] = False,
@@ -441,6 +445,7 @@ def shoot(
     ba = dict(
         pins=pins or None,
         inexperienced=inexperienced,
+        one_crew=one_crew,
         target_down=target_down,
         small_unit=small_unit,
         indirect=indirect,
@@ -474,6 +479,7 @@ def shoot(
             range_inches=12.0 if range_ is None else range_,
             firer_pins=pins,
             firer_inexperienced=inexperienced,
+            one_crew=one_crew,
             moving=moving,
             mounted=firer_vehicle,
             target_down=target_down,

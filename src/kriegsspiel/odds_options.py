@@ -75,6 +75,7 @@ BOLT_ACTION_SHOOT = {
     "situation.range_inches": "--range",
     "situation.firer_pins": "--pins",
     "situation.firer_inexperienced": "--inexperienced",
+    "situation.one_crew": "--one-crew",
     "situation.moving": "--moving",
     "situation.mounted": "--firer-vehicle",
     "situation.target_down": "--target-down",

@@ -594,6 +594,13 @@ def _shoot_odds(
             f"{named('situation.indirect', True)}: none of these weapons can fire indirectly "
             "(only mortars, rifle grenades and howitzers can)."
         )
+    if situation.one_crew and not all(
+        "Team" in w.special for w, _ in parse_weapons(rules, weapons)
+    ):
+        raise ParameterError(
+            f"{named('situation.one_crew', True)}: a lone crew is a team weapon's (a mortar, "
+            "an MMG, a gun); give only team weapons with it, or leave it out."
+        )
     target_quality = situation.target_quality if tgt.is_vehicle else tgt.name.split()[0]
     _check_not_removed(rules, target_quality, situation.target_pins, "situation.target_pins")
     groups, reasons, idle = _weapon_groups(rules, weapons, tgt, situation)
