@@ -127,3 +127,33 @@ def _signal_handlers_restored() -> Any:
     for signum, handler in zip((signal.SIGINT, signal.SIGTERM), saved, strict=True):
         if handler is not None:  # (None: a handler not set from Python, left alone)
             signal.signal(signum, handler)
+
+
+# Families of cases, each a command run in a fresh interpreter, that the fast suite samples
+# to stay within its 10 minutes on two cores: every Nth case (the first, then each Nth) runs
+# in it, and all of them with the slow tests (`pytest -m slow`). Each family's cases are the
+# same check on other input, so a sample keeps the check; the slow run keeps every input.
+SAMPLED_FAMILIES = {
+    "test_cli.py::test_bad_input_is_one_paragraph_and_exit_2": 2,
+    "test_armies_scenarios.py::test_a_terrain_category_the_terrain_table_lacks_is_refused_at_its_line": 4,
+    "test_bolt_action_rules.py::test_a_rules_file_whose_numbers_the_rules_cannot_play_is_refused_at_its_line": 3,
+    "test_odds_parameter_words.py::test_the_command_line_is_told_its_option": 3,
+    "test_cli_conventions.py::test_each_commands_help_ends_with_an_example_that_parses": 2,
+    "test_output_files.py::test_an_empty_name_is_said_to_be_empty_not_a_folder": 3,
+    "test_sim_cli.py::test_bad_input_is_one_clear_line_and_status_2": 2,
+    "test_data_numbers.py::test_a_scenario_number_that_is_no_measure_is_refused_naming_its_line_and_field": 2,
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark slow all but every Nth case of each :data:`SAMPLED_FAMILIES` family."""
+    seen: dict[str, int] = {}
+    for item in items:
+        family = f"{Path(str(item.fspath)).name}::{item.originalname}"  # type: ignore[attr-defined]
+        every = SAMPLED_FAMILIES.get(family)
+        if every is None:
+            continue
+        nth = seen.get(family, 0)
+        seen[family] = nth + 1
+        if nth % every:
+            item.add_marker(pytest.mark.slow)
