@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from rich.console import Console
 from rich.table import Table
@@ -53,20 +54,32 @@ def print_roster(
     )
 
 
+class _Traited(Protocol):
+    """A vehicle as a list or a game holds it: what its traits are read from."""
+
+    @property
+    def open_topped(self) -> bool: ...
+    @property
+    def recce(self) -> bool: ...
+    @property
+    def automaton(self) -> bool: ...
+
+
+def vehicle_traits(vehicle: _Traited) -> list[str]:
+    """A vehicle's traits, as the roster and a unit's card name them ("open-topped")."""
+    traits = (
+        ("open-topped", vehicle.open_topped),
+        ("recce", vehicle.recce),
+        ("automaton", vehicle.automaton),
+    )
+    return [trait for trait, has in traits if has]
+
+
 def _contents(unit: Unit, weapon_name: Callable[[str], str]) -> str:
     """A unit's figures, a line each ("2× Grenadier: Rifle"), or its vehicle."""
     if unit.vehicle is not None:
         vehicle = unit.vehicle
-        traits = [
-            trait
-            for trait, has in (
-                ("open-topped", vehicle.open_topped),
-                ("recce", vehicle.recce),
-                ("automaton", vehicle.automaton),
-            )
-            if has
-        ]
-        head = ", ".join([vehicle.kind, *traits])
+        head = ", ".join([vehicle.kind, *vehicle_traits(vehicle)])
         guns = [f"{weapon_name(w.weapon)} ({w.facing})" for w in vehicle.weapons]
         return "\n".join([head, *guns]) if guns else f"{head}\nunarmed"
     return "\n".join(_figure(model, weapon_name) for model in unit.models)

@@ -25,6 +25,7 @@ from kriegsspiel.core.per_cent import per_cent
 from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point
 from kriegsspiel.render.chart_text import pen_text, special_text
+from kriegsspiel.render.roster_text import vehicle_traits
 from kriegsspiel.rulesets.bolt_action.attack import expected_troops, futile, knock_out_chance
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
@@ -422,17 +423,8 @@ def vehicle_line(vehicle: VehicleInfo) -> str:
     army roster names them: "tracked, hit as carrier (damage value 7+), open-topped,
     recce"."""
     target = vehicle.target
-    traits = [
-        trait
-        for trait, has in (
-            ("open-topped", vehicle.open_topped),
-            ("recce", vehicle.recce),
-            ("automaton", vehicle.automaton),
-        )
-        if has
-    ]
     hit = f"hit as {target.name} (damage value {target.damage_value}+)"
-    return ", ".join([vehicle.kind, hit, *traits])
+    return ", ".join([vehicle.kind, hit, *vehicle_traits(vehicle)])
 
 
 def blast_line(game: BoltActionGame, caller: UnitState, target: UnitState, kind: str) -> str:
