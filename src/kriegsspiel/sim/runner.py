@@ -48,6 +48,7 @@ WORKER_LIFE = 1000
 WAKE = 2.0
 NO_WORKERS_AGAIN = 60.0
 RECOUNT = 5.0
+MANAGER_WAIT = 5.0  # seconds a broken pool's manager thread gets to end (it ends at once)
 
 
 class SimulationError(Worded):
@@ -530,9 +531,15 @@ class Workers:
         return self._pool
 
     def discard(self) -> None:
-        """A worker died: drop the pool without waiting; the next games start a fresh one."""
+        """A worker died: drop the pool without waiting for its games; the next games start
+        a fresh one. The broken pool's manager thread, which closes the pool's pipes as it
+        ends, is given a moment to end: the interpreter's exit would otherwise race it and
+        print a traceback ("Exception ignored ... Bad file descriptor", Python 3.11)."""
         if self._pool is not None:
+            manager = getattr(self._pool, "_executor_manager_thread", None)  # (private)
             self._pool.shutdown(wait=False, cancel_futures=True)
+            if manager is not None:
+                manager.join(timeout=MANAGER_WAIT)
             self._pool = None
 
     def close(self, *, at_once: bool = False) -> None:
