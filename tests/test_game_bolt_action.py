@@ -52,7 +52,7 @@ from kriegsspiel.rulesets.bolt_action.morale import new_test
 RULESETS = ("konflikt47", "bolt-action-1")
 SCENARIOS = tuple(p.name for p in sample_scenarios())
 COMBINATIONS = [(r, s) for r in RULESETS for s in SCENARIOS]
-FAST_GAMES = 30  # random playouts per ruleset and scenario in the fast suite (120 in all)
+FAST_GAMES = 15  # random playouts per ruleset and scenario in the fast suite (60 in all)
 SLOW_GAMES = 1000  # ... and in the slow one (2,000 a ruleset)
 ACTIONS_PER_UNIT_TURN = 5  # a draw, an order, an ambush, a reaction: the bound is generous
 # whether a unit destroyed during a turn leaves its order die in the cup until the turn end

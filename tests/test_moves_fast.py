@@ -197,10 +197,11 @@ def slow_stop_short(game: BoltActionGame, unit: UnitState, to: Point) -> Point:
 @pytest.mark.parametrize(
     ("ruleset", "seed", "kind"),
     [
-        # the suite's longest tests (26-32 s of its 10 minutes on this host): with the slow ones
+        # the suite's longest tests (20-32 s each of its 10 minutes on this host): with the
+        # slow ones (the fast suite compares the move checks, below, over random games)
         pytest.param("konflikt47", 3, "random", marks=pytest.mark.slow),
         pytest.param("bolt-action-1", 4, "random", marks=pytest.mark.slow),
-        ("konflikt47", 5, "tactical"),
+        pytest.param("konflikt47", 5, "tactical", marks=pytest.mark.slow),
     ],
 )
 def test_quick_move_generation_is_the_plain_one(ruleset: str, seed: int, kind: str) -> None:

@@ -102,6 +102,7 @@ def _peaks_of_more_stored_games(folder: Path) -> tuple[int, int, bool]:
 
 # Memory is measured in a fresh interpreter: tracemalloc counts every thread's allocations,
 # and a Dask client earlier in the session leaves its event loop's thread running.
+@pytest.mark.slow  # (11 s; test_memory_bounds checks every cache has its cap in the fast suite)
 def test_an_evaluation_takes_no_more_memory_for_ten_times_the_games() -> None:
     small, large = in_a_fresh_process(_peaks_of_more_games)
     # about 30 kB either way; holding the list of games to play took 5 MB at 20,000

@@ -28,7 +28,10 @@ def variants(rules: Rules) -> list[Target]:
     return found
 
 
-@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+# (Konflikt '47's, 10 s, with the slow tests: Bolt Action's asks the same of its profiles)
+@pytest.mark.parametrize(
+    "ruleset", [pytest.param("konflikt47", marks=pytest.mark.slow), "bolt-action-1"]
+)
 def test_knock_out_answers_are_kept_by_every_field_of_the_profile(
     ruleset: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -31,7 +31,10 @@ def _shots(ruleset: str, target: str, pins: int) -> list[Shot]:
     return shots
 
 
-@pytest.mark.parametrize("ruleset", EDITIONS)
+# (Konflikt '47's, 9 s, with the slow tests: Bolt Action's asks the same)
+@pytest.mark.parametrize(
+    "ruleset", [pytest.param("konflikt47", marks=pytest.mark.slow), "bolt-action-1"]
+)
 def test_attacks_sharing_their_last_groups_keep_the_exact_knock_out_chance(ruleset: str) -> None:
     """:func:`knock_out_chance` keeps the odds of an attack's later groups from each state
     the first leaves, so attacks with other first groups (and pins carried) share them:
