@@ -725,17 +725,21 @@ function drawAnswers() {
   if (assaultResult) fill(assaultResult, answerBox("assault"));
 }
 
-// While a count is being typed, the same weapons' boxes are kept, not drawn afresh: a box
-// drawn again loses the caret and what is selected, so the key pressed next would land
-// beside the old count ("08" for "0"). Only the other boxes' counts and the heading change.
+// The same weapons' boxes, and their heading if unchanged, are kept, not drawn afresh: a
+// box drawn again while a count is typed loses the caret and what is selected (the key
+// pressed next would land beside the old count: "08" for "0"), and a button drawn again
+// between the press and the release of a click loses the click. Only the counts of the
+// boxes not being typed in, and a heading that says another thing, change.
 function drawWeaponRows(rows) {
   const fresh = weaponRows();
   const typing = rows.contains(document.activeElement) ? document.activeElement : null;
   const boxes = (node) => (node ? [...node.querySelectorAll("input[data-weapon]")] : []);
   const names = (node) => boxes(node).map((b) => b.dataset.weapon).join("\n");
   const shown = rows.firstChild;
-  if (typing && fresh && shown && names(shown) === names(fresh)) {
-    shown.firstChild.replaceWith(fresh.firstChild);
+  if (fresh && shown && names(shown) === names(fresh)) {
+    if (shown.firstChild.outerHTML !== fresh.firstChild.outerHTML) {
+      shown.firstChild.replaceWith(fresh.firstChild);
+    }
     const counts = boxes(fresh);
     boxes(shown).forEach((b, i) => { if (b !== typing) b.value = counts[i].value; });
     return;
@@ -834,13 +838,19 @@ function readText(read) {
 async function askOdds(which) {
   if (!game) return;
   const jobs = which ? [which] : ["shot", "assault"];
+  let changed = false; // (only answers to the latest questions are drawn)
   for (const job of jobs) {
     let path, body;
     if (job === "shot") {
-      if (shot.firer === "" || shot.target === "") { answers.shot = null; continue; }
+      if (shot.firer === "" || shot.target === "") {
+        answers.shot = null;
+        changed = true;
+        continue;
+      }
       if (String(shot.range).trim() === "") { // (an empty box is no range: not point blank)
         answers.shot = { error: "Range: give the range you measured, in inches (the box is empty)" };
         latest.shot++; // (an answer still on its way is to an older question)
+        changed = true;
         continue;
       }
       path = "/api/odds/shoot";
@@ -853,7 +863,11 @@ async function askOdds(which) {
       if (unitOf(shot.target).kind !== "vehicle") { delete body.facing; delete body.target_immobilised; }
       if (unitOf(shot.target).kind === "vehicle") delete body.target_down;
     } else {
-      if (fight.attacker === "" || fight.defender === "") { answers.assault = null; continue; }
+      if (fight.attacker === "" || fight.defender === "") {
+        answers.assault = null;
+        changed = true;
+        continue;
+      }
       const attacker = Number(fight.attacker);
       const defender = Number(fight.defender);
       path = "/api/odds/assault";
@@ -880,9 +894,12 @@ async function askOdds(which) {
     } catch (problem) {
       got = { error: problem.message || String(problem) };
     }
-    if (mine === latest[job]) answers[job] = got;
+    if (mine === latest[job]) {
+      answers[job] = got;
+      changed = true;
+    }
   }
-  drawAnswers();
+  if (changed) drawAnswers();
 }
 
 document.getElementById("error-close").addEventListener("click", () => showError(null));
