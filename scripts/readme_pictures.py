@@ -11,7 +11,8 @@ the win rates and changes the README's text gives beside them: copy those into t
 It also plays on the README's piped solo game (answering 1 to every question) to a decision
 of turn 2 and writes the table drawn for it over docs/img/solo-konflikt47.png, through
 headless Chromium (``scripts/install-test-browser``; or ``KRIEGSSPIEL_CHROMIUM``).
-Run it whenever the game's rules or the AI change (their games change with them).
+Run it whenever the game's rules or the AI change (their games change with them). The
+play aid's screenshots are taken by scripts/aid_screenshots.py.
 """
 
 from __future__ import annotations

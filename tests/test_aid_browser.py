@@ -148,12 +148,30 @@ def test_the_players_own_dice_and_a_failed_test(page, served):
     assert "fail) -> Down" in served.session.now.log[-1]
 
 
+def says_why(page, button, why: str) -> None:  # type: ignore[no-untyped-def]
+    """``button`` is greyed with ``why`` as its title, and a click on it shows ``why`` where
+    a refused step's reason shows (it sends nothing: the caller checks the game)."""
+    assert button.is_disabled() and button.get_attribute("title") == why
+    button.click(force=True)
+    page.wait_for_function(
+        "([text]) => document.querySelector('#error-text')?.textContent === text", arg=[why]
+    )
+    page.get_by_test_id("error-close").click()
+
+
 def test_a_refused_step_is_shown_and_changes_nothing(page, served):
     before = served.session.now
     # "+" at full strength is greyed out, with the reason the server would refuse it in
     up = page.get_by_test_id("models-up-1")
     assert up.is_disabled()
     assert up.get_attribute("title") == "1st Grenadier Squad has 0 to 10 models (got 11)"
+    # "−" at no pins, and Undo at the game's start, say why too (a click tells it)
+    no_pins = before.pins_refused(1, -1)
+    assert no_pins == "1st Grenadier Squad has no pins to take off: pins are 0 to 99 (got -1)"
+    says_why(page, page.get_by_test_id("pins-down-1"), no_pins)
+    assert served.session.undo_refused() == "nothing to undo: this is the game's start"
+    says_why(page, page.get_by_test_id("undo"), "nothing to undo: this is the game's start")
+    assert served.session.now is before
     # sent all the same (a page that had not caught up, say), it is refused and shown
     page.evaluate("send('/api/models', { unit: 1, models: 11 })")
     page.wait_for_function(
@@ -173,6 +191,14 @@ def test_the_turn_end_keeps_a_down_die_and_undo_takes_it_back(page, served):
     served.session.step(all_ordered)
     page.reload()
     page.get_by_test_id("turn-end").wait_for()
+    # every die out of the bag: Draw is greyed, and says why
+    why = served.session.now.bag_draw_refused()
+    assert why == "cannot draw a die now: every unit has its order: end the turn"
+    before = served.session.now
+    says_why(page, page.get_by_test_id("draw"), why)
+    assert page.get_by_test_id("undo").is_enabled()
+    assert page.get_by_test_id("undo").get_attribute("title") == "Take back the last step"
+    assert served.session.now is before
     page.get_by_test_id("keep-0").check()
     page.get_by_test_id("end-turn").click()
     page.wait_for_function(
@@ -961,7 +987,9 @@ def test_an_immobilised_vehicles_run_is_greyed_out_with_the_servers_reason(page,
         ".includes('M4 Sherman is immobilised')"
     )
     run = page.get_by_test_id("give-Run-17")
-    assert run.is_disabled() and run.get_attribute("title") == why
+    before = served.session.now
+    says_why(page, run, why)  # (a phone's tap on it tells it too)
+    assert served.session.now is before
     assert page.get_by_test_id("orders-refused-17").inner_text() == f"Run: {why}"
     assert page.get_by_test_id("give-Advance-17").is_enabled()
     assert page.get_by_test_id("give-Run-11").is_enabled()  # (a squad's Run is not refused)
@@ -1159,12 +1187,17 @@ def test_on_a_touch_screen_a_tap_says_why_a_choice_is_greyed(browser, served):
     served.session.step(side_a_ordered)
     now = served.session.now
     no_draw, no_model = now.draw_refused(0), now.models_refused(1, 11)
-    assert no_draw is not None and no_model is not None
+    no_pin = now.pins_refused(1, -1)
+    assert no_draw is not None and no_model is not None and no_pin is not None
     page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     try:
         page.goto(served.url)
         page.get_by_test_id("drawn-0").wait_for()
-        for test_id, why in [("drawn-0", no_draw), ("models-up-1", no_model)]:
+        for test_id, why in [
+            ("drawn-0", no_draw),
+            ("models-up-1", no_model),
+            ("pins-down-1", no_pin),
+        ]:
             button = page.get_by_test_id(test_id)
             assert button.is_disabled() and button.get_attribute("title") == why
             button.tap(force=True)

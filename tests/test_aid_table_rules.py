@@ -358,3 +358,57 @@ def test_the_state_gives_a_shot_at_itself_and_a_pin_too_many_as_refused(tmp_path
     assert too_many == refused("/api/pins", {"unit": squad, "pins": 100})
     assert too_many == "1st Grenadier Squad's pins are 0 to 99 (got 100)"
     assert state(squad)["pins"] == 99
+
+
+def test_the_state_says_why_undo_draw_and_a_minus_are_greyed_in_their_refusals_words(tmp_path):
+    """Undo at the game's start, Draw with every unit ordered (the turn's end), and "−" on
+    a unit's pins at none: the state gives each reason as the step is refused with it (and
+    null where the step may be taken)."""
+    from fastapi.testclient import TestClient
+
+    from kriegsspiel.aid.command import GameAsked, set_up
+    from kriegsspiel.aid.server import create_app
+
+    session, _ = set_up(GameAsked("bolt-action-1", turns=2, seed=2, save=str(tmp_path / "a.jsonl")))
+    client = TestClient(create_app(session))
+    squad = 1
+
+    def refused(path: str, body: dict | None = None) -> str:
+        answer = client.post(path, json=body) if body is not None else client.post(path)
+        assert answer.status_code == 409, answer.json()
+        return str(answer.json()["error"])
+
+    state = client.get("/api/state").json()
+    assert state["undo_refused"] == refused("/api/undo")
+    assert state["undo_refused"] == "nothing to undo: this is the game's start"
+    assert state["bag_draw_refused"] is None
+    unit = state["units"][squad]
+    assert unit["pins"] == 0
+    assert unit["fewer_pins_refused"] == refused("/api/pins", {"unit": squad, "pins": -1})
+    assert unit["fewer_pins_refused"] == (
+        "1st Section has no pins to take off: pins are 0 to 99 (got -1)"
+    )
+    # a pin on: "−" may take it off, and Undo take the step back
+    state = client.post("/api/pins", json={"unit": squad, "pins": 1}).json()
+    assert state["undo_refused"] is None and state["units"][squad]["fewer_pins_refused"] is None
+    # every unit ordered: no die is drawn until the turn is ended
+    session.step(lambda t: _all_down(t))
+    state = client.get("/api/state").json()
+    assert state["phase"] == "turn end"
+    assert state["bag_draw_refused"] == refused("/api/draw", {})
+    assert state["bag_draw_refused"] == (
+        "cannot draw a die now: every unit has its order: end the turn"
+    )
+    # a die in hand: none drawn until it is given
+    client.post("/api/undo")
+    state = client.post("/api/draw", json={}).json()
+    assert state["in_hand"] is not None
+    assert state["bag_draw_refused"] == refused("/api/draw", {})
+    assert state["bag_draw_refused"].endswith("has a die in hand: give it to a unit first")
+
+
+def _all_down(t: Tracker) -> Tracker:
+    for side in (0, 1):
+        for unit in t.waiting(side):
+            t = t.take_die(unit.uid, "Down", "damage" if unit.kind == "vehicle" else "reaction")
+    return t

@@ -45,3 +45,29 @@ def test_readme_python_examples_run_as_pasted(tmp_path: Path) -> None:
         )
         assert done.returncode == 0, done.stderr
         assert "Traceback" not in done.stderr
+
+
+def _script(name: str):  # type: ignore[no-untyped-def]
+    """A script of scripts/ as a module (its pictures' names; nothing is run)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_picture_the_readme_shows_is_drawn_by_a_script_and_is_there() -> None:
+    """The README's pictures in docs/img are each redrawn by scripts/readme_pictures.py or
+    scripts/aid_screenshots.py (so none goes stale unseen), and each is there; docs/img
+    holds no picture the README has stopped showing."""
+    import re
+
+    shown = re.findall(r"!\[[^\]]*\]\(docs/img/([^)]+)\)", (ROOT / "README.md").read_text())
+    pictures, screenshots = _script("readme_pictures"), _script("aid_screenshots")
+    drawn = [*pictures.PICTURES.values(), pictures.SOLO, *screenshots.SCREENSHOTS]
+    assert sorted(shown) == sorted(drawn)
+    for name in shown:
+        assert (ROOT / "docs" / "img" / name).stat().st_size > 0, name
+    assert sorted(p.name for p in (ROOT / "docs" / "img").iterdir()) == sorted(shown)

@@ -215,7 +215,11 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
     one_at_a_time = threading.Lock()  # requests are served on several threads
 
     def answer(tracker: Tracker) -> dict[str, Any]:
-        return {**view(tracker, can_undo=len(session.steps) > 1), "version": session.version}
+        return {
+            **view(tracker, can_undo=len(session.steps) > 1),
+            "undo_refused": session.undo_refused(),  # (why "Undo" is greyed; None: it may)
+            "version": session.version,
+        }
 
     def take(change: Callable[[Tracker], Tracker]) -> dict[str, Any]:
         with one_at_a_time:

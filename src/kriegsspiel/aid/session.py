@@ -73,12 +73,19 @@ class AidSession:
     def undo(self) -> Tracker:
         """Go back one step (a die drawn goes back in the bag; the dice rolled are not
         rolled again the same)."""
-        if len(self.steps) == 1:
-            raise AidError("nothing to undo: this is the game's start")
+        refused = self.undo_refused()
+        if refused is not None:
+            raise AidError(refused)
         self._append({"undo": True})
         self.steps.pop()
         self._changes += 1
         return self.now
+
+    def undo_refused(self) -> str | None:
+        """Why there is no step to take back, or None if there is one."""
+        if len(self.steps) == 1:
+            return "nothing to undo: this is the game's start"
+        return None
 
     def new_game(self) -> Tracker:
         """The same armies from the first turn again (undo goes back into the old game)."""

@@ -283,11 +283,9 @@ class Tracker:
         """Draw a die from the bag: a side, each with its share of the dice there; or the
         ``side`` whose die the players drew from their own bag (refused if no die of its
         is there, or no unit of its waits for an order)."""
-        self._in_phase("orders", "draw a die")
-        if self.in_hand is not None:
-            raise AidError(
-                f"{self.armies[self.in_hand]} has a die in hand: give it to a unit first"
-            )
+        refused = self.bag_draw_refused()
+        if refused is not None:
+            raise AidError(refused)
         weights = self._draw_weights()
         how = ""
         if side is None:
@@ -309,15 +307,24 @@ class Tracker:
             self.units, self.turn_dice, stay_until_turn_end=self.rules.destroyed_dice_stay_in_cup
         )
 
-    def draw_refused(self, side: int) -> str | None:
-        """Why a die of ``side`` (0 or 1) cannot be said to be drawn from the players' bag
-        now, or None if it may: the aid has none of its there, or none of its units to
-        take it (and no die is drawn outside the orders, or with one still in hand)."""
+    def bag_draw_refused(self) -> str | None:
+        """Why no die may be drawn from the bag now, or None if one may: none is drawn
+        outside the orders (every unit has its order, or the game is over), nor with one
+        still in hand."""
         phase = self._phase_refused("orders", "draw a die")
         if phase is not None:
             return phase
         if self.in_hand is not None:
             return f"{self.armies[self.in_hand]} has a die in hand: give it to a unit first"
+        return None
+
+    def draw_refused(self, side: int) -> str | None:
+        """Why a die of ``side`` (0 or 1) cannot be said to be drawn from the players' bag
+        now, or None if it may: the aid has none of its there, or none of its units to
+        take it (and no die is drawn outside the orders, or with one still in hand)."""
+        refused = self.bag_draw_refused()
+        if refused is not None:
+            return refused
         if side in dict(self._draw_weights()):
             return None
         army, left = self.armies[side], self.in_bag()[side]
@@ -571,8 +578,11 @@ class Tracker:
     def pins_refused(self, uid: int, pins: int) -> str | None:
         """Why ``uid`` cannot be set to ``pins`` pins, or None if it may: pins are 0 to
         :data:`MAX_PINS` (where the rules remove a unit at its morale, it goes first)."""
+        unit = self._unit(uid)
+        if pins < 0 and unit.pins == 0:  # (the page's "−" at 0 says it so)
+            return f"{unit.name} has no pins to take off: pins are 0 to {MAX_PINS} (got {pins})"
         if not 0 <= pins <= MAX_PINS:
-            return f"{self._unit(uid).name}'s pins are 0 to {MAX_PINS} (got {pins})"
+            return f"{unit.name}'s pins are 0 to {MAX_PINS} (got {pins})"
         return None
 
     def models_refused(self, uid: int, models: int) -> str | None:

@@ -34,6 +34,8 @@ def view(tracker: Tracker, *, can_undo: bool) -> dict[str, Any]:
         "chances": [{"side": s, "p": p} for s, p in tracker.draw_chances()],
         # why a die of each side cannot be said to be drawn at the table now (None: it may)
         "draw_refused": [tracker.draw_refused(0), tracker.draw_refused(1)],
+        # why the aid cannot draw a die from the bag now (None: it may)
+        "bag_draw_refused": tracker.bag_draw_refused(),
         "destroyed_dice_leave": "at the turn end"
         if rules.destroyed_dice_stay_in_cup
         else "at once",
@@ -109,13 +111,15 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
     # what the page offers it greyed out, each with the reason the server refuses it in:
     # the orders it cannot be given, a shot it fires, a shot of its own at itself (the
     # Target list greys the firer), an assault it makes (its odds), a model more than it
-    # has, a pin more than the most a unit holds
+    # has, a pin more than the most a unit holds, a pin fewer than none (a live unit's
+    # last model lost destroys it: "−" on models is never refused)
     out["orders_refused"] = tracker.orders_refused(unit.uid)
     out["fire_refused"] = fire_refused(tracker, unit)
     out["own_target_refused"] = itself_refused(unit, "shoot at")
     out["attack_refused"] = tracker.attack_refused(unit.uid)
     out["more_models_refused"] = tracker.models_refused(unit.uid, unit.models + 1)
     out["more_pins_refused"] = tracker.pins_refused(unit.uid, unit.pins + 1)
+    out["fewer_pins_refused"] = tracker.pins_refused(unit.uid, unit.pins - 1)
     out["removed_at_pins"] = (
         new_test(rules, unit.quality).base
         if rules.data.procedure.pins_destroy_at_base_morale

@@ -119,11 +119,21 @@ function inWords(text) {
 
 // A choice the server refuses is greyed, its reason as its title for a mouse; a touch
 // screen has no tooltips, so a tap on it (or Enter) shows the reason where a refused
-// step's shows, and sends nothing. (``why``: the server's reason, or null: it may.)
+// step's shows, and sends nothing. (``why``: the server's reason, or null: it may.) Every
+// greyed button of the page is offered so: none is greyed without its reason.
 function offer(attrs, why, ...children) {
   return el("button", { ...attrs, title: why || attrs.title,
     "aria-disabled": why ? "true" : null, onclick: why ? () => showError(why) : attrs.onclick },
   ...children);
+}
+
+// The same for a button the page has from the start (Undo): its usual title kept aside.
+function offerStill(button, why, onclick) {
+  button.dataset.title ??= button.title;
+  button.title = why || button.dataset.title;
+  if (why) button.setAttribute("aria-disabled", "true");
+  else button.removeAttribute("aria-disabled");
+  button.onclick = why ? () => showError(why) : onclick;
 }
 
 function showError(text) {
@@ -140,7 +150,7 @@ function draw() {
     ? `Game over after turn ${game.turn}: ${game.result}`
     : `Turn ${game.turn} of ${game.turns}`;
   document.body.classList.toggle("over", over);
-  document.getElementById("undo").disabled = !game.can_undo;
+  offerStill(document.getElementById("undo"), game.undo_refused, () => send("/api/undo"));
   drawBag();
   drawTurnEnd();
   const sides = document.getElementById("sides");
@@ -218,10 +228,9 @@ function drawBag() {
     // the aid draws, or the players say whose die came out of their own bag (a side the
     // server would refuse is greyed out, its reason in the button's title and on a tap)
     action = el("div", { class: "row" },
-      el("button", {
-        class: "primary", "data-testid": "draw", disabled: game.phase !== "orders",
-        onclick: () => send("/api/draw"),
-      }, "Draw a die"),
+      offer({
+        class: "primary", "data-testid": "draw", onclick: () => send("/api/draw"),
+      }, game.bag_draw_refused, "Draw a die"),
       el("span", { class: "note" }, "or we drew:"),
       [0, 1].map((side) => offer({
         class: `drawn side${side}`, "data-testid": `drawn-${side}`,
@@ -286,10 +295,10 @@ function drawUnit(u) {
     return card;
   }
   card.append(counter(u, "models", `Models`, u.models, `of ${u.start_models}`, "/api/models",
-    u.more_models_refused));
+    null, u.more_models_refused)); // (its last model lost destroys it: never refused)
   card.append(counter(u, "pins", `Pins`, u.pins,
     u.removed_at_pins ? `(removed at ${u.removed_at_pins})` : "", "/api/pins",
-    u.more_pins_refused));
+    u.fewer_pins_refused, u.more_pins_refused));
   const officers = game.officers[u.side];
   const near = nearOf(u.uid);
   if (officers.length) {
@@ -338,8 +347,9 @@ function moraleButtons(u, near) {
       onclick: check({ roll: false, passed: false }) }, "failed"));
 }
 
-// (``upRefused``: the server's reason it takes no more, which greys out "+": see offer)
-function counter(u, what, label, value, after, path, upRefused = null) {
+// (``downRefused``, ``upRefused``: the server's reasons it takes no fewer, no more, which
+// grey out "−" and "+": see offer)
+function counter(u, what, label, value, after, path, downRefused = null, upRefused = null) {
   const set = (n) => {
     // pins at its morale value remove the unit: asked first, as "Destroyed" is
     const removes = what === "pins" && u.removed_at_pins && n >= u.removed_at_pins;
@@ -348,7 +358,7 @@ function counter(u, what, label, value, after, path, upRefused = null) {
   };
   return el("div", { class: "row" },
     el("span", { class: "label" }, label),
-    el("button", { "data-testid": `${what}-down-${u.uid}`, onclick: () => set(value - 1), disabled: value <= 0 }, "−"),
+    offer({ "data-testid": `${what}-down-${u.uid}`, onclick: () => set(value - 1) }, downRefused, "−"),
     el("strong", { "data-testid": `${what}-${u.uid}` }, value),
     offer({ "data-testid": `${what}-up-${u.uid}`, onclick: () => set(value + 1) }, upRefused, "+"),
     after);
@@ -379,21 +389,22 @@ function orderButtons(u, near) {
   box.append(toggle);
   const needsTest = (u.odds[near] || u.odds[""]).order_test.test_needed;
   // an order the server refuses this unit (an immobilised vehicle's Run) is greyed out,
-  // the server's reason in its title and, for a phone, under the buttons
+  // the server's reason in its title, a tap away and, for a phone, under the buttons
   const refused = u.orders_refused;
   for (const order of game.orders) {
     const why = refused[order] || null;
     if (!own) {
-      box.append(el("button", {
-        "data-testid": `give-${order}-${u.uid}`, disabled: Boolean(why), title: why,
+      box.append(offer({
+        "data-testid": `give-${order}-${u.uid}`,
         onclick: () => send("/api/order", { unit: u.uid, order, officer: near || null }),
-      }, order));
+      }, why, order));
       continue;
     }
     const tested = needsTest && !game.untested_orders.includes(order);
     const outcomes = tested ? [["pass", "passed"], ["fail", "failed"],
       ["friendly fire", "FUBAR: friendly fire"], ["panic", "FUBAR: panic"]] : [["pass", "no test"]];
-    const pick = el("select", { "data-testid": `outcome-${order}-${u.uid}`, disabled: Boolean(why) },
+    const pick = el("select", { "data-testid": `outcome-${order}-${u.uid}`, disabled: Boolean(why),
+      title: why },
       outcomes.map(([value, text]) => el("option", { value }, text)));
     // a Rally passed loses the dice rolled in pins, the rules' (the sheets' D6; none
     // asked of a unit with no pins)
@@ -403,8 +414,8 @@ function orderButtons(u, near) {
         title: `the ${dice.dice} rolled: the pins it loses`,
         "data-testid": `rally-d6-${u.uid}` }) : null;
     box.append(el("div", { class: "row" },
-      el("button", {
-        "data-testid": `give-${order}-${u.uid}`, disabled: Boolean(why), title: why,
+      offer({
+        "data-testid": `give-${order}-${u.uid}`,
         onclick: () => {
           const d6 = rally ? rally.value.trim() : "";
           const got = Number(d6);
@@ -420,7 +431,7 @@ function orderButtons(u, near) {
             pins_lost: rally && pick.value === "pass" ? Number(d6) : null,
           });
         },
-      }, order), pick, rally));
+      }, why, order), pick, rally));
   }
   const reasons = Object.entries(refused);
   if (reasons.length) {
@@ -903,7 +914,6 @@ async function askOdds(which) {
 }
 
 document.getElementById("error-close").addEventListener("click", () => showError(null));
-document.getElementById("undo").addEventListener("click", () => send("/api/undo"));
 document.getElementById("new-game").addEventListener("click", () => {
   if (confirm("Start the same armies from turn 1? (Undo takes you back.)")) send("/api/new-game");
 });
