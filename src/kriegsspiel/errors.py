@@ -153,6 +153,22 @@ class UnknownNameError(UsageError, KeyError):
         return str(self.args[0])
 
 
+class AmbiguousNameError(UnknownNameError):
+    """A name that, run together, is as much one thing's as another's ("mg-42" where
+    "MG42" and "MG 4-2" are two weapons): unknown, told with those it could be
+    (``candidates``, each by its own name)."""
+
+    def __init__(self, kind: str, name: str, candidates: Sequence[str]) -> None:
+        super().__init__(kind, name, candidates)
+        self.candidates = tuple(dict.fromkeys(candidates))
+        told = " or ".join(map(repr, self.candidates))
+        self.args = (
+            f"Unknown {kind} {name!r}. Did you mean {told}? Written run together, it is "
+            f"each one's name alike: write it as one of them.",
+        )
+        self.close_matches = list(self.candidates)
+
+
 def _nearest(name: str, lookup: Mapping[str, str], cutoff: float = 0.5, most: int = 3) -> list[str]:
     """The things (``lookup``: each name -> the thing's own name) whose names are nearest
     ``name``: those within a tenth of the best match (at least ``cutoff``), nearest first,

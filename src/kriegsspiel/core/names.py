@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import TypeVar
 
-from kriegsspiel.errors import UnknownNameError
+from kriegsspiel.errors import AmbiguousNameError, UnknownNameError
 
 T = TypeVar("T")
 
@@ -58,7 +58,9 @@ def lookup(kind: str, name: str, entries: Iterable[tuple[Iterable[str], T]]) -> 
     A name matches in any case, punctuation read as a space ("sub-machine gun (SMG)" is
     "Sub-machine gun (SMG)"); failing that, with spaces and punctuation left out
     ("Panzer-faust" and "panzer faust" are "Panzerfaust") when exactly one entry's names
-    match so (two would leave it unknown, told with the closest names)."""
+    match so. Two would leave it unknown (AmbiguousNameError, told with both); none, told
+    with the closest names (UnknownNameError). A rules file's check of a name it refers to
+    calls this too, so that what the check takes is what the game finds."""
     wanted = normalise(name)
     known: list[str] = []
     aliases: dict[str, str] = {}
@@ -71,7 +73,39 @@ def lookup(kind: str, name: str, entries: Iterable[tuple[Iterable[str], T]]) -> 
         aliases.update((n, names[0]) for n in names[1:])
         rows.append((names, value))
     run_together = squashed(name)
-    found = [value for names, value in rows if any(squashed(n) == run_together for n in names)]
+    found = [
+        (names[0], value)
+        for names, value in rows
+        if any(squashed(n) == run_together for n in names)
+    ]
     if run_together and len(found) == 1:
-        return found[0]
+        return found[0][1]
+    if run_together and len(found) > 1:
+        raise AmbiguousNameError(kind, name, [own for own, _ in found])
     raise UnknownNameError(kind, name, known, aliases)
+
+
+def rows_named(rows: Iterable[Iterable[object]]) -> dict[str, list[tuple[int, str]]]:
+    """The rows of a table (each by its place in the table) each name of it names as
+    :func:`lookup` reads it (run together: "panzerfaust" for "Panzer-faust" and
+    "Panzerfaust" alike), with the name each row gives it by. A key with two rows is a
+    name the look-up could not tell apart: a table's check refuses it (a non-text name
+    is left to its field's own check)."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    for i, names in enumerate(rows):
+        for name in names:
+            if isinstance(name, str):
+                taken = found.setdefault(squashed(name), [])
+                if i not in (row for row, _ in taken):
+                    taken.append((i, name))
+    return found
+
+
+def also_written(name: str, named: Iterable[tuple[int, str]]) -> str:
+    """How a clash of ``name`` with other rows' names (``named``: each row's place and
+    name) is told where another row writes it otherwise: "'Panzer-faust' and
+    'Panzerfaust' run together alike"; "" where every row writes it as ``name``."""
+    others = list(dict.fromkeys(n for _, n in named if n != name))
+    if not others:
+        return ""
+    return f"{' and '.join(map(repr, [name, *others]))} run together alike"

@@ -2,7 +2,7 @@
 
 Knows no ruleset: a terrain category is any text here (the Bolt Action family's games,
 which refuse any other, take "open ground", "rough ground", "obstacle", "building" and
-"road" and the other names of ``table_rules.CATEGORY_SYNONYMS``), and ``notes`` holds a
+"road" and the other names of ``bolt_action.data.CATEGORY_SYNONYMS``), and ``notes`` holds a
 remark per ruleset (by the name ``--ruleset`` takes). Every polygon must be simple (its edges never cross) and lie on the
 table; shapely decides simplicity when it is installed, a small pure-Python check when not.
 

@@ -88,7 +88,7 @@ def print_briefing(
 def plays_as(category: str) -> str:
     """A feature's category as written, with the terrain table row it counts as where the
     name is another ("ruins (rough ground)")."""
-    from kriegsspiel.rulesets.bolt_action.game.table_rules import CATEGORY_SYNONYMS
+    from kriegsspiel.rulesets.bolt_action.data import CATEGORY_SYNONYMS
 
     row = CATEGORY_SYNONYMS.get(category.lower())
     return f"{category} ({row})" if row is not None else category

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
@@ -37,8 +37,8 @@ from kriegsspiel.core.datafile import (
     load_yaml,
 )
 from kriegsspiel.core.dice import DiceExpr
-from kriegsspiel.core.names import normalise
-from kriegsspiel.errors import UsageError
+from kriegsspiel.core.names import also_written, lookup, rows_named, squashed
+from kriegsspiel.errors import AmbiguousNameError, UnknownNameError, UsageError
 from kriegsspiel.rulesets.rules_data import RulesData, source_check
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -150,24 +150,47 @@ class _Chart:
 
     he: tuple[DiceExpr, ...]
     he_text: tuple[str, ...]
-    weapons: frozenset[str]
+    # each weapon row's names (its name, then its aliases), as the game looks them up
+    weapons: tuple[tuple[str, ...], ...]
     walkers: bool = False  # a damage value of the file is a walker's
     effects: frozenset[str] = frozenset()  # the damage results table's effects
     tables: frozenset[str] = frozenset()  # the file's tables given (each a mapping)
-    # each table's names and aliases (normalised) -> the rows naming it (weapons,
-    # damage_values): a name may name one row only, as a look-up finds the first
-    owners: dict[str, dict[str, tuple[int, ...]]] = field(default_factory=dict)
+    # each table's names and aliases (as the look-up reads them: run together) -> the
+    # rows naming it (weapons, damage_values), each with the name it gives: a name may
+    # name one row only, as a look-up could not tell which was meant
+    owners: dict[str, dict[str, list[tuple[int, str]]]] = field(default_factory=dict)
 
     def clash(self, table: str, name: str, noun: str) -> None:
-        """A ValueError if ``name`` names more than one row of ``table``."""
-        rows = self.owners.get(table, {}).get(normalise(name), ())
-        if len(rows) > 1:
-            where = " and ".join(f"{table}.rows.{i}" for i in rows)
+        """A ValueError if ``name`` names more than one row of ``table``, as the game's
+        look-up (:func:`kriegsspiel.core.names.lookup`) reads names."""
+        named = self.owners.get(table, {}).get(squashed(name), [])
+        if len(named) > 1:
+            where = " and ".join(f"{table}.rows.{i}" for i, _ in named)
+            alike = also_written(name, named)
             raise ValueError(
-                f"{name!r} names {len(rows)} rows ({where}; names are read in any case and "
-                f"punctuation): each name and alias names one {noun} only, as a look-up "
-                f"would only ever find the first; rename one or drop a row"
+                f"{name!r} names {len(named)} rows ({where}; names are read in any case, "
+                f"punctuation and spacing{': ' + alike if alike else ''}): each name and "
+                f"alias names one {noun} only, as a look-up could not tell which was meant; "
+                "rename one or drop a row"
             )
+
+    def weapon(self, name: str) -> str:
+        """The name of the weapon row ``name`` names, found as the game finds it (a
+        ValueError naming the rows it could be, or the nearest names, if it names none)."""
+        try:
+            return lookup("weapon", name, ((names, names[0]) for names in self.weapons))
+        except AmbiguousNameError as exc:
+            raise ValueError(
+                f"{name!r} could be any of the weapons {' or '.join(map(repr, exc.candidates))}"
+                " (names are read in any case and punctuation, and run together where that "
+                "names one row only): write it as one of them"
+            ) from None
+        except UnknownNameError as exc:
+            near = exc.close_matches
+            hint = f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
+            raise ValueError(
+                f"{name!r} is not a weapon of the weapons table (its name or an alias{hint})"
+            ) from None
 
 
 _CHART: ContextVar[_Chart | None] = ContextVar("bolt_action_chart", default=None)
@@ -197,12 +220,7 @@ def _chart_of(data: Any) -> _Chart:
             he_text.append(str(row.get("he")))
         except UsageError:
             pass  # told at the row itself
-    names = [
-        normalise(str(name))
-        for row in _rows(data, "weapons")
-        for name in [row.get("name"), *(row.get("aliases") or [])]
-        if isinstance(name, str)
-    ]
+    weapons = tuple(names for row in _rows(data, "weapons") if (names := _names_of(row, "name")))
     walkers = any(row.get("walker") is True for row in _rows(data, "damage_values"))
     effects = frozenset(str(row.get("effect")) for row in _rows(data, "damage_results"))
     owners = {
@@ -215,29 +233,28 @@ def _chart_of(data: Any) -> _Chart:
         if isinstance(value, dict)
     )
     return _Chart(
-        tuple(he), tuple(he_text), frozenset(names), walkers, effects, owners=owners, tables=tables
+        tuple(he), tuple(he_text), weapons, walkers, effects, owners=owners, tables=tables
     )
 
 
-def _owners(data: Any, table: str, key: str) -> dict[str, tuple[int, ...]]:
-    """The rows of ``table`` (their places in its list) each of its names names: a row's
-    ``key`` and its aliases (a weapon's), or its ``names`` (a damage value's)."""
+def _names_of(row: Any, key: str) -> tuple[str, ...]:
+    """A row's names as the raw file gives them: its ``key`` and its aliases (a weapon's),
+    or its ``names`` (a damage value's); what is no text is left to the row's own check."""
+    if not isinstance(row, dict):
+        return ()
+    aliases = row.get("aliases")
+    named = (
+        [row.get(key), *(aliases if isinstance(aliases, list) else [])] if key else row.get("names")
+    )
+    return tuple(n for n in (named if isinstance(named, list) else []) if isinstance(n, str))
+
+
+def _owners(data: Any, table: str, key: str) -> dict[str, list[tuple[int, str]]]:
+    """The rows of ``table`` (their places in its list) each of its names names, as the
+    look-up reads names (:func:`kriegsspiel.core.names.rows_named`)."""
     section = data.get(table) if isinstance(data, dict) else None
     rows = section.get("rows") if isinstance(section, dict) else None
-    found: dict[str, list[int]] = {}
-    for i, row in enumerate(rows if isinstance(rows, list) else []):
-        if not isinstance(row, dict):
-            continue
-        aliases = row.get("aliases")
-        named = (
-            [row.get(key), *(aliases if isinstance(aliases, list) else [])]
-            if key
-            else row.get("names")
-        )
-        for name in named if isinstance(named, list) else []:
-            if isinstance(name, str) and i not in found.setdefault(normalise(name), []):
-                found[normalise(name)].append(i)
-    return {name: tuple(rows_of) for name, rows_of in found.items()}
+    return rows_named(_names_of(row, key) for row in (rows if isinstance(rows, list) else []))
 
 
 class Sourced(Strict):
@@ -382,10 +399,40 @@ class Officers(Sourced):
     @field_validator("rows")
     @classmethod
     def _every_rank(cls, rows: list[OfficerRow]) -> list[OfficerRow]:
-        _each_once(
-            [row.rank for row in rows], OFFICER_RANKS, "rank", "army lists give their officers"
-        )
+        """Each rank an army list may give is a row, found as the game finds it
+        (:func:`officer_rank`: "second-lieutenant" is Second Lieutenant), and no two rows
+        are one rank to the look-up."""
+        ranks = [row.rank for row in rows]
+        named = rows_named((rank,) for rank in ranks)
+        twice = [ranks[taken[1][0]] for taken in named.values() if len(taken) > 1]
+        if twice:
+            raise ValueError(
+                f"each rank is given once (names are read in any case, punctuation and "
+                f"spacing); given twice: {', '.join(twice)}"
+            )
+        missing = []
+        for wanted in OFFICER_RANKS:
+            try:
+                officer_rank(wanted, ranks)
+            except UnknownNameError:
+                missing.append(wanted)
+        if missing:
+            raise ValueError(
+                f"army lists give their officers every one of {', '.join(OFFICER_RANKS)}; "
+                f"missing: {', '.join(missing)}"
+            )
         return rows
+
+
+def officer_rank(rank: str, ranks: list[str]) -> str:
+    """The rank of the officers table (its ``ranks``) that ``rank`` names: "Lt",
+    "second-lieutenant"; an UnknownNameError if none (the game's look-up and the check of
+    a rules file's table alike)."""
+    return lookup(
+        "officer",
+        rank.replace("-", " "),
+        (([r, r.replace("Lieutenant", "Lt")], r) for r in ranks),
+    )
 
 
 UnitKind = Literal[
@@ -539,16 +586,19 @@ class DamageValues(Sourced):
     def _named_once_and_every_quality(cls, rows: list[DamageValue]) -> list[DamageValue]:
         """The infantry and artillery of every quality have theirs (a unit is hit as
         'QUALITY infantry' or 'QUALITY artillery')."""
-        kinds = {normalise(n): row.kind for row in rows for n in row.names}
         wanted = [f"{q} {kind}" for q in QUALITIES for kind in ("infantry", "artillery")]
-        missing = [n for n in wanted if normalise(n) not in kinds]
+        kinds: dict[str, str] = {}
+        for name in wanted:  # (found as the game finds a unit's: Rules.target)
+            with suppress(UnknownNameError):
+                kinds[name] = lookup("target", name, ((row.names, row.kind) for row in rows))
+        missing = [n for n in wanted if n not in kinds]
         if missing:
             raise ValueError(
                 "army lists' units are hit as their quality's infantry or artillery: a "
                 f"row (kind: infantry) must name each of {', '.join(wanted)}; missing: "
                 f"{', '.join(missing)}"
             )
-        wrong = [n for n in wanted if kinds[normalise(n)] != "infantry"]
+        wrong = [n for n in wanted if kinds[n] != "infantry"]
         if wrong:
             raise ValueError(
                 f"{', '.join(wrong)} must be named by a row of kind infantry (troops are "
@@ -805,9 +855,32 @@ class TerrainRow(Strict):
 
 
 # terrain the engine itself names: scenario features' other names (wood, wall, ...: see
-# table_rules.CATEGORY_SYNONYMS), a wreck left on the table (an obstacle) and set-up
-# (buildings keep men out)
+# CATEGORY_SYNONYMS), a wreck left on the table (an obstacle) and set-up (buildings keep
+# men out)
 ENGINE_CATEGORIES = ("open ground", "rough ground", "obstacle", "building")
+#: Scenario terrain names that are not the terrain table's own categories (assumption):
+#: each is taken for its row, as an alias of it (:func:`terrain_names`).
+CATEGORY_SYNONYMS = {
+    "wood": "rough ground",
+    "woods": "rough ground",
+    "forest": "rough ground",
+    "rough": "rough ground",
+    "field": "rough ground",
+    "crops": "rough ground",
+    "hedge": "obstacle",
+    "wall": "obstacle",
+    "bocage": "obstacle",
+    "fence": "obstacle",
+    "open": "open ground",
+    "ruins": "rough ground",
+    "wreck": "obstacle",
+}
+
+
+def terrain_names(categories: list[str]) -> list[tuple[str, ...]]:
+    """Each terrain row's names, as a scenario's category is looked up: the row's category
+    and the synonyms taken for it (the rough ground row's "wood", "ruins" ...)."""
+    return [(c, *(k for k, v in CATEGORY_SYNONYMS.items() if v == c)) for c in categories]
 
 
 class Terrain(Sourced):
@@ -818,9 +891,23 @@ class Terrain(Sourced):
     @classmethod
     def _engine_rows(cls, rows: list[TerrainRow]) -> list[TerrainRow]:
         """A row for each category the engine names (a game would stop at the first wreck
-        without an obstacle row), and none twice."""
+        without an obstacle row), and none twice, nor two a scenario's category could not
+        tell apart (as the look-up reads names, its synonyms too)."""
+        categories = [row.category for row in rows]
+        for named in rows_named(terrain_names(categories)).values():
+            if len(named) > 1:
+                (i, one), (j, other) = named[:2]
+                told = [
+                    repr(n) + ("" if n == categories[r] else f" (a name taken for {categories[r]})")
+                    for r, n in ((i, one), (j, other))
+                ]
+                raise ValueError(
+                    f"rows {i} ({categories[i]}) and {j} ({categories[j]}) are one category "
+                    f"to a scenario, as names are read in any case, punctuation and spacing: "
+                    f"{told[0]} and {told[1]} run together alike; give each category once"
+                )
         _each_once(
-            [row.category for row in rows],
+            categories,
             ENGINE_CATEGORIES,
             "category",
             "the game (a wreck is an obstacle; woods, walls and hedges are read as rough "
@@ -900,10 +987,12 @@ class ArtilleryBarrage(Sourced):
     @field_validator("hit_as")
     @classmethod
     def _a_weapon(cls, name: str) -> str:
+        """A weapon of the file's weapons table, as the game finds the barrage's
+        (``Rules.weapon``): "Heavy-howitzer" is the Heavy howitzer."""
         chart = _CHART.get()
-        if chart is None or not chart.weapons or normalise(name) in chart.weapons:
-            return name
-        raise ValueError(f"{name!r} is not a weapon of the weapons table (its name or an alias)")
+        if chart is not None and chart.weapons:
+            chart.weapon(name)
+        return name
 
 
 class AircraftRow(Strict):

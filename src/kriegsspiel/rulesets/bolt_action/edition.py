@@ -24,6 +24,7 @@ from kriegsspiel.rulesets.bolt_action.data import (
     OfficerRow,
     Weapon,
     load_edition,
+    officer_rank,
 )
 from kriegsspiel.rulesets.rules_data import other_data, other_edition
 
@@ -165,13 +166,8 @@ class Rules:
         """The officers table's rank that ``rank`` names ("Lt", "second-lieutenant")."""
         known = self._ranks_named.get(rank)
         if known is None:
-            known = self._ranks_named[rank] = lookup(
-                "officer",
-                rank.replace("-", " "),
-                (
-                    ([r.rank, r.rank.replace("Lieutenant", "Lt")], r.rank)
-                    for r in self.data.officers.rows
-                ),
+            known = self._ranks_named[rank] = officer_rank(
+                rank, [r.rank for r in self.data.officers.rows]
             )
         return known
 

@@ -25,7 +25,8 @@ from kriegsspiel.core.datafile import (
     parse_yaml,
     text_of_form,
 )
-from kriegsspiel.core.names import normalise
+from kriegsspiel.core.names import also_written, lookup, rows_named
+from kriegsspiel.errors import UnknownNameError
 from kriegsspiel.rulesets.rules_data import RulesData, other_data, source_check
 
 SHEET = "004_2975a7839a1a7404.txt"
@@ -82,6 +83,29 @@ class Movement(Strict):
     rates: tuple[MoveRate, ...]
     wall_climb: WallClimb
 
+    @field_validator("rates")
+    @classmethod
+    def _named_once(cls, rates: tuple[MoveRate, ...]) -> tuple[MoveRate, ...]:
+        _one_row_each([(r.terrain, *r.aliases) for r in rates], "terrain", "rates")
+        return rates
+
+
+def _one_row_each(rows: list[tuple[str, ...]], noun: str, table: str) -> None:
+    """A ValueError if a name or alias names two of ``rows`` (each row's names) as the
+    look-up reads names (:func:`kriegsspiel.core.names.lookup`: in any case, punctuation
+    and spacing): it would find one of them only."""
+    for named in rows_named(rows).values():
+        if len(named) > 1:
+            first = named[0][1]
+            alike = also_written(first, named)
+            where = " and ".join(f"{table}.{i} ({rows[i][0]})" for i, _ in named)
+            raise ValueError(
+                f"{first!r} names {len(named)} {noun} rows ({where}; names are read in any "
+                f"case, punctuation and spacing{': ' + alike if alike else ''}): each name "
+                f"and alias names one {noun} only, as a look-up could not tell which was "
+                "meant; rename one or drop a row"
+            )
+
 
 class BandRow(Strict):
     name: str
@@ -132,18 +156,34 @@ class RangeBands(Strict):
     weapons: tuple[WeaponRow, ...]
     assault_rifle: AssaultRifle
 
+    def fires_as(self, name: str) -> WeaponRow:
+        """The row of the range table ``name`` names (a row's name or alias, as every
+        weapon's name is looked up): the row a weapon fires as."""
+        return lookup("weapon", name, [((w.name, *w.aliases), w) for w in self.weapons])
+
     @model_validator(mode="after")
     def _consistent(self) -> RangeBands:
-        names = {w.name for w in self.weapons}
+        rifle = self.assault_rifle
+        _one_row_each(
+            [*((w.name, *w.aliases) for w in self.weapons), (rifle.name, *rifle.aliases)],
+            "weapon",
+            "weapons",
+        )
         for w in self.weapons:
             if len(w.edges) != len(self.bands):
                 raise ValueError(f"{w.name} needs {len(self.bands)} band edges, one per band")
-            if w.short_crewed_fires_as is not None and w.short_crewed_fires_as not in names:
-                raise ValueError(f"{w.name}: unknown weapon {w.short_crewed_fires_as!r}")
-        for fires_as in (self.assault_rifle.single_shot_as, self.assault_rifle.automatic_as):
-            if fires_as not in names:
-                raise ValueError(f"assault rifle: unknown weapon {fires_as!r}")
+            if w.short_crewed_fires_as is not None:
+                self._known(f"{w.name}: short_crewed_fires_as", w.short_crewed_fires_as)
+        for field_name in ("single_shot_as", "automatic_as"):
+            self._known(f"assault rifle: {field_name}", getattr(rifle, field_name))
         return self
+
+    def _known(self, where: str, name: str) -> None:
+        """A ValueError if ``name`` names no row of the range table, as the rules find it."""
+        try:
+            self.fires_as(name)
+        except UnknownNameError as exc:
+            raise ValueError(f"{where}: {exc}") from None
 
 
 class AutomaticFire(Strict):
@@ -268,10 +308,16 @@ class HouseClearingData(RulesData):
         rifle = self.range_bands.assault_rifle
         names = [(w.name, *w.aliases) for w in self.range_bands.weapons]
         names.append((rifle.name, *rifle.aliases))
-        taken = {normalise(name) for row in names for name in row}
-        clash = [n for n in (self.grenade.name, *self.grenade.aliases) if normalise(n) in taken]
-        if clash:
-            raise ValueError(f"grenade: {clash[0]!r} already names a weapon of the range table")
+        thrown = (self.grenade.name, *self.grenade.aliases)
+        for named in rows_named([*names, thrown]).values():  # (as weapon_name reads them)
+            if len(named) > 1 and named[-1][0] == len(names):
+                other = named[0]
+                clash = named[-1][1]
+                alike = also_written(clash, [other])
+                raise ValueError(
+                    f"grenade: {clash!r} already names a weapon of the range table"
+                    + (f" ({names[other[0]][0]}: {alike})" if alike else "")
+                )
         return self
 
 

@@ -137,10 +137,10 @@ def find_weapon(
         )
     note = ""
     if chosen == rifle.name:
-        chosen = rifle.automatic_as if automatic else rifle.single_shot_as
+        chosen = table.fires_as(rifle.automatic_as if automatic else rifle.single_shot_as).name
         mode = "automatic" if automatic else "single shot"
         note = f"{a_or_an(in_sentence(rifle.name))} on {mode} fires as {_a(chosen)}"
-    row = next(w for w in table.weapons if w.name == chosen)
+    row = table.fires_as(chosen)
     if crew is not None:
         _whole("crew", crew, 1)
         if row.crew_needed is None:
@@ -151,9 +151,9 @@ def find_weapon(
         if row.crew_needed is not None and crew < row.crew_needed and row.short_crewed_fires_as:
             note = (
                 f"{_a(row.name)} with {crew} crew (it needs {row.crew_needed}) "
-                f"fires as {_a(row.short_crewed_fires_as)}"
+                f"fires as {_a(table.fires_as(row.short_crewed_fires_as).name)}"
             )
-            row = next(w for w in table.weapons if w.name == row.short_crewed_fires_as)
+            row = table.fires_as(row.short_crewed_fires_as)
     return canonical, weapon(row, table.bands), note
 
 

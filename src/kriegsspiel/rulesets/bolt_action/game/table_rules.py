@@ -13,10 +13,22 @@ import numpy  # noqa: F401
 import shapely
 
 from kriegsspiel.core.datafile import problem_at
+from kriegsspiel.core.names import lookup
 from kriegsspiel.core.scenario import Scenario
 from kriegsspiel.core.table import VEHICLE, Point, Table, TerrainFeature
-from kriegsspiel.errors import DataFileError, UsageError, problems_in
-from kriegsspiel.rulesets.bolt_action.data import MovementRow, TerrainRow
+from kriegsspiel.errors import (
+    AmbiguousNameError,
+    DataFileError,
+    UnknownNameError,
+    UsageError,
+    problems_in,
+)
+from kriegsspiel.rulesets.bolt_action.data import (
+    CATEGORY_SYNONYMS,
+    MovementRow,
+    TerrainRow,
+    terrain_names,
+)
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.spacing import HULL, VEHICLE_LENGTH, hull
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
@@ -24,22 +36,6 @@ from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.actions import Action
 
-# Scenario terrain names that are not the terrain table's own categories (assumption).
-CATEGORY_SYNONYMS = {
-    "wood": "rough ground",
-    "woods": "rough ground",
-    "forest": "rough ground",
-    "rough": "rough ground",
-    "field": "rough ground",
-    "crops": "rough ground",
-    "hedge": "obstacle",
-    "wall": "obstacle",
-    "bocage": "obstacle",
-    "fence": "obstacle",
-    "open": "open ground",
-    "ruins": "rough ground",
-    "wreck": "obstacle",
-}
 IMPASSABLE = {"No", "No*", "No (!)"}
 # "No*": "cannot enter or move within this kind of terrain, except that it can be deployed
 # within the terrain at the start of the game" (sheets 000, 001: guns dug in)
@@ -58,12 +54,19 @@ DESIGNATED = {
 @lru_cache(maxsize=1024)
 def terrain_row(rules: Rules, category: str) -> TerrainRow:
     """The terrain table row for a scenario feature's category (a UsageError saying which
-    categories there are if the table has none such: never open ground by default)."""
-    wanted = CATEGORY_SYNONYMS.get(category.lower(), category.lower())
-    row = next((r for r in rules.data.terrain.rows if r.category == wanted), None)
-    if row is None:
-        raise UsageError(f"terrain: {category_problem(rules, category)}")
-    return row
+    categories there are if the table has none such: never open ground by default). Found
+    as every name is (:func:`kriegsspiel.core.names.lookup`), a synonym taken for its row:
+    "Open-Ground", "roughground" and "Woods" are rows of the table."""
+    try:
+        return _row_named(rules, category)
+    except UnknownNameError:
+        raise UsageError(f"terrain: {category_problem(rules, category)}") from None
+
+
+def _row_named(rules: Rules, category: str) -> TerrainRow:
+    rows = rules.data.terrain.rows
+    names = terrain_names([r.category for r in rows])
+    return lookup("terrain category", category, zip(names, rows, strict=True))
 
 
 class TerrainCategoryError(UsageError):
@@ -99,9 +102,14 @@ def category_problem(rules: Rules, category: str) -> str | None:
     (None if it names a row, or a synonym of one, in any case): the nearest names and all."""
     table = [r.category for r in rules.data.terrain.rows]
     synonyms = {k: v for k, v in CATEGORY_SYNONYMS.items() if v in table}
-    if CATEGORY_SYNONYMS.get(category.lower(), category.lower()) in table:
+    try:
+        _row_named(rules, category)
+    except AmbiguousNameError as exc:  # (two rows alike run together: a broken rules file)
+        near = list(exc.candidates)
+    except UnknownNameError:
+        near = difflib.get_close_matches(category.lower(), [*table, *synonyms], n=2, cutoff=0.6)
+    else:
         return None
-    near = difflib.get_close_matches(category.lower(), [*table, *synonyms], n=2, cutoff=0.6)
     hint = f" (did you mean {' or '.join(map(repr, near))}?)" if near else ""
     taken = "; ".join(
         f"{', '.join(k for k, v in synonyms.items() if v == row)} for {row}"
