@@ -93,7 +93,8 @@ def _digest(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Matchup:
-    """Army A against army B on a scenario; ``players`` are A's kind and B's kind;
+    """Army A against army B on a scenario; ``players`` are A's and B's, as ``--players``
+    names them (the tactical AI with its options: "tactical:explore=2");
     ``rules``, a designer's rules file (a modified copy of the edition's data file) the
     games are played by, or None for the edition's shipped data."""
 
@@ -108,11 +109,12 @@ class Matchup:
 
     @property
     def key(self) -> str:
-        """Content hash: the same files and players give the same key wherever they live.
-        A rules file adds what it says (its digest), and a shuffled deployment says so:
-        games under other rules, or set up otherwise, are other games. Without either,
-        the key is what it was before they were played, so the games stored then are
-        still found."""
+        """Content hash: the same files and players give the same key wherever they live
+        (a player with its options, "tactical:explore=2", is another player). A rules
+        file adds what it says (its digest), and a shuffled deployment says so: games
+        under other rules, or set up otherwise, are other games. Without them (and with
+        players without options), the key is what it was before they were played, so the
+        games stored then are still found."""
         parts = [self.ruleset, self.scenario.digest, *(a.digest for a in self.armies)]
         house = [] if self.rules is None else [f"rules {self.rules.digest}"]
         order = [] if self.deployment == "list-order" else [f"deployment {self.deployment}"]
