@@ -289,6 +289,46 @@ def test_the_bot_answers_the_ais_own_choice_and_then_its_ending():
     assert bot.step(state) == ending
 
 
+def bots_game(bots, steps: int = 160) -> list[int]:
+    """The indices of a game's first ``steps`` steps, the bots deciding (``bots[side]``)."""
+    state, rng = load(rng_seed=4).new_initial_state(), random.Random(0)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(first_open(state, rng))
+        else:
+            state.apply_action(bots[state.current_player()].step(state))
+    return state.history()
+
+
+def test_an_exploring_bot_varies_by_its_seed_as_versus_ais_opponent_does():
+    """``AIBot(kind, seed, explore)``: explore as VersusAI-v0's (the tactical AI picking
+    among its near-best orders by a generator seeded from the seed); the same seeds give
+    the same game, others another; explore 0 is the bot without it; ``restart_at`` starts
+    the draws again; the random bot takes no explore."""
+
+    def bots(explore: float, seeds=(3, 4)):
+        return [openspiel.AIBot("tactical", s, explore=explore) for s in seeds]
+
+    plain = bots_game(bots(0.0))
+    assert bots_game([openspiel.AIBot("tactical", s) for s in (3, 4)]) == plain
+    exploring = bots(1.0)
+    played = bots_game(exploring)
+    assert played != plain
+    assert bots_game(bots(1.0, (5, 6))) != played
+    state = load(rng_seed=4).new_initial_state()
+    for bot in exploring:
+        bot.restart_at(state)
+    assert bots_game(exploring) == played
+    assert exploring[0].spec == "tactical:explore=1" and exploring[0].explore == 1.0
+    with pytest.raises(KriegsspielError, match=r"explore .* varies the tactical AI's choices"):
+        openspiel.AIBot("random", 1, explore=1.0)
+    with pytest.raises(KriegsspielError, match="explore is 0 or more points"):
+        openspiel.AIBot("tactical", 1, explore=-1.0)
+    assert openspiel.AIBot("random", 1, explore=0.0).spec == "random"
+
+
 def test_an_ending_the_numbering_cannot_carry_falls_back_to_the_nearest():
     """Where the AI's very Advance is not open (its place was not the one its cell
     carries), the bot takes the ending with its target and way, else its target."""

@@ -3,6 +3,7 @@ its near-best orders by its seed (docs/environment.md, "A varied opponent")."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -113,3 +114,19 @@ def test_explore_is_refused_with_the_random_opponent() -> None:
     with pytest.raises(UsageError, match="varies the tactical AI's choices"):
         VersusAIEnv(opponent="random", explore=1.0)
     assert VersusAIEnv(opponent="random", explore=0.0).explore == 0.0
+
+
+def test_versus_ais_record_names_the_exploring_opponent_as_play_takes_it(tmp_path) -> None:
+    """The agent's side is "agent", the AI's "tactical:explore=1" (as ``play --players``
+    takes it), and the record replays; without explore the AI is "tactical" as before."""
+    for explore, named in ((1.0, "tactical:explore=1"), (0.0, "tactical")):
+        env = VersusAIEnv(side=1, explore=explore)
+        _observation, info = env.reset(seed=4)
+        for _ in range(20):
+            index = int(np.flatnonzero(info["action_mask"])[0])
+            _observation, _reward, _over, _cut, info = env.step(index)
+        path = tmp_path / f"{explore}.jsonl"
+        env.record(str(path))
+        head = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+        assert head["players"] == [named, "agent"]
+        assert kriegsspiel.replay(path).reproduced

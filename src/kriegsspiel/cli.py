@@ -121,7 +121,8 @@ def play_cmd(
         typer.Option(
             "--players",
             help="Who plays each side: tactical, random, or human (you, at this terminal), "
-            "e.g. human,tactical.",
+            "e.g. human,tactical; tactical:explore=N has the AI pick among its orders worth "
+            "within N points of its best, drawn by the seed (a varied opponent).",
         ),
     ] = "tactical,tactical",
     record: Annotated[
@@ -216,7 +217,10 @@ ArmiesOpt = Annotated[
 PlayersOpt = Annotated[
     str,
     typer.Option(
-        "--players", help="Who plays each army: tactical or random, e.g. tactical,random."
+        "--players",
+        help="Who plays each army: tactical or random, e.g. tactical,random; "
+        "tactical:explore=N has the AI pick among its orders worth within N points of its "
+        "best, drawn by each game's seed (its games are stored apart).",
     ),
 ]
 ResultsOpt = Annotated[

@@ -19,12 +19,11 @@ from functools import lru_cache, partial
 from itertools import pairwise
 from typing import Any, get_args
 
-from kriegsspiel.ai.players import deciding_side
+from kriegsspiel.ai.players import check_explore, deciding_side
 from kriegsspiel.core import arguments
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point, Table
-from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.assault import (
     Side,
     assault_vehicle,
@@ -186,13 +185,7 @@ class TacticalPlayer:
 
     def __init__(self, seed: int = 0, explore: float = 0.0) -> None:
         arguments.whole("seed", seed)
-        explore = arguments.number("explore", explore)
-        if not (explore >= 0 and math.isfinite(explore)):
-            raise UsageError(
-                f"explore is 0 or more points of an order's worth (0: the AI's best), "
-                f"not {explore!r}"
-            )
-        self.seed, self.explore = seed, explore
+        self.seed, self.explore = seed, check_explore(explore)
         # (seeded from text, as RandomPlayer's: not the bare number the game's dice take)
         self._rng = random.Random(f"tactical {seed}")
         # places valued during a choice (None outside one), kept for later choices while the

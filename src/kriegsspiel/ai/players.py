@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar, cast, get_args
 
 from kriegsspiel.core import arguments
@@ -26,20 +28,103 @@ Seat = Literal["tactical", "random", "human"]
 RecordedSeat = Literal["tactical", "random", "human", "agent"]
 
 
-def parse_players(text: str) -> tuple[PlayerKind, PlayerKind] | None:
-    """The two players of "tactical,random" (any case, spaces allowed), or None if not two."""
-    kinds = parse_seats(text)
-    if kinds is None or any(k not in get_args(PlayerKind) for k in kinds):
-        return None
-    return cast(PlayerKind, kinds[0]), cast(PlayerKind, kinds[1])
+#: the options each kind of player takes after its name, as ``--players`` and a record
+#: name it ("tactical:explore=2"); the others take none
+OPTIONS: dict[str, tuple[str, ...]] = {"tactical": ("explore",)}
+SPEC_EXAMPLE = "tactical:explore=2"
 
 
-def parse_seats(text: str) -> tuple[Seat, Seat] | None:
-    """The two seats of "human,tactical" (any case, spaces allowed), or None if not two."""
-    kinds = [k.strip().lower() for k in text.split(",")]
-    if len(kinds) != 2 or any(k not in get_args(Seat) for k in kinds):
+@dataclass(frozen=True, slots=True)
+class PlayerSpec:
+    """A seat's player as ``--players``, a matchup and a record name it: its kind, and for
+    the tactical AI ``explore`` (points within which it picks among its best orders, by its
+    seat's seed: the game's seed plus its side; 0, its best). Written as ``str(spec)``:
+    the kind alone without explore (as every record before explore), else
+    "tactical:explore=2" (the number written to come back exactly)."""
+
+    kind: str
+    explore: float = 0.0
+
+    def __str__(self) -> str:
+        if not self.explore:
+            return self.kind
+        shown = repr(self.explore)
+        return f"{self.kind}:explore={shown.removesuffix('.0')}"
+
+
+def check_explore(explore: object) -> float:
+    """``explore`` as points (a float), if it is 0 or more and finite."""
+    points = arguments.number("explore", explore)
+    if not (points >= 0 and math.isfinite(points)):
+        raise UsageError(
+            f"explore is 0 or more points of an order's worth (0: the AI's best), not {explore!r}"
+        )
+    return points
+
+
+def parse_spec(text: str, kinds: Sequence[str]) -> PlayerSpec | None:
+    """The player ``text`` names ("tactical", "tactical:explore=2"; any case, spaces
+    allowed), or None if its kind is not one of ``kinds``; an option its kind does not
+    take, or a bad value, is refused (UsageError) saying what it takes."""
+    kind, *options = (part.strip() for part in text.strip().lower().split(":"))
+    if kind not in kinds:
         return None
-    return cast(Seat, kinds[0]), cast(Seat, kinds[1])
+    explore: float | None = None
+    for option in options:
+        name, equals, value = (part.strip() for part in option.partition("="))
+        if kind not in OPTIONS:
+            raise UsageError(
+                f"{text.strip()!r}: the {kind} player takes no options (explore is the "
+                f"tactical AI's, e.g. {SPEC_EXAMPLE})"
+            )
+        if name not in OPTIONS[kind] or not equals or explore is not None:
+            raise UsageError(
+                f"{text.strip()!r}: the tactical AI takes one option, explore=N (points of "
+                f"an order's worth within which it picks among its best orders, e.g. "
+                f"{SPEC_EXAMPLE}), not {option!r}"
+            )
+        try:
+            explore = check_explore(float(value))
+        except ValueError:
+            raise UsageError(
+                f"{text.strip()!r}: explore is 0 or more points of an order's worth, e.g. "
+                f"{SPEC_EXAMPLE}, not {value!r}"
+            ) from None
+    return PlayerSpec(kind, explore or 0.0)
+
+
+def parse_players(text: str) -> tuple[str, str] | None:
+    """The two AI players of "tactical,random" (any case, spaces allowed; the tactical AI
+    with its options, "tactical:explore=2,random"), each as :class:`PlayerSpec` writes it,
+    or None if not two."""
+    return _two(text, get_args(PlayerKind))
+
+
+def parse_seats(text: str) -> tuple[str, str] | None:
+    """The two seats of "human,tactical" (any case, spaces allowed; the tactical AI with
+    its options, "human,tactical:explore=2"), each as :class:`PlayerSpec` writes it, or
+    None if not two."""
+    return _two(text, get_args(Seat))
+
+
+def recorded_seat(player: object) -> str | None:
+    """A record's name for who played a side ("tactical:explore=2", "agent"), as
+    :class:`PlayerSpec` writes it, or None if it names no one a record may (refused
+    (UsageError) if its options are not its kind's)."""
+    if not isinstance(player, str):
+        return None
+    spec = parse_spec(player, get_args(RecordedSeat))
+    return None if spec is None else str(spec)
+
+
+def _two(text: str, kinds: Sequence[str]) -> tuple[str, str] | None:
+    parts = text.split(",")
+    if len(parts) != 2:
+        return None
+    specs = [parse_spec(part, kinds) for part in parts]
+    if specs[0] is None or specs[1] is None:
+        return None
+    return str(specs[0]), str(specs[1])
 
 
 class RandomPlayer:

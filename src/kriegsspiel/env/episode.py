@@ -217,7 +217,8 @@ class Episode:
 
     def write_record(self, path: str | Path, players: tuple[str, str]) -> str:
         """Write the game so far as a record (``kriegsspiel replay`` re-runs it); its
-        ``players`` are "agent" for a learning agent, else the AI's kind. The record's
+        ``players`` are "agent" for a learning agent, else the AI as ``--players`` names it
+        ("tactical:explore=1"). The record's
         text is returned."""
         from kriegsspiel.core.records import write_record
         from kriegsspiel.rulesets.bolt_action.game.record import header

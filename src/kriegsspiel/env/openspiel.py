@@ -44,13 +44,14 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
+from kriegsspiel.ai.players import PlayerSpec, check_explore
 from kriegsspiel.core import arguments
 from kriegsspiel.env.encoding import NotEncodedError
 from kriegsspiel.env.episode import Episode, Setup
 from kriegsspiel.env.render import render_episode
 from kriegsspiel.errors import KriegsspielError, UsageError, UsageTypeError
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
-from kriegsspiel.sim.matchup import new_player, set_up_game
+from kriegsspiel.sim.matchup import PLAYER_KINDS, new_player, set_up_game
 
 SHORT_NAME = "python_kriegsspiel"
 SEEDS = 2**31  # each new game's seed, and each clone's reroll, is drawn from this range
@@ -430,19 +431,37 @@ class AIBot(pyspiel.Bot):  # type: ignore[misc]
     tactical AI's choices), the index of its cell is played, the place offered there
     nearest the cell's centre, with the AI's target and way of ending where open."""
 
-    def __init__(self, kind: str = "tactical", seed: int = 0) -> None:
+    def __init__(self, kind: str = "tactical", seed: int = 0, explore: float = 0.0) -> None:
         """``kind``: "tactical" or "random"; ``seed``: a whole number 0 or more, as a
         game's. The random player's choices follow the seed; the tactical AI is
         deterministic, the same choice in the same position whatever the seed (the
-        seed is taken so that the two are asked alike)."""
+        seed is taken so that the two are asked alike). ``explore``: points of an
+        order's worth within which the tactical AI picks among its best orders, by a
+        generator seeded from ``seed`` (0, the default: always its best), as
+        ``VersusAIEnv``'s ``explore``; a ``restart_at`` starts its draws again."""
         pyspiel.Bot.__init__(self)
         arguments.text("kind", kind, f"an AI bot is 'tactical' or 'random', not {kind!r}")
-        self.kind, self.seed = kind, arguments.seed(seed)
-        self.player = new_player(kind, seed)
+        seed = arguments.seed(seed)
+        if kind not in PLAYER_KINDS:  # (the tactical AI's explore is given by name here)
+            raise UsageError(
+                f"no AI player is called {kind!r}: the AI players are "
+                f"{' and '.join(PLAYER_KINDS)} (the tactical AI's explore: AIBot('tactical', "
+                f"seed, explore=2))"
+            )
+        explore = check_explore(explore)
+        if explore != 0 and kind != "tactical":
+            raise UsageError(
+                f"explore (here {explore!r}) varies the tactical AI's choices, and the "
+                f"kind is {kind!r}: give kind='tactical', or leave explore out"
+            )
+        self.kind, self.seed, self.explore = kind, seed, explore
+        # the bot as --players and a record name it ("tactical:explore=2")
+        self.spec = str(PlayerSpec(kind, explore))
+        self.player = new_player(self.spec, self.seed)
         self.pending: Action | None = None  # the AI's Advance, its place chosen
 
     def restart_at(self, state: KriegsspielState) -> None:
-        self.player, self.pending = new_player(self.kind, self.seed), None
+        self.player, self.pending = new_player(self.spec, self.seed), None
 
     def inform_action(self, state: KriegsspielState, player: int, action: int) -> None:
         """Other players' steps change nothing the AI keeps between its own."""

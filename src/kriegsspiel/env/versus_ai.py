@@ -31,7 +31,7 @@ except ImportError as missing:  # the env extra is not installed
 import numpy as np
 import numpy.typing as npt
 
-from kriegsspiel.ai.players import Player
+from kriegsspiel.ai.players import Player, PlayerSpec, check_explore
 from kriegsspiel.core import arguments
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.env import spaces
@@ -80,7 +80,8 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
                 f"explore (here {explore!r}) varies the tactical AI's choices, and the "
                 f"opponent is {opponent!r}: give opponent='tactical', or leave explore out"
             )
-        new_player(opponent, 0, explore)  # (refuses an explore below 0 or not finite)
+        # the opponent as --players and the game's record name it ("tactical:explore=2")
+        self.opponent_spec = str(PlayerSpec(opponent, check_explore(explore)))
         arguments.one_of("illegal", illegal, ("raise", "lose"))
         arguments.one_of("render_mode", render_mode, (*RENDER_MODES, None))
         self.side, self.opponent_kind, self.render_mode = side, opponent, render_mode
@@ -108,9 +109,7 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         game_seed = checked if checked is not None else int(self.np_random.integers(2**32))
         self.episode = Episode(self.setup, game_seed, swap)
         self.forfeit = None
-        self.opponent = new_player(
-            self.opponent_kind, side_seed(game_seed, 1 - self.side), self.explore
-        )
+        self.opponent = new_player(self.opponent_spec, side_seed(game_seed, 1 - self.side))
         self._opponent_moves()
         if self.render_mode == "human":
             self.render()
@@ -172,9 +171,10 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
 
     def record(self, path: str) -> str:
         """Write the game so far as a record that ``kriegsspiel replay`` re-runs (the
-        agent's side named "agent"); returns its text."""
+        agent's side named "agent", the AI's as ``--players`` names it: with its explore,
+        "tactical:explore=1"); returns its text."""
         players = ["agent", "agent"]
-        players[1 - self.side] = self.opponent_kind
+        players[1 - self.side] = self.opponent_spec
         return self._episode("record()").write_record(path, (players[0], players[1]))
 
     def describe(self, index: int) -> str:

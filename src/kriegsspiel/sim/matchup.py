@@ -16,7 +16,14 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
-from kriegsspiel.ai.players import PlayerKind, Seat, parse_players, parse_seats
+from kriegsspiel.ai.players import (
+    SPEC_EXAMPLE,
+    PlayerKind,
+    Seat,
+    parse_players,
+    parse_seats,
+    parse_spec,
+)
 from kriegsspiel.core import arguments
 from kriegsspiel.core.names import a_or_an
 from kriegsspiel.errors import (
@@ -86,7 +93,8 @@ def _digest(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Matchup:
-    """Army A against army B on a scenario; ``players`` are A's kind and B's kind;
+    """Army A against army B on a scenario; ``players`` are A's and B's, as ``--players``
+    names them (the tactical AI with its options: "tactical:explore=2");
     ``rules``, a designer's rules file (a modified copy of the edition's data file) the
     games are played by, or None for the edition's shipped data."""
 
@@ -101,11 +109,12 @@ class Matchup:
 
     @property
     def key(self) -> str:
-        """Content hash: the same files and players give the same key wherever they live.
-        A rules file adds what it says (its digest), and a shuffled deployment says so:
-        games under other rules, or set up otherwise, are other games. Without either,
-        the key is what it was before they were played, so the games stored then are
-        still found."""
+        """Content hash: the same files and players give the same key wherever they live
+        (a player with its options, "tactical:explore=2", is another player). A rules
+        file adds what it says (its digest), and a shuffled deployment says so: games
+        under other rules, or set up otherwise, are other games. Without them (and with
+        players without options), the key is what it was before they were played, so the
+        games stored then are still found."""
         parts = [self.ruleset, self.scenario.digest, *(a.digest for a in self.armies)]
         house = [] if self.rules is None else [f"rules {self.rules.digest}"]
         order = [] if self.deployment == "list-order" else [f"deployment {self.deployment}"]
@@ -464,12 +473,16 @@ def build_matchup(
         players = ",".join(players)
     scenario = None if scenario is None else str(scenario)
     given = [str(army) for army in armies]
-    kinds = parse_seats(players) if seats else parse_players(players)
+    try:
+        kinds = parse_seats(players) if seats else parse_players(players)
+    except UsageError as exc:
+        raise ParameterError(f"{named('players')}: {exc}.") from None
     if kinds is None:
         kinds_named = SEATS if seats else PLAYER_KINDS
         example = "human,tactical" if seats else "tactical,random"
         raise ParameterError(
-            f"{named('players')} takes two of {'/'.join(kinds_named)}, e.g. {example} (got {players!r})."
+            f"{named('players')} takes two of {'/'.join(kinds_named)} (the tactical AI with "
+            f"its options, as {SPEC_EXAMPLE}), e.g. {example} (got {players!r})."
             + (
                 " A person plays one game at a time: 'human' is for kriegsspiel play."
                 if not seats and "human" in players.lower()
@@ -607,18 +620,20 @@ def told_apart(sources: Sequence[Source]) -> list[str]:
     ]
 
 
-def new_player(kind: str, seed: int, explore: float = 0.0) -> Player:
-    """The AI player ``kind`` seated with ``seed``; ``explore``: the tactical player's
-    (:class:`~kriegsspiel.ai.bolt_action_tactics.TacticalPlayer`)."""
+def new_player(kind: str, seed: int) -> Player:
+    """The AI player ``kind`` seated with ``seed``: its kind, with its options as
+    ``--players`` takes them ("tactical:explore=2": :class:`~kriegsspiel.ai.players.PlayerSpec`)."""
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
     from kriegsspiel.ai.players import RandomPlayer
 
-    if kind == "tactical":
-        return TacticalPlayer(seed, explore)
-    if kind == "random":
+    spec = parse_spec(kind, PLAYER_KINDS) if isinstance(kind, str) else None
+    if spec is not None and spec.kind == "tactical":
+        return TacticalPlayer(seed, spec.explore)
+    if spec is not None and spec.kind == "random":
         return RandomPlayer(seed)
     raise UsageError(
         f"no AI player is called {kind!r}: the AI players are {' and '.join(PLAYER_KINDS)}"
+        f" (the tactical AI with its options, e.g. {SPEC_EXAMPLE})"
     )
 
 

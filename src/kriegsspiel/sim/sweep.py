@@ -16,7 +16,7 @@ from typing import Annotated, Any, ClassVar, Literal
 import yaml
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from kriegsspiel.ai.players import parse_players
+from kriegsspiel.ai.players import SPEC_EXAMPLE, parse_players
 from kriegsspiel.core.datafile import Name, Strict, WholeNumber, load_yaml, problem_at, yaml_data
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import check_deployment
@@ -150,9 +150,13 @@ class SweepFile(Strict):
     @field_validator("players")
     @classmethod
     def _two_players(cls, players: str) -> str:
-        if parse_players(players) is None:
-            raise ValueError(f"players takes two of {'/'.join(PLAYER_KINDS)}, e.g. tactical,random")
-        return players
+        two = parse_players(players)  # (an option refused: a UsageError, a ValueError)
+        if two is None:
+            raise ValueError(
+                f"players takes two of {'/'.join(PLAYER_KINDS)} (the tactical AI with its "
+                f"options, as {SPEC_EXAMPLE}), e.g. tactical,random"
+            )
+        return ",".join(two)
 
     @model_validator(mode="after")
     def _has_rows(self) -> SweepFile:

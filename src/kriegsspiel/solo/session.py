@@ -17,7 +17,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from kriegsspiel.ai.players import Player, Seat, chance_outcome
+from kriegsspiel.ai.players import Player, chance_outcome
 from kriegsspiel.core.game import CHANCE
 from kriegsspiel.core.records import dumps, read_lines, record_text
 from kriegsspiel.errors import UsageError
@@ -39,7 +39,7 @@ class SoloGame:
     """A game under way with its seats, its record's header and where it is saved."""
 
     game: BoltActionGame
-    seats: tuple[Seat, Seat]
+    seats: tuple[str, str]  # each side's player, as --players names it
     head: dict[str, Any]  # the record's header (written as it is, every save)
     record_path: str
     svg_path: str
@@ -56,7 +56,7 @@ class SoloGame:
         self.chance = random.Random(self.game.seed)
         self.players = [self._player(side, kind) for side, kind in enumerate(self.seats)]
 
-    def _player(self, side: int, kind: Seat) -> Player:
+    def _player(self, side: int, kind: str) -> Player:
         if kind != "human":
             return new_player(kind, side_seed(self.game.seed, side))
         return HumanPlayer(

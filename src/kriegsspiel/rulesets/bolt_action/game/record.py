@@ -7,12 +7,19 @@ import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeVar, get_args
+from typing import Annotated, Any, Literal, TypeVar, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
 
 import kriegsspiel
-from kriegsspiel.ai.players import RecordedSeat
+from kriegsspiel.ai.players import SPEC_EXAMPLE, RecordedSeat, recorded_seat
 from kriegsspiel.core import arguments
 from kriegsspiel.core.datafile import Strict, problems, yaml_data
 from kriegsspiel.core.game import IllegalActionError
@@ -114,6 +121,21 @@ class PlacementLine(Strict):
 RecordedRuleset = Literal["konflikt47", "bolt-action-1"]
 
 
+def _recorded_player(player: str) -> str:
+    if recorded_seat(player) is None:  # (an option refused: a UsageError, a ValueError)
+        choices = get_args(RecordedSeat)
+        raise ValueError(
+            f"{player!r} is not one of the choices here; give {', '.join(choices[:-1])} or "
+            f"{choices[-1]} (the tactical AI with its options, as {SPEC_EXAMPLE})"
+        )
+    return player
+
+
+# who played a side, as a record names it: a seat's player as --players names it
+# ("tactical:explore=2"), or "agent"
+RecordedPlayer = Annotated[str, AfterValidator(_recorded_player)]
+
+
 class RecordHeader(Strict):
     """The first line of a game record: what a replay needs to set the game up again."""
 
@@ -126,7 +148,9 @@ class RecordHeader(Strict):
     scenario: str
     armies: tuple[str, str]
     seed: int = Field(ge=0)
-    players: tuple[RecordedSeat, RecordedSeat]
+    # who played each side: a seat's player as --players names it ("tactical:explore=2"),
+    # or "agent"
+    players: tuple[RecordedPlayer, RecordedPlayer]
     # a game by a designer's rules file: the file's name as given, and its whole text
     # (a record of a game by the shipped rules has neither)
     rules_file: str | None = None

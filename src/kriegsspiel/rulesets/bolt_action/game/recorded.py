@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
-from kriegsspiel.ai.players import RecordedSeat
+from kriegsspiel.ai.players import SPEC_EXAMPLE, RecordedSeat, recorded_seat
 from kriegsspiel.core import records
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.game.record import header
@@ -68,12 +68,16 @@ class RecordedGame(BoltActionGame):
             ) from None
 
     def _header(self, players: tuple[str, str]) -> dict[str, object]:
-        if (
-            not isinstance(players, tuple | list)
-            or len(players) != 2
-            or any(p not in SEATS for p in players)
-        ):
-            raise UsageError(
-                f"players is two of {', '.join(SEATS)} (side 0's, then side 1's), not {players!r}"
-            )
-        return header(self, self.scenario_text, self.army_texts, (players[0], players[1]))
+        wanted = (
+            f"players is two of {', '.join(SEATS)} (side 0's, then side 1's; the tactical AI "
+            f"with its options, as {SPEC_EXAMPLE}), not {players!r}"
+        )
+        if not isinstance(players, tuple | list) or len(players) != 2:
+            raise UsageError(wanted)
+        try:
+            named = [recorded_seat(p) for p in players]
+        except UsageError as exc:
+            raise UsageError(f"{wanted}: {exc}") from None
+        if named[0] is None or named[1] is None:
+            raise UsageError(wanted)
+        return header(self, self.scenario_text, self.army_texts, (named[0], named[1]))
