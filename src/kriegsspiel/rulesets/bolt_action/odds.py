@@ -12,7 +12,7 @@ from typing import get_args
 
 from kriegsspiel.core import arguments
 from kriegsspiel.core.dice import DiceExpr, Dist
-from kriegsspiel.core.per_cent import per_cent
+from kriegsspiel.core.per_cent import chance_shown
 from kriegsspiel.core.procedure import Dice, exact
 from kriegsspiel.core.report import OddsReport, Reason
 from kriegsspiel.errors import ParameterError, UnknownNameError, UsageError, named
@@ -207,7 +207,7 @@ def _pins_reach_morale(
     told = f"{before} pin{'s' * (before != 1)} already there" if before else "no pins before"
     return p, Reason(
         "target pins",
-        f"{per_cent(p, 1)} removed",
+        f"{chance_shown(p)} removed",
         f"{told}; a unit whose pins reach its morale value ({base}, {quality}) is removed",
     )
 
@@ -663,7 +663,7 @@ def _shoot_odds(
             reasons.append(
                 Reason(
                     "morale check",
-                    f"{per_cent(troops.p_destroyed_by_morale, 1)} destroyed",
+                    f"{chance_shown(troops.p_destroyed_by_morale)} destroyed",
                     f"after the flamethrower's pins: {_check_parts(quality, ctx.morale, officer)}",
                 )
             )
@@ -717,7 +717,7 @@ def _shoot_odds(
         reasons.append(
             Reason(
                 "morale check",
-                f"{per_cent(final.probability(lambda v: v.check_knocked_out), 1)} knocked out",
+                f"{chance_shown(final.probability(lambda v: v.check_knocked_out))} knocked out",
                 f"the crew's, after a flamethrower's hit: {crew_said}, -1 for each pin of the "
                 f"hit ({pins}) and of its damage; failed, the crew abandon it",
             )
@@ -1575,7 +1575,7 @@ def _assaulters_under_fire(
     )
     stopped = Reason(
         "  assaulters stopped",
-        f"{per_cent(fire.probability(lambda left: left[0] == 0), 1)}",
+        f"{chance_shown(fire.probability(lambda left: left[0] == 0))}",
         "all down, or failing a morale check at half strength, or pinned out",
     )
     return fire, stopped

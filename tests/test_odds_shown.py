@@ -1,0 +1,43 @@
+"""How ``kriegsspiel odds`` shows what it found: a tiny chance is not printed as none, a
+test is told once, the to-hit modifiers come in the data's order, and every refusal is a
+sentence naming its option."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction as F
+
+from conftest import run_cli
+
+from kriegsspiel.core.per_cent import chance_shown
+from kriegsspiel.core.report import OddsReport
+from kriegsspiel.rulesets.bolt_action.odds import shoot_odds
+from kriegsspiel.rulesets.bolt_action.shooting import Situation
+
+# an infantry flamethrower at a medium tank: its D3+1 pins and the damage's can take the
+# crew to their morale value only in a few of millions of attacks
+FLAMED_TANK = ("--weapon", "flamethrower (infantry)", "--target", "medium tank", "--range", "5")
+
+
+def _flamed_tank(situation: Situation) -> OddsReport:
+    weapons = ["flamethrower (infantry)"]
+    return shoot_odds("konflikt47", weapons=weapons, target="medium tank", situation=situation)
+
+
+def test_a_tiny_chance_in_the_reasoning_is_not_shown_as_none() -> None:
+    """Probe: the reasoning said "0.0% removed" of a chance of 3 in 10^7, which a player
+    reads as impossible; it is told as the chances table tells it, and --json keeps it
+    exact."""
+    r = _flamed_tank(Situation(range_inches=5))
+    removed = r.probabilities["p_removed_by_pins"]
+    assert 0 < removed < F(1, 10**5)
+    row = next(x for x in r.reasons if x.topic == "target pins")
+    assert row.result == f"{chance_shown(removed)} removed" == "<0.001% removed"
+    text = run_cli("odds", "shoot", *FLAMED_TANK)
+    assert text.returncode == 0, text.stderr
+    assert "<0.001% removed" in text.stdout and "0.0% removed" not in text.stdout
+    out = json.loads(run_cli("odds", "shoot", *FLAMED_TANK, "--json").stdout)
+    assert F(out["exact"]["p_removed_by_pins"]) == removed
+    assert out["p_removed_by_pins"] == float(removed) > 0
+    told = {row["topic"]: row["result"] for row in out["reasoning"]}
+    assert told["target pins"] == "<0.001% removed"
