@@ -5,6 +5,7 @@ sentence naming its option."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from fractions import Fraction as F
 
 from conftest import run_cli
@@ -41,3 +42,20 @@ def test_a_tiny_chance_in_the_reasoning_is_not_shown_as_none() -> None:
     assert out["p_removed_by_pins"] == float(removed) > 0
     told = {row["topic"]: row["result"] for row in out["reasoning"]}
     assert told["target pins"] == "<0.001% removed"
+
+
+def test_a_flamethrower_at_a_vehicle_tells_its_crews_test_once() -> None:
+    """Probe: the morale check row after a flamethrower's hit repeated the crew's test that
+    the crew's tests row tells (morale, officer, pins already there), in other words ("2
+    pins already there -2" beside "2 pins -2"); the test is told in one row, and the
+    morale check says what this check adds: the hit's pins, its chance of a knock-out."""
+    s = Situation(range_inches=5, target_quality="veteran", target_pins=2)
+    r = _flamed_tank(replace(s, target_officer="captain"))
+    rows = [(x.topic, x.result, x.because) for x in r.reasons]
+    topics = [topic for topic, _, _ in rows]
+    assert topics.index("crew's tests") < topics.index("morale check")
+    told = [because for _, _, because in rows if "veteran morale 10" in because]
+    assert len(told) == 1 and "captain +3, 2 pins -2" in told[0]
+    check = next(because for topic, _, because in rows if topic == "morale check")
+    assert "captain" not in check and "pins already there" not in check
+    assert "crew's tests" in check and "(D3+1)" in check

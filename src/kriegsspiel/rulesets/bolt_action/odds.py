@@ -706,22 +706,6 @@ def _shoot_odds(
         reasons.append(abandoned[1])
     if situation.target_immobilised:
         reasons.append(_IMMOBILISED_BEFORE)
-    flamed = next((g.shot for g in groups if g.shot.morale_check), None)
-    if flamed is not None and flamed.vehicle is not None:
-        # (the crew's check after a hit that may also damage it: the share of the
-        # knock-outs it brings, which the damage results rows do not show)
-        crew_said = _check_parts(
-            situation.target_quality, flamed.vehicle.crew_morale, situation.target_officer
-        )
-        pins = flamed.special_pins.text if flamed.special_pins is not None else "1"
-        reasons.append(
-            Reason(
-                "morale check",
-                f"{chance_shown(final.probability(lambda v: v.check_knocked_out))} knocked out",
-                f"the crew's, after a flamethrower's hit: {crew_said}, -1 for each pin of the "
-                f"hit ({pins}) and of its damage; failed, the crew abandon it",
-            )
-        )
     flamethrower = any(g.shot.morale_check for g in groups)
     crew = groups[0].shot.vehicle
     assert crew is not None
@@ -739,6 +723,20 @@ def _shoot_odds(
         tested=final.probability(lambda v: v.on_fire) > 0 or flamethrower,
         flamethrower=flamethrower,
     )
+    flamed = next((g.shot for g in groups if g.shot.morale_check), None)
+    if flamed is not None:
+        # (the crew's check after a hit that may also damage it: the share of the
+        # knock-outs it brings, which the damage results rows do not show; the test
+        # itself, its morale and modifiers, is told once: by the crew's tests row above)
+        pins = flamed.special_pins.text if flamed.special_pins is not None else "1"
+        reasons.append(
+            Reason(
+                "morale check",
+                f"{chance_shown(final.probability(lambda v: v.check_knocked_out))} knocked out",
+                "the crew's test (crew's tests, above) after a flamethrower's hit, with its "
+                f"pins ({pins}) and its damage's taken first; failed, the crew abandon it",
+            )
+        )
     effects = {
         "crew stunned": final.probability(lambda v: v.crew_stunned),
         "immobilised": _newly_immobilised(final, situation.target_immobilised),
