@@ -7,13 +7,16 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from fractions import Fraction as F
+from pathlib import Path
 
-from conftest import run_cli
+from conftest import copy_of, run_cli
 
 from kriegsspiel.core.per_cent import chance_shown
 from kriegsspiel.core.report import OddsReport
+from kriegsspiel.render.game_account import needing
+from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.rulesets.bolt_action.odds import shoot_odds
-from kriegsspiel.rulesets.bolt_action.shooting import Situation
+from kriegsspiel.rulesets.bolt_action.shooting import Situation, hit_words, plan_shot
 
 # an infantry flamethrower at a medium tank: its D3+1 pins and the damage's can take the
 # crew to their morale value only in a few of millions of attacks
@@ -59,3 +62,45 @@ def test_a_flamethrower_at_a_vehicle_tells_its_crews_test_once() -> None:
     check = next(because for topic, _, because in rows if topic == "morale check")
     assert "captain" not in check and "pins already there" not in check
     assert "crew's tests" in check and "(D3+1)" in check
+
+
+# the firer's pins and long range, the rows the probe found told in two orders
+PINS = "    - {key: per_pin, label: Per pin marker on the firer, short: pins, value: -1}\n"
+LONG = "    - {key: long_range, label: Long range, short: long range, value: -1}\n"
+
+
+def _to_hit_orders(rules: Rules, s: Situation) -> tuple[list[str], list[str]]:
+    """The to-hit modifiers' words in the order the odds' reasoning tells them and in the
+    order a game's account tells them, given the same shot."""
+    weapon, target = rules.weapon("LMG"), rules.target("regular infantry")
+    shot, reasons = plan_shot(rules, weapon, target, s)
+    because = next(r.because for r in reasons if r.topic == "to hit")
+    odds = [part.rsplit(" ", 1)[0] for part in because.split(", ")[1:]]
+    part = {"needs": shot.hit_on[-1] if shot.hit_on else 7, "modifiers": dict(shot.hit_modifiers)}
+    told = needing(part, hit_words(rules))
+    account = [m.rsplit(" ", 1)[0] for m in told[told.index("(") + 1 : -1].split(", ")]
+    return odds, account
+
+
+def test_the_to_hit_modifiers_come_in_the_datas_order_in_odds_and_account(
+    tmp_path: Path,
+) -> None:
+    """Probe: the odds told long range before the firer's pins, where a game's account
+    follows the data's hit modifiers table (pins first); both follow the data, and a
+    rules file that lists the rows in another order has them told in its order."""
+    s = Situation(
+        range_inches=20, firer_pins=2, one_crew=True, firer_inexperienced=True, cover="soft"
+    )
+    odds, account = _to_hit_orders(rules_for("konflikt47"), s)
+    assert odds == [
+        "2 pins",
+        'long range (over 15")',
+        "inexperienced",
+        "soft cover",
+        "one crew left",
+    ]
+    assert account == ["pins", "long range", "inexperienced", "soft cover", "one crew left"]
+    path = copy_of(tmp_path, "konflikt47", (PINS + LONG, LONG + PINS))
+    odds, account = _to_hit_orders(rules_for("konflikt47", path), s)
+    assert odds[:2] == ['long range (over 15")', "2 pins"]
+    assert account[:2] == ["long range", "pins"]
