@@ -853,8 +853,14 @@ def test_the_log_says_it_shows_the_newest_lines_and_can_show_them_all(page, serv
 
 
 def test_a_chance_short_of_certain_is_not_shown_as_certain(page):
-    shown = page.evaluate("[pct(0.99999859), pct(1), pct(0.5), pct(0.0000012), pct(0)]")
-    assert shown == [">99.9%", "100.0%", "50.0%", "<0.1%", "0.0%"]
+    """The page shows a chance as every odds printer does (chance_shown: its reasoning
+    rows, which the page shows as the odds give them, say "0.012% removed")."""
+    from kriegsspiel.core.per_cent import chance_shown
+
+    chances = [0.99999859, 1, 0.5, 0.0000012, 0, 1 / 3000, 0.9999, 0.0004]
+    shown = page.evaluate(f"{chances}.map(pct)")
+    assert shown == [chance_shown(p) for p in chances]
+    assert shown[:5] == [">99.999%", "100.0%", "50.0%", "<0.001%", "0.0%"]
 
 
 def test_pins_that_would_remove_a_unit_are_asked_first(page, served):

@@ -629,14 +629,14 @@ def test_a_chance_short_of_certain_is_never_shown_as_100_per_cent() -> None:
     just above 0) keeps the places that show it is not certain (nor impossible)."""
     from fractions import Fraction
 
-    from kriegsspiel.render.odds_text import _pct
+    from kriegsspiel.core.per_cent import chance_shown
 
-    assert _pct(Fraction(1)) == "100.0%" and _pct(Fraction(0)) == "0.0%"
-    assert _pct(Fraction(9999, 10000)) == "99.990%"
-    assert _pct(1 - Fraction(1, 10**7)) == ">99.999%"
-    assert _pct(Fraction(1, 3000)) == "0.033%"
-    assert _pct(Fraction(1, 10**7)) == "<0.001%"
-    assert _pct(Fraction(1, 2)) == "50.0%"
+    assert chance_shown(Fraction(1)) == "100.0%" and chance_shown(Fraction(0)) == "0.0%"
+    assert chance_shown(Fraction(9999, 10000)) == "99.990%"
+    assert chance_shown(1 - Fraction(1, 10**7)) == ">99.999%"
+    assert chance_shown(Fraction(1, 3000)) == "0.033%"
+    assert chance_shown(Fraction(1, 10**7)) == "<0.001%"
+    assert chance_shown(Fraction(1, 2)) == "50.0%"
 
 
 def test_the_odds_tables_round_half_up_from_the_exact_chance() -> None:
@@ -645,12 +645,14 @@ def test_the_odds_tables_round_half_up_from_the_exact_chance() -> None:
     rounded up from the exact fraction, not to even from a float (33.2%, 12.2%)."""
     from fractions import Fraction
 
-    from kriegsspiel.render.odds_text import _pct
+    from kriegsspiel.core.per_cent import chance_shown
 
-    assert _pct(Fraction(133, 400)) == "33.3%" and _pct(Fraction(49, 400)) == "12.3%"
-    assert _pct(Fraction(1, 8)) == "12.5%" and _pct(Fraction(1, 3)) == "33.3%"
-    assert _pct(Fraction(5, 10**6)) == "0.001%"  # 0.0005%: a half up at three places
-    assert _pct(Fraction(19999, 20000)) == "99.995%"
+    assert (
+        chance_shown(Fraction(133, 400)) == "33.3%" and chance_shown(Fraction(49, 400)) == "12.3%"
+    )
+    assert chance_shown(Fraction(1, 8)) == "12.5%" and chance_shown(Fraction(1, 3)) == "33.3%"
+    assert chance_shown(Fraction(5, 10**6)) == "0.001%"  # 0.0005%: a half up at three places
+    assert chance_shown(Fraction(19999, 20000)) == "99.995%"
     shown = cli("odds", "shoot", "-r", "iron-cross", "--range", "12")
     rows = {line.split("│")[1].strip(): line for line in shown.stdout.splitlines() if "│" in line}
     assert "33.3%" in rows["2"] and "12.3%" in rows["4"], shown.stdout

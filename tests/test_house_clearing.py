@@ -491,7 +491,7 @@ def test_unknown_weapon_lists_close_matches() -> None:
         ({"weapon_skill": 20}, "a whole number 30 or more"),
         ({"weapon_skill": 115}, "a multiple of 10 from 30 to 240"),
         ({"weapon": "belt LMG", "crew": 0}, "^crew must be a whole number 1 or more"),
-        ({"crew": 1}, "^crew is for a weapon .* the rifle is fired by one figure: drop crew$"),
+        ({"crew": 1}, "^crew is for a weapon .* the rifle is fired by one figure: drop crew\\.$"),
         ({"weapon": "belt LMG", "crew": 1, "range_inches": 22}, "as a box LMG, which reaches 20"),
     ],
 )
@@ -549,19 +549,19 @@ def test_a_machine_gun_by_its_name_finds_its_feed(weapon: str, row: str) -> None
         (
             ["-w", "assault rifle", "--auto", "--range", "17"],
             '--range 17: out of range, an assault rifle on automatic fires as an SMG, which '
-            'reaches 10" at most (sixteenth range)',
+            'reaches 10" at most (sixteenth range).',
         ),
         (
             ["-w", "belt lmg", "--crew", "1", "--range", "25"],
             "--range 25: out of range, a belt LMG with 1 crew (it needs 2) fires as a box LMG, "
-            'which reaches 20" at most (sixteenth range)',
+            'which reaches 20" at most (sixteenth range).',
         ),
-        (["-w", "smg", "--range", "11"], '--range 11: out of range, an SMG reaches 10" at most (sixteenth range)'),
-        (["-w", "box lmg", "--range", "20.5"], '--range 20.5: out of range, a box LMG reaches 20" at most (sixteenth range)'),
+        (["-w", "smg", "--range", "11"], '--range 11: out of range, an SMG reaches 10" at most (sixteenth range).'),
+        (["-w", "box lmg", "--range", "20.5"], '--range 20.5: out of range, a box LMG reaches 20" at most (sixteenth range).'),
         (
             ["-w", "smg", "--crew", "1", "--range", "5"],
             "--crew is for a weapon that needs a crew (a belt-fed LMG); the SMG is fired by one "
-            "figure: drop --crew",
+            "figure: drop --crew.",
         ),
     ],
 )  # fmt: skip
@@ -878,7 +878,7 @@ def test_a_grenade_nearer_never_lands_less_and_hits_as_it_lands(
         ({"range_inches": 5.5}, '^range_inches=5.5: out of range, a grenade reaches 5" at most'),
         ({"range_inches": -1}, "^range_inches must be a distance of 0 or more inches"),
         ({"automatic": True}, "a grenade is thrown, not fired on automatic: drop automatic=True"),
-        ({"crew": 2}, "a grenade is thrown by one figure: drop crew$"),
+        ({"crew": 2}, r"a grenade is thrown by one figure: drop crew\.$"),
         ({"visible": 0}, "^visible must be 1 to 5 fifths"),
         ({"weapon_skill": 115}, "a multiple of 10 from 30 to 240"),
         ({"target_initiative": 5}, "^target_initiative must be 0 to 4"),
@@ -918,7 +918,7 @@ def test_a_grenade_on_the_command_line() -> None:
     bad = run_cli(*args, "--auto")
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr == (
-        "kriegsspiel: error: a grenade is thrown, not fired on automatic: drop --auto\n"
+        "kriegsspiel: error: a grenade is thrown, not fired on automatic: drop --auto.\n"
     )
 
 

@@ -200,7 +200,7 @@ def test_a_first_activation_finds_no_command_token_on_the_unit() -> None:
     assert str(err.value) == (
         "first_activation=True with command_tokens=2: the tokens counted are those spent on "
         "the unit this turn, so its first activation finds none on it; drop command_tokens "
-        "for a first activation, or first_activation=True for a further one"
+        "for a first activation, or first_activation=True for a further one."
     )
     assert odds.activation(0, 0, first_activation=True).probabilities["p_success"] == 1
 
@@ -751,7 +751,7 @@ def test_bad_counts() -> None:
         odds.activation(0, -1)
     with pytest.raises(UsageError, match=r"^morale_markers must be"):
         odds.reaction(-2, 0)
-    with pytest.raises(UsageError, match="cannot exceed units"):
+    with pytest.raises(UsageError, match="cannot exceed units=1: a command unit"):
         rules.command_tokens(1, command_units=2)
 
 
@@ -853,13 +853,13 @@ REFUSALS = [
         ["shoot", "-r", "iron-cross", "--range", "20", "--mortar", "--machine-gun"],
         "--mortar and --machine-gun together: the rules give a unit's fire as a mortar's "
         "(it ignores cover) or a machine gun's (2 D10s at infantry), never both; give the "
-        "one the firing unit is",
+        "one the firing unit is.",
     ),
     (
         ["activation", "--first", "--command-tokens", "2"],
         "--first with --command-tokens 2: the tokens counted are those spent on the unit "
         "this turn, so its first activation finds none on it; drop --command-tokens for a "
-        "first activation, or --first for a further one",
+        "first activation, or --first for a further one.",
     ),
     (
         ["shoot", "-r", "iron-cross", "--target", "infantry"],
@@ -1128,7 +1128,7 @@ CLOSE_COMBAT_REFUSALS = [
     (
         ["close-combat", "--attacker", "tank"],
         "--attacker 'tank': close combat odds are for infantry and support squads; a "
-        "vehicle's fire, or fire at one, is 'kriegsspiel odds shoot -r iron-cross'",
+        "vehicle's fire, or fire at one, is 'kriegsspiel odds shoot -r iron-cross'.",
     ),
     (
         ["close-combat", "--defender-cover", "bunkr"],

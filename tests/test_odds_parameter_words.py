@@ -37,82 +37,82 @@ SAME_MISTAKE: list[tuple[Callable[[], Any], str, list[str], str]] = [
     (
         lambda: ic_odds.shoot(target="infantry", range_inches=20, screened=True),
         "enemy_infantry_near_vehicle=True and screened=True apply only to a firing vehicle "
-        "(add firer_is_vehicle=True)",
+        "(add firer_is_vehicle=True).",
         ["shoot", "-r", "iron-cross", "--range", "20", "--screened"],
         "--enemy-infantry-near and --screened apply only to a firing vehicle (add "
-        "--firer-vehicle)",
+        "--firer-vehicle).",
     ),
     (
         lambda: ic_odds.shoot(target="medium tank", range_inches=20),
-        "a vehicle target needs penetration=N and armour=N (from the orders of battle)",
+        "a vehicle target needs penetration=N and armour=N (from the orders of battle).",
         ["shoot", "-r", "iron-cross", "-t", "medium tank", "--range", "20"],
-        "a vehicle target needs --penetration N and --armour N (from the orders of battle)",
+        "a vehicle target needs --penetration N and --armour N (from the orders of battle).",
     ),
     (
         lambda: ic_odds.activation(0, 0),
         "command_tokens=0: a further activation finds at least the command token its first "
         "activation left on the unit (the sheet's example counts it); give command_tokens=1 "
-        "or more, or first_activation=True for the unit's first activation",
+        "or more, or first_activation=True for the unit's first activation.",
         ["activation", "--command-tokens", "0"],
         "--command-tokens 0: a further activation finds at least the command token its first "
         "activation left on the unit (the sheet's example counts it); give --command-tokens 1 "
-        "or more, or --first for the unit's first activation",
+        "or more, or --first for the unit's first activation.",
     ),
     (
         lambda: ic_odds.reaction(-1, 0),
-        "morale_markers must be a whole number 0 or more, not -1",
+        "morale_markers must be a whole number 0 or more, not -1.",
         ["reaction", "--morale-markers", "-1"],
-        "--morale-markers must be a whole number 0 or more, not -1",
+        "--morale-markers must be a whole number 0 or more, not -1.",
     ),
     (
         lambda: ic_odds.close_combat(attacker="medium tank"),
         "attacker='medium tank': close combat odds are for infantry and support squads; a "
-        "vehicle's fire, or fire at one, is kriegsspiel.rulesets.iron_cross.odds.shoot",
+        "vehicle's fire, or fire at one, is kriegsspiel.rulesets.iron_cross.odds.shoot.",
         ["close-combat", "--attacker", "medium tank"],
         "--attacker 'medium tank': close combat odds are for infantry and support squads; a "
-        "vehicle's fire, or fire at one, is 'kriegsspiel odds shoot -r iron-cross'",
+        "vehicle's fire, or fire at one, is 'kriegsspiel odds shoot -r iron-cross'.",
     ),
     (
         lambda: ic_odds.close_combat(defender_markers=-2),
-        "defender_markers must be a whole number 0 or more, not -2",
+        "defender_markers must be a whole number 0 or more, not -2.",
         ["close-combat", "--defender-markers", "-2"],
-        "--defender-markers must be a whole number 0 or more, not -2",
+        "--defender-markers must be a whole number 0 or more, not -2.",
     ),
     (
         lambda: hc_odds.shoot(weapon="smg", range_inches=11, weapon_skill=120, visible=3),
-        'range_inches=11: out of range, an SMG reaches 10" at most (sixteenth range)',
+        'range_inches=11: out of range, an SMG reaches 10" at most (sixteenth range).',
         ["shoot", "-r", "house-clearing", "-w", "smg", "--range", "11", "--weapon-skill",
          "120", "--visible", "3"],
-        '--range 11: out of range, an SMG reaches 10" at most (sixteenth range)',
+        '--range 11: out of range, an SMG reaches 10" at most (sixteenth range).',
     ),
     (
         lambda: hc_odds.shoot(weapon="rifle", range_inches=5, weapon_skill=35, visible=3),
         "weapon_skill=35: a figure's weapon skill is 4D6x10 or 3D6x10, so a multiple of 10 "
-        "from 30 to 240",
+        "from 30 to 240.",
         ["shoot", "-r", "house-clearing", "-w", "rifle", "--range", "5", "--weapon-skill",
          "35", "--visible", "3"],
         "--weapon-skill 35: a figure's weapon skill is 4D6x10 or 3D6x10, so a multiple of 10 "
-        "from 30 to 240",
+        "from 30 to 240.",
     ),
     (
         lambda: hc_odds.shoot(
             weapon="grenade", range_inches=3, weapon_skill=100, visible=3, automatic=True
         ),
-        "a grenade is thrown, not fired on automatic: drop automatic=True",
+        "a grenade is thrown, not fired on automatic: drop automatic=True.",
         ["shoot", "-r", "house-clearing", "-w", "grenade", "--range", "3", "--weapon-skill",
          "100", "--visible", "3", "--auto"],
-        "a grenade is thrown, not fired on automatic: drop --auto",
+        "a grenade is thrown, not fired on automatic: drop --auto.",
     ),
     (
         lambda: hc_odds.shoot(
             weapon="rifle", range_inches=3, weapon_skill=100, visible=3, target_initiative=9
         ),
         "target_initiative must be 0 to 4 (below 0 the target is already dead or seriously "
-        "wounded; no figure starts with more than 4), not 9",
+        "wounded; no figure starts with more than 4), not 9.",
         ["shoot", "-r", "house-clearing", "-w", "rifle", "--range", "3", "--weapon-skill",
          "100", "--visible", "3", "--target-initiative", "9"],
         "--target-initiative must be 0 to 4 (below 0 the target is already dead or seriously "
-        "wounded; no figure starts with more than 4), not 9",
+        "wounded; no figure starts with more than 4), not 9.",
     ),
     (
         lambda: ba_odds.shoot_odds("konflikt47", **RIFLES, situation=Situation(-3)),
@@ -282,13 +282,13 @@ def test_a_parameter_error_is_told_each_way_and_keeps_its_python_words() -> None
     )
     assert str(err) == (
         "first_activation=True with command_tokens=2: drop command_tokens "
-        "(not target='tank', dice=N)"
+        "(not target='tank', dice=N)."  # (a sentence: its full stop added)
     )
     options = {"first_activation": "--first", "command_tokens": "--command-tokens"}
     assert err.told_as(options | {"target": "-t", "dice": "--dice"}) == (
-        "--first with --command-tokens 2: drop --command-tokens (not -t 'tank', --dice N)"
+        "--first with --command-tokens 2: drop --command-tokens (not -t 'tank', --dice N)."
     )
-    assert err.told_as(options).endswith("(not target='tank', dice=N)")  # (not mapped)
+    assert err.told_as(options).endswith("(not target='tank', dice=N).")  # (not mapped)
     assert err.parameters == ("first_activation", "command_tokens", "target", "dice")
     assert isinstance(err, UsageError) and isinstance(err, ValueError)
     assert str(pickle.loads(pickle.dumps(err))) == str(err)

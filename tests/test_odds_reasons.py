@@ -144,14 +144,14 @@ def test_a_flamethrower_at_a_vehicle_shows_its_crews_check(ruleset: str) -> None
     by_check = r.probabilities["p_knocked_out"] - unchecked.probability(lambda v: v.knocked_out)
     assert by_check > F(1, 10)  # (a large share: 15.0% of 41.4%)
     said = _why(r, "morale check")
-    assert said.startswith(f"{float(by_check):.1%} knocked out: the crew's")
-    assert "veteran morale 10, -1 for each pin of the hit (D3+1) and of its damage" in said
-    assert "already there" not in said  # (no pins on it before)
+    assert said.startswith(f"{float(by_check):.1%} knocked out: the crew's test")
+    assert "with its pins (D3+1) and its damage's taken first" in said
+    assert "veteran morale 10" in _why(r, "crew's tests")  # (the test: told there alone)
     pinned = replace(s, target_pins=2)
     r = shoot_odds(
         ruleset, weapons=["vehicle flamethrower"], target="medium tank", situation=pinned
     )
-    assert "veteran morale 10, 2 pins already there -2" in _why(r, "morale check")
+    assert "veteran morale 10, 2 pins -2" in _why(r, "crew's tests")
     gun = _shoot("medium AT gun", "medium tank", ruleset)
     assert _why(gun, "morale check") == ""  # (no check without a flamethrower)
 

@@ -66,10 +66,10 @@ def test_a_changed_hit_modifier_is_the_files_and_the_others_the_sheets(tmp_path:
     cover, as shipped, say nothing of it (the sheet's, as the shipped data's reason says)."""
     path = copy_of(tmp_path, "konflikt47", LONG_RANGE_2, name="k47.yaml")
     shipped = _because(_shoot(), "to hit")
-    assert shipped == 'base 3+, long range (over 12") -1, 1 pin -1, soft cover -1'
+    assert shipped == 'base 3+, 1 pin -1, long range (over 12") -1, soft cover -1'
     house = _shoot(str(path))
     assert _because(house, "to hit") == (
-        'base 3+, long range (over 12") -2 (rules file ' + str(path) + "), 1 pin -1, soft cover -1"
+        'base 3+, 1 pin -1, long range (over 12") -2 (rules file ' + str(path) + "), soft cover -1"
     )
     # the same file's damage value and weapon rows, as shipped, are still the sheet's
     assert _because(house, "to damage") == "regular infantry damage value"
@@ -86,7 +86,7 @@ def test_the_command_line_names_the_file_that_changed_a_hit_modifier(tmp_path: P
     assert done.returncode == 0, done.stderr
     said = {r["topic"].strip(): r["because"] for r in json.loads(done.stdout)["reasoning"]}
     assert said["to hit"] == (
-        'base 3+, long range (over 12") -2 (rules file k47.yaml), 1 pin -1, soft cover -1'
+        'base 3+, 1 pin -1, long range (over 12") -2 (rules file k47.yaml), soft cover -1'
     )
     shipped = run_cli(*asked, "soft", "-r", "konflikt47", "--json")
     assert "rules file" not in shipped.stdout

@@ -256,7 +256,7 @@ def test_weapon_skills_follow_each_kind_of_figures_own_multiplier(tmp_path: Path
     assert refused.stderr == (
         "kriegsspiel: error: --weapon-skill 38: a figure's weapon skill is 4D6x10 or 3D6x12, "
         "so 40 to 240 in steps of 10 (4D6x10) or 36 to 216 in steps of 12 (3D6x12) (as the "
-        "rules file hc.yaml has it)\n"
+        "rules file hc.yaml has it).\n"
     )
 
 

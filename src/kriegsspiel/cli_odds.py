@@ -216,7 +216,8 @@ def _limits_by(rules: Source | None, options: tuple[str, ...]) -> Iterator[None]
     except UsageError as exc:
         if rules is None or not str(exc).startswith(options):
             raise
-        raise UsageError(f"{exc} (as the rules file {rules.label} has it)") from None
+        said = str(exc).removesuffix(".")
+        raise UsageError(f"{said} (as the rules file {rules.label} has it).") from None
 
 
 def _forbid(ruleset: Ruleset, **given: Any) -> None:

@@ -88,8 +88,11 @@ def unwrapped_when_not_a_terminal() -> Iterator[None]:
 
 
 def fail(message: str) -> NoReturn:
-    """Print one paragraph to stderr and exit with status 2 (a usage error)."""
-    typer.echo(f"kriegsspiel: error: {message}", err=True)
+    """Print one paragraph to stderr, ending as a sentence (its full stop added where it
+    has none), and exit with status 2 (a usage error)."""
+    from kriegsspiel.errors import sentence
+
+    typer.echo(f"kriegsspiel: error: {sentence(message)}", err=True)
     raise typer.Exit(2)
 
 

@@ -72,7 +72,18 @@ class Worded(KriegsspielError):
 
 class ParameterError(Worded, UsageError):
     """A refusal naming the caller's parameters (a :class:`Worded` UsageError): "range_inches
-    must be ... not -3" to a Python caller, "--range must be ..." on the command line."""
+    must be ... not -3." to a Python caller, "--range must be ..." on the command line;
+    told as a sentence, its full stop added where its message ends without one."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(sentence(message))
+
+
+def sentence(text: str) -> str:
+    """``text`` ending as a sentence: as it is where it ends with a full stop (or a question
+    mark: "Did you mean 'rifle'?"), else with one added ("... drop --auto.")."""
+    text = text.rstrip(" \n")  # (not rstrip(): a named parameter's end mark is "space")
+    return text if text.endswith((".", "?", "!")) else f"{text}."
 
 
 def told_as(text: str, options: Mapping[str, str]) -> str:

@@ -236,11 +236,11 @@ def needing(part: dict[str, Any], words: Mapping[str, str] | None = None) -> str
     why: list[str] = []
     if part.get("fixed"):
         why.append(words.get(part["fixed"], part["fixed"]))
-    told = list(words)
+    from kriegsspiel.rulesets.bolt_action.shooting import in_sheet_order
+
     modifiers = part.get("modifiers") or {}
-    for key in sorted(modifiers, key=lambda k: (told.index(k) if k in told else len(told), k)):
-        value = modifiers[key]
-        why.append(f"{words.get(key, key.replace('_', ' '))} {value:+d}")
+    for key in in_sheet_order(modifiers, words):  # (the order the odds tell them in)
+        why.append(f"{words.get(key, key.replace('_', ' '))} {modifiers[key]:+d}")
     score = needs_score(part)
     if not why:
         return f" needing {score}"

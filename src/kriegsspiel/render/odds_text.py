@@ -8,7 +8,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from kriegsspiel.core.per_cent import per_cent
+from kriegsspiel.core.per_cent import chance_shown
 from kriegsspiel.core.report import OddsReport
 
 BAR = 30
@@ -20,17 +20,6 @@ DETAILS = {  # the same for the tables of details
     "p_hit_by_weapon": "one shot's chance to hit",
     "damage_results": "damage results (rows overlap)",
 }
-
-
-def _pct(p: Fraction | float) -> str:
-    """A chance in per cent: a small one with more places, and one short of certain never
-    rounded up to 100.0% (nor a tiny one down to nothing)."""
-    value = Fraction(p) * 100
-    if value and value < Fraction(1, 20):
-        return per_cent(p, 3) if value >= Fraction(5, 10**4) else "<0.001%"
-    if p != 1 and value >= Fraction(9995, 100):
-        return per_cent(p, 3) if value < Fraction(999995, 10**4) else ">99.999%"
-    return per_cent(p, 1)
 
 
 #: the longest exact fraction the chances table shows whole: a longer one (a fight of many
@@ -74,7 +63,7 @@ def render(report: OddsReport) -> Group:
             label = report.labels.get(key) or OUTCOMES.get(
                 key, key.removeprefix("p_").replace("_", " ")
             )
-            odds.add_row(label, _pct(p), _exact(Fraction(p)))
+            odds.add_row(label, chance_shown(p), _exact(Fraction(p)))
         parts.append(odds)
     for name, dist in report.distributions.items():
         table = Table(
@@ -93,9 +82,11 @@ def render(report: OddsReport) -> Group:
         tail = Fraction(1)
         for count, p in enumerate(values):
             if count and tail < TAIL:
-                table.add_row(f"{count}+", _pct(tail), _pct(tail), "")
+                table.add_row(f"{count}+", chance_shown(tail), chance_shown(tail), "")
                 break
-            table.add_row(str(count), _pct(p), _pct(tail), "█" * round(float(p) * BAR))
+            table.add_row(
+                str(count), chance_shown(p), chance_shown(tail), "█" * round(float(p) * BAR)
+            )
             tail -= p
         parts.append(table)
     for key, value in report.details.items():
@@ -105,7 +96,7 @@ def render(report: OddsReport) -> Group:
             table.add_column("")
             table.add_column("", justify="right")
             for k, v in value.items():
-                table.add_row(str(k), _pct(v))
+                table.add_row(str(k), chance_shown(v))
             parts.append(table)
     return Group(*parts)
 

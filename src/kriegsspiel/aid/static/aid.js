@@ -21,11 +21,14 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-// a chance to one decimal; one short of certain (or above nothing) is never rounded to it
+// a chance as every odds printer shows it (kriegsspiel.core.per_cent.chance_shown): to one
+// decimal, but one short of certain (or above nothing) is never rounded to it: within 0.05%
+// of it with three places ("0.012%"), and past those "<0.001%", ">99.999%"
 const pct = (p) => {
-  if (p < 1 && p > 0.9995) return ">99.9%";
-  if (p > 0 && p < 0.0005) return "<0.1%";
-  return `${(100 * p).toFixed(1)}%`;
+  const v = 100 * p;
+  if (v > 0 && v < 0.05) return v >= 0.0005 ? `${v.toFixed(3)}%` : "<0.001%";
+  if (v < 100 && v >= 99.95) return v < 99.9995 ? `${v.toFixed(3)}%` : ">99.999%";
+  return `${v.toFixed(1)}%`;
 };
 
 // A play aid served with --password takes steps only with it: asked once, then kept for

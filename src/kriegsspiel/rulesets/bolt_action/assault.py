@@ -33,6 +33,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     infantry_target,
     resolve_damage,
     roll_expr,
+    sorted_modifiers,
     to_hit_score,
 )
 
@@ -71,10 +72,13 @@ def fighting_modes(rules: Rules) -> tuple[Mode, ...]:
 def point_blank_modifiers(rules: Rules, quality: str, pins: int) -> list[HitModifier]:
     """The to-hit modifiers of a side's point-blank fire in close quarters: a shot at point
     blank's, with the firers' own (pins, Inexperienced), as a shooting's are named."""
-    return [
-        hit_modifier(rules, rules.hit_short("point_blank"), "point_blank"),
-        *firer_modifiers(rules, pins=pins, inexperienced=quality == "inexperienced"),
-    ]
+    return sorted_modifiers(
+        rules,
+        [
+            hit_modifier(rules, rules.hit_short("point_blank"), "point_blank"),
+            *firer_modifiers(rules, pins=pins, inexperienced=quality == "inexperienced"),
+        ],
+    )
 
 
 def fighting_side(

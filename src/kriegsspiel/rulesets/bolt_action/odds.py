@@ -12,7 +12,7 @@ from typing import get_args
 
 from kriegsspiel.core import arguments
 from kriegsspiel.core.dice import DiceExpr, Dist
-from kriegsspiel.core.per_cent import per_cent
+from kriegsspiel.core.per_cent import chance_shown
 from kriegsspiel.core.procedure import Dice, exact
 from kriegsspiel.core.report import OddsReport, Reason
 from kriegsspiel.errors import ParameterError, UnknownNameError, UsageError, named
@@ -207,7 +207,7 @@ def _pins_reach_morale(
     told = f"{before} pin{'s' * (before != 1)} already there" if before else "no pins before"
     return p, Reason(
         "target pins",
-        f"{per_cent(p, 1)} removed",
+        f"{chance_shown(p)} removed",
         f"{told}; a unit whose pins reach its morale value ({base}, {quality}) is removed",
     )
 
@@ -663,7 +663,7 @@ def _shoot_odds(
             reasons.append(
                 Reason(
                     "morale check",
-                    f"{per_cent(troops.p_destroyed_by_morale, 1)} destroyed",
+                    f"{chance_shown(troops.p_destroyed_by_morale)} destroyed",
                     f"after the flamethrower's pins: {_check_parts(quality, ctx.morale, officer)}",
                 )
             )
@@ -706,22 +706,6 @@ def _shoot_odds(
         reasons.append(abandoned[1])
     if situation.target_immobilised:
         reasons.append(_IMMOBILISED_BEFORE)
-    flamed = next((g.shot for g in groups if g.shot.morale_check), None)
-    if flamed is not None and flamed.vehicle is not None:
-        # (the crew's check after a hit that may also damage it: the share of the
-        # knock-outs it brings, which the damage results rows do not show)
-        crew_said = _check_parts(
-            situation.target_quality, flamed.vehicle.crew_morale, situation.target_officer
-        )
-        pins = flamed.special_pins.text if flamed.special_pins is not None else "1"
-        reasons.append(
-            Reason(
-                "morale check",
-                f"{per_cent(final.probability(lambda v: v.check_knocked_out), 1)} knocked out",
-                f"the crew's, after a flamethrower's hit: {crew_said}, -1 for each pin of the "
-                f"hit ({pins}) and of its damage; failed, the crew abandon it",
-            )
-        )
     flamethrower = any(g.shot.morale_check for g in groups)
     crew = groups[0].shot.vehicle
     assert crew is not None
@@ -739,6 +723,20 @@ def _shoot_odds(
         tested=final.probability(lambda v: v.on_fire) > 0 or flamethrower,
         flamethrower=flamethrower,
     )
+    flamed = next((g.shot for g in groups if g.shot.morale_check), None)
+    if flamed is not None:
+        # (the crew's check after a hit that may also damage it: the share of the
+        # knock-outs it brings, which the damage results rows do not show; the test
+        # itself, its morale and modifiers, is told once: by the crew's tests row above)
+        pins = flamed.special_pins.text if flamed.special_pins is not None else "1"
+        reasons.append(
+            Reason(
+                "morale check",
+                f"{chance_shown(final.probability(lambda v: v.check_knocked_out))} knocked out",
+                "the crew's test (crew's tests, above) after a flamethrower's hit, with its "
+                f"pins ({pins}) and its damage's taken first; failed, the crew abandon it",
+            )
+        )
     effects = {
         "crew stunned": final.probability(lambda v: v.crew_stunned),
         "immobilised": _newly_immobilised(final, situation.target_immobilised),
@@ -1575,7 +1573,7 @@ def _assaulters_under_fire(
     )
     stopped = Reason(
         "  assaulters stopped",
-        f"{per_cent(fire.probability(lambda left: left[0] == 0), 1)}",
+        f"{chance_shown(fire.probability(lambda left: left[0] == 0))}",
         "all down, or failing a morale check at half strength, or pinned out",
     )
     return fire, stopped

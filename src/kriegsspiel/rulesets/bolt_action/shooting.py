@@ -9,6 +9,7 @@ simulator samples them.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -334,6 +335,23 @@ def hit_words(rules: Rules) -> dict[str, str]:
     return {**{r.key: r.short for r in rules.data.hit_modifiers.rows}, **SCORE_RULES}
 
 
+def in_sheet_order(keys: Iterable[str], words: Mapping[str, str]) -> list[str]:
+    """To-hit modifiers (by the keys a record keeps them by) in the order of ``words``
+    (:func:`hit_words`: the hit modifiers table's rows as the data lists them, the sheets'
+    order, then :data:`SCORE_RULES`); a key not there last, by name. The one order the
+    odds' reasoning and a game's account tell them in."""
+    told = list(words)
+    return sorted(keys, key=lambda k: (told.index(k) if k in told else len(told), k))
+
+
+def sorted_modifiers(rules: Rules, mods: list[HitModifier]) -> list[HitModifier]:
+    """``mods`` in the order :func:`in_sheet_order` puts their keys in."""
+    if len(mods) < 2:
+        return mods
+    order = in_sheet_order({m.key for m in mods}, hit_words(rules))
+    return sorted(mods, key=lambda m: order.index(m.key))
+
+
 def describe_needs(hit_on: tuple[int, ...] | None) -> str:
     if hit_on is None:
         return "cannot hit"
@@ -515,6 +533,7 @@ def plan_shot(
             shaped = ("procedure.shaped_charge_to_hit",)
             said = SCORE_RULES["shaped_charge"]
             mods.append(HitModifier(said, proc.shaped_charge_to_hit, shaped, "shaped_charge"))
+        mods = sorted_modifiers(rules, mods)
         hit_on = hit_needs(rules, to_hit_score(rules, mods))
         because = to_hit_because(rules, mods)
         skipped = []

@@ -133,7 +133,7 @@ def find_weapon(
     canonical = chosen = weapon_name(name, tables)
     if canonical == tables.grenade.name:
         raise UsageError(
-            f"{_a(canonical)} is thrown, not fired: plan_throw plans it (odds shoot takes both)"
+            f"{_a(canonical)} is thrown, not fired: plan_throw plans it (odds shoot takes both)."
         )
     note = ""
     if chosen == rifle.name:
@@ -283,9 +283,9 @@ def plan_shot(
     tables = _data(data)
     name, arm, note = find_weapon(weapon, automatic, crew, tables)
     if automatic and not arm.automatic:
-        raise UsageError(
-            f"the {in_sentence(arm.name)} fires single shot only; automatic fire needs an SMG, "
-            "a box or belt LMG, or an assault rifle"
+        raise ParameterError(
+            f"{named('automatic', True)}: the {in_sentence(arm.name)} fires single shot only; "
+            "automatic fire needs an SMG, a box or belt LMG, or an assault rifle."
         )
     band = range_band(arm, range_inches, note)
     _check_skill_and_visible(weapon_skill, visible, tables)

@@ -72,9 +72,9 @@ def command_tokens(units: int, command_units: int = 1, data: IronCrossData | Non
     _count("units", units)
     _count("command_units", command_units)
     if command_units > units:
-        raise UsageError(
-            f"command_units ({command_units}) cannot exceed units ({units}): "
-            "a command unit is one of the units"
+        raise ParameterError(
+            f"{named('command_units', command_units)} cannot exceed "
+            f"{named('units', units)}: a command unit is one of the units."
         )
     return units * table.per_unit + command_units * table.per_command_unit
 
