@@ -15,7 +15,7 @@ import kriegsspiel
 from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import RandomPlayer, chance_outcome, play
 from kriegsspiel.core.game import CHANCE
-from kriegsspiel.errors import GameDidNotEnd, UsageError
+from kriegsspiel.errors import DataFileError, GameDidNotEnd, UsageError
 from kriegsspiel.rulesets.bolt_action.army import load_army
 from kriegsspiel.rulesets.bolt_action.odds import (
     assault_odds,
@@ -427,6 +427,25 @@ def test_build_matchup_names_its_parameters_and_the_command_line_its_options(
     with pytest.raises(KriegsspielError) as again:
         kriegsspiel.new_game(**asked)
     assert str(again.value) == said
+
+
+def test_a_command_to_run_in_a_refusal_keeps_its_options_for_a_python_caller(tmp_path):
+    """A command a refusal says to run ("kriegsspiel rules --ruleset konflikt47 --copy
+    FILE", "kriegsspiel army --weapons ... --rules-file k47.yaml") is run on the command
+    line by a Python caller too: its options are not told as parameters (a rewriting of
+    the message's options once made them "ruleset='konflikt47'", "rules_file k47.yaml")."""
+    iron_cross = tmp_path / "ic.yaml"
+    assert run_cli("rules", "--ruleset", "iron-cross", "--copy", str(iron_cross)).returncode == 0
+    with pytest.raises(UsageError) as refused:
+        kriegsspiel.new_game("konflikt47", rules_file=iron_cross)
+    assert str(refused.value).endswith("(kriegsspiel rules --ruleset konflikt47 --copy FILE).")
+    rules = a_rules_copy(tmp_path)
+    army = a_k47_list(tmp_path, ("weapon: Heavy automatic cannon", "weapon: Ray"))
+    with pytest.raises(DataFileError) as refused:
+        kriegsspiel.new_game(armies=[army, army], rules_file=rules)
+    assert f"'kriegsspiel army --weapons -r konflikt47 --rules-file {rules}' lists it" in str(
+        refused.value
+    )
 
 
 def test_every_deliberate_error_is_a_kriegsspiel_error():
