@@ -1161,11 +1161,20 @@ def test_a_row_damaged_by_hand_is_told_at_its_row_wherever_it_is_read_and_left_a
         rowid = db.execute("SELECT rowid FROM games WHERE game_index = 3").fetchone()[0]
     before = path.read_bytes()
     where = rf"results file {re.escape(str(path))}: row {rowid} of its games \(game 3 of "
-    where += r"matchup \w{8}, run with --seed 9\) is damaged: "
+    where += r"matchup \w{8}, run with run_seed=9\) is damaged: "
     with Store(path) as store:
         with pytest.raises(StoreError, match=where + told) as refused:
             evaluate(patrols(), 4, 9, store=store)
         assert str(refused.value).endswith(
+            "The file is left as it was: move it aside and give another store, or "
+            f"delete that row (with the sqlite3 tool: DELETE FROM games WHERE rowid = {rowid};) "
+            "and make the same call again: it plays that game again."
+        )
+        # the command line tells the run seed, the file and what to do as its own
+        assert re.match(
+            where.replace("run_seed=9", "--seed 9") + told, told_on_the_command_line(refused.value)
+        )
+        assert told_on_the_command_line(refused.value).endswith(
             "The file is left as it was: move it aside and give another --results file, or "
             f"delete that row (with the sqlite3 tool: DELETE FROM games WHERE rowid = {rowid};) "
             "and run the same command again: it plays that game again."
@@ -1439,7 +1448,8 @@ def test_a_locked_results_file_is_a_clear_error(tmp_path: Path) -> None:
             evaluate(patrols(), 4, 1, store=store)
         said = str(locked.value)
         if "could not open" not in said:  # (locked mid-run: it says how to go on)
-            assert "run the same command again to resume" in said
+            assert "make the same call again to resume" in said
+            assert "run the same command again to resume" in told_on_the_command_line(locked.value)
             assert said.endswith("Games already stored are kept.")
     finally:
         holder.execute("ROLLBACK")
