@@ -408,10 +408,25 @@ def test_a_latin_1_file_is_told_with_the_line_of_its_first_strange_byte(tmp_path
 
 def test_a_list_for_the_other_edition_is_refused(tmp_path: Path) -> None:
     path = army_file(tmp_path, ruleset=BA1)
-    message = str(refused(load_army, path, K47))
+    error = refused(load_army, path, K47)
+    message = str(error)
     assert f"line {line_of(path, 'ruleset:')}" in message and "loaded for" in message
-    assert f"ask for {BA1} (--ruleset {BA1}" in message  # what to do about it
+    # what to do about it, in the caller's words: the parameter to a Python caller (as
+    # load_army and build_matchup take it), the option on the command line
+    assert f"ask for {BA1} (ruleset='{BA1}') with lists" in message and "--" not in message
+    told = told_on_the_command_line(error)
+    assert f"ask for {BA1} (--ruleset {BA1}, or a sweep file's 'ruleset:') with lists" in told
+    done = run_cli("evaluate", "-r", K47, "-a", "army.yaml", "-a", "army.yaml", cwd=tmp_path)
+    assert done.returncode == 2 and f"(--ruleset {BA1}, or a sweep" in done.stderr, done.stderr
     assert load_army(path).ruleset == BA1  # None: the file's own ruleset
+
+
+def told_on_the_command_line(exc: BaseException) -> str:
+    """An error as the command line's entry point tells it."""
+    from kriegsspiel.cli import _told
+
+    assert isinstance(exc, Exception)
+    return _told(exc)
 
 
 def test_army_lists_are_bolt_action_family_only(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ import kriegsspiel
 from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import RandomPlayer, chance_outcome, play
 from kriegsspiel.core.game import CHANCE
-from kriegsspiel.errors import GameDidNotEnd, UsageError
+from kriegsspiel.errors import DataFileError, GameDidNotEnd, UsageError
 from kriegsspiel.rulesets.bolt_action.army import load_army
 from kriegsspiel.rulesets.bolt_action.odds import (
     assault_odds,
@@ -336,6 +336,116 @@ def test_new_game_names_its_parameters_not_the_command_lines_options():
     with pytest.raises(UsageError) as refused:
         kriegsspiel.new_game(armies=["us-tesla-company"])
     assert "give two armies" in str(refused.value) and "--army" not in str(refused.value)
+
+
+def a_rules_copy(folder: Path) -> Path:
+    path = folder / "k47.yaml"
+    assert run_cli("rules", "--ruleset", "konflikt47", "--copy", str(path)).returncode == 0
+    return path
+
+
+def a_k47_list(folder: Path, change: tuple[str, str] = ("", "")) -> Path:
+    from kriegsspiel.rulesets.bolt_action.army import sample_armies
+
+    path = folder / "k47-list.yaml"
+    path.write_text(sample_armies("konflikt47")[0].read_text().replace(*change, 1))
+    return path
+
+
+# build_matchup's refusals (as docs/simulation.md calls it from Python), each in a Python
+# caller's words and as the command line tells them
+SET_UP_REFUSALS = [
+    (
+        "one army",
+        lambda folder: {"armies": ["us-tesla-company"]},
+        "give two armies (army A, then army B: names or files), or none for the samples.",
+        "give two --army options (army A, then army B; from Python, two names or files), or "
+        "none for the samples.",
+    ),
+    (
+        "another edition's shipped list",
+        lambda folder: {"ruleset": "bolt-action-1", "armies": ["us-tesla-company"] * 2},
+        "german-grenadier-platoon); to play it, give ruleset='konflikt47'.",
+        "german-grenadier-platoon); to play it, give --ruleset konflikt47 (in a sweep file, "
+        "ruleset: konflikt47).",
+    ),
+    (
+        "an empty rules file's name",
+        lambda folder: {"rules_file": ""},
+        "rules_file was given an empty name ('')",
+        "--rules-file was given an empty name ('')",
+    ),
+    (
+        "another edition's rules file",
+        lambda folder: {"ruleset": "bolt-action-1", "rules_file": a_rules_copy(folder)},
+        "not of bolt-action-1, the edition the parameter ruleset asks for; give a copy of the "
+        "bolt-action-1 data file, or lists of konflikt47 (ruleset='konflikt47').",
+        "not of bolt-action-1, the edition --ruleset asks for; give a copy of the "
+        "bolt-action-1 data file, or lists of konflikt47 (--ruleset konflikt47).",
+    ),
+    (
+        "another edition's list",
+        lambda folder: {"ruleset": "bolt-action-1", "armies": [a_k47_list(folder)] * 2},
+        "to play it, ask for konflikt47 (ruleset='konflikt47') with lists of that edition",
+        "to play it, ask for konflikt47 (--ruleset konflikt47, or a sweep file's 'ruleset:') "
+        "with lists of that edition",
+    ),
+    (
+        "a weapon not on the shipped chart",
+        lambda folder: {
+            "armies": [a_k47_list(folder, ("weapon: Heavy automatic cannon", "weapon: Ray"))] * 2
+        },
+        "('kriegsspiel army --weapons -r konflikt47' lists it); if the name is on your own "
+        "rules file's, give that file (rules_file=FILE).",
+        "('kriegsspiel army --weapons -r konflikt47' lists it); if the name is on your own "
+        "rules file's, give that file (--rules-file FILE).",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("given", "python", "command_line"),
+    [case[1:] for case in SET_UP_REFUSALS],
+    ids=[case[0] for case in SET_UP_REFUSALS],
+)
+def test_build_matchup_names_its_parameters_and_the_command_line_its_options(
+    tmp_path, given, python, command_line
+):
+    """build_matchup (the loaders of new_game, the environments and the commands) names
+    ruleset, rules_file and the armies as a Python caller gives them; the command line
+    tells the same refusal with its options. new_game says what build_matchup says."""
+    from kriegsspiel.cli import _told
+    from kriegsspiel.errors import KriegsspielError
+    from kriegsspiel.sim.matchup import build_matchup
+
+    asked = {"ruleset": "konflikt47", "scenario": None, "armies": []} | given(tmp_path)
+    with pytest.raises(KriegsspielError) as refused:
+        build_matchup(**asked)
+    said = str(refused.value)
+    assert python in said and "(--" not in said and " --r" not in said, said
+    assert command_line in _told(refused.value)
+    with pytest.raises(KriegsspielError) as again:
+        kriegsspiel.new_game(**asked)
+    assert str(again.value) == said
+
+
+def test_a_command_to_run_in_a_refusal_keeps_its_options_for_a_python_caller(tmp_path):
+    """A command a refusal says to run ("kriegsspiel rules --ruleset konflikt47 --copy
+    FILE", "kriegsspiel army --weapons ... --rules-file k47.yaml") is run on the command
+    line by a Python caller too: its options are not told as parameters (a rewriting of
+    the message's options once made them "ruleset='konflikt47'", "rules_file k47.yaml")."""
+    iron_cross = tmp_path / "ic.yaml"
+    assert run_cli("rules", "--ruleset", "iron-cross", "--copy", str(iron_cross)).returncode == 0
+    with pytest.raises(UsageError) as refused:
+        kriegsspiel.new_game("konflikt47", rules_file=iron_cross)
+    assert str(refused.value).endswith("(kriegsspiel rules --ruleset konflikt47 --copy FILE).")
+    rules = a_rules_copy(tmp_path)
+    army = a_k47_list(tmp_path, ("weapon: Heavy automatic cannon", "weapon: Ray"))
+    with pytest.raises(DataFileError) as refused:
+        kriegsspiel.new_game(armies=[army, army], rules_file=rules)
+    assert f"'kriegsspiel army --weapons -r konflikt47 --rules-file {rules}' lists it" in str(
+        refused.value
+    )
 
 
 def test_every_deliberate_error_is_a_kriegsspiel_error():

@@ -416,7 +416,11 @@ def test_a_lost_scheduler_is_told_as_such_and_the_games_that_finished_are_stored
     message = str(failed.value)
     assert message.startswith(f"lost the connection to the Dask scheduler at {address} (")
     assert "; the games that finished are stored in " in message
-    assert message.endswith("run the same command again to resume.")
+    # how to resume, in the caller's words
+    assert message.endswith("; make the same call again to resume.")
+    assert told_on_the_command_line(failed.value).endswith(
+        "; run the same command again to resume."
+    )
     assert 2 <= stored < 40
     err = capfd.readouterr().err
     assert "Traceback" not in err and "distributed." not in err, err
@@ -1157,11 +1161,20 @@ def test_a_row_damaged_by_hand_is_told_at_its_row_wherever_it_is_read_and_left_a
         rowid = db.execute("SELECT rowid FROM games WHERE game_index = 3").fetchone()[0]
     before = path.read_bytes()
     where = rf"results file {re.escape(str(path))}: row {rowid} of its games \(game 3 of "
-    where += r"matchup \w{8}, run with --seed 9\) is damaged: "
+    where += r"matchup \w{8}, run with run_seed=9\) is damaged: "
     with Store(path) as store:
         with pytest.raises(StoreError, match=where + told) as refused:
             evaluate(patrols(), 4, 9, store=store)
         assert str(refused.value).endswith(
+            "The file is left as it was: move it aside and give another store, or "
+            f"delete that row (with the sqlite3 tool: DELETE FROM games WHERE rowid = {rowid};) "
+            "and make the same call again: it plays that game again."
+        )
+        # the command line tells the run seed, the file and what to do as its own
+        assert re.match(
+            where.replace("run_seed=9", "--seed 9") + told, told_on_the_command_line(refused.value)
+        )
+        assert told_on_the_command_line(refused.value).endswith(
             "The file is left as it was: move it aside and give another --results file, or "
             f"delete that row (with the sqlite3 tool: DELETE FROM games WHERE rowid = {rowid};) "
             "and run the same command again: it plays that game again."
@@ -1435,13 +1448,104 @@ def test_a_locked_results_file_is_a_clear_error(tmp_path: Path) -> None:
             evaluate(patrols(), 4, 1, store=store)
         said = str(locked.value)
         if "could not open" not in said:  # (locked mid-run: it says how to go on)
-            assert "run the same command again to resume" in said
+            assert "make the same call again to resume" in said
+            assert "run the same command again to resume" in told_on_the_command_line(locked.value)
             assert said.endswith("Games already stored are kept.")
     finally:
         holder.execute("ROLLBACK")
         holder.close()
     with Store(path) as store:
         assert len(store.outcomes(patrols(), 1)) == 2
+
+
+def a_file_of_another_program(path: Path) -> None:
+    with closing(sqlite3.connect(path)) as other:
+        other.execute("CREATE TABLE bookmarks (url TEXT)")
+        other.commit()
+
+
+def a_file_locked_mid_run(path: Path) -> None:
+    """A results file another program locks after it is opened: recording the matchup
+    (the run's first write) finds it locked."""
+    Store(path).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with Store(path, timeout=0.1) as store:
+            evaluate(patrols(), 2, 1, store=store)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+# a results file a Store cannot use, and what its advice says to a Python caller and on the
+# command line (the words of each that differ)
+UNUSABLE_STORES = [
+    (
+        "corrupt",
+        lambda path: path.write_bytes(b"not results " * 400) and Store(path),
+        "damaged; move it aside or use another store. It is left as it was.",
+        "damaged; move it aside or use another --results file. It is left as it was.",
+    ),
+    (
+        "another program's",
+        lambda path: a_file_of_another_program(path) or Store(path),
+        "(its tables: bookmarks); it is left untouched. Give another store.",
+        "(its tables: bookmarks); it is left untouched. Give another --results file.",
+    ),
+    (
+        "in no folder",
+        lambda path: Store(path.parent / "no-such-folder" / path.name),
+        "cannot be opened or made there; give Store a path in a folder you can write to.",
+        "cannot be opened or made there; give a --results file in a folder you can write to.",
+    ),
+    (
+        "locked mid-run",
+        a_file_locked_mid_run,
+        "once it is free, make the same call again to resume (or use another store). Games",
+        "once it is free, run the same command again to resume (or use another --results "
+        "file). Games",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("make", "python", "command_line"),
+    [case[1:] for case in UNUSABLE_STORES],
+    ids=[case[0] for case in UNUSABLE_STORES],
+)
+def test_a_store_that_cannot_be_used_gives_its_advice_in_the_callers_words(
+    tmp_path: Path, make: Callable[[Path], object], python: str, command_line: str
+) -> None:
+    """A Python caller opens a Store and calls again; the command line's user gives
+    --results and runs the command again: each is told what to do in their own words."""
+    with pytest.raises(StoreError) as refused:
+        make(tmp_path / "r.sqlite")
+    said = str(refused.value)
+    assert python in said and "--" not in said and "command" not in said
+    assert command_line in told_on_the_command_line(refused.value)
+
+
+def test_a_lost_scheduler_without_a_store_is_told_in_the_callers_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A run whose scheduler goes away with nothing stored: calling evaluate again, or
+    running the command again, starts afresh; each caller is told in their own words."""
+    from kriegsspiel.sim.cluster import SchedulerLost
+
+    def lost(*args: object, **kwargs: object) -> Iterator[GameOutcome]:
+        raise SchedulerLost("tcp://10.0.0.1:8786", "the client is no longer connected")
+        yield  # (a generator, as _run is)
+
+    monkeypatch.setattr(runner, "_run", lost)
+    with pytest.raises(SimulationError) as failed:
+        evaluate(patrols(), 4, 1)
+    assert str(failed.value).endswith(
+        "; nothing was stored (store=None): the same call starts afresh."
+    )
+    assert told_on_the_command_line(failed.value).endswith(
+        "; nothing was stored (--no-store): the same command starts afresh."
+    )
 
 
 def test_a_full_disk_stops_the_run_and_keeps_what_was_stored(tmp_path: Path) -> None:

@@ -291,6 +291,11 @@ def test_a_worker_with_other_code_is_refused_and_stores_none_of_its_games(
     assert "0.2.1+111111111111, this run with " + real in said
     assert "install the same kriegsspiel on every worker" in said and "restart the" in said
     assert "The games that finished are stored" in said
+    # how to go on, in the caller's words (a Python caller makes no command)
+    assert said.endswith("; make the same call again once the code agrees.")
+    from kriegsspiel.cli import _told
+
+    assert _told(told.value).endswith("; run the same command again once the code agrees.")
     with Store(tmp_path / "r.sqlite") as store:
         assert store.count(matchup, 1, 6) == 2  # (the two games of the same code)
 

@@ -39,19 +39,14 @@ def new_game(
     so far, which :func:`replay` (and ``kriegsspiel replay``) re-runs.
     """
     from kriegsspiel.core import arguments
-    from kriegsspiel.core.arguments import in_python_words
-    from kriegsspiel.errors import KriegsspielError
     from kriegsspiel.rulesets.bolt_action.game.recorded import RecordedGame
     from kriegsspiel.sim.matchup import army_list, build_matchup
 
     seed = arguments.seed(seed)
-    try:
-        # (whatever the caller gave: build_matchup refuses what is not two armies by name)
-        given = cast("Sequence[str | Path]", army_list(armies))
-        matchup = build_matchup(ruleset, scenario, given, rules_file=rules_file)
-    except KriegsspielError as refused:  # (told as the parameters, not the command line's)
-        refused.args = (in_python_words(str(refused)), *refused.args[1:])
-        raise
+    # (whatever the caller gave: build_matchup refuses what is not two armies by name, its
+    # refusals naming the parameters, not the command line's options)
+    given = cast("Sequence[str | Path]", army_list(armies))
+    matchup = build_matchup(ruleset, scenario, given, rules_file=rules_file)
     return RecordedGame(matchup, seed)
 
 

@@ -686,13 +686,15 @@ def _passed_over(signum: int, frame: object) -> None:
 def _told(exc: Exception) -> str:
     """An error as the command line tells it: one worded in a Python function's parameters
     (a ParameterError a command has not told with its own options already, a run's
-    SimulationError or StoreError) names the parameters the commands share as their
-    options (:data:`EVERY_COMMAND`), and the results store as --results or --no-store."""
+    SimulationError or StoreError, a set-up's refusal, a list's DataFileError) names the
+    parameters the commands share as their options, the results store as --results or
+    --no-store, and the way to resume as running the same command again
+    (:data:`~kriegsspiel.odds_options.COMMAND_LINE`)."""
     from kriegsspiel.errors import Worded
-    from kriegsspiel.odds_options import EVERY_COMMAND, RUNS
+    from kriegsspiel.odds_options import COMMAND_LINE
 
     if isinstance(exc, Worded):
-        return exc.told_as({**EVERY_COMMAND, **RUNS})
+        return exc.told_as(COMMAND_LINE)
     return str(exc)
 
 

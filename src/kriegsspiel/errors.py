@@ -104,6 +104,13 @@ def names_any(text: str) -> bool:
     return _NAMED.search(text) is not None
 
 
+def as_written(exc: BaseException) -> str:
+    """An error's message as written, its parameters still to be told in the caller's
+    words (a :class:`Worded` error's template): for an error that tells it inside its own
+    (a sweep file's problem at its line), which its caller then tells as it tells its own."""
+    return exc.template if isinstance(exc, Worded) else str(exc)
+
+
 def not_a_distance(parameter: str, value: object) -> ParameterError:
     """The refusal of a range that is no distance (negative, NaN, infinite, not a number),
     in every ruleset's words: "--range must be a distance of 0 or more inches, not -3."."""
@@ -117,10 +124,12 @@ RULES_FILE_WANTED = (
 )
 
 
-def empty_name(option: str, given: str, wanted: str) -> UsageError:
+def empty_name(option: str, given: str, wanted: str) -> ParameterError:
     """The error of an option given an empty name (a path of '' is the current folder:
-    never what was meant): "--resume was given an empty name (''); give ..."."""
-    return UsageError(f"{option} was given an empty name ({given!r}); give {wanted}.")
+    never what was meant): "--resume was given an empty name (''); give ...". ``option``
+    may be a parameter :func:`named` ("rules_file" to a Python caller, "--rules-file" on
+    the command line)."""
+    return ParameterError(f"{option} was given an empty name ({given!r}); give {wanted}.")
 
 
 class GameDidNotEnd(KriegsspielError):
@@ -233,16 +242,24 @@ def _at_its_line(where: str, problem: str) -> str:
     return f"{where}:{found[1]}: {found[2]}"
 
 
-class DataFileError(KriegsspielError):
+class DataFileError(Worded):
     """A rules data file, army list or scenario is malformed; names file, line and field
-    (several problems one a line, counted first, in line order: :func:`problems_in`)."""
+    (several problems one a line, counted first, in line order: :func:`problems_in`).
+    A problem may name the caller's parameters (:func:`named`: "ruleset='konflikt47'" to
+    a Python caller, "--ruleset konflikt47" on the command line): ``problems`` tells them
+    as a Python caller gives them, ``written`` keeps them to be told (:meth:`told_as`)."""
 
     def __init__(self, path: str, problems: list[str]) -> None:
-        self.path, self.problems = path, in_line_order(problems)
-        super().__init__(problems_in(path, problems))
+        self.path, self.written = path, in_line_order(problems)
+        self.problems = [told_as(problem, {}) for problem in self.written]
+        super().__init__(problems_in(path, self.written))
 
     @property
     def in_one_line(self) -> str:
         """The problems in one line ("my.yaml: line 8, ...; line 15, ..."), for an error
-        that tells this one inside its own sentence."""
-        return f"{self.path}: " + "; ".join(self.problems)
+        that tells this one inside its own sentence (in a Python caller's words)."""
+        return self.one_line_told_as({})
+
+    def one_line_told_as(self, options: Mapping[str, str]) -> str:
+        """:attr:`in_one_line`, each parameter told as its option in ``options``."""
+        return told_as(f"{self.path}: " + "; ".join(self.written), options)

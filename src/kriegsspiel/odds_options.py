@@ -18,9 +18,27 @@ EVERY_COMMAND = {
     "workers": "--workers",
 }
 
-# the results store, as a run (evaluate, sweep) names it to a Python caller, which gives
-# evaluate a Store or None, and as the commands take it
-RUNS = {"store=None": "--no-store", "another store": "another --results file"}
+# the results store and a run, as a run (evaluate, sweep) and the store name them to a
+# Python caller, which gives evaluate a Store or None and calls it again to resume, and as
+# the commands take them
+RUNS = {
+    "store=None": "--no-store",
+    "another store": "another --results file",
+    "Store a path": "a --results file",
+    "run_seed": "--seed",
+    "make the same call again": "run the same command again",
+    "the same call": "the same command",
+}
+
+# a game's set-up, as build_matchup (and new_game, the environments) names it to a Python
+# caller and as the commands take it
+SET_UP = {
+    "two armies": "two --army options (army A, then army B; from Python, two names or files)",
+}
+
+# every parameter a command's error may name, as the commands take it (what the command
+# line tells an error with, unless a command has told it with its own options already)
+COMMAND_LINE = EVERY_COMMAND | RUNS | SET_UP
 
 IRON_CROSS_SHOOT = {
     "target": "--target",

@@ -137,7 +137,8 @@ def _check_lists(
     that does not fit is refused, at the scenario's line; sample lists that do not fit are
     said in the verdict line (the scenario may be for smaller forces). Returns the verdict
     line, and what was checked and found sound (for ``--json``)."""
-    from kriegsspiel.errors import KriegsspielError
+    from kriegsspiel.errors import KriegsspielError, Worded
+    from kriegsspiel.odds_options import COMMAND_LINE
 
     if armies:
         matchup = build_matchup(ruleset, str(path), armies, rules_file=rules)
@@ -155,8 +156,10 @@ def _check_lists(
         try:
             matchup = build_matchup(edition, str(path), [], rules_file=rules)
         except KriegsspielError as exc:
-            # (a scenario for smaller forces is no broken file: said, not refused)
-            unfit.append(f"{str(exc).rstrip('.')} (the {edition} sample lists)")
+            # (a scenario for smaller forces is no broken file: said, not refused; in the
+            # command line's words)
+            said = exc.told_as(COMMAND_LINE) if isinstance(exc, Worded) else str(exc)
+            unfit.append(f"{said.rstrip('.')} (the {edition} sample lists)")
             continue
         sound_with.append(
             {

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -160,27 +159,3 @@ _CHECKS: dict[str, Callable[[str, object], object]] = {
     "str": text,
     "str | None": optional_text,
 }
-
-
-# the set-up's loaders (new_game's, the environments') are the command line's, and name its
-# options: (option's words, the parameter's), in order (the OpenSpiel game's parameters are
-# named so too)
-_PYTHON_WORDS = (
-    (
-        r"give two --army options \(army A, then army B; from Python, two names or files\)",
-        "give two armies (army A, then army B: names or files)",
-    ),
-    (r" \(in a sweep file, ruleset: [\w-]+\)", ""),
-    (r"\(--ruleset ([\w-]+), or a sweep file's 'ruleset:'\)", r"(ruleset='\1')"),
-    (r"--ruleset asks", "the parameter ruleset asks"),
-    (r"--ruleset ([\w-]+)", r"ruleset='\1'"),
-    (r"--rules-file", "rules_file"),
-)
-
-
-def in_python_words(message: str) -> str:
-    """A loader's message with the command line's options (``--ruleset``, ``--rules-file``,
-    ``--army``) told as the parameters new_game and the environments take instead."""
-    for option, parameter in _PYTHON_WORDS:
-        message = re.sub(option, parameter, message)
-    return message

@@ -19,11 +19,10 @@ import numpy.typing as npt
 
 from kriegsspiel.ai.players import chance_outcome
 from kriegsspiel.core import arguments
-from kriegsspiel.core.arguments import in_python_words
 from kriegsspiel.core.game import CHANCE, IllegalActionError
 from kriegsspiel.env.encoding import ActionEncoding
 from kriegsspiel.env.observe import Observer, plane_names
-from kriegsspiel.errors import KriegsspielError, UsageError, UsageTypeError
+from kriegsspiel.errors import UsageError, UsageTypeError
 from kriegsspiel.sim import MAX_SEED
 from kriegsspiel.sim.matchup import Matchup, army_list, build_matchup, set_up_game
 
@@ -67,12 +66,9 @@ class Setup:
         takes them; ``ruleset`` None, as :func:`kriegsspiel.new_game` takes it: the
         edition the armies are for, or the rules file's, else konflikt47."""
         given = army_list(armies)  # (anything but a list of them is refused by name)
-        try:
-            matchup = build_matchup(ruleset, scenario, given, rules_file=rules_file)  # type: ignore[arg-type]
-            game = set_up_game(matchup, 0)
-        except KriegsspielError as refused:  # (told as the command line's options)
-            refused.args = (in_python_words(str(refused)), *refused.args[1:])
-            raise
+        # (its refusals name the parameters, as the environments take them too)
+        matchup = build_matchup(ruleset, scenario, given, rules_file=rules_file)  # type: ignore[arg-type]
+        game = set_up_game(matchup, 0)
         encoding = ActionEncoding.of(game, cell, planes=len(plane_names(game)))
         return cls(matchup, encoding, Observer(game, encoding))
 

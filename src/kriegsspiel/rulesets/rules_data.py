@@ -17,7 +17,7 @@ from typing import Any, Self
 from pydantic import AfterValidator, PrivateAttr
 
 from kriegsspiel.core.datafile import Strict
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import ParameterError, named
 
 _FAMILY = "bolt-action family"  # (a layout, not a ruleset: told by tables alone)
 #: The rulesets by their short names, as a message names them.
@@ -164,7 +164,8 @@ def other_data(
     """Refuse a rules file ``label`` (its ``text``; the file ``path``, if ``label`` is more
     than its name: "--rules-file k47.yaml") that is another layout's data than ``wanted``'s
     (a UsageError naming whose it is, at the line that tells it), with what to give
-    instead: ``--ruleset`` of its own ruleset if that is one of ``may_ask``, else (after
+    instead: the parameter ``ruleset`` (``--ruleset``; :func:`~kriegsspiel.errors.named`)
+    of its own ruleset if that is one of ``may_ask``, else (after
     ``asked_by`` ``may_ask``: "'odds morale' is for konflikt47 and bolt-action-1") a copy
     of ``wanted``'s data. Another edition of the Bolt Action family is the callers' own
     check (it says which option or list names which edition): :func:`other_edition`."""
@@ -175,10 +176,15 @@ def other_data(
     could = [r for r in (BOLT_ACTION_FAMILY if owner == _FAMILY else (owner,)) if r in may_ask]
     advice = copy_hint(wanted)
     if could:
-        advice = f"give --ruleset {' or '.join(could)}, or {advice.removeprefix('give ')}"
+        ask = named(
+            "ruleset",
+            shown=" or ".join(could),
+            python="ruleset=" + " or ".join(repr(ruleset) for ruleset in could),
+        )
+        advice = f"give {ask}, or {advice.removeprefix('give ')}"
     elif asked_by is not None and may_ask:
         advice = f"{asked_by} {' and '.join(may_ask)}: {advice}"
-    raise UsageError(f"{label} is {found.told(path or label)}, not of {wanted}; {advice}.")
+    raise ParameterError(f"{label} is {found.told(path or label)}, not of {wanted}; {advice}.")
 
 
 def other_edition(label: str, path: str, text: str, wanted: str, asked: str) -> str | None:

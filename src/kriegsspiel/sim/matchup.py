@@ -224,10 +224,15 @@ def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = No
         current = next((r for r in GAME_RULESETS if sample_armies(r) == samples), None)
         for other in GAME_RULESETS:
             if other != current and any(is_named(given, p) for p in sample_armies(other)):
-                raise UsageError(
+                ask = named(
+                    "ruleset",
+                    shown=f"{other} (in a sweep file, ruleset: {other})",
+                    python=f"ruleset={other!r}",
+                )
+                raise ParameterError(
                     f"army {given!r} is a shipped {other} list, but this matchup is played "
                     f"under {current or 'another ruleset'} (its shipped lists: {names}); to "
-                    f"play it, give --ruleset {other} (in a sweep file, ruleset: {other})."
+                    f"play it, give {ask}."
                 )
     for path in places:
         for suffix in (".yaml", ".yml"):
@@ -361,7 +366,7 @@ def read_rules(given: str, base: Path | None = None) -> Source:
     from kriegsspiel.core.datafile import read_yaml_text
 
     if not given.strip():  # (Path("") is the current folder: not what was meant)
-        raise empty_name("--rules-file", given, RULES_FILE_WANTED)
+        raise empty_name(named("rules_file"), given, RULES_FILE_WANTED)
     places = ([base / given] if base else []) + [Path(given)]
     # the first file there; else the first thing there at all (a folder, a link to nothing:
     # told as such, not as a file missing from the current folder)
@@ -395,7 +400,8 @@ def check_rules(
     from kriegsspiel.rulesets.bolt_action.edition import rules_for
     from kriegsspiel.rulesets.rules_data import other_data, other_edition
 
-    label = f"this file ({rules.label})" if sweep else f"--rules-file {rules.label}"
+    given = named("rules_file", shown=rules.label, python=f"rules_file {rules.label}")
+    label = f"this file ({rules.label})" if sweep else given
     other_data(
         label,
         rules.text,
@@ -404,13 +410,17 @@ def check_rules(
         asked_by="games are played by",
         path=rules.label,
     )
-    named = rules_edition(rules)
+    edition = rules_edition(rules)
     this = label if sweep else f"{label}: this file"
     said = other_edition(this, rules.label, rules.text, ruleset, asked)
-    if said is not None and named is not None:
-        ask = f"ruleset: {named}" if sweep else f"--ruleset {named}"
-        raise UsageError(
-            f"{said}; give a copy of the {ruleset} data file, or lists of {named} ({ask})."
+    if said is not None and edition is not None:
+        ask = (
+            f"ruleset: {edition}"
+            if sweep
+            else named("ruleset", shown=edition, python=f"ruleset={edition!r}")
+        )
+        raise ParameterError(
+            f"{said}; give a copy of the {ruleset} data file, or lists of {edition} ({ask})."
         )
     rules_for(ruleset, rules.label, rules.text)
 
@@ -462,7 +472,7 @@ def build_matchup(
             f"not {rules_file!r}.",
         )
     rules = rules_file if isinstance(rules_file, Source | None) else read_rules(str(rules_file))
-    asked = "the edition --ruleset asks for"
+    asked = f"the edition {named('ruleset', python='the parameter ruleset')} asks for"
     if ruleset is None:
         ruleset = lists_ruleset([str(army) for army in armies], base, rules)
         asked = "the edition the lists are for" if armies else "the edition asked for"
@@ -490,9 +500,9 @@ def build_matchup(
             )
         )
     if len(given) not in (0, 2):
-        raise UsageError(
-            "give two --army options (army A, then army B; from Python, two names or files), "
-            "or none for the samples."
+        raise ParameterError(
+            f"give {named('two armies', python='two armies (army A, then army B: names or files)')}"
+            ", or none for the samples."
         )
     chosen = read_scenario(scenario, base)
     samples = sample_armies(ruleset)

@@ -30,7 +30,7 @@ from kriegsspiel.sim.executors import InProcess, interrupts_held, local_pool, st
 from kriegsspiel.sim.matchup import Matchup
 from kriegsspiel.sim.outcome import BatchFailed, GameOutcome, OtherCode, play_batch
 from kriegsspiel.sim.stats import percentage_points, plain, wilson, within_precision
-from kriegsspiel.sim.store import Store, StoreError
+from kriegsspiel.sim.store import AGAIN, Store, StoreError
 from kriegsspiel.sim.tally import DAMAGE_LEFT_OUT, Tally, side_favoured
 
 MAX_RESTARTS = 3
@@ -53,8 +53,8 @@ MANAGER_WAIT = 5.0  # seconds a broken pool's manager thread gets to end (it end
 
 class SimulationError(Worded):
     """A game failed, or the workers kept dying; finished games are kept. Worded for each
-    caller: "workers=1", "store=None" to a Python caller, "--workers 1", "--no-store" on the
-    command line."""
+    caller: "workers=1", "store=None", "make the same call again" to a Python caller;
+    "--workers 1", "--no-store", "run the same command again" on the command line."""
 
 
 class Interrupted(KriegsspielError):
@@ -305,10 +305,10 @@ def evaluate(
         raise
     except SchedulerLost as lost:
         kept = (
-            f"the games that finished are stored in {store.path}; run the same command again "
-            "to resume"
+            f"the games that finished are stored in {store.path}; {AGAIN} to resume"
             if store is not None
-            else f"nothing was stored ({named('store=None')}): the same command starts afresh"
+            else f"nothing was stored ({named('store=None')}): {named('the same call')} starts "
+            "afresh"
         )
         raise SimulationError(f"{lost}; {kept}.") from None
     finally:
@@ -742,7 +742,7 @@ def _other_code(exc: OtherCode, finished_games: int, kept: str) -> SimulationErr
         "install the same kriegsspiel on every worker as here (pip install 'kriegsspiel[dask]', "
         "or pip install -e '.[dask]' from a checkout, of the same source) and restart the workers: a running worker keeps the code it "
         "started with. On this machine, the installed files changed during the run. "
-        f"{kept}; run the same command again once the code agrees."
+        f"{kept}; {AGAIN} once the code agrees."
     )
 
 

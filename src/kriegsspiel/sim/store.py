@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from kriegsspiel.errors import UsageError, Worded
+from kriegsspiel.errors import UsageError, Worded, named
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import DEPLOYMENTS, LIST_ORDER
 from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.matchup import DEPLOYED, Matchup
@@ -111,7 +111,15 @@ UNIT_COLUMNS = ["army", "list", "side", "slot", "name", "points", "survived", "d
 
 
 class StoreError(Worded):
-    """The results file cannot be used: corrupt, locked, full or not ours."""
+    """The results file cannot be used: corrupt, locked, full or not ours. Its advice is
+    worded for each caller: "another store", "make the same call again" to a Python
+    caller; "another --results file", "run the same command again" on the command line."""
+
+
+# the store and its run, as their errors name them to a Python caller (the command line
+# tells them as its own: odds_options.RUNS)
+ANOTHER = named("another store")  # "another --results file"
+AGAIN = named("make the same call again")  # "run the same command again"
 
 
 class _DamagedRow(ValueError):
@@ -290,7 +298,7 @@ def _cannot_write(path: Path) -> str:
     if not stuck:
         return (
             "it cannot be written (it or its folder is read-only); make it writable or give "
-            "another --results file"
+            f"{ANOTHER}"
         )
     wal = _beside(path)[0]
     names, them = " and ".join(str(p) for p in stuck), "them" if len(stuck) > 1 else "it"
@@ -301,7 +309,7 @@ def _cannot_write(path: Path) -> str:
         )
     else:
         do = f"remove {them} (no game is lost: {wal.name} is empty or not there)"
-    return f"SQLite's files beside it cannot be written: {names}; {do}, then run the same command again"
+    return f"SQLite's files beside it cannot be written: {names}; {do}, then {AGAIN}"
 
 
 def _open_to_read(path: Path, timeout: float) -> sqlite3.Connection:
@@ -437,21 +445,21 @@ class Store:
         if found is not None and found != str(SCHEMA_VERSION):
             raise StoreError(
                 f"{self.path} holds results in format {found}; this kriegsspiel reads "
-                f"format {SCHEMA_VERSION}. It is left as it was; use another --results file."
+                f"format {SCHEMA_VERSION}. It is left as it was; use {ANOTHER}."
             )
         unlike = _unlike_ours(layout)
         if unlike:
             raise StoreError(
                 f"{self.path} holds kriegsspiel results in another layout than this "
                 f"kriegsspiel reads ({unlike}: another version made it); it is left as it "
-                "was. Give another --results file, or read it with the version that made it."
+                f"was. Give {ANOTHER}, or read it with the version that made it."
             )
         return False, marked == APPLICATION_ID
 
     def _refuse(self, holds: str) -> None:
         raise StoreError(
             f"{self.path} is not a kriegsspiel results file ({holds}); it is left "
-            "untouched. Give another --results file."
+            f"untouched. Give {ANOTHER}."
         )
 
     def __enter__(self) -> Store:
@@ -500,27 +508,27 @@ class Store:
             text = str(exc)
             name = getattr(exc, "sqlite_errorname", "") or ""  # e.g. SQLITE_IOERR_WRITE
             if _held_by_another(exc) and doing == "open":
-                why = "it is locked by another program (another kriegsspiel run?); wait or use another --results file"
+                why = f"it is locked by another program (another kriegsspiel run?); wait or use {ANOTHER}"
             elif _held_by_another(exc):  # (mid-run: what is stored is kept, and resumes)
-                why = "it is locked by another program (another kriegsspiel run?); once it is free, run the same command again to resume (or use another --results file)"
+                why = f"it is locked by another program (another kriegsspiel run?); once it is free, {AGAIN} to resume (or use {ANOTHER})"
             elif name.startswith("SQLITE_READONLY"):
                 why = _cannot_write(self.path)
             elif name == "SQLITE_FULL" or "full" in text:
-                why = "the disk is full; free some space and run the same command again to resume"
+                why = f"the disk is full; free some space and {AGAIN} to resume"
             elif name in ("SQLITE_IOERR_READ", "SQLITE_IOERR_SHORT_READ"):
-                why = f"could not read from the disk (a device error): {text} ({name}); run the same command again to resume"
+                why = f"could not read from the disk (a device error): {text} ({name}); {AGAIN} to resume"
             elif name.startswith("SQLITE_IOERR"):  # (ENOSPC alone is told as SQLITE_FULL)
-                why = f"could not write to the disk (a quota, a file-size limit or a device error): {text} ({name}); run the same command again to resume"
+                why = f"could not write to the disk (a quota, a file-size limit or a device error): {text} ({name}); {AGAIN} to resume"
             elif "not a database" in text or "malformed" in text:
-                why = "it is not a kriegsspiel results file or it is damaged; move it aside or use another --results file"
+                why = f"it is not a kriegsspiel results file or it is damaged; move it aside or use {ANOTHER}"
             elif (
                 "unable to open" in text
                 and self.path.is_file()
                 and not os.access(self.path, os.R_OK)
             ):
-                why = "it cannot be read (no permission); make it readable, or give another --results file"
+                why = f"it cannot be read (no permission); make it readable, or give {ANOTHER}"
             elif "unable to open" in text:
-                why = "it cannot be opened or made there; give a --results file in a folder you can write to"
+                why = f"it cannot be opened or made there; give {named('Store a path')} in a folder you can write to"
             else:
                 why = text
             if doing != "open":
@@ -652,15 +660,15 @@ class Store:
         run_seed: object,
         index: object,
         what: str,
-        then: str = "run the same command again: it plays that game again",
+        then: str = f"{AGAIN}: it plays that game again",
     ) -> StoreError:
         """The error of a stored game's row that kriegsspiel did not write so (changed by
         hand or by another program): which row and game, what is wrong, what to do."""
         by = "" if code == code_version() else f", stored by code {code}"
         return StoreError(
             f"results file {self.path}: row {rowid} of its games (game {_told(index)} of "
-            f"matchup {matchup[:8]}, run with --seed {_told(run_seed)}{by}) is damaged: {what}. The file "
-            "is left as it was: move it aside and give another --results file, or delete "
+            f"matchup {matchup[:8]}, run with {named('run_seed', shown=_told(run_seed))}{by}) is "
+            f"damaged: {what}. The file is left as it was: move it aside and give {ANOTHER}, or delete "
             f"that row (with the sqlite3 tool: DELETE FROM games WHERE rowid = {rowid};) and "
             f"{then}."
         )
@@ -692,7 +700,7 @@ class Store:
         try:
             _game(row[:9])
             what = (
-                f"its run seed (--seed) is {_told(row[11])}, not a whole number"
+                f"its run seed ({named('run_seed')}) is {_told(row[11])}, not a whole number"
                 if type(row[11]) is not int
                 else "it is not a game as kriegsspiel stores one"
             )
@@ -837,7 +845,9 @@ class Store:
         try:
             _check_columns(row[12:21])
             if type(row[11]) is not int:
-                raise _DamagedRow(f"its run seed (--seed) is {_told(row[11])}, not a whole number")
+                raise _DamagedRow(
+                    f"its run seed ({named('run_seed')}) is {_told(row[11])}, not a whole number"
+                )
             units = loaded_units(row[20])
             units_from_rows(units)
         except ValueError as exc:  # (_DamagedRow, or the units')

@@ -18,7 +18,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from kriegsspiel.ai.players import SPEC_EXAMPLE, parse_players
 from kriegsspiel.core.datafile import Name, Strict, WholeNumber, load_yaml, problem_at, yaml_data
-from kriegsspiel.errors import DataFileError, UsageError
+from kriegsspiel.errors import DataFileError, UsageError, as_written
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import check_deployment
 from kriegsspiel.sim import MAX_GAMES, MAX_SEED
 from kriegsspiel.sim.matchup import (
@@ -253,7 +253,7 @@ def load_sweep(given: str, lists_to: str | None = None, deployment: str | None =
         try:
             ruleset = game_ruleset(spec.ruleset)
         except UsageError as exc:
-            raise field_at("ruleset")(str(exc)) from None
+            raise field_at("ruleset")(as_written(exc)) from None
 
     def looked_for() -> str:
         """Where a file the sweep file names is looked for."""
@@ -273,14 +273,14 @@ def load_sweep(given: str, lists_to: str | None = None, deployment: str | None =
         try:
             rules = read_rules(spec.rules_file, base)
         except DataFileError as exc:  # (none there, a folder: told at the sweep file's line)
-            said = "; ".join(exc.problems)
+            said = "; ".join(exc.written)
             raise field_at("rules_file")(
                 f"the rules file {spec.rules_file!r} {said}.{looked_for()}"
             ) from None
         try:  # (a broken rules file is told at its own lines)
             check_rules(ruleset, rules, "the sweep file's ruleset", sweep=True)
         except UsageError as exc:
-            raise field_at("rules_file")(str(exc)) from None
+            raise field_at("rules_file")(as_written(exc)) from None
     # each scenario read and checked on its own: whether the sweep's lists fit it (and its
     # terrain the rules file) is checked cell by cell below, with the lists it is played by
     scenarios: list[Source] = []
@@ -290,7 +290,7 @@ def load_sweep(given: str, lists_to: str | None = None, deployment: str | None =
             scenarios.append(read_scenario(scenario, base))
             parse_scenario(scenarios[-1].text, scenarios[-1].label)
         except UsageError as exc:
-            raise field_at(*told)(str(exc)) from None
+            raise field_at(*told)(as_written(exc)) from None
         first = next(i for i, s in enumerate(scenarios) if s.digest == scenarios[-1].digest)
         if first != number:
             raise field_at(*told)(f"the same scenario as scenario.{first}: give each scenario once")
@@ -304,7 +304,7 @@ def load_sweep(given: str, lists_to: str | None = None, deployment: str | None =
             return read_source("army", name, samples, base)
         except UsageError as exc:
             a_file = "/" in name or name.lower().endswith((".yaml", ".yml"))
-            raise field_at(*loc)(f"{exc}{looked_for() if a_file else ''}") from None
+            raise field_at(*loc)(f"{as_written(exc)}{looked_for() if a_file else ''}") from None
 
     named: dict[str, int] = {}
     for number, variant in enumerate(spec.variants):
@@ -490,13 +490,13 @@ def _in_the_sweep(
     (the list they were brought into is made by the sweep, so its lines are nowhere to be
     seen); ``brought``: each such unit's place in the list, and in the variant."""
     told = []
-    for problem in exc.problems:
+    for problem in exc.written:  # (its parameters told as the sweep's caller tells them)
         found = re.match(r"(?:line \d+, )?field units\.(\d+)(?:\.(\S+))?: (.*)", problem)
         if found is None or int(found[1]) not in brought:
             # (the made list's lines are nowhere to be seen: its fields are named alone; its
             # points are the sum the sweep made, wrong only through a unit told elsewhere)
             alone = re.sub(r"^line \d+, ", "", problem)
-            if not (alone.startswith("field points:") and len(exc.problems) > 1):
+            if not (alone.startswith("field points:") and len(exc.written) > 1):
                 told.append(f"in the list variants.{number} makes: {alone}")
             continue
         inner = found[2] or ""

@@ -50,7 +50,7 @@ from kriegsspiel.core.datafile import (
     load_yaml,
     parse_yaml,
 )
-from kriegsspiel.errors import DataFileError, UnknownNameError, UsageError
+from kriegsspiel.errors import DataFileError, UnknownNameError, UsageError, named
 from kriegsspiel.rulesets import RULESETS, check_ruleset
 from kriegsspiel.rulesets.bolt_action.data import OfficerRank, QualityName, Weapon
 from kriegsspiel.rulesets.bolt_action.edition import (
@@ -175,7 +175,7 @@ def _which_chart(rules: Rules, chart: str, weapon: str | None = None) -> str:
     if rules.rules_file is None:
         return (
             f" The list was checked against the shipped {chart} ('{lists}' lists it); if the "
-            "name is on your own rules file's, give that file (--rules-file FILE)."
+            f"name is on your own rules file's, give that file ({named('rules_file', shown='FILE')})."
         )
     told = f" The list was checked against the {chart} of the rules file {rules.rules_file}"
     if weapon is not None:
@@ -634,11 +634,17 @@ class ArmyList(Strict):
     def _as_loaded(cls, ruleset: str) -> str:
         loading = _LOADING.get()
         if loading is not None and loading.ruleset not in (None, ruleset):
+            # the parameter ruleset: "--ruleset konflikt47, or a sweep file's 'ruleset:'" on
+            # the command line, "ruleset='konflikt47'" to a Python caller
+            ask = named(
+                "ruleset",
+                shown=f"{ruleset}, or a sweep file's 'ruleset:'",
+                python=f"ruleset={ruleset!r}",
+            )
             raise _problem(
                 f"this list is for {RULESETS[ruleset]} ({ruleset}), but it was loaded for "
                 f"{RULESETS[loading.ruleset]} ({loading.ruleset}); to play it, ask for "
-                f"{ruleset} (--ruleset {ruleset}, or a sweep file's 'ruleset:') with lists "
-                "of that edition"
+                f"{ruleset} ({ask}) with lists of that edition"
             )
         return ruleset
 
