@@ -718,15 +718,15 @@ def _with_feature(tmp_path: Path, name: str, category: str, polygon: str) -> Pat
     ("name", "category", "polygon", "field", "said"),
     [
         ("Farmhouse", "rough ground", "[[30, 20], [40, 20], [40, 30], [30, 30]]",
-         "terrain.1.name", "terrain 0 is also named 'Farmhouse': give each terrain feature a "
-         "name of its own"),
+         "terrain.1.name", "terrain.0 and terrain.1 are both named 'Farmhouse': give each "
+         "terrain feature a name of its own"),
         ("Farmhouse", "building", FARMHOUSE,
-         "terrain.1", "terrain 1 ('Farmhouse') is terrain 0 ('Farmhouse') again: the same "
+         "terrain.1", "terrain.1 ('Farmhouse') is terrain.0 ('Farmhouse') again: the same "
          "feature, defined twice; give each feature once"),
-        ("Farm", "building", FARMHOUSE, "terrain.1", "terrain 1 ('Farm') is terrain 0 "
+        ("Farm", "building", FARMHOUSE, "terrain.1", "terrain.1 ('Farm') is terrain.0 "
          "('Farmhouse') again as 'Farm': the same feature, defined twice"),
         ("Barn", "Building", "[[15, 15], [25, 15], [25, 25], [15, 25]]", "terrain.1.polygon",
-         "the building 'Barn' overlaps the building 'Farmhouse' (terrain 0) by 25 square "
+         "the building 'Barn' overlaps the building 'Farmhouse' (terrain.0) by 25 square "
          "inches: two buildings cannot stand on the same ground"),
     ],
 )  # fmt: skip
@@ -1191,11 +1191,11 @@ def test_two_units_of_one_name_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "twins.yaml"
     path.write_text(text.replace(f"- name: {names[1]}\n", f"- name: {names[0]}\n", 1))
     message = str(refused(load_army, path, K47))
-    assert f"the list's units 1 and 2 are both named '{names[0]}': give each unit a name" in message
+    assert f"units.0 and units.1 are both named '{names[0]}': give each unit a name" in message
     # told at the second unit's name, not the 'units:' line (as once)
     second = text.splitlines().index(f"  - name: {names[1]}") + 1
-    assert f"line {second}, field units.1.name: the list's units 1 and 2" in message
+    assert f"line {second}, field units.1.name: units.0 and units.1" in message
     # a third of the name is told too, as the first's second twin (not of the second)
     third = text.replace(f"- name: {names[2]}\n", f"- name: {names[0]}\n", 1)
     path.write_text(third.replace(f"- name: {names[1]}\n", "- name: Other\n", 1))
-    assert "the list's units 1 and 3 are both named" in str(refused(load_army, path, K47))
+    assert "units.0 and units.2 are both named" in str(refused(load_army, path, K47))

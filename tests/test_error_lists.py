@@ -145,9 +145,9 @@ def test_a_rules_file_with_two_mistakes_is_told_them_one_a_line(tmp_path: Path) 
     assert result.returncode == 2 and "Traceback" not in result.stderr
     morale, moral, advance = told_lines(result.stderr, Path("house.yaml"), 3)
     quality = next(i for i, line in enumerate(lines) if "moral: 9" in line) + 1
-    assert (
-        morale
-        == f"  - house.yaml:{quality}: field quality.rows.1.morale: missing: it must be given here"
+    assert morale == (
+        f"  - house.yaml:{quality}: field quality.rows.1.morale: missing: it must be given here; "
+        "give a whole number"
     )
     assert moral.startswith(f"  - house.yaml:{quality}: field quality.rows.1.moral: there is no")
     assert "(did you mean morale?)" in moral

@@ -206,6 +206,16 @@ ROWS = [
         "total 10 superficial, 11+ full, 13+ massive (rules file cited.yaml)",
     ),
     (
+        # the damage results' dice (the designer probe: the reasoning never said them)
+        ("  superficial: D6-3", "  superficial: D6-2"),
+        ["odds", "shoot", "--weapon", "bazooka", "--range", "10", "--target", "medium tank"],
+        "damage",
+        "total 9 superficial, 10+ full, 12+ massive; the damage results roll D6-3 for "
+        "superficial, D6 for full, 2 x D6 for massive",
+        "total 9 superficial, 10+ full, 12+ massive; the damage results roll D6-2 (rules "
+        "file cited.yaml) for superficial, D6 for full, 2 x D6 for massive",
+    ),
+    (
         ("    - {he: 2D6, pins: D3, pen: 3}", "    - {he: 2D6, pins: D6, pen: 3}"),
         ["odds", "shoot", "--weapon", "medium howitzer", "--range", "30"],
         "hits",

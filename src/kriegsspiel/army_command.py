@@ -117,7 +117,7 @@ def _show_charts(
     if rules_file is not None:
         house = read_rules(rules_file)
         editions = [editions[0] if ruleset else lists_ruleset([], None, house)]
-        check_rules(editions[0], house, "the edition --ruleset asks for")  # (and read it)
+        check_rules(editions[0], house, "the edition --ruleset asks for", charts=True)
     shown = []
     for edition in editions:
         rules = rules_for(edition) if house is None else rules_for(edition, house.label, house.text)

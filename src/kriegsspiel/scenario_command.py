@@ -11,7 +11,7 @@ from rich.console import Console
 
 from kriegsspiel.core.names import counted
 from kriegsspiel.core.scenario import Scenario, load_scenario, sample_scenarios
-from kriegsspiel.errors import RULES_FILE_WANTED, UsageError, empty_name
+from kriegsspiel.errors import RULES_FILE_WANTED, DataFileError, UsageError, empty_name
 from kriegsspiel.outfiles import (
     SVG_KIND,
     check_copy,
@@ -92,6 +92,7 @@ def run_scenario(
             check_rules(ruleset, rules, asked)
     editions = [ruleset] if ruleset else list(GAME_RULESETS)
     taken = _check_terrain(path, scenario, editions, rules)  # (the editions that take it)
+    _check_zones(path, scenario, taken, rules)
     err = Console(stderr=True, highlight=False)
     warnings = _warnings(path, scenario)
     for warning in warnings:
@@ -226,6 +227,26 @@ def _crowding(matchup: Matchup) -> str:
         "real table the models would overlap; make the zones larger, or field fewer "
         "vehicles)."
     )
+
+
+def _check_zones(path: Path, scenario: Scenario, editions: list[str], rules: Source | None) -> None:
+    """Refuse, at its line, a deployment zone lying wholly on ground no unit sets up on (a
+    building, or ground impassable to all) by every edition's terrain table that takes the
+    scenario: no list, of any size, can set up there, so the scenario is no sound one."""
+    from kriegsspiel.core.datafile import problem_at
+    from kriegsspiel.rulesets.bolt_action import rules_for
+    from kriegsspiel.rulesets.bolt_action.game.deployment import barren_zones, table_feature
+
+    house = (None, None) if rules is None else (rules.label, rules.text)
+    features = [table_feature(f) for f in scenario.terrain]
+    found = [
+        barren_zones(rules_for(game_ruleset(e), *house), features, scenario.deployment)
+        for e in editions
+    ]
+    if found and all(found):
+        text = path.read_text(encoding="utf-8")
+        told = [problem_at(text, ("deployment", index), why) for index, why in found[0]]
+        raise DataFileError(str(path), told)
 
 
 def _check_terrain(

@@ -5,13 +5,14 @@ from __future__ import annotations
 import datetime
 import difflib
 import errno
+import json
 import os
 import re
 import types
 import unicodedata
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin
 
 import yaml
 from pydantic import (
@@ -268,6 +269,16 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
     try:
         data: Any = yaml_data(text)
     except yaml.YAMLError as exc:
+        kind = other_format(text)
+        if kind is not None:
+            wanted: str = getattr(model, "file_kind", "file")
+            raise DataFileError(
+                name,
+                [
+                    f"this does not look like {_a(wanted)}: it looks like {kind}; was another "
+                    "kind of file given?"
+                ],
+            ) from None
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
         begun = getattr(exc, "context_mark", None)  # where YAML began reading what broke
@@ -284,7 +295,10 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
                 f"line {mark.line + 1} (or line {begun.line + 1}, where YAML began reading it): "
             )
         problem = getattr(exc, "problem", None) or str(exc)
-        raise DataFileError(name, [f"{where}not valid YAML ({problem})"]) from None
+        hint = ""
+        if mark is not None and problem.startswith("mapping values are not allowed"):
+            hint = _colon_hint(text, mark.line)
+        raise DataFileError(name, [f"{where}not valid YAML ({problem}){hint}"]) from None
     if data is None:
         raise DataFileError(name, ["the file is empty; expected a mapping of fields"])
     what: str = getattr(model, "file_kind", "file")
@@ -317,6 +331,76 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
                 ],
             ) from None
         raise DataFileError(name, problems(exc, line, model)) from None
+
+
+def other_format(text: str) -> str | None:
+    """What ``text`` plainly is, when it is a kind of file kriegsspiel writes or reads other
+    than YAML's data: "a kriegsspiel game record (lines of JSON)", "an SVG drawing", "a web
+    page (HTML)"; None
+    when it is none of these (a broken YAML file, told by its parser)."""
+    start = text.lstrip("\ufeff \t\r\n")[:2000].lower()
+    if start.startswith("<"):
+        if "<svg" in start:
+            return "an SVG drawing"
+        return "a web page (HTML)" if "<html" in start else "an XML file"
+    first = start.split("\n", 1)[0]
+    if first.startswith("{"):
+        try:
+            header = json.loads(text.lstrip("\ufeff \t\r\n").split("\n", 1)[0])
+        except (ValueError, RecursionError):
+            header = None
+        if isinstance(header, dict):
+            if str(header.get("format", "")).startswith("kriegsspiel-record"):
+                return "a kriegsspiel game record (lines of JSON, as 'play --record' writes)"
+            return "a file of JSON"
+    return None
+
+
+def data_kind(data: Any) -> str | None:
+    """What YAML ``data`` is by its fields: "an army list" (``units``), "a scenario"
+    (``deployment``), "a rules data file" (a ``ruleset`` and tables); None if none of these."""
+    if not isinstance(data, dict):
+        return None
+    if "units" in data:
+        return "an army list"
+    if "deployment" in data:
+        return "a scenario"
+    return "a rules data file" if "ruleset" in data and len(data) > 3 else None
+
+
+def _colon_hint(text: str, line: int) -> str:
+    """Why YAML found a ": " where no field may begin, on the 0-based ``line``, said plainly:
+    the line is indented past the one above it (YAML reads it as more of that line's text),
+    or a text holds ": " unquoted (YAML reads what follows as another field). Told with
+    the line as it would be right where it can be; empty if the line is neither."""
+    lines = text.splitlines()
+    if not 0 <= line < len(lines):
+        return ""
+    here = lines[line]
+    above = [k for k in range(line - 1, -1, -1) if lines[k].strip()[:1] not in ("", "#")]
+    if above:
+        before = lines[above[0]]
+        deeper = len(here) - len(here.lstrip(" ")) > len(before) - len(before.lstrip(" "))
+        opened = before.split(" #", 1)[0].rstrip().endswith((":", "-", "|", ">"))
+        if deeper and not opened and ": " in before:
+            return (
+                f": line {line + 1} is indented further than line {above[0] + 1} above it, so "
+                f"YAML reads it as more of that line's text; indent it as line {above[0] + 1} "
+                "is (a field of the same mapping starts where the one above it starts)"
+            )
+    key, colon, value = here.strip().partition(": ")
+    value = value.split(" #", 1)[0].strip()
+    plain = re.fullmatch(r"(- )?[A-Za-z_][\w -]*", key) and value[:1] not in ("{", "[", '"', "'")
+    if colon and plain and (": " in value or value.endswith(":")):
+        written = f"{key}: {json.dumps(value, ensure_ascii=False)}"
+        return (
+            ': a text holding ": " must be in quotes, or YAML reads what follows it as '
+            f"another field; write line {line + 1} as {written}"
+        )
+    return (
+        ': a text holding ": " must be in quotes, or YAML reads what follows it as another '
+        "field; or is this line indented wrong?"
+    )
 
 
 def _first_of_block_above(text: str, line: int) -> tuple[int, str] | None:
@@ -393,7 +477,8 @@ def problems(
             told = _PATTERNS.get(pattern, f"of the form this field takes (the pattern {pattern})")
             message = f"{_shown(error['input'])} is not {told}"
         elif error["type"] == "missing":  # (pydantic: "Field required")
-            message = "missing: it must be given here"
+            wanted = _wanted_at(model, loc) if model is not None else None
+            message = "missing: it must be given here" + (f"; give {wanted}" if wanted else "")
         elif error["type"] in _BOUND:  # (pydantic: "Input should be greater than ...")
             bound = _BOUND[error["type"]].format(*map(_plain, error["ctx"].values()))
             message = f"must be {bound} (not {error['input']!r})"
@@ -560,6 +645,36 @@ def _unknown_field(name: str, known: list[str]) -> str:
     near = difflib.get_close_matches(name, known, n=1)
     hint = f" (did you mean {near[0]}?)" if near else ""
     return f"there is no such field here{hint}; the fields here are {', '.join(known)}"
+
+
+def _wanted_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> str | None:
+    """What the field at ``loc`` of ``model`` takes, as a wrong value of it is told: its
+    choices ("'infantry', 'artillery', 'team' or 'vehicle'") or its kind ("a whole number");
+    None when that cannot be said simply (a field of several kinds)."""
+    owner = _model_at(model, loc[:-1]) if loc else None
+    if owner is None or not isinstance(loc[-1], str):
+        return None
+    info = next(
+        (f for n, f in owner.model_fields.items() if loc[-1] in (n, f.alias)),
+        None,
+    )
+    return None if info is None else _wanted_of(info.annotation)
+
+
+def _wanted_of(annotation: Any) -> str | None:
+    """The words for what a field of ``annotation`` takes (see :func:`_wanted_at`)."""
+    while get_origin(annotation) is Annotated:
+        annotation = get_args(annotation)[0]
+    annotation = _unwrapped(annotation)
+    if get_origin(annotation) is Literal:
+        choices = [repr(c) for c in get_args(annotation)]
+        return ", ".join(choices[:-1]) + f" or {choices[-1]}" if len(choices) > 1 else choices[0]
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return "a mapping of fields"
+    kinds = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
+    if annotation in kinds:
+        return kinds[annotation]
+    return "a list" if get_origin(annotation) in (list, tuple) else None
 
 
 def _model_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> type[BaseModel] | None:

@@ -114,6 +114,16 @@ def read_lines(path: str | Path) -> RecordFile:
         try:
             row = json.loads(line)
         except (ValueError, RecursionError) as exc:  # (nested too deep, a number too long)
+            kind = _other_kind(text) if number == 1 else None
+            if kind is not None:
+                raise DataFileError(
+                    name,
+                    [
+                        f"this does not look like a game record: it looks like {kind}; was "
+                        "another kind of file given? (a record is lines of JSON, as "
+                        "'kriegsspiel play --record' writes)"
+                    ],
+                ) from None
             raise DataFileError(name, [f"line {number}: not JSON ({json_problem(exc)})"]) from None
         if not isinstance(row, dict):
             raise DataFileError(name, [f"line {number}: expected a JSON object"])
@@ -129,6 +139,19 @@ def read_record(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]],
     """Header, events and the raw text of a record; a broken file names its line."""
     record = read_lines(path)
     return record.rows[0], list(record.rows[1:]), record.text
+
+
+def _other_kind(text: str) -> str | None:
+    """What a text that is no record plainly is (an SVG drawing, an army list, a scenario,
+    a rules file: see :func:`datafile.other_format`, :func:`datafile.data_kind`)."""
+    import yaml
+
+    from kriegsspiel.core.datafile import data_kind, other_format, yaml_data
+
+    try:
+        return other_format(text) or data_kind(yaml_data(text))
+    except (yaml.YAMLError, RecursionError):
+        return None
 
 
 def json_problem(exc: ValueError | RecursionError) -> str:

@@ -380,10 +380,6 @@ class Scenario(Strict):
     def _objectives(
         cls, objectives: tuple[Objective, ...], info: ValidationInfo
     ) -> tuple[Objective, ...]:
-        names = [o.name for o in objectives]
-        twice = sorted({n for n in names if names.count(n) > 1})
-        if twice:
-            raise _problem(f"objective names must differ: {', '.join(map(repr, twice))}")
         if info.data.get("victory") == "objectives" and not objectives:
             raise _problem("victory is 'objectives', so the scenario needs at least one objective")
         if info.data.get("victory") == "units destroyed" and objectives:
@@ -412,6 +408,29 @@ class Scenario(Strict):
             "Scenario",
             [InitErrorDetails(type=_problem(text), loc=loc, input=self.terrain[int(loc[1])])],
         )
+
+    @model_validator(mode="after")
+    def _objectives_told_apart(self) -> Self:
+        """Each objective under a name of its own (the score and the account tell them by
+        name), told at the second one's own name."""
+        for j, objective in enumerate(self.objectives):
+            first = next(i for i, o in enumerate(self.objectives) if o.name == objective.name)
+            if first == j:
+                continue
+            text = (
+                f"objectives.{first} and objectives.{j} are both named {objective.name!r}: "
+                "give each objective a name of its own (the score and the account of a game "
+                "tell them by name)"
+            )
+            raise ValidationError.from_exception_data(
+                "Scenario",
+                [
+                    InitErrorDetails(
+                        type=_problem(text), loc=("objectives", j, "name"), input=objective.name
+                    )
+                ],
+            )
+        return self
 
     def sides(self) -> list[str]:
         """The sides in the order their first deployment zone is listed."""
@@ -460,18 +479,18 @@ def terrain_problem(
     shapely = _shapely()
     for j, feature in enumerate(terrain):
         for i, earlier in enumerate(terrain[:j]):
-            told = f"terrain {j} ({feature.name!r})"
+            told = f"terrain.{j} ({feature.name!r})"
             if earlier.model_dump(exclude={"name"}) == feature.model_dump(exclude={"name"}):
                 again = "again" if earlier.name == feature.name else f"again as {feature.name!r}"
                 return ("terrain", j), (
-                    f"{told} is terrain {i} ({earlier.name!r}) {again}: the same feature, "
+                    f"{told} is terrain.{i} ({earlier.name!r}) {again}: the same feature, "
                     "defined twice; give each feature once"
                 )
             if earlier.name == feature.name:
                 return ("terrain", j, "name"), (
-                    f"terrain {i} is also named {feature.name!r}: give each terrain feature a "
-                    "name of its own (the briefing, the table drawn and a move refused tell "
-                    "them by name)"
+                    f"terrain.{i} and terrain.{j} are both named {feature.name!r}: give each "
+                    "terrain feature a name of its own (the briefing, the table drawn and a "
+                    "move refused tell them by name)"
                 )
             both = {earlier.category.lower(), feature.category.lower()} == {"building"}
             if not both or shapely is None:
@@ -480,7 +499,7 @@ def terrain_problem(
             if shared.area > 0:
                 return ("terrain", j, "polygon"), (
                     f"the building {feature.name!r} overlaps the building {earlier.name!r} "
-                    f"(terrain {i}) by {shared.area:g} square inches: two buildings cannot "
+                    f"(terrain.{i}) by {shared.area:g} square inches: two buildings cannot "
                     "stand on the same ground; move one, or make them one building (two may "
                     "share a wall)"
                 )

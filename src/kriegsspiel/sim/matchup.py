@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 from kriegsspiel.ai.players import (
     SPEC_EXAMPLE,
@@ -83,12 +83,27 @@ def _digest(text: str) -> str:
     from kriegsspiel.core.datafile import yaml_data
 
     try:
-        content = "data " + json.dumps(yaml_data(text), sort_keys=True)
+        content = "data " + json.dumps(_shots_as_text(yaml_data(text)), sort_keys=True)
     except (yaml.YAMLError, TypeError, ValueError, RecursionError):
         # not plain data (a date, bytes, keys of mixed kinds, an anchor inside itself): the
         # text itself, which the checks refuse or which only a copy of the file matches
         content = "text " + text
     return hashlib.sha256(content.encode("utf-8")).hexdigest()[:16]
+
+
+def _shots_as_text(data: Any) -> Any:
+    """``data`` with a rules file's weapon shots written 2 taken as "2", as they are read
+    (shots are text, for dice): the one rules file, whichever it writes, has one digest."""
+    if isinstance(data, list):
+        return [_shots_as_text(item) for item in data]
+    if not isinstance(data, dict):
+        return data
+    return {
+        key: str(value)
+        if key == "shots" and isinstance(value, int) and not isinstance(value, bool)
+        else _shots_as_text(value)
+        for key, value in data.items()
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,12 +406,18 @@ def rules_edition(rules: Source) -> str | None:
 
 
 def check_rules(
-    ruleset: str, rules: Source, asked: str = "the edition asked for", *, sweep: bool = False
+    ruleset: str,
+    rules: Source,
+    asked: str = "the edition asked for",
+    *,
+    sweep: bool = False,
+    charts: bool = False,
 ) -> None:
     """Refuse a rules file that is another edition's data than ``ruleset``'s, saying so
     (``asked``: what ``ruleset`` is, e.g. "the sweep file's ruleset"; ``sweep``: the file
-    is a sweep file's ``rules_file``, where the problem is told), and a broken one at its
-    line and field (DataFileError), before any list is checked or game set up."""
+    is a sweep file's ``rules_file``, where the problem is told; ``charts``: the file's
+    charts are asked for, with no lists), and a broken one at its line and field
+    (DataFileError), before any list is checked or game set up."""
     from kriegsspiel.rulesets.bolt_action.edition import rules_for
     from kriegsspiel.rulesets.rules_data import other_data, other_edition
 
@@ -419,9 +440,8 @@ def check_rules(
             if sweep
             else named("ruleset", shown=edition, python=f"ruleset={edition!r}")
         )
-        raise ParameterError(
-            f"{said}; give a copy of the {ruleset} data file, or lists of {edition} ({ask})."
-        )
+        other = f"ask for the {edition} charts ({ask})" if charts else f"lists of {edition} ({ask})"
+        raise ParameterError(f"{said}; give a copy of the {ruleset} data file, or {other}.")
     rules_for(ruleset, rules.label, rules.text)
 
 

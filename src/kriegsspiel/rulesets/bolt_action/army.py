@@ -441,7 +441,7 @@ class Unit(Strict):
             return name
         if name in named.names:  # (told here, at the second unit's own line)
             raise _problem(
-                f"the list's units {named.names[name] + 1} and {number + 1} are both named "
+                f"units.{named.names[name]} and units.{number} are both named "
                 f"{name!r}: give each unit a name of its own (results, the play aid and the "
                 "account of a game tell units by their names), e.g. '1st ...' and '2nd ...'"
             )

@@ -803,6 +803,14 @@ class Weapon(Strict):
                 )
         return special
 
+    @field_validator("shots", mode="before")
+    @classmethod
+    def _shots_as_written(cls, shots: Any) -> Any:
+        """Shots are text, as they may be dice ("D6", "2D6-1"), but a whole number is
+        unambiguous: 2 is taken as "2" (and 2.5 told as no whole number, not as no text)."""
+        number = isinstance(shots, int | float) and not isinstance(shots, bool)
+        return str(shots) if number else shots
+
     @field_validator("shots")
     @classmethod
     def _shots(cls, shots: str, info: ValidationInfo) -> str:

@@ -10,8 +10,13 @@ not as rows whose ``rolls`` lists changed."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
+
+import yaml
+
+from kriegsspiel.core.datafile import yaml_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +72,7 @@ def changes(shipped: dict[str, Any], house: dict[str, Any]) -> list[Change]:
 
 
 def _compare(table: str, row: str | None, field: str | None, old: Any, new: Any) -> list[Change]:
-    if old == new:
+    if old == new or (field == "shots" and _same_shots(old, new)):
         return []
     if old is None or new is None:
         return [Change(table, row, field, old, new)]
@@ -89,6 +94,12 @@ def _compare(table: str, row: str | None, field: str | None, old: Any, new: Any)
             return _compare_faces(table, field, old, new)
         return _compare_rows(table, field, old, new)
     return [Change(table, row, field, old, new)]
+
+
+def _same_shots(old: Any, new: Any) -> bool:
+    """A weapon's shots written 2 and "2": the one number (shots are text, for dice, but
+    a whole number is taken as its text), no change."""
+    return {type(old), type(new)} == {int, str} and str(old) == str(new)
 
 
 def _rows(value: Any) -> bool:
@@ -284,12 +295,24 @@ def _compare_face_lists(
     return out
 
 
-def shown(value: Any) -> str:
-    """A value as the YAML file writes it, on one line."""
+def shown(value: Any, *, inside: bool = False) -> str:
+    """A value as the YAML file writes it, on one line: a row (a mapping or a list) as a
+    flow mapping that pastes back into a file, its text in quotes where YAML would read it
+    otherwise (shots "2", a summary holding ": "); a value alone as it reads."""
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {shown(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{k}: {shown(v, inside=True)}" for k, v in value.items()) + "}"
     if isinstance(value, list):
-        return "[" + ", ".join(shown(v) for v in value) + "]"
+        return "[" + ", ".join(shown(v, inside=True) for v in value) + "]"
+    if inside and isinstance(value, str) and not _reads_back(value):
+        return json.dumps(value, ensure_ascii=False)  # (a double-quoted YAML scalar)
     return str(value)
+
+
+def _reads_back(text: str) -> bool:
+    """Whether ``text``, written without quotes in a flow list, reads back as that text."""
+    try:
+        return bool(yaml_data(f"[{text}]") == [text])
+    except yaml.YAMLError:
+        return False

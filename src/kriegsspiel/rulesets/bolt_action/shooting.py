@@ -728,7 +728,14 @@ def plan_shot(
                 "superficial / full / massive",
                 f"total {target.damage_value + lo} superficial, {target.damage_value + full}+ full, "
                 f"{target.damage_value + massive}+ massive"
-                + d.cited("damage_thresholds", f"damage_values.rows[{target.name}]"),
+                + d.cited("damage_thresholds", f"damage_values.rows[{target.name}]")
+                + f"; the damage results roll {vehicle.superficial}"
+                + d.cited("damage_results.superficial")
+                + f" for superficial, {vehicle.full}"
+                + d.cited("damage_results.full")
+                + f" for full, {vehicle.massive_results} x {vehicle.full}"
+                + d.cited("damage_results.massive_results", "damage_results.full")
+                + " for massive",
             )
         )
     if vehicle.result_bonus:

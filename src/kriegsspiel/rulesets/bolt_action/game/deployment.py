@@ -49,6 +49,8 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, formation
 
 if TYPE_CHECKING:
+    from kriegsspiel.core.scenario import DeploymentZone
+    from kriegsspiel.core.scenario import TerrainFeature as ScenarioFeature
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
 STEP = 1.0  # inches between the places tried when a unit's first place will not do
@@ -73,6 +75,8 @@ def deploy(game: BoltActionGame) -> None:
 
 def _deploy(game: BoltActionGame, draw: random.Random | None) -> None:
     """Place every unit, each side's in list order or (``draw``) in an order drawn."""
+    for index, why in barren_zones(game.rules, game.table.features, game.scenario.deployment):
+        raise ZoneFullError(f"scenario {game.scenario.name!r}: {why}", index)
     names = game.scenario.sides()  # side 0 takes the sides' first zone listed
     placed: list[tuple[float, float, float]] = []  # every model set up, and its unit's hull
     for side in (0, 1):
@@ -99,6 +103,61 @@ class ZoneFullError(UsageError):
     def __init__(self, message: str, zone: int | None = None) -> None:
         super().__init__(message)
         self.zone = zone
+
+
+def table_feature(feature: ScenarioFeature) -> TerrainFeature:
+    """A scenario's terrain feature as the game's table holds it."""
+    return TerrainFeature(
+        name=feature.name,
+        category=feature.category,
+        cover=feature.cover,
+        polygon=tuple((p[0], p[1]) for p in feature.polygon),
+        blocks_line_of_sight=feature.blocks_line_of_sight,
+        impassable_to=frozenset(feature.impassable_to),
+    )
+
+
+def barren_zones(
+    rules: Rules, features: Sequence[TerrainFeature], zones: Sequence[DeploymentZone]
+) -> list[tuple[int, str]]:
+    """Each deployment zone lying wholly on ground no unit of any kind may be set up on (a
+    building; ground the terrain table or the scenario makes impassable to every unit):
+    no list can set up in it, whatever its size. Its place in the scenario's deployment
+    list, and what covers it."""
+    barring = [(f, shapely.Polygon(f.polygon)) for f in features if _bars_everyone(rules, f)]
+    found = []
+    for index, zone in enumerate(zones):
+        ground = shapely.Polygon(zone.polygon)
+        over = [(f, shape) for f, shape in barring if shape.intersects(ground)]
+        if not over or ground.difference(shapely.union_all([s for _, s in over])).area > EDGE:
+            continue
+        told = " and ".join(
+            f"the building {f.name!r}"
+            if terrain_row(rules, f.category).category == "building"
+            else f"{f.name!r} ({f.category}, impassable to every unit)"
+            for f, _ in over
+        )
+        found.append(
+            (
+                index,
+                f"the deployment zone of side {zone.side!r} lies wholly in {told}, where no "
+                "unit sets up: it can hold no unit of any list; move the zone onto open "
+                "ground, or make it larger",
+            )
+        )
+    return found
+
+
+def _bars_everyone(rules: Rules, feature: TerrainFeature) -> bool:
+    """May no unit, of any column of the terrain table, be set up in ``feature``?"""
+    if terrain_row(rules, feature.category).category == "building":
+        return True
+    return all(
+        terrain_refusal(
+            rules, feature, column, column not in ("infantry", "artillery"), False, setting_up=True
+        )
+        for column in WHO
+    )
 
 
 def _shares(units: list[UnitState], areas: Sequence[float]) -> list[list[UnitState]]:

@@ -20,7 +20,6 @@ from kriegsspiel.core.game import CHANCE, TERMINAL, Event, IllegalActionError
 from kriegsspiel.core.procedure import Dice, RandomDice
 from kriegsspiel.core.scenario import Scenario
 from kriegsspiel.core.table import Point, Table, shared_table
-from kriegsspiel.core.table import TerrainFeature as TableFeature
 from kriegsspiel.errors import UnknownNameError
 from kriegsspiel.rulesets.bolt_action import bag
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
@@ -51,6 +50,7 @@ from kriegsspiel.rulesets.bolt_action.game.deployment import (
     SetUpPlace,
     deploy,
     set_up_by_hand,
+    table_feature,
 )
 from kriegsspiel.rulesets.bolt_action.game.fubar import fire_on_friend, friendly_fire, panic
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import LIST_ORDER, check_deployment
@@ -186,17 +186,7 @@ class BoltActionGame(ShootingGroups):
         table = Table(
             width=scenario.table.width,
             height=scenario.table.height,
-            features=tuple(
-                TableFeature(
-                    name=f.name,
-                    category=f.category,
-                    cover=f.cover,
-                    polygon=tuple((p[0], p[1]) for p in f.polygon),
-                    blocks_line_of_sight=f.blocks_line_of_sight,
-                    impassable_to=frozenset(f.impassable_to),
-                )
-                for f in scenario.terrain
-            ),
+            features=tuple(table_feature(f) for f in scenario.terrain),
         )
         self.table = shared_table(table)  # games on one scenario share what it has worked out
         self.units: list[UnitState] = []
