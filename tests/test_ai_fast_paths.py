@@ -55,6 +55,7 @@ from kriegsspiel.rulesets.bolt_action.game.threats import can_knock_out
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, new_test
 from kriegsspiel.rulesets.bolt_action.shooting import (
+    CannotFire,
     Group,
     Shot,
     Situation,
@@ -381,7 +382,7 @@ def test_plan_shot_reads_only_what_planned_keeps(ruleset: str) -> None:
 def _plan(rules: Any, weapon: Any, target: Any, situation: Situation) -> Shot | None:
     try:
         return plan_shot(rules, weapon, target, situation)[0]
-    except Exception:
+    except CannotFire:
         return None
 
 

@@ -17,6 +17,7 @@ from kriegsspiel.core.report import OddsReport
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets.bolt_action import rules_for
 from kriegsspiel.rulesets.bolt_action.assault import (
+    FightNeverEnds,
     Side,
     attacker_win_chance,
     close_quarters,
@@ -979,8 +980,8 @@ def test_attacker_win_chance_matches_the_whole_fight(
     )
     try:
         whole = exact_close_quarters(procedure, a_side, d_side, *models)
-    except ValueError:
-        with pytest.raises(ValueError, match="never end"):
+    except FightNeverEnds:
+        with pytest.raises(FightNeverEnds, match="never end"):
             attacker_win_chance(procedure, a_side, d_side, *models)
         return
     chance = attacker_win_chance(procedure, a_side, d_side, *models)
@@ -989,9 +990,9 @@ def test_attacker_win_chance_matches_the_whole_fight(
 
 def test_a_fight_nobody_can_win_is_refused() -> None:
     hopeless = Side(damage_value=7, morale=MoraleTest(9))
-    with pytest.raises(ValueError, match="never end"):
+    with pytest.raises(FightNeverEnds, match="never end"):
         exact_close_quarters("rounds", hopeless, hopeless, 1, 1)
-    with pytest.raises(ValueError, match="never end"):
+    with pytest.raises(FightNeverEnds, match="never end"):
         attacker_win_chance("rounds", hopeless, hopeless, 1, 1)
 
 

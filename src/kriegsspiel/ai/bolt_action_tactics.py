@@ -26,6 +26,7 @@ from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.assault import (
+    FightNeverEnds,
     Side,
     assault_vehicle,
     attacker_win_chance,
@@ -141,7 +142,7 @@ def _assault_odds(procedure: str, attacker: Side, defender: Side, a: int, d: int
     """The attacker's chance to win the close quarters fight; None if it can never end."""
     try:
         return float(attacker_win_chance(procedure, attacker, defender, a, d))
-    except ValueError:
+    except FightNeverEnds:
         return None
 
 
@@ -587,7 +588,7 @@ class TacticalPlayer:
                 side_of(state, target, defence),
                 len(target.alive_models),
             )
-        except ValueError:  # a fight that could never end
+        except FightNeverEnds:
             return None
         return float(p)
 
