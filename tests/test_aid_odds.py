@@ -97,7 +97,7 @@ def test_the_aid_fires_what_the_simulated_game_fires(ruleset):
                     name: n * shots_per_model(rules.weapon(name))
                     for name, n in fired(answer).items()
                 } == shots, f"{firer.name} at {target.name} {rng}"
-                needs = {g.shot.weapon: describe_needs(g.shot.hit_on) for g in groups}
+                needs = {g.shot.weapon: describe_needs(rules, g.shot.hit_on) for g in groups}
                 assert answer["report"]["to_hit_by_weapon"] == needs
                 compared += 1
     assert compared > 100 and refused > 5  # (the mortar within its minimum range, ...)

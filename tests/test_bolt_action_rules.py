@@ -132,7 +132,7 @@ def _needs(ruleset: str, weapon: str, target: str, **kw: object) -> str:
     shot, _ = plan_shot(rules, rules.weapon(weapon), rules.target(target), Situation(**kw))  # type: ignore[arg-type]
     from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
 
-    return describe_needs(shot.hit_on)
+    return describe_needs(rules, shot.hit_on)
 
 
 @pytest.mark.parametrize(

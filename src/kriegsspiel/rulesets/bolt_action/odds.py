@@ -1003,7 +1003,8 @@ def assault_odds(
     def point_blank(side: Side, quality: str, pins: int) -> str:
         # (its modifiers named as a shooting's are: :func:`.assault.fighting_side`'s score)
         because = to_hit_because(rules, point_blank_modifiers(rules, quality, pins))
-        return f"point-blank fire hits on {describe_needs(side.point_blank_hit)} ({because})"
+        needs = describe_needs(rules, side.point_blank_hit)
+        return f"point-blank fire hits on {needs} ({because})"
 
     def morale(side: Side, who: str) -> str:
         quality, _, officer = said_as[who]
