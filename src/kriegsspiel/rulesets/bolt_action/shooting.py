@@ -19,7 +19,7 @@ from typing import Any, Literal, NamedTuple
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.procedure import Dice
 from kriegsspiel.core.report import Reason
-from kriegsspiel.errors import ParameterError, named, not_a_distance
+from kriegsspiel.errors import ParameterError, UnknownNameError, named, not_a_distance
 from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 from kriegsspiel.rulesets.bolt_action.morale import (
@@ -178,6 +178,23 @@ class Group:
 def infantry_target(rules: Rules, quality: str) -> Target:
     """``rules.target(f"{quality} infantry")``, looked up once per edition and quality."""
     return rules.target(f"{quality} infantry")
+
+
+def infantry_quality(rules: Rules, target: Target) -> str:
+    """The quality whose infantry ``target`` is: the quality table's whose
+    :func:`infantry_target` is this row (whatever name it was asked by)."""
+    qualities = [row.quality for row in rules.data.quality.rows]
+    for quality in qualities:
+        try:
+            if infantry_target(rules, quality) == target:
+                return quality
+        except UnknownNameError:  # (a quality with no infantry row: not this one)
+            continue
+    raise ParameterError(
+        f"The target {target.name!r} is no quality's infantry: the rules' damage values "
+        f'give no "<quality> infantry" this row for any of {", ".join(qualities)}; give '
+        "a target named so (regular infantry, say)."
+    )
 
 
 def facing_modifier(rules: Rules, target: Target, facing: str) -> int:
