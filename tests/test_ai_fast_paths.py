@@ -470,7 +470,7 @@ _STATES = st.builds(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(_STATES, _STATES, st.sets(st.sampled_from(list(VehicleState.__dataclass_fields__))))
 def test_a_vehicle_state_changed_the_short_way_is_the_replaced_one(
     state: VehicleState, new: VehicleState, changed: set[str]

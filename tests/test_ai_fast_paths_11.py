@@ -54,7 +54,7 @@ sides = st.builds(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(
     st.sampled_from(["rounds", "choice"]),
     sides,
@@ -100,7 +100,7 @@ def harmless_pairs(ruleset: str) -> list[tuple[Rules, Any, Target]]:
 HARMLESS = harmless_pairs("konflikt47") + harmless_pairs("bolt-action-1")
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(
     st.sampled_from(HARMLESS),
     st.floats(0.0, 80.0),

@@ -119,7 +119,7 @@ def test_losses_take_the_riflemen_first_then_special_weapons_and_leaders():
         shoot(t, ShotAsked(squad, rifles, 18))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(data=st.data())
 def test_survivors_are_the_models_left_losses_taken_lowest_rank_first(data):
     ruleset = data.draw(st.sampled_from(RULESETS))

@@ -757,7 +757,7 @@ def _attack_on_a_vehicle(
     return [Group(shot, n) for shot, n in zip(shots, counts, strict=False)]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     st.sampled_from(EDITIONS),
     st.data(),
@@ -772,7 +772,7 @@ def test_the_knock_out_ceiling_is_never_below_the_exact_chance(
     assert knock_out_ceiling(groups) >= knocked_out
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(
     st.sampled_from(EDITIONS),
     st.data(),
@@ -793,7 +793,7 @@ def test_the_knock_out_chance_followed_alone_is_the_exact_chance(
     assert knock_out_chance(groups) == exact_vehicle(groups).probability(lambda v: v.knocked_out)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(
     st.sampled_from(EDITIONS),
     st.data(),
@@ -950,7 +950,7 @@ def test_attacker_win_chance_is_the_exact_fights_chance(procedure: str, pins: in
         )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     st.sampled_from(["rounds", "point-blank-or-hand-to-hand"]),
     st.tuples(st.integers(3, 7), st.integers(3, 7)),
@@ -1056,7 +1056,7 @@ def test_soft_skin_destroyed_if_damaged() -> None:
 RANGES = st.floats(min_value=0, max_value=12, allow_nan=False)  # the SMG's reach
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(RANGES, st.integers(0, 4), st.sampled_from(["none", "soft", "hard"]), st.booleans())
 def test_shooting_distributions_are_distributions(
     rng: float, pins: int, cover: str, down: bool
@@ -1078,7 +1078,7 @@ def test_shooting_distributions_are_distributions(
     assert 0 <= r.probabilities["p_hit"] <= 1
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(st.integers(0, 3), st.integers(0, 4))  # (9 pins would remove a regular unit)
 def test_more_pins_never_help(pins: int, more: int) -> None:
     a = order_test_odds("bolt-action-1", quality="regular", pins=pins + 1)
