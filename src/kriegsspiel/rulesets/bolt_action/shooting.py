@@ -265,9 +265,9 @@ def hit_needs(rules: Rules, score: int) -> tuple[int, ...] | None:
 
 
 def hit_score(rules: Rules, hit_on: tuple[int, ...] | None) -> int | None:
-    """The to-hit score whose dice :func:`hit_needs` gives as ``hit_on`` (None: it cannot
-    hit): one die's own score, or the 7+ the rules' table gives a 6 then this follow-up
-    (the lowest, where it gives the same to more than one: they hit alike)."""
+    """The to-hit score whose dice :func:`hit_needs` gives as ``hit_on`` (None, or no
+    roll: None): one die's own score, or the 7+ the rules' table gives a 6 then this
+    follow-up (the lowest, where it gives the same to more than one: they hit alike)."""
     if not hit_on or len(hit_on) == 1:
         return hit_on[0] if hit_on else None
     follow = rules.data.procedure.needs_seven_plus_follow_up
@@ -286,8 +286,13 @@ def describe_score(rules: Rules, score: int | None) -> str:
 
 
 def describe_needs(rules: Rules, hit_on: tuple[int, ...] | None) -> str:
-    """The dice a shot needs (:attr:`Shot.hit_on`) told by their score, as
-    :func:`describe_score` tells it (:func:`hit_score`)."""
+    """The dice a shot needs (:attr:`Shot.hit_on`) told by their score: one die's as it
+    is (a fixed score's too), a 6 and another die's as :func:`describe_score` tells it
+    (:func:`hit_score`)."""
+    if hit_on is not None and len(hit_on) == 1:
+        return f"{hit_on[0]}+"
+    if hit_on == ():
+        return "a sure hit (no roll)"
     return describe_score(rules, hit_score(rules, hit_on))
 
 
