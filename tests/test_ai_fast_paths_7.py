@@ -238,7 +238,7 @@ fraction_sums = st.dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(fraction_sums)
 def test_fraction_sums_build_and_refuse_as_the_plain_way(sums: dict[int, dict[int, int]]) -> None:
     try:

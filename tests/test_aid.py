@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 from conftest import bernoulli_ok, out_of_turn, run_cli
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from kriegsspiel.aid.session import AidSession
@@ -398,7 +398,6 @@ def test_once_the_game_is_over_no_unit_waits_and_no_die_is_in_the_bag():
     assert view(tracker, can_undo=True)["result"] is None  # (not before the end)
 
 
-@settings(deadline=None)  # (a loaded machine is slower; speed is not what this checks)
 @given(
     steps=st.lists(
         st.tuples(st.integers(0, 6), st.integers(0, 40), st.integers(0, 12)), max_size=60

@@ -1001,7 +1001,7 @@ def test_polygon_problems(
 coordinate = st.integers(min_value=0, max_value=8).map(float)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(st.lists(st.tuples(coordinate, coordinate), min_size=3, max_size=6, unique=True))
 def test_pure_python_simplicity_agrees_with_shapely(points: list[tuple[float, float]]) -> None:
     shapely = pytest.importorskip("shapely")

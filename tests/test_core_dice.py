@@ -112,7 +112,7 @@ def test_markov_chain_of_steps() -> None:
     assert history[3] == successes(3, Fraction(1, 6))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.integers(0, 8), st.integers(2, 20), st.lists(st.integers(1, 21), min_size=1, max_size=3))
 def test_count_at_least_exact_is_a_distribution(count: int, sides: int, needs: list[int]) -> None:
     def proc(dice: Dice) -> int:
@@ -125,7 +125,7 @@ def test_count_at_least_exact_is_a_distribution(count: int, sides: int, needs: l
         assert dist == brute_force(proc)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     st.dictionaries(st.integers(-3, 6), st.integers(1, 9), min_size=1, max_size=5),
     st.integers(0, 7),
@@ -138,7 +138,7 @@ def test_fast_convolution_matches_icepool(weights: dict[int, int], count: int) -
     assert Dist.sum_of([dist] * count) == dist.via_icepool(count)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(
     st.lists(
         st.dictionaries(st.integers(0, 7), st.integers(1, 9), min_size=1, max_size=5),

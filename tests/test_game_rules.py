@@ -366,7 +366,9 @@ def _rifle_needs(game: BoltActionGame, shooter: UnitState, target: UnitState) ->
     from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
 
     groups = game.shooting_groups(shooter, target, moving=False)
-    return next(describe_needs(g.shot.hit_on) for g in groups if g.shot.weapon == "Rifle")
+    return next(
+        describe_needs(game.rules, g.shot.hit_on) for g in groups if g.shot.weapon == "Rifle"
+    )
 
 
 def test_a_small_unit_is_one_of_two_models_or_fewer_at_the_start() -> None:
@@ -500,7 +502,7 @@ def test_unit_cover_majority_and_ranges_per_model() -> None:
     # rifles/SMGs at ~18": SMGs (12") cannot reach; an LMG at long range needs 4+
     from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
 
-    assert {describe_needs(g.shot.hit_on) for g in groups} <= {"3+", "4+", "5+", "6+"}
+    assert {describe_needs(game.rules, g.shot.hit_on) for g in groups} <= {"3+", "4+", "5+", "6+"}
 
 
 def test_objectives_scoring() -> None:
@@ -1966,7 +1968,7 @@ def test_a_vehicle_behind_a_wall_is_in_cover_as_the_odds_say() -> None:
         place(tank, 35, 28, 180)  # hull-down: the wall half an inch before it
         rifles = [g for g in game.shooting_groups(squad, tank, moving=False)
                   if g.shot.weapon == "Rifle"]  # fmt: skip
-        needs[cover] = describe_needs(rifles[0].shot.hit_on)
+        needs[cover] = describe_needs(game.rules, rifles[0].shot.hit_on)
     assert needs == {"none": "3+", "hard": "5+"}  # base 3+, hard cover -2 (sheet 001)
 
 

@@ -425,7 +425,7 @@ def _shoot(shot: dict[str, object], **change: object) -> OddsReport:
     return odds.shoot(**args)  # type: ignore[arg-type]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(shots, st.integers(0, 4))
 def test_shot_probabilities_are_probabilities(shot: dict[str, object], initiative: int) -> None:
     r = _shoot(shot, target_initiative=initiative)
@@ -435,7 +435,7 @@ def test_shot_probabilities_are_probabilities(shot: dict[str, object], initiativ
         assert sum(dist.as_list()) == 1
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(shots, st.floats(0, 1))
 def test_p_hit_never_rises_with_range(shot: dict[str, object], other: float) -> None:
     near, far = sorted([float(shot["range_fraction"]), other])  # type: ignore[arg-type]
@@ -445,7 +445,7 @@ def test_p_hit_never_rises_with_range(shot: dict[str, object], other: float) -> 
     )
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(shots, st.integers(1, 5))
 def test_p_hit_never_falls_with_visibility(shot: dict[str, object], other: int) -> None:
     low, high = sorted([int(shot["visible"]), other])  # type: ignore[call-overload]
@@ -455,7 +455,7 @@ def test_p_hit_never_falls_with_visibility(shot: dict[str, object], other: int) 
     )
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(shots, st.integers(3, 24).map(lambda n: n * 10))
 def test_p_hit_never_falls_with_weapon_skill(shot: dict[str, object], other: int) -> None:
     low, high = sorted([int(shot["weapon_skill"]), other])  # type: ignore[call-overload]
@@ -854,7 +854,7 @@ def test_grenade_monte_carlo(throw: dict[str, object]) -> None:
     assert within_4_se(p["p_target_dead"], sum(s.initiative_lost > 2 for s in samples), n)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(
     st.floats(0, 5),
     st.floats(0, 5),

@@ -660,7 +660,7 @@ def _shoot(args: dict[str, object]) -> OddsReport:
     return odds.shoot(**args)  # type: ignore[arg-type]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(situations)
 def test_shoot_probabilities_are_probabilities(args: dict[str, object]) -> None:
     r = _shoot(args)
@@ -672,14 +672,14 @@ def test_shoot_probabilities_are_probabilities(args: dict[str, object]) -> None:
         assert results <= r.probabilities["p_hit"]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(situations)
 def test_more_morale_markers_never_help(args: dict[str, object]) -> None:
     worse = {**args, "morale_markers": int(args["morale_markers"]) + 1}  # type: ignore[call-overload]
     assert _shoot(worse).probabilities["p_hit"] <= _shoot(args).probabilities["p_hit"]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.integers(0, 8), st.integers(1, 8))
 def test_command_odds_are_probabilities(markers: int, tokens: int) -> None:
     a = odds.activation(markers, tokens).probabilities["p_success"]
@@ -1042,7 +1042,7 @@ def test_close_combat_monte_carlo(situation: rules.CloseCombatSituation) -> None
         assert within_4_se(p, sum(bool(getattr(o, won)) for o in samples), n), won
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(
     st.sampled_from(["infantry", "support squad"]),
     st.sampled_from(["infantry", "support squad"]),

@@ -76,7 +76,7 @@ def test_a_clone_rolls_its_originals_dice_and_a_reseeded_one_its_own(ruleset: st
     assert len({tuple(r) for r in reseeded}) > 1  # reseeded clones meet dice of their own
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=15)
 @given(seed=st.integers(0, 2**64 - 1))
 def test_a_reseeded_future_depends_on_the_seed_alone(seed: int) -> None:
     game, fire = before_a_shot("konflikt47", 5)

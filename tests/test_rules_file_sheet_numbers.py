@@ -27,7 +27,7 @@ from kriegsspiel.rulesets.bolt_action.game.fubar import friendly_targets
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.support import _worst_for_caller
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
-from kriegsspiel.rulesets.bolt_action.shooting import hit_words
+from kriegsspiel.rulesets.bolt_action.shooting import hit_words, infantry_quality
 
 
 def shipped(ruleset: str) -> str:
@@ -271,6 +271,60 @@ def test_a_rules_files_words_for_a_hit_modifier_are_told_in_the_account(
     assert told.returncode == 0, told.stderr
     for account in (played.stdout, told.stdout):
         assert "far off -1, pins -1" in account and "long range" not in account
+
+
+def test_a_seven_plus_is_told_by_its_score_under_a_rules_files_follow_up_dice(
+    tmp_path: Path,
+) -> None:
+    """A to-hit score past 6 is told by the score the modifiers make, with the rules'
+    own follow-up die: a rules file whose 7+ is a 6 then 5+ (and 8+ a 6 then 6+) has a
+    7+ shot told "7+ (a 6, then 5+)" in the odds' reasons and JSON and in the account
+    of a game by it, never "8+" (as the shipped table would give a 6 then 5+)."""
+    seven = "needs_seven_plus_follow_up: {7: 4, 8: 5, 9: 6}"
+    text = changed("konflikt47", seven, "needs_seven_plus_follow_up: {7: 5, 8: 6}")
+    (tmp_path / "house.yaml").write_text(text, encoding="utf-8")
+    asked = run_cli("odds", "shoot", "--rules-file", "house.yaml", "-w", "Rifle:5",
+                    "--target", "veteran infantry", "--range", "20", "--pins", "1",
+                    "--moving", "--inexperienced", "--json", cwd=tmp_path)  # fmt: skip
+    assert asked.returncode == 0, asked.stderr
+    report = json.loads(asked.stdout)
+    to_hit = next(r for r in report["reasoning"] if r["topic"].strip() == "to hit")
+    assert to_hit["result"] == "7+ (a 6, then 5+)", to_hit  # base 3+, four -1s
+    assert report["to_hit_by_weapon"] == {"Rifle": "7+ (a 6, then 5+)"}
+    shot = {"turn": 1, "unit": 0, "target": 1, "shots": 5, "hits": 0, "casualties": 0,
+            "pins": 1, "weapons": [{"weapon": "Rifle", "shots": 5, "hits": 0,
+                                    "needs": [6, 5], "modifiers": {"long_range": -1,
+                                    "per_pin": -1, "inexperienced": -1, "moving": -1}}]}  # fmt: skip
+    words = hit_words(rules_for("konflikt47", "house.yaml", text))
+    assert "needing 7+ (a 6, then 5+; " in str(describe(Event("shoot", shot), [], words=words))
+    assert "needing 8+ (a 6, then 5+; " in str(describe(Event("shoot", shot), []))  # shipped
+
+
+def test_an_infantry_targets_quality_is_its_rows_whatever_its_first_name(
+    tmp_path: Path,
+) -> None:
+    """The odds take an infantry target's quality from the damage values row it names,
+    as the game's infantry targets are found ("<quality> infantry"): a rules file that
+    gives the inexperienced row a first name "green troops" has the same odds, its
+    pins' morale test the inexperienced one, asked by any of the row's names."""
+    row = "names: [inexperienced infantry, inexperienced artillery, inexperienced]"
+    text = changed("konflikt47", row, row.replace("[", "[green troops, "))
+    (tmp_path / "house.yaml").write_text(text, encoding="utf-8")
+    rules = rules_for("konflikt47", "house.yaml", text)
+    for quality in ("inexperienced", "regular", "veteran"):
+        for name in (f"{quality} infantry", quality):
+            assert infantry_quality(rules, rules.target(name)) == quality
+    assert infantry_quality(rules, rules.target("green troops")) == "inexperienced"
+    asked = ("odds", "shoot", "-w", "Rifle:5", "--target-pins", "7", "--json")
+    shipped_odds = run_cli(*asked, "--target", "inexperienced infantry")
+    assert shipped_odds.returncode == 0, shipped_odds.stderr
+    for name in ("inexperienced infantry", "green troops"):
+        house = run_cli(*asked, "--target", name, "--rules-file", "house.yaml", cwd=tmp_path)
+        assert house.returncode == 0, house.stderr
+        same = ("p_hit", "casualties", "pins", "p_removed_by_pins")
+        ours, theirs = json.loads(house.stdout), json.loads(shipped_odds.stdout)
+        assert "p_removed_by_pins" in theirs  # (7 pins and one more: its morale, 8)
+        assert {k: ours.get(k) for k in same} == {k: theirs.get(k) for k in same}
 
 
 def test_a_copy_made_before_the_one_crew_row_counts_a_lone_crew_like_its_pins() -> None:

@@ -150,7 +150,7 @@ def test_a_place_outside_the_zone_in_a_building_or_too_near_a_model_is_refused()
     assert "placed twice" in str(refused({0: [Placement(0, (5, 5)), Placement(0, (9, 5))]}))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(
     x=st.floats(-5, 77, allow_nan=False),
     y=st.floats(-5, 20, allow_nan=False),

@@ -34,7 +34,7 @@ def near_the_edges(draw: st.DrawFn) -> tuple[Table, list[Point]]:
     return table, chosen
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(near_the_edges(), st.lists(points, min_size=1, max_size=4))
 def test_a_target_in_the_open_has_no_cover_from_anywhere(
     case: tuple[Table, list[Point]], shooters: list[Point]

@@ -678,7 +678,7 @@ def test_the_store_reuses_finished_games_and_resumes(
 
 
 def test_a_stopping_pool_ends_a_worker_that_will_not_finish(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """Closing the workers waits for their running games, but not for ever: a worker still
     busy (or stuck) after STOP_WAIT is ended, so a Ctrl-C can always exit."""
@@ -688,12 +688,20 @@ def test_a_stopping_pool_ends_a_worker_that_will_not_finish(
 
     monkeypatch.setattr(executors, "STOP_WAIT", 0.5)
     pool = executors.local_pool(1)
-    pool.submit(time.sleep, 60)
-    time.sleep(0.5)  # the worker has taken the task
+    taken = tmp_path / "taken"  # (the task's mark that the worker has taken it)
+    pool.submit(
+        exec, f"import pathlib, time\npathlib.Path({str(taken)!r}).touch()\ntime.sleep(600)"
+    )
+    deadline = time.monotonic() + 120
+    while not taken.exists():
+        assert time.monotonic() < deadline, "the worker never took the task"
+        time.sleep(0.05)
     workers = list(pool._processes.values())  # type: ignore[attr-defined]
     started = time.monotonic()
     executors.stop_pool(pool)
-    assert time.monotonic() - started < 10
+    # (a pool waiting for its game would take its 600 s: the bound is loose for a loaded
+    # machine, not a measure of speed)
+    assert time.monotonic() - started < 300
     assert workers and not any(w.is_alive() for w in workers)
 
 
@@ -701,7 +709,6 @@ def test_workers_leave_sigterm_to_the_run_and_their_pool_ends_them_with_sigkill(
     """A SIGTERM to the process group (a batch system stopping the job) is the run's to
     handle: a worker plays on. Ending a worker (ProcessPoolExecutor does so to the others
     when one dies, and a stopping pool to one that will not finish) kills it."""
-    import time
 
     import kriegsspiel.sim.executors as executors
 
@@ -710,8 +717,8 @@ def test_workers_leave_sigterm_to_the_run_and_their_pool_ends_them_with_sigkill(
         pid = pool.submit(os.getpid).result(timeout=60)
         (worker,) = pool._processes.values()  # type: ignore[attr-defined]
         os.kill(pid, signal.SIGTERM)
-        time.sleep(0.5)
-        assert worker.is_alive() and pool.submit(os.getpid).result(timeout=60) == pid
+        # (the worker takes its next task only once it has had the signal: it was sent)
+        assert pool.submit(os.getpid).result(timeout=60) == pid and worker.is_alive()
         worker.terminate()
         worker.join(timeout=10)
         # killed (-9); 255 is what multiprocessing gives when the fork server that started
@@ -910,7 +917,7 @@ def test_interrupts_held_take_effect_as_the_block_ends_as_they_would_have(
 
 
 STARTING_SERVER = """
-import os, signal, sys, threading, time
+import multiprocessing, os, signal, sys, threading, time
 from multiprocessing import forkserver
 import kriegsspiel.sim.executors as executors
 
@@ -926,11 +933,19 @@ def with_a_sigterm():
 
 forkserver.ensure_running = with_a_sigterm
 executors._start_fork_server()
-time.sleep(0.2)
+deadline = time.monotonic() + 60
+while not told and time.monotonic() < deadline:  # (the held SIGTERM, let through)
+    time.sleep(0.01)
 server = forkserver._forkserver._forkserver_pid
 os.kill(server, signal.SIGTERM)  # a SIGTERM to the process group reaches it too
-time.sleep(0.5)
-print("told" if told else "missed", "alive" if os.waitpid(server, os.WNOHANG) == (0, 0) else "ended")
+# a process it forks after: woken for it, a server the signal ends is gone before it
+# forks (the start fails, or starts a server again: another pid)
+worker = multiprocessing.get_context("forkserver").Process(target=os.getpid)
+worker.start()
+worker.join(60)
+same = forkserver._forkserver._forkserver_pid == server and worker.exitcode == 0
+alive = same and os.waitpid(server, os.WNOHANG) == (0, 0)
+print("told" if told else "missed", "alive" if alive else "ended")
 """
 
 

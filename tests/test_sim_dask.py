@@ -88,11 +88,18 @@ def test_a_silent_service_at_the_address_is_told_from_a_scheduler(
 ) -> None:
     pytest.importorskip("distributed")
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "0.5s")
+    waits: list[float] = []  # (the probe waits this long for a scheduler's first word)
+    probe = cluster.probe
+
+    def timed_probe(address: str, timeout: float) -> None:
+        waits.append(timeout)
+        probe(address, timeout)
+
+    monkeypatch.setattr(cluster, "probe", timed_probe)
     with listening(b"") as address:
-        start = time.monotonic()
-        raised = connect_within(address, 10)
+        raised = connect_within(address, 60)
     assert isinstance(raised, UsageError), raised
-    assert time.monotonic() - start < 5
+    assert waits == [0.5]  # the connection's timeout, not Dask's wait for good
     assert f"cannot reach a Dask scheduler at {address!r}" in str(raised)
     assert "something answered there, but not as a Dask scheduler" in str(raised)
     assert "is it the dashboard's port?" in str(raised)
@@ -123,7 +130,7 @@ def test_a_service_other_than_a_scheduler_is_one_clear_line_at_once(
     assert said in done.stderr
     # no traceback, and no half-made client closed as the process ends (20 s and a traceback)
     assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
-    assert took < 10, took
+    assert took < 20, took  # (a half-made client closed at the end alone waits 20 s)
 
 
 def test_nothing_listening_is_told_as_such(monkeypatch: pytest.MonkeyPatch) -> None:

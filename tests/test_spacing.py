@@ -314,7 +314,6 @@ def _too_near(game: BoltActionGame) -> dict[tuple[int, int], float]:
 
 @settings(
     max_examples=6,
-    deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     derandomize=True,  # (whole games: the same few each run, chosen by hypothesis)
 )

@@ -11,7 +11,13 @@ import kriegsspiel.rulesets.bolt_action.game.threats as threats
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, rules_for
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import _planned
 from kriegsspiel.rulesets.bolt_action.game.threats import can_knock_out
-from kriegsspiel.rulesets.bolt_action.shooting import Shot, Situation, infantry_target, plan_shot
+from kriegsspiel.rulesets.bolt_action.shooting import (
+    CannotFire,
+    Shot,
+    Situation,
+    infantry_target,
+    plan_shot,
+)
 
 
 def variants(rules: Rules) -> list[Target]:
@@ -52,7 +58,7 @@ def test_knock_out_answers_are_kept_by_every_field_of_the_profile(
 def _plain(rules: Rules, name: str, target: Target, situation: Situation) -> Shot | None:
     try:
         return plan_shot(rules, rules.weapon(name), target, situation)[0]
-    except Exception:
+    except CannotFire:
         return None
 
 

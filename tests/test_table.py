@@ -250,7 +250,7 @@ def table_and_points(draw: st.DrawFn, n: int) -> tuple[Table, list[Point]]:
     return table, chosen
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(table_and_points(n=4))
 def test_line_of_sight_is_symmetric(case: tuple[Table, list[Point]]) -> None:
     table, pts = case
@@ -259,7 +259,7 @@ def test_line_of_sight_is_symmetric(case: tuple[Table, list[Point]]) -> None:
             assert table.line_of_sight(a, b) == table.line_of_sight(b, a)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(table_and_points(n=6), table_and_points(n=6))
 def test_visibility_matrix_is_the_scalar_line_of_sight(
     case: tuple[Table, list[Point]], more: tuple[Table, list[Point]]
@@ -273,7 +273,7 @@ def test_visibility_matrix_is_the_scalar_line_of_sight(
     assert (table.visibility(targets, origins) == matrix.T).all()
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(table_and_points(n=6))
 def test_the_inset_shortcut_is_the_de9im_interior_test(case: tuple[Table, list[Point]]) -> None:
     table, pts = case
@@ -288,7 +288,7 @@ def test_the_inset_shortcut_is_the_de9im_interior_test(case: tuple[Table, list[P
         assert _interiors_meet(segments, polygons, insets).tolist() == expected
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(table_and_points(n=6))
 def test_the_plain_python_tests_agree_with_shapely_where_they_decide(
     case: tuple[Table, list[Point]],
@@ -316,7 +316,7 @@ def test_the_plain_python_tests_agree_with_shapely_where_they_decide(
             )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(table_and_points(n=6))
 def test_sight_with_the_point_tests_worked_out_beforehand_is_sight(
     case: tuple[Table, list[Point]],
@@ -338,7 +338,7 @@ def test_sight_with_the_point_tests_worked_out_beforehand_is_sight(
                 )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(table_and_points(n=5))
 def test_the_features_holding_a_point_or_met_by_a_segment_are_shapelys(
     case: tuple[Table, list[Point]],
@@ -365,7 +365,7 @@ def test_the_features_holding_a_point_or_met_by_a_segment_are_shapelys(
                 assert sorted(table._passes_through(a, b)) == met
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(
     table_and_points(n=5),
     st.one_of(
@@ -391,7 +391,7 @@ def test_the_features_a_group_of_points_sweeps_are_each_points_path_and_end(
     assert table.sweep_indices(coords, dx, dy, known) == sorted(expected - known)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(table_and_points(n=6), table_and_points(n=6), st.sampled_from([0.5, 3.0, 10.0, 100.0]))
 def test_sees_within_is_the_visibility_matrix_within_reach(
     case: tuple[Table, list[Point]], more: tuple[Table, list[Point]], reach: float
@@ -414,7 +414,7 @@ def test_sees_within_is_the_visibility_matrix_within_reach(
     assert not table.sees_within((), flat_t, reach) and not table.sees_within(flat_o, (), reach)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(
     table_and_points(n=6),
     table_and_points(n=9),
@@ -441,7 +441,7 @@ def test_sees_within_each_is_sees_within_target_by_target(
     assert table.sees_within_each((), targets, reach) == [False] * len(targets)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(table_and_points(n=6), table_and_points(n=6))
 def test_nearest_in_sight_is_the_argmin_over_the_visibility_matrix(
     case: tuple[Table, list[Point]], more: tuple[Table, list[Point]]
@@ -511,7 +511,7 @@ def first_crossed(shape: _Shape, ax: float, ay: float, bx: float, by: float) -> 
     return 1 if in_lo < in_hi else 2
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(table_and_points(n=6))
 def test_crossed_is_the_first_cyrus_beck(case: tuple[Table, list[Point]]) -> None:
     table, pts = case
@@ -545,7 +545,7 @@ def test_only_an_upright_rectangle_takes_the_shortcut() -> None:
     assert not _Shape.of(circle(Point(5, 5), 2)).box
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(table_and_points(n=6))
 def test_an_upright_rectangle_answers_as_every_edge_does(
     case: tuple[Table, list[Point]],
@@ -600,7 +600,7 @@ def test_within_is_numpys_hypot(dx: float, dy: float, reach: float) -> None:
     assert _within(dx, dy, float(np.hypot(dx, dy)))
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(st.lists(points, max_size=6), st.lists(points, max_size=6))
 def test_distances_are_shapelys_distance_and_math_dist(
     origins: list[Point], targets: list[Point]
@@ -621,7 +621,7 @@ def test_distances_are_shapelys_distance_and_math_dist(
             assert math.isclose(TABLE.distance(a, b), exact, rel_tol=1e-12, abs_tol=1e-12)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(table_and_points(n=3))
 def test_features_at_is_covers_and_a_model_always_sees_out(
     case: tuple[Table, list[Point]],
@@ -639,7 +639,7 @@ def test_features_at_is_covers_and_a_model_always_sees_out(
             assert alone.line_of_sight(Point(inside.x, inside.y), p)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(table_and_points(n=4))
 def test_cover_ranges_and_reach(case: tuple[Table, list[Point]]) -> None:
     table, pts = case
@@ -674,7 +674,7 @@ def first_cover_between(table: Table, a: Point, b: Point, reach: float) -> str:
     return COVERS[max([ranks[j] for j in chosen], default=0)]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(table_and_points(n=5), st.sampled_from([0.5, 1.0, 3.0, 10.0]))
 def test_cover_asks_only_the_features_near_the_target(
     case: tuple[Table, list[Point]], reach: float

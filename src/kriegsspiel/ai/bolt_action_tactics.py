@@ -25,6 +25,7 @@ from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.assault import (
+    FightNeverEnds,
     Side,
     assault_vehicle,
     attacker_win_chance,
@@ -140,7 +141,7 @@ def _assault_odds(procedure: str, attacker: Side, defender: Side, a: int, d: int
     """The attacker's chance to win the close quarters fight; None if it can never end."""
     try:
         return float(attacker_win_chance(procedure, attacker, defender, a, d))
-    except ValueError:
+    except FightNeverEnds:
         return None
 
 
@@ -580,7 +581,7 @@ class TacticalPlayer:
                 side_of(state, target, defence),
                 len(target.alive_models),
             )
-        except ValueError:  # a fight that could never end
+        except FightNeverEnds:
             return None
         return float(p)
 

@@ -23,7 +23,7 @@ from kriegsspiel.errors import ParameterError, UnknownNameError, UsageError
 from kriegsspiel.odds_options import BOLT_ACTION, ODDS_QUESTIONS
 from kriegsspiel.rulesets.bolt_action.assault import CONTACT
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import weapon_choice
-from kriegsspiel.rulesets.bolt_action.kit import anti_tank, assault_armed
+from kriegsspiel.rulesets.bolt_action.kit import assault_armed, has_anti_tank
 from kriegsspiel.rulesets.bolt_action.odds import (
     assault_odds,
     shoot_odds,
@@ -73,6 +73,9 @@ class AssaultAsked:
     vehicle_move: VehicleMove | None = None  # None: as the vehicle's die shows
     target_immobilised: bool = False
     from_inches: float | None = None  # Konflikt '47: how far the assaulters start from it
+    # the attackers have fired their one-shot anti-tank weapons (Panzerfausts): the aid
+    # does not see them fired (it records what befell a target, not who fired)
+    one_shot_fired: bool = False
 
 
 def shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
@@ -204,7 +207,7 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
             quality=attacker.quality,
             target=defender.target,
             vehicle_order=move,
-            anti_tank=any(anti_tank(rules.weapon(w)) for k in left for w in k.weapons),
+            anti_tank=has_anti_tank(rules, ((k.weapons, asked.one_shot_fired) for k in left)),
             pins=attacker.pins,
             officer=officer,
             open_topped=defender.open_topped,

@@ -165,6 +165,9 @@ class AssaultBody(_Body):
     vehicle_move: VehicleMove | None = None
     target_immobilised: bool = False
     from_inches: Inches | None = None
+    one_shot_fired: bool = Field(
+        False, description="The attackers' one-shot anti-tank weapons (Panzerfausts) fired."
+    )
 
 
 PASSWORD_HEADER = "X-Aid-Password"

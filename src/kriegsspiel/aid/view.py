@@ -8,6 +8,7 @@ from typing import Any
 from kriegsspiel.aid.questions import defender_modes, fire_refused, itself_refused
 from kriegsspiel.aid.tracker import ORDERS, TrackedUnit, Tracker
 from kriegsspiel.rulesets.bolt_action.assault import fighting_modes
+from kriegsspiel.rulesets.bolt_action.kit import one_shot_anti_tank
 from kriegsspiel.rulesets.bolt_action.morale import UNTESTED_ORDERS, new_test
 from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds, order_test_odds
 from kriegsspiel.rulesets.bolt_action.reactions import edition_faces, reaction_words
@@ -98,6 +99,10 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
         return out
     rules = tracker.rules
     out["defender_modes"] = defender_modes(tracker, unit)  # (as the assault's odds take them)
+    # whether its men left carry a Panzerfaust or the like: the page then asks, for its
+    # assault on a vehicle, whether it has been fired (the aid does not see it fired)
+    kept = [w for kit in unit.survivors() for w in kit.weapons]
+    out["one_shot_anti_tank"] = one_shot_anti_tank(rules, kept)
     # the reactions its die may be taken for now, as the game allows them
     reactions = tracker.reactions_of(unit.uid)
     out["reactions"] = list(reactions)

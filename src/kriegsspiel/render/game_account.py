@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kriegsspiel.core.game import Event
 from kriegsspiel.core.names import a_or_an, facing_text
 from kriegsspiel.rulesets.bolt_action.game.record_events import by_weapon
+
+if TYPE_CHECKING:
+    from kriegsspiel.rulesets.bolt_action.shooting import HitWords
 
 SIDES = ("Side A", "Side B")
 
@@ -140,9 +143,7 @@ def order_test(data: dict[str, Any]) -> str:
     return f"{said} -> {data['result']}"
 
 
-def weapons_fired(
-    data: dict[str, Any], *, hits: bool, words: Mapping[str, str] | None = None
-) -> str:
+def weapons_fired(data: dict[str, Any], *, hits: bool, words: HitWords | None = None) -> str:
     """ "9 shots (Rifle 6, LMG 3)": an attack's shots by weapon, as its event records them
     (the plain count for a record without them); ``hits``: and ": 3 hits (Rifle 2, LMG
     1)", the hits by weapon told where more than one weapon fired and any hit. A record
@@ -175,7 +176,7 @@ def _with_needs(
     fired: list[dict[str, Any]],
     *,
     hits: bool,
-    words: Mapping[str, str] | None,
+    words: HitWords | None,
 ) -> str:
     """:func:`weapons_fired` for a record with what each weapon's shots needed: each
     weapon's part (one for each score it needed) with its shots and that score; the hits
@@ -197,7 +198,7 @@ def _with_needs(
     if len(fired) > 1 and scored:
         names = [w["weapon"] for w in fired]
         told = [
-            {**w, "weapon": f"{w['weapon']} at {needs_score(w)}"}
+            {**w, "weapon": f"{w['weapon']} at {needs_score(w, words)}"}
             if names.count(w["weapon"]) > 1
             else w
             for w in scored
@@ -207,7 +208,7 @@ def _with_needs(
 
 
 @cache
-def shipped_words() -> Mapping[str, str]:
+def shipped_words() -> HitWords:
     """What made or fixed a to-hit score, in the shipped data's words (the two editions'
     are the same): an account's when it is given no rules' words."""
     from kriegsspiel.rulesets.bolt_action.edition import rules_for
@@ -216,16 +217,16 @@ def shipped_words() -> Mapping[str, str]:
     return hit_words(rules_for("konflikt47"))
 
 
-def needs_score(part: dict[str, Any]) -> str:
-    """ "5+", or "7+ (a 6, then 4+)": the score a weapon's shots needed, as recorded (as
-    :func:`~kriegsspiel.rulesets.bolt_action.shooting.describe_needs` tells a plan's)."""
-    from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
-
+def needs_score(part: dict[str, Any], words: HitWords | None = None) -> str:
+    """ "5+", or "7+ (a 6, then 4+)": the score a weapon's shots needed, as recorded, by
+    the rules of ``words`` (:func:`needing`'s), as the odds tell a plan's
+    (:func:`~kriegsspiel.rulesets.bolt_action.shooting.describe_needs`)."""
     needs = part["needs"]
-    return describe_needs(tuple(needs) if isinstance(needs, list) else (needs,))
+    words = shipped_words() if words is None else words
+    return words.needs(tuple(needs) if isinstance(needs, list) else (needs,))
 
 
-def needing(part: dict[str, Any], words: Mapping[str, str] | None = None) -> str:
+def needing(part: dict[str, Any], words: HitWords | None = None) -> str:
     """ " needing 5+ (long range -1, soft cover -1)": what a weapon's shots needed to hit
     and what made it, as recorded ("" for a sure hit, which needs no roll), in ``words``
     (the record's rules', :func:`~kriegsspiel.rulesets.bolt_action.shooting.hit_words`;
@@ -241,7 +242,7 @@ def needing(part: dict[str, Any], words: Mapping[str, str] | None = None) -> str
     modifiers = part.get("modifiers") or {}
     for key in in_sheet_order(modifiers, words):  # (the order the odds tell them in)
         why.append(f"{words.get(key, key.replace('_', ' '))} {modifiers[key]:+d}")
-    score = needs_score(part)
+    score = needs_score(part, words)
     if not why:
         return f" needing {score}"
     if score.endswith(")"):  # "7+ (a 6, then 4+; long range -1, ...)"
@@ -338,7 +339,7 @@ def describe(
     before: Event | None = None,
     *,
     rally: str = "D6",
-    words: Mapping[str, str] | None = None,
+    words: HitWords | None = None,
 ) -> str | None:
     """One line for an event worth telling (None for book-keeping events). ``before``, the
     event logged just before it (if known), tells where a FUBAR panic ran to (its move)
@@ -561,7 +562,7 @@ def account(
     units: list[Any],
     *,
     rally: str = "D6",
-    words: Mapping[str, str] | None = None,
+    words: HitWords | None = None,
 ) -> list[str]:
     """The whole game as lines, with a heading at the start of each turn (``rally``: the
     dice of pins a Rally loses, the rules' own; ``words``: what makes a to-hit score in
@@ -580,7 +581,7 @@ def account_from(
     turn: int = 0,
     *,
     rally: str = "D6",
-    words: Mapping[str, str] | None = None,
+    words: HitWords | None = None,
     told: int = 0,
 ) -> tuple[list[str], int]:
     """The lines of ``events``, told after those of a turn ``turn`` (0: none yet), and

@@ -270,7 +270,7 @@ def shot_line(
     )
     fired = "; ".join(
         f"{g.shots} {'shot' if g.shots == 1 else 'shots'} of {g.shot.weapon} needing "
-        f"{describe_needs(g.shot.hit_on)}"
+        f"{describe_needs(game.rules, g.shot.hit_on)}"
         for g in groups
     )
     resolved, ctx = game.attack_setup(target, groups)

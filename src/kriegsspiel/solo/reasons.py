@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.core.names import facing_text
 from kriegsspiel.core.table import Point
 from kriegsspiel.errors import UsageError
@@ -236,7 +237,7 @@ def assault_closed(game: BoltActionGame, unit: UnitState) -> str:
             continue
         try:
             game.validate(Action("order", unit=unit.uid, order="Run", target=enemy.uid))
-        except Exception as exc:  # (IllegalActionError: the game's reason)
+        except IllegalActionError as exc:  # (the game's reason)
             refused.append((game.gap(unit, enemy), str(exc)))
     if not refused:
         return "no enemy is within a Run it could make to it"

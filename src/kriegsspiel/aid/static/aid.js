@@ -487,7 +487,7 @@ const shot = { firer: "", target: "", range: "12", cover: "none", moving: "die",
   target_down: null, indirect: false, ranged_in: false, target_immobilised: false, weapons: null };
 const fight = { attacker: "", defender: "", attacker_mode: "hand-to-hand",
   defender_mode: "hand-to-hand", vehicle_move: "die", from_inches: "", attacker_cover: "none",
-  target_immobilised: false };
+  target_immobilised: false, one_shot_fired: false };
 const answers = { shot: null, assault: null };
 // what the dice did to the target, once rolled on the table (pins first, then losses)
 const NOTHING_TAKEN = { casualties: 0, pins: 1, immobilised: false, halted: false, flamed: false };
@@ -637,6 +637,9 @@ function drawOdds() {
       ? [choice("Vehicle", fight.vehicle_move, [["die", "as its die shows"], ["stationary", "stationary"],
         ["advanced", "advanced"], ["ran", "ran"]], "assault-vehicle-move", setFight("vehicle_move")),
       immobilisedTick(defender, fight.target_immobilised, "assault-immobilised", setFight("target_immobilised")),
+      // (the aid does not see a Panzerfaust fired: the players say so)
+      attacker && attacker.one_shot_anti_tank ? tick("its one-shot anti-tank weapons already fired",
+        fight.one_shot_fired, "assault-one-shot-fired", setFight("one_shot_fired")) : null,
       firesAtAssaulters ? el("label", { class: "row" }, el("span", { class: "label" }, "From"),
         el("input", { type: "number", min: 0, step: 0.5, value: fight.from_inches,
           "data-testid": "assault-from", onchange: (e) => setFight("from_inches")(e.target.value) }),
@@ -890,6 +893,7 @@ async function askOdds(which) {
       if (unitOf(defender).kind === "vehicle") {
         body.vehicle_move = fight.vehicle_move === "die" ? null : fight.vehicle_move;
         body.target_immobilised = fight.target_immobilised;
+        if (unitOf(attacker).one_shot_anti_tank) body.one_shot_fired = fight.one_shot_fired;
         if (fight.from_inches !== "") body.from_inches = Number(fight.from_inches);
       } else {
         body.attacker_mode = fight.attacker_mode;

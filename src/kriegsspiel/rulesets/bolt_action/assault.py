@@ -11,6 +11,7 @@ from typing import Literal, TypeVar
 
 from kriegsspiel.core.dice import DiceExpr, Dist
 from kriegsspiel.core.procedure import Dice, Weights, count_weights, exact
+from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 from kriegsspiel.rulesets.bolt_action.morale import (
     MoraleTest,
@@ -38,6 +39,11 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
 )
 
 Mode = Literal["hand-to-hand", "point-blank"]
+
+
+class FightNeverEnds(UsageError):
+    """A close quarters fight that could never end: neither side can cause a casualty."""
+
 
 CONTACT = 1.0  # inches: assaulters end their move this close to the target (assumption)
 
@@ -371,7 +377,7 @@ class _Rounds:
             elif go:
                 onward.append((go, survivors))
         if stay == whole:
-            raise ValueError("this fight can never end: neither side can cause a casualty")
+            raise FightNeverEnds("this fight can never end: neither side can cause a casualty")
         return whole - stay, ended, onward
 
 

@@ -40,6 +40,28 @@ def anti_tank(weapon: Weapon) -> bool:
     return "Shaped Charge" in weapon.special or (weapon.pen or 0) >= 2
 
 
+def one_shot(weapon: Weapon) -> bool:
+    """Whether a weapon fires once a game (a Panzerfaust): fired, its man has it no more."""
+    return "One-shot" in weapon.special
+
+
+def has_anti_tank(rules: Rules, models: Iterable[tuple[Iterable[str], bool]]) -> bool:
+    """Whether any of these models (each its weapons, and whether it has fired its one-shot
+    weapon) carries an anti-tank weapon it can still use: a fired Panzerfaust counts no
+    more. The game and the play aid's assault on a vehicle both ask it here."""
+    return any(
+        anti_tank(w) and not (fired and one_shot(w))
+        for weapons, fired in models
+        for w in map(rules.weapon, weapons)
+    )
+
+
+def one_shot_anti_tank(rules: Rules, weapons: Iterable[str]) -> bool:
+    """Whether any of ``weapons`` is a one-shot anti-tank weapon (a Panzerfaust): the
+    play aid asks whether it has been fired."""
+    return any(anti_tank(w) and one_shot(w) for w in map(rules.weapon, weapons))
+
+
 def counterparts(rules: Rules, weapon: Weapon, *, on_vehicle: bool) -> str:
     """The chart's other weapons of ``weapon``'s kind (the same special rules, Team and
     Fixed aside) that fit where it was put: ' (a vehicle mounts 'Flamethrower (vehicle)')'.

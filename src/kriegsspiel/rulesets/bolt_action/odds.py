@@ -53,6 +53,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     VehicleState,
     can_fire_indirectly,
     describe_needs,
+    infantry_quality,
     infantry_target,
     plan_shot,
     roll_to_hit,
@@ -601,7 +602,7 @@ def _shoot_odds(
             f"{named('situation.one_crew', True)}: a lone crew is a team weapon's (a mortar, "
             "an MMG, a gun); give only team weapons with it, or leave it out."
         )
-    target_quality = situation.target_quality if tgt.is_vehicle else tgt.name.split()[0]
+    target_quality = situation.target_quality if tgt.is_vehicle else infantry_quality(rules, tgt)
     _check_not_removed(rules, target_quality, situation.target_pins, "situation.target_pins")
     groups, reasons, idle = _weapon_groups(rules, weapons, tgt, situation)
     if not groups:
@@ -634,10 +635,10 @@ def _shoot_odds(
     details: dict[str, object] = {
         "target": tgt.name,
         "p_hit_by_weapon": {w: float(p) for w, p in p_hits.items()},
-        "to_hit_by_weapon": {g.shot.weapon: describe_needs(g.shot.hit_on) for g in groups},
+        "to_hit_by_weapon": {g.shot.weapon: describe_needs(rules, g.shot.hit_on) for g in groups},
     }
     if not tgt.is_vehicle:
-        quality = tgt.name.split()[0]
+        quality = infantry_quality(rules, tgt)
         officer = situation.target_officer
         ctx = TroopsContext(
             models=situation.target_models,
@@ -1001,7 +1002,8 @@ def assault_odds(
     def point_blank(side: Side, quality: str, pins: int) -> str:
         # (its modifiers named as a shooting's are: :func:`.assault.fighting_side`'s score)
         because = to_hit_because(rules, point_blank_modifiers(rules, quality, pins))
-        return f"point-blank fire hits on {describe_needs(side.point_blank_hit)} ({because})"
+        needs = describe_needs(rules, side.point_blank_hit)
+        return f"point-blank fire hits on {needs} ({because})"
 
     def morale(side: Side, who: str) -> str:
         quality, _, officer = said_as[who]

@@ -9,7 +9,7 @@ simulator samples them.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -19,7 +19,7 @@ from typing import Any, Literal, NamedTuple
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.procedure import Dice
 from kriegsspiel.core.report import Reason
-from kriegsspiel.errors import ParameterError, named, not_a_distance
+from kriegsspiel.errors import ParameterError, UnknownNameError, named, not_a_distance
 from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 from kriegsspiel.rulesets.bolt_action.morale import (
@@ -180,6 +180,23 @@ def infantry_target(rules: Rules, quality: str) -> Target:
     return rules.target(f"{quality} infantry")
 
 
+def infantry_quality(rules: Rules, target: Target) -> str:
+    """The quality whose infantry ``target`` is: the quality table's whose
+    :func:`infantry_target` is this row (whatever name it was asked by)."""
+    qualities = [row.quality for row in rules.data.quality.rows]
+    for quality in qualities:
+        try:
+            if infantry_target(rules, quality) == target:
+                return quality
+        except UnknownNameError:  # (a quality with no infantry row: not this one)
+            continue
+    raise ParameterError(
+        f"The target {target.name!r} is no quality's infantry: the rules' damage values "
+        f'give no "<quality> infantry" this row for any of {", ".join(qualities)}; give '
+        "a target named so (regular infantry, say)."
+    )
+
+
 def facing_modifier(rules: Rules, target: Target, facing: str) -> int:
     """The pen modifier for hitting ``target`` in its ``facing`` (side, rear, top): the
     sheets give it against armoured vehicles only, and (the data's ``walkers`` flag) not
@@ -245,6 +262,38 @@ def hit_needs(rules: Rules, score: int) -> tuple[int, ...] | None:
         return (score,)
     follow = proc.needs_seven_plus_follow_up
     return (6, follow[score]) if score in follow else None
+
+
+def hit_score(rules: Rules, hit_on: tuple[int, ...] | None) -> int | None:
+    """The to-hit score whose dice :func:`hit_needs` gives as ``hit_on`` (None, or no
+    roll: None): one die's own score, or the 7+ the rules' table gives a 6 then this
+    follow-up (the lowest, where it gives the same to more than one: they hit alike)."""
+    if not hit_on or len(hit_on) == 1:
+        return hit_on[0] if hit_on else None
+    follow = rules.data.procedure.needs_seven_plus_follow_up
+    return min((s for s, f in follow.items() if f == hit_on[1]), default=None)
+
+
+def describe_score(rules: Rules, score: int | None) -> str:
+    """A to-hit score in a player's words: "4+", a 7+ with its dice as :func:`hit_needs`
+    reads the rules' table ("7+ (a 6, then 4+)"), or "cannot hit" (None, or past it)."""
+    hit_on = None if score is None else hit_needs(rules, score)
+    if hit_on is None or score is None:
+        return "cannot hit"
+    if len(hit_on) == 1:
+        return f"{hit_on[0]}+"
+    return f"{score}+ (a 6, then {hit_on[1]}+)"
+
+
+def describe_needs(rules: Rules, hit_on: tuple[int, ...] | None) -> str:
+    """The dice a shot needs (:attr:`Shot.hit_on`) told by their score: one die's as it
+    is (a fixed score's too), a 6 and another die's as :func:`describe_score` tells it
+    (:func:`hit_score`)."""
+    if hit_on is not None and len(hit_on) == 1:
+        return f"{hit_on[0]}+"
+    if hit_on == ():
+        return "a sure hit (no roll)"
+    return describe_score(rules, hit_score(rules, hit_on))
 
 
 class HitModifier(NamedTuple):
@@ -328,11 +377,34 @@ SCORE_RULES = {
 }
 
 
-def hit_words(rules: Rules) -> dict[str, str]:
+class HitWords(Mapping[str, str]):
     """What made or fixed a to-hit score, by the key a record keeps it by, in the words
     the reasons and a game's account tell it: the hit modifiers table's rows (each its
-    ``short``), in the table's order (the sheets'), then :data:`SCORE_RULES`."""
-    return {**{r.key: r.short for r in rules.data.hit_modifiers.rows}, **SCORE_RULES}
+    ``short``), in the table's order (the sheets'), then :data:`SCORE_RULES`; and
+    :meth:`needs`, the dice a shot needed told by their score, by these rules."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        rows: dict[str, str] = {r.key: r.short for r in rules.data.hit_modifiers.rows}
+        self._words = {**rows, **SCORE_RULES}
+
+    def __getitem__(self, key: str) -> str:
+        return self._words[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._words)
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+    def needs(self, hit_on: tuple[int, ...] | None) -> str:
+        """:func:`describe_needs` by these rules ("7+ (a 6, then 4+)")."""
+        return describe_needs(self.rules, hit_on)
+
+
+def hit_words(rules: Rules) -> HitWords:
+    """The rules' :class:`HitWords`."""
+    return HitWords(rules)
 
 
 def in_sheet_order(keys: Iterable[str], words: Mapping[str, str]) -> list[str]:
@@ -350,14 +422,6 @@ def sorted_modifiers(rules: Rules, mods: list[HitModifier]) -> list[HitModifier]
         return mods
     order = in_sheet_order({m.key for m in mods}, hit_words(rules))
     return sorted(mods, key=lambda m: order.index(m.key))
-
-
-def describe_needs(hit_on: tuple[int, ...] | None) -> str:
-    if hit_on is None:
-        return "cannot hit"
-    if len(hit_on) == 1:
-        return f"{hit_on[0]}+"
-    return f"{6 + hit_on[1] - 3}+ (a 6, then {hit_on[1]}+)"
 
 
 class CannotFire(ParameterError):
@@ -534,7 +598,8 @@ def plan_shot(
             said = SCORE_RULES["shaped_charge"]
             mods.append(HitModifier(said, proc.shaped_charge_to_hit, shaped, "shaped_charge"))
         mods = sorted_modifiers(rules, mods)
-        hit_on = hit_needs(rules, to_hit_score(rules, mods))
+        score = to_hit_score(rules, mods)
+        hit_on = hit_needs(rules, score)
         because = to_hit_because(rules, mods)
         skipped = []
         if s.cover != "none" and f"{s.cover}_cover" in ignored:
@@ -546,7 +611,7 @@ def plan_shot(
             because += d.cited("flamethrower.ignores")
         if s.moving and "Assault" in special:  # (said, as the sheet's -1 is not taken)
             because += "; fire on the move: no effect (Assault weapon)"
-        reasons.append(Reason("to hit", describe_needs(hit_on), because))
+        reasons.append(Reason("to hit", describe_score(rules, score), because))
 
     # -- what a hit does
     he = d.he.rows and weapon.he and rules.he_row(weapon.he)

@@ -29,6 +29,7 @@ from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.table_rules import facing_hit, in_arc, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
 from kriegsspiel.rulesets.bolt_action.shooting import (
+    CannotFire,
     Group,
     Shot,
     Situation,
@@ -115,7 +116,7 @@ def _planned(rules: Rules, weapon: Weapon, target: Target, situation: Situation)
         return _SHOTS[key]
     try:
         shot: Shot | None = plan_shot(rules, weapon, target, situation)[0]
-    except Exception:
+    except CannotFire:
         shot = None
     if len(_SHOTS) >= MEMO_LIMIT:
         _SHOTS.clear()

@@ -71,7 +71,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
 )
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState, build_units, credit
 from kriegsspiel.rulesets.bolt_action.game.validation import check_action
-from kriegsspiel.rulesets.bolt_action.kit import anti_tank, keep_rank
+from kriegsspiel.rulesets.bolt_action.kit import has_anti_tank, keep_rank
 from kriegsspiel.rulesets.bolt_action.morale import (
     MoraleTest,
     destroyed_by_pins,
@@ -538,15 +538,9 @@ class BoltActionGame(ShootingGroups):
 
     def has_anti_tank(self, unit: UnitState) -> bool:
         """Whether a live model carries an anti-tank weapon it can still use (a spent
-        one-shot weapon, as a fired Panzerfaust, no longer counts, as it no longer fires)."""
-        for m in unit.alive_models:
-            for name in m.weapons:
-                w = self.rules.weapon(name)
-                if m.used_one_shot and "One-shot" in w.special:
-                    continue
-                if anti_tank(w):
-                    return True
-        return False
+        one-shot weapon, as a fired Panzerfaust, no longer counts, as it no longer fires:
+        :func:`.kit.has_anti_tank`)."""
+        return has_anti_tank(self.rules, ((m.weapons, m.used_one_shot) for m in unit.alive_models))
 
     def move_unit(
         self, unit: UnitState, to: Point, *, run: bool, way: str = "", facing: float | None = None
