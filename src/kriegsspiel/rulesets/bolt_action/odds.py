@@ -13,7 +13,7 @@ from typing import get_args
 from kriegsspiel.core import arguments
 from kriegsspiel.core.dice import DiceExpr, Dist
 from kriegsspiel.core.per_cent import per_cent
-from kriegsspiel.core.procedure import Dice, exact
+from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.report import OddsReport, Reason
 from kriegsspiel.errors import ParameterError, UnknownNameError, UsageError, named
 from kriegsspiel.rulesets.bolt_action.attack import (
@@ -1169,6 +1169,7 @@ def vehicle_assault_odds(
         assault_order_modifier,
         assault_vehicle,
         vehicle_hit_score,
+        vehicle_hits,
     )
     from kriegsspiel.rulesets.bolt_action.shooting import vehicle_profile
 
@@ -1396,7 +1397,7 @@ def vehicle_assault_odds(
     hits: Dist[int] = (
         Dist.constant(0)
         if hit_on is None
-        else fire.survivors.bind(lambda n: exact(partial(_count_hits, models=n, hit_on=hit_on)))
+        else fire.survivors.bind(lambda n: exact(partial(vehicle_hits, models=n, hit_on=hit_on)))
     )
     stopped: dict[str, Fraction] = {}
     distributions: dict[str, Dist[int]] = {"hits_if_assaulting": hits}
@@ -1455,6 +1456,8 @@ def _fire_at_assaulters(
     from farther than the sheet's distance, with the weapons whose arc they are in, as the
     game has it (``close_quarters._fire_at_assaulters``): casualties, pins, the morale check
     at half strength or a flamethrower's, and removal by pins, before the survivors strike."""
+    from kriegsspiel.rulesets.bolt_action.assault import vehicle_fires_at_assaulters
+
     beyond = rules.data.vehicle_assault.fires_at_assaulters_beyond
     fire, start = named("vehicle_weapons"), named("start_inches")
     described = f"{fire}, {named('cover')} and {named('start_models')}"
@@ -1491,7 +1494,7 @@ def _fire_at_assaulters(
         # (told, not ignored: the distance is asked only for that fire)
         said = f"in {rules.data.title} a vehicle does not fire at its assaulters: {start} changes nothing"
         return _Fire(Dist.constant(models), [Reason("vehicle's fire", "no effect", said)])
-    if start_inches <= beyond:
+    if not vehicle_fires_at_assaulters(rules, start_inches):
         if weapons or cover != "none" or start_models != models:
             raise ParameterError(
                 f"{described} describe the vehicle's fire, and it fires only at assaulters "
@@ -1744,7 +1747,3 @@ def _newly_immobilised(final: Dist[VehicleState], before: bool) -> Fraction:
     """The chance this attack immobilises the vehicle (none if it already was: a further
     Immobilised result knocks it out instead)."""
     return Fraction(0) if before else final.probability(lambda v: v.immobilised)
-
-
-def _count_hits(dice: Dice, models: int, hit_on: int) -> int:
-    return dice.count_at_least(models, 6, hit_on)
