@@ -17,11 +17,11 @@ from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.report import OddsReport, Reason
 from kriegsspiel.errors import ParameterError, UnknownNameError, UsageError, named
 from kriegsspiel.rulesets.bolt_action.attack import (
-    TroopsContext,
     exact_troops,
     exact_vehicle,
     hits_distribution,
     pen_levels,
+    troops_context,
     troops_left,
 )
 from kriegsspiel.rulesets.bolt_action.data import Weapon
@@ -185,7 +185,7 @@ def _check_not_removed(rules: Rules, quality: str, pins: int, parameter: str) ->
     """A unit whose pins reach its morale value is removed from play: it takes no test and
     fights no fight, so a question about it has no odds."""
     base = new_test(rules, quality).base
-    if destroyed_by_pins(rules, base, pins):
+    if destroyed_by_pins(rules, quality, pins):
         raise ParameterError(
             f"{named(parameter, pins)}: a unit of {quality} troops with {pins} pins (its "
             f"morale value is {base}) is removed from play and takes no test; give "
@@ -201,7 +201,7 @@ def _pins_reach_morale(
     and the reasoning row; None when they cannot. ``chance`` gives the chance of an event
     read from the attack's own pins (a vehicle's: not when it is knocked out anyway)."""
     base = new_test(rules, quality).base
-    p = chance(lambda taken: destroyed_by_pins(rules, base, before + taken))
+    p = chance(lambda taken: destroyed_by_pins(rules, quality, before + taken))
     if p == 0:
         return None
     told = f"{before} pin{'s' * (before != 1)} already there" if before else "no pins before"
@@ -553,7 +553,7 @@ def _shoot_odds(
     # the firers' quality is not asked (but Inexperienced): the most pins any unit can hold
     firers = "inexperienced" if situation.firer_inexperienced else "veteran"
     most = new_test(rules, firers).base
-    if destroyed_by_pins(rules, most, situation.firer_pins):
+    if destroyed_by_pins(rules, firers, situation.firer_pins):
         raise ParameterError(
             f"{named('situation.firer_pins', situation.firer_pins)}: a unit with as many pins "
             f"as its morale value ({most} at most, {firers} troops) is removed from play and "
@@ -639,10 +639,13 @@ def _shoot_odds(
     if not tgt.is_vehicle:
         quality = tgt.name.split()[0]
         officer = situation.target_officer
-        ctx = TroopsContext(
+        ctx = troops_context(
+            rules,
+            groups,
+            quality=quality,
             models=situation.target_models,
-            morale=new_test(rules, quality, officer=officer, pins=situation.target_pins),
-            pins_per_attack=rules.data.procedure.pins_per_attack,
+            pins=situation.target_pins,
+            officer=officer,
         )
         troops = exact_troops(groups, ctx)
         removal = _pins_reach_morale(rules, quality, situation.target_pins, troops.pins.probability)
