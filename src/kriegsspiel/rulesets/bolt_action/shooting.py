@@ -16,7 +16,7 @@ from operator import attrgetter
 from typing import Any, Literal, NamedTuple
 
 from kriegsspiel.core.dice import DiceExpr
-from kriegsspiel.core.procedure import Dice
+from kriegsspiel.core.procedure import Dice, chance_all
 from kriegsspiel.core.report import Reason
 from kriegsspiel.errors import ParameterError, named, not_a_distance
 from kriegsspiel.rulesets.bolt_action.data import Weapon
@@ -768,6 +768,13 @@ def struck_troops(dice: Dice, shot: Shot) -> tuple[bool, int, int]:
     if shot.halve_hits:
         hits //= 2
     return True, hits, dice.count_at_least(hits, 6, shot.damage_need)
+
+
+def casualty_chance(damage_need: int) -> Fraction:
+    """The chance that a hit on troops needing ``damage_need`` on its D6 (a shot's
+    ``damage_need``, the target's damage value) is a casualty, as :func:`struck_troops`
+    rolls it."""
+    return chance_all(6, (damage_need,))
 
 
 def multiplied(shot: Shot) -> bool:

@@ -32,6 +32,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Shot,
     Situation,
+    casualty_chance,
     check_range,
     damage_chance,
     fires_on_spotting,
@@ -50,13 +51,22 @@ def _worth(option: tuple[Shot, int, bool], at_vehicle: bool) -> tuple[float, ...
     hits expected to reach a damage result (then the most hits), else the most expected
     casualties; a one-shot weapon is kept for vehicles."""
     shot, per, one_shot = option
-    p = 1.0
-    for need in shot.hit_on or ():
-        p *= max(0, 7 - need) / 6
-    hits = p * per * _mean(shot.hits_per_hit)
+    hits = _hit_chance(shot.hit_on) * per * _mean(shot.hits_per_hit)
     if at_vehicle:
         return (hits * _damaging(shot), hits)
-    return (hits * (0.5 if one_shot else 1.0) * max(0, 7 - shot.damage_need) / 6,)
+    return (hits * (0.5 if one_shot else 1.0) * _casualty_chance(shot.damage_need),)
+
+
+@lru_cache(maxsize=64)
+def _hit_chance(hit_on: tuple[int, ...] | None) -> float:
+    """:func:`hit_chance`, as a float (remembered: asked for every weapon of every man)."""
+    return float(hit_chance(hit_on))
+
+
+@lru_cache(maxsize=16)
+def _casualty_chance(damage_need: int) -> float:
+    """:func:`casualty_chance`, as a float (remembered)."""
+    return float(casualty_chance(damage_need))
 
 
 @lru_cache(maxsize=1024)
