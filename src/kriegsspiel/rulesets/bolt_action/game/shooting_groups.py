@@ -38,6 +38,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     fires_on_spotting,
     fires_on_the_move,
     hit_chance,
+    in_range,
     infantry_target,
     plan_shot,
     range_bands,
@@ -668,12 +669,12 @@ def weapon_choice(
         special = weapon.special
         if moving and not fires_on_the_move(weapon, mounted=mounted):
             continue
-        if rng > weapon.range or rng < weapon.min_range:
+        if not in_range(weapon, rng):
             continue
         own = crewed(situation, weapon, crew_short)
         per = shots_per_model(weapon)
         shot = _planned(rules, weapon, tgt_profile, own)
-        if weapon.indirect_min_range is not None and rng >= weapon.indirect_min_range:
+        if weapon.indirect_min_range is not None and in_range(weapon, rng, indirect=True):
             # a howitzer may lob it instead: its crew takes the way that hits more
             # easily, and on equal chances the lob (a hit ranges the crew in)
             lobbed = _planned(rules, weapon, tgt_profile, replace(own, indirect=True))
