@@ -73,7 +73,7 @@ def test_steps_summed_as_integers_match_the_chances(
 
 
 def vehicle_profiles(rules: Rules) -> list[Target]:
-    return [t for t in map(rules.target, rules.target_names()) if t.is_vehicle]
+    return [t for r in rules.data.damage_values.rows if (t := rules.target(r.names[0])).is_vehicle]
 
 
 @pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])

@@ -14,7 +14,7 @@ from test_game_rules import new_game, only, place
 
 from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.core.procedure import ScriptedDice
-from kriegsspiel.core.records import read_record
+from kriegsspiel.core.records import read_lines
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
 from kriegsspiel.rulesets.bolt_action.game import record
@@ -364,7 +364,7 @@ def test_a_recorded_down_reaction_replays_and_a_changed_one_is_caught(tmp_path: 
     result = record.replay(tmp_path / "b.jsonl")
     assert not result.reproduced  # the choice is legal there; what follows it differs
     assert result.first_difference is not None and result.first_difference > found + 1
-    head, _, _ = read_record(tmp_path / "a.jsonl")
+    head = read_lines(tmp_path / "a.jsonl").rows[0]
     assert head["ruleset"] == "bolt-action-1"
 
 

@@ -748,7 +748,9 @@ def _attack_on_a_vehicle(
 ) -> list[Group]:
     """Up to three of the edition's weapons, 1 to ``most`` shots each, at one of its vehicles."""
     rules = rules_for(ruleset)
-    vehicles = [n for n in rules.target_names() if rules.target(n).is_vehicle]
+    vehicles = [
+        r.names[0] for r in rules.data.damage_values.rows if rules.target(r.names[0]).is_vehicle
+    ]
     target = data.draw(st.sampled_from(vehicles))
     names = [w.name for w in rules.data.weapons.rows]
     weapons = data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=3))

@@ -37,7 +37,7 @@ from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import RandomPlayer, chance_outcome, play
 from kriegsspiel.core.game import CHANCE, TERMINAL, IllegalActionError
 from kriegsspiel.core.procedure import RandomDice, ScriptedDice
-from kriegsspiel.core.records import dumps, read_record, write_record
+from kriegsspiel.core.records import dumps, read_lines, write_record
 from kriegsspiel.core.scenario import Scenario, load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point, Table, TerrainFeature, rectangle
 from kriegsspiel.rulesets.bolt_action.army import ArmyList, load_army, parse_army, sample_armies
@@ -522,7 +522,7 @@ def test_a_record_replays_and_is_reproducible(ruleset: str, tmp_path: Path) -> N
     other = played_record(ruleset, name, 12, tmp_path / "c.jsonl")
     assert again == text  # byte for byte
     assert other != text  # the seed matters
-    head, events, _ = read_record(tmp_path / "a.jsonl")
+    head, *events = read_lines(tmp_path / "a.jsonl").rows
     assert head["seed"] == 11 and events[-1]["event"] == "game over"
     result = record.replay(tmp_path / "a.jsonl")
     assert result.reproduced, (result.first_difference, result.expected, result.actual)
@@ -621,7 +621,7 @@ def test_a_tampered_record_names_its_first_bad_line(field: str, tmp_path: Path) 
     number = next(
         i for i, line in enumerate(lines) if '"event":"shoot"' in line and f'"{field}"' in line
     )
-    row = read_record(path)[1][number - 1]
+    row = dict(read_lines(path).rows[number])
     row[field] += 1
     lines[number] = dumps(row)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -1167,7 +1167,7 @@ def test_a_recorded_friendly_fire_choice_replays_and_a_changed_one_is_caught(
         == text
     )
     # the game as it stood at the choice: the targets that were offered
-    head, rows, _ = read_record(tmp_path / "a.jsonl")
+    head, *rows = read_lines(tmp_path / "a.jsonl").rows
     game = record.new_game(head)
     for _, action in record.decisions(rows)[:-1]:
         if game.pending is not None and game.pending.kind == "friendly-fire":

@@ -164,10 +164,10 @@ def test_worked_example_braun_and_doxey() -> None:
     assert doxey_shot == ShotOutcome(chances=1, hits=1, initiative_lost=2)
     assert dice.remaining == []
 
-    braun_after = rules.take_hits(braun_initiative, doxey_shot)
+    braun_after = rules.take_hits(braun_initiative, doxey_shot.initiative_lost)
     assert braun_after == 0
     assert rules.status(braun_after) is Status.CAN_FIRE_NOT_MOVE
-    assert rules.take_hits(doxey_initiative, braun_shot) == 2
+    assert rules.take_hits(doxey_initiative, braun_shot.initiative_lost) == 2
     assert rules.status(2) is Status.FIT
 
     report = odds.shoot(

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from kriegsspiel.core.game import Event
 from kriegsspiel.core.procedure import RandomDice, ScriptedDice
-from kriegsspiel.core.records import FORMAT, FORMAT_1, FORMATS, dumps, write_record
+from kriegsspiel.core.records import FORMAT, FORMATS, dumps, write_record
 from kriegsspiel.render.game_account import describe
 from kriegsspiel.rulesets.bolt_action import rules_for
 from kriegsspiel.rulesets.bolt_action.attack import attack_vehicle
@@ -320,12 +320,12 @@ def test_a_format_1_record_replays_and_is_told_as_such(tmp_path: Path) -> None:
     and the replay says once that it is of the older format; its account tells the rolls
     (the replay rolls them again). A line of it changed still parts from the game."""
     old = format_1(record_text())
-    assert FORMAT_1 in old.split("\n", 1)[0] and '"weapons"' not in old
+    assert FORMATS[0] in old.split("\n", 1)[0] and '"weapons"' not in old
     path = tmp_path / "old.jsonl"
     path.write_text(old, encoding="utf-8")
     result = record.replay(path)
     assert result.reproduced and result.finished and result.older_format
-    assert len(result.notes()) == 1 and FORMAT_1 in result.notes()[0]
+    assert len(result.notes()) == 1 and FORMATS[0] in result.notes()[0]
     done = run_cli("replay", str(path), "--account", timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("older format") == 1

@@ -335,7 +335,8 @@ def test_a_copy_made_before_the_one_crew_row_counts_a_lone_crew_like_its_pins() 
     text = text.replace(f"{one_crew}\n", "").replace(PINS, PINS.replace("-1}", "-2}"))
     rules = rules_for("konflikt47", "old.yaml", text)
     assert rules.hit_modifier("one_crew") == -2 == rules.hit_modifier("per_pin")
-    assert rules.hit_label("one_crew") == "A team weapon with one crew left"
+    (row,) = [r for r in rules.data.hit_modifiers.rows if r.key == "one_crew"]
+    assert row.label == "A team weapon with one crew left"
 
 
 def test_a_to_hit_clamped_by_the_natural_miss_says_so_and_cites_the_file(tmp_path: Path) -> None:

@@ -71,7 +71,8 @@ def test_wilson_interval_holds_the_rate_inside_zero_one(case: tuple[int, int]) -
     hits, n = case
     p = wilson(hits, n)
     assert 0.0 <= p.low <= p.rate <= p.high <= 1.0
-    assert wilson(hits * 4, n * 4).half_width < p.half_width  # more games, narrower
+    more = wilson(hits * 4, n * 4)
+    assert more.high - more.low < p.high - p.low  # more games, narrower
 
 
 def test_wilson_refuses_impossible_counts() -> None:
@@ -160,7 +161,8 @@ def test_within_precision_needs_every_outcome_narrow() -> None:
     assert not within_precision([0, 0, 0], 0.5)
     # lopsided: 20 of 20 is 100% with a low of 84%: its half-width is 0.08, but it is not
     # known to +-0.1, as the stop notice would claim
-    assert wilson(20, 20).half_width < 0.1 < wilson(20, 20).reach
+    lopsided = wilson(20, 20)
+    assert (lopsided.high - lopsided.low) / 2 < 0.1 < lopsided.reach
     assert not within_precision([20, 0, 0], 0.1)
 
 

@@ -24,7 +24,7 @@ def variants(rules: Rules) -> list[Target]:
     """Every profile of the edition (troops and vehicles), and each with one field given
     each other value another has: asked in turn, a key short of a field that matters is
     caught."""
-    profiles = [rules.target(name) for name in rules.target_names()]
+    profiles = [rules.target(r.names[0]) for r in rules.data.damage_values.rows]
     found: list[Target] = []
     for profile in profiles:
         found.append(profile)

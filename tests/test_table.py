@@ -93,12 +93,11 @@ def test_a_wreck_is_impassable_to_vehicles_gives_hard_cover_and_does_not_block_s
     assert "burnt-out Panzer IV" not in [f.name for f in TABLE.features]  # immutable
     a, b = Point(55, 25), Point(65, 25)
     assert [f.name for f in wrecked.path_crosses(a, b)] == ["burnt-out Panzer IV"]
-    assert not wrecked.passable(a, b, "vehicle")
-    assert wrecked.passable(a, b, "infantry")
-    assert wrecked.passable(Point(55, 30), Point(65, 30), "vehicle")  # around it
+    assert wrecked.path_crosses(Point(55, 30), Point(65, 30)) == []  # around it
+    assert wrecked.features[-1].impassable_to == {"vehicle"}
     assert wrecked.line_of_sight(a, b)
     assert wrecked.cover_between(a, Point(62.5, 25)) == "hard"
-    assert TABLE.passable(a, b, "vehicle")
+    assert TABLE.path_crosses(a, b) == []
 
 
 def test_path_crosses_lists_entered_features_in_table_order() -> None:
@@ -118,15 +117,6 @@ def test_points_off_the_table_are_reported_and_clamped() -> None:
         assert TABLE.contains(TABLE.clamp(outside))
     assert TABLE.clamp(Point(-5, 60)) == Point(0.0, 48.0)
     assert TABLE.clamp(Point(3, 4)) == Point(3, 4)
-    assert not TABLE.passable(Point(1, 1), Point(-1, 1), "infantry")
-
-
-def test_nearest_edge_point() -> None:
-    assert TABLE.nearest_edge_point(Point(3, 20)) == Point(0.0, 20.0)
-    assert TABLE.nearest_edge_point(Point(70, 20)) == Point(72.0, 20.0)
-    assert TABLE.nearest_edge_point(Point(30, 1)) == Point(30.0, 0.0)
-    assert TABLE.nearest_edge_point(Point(30, 46)) == Point(30.0, 48.0)
-    assert TABLE.nearest_edge_point(Point(80, 50)) == Point(72.0, 48.0)
 
 
 def test_distance() -> None:

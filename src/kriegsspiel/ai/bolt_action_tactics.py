@@ -37,6 +37,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     futile,
     knock_out_ceiling,
     knock_out_chance,
+    troops_context,
     troops_left,
     troops_shot_distribution,
 )
@@ -58,7 +59,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
 )
 from kriegsspiel.rulesets.bolt_action.game.threats import harmless_to, nearest_threat
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
-from kriegsspiel.rulesets.bolt_action.morale import expected_rallied, new_test
+from kriegsspiel.rulesets.bolt_action.morale import expected_rallied
 from kriegsspiel.rulesets.bolt_action.reactions import die_shown
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Cover,
@@ -606,7 +607,10 @@ class TacticalPlayer:
             return 0.0
         rules = state.rules
         # the target's part of the odds (nothing for a vehicle): with the groups, all they read
-        about = None if vehicle is not None else (len(target.coords), target.quality, target.pins)
+        # (its live models counted by their places, two coordinates each: no list is made)
+        about = (
+            None if vehicle is not None else (len(target.coords) // 2, target.quality, target.pins)
+        )
         found = _ODDS.get(id(groups))
         if found is not None and found[0] is groups and found[1] is rules and found[2] == about:
             means = found[3]
@@ -614,10 +618,8 @@ class TacticalPlayer:
             if about is None:
                 means = (_vehicle_ko(groups), 0.0)
             else:
-                ctx = TroopsContext(
-                    models=about[0] // 2,
-                    morale=new_test(rules, target.quality, pins=target.pins),
-                    pins_per_attack=rules.data.procedure.pins_per_attack,
+                ctx = troops_context(
+                    rules, groups, quality=target.quality, models=about[0], pins=target.pins
                 )
                 means = _troops_means(groups, ctx)
             if len(_ODDS) >= _ODDS_LIMIT:

@@ -21,7 +21,7 @@ from kriegsspiel.aid.tracker import AidError, Kit, TrackedUnit, Tracker, refuse_
 from kriegsspiel.core.report import OddsReport, Reason
 from kriegsspiel.errors import ParameterError, UnknownNameError, UsageError
 from kriegsspiel.odds_options import BOLT_ACTION, ODDS_QUESTIONS
-from kriegsspiel.rulesets.bolt_action.assault import CONTACT
+from kriegsspiel.rulesets.bolt_action.assault import CONTACT, vehicle_fires_at_assaulters
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import weapon_choice
 from kriegsspiel.rulesets.bolt_action.kit import assault_armed, has_anti_tank
 from kriegsspiel.rulesets.bolt_action.odds import (
@@ -195,9 +195,7 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
         # Konflikt '47: a vehicle fires first at assaulters that begin far enough away
         # (in Bolt Action 1st edition it has no such fire: the calculator says From
         # changes nothing, as it says of any input without effect)
-        beyond = rules.data.vehicle_assault.fires_at_assaulters_beyond
-        start = asked.from_inches
-        fires = beyond is not None and start is not None and start > beyond
+        fires = vehicle_fires_at_assaulters(rules, asked.from_inches)
         kit = defender.survivors()
         report = vehicle_assault_odds(
             tracker.ruleset,
@@ -216,7 +214,7 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
             target_pins=defender.pins,
             target_immobilised=asked.target_immobilised or defender.immobilised,
             target_officer=tracker.officer_for(defender.uid, asked.defender_officer),
-            start_inches=start,
+            start_inches=asked.from_inches,
             vehicle_weapons=[w for k in kit for w in k.weapons] if fires else (),
             cover=asked.attacker_cover if fires else "none",
             start_models=attacker.start_models if fires else None,

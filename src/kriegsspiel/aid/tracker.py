@@ -549,7 +549,7 @@ class Tracker:
         if refused is not None:
             raise AidError(refused)
         base = new_test(self.rules, unit.quality).base
-        if destroyed_by_pins(self.rules, base, pins):
+        if destroyed_by_pins(self.rules, unit.quality, pins):
             step = self._with(replace(unit, pins=pins, models=0, destroyed=True, checks_due=()))
             return step.noted(
                 f"{self.called(unit)}: {_count(pins, 'pin')}, its morale {base}: removed from play"

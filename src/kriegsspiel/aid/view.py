@@ -9,7 +9,7 @@ from kriegsspiel.aid.questions import defender_modes, fire_refused, itself_refus
 from kriegsspiel.aid.tracker import ORDERS, TrackedUnit, Tracker
 from kriegsspiel.rulesets.bolt_action.assault import fighting_modes
 from kriegsspiel.rulesets.bolt_action.kit import one_shot_anti_tank
-from kriegsspiel.rulesets.bolt_action.morale import UNTESTED_ORDERS, new_test
+from kriegsspiel.rulesets.bolt_action.morale import UNTESTED_ORDERS, removed_at_pins
 from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds, order_test_odds
 from kriegsspiel.rulesets.bolt_action.reactions import edition_faces, reaction_words
 
@@ -125,11 +125,7 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
     out["more_models_refused"] = tracker.models_refused(unit.uid, unit.models + 1)
     out["more_pins_refused"] = tracker.pins_refused(unit.uid, unit.pins + 1)
     out["fewer_pins_refused"] = tracker.pins_refused(unit.uid, unit.pins - 1)
-    out["removed_at_pins"] = (
-        new_test(rules, unit.quality).base
-        if rules.data.procedure.pins_destroy_at_base_morale
-        else None
-    )
+    out["removed_at_pins"] = removed_at_pins(rules, unit.quality)
     # the odds of its order test and morale check with its own officer, and with each live
     # officer of its side who may stand near (the page shows the one the player picks)
     odds: dict[str, Any] = {}

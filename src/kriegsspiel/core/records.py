@@ -30,7 +30,6 @@ FORMATS = (
     "kriegsspiel-record/6",
 )
 FORMAT = FORMATS[-1]
-FORMAT_1 = FORMATS[0]
 
 
 def format_number(header: dict[str, Any]) -> int:
@@ -133,12 +132,6 @@ def read_lines(path: str | Path) -> RecordFile:
             name, [f"line 1: not a kriegsspiel record (expected format {FORMAT!r})"]
         )
     return RecordFile(text, tuple(lines), tuple(rows), cut, final_newline, blank, bom)
-
-
-def read_record(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
-    """Header, events and the raw text of a record; a broken file names its line."""
-    record = read_lines(path)
-    return record.rows[0], list(record.rows[1:]), record.text
 
 
 def _other_kind(text: str) -> str | None:

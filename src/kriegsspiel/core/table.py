@@ -259,19 +259,6 @@ class Table:
         x = float(min(max(point.x, 0.0), self.width))
         return Point(x, float(min(max(point.y, 0.0), self.height)))
 
-    def nearest_edge_point(self, point: Point) -> Point:
-        """The nearest point of the table's edge (e.g. where a unit leaves or arrives)."""
-        p = self.clamp(point)
-        gaps = (p.x, self.width - p.x, p.y, self.height - p.y)
-        side = gaps.index(min(gaps))  # ties go left, right, bottom, top
-        if side == 0:
-            return Point(0.0, p.y)
-        if side == 1:
-            return Point(self.width, p.y)
-        if side == 2:
-            return Point(p.x, 0.0)
-        return Point(p.x, self.height)
-
     def features_at(self, point: Point) -> list[TerrainFeature]:
         """The features whose polygon covers the point (its edge included), in table order."""
         memo = self._memo.get("features_at")  # (_store, inline on a hot path)
@@ -469,16 +456,6 @@ class Table:
             if len(found) == len(near):
                 break
         return sorted(found)
-
-    def passable(self, a: Point, b: Point, mover: str) -> bool:
-        """May a mover of this kind (e.g. "vehicle") go straight from ``a`` to ``b``?
-
-        False when either end is off the table or the move enters a feature impassable to
-        ``mover``.
-        """
-        if not (self.contains(a) and self.contains(b)):
-            return False
-        return not any(mover in f.impassable_to for f in self.path_crosses(a, b))
 
     # -- new tables ------------------------------------------------------------------------------
     def with_features(self, *features: TerrainFeature) -> Table:

@@ -32,6 +32,7 @@ from kriegsspiel.env.encoding import ActionEncoding
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS
 from kriegsspiel.rulesets.bolt_action.game.table_rules import terrain_row
+from kriegsspiel.rulesets.bolt_action.morale import removed_at_pins
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -361,8 +362,8 @@ def _bounds(
     it (both shipped editions do); where a rules file turns that off, pins have no bound
     and their entries stay infinite."""
     rules, units = game.rules, game.units
-    removed = rules.data.procedure.pins_destroy_at_base_morale
-    pin_cap = {u.uid: rules.morale(u.quality) - 1.0 if removed else math.inf for u in units}
+    removed = {u.uid: removed_at_pins(rules, u.quality) for u in units}
+    pin_cap = {uid: math.inf if at is None else at - 1.0 for uid, at in removed.items()}
 
     def most(per_unit: Mapping[int, float] | None = None, *, vehicles: bool = False) -> float:
         """The most of a count, over the two sides, summed over a side's units (models if

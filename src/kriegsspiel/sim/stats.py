@@ -24,10 +24,6 @@ class Proportion:
         return self.hits / self.n if self.n else 0.0
 
     @property
-    def half_width(self) -> float:
-        return (self.high - self.low) / 2
-
-    @property
     def reach(self) -> float:
         """How far the interval reaches from the observed rate, on its longer side (a Wilson
         interval is lopsided near 0 and 1: 20 of 20 is 100% with a low of 84%)."""

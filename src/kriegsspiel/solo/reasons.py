@@ -31,7 +31,13 @@ from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import heading_to, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.threats import harmless_to
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
-from kriegsspiel.rulesets.bolt_action.shooting import CannotFire, fires_on_the_move, plan_shot
+from kriegsspiel.rulesets.bolt_action.shooting import (
+    CannotFire,
+    fires_on_the_move,
+    in_range,
+    least_range,
+    plan_shot,
+)
 
 
 def _longest(rules: Rules, weapons: Sequence[str]) -> str:
@@ -110,7 +116,7 @@ def no_shot_reason(
             for m, far in able
             for w in m.weapons
             if moving
-            and rules.weapon(w).min_range <= far <= rules.weapon(w).range
+            and in_range(rules.weapon(w), far)
             and not fires_on_the_move(rules.weapon(w), mounted=mounted)
         }
     )
@@ -127,10 +133,10 @@ def no_shot_reason(
             )
     close = sorted(
         {
-            f'{w} (at least {rules.weapon(w).min_range:g}")'
+            f'{w} (at least {least_range(rules.weapon(w)):g}")'
             for m, far in able
             for w in m.weapons
-            if far < rules.weapon(w).min_range
+            if far < least_range(rules.weapon(w))
         }
     )
     spent = sorted(
@@ -181,7 +187,7 @@ def _cannot_hit(
         for name in model.weapons:
             weapon = rules.weapon(name)
             if (
-                not weapon.min_range <= far <= weapon.range
+                not in_range(weapon, far)
                 or (moving and not fires_on_the_move(weapon, mounted=unit.vehicle is not None))
                 or (model.used_one_shot and "One-shot" in weapon.special)
                 or weapon_choice(

@@ -585,6 +585,20 @@ def vehicle_hit_score(rules: Rules, moved: str | None) -> int | None:
     return va.to_hit_stationary
 
 
+def vehicle_fires_at_assaulters(rules: Rules, start_inches: float | None) -> bool:
+    """Konflikt '47 (sheet 001): whether a vehicle fires at infantry that begin their
+    assault on it ``start_inches`` away (None: not known). Only from farther than the
+    sheet's distance, and never in an edition without that fire (Bolt Action 1st)."""
+    beyond = rules.data.vehicle_assault.fires_at_assaulters_beyond
+    return beyond is not None and start_inches is not None and start_inches > beyond
+
+
+def vehicle_hits(dice: Dice, models: int, hit_on: int) -> int:
+    """How many of ``models`` assaulting a vehicle hit it: a D6 each, ``hit_on`` or more
+    (:func:`vehicle_hit_score`)."""
+    return dice.count_at_least(models, 6, hit_on)
+
+
 def assault_order_modifier(
     rules: Rules, vehicle: Target, *, open_topped: bool, anti_tank: bool
 ) -> int:
@@ -614,7 +628,7 @@ def assault_vehicle(
     same order."""
     if hit_on is None:
         return vehicle.untouched()
-    hits = dice.count_at_least(models, 6, hit_on)
+    hits = vehicle_hits(dice, models, hit_on)
     if tally is not None:
         tally.group_hits.append(hits)
     if hits == 0:

@@ -63,6 +63,28 @@ class TroopsContext:
     pins_per_attack: int
 
 
+def troops_context(
+    rules: Rules,
+    groups: Sequence[Group],
+    *,
+    quality: str,
+    models: int | None,
+    pins: int,
+    officer: str | None = None,
+) -> TroopsContext:
+    """What troops of ``quality`` bring to the attack of ``groups``: their ``models``
+    (None: no cap on casualties), and a morale test with their ``pins`` and an ``officer``
+    near (a flamethrower's check). An attack that hits brings the edition's pin, but none
+    of its own where no shot pins by hitting (an aircraft's: the chart gives its pins)."""
+    return TroopsContext(
+        models=models,
+        morale=new_test(rules, quality, officer=officer, pins=pins),
+        pins_per_attack=rules.data.procedure.pins_per_attack
+        if any(g.shot.pins_target for g in groups)
+        else 0,
+    )
+
+
 def after_attack(
     dice: Dice,
     specials_hit: Sequence[Shot],
@@ -271,17 +293,12 @@ def troops_left(
     with no models left when it is gone (every man down, a flamethrower's test failed, as
     many pins as its morale, or a loss to half strength and the morale check that brings
     failed, an officer in range helping both tests)."""
-    ctx = TroopsContext(
-        models=models,
-        morale=new_test(rules, quality, officer=officer, pins=pins),
-        pins_per_attack=rules.data.procedure.pins_per_attack,
-    )
-    base = rules.morale(quality)
+    ctx = troops_context(rules, groups, quality=quality, models=models, pins=pins, officer=officer)
 
     def left(outcome: tuple[int, int, bool]) -> Dist[tuple[int, int]]:
         casualties, new_pins, destroyed = outcome
         alive, now = models - casualties, pins + new_pins
-        if alive == 0 or destroyed or destroyed_by_pins(rules, base, now):
+        if alive == 0 or destroyed or destroyed_by_pins(rules, quality, now):
             return Dist.constant((0, now))
         if casualties and losses_force_test(start_models, alive):
             test = new_test(rules, quality, officer=officer, pins=now)

@@ -755,7 +755,7 @@ Special = Literal[
     "Team",
     "Tesla",
 ]
-SPECIAL_RULES: tuple[str, ...] = get_args(Special)
+
 #: The special rules played by a table of their own, which a file whose weapons have one
 #: must give (the flamethrower's every file gives), and what the table holds.
 SPECIAL_TABLES = {

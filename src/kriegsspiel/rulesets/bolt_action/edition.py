@@ -174,9 +174,6 @@ class Rules:
     def hit_modifier(self, key: str) -> int:
         return next(r.value for r in self.data.hit_modifiers.rows if r.key == key)
 
-    def hit_label(self, key: str) -> str:
-        return next(r.label for r in self.data.hit_modifiers.rows if r.key == key)
-
     def hit_short(self, key: str) -> str:
         """The words the to-hit modifier ``key`` is told by ("long range"): its row's."""
         return self._hit_shorts[key]
@@ -192,9 +189,6 @@ class Rules:
     def he_row(self, he: str) -> HeRow:
         wanted = DiceExpr(he)
         return next(r for r in self.data.he.rows if DiceExpr(r.he) == wanted)
-
-    def target_names(self) -> list[str]:
-        return [r.names[0] for r in self.data.damage_values.rows]
 
 
 class Konflikt47(Rules):

@@ -155,9 +155,16 @@ def rolled_morale_check(dice: Dice, test: MoraleTest) -> tuple[bool, int]:
     return result == "pass", roll
 
 
-def destroyed_by_pins(rules: Rules, base_morale: int, pins: int) -> bool:
-    """A unit with as many pins as its (unmodified) morale value is removed."""
-    return rules.data.procedure.pins_destroy_at_base_morale and pins >= base_morale
+def removed_at_pins(rules: Rules, quality: str) -> int | None:
+    """The pins that remove a unit of ``quality`` from play: as many as its (unmodified)
+    morale value; None where the rules remove no unit for its pins."""
+    return rules.morale(quality) if rules.data.procedure.pins_destroy_at_base_morale else None
+
+
+def destroyed_by_pins(rules: Rules, quality: str, pins: int) -> bool:
+    """Whether a unit of ``quality`` with ``pins`` is removed (:func:`removed_at_pins`)."""
+    most = removed_at_pins(rules, quality)
+    return most is not None and pins >= most
 
 
 def losses_force_test(start_models: int, alive: int) -> bool:

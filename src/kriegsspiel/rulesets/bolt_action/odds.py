@@ -13,15 +13,15 @@ from typing import get_args
 from kriegsspiel.core import arguments
 from kriegsspiel.core.dice import DiceExpr, Dist
 from kriegsspiel.core.per_cent import chance_shown
-from kriegsspiel.core.procedure import Dice, exact
+from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.report import OddsReport, Reason
 from kriegsspiel.errors import ParameterError, UnknownNameError, UsageError, named
 from kriegsspiel.rulesets.bolt_action.attack import (
-    TroopsContext,
     exact_troops,
     exact_vehicle,
     hits_distribution,
     pen_levels,
+    troops_context,
     troops_left,
 )
 from kriegsspiel.rulesets.bolt_action.data import Weapon
@@ -186,7 +186,7 @@ def _check_not_removed(rules: Rules, quality: str, pins: int, parameter: str) ->
     """A unit whose pins reach its morale value is removed from play: it takes no test and
     fights no fight, so a question about it has no odds."""
     base = new_test(rules, quality).base
-    if destroyed_by_pins(rules, base, pins):
+    if destroyed_by_pins(rules, quality, pins):
         raise ParameterError(
             f"{named(parameter, pins)}: a unit of {quality} troops with {pins} pins (its "
             f"morale value is {base}) is removed from play and takes no test; give "
@@ -202,7 +202,7 @@ def _pins_reach_morale(
     and the reasoning row; None when they cannot. ``chance`` gives the chance of an event
     read from the attack's own pins (a vehicle's: not when it is knocked out anyway)."""
     base = new_test(rules, quality).base
-    p = chance(lambda taken: destroyed_by_pins(rules, base, before + taken))
+    p = chance(lambda taken: destroyed_by_pins(rules, quality, before + taken))
     if p == 0:
         return None
     told = f"{before} pin{'s' * (before != 1)} already there" if before else "no pins before"
@@ -554,7 +554,7 @@ def _shoot_odds(
     # the firers' quality is not asked (but Inexperienced): the most pins any unit can hold
     firers = "inexperienced" if situation.firer_inexperienced else "veteran"
     most = new_test(rules, firers).base
-    if destroyed_by_pins(rules, most, situation.firer_pins):
+    if destroyed_by_pins(rules, firers, situation.firer_pins):
         raise ParameterError(
             f"{named('situation.firer_pins', situation.firer_pins)}: a unit with as many pins "
             f"as its morale value ({most} at most, {firers} troops) is removed from play and "
@@ -640,10 +640,13 @@ def _shoot_odds(
     if not tgt.is_vehicle:
         quality = infantry_quality(rules, tgt)
         officer = situation.target_officer
-        ctx = TroopsContext(
+        ctx = troops_context(
+            rules,
+            groups,
+            quality=quality,
             models=situation.target_models,
-            morale=new_test(rules, quality, officer=officer, pins=situation.target_pins),
-            pins_per_attack=rules.data.procedure.pins_per_attack,
+            pins=situation.target_pins,
+            officer=officer,
         )
         troops = exact_troops(groups, ctx)
         removal = _pins_reach_morale(rules, quality, situation.target_pins, troops.pins.probability)
@@ -1169,6 +1172,7 @@ def vehicle_assault_odds(
         assault_order_modifier,
         assault_vehicle,
         vehicle_hit_score,
+        vehicle_hits,
     )
     from kriegsspiel.rulesets.bolt_action.shooting import vehicle_profile
 
@@ -1396,7 +1400,7 @@ def vehicle_assault_odds(
     hits: Dist[int] = (
         Dist.constant(0)
         if hit_on is None
-        else fire.survivors.bind(lambda n: exact(partial(_count_hits, models=n, hit_on=hit_on)))
+        else fire.survivors.bind(lambda n: exact(partial(vehicle_hits, models=n, hit_on=hit_on)))
     )
     stopped: dict[str, Fraction] = {}
     distributions: dict[str, Dist[int]] = {"hits_if_assaulting": hits}
@@ -1455,6 +1459,8 @@ def _fire_at_assaulters(
     from farther than the sheet's distance, with the weapons whose arc they are in, as the
     game has it (``close_quarters._fire_at_assaulters``): casualties, pins, the morale check
     at half strength or a flamethrower's, and removal by pins, before the survivors strike."""
+    from kriegsspiel.rulesets.bolt_action.assault import vehicle_fires_at_assaulters
+
     beyond = rules.data.vehicle_assault.fires_at_assaulters_beyond
     fire, start = named("vehicle_weapons"), named("start_inches")
     described = f"{fire}, {named('cover')} and {named('start_models')}"
@@ -1491,7 +1497,7 @@ def _fire_at_assaulters(
         # (told, not ignored: the distance is asked only for that fire)
         said = f"in {rules.data.title} a vehicle does not fire at its assaulters: {start} changes nothing"
         return _Fire(Dist.constant(models), [Reason("vehicle's fire", "no effect", said)])
-    if start_inches <= beyond:
+    if not vehicle_fires_at_assaulters(rules, start_inches):
         if weapons or cover != "none" or start_models != models:
             raise ParameterError(
                 f"{described} describe the vehicle's fire, and it fires only at assaulters "
@@ -1744,7 +1750,3 @@ def _newly_immobilised(final: Dist[VehicleState], before: bool) -> Fraction:
     """The chance this attack immobilises the vehicle (none if it already was: a further
     Immobilised result knocks it out instead)."""
     return Fraction(0) if before else final.probability(lambda v: v.immobilised)
-
-
-def _count_hits(dice: Dice, models: int, hit_on: int) -> int:
-    return dice.count_at_least(models, 6, hit_on)

@@ -17,7 +17,7 @@ from operator import attrgetter
 from typing import Any, Literal, NamedTuple
 
 from kriegsspiel.core.dice import DiceExpr
-from kriegsspiel.core.procedure import Dice
+from kriegsspiel.core.procedure import Dice, chance_all
 from kriegsspiel.core.report import Reason
 from kriegsspiel.errors import ParameterError, UnknownNameError, named, not_a_distance
 from kriegsspiel.rulesets.bolt_action.data import Weapon
@@ -447,8 +447,23 @@ def fires_on_spotting(weapon: Weapon) -> bool:
     return "Team" in weapon.special and "Indirect Fire" in weapon.special
 
 
+def least_range(weapon: Weapon, *, indirect: bool = False) -> int:
+    """The closest a weapon fires at: its minimum range, and fired indirectly (a
+    howitzer's lob) no closer than its indirect minimum either."""
+    if indirect:
+        return max(weapon.min_range, weapon.indirect_min_range or 0)
+    return weapon.min_range
+
+
+def in_range(weapon: Weapon, range_inches: float, *, indirect: bool = False) -> bool:
+    """Whether a weapon can fire at a target ``range_inches`` away (fired indirectly, if
+    ``indirect``): no farther than its range, no closer than :func:`least_range`."""
+    return least_range(weapon, indirect=indirect) <= range_inches <= weapon.range
+
+
 def check_range(rules: Rules, weapon: Weapon, situation: Situation) -> None:
-    """Refuse a range the weapon cannot fire at, saying what would be right."""
+    """Refuse a range the weapon cannot fire at (:func:`in_range`), saying what would be
+    right."""
     r = situation.range_inches
     if not math.isfinite(r) or r < 0:
         raise not_a_distance("situation.range_inches", r)
@@ -457,14 +472,12 @@ def check_range(rules: Rules, weapon: Weapon, situation: Situation) -> None:
         why = f'{weapon.name} reaches {weapon.range}"; a target at {shown}" is out of range'
         advice = f"give {named('situation.range_inches', weapon.range)} or less"
         raise CannotFire(f"{why} ({advice}).", why)
-    minimum = weapon.min_range
-    if situation.indirect:
-        if not can_fire_indirectly(weapon):
-            raise CannotFire(
-                f"{weapon.name} cannot fire indirectly (only mortars, rifle grenades and howitzers can)."
-            )
-        minimum = max(minimum, weapon.indirect_min_range or 0)
-    if r < minimum:
+    if situation.indirect and not can_fire_indirectly(weapon):
+        raise CannotFire(
+            f"{weapon.name} cannot fire indirectly (only mortars, rifle grenades and howitzers can)."
+        )
+    if not in_range(weapon, r, indirect=situation.indirect):
+        minimum = least_range(weapon, indirect=situation.indirect)
         raise CannotFire(
             f'{weapon.name} cannot fire at targets closer than {minimum}" (the target is at {r:g}").'
         )
@@ -859,6 +872,13 @@ def struck_troops(dice: Dice, shot: Shot) -> tuple[bool, int, int]:
     if shot.halve_hits:
         hits //= 2
     return True, hits, dice.count_at_least(hits, 6, shot.damage_need)
+
+
+def casualty_chance(damage_need: int) -> Fraction:
+    """The chance that a hit on troops needing ``damage_need`` on its D6 (a shot's
+    ``damage_need``, the target's damage value) is a casualty, as :func:`struck_troops`
+    rolls it."""
+    return chance_all(6, (damage_need,))
 
 
 def multiplied(shot: Shot) -> bool:

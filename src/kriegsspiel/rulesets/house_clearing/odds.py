@@ -233,7 +233,7 @@ def _target_odds(
         return
 
     def after(lost_points: int) -> rules.Status:
-        return rules.status(target_initiative - lost_points, tables)
+        return rules.status(rules.take_hits(target_initiative, lost_points), tables)
 
     if after(0) is rules.Status.FIT:  # (a target already down is down before the shot)
         probabilities["p_target_down"] = lost.probability(

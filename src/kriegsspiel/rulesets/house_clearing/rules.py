@@ -378,9 +378,10 @@ def shoot(dice: Dice, plan: ShotPlan) -> ShotOutcome:
     return ShotOutcome(chances, hits, roll_initiative_lost(dice, plan, hits))
 
 
-def take_hits(initiative: int, outcome: ShotOutcome) -> int:
-    """The target's initiative after a shot."""
-    return initiative - outcome.initiative_lost
+def take_hits(initiative: int, initiative_lost: int) -> int:
+    """The target's initiative after its hits cost it ``initiative_lost`` points (a shot's
+    or a grenade's, :attr:`ShotOutcome.initiative_lost`)."""
+    return initiative - initiative_lost
 
 
 # -- grenades (not on the sheet: docs/rules/house-clearing.md) --------------------------

@@ -21,6 +21,7 @@ from kriegsspiel.rulesets.bolt_action.assault import (
     assault_vehicle,
     close_quarters,
     fighting_side,
+    vehicle_fires_at_assaulters,
     vehicle_hit_score,
 )
 from kriegsspiel.rulesets.bolt_action.edition import Rules
@@ -214,11 +215,9 @@ def _fire_at_assaulters(game: BoltActionGame, vehicle: UnitState, unit: UnitStat
     """Konflikt '47 (sheet 001): a vehicle fires at infantry that begin their assault on
     it from farther than the sheet's distance, with the weapons whose arc they are in,
     as it would shoot (not a crew that is halted: its die is Down). Whether it fired."""
-    beyond = game.rules.data.vehicle_assault.fires_at_assaulters_beyond
     if (
-        beyond is None
-        or vehicle.is_down
-        or game.gap(unit, vehicle) <= beyond
+        vehicle.is_down
+        or not vehicle_fires_at_assaulters(game.rules, game.gap(unit, vehicle))
         or not game.shot_groups(vehicle, unit, moving=False)
     ):
         return False

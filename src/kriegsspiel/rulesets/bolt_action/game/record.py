@@ -309,8 +309,8 @@ class Replay:
     # the record's header (its first line, read), and the record's file as named
     head: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     path: str = ""
-    # a record of format 1, written before the dice and the weapons were recorded: its
-    # lines are compared with the replay's without them
+    # a record of an older format (any but this version's), written before the fields and
+    # events later formats added: its lines are compared with the replay's without them
     older_format: int | None = None  # the number of the older format the record is of
 
     def in_progress(self) -> bool:

@@ -104,10 +104,11 @@ class Start(Line):
 # Records of format 2 on write what was rolled: the 2D6 of an order test or a morale
 # check (and the D6 on the FUBAR chart), each attack's shots and hits by weapon, each
 # hit's damage roll on a vehicle, and the checks an attack's target made within it (on
-# fire, a flamethrower's, an automaton's). A record of format 1 has none of these: the
-# fields are optional here, and a replay of such a record compares its lines without
-# them (:data:`ADDED_IN_FORMAT_2`) and passes over the events it never has
-# (:data:`KINDS_ADDED_IN_FORMAT_2`).
+# fire, a flamethrower's, an automaton's). A record of format 1 has none of these, and
+# later formats added more: the fields are optional here, and a replay of an older record
+# compares its lines without the fields its format lacks (:data:`ADDED_FIELDS`,
+# :func:`as_written_in`) and passes over the events it never has (:data:`ADDED_KINDS`,
+# :func:`in_format`).
 class Part(BaseModel):
     """A part of an event's line (an object within it), read as strictly as the line."""
 

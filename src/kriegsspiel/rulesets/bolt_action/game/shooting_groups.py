@@ -33,11 +33,13 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Shot,
     Situation,
+    casualty_chance,
     check_range,
     damage_chance,
     fires_on_spotting,
     fires_on_the_move,
     hit_chance,
+    in_range,
     infantry_target,
     plan_shot,
     range_bands,
@@ -51,13 +53,22 @@ def _worth(option: tuple[Shot, int, bool], at_vehicle: bool) -> tuple[float, ...
     hits expected to reach a damage result (then the most hits), else the most expected
     casualties; a one-shot weapon is kept for vehicles."""
     shot, per, one_shot = option
-    p = 1.0
-    for need in shot.hit_on or ():
-        p *= max(0, 7 - need) / 6
-    hits = p * per * _mean(shot.hits_per_hit)
+    hits = _hit_chance(shot.hit_on) * per * _mean(shot.hits_per_hit)
     if at_vehicle:
         return (hits * _damaging(shot), hits)
-    return (hits * (0.5 if one_shot else 1.0) * max(0, 7 - shot.damage_need) / 6,)
+    return (hits * (0.5 if one_shot else 1.0) * _casualty_chance(shot.damage_need),)
+
+
+@lru_cache(maxsize=64)
+def _hit_chance(hit_on: tuple[int, ...] | None) -> float:
+    """:func:`hit_chance`, as a float (remembered: asked for every weapon of every man)."""
+    return float(hit_chance(hit_on))
+
+
+@lru_cache(maxsize=16)
+def _casualty_chance(damage_need: int) -> float:
+    """:func:`casualty_chance`, as a float (remembered)."""
+    return float(casualty_chance(damage_need))
 
 
 @lru_cache(maxsize=1024)
@@ -659,12 +670,12 @@ def weapon_choice(
         special = weapon.special
         if moving and not fires_on_the_move(weapon, mounted=mounted):
             continue
-        if rng > weapon.range or rng < weapon.min_range:
+        if not in_range(weapon, rng):
             continue
         own = crewed(situation, weapon, crew_short)
         per = shots_per_model(weapon)
         shot = _planned(rules, weapon, tgt_profile, own)
-        if weapon.indirect_min_range is not None and rng >= weapon.indirect_min_range:
+        if weapon.indirect_min_range is not None and in_range(weapon, rng, indirect=True):
             # a howitzer may lob it instead: its crew takes the way that hits more
             # easily, and on equal chances the lob (a hit ranges the crew in)
             lobbed = _planned(rules, weapon, tgt_profile, replace(own, indirect=True))

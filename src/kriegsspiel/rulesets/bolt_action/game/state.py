@@ -28,6 +28,7 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     TroopsContext,
     attack_troops,
     attack_vehicle,
+    troops_context,
 )
 from kriegsspiel.rulesets.bolt_action.bag import held as _held
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
@@ -705,13 +706,13 @@ class BoltActionGame(ShootingGroups):
             return list(groups), None
         tested = any(g.shot.morale_check for g in groups)
         officer = self.officer_near(tgt) if tested else None
-        ctx = TroopsContext(
+        ctx = troops_context(
+            self.rules,
+            groups,
+            quality=tgt.quality,
             models=len(tgt.alive_models),
-            morale=new_test(self.rules, tgt.quality, officer=officer, pins=tgt.pins),
-            # (an aircraft's hits bring no pin of their own: the chart gives its pins)
-            pins_per_attack=self.rules.data.procedure.pins_per_attack
-            if any(g.shot.pins_target for g in groups)
-            else 0,
+            pins=tgt.pins,
+            officer=officer,
         )
         return list(groups), ctx
 
@@ -748,9 +749,7 @@ class BoltActionGame(ShootingGroups):
 
     def check_pins(self, unit: UnitState, *, by: UnitState | None = None) -> None:
         """A unit with as many pins as its morale is removed (``by``: whose attack did it)."""
-        if not unit.destroyed and destroyed_by_pins(
-            self.rules, self.rules.morale(unit.quality), unit.pins
-        ):
+        if not unit.destroyed and destroyed_by_pins(self.rules, unit.quality, unit.pins):
             self.destroy(unit, f"{unit.pins} pins reach its morale", by=by)
 
     def vehicle_damage(
