@@ -700,3 +700,32 @@ def test_apart_is_the_gap_between_the_boxes(coords: list[float], reach: float) -
     dx = max(0.0, far[0] - near[2], near[0] - far[2])
     dy = max(0.0, far[1] - near[3], near[1] - far[3])
     assert _apart(near, far, reach) == (math.hypot(dx, dy) > reach + 1e-6)
+
+
+def test_near_path_finds_the_features_the_widened_path_touches() -> None:
+    """A path 1" below the farmhouse's bottom edge: within 1.5" of it (1" away), not of
+    the others; a point 2" off its corner is within 2.5", not 2; among leaves features
+    out; a path the bounding boxes rule out asks nothing."""
+    assert TABLE.near_path(range(4), Point(32, 19), Point(38, 19), 1.5) == [(0, 1.0)]
+    assert TABLE.near_path([1, 2, 3], Point(32, 19), Point(38, 19), 1.5) == []
+    corner = Point(40, 30 + 2)
+    assert TABLE.near_path([0], corner, corner, 2.5) == [(0, 2.0)]
+    assert TABLE.near_path([0], corner, corner, 1.99) == []
+    assert TABLE.near_path(range(4), Point(60, 44), Point(70, 46), 1.5) == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(table_and_points(n=2), st.floats(0.0, 4.0))
+def test_near_path_is_the_buffered_path_oracle(
+    case: tuple[Table, list[Point]], reach: float
+) -> None:
+    """near_path answers as the plain oracle does: every feature whose outline lies within
+    ``reach`` of the segment (shapely's distance to it, no bounding boxes), with it."""
+    table, pts = case
+    a, b = pts[0], pts[-1]
+    path = shapely.Point(a.x, a.y) if a == b else shapely.LineString([(a.x, a.y), (b.x, b.y)])
+    gaps = [shapely.Polygon(f.polygon).distance(path) for f in table.features]
+    found = dict(table.near_path(range(len(table.features)), a, b, reach))
+    clear = [j for j, gap in enumerate(gaps) if abs(gap - reach) > 1e-9]  # (not on the line)
+    assert [j for j in clear if j in found] == [j for j in clear if gaps[j] <= reach]
+    assert all(math.isclose(gap, gaps[j], abs_tol=1e-9) for j, gap in found.items())

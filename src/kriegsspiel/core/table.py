@@ -457,6 +457,32 @@ class Table:
                 break
         return sorted(found)
 
+    def near_path(
+        self, among: Sequence[int], a: Point, b: Point, reach: float
+    ) -> list[tuple[int, float]]:
+        """The features of ``among`` (indices, ascending) whose outline comes within
+        ``reach`` of the straight path from ``a`` to ``b`` (the point ``a`` where they are
+        one), each with its distance from the path: what the path, widened by ``reach`` on
+        every side, touches. Bounding boxes first, so a path far from every one asks
+        shapely nothing; then one exact test against the prepared outlines (no sampling)."""
+        x0, x1 = (a.x, b.x) if a.x <= b.x else (b.x, a.x)
+        y0, y1 = (a.y, b.y) if a.y <= b.y else (b.y, a.y)
+        x0, y0, x1, y1 = x0 - reach, y0 - reach, x1 + reach, y1 + reach
+        shapes = self._shapes
+        near = [
+            j
+            for j in among
+            if (s := shapes[j]).x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1
+        ]
+        if not near:
+            return []
+        path = shapely.Point(a.x, a.y) if a == b else _segment(a, b)
+        touched = shapely.dwithin(self._polygons[near], path, reach)  # (prepared: _polygons)
+        if not touched.any():
+            return []
+        hit = [j for j, t in zip(near, touched.tolist(), strict=True) if t]
+        return list(zip(hit, shapely.distance(self._polygons[hit], path).tolist(), strict=True))
+
     # -- new tables ------------------------------------------------------------------------------
     def with_features(self, *features: TerrainFeature) -> Table:
         """A new table with these features added."""

@@ -5,7 +5,8 @@ and spread along the zone from one end to the other, each facing the middle of t
 A unit stands where all its models are inside the zone, on ground it may be set up on
 (:func:`setup_refusal`: the terrain table as a move reads it, a gun dug in where "No*"
 lets it; no one in a building; a vehicle clear of obstacles and of anything that blocks
-sight) and at least ``UNIT_GAP`` from every model already set up; where its first place
+sight, and its hull, as on a move, out of the table's edge and of any ground it may never
+enter: :func:`table_rules.hull_clash`) and at least ``UNIT_GAP`` from every model already set up; where its first place
 fails, the nearest that passes is taken. A vehicle has no hull outline, but where the zone
 has room it is set up as a move keeps it (:func:`spacing.apart`: ``UNIT_GAP`` and half a
 vehicle's length more for each vehicle) from other units' models, and they from it; where
@@ -42,6 +43,7 @@ from kriegsspiel.rulesets.bolt_action.game.spacing import UNIT_GAP, apart, hull
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     HULL_OFF_TABLE,
     heading_to,
+    hull_clash,
     terrain_column,
     terrain_refusal,
     terrain_row,
@@ -248,7 +250,8 @@ def _misfit(
 ) -> str | None:
     """Why ``unit`` may not be set up with its models at ``models`` (None if it may), the
     models set up being ``placed`` (each with its unit's hull, :func:`spacing.hull`): a
-    vehicle's centre also stays its hull's half-length in from the table's edge.
+    vehicle's centre also stays its hull's half-length in from the table's edge and from
+    any ground it may never enter (:func:`table_rules.hull_clash`, a move's own rule).
     ``roomy``: also if a vehicle's model would stand nearer another unit's model than a
     move keeps them (:func:`spacing.apart`), or a model so near a vehicle."""
     xs, ys = [p.x for p in models], [p.y for p in models]
@@ -263,6 +266,10 @@ def _misfit(
             refusal = setup_refusal(game.rules, feature, unit)
             if refusal is not None:
                 return refusal
+        if reach:
+            clash = hull_clash(game.rules, game.table, unit, p, setting_up=True)
+            if clash is not None:
+                return clash
     if any(math.dist((p.x, p.y), (x, y)) < UNIT_GAP for p in models for x, y, _ in placed):
         return f'within {UNIT_GAP:g}" of a unit already set up'
     if roomy:

@@ -214,7 +214,24 @@ def new_game(head: dict[str, Any], name: str = "record") -> BoltActionGame:
     except TerrainCategoryError as exc:  # (a record written before categories were checked)
         raise exc.in_file(f"{name}: scenario", checked.scenario) from None
     except PlacementRefused as exc:  # (a record changed by hand, or made otherwise)
-        raise DataFileError(name, [f"line 1, field placements: {exc}"]) from None
+        raise DataFileError(name, [placement_problem(checked.placements or {}, exc)]) from None
+
+
+def placement_problem(
+    placements: dict[Literal["A", "B"], list[PlacementLine]], exc: PlacementRefused
+) -> str:
+    """A record's placement refused, as its file's problem: the field of the unit's
+    placement (``placements.A.0``; ``placements`` where it has none of its own), why, and
+    the nearest place that would do where there is one."""
+    where = "placements"
+    for side, placed in placements.items():
+        for i, p in enumerate(placed):
+            if p.unit == exc.unit:
+                where = f"placements.{side}.{i}"
+    told = f"line 1, field {where}: {exc}"
+    if exc.nearest is not None:
+        told += f" (the nearest place that would do: at [{exc.nearest.x:g}, {exc.nearest.y:g}])"
+    return told
 
 
 def _check_edition(head: RecordHeader, name: str) -> None:

@@ -224,19 +224,19 @@ def hull_room(table: Table, unit: UnitState) -> tuple[float, float, float, float
     return room(at.x), room(at.y), width - room(width - at.x), height - room(height - at.y)
 
 
-def _barred(rules: Rules, table: Table, column: str) -> tuple[tuple[int, shapely.Geometry], ...]:
-    """The table's features that a vehicle moving by ``column`` may never enter, by the
-    terrain table ("No": a building, a wood to a wheeled vehicle) or as a wreck (not to a
-    walker, which crosses one), each with its outline (worked out once per table and
-    edition). A scenario's ``impassable_to`` is left to the centre's path (a road over
-    it is a bridge, which a hull overhangs)."""
+def _barred(rules: Rules, table: Table, column: str) -> tuple[int, ...]:
+    """The indices of the table's features that a vehicle moving by ``column`` may never
+    enter, by the terrain table ("No": a building, a wood to a wheeled vehicle) or as a
+    wreck (not to a walker, which crosses one) (worked out once per table and edition). A
+    scenario's ``impassable_to`` is left to the centre's path (a road over it is a bridge,
+    which a hull overhangs)."""
     memo = table.memo("barred to hulls")
     key = (rules, column)
-    found: tuple[tuple[int, shapely.Geometry], ...] | None = memo.get(key)
+    found: tuple[int, ...] | None = memo.get(key)
     if found is None:
         found = memo[key] = tuple(
             [
-                (j, shapely.Polygon(f.polygon))
+                j
                 for j, f in enumerate(table.features)
                 if terrain_refusal(rules, f, column, True, False, designated=False) is not None
             ]
@@ -244,30 +244,43 @@ def _barred(rules: Rules, table: Table, column: str) -> tuple[tuple[int, shapely
     return found
 
 
-def hull_clash(rules: Rules, table: Table, unit: UnitState, to: Point) -> str | None:
-    """Why a vehicle may not end a move with its centre at ``to``: its round hull (half
-    a hull's length about its centre, :data:`spacing.HULL`) would reach into ground it may
-    never enter (:func:`_barred`: a building), or None. As at the table's edge, a vehicle
-    already nearer such ground may keep its distance or draw away. The game's check of a
-    move and the moves offered both ask it (through :func:`check_move`)."""
+def hull_clash(
+    rules: Rules, table: Table, unit: UnitState, to: Point, *, setting_up: bool = False
+) -> str | None:
+    """Why a vehicle may not drive its centre straight from where it stands to ``to`` (or,
+    ``setting_up``, be set up with its centre at ``to``), or None: its round hull (half a
+    hull's length about its centre, :data:`spacing.HULL`), swept along the whole way and
+    where it ends, would reach into ground it may never enter (:func:`_barred`: a
+    building), so it can neither end beside one nor squeeze through a gap narrower than
+    itself. As at the table's edge, a vehicle already nearer such ground (an older
+    record's) may keep its distance or draw away, not come nearer. The one rule for every
+    move and place: a move's check (:func:`check_move`, so the game, the moves offered, an
+    escape, a panic and a chase) and the set-up's (``deployment._misfit``: automatic, by
+    hand, a record's placements)."""
     reach = hull(unit)
     if not reach:
         return None
     barred = _barred(rules, table, terrain_column(unit))
     if not barred:
         return None
-    at, start = shapely.Point(to.x, to.y), shapely.Point(unit.anchor.x, unit.anchor.y)
-    for j, outline in barred:
-        x0, y0, x1, y1 = outline.bounds
-        if to.x < x0 - reach or to.x > x1 + reach or to.y < y0 - reach or to.y > y1 + reach:
-            continue
-        gap = outline.distance(at)
-        if gap < reach - _EDGE and gap < min(reach, outline.distance(start)) - _EDGE:
+    start = to if setting_up else unit.anchor
+    near = table.near_path(barred, start, to, reach - _EDGE)
+    if not near:
+        return None
+    kept = {} if setting_up else dict(table.near_path([j for j, _ in near], start, start, reach))
+    for j, gap in near:
+        least = min(reach, kept.get(j, reach))  # (how near it may come)
+        if gap < least - _EDGE:
             feature = table.features[j]
+            ends = table.near_path([j], to, to, least - _EDGE)
+            told = (
+                f"reach into {feature.name} ({feature.category})"
+                if ends and ends[0][1] < least - _EDGE
+                else f"scrape {feature.name} ({feature.category}) on the way"
+            )
             return (
-                f"its hull would reach into {feature.name} ({feature.category}), where a "
-                f"vehicle may not go (a vehicle's centre stays {reach:g}\" from it: half a "
-                f'{VEHICLE_LENGTH:g}" hull)'
+                f"its hull would {told}, where a vehicle may not go (a vehicle's centre stays "
+                f'{reach:g}" from it: half a {VEHICLE_LENGTH:g}" hull)'
             )
     return None
 
