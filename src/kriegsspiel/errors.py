@@ -75,6 +75,10 @@ class ParameterError(Worded, UsageError):
     must be ... not -3" to a Python caller, "--range must be ..." on the command line."""
 
 
+class ParameterTypeError(ParameterError, UsageTypeError):
+    """A :class:`ParameterError` of a value of the wrong type: a TypeError too."""
+
+
 def told_as(text: str, options: Mapping[str, str]) -> str:
     """``text`` (a refusal's, a reason's) with each parameter :func:`named` in it told as
     its option in ``options`` (parameter -> option); one not there, and every one when

@@ -23,6 +23,7 @@ from kriegsspiel.ai.players import deciding_side
 from kriegsspiel.core import arguments
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.procedure import exact
+from kriegsspiel.core.seeds import MAX_PLAYER_SEED
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.assault import (
@@ -185,7 +186,7 @@ class TacticalPlayer:
     """
 
     def __init__(self, seed: int = 0, explore: float = 0.0) -> None:
-        arguments.whole("seed", seed)
+        seed = arguments.seed(seed, most=MAX_PLAYER_SEED)
         explore = arguments.number("explore", explore)
         if not (explore >= 0 and math.isfinite(explore)):
             raise UsageError(

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, get_args
 from kriegsspiel.ai.players import PlayerKind, Seat, parse_players, parse_seats
 from kriegsspiel.core import arguments
 from kriegsspiel.core.names import a_or_an
+from kriegsspiel.core.seeds import side_seed
 from kriegsspiel.errors import (
     RULES_FILE_WANTED,
     DataFileError,
@@ -620,12 +621,6 @@ def new_player(kind: str, seed: int, explore: float = 0.0) -> Player:
     raise UsageError(
         f"no AI player is called {kind!r}: the AI players are {' and '.join(PLAYER_KINDS)}"
     )
-
-
-def side_seed(seed: int, side: int) -> int:
-    """The seed of side ``side``'s player in a game of ``seed`` (the game's, and one more),
-    so a game is the same wherever it is played."""
-    return seed + side
 
 
 def set_up_game(matchup: Matchup, seed: int, swapped: bool = False) -> BoltActionGame:
