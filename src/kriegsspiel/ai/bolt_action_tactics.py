@@ -22,6 +22,7 @@ from typing import Any, get_args
 from kriegsspiel.ai.players import deciding_side
 from kriegsspiel.core import arguments
 from kriegsspiel.core.dice import DiceExpr
+from kriegsspiel.core.memo import BoundedMemo
 from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.seeds import MAX_PLAYER_SEED
 from kriegsspiel.core.table import Point, Table
@@ -151,16 +152,16 @@ def _assault_odds(procedure: str, attacker: Side, defender: Side, a: int, d: int
 # depends on changes, and its odds are found again without hashing every shot. An entry
 # holds its tuple (so the identity is not reused while it stands) and checks the edition
 # and the target's part (live models, quality, pins) it was worked out for.
-_ODDS: dict[int, tuple[tuple[Group, ...], Rules, tuple[int, str, int] | None, tuple[float, float]]]
-_ODDS = {}
-_ODDS_LIMIT = 4096
+_ODDS: BoundedMemo[
+    int, tuple[tuple[Group, ...], Rules, tuple[int, str, int] | None, tuple[float, float]]
+]
+_ODDS = BoundedMemo("odds of shooting groups", 4096)
 
 COVERS: tuple[str, ...] = get_args(Cover)  # every cover a shot at troops may meet
 
 # The most one man can do to a troops unit at each range band (see _squad), by what the
 # game's pick of his shot reads: its shooting context and his weapons.
-_MEN: dict[tuple[object, ...], _Reach] = {}
-_MEN_LIMIT = 4096
+_MEN: BoundedMemo[tuple[object, ...], _Reach] = BoundedMemo("one man's reach", 4096)
 ROUNDING = 1e-9  # a cap summed in floats is raised by this share, above any rounding
 NEARER = 1e-6  # inches: a man's range found another way may come out this much shorter
 
@@ -627,9 +628,7 @@ class TacticalPlayer:
                     pins_per_attack=rules.data.procedure.pins_per_attack,
                 )
                 means = _troops_means(groups, ctx)
-            if len(_ODDS) >= _ODDS_LIMIT:
-                _ODDS.clear()
-            _ODDS[id(groups)] = (groups, rules, about, means)
+            _ODDS.keep(id(groups), (groups, rules, about, means))
         if vehicle is not None:
             return means[0] * target.points
         per_model = target.points / max(1, target.start_models)
@@ -1157,10 +1156,7 @@ def _squad(
         if key in _MEN:
             reach = _MEN[key]
         else:
-            reach = _one_man(state, unit, target, model, moving, least)
-            if len(_MEN) >= _MEN_LIMIT:
-                _MEN.clear()
-            _MEN[key] = reach
+            reach = _MEN.keep(key, _one_man(state, unit, target, model, moving, least))
         squad.append((count, reach))
     return squad
 
