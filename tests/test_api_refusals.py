@@ -132,7 +132,7 @@ WRONG_VALUES = [
     ),
     (lambda env: type(env)(cell=0), "a cell is a positive number of inches, not 0"),
     (lambda env: type(env)(cell=0.01), r"give a cell of 0\.25 inches or more"),
-    (lambda env: type(env)(ruleset="konflict47"), "Did you mean 'konflikt47'"),
+    (lambda env: type(env)(ruleset="konflict47"), r"\(did you mean 'konflikt47'\?\)"),
     (lambda env: type(env)(armies=["x"]), "give two armies"),
     (
         lambda env: type(env)(render_mode="rgb"),

@@ -26,8 +26,10 @@ from kriegsspiel.errors import (
     ParameterError,
     UsageError,
     UsageTypeError,
+    did_you_mean,
     empty_name,
     named,
+    nearest,
 )
 from kriegsspiel.rulesets import check_ruleset
 
@@ -226,24 +228,19 @@ def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = No
             near = path.with_name(path.name + suffix)
             if near.is_file():  # a file named without its ending: said, not guessed (a
                 raise UsageError(  # shipped name and a file could otherwise be confused)
-                    f"{kind} {given!r} is neither a file nor a shipped {kind} ({names}); "
-                    f"did you mean the file {str(near)!r}? Give a file's name with its ending."
+                    f"{kind} {given!r}{did_you_mean([str(near)])} is neither a file nor a "
+                    f"shipped {kind} ({names}): give a file's name with its ending."
                 )
-    near_name = shipped_near(given, samples)
-    hint = f"; did you mean the shipped {kind} {near_name!r}?" if near_name else "."
-    raise UsageError(f"{kind} {given!r} is neither a file nor a shipped {kind} ({names}){hint}")
+    hint = did_you_mean(shipped_near(given, samples))
+    raise UsageError(f"{kind} {given!r}{hint} is neither a file nor a shipped {kind} ({names}).")
 
 
-def shipped_near(given: str, samples: list[Path]) -> str | None:
-    """The shipped sample's name nearest ``given`` ("us-tesla": us-tesla-company), if one
-    is near; None for a path (a file's name is not a shipped one's)."""
-    import difflib
-
+def shipped_near(given: str, samples: list[Path]) -> list[str]:
+    """The shipped samples' names nearest ``given`` ("us-tesla": us-tesla-company), if any
+    is near; none for a path (a file's name is not a shipped one's)."""
     if "/" in given or given.lower().endswith((".yaml", ".yml")):
-        return None
-    stems = {s.stem.lower(): s.stem for s in samples}
-    near = difflib.get_close_matches(given.lower(), list(stems), n=1, cutoff=0.6)
-    return stems[near[0]] if near else None
+        return []
+    return nearest(given, [s.stem for s in samples])
 
 
 def refuse_non_file(kind: str, given: str, places: list[Path]) -> None:
