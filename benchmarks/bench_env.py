@@ -37,10 +37,11 @@ from _report import arguments, machine, publish
 import kriegsspiel
 from kriegsspiel.ai.players import chance_outcome
 from kriegsspiel.core.game import CHANCE
+from kriegsspiel.core.seeds import side_seed
 from kriegsspiel.env.aec import KriegsspielEnv
 from kriegsspiel.env.encoding import ActionEncoding
 from kriegsspiel.env.versus_ai import VersusAIEnv
-from kriegsspiel.sim.matchup import new_player, side_seed
+from kriegsspiel.sim.matchup import new_player
 from kriegsspiel.sim.stats import wilson
 
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 from typing import Any
 
 from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import Player, RandomPlayer, chance_outcome
 from kriegsspiel.core.game import CHANCE
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
+from kriegsspiel.core.seeds import chance_stream
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 
@@ -55,7 +55,7 @@ def main() -> None:
                         if kind == "tactical"
                         else [ListingPlayer(seed, offered), ListingPlayer(seed + 1, offered)]
                     )
-                    rng = random.Random(seed)
+                    rng = chance_stream(seed)
                     while not game.is_terminal():
                         side = game.current_player()
                         action = (

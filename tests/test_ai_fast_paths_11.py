@@ -12,6 +12,7 @@ from test_ai_fast_paths import positions
 
 import kriegsspiel.rulesets.bolt_action.game.threats as threats
 from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+from kriegsspiel.core.memo import BoundedMemo
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.assault import (
     Side,
@@ -182,8 +183,7 @@ def test_a_unit_that_can_never_knock_out_a_vehicle_is_capped_at_nothing(ruleset:
 
 def test_the_knock_out_answers_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
     rules = rules_for("bolt-action-1")
-    monkeypatch.setattr(threats, "_HARM", {})
-    monkeypatch.setattr(threats, "_HARM_LIMIT", 3)
+    monkeypatch.setattr(threats, "_HARM", BoundedMemo("knock-out answers, 3 at most", 3))
     for weapon in rules.data.weapons.rows[:10]:
         can_knock_out(rules, (weapon.name,), vehicle_profiles(rules)[0])
         assert len(threats._HARM) <= 3

@@ -199,7 +199,7 @@ def test_unknown_weapon_names_unit_model_file_line_and_close_match(tmp_path: Pat
     assert f"line {line_of(path, 'Rilfe')}" in message
     assert "units.0.models.1.weapons.0" in message
     assert "'Rifle Squad'" in message and "'Rifleman'" in message
-    assert "Did you mean 'Rifle'" in message
+    assert "(did you mean 'Rifle'?)" in message
 
 
 @pytest.mark.parametrize("ruleset", [K47, BA1])
@@ -221,7 +221,7 @@ def test_a_name_matches_with_its_spaces_and_punctuation_left_out(
     odds = run_cli("odds", "shoot", "-r", ruleset, "--weapon", "panzer faust:1", "--json")
     assert odds.returncode == 0, odds.stderr
     two = [(["MG42"], "first"), (["MG 4-2"], "second")]
-    with pytest.raises(UsageError, match=r"^Unknown weapon 'mg-42'\. Did you mean"):
+    with pytest.raises(UsageError, match=r"^Unknown weapon 'mg-42' \(did you mean"):
         lookup("weapon", "mg-42", two)
     assert lookup("weapon", "mg 4 2", two) == "second"  # (as written: no doubt)
 
@@ -239,9 +239,9 @@ def test_a_misspelt_field_is_told_with_the_fields_there(tmp_path: Path) -> None:
     assert message.startswith(f"4 problems in {path}:\n")  # (one a line, each at its own)
     assert (
         f"{path}:{line_of(path, 'qualty')}: field units.0.qualty: there is no such field here "
-        "(did you mean quality?); the fields here are name, type, quality," in message
+        "(did you mean 'quality'?); the fields here are name, type, quality," in message
     )
-    assert "field units.0.models.1.cuont: there is no such field here (did you mean count?)" in (
+    assert "field units.0.models.1.cuont: there is no such field here (did you mean 'count'?)" in (
         message
     )
     assert "field colour: there is no such field here; the fields here are name, ruleset," in (
@@ -264,7 +264,7 @@ def test_unknown_vehicle_weapon_names_the_unit(tmp_path: Path) -> None:
     path = army_file(tmp_path, extra=extra)
     message = str(refused(load_army, path, K47))
     assert f"line {line_of(path, 'AT gunn')}" in message
-    assert "'Sherman'" in message and "Did you mean 'Medium AT gun'" in message
+    assert "'Sherman'" in message and "(did you mean 'Medium AT gun'?)" in message
 
 
 def test_points_that_do_not_add_up_name_both_numbers(tmp_path: Path) -> None:
@@ -463,9 +463,9 @@ def test_a_damage_value_of_the_other_edition_is_said_to_be_one(tmp_path: Path) -
     assert "walkers are Konflikt '47 only" in message
     assert f"{path}:{line_of(path, 'damage_value_of: medium walker')}: " in message
     assert (
-        "'medium walker' is a Konflikt '47 damage value, not on the Bolt Action (1st edition) "
-        "damage value table (a list plays by its own edition's table). Did you mean "
-        "'medium tank'?"
+        "'medium walker' (did you mean 'medium tank'?) is a Konflikt '47 damage value, not on "
+        "the Bolt Action (1st edition) damage value table (a list plays by its own edition's "
+        "table)."
     ) in message
     assert "Unknown vehicle damage value" not in message
     # a misspelling of the list's own edition is told as before, with no edition named
@@ -527,11 +527,11 @@ def test_a_walker_needs_a_walker_damage_value(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("kind", "given", "said"),
     [
-        ("tracked", "Sherman", "Known vehicle damage values: armored car, armoured car, carrier, "
+        ("tracked", "Sherman", ". Known vehicle damage values: armored car, armoured car, carrier, "
          "heavy tank, light tank, medium tank, soft-skin, soft-skinned vehicle, super-heavy tank."),
-        ("tracked", "tank", "Did you mean 'heavy tank', 'light tank', 'medium tank'?"),
-        ("tracked", "medium", "Did you mean 'medium tank'?"),
-        ("walker", "medium", "Did you mean 'medium walker'?"),
+        ("tracked", "tank", " (did you mean 'heavy tank', 'light tank' or 'medium tank'?)."),
+        ("tracked", "medium", " (did you mean 'medium tank'?)."),
+        ("walker", "medium", " (did you mean 'medium walker'?)."),
     ],
 )  # fmt: skip
 def test_a_vehicles_unknown_damage_value_is_told_with_the_rows_that_could_fit(
@@ -542,7 +542,7 @@ def test_a_vehicles_unknown_damage_value_is_told_with_the_rows_that_could_fit(
     never fits a vehicle, nor a walker's a tank (nor a tank's a walker)."""
     extra = WALKER.format(target=given).replace("kind: walker", f"kind: {kind}")
     message = str(refused(load_army, army_file(tmp_path, extra=extra), K47))
-    assert f"unit 'Walker': Unknown vehicle damage value {given!r}. {said}" in message
+    assert f"unit 'Walker': Unknown vehicle damage value {given!r}{said}" in message
     assert "infantry" not in message.split("vehicle damage value")[1].split(" The list")[0]
 
 
@@ -553,7 +553,7 @@ def test_bolt_action_1_refuses_a_tesla_cannon(tmp_path: Path) -> None:
     assert "weird-science weapon" in message and "'Rifle Squad'" in message
 
 
-@pytest.mark.parametrize(("weapon", "near"), [("Super-bazooka", " Did you mean 'Bazooka'?"),
+@pytest.mark.parametrize(("weapon", "near"), [("Super-bazooka", " (did you mean 'Bazooka'?)"),
                                               ("Shotgun", "")])  # fmt: skip
 def test_a_weapon_of_the_other_edition_is_said_to_be_one(
     tmp_path: Path, weapon: str, near: str
@@ -564,8 +564,8 @@ def test_a_weapon_of_the_other_edition_is_said_to_be_one(
     message = str(refused(load_army, path, BA1))
     assert f"line {line_of(path, weapon)}" in message and "'Rifle Squad'" in message
     assert (
-        f"{weapon!r} is a Konflikt '47 weapon, not on the Bolt Action (1st edition) weapons "
-        f"chart (a list plays by its own edition's chart).{near}"
+        f"{weapon!r}{near} is a Konflikt '47 weapon, not on the Bolt Action (1st edition) "
+        f"weapons chart (a list plays by its own edition's chart)."
     ) in message
     assert "Konflikt" not in str(refused(load_army, army_file(tmp_path, ruleset=BA1,
                                                                weapon="Rilfe"), BA1))  # fmt: skip
@@ -679,8 +679,13 @@ def test_a_note_is_kept_by_a_rulesets_name_and_a_misspelt_one_is_refused(
     text = path.read_text()
     path.write_text(text + "notes:\n  konflict47: Play it at night.\n")
     message = str(refused(load_scenario, path))
-    assert f"line {line_of(path, 'konflict47:')}, field notes: 'konflict47' is not a" in message
-    assert "(did you mean konflikt47?)" in message and "one of konflikt47, bolt-action-1" in message
+    assert (
+        f"line {line_of(path, 'konflict47:')}, field notes: 'konflict47' (did you mean " in message
+    )
+    assert (
+        "'konflikt47'?) is not a ruleset's name" in message
+        and "one of konflikt47, bolt-action-1" in message
+    )
     path.write_text(text + "notes:\n  konflikt47: Play it at night.\n  iron-cross: Not yet.\n")
     assert load_scenario(path).notes == {
         "konflikt47": "Play it at night.",

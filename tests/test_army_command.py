@@ -122,7 +122,7 @@ def test_a_shipped_list_copied_is_the_start_of_ones_own(tmp_path: Path) -> None:
     (tmp_path / "mine.yaml").write_text(shipped.read_text().replace("[Rifle]", "[Rilfe]", 1))
     broken = run_cli("army", "mine.yaml", cwd=tmp_path)
     assert broken.returncode == 2 and "Traceback" not in broken.stderr
-    assert "mine.yaml: line " in broken.stderr and "Did you mean 'Rifle'?" in broken.stderr
+    assert "mine.yaml: line " in broken.stderr and "(did you mean 'Rifle'?)" in broken.stderr
 
 
 @pytest.mark.parametrize(

@@ -805,7 +805,7 @@ def test_a_typo_of_a_short_name_suggests_the_weapon_and_no_more(wrong: str, mean
     the nearest alone (not three half-like names, nor the whole chart of 36 weapons)."""
     with pytest.raises(UnknownNameError) as raised:
         rules_for("konflikt47").weapon(wrong)
-    assert str(raised.value) == f"Unknown weapon {wrong!r}. Did you mean {meant!r}?"
+    assert str(raised.value) == f"Unknown weapon {wrong!r} (did you mean {meant!r}?)."
     assert raised.value.close_matches == [meant]
     with pytest.raises(UnknownNameError) as raised:
         rules_for("konflikt47").weapon("MG42")  # as near to three: those three, no list

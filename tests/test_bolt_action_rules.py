@@ -1391,7 +1391,7 @@ def test_a_rules_file_with_a_field_the_rules_data_has_not_is_refused(tmp_path: o
     )
     with pytest.raises(
         DataFileError,
-        match=r"field shockwave.pen_vs_infantry: there is no such field here \(did you mean hits_vs_infantry\?\); the fields here are source, to_hit, pins, hits_vs_infantry, vehicle_result",
+        match=r"field shockwave.pen_vs_infantry: there is no such field here \(did you mean 'hits_vs_infantry'\?\); the fields here are source, to_hit, pins, hits_vs_infantry, vehicle_result",
     ):
         rules_for("konflikt47", path)
 

@@ -175,7 +175,7 @@ def test_table_output_shows_the_reasoning() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["odds", "shoot", "--weapon", "panzerfausts"], "Did you mean 'Panzerfaust'"),
+        (["odds", "shoot", "--weapon", "panzerfausts"], "(did you mean 'Panzerfaust'?)."),
         (  # refused as an army list refuses it on a vehicle (docs/rules, "Who carries what")
             ["odds", "shoot", "-w", "flamethrower (infantry)", "--firer-vehicle", "--range", "5"],
             "not mounted on a vehicle; a vehicle mounts 'Light flamethrower (vehicle)' or "

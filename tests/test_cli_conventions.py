@@ -129,10 +129,10 @@ def test_version_names_the_package_and_code_version() -> None:
          "No such option: --list; 'kriegsspiel scenario' with no name lists the shipped "
          "scenarios."),
         (["results", "--bogus"], "No such option: --bogus. See 'kriegsspiel results --help'."),
-        (["army", "--rulset", "x"], "No such option: --rulset (did you mean --ruleset?)."),
-        (["play", "--seeds", "3"], "No such option: --seeds (did you mean --seed?)."),
-        (["odds", "shoot", "--covr", "soft"], "No such option: --covr (did you mean --cover?)."),
-        (["aid", "--opne"], "No such option: --opne (did you mean --open?)."),
+        (["army", "--rulset", "x"], "No such option: --rulset (did you mean '--ruleset'?)."),
+        (["play", "--seeds", "3"], "No such option: --seeds (did you mean '--seed'?)."),
+        (["odds", "shoot", "--covr", "soft"], "No such option: --covr (did you mean '--cover'?)."),
+        (["aid", "--opne"], "No such option: --opne (did you mean '--open'?)."),
     ],
 )  # fmt: skip
 def test_an_unknown_option_is_told_with_guesses_only_when_close(args: list[str], told: str) -> None:

@@ -16,12 +16,13 @@ from pettingzoo.test import api_test, render_test, seed_test
 import kriegsspiel.env  # (registers kriegsspiel/VersusAI-v0; binds kriegsspiel too)
 from kriegsspiel.ai.players import play
 from kriegsspiel.core.game import IllegalActionError
+from kriegsspiel.core.seeds import side_seed
 from kriegsspiel.env.aec import KriegsspielEnv
 from kriegsspiel.env.episode import Episode, NotAnIndexError, Setup
 from kriegsspiel.env.observe import GAME_FEATURES, UNIT_FEATURES
 from kriegsspiel.env.versus_ai import VersusAIEnv
 from kriegsspiel.errors import KriegsspielError, UsageError
-from kriegsspiel.sim.matchup import new_player, set_up_game, side_seed
+from kriegsspiel.sim.matchup import new_player, set_up_game
 
 
 def random_agents(env: KriegsspielEnv, seed: int) -> tuple[float, float]:
@@ -445,7 +446,10 @@ def test_bad_reset_options_and_seeds_are_refused_by_name() -> None:
         ) as wrong:
             env.reset(options=["swap"])  # type: ignore[arg-type]
         assert isinstance(wrong.value, KriegsspielError)  # (the project's, and Python's)
-        with pytest.raises(ValueError, match=r"seed must be at most 9223372036854775807"):
+        with pytest.raises(
+            ValueError,
+            match=r"seed must be a whole number 0 to 9223372036854775807, not 9223372036854775808",
+        ):
             env.reset(seed=2**63)
         env.reset(seed=2**63 - 1)  # (the largest kriegsspiel play --seed takes)
         assert env.episode is not None and env.episode.seed == 2**63 - 1

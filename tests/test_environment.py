@@ -82,7 +82,7 @@ def test_a_pending_decision_names_the_units_of_the_side_that_decides(kind: str) 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"seed": -1}, "seed must be a whole number 0 or more"),
+        ({"seed": -1}, "seed must be a whole number 0 to 9223372036854775807"),
         ({"ruleset": "iron-cross"}, "whole games are built for"),
         ({"armies": ["nowhere"]}, "give two armies"),
         ({"armies": ["nowhere", "us-tesla-company"]}, "neither a file nor a shipped army"),
@@ -91,7 +91,7 @@ def test_a_pending_decision_names_the_units_of_the_side_that_decides(kind: str) 
         ({"armies": None}, "the armies are a list of two files or shipped names"),
         ({"armies": "us-tesla-company"}, "the armies are a list of two .*not 'us-tesla"),
         ({"armies": ["us-tesla-company", 5]}, "an army is a file or a shipped list's name, not 5"),
-        ({"seed": 2.0}, "seed must be a whole number 0 or more, not 2.0"),
+        ({"seed": 2.0}, "seed must be a whole number 0 to 9223372036854775807, not 2.0"),
     ],
 )
 def test_new_game_refuses_bad_input_with_a_reason(kwargs: dict[str, object], message: str) -> None:

@@ -150,7 +150,7 @@ def test_a_rules_file_with_two_mistakes_is_told_them_one_a_line(tmp_path: Path) 
         "give a whole number"
     )
     assert moral.startswith(f"  - house.yaml:{quality}: field quality.rows.1.moral: there is no")
-    assert "(did you mean morale?)" in moral
+    assert "(did you mean 'morale'?)" in moral
     at = next(i for i, line in enumerate(lines) if "advance: six" in line) + 1
     assert advance == (
         f"  - house.yaml:{at}: field movement.rows.0.advance: should be a whole number, "

@@ -471,7 +471,7 @@ def test_unknown_weapon_lists_close_matches() -> None:
     with pytest.raises(UnknownNameError) as err:
         odds.shoot(weapon="rilfe", range_inches=5, weapon_skill=100, visible=5)
     assert "Rifle" in err.value.close_matches
-    assert "Did you mean" in str(err.value)
+    assert "(did you mean 'Rifle'?)" in str(err.value)
 
 
 @pytest.mark.parametrize(

@@ -759,7 +759,7 @@ def test_unknown_names_suggest_close_matches() -> None:
     with pytest.raises(UnknownNameError) as err:
         odds.terrain_test("wheeled vehicel", "rough")
     assert err.value.close_matches[0] == "Wheeled vehicle"
-    assert "Did you mean 'Wheeled vehicle'" in str(err.value)
+    assert "(did you mean 'Wheeled vehicle'?)." in str(err.value)
     with pytest.raises(UnknownNameError, match="very rough"):
         odds.terrain_test("heavy tank", "very ruff")
     with pytest.raises(UnknownNameError, match="vehicle"):
@@ -1089,7 +1089,7 @@ def test_bad_close_combat_input(kwargs: dict[str, object], message: str) -> None
 def test_close_combat_unknown_names_suggest_close_matches() -> None:
     with pytest.raises(UnknownNameError, match="Known defenders: infantry, support squad"):
         odds.close_combat(defender="cavalry")
-    with pytest.raises(UnknownNameError, match="Did you mean 'fortifications'"):
+    with pytest.raises(UnknownNameError, match=r"\(did you mean 'fortifications'\?\)\."):
         odds.close_combat(defender_cover="fortification")
 
 
@@ -1118,8 +1118,8 @@ CLOSE_COMBAT_REFUSALS = [
     ),
     (
         ["close-combat", "--defender-mod"],
-        "No such option: --defender-mod (did you mean --defender or --defender-cover or "
-        "--defender-moved?). See 'kriegsspiel odds close-combat --help'.",
+        "No such option: --defender-mod (did you mean '--defender-moved'?). See 'kriegsspiel "
+        "odds close-combat --help'.",
     ),
     (
         ["close-combat", "stray"],
@@ -1132,7 +1132,7 @@ CLOSE_COMBAT_REFUSALS = [
     ),
     (
         ["close-combat", "--defender-cover", "bunkr"],
-        "--defender-cover 'bunkr': Unknown cover 'bunkr'. Did you mean 'fortifications'?",
+        "--defender-cover 'bunkr': Unknown cover 'bunkr' (did you mean 'fortifications'?).",
     ),
     (
         ["morale", "-r", "iron-cross"],

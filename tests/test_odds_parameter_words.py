@@ -143,9 +143,9 @@ SAME_MISTAKE: list[tuple[Callable[[], Any], str, list[str], str]] = [
         lambda: ba_odds.shoot_odds(
             "konflikt47", weapons=["rilfe:3"], target="regular infantry", situation=Situation(10)
         ),
-        "'rilfe:3' in weapons: Unknown weapon 'rilfe'. Did you mean 'Rifle'?",
+        "'rilfe:3' in weapons: Unknown weapon 'rilfe' (did you mean 'Rifle'?).",
         ["shoot", "-w", "rilfe:3"],
-        "--weapon 'rilfe:3': Unknown weapon 'rilfe'. Did you mean 'Rifle'?",
+        "--weapon 'rilfe:3': Unknown weapon 'rilfe' (did you mean 'Rifle'?).",
     ),
     (
         lambda: ba_odds.order_test_odds("bolt-action-1", quality="inexperienced", pins=8),
@@ -157,9 +157,9 @@ SAME_MISTAKE: list[tuple[Callable[[], Any], str, list[str], str]] = [
     ),
     (
         lambda: ba_odds.morale_check_odds("konflikt47", quality="elite"),
-        "quality='elite': Unknown quality 'elite'. Did you mean 'veteran'?",
+        "quality='elite': Unknown quality 'elite'. Known qualities: inexperienced, regular, veteran.",
         ["morale", "--quality", "elite"],
-        "--quality 'elite': Unknown quality 'elite'. Did you mean 'veteran'?",
+        "--quality 'elite': Unknown quality 'elite'. Known qualities: inexperienced, regular, veteran.",
     ),
     (
         lambda: ba_odds.assault_odds("konflikt47", **TWO_FIVES, defender_mode="stand-and-fire"),

@@ -373,7 +373,9 @@ def test_wrong_chance_outcomes_and_seeds_are_refused_by_name():
     state = load().new_initial_state()
     with pytest.raises(ValueError, match=r"a draw from the bag is 0 \(side A\) or 1"):
         state.action_to_string(pyspiel.PlayerId.CHANCE, 2)
-    with pytest.raises(ValueError, match="rng_seed is a whole number 0 or more, not -5"):
+    with pytest.raises(
+        ValueError, match="rng_seed must be a whole number 0 to 9223372036854775807, not -5"
+    ):
         load(rng_seed=-5)
 
 
@@ -389,7 +391,9 @@ def test_text_that_is_not_a_saved_state_is_refused_by_name():
 def test_the_ai_bot_names_its_kinds_and_refuses_a_negative_seed():
     with pytest.raises(KriegsspielError, match="no AI player is called 'bogus': the AI players"):
         openspiel.AIBot("bogus")
-    with pytest.raises(KriegsspielError, match="seed must be a whole number 0 or more, not -1"):
+    with pytest.raises(
+        KriegsspielError, match="seed must be a whole number 0 to 9223372036854775807, not -1"
+    ):
         openspiel.AIBot("tactical", -1)
 
 
@@ -424,8 +428,8 @@ def test_minus_one_and_what_is_no_whole_number_get_the_environments_refusals():
 
 def test_the_ai_bots_arguments_of_the_wrong_type_are_type_errors_too():
     for kind, seed, said in (
-        ("tactical", 1.5, "seed must be a whole number 0 or more, not 1.5"),
-        ("tactical", "3", "seed must be a whole number 0 or more, not '3'"),
+        ("tactical", 1.5, "seed must be a whole number 0 to 9223372036854775807, not 1.5"),
+        ("tactical", "3", "seed must be a whole number 0 to 9223372036854775807, not '3'"),
         (5, 0, "an AI bot is 'tactical' or 'random', not 5"),
     ):
         with pytest.raises(TypeError, match=said) as refused:

@@ -205,7 +205,9 @@ def test_evaluate_refuses_wrong_types_by_name():
     matchup = build_matchup("bolt-action-1", None, [])
     with pytest.raises(UsageError, match=r"games must be a whole number, not 1\.5"):
         evaluate(matchup, 1.5, 1)  # type: ignore[arg-type]
-    with pytest.raises(UsageError, match="seed must be a whole number, not '2'"):
+    with pytest.raises(
+        UsageError, match="run_seed must be a whole number 0 to 9223372036854775807, not '2'"
+    ):
         evaluate(matchup, 1, "2")  # type: ignore[arg-type]
     with pytest.raises(UsageError, match="matchup must be a Matchup"):
         evaluate("konflikt47", 1, 1)  # type: ignore[arg-type]
@@ -327,7 +329,9 @@ def test_a_record_is_refused_for_an_unwritable_place_or_unknown_players(tmp_path
 
 @pytest.mark.parametrize("seed", [2**63, 2**64])
 def test_new_game_takes_the_seeds_evaluate_takes(seed):
-    with pytest.raises(UsageError, match=f"seed must be between 0 and {2**63 - 1}"):
+    with pytest.raises(
+        UsageError, match=f"seed must be a whole number 0 to {2**63 - 1}, not {seed}"
+    ):
         kriegsspiel.new_game("bolt-action-1", seed=seed)
     assert kriegsspiel.new_game("bolt-action-1", seed=2**63 - 1).seed == 2**63 - 1
 
@@ -582,7 +586,9 @@ def test_copy_copy_of_a_game_is_a_clone():
 @pytest.mark.parametrize("seed", [2**63, 2**70])
 def test_reseed_takes_the_seeds_new_game_takes(seed):
     game = kriegsspiel.new_game("bolt-action-1", seed=1)
-    with pytest.raises(UsageError, match=f"seed must be between 0 and {2**63 - 1}"):
+    with pytest.raises(
+        UsageError, match=f"seed must be a whole number 0 to {2**63 - 1}, not {seed}"
+    ):
         game.reseed(seed)
     game.reseed(2**63 - 1)
     assert game.events[-1].data["seed"] == 2**63 - 1

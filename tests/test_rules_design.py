@@ -206,7 +206,7 @@ def test_rules_refuses_a_broken_file_or_one_of_another_edition(tmp_path: Path) -
     broken = run_cli("rules", "house.yaml", cwd=tmp_path)
     # (a misspelt field's row also lacks the field it meant: several problems, one a line)
     assert broken.returncode == 2 and re.search(r"house\.yaml(?:: line |:)\d+", broken.stderr)
-    assert "did you mean pen?" in broken.stderr
+    assert "(did you mean 'pen'?)" in broken.stderr
     ba1_copy(tmp_path)
     other = run_cli("rules", "house.yaml", "-r", "konflikt47", "--copy", "c.yaml", cwd=tmp_path)
     assert other.returncode == 2 and "give --ruleset bolt-action-1" in other.stderr

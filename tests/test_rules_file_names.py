@@ -58,19 +58,19 @@ def test_a_barrages_weapon_is_taken_exactly_when_the_game_finds_it(
     with pytest.raises(DataFileError) as refused:
         rules_for(BA1, str(path))
     line = path.read_text().splitlines().index(f"  hit_as: {written}") + 1
-    assert f"line {line}, field artillery_barrage.hit_as: {written!r} is not a weapon" in str(
-        refused.value
-    )
+    told = str(refused.value)
+    assert f"line {line}, field artillery_barrage.hit_as: {written!r} (did you mean " in told
+    assert "?) is not a weapon of the weapons table" in told
 
 
 def test_an_unknown_barrage_weapon_is_told_with_the_nearest(tmp_path: Path) -> None:
     path = edited(tmp_path, HIT_AS, "  hit_as: Heavy howizter\n")
     done = run_cli("rules", str(path))
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert "field artillery_barrage.hit_as: 'Heavy howizter' is not a weapon of the " in (
-        done.stderr
-    )
-    assert "did you mean 'Heavy howitzer'?" in done.stderr
+    assert (
+        "field artillery_barrage.hit_as: 'Heavy howizter' (did you mean 'Heavy howitzer'?) is "
+        "not a weapon of the weapons table"
+    ) in done.stderr
 
 
 def test_two_weapons_whose_names_run_together_alike_are_refused(tmp_path: Path) -> None:
@@ -96,7 +96,7 @@ def test_the_look_up_names_the_rows_a_name_could_be() -> None:
     with pytest.raises(AmbiguousNameError) as refused:
         lookup("weapon", "mg-42", two)
     assert refused.value.candidates == ("MG42", "MG 4-2")
-    assert "Did you mean 'MG42' or 'MG 4-2'?" in str(refused.value)
+    assert "(did you mean 'MG42' or 'MG 4-2'?)." in str(refused.value)
 
 
 def test_an_officer_rank_and_a_damage_value_are_checked_as_the_game_finds_them(
@@ -156,7 +156,7 @@ def test_a_house_clearing_weapon_fires_as_the_row_its_name_finds(tmp_path: Path)
     assert fired.name == "Carbine"
     path.write_text(text.replace("single_shot_as: carbine", "single_shot_as: carbyne"))
     with pytest.raises(DataFileError, match=r"assault rifle: single_shot_as: Unknown weapon "
-                       r"'carbyne'\. Did you mean 'Carbine'"):  # fmt: skip
+                       r"'carbyne' \(did you mean 'Carbine'\?\)"):  # fmt: skip
         load_data(path)
 
 

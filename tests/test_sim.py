@@ -2003,8 +2003,8 @@ def test_the_python_api_refuses_what_the_command_line_refuses(tmp_path: Path) ->
 
     for kwargs, told in [
         ({"games": 0}, r"games must be at least 1 \(got 0\)"),
-        ({"run_seed": -1}, "seed must be between 0 and"),
-        ({"run_seed": 2**64}, "seed must be between 0 and"),
+        ({"run_seed": -1}, "run_seed must be a whole number 0 to 9223372036854775807, not -1"),
+        ({"run_seed": 2**64}, f"run_seed must be a whole number 0 to {2**63 - 1}, not {2**64}"),
         ({"workers": 0}, r"workers must be at least 1 \(got 0\)"),
         ({"precision": 0.0}, "precision is how far a 95% interval may reach"),
         ({"precision": 2.0}, "precision is how far a 95% interval may reach"),

@@ -457,7 +457,7 @@ def test_a_bad_unit_swapped_in_is_named_at_its_line_in_the_sweep_file(tmp_path: 
     assert done.returncode == 2
     line = 1 + text.splitlines().index("        - {name: Grenadier, count: 4, weapons: [Rilfe]}")
     assert f"my-sweep.yaml: line {line}, field variants.0.with.models.0.weapons.0" in done.stderr
-    assert "Did you mean 'Rifle'" in done.stderr
+    assert "(did you mean 'Rifle'?)" in done.stderr
     squad = "        - {name: Grenadier, count: 30, weapons: [Rifle]}"
     many = text.replace(
         "        - {name: Grenadier, count: 4, weapons: [Rilfe]}", f"{squad}\n{squad}"
@@ -756,23 +756,29 @@ def test_a_file_named_without_its_ending_is_suggested_not_guessed(tmp_path: Path
 
     (tmp_path / "my-list.yaml").write_text("name: mine\n")
     samples = sample_armies("konflikt47")
-    with pytest.raises(UsageError, match=r"did you mean the file '.*my-list\.yaml'\? Give a"):
+    with pytest.raises(
+        UsageError,
+        match=r"army 'my-list' \(did you mean '.*my-list\.yaml'\?\) is neither .*: give a",
+    ):
         pick_file("army", "my-list", samples, tmp_path)
     with pytest.raises(UsageError) as nothing_near:
         pick_file("army", "their-list", samples, tmp_path)
     assert "did you mean" not in str(nothing_near.value)
     done = cli(tmp_path, "evaluate", "--army", "my-list", "--army", "us-tesla-company")
-    assert done.returncode == 2 and "did you mean the file 'my-list.yaml'?" in done.stderr
+    assert (
+        done.returncode == 2
+        and "army 'my-list' (did you mean 'my-list.yaml'?) is neither" in done.stderr
+    )
 
 
 def test_a_shipped_name_half_given_is_suggested(tmp_path: Path) -> None:
     for args, said in (
         (["evaluate", "-a", "us-tesla", "-a", "us-tesla-company"],
-         "army 'us-tesla' is neither a file nor a shipped army (german-schwerefeld-battlegroup, "
-         "us-tesla-company); did you mean the shipped army 'us-tesla-company'?"),
-        (["evaluate", "-s", "crossroads"], "did you mean the shipped scenario 'hold-the-crossroads'?"),
-        (["sweep", "walker-or-tank"], "did you mean the shipped sweep 'konflikt47-walker-or-tank'?"),
-        (["army", "us-tesla"], "did you mean the shipped list 'us-tesla-company'?"),
+         "army 'us-tesla' (did you mean 'us-tesla-company'?) is neither a file nor a shipped "
+         "army (german-schwerefeld-battlegroup, us-tesla-company)."),
+        (["evaluate", "-s", "crossroads"], "scenario 'crossroads' (did you mean 'hold-the-crossroads'?) is neither"),
+        (["sweep", "walker-or-tank"], "sweep 'walker-or-tank' (did you mean 'konflikt47-walker-or-tank'?) is neither"),
+        (["army", "us-tesla"], "army 'us-tesla' (did you mean 'us-tesla-company'?) is neither a file nor a shipped list"),
     ):  # fmt: skip
         done = cli(tmp_path, *args)
         assert done.returncode == 2 and said in " ".join(done.stderr.split()), done.stderr

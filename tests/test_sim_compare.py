@@ -588,7 +588,7 @@ def test_a_misspelt_field_of_a_variant_is_told_with_the_fields_as_the_file_spell
     done = run_cli("sweep", "sweep.yaml", "--no-store", cwd=tmp_path)
     assert done.returncode == 2, done.stderr
     said = " ".join(done.stderr.split())
-    assert "field variants.0.replce: there is no such field here (did you mean replace?)" in said
+    assert "field variants.0.replce: there is no such field here (did you mean 'replace'?)" in said
     assert "the fields here are name, list, replace, with" in said and "with_" not in said
     assert "Value error" not in said
 

@@ -145,12 +145,12 @@ def test_a_variant_without_a_unit_plays_and_shows_the_points_it_saves(tmp_path: 
         (
             f"    add: [{_unit('Rifles', 40)}, {_unit('Scouts', 30, 'Rilfe')}]\n",
             "variants.0.add.1.models.0.weapons.0",
-            "Did you mean 'Rifle'",
+            "(did you mean 'Rifle'?)",
         ),
         (
             f"    replace: MG 42 MMG Team\n    with: {_unit('Rifles', 40, 'Rilfe')}\n",
             "variants.0.with.models.0.weapons.0",
-            "Did you mean 'Rifle'",
+            "(did you mean 'Rifle'?)",
         ),
         (
             "    replace: MG 42 MMG Team\n    with: {name: MG 42 MMG Team, type: team, quality:"

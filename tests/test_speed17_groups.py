@@ -8,6 +8,7 @@ import pytest
 
 import kriegsspiel.rulesets.bolt_action.game.shooting_groups as shooting_groups
 import kriegsspiel.rulesets.bolt_action.game.threats as threats
+from kriegsspiel.core.memo import BoundedMemo
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, rules_for
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import _planned
 from kriegsspiel.rulesets.bolt_action.game.threats import can_knock_out
@@ -44,7 +45,7 @@ def test_knock_out_answers_are_kept_by_every_field_of_the_profile(
     """:func:`can_knock_out` keeps its answers by the profile's fields spelt out: each
     weapon is asked of every vehicle's profile and its variants in turn."""
     rules = rules_for(ruleset)
-    monkeypatch.setattr(threats, "_HARM", {})
+    monkeypatch.setattr(threats, "_HARM", BoundedMemo("knock-out answers, this test's"))
     vehicles = [t for t in variants(rules) if t.is_vehicle]
     answers = set()
     for weapon in rules.data.weapons.rows:
@@ -69,7 +70,7 @@ def test_planned_shots_are_kept_by_every_field_of_the_profile(
     """:func:`_planned` keeps its shots by the target's profile spelt out field by field:
     every weapon, asked of every profile and its variants in turn, plans the plain shot."""
     rules = rules_for(ruleset)
-    monkeypatch.setattr(shooting_groups, "_SHOTS", {})
+    monkeypatch.setattr(shooting_groups, "_SHOTS", BoundedMemo("planned shots, this test's"))
     targets = [*variants(rules), infantry_target(rules, "veteran")]
     shots = set()
     for weapon in rules.data.weapons.rows:

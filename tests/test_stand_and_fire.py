@@ -175,7 +175,7 @@ def test_after_the_fire_the_fight_reads_the_survivors_and_their_pins() -> None:
         (
             "konflikt47",
             {"defender_mode": "stand-and-fire", "defender_weapons": ["rilfe:3"]},
-            "^'rilfe:3' in defender_weapons: Unknown weapon 'rilfe'. Did you mean 'Rifle'",
+            r"^'rilfe:3' in defender_weapons: Unknown weapon 'rilfe' \(did you mean 'Rifle'\?\)\.",
         ),
         ("konflikt47", {"defender_mode": "escape"}, "^defender_mode is"),
         (

@@ -15,7 +15,7 @@ from typing import Any
 from rich.console import Console
 
 from kriegsspiel.core.names import counted
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import UsageError, did_you_mean
 from kriegsspiel.outfiles import check_copy, write_copy
 from kriegsspiel.rulesets import RULESETS, check_ruleset
 from kriegsspiel.rulesets.bolt_action.army import EDITIONS, ArmyList, load_army, sample_armies
@@ -219,9 +219,8 @@ def _find(given: str, editions: list[str]) -> Path:
             )
     refuse_non_file("army", given, [Path(given)])
     names = ", ".join(p.stem for p in shipped)
-    near = shipped_near(given, shipped)
-    hint = f"; did you mean the shipped list {near!r}?" if near else "."
-    raise UsageError(f"army {given!r} is neither a file nor a shipped list ({names}){hint}")
+    hint = did_you_mean(shipped_near(given, shipped))
+    raise UsageError(f"army {given!r}{hint} is neither a file nor a shipped list ({names}).")
 
 
 def _list_samples(editions: list[str], console: Console, as_json: bool) -> None:

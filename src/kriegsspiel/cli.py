@@ -815,7 +815,7 @@ def _no_such_option(given: str, ctx: object) -> str:
     without their dashes (click's guess compares them with, so that ``--list`` came out as
     ``--ruleset``, ``--bogus`` as ``--out``); ``--list`` to a command that lists with no
     name says so. Empty if the command is not known."""
-    import difflib
+    from kriegsspiel.errors import suggest
 
     command = getattr(ctx, "command", None)
     if command is None:
@@ -832,10 +832,8 @@ def _no_such_option(given: str, ctx: object) -> str:
         for opt in getattr(param, "opts", []) + getattr(param, "secondary_opts", [])
         if opt.startswith("--")
     }
-    near = difflib.get_close_matches(given.lstrip("-"), list(options.values()), n=3, cutoff=0.6)
-    found = [opt for opt, bare in options.items() if bare in near]
-    hint = f" (did you mean {' or '.join(sorted(found))}?)" if found else ""
-    return f"No such option: {given}{hint}"
+    bare = {name: opt for opt, name in options.items()}  # (each option by its bare name)
+    return f"No such option: {given}{suggest(given.lstrip('-'), (), bare)}"
 
 
 _INTERRUPTS: list[int] = []  # Ctrl-Cs (and SIGTERMs) seen by main()

@@ -86,6 +86,10 @@ def sentence(text: str) -> str:
     return text if text.endswith((".", "?", "!")) else f"{text}."
 
 
+class ParameterTypeError(ParameterError, UsageTypeError):
+    """A :class:`ParameterError` of a value of the wrong type: a TypeError too."""
+
+
 def told_as(text: str, options: Mapping[str, str]) -> str:
     """``text`` (a refusal's, a reason's) with each parameter :func:`named` in it told as
     its option in ``options`` (parameter -> option); one not there, and every one when
@@ -157,16 +161,11 @@ class UnknownNameError(UsageError, KeyError):
         self, kind: str, name: str, known: Iterable[str], aliases: Mapping[str, str] | None = None
     ) -> None:
         known = sorted(set(known))
-        lookup = {k.lower(): k for k in known}
-        for alias, own in (aliases or {}).items():
-            lookup.setdefault(alias.lower(), own)
-        close = _nearest(name.lower(), lookup)
+        close = nearest(name, known, aliases)
         hint = (
-            f" Did you mean {', '.join(map(repr, close))}?"
-            if close
-            else f" Known {_plural(kind)}: {', '.join(known)}."
+            did_you_mean(close) + "." if close else f". Known {_plural(kind)}: {', '.join(known)}."
         )
-        super().__init__(f"Unknown {kind} {name!r}.{hint}")
+        super().__init__(f"Unknown {kind} {name!r}{hint}")
         self.kind, self.name, self.close_matches = kind, name, close
 
     def __str__(self) -> str:  # KeyError would quote the message
@@ -181,24 +180,50 @@ class AmbiguousNameError(UnknownNameError):
     def __init__(self, kind: str, name: str, candidates: Sequence[str]) -> None:
         super().__init__(kind, name, candidates)
         self.candidates = tuple(dict.fromkeys(candidates))
-        told = " or ".join(map(repr, self.candidates))
         self.args = (
-            f"Unknown {kind} {name!r}. Did you mean {told}? Written run together, it is "
-            f"each one's name alike: write it as one of them.",
+            f"Unknown {kind} {name!r}{did_you_mean(self.candidates)}. Written run together, "
+            f"it is each one's name alike: write it as one of them.",
         )
         self.close_matches = list(self.candidates)
 
 
+def suggest(name: str, known: Iterable[str], aliases: Mapping[str, str] | None = None) -> str:
+    """What a refusal says after a name that names nothing: " (did you mean 'Rifle'?)", the
+    :func:`nearest` of the ``known`` names (and ``aliases``), or "" if none is near."""
+    return did_you_mean(nearest(name, known, aliases))
+
+
+def did_you_mean(names: Sequence[str]) -> str:
+    """The one wording of a suggestion, to follow the name refused: " (did you mean 'A', 'B'
+    or 'C'?)" (each as Python quotes it); "" for no names."""
+    if not names:
+        return ""
+    quoted = [repr(n) for n in names]
+    told = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+    return f" (did you mean {told}?)"
+
+
+def nearest(name: str, known: Iterable[str], aliases: Mapping[str, str] | None = None) -> list[str]:
+    """The ``known`` names nearest ``name``, in any case (:func:`_nearest`: at most three,
+    nearest first). ``aliases`` maps other names a thing goes by (a chart's "LMG") to its
+    own name: a near alias suggests its thing, by its own name."""
+    lookup = {k.lower(): k for k in sorted(set(known))}
+    for alias, own in (aliases or {}).items():
+        lookup.setdefault(alias.lower(), own)
+    return _nearest(name.lower(), lookup)
+
+
 def _nearest(name: str, lookup: Mapping[str, str], cutoff: float = 0.5, most: int = 3) -> list[str]:
     """The things (``lookup``: each name -> the thing's own name) whose names are nearest
-    ``name``: those within a tenth of the best match (at least ``cutoff``), nearest first,
-    each once, at most ``most`` of them. "Rifel" is Rifle alone, not every rifle."""
+    ``name``: those within a tenth of the best match (more than ``cutoff`` alike: "elite"
+    and "veteran", or "bogus" and "out", half alike, are not near), nearest first, each
+    once, at most ``most`` of them. "Rifel" is Rifle alone, not every rifle."""
     scored = []
     for key, own in lookup.items():
         matcher = difflib.SequenceMatcher(None, name, key)
-        if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff:
+        if matcher.real_quick_ratio() > cutoff and matcher.quick_ratio() > cutoff:
             score = matcher.ratio()
-            if score >= cutoff:
+            if score > cutoff:
                 scored.append((score, own))
     if not scored:
         return []

@@ -22,7 +22,9 @@ from typing import Any, get_args
 from kriegsspiel.ai.players import check_explore, deciding_side
 from kriegsspiel.core import arguments
 from kriegsspiel.core.dice import DiceExpr
+from kriegsspiel.core.memo import BoundedMemo
 from kriegsspiel.core.procedure import exact
+from kriegsspiel.core.seeds import MAX_PLAYER_SEED
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.assault import (
     FightNeverEnds,
@@ -151,16 +153,16 @@ def _assault_odds(procedure: str, attacker: Side, defender: Side, a: int, d: int
 # depends on changes, and its odds are found again without hashing every shot. An entry
 # holds its tuple (so the identity is not reused while it stands) and checks the edition
 # and the target's part (live models, quality, pins) it was worked out for.
-_ODDS: dict[int, tuple[tuple[Group, ...], Rules, tuple[int, str, int] | None, tuple[float, float]]]
-_ODDS = {}
-_ODDS_LIMIT = 4096
+_ODDS: BoundedMemo[
+    int, tuple[tuple[Group, ...], Rules, tuple[int, str, int] | None, tuple[float, float]]
+]
+_ODDS = BoundedMemo("odds of shooting groups", 4096)
 
 COVERS: tuple[str, ...] = get_args(Cover)  # every cover a shot at troops may meet
 
 # The most one man can do to a troops unit at each range band (see _squad), by what the
 # game's pick of his shot reads: its shooting context and his weapons.
-_MEN: dict[tuple[object, ...], _Reach] = {}
-_MEN_LIMIT = 4096
+_MEN: BoundedMemo[tuple[object, ...], _Reach] = BoundedMemo("one man's reach", 4096)
 ROUNDING = 1e-9  # a cap summed in floats is raised by this share, above any rounding
 NEARER = 1e-6  # inches: a man's range found another way may come out this much shorter
 
@@ -186,7 +188,7 @@ class TacticalPlayer:
     """
 
     def __init__(self, seed: int = 0, explore: float = 0.0) -> None:
-        arguments.whole("seed", seed)
+        seed = arguments.seed(seed, most=MAX_PLAYER_SEED)
         self.seed, self.explore = seed, check_explore(explore)
         # (seeded from text, as RandomPlayer's: not the bare number the game's dice take)
         self._rng = random.Random(f"tactical {seed}")
@@ -622,9 +624,7 @@ class TacticalPlayer:
                     rules, groups, quality=target.quality, models=about[0], pins=target.pins
                 )
                 means = _troops_means(groups, ctx)
-            if len(_ODDS) >= _ODDS_LIMIT:
-                _ODDS.clear()
-            _ODDS[id(groups)] = (groups, rules, about, means)
+            _ODDS.keep(id(groups), (groups, rules, about, means))
         if vehicle is not None:
             return means[0] * target.points
         per_model = target.points / max(1, target.start_models)
@@ -1152,10 +1152,7 @@ def _squad(
         if key in _MEN:
             reach = _MEN[key]
         else:
-            reach = _one_man(state, unit, target, model, moving, least)
-            if len(_MEN) >= _MEN_LIMIT:
-                _MEN.clear()
-            _MEN[key] = reach
+            reach = _MEN.keep(key, _one_man(state, unit, target, model, moving, least))
         squad.append((count, reach))
     return squad
 

@@ -10,6 +10,7 @@ from typing import Any, Literal, Protocol, TypeVar, cast, get_args
 
 from kriegsspiel.core import arguments
 from kriegsspiel.core.game import CHANCE
+from kriegsspiel.core.seeds import MAX_PLAYER_SEED, chance_stream
 from kriegsspiel.errors import GameDidNotEnd, UsageError
 
 
@@ -131,11 +132,13 @@ class RandomPlayer:
     """Picks uniformly among the legal actions, with its own seeded generator.
 
     Its stream is seeded from the text "player <seed>", not the bare number: :func:`play`
-    draws chance outcomes (the order dice) from ``random.Random(seed)``, and a player given
+    draws chance outcomes (the order dice) from ``chance_stream(seed)``, ``random.Random(seed)``
+    (:mod:`kriegsspiel.core.seeds`), and a player given
     the same seed as the game would otherwise repeat the bag's draws in its choices.
     """
 
     def __init__(self, seed: int = 0) -> None:
+        seed = arguments.seed(seed, most=MAX_PLAYER_SEED)
         self.rng = random.Random(f"player {seed}")
 
     def choose(self, state: Any) -> Any:
@@ -208,11 +211,11 @@ def play(state: S, players: Sequence[Player], seed: int = 0, max_actions: int | 
             "players is a list of two players, side 0's then side 1's, each with a "
             f"choose(state) method (e.g. RandomPlayer(1)), not {players!r}"
         )
-    arguments.whole("seed", seed)
+    seed = arguments.seed(seed)
     if max_actions is not None and arguments.whole("max_actions", max_actions) < 1:
         raise UsageError(f"max_actions must be 1 or more, not {max_actions!r}")
     limit = MAX_ACTIONS if max_actions is None else max_actions
-    rng, game = random.Random(seed), cast(Any, state)  # (any game of the shape)
+    rng, game = chance_stream(seed), cast(Any, state)  # (any game of the shape)
     for _ in range(limit):
         if game.is_terminal():
             return state

@@ -15,9 +15,16 @@ import dataclasses
 import numbers
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
-from kriegsspiel.errors import UsageError, UsageTypeError
+from kriegsspiel.core.seeds import MAX_SEED
+from kriegsspiel.errors import (
+    ParameterError,
+    ParameterTypeError,
+    UsageError,
+    UsageTypeError,
+    named,
+)
 
 T = TypeVar("T")
 
@@ -32,23 +39,29 @@ def yes_no(name: str, value: object, refusal: str | None = None) -> bool:
 def whole(name: str, value: object, refusal: str | None = None) -> int:
     """``value`` if it is a whole number (a NumPy integer too; not True or 2.0), as an int.
     Its range is left to the caller, whose refusal says what the rules allow."""
-    if isinstance(value, bool) or _numpy_bool(value) or not isinstance(value, numbers.Integral):
+    if not _is_whole(value):
         raise UsageTypeError(refusal or f"{name} must be a whole number, not {value!r}")
     return int(value)
 
 
-def seed(value: object) -> int:
-    """A game's seed: a whole number 0 to 2**63 - 1 (``MAX_SEED``, as ``kriegsspiel play
-    --seed`` and ``evaluate`` take it; a NumPy integer too), as an int."""
-    from kriegsspiel.sim import MAX_SEED
+def seed(value: object, name: str = "seed", most: int = MAX_SEED) -> int:
+    """A seed (a game's, a run's, a player's): a whole number 0 to ``most`` (by default
+    ``MAX_SEED``, 2**63 - 1, as ``kriegsspiel play --seed`` and ``evaluate`` take it; a
+    NumPy integer too), as an int. Every seed is refused in these words, naming the
+    parameter ``name`` as its caller gives it (:func:`~kriegsspiel.errors.named`)."""
+    wanted = f"{named(name)} must be a whole number 0 to {most}, not {value!r}."
+    if not _is_whole(value):
+        raise ParameterTypeError(wanted)
+    checked = int(value)  # (the record writes Python's int)
+    if not 0 <= checked <= most:
+        raise ParameterError(wanted)
+    return checked
 
-    wanted = f"seed must be a whole number 0 or more, not {value!r}."
-    seed = whole("seed", value, wanted)  # (the record writes Python's int)
-    if seed < 0:
-        raise UsageError(wanted)
-    if seed > MAX_SEED:
-        raise UsageError(f"seed must be between 0 and {MAX_SEED} (got {value}).")
-    return seed
+
+def _is_whole(value: object) -> TypeGuard[numbers.Integral]:
+    """Is ``value`` a whole number (a NumPy integer too; not True, not 2.0)?"""
+    integral = isinstance(value, numbers.Integral)
+    return integral and not isinstance(value, bool) and not _numpy_bool(value)
 
 
 def optional_whole(name: str, value: object) -> int | None:

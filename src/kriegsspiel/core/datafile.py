@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import difflib
 import errno
 import json
 import os
@@ -26,7 +25,7 @@ from pydantic import (
 from pydantic import Strict as _NoCoercion
 from pydantic_core import PydanticCustomError
 
-from kriegsspiel.errors import DataFileError
+from kriegsspiel.errors import DataFileError, suggest
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -592,9 +591,7 @@ def _choices(expected: str) -> list[str]:
 
 def _not_a_choice(given: Any, choices: list[str]) -> str:
     """What to say of a value that is none of a field's choices: it, the nearest, all."""
-    words = {c.strip("'\"").lower(): c for c in choices}
-    near = difflib.get_close_matches(str(given).lower(), list(words), n=1, cutoff=0.6)
-    hint = f" (did you mean {words[near[0]]}?)" if near else ""
+    hint = suggest(str(given), [c.strip("'\"") for c in choices])
     listed = ", ".join(choices[:-1]) + f" or {choices[-1]}" if len(choices) > 1 else choices[0]
     return f"{_shown(given)} is not one of the choices here{hint}; give {listed}"
 
@@ -642,8 +639,7 @@ def _shown(given: Any) -> str:
 
 def _unknown_field(name: str, known: list[str]) -> str:
     """What to say of a field the model does not have: the ones it has, the nearest first."""
-    near = difflib.get_close_matches(name, known, n=1)
-    hint = f" (did you mean {near[0]}?)" if near else ""
+    hint = suggest(name, known)
     return f"there is no such field here{hint}; the fields here are {', '.join(known)}"
 
 

@@ -45,7 +45,7 @@ from kriegsspiel.core.datafile import (
     load_yaml,
     parse_yaml,
 )
-from kriegsspiel.errors import UnknownNameError
+from kriegsspiel.errors import suggest
 from kriegsspiel.rulesets import RULESETS
 
 Point = tuple[Number, Number]
@@ -336,10 +336,8 @@ class Scenario(Strict):
         be shown (the briefing shows a note under its ruleset's name)."""
         for name in notes:
             if name not in RULESETS:
-                close = UnknownNameError("ruleset", name, RULESETS).close_matches
-                hint = f" (did you mean {close[0]}?)" if close else ""
                 raise _problem(
-                    f"{name!r} is not a ruleset's name{hint}: a note is kept by the name "
+                    f"{name!r}{suggest(name, RULESETS)} is not a ruleset's name: a note is kept by the name "
                     f"--ruleset takes, one of {', '.join(RULESETS)}"
                 )
         return notes

@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from kriegsspiel.core.memo import MEMO_LIMIT, BoundedMemo
 from kriegsspiel.errors import UsageError
 
 Cover = Literal["none", "soft", "hard"]
@@ -45,8 +46,6 @@ VEHICLE: Final[str] = "vehicle"
 _INTERIORS_MEET: Final[str] = "T********"
 #: Inches a feature's outline is drawn in by for the quick "passes through" test.
 _INSET: Final[float] = 0.01
-#: Answers a table remembers per kind of query before it starts afresh.
-MEMO_LIMIT: Final[int] = 4_000
 #: Inches a point or a segment must clear an outline by for the plain-Python tests (see
 #: :class:`_Shape`) to decide; closer calls, far beyond rounding error, go to shapely.
 _MARGIN: Final[float] = 1e-7
@@ -889,9 +888,9 @@ def shared_table(table: Table) -> Table:
 # -- module helpers ------------------------------------------------------------------------------
 
 #: Bounding boxes of flat coordinate tuples, see :func:`_bounds`.
-_BOUNDS: dict[Coords, Box] = {}
+_BOUNDS: BoundedMemo[Coords, Box] = BoundedMemo("bounding boxes")
 #: Coordinate columns of flat coordinate tuples, see :func:`_columns`.
-_COLUMNS: dict[Coords, tuple[FloatArray, FloatArray]] = {}
+_COLUMNS: BoundedMemo[Coords, tuple[FloatArray, FloatArray]] = BoundedMemo("coordinate columns")
 
 
 def _key(points: Iterable[Point]) -> Coords:
@@ -918,10 +917,7 @@ def _bounds(flat: Coords) -> Box:
     box = _BOUNDS.get(flat)
     if box is None:
         xs, ys = flat[0::2], flat[1::2]
-        box = (min(xs), min(ys), max(xs), max(ys))
-        if len(_BOUNDS) >= MEMO_LIMIT:
-            _BOUNDS.clear()
-        _BOUNDS[flat] = box
+        box = _BOUNDS.keep(flat, (min(xs), min(ys), max(xs), max(ys)))
     return box
 
 
@@ -931,10 +927,7 @@ def _columns(flat: Coords) -> tuple[FloatArray, FloatArray]:
     if found is None:
         both = np.array(flat, dtype=np.float64)
         both.setflags(write=False)
-        found = (both[0::2], both[1::2])
-        if len(_COLUMNS) >= MEMO_LIMIT:
-            _COLUMNS.clear()
-        _COLUMNS[flat] = found
+        found = _COLUMNS.keep(flat, (both[0::2], both[1::2]))
     return found
 
 

@@ -29,6 +29,7 @@ except ImportError as missing:  # the env extra is not installed
     ) from missing
 
 from kriegsspiel.core import arguments
+from kriegsspiel.core.seeds import next_seed, seeds_after
 from kriegsspiel.env import spaces
 from kriegsspiel.env.closed import EnvironmentClosedError
 from kriegsspiel.env.episode import Episode, Setup, new_seed, swap_option
@@ -129,9 +130,9 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
         swap = swap_option(options, known=None)
         if seed is not None:
             game_seed = new_seed(seed)
-            self._seeds = np.random.default_rng(game_seed)
+            self._seeds = seeds_after(game_seed)
         elif self._seeds is not None:
-            game_seed = int(self._seeds.integers(2**32))
+            game_seed = next_seed(self._seeds)
         else:
             game_seed = new_seed(None)
         self.episode = Episode(self.setup, game_seed, swap)

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from kriegsspiel.core.seeds import side_seed
 from kriegsspiel.env.encoding import NotEncodedError
 from kriegsspiel.env.episode import Episode, Setup, new_seed
-from kriegsspiel.sim.matchup import new_player, side_seed
+from kriegsspiel.sim.matchup import new_player
 
 
 @dataclass(frozen=True, slots=True)

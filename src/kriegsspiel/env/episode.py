@@ -20,10 +20,10 @@ import numpy.typing as npt
 from kriegsspiel.ai.players import chance_outcome
 from kriegsspiel.core import arguments
 from kriegsspiel.core.game import CHANCE, IllegalActionError
+from kriegsspiel.core.seeds import chance_stream, random_seed
 from kriegsspiel.env.encoding import ActionEncoding
 from kriegsspiel.env.observe import Observer, plane_names
 from kriegsspiel.errors import UsageError, UsageTypeError
-from kriegsspiel.sim import MAX_SEED
 from kriegsspiel.sim.matchup import Matchup, army_list, build_matchup, set_up_game
 
 if TYPE_CHECKING:
@@ -32,8 +32,6 @@ if TYPE_CHECKING:
 
     from kriegsspiel.rulesets.bolt_action.game.actions import Action
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
-
-SEEDS = 2**32  # a seed left out is drawn from this range
 
 
 class NotAnIndexError(IllegalActionError):
@@ -91,7 +89,7 @@ class Episode:
 
     def __post_init__(self) -> None:
         self.game = set_up_game(self.setup.matchup, self.seed, self.swapped)
-        self.chance = random.Random(self.seed)  # as ai.players.play draws the bag
+        self.chance = chance_stream(self.seed)  # as every game of this seed draws the bag
         self._settle()
 
     @classmethod
@@ -112,7 +110,7 @@ class Episode:
         episode.setup, episode.seed, episode.swapped, episode.draws = setup, seed, swapped, draws
         episode.game = game
         episode.chance = random.Random()
-        episode.chance.setstate((chance or random.Random(seed)).getstate())
+        episode.chance.setstate((chance or chance_stream(seed)).getstate())
         episode.advance = None if advance is None else dict(advance)
         episode._open = None
         return episode
@@ -263,15 +261,4 @@ def swap_option(options: object, known: tuple[str, ...] | None = ("swap",)) -> b
 def new_seed(seed: int | None) -> int:
     """``seed`` checked (0 to MAX_SEED, as ``kriegsspiel play --seed`` takes it), or one
     drawn at random when it is left out."""
-    if seed is None:
-        return random.SystemRandom().randrange(SEEDS)
-    wanted = f"seed must be a whole number 0 or more, not {seed!r}"
-    checked = arguments.whole("seed", seed, wanted)
-    if checked < 0:
-        raise UsageError(wanted)
-    if checked > MAX_SEED:
-        raise UsageError(
-            f"seed must be at most {MAX_SEED} (2**63 - 1, as kriegsspiel play --seed takes), "
-            f"not {seed}"
-        )
-    return checked
+    return random_seed() if seed is None else arguments.seed(seed)

@@ -46,6 +46,7 @@ import pyspiel
 
 from kriegsspiel.ai.players import PlayerSpec, check_explore
 from kriegsspiel.core import arguments
+from kriegsspiel.core.seeds import openspiel_seed, reroll_seed, reroll_stream
 from kriegsspiel.env.encoding import NotEncodedError
 from kriegsspiel.env.episode import Episode, Setup
 from kriegsspiel.env.render import render_episode
@@ -54,7 +55,6 @@ from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.sim.matchup import PLAYER_KINDS, new_player, set_up_game
 
 SHORT_NAME = "python_kriegsspiel"
-SEEDS = 2**31  # each new game's seed, and each clone's reroll, is drawn from this range
 # decisions (indices, follow-ups included) allowed per unit and turn in max_game_length: a
 # unit's order and its follow-up, a reaction or an ambush for each order that meets it, a
 # FUBAR's target, the kept die; generous (random games of the shipped set-ups take at most
@@ -115,11 +115,9 @@ class KriegsspielGame(pyspiel.Game):  # type: ignore[misc]
         except UsageError as exc:  # (a wrong type stays a TypeError too)
             raise (UsageTypeError if isinstance(exc, TypeError) else UsageError)(str(exc)) from None
         self.reroll_on_clone = bool(given["reroll_on_clone"])
-        if int(given["rng_seed"]) < 0:
-            raise UsageError(f"rng_seed is a whole number 0 or more, not {given['rng_seed']}")
-        self.rng_seed = int(given["rng_seed"])
+        self.rng_seed = arguments.seed(given["rng_seed"], "rng_seed")
         self.made = 0  # the new initial states made so far: the next takes seed number made
-        self.rerolls = random.Random(self.rng_seed)  # a reroll_on_clone clone's seeds
+        self.rerolls = reroll_stream(self.rng_seed)  # a reroll_on_clone clone's seeds
         self.observer = KriegsspielObserver(self.setup)  # observation_tensor's
         encoding, units = self.setup.encoding, self.setup.encoding.units
         turns = set_up_game(self.setup.matchup, 0).scenario.turns
@@ -142,8 +140,7 @@ class KriegsspielGame(pyspiel.Game):  # type: ignore[misc]
         """The next game's number (from 1) and its seed: the number's place in the sequence
         of ``rng_seed`` (NumPy's ``SeedSequence``, so each is as good as a fresh one)."""
         self.made += 1
-        words = np.random.SeedSequence(self.rng_seed, spawn_key=(self.made,)).generate_state(1)
-        return self.made, int(words[0]) % SEEDS
+        return self.made, openspiel_seed(self.rng_seed, self.made)
 
     def give_back(self, number: int) -> None:
         """OpenSpiel made a new initial state only to copy another over it (a clone, a state
@@ -228,7 +225,7 @@ class _Play:
         twin = _Play(game, self.seed)
         twin.episode = self.made(game).copy()  # (begun now if it was not: its dice rerolled)
         if game.reroll_on_clone:
-            twin.episode.game.reseed(game.rerolls.randrange(SEEDS))
+            twin.episode.game.reseed(reroll_seed(game.rerolls))
         return twin
 
     def __getstate__(self) -> dict[str, Any]:
@@ -432,8 +429,8 @@ class AIBot(pyspiel.Bot):  # type: ignore[misc]
     nearest the cell's centre, with the AI's target and way of ending where open."""
 
     def __init__(self, kind: str = "tactical", seed: int = 0, explore: float = 0.0) -> None:
-        """``kind``: "tactical" or "random"; ``seed``: a whole number 0 or more, as a
-        game's. The random player's choices follow the seed; the tactical AI is
+        """``kind``: "tactical" or "random"; ``seed``: a whole number 0 to 2**63 - 1, as
+        a game's. The random player's choices follow the seed; the tactical AI is
         deterministic, the same choice in the same position whatever the seed (the
         seed is taken so that the two are asked alike). ``explore``: points of an
         order's worth within which the tactical AI picks among its best orders, by a

@@ -34,12 +34,13 @@ import numpy.typing as npt
 from kriegsspiel.ai.players import Player, PlayerSpec, check_explore
 from kriegsspiel.core import arguments
 from kriegsspiel.core.game import IllegalActionError
+from kriegsspiel.core.seeds import next_seed, side_seed
 from kriegsspiel.env import spaces
 from kriegsspiel.env.closed import EnvironmentClosedError
 from kriegsspiel.env.episode import Episode, Setup, new_seed, swap_option
 from kriegsspiel.env.render import RENDER_MODES, render_episode
 from kriegsspiel.errors import UsageError
-from kriegsspiel.sim.matchup import new_player, side_seed
+from kriegsspiel.sim.matchup import new_player
 
 Observation = dict[str, Any]  # the arrays of kriegsspiel.env.observe, by name
 
@@ -106,7 +107,7 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         checked = None if seed is None else new_seed(seed)
         swap = swap_option(options)
         super().reset(seed=checked)
-        game_seed = checked if checked is not None else int(self.np_random.integers(2**32))
+        game_seed = checked if checked is not None else next_seed(self.np_random)
         self.episode = Episode(self.setup, game_seed, swap)
         self.forfeit = None
         self.opponent = new_player(self.opponent_spec, side_seed(game_seed, 1 - self.side))

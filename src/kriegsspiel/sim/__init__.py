@@ -1,6 +1,7 @@
 """Many games at once: matchups, seed streams, workers, the results store and the statistics."""
 
-MAX_SEED = 2**63 - 1  # the largest run seed: the results store keeps it as a SQLite integer
+from kriegsspiel.core.seeds import MAX_SEED as MAX_SEED  # (the largest seed: core.seeds)
+
 # the most games a run may ask for (--games, a sweep's games): the store counts them in SQLite
 # integers; a million million games is thousands of years of play, and with --precision a
 # run stops once it knows enough, so a large --games is "until precise"

@@ -26,14 +26,17 @@ from kriegsspiel.ai.players import (
 )
 from kriegsspiel.core import arguments
 from kriegsspiel.core.names import a_or_an
+from kriegsspiel.core.seeds import side_seed
 from kriegsspiel.errors import (
     RULES_FILE_WANTED,
     DataFileError,
     ParameterError,
     UsageError,
     UsageTypeError,
+    did_you_mean,
     empty_name,
     named,
+    nearest,
 )
 from kriegsspiel.rulesets import check_ruleset
 
@@ -254,24 +257,19 @@ def pick_file(kind: str, given: str, samples: list[Path], base: Path | None = No
             near = path.with_name(path.name + suffix)
             if near.is_file():  # a file named without its ending: said, not guessed (a
                 raise UsageError(  # shipped name and a file could otherwise be confused)
-                    f"{kind} {given!r} is neither a file nor a shipped {kind} ({names}); "
-                    f"did you mean the file {str(near)!r}? Give a file's name with its ending."
+                    f"{kind} {given!r}{did_you_mean([str(near)])} is neither a file nor a "
+                    f"shipped {kind} ({names}): give a file's name with its ending."
                 )
-    near_name = shipped_near(given, samples)
-    hint = f"; did you mean the shipped {kind} {near_name!r}?" if near_name else "."
-    raise UsageError(f"{kind} {given!r} is neither a file nor a shipped {kind} ({names}){hint}")
+    hint = did_you_mean(shipped_near(given, samples))
+    raise UsageError(f"{kind} {given!r}{hint} is neither a file nor a shipped {kind} ({names}).")
 
 
-def shipped_near(given: str, samples: list[Path]) -> str | None:
-    """The shipped sample's name nearest ``given`` ("us-tesla": us-tesla-company), if one
-    is near; None for a path (a file's name is not a shipped one's)."""
-    import difflib
-
+def shipped_near(given: str, samples: list[Path]) -> list[str]:
+    """The shipped samples' names nearest ``given`` ("us-tesla": us-tesla-company), if any
+    is near; none for a path (a file's name is not a shipped one's)."""
     if "/" in given or given.lower().endswith((".yaml", ".yml")):
-        return None
-    stems = {s.stem.lower(): s.stem for s in samples}
-    near = difflib.get_close_matches(given.lower(), list(stems), n=1, cutoff=0.6)
-    return stems[near[0]] if near else None
+        return []
+    return nearest(given, [s.stem for s in samples])
 
 
 def refuse_non_file(kind: str, given: str, places: list[Path]) -> None:
@@ -665,12 +663,6 @@ def new_player(kind: str, seed: int) -> Player:
         f"no AI player is called {kind!r}: the AI players are {' and '.join(PLAYER_KINDS)}"
         f" (the tactical AI with its options, e.g. {SPEC_EXAMPLE})"
     )
-
-
-def side_seed(seed: int, side: int) -> int:
-    """The seed of side ``side``'s player in a game of ``seed`` (the game's, and one more),
-    so a game is the same wherever it is played."""
-    return seed + side
 
 
 def set_up_game(matchup: Matchup, seed: int, swapped: bool = False) -> BoltActionGame:

@@ -21,9 +21,10 @@ from typing import Any
 
 from kriegsspiel.core import arguments
 from kriegsspiel.core.names import counted
+from kriegsspiel.core.seeds import game_seed
 from kriegsspiel.errors import KriegsspielError, ParameterError, UsageError, Worded, named
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import figures_note
-from kriegsspiel.sim import MAX_SEED, WORKERS_PER_CORE, executors
+from kriegsspiel.sim import WORKERS_PER_CORE, executors
 from kriegsspiel.sim.cluster import DaskExecutor, SchedulerLost
 from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.executors import InProcess, interrupts_held, local_pool, stop_pool
@@ -71,15 +72,14 @@ def check_request(
 ) -> None:
     """Refuse what no run can do, in words that name it (``named`` spells a parameter's
     name: the command line says "--games"); called by :func:`evaluate` for every caller."""
-    for name, value in (("games", games), ("seed", run_seed), ("workers", workers)):
+    for name, value in (("games", games), ("workers", workers)):
         arguments.whole(named(name), value)
+    arguments.seed(run_seed, named("run_seed"))
     check_workers(workers)
     if precision is not None:
         arguments.number(named("precision"), precision)
     if games < 1:
         raise UsageError(f"{named('games')} must be at least 1 (got {games}).")
-    if not 0 <= run_seed <= MAX_SEED:
-        raise UsageError(f"{named('seed')} must be between 0 and {MAX_SEED} (got {run_seed}).")
     if precision is not None and not 0 < precision < 0.5:
         raise UsageError(
             f"{named('precision')} is how far a 95% interval may reach from its rate: more "
@@ -107,13 +107,6 @@ def check_workers(workers: int) -> None:
             f"{cores} core{'s' if cores > 1 else ''}: give at most {most_workers()} "
             f"({WORKERS_PER_CORE} a core); one a core keeps them all busy."
         )
-
-
-def game_seed(run_seed: int, index: int) -> int:
-    """The seed of game ``index`` of a run: its own stream, whatever else runs."""
-    from numpy.random import SeedSequence
-
-    return int(SeedSequence(run_seed, spawn_key=(index,)).generate_state(1)[0])
 
 
 @dataclass(slots=True)

@@ -20,12 +20,13 @@ from rich.markup import escape
 from kriegsspiel.ai.players import Player, chance_outcome
 from kriegsspiel.core.game import CHANCE
 from kriegsspiel.core.records import dumps, read_lines, record_text
+from kriegsspiel.core.seeds import chance_stream, side_seed
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import writing
 from kriegsspiel.render.game_account import account_from, objectives_held, result_line
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.shooting import hit_words
-from kriegsspiel.sim.matchup import new_player, side_seed
+from kriegsspiel.sim.matchup import new_player
 from kriegsspiel.solo.briefing import SIDE_NAMES
 from kriegsspiel.solo.human import Ask, HumanPlayer, QuitGame
 from kriegsspiel.solo.keep import keeping
@@ -53,7 +54,7 @@ class SoloGame:
     turn: int = 0  # the turn they end in (for the account's headings)
 
     def __post_init__(self) -> None:
-        self.chance = random.Random(self.game.seed)
+        self.chance = chance_stream(self.game.seed)
         self.players = [self._player(side, kind) for side, kind in enumerate(self.seats)]
 
     def _player(self, side: int, kind: str) -> Player:

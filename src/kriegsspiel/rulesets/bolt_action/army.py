@@ -50,7 +50,7 @@ from kriegsspiel.core.datafile import (
     load_yaml,
     parse_yaml,
 )
-from kriegsspiel.errors import DataFileError, UnknownNameError, UsageError, named
+from kriegsspiel.errors import DataFileError, UnknownNameError, UsageError, did_you_mean, named
 from kriegsspiel.rulesets import RULESETS, check_ruleset
 from kriegsspiel.rulesets.bolt_action.data import OfficerRank, QualityName, Weapon
 from kriegsspiel.rulesets.bolt_action.edition import (
@@ -206,10 +206,9 @@ def _check_weapon(name: str, owner: str) -> Weapon | None:
         other = _other_editions(name, rules, "weapon")
         if other is not None:  # (as a weird-science one above: said so, with its kin)
             kin = [m for m in exc.close_matches if _words(m) & _words(name)]
-            near = f" Did you mean {', '.join(map(repr, kin))}?" if kin else ""
             raise _problem(
-                f"{owner}: {name!r} is a {other} weapon, not on the {rules.data.title} "
-                f"weapons chart (a list plays by its own edition's chart).{near}"
+                f"{owner}: {name!r}{did_you_mean(kin)} is a {other} weapon, not on the "
+                f"{rules.data.title} weapons chart (a list plays by its own edition's chart)."
             ) from None
         raise _problem(f"{owner}: {exc}{_which_chart(rules, 'weapons chart', name)}") from None
     if WEIRD_SCIENCE & set(weapon.special) and not _weird_war(rules):
@@ -354,11 +353,10 @@ class Vehicle(Strict):
             other = _other_editions(name, rules, "target")
             if other is not None:  # (as another edition's weapon is: said so, with its kin)
                 kin = [m for m in exc.close_matches if _words(m) & _words(name)]
-                near = f" Did you mean {', '.join(map(repr, kin))}?" if kin else ""
                 raise _problem(
-                    f"unit {unit!r}: {name!r} is a {other} damage value, not on the "
-                    f"{rules.data.title} damage value table (a list plays by its own "
-                    f"edition's table).{near}"
+                    f"unit {unit!r}: {name!r}{did_you_mean(kin)} is a {other} damage value, "
+                    f"not on the {rules.data.title} damage value table (a list plays by its "
+                    "own edition's table)."
                 ) from None
             raise _problem(
                 f"unit {unit!r}: {exc}{_which_chart(rules, 'damage value table')}"

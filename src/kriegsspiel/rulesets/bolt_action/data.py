@@ -38,7 +38,7 @@ from kriegsspiel.core.datafile import (
 )
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.names import also_written, lookup, rows_named, squashed
-from kriegsspiel.errors import AmbiguousNameError, UnknownNameError, UsageError
+from kriegsspiel.errors import AmbiguousNameError, UnknownNameError, UsageError, did_you_mean
 from kriegsspiel.rulesets.rules_data import RulesData, source_check
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -186,10 +186,9 @@ class _Chart:
                 "names one row only): write it as one of them"
             ) from None
         except UnknownNameError as exc:
-            near = exc.close_matches
-            hint = f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
             raise ValueError(
-                f"{name!r} is not a weapon of the weapons table (its name or an alias{hint})"
+                f"{name!r}{did_you_mean(exc.close_matches)} is not a weapon of the weapons "
+                "table (its name or an alias)"
             ) from None
 
 

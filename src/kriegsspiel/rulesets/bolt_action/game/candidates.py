@@ -20,8 +20,9 @@ import numpy  # noqa: F401
 import shapely
 import shapely.affinity
 
+from kriegsspiel.core.memo import MEMO_LIMIT, BoundedMemo
 from kriegsspiel.core.scenario import Objective, Scenario
-from kriegsspiel.core.table import MEMO_LIMIT, Point, Table, TerrainFeature
+from kriegsspiel.core.table import Point, Table, TerrainFeature
 from kriegsspiel.rulesets.bolt_action.assault import fighting_modes, vehicle_hit_score
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
@@ -86,10 +87,10 @@ def _shelters(table: Table) -> list[tuple[int, TerrainFeature, tuple[float, ...]
 
 #: The places a unit's centre may take inside a feature, by its outline and the unit's
 #: formation (see :func:`_entry`): the area (prepared) and its edges, or None if empty.
-_AREAS: dict[
+_AREAS: BoundedMemo[
     tuple[tuple[tuple[float, float], ...], tuple[float, ...]],
     tuple[shapely.Geometry, tuple[tuple[float, float, float, float], ...]] | None,
-] = {}
+] = BoundedMemo("places inside a feature")
 
 
 def _way_in(game: BoltActionGame, unit: UnitState, run: bool) -> Point | None:
@@ -166,9 +167,7 @@ def _entry(feature: TerrainFeature, offsets: tuple[float, ...], start: Point) ->
                 for (ax, ay), (bx, by) in pairwise(shapely.get_coordinates(ring).tolist())
             ]
             found = (area, tuple(sides))
-        if len(_AREAS) >= MEMO_LIMIT:
-            _AREAS.clear()
-        _AREAS[key] = found
+        _AREAS.keep(key, found)
     if found is None:
         xs, ys = zip(*feature.polygon, strict=True)
         return Point(sum(xs) / len(xs), sum(ys) / len(ys))

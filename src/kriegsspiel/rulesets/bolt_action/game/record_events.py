@@ -9,11 +9,11 @@ are the game's to write again and compare, and are checked here only for their s
 
 from __future__ import annotations
 
-import difflib
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from kriegsspiel.errors import suggest
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 
 Pair = tuple[float, float]
@@ -479,6 +479,5 @@ def unknown_event(name: object) -> str:
     known = sorted(EVENTS)
     if not isinstance(name, str):
         return f"an event's name is text, one of: {', '.join(known)} (not {name!r})"
-    near = difflib.get_close_matches(name, known, n=1)
-    hint = f" (did you mean {near[0]!r}?)" if near else ""
+    hint = suggest(name, known)
     return f"there is no event {name!r} in a game's record{hint}; the events are {', '.join(known)}"

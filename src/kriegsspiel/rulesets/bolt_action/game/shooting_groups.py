@@ -21,7 +21,8 @@ from typing import Any
 
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.game import GameState
-from kriegsspiel.core.table import MEMO_LIMIT, Point, Table
+from kriegsspiel.core.memo import BoundedMemo
+from kriegsspiel.core.table import Point, Table
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
@@ -82,9 +83,10 @@ def _damaging(shot: Shot) -> float:
     return float(damage_chance(shot.vehicle, shot.pen))
 
 
-_REACH: dict[tuple[Rules, tuple[str, ...], bool, bool, bool], float] = {}  # see _reach
-_GAPS: dict[Any, float] = {}  # gaps between sets of model places, see gap
-_SHOTS: dict[Any, Shot | None] = {}  # planned shots, see _planned
+_REACH: BoundedMemo[tuple[Rules, tuple[str, ...], bool, bool, bool], float]
+_REACH = BoundedMemo("a model's longest reach")  # see _reach
+_GAPS: BoundedMemo[Any, float] = BoundedMemo("gaps between units")  # see gap
+_SHOTS: BoundedMemo[Any, Shot | None] = BoundedMemo("planned shots")  # see _planned
 # what plan_shot reads of a situation beyond its range: at a vehicle all but the target's
 # size; at troops not the target's pins, quality (its Target says that), facing or armour
 _AT_VEHICLE = attrgetter(
@@ -129,17 +131,16 @@ def _planned(rules: Rules, weapon: Weapon, target: Target, situation: Situation)
         shot: Shot | None = plan_shot(rules, weapon, target, situation)[0]
     except CannotFire:
         shot = None
-    if len(_SHOTS) >= MEMO_LIMIT:
-        _SHOTS.clear()
-    _SHOTS[key] = shot
-    return shot
+    return _SHOTS.keep(key, shot)
 
 
-_MARKS: dict[tuple[Rules, tuple[str, ...]], tuple[tuple[float, ...], float]] = {}
+_MARKS: BoundedMemo[tuple[Rules, tuple[str, ...]], tuple[tuple[float, ...], float]]
+_MARKS = BoundedMemo("range marks")  # see range_marks
 # what a model fires, by the shooting's context (numbered, never twice) and the model's
 # weapons and range band: see ShootingGroups._shooting_groups
-_CONTEXTS: dict[Any, int] = {}
-_CHOICES: dict[Any, tuple[tuple[Shot, int, bool], ...]] = {}
+_CONTEXTS: BoundedMemo[Any, int] = BoundedMemo("shooting contexts")
+_CHOICES: BoundedMemo[Any, tuple[tuple[Shot, int, bool], ...]]
+_CHOICES = BoundedMemo("a model's shots")
 _NUMBERS = count()
 
 
@@ -160,14 +161,12 @@ def range_marks(rules: Rules, weapons: tuple[str, ...]) -> tuple[tuple[float, ..
             if weapon.indirect_min_range is not None:
                 marks.add(weapon.indirect_min_range)
         reach = max((rules.weapon(name).range for name in weapons), default=0)
-        found = tuple(sorted(marks)), reach
-        if len(_MARKS) >= MEMO_LIMIT:
-            _MARKS.clear()
-        _MARKS[key] = found
+        found = _MARKS.keep(key, (tuple(sorted(marks)), reach))
     return found
 
 
-_SPOTTING: dict[tuple[Rules, tuple[str, ...]], tuple[str, ...]] = {}
+_SPOTTING: BoundedMemo[tuple[Rules, tuple[str, ...]], tuple[str, ...]]
+_SPOTTING = BoundedMemo("weapons fired on spotting")  # see spotting
 
 
 def spotting(rules: Rules, weapons: tuple[str, ...]) -> tuple[str, ...]:
@@ -176,10 +175,9 @@ def spotting(rules: Rules, weapons: tuple[str, ...]) -> tuple[str, ...]:
     key = (rules, weapons)
     found = _SPOTTING.get(key)
     if found is None:
-        found = tuple([w for w in weapons if fires_on_spotting(rules.weapon(w))])
-        if len(_SPOTTING) >= MEMO_LIMIT:
-            _SPOTTING.clear()
-        _SPOTTING[key] = found
+        found = _SPOTTING.keep(
+            key, tuple([w for w in weapons if fires_on_spotting(rules.weapon(w))])
+        )
     return found
 
 
@@ -235,10 +233,9 @@ class ShootingGroups(GameState[Action]):
             ours = [(xy[i], xy[i + 1]) for i in range(0, len(xy), 2)]
             theirs = [(uv[i], uv[i + 1]) for i in range(0, len(uv), 2)]
             dist = math.dist  # (a list, not a generator: no call resumed for each pair)
-            found = min([dist(p, q) for p in ours for q in theirs], default=float("inf"))
-            if len(_GAPS) >= MEMO_LIMIT:
-                _GAPS.clear()
-            _GAPS[key] = found
+            found = _GAPS.keep(
+                key, min([dist(p, q) for p in ours for q in theirs], default=float("inf"))
+            )
         return found
 
     def visible(self, a: UnitState, b: UnitState, origin: Point | None = None) -> bool:
@@ -318,7 +315,7 @@ class ShootingGroups(GameState[Action]):
                     used_one_shot and "One-shot" in w.special
                 ):
                     reach = max(reach, float(w.range))
-            _REACH[key] = reach
+            _REACH.keep(key, reach)
         return reach
 
     def shooting_groups(
@@ -456,10 +453,8 @@ class ShootingGroups(GameState[Action]):
             else (target.pins, target.quality, len(aims), target.immobilised),
         )
         number = _CONTEXTS.get(context)
-        if number is None:
-            if len(_CONTEXTS) >= MEMO_LIMIT:
-                _CONTEXTS.clear()  # a number is never given again, so _CHOICES stays right
-            number = _CONTEXTS[context] = next(_NUMBERS)
+        if number is None:  # (a number is never given again, so _CHOICES stays right)
+            number = _CONTEXTS.keep(context, next(_NUMBERS))
         counts: dict[Shot, int] = {}
         fired: list[int] = []
         choices = _CHOICES.get
@@ -486,10 +481,8 @@ class ShootingGroups(GameState[Action]):
             )
             chosen = choices(key)
             if chosen is None:
-                if len(_CHOICES) >= MEMO_LIMIT:
-                    _CHOICES.clear()
                 at, nearest = Point(model.x + dx, model.y + dy), aims[j].point
-                chosen = _CHOICES[key] = self.model_shots(
+                chosen = self.model_shots(
                     unit,
                     target,
                     model,
@@ -503,6 +496,7 @@ class ShootingGroups(GameState[Action]):
                     heading=heading,
                     by_spotter=by_spotter,
                 )
+                _CHOICES.keep(key, chosen)
             for shot, per, one_shot in chosen:
                 counts[shot] = counts.get(shot, 0) + per
                 if one_shot:

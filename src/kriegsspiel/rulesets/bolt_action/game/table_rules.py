@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,6 +20,8 @@ from kriegsspiel.errors import (
     DataFileError,
     UnknownNameError,
     UsageError,
+    did_you_mean,
+    nearest,
     problems_in,
 )
 from kriegsspiel.rulesets.bolt_action.data import (
@@ -107,10 +108,10 @@ def category_problem(rules: Rules, category: str) -> str | None:
     except AmbiguousNameError as exc:  # (two rows alike run together: a broken rules file)
         near = list(exc.candidates)
     except UnknownNameError:
-        near = difflib.get_close_matches(category.lower(), [*table, *synonyms], n=2, cutoff=0.6)
+        near = nearest(category, [*table, *synonyms])
     else:
         return None
-    hint = f" (did you mean {' or '.join(map(repr, near))}?)" if near else ""
+    hint = did_you_mean(near)
     taken = "; ".join(
         f"{', '.join(k for k, v in synonyms.items() if v == row)} for {row}"
         for row in table

@@ -9,6 +9,7 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import get_args
 
+from kriegsspiel.core.memo import BoundedMemo
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks
@@ -22,8 +23,8 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
 
 # Whether a model's weapons could ever knock out a vehicle, by edition, weapons and the
 # vehicle's profile spelt out field by field (see can_knock_out)
-_HARM: dict[tuple[Rules, tuple[str, ...], str, str, bool, int], bool] = {}
-_HARM_LIMIT = 4096
+_HARM: BoundedMemo[tuple[Rules, tuple[str, ...], str, str, bool, int], bool]
+_HARM = BoundedMemo("weapons that could knock out a vehicle", 4096)
 FACINGS: tuple[Facing, ...] = get_args(Facing)  # every armour a shot at a vehicle may strike
 
 
@@ -41,10 +42,7 @@ def can_knock_out(rules: Rules, weapons: tuple[str, ...], target: Target) -> boo
     key = (rules, weapons, target.name, target.kind, target.walker, target.damage_value)
     found = _HARM.get(key)
     if found is None:
-        found = any(_weapon_can_knock_out(rules, name, target) for name in weapons)
-        if len(_HARM) >= _HARM_LIMIT:
-            _HARM.clear()
-        _HARM[key] = found
+        found = _HARM.keep(key, any(_weapon_can_knock_out(rules, n, target) for n in weapons))
     return found
 
 
