@@ -12,6 +12,7 @@ import kriegsspiel
 import kriegsspiel.rulesets.bolt_action.game.shooting_groups as shooting_groups
 from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import play
+from kriegsspiel.core.memo import BoundedMemo
 from kriegsspiel.rulesets.bolt_action import shooting
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 
@@ -28,7 +29,7 @@ def test_a_bug_in_a_pinned_firers_shot_stops_the_game(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(shooting, "firer_modifiers", buggy)
     for memo in ("_SHOTS", "_CONTEXTS", "_CHOICES"):  # (shots planned before the bug)
-        monkeypatch.setattr(shooting_groups, memo, {})
+        monkeypatch.setattr(shooting_groups, memo, BoundedMemo(f"{memo}, this test's"))
     game = kriegsspiel.new_game("konflikt47", seed=3)
     with pytest.raises(TypeError, match="pinned firer"):
         play(game, [TacticalPlayer(1), TacticalPlayer(2)], seed=3)
