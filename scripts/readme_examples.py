@@ -54,12 +54,17 @@ def refreshed(text: str) -> str:
 def main() -> int:
     text = README.read_text()
     new = refreshed(text)
+    examples = len(BLOCK.findall(text))
     if "--check" in sys.argv:
         if new != text:
             print("README.md examples are stale: run python scripts/readme_examples.py")
             return 1
+        print(f"README.md: all {examples} examples are current")
         return 0
     README.write_text(new)
+    print(
+        f"README.md: {examples} examples run, {'some changed' if new != text else 'none changed'}"
+    )
     return 0
 
 

@@ -25,6 +25,7 @@ def test_readme_examples_are_current() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+    assert "examples are current" in result.stdout  # (it says how many it ran)
 
 
 def test_readme_python_examples_run_as_pasted(tmp_path: Path) -> None:
