@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from test_ai_caps import RULESETS, tactical_decisions
 from test_ai_fast_paths import positions
-from test_ai_fast_paths_7 import RULESETS, tactical_decisions
 
 from kriegsspiel.ai.bolt_action_tactics import COVERS, ROUNDING, TacticalPlayer, _one_man
 from kriegsspiel.rulesets.bolt_action.attack import struck_distribution, troops_shot_distribution

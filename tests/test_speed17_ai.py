@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from test_ai_fast_paths_7 import RULESETS, tactical_decisions
+from test_ai_caps import RULESETS, tactical_decisions
 
 from kriegsspiel.ai import bolt_action_tactics as tactics
 from kriegsspiel.ai.bolt_action_tactics import (
