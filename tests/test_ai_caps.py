@@ -3,9 +3,10 @@ plain one. To choose quickly the player values its orders highest cap first and 
 no order left could beat the best so far; that equals the plain rule (every order valued in
 turn, the first of the best kept) only if no cap ever undercuts the worth it stands for. In
 real games of both editions each cap (an order's, and a shooting's from any place it might
-fire from) is held to the worth worked out plainly, and whole games' choices, a Down or
-Ambush die kept or returned included, to the plain choice; with the rules facts the caps lean
-on (cover never helps a man with one weapon, the most pins a roll can give)."""
+fire from) is held to the worth worked out plainly, the caps found together for sorting to
+each order's own, and whole games' choices, a Down or Ambush die kept or returned included,
+to the plain choice; with the rules facts the caps lean on (cover never helps a man with one
+weapon, the most pins a roll can give)."""
 
 from __future__ import annotations
 
@@ -219,3 +220,23 @@ def test_a_man_with_one_weapon_does_no_better_behind_cover(ruleset: str) -> None
 def test_the_most_pins_rolled_is_the_highest_roll(text: str) -> None:
     expr = DiceExpr(text)
     assert _most_rolled(expr) == max(max(0, v) for v in expr.dist().outcomes())
+
+
+@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
+def test_caps_found_together_are_each_orders_own(ruleset: str) -> None:
+    """The caps the player sorts its orders by (moves capped inline) are :meth:`_ceiling`'s,
+    order by order, and the orders without one are those it gives none."""
+    player = TacticalPlayer()
+    moves = 0
+    for game in [g for seed in (5, 6) for g in positions(ruleset, seed, every=6)]:
+        if game.pending is not None:
+            continue
+        actions = game.legal_actions()
+        player._new_choice()
+        uncapped, later = player._caps(game, actions)
+        player._new_choice()
+        ceilings = [player._ceiling(game, a) for a in actions]
+        assert uncapped == [i for i, c in enumerate(ceilings) if c is None]
+        assert later == [(-c, i) for i, c in enumerate(ceilings) if c is not None]
+        moves += sum(a.target is None and a.order in ("Advance", "Run") for a in actions)
+    assert moves > 300
