@@ -3,10 +3,11 @@ plain one. To choose quickly the player values its orders highest cap first and 
 no order left could beat the best so far; that equals the plain rule (every order valued in
 turn, the first of the best kept) only if no cap ever undercuts the worth it stands for. In
 real games of both editions each cap (an order's, and a shooting's from any place it might
-fire from) is held to the worth worked out plainly, the caps found together for sorting to
-each order's own, and whole games' choices, a Down or Ambush die kept or returned included,
-to the plain choice; with the rules facts the caps lean on (cover never helps a man with one
-weapon, the most pins a roll can give)."""
+fire from) is held to the worth worked out plainly, a man's reach summed in floats to the
+exact fractions, the caps found together for sorting to each order's own, and whole games'
+choices, a Down or Ambush die kept or returned included, to the plain choice; with the rules
+facts the caps lean on (cover never helps a man with one weapon, the most pins a roll can
+give)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,12 @@ import pytest
 from test_ai_fast_paths import positions
 
 from kriegsspiel.ai.bolt_action_tactics import (
+    COVERS,
+    ROUNDING,
     TacticalPlayer,
     _cover_only_hurts,
     _most_rolled,
+    _one_man,
     _shot_means,
 )
 from kriegsspiel.ai.players import chance_outcome
@@ -33,8 +37,10 @@ from kriegsspiel.core.table import Point
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action import rules_for
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
+from kriegsspiel.rulesets.bolt_action.attack import struck_distribution, troops_shot_distribution
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
 from kriegsspiel.rulesets.bolt_action.shooting import Situation, infantry_target, plan_shot
 
 RULESETS = ["konflikt47", "bolt-action-1"]
@@ -240,3 +246,65 @@ def test_caps_found_together_are_each_orders_own(ruleset: str) -> None:
         assert later == [(-c, i) for i, c in enumerate(ceilings) if c is not None]
         moves += sum(a.target is None and a.order in ("Advance", "Run") for a in actions)
     assert moves > 300
+
+
+def plain_reach(
+    game: BoltActionGame, unit: UnitState, target: UnitState, model: Model, moving: bool
+) -> tuple[list[Fraction], list[Fraction]]:
+    """A man's most expected casualties and chance to strike at each range band or beyond,
+    in exact fractions: every shot the game picks for him behind every cover, summed."""
+    rules = game.rules
+    reach = _one_man(game, unit, target, model, moving)
+    profile = infantry_target(rules, target.quality)
+    most: list[tuple[Fraction, Fraction]] = []
+    for rng in reach.ranges:
+        best = (Fraction(0), Fraction(0))
+        for cover in COVERS:
+            picked = game.model_shots(
+                unit,
+                target,
+                model,
+                moving,
+                model.point,
+                target.anchor,
+                rng,
+                cover,
+                profile,
+                "front",
+                every_arc=True,
+            )
+            casualties = hit = Fraction(0)
+            for shot, per, _ in picked:
+                odds = troops_shot_distribution(shot)
+                casualties += per * odds.map(lambda o: o[1]).mean()
+                # (struck: its to-hit roll hit, though a Down target's halving left no hit)
+                hit += per * struck_distribution(shot).probability(lambda o: o[0])
+            best = (max(best[0], casualties), max(best[1], hit))
+        most.append(best)
+    for i in reversed(range(len(most) - 1)):  # (at each band the most of it and beyond)
+        most[i] = (max(most[i][0], most[i + 1][0]), max(most[i][1], most[i + 1][1]))
+    return [m[0] for m in most], [m[1] for m in most]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_mans_reach_summed_in_floats_is_no_less_than_the_exact_sums(ruleset: str) -> None:
+    """What a man could do at each band, found in floats, is never below the exact
+    fraction and above it by no more than its rounding allowance."""
+    compared = 0
+    for game in positions(ruleset, 13, every=11):
+        live = [u for u in game.units if not u.destroyed]
+        for unit in live:
+            for target in live:
+                if target.side == unit.side or target.vehicle is not None:
+                    continue
+                for model in {m.weapons: m for m in unit.alive_models}.values():
+                    moving = compared % 2 == 1
+                    reach = _one_man(game, unit, target, model, moving)
+                    casualties, hits = plain_reach(game, unit, target, model, moving)
+                    for found, exact in [
+                        *zip(reach.casualties, casualties, strict=True),
+                        *zip(reach.hits, hits, strict=True),
+                    ]:
+                        assert exact <= Fraction(found) <= exact * (1 + 2 * ROUNDING)
+                    compared += 1
+    assert compared > 50
