@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -142,3 +143,36 @@ def test_models_armed_alike_that_differ_in_a_used_one_shot_weapon() -> None:
         m.x, m.y = first.x, first.y + (6.0 if first.y < 24 else -6.0)
     assert _plain_can_shoot(game, unit, target, False)
     assert game.can_shoot(unit, target, moving=False)
+
+
+@pytest.mark.parametrize("reach", [0.5, 6.0, 24.0])
+def test_targets_at_the_edge_of_reach_along_either_axis_are_answered_as_one_by_one(
+    reach: float,
+) -> None:
+    """:meth:`Table.sees_within_each` turns away a target whose box misses the origins'
+    box widened by the reach before the exact gap: targets a hair either side of the
+    reach (straight off along x or y, and corner to corner) get the matrices' answers."""
+    table = Table(
+        features=(TerrainFeature("house", "building", "hard", rectangle(30, 30, 34, 34), True),)
+    )
+    origins = (10.0, 10.0, 12.0, 11.0)
+    corner = reach / 2**0.5
+    targets: list[tuple[float, ...]] = []
+    for step in (-1e-5, -1e-7, 0.0, 1e-7, 1e-6, 3e-6, 1e-5):
+        far = reach + step
+        targets += [
+            (12.0 + far, 11.0),
+            (10.0 - far, 10.0),
+            (12.0, 11.0 + far),
+            (10.0, 10.0 - far),
+            (12.0 + corner + step, 11.0 + corner + step),
+            (12.0 + far, 11.0, 50.0, 50.0),  # a unit strung out past the reach
+        ]
+    points = [Point(origins[i], origins[i + 1]) for i in range(0, len(origins), 2)]
+    expected = []
+    for flat in targets:
+        them = [Point(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
+        seen = table.visibility(points, them) & (table.distances(points, them) <= reach)
+        expected.append(bool(np.any(seen)))
+    assert Table(features=table.features).sees_within_each(origins, targets, reach) == expected
+    assert any(expected) and not all(expected)

@@ -1,8 +1,15 @@
-"""Round 11's fast paths give the plain computations' answers exactly."""
+"""The quick answers to whether a shooting can knock out a vehicle, held to the plain odds.
+The tactical player and the shooting groups skip the exact vehicle odds where they can:
+:func:`can_knock_out` rules out, once per weapon and vehicle profile, the weapons that could
+never knock it out, so a unit armed only with them is capped at nothing against it; and
+:func:`knock_out_chance` keeps the odds of an attack's later groups to share between attacks.
+Each must give what the plain computation gives: no chance at all from every harmless
+weapon in every situation, and the full chain's exact chance (:func:`exact_vehicle`) for
+every order of groups."""
 
 from __future__ import annotations
 
-import math
+from itertools import permutations
 from typing import Any
 
 import pytest
@@ -14,63 +21,16 @@ import kriegsspiel.rulesets.bolt_action.game.threats as threats
 from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.core.memo import BoundedMemo
 from kriegsspiel.core.table import Point
-from kriegsspiel.rulesets.bolt_action.assault import (
-    Side,
-    Step,
-    _step_odds,
-    _steps,
-    round_result,
+from kriegsspiel.errors import UsageError
+from kriegsspiel.rulesets.bolt_action.attack import (
+    exact_vehicle,
+    knock_out_ceiling,
+    knock_out_chance,
 )
-from kriegsspiel.rulesets.bolt_action.attack import knock_out_ceiling, knock_out_chance
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, rules_for
 from kriegsspiel.rulesets.bolt_action.game.candidates import destinations
 from kriegsspiel.rulesets.bolt_action.game.threats import FACINGS, can_knock_out, harmless_to
-from kriegsspiel.rulesets.bolt_action.morale import MoraleTest
-from kriegsspiel.rulesets.bolt_action.shooting import CannotFire, Group, Situation, plan_shot
-
-
-def plain_steps(
-    procedure: str, attacker: Side, defender: Side, a: int, d: int
-) -> tuple[int, tuple[Step, ...]]:
-    """``_steps`` as it was: the step's exact chances, put over their least common
-    denominator."""
-    survivors = _step_odds(procedure, attacker, defender, a, d)
-    denominator = math.lcm(*(p.denominator for _, p in survivors.items()))
-    return denominator, tuple(
-        (s, p.numerator * (denominator // p.denominator), *round_result(procedure, (a, d), s))
-        for s, p in survivors.items()
-    )
-
-
-sides = st.builds(
-    Side,
-    damage_value=st.integers(2, 7),
-    morale=st.just(MoraleTest(base=9)),
-    attacks_per_model=st.integers(0, 2),
-    assault_models=st.integers(0, 3),
-    assault_attacks=st.integers(1, 3),
-    mode=st.sampled_from(["hand-to-hand", "point-blank"]),
-    shots_per_model=st.integers(1, 2),
-    point_blank_hit=st.sampled_from([(2,), (3,), (5,), (6,), (6, 4), (6, 6)]),
-)
-
-
-@settings(max_examples=300)
-@given(
-    st.sampled_from(["rounds", "choice"]),
-    sides,
-    sides,
-    st.integers(0, 8),
-    st.integers(0, 8),
-)
-def test_steps_summed_as_integers_match_the_chances(
-    procedure: str, attacker: Side, defender: Side, a: int, d: int
-) -> None:
-    """A fight's step weighed in integers has the same least denominator, survivors (in
-    order), weights and results as the step's exact chances put over one denominator."""
-    assert _steps.__wrapped__(procedure, attacker, defender, a, d) == plain_steps(
-        procedure, attacker, defender, a, d
-    )
+from kriegsspiel.rulesets.bolt_action.shooting import CannotFire, Group, Shot, Situation, plan_shot
 
 
 def vehicle_profiles(rules: Rules) -> list[Target]:
@@ -189,21 +149,34 @@ def test_the_knock_out_answers_are_capped(monkeypatch: pytest.MonkeyPatch) -> No
         assert len(threats._HARM) <= 3
 
 
-@pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
-def test_caps_found_together_are_each_orders_own(ruleset: str) -> None:
-    """The caps the player sorts its orders by (moves capped inline) are :meth:`_ceiling`'s,
-    order by order, and the orders without one are those it gives none."""
-    player = TacticalPlayer()
-    moves = 0
-    for game in [g for seed in (5, 6) for g in positions(ruleset, seed, every=6)]:
-        if game.pending is not None:
+def _shots(ruleset: str, target: str, pins: int) -> list[Shot]:
+    """Shots that can hurt armour, set it on fire, or only pin it, at ``target``."""
+    rules = rules_for(ruleset)
+    situation = Situation(range_inches=6.0, facing="side", target_pins=pins)
+    shots = []
+    for weapon in rules.data.weapons.rows:
+        if weapon.name not in {"Rifle", "Bazooka", "Flamethrower (infantry)"}:
             continue
-        actions = game.legal_actions()
-        player._new_choice()
-        uncapped, later = player._caps(game, actions)
-        player._new_choice()
-        ceilings = [player._ceiling(game, a) for a in actions]
-        assert uncapped == [i for i, c in enumerate(ceilings) if c is None]
-        assert later == [(-c, i) for i, c in enumerate(ceilings) if c is not None]
-        moves += sum(a.target is None and a.order in ("Advance", "Run") for a in actions)
-    assert moves > 300
+        try:
+            shots.append(plan_shot(rules, weapon, rules.target(target), situation)[0])
+        except UsageError:
+            continue
+    return shots
+
+
+# (Konflikt '47's, 9 s, with the slow tests: Bolt Action's asks the same)
+@pytest.mark.parametrize(
+    "ruleset", [pytest.param("konflikt47", marks=pytest.mark.slow), "bolt-action-1"]
+)
+def test_attacks_sharing_their_last_groups_keep_the_exact_knock_out_chance(ruleset: str) -> None:
+    """:func:`knock_out_chance` keeps the odds of an attack's later groups from each state
+    the first leaves, so attacks with other first groups (and pins carried) share them:
+    every order of every pair and triple, asked in turn, is still the full chain's chance."""
+    for pins in (0, 2):
+        shots = _shots(ruleset, "light tank", pins)
+        assert len(shots) == 3, [s.weapon for s in shots]
+        for size in (2, 3):
+            for order in permutations(shots, size):
+                groups = [Group(shot, 1 + k % 2) for k, shot in enumerate(order)]
+                whole = exact_vehicle(groups).probability(lambda v: v.knocked_out)
+                assert knock_out_chance(groups) == whole, [g.shot.weapon for g in groups]

@@ -1,4 +1,11 @@
-"""The remembered parts of listing the orders (round 17) give the answers found afresh."""
+"""The move orders' steps and destinations remembered on the table give the ones found
+afresh. Listing a unit's orders is asked at every decision, so the steps toward ground
+(:func:`_steps_to_ground`) and the destinations they lead to (:func:`_remembered`) are kept
+by what they depend on: the edition, the order, the unit's side, kind, heading and the
+places of its models, the objective, and the units near enough to keep clear of. All
+through real games, and for a unit turned, crossing sides, moved a little, re-formed about
+the same centre or heading for another objective, the remembered answer must be the plain
+one worked out with nothing remembered."""
 
 from __future__ import annotations
 

@@ -1,12 +1,17 @@
-"""Round 17's tighter caps on the tactical player's shooting leave every choice as it was:
-each is still no less than the order's worth, and each kept answer is the plain one."""
+"""The tactical player's caps on shooting at troops behind cover: lower, yet never below the
+damage done. Capping a shooting as though its target stood in the open is safe but loose,
+so the cap reads the least cover the target has from anywhere an enemy could shoot from and
+works each man's reach out for that cover. That equals the plain rule only if the least
+cover really is met from every shooter and every place round it, the reach kept for a squad
+is the one worked out afresh for that cover (not one kept from a target in the open), and
+the cap stays no less than the damage the game gives, from any place, moving or not."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
-from test_ai_fast_paths_7 import RULESETS, tactical_decisions
+from test_ai_caps import RULESETS, tactical_decisions
 
 from kriegsspiel.ai import bolt_action_tactics as tactics
 from kriegsspiel.ai.bolt_action_tactics import (

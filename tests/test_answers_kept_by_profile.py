@@ -1,4 +1,10 @@
-"""Round 17's quicker keys and reads give the plain answers exactly."""
+"""Answers kept by a target's profile spelt out field by field are the plain answers. A
+:class:`Target`'s own hash is a slow Python call, so whether a weapon could ever knock out
+a vehicle (:func:`can_knock_out`) and the shot a weapon plans at a target (:func:`_planned`)
+are kept by the profile's fields written out instead; a key that left out a field that
+matters would hand one profile another's answer. Each weapon is asked of every profile of
+the edition and of variants differing in one field, in turn, and must get what the plain
+rule gives: :func:`_weapon_can_knock_out`'s answer and :func:`plan_shot`'s shot."""
 
 from __future__ import annotations
 
