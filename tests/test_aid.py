@@ -829,6 +829,25 @@ def test_new_game_starts_the_same_armies_again_and_undo_goes_back(client):
     assert client.post("/api/undo").json()["units"][0]["pins"] == 1
 
 
+def test_a_one_shot_weapon_said_fired_over_the_api_is_kept_and_read_by_the_odds(client):
+    units = client.get("/api/state").json()["units"]
+    squad = next(u for u in units if u["name"] == "1st Grenadier Squad")
+    sherman = next(u["uid"] for u in units if u["name"] == "M4 Sherman")
+    assert squad["one_shot_anti_tank"] and not squad["one_shot_fired"]
+    shot = {"firer": squad["uid"], "target": sherman, "range": 10}
+    before = client.post("/api/odds/shoot", json=shot).json()
+    said = client.post("/api/one-shot-fired", json={"unit": squad["uid"], "fired": True})
+    assert said.json()["units"][squad["uid"]]["one_shot_fired"]
+    after = client.post("/api/odds/shoot", json=shot).json()
+    assert {w["name"] for w in before["weapons"]} - {w["name"] for w in after["weapons"]} == {
+        "Panzerfaust"
+    }
+    assert client.post("/api/odds/shoot", json={**shot, "one_shot_fired": False}).json() == before
+    again = client.post("/api/one-shot-fired", json={"unit": squad["uid"], "fired": True})
+    assert again.status_code == 409 and "fired already" in again.json()["error"]
+    assert not client.post("/api/undo").json()["units"][squad["uid"]]["one_shot_fired"]
+
+
 # ----------------------------------------------------------------------------- the command
 def test_the_command_refuses_bad_input_with_exit_status_2(tmp_path):
     notes = tmp_path / "notes.jsonl"

@@ -925,6 +925,26 @@ def test_a_bolt_action_assault_form_offers_only_what_the_edition_plays(browser, 
         )
         page.get_by_test_id("assault-answer").locator("summary").click()
         assert "to hit: 4+ per model" in page.get_by_test_id("assault-answer").inner_text()
+        # its Panzerfausts fired, ticked once where its assault is asked: the squad's card
+        # and its shot say so too, and the shot's men fire their rifles instead
+        page.get_by_test_id("shot-firer").select_option(str(squad))
+        page.get_by_test_id("shot-target").select_option(str(sherman))
+        weapons = page.locator("#shot-weapons")
+        page.wait_for_function(
+            "document.querySelector('#shot-weapons')?.textContent.includes('Panzerfaust')"
+        )
+        assert not page.get_by_test_id("shot-one-shot-fired").is_checked()
+        page.get_by_test_id("assault-one-shot-fired").check()
+        page.wait_for_function(
+            "!document.querySelector('#shot-weapons')?.textContent.includes('Panzerfaust')"
+            " && document.querySelector('[data-testid=shot-read]')?.textContent"
+            ".includes('one-shot anti-tank weapons fired')"
+        )
+        assert served_ba1.session.now.units[squad].one_shot_fired
+        assert "Rifle" in weapons.inner_text()
+        for ticked in ("shot-one-shot-fired", "assault-one-shot-fired", f"one-shot-fired-{squad}"):
+            assert page.get_by_test_id(ticked).is_checked()
+        assert page.get_by_test_id(f"one-shot-fired-{section}").count() == 0  # (none carried)
     finally:
         page.close()
 
