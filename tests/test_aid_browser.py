@@ -871,6 +871,17 @@ def test_pins_that_would_remove_a_unit_are_asked_first(page, served):
     page.get_by_test_id("pins-up-1").click()
     assert asked == ["9 pins reach 1st Grenadier Squad's morale value: remove it from play?"]
     assert not served.session.now.units[1].destroyed
+    # so does its last model lost, as "Destroyed" does (it removed the unit unasked)
+    served.session.step(lambda t: t.set_models(1, 1))
+    page.reload()
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.get_by_test_id("models-down-1").click()
+    assert asked[1:] == ["1st Grenadier Squad loses its last model: remove it from play?"]
+    assert served.session.now.units[1].models == 1
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_test_id("models-down-1").click()
+    page.wait_for_function("!document.querySelector('[data-testid=models-down-1]')")
+    assert served.session.now.units[1].destroyed
 
 
 @pytest.fixture

@@ -356,9 +356,12 @@ function moraleButtons(u, near) {
 // grey out "−" and "+": see offer)
 function counter(u, what, label, value, after, path, downRefused = null, upRefused = null) {
   const set = (n) => {
-    // pins at its morale value remove the unit: asked first, as "Destroyed" is
+    // pins at its morale value, or its last model lost, remove the unit: asked first, as
+    // "Destroyed" is
     const removes = what === "pins" && u.removed_at_pins && n >= u.removed_at_pins;
     if (removes && !confirm(`${n} pins reach ${u.name}'s morale value: remove it from play?`)) return;
+    const last = what === "models" && n === 0;
+    if (last && !confirm(`${u.name} loses its last model: remove it from play?`)) return;
     send(path, { unit: u.uid, [what]: n });
   };
   return el("div", { class: "row" },
