@@ -530,6 +530,32 @@ def test_a_failed_write_takes_no_step(tmp_path, monkeypatch):
     assert session.now is before and save.read_text() == text
 
 
+def test_undo_past_the_steps_kept_says_so_not_that_this_is_the_start(tmp_path, monkeypatch):
+    """Undo reaches the last KEPT_STEPS steps back; taken back, it said "this is the game's
+    start" of a game many steps on."""
+    from kriegsspiel.aid import session as saving
+
+    monkeypatch.setattr(saving, "KEPT_STEPS", 3)
+    save = str(tmp_path / "game.jsonl")
+    session = AidSession(new_tracker("konflikt47"), save=save)
+    assert session.undo_refused() == "nothing to undo: this is the game's start"
+    for pins in range(1, 6):
+        session.step(lambda t, n=pins: t.set_pins(1, n))
+    told = (
+        "nothing more to undo: only the last 3 steps can be taken back, and all of them have been"
+    )
+    resumed = AidSession.resume(save)  # (so too once the game is resumed)
+    for kept in (session, resumed):
+        for _ in range(3):
+            kept.undo()
+        assert kept.undo_refused() == told and kept.now.units[1].pins == 2
+    with pytest.raises(AidError, match="only the last 3 steps"):
+        session.undo()
+    session.new_game()
+    session.undo()  # (back to the old game's pins)
+    assert session.undo_refused() == told
+
+
 def test_a_refused_step_changes_nothing_in_the_game_or_its_file(tmp_path):
     save = tmp_path / "game.jsonl"
     session = AidSession(new_tracker("bolt-action-1"), save=str(save))

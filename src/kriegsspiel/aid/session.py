@@ -82,10 +82,16 @@ class AidSession:
         return self.now
 
     def undo_refused(self) -> str | None:
-        """Why there is no step to take back, or None if there is one."""
-        if len(self.steps) == 1:
+        """Why there is no step to take back, or None if there is one: the game's start
+        is reached, or the oldest step kept (undo reaches :data:`KEPT_STEPS` back)."""
+        if len(self.steps) > 1:
+            return None
+        if self.steps[0] == self.start:
             return "nothing to undo: this is the game's start"
-        return None
+        return (
+            f"nothing more to undo: only the last {KEPT_STEPS} steps can be taken back, "
+            "and all of them have been"
+        )
 
     def new_game(self) -> Tracker:
         """The same armies from the first turn again (undo goes back into the old game)."""
