@@ -567,6 +567,34 @@ def test_a_refused_step_changes_nothing_in_the_game_or_its_file(tmp_path):
     assert session.now is before and save.read_text() == text
 
 
+def test_a_file_of_another_kind_given_as_a_save_is_named_as_such(tmp_path):
+    """An army list, a game record or a drawing given as the save was "not a play aid save
+    (Expecting value)" or "(no "format" ...)": it is named, as a record's reader names it;
+    the command, which would not write over it, says so too."""
+    from kriegsspiel.rulesets.bolt_action.army import sample_armies
+
+    record = json.dumps({"format": "kriegsspiel-record/6", "ruleset": "konflikt47"})
+    army = sample_armies("konflikt47")[0].read_text(encoding="utf-8")
+    given = {
+        "army.jsonl": (army, "an army list"),
+        "game.jsonl": (record + "\n", "a kriegsspiel game record"),
+        "table.jsonl": ('<svg xmlns="http://www.w3.org/2000/svg">\n</svg>\n', "an SVG drawing"),
+    }
+    for name, (text, kind) in given.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        with pytest.raises(UsageError) as refused:
+            AidSession.resume(str(tmp_path / name))
+        assert str(refused.value).startswith(
+            f"--save {tmp_path / name}: this does not look like a play aid save: it looks "
+            f"like {kind}"
+        )
+    out = run_cli("aid", "--no-open", "--save", "army.jsonl", cwd=tmp_path)
+    assert out.returncode == 2 and "is not a play aid save (it looks like an army list)" in (
+        out.stderr
+    )
+    assert (tmp_path / "army.jsonl").read_text(encoding="utf-8") == army
+
+
 @pytest.mark.parametrize(
     ("text", "said"),
     [

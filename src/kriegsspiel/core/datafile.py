@@ -333,6 +333,9 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
         raise DataFileError(name, problems(exc, line, model)) from None
 
 
+JSON_FILE = "a file of JSON"  # (what other_format says of JSON it knows no more of)
+
+
 def other_format(text: str) -> str | None:
     """What ``text`` plainly is, when it is a kind of file kriegsspiel writes or reads other
     than YAML's data: "a kriegsspiel game record (lines of JSON)", "an SVG drawing", "a web
@@ -352,7 +355,7 @@ def other_format(text: str) -> str | None:
         if isinstance(header, dict):
             if str(header.get("format", "")).startswith("kriegsspiel-record"):
                 return "a kriegsspiel game record (lines of JSON, as 'play --record' writes)"
-            return "a file of JSON"
+            return JSON_FILE
     return None
 
 
@@ -366,6 +369,16 @@ def data_kind(data: Any) -> str | None:
     if "deployment" in data:
         return "a scenario"
     return "a rules data file" if "ruleset" in data and len(data) > 3 else None
+
+
+def other_kind(text: str) -> str | None:
+    """What a text given for a file of JSON lines kriegsspiel writes (a game record, a play
+    aid save) plainly is instead: an SVG drawing, a game record, an army list, a scenario, a
+    rules file (:func:`other_format`, then :func:`data_kind`); None if it is none of these."""
+    try:
+        return other_format(text) or data_kind(yaml_data(text))
+    except (yaml.YAMLError, RecursionError):
+        return None
 
 
 def _colon_hint(text: str, line: int) -> str:
