@@ -254,7 +254,18 @@ class _Loader(_BASE):  # type: ignore[misc]
             seen[key] = key_node.start_mark.line + 1
         return super().construct_mapping(node, deep=deep)
 
+    def construct_yaml_timestamp(self, node: yaml.ScalarNode) -> Any:
+        """A date as YAML reads one (2024-01-01); one no calendar has (2024-13-45) is a
+        problem of the file at its line, not a crash."""
+        try:
+            return super().construct_yaml_timestamp(node)
+        except ValueError as exc:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{node.value!r} is no date ({exc})", node.start_mark
+            ) from None
 
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_timestamp)
 _LOADER: Any = _Loader
 
 
