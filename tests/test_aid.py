@@ -530,6 +530,32 @@ def test_a_failed_write_takes_no_step(tmp_path, monkeypatch):
     assert session.now is before and save.read_text() == text
 
 
+def test_undo_past_the_steps_kept_says_so_not_that_this_is_the_start(tmp_path, monkeypatch):
+    """Undo reaches the last KEPT_STEPS steps back; taken back, it said "this is the game's
+    start" of a game many steps on."""
+    from kriegsspiel.aid import session as saving
+
+    monkeypatch.setattr(saving, "KEPT_STEPS", 3)
+    save = str(tmp_path / "game.jsonl")
+    session = AidSession(new_tracker("konflikt47"), save=save)
+    assert session.undo_refused() == "nothing to undo: this is the game's start"
+    for pins in range(1, 6):
+        session.step(lambda t, n=pins: t.set_pins(1, n))
+    told = (
+        "nothing more to undo: only the last 3 steps can be taken back, and all of them have been"
+    )
+    resumed = AidSession.resume(save)  # (so too once the game is resumed)
+    for kept in (session, resumed):
+        for _ in range(3):
+            kept.undo()
+        assert kept.undo_refused() == told and kept.now.units[1].pins == 2
+    with pytest.raises(AidError, match="only the last 3 steps"):
+        session.undo()
+    session.new_game()
+    session.undo()  # (back to the old game's pins)
+    assert session.undo_refused() == told
+
+
 def test_a_refused_step_changes_nothing_in_the_game_or_its_file(tmp_path):
     save = tmp_path / "game.jsonl"
     session = AidSession(new_tracker("bolt-action-1"), save=str(save))
@@ -539,6 +565,34 @@ def test_a_refused_step_changes_nothing_in_the_game_or_its_file(tmp_path):
     with pytest.raises(AidError, match="nothing to undo"):
         session.undo()
     assert session.now is before and save.read_text() == text
+
+
+def test_a_file_of_another_kind_given_as_a_save_is_named_as_such(tmp_path):
+    """An army list, a game record or a drawing given as the save was "not a play aid save
+    (Expecting value)" or "(no "format" ...)": it is named, as a record's reader names it;
+    the command, which would not write over it, says so too."""
+    from kriegsspiel.rulesets.bolt_action.army import sample_armies
+
+    record = json.dumps({"format": "kriegsspiel-record/6", "ruleset": "konflikt47"})
+    army = sample_armies("konflikt47")[0].read_text(encoding="utf-8")
+    given = {
+        "army.jsonl": (army, "an army list"),
+        "game.jsonl": (record + "\n", "a kriegsspiel game record"),
+        "table.jsonl": ('<svg xmlns="http://www.w3.org/2000/svg">\n</svg>\n', "an SVG drawing"),
+    }
+    for name, (text, kind) in given.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        with pytest.raises(UsageError) as refused:
+            AidSession.resume(str(tmp_path / name))
+        assert str(refused.value).startswith(
+            f"--save {tmp_path / name}: this does not look like a play aid save: it looks "
+            f"like {kind}"
+        )
+    out = run_cli("aid", "--no-open", "--save", "army.jsonl", cwd=tmp_path)
+    assert out.returncode == 2 and "is not a play aid save (it looks like an army list)" in (
+        out.stderr
+    )
+    assert (tmp_path / "army.jsonl").read_text(encoding="utf-8") == army
 
 
 @pytest.mark.parametrize(
@@ -827,6 +881,25 @@ def test_new_game_starts_the_same_armies_again_and_undo_goes_back(client):
     fresh = client.post("/api/new-game").json()
     assert fresh["units"][0]["pins"] == 0 and fresh["turn"] == 1
     assert client.post("/api/undo").json()["units"][0]["pins"] == 1
+
+
+def test_a_one_shot_weapon_said_fired_over_the_api_is_kept_and_read_by_the_odds(client):
+    units = client.get("/api/state").json()["units"]
+    squad = next(u for u in units if u["name"] == "1st Grenadier Squad")
+    sherman = next(u["uid"] for u in units if u["name"] == "M4 Sherman")
+    assert squad["one_shot_anti_tank"] and not squad["one_shot_fired"]
+    shot = {"firer": squad["uid"], "target": sherman, "range": 10}
+    before = client.post("/api/odds/shoot", json=shot).json()
+    said = client.post("/api/one-shot-fired", json={"unit": squad["uid"], "fired": True})
+    assert said.json()["units"][squad["uid"]]["one_shot_fired"]
+    after = client.post("/api/odds/shoot", json=shot).json()
+    assert {w["name"] for w in before["weapons"]} - {w["name"] for w in after["weapons"]} == {
+        "Panzerfaust"
+    }
+    assert client.post("/api/odds/shoot", json={**shot, "one_shot_fired": False}).json() == before
+    again = client.post("/api/one-shot-fired", json={"unit": squad["uid"], "fired": True})
+    assert again.status_code == 409 and "fired already" in again.json()["error"]
+    assert not client.post("/api/undo").json()["units"][squad["uid"]]["one_shot_fired"]
 
 
 # ----------------------------------------------------------------------------- the command

@@ -871,6 +871,17 @@ def test_pins_that_would_remove_a_unit_are_asked_first(page, served):
     page.get_by_test_id("pins-up-1").click()
     assert asked == ["9 pins reach 1st Grenadier Squad's morale value: remove it from play?"]
     assert not served.session.now.units[1].destroyed
+    # so does its last model lost, as "Destroyed" does (it removed the unit unasked)
+    served.session.step(lambda t: t.set_models(1, 1))
+    page.reload()
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.get_by_test_id("models-down-1").click()
+    assert asked[1:] == ["1st Grenadier Squad loses its last model: remove it from play?"]
+    assert served.session.now.units[1].models == 1
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_test_id("models-down-1").click()
+    page.wait_for_function("!document.querySelector('[data-testid=models-down-1]')")
+    assert served.session.now.units[1].destroyed
 
 
 @pytest.fixture
@@ -925,6 +936,26 @@ def test_a_bolt_action_assault_form_offers_only_what_the_edition_plays(browser, 
         )
         page.get_by_test_id("assault-answer").locator("summary").click()
         assert "to hit: 4+ per model" in page.get_by_test_id("assault-answer").inner_text()
+        # its Panzerfausts fired, ticked once where its assault is asked: the squad's card
+        # and its shot say so too, and the shot's men fire their rifles instead
+        page.get_by_test_id("shot-firer").select_option(str(squad))
+        page.get_by_test_id("shot-target").select_option(str(sherman))
+        weapons = page.locator("#shot-weapons")
+        page.wait_for_function(
+            "document.querySelector('#shot-weapons')?.textContent.includes('Panzerfaust')"
+        )
+        assert not page.get_by_test_id("shot-one-shot-fired").is_checked()
+        page.get_by_test_id("assault-one-shot-fired").check()
+        page.wait_for_function(
+            "!document.querySelector('#shot-weapons')?.textContent.includes('Panzerfaust')"
+            " && document.querySelector('[data-testid=shot-read]')?.textContent"
+            ".includes('one-shot anti-tank weapons fired')"
+        )
+        assert served_ba1.session.now.units[squad].one_shot_fired
+        assert "Rifle" in weapons.inner_text()
+        for ticked in ("shot-one-shot-fired", "assault-one-shot-fired", f"one-shot-fired-{squad}"):
+            assert page.get_by_test_id(ticked).is_checked()
+        assert page.get_by_test_id(f"one-shot-fired-{section}").count() == 0  # (none carried)
     finally:
         page.close()
 

@@ -399,8 +399,8 @@ def test_infantry_assault_a_vehicle_as_it_moved_this_turn():
 def test_a_fired_panzerfaust_is_no_anti_tank_weapon_to_the_aid_as_to_the_game():
     """The game and the aid ask whether assaulters have an anti-tank weapon alike
     (kit.has_anti_tank): a squad whose only one is a Panzerfaust has it until it is
-    fired. The game knows it fired; the aid is told so (its assault form's tick), and
-    then takes the order test's penalty as the game does."""
+    fired. The game knows it fired; the aid is told so (the players' tick, or the
+    question's one_shot_fired), and then takes the order test's penalty as the game does."""
     import kriegsspiel
     from kriegsspiel.aid.view import view
 
@@ -432,6 +432,46 @@ def test_a_fired_panzerfaust_is_no_anti_tank_weapon_to_the_aid_as_to_the_game():
         for u in view(t.set_models(squad, 1), can_undo=False)["units"]
     }
     assert not gone["1st Grenadier Squad"]  # (its NCO left: the Panzerfaust men fell)
+
+
+def test_a_panzerfaust_said_fired_fires_no_more_in_the_squads_shots_or_assaults():
+    """The shot's odds counted a Panzerfaust the squad had fired. The players now say it
+    once (a step: the tracker keeps it, the log says it, undo takes it back), and its shots
+    then fire the men's rifles, as the game's men with a spent one-shot weapon do, and
+    its assault on a vehicle lacks the anti-tank weapon; both questions' one_shot_fired
+    (None: as said) asks the same fact either way."""
+    from kriegsspiel.aid.view import view
+
+    t = new_tracker("bolt-action-1")
+    squad, sherman = uid(t, 1, "1st Grenadier Squad"), uid(t, 0, "M4 Sherman")
+    before = shoot(t, ShotAsked(squad, sherman, 10))
+    assert fired(before)["Panzerfaust"] == 2 and not before["read"]["one_shot_fired"]
+    said = t.set_one_shot_fired(squad, True)
+    assert said.log[-1] == "1st Grenadier Squad: its Panzerfaust fired (it counts no more)"
+    after = shoot(said, ShotAsked(squad, sherman, 10))
+    assert "Panzerfaust" not in fired(after) and fired(after)["Rifle"] == 8
+    assert after["read"]["one_shot_fired"]
+    assert after["report"]["p_knocked_out"] < before["report"]["p_knocked_out"]
+    # the question's field says the same, whatever the card says
+    assert shoot(t, ShotAsked(squad, sherman, 10, one_shot_fired=True)) == after
+    assert shoot(said, ShotAsked(squad, sherman, 10, one_shot_fired=False)) == before
+    assert assault(said, AssaultAsked(squad, sherman)) == assault(
+        t, AssaultAsked(squad, sherman, one_shot_fired=True)
+    )
+    assert assault(said, AssaultAsked(squad, sherman))["read"]["one_shot_fired"]
+    # a fired Panzerfaust given by hand is refused, saying why
+    with pytest.raises(AidError, match="Panzerfaust is fired \\(a one-shot weapon\\)") as e:
+        shoot(said, ShotAsked(squad, sherman, 10, weapons=(("Panzerfaust", 1),)))
+    assert e.value.field == "weapons.0.name"
+    assert view(said, can_undo=True)["units"][squad]["one_shot_fired"]
+    with pytest.raises(AidError, match="are fired already"):
+        said.set_one_shot_fired(squad, True)
+    section = uid(t, 0, "1st Section")
+    with pytest.raises(AidError, match="carry no one-shot anti-tank weapon"):
+        t.set_one_shot_fired(section, True)
+    back = said.set_one_shot_fired(squad, False)  # (said in error)
+    assert back.units[squad] == t.units[squad]
+    assert back.log[-1] == "1st Grenadier Squad: its Panzerfaust not fired after all"
 
 
 def test_konflikt47_a_vehicle_fires_at_infantry_coming_to_assault_it():

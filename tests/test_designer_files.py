@@ -222,6 +222,19 @@ def test_a_file_of_another_format_is_named_as_such(tmp_path: Path) -> None:
         assert said in done.stderr, done.stderr
 
 
+def test_a_date_no_calendar_has_is_a_problem_of_the_file_not_a_crash(tmp_path: Path) -> None:
+    """YAML reads 2024-01-01 as a date, and 2024-13-45 crashed its reader (ValueError), in
+    a list and in a file given to replay (asking what kind of file it is)."""
+    (tmp_path / "list.yaml").write_text("name: Mine\nwritten: 2024-13-45\nunits: []\n")
+    for args, said in [
+        (["army", "list.yaml"], "line 2: not valid YAML ('2024-13-45' is no date (month must"),
+        (["replay", "list.yaml"], "line 1: not JSON"),
+    ]:
+        done = run_cli(*args, cwd=tmp_path)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert said in done.stderr, done.stderr
+
+
 def test_the_charts_of_another_editions_file_are_not_told_to_give_lists(tmp_path: Path) -> None:
     """`army --weapons` takes no lists, but a Konflikt '47 copy given for Bolt Action was
     told "or lists of konflikt47"."""

@@ -494,3 +494,20 @@ def test_a_pinned_units_state_wraps_in_the_units_table() -> None:
     lines = out.file.getvalue().splitlines()  # type: ignore[attr-defined]
     assert max(len(line.rstrip()) for line in lines) <= 120  # (was 147)
     assert "order test" in said(out) and "a Down order needs no test" in said(out)
+
+
+def test_no_shot_says_a_fired_panzerfaust_has_fired_its_one_shot() -> None:
+    """A squad whose men carry only Panzerfausts, all fired, has no shot at a tank in
+    reach: the reason says they are spent (kit.spent, as the game's shooting has it)."""
+    from kriegsspiel.solo.reasons import no_shot_reason
+
+    game = bolt_action()
+    squad, sherman = named(game, "1st Grenadier Squad", 1), named(game, "M4 Sherman", 0)
+    for model in squad.alive_models:
+        model.weapons, model.used_one_shot = ("Panzerfaust",), True
+    put(squad, 60, 30)
+    put(sherman, 60, 38)
+    assert not game.shot_groups(squad, sherman, moving=False)
+    assert "its Panzerfaust has fired its one shot" in no_shot_reason(
+        game, squad, sherman, moving=False
+    )

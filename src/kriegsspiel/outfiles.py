@@ -71,10 +71,19 @@ def check_replacing(path: str, option: str, kind: str, is_kind: Callable[[bytes]
         return True  # (unreadable: the permission check says what is wrong)
     if not is_kind(start):
         raise UsageError(
-            f"{option} {path!r} is there already and is not {kind}; writing there would "
-            "destroy it. Give another file name, or move it aside."
+            f"{option} {path!r} is there already and is not {kind}{_looks_like(start)}; "
+            "writing there would destroy it. Give another file name, or move it aside."
         )
     return True
+
+
+def _looks_like(start: bytes) -> str:
+    """What a file's first bytes plainly are, if kriegsspiel can tell (" (it looks like an
+    army list)": :func:`.datafile.other_kind`); else nothing."""
+    from kriegsspiel.core.datafile import other_kind
+
+    kind = other_kind(start.decode("utf-8", errors="ignore"))
+    return f" (it looks like {kind})" if kind else ""
 
 
 def is_game_record(start: bytes) -> bool:

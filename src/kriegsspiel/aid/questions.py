@@ -23,7 +23,7 @@ from kriegsspiel.errors import ParameterError, UnknownNameError, UsageError
 from kriegsspiel.odds_options import BOLT_ACTION, ODDS_QUESTIONS
 from kriegsspiel.rulesets.bolt_action.assault import CONTACT, vehicle_fires_at_assaulters
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import weapon_choice
-from kriegsspiel.rulesets.bolt_action.kit import assault_armed, has_anti_tank
+from kriegsspiel.rulesets.bolt_action.kit import assault_armed, has_anti_tank, unspent
 from kriegsspiel.rulesets.bolt_action.odds import (
     assault_odds,
     shoot_odds,
@@ -57,6 +57,7 @@ class ShotAsked:
     target_immobilised: bool = False  # or as the aid has it (a shot's result taken)
     target_officer: str | None = None  # the officer named near a target vehicle
     weapons: tuple[tuple[str, int], ...] | None = None  # None: what the firers would fire
+    one_shot_fired: bool | None = None  # None: as the players said on the firer's card
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +74,10 @@ class AssaultAsked:
     vehicle_move: VehicleMove | None = None  # None: as the vehicle's die shows
     target_immobilised: bool = False
     from_inches: float | None = None  # Konflikt '47: how far the assaulters start from it
-    # the attackers have fired their one-shot anti-tank weapons (Panzerfausts): the aid
-    # does not see them fired (it records what befell a target, not who fired)
-    one_shot_fired: bool = False
+    # the attackers have fired their one-shot anti-tank weapons (Panzerfausts); None: as
+    # the players said on its card (the aid does not see them fired: it records what
+    # befell a target, not who fired)
+    one_shot_fired: bool | None = None
 
 
 def shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
@@ -122,7 +124,8 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
         # live officer of its side is refused, as the CLI refuses an unknown rank
         target_officer=tracker.officer_for(target.uid, asked.target_officer),
     )
-    survivors = firer.survivors()
+    fired = _said_fired(firer, asked.one_shot_fired)
+    survivors = _armed_now(tracker, firer, fired)
     crew_short = firer.kind != "vehicle" and firer.models < 2
     reasons: list[Reason] = []
     if asked.weapons is None:
@@ -140,7 +143,7 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
             )
     else:
         named = _named(tracker, asked.weapons)
-        _carried(tracker, firer, named)
+        _carried(tracker, firer, named, survivors)
         weapons = [(name, n) for name, n in named if n > 0]
         if not weapons:
             raise AidError(
@@ -176,6 +179,7 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
             situation,
             moving_said=asked.moving is not None,
             down_said=asked.target_down is not None,
+            one_shot_fired=fired,
         ),
     }
 
@@ -189,6 +193,7 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
     _needs_kit(attacker)
     rules = tracker.rules
     officer = tracker.officer_for(attacker.uid, asked.attacker_officer)
+    fired = _said_fired(attacker, asked.one_shot_fired)
     left = attacker.survivors()
     if defender.kind == "vehicle":
         move = asked.vehicle_move or _vehicle_move(defender)
@@ -205,7 +210,7 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
             quality=attacker.quality,
             target=defender.target,
             vehicle_order=move,
-            anti_tank=has_anti_tank(rules, ((k.weapons, asked.one_shot_fired) for k in left)),
+            anti_tank=has_anti_tank(rules, ((k.weapons, fired) for k in left)),
             pins=attacker.pins,
             officer=officer,
             open_topped=defender.open_topped,
@@ -219,7 +224,11 @@ def _assault(tracker: Tracker, asked: AssaultAsked) -> dict[str, Any]:
             cover=asked.attacker_cover if fires else "none",
             start_models=attacker.start_models if fires else None,
         )
-        read: dict[str, Any] = {"vehicle_move": move, "attacker_officer": officer}
+        read: dict[str, Any] = {
+            "vehicle_move": move,
+            "attacker_officer": officer,
+            "one_shot_fired": fired,
+        }
     else:
         _needs_kit(defender)
         modes = defender_modes(tracker, defender)
@@ -390,22 +399,52 @@ def _named(tracker: Tracker, given: tuple[tuple[str, int], ...]) -> list[tuple[s
     return named
 
 
-def _carried(tracker: Tracker, firer: TrackedUnit, named: list[tuple[str, int]]) -> None:
-    """Refuse more weapons of a kind than the firer's live models carry (its models, where
-    a save from before the aid kept its kit does not say who carries what)."""
+def _said_fired(unit: TrackedUnit, said: bool | None) -> bool:
+    """Whether ``unit``'s one-shot anti-tank weapons are fired: as the question says, else
+    (None) as the players said on its card (:meth:`.Tracker.set_one_shot_fired`)."""
+    return unit.one_shot_fired if said is None else said
+
+
+def _armed_now(tracker: Tracker, unit: TrackedUnit, fired: bool) -> tuple[Kit, ...]:
+    """``unit``'s men left, each with the weapons he can still fire: a one-shot weapon
+    (a Panzerfaust) counts no more once ``fired`` (:func:`.kit.unspent`), as the game's."""
+    left = unit.survivors()
+    if not fired:
+        return left
+    return tuple(replace(k, weapons=unspent(tracker.rules, k.weapons, True)) for k in left)
+
+
+def _carried(
+    tracker: Tracker,
+    firer: TrackedUnit,
+    named: list[tuple[str, int]],
+    armed: tuple[Kit, ...],
+) -> None:
+    """Refuse more weapons of a kind than the firer's live models carry and can still fire
+    (``armed``: a fired Panzerfaust no more), or than its models, where a save from before
+    the aid kept its kit does not say who carries what."""
     given: Counter[str] = Counter()
     rows: dict[str, list[int]] = {}
     for i, (name, count) in enumerate(named):
         given[name] += count
         rows.setdefault(name, []).append(i)
     carried: Counter[str] = Counter()
-    for kit in firer.survivors():
+    for kit in armed:
         for weapon in kit.weapons:
             carried[tracker.rules.weapon(weapon).name] += kit.count
+    spent = {tracker.rules.weapon(w).name for k in firer.survivors() for w in k.weapons}
+    spent -= set(carried)
     vehicle = firer.kind == "vehicle"
     who = firer.name if vehicle else f"{firer.name}'s {_count(firer.models, 'live model')}"
     for name, count in given.items():
         first, many = rows[name][0], len(rows[name]) > 1
+        if name in spent and count:
+            raise AidError(
+                f"Weapons: {firer.name}'s {name} is fired (a one-shot weapon): it fires no "
+                "more; untick 'its one-shot anti-tank weapons already fired' if it has not, "
+                f"or give one of the weapons it still carries ({', '.join(carried) or 'none'})",
+                field=f"weapons.{first}.name",
+            )
         if firer.kit and not carried[name] and count:
             kinds = ", ".join(carried) or "none"
             raise AidError(
@@ -478,7 +517,8 @@ def _stand_fire(
         firer_inexperienced=defender.quality == "inexperienced",
     )
     crew_short = defender.models < 2
-    return _fired(tracker, defender.survivors(), situation, attacker, crew_short)[0]
+    armed = _armed_now(tracker, defender, defender.one_shot_fired)
+    return _fired(tracker, armed, situation, attacker, crew_short)[0]
 
 
 def _armed(tracker: Tracker, kits: tuple[Kit, ...]) -> int:
@@ -572,6 +612,7 @@ def _read_for_shot(
     *,
     moving_said: bool,
     down_said: bool,
+    one_shot_fired: bool,
 ) -> dict[str, Any]:
     """What the shot's odds took from the game, for the page to show beside them; and
     where the firer's moving came from (``moving_by``) and the target's Down
@@ -587,4 +628,6 @@ def _read_for_shot(
         "target_pins": target.pins,
         "target_models": target.models if target.kind != "vehicle" else None,
         "target_is_vehicle": target.kind == "vehicle",
+        # its one-shot anti-tank weapons (Panzerfausts) fired: the players' say
+        "one_shot_fired": one_shot_fired,
     }

@@ -43,6 +43,12 @@ UNIT_FIELDS = frozenset({"unit", "firer", "target", "attacker", "defender", "kee
 Inches = Annotated[float, Field(ge=0, le=1000, allow_inf_nan=False)]
 
 
+ONE_SHOT_FIRED = (  # (the shot's and the assault's field: one meaning)
+    "Its one-shot anti-tank weapons (Panzerfausts) fired; null: as the players said on its "
+    "card (POST /api/one-shot-fired)."
+)
+
+
 class OrderBody(_Body):
     unit: UnitId
     order: str
@@ -75,6 +81,11 @@ class NearBody(_Body):
 class OwnDiceBody(_Body):
     unit: UnitId
     own: bool = Field(description="The players roll its order test themselves.")
+
+
+class OneShotBody(_Body):
+    unit: UnitId
+    fired: bool = Field(description="Its one-shot anti-tank weapons (Panzerfausts) are fired.")
 
 
 class PinsBody(_Body):
@@ -150,6 +161,7 @@ class ShotBody(_Body):
     weapons: list[WeaponCount] | None = Field(
         None, description="The weapons fired (default: what the firers would fire)."
     )
+    one_shot_fired: bool | None = Field(None, description=f"The firers': {ONE_SHOT_FIRED}")
 
 
 class AssaultBody(_Body):
@@ -165,9 +177,7 @@ class AssaultBody(_Body):
     vehicle_move: VehicleMove | None = None
     target_immobilised: bool = False
     from_inches: Inches | None = None
-    one_shot_fired: bool = Field(
-        False, description="The attackers' one-shot anti-tank weapons (Panzerfausts) fired."
-    )
+    one_shot_fired: bool | None = Field(None, description=f"The attackers': {ONE_SHOT_FIRED}")
 
 
 PASSWORD_HEADER = "X-Aid-Password"
@@ -337,6 +347,10 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
     def own_dice(body: OwnDiceBody) -> dict[str, Any]:
         return take(lambda t: t.set_own_dice(body.unit, body.own))
 
+    @steps.post("/api/one-shot-fired")
+    def one_shot_fired(body: OneShotBody) -> dict[str, Any]:
+        return take(lambda t: t.set_one_shot_fired(body.unit, body.fired))
+
     @steps.post("/api/pins")
     def pins(body: PinsBody) -> dict[str, Any]:
         return take(lambda t: t.set_pins(body.unit, body.pins))
@@ -416,6 +430,7 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
             target_immobilised=body.target_immobilised,
             target_officer=body.target_officer,
             weapons=None if weapons is None else tuple((w.name, w.count) for w in weapons),
+            one_shot_fired=body.one_shot_fired,
         )
         with one_at_a_time:
             now = session.now

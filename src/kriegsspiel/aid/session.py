@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from kriegsspiel.aid.tracker import MAX_PINS, ORDERS, AidError, Tracker
-from kriegsspiel.core.datafile import problems, strange_character
+from kriegsspiel.core.datafile import JSON_FILE, other_kind, problems, strange_character
 from kriegsspiel.core.procedure import RandomDice
 from kriegsspiel.core.records import json_problem
 from kriegsspiel.core.scenario import MOST_TURNS
@@ -82,10 +82,16 @@ class AidSession:
         return self.now
 
     def undo_refused(self) -> str | None:
-        """Why there is no step to take back, or None if there is one."""
-        if len(self.steps) == 1:
+        """Why there is no step to take back, or None if there is one: the game's start
+        is reached, or the oldest step kept (undo reaches :data:`KEPT_STEPS` back)."""
+        if len(self.steps) > 1:
+            return None
+        if self.steps[0] == self.start:
             return "nothing to undo: this is the game's start"
-        return None
+        return (
+            f"nothing more to undo: only the last {KEPT_STEPS} steps can be taken back, "
+            "and all of them have been"
+        )
 
     def new_game(self) -> Tracker:
         """The same armies from the first turn again (undo goes back into the old game)."""
@@ -187,13 +193,29 @@ def _read(path: str) -> tuple[list[str], str | None, list[tuple[int, str]], Trac
     rows = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
     if not rows:
         raise UsageError(f"--save {path}: the file is empty, not a play aid save")
-    head = _row(rows[0], path, is_save(text.encode()))
+    saved = is_save(text.encode())
+    if not saved:
+        _refuse_other_kind(path, text)
+    head = _row(rows[0], path, saved)
     if head.get("format") != FORMAT:
         raise UsageError(
             f'--save {path}, line {rows[0][0]}: not a play aid save (no "format": '
             f"{FORMAT!r}); give another --save file"
         )
     return lines, cut, rows, _validated(head.get("start"), "start", path, rows[0][0])
+
+
+def _refuse_other_kind(path: str, text: str) -> None:
+    """Refuse a file that plainly is another kind kriegsspiel reads or writes (an army
+    list, a game record, an SVG drawing: :func:`.datafile.other_kind`), naming it so, as
+    a game record's reader names what it was given instead."""
+    kind = other_kind(text)
+    if kind is not None and kind != JSON_FILE:
+        raise UsageError(
+            f"--save {path}: this does not look like a play aid save: it looks like {kind}; "
+            "was another kind of file given? (a save is lines of JSON, as 'kriegsspiel aid' "
+            "writes); give another --save file"
+        )
 
 
 def _set_aside(path: str, text: str) -> str:

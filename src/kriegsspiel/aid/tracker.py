@@ -21,7 +21,7 @@ from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action import bag
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
-from kriegsspiel.rulesets.bolt_action.kit import keep_rank
+from kriegsspiel.rulesets.bolt_action.kit import keep_rank, one_shot_anti_tank
 from kriegsspiel.rulesets.bolt_action.morale import (
     UNTESTED_ORDERS,
     MoraleTest,
@@ -110,6 +110,9 @@ class TrackedUnit:
     # one fallen since counts no more), and whether they roll its order test themselves
     near: str | None = None
     own_dice: bool = False
+    # the players said its one-shot anti-tank weapons (Panzerfausts) are fired: the aid
+    # records what befell a target, not who fired, so it cannot see them fired itself
+    one_shot_fired: bool = False
 
     def survivors(self) -> tuple[Kit, ...]:
         """The models left, taking the losses as the simulated game does (riflemen first,
@@ -526,6 +529,34 @@ class Tracker:
         for its outcome) or the aid rolls it."""
         unit = self._alive(uid)
         return self._with(replace(unit, own_dice=own))
+
+    def set_one_shot_fired(self, uid: int, fired: bool) -> Tracker:
+        """Say whether ``uid``'s one-shot anti-tank weapons (Panzerfausts) are fired: the
+        odds of its shots and assaults then count them no more (or again, if said in
+        error), until undone."""
+        unit = self._alive(uid)
+        refused = self.one_shot_refused(uid, fired)
+        if refused is not None:
+            raise AidError(refused)
+        step = self._with(replace(unit, one_shot_fired=fired))
+        carried = " and ".join(one_shot_carried(self.rules, unit))
+        said = (
+            f"its {carried} fired (it counts no more)"
+            if fired
+            else f"its {carried} not fired after all"
+        )
+        return step.noted(f"{self.called(unit)}: {said}")
+
+    def one_shot_refused(self, uid: int, fired: bool) -> str | None:
+        """Why ``uid``'s one-shot anti-tank weapons cannot be said to be ``fired`` (or not)
+        now, or None if they may: its men left carry none, or it is said so already."""
+        unit = self._unit(uid)
+        if not one_shot_carried(self.rules, unit):
+            return f"{unit.name}'s men left carry no one-shot anti-tank weapon (a Panzerfaust)"
+        if unit.one_shot_fired == fired:
+            said = "fired" if fired else "not fired"
+            return f"{unit.name}'s one-shot anti-tank weapons are {said} already"
+        return None
 
     def fubar_down(self, uid: int) -> Tracker:
         """Turn a FUBAR unit's die to Down: friendly fire with no friend it may fire on, or
@@ -1081,6 +1112,13 @@ class _Seen:
 
     def text(self) -> str:
         return ", then ".join(self.rolls)
+
+
+def one_shot_carried(rules: Rules, unit: TrackedUnit) -> list[str]:
+    """The one-shot anti-tank weapons (a Panzerfaust) ``unit``'s men left carry, by name:
+    those the players are asked whether they have fired (:func:`.kit.one_shot_anti_tank`)."""
+    names = dict.fromkeys(w for kit in unit.survivors() for w in kit.weapons)
+    return [w for w in names if one_shot_anti_tank(rules, (w,))]
 
 
 def _men_taken(before: TrackedUnit, after: TrackedUnit) -> str:

@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from kriegsspiel.aid.questions import defender_modes, fire_refused, itself_refused
-from kriegsspiel.aid.tracker import ORDERS, TrackedUnit, Tracker
+from kriegsspiel.aid.tracker import ORDERS, TrackedUnit, Tracker, one_shot_carried
 from kriegsspiel.rulesets.bolt_action.assault import fighting_modes
-from kriegsspiel.rulesets.bolt_action.kit import one_shot_anti_tank
 from kriegsspiel.rulesets.bolt_action.morale import UNTESTED_ORDERS, removed_at_pins
 from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds, order_test_odds
 from kriegsspiel.rulesets.bolt_action.reactions import edition_faces, reaction_words
@@ -94,15 +93,17 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
         # what the players said: the live officer near it (None: none), their own dice
         "near": tracker.near_of(unit.uid),
         "own_dice": unit.own_dice,
+        # its one-shot anti-tank weapons (Panzerfausts) said to be fired
+        "one_shot_fired": unit.one_shot_fired,
     }
     if unit.destroyed:
         return out
     rules = tracker.rules
     out["defender_modes"] = defender_modes(tracker, unit)  # (as the assault's odds take them)
-    # whether its men left carry a Panzerfaust or the like: the page then asks, for its
-    # assault on a vehicle, whether it has been fired (the aid does not see it fired)
-    kept = [w for kit in unit.survivors() for w in kit.weapons]
-    out["one_shot_anti_tank"] = one_shot_anti_tank(rules, kept)
+    # whether its men left carry a Panzerfaust or the like: the page then asks, on its
+    # card and for its shots and assaults, whether it has been fired (the aid does not
+    # see it fired)
+    out["one_shot_anti_tank"] = bool(one_shot_carried(rules, unit))
     # the reactions its die may be taken for now, as the game allows them
     reactions = tracker.reactions_of(unit.uid)
     out["reactions"] = list(reactions)

@@ -253,7 +253,18 @@ class _Loader(_BASE):  # type: ignore[misc]
             seen[key] = key_node.start_mark.line + 1
         return super().construct_mapping(node, deep=deep)
 
+    def construct_yaml_timestamp(self, node: yaml.ScalarNode) -> Any:
+        """A date as YAML reads one (2024-01-01); one no calendar has (2024-13-45) is a
+        problem of the file at its line, not a crash."""
+        try:
+            return super().construct_yaml_timestamp(node)
+        except ValueError as exc:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{node.value!r} is no date ({exc})", node.start_mark
+            ) from None
 
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_timestamp)
 _LOADER: Any = _Loader
 
 
@@ -332,6 +343,9 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
         raise DataFileError(name, problems(exc, line, model)) from None
 
 
+JSON_FILE = "a file of JSON"  # (what other_format says of JSON it knows no more of)
+
+
 def other_format(text: str) -> str | None:
     """What ``text`` plainly is, when it is a kind of file kriegsspiel writes or reads other
     than YAML's data: "a kriegsspiel game record (lines of JSON)", "an SVG drawing", "a web
@@ -351,7 +365,7 @@ def other_format(text: str) -> str | None:
         if isinstance(header, dict):
             if str(header.get("format", "")).startswith("kriegsspiel-record"):
                 return "a kriegsspiel game record (lines of JSON, as 'play --record' writes)"
-            return "a file of JSON"
+            return JSON_FILE
     return None
 
 
@@ -365,6 +379,16 @@ def data_kind(data: Any) -> str | None:
     if "deployment" in data:
         return "a scenario"
     return "a rules data file" if "ruleset" in data and len(data) > 3 else None
+
+
+def other_kind(text: str) -> str | None:
+    """What a text given for a file of JSON lines kriegsspiel writes (a game record, a play
+    aid save) plainly is instead: an SVG drawing, a game record, an army list, a scenario, a
+    rules file (:func:`other_format`, then :func:`data_kind`); None if it is none of these."""
+    try:
+        return other_format(text) or data_kind(yaml_data(text))
+    except (yaml.YAMLError, RecursionError):
+        return None
 
 
 def _colon_hint(text: str, line: int) -> str:

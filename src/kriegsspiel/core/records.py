@@ -113,7 +113,9 @@ def read_lines(path: str | Path) -> RecordFile:
         try:
             row = json.loads(line)
         except (ValueError, RecursionError) as exc:  # (nested too deep, a number too long)
-            kind = _other_kind(text) if number == 1 else None
+            from kriegsspiel.core.datafile import other_kind
+
+            kind = other_kind(text) if number == 1 else None
             if kind is not None:
                 raise DataFileError(
                     name,
@@ -132,19 +134,6 @@ def read_lines(path: str | Path) -> RecordFile:
             name, [f"line 1: not a kriegsspiel record (expected format {FORMAT!r})"]
         )
     return RecordFile(text, tuple(lines), tuple(rows), cut, final_newline, blank, bom)
-
-
-def _other_kind(text: str) -> str | None:
-    """What a text that is no record plainly is (an SVG drawing, an army list, a scenario,
-    a rules file: see :func:`datafile.other_format`, :func:`datafile.data_kind`)."""
-    import yaml
-
-    from kriegsspiel.core.datafile import data_kind, other_format, yaml_data
-
-    try:
-        return other_format(text) or data_kind(yaml_data(text))
-    except (yaml.YAMLError, RecursionError):
-        return None
 
 
 def json_problem(exc: ValueError | RecursionError) -> str:

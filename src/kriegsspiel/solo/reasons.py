@@ -31,6 +31,7 @@ from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import heading_to, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.threats import harmless_to
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
+from kriegsspiel.rulesets.bolt_action.kit import spent
 from kriegsspiel.rulesets.bolt_action.shooting import (
     CannotFire,
     fires_on_the_move,
@@ -139,21 +140,16 @@ def no_shot_reason(
             if far < least_range(rules.weapon(w))
         }
     )
-    spent = sorted(
-        {
-            w
-            for m, _ in able
-            for w in m.weapons
-            if m.used_one_shot and "One-shot" in rules.weapon(w).special
-        }
+    fired = sorted(
+        {w for m, _ in able for w in m.weapons if spent(rules.weapon(w), m.used_one_shot)}
     )
     said = []
     if fixed:
         said.append(f"its {_listed(fixed)} may not fire on the move (an Advance)")
     if close:
         said.append(f"too close for its {_listed(close)}")
-    if spent:
-        said.append(f"its {_listed(spent)} has fired its one shot")
+    if fired:
+        said.append(f"its {_listed(fired)} has fired its one shot")
     for why, weapons in _cannot_hit(game, unit, target, able, moving=moving, origin=origin):
         said.append(f"its {_listed(weapons)} cannot hit it ({why})")
     if target.vehicle is not None and harmless_to(rules, unit, target.vehicle.target):
@@ -189,7 +185,7 @@ def _cannot_hit(
             if (
                 not in_range(weapon, far)
                 or (moving and not fires_on_the_move(weapon, mounted=unit.vehicle is not None))
-                or (model.used_one_shot and "One-shot" in weapon.special)
+                or spent(weapon, model.used_one_shot)
                 or weapon_choice(
                     rules,
                     (name,),

@@ -302,6 +302,8 @@ function drawUnit(u) {
   card.append(counter(u, "pins", `Pins`, u.pins,
     u.removed_at_pins ? `(removed at ${u.removed_at_pins})` : "", "/api/pins",
     u.fewer_pins_refused, u.more_pins_refused));
+  const spent = oneShotTick(u, "its one-shot anti-tank weapons fired", `one-shot-fired-${u.uid}`);
+  if (spent) card.append(spent);
   const officers = game.officers[u.side];
   const near = nearOf(u.uid);
   if (officers.length) {
@@ -354,9 +356,12 @@ function moraleButtons(u, near) {
 // grey out "−" and "+": see offer)
 function counter(u, what, label, value, after, path, downRefused = null, upRefused = null) {
   const set = (n) => {
-    // pins at its morale value remove the unit: asked first, as "Destroyed" is
+    // pins at its morale value, or its last model lost, remove the unit: asked first, as
+    // "Destroyed" is
     const removes = what === "pins" && u.removed_at_pins && n >= u.removed_at_pins;
     if (removes && !confirm(`${n} pins reach ${u.name}'s morale value: remove it from play?`)) return;
+    const last = what === "models" && n === 0;
+    if (last && !confirm(`${u.name} loses its last model: remove it from play?`)) return;
     send(path, { unit: u.uid, [what]: n });
   };
   return el("div", { class: "row" },
@@ -487,7 +492,7 @@ const shot = { firer: "", target: "", range: "12", cover: "none", moving: "die",
   target_down: null, indirect: false, ranged_in: false, target_immobilised: false, weapons: null };
 const fight = { attacker: "", defender: "", attacker_mode: "hand-to-hand",
   defender_mode: "hand-to-hand", vehicle_move: "die", from_inches: "", attacker_cover: "none",
-  target_immobilised: false, one_shot_fired: false };
+  target_immobilised: false };
 const answers = { shot: null, assault: null };
 // what the dice did to the target, once rolled on the table (pins first, then losses)
 const NOTHING_TAKEN = { casualties: 0, pins: 1, immobilised: false, halted: false, flamed: false };
@@ -597,6 +602,8 @@ function drawOdds() {
       ? "An officer near the vehicle (its crew's tests): as picked on its card."
       : "An officer near the target (its check after a flamethrower's hit): as picked on its card.")
       : null,
+    // (a Panzerfaust fired: at a vehicle or not, its man fires another weapon)
+    oneShotTick(unitOf(shot.firer), "its one-shot anti-tank weapons already fired", "shot-one-shot-fired"),
     tick("indirect fire", shot.indirect, "shot-indirect", setShot("indirect")),
     tick("ranged in", shot.ranged_in, "shot-ranged-in", setShot("ranged_in")),
     el("div", { id: "shot-result" }, el("div", { id: "shot-weapons" }, weaponRows()),
@@ -637,9 +644,7 @@ function drawOdds() {
       ? [choice("Vehicle", fight.vehicle_move, [["die", "as its die shows"], ["stationary", "stationary"],
         ["advanced", "advanced"], ["ran", "ran"]], "assault-vehicle-move", setFight("vehicle_move")),
       immobilisedTick(defender, fight.target_immobilised, "assault-immobilised", setFight("target_immobilised")),
-      // (the aid does not see a Panzerfaust fired: the players say so)
-      attacker && attacker.one_shot_anti_tank ? tick("its one-shot anti-tank weapons already fired",
-        fight.one_shot_fired, "assault-one-shot-fired", setFight("one_shot_fired")) : null,
+      oneShotTick(attacker, "its one-shot anti-tank weapons already fired", "assault-one-shot-fired"),
       firesAtAssaulters ? el("label", { class: "row" }, el("span", { class: "label" }, "From"),
         el("input", { type: "number", min: 0, step: 0.5, value: fight.from_inches,
           "data-testid": "assault-from", onchange: (e) => setFight("from_inches")(e.target.value) }),
@@ -693,6 +698,16 @@ function foughtRow(attacker, defender) { // (picked just above: the options need
 }
 
 // A vehicle the aid has as immobilised is asked as such; another may be ticked by hand.
+// Whether a unit's one-shot anti-tank weapons (Panzerfausts) are fired, shown where its
+// men left carry one: the aid does not see them fired (it records what befell a target,
+// not who fired), so the players say so, once: a step the game keeps (undo takes it
+// back), the same tick on its card and where its shot or assault is asked.
+function oneShotTick(u, label, id) {
+  if (!u || !u.one_shot_anti_tank) return null;
+  return tick(label, u.one_shot_fired, id,
+    (fired) => send("/api/one-shot-fired", { unit: u.uid, fired }));
+}
+
 function immobilisedTick(vehicle, value, id, change) {
   return vehicle.immobilised
     ? el("p", { class: "note", "data-testid": id }, "Immobilised (as the aid has it).")
@@ -841,6 +856,7 @@ function readText(read) {
   if (read.target_pins) parts.push(`target's pins ${read.target_pins}`);
   if (read.target_models) parts.push(`${read.target_models} models in the target`);
   if (read.vehicle_move) parts.push(`the vehicle ${read.vehicle_move}`);
+  if (read.one_shot_fired) parts.push("its one-shot anti-tank weapons fired");
   if (read.attacker_officer) parts.push(`attackers' officer ${read.attacker_officer}`);
   if (read.defender_officer) parts.push(`defenders' officer ${read.defender_officer}`);
   if (read.attacker_assault_weapons !== undefined) {
@@ -893,7 +909,6 @@ async function askOdds(which) {
       if (unitOf(defender).kind === "vehicle") {
         body.vehicle_move = fight.vehicle_move === "die" ? null : fight.vehicle_move;
         body.target_immobilised = fight.target_immobilised;
-        if (unitOf(attacker).one_shot_anti_tank) body.one_shot_fired = fight.one_shot_fired;
         if (fight.from_inches !== "") body.from_inches = Number(fight.from_inches);
       } else {
         body.attacker_mode = fight.attacker_mode;

@@ -45,12 +45,26 @@ def one_shot(weapon: Weapon) -> bool:
     return "One-shot" in weapon.special
 
 
+def spent(weapon: Weapon, fired: bool) -> bool:
+    """Whether ``weapon`` of a man who has ``fired`` his one-shot weapon can fire no more:
+    it is that one-shot weapon (a fired Panzerfaust). The game, its reasons and the play
+    aid all ask it here."""
+    return fired and one_shot(weapon)
+
+
+def unspent(rules: Rules, weapons: tuple[str, ...], fired: bool) -> tuple[str, ...]:
+    """``weapons`` less those :func:`spent` (all of them if the man has not ``fired``)."""
+    if not fired:
+        return weapons
+    return tuple(w for w in weapons if not spent(rules.weapon(w), fired))
+
+
 def has_anti_tank(rules: Rules, models: Iterable[tuple[Iterable[str], bool]]) -> bool:
     """Whether any of these models (each its weapons, and whether it has fired its one-shot
     weapon) carries an anti-tank weapon it can still use: a fired Panzerfaust counts no
     more. The game and the play aid's assault on a vehicle both ask it here."""
     return any(
-        anti_tank(w) and not (fired and one_shot(w))
+        anti_tank(w) and not spent(w, fired)
         for weapons, fired in models
         for w in map(rules.weapon, weapons)
     )

@@ -29,6 +29,7 @@ from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.table_rules import facing_hit, in_arc, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
+from kriegsspiel.rulesets.bolt_action.kit import one_shot, spent
 from kriegsspiel.rulesets.bolt_action.shooting import (
     CannotFire,
     Group,
@@ -311,8 +312,8 @@ class ShootingGroups(GameState[Action]):
             reach = 0.0
             for name in weapons:
                 w = self.rules.weapon(name)
-                if (not moving or fires_on_the_move(w, mounted=mounted)) and not (
-                    used_one_shot and "One-shot" in w.special
+                if (not moving or fires_on_the_move(w, mounted=mounted)) and not spent(
+                    w, used_one_shot
                 ):
                     reach = max(reach, float(w.range))
             _REACH.keep(key, reach)
@@ -497,9 +498,9 @@ class ShootingGroups(GameState[Action]):
                     by_spotter=by_spotter,
                 )
                 _CHOICES.keep(key, chosen)
-            for shot, per, one_shot in chosen:
+            for shot, per, once in chosen:  # (once: its one-shot weapon)
                 counts[shot] = counts.get(shot, 0) + per
-                if one_shot:
+                if once:
                     fired.append(i)
         return tuple([Group(shot, n) for shot, n in counts.items()]), tuple(fired)
 
@@ -588,7 +589,7 @@ class ShootingGroups(GameState[Action]):
                 name
                 for k, name in enumerate(model.weapons)
                 if name in carried
-                and not (model.used_one_shot and "One-shot" in rules.weapon(name).special)
+                and not spent(rules.weapon(name), model.used_one_shot)
                 and not (
                     unit.vehicle and not every_arc and not in_arc(arcs[k], heading, at, nearest)
                 )
@@ -661,7 +662,6 @@ def weapon_choice(
     options: list[tuple[Shot, int, bool]] = []
     for name in weapons:
         weapon = rules.weapon(name)
-        special = weapon.special
         if moving and not fires_on_the_move(weapon, mounted=mounted):
             continue
         if not in_range(weapon, rng):
@@ -678,7 +678,7 @@ def weapon_choice(
             ):
                 shot = lobbed
         if shot is not None and shot.hit_on is not None:
-            options.append((shot, per, "One-shot" in special))
+            options.append((shot, per, one_shot(weapon)))
     if not options:
         return ()
     # a vehicle fires all its weapons; a man fires one: the best at this target
