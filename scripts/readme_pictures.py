@@ -161,7 +161,25 @@ def main() -> int:
                 print(f"    taken out, {fared(unit)}")
             for unit in against["brought_in"]:
                 print(f"    brought in, {fared(unit)}")
+            print(f"    {widths(sweep, variant, against)}")
     return 0
+
+
+def widths(sweep: dict[str, Any], variant: dict[str, Any], against: dict[str, Any]) -> str:
+    """How wide the change in wins's paired interval is, beside the unpaired one the two
+    cells' Wilson intervals give (Newcombe's method 10 for independent rates): what
+    docs/simulation.md quotes of what the pairing gains."""
+    column = sweep["columns"].index(against["opponent"])
+    mine = sweep["cells"][sweep["rows"].index(variant["row"])][column]
+    base = sweep["cells"][sweep["rows"].index(variant["list"])][column]
+    change = mine["rate"] - base["rate"]
+    low = change - ((mine["rate"] - mine["low"]) ** 2 + (base["high"] - base["rate"]) ** 2) ** 0.5
+    high = change + ((mine["high"] - mine["rate"]) ** 2 + (base["rate"] - base["low"]) ** 2) ** 0.5
+    paired = against["wins"]["high"] - against["wins"]["low"]
+    return (
+        f"change in wins: paired interval {100 * paired:.1f} points wide, "
+        f"unpaired {100 * (high - low):.1f}"
+    )
 
 
 if __name__ == "__main__":
