@@ -68,17 +68,20 @@ def refused(placements: dict[int, list[Placement]]) -> PlacementRefused:
 
 
 def keeps_the_rule(game: BoltActionGame) -> None:
-    """Every unit inside its side's zones, on ground it may be set up on (a vehicle's hull
+    """Every unit inside its side's zones (a vehicle's whole hull), on ground it may be set up on (a vehicle's hull
     on the table), and 1" or more from every other unit's models."""
     names = game.scenario.sides()
     for unit in game.units:
         zones = [z for z in game.scenario.deployment if names.index(z.side) == unit.side]
+        reach = HULL if unit.vehicle is not None else 0.0  # a vehicle's whole hull in the zone
         for m in unit.models:
             assert any(
-                min(p[0] for p in z.polygon) - 1e-6 <= m.x <= max(p[0] for p in z.polygon) + 1e-6
-                and min(p[1] for p in z.polygon) - 1e-6
+                min(p[0] for p in z.polygon) - 1e-6 + reach
+                <= m.x
+                <= max(p[0] for p in z.polygon) + 1e-6 - reach
+                and min(p[1] for p in z.polygon) - 1e-6 + reach
                 <= m.y
-                <= max(p[1] for p in z.polygon) + 1e-6
+                <= max(p[1] for p in z.polygon) + 1e-6 - reach
                 for z in zones
             )
             for feature in game.table.features_at(m):

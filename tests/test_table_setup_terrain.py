@@ -209,7 +209,7 @@ def test_impassable_to_names_who_and_a_typo_is_refused_at_its_line(tmp_path: Pat
         parse_scenario(scenario_text(BOCAGE.replace("[vehicles]", "[everyone, walkers]")), "b")
 
 
-TINY = "[[0, 0], [7, 0], [7, 3], [0, 3]]"
+TINY = "[[0, 0], [7, 0], [7, 5], [0, 5]]"  # (a vehicle's whole hull inside: 2" of room)
 
 
 def test_a_crowded_zone_is_told_and_a_roomy_one_keeps_hulls_apart(tmp_path: Path) -> None:
