@@ -731,8 +731,14 @@ def in_arc(arc: str, heading: float, at: Point, target: Point) -> bool:
     )
 
 
-def unit_cover(table: Table, shooter: Point, target: UnitState) -> str:
+def unit_cover(rules: Rules, table: Table, shooter: Point, target: UnitState) -> str:
     """The cover most of the target's models have from the shooter (ties: the better).
+
+    A vehicle's centre standing on an obstacle (a wall: the terrain table's row) has its
+    cover only where the wall stands between it and the shooter (hull-down behind it), not
+    where the wall is behind it (:meth:`Table.cover_between`'s ``astride``: an
+    assumption, "Ranges and cover" in docs/rules); troops have the cover of whatever they
+    stand in.
 
     Remembered by the shooter's point and the target's live models' places (all the answer
     depends on besides the table, whose store this is): a unit is often shot at from the
@@ -744,10 +750,24 @@ def unit_cover(table: Table, shooter: Point, target: UnitState) -> str:
     if _in_the_open(table, target, coords):
         return "none"
     memo = table.memo("unit cover")
-    key = (shooter.x, shooter.y, coords)
+    key = (shooter.x, shooter.y, coords, target.vehicle is None)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = _unit_cover(table, shooter, target)
+        found = memo[key] = _unit_cover(rules, table, shooter, target)
+    return found
+
+
+def obstacles(rules: Rules, table: Table) -> frozenset[int]:
+    """The indices of the table's obstacles (walls: by the terrain table's row, as a move
+    reads them), worked out once per table and edition."""
+    memo = table.memo("obstacles")
+    found: frozenset[int] | None = memo.get(rules)
+    if found is None:
+        found = memo[rules] = frozenset(
+            j
+            for j, f in enumerate(table.features)
+            if terrain_row(rules, f.category).category == "obstacle"
+        )
     return found
 
 
@@ -764,12 +784,13 @@ def _in_the_open(table: Table, target: UnitState, coords: tuple[float, ...]) -> 
     return found
 
 
-def _unit_cover(table: Table, shooter: Point, target: UnitState) -> str:
+def _unit_cover(rules: Rules, table: Table, shooter: Point, target: UnitState) -> str:
     models = target.alive_models
     step = max(1, len(models) // 3)  # a sample of three models stands for the unit
+    astride = obstacles(rules, table) if target.vehicle is not None else frozenset()
     hard = soft = none = 0
     for m in models[::step]:
-        cover = table.cover_between(shooter, m.point)
+        cover = table.cover_between(shooter, m.point, astride=astride)
         if cover == "hard":
             hard += 1
         elif cover == "soft":
