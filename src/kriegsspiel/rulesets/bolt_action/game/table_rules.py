@@ -375,6 +375,9 @@ def _check_move(
             return MoveCheck(False, HULL_OFF_TABLE)
     if unit.immobilised:
         return MoveCheck(False, "immobilised")
+    stuck = dug_in(rules, table, unit)
+    if stuck is not None:
+        return MoveCheck(False, dug_in_refusal(stuck, unit))
     row = movement_row(rules, unit)
     column = terrain_column(unit)
     # the features the centre's move enters, then any others it ends in, then any others a
@@ -518,6 +521,47 @@ def terrain_refusal(
     if run and cell == "No Run":
         return f"cannot Run through {feature.name} ({feature.category})"
     return None
+
+
+def dug_in(rules: Rules, table: Table, unit: UnitState) -> TerrainFeature | None:
+    """The feature ``unit`` was set up dug in in, where it now cannot move at all (its
+    column of the terrain table reads "No*" there: "may deploy in it at the start of the
+    game and then cannot move", sheets 000, 001; a gun in rough ground), or None.
+
+    It stands in a feature as the set-up reads it (:meth:`Table.indices_at`, the edge
+    included: its centre or any model), the one test of standing in for the set-up, its
+    telling of the ground, a move's end and this: a gun on the feature's very edge is in it
+    and cannot move out (before, a move's start read only the feature's inside, so such a
+    gun drove out of ground it had been told it stood in)."""
+    column = terrain_column(unit)
+    memo = table.memo("dug-in ground")  # the features "No*" to the column, once per table
+    key = (rules, column)
+    ground: frozenset[int] | None = memo.get(key)
+    if ground is None:
+        ground = memo[key] = frozenset(
+            j
+            for j, f in enumerate(table.features)
+            if getattr(terrain_row(rules, f.category), column) == DUG_IN
+        )
+    if not ground or not unit.models:
+        return None
+    coords = unit.coords
+    points = [(unit.anchor.x, unit.anchor.y)]
+    points += [(coords[i], coords[i + 1]) for i in range(0, len(coords), 2)]
+    for x, y in points:
+        for j in table.indices_at(x, y):
+            if j in ground:
+                return table.features[j]
+    return None
+
+
+def dug_in_refusal(feature: TerrainFeature, unit: UnitState) -> str:
+    """Why a unit dug in in ``feature`` (:func:`dug_in`) may not move, as a player reads it."""
+    who = "artillery" if unit.kind == "artillery" else "it"
+    return (
+        f"it stands dug in in {feature.name} ({feature.category}), where {who} may be set up "
+        "but cannot move once set up (terrain table No*)"
+    )
 
 
 def designated_against(feature: TerrainFeature, column: str) -> bool:
