@@ -603,7 +603,7 @@ def account_from(
     # the units destroyed before the event told: those whose destruction is told before
     # it, and those destroyed now whose destruction ``events`` does not tell (before them)
     told_destroyed = {e.data.get("unit") for e in events if e.kind == "destroyed"}
-    fallen = {
+    fallen: set[Any] = {
         i for i, u in enumerate(units) if i not in told_destroyed and getattr(u, "destroyed", False)
     }
     for i, event in enumerate(events):
