@@ -320,3 +320,60 @@ def test_a_support_strikes_pins_are_told_none_when_none(kind: str, pins: int, sa
     """An air strike's D3-1 pins may come to 0: 'takes 0 pins' read oddly."""
     told = describe(Event(kind, {"turn": 2, "unit": 2, "pins": pins}), UNITS)
     assert told == f"    2nd Grenadier Squad [B] {said}"
+
+
+@pytest.mark.parametrize("kind", ["barrage", "air strike"])
+def test_a_delayed_call_comes_in_after_its_observer_fell_and_the_account_says_so(
+    kind: str,
+) -> None:
+    """No sheet says whether a delayed barrage or air strike outlives its caller (sheet
+    002: "Roll again ... next turn"): the call stands (docs/rules, "A call outlives its
+    observer"), for both alike. The solo probe's account then named the dead observer's
+    strike as if he still stood; it now says it was called before its observer fell. A
+    call whose observer still stands is told as before."""
+    from test_game_rules import _observer_game, _retain, new_game, only, place
+
+    from kriegsspiel.core.procedure import ScriptedDice
+    from kriegsspiel.core.table import Table
+    from kriegsspiel.rulesets.bolt_action.game.actions import Action
+
+    def played(fall: bool) -> list[str]:
+        if kind == "barrage":
+            game, observer, target = _observer_game()
+            friend, delay, comes = game.units[1], 2, [4, 1] + [1] * 10
+        else:
+            game = new_game("bolt-action-1")
+            game.table = Table(72, 48)
+            observer = next(u for u in game.units if u.name == "Air Observer")
+            target = next(u for u in game.units if u.name == "1st Section")
+            friend = next(u for u in game.units if u.name == "2nd Grenadier Squad")
+            only(game, observer.uid, target.uid, friend.uid)
+            place(observer, 20, 42, 180)
+            place(friend, 60, 42, 180)
+            place(target, 20, 20, 0)
+            delay, comes = 2, [4, 3, 1, 1, 1, 1, 5, 2, 6]
+        game.dice = ScriptedDice([delay])
+        game.apply_action(Action("draw", side=observer.side))
+        game.apply_action(
+            Action("order", unit=observer.uid, order="Fire", target=target.uid, choice=kind)
+        )
+        if fall:
+            game.destroy(observer, "test")
+        game.dice = ScriptedDice(comes)
+        for unit in (friend, target):
+            game.apply_action(Action("draw", side=unit.side))
+            game.apply_action(Action("order", unit=unit.uid, order="Down"))
+        for uid in sorted((friend.uid, target.uid)):
+            _retain(game, uid, "return")
+        again = [e for e in game.events if e.kind == kind and e.data.get("again")]
+        assert len(again) == 1 and again[0].data["effect"] != "delay"  # it came in
+        return [line for line in account(game.events, game.units) if "rolls again" in line]
+
+    name = "Forward Observer [A]" if kind == "barrage" else "Air Observer [B]"
+    fell = played(fall=True)
+    assert len(fell) == 1
+    assert fell[0].startswith(
+        f"    {name}'s {kind}, called before its observer fell, delayed last turn, rolls again"
+    )
+    stood = played(fall=False)
+    assert stood[0].startswith(f"    {name}'s {kind}, delayed last turn, rolls again")

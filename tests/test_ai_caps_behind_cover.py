@@ -52,7 +52,7 @@ def test_the_least_cover_is_met_from_every_shooter(ruleset: str) -> None:
                 points = [m.point for m in shooter.alive_models]
                 points += [Point(a.x + dx, a.y + dy) for dx in (-6, 0, 6) for dy in (-6, 0, 6)]
                 for at in points:
-                    assert COVERS.index(unit_cover(game.table, at, target)) >= least
+                    assert COVERS.index(unit_cover(game.rules, game.table, at, target)) >= least
     assert behind > 50
 
 

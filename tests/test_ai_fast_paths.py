@@ -77,7 +77,9 @@ def plain_groups(
     counts: dict[Shot, int] = {}
     fired: list[int] = []
     alive = unit.alive_models
-    cover = unit_cover(game.table, Point(unit.anchor.x + dx, unit.anchor.y + dy), target)
+    cover = unit_cover(
+        game.rules, game.table, Point(unit.anchor.x + dx, unit.anchor.y + dy), target
+    )
     arcs = [arc for _, arc in unit.vehicle.arcs] if unit.vehicle else []
     origins = [Point(m.x + dx, m.y + dy) for m in alive]
     aims = target.alive_models

@@ -137,7 +137,7 @@ def test_a_unit_in_a_building_sees_out_is_seen_and_has_its_hard_cover(ruleset: s
     farmhouse = feature(game, "Farmhouse")
     assert all(farmhouse in game.table.features_at(m.point) for m in inside.alive_models)
     assert game.visible(inside, enemy) and game.visible(enemy, inside)
-    assert unit_cover(game.table, enemy.anchor, inside) == "hard"
+    assert unit_cover(game.rules, game.table, enemy.anchor, inside) == "hard"
     place(enemy, 40, 22)  # due east: the building stands between it and the one behind
     assert not game.visible(enemy, behind) and not game.visible(behind, enemy)
     assert game.visible(inside, behind) and game.visible(inside, enemy)

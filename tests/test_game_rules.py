@@ -1972,6 +1972,41 @@ def test_a_vehicle_behind_a_wall_is_in_cover_as_the_odds_say() -> None:
     assert needs == {"none": "3+", "hard": "5+"}  # base 3+, hard cover -2 (sheet 001)
 
 
+def test_a_vehicle_on_a_wall_is_in_cover_only_from_the_side_the_wall_shields() -> None:
+    """The solo probe's half-track, its centre on a churchyard wall's strip, had hard cover
+    from every side, the wall behind it too. A vehicle's centre on a wall (an obstacle)
+    now counts the wall only where the line of fire crosses it before the centre (at or
+    past the wall's middle, as the shooter sees it: hull-down behind it); a wall within 1"
+    behind a vehicle off it gives none. Troops have the cover of the wall they stand in
+    from every side, as the docs say (cover is per model: terrain it stands in)."""
+    from kriegsspiel.core.table import Point
+    from kriegsspiel.rulesets.bolt_action.game.table_rules import unit_cover
+
+    south = "  - {side: south, polygon: [[0, 0], [72, 0], [72, 12], [0, 12]]}\n"
+    wall = (
+        "terrain:\n  - {name: wall, category: obstacle, cover: hard,"
+        " polygon: [[20, 27], [50, 27], [50, 28], [20, 28]]}"
+    )
+    game = _with_zones(south + NORTH, wall)
+    tank = next(u for u in game.units if u.vehicle is not None)
+    rules, table = game.rules, game.table
+    from_south, from_north = Point(35, 15), Point(35, 40)
+    place(tank, 35, 27.2, 0)  # on the wall's south half: the wall mostly north of it
+    assert unit_cover(rules, table, from_south, tank) == "none"
+    assert unit_cover(rules, table, from_north, tank) == "hard"
+    place(tank, 35, 27.8, 0)  # on its north half
+    assert unit_cover(rules, table, from_south, tank) == "hard"
+    assert unit_cover(rules, table, from_north, tank) == "none"
+    place(tank, 35, 27.5, 0)  # astride its middle: both ways
+    assert unit_cover(rules, table, from_south, tank) == "hard"
+    assert unit_cover(rules, table, from_north, tank) == "hard"
+    place(tank, 35, 26.5, 0)  # off it, half an inch south: hull-down from the north only
+    assert unit_cover(rules, table, from_south, tank) == "none"
+    assert unit_cover(rules, table, from_north, tank) == "hard"
+    assert table.cover_between(from_south, Point(35, 27.2)) == "hard"  # a man there: both
+    assert table.cover_between(from_north, Point(35, 27.2)) == "hard"
+
+
 def test_a_stunned_vehicle_holding_a_kept_ambush_die_ambushes_no_more() -> None:
     """Crew stunned: 'change its current order die to Down' (sheets 000, 001, 002). A die
     kept from last turn as Ambush is its current die: it turns to Down, and the vehicle,

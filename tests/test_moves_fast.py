@@ -240,7 +240,7 @@ def test_quick_move_generation_is_the_plain_one(ruleset: str, seed: int, kind: s
                     models = enemy.alive_models
                     step = max(1, len(models) // 3)
                     covers = [game.table.cover_between(shooter, m.point) for m in models[::step]]
-                    assert unit_cover(game.table, shooter, enemy) == plain_cover(covers)
+                    assert unit_cover(game.rules, game.table, shooter, enemy) == plain_cover(covers)
 
 
 def plain_cover(covers: list[str]) -> str:

@@ -68,17 +68,20 @@ def refused(placements: dict[int, list[Placement]]) -> PlacementRefused:
 
 
 def keeps_the_rule(game: BoltActionGame) -> None:
-    """Every unit inside its side's zones, on ground it may be set up on (a vehicle's hull
+    """Every unit inside its side's zones (a vehicle's whole hull), on ground it may be set up on (a vehicle's hull
     on the table), and 1" or more from every other unit's models."""
     names = game.scenario.sides()
     for unit in game.units:
         zones = [z for z in game.scenario.deployment if names.index(z.side) == unit.side]
+        reach = HULL if unit.vehicle is not None else 0.0  # a vehicle's whole hull in the zone
         for m in unit.models:
             assert any(
-                min(p[0] for p in z.polygon) - 1e-6 <= m.x <= max(p[0] for p in z.polygon) + 1e-6
-                and min(p[1] for p in z.polygon) - 1e-6
+                min(p[0] for p in z.polygon) - 1e-6 + reach
+                <= m.x
+                <= max(p[0] for p in z.polygon) + 1e-6 - reach
+                and min(p[1] for p in z.polygon) - 1e-6 + reach
                 <= m.y
-                <= max(p[1] for p in z.polygon) + 1e-6
+                <= max(p[1] for p in z.polygon) + 1e-6 - reach
                 for z in zones
             )
             for feature in game.table.features_at(m):
@@ -377,3 +380,44 @@ def test_piped_answers_set_up_and_play_and_the_end_of_input_saves(tmp_path: Path
     assert "go on with: kriegsspiel play --resume" in told  # (its path wrapped)
     assert head_of(stopped)["placements"] == {"B": [{"unit": 2}]}  # (patrols: 2 units a side)
     assert "outlined:" in (tmp_path / "stopped.svg").read_text()
+
+
+def test_a_gun_set_up_in_rough_ground_is_told_it_will_not_move_and_offered_no_move(
+    tmp_path: Path,
+) -> None:
+    """The solo probe's 6-pdr, set up in the crossroads' Rubble field (rough ground, "No*"
+    to artillery), was told only the ground; its order menu then offered an Advance it
+    could not make and refused a Run in the infantry's "No Run" words. The set-up now says
+    it is dug in and will not move; the menu offers no Advance nor Run, naming the rule,
+    and keeps its other orders."""
+    matchup = build_matchup(
+        "bolt-action-1", "hold-the-crossroads", [], "human,tactical", seats=True
+    )
+    game = set_up_game(matchup, 8)
+    kinds = matchup.players
+    head = header(
+        game, matchup.scenario.text, (matchup.armies[0].text, matchup.armies[1].text), kinds
+    )
+    head["placements"] = hand_set_up(kinds)
+    gun = next(u for u in game.units if u.side == 0 and u.kind == "artillery")
+    ask = Typist(*[""] * gun.uid, "55,12", "auto", str(gun.uid + 1), "advance", "run")
+    solo = SoloGame(
+        game,
+        (kinds[0], kinds[1]),
+        head,
+        str(tmp_path / "game.jsonl"),
+        str(tmp_path / "game.svg"),
+        Console(file=io.StringIO(), width=120),
+        ask,  # type: ignore[arg-type]
+    )
+    solo.play()
+    told = said(solo)
+    rule = "where artillery may be set up but cannot move once set up (terrain table No*)"
+    assert "Rubble field (rough ground, soft cover). Mind: it stands dug in in Rubble" in told
+    assert "so it will not move all game" in told
+    assert "(Advance is not open to it now: it stands dug in in Rubble field" in told
+    assert f"'advance': not open to {gun.name} now: it stands dug in" in told
+    assert f"'run': not open to {gun.name} now: it stands dug in" in told
+    assert told.count(rule) == 5
+    assert "which a Run may not cross" not in told
+    assert " 1 Fire " in told and " 2 Ambush " in told

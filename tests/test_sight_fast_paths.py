@@ -61,8 +61,8 @@ def test_a_units_cover_is_the_plain_answer(ruleset: str, seed: int) -> None:
             places = [shooter.anchor, *_destinations(game, shooter, False, *_goals(game, shooter))]
             for target in live:
                 for at in places[:4]:
-                    plain = _unit_cover(game.table, at, target)
-                    assert unit_cover(game.table, at, target) == plain
+                    plain = _unit_cover(game.rules, game.table, at, target)
+                    assert unit_cover(game.rules, game.table, at, target) == plain
                     asked += 1
                     opened += all(game.table.in_the_open(m.x, m.y) for m in target.alive_models)
     assert asked > 100 and opened > 10  # units were asked about, some of them in the open

@@ -15,9 +15,10 @@ from kriegsspiel.core.scenario import parse_scenario, scenario_warnings
 from kriegsspiel.core.table import Point
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets.bolt_action.army import ArmyList, parse_army
+from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
 from kriegsspiel.rulesets.bolt_action.game.deployment import crowding
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
-from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move
+from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, dug_in
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
 SQUAD = """  - name: Rifle Squad
@@ -127,7 +128,30 @@ def test_a_gun_may_be_set_up_dug_in_in_a_wood_and_then_cannot_move() -> None:
     assert all(wood in dug_in.table.features_at(m.point) for m in gun.alive_models)
     to = Point(gun.anchor.x, gun.anchor.y + 5)
     refused = check_move(dug_in.rules, dug_in.table, gun, to, run=False)
-    assert not refused.allowed and "impassable" in refused.reason
+    assert not refused.allowed and "dug in in Big wood (wood)" in refused.reason
+
+
+def test_a_gun_dug_in_is_offered_no_move_and_one_on_the_edge_is_dug_in_too() -> None:
+    """The solo probe's 6-pdr, set up in rough ground, was offered an Advance it could not
+    make, its Run refused in the infantry's "No Run" words, and one on the ground's very
+    edge (told at set-up as standing in it) drove out. A gun dug in ("No*") is refused
+    every move, naming the rule; the moves offered it (the AI's and a person's) hold no
+    Advance nor Run, only its other orders; one on the edge is in the ground, as the
+    set-up reads it, and dug in alike; one clear of it moves."""
+    game_ = game(WOOD_OVER_ZONE, GUN)
+    gun = named(game_, "AT Gun")
+    rules, table = game_.rules, game_.table
+    assert dug_in(rules, table, gun) is table.features[0]
+    orders = {a.order for a in order_candidates(game_, gun)}
+    assert orders and not orders & {"Advance", "Run"}, orders
+    gun.translate(0, 11 - max(m.y for m in gun.alive_models))  # its back model on the edge
+    assert dug_in(rules, table, gun) is table.features[0]
+    told = check_move(rules, table, gun, Point(gun.anchor.x, gun.anchor.y + 3), run=False)
+    assert not told.allowed
+    assert "where artillery may be set up but cannot move once set up" in told.reason
+    gun.translate(0, 0.5)  # clear of it
+    assert dug_in(rules, table, gun) is None
+    assert check_move(rules, table, gun, Point(gun.anchor.x, gun.anchor.y + 3), run=False).allowed
 
 
 def test_scenario_tells_the_zone_the_terrain_table_keeps_a_vehicle_out_of(
@@ -209,7 +233,7 @@ def test_impassable_to_names_who_and_a_typo_is_refused_at_its_line(tmp_path: Pat
         parse_scenario(scenario_text(BOCAGE.replace("[vehicles]", "[everyone, walkers]")), "b")
 
 
-TINY = "[[0, 0], [7, 0], [7, 3], [0, 3]]"
+TINY = "[[0, 0], [7, 0], [7, 5], [0, 5]]"  # (a vehicle's whole hull inside: 2" of room)
 
 
 def test_a_crowded_zone_is_told_and_a_roomy_one_keeps_hulls_apart(tmp_path: Path) -> None:

@@ -91,6 +91,26 @@ def test_a_vehicle_is_not_set_up_with_its_hull_off_the_table() -> None:
             assert min(x, y, 72 - x, 48 - y) >= HULL
 
 
+def test_a_vehicles_whole_hull_is_set_up_inside_its_zone() -> None:
+    """The solo probe's carrier was set up with its centre 0.1" inside the zone (y 0-12),
+    its hull reaching 1.4" out of it, where troops may not stand 0.4" out. Set-up by hand
+    now refuses a vehicle's centre nearer the zone's edge than half its hull, naming the
+    hull, with the nearest place that will do; 1.5" in is taken. The automatic set-up keeps
+    every vehicle's hull in its zone."""
+    tank = 8  # the Panzer IV
+    exc = refused({0: [Placement(tank, (56.0, 11.9))]})
+    assert str(exc).startswith("Panzer IV Ausf. H would not stand wholly inside")
+    assert 'its hull reaches 1.5" round its centre' in str(exc)
+    assert exc.nearest is not None and exc.nearest.y <= 12 - HULL
+    game = farm_game({0: [Placement(tank, (56.0, 12 - HULL))]})
+    assert game.units[tank].anchor.y == 12 - HULL
+    farm_game({0: [Placement(1, (40.0, 11.0))]})  # a squad's back rank on the zone's edge
+    for unit in farm_game().units:
+        if unit.vehicle is not None:
+            y = unit.anchor.y
+            assert HULL <= y <= 12 - HULL or 36 + HULL <= y <= 48 - HULL, unit.name
+
+
 @pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
 def test_a_vehicle_fleeing_toward_the_edge_stops_with_its_hull_on_the_table(ruleset: str) -> None:
     """A flight from a threat (a recce vehicle's escape, a FUBAR panic) toward the table's

@@ -335,7 +335,14 @@ class Table:
             segment, polygons[foreign], self._blocker_insets[candidates][foreign]
         ).any()
 
-    def cover_between(self, a: Point, b: Point, *, reach: float = COVER_REACH) -> Cover:
+    def cover_between(
+        self,
+        a: Point,
+        b: Point,
+        *,
+        reach: float = COVER_REACH,
+        astride: frozenset[int] = frozenset(),
+    ) -> Cover:
         """The cover a target at ``b`` has from a shooter at ``a``: "none", "soft" or "hard".
 
         The rule, kept simple: the best cover (hard beats soft beats none) of the features
@@ -343,15 +350,35 @@ class Table:
         through within ``reach`` inches (default 1") of the target. A feature the shooter is
         in but the target is not gives the target nothing (shooting out of a wood). Whether
         the target can be seen at all is :meth:`line_of_sight`'s question.
+
+        A feature of ``astride`` (by index: a wall a vehicle's centre stands on) that the
+        target is in counts only where it stands between the shooter and the target: the
+        line of fire runs at least as far through it within ``reach`` before reaching the
+        target as it would run on through it beyond (the target at or past its middle, as
+        the shooter sees it); with the wall behind it, none.
         """
         memo = self._memo.get("cover_between")  # (_store, inline on a hot path)
         if memo is None or len(memo) >= MEMO_LIMIT:
             memo = self._store("cover_between")
-        key = (a.x, a.y, b.x, b.y, reach)
+        key = (a.x, a.y, b.x, b.y, reach, astride)
         cover: Cover | None = memo.get(key)
         if cover is None:
-            cover = memo[key] = self._cover_between(a, b, reach)
+            cover = memo[key] = self._cover_between(a, b, reach, astride)
         return cover
+
+    def _behind(self, j: int, a: Point, b: Point, reach: float) -> bool:
+        """Does feature ``j``, which holds the target at ``b``, lie more behind the target
+        than before it, along the line of fire from ``a`` (within ``reach`` either way)?"""
+        gap = a.distance_to(b)
+        ux, uy = (b.x - a.x) / gap, (b.y - a.y) / gap
+        polygon = self._polygons[j]
+        ahead = shapely.LineString(
+            [(b.x - ux * min(reach, gap), b.y - uy * min(reach, gap)), (b.x, b.y)]
+        )
+        beyond = shapely.LineString([(b.x, b.y), (b.x + ux * reach, b.y + uy * reach)])
+        before = float(shapely.intersection(polygon, ahead).length)
+        after = float(shapely.intersection(polygon, beyond).length)
+        return before < after - 1e-9
 
     def in_the_open(self, x: float, y: float, *, reach: float = COVER_REACH) -> bool:
         """Is the point (x, y) more than ``reach`` inches from every feature's box? Then
@@ -359,10 +386,16 @@ class Table:
         it, and none is near enough for a line of fire to pass through within ``reach``."""
         return not self._near(Point(x, y), reach)
 
-    def _cover_between(self, a: Point, b: Point, reach: float) -> Cover:
+    def _cover_between(self, a: Point, b: Point, reach: float, astride: frozenset[int]) -> Cover:
         at_b = self._covering(b)
-        chosen = set(at_b)
-        shapes = () if (a.x, a.y) == (b.x, b.y) else self._near(b, reach)  # (Point's ==)
+        same = (a.x, a.y) == (b.x, b.y)  # (Point's ==)
+        behind = (
+            {j for j in at_b if j in astride and self._behind(j, a, b, reach)}
+            if astride and not same
+            else set()
+        )
+        chosen = set(at_b) - behind
+        shapes = () if same else self._near(b, reach)
         if shapes:
             gap = a.distance_to(b)
             t = 1.0 if gap <= reach else reach / gap
@@ -375,7 +408,7 @@ class Table:
                 passed = self._passes_through(Point(nx, ny), b)
             if passed:
                 at_a = set(self._covering(a))
-                chosen.update(j for j in passed if j not in at_a or j in at_b)
+                chosen.update(j for j in passed if (j not in at_a or j in at_b) and j not in behind)
         if not chosen:
             return "none"
         ranks = self._cover_ranks

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -340,11 +340,13 @@ def describe(
     *,
     rally: str = "D6",
     words: HitWords | None = None,
+    fallen: Collection[int] = (),
 ) -> str | None:
     """One line for an event worth telling (None for book-keeping events). ``before``, the
     event logged just before it (if known), tells where a FUBAR panic ran to (its move)
     and whether a barrage's fire for effect is where a miscalculation let the enemy put it;
-    ``words``, what made a to-hit score in the rules' words (:func:`needing`)."""
+    ``words``, what made a to-hit score in the rules' words (:func:`needing`); ``fallen``,
+    the units destroyed before it (a delayed call whose observer is among them says so)."""
     d = event.data
 
     def n(key: str) -> str:
@@ -453,6 +455,8 @@ def describe(
     if kind in ("barrage", "air strike"):
         if d.get("again"):  # delayed last turn, it rolls again as this turn begins
             caller = f"{n('caller')}'s {kind}" if d.get("caller") is not None else f"the {kind}"
+            if d.get("caller") is not None and d["caller"] in fallen:
+                caller += ", called before its observer fell"  # (the call stands: docs/rules)
             return f"    {caller}, delayed last turn, rolls again: {d['roll']} -> {d['effect']}"
         return f"    {kind}: rolled {d['roll']} -> {d['effect']}"
     if kind == "air strike target":
@@ -596,6 +600,12 @@ def account_from(
     ordered: tuple[int, Any] | None = None  # the line of the last order told, and its unit
     assaulting: Any = None  # the unit whose order is an assault, while it is carried out
     chasing: Any = None  # assaulters whose target escaped: their next move is the chase
+    # the units destroyed before the event told: those whose destruction is told before
+    # it, and those destroyed now whose destruction ``events`` does not tell (before them)
+    told_destroyed = {e.data.get("unit") for e in events if e.kind == "destroyed"}
+    fallen: set[Any] = {
+        i for i, u in enumerate(units) if i not in told_destroyed and getattr(u, "destroyed", False)
+    }
     for i, event in enumerate(events):
         if i == told:
             cut = len(lines)
@@ -603,7 +613,9 @@ def account_from(
         if event.kind in TURN_OPENERS and t != turn:
             turn = t
             lines.append(f"Turn {turn}")
-        line = describe(event, units, before, rally=rally, words=words)
+        line = describe(event, units, before, rally=rally, words=words, fallen=fallen)
+        if event.kind == "destroyed":
+            fallen.add(event.data.get("unit"))
         if event.kind in ("order", "draw"):
             run_at = event.data.get("order") == "Run" and event.data.get("target") is not None
             assaulting, chasing = (event.data.get("unit") if run_at else None), None

@@ -34,6 +34,8 @@ from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_order_move,
+    dug_in,
+    dug_in_refusal,
     heading_to,
     terrain_column,
     terrain_refusal,
@@ -380,6 +382,11 @@ class HumanPlayer:
             kinds.setdefault(_menu_name(a), []).append(a)
         mobile = unit.vehicle is None or not unit.immobilised
         closed: dict[str, str] = {}  # an order left off the menu for a reason of its own
+        stuck_in = dug_in(game.rules, game.table, unit)
+        if stuck_in is not None:  # a gun dug in: no move, so no Advance nor Run to offer
+            mobile = False
+            kinds.pop("Advance", None)
+            closed["Advance"] = closed["Run"] = dug_in_refusal(stuck_in, unit)
         if mobile:  # a place may be typed even where no candidate is offered
             kinds.setdefault("Advance", [])
             # (no Run is offered where none is allowed: from where it stands, every Run)

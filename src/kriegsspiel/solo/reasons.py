@@ -174,7 +174,7 @@ def _cannot_hit(
     to hit, which no die can make (pins, say), or its refusal; by working, in order."""
     rules = game.rules
     anchor = unit.anchor if origin is None else origin
-    cover = unit_cover(game.table, anchor, target)
+    cover = unit_cover(game.rules, game.table, anchor, target)
     profile = target_profile(rules, target)
     short = one_crew_left(unit)
     found: dict[str, list[str]] = {}

@@ -27,6 +27,7 @@ from kriegsspiel.rulesets.bolt_action.game.deployment import (
 )
 from kriegsspiel.rulesets.bolt_action.game.record import SIDES, placements_json
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.table_rules import dug_in, dug_in_refusal
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.solo.briefing import ground
 from kriegsspiel.solo.human import HumanPlayer, QuitGame, _typed_place
@@ -243,6 +244,12 @@ class _SideSetUp:
                 "takes the ranks as they stand)"
             )
             said = f"{unit.name} set up at ({at.x:.1f}, {at.y:.1f}), {faces}, {ground(game, at)}."
+            stuck = dug_in(game.rules, game.table, unit)
+            if stuck is not None:  # "No*": may be set up there, then cannot move
+                said += (
+                    f" Mind: {dug_in_refusal(stuck, unit)}, so it will not move all game "
+                    "('back' to set it up elsewhere)."
+                )
         if said:
             self.console.print(said, markup=False)
 

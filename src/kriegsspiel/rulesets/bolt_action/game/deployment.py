@@ -2,7 +2,7 @@
 
 A side's units are shared among its zones in list order, in proportion to each zone's area,
 and spread along the zone from one end to the other, each facing the middle of the table.
-A unit stands where all its models are inside the zone, on ground it may be set up on
+A unit stands where all its models are inside the zone (a vehicle's whole round hull too), on ground it may be set up on
 (:func:`setup_refusal`: the terrain table as a move reads it, a gun dug in where "No*"
 lets it; no one in a building; a vehicle clear of obstacles and of anything that blocks
 sight, and its hull, as on a move, out of the table's edge and of any ground it may never
@@ -39,7 +39,7 @@ from kriegsspiel.core.table import Point, TerrainFeature
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import SHUFFLED
-from kriegsspiel.rulesets.bolt_action.game.spacing import UNIT_GAP, apart, hull
+from kriegsspiel.rulesets.bolt_action.game.spacing import UNIT_GAP, VEHICLE_LENGTH, apart, hull
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     HULL_OFF_TABLE,
     heading_to,
@@ -57,6 +57,8 @@ if TYPE_CHECKING:
 
 STEP = 1.0  # inches between the places tried when a unit's first place will not do
 EDGE = 1e-6  # inches: a model on a zone's very edge is in it
+#: why a vehicle may not be set up where its round hull would reach out of the zone
+HULL_OUT_OF_ZONE = "its hull would reach outside the zone"
 DRAWS = 20  # orders drawn for a shuffled set-up before the list's (which fits) is taken
 
 
@@ -250,7 +252,8 @@ def _misfit(
 ) -> str | None:
     """Why ``unit`` may not be set up with its models at ``models`` (None if it may), the
     models set up being ``placed`` (each with its unit's hull, :func:`spacing.hull`): a
-    vehicle's centre also stays its hull's half-length in from the table's edge and from
+    vehicle's centre also stays its hull's half-length in from the zone's edge (the whole
+    hull in the zone, as every model is), the table's edge and
     any ground it may never enter (:func:`table_rules.hull_clash`, a move's own rule).
     ``roomy``: also if a vehicle's model would stand nearer another unit's model than a
     move keeps them (:func:`spacing.apart`), or a model so near a vehicle."""
@@ -261,6 +264,11 @@ def _misfit(
     width, height = game.table.width, game.table.height
     if reach and any(min(p.x, p.y, width - p.x, height - p.y) < reach - EDGE for p in models):
         return HULL_OFF_TABLE
+    if reach and any(
+        shapely.distance(zone.boundary, shapely.Point(x, y)) < reach - EDGE
+        for x, y in zip(xs, ys, strict=True)
+    ):
+        return HULL_OUT_OF_ZONE
     for p in models:
         for feature in game.table.features_at(p):
             refusal = setup_refusal(game.rules, feature, unit)
@@ -495,8 +503,13 @@ def _refusal(
     """Why ``unit`` may not stand at ``models``, as a player reads it (``why``: the
     automatic set-up's reason, :func:`_misfit`)."""
     one = len(models) == 1  # (a vehicle, or a lone model)
-    if why == "outside the zone":
+    if why in ("outside the zone", HULL_OUT_OF_ZONE):
         ranks = "" if one else ' (its models stand in ranks of five, 1" apart, round the place)'
+        if why == HULL_OUT_OF_ZONE:
+            ranks = (
+                f' (its hull reaches {hull(unit):g}" round its centre: half a '
+                f'{VEHICLE_LENGTH:g}" hull)'
+            )
         extent = zone_extent(game, unit.side)
         return f"{unit.name} would not stand wholly inside {zone.name} ({extent}){ranks}"
     if why.startswith("within"):

@@ -431,7 +431,9 @@ class ShootingGroups(GameState[Action]):
             return (), ()
         tgt_profile = infantry_target(rules, target.quality) if vehicle is None else vehicle.target
         shooter = Point(anchor.x + dx, anchor.y + dy)
-        cover = unit_cover(self.table, shooter, target)  # (a vehicle's too: "Target is in cover")
+        cover = unit_cover(
+            rules, self.table, shooter, target
+        )  # (a vehicle's too: "Target is in cover")
         context = (
             rules,
             tgt_profile,

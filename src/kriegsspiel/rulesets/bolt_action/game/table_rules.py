@@ -375,6 +375,9 @@ def _check_move(
             return MoveCheck(False, HULL_OFF_TABLE)
     if unit.immobilised:
         return MoveCheck(False, "immobilised")
+    stuck = dug_in(rules, table, unit)
+    if stuck is not None:
+        return MoveCheck(False, dug_in_refusal(stuck, unit))
     row = movement_row(rules, unit)
     column = terrain_column(unit)
     # the features the centre's move enters, then any others it ends in, then any others a
@@ -518,6 +521,47 @@ def terrain_refusal(
     if run and cell == "No Run":
         return f"cannot Run through {feature.name} ({feature.category})"
     return None
+
+
+def dug_in(rules: Rules, table: Table, unit: UnitState) -> TerrainFeature | None:
+    """The feature ``unit`` was set up dug in in, where it now cannot move at all (its
+    column of the terrain table reads "No*" there: "may deploy in it at the start of the
+    game and then cannot move", sheets 000, 001; a gun in rough ground), or None.
+
+    It stands in a feature as the set-up reads it (:meth:`Table.indices_at`, the edge
+    included: its centre or any model), the one test of standing in for the set-up, its
+    telling of the ground, a move's end and this: a gun on the feature's very edge is in it
+    and cannot move out (before, a move's start read only the feature's inside, so such a
+    gun drove out of ground it had been told it stood in)."""
+    column = terrain_column(unit)
+    memo = table.memo("dug-in ground")  # the features "No*" to the column, once per table
+    key = (rules, column)
+    ground: frozenset[int] | None = memo.get(key)
+    if ground is None:
+        ground = memo[key] = frozenset(
+            j
+            for j, f in enumerate(table.features)
+            if getattr(terrain_row(rules, f.category), column) == DUG_IN
+        )
+    if not ground or not unit.models:
+        return None
+    coords = unit.coords
+    points = [(unit.anchor.x, unit.anchor.y)]
+    points += [(coords[i], coords[i + 1]) for i in range(0, len(coords), 2)]
+    for x, y in points:
+        for j in table.indices_at(x, y):
+            if j in ground:
+                return table.features[j]
+    return None
+
+
+def dug_in_refusal(feature: TerrainFeature, unit: UnitState) -> str:
+    """Why a unit dug in in ``feature`` (:func:`dug_in`) may not move, as a player reads it."""
+    who = "artillery" if unit.kind == "artillery" else "it"
+    return (
+        f"it stands dug in in {feature.name} ({feature.category}), where {who} may be set up "
+        "but cannot move once set up (terrain table No*)"
+    )
 
 
 def designated_against(feature: TerrainFeature, column: str) -> bool:
@@ -731,8 +775,14 @@ def in_arc(arc: str, heading: float, at: Point, target: Point) -> bool:
     )
 
 
-def unit_cover(table: Table, shooter: Point, target: UnitState) -> str:
+def unit_cover(rules: Rules, table: Table, shooter: Point, target: UnitState) -> str:
     """The cover most of the target's models have from the shooter (ties: the better).
+
+    A vehicle's centre standing on an obstacle (a wall: the terrain table's row) has its
+    cover only where the wall stands between it and the shooter (hull-down behind it), not
+    where the wall is behind it (:meth:`Table.cover_between`'s ``astride``: an
+    assumption, "Ranges and cover" in docs/rules); troops have the cover of whatever they
+    stand in.
 
     Remembered by the shooter's point and the target's live models' places (all the answer
     depends on besides the table, whose store this is): a unit is often shot at from the
@@ -744,10 +794,24 @@ def unit_cover(table: Table, shooter: Point, target: UnitState) -> str:
     if _in_the_open(table, target, coords):
         return "none"
     memo = table.memo("unit cover")
-    key = (shooter.x, shooter.y, coords)
+    key = (shooter.x, shooter.y, coords, target.vehicle is None)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = _unit_cover(table, shooter, target)
+        found = memo[key] = _unit_cover(rules, table, shooter, target)
+    return found
+
+
+def obstacles(rules: Rules, table: Table) -> frozenset[int]:
+    """The indices of the table's obstacles (walls: by the terrain table's row, as a move
+    reads them), worked out once per table and edition."""
+    memo = table.memo("obstacles")
+    found: frozenset[int] | None = memo.get(rules)
+    if found is None:
+        found = memo[rules] = frozenset(
+            j
+            for j, f in enumerate(table.features)
+            if terrain_row(rules, f.category).category == "obstacle"
+        )
     return found
 
 
@@ -764,12 +828,13 @@ def _in_the_open(table: Table, target: UnitState, coords: tuple[float, ...]) -> 
     return found
 
 
-def _unit_cover(table: Table, shooter: Point, target: UnitState) -> str:
+def _unit_cover(rules: Rules, table: Table, shooter: Point, target: UnitState) -> str:
     models = target.alive_models
     step = max(1, len(models) // 3)  # a sample of three models stands for the unit
+    astride = obstacles(rules, table) if target.vehicle is not None else frozenset()
     hard = soft = none = 0
     for m in models[::step]:
-        cover = table.cover_between(shooter, m.point)
+        cover = table.cover_between(shooter, m.point, astride=astride)
         if cover == "hard":
             hard += 1
         elif cover == "soft":
