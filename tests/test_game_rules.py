@@ -110,7 +110,8 @@ def test_a_zone_without_room_or_overlapping_the_enemys_is_refused() -> None:
 
     with pytest.raises(UsageError, match=r"has no room for .* make the zone larger"):
         _with_zones("  - {side: south, polygon: [[0, 0], [1, 0], [1, 0.01], [0, 0.01]]}\n" + NORTH)
-    with pytest.raises(UsageError, match="has no room"):  # a building over all of it
+    # a building over all of it: no list's unit could stand there
+    with pytest.raises(UsageError, match="lies wholly in the building 'block'"):
         _with_zones(
             "  - {side: south, polygon: [[0, 0], [72, 0], [72, 12], [0, 12]]}\n" + NORTH,
             "terrain:\n  - {name: block, category: building, cover: hard,"
@@ -127,7 +128,7 @@ def test_set_up_reads_a_category_as_the_terrain_table_does() -> None:
     from kriegsspiel.errors import UsageError
 
     for category in ("Building", "BUILDING"):
-        with pytest.raises(UsageError, match="has no room"):
+        with pytest.raises(UsageError, match="lies wholly in the building 'block'"):
             _with_zones(
                 "  - {side: south, polygon: [[0, 0], [72, 0], [72, 12], [0, 12]]}\n" + NORTH,
                 f"terrain:\n  - {{name: block, category: {category}, cover: hard,"
