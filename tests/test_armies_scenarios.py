@@ -786,7 +786,7 @@ def test_missing_scenario_field_names_file_and_line(tmp_path: Path) -> None:
     ("category", "hint"),
     [
         ("buildings", "(did you mean 'building'?)"),
-        ("rough-ground", "(did you mean 'rough ground'"),
+        ("rough grund", "(did you mean 'rough ground'"),
         ("hedgerow", "(did you mean 'hedge'?)"),
         ("river", ""),
         ("impassable", ""),
