@@ -526,16 +526,18 @@ def test_an_observers_call_is_told_as_a_call_not_as_fire(kind: str) -> None:
     )
 
 
-def test_an_order_its_test_lost_is_told_as_ordered_not_as_done() -> None:
+def test_an_order_that_takes_a_test_is_told_as_ordered_whether_it_passes_or_not() -> None:
     """Solo probe: "Half-track [B]: Advance to (55.9", 33.2")" then "fail: it goes Down
-    instead" read as if it had moved. An order that passes reads as before."""
+    instead" read as if it had moved; then a passed order read "Advance to" and a failed
+    one "ordered to Advance to": two styles for one event. Both read "ordered to", and the
+    test's line says which; an order that takes no test is told as done."""
     order = Event("order", {"unit": 1, "order": "Advance", "to": [55.9, 33.2], "turn": 1})
-    for result, line in (
-        ("fail", '  Panzer IV [B]: ordered to Advance to (55.9", 33.2")'),
-        ("pass", '  Panzer IV [B]: Advance to (55.9", 33.2")'),
-    ):
+    for result in ("fail", "pass"):
         test = Event("order test", {"unit": 1, "needs": 8, "roll": 10, "result": result, "turn": 1})
-        assert account([order, test], UNITS)[1] == line
+        told = account([order, test], UNITS)
+        assert told[1] == '  Panzer IV [B]: ordered to Advance to (55.9", 33.2")'
+        assert told[2].endswith(f"-> {result}" + (": it goes Down instead" * (result == "fail")))
+    assert account([order], UNITS)[1] == '  Panzer IV [B]: Advance to (55.9", 33.2")'
 
 
 def test_a_multiplied_hit_that_came_to_none_is_not_told_as_a_hit() -> None:

@@ -614,11 +614,10 @@ def account_from(
             ordered = (len(lines), event.data.get("unit"))
         elif (
             event.kind == "order test"
-            and event.data.get("result") != "pass"
             and ordered is not None
             and ordered[1] == event.data.get("unit")
             and ordered[0] < len(lines)
-        ):  # (not done: it was only ordered, the line before the test says)
+        ):  # (ordered, then tested: the test's line says whether it was done)
             lines[ordered[0]] = as_ordered(lines[ordered[0]], _name(units, ordered[1]))
         elif event.kind == "move" and chasing is not None and chasing == event.data.get("unit"):
             line = now_facing(chase_line(units, event.data), event.data)
@@ -641,8 +640,9 @@ def account_from(
 
 
 def as_ordered(line: str, name: str) -> str:
-    """An order's line as what was ordered, for an order its test then lost ("1st
-    Section [A]: ordered to Advance to (55.9", 33.2")"): it was not carried out."""
+    """An order's line as what was ordered, for an order that then takes its test ("1st
+    Section [A]: ordered to Advance to (55.9", 33.2")"), passed or lost alike: the test's
+    line says whether it was carried out."""
     return line.replace(f"{name}: ", f"{name}: ordered to ", 1)
 
 
