@@ -40,3 +40,34 @@ def test_look_gives_a_mortars_least_range_and_he_and_an_officers_rank_as_the_cha
     hq = card(game, "Platoon HQ").splitlines()
     assert hq[2] == 'Second Lieutenant: +1 to order tests and morale within 6"'
     assert "Lieutenant" not in card(game, "1st Section")
+
+
+def test_an_ambush_asked_again_after_a_shot_does_not_say_the_mover_moved_again() -> None:
+    """Solo probe: after an ambusher's shot killed men, the next ambusher's prompt said
+    "1st Grenadier Squad has moved to (11.0, 36.4)" (it said (10.7, 36.5) first): its
+    centre had shifted with its casualties, and it read as a second move."""
+    from test_game_bolt_action import place, small_game
+
+    from kriegsspiel.rulesets.bolt_action.game.actions import Action
+    from kriegsspiel.solo.human import HumanPlayer
+
+    game = small_game("bolt-action-1", ["1st Section"], ["MG 42 MMG Team", "2nd Grenadier Squad"])
+    section, mg, squad = game.units
+    place(section, 36.0, 10.0, 0.0)
+    place(mg, 30.0, 30.0, 180.0)
+    place(squad, 42.0, 30.0, 180.0)
+    mg.retained = squad.retained = "Ambush"
+    game.turn_dice = (section.uid,)
+    game.apply_action(Action("draw", side=0))
+    to = (section.anchor.x, section.anchor.y + 5.0)
+    game.apply_action(Action("order", unit=section.uid, order="Advance", to=to))
+    console = Console(file=io.StringIO(), width=250)
+    player = HumanPlayer(console, lambda prompt: "1")  # (its first ambusher fires each time)
+    told: list[str] = []
+    while game.pending is not None and game.pending.kind == "ambush":
+        before = len(console.file.getvalue())  # type: ignore[attr-defined]
+        game.apply_action(player.choose(game))
+        told.append(console.file.getvalue()[before:].splitlines()[0])  # type: ignore[attr-defined]
+    assert len(told) == 2, told
+    assert told[0].startswith(f"1st Section has moved to ({to[0]:.1f}, {to[1]:.1f}).")
+    assert told[1] == "Your other units on Ambush may still fire at 1st Section."

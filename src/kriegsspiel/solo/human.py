@@ -155,6 +155,8 @@ class HumanPlayer:
         self._order_name: str | None = None  # the order picked for it (as the menu names it)
         self._shown: list[UnitState] | None = None  # the last numbered table of units shown
         self._keep = KeepQuestion(console, self._line)  # the dice kept at a turn's end
+        # the move whose ambush was last announced: (the mover, its move's place in the record)
+        self._ambush_told: tuple[int, int] | None = None
 
     # ------------------------------------------------------------------ the protocol
     def choose(self, state: BoltActionGame) -> Action:
@@ -636,6 +638,19 @@ class HumanPlayer:
         )
         return replace(move, target=target)
 
+    def _ambush_news(self, game: BoltActionGame, mover: UnitState) -> str:
+        """The line that offers an ambush at ``mover``: where it has moved to; asked again
+        after an ambusher's shot at the same move, only that the rest may still fire (its
+        centre may have shifted as its men fell, but it has not moved again)."""
+        told = (mover.uid, _last_move(game, mover))
+        if told == self._ambush_told:
+            return f"Your other units on Ambush may still fire at {mover.name}."
+        self._ambush_told = told
+        return (
+            f"{mover.name} has moved to ({mover.anchor.x:.1f}, {mover.anchor.y:.1f}). "
+            "Your units on Ambush may fire at it now."
+        )
+
     def _confirm(self, question: str) -> bool:
         """Yes or no to a question (no: the choice before is asked again)."""
         self.console.print(escape(question))
@@ -658,10 +673,7 @@ class HumanPlayer:
             options = [(game.units[a.target].name, a) for a in choices]  # type: ignore[index]
         elif p.kind == "ambush":
             mover = game.units[p.target]
-            self.console.print(
-                f"{escape(mover.name)} has moved to ({mover.anchor.x:.1f}, "
-                f"{mover.anchor.y:.1f}). Your units on Ambush may fire at it now."
-            )
+            self.console.print(escape(self._ambush_news(game, mover)))
             options = [
                 (
                     (
@@ -691,6 +703,15 @@ class HumanPlayer:
                 return self._pick("Choice", options, back=False)
             except _Back:  # (nothing before this to step back to)
                 continue
+
+
+def _last_move(game: BoltActionGame, unit: UnitState) -> int:
+    """Where in the record ``unit``'s last move is (-1: it has not moved)."""
+    for i in range(len(game.events) - 1, -1, -1):
+        event = game.events[i]
+        if event.kind == "move" and event.data.get("unit") == unit.uid:
+            return i
+    return -1
 
 
 def _matching(word: str, options: Sequence[tuple[str, T]]) -> list[T]:
