@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from rich.console import Console
 
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
@@ -71,3 +72,40 @@ def test_an_ambush_asked_again_after_a_shot_does_not_say_the_mover_moved_again()
     assert len(told) == 2, told
     assert told[0].startswith(f"1st Section has moved to ({to[0]:.1f}, {to[1]:.1f}).")
     assert told[1] == "Your other units on Ambush may still fire at 1st Section."
+
+
+def test_a_spent_barrage_is_said_in_the_menu_and_at_fire() -> None:
+    """Solo probe: once the observer's one barrage was called, its menu silently dropped
+    "Call barrage", and its Fire never said the barrage was gone."""
+    from kriegsspiel.rulesets.bolt_action.game.actions import Action
+    from kriegsspiel.solo.human import HumanPlayer, QuitGame
+
+    game = bolt_action()
+    observer = unit_named(game, "Forward Observer")
+    game.apply_action(Action("draw", side=0))
+    call = next(a for a in game.legal_actions() if a.unit == observer.uid and a.choice)
+    game.apply_action(call)
+    assert observer.support_used
+    while game.current_player() != 0 or not any(
+        a.unit == observer.uid for a in game.legal_actions()
+    ):  # (on to the next turn, in which it may be ordered again)
+        game.apply_action(game.legal_actions()[0])
+    console = Console(file=io.StringIO(), width=250)
+    menu = str(game.eligible(0).index(observer) + 1)
+    typed = iter([menu, "call", "fire"])
+    with pytest.raises(QuitGame):
+        HumanPlayer(console, lambda prompt: next(typed, "quit")).choose(game)
+    told = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    spent = "its one barrage a game was called in turn 1"
+    assert f"(Call barrage is not open to it now: {spent}.)" in told
+    assert f"'call': not open to Forward Observer now: {spent};" in told
+    assert "'fire': not open to Forward Observer now: no enemy is in its sight" in told
+    assert f"; {spent}; give a number" in told  # (its rifle has no target either)
+    enemy = min((u for u in game.units if u.side == 1), key=lambda e: game.gap(observer, e))
+    for model in observer.models:  # (within its rifle's reach: Fire is offered)
+        model.x += (enemy.anchor.x - observer.anchor.x) * 0.6
+        model.y += (enemy.anchor.y - observer.anchor.y) * 0.6
+    typed = iter([menu, "fire"])
+    with pytest.raises(QuitGame):
+        HumanPlayer(console, lambda prompt: next(typed, "quit")).choose(game)
+    assert "(Its one barrage a game was called in turn 1.)" in console.file.getvalue()  # type: ignore[attr-defined]

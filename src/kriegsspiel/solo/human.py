@@ -58,7 +58,12 @@ from kriegsspiel.solo.briefing import (
     units_table,
 )
 from kriegsspiel.solo.keep import KeepQuestion, keep_hint
-from kriegsspiel.solo.reasons import assault_closed, fire_closed, no_shot_reason
+from kriegsspiel.solo.reasons import (
+    assault_closed,
+    fire_closed,
+    no_shot_reason,
+    support_spent,
+)
 
 T = TypeVar("T")
 Ask = Callable[[str], str]  # shows a prompt, returns the line typed (EOFError at the end)
@@ -390,6 +395,9 @@ class HumanPlayer:
                 closed["Run"] = stuck
             elif not unit.no_run:
                 kinds.setdefault("Run", [])
+        spent = support_spent(game, unit)
+        if spent is not None:  # (its call is gone: said where the player looks for it)
+            closed[spent[0]] = spent[1]
         order_names = [k for k in MENU if k in kinds] + sorted(k for k in kinds if k not in MENU)
         while True:
             self.console.print(f"[bold]{escape(unit.name)}[/bold]: which order?")
@@ -427,6 +435,9 @@ class HumanPlayer:
                 ],
             )
         if name == "Fire":
+            spent = support_spent(game, unit)
+            if spent is not None:  # (its Fire is its own weapons' now)
+                self.console.print(f"({escape(spent[1][0].upper() + spent[1][1:])}.)")
             lines = {
                 a: shot_line(game, unit, game.units[a.target], moving=False)  # type: ignore[index]
                 for a in acts
@@ -859,7 +870,7 @@ def _closed(
     """Why the order ``word`` starts is not offered to ``unit`` (None: it names none);
     ``known``: the reasons found for this unit, by order; else a Fire's or an assault's as
     the game finds it (:mod:`kriegsspiel.solo.reasons`), or the usual one."""
-    for name, reason in CLOSED.items():
+    for name, reason in {**CLOSED, **(known or {})}.items():
         if name not in offered and name.lower().startswith(word):
             if known and name in known:
                 return f"not open to {unit.name} now: {known[name]}"
@@ -869,6 +880,8 @@ def _closed(
                 reason = assault_closed(game, unit)
             elif name == "Fire":
                 reason = fire_closed(game, unit, offered)
+                spent = support_spent(game, unit)
+                reason += "" if spent is None else f"; {spent[1]}"
             return f"not open to {unit.name} now: {reason}"
     return None
 
