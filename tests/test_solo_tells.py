@@ -4,6 +4,7 @@ in one style and with the numbers the charts and the dice gave."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -109,3 +110,31 @@ def test_a_spent_barrage_is_said_in_the_menu_and_at_fire() -> None:
     with pytest.raises(QuitGame):
         HumanPlayer(console, lambda prompt: next(typed, "quit")).choose(game)
     assert "(Its one barrage a game was called in turn 1.)" in console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_a_meeting_engagements_end_lists_the_units_each_side_lost(tmp_path: Path) -> None:
+    """Solo probe: a meeting engagement ended with "score 0 - 8 (enemy units destroyed);
+    units left 3 v 10" and never said which units were lost (an objectives game lists each
+    objective's holder). It lists each side's units destroyed, adding up to the score."""
+    from kriegsspiel.solo.session import SoloGame
+
+    game = bolt_action()
+    for name in ("Platoon HQ", "PIAT Team"):
+        game.destroy(unit_named(game, name), "shot", by=unit_named(game, "Platoon HQ", 1))
+    assert [u.name for u in game.units if u.destroyed] == ["Platoon HQ", "PIAT Team"]
+    console = Console(file=io.StringIO(), width=250)
+    solo = SoloGame(
+        game,
+        ("human", "tactical"),
+        {"players": ["human", "tactical"]},
+        str(tmp_path / "g.jsonl"),
+        str(tmp_path / "g.svg"),
+        console,
+        lambda prompt: "quit",
+    )
+    solo.finished()
+    end = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "score 0 - 2 (enemy units destroyed)" in end
+    assert (
+        "The units destroyed:\n  side A lost 2: Platoon HQ, PIAT Team\n  side B lost none\n"
+    ) in end

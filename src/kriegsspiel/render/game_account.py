@@ -756,6 +756,20 @@ def set_up_lines(game: Any) -> list[str]:
     return lines
 
 
+def units_lost(game: Any) -> list[str]:
+    """Each side's units destroyed, a line a side, for a game scored by units destroyed
+    ("  side A lost 2: Platoon HQ, PIAT Team"; "  side B lost none"), so the lines add up
+    to its score; [] for a game scored otherwise (:func:`objectives_held` tells those)."""
+    if game.scenario.victory != "units destroyed":
+        return []
+    lines = []
+    for s in (0, 1):
+        lost = [u.name for u in game.units if u.side == s and u.destroyed]
+        names = f"{len(lost)}: {', '.join(lost)}" if lost else "none"
+        lines.append(f"  side {SIDES[s][-1]} lost {names}")
+    return lines
+
+
 def objectives_held(game: Any) -> list[str]:
     """Each objective of an objectives game as it stands: who holds it now (the one side
     with a unit on foot near it, named with its units), contested (both sides), or nobody;
