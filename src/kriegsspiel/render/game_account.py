@@ -402,9 +402,13 @@ def describe(
         )
     if kind == "destroyed":
         return f"    ** {n('unit')} destroyed ({d['why']})"
-    if kind == "rally":  # (the record keeps the pins lost, not the dice: no more than it had)
-        return (
-            f"    rallies: loses {counted(d['pins_lost'], 'pin')} "
+    if kind == "rally":
+        lost = counted(d["pins_lost"], "pin")
+        if isinstance(d.get("roll"), int):  # (format 7 on: the dice as rolled)
+            capped = " (all it has)" if d["roll"] > d["pins_lost"] else ""
+            return f"    rallies: rolls {d['roll']} on {rally}: loses {lost}{capped}"
+        return (  # (an older record keeps the pins lost, not the dice: no more than it had)
+            f"    rallies: loses {lost} "
             f"({rally} pins off, at most all it has)"
         )
     if kind == "close quarters":
