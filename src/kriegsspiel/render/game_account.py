@@ -408,8 +408,7 @@ def describe(
             capped = " (all it has)" if d["roll"] > d["pins_lost"] else ""
             return f"    rallies: rolls {d['roll']} on {rally}: loses {lost}{capped}"
         return (  # (an older record keeps the pins lost, not the dice: no more than it had)
-            f"    rallies: loses {lost} "
-            f"({rally} pins off, at most all it has)"
+            f"    rallies: loses {lost} ({rally} pins off, at most all it has)"
         )
     if kind == "close quarters":
         return close_quarters(d, n("attacker"), n("defender"))
