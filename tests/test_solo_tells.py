@@ -4,6 +4,7 @@ in one style and with the numbers the charts and the dice gave."""
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,51 @@ def test_a_meeting_engagements_end_lists_the_units_each_side_lost(tmp_path: Path
     assert (
         "The units destroyed:\n  side A lost 2: Platoon HQ, PIAT Team\n  side B lost none\n"
     ) in end
+
+
+def run_refusal(game: BoltActionGame, typed: str) -> str:
+    """What the game says to a Run of the Universal Carrier typed at ``typed``."""
+    from kriegsspiel.rulesets.bolt_action.game.actions import Action
+    from kriegsspiel.solo.human import HumanPlayer, QuitGame
+
+    carrier = unit_named(game, "Universal Carrier")
+    game.apply_action(Action("draw", side=0))
+    menu = str(game.eligible(0).index(carrier) + 1)
+    answers = iter([menu, "run", typed])
+    console = Console(file=io.StringIO(), width=400)
+    with pytest.raises(QuitGame):
+        HumanPlayer(console, lambda prompt: next(answers, "quit")).choose(game)
+    return console.file.getvalue()  # type: ignore[attr-defined,no-any-return]
+
+
+def test_a_run_blocked_by_a_building_is_offered_up_to_the_building() -> None:
+    """Solo probe (seed 41): the carrier's full 18" Run straight ahead ends in the Barn,
+    and was dropped, so only the half Run (9") was offered, though a Run of 16.4" straight
+    ahead is allowed. The full move is cut short at the last place before the Barn."""
+    from kriegsspiel.core.table import Point
+    from kriegsspiel.rulesets.bolt_action.game.candidates import destinations
+    from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move
+
+    game = bolt_action(41)
+    carrier = unit_named(game, "Universal Carrier")
+    start = carrier.anchor
+    assert (start.y, carrier.heading) == (6.0, 0.0)
+    full = Point(start.x, start.y + 18.0)
+    assert not check_move(game.rules, game.table, carrier, full, run=True).allowed
+    ahead = [p for p in destinations(game, carrier, run=True) if abs(p.x - start.x) < 0.01]
+    farthest = max(p.y for p in ahead) - start.y
+    assert 16.0 <= farthest < 18.0, ahead
+    assert not check_move(
+        game.rules, game.table, carrier, Point(start.x, start.y + farthest + 0.5), run=True
+    ).allowed  # (within half an inch of the last place allowed)
+    told = " ".join(run_refusal(game, "51,23").split())
+    assert re.search(r"The nearest place that would do[^(]*\(49\.1, 22\.\d\), 16\.\d\" away", told)
+
+
+def test_a_refused_runs_nearest_place_may_be_straight_ahead_of_a_vehicle() -> None:
+    """Solo probe: a Run refused for the turn it needs named a listed place as the nearest
+    that would do, though a nearer one straight ahead was allowed: the search went back
+    only along the line to the place typed, all of which needs the same turn."""
+    told = " ".join(run_refusal(bolt_action(41), "51,20").split())
+    assert "it needs one 90° turn to drive there" in told
+    assert "The nearest place that would do: (49.1, 20.0)" in told, told

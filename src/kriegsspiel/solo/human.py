@@ -586,9 +586,9 @@ class HumanPlayer:
             if formation is not None:
                 told += f" {formation[0].upper()}{formation[1:]}."
             places = list(dict.fromkeys(a.to for a in acts if a.to is not None))
-            on_the_way = _nearest_on_the_way(game, move)
+            on_the_way = [_nearest_on_the_way(game, move), _nearest_ahead(game, move)]
             near = min(
-                [*places, *([] if on_the_way is None else [on_the_way])],
+                [*places, *[p for p in on_the_way if p is not None]],
                 key=lambda p: math.dist(p, to),
                 default=None,
             )
@@ -765,6 +765,25 @@ def _nearest_on_the_way(game: BoltActionGame, move: Action) -> tuple[float, floa
         ):
             return place
     return None
+
+
+def _nearest_ahead(game: BoltActionGame, move: Action) -> tuple[float, float] | None:
+    """For a vehicle, the place nearest ``move``'s destination on the line straight ahead
+    of it (where it drives without a turn) that the game would take the same order to, as
+    :func:`_nearest_on_the_way` finds it back along that line from the point on it nearest
+    the destination; None for troops, a destination not ahead, or none found."""
+    assert move.to is not None
+    unit = game.units[move.unit]
+    if unit.vehicle is None:
+        return None
+    start, rad = unit.anchor, math.radians(unit.heading)
+    ux, uy = math.sin(rad), math.cos(rad)
+    along = (move.to[0] - start.x) * ux + (move.to[1] - start.y) * uy
+    if along < 0.5:
+        return None
+    return _nearest_on_the_way(
+        game, replace(move, to=(start.x + ux * along, start.y + uy * along))
+    )
 
 
 def _shot_after(game: BoltActionGame, unit: UnitState, move: Action, target: int) -> bool:
