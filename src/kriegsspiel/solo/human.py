@@ -781,9 +781,7 @@ def _nearest_ahead(game: BoltActionGame, move: Action) -> tuple[float, float] | 
     along = (move.to[0] - start.x) * ux + (move.to[1] - start.y) * uy
     if along < 0.5:
         return None
-    return _nearest_on_the_way(
-        game, replace(move, to=(start.x + ux * along, start.y + uy * along))
-    )
+    return _nearest_on_the_way(game, replace(move, to=(start.x + ux * along, start.y + uy * along)))
 
 
 def _shot_after(game: BoltActionGame, unit: UnitState, move: Action, target: int) -> bool:

@@ -502,14 +502,14 @@ def _destinations(
                 continue
             if clash is not None:  # (already cut short for the other units)
                 continue
-            short = _last_legal(game, unit, run, x, y)
+            cut = _last_legal(game, unit, run, x, y)
             if (
-                short is not None
-                and all(dist((short.x, short.y), q) >= 0.5 for q in kept)
-                and clear.clash(short) is None
+                cut is not None
+                and all(dist((cut.x, cut.y), q) >= 0.5 for q in kept)
+                and clear.clash(cut) is None
             ):
-                out.append(short)
-                kept.append((short.x, short.y))
+                out.append(cut)
+                kept.append((cut.x, cut.y))
     return out
 
 
