@@ -154,9 +154,10 @@ def test_an_assault_on_a_vehicle_records_what_befell_it() -> None:
 
 PANICS = [  # (army lists, seed): Bolt Action games on hold-the-crossroads with a panic
     ([], 7),
-    # (seed 102: 100's game, played otherwise once a vehicle's hull kept out of buildings on
-    # its way, has no panic now)
-    (["german-grenadier-platoon", "british-rifle-platoon"], 102),
+    # (seed 100 again: 102's game, played otherwise once a blocked move was cut short, not
+    # dropped, has no panic now; 100's, which had lost its panic once a vehicle's hull kept
+    # out of buildings on its way, has one again)
+    (["german-grenadier-platoon", "british-rifle-platoon"], 100),
 ]
 
 
@@ -317,7 +318,8 @@ def test_a_game_opens_with_its_length_and_how_it_is_won_and_ends_naming_the_winn
     the end says once who won (the side and its army), the score and what it counts."""
     from kriegsspiel.render.game_account import opening, result_line
 
-    # (seed 3: seed 1 became a draw, 5 - 5, once a vehicle's hull kept out of buildings
+    # (side A's win since a blocked move was cut short, not dropped: side B's, 2 - 5, before;
+    # seed 3: seed 1 became a draw, 5 - 5, once a vehicle's hull kept out of buildings
     # along its whole way; it had been side B's win, 4 - 6, units left 3 v 5, and 3 - 6,
     # units left 3 v 6, before a vehicle took the hit's pin ahead of its damage results and
     # a shell halved to no hits on a Down unit still pinned it)
@@ -328,11 +330,11 @@ def test_a_game_opens_with_its_length_and_how_it_is_won_and_ends_naming_the_winn
         "6 turns; the side with more enemy units destroyed wins (a side wiped out loses).",
     ]
     assert result_line(game) == (
-        "Result: Side B (US Army Tesla Company) wins; score 2 - 5 (enemy units destroyed); "
-        "units left 4 v 7"
+        "Result: Side A (Schwerefeld Battlegroup) wins; score 5 - 2 (enemy units destroyed); "
+        "units left 7 v 4"
     )
     told = account(game.events, game.units)
-    assert told[-2:] == ["-- end of turn 6: score 2 - 5", "== Game over after turn 6"]
+    assert told[-2:] == ["-- end of turn 6: score 5 - 2", "== Game over after turn 6"]
 
     held = play_game(build_matchup("bolt-action-1", "hold-the-crossroads", []), 7)
     assert opening(held, ("tactical", "tactical"), "house.yaml")[0].endswith(
@@ -346,9 +348,11 @@ def test_a_game_opens_with_its_length_and_how_it_is_won_and_ends_naming_the_winn
     # "score 0 - 3 ...; units left 5 v 7" before the AI weighed Down against its best order;
     # "Side B (Grenadier Platoon, Normandy 1944) wins; score 1 - 3 ...; units left 5 v 6"
     # before a mortar fired at what its spotter sees and a vehicle's hull kept out of
-    # buildings: a draw is said as one, with the objective points it counts)
+    # buildings; "a draw; score 1 - 1 ...; units left 4 v 5" before a blocked move was cut
+    # short, not dropped: the army is named, with the objective points it counts)
     assert result_line(held) == (
-        "Result: a draw; score 1 - 1 (objective points held); units left 4 v 5"
+        "Result: Side B (Grenadier Platoon, Normandy 1944) wins; score 0 - 3 (objective points "
+        "held); units left 3 v 7"
     )
 
 
@@ -526,16 +530,18 @@ def test_an_observers_call_is_told_as_a_call_not_as_fire(kind: str) -> None:
     )
 
 
-def test_an_order_its_test_lost_is_told_as_ordered_not_as_done() -> None:
+def test_an_order_that_takes_a_test_is_told_as_ordered_whether_it_passes_or_not() -> None:
     """Solo probe: "Half-track [B]: Advance to (55.9", 33.2")" then "fail: it goes Down
-    instead" read as if it had moved. An order that passes reads as before."""
+    instead" read as if it had moved; then a passed order read "Advance to" and a failed
+    one "ordered to Advance to": two styles for one event. Both read "ordered to", and the
+    test's line says which; an order that takes no test is told as done."""
     order = Event("order", {"unit": 1, "order": "Advance", "to": [55.9, 33.2], "turn": 1})
-    for result, line in (
-        ("fail", '  Panzer IV [B]: ordered to Advance to (55.9", 33.2")'),
-        ("pass", '  Panzer IV [B]: Advance to (55.9", 33.2")'),
-    ):
+    for result in ("fail", "pass"):
         test = Event("order test", {"unit": 1, "needs": 8, "roll": 10, "result": result, "turn": 1})
-        assert account([order, test], UNITS)[1] == line
+        told = account([order, test], UNITS)
+        assert told[1] == '  Panzer IV [B]: ordered to Advance to (55.9", 33.2")'
+        assert told[2].endswith(f"-> {result}" + (": it goes Down instead" * (result == "fail")))
+    assert account([order], UNITS)[1] == '  Panzer IV [B]: Advance to (55.9", 33.2")'
 
 
 def test_a_multiplied_hit_that_came_to_none_is_not_told_as_a_hit() -> None:

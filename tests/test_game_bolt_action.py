@@ -618,10 +618,11 @@ def test_a_tampered_record_names_its_first_bad_line(field: str, tmp_path: Path) 
     path = tmp_path / "game.jsonl"
     text = played_record("bolt-action-1", "meeting-engagement.yaml", 5, path)
     lines = text.splitlines()
-    number = next(
-        i for i, line in enumerate(lines) if '"event":"shoot"' in line and f'"{field}"' in line
+    rows = read_lines(path).rows
+    number = next(  # (a shot with the field of its own, not only in its weapons' parts)
+        i for i, row in enumerate(rows) if row.get("event") == "shoot" and field in row
     )
-    row = dict(read_lines(path).rows[number])
+    row = dict(rows[number])
     row[field] += 1
     lines[number] = dumps(row)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

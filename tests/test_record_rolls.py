@@ -341,10 +341,10 @@ def test_a_format_1_record_replays_and_is_told_as_such(tmp_path: Path) -> None:
 
 
 def test_the_record_play_writes_holds_the_rolls_and_a_changed_roll_parts(tmp_path: Path) -> None:
-    """The record play writes now is of format 6 and replays with no note; a roll changed
+    """The record play writes now is of format 7 and replays with no note; a roll changed
     in it is a difference in the game, named at its line."""
     text = record_text()
-    assert json.loads(text.split("\n", 1)[0])["format"] == FORMAT == "kriegsspiel-record/6"
+    assert json.loads(text.split("\n", 1)[0])["format"] == FORMAT == "kriegsspiel-record/7"
     path = tmp_path / "new.jsonl"
     path.write_text(text, encoding="utf-8")
     result = record.replay(path)
@@ -460,3 +460,38 @@ def test_a_format_5_record_counted_a_lone_crew_as_a_pin_and_is_compared_so() -> 
         {"per_pin": -1},
     ]
     assert as_written_in(row, 6) == row
+
+
+def test_a_rally_tells_its_dice_and_a_format_6_record_without_them_replays(
+    tmp_path: Path,
+) -> None:
+    """Solo probe: a Rally read "loses 3 pins (D6 pins off, at most all it has)" without
+    the D6 rolled. Format 7 records it (``roll``) and the account tells it ("rolls 5 on D6:
+    loses 3 pins (all it has)"); a record of format 6, written before, still replays, the
+    replay saying once what it lacks, and its rallies are told as before."""
+    rally = {"unit": 0, "pins_lost": 3, "turn": 1}
+    assert (
+        describe(Event("rally", {**rally, "roll": 3}), [])
+        == "    rallies: rolls 3 on D6: loses 3 pins"
+    )
+    assert describe(Event("rally", {**rally, "roll": 5}), []) == (
+        "    rallies: rolls 5 on D6: loses 3 pins (all it has)"
+    )
+    assert describe(Event("rally", rally), []) == (
+        "    rallies: loses 3 pins (D6 pins off, at most all it has)"
+    )
+    text = record_text()
+    rallies = [row for row in map(json.loads, text.splitlines()[1:]) if row["event"] == "rally"]
+    assert rallies and all(row["roll"] >= row["pins_lost"] for row in rallies)
+    old = older_format(text, 6)
+    assert '"event":"rally"' in old and all(
+        "roll" not in row
+        for row in map(json.loads, old.splitlines()[1:])
+        if row["event"] == "rally"
+    )
+    path = tmp_path / "old.jsonl"
+    path.write_text(old, encoding="utf-8")
+    result = record.replay(path)
+    assert result.reproduced and result.finished and result.older_format == 6
+    (note,) = result.notes()
+    assert "'kriegsspiel-record/6'" in note and "a Rally's dice as rolled" in note

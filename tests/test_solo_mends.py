@@ -462,4 +462,4 @@ def test_look_at_a_vehicle_says_its_kind_damage_value_and_traits_and_a_tesla_its
     )  # fmt: skip
     wide = wide_console()
     wide.print(unit_card(k47, unit_named(k47, "M17 Tesla Cannon")))  # type: ignore[arg-type]
-    assert "│ +1  │ Team, Fixed, Tesla (+7 pen vs armour) │" in wide.file.getvalue()  # type: ignore[attr-defined]
+    assert "│ +1  │    │ Team, Fixed, Tesla (+7 pen vs armour) │" in wide.file.getvalue()  # type: ignore[attr-defined]

@@ -110,7 +110,7 @@ def test_a_tank_with_one_turn_cannot_turn_about_so_it_reverses() -> None:
     assert not far.allowed
     assert far.reason == (
         '8.0" is beyond the 4.5" allowed to reverse; '
-        "it needs 2 90-degree turns to drive there (a pivot of 180° (2 turns); 1 allowed on "
+        "it needs two 90° turns to drive there (a pivot of 180° (two turns); one allowed on "
         "an Advance)"
     )
 
@@ -125,7 +125,7 @@ def test_reversing_off_straight_back_takes_a_turn() -> None:
     back = check_move(game.rules, game.table, tank, to, run=False, way="reverse")
     assert back.allowed and back.heading == pytest.approx(330)
     square = check_move(game.rules, game.table, tank, to, run=False, way="reverse", facing=0)
-    assert not square.allowed and "2 90-degree turns to reverse there" in square.reason
+    assert not square.allowed and "two 90° turns to reverse there" in square.reason
 
 
 def test_a_vehicle_may_turn_where_it_stands_within_its_turns() -> None:
@@ -135,7 +135,7 @@ def test_a_vehicle_may_turn_where_it_stands_within_its_turns() -> None:
     here = Point(36, 30)
     assert check_move(game.rules, game.table, tank, here, run=False, facing=90).allowed
     half = check_move(game.rules, game.table, tank, here, run=False, facing=180)
-    assert not half.allowed and "2 90-degree turns" in half.reason
+    assert not half.allowed and "two 90° turns" in half.reason
     assert not check_move(game.rules, game.table, tank, here, run=True, facing=90).allowed
     order(game, Action("order", unit=PANZER, order="Advance", to=(36, 30), facing=90))
     assert tank.heading == 90 and tank.anchor == here and tank.moved == "advance"
@@ -199,7 +199,7 @@ def test_a_recce_vehicle_reverses_at_its_full_advance_rate() -> None:
             "number of degrees",
         ),
         (Action("order", unit=PANZER, order="Advance", to=(36, 10), choice="reverse"), "a move"),
-        (Action("order", unit=PANZER, order="Advance", to=(36, 10), facing=180), "2 90-degree"),
+        (Action("order", unit=PANZER, order="Advance", to=(36, 10), facing=180), "two 90° turns"),
     ],
 )
 def test_a_facing_or_reverse_that_cannot_be_is_refused_and_changes_nothing(
@@ -357,7 +357,7 @@ def test_a_turn_where_it_stands_may_name_its_place_as_the_observation_gives_it()
     assert tank.heading == 90
     half = check_move(game.rules, game.table, tank, tank.anchor, run=False, facing=270.0)
     assert half.reason == (
-        "it needs 2 90-degree turns to turn so (a pivot of 180° (2 turns); 1 allowed on an Advance)"
+        "it needs two 90° turns to turn so (a pivot of 180° (two turns); one allowed on an Advance)"
     )
     back = check_move(game.rules, game.table, tank, Point(37.0, 20), run=False, way="reverse")
     assert back.allowed and back.reverse  # a reverse straight back from a heading of 90
@@ -400,16 +400,16 @@ def test_a_vehicle_is_offered_a_turn_to_face_the_threat_beyond_harmless_troops()
 
 def test_a_refusal_for_its_turns_names_the_pivots() -> None:
     """A solo probe's Panzer IV at (68, 15) facing 0° was refused a move to (62.5, 22)
-    facing 330° for "2 90-degree turns", and the pivots were only some 38° and 8°: each
+    facing 330° for "two 90° turns", and the pivots were only some 38° and 8°: each
     pivot of up to 90° is a turn, and the refusal now names them."""
     game = new_game("konflikt47", PANZER)
     tank = game.units[PANZER]
     place(tank, 68, 15, heading=0)
     two = check_move(game.rules, game.table, tank, Point(62.5, 22), run=False, facing=330)
     assert two.reason == (
-        "it needs 2 90-degree turns to drive there (two pivots: 38°, then 8°; 1 allowed on "
-        "an Advance); it needs 4 90-degree turns to reverse there (two pivots: 142° (2 "
-        "turns), then 172° (2 turns); 1 allowed on an Advance)"
+        "it needs two 90° turns to drive there (two pivots: 38°, then 8°; one allowed on "
+        "an Advance); it needs four 90° turns to reverse there (two pivots: 142° (two "
+        "turns), then 172° (two turns); one allowed on an Advance)"
     )
     assert check_move(game.rules, game.table, tank, Point(62.5, 22), run=False).allowed
 
@@ -466,3 +466,19 @@ def test_look_at_a_vehicle_says_where_each_weapon_is_mounted() -> None:
     mmg = next(r for r in rows if "│ Medium machine gun (MMG) " in r)
     assert "│ 2       │ turret, hull (front arc) │" in mmg
     assert sum("mounted" in r for r in rows) == 1  # (the squad's card has no such column)
+
+
+def test_a_refusal_for_its_turns_says_small_numbers_in_words() -> None:
+    """Solo probe: "it needs 1 90-degree turn" read oddly; it reads "one 90° turn", and
+    a Run that allows no turn says "none allowed"."""
+    from kriegsspiel.core.names import counted_in_words
+
+    assert counted_in_words(1, "90° turn") == "one 90° turn"
+    assert counted_in_words(0, "pin") == "no pins" and counted_in_words(12, "pin") == "12 pins"
+    game = new_game("bolt-action-1", CARRIER)
+    carrier = game.units[CARRIER]
+    place(carrier, 36, 20, heading=0)
+    run = check_move(game.rules, game.table, carrier, Point(46, 20), run=True)
+    assert run.reason.startswith(
+        "it needs one 90° turn to drive there (a pivot of 90°; none allowed on a Run);"
+    ), run.reason

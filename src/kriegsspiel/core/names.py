@@ -26,6 +26,21 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def in_words(number: int) -> str:
+    """A small count as said in a sentence: "one", "two" (up to ten; "no" for none), a
+    larger one in figures: "12"."""
+    return _WORDS[number] if 0 <= number < len(_WORDS) else str(number)
+
+
+def counted_in_words(number: int, noun: str) -> str:
+    """A small count and its noun, as said in a sentence: "one 90° turn", "two 90° turns",
+    "no 90° turns", "12 90° turns" (``noun`` singular)."""
+    return f"{in_words(number)} {noun}" + ("" if number == 1 else "s")
+
+
 def facing_text(degrees: float) -> str:
     """A vehicle's heading as the tables print it: "facing 90°" (0° along +y, 90° along
     +x), to the whole degree: "facing 1°", not "facing 1 degrees"; 359.6 is "facing 0°"."""

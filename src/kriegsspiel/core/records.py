@@ -18,7 +18,8 @@ from kriegsspiel.errors import DataFileError
 #: every format a record may be of, oldest first: 1 before the rolls and the weapons
 #: fired were recorded, 2 before an assault on a vehicle's dice were, 3 before a gravity
 #: pulse's bar on a Run was, 4 before what each weapon's shots needed to hit was, 5 before
-#: a team weapon's lone crew had a to-hit modifier of its own (counted as a pin). Records
+#: a team weapon's lone crew had a to-hit modifier of its own (counted as a pin), 6 before
+#: a Rally's dice were (only the pins it lost). Records
 #: of them all are read and replayed (compared without what later formats added); this
 #: version writes the last.
 FORMATS = (
@@ -28,6 +29,7 @@ FORMATS = (
     "kriegsspiel-record/4",
     "kriegsspiel-record/5",
     "kriegsspiel-record/6",
+    "kriegsspiel-record/7",
 )
 FORMAT = FORMATS[-1]
 

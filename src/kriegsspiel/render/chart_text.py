@@ -24,10 +24,10 @@ def print_weapons(rules: Rules, heading: str, console: Console) -> None:
     for weapon in chart.rows:
         table.add_row(
             weapon.name,
-            _range(weapon),
+            range_text(weapon),
             weapon.shots,
             pen_text(weapon),
-            weapon.he or "",
+            he_text(weapon),
             special_text(weapon),
             _FIELDED[weapon.fielded],
         )
@@ -68,10 +68,24 @@ _FIELDED = {
 }
 
 
-def _range(weapon: Weapon) -> str:
-    """Its range as the chart gives it: 24", and 6-18" with a least range."""
-    least = f"{weapon.min_range}-" if weapon.min_range else ""
-    return f'{least}{weapon.range}"'
+def range_text(weapon: Weapon) -> str:
+    """Its range as the chart gives it: 24", and 6-18" with a least range (a unit's card
+    in the solo game says it so too)."""
+    least = f"{weapon.min_range:g}-" if weapon.min_range else ""
+    return f'{least}{weapon.range:g}"'
+
+
+def he_text(weapon: Weapon) -> str:
+    """Its HE dice as the chart gives them: "D6" ("" for none)."""
+    return weapon.he or ""
+
+
+def officer_text(rules: Rules, rank: str) -> str:
+    """An officer's rank and what he gives, by the officers table: "Second Lieutenant: +1
+    to order tests and morale within 6\"" (his own unit's too)."""
+    named = rules.officer_rank(rank)
+    bonus, reach = rules.officer_bonus(named), rules.officer_range(named)
+    return f'{named}: +{bonus} to order tests and morale within {reach:g}"'
 
 
 def pen_text(weapon: Weapon) -> str:

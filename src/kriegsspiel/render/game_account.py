@@ -404,10 +404,13 @@ def describe(
         )
     if kind == "destroyed":
         return f"    ** {n('unit')} destroyed ({d['why']})"
-    if kind == "rally":  # (the record keeps the pins lost, not the dice: no more than it had)
-        return (
-            f"    rallies: loses {counted(d['pins_lost'], 'pin')} "
-            f"({rally} pins off, at most all it has)"
+    if kind == "rally":
+        lost = counted(d["pins_lost"], "pin")
+        if isinstance(d.get("roll"), int):  # (format 7 on: the dice as rolled)
+            capped = " (all it has)" if d["roll"] > d["pins_lost"] else ""
+            return f"    rallies: rolls {d['roll']} on {rally}: loses {lost}{capped}"
+        return (  # (an older record keeps the pins lost, not the dice: no more than it had)
+            f"    rallies: loses {lost} ({rally} pins off, at most all it has)"
         )
     if kind == "close quarters":
         return close_quarters(d, n("attacker"), n("defender"))
@@ -626,11 +629,10 @@ def account_from(
             ordered = (len(lines), event.data.get("unit"))
         elif (
             event.kind == "order test"
-            and event.data.get("result") != "pass"
             and ordered is not None
             and ordered[1] == event.data.get("unit")
             and ordered[0] < len(lines)
-        ):  # (not done: it was only ordered, the line before the test says)
+        ):  # (ordered, then tested: the test's line says whether it was done)
             lines[ordered[0]] = as_ordered(lines[ordered[0]], _name(units, ordered[1]))
         elif event.kind == "move" and chasing is not None and chasing == event.data.get("unit"):
             line = now_facing(chase_line(units, event.data), event.data)
@@ -653,8 +655,9 @@ def account_from(
 
 
 def as_ordered(line: str, name: str) -> str:
-    """An order's line as what was ordered, for an order its test then lost ("1st
-    Section [A]: ordered to Advance to (55.9", 33.2")"): it was not carried out."""
+    """An order's line as what was ordered, for an order that then takes its test ("1st
+    Section [A]: ordered to Advance to (55.9", 33.2")"), passed or lost alike: the test's
+    line says whether it was carried out."""
     return line.replace(f"{name}: ", f"{name}: ordered to ", 1)
 
 
@@ -765,6 +768,20 @@ def set_up_lines(game: Any) -> list[str]:
             lines.append(f"  {name} at {_at((at.x, at.y))}, facing {facing:.0f}°{offered}")
         if left:
             lines.append(f"  ({counted(left, 'unit')} not set up yet: at the places offered)")
+    return lines
+
+
+def units_lost(game: Any) -> list[str]:
+    """Each side's units destroyed, a line a side, for a game scored by units destroyed
+    ("  side A lost 2: Platoon HQ, PIAT Team"; "  side B lost none"), so the lines add up
+    to its score; [] for a game scored otherwise (:func:`objectives_held` tells those)."""
+    if game.scenario.victory != "units destroyed":
+        return []
+    lines = []
+    for s in (0, 1):
+        lost = [u.name for u in game.units if u.side == s and u.destroyed]
+        names = f"{len(lost)}: {', '.join(lost)}" if lost else "none"
+        lines.append(f"  side {SIDES[s][-1]} lost {names}")
     return lines
 
 

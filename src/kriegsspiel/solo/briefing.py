@@ -24,7 +24,13 @@ from kriegsspiel.core.names import facing_text
 from kriegsspiel.core.per_cent import per_cent
 from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point
-from kriegsspiel.render.chart_text import pen_text, special_text
+from kriegsspiel.render.chart_text import (
+    he_text,
+    officer_text,
+    pen_text,
+    range_text,
+    special_text,
+)
 from kriegsspiel.render.roster_text import vehicle_traits
 from kriegsspiel.rulesets.bolt_action.attack import expected_troops, futile, knock_out_chance
 from kriegsspiel.rulesets.bolt_action.edition import Rules
@@ -384,9 +390,9 @@ def assault_line(game: BoltActionGame, unit: UnitState, target: UnitState, mode:
 def unit_card(game: BoltActionGame, unit: UnitState) -> Group:
     """What a unit can do, as its card would say: who it is and how it stands, a line
     each (so a narrow terminal wraps neither mid-phrase); a vehicle's kind, damage value
-    and traits; its live models' weapons by the chart (range, shots, penetration, special
-    rules, in the chart's words: :mod:`~kriegsspiel.render.chart_text`) and how many
-    carry each."""
+    and traits; an officer's rank and what he gives; its live models' weapons by the chart
+    (range, shots, penetration, HE, special rules, in the chart's words:
+    :mod:`~kriegsspiel.render.chart_text`) and how many carry each."""
     rules = game.rules
     carried: dict[str, int] = {}
     for model in unit.alive_models:
@@ -400,9 +406,12 @@ def unit_card(game: BoltActionGame, unit: UnitState) -> Group:
     ]
     if unit.vehicle is not None:
         lines.append(vehicle_line(unit.vehicle))
+    rank = unit.officer_rank()
+    if rank is not None:
+        lines.append(officer_text(rules, rank))
     table = RichTable(title_justify="left")
     mounted = [] if unit.vehicle is None else ["mounted"]  # (a vehicle's card: where each is)
-    for name in ("weapon", "carried", *mounted, "range", "shots", "pen", "special"):
+    for name in ("weapon", "carried", *mounted, "range", "shots", "pen", "HE", "special"):
         table.add_column(name)
     for name, count in carried.items():
         weapon = rules.weapon(name)
@@ -410,9 +419,10 @@ def unit_card(game: BoltActionGame, unit: UnitState) -> Group:
             weapon.name,
             str(count),
             *([] if unit.vehicle is None else [unit.vehicle.mounts(name)]),
-            f'{weapon.range:g}"',
+            range_text(weapon),
             weapon.shots,
             pen_text(weapon),
+            he_text(weapon),
             special_text(weapon),
         )
     return Group(*(Text(line) for line in lines), table)

@@ -60,7 +60,12 @@ from kriegsspiel.solo.briefing import (
     units_table,
 )
 from kriegsspiel.solo.keep import KeepQuestion, keep_hint
-from kriegsspiel.solo.reasons import assault_closed, fire_closed, no_shot_reason
+from kriegsspiel.solo.reasons import (
+    assault_closed,
+    fire_closed,
+    no_shot_reason,
+    support_spent,
+)
 
 T = TypeVar("T")
 Ask = Callable[[str], str]  # shows a prompt, returns the line typed (EOFError at the end)
@@ -157,6 +162,8 @@ class HumanPlayer:
         self._order_name: str | None = None  # the order picked for it (as the menu names it)
         self._shown: list[UnitState] | None = None  # the last numbered table of units shown
         self._keep = KeepQuestion(console, self._line)  # the dice kept at a turn's end
+        # the move whose ambush was last announced: (the mover, its move's place in the record)
+        self._ambush_told: tuple[int, int] | None = None
 
     # ------------------------------------------------------------------ the protocol
     def choose(self, state: BoltActionGame) -> Action:
@@ -395,6 +402,9 @@ class HumanPlayer:
                 closed["Run"] = stuck
             elif not unit.no_run:
                 kinds.setdefault("Run", [])
+        spent = support_spent(game, unit)
+        if spent is not None:  # (its call is gone: said where the player looks for it)
+            closed[spent[0]] = spent[1]
         order_names = [k for k in MENU if k in kinds] + sorted(k for k in kinds if k not in MENU)
         while True:
             self.console.print(f"[bold]{escape(unit.name)}[/bold]: which order?")
@@ -432,6 +442,9 @@ class HumanPlayer:
                 ],
             )
         if name == "Fire":
+            spent = support_spent(game, unit)
+            if spent is not None:  # (its Fire is its own weapons' now)
+                self.console.print(f"({escape(spent[1][0].upper() + spent[1][1:])}.)")
             lines = {
                 a: shot_line(game, unit, game.units[a.target], moving=False)  # type: ignore[index]
                 for a in acts
@@ -580,9 +593,9 @@ class HumanPlayer:
             if formation is not None:
                 told += f" {formation[0].upper()}{formation[1:]}."
             places = list(dict.fromkeys(a.to for a in acts if a.to is not None))
-            on_the_way = _nearest_on_the_way(game, move)
+            on_the_way = [_nearest_on_the_way(game, move), _nearest_ahead(game, move)]
             near = min(
-                [*places, *([] if on_the_way is None else [on_the_way])],
+                [*places, *[p for p in on_the_way if p is not None]],
                 key=lambda p: math.dist(p, to),
                 default=None,
             )
@@ -643,6 +656,19 @@ class HumanPlayer:
         )
         return replace(move, target=target)
 
+    def _ambush_news(self, game: BoltActionGame, mover: UnitState) -> str:
+        """The line that offers an ambush at ``mover``: where it has moved to; asked again
+        after an ambusher's shot at the same move, only that the rest may still fire (its
+        centre may have shifted as its men fell, but it has not moved again)."""
+        told = (mover.uid, _last_move(game, mover))
+        if told == self._ambush_told:
+            return f"Your other units on Ambush may still fire at {mover.name}."
+        self._ambush_told = told
+        return (
+            f"{mover.name} has moved to ({mover.anchor.x:.1f}, {mover.anchor.y:.1f}). "
+            "Your units on Ambush may fire at it now."
+        )
+
     def _confirm(self, question: str) -> bool:
         """Yes or no to a question (no: the choice before is asked again)."""
         self.console.print(escape(question))
@@ -665,10 +691,7 @@ class HumanPlayer:
             options = [(game.units[a.target].name, a) for a in choices]  # type: ignore[index]
         elif p.kind == "ambush":
             mover = game.units[p.target]
-            self.console.print(
-                f"{escape(mover.name)} has moved to ({mover.anchor.x:.1f}, "
-                f"{mover.anchor.y:.1f}). Your units on Ambush may fire at it now."
-            )
+            self.console.print(escape(self._ambush_news(game, mover)))
             options = [
                 (
                     (
@@ -698,6 +721,15 @@ class HumanPlayer:
                 return self._pick("Choice", options, back=False)
             except _Back:  # (nothing before this to step back to)
                 continue
+
+
+def _last_move(game: BoltActionGame, unit: UnitState) -> int:
+    """Where in the record ``unit``'s last move is (-1: it has not moved)."""
+    for i in range(len(game.events) - 1, -1, -1):
+        event = game.events[i]
+        if event.kind == "move" and event.data.get("unit") == unit.uid:
+            return i
+    return -1
 
 
 def _matching(word: str, options: Sequence[tuple[str, T]]) -> list[T]:
@@ -740,6 +772,23 @@ def _nearest_on_the_way(game: BoltActionGame, move: Action) -> tuple[float, floa
         ):
             return place
     return None
+
+
+def _nearest_ahead(game: BoltActionGame, move: Action) -> tuple[float, float] | None:
+    """For a vehicle, the place nearest ``move``'s destination on the line straight ahead
+    of it (where it drives without a turn) that the game would take the same order to, as
+    :func:`_nearest_on_the_way` finds it back along that line from the point on it nearest
+    the destination; None for troops, a destination not ahead, or none found."""
+    assert move.to is not None
+    unit = game.units[move.unit]
+    if unit.vehicle is None:
+        return None
+    start, rad = unit.anchor, math.radians(unit.heading)
+    ux, uy = math.sin(rad), math.cos(rad)
+    along = (move.to[0] - start.x) * ux + (move.to[1] - start.y) * uy
+    if along < 0.5:
+        return None
+    return _nearest_on_the_way(game, replace(move, to=(start.x + ux * along, start.y + uy * along)))
 
 
 def _shot_after(game: BoltActionGame, unit: UnitState, move: Action, target: int) -> bool:
@@ -845,7 +894,7 @@ def _closed(
     """Why the order ``word`` starts is not offered to ``unit`` (None: it names none);
     ``known``: the reasons found for this unit, by order; else a Fire's or an assault's as
     the game finds it (:mod:`kriegsspiel.solo.reasons`), or the usual one."""
-    for name, reason in CLOSED.items():
+    for name, reason in {**CLOSED, **(known or {})}.items():
         if name not in offered and name.lower().startswith(word):
             if known and name in known:
                 return f"not open to {unit.name} now: {known[name]}"
@@ -855,6 +904,8 @@ def _closed(
                 reason = assault_closed(game, unit)
             elif name == "Fire":
                 reason = fire_closed(game, unit, offered)
+                spent = support_spent(game, unit)
+                reason += "" if spent is None else f"; {spent[1]}"
             return f"not open to {unit.name} now: {reason}"
     return None
 

@@ -28,6 +28,7 @@ from kriegsspiel.rulesets.bolt_action.game.shooting_groups import (
     weapon_choice,
 )
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, observer_kind
 from kriegsspiel.rulesets.bolt_action.game.table_rules import heading_to, unit_cover
 from kriegsspiel.rulesets.bolt_action.game.threats import harmless_to
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
@@ -269,6 +270,26 @@ def fire_closed(game: BoltActionGame, unit: UnitState, offered: Sequence[str]) -
             "any enemy it sees, however far"
         )
     return said
+
+
+def support_spent(game: BoltActionGame, unit: UnitState) -> tuple[str, str] | None:
+    """An observer's call already made, as the menu names it and why it is gone: ("Call
+    barrage", "its one barrage a game was called in turn 1"); None for a unit that is no
+    observer, or has its call still to make."""
+    kind = observer_kind(unit)
+    if kind is None or not unit.support_used:
+        return None
+    call = next(k for k, observer in SUPPORT.items() if observer == kind)
+    turn = next(
+        (
+            e.data.get("turn")
+            for e in reversed(game.events)
+            if e.kind == "order" and e.data.get("unit") == unit.uid and e.data.get("choice") == call
+        ),
+        None,
+    )
+    when = f" in turn {turn}" if turn is not None else ""
+    return f"Call {call}", f"its one {call} a game was called{when}"
 
 
 def _listed(names: Sequence[str]) -> str:

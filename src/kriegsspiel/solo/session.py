@@ -23,7 +23,12 @@ from kriegsspiel.core.records import dumps, read_lines, record_text
 from kriegsspiel.core.seeds import chance_stream, side_seed
 from kriegsspiel.errors import UsageError
 from kriegsspiel.outfiles import writing
-from kriegsspiel.render.game_account import account_from, objectives_held, result_line
+from kriegsspiel.render.game_account import (
+    account_from,
+    objectives_held,
+    result_line,
+    units_lost,
+)
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.shooting import hit_words
 from kriegsspiel.sim.matchup import new_player
@@ -179,6 +184,11 @@ class SoloGame:
         if held:
             self.console.print("The objectives at the end:")
             for line in held:
+                self.console.print(line, markup=False)
+        lost = units_lost(self.game)  # (a game of units destroyed: whose, as scored)
+        if lost:
+            self.console.print("The units destroyed:")
+            for line in lost:
                 self.console.print(line, markup=False)
         self.console.print(
             f"Record written to {escape(self.record_path)} (replay with: kriegsspiel replay "

@@ -170,6 +170,7 @@ class Rally(Line):
     event: Literal["rally"]
     unit: int
     pins_lost: int
+    roll: int | None = Field(default=None, ge=0)  # the dice's pins off, as rolled (format 7 on)
 
 
 class Move(Line):
@@ -392,6 +393,7 @@ ADDED_FIELDS: dict[int, dict[str, tuple[str, ...]]] = {
         "air strike": ("caller", "again"),
     },
     3: {"assault vehicle": ("models", "hit_on", "hits", "anti_tank", "damage_rolls")},
+    7: {"rally": ("roll",)},
 }
 
 #: the kinds of event each format added: a record of an older format never has them, and
@@ -408,6 +410,7 @@ ADDED_WHAT: dict[int, str] = {
     4: "a gravity pulse's bar on the next Run",
     5: "what each weapon's shots needed to hit",
     6: "a team weapon's lone crew as a to-hit modifier of its own",
+    7: "a Rally's dice as rolled",
 }
 
 #: the parts of each weapon's line in an attack (``weapons``) that format 5 added: a

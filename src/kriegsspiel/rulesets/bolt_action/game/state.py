@@ -480,9 +480,10 @@ class BoltActionGame(ShootingGroups):
             return
         unit.order = action.order
         if action.order == "Rally":
-            lost = rallied(unit.pins, rally_roll(self.dice, self.rules))
+            roll = rally_roll(self.dice, self.rules)
+            lost = rallied(unit.pins, roll)
             unit.pins -= lost
-            self.log("rally", unit=unit.uid, pins_lost=lost)
+            self.log("rally", unit=unit.uid, pins_lost=lost, roll=roll)
         elif action.order == "Fire" and action.choice in SUPPORT and action.target is not None:
             call(self, unit, self.units[action.target], action.choice)
         elif action.order in ("Fire", "Advance", "Run"):

@@ -12,7 +12,7 @@ import numpy  # noqa: F401
 import shapely
 
 from kriegsspiel.core.datafile import problem_at
-from kriegsspiel.core.names import lookup
+from kriegsspiel.core.names import counted_in_words, in_words, lookup
 from kriegsspiel.core.scenario import Scenario
 from kriegsspiel.core.table import VEHICLE, Point, Table, TerrainFeature
 from kriegsspiel.errors import (
@@ -182,8 +182,8 @@ def turns_needed(rules: Rules, change: float) -> int:
 
 def pivots_text(pivots: list[tuple[float, int]]) -> str:
     """The pivots a vehicle's move needs, each (degrees, its 90-degree turns), as a
-    refusal tells them: "two pivots: 38°, then 8°", "a pivot of 180° (2 turns)"."""
-    each = [f"{round(d)}°" + (f" ({t} turns)" if t > 1 else "") for d, t in pivots]
+    refusal tells them: "two pivots: 38°, then 8°", "a pivot of 180° (two turns)"."""
+    each = [f"{round(d)}°" + (f" ({in_words(t)} turns)" if t > 1 else "") for d, t in pivots]
     if len(each) == 1:
         return f"a pivot of {each[0]}"
     return f"two pivots: {', then '.join(each)}"
@@ -469,8 +469,9 @@ def vehicle_drive(
             what = "reverse there" if back else "drive there" if moving else "turn so"
             pivots = [(d, t) for d, t in ((before, first), (after, last)) if t]
             return (
-                f"it needs {turns} 90-degree turn{'s' * (turns != 1)} to {what} "
-                f"({pivots_text(pivots)}; {limit} allowed on {order})"
+                f"it needs {counted_in_words(turns, '90° turn')} to {what} "
+                f"({pivots_text(pivots)}; {in_words(limit) if limit else 'none'} allowed "
+                f"on {order})"
             )
         if not back:
             return False, end, 1.0, ""
