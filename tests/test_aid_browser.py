@@ -150,11 +150,15 @@ def test_the_players_own_dice_and_a_failed_test(page, served):
 
 def says_why(page, button, why: str) -> None:  # type: ignore[no-untyped-def]
     """``button`` is greyed with ``why`` as its title, and a click on it shows ``why`` where
-    a refused step's reason shows (it sends nothing: the caller checks the game)."""
+    a refused step's reason shows, as a sentence (it sends nothing: the caller checks the
+    game)."""
+    from kriegsspiel.errors import sentence
+
     assert button.is_disabled() and button.get_attribute("title") == why
     button.click(force=True)
     page.wait_for_function(
-        "([text]) => document.querySelector('#error-text')?.textContent === text", arg=[why]
+        "([text]) => document.querySelector('#error-text')?.textContent === text",
+        arg=[sentence(why)],
     )
     page.get_by_test_id("error-close").click()
 

@@ -575,7 +575,7 @@ class HumanPlayer:
         try:
             game.validate(move)
         except IllegalActionError as exc:
-            told = f"Not allowed: {exc}."
+            told = f"Not allowed: {exc}"
             formation = formation_refusal(game, unit, to, run=order == "Run")
             if formation is not None:
                 told += f" {formation[0].upper()}{formation[1:]}."
