@@ -87,10 +87,10 @@ class AidSession:
         if len(self.steps) > 1:
             return None
         if self.steps[0] == self.start:
-            return "nothing to undo: this is the game's start"
+            return "nothing to undo: this is the game's start."
         return (
             f"nothing more to undo: only the last {KEPT_STEPS} steps can be taken back, "
-            "and all of them have been"
+            "and all of them have been."
         )
 
     def new_game(self) -> Tracker:
