@@ -404,7 +404,7 @@ def test_the_state_says_why_undo_draw_and_a_minus_are_greyed_in_their_refusals_w
     state = client.post("/api/draw", json={}).json()
     assert state["in_hand"] is not None
     assert state["bag_draw_refused"] == refused("/api/draw", {})
-    assert state["bag_draw_refused"].endswith("has a die in hand: give it to a unit first")
+    assert state["bag_draw_refused"].endswith("has a die in hand: give it to a unit first.")
 
 
 def _all_down(t: Tracker) -> Tracker:
