@@ -59,11 +59,11 @@ def run(args: list[str], picture: Path) -> dict[str, Any]:
 
 def rate(outcome: dict[str, Any]) -> str:
     """A win rate as the README gives it: "49.5% [42.6%, 56.4%]"."""
-    from kriegsspiel.core.per_cent import per_cent
+    from kriegsspiel.core.per_cent import chance_shown
 
     return (
-        f"{per_cent(outcome['rate'], 1)} [{per_cent(outcome['low'], 1)}, "
-        f"{per_cent(outcome['high'], 1)}]"
+        f"{chance_shown(outcome['rate'])} [{chance_shown(outcome['low'])}, "
+        f"{chance_shown(outcome['high'])}]"
     )
 
 
@@ -80,7 +80,7 @@ def points(change: dict[str, Any]) -> str:
 
 def fared(unit: dict[str, Any]) -> str:
     """How a unit a variant took out or brought in fared: its survival and damage a point."""
-    from kriegsspiel.core.per_cent import per_cent
+    from kriegsspiel.core.per_cent import chance_shown_whole
 
     alive = unit["survival"]
     low, high = unit["damage_per_point_interval"] or (None, None)
@@ -88,8 +88,8 @@ def fared(unit: dict[str, Any]) -> str:
         "" if low is None else f" ({low:.2f}–{high:.2f})"
     )
     return (
-        f"{unit['unit']}: survived {per_cent(alive['rate'])} ({per_cent(alive['low'])}–"
-        f"{per_cent(alive['high'])}), damage a game for each of its points {per_point}"
+        f"{unit['unit']}: survived {chance_shown_whole(alive['rate'])} ({chance_shown_whole(alive['low'])}–"
+        f"{chance_shown_whole(alive['high'])}), damage a game for each of its points {per_point}"
     )
 
 

@@ -538,11 +538,11 @@ def test_undo_past_the_steps_kept_says_so_not_that_this_is_the_start(tmp_path, m
     monkeypatch.setattr(saving, "KEPT_STEPS", 3)
     save = str(tmp_path / "game.jsonl")
     session = AidSession(new_tracker("konflikt47"), save=save)
-    assert session.undo_refused() == "nothing to undo: this is the game's start"
+    assert session.undo_refused() == "nothing to undo: this is the game's start."
     for pins in range(1, 6):
         session.step(lambda t, n=pins: t.set_pins(1, n))
     told = (
-        "nothing more to undo: only the last 3 steps can be taken back, and all of them have been"
+        "nothing more to undo: only the last 3 steps can be taken back, and all of them have been."
     )
     resumed = AidSession.resume(save)  # (so too once the game is resumed)
     for kept in (session, resumed):

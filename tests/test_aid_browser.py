@@ -23,6 +23,7 @@ from kriegsspiel.aid.server import create_app
 from kriegsspiel.aid.session import AidSession
 from kriegsspiel.aid.tracker import AidError
 from kriegsspiel.core.procedure import ScriptedDice
+from kriegsspiel.errors import sentence
 
 CHROMIUM = os.environ.get("KRIEGSSPIEL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = [  # headless on a machine with no screen and a closed network
@@ -150,11 +151,13 @@ def test_the_players_own_dice_and_a_failed_test(page, served):
 
 def says_why(page, button, why: str) -> None:  # type: ignore[no-untyped-def]
     """``button`` is greyed with ``why`` as its title, and a click on it shows ``why`` where
-    a refused step's reason shows (it sends nothing: the caller checks the game)."""
-    assert button.is_disabled() and button.get_attribute("title") == why
+    a refused step's reason shows, as a sentence (it sends nothing: the caller checks the
+    game)."""
+    assert button.is_disabled() and button.get_attribute("title") == sentence(why)
     button.click(force=True)
     page.wait_for_function(
-        "([text]) => document.querySelector('#error-text')?.textContent === text", arg=[why]
+        "([text]) => document.querySelector('#error-text')?.textContent === text",
+        arg=[sentence(why)],
     )
     page.get_by_test_id("error-close").click()
 
@@ -164,13 +167,13 @@ def test_a_refused_step_is_shown_and_changes_nothing(page, served):
     # "+" at full strength is greyed out, with the reason the server would refuse it in
     up = page.get_by_test_id("models-up-1")
     assert up.is_disabled()
-    assert up.get_attribute("title") == "1st Grenadier Squad has 0 to 10 models (got 11)"
+    assert up.get_attribute("title") == "1st Grenadier Squad has 0 to 10 models (got 11)."
     # "−" at no pins, and Undo at the game's start, say why too (a click tells it)
     no_pins = before.pins_refused(1, -1)
     assert no_pins == "1st Grenadier Squad has no pins to take off: pins are 0 to 99 (got -1)"
     says_why(page, page.get_by_test_id("pins-down-1"), no_pins)
-    assert served.session.undo_refused() == "nothing to undo: this is the game's start"
-    says_why(page, page.get_by_test_id("undo"), "nothing to undo: this is the game's start")
+    assert served.session.undo_refused() == "nothing to undo: this is the game's start."
+    says_why(page, page.get_by_test_id("undo"), "nothing to undo: this is the game's start.")
     assert served.session.now is before
     # sent all the same (a page that had not caught up, say), it is refused and shown
     page.evaluate("send('/api/models', { unit: 1, models: 11 })")
@@ -663,7 +666,7 @@ def test_an_empty_range_or_models_left_box_asks_for_it_and_is_not_taken_as_0(pag
     page.get_by_test_id("shot-range").dispatch_event("change")
     page.get_by_test_id("shot-error").wait_for()
     assert page.get_by_test_id("shot-error").inner_text() == (
-        "Range: give the range you measured, in inches (the box is empty)"
+        "Range: give the range you measured, in inches (the box is empty)."
     )
     assert page.get_by_test_id("shot-range").input_value() == ""  # (not 0)
     assert "point blank" not in page.get_by_test_id("shot-answer").inner_text()
@@ -1027,7 +1030,7 @@ def test_an_immobilised_vehicles_run_is_greyed_out_with_the_servers_reason(page,
     before = served.session.now
     says_why(page, run, why)  # (a phone's tap on it tells it too)
     assert served.session.now is before
-    assert page.get_by_test_id("orders-refused-17").inner_text() == f"Run: {why}"
+    assert page.get_by_test_id("orders-refused-17").inner_text() == f"Run: {sentence(why)}"
     assert page.get_by_test_id("give-Advance-17").is_enabled()
     assert page.get_by_test_id("give-Run-11").is_enabled()  # (a squad's Run is not refused)
     # the players roll it themselves: the Run row's outcome is greyed out too
@@ -1035,7 +1038,7 @@ def test_an_immobilised_vehicles_run_is_greyed_out_with_the_servers_reason(page,
     page.wait_for_function(
         "document.querySelector('[data-testid=outcome-Run-17]')?.disabled === true"
     )
-    assert page.get_by_test_id("give-Run-17").get_attribute("title") == why
+    assert page.get_by_test_id("give-Run-17").get_attribute("title") == sentence(why)
     assert page.get_by_test_id("outcome-Fire-17").is_enabled()
 
 
@@ -1065,7 +1068,7 @@ def test_a_unit_that_cannot_fire_or_assault_is_offered_greyed_out_with_why(page,
     assert tank.is_disabled() and tank.get_attribute("title") == str(no_tank_assault.value)
     assert (
         tank.get_attribute("title")
-        == "Panzer IV Ausf. H is a vehicle: only infantry and teams assault"
+        == "Panzer IV Ausf. H is a vehicle: only infantry and teams assault."
     )
     down = _option(page, "assault-attacker", 1)
     assert down.is_disabled() and down.get_attribute("title") == str(no_down_assault.value)
@@ -1099,7 +1102,7 @@ def test_a_side_with_no_die_to_draw_is_greyed_out_with_why(page, served):
         "document.querySelector('[data-testid=drawn-1]')?.title.startsWith('no die of')"
     )
     drawn = page.get_by_test_id("drawn-1")
-    assert drawn.is_disabled() and drawn.get_attribute("title") == why
+    assert drawn.is_disabled() and drawn.get_attribute("title") == sentence(why)
     assert page.get_by_test_id("drawn-0").is_enabled()
 
 
@@ -1110,7 +1113,7 @@ def test_the_target_list_greys_the_firer_with_the_servers_reason(page, served):
     with pytest.raises(AidError) as itself:
         shoot(served.session.now, ShotAsked(1, 1, 10))
     why = str(itself.value)
-    assert why == "1st Grenadier Squad cannot shoot at itself"
+    assert why == "1st Grenadier Squad cannot shoot at itself."
     assert _option(page, "shot-target", 1).is_enabled()
     page.get_by_test_id("shot-firer").select_option("1")
     page.wait_for_function(
@@ -1127,7 +1130,7 @@ def test_the_target_list_greys_the_firer_with_the_servers_reason(page, served):
     page.get_by_test_id("shot-firer").select_option("")
     page.wait_for_function(
         "document.querySelector(\"[data-testid=shot-firer] option[value='11']\")?.title"
-        " === '2nd Rifle Squad cannot shoot at itself'"
+        " === '2nd Rifle Squad cannot shoot at itself.'"
     )
     assert _option(page, "shot-firer", 11).is_disabled()
     assert _option(page, "shot-firer", 1).is_enabled()
@@ -1156,7 +1159,7 @@ def test_pins_plus_is_greyed_at_the_most_a_unit_holds_with_why(browser, no_pins_
     with pytest.raises(AidError) as too_many:
         served.session.now.set_pins(1, 99).set_pins(1, 100)
     why = str(too_many.value)
-    assert why == "1st Grenadier Squad's pins are 0 to 99 (got 100)"
+    assert why == "1st Grenadier Squad's pins are 0 to 99 (got 100)."
     page = browser.new_page()
     try:
         page.goto(served.url)
@@ -1197,7 +1200,7 @@ def test_a_fought_assaults_reason_is_shown_once(page, served):
         ".includes('has fought its assault this turn')",
         timeout=10_000,
     )
-    assert page.get_by_test_id("assault-error").inner_text() == why
+    assert page.get_by_test_id("assault-error").inner_text() == sentence(why)
     assert page.locator("body").inner_text().count(why) == 1
     assert page.get_by_test_id("fought-refused").count() == 0
     assert page.get_by_test_id("fought-apply").count() == 0
@@ -1207,7 +1210,7 @@ def test_a_fought_assaults_reason_is_shown_once(page, served):
     page.get_by_test_id("assault-chances").wait_for()
     refused = served.session.now.assault_refused(1)
     assert refused is not None and "has no Run order this turn" in refused
-    assert page.get_by_test_id("fought-refused").inner_text() == refused
+    assert page.get_by_test_id("fought-refused").inner_text() == sentence(refused)
     assert page.locator("body").inner_text().count(refused) == 1
 
 
@@ -1236,11 +1239,11 @@ def test_on_a_touch_screen_a_tap_says_why_a_choice_is_greyed(browser, served):
             ("pins-down-1", no_pin),
         ]:
             button = page.get_by_test_id(test_id)
-            assert button.is_disabled() and button.get_attribute("title") == why
+            assert button.is_disabled() and button.get_attribute("title") == sentence(why)
             button.tap(force=True)
             page.wait_for_function(
                 "([text]) => document.querySelector('#error-text')?.textContent === text",
-                arg=[why],
+                arg=[sentence(why)],
             )
             assert page.get_by_test_id("error").is_visible()
             assert served.session.now is now

@@ -194,12 +194,12 @@ def test_the_api_answers_a_wrong_path_or_method_with_its_own_error(client):
     missing = client.get("/api/nonexistent")
     assert missing.status_code == 404
     assert missing.json() == {
-        "error": "no /api/nonexistent here: the play aid's requests are listed at /api/docs"
+        "error": "no /api/nonexistent here: the play aid's requests are listed at /api/docs."
     }
     wrong = client.get("/api/draw")
     assert wrong.status_code == 405
     assert wrong.json() == {
-        "error": "GET /api/draw is not taken: /api/draw takes POST (see /api/docs)"
+        "error": "GET /api/draw is not taken: /api/draw takes POST (see /api/docs)."
     }
 
 
@@ -210,7 +210,7 @@ def test_the_api_takes_a_unit_only_by_its_integer_uid_and_a_range_only_as_a_numb
         answer = client.post("/api/odds/shoot", json=body)
         assert answer.status_code == 422
         assert answer.json()["error"] == (
-            f"firer: a unit is named by its uid, an integer (GET /api/state), not {said}"
+            f"firer: a unit is named by its uid, an integer (GET /api/state), not {said}."
         )
     pins = client.post("/api/pins", json={"unit": False, "pins": 1})
     assert pins.status_code == 422 and pins.json()["error"].startswith("unit: a unit is named")
@@ -224,10 +224,10 @@ def test_the_api_takes_a_unit_only_by_its_integer_uid_and_a_range_only_as_a_numb
         )
         assert answer.status_code == 422
         assert answer.json()["error"] == (
-            f"range: not a number ({nan}): give the inches measured, 0 to 1000"
+            f"range: not a number ({nan}): give the inches measured, 0 to 1000."
         )
     far = client.post("/api/odds/shoot", json={"firer": 1, "target": 11, "range": 1001})
-    assert far.json()["error"] == "range: Input should be less than or equal to 1000"
+    assert far.json()["error"] == "range: Input should be less than or equal to 1000."
     assert client.get("/api/state").json() == before
 
 
@@ -262,12 +262,12 @@ def test_the_state_gives_each_refusal_in_the_words_the_step_or_question_is_refus
     )
     assert (
         units[tank]["attack_refused"]
-        == "Panzer IV Ausf. H is a vehicle: only infantry and teams assault"
+        == "Panzer IV Ausf. H is a vehicle: only infantry and teams assault."
     )
     assert units[squad]["more_models_refused"] == refused(
         "/api/models", {"unit": squad, "models": 11}
     )
-    assert units[squad]["more_models_refused"] == "1st Grenadier Squad has 0 to 10 models (got 11)"
+    assert units[squad]["more_models_refused"] == "1st Grenadier Squad has 0 to 10 models (got 11)."
     gun = next(u["uid"] for u in units if u["kind"] == "artillery" and u["side"] == 0)
     assert "is artillery, a gun and its crew, and does not assault" in units[gun]["attack_refused"]
     assert units[gun]["attack_refused"] == refused(
@@ -345,7 +345,7 @@ def test_the_state_gives_a_shot_at_itself_and_a_pin_too_many_as_refused(tmp_path
 
     itself = state(squad)["own_target_refused"]
     assert itself == refused("/api/odds/shoot", {"firer": squad, "target": squad, "range": 6})
-    assert itself == "1st Grenadier Squad cannot shoot at itself"
+    assert itself == "1st Grenadier Squad cannot shoot at itself."
     assert client.post(
         "/api/odds/shoot", json={"firer": squad, "target": foe, "range": 6}
     ).is_success
@@ -356,7 +356,7 @@ def test_the_state_gives_a_shot_at_itself_and_a_pin_too_many_as_refused(tmp_path
     assert not state(squad)["destroyed"]  # (these rules remove no unit for its pins)
     too_many = state(squad)["more_pins_refused"]
     assert too_many == refused("/api/pins", {"unit": squad, "pins": 100})
-    assert too_many == "1st Grenadier Squad's pins are 0 to 99 (got 100)"
+    assert too_many == "1st Grenadier Squad's pins are 0 to 99 (got 100)."
     assert state(squad)["pins"] == 99
 
 
@@ -380,13 +380,13 @@ def test_the_state_says_why_undo_draw_and_a_minus_are_greyed_in_their_refusals_w
 
     state = client.get("/api/state").json()
     assert state["undo_refused"] == refused("/api/undo")
-    assert state["undo_refused"] == "nothing to undo: this is the game's start"
+    assert state["undo_refused"] == "nothing to undo: this is the game's start."
     assert state["bag_draw_refused"] is None
     unit = state["units"][squad]
     assert unit["pins"] == 0
     assert unit["fewer_pins_refused"] == refused("/api/pins", {"unit": squad, "pins": -1})
     assert unit["fewer_pins_refused"] == (
-        "1st Section has no pins to take off: pins are 0 to 99 (got -1)"
+        "1st Section has no pins to take off: pins are 0 to 99 (got -1)."
     )
     # a pin on: "−" may take it off, and Undo take the step back
     state = client.post("/api/pins", json={"unit": squad, "pins": 1}).json()
@@ -397,14 +397,14 @@ def test_the_state_says_why_undo_draw_and_a_minus_are_greyed_in_their_refusals_w
     assert state["phase"] == "turn end"
     assert state["bag_draw_refused"] == refused("/api/draw", {})
     assert state["bag_draw_refused"] == (
-        "cannot draw a die now: every unit has its order: end the turn"
+        "cannot draw a die now: every unit has its order: end the turn."
     )
     # a die in hand: none drawn until it is given
     client.post("/api/undo")
     state = client.post("/api/draw", json={}).json()
     assert state["in_hand"] is not None
     assert state["bag_draw_refused"] == refused("/api/draw", {})
-    assert state["bag_draw_refused"].endswith("has a die in hand: give it to a unit first")
+    assert state["bag_draw_refused"].endswith("has a die in hand: give it to a unit first.")
 
 
 def _all_down(t: Tracker) -> Tracker:

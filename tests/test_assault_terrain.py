@@ -84,7 +84,7 @@ def test_an_assault_across_a_wall_is_refused_as_a_run_across_it_is(ruleset: str)
     with pytest.raises(IllegalActionError) as refused:
         game.apply_action(assault(ours, theirs))
     assert str(refused.value) == (
-        f"{ours.name} cannot assault {theirs.name}: cannot Run through wall (obstacle)"
+        f"{ours.name} cannot assault {theirs.name}: cannot Run through wall (obstacle)."
     )
     assert game.observation() == before and len(game.events) == events
     assert not game.is_legal(assault(ours, theirs))

@@ -442,9 +442,9 @@ def test_a_person_whose_recce_vehicle_is_assaulted_sees_both_choices_as_the_rule
     choice's name is not said twice ("escape: escape:")."""
     from test_solo import answers, quiet_console
 
+    from kriegsspiel.core.per_cent import chance_shown_whole as percent
     from kriegsspiel.core.procedure import exact
     from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault
-    from kriegsspiel.solo.briefing import percent
     from kriegsspiel.solo.human import HumanPlayer
 
     game = new_game("bolt-action-1")

@@ -546,7 +546,7 @@ def test_close_lets_go_of_the_game_and_use_after_it_is_a_clear_error(kind: str) 
         assert isinstance(closed.value, RuntimeError)
         assert str(closed.value) == (
             f"{asked} was asked of a closed environment (close() let go of its game): "
-            "make a new one"
+            "make a new one."
         )
     if isinstance(env, KriegsspielEnv):  # (not the last game's agent, left behind)
         with pytest.raises(AttributeError, match="agent_selection cannot be accessed: the"):

@@ -985,7 +985,7 @@ def test_friendly_fire_at_two_eligible_friends_is_the_opponents_choice() -> None
     assert_illegal(
         game,
         Action("order", unit=second.uid, order="Down"),
-        r"one of 2nd Section \(unit 1\), Vickers MMG Team \(unit 2\)$",
+        r"one of 2nd Section \(unit 1\), Vickers MMG Team \(unit 2\)\.$",
     )
     # a clone waits for the same choice, and makes it on its own
     twin = game.clone()

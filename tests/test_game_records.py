@@ -456,6 +456,6 @@ def test_a_header_naming_the_wrong_ruleset_is_told_at_line_1(tmp_path: Path) -> 
         f"kriegsspiel: error: {wrong}: line 1, field ruleset: 'bolt-action-1' (Bolt Action "
         "1st edition), but the record's two army lists are for Konflikt '47: it should be "
         "'konflikt47' (a record's ruleset is 'konflikt47' or 'bolt-action-1', the edition of "
-        "its lists)"
+        "its lists)."
     )
     assert "--ruleset" not in said.stderr and "army 1" not in said.stderr

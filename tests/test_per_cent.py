@@ -9,7 +9,7 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kriegsspiel.core.per_cent import per_cent
+from kriegsspiel.core.per_cent import chance_shown_whole, per_cent
 
 
 def test_halves_round_up_where_a_float_rounds_them_to_even() -> None:
@@ -41,3 +41,55 @@ def test_a_count_of_games_is_shown_as_decimal_rounding_half_up_shows_it(
     assert per_cent(Fraction(won, games), places) == expected
     if len(repr(won / games)) < 17:  # (a float written short is its decimal exactly)
         assert per_cent(won / games, places) == expected
+
+
+@given(st.integers(min_value=1, max_value=100_000), st.data())
+def test_a_chance_to_the_whole_per_cent_is_never_rounded_to_a_certainty(
+    games: int, data: st.DataObject
+) -> None:
+    """The solo briefing's and the results' short form: "0%" and "100%" only for a chance
+    of exactly 0 or 1, "<1%" and ">99%" short of them; else as :func:`per_cent` rounds."""
+    won = data.draw(st.integers(0, games))
+    chance = Fraction(won, games)
+    for given_as in (chance, won / games):
+        shown = chance_shown_whole(given_as)
+        if won in (0, games):
+            assert shown == ("0%" if won == 0 else "100%")
+        elif chance < Fraction(1, 200):
+            assert shown == "<1%"
+        elif chance >= Fraction(199, 200):
+            assert shown == ">99%"
+        else:
+            assert shown == per_cent(given_as) not in ("0%", "100%")
+
+
+def test_a_results_rate_short_of_certain_is_not_shown_as_certain() -> None:
+    """Probe: 999 wins of 1000 games read "100% (99%-100%)" in the results' short form and
+    "99.9% [...]" in the long one, whose bounds were rounded with no care for certainty;
+    both now show a rate as the odds show a chance."""
+    from kriegsspiel.render.evaluation_text import _pct, short_rate
+
+    rate = {"rate": 0.999, "low": 0.9944, "high": 0.99995}
+    assert short_rate(rate) == ">99% (99%–>99%)"
+    assert _pct(rate) == "99.9% [99.4%, 99.995%]"
+    assert short_rate({"rate": 1.0, "low": 0.99, "high": 1.0}) == "100% (99%–100%)"
+
+
+def test_every_chance_shown_in_the_code_is_shown_one_of_the_two_ways() -> None:
+    """No chance is formatted by hand (f"{p:.0%}", "p * 100", per_cent() itself) outside
+    kriegsspiel.core.per_cent: each is chance_shown's or chance_shown_whole's."""
+    import re
+    from pathlib import Path
+
+    import kriegsspiel
+
+    root = Path(kriegsspiel.__file__).parent
+    by_hand = re.compile(r":\.\d+%\}|[^_]per_cent\(|\bpercent\(")
+    found = [
+        f"{path.relative_to(root)}:{n}: {line.strip()}"
+        for path in sorted(root.rglob("*.py"))
+        if path.name != "per_cent.py"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if by_hand.search(line)
+    ]
+    assert found == []

@@ -375,7 +375,7 @@ def test_a_summary_that_contradicts_its_numbers_is_refused_with_the_right_words(
         f"kriegsspiel: error: house.yaml: line {line}, field orders.rows.4.summary: the "
         "summary says 'lose D6 pin' where its pins_lost is D3 (a player would be shown one "
         "rule and the game play another): write 'No move or fire but lose D3 pin markers', "
-        "or make its pins_lost D6\n"
+        "or make its pins_lost D6.\n"
     )
     with pytest.raises(DataFileError, match=re.escape("field orders.rows.4.summary")):
         rules_for("bolt-action-1", "house.yaml", path.read_text())

@@ -138,7 +138,7 @@ def test_a_place_outside_the_zone_in_a_building_or_too_near_a_model_is_refused()
     assert "would not stand wholly inside the deployment zone of side A (" in str(outside)
     assert 'x 0–72", y 0–12"' in str(outside) and "ranks of five" in str(outside)
     inside = refused({0: [Placement(0, (33.0, 5.0))]})
-    assert str(inside) == "Platoon HQ: Farmhouse is a building (no unit sets up in one)"
+    assert str(inside) == "Platoon HQ: Farmhouse is a building (no unit sets up in one)."
     near = refused({0: [Placement(0, (20.0, 6.0)), Placement(1, (20.5, 6.5))]})
     assert 'within 1" of a unit already set up (Platoon HQ' in str(near)
     for exc, placed in ((outside, []), (inside, []), (near, [Placement(0, (20.0, 6.0))])):

@@ -1211,7 +1211,7 @@ def test_an_export_tells_games_of_an_edited_scenario_apart(tmp_path: Path) -> No
         keys = sorted(r["matchup"][:8] for r in rows)  # (the two scenarios' matchups)
         assert store.export(io.StringIO(), "csv", keys[0]) == 1
         with pytest.raises(UsageError, match=rf"no stored matchup has an id starting 'nomatch'; "
-                           rf"the ids in .*r\.sqlite are {keys[0]}, {keys[1]}$"):  # fmt: skip
+                           rf"the ids in .*r\.sqlite are {keys[0]}, {keys[1]}\.$"):  # fmt: skip
             store.export(io.StringIO(), "csv", "nomatch")
         with pytest.raises(UsageError, match=r"by its id as text .* not int 3"):
             store.export(io.StringIO(), "csv", 3)  # type: ignore[arg-type]

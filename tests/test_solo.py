@@ -833,9 +833,9 @@ def test_the_die_drawn_is_in_the_players_hand_not_counted_in_the_bag(tmp_path: P
     ],
 )
 def test_a_chance_is_never_rounded_to_a_certainty(p: float, said: str) -> None:
-    from kriegsspiel.solo.briefing import percent
+    from kriegsspiel.core.per_cent import chance_shown_whole
 
-    assert percent(p) == said
+    assert chance_shown_whole(p) == said
 
 
 def test_a_finished_game_of_a_person_may_be_written_over(tmp_path: Path) -> None:

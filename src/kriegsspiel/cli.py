@@ -704,7 +704,7 @@ def main() -> None:
     exit status 130; SIGTERM (a batch system stopping the job) is told the same way, with
     exit status 143, so a run says what it stored either way."""
 
-    from kriegsspiel.errors import KriegsspielError
+    from kriegsspiel.errors import KriegsspielError, sentence
 
     signal.signal(signal.SIGINT, _note_interrupt)
     signal.signal(signal.SIGTERM, _note_interrupt)
@@ -717,7 +717,7 @@ def main() -> None:
         if isinstance(exc, Interrupted):  # a stop, not an error: what was kept, how to go on
             typer.echo(f"kriegsspiel: {_stopped_by()}: {exc}", err=True)
             sys.exit(_stopped_status())
-        typer.echo(f"kriegsspiel: error: {_told(exc)}", err=True)
+        typer.echo(f"kriegsspiel: error: {sentence(_told(exc))}", err=True)
         sys.exit(2)
     except _command_line_error() as exc:  # an option's value, an unknown option, a missing one
         _quiet_signals()
@@ -725,9 +725,9 @@ def main() -> None:
             told = str(getattr(exc, "format_message", lambda: "")())
             if told.strip():  # (typer drew the help already, unless rich is missing)
                 typer.echo(told)
-            typer.echo(f"kriegsspiel: error: {missing_command(exc)}", err=True)
+            typer.echo(f"kriegsspiel: error: {sentence(missing_command(exc))}", err=True)
             sys.exit(2)  # (click's status for a command given nothing to do)
-        typer.echo(f"kriegsspiel: error: {usage_problem(exc)}", err=True)
+        typer.echo(f"kriegsspiel: error: {sentence(usage_problem(exc))}", err=True)
         sys.exit(2)
     except BaseException as exc:
         if (isinstance(exc, SystemExit) and not exc.code) or not (_INTERRUPTS or interrupted(exc)):
@@ -802,8 +802,9 @@ def usage_problem(exc: Exception) -> str:
         text = text.replace(clicks, ours)
     path = getattr(ctx, "command_path", None)
     more = f" See '{path} --help'." if path else ""
-    text = text.rstrip()
-    return f"{text}{'' if text.endswith('.') else '.'}{more}"
+    from kriegsspiel.errors import sentence
+
+    return f"{sentence(text)}{more}"
 
 
 # commands that list what they ship when given no name: where --list is the natural guess

@@ -8,7 +8,13 @@ from collections.abc import Iterable, Mapping, Sequence
 
 
 class KriegsspielError(Exception):
-    """Base class of every error the engine raises on purpose."""
+    """Base class of every error the engine raises on purpose: its message told as a
+    :func:`sentence` (a full stop added where it ends without one)."""
+
+    def __init__(self, *args: object) -> None:
+        if len(args) == 1 and isinstance(args[0], str):
+            args = (sentence(args[0]),)
+        super().__init__(*args)
 
 
 class UsageError(KriegsspielError, ValueError):
@@ -60,7 +66,7 @@ class Worded(KriegsspielError):
     -3", "--workers 1"). ``parameters``: the parameters named, in order (each once)."""
 
     def __init__(self, message: str) -> None:
-        self.template = message
+        self.template = sentence(message)
         self.parameters = tuple(dict.fromkeys(m[1] for m in _NAMED.finditer(message)))
         super().__init__(self.told_as({}))
 
@@ -81,9 +87,33 @@ class ParameterError(Worded, UsageError):
 
 def sentence(text: str) -> str:
     """``text`` ending as a sentence: as it is where it ends with a full stop (or a question
-    mark: "Did you mean 'rifle'?"), else with one added ("... drop --auto.")."""
+    mark: "Did you mean 'rifle'?"; or a sentence closed in brackets: "(see /api/docs.)"),
+    with a colon, a list introduced by one (its items one a line, indented), or a command to
+    paste ("... with: kriegsspiel play --seed 5", "'kriegsspiel results --list'"), which a
+    full stop would run into; else with one added ("... drop --auto.")."""
     text = text.rstrip(" \n")  # (not rstrip(): a named parameter's end mark is "space")
-    return text if text.endswith((".", "?", "!")) else f"{text}."
+    if text.endswith((".", "?", "!", ":")) or _ENDED.search(text) or _COMMAND_AT_END.search(text):
+        return text
+    lines = text.split("\n")
+    if len(lines) > 1 and lines[-1][:1].isspace():  # (a list's last item)
+        return text
+    return f"{text}."
+
+
+def clause(exc: BaseException) -> str:
+    """An error's message told inside another sentence ("Not allowed: ... ; ..."): its
+    closing full stop (the one :func:`sentence` adds) left off."""
+    text = str(exc)
+    return text[:-1] if text.endswith(".") and not text.endswith("..") else text
+
+
+# a sentence closed inside brackets or quotes (a question in them is not: "(did you mean
+# --seed?)."); a command to paste at a message's end (after a colon or a line's start, or
+# quoted whole)
+_ENDED = re.compile(r"\.[)\]'\"’`]+$")
+_COMMAND_AT_END = re.compile(
+    r"(?:^|:[ \t]+|\n\s*)(?:kriegsspiel|pip) [^\n]*$|(['\"`])(?:kriegsspiel|pip) [^\n]*\1$"
+)
 
 
 class ParameterTypeError(ParameterError, UsageTypeError):

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 
 from kriegsspiel.ai.players import parse_seats
-from kriegsspiel.errors import RULES_FILE_WANTED, GameDidNotEnd, UsageError, empty_name
+from kriegsspiel.errors import RULES_FILE_WANTED, GameDidNotEnd, UsageError, clause, empty_name
 from kriegsspiel.outfiles import (
     SVG_KIND,
     check_output,
@@ -129,7 +129,7 @@ def run_game(
             head = header(stopped, matchup.scenario.text, army_texts, kinds)
             write_record(temp, head, stopped.events)
         raise GameDidNotEnd(
-            f"{exc}. The game so far is recorded in {record_path} (see it with: kriegsspiel "
+            f"{clause(exc)}. The game so far is recorded in {record_path} (see it with: kriegsspiel "
             f"replay --account {shlex.quote(record_path)})"
         ) from None
     _title(console, game, matchup, drawn)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hmac
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Annotated, Any, Literal
 
@@ -27,6 +27,7 @@ from kriegsspiel.aid.questions import AssaultAsked, ShotAsked, VehicleMove
 from kriegsspiel.aid.session import AidSession
 from kriegsspiel.aid.tracker import OUTCOMES, AidError, Outcome, Tracker
 from kriegsspiel.aid.view import view
+from kriegsspiel.errors import sentence
 from kriegsspiel.rulesets.bolt_action.shooting import Cover, Facing
 
 _STATIC = {"aid.js": "text/javascript", "aid.css": "text/css"}
@@ -223,7 +224,7 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
 
     @app.exception_handler(_Locked)
     async def locked(request: Request, exc: _Locked) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=401)
+        return _refusal(str(exc), 401)
 
     one_at_a_time = threading.Lock()  # requests are served on several threads
 
@@ -241,7 +242,7 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
     @app.exception_handler(AidError)
     async def refused(request: Request, exc: AidError) -> JSONResponse:
         field = {} if exc.field is None else {"field": exc.field}
-        return JSONResponse({"error": str(exc), **field}, status_code=409)
+        return _refusal(str(exc), 409, field)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -249,7 +250,7 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
         for error in exc.errors():
             where = ".".join(str(p) for p in error["loc"] if p != "body") or "the request"
             problems.append(f"{where}: {_said(error)}")
-        return JSONResponse({"error": "; ".join(problems)}, status_code=422)
+        return _refusal("; ".join(problems), 422)
 
     @app.exception_handler(HTTPException)
     async def not_here(request: Request, exc: HTTPException) -> JSONResponse:
@@ -264,7 +265,7 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
             why = f"{asked} is not taken: {request.url.path} takes {allowed} (see /api/docs)"
         else:
             why = f"{asked}: {exc.detail}"
-        return JSONResponse({"error": why}, status_code=exc.status_code, headers=exc.headers)
+        return _refusal(why, exc.status_code, headers=exc.headers)
 
     @app.get("/", response_class=HTMLResponse)
     def page() -> str:
@@ -273,7 +274,7 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
     @app.get("/static/{name}")
     def static(name: str) -> Response:
         if name not in _STATIC:
-            return JSONResponse({"error": f"no file {name!r}"}, status_code=404)
+            return _refusal(f"no file {name!r}", 404)
         return Response(_read(name), media_type=_STATIC[name])
 
     @app.get("/openapi.json", include_in_schema=False)
@@ -455,6 +456,19 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
 
     app.include_router(steps)  # (after its routes: including copies them)
     return app
+
+
+def _refusal(
+    text: str,
+    status: int,
+    more: dict[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> JSONResponse:
+    """The aid's answer to a request it does not take: ``error``, its reason as a sentence
+    (the page shows it as it is), with ``more`` (the field at fault)."""
+    return JSONResponse(
+        {"error": sentence(text), **(more or {})}, status_code=status, headers=headers
+    )
 
 
 def _said(error: Any) -> str:

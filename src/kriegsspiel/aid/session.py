@@ -24,7 +24,7 @@ from kriegsspiel.core.datafile import JSON_FILE, other_kind, problems, strange_c
 from kriegsspiel.core.procedure import RandomDice
 from kriegsspiel.core.records import json_problem
 from kriegsspiel.core.scenario import MOST_TURNS
-from kriegsspiel.errors import DataFileError, UsageError
+from kriegsspiel.errors import DataFileError, UsageError, clause
 from kriegsspiel.outfiles import check_output, writing
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
 
@@ -87,10 +87,10 @@ class AidSession:
         if len(self.steps) > 1:
             return None
         if self.steps[0] == self.start:
-            return "nothing to undo: this is the game's start"
+            return "nothing to undo: this is the game's start."
         return (
             f"nothing more to undo: only the last {KEPT_STEPS} steps can be taken back, "
-            "and all of them have been"
+            "and all of them have been."
         )
 
     def new_game(self) -> Tracker:
@@ -327,7 +327,7 @@ def _validated(data: Any, field: str, path: str, number: int) -> Tracker:
         rules_for(tracker.ruleset, tracker.rules_file if text is not None else None, text)
     except (UsageError, DataFileError) as exc:
         which = "rules_text" if tracker.rules_text is not None else "ruleset"
-        told = exc.in_one_line if isinstance(exc, DataFileError) else str(exc)
+        told = exc.in_one_line if isinstance(exc, DataFileError) else clause(exc)
         raise _damaged(path, number, f"field {field}.{which}: {told}") from None
     for i, unit in enumerate(tracker.units):
         if unit.uid != i or unit.side not in (0, 1):

@@ -7,6 +7,7 @@ from typing import Any
 
 from kriegsspiel.aid.questions import defender_modes, fire_refused, itself_refused
 from kriegsspiel.aid.tracker import ORDERS, TrackedUnit, Tracker, one_shot_carried
+from kriegsspiel.errors import sentence
 from kriegsspiel.rulesets.bolt_action.assault import fighting_modes
 from kriegsspiel.rulesets.bolt_action.morale import UNTESTED_ORDERS, removed_at_pins
 from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds, order_test_odds
@@ -19,53 +20,72 @@ def view(tracker: Tracker, *, can_undo: bool) -> dict[str, Any]:
     """The whole game as the page draws it (JSON-ready)."""
     rules = tracker.rules
     may_keep = tracker.may_keep()
-    return {
-        "ruleset": tracker.ruleset,
-        "title": rules.data.title,
-        "rules_file": tracker.rules_file,
-        "armies": list(tracker.armies),
-        "turn": tracker.turn,
-        "turns": tracker.turns,
-        "phase": tracker.phase,
-        # who won, once the game is over (the log's last line says it too)
-        "result": tracker.result() if tracker.over else None,
-        "in_hand": tracker.in_hand,
-        "in_bag": list(tracker.in_bag()),
-        "chances": [{"side": s, "p": p} for s, p in tracker.draw_chances()],
-        # why a die of each side cannot be said to be drawn at the table now (None: it may)
-        "draw_refused": [tracker.draw_refused(0), tracker.draw_refused(1)],
-        # why the aid cannot draw a die from the bag now (None: it may)
-        "bag_draw_refused": tracker.bag_draw_refused(),
-        "destroyed_dice_leave": "at the turn end"
-        if rules.destroyed_dice_stay_in_cup
-        else "at once",
-        "orders": list(ORDERS),
-        # the orders a unit follows without an order test, pinned or not (Down)
-        "untested_orders": sorted(UNTESTED_ORDERS),
-        # the pins a Rally loses: the rules' dice (the sheets' D6) and what they may roll
-        "rally": {
-            "dice": rules.rally_pins.text,
-            "least": rules.rally_span[0],
-            "most": rules.rally_span[1],
-        },
-        "reactions": list(edition_faces(rules)),
-        # the edition's close quarters, for the assault form: how attackers may fight
-        # (hand-to-hand; Konflikt '47 point-blank fire too), whether an assaulted unit
-        # may stand and fire or escape, and whether a vehicle fires at its assaulters
-        # (then the form asks how far they start from it)
-        "attacker_modes": list(fighting_modes(rules)),
-        "assault_reactions": rules.assault_reactions,
-        "vehicles_fire_at_assaulters": rules.data.vehicle_assault.fires_at_assaulters_beyond
-        is not None,
-        "may_keep": list(may_keep),
-        # the units each side lost (not those it destroyed: that is the other's count)
-        "lost": [tracker.destroyed_count(0), tracker.destroyed_count(1)],
-        "officers": [tracker.officers(0), tracker.officers(1)],
-        "can_undo": can_undo,
-        "log": list(tracker.log[-LOG_SHOWN:]),
-        "log_total": len(tracker.log),  # (GET /api/log gives them all)
-        "units": [_unit(tracker, u) for u in tracker.units],
-    }
+    return _in_sentences(
+        {
+            "ruleset": tracker.ruleset,
+            "title": rules.data.title,
+            "rules_file": tracker.rules_file,
+            "armies": list(tracker.armies),
+            "turn": tracker.turn,
+            "turns": tracker.turns,
+            "phase": tracker.phase,
+            # who won, once the game is over (the log's last line says it too)
+            "result": tracker.result() if tracker.over else None,
+            "in_hand": tracker.in_hand,
+            "in_bag": list(tracker.in_bag()),
+            "chances": [{"side": s, "p": p} for s, p in tracker.draw_chances()],
+            # why a die of each side cannot be said to be drawn at the table now (None: it may)
+            "draw_refused": [tracker.draw_refused(0), tracker.draw_refused(1)],
+            # why the aid cannot draw a die from the bag now (None: it may)
+            "bag_draw_refused": tracker.bag_draw_refused(),
+            "destroyed_dice_leave": "at the turn end"
+            if rules.destroyed_dice_stay_in_cup
+            else "at once",
+            "orders": list(ORDERS),
+            # the orders a unit follows without an order test, pinned or not (Down)
+            "untested_orders": sorted(UNTESTED_ORDERS),
+            # the pins a Rally loses: the rules' dice (the sheets' D6) and what they may roll
+            "rally": {
+                "dice": rules.rally_pins.text,
+                "least": rules.rally_span[0],
+                "most": rules.rally_span[1],
+            },
+            "reactions": list(edition_faces(rules)),
+            # the edition's close quarters, for the assault form: how attackers may fight
+            # (hand-to-hand; Konflikt '47 point-blank fire too), whether an assaulted unit
+            # may stand and fire or escape, and whether a vehicle fires at its assaulters
+            # (then the form asks how far they start from it)
+            "attacker_modes": list(fighting_modes(rules)),
+            "assault_reactions": rules.assault_reactions,
+            "vehicles_fire_at_assaulters": rules.data.vehicle_assault.fires_at_assaulters_beyond
+            is not None,
+            "may_keep": list(may_keep),
+            # the units each side lost (not those it destroyed: that is the other's count)
+            "lost": [tracker.destroyed_count(0), tracker.destroyed_count(1)],
+            "officers": [tracker.officers(0), tracker.officers(1)],
+            "can_undo": can_undo,
+            "log": list(tracker.log[-LOG_SHOWN:]),
+            "log_total": len(tracker.log),  # (GET /api/log gives them all)
+            "units": [_unit(tracker, u) for u in tracker.units],
+        }
+    )
+
+
+def _in_sentences(out: dict[str, Any]) -> dict[str, Any]:
+    """``out`` with each reason a step would be refused for (its ``..._refused``: a reason,
+    or a list or mapping of them; None where it may be taken) told as that step's refusal
+    tells it: a sentence (:func:`~kriegsspiel.errors.sentence`)."""
+
+    def told(why: Any) -> Any:
+        if isinstance(why, str):
+            return sentence(why)
+        if isinstance(why, list):
+            return [told(one) for one in why]
+        if isinstance(why, dict):
+            return {key: told(one) for key, one in why.items()}
+        return why
+
+    return {key: told(value) if key.endswith("_refused") else value for key, value in out.items()}
 
 
 def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
@@ -97,7 +117,7 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
         "one_shot_fired": unit.one_shot_fired,
     }
     if unit.destroyed:
-        return out
+        return _in_sentences(out)
     rules = tracker.rules
     out["defender_modes"] = defender_modes(tracker, unit)  # (as the assault's odds take them)
     # whether its men left carry a Panzerfaust or the like: the page then asks, on its
@@ -146,4 +166,4 @@ def _unit(tracker: Tracker, unit: TrackedUnit) -> dict[str, Any]:
             "morale_check": check.to_json(),
         }
     out["odds"] = odds
-    return out
+    return _in_sentences(out)

@@ -25,7 +25,7 @@ try:
 except ImportError as missing:  # the env extra is not installed
     raise ImportError(
         "kriegsspiel.env.aec needs Gymnasium and PettingZoo, the env extra: "
-        f"pip install -e '.[env]' in the checkout ({missing})"
+        f"pip install -e '.[env]' in the checkout ({missing})."
     ) from missing
 
 from kriegsspiel.core import arguments
@@ -106,10 +106,10 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
                 if self.__dict__.get("closed"):
                     raise AttributeError(
                         f"{name} cannot be accessed: the environment is closed (close() let go "
-                        "of its game); make a new one"
+                        "of its game); make a new one."
                     )
                 raise AttributeError(
-                    f"{name} cannot be accessed before reset(): call reset() first"
+                    f"{name} cannot be accessed before reset(): call reset() first."
                 )
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
@@ -209,7 +209,7 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
         if self.closed:
             raise EnvironmentClosedError(asked)
         if self.episode is None:
-            raise RuntimeError("call reset() before using the environment")
+            raise RuntimeError("call reset() before using the environment.")
         return self.episode
 
     def _acting(self, asked: str) -> str:
@@ -219,7 +219,7 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
         if not self.agents:
             raise RuntimeError(
                 "the game is over and both agents have left it (agents is empty, "
-                "agent_iter() is done): call reset() to play another"
+                "agent_iter() is done): call reset() to play another."
             )
         return str(self.agent_selection)
 

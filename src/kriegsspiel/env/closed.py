@@ -12,5 +12,5 @@ class EnvironmentClosedError(ClosedEnvironmentError, RuntimeError):
     def __init__(self, asked: str) -> None:
         super().__init__(
             f"{asked} was asked of a closed environment (close() let go of its game): "
-            "make a new one"
+            "make a new one."
         )

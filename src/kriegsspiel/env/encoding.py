@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kriegsspiel.core import arguments
-from kriegsspiel.errors import UsageError, UsageTypeError
+from kriegsspiel.errors import UsageError, UsageTypeError, sentence
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 
 if TYPE_CHECKING:
@@ -67,7 +67,10 @@ _FIXED = ("Ambush", "Rally", "Down")
 
 class NotEncodedError(ValueError):
     """An action the numbering does not reach: a move's place other than the one its
-    cell stands for, or not a decision of this set-up."""
+    cell stands for, or not a decision of this set-up (told as a sentence)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(sentence(message))
 
 
 class ActionEncoding:

@@ -26,7 +26,7 @@ try:
 except ImportError as missing:  # the env extra is not installed
     raise ImportError(
         "kriegsspiel.env.versus_ai needs Gymnasium and PettingZoo, the env extra: "
-        f"pip install -e '.[env]' in the checkout ({missing})"
+        f"pip install -e '.[env]' in the checkout ({missing})."
     ) from missing
 import numpy as np
 import numpy.typing as npt
@@ -203,5 +203,5 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
         if self.closed:
             raise EnvironmentClosedError(asked)
         if self.episode is None:
-            raise RuntimeError("call reset() before using the environment")
+            raise RuntimeError("call reset() before using the environment.")
         return self.episode

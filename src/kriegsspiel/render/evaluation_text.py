@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from kriegsspiel.core.per_cent import per_cent
+from kriegsspiel.core.per_cent import chance_shown, chance_shown_whole
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import LIST_ORDER, figures_note
 from kriegsspiel.sim.stats import percentage_points, plain
 from kriegsspiel.sim.tally import DAMAGE_LEFT_OUT
@@ -18,12 +18,13 @@ from kriegsspiel.sim.tally import DAMAGE_LEFT_OUT
 def _pct(p: dict[str, Any]) -> str:
     if p["rate"] is None:  # (a side on which no game was played: one game in all)
         return "– (no game)"
-    return f"{per_cent(p['rate'], 1)} [{per_cent(p['low'], 1)}, {per_cent(p['high'], 1)}]"
+    return f"{chance_shown(p['rate'])} [{chance_shown(p['low'])}, {chance_shown(p['high'])}]"
 
 
 def short_rate(p: dict[str, Any]) -> str:
     """A rate and its interval in whole percent: "50% (24%–76%)"."""
-    return f"{per_cent(p['rate'])} ({per_cent(p['low'])}–{per_cent(p['high'])})"
+    whole = chance_shown_whole
+    return f"{whole(p['rate'])} ({whole(p['low'])}–{whole(p['high'])})"
 
 
 def per_point(unit: dict[str, Any]) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kriegsspiel.core.names import counted
-from kriegsspiel.core.per_cent import per_cent
+from kriegsspiel.core.per_cent import chance_shown_whole
 from kriegsspiel.outfiles import drawn_by, writing
 from kriegsspiel.render.evaluation_text import house_rules, per_point
 
@@ -91,7 +91,7 @@ def plot_evaluation(data: dict[str, Any], scores: Counter[tuple[int, int, str]],
     right.set_ylabel("probability (95% Wilson interval)")
     right.set_title("Who wins")
     for x, p in enumerate(parts):
-        right.text(x, p["high"] + 0.015, per_cent(p["rate"]), ha="center", fontsize=9)
+        right.text(x, p["high"] + 0.015, chance_shown_whole(p["rate"]), ha="center", fontsize=9)
     house = house_rules(data)
     rules = data["ruleset"] if house is None else f"{data['ruleset']}, rules file {house}"
     rules += _how_played(data)
@@ -184,8 +184,12 @@ def plot_heatmap(
     for i, row in enumerate(cells):
         for j, cell in enumerate(row):
             text = (
-                f"{per_cent(cell['rate'])}\n[{per_cent(cell['low'])}, {per_cent(cell['high'])}]"
-                + (f"\ndraws {per_cent(cell['draws']['rate'])}" if "draws" in cell else "")
+                f"{chance_shown_whole(cell['rate'])}\n[{chance_shown_whole(cell['low'])}, {chance_shown_whole(cell['high'])}]"
+                + (
+                    f"\ndraws {chance_shown_whole(cell['draws']['rate'])}"
+                    if "draws" in cell
+                    else ""
+                )
                 + ("\n(mirror)" if cell.get("mirrored") else "")  # (as the table marks it)
                 # (a field is as many opponents as it says: rows may face different ones)
                 + (f"\nv {counted(cell['opponents'], 'opponent')}" if "opponents" in cell else "")
@@ -260,7 +264,7 @@ def _units_told(change: dict[str, Any]) -> str:
     how often it survived a game, and the damage it dealt a game per point), so the
     picture answers "is that unit worth its points?" as the text's units table does."""
     lines = [
-        f"\n{way}: {unit['unit']}: survived {per_cent(unit['survival']['rate'])}, "
+        f"\n{way}: {unit['unit']}: survived {chance_shown_whole(unit['survival']['rate'])}, "
         f"{per_point(unit)} a point"
         for way, key in (("out", "taken_out"), ("in", "brought_in"))
         for unit in change.get(key, ())

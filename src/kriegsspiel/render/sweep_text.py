@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from kriegsspiel.core.names import counted
-from kriegsspiel.core.per_cent import per_cent
+from kriegsspiel.core.per_cent import chance_shown_whole
 from kriegsspiel.render.evaluation_text import per_point, short_rate
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import LIST_ORDER, variant_units_note
 from kriegsspiel.sim.tally import DAMAGE_LEFT_OUT
@@ -148,8 +148,8 @@ def print_sweep_table(
 
     def told(cell: dict[str, Any], most: int) -> str:
         return (
-            f"{per_cent(cell['rate'])} ({per_cent(cell['low'])}–{per_cent(cell['high'])})\n"
-            f"draws {per_cent(cell['draws']['rate'])}"
+            f"{chance_shown_whole(cell['rate'])} ({chance_shown_whole(cell['low'])}–{chance_shown_whole(cell['high'])})\n"
+            f"draws {chance_shown_whole(cell['draws']['rate'])}"
             + (f", {cell['games']} games" if cell["games"] < most else "")
             + ("\n(mirror)" if cell.get("mirrored") else "")
             # (rows' fields may differ: how many opponents this one holds)

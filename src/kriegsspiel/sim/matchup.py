@@ -504,7 +504,7 @@ def build_matchup(
     try:
         kinds = parse_seats(players) if seats else parse_players(players)
     except UsageError as exc:
-        raise ParameterError(f"{named('players')}: {exc}.") from None
+        raise ParameterError(f"{named('players')}: {exc}") from None
     if kinds is None:
         kinds_named = SEATS if seats else PLAYER_KINDS
         example = "human,tactical" if seats else "tactical,random"

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from kriegsspiel.errors import GameDidNotEnd
+from kriegsspiel.errors import GameDidNotEnd, clause
 from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.matchup import Matchup, play_game
 
@@ -207,7 +207,7 @@ def play_batch(
         try:
             finished.append(play_one(matchup, index, seed))
         except GameDidNotEnd as exc:
-            raise BatchFailed(index, seed, str(exc), finished, endless=True) from None
+            raise BatchFailed(index, seed, clause(exc), finished, endless=True) from None
         except Exception as exc:
             raise BatchFailed(index, seed, f"{type(exc).__name__}: {exc}", finished) from exc
     return finished

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kriegsspiel.core.names import counted
-from kriegsspiel.core.per_cent import per_cent
+from kriegsspiel.core.per_cent import chance_shown_whole
 from kriegsspiel.sim.outcome import GameOutcome
 from kriegsspiel.sim.stats import Running, wilson, within_precision
 
@@ -265,8 +265,8 @@ def side_favoured(side_wins: Sequence[int], sides: Sequence[str]) -> str | None:
         return None
     return (
         f"the table favours {sides[first]}: it won {max(a, b)} of the "
-        f"{a + b} games either side won ({per_cent(share.rate)}, 95% interval "
-        f"{per_cent(share.low)}–{per_cent(share.high)}), whichever army held it. Swapping the armies' "
+        f"{a + b} games either side won ({chance_shown_whole(share.rate)}, 95% interval "
+        f"{chance_shown_whole(share.low)}–{chance_shown_whole(share.high)}), whichever army held it. Swapping the armies' "
         "sides every other game cancels it in their rates, but it widens their intervals; "
         "a scenario of your own may want its zones or terrain evened out."
     )

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from fractions import Fraction
 from functools import lru_cache
 
 from rich import box
@@ -21,7 +20,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from kriegsspiel.core.names import facing_text
-from kriegsspiel.core.per_cent import per_cent
+from kriegsspiel.core.per_cent import chance_shown_whole
 from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point
 from kriegsspiel.render.chart_text import (
@@ -54,17 +53,6 @@ RANK_SLACK = 0.3
 STATE_WIDTH = 34  # the most columns the units table's state takes (it wraps between words)
 
 
-def percent(p: float | Fraction) -> str:
-    """A chance in whole per cent for a player, never rounded to a certainty it is not:
-    "100%" and "0%" only for sure things, ">99%" and "<1%" short of them."""
-    value = float(p)
-    if 0.995 <= value < 1:
-        return ">99%"
-    if 0 < value < 0.005:
-        return "<1%"
-    return per_cent(p)
-
-
 def status(unit: UnitState) -> str:
     """A unit's state in a word or two: its order this turn, a die it kept, its damage."""
     bits = []
@@ -90,7 +78,7 @@ def order_test_text(game: BoltActionGame, unit: UnitState) -> str:
         return ""
     passed, fubar = _order_odds(game.rules, test)
     return (
-        f"{test.value} or less: {percent(passed)} (FUBAR {percent(fubar)}); a Down order "
+        f"{test.value} or less: {chance_shown_whole(passed)} (FUBAR {chance_shown_whole(fubar)}); a Down order "
         "needs no test"
     )
 
@@ -284,7 +272,7 @@ def shot_line(
         if futile(resolved):  # (small arms at a tank: no damage, no pin)
             return f"{gap}: {fired}; it cannot hurt or pin it"
         chance = float(knock_out_chance(resolved))
-        return f"{gap}: {fired}; {percent(chance)} to knock it out"
+        return f"{gap}: {fired}; {chance_shown_whole(chance)} to knock it out"
     casualties, pins = expected_troops(resolved, ctx)
     return f"{gap}: {fired}; on average {float(casualties):.2f} casualties, {float(pins):.2f} pins"
 
@@ -365,13 +353,13 @@ def assault_line(game: BoltActionGame, unit: UnitState, target: UnitState, mode:
     if target.vehicle is not None:
         contact = exact(vehicle_assault(game, unit, target))
         knock_out = float(contact.probability(lambda s: s.knocked_out))
-        said += f"; {percent(knock_out)} to knock it out once in contact"
+        said += f"; {chance_shown_whole(knock_out)} to knock it out once in contact"
         chance: float | None = knock_out
         both = "to pass it and knock it out"
     else:
         chance = TacticalPlayer().assault_chance(game, unit, target, mode)
         if chance is not None:
-            said += f"; {percent(chance)} to win if they defend as well as they can"
+            said += f"; {chance_shown_whole(chance)} to win if they defend as well as they can"
         both = "to pass it and win"
     assault = Action("order", unit=unit.uid, order="Run", target=target.uid)
     test = game.order_test_of(unit, assault)
@@ -379,11 +367,11 @@ def assault_line(game: BoltActionGame, unit: UnitState, target: UnitState, mode:
         passed, fubar = _order_odds(game.rules, test)
         modifier = f" {test.modifier:+d}" if test.modifier else ""
         said += (
-            f"; its order test{modifier}: {test.value} or less, {percent(passed)} "
-            f"(FUBAR {percent(fubar)})"
+            f"; its order test{modifier}: {test.value} or less, {chance_shown_whole(passed)} "
+            f"(FUBAR {chance_shown_whole(fubar)})"
         )
         if chance is not None:
-            said += f"; {percent(passed * chance)} {both}"
+            said += f"; {chance_shown_whole(passed * chance)} {both}"
     return said
 
 

@@ -24,6 +24,7 @@ from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import Player
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.core.names import facing_text
+from kriegsspiel.core.per_cent import chance_shown_whole
 from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point
 from kriegsspiel.render.game_account import objectives_held, score_label
@@ -52,7 +53,6 @@ from kriegsspiel.solo.briefing import (
     blast_line,
     end_heading,
     formation_refusal,
-    percent,
     place_line,
     shot_line,
     terrain_table,
@@ -588,7 +588,7 @@ class HumanPlayer:
         try:
             game.validate(move)
         except IllegalActionError as exc:
-            told = f"Not allowed: {exc}."
+            told = f"Not allowed: {exc}"
             formation = formation_refusal(game, unit, to, run=order == "Run")
             if formation is not None:
                 told += f" {formation[0].upper()}{formation[1:]}."
@@ -826,7 +826,7 @@ def _reaction_words(game: BoltActionGame, action: Action) -> str:
             odds = TacticalPlayer().defence_odds(game, assaulters, mine, mode)
             chance = odds.get(choice)
             if chance is not None:
-                words += f" ({percent(chance)} that they win it, and your {mine.name} is destroyed)"
+                words += f" ({chance_shown_whole(chance)} that they win it, and your {mine.name} is destroyed)"
     return words
 
 
@@ -845,7 +845,7 @@ def _vehicle_reaction(
         p = contact.probability(lambda s: s.knocked_out)
         fire = game.rules.data.vehicle_assault.fires_at_assaulters_beyond
         first = "" if fire is None else ", after any fire of its own at them as they come"
-        return f"stay and take the assault ({percent(p)} to be knocked out once in contact{first})"
+        return f"stay and take the assault ({chance_shown_whole(p)} to be knocked out once in contact{first})"
     shown = die_shown(game.rules, "escape", vehicle=True)
     hit_on = vehicle_hit_score(game.rules, vehicle_move_shown(shown))
     again = (

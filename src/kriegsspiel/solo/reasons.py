@@ -16,7 +16,7 @@ from dataclasses import replace
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.core.names import facing_text
 from kriegsspiel.core.table import Point
-from kriegsspiel.errors import UsageError
+from kriegsspiel.errors import UsageError, clause
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import (
@@ -203,7 +203,7 @@ def _cannot_hit(
             except CannotFire as exc:  # (the plan's refusal, without its advice to the asker)
                 why = exc.why
             except UsageError as exc:
-                why = str(exc)
+                why = clause(exc)
             found.setdefault(why, []).append(name)
     return list(found.items())
 
@@ -241,7 +241,7 @@ def assault_closed(game: BoltActionGame, unit: UnitState) -> str:
         try:
             game.validate(Action("order", unit=unit.uid, order="Run", target=enemy.uid))
         except IllegalActionError as exc:  # (the game's reason)
-            refused.append((game.gap(unit, enemy), str(exc)))
+            refused.append((game.gap(unit, enemy), clause(exc)))
     if not refused:
         return "no enemy is within a Run it could make to it"
     refused.sort()

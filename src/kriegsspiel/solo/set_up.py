@@ -224,7 +224,7 @@ class _SideSetUp:
             game = placed_anew(self.solo.game, trial)
         except PlacementRefused as exc:
             nearest = exc.nearest
-            told = f"Not allowed: {exc}."
+            told = f"Not allowed: {exc}"
             if nearest is not None:
                 told += f" The nearest place that would do: ({nearest.x:.1f}, {nearest.y:.1f})."
             self.console.print(

@@ -142,7 +142,14 @@ function offerStill(button, why, onclick) {
 function showError(text) {
   const box = document.getElementById("error");
   box.hidden = !text;
-  document.getElementById("error-text").textContent = text || "";
+  document.getElementById("error-text").textContent = text ? sentence(text) : "";
+}
+
+// A refusal as the page shows it: a sentence, its full stop added where it has none (as
+// the server's kriegsspiel.errors.sentence does; the page's own and the browser's too).
+function sentence(text) {
+  const told = String(text).trimEnd();
+  return /[.?!:]$|\.[)\]'"’`]+$/.test(told) ? told : `${told}.`;
 }
 
 function draw() {
@@ -813,7 +820,7 @@ function answerBox(which) {
     return box;
   }
   if (answer.error) {
-    box.append(el("span", { "data-testid": `${which}-error` }, answer.error));
+    box.append(el("span", { "data-testid": `${which}-error` }, sentence(answer.error)));
     return box;
   }
   const report = answer.report;

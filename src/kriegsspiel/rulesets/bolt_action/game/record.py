@@ -25,7 +25,7 @@ from kriegsspiel.core.datafile import Strict, problems, yaml_data
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.core.records import FORMAT, FORMATS, dumps, format_number, read_lines
 from kriegsspiel.core.scenario import parse_scenario
-from kriegsspiel.errors import DataFileError
+from kriegsspiel.errors import DataFileError, clause
 from kriegsspiel.rulesets import RULESETS
 from kriegsspiel.rulesets.bolt_action.army import parse_army
 from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
@@ -228,7 +228,7 @@ def placement_problem(
         for i, p in enumerate(placed):
             if p.unit == exc.unit:
                 where = f"placements.{side}.{i}"
-    told = f"line 1, field {where}: {exc}"
+    told = f"line 1, field {where}: {clause(exc)}"
     if exc.nearest is not None:
         told += f" (the nearest place that would do: at [{exc.nearest.x:g}, {exc.nearest.y:g}])"
     return told
@@ -514,8 +514,10 @@ def replay(path: str | Path) -> Replay:
         except IllegalActionError as exc:  # the record was changed, or comes from elsewhere
             due = written() + 2  # the line the replay writes next
             if due == line:
-                return result(line, f"(not legal here: {exc})")
-            return result(due, f"(a decision is due; the record's next, line {line}: {exc})")
+                return result(line, f"(not legal here: {clause(exc)})")
+            return result(
+                due, f"(a decision is due; the record's next, line {line}: {clause(exc)})"
+            )
     if parted := first_difference():
         return parted
     if written() < len(rows):  # the record goes on where the replay stops
