@@ -423,18 +423,19 @@ def test_the_first_game_says_how_it_is_won_who_won_and_what_to_try_next(
     what wins, the end names the winning side's army once and what the score counts, and
     a last line suggests what to try next (not under --quiet, nor --svg once it is given)."""
     monkeypatch.setenv("COLUMNS", "200")  # (each line whole, wherever a console would wrap)
-    played = cli("play", cwd=tmp_path)
+    # (seed 2, the first seed whose game has a winner since seed 1's, the default, is drawn)
+    played = cli("play", "--seed", "2", cwd=tmp_path)
     assert played.returncode == 0, played.stderr
     lines = played.stdout.splitlines()
     assert (
         lines[2]
         == "6 turns; the side with more enemy units destroyed wins (a side wiped out loses)."
     )
-    record = "kriegsspiel-konflikt47-meeting-engagement-seed1.jsonl"
+    record = "kriegsspiel-konflikt47-meeting-engagement-seed2.jsonl"
     assert lines[-4:] == [
         "== Game over after turn 6",
-        "Result: Side B (US Army Tesla Company) wins; score 4 - 6 (enemy units destroyed); "
-        "units left 3 v 5",
+        "Result: Side B (US Army Tesla Company) wins; score 4 - 8 (enemy units destroyed); "
+        "units left 1 v 5",
         f"Record written to {record} (replay with: kriegsspiel replay {record})",
         "Next: --players human,tactical to play side A yourself, --svg table.svg to draw the "
         "final table; kriegsspiel --help for every command.",
