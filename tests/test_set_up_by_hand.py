@@ -194,11 +194,18 @@ class Typist:
         return self.answers.pop(0)
 
 
-def new_solo(tmp_path: Path, ask: Typist, seats: str = "human,tactical") -> SoloGame:
-    """A new game of the meeting engagement (nine units a side, side A's zone x 0–72",
-    y 0–12"), its record's header naming the sides a person sets up."""
-    matchup = build_matchup("konflikt47", None, [], seats, seats=True)
-    game = set_up_game(matchup, 4)
+def new_solo(
+    tmp_path: Path,
+    ask: Typist,
+    seats: str = "human,tactical",
+    ruleset: str = "konflikt47",
+    scenario: str | None = None,
+    seed: int = 4,
+) -> SoloGame:
+    """A new game (by default Konflikt '47's meeting engagement: nine units a side, side
+    A's zone x 0–72", y 0–12"), its record's header naming the sides a person sets up."""
+    matchup = build_matchup(ruleset, scenario, [], seats, seats=True)
+    game = set_up_game(matchup, seed)
     kinds = matchup.players
     head = header(
         game, matchup.scenario.text, (matchup.armies[0].text, matchup.armies[1].text), kinds
@@ -390,26 +397,10 @@ def test_a_gun_set_up_in_rough_ground_is_told_it_will_not_move_and_offered_no_mo
     could not make and refused a Run in the infantry's "No Run" words. The set-up now says
     it is dug in and will not move; the menu offers no Advance nor Run, naming the rule,
     and keeps its other orders."""
-    matchup = build_matchup(
-        "bolt-action-1", "hold-the-crossroads", [], "human,tactical", seats=True
-    )
-    game = set_up_game(matchup, 8)
-    kinds = matchup.players
-    head = header(
-        game, matchup.scenario.text, (matchup.armies[0].text, matchup.armies[1].text), kinds
-    )
-    head["placements"] = hand_set_up(kinds)
-    gun = next(u for u in game.units if u.side == 0 and u.kind == "artillery")
-    ask = Typist(*[""] * gun.uid, "55,12", "auto", str(gun.uid + 1), "advance", "run")
-    solo = SoloGame(
-        game,
-        (kinds[0], kinds[1]),
-        head,
-        str(tmp_path / "game.jsonl"),
-        str(tmp_path / "game.svg"),
-        Console(file=io.StringIO(), width=120),
-        ask,  # type: ignore[arg-type]
-    )
+    ask = Typist()
+    solo = new_solo(tmp_path, ask, ruleset="bolt-action-1", scenario="hold-the-crossroads", seed=8)
+    gun = next(u for u in solo.game.units if u.side == 0 and u.kind == "artillery")
+    ask.answers[:] = [*[""] * gun.uid, "55,12", "auto", str(gun.uid + 1), "advance", "run"]
     solo.play()
     told = said(solo)
     rule = "where artillery may be set up but cannot move once set up (terrain table No*)"
