@@ -158,7 +158,7 @@ def test_a_vehicle_is_not_set_up_with_its_hull_in_a_building() -> None:
     refused, saying why and the nearest place that would do, which is taken."""
     houses = "\n".join(
         f"  - {{name: House {k}, category: building, cover: hard, polygon: "
-        f"[[{6 * k}, 3], [{6 * k + 4}, 3], [{6 * k + 4}, 9], [{6 * k}, 9]]}}"
+        f"[[{6 * k}, 4], [{6 * k + 4}, 4], [{6 * k + 4}, 8], [{6 * k}, 8]]}}"
         for k in range(12)
     )
     text = FARM.replace(
