@@ -22,6 +22,7 @@ from kriegsspiel.rulesets.bolt_action.game.candidates import (
     _cover_centres,
     _destinations,
     _goals,
+    _last_legal,
     _order_candidates,
     _road_steps,
     _way_in,
@@ -135,6 +136,16 @@ def slow_destinations(
             clash and slow_clash(game, unit, p)
         ):
             out.append(p)
+        elif not clash:
+            # a step the table refuses on the way, cut short where it allows (no quick path
+            # of this: the same)
+            cut = _last_legal(game, unit, run, p.x, p.y)
+            if (
+                cut is not None
+                and all(cut.distance_to(q) >= 0.5 for q in out)
+                and not slow_clash(game, unit, cut)
+            ):
+                out.append(cut)
     return out
 
 
