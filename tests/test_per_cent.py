@@ -70,7 +70,9 @@ def test_a_results_rate_short_of_certain_is_not_shown_as_certain() -> None:
     from kriegsspiel.render.evaluation_text import _pct, short_rate
 
     rate = {"rate": 0.999, "low": 0.9944, "high": 0.99995}
-    assert short_rate(rate) == ">99% (99%–>99%)"
+    assert short_rate(rate) == "99.9% (99.4%–99.995%)"
+    assert short_rate({"rate": 0.5, "low": 0.004, "high": 0.996}) == "50.0% (0.4%–99.6%)"
+    assert short_rate({"rate": 0.5, "low": 0.24, "high": 0.76}) == "50% (24%–76%)"
     assert _pct(rate) == "99.9% [99.4%, 99.995%]"
     assert short_rate({"rate": 1.0, "low": 0.99, "high": 1.0}) == "100% (99%–100%)"
 

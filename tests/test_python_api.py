@@ -382,7 +382,7 @@ SET_UP_REFUSALS = [
     (
         "another edition's rules file",
         lambda folder: {"ruleset": "bolt-action-1", "rules_file": a_rules_copy(folder)},
-        "not of bolt-action-1, the edition the parameter ruleset asks for; give a copy of the "
+        "not of bolt-action-1, the edition ruleset='bolt-action-1' asks for; give a copy of the "
         "bolt-action-1 data file, or lists of konflikt47 (ruleset='konflikt47').",
         "not of bolt-action-1, the edition --ruleset asks for; give a copy of the "
         "bolt-action-1 data file, or lists of konflikt47 (--ruleset konflikt47).",

@@ -22,9 +22,14 @@ def _pct(p: dict[str, Any]) -> str:
 
 
 def short_rate(p: dict[str, Any]) -> str:
-    """A rate and its interval in whole percent: "50% (24%–76%)"."""
-    whole = chance_shown_whole
-    return f"{whole(p['rate'])} ({whole(p['low'])}–{whole(p['high'])})"
+    """A rate and its interval in whole percent: "50% (24%–76%)". Where a whole per cent
+    would hide a figure near certainty or nothing behind "<1%" or ">99%", all three are
+    given as the odds give a chance ("99.9% (99.4%–99.995%)"), not ">99% (99%–>99%)"."""
+    figures = (p["rate"], p["low"], p["high"])
+    whole = [chance_shown_whole(figure) for figure in figures]
+    if any(shown in ("<1%", ">99%") for shown in whole):
+        whole = [chance_shown(figure) for figure in figures]
+    return f"{whole[0]} ({whole[1]}–{whole[2]})"
 
 
 def per_point(unit: dict[str, Any]) -> str:

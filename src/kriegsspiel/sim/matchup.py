@@ -490,7 +490,7 @@ def build_matchup(
             f"not {rules_file!r}.",
         )
     rules = rules_file if isinstance(rules_file, Source | None) else read_rules(str(rules_file))
-    asked = f"the edition {named('ruleset', python='the parameter ruleset')} asks for"
+    asked = f"the edition {named('ruleset', python=f'ruleset={ruleset!r}')} asks for"
     if ruleset is None:
         ruleset = lists_ruleset([str(army) for army in armies], base, rules)
         asked = "the edition the lists are for" if armies else "the edition asked for"
