@@ -54,6 +54,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     CannotFire,
     Group,
     Situation,
+    VehicleState,
     can_fire_indirectly,
     describe_needs,
     infantry_quality,
@@ -66,6 +67,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
 def _group(
     rules: Rules, weapon: Weapon, count: int, target: Target, s: Situation
 ) -> tuple[Group, list[Reason]]:
+    """``count`` models' shots with ``weapon`` at ``target`` as one group, and its reasons."""
     shot, reasons = plan_shot(rules, weapon, target, s)
     return Group(shot, count * shots_per_model(weapon)), reasons
 
@@ -189,7 +191,21 @@ def _shoot_odds(
     rules_file: str | None,
     rules_text: str | None = None,
 ) -> OddsReport:
+    """The odds of :func:`shoot_odds`, worked out once per question: the question checked,
+    the weapons grouped, the chance of a hit, then the shooting at troops or at a vehicle."""
     rules = rules_for(ruleset, rules_file, rules_text)
+    tgt = _shooting_target(rules, target, situation)
+    _check_firers_and_fire(rules, weapons, tgt, situation)
+    groups, reasons = _firing_groups(rules, weapons, tgt, situation)
+    probabilities, details = _hit_chances(rules, tgt, groups)
+    if not tgt.is_vehicle:
+        return _at_troops(ruleset, rules, tgt, situation, groups, reasons, probabilities, details)
+    return _at_vehicle(ruleset, rules, tgt, situation, groups, reasons, probabilities, details)
+
+
+def _shooting_target(rules: Rules, target: str, situation: Situation) -> Target:
+    """The target named, checked with what the situation says of it: its models and pins,
+    an automaton, a crew's quality and officer, and a vehicle's options only at a vehicle."""
     _check_counts(
         **{
             "situation.firer_pins": situation.firer_pins,
@@ -218,6 +234,15 @@ def _shoot_odds(
         raise ParameterError(f"{models} caps casualties among troops; a vehicle has none.")
     if not tgt.is_vehicle:
         _refuse_vehicle_options(tgt, situation)
+    return tgt
+
+
+def _check_firers_and_fire(
+    rules: Rules, weapons: tuple[str, ...], tgt: Target, situation: Situation
+) -> None:
+    """Refuse a shooting the table would not see: firers already removed by their pins, a
+    Down or small vehicle, a small unit too large, ranged-in, indirect or lone-crew fire by
+    weapons that cannot have it, and a target already removed by its pins."""
     # the firers' quality is not asked (but Inexperienced): the most pins any unit can hold
     firers = "inexperienced" if situation.firer_inexperienced else "veteran"
     most = new_test(rules, firers).base
@@ -271,6 +296,13 @@ def _shoot_odds(
         )
     target_quality = situation.target_quality if tgt.is_vehicle else infantry_quality(rules, tgt)
     _check_not_removed(rules, target_quality, situation.target_pins, "situation.target_pins")
+
+
+def _firing_groups(
+    rules: Rules, weapons: tuple[str, ...], tgt: Target, situation: Situation
+) -> tuple[list[Group], list[Reason]]:
+    """The unit's weapons as groups of shots with their reasons (refused if none can fire,
+    or a man's weapon is said mounted on a vehicle, or the shooting is too large to count)."""
     groups, reasons, idle = _weapon_groups(rules, weapons, tgt, situation)
     if not groups:
         raise idle[0]  # no weapon of the unit can fire: say why the first cannot
@@ -289,6 +321,14 @@ def _shoot_odds(
             Reason("firer vehicle", "no effect", "it matters only to Fixed weapons moving")
         )
     _check_most_hits(groups, tgt.is_vehicle, "weapons")
+    return groups, reasons
+
+
+def _hit_chances(
+    rules: Rules, tgt: Target, groups: Sequence[Group]
+) -> tuple[dict[str, Fraction], dict[str, object]]:
+    """The chance of at least one hit among all the shots, and each weapon's chance and
+    score to hit with one shot."""
     p_hits = {
         g.shot.weapon: exact(partial(roll_to_hit, hit_on=g.shot.hit_on)).probability(True)
         for g in groups
@@ -304,66 +344,93 @@ def _shoot_odds(
         "p_hit_by_weapon": {w: float(p) for w, p in p_hits.items()},
         "to_hit_by_weapon": {g.shot.weapon: describe_needs(rules, g.shot.hit_on) for g in groups},
     }
-    if not tgt.is_vehicle:
-        quality = infantry_quality(rules, tgt)
-        officer = situation.target_officer
-        ctx = troops_context(
-            rules,
-            groups,
-            quality=quality,
-            models=situation.target_models,
-            pins=situation.target_pins,
-            officer=officer,
-        )
-        troops = exact_troops(groups, ctx)
-        removal = _pins_reach_morale(rules, quality, situation.target_pins, troops.pins.probability)
-        if removal is not None:
-            probabilities["p_removed_by_pins"] = removal[0]
-            reasons.append(removal[1])
-        elif situation.target_pins and not any(g.shot.morale_check for g in groups):
-            reasons.append(
-                Reason(
-                    "target pins",
-                    "no effect",
-                    "the attack cannot bring them to the unit's morale value, and they "
-                    "matter otherwise only to a flamethrower's test",
-                )
-            )
-        if any(g.shot.morale_check for g in groups):
-            probabilities["p_destroyed_by_morale"] = troops.p_destroyed_by_morale
-            reasons.append(
-                Reason(
-                    "morale check",
-                    f"{chance_shown(troops.p_destroyed_by_morale)} destroyed",
-                    f"after the flamethrower's pins: {_check_parts(quality, ctx.morale, officer)}",
-                )
-            )
-        elif officer is not None:
-            reasons.append(
-                Reason(
-                    "target officer",
-                    "no effect",
-                    "no test for his bonus here: only a flamethrower's hit brings troops a "
-                    "morale check in a shooting (the check at half strength: "
-                    f"{named('morale_check_odds(officer=...)')})",
-                )
-            )
-        labels, said = _down_halving_said(groups, troops.hits, probabilities)
-        return OddsReport(
-            ruleset=ruleset,
-            question="shoot",
-            reasons=tuple(reasons),
-            probabilities=probabilities,
-            distributions={
-                "hits": troops.hits,
-                "casualties": troops.casualties,
-                "pins": troops.pins,
-            },
-            details=details,
-            labels=labels,
-            notes=said,
-        )
+    return probabilities, details
 
+
+def _at_troops(
+    ruleset: str,
+    rules: Rules,
+    tgt: Target,
+    situation: Situation,
+    groups: Sequence[Group],
+    reasons: list[Reason],
+    probabilities: dict[str, Fraction],
+    details: dict[str, object],
+) -> OddsReport:
+    """A shooting at troops: hits, casualties and pins, removal by pins, and a
+    flamethrower's morale check (the only test an officer's bonus helps in a shooting)."""
+    quality = infantry_quality(rules, tgt)
+    officer = situation.target_officer
+    ctx = troops_context(
+        rules,
+        groups,
+        quality=quality,
+        models=situation.target_models,
+        pins=situation.target_pins,
+        officer=officer,
+    )
+    troops = exact_troops(groups, ctx)
+    removal = _pins_reach_morale(rules, quality, situation.target_pins, troops.pins.probability)
+    if removal is not None:
+        probabilities["p_removed_by_pins"] = removal[0]
+        reasons.append(removal[1])
+    elif situation.target_pins and not any(g.shot.morale_check for g in groups):
+        reasons.append(
+            Reason(
+                "target pins",
+                "no effect",
+                "the attack cannot bring them to the unit's morale value, and they "
+                "matter otherwise only to a flamethrower's test",
+            )
+        )
+    if any(g.shot.morale_check for g in groups):
+        probabilities["p_destroyed_by_morale"] = troops.p_destroyed_by_morale
+        reasons.append(
+            Reason(
+                "morale check",
+                f"{chance_shown(troops.p_destroyed_by_morale)} destroyed",
+                f"after the flamethrower's pins: {_check_parts(quality, ctx.morale, officer)}",
+            )
+        )
+    elif officer is not None:
+        reasons.append(
+            Reason(
+                "target officer",
+                "no effect",
+                "no test for his bonus here: only a flamethrower's hit brings troops a "
+                "morale check in a shooting (the check at half strength: "
+                f"{named('morale_check_odds(officer=...)')})",
+            )
+        )
+    labels, said = _down_halving_said(groups, troops.hits, probabilities)
+    return OddsReport(
+        ruleset=ruleset,
+        question="shoot",
+        reasons=tuple(reasons),
+        probabilities=probabilities,
+        distributions={
+            "hits": troops.hits,
+            "casualties": troops.casualties,
+            "pins": troops.pins,
+        },
+        details=details,
+        labels=labels,
+        notes=said,
+    )
+
+
+def _at_vehicle(
+    ruleset: str,
+    rules: Rules,
+    tgt: Target,
+    situation: Situation,
+    groups: Sequence[Group],
+    reasons: list[Reason],
+    probabilities: dict[str, Fraction],
+    details: dict[str, object],
+) -> OddsReport:
+    """A shooting at a vehicle: each hit followed through its damage to the knock-out, the
+    crew abandoning it to pins, how its crew tests, and its damage results."""
     final = exact_vehicle(groups)
     probabilities["p_knocked_out"] = final.probability(lambda v: v.knocked_out)
     abandoned = _pins_reach_morale(
@@ -375,6 +442,32 @@ def _shoot_odds(
     if abandoned is not None:
         probabilities["p_removed_by_pins"] = abandoned[0]
         reasons.append(abandoned[1])
+    reasons += _crew_said(rules, situation, groups, final)
+    _damage_results(tgt, situation, groups, final, probabilities, details)
+    notes: dict[str, str] = {}
+    if sum(g.shots * max(1, g.shot.hits_per_hit.most) for g in groups) > 1:
+        # (a knock-out may come before the last hit: the table counts them all)
+        notes["hits"] = (
+            "every hit the dice score, as rolled on the table; hits after a knock-out change "
+            "nothing (the damage and pins count only those before it)."
+        )
+    return OddsReport(
+        ruleset=ruleset,
+        question="shoot",
+        reasons=tuple(reasons),
+        probabilities=probabilities,
+        distributions={"hits": hits_distribution(groups), "pins": final.map(lambda v: v.pins)},
+        details=details,
+        notes=notes,
+    )
+
+
+def _crew_said(
+    rules: Rules, situation: Situation, groups: Sequence[Group], final: Dist[VehicleState]
+) -> list[Reason]:
+    """The rows for a target vehicle's crew: already immobilised, an automaton, how the
+    crew tests, and the knock-outs a flamethrower's check brings."""
+    reasons: list[Reason] = []
     if situation.target_immobilised:
         reasons.append(_IMMOBILISED_BEFORE)
     flamethrower = any(g.shot.morale_check for g in groups)
@@ -408,6 +501,20 @@ def _shoot_odds(
                 f"pins ({pins}) and its damage's taken first; failed, the crew abandon it",
             )
         )
+    return reasons
+
+
+def _damage_results(
+    tgt: Target,
+    situation: Situation,
+    groups: Sequence[Group],
+    final: Dist[VehicleState],
+    probabilities: dict[str, Fraction],
+    details: dict[str, object],
+) -> None:
+    """Add to ``probabilities`` and ``details`` the damage results (stunned, immobilised, on
+    fire, knocked out), the worst damage and one hit's damage; a soft-skin shows only what
+    can happen to it, as any damage destroys it."""
     effects = {
         "crew stunned": final.probability(lambda v: v.crew_stunned),
         "immobilised": _newly_immobilised(final, situation.target_immobilised),
@@ -438,19 +545,3 @@ def _shoot_odds(
             }
         else:
             details["damage_per_hit"] = {LEVELS[i]: float(per_hit.probability(i)) for i in range(4)}
-    notes: dict[str, str] = {}
-    if sum(g.shots * max(1, g.shot.hits_per_hit.most) for g in groups) > 1:
-        # (a knock-out may come before the last hit: the table counts them all)
-        notes["hits"] = (
-            "every hit the dice score, as rolled on the table; hits after a knock-out change "
-            "nothing (the damage and pins count only those before it)."
-        )
-    return OddsReport(
-        ruleset=ruleset,
-        question="shoot",
-        reasons=tuple(reasons),
-        probabilities=probabilities,
-        distributions={"hits": hits_distribution(groups), "pins": final.map(lambda v: v.pins)},
-        details=details,
-        notes=notes,
-    )
