@@ -6,7 +6,7 @@ the assaulters' fight is with the vehicle's armour and crew, not with men."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
@@ -16,7 +16,7 @@ from kriegsspiel.core.dice import DiceExpr, Dist
 from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.report import OddsReport, Reason
 from kriegsspiel.errors import ParameterError, named
-from kriegsspiel.rulesets.bolt_action.edition import rules_for
+from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, rules_for
 from kriegsspiel.rulesets.bolt_action.odds.checks import (
     MAX_ASSAULTERS_OF_A_VEHICLE,
     _check_automaton,
@@ -25,7 +25,7 @@ from kriegsspiel.rulesets.bolt_action.odds.checks import (
     _check_not_removed,
     _house_rules,
 )
-from kriegsspiel.rulesets.bolt_action.odds.fire_at_assaulters import _fire_at_assaulters
+from kriegsspiel.rulesets.bolt_action.odds.fire_at_assaulters import _Fire, _fire_at_assaulters
 from kriegsspiel.rulesets.bolt_action.odds.order_and_morale import (
     _pins_reach_morale,
     order_test_odds,
@@ -36,7 +36,7 @@ from kriegsspiel.rulesets.bolt_action.odds.vehicle_damage import (
     _crew_reasons,
     _newly_immobilised,
 )
-from kriegsspiel.rulesets.bolt_action.shooting import Situation, VehicleState
+from kriegsspiel.rulesets.bolt_action.shooting import Situation, VehicleProfile, VehicleState
 
 
 def vehicle_assault_odds(
@@ -66,101 +66,32 @@ def vehicle_assault_odds(
     edition has it, then hits, damage and damage results. ``officer`` is one in range of
     the assaulters (their order test and morale), ``target_officer`` one in range of the
     vehicle (its crew's test when it catches fire)."""
-    from kriegsspiel.rulesets.bolt_action.assault import (
-        assault_order_modifier,
-        assault_vehicle,
-        vehicle_hit_score,
-        vehicle_hits,
-    )
-    from kriegsspiel.rulesets.bolt_action.shooting import vehicle_profile
+    from kriegsspiel.rulesets.bolt_action.assault import assault_order_modifier
 
-    arguments.text("ruleset", ruleset)
-    for name, value in (("models", models), ("pins", pins), ("target_pins", target_pins)):
-        arguments.whole(name, value)
-    arguments.optional_whole("start_models", start_models)
-    for name, said in (
-        ("quality", quality),
-        ("target", target),
-        ("vehicle_order", vehicle_order),
-        ("target_quality", target_quality),
-        ("cover", cover),
-    ):
-        arguments.text(name, said)
-    for name, flag in (
-        ("anti_tank", anti_tank),
-        ("open_topped", open_topped),
-        ("automaton", automaton),
-        ("target_immobilised", target_immobilised),
-    ):
-        arguments.yes_no(name, flag)
-    arguments.optional_text("officer", officer)
-    arguments.optional_text("target_officer", target_officer)
-    if start_inches is not None:
-        arguments.number("start_inches", start_inches)
-    arguments.names("vehicle_weapons", vehicle_weapons)
+    a = _Assault(
+        models=models,
+        quality=quality,
+        target=target,
+        vehicle_order=vehicle_order,
+        anti_tank=anti_tank,
+        pins=pins,
+        officer=officer,
+        open_topped=open_topped,
+        automaton=automaton,
+        target_quality=target_quality,
+        target_pins=target_pins,
+        target_immobilised=target_immobilised,
+        target_officer=target_officer,
+        start_inches=start_inches,
+        vehicle_weapons=vehicle_weapons,
+        cover=cover,
+        start_models=start_models,
+    )
+    _check_types(ruleset, a)
     rules_file, rules_text = _house_rules(rules_file, rules_text)
     rules = rules_for(ruleset, rules_file, rules_text)
-    _check_counts(models=models, pins=pins, target_pins=target_pins, start_models=start_models)
-    if models == 0:
-        raise ParameterError(f"{named('models')} must be 1 or more.")
-    if models > MAX_ASSAULTERS_OF_A_VEHICLE:
-        raise ParameterError(
-            f"{named('models', models)}: exact odds are worked out for at most "
-            f"{MAX_ASSAULTERS_OF_A_VEHICLE} men assaulting a vehicle (more would take long)."
-        )
-    if start_models is not None and start_models < models:
-        raise ParameterError(
-            f"{named('start_models')} ({start_models}) is the unit's size at the start of the "
-            f"game: it cannot be less than {named('models')} ({models})."
-        )
-    _check_automaton(rules, automaton)
-    _check_names(
-        rules,
-        quality=("quality", quality),
-        quality_crew=("target_quality", target_quality),
-        officer=("officer", officer),
-        officer_crew=("target_officer", target_officer),
-    )
-    if target_immobilised and vehicle_order != "stationary":
-        stationary = named("vehicle_order", "stationary", shown="stationary")
-        raise ParameterError(
-            "an immobilised vehicle is brought to a halt, and is hit as a halted one: "
-            f"give {stationary} with {named('target_immobilised', True)}."
-        )
-    _check_not_removed(rules, target_quality, target_pins, "target_pins")
-    _check_names(rules, target=("target", target))
-    tgt = rules.target(target)
-    if not tgt.is_vehicle:
-        raise ParameterError(
-            f"{tgt.name} is not a vehicle; use {named('assault_odds')} for infantry against "
-            "infantry."
-        )
-    va = rules.data.vehicle_assault
-    orders: dict[str, int | None] = {
-        "ran": vehicle_hit_score(rules, "run"),
-        "advanced": vehicle_hit_score(rules, "advance"),
-        "stationary": vehicle_hit_score(rules, None),
-    }
-    # (the order it was given, as the game names it, says the same)
-    given = vehicle_order  # (echoed as typed)
-    vehicle_order = {"run": "ran", "advance": "advanced"}.get(vehicle_order.lower(), vehicle_order)
-    if vehicle_order not in orders:
-        raise ParameterError(
-            f"{named('vehicle_order')} must be one of {', '.join(orders)}, not {given!r} "
-            "(its last order: Run or Advance, else stationary)."
-        )
-    if orders[vehicle_order] is None:  # as the game refuses the order (sheet 001)
-        raise ParameterError(
-            f"{named('vehicle_order', given, shown=given)}: infantry cannot assault a vehicle "
-            f"that {vehicle_order} this turn in {rules.data.title}."
-        )
-    run = next(r.run for r in rules.data.movement.rows if r.unit_type == "infantry")
-    if start_inches is not None and start_inches > run:
-        raise ParameterError(
-            f"{named('start_inches', start_inches, shown=f'{start_inches:g}')}: an assault "
-            f"begins within the assaulters' Run ({run}\"); give {named('start_inches', run)} "
-            "or less."
-        )
+    tgt = _assaulted_vehicle(rules, a)
+    vehicle_order, hit_on = _hit_score(rules, a)
     needs_test_mod = (
         assault_order_modifier(rules, tgt, open_topped=open_topped, anti_tank=anti_tank) != 0
     )
@@ -173,29 +104,177 @@ def vehicle_assault_odds(
         officer=officer,
         assault_vehicle_without_at=needs_test_mod,
     )
+    vehicle, fire, final = _assault(rules, a, tgt, hit_on)
+    abandoned = _abandoned(rules, a, final)
+    reasons = [*_order_reasons(rules, order, needs_test_mod), *fire.reasons]
+    reasons += _hit_and_damage_reasons(rules, a, tgt, vehicle_order, hit_on)
+    reasons += _damage_result_reasons(rules, a, tgt, vehicle, final, abandoned)
+    return _report(ruleset, a, tgt, order, fire, final, hit_on, reasons, abandoned)
+
+
+@dataclass(frozen=True, slots=True)
+class _Assault:
+    """An assault on a vehicle as asked: the assaulters (models, quality, anti-tank weapons,
+    pins, officer), the vehicle (its last order, open-topped, automaton, its crew's quality,
+    pins and officer, already immobilised), and where it fires at them (the distance the
+    assault begins at, its weapons, the assaulters' cover and size at the start)."""
+
+    models: int
+    quality: str
+    target: str
+    vehicle_order: str
+    anti_tank: bool
+    pins: int
+    officer: str | None
+    open_topped: bool
+    automaton: bool
+    target_quality: str
+    target_pins: int
+    target_immobilised: bool
+    target_officer: str | None
+    start_inches: float | None
+    vehicle_weapons: Sequence[str]
+    cover: str
+    start_models: int | None
+
+
+def _check_types(ruleset: str, a: _Assault) -> None:
+    """The types of the question's arguments, each refused by name (:mod:`.arguments`)."""
+    arguments.text("ruleset", ruleset)
+    for name, value in (("models", a.models), ("pins", a.pins), ("target_pins", a.target_pins)):
+        arguments.whole(name, value)
+    arguments.optional_whole("start_models", a.start_models)
+    for name, said in (
+        ("quality", a.quality),
+        ("target", a.target),
+        ("vehicle_order", a.vehicle_order),
+        ("target_quality", a.target_quality),
+        ("cover", a.cover),
+    ):
+        arguments.text(name, said)
+    for name, flag in (
+        ("anti_tank", a.anti_tank),
+        ("open_topped", a.open_topped),
+        ("automaton", a.automaton),
+        ("target_immobilised", a.target_immobilised),
+    ):
+        arguments.yes_no(name, flag)
+    arguments.optional_text("officer", a.officer)
+    arguments.optional_text("target_officer", a.target_officer)
+    if a.start_inches is not None:
+        arguments.number("start_inches", a.start_inches)
+    arguments.names("vehicle_weapons", a.vehicle_weapons)
+
+
+def _assaulted_vehicle(rules: Rules, a: _Assault) -> Target:
+    """The vehicle assaulted, with the assaulters and its crew checked: their numbers, the
+    names the rules data knows, an automaton, an immobilised vehicle's order, and a crew
+    its pins have already removed; a target that is no vehicle is refused."""
+    _check_counts(
+        models=a.models, pins=a.pins, target_pins=a.target_pins, start_models=a.start_models
+    )
+    if a.models == 0:
+        raise ParameterError(f"{named('models')} must be 1 or more.")
+    if a.models > MAX_ASSAULTERS_OF_A_VEHICLE:
+        raise ParameterError(
+            f"{named('models', a.models)}: exact odds are worked out for at most "
+            f"{MAX_ASSAULTERS_OF_A_VEHICLE} men assaulting a vehicle (more would take long)."
+        )
+    if a.start_models is not None and a.start_models < a.models:
+        raise ParameterError(
+            f"{named('start_models')} ({a.start_models}) is the unit's size at the start of the "
+            f"game: it cannot be less than {named('models')} ({a.models})."
+        )
+    _check_automaton(rules, a.automaton)
+    _check_names(
+        rules,
+        quality=("quality", a.quality),
+        quality_crew=("target_quality", a.target_quality),
+        officer=("officer", a.officer),
+        officer_crew=("target_officer", a.target_officer),
+    )
+    if a.target_immobilised and a.vehicle_order != "stationary":
+        stationary = named("vehicle_order", "stationary", shown="stationary")
+        raise ParameterError(
+            "an immobilised vehicle is brought to a halt, and is hit as a halted one: "
+            f"give {stationary} with {named('target_immobilised', True)}."
+        )
+    _check_not_removed(rules, a.target_quality, a.target_pins, "target_pins")
+    _check_names(rules, target=("target", a.target))
+    tgt = rules.target(a.target)
+    if not tgt.is_vehicle:
+        raise ParameterError(
+            f"{tgt.name} is not a vehicle; use {named('assault_odds')} for infantry against "
+            "infantry."
+        )
+    return tgt
+
+
+def _hit_score(rules: Rules, a: _Assault) -> tuple[str, int | None]:
+    """The vehicle's last order as the game names it (ran, advanced, stationary) and the
+    score the assaulters need to hit it (None: they cannot); refused if the edition lets no
+    one assault a vehicle after that order, or if the assault begins beyond their Run."""
+    from kriegsspiel.rulesets.bolt_action.assault import vehicle_hit_score
+
+    orders: dict[str, int | None] = {
+        "ran": vehicle_hit_score(rules, "run"),
+        "advanced": vehicle_hit_score(rules, "advance"),
+        "stationary": vehicle_hit_score(rules, None),
+    }
+    # (the order it was given, as the game names it, says the same)
+    given = a.vehicle_order  # (echoed as typed)
+    vehicle_order = {"run": "ran", "advance": "advanced"}.get(given.lower(), given)
+    if vehicle_order not in orders:
+        raise ParameterError(
+            f"{named('vehicle_order')} must be one of {', '.join(orders)}, not {given!r} "
+            "(its last order: Run or Advance, else stationary)."
+        )
+    if orders[vehicle_order] is None:  # as the game refuses the order (sheet 001)
+        raise ParameterError(
+            f"{named('vehicle_order', given, shown=given)}: infantry cannot assault a vehicle "
+            f"that {vehicle_order} this turn in {rules.data.title}."
+        )
+    run = next(r.run for r in rules.data.movement.rows if r.unit_type == "infantry")
+    start_inches = a.start_inches
+    if start_inches is not None and start_inches > run:
+        raise ParameterError(
+            f"{named('start_inches', start_inches, shown=f'{start_inches:g}')}: an assault "
+            f"begins within the assaulters' Run ({run}\"); give {named('start_inches', run)} "
+            "or less."
+        )
+    return vehicle_order, orders[vehicle_order]
+
+
+def _assault(
+    rules: Rules, a: _Assault, tgt: Target, hit_on: int | None
+) -> tuple[VehicleProfile, _Fire, Dist[VehicleState]]:
+    """The assault itself: the vehicle as the assaulters strike it, its fire at them first
+    (where the edition has it), and its state after the survivors' hits and damage."""
+    from kriegsspiel.rulesets.bolt_action.assault import assault_vehicle
+    from kriegsspiel.rulesets.bolt_action.shooting import vehicle_profile
+
     situation = Situation(
         range_inches=0,
-        open_topped=open_topped,
-        automaton=automaton,
-        target_quality=target_quality,
-        target_pins=target_pins,
-        target_immobilised=target_immobilised,
-        target_officer=target_officer,
+        open_topped=a.open_topped,
+        automaton=a.automaton,
+        target_quality=a.target_quality,
+        target_pins=a.target_pins,
+        target_immobilised=a.target_immobilised,
+        target_officer=a.target_officer,
     )
     vehicle = vehicle_profile(rules, tgt, situation, indirect=False)
-    hit_on = orders[vehicle_order]
     fire = _fire_at_assaulters(
         rules,
-        start_inches=start_inches,
-        weapons=vehicle_weapons,
-        cover=cover,
-        quality=quality,
-        models=models,
-        start_models=models if start_models is None else start_models,
-        pins=pins,
-        officer=officer,
-        crew_quality=target_quality,
-        crew_pins=target_pins,
+        start_inches=a.start_inches,
+        weapons=a.vehicle_weapons,
+        cover=a.cover,
+        quality=a.quality,
+        models=a.models,
+        start_models=a.models if a.start_models is None else a.start_models,
+        pins=a.pins,
+        officer=a.officer,
+        crew_quality=a.target_quality,
+        crew_pins=a.target_pins,
     )
 
     def assault_by(survivors: int) -> Dist[VehicleState]:
@@ -207,22 +286,19 @@ def vehicle_assault_odds(
                 models=survivors,
                 hit_on=hit_on,
                 vehicle=vehicle,
-                anti_tank=anti_tank,
-                open_topped=open_topped,
-                damage_dice=DiceExpr(va.damage_dice),
+                anti_tank=a.anti_tank,
+                open_topped=a.open_topped,
+                damage_dice=DiceExpr(rules.data.vehicle_assault.damage_dice),
             )
         )
 
-    final = fire.survivors.bind(assault_by)
-    p_ko = final.probability(lambda v: v.knocked_out)
-    abandoned = _pins_reach_morale(
-        rules,
-        target_quality,
-        target_pins,
-        lambda reach: final.probability(lambda v: not v.knocked_out and reach(v.pins)),
-    )
-    goes_in = order.probabilities["p_pass"]
-    destroyed_if_damaged = tgt.kind == "soft-skinned" or open_topped
+    return vehicle, fire, fire.survivors.bind(assault_by)
+
+
+def _order_reasons(rules: Rules, order: OddsReport, needs_test_mod: bool) -> list[Reason]:
+    """The assaulters' order test (or none without pins), and its modifier without
+    anti-tank weapons against an enclosed armoured vehicle."""
+    va = rules.data.vehicle_assault
     reasons = [
         order.reasons[0]
         if order.details["test_needed"]
@@ -237,8 +313,19 @@ def vehicle_assault_odds(
                 + rules.data.cited("vehicle_assault.order_test_modifier_without_at"),
             )
         )
-    reasons += fire.reasons
-    reasons += [
+    return reasons
+
+
+def _destroyed_if_damaged(a: _Assault, tgt: Target) -> bool:
+    """A soft-skin or an open-topped vehicle is destroyed by any damage."""
+    return tgt.kind == "soft-skinned" or a.open_topped
+
+
+def _hit_and_damage_reasons(
+    rules: Rules, a: _Assault, tgt: Target, vehicle_order: str, hit_on: int | None
+) -> list[Reason]:
+    """What the assaulters need to hit the vehicle after its order, and their damage roll."""
+    return [
         Reason(
             "to hit",
             "impossible" if hit_on is None else f"{hit_on}+ per model",
@@ -255,46 +342,94 @@ def vehicle_assault_odds(
             f"hits + D6 against {tgt.damage_value}+",
             (
                 "with or without anti-tank weapons: any damage destroys it (below)"
-                if destroyed_if_damaged
+                if _destroyed_if_damaged(a, tgt)
                 else "anti-tank weapons"
-                if anti_tank
+                if a.anti_tank
                 else "superficial at most without anti-tank weapons"
             )
             + rules.data.cited("vehicle_assault.damage_dice", f"damage_values.rows[{tgt.name}]"),
         ),
     ]
-    if target_immobilised:
+
+
+def _damage_result_reasons(
+    rules: Rules,
+    a: _Assault,
+    tgt: Target,
+    vehicle: VehicleProfile,
+    final: Dist[VehicleState],
+    abandoned: tuple[Fraction, Reason] | None,
+) -> list[Reason]:
+    """What the damage does: already immobilised, destroyed if damaged, an automaton, the
+    crew's tests, and the crew abandoning it to the pins (if the assault goes in)."""
+    reasons: list[Reason] = []
+    destroyed_if_damaged = _destroyed_if_damaged(a, tgt)
+    if a.target_immobilised:
         reasons.append(_IMMOBILISED_BEFORE)
     if destroyed_if_damaged:
         reasons.append(
             Reason(
                 "damage",
                 "destroyed",
-                f"{'open-topped' if open_topped else 'soft-skinned'}: destroyed if damaged, "
+                f"{'open-topped' if a.open_topped else 'soft-skinned'}: destroyed if damaged, "
                 "superficial damage too",
             )
         )
     reasons += _automaton_reasons(
         rules,
-        automaton,
+        a.automaton,
         stunned=not destroyed_if_damaged
         and final.probability(lambda v: v.worst > 0 or v.crew_stunned) > 0,
     )
     reasons += _crew_reasons(
         rules,
         vehicle,
-        target_quality,
-        target_officer,
+        a.target_quality,
+        a.target_officer,
         tested=final.probability(lambda v: v.on_fire) > 0,
         flamethrower=False,
     )
+    if abandoned is not None:
+        reasons.append(replace(abandoned[1], result=f"{abandoned[1].result} if assaulting"))
+    return reasons
+
+
+def _abandoned(
+    rules: Rules, a: _Assault, final: Dist[VehicleState]
+) -> tuple[Fraction, Reason] | None:
+    """The chance the pins the assault brings remove the vehicle (its crew abandon it) when
+    it is not knocked out anyway, and why; None when they cannot."""
+    return _pins_reach_morale(
+        rules,
+        a.target_quality,
+        a.target_pins,
+        lambda reach: final.probability(lambda v: not v.knocked_out and reach(v.pins)),
+    )
+
+
+def _report(
+    ruleset: str,
+    a: _Assault,
+    tgt: Target,
+    order: OddsReport,
+    fire: _Fire,
+    final: Dist[VehicleState],
+    hit_on: int | None,
+    reasons: list[Reason],
+    abandoned: tuple[Fraction, Reason] | None,
+) -> OddsReport:
+    """The report: each chance once the order test is passed ("if assaulting") and of the
+    assault as a whole, the assaulters' hits, and how many the vehicle's fire leaves."""
+    from kriegsspiel.rulesets.bolt_action.assault import vehicle_hits
+
+    p_ko = final.probability(lambda v: v.knocked_out)
+    goes_in = order.probabilities["p_pass"]
     removed: dict[str, Fraction] = {}
     if abandoned is not None:
         removed = {
             "p_removed_by_pins_if_assaulting": abandoned[0],
             "p_removed_by_pins": goes_in * abandoned[0],
         }
-        reasons.append(replace(abandoned[1], result=f"{abandoned[1].result} if assaulting"))
     hits: Dist[int] = (
         Dist.constant(0)
         if hit_on is None
@@ -321,7 +456,7 @@ def vehicle_assault_odds(
             # each chance of the assault as a whole: the order test passed first
             "p_knocked_out": goes_in * p_ko,
             "p_crew_stunned": goes_in * final.probability(lambda v: v.crew_stunned),
-            "p_immobilised": goes_in * _newly_immobilised(final, target_immobilised),
+            "p_immobilised": goes_in * _newly_immobilised(final, a.target_immobilised),
             "p_on_fire": goes_in * final.probability(lambda v: v.on_fire),
             **removed,
         },
