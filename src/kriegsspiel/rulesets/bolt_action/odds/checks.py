@@ -141,6 +141,7 @@ FACINGS: tuple[str, ...] = get_args(Facing)
 
 
 def _cover(text: str, parameter: str = "cover") -> Cover:
+    """Cover as asked (none, soft or hard); anything else refused, named as ``parameter``."""
     if text == "none":
         return "none"
     if text == "soft":

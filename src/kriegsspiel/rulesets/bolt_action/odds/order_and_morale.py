@@ -35,6 +35,8 @@ from kriegsspiel.rulesets.bolt_action.odds.checks import (
 def _morale_reason(
     rules: Rules, test: MoraleTest, quality: str, officer: str | None, extra: str = ""
 ) -> Reason:
+    """The "needs" row of a test: the morale value to roll under on 2D6, what made it (and
+    ``extra``, the words for a modifier), and the doubles that always pass and fail."""
     d = rules.data
     parts = _morale_parts(rules, test, quality, officer)
     if test.modifier:
