@@ -19,6 +19,7 @@ from _report import arguments, machine, publish
 
 from kriegsspiel.rulesets.bolt_action import odds as ba
 from kriegsspiel.rulesets.bolt_action.attack import troops_shot_distribution
+from kriegsspiel.rulesets.bolt_action.odds import shooting as ba_shooting
 from kriegsspiel.rulesets.bolt_action.shooting import Situation
 from kriegsspiel.rulesets.house_clearing import odds as hc
 from kriegsspiel.rulesets.iron_cross import odds as ic
@@ -47,7 +48,7 @@ def median_ms(fn: Callable[[], object], repeat: int) -> float:
 
 def uncached(query: dict[str, object]) -> Callable[[], object]:
     def run() -> object:
-        ba._shoot_odds.cache_clear()
+        ba_shooting._shoot_odds.cache_clear()
         troops_shot_distribution.cache_clear()
         return ba.shoot_odds("konflikt47", **query)  # type: ignore[arg-type]
 
