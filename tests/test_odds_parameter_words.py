@@ -156,6 +156,35 @@ SAME_MISTAKE: list[tuple[Callable[[], Any], str, list[str], str]] = [
         "removed from play and takes no test; give --pins 7 or fewer.",
     ),
     (
+        lambda: ba_odds.shoot_odds(
+            "bolt-action-1",
+            weapons=["rifle"],
+            target="medium tank",
+            situation=Situation(10, target_pins=12),
+        ),
+        "situation.target_pins=12: a vehicle (regular crew) with 12 pins (its morale value is "
+        "9) is removed from play and cannot be shot at; give situation.target_pins=8 or fewer.",
+        ["shoot", "-r", "bolt-action-1", "-w", "rifle", "--range", "10", "--target",
+         "medium tank", "--target-pins", "12"],
+        "--target-pins 12: a vehicle (regular crew) with 12 pins (its morale value is 9) is "
+        "removed from play and cannot be shot at; give --target-pins 8 or fewer.",
+    ),
+    (
+        lambda: ba_odds.assault_odds(
+            "konflikt47",
+            attackers=5,
+            attacker_quality="regular",
+            defenders=3,
+            defender_quality="regular",
+            defender_pins=9,
+        ),
+        "defender_pins=9: a unit of regular troops with 9 pins (its morale value is 9) is "
+        "removed from play and fights no fight; give defender_pins=8 or fewer.",
+        ["assault", "--defenders", "3", "--defender-pins", "9"],
+        "--defender-pins 9: a unit of regular troops with 9 pins (its morale value is 9) is "
+        "removed from play and fights no fight; give --defender-pins 8 or fewer.",
+    ),
+    (
         lambda: ba_odds.morale_check_odds("konflikt47", quality="elite"),
         "quality='elite': Unknown quality 'elite'. Known qualities: inexperienced, regular, veteran.",
         ["morale", "--quality", "elite"],

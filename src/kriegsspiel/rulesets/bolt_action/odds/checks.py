@@ -78,14 +78,24 @@ def _check_names(rules: Rules, **given: tuple[str, str | None]) -> None:
             raise ParameterError(f"{named(parameter, value)}: {exc}") from None
 
 
-def _check_not_removed(rules: Rules, quality: str, pins: int, parameter: str) -> None:
-    """A unit whose pins reach its morale value is removed from play: it takes no test and
-    fights no fight, so a question about it has no odds."""
+def _check_not_removed(
+    rules: Rules,
+    quality: str,
+    pins: int,
+    parameter: str,
+    *,
+    crew: bool = False,
+    fate: str = "takes no test",
+) -> None:
+    """A unit whose pins reach its morale value is removed from play: it takes no test,
+    fights no fight and is no target, so a question about it has no odds. ``crew``: the unit
+    is a vehicle, told by its crew's quality; ``fate``: what the question would have it do."""
     base = new_test(rules, quality).base
     if destroyed_by_pins(rules, quality, pins):
+        who = f"a vehicle ({quality} crew)" if crew else f"a unit of {quality} troops"
         raise ParameterError(
-            f"{named(parameter, pins)}: a unit of {quality} troops with {pins} pins (its "
-            f"morale value is {base}) is removed from play and takes no test; give "
+            f"{named(parameter, pins)}: {who} with {pins} pins (its "
+            f"morale value is {base}) is removed from play and {fate}; give "
             f"{named(parameter, base - 1)} or fewer."
         )
 

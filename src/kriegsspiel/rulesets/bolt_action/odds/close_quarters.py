@@ -200,8 +200,13 @@ def _check_sides(rules: Rules, f: _Fight) -> None:
         officer_a=("attacker_officer", f.attacker_officer),
         officer_d=("defender_officer", f.defender_officer),
     )
-    _check_not_removed(rules, f.attacker_quality, f.attacker_pins, "attacker_pins")
-    _check_not_removed(rules, f.defender_quality, f.defender_pins, "defender_pins")
+    fights_none = "fights no fight"
+    _check_not_removed(
+        rules, f.attacker_quality, f.attacker_pins, "attacker_pins", fate=fights_none
+    )
+    _check_not_removed(
+        rules, f.defender_quality, f.defender_pins, "defender_pins", fate=fights_none
+    )
 
 
 def _check_modes(rules: Rules, f: _Fight) -> None:

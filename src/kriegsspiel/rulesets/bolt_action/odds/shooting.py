@@ -295,7 +295,14 @@ def _check_firers_and_fire(
             "an MMG, a gun); give only team weapons with it, or leave it out."
         )
     target_quality = situation.target_quality if tgt.is_vehicle else infantry_quality(rules, tgt)
-    _check_not_removed(rules, target_quality, situation.target_pins, "situation.target_pins")
+    _check_not_removed(
+        rules,
+        target_quality,
+        situation.target_pins,
+        "situation.target_pins",
+        crew=tgt.is_vehicle,
+        fate="cannot be shot at",
+    )
 
 
 def _firing_groups(

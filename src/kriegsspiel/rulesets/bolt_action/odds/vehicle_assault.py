@@ -199,7 +199,9 @@ def _assaulted_vehicle(rules: Rules, a: _Assault) -> Target:
             "an immobilised vehicle is brought to a halt, and is hit as a halted one: "
             f"give {stationary} with {named('target_immobilised', True)}."
         )
-    _check_not_removed(rules, a.target_quality, a.target_pins, "target_pins")
+    _check_not_removed(
+        rules, a.target_quality, a.target_pins, "target_pins", crew=True, fate="cannot be assaulted"
+    )
     _check_names(rules, target=("target", a.target))
     tgt = rules.target(a.target)
     if not tgt.is_vehicle:
