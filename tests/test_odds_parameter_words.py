@@ -185,6 +185,35 @@ SAME_MISTAKE: list[tuple[Callable[[], Any], str, list[str], str]] = [
         "removed from play and fights no fight; give --defender-pins 8 or fewer.",
     ),
     (
+        lambda: ba_odds.shoot_odds(
+            "bolt-action-1",
+            weapons=["Tesla cannon"],
+            target="regular infantry",
+            situation=Situation(10),
+        ),
+        "'Tesla cannon' in weapons: 'Tesla cannon' is a Konflikt '47 weapon, not on the Bolt "
+        "Action (1st edition) weapon chart; give ruleset='konflikt47' for Konflikt '47's odds.",
+        ["shoot", "-r", "bolt-action-1", "-w", "Tesla cannon", "--range", "10"],
+        "--weapon 'Tesla cannon': 'Tesla cannon' is a Konflikt '47 weapon, not on the Bolt "
+        "Action (1st edition) weapon chart; give --ruleset konflikt47 for Konflikt '47's odds.",
+    ),
+    (
+        lambda: ba_odds.vehicle_assault_odds(
+            "bolt-action-1",
+            models=3,
+            quality="regular",
+            target="light walker",
+            vehicle_order="stationary",
+        ),
+        "target='light walker': 'light walker' is a Konflikt '47 damage value, not on the Bolt "
+        "Action (1st edition) damage value table; give ruleset='konflikt47' for Konflikt "
+        "'47's odds.",
+        ["vehicle-assault", "-r", "bolt-action-1", "--models", "3", "--target", "light walker"],
+        "--target 'light walker': 'light walker' is a Konflikt '47 damage value, not on the "
+        "Bolt Action (1st edition) damage value table; give --ruleset konflikt47 for Konflikt "
+        "'47's odds.",
+    ),
+    (
         lambda: ba_odds.morale_check_odds("konflikt47", quality="elite"),
         "quality='elite': Unknown quality 'elite'. Known qualities: inexperienced, regular, veteran.",
         ["morale", "--quality", "elite"],

@@ -57,6 +57,7 @@ from kriegsspiel.rulesets.bolt_action.edition import (
     Konflikt47,
     Rules,
     Target,
+    edition_with,
     rules_file_path,
     rules_for,
 )
@@ -146,18 +147,10 @@ def _weird_science_elsewhere(name: str) -> bool:
 
 
 def _other_editions(name: str, rules: Rules, chart: Literal["weapon", "target"]) -> str | None:
-    """The title of the other edition whose shipped ``chart`` (its weapons, or its damage
-    values) has ``name``, if one has it and the list's own edition's shipped chart does not
-    (a rules file, ``rules``, may leave out a name of its edition: that is no other
-    edition's)."""
-    for edition in (rules.ruleset, *(e for e in EDITIONS if e != rules.ruleset)):
-        other = rules_for(edition)
-        try:
-            other.weapon(name) if chart == "weapon" else other.target(name)
-        except UnknownNameError:
-            continue
-        return None if edition == rules.ruleset else other.data.title
-    return None
+    """The title of the other edition whose shipped ``chart`` has ``name``
+    (:func:`edition_with`), if one has it."""
+    other = edition_with(name, rules, chart)
+    return None if other is None else other.data.title
 
 
 def _words(name: str) -> set[str]:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from kriegsspiel.core import arguments
 from kriegsspiel.core.datafile import parse_yaml, read_yaml_text
@@ -208,6 +208,23 @@ class BoltAction1(Rules):
     recce_escape = True
     recce_escape_goes_down = True
     recce_escape_source = "Bolt Action's recce rule: docs/rules/bolt-action-1.md, Recce escape"
+
+
+def edition_with(name: str, rules: Rules, chart: Literal["weapon", "target"]) -> Rules | None:
+    """The other edition (its shipped rules) whose ``chart`` (its weapons, or its damage
+    values) has ``name``, if one has it and ``rules``' own edition's shipped chart does not
+    (a rules file may leave out a name of its edition: that is no other edition's)."""
+    for edition in (
+        rules.ruleset,
+        *(e for e in ("konflikt47", "bolt-action-1") if e != rules.ruleset),
+    ):
+        other = rules_for(edition)
+        try:
+            other.weapon(name) if chart == "weapon" else other.target(name)
+        except UnknownNameError:
+            continue
+        return None if edition == rules.ruleset else other
+    return None
 
 
 def rules_file_path(rules_file: object) -> str | None:

@@ -8,12 +8,12 @@ the same words, and none of this is a rule of the game."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import get_args
+from typing import Literal, get_args
 
 from kriegsspiel.core import arguments
 from kriegsspiel.errors import ParameterError, UnknownNameError, named
 from kriegsspiel.rulesets.bolt_action.data import Weapon
-from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_file_path
+from kriegsspiel.rulesets.bolt_action.edition import Rules, edition_with, rules_file_path
 from kriegsspiel.rulesets.bolt_action.morale import destroyed_by_pins, new_test
 from kriegsspiel.rulesets.bolt_action.shooting import Cover, Facing, Group
 
@@ -75,7 +75,28 @@ def _check_names(rules: Rules, **given: tuple[str, str | None]) -> None:
         try:
             look_up[kind.split("_")[0]](value)
         except UnknownNameError as exc:
+            if kind.startswith("target"):
+                _check_other_edition(rules, value, "target", named(parameter, value))
             raise ParameterError(f"{named(parameter, value)}: {exc}") from None
+
+
+def _check_other_edition(
+    rules: Rules, name: str, chart: Literal["weapon", "target"], given: str
+) -> None:
+    """Refuse a weapon or target ``name`` this edition lacks but the other has (a Tesla gun
+    or a walker asked of Bolt Action), saying whose it is and how to ask that edition."""
+    other = edition_with(name, rules, chart)
+    if other is not None:
+        what, table = (
+            ("weapon", "weapon chart")
+            if chart == "weapon"
+            else ("damage value", "damage value table")
+        )
+        ruleset = named("ruleset", other.ruleset, shown=other.ruleset)
+        raise ParameterError(
+            f"{given}: {name!r} is a {other.data.title} {what}, not on the "
+            f"{rules.data.title} {table}; give {ruleset} for {other.data.title}'s odds."
+        )
 
 
 def _check_not_removed(
@@ -142,6 +163,7 @@ def parse_weapons(
         try:
             weapon = rules.weapon(name)
         except UnknownNameError as exc:
+            _check_other_edition(rules, name, "weapon", _one_of(parameter, spec))
             raise ParameterError(f"{_one_of(parameter, spec)}: {exc}") from None
         out.append((weapon, count))
     return out
