@@ -556,6 +556,37 @@ def test_undo_past_the_steps_kept_says_so_not_that_this_is_the_start(tmp_path, m
     assert session.undo_refused() == told
 
 
+def test_a_resumed_game_undoes_exactly_as_far_back_as_it_did_before_it_stopped(
+    tmp_path, monkeypatch
+):
+    """The save holds every step since it was last written whole, and its undos; read back,
+    the steps undone were taken off a history that kept them all, and only then cut to the
+    last KEPT_STEPS: a game stopped after undos could be undone further back once resumed
+    (here to the start, where it had stopped two steps short of it)."""
+    from kriegsspiel.aid import session as saving
+
+    monkeypatch.setattr(saving, "KEPT_STEPS", 3)
+    save = str(tmp_path / "game.jsonl")
+    session = AidSession(new_tracker("konflikt47"), save=save)
+    for pins in range(1, 6):
+        session.step(lambda t, n=pins: t.set_pins(1, n))
+    session.undo()
+    session.undo()  # (pins 3; one more undo reaches pins 2, the oldest step kept)
+    resumed = AidSession.resume(save)
+    assert resumed.steps == session.steps
+    again = AidSession.resume(save)  # (written whole when resumed: read alike once more)
+    assert again.steps == session.steps
+    resumed.undo()
+    assert resumed.now.units[1].pins == 2
+    with pytest.raises(AidError, match="only the last 3 steps can be taken back"):
+        resumed.undo()
+    resumed.step(lambda t: t.set_pins(1, 7))  # (steps after resuming are kept as before)
+    for _ in range(3):
+        resumed.step(lambda t: t.set_pins(1, 8))
+    resumed.undo()
+    assert AidSession.resume(save).steps == resumed.steps
+
+
 def test_a_refused_step_changes_nothing_in_the_game_or_its_file(tmp_path):
     save = tmp_path / "game.jsonl"
     session = AidSession(new_tracker("bolt-action-1"), save=str(save))
