@@ -933,6 +933,28 @@ def test_a_one_shot_weapon_said_fired_over_the_api_is_kept_and_read_by_the_odds(
     assert not client.post("/api/undo").json()["units"][squad["uid"]]["one_shot_fired"]
 
 
+def test_a_shots_result_taken_with_a_panzerfaust_over_the_api_is_one_step_undone_whole(client):
+    """The page sends the shot's firer and weapons with its result: the Panzerfaust is
+    marked fired with the target's pins, and one undo takes back both."""
+    units = client.get("/api/state").json()["units"]
+    squad = next(u["uid"] for u in units if u["name"] == "1st Grenadier Squad")
+    sherman = next(u["uid"] for u in units if u["name"] == "M4 Sherman")
+    shot = client.post("/api/odds/shoot", json={"firer": squad, "target": sherman, "range": 10})
+    weapons = shot.json()["weapons"]
+    assert any(w["name"] == "Panzerfaust" for w in weapons)
+    taken = {"unit": sherman, "pins": 1, "firer": squad, "weapons": weapons}
+    after = client.post("/api/shot-at", json=taken).json()["units"]
+    assert after[squad]["one_shot_fired"] and after[sherman]["pins"] == 1
+    again = client.post("/api/shot-at", json=taken)  # (its Panzerfaust is spent)
+    assert again.status_code == 409 and again.json()["field"] == "weapons"
+    back = client.post("/api/undo").json()["units"]
+    assert not back[squad]["one_shot_fired"] and back[sherman]["pins"] == 0
+    # a weapon set to 0 was not fired: nothing is marked
+    unfired = [{**w, "count": 0} if w["name"] == "Panzerfaust" else w for w in weapons]
+    kept = client.post("/api/shot-at", json={**taken, "weapons": unfired}).json()["units"]
+    assert not kept[squad]["one_shot_fired"] and kept[sherman]["pins"] == 1
+
+
 # ----------------------------------------------------------------------------- the command
 def test_the_command_refuses_bad_input_with_exit_status_2(tmp_path):
     notes = tmp_path / "notes.jsonl"

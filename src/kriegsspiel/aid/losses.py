@@ -6,6 +6,7 @@ each is refused when it is.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Literal, Self
 
@@ -14,6 +15,8 @@ from kriegsspiel.aid.players_say import PlayersSay
 from kriegsspiel.aid.record import AidError
 from kriegsspiel.aid.units import TrackedUnit, count_of, men_taken
 from kriegsspiel.core.procedure import Dice
+from kriegsspiel.errors import UnknownNameError
+from kriegsspiel.rulesets.bolt_action.kit import one_shot_anti_tank
 from kriegsspiel.rulesets.bolt_action.morale import (
     destroyed_by_pins,
     losses_force_test,
@@ -93,6 +96,8 @@ class LossSteps(OrderSteps, PlayersSay):
         immobilised: bool = False,
         halted: bool = False,
         flamed: bool = False,
+        firer: int | None = None,
+        weapons: Sequence[str] = (),
     ) -> Self:
         """What the dice did to a unit shot at, as one step: its ``pins`` first, then its
         ``casualties`` (a vehicle's one model: knocked out), so that a loss to half
@@ -103,7 +108,14 @@ class LossSteps(OrderSteps, PlayersSay):
         A vehicle may also be ``immobilised`` (a second time: knocked out) or ``halted``
         (crew stunned, or on fire and not abandoned): as the game's vehicle damage, its
         die turns to Down, and so it does when it is immobilised after it took its order
-        this turn."""
+        this turn.
+
+        ``firer`` and the ``weapons`` it fired (by name, as the shot's odds gave them or
+        the players set them): a one-shot anti-tank weapon among them (a Panzerfaust) is
+        fired with this shot, so its unit's are marked fired (:meth:`set_one_shot_fired`)
+        in the same step, before the target's result, as the game spends them as it fires;
+        one undo takes both back. Without them nothing is marked (a shot taken off the
+        aid: the players tick it on the firer's card)."""
         unit = self._alive(uid)
         if casualties < 0 or pins < 0:
             raise AidError(f"casualties and pins are 0 or more (got {casualties} and {pins})")
@@ -115,6 +127,7 @@ class LossSteps(OrderSteps, PlayersSay):
             raise AidError(f"{unit.name} is not a vehicle: only a vehicle is immobilised or halted")
         if not casualties and not pins and not immobilised and not halted and not flamed:
             raise AidError(f"no casualties and no pins: nothing befell {unit.name}")
+        fired = self._fired_with(firer, weapons)
         again = immobilised and unit.immobilised and not casualties
         lost = (
             "knocked out"
@@ -128,7 +141,7 @@ class LossSteps(OrderSteps, PlayersSay):
             what.append("halted")
         if flamed:
             what.append(FLAMED)
-        step = self.noted(
+        step = fired.noted(
             f"{self.called(unit)} shot at: {', '.join([*what, count_of(pins, 'pin')])}"
         )
         if pins:
@@ -159,6 +172,43 @@ class LossSteps(OrderSteps, PlayersSay):
             )
             return step.noted(f"{self.called(unit)}: its die turned to Down (halted)")
         return step._with(replace(now, immobilised=True))
+
+    def _fired_with(self, firer: int | None, weapons: Sequence[str]) -> Self:
+        """The game with ``firer``'s one-shot anti-tank weapons marked fired if ``weapons``,
+        those it fired in a shot, hold one (a Panzerfaust); else as it is. Refused if the
+        weapons are not a sheet's, are given without their firer, or hold a one-shot
+        weapon its men no longer carry or have fired already."""
+        if firer is None:
+            if weapons:
+                raise AidError(
+                    "weapons fired given without the firer: give firer, the unit that fired "
+                    "them, or leave the weapons out",
+                    field="firer",
+                )
+            return self
+        names: list[str] = []
+        for i, name in enumerate(weapons):
+            try:
+                names.append(self.rules.weapon(name).name)
+            except UnknownNameError as exc:
+                raise AidError(f"Weapons: {exc}", field=f"weapons.{i}.name") from None
+        spent = [name for name in names if one_shot_anti_tank(self.rules, (name,))]
+        if not spent:
+            return self
+        refused = self.one_shot_refused(firer, True)
+        if refused is not None:
+            already = self._unit(firer).one_shot_fired
+            untick = (
+                " (or untick 'its one-shot anti-tank weapons fired' on its card if they were not)"
+                if already
+                else ""
+            )
+            raise AidError(
+                f"{refused}: the shot's weapons cannot hold its {spent[0]}; give those it "
+                f"fired{untick}",
+                field="weapons",
+            )
+        return self.set_one_shot_fired(firer, True)
 
     def morale_check(
         self,
