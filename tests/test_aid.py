@@ -949,8 +949,12 @@ def test_a_shots_result_taken_with_a_panzerfaust_over_the_api_is_one_step_undone
     assert again.status_code == 409 and again.json()["field"] == "weapons"
     back = client.post("/api/undo").json()["units"]
     assert not back[squad]["one_shot_fired"] and back[sherman]["pins"] == 0
-    # a weapon set to 0 was not fired: nothing is marked
+    # a weapon set to 0 was not fired: nothing is marked (and a row is named by its place)
     unfired = [{**w, "count": 0} if w["name"] == "Panzerfaust" else w for w in weapons]
+    wrong = client.post(
+        "/api/shot-at", json={**taken, "weapons": [*unfired, {"name": "X", "count": 1}]}
+    )
+    assert wrong.status_code == 409 and wrong.json()["field"] == f"weapons.{len(unfired)}.name"
     kept = client.post("/api/shot-at", json={**taken, "weapons": unfired}).json()["units"]
     assert not kept[squad]["one_shot_fired"] and kept[sherman]["pins"] == 1
 

@@ -97,7 +97,7 @@ class LossSteps(OrderSteps, PlayersSay):
         halted: bool = False,
         flamed: bool = False,
         firer: int | None = None,
-        weapons: Sequence[str] = (),
+        weapons: Sequence[tuple[str, int]] = (),
     ) -> Self:
         """What the dice did to a unit shot at, as one step: its ``pins`` first, then its
         ``casualties`` (a vehicle's one model: knocked out), so that a loss to half
@@ -110,9 +110,9 @@ class LossSteps(OrderSteps, PlayersSay):
         die turns to Down, and so it does when it is immobilised after it took its order
         this turn.
 
-        ``firer`` and the ``weapons`` it fired (by name, as the shot's odds gave them or
-        the players set them): a one-shot anti-tank weapon among them (a Panzerfaust) is
-        fired with this shot, so its unit's are marked fired (:meth:`set_one_shot_fired`)
+        ``firer`` and the ``weapons`` it fired (each by name with its count, as the shot's
+        odds gave them or the players set them): a one-shot anti-tank weapon among them
+        with a count of 1 or more (a Panzerfaust) is fired with this shot, so its unit's are marked fired (:meth:`set_one_shot_fired`)
         in the same step, before the target's result, as the game spends them as it fires;
         one undo takes both back. Without them nothing is marked (a shot taken off the
         aid: the players tick it on the firer's card)."""
@@ -173,9 +173,10 @@ class LossSteps(OrderSteps, PlayersSay):
             return step.noted(f"{self.called(unit)}: its die turned to Down (halted)")
         return step._with(replace(now, immobilised=True))
 
-    def _fired_with(self, firer: int | None, weapons: Sequence[str]) -> Self:
+    def _fired_with(self, firer: int | None, weapons: Sequence[tuple[str, int]]) -> Self:
         """The game with ``firer``'s one-shot anti-tank weapons marked fired if ``weapons``,
-        those it fired in a shot, hold one (a Panzerfaust); else as it is. Refused if the
+        those it fired in a shot (a count of 0: not fired), hold one (a Panzerfaust); else
+        as it is. Refused if the
         weapons are not a sheet's, are given without their firer, or hold a one-shot
         weapon its men no longer carry or have fired already."""
         if firer is None:
@@ -187,11 +188,13 @@ class LossSteps(OrderSteps, PlayersSay):
                 )
             return self
         names: list[str] = []
-        for i, name in enumerate(weapons):
+        for i, (name, count) in enumerate(weapons):
             try:
-                names.append(self.rules.weapon(name).name)
+                weapon = self.rules.weapon(name).name
             except UnknownNameError as exc:
                 raise AidError(f"Weapons: {exc}", field=f"weapons.{i}.name") from None
+            if count > 0:
+                names.append(weapon)
         spent = [name for name in names if one_shot_anti_tank(self.rules, (name,))]
         if not spent:
             return self

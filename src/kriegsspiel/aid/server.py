@@ -114,9 +114,8 @@ class ShotAtBody(_Body):
     firer: UnitId | None = Field(None, description="The unit that fired (with its weapons).")
     weapons: list[WeaponCount] | None = Field(
         None,
-        description="The weapons it fired (those with a count of 1 or more; as the shot's "
-        "odds gave them): a one-shot anti-tank weapon among them is marked fired in the "
-        "same step.",
+        description="The weapons it fired, as the shot's odds gave them: a one-shot "
+        "anti-tank weapon among them (a count of 1 or more) is marked fired in the same step.",
     )
 
 
@@ -378,7 +377,7 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
                 halted=body.halted,
                 flamed=body.flamed,
                 firer=body.firer,
-                weapons=[w.name for w in body.weapons or () if w.count > 0],
+                weapons=[(w.name, w.count) for w in body.weapons or ()],
             )
         )
 
