@@ -556,6 +556,37 @@ def test_undo_past_the_steps_kept_says_so_not_that_this_is_the_start(tmp_path, m
     assert session.undo_refused() == told
 
 
+def test_a_resumed_game_undoes_exactly_as_far_back_as_it_did_before_it_stopped(
+    tmp_path, monkeypatch
+):
+    """The save holds every step since it was last written whole, and its undos; read back,
+    the steps undone were taken off a history that kept them all, and only then cut to the
+    last KEPT_STEPS: a game stopped after undos could be undone further back once resumed
+    (here to the start, where it had stopped two steps short of it)."""
+    from kriegsspiel.aid import session as saving
+
+    monkeypatch.setattr(saving, "KEPT_STEPS", 3)
+    save = str(tmp_path / "game.jsonl")
+    session = AidSession(new_tracker("konflikt47"), save=save)
+    for pins in range(1, 6):
+        session.step(lambda t, n=pins: t.set_pins(1, n))
+    session.undo()
+    session.undo()  # (pins 3; one more undo reaches pins 2, the oldest step kept)
+    resumed = AidSession.resume(save)
+    assert resumed.steps == session.steps
+    again = AidSession.resume(save)  # (written whole when resumed: read alike once more)
+    assert again.steps == session.steps
+    resumed.undo()
+    assert resumed.now.units[1].pins == 2
+    with pytest.raises(AidError, match="only the last 3 steps can be taken back"):
+        resumed.undo()
+    resumed.step(lambda t: t.set_pins(1, 7))  # (steps after resuming are kept as before)
+    for _ in range(3):
+        resumed.step(lambda t: t.set_pins(1, 8))
+    resumed.undo()
+    assert AidSession.resume(save).steps == resumed.steps
+
+
 def test_a_refused_step_changes_nothing_in_the_game_or_its_file(tmp_path):
     save = tmp_path / "game.jsonl"
     session = AidSession(new_tracker("bolt-action-1"), save=str(save))
@@ -900,6 +931,32 @@ def test_a_one_shot_weapon_said_fired_over_the_api_is_kept_and_read_by_the_odds(
     again = client.post("/api/one-shot-fired", json={"unit": squad["uid"], "fired": True})
     assert again.status_code == 409 and "fired already" in again.json()["error"]
     assert not client.post("/api/undo").json()["units"][squad["uid"]]["one_shot_fired"]
+
+
+def test_a_shots_result_taken_with_a_panzerfaust_over_the_api_is_one_step_undone_whole(client):
+    """The page sends the shot's firer and weapons with its result: the Panzerfaust is
+    marked fired with the target's pins, and one undo takes back both."""
+    units = client.get("/api/state").json()["units"]
+    squad = next(u["uid"] for u in units if u["name"] == "1st Grenadier Squad")
+    sherman = next(u["uid"] for u in units if u["name"] == "M4 Sherman")
+    shot = client.post("/api/odds/shoot", json={"firer": squad, "target": sherman, "range": 10})
+    weapons = shot.json()["weapons"]
+    assert any(w["name"] == "Panzerfaust" for w in weapons)
+    taken = {"unit": sherman, "pins": 1, "firer": squad, "weapons": weapons}
+    after = client.post("/api/shot-at", json=taken).json()["units"]
+    assert after[squad]["one_shot_fired"] and after[sherman]["pins"] == 1
+    again = client.post("/api/shot-at", json=taken)  # (its Panzerfaust is spent)
+    assert again.status_code == 409 and again.json()["field"] == "weapons"
+    back = client.post("/api/undo").json()["units"]
+    assert not back[squad]["one_shot_fired"] and back[sherman]["pins"] == 0
+    # a weapon set to 0 was not fired: nothing is marked (and a row is named by its place)
+    unfired = [{**w, "count": 0} if w["name"] == "Panzerfaust" else w for w in weapons]
+    wrong = client.post(
+        "/api/shot-at", json={**taken, "weapons": [*unfired, {"name": "X", "count": 1}]}
+    )
+    assert wrong.status_code == 409 and wrong.json()["field"] == f"weapons.{len(unfired)}.name"
+    kept = client.post("/api/shot-at", json={**taken, "weapons": unfired}).json()["units"]
+    assert not kept[squad]["one_shot_fired"] and kept[sherman]["pins"] == 1
 
 
 # ----------------------------------------------------------------------------- the command

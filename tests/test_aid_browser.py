@@ -963,6 +963,46 @@ def test_a_bolt_action_assault_form_offers_only_what_the_edition_plays(browser, 
         page.close()
 
 
+def test_a_shots_result_taken_with_a_panzerfaust_ticks_it_fired_and_undo_takes_both(
+    browser, served_ba1
+):
+    """The squad's shot at the Sherman fires its Panzerfausts: taking the shot's result
+    marks them fired (the card's tick, the shot's weapons then its rifles), in one step
+    that one Undo takes back whole."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(served_ba1.url)
+        page.get_by_test_id("bag").wait_for()
+        units = {u.name: u.uid for u in served_ba1.session.now.units}
+        squad, sherman = units["1st Grenadier Squad"], units["M4 Sherman"]
+        page.get_by_test_id("shot-firer").select_option(str(squad))
+        page.get_by_test_id("shot-target").select_option(str(sherman))
+        page.wait_for_function(
+            "document.querySelector('#shot-weapons')?.textContent.includes('Panzerfaust')"
+        )
+        assert not page.get_by_test_id(f"one-shot-fired-{squad}").is_checked()
+        page.get_by_test_id("taken-pins").fill("1")
+        page.get_by_test_id("taken-apply").click()
+        page.wait_for_function(
+            f"document.querySelector('[data-testid=pins-{sherman}]').textContent === '1'"
+        )
+        assert page.get_by_test_id(f"one-shot-fired-{squad}").is_checked()
+        page.wait_for_function(
+            "!document.querySelector('#shot-weapons')?.textContent.includes('Panzerfaust')"
+        )
+        now = served_ba1.session.now
+        assert now.units[squad].one_shot_fired and now.units[sherman].pins == 1
+        page.get_by_test_id("undo").click()
+        page.wait_for_function(
+            f"document.querySelector('[data-testid=pins-{sherman}]').textContent === '0'"
+        )
+        assert not page.get_by_test_id(f"one-shot-fired-{squad}").is_checked()
+        back = served_ba1.session.now
+        assert not back.units[squad].one_shot_fired and back.units[sherman].pins == 0
+    finally:
+        page.close()
+
+
 def test_the_odds_of_a_shot_if_its_target_goes_down_are_asked_before_its_die_is_taken(
     browser, served_ba1
 ):

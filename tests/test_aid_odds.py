@@ -474,6 +474,51 @@ def test_a_panzerfaust_said_fired_fires_no_more_in_the_squads_shots_or_assaults(
     assert back.log[-1] == "1st Grenadier Squad: its Panzerfaust not fired after all"
 
 
+def test_a_shots_result_taken_with_a_panzerfaust_marks_it_fired_in_the_same_step():
+    """A player taking the result of a shot the squad fired with its Panzerfausts expects
+    them fired; the aid marked them only when told on the squad's card. The result, given
+    its firer and the weapons fired (as the odds gave them), now marks a one-shot anti-tank
+    weapon among them fired, in the one step (the log says it first, as the game spends
+    it as it fires); a result without them, or a shot with rifles only, marks nothing;
+    one naming a Panzerfaust fired already is refused, saying why."""
+    t = new_tracker("bolt-action-1")
+    squad, sherman = uid(t, 1, "1st Grenadier Squad"), uid(t, 0, "M4 Sherman")
+    section = uid(t, 0, "1st Section")
+    weapons = [(w["name"], w["count"]) for w in shoot(t, ShotAsked(squad, sherman, 10))["weapons"]]
+    assert ("Panzerfaust", 2) in weapons
+    hit = t.shot_at(sherman, 0, 1, firer=squad, weapons=weapons)
+    assert hit.units[squad].one_shot_fired and hit.units[sherman].pins == 1
+    assert hit.log[len(t.log) :] == (
+        "1st Grenadier Squad: its Panzerfaust fired (it counts no more)",
+        "M4 Sherman shot at: 1 pin",
+        "M4 Sherman: 1 pin",
+    )
+    assert hit == t.set_one_shot_fired(squad, True).shot_at(sherman, 0, 1)
+    assert not t.shot_at(sherman, 0, 1).units[squad].one_shot_fired  # (taken off the aid)
+    unfired = t.shot_at(sherman, 0, 1, firer=squad, weapons=[("Panzerfaust", 0), ("Rifle", 8)])
+    assert not unfired.units[squad].one_shot_fired  # (set to 0 by hand: not fired)
+    rifles = t.shot_at(section, 1, 1, firer=squad, weapons=[("Rifle", 8)])
+    assert not rifles.units[squad].one_shot_fired and rifles.units[section].models == 9
+    # the enemy's last unit knocked out ends the game: the Panzerfaust was fired first
+    last = t
+    for unit in t.units:
+        if unit.side == 0 and unit.uid != sherman:
+            last = last.destroy(unit.uid)
+    over = last.shot_at(sherman, 1, 0, firer=squad, weapons=[("Panzerfaust", 1)])
+    assert over.over and over.units[squad].one_shot_fired and over.units[sherman].destroyed
+    with pytest.raises(AidError, match="are fired already: the shot's weapons cannot") as e:
+        hit.shot_at(sherman, 1, 0, firer=squad, weapons=[("Panzerfaust", 1)])
+    assert e.value.field == "weapons" and "untick" in str(e.value)
+    with pytest.raises(AidError, match="carry no one-shot anti-tank weapon") as e:
+        t.shot_at(sherman, 0, 1, firer=uid(t, 1, "Platoon HQ"), weapons=[("Panzerfaust", 1)])
+    with pytest.raises(AidError, match="without the firer") as e:
+        t.shot_at(sherman, 0, 1, weapons=[("Panzerfaust", 1)])
+    assert e.value.field == "firer"
+    with pytest.raises(AidError, match="Unknown weapon 'Panzerfist'") as e:
+        t.shot_at(sherman, 0, 1, firer=squad, weapons=[("Panzerfaust", 0), ("Panzerfist", 1)])
+    assert e.value.field == "weapons.1.name"
+
+
 def test_konflikt47_a_vehicle_fires_at_infantry_coming_to_assault_it():
     t = new_tracker("konflikt47")
     squad, sherman = uid(t, 0, "1st Grenadier Squad"), uid(t, 1, "M4 Sherman")

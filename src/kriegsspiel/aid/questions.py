@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from kriegsspiel.aid.tracker import AidError, Kit, TrackedUnit, Tracker, refuse_friends
+from kriegsspiel.aid.units import count_of
 from kriegsspiel.core.report import OddsReport, Reason
 from kriegsspiel.errors import ParameterError, UnknownNameError, UsageError
 from kriegsspiel.odds_options import BOLT_ACTION, ODDS_QUESTIONS
@@ -435,7 +436,7 @@ def _carried(
     spent = {tracker.rules.weapon(w).name for k in firer.survivors() for w in k.weapons}
     spent -= set(carried)
     vehicle = firer.kind == "vehicle"
-    who = firer.name if vehicle else f"{firer.name}'s {_count(firer.models, 'live model')}"
+    who = firer.name if vehicle else f"{firer.name}'s {count_of(firer.models, 'live model')}"
     for name, count in given.items():
         first, many = rows[name][0], len(rows[name]) > 1
         if name in spent and count:
@@ -464,14 +465,10 @@ def _carried(
         if not firer.kit and not vehicle and count > firer.models:
             raise AidError(
                 f"{where}: {count}, but {firer.name} has "
-                f"{_count(firer.models, 'live model')} (this save does not say who carries "
+                f"{count_of(firer.models, 'live model')} (this save does not say who carries "
                 f"what); give at most {firer.models}",
                 field=field,
             )
-
-
-def _count(n: int, thing: str) -> str:
-    return f"{n} {thing}{'' if n == 1 else 's'}"
 
 
 def _fired(

@@ -99,6 +99,11 @@ class ModelsBody(_Body):
     models: int
 
 
+class WeaponCount(_Body):
+    name: str = Field(min_length=1)
+    count: int = Field(ge=0)
+
+
 class ShotAtBody(_Body):
     unit: UnitId
     casualties: int = Field(0, description="Models lost (a vehicle's 1: knocked out).")
@@ -106,6 +111,12 @@ class ShotAtBody(_Body):
     immobilised: bool = Field(False, description="A vehicle immobilised (again: knocked out).")
     halted: bool = Field(False, description="A vehicle's die turned Down (stunned, on fire).")
     flamed: bool = Field(False, description="A flamethrower hit it: a morale check is owed.")
+    firer: UnitId | None = Field(None, description="The unit that fired (with its weapons).")
+    weapons: list[WeaponCount] | None = Field(
+        None,
+        description="The weapons it fired, as the shot's odds gave them: a one-shot "
+        "anti-tank weapon among them (a count of 1 or more) is marked fired in the same step.",
+    )
 
 
 class MoraleCheckBody(_Body):
@@ -136,11 +147,6 @@ class UnitBody(_Body):
 
 class EndTurnBody(_Body):
     keep: list[UnitId] = []
-
-
-class WeaponCount(_Body):
-    name: str = Field(min_length=1)
-    count: int = Field(ge=0)
 
 
 class ShotBody(_Body):
@@ -370,6 +376,8 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
                 immobilised=body.immobilised,
                 halted=body.halted,
                 flamed=body.flamed,
+                firer=body.firer,
+                weapons=[(w.name, w.count) for w in body.weapons or ()],
             )
         )
 

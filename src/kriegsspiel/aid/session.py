@@ -106,7 +106,10 @@ class AidSession:
         naming the line and the field, and the file left as it is. The file is then
         written again, whole, as the steps now stand."""
         lines, cut, rows, start = _read(path)
-        steps: list[Tracker] = []  # the first line after the header is the oldest step kept
+        # the first line after the header is the oldest step kept; each step read keeps
+        # the last KEPT_STEPS before it, as :meth:`step` kept them, so an undo takes back
+        # what it took back then, and undo reaches as far back as before the game stopped
+        steps: list[Tracker] = []
         for number, line in rows[1:]:
             row = _row((number, line), path, True)
             if row.get("undo") is True:
@@ -122,11 +125,11 @@ class AidSession:
                     f"field step.rules_file: {step.rules_file!r}, but the game started under "
                     f"{start.rules_file!r}",
                 )
-            steps.append(replace(step, rules_text=start.rules_text))
+            steps = [*steps[-KEPT_STEPS:], replace(step, rules_text=start.rules_text)]
         if not steps:
             raise _damaged(path, rows[-1][0], "no step saved after the header")
         session = cls.__new__(cls)
-        session.steps, session.start, session.seed = steps[-KEPT_STEPS - 1 :], start, seed
+        session.steps, session.start, session.seed = steps, start, seed
         session.dice, session.save, session.notes = RandomDice(seed), path, []
         session._served, session._changes = secrets.token_hex(4), 0
         if cut is not None:

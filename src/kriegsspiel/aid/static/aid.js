@@ -615,7 +615,7 @@ function drawOdds() {
     tick("ranged in", shot.ranged_in, "shot-ranged-in", setShot("ranged_in")),
     el("div", { id: "shot-result" }, el("div", { id: "shot-weapons" }, weaponRows()),
       answerBox("shot")),
-    target && game.phase !== "over" ? shotTaken(target, taken, "taken") : null);
+    target && game.phase !== "over" ? shotTaken(target, taken, "taken", shotFired) : null);
   // the assault
   const attacker = unitOf(fight.attacker);
   // a unit assaults only the enemy: the defenders are the other side's (the server
@@ -706,9 +706,10 @@ function foughtRow(attacker, defender) { // (picked just above: the options need
 
 // A vehicle the aid has as immobilised is asked as such; another may be ticked by hand.
 // Whether a unit's one-shot anti-tank weapons (Panzerfausts) are fired, shown where its
-// men left carry one: the aid does not see them fired (it records what befell a target,
-// not who fired), so the players say so, once: a step the game keeps (undo takes it
-// back), the same tick on its card and where its shot or assault is asked.
+// men left carry one: a shot's result taken in the shot form with one among its weapons
+// ticks it (the same step); a shot taken off the aid, the players tick it, once: a step
+// the game keeps (undo takes it back), the same tick on its card and where its shot or
+// assault is asked.
 function oneShotTick(u, label, id) {
   if (!u || !u.one_shot_anti_tank) return null;
   return tick(label, u.one_shot_fired, id,
@@ -721,9 +722,19 @@ function immobilisedTick(vehicle, value, id, change) {
     : tick("already immobilised", value, id, change);
 }
 
+// The shot's firer and the weapons it fired (those set by hand, else the answer's), sent
+// with its result: the server marks a one-shot weapon among them (a Panzerfaust) fired,
+// in the same step. None known (no firer picked, no answer): nothing is marked.
+function shotFired() {
+  const weapons = shot.weapons || answers.shot?.weapons;
+  if (shot.firer === "" || !weapons) return {};
+  return { firer: Number(shot.firer), weapons: weapons.filter((w) => w.count > 0) };
+}
+
 // The dice rolled on the table: the target's losses and pins, taken in one step
-// (``state`` keeps what is typed; ``id`` names the row's parts for the tests).
-function shotTaken(target, state, id) {
+// (``state`` keeps what is typed; ``id`` names the row's parts for the tests; ``fired``,
+// where there is one, gives the shot's firer and weapons).
+function shotTaken(target, state, id, fired = () => ({})) {
   const number = (key) => el("input", { type: "number", min: 0, value: state[key],
     "data-testid": `${id}-${key}`, onchange: (e) => { state[key] = Number(e.target.value); } });
   const flag = (key, text) => el("label", {}, el("input", { type: "checkbox",
@@ -741,7 +752,7 @@ function shotTaken(target, state, id) {
     el("button", { type: "button", "data-testid": `${id}-apply`,
       onclick: async () => {
         const body = { unit: target.uid, casualties: state.casualties, pins: state.pins,
-          flamed: Boolean(state.flamed) };
+          flamed: Boolean(state.flamed), ...fired() };
         if (target.kind === "vehicle") {
           body.immobilised = Boolean(state.immobilised);
           body.halted = Boolean(state.halted);
