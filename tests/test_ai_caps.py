@@ -20,7 +20,7 @@ from fractions import Fraction
 import pytest
 from test_ai_fast_paths import positions
 
-from kriegsspiel.ai.bolt_action_tactics import (
+from kriegsspiel.ai.bolt_action_tactics.player import (
     COVERS,
     ROUNDING,
     TacticalPlayer,

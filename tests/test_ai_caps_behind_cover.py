@@ -13,8 +13,8 @@ from collections.abc import Iterator
 import pytest
 from test_ai_caps import RULESETS, tactical_decisions
 
-from kriegsspiel.ai import bolt_action_tactics as tactics
-from kriegsspiel.ai.bolt_action_tactics import (
+from kriegsspiel.ai.bolt_action_tactics import player as tactics
+from kriegsspiel.ai.bolt_action_tactics.player import (
     COVERS,
     TacticalPlayer,
     _least_cover,

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kriegsspiel.ai.bolt_action_tactics import (
+from kriegsspiel.ai.bolt_action_tactics.player import (
     FACING_WORTH,
     OBJECTIVE_SWING,
     PIN_VALUE,

@@ -1857,7 +1857,7 @@ def test_the_ai_values_an_assault_on_a_vehicle_by_its_exact_knock_out_chance() -
     the points it expects to knock out, by the game's own procedure (the odds calculator's
     chance); an assault that cannot harm it (2 men hitting on 6s: hits + D6 short of 9) is
     worth less than nothing (a probe saw a Panzerschreck team assault a Sherman for none)."""
-    from kriegsspiel.ai.bolt_action_tactics import USELESS_ASSAULT, TacticalPlayer
+    from kriegsspiel.ai.bolt_action_tactics.player import USELESS_ASSAULT, TacticalPlayer
     from kriegsspiel.rulesets.bolt_action.odds import vehicle_assault_odds
 
     game = new_game("bolt-action-1")
@@ -1893,7 +1893,7 @@ def test_in_the_last_turn_the_ai_takes_the_objective_that_wins_rather_than_shoot
     of firing at the squad, as it fires a turn earlier; and it does not leave the
     objective it holds alone. (A probe saw a section shoot at a pinned squad in the last
     turn, a legal Run away from a 2-0 win: a draw instead.)"""
-    from kriegsspiel.ai.bolt_action_tactics import OBJECTIVE_SWING, TacticalPlayer
+    from kriegsspiel.ai.bolt_action_tactics.player import OBJECTIVE_SWING, TacticalPlayer
 
     game = new_game("bolt-action-1", scenario=0)  # hold-the-crossroads: the Crossroads 2
     only(game, 2, 12)
