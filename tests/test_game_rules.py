@@ -1808,6 +1808,7 @@ def test_the_ai_weighs_an_assault_with_the_sides_the_odds_and_the_game_fight() -
     (The AI's own copy once left out point-blank fire's pins: 10 regulars with 3 pins read
     0.55, not 0.023; and it once expected every defender to fight hand-to-hand.)"""
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+    from kriegsspiel.ai.bolt_action_tactics.assault_value import assault_value
     from kriegsspiel.rulesets.bolt_action.odds import assault_odds
 
     game = new_game()
@@ -1823,8 +1824,7 @@ def test_the_ai_weighs_an_assault_with_the_sides_the_odds_and_the_game_fight() -
     for pins in (0, 3):
         unit.pins = pins
         action = Action("order", unit=1, order="Run", target=10, choice="point-blank")
-        player = TacticalPlayer()
-        value = player._assault_value(game, unit, target, action)
+        value = assault_value(game, unit, target, action)
         p_ai = (value + unit.points) / (target.points + unit.points)
         p_odds = {
             mode: assault_odds(
@@ -1845,7 +1845,7 @@ def test_the_ai_weighs_an_assault_with_the_sides_the_odds_and_the_game_fight() -
         assert abs(p_ai - float(p_odds[best])) < 1e-9, (pins, p_ai, p_odds)
         # the defender's AI, asked, makes that same choice
         game.pending = Pending("assault-reaction", 1, action, 10)
-        reaction = player.choose(game)
+        reaction = TacticalPlayer().choose(game)
         game.pending = None
         assert reaction.choice == best, (pins, reaction, p_odds)
         chosen.add(best)
@@ -1857,18 +1857,17 @@ def test_the_ai_values_an_assault_on_a_vehicle_by_its_exact_knock_out_chance() -
     the points it expects to knock out, by the game's own procedure (the odds calculator's
     chance); an assault that cannot harm it (2 men hitting on 6s: hits + D6 short of 9) is
     worth less than nothing (a probe saw a Panzerschreck team assault a Sherman for none)."""
-    from kriegsspiel.ai.bolt_action_tactics.player import USELESS_ASSAULT, TacticalPlayer
+    from kriegsspiel.ai.bolt_action_tactics.assault_value import USELESS_ASSAULT, assault_value
     from kriegsspiel.rulesets.bolt_action.odds import vehicle_assault_odds
 
     game = new_game("bolt-action-1")
     only(game, 8, 12, 16)
     sherman, squad, team = game.units[8], game.units[12], game.units[16]
     assert sherman.vehicle is not None and game.has_anti_tank(squad)
-    player = TacticalPlayer()
     for moved, order in ((None, "stationary"), ("advance", "advanced")):
         sherman.moved = moved
         action = Action("order", unit=squad.uid, order="Run", target=sherman.uid)
-        value = player._assault_value(game, squad, sherman, action)
+        value = assault_value(game, squad, sherman, action)
         odds = vehicle_assault_odds(
             "bolt-action-1",
             models=len(squad.alive_models),
@@ -1883,7 +1882,7 @@ def test_the_ai_values_an_assault_on_a_vehicle_by_its_exact_knock_out_chance() -
         assert value != 0.3 * sherman.points  # (the old flat guess)
     # the Panzerschreck team at a Sherman that advanced: no knock-out, no worth
     useless = Action("order", unit=team.uid, order="Run", target=sherman.uid)
-    assert player._assault_value(game, team, sherman, useless) == USELESS_ASSAULT
+    assert assault_value(game, team, sherman, useless) == USELESS_ASSAULT
 
 
 def test_in_the_last_turn_the_ai_takes_the_objective_that_wins_rather_than_shoot() -> None:
@@ -1927,6 +1926,7 @@ def test_the_ai_expects_an_unordered_unit_to_stand_and_fire() -> None:
     defending chooses it when its fire is strong, and the AI assaulting expects it, so it
     thinks less of assaulting a unit that has not acted than the same unit that has."""
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+    from kriegsspiel.ai.bolt_action_tactics.assault_value import assault_value
 
     game = new_game()
     game.table = Table(72, 48)
@@ -1938,12 +1938,12 @@ def test_the_ai_expects_an_unordered_unit_to_stand_and_fire() -> None:
         model.alive = False
     action = Action("order", unit=1, order="Run", target=10, choice="hand-to-hand")
     player = TacticalPlayer()
-    unordered = player._assault_value(game, unit, target, action)
+    unordered = assault_value(game, unit, target, action)
     game.pending = Pending("assault-reaction", 1, action, 10)
     assert player.choose(game).choice == "stand and fire"
     game.pending = None
     target.order = "Fire"
-    ordered = player._assault_value(game, unit, target, action)
+    ordered = assault_value(game, unit, target, action)
     assert unordered < ordered
 
 

@@ -11,24 +11,18 @@ import math
 import random
 from bisect import bisect_right
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache
 from itertools import pairwise
-from typing import Any, get_args
+from typing import get_args
 
+from kriegsspiel.ai.bolt_action_tactics import assault_value
+from kriegsspiel.ai.bolt_action_tactics.assault_value import assault_ceiling, chosen_defence
 from kriegsspiel.ai.players import check_explore, deciding_side
 from kriegsspiel.core import arguments
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.memo import BoundedMemo
-from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.seeds import MAX_PLAYER_SEED
 from kriegsspiel.core.table import Point, Table
-from kriegsspiel.rulesets.bolt_action.assault import (
-    FightNeverEnds,
-    Side,
-    assault_vehicle,
-    attacker_win_chance,
-    win_chance_after_fire,
-)
 from kriegsspiel.rulesets.bolt_action.attack import (
     TroopsContext,
     expected_troops,
@@ -36,18 +30,11 @@ from kriegsspiel.rulesets.bolt_action.attack import (
     knock_out_ceiling,
     knock_out_chance,
     troops_context,
-    troops_left,
     troops_shot_distribution,
 )
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.candidates import objective_marks, order_candidates
-from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
-    closing_move,
-    reactions,
-    side_of,
-    vehicle_assault,
-)
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame, holder, holds_near
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
@@ -68,7 +55,6 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
 )
 
 PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning choice)
-USELESS_ASSAULT = -5.0  # an assault on a vehicle that cannot knock it out (a tuning choice)
 # points a victory point won (or lost) at the objectives is worth to a move in the game's
 # last turn, where the objectives held decide it (a tuning choice)
 OBJECTIVE_SWING = 100.0
@@ -88,7 +74,6 @@ AMBUSH_IDLE = 0.5  # its worth otherwise
 # orders capped without a target: Down, Ambush, and a move (Advance or Run) that shoots nothing
 CAPPED_WITHOUT_TARGET = frozenset({"Down", "Ambush", "Advance", "Run"})
 SLACK = 1e-6  # points added to a move's cap: more than the rounding of its distances
-BIGGEST_FIGHT = 12  # models a side in the largest close quarters the AI solves (then: 0.0)
 
 
 def _cover_bonus(table: Table, at: Point) -> float:
@@ -133,15 +118,6 @@ def _troops_means(groups: tuple[Group, ...], ctx: TroopsContext) -> tuple[float,
     """Expected casualties and pins of this shooting at troops (exact, then as floats)."""
     casualties, pins = expected_troops(groups, ctx)
     return float(casualties), float(pins)
-
-
-@lru_cache(maxsize=4096)
-def _assault_odds(procedure: str, attacker: Side, defender: Side, a: int, d: int) -> float | None:
-    """The attacker's chance to win the close quarters fight; None if it can never end."""
-    try:
-        return float(attacker_win_chance(procedure, attacker, defender, a, d))
-    except FightNeverEnds:
-        return None
 
 
 # The odds of each groups tuple :meth:`TacticalPlayer.damage` has weighed, by its identity:
@@ -242,6 +218,20 @@ class TacticalPlayer:
         unit's Advances) it would give, valued as :meth:`choose` values every order (a
         hint for a person who has picked the unit and the order)."""
         return self._choose(state, actions)
+
+    def assault_chance(
+        self, state: BoltActionGame, unit: UnitState, target: UnitState, mode: str = ""
+    ) -> float | None:
+        """``unit``'s chance to win its assault on the troops ``target`` as this player
+        weighs an assault (:func:`.assault_value.assault_chance`)."""
+        return assault_value.assault_chance(state, unit, target, mode)
+
+    def defence_odds(
+        self, state: BoltActionGame, unit: UnitState, target: UnitState, mode: str
+    ) -> dict[str, float | None]:
+        """The assaulters' chance to win against each defence the assaulted troops may
+        choose, as this player weighs them (:func:`.assault_value.defence_odds`)."""
+        return assault_value.defence_odds(state, unit, target, mode)
 
     def _choose(self, state: BoltActionGame, actions: list[Action]) -> Action:
         pending = state.pending
@@ -424,7 +414,7 @@ class TacticalPlayer:
             return choices.get("escape", actions[0])
         assault = pending.action
         mode = assault.choice or "hand-to-hand"
-        return choices[self._defence(state, state.units[assault.unit], target, mode)[0]]
+        return choices[chosen_defence(state, state.units[assault.unit], target, mode)[0]]
 
     def _down_saves(
         self,
@@ -502,88 +492,6 @@ class TacticalPlayer:
                 best, most = action, hurt
         return best
 
-    def _defence(
-        self, state: BoltActionGame, unit: UnitState, target: UnitState, mode: str
-    ) -> tuple[str, float | None]:
-        """How the assaulted ``target`` would fight ``unit`` (assaulting in ``mode``): the
-        reaction that leaves the assaulters the least chance to win (it never escapes),
-        and that chance (None if the fight could never end). The attacker weighs an
-        assault by this same choice, so it expects the defence it will meet."""
-        choices = [c for c in reactions(state.rules, target) if c != "escape"]
-        if len(unit.alive_models) > BIGGEST_FIGHT or len(target.alive_models) > BIGGEST_FIGHT:
-            # not solved: fire first where it may
-            return ("stand and fire" if "stand and fire" in choices else choices[0]), None
-        best: tuple[str, float | None] | None = None
-        for choice, p in self.defence_odds(state, unit, target, mode).items():
-            if best is None or (p is not None and (best[1] is None or p < best[1])):
-                best = (choice, p)
-        assert best is not None
-        return best
-
-    def defence_odds(
-        self, state: BoltActionGame, unit: UnitState, target: UnitState, mode: str
-    ) -> dict[str, float | None]:
-        """For each way the assaulted troops ``target`` may meet ``unit``'s assault (in
-        ``mode``) but escape, the assaulters' exact chance to win (None where it is not
-        worked out: a fight too big to solve, or one that could never end). The defence
-        :meth:`_defence` picks, and a person assaulted is shown, by these."""
-        rules = state.rules
-        procedure = rules.data.close_quarters.procedure
-        a, d = len(unit.alive_models), len(target.alive_models)
-        choices = [c for c in reactions(rules, target) if c != "escape"]
-        if a > BIGGEST_FIGHT or d > BIGGEST_FIGHT:
-            return dict.fromkeys(choices)
-        # a target holding an Ambush die fires it at the assaulters once they have closed
-        # in (if they move), then fights as it chose (other ambushers are not counted)
-        ambush = target.is_ambushing and closing_move(unit, target) != (0.0, 0.0)
-        odds: dict[str, float | None] = {}
-        for choice in choices:
-            if choice == "stand and fire":
-                odds[choice] = self._through_fire(state, unit, target, mode)
-            elif ambush:
-                odds[choice] = self._through_fire(state, unit, target, mode, defence=choice)
-            else:
-                odds[choice] = _assault_odds(
-                    procedure, side_of(state, unit, mode), side_of(state, target, choice), a, d
-                )
-        return odds
-
-    def _through_fire(
-        self,
-        state: BoltActionGame,
-        unit: UnitState,
-        target: UnitState,
-        mode: str,
-        defence: str = "hand-to-hand",
-    ) -> float | None:
-        """``unit``'s chance to win its assault if ``target`` fires at them where their
-        assault move will end (standing to fire, or springing its ambush) and then fights
-        in ``defence`` (:func:`closing_move`: the defenders' places are moved by as much
-        the other way, so the ranges are the game's; sight is asked from there)."""
-        rules = state.rules
-        dx, dy = closing_move(unit, target)
-        origin = Point(target.anchor.x - dx, target.anchor.y - dy) if dx or dy else None
-        fire = troops_left(
-            rules,
-            state.shot_groups(target, unit, moving=False, origin=origin),
-            quality=unit.quality,
-            models=len(unit.alive_models),
-            start_models=unit.start_models,
-            pins=unit.pins,
-            officer=state.officer_near(unit),
-        )
-        try:
-            p = win_chance_after_fire(
-                rules.data.close_quarters.procedure,
-                fire,
-                lambda pins: side_of(state, unit, mode, pins=pins),
-                side_of(state, target, defence),
-                len(target.alive_models),
-            )
-        except FightNeverEnds:
-            return None
-        return float(p)
-
     # -- valuing an order ---------------------------------------------------------------
     def damage(
         self,
@@ -647,7 +555,7 @@ class TacticalPlayer:
         if action.order == "Fire" and action.target is not None:
             return self.damage(state, unit, state.units[action.target], moving=False) - pinned
         if action.order == "Run" and action.target is not None:
-            return self._assault_value(state, unit, state.units[action.target], action)
+            return assault_value.assault_value(state, unit, state.units[action.target], action)
         to = action.to
         position, heading = self._move_end(state, unit, action)
         if action.order == "Advance":
@@ -696,7 +604,7 @@ class TacticalPlayer:
             return None
         order = action.order
         if order == "Run":
-            return self._assault_ceiling(state, action)
+            return assault_ceiling(state, action)
         if order == "Fire" and action.choice not in ("barrage", "air strike"):
             moving = False
         elif order == "Advance":
@@ -1007,65 +915,6 @@ class TacticalPlayer:
             if self._places is not None:
                 self._marks[side] = marks
         return marks
-
-    def _assault_ceiling(self, state: BoltActionGame, action: Action) -> float | None:
-        """No less than :meth:`value` of an assault on troops: its worth were the defenders
-        to fight hand-to-hand, one of the defences :meth:`_defence` takes the worst of (one
-        fight solved: the others only for an assault that could be the best order)."""
-        unit, target = state.units[action.unit], state.units[action.target]  # type: ignore[index]
-        if target.vehicle is not None:
-            return None
-        if len(unit.alive_models) > BIGGEST_FIGHT or len(target.alive_models) > BIGGEST_FIGHT:
-            return 0.0
-        mode = action.choice or "hand-to-hand"
-        p = _assault_odds(
-            state.rules.data.close_quarters.procedure,
-            side_of(state, unit, mode),
-            side_of(state, target, "hand-to-hand"),
-            len(unit.alive_models),
-            len(target.alive_models),
-        )
-        if p is None:
-            return None
-        return p * target.points - (1 - p) * unit.points
-
-    def assault_chance(
-        self, state: BoltActionGame, unit: UnitState, target: UnitState, mode: str = ""
-    ) -> float | None:
-        """``unit``'s chance to win its assault on the troops ``target`` (in ``mode``)
-        against the defence that leaves it the least chance, as this player weighs an
-        assault; None where it is not worked out (a vehicle, a fight too big to solve, or
-        one that could never end). A person choosing an assault is shown it."""
-        if target.vehicle is not None:
-            return None
-        if len(unit.alive_models) > BIGGEST_FIGHT or len(target.alive_models) > BIGGEST_FIGHT:
-            return None
-        return self._defence(state, unit, target, mode or "hand-to-hand")[1]
-
-    def _assault_value(
-        self, state: BoltActionGame, unit: UnitState, target: UnitState, action: Action
-    ) -> float:
-        if target.vehicle is not None:
-            # the exact chance to knock it out, valued as a shot at it is; an assault that
-            # cannot harm it (a 6 to hit, hits + D6 short of its damage value) only exposes
-            # the men
-            attack = vehicle_assault(state, unit, target)
-            ko = _assault_knock_out(tuple(sorted(attack.keywords.items())))
-            return ko * target.points if ko > 0 else USELESS_ASSAULT
-        if len(unit.alive_models) > BIGGEST_FIGHT or len(target.alive_models) > BIGGEST_FIGHT:
-            return 0.0
-        p = self.assault_chance(state, unit, target, action.choice)
-        if p is None:
-            return -10.0
-        return p * target.points - (1 - p) * unit.points
-
-
-@lru_cache(maxsize=1024)
-def _assault_knock_out(attack: tuple[tuple[str, Any], ...]) -> float:
-    """The exact chance that infantry assaulting a vehicle knock it out: the game's own
-    procedure (:func:`vehicle_assault`'s arguments, as a key: few differ in a game)."""
-    procedure = partial(assault_vehicle, **dict(attack))
-    return float(exact(procedure).probability(lambda v: v.knocked_out))
 
 
 @dataclass(frozen=True, slots=True)
