@@ -21,10 +21,12 @@ from hypothesis import strategies as st
 from kriegsspiel.ai.bolt_action_tactics.player import (
     FACING_WORTH,
     OBJECTIVE_SWING,
-    PIN_VALUE,
     TacticalPlayer,
-    _troops_means,
-    _vehicle_ko,
+)
+from kriegsspiel.ai.bolt_action_tactics.shot_value import (
+    PIN_VALUE,
+    _knock_out_odds,
+    _troops_expected,
 )
 from kriegsspiel.ai.players import RandomPlayer, chance_outcome
 from kriegsspiel.core.game import CHANCE
@@ -242,13 +244,13 @@ def plain_damage(game: BoltActionGame, unit: UnitState, target: UnitState, movin
     if not groups:
         return 0.0
     if target.vehicle is not None:
-        return _vehicle_ko(groups) * target.points
+        return _knock_out_odds(groups) * target.points
     ctx = TroopsContext(
         models=len(target.alive_models),
         morale=new_test(game.rules, target.quality, pins=target.pins),
         pins_per_attack=1,
     )
-    casualties, pins = _troops_means(groups, ctx)
+    casualties, pins = _troops_expected(groups, ctx)
     per_model = target.points / max(1, target.start_models)
     return casualties * per_model + pins * PIN_VALUE
 

@@ -9,52 +9,33 @@ from __future__ import annotations
 
 import math
 import random
-from bisect import bisect_right
-from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
-from typing import get_args
 
 from kriegsspiel.ai.bolt_action_tactics import assault_value
 from kriegsspiel.ai.bolt_action_tactics.assault_value import assault_ceiling, chosen_defence
+from kriegsspiel.ai.bolt_action_tactics.shot_ceiling import TroopsShotCeilings, vehicle_shot_ceiling
+from kriegsspiel.ai.bolt_action_tactics.shot_value import PIN_VALUE, damage
 from kriegsspiel.ai.players import check_explore, deciding_side
 from kriegsspiel.core import arguments
-from kriegsspiel.core.dice import DiceExpr
-from kriegsspiel.core.memo import BoundedMemo
 from kriegsspiel.core.seeds import MAX_PLAYER_SEED
 from kriegsspiel.core.table import Point, Table
 from kriegsspiel.rulesets.bolt_action.attack import (
-    TroopsContext,
-    expected_troops,
     futile,
-    knock_out_ceiling,
-    knock_out_chance,
-    troops_context,
-    troops_shot_distribution,
 )
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.candidates import objective_marks, order_candidates
-from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame, holder, holds_near
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_order_move,
     facing_hit,
     heading_to,
 )
-from kriegsspiel.rulesets.bolt_action.game.threats import harmless_to, nearest_threat
-from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
+from kriegsspiel.rulesets.bolt_action.game.threats import nearest_threat
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.morale import expected_rallied
 from kriegsspiel.rulesets.bolt_action.reactions import die_shown
-from kriegsspiel.rulesets.bolt_action.shooting import (
-    Cover,
-    Group,
-    Shot,
-    hit_chance,
-    infantry_target,
-)
 
-PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning choice)
 # points a victory point won (or lost) at the objectives is worth to a move in the game's
 # last turn, where the objectives held decide it (a tuning choice)
 OBJECTIVE_SWING = 100.0
@@ -102,52 +83,6 @@ def _down_value(pins: int, threatened: bool) -> float:
     return 3.0 * pins + (2 if threatened else -5) - 4
 
 
-@lru_cache(maxsize=4096)
-def _vehicle_ko(groups: tuple[Group, ...]) -> float:
-    return float(knock_out_chance(groups))
-
-
-@lru_cache(maxsize=4096)
-def _ko_ceiling(groups: tuple[Group, ...]) -> float:
-    """No less than :func:`_vehicle_ko` (the float of a larger fraction is no smaller)."""
-    return float(knock_out_ceiling(groups))
-
-
-@lru_cache(maxsize=4096)
-def _troops_means(groups: tuple[Group, ...], ctx: TroopsContext) -> tuple[float, float]:
-    """Expected casualties and pins of this shooting at troops (exact, then as floats)."""
-    casualties, pins = expected_troops(groups, ctx)
-    return float(casualties), float(pins)
-
-
-# The odds of each groups tuple :meth:`TacticalPlayer.damage` has weighed, by its identity:
-# the game remembers its shooting groups, so the same tuple comes back while nothing it
-# depends on changes, and its odds are found again without hashing every shot. An entry
-# holds its tuple (so the identity is not reused while it stands) and checks the edition
-# and the target's part (live models, quality, pins) it was worked out for.
-_ODDS: BoundedMemo[
-    int, tuple[tuple[Group, ...], Rules, tuple[int, str, int] | None, tuple[float, float]]
-]
-_ODDS = BoundedMemo("odds of shooting groups", 4096)
-
-COVERS: tuple[str, ...] = get_args(Cover)  # every cover a shot at troops may meet
-
-# The most one man can do to a troops unit at each range band (see _squad), by what the
-# game's pick of his shot reads: its shooting context and his weapons.
-_MEN: BoundedMemo[tuple[object, ...], _Reach] = BoundedMemo("one man's reach", 4096)
-ROUNDING = 1e-9  # a cap summed in floats is raised by this share, above any rounding
-NEARER = 1e-6  # inches: a man's range found another way may come out this much shorter
-
-
-@lru_cache(maxsize=4096)
-def _shot_means(shot: Shot) -> tuple[float, float]:
-    """One shot at troops: its expected casualties and its chance to strike them at all,
-    pinning them (its to-hit roll: a Down target's halving may leave it no hits; exact,
-    then as floats: summed in floats, a cap made of them is raised by ``ROUNDING``)."""
-    odds = troops_shot_distribution(shot)
-    return float(odds.map(lambda o: o[1]).mean()), float(hit_chance(shot.hit_on))
-
-
 class TacticalPlayer:
     """Greedy one-activation look-ahead on exact expected damage, plus simple doctrine.
 
@@ -175,20 +110,10 @@ class TacticalPlayer:
         ] = {}
         # by unit uid, the enemy that could last shoot at it (asked first: see _threatened)
         self._threat: dict[int, int] = {}
-        # during a choice, the cap on each shooting's damage (see _shot_ceiling)
-        self._ceilings: dict[tuple[int, int, bool], _Shooting | None] = {}
+        # the ceilings on its shootings at troops, and what they are worked out from
+        self._troops_ceilings = TroopsShotCeilings()
         # per objective, the units that could hold it (:meth:`_holding_units`)
         self._holding: list[list[tuple[int, int]]] | None = None
-        # from choice to choice, each shooting at troops as _shot_ceiling reads it, with
-        # what it was worked out from (see _shooting)
-        self._shootings: dict[
-            tuple[int, int, bool], tuple[object, object, Rules, tuple[int, bool, bool], _Shooting]
-        ] = {}
-        # by target uid, the least cover it has from any shooter, with its places then
-        # (see _least_cover)
-        self._least: dict[int, tuple[object, int]] = {}
-        # during a choice, each unit's live men by weapons (see _men)
-        self._men: dict[int, list[tuple[int, Model]]] = {}
         # during a choice, the cover bonus of the place each unit stands (see _gain_ceiling)
         self._cover_here: dict[int, float] = {}
         # during a choice, by vehicle uid, the nearest enemy able to knock it out (_menace)
@@ -281,7 +206,8 @@ class TacticalPlayer:
 
     def _new_choice(self) -> None:
         """Forget the caps of the last choice (the game has changed since)."""
-        self._ceilings, self._men, self._cover_here, self._menaces = {}, {}, {}, {}
+        self._troops_ceilings.new_choice()
+        self._cover_here, self._menaces = {}, {}
         self._ends = {}
         self._holding = None
 
@@ -399,7 +325,7 @@ class TacticalPlayer:
             shooter = state.units[pending.action.unit]
             target = state.units[pending.target]
             moving = pending.action.order == "Advance"
-            danger = self.damage(state, shooter, target, moving=moving)
+            danger = damage(state, shooter, target, moving=moving)
             if danger < 0.25 * target.points:
                 return choices["none"]
             if "escape" in choices:  # a recce vehicle: drive off before the shot
@@ -430,7 +356,7 @@ class TacticalPlayer:
         order = target.order
         target.order = "Down"
         try:
-            down = self.damage(state, shooter, target, moving=moving)
+            down = damage(state, shooter, target, moving=moving)
         finally:
             target.order = order
         return danger - down
@@ -456,7 +382,7 @@ class TacticalPlayer:
         there.translate(dx, dy)
         if check.heading is not None:
             there.heading = check.heading
-        return danger - self.damage(state, shooter, there, moving=moving)
+        return danger - damage(state, shooter, there, moving=moving)
 
     def _down_worth_it(
         self, state: BoltActionGame, unit: UnitState, saves: float, *, shown: str = "Down"
@@ -487,7 +413,7 @@ class TacticalPlayer:
         best, most = actions[0], float("-inf")
         for action in actions:
             assert action.target is not None
-            hurt = self.damage(state, firer, state.units[action.target], moving=False)
+            hurt = damage(state, firer, state.units[action.target], moving=False)
             if hurt > most:
                 best, most = action, hurt
         return best
@@ -503,36 +429,9 @@ class TacticalPlayer:
         origin: Point | None = None,
         heading: float | None = None,
     ) -> float:
-        """Expected points of ``target`` destroyed by this shooting (pins valued too), by
-        a vehicle facing ``heading`` if given (as a move would leave it)."""
-        vehicle = target.vehicle
-        if vehicle is not None and harmless_to(state.rules, unit, vehicle.target):
-            return 0.0  # (its knock-out odds are 0, whatever its groups)
-        groups = state.shot_groups(unit, target, moving=moving, origin=origin, heading=heading)
-        if not groups:
-            return 0.0
-        rules = state.rules
-        # the target's part of the odds (nothing for a vehicle): with the groups, all they read
-        # (its live models counted by their places, two coordinates each: no list is made)
-        about = (
-            None if vehicle is not None else (len(target.coords) // 2, target.quality, target.pins)
-        )
-        found = _ODDS.get(id(groups))
-        if found is not None and found[0] is groups and found[1] is rules and found[2] == about:
-            means = found[3]
-        else:
-            if about is None:
-                means = (_vehicle_ko(groups), 0.0)
-            else:
-                ctx = troops_context(
-                    rules, groups, quality=target.quality, models=about[0], pins=target.pins
-                )
-                means = _troops_means(groups, ctx)
-            _ODDS.keep(id(groups), (groups, rules, about, means))
-        if vehicle is not None:
-            return means[0] * target.points
-        per_model = target.points / max(1, target.start_models)
-        return means[0] * per_model + means[1] * PIN_VALUE
+        """Expected points of ``target`` destroyed by this shooting, as this player values
+        a shot (:func:`.shot_value.damage`)."""
+        return damage(state, unit, target, moving=moving, origin=origin, heading=heading)
 
     def value(self, state: BoltActionGame, action: Action) -> float:
         unit = state.units[action.unit]
@@ -553,7 +452,7 @@ class TacticalPlayer:
         if action.order == "Fire" and action.choice in ("barrage", "air strike"):
             return self._support_value(state, unit, state.units[action.target])  # type: ignore[index]
         if action.order == "Fire" and action.target is not None:
-            return self.damage(state, unit, state.units[action.target], moving=False) - pinned
+            return damage(state, unit, state.units[action.target], moving=False) - pinned
         if action.order == "Run" and action.target is not None:
             return assault_value.assault_value(state, unit, state.units[action.target], action)
         to = action.to
@@ -562,7 +461,7 @@ class TacticalPlayer:
             if action.target is None:
                 return 0.0 + position - pinned  # (0.0: the shot it does not fire)
             dest = Point(*to) if to else unit.anchor
-            shot = self.damage(
+            shot = damage(
                 state, unit, state.units[action.target], moving=True, origin=dest, heading=heading
             )
             return shot + position - pinned
@@ -616,121 +515,20 @@ class TacticalPlayer:
         target = state.units[action.target]
         if target.vehicle is not None:
             heading = self._move_end(state, unit, action)[1] if moving else None
-            shot = self._knock_out_ceiling(state, unit, target, moving, to, heading)
+            shot = vehicle_shot_ceiling(state, unit, target, moving, to, heading)
         else:
             if to:
                 anchor = unit.anchor
                 shift = math.dist(to, (anchor.x, anchor.y))
             else:
                 shift = 0.0
-            found = self._shot_ceiling(state, unit, target, moving, shift)
+            found = self._troops_ceilings.ceiling(state, unit, target, moving, shift)
             if found is None:
                 return None
             shot = found
         if not moving:
             return shot - unit.pins
         return shot + self._move_end(state, unit, action)[0] - unit.pins
-
-    def _knock_out_ceiling(
-        self,
-        state: BoltActionGame,
-        unit: UnitState,
-        target: UnitState,
-        moving: bool,
-        to: tuple[float, float] | None,
-        heading: float | None = None,
-    ) -> float:
-        """No less than :meth:`damage` answers for shooting at this vehicle: the same
-        shooting (the game remembers it for :meth:`damage`), its knock-out chance capped
-        by :func:`knock_out_ceiling` instead of worked out exactly (0, its groups not
-        found, for a unit that could never knock it out)."""
-        vehicle = target.vehicle
-        if vehicle is not None and harmless_to(state.rules, unit, vehicle.target):
-            return 0.0
-        origin = (Point(*to) if to else unit.anchor) if moving else None
-        groups = state.shot_groups(unit, target, moving=moving, origin=origin, heading=heading)
-        if not groups:
-            return 0.0
-        return _ko_ceiling(groups) * target.points
-
-    def _shot_ceiling(
-        self, state: BoltActionGame, unit: UnitState, target: UnitState, moving: bool, shift: float
-    ) -> float | None:
-        """No less than :meth:`damage` answers for this unit's shooting at troops with the
-        unit moved ``shift`` inches (or less) any way; None at a vehicle.
-
-        Every man fires the most telling shot he could pick (a vehicle every shot it could
-        fire, each mount bearing) at any range he may then have (no nearer the target than
-        the units' gap less the shift) and behind any cover it could have (no less than
-        its :func:`_least_cover`); the casualties are no more than the target's men; the
-        pins' mean is no more than the chance of any hit, or than the most pins a shot of
-        their own could bring.
-        """
-        key = (unit.uid, target.uid, moving)
-        if key in self._ceilings:
-            found = self._ceilings[key]
-        else:
-            found = (
-                None if target.vehicle is not None else self._shooting(state, unit, target, moving)
-            )
-            self._ceilings[key] = found
-        if found is None:
-            return None
-        gap, squad, pins, aims, per_model = found
-        near = gap - shift - NEARER
-        casualties = hit = 0.0
-        for count, reach in squad:
-            i = bisect_right(reach.ranges, near) - 1
-            if i < 0:  # (nearer than 0": the first band; max(0, i) by a comparison)
-                i = 0
-            casualties += count * reach.casualties[i]
-            hit += count * reach.hits[i]
-        casualties *= 1 + ROUNDING
-        hit *= 1 + ROUNDING
-        cap = casualties if casualties < aims else float(aims)
-        # the pins are 1 if anything hits, or the most rolled for a shot of their own
-        most_pins = float(pins) if pins > 1 else (hit if hit < 1 else 1.0)
-        return cap * per_model + most_pins * PIN_VALUE
-
-    def _shooting(
-        self, state: BoltActionGame, unit: UnitState, target: UnitState, moving: bool
-    ) -> _Shooting:
-        """What :meth:`_shot_ceiling` reads of this unit's shooting at troops: the units'
-        gap, the squad (see :func:`_squad`; behind no less cover than the target's
-        :func:`_least_cover`), its most pins of a shot's own, the target's men and its
-        points a man.
-
-        Kept from choice to choice while all it reads stands (most units have not moved
-        between two choices): both units' live models (the same remembered places, so the
-        same places, weapons and one-shots), the edition, the unit's pins and whether it has
-        ranged in on the target, and whether the target is Down. The rest it reads, each
-        unit's kind, quality, size at the start and points, never changes.
-        """
-        key = (unit.uid, target.uid, moving)
-        ours, theirs, rules = unit.places_key(), target.places_key(), state.rules
-        now = (unit.pins, unit.ranged_in_on == target.uid, target.is_down)
-        kept = self._shootings.get(key)
-        if (
-            kept is not None
-            and kept[0] is ours
-            and kept[1] is theirs
-            and kept[2] is rules
-            and kept[3] == now
-        ):
-            return kept[4]
-        men = self._men.get(unit.uid)
-        if men is None:
-            men = self._men[unit.uid] = _men(unit)
-        least = self._least.get(target.uid)
-        if least is None or least[0] is not theirs:
-            least = self._least[target.uid] = theirs, _least_cover(state.table, target)
-        squad = _squad(state, unit, target, moving, men, least[1])
-        pins = max([reach.pins for _, reach in squad], default=0)
-        aims = len(target.coords) // 2  # what damage caps the casualties at
-        per_model = target.points / max(1, target.start_models)
-        found = state.gap(unit, target), squad, pins, aims, per_model
-        self._shootings[key] = (ours, theirs, rules, now, found)
-        return found
 
     def _gain_ceiling(
         self, state: BoltActionGame, unit: UnitState, to: tuple[float, float] | None
@@ -917,168 +715,5 @@ class TacticalPlayer:
         return marks
 
 
-@dataclass(frozen=True, slots=True)
-class _Reach:
-    """What one man could do to troops at each range band or beyond: ``ranges`` holds a
-    range in each band (rising), the others at each place the most he could bring at that
-    band or any farther one (floats no less than the exact fractions)."""
-
-    ranges: tuple[float, ...]
-    casualties: tuple[float, ...]  # the most casualties he could expect
-    hits: tuple[float, ...]  # his best chance to hit at all
-    pins: int  # the most pins a shot of his could bring of its own (HE, flame): 0 if none
-
-
 # a move order's end: its worth to the unit and a vehicle's heading there (see _move_end)
 _End = tuple[float, float | None]
-# what _shot_ceiling reads of a shooting at troops (see TacticalPlayer._shooting)
-_Shooting = tuple[float, list[tuple[int, _Reach]], int, int, float]
-
-
-def _men(unit: UnitState) -> list[tuple[int, Model]]:
-    """The unit's live men by their weapons (and one-shot weapon used): how many, and the
-    first of them."""
-    men: dict[tuple[tuple[str, ...], bool], list[int]] = {}
-    firsts: dict[tuple[tuple[str, ...], bool], Model] = {}
-    for model in unit.alive_models:
-        kind = (model.weapons, model.used_one_shot)
-        if kind in men:
-            men[kind][0] += 1
-        else:
-            men[kind], firsts[kind] = [1], model
-    return [(count, firsts[kind]) for kind, (count,) in men.items()]
-
-
-def _least_cover(table: Table, unit: UnitState) -> int:
-    """The least cover (its place in ``COVERS``) a shot at the unit meets from anywhere:
-    the cover of the features its worst-placed live model stands in. A model's cover from
-    any shooter is at least that of the features it stands in (``Table.cover_between``),
-    and a unit's is the cover most of some of its models have (``unit_cover``)."""
-    least = None
-    for model in unit.alive_models:
-        here = max([COVERS.index(f.cover) for f in table.features_at(model.point)], default=0)
-        if least is None or here < least:
-            least = here
-            if not least:
-                break
-    return least or 0
-
-
-def _squad(
-    state: BoltActionGame,
-    unit: UnitState,
-    target: UnitState,
-    moving: bool,
-    men: list[tuple[int, Model]],
-    least: int,
-) -> list[tuple[int, _Reach]]:
-    """A unit's ``men`` (see :func:`_men`; a vehicle's one model) shooting at troops behind
-    cover no less than ``COVERS[least]``, as (how many, what each could do).
-
-    A man's pick of shot reads, besides his range and cover, only what the game's shooting
-    context reads (its ``_shooting_groups``), so it is remembered by that, his weapons and
-    the least cover.
-    """
-    context = (
-        state.rules,
-        unit.vehicle is None,  # (a vehicle fires all it can, and on the move as mounted)
-        target.quality,
-        len(unit.alive_models) < 2,
-        moving,
-        unit.pins,
-        unit.quality,
-        unit.ranged_in_on == target.uid,
-        target.is_down,
-        target.start_models <= 2,
-    )
-    squad: list[tuple[int, _Reach]] = []
-    for count, model in men:
-        key = (context, model.weapons, model.used_one_shot, least)
-        if key in _MEN:
-            reach = _MEN[key]
-        else:
-            reach = _MEN.keep(key, _one_man(state, unit, target, model, moving, least))
-        squad.append((count, reach))
-    return squad
-
-
-def _one_man(
-    state: BoltActionGame,
-    unit: UnitState,
-    target: UnitState,
-    model: Model,
-    moving: bool,
-    least: int = 0,
-) -> _Reach:
-    """:class:`_Reach` of one man: his shots asked of the game at a range in each band
-    between the ranges where his shooting changes, behind each cover from ``COVERS[least]``
-    up. A man fires the one shot he picks; a vehicle's model every shot of a mount that
-    could bear (all of them counted, its arcs aside), so what it could do is their sum.
-
-    A man with one way to shoot (one weapon, not one that may also lob its shot) fires
-    it behind any cover, and cover only makes hitting harder: he is asked behind the least.
-    """
-    rules = state.rules
-    marks, _ = range_marks(rules, model.weapons)
-    ranges = sorted({0.0, *marks, *((a + b) / 2 for a, b in pairwise(marks)), marks[-1] + 1.0})
-    profile = infantry_target(rules, target.quality)
-    lone = len(model.weapons) == 1 and rules.weapon(model.weapons[0]).indirect_min_range is None
-    covers = COVERS[least : least + 1] if lone and _cover_only_hurts(rules) else COVERS[least:]
-    at, nearest = model.point, target.anchor
-    casualties: list[float] = []
-    hits: list[float] = []
-    pins = 0
-    for rng in ranges:
-        most_casualties = most_hit = 0.0
-        for cover in covers:
-            picked = state.model_shots(
-                unit,
-                target,
-                model,
-                moving,
-                at,
-                nearest,
-                rng,
-                cover,
-                profile,
-                "front",
-                every_arc=True,
-            )
-            expected = hit = 0.0
-            for shot, per, _ in picked:  # (the chances summed: no less than any hit's)
-                if shot.special_pins is not None:
-                    pins = max(pins, _most_rolled(shot.special_pins))
-                mean, chance = _shot_means(shot)
-                expected += per * mean
-                hit += per * chance
-            if expected > most_casualties:
-                most_casualties = expected
-            if hit > most_hit:
-                most_hit = hit
-        casualties.append(most_casualties)
-        hits.append(most_hit)
-    return _Reach(tuple(ranges), _farther_most(casualties), _farther_most(hits), pins)
-
-
-@lru_cache(maxsize=8)
-def _cover_only_hurts(rules: Rules) -> bool:
-    """Does every cover make a shot at troops harder to hit (never easier)?"""
-    return all(rules.hit_modifier(f"{c}_cover") <= 0 for c in COVERS if c != "none")
-
-
-def _most_rolled(expr: DiceExpr) -> int:
-    """The highest a dice expression can roll (as :func:`roll_expr` rolls it: a roll of
-    dice is never below 0)."""
-    return expr.most if expr.count == 0 else max(0, expr.most)
-
-
-def _farther_most(values: list[float]) -> tuple[float, ...]:
-    """At each place the most of it and all after it, raised by ``ROUNDING`` (the values
-    are float sums of a few floats, each within a few parts in 2**53 of the exact one):
-    no less than the most of the exact sums."""
-    most, found = 0.0, []
-    for value in reversed(values):
-        if value > most:
-            most = value
-        found.append(most * (1 + ROUNDING))
-    return tuple(reversed(found))
