@@ -596,6 +596,7 @@ def test_the_ai_goes_down_when_that_saves_more_than_its_best_order_would_take(
     Down all game and never fire); a mortar inside its least range of the only enemy
     goes Down."""
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+    from kriegsspiel.ai.bolt_action_tactics.reactions import down_saves, down_worth_it
 
     game = new_game()
     game.table = Table(72, 48)
@@ -609,9 +610,9 @@ def test_the_ai_goes_down_when_that_saves_more_than_its_best_order_would_take(
     player = TacticalPlayer()
     danger = player.damage(game, squad, target, moving=False)
     assert danger >= 0.25 * target.points  # dangerous: the old rule went Down at once
-    saves = player._down_saves(game, squad, target, False, danger)
+    saves = down_saves(game, squad, target, False, danger)
     assert 0 < saves < danger and target.order is None  # (asked, and put back)
-    assert player._down_worth_it(game, target, saves) == (reaction == "down")
+    assert down_worth_it(player, game, target, saves) == (reaction == "down")
     assert player.choose(game).choice == reaction
 
 

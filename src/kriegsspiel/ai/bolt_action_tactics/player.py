@@ -12,16 +12,14 @@ import random
 from functools import lru_cache
 
 from kriegsspiel.ai.bolt_action_tactics import assault_value
-from kriegsspiel.ai.bolt_action_tactics.assault_value import assault_ceiling, chosen_defence
+from kriegsspiel.ai.bolt_action_tactics.assault_value import assault_ceiling
+from kriegsspiel.ai.bolt_action_tactics.reactions import react
 from kriegsspiel.ai.bolt_action_tactics.shot_ceiling import TroopsShotCeilings, vehicle_shot_ceiling
 from kriegsspiel.ai.bolt_action_tactics.shot_value import PIN_VALUE, damage
 from kriegsspiel.ai.players import check_explore, deciding_side
 from kriegsspiel.core import arguments
 from kriegsspiel.core.seeds import MAX_PLAYER_SEED
 from kriegsspiel.core.table import Point, Table
-from kriegsspiel.rulesets.bolt_action.attack import (
-    futile,
-)
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.candidates import objective_marks, order_candidates
@@ -29,12 +27,10 @@ from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame, holder, 
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_order_move,
     facing_hit,
-    heading_to,
 )
 from kriegsspiel.rulesets.bolt_action.game.threats import nearest_threat
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.morale import expected_rallied
-from kriegsspiel.rulesets.bolt_action.reactions import die_shown
 
 # points a victory point won (or lost) at the objectives is worth to a move in the game's
 # last turn, where the objectives held decide it (a tuning choice)
@@ -162,7 +158,7 @@ class TacticalPlayer:
         pending = state.pending
         # (a shot's reaction weighs the unit's own orders, so it is asked as they are)
         if pending is not None and pending.kind not in ("retain", "shot-reaction"):
-            return self._react(state, actions)
+            return react(self, state, actions)
         places = [None if u.destroyed else u.anchor for u in state.units]
         kept = self._kept
         if kept is None or kept[0] is not state or kept[1] is not state.table or kept[2] != places:
@@ -171,7 +167,7 @@ class TacticalPlayer:
         self._new_choice()
         try:
             if pending is not None and pending.kind == "shot-reaction":
-                return self._react(state, actions)
+                return react(self, state, actions)
             if pending is not None:
                 return self._retain(state, pending.action, actions)
             if self.explore > 0:
@@ -302,121 +298,6 @@ class TacticalPlayer:
         if here is None:
             here = self._cover_here[unit.uid] = _cover_bonus(state.table, anchor)
         return anchor.x, anchor.y, here, self._turn_ceiling(state, unit), unit.pins
-
-    # -- reactions --------------------------------------------------------------------
-    def _react(self, state: BoltActionGame, actions: list[Action]) -> Action:
-        choices = {a.choice: a for a in actions}
-        pending = state.pending
-        assert pending is not None
-        if pending.kind == "ambush":
-            # (a shot that can do nothing, small arms at a tank, would spend the ambush:
-            # it holds for a mover it can hurt)
-            mover = state.units[pending.target]
-            fire = [
-                a
-                for a in actions
-                if a.choice == "fire"
-                and not futile(state.shot_groups(state.units[a.unit], mover, moving=False))
-            ]
-            return fire[0] if fire else actions[-1]
-        if pending.kind == "friendly-fire":
-            return self._friendly_fire_target(state, state.units[pending.target], actions)
-        if pending.kind == "shot-reaction":
-            shooter = state.units[pending.action.unit]
-            target = state.units[pending.target]
-            moving = pending.action.order == "Advance"
-            danger = damage(state, shooter, target, moving=moving)
-            if danger < 0.25 * target.points:
-                return choices["none"]
-            if "escape" in choices:  # a recce vehicle: drive off before the shot
-                saves = self._escape_saves(state, shooter, target, moving, danger)
-                shown = die_shown(state.rules, "escape", vehicle=True)
-                worth_it = self._down_worth_it(state, target, saves, shown=shown)
-                return choices["escape"] if worth_it else choices["none"]
-            saves = self._down_saves(state, shooter, target, moving, danger)
-            return choices["down"] if self._down_worth_it(state, target, saves) else choices["none"]
-        target = state.units[pending.target]
-        if target.vehicle is not None:
-            return choices.get("escape", actions[0])
-        assault = pending.action
-        mode = assault.choice or "hand-to-hand"
-        return choices[chosen_defence(state, state.units[assault.unit], target, mode)[0]]
-
-    def _down_saves(
-        self,
-        state: BoltActionGame,
-        shooter: UnitState,
-        target: UnitState,
-        moving: bool,
-        danger: float,
-    ) -> float:
-        """The points of ``target`` that going Down would save from this shooting: its
-        worth (:meth:`damage`) as it stands less its worth with the target Down (the
-        target's order set to Down for the question, and back)."""
-        order = target.order
-        target.order = "Down"
-        try:
-            down = damage(state, shooter, target, moving=moving)
-        finally:
-            target.order = order
-        return danger - down
-
-    def _escape_saves(
-        self,
-        state: BoltActionGame,
-        shooter: UnitState,
-        target: UnitState,
-        moving: bool,
-        danger: float,
-    ) -> float:
-        """The points of the recce vehicle ``target`` its escape would save from this
-        shooting: its worth (:meth:`damage`) as it stands less its worth where the escape
-        would leave it, facing as it would (:meth:`~BoltActionGame.flight`, asked of a copy
-        of the vehicle: out of sight or range, nothing); none where it has no way out."""
-        way = state.flight(target, heading_to(target.anchor, shooter.anchor))
-        if way is None:
-            return 0.0
-        to, _, check = way
-        there = target.copy()
-        dx, dy = to.x - target.anchor.x, to.y - target.anchor.y
-        there.translate(dx, dy)
-        if check.heading is not None:
-            there.heading = check.heading
-        return danger - damage(state, shooter, there, moving=moving)
-
-    def _down_worth_it(
-        self, state: BoltActionGame, unit: UnitState, saves: float, *, shown: str = "Down"
-    ) -> bool:
-        """Whether a reaction that takes the unit's die showing ``shown`` (going Down, or a
-        recce vehicle's escape: Down in Bolt Action), saving ``saves`` points of ``unit``
-        from the shot, is worth its die: the saving and a Down order's own worth
-        (:meth:`value`; nothing for an escape's Run) against the best order it could
-        otherwise be given this turn, valued as an activation values its orders (its
-        shots from where it stands or after a move, a move toward an objective, in the
-        last turn what holding one swings, an assault, a spotter's call), answered at the
-        first order found worth more (:meth:`_worth_more`: cheap). So a gun with a good
-        shot, or a squad that would take an objective, stays up; a unit with nothing
-        better to do, under dangerous fire, goes Down (or drives off)."""
-        worth = saves
-        if shown == "Down":
-            down = Action("order", side=unit.side, unit=unit.uid, order="Down")
-            worth += self.value(state, down)
-        others = [a for a in order_candidates(state, unit) if a.order != "Down"]
-        return not self._worth_more(state, others, worth)
-
-    def _friendly_fire_target(
-        self, state: BoltActionGame, firer: UnitState, actions: list[Action]
-    ) -> Action:
-        """The friend of the enemy's FUBAR unit to have it fire at: the one its shooting
-        would hurt the most, valued as the player values a shot of its own
-        (:meth:`damage`); the first in the list of those worth as much."""
-        best, most = actions[0], float("-inf")
-        for action in actions:
-            assert action.target is not None
-            hurt = damage(state, firer, state.units[action.target], moving=False)
-            if hurt > most:
-                best, most = action, hurt
-        return best
 
     # -- valuing an order ---------------------------------------------------------------
     def damage(
