@@ -18,11 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kriegsspiel.ai.bolt_action_tactics.player import (
-    FACING_WORTH,
-    OBJECTIVE_SWING,
-    TacticalPlayer,
-)
+from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+from kriegsspiel.ai.bolt_action_tactics.move_value import FACING_WORTH, OBJECTIVE_SWING
 from kriegsspiel.ai.bolt_action_tactics.shot_value import (
     PIN_VALUE,
     _knock_out_odds,

@@ -1893,7 +1893,8 @@ def test_in_the_last_turn_the_ai_takes_the_objective_that_wins_rather_than_shoot
     of firing at the squad, as it fires a turn earlier; and it does not leave the
     objective it holds alone. (A probe saw a section shoot at a pinned squad in the last
     turn, a legal Run away from a 2-0 win: a draw instead.)"""
-    from kriegsspiel.ai.bolt_action_tactics.player import OBJECTIVE_SWING, TacticalPlayer
+    from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+    from kriegsspiel.ai.bolt_action_tactics.move_value import OBJECTIVE_SWING
 
     game = new_game("bolt-action-1", scenario=0)  # hold-the-crossroads: the Crossroads 2
     only(game, 2, 12)
