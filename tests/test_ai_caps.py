@@ -20,15 +20,17 @@ from fractions import Fraction
 import pytest
 from test_ai_fast_paths import positions
 
-from kriegsspiel.ai.bolt_action_tactics import (
+from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+from kriegsspiel.ai.bolt_action_tactics.shot_ceiling import (
     COVERS,
     ROUNDING,
-    TacticalPlayer,
+    TroopsShotCeilings,
     _cover_only_hurts,
     _most_rolled,
-    _one_man,
-    _shot_means,
+    _one_mans_reach,
+    _shot_expected,
 )
+from kriegsspiel.ai.bolt_action_tactics.shot_value import damage
 from kriegsspiel.ai.players import chance_outcome
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.game import CHANCE
@@ -129,7 +131,7 @@ def test_a_shootings_cap_holds_from_any_place(ruleset: str) -> None:
     """From the unit's place and from places all round it, moving or not, the damage is
     never above the cap (which does not know where the unit will be, nor so which of a
     vehicle's mounts bear)."""
-    player = TacticalPlayer()
+    ceilings = TroopsShotCeilings()
     capped = hit = by_vehicles = 0
     for game in positions(ruleset, 13, every=9):
         live = [u for u in game.units if not u.destroyed]
@@ -140,21 +142,21 @@ def test_a_shootings_cap_holds_from_any_place(ruleset: str) -> None:
                 if target.side == unit.side:
                     continue
                 for moving in (False, True):
-                    player._new_choice()
+                    ceilings.new_choice()
                     for dx, dy in steps:
                         shift = math.hypot(dx, dy)
-                        ceiling = player._shot_ceiling(game, unit, target, moving, shift)
+                        ceiling = ceilings.ceiling(game, unit, target, moving, shift)
                         if ceiling is None:
                             break
                         origin = Point(a.x + dx, a.y + dy) if shift else None
-                        damage = player.damage(game, unit, target, moving=moving, origin=origin)
-                        assert damage <= ceiling
+                        worth = damage(game, unit, target, moving=moving, origin=origin)
+                        assert worth <= ceiling
                         # a longer shift is allowed for: the cap only grows
-                        farther = player._shot_ceiling(game, unit, target, moving, shift + 5)
+                        farther = ceilings.ceiling(game, unit, target, moving, shift + 5)
                         assert farther is not None and farther >= ceiling
                         capped += 1
-                        hit += damage > 0
-                        by_vehicles += unit.vehicle is not None and damage > 0
+                        hit += worth > 0
+                        by_vehicles += unit.vehicle is not None and worth > 0
     assert capped > 50 and hit > 50 and by_vehicles > 10
 
 
@@ -215,7 +217,7 @@ def test_a_man_with_one_weapon_does_no_better_behind_cover(ruleset: str) -> None
                         shot = plan_shot(rules, weapon, target, s)[0]
                     except UsageError:
                         break
-                    means[cover] = _shot_means(shot) if shot.hit_on else (Fraction(0),) * 2
+                    means[cover] = _shot_expected(shot) if shot.hit_on else (Fraction(0),) * 2
                 if len(means) == 3:
                     assert means["none"] >= means["soft"] >= means["hard"]
                     compared += 1
@@ -254,7 +256,7 @@ def plain_reach(
     """A man's most expected casualties and chance to strike at each range band or beyond,
     in exact fractions: every shot the game picks for him behind every cover, summed."""
     rules = game.rules
-    reach = _one_man(game, unit, target, model, moving)
+    reach = _one_mans_reach(game, unit, target, model, moving)
     profile = infantry_target(rules, target.quality)
     most: list[tuple[Fraction, Fraction]] = []
     for rng in reach.ranges:
@@ -299,7 +301,7 @@ def test_a_mans_reach_summed_in_floats_is_no_less_than_the_exact_sums(ruleset: s
                     continue
                 for model in {m.weapons: m for m in unit.alive_models}.values():
                     moving = compared % 2 == 1
-                    reach = _one_man(game, unit, target, model, moving)
+                    reach = _one_mans_reach(game, unit, target, model, moving)
                     casualties, hits = plain_reach(game, unit, target, model, moving)
                     for found, exact in [
                         *zip(reach.casualties, casualties, strict=True),

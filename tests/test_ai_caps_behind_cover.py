@@ -13,15 +13,16 @@ from collections.abc import Iterator
 import pytest
 from test_ai_caps import RULESETS, tactical_decisions
 
-from kriegsspiel.ai import bolt_action_tactics as tactics
-from kriegsspiel.ai.bolt_action_tactics import (
+from kriegsspiel.ai.bolt_action_tactics import shot_ceiling
+from kriegsspiel.ai.bolt_action_tactics.shot_ceiling import (
     COVERS,
-    TacticalPlayer,
+    TroopsShotCeilings,
     _least_cover,
-    _men,
-    _one_man,
-    _squad,
+    _men_by_weapons,
+    _one_mans_reach,
+    _squad_reach,
 )
+from kriegsspiel.ai.bolt_action_tactics.shot_value import damage
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import unit_cover
@@ -82,12 +83,12 @@ def test_a_squad_is_kept_by_the_least_cover_it_shoots_at(ruleset: str) -> None:
     kept reach's key must hold the least cover), and some such reaches are smaller."""
     compared = smaller = 0
     for game, unit, target, least in enemies_of_troops_in_cover(ruleset, 2, every=4):
-        men = _men(unit)
+        men = _men_by_weapons(unit)
         moving = compared % 2 == 1
-        in_the_open = _squad(game, unit, target, moving, men, 0)
-        behind = _squad(game, unit, target, moving, men, least)
+        in_the_open = _squad_reach(game, unit, target, moving, men, 0)
+        behind = _squad_reach(game, unit, target, moving, men, least)
         for (count, reach), (_, model) in zip(behind, men, strict=True):
-            assert reach == _one_man(game, unit, target, model, moving, least)
+            assert reach == _one_mans_reach(game, unit, target, model, moving, least)
             compared += count
         smaller += behind != in_the_open
     assert compared > 100 and smaller > 10
@@ -100,24 +101,22 @@ def test_a_cap_behind_cover_holds_from_any_place(
     """At targets behind cover the cap on a shooting is no less than its damage, from the
     unit's place and places all round it, moving or not; and often lower than the cap
     that takes the target to be in the open."""
-    player, open_player = TacticalPlayer(), TacticalPlayer()
+    ceilings = TroopsShotCeilings()
     capped = lower = 0
     for game, unit, target, _ in enemies_of_troops_in_cover(ruleset, 3, every=3):
         a = unit.anchor
         for moving in (False, True):
-            player._new_choice()
+            ceilings.new_choice()
             for dx, dy in [(0.0, 0.0), (-6.0, 0.0), (0.0, 6.0), (4.0, -4.0)]:
                 shift = (dx * dx + dy * dy) ** 0.5
-                ceiling = player._shot_ceiling(game, unit, target, moving, shift)
+                ceiling = ceilings.ceiling(game, unit, target, moving, shift)
                 assert ceiling is not None
                 origin = Point(a.x + dx, a.y + dy) if shift else None
-                damage = player.damage(game, unit, target, moving=moving, origin=origin)
-                assert damage <= ceiling
-                with monkeypatch.context() as m:
-                    m.setattr(tactics, "_least_cover", lambda table, unit: 0)
-                    open_player._new_choice()
-                    open_player._shootings.clear()
-                    found = open_player._shot_ceiling(game, unit, target, moving, shift)
+                worth = damage(game, unit, target, moving=moving, origin=origin)
+                assert worth <= ceiling
+                with monkeypatch.context() as m:  # (worked out afresh, as in the open)
+                    m.setattr(shot_ceiling, "_least_cover", lambda table, unit: 0)
+                    found = TroopsShotCeilings().ceiling(game, unit, target, moving, shift)
                 assert found is not None and found >= ceiling
                 capped += 1
                 lower += found > ceiling

@@ -18,13 +18,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kriegsspiel.ai.bolt_action_tactics import (
-    FACING_WORTH,
-    OBJECTIVE_SWING,
+from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+from kriegsspiel.ai.bolt_action_tactics.move_value import FACING_WORTH, OBJECTIVE_SWING
+from kriegsspiel.ai.bolt_action_tactics.shot_value import (
     PIN_VALUE,
-    TacticalPlayer,
-    _troops_means,
-    _vehicle_ko,
+    _knock_out_odds,
+    _troops_expected,
 )
 from kriegsspiel.ai.players import RandomPlayer, chance_outcome
 from kriegsspiel.core.game import CHANCE
@@ -242,13 +241,13 @@ def plain_damage(game: BoltActionGame, unit: UnitState, target: UnitState, movin
     if not groups:
         return 0.0
     if target.vehicle is not None:
-        return _vehicle_ko(groups) * target.points
+        return _knock_out_odds(groups) * target.points
     ctx = TroopsContext(
         models=len(target.alive_models),
         morale=new_test(game.rules, target.quality, pins=target.pins),
         pins_per_attack=1,
     )
-    casualties, pins = _troops_means(groups, ctx)
+    casualties, pins = _troops_expected(groups, ctx)
     per_model = target.points / max(1, target.start_models)
     return casualties * per_model + pins * PIN_VALUE
 

@@ -14,6 +14,7 @@ import pytest
 from test_ai_caps import RULESETS, tactical_decisions
 
 from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+from kriegsspiel.ai.bolt_action_tactics.shot_ceiling import TroopsShotCeilings
 from kriegsspiel.ai.players import chance_outcome
 from kriegsspiel.core.game import CHANCE
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
@@ -44,10 +45,11 @@ def test_a_shooting_kept_from_an_earlier_choice_is_worked_out_alike_afresh(rules
                     if target.vehicle is not None:
                         continue
                     for moving in (False, True):
-                        before = player._shootings.get((unit.uid, target.uid, moving))
-                        found = player._shooting(game, unit, target, moving)
+                        ceilings = player._troops_ceilings
+                        before = ceilings._shootings.get((unit.uid, target.uid, moving))
+                        found = ceilings.shooting(game, unit, target, moving)
                         kept += before is not None and found is before[4]
-                        assert found == TacticalPlayer()._shooting(game, unit, target, moving)
+                        assert found == TroopsShotCeilings().shooting(game, unit, target, moving)
     assert kept > 100
 
 

@@ -13,6 +13,7 @@ from test_game_bolt_action import played_record
 from test_game_rules import new_game, only, place
 
 from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+from kriegsspiel.ai.bolt_action_tactics.reactions import down_saves, down_worth_it
 from kriegsspiel.core.procedure import ScriptedDice
 from kriegsspiel.core.records import read_lines
 from kriegsspiel.core.table import Point, Table
@@ -292,9 +293,9 @@ def test_the_ai_goes_down_in_bolt_action_when_that_saves_more_than_its_best_orde
     player = TacticalPlayer()
     danger = player.damage(game, squad, target, moving=False)
     assert danger >= 0.25 * target.points
-    saves = player._down_saves(game, squad, target, False, danger)
+    saves = down_saves(game, squad, target, False, danger)
     assert 0 < saves < danger and target.order is None
-    assert player._down_worth_it(game, target, saves) == (reaction == "down")
+    assert down_worth_it(player, game, target, saves) == (reaction == "down")
     assert player.choose(game).choice == reaction
 
 
@@ -496,7 +497,7 @@ def test_the_ai_weighs_going_down_against_the_best_order_it_would_give_not_only_
     squad, target = game.units[SECTION], game.units[team]
     danger = player.damage(game, squad, target, moving=False)
     assert danger >= 0.25 * target.points  # dangerous fire
-    saves = player._down_saves(game, squad, target, False, danger)
+    saves = down_saves(game, squad, target, False, danger)
     can = game.can_shoot(target, squad, moving=False)
     shot = player.damage(game, target, squad, moving=False) if can else 0.0
     assert saves > shot  # (its own shot from where it stands is worth less: the old rule's)

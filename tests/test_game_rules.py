@@ -596,6 +596,7 @@ def test_the_ai_goes_down_when_that_saves_more_than_its_best_order_would_take(
     Down all game and never fire); a mortar inside its least range of the only enemy
     goes Down."""
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+    from kriegsspiel.ai.bolt_action_tactics.reactions import down_saves, down_worth_it
 
     game = new_game()
     game.table = Table(72, 48)
@@ -609,9 +610,9 @@ def test_the_ai_goes_down_when_that_saves_more_than_its_best_order_would_take(
     player = TacticalPlayer()
     danger = player.damage(game, squad, target, moving=False)
     assert danger >= 0.25 * target.points  # dangerous: the old rule went Down at once
-    saves = player._down_saves(game, squad, target, False, danger)
+    saves = down_saves(game, squad, target, False, danger)
     assert 0 < saves < danger and target.order is None  # (asked, and put back)
-    assert player._down_worth_it(game, target, saves) == (reaction == "down")
+    assert down_worth_it(player, game, target, saves) == (reaction == "down")
     assert player.choose(game).choice == reaction
 
 
@@ -1808,6 +1809,7 @@ def test_the_ai_weighs_an_assault_with_the_sides_the_odds_and_the_game_fight() -
     (The AI's own copy once left out point-blank fire's pins: 10 regulars with 3 pins read
     0.55, not 0.023; and it once expected every defender to fight hand-to-hand.)"""
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+    from kriegsspiel.ai.bolt_action_tactics.assault_value import assault_value
     from kriegsspiel.rulesets.bolt_action.odds import assault_odds
 
     game = new_game()
@@ -1823,8 +1825,7 @@ def test_the_ai_weighs_an_assault_with_the_sides_the_odds_and_the_game_fight() -
     for pins in (0, 3):
         unit.pins = pins
         action = Action("order", unit=1, order="Run", target=10, choice="point-blank")
-        player = TacticalPlayer()
-        value = player._assault_value(game, unit, target, action)
+        value = assault_value(game, unit, target, action)
         p_ai = (value + unit.points) / (target.points + unit.points)
         p_odds = {
             mode: assault_odds(
@@ -1845,7 +1846,7 @@ def test_the_ai_weighs_an_assault_with_the_sides_the_odds_and_the_game_fight() -
         assert abs(p_ai - float(p_odds[best])) < 1e-9, (pins, p_ai, p_odds)
         # the defender's AI, asked, makes that same choice
         game.pending = Pending("assault-reaction", 1, action, 10)
-        reaction = player.choose(game)
+        reaction = TacticalPlayer().choose(game)
         game.pending = None
         assert reaction.choice == best, (pins, reaction, p_odds)
         chosen.add(best)
@@ -1857,18 +1858,17 @@ def test_the_ai_values_an_assault_on_a_vehicle_by_its_exact_knock_out_chance() -
     the points it expects to knock out, by the game's own procedure (the odds calculator's
     chance); an assault that cannot harm it (2 men hitting on 6s: hits + D6 short of 9) is
     worth less than nothing (a probe saw a Panzerschreck team assault a Sherman for none)."""
-    from kriegsspiel.ai.bolt_action_tactics import USELESS_ASSAULT, TacticalPlayer
+    from kriegsspiel.ai.bolt_action_tactics.assault_value import USELESS_ASSAULT, assault_value
     from kriegsspiel.rulesets.bolt_action.odds import vehicle_assault_odds
 
     game = new_game("bolt-action-1")
     only(game, 8, 12, 16)
     sherman, squad, team = game.units[8], game.units[12], game.units[16]
     assert sherman.vehicle is not None and game.has_anti_tank(squad)
-    player = TacticalPlayer()
     for moved, order in ((None, "stationary"), ("advance", "advanced")):
         sherman.moved = moved
         action = Action("order", unit=squad.uid, order="Run", target=sherman.uid)
-        value = player._assault_value(game, squad, sherman, action)
+        value = assault_value(game, squad, sherman, action)
         odds = vehicle_assault_odds(
             "bolt-action-1",
             models=len(squad.alive_models),
@@ -1883,7 +1883,7 @@ def test_the_ai_values_an_assault_on_a_vehicle_by_its_exact_knock_out_chance() -
         assert value != 0.3 * sherman.points  # (the old flat guess)
     # the Panzerschreck team at a Sherman that advanced: no knock-out, no worth
     useless = Action("order", unit=team.uid, order="Run", target=sherman.uid)
-    assert player._assault_value(game, team, sherman, useless) == USELESS_ASSAULT
+    assert assault_value(game, team, sherman, useless) == USELESS_ASSAULT
 
 
 def test_in_the_last_turn_the_ai_takes_the_objective_that_wins_rather_than_shoot() -> None:
@@ -1893,7 +1893,8 @@ def test_in_the_last_turn_the_ai_takes_the_objective_that_wins_rather_than_shoot
     of firing at the squad, as it fires a turn earlier; and it does not leave the
     objective it holds alone. (A probe saw a section shoot at a pinned squad in the last
     turn, a legal Run away from a 2-0 win: a draw instead.)"""
-    from kriegsspiel.ai.bolt_action_tactics import OBJECTIVE_SWING, TacticalPlayer
+    from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+    from kriegsspiel.ai.bolt_action_tactics.move_value import OBJECTIVE_SWING
 
     game = new_game("bolt-action-1", scenario=0)  # hold-the-crossroads: the Crossroads 2
     only(game, 2, 12)
@@ -1927,6 +1928,7 @@ def test_the_ai_expects_an_unordered_unit_to_stand_and_fire() -> None:
     defending chooses it when its fire is strong, and the AI assaulting expects it, so it
     thinks less of assaulting a unit that has not acted than the same unit that has."""
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+    from kriegsspiel.ai.bolt_action_tactics.assault_value import assault_value
 
     game = new_game()
     game.table = Table(72, 48)
@@ -1938,12 +1940,12 @@ def test_the_ai_expects_an_unordered_unit_to_stand_and_fire() -> None:
         model.alive = False
     action = Action("order", unit=1, order="Run", target=10, choice="hand-to-hand")
     player = TacticalPlayer()
-    unordered = player._assault_value(game, unit, target, action)
+    unordered = assault_value(game, unit, target, action)
     game.pending = Pending("assault-reaction", 1, action, 10)
     assert player.choose(game).choice == "stand and fire"
     game.pending = None
     target.order = "Fire"
-    ordered = player._assault_value(game, unit, target, action)
+    ordered = assault_value(game, unit, target, action)
     assert unordered < ordered
 
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from test_ai_fast_paths import positions
 
 import kriegsspiel.rulesets.bolt_action.game.threats as threats
-from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+from kriegsspiel.ai.bolt_action_tactics.shot_ceiling import vehicle_shot_ceiling
 from kriegsspiel.core.memo import BoundedMemo
 from kriegsspiel.core.table import Point
 from kriegsspiel.errors import UsageError
@@ -116,7 +116,6 @@ def test_a_unit_that_can_never_knock_out_a_vehicle_is_capped_at_nothing(ruleset:
     """Where a unit's weapons could never knock out an enemy vehicle, its shootings at it
     (standing, or on the move from where it stands and from each end of an Advance) all
     have no chance of a knock-out, and the player's cap on them is 0 as the groups' is."""
-    player = TacticalPlayer()
     harmless = 0
     for game in positions(ruleset, 4, every=5):
         live = [u for u in game.units if not u.destroyed]
@@ -136,7 +135,7 @@ def test_a_unit_that_can_never_knock_out_a_vehicle_is_capped_at_nothing(ruleset:
                         groups = game.shot_groups(unit, target, moving=moving, origin=origin)
                         assert knock_out_ceiling(groups) == 0
                         assert knock_out_chance(groups) == 0
-                        cap = player._knock_out_ceiling(game, unit, target, moving, to)
+                        cap = vehicle_shot_ceiling(game, unit, target, moving, to)
                         assert cap == 0.0
     assert harmless > 20
 

@@ -224,12 +224,12 @@ def test_the_ai_weighs_standing_fire_as_the_odds_do_where_the_assault_ends() -> 
     assault move will end (closing_move), so from 8" away its chance of winning through
     the fire is the odds calculator's at point blank (the game's own sequence, tested
     against it above); asked from where the assaulters stand, it would be higher."""
-    from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+    from kriegsspiel.ai.bolt_action_tactics.assault_value import win_chance_through_fire
 
     game = _face_off(8.0)
     attackers, defenders = game.units[1], game.units[10]
     odds = _five_stand_and_fire(game, "hand-to-hand")
-    p_ai = TacticalPlayer()._through_fire(game, attackers, defenders, "hand-to-hand")
+    p_ai = win_chance_through_fire(game, attackers, defenders, "hand-to-hand")
     assert p_ai is not None
     assert abs(p_ai - float(odds.probabilities["p_attacker_wins"])) < 1e-9
 
@@ -241,21 +241,22 @@ def test_the_ai_weighs_a_targets_ambush_fire_before_the_fight_it_chooses() -> No
     reactions (Konflikt '47: hand-to-hand or point-blank); without the die, the fight
     alone. Played out, the ambushed assault is won far less often (2% v 37% in 300 games
     each when this was written): the AI's value must say so."""
-    from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+    from kriegsspiel.ai.bolt_action_tactics.assault_value import (
+        assault_value,
+        chosen_defence,
+        win_chance_through_fire,
+    )
 
     game = _face_off(8.0)
     attackers, defenders = game.units[1], game.units[10]
-    player = TacticalPlayer()
     order = Action("order", unit=1, order="Run", target=10, choice="hand-to-hand")
     defenders.order = "Fire"  # (it has acted: no stand and fire, no escape)
-    player._new_choice()
-    plain = player._assault_value(game, attackers, defenders, order)
+    plain = assault_value(game, attackers, defenders, order)
     defenders.order, defenders.retained = None, "Ambush"
-    player._new_choice()  # (a decision's valuations are kept until the next decision)
-    choice, p = player._defence(game, attackers, defenders, "hand-to-hand")
+    choice, p = chosen_defence(game, attackers, defenders, "hand-to-hand")
     assert choice in ("hand-to-hand", "point-blank")
-    assert p == player._through_fire(game, attackers, defenders, "hand-to-hand", defence=choice)
-    ambushed = player._assault_value(game, attackers, defenders, order)
+    assert p == win_chance_through_fire(game, attackers, defenders, "hand-to-hand", defence=choice)
+    ambushed = assault_value(game, attackers, defenders, order)
     assert ambushed < plain
     assert p is not None and ambushed == p * defenders.points - (1 - p) * attackers.points
 

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kriegsspiel.ai.bolt_action_tactics import FACING_WORTH, TacticalPlayer
+from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
+from kriegsspiel.ai.bolt_action_tactics.move_value import FACING_WORTH
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 from kriegsspiel.core.table import Point, Table
