@@ -33,10 +33,10 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     hit_needs,
     infantry_target,
     resolve_damage,
-    roll_expr,
     sorted_modifiers,
     to_hit_score,
 )
+from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_expr
 
 Mode = Literal["hand-to-hand", "point-blank"]
 

@@ -37,12 +37,11 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     pen_roll,
     pin_vehicle,
     resolve_damage,
-    roll_expr,
-    roll_to_hit,
     shot_at_troops,
     shot_at_vehicle,
     struck_troops,
 )
+from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_expr, roll_to_hit
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,10 +56,10 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     infantry_quality,
     infantry_target,
     plan_shot,
-    roll_to_hit,
     shots_per_model,
     to_hit_because,
 )
+from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_to_hit
 
 
 def _morale_reason(

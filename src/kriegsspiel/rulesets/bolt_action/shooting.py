@@ -28,6 +28,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     new_test,
     rolled_morale_check,
 )
+from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_expr, roll_to_hit
 
 #: A unit of this many models or fewer at the start of the game is small (docs/rules).
 SMALL_UNIT_MODELS = 2
@@ -843,20 +844,6 @@ def plan_shot(
 
 
 # --------------------------------------------------------------------------- procedures
-def roll_expr(dice: Dice, expr: DiceExpr) -> int:
-    """Roll a sheet dice expression such as 2D6-1 (never below 0)."""
-    if expr.count == 0:
-        return expr.constant
-    return max(0, dice.total(expr.count, expr.sides) + expr.constant)
-
-
-def roll_to_hit(dice: Dice, hit_on: tuple[int, ...] | None) -> bool:
-    """Roll the to-hit dice: every one must make its score (a 7+ is a 6, then 4+)."""
-    if hit_on is None:
-        return False
-    return all(dice.roll(6) >= need for need in hit_on)
-
-
 def shot_at_troops(dice: Dice, shot: Shot) -> tuple[int, int]:
     """One shot at infantry or artillery: (hits, casualties)."""
     _, hits, casualties = struck_troops(dice, shot)
