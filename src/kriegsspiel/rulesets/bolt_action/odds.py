@@ -42,15 +42,12 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     order_test_needed,
 )
 from kriegsspiel.rulesets.bolt_action.shooting import (
-    LEVELS,
     SMALL_UNIT_MODELS,
     CannotFire,
     Cover,
     Facing,
     Group,
     Situation,
-    VehicleProfile,
-    VehicleState,
     can_fire_indirectly,
     describe_needs,
     infantry_quality,
@@ -60,6 +57,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     to_hit_because,
 )
 from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_to_hit
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import LEVELS, VehicleProfile, VehicleState
 
 
 def _morale_reason(
