@@ -58,12 +58,10 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Shot,
     Situation,
-    VehicleState,
-    _with,
-    hit_vehicle,
     infantry_target,
     plan_shot,
 )
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import VehicleState, _with, hit_vehicle
 
 
 def plain_groups(

@@ -48,11 +48,13 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Facing,
     Group,
     Situation,
+    plan_shot,
+    vehicle_profile,
+)
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import (
     VehicleState,
     pin_vehicle,
-    plan_shot,
     resolve_damage,
-    vehicle_profile,
 )
 
 EDITIONS = ["konflikt47", "bolt-action-1"]
@@ -563,7 +565,7 @@ def test_on_fire_checks_with_the_hits_pin_and_its_additional_one(ruleset: str) -
 
 def test_second_immobilised_knocks_out() -> None:
     v = _vehicle("konflikt47", "light tank")
-    from kriegsspiel.rulesets.bolt_action.shooting import apply_effect
+    from kriegsspiel.rulesets.bolt_action.vehicle_damage import apply_effect
 
     once = apply_effect(RandomDice(0), v, VehicleState(), "immobilised", 1)
     twice = apply_effect(RandomDice(0), v, once, "immobilised", 1)
@@ -572,7 +574,7 @@ def test_second_immobilised_knocks_out() -> None:
 
 def test_automaton_ignores_crew_stunned_on_four_plus() -> None:
     v = _vehicle("konflikt47", "medium walker", automaton=True)
-    from kriegsspiel.rulesets.bolt_action.shooting import apply_effect
+    from kriegsspiel.rulesets.bolt_action.vehicle_damage import apply_effect
 
     dist = exact(
         partial(apply_effect, vehicle=v, state=VehicleState(), effect="crew stunned", pins=1)
@@ -1351,7 +1353,7 @@ def test_a_soft_skin_is_damaged_on_six_from_any_side_at_any_range(ruleset: str) 
 
 @pytest.mark.parametrize(("total", "level"), [(8, 0), (9, 1), (10, 2), (11, 2), (12, 3), (15, 3)])
 def test_damage_thresholds_equal_over_and_three_over(total: int, level: int) -> None:
-    from kriegsspiel.rulesets.bolt_action.shooting import damage_level
+    from kriegsspiel.rulesets.bolt_action.vehicle_damage import damage_level
 
     for ruleset in EDITIONS:
         assert damage_level(_vehicle(ruleset, "medium tank"), total) == level

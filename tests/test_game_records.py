@@ -131,7 +131,7 @@ def test_every_event_the_game_logs_is_one_a_record_may_hold() -> None:
     logged |= {"react", "ambush", "retain", "friendly fire"}  # logged by their action's kind
     from typing import get_args
 
-    from kriegsspiel.rulesets.bolt_action.shooting import CheckKind
+    from kriegsspiel.rulesets.bolt_action.vehicle_damage import CheckKind
 
     logged |= set(get_args(CheckKind))  # logged by the check's kind (state.log_checks)
     assert logged == set(EVENTS)

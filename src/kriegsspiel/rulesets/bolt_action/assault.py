@@ -20,22 +20,24 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     rolled_morale_check,
 )
 from kriegsspiel.rulesets.bolt_action.shooting import (
+    HitModifier,
+    firer_modifiers,
+    hit_modifier,
+    hit_needs,
+    infantry_target,
+    sorted_modifiers,
+    to_hit_score,
+)
+from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_expr
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import (
     LEVELS,
     DamageRoll,
-    HitModifier,
     ResultRoll,
     Tally,
     VehicleProfile,
     VehicleState,
     damage_level,
-    firer_modifiers,
-    hit_modifier,
-    hit_needs,
-    infantry_target,
     resolve_damage,
-    roll_expr,
-    sorted_modifiers,
-    to_hit_score,
 )
 
 Mode = Literal["hand-to-hand", "point-blank"]

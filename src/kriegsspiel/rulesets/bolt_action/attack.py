@@ -25,23 +25,24 @@ from kriegsspiel.rulesets.bolt_action.morale import (
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Shot,
+    hit_chance,
+    shot_at_troops,
+    struck_troops,
+)
+from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_expr, roll_to_hit
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import (
     Tally,
     VehicleProfile,
     VehicleState,
     after_shot,
     can_reach_damage,
     checked,
-    hit_chance,
     hit_vehicle,
     hits_on_vehicle,
     pen_roll,
     pin_vehicle,
     resolve_damage,
-    roll_expr,
-    roll_to_hit,
-    shot_at_troops,
     shot_at_vehicle,
-    struck_troops,
 )
 
 

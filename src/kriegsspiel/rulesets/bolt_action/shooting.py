@@ -1,9 +1,9 @@
 """Shooting: from a weapon, a target and a situation to the dice that decide it.
 
 ``plan_shot`` turns the sheet's tables into a :class:`Shot` (what each die needs, with
-the reasons a player would give), and the procedures below roll it. The procedures are
-the only coding of these rules: the odds calculator enumerates them exactly, the
-simulator samples them.
+the reasons a player would give), and the procedures below roll it at troops (at a
+vehicle: ``vehicle_damage.py``). The procedures are the only coding of these rules: the
+odds calculator enumerates them exactly, the simulator samples them.
 """
 
 from __future__ import annotations
@@ -20,21 +20,17 @@ from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.procedure import Dice, chance_all
 from kriegsspiel.core.report import Reason
 from kriegsspiel.errors import ParameterError, UnknownNameError, named, not_a_distance
-from kriegsspiel.rulesets.bolt_action.data import Weapon
+from kriegsspiel.rulesets.bolt_action.data import HeRow, Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
-from kriegsspiel.rulesets.bolt_action.morale import (
-    MoraleTest,
-    morale_check,
-    new_test,
-    rolled_morale_check,
-)
+from kriegsspiel.rulesets.bolt_action.morale import new_test
+from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_expr, roll_to_hit
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import VehicleProfile, can_reach_damage
 
 #: A unit of this many models or fewer at the start of the game is small (docs/rules).
 SMALL_UNIT_MODELS = 2
 
 Cover = Literal["none", "soft", "hard"]
 Facing = Literal["front", "side", "top", "rear"]
-Level = Literal["none", "superficial", "full", "massive"]
 ONE = DiceExpr("1")
 
 
@@ -96,28 +92,6 @@ def target_situation(
         target_immobilised=vehicle and immobilised,
         **firer,
     )
-
-
-@dataclass(frozen=True, slots=True)
-class VehicleProfile:
-    """How hits on a vehicle are resolved (damage values, results table, crew morale)."""
-
-    soft_skinned: bool
-    damage_value: int
-    thresholds: tuple[int, int, int]  # superficial, full, massive margins
-    superficial: DiceExpr
-    full: DiceExpr
-    massive_results: int
-    result_bonus: int
-    results: tuple[tuple[int | None, int | None, str, int], ...]
-    crew_morale: MoraleTest
-    automaton_ignores_stunned_on: int | None
-    immobilised: bool = False  # before this attack: a further Immobilised knocks it out
-
-    def untouched(self) -> VehicleState:
-        """The vehicle as an attack finds it: only an earlier immobilisation carries over
-        (pins are in its crew's morale test)."""
-        return VehicleState(immobilised=self.immobilised)
 
 
 @dataclass(frozen=True, slots=True)
@@ -547,12 +521,47 @@ def range_bands(rules: Rules, weapon: Weapon, range_inches: float) -> tuple[bool
     )
 
 
+class Firing(NamedTuple):
+    """How ``weapon`` fires at this target, as :func:`plan_shot`'s steps read it: its
+    special rules, whether it is a flamethrower, whether it fires indirectly, and the range
+    bands (point blank, long range)."""
+
+    special: frozenset[str]
+    flame: bool
+    indirect: bool
+    point_blank: bool
+    long_range: bool
+
+
 def plan_shot(
     rules: Rules, weapon: Weapon, target: Target, s: Situation
 ) -> tuple[Shot, list[Reason]]:
-    """Work out what one shot needs, with the reasons, as a player reads the playsheet."""
-    d, proc = rules.data, rules.data.procedure
-    special = set(weapon.special)
+    """Work out what one shot needs, with the reasons, as a player reads the playsheet:
+    whether and how the weapon fires, the to-hit roll, what a hit does (a flamethrower's
+    hits and pins), then the damage at troops or at a vehicle."""
+    f = firing(rules, weapon, s)
+    hit_on, fixed, mods, to_hit_reason = plan_to_hit(rules, weapon, target, s, f)
+    reasons = [to_hit_reason]
+    shot = Shot(
+        weapon=weapon.name,
+        hit_on=hit_on,
+        indirect=f.indirect,
+        hit_modifiers=tuple((m.key, m.value) for m in mods),
+        hit_fixed=fixed,
+    )
+    if f.flame:
+        shot = flamethrower_hits(rules, weapon, shot, reasons)
+    d = rules.data
+    he = rules.he_row(weapon.he) if d.he.rows and weapon.he else None
+    if not target.is_vehicle:
+        return damage_to_troops(rules, weapon, target, s, shot, he, reasons), reasons
+    return damage_to_vehicle(rules, weapon, target, s, f, shot, he, reasons), reasons
+
+
+def firing(rules: Rules, weapon: Weapon, s: Situation) -> Firing:
+    """Whether ``weapon`` may fire at all (its range; a Fixed weapon not on the move),
+    refused with :class:`CannotFire`, and how it fires: :class:`Firing`."""
+    special = frozenset(weapon.special)
     check_range(rules, weapon, s)
     point_blank, long_range = range_bands(rules, weapon, s.range_inches)
     if s.moving and not fires_on_the_move(weapon, mounted=s.mounted):
@@ -562,182 +571,196 @@ def plan_shot(
             f"{named('situation.mounted', True)} if a vehicle fires it).",
             why,
         )
-    flame = "Flamethrower" in special
-    # what a flamethrower's to-hit roll ignores (the data: cover, a Down target)
-    ignored: set[str] = set(d.flamethrower.ignores) if flame else set()
     indirect = "Indirect Fire" in special or (s.indirect and weapon.indirect_min_range is not None)
-    reasons: list[Reason] = []
+    return Firing(special, "Flamethrower" in special, indirect, point_blank, long_range)
 
-    # -- to hit
-    fixed = ""  # the rule that fixes the score (none: the modifiers make it)
-    mods: list[HitModifier] = []
-    if "Shockwave" in special and d.shockwave is not None:
-        hit_on: tuple[int, ...] | None = (d.shockwave.to_hit,)
-        fixed = "shockwave"
+
+def plan_to_hit(
+    rules: Rules, weapon: Weapon, target: Target, s: Situation, f: Firing
+) -> tuple[tuple[int, ...] | None, str, list[HitModifier], Reason]:
+    """The to-hit roll: (the scores its dice need, the rule that fixes the score or "",
+    the hit modifiers that make it instead, its reason). A Shockwave and indirect fire
+    have a fixed score; any other shot takes the modifiers of :func:`to_hit_modifiers`."""
+    d, proc = rules.data, rules.data.procedure
+    if "Shockwave" in f.special and d.shockwave is not None:
         said = "Shockwave: fixed score, no modifiers" + d.cited("shockwave.to_hit")
-        reasons.append(Reason("to hit", f"{d.shockwave.to_hit}+", said))
-    elif indirect:
+        reason = Reason("to hit", f"{d.shockwave.to_hit}+", said)
+        return (d.shockwave.to_hit,), "shockwave", [], reason
+    if f.indirect:
         need = proc.indirect_ranged_in if s.ranged_in else proc.indirect_first_shot
-        hit_on = (need,)
         fixed = "indirect_ranged_in" if s.ranged_in else "indirect_first_shot"
         why = SCORE_RULES[fixed] + d.cited(f"procedure.{fixed}")
-        reasons.append(Reason("to hit", f"{need}+", f"{why}; no other modifiers"))
-    else:
+        return (need,), fixed, [], Reason("to hit", f"{need}+", f"{why}; no other modifiers")
+    # what a flamethrower's to-hit roll ignores (the data: cover, a Down target)
+    ignored: set[str] = set(d.flamethrower.ignores) if f.flame else set()
+    mods = to_hit_modifiers(rules, weapon, target, s, f, ignored)
+    score = to_hit_score(rules, mods)
+    hit_on = hit_needs(rules, score)
+    because = to_hit_because(rules, mods)
+    skipped = []
+    if s.cover != "none" and f"{s.cover}_cover" in ignored:
+        skipped.append("cover")
+    if s.target_down and "target_down" in ignored:
+        skipped.append("Down")
+    if skipped:
+        because += f"; flamethrower ignores {' and '.join(skipped)}"
+        because += d.cited("flamethrower.ignores")
+    if s.moving and "Assault" in f.special:  # (said, as the sheet's -1 is not taken)
+        because += "; fire on the move: no effect (Assault weapon)"
+    return hit_on, "", mods, Reason("to hit", describe_score(rules, score), because)
 
-        def modifier(key: str, times: int = 1, *fields: str, told: str = "") -> None:
-            """A hit modifier row's, told by its ``short`` (or ``told``: with more said)."""
-            mods.append(hit_modifier(rules, told or rules.hit_short(key), key, times, *fields))
 
-        if point_blank:  # and not long range too, as a pistol within 6" would be (assumption)
-            also_long = f"; not {rules.hit_short('long_range')}" if long_range else ""
-            told = f'{rules.hit_short("point_blank")} (within {proc.point_blank_inches:g}"'
-            modifier("point_blank", 1, "procedure.point_blank_inches", told=f"{told}{also_long})")
-        elif long_range:
-            told = f'{rules.hit_short("long_range")} (over {weapon.range * proc.long_range_fraction:g}")'
-            modifier("long_range", 1, "procedure.long_range_fraction", told=told)
-        mods += firer_modifiers(
-            rules, pins=s.firer_pins, one_crew=s.one_crew, inexperienced=s.firer_inexperienced
+def to_hit_modifiers(
+    rules: Rules, weapon: Weapon, target: Target, s: Situation, f: Firing, ignored: set[str]
+) -> list[HitModifier]:
+    """The hit modifiers a shot with no fixed score takes, in the sheet's order: its range
+    band, the firer's pins and state, moving, a Down or small target, cover (less what a
+    flamethrower ignores, ``ignored``), a shaped charge."""
+    proc = rules.data.procedure
+    mods: list[HitModifier] = []
+
+    def modifier(key: str, times: int = 1, *fields: str, told: str = "") -> None:
+        """A hit modifier row's, told by its ``short`` (or ``told``: with more said)."""
+        mods.append(hit_modifier(rules, told or rules.hit_short(key), key, times, *fields))
+
+    if f.point_blank:  # and not long range too, as a pistol within 6" would be (assumption)
+        also_long = f"; not {rules.hit_short('long_range')}" if f.long_range else ""
+        told = f'{rules.hit_short("point_blank")} (within {proc.point_blank_inches:g}"'
+        modifier("point_blank", 1, "procedure.point_blank_inches", told=f"{told}{also_long})")
+    elif f.long_range:
+        told = (
+            f'{rules.hit_short("long_range")} (over {weapon.range * proc.long_range_fraction:g}")'
         )
-        if s.moving and "Assault" not in special:
-            modifier("moving")
-        if s.target_down and "target_down" not in ignored and not target.is_vehicle:
-            modifier("target_down")
-        if s.small_unit:
-            modifier("small_unit")
-        if s.cover != "none" and f"{s.cover}_cover" not in ignored:
-            modifier(f"{s.cover}_cover")
-        if "Shaped Charge" in special and proc.shaped_charge_to_hit:
-            shaped = ("procedure.shaped_charge_to_hit",)
-            said = SCORE_RULES["shaped_charge"]
-            mods.append(HitModifier(said, proc.shaped_charge_to_hit, shaped, "shaped_charge"))
-        mods = sorted_modifiers(rules, mods)
-        score = to_hit_score(rules, mods)
-        hit_on = hit_needs(rules, score)
-        because = to_hit_because(rules, mods)
-        skipped = []
-        if s.cover != "none" and f"{s.cover}_cover" in ignored:
-            skipped.append("cover")
-        if s.target_down and "target_down" in ignored:
-            skipped.append("Down")
-        if skipped:
-            because += f"; flamethrower ignores {' and '.join(skipped)}"
-            because += d.cited("flamethrower.ignores")
-        if s.moving and "Assault" in special:  # (said, as the sheet's -1 is not taken)
-            because += "; fire on the move: no effect (Assault weapon)"
-        reasons.append(Reason("to hit", describe_score(rules, score), because))
-
-    # -- what a hit does
-    he = d.he.rows and weapon.he and rules.he_row(weapon.he)
-    weapon_row = f"weapons.rows[{weapon.name}]"
-    shot = Shot(
-        weapon=weapon.name,
-        hit_on=hit_on,
-        indirect=indirect,
-        hit_modifiers=tuple((m.key, m.value) for m in mods),
-        hit_fixed=fixed,
+        modifier("long_range", 1, "procedure.long_range_fraction", told=told)
+    mods += firer_modifiers(
+        rules, pins=s.firer_pins, one_crew=s.one_crew, inexperienced=s.firer_inexperienced
     )
-    if flame:
+    if s.moving and "Assault" not in f.special:
+        modifier("moving")
+    if s.target_down and "target_down" not in ignored and not target.is_vehicle:
+        modifier("target_down")
+    if s.small_unit:
+        modifier("small_unit")
+    if s.cover != "none" and f"{s.cover}_cover" not in ignored:
+        modifier(f"{s.cover}_cover")
+    if "Shaped Charge" in f.special and proc.shaped_charge_to_hit:
+        shaped = ("procedure.shaped_charge_to_hit",)
+        said = SCORE_RULES["shaped_charge"]
+        mods.append(HitModifier(said, proc.shaped_charge_to_hit, shaped, "shaped_charge"))
+    return sorted_modifiers(rules, mods)
+
+
+def flamethrower_hits(rules: Rules, weapon: Weapon, shot: Shot, reasons: list[Reason]) -> Shot:
+    """A flamethrower's hit, at troops or a vehicle: one roll to hit, then the weapon's
+    multiplier of hits, the flamethrower's pins and its morale check (reasons added)."""
+    d = rules.data
+    shot = replace(
+        shot,
+        hits_per_hit=DiceExpr(weapon.shots),
+        special_pins=DiceExpr(d.flamethrower.pins),
+        morale_check=d.flamethrower.morale_check,
+    )
+    reasons.append(
+        Reason(
+            "hits",
+            f"{weapon.shots} per hit",
+            "flamethrower: one roll to hit, then the multiplier"
+            + d.cited(f"weapons.rows[{weapon.name}]"),
+        )
+    )
+    reasons.append(
+        Reason(
+            "pins",
+            d.flamethrower.pins,
+            "flamethrower; then the target takes a morale check"
+            + d.cited("flamethrower.pins", "flamethrower.morale_check"),
+        )
+    )
+    return shot
+
+
+def damage_to_troops(
+    rules: Rules,
+    weapon: Weapon,
+    target: Target,
+    s: Situation,
+    shot: Shot,
+    he: HeRow | None,
+    reasons: list[Reason],
+) -> Shot:
+    """What a hit does to infantry or artillery: the target's damage value, and the hits
+    and pins of a Shockwave, a Tesla's arc or an HE shell (reasons added)."""
+    d, proc = rules.data, rules.data.procedure
+    special = weapon.special
+    shot = replace(shot, damage_need=target.damage_value)
+    value = d.cited(f"damage_values.rows[{target.name}]")
+    reasons.append(
+        Reason("to damage", f"{target.damage_value}+", f"{target.name} damage value{value}")
+    )
+    if "Shockwave" in special and d.shockwave is not None:
         shot = replace(
             shot,
-            hits_per_hit=DiceExpr(weapon.shots),
-            special_pins=DiceExpr(d.flamethrower.pins),
-            morale_check=d.flamethrower.morale_check,
+            hits_per_hit=DiceExpr(d.shockwave.hits_vs_infantry),
+            special_pins=DiceExpr(d.shockwave.pins),
+        )
+        said = "Shockwave" + d.cited("shockwave")
+        reasons.append(Reason("hits", d.shockwave.hits_vs_infantry, said))
+        reasons.append(Reason("pins", d.shockwave.pins, said))
+    elif "Tesla" in special and d.tesla is not None:
+        extra = DiceExpr(d.tesla.extra_hits_vs_infantry)
+        shot = replace(shot, hits_per_hit=extra.plus(1))
+        said = "Tesla arcs to nearby models" + d.cited("tesla")
+        reasons.append(Reason("hits", f"1 + {extra.text}", said))
+    elif he:
+        shot = replace(
+            shot,
+            hits_per_hit=DiceExpr(he.he),
+            special_pins=DiceExpr(he.pins),
+            halve_hits=s.target_down and proc.down_halves_he_hits,
         )
         reasons.append(
             Reason(
                 "hits",
-                f"{weapon.shots} per hit",
-                f"flamethrower: one roll to hit, then the multiplier{d.cited(weapon_row)}",
+                f"{he.he} per hit",
+                f"HE ({he.he}); {he.pins} pin(s){d.cited(f'he.rows[{he.he}]')}"
+                + ("; halved as the target is Down" if shot.halve_hits else "")
+                + (d.cited("procedure.down_halves_he_hits") if shot.halve_hits else ""),
             )
         )
-        reasons.append(
-            Reason(
-                "pins",
-                d.flamethrower.pins,
-                "flamethrower; then the target takes a morale check"
-                + d.cited("flamethrower.pins", "flamethrower.morale_check"),
-            )
-        )
+    return shot
 
-    if not target.is_vehicle:
-        shot = replace(shot, damage_need=target.damage_value)
-        value = d.cited(f"damage_values.rows[{target.name}]")
-        reasons.append(
-            Reason("to damage", f"{target.damage_value}+", f"{target.name} damage value{value}")
-        )
-        if "Shockwave" in special and d.shockwave is not None:
-            shot = replace(
-                shot,
-                hits_per_hit=DiceExpr(d.shockwave.hits_vs_infantry),
-                special_pins=DiceExpr(d.shockwave.pins),
-            )
-            said = "Shockwave" + d.cited("shockwave")
-            reasons.append(Reason("hits", d.shockwave.hits_vs_infantry, said))
-            reasons.append(Reason("pins", d.shockwave.pins, said))
-        elif "Tesla" in special and d.tesla is not None:
-            extra = DiceExpr(d.tesla.extra_hits_vs_infantry)
-            shot = replace(shot, hits_per_hit=extra.plus(1))
-            said = "Tesla arcs to nearby models" + d.cited("tesla")
-            reasons.append(Reason("hits", f"1 + {extra.text}", said))
-        elif he:
-            shot = replace(
-                shot,
-                hits_per_hit=DiceExpr(he.he),
-                special_pins=DiceExpr(he.pins),
-                halve_hits=s.target_down and proc.down_halves_he_hits,
-            )
-            reasons.append(
-                Reason(
-                    "hits",
-                    f"{he.he} per hit",
-                    f"HE ({he.he}); {he.pins} pin(s){d.cited(f'he.rows[{he.he}]')}"
-                    + ("; halved as the target is Down" if shot.halve_hits else "")
-                    + (d.cited("procedure.down_halves_he_hits") if shot.halve_hits else ""),
-                )
-            )
-        return shot, reasons
 
-    # -- vehicles
-    vehicle = vehicle_profile(rules, target, s, indirect=indirect)
+def damage_to_vehicle(
+    rules: Rules,
+    weapon: Weapon,
+    target: Target,
+    s: Situation,
+    f: Firing,
+    shot: Shot,
+    he: HeRow | None,
+    reasons: list[Reason],
+) -> Shot:
+    """What a hit does to a vehicle (reasons added): a Shockwave's result; else the pen
+    roll (:func:`weapon_pen` and :func:`pen_modifiers`) against the damage value, the
+    damage it can do, and whether a hit that cannot damage it pins it."""
+    d = rules.data
+    vehicle = vehicle_profile(rules, target, s, indirect=f.indirect)
     shot = replace(shot, vehicle=vehicle)
-    if "Shockwave" in special and d.shockwave is not None:
+    if "Shockwave" in f.special and d.shockwave is not None:
         said = "Shockwave on a vehicle: no damage roll" + d.cited("shockwave")
         reasons.append(Reason("effect", d.shockwave.vehicle_result, said))
         return replace(
             shot, auto_effect=d.shockwave.vehicle_result, special_pins=DiceExpr(d.shockwave.pins)
-        ), reasons
-    if weapon.pen_vs_armour is not None:
-        pen, pen_from = (
-            weapon.pen_vs_armour,
-            f"{weapon.name} pen {weapon.pen_vs_armour:+d} against vehicles{d.cited(weapon_row)}",
         )
-    elif weapon.pen is not None:
-        pen, pen_from = weapon.pen, f"pen {weapon.pen:+d}{d.cited(weapon_row)}"
-    elif he:
-        pen, pen_from = he.pen, f"HE ({he.he}) pen {he.pen:+d}{d.cited(f'he.rows[{he.he}]')}"
+    from_weapon = weapon_pen(rules, weapon, target, he)
+    if from_weapon is None:  # small arms at armour
+        reasons += small_arms_at_armour(s)
+        return replace(shot, pins_target=s.open_topped)
+    pen, pen_from = from_weapon
+    if he and weapon.pen_vs_armour is None and weapon.pen is None:  # (its pen is the shell's)
         # an HE shell pins a vehicle as it pins troops, by the HE table (sheets 000, 001,
         # 002: "more pins on the target"), in place of the one pin of being hit
         shot = replace(shot, special_pins=DiceExpr(he.pins))
-    elif target.kind == "soft-skinned":
-        pen, pen_from = 0, "small arms"
-    else:
-        reasons.append(
-            Reason("to damage", "impossible", "small arms cannot damage armoured targets")
-        )
-        # small arms pin an armoured vehicle only if it is open-topped
-        reasons.append(
-            Reason(
-                "pins",
-                "1 if hit",
-                "open-topped: small arms pin it (one pin for the attack), though they cannot "
-                "damage it",
-            )
-            if s.open_topped
-            else Reason(
-                "pins", "none", "small arms pin an armoured vehicle only if it is open-topped"
-            )
-        )
-        return replace(shot, pins_target=s.open_topped), reasons
     if he and weapon.pen is None and target.kind == "soft-skinned":
         shot = replace(shot, hits_per_hit=DiceExpr(he.he))
         reasons.append(
@@ -748,29 +771,98 @@ def plan_shot(
                 "an armoured vehicle is 'not rolled for multiple hits')",
             )
         )
-    parts = [pen_from]
+    modifier, parts = pen_modifiers(rules, weapon, target, s, f, bool(he))
+    pen += modifier
+    shot = replace(shot, pen=pen)
+    reasons.append(
+        Reason(
+            "to damage",
+            f"D6 {pen:+d} against {target.damage_value}+",
+            ", ".join([pen_from, *parts]),
+        )
+    )
+    reasons += damage_reasons(rules, target, vehicle)
+    if not f.flame and not s.open_topped and not can_reach_damage(vehicle, pen):
+        # (a flamethrower's pins and test are its own rule, whatever its pen)
+        reasons.append(
+            Reason(
+                "pins",
+                "none",
+                f"even a 6 {pen:+d} falls short of {target.damage_value}: "
+                "a hit that cannot damage a closed vehicle does not pin it",
+            )
+        )
+        return replace(shot, pins_target=False)
+    if he and shot.special_pins is not None and not f.flame and he.pins != "1":
+        said = f"HE ({he.he}): the HE table's, not one{d.cited(f'he.rows[{he.he}]')}"
+        reasons.append(Reason("pins", he.pins, said))
+    return shot
+
+
+def weapon_pen(
+    rules: Rules, weapon: Weapon, target: Target, he: HeRow | None
+) -> tuple[int, str] | None:
+    """The pen a hit of ``weapon`` adds to its D6 before the facing and range, and where
+    it comes from: its pen against vehicles, its pen, its HE shell's, or small arms' 0 at
+    a soft-skin; None for small arms at an armoured target, which they cannot damage."""
+    d = rules.data
+    weapon_row = f"weapons.rows[{weapon.name}]"
+    if weapon.pen_vs_armour is not None:
+        pen = weapon.pen_vs_armour
+        return pen, f"{weapon.name} pen {pen:+d} against vehicles{d.cited(weapon_row)}"
+    if weapon.pen is not None:
+        return weapon.pen, f"pen {weapon.pen:+d}{d.cited(weapon_row)}"
+    if he:
+        return he.pen, f"HE ({he.he}) pen {he.pen:+d}{d.cited(f'he.rows[{he.he}]')}"
+    if target.kind == "soft-skinned":
+        return 0, "small arms"
+    return None
+
+
+def small_arms_at_armour(s: Situation) -> list[Reason]:
+    """The reasons of small arms at an armoured vehicle: no damage, and a pin only if it
+    is open-topped."""
+    return [
+        Reason("to damage", "impossible", "small arms cannot damage armoured targets"),
+        Reason(
+            "pins",
+            "1 if hit",
+            "open-topped: small arms pin it (one pin for the attack), though they cannot damage it",
+        )
+        if s.open_topped
+        else Reason("pins", "none", "small arms pin an armoured vehicle only if it is open-topped"),
+    ]
+
+
+def pen_modifiers(
+    rules: Rules, weapon: Weapon, target: Target, s: Situation, f: Firing, he: bool
+) -> tuple[int, list[str]]:
+    """What the facing struck, long range and a Gravity Pulse add to a hit's pen roll on a
+    vehicle, with each said (``he``: the weapon fires an HE shell)."""
+    d = rules.data
+    parts: list[str] = []
     # the sheets give the facing and long-range modifiers to heavy weapons against
     # armoured targets only: a soft-skin is damaged on 6+ from any side, at any range
     armoured = target.kind != "soft-skinned"
     # indirect fire, and a flamethrower (the data says where), strike the top armour
-    facing = d.flamethrower.vehicle_facing if flame else ("top" if indirect else s.facing)
-    struck_by = "a flamethrower" if flame else ("indirect fire" if indirect else "")
+    facing = d.flamethrower.vehicle_facing if f.flame else ("top" if f.indirect else s.facing)
+    struck_by = "a flamethrower" if f.flame else ("indirect fire" if f.indirect else "")
     parts += facing_parts(rules, target, facing, struck_by=struck_by, asked=s.facing)
-    pen += facing_modifier(rules, target, facing)
-    keeps = keeps_pen_at_long_range(weapon, bool(he))
-    far = long_range and not point_blank  # (at point blank the to-hit says not long range)
+    pen = facing_modifier(rules, target, facing)
+    keeps = keeps_pen_at_long_range(weapon, he)
+    far = f.long_range and not f.point_blank  # (at point blank the to-hit says not long range)
     if not armoured:
         unused = [s.facing] * (s.facing != "front") + ["long range"] * far
         if unused:
             parts.append(f"{' and '.join(unused)}: no effect on a soft-skin")
-    elif keeps or indirect:
+    elif keeps or f.indirect:
         if far:
             parts.append(f"long range: no effect on pen ({keeps or 'indirect fire'})")
-    elif long_range:
+    elif f.long_range:
         cited = d.cited("penetration_modifiers.rows[long_range]")
         parts.append(f"long range {rules.pen_modifier('long_range'):+d}{cited}")
         pen += rules.pen_modifier("long_range")
-    if "Gravity Pulse" in special and d.gravity_pulse is not None:
+    if "Gravity Pulse" in f.special and d.gravity_pulse is not None:
         bonus = max(
             (
                 b
@@ -785,10 +877,15 @@ def plan_shot(
                 + d.cited("gravity_pulse")
             )
             pen += bonus
-    shot = replace(shot, pen=pen)
-    reasons.append(
-        Reason("to damage", f"D6 {pen:+d} against {target.damage_value}+", ", ".join(parts))
-    )
+    return pen, parts
+
+
+def damage_reasons(rules: Rules, target: Target, vehicle: VehicleProfile) -> list[Reason]:
+    """The reasons of the damage a pen roll on ``vehicle`` can do: a soft-skin destroyed;
+    armour's superficial / full / massive totals and the results rolls for each; an
+    open-topped vehicle's bonus on the results table against indirect fire."""
+    d = rules.data
+    reasons: list[Reason] = []
     if vehicle.soft_skinned:
         reasons.append(
             Reason(
@@ -825,38 +922,10 @@ def plan_shot(
                 + d.cited("damage_results.open_topped_indirect_bonus"),
             )
         )
-    if not flame and not s.open_topped and not can_reach_damage(vehicle, pen):
-        # (a flamethrower's pins and test are its own rule, whatever its pen)
-        reasons.append(
-            Reason(
-                "pins",
-                "none",
-                f"even a 6 {pen:+d} falls short of {target.damage_value}: "
-                "a hit that cannot damage a closed vehicle does not pin it",
-            )
-        )
-        return replace(shot, pins_target=False), reasons
-    if he and shot.special_pins is not None and not flame and he.pins != "1":
-        said = f"HE ({he.he}): the HE table's, not one{d.cited(f'he.rows[{he.he}]')}"
-        reasons.append(Reason("pins", he.pins, said))
-    return shot, reasons
+    return reasons
 
 
 # --------------------------------------------------------------------------- procedures
-def roll_expr(dice: Dice, expr: DiceExpr) -> int:
-    """Roll a sheet dice expression such as 2D6-1 (never below 0)."""
-    if expr.count == 0:
-        return expr.constant
-    return max(0, dice.total(expr.count, expr.sides) + expr.constant)
-
-
-def roll_to_hit(dice: Dice, hit_on: tuple[int, ...] | None) -> bool:
-    """Roll the to-hit dice: every one must make its score (a 7+ is a 6, then 4+)."""
-    if hit_on is None:
-        return False
-    return all(dice.roll(6) >= need for need in hit_on)
-
-
 def shot_at_troops(dice: Dice, shot: Shot) -> tuple[int, int]:
     """One shot at infantry or artillery: (hits, casualties)."""
     _, hits, casualties = struck_troops(dice, shot)
@@ -886,324 +955,3 @@ def multiplied(shot: Shot) -> bool:
     Tesla's arc: a roll of hits; or halved, HE at a Down target)."""
     per_hit = shot.hits_per_hit
     return shot.halve_hits or per_hit.count > 0 or per_hit.constant != 1
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class VehicleState:
-    """What an attack has done to a vehicle so far."""
-
-    knocked_out: bool = False
-    immobilised: bool = False
-    damage_pins: int = 0
-    attack_pins: int = 0
-    crew_stunned: bool = False
-    on_fire: bool = False
-    fire_knocked_out: bool = False
-    # knocked out by its crew failing a flamethrower's morale check (not by damage)
-    check_knocked_out: bool = False
-    worst: int = 0  # 0 none, 1 superficial, 2 full, 3 massive
-    # an indirect shot of the attack hit it (pinning it or not): its firer is ranged in
-    indirect_hit: bool = False
-
-    @property
-    def pins(self) -> int:
-        return self.damage_pins + self.attack_pins
-
-
-def _with(
-    state: VehicleState,
-    *,
-    knocked_out: bool | None = None,
-    immobilised: bool | None = None,
-    damage_pins: int | None = None,
-    attack_pins: int | None = None,
-    crew_stunned: bool | None = None,
-    on_fire: bool | None = None,
-    fire_knocked_out: bool | None = None,
-    check_knocked_out: bool | None = None,
-    worst: int | None = None,
-    indirect_hit: bool | None = None,
-) -> VehicleState:
-    """``dataclasses.replace`` of a vehicle's state (None: as it was), without its generic
-    checks: the exact odds of shots at vehicles build these states many thousand times.
-    A knocked-out vehicle keeps no pins: a wreck takes none (docs/rules "Several weapons")."""
-    wrecked = state.knocked_out if knocked_out is None else knocked_out
-    return VehicleState(
-        knocked_out=wrecked,
-        immobilised=state.immobilised if immobilised is None else immobilised,
-        damage_pins=0 if wrecked else state.damage_pins if damage_pins is None else damage_pins,
-        attack_pins=0 if wrecked else state.attack_pins if attack_pins is None else attack_pins,
-        crew_stunned=state.crew_stunned if crew_stunned is None else crew_stunned,
-        on_fire=state.on_fire if on_fire is None else on_fire,
-        fire_knocked_out=state.fire_knocked_out if fire_knocked_out is None else fire_knocked_out,
-        check_knocked_out=(
-            state.check_knocked_out if check_knocked_out is None else check_knocked_out
-        ),
-        worst=state.worst if worst is None else worst,
-        indirect_hit=state.indirect_hit if indirect_hit is None else indirect_hit,
-    )
-
-
-LEVELS: tuple[Level, ...] = ("none", "superficial", "full", "massive")
-
-
-#: a roll on the damage results table: the dice rolled (None: a fixed score), the score
-#: read on the table (the damage's modifier and any bonus in) and the result it gave
-ResultRoll = tuple[int | None, int, str]
-
-
-@dataclass(frozen=True, slots=True)
-class DamageRoll:
-    """One hit's damage roll on a vehicle as the game records it: the D6 and the pen added
-    to it against the vehicle's damage value, the damage it made, and each roll on the
-    damage results table that followed."""
-
-    weapon: str
-    roll: int
-    pen: int
-    damage_value: int
-    damage: Level
-    results: tuple[ResultRoll, ...] = ()
-
-
-def damage_roll_json(roll: DamageRoll) -> dict[str, Any]:
-    """A hit's damage roll on a vehicle as the record writes it."""
-    return {
-        "weapon": roll.weapon,
-        "roll": roll.roll,
-        "pen": roll.pen,
-        "damage_value": roll.damage_value,
-        "damage": roll.damage,
-        "results": [
-            {"roll": die, "score": score, "result": result} for die, score, result in roll.results
-        ],
-    }
-
-
-#: the checks an attack's target makes within it: a vehicle's crew when it catches fire,
-#: its target after a flamethrower's hit (a vehicle's crew or troops), an automaton's D6
-#: to ignore Crew stunned
-CheckKind = Literal["on fire check", "flamethrower check", "automaton check"]
-
-
-@dataclass(frozen=True, slots=True)
-class CheckRoll:
-    """A check the target of an attack made within it, as the game records it: what it
-    needed (a morale check's 2D6 score or under; an automaton's D6 score or over), the
-    roll and whether it passed (the automaton: ignores the stun)."""
-
-    kind: CheckKind
-    needs: int
-    roll: int
-    passed: bool
-
-
-@dataclass(slots=True)
-class Tally:
-    """What the game writes down of an attack as its procedure rolls it: each weapon
-    group's hits, each damage roll on a vehicle and each check its target made. (Mutable:
-    the procedure adds to it as it goes. The odds never pass one, so what they enumerate
-    is unchanged.)"""
-
-    group_hits: list[int] = field(default_factory=list)
-    # at troops: each group's shots that hit, before a multiplier made their hits
-    group_struck: list[int] = field(default_factory=list)
-    damage_rolls: list[DamageRoll] = field(default_factory=list)
-    checks: list[CheckRoll] = field(default_factory=list)
-
-
-def checked(dice: Dice, test: MoraleTest, tally: Tally | None, kind: CheckKind) -> bool:
-    """A morale check (:func:`morale_check`'s dice), written down in ``tally`` if given."""
-    if tally is None:
-        return morale_check(dice, test)
-    passed, roll = rolled_morale_check(dice, test)
-    tally.checks.append(CheckRoll(kind, test.value, roll, passed))
-    return passed
-
-
-def damage_level(vehicle: VehicleProfile, total: int) -> int:
-    """0..3 for none / superficial / full / massive, from the pen roll total."""
-    margin = total - vehicle.damage_value
-    superficial, full, massive = vehicle.thresholds
-    if margin >= massive:
-        return 3
-    if margin >= full:
-        return 2
-    return 1 if margin >= superficial else 0
-
-
-def can_reach_damage(vehicle: VehicleProfile, pen: int) -> bool:
-    """Whether a pen roll of D6 + ``pen`` (its facing and range modifiers in ``pen``, as
-    :func:`plan_shot` gives them) could reach a damage result on ``vehicle``: a 6 can.
-    A hit whose best roll cannot does nothing to the vehicle, not even pin it (unless
-    it is open-topped)."""
-    return damage_level(vehicle, 6 + pen) > 0
-
-
-def damage_chance(vehicle: VehicleProfile, pen: int) -> Fraction:
-    """The chance that a pen roll of D6 + ``pen`` reaches a damage result on ``vehicle``
-    (0 exactly when :func:`can_reach_damage` says it cannot)."""
-    return Fraction(sum(damage_level(vehicle, face + pen) > 0 for face in range(1, 7)), 6)
-
-
-def _effect_of(vehicle: VehicleProfile, roll: int) -> tuple[str, int]:
-    for low, high, effect, pins in vehicle.results:
-        if (low is None or roll >= low) and (high is None or roll <= high):
-            return effect, pins
-    raise AssertionError(f"damage results table has no row for {roll}")
-
-
-def apply_effect(
-    dice: Dice,
-    vehicle: VehicleProfile,
-    state: VehicleState,
-    effect: str,
-    pins: int,
-    tally: Tally | None = None,
-) -> VehicleState:
-    """Apply one damage result (crew stunned, immobilised, on fire, knocked out); the
-    checks it brings (on fire, an automaton's) written down in ``tally``, if given."""
-    if state.knocked_out:
-        return state
-    if effect == "crew stunned":
-        ignore = vehicle.automaton_ignores_stunned_on
-        if ignore is not None:
-            roll = dice.roll(6)
-            if tally is not None:
-                tally.checks.append(CheckRoll("automaton check", ignore, roll, roll >= ignore))
-            if roll >= ignore:
-                return state
-        return _with(state, crew_stunned=True, damage_pins=state.damage_pins + pins)
-    if effect == "immobilised":  # a second immobilisation knocks it out
-        if state.immobilised:
-            return _with(state, knocked_out=True, damage_pins=state.damage_pins + pins)
-        return _with(state, immobilised=True, damage_pins=state.damage_pins + pins)
-    if effect == "on fire":
-        state = _with(state, on_fire=True, damage_pins=state.damage_pins + pins)
-        test = replace(vehicle.crew_morale, pins=vehicle.crew_morale.pins + state.pins)
-        if not checked(dice, test, tally, "on fire check"):
-            return _with(state, knocked_out=True, fire_knocked_out=True)
-        return state
-    return _with(state, knocked_out=True)
-
-
-def hit_vehicle(
-    dice: Dice, shot: Shot, state: VehicleState, tally: Tally | None = None
-) -> VehicleState:
-    """Resolve one hit on a vehicle: the pen roll, then the damage results (written down
-    in ``tally``, if given: the same dice, in the same order)."""
-    vehicle = shot.vehicle
-    assert vehicle is not None
-    if state.knocked_out:
-        return state
-    if shot.auto_effect is not None:
-        effect, pins = next((e, p) for _, _, e, p in vehicle.results if e == shot.auto_effect)
-        return apply_effect(dice, vehicle, state, effect, pins, tally)
-    if shot.pen is None:
-        return state
-    if tally is None:
-        return resolve_damage(dice, vehicle, state, pen_roll(dice, vehicle, shot.pen))
-    roll = dice.roll(6)  # (pen_roll's die)
-    level = damage_level(vehicle, roll + shot.pen)
-    results: list[ResultRoll] = []
-    state = resolve_damage(dice, vehicle, state, level, results=results, tally=tally)
-    tally.damage_rolls.append(
-        DamageRoll(shot.weapon, roll, shot.pen, vehicle.damage_value, LEVELS[level], tuple(results))
-    )
-    return state
-
-
-def pen_roll(dice: Dice, vehicle: VehicleProfile, pen: int) -> int:
-    """A hit's pen roll, D6 + ``pen``, as the damage level (0..3) it reaches on ``vehicle``."""
-    return damage_level(vehicle, dice.roll(6) + pen)
-
-
-def resolve_damage(
-    dice: Dice,
-    vehicle: VehicleProfile,
-    state: VehicleState,
-    level: int,
-    *,
-    destroyed_if_damaged: bool = False,
-    results: list[ResultRoll] | None = None,
-    tally: Tally | None = None,
-) -> VehicleState:
-    """Apply a damage level (0 none .. 3 massive): soft-skins die, armour rolls on the table
-    (each roll, its score and its result added to ``results``, and the checks the results
-    bring to ``tally``, if given)."""
-    if level > state.worst:
-        state = _with(state, worst=level)
-    if level == 0:
-        return state
-    if vehicle.soft_skinned or destroyed_if_damaged:
-        return _with(state, knocked_out=True)
-    # the dice rolled on the table (None: a fixed score), each before its modifier
-    if level == 3:  # (as roll_expr rolls the full damage's dice, for each result)
-        expr = vehicle.full
-        rolled = [
-            dice.total(expr.count, expr.sides) if expr.count else None
-            for _ in range(vehicle.massive_results)
-        ]
-        scores = [expr.constant if r is None else max(0, r + expr.constant) for r in rolled]
-    else:
-        expr = vehicle.full if level == 2 else vehicle.superficial
-        rolled = [dice.roll(expr.sides) if expr.count else None]
-        scores = [expr.constant if r is None else r + expr.constant for r in rolled]
-    for die, score in zip(rolled, scores, strict=True):
-        effect, pins = _effect_of(vehicle, score + vehicle.result_bonus)
-        if results is not None:
-            results.append((die, score + vehicle.result_bonus, effect))
-        state = apply_effect(dice, vehicle, state, effect, pins, tally)
-    return state
-
-
-def hits_on_vehicle(dice: Dice, shot: Shot) -> int:
-    """Stage 1 of a shot at a vehicle: 0 for a miss, else the hits it makes."""
-    if not roll_to_hit(dice, shot.hit_on):
-        return 0
-    return 1 if shot.auto_effect else max(1, roll_expr(dice, shot.hits_per_hit))
-
-
-def pin_vehicle(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
-    """Stage 2 (of a shot that hit), before its hits' damage: an indirect shot's firer is
-    ranged in, and the vehicle takes the attack's pin (one, or the weapon's own: HE, a
-    flamethrower, a Shockwave), so that the pins a damage result adds and the On fire
-    check count it (sheet ``001``: "Add one additional pin marker and then make a morale
-    check"; docs/rules "Pins on vehicles")."""
-    if shot.indirect and not state.indirect_hit:
-        state = _with(state, indirect_hit=True)
-    if not shot.pins_target and shot.auto_effect is None:  # (small arms at closed armour;
-        return state  # an aircraft, whose pins the air strike chart gives)
-    extra = roll_expr(dice, shot.special_pins) if shot.special_pins else 1
-    return _with(state, attack_pins=max(state.attack_pins, extra))
-
-
-def after_shot(
-    dice: Dice, shot: Shot, state: VehicleState, tally: Tally | None = None
-) -> VehicleState:
-    """Stage 4 (of a shot that hit), after its hits' damage: a flamethrower's test (written
-    down in ``tally``, if given), counting the pins so far."""
-    if shot.morale_check and not state.knocked_out and shot.vehicle is not None:
-        test = replace(shot.vehicle.crew_morale, pins=shot.vehicle.crew_morale.pins + state.pins)
-        if not checked(dice, test, tally, "flamethrower check"):
-            state = _with(state, knocked_out=True, check_knocked_out=True)
-    return state
-
-
-def shot_at_vehicle(
-    dice: Dice, shot: Shot, state: VehicleState, tally: Tally | None = None
-) -> VehicleState:
-    """One shot at a vehicle: to hit and how many hits, the attack's pin, each hit's damage,
-    then a flamethrower's test (its hits and damage rolls added to ``tally``'s last group,
-    if given)."""
-    if state.knocked_out:
-        return state
-    hits = hits_on_vehicle(dice, shot)
-    if tally is not None and tally.group_hits:
-        tally.group_hits[-1] += hits
-    if hits == 0:
-        return state
-    state = pin_vehicle(dice, shot, state)
-    for _ in range(hits):
-        state = hit_vehicle(dice, shot, state, tally)
-    return after_shot(dice, shot, state, tally)

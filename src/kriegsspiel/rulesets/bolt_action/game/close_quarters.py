@@ -42,7 +42,7 @@ from kriegsspiel.rulesets.bolt_action.reactions import (
     shot_reactions,
     vehicle_move_shown,
 )
-from kriegsspiel.rulesets.bolt_action.shooting import Tally, VehicleState, damage_roll_json
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import Tally, VehicleState, damage_roll_json
 
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame

@@ -37,7 +37,6 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Situation,
     casualty_chance,
     check_range,
-    damage_chance,
     fires_on_spotting,
     fires_on_the_move,
     hit_chance,
@@ -48,6 +47,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     shots_per_model,
     target_situation,
 )
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import damage_chance
 
 
 def _worth(option: tuple[Shot, int, bool], at_vehicle: bool) -> tuple[float, ...]:

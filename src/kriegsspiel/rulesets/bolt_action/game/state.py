@@ -87,14 +87,12 @@ from kriegsspiel.rulesets.bolt_action.reactions import DIE_SHOWN
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Group,
     Shot,
-    Tally,
-    VehicleProfile,
     crew_with_officer,
-    damage_roll_json,
     multiplied,
     plan_shot,
     vehicle_profile,
 )
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import Tally, VehicleProfile, damage_roll_json
 
 OBJECTIVE_REACH = 3.0  # inches: a unit this close holds an objective (assumption)
 

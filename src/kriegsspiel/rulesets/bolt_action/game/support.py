@@ -14,13 +14,8 @@ from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import aimed_at, target_profile
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, points_lost
-from kriegsspiel.rulesets.bolt_action.shooting import (
-    Group,
-    Shot,
-    facing_modifier,
-    plan_shot,
-    roll_expr,
-)
+from kriegsspiel.rulesets.bolt_action.shooting import Group, Shot, facing_modifier, plan_shot
+from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_expr
 
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame

@@ -49,19 +49,18 @@ from kriegsspiel.rulesets.bolt_action.odds.vehicle_damage import (
     _newly_immobilised,
 )
 from kriegsspiel.rulesets.bolt_action.shooting import (
-    LEVELS,
     SMALL_UNIT_MODELS,
     CannotFire,
     Group,
     Situation,
-    VehicleState,
     can_fire_indirectly,
     describe_needs,
     infantry_quality,
     plan_shot,
-    roll_to_hit,
     shots_per_model,
 )
+from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_to_hit
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import LEVELS, VehicleState
 
 
 def _group(

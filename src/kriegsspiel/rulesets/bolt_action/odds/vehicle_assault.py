@@ -36,7 +36,8 @@ from kriegsspiel.rulesets.bolt_action.odds.vehicle_damage import (
     _crew_reasons,
     _newly_immobilised,
 )
-from kriegsspiel.rulesets.bolt_action.shooting import Situation, VehicleProfile, VehicleState
+from kriegsspiel.rulesets.bolt_action.shooting import Situation
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import VehicleProfile, VehicleState
 
 
 def vehicle_assault_odds(

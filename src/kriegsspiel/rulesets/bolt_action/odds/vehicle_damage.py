@@ -11,7 +11,7 @@ from kriegsspiel.core.dice import Dist
 from kriegsspiel.core.report import Reason
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.odds.order_and_morale import _morale_reason
-from kriegsspiel.rulesets.bolt_action.shooting import VehicleProfile, VehicleState
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import VehicleProfile, VehicleState
 
 _IMMOBILISED_BEFORE = Reason(
     "already immobilised", "a further Immobilised knocks it out", "damage results table"
