@@ -190,8 +190,10 @@ def test_an_index_not_open_is_refused_and_changes_nothing() -> None:
     env.reset(seed=5)
     events = list(env.game.events)
     closed = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
-    with pytest.raises(IllegalActionError, match=f"index {closed} .* is not open now"):
+    with pytest.raises(IllegalActionError, match=f"index {closed} .* is not open now") as said:
         env.step(closed)
+    # (pointing where PettingZoo shows the open indices)
+    assert str(said.value).endswith(""" are (see the observation's "action_mask").""")
     with pytest.raises(IllegalActionError, match="out of range"):
         env.step(10**9)
     with pytest.raises(IllegalActionError, match="a whole number"):
@@ -399,8 +401,9 @@ def test_an_index_not_open_loses_the_game_when_asked_to() -> None:
     assert f"index {closed} (" in str(said.value) and "action mask" not in str(said.value)
     strict = VersusAIEnv()
     strict.reset(seed=4)
-    with pytest.raises(IllegalActionError, match="is not open now"):
+    with pytest.raises(IllegalActionError, match="is not open now") as said:
         strict.step(closed)
+    assert str(said.value).endswith(""" are (see info["action_mask"]).""")  # (Gymnasium's)
 
 
 @pytest.mark.parametrize(

@@ -133,7 +133,7 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
             if self.render_mode == "human":
                 self.render()
             return self._observation(), -1.0, True, False, info
-        done = episode.take(action)
+        done = episode.take(action, "gymnasium")
         if done is not None:
             self._opponent_moves()
         reward = float(episode.game.returns()[self.side]) if episode.over else 0.0
