@@ -5,7 +5,11 @@ test, and against the engine (the same games, records that replay, returns as re
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -190,8 +194,10 @@ def test_an_index_not_open_is_refused_and_changes_nothing() -> None:
     env.reset(seed=5)
     events = list(env.game.events)
     closed = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
-    with pytest.raises(IllegalActionError, match=f"index {closed} .* is not open now"):
+    with pytest.raises(IllegalActionError, match=f"index {closed} .* is not open now") as said:
         env.step(closed)
+    # (pointing where PettingZoo shows the open indices)
+    assert str(said.value).endswith(""" are (see the observation's "action_mask").""")
     with pytest.raises(IllegalActionError, match="out of range"):
         env.step(10**9)
     with pytest.raises(IllegalActionError, match="a whole number"):
@@ -399,8 +405,9 @@ def test_an_index_not_open_loses_the_game_when_asked_to() -> None:
     assert f"index {closed} (" in str(said.value) and "action mask" not in str(said.value)
     strict = VersusAIEnv()
     strict.reset(seed=4)
-    with pytest.raises(IllegalActionError, match="is not open now"):
+    with pytest.raises(IllegalActionError, match="is not open now") as said:
         strict.step(closed)
+    assert str(said.value).endswith(""" are (see info["action_mask"]).""")  # (Gymnasium's)
 
 
 @pytest.mark.parametrize(
@@ -711,3 +718,50 @@ def test_a_forfeited_game_is_shown_over_with_no_decision_open(mode: str) -> None
         assert 'class="marked"' in before and 'class="marked"' not in shown
     env.reset(seed=4)
     assert str(env.render()) == before
+
+
+GUIDE = Path(__file__).resolve().parent.parent / "docs" / "environment.md"
+# the environment's own methods, which Gymnasium's wrappers do not pass on
+OWN = re.compile(r"`(env\.(?:unwrapped\.|get_wrapper_attr\()?[^`…]*?)`")
+
+
+def test_the_guides_calls_work_on_an_environment_made_by_gymnasium_make(tmp_path: Path) -> None:
+    """docs/environment.md's example of an environment made by ``gymnasium.make`` runs as
+    pasted, and its record replays; and every call the guide writes of the environment's
+    own methods (``record``, ``action_masks``, ``describe``, ``game``) does what the guide
+    says, exactly as written: through ``env.unwrapped`` or ``env.get_wrapper_attr`` it
+    works on the wrapped environment, and written bare it is the AttributeError the guide
+    warns of there, and works on a VersusAIEnv made directly."""
+    text = GUIDE.read_text()
+    before, section = text.split("**Made by `gymnasium.make`", 1)
+    _warning, code = section.split("```python\n", 1)
+    code, after = code.split("```", 1)
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(r"Platoon HQ: .+\n\d+ events; returns \(0\.0, 0\.0\)\n", done.stdout)
+    assert kriegsspiel.replay(tmp_path / "versus-ai.jsonl").reproduced
+    calls = {
+        call
+        for call in OWN.findall(text)
+        if re.search(r"\b(record|action_masks|describe|game)\b", call) and "..." not in call
+    }
+    through = {c for c in calls if c.startswith(("env.unwrapped.", "env.get_wrapper_attr("))}
+    # a call written bare is the wrapped environment's AttributeError: only the paragraph
+    # warning of it may write one
+    assert not {c for c in OWN.findall(before + after) if c in calls} - through
+    assert {"env.unwrapped.record(path)", 'env.get_wrapper_attr("action_masks")()'} <= through
+    wrapped = gymnasium.make("kriegsspiel/VersusAI-v0")
+    direct = VersusAIEnv()
+    for env in (wrapped, direct):
+        _observation, info = env.reset(seed=1)
+    index = int(np.flatnonzero(info["action_mask"])[0])
+    for call in sorted(calls):
+        names = {"path": str(tmp_path / "r.jsonl"), "index": index, "name": "action_masks"}
+        if call in through:
+            eval(call, {**names, "env": wrapped})  # (raises if the guide's call fails)
+        else:
+            with pytest.raises(AttributeError, match="'OrderEnforcing' object has no attr"):
+                eval(call, {**names, "env": wrapped})
+            eval(call, {**names, "env": direct})
+    assert len(through) >= 6 and len(calls - through) >= 4, sorted(calls)

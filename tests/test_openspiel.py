@@ -257,9 +257,11 @@ def test_an_index_not_open_is_refused_and_changes_nothing():
     before = str(state)
     open_now = set(state.legal_actions())
     closed = next(i for i in range(state.get_game().num_distinct_actions()) if i not in open_now)
-    with pytest.raises(Exception, match="is not open now"):
+    with pytest.raises(Exception, match="is not open now") as said:
         state.apply_action(closed)
     assert str(state) == before
+    # in OpenSpiel's terms: its players read legal_actions(), not a mask
+    assert str(said.value).endswith(f"; {len(open_now)} are (see state.legal_actions()).")
 
 
 @pytest.mark.parametrize("side", [0, 1])

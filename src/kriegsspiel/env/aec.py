@@ -164,7 +164,7 @@ class KriegsspielEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is untyped)
         if action is None:
             raise UsageError(f"{agent} must give an index: its game is not over")
         self._cumulative_rewards[agent] = 0.0
-        done = self._episode().take(action)
+        done = self._episode().take(action, "pettingzoo")
         self.infos[agent] = {"action": {} if done is None else done.to_json()}
         self._after_step()
 

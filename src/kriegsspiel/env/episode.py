@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +32,16 @@ if TYPE_CHECKING:
 
     from kriegsspiel.rulesets.bolt_action.game.actions import Action
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+
+
+Interface = Literal["gymnasium", "pettingzoo", "openspiel"]  # the APIs an episode is played in
+#: Where each interface shows a player the indices open now, in its own API's terms: its
+#: refusal of an index not open points there.
+OPEN_INDICES_SHOWN_BY: dict[Interface, str] = {
+    "gymnasium": 'info["action_mask"]',
+    "pettingzoo": 'the observation\'s "action_mask"',
+    "openspiel": "state.legal_actions()",
+}
 
 
 class NotAnIndexError(IllegalActionError):
@@ -161,11 +171,12 @@ class Episode:
     def mask(self) -> npt.NDArray[np.int8]:
         return self.setup.encoding.mask(self.open_indices())
 
-    def take(self, index: int | np.integer[Any]) -> Action | None:
+    def take(self, index: int | np.integer[Any], api: Interface = "gymnasium") -> Action | None:
         """Carry out ``index`` for the side to move: the action carried out, or None if
         it chose an Advance's place and its ending is asked next. An index not open
-        raises IllegalActionError, saying what it means, and nothing is changed;
-        anything not an index of the action space raises NotAnIndexError."""
+        raises IllegalActionError, saying what it means and where ``api`` shows the
+        open ones, and nothing is changed; anything not an index of the action space
+        raises NotAnIndexError."""
         if self.over:
             raise IllegalActionError("the game is over: no index is open")
         index = self.checked(index)
@@ -173,7 +184,8 @@ class Episode:
         chosen = opened.get(index)
         if chosen is None:
             raise IllegalActionError(
-                f"{self.named(index)} is not open now; {len(opened)} are (see the action mask)"
+                f"{self.named(index)} is not open now; {len(opened)} are "
+                f"(see {OPEN_INDICES_SHOWN_BY[api]})"
             )
         if isinstance(chosen, tuple):
             self.advance = self.setup.encoding.follow_ups(chosen)

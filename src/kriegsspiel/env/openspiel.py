@@ -345,7 +345,7 @@ class KriegsspielState(pyspiel.State):  # type: ignore[misc]
         if episode.at_chance:
             episode.draw(int(action))
         else:
-            episode.take(int(action))
+            episode.take(int(action), "openspiel")
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

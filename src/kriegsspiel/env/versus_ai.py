@@ -10,7 +10,10 @@ the ending of an Advance whose place the last index chose. The AI's decisions an
 draws between two of the agent's are made inside the step. The reward is the game's
 return at its end (+1 a win, -1 a loss, 0 a draw); a game always ends (its last turn),
 so nothing is truncated. The open indices are ``info["action_mask"]`` and
-:meth:`VersusAIEnv.action_masks` (the name maskable learners look for). An index not
+:meth:`VersusAIEnv.action_masks` (the name maskable learners look for). Gymnasium's
+wrappers round an environment made by ``gymnasium.make`` pass on none of this class's
+own methods: reach them as ``env.unwrapped.record(path)`` or
+``env.get_wrapper_attr("action_masks")()``. An index not
 open raises IllegalActionError; with ``illegal="lose"`` it ends the game as the agent's
 loss instead (reward -1, ``info["illegal"]`` saying why), for learners without a mask.
 """
@@ -133,7 +136,7 @@ class VersusAIEnv(gymnasium.Env[Observation, np.int64]):
             if self.render_mode == "human":
                 self.render()
             return self._observation(), -1.0, True, False, info
-        done = episode.take(action)
+        done = episode.take(action, "gymnasium")
         if done is not None:
             self._opponent_moves()
         reward = float(episode.game.returns()[self.side]) if episode.over else 0.0
