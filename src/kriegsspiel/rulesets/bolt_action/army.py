@@ -413,7 +413,9 @@ class Unit(Strict):
     quality: Quality
     points: WholeNumber = Field(ge=0, le=MOST_POINTS)
     models: tuple[Model, ...] = ()
-    vehicle: Vehicle | None = None
+    # (checked even when the unit has other problems: a vehicle's fields set beside a blank
+    # 'vehicle:' are told with this)
+    vehicle: Vehicle | None = Field(default=None, validate_default=True)
 
     @model_validator(mode="wrap")
     @classmethod
@@ -541,11 +543,21 @@ class Unit(Strict):
             )
         return models
 
+    @field_validator("vehicle")
+    @classmethod
+    def _a_vehicle_for_a_vehicle(
+        cls, vehicle: Vehicle | None, info: ValidationInfo
+    ) -> Vehicle | None:
+        if vehicle is None and info.data.get("type") == "vehicle":
+            raise _problem(
+                f"unit {_UNIT.get()!r} is a vehicle and needs a 'vehicle' block (its kind, "
+                "damage_value_of and weapons, indented under 'vehicle:')"
+            )
+        return vehicle
+
     @model_validator(mode="after")
     def _models_or_vehicle(self) -> Self:
         if self.type == "vehicle":
-            if self.vehicle is None:
-                raise _problem(f"unit {self.name!r} is a vehicle and needs a 'vehicle' block")
             if self.models:
                 raise _problem(
                     f"unit {self.name!r} is a vehicle: its weapons go in 'vehicle.weapons', "
