@@ -278,6 +278,26 @@ class Model(Strict):
     nco: TrueOrFalse = False
     observer: Literal["artillery", "air"] | None = None  # calls a barrage or an air strike
 
+    @field_validator("weapons")
+    @classmethod
+    def _each_once(cls, weapons: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        """A weapon given twice to one model: a man fires one weapon a turn (the game picks
+        his best), so a second of the same does nothing; a typo is likelier (docs/rules,
+        "Who carries what")."""
+        rules = _RULES.get()
+        own = [rules.weapon(w).name if rules is not None else w.casefold() for w in weapons]
+        twice = next((w for k, w in enumerate(weapons) if own[k] in own[:k]), None)
+        if twice is not None:
+            once = ", ".join(
+                dict.fromkeys(weapons[k] for k in range(len(weapons)) if own[k] not in own[:k])
+            )
+            raise _problem(
+                f"unit {_UNIT.get()!r}, model {info.data.get('name', '?')!r}: {twice!r} is given "
+                f"twice; a man fires one weapon a turn, so a second of the same does nothing: "
+                f"give it once (weapons: [{once}]), or count the men who carry it (count: N)"
+            )
+        return weapons
+
     @field_validator("observer")
     @classmethod
     def _support_to_call(cls, observer: str | None, info: ValidationInfo) -> str | None:
