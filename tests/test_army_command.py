@@ -290,8 +290,9 @@ def test_the_charts_are_not_asked_of_a_list(given: str | None, copy: str | None,
 @pytest.mark.parametrize(
     ("line", "indent", "named"),
     [
-        # a key one space short among its own: PyYAML names its own line
-        ("    points: 85", "   ", "line {n} (or line 13, where YAML began reading it)"),
+        # a key one space short among its own: told at its own line alone, with the move
+        # (PyYAML named the line where it began reading the list, line 13, too)
+        ("    points: 85", "   ", "line {n}"),
         # the first figure under models: two too far; PyYAML names the next figure
         (
             "      - {name: Lieutenant, weapons: [Submachine gun (SMG)], officer: First "
@@ -323,3 +324,92 @@ def test_a_mis_indented_line_is_named_where_pyyaml_names_the_line_after_it(
         load_army(tmp_path / "slip.yaml")
     said = str(told.value)
     assert f"slip.yaml: {named.format(n=n, next=n + 1)}: not valid YAML" in said, said
+
+
+BRITISH = "british-rifle-platoon"
+
+
+def _slipped(tmp_path: Path, line: str, spaces: int) -> tuple[Path, list[str], int]:
+    """The shipped British list with its (first) ``line`` indented ``spaces`` spaces."""
+    (shipped,) = [p for p in sample_armies("bolt-action-1") if p.stem == BRITISH]
+    lines = shipped.read_text().splitlines()
+    n = lines.index(line) + 1
+    lines[n - 1] = " " * spaces + line.lstrip()
+    (tmp_path / "slip.yaml").write_text("\n".join(lines) + "\n")
+    return tmp_path / "slip.yaml", lines, n
+
+
+@pytest.mark.parametrize(
+    ("line", "spaces", "advice"),
+    [
+        # the first field under a vehicle's 'vehicle:' as far in as 'vehicle:' itself
+        ("      kind: tracked", 4, "line {n}, the first line under 'vehicle:' (line {up}), is "
+         "indented 4 spaces, as 'vehicle:' is, not under it; line {down} and those after it "
+         "are indented 6: indent line {n} 6 spaces, as they are"),
+        # the first unit at the indentation of 'units:' itself, its fields still at 4
+        ("  - name: Platoon HQ", 0, "line {n}, the first line under 'units:' (line {up}), is "
+         "indented 0 spaces, as 'units:' is, not under it; line {down} and those after it are "
+         "indented 4: indent line {n} 2 spaces, so that its fields line up with them"),
+        # a unit a space out, either way, and one as far in as the fields
+        ("  - name: 1st Section", 1, "line {n} is indented 1 space, out of step with the items "
+         "under 'units:' beside it, which are indented 2 (as line 15 is); indent it 2 spaces"),
+        ("  - name: PIAT Team", 3, "line {n} is indented 3 spaces, out of step with the items "
+         "under 'units:' beside it, which are indented 2 (as line 49 is); indent it 2 spaces"),
+        ("  - name: M4 Sherman", 4, "line {n} is indented 4 spaces, out of step with the items "
+         "under 'units:' beside it, which are indented 2 (as line 74 is); indent it 2 spaces"),
+        # a unit's field a space short
+        ("    points: 123", 3, "line {n} is indented 3 spaces, out of step with the fields "
+         "beside it, which are indented 4 (as line 25 is); indent it 4 spaces"),
+    ],
+)  # fmt: skip
+def test_a_line_out_of_step_is_told_how_to_mend_it_and_the_advice_mends_it(
+    tmp_path: Path, line: str, spaces: int, advice: str
+) -> None:
+    """The list-builder probe's slips: "indent it as line 56 is" moved the wrong line (the
+    M8's 'kind:' at the indentation of 'vehicle:'), and a unit or field a space out got
+    PyYAML's bare "did not find expected key" at the line where YAML began reading. Each is
+    told at its line, with its neighbours' indentation and the move; making it mends the file."""
+    path, lines, n = _slipped(tmp_path, line, spaces)
+    done = run_cli("army", "slip.yaml", cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    said = done.stderr
+    assert "where YAML began reading" not in said
+    assert advice.format(n=n, up=n - 1, down=n + 1) in said, said
+    mended = int(said.split("indent line ")[1].split()[0]) if "indent line " in said else n
+    wanted = (
+        int(said.split("indent line ")[1].split()[1])
+        if "indent line " in said
+        else (int(said.split("; indent it ")[1].split()[0]))
+    )
+    lines[mended - 1] = " " * wanted + lines[mended - 1].lstrip()
+    path.write_text("\n".join(lines) + "\n")
+    assert load_army(path).name  # (the advice followed, the list reads)
+
+
+def test_a_vehicles_fields_beside_its_blank_vehicle_block_are_told_to_go_under_it(
+    tmp_path: Path,
+) -> None:
+    """The probe's M8 with its whole block as far in as 'vehicle:': each field was "no such
+    field here (did you mean 'points'?)", and the unit's want of a vehicle block went
+    untold while they stood. Now each belongs under 'vehicle:', told with the want."""
+    (shipped,) = [p for p in sample_armies("bolt-action-1") if p.stem == BRITISH]
+    lines = shipped.read_text().splitlines()
+    at = lines.index("    vehicle:")  # (the Universal Carrier's)
+    for k in range(at + 1, at + 6):
+        lines[k] = lines[k][2:]
+    (tmp_path / "slip.yaml").write_text("\n".join(lines) + "\n")
+    with pytest.raises(DataFileError) as told:
+        load_army(tmp_path / "slip.yaml")
+    said = str(told.value)
+    assert "6 problems in" in said, said
+    assert (
+        f"slip.yaml:{at + 1}: field units.7.vehicle: unit 'Universal Carrier' is a vehicle and "
+        "needs a 'vehicle' block"
+    ) in said
+    for k, field in enumerate(("kind", "damage_value_of", "open_topped", "recce", "weapons")):
+        assert (
+            f"field units.7.{field}: '{field}' at line {at + 2 + k} belongs under 'vehicle:' "
+            f"(line {at + 1}), which is left blank: indent it 6 spaces, under 'vehicle:'"
+        ) in said
+    assert "did you mean" not in said

@@ -322,3 +322,28 @@ def test_one_leader_to_a_unit_an_officer_with_up_to_two_men(tmp_path: Path, rule
         ruleset=ruleset,
     )
     assert load_army(hq, ruleset).units[0].model_count == 3
+
+
+# ------------------------------------------------------------------- a weapon given twice
+@pytest.mark.parametrize(
+    ("ruleset", "weapons", "twice", "once"),
+    [(BA1, "Rifle, Rifle", "'Rifle'", "Rifle"),
+     (K47, "SMG, Pistol, Submachine gun (SMG)", "'Submachine gun (SMG)'", "SMG, Pistol")],
+)  # fmt: skip
+def test_a_weapon_given_twice_to_one_model_is_refused_at_its_line(
+    tmp_path: Path, ruleset: str, weapons: str, twice: str, once: str
+) -> None:
+    """The list-builder probe's `weapons: [Rifle, Rifle]` was accepted without a word: a man
+    fires one weapon a turn, so the second did nothing (a typo, most likely). A weapon by
+    its chart's short name and its own name is the same weapon."""
+    body = models(f"{{name: Rifleman, count: 8, weapons: [{weapons}]}}", "{name: Sarge, nco: true}")
+    path = army(tmp_path, body, type="infantry", unit="Squad B", ruleset=ruleset)
+    message = refusal(path, ruleset)
+    assert f"line {line_of(path, 'Rifleman')}, field units.0.models.0.weapons: " in message
+    assert (
+        f"unit 'Squad B', model 'Rifleman': {twice} is given twice; a man fires one weapon a "
+        f"turn, so a second of the same does nothing: give it once (weapons: [{once}])"
+    ) in message
+    done = run_cli("army", str(path))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

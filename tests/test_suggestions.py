@@ -43,3 +43,21 @@ def test_no_module_but_errors_works_out_a_suggestion_of_its_own() -> None:
         if path.name != "errors.py" and "difflib" in path.read_text(encoding="utf-8")
     ]
     assert own == [], "suggest a name with kriegsspiel.errors.suggest (or nearest)"
+
+
+def test_half_alike_is_no_suggestion_unless_a_reader_would_take_it_for_a_slip() -> None:
+    """The list-builder probe's `facing: forward` was asked "did you mean 'rear'?", and a
+    unit's stray `weapons` "did you mean 'points'?": half their letters alike, but no one
+    misspells "front" as "forward". A slip is a few letters off, a name cut short, or a
+    long run of letters alike."""
+    facings = ["front", "side", "rear", "turret", "all-round"]
+    assert nearest("forward", facings) == []
+    assert nearest("weapons", ["name", "type", "quality", "points", "models", "vehicle"]) == []
+    assert nearest("frnot", facings) == ["front"]  # (two letters swapped)
+    assert nearest("qualty", ["quality", "points"]) == ["quality"]
+    assert nearest("crossroads", ["hold-the-crossroads", "meeting-engagement"]) == [
+        "hold-the-crossroads"
+    ]
+    assert nearest("MG42", ["Rifle"], {"MMG": "Medium machine gun (MMG)"}) == [
+        "Medium machine gun (MMG)"
+    ]

@@ -253,13 +253,44 @@ def _nearest(name: str, lookup: Mapping[str, str], cutoff: float = 0.5, most: in
         matcher = difflib.SequenceMatcher(None, name, key)
         if matcher.real_quick_ratio() > cutoff and matcher.quick_ratio() > cutoff:
             score = matcher.ratio()
-            if score > cutoff:
+            if score > cutoff and _a_likely_slip(name, key, score):
                 scored.append((score, own))
     if not scored:
         return []
     best = max(score for score, _ in scored)
     near = [own for score, own in sorted(scored, key=lambda s: -s[0]) if score >= best - 0.1]
     return list(dict.fromkeys(near))[:most]
+
+
+def _a_likely_slip(name: str, key: str, score: float) -> bool:
+    """Would a reader take ``name`` for ``key`` mistyped or cut short: much alike (three
+    quarters), a few letters off (one left out, added, changed or two swapped for every
+    three: "Rifel", "qualty"), one a run of the other's words ("tank" of "heavy tank",
+    "crossroads" of "hold-the-crossroads"), or sharing a run of letters longer than half the
+    shorter ("MG42" and "MMG")? Half alike is not enough: "forward" is no slip of "rear", nor
+    "weapons" of "points", though they share half their letters."""
+    if score >= 0.75 or _letters_off(name, key) <= max(1, max(len(name), len(key)) // 3):
+        return True
+    short, long = sorted((name, key), key=len)
+    if short and re.search(rf"(?<![^\W_]){re.escape(short)}(?![^\W_])", long):
+        return True
+    block = difflib.SequenceMatcher(None, name, key).find_longest_match()
+    return block.size >= 2 and block.size * 2 > len(short)
+
+
+def _letters_off(a: str, b: str) -> int:
+    """The fewest letters left out, added or changed, or pairs swapped, that make ``a``
+    of ``b`` (the optimal string alignment distance)."""
+    before: list[int] = []
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        here = [i] + [0] * len(b)
+        for j, y in enumerate(b, 1):
+            here[j] = min(row[j] + 1, here[j - 1] + 1, row[j - 1] + (x != y))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                here[j] = min(here[j], before[j - 2] + 1)
+        before, row = row, here
+    return row[-1]
 
 
 def problems_in(where: str, problems: Sequence[str]) -> str:

@@ -25,6 +25,7 @@ from pydantic import (
 from pydantic import Strict as _NoCoercion
 from pydantic_core import PydanticCustomError
 
+from kriegsspiel.core import indentation
 from kriegsspiel.errors import DataFileError, suggest
 
 M = TypeVar("M", bound=BaseModel)
@@ -293,21 +294,33 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
         where = f"line {mark.line + 1}: " if mark is not None else ""
         begun = getattr(exc, "context_mark", None)  # where YAML began reading what broke
         first = None if mark is None else _first_of_block_above(text, mark.line)
+        problem = getattr(exc, "problem", None) or str(exc)
+        hint = None
         if mark is not None and first is not None:
-            above, opening = first
+            above, opener, opening = first
             where = (
                 f"line {mark.line + 1}, or line {above + 1} above it (the first line under "
                 f"'{opening}' sets the indentation the lines after it must keep: check both "
                 "lines' indentation): "
             )
-        elif mark is not None and begun is not None and begun.line < mark.line:
+            hint = indentation.first_of_block(text, mark.line, above, opener, yaml_data)
+        if mark is not None and hint is None and problem.startswith(indentation.OUT_OF_STEP):
+            hint = indentation.out_of_step(text, mark.line, yaml_data)
+            if hint is not None:
+                where, first = f"line {mark.line + 1}: ", None
+        if (
+            mark is not None
+            and first is None
+            and hint is None
+            and begun is not None
+            and (begun.line < mark.line)
+        ):
             where = (
                 f"line {mark.line + 1} (or line {begun.line + 1}, where YAML began reading it): "
             )
-        problem = getattr(exc, "problem", None) or str(exc)
-        hint = ""
-        if mark is not None and problem.startswith("mapping values are not allowed"):
+        if mark is not None and hint is None and problem.startswith("mapping values are not"):
             hint = _colon_hint(text, mark.line)
+        hint = hint or ""
         raise DataFileError(name, [f"{where}not valid YAML ({problem}){hint}"]) from None
     if data is None:
         raise DataFileError(name, ["the file is empty; expected a mapping of fields"])
@@ -340,7 +353,7 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
                     f"{_some(needed)}; was another kind of file given?"
                 ],
             ) from None
-        raise DataFileError(name, problems(exc, line, model)) from None
+        raise DataFileError(name, problems(exc, line, model, node)) from None
 
 
 JSON_FILE = "a file of JSON"  # (what other_format says of JSON it knows no more of)
@@ -426,9 +439,9 @@ def _colon_hint(text: str, line: int) -> str:
     )
 
 
-def _first_of_block_above(text: str, line: int) -> tuple[int, str] | None:
+def _first_of_block_above(text: str, line: int) -> tuple[int, int, str] | None:
     """The 0-based line above ``line`` (blank lines and comments passed over), and the line
-    opening its block, if it is the first line of a block (the line before it ends in ":")
+    opening its block (its number and text), if it is the first line of a block (the line before it ends in ":")
     and is indented otherwise than ``line``: YAML takes a block's indentation from its
     first line, so one indented wrong is refused only at the line after it, the line
     PyYAML names. None otherwise."""
@@ -446,7 +459,7 @@ def _first_of_block_above(text: str, line: int) -> tuple[int, str] | None:
     if len(above) < 2 or indent(above[0]) == indent(line):
         return None
     opening = lines[above[1]].split(" #", 1)[0].rstrip()
-    return (above[0], opening.strip()) if opening.endswith(":") else None
+    return (above[0], above[1], opening.strip()) if opening.endswith(":") else None
 
 
 def _some(names: Iterable[str], most: int = 6) -> str:
@@ -479,10 +492,13 @@ def problems(
     exc: ValidationError,
     line: Callable[[tuple[int | str, ...]], int] | None,
     model: type[BaseModel] | None = None,
+    node: yaml.Node | None = None,
 ) -> list[str]:
     """Each of a validation's errors as "line N, field a.b: what is wrong" (``line`` finds
     the line of a field's place; None when there is none to give). Given the ``model``
-    validated, a field it does not have is told with the fields it does have there."""
+    validated, a field it does not have is told with the fields it does have there; given
+    the file's YAML ``node`` too, one that is a field of a block beside it ("kind" beside
+    "vehicle:") is told to be indented under that block."""
     found = []
     for error in exc.errors():
         loc = tuple(error["loc"])
@@ -524,7 +540,8 @@ def problems(
         owner = _model_at(model, loc[:-1]) if model is not None else None
         if error["type"] == "extra_forbidden" and owner is not None and loc:
             spelt = [info.alias or name for name, info in owner.model_fields.items()]
-            message = _unknown_field(str(loc[-1]), spelt)
+            block = None if node is None else _block_beside(node, owner, loc)
+            message = block or _unknown_field(str(loc[-1]), spelt)
         found.append(f"{where}field {field}: {message}")
     return found
 
@@ -665,6 +682,45 @@ def _unknown_field(name: str, known: list[str]) -> str:
     """What to say of a field the model does not have: the ones it has, the nearest first."""
     hint = suggest(name, known)
     return f"there is no such field here{hint}; the fields here are {', '.join(known)}"
+
+
+def _block_beside(
+    node: yaml.Node, owner: type[BaseModel], loc: tuple[int | str, ...]
+) -> str | None:
+    """What to say of a field ``loc`` that ``owner`` does not have but a block field of it
+    beside it does ("kind" beside "vehicle:", its line indented as the block's, not under
+    it): that it belongs under that block, and how far to indent it. None otherwise."""
+    here: yaml.Node | None = node
+    for key in loc[:-1]:
+        here = _child(here, key)
+    if not isinstance(here, yaml.MappingNode):
+        return None
+    stray = next((k for k, _ in here.value if k.value == loc[-1]), None)
+    for key, value in here.value:
+        info = owner.model_fields.get(key.value) if isinstance(key.value, str) else None
+        block = None if info is None else _unwrapped(info.annotation)  # (a block, not a list)
+        if not (isinstance(block, type) and issubclass(block, BaseModel)) or stray is None:
+            continue
+        if any(loc[-1] in (name, info.alias) for name, info in block.model_fields.items()):
+            blank = isinstance(value, yaml.ScalarNode) and value.tag.endswith(":null")
+            spaces = key.start_mark.column + 2
+            return (
+                f"'{loc[-1]}' at line {stray.start_mark.line + 1} belongs under "
+                f"'{key.value}:' (line {key.start_mark.line + 1}){', which is left blank' * blank}"
+                f": indent it {spaces} spaces, under '{key.value}:' (a block's fields are "
+                "indented further than its name)"
+            )
+    return None
+
+
+def _child(node: yaml.Node | None, key: int | str) -> yaml.Node | None:
+    """The node at ``key`` of a mapping or list ``node``; None if there is none."""
+    if isinstance(node, yaml.MappingNode):
+        return next((v for k, v in node.value if k.value == key), None)
+    if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+        child: yaml.Node = node.value[key]
+        return child
+    return None
 
 
 def _wanted_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> str | None:

@@ -271,6 +271,26 @@ class Model(Strict):
     nco: TrueOrFalse = False
     observer: Literal["artillery", "air"] | None = None  # calls a barrage or an air strike
 
+    @field_validator("weapons")
+    @classmethod
+    def _each_once(cls, weapons: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        """A weapon given twice to one model: a man fires one weapon a turn (the game picks
+        his best), so a second of the same does nothing; a typo is likelier (docs/rules,
+        "Who carries what")."""
+        rules = _RULES.get()
+        own = [rules.weapon(w).name if rules is not None else w.casefold() for w in weapons]
+        twice = next((w for k, w in enumerate(weapons) if own[k] in own[:k]), None)
+        if twice is not None:
+            once = ", ".join(
+                dict.fromkeys(weapons[k] for k in range(len(weapons)) if own[k] not in own[:k])
+            )
+            raise _problem(
+                f"unit {_UNIT.get()!r}, model {info.data.get('name', '?')!r}: {twice!r} is given "
+                f"twice; a man fires one weapon a turn, so a second of the same does nothing: "
+                f"give it once (weapons: [{once}]), or count the men who carry it (count: N)"
+            )
+        return weapons
+
     @field_validator("observer")
     @classmethod
     def _support_to_call(cls, observer: str | None, info: ValidationInfo) -> str | None:
@@ -406,7 +426,9 @@ class Unit(Strict):
     quality: Quality
     points: WholeNumber = Field(ge=0, le=MOST_POINTS)
     models: tuple[Model, ...] = ()
-    vehicle: Vehicle | None = None
+    # (checked even when the unit has other problems: a vehicle's fields set beside a blank
+    # 'vehicle:' are told with this)
+    vehicle: Vehicle | None = Field(default=None, validate_default=True)
 
     @model_validator(mode="wrap")
     @classmethod
@@ -534,11 +556,21 @@ class Unit(Strict):
             )
         return models
 
+    @field_validator("vehicle")
+    @classmethod
+    def _a_vehicle_for_a_vehicle(
+        cls, vehicle: Vehicle | None, info: ValidationInfo
+    ) -> Vehicle | None:
+        if vehicle is None and info.data.get("type") == "vehicle":
+            raise _problem(
+                f"unit {_UNIT.get()!r} is a vehicle and needs a 'vehicle' block (its kind, "
+                "damage_value_of and weapons, indented under 'vehicle:')"
+            )
+        return vehicle
+
     @model_validator(mode="after")
     def _models_or_vehicle(self) -> Self:
         if self.type == "vehicle":
-            if self.vehicle is None:
-                raise _problem(f"unit {self.name!r} is a vehicle and needs a 'vehicle' block")
             if self.models:
                 raise _problem(
                     f"unit {self.name!r} is a vehicle: its weapons go in 'vehicle.weapons', "

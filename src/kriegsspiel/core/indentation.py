@@ -1,0 +1,226 @@
+"""Which line of a YAML file is indented out of step, and how to mend it.
+
+YAML tells a block's lines by their indentation, so a line a space out ends its block and
+PyYAML says only "did not find expected key" (or "mapping values are not allowed"), often
+at the line after the slip. The advice here is tried before it is given: a line is told to
+move only where the file, so mended, reads (``reads`` raises yaml.YAMLError where not).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import yaml
+
+Reads = Callable[[str], object]
+
+# PyYAML's words (libyaml's, then pure Python's) for a line that ends its block out of step
+OUT_OF_STEP = (
+    "did not find expected key",
+    "did not find expected '-' indicator",
+    "expected <block end>",
+)
+# a field's key at the start of a text ("points: 5", "name:"), not a flow mapping or a quote
+_KEY = re.compile(r"[^\s{\[#'\"-][^:#]*:(\s|$)")
+
+
+@dataclass(frozen=True)
+class _Level:
+    """An indentation the lines above a line keep open: its spaces, whether it is one of a
+    list's items ("- ") or a field, and the line (0-based) that opened it."""
+
+    spaces: int
+    item: bool
+    line: int
+
+
+def _spaces(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _content(line: str) -> bool:
+    return bool(line.strip()) and not line.lstrip().startswith("#")
+
+
+def _levels_above(lines: list[str], at: int) -> list[_Level]:
+    """The indentations open at line ``at`` (0-based): those of the line above it and of
+    each line it sits under, nearest first (a "- name: x" item opens two: its items' and
+    its fields')."""
+    levels: list[_Level] = []
+    bound: int | None = None
+    for k in range(at - 1, -1, -1):
+        if not _content(lines[k]) or (bound is not None and _spaces(lines[k]) >= bound):
+            continue
+        bound = _spaces(lines[k])
+        text = lines[k].lstrip(" ")
+        if text.startswith("- ") or text == "-":
+            rest = text[1:].lstrip(" ")
+            if _KEY.match(rest):
+                levels.append(_Level(len(lines[k]) - len(rest), False, k))
+            levels.append(_Level(bound, True, k))
+        else:
+            levels.append(_Level(bound, False, k))
+    return levels
+
+
+def _reindented(lines: list[str], first: int, last: int, by: int) -> str:
+    """The text with lines ``first`` to ``last`` moved ``by`` spaces (in, if negative)."""
+    moved = list(lines)
+    for k in range(first, last + 1):
+        if _content(moved[k]):
+            moved[k] = " " * (_spaces(moved[k]) + by) + moved[k].lstrip(" ")
+    return "\n".join(moved) + "\n"
+
+
+def _reads_past(text: str, at: int, reads: Reads) -> int:
+    """How well ``text`` reads: 2 if whole, 1 if its first problem is after line ``at``
+    (another slip), 0 if it is still wrong there."""
+    try:
+        reads(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        return 1 if mark is not None and mark.line > at else 0
+    return 2
+
+
+def _spaced(count: int) -> str:
+    return f"{count} space{'s' * (count != 1)}"
+
+
+def _block_end(lines: list[str], at: int) -> int:
+    """The last line (0-based) of the block line ``at`` opens: those after it indented further."""
+    end = at
+    for k in range(at + 1, len(lines)):
+        if _content(lines[k]):
+            if _spaces(lines[k]) <= _spaces(lines[at]):
+                break
+            end = k
+    return end
+
+
+def out_of_step(text: str, at: int, reads: Reads) -> str | None:
+    """Advice for a line ``at`` (0-based) that ended its block (PyYAML's :data:`OUT_OF_STEP`
+    words): it is indented otherwise than the items or fields beside it; indent it (with
+    the lines under it, if they moved with it) as they are. None if no such move mends the
+    file."""
+    lines = text.splitlines()
+    if not 0 <= at < len(lines) or not _content(lines[at]):
+        return None
+    here, spaces = lines[at].lstrip(" "), _spaces(lines[at])
+    item = here.startswith("- ") or here == "-"
+    flow = here.lstrip("- ").startswith("{")
+
+    def shape(level: _Level) -> tuple[int, int, int]:
+        text = lines[level.line].lstrip(" ").lstrip("- ")
+        return (abs(level.spaces - spaces), text.startswith("{") != flow, level.spaces)
+
+    levels = [
+        level
+        for level in dict.fromkeys(_levels_above(lines, at))
+        if level.item == item and level.spaces != spaces
+    ]
+    best: tuple[int, str] | None = None
+    for level in sorted({(lv.spaces, lv.line): lv for lv in levels}.values(), key=shape):
+        by = level.spaces - spaces
+        for last, also in ((at, ""), (_block_end(lines, at), " and the lines under it")):
+            if also and last == at:
+                continue
+            read = _reads_past(_reindented(lines, at, last, by), at, reads)
+            if read == 2:
+                return _told(lines, at, level, item, also, last)
+            if read and best is None:
+                best = (read, _told(lines, at, level, item, also, last))
+    return None if best is None else best[1]
+
+
+def _told(lines: list[str], at: int, level: _Level, item: bool, also: str, last: int) -> str:
+    """The advice of :func:`out_of_step`: the line, its indentation, its neighbours', the fix."""
+    what = "items" if item else "fields"
+    beside = next(
+        (
+            k
+            for k in range(at - 1, -1, -1)
+            if _content(lines[k])
+            and _spaces(lines[k]) == level.spaces
+            and lines[k].lstrip(" ").startswith("-") == item
+        ),
+        None,
+    )
+    under = ""
+    if beside is not None:
+        parent = next(
+            (
+                k
+                for k in range(beside - 1, -1, -1)
+                if _content(lines[k]) and _spaces(lines[k]) < level.spaces
+            ),
+            None,
+        )
+        opening = "" if parent is None else lines[parent].split(" #", 1)[0].strip()
+        if opening.endswith(":") and not opening.startswith("-"):
+            under = f" under '{opening}'"
+    seen = f" (as line {beside + 1} is)" if beside is not None else ""
+    lines_moved = f"{also} (to line {last + 1})" if also else ""
+    move = level.spaces - _spaces(lines[at])
+    how = (
+        f"{_spaced(level.spaces)}"
+        if not also
+        else f"{_spaced(abs(move))} {'further' if move > 0 else 'less'}"
+    )
+    return (
+        f": line {at + 1} is indented {_spaced(_spaces(lines[at]))}, out of step with the "
+        f"{what}{under} beside it, which are indented {level.spaces}{seen}; indent it"
+        f"{lines_moved} {how}, as they are"
+    )
+
+
+def first_of_block(text: str, at: int, above: int, opener: int, reads: Reads) -> str | None:
+    """Advice for a line ``at`` (0-based) refused after ``above``, the first line under
+    ``opener`` (a "...:" line), when the two are indented otherwise: the first line sets the
+    block's indentation, so either it or line ``at`` is out of step. Told is the move that
+    mends the file (moving the first line when the lines after it agree with line ``at``);
+    None if neither does."""
+    lines = text.splitlines()
+    first, then, opened = _spaces(lines[above]), _spaces(lines[at]), _spaces(lines[opener])
+    opening = lines[opener].split(" #", 1)[0].strip()
+    after = next((k for k in range(at + 1, len(lines)) if _content(lines[k])), None)
+    keeps = after is not None and _spaces(lines[after]) == then
+    # (a "- name: x" item's fields start after its "- ": that is where line ``at`` belongs)
+    inner = first
+    rest = lines[above].lstrip(" ")[1:].lstrip(" ")
+    if (
+        lines[above].lstrip(" ").startswith("- ")
+        and _KEY.match(rest)
+        and _KEY.match(lines[at].lstrip(" "))
+    ):
+        inner = len(lines[above]) - len(rest)
+    moves = [("first", above, then - inner), ("then", at, inner - then)]
+    if not keeps:
+        moves.reverse()
+    for which, line, by in moves:
+        if which == "first" and then <= opened:
+            continue  # (the first line would not be under its opener)
+        if _reads_past(_reindented(lines, line, line, by), at, reads) == 2:
+            if which == "first":
+                why = (
+                    f"as '{opening}' is, not under it"
+                    if first <= opened
+                    else "and sets the indentation of the lines after it"
+                )
+                fields = (
+                    ", so that its fields line up with them" if inner != first else ", as they are"
+                )
+                return (
+                    f": line {above + 1}, the first line under '{opening}' (line {opener + 1}), "
+                    f"is indented {_spaced(first)}, {why}; line {at + 1} and those after it "
+                    f"are indented {then}: indent line {above + 1} {_spaced(first + by)}{fields}"
+                )
+            return (
+                f": line {at + 1} is indented {_spaced(then)}, out of step with line "
+                f"{above + 1} above it ({_spaced(first)}), the first line under '{opening}', "
+                f"which sets the block's indentation; indent line {at + 1} {_spaced(then + by)}, "
+                f"as line {above + 1}'s {'fields are' if inner != first else 'is'}"
+            )
+    return None
