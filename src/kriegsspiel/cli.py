@@ -15,7 +15,7 @@ INTERRUPTED = "kriegsspiel: interrupted."  # Ctrl-C before a run could say more 
 try:  # (Ctrl-C as the command starts, before main() can catch it, is told as in main())
     import typer
 
-    from kriegsspiel.cli_odds import odds_app
+    from kriegsspiel.odds_cli import odds_app
     from kriegsspiel.cli_options import (
         DeploymentOpt,
         GameRulesetOpt,
