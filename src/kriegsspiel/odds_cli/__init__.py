@@ -6,16 +6,32 @@ that ruleset's odds module; heavy modules are imported inside the commands.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
-from enum import StrEnum
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from kriegsspiel.cli_options import GivenOnce, JsonOpt, fail
+from kriegsspiel.odds_cli.shared import (
+    BA_FAMILY,
+    EditionOpt,
+    OfficerOpt,
+    PinsOpt,
+    QualityOpt,
+    Ruleset,
+    RulesetOpt,
+    RulesFileOpt,
+    edition,
+    house_clearing_tables,
+    house_rules,
+    iron_cross_tables,
+    named,
+    only,
+    show,
+    told_as,
+)
 from kriegsspiel.odds_options import (
     BOLT_ACTION_ASSAULT,
     BOLT_ACTION_MORALE,
@@ -29,13 +45,9 @@ from kriegsspiel.odds_options import (
     IRON_CROSS_REACTION,
     IRON_CROSS_SHOOT,
     IRON_CROSS_TERRAIN_TEST,
-    ODDS_QUESTIONS,
 )
 
 if TYPE_CHECKING:
-    from kriegsspiel.core.report import OddsReport
-    from kriegsspiel.rulesets.house_clearing.data import HouseClearingData
-    from kriegsspiel.rulesets.iron_cross.data import IronCrossData
     from kriegsspiel.sim.matchup import Source
 
 
@@ -44,165 +56,6 @@ odds_app = typer.Typer(
     epilog="Example: kriegsspiel odds shoot --weapon rifle:5 --range 20",
     no_args_is_help=True,
 )
-
-
-class Ruleset(StrEnum):
-    konflikt47 = "konflikt47"
-    bolt_action_1 = "bolt-action-1"
-    iron_cross = "iron-cross"
-    house_clearing = "house-clearing"
-
-
-BA_FAMILY = (Ruleset.konflikt47, Ruleset.bolt_action_1)
-
-RulesetOpt = Annotated[
-    Ruleset,
-    typer.Option(
-        "--ruleset",
-        "-r",
-        metavar="RULESET",  # (the four names in the type column squeezed option names at 80)
-        help="Which game's rules: konflikt47, bolt-action-1, iron-cross or house-clearing.",
-        case_sensitive=False,
-    ),
-]
-EditionOpt = Annotated[
-    Ruleset | None,
-    typer.Option(
-        "--ruleset",
-        "-r",
-        metavar="RULESET",
-        help="Which game's rules: konflikt47, bolt-action-1, iron-cross or house-clearing.",
-        show_default="the --rules-file's edition, else konflikt47",
-        case_sensitive=False,
-    ),
-]
-QualityOpt = Annotated[str, typer.Option("--quality", help="inexperienced, regular or veteran.")]
-PinsOpt = Annotated[int, typer.Option("--pins", help="Pin markers on the unit.")]
-RulesFileOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--rules-file",
-        help="Use your own copy of the ruleset's rules data (YAML; kriegsspiel rules --copy) "
-        "instead of the shipped one.",
-    ),
-]
-OfficerOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--officer",
-        help="Officer morale bonus in range: second-lieutenant, first-lieutenant, captain, major.",
-    ),
-]
-
-
-def _edition(
-    ruleset: Ruleset | None,
-    rules_file: str | None,
-    command: str,
-    allowed: tuple[Ruleset, ...] = BA_FAMILY,
-) -> tuple[Ruleset, Source | None]:
-    """The ruleset asked for: ``--ruleset``; without it, the one the ``--rules-file`` says
-    it is the data of (its field ``ruleset``, as ``play`` takes it), if ``odds command``
-    answers for it (``allowed``), else the command's first. And the rules file, as read: a
-    file of another ruleset's data is refused as such, saying what to give instead."""
-    if rules_file is None:
-        return ruleset or allowed[0], None
-    from kriegsspiel.rulesets.rules_data import named_ruleset, other_data
-    from kriegsspiel.sim.matchup import read_rules
-
-    rules = read_rules(rules_file)
-    named = named_ruleset(rules.text)
-    if ruleset is None:
-        ruleset = Ruleset(named) if named in list(allowed) else allowed[0]
-    if ruleset in allowed:  # (else the command refuses the ruleset itself, by name)
-        other_data(
-            rules.label,
-            rules.text,
-            ruleset.value,
-            may_ask=tuple(r.value for r in allowed),
-            asked_by=f"'odds {command}' is for",
-        )
-    return ruleset, rules
-
-
-def _house(rules: Source | None) -> dict[str, str | None]:
-    """The rules file as the Bolt Action odds take it: its name and its text as read."""
-    if rules is None:
-        return {"rules_file": None, "rules_text": None}
-    return {"rules_file": rules.label, "rules_text": rules.text}
-
-
-def _iron_cross(rules: Source | None) -> IronCrossData | None:
-    """A rules file's Iron Cross tables, checked (None: the shipped data)."""
-    if rules is None:
-        return None
-    from kriegsspiel.rulesets.iron_cross.data import read_data
-
-    return read_data(rules.text, rules.label)
-
-
-def _house_clearing(rules: Source | None) -> HouseClearingData | None:
-    """A rules file's House Clearing tables, checked (None: the shipped data)."""
-    if rules is None:
-        return None
-    from kriegsspiel.rulesets.house_clearing.data import read_data
-
-    return read_data(rules.text, rules.label)
-
-
-def show(
-    report: OddsReport, as_json: bool, rules: Source | None, options: Mapping[str, str]
-) -> None:
-    """Print the report, its reasons told with the command's options (``options``: its
-    odds function's parameter -> option, as :func:`_told_as` takes them)."""
-    report = report.told_as({**options, **ODDS_QUESTIONS})
-    if rules is not None:  # told as house rules, by the file's name and what it says
-        report = replace(report, rules_file=rules.label, rules_digest=rules.short_digest)
-    if as_json:
-        typer.echo(json.dumps(report.to_json(), indent=2))
-        return
-    from kriegsspiel.render.odds_text import print_report
-
-    print_report(report)
-
-
-def _only(ruleset: Ruleset, allowed: tuple[Ruleset, ...], command: str, instead: str = "") -> None:
-    """Refuse a ruleset the command does not answer for: ``instead`` names the command that
-    does, else the program says it does not cover it (the game itself may have it)."""
-    if ruleset not in allowed:
-        names = ", ".join(r.value for r in allowed)
-        fail(
-            f"'odds {command}' is for {names}; "
-            + (instead or f"for {ruleset.value} it is not covered by this program.")
-        )
-
-
-@contextmanager
-def _named(options: dict[str, str]) -> Iterator[None]:
-    """Tell an unknown name with the option it was given with: ``options`` maps the kind
-    of name (as the rules' look-up calls it) to its option."""
-    from kriegsspiel.errors import UnknownNameError, UsageError
-
-    try:
-        yield
-    except UnknownNameError as exc:
-        option = options.get(exc.kind)
-        if option is None:
-            raise
-        raise UsageError(f"{option} {exc.name!r}: {exc}") from None
-
-
-@contextmanager
-def _told_as(options: dict[str, str]) -> Iterator[None]:
-    """Tell a refusal that names the odds functions' parameters (a ParameterError: the
-    Python caller's words, "range_inches") with the options they were given as here:
-    ``options`` maps each parameter to its option ("--range")."""
-    from kriegsspiel.errors import ParameterError, UsageError
-
-    try:
-        yield
-    except ParameterError as exc:
-        raise UsageError(exc.told_as({**options, **ODDS_QUESTIONS})) from None
 
 
 @contextmanager
@@ -579,7 +432,7 @@ def shoot(
     as_json: JsonOpt = False,
 ) -> None:
     """Odds of a unit's (or figure's) shooting: hits, casualties, pins or damage."""
-    ruleset, rules = _edition(ruleset, rules_file, "shoot", tuple(Ruleset))
+    ruleset, rules = edition(ruleset, rules_file, "shoot", tuple(Ruleset))
     shot = Shot(ruleset, rules, weapon, target, range_, cover, moving, firer_vehicle, as_json)
     bolt_action = BoltActionFire(
         pins,
@@ -655,13 +508,13 @@ def _bolt_action_family_shot(
         target_immobilised=fire.target_immobilised,
         target_officer=fire.target_officer,
     )
-    with _told_as(BOLT_ACTION_SHOOT):
+    with told_as(BOLT_ACTION_SHOOT):
         report = shoot_odds(
             shot.ruleset.value,
             weapons=shot.weapons,
             target="regular infantry" if shot.target is None else shot.target,
             situation=situation,
-            **_house(shot.rules),
+            **house_rules(shot.rules),
         )
     show(report, shot.as_json, shot.rules, BOLT_ACTION_SHOOT)
 
@@ -679,7 +532,7 @@ def _iron_cross_shot(
         )
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    with _named({"target": "--target", "cover": "--cover"}), _told_as(IRON_CROSS_SHOOT):
+    with named({"target": "--target", "cover": "--cover"}), told_as(IRON_CROSS_SHOOT):
         report = ic_odds.shoot(
             target="infantry" if shot.target is None else shot.target,
             range_inches=shot.range_inches,
@@ -697,7 +550,7 @@ def _iron_cross_shot(
             dice=fire.dice,
             penetration=fire.penetration,
             armour=fire.armour,
-            data=_iron_cross(shot.rules),
+            data=iron_cross_tables(shot.rules),
         )
     show(report, shot.as_json, shot.rules, IRON_CROSS_SHOOT)
 
@@ -729,9 +582,9 @@ def _house_clearing_shot(
     from kriegsspiel.rulesets.house_clearing import odds as hc_odds
 
     with (
-        _named({"weapon": "--weapon"}),
+        named({"weapon": "--weapon"}),
         _limits_by(shot.rules, ("--weapon-skill", "--visible")),
-        _told_as(HOUSE_CLEARING_SHOOT),
+        told_as(HOUSE_CLEARING_SHOOT),
     ):
         report = hc_odds.shoot(
             weapon=shot.weapons[0],
@@ -741,7 +594,7 @@ def _house_clearing_shot(
             automatic=fire.auto,
             target_initiative=fire.target_initiative,
             crew=fire.crew,
-            data=_house_clearing(shot.rules),
+            data=house_clearing_tables(shot.rules),
         )
     show(report, shot.as_json, shot.rules, HOUSE_CLEARING_SHOOT)
 
@@ -767,18 +620,18 @@ def order_test(
     as_json: JsonOpt = False,
 ) -> None:
     """Will the unit follow its order? Pass, fail or FUBAR (Konflikt '47, Bolt Action)."""
-    ruleset, rules = _edition(ruleset, rules_file, "order-test")
-    _only(ruleset, BA_FAMILY, "order-test", "Iron Cross activates units: see 'odds activation'.")
+    ruleset, rules = edition(ruleset, rules_file, "order-test")
+    only(ruleset, BA_FAMILY, "order-test", "Iron Cross activates units: see 'odds activation'.")
     from kriegsspiel.rulesets.bolt_action.odds import order_test_odds
 
-    with _told_as(BOLT_ACTION_ORDER_TEST):
+    with told_as(BOLT_ACTION_ORDER_TEST):
         report = order_test_odds(
             ruleset.value,
             quality=quality,
             pins=pins,
             officer=officer,
             assault_vehicle_without_at=assault_vehicle,
-            **_house(rules),
+            **house_rules(rules),
         )
     show(report, as_json, rules, BOLT_ACTION_ORDER_TEST)
 
@@ -797,13 +650,13 @@ def morale(
     as_json: JsonOpt = False,
 ) -> None:
     """Will the unit pass a morale check? (Konflikt '47, Bolt Action)."""
-    ruleset, rules = _edition(ruleset, rules_file, "morale")
-    _only(ruleset, BA_FAMILY, "morale")
+    ruleset, rules = edition(ruleset, rules_file, "morale")
+    only(ruleset, BA_FAMILY, "morale")
     from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds
 
-    with _told_as(BOLT_ACTION_MORALE):
+    with told_as(BOLT_ACTION_MORALE):
         report = morale_check_odds(
-            ruleset.value, quality=quality, pins=pins, officer=officer, **_house(rules)
+            ruleset.value, quality=quality, pins=pins, officer=officer, **house_rules(rules)
         )
     show(report, as_json, rules, BOLT_ACTION_MORALE)
 
@@ -920,11 +773,11 @@ def assault(
     as_json: JsonOpt = False,
 ) -> None:
     """Infantry against infantry in close quarters (Konflikt '47, Bolt Action)."""
-    ruleset, rules = _edition(ruleset, rules_file, "assault")
-    _only(ruleset, BA_FAMILY, "assault", _CLOSE_COMBAT if ruleset is Ruleset.iron_cross else "")
+    ruleset, rules = edition(ruleset, rules_file, "assault")
+    only(ruleset, BA_FAMILY, "assault", _CLOSE_COMBAT if ruleset is Ruleset.iron_cross else "")
     from kriegsspiel.rulesets.bolt_action.odds import assault_odds
 
-    with _told_as(BOLT_ACTION_ASSAULT):
+    with told_as(BOLT_ACTION_ASSAULT):
         report = assault_odds(
             ruleset.value,
             attackers=attackers,
@@ -942,7 +795,7 @@ def assault(
             defender_weapons=defender_weapon,
             attacker_cover=attacker_cover,
             attacker_start_models=attacker_start_models,
-            **_house(rules),
+            **house_rules(rules),
         )
     show(report, as_json, rules, BOLT_ACTION_ASSAULT)
 
@@ -1045,11 +898,11 @@ def vehicle_assault(
                 "second is assault's name for it): give it once."
             )
         start_models = attacker_start_models
-    ruleset, rules = _edition(ruleset, rules_file, "vehicle-assault")
-    _only(ruleset, BA_FAMILY, "vehicle-assault")
+    ruleset, rules = edition(ruleset, rules_file, "vehicle-assault")
+    only(ruleset, BA_FAMILY, "vehicle-assault")
     from kriegsspiel.rulesets.bolt_action.odds import vehicle_assault_odds
 
-    with _told_as(BOLT_ACTION_VEHICLE_ASSAULT):
+    with told_as(BOLT_ACTION_VEHICLE_ASSAULT):
         report = vehicle_assault_odds(
             ruleset.value,
             models=models,
@@ -1069,7 +922,7 @@ def vehicle_assault(
             vehicle_weapons=vehicle_weapon,
             cover=cover,
             start_models=start_models,
-            **_house(rules),
+            **house_rules(rules),
         )
     show(report, as_json, rules, BOLT_ACTION_VEHICLE_ASSAULT)
 
@@ -1104,7 +957,7 @@ def activation(
     as_json: JsonOpt = False,
 ) -> None:
     """Will a further activation succeed? (Iron Cross)."""
-    _only(
+    only(
         ruleset,
         (Ruleset.iron_cross,),
         "activation",
@@ -1112,12 +965,12 @@ def activation(
         if ruleset in BA_FAMILY
         else "",
     )
-    _, rules = _edition(ruleset, rules_file, "activation", (Ruleset.iron_cross,))
+    _, rules = edition(ruleset, rules_file, "activation", (Ruleset.iron_cross,))
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    with _told_as(IRON_CROSS_ACTIVATION):
+    with told_as(IRON_CROSS_ACTIVATION):
         report = ic_odds.activation(
-            morale_markers, command_tokens, first_activation=first, data=_iron_cross(rules)
+            morale_markers, command_tokens, first_activation=first, data=iron_cross_tables(rules)
         )
     show(report, as_json, rules, IRON_CROSS_ACTIVATION)
 
@@ -1135,12 +988,12 @@ def reaction(
     as_json: JsonOpt = False,
 ) -> None:
     """Will a reaction succeed, and seize the initiative? (Iron Cross)."""
-    _only(ruleset, (Ruleset.iron_cross,), "reaction", _BA_REACTIONS.get(ruleset, ""))
-    _, rules = _edition(ruleset, rules_file, "reaction", (Ruleset.iron_cross,))
+    only(ruleset, (Ruleset.iron_cross,), "reaction", _BA_REACTIONS.get(ruleset, ""))
+    _, rules = edition(ruleset, rules_file, "reaction", (Ruleset.iron_cross,))
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    with _told_as(IRON_CROSS_REACTION):
-        report = ic_odds.reaction(morale_markers, command_tokens, data=_iron_cross(rules))
+    with told_as(IRON_CROSS_REACTION):
+        report = ic_odds.reaction(morale_markers, command_tokens, data=iron_cross_tables(rules))
     show(report, as_json, rules, IRON_CROSS_REACTION)
 
 
@@ -1153,11 +1006,11 @@ def smoke_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Will laying smoke succeed? (Iron Cross)."""
-    _only(ruleset, (Ruleset.iron_cross,), "smoke")
-    _, rules = _edition(ruleset, rules_file, "smoke", (Ruleset.iron_cross,))
+    only(ruleset, (Ruleset.iron_cross,), "smoke")
+    _, rules = edition(ruleset, rules_file, "smoke", (Ruleset.iron_cross,))
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    show(ic_odds.smoke(data=_iron_cross(rules)), as_json, rules, {})
+    show(ic_odds.smoke(data=iron_cross_tables(rules)), as_json, rules, {})
 
 
 @odds_app.command(
@@ -1178,12 +1031,12 @@ def terrain_test(
     as_json: JsonOpt = False,
 ) -> None:
     """Will a unit get through rough terrain? (Iron Cross)."""
-    _only(ruleset, (Ruleset.iron_cross,), "terrain-test")
-    _, rules = _edition(ruleset, rules_file, "terrain-test", (Ruleset.iron_cross,))
+    only(ruleset, (Ruleset.iron_cross,), "terrain-test")
+    _, rules = edition(ruleset, rules_file, "terrain-test", (Ruleset.iron_cross,))
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
-    with _named(IRON_CROSS_TERRAIN_TEST), _told_as(IRON_CROSS_TERRAIN_TEST):
-        report = ic_odds.terrain_test(unit, terrain, data=_iron_cross(rules))
+    with named(IRON_CROSS_TERRAIN_TEST), told_as(IRON_CROSS_TERRAIN_TEST):
+        report = ic_odds.terrain_test(unit, terrain, data=iron_cross_tables(rules))
     show(report, as_json, rules, IRON_CROSS_TERRAIN_TEST)
 
 
@@ -1250,7 +1103,7 @@ def close_combat(
 ) -> None:
     """Who wins a close combat: both units fire at point blank (Iron Cross)."""
     _assault_options_refused(ctx)
-    _only(
+    only(
         ruleset,
         (Ruleset.iron_cross,),
         "close-combat",
@@ -1258,11 +1111,11 @@ def close_combat(
         if ruleset in BA_FAMILY
         else "",
     )
-    _, rules = _edition(ruleset, rules_file, "close-combat", (Ruleset.iron_cross,))
+    _, rules = edition(ruleset, rules_file, "close-combat", (Ruleset.iron_cross,))
     from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 
     names = {"attacker": "--attacker", "defender": "--defender", "cover": "--defender-cover"}
-    with _named(names), _told_as(IRON_CROSS_CLOSE_COMBAT):
+    with named(names), told_as(IRON_CROSS_CLOSE_COMBAT):
         report = ic_odds.close_combat(
             attacker=attacker,
             defender=defender,
@@ -1270,7 +1123,7 @@ def close_combat(
             defender_markers=defender_markers,
             defender_cover=defender_cover,
             defender_moved=defender_moved,
-            data=_iron_cross(rules),
+            data=iron_cross_tables(rules),
         )
     show(report, as_json, rules, IRON_CROSS_CLOSE_COMBAT)
 
@@ -1287,10 +1140,10 @@ def figure(
     as_json: JsonOpt = False,
 ) -> None:
     """A new figure's initiative and weapon skill (House Clearing)."""
-    _only(ruleset, (Ruleset.house_clearing,), "figure")
-    _, rules = _edition(ruleset, rules_file, "figure", (Ruleset.house_clearing,))
+    only(ruleset, (Ruleset.house_clearing,), "figure")
+    _, rules = edition(ruleset, rules_file, "figure", (Ruleset.house_clearing,))
     from kriegsspiel.rulesets.house_clearing import odds as hc_odds
 
-    with _told_as(HOUSE_CLEARING_FIGURE):
-        report = hc_odds.figure(officer, data=_house_clearing(rules))
+    with told_as(HOUSE_CLEARING_FIGURE):
+        report = hc_odds.figure(officer, data=house_clearing_tables(rules))
     show(report, as_json, rules, HOUSE_CLEARING_FIGURE)
