@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from kriegsspiel.cli_options import GivenOnce, JsonOpt, fail
+from kriegsspiel.odds_cli import house_clearing
 from kriegsspiel.odds_cli.shared import (
     BA_FAMILY,
     EditionOpt,
@@ -38,7 +39,6 @@ from kriegsspiel.odds_options import (
     BOLT_ACTION_ORDER_TEST,
     BOLT_ACTION_SHOOT,
     BOLT_ACTION_VEHICLE_ASSAULT,
-    HOUSE_CLEARING_FIGURE,
     HOUSE_CLEARING_SHOOT,
     IRON_CROSS_ACTIVATION,
     IRON_CROSS_CLOSE_COMBAT,
@@ -1128,22 +1128,4 @@ def close_combat(
     show(report, as_json, rules, IRON_CROSS_CLOSE_COMBAT)
 
 
-@odds_app.command(
-    "figure",
-    cls=GivenOnce,
-    epilog="Example: kriegsspiel odds figure --officer --ruleset house-clearing",
-)
-def figure(
-    ruleset: RulesetOpt = Ruleset.house_clearing,
-    officer: Annotated[bool, typer.Option("--officer", help="An officer, NCO or 'Rambo'.")] = False,
-    rules_file: RulesFileOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """A new figure's initiative and weapon skill (House Clearing)."""
-    only(ruleset, (Ruleset.house_clearing,), "figure")
-    _, rules = edition(ruleset, rules_file, "figure", (Ruleset.house_clearing,))
-    from kriegsspiel.rulesets.house_clearing import odds as hc_odds
-
-    with told_as(HOUSE_CLEARING_FIGURE):
-        report = hc_odds.figure(officer, data=house_clearing_tables(rules))
-    show(report, as_json, rules, HOUSE_CLEARING_FIGURE)
+odds_app.add_typer(house_clearing.commands)
