@@ -14,13 +14,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from kriegsspiel.cli_options import GivenOnce, JsonOpt, fail
-from kriegsspiel.odds_cli import assault, house_clearing, iron_cross
+from kriegsspiel.odds_cli import assault, house_clearing, iron_cross, orders_and_morale
 from kriegsspiel.odds_cli.shared import (
-    BA_FAMILY,
     EditionOpt,
-    OfficerOpt,
-    PinsOpt,
-    QualityOpt,
     Ruleset,
     RulesFileOpt,
     edition,
@@ -28,13 +24,10 @@ from kriegsspiel.odds_cli.shared import (
     house_rules,
     iron_cross_tables,
     named,
-    only,
     show,
     told_as,
 )
 from kriegsspiel.odds_options import (
-    BOLT_ACTION_MORALE,
-    BOLT_ACTION_ORDER_TEST,
     BOLT_ACTION_SHOOT,
     HOUSE_CLEARING_SHOOT,
     IRON_CROSS_SHOOT,
@@ -592,68 +585,7 @@ def _house_clearing_shot(
     show(report, shot.as_json, shot.rules, HOUSE_CLEARING_SHOOT)
 
 
-@odds_app.command(
-    "order-test",
-    cls=GivenOnce,
-    epilog="Example: kriegsspiel odds order-test --pins 2 --officer first-lieutenant",
-)
-def order_test(
-    ruleset: EditionOpt = None,
-    quality: QualityOpt = "regular",
-    pins: PinsOpt = 0,
-    officer: OfficerOpt = None,
-    assault_vehicle: Annotated[
-        bool,
-        typer.Option(
-            "--assault-vehicle-without-at",
-            help="Ordering an assault on an enclosed armoured vehicle without anti-tank weapons (-3).",
-        ),
-    ] = False,
-    rules_file: RulesFileOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Will the unit follow its order? Pass, fail or FUBAR (Konflikt '47, Bolt Action)."""
-    ruleset, rules = edition(ruleset, rules_file, "order-test")
-    only(ruleset, BA_FAMILY, "order-test", "Iron Cross activates units: see 'odds activation'.")
-    from kriegsspiel.rulesets.bolt_action.odds import order_test_odds
-
-    with told_as(BOLT_ACTION_ORDER_TEST):
-        report = order_test_odds(
-            ruleset.value,
-            quality=quality,
-            pins=pins,
-            officer=officer,
-            assault_vehicle_without_at=assault_vehicle,
-            **house_rules(rules),
-        )
-    show(report, as_json, rules, BOLT_ACTION_ORDER_TEST)
-
-
-@odds_app.command(
-    "morale",
-    cls=GivenOnce,
-    epilog="Example: kriegsspiel odds morale --quality veteran --pins 4 -r bolt-action-1",
-)
-def morale(
-    ruleset: EditionOpt = None,
-    quality: QualityOpt = "regular",
-    pins: PinsOpt = 0,
-    officer: OfficerOpt = None,
-    rules_file: RulesFileOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Will the unit pass a morale check? (Konflikt '47, Bolt Action)."""
-    ruleset, rules = edition(ruleset, rules_file, "morale")
-    only(ruleset, BA_FAMILY, "morale")
-    from kriegsspiel.rulesets.bolt_action.odds import morale_check_odds
-
-    with told_as(BOLT_ACTION_MORALE):
-        report = morale_check_odds(
-            ruleset.value, quality=quality, pins=pins, officer=officer, **house_rules(rules)
-        )
-    show(report, as_json, rules, BOLT_ACTION_MORALE)
-
-
+odds_app.add_typer(orders_and_morale.commands)
 odds_app.add_typer(assault.commands)
 odds_app.add_typer(iron_cross.commands)
 odds_app.add_typer(house_clearing.commands)
