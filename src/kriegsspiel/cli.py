@@ -15,7 +15,6 @@ INTERRUPTED = "kriegsspiel: interrupted."  # Ctrl-C before a run could say more 
 try:  # (Ctrl-C as the command starts, before main() can catch it, is told as in main())
     import typer
 
-    from kriegsspiel.cli_odds import odds_app
     from kriegsspiel.cli_options import (
         DeploymentOpt,
         GameRulesetOpt,
@@ -26,6 +25,7 @@ try:  # (Ctrl-C as the command starts, before main() can catch it, is told as in
         SidesOpt,
         fail,
     )
+    from kriegsspiel.odds_cli import odds_app
     from kriegsspiel.sim import DEFAULT_STORE, MAX_GAMES, MAX_SEED, WORKERS_PER_CORE
 except KeyboardInterrupt:
     print(INTERRUPTED, file=sys.stderr)
