@@ -195,6 +195,10 @@ def test_table_output_shows_the_reasoning() -> None:
         (["play", "--seed", "-1"], "Invalid value for '--seed'"),
         (["odds", "shoot", "--weapon", "rifle", "--visible", "3"], "--visible does not apply"),
         (["odds", "order-test", "-r", "iron-cross"], "odds activation"),
+        (  # (House Clearing is not sent to Iron Cross's activation: probe tableodds)
+            ["odds", "order-test", "-r", "house-clearing"],
+            "for house-clearing it is not covered by this program.",
+        ),
         (  # Bolt Action's reactions are asked with the odds they change
             ["odds", "reaction", "-r", "bolt-action-1"],
             "in bolt-action-1 a unit shot at reacts by going Down, taken without a test: "

@@ -17,6 +17,7 @@ from kriegsspiel.odds_cli.shared import (
     OfficerOpt,
     PinsOpt,
     QualityOpt,
+    Ruleset,
     RulesFileOpt,
     edition,
     house_rules,
@@ -51,7 +52,8 @@ def order_test(
 ) -> None:
     """Will the unit follow its order? Pass, fail or FUBAR (Konflikt '47, Bolt Action)."""
     ruleset, rules = edition(ruleset, rules_file, "order-test")
-    only(ruleset, BA_FAMILY, "order-test", "Iron Cross activates units: see 'odds activation'.")
+    activation = "Iron Cross activates units: see 'odds activation'."
+    only(ruleset, BA_FAMILY, "order-test", activation if ruleset is Ruleset.iron_cross else "")
     from kriegsspiel.rulesets.bolt_action.odds import order_test_odds
 
     with told_as(BOLT_ACTION_ORDER_TEST):
