@@ -194,6 +194,22 @@ def test_table_output_shows_the_reasoning() -> None:
         (["odds", "activation", "-r", "iron-cross", "--morale-markers", "-1"], "--morale-markers"),
         (["play", "--seed", "-1"], "Invalid value for '--seed'"),
         (["odds", "shoot", "--weapon", "rifle", "--visible", "3"], "--visible does not apply"),
+        (  # a forgotten -r is named, where the options are all one ruleset's (probe tableodds)
+            [
+                "odds",
+                "shoot",
+                "-w",
+                "rifle",
+                "--range",
+                "7",
+                "--weapon-skill",
+                "110",
+                "--visible",
+                "3",
+            ],
+            "--weapon-skill, --visible do not apply to konflikt47; they are for house-clearing "
+            "(-r house-clearing).",
+        ),
         (["odds", "order-test", "-r", "iron-cross"], "odds activation"),
         (  # (House Clearing is not sent to Iron Cross's activation: probe tableodds)
             ["odds", "order-test", "-r", "house-clearing"],

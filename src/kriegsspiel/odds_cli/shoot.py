@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -93,7 +94,8 @@ def _limits_by(rules: Source | None, options: tuple[str, ...]) -> Iterator[None]
 
 
 def _forbid(ruleset: Ruleset, **given: Any) -> None:
-    """Refuse options that belong to another ruleset, naming them."""
+    """Refuse options that belong to another ruleset, naming them, and the ruleset they
+    are for where they are all one ruleset's (a forgotten ``-r house-clearing``)."""
     wrong = [
         name
         for name, value in given.items()
@@ -101,10 +103,25 @@ def _forbid(ruleset: Ruleset, **given: Any) -> None:
     ]
     if wrong:
         flags = ", ".join("--" + w.replace("_", "-") for w in wrong)
-        fail(
-            f"{flags} {'does' if len(wrong) == 1 else 'do'} not apply to {ruleset.value}; "
+        owners = {_OWNERS.get(name) for name in wrong}
+        owner = owners.pop() if len(owners) == 1 else None
+        where = (
             "see 'kriegsspiel odds shoot --help' for which options belong to which ruleset."
+            if owner is None
+            else f"{'it is' if len(wrong) == 1 else 'they are'} for {owner}."
         )
+        fail(f"{flags} {'does' if len(wrong) == 1 else 'do'} not apply to {ruleset.value}; {where}")
+
+
+_OWNERS: dict[str, str] = {
+    **{
+        f.name: "konflikt47 or bolt-action-1 (-r konflikt47, -r bolt-action-1)"
+        for f in fields(BoltActionFire)
+    },
+    **{f.name: "iron-cross (-r iron-cross)" for f in fields(IronCrossFire)},
+    **{f.name: "house-clearing (-r house-clearing)" for f in fields(HouseClearingFire)},
+}
+"""The ruleset each ruleset's own shooting option is for, as the refusal names it."""
 
 
 @commands.command(
