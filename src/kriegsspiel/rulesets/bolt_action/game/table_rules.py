@@ -245,6 +245,38 @@ def _barred(rules: Rules, table: Table, column: str) -> tuple[int, ...]:
     return found
 
 
+def kept_clear_at_set_up(rules: Rules, feature: TerrainFeature) -> tuple[str, str] | None:
+    """What keeps a vehicle from being set up in ``feature`` besides ground it may never
+    enter (assumptions: docs/rules "Deployment"), as (what the feature is, the rule): an
+    obstacle (a wall, by the terrain table's row, as a move reads it), or a feature that
+    blocks sight (a wood); None if neither. The one rule for its centre
+    (``deployment.setup_refusal``) and its hull (:func:`hull_clash`, ``setting_up``)."""
+    if terrain_row(rules, feature.category).category == "obstacle":
+        return "is an obstacle", "no vehicle sets up on one"
+    if feature.blocks_line_of_sight:
+        return "blocks sight", "no vehicle sets up in it"
+    return None
+
+
+def _barred_at_set_up(rules: Rules, table: Table, column: str) -> tuple[int, ...]:
+    """The indices of the table's features a vehicle moving by ``column`` keeps its hull
+    out of where it is set up: those it may never enter (:func:`_barred`) and those it is
+    kept clear of at set-up (:func:`kept_clear_at_set_up`), ascending."""
+    memo = table.memo("barred to hulls at set-up")
+    key = (rules, column)
+    found: tuple[int, ...] | None = memo.get(key)
+    if found is None:
+        barred = set(_barred(rules, table, column))
+        found = memo[key] = tuple(
+            [
+                j
+                for j, f in enumerate(table.features)
+                if j in barred or kept_clear_at_set_up(rules, f) is not None
+            ]
+        )
+    return found
+
+
 def hull_clash(
     rules: Rules, table: Table, unit: UnitState, to: Point, *, setting_up: bool = False
 ) -> str | None:
@@ -253,15 +285,20 @@ def hull_clash(
     hull's length about its centre, :data:`spacing.HULL`), swept along the whole way and
     where it ends, would reach into ground it may never enter (:func:`_barred`: a
     building), so it can neither end beside one nor squeeze through a gap narrower than
-    itself. As at the table's edge, a vehicle already nearer such ground (an older
-    record's) may keep its distance or draw away, not come nearer. The one rule for every
-    move and place: a move's check (:func:`check_move`, so the game, the moves offered, an
-    escape, a panic and a chase) and the set-up's (``deployment._misfit``: automatic, by
-    hand, a record's placements)."""
+    itself; set up, nor into ground it is kept clear of at set-up
+    (:func:`kept_clear_at_set_up`: an obstacle, a wood that blocks sight). As at the
+    table's edge, a vehicle already nearer such ground (an older record's) may keep its
+    distance or draw away, not come nearer. The one rule for every move and place: a
+    move's check (:func:`check_move`, so the game, the moves offered, an escape, a panic
+    and a chase) and the set-up's (``deployment._misfit``: automatic, by hand, a record's
+    placements)."""
     reach = hull(unit)
     if not reach:
         return None
-    barred = _barred(rules, table, terrain_column(unit))
+    column = terrain_column(unit)
+    barred = (
+        _barred_at_set_up(rules, table, column) if setting_up else _barred(rules, table, column)
+    )
     if not barred:
         return None
     start = to if setting_up else unit.anchor
@@ -269,6 +306,7 @@ def hull_clash(
     if not near:
         return None
     kept = {} if setting_up else dict(table.near_path([j for j, _ in near], start, start, reach))
+    never = _barred(rules, table, column) if setting_up else barred
     for j, gap in near:
         least = min(reach, kept.get(j, reach))  # (how near it may come)
         if gap < least - _EDGE:
@@ -279,8 +317,10 @@ def hull_clash(
                 if ends and ends[0][1] < least - _EDGE
                 else f"scrape {feature.name} ({feature.category}) on the way"
             )
+            clear = None if j in never else kept_clear_at_set_up(rules, feature)
+            why = "where a vehicle may not go" if clear is None else f"which {clear[0]}: {clear[1]}"
             return (
-                f"its hull would {told}, where a vehicle may not go (a vehicle's centre stays "
+                f"its hull would {told}, {why} (a vehicle's centre stays "
                 f'{reach:g}" from it: half a {VEHICLE_LENGTH:g}" hull)'
             )
     return None
