@@ -468,6 +468,57 @@ def _check_move(
     return MoveCheck(True, "", reverse, heading)
 
 
+def toward_start(v: float, s: float) -> float:
+    """A candidate's coordinate ``v`` to 0.01": the nearer of the two hundredths about it
+    that is no farther from the start's ``s`` (so a rounded move is never longer than the
+    move worked out, and one of exactly half an Advance stays within a reverse); ``v``
+    itself where neither is (it lies within 0.01" of ``s``)."""
+    r = round(v, 2)
+    if abs(r - s) <= abs(v - s):
+        return r
+    other = round(r - 0.01 if r > v else r + 0.01, 2)  # the hundredth on v's other side
+    return other if abs(other - s) <= abs(v - s) else v
+
+
+# How many halvings look for the last place a blocked move may reach (a tuning choice:
+# six find it to within 1/64 of the move, some 0.3" of a vehicle's 18" Run)
+SHORTEN_HALVINGS = 6
+
+
+def last_legal(rules: Rules, table: Table, unit: UnitState, run: bool, to: Point) -> Point | None:
+    """The farthest place found along the straight line from the unit's centre toward
+    ``to``, short of it, that the table lets it move to on an Advance (or ``run``, a Run:
+    :func:`check_move`), to the 0.01" (:func:`toward_start`), by
+    :data:`SHORTEN_HALVINGS` halvings; None where there is none, or the place half an
+    inch out is refused as well (a vehicle that would need a turn to go this way, say: no
+    place along it will do). The one rule for a move cut short where it is blocked: the
+    moves offered and a flight (an escape, a FUBAR panic, a chase)."""
+    start = unit.anchor
+    sx, sy, x, y = start.x, start.y, to.x, to.y
+    length = math.dist((sx, sy), (x, y))
+    if length < 1.0:
+        return None
+
+    def place(t: float) -> Point:
+        return Point(toward_start(sx + (x - sx) * t, sx), toward_start(sy + (y - sy) * t, sy))
+
+    def allowed(t: float) -> bool:
+        return check_move(rules, table, unit, place(t), run=run).allowed
+
+    least = 0.5 / length
+    if not allowed(least):
+        return None
+    lo, hi = least, 1.0
+    for _ in range(SHORTEN_HALVINGS):
+        mid = (lo + hi) / 2
+        if allowed(mid):
+            lo = mid
+        else:
+            hi = mid
+    found = place(lo)
+    return found if math.dist((sx, sy), (found.x, found.y)) >= 0.5 else None
+
+
 def vehicle_drive(
     rules: Rules,
     unit: UnitState,
