@@ -349,10 +349,11 @@ def test_a_game_opens_with_its_length_and_how_it_is_won_and_ends_naming_the_winn
     # "Side B (Grenadier Platoon, Normandy 1944) wins; score 1 - 3 ...; units left 5 v 6"
     # before a mortar fired at what its spotter sees and a vehicle's hull kept out of
     # buildings; "a draw; score 1 - 1 ...; units left 4 v 5" before a blocked move was cut
-    # short, not dropped: the army is named, with the objective points it counts)
+    # short, not dropped; "units left 3 v 7" before a blocked flight was cut short, not
+    # fallen back to a fraction of it: the army is named, with the objective points it counts)
     assert result_line(held) == (
         "Result: Side B (Grenadier Platoon, Normandy 1944) wins; score 0 - 3 (objective points "
-        "held); units left 3 v 7"
+        "held); units left 3 v 8"
     )
 
 

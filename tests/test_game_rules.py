@@ -11,14 +11,20 @@ import pytest
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.core.procedure import RandomDice, ScriptedDice
 from kriegsspiel.core.scenario import load_scenario, sample_scenarios
-from kriegsspiel.core.table import Point, Table
+from kriegsspiel.core.table import Point, Table, TerrainFeature, rectangle
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
 from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
 from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
+from kriegsspiel.rulesets.bolt_action.game.close_quarters import chase, escape
 from kriegsspiel.rulesets.bolt_action.game.fubar import panic
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
-from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, facing_hit, in_arc
+from kriegsspiel.rulesets.bolt_action.game.table_rules import (
+    check_move,
+    facing_hit,
+    in_arc,
+    movement_row,
+)
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.shooting import Group
 
@@ -290,6 +296,51 @@ def test_a_panicking_unit_that_cannot_move_away_goes_down() -> None:
     place(squad, 36, 18)
     panic(game, squad)
     assert squad.order == "Run" and squad.anchor.y < 18
+
+
+@pytest.mark.parametrize("how", ["panic", "escape", "chase"])
+def test_a_flight_blocked_on_its_way_stops_where_it_is_blocked(how: str) -> None:
+    """A squad's Run north from y 26 (a FUBAR panic or an escape from an enemy squad south
+    of it; the assaulters' chase after a unit escaped north) toward a river 4" wide at y 36
+    that infantry may not cross: its whole Run is refused, so it is cut short where it is
+    blocked, as a move offered is (``table_rules.last_legal``): its leading model stops
+    short of the river, within 1/64 of the Run. Before, it fell back to 3/4, 1/2 or 1/4 of
+    the way, the first that would do (3/4: its leading model 0.5" short of the river)."""
+    game = new_game()
+    river = TerrainFeature(
+        "River", "rough ground", "none", rectangle(0, 36, 72, 40), False, frozenset({"infantry"})
+    )
+    game.table = Table(72, 60, features=(river,))
+    only(game, 1, 10)
+    squad, enemy = game.units[1], game.units[10]
+    place(squad, 36, 26, 0)
+    if how == "chase":
+        place(enemy, 36, 50, 0)
+        chase(game, squad, enemy, Action("order", side=0, unit=1, order="Run", target=10))
+    else:
+        place(enemy, 36, 16, 0)
+        if how == "panic":
+            panic(game, squad)
+            assert squad.order == "Run"
+        else:
+            assert escape(game, squad, enemy)
+    run = movement_row(game.rules, squad).run
+    lead = max(m.y for m in squad.alive_models)
+    assert 36 - run / 64 - 0.01 <= lead < 36 and squad.anchor.x == 36
+
+
+def test_a_tank_fleeing_in_reverse_goes_the_whole_of_its_reverse() -> None:
+    """A tank facing the enemy squad it flees (a FUBAR panic) cannot turn about on a Run
+    (no turns), so it reverses on an Advance: the whole of its reverse, half its 9"
+    Advance, not a place cut short within it, its front still to the enemy."""
+    game = new_game()
+    game.table = Table(72, 48)
+    only(game, 8, 10)
+    tank, enemy = game.units[8], game.units[10]
+    place(tank, 36, 20, 0)
+    place(enemy, 36, 30, 180)
+    panic(game, tank)
+    assert tank.order == "Run" and tank.anchor == Point(36, 15.5) and tank.heading == 0
 
 
 def test_a_flamethrowers_morale_check_takes_the_officers_bonus(

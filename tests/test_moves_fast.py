@@ -22,7 +22,6 @@ from kriegsspiel.rulesets.bolt_action.game.candidates import (
     _cover_centres,
     _destinations,
     _goals,
-    _last_legal,
     _order_candidates,
     _road_steps,
     _way_in,
@@ -43,6 +42,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_move,
     hull_clash,
     hull_room,
+    last_legal,
     movement_row,
     terrain_column,
     terrain_row,
@@ -139,7 +139,7 @@ def slow_destinations(
         elif not clash:
             # a step the table refuses on the way, cut short where it allows (no quick path
             # of this: the same)
-            cut = _last_legal(game, unit, run, p.x, p.y)
+            cut = last_legal(game.rules, game.table, unit, run, p)
             if (
                 cut is not None
                 and all(cut.distance_to(q) >= 0.5 for q in out)

@@ -16,7 +16,8 @@ from kriegsspiel.core.table import Point
 from kriegsspiel.errors import DataFileError, UsageError
 from kriegsspiel.rulesets.bolt_action.army import ArmyList, parse_army
 from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
-from kriegsspiel.rulesets.bolt_action.game.deployment import crowding
+from kriegsspiel.rulesets.bolt_action.game.deployment import Placement, PlacementRefused, crowding
+from kriegsspiel.rulesets.bolt_action.game.spacing import HULL
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import check_move, dug_in
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
@@ -118,6 +119,49 @@ def test_no_wheeled_vehicle_is_set_up_in_a_wood_nor_a_gun_on_a_wall() -> None:
     wall = walled.table.features[0]
     gun = named(walled, "AT Gun")
     assert not any(wall in walled.table.features_at(m.point) for m in gun.alive_models)
+
+
+@pytest.mark.parametrize(
+    ("name", "ground", "told"),
+    [
+        (
+            "Garden wall",
+            "category: wall, cover: hard",
+            "which is an obstacle: no vehicle sets up on one",
+        ),
+        (
+            "Copse",
+            "category: wood, cover: soft, blocks_line_of_sight: true",
+            "which blocks sight: no vehicle sets up in it",
+        ),
+    ],
+)
+def test_a_vehicles_whole_hull_is_set_up_clear_of_obstacles_and_what_blocks_sight(
+    name: str, ground: str, told: str
+) -> None:
+    """A wall (an obstacle), or a wood that blocks sight, 1" wide across the middle of the
+    zone (4.5" to 5.5" up it): a Sherman, which may drive over both, is set up with its
+    whole round hull clear of it, its centre 1.5" off (before, only its centre was kept
+    off, and it stood 0.5" from the strip, its hull over it), while the squad's models
+    stand nearer; placed by hand 1" off it, it is refused, saying why; 1.5" off, it
+    stands there."""
+    strip = f"  - {{name: {name}, {ground}, polygon: [[0, 4.5], [48, 4.5], [48, 5.5], [0, 5.5]]}}"
+    scenario = parse_scenario(scenario_text(strip), "test-ground.yaml")
+
+    def set_up(placements: dict[int, list[Placement]] | None = None) -> BoltActionGame:
+        armies = (army(SQUAD, TANK), army(SQUAD))
+        return BoltActionGame("bolt-action-1", scenario, armies, seed=1, placements=placements)
+
+    auto = set_up()
+    tank, squad = named(auto, "Sherman"), named(auto, "Rifle Squad")
+    assert abs(tank.anchor.y - 5) >= 0.5 + HULL - 1e-9
+    assert min(abs(m.y - 5) for m in squad.alive_models) < 0.5 + HULL
+    with pytest.raises(PlacementRefused) as caught:
+        set_up({0: [Placement(tank.uid, (30.0, 3.5))]})
+    assert f"Sherman: its hull would reach into {name} (" in str(caught.value)
+    assert told in str(caught.value)
+    placed = set_up({0: [Placement(tank.uid, (30.0, 3.0))]})
+    assert placed.units[tank.uid].anchor == Point(30.0, 3.0)
 
 
 def test_a_gun_may_be_set_up_dug_in_in_a_wood_and_then_cannot_move() -> None:

@@ -5,6 +5,7 @@ nearer (docs/rules/konflikt47.md and bolt-action-1.md: "A vehicle's hull on the 
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from test_spacing import _state, _tanks
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.core.records import FORMAT
 from kriegsspiel.core.scenario import parse_scenario
-from kriegsspiel.core.table import Point, Table, TerrainFeature, rectangle
+from kriegsspiel.core.table import Table, TerrainFeature, rectangle
 from kriegsspiel.errors import DataFileError
 from kriegsspiel.rulesets.bolt_action.army import load_army, sample_armies
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
@@ -29,6 +30,7 @@ from kriegsspiel.rulesets.bolt_action.game.fubar import panic
 from kriegsspiel.rulesets.bolt_action.game.record import header, new_game
 from kriegsspiel.rulesets.bolt_action.game.spacing import HULL
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.table_rules import movement_row
 
 INTO = re.escape("its hull would reach into Barn (building), where a vehicle may not go")
 BARN = TerrainFeature("Barn", "building", "hard", rectangle(57, 14, 63, 30), True)
@@ -135,9 +137,12 @@ def test_a_vehicle_fleeing_past_buildings_keeps_its_hull_out_of_them(
     ruleset: str, how: str
 ) -> None:
     """A vehicle flees an enemy tank 10" behind it (a recce vehicle's escape, a FUBAR
-    panic) toward two houses with a 2" gap: its whole Run would squeeze through, and 3/4
-    of it too; half would end between them. It stops a quarter of the way, its hull clear
-    of both all the way (before, it ran through the gap to (56, 12))."""
+    panic) toward two houses with a 2" gap: its whole Run would squeeze through. It stops
+    where its hull would first touch a house, in the gap's mouth (its centre 1.5" from the
+    corners at (55, 22) and (57, 22): y = 22 + sqrt(1.25)), found to within 1/64 of its
+    Run as a move offered is cut short, its hull clear of both all the way (before the
+    hull rule, it ran through the gap to (56, 12); before flights were cut short, it fell
+    back to a quarter of its Run, (56, 25.5), 2.4" short of where it was blocked)."""
     game, mine, tank = _tanks(ruleset)
     game.table = _houses((50, 55), (57, 62), y0=18, y1=22)
     place(game.units[mine], 56, 30, 180)
@@ -147,8 +152,11 @@ def test_a_vehicle_fleeing_past_buildings_keeps_its_hull_out_of_them(
     else:
         panic(game, game.units[mine])
         assert game.units[mine].order == "Run"
-    assert game.units[mine].anchor == Point(56.0, 25.5)
-    assert _path_gap(game.table, (56, 30), (56, 25.5)) >= HULL
+    at = game.units[mine].anchor
+    blocked = 22 + math.sqrt(1.25)
+    run = movement_row(game.rules, game.units[mine]).run
+    assert at.x == 56 and blocked <= at.y <= blocked + run / 64
+    assert _path_gap(game.table, (56, 30), (at.x, at.y)) >= HULL
 
 
 def test_a_vehicle_is_not_set_up_with_its_hull_in_a_building() -> None:

@@ -33,6 +33,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_move,
     heading_to,
     hull_room,
+    last_legal,
     movement_row,
     nearest_road_point,
     on_road,
@@ -41,6 +42,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     roads_at,
     terrain_column,
     terrain_refusal,
+    toward_start,
     turn_between,
 )
 from kriegsspiel.rulesets.bolt_action.game.threats import nearest_threat
@@ -189,18 +191,6 @@ def _entry(feature: TerrainFeature, offsets: tuple[float, ...], start: Point) ->
         if gap < closest:
             best, closest = Point(qx, qy), gap
     return best
-
-
-def toward_start(v: float, s: float) -> float:
-    """A candidate's coordinate ``v`` to 0.01": the nearer of the two hundredths about it
-    that is no farther from the start's ``s`` (so a rounded move is never longer than the
-    move worked out, and one of exactly half an Advance stays within a reverse); ``v``
-    itself where neither is (it lies within 0.01" of ``s``)."""
-    r = round(v, 2)
-    if abs(r - s) <= abs(v - s):
-        return r
-    other = round(r - 0.01 if r > v else r + 0.01, 2)  # the hundredth on v's other side
-    return other if abs(other - s) <= abs(v - s) else v
 
 
 def destinations(game: BoltActionGame, unit: UnitState, *, run: bool) -> list[Point]:
@@ -461,7 +451,8 @@ def _destinations(
     of the other units, at least half an inch from the start and from each other, and
     allowed by the table; a step the table refuses on the way (its path enters a building
     or a wall it may not cross, it would end in one) cut short at the last place along its
-    line the table allows (:func:`_last_legal`), as a step to the table's edge stops there."""
+    line the table allows (:func:`table_rules.last_legal`), as a step to the table's edge
+    stops there."""
     reach = _reach(game, unit, run)
     start = unit.anchor
     sx, sy = start.x, start.y
@@ -502,7 +493,7 @@ def _destinations(
                 continue
             if clash is not None:  # (already cut short for the other units)
                 continue
-            cut = _last_legal(game, unit, run, x, y)
+            cut = last_legal(game.rules, game.table, unit, run, p)
             if (
                 cut is not None
                 and all(dist((cut.x, cut.y), q) >= 0.5 for q in kept)
@@ -511,45 +502,6 @@ def _destinations(
                 out.append(cut)
                 kept.append((cut.x, cut.y))
     return out
-
-
-# How many halvings look for the last place a blocked move may reach (a tuning choice:
-# six find it to within 1/64 of the move, some 0.3" of a vehicle's 18" Run)
-SHORTEN_HALVINGS = 6
-
-
-def _last_legal(
-    game: BoltActionGame, unit: UnitState, run: bool, x: float, y: float
-) -> Point | None:
-    """The farthest place found along the straight line from the unit's centre toward
-    (x, y), short of it, that the table lets it move to (:func:`check_move`), to the 0.01"
-    (:func:`toward_start`), by :data:`SHORTEN_HALVINGS` halvings; None where there is none,
-    or the place half an inch out is refused as well (a vehicle that would need a turn to
-    go this way, say: no place along it will do)."""
-    start = unit.anchor
-    sx, sy = start.x, start.y
-    length = math.dist((sx, sy), (x, y))
-    if length < 1.0:
-        return None
-
-    def place(t: float) -> Point:
-        return Point(toward_start(sx + (x - sx) * t, sx), toward_start(sy + (y - sy) * t, sy))
-
-    def allowed(t: float) -> bool:
-        return check_move(game.rules, game.table, unit, place(t), run=run).allowed
-
-    least = 0.5 / length
-    if not allowed(least):
-        return None
-    lo, hi = least, 1.0
-    for _ in range(SHORTEN_HALVINGS):
-        mid = (lo + hi) / 2
-        if allowed(mid):
-            lo = mid
-        else:
-            hi = mid
-    found = place(lo)
-    return found if math.dist((sx, sy), (found.x, found.y)) >= 0.5 else None
 
 
 def _steps_to_ground(

@@ -30,6 +30,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     MoveCheck,
     check_move,
     heading_to,
+    last_legal,
     movement_row,
 )
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, credit
@@ -188,20 +189,23 @@ def _close_in(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> bool | N
 def _chase(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> bool:
     """After a unit that escaped, the assaulters make the assault move they had
     declared: toward it as :func:`closing_move` would, no longer than their Run and only
-    where they may Run (the target, now away, may be out of reach). Whether they moved."""
+    where they may Run (the target, now away, may be out of reach); where that is blocked,
+    as far along the line as they may Run (:func:`table_rules.last_legal`, a move cut
+    short). Whether they moved."""
     full_x, full_y = closing_move(unit, tgt)
     most = math.hypot(full_x, full_y)
     if most == 0:
         return False
     start = unit.anchor
     reach = min(1.0, float(movement_row(game.rules, unit).run) / most)
-    for fraction in (1.0, 0.75, 0.5, 0.25):
-        dx, dy = full_x * reach * fraction, full_y * reach * fraction
-        to = Point(start.x + dx, start.y + dy)
-        if check_move(game.rules, game.table, unit, to, run=True).allowed:
-            game.move_unit(unit, to, run=True)
-            return True
-    return False
+    to = Point(start.x + full_x * reach, start.y + full_y * reach)
+    if not check_move(game.rules, game.table, unit, to, run=True).allowed:
+        cut = last_legal(game.rules, game.table, unit, True, to)  # cut short where blocked
+        if cut is None:
+            return False
+        to = cut
+    game.move_unit(unit, to, run=True)
+    return True
 
 
 def chase(game: BoltActionGame, unit: UnitState, tgt: UnitState, action: Action) -> None:

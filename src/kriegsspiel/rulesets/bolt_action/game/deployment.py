@@ -2,12 +2,13 @@
 
 A side's units are shared among its zones in list order, in proportion to each zone's area,
 and spread along the zone from one end to the other, each facing the middle of the table.
-A unit stands where all its models are inside the zone (a vehicle's whole round hull too), on ground it may be set up on
-(:func:`setup_refusal`: the terrain table as a move reads it, a gun dug in where "No*"
-lets it; no one in a building; a vehicle clear of obstacles and of anything that blocks
-sight, and its hull, as on a move, out of the table's edge and of any ground it may never
-enter: :func:`table_rules.hull_clash`) and at least ``UNIT_GAP`` from every model already set up; where its first place
-fails, the nearest that passes is taken. A vehicle has no hull outline, but where the zone
+A unit stands where all its models are inside the zone (a vehicle's whole round hull
+too), on ground it may be set up on (:func:`setup_refusal`: the terrain table as a move
+reads it, a gun dug in where "No*" lets it; no one in a building; a vehicle's whole hull,
+as on a move, out of the table's edge and of any ground it may never enter, and clear of
+obstacles and of anything that blocks sight: :func:`table_rules.hull_clash`) and at least
+``UNIT_GAP`` from every model already set up; where its first place fails, the nearest
+that passes is taken. A vehicle has no hull outline, but where the zone
 has room it is set up as a move keeps it (:func:`spacing.apart`: ``UNIT_GAP`` and half a
 vehicle's length more for each vehicle) from other units' models, and they from it; where
 it has not, ``UNIT_GAP`` will do and the set-up is told as crowded (:func:`crowding`), not
@@ -44,6 +45,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     HULL_OFF_TABLE,
     heading_to,
     hull_clash,
+    kept_clear_at_set_up,
     terrain_column,
     terrain_refusal,
     terrain_row,
@@ -253,8 +255,9 @@ def _misfit(
     """Why ``unit`` may not be set up with its models at ``models`` (None if it may), the
     models set up being ``placed`` (each with its unit's hull, :func:`spacing.hull`): a
     vehicle's centre also stays its hull's half-length in from the zone's edge (the whole
-    hull in the zone, as every model is), the table's edge and
-    any ground it may never enter (:func:`table_rules.hull_clash`, a move's own rule).
+    hull in the zone, as every model is), the table's edge, any ground it may never enter
+    and obstacles and what blocks sight (:func:`table_rules.hull_clash`, a move's own rule,
+    setting up).
     ``roomy``: also if a vehicle's model would stand nearer another unit's model than a
     move keeps them (:func:`spacing.apart`), or a model so near a vehicle."""
     xs, ys = [p.x for p in models], [p.y for p in models]
@@ -296,17 +299,17 @@ def setup_refusal(rules: Rules, feature: TerrainFeature, unit: UnitState) -> str
     wheeled vehicles out of woods, guns off walls; a gun may be dug in where "No*" lets it,
     then cannot move), and a scenario's ``impassable_to``; besides (assumptions), no one
     in a building (it is entered and fought over in play), and a vehicle clear of
-    obstacles and of anything that blocks sight. A feature is a building or an obstacle by
-    its terrain table row, as in a move ("Building", "wall")."""
+    obstacles and of anything that blocks sight (:func:`table_rules.kept_clear_at_set_up`,
+    which keeps its whole hull clear too: :func:`table_rules.hull_clash`). A feature is a
+    building or an obstacle by its terrain table row, as in a move ("Building", "wall")."""
     column = terrain_column(unit)
     vehicle = unit.vehicle is not None
     category = terrain_row(rules, feature.category).category
     if category == "building":
         return f"{feature.name} is a building (no unit sets up in one)"
-    if vehicle and category == "obstacle":
-        return f"{feature.name} is an obstacle (no vehicle sets up on one)"
-    if vehicle and feature.blocks_line_of_sight:
-        return f"{feature.name} blocks sight (no vehicle sets up in it)"
+    clear = kept_clear_at_set_up(rules, feature) if vehicle else None
+    if clear is not None:  # (its hull too: table_rules.hull_clash, setting up)
+        return f"{feature.name} {clear[0]} ({clear[1]})"
     refusal = terrain_refusal(rules, feature, column, vehicle, run=False, setting_up=True)
     if refusal is None:
         return None

@@ -68,7 +68,9 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_categories,
     check_move,
     hull_room,
+    last_legal,
     movement_row,
+    vehicle_drive,
 )
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState, build_units, credit
 from kriegsspiel.rulesets.bolt_action.game.validation import check_action
@@ -938,7 +940,7 @@ class BoltActionGame(ShootingGroups):
     # -- moving away ---------------------------------------------------------------------
     def flee(self, unit: UnitState, threat_heading: float) -> bool:
         """Run straight away from a threat, as far as the move allows (a vehicle may reverse:
-        :meth:`flight`); False if every such move is blocked."""
+        :meth:`flight`); False if it cannot move away at all."""
         way = self.flight(unit, threat_heading)
         if way is None:
             return False
@@ -950,29 +952,55 @@ class BoltActionGame(ShootingGroups):
         self, unit: UnitState, threat_heading: float
     ) -> tuple[Point, bool, MoveCheck] | None:
         """Where :meth:`flee` would take ``unit``, without moving it: straight away from
-        the threat, at the whole of its Run, else 3/4, 1/2 or 1/4 of it, the first such
-        place it may Run to (a vehicle also reverse to at its Advance); that place, whether
-        it is a Run, and the move's check (a vehicle's heading at its end). None if every
-        such move is blocked. The tactical player weighs a recce vehicle's escape by it."""
-        run = movement_row(self.rules, unit).run
+        the threat, the whole of its Run if it may Run there (a vehicle also Advance there,
+        as it may reverse); where that is blocked, as far along the line as it may go
+        (:func:`table_rules.last_legal`, the moves offered's own rule: a Run cut short
+        where it is blocked, or a vehicle's Advance, no longer than its Advance, or its
+        reverse, allows, cut short so too; the farther, a Run where they tie). That place,
+        whether it is a Run, and the move's check (a vehicle's heading at its end). None if
+        it cannot move away at all. The tactical player weighs a recce vehicle's escape by
+        it."""
+        rules, table = self.rules, self.table
+        row = movement_row(rules, unit)
         start = unit.anchor
         rad = math.radians(threat_heading + 180)
-        left, bottom, right, top = hull_room(self.table, unit)  # (a vehicle's hull on it)
-        for fraction in (1.0, 0.75, 0.5, 0.25):
-            to = Point(
-                float(min(max(start.x + math.sin(rad) * run * fraction, left), right)),
-                float(min(max(start.y + math.cos(rad) * run * fraction, bottom), top)),
+        left, bottom, right, top = hull_room(table, unit)  # (a vehicle's hull on it)
+
+        def away(reach: float) -> Point:
+            return Point(
+                float(min(max(start.x + math.sin(rad) * reach, left), right)),
+                float(min(max(start.y + math.cos(rad) * reach, bottom), top)),
             )
-            if to == start:
-                return None  # at the table's edge with the threat straight behind: no way on
-            check = check_move(self.rules, self.table, unit, to, run=True)
+
+        whole = away(float(row.run))
+        if whole == start:
+            return None  # at the table's edge with the threat straight behind: no way on
+        orders = (True, False) if unit.vehicle is not None else (True,)
+        for run in orders:
+            check = check_move(rules, table, unit, whole, run=run)
             if check.allowed:
-                return to, True, check
-            if unit.vehicle is not None:
-                check = check_move(self.rules, self.table, unit, to, run=False)
-                if check.allowed:
-                    return to, False, check
-        return None
+                return whole, run, check
+        best: tuple[Point, bool] | None = None
+        for run in orders:
+            if run:
+                cut = last_legal(rules, table, unit, True, whole)
+            else:  # no farther than its Advance (or its reverse) goes, then cut short
+                drive = vehicle_drive(rules, unit, start, whole, False)
+                if isinstance(drive, str):
+                    continue
+                cut = away(float(row.advance) * drive[2])
+                if cut == start:
+                    continue
+                if not check_move(rules, table, unit, cut, run=False).allowed:
+                    cut = last_legal(rules, table, unit, False, cut)
+            if cut is not None and (
+                best is None or start.distance_to(cut) > start.distance_to(best[0]) + 1e-9
+            ):
+                best = cut, run
+        if best is None:
+            return None
+        to, run = best
+        return to, run, check_move(rules, table, unit, to, run=run)
 
     # ------------------------------------------------------------------ turns and the end
     def _after_action(self) -> None:

@@ -245,6 +245,38 @@ def _barred(rules: Rules, table: Table, column: str) -> tuple[int, ...]:
     return found
 
 
+def kept_clear_at_set_up(rules: Rules, feature: TerrainFeature) -> tuple[str, str] | None:
+    """What keeps a vehicle from being set up in ``feature`` besides ground it may never
+    enter (assumptions: docs/rules "Deployment"), as (what the feature is, the rule): an
+    obstacle (a wall, by the terrain table's row, as a move reads it), or a feature that
+    blocks sight (a wood); None if neither. The one rule for its centre
+    (``deployment.setup_refusal``) and its hull (:func:`hull_clash`, ``setting_up``)."""
+    if terrain_row(rules, feature.category).category == "obstacle":
+        return "is an obstacle", "no vehicle sets up on one"
+    if feature.blocks_line_of_sight:
+        return "blocks sight", "no vehicle sets up in it"
+    return None
+
+
+def _barred_at_set_up(rules: Rules, table: Table, column: str) -> tuple[int, ...]:
+    """The indices of the table's features a vehicle moving by ``column`` keeps its hull
+    out of where it is set up: those it may never enter (:func:`_barred`) and those it is
+    kept clear of at set-up (:func:`kept_clear_at_set_up`), ascending."""
+    memo = table.memo("barred to hulls at set-up")
+    key = (rules, column)
+    found: tuple[int, ...] | None = memo.get(key)
+    if found is None:
+        barred = set(_barred(rules, table, column))
+        found = memo[key] = tuple(
+            [
+                j
+                for j, f in enumerate(table.features)
+                if j in barred or kept_clear_at_set_up(rules, f) is not None
+            ]
+        )
+    return found
+
+
 def hull_clash(
     rules: Rules, table: Table, unit: UnitState, to: Point, *, setting_up: bool = False
 ) -> str | None:
@@ -253,15 +285,20 @@ def hull_clash(
     hull's length about its centre, :data:`spacing.HULL`), swept along the whole way and
     where it ends, would reach into ground it may never enter (:func:`_barred`: a
     building), so it can neither end beside one nor squeeze through a gap narrower than
-    itself. As at the table's edge, a vehicle already nearer such ground (an older
-    record's) may keep its distance or draw away, not come nearer. The one rule for every
-    move and place: a move's check (:func:`check_move`, so the game, the moves offered, an
-    escape, a panic and a chase) and the set-up's (``deployment._misfit``: automatic, by
-    hand, a record's placements)."""
+    itself; set up, nor into ground it is kept clear of at set-up
+    (:func:`kept_clear_at_set_up`: an obstacle, a wood that blocks sight). As at the
+    table's edge, a vehicle already nearer such ground (an older record's) may keep its
+    distance or draw away, not come nearer. The one rule for every move and place: a
+    move's check (:func:`check_move`, so the game, the moves offered, an escape, a panic
+    and a chase) and the set-up's (``deployment._misfit``: automatic, by hand, a record's
+    placements)."""
     reach = hull(unit)
     if not reach:
         return None
-    barred = _barred(rules, table, terrain_column(unit))
+    column = terrain_column(unit)
+    barred = (
+        _barred_at_set_up(rules, table, column) if setting_up else _barred(rules, table, column)
+    )
     if not barred:
         return None
     start = to if setting_up else unit.anchor
@@ -269,6 +306,7 @@ def hull_clash(
     if not near:
         return None
     kept = {} if setting_up else dict(table.near_path([j for j, _ in near], start, start, reach))
+    never = _barred(rules, table, column) if setting_up else barred
     for j, gap in near:
         least = min(reach, kept.get(j, reach))  # (how near it may come)
         if gap < least - _EDGE:
@@ -279,8 +317,10 @@ def hull_clash(
                 if ends and ends[0][1] < least - _EDGE
                 else f"scrape {feature.name} ({feature.category}) on the way"
             )
+            clear = None if j in never else kept_clear_at_set_up(rules, feature)
+            why = "where a vehicle may not go" if clear is None else f"which {clear[0]}: {clear[1]}"
             return (
-                f"its hull would {told}, where a vehicle may not go (a vehicle's centre stays "
+                f"its hull would {told}, {why} (a vehicle's centre stays "
                 f'{reach:g}" from it: half a {VEHICLE_LENGTH:g}" hull)'
             )
     return None
@@ -426,6 +466,57 @@ def _check_move(
     if distance > allowance + 1e-9 and not assault:
         return MoveCheck(False, too_far(distance, allowance) + note)
     return MoveCheck(True, "", reverse, heading)
+
+
+def toward_start(v: float, s: float) -> float:
+    """A candidate's coordinate ``v`` to 0.01": the nearer of the two hundredths about it
+    that is no farther from the start's ``s`` (so a rounded move is never longer than the
+    move worked out, and one of exactly half an Advance stays within a reverse); ``v``
+    itself where neither is (it lies within 0.01" of ``s``)."""
+    r = round(v, 2)
+    if abs(r - s) <= abs(v - s):
+        return r
+    other = round(r - 0.01 if r > v else r + 0.01, 2)  # the hundredth on v's other side
+    return other if abs(other - s) <= abs(v - s) else v
+
+
+# How many halvings look for the last place a blocked move may reach (a tuning choice:
+# six find it to within 1/64 of the move, some 0.3" of a vehicle's 18" Run)
+SHORTEN_HALVINGS = 6
+
+
+def last_legal(rules: Rules, table: Table, unit: UnitState, run: bool, to: Point) -> Point | None:
+    """The farthest place found along the straight line from the unit's centre toward
+    ``to``, short of it, that the table lets it move to on an Advance (or ``run``, a Run:
+    :func:`check_move`), to the 0.01" (:func:`toward_start`), by
+    :data:`SHORTEN_HALVINGS` halvings; None where there is none, or the place half an
+    inch out is refused as well (a vehicle that would need a turn to go this way, say: no
+    place along it will do). The one rule for a move cut short where it is blocked: the
+    moves offered and a flight (an escape, a FUBAR panic, a chase)."""
+    start = unit.anchor
+    sx, sy, x, y = start.x, start.y, to.x, to.y
+    length = math.dist((sx, sy), (x, y))
+    if length < 1.0:
+        return None
+
+    def place(t: float) -> Point:
+        return Point(toward_start(sx + (x - sx) * t, sx), toward_start(sy + (y - sy) * t, sy))
+
+    def allowed(t: float) -> bool:
+        return check_move(rules, table, unit, place(t), run=run).allowed
+
+    least = 0.5 / length
+    if not allowed(least):
+        return None
+    lo, hi = least, 1.0
+    for _ in range(SHORTEN_HALVINGS):
+        mid = (lo + hi) / 2
+        if allowed(mid):
+            lo = mid
+        else:
+            hi = mid
+    found = place(lo)
+    return found if math.dist((sx, sy), (found.x, found.y)) >= 0.5 else None
 
 
 def vehicle_drive(
