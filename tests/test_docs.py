@@ -98,6 +98,28 @@ def test_a_rule_without_a_source_or_a_real_test_is_found() -> None:
         assert any(said in p for p in problems), (said, problems)
 
 
+def _anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives a page's headings (lower case, punctuation dropped, spaces
+    as hyphens)."""
+    headings = re.findall(r"^#+ (.+)$", page.read_text(), flags=re.M)
+    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in headings}
+
+
+def test_links_into_the_rules_pages_find_their_heading() -> None:
+    """A link to a rule or section of a rules page (from the README, a guide or a rules
+    page) names an anchor one of its headings gives."""
+    pages = [ROOT / "README.md", *GUIDES, *DOCS]
+    links = 0
+    for page in pages:
+        for target, anchor in re.findall(r"\]\(([\w./-]*)#([\w-]+)\)", page.read_text()):
+            linked = (page.parent / target).resolve() if target else page
+            if linked.parent != ROOT / "docs" / "rules":
+                continue
+            links += 1
+            assert anchor in _anchors(linked), f"{page.name}: no heading {target}#{anchor}"
+    assert links >= 3
+
+
 def test_every_ruleset_has_a_rules_document() -> None:
     names = {d.stem for d in DOCS}
     assert {"konflikt47", "bolt-action-1", "iron-cross", "house-clearing"} <= names
