@@ -24,21 +24,100 @@ def test_rules_docs_cite_existing_tests(doc: Path) -> None:
     assert not missing, f"{doc.name} cites tests that do not exist: {sorted(missing)}"
 
 
-@pytest.mark.parametrize(
-    "doc", [d for d in DOCS if d.name != "bolt-action-family.md"], ids=lambda d: d.name
-)
+RULE_PAGES = [d for d in DOCS if d.name != "bolt-action-family.md"]
+
+
+def rule_problems(text: str) -> list[str]:
+    """What is wrong with a rules page: each rule is a `### name` under a `##` section, with
+    one non-empty `**Source:**` line and a `**Tested by**` line citing at least one test that
+    exists; no two rules share a name (their anchors stay stable); no rule is left in a
+    table."""
+    problems = []
+    names: list[str] = []
+    for block in re.split(r"^(?=#{2,3} )", text, flags=re.M):
+        if re.search(r"^\| rule \|", block, flags=re.M):
+            problems.append(f"a rule table is left: {block.splitlines()[0]}")
+        if not block.startswith("### "):
+            continue
+        name = block.splitlines()[0][4:].strip()
+        names.append(name)
+        paragraphs = [" ".join(p.split()) for p in block.split("\n\n")]
+        sources = [p for p in paragraphs if p.startswith("**Source:**")]
+        tested = [p for p in paragraphs if p.startswith("**Tested by**")]
+        if len(sources) != 1 or not sources[0].removeprefix("**Source:**").strip():
+            problems.append(f"{name}: no source (one **Source:** paragraph, not empty)")
+        if len(tested) != 1:
+            problems.append(f"{name}: no test (one **Tested by** paragraph)")
+            continue
+        cited = re.findall(r"`(test_\w+)`", tested[0])
+        if not cited:
+            problems.append(f"{name}: no test named in {tested[0]!r}")
+        if missing := sorted(set(cited) - TEST_NAMES):
+            problems.append(f"{name}: cites tests that do not exist: {missing}")
+        said = [p for p in paragraphs[1:] if p and not p.startswith(("**Source:**", "**Tested"))]
+        if not said:
+            problems.append(f"{name}: does not say what the engine does")
+    if not names:
+        problems.append("no rules")
+    problems += [f"two rules named {n!r}" for n in sorted({n for n in names if names.count(n) > 1})]
+    return problems
+
+
+@pytest.mark.parametrize("doc", RULE_PAGES, ids=lambda d: d.name)
 def test_every_rule_row_has_a_source_and_a_test(doc: Path) -> None:
-    rows = [
-        line
-        for line in doc.read_text().splitlines()
-        if line.startswith("| ") and not line.startswith("| rule") and "---" not in line
+    problems = rule_problems(doc.read_text())
+    assert not problems, f"{doc.name}: " + "; ".join(problems)
+
+
+def test_a_rule_without_a_source_or_a_real_test_is_found() -> None:
+    """The check above fails a copy broken each way it looks for."""
+    text = (ROOT / "docs" / "rules" / "konflikt47.md").read_text()
+    assert not rule_problems(text)
+    rule = "### Point blank\n\n"
+    assert rule in text
+    point_blank = text.split(rule, 1)[1].split("\n### ", 1)[0]
+    source = next(p for p in point_blank.split("\n\n") if p.startswith("**Source:**"))
+    tested = next(p for p in point_blank.split("\n\n") if p.startswith("**Tested by**"))
+
+    def with_rule(block: str) -> str:
+        return text.replace(rule + point_blank, block, 1)
+
+    broken = [  # (what the check says, a copy broken so)
+        ("no source", with_rule(rule + point_blank.replace(source, "**Source:**"))),
+        ("no source", with_rule(rule + point_blank.replace(source + "\n\n", ""))),
+        ("no test", with_rule(rule + point_blank.replace(tested, "**Tested by** nothing yet"))),
+        ("no test", with_rule(rule + point_blank.replace("\n\n" + tested, ""))),
+        ("do not exist", with_rule(rule + point_blank.replace(tested, "**Tested by** `test_nix`"))),
+        ("does not say", with_rule(rule + point_blank.split("\n\n", 1)[1])),
+        ("two rules named", text.replace("### Natural 1\n", "### Point blank\n", 1)),
+        ("table is left", text + "\n## More\n\n| rule | what we do | source | test |\n"),
     ]
-    assert rows, f"{doc.name} lists no rules"
-    for row in rows:
-        cells = [c.strip() for c in row.strip("|").split("|")]
-        assert len(cells) >= 4, row
-        assert cells[2], f"no source: {row}"
-        assert "test_" in cells[3], f"no test: {row}"
+    for said, copy in broken:
+        assert copy != text, said
+        problems = rule_problems(copy)
+        assert any(said in p for p in problems), (said, problems)
+
+
+def _anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives a page's headings (lower case, punctuation dropped, spaces
+    as hyphens)."""
+    headings = re.findall(r"^#+ (.+)$", page.read_text(), flags=re.M)
+    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in headings}
+
+
+def test_links_into_the_rules_pages_find_their_heading() -> None:
+    """A link to a rule or section of a rules page (from the README, a guide or a rules
+    page) names an anchor one of its headings gives."""
+    pages = [ROOT / "README.md", *GUIDES, *DOCS]
+    links = 0
+    for page in pages:
+        for target, anchor in re.findall(r"\]\(([\w./-]*)#([\w-]+)\)", page.read_text()):
+            linked = (page.parent / target).resolve() if target else page
+            if linked.parent != ROOT / "docs" / "rules":
+                continue
+            links += 1
+            assert anchor in _anchors(linked), f"{page.name}: no heading {target}#{anchor}"
+    assert links >= 3
 
 
 def test_every_ruleset_has_a_rules_document() -> None:
