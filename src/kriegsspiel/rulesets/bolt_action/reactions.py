@@ -6,8 +6,8 @@ escape, shot at or assaulted, after which the vehicle is Down: ``recce_escape_go
 
 One implementation for the simulated game (:mod:`.game.state`, :mod:`.game.close_quarters`)
 and the table-side play aid (:mod:`kriegsspiel.aid`), each asking with the few facts read
-here; the rows "Konflikt '47's reactions in the game" of docs/rules/konflikt47.md and the
-reactions' rows of docs/rules/bolt-action-1.md say why.
+here; the rules "Konflikt '47's reactions in the game" of docs/rules/konflikt47.md and the
+reactions' rules of docs/rules/bolt-action-1.md say why.
 """
 
 from __future__ import annotations
