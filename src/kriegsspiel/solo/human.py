@@ -412,7 +412,7 @@ class HumanPlayer:
                 self.console.print(f"  ({order} is not open to it now: {escape(reason)}.)")
             name = self._pick(
                 "Order",
-                [(k, k) for k in order_names],
+                [(_order_label(k, unit), k) for k in order_names],
                 why=lambda word: _closed(game, word, unit, order_names, closed),
             )
             self._order_name = name
@@ -980,6 +980,14 @@ def _with_shots_first(targets: list[tuple[T, str]]) -> list[tuple[T, str]]:
     """Targets with the lines that weigh a shot at each: those with a shot first, those
     with "no shot" after them (each lot in the order given)."""
     return [t for t in targets if t[1] != "no shot"] + [t for t in targets if t[1] == "no shot"]
+
+
+def _order_label(order: str, unit: UnitState) -> str:
+    """An order as the menu lists it: a Rally by a unit with no pins says it does nothing
+    now (the rules allow it: it takes its die, and its dice are rolled, losing none)."""
+    if order == "Rally" and unit.pins == 0:
+        return "Rally (no pins to lose)"
+    return order
 
 
 def _menu_name(action: Action) -> str:

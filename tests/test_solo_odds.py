@@ -1,0 +1,81 @@
+"""Solo probe (Konflikt '47, solo play): 'odds' at the game's prompts, a Rally by a unit
+without pins, and the enemies a Fire list leaves off for want of sight, said."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+from test_game_bolt_action import place, small_game
+
+from kriegsspiel.core.game import Event
+from kriegsspiel.core.procedure import ScriptedDice
+from kriegsspiel.core.table import Table, TerrainFeature, rectangle
+from kriegsspiel.render.game_account import account_from, describe
+from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.solo.human import HumanPlayer, QuitGame
+
+
+def behind_the_barn() -> BoltActionGame:
+    """Konflikt '47: a German MMG team at (36, 10) to order, side A's die drawn; of the
+    enemy, a Bazooka Team in plain sight and an MMG team behind a barn, within the MG 42's
+    reach."""
+    game = small_game("konflikt47", ["MG 42 MMG Team"], ["Bazooka Team", "Browning M1919 MMG Team"])
+    mg, bazooka, browning = game.units
+    barn = TerrainFeature(
+        "Barn", "building", "hard", rectangle(34.0, 20.0, 40.0, 24.0), blocks_line_of_sight=True
+    )
+    game.table = Table(72.0, 48.0, (barn,))
+    place(mg, 36.0, 10.0, 0.0)
+    place(bazooka, 20.0, 30.0, 180.0)
+    place(browning, 37.0, 34.0, 180.0)
+    assert game.gap(mg, browning) < game.reach(mg, moving=False)
+    assert not game.visible(mg, browning) and game.visible(mg, bazooka)
+    game.turn_dice = (mg.uid,)
+    game.apply_action(Action("draw", side=0))
+    return game
+
+
+def told_after(game: BoltActionGame, *typed: str) -> tuple[str, Action | None]:
+    """What the solo player is told while it types ``typed`` (then 'quit'), and the action
+    it chose (None: it quit first)."""
+    console = Console(file=io.StringIO(), width=250)
+    answers = iter(typed)
+    player = HumanPlayer(console, lambda prompt: next(answers, "quit"))
+    try:
+        action: Action | None = player.choose(game)
+    except QuitGame:
+        action = None
+    return console.file.getvalue(), action  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("pins", "label"), [(0, "Rally (no pins to lose)"), (1, "Rally")])
+def test_rally_says_in_the_menu_when_it_has_no_pins_to_lose(pins: int, label: str) -> None:
+    """Solo probe: Rally was offered to a unit with no pins as if it did something. The
+    rules allow it; the menu says it loses none, and the word still picks it."""
+    game = behind_the_barn()
+    game.units[0].pins = pins
+    told, action = told_after(game, "1", "rally")
+    assert f"\n   5  {label}\n   6  Down\n" in told
+    assert action == Action("order", unit=game.units[0].uid, order="Rally")
+
+
+def test_a_rally_with_no_pins_rolls_its_die_and_reads_it_had_none_to_lose() -> None:
+    """Solo probe: "rallies: rolls 5 on D6: loses 0 pins (all it has)". The game rolls the
+    Rally's D6 as before (the dice stream unchanged); the account says it had no pins to
+    lose, with the die."""
+    game = behind_the_barn()
+    mg = game.units[0]
+    game.dice = ScriptedDice([5])
+    start = len(game.events)
+    game.apply_action(Action("order", unit=mg.uid, order="Rally"))
+    assert game.dice.remaining == []  # type: ignore[attr-defined]
+    rally = next(e for e in game.events[start:] if e.kind == "rally")
+    assert (rally.data["roll"], rally.data["pins_lost"]) == (5, 0)
+    told, _ = account_from(game.events[start:], game.units, game.turn)
+    assert told[-1] == "    rallies: has no pins to lose (its D6 rolled 5)"
+    # a unit with pins reads as before
+    event = Event("rally", {"unit": mg.uid, "pins_lost": 2, "roll": 5, "turn": 1})
+    assert describe(event, game.units) == "    rallies: rolls 5 on D6: loses 2 pins (all it has)"
