@@ -51,6 +51,25 @@ def told_after(game: BoltActionGame, *typed: str) -> tuple[str, Action | None]:
     return console.file.getvalue(), action  # type: ignore[attr-defined]
 
 
+def test_a_fire_list_names_the_enemies_in_reach_it_does_not_see() -> None:
+    """Solo probe: the walker's Fire list named the rifle squads outside its arc, with why,
+    but left the teams behind the Barn off without a word. They are named under the list,
+    with what hides them, and one typed there is told so."""
+    game = behind_the_barn()
+    told, action = told_after(game, "1", "fire", "browning", "1")
+    listed = told[told.index("   1  Bazooka Team") :]
+    assert listed.splitlines()[1] == "  (not in sight: Browning M1919 MMG Team (Barn in the way))"
+    assert (
+        "'browning': Browning M1919 MMG Team is not a target: it is not in sight (Barn in "
+        "the way); give a number from 1 to 1"
+    ) in told
+    assert action is not None and action.target == game.units[1].uid
+    # out of its reach, hidden or not, it is out of range: not named
+    place(game.units[2], 37.0, 47.0, 180.0)
+    assert game.gap(game.units[0], game.units[2]) > game.reach(game.units[0], moving=False)
+    assert "not in sight" not in told_after(game, "1", "fire", "1")[0]
+
+
 @pytest.mark.parametrize(("pins", "label"), [(0, "Rally (no pins to lose)"), (1, "Rally")])
 def test_rally_says_in_the_menu_when_it_has_no_pins_to_lose(pins: int, label: str) -> None:
     """Solo probe: Rally was offered to a unit with no pins as if it did something. The

@@ -64,7 +64,9 @@ from kriegsspiel.solo.reasons import (
     assault_closed,
     fire_closed,
     no_shot_reason,
+    out_of_sight,
     support_spent,
+    unseen_line,
 )
 
 T = TypeVar("T")
@@ -455,18 +457,28 @@ class HumanPlayer:
                 for a, line in ordered
                 if line == "no shot"
             }
+            # the enemies in its reach that it does not see are not targets: named after
+            # the list, with what hides them, so none is missing without a word
+            hidden = out_of_sight(game, unit, [game.units[a.target] for a in acts])  # type: ignore[index]
+            options = [
+                (
+                    f"{game.units[a.target].name}: {line}"  # type: ignore[index]
+                    + (f" ({blind[a]})" if a in blind else ""),
+                    a,
+                )
+                for a, line in ordered
+            ]
             while True:
+                for number, (label, _) in enumerate(options, start=1):
+                    self.console.print(f"  {number:>2}  {escape(label)}")
+                unseen = unseen_line(hidden)
+                if unseen is not None:
+                    self.console.print(f"  ({escape(unseen)})")
                 fire = self._pick(
                     "Target",
-                    [
-                        (
-                            f"{game.units[a.target].name}: {line}"  # type: ignore[index]
-                            + (f" ({blind[a]})" if a in blind else ""),
-                            a,
-                        )
-                        for a, line in ordered
-                    ],
-                    listed=False,
+                    options,
+                    listed=True,
+                    why=lambda word: _hidden_named(word, hidden),
                 )
                 if fire not in blind or self._confirm(
                     f"{unit.name} has no shot at {game.units[fire.target].name} from here "  # type: ignore[index]
@@ -980,6 +992,16 @@ def _with_shots_first(targets: list[tuple[T, str]]) -> list[tuple[T, str]]:
     """Targets with the lines that weigh a shot at each: those with a shot first, those
     with "no shot" after them (each lot in the order given)."""
     return [t for t in targets if t[1] != "no shot"] + [t for t in targets if t[1] == "no shot"]
+
+
+def _hidden_named(word: str, hidden: Sequence[tuple[UnitState, str]]) -> str | None:
+    """Why an enemy a word typed at the Fire list names is not on it: out of sight (what
+    hides it), as the line under the list says; None where it names none of ``hidden``."""
+    named = _matching(word, [(enemy.name, (enemy, why)) for enemy, why in hidden])
+    if len(named) != 1:
+        return None
+    enemy, why = named[0]
+    return f"{enemy.name} is not a target: it is not in sight ({why})"
 
 
 def _order_label(order: str, unit: UnitState) -> str:
