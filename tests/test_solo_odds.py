@@ -15,7 +15,8 @@ from kriegsspiel.core.table import Table, TerrainFeature, rectangle
 from kriegsspiel.render.game_account import account_from, describe
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
-from kriegsspiel.solo.human import HumanPlayer, QuitGame
+from kriegsspiel.solo.briefing import shot_line
+from kriegsspiel.solo.human import HELP, HumanPlayer, QuitGame
 
 
 def behind_the_barn() -> BoltActionGame:
@@ -49,6 +50,27 @@ def told_after(game: BoltActionGame, *typed: str) -> tuple[str, Action | None]:
     except QuitGame:
         action = None
     return console.file.getvalue(), action  # type: ignore[attr-defined]
+
+
+def test_odds_at_the_prompt_gives_the_ordered_units_shots_as_its_fire_list_does() -> None:
+    """Solo probe: 'odds' at "Order:" was "not one of the choices", and 'help' did not name
+    it. It now gives the unit's shot at each enemy, the Fire list's own line; before a unit
+    is picked, where the odds are; 'odds NAME' any unit's."""
+    game = behind_the_barn()
+    mg, bazooka, _ = game.units
+    told, action = told_after(game, "odds", "1", "odds", "odds browning", "fire", "1")
+    assert "not one of the choices" not in told
+    assert "'odds' gives the shots of the unit being ordered, once it is picked" in told
+    line = shot_line(game, mg, bazooka, moving=False)
+    assert line.startswith('24.7": 4 shots of Medium machine gun (MMG) needing 5+')
+    assert told.count(f"  Bazooka Team: {line}\n") == 2  # ('odds', then the Fire list)
+    assert "MG 42 MMG Team (A) firing now, from where it stands" in told
+    assert "  (not in sight: Browning M1919 MMG Team (Barn in the way))" in told
+    # the enemy's MMG behind the barn, asked by name: it sees no one
+    assert "Browning M1919 MMG Team (B) firing now" in told
+    assert "  (not in sight: MG 42 MMG Team (Barn in the way))" in told
+    assert action == Action("order", unit=mg.uid, order="Fire", target=bazooka.uid)
+    assert "'odds' the shots of the unit being ordered" in " ".join(HELP.split())
 
 
 def test_a_fire_list_names_the_enemies_in_reach_it_does_not_see() -> None:
