@@ -407,6 +407,8 @@ def describe(
     if kind == "rally":
         lost = counted(d["pins_lost"], "pin")
         if isinstance(d.get("roll"), int):  # (format 7 on: the dice as rolled)
+            if d["pins_lost"] == 0 and d["roll"] > 0:  # (a roll that lost none: it had none)
+                return f"    rallies: has no pins to lose (its {rally} rolled {d['roll']})"
             capped = " (all it has)" if d["roll"] > d["pins_lost"] else ""
             return f"    rallies: rolls {d['roll']} on {rally}: loses {lost}{capped}"
         return (  # (an older record keeps the pins lost, not the dice: no more than it had)

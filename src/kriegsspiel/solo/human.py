@@ -4,7 +4,8 @@ weigh, or any place typed in inches (the game checks it and says why it is refus
 The player answers a numbered menu with a number, the start of a name or a word of it. At
 any prompt:
 ``back`` steps back, ``units`` shows every unit, ``terrain`` the ground by inches,
-``hint`` what the tactical AI would do here, ``help`` these words, ``quit`` stops (the
+``look NAME`` a unit's weapons, ``odds`` the shots of the unit being ordered (``odds NAME``
+another's), ``hint`` what the tactical AI would do here, ``help`` these words, ``quit`` stops (the
 game so far is saved by the session: :mod:`kriegsspiel.solo.session`).
 """
 
@@ -60,11 +61,14 @@ from kriegsspiel.solo.briefing import (
     units_table,
 )
 from kriegsspiel.solo.keep import KeepQuestion, keep_hint
+from kriegsspiel.solo.odds_asked import odds_lines, odds_where
 from kriegsspiel.solo.reasons import (
     assault_closed,
     fire_closed,
     no_shot_reason,
+    out_of_sight,
     support_spent,
+    unseen_line,
 )
 
 T = TypeVar("T")
@@ -79,7 +83,9 @@ HELP = (
     "steps back, 'units' shows every unit, 'look NAME' a unit's weapons (NAME as the "
     "lists write it, 'Platoon HQ (B)', or with A or B before or after it for the side; "
     "'look N': N its number in the table of units above), 'terrain' the ground and "
-    "objectives by inches (and who holds each now), 'hint' what the tactical AI would do "
+    "objectives by inches (and who holds each now), 'odds' the shots of the unit being "
+    "ordered at each enemy, with their odds as a Fire list gives them ('odds NAME' or "
+    "'odds N' any unit's), 'hint' what the tactical AI would do "
     "here (with the unit and the order picked), 'quit' stops (the game so far is saved and "
     "can be resumed). A move may also go to any place typed as x,y in inches, or (x, y) as "
     "the lists print it (a vehicle's may add 'reverse', or 'facing D': D in degrees, 0 "
@@ -215,7 +221,7 @@ class HumanPlayer:
 
     def _line(self, prompt: str, *, back: bool = True) -> str | None:
         """The line typed at ``prompt`` (stripped); None where it was a command, answered
-        here ('help', 'units', 'terrain', 'hint', 'look NAME'), so the prompt is asked
+        here ('help', 'units', 'terrain', 'hint', 'look NAME', 'odds'), so the prompt is asked
         again. ``QuitGame`` at 'quit' or the end of the input; ``_Back`` at 'back' where
         ``back`` lets it (else the player is told there is nothing to go back to)."""
         try:
@@ -238,6 +244,9 @@ class HumanPlayer:
             return None
         if word == "look" or word.startswith("look "):
             self._look(line[4:].strip())
+            return None
+        if word == "odds" or word.startswith("odds "):
+            self._odds(line[4:].strip())
             return None
         return line
 
@@ -312,11 +321,34 @@ class HumanPlayer:
         )
 
     def _look(self, name: str) -> None:
-        """Show the card of one unit: by its number in the last table of units shown (the
-        units to order, or 'units'; every unit as 'units' numbers them where none has
-        been shown), or by its name (or a part of it) as the lists write it, ``Platoon HQ
-        (B)``, with its side (A or B) before or after the name, or without it where the
-        name is one side's only. A destroyed unit is said to be, with its turn."""
+        """Show the card of one unit (:meth:`_unit_typed`)."""
+        game = self._game
+        assert game is not None
+        unit = self._unit_typed(name, "look")
+        if unit is not None:
+            self.console.print(unit_card(game, unit))
+
+    def _odds(self, name: str) -> None:
+        """'odds': the shots the unit being ordered would fire now, with each target's
+        odds as its Fire list gives them (:func:`.odds_asked.odds_lines`); 'odds NAME' (or
+        N) another unit's, of either side; with no unit picked, where the odds are shown."""
+        game = self._game
+        assert game is not None
+        if not name and self._unit is None:
+            self.console.print(escape(odds_where(game)))
+            return
+        unit = self._unit if not name else self._unit_typed(name, "odds")
+        if unit is not None:
+            for line in odds_lines(game, unit):
+                self.console.print(line, markup=False, highlight=False)
+
+    def _unit_typed(self, name: str, command: str) -> UnitState | None:
+        """The one unit ``name`` (typed after ``command``: 'look', 'odds') names: by its
+        number in the last table of units shown (the units to order, or 'units'; every
+        unit as 'units' numbers them where none has been shown), or by its name (or a part
+        of it) as the lists write it, ``Platoon HQ (B)``, with its side (A or B) before or
+        after the name, or without it where the name is one side's only. None where it
+        names none alive, said why (a destroyed unit is said to be, with its turn)."""
         game = self._game
         assert game is not None
         live = [u for u in game.units if not u.destroyed]  # (as 'units' numbers them)
@@ -325,30 +357,29 @@ class HumanPlayer:
             table = self._shown if self._shown is not None else live
             which = "the table above" if self._shown is not None else "'units'"
             if 1 <= int(text) <= len(table):
-                self.console.print(unit_card(game, table[int(text) - 1]))
-                return
+                return table[int(text) - 1]
             self.console.print(
-                f"look {text}: {which} numbers its units 1 to {len(table)}; give one of "
+                f"{command} {text}: {which} numbers its units 1 to {len(table)}; give one of "
                 "those, or a name."
             )
-            return
+            return None
         found = _named(text, live)
         if len(found) == 1:
-            self.console.print(unit_card(game, found[0]))
-            return
+            return found[0]
         lost = [] if found else _named(text, [u for u in game.units if u.destroyed])
         if lost:
             self.console.print(
                 escape("; ".join(f"{u.name} ({SIDE_NAMES[u.side]}) {_lost(game, u)}" for u in lost))
                 + "."
             )
-            return
+            return None
         told = "More than one unit is so named: " if found else "Which unit? "
         names = ", ".join(f"{u.name} ({SIDE_NAMES[u.side]})" for u in (found or live))
         self.console.print(
-            f"{told}look NAME, for one of {escape(names)} (or look N, N its number in the "
-            "table of units above)."
+            f"{told}{command} NAME, for one of {escape(names)} (or {command} N, N its number "
+            "in the table of units above)."
         )
+        return None
 
     # ------------------------------------------------------------------ orders
     def _order(self, game: BoltActionGame) -> Action:
@@ -412,7 +443,7 @@ class HumanPlayer:
                 self.console.print(f"  ({order} is not open to it now: {escape(reason)}.)")
             name = self._pick(
                 "Order",
-                [(k, k) for k in order_names],
+                [(_order_label(k, unit), k) for k in order_names],
                 why=lambda word: _closed(game, word, unit, order_names, closed),
             )
             self._order_name = name
@@ -455,18 +486,28 @@ class HumanPlayer:
                 for a, line in ordered
                 if line == "no shot"
             }
+            # the enemies in its reach that it does not see are not targets: named after
+            # the list, with what hides them, so none is missing without a word
+            hidden = out_of_sight(game, unit, [game.units[a.target] for a in acts])  # type: ignore[index]
+            options = [
+                (
+                    f"{game.units[a.target].name}: {line}"  # type: ignore[index]
+                    + (f" ({blind[a]})" if a in blind else ""),
+                    a,
+                )
+                for a, line in ordered
+            ]
             while True:
+                for number, (label, _) in enumerate(options, start=1):
+                    self.console.print(f"  {number:>2}  {escape(label)}")
+                unseen = unseen_line(hidden)
+                if unseen is not None:
+                    self.console.print(f"  ({escape(unseen)})")
                 fire = self._pick(
                     "Target",
-                    [
-                        (
-                            f"{game.units[a.target].name}: {line}"  # type: ignore[index]
-                            + (f" ({blind[a]})" if a in blind else ""),
-                            a,
-                        )
-                        for a, line in ordered
-                    ],
-                    listed=False,
+                    options,
+                    listed=True,
+                    why=lambda word: _hidden_named(word, hidden),
                 )
                 if fire not in blind or self._confirm(
                     f"{unit.name} has no shot at {game.units[fire.target].name} from here "  # type: ignore[index]
@@ -980,6 +1021,24 @@ def _with_shots_first(targets: list[tuple[T, str]]) -> list[tuple[T, str]]:
     """Targets with the lines that weigh a shot at each: those with a shot first, those
     with "no shot" after them (each lot in the order given)."""
     return [t for t in targets if t[1] != "no shot"] + [t for t in targets if t[1] == "no shot"]
+
+
+def _hidden_named(word: str, hidden: Sequence[tuple[UnitState, str]]) -> str | None:
+    """Why an enemy a word typed at the Fire list names is not on it: out of sight (what
+    hides it), as the line under the list says; None where it names none of ``hidden``."""
+    named = _matching(word, [(enemy.name, (enemy, why)) for enemy, why in hidden])
+    if len(named) != 1:
+        return None
+    enemy, why = named[0]
+    return f"{enemy.name} is not a target: it is not in sight ({why})"
+
+
+def _order_label(order: str, unit: UnitState) -> str:
+    """An order as the menu lists it: a Rally by a unit with no pins says it does nothing
+    now (the rules allow it: it takes its die, and its dice are rolled, losing none)."""
+    if order == "Rally" and unit.pins == 0:
+        return "Rally (no pins to lose)"
+    return order
 
 
 def _menu_name(action: Action) -> str:

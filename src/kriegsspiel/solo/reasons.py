@@ -160,6 +160,35 @@ def no_shot_reason(
     return "; ".join(said)
 
 
+def out_of_sight(
+    game: BoltActionGame, unit: UnitState, listed: Sequence[UnitState]
+) -> list[tuple[UnitState, str]]:
+    """The live enemies that ``unit``'s Fire leaves off its list of targets (those not in
+    ``listed``) for want of sight alone: within its reach (the longest range it fires at,
+    standing), but none of its armed models sees one of theirs (the table's one sight
+    rule, as :func:`no_shot_reason` asks it), each with what is in the way ("Barn in the
+    way"). Those beyond its reach are left out: out of range, whatever hides them."""
+    reach, shown = game.reach(unit, moving=False), {e.uid for e in listed}
+    found = []
+    for enemy in game.units:
+        if enemy.side == unit.side or enemy.destroyed or enemy.uid in shown:
+            continue
+        if game.gap(unit, enemy) > reach:
+            continue
+        why = no_shot_reason(game, unit, enemy, moving=False)
+        if why.startswith("out of sight"):
+            found.append((enemy, why.removeprefix("out of sight: ")))
+    return found
+
+
+def unseen_line(hidden: Sequence[tuple[UnitState, str]]) -> str | None:
+    """ "not in sight: MG 42 MMG Team (Barn in the way), ...": the enemies
+    :func:`out_of_sight` found, in a line; None where there are none."""
+    if not hidden:
+        return None
+    return "not in sight: " + ", ".join(f"{enemy.name} ({why})" for enemy, why in hidden)
+
+
 def _cannot_hit(
     game: BoltActionGame,
     unit: UnitState,

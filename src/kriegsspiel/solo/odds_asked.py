@@ -1,0 +1,64 @@
+"""'odds' at the solo game's prompts: a unit's shots now, at each enemy, with the odds its
+Fire list gives each target (:func:`~kriegsspiel.solo.briefing.shot_line`, the one
+reckoning every choice shows), and where the other odds are shown.
+
+Nothing here decides: the game's targets (:func:`.candidates.targets`, as its Fire
+orders are found) and shooting do, and :mod:`kriegsspiel.solo.reasons` says why a unit
+has no shot.
+"""
+
+from __future__ import annotations
+
+from kriegsspiel.rulesets.bolt_action.game.candidates import targets
+from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
+from kriegsspiel.solo.briefing import SIDE_NAMES, order_test_text, shot_line
+from kriegsspiel.solo.reasons import fire_closed, no_shot_reason, out_of_sight, unseen_line
+
+# the decisions whose choices each show their own odds, as 'odds' points to them there
+CHOICES_WITH_ODDS = {
+    "shot-reaction": "each reaction above shows the fire it would then take",
+    "assault-reaction": "each way to meet the assault above shows its chance",
+    "ambush": "each ambusher above shows its shot's odds",
+}
+
+
+def odds_where(game: BoltActionGame) -> str:
+    """What 'odds' says with no unit to answer for: where the odds are shown."""
+    pending = game.pending
+    here = "" if pending is None else CHOICES_WITH_ODDS.get(pending.kind, "")
+    return (
+        (f"Odds: {here}. " if here else "Odds: ")
+        + "'odds' gives the shots of the unit being ordered, once it is picked, at each "
+        "enemy; 'odds NAME' (or 'odds N', N its number in the table above) any unit's, "
+        "of either side. Each target of a Fire, of an Advance from the place picked, and "
+        "each assault shows its own odds, and the table of units a pinned unit's order test."
+    )
+
+
+def odds_lines(game: BoltActionGame, unit: UnitState) -> list[str]:
+    """``unit``'s shots if it fired now from where it stands (a Fire order): its order test
+    if it is pinned, then each enemy in its sight and range with the Fire list's line (those
+    it has a shot at first, then those it has none at, with why), and the enemies in its
+    reach that it does not see (:func:`.reasons.out_of_sight`)."""
+    order = "" if unit.order is None else f"; its order this turn: {unit.order}"
+    lines = [
+        f"{unit.name} ({SIDE_NAMES[unit.side]}) firing now, from where it stands (a Fire "
+        f"order; an Advance's shots are shown at the place picked){order}:"
+    ]
+    test = order_test_text(game, unit)
+    if test:
+        lines.append(f"  its order test: {test}")
+    enemies = [e for e in game.units if e.side != unit.side and not e.destroyed]
+    able = targets(game, unit, moving=False, enemies=enemies)
+    said = [(e, shot_line(game, unit, e, moving=False)) for e in able]
+    for enemy, line in [s for s in said if s[1] != "no shot"]:
+        lines.append(f"  {enemy.name}: {line}")
+    for enemy, _ in [s for s in said if s[1] == "no shot"]:
+        lines.append(f"  {enemy.name}: no shot ({no_shot_reason(game, unit, enemy, moving=False)})")
+    unseen = unseen_line(out_of_sight(game, unit, able))
+    if unseen is not None:
+        lines.append(f"  ({unseen})")
+    elif not able:
+        lines.append(f"  {fire_closed(game, unit, [])}")
+    return lines
