@@ -25,11 +25,12 @@ from kriegsspiel.rulesets.bolt_action.army import ArmyList
 from kriegsspiel.rulesets.bolt_action.assault import assault_order_modifier
 from kriegsspiel.rulesets.bolt_action.bag import held as _held
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
-
-# (Action, Pending and ORDERS were defined here, range_marks too: still importable from here)
 from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS as ORDERS
 from kriegsspiel.rulesets.bolt_action.game.actions import Action as Action
 from kriegsspiel.rulesets.bolt_action.game.actions import Pending as Pending
+
+# (Action, Pending and ORDERS were defined here, range_marks too: still importable from here)
+from kriegsspiel.rulesets.bolt_action.game.ambush import ambush_check, ambushers
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
     assault,
     chase,
@@ -426,7 +427,7 @@ class BoltActionGame(Moves, Firing):
                     way=action.choice,
                     facing=action.facing,
                 )
-                if self.ambush_check(unit, action):
+                if ambush_check(self, unit, action):
                     return
             if action.target is not None and action.order != "Run":
                 self._shoot_or_react(unit, action)
@@ -526,7 +527,7 @@ class BoltActionGame(Moves, Firing):
             # from where it was declared at the vehicle where it ended (out of sight or
             # range: no shot); ambushers may fire at it there first
             escaped = action.choice == "escape" and escape(self, tgt, unit)
-            if escaped and self.ambush_check(tgt, order, after="shot"):
+            if escaped and ambush_check(self, tgt, order, after="shot"):
                 return
             self.shoot(unit, tgt, moving=order.order == "Advance")
         elif p.kind == "assault-reaction":
@@ -538,7 +539,7 @@ class BoltActionGame(Moves, Firing):
                 ambusher.order, ambusher.retained = "Fire", None
                 self.shoot(ambusher, mover, moving=False)
                 # the other ambushers are asked again, those that can still shoot at it
-                rest = self._ambushers(mover, p.ambushers)
+                rest = ambushers(self, mover, p.ambushers)
                 if rest:
                     self.pending = replace(p, ambushers=rest)
                     return
@@ -560,49 +561,6 @@ class BoltActionGame(Moves, Firing):
             chase(self, unit, self.units[order.target], order)  # type: ignore[index]
         elif p.after == "shot" and not self.units[p.target].destroyed:
             self.shoot(unit, self.units[p.target], moving=order.order == "Advance")
-
-    def _ambushers(self, mover: UnitState, among: tuple[int, ...] | None = None) -> tuple[int, ...]:
-        """The enemy units (of those ``among``, or all) still ambushing that can shoot at
-        ``mover`` (none once it is destroyed)."""
-        if mover.destroyed:
-            return ()
-        units = self.units if among is None else [self.units[uid] for uid in among]
-        return tuple(
-            u.uid
-            for u in units
-            if u.side != mover.side
-            and not u.destroyed
-            and u.is_ambushing
-            and self.has_shot(u, mover)
-        )
-
-    def ambush_check(
-        self,
-        mover: UnitState,
-        action: Action,
-        *,
-        after: str = "order",
-        reaction: str = "",
-        exclude: tuple[int, ...] = (),
-    ) -> bool:
-        """Whether the enemy may spring an ambush on ``mover``, which has just ended a move
-        (an order's, an assault's, a panic's, an escape or a chase): if so, the game waits
-        for their choice (one fires, or all hold), asking again after each shot among the
-        rest until all have held or none can shoot at it any more, and then goes on as
-        ``after`` says (see :class:`Pending`). ``exclude``: units that may not fire."""
-        ambushers = tuple(uid for uid in self._ambushers(mover) if uid not in exclude)
-        if not ambushers:
-            return False
-        self.pending = Pending(
-            "ambush",
-            1 - mover.side,
-            action,
-            mover.uid,
-            ambushers,
-            after=after,
-            reaction=reaction,
-        )
-        return True
 
     # ------------------------------------------------------------------ turns and the end
     def _after_action(self) -> None:
