@@ -18,6 +18,7 @@ from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
 from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import chase, escape
 from kriegsspiel.rulesets.bolt_action.game.fubar import panic
+from kriegsspiel.rulesets.bolt_action.game.orders import order_test_of
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_move,
@@ -395,7 +396,7 @@ def test_a_vehicles_on_fire_check_takes_the_officers_bonus_as_its_order_tests_do
     sherman.pins = 2
     officer = game.officer_near(sherman)
     assert officer is not None
-    order = game.order_test_of(sherman, Action("order", unit=8, order="Fire", target=19))
+    order = order_test_of(game, sherman, Action("order", unit=8, order="Fire", target=19))
     assert order.officer_bonus == game.rules.officer_bonus(officer) > 0
     tests = []
     real = firing_module.attack_vehicle
@@ -461,7 +462,7 @@ def test_spent_panzerfausts_no_longer_count_as_anti_tank_weapons() -> None:
     place(sherman, 36, 20, 180)
     place(squad, 36, 30, 180)
     assault = Action("order", unit=12, order="Run", target=8)
-    assert game.has_anti_tank(squad) and game.order_test_of(squad, assault).modifier == 0
+    assert game.has_anti_tank(squad) and order_test_of(game, squad, assault).modifier == 0
     fired = game.shooting_groups(squad, sherman, moving=False)
     assert any(g.shot.weapon == "Panzerfaust" for g in fired)
     for model in game.one_shots_fired:
@@ -470,7 +471,7 @@ def test_spent_panzerfausts_no_longer_count_as_anti_tank_weapons() -> None:
         g.shot.weapon != "Panzerfaust" for g in game.shooting_groups(squad, sherman, moving=False)
     )
     assert not game.has_anti_tank(squad)
-    assert game.order_test_of(squad, assault).modifier == -3
+    assert order_test_of(game, squad, assault).modifier == -3
 
 
 def test_escape_and_stand_and_fire_take_no_order_test_even_when_pinned() -> None:

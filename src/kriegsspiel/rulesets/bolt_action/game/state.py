@@ -19,10 +19,9 @@ from kriegsspiel.core import arguments
 from kriegsspiel.core.game import CHANCE, TERMINAL, Event, IllegalActionError
 from kriegsspiel.core.procedure import Dice, RandomDice
 from kriegsspiel.core.scenario import Scenario
-from kriegsspiel.core.table import Point, Table, shared_table
+from kriegsspiel.core.table import Table, shared_table
 from kriegsspiel.rulesets.bolt_action import bag
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
-from kriegsspiel.rulesets.bolt_action.assault import assault_order_modifier
 from kriegsspiel.rulesets.bolt_action.bag import held as _held
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS as ORDERS
@@ -32,7 +31,6 @@ from kriegsspiel.rulesets.bolt_action.game.actions import Pending as Pending
 # (Action, Pending and ORDERS were defined here, range_marks too: still importable from here)
 from kriegsspiel.rulesets.bolt_action.game.ambush import ambush_check, ambushers
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
-    assault,
     chase,
     escape,
     fight,
@@ -48,24 +46,18 @@ from kriegsspiel.rulesets.bolt_action.game.deployment import (
     table_feature,
 )
 from kriegsspiel.rulesets.bolt_action.game.firing import Firing
-from kriegsspiel.rulesets.bolt_action.game.fubar import fire_on_friend, friendly_fire, panic
+from kriegsspiel.rulesets.bolt_action.game.fubar import fire_on_friend
 from kriegsspiel.rulesets.bolt_action.game.moves import Moves
+from kriegsspiel.rulesets.bolt_action.game.orders import carry_out, shoot_or_react
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import LIST_ORDER, check_deployment
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks as range_marks
-from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, Delayed, call, come_back
+from kriegsspiel.rulesets.bolt_action.game.support import Delayed, come_back
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_categories,
 )
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState, build_units
 from kriegsspiel.rulesets.bolt_action.game.validation import check_action
 from kriegsspiel.rulesets.bolt_action.kit import has_anti_tank
-from kriegsspiel.rulesets.bolt_action.morale import (
-    MoraleTest,
-    new_test,
-    rallied,
-    rally_roll,
-    rolled_order_test,
-)
 from kriegsspiel.rulesets.bolt_action.reactions import DIE_SHOWN
 
 OBJECTIVE_REACH = 3.0  # inches: a unit this close holds an objective (assumption)
@@ -218,7 +210,7 @@ class BoltActionGame(Moves, Firing):
             self._resume(action)
         else:
             self.log("order", **{k: v for k, v in action.to_json().items() if k != "kind"})
-            self._carry_out(action)
+            carry_out(self, action)
         self._after_action()
 
     def returns(self) -> tuple[float, float]:
@@ -381,78 +373,6 @@ class BoltActionGame(Moves, Firing):
         """Raise IllegalActionError, saying why, unless the action can be taken now."""
         check_action(self, action)
 
-    # ------------------------------------------------------------------ carrying out orders
-    def _carry_out(self, action: Action) -> None:
-        unit = self.units[action.unit]
-        unit.no_run = False  # a gravity pulse stops only the next activation's Run
-        test = self.order_test_of(unit, action)
-        rolled = rolled_order_test(self.dice, self.rules, test, action.order)
-        result = rolled.result
-        if result != "no test":
-            fubar_roll = {} if rolled.fubar_roll is None else {"fubar_roll": rolled.fubar_roll}
-            self.log(
-                "order test",
-                unit=unit.uid,
-                needs=test.value,
-                result=result,
-                roll=rolled.roll,
-                **fubar_roll,
-            )
-        if result == "fail":
-            unit.order = "Down"
-            return
-        if result == "friendly fire":
-            friendly_fire(self, unit, action)
-            return
-        if result == "panic":
-            panic(self, unit, action)
-            return
-        unit.order = action.order
-        if action.order == "Rally":
-            roll = rally_roll(self.dice, self.rules)
-            lost = rallied(unit.pins, roll)
-            unit.pins -= lost
-            self.log("rally", unit=unit.uid, pins_lost=lost, roll=roll)
-        elif action.order == "Fire" and action.choice in SUPPORT and action.target is not None:
-            call(self, unit, self.units[action.target], action.choice)
-        elif action.order in ("Fire", "Advance", "Run"):
-            if action.order == "Run" and action.target is not None:
-                assault(self, unit, action)
-                return
-            if action.to is not None:
-                self.move_unit(
-                    unit,
-                    Point(*action.to),
-                    run=action.order == "Run",
-                    way=action.choice,
-                    facing=action.facing,
-                )
-                if ambush_check(self, unit, action):
-                    return
-            if action.target is not None and action.order != "Run":
-                self._shoot_or_react(unit, action)
-
-    def order_test_of(self, unit: UnitState, action: Action) -> MoraleTest:
-        """The order test ``unit`` takes for ``action`` (its quality, pins and an officer
-        near; an assault on a vehicle's modifier), whether or not one is needed."""
-        modifier = 0
-        if action.order == "Run" and action.target is not None:
-            tgt = self.units[action.target]
-            if tgt.vehicle is not None:
-                modifier = assault_order_modifier(
-                    self.rules,
-                    tgt.vehicle.target,
-                    open_topped=tgt.vehicle.open_topped,
-                    anti_tank=self.has_anti_tank(unit),
-                )
-        return new_test(
-            self.rules,
-            unit.quality,
-            officer=self.officer_near(unit),
-            pins=unit.pins,
-            modifier=modifier,
-        )
-
     def officer_near(self, unit: UnitState) -> str | None:
         best: tuple[int, str] | None = None
         for other in self.units:
@@ -472,15 +392,6 @@ class BoltActionGame(Moves, Firing):
         one-shot weapon, as a fired Panzerfaust, no longer counts, as it no longer fires:
         :func:`.kit.has_anti_tank`)."""
         return has_anti_tank(self.rules, ((m.weapons, m.used_one_shot) for m in unit.alive_models))
-
-    def _shoot_or_react(self, unit: UnitState, action: Action) -> None:
-        """The shot is declared: its target's side is asked for a reaction where it has
-        one (:func:`shot_reactions_of`: Down, or a recce vehicle's escape), else it is fired."""
-        tgt = self.units[action.target]  # type: ignore[index]
-        if not tgt.destroyed and shot_reactions_of(self.rules, tgt):
-            self.pending = Pending("shot-reaction", tgt.side, action, tgt.uid)
-            return
-        self.shoot(unit, tgt, moving=action.order == "Advance")
 
     # -- reactions and ambushes -------------------------------------------------------
     def pending_choices(self) -> list[Action]:
@@ -554,7 +465,7 @@ class BoltActionGame(Moves, Firing):
             halted = unit.order == "Down"
             shoots = order.target is not None and order.order == "Advance"
             if shoots and not unit.destroyed and not halted:
-                self._shoot_or_react(unit, order)
+                shoot_or_react(self, unit, order)
         elif p.after == "fight":
             fight_on(self, unit, self.units[order.target], order, p.reaction)  # type: ignore[index]
         elif p.after == "chase":
