@@ -22,7 +22,6 @@ from kriegsspiel.core.scenario import Scenario
 from kriegsspiel.core.table import Table, shared_table
 from kriegsspiel.rulesets.bolt_action import bag
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
-from kriegsspiel.rulesets.bolt_action.bag import held as _held
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS as ORDERS
 from kriegsspiel.rulesets.bolt_action.game.actions import Action as Action
@@ -51,10 +50,11 @@ from kriegsspiel.rulesets.bolt_action.game.moves import Moves
 from kriegsspiel.rulesets.bolt_action.game.orders import carry_out, shoot_or_react
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import LIST_ORDER, check_deployment
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks as range_marks
-from kriegsspiel.rulesets.bolt_action.game.support import Delayed, come_back
+from kriegsspiel.rulesets.bolt_action.game.support import Delayed
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_categories,
 )
+from kriegsspiel.rulesets.bolt_action.game.turn_end import after_action, ask_to_retain
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState, build_units
 from kriegsspiel.rulesets.bolt_action.game.validation import check_action
 from kriegsspiel.rulesets.bolt_action.kit import has_anti_tank
@@ -133,7 +133,7 @@ class BoltActionGame(Moves, Firing):
             {} if placements is None else set_up_by_hand(self, placements)
         )
         # the units whose dice went into the cup as this turn began (a tuple: clones share it)
-        self.turn_dice: tuple[int, ...] = self._dice_put_in()
+        self.turn_dice: tuple[int, ...] = bag.put_in(self.units)
         self.log(
             "start",
             ruleset=ruleset,
@@ -211,7 +211,7 @@ class BoltActionGame(Moves, Firing):
         else:
             self.log("order", **{k: v for k, v in action.to_json().items() if k != "kind"})
             carry_out(self, action)
-        self._after_action()
+        after_action(self)
 
     def returns(self) -> tuple[float, float]:
         if not self.over:
@@ -422,7 +422,7 @@ class BoltActionGame(Moves, Firing):
         if p.kind == "retain":
             if action.choice == "keep":
                 self.keeping += (p.target,)
-            self._ask_to_retain()
+            ask_to_retain(self)
             return
         if p.kind == "friendly-fire":
             victim = self.units[action.target]  # type: ignore[index]
@@ -473,68 +473,7 @@ class BoltActionGame(Moves, Firing):
         elif p.after == "shot" and not self.units[p.target].destroyed:
             self.shoot(unit, self.units[p.target], moving=order.order == "Advance")
 
-    # ------------------------------------------------------------------ turns and the end
-    def _after_action(self) -> None:
-        if self.pending is not None or self.over:
-            return
-        self.drawn = None
-        if self._side_wiped_out():
-            self._finish()
-            return
-        if not self.eligible(0) and not self.eligible(1):
-            self._end_turn()
-
-    def _side_wiped_out(self) -> bool:
-        return any(all(u.destroyed for u in self.units if u.side == s) for s in (0, 1))
-
-    def _end_turn(self) -> None:
-        """The turn's end: each unit on Down or Ambush may keep its die out of the bag
-        (its owner says, unit by unit; not after the last turn), then the dice return."""
-        if self.turn < self.scenario.turns:
-            self.retaining = bag.may_keep(self.units)
-        self.keeping = ()
-        self._ask_to_retain()
-
-    def _ask_to_retain(self) -> None:
-        """Ask the next unit that may keep its die, or close the turn when none is left."""
-        if self.retaining:
-            uid, self.retaining = self.retaining[0], self.retaining[1:]
-            unit = self.units[uid]
-            held = Action("order", side=unit.side, unit=uid, order=_held(unit) or "")
-            self.pending = Pending("retain", unit.side, held, uid)
-            return
-        self._close_turn()
-
-    def _close_turn(self) -> None:
-        for u in self.units:
-            if u.destroyed:
-                continue
-            kept = _held(u) if u.uid in self.keeping else None
-            u.retained, u.order, u.moved = kept, None, None
-        self.keeping = ()
-        # the dice go back into the cup, those of destroyed units removed (so before a
-        # delayed barrage at the next turn's start may destroy a unit: its die is in)
-        self.turn_dice = self._dice_put_in()
-        self.log("turn end", turn=self.turn, score=list(self.score()))
-        if self.turn >= self.scenario.turns:
-            self._finish()
-            return
-        self.turn += 1
-        waiting, self.delayed = self.delayed, []
-        for call_in in waiting:  # delayed barrages and air strikes roll again
-            come_back(self, call_in)
-        if self._side_wiped_out():
-            self._finish()
-
-    def _dice_put_in(self) -> tuple[int, ...]:
-        """The units whose dice are in the cup as a turn begins (:func:`.bag.put_in`)."""
-        return bag.put_in(self.units)
-
-    def _finish(self) -> None:
-        self.over = True
-        a, b = self.score()
-        self.log("game over", turn=self.turn, score=[a, b], returns=list(self.returns()))
-
+    # ------------------------------------------------------------------ the result
     def score(self) -> tuple[int, int]:
         """Victory points: units destroyed, or objectives held, as the scenario says."""
         destroyed = [sum(1 for u in self.units if u.side != s and u.destroyed) for s in (0, 1)]
