@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from kriegsspiel.core import arguments
@@ -28,12 +27,7 @@ from kriegsspiel.rulesets.bolt_action.game.actions import Action as Action
 from kriegsspiel.rulesets.bolt_action.game.actions import Pending as Pending
 
 # (Action, Pending and ORDERS were defined here, range_marks too: still importable from here)
-from kriegsspiel.rulesets.bolt_action.game.ambush import ambush_check, ambushers
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
-    chase,
-    escape,
-    fight,
-    fight_on,
     reactions,
     shot_reactions_of,
 )
@@ -45,20 +39,19 @@ from kriegsspiel.rulesets.bolt_action.game.deployment import (
     table_feature,
 )
 from kriegsspiel.rulesets.bolt_action.game.firing import Firing
-from kriegsspiel.rulesets.bolt_action.game.fubar import fire_on_friend
 from kriegsspiel.rulesets.bolt_action.game.moves import Moves
-from kriegsspiel.rulesets.bolt_action.game.orders import carry_out, shoot_or_react
+from kriegsspiel.rulesets.bolt_action.game.orders import carry_out
+from kriegsspiel.rulesets.bolt_action.game.out_of_turn import resume
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import LIST_ORDER, check_deployment
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks as range_marks
 from kriegsspiel.rulesets.bolt_action.game.support import Delayed
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_categories,
 )
-from kriegsspiel.rulesets.bolt_action.game.turn_end import after_action, ask_to_retain
+from kriegsspiel.rulesets.bolt_action.game.turn_end import after_action
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState, build_units
 from kriegsspiel.rulesets.bolt_action.game.validation import check_action
 from kriegsspiel.rulesets.bolt_action.kit import has_anti_tank
-from kriegsspiel.rulesets.bolt_action.reactions import DIE_SHOWN
 
 OBJECTIVE_REACH = 3.0  # inches: a unit this close holds an objective (assumption)
 
@@ -207,7 +200,7 @@ class BoltActionGame(Moves, Firing):
             self.log("draw", side=action.side)
             return
         if action.kind in ("react", "ambush", "retain", "friendly fire"):
-            self._resume(action)
+            resume(self, action)
         else:
             self.log("order", **{k: v for k, v in action.to_json().items() if k != "kind"})
             carry_out(self, action)
@@ -393,7 +386,7 @@ class BoltActionGame(Moves, Firing):
         :func:`.kit.has_anti_tank`)."""
         return has_anti_tank(self.rules, ((m.weapons, m.used_one_shot) for m in unit.alive_models))
 
-    # -- reactions and ambushes -------------------------------------------------------
+    # -- the choices of a decision made out of turn ------------------------------------
     def pending_choices(self) -> list[Action]:
         p = self.pending
         assert p is not None
@@ -413,65 +406,6 @@ class BoltActionGame(Moves, Firing):
             Action("ambush", side=p.side, unit=a, target=p.target, choice="fire")
             for a in p.ambushers
         ] + [Action("ambush", side=p.side, choice="hold")]
-
-    def _resume(self, action: Action) -> None:
-        p = self.pending
-        assert p is not None
-        self.pending = None
-        self.log(action.kind, **{k: v for k, v in action.to_json().items() if k != "kind"})
-        if p.kind == "retain":
-            if action.choice == "keep":
-                self.keeping += (p.target,)
-            ask_to_retain(self)
-            return
-        if p.kind == "friendly-fire":
-            victim = self.units[action.target]  # type: ignore[index]
-            fire_on_friend(self, self.units[p.target], victim, chosen_by=p.side)
-            return
-        order = p.action
-        unit = self.units[order.unit]
-        if p.kind == "shot-reaction":
-            tgt = self.units[p.target]
-            if action.choice == "down":
-                tgt.order = DIE_SHOWN["down"]
-            # a recce vehicle's escape is a move made before the shot, which is then fired
-            # from where it was declared at the vehicle where it ended (out of sight or
-            # range: no shot); ambushers may fire at it there first
-            escaped = action.choice == "escape" and escape(self, tgt, unit)
-            if escaped and ambush_check(self, tgt, order, after="shot"):
-                return
-            self.shoot(unit, tgt, moving=order.order == "Advance")
-        elif p.kind == "assault-reaction":
-            fight(self, unit, self.units[p.target], order, action.choice)
-        else:
-            mover = self.units[p.target]
-            if action.choice == "fire":
-                ambusher = self.units[action.unit]
-                ambusher.order, ambusher.retained = "Fire", None
-                self.shoot(ambusher, mover, moving=False)
-                # the other ambushers are asked again, those that can still shoot at it
-                rest = ambushers(self, mover, p.ambushers)
-                if rest:
-                    self.pending = replace(p, ambushers=rest)
-                    return
-            self._after_ambush(p)
-
-    def _after_ambush(self, p: Pending) -> None:
-        """The ambush at ``p``'s mover is over: what was under way goes on (``p.after``)."""
-        order = p.action
-        unit = self.units[order.unit]
-        if p.after == "order":
-            # (a vehicle the ambush brought to a halt, its die turned Down, fires no more)
-            halted = unit.order == "Down"
-            shoots = order.target is not None and order.order == "Advance"
-            if shoots and not unit.destroyed and not halted:
-                shoot_or_react(self, unit, order)
-        elif p.after == "fight":
-            fight_on(self, unit, self.units[order.target], order, p.reaction)  # type: ignore[index]
-        elif p.after == "chase":
-            chase(self, unit, self.units[order.target], order)  # type: ignore[index]
-        elif p.after == "shot" and not self.units[p.target].destroyed:
-            self.shoot(unit, self.units[p.target], moving=order.order == "Advance")
 
     # ------------------------------------------------------------------ the result
     def score(self) -> tuple[int, int]:
