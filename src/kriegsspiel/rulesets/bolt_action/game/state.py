@@ -5,6 +5,16 @@ the next die); every other roll the rules call for is made with the game's own s
 dice and written to the event log. Decisions are :class:`Action` values: the player whose
 die was drawn picks a unit and an order; Konflikt '47 targets may react; ambushers may
 fire. An illegal action raises :class:`IllegalActionError` and changes nothing.
+
+Here is the game's state and what a player, an agent or a tool asks of it (legal actions,
+apply an action, clone, observation, score and result). The rule procedures it runs are
+beside it, each in its own module of functions taking the game: an order carried out
+(:mod:`.orders`), an ambush (:mod:`.ambush`), a decision made out of turn and what follows it
+(:mod:`.out_of_turn`), the turn's end (:mod:`.turn_end`), with close quarters, FUBAR,
+support, set-up and validation as before. What those procedures, the AI and the play aid
+ask of or do to the game's units the game inherits as methods: moves (:class:`.Moves`),
+fire and its effects (:class:`.Firing`), and the shooting questions beneath that
+(:class:`.ShootingGroups`).
 """
 
 from __future__ import annotations
@@ -22,15 +32,12 @@ from kriegsspiel.core.table import Table, shared_table
 from kriegsspiel.rulesets.bolt_action import bag
 from kriegsspiel.rulesets.bolt_action.army import ArmyList
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
+
+# (Action, Pending and ORDERS were defined here, range_marks too: still importable from here)
 from kriegsspiel.rulesets.bolt_action.game.actions import ORDERS as ORDERS
 from kriegsspiel.rulesets.bolt_action.game.actions import Action as Action
 from kriegsspiel.rulesets.bolt_action.game.actions import Pending as Pending
-
-# (Action, Pending and ORDERS were defined here, range_marks too: still importable from here)
-from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
-    reactions,
-    shot_reactions_of,
-)
+from kriegsspiel.rulesets.bolt_action.game.close_quarters import reactions, shot_reactions_of
 from kriegsspiel.rulesets.bolt_action.game.deployment import (
     Placement,
     SetUpPlace,
@@ -45,9 +52,7 @@ from kriegsspiel.rulesets.bolt_action.game.out_of_turn import resume
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import LIST_ORDER, check_deployment
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks as range_marks
 from kriegsspiel.rulesets.bolt_action.game.support import Delayed
-from kriegsspiel.rulesets.bolt_action.game.table_rules import (
-    check_categories,
-)
+from kriegsspiel.rulesets.bolt_action.game.table_rules import check_categories
 from kriegsspiel.rulesets.bolt_action.game.turn_end import after_action
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState, build_units
 from kriegsspiel.rulesets.bolt_action.game.validation import check_action
@@ -74,7 +79,12 @@ def holder(sides: set[int]) -> int | None:
 
 
 class BoltActionGame(Moves, Firing):
-    """One game: two armies on a scenario's table, played turn by turn to a result."""
+    """One game: two armies on a scenario's table, played turn by turn to a result.
+
+    Its moves (``move_unit``, ``flee``, ``flight``) are :class:`.Moves`'; its fire and its
+    effects (``shoot``, ``resolve_attack``, ``destroy`` ...) :class:`.Firing`'s; its
+    shooting questions (``gap``, ``can_shoot``, ``shot_groups`` ...)
+    :class:`.ShootingGroups`'."""
 
     def __init__(
         self,
@@ -366,6 +376,7 @@ class BoltActionGame(Moves, Firing):
         """Raise IllegalActionError, saying why, unless the action can be taken now."""
         check_action(self, action)
 
+    # ------------------------------------------------------------------ questions about units
     def officer_near(self, unit: UnitState) -> str | None:
         best: tuple[int, str] | None = None
         for other in self.units:
@@ -421,6 +432,6 @@ class BoltActionGame(Moves, Firing):
                 held[side] += obj.points
         return held[0], held[1]
 
-    # ------------------------------------------------------------------ set-up
+    # ------------------------------------------------------------------ the record
     def log(self, event: str, /, **data: Any) -> None:
         self._events.append(Event(event, {"turn": self.turn, **data}))
