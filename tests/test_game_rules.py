@@ -18,6 +18,7 @@ from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
 from kriegsspiel.rulesets.bolt_action.game.candidates import order_candidates
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import chase, escape
 from kriegsspiel.rulesets.bolt_action.game.fubar import panic
+from kriegsspiel.rulesets.bolt_action.game.orders import order_test_of
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     check_move,
@@ -348,7 +349,7 @@ def test_a_flamethrowers_morale_check_takes_the_officers_bonus(
 ) -> None:
     """The morale check a flamethrower forces is a morale check like any other: an officer
     in range lends his bonus (as to the check at half strength)."""
-    from kriegsspiel.rulesets.bolt_action.game import state as state_module
+    from kriegsspiel.rulesets.bolt_action.game import firing as firing_module
     from kriegsspiel.rulesets.bolt_action.morale import new_test
     from kriegsspiel.rulesets.bolt_action.shooting import Situation, plan_shot
 
@@ -366,13 +367,13 @@ def test_a_flamethrowers_morale_check_takes_the_officers_bonus(
         Situation(range_inches=5),
     )
     tests = []
-    real = state_module.attack_troops
+    real = firing_module.attack_troops
 
     def spy(dice: object, groups: object, ctx: object, tally: object = None) -> object:
         tests.append(ctx.morale)  # type: ignore[attr-defined]
         return real(dice, groups, ctx, tally)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(state_module, "attack_troops", spy)
+    monkeypatch.setattr(firing_module, "attack_troops", spy)
     game.resolve_attack(flamer, squad, [Group(shot, 1)])
     assert tests == [new_test(rules, squad.quality, officer="First Lieutenant", pins=0)]
 
@@ -383,7 +384,7 @@ def test_a_vehicles_on_fire_check_takes_the_officers_bonus_as_its_order_tests_do
     """A vehicle's crew tests its morale when it catches fire: a morale check like any
     other, so an officer in range lends his bonus, as he does to its order tests (shot at,
     assaulted, or struck from the air alike)."""
-    from kriegsspiel.rulesets.bolt_action.game import state as state_module
+    from kriegsspiel.rulesets.bolt_action.game import firing as firing_module
 
     game = new_game("bolt-action-1")
     game.table = Table(72, 48)
@@ -395,16 +396,16 @@ def test_a_vehicles_on_fire_check_takes_the_officers_bonus_as_its_order_tests_do
     sherman.pins = 2
     officer = game.officer_near(sherman)
     assert officer is not None
-    order = game.order_test_of(sherman, Action("order", unit=8, order="Fire", target=19))
+    order = order_test_of(game, sherman, Action("order", unit=8, order="Fire", target=19))
     assert order.officer_bonus == game.rules.officer_bonus(officer) > 0
     tests = []
-    real = state_module.attack_vehicle
+    real = firing_module.attack_vehicle
 
     def spy(dice: object, groups: Any, tally: Any = None) -> object:
         tests.extend(g.shot.vehicle.crew_morale for g in groups if g.shot.vehicle)
         return real(dice, groups, tally)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(state_module, "attack_vehicle", spy)
+    monkeypatch.setattr(firing_module, "attack_vehicle", spy)
     game.resolve_attack(panzer, sherman, game.shooting_groups(panzer, sherman, moving=False))
     assert tests and all(t.value == order.value for t in tests)  # its 2 pins, his bonus
     sherman.pins = 2
@@ -461,7 +462,7 @@ def test_spent_panzerfausts_no_longer_count_as_anti_tank_weapons() -> None:
     place(sherman, 36, 20, 180)
     place(squad, 36, 30, 180)
     assault = Action("order", unit=12, order="Run", target=8)
-    assert game.has_anti_tank(squad) and game.order_test_of(squad, assault).modifier == 0
+    assert game.has_anti_tank(squad) and order_test_of(game, squad, assault).modifier == 0
     fired = game.shooting_groups(squad, sherman, moving=False)
     assert any(g.shot.weapon == "Panzerfaust" for g in fired)
     for model in game.one_shots_fired:
@@ -470,7 +471,7 @@ def test_spent_panzerfausts_no_longer_count_as_anti_tank_weapons() -> None:
         g.shot.weapon != "Panzerfaust" for g in game.shooting_groups(squad, sherman, moving=False)
     )
     assert not game.has_anti_tank(squad)
-    assert game.order_test_of(squad, assault).modifier == -3
+    assert order_test_of(game, squad, assault).modifier == -3
 
 
 def test_escape_and_stand_and_fire_take_no_order_test_even_when_pinned() -> None:
@@ -1501,7 +1502,7 @@ def test_a_vehicle_under_a_shockwaves_line_is_struck_as_what_it_is(
     """The line's other victims are set up as any shot's target is (aimed_at): an automaton
     keeps its roll to shrug off "crew stunned", an open-topped vehicle is open. (The line
     once left both out, so an automaton under it was stunned like any crew.)"""
-    import kriegsspiel.rulesets.bolt_action.game.state as state_module
+    import kriegsspiel.rulesets.bolt_action.game.firing as firing_module
 
     game = new_game()
     game.table = Table(72, 48)
@@ -1514,13 +1515,13 @@ def test_a_vehicle_under_a_shockwaves_line_is_struck_as_what_it_is(
     place(game.units[1], 20, 30, 0)
     place(walker, 20, 20, 0)
     seen = []
-    real = state_module.plan_shot
+    real = firing_module.plan_shot
 
     def plan(rules: object, weapon: object, target: object, situation: Any) -> Any:
         seen.append(situation)
         return real(rules, weapon, target, situation)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(state_module, "plan_shot", plan)
+    monkeypatch.setattr(firing_module, "plan_shot", plan)
     game.dice = RandomDice(5)
     game.shoot(projector, game.units[1], moving=False)
     assert [e.data["target"] for e in game.events if e.kind == "shockwave"] == [7]

@@ -18,6 +18,7 @@ from test_solo import close_quarters_game
 
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
+from kriegsspiel.rulesets.bolt_action.game.orders import order_test_of
 from kriegsspiel.rulesets.bolt_action.game.record import header, replay
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
@@ -273,7 +274,7 @@ def test_an_assault_by_a_pinned_unit_shows_its_order_test_and_the_chance_of_both
     )
     unit, target = game.units[assault.unit], game.units[assault.target]  # type: ignore[index]
     unit.pins = 3
-    test = game.order_test_of(unit, assault)
+    test = order_test_of(game, unit, assault)
     passed = _order_odds(game.rules, test)[0]
     win = TacticalPlayer().assault_chance(game, unit, target, assault.choice)
     assert win is not None and 0 < passed < 1

@@ -164,18 +164,18 @@ def test_the_odds_with_target_officer_are_the_games_own(monkeypatch: pytest.Monk
     as they are rolled, followed exactly) has the odds' chances, asked with the officer's
     rank as a player types it; without him the odds differ. Then the game itself, played
     many times, lands within 4 standard errors of those odds."""
-    from kriegsspiel.rulesets.bolt_action.game import state as state_module
+    from kriegsspiel.rulesets.bolt_action.game import firing as firing_module
 
     game, sherman, panzer = _tank_before_tank("Major")
     assert game.officer_near(sherman) == "Major"
     caught: list[list[Group]] = []
-    real = state_module.attack_vehicle
+    real = firing_module.attack_vehicle
 
     def spy(dice: Any, groups: Any, tally: Any = None) -> Any:
         caught.append(groups)
         return real(dice, groups, tally)
 
-    monkeypatch.setattr(state_module, "attack_vehicle", spy)
+    monkeypatch.setattr(firing_module, "attack_vehicle", spy)
     planned = game.shooting_groups(panzer, sherman, moving=False)
     trial = game.clone()
     trial.resolve_attack(trial.units[panzer.uid], trial.units[sherman.uid], planned)
@@ -212,7 +212,7 @@ def test_the_odds_with_target_officer_are_the_games_own(monkeypatch: pytest.Monk
     assert profile == game.vehicle_profile_of(sherman, indirect=False)
     assert profile.crew_morale.value == 9 + 4 - 2
 
-    monkeypatch.setattr(state_module, "attack_vehicle", real)
+    monkeypatch.setattr(firing_module, "attack_vehicle", real)
     n, knocked_out, on_fire = 6000, 0, 0
     for seed in range(n):
         trial = game.clone()

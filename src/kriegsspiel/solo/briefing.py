@@ -35,6 +35,7 @@ from kriegsspiel.rulesets.bolt_action.attack import expected_troops, futile, kno
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault
+from kriegsspiel.rulesets.bolt_action.game.orders import order_test_of
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.support import blast_reach, caught
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
@@ -73,7 +74,7 @@ def order_test_text(game: BoltActionGame, unit: UnitState) -> str:
     """The order test a unit takes for an order (not an assault on a vehicle), as the
     player weighs it: what it needs on 2D6, the chance to pass, and of a FUBAR, and that a
     Down order needs none; "" where it needs none (no pins)."""
-    test = game.order_test_of(unit, Action("order", unit=unit.uid, order="Advance"))
+    test = order_test_of(game, unit, Action("order", unit=unit.uid, order="Advance"))
     if not order_test_needed(game.rules, test):
         return ""
     passed, fubar = _order_odds(game.rules, test)
@@ -362,7 +363,7 @@ def assault_line(game: BoltActionGame, unit: UnitState, target: UnitState, mode:
             said += f"; {chance_shown_whole(chance)} to win if they defend as well as they can"
         both = "to pass it and win"
     assault = Action("order", unit=unit.uid, order="Run", target=target.uid)
-    test = game.order_test_of(unit, assault)
+    test = order_test_of(game, unit, assault)
     if order_test_needed(game.rules, test):
         passed, fubar = _order_odds(game.rules, test)
         modifier = f" {test.modifier:+d}" if test.modifier else ""

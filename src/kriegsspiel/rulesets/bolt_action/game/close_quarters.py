@@ -26,6 +26,7 @@ from kriegsspiel.rulesets.bolt_action.assault import (
 )
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
+from kriegsspiel.rulesets.bolt_action.game.ambush import ambush_check
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     MoveCheck,
     check_move,
@@ -212,7 +213,7 @@ def chase(game: BoltActionGame, unit: UnitState, tgt: UnitState, action: Action)
     """The assaulters follow the target that escaped (:func:`_chase`); that is a move, at
     whose end the target's side may spring an ambush on them. No fight follows."""
     if not unit.destroyed and _chase(game, unit, tgt):
-        game.ambush_check(unit, action, after="")
+        ambush_check(game, unit, action, after="")
 
 
 def _fire_at_assaulters(game: BoltActionGame, vehicle: UnitState, unit: UnitState) -> bool:
@@ -243,7 +244,7 @@ def fight(
         reaction = "hand-to-hand"
     if reaction == "escape":
         if escape(game, tgt, unit):  # away from the assaulters
-            if not game.ambush_check(tgt, action, after="chase"):
+            if not ambush_check(game, tgt, action, after="chase"):
                 chase(game, unit, tgt, action)
             return
         reaction = "hand-to-hand"  # hemmed in: it must fight where it stands
@@ -260,8 +261,8 @@ def fight(
     # the target among them if it holds an Ambush die (not a vehicle that has just fired
     # at them as they came on: it has had its shot); assaulters already in contact make
     # no move to fire at
-    if moved and game.ambush_check(
-        unit, action, after="fight", reaction=reaction, exclude=(tgt.uid,) if fired else ()
+    if moved and ambush_check(
+        game, unit, action, after="fight", reaction=reaction, exclude=(tgt.uid,) if fired else ()
     ):
         return
     fight_on(game, unit, tgt, action, reaction)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
+from kriegsspiel.rulesets.bolt_action.game.ambush import ambush_check
 from kriegsspiel.rulesets.bolt_action.game.table_rules import heading_to
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
@@ -88,4 +89,4 @@ def panic(game: BoltActionGame, unit: UnitState, order: Action | None = None) ->
     game.log("fubar", unit=unit.uid, result="panic", away_from=closest.uid)
     if order is None:
         order = Action("order", side=unit.side, unit=unit.uid, order="Run")
-    game.ambush_check(unit, order, after="")
+    ambush_check(game, unit, order, after="")

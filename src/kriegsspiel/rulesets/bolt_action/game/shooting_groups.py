@@ -216,9 +216,10 @@ def aimed_at(target: UnitState, range_inches: float, **firer: Any) -> Situation:
 
 
 class ShootingGroups(GameState[Action]):
-    """The game's shooting questions (a part of :class:`BoltActionGame`, which it is mixed
-    into): gaps, sight, reach, and every shot a unit's models can fire at a target. As the
-    game's base it names the protocol the game follows, whose methods ``help()`` explains."""
+    """The game's shooting questions (a part of :class:`BoltActionGame`, which inherits it
+    through :class:`.Firing`): gaps, sight, reach, and every shot a unit's models can fire at
+    a target. As the game's deepest base it names the protocol the game follows, whose
+    methods ``help()`` explains."""
 
     rules: Rules
     table: Table
