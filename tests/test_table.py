@@ -17,15 +17,17 @@ from kriegsspiel.core.table import (
     Point,
     Table,
     TerrainFeature,
+    circle,
+    rectangle,
+    shared_table,
+)
+from kriegsspiel.core.table_batch import (
     _apart,
-    _bounds,
     _past,
     _points,
     _sight_past,
     _within,
-    circle,
-    rectangle,
-    shared_table,
+    bounding_box,
 )
 from kriegsspiel.core.table_shapes import (
     Shape,
@@ -392,7 +394,7 @@ def test_sees_within_is_the_visibility_matrix_within_reach(
     targets = more[1] + origins[:1]
     flat_o = tuple(c for p in origins for c in (p.x, p.y))
     flat_t = tuple(c for p in targets for c in (p.x, p.y))
-    assert _bounds(flat_o) == (
+    assert bounding_box(flat_o) == (
         min(p.x for p in origins),
         min(p.y for p in origins),
         max(p.x for p in origins),
