@@ -454,6 +454,15 @@ def test_nearest_in_sight_is_the_argmin_over_the_visibility_matrix(
     assert table.nearest_in_sight(flat, ()) == (None,) * len(origins)  # nothing to see
 
 
+def test_nearest_in_sight_leaves_a_sight_line_along_a_wall_to_line_of_sight() -> None:
+    """A sight line running along a house's wall is a close call for the quick outline tests,
+    which nearest_in_sight hands to line_of_sight: running along an edge does not block."""
+    table = Table(features=(HOUSE,))
+    behind, along = (45.0, 25.0), (50.0, 20.0)  # the nearer one behind the house
+    assert table.nearest_in_sight((20.0, 20.0), behind + along) == ((1, 30.0),)
+    assert table._memo["line_of_sight"] == {(20.0, 20.0, 50.0, 20.0): True}
+
+
 def test_a_non_convex_outline_is_tested_by_its_convex_parts() -> None:
     wall = ((38, 27), (49, 27), (49, 36), (38, 36), (38, 35.5), (48.5, 35.5), (48.5, 27.5))
     wall += ((38, 27.5),)
