@@ -5,12 +5,15 @@ geometry needs (its outline, whether it blocks line of sight, the cover it gives
 of mover may not enter it) and a free-text ``category`` that only a ruleset's terrain table
 interprets ("rough ground", "building", "road", ...).
 
-shapely 2 does the geometry and stays behind this module: callers pass and receive
-:class:`Point`, :class:`TerrainFeature`, plain tuples and numpy arrays, never shapely objects.
+shapely 2 does the geometry and stays behind this module and its two helpers (the outline
+tests of :mod:`kriegsspiel.core.table_shapes`, the batches of :mod:`kriegsspiel.core.table_batch`):
+callers pass and receive :class:`Point`, :class:`TerrainFeature`, plain tuples and numpy arrays,
+never shapely objects.
 Each :class:`Table` builds its shapely polygons and STRtree spatial indexes once, on first use,
 and remembers its answers by exact coordinates (a table never changes, so they never go stale).
 
-The rules every query follows (the same in the scalar and the vectorised versions):
+The rules every query follows (the same in the one-pair questions here and the batches of
+:class:`~kriegsspiel.core.table_batch.TableBatches`):
 
 - A point *is in* a feature when the feature's closed polygon covers it (its edge counts).
 - A straight line *passes through* a feature when the open segment meets the polygon's
@@ -22,7 +25,7 @@ The rules every query follows (the same in the scalar and the vectorised version
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property, lru_cache
 from typing import Any, Final, Literal, get_args
@@ -31,7 +34,20 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from kriegsspiel.core.memo import MEMO_LIMIT, BoundedMemo
+from kriegsspiel.core.memo import MEMO_LIMIT
+from kriegsspiel.core.table_batch import Coords, TableBatches, bounding_box
+from kriegsspiel.core.table_shapes import (
+    MARGIN,
+    NO,
+    UNSURE,
+    YES,
+    Shape,
+    interiors_meet,
+    segment_between,
+    shapes_crossed,
+    shapes_crossed_among,
+    shapes_holding,
+)
 from kriegsspiel.errors import UsageError
 
 Cover = Literal["none", "soft", "hard"]
@@ -42,24 +58,8 @@ _COVER_RANK: Final[dict[str, int]] = {name: rank for rank, name in enumerate(COV
 COVER_REACH: Final[float] = 1.0
 #: The mover kind a wreck is impassable to by default.
 VEHICLE: Final[str] = "vehicle"
-#: DE-9IM pattern: the interiors of the two geometries meet.
-_INTERIORS_MEET: Final[str] = "T********"
 #: Inches a feature's outline is drawn in by for the quick "passes through" test.
 _INSET: Final[float] = 0.01
-#: Inches a point or a segment must clear an outline by for the plain-Python tests (see
-#: :class:`_Shape`) to decide; closer calls, far beyond rounding error, go to shapely.
-_MARGIN: Final[float] = 1e-7
-#: Coordinates beyond this many inches are left to shapely (rounding grows with size).
-_FAR: Final[float] = 1e5
-#: What a plain-Python test can say: certainly not / certainly / ask shapely.
-_NO, _YES, _UNSURE = 0, 1, 2
-
-FloatArray = npt.NDArray[np.float64]
-#: Points as one flat tuple of coordinates: (x0, y0, x1, y1, ...).
-Coords = tuple[float, ...]
-#: A bounding box: (min x, min y, max x, max y).
-Box = tuple[float, float, float, float]
-BoolArray = npt.NDArray[np.bool_]
 
 
 # -- value types ------------------------------------------------------------------------------
@@ -140,11 +140,13 @@ def circle(centre: Point, radius: float, vertices: int = 16) -> tuple[tuple[floa
 
 
 @dataclass(frozen=True)
-class Table:
+class Table(TableBatches):
     """An immutable rectangular table (inches) with terrain features.
 
     Changes return a new table (:meth:`with_features`, :meth:`wreck`); each table builds its
-    spatial indexes once, on first use, and never pickles them.
+    spatial indexes once, on first use, and never pickles them. Its questions about many
+    points at once (:meth:`visibility`, :meth:`sees_within`, :meth:`nearest_in_sight`, ...)
+    are those of :class:`~kriegsspiel.core.table_batch.TableBatches`, which it inherits.
     """
 
     width: float = 72.0
@@ -209,11 +211,11 @@ class Table:
         return tuple(_COVER_RANK[f.cover] for f in self.features)
 
     @cached_property
-    def _shapes(self) -> tuple[_Shape, ...]:
-        return tuple(_Shape.of(f.polygon) for f in self.features)
+    def _shapes(self) -> tuple[Shape, ...]:
+        return tuple(Shape.of(f.polygon) for f in self.features)
 
     @cached_property
-    def _blocker_shapes(self) -> tuple[_Shape, ...]:
+    def _blocker_shapes(self) -> tuple[Shape, ...]:
         return tuple(self._shapes[i] for i in self._blocker_index.tolist())
 
     @cached_property
@@ -299,28 +301,28 @@ class Table:
         return self._shapely_sight(a, b) if quick is None else quick
 
     @staticmethod
-    def _sight(shapes: Sequence[_Shape], ax: float, ay: float, bx: float, by: float) -> bool | None:
+    def _sight(shapes: Sequence[Shape], ax: float, ay: float, bx: float, by: float) -> bool | None:
         """Line of sight between two different points past these blockers' outlines, or None
-        where a close call needs shapely (see :class:`_Shape`)."""
+        where a close call needs shapely (see :class:`Shape`)."""
         unsure = False
         for shape in shapes:
             crossed = shape.crossed(ax, ay, bx, by)
-            if crossed == _NO:
+            if crossed == NO:
                 continue
             at_a = shape.point(ax, ay)
-            if at_a == _YES:
+            if at_a == YES:
                 continue
             at_b = shape.point(bx, by)
-            if at_b == _YES:
+            if at_b == YES:
                 continue
-            if crossed == _YES and at_a == _NO and at_b == _NO:
+            if crossed == YES and at_a == NO and at_b == NO:
                 return False
             unsure = True
         return None if unsure else True
 
     def _shapely_sight(self, a: Point, b: Point) -> bool:
         """:meth:`line_of_sight` by shapely alone."""
-        segment = _segment(a, b)
+        segment = segment_between(a, b)
         candidates = self._blocker_tree.query(segment, predicate="intersects")
         if not len(candidates):
             return True
@@ -331,7 +333,7 @@ class Table:
         )
         if not foreign.any():
             return True
-        return not _interiors_meet(
+        return not interiors_meet(
             segment, polygons[foreign], self._blocker_insets[candidates][foreign]
         ).any()
 
@@ -402,7 +404,7 @@ class Table:
             nx, ny = b.x + (a.x - b.x) * t, b.y + (a.y - b.y) * t
             # _passes_through(near, b), asking only the features near b (the same answer)
             passed: Collection[int] | None = (
-                () if (nx, ny) == (b.x, b.y) else _crossing_among(shapes, nx, ny, b.x, b.y)
+                () if (nx, ny) == (b.x, b.y) else shapes_crossed_among(shapes, nx, ny, b.x, b.y)
             )
             if passed is None:
                 passed = self._passes_through(Point(nx, ny), b)
@@ -444,8 +446,8 @@ class Table:
         """
         if not coords or not self.features:
             return []
-        x0, y0, x1, y1 = _bounds(coords)
-        # the box the points sweep, widened by _MARGIN (the test _crossing starts with)
+        x0, y0, x1, y1 = bounding_box(coords)
+        # the box the points sweep, widened by MARGIN (the test shapes_crossed starts with)
         if dx < 0.0:
             x0 += dx
         else:
@@ -454,7 +456,7 @@ class Table:
             y0 += dy
         else:
             y1 += dy
-        x0, y0, x1, y1 = x0 - _MARGIN, y0 - _MARGIN, x1 + _MARGIN, y1 + _MARGIN
+        x0, y0, x1, y1 = x0 - MARGIN, y0 - MARGIN, x1 + MARGIN, y1 + MARGIN
         near = [
             (j, s)
             for j, s in enumerate(self._shapes)
@@ -470,12 +472,12 @@ class Table:
             for j, s in near:
                 if j not in found:
                     at = s.point(bx, by)
-                    if at == _YES:
+                    if at == YES:
                         found.add(j)
-                    elif at == _UNSURE:  # a close call: shapely's answer, for every feature
+                    elif at == UNSURE:  # a close call: shapely's answer, for every feature
                         found.update(k for k in self.indices_at(bx, by) if k not in known)
             if moving and (ax != bx or ay != by):
-                crossed = _crossing_among(
+                crossed = shapes_crossed_among(
                     [(j, s) for j, s in near if j not in found], ax, ay, bx, by
                 )
                 if crossed is None:
@@ -508,7 +510,7 @@ class Table:
         ]
         if not near:
             return []
-        path = shapely.Point(a.x, a.y) if a == b else _segment(a, b)
+        path = shapely.Point(a.x, a.y) if a == b else segment_between(a, b)
         touched = shapely.dwithin(self._polygons[near], path, reach)  # (prepared: _polygons)
         if not touched.any():
             return []
@@ -545,306 +547,6 @@ class Table:
             )
         )
 
-    # -- batches (vectorised) ----------------------------------------------------------------------
-    def distances(self, origins: Sequence[Point], targets: Sequence[Point]) -> FloatArray:
-        """Distances from every origin to every target: an array of shape (origins, targets)."""
-        return self.distances_flat(_key(origins), _key(targets))
-
-    def visibility(self, origins: Sequence[Point], targets: Sequence[Point]) -> BoolArray:
-        """The line-of-sight matrix: ``[i, j]`` is ``line_of_sight(origins[i], targets[j])``.
-
-        One STRtree query for all the sight lines, one vectorised interior test for the
-        candidates; the same rule, and the same answers, as :meth:`line_of_sight`.
-        """
-        return self._visible(_key(origins), _key(targets)).copy()
-
-    def sees_within(self, origins: Coords, targets: Coords, reach: float) -> bool:
-        """Does any origin see a target no more than ``reach`` inches away?
-
-        Points come as flat coordinate tuples, ``(x0, y0, x1, y1, ...)``. The same answer
-        as ``(visibility(o, t) & (distances(o, t) <= reach)).any()`` for those points.
-        """
-        memo = self._memo.get("sees_within")  # (asked very often: _store only when needed)
-        if memo is None or len(memo) >= MEMO_LIMIT:
-            memo = self._store("sees_within")
-        key = (origins, targets, reach)
-        found: bool | None = memo.get(key)
-        if found is None:
-            if not origins or not targets:
-                found = memo[key] = False
-            else:
-                near, far = _bounds(origins), _bounds(targets)
-                found = memo[key] = not _apart(near, far, reach) and self._sees_within(
-                    origins, targets, reach, self._blockers_in(near, far)
-                )
-        return found
-
-    def sees_within_each(
-        self, origins: Coords, targets: Sequence[Coords], reach: float
-    ) -> list[bool]:
-        """:meth:`sees_within` for each of ``targets`` (e.g. every enemy unit) in one batch.
-
-        The same answers; cheaper than asking one by one, since the origins are hashed, boxed
-        and sighted from once for all the targets: answers are remembered per
-        ``(origins, reach)``, and the blockers near any target and each origin's
-        :func:`_past` are shared (a blocker whose box misses a target's points and the
-        origins cannot cross a sight line between them, so sharing changes no answer).
-        """
-        memo = self._memo.get("sees_within each")  # (_store, inline on a hot path)
-        if memo is None or len(memo) >= MEMO_LIMIT:
-            memo = self._store("sees_within each")
-        key = (origins, reach)
-        known: dict[Coords, bool] | None = memo.get(key)
-        if known is None or len(known) >= MEMO_LIMIT:
-            known = memo[key] = {}
-        answers = [False] * len(targets)  # (set where True: no append per target)
-        todo: list[tuple[int, Coords]] = []
-        get = known.get
-        for k, flat in enumerate(targets):
-            found = get(flat)
-            if found is None:
-                if origins and flat:
-                    todo.append((k, flat))
-                else:
-                    known[flat] = False
-            elif found:
-                answers[k] = True
-        if todo:
-            near = _bounds(origins)
-            close: list[tuple[int, Coords]] = []
-            x0, y0, x1, y1 = near
-            # a box that misses the origins' widened by more than the reach is _apart
-            # (asked first, inline: most targets far off are off along x or y)
-            wide = reach + 2e-6
-            west, south, east, north = x0 - wide, y0 - wide, x1 + wide, y1 + wide
-            boxes = _BOUNDS.get  # (_bounds, its look-up inline: asked once a target)
-            for k, flat in todo:
-                far = boxes(flat) or _bounds(flat)
-                if (
-                    far[0] > east
-                    or far[2] < west
-                    or far[1] > north
-                    or far[3] < south
-                    or _apart(near, far, reach)
-                ):
-                    known[flat] = False
-                else:
-                    close.append((k, flat))
-                    if far[0] < x0:  # (min and max by comparisons: the same values)
-                        x0 = far[0]
-                    if far[1] < y0:
-                        y0 = far[1]
-                    if far[2] > x1:
-                        x1 = far[2]
-                    if far[3] > y1:
-                        y1 = far[3]
-            if close:
-                shapes = self._blockers_in(near, (x0, y0, x1, y1))
-                pasts: list[list[tuple[int, _Shape, int]] | None] = [None] * (len(origins) // 2)
-                for k, flat in close:
-                    found = known[flat] = self._sees_within(origins, flat, reach, shapes, pasts)
-                    answers[k] = found
-        return answers
-
-    def _sees_within(
-        self,
-        origins: Coords,
-        targets: Coords,
-        reach: float,
-        shapes: list[_Shape],
-        pasts: list[list[tuple[int, _Shape, int]] | None] | None = None,
-    ) -> bool:
-        """Pair by pair, stopping at the first pair in reach and in sight (``shapes``: the
-        blockers that may matter, see :meth:`_blockers_near`; ``pasts``: each origin's
-        :func:`_past` of ``shapes``, filled in as needed, shared by calls with these shapes)."""
-        size, count = len(targets), len(shapes)  # (asked once, not per origin or point)
-        held: list[list[int] | None] = [None] * (size // 2)  # see _sight_past
-        unsure: list[tuple[float, float, float, float]] = []
-        hypot, close = math.hypot, 1e-9 * (1.0 + reach)  # (_within, inline)
-        for i in range(0, len(origins), 2):
-            ax, ay = origins[i], origins[i + 1]
-            past = None if pasts is None else pasts[i // 2]
-            for j in range(0, size, 2):
-                bx, by = targets[j], targets[j + 1]
-                off = hypot(ax - bx, ay - by) - reach
-                if off > close or (off >= -close and not _within(ax - bx, ay - by, reach)):
-                    continue
-                if ax == bx and ay == by:
-                    return True
-                if past is None:
-                    past = _past(shapes, ax, ay)
-                    if pasts is not None:
-                        pasts[i // 2] = past
-                if not past:
-                    return True
-                at_b = held[j // 2]
-                if at_b is None:  # _points, inline (once per target point)
-                    at_b = held[j // 2] = [_NO] * count
-                    for k, s in enumerate(shapes):
-                        if s.mx0 <= bx <= s.mx1 and s.my0 <= by <= s.my1:
-                            at_b[k] = s.point(bx, by)
-                seen = _sight_past(past, at_b, ax, ay, bx, by)
-                if seen:
-                    return True
-                if seen is None:
-                    unsure.append((ax, ay, bx, by))
-        if not unsure:
-            return False
-        ends = np.array(unsure, dtype=np.float64)
-        return bool(self._shapely_sights(ends[:, :2], ends[:, 2:]).any())
-
-    def nearest_in_sight(
-        self, origins: Coords, targets: Coords
-    ) -> tuple[tuple[int, float] | None, ...]:
-        """For each origin, the nearest target it sees (the first of equals) and how far it is
-        (as :meth:`distances` gives it), or None if it sees none. Points as in
-        :meth:`sees_within`; remembered (the answer is the table's)."""
-        memo = self._memo.get("nearest in sight")  # (_store, inline on a hot path)
-        if memo is None or len(memo) >= MEMO_LIMIT:
-            memo = self._store("nearest in sight")
-        key = (origins, targets)
-        found = memo.get(key)
-        if found is None:
-            found = memo[key] = self._nearest_in_sight(origins, targets)
-        return found
-
-    def _nearest_in_sight(
-        self, origins: Coords, targets: Coords
-    ) -> tuple[tuple[int, float] | None, ...]:
-        """Each origin tries its targets nearest first, up to the first one in sight."""
-        if not targets:
-            return (None,) * (len(origins) // 2)
-        distances = self.distances_flat(origins, targets)
-        far: list[list[float]] = distances.tolist()
-        firsts: list[int] = distances.argmin(axis=1).tolist()  # each row's first least
-        shapes = self._blockers_near(origins, targets)
-        held: list[list[int] | None] = [None] * (len(targets) // 2)  # see _sight_past
-        found: list[tuple[int, float] | None] = [None] * len(far)
-        for i, row in enumerate(far):
-            ax, ay = origins[2 * i], origins[2 * i + 1]
-            past = _past(shapes, ax, ay)
-            # the targets nearest first (stable: ties by index), sorted only when the
-            # nearest, the first of them, is not in sight
-            order: list[int] | None = None
-            j, k = firsts[i], 0
-            while True:
-                bx, by = targets[2 * j], targets[2 * j + 1]
-                if not past or (ax == bx and ay == by):
-                    found[i] = (j, row[j])
-                    break
-                at_b = held[j]
-                if at_b is None:
-                    at_b = held[j] = _points(shapes, bx, by)
-                seen = _sight_past(past, at_b, ax, ay, bx, by)
-                if seen is None:
-                    seen = self.line_of_sight(Point(ax, ay), Point(bx, by))
-                if seen:
-                    found[i] = (j, row[j])
-                    break
-                if order is None:
-                    order = sorted(range(len(row)), key=row.__getitem__)
-                k += 1
-                if k == len(order):
-                    break
-                j = order[k]
-        return tuple(found)
-
-    def distances_flat(self, origins: Coords, targets: Coords) -> FloatArray:
-        """:meth:`distances` of points as flat coordinate tuples."""
-        (ox, oy), (tx, ty) = _columns(origins), _columns(targets)
-        return np.hypot(ox[:, None] - tx[None, :], oy[:, None] - ty[None, :])
-
-    def _visible(self, origins: Coords, targets: Coords) -> BoolArray:
-        """:meth:`visibility` of flat coordinate tuples, remembered (do not modify it)."""
-        memo = self._store("visibility")
-        key = (origins, targets)
-        found: BoolArray | None = memo.get(key)
-        if found is None:
-            found = self._visibility(origins, targets)
-            found.setflags(write=False)
-            memo[key] = found
-        return found
-
-    def _visibility(self, origins: Coords, targets: Coords) -> BoolArray:
-        """Each pair by the plain-Python test; the close calls together by shapely."""
-        n, m = len(origins) // 2, len(targets) // 2
-        shapes = self._blockers_near(origins, targets)
-        if not shapes or not n or not m:
-            return np.ones((n, m), dtype=np.bool_)
-        held = [_points(shapes, targets[2 * j], targets[2 * j + 1]) for j in range(m)]
-        rows: list[list[bool]] = []
-        unsure: list[tuple[int, int]] = []
-        for i in range(n):
-            ax, ay = origins[2 * i], origins[2 * i + 1]
-            past = _past(shapes, ax, ay)
-            row = []
-            for j in range(m):
-                bx, by = targets[2 * j], targets[2 * j + 1]
-                seen = (
-                    True
-                    if not past or (ax == bx and ay == by)
-                    else _sight_past(past, held[j], ax, ay, bx, by)
-                )
-                if seen is None:
-                    unsure.append((i, j))
-                    seen = True
-                row.append(seen)
-            rows.append(row)
-        visible = np.array(rows, dtype=np.bool_)
-        if unsure:
-            o, t = _flat_coords(origins), _flat_coords(targets)
-            oi, ti = (np.array(k, dtype=np.intp) for k in zip(*unsure, strict=True))
-            visible[oi, ti] = self._shapely_sights(o[oi], t[ti])
-        return visible
-
-    def _blockers_near(self, origins: Coords, targets: Coords) -> list[_Shape]:
-        """The blockers whose bounding box meets the box around all the points: no sight
-        line between them can meet another (the same test :meth:`_Shape.crossed` starts with)."""
-        if not origins or not targets:
-            return []
-        return self._blockers_in(_bounds(origins), _bounds(targets))
-
-    def _blockers_in(self, near: Box, far: Box) -> list[_Shape]:
-        """:meth:`_blockers_near` of two non-empty sets of points, from their boxes."""
-        x0, x1 = (
-            (near[0] if near[0] < far[0] else far[0]),
-            (near[2] if near[2] > far[2] else far[2]),
-        )
-        y0, y1 = (
-            (near[1] if near[1] < far[1] else far[1]),
-            (near[3] if near[3] > far[3] else far[3]),
-        )
-        return [
-            s
-            for s in self._blocker_shapes
-            if s.x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1
-        ]
-
-    def _shapely_sights(self, a: FloatArray, b: FloatArray) -> BoolArray:
-        """Line of sight from each ``a[k]`` to ``b[k]`` by shapely alone, vectorised."""
-        ends = np.stack([a, b], axis=1)  # segment k from a[k] to b[k], ...
-        swap = (a[:, 0] > b[:, 0]) | ((a[:, 0] == b[:, 0]) & (a[:, 1] > b[:, 1]))
-        ends[swap] = ends[swap, ::-1]  # ... from its lexicographically lower end (symmetry)
-        segments = shapely.linestrings(ends)
-        visible = np.ones(len(a), dtype=np.bool_)
-        # candidates: the pairs that meet (by bounding box, then the prepared polygons)
-        seg, blk = self._blocker_tree.query(segments)
-        polygons = self._blocker_polygons[blk]
-        meet = shapely.intersects(polygons, segments[seg])
-        seg, blk, polygons = seg[meet], blk[meet], polygons[meet]
-        # a blocker an end point is in (edge included) does not block; equal points see
-        keep = ~(
-            shapely.intersects_xy(polygons, a[seg, 0], a[seg, 1])
-            | shapely.intersects_xy(polygons, b[seg, 0], b[seg, 1])
-            | (a[seg] == b[seg]).all(axis=1)
-        )
-        seg, blk = seg[keep], blk[keep]
-        crossing = _interiors_meet(
-            segments[seg], self._blocker_polygons[blk], self._blocker_insets[blk]
-        )
-        visible[seg[crossing]] = False
-        return visible
-
     # -- helpers -----------------------------------------------------------------------------------
     def _covering(self, point: Point) -> tuple[int, ...]:
         """Indices of the features covering the point, ascending."""
@@ -862,25 +564,25 @@ class Table:
         key = (x, y)
         found = memo.get(key)
         if found is None:
-            found = _holding(self._shapes, x, y)
+            found = shapes_holding(self._shapes, x, y)
             if found is None:
                 query = self._tree.query(shapely.Point(x, y), predicate="intersects")
                 found = tuple(sorted(query.tolist()))
             memo[key] = found
         return found
 
-    def _near(self, point: Point, reach: float) -> tuple[tuple[int, _Shape], ...]:
+    def _near(self, point: Point, reach: float) -> tuple[tuple[int, Shape], ...]:
         """The features (index and outline, in table order) whose bounding box comes within
         ``reach`` (and a hair) of the point: the only ones a segment from the point no
         longer than ``reach`` can meet, since every other's box misses the segment's box
-        widened by ``_MARGIN`` (the test :func:`_crossing` starts with)."""
+        widened by ``MARGIN`` (the test :func:`shapes_crossed` starts with)."""
         memo = self._memo.get("near")  # (_store, inline on a hot path)
         if memo is None or len(memo) >= MEMO_LIMIT:
             memo = self._store("near")
         key = (point.x, point.y, reach)
         found = memo.get(key)
         if found is None:
-            # the hair covers _MARGIN and the rounding of the segment's far end
+            # the hair covers MARGIN and the rounding of the segment's far end
             x, y, r = point.x, point.y, reach * (1.0 + 1e-9) + 1e-6
             found = memo[key] = tuple(
                 [
@@ -901,11 +603,11 @@ class Table:
         key = (a.x, a.y, b.x, b.y)
         found = memo.get(key)
         if found is None:
-            quick = _crossing(self._shapes, a.x, a.y, b.x, b.y)
+            quick = shapes_crossed(self._shapes, a.x, a.y, b.x, b.y)
             if quick is None:
-                segment = _segment(a, b)
+                segment = segment_between(a, b)
                 near = self._tree.query(segment, predicate="intersects")
-                crossing = _interiors_meet(segment, self._polygons[near], self._insets[near])
+                crossing = interiors_meet(segment, self._polygons[near], self._insets[near])
                 quick = tuple(near[crossing].tolist())
             found = memo[key] = frozenset(quick)
         return found
@@ -916,369 +618,3 @@ def shared_table(table: Table) -> Table:
     """The first table made equal to ``table`` (per process), so equal tables share their
     spatial indexes and remembered answers (an answer depends only on the table)."""
     return table
-
-
-# -- module helpers ------------------------------------------------------------------------------
-
-#: Bounding boxes of flat coordinate tuples, see :func:`_bounds`.
-_BOUNDS: BoundedMemo[Coords, Box] = BoundedMemo("bounding boxes")
-#: Coordinate columns of flat coordinate tuples, see :func:`_columns`.
-_COLUMNS: BoundedMemo[Coords, tuple[FloatArray, FloatArray]] = BoundedMemo("coordinate columns")
-
-
-def _key(points: Iterable[Point]) -> Coords:
-    """Exact coordinates, flat: a memo key for a sequence of points."""
-    return tuple([c for p in points for c in (p.x, p.y)])
-
-
-def _interiors_meet(segments: Any, polygons: Any, insets: Any) -> BoolArray:
-    """Does each segment (of positive length) meet the interior of its polygon?
-
-    A segment that meets the polygon's inset does; the rest take the DE-9IM test.
-    """
-    meet = np.asarray(shapely.intersects(insets, segments), dtype=np.bool_)
-    rest = ~meet
-    if rest.any():
-        segments = segments[rest] if np.ndim(segments) else segments
-        meet[rest] = shapely.relate_pattern(segments, polygons[rest], _INTERIORS_MEET)
-    return meet
-
-
-def _bounds(flat: Coords) -> Box:
-    """The bounding box of non-empty flat coordinates, remembered (a unit's places, the same
-    tuple, are asked about again and again)."""
-    box = _BOUNDS.get(flat)
-    if box is None:
-        xs, ys = flat[0::2], flat[1::2]
-        box = _BOUNDS.keep(flat, (min(xs), min(ys), max(xs), max(ys)))
-    return box
-
-
-def _columns(flat: Coords) -> tuple[FloatArray, FloatArray]:
-    """The x and the y coordinates as (read-only) arrays, remembered like :func:`_bounds`."""
-    found = _COLUMNS.get(flat)
-    if found is None:
-        both = np.array(flat, dtype=np.float64)
-        both.setflags(write=False)
-        found = _COLUMNS.keep(flat, (both[0::2], both[1::2]))
-    return found
-
-
-def _apart(near: Box, far: Box, reach: float) -> bool:
-    """Are two bounding boxes more than ``reach`` (and a hair) apart, so that no pair of
-    points, one in each, is within ``reach``? A quick, safe "no" before the exact distances."""
-    # the gaps along x and y, none where the boxes overlap (max(0.0, ...) by comparisons)
-    dx, other = far[0] - near[2], near[0] - far[2]
-    if other > dx:
-        dx = other
-    if dx < 0.0:
-        dx = 0.0
-    dy, other = far[1] - near[3], near[1] - far[3]
-    if other > dy:
-        dy = other
-    if dy < 0.0:
-        dy = 0.0
-    return math.hypot(dx, dy) > reach + 1e-6
-
-
-def _holding(shapes: Sequence[_Shape], x: float, y: float) -> tuple[int, ...] | None:
-    """The indices (ascending) of the shapes holding the point, or None if a close call needs
-    shapely. Only a shape whose bounding box comes within ``_MARGIN`` of the point can hold
-    it; the others are not asked."""
-    x0, y0, x1, y1 = x - _MARGIN, y - _MARGIN, x + _MARGIN, y + _MARGIN
-    found = []
-    for j, s in enumerate(shapes):
-        if s.x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1:
-            answer = s.point(x, y)
-            if answer == _YES:
-                found.append(j)
-            elif answer == _UNSURE:
-                return None
-    return tuple(found)
-
-
-def _crossing(
-    shapes: Sequence[_Shape], ax: float, ay: float, bx: float, by: float
-) -> tuple[int, ...] | None:
-    """The indices (ascending) of the shapes whose interior the segment a-b (of positive
-    length) meets, or None if a close call needs shapely. Only a shape whose bounding box
-    comes within ``_MARGIN`` of the segment's can meet it; the others are not asked."""
-    return _crossing_among(enumerate(shapes), ax, ay, bx, by)
-
-
-def _crossing_among(
-    shapes: Iterable[tuple[int, _Shape]], ax: float, ay: float, bx: float, by: float
-) -> tuple[int, ...] | None:
-    """:func:`_crossing` of some of the shapes, each with its index (ascending): the same
-    answer as of all of them wherever the others' boxes miss the segment's."""
-    x0, x1 = (ax, bx) if ax <= bx else (bx, ax)
-    y0, y1 = (ay, by) if ay <= by else (by, ay)
-    x0, y0, x1, y1 = x0 - _MARGIN, y0 - _MARGIN, x1 + _MARGIN, y1 + _MARGIN
-    found = []
-    for j, s in shapes:
-        if s.x0 <= x1 and x0 <= s.x1 and s.y0 <= y1 and y0 <= s.y1:
-            answer = s.crossed(ax, ay, bx, by)
-            if answer == _YES:
-                found.append(j)
-            elif answer == _UNSURE:
-                return None
-    return tuple(found)
-
-
-def _union(answers: list[int]) -> int:
-    """A test's answer for a whole from its parts' answers (see :class:`_Shape`)."""
-    if _YES in answers:
-        return _YES
-    return _UNSURE if _UNSURE in answers or not answers else _NO
-
-
-def _points(shapes: Sequence[_Shape], x: float, y: float) -> list[int]:
-    """Each shape's :meth:`_Shape.point` answer for the point; its first test (the bounding
-    box) inline, since most shapes are far from most points."""
-    return [
-        _NO if x < s.mx0 or x > s.mx1 or y < s.my0 or y > s.my1 else s.point(x, y) for s in shapes
-    ]
-
-
-def _past(shapes: Sequence[_Shape], x: float, y: float) -> list[tuple[int, _Shape, int]]:
-    """The shapes (with their indices and :meth:`_Shape.point` answers) that do not hold
-    the point: only these can block a sight line from it (see :meth:`Table._sight`).
-    :func:`_points`, inline, keeping the shapes that do not answer ``_YES``."""
-    return [
-        (k, s, at)
-        for k, s in enumerate(shapes)
-        if (at := _NO if x < s.mx0 or x > s.mx1 or y < s.my0 or y > s.my1 else s.point(x, y))
-        != _YES
-    ]
-
-
-def _sight_past(
-    past: list[tuple[int, _Shape, int]],
-    held: list[int],
-    ax: float,
-    ay: float,
-    bx: float,
-    by: float,
-) -> bool | None:
-    """:meth:`Table._sight` from a (different) b, with the point tests worked out
-    beforehand: ``past`` is :func:`_past` of a, ``held[k]`` is shape k's ``point`` of b.
-    Each shape is judged on the same three answers, so the result is the same (the first
-    test of :meth:`_Shape.crossed`, the boxes, inline: most shapes are far from the line)."""
-    unsure = False
-    x0, x1 = (ax, bx) if ax < bx else (bx, ax)
-    y0, y1 = (ay, by) if ay < by else (by, ay)
-    for k, shape, at_a in past:
-        at_b = held[k]
-        if at_b == _YES:
-            continue
-        if x1 < shape.x0 or x0 > shape.x1 or y1 < shape.y0 or y0 > shape.y1:
-            continue
-        crossed = shape.crossed(ax, ay, bx, by)
-        if crossed == _NO:
-            continue
-        if crossed == _YES and at_a == _NO and at_b == _NO:
-            return False
-        unsure = True
-    return None if unsure else True
-
-
-def _within(dx: float, dy: float, reach: float) -> bool:
-    """``np.hypot(dx, dy) <= reach`` (numpy's own answer in a close call: the same as the
-    batch :meth:`Table.distances`), mostly without numpy's cost."""
-    gap = math.hypot(dx, dy)
-    if abs(gap - reach) > 1e-9 * (1.0 + reach):
-        return gap < reach
-    return bool(np.hypot(dx, dy) <= reach)
-
-
-def _flat_coords(flat: Coords) -> FloatArray:
-    return np.array(flat, dtype=np.float64).reshape(-1, 2)
-
-
-def _segment(a: Point, b: Point) -> Any:
-    """The segment a-b, always built from the lexicographically lower end (symmetry)."""
-    if (b.x, b.y) < (a.x, a.y):
-        a, b = b, a
-    return shapely.LineString([(a.x, a.y), (b.x, b.y)])
-
-
-class _Shape:
-    """A feature's outline for quick plain-Python tests that settle the clear cases.
-
-    Each test answers ``_YES`` or ``_NO`` only when the point or segment clears the outline
-    by ``_MARGIN`` (far more than rounding can move it), else ``_UNSURE``, which the caller
-    hands to shapely: the answers are shapely's. A convex outline is kept as its edges'
-    half-planes (for Cyrus-Beck clipping); any other as convex parts (triangles) that cover
-    it: in or through a part's interior is in or through the whole's, and missing every part
-    misses the whole (a call along the seam between two parts stays unsure).
-    """
-
-    __slots__ = ("box", "edges", "mx0", "mx1", "my0", "my1", "parts", "x0", "x1", "y0", "y1")
-
-    def __init__(
-        self,
-        box: tuple[float, float, float, float],
-        edges: tuple[tuple[float, float, float, float], ...] | None,
-        parts: tuple[_Shape, ...] = (),
-    ) -> None:
-        self.x0, self.y0, self.x1, self.y1 = box
-        #: the box widened by ``_MARGIN``: a point outside it is certainly not in the outline
-        self.mx0, self.my0 = self.x0 - _MARGIN, self.y0 - _MARGIN
-        self.mx1, self.my1 = self.x1 + _MARGIN, self.y1 + _MARGIN
-        #: (x, y) of an edge's start and its unit inward normal, when the outline is convex
-        self.edges = edges
-        #: convex parts covering the outline, when it is not convex
-        self.parts = parts
-        #: is the outline its bounding box (an upright rectangle)? Its edges' normals are
-        #: then exactly +-1 and +-0, so each edge's depth and rate come to a coordinate
-        #: difference: the tests take them so, the same numbers without the products
-        self.box = edges is not None and sorted(
-            (nx, ny, vx if nx else vy) for vx, vy, nx, ny in edges
-        ) == [(-1.0, 0.0, self.x1), (0.0, -1.0, self.y1), (0.0, 1.0, self.y0), (1.0, 0.0, self.x0)]
-
-    @staticmethod
-    def of(vertices: Sequence[tuple[float, float]]) -> _Shape:
-        xs, ys = [x for x, _ in vertices], [y for _, y in vertices]
-        box = (min(xs), min(ys), max(xs), max(ys))
-        # a repeated vertex would hide the corner it repeats from the convexity test below
-        ring = [v for i, v in enumerate(vertices) if v != vertices[i - 1]]
-        n = len(ring)
-        area = sum(ring[i][0] * ring[i - 1][1] - ring[i - 1][0] * ring[i][1] for i in range(n))
-        if area > 0:  # clockwise: turn it round, so the inside is on each edge's left
-            ring.reverse()
-        edges = []
-        for i in range(n):
-            (x, y), (x1, y1), (x2, y2) = ring[i - 1], ring[i], ring[(i + 1) % n]
-            if (x1 - x) * (y2 - y1) - (y1 - y) * (x2 - x1) < 0:  # a reflex corner
-                triangles = shapely.constrained_delaunay_triangles(shapely.Polygon(ring))
-                parts = tuple(
-                    _Shape.of(list(t.exterior.coords)[:-1]) for t in shapely.get_parts(triangles)
-                )
-                return _Shape(box, None, parts)
-            length = math.hypot(x1 - x, y1 - y)
-            if length > 0:
-                edges.append((x, y, -(y1 - y) / length, (x1 - x) / length))
-        return _Shape(box, tuple(edges))
-
-    def point(self, x: float, y: float) -> int:
-        """Is the point in the closed outline?"""
-        if x < self.mx0 or x > self.mx1 or y < self.my0 or y > self.my1:
-            return _NO
-        if self.edges is None:
-            return _union([part.point(x, y) for part in self.parts])
-        if not (-_FAR < x < _FAR and -_FAR < y < _FAR):
-            return _UNSURE
-        if self.box:  # (the edges' depths: x - x0, x1 - x, y - y0, y1 - y)
-            depth = x - self.x0  # (min by comparisons)
-            other = self.x1 - x
-            if other < depth:
-                depth = other
-            other = y - self.y0
-            if other < depth:
-                depth = other
-            other = self.y1 - y
-            if other < depth:
-                depth = other
-        else:  # the least of the edges' depths (by comparisons: the same value, no list)
-            depth = math.inf
-            for vx, vy, nx, ny in self.edges:
-                other = nx * (x - vx) + ny * (y - vy)
-                if other < depth:
-                    depth = other
-        return _YES if depth > _MARGIN else _NO if depth < -_MARGIN else _UNSURE
-
-    def crossed(self, ax: float, ay: float, bx: float, by: float) -> int:
-        """Does the open segment a-b (of positive length) meet the outline's interior?"""
-        if (ax if ax > bx else bx) < self.x0 or (ax if ax < bx else bx) > self.x1:
-            return _NO
-        if (ay if ay > by else by) < self.y0 or (ay if ay < by else by) > self.y1:
-            return _NO
-        if self.edges is None:
-            return _union([part.crossed(ax, ay, bx, by) for part in self.parts])
-        if not (
-            -_FAR < ax < _FAR and -_FAR < ay < _FAR and -_FAR < bx < _FAR and -_FAR < by < _FAR
-        ):
-            return _UNSURE
-        # Cyrus-Beck: the part of the segment at least _MARGIN inside every edge (in), and
-        # the part no more than _MARGIN outside any (near); t runs from a (0) to b (1)
-        # (max and min by comparisons: the same values, no calls; near_lo only grows and
-        # near_hi only shrinks, so once they cross the answer is _NO whatever follows)
-        dx, dy, margin = bx - ax, by - ay, _MARGIN
-        in_lo, in_hi, near_lo, near_hi = 0.0, 1.0, 0.0, 1.0
-        if self.box:
-            # the same, edge by edge, for an upright rectangle: the edge x = x0 has depth
-            # ax - x0 and rate dx, x = x1 has x1 - ax and -dx, y alike (see ``box``); the
-            # order of the edges changes no answer, each bound only tightening
-            low, high = ax - self.x0, self.x1 - ax
-            if dx > 0:
-                in_lo, near_lo = (margin - low) / dx, (-margin - low) / dx
-                in_hi, near_hi = (margin - high) / -dx, (-margin - high) / -dx
-            elif dx < 0:
-                in_lo, near_lo = (margin - high) / -dx, (-margin - high) / -dx
-                in_hi, near_hi = (margin - low) / dx, (-margin - low) / dx
-            elif low < -margin or high < -margin:
-                return _NO
-            elif low < margin or high < margin:
-                in_hi = -1.0
-            if in_lo < 0.0:
-                in_lo = 0.0
-            if near_lo < 0.0:
-                near_lo = 0.0
-            if in_hi > 1.0:
-                in_hi = 1.0
-            if near_hi > 1.0:
-                near_hi = 1.0
-            if near_lo > near_hi:
-                return _NO
-            low, high = ay - self.y0, self.y1 - ay
-            if dy > 0:
-                t, u = (margin - low) / dy, (-margin - low) / dy
-                v, w = (margin - high) / -dy, (-margin - high) / -dy
-            elif dy < 0:
-                t, u = (margin - high) / -dy, (-margin - high) / -dy
-                v, w = (margin - low) / dy, (-margin - low) / dy
-            elif low < -margin or high < -margin:
-                return _NO
-            else:
-                if low < margin or high < margin:
-                    in_hi = -1.0
-                return _YES if in_lo < in_hi else _UNSURE
-            if t > in_lo:
-                in_lo = t
-            if u > near_lo:
-                near_lo = u
-            if v < in_hi:
-                in_hi = v
-            if w < near_hi:
-                near_hi = w
-            if near_lo > near_hi:
-                return _NO
-            return _YES if in_lo < in_hi else _UNSURE
-        for vx, vy, nx, ny in self.edges:
-            depth = nx * (ax - vx) + ny * (ay - vy)
-            rate = nx * dx + ny * dy
-            if rate > 0:
-                t = (margin - depth) / rate
-                if t > in_lo:
-                    in_lo = t
-                t = (-margin - depth) / rate
-                if t > near_lo:
-                    near_lo = t
-                    if near_lo > near_hi:
-                        return _NO
-            elif rate < 0:
-                t = (margin - depth) / rate
-                if t < in_hi:
-                    in_hi = t
-                t = (-margin - depth) / rate
-                if t < near_hi:
-                    near_hi = t
-                    if near_lo > near_hi:
-                        return _NO
-            elif depth < -margin:
-                return _NO
-            elif depth < margin:
-                in_hi = -1.0
-        if near_lo > near_hi:
-            return _NO
-        return _YES if in_lo < in_hi else _UNSURE
