@@ -80,6 +80,7 @@ def test_the_pins_a_vehicle_takes_are_told() -> None:
     for event in attacks:
         line = describe(event, game.units)
         assert line is not None
+        line = line.split("\n")[0]  # (the shot's dice are told on a line of their own)
         pins = counted(event.data["pins"], "pin")
         assert line.endswith(f", {pins}") != event.data["knocked_out"], line
 
@@ -153,11 +154,11 @@ def test_an_assault_on_a_vehicle_records_what_befell_it() -> None:
 
 
 PANICS = [  # (army lists, seed): Bolt Action games on hold-the-crossroads with a panic
-    ([], 7),
-    # (seed 100 again: 102's game, played otherwise once a blocked move was cut short, not
-    # dropped, has no panic now; 100's, which had lost its panic once a vehicle's hull kept
-    # out of buildings on its way, has one again)
-    (["german-grenadier-platoon", "british-rifle-platoon"], 100),
+    # (seeds 3 and 2 since each shot's dice are rolled one by one: 7's and 100's games,
+    # played with other dice, have none; 100 had been 102 before a blocked move was cut
+    # short, not dropped)
+    ([], 3),
+    (["german-grenadier-platoon", "british-rifle-platoon"], 2),
 ]
 
 
@@ -251,11 +252,12 @@ def test_a_lone_crews_minus_one_is_told_as_such_not_as_a_pin() -> None:
 
 
 def test_a_barrage_tells_where_its_fire_for_effect_comes_down() -> None:
-    """Bolt Action, meeting-engagement, seed 4: a barrage rolls a miscalculation (the
+    """Bolt Action, meeting-engagement, seed 5 (4 before each shot's dice were rolled one
+    by one): a barrage rolls a miscalculation (the
     enemy moves the target point). The account said "of the target point" and nowhere
     where that was; it tells the point (the event's ``at``), and, after a miscalculation,
     that it is where the enemy left it (moved, or not: the events do not say which)."""
-    game = play_game(build_matchup("bolt-action-1", "meeting-engagement", []), 4)
+    game = play_game(build_matchup("bolt-action-1", "meeting-engagement", []), 5)
     told = account(game.events, game.units)
     at = told.index("    barrage: rolled 1 -> miscalculation")
     barrage = next(e for e in game.events if e.kind == "barrage")
@@ -318,7 +320,9 @@ def test_a_game_opens_with_its_length_and_how_it_is_won_and_ends_naming_the_winn
     the end says once who won (the side and its army), the score and what it counts."""
     from kriegsspiel.render.game_account import opening, result_line
 
-    # (side A's win since a blocked move was cut short, not dropped: side B's, 2 - 5, before;
+    # (side B's win, 4 - 6, since each shot's dice are rolled one by one: side A's, 5 - 2,
+    # units left 7 v 4, before; side A's since a blocked move was cut short, not dropped:
+    # side B's, 2 - 5, before that;
     # seed 3: seed 1 became a draw, 5 - 5, once a vehicle's hull kept out of buildings
     # along its whole way; it had been side B's win, 4 - 6, units left 3 v 5, and 3 - 6,
     # units left 3 v 6, before a vehicle took the hit's pin ahead of its damage results and
@@ -330,11 +334,11 @@ def test_a_game_opens_with_its_length_and_how_it_is_won_and_ends_naming_the_winn
         "6 turns; the side with more enemy units destroyed wins (a side wiped out loses).",
     ]
     assert result_line(game) == (
-        "Result: Side A (Schwerefeld Battlegroup) wins; score 5 - 2 (enemy units destroyed); "
-        "units left 7 v 4"
+        "Result: Side B (US Army Tesla Company) wins; score 4 - 6 (enemy units destroyed); "
+        "units left 3 v 5"
     )
     told = account(game.events, game.units)
-    assert told[-2:] == ["-- end of turn 6: score 5 - 2", "== Game over after turn 6"]
+    assert told[-2:] == ["-- end of turn 6: score 4 - 6", "== Game over after turn 6"]
 
     held = play_game(build_matchup("bolt-action-1", "hold-the-crossroads", []), 7)
     assert opening(held, ("tactical", "tactical"), "house.yaml")[0].endswith(
@@ -350,10 +354,12 @@ def test_a_game_opens_with_its_length_and_how_it_is_won_and_ends_naming_the_winn
     # before a mortar fired at what its spotter sees and a vehicle's hull kept out of
     # buildings; "a draw; score 1 - 1 ...; units left 4 v 5" before a blocked move was cut
     # short, not dropped; "units left 3 v 7" before a blocked flight was cut short, not
-    # fallen back to a fraction of it: the army is named, with the objective points it counts)
+    # fallen back to a fraction of it; "score 0 - 3 ...; units left 3 v 8" before each
+    # shot's dice were rolled one by one: the army is named, with the objective points it
+    # counts)
     assert result_line(held) == (
-        "Result: Side B (Grenadier Platoon, Normandy 1944) wins; score 0 - 3 (objective points "
-        "held); units left 3 v 8"
+        "Result: Side B (Grenadier Platoon, Normandy 1944) wins; score 1 - 3 (objective points "
+        "held); units left 4 v 5"
     )
 
 
@@ -388,13 +394,14 @@ def test_a_result_says_a_wipe_out_and_a_draw(
 
 
 def test_an_aircrafts_pins_are_told_on_its_line_and_not_as_none_after() -> None:
-    """Bolt Action, meeting-engagement, seed 26 (8 before vehicles kept a hull apart, 16
+    """Bolt Action, meeting-engagement, seed 7 (26 before each shot's dice were rolled one
+    by one, 8 before vehicles kept a hull apart, 16
     before the tactical player weighed going Down against its best order, 1 before units
     shot at could go Down): the strafing
     fighter's +1 pin was applied but the account said "M4 Sherman [A]:
     no damage, 0 pins" (a probe could not rebuild the Sherman's pins). The aircraft's line
     tells its pins; its hits bring none."""
-    game = play_game(build_matchup("bolt-action-1", "meeting-engagement", []), 26)
+    game = play_game(build_matchup("bolt-action-1", "meeting-engagement", []), 7)
     at = next(i for i, e in enumerate(game.events) if e.kind == "aircraft")
     aircraft, damage = game.events[at], game.events[at + 1]
     assert aircraft.data["pins"] == 1 and damage.kind == "support damage"

@@ -776,9 +776,28 @@ def test_a_shooting_rolled_die_by_die() -> None:
         "target": squad.uid,
         "shots": 11,
         "weapons": [  # each weapon's shots and hits, as the dice above fell, and the
-            # 4+ they needed: the base 3+, -1 at long range
-            {"weapon": LMG, "shots": 3, "hits": 2, "needs": 4, "modifiers": {"long_range": -1}},
-            {"weapon": RIFLE, "shots": 8, "hits": 4, "needs": 4, "modifiers": {"long_range": -1}},
+            # 4+ they needed: the base 3+, -1 at long range; and those dice, to hit and,
+            # of the hits, to damage
+            {
+                "weapon": LMG,
+                "shots": 3,
+                "hits": 2,
+                "needs": 4,
+                "modifiers": {"long_range": -1},
+                "hit_dice": (4, 2, 6),
+                "damage_dice": (4, 3),
+                "damage_needs": 4,
+            },
+            {
+                "weapon": RIFLE,
+                "shots": 8,
+                "hits": 4,
+                "needs": 4,
+                "modifiers": {"long_range": -1},
+                "hit_dice": (5, 1, 3, 4, 6, 2, 2, 5),
+                "damage_dice": (5, 6, 1, 4),
+                "damage_needs": 4,
+            },
         ],
         "hits": 6,
         "casualties": 4,

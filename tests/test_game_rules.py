@@ -691,7 +691,7 @@ def _two_ambushers(ruleset: str = "bolt-action-1") -> BoltActionGame:
     place(game.units[14], 44, 22, 180)
     game.units[12].retained = game.units[14].retained = "Ambush"
     game.turn_dice = (1,)
-    game.dice = RandomDice(3)
+    game.dice = RandomDice(4)  # (3 before each shot's dice were rolled one by one)
     game.apply_action(Action("draw", side=0))
     return game
 
@@ -1605,6 +1605,9 @@ class TopFaces:
 
     def count_at_least(self, count: int, sides: int, *at_least: int) -> int:
         return count
+
+    def faces(self, count: int, sides: int) -> tuple[int, ...]:
+        return (sides,) * count
 
 
 def _howitzer_game() -> tuple[BoltActionGame, UnitState, UnitState]:

@@ -147,7 +147,8 @@ def _cell(
     [
         ["--workers", "2", "--no-store"],
         ["--workers", "1", "--results", "r.sqlite"],  # run twice: read back the second time
-        ["--workers", "1", "--no-store", "--precision", "0.12"],  # cells of other lengths
+        # cells of other lengths (at 0.11: 0.12's came out even once dice were rolled one by one)
+        ["--workers", "1", "--no-store", "--precision", "0.11"],
     ],
 )
 def test_a_sweep_pairs_each_variants_games_with_its_lists_game_by_game(
@@ -162,7 +163,7 @@ def test_a_sweep_pairs_each_variants_games_with_its_lists_game_by_game(
         assert done.returncode == 0, done.stderr
         data = json.loads(done.stdout)
         sweep = load_sweep(str(DATA / "sweep.yaml"))
-        precision = 0.12 if "--precision" in options else None
+        precision = 0.11 if "--precision" in options else None
         base, base_units = _cell(sweep.grids[0][0][0], games, 3, precision)
         variant, variant_units = _cell(sweep.grids[0][1][0], games, 3, precision)
         ((change,),) = [v["against"] for v in data["variants"]]

@@ -331,5 +331,8 @@ class SeenDice:
     def count_at_least(self, count: int, sides: int, *at_least: int) -> int:
         return self.dice.count_at_least(count, sides, *at_least)
 
+    def faces(self, count: int, sides: int) -> tuple[int, ...]:
+        return self.dice.faces(count, sides)
+
     def text(self) -> str:
         return ", then ".join(self.rolls)

@@ -19,7 +19,8 @@ from kriegsspiel.errors import DataFileError
 #: fired were recorded, 2 before an assault on a vehicle's dice were, 3 before a gravity
 #: pulse's bar on a Run was, 4 before what each weapon's shots needed to hit was, 5 before
 #: a team weapon's lone crew had a to-hit modifier of its own (counted as a pin), 6 before
-#: a Rally's dice were (only the pins it lost). Records
+#: a Rally's dice were (only the pins it lost), 7 before each shot's to-hit and damage
+#: dice were (only the hits and casualties they made). Records
 #: of them all are read and replayed (compared without what later formats added); this
 #: version writes the last.
 FORMATS = (
@@ -30,6 +31,7 @@ FORMATS = (
     "kriegsspiel-record/5",
     "kriegsspiel-record/6",
     "kriegsspiel-record/7",
+    "kriegsspiel-record/8",
 )
 FORMAT = FORMATS[-1]
 

@@ -321,6 +321,87 @@ def damage_rolls(data: dict[str, Any], *, by_weapon: bool = False) -> str:
     return f"damage roll{many} v {rolls[0]['damage_value']}: {', '.join(told)} -> "
 
 
+#: the most dice a roll is told die by die: more are told by face ("6s 4, 5s 2, ...")
+DICE_TOLD = 20
+
+
+def shot_dice(data: dict[str, Any]) -> str:
+    """An attack's dice on a line of their own, after its totals (format 8 on), each roll
+    high to low, so what made its score reads at a glance: "dice: to hit 5+: 6 5 2 1
+    (2 hits); to damage 4+: 5 3 (1 casualty)"; where several weapons fired, each one's
+    to-hit dice after its name ("MMG to hit 5+: ...; Rifle to hit 4+: ..."), then all the
+    damage dice at troops. A 7+'s 6 is told with its second die ("6/4"); a roll of hits
+    with its dice ("2 hits x D6: 5 3 = 8 hits"). "" for an attack with no dice (sure
+    hits at a vehicle, or an event without them: a record's account is told from its
+    replay, whose events have them, whatever the record's format)."""
+    fired = data.get("weapons")
+    if not isinstance(fired, list) or not any("hit_dice" in w for w in fired):
+        return ""
+    told: list[str] = []
+    for w in fired:
+        if "needs" not in w:  # (a sure hit: no to-hit dice)
+            continue
+        needs = w["needs"] if isinstance(w["needs"], list) else [w["needs"]]
+        score = needs_score(w).split(" (")[0]  # ("8+", its "6/5" dice tell the rest)
+        said = f"to hit {score}: {dice_text(hit_rolls(w['hit_dice'], needs))}"
+        said += f" ({counted(w['hits'], 'hit')})" if not w.get("per_hit_dice") else ""
+        if len(fired) > 1:
+            said = f"{short_name(w['weapon'])} {said}"
+        if w.get("per_hit_dice"):
+            struck = counted(len(w["per_hit_dice"]), "hit")
+            rolls = " ".join(str(r) for r in w["per_hit_dice"])
+            said += f" ({struck} x {w['per_hit']}: {rolls} = {counted(w['hits'], 'hit')})"
+        told.append(said)
+    damage = [die for w in fired for die in w.get("damage_dice", ())]
+    value = next((w["damage_needs"] for w in fired if "damage_needs" in w), None)
+    if damage and value is not None:
+        scored = sum(die >= value for die in damage)
+        said = f"to damage {value}+: {dice_text([(die,) for die in damage])}"
+        casualties = data.get("casualties", scored)
+        if scored > casualties:  # (no more casualties than models left)
+            said += f" ({scored} scored: {counted(casualties, 'casualty')}, all it had)"
+        else:
+            said += f" ({counted(casualties, 'casualty')})"
+        told.append(said)
+    return f"\n      dice: {'; '.join(told)}" if told else ""
+
+
+def hit_rolls(dice: Sequence[int], needs: Sequence[int]) -> list[tuple[int, ...]]:
+    """A weapon's to-hit dice as rolled, each shot's together: a 7+'s 6 with the second
+    die that followed it."""
+    rolls: list[tuple[int, ...]] = []
+    i = 0
+    while i < len(dice):
+        roll = [dice[i]]
+        i += 1
+        for need in needs[:-1]:  # (a die that made its score is followed by the next)
+            if roll[-1] < need or i >= len(dice):
+                break
+            roll.append(dice[i])
+            i += 1
+        rolls.append(tuple(roll))
+    return rolls
+
+
+def dice_text(rolls: Sequence[tuple[int, ...]]) -> str:
+    """ "6 5 2 1", "6/4 6/2 3 1": rolls high to low (a 7+'s 6 with its second die); more
+    than :data:`DICE_TOLD` by face ("6s 4, 5s 3, 4s 6, ..."; a 7+'s second dice after)."""
+    ordered = sorted(rolls, reverse=True)
+    if len(ordered) <= DICE_TOLD:
+        return " ".join("/".join(map(str, roll)) for roll in ordered) or "none"
+    faces = [roll[0] for roll in ordered]
+    said = ", ".join(f"{face}s {faces.count(face)}" for face in range(6, 0, -1) if face in faces)
+    seconds = [str(roll[1]) for roll in ordered if len(roll) > 1]
+    return f"{said} (second dice {' '.join(seconds)})" if seconds else said
+
+
+def short_name(weapon: str) -> str:
+    """A weapon's name as a dice line tells it: "HMG" for "Heavy machine gun (HMG)"."""
+    if weapon.endswith(")") and " (" in weapon:
+        return weapon[weapon.rindex(" (") + 2 : -1]
+    return weapon
+
+
 def inches(value: float) -> str:
     """A place's coordinate as the tables print it, to the tenth of an inch ("16.9"), a
     whole inch without its ".0" ("12")."""
@@ -376,9 +457,12 @@ def describe(
             return (
                 f"    {weapons_fired(d, hits=True, words=words)}, "
                 f"{counted(d['casualties'], 'casualty')}, {counted(d['pins'], 'pin')} on "
-                f"{n('target')}"
+                f"{n('target')}{shot_dice(d)}"
             )
-        return f"    {weapons_fired(d, hits=False, words=words)} at {n('target')}: {vehicle_hit(d)}"
+        return (
+            f"    {weapons_fired(d, hits=False, words=words)} at {n('target')}: "
+            f"{vehicle_hit(d)}{shot_dice(d)}"
+        )
     if kind == "no shot":
         return f"    {n('unit')} has no shot at {n('target')}"
     if kind == "morale check":
@@ -497,9 +581,9 @@ def describe(
             pins = f", {counted(d['pins'], 'pin')}" if "pins" in d else ""
             return (
                 f"    {counted(d['hits'], 'hit')}, {counted(d['casualties'], 'casualty')}"
-                f"{pins} on {n('target')}"
+                f"{pins} on {n('target')}{shot_dice(d)}"
             )
-        return f"    {n('target')}: {vehicle_hit(d)}"
+        return f"    {n('target')}: {vehicle_hit(d)}{shot_dice(d)}"
     if kind == "dice":
         return f"  (the dice are rolled from seed {d['seed']} from here on)"
     if kind == "turn end":

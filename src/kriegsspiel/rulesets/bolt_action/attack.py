@@ -29,7 +29,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     shot_at_troops,
     struck_troops,
 )
-from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_expr, roll_to_hit
+from kriegsspiel.rulesets.bolt_action.shot_rolls import ShotDice, roll_expr, roll_to_hit
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import (
     Tally,
     VehicleProfile,
@@ -125,8 +125,12 @@ def attack_troops(
     specials: list[Shot] = []
     for group in groups:
         group_hits = struck = 0
+        kept = None
+        if tally is not None:
+            kept = ShotDice()
+            tally.group_dice.append(kept)
         for _ in range(group.shots):
-            hit, h, c = struck_troops(dice, group.shot)
+            hit, h, c = struck_troops(dice, group.shot, kept)
             struck += hit
             group_hits += h
             casualties += c
@@ -362,6 +366,7 @@ def attack_vehicle(dice: Dice, groups: Sequence[Group], tally: Tally | None = No
     for group in groups:
         if tally is not None:
             tally.group_hits.append(0)
+            tally.group_dice.append(ShotDice())
         for _ in range(group.shots):
             state = shot_at_vehicle(dice, group.shot, state, tally)
     return state

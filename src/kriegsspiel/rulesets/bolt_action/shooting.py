@@ -23,7 +23,7 @@ from kriegsspiel.errors import ParameterError, UnknownNameError, named, not_a_di
 from kriegsspiel.rulesets.bolt_action.data import HeRow, Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 from kriegsspiel.rulesets.bolt_action.morale import new_test
-from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_expr, roll_to_hit
+from kriegsspiel.rulesets.bolt_action.shot_rolls import ShotDice, roll_expr, roll_to_hit
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import VehicleProfile, can_reach_damage
 
 #: A unit of this many models or fewer at the start of the game is small (docs/rules).
@@ -932,15 +932,22 @@ def shot_at_troops(dice: Dice, shot: Shot) -> tuple[int, int]:
     return hits, casualties
 
 
-def struck_troops(dice: Dice, shot: Shot) -> tuple[bool, int, int]:
+def struck_troops(dice: Dice, shot: Shot, kept: ShotDice | None = None) -> tuple[bool, int, int]:
     """:func:`shot_at_troops` (the same dice) and whether its to-hit roll hit, before
-    any multiplier (HE, a flamethrower, a Tesla's arc) or halving made its hits."""
-    if not roll_to_hit(dice, shot.hit_on):
+    any multiplier (HE, a flamethrower, a Tesla's arc) or halving made its hits. Its
+    to-hit and damage dice are added to ``kept``, if given (the game's record): the same
+    dice, each as it fell."""
+    if not roll_to_hit(dice, shot.hit_on, None if kept is None else kept.to_hit):
         return False, 0, 0
     hits = roll_expr(dice, shot.hits_per_hit)
-    if shot.halve_hits:
-        hits //= 2
-    return True, hits, dice.count_at_least(hits, 6, shot.damage_need)
+    if kept is None:
+        hits = hits // 2 if shot.halve_hits else hits
+        return True, hits, dice.count_at_least(hits, 6, shot.damage_need)
+    kept.per_hit.append(hits)
+    hits = hits // 2 if shot.halve_hits else hits
+    faces = dice.faces(hits, 6)
+    kept.to_damage.extend(faces)
+    return True, hits, sum(face >= shot.damage_need for face in faces)
 
 
 def casualty_chance(damage_need: int) -> Fraction:

@@ -7,6 +7,9 @@ reads for what a hit could do, can make them without importing the planner.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.procedure import Dice
 
@@ -18,8 +21,44 @@ def roll_expr(dice: Dice, expr: DiceExpr) -> int:
     return max(0, dice.total(expr.count, expr.sides) + expr.constant)
 
 
-def roll_to_hit(dice: Dice, hit_on: tuple[int, ...] | None) -> bool:
-    """Roll the to-hit dice: every one must make its score (a 7+ is a 6, then 4+)."""
+def roll_to_hit(dice: Dice, hit_on: tuple[int, ...] | None, kept: list[int] | None = None) -> bool:
+    """Roll the to-hit dice: every one must make its score (a 7+ is a 6, then 4+); each
+    die rolled is added to ``kept``, if given (a 7+'s second die only after a 6)."""
     if hit_on is None:
         return False
-    return all(dice.roll(6) >= need for need in hit_on)
+    if kept is None:
+        return all(dice.roll(6) >= need for need in hit_on)
+    for need in hit_on:
+        die = dice.roll(6)
+        kept.append(die)
+        if die < need:
+            return False
+    return True
+
+
+@dataclass(slots=True)
+class ShotDice:
+    """A weapon group's dice as rolled, for the record: every to-hit die (a 7+'s second
+    die after its 6), what each shot that hit made of a roll of hits (HE's D6, before a
+    Down target halves it) and every damage die at troops."""
+
+    to_hit: list[int] = field(default_factory=list)
+    per_hit: list[int] = field(default_factory=list)
+    to_damage: list[int] = field(default_factory=list)
+
+
+def write_dice(
+    line: dict[str, Any], kept: ShotDice, damage_need: int, *, at_troops: bool, multiplied: bool
+) -> None:
+    """Add a weapon group's dice to its weapon's part of the record (``line``; a part
+    several groups share gets each group's after the last's): ``hit_dice``, every to-hit
+    die as rolled (none for a sure hit); at troops, ``damage_dice``, every damage die, and
+    ``damage_needs``, the D6 score each needed; of a shot whose hit is a roll of hits,
+    ``per_hit_dice``, each roll as made (before a Down target halves it)."""
+    line["hit_dice"] = line.get("hit_dice", ()) + tuple(kept.to_hit)
+    if not at_troops:
+        return
+    if multiplied:
+        line["per_hit_dice"] = line.get("per_hit_dice", ()) + tuple(kept.per_hit)
+    line["damage_dice"] = line.get("damage_dice", ()) + tuple(kept.to_damage)
+    line["damage_needs"] = damage_need

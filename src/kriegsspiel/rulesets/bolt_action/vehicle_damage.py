@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.procedure import Dice
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, morale_check, rolled_morale_check
-from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_expr, roll_to_hit
+from kriegsspiel.rulesets.bolt_action.shot_rolls import ShotDice, roll_expr, roll_to_hit
 
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.shooting import Shot
@@ -169,6 +169,8 @@ class Tally:
     group_hits: list[int] = field(default_factory=list)
     # at troops: each group's shots that hit, before a multiplier made their hits
     group_struck: list[int] = field(default_factory=list)
+    # each group's dice as rolled (to hit; at troops, its rolls of hits and damage dice)
+    group_dice: list[ShotDice] = field(default_factory=list)
     damage_rolls: list[DamageRoll] = field(default_factory=list)
     checks: list[CheckRoll] = field(default_factory=list)
 
@@ -318,9 +320,10 @@ def resolve_damage(
     return state
 
 
-def hits_on_vehicle(dice: Dice, shot: Shot) -> int:
-    """Stage 1 of a shot at a vehicle: 0 for a miss, else the hits it makes."""
-    if not roll_to_hit(dice, shot.hit_on):
+def hits_on_vehicle(dice: Dice, shot: Shot, kept: list[int] | None = None) -> int:
+    """Stage 1 of a shot at a vehicle: 0 for a miss, else the hits it makes (its to-hit
+    dice added to ``kept``, if given)."""
+    if not roll_to_hit(dice, shot.hit_on, kept):
         return 0
     return 1 if shot.auto_effect else max(1, roll_expr(dice, shot.hits_per_hit))
 
@@ -359,7 +362,8 @@ def shot_at_vehicle(
     if given)."""
     if state.knocked_out:
         return state
-    hits = hits_on_vehicle(dice, shot)
+    kept = tally.group_dice[-1].to_hit if tally is not None and tally.group_dice else None
+    hits = hits_on_vehicle(dice, shot, kept)
     if tally is not None and tally.group_hits:
         tally.group_hits[-1] += hits
     if hits == 0:

@@ -47,6 +47,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     plan_shot,
     vehicle_profile,
 )
+from kriegsspiel.rulesets.bolt_action.shot_rolls import write_dice
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import Tally, VehicleProfile, damage_roll_json
 
 SHOCKWAVE_WIDTH = (
@@ -59,10 +60,13 @@ def weapons_fired(groups: Sequence[Group], tally: Tally) -> list[dict[str, Any]]
     them: each weapon with each to-hit once, in the order it first fired, its groups'
     shots and hits added up, with what its shots needed (:func:`needed`); at troops, of a
     weapon whose hit is not one hit (HE, a flamethrower...), the shots that hit
-    (``struck``) and what each such hit made (``per_hit``: "D6", "D6 halved")."""
+    (``struck``) and what each such hit made (``per_hit``: "D6", "D6 halved"); and the
+    dice as rolled (:func:`write_dice`)."""
     fired: dict[tuple[Any, ...], dict[str, Any]] = {}
     struck: Sequence[int | None] = tally.group_struck or [None] * len(groups)
-    for group, hits, hit in zip(groups, tally.group_hits, struck, strict=True):
+    for group, hits, hit, kept in zip(
+        groups, tally.group_hits, struck, tally.group_dice, strict=True
+    ):
         shot = group.shot
         key = (shot.weapon, shot.hit_on, shot.hit_fixed, shot.hit_modifiers)
         line = fired.get(key)
@@ -73,6 +77,9 @@ def weapons_fired(groups: Sequence[Group], tally: Tally) -> list[dict[str, Any]]
         if hit is not None and multiplied(shot):
             line["struck"] = line.get("struck", 0) + hit
             line["per_hit"] = shot.hits_per_hit.text + (" halved" if shot.halve_hits else "")
+        write_dice(
+            line, kept, shot.damage_need, at_troops=hit is not None, multiplied=multiplied(shot)
+        )
     return list(fired.values())
 
 

@@ -9,7 +9,7 @@ are the game's to write again and compare, and are checked here only for their s
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -115,6 +115,10 @@ class Part(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
+#: a D6 as rolled
+Die = Annotated[int, Field(ge=1, le=6)]
+
+
 class WeaponFired(Part):
     """One weapon's part of an attack: its shots (all its models', all its groups') and
     the hits they scored; from format 5 on, one part for each score its shots needed
@@ -134,6 +138,13 @@ class WeaponFired(Part):
     # hit, and what each made ("D6"; "D6 halved" at a Down target)
     struck: int | None = Field(default=None, ge=0)
     per_hit: str | None = None
+    # (format 8 on) the dice as rolled: every to-hit die (a 6 of a 7+ followed by its
+    # second die; none for a sure hit); at troops, each roll of hits a struck shot made
+    # (before a Down target halved it), every damage die and the D6 score each needed
+    hit_dice: tuple[Die, ...] | None = None
+    per_hit_dice: tuple[Annotated[int, Field(ge=0)], ...] | None = None
+    damage_dice: tuple[Die, ...] | None = None
+    damage_needs: int | None = Field(default=None, ge=1)
 
 
 class ResultRoll(Part):
@@ -411,11 +422,14 @@ ADDED_WHAT: dict[int, str] = {
     5: "what each weapon's shots needed to hit",
     6: "a team weapon's lone crew as a to-hit modifier of its own",
     7: "a Rally's dice as rolled",
+    8: "each shot's to-hit and damage dice as rolled",
 }
 
 #: the parts of each weapon's line in an attack (``weapons``) that format 5 added: a
 #: record of an older format has one part per weapon, without them
 NEEDS_FIELDS = ("needs", "modifiers", "fixed")
+#: the parts of each weapon's line that format 8 added: the dice as rolled
+DICE_FIELDS = ("hit_dice", "per_hit_dice", "damage_dice", "damage_needs")
 
 
 def in_format(name: str, number: int) -> bool:
@@ -432,11 +446,20 @@ def as_written_in(row: dict[str, Any], number: int) -> dict[str, Any]:
     added = {f for n, kinds in ADDED_FIELDS.items() if n > number for f in kinds.get(name, ())}
     if added:
         row = {k: v for k, v in row.items() if k not in added}
+    if number < 8 and isinstance(row.get("weapons"), list):
+        row = {**row, "weapons": [without_dice(part) for part in row["weapons"]]}
     if number < 5 and isinstance(row.get("weapons"), list):
         row = {**row, "weapons": by_weapon(row["weapons"])}
     elif number < 6 and isinstance(row.get("weapons"), list):
         row = {**row, "weapons": [crew_as_pin(part) for part in row["weapons"]]}
     return row
+
+
+def without_dice(part: Any) -> Any:
+    """A weapon's part as a record before format 8 writes it: without its dice."""
+    if not isinstance(part, dict):
+        return part
+    return {k: v for k, v in part.items() if k not in DICE_FIELDS}
 
 
 def crew_as_pin(part: dict[str, Any]) -> dict[str, Any]:
