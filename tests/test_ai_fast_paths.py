@@ -252,9 +252,7 @@ def plain_damage(game: BoltActionGame, unit: UnitState, target: UnitState, movin
     return casualties * per_model + pins * PIN_VALUE
 
 
-def plain_vehicle_odds(
-    game: BoltActionGame, groups: list[Group], target: UnitState
-) -> VehicleOdds:
+def plain_vehicle_odds(game: BoltActionGame, groups: list[Group], target: UnitState) -> VehicleOdds:
     """What the shooting does to the vehicle, read off :func:`exact_vehicle`'s whole
     states as the game applies them (``resolve_attack``, ``vehicle_damage``)."""
     gone = pins = immobilised = halted = either = Fraction(0)
