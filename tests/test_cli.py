@@ -443,7 +443,8 @@ def test_the_first_game_says_how_it_is_won_who_won_and_what_to_try_next(
     what wins, the end names the winning side's army once and what the score counts, and
     a last line suggests what to try next (not under --quiet, nor --svg once it is given)."""
     monkeypatch.setenv("COLUMNS", "200")  # (each line whole, wherever a console would wrap)
-    # (seed 2, the first seed whose game has a winner since seed 1's, the default, is drawn)
+    # (seed 2, as the README shows it: chosen when seed 1's game, the default, was drawn; it
+    # has a winner too since the AI valued a shot at a vehicle by all it does)
     played = cli("play", "--seed", "2", cwd=tmp_path)
     assert played.returncode == 0, played.stderr
     lines = played.stdout.splitlines()
@@ -454,8 +455,8 @@ def test_the_first_game_says_how_it_is_won_who_won_and_what_to_try_next(
     record = "kriegsspiel-konflikt47-meeting-engagement-seed2.jsonl"
     assert lines[-4:] == [
         "== Game over after turn 6",
-        "Result: Side B (US Army Tesla Company) wins; score 4 - 8 (enemy units destroyed); "
-        "units left 1 v 5",
+        "Result: Side A (Schwerefeld Battlegroup) wins; score 6 - 4 (enemy units destroyed); "
+        "units left 5 v 3",
         f"Record written to {record} (replay with: kriegsspiel replay {record})",
         "Next: --players human,tactical to play side A yourself, --svg table.svg to draw the "
         "final table; kriegsspiel --help for every command.",
