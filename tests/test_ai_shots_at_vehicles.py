@@ -51,7 +51,7 @@ def _applied(state: VehicleState) -> VehicleState:
     )
 
 
-@settings(max_examples=40)
+@settings(max_examples=25)
 @given(
     st.sampled_from(EDITIONS),
     st.data(),
@@ -102,8 +102,8 @@ def test_the_ai_fires_a_shockwave_at_a_vehicle_for_the_halt_and_pins_it_brings()
     """A Shockwave at a tank: hit on 4+ (1/2), Crew stunned with no damage roll, D3 pins
     and the stun's own (2 to 4, mean 3). No knock-out, but the tank is halted before it
     has acted and pinned: worth (3 pins at PIN_VALUE + the halt) by 1/2, and the AI
-    fires (the probe saw only Ambush and Rally). Once the tank has had its order, the halt
-    is worth nothing; with 6 pins on a regular crew (morale 9) a hit bringing 3 or 4
+    fires (the probe saw only Ambush and Rally). Once the tank has had its order (or keeps
+    a Down die from last turn), the halt is worth nothing, unless it ends the tank's Ambush; with 6 pins on a regular crew (morale 9) a hit bringing 3 or 4
     (2/3 of the hits) makes 9 or more and the crew abandon it, worth its points."""
     game, projector, tank = _battery_and_tank()
     groups = game.shot_groups(projector, tank, moving=False)
@@ -114,8 +114,12 @@ def test_the_ai_fires_a_shockwave_at_a_vehicle_for_the_halt_and_pins_it_brings()
     assert worth == pytest.approx(0.5 * (3 * PIN_VALUE + HALTED_SHARE * tank.points))
     assert player.choose(game) == fire
     assert vehicle_shot_ceiling(game, projector, tank, False, None) >= worth
-    tank.order = "Fire"
-    assert damage(game, projector, tank, moving=False) == pytest.approx(0.5 * 3 * PIN_VALUE)
+    pins_only = 0.5 * 3 * PIN_VALUE
+    for order, kept, halt in (("Fire", None, 0), (None, "Down", 0), ("Ambush", None, 1)):
+        tank.order, tank.retained = order, kept  # (a halt ends an Ambush; a kept Down acts not)
+        worth = damage(game, projector, tank, moving=False)
+        assert worth == pytest.approx(pins_only + halt * 0.5 * HALTED_SHARE * tank.points)
+    tank.retained = None
     tank.order, tank.pins = None, 6
     hit = Fraction(1, 2)
     abandoned = hit * Fraction(2, 3) * tank.points

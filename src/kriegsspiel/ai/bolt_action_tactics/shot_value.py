@@ -80,17 +80,19 @@ def vehicle_odds(
 
 def vehicle_worth(odds: VehicleOdds, target: UnitState) -> float:
     """The points :class:`VehicleOdds` are worth against the vehicle ``target`` as it
-    stands: a halt is worth something only to a vehicle with its order still to lose (one
-    yet to act stopped by a stun or a fire; one with an Ambush, by those or an
-    immobilisation)."""
+    stands. A halt turns its die to Down (``BoltActionGame.vehicle_damage``), so it is
+    worth something only to a vehicle with an order still to lose: one yet to act or
+    keeping an Ambush die from last turn, halted by a stun or a fire; one that took an
+    Ambush this turn, by those or an immobilisation (which halts a vehicle that has had
+    its order)."""
     points = target.points
     worth = (
         odds.gone * points + odds.pins * PIN_VALUE + odds.immobilised * IMMOBILISED_SHARE * points
     )
-    if target.is_ambushing:
-        worth += odds.halted_or_immobilised * HALTED_SHARE * points
-    elif target.order is None:
+    if target.order is None and target.retained != "Down":
         worth += odds.halted * HALTED_SHARE * points
+    elif target.order == "Ambush":
+        worth += odds.halted_or_immobilised * HALTED_SHARE * points
     return worth
 
 
