@@ -86,7 +86,7 @@ def plain_choice(player: TacticalPlayer, game: BoltActionGame) -> Action:
 )
 def test_an_orders_cap_is_never_below_its_value(ruleset: str) -> None:
     """Shots at troops (a vehicle's too, each of its mounts bearing) and at vehicles alike
-    (a vehicle's cap is its knock-out chance's), assaults on troops (capped by their worth were the defenders to fight hand-to-hand),
+    (a vehicle's cap: its points by the chance any hit damages it, and its pins' cap), assaults on troops (capped by their worth were the defenders to fight hand-to-hand),
     Down and Ambush orders (capped at their worth under threat, with an enemy near), and
     moves that shoot nothing (capped by how far they go)."""
     player = TacticalPlayer()

@@ -11,6 +11,7 @@ import math
 import pickle
 import random
 from dataclasses import replace
+from fractions import Fraction
 from functools import partial
 from typing import Any
 
@@ -22,8 +23,9 @@ from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.bolt_action_tactics.move_value import FACING_WORTH, OBJECTIVE_SWING
 from kriegsspiel.ai.bolt_action_tactics.shot_value import (
     PIN_VALUE,
-    _knock_out_odds,
+    VehicleOdds,
     _troops_expected,
+    vehicle_worth,
 )
 from kriegsspiel.ai.players import RandomPlayer, chance_outcome
 from kriegsspiel.core.game import CHANCE
@@ -52,7 +54,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
 )
 from kriegsspiel.rulesets.bolt_action.game.threats import can_knock_out
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
-from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, new_test
+from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, destroyed_by_pins, new_test
 from kriegsspiel.rulesets.bolt_action.shooting import (
     CannotFire,
     Group,
@@ -238,8 +240,8 @@ def plain_damage(game: BoltActionGame, unit: UnitState, target: UnitState, movin
     groups = game.shot_groups(unit, target, moving=moving)
     if not groups:
         return 0.0
-    if target.vehicle is not None:
-        return _knock_out_odds(groups) * target.points
+    if target.vehicle is not None:  # (every state of the attack followed whole)
+        return vehicle_worth(plain_vehicle_odds(game, groups, target), target)
     ctx = TroopsContext(
         models=len(target.alive_models),
         morale=new_test(game.rules, target.quality, pins=target.pins),
@@ -248,6 +250,25 @@ def plain_damage(game: BoltActionGame, unit: UnitState, target: UnitState, movin
     casualties, pins = _troops_expected(groups, ctx)
     per_model = target.points / max(1, target.start_models)
     return casualties * per_model + pins * PIN_VALUE
+
+
+def plain_vehicle_odds(game: BoltActionGame, groups: list[Group], target: UnitState) -> VehicleOdds:
+    """What the shooting does to the vehicle, read off :func:`exact_vehicle`'s whole
+    states as the game applies them (``resolve_attack``, ``vehicle_damage``)."""
+    gone = pins = immobilised = halted = either = Fraction(0)
+    for state, p in exact_vehicle(groups).items():
+        if state.knocked_out or destroyed_by_pins(
+            game.rules, target.quality, target.pins + state.pins
+        ):
+            gone += p
+            continue
+        stopped = state.crew_stunned or (state.on_fire and not state.knocked_out)
+        fresh = state.immobilised and not target.immobilised
+        pins += p * state.pins
+        immobilised += p * fresh
+        halted += p * stopped
+        either += p * (stopped or fresh)
+    return VehicleOdds(*map(float, (gone, pins, immobilised, halted, either)))
 
 
 @pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])

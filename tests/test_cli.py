@@ -454,9 +454,11 @@ def test_the_first_game_says_how_it_is_won_who_won_and_what_to_try_next(
     record = "kriegsspiel-konflikt47-meeting-engagement-seed2.jsonl"
     assert lines[-4:] == [
         "== Game over after turn 6",
-        # (side B's, 4 - 8, units left 1 v 5, before each shot's dice were rolled one by one)
-        "Result: Side A (Schwerefeld Battlegroup) wins; score 4 - 3 (enemy units destroyed); "
-        "units left 6 v 5",
+        # (side B's, 4 - 8, units left 1 v 5, before each shot's dice were rolled one by one;
+        # side A's, 4 - 3, units left 6 v 5, before the AI valued a shot at a vehicle by all
+        # it does)
+        "Result: Side B (US Army Tesla Company) wins; score 4 - 5 (enemy units destroyed); "
+        "units left 4 v 5",
         f"Record written to {record} (replay with: kriegsspiel replay {record})",
         "Next: --players human,tactical to play side A yourself, --svg table.svg to draw the "
         "final table; kriegsspiel --help for every command.",

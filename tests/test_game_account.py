@@ -154,11 +154,11 @@ def test_an_assault_on_a_vehicle_records_what_befell_it() -> None:
 
 
 PANICS = [  # (army lists, seed): Bolt Action games on hold-the-crossroads with a panic
-    # (seeds 3 and 2 since each shot's dice are rolled one by one: 7's and 100's games,
-    # played with other dice, have none; 100 had been 102 before a blocked move was cut
-    # short, not dropped)
-    ([], 3),
-    (["german-grenadier-platoon", "british-rifle-platoon"], 2),
+    # (seeds 4 and 3 since each shot's dice are rolled one by one and the AI values a shot
+    # at a vehicle by all it does: 7's and 100's games, played otherwise, have none; 100 had
+    # been 102 before a blocked move was cut short, not dropped)
+    ([], 4),
+    (["german-grenadier-platoon", "british-rifle-platoon"], 3),
 ]
 
 
@@ -320,7 +320,9 @@ def test_a_game_opens_with_its_length_and_how_it_is_won_and_ends_naming_the_winn
     the end says once who won (the side and its army), the score and what it counts."""
     from kriegsspiel.render.game_account import opening, result_line
 
-    # (side B's win, 4 - 6, since each shot's dice are rolled one by one: side A's, 5 - 2,
+    # (side B's win, 0 - 7, units left 2 v 9, since the AI values a shot at a vehicle by
+    # all it does: 4 - 6, units left 3 v 5, before that;
+    # side B's win, 4 - 6, since each shot's dice are rolled one by one: side A's, 5 - 2,
     # units left 7 v 4, before; side A's since a blocked move was cut short, not dropped:
     # side B's, 2 - 5, before that;
     # seed 3: seed 1 became a draw, 5 - 5, once a vehicle's hull kept out of buildings
@@ -334,11 +336,11 @@ def test_a_game_opens_with_its_length_and_how_it_is_won_and_ends_naming_the_winn
         "6 turns; the side with more enemy units destroyed wins (a side wiped out loses).",
     ]
     assert result_line(game) == (
-        "Result: Side B (US Army Tesla Company) wins; score 4 - 6 (enemy units destroyed); "
-        "units left 3 v 5"
+        "Result: Side B (US Army Tesla Company) wins; score 0 - 7 (enemy units destroyed); "
+        "units left 2 v 9"
     )
     told = account(game.events, game.units)
-    assert told[-2:] == ["-- end of turn 6: score 4 - 6", "== Game over after turn 6"]
+    assert told[-2:] == ["-- end of turn 6: score 0 - 7", "== Game over after turn 6"]
 
     held = play_game(build_matchup("bolt-action-1", "hold-the-crossroads", []), 7)
     assert opening(held, ("tactical", "tactical"), "house.yaml")[0].endswith(
@@ -355,11 +357,12 @@ def test_a_game_opens_with_its_length_and_how_it_is_won_and_ends_naming_the_winn
     # buildings; "a draw; score 1 - 1 ...; units left 4 v 5" before a blocked move was cut
     # short, not dropped; "units left 3 v 7" before a blocked flight was cut short, not
     # fallen back to a fraction of it; "score 0 - 3 ...; units left 3 v 8" before each
-    # shot's dice were rolled one by one: the army is named, with the objective points it
-    # counts)
+    # shot's dice were rolled one by one; "score 1 - 3 ...; units left 4 v 5" before the
+    # AI valued a shot at a vehicle by all it does: the army is named, with the objective
+    # points it counts)
     assert result_line(held) == (
-        "Result: Side B (Grenadier Platoon, Normandy 1944) wins; score 1 - 3 (objective points "
-        "held); units left 4 v 5"
+        "Result: Side B (Grenadier Platoon, Normandy 1944) wins; score 0 - 4 (objective points "
+        "held); units left 1 v 9"
     )
 
 

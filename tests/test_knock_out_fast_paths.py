@@ -19,6 +19,7 @@ from test_ai_fast_paths import positions
 
 import kriegsspiel.rulesets.bolt_action.game.threats as threats
 from kriegsspiel.ai.bolt_action_tactics.shot_ceiling import vehicle_shot_ceiling
+from kriegsspiel.ai.bolt_action_tactics.shot_value import damage
 from kriegsspiel.core.memo import BoundedMemo
 from kriegsspiel.core.table import Point
 from kriegsspiel.errors import UsageError
@@ -115,8 +116,10 @@ def test_a_weapon_that_can_never_knock_out_a_vehicle_never_does(
 def test_a_unit_that_can_never_knock_out_a_vehicle_is_capped_at_nothing(ruleset: str) -> None:
     """Where a unit's weapons could never knock out an enemy vehicle, its shootings at it
     (standing, or on the move from where it stands and from each end of an Advance) all
-    have no chance of a knock-out, and the player's cap on them is 0 as the groups' is."""
-    harmless = 0
+    have no chance of a knock-out, and the player's cap on them is 0 as the groups' is,
+    at a closed vehicle; at an open-topped one, which their hits pin, it is their pins'
+    worth at most (the cap no less than the worth, which is more than nothing)."""
+    harmless = pinning = 0
     for game in positions(ruleset, 4, every=5):
         live = [u for u in game.units if not u.destroyed]
         for unit in live:
@@ -136,8 +139,15 @@ def test_a_unit_that_can_never_knock_out_a_vehicle_is_capped_at_nothing(ruleset:
                         assert knock_out_ceiling(groups) == 0
                         assert knock_out_chance(groups) == 0
                         cap = vehicle_shot_ceiling(game, unit, target, moving, to)
-                        assert cap == 0.0
+                        if not vehicle.open_topped:
+                            assert cap == 0.0
+                            continue
+                        worth = damage(game, unit, target, moving=moving, origin=origin)
+                        assert cap >= worth
+                        pinning += worth > 0
     assert harmless > 20
+    # (Bolt Action's sample armies field open-topped vehicles; Konflikt '47's do not)
+    assert pinning > 100 or ruleset == "konflikt47"
 
 
 def test_the_knock_out_answers_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,8 +2,9 @@
 
 Valuing every shot exactly (:func:`.shot_value.damage`) is the player's dearest work, and
 most shots are not the best order. Each shot gets first a ceiling, no less than its exact
-worth and far cheaper: at a vehicle the knock-out chance capped by the attack's own
-ceiling; at troops what each man could do at his range band behind the least cover the
+worth and far cheaper: at a vehicle the attack's own caps on the chance that any hit
+damages it (all a knock-out, an immobilisation or a halt can come from) and on the pins it
+adds (whose mean also caps the chance that they make its crew abandon it); at troops what each man could do at his range band behind the least cover the
 target could have, remembered per man (his weapons and what the game's pick of his shot
 reads) and per shooting (while neither unit has moved). An order whose ceiling cannot beat
 the best so far is never valued. Apart from the player because it is a reckoning of its
@@ -18,16 +19,25 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import get_args
 
-from kriegsspiel.ai.bolt_action_tactics.shot_value import PIN_VALUE
+from kriegsspiel.ai.bolt_action_tactics.shot_value import (
+    HALTED_SHARE,
+    IMMOBILISED_SHARE,
+    PIN_VALUE,
+)
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.memo import BoundedMemo
 from kriegsspiel.core.table import Point, Table
-from kriegsspiel.rulesets.bolt_action.attack import knock_out_ceiling, troops_shot_distribution
+from kriegsspiel.rulesets.bolt_action.attack import (
+    knock_out_ceiling,
+    troops_shot_distribution,
+    vehicle_pins_ceiling,
+)
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.threats import harmless_to
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
+from kriegsspiel.rulesets.bolt_action.morale import removed_at_pins
 from kriegsspiel.rulesets.bolt_action.shooting import (
     Cover,
     Group,
@@ -41,11 +51,16 @@ ROUNDING = 1e-9  # a cap summed in floats is raised by this share, above any rou
 NEARER = 1e-6  # inches: a man's range found another way may come out this much shorter
 
 
+# the ceiling takes an immobilisation and a halt together at no more than the vehicle's points
+assert IMMOBILISED_SHARE + HALTED_SHARE <= 1
+
+
 @lru_cache(maxsize=4096)
-def _knock_out_odds_ceiling(groups: tuple[Group, ...]) -> float:
-    """No less than the exact knock-out chance :func:`.shot_value.damage` takes (the float
-    of a larger fraction is no smaller)."""
-    return float(knock_out_ceiling(groups))
+def _vehicle_caps(groups: tuple[Group, ...]) -> tuple[float, float]:
+    """No less than the chance that any hit of the shooting damages the vehicle (or
+    brings a set result or a test), and than the mean of the pins it adds (the floats of
+    larger fractions are no smaller)."""
+    return float(knock_out_ceiling(groups)), float(vehicle_pins_ceiling(groups))
 
 
 def vehicle_shot_ceiling(
@@ -57,17 +72,34 @@ def vehicle_shot_ceiling(
     heading: float | None = None,
 ) -> float:
     """No less than :func:`.shot_value.damage` answers for shooting at this vehicle: the
-    same shooting (the game remembers it for ``damage``), its knock-out chance capped by
-    :func:`knock_out_ceiling` instead of worked out exactly (0, its groups not found, for
-    a unit that could never knock it out)."""
+    same shooting (the game remembers it for ``damage``), worth no more than
+
+    - its points by the chance that any hit damages it: a knock-out, an immobilisation
+      and a halt each need one, and the last two together are worth no more than its
+      points (:data:`IMMOBILISED_SHARE` and :data:`HALTED_SHARE`);
+    - the pins' cap at :data:`PIN_VALUE` each;
+    - its points by the chance its crew abandon it under its pins, no more than the pins'
+      mean over the pins it still lacks (as no chance of at least ``n`` pins is above the
+      mean over ``n``).
+
+    0 for a unit that could never knock out a closed vehicle (its groups not found)."""
     vehicle = target.vehicle
-    if vehicle is not None and harmless_to(state.rules, unit, vehicle.target):
+    if (
+        vehicle is not None
+        and not vehicle.open_topped  # (small arms pin an open-topped one)
+        and harmless_to(state.rules, unit, vehicle.target)
+    ):
         return 0.0
     origin = (Point(*to) if to else unit.anchor) if moving else None
     groups = state.shot_groups(unit, target, moving=moving, origin=origin, heading=heading)
     if not groups:
         return 0.0
-    return _knock_out_odds_ceiling(groups) * target.points
+    damaged, pins = _vehicle_caps(groups)
+    cap = damaged * target.points + pins * PIN_VALUE
+    most = removed_at_pins(state.rules, target.quality)
+    if most is not None:
+        cap += min(1.0, pins / max(1, most - target.pins)) * target.points
+    return cap * (1 + ROUNDING)
 
 
 @lru_cache(maxsize=4096)

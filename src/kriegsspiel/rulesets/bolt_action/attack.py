@@ -6,13 +6,13 @@ functions compute the same outcomes' exact distributions from the same shot proc
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache, partial
 from itertools import product
 
-from kriegsspiel.core.dice import Dist, capped_sum_mean
+from kriegsspiel.core.dice import DiceExpr, Dist, capped_sum_mean
 from kriegsspiel.core.procedure import Dice, exact
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.morale import (
@@ -37,6 +37,7 @@ from kriegsspiel.rulesets.bolt_action.vehicle_damage import (
     after_shot,
     can_reach_damage,
     checked,
+    damage_chance,
     hit_vehicle,
     hits_on_vehicle,
     pen_roll,
@@ -424,7 +425,7 @@ def _chance_from(state: VehicleState, shots: tuple[tuple[Shot, int], ...]) -> Fr
     (shot, count), rest = shots[0], shots[1:]
     chain = _state_chain(shot, state)
     while len(chain) <= count:
-        chain.append(chain[-1].bind(partial(_after_one_shot, shot, lumped=True)))
+        chain.append(chain[-1].bind(partial(_after_one_shot, shot, lump=_decisive)))
     if not rest:
         return chain[count].probability(KNOCKED_OUT)
     return sum((p * _chance_from(s, rest) for s, p in chain[count].items()), Fraction(0))
@@ -434,6 +435,91 @@ def _chance_from(state: VehicleState, shots: tuple[tuple[Shot, int], ...]) -> Fr
 def _state_chain(shot: Shot, state: VehicleState) -> list[Dist[VehicleState]]:
     """The lumped states after 0, 1, 2, ... such shots from ``state``: grown as needed."""
     return [Dist.constant(state)]
+
+
+def vehicle_outcomes(groups: Sequence[Group]) -> Dist[VehicleState]:
+    """:func:`exact_vehicle`'s final states with only what the game applies to the vehicle
+    after the attack: whether it is knocked out and, if not, whether it is immobilised,
+    its crew stunned or on fire (either halts it) and the pins the attack added (those it
+    carried before are not in them). The same fractions, lumped as
+    :func:`knock_out_chance` lumps its chain (the pins carried counted as taken before
+    the first shot; the worst damage, how a knock-out came and a ranging-in dropped)."""
+    carried = {g.shot.vehicle.crew_morale.pins for g in groups if g.shot.vehicle is not None}
+    pins = carried.pop() if len(carried) == 1 else 0  # (one vehicle: one count of pins)
+    shots = tuple((_pins_taken_off(g.shot) if pins else g.shot, g.shots) for g in groups)
+    start = replace(_untouched(groups), damage_pins=pins)
+    if not shots:
+        return Dist.constant(_carried_off(pins, start))
+    return _outcomes_from(start, shots).map(partial(_carried_off, pins))
+
+
+def _carried_off(pins: int, state: VehicleState) -> VehicleState:
+    """The state with the ``pins`` carried into the attack taken off its pins again."""
+    return replace(state, damage_pins=state.damage_pins - pins) if pins and state.pins else state
+
+
+@lru_cache(maxsize=4096)
+def _outcomes_from(state: VehicleState, shots: tuple[tuple[Shot, int], ...]) -> Dist[VehicleState]:
+    """The :func:`_applied` states ``shots`` (each a shot and how many of it) leave from
+    ``state``, worked back from the last shots as :func:`_chance_from` works."""
+    if state.knocked_out:
+        return Dist.constant(KNOCKED_OUT)
+    (shot, count), rest = shots[0], shots[1:]
+    chain = _applied_chain(shot, state)
+    while len(chain) <= count:
+        chain.append(chain[-1].bind(partial(_after_one_shot, shot, lump=_applied)))
+    if not rest:
+        return chain[count]
+    return chain[count].bind(partial(_outcomes_after, rest))
+
+
+def _outcomes_after(rest: tuple[tuple[Shot, int], ...], state: VehicleState) -> Dist[VehicleState]:
+    return _outcomes_from(state, rest)
+
+
+@lru_cache(maxsize=1024)
+def _applied_chain(shot: Shot, state: VehicleState) -> list[Dist[VehicleState]]:
+    """The :func:`_applied` states after 0, 1, 2, ... such shots from ``state``: grown as
+    needed."""
+    return [Dist.constant(state)]
+
+
+def vehicle_pins_ceiling(groups: Sequence[Group]) -> Fraction:
+    """No less than the mean of the pins :func:`vehicle_outcomes` gives the attack, found
+    without following the vehicle's states: each shot's own pin at its most (the attack
+    gives only its largest) with the chance it hits, and each hit's damage results at
+    their most pins with the chance its pen roll reaches a damage level (a set result's
+    pins with the chance the shot hits)."""
+    return sum(
+        (_shot_pins_ceiling(g.shot) * g.shots for g in groups if g.shot.vehicle is not None),
+        Fraction(0),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _shot_pins_ceiling(shot: Shot) -> Fraction:
+    """No less than the pins one shot at a vehicle is expected to add (see
+    :func:`vehicle_pins_ceiling`)."""
+    vehicle = shot.vehicle
+    assert vehicle is not None
+    hits = _vehicle_hits(_rolling(shot))
+    hit = 1 - hits.probability(0)
+    own = 0
+    if shot.pins_target or shot.auto_effect is not None:
+        own = max(1, _most_of(shot.special_pins)) if shot.special_pins else 1
+    if shot.auto_effect is not None:
+        results = max(p for _, _, e, p in vehicle.results if e == shot.auto_effect)
+        return hit * (own + results)
+    most = max((p for _, _, _, p in vehicle.results), default=0)
+    if shot.pen is None or not most:
+        return hit * own
+    per_hit = max(1, vehicle.massive_results) * most * damage_chance(vehicle, shot.pen)
+    return hit * own + hits.mean() * per_hit
+
+
+def _most_of(expr: DiceExpr) -> int:
+    """The most a dice expression can roll (a roll of dice is never below 0)."""
+    return expr.most if expr.count == 0 else max(0, expr.most)
 
 
 def _untouched(groups: Sequence[Group]) -> VehicleState:
@@ -453,6 +539,25 @@ def _pins_taken_off(shot: Shot) -> Shot:
 
 
 KNOCKED_OUT = VehicleState(knocked_out=True)
+
+
+def _applied(state: VehicleState) -> VehicleState:
+    """The part of a vehicle's state the game applies after the attack (see
+    :func:`vehicle_outcomes`): knocked out, or immobilised, stunned, on fire and its pins."""
+    if state.knocked_out:
+        return KNOCKED_OUT
+    return VehicleState(
+        immobilised=state.immobilised,
+        damage_pins=state.damage_pins,
+        attack_pins=state.attack_pins,
+        crew_stunned=state.crew_stunned,
+        on_fire=state.on_fire,
+    )
+
+
+#: a lumping of a vehicle's states: the part of a state some odds read (see :func:`_decisive`)
+Projection = Callable[[VehicleState], VehicleState]
+Lump = Projection | None  # (None: every state whole)
 
 
 def _decisive(state: VehicleState) -> VehicleState:
@@ -521,9 +626,9 @@ def _vehicle_hits(shot: Shot) -> Dist[int]:
 
 
 @lru_cache(maxsize=4096)
-def _after_one_shot(shot: Shot, before: VehicleState, lumped: bool = False) -> Dist[VehicleState]:
+def _after_one_shot(shot: Shot, before: VehicleState, lump: Lump = None) -> Dist[VehicleState]:
     """The vehicle's state after one more shot (cached: shots repeat within and across
-    attacks); ``lumped``: only its :func:`_decisive` part, after every hit."""
+    attacks); ``lump``: only the part of it that projection keeps, after every hit."""
     if before.knocked_out:
         return Dist.constant(before)
     hits = _vehicle_hits(_rolling(shot))
@@ -533,7 +638,7 @@ def _after_one_shot(shot: Shot, before: VehicleState, lumped: bool = False) -> D
             p,
             Dist.constant(before)
             if k == 0
-            else _hits_then_after(hitting, closing, before, k, lumped),
+            else _hits_then_after(hitting, closing, before, k, lump),
         )
         for k, p in hits.items()
     ]
@@ -542,16 +647,16 @@ def _after_one_shot(shot: Shot, before: VehicleState, lumped: bool = False) -> D
 
 @lru_cache(maxsize=4096)
 def _hits_then_after(
-    hitting: Shot, closing: Shot, before: VehicleState, hits: int, lumped: bool
+    hitting: Shot, closing: Shot, before: VehicleState, hits: int, lump: Lump
 ) -> Dist[VehicleState]:
     """The state after the shot's pin (:func:`pin_vehicle`), ``hits`` hits (each hit's
     damage, as :func:`markov` runs it, with shared steps) and then its test: kept by the
     parts of the shot those read (:func:`_hitting`, :func:`_closing`), shared by shots
     that differ in hitting."""
     pinned = _pinned_odds(closing, before)
-    if lumped:
-        pinned = pinned.map(_decisive)
-    return pinned.bind(partial(_damage_then_after, hitting, closing, hits, lumped))
+    if lump is not None:
+        pinned = pinned.map(lump)
+    return pinned.bind(partial(_damage_then_after, hitting, closing, hits, lump))
 
 
 @lru_cache(maxsize=4096)
@@ -561,30 +666,32 @@ def _pinned_odds(shot: Shot, state: VehicleState) -> Dist[VehicleState]:
 
 @lru_cache(maxsize=4096)
 def _damage_then_after(
-    hitting: Shot, closing: Shot, hits: int, lumped: bool, before: VehicleState
+    hitting: Shot, closing: Shot, hits: int, lump: Lump, before: VehicleState
 ) -> Dist[VehicleState]:
     """The state after ``hits`` hits from ``before`` (the shot's pin taken), then its test."""
-    chain = _hit_chain(hitting, before, lumped)
-    step = partial(_hit_odds_lumped if lumped else _hit_odds, hitting)
+    chain = _hit_chain(hitting, before, lump)
+    step = partial(_hit_odds, hitting) if lump is None else partial(_hit_odds_lumped, lump, hitting)
     while len(chain) <= hits:
         chain.append(chain[-1].bind(step))
-    return chain[hits].bind(partial(_after_shot_lumped if lumped else _after_shot_odds, closing))
+    if lump is None:
+        return chain[hits].bind(partial(_after_shot_odds, closing))
+    return chain[hits].bind(partial(_after_shot_lumped, lump, closing))
 
 
 @lru_cache(maxsize=1024)
-def _hit_chain(hitting: Shot, before: VehicleState, lumped: bool) -> list[Dist[VehicleState]]:
+def _hit_chain(hitting: Shot, before: VehicleState, lump: Lump) -> list[Dist[VehicleState]]:
     """The states after 0, 1, 2, ... hits of ``hitting`` from ``before``: grown as needed."""
     return [Dist.constant(before)]
 
 
 @lru_cache(maxsize=4096)
-def _hit_odds_lumped(shot: Shot, state: VehicleState) -> Dist[VehicleState]:
-    return _hit_odds(shot, state).map(_decisive)
+def _hit_odds_lumped(lump: Projection, shot: Shot, state: VehicleState) -> Dist[VehicleState]:
+    return _hit_odds(shot, state).map(lump)
 
 
 @lru_cache(maxsize=4096)
-def _after_shot_lumped(shot: Shot, state: VehicleState) -> Dist[VehicleState]:
-    return _after_shot_odds(shot, state).map(_decisive)
+def _after_shot_lumped(lump: Projection, shot: Shot, state: VehicleState) -> Dist[VehicleState]:
+    return _after_shot_odds(shot, state).map(lump)
 
 
 # Each stage of a shot at a vehicle reads only part of the shot: its odds are cached by
