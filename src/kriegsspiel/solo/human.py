@@ -264,6 +264,15 @@ class HumanPlayer:
             return False
         return True
 
+    def unit_named(
+        self, game: BoltActionGame, name: str, command: str, shown: list[UnitState] | None
+    ) -> UnitState | None:
+        """The one unit ``name`` (typed after ``command``) names, as 'look NAME' reads it
+        (``shown``: the units 'N' numbers); None, said why, where it names none: the
+        set-up's 'odds NAME' (:mod:`kriegsspiel.solo.set_up`)."""
+        self._game, self._shown = game, shown
+        return self._unit_typed(name, command)
+
     def _command(self, word: str) -> None:
         game = self._game
         assert game is not None
@@ -498,17 +507,7 @@ class HumanPlayer:
                 for a, line in ordered
             ]
             while True:
-                for number, (label, _) in enumerate(options, start=1):
-                    self.console.print(f"  {number:>2}  {escape(label)}")
-                unseen = unseen_line(hidden)
-                if unseen is not None:
-                    self.console.print(f"  ({escape(unseen)})")
-                fire = self._pick(
-                    "Target",
-                    options,
-                    listed=True,
-                    why=lambda word: _hidden_named(word, hidden),
-                )
+                fire = self._target("Target", options, hidden)
                 if fire not in blind or self._confirm(
                     f"{unit.name} has no shot at {game.units[fire.target].name} from here "  # type: ignore[index]
                     f"({blind[fire]}): spend its order on it anyway?"
@@ -689,13 +688,53 @@ class HumanPlayer:
                     else ""
                 )
             )
+        # the enemies in its reach from there that it will not see: named, as a Fire
+        # list names them (those it loses a shot at are told above, with why)
+        hidden = out_of_sight(
+            game,
+            unit,
+            [e for e, _ in [*shots, *lost]],
+            moving=True,
+            origin=origin,
+            heading=heading,
+        )
         if not shots:
+            unseen = unseen_line(hidden)
+            if unseen is not None:
+                self.console.print(
+                    f"From there {escape(unit.name)} will have no target to fire at "
+                    f"({escape(unseen)})."
+                )
             return move
-        target = self._pick(
+        target = self._target(
             "Then fire at",
             [("no one: only move", None)] + [(f"{e.name}: {line}", e.uid) for e, line in shots],
+            hidden,
+            lost=lost,
         )
         return replace(move, target=target)
+
+    def _target(
+        self,
+        prompt: str,
+        options: Sequence[tuple[str, T]],
+        hidden: Sequence[tuple[UnitState, str]],
+        *,
+        lost: Sequence[tuple[UnitState, str]] = (),
+    ) -> T:
+        """A target picked from ``options``, a Fire's or an Advance's (listed here), with
+        the enemies in reach that it does not see named under them (``hidden``:
+        :func:`~.reasons.out_of_sight`), so none is missing without a word; one of those
+        typed (or of ``lost``: an Advance's shots lost from its place) is told why it is
+        not a target."""
+        for number, (label, _) in enumerate(options, start=1):
+            self.console.print(f"  {number:>2}  {escape(label)}")
+        unseen = unseen_line(hidden)
+        if unseen is not None:
+            self.console.print(f"  ({escape(unseen)})")
+        told = [(enemy, f"it is not in sight ({why})") for enemy, why in hidden]
+        told += [(enemy, f"no shot at it from there ({why})") for enemy, why in lost]
+        return self._pick(prompt, options, listed=True, why=lambda word: _not_a_target(word, told))
 
     def _ambush_news(self, game: BoltActionGame, mover: UnitState) -> str:
         """The line that offers an ambush at ``mover``: where it has moved to; asked again
@@ -1023,14 +1062,15 @@ def _with_shots_first(targets: list[tuple[T, str]]) -> list[tuple[T, str]]:
     return [t for t in targets if t[1] != "no shot"] + [t for t in targets if t[1] == "no shot"]
 
 
-def _hidden_named(word: str, hidden: Sequence[tuple[UnitState, str]]) -> str | None:
-    """Why an enemy a word typed at the Fire list names is not on it: out of sight (what
-    hides it), as the line under the list says; None where it names none of ``hidden``."""
-    named = _matching(word, [(enemy.name, (enemy, why)) for enemy, why in hidden])
+def _not_a_target(word: str, left_off: Sequence[tuple[UnitState, str]]) -> str | None:
+    """Why an enemy a word typed at a list of targets names is not on it ("it is not in
+    sight (Barn in the way)", as the line under the list says); None where it names none
+    of ``left_off`` (each enemy with why)."""
+    named = _matching(word, [(enemy.name, (enemy, why)) for enemy, why in left_off])
     if len(named) != 1:
         return None
     enemy, why = named[0]
-    return f"{enemy.name} is not a target: it is not in sight ({why})"
+    return f"{enemy.name} is not a target: {why}"
 
 
 def _order_label(order: str, unit: UnitState) -> str:
