@@ -151,6 +151,28 @@ def test_an_advance_with_no_target_after_it_says_who_it_will_not_see() -> None:
     assert action == Action("order", unit=squad.uid, order="Advance", to=(36.0, 13.5))
 
 
+def test_an_order_typed_for_the_unit_and_odds_at_then_fire_at_are_told_plainly() -> None:
+    """Solo games: 'advance' at "Unit to order" was "not one of the choices", with no word
+    that the unit comes first; 'odds' at "Then fire at" gave the shots from where the unit
+    stands, under a list of those from the place picked, without saying which is which."""
+    game = squad_short_of_the_barn()
+    bazooka = game.units[1]
+    told, action = told_after(game, "advance", "1", "advance", "36,13.5", "odds", "2")
+    assert (
+        "'advance': that is an order: pick the unit first, then its order; give a number "
+        "from 1 to 1"
+    ) in told
+    assert (
+        "(The list above gives its shots after the Advance, from (36.0, 13.5); 'odds' gives "
+        "those from where it stands now.)\n1st Grenadier Squad (A) firing now, from where it "
+        "stands"
+    ) in told
+    assert action is not None and action.target == bazooka.uid
+    # 'odds' at the orders, before any place: no such word
+    told, _ = told_after(game, "1", "odds", "quit")
+    assert "1st Grenadier Squad (A) firing now" in told and "The list above" not in told
+
+
 @pytest.mark.parametrize(("pins", "label"), [(0, "Rally (no pins to lose)"), (1, "Rally")])
 def test_rally_says_in_the_menu_when_it_has_no_pins_to_lose(pins: int, label: str) -> None:
     """Solo probe: Rally was offered to a unit with no pins as if it did something. The

@@ -166,6 +166,7 @@ class HumanPlayer:
         self._game: BoltActionGame | None = None
         self._unit: UnitState | None = None  # the unit being given its order, once picked
         self._order_name: str | None = None  # the order picked for it (as the menu names it)
+        self._moving_to: tuple[float, float] | None = None  # an Advance's place, at its targets
         self._shown: list[UnitState] | None = None  # the last numbered table of units shown
         self._keep = KeepQuestion(console, self._line)  # the dice kept at a turn's end
         # the move whose ambush was last announced: (the mover, its move's place in the record)
@@ -347,6 +348,13 @@ class HumanPlayer:
             self.console.print(escape(odds_where(game)))
             return
         unit = self._unit if not name else self._unit_typed(name, "odds")
+        if unit is not None and unit is self._unit and self._moving_to is not None:
+            x, y = self._moving_to  # (asked at "Then fire at": its list is from there)
+            self.console.print(
+                f"(The list above gives its shots after the Advance, from ({x:.1f}, {y:.1f}); "
+                "'odds' gives those from where it stands now.)",
+                markup=False,
+            )
         if unit is not None:
             for line in odds_lines(game, unit):
                 self.console.print(line, markup=False, highlight=False)
@@ -407,7 +415,11 @@ class HumanPlayer:
             self._shown = units
             self._unit = None
             unit = self._pick(
-                "Unit to order", [(u.name, u) for u in units], back=False, listed=True
+                "Unit to order",
+                [(u.name, u) for u in units],
+                back=False,
+                listed=True,
+                why=_order_word,
             )
             self._unit = unit
             try:
@@ -706,12 +718,16 @@ class HumanPlayer:
                     f"({escape(unseen)})."
                 )
             return move
-        target = self._target(
-            "Then fire at",
-            [("no one: only move", None)] + [(f"{e.name}: {line}", e.uid) for e, line in shots],
-            hidden,
-            lost=lost,
-        )
+        self._moving_to = to
+        try:
+            target = self._target(
+                "Then fire at",
+                [("no one: only move", None)] + [(f"{e.name}: {line}", e.uid) for e, line in shots],
+                hidden,
+                lost=lost,
+            )
+        finally:
+            self._moving_to = None
         return replace(move, target=target)
 
     def _target(
@@ -1071,6 +1087,16 @@ def _not_a_target(word: str, left_off: Sequence[tuple[UnitState, str]]) -> str |
         return None
     enemy, why = named[0]
     return f"{enemy.name} is not a target: {why}"
+
+
+def _order_word(word: str) -> str | None:
+    """Why an order's name typed where a unit is asked for picks none: the unit comes
+    first ("advance" at "Unit to order"); None where it names no order (three letters at
+    least, or the whole name)."""
+    orders = [*MENU, *(f"Call {call}" for call in SUPPORT)]
+    if len(word) >= 3 and any(order.lower().startswith(word) for order in orders):
+        return "that is an order: pick the unit first, then its order"
+    return None
 
 
 def _order_label(order: str, unit: UnitState) -> str:
