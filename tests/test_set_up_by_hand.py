@@ -30,8 +30,9 @@ from kriegsspiel.rulesets.bolt_action.game.record import header, new_game, repla
 from kriegsspiel.rulesets.bolt_action.game.spacing import HULL, UNIT_GAP
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.sim.matchup import build_matchup, set_up_game
+from kriegsspiel.solo.briefing import shot_line
 from kriegsspiel.solo.session import SoloGame, resumed
-from kriegsspiel.solo.set_up import hand_set_up
+from kriegsspiel.solo.set_up import SET_UP_HELP, hand_set_up
 
 PATROLS = {
     "ruleset": "konflikt47",
@@ -412,3 +413,44 @@ def test_a_gun_set_up_in_rough_ground_is_told_it_will_not_move_and_offered_no_mo
     assert told.count(rule) == 5
     assert "which a Run may not cross" not in told
     assert " 1 Fire " in told and " 2 Ambush " in told
+
+
+def test_odds_at_the_set_up_gives_the_units_shots_from_the_place_asked_about(
+    tmp_path: Path,
+) -> None:
+    """Solo probe: 'odds' at "Set up ...:" was "not a place", though every prompt of the
+    game takes it. It now gives the unit's shots in the first turn from the place offered, as
+    'odds' gives them in the game; 'odds x,y' from a place typed (checked as a set-up
+    there is, nothing set up); 'odds NAME' any unit's. The help says so."""
+    ask = Typist(*[""] * 8, "odds", "odds 68 10 facing 45", "odds 36 40", "odds sherman", "auto")
+    solo = new_solo(tmp_path, ask)
+    assert solo.play() == 0
+    told = said(solo)
+    game = solo.game  # (every unit at the place offered: turn 1 begun)
+    panzer = next(u for u in game.units if u.name == "Panzer IV Ausf. H")
+    sherman = next(u for u in game.units if u.name == "M4 Sherman")
+    assert "not a place" not in told
+    assert [p for p in ask.prompts if p.startswith("Set up Panzer IV")] == [ask.prompts[8]] * 5
+    offered = (
+        "Panzer IV Ausf. H (A) set up at the place offered, (68.0, 6.0), firing in the first turn (a "
+        "Fire order) at the enemy as it stands now: "
+    )
+    assert offered in told
+    line = shot_line(game, panzer, sherman, moving=False)
+    assert "23% to knock it out" in line
+    assert told.count(f"M4 Sherman: {line}") == 1
+    turned = told[told.index("set up at (68.0, 10.0) facing 45°, firing in the first turn") :]
+    assert 'M4 Sherman: 32.0": 1 shot of Heavy AT gun' in turned
+    assert (
+        "No odds from there: it may not be set up there: Panzer IV Ausf. H would not stand "
+        "wholly inside the deployment zone of side A"
+    ) in told
+    assert (
+        "M4 Sherman (B) firing in the first turn from where it stands now (a Fire order):" in told
+    )
+    assert "'odds' its shots from the place offered in the first turn" in told
+    assert "'odds' gives the shots the unit would have in the first turn" in " ".join(
+        SET_UP_HELP.split()
+    )
+    placed = head_of(tmp_path / "game.jsonl")["placements"]
+    assert placed == {"A": [{"unit": u} for u in range(9)]}

@@ -1,5 +1,6 @@
 """Solo probe (Konflikt '47, solo play): 'odds' at the game's prompts, a Rally by a unit
-without pins, and the enemies a Fire list leaves off for want of sight, said."""
+without pins, and the enemies a Fire list (or an Advance's "Then fire at") leaves off for
+want of sight, said."""
 
 from __future__ import annotations
 
@@ -90,6 +91,86 @@ def test_a_fire_list_names_the_enemies_in_reach_it_does_not_see() -> None:
     place(game.units[2], 37.0, 47.0, 180.0)
     assert game.gap(game.units[0], game.units[2]) > game.reach(game.units[0], moving=False)
     assert "not in sight" not in told_after(game, "1", "fire", "1")[0]
+
+
+def squad_short_of_the_barn() -> BoltActionGame:
+    """:func:`behind_the_barn` with a Grenadier squad at (36, 7.5) to order instead of the
+    MMG team (its rifles fire on the move): an Advance to (36, 13.5) puts the Bazooka Team
+    in its reach and sight, and the MMG team behind the barn in its reach only."""
+    game = small_game(
+        "konflikt47", ["1st Grenadier Squad"], ["Bazooka Team", "Browning M1919 MMG Team"]
+    )
+    squad, bazooka, browning = game.units
+    barn = TerrainFeature(
+        "Barn", "building", "hard", rectangle(34.0, 20.0, 40.0, 24.0), blocks_line_of_sight=True
+    )
+    game.table = Table(72.0, 48.0, (barn,))
+    place(squad, 36.0, 8.0, 0.0)
+    place(bazooka, 20.0, 30.0, 180.0)
+    place(browning, 37.0, 34.0, 180.0)
+    game.turn_dice = (squad.uid,)
+    game.apply_action(Action("draw", side=0))
+    return game
+
+
+def test_then_fire_at_names_the_enemies_in_reach_it_will_not_see_as_the_fire_list_does() -> None:
+    """Solo probe: after an Advance, "Then fire at" left the MMG team behind the barn off
+    without a word, where the Fire list names it. It is named under the list, in the Fire
+    list's words, and one typed there is told why it is not a target."""
+    game = squad_short_of_the_barn()
+    squad, bazooka, browning = game.units
+    told, action = told_after(game, "1", "advance", "36,13.5", "browning", "2")
+    listed = told[told.index("   1  no one: only move") :].splitlines()
+    assert listed[1].startswith('   2  Bazooka Team: about 23" from there: ')
+    assert listed[2] == "  (not in sight: Browning M1919 MMG Team (Barn in the way))"
+    assert (
+        "'browning': Browning M1919 MMG Team is not a target: it is not in sight (Barn in "
+        "the way); give a number from 1 to 2"
+    ) in told
+    assert action == Action(
+        "order", unit=squad.uid, order="Advance", to=(36.0, 13.5), target=bazooka.uid
+    )
+    # the Fire list's own line, from where it stands (both are then out of its reach)
+    assert game.gap(squad, browning) < game.reach(squad, moving=False)
+    fire_told, _ = told_after(game, "1", "fire")
+    assert "  (not in sight: Browning M1919 MMG Team (Barn in the way))" in fire_told
+
+
+def test_an_advance_with_no_target_after_it_says_who_it_will_not_see() -> None:
+    """With no target from the place picked, no "Then fire at" is asked; the enemies in its
+    reach it will not see from there are said, not left to be wondered at."""
+    game = squad_short_of_the_barn()
+    squad, bazooka, _ = game.units
+    place(bazooka, 10.0, 45.0, 180.0)  # (out of its reach now)
+    told, action = told_after(game, "1", "advance", "36,13.5")
+    assert "no one: only move" not in told  # (no "Then fire at" asked)
+    assert (
+        "From there 1st Grenadier Squad will have no target to fire at (not in sight: "
+        "Browning M1919 MMG Team (Barn in the way))."
+    ) in told
+    assert action == Action("order", unit=squad.uid, order="Advance", to=(36.0, 13.5))
+
+
+def test_an_order_typed_for_the_unit_and_odds_at_then_fire_at_are_told_plainly() -> None:
+    """Solo games: 'advance' at "Unit to order" was "not one of the choices", with no word
+    that the unit comes first; 'odds' at "Then fire at" gave the shots from where the unit
+    stands, under a list of those from the place picked, without saying which is which."""
+    game = squad_short_of_the_barn()
+    bazooka = game.units[1]
+    told, action = told_after(game, "advance", "1", "advance", "36,13.5", "odds", "2")
+    assert (
+        "'advance': that is an order: pick the unit first, then its order; give a number "
+        "from 1 to 1"
+    ) in told
+    assert (
+        "(The list above gives its shots after the Advance, from (36.0, 13.5); 'odds' gives "
+        "those from where it stands now.)\n1st Grenadier Squad (A) firing now, from where it "
+        "stands"
+    ) in told
+    assert action is not None and action.target == bazooka.uid
+    # 'odds' at the orders, before any place: no such word
+    told, _ = told_after(game, "1", "odds", "quit")
+    assert "1st Grenadier Squad (A) firing now" in told and "The list above" not in told
 
 
 @pytest.mark.parametrize(("pins", "label"), [(0, "Rally (no pins to lose)"), (1, "Rally")])

@@ -166,6 +166,7 @@ class HumanPlayer:
         self._game: BoltActionGame | None = None
         self._unit: UnitState | None = None  # the unit being given its order, once picked
         self._order_name: str | None = None  # the order picked for it (as the menu names it)
+        self._moving_to: tuple[float, float] | None = None  # an Advance's place, at its targets
         self._shown: list[UnitState] | None = None  # the last numbered table of units shown
         self._keep = KeepQuestion(console, self._line)  # the dice kept at a turn's end
         # the move whose ambush was last announced: (the mover, its move's place in the record)
@@ -264,6 +265,15 @@ class HumanPlayer:
             return False
         return True
 
+    def unit_named(
+        self, game: BoltActionGame, name: str, command: str, shown: list[UnitState] | None
+    ) -> UnitState | None:
+        """The one unit ``name`` (typed after ``command``) names, as 'look NAME' reads it
+        (``shown``: the units 'N' numbers); None, said why, where it names none: the
+        set-up's 'odds NAME' (:mod:`kriegsspiel.solo.set_up`)."""
+        self._game, self._shown = game, shown
+        return self._unit_typed(name, command)
+
     def _command(self, word: str) -> None:
         game = self._game
         assert game is not None
@@ -338,6 +348,13 @@ class HumanPlayer:
             self.console.print(escape(odds_where(game)))
             return
         unit = self._unit if not name else self._unit_typed(name, "odds")
+        if unit is not None and unit is self._unit and self._moving_to is not None:
+            x, y = self._moving_to  # (asked at "Then fire at": its list is from there)
+            self.console.print(
+                f"(The list above gives its shots after the Advance, from ({x:.1f}, {y:.1f}); "
+                "'odds' gives those from where it stands now.)",
+                markup=False,
+            )
         if unit is not None:
             for line in odds_lines(game, unit):
                 self.console.print(line, markup=False, highlight=False)
@@ -398,7 +415,11 @@ class HumanPlayer:
             self._shown = units
             self._unit = None
             unit = self._pick(
-                "Unit to order", [(u.name, u) for u in units], back=False, listed=True
+                "Unit to order",
+                [(u.name, u) for u in units],
+                back=False,
+                listed=True,
+                why=_order_word,
             )
             self._unit = unit
             try:
@@ -498,17 +519,7 @@ class HumanPlayer:
                 for a, line in ordered
             ]
             while True:
-                for number, (label, _) in enumerate(options, start=1):
-                    self.console.print(f"  {number:>2}  {escape(label)}")
-                unseen = unseen_line(hidden)
-                if unseen is not None:
-                    self.console.print(f"  ({escape(unseen)})")
-                fire = self._pick(
-                    "Target",
-                    options,
-                    listed=True,
-                    why=lambda word: _hidden_named(word, hidden),
-                )
+                fire = self._target("Target", options, hidden)
                 if fire not in blind or self._confirm(
                     f"{unit.name} has no shot at {game.units[fire.target].name} from here "  # type: ignore[index]
                     f"({blind[fire]}): spend its order on it anyway?"
@@ -689,13 +700,57 @@ class HumanPlayer:
                     else ""
                 )
             )
-        if not shots:
-            return move
-        target = self._pick(
-            "Then fire at",
-            [("no one: only move", None)] + [(f"{e.name}: {line}", e.uid) for e, line in shots],
+        # the enemies in its reach from there that it will not see: named, as a Fire
+        # list names them (those it loses a shot at are told above, with why)
+        hidden = out_of_sight(
+            game,
+            unit,
+            [e for e, _ in [*shots, *lost]],
+            moving=True,
+            origin=origin,
+            heading=heading,
         )
+        if not shots:
+            unseen = unseen_line(hidden)
+            if unseen is not None:
+                self.console.print(
+                    f"From there {escape(unit.name)} will have no target to fire at "
+                    f"({escape(unseen)})."
+                )
+            return move
+        self._moving_to = to
+        try:
+            target = self._target(
+                "Then fire at",
+                [("no one: only move", None)] + [(f"{e.name}: {line}", e.uid) for e, line in shots],
+                hidden,
+                lost=lost,
+            )
+        finally:
+            self._moving_to = None
         return replace(move, target=target)
+
+    def _target(
+        self,
+        prompt: str,
+        options: Sequence[tuple[str, T]],
+        hidden: Sequence[tuple[UnitState, str]],
+        *,
+        lost: Sequence[tuple[UnitState, str]] = (),
+    ) -> T:
+        """A target picked from ``options``, a Fire's or an Advance's (listed here), with
+        the enemies in reach that it does not see named under them (``hidden``:
+        :func:`~.reasons.out_of_sight`), so none is missing without a word; one of those
+        typed (or of ``lost``: an Advance's shots lost from its place) is told why it is
+        not a target."""
+        for number, (label, _) in enumerate(options, start=1):
+            self.console.print(f"  {number:>2}  {escape(label)}")
+        unseen = unseen_line(hidden)
+        if unseen is not None:
+            self.console.print(f"  ({escape(unseen)})")
+        told = [(enemy, f"it is not in sight ({why})") for enemy, why in hidden]
+        told += [(enemy, f"no shot at it from there ({why})") for enemy, why in lost]
+        return self._pick(prompt, options, listed=True, why=lambda word: _not_a_target(word, told))
 
     def _ambush_news(self, game: BoltActionGame, mover: UnitState) -> str:
         """The line that offers an ambush at ``mover``: where it has moved to; asked again
@@ -1023,14 +1078,25 @@ def _with_shots_first(targets: list[tuple[T, str]]) -> list[tuple[T, str]]:
     return [t for t in targets if t[1] != "no shot"] + [t for t in targets if t[1] == "no shot"]
 
 
-def _hidden_named(word: str, hidden: Sequence[tuple[UnitState, str]]) -> str | None:
-    """Why an enemy a word typed at the Fire list names is not on it: out of sight (what
-    hides it), as the line under the list says; None where it names none of ``hidden``."""
-    named = _matching(word, [(enemy.name, (enemy, why)) for enemy, why in hidden])
+def _not_a_target(word: str, left_off: Sequence[tuple[UnitState, str]]) -> str | None:
+    """Why an enemy a word typed at a list of targets names is not on it ("it is not in
+    sight (Barn in the way)", as the line under the list says); None where it names none
+    of ``left_off`` (each enemy with why)."""
+    named = _matching(word, [(enemy.name, (enemy, why)) for enemy, why in left_off])
     if len(named) != 1:
         return None
     enemy, why = named[0]
-    return f"{enemy.name} is not a target: it is not in sight ({why})"
+    return f"{enemy.name} is not a target: {why}"
+
+
+def _order_word(word: str) -> str | None:
+    """Why an order's name typed where a unit is asked for picks none: the unit comes
+    first ("advance" at "Unit to order"); None where it names no order (three letters at
+    least, or the whole name)."""
+    orders = [*MENU, *(f"Call {call}" for call in SUPPORT)]
+    if len(word) >= 3 and any(order.lower().startswith(word) for order in orders):
+        return "that is an order: pick the unit first, then its order"
+    return None
 
 
 def _order_label(order: str, unit: UnitState) -> str:

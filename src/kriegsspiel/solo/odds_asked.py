@@ -36,16 +36,21 @@ def odds_where(game: BoltActionGame) -> str:
     )
 
 
-def odds_lines(game: BoltActionGame, unit: UnitState) -> list[str]:
+# how 'odds' says where the unit fires from, in a game begun
+FIRING_NOW = (
+    "firing now, from where it stands (a Fire order; an Advance's shots are shown at the "
+    "place picked)"
+)
+
+
+def odds_lines(game: BoltActionGame, unit: UnitState, firing: str = FIRING_NOW) -> list[str]:
     """``unit``'s shots if it fired now from where it stands (a Fire order): its order test
     if it is pinned, then each enemy in its sight and range with the Fire list's line (those
     it has a shot at first, then those it has none at, with why), and the enemies in its
-    reach that it does not see (:func:`.reasons.out_of_sight`)."""
+    reach that it does not see (:func:`.reasons.out_of_sight`). ``firing``: the words after
+    its name that say when and from where (the set-up's: from a place it may set up at)."""
     order = "" if unit.order is None else f"; its order this turn: {unit.order}"
-    lines = [
-        f"{unit.name} ({SIDE_NAMES[unit.side]}) firing now, from where it stands (a Fire "
-        f"order; an Advance's shots are shown at the place picked){order}:"
-    ]
+    lines = [f"{unit.name} ({SIDE_NAMES[unit.side]}) {firing}{order}:"]
     test = order_test_text(game, unit)
     if test:
         lines.append(f"  its order test: {test}")

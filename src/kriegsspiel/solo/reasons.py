@@ -10,6 +10,7 @@ the table's sight and the weapons' chart, which one stopped it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -161,24 +162,50 @@ def no_shot_reason(
 
 
 def out_of_sight(
-    game: BoltActionGame, unit: UnitState, listed: Sequence[UnitState]
+    game: BoltActionGame,
+    unit: UnitState,
+    listed: Sequence[UnitState],
+    *,
+    moving: bool = False,
+    origin: Point | None = None,
+    heading: float | None = None,
 ) -> list[tuple[UnitState, str]]:
-    """The live enemies that ``unit``'s Fire leaves off its list of targets (those not in
+    """The live enemies that a list of ``unit``'s targets leaves off (those not in
     ``listed``) for want of sight alone: within its reach (the longest range it fires at,
-    standing), but none of its armed models sees one of theirs (the table's one sight
-    rule, as :func:`no_shot_reason` asks it), each with what is in the way ("Barn in the
-    way"). Those beyond its reach are left out: out of range, whatever hides them."""
-    reach, shown = game.reach(unit, moving=False), {e.uid for e in listed}
+    on the move if ``moving``), but none of its armed models sees one of theirs (the
+    table's one sight rule, as :func:`no_shot_reason` asks it), each with what is in the
+    way ("Barn in the way"): a Fire's, from where it stands, or an Advance's, from its
+    centre at ``origin`` (a vehicle facing ``heading``). Those beyond its reach are left
+    out: out of range, whatever hides them."""
+    reach, shown = game.reach(unit, moving=moving), {e.uid for e in listed}
     found = []
     for enemy in game.units:
         if enemy.side == unit.side or enemy.destroyed or enemy.uid in shown:
             continue
-        if game.gap(unit, enemy) > reach:
+        if _gap_from(game, unit, enemy, origin) > reach:
             continue
-        why = no_shot_reason(game, unit, enemy, moving=False)
+        why = no_shot_reason(game, unit, enemy, moving=moving, origin=origin, heading=heading)
         if why.startswith("out of sight"):
             found.append((enemy, why.removeprefix("out of sight: ")))
     return found
+
+
+def _gap_from(
+    game: BoltActionGame, unit: UnitState, enemy: UnitState, origin: Point | None
+) -> float:
+    """The closest distance between ``unit``'s models and ``enemy``'s (inches), the unit's
+    centre moved to ``origin`` if given (its models as they stand round it)."""
+    if origin is None:
+        return game.gap(unit, enemy)
+    dx, dy = origin.x - unit.anchor.x, origin.y - unit.anchor.y
+    return min(
+        (
+            math.dist((m.x + dx, m.y + dy), (e.x, e.y))
+            for m in unit.alive_models
+            for e in enemy.alive_models
+        ),
+        default=math.inf,
+    )
 
 
 def unseen_line(hidden: Sequence[tuple[UnitState, str]]) -> str | None:

@@ -31,6 +31,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import dug_in, dug_in_ref
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.solo.briefing import ground
 from kriegsspiel.solo.human import HumanPlayer, QuitGame, _typed_place
+from kriegsspiel.solo.odds_asked import odds_lines
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -47,14 +48,19 @@ SET_UP_HELP = (
     "a vehicle chooses a facing on a move). The game checks it as the automatic set-up checks its "
     'own places: inside your zone, on ground it may be set up on, 1" from the units set up '
     "before it. 'auto' sets up all the rest at the places offered; 'back' takes back the "
-    "unit set up last; 'units', 'terrain' and 'look NAME' show the table; 'quit' stops (the "
-    "set-up so far is saved: play --resume goes on with it)."
+    "unit set up last; 'units', 'terrain' and 'look NAME' show the table; 'odds' gives the "
+    "shots the unit would have in the first turn from the place offered, at each enemy as it "
+    "stands now, as 'odds' gives them in the game ('odds x,y' from a place typed, checked "
+    "as it would be to set it up there; 'odds NAME' or 'odds N' any unit's from where it "
+    "stands; 'kriegsspiel odds shoot' any shot you describe); 'quit' stops (the set-up so "
+    "far is saved: play --resume goes on with it)."
 )
 
 SET_UP_SHORT = (
     "For each unit: Enter sets it up at the place offered; or type its place, x,y in inches "
     "(its centre, as the tables show it; add 'facing D' to turn it: 0 north, 90 east); "
-    "'auto' sets up all the rest at the places offered ('help' says more)."
+    "'odds' its shots from the place offered in the first turn ('odds x,y' from another); 'auto' "
+    "sets up all the rest at the places offered ('help' says more)."
 )
 
 
@@ -192,6 +198,9 @@ class _SideSetUp:
             taken = game.units[placed[-1].unit]
             self._try(placed[:-1], f"Took back {taken.name}: set it up again.")
             return
+        if word == "odds" or word.startswith("odds "):
+            self._odds(game, mine, unit, placed, line[4:].strip())
+            return
         if self.player.answer(game, line, shown=mine):
             return
         if word in ("auto", "a"):
@@ -215,6 +224,74 @@ class _SideSetUp:
             )
             return
         self._try([*placed, Placement(unit.uid, to, None if way is None else way[1])], None)
+
+    def _odds(
+        self,
+        game: BoltActionGame,
+        mine: list[UnitState],
+        unit: UnitState,
+        placed: list[Placement],
+        asked: str,
+    ) -> None:
+        """'odds' at the set-up: ``unit``'s shots in the first turn (a Fire order) from the
+        place offered, or ('odds x,y', 'facing D' too) from a place typed where it may be
+        set up (else why not, as a place typed is refused), at the enemy as it stands now;
+        'odds NAME' (or N) any unit's from where it stands now. The game's own odds, as
+        'odds' gives them in the game (:func:`.odds_asked.odds_lines`)."""
+        other = 1 - self.side
+        later = (
+            f"; side {SIDES[other]} sets up after, so its units stand at the places offered "
+            "them for now"
+            if self.solo.seats[other] == "human" and other > self.side
+            else ""
+        )
+        typed = _typed_place(asked) if asked else None
+        if asked and typed is None:
+            named = self.player.unit_named(game, asked, "odds", mine)
+            if named is not None:
+                self._said(
+                    odds_lines(
+                        game,
+                        named,
+                        f"firing in the first turn from where it stands now (a Fire order){later}",
+                    )
+                )
+            return
+        if typed is None:
+            at = game.set_up_places[unit.uid][0]
+            where = f"at the place offered, ({at.x:.1f}, {at.y:.1f})"
+        else:
+            to, way = typed
+            if way is not None and way[0] == "reverse":
+                self.console.print(
+                    "'reverse' is for a move: at the set-up, turn a unit with 'facing D'."
+                )
+                return
+            trial = [*placed, Placement(unit.uid, to, None if way is None else way[1])]
+            try:
+                game = placed_anew(self.solo.game, {**self.placements, self.side: trial})
+            except PlacementRefused as exc:
+                self.console.print(
+                    f"No odds from there: it may not be set up there: {exc} ('odds' alone "
+                    "gives its odds from the place offered.)",
+                    markup=False,
+                )
+                return
+            at, facing = game.set_up_places[unit.uid]
+            turned = f" facing {facing:.0f}°" if unit.vehicle is not None else ""
+            where = f"at ({at.x:.1f}, {at.y:.1f}){turned}"
+        self._said(
+            odds_lines(
+                game,
+                game.units[unit.uid],
+                f"set up {where}, firing in the first turn (a Fire order) at the enemy as it stands "
+                f"now{later}",
+            )
+        )
+
+    def _said(self, lines: list[str]) -> None:
+        for line in lines:
+            self.console.print(line, markup=False, highlight=False)
 
     def _try(self, placed: list[Placement], said: str | None) -> None:
         """Set the side up anew with ``placed``, and say so (``said``, or where the unit
