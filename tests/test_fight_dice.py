@@ -15,6 +15,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from conftest import run_cli
 from test_record_rolls import older_format
 
 from kriegsspiel.core.game import Event
@@ -199,6 +200,9 @@ def test_a_format_8_record_without_the_fights_dice_replays(tmp_path: Path) -> No
     assert result.reproduced and result.finished and result.older_format == 8
     (note,) = result.notes()
     assert "'kriegsspiel-record/8'" in note and "each close quarters round's dice" in note
+    done = run_cli("replay", str(path), "--account", timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "\n        dice: attackers to damage " in done.stdout
     round_ = {"attackers": 2, "defenders": 1, "attackers_lost": 0, "defenders_lost": 1,
               "attackers_dice": [{"needs": 4, "dice": [5, 1]}], "defenders_dice": []}  # fmt: skip
     row = {"event": "close quarters", "rounds": [round_]}
