@@ -355,15 +355,64 @@ def shot_dice(data: dict[str, Any]) -> str:
     damage = [die for w in fired for die in w.get("damage_dice", ())]
     value = next((w["damage_needs"] for w in fired if "damage_needs" in w), None)
     if damage and value is not None:
-        scored = sum(die >= value for die in damage)
-        said = f"to damage {value}+: {dice_text([(die,) for die in damage])}"
-        casualties = data.get("casualties", scored)
-        if scored > casualties:  # (no more casualties than models left)
-            said += f" ({scored} scored: {counted(casualties, 'casualty')}, all it had)"
-        else:
-            said += f" ({counted(casualties, 'casualty')})"
-        told.append(said)
-    return f"\n      dice: {'; '.join(told)}" if told else ""
+        told.append(damage_told(damage, value, data.get("casualties")))
+    return dice_line(told)
+
+
+def dice_line(told: Sequence[str], indent: int = 6) -> str:
+    """The rolls ``told`` on a line of their own after an event's totals ("" for none):
+    "dice: to hit 5+: 6 5 2 1 (2 hits); to damage 4+: 5 3 (1 casualty)"."""
+    return f"\n{' ' * indent}dice: {'; '.join(told)}" if told else ""
+
+
+def damage_told(dice: Sequence[int], value: int, casualties: int | None) -> str:
+    """ "to damage 4+: 5 3 (1 casualty)": damage dice high to low and the casualties they
+    made (None: as many as they scored); where they scored more than the models left,
+    how many counted ("(4 scored: 3 casualties, all it had)")."""
+    scored = sum(die >= value for die in dice)
+    said = f"to damage {value}+: {dice_text([(die,) for die in dice])}"
+    casualties = scored if casualties is None else casualties
+    if scored > casualties:  # (no more casualties than models left)
+        return f"{said} ({scored} scored: {counted(casualties, 'casualty')}, all it had)"
+    return f"{said} ({counted(casualties, 'casualty')})"
+
+
+def fight_dice(r: dict[str, Any]) -> str:
+    """A round of close quarters' dice on a line after it (format 9 on), each side's told
+    as a shot's are (:func:`shot_dice`): "dice: attackers to damage 4+: 6 5 3 1 (2
+    casualties); defenders to hit 7+: 6/4 3 2 (1 hit); to damage 4+: 5 (1 casualty)". A
+    side that struck no blow is left out; "" for a round without its dice."""
+    told: list[str] = []
+    for side, enemy in (("attackers", "defenders"), ("defenders", "attackers")):
+        rolls = r.get(f"{side}_dice")
+        if not isinstance(rolls, list) or not rolls:
+            continue
+        said: list[str] = []
+        *to_hit, damage = rolls
+        if to_hit:  # (point-blank fire: to hit first; a 7+'s 6 with its second die)
+            needs = [roll["needs"] for roll in to_hit]
+            score = needs_score({"needs": needs if len(needs) > 1 else needs[0]}).split(" (")[0]
+            hits = counted(len(damage["dice"]), "hit")
+            said.append(f"to hit {score}: {dice_text(staged_rolls(to_hit))} ({hits})")
+        if damage["dice"]:
+            said.append(damage_told(damage["dice"], damage["needs"], r[f"{enemy}_lost"]))
+        if said:
+            told.append(f"{side} {'; '.join(said)}")
+    return dice_line(told, indent=8)
+
+
+def staged_rolls(stages: Sequence[dict[str, Any]]) -> list[tuple[int, ...]]:
+    """Dice rolled a roll at a time, each roll's dice that made its score rolled again
+    for the next (a fight's point-blank fire: all the first dice, then a second for each
+    6 of a 7+), told as :func:`hit_rolls` tells a shot's: each first die with those that
+    followed it ("6/4")."""
+    rolls: list[tuple[int, ...]] = [(die,) for die in stages[0]["dice"]]
+    for k in range(1, len(stages)):
+        need, later = stages[k - 1]["needs"], iter(stages[k]["dice"])
+        rolls = [
+            (*roll, next(later)) if len(roll) == k and roll[-1] >= need else roll for roll in rolls
+        ]
+    return rolls
 
 
 def hit_rolls(dice: Sequence[int], needs: Sequence[int]) -> list[tuple[int, ...]]:
@@ -628,7 +677,7 @@ def close_quarters(d: dict[str, Any], attacker: str, defender: str) -> str:
                 f"; {check['side']}' morale check: needs {check['needs']} or less on 2D6"
                 f"{at_the_edge(check['needs'])}, rolled {check['roll']} -> {held}"
             )
-        lines.append(line)
+        lines.append(line + fight_dice(r))
     last = rounds[-1]
     standing = (
         last["attackers"] - last["attackers_lost"],

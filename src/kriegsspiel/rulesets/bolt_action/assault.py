@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache, partial
 from typing import Literal, TypeVar
@@ -140,43 +140,92 @@ class Fight:
         return not self.attacker_wins and self.defenders_left > 0
 
 
+# --------------------------------------------------------------- the dice kept
+#: one roll of a side's in a round: the D6 score its dice needed and the dice as rolled
+Roll = tuple[int, tuple[int, ...]]
+
+
+@dataclass(slots=True)
+class RoundDice:
+    """The dice each side rolled in a round (or step), for the game's record: each roll
+    in turn (point-blank, to hit, a 7+'s 6 then the second die of each 6; then to damage)
+    with the score it needed. A side that struck no blow rolled none."""
+
+    attackers: list[Roll] = field(default_factory=list)
+    defenders: list[Roll] = field(default_factory=list)
+
+
+def _roll(dice: Dice, count: int, needs: tuple[int, ...], kept: list[Roll] | None) -> int:
+    """``dice.count_at_least(count, 6, *needs)``, each roll added to ``kept``, if given:
+    the very same dice, each as it fell (the odds and the simulator's rounds keep none)."""
+    if kept is None:
+        return dice.count_at_least(count, 6, *needs)
+    if count <= 0:
+        return 0
+    for need in needs:
+        faces = dice.faces(count, 6)
+        kept.append((need, faces))
+        count = sum(face >= need for face in faces)
+    return count
+
+
 # --------------------------------------------------------------- Bolt Action 1st edition
-def rounds_step(dice: Dice, attacker: Side, defender: Side, a: int, d: int) -> tuple[int, int]:
-    """One round: attackers strike, defenders take casualties, survivors strike back."""
-    defenders_lost = min(d, dice.count_at_least(attacker.attacks(a), 6, defender.damage_value))
+def rounds_step(
+    dice: Dice, attacker: Side, defender: Side, a: int, d: int, kept: RoundDice | None = None
+) -> tuple[int, int]:
+    """One round: attackers strike, defenders take casualties, survivors strike back
+    (their dice added to ``kept``, if given)."""
+    a_kept, d_kept = (None, None) if kept is None else (kept.attackers, kept.defenders)
+    defenders_lost = min(d, _roll(dice, attacker.attacks(a), (defender.damage_value,), a_kept))
     attackers_lost = min(
-        a, dice.count_at_least(defender.attacks(d - defenders_lost), 6, attacker.damage_value)
+        a, _roll(dice, defender.attacks(d - defenders_lost), (attacker.damage_value,), d_kept)
     )
     return attackers_lost, defenders_lost
 
 
 # --------------------------------------------------------------- Konflikt '47
-def _strike(dice: Dice, side: Side, models: int, enemy: Side, mode: Mode) -> int:
+def _strike(
+    dice: Dice, side: Side, models: int, enemy: Side, mode: Mode, kept: list[Roll] | None = None
+) -> int:
     if side.mode != mode or models == 0:
         return 0
     if mode == "point-blank":
-        return dice.count_at_least(
-            models * side.shots_per_model, 6, *side.point_blank_hit, enemy.damage_value
+        return _roll(
+            dice,
+            models * side.shots_per_model,
+            (*side.point_blank_hit, enemy.damage_value),
+            kept,
         )
-    return dice.count_at_least(side.attacks(models), 6, enemy.damage_value)
+    return _roll(dice, side.attacks(models), (enemy.damage_value,), kept)
 
 
-def choice_step(dice: Dice, attacker: Side, defender: Side, a: int, d: int) -> tuple[int, int]:
-    """One step: point-blank fire from both sides first, then hand-to-hand with survivors."""
-    d_lost = min(d, _strike(dice, attacker, a, defender, "point-blank"))
-    a_lost = min(a, _strike(dice, defender, d, attacker, "point-blank"))
+def choice_step(
+    dice: Dice, attacker: Side, defender: Side, a: int, d: int, kept: RoundDice | None = None
+) -> tuple[int, int]:
+    """One step: point-blank fire from both sides first, then hand-to-hand with survivors
+    (their dice added to ``kept``, if given)."""
+    a_kept, d_kept = (None, None) if kept is None else (kept.attackers, kept.defenders)
+    d_lost = min(d, _strike(dice, attacker, a, defender, "point-blank", a_kept))
+    a_lost = min(a, _strike(dice, defender, d, attacker, "point-blank", d_kept))
     a2, d2 = a - a_lost, d - d_lost
-    d_lost += min(d2, _strike(dice, attacker, a2, defender, "hand-to-hand"))
-    a_lost += min(a2, _strike(dice, defender, d2, attacker, "hand-to-hand"))
+    d_lost += min(d2, _strike(dice, attacker, a2, defender, "hand-to-hand", a_kept))
+    a_lost += min(a2, _strike(dice, defender, d2, attacker, "hand-to-hand", d_kept))
     return a_lost, d_lost
 
 
 def step(
-    dice: Dice, procedure: str, attacker: Side, defender: Side, a: int, d: int
+    dice: Dice,
+    procedure: str,
+    attacker: Side,
+    defender: Side,
+    a: int,
+    d: int,
+    kept: RoundDice | None = None,
 ) -> tuple[int, int]:
-    """Fight one round (BA1) or one step (K47): the survivors of both sides."""
+    """Fight one round (BA1) or one step (K47): the survivors of both sides (the dice
+    rolled added to ``kept``, if given: the same dice as without)."""
     fight = rounds_step if procedure == "rounds" else choice_step
-    a_lost, d_lost = fight(dice, attacker, defender, a, d)
+    a_lost, d_lost = fight(dice, attacker, defender, a, d, kept)
     return a - a_lost, d - d_lost
 
 
@@ -199,8 +248,9 @@ def round_result(
 @dataclass(frozen=True, slots=True)
 class Round:
     """One round (or Konflikt '47 step) of a fight as the game records it: each side's
-    models at its start and the casualties each took, and the morale check of the side
-    that took more, where one was taken (Konflikt '47: passed, the fight goes on)."""
+    models at its start and the casualties each took, the morale check of the side
+    that took more, where one was taken (Konflikt '47: passed, the fight goes on), and
+    the dice each side rolled (:class:`RoundDice`)."""
 
     attackers: int
     defenders: int
@@ -208,6 +258,8 @@ class Round:
     defenders_lost: int
     # the check: "attackers" or "defenders", what it needed, the 2D6 and whether it held
     check: tuple[str, int, int, bool] | None = None
+    attackers_dice: tuple[Roll, ...] = ()
+    defenders_dice: tuple[Roll, ...] = ()
 
 
 def settle(
@@ -218,13 +270,15 @@ def settle(
     before: tuple[int, int],
     after: tuple[int, int],
     rounds: list[Round] | None = None,
+    kept: RoundDice | None = None,
 ) -> Fight | None:
     """Who lost the round, and does the fight go on? None: fight another round. The
-    round is added to ``rounds``, if given (the same dice)."""
+    round is added to ``rounds``, if given (the same dice), with the dice ``kept`` of it."""
     won, tested = round_result(procedure, before, after)
     if rounds is not None:
         lost = (before[0] - after[0], before[1] - after[1])
-        rounds.append(Round(*before, *lost))
+        rolled = ((), ()) if kept is None else (tuple(kept.attackers), tuple(kept.defenders))
+        rounds.append(Round(*before, *lost, None, *rolled))
     if won is None or not tested:
         return won
     # Konflikt '47: the side with more casualties tests morale; if it holds, fight on
@@ -247,10 +301,11 @@ def close_quarters(
     rounds: list[Round] | None = None,
 ) -> Fight:
     """Fight until one side is destroyed (the simulator's procedure); each round added
-    to ``rounds``, if given."""
+    to ``rounds``, if given, with every die each side rolled in it (the same dice)."""
     while True:
-        survivors = step(dice, procedure, attacker, defender, a, d)
-        result = settle(dice, procedure, attacker, defender, (a, d), survivors, rounds)
+        kept = None if rounds is None else RoundDice()
+        survivors = step(dice, procedure, attacker, defender, a, d, kept)
+        result = settle(dice, procedure, attacker, defender, (a, d), survivors, rounds, kept)
         if result is not None:
             return result
         a, d = survivors

@@ -318,12 +318,16 @@ def fight_on(
 
 
 def round_json(fought: Round) -> dict[str, Any]:
-    """A round of a fight as the record writes it (its check only where one was taken)."""
+    """A round of a fight as the record writes it (its check only where one was taken),
+    with each side's dice, roll by roll: the score each roll needed and its dice as rolled
+    (none for a side that struck no blow)."""
     said: dict[str, Any] = {
         "attackers": fought.attackers,
         "defenders": fought.defenders,
         "attackers_lost": fought.attackers_lost,
         "defenders_lost": fought.defenders_lost,
+        "attackers_dice": [{"needs": n, "dice": dice} for n, dice in fought.attackers_dice],
+        "defenders_dice": [{"needs": n, "dice": dice} for n, dice in fought.defenders_dice],
     }
     if fought.check is not None:
         side, needs, roll, passed = fought.check

@@ -269,15 +269,27 @@ class RoundCheck(Part):
     passed: bool
 
 
+class FightRoll(Part):
+    """One roll of a side's in a round of close quarters: the D6 score its dice needed
+    and the dice as rolled (those that made it are rolled again for the next roll)."""
+
+    needs: int = Field(ge=1)
+    dice: tuple[Die, ...]
+
+
 class FightRound(Part):
     """A round of close quarters: each side's models at its start, the casualties each
-    took, and any morale check it brought."""
+    took, and any morale check it brought; from format 9 on, the dice each side rolled,
+    roll by roll in the order rolled (point-blank fire to hit, a 7+'s 6 then the second
+    die of each 6; then to damage; none for a side that struck no blow)."""
 
     attackers: int = Field(ge=0)
     defenders: int = Field(ge=0)
     attackers_lost: int = Field(ge=0)
     defenders_lost: int = Field(ge=0)
     check: RoundCheck | None = None
+    attackers_dice: tuple[FightRoll, ...] | None = None
+    defenders_dice: tuple[FightRoll, ...] | None = None
 
 
 class CloseQuarters(Line):
@@ -423,6 +435,7 @@ ADDED_WHAT: dict[int, str] = {
     6: "a team weapon's lone crew as a to-hit modifier of its own",
     7: "a Rally's dice as rolled",
     8: "each shot's to-hit and damage dice as rolled",
+    9: "each close quarters round's dice as rolled",
 }
 
 #: the parts of each weapon's line in an attack (``weapons``) that format 5 added: a
@@ -430,6 +443,8 @@ ADDED_WHAT: dict[int, str] = {
 NEEDS_FIELDS = ("needs", "modifiers", "fixed")
 #: the parts of each weapon's line that format 8 added: the dice as rolled
 DICE_FIELDS = ("hit_dice", "per_hit_dice", "damage_dice", "damage_needs")
+#: the parts of each round's line in a fight (``rounds``) that format 9 added: its dice
+ROUND_DICE_FIELDS = ("attackers_dice", "defenders_dice")
 
 
 def in_format(name: str, number: int) -> bool:
@@ -448,6 +463,8 @@ def as_written_in(row: dict[str, Any], number: int) -> dict[str, Any]:
         row = {k: v for k, v in row.items() if k not in added}
     if number < 8 and isinstance(row.get("weapons"), list):
         row = {**row, "weapons": [without_dice(part) for part in row["weapons"]]}
+    if number < 9 and isinstance(row.get("rounds"), list):
+        row = {**row, "rounds": [without_dice(part, ROUND_DICE_FIELDS) for part in row["rounds"]]}
     if number < 5 and isinstance(row.get("weapons"), list):
         row = {**row, "weapons": by_weapon(row["weapons"])}
     elif number < 6 and isinstance(row.get("weapons"), list):
@@ -455,11 +472,12 @@ def as_written_in(row: dict[str, Any], number: int) -> dict[str, Any]:
     return row
 
 
-def without_dice(part: Any) -> Any:
-    """A weapon's part as a record before format 8 writes it: without its dice."""
+def without_dice(part: Any, fields: tuple[str, ...] = DICE_FIELDS) -> Any:
+    """A weapon's part as a record before format 8 writes it (a fight's round before
+    format 9, with its ``fields``): without its dice."""
     if not isinstance(part, dict):
         return part
-    return {k: v for k, v in part.items() if k not in DICE_FIELDS}
+    return {k: v for k, v in part.items() if k not in fields}
 
 
 def crew_as_pin(part: dict[str, Any]) -> dict[str, Any]:
