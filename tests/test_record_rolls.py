@@ -127,6 +127,8 @@ def check_attack(rules: Rules, event: Event) -> None:
         )
         assert roll["damage"] == LEVELS[level], roll
         assert roll["weapon"] in {w["weapon"] for w in fired}
+        # (format 9) the pen's parts, as the shot's plan named them, make the pen
+        assert sum(part["value"] for part in roll["pen_parts"]) == roll["pen"], roll
         for result in roll["results"]:
             row = next(
                 r
@@ -338,7 +340,7 @@ def test_the_record_play_writes_holds_the_rolls_and_a_changed_roll_parts(tmp_pat
     """The record play writes now is of format 8 and replays with no note; a roll changed
     in it is a difference in the game, named at its line."""
     text = record_text()
-    assert json.loads(text.split("\n", 1)[0])["format"] == FORMAT == "kriegsspiel-record/8"
+    assert json.loads(text.split("\n", 1)[0])["format"] == FORMAT == "kriegsspiel-record/9"
     path = tmp_path / "new.jsonl"
     path.write_text(text, encoding="utf-8")
     result = record.replay(path)
