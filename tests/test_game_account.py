@@ -103,8 +103,11 @@ def test_an_air_strike_that_immobilises_a_tank_says_so(
     lines = result.output.splitlines()
     at = lines.index("    a Fighter-bomber attacks M4 Sherman [A]: +2 pins")
     told = lines[at + 1]
-    # (the aircraft's hits are told: each made a damage roll)
-    assert re.match(r"    M4 Sherman \[A\]: \d+ hits; damage rolls v 9: ", told), told
+    # (the aircraft's hits are told: each made a damage roll, its pen the chart's and the
+    # top armour's)
+    assert re.match(
+        r"    M4 Sherman \[A\]: \d+ hits; damage rolls v 9 \(pen \+2, top armour \+1\): ", told
+    ), told
     assert told.endswith(" -> immobilised, 1 pin"), told
     assert "superficial (result 5-3: immobilised)" in told  # the roll that did it
     assert "survives" not in result.output
@@ -412,10 +415,12 @@ def test_an_aircrafts_pins_are_told_on_its_line_and_not_as_none_after() -> None:
     told = describe(damage, game.units, aircraft)
     hits = sum(w["hits"] for w in damage.data["weapons"])
     assert told is not None and told.startswith(
-        f"    M4 Sherman [A]: {hits} hits; damage rolls v 9: "
+        f"    M4 Sherman [A]: {hits} hits; damage rolls v 9 (pen +1, top armour +1): "
     )
-    assert told.endswith(" -> no damage"), told
-    assert str(describe(damage, game.units)).endswith(" -> no damage, 0 pins")
+    first, dice = told.split("\n")  # (format 9: the aircraft's roll of hits, as rolled)
+    assert first.endswith(" -> no damage"), told
+    assert dice == f"      dice: 1 hit x 3D6: {hits} = {hits} hits"
+    assert str(describe(damage, game.units)).split("\n")[0].endswith(" -> no damage, 0 pins")
 
 
 def test_an_assault_on_a_vehicle_records_its_dice_and_the_account_tells_them() -> None:

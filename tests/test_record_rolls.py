@@ -127,6 +127,8 @@ def check_attack(rules: Rules, event: Event) -> None:
         )
         assert roll["damage"] == LEVELS[level], roll
         assert roll["weapon"] in {w["weapon"] for w in fired}
+        # (format 9) the pen's parts, as the shot's plan named them, make the pen
+        assert sum(part["value"] for part in roll["pen_parts"]) == roll["pen"], roll
         for result in roll["results"]:
             row = next(
                 r

@@ -21,7 +21,8 @@ from kriegsspiel.errors import DataFileError
 #: a team weapon's lone crew had a to-hit modifier of its own (counted as a pin), 6 before
 #: a Rally's dice were (only the pins it lost), 7 before each shot's to-hit and damage
 #: dice were (only the hits and casualties they made), 8 before each close quarters
-#: round's dice were (only the casualties they made). Records
+#: round's dice, a shot's roll of hits at a vehicle and the parts of its pen were (only
+#: the casualties, the hits and the pen they made). Records
 #: of them all are read and replayed (compared without what later formats added); this
 #: version writes the last.
 FORMATS = (

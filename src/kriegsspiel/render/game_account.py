@@ -286,9 +286,11 @@ def damage_rolls(data: dict[str, Any], *, by_weapon: bool = False) -> str:
     hit's D6 and pen against the vehicle's damage value, and any rolls on the results
     table ("" for an attack without a damage roll, or a record without them). Of many,
     those that did damage are told and the rest counted. ``by_weapon``: each weapon's
-    rolls after its name ("PIAT 4+6=10 superficial, HMG 2+0=2 none"). Rolls whose best
-    (a 6) falls short of the damage value say so ("at best 6+0=6: short of 9"), as the
-    dice are rolled for them all the same."""
+    rolls after its name ("PIAT 4+6=10 superficial, HMG 2+0=2 none"). What made the pens
+    is told after the damage value (:func:`pens_told`: "damage roll v 10 (pen +4, side
+    armour +1): 4+5=9 none"). Rolls
+    whose best (a 6) falls short of the damage value say so ("at best 6+0=6: short of
+    9"), as the dice are rolled for them all the same."""
     rolls = data.get("damage_rolls")
     if not isinstance(rolls, list) or not rolls:
         return ""
@@ -318,7 +320,35 @@ def damage_rolls(data: dict[str, Any], *, by_weapon: bool = False) -> str:
         more = f"{len(left)} more" if told else f"all {len(left)}"
         told.append(f"{more}: none" if harmless else more)
     many = "s" if len(rolls) > 1 else ""
-    return f"damage roll{many} v {rolls[0]['damage_value']}: {', '.join(told)} -> "
+    pens = pens_told(rolls, by_weapon=by_weapon)
+    against = f"{rolls[0]['damage_value']}{f' ({pens})' if pens else ''}"
+    return f"damage roll{many} v {against}: {', '.join(told)} -> "
+
+
+def pens_told(rolls: list[dict[str, Any]], *, by_weapon: bool) -> str:
+    """ "pen +4, side armour +1, long range -1": the parts the damage rolls' pens add up
+    from (format 9 on), by the names the odds' reasoning gives them; ``by_weapon``, each
+    weapon's after its short name ("PIAT: pen +5, side armour +1; HMG: pen +1, long
+    range -1"); a weapon whose rolls had different pens, each ("pen +4, long range -1 or
+    pen +4"). Nothing of a weapon whose pen is its own alone, nor of rolls without their
+    parts (an assault's, an older record's)."""
+    told: dict[str, list[str]] = {}  # each weapon's pens, in words
+    modified: set[str] = set()  # the weapons with a pen made of more than their own
+    for r in rolls:
+        parts = r.get("pen_parts")
+        if not isinstance(parts, list):
+            continue
+        weapon = short_name(str(r.get("weapon"))) if by_weapon else ""
+        said = ", ".join(f"{p['name']} {p['value']:+d}" for p in parts)
+        if said not in told.setdefault(weapon, []):
+            told[weapon].append(said)
+        if len(parts) > 1:
+            modified.add(weapon)
+    return "; ".join(
+        f"{weapon}: {' or '.join(pens)}" if weapon else " or ".join(pens)
+        for weapon, pens in told.items()
+        if weapon in modified
+    )
 
 
 #: the most dice a roll is told die by die: more are told by face ("6s 4, 5s 2, ...")
@@ -331,7 +361,8 @@ def shot_dice(data: dict[str, Any]) -> str:
     (2 hits); to damage 4+: 5 3 (1 casualty)"; where several weapons fired, each one's
     to-hit dice after its name ("MMG to hit 5+: ...; Rifle to hit 4+: ..."), then all the
     damage dice at troops. A 7+'s 6 is told with its second die ("6/4"); a roll of hits
-    with its dice ("2 hits x D6: 5 3 = 8 hits"). "" for an attack with no dice (sure
+    with its dice ("2 hits x D6: 5 3 = 8 hits"; at a vehicle too, format 9 on; a sure
+    hit's alone: "1 hit x D3: 2 = 2 hits"). "" for an attack with no dice (single sure
     hits at a vehicle, or an event without them: a record's account is told from its
     replay, whose events have them, whatever the record's format)."""
     fired = data.get("weapons")
@@ -339,18 +370,22 @@ def shot_dice(data: dict[str, Any]) -> str:
         return ""
     told: list[str] = []
     for w in fired:
-        if "needs" not in w:  # (a sure hit: no to-hit dice)
-            continue
-        needs = w["needs"] if isinstance(w["needs"], list) else [w["needs"]]
-        score = needs_score(w).split(" (")[0]  # ("8+", its "6/5" dice tell the rest)
-        said = f"to hit {score}: {dice_text(hit_rolls(w['hit_dice'], needs))}"
-        said += f" ({counted(w['hits'], 'hit')})" if not w.get("per_hit_dice") else ""
-        if len(fired) > 1:
-            said = f"{short_name(w['weapon'])} {said}"
-        if w.get("per_hit_dice"):
+        rolled = ""
+        if w.get("per_hit_dice"):  # (a roll of hits: HE, a flamethrower, an aircraft)
             struck = counted(len(w["per_hit_dice"]), "hit")
             rolls = " ".join(str(r) for r in w["per_hit_dice"])
-            said += f" ({struck} x {w['per_hit']}: {rolls} = {counted(w['hits'], 'hit')})"
+            rolled = f"{struck} x {w['per_hit']}: {rolls} = {counted(w['hits'], 'hit')}"
+        if "needs" in w:
+            needs = w["needs"] if isinstance(w["needs"], list) else [w["needs"]]
+            score = needs_score(w).split(" (")[0]  # ("8+", its "6/5" dice tell the rest)
+            said = f"to hit {score}: {dice_text(hit_rolls(w['hit_dice'], needs))}"
+            said += f" ({rolled or counted(w['hits'], 'hit')})"
+        elif rolled:  # (a sure hit's roll of hits: no to-hit dice)
+            said = rolled
+        else:  # (a sure hit, one hit each: no dice)
+            continue
+        if len(fired) > 1:
+            said = f"{short_name(w['weapon'])} {said}"
         told.append(said)
     damage = [die for w in fired for die in w.get("damage_dice", ())]
     value = next((w["damage_needs"] for w in fired if "damage_needs" in w), None)

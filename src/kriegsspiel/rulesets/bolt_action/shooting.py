@@ -24,7 +24,12 @@ from kriegsspiel.rulesets.bolt_action.data import HeRow, Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 from kriegsspiel.rulesets.bolt_action.morale import new_test
 from kriegsspiel.rulesets.bolt_action.shot_rolls import ShotDice, roll_expr, roll_to_hit
-from kriegsspiel.rulesets.bolt_action.vehicle_damage import VehicleProfile, can_reach_damage
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import (
+    PenPart,
+    PenParts,
+    VehicleProfile,
+    can_reach_damage,
+)
 
 #: A unit of this many models or fewer at the start of the game is small (docs/rules).
 SMALL_UNIT_MODELS = 2
@@ -116,6 +121,9 @@ class Shot:
     # the score instead ("shockwave", "indirect_first_shot", "indirect_ranged_in")
     hit_modifiers: tuple[tuple[str, int], ...] = field(default=(), compare=False)
     hit_fixed: str = field(default="", compare=False)
+    # what made ``pen`` (for the record: no die reads them either), each part by its name
+    # as the reasoning tells it (:class:`PenPart`) with its value: they add up to ``pen``
+    pen_parts: PenParts = field(default=(), compare=False)
     # the hash the dataclass would give, worked out once: shots (and the groups holding
     # them) key the odds' caches and are hashed very often, a vehicle's profile and all
     _hash: int = field(default=0, init=False, repr=False, compare=False)
@@ -183,9 +191,10 @@ def facing_modifier(rules: Rules, target: Target, facing: str) -> int:
 
 def facing_parts(
     rules: Rules, target: Target, facing: str, *, struck_by: str = "", asked: str = "front"
-) -> list[str]:
-    """What the armour a shot strikes (``facing``) does to its pen at an armoured target,
-    in words for the reasoning: its modifier, or that a walker has none; ``struck_by``
+) -> list[PenPart | str]:
+    """What the armour a shot strikes (``facing``) does to its pen at an armoured target:
+    its modifier (a :class:`PenPart`), or, in words for the reasoning, that a walker has
+    none; ``struck_by``
     names what strikes the top whatever the facing (indirect fire, a flamethrower), and
     ``asked`` is the facing the player gave. (A soft-skin has no facing modifier: the
     reasoning says so with the range, in :func:`plan_shot`.)"""
@@ -198,7 +207,7 @@ def facing_parts(
     bonus = facing_modifier(rules, target, facing)
     row = f"penetration_modifiers.rows[{facing}]"
     if bonus or not target.walker:
-        return [f"{facing} armour{how} {bonus:+d}{rules.data.cited(row)}"]
+        return [PenPart(f"{facing} armour", bonus, how, rules.data.cited(row))]
     return [
         f"{facing} armour{how}: no {rules.pen_modifier(facing):+d} against a walker "
         f"({rules.data.cite('sheet', row)}: 'not walkers')"
@@ -756,7 +765,6 @@ def damage_to_vehicle(
     if from_weapon is None:  # small arms at armour
         reasons += small_arms_at_armour(s)
         return replace(shot, pins_target=s.open_topped)
-    pen, pen_from = from_weapon
     if he and weapon.pen_vs_armour is None and weapon.pen is None:  # (its pen is the shell's)
         # an HE shell pins a vehicle as it pins troops, by the HE table (sheets 000, 001,
         # 002: "more pins on the target"), in place of the one pin of being hit
@@ -771,14 +779,15 @@ def damage_to_vehicle(
                 "an armoured vehicle is 'not rolled for multiple hits')",
             )
         )
-    modifier, parts = pen_modifiers(rules, weapon, target, s, f, bool(he))
-    pen += modifier
-    shot = replace(shot, pen=pen)
+    told = [from_weapon, *pen_modifiers(rules, weapon, target, s, f, bool(he))]
+    parts = tuple((p.name, p.value) for p in told if isinstance(p, PenPart))
+    pen = sum(value for _, value in parts)
+    shot = replace(shot, pen=pen, pen_parts=parts)
     reasons.append(
         Reason(
             "to damage",
             f"D6 {pen:+d} against {target.damage_value}+",
-            ", ".join([pen_from, *parts]),
+            ", ".join(p if isinstance(p, str) else p.said() for p in told),
         )
     )
     reasons += damage_reasons(rules, target, vehicle)
@@ -799,23 +808,21 @@ def damage_to_vehicle(
     return shot
 
 
-def weapon_pen(
-    rules: Rules, weapon: Weapon, target: Target, he: HeRow | None
-) -> tuple[int, str] | None:
-    """The pen a hit of ``weapon`` adds to its D6 before the facing and range, and where
-    it comes from: its pen against vehicles, its pen, its HE shell's, or small arms' 0 at
-    a soft-skin; None for small arms at an armoured target, which they cannot damage."""
+def weapon_pen(rules: Rules, weapon: Weapon, target: Target, he: HeRow | None) -> PenPart | None:
+    """The pen a hit of ``weapon`` adds to its D6 before the facing and range, named by
+    where it comes from: its pen against vehicles, its pen, its HE shell's, or small arms'
+    0 at a soft-skin; None for small arms at an armoured target, which they cannot damage."""
     d = rules.data
     weapon_row = f"weapons.rows[{weapon.name}]"
     if weapon.pen_vs_armour is not None:
-        pen = weapon.pen_vs_armour
-        return pen, f"{weapon.name} pen {pen:+d} against vehicles{d.cited(weapon_row)}"
+        after = f" against vehicles{d.cited(weapon_row)}"
+        return PenPart(f"{weapon.name} pen", weapon.pen_vs_armour, after=after)
     if weapon.pen is not None:
-        return weapon.pen, f"pen {weapon.pen:+d}{d.cited(weapon_row)}"
+        return PenPart("pen", weapon.pen, after=d.cited(weapon_row))
     if he:
-        return he.pen, f"HE ({he.he}) pen {he.pen:+d}{d.cited(f'he.rows[{he.he}]')}"
+        return PenPart(f"HE ({he.he}) pen", he.pen, after=d.cited(f"he.rows[{he.he}]"))
     if target.kind == "soft-skinned":
-        return 0, "small arms"
+        return PenPart("small arms", 0, numbered=False)
     return None
 
 
@@ -836,11 +843,13 @@ def small_arms_at_armour(s: Situation) -> list[Reason]:
 
 def pen_modifiers(
     rules: Rules, weapon: Weapon, target: Target, s: Situation, f: Firing, he: bool
-) -> tuple[int, list[str]]:
+) -> list[PenPart | str]:
     """What the facing struck, long range and a Gravity Pulse add to a hit's pen roll on a
-    vehicle, with each said (``he``: the weapon fires an HE shell)."""
+    vehicle, each a :class:`PenPart`, in the reasoning's order with what it says of those
+    that add nothing ("long range: no effect on pen (HE)"; ``he``: the weapon fires an HE
+    shell)."""
     d = rules.data
-    parts: list[str] = []
+    parts: list[PenPart | str] = []
     # the sheets give the facing and long-range modifiers to heavy weapons against
     # armoured targets only: a soft-skin is damaged on 6+ from any side, at any range
     armoured = target.kind != "soft-skinned"
@@ -848,7 +857,6 @@ def pen_modifiers(
     facing = d.flamethrower.vehicle_facing if f.flame else ("top" if f.indirect else s.facing)
     struck_by = "a flamethrower" if f.flame else ("indirect fire" if f.indirect else "")
     parts += facing_parts(rules, target, facing, struck_by=struck_by, asked=s.facing)
-    pen = facing_modifier(rules, target, facing)
     keeps = keeps_pen_at_long_range(weapon, he)
     far = f.long_range and not f.point_blank  # (at point blank the to-hit says not long range)
     if not armoured:
@@ -860,8 +868,7 @@ def pen_modifiers(
             parts.append(f"long range: no effect on pen ({keeps or 'indirect fire'})")
     elif f.long_range:
         cited = d.cited("penetration_modifiers.rows[long_range]")
-        parts.append(f"long range {rules.pen_modifier('long_range'):+d}{cited}")
-        pen += rules.pen_modifier("long_range")
+        parts.append(PenPart("long range", rules.pen_modifier("long_range"), after=cited))
     if "Gravity Pulse" in f.special and d.gravity_pulse is not None:
         bonus = max(
             (
@@ -872,12 +879,9 @@ def pen_modifiers(
             default=0,
         )
         if bonus:
-            parts.append(
-                f"gravity pulse {bonus:+d} against damage value {target.damage_value}"
-                + d.cited("gravity_pulse")
-            )
-            pen += bonus
-    return pen, parts
+            against = f" against damage value {target.damage_value}{d.cited('gravity_pulse')}"
+            parts.append(PenPart("gravity pulse", bonus, after=against))
+    return parts
 
 
 def damage_reasons(rules: Rules, target: Target, vehicle: VehicleProfile) -> list[Reason]:

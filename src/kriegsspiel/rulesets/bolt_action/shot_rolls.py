@@ -40,7 +40,7 @@ def roll_to_hit(dice: Dice, hit_on: tuple[int, ...] | None, kept: list[int] | No
 class ShotDice:
     """A weapon group's dice as rolled, for the record: every to-hit die (a 7+'s second
     die after its 6), what each shot that hit made of a roll of hits (HE's D6, before a
-    Down target halves it) and every damage die at troops."""
+    Down target halves it; at a vehicle too) and every damage die at troops."""
 
     to_hit: list[int] = field(default_factory=list)
     per_hit: list[int] = field(default_factory=list)
@@ -52,13 +52,14 @@ def write_dice(
 ) -> None:
     """Add a weapon group's dice to its weapon's part of the record (``line``; a part
     several groups share gets each group's after the last's): ``hit_dice``, every to-hit
-    die as rolled (none for a sure hit); at troops, ``damage_dice``, every damage die, and
-    ``damage_needs``, the D6 score each needed; of a shot whose hit is a roll of hits,
-    ``per_hit_dice``, each roll as made (before a Down target halves it)."""
+    die as rolled (none for a sure hit); of a shot whose hit is a roll of hits,
+    ``per_hit_dice``, each roll as made (before a Down target halves it; at a vehicle,
+    format 9 on); at troops, ``damage_dice``, every damage die, and ``damage_needs``, the
+    D6 score each needed."""
     line["hit_dice"] = line.get("hit_dice", ()) + tuple(kept.to_hit)
-    if not at_troops:
-        return
     if multiplied:
         line["per_hit_dice"] = line.get("per_hit_dice", ()) + tuple(kept.per_hit)
+    if not at_troops:
+        return
     line["damage_dice"] = line.get("damage_dice", ()) + tuple(kept.to_damage)
     line["damage_needs"] = damage_need

@@ -108,6 +108,33 @@ def _with(
 LEVELS: tuple[Level, ...] = ("none", "superficial", "full", "massive")
 
 
+@dataclass(frozen=True, slots=True)
+class PenPart:
+    """One part of what a hit adds to its pen roll on a vehicle, as the odds' reasoning
+    tells it and the record keeps it: its ``name`` ("pen", "HE (D6) pen", "side armour",
+    "long range", "gravity pulse") and ``value``; in the reasoning only, ``how`` between
+    them (" (indirect fire strikes it)") and ``after`` the value (" against damage value
+    10", a changed rules file cited). A part adding nothing that is no number
+    (``numbered`` False: "small arms") is told by its name alone."""
+
+    name: str
+    value: int
+    how: str = ""
+    after: str = ""
+    numbered: bool = True
+
+    def said(self) -> str:
+        """ "side armour +1", "gravity pulse +2 against damage value 10": as the reasoning
+        tells it."""
+        if not self.numbered:
+            return f"{self.name}{self.how}{self.after}"
+        return f"{self.name}{self.how} {self.value:+d}{self.after}"
+
+
+#: a hit's pen by its parts, as a shot keeps them (:attr:`PenPart.name`, its value)
+PenParts = tuple[tuple[str, int], ...]
+
+
 #: a roll on the damage results table: the dice rolled (None: a fixed score), the score
 #: read on the table (the damage's modifier and any bonus in) and the result it gave
 ResultRoll = tuple[int | None, int, str]
@@ -116,8 +143,8 @@ ResultRoll = tuple[int | None, int, str]
 @dataclass(frozen=True, slots=True)
 class DamageRoll:
     """One hit's damage roll on a vehicle as the game records it: the D6 and the pen added
-    to it against the vehicle's damage value, the damage it made, and each roll on the
-    damage results table that followed."""
+    to it against the vehicle's damage value, the damage it made, each roll on the damage
+    results table that followed, and (a shot's) what made the pen (:class:`PenPart`)."""
 
     weapon: str
     roll: int
@@ -125,11 +152,13 @@ class DamageRoll:
     damage_value: int
     damage: Level
     results: tuple[ResultRoll, ...] = ()
+    pen_parts: PenParts = ()
 
 
 def damage_roll_json(roll: DamageRoll) -> dict[str, Any]:
-    """A hit's damage roll on a vehicle as the record writes it."""
-    return {
+    """A hit's damage roll on a vehicle as the record writes it (``pen_parts``, format 9
+    on, only for a roll that has them: a shot's, not an assault's)."""
+    written: dict[str, Any] = {
         "weapon": roll.weapon,
         "roll": roll.roll,
         "pen": roll.pen,
@@ -139,6 +168,9 @@ def damage_roll_json(roll: DamageRoll) -> dict[str, Any]:
             {"roll": die, "score": score, "result": result} for die, score, result in roll.results
         ],
     }
+    if roll.pen_parts:
+        written["pen_parts"] = [{"name": name, "value": value} for name, value in roll.pen_parts]
+    return written
 
 
 #: the checks an attack's target makes within it: a vehicle's crew when it catches fire,
@@ -271,7 +303,15 @@ def hit_vehicle(
     results: list[ResultRoll] = []
     state = resolve_damage(dice, vehicle, state, level, results=results, tally=tally)
     tally.damage_rolls.append(
-        DamageRoll(shot.weapon, roll, shot.pen, vehicle.damage_value, LEVELS[level], tuple(results))
+        DamageRoll(
+            shot.weapon,
+            roll,
+            shot.pen,
+            vehicle.damage_value,
+            LEVELS[level],
+            tuple(results),
+            shot.pen_parts,
+        )
     )
     return state
 
@@ -320,12 +360,17 @@ def resolve_damage(
     return state
 
 
-def hits_on_vehicle(dice: Dice, shot: Shot, kept: list[int] | None = None) -> int:
-    """Stage 1 of a shot at a vehicle: 0 for a miss, else the hits it makes (its to-hit
-    dice added to ``kept``, if given)."""
-    if not roll_to_hit(dice, shot.hit_on, kept):
+def hits_on_vehicle(dice: Dice, shot: Shot, kept: ShotDice | None = None) -> int:
+    """Stage 1 of a shot at a vehicle: 0 for a miss, else the hits it makes (its dice added
+    to ``kept``, if given: the to-hit dice, and the roll of hits of a hit, as rolled)."""
+    if not roll_to_hit(dice, shot.hit_on, None if kept is None else kept.to_hit):
         return 0
-    return 1 if shot.auto_effect else max(1, roll_expr(dice, shot.hits_per_hit))
+    if shot.auto_effect:
+        return 1
+    hits = roll_expr(dice, shot.hits_per_hit)
+    if kept is not None:
+        kept.per_hit.append(hits)
+    return max(1, hits)
 
 
 def pin_vehicle(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
@@ -362,7 +407,7 @@ def shot_at_vehicle(
     if given)."""
     if state.knocked_out:
         return state
-    kept = tally.group_dice[-1].to_hit if tally is not None and tally.group_dice else None
+    kept = tally.group_dice[-1] if tally is not None and tally.group_dice else None
     hits = hits_on_vehicle(dice, shot, kept)
     if tally is not None and tally.group_hits:
         tally.group_hits[-1] += hits

@@ -58,10 +58,10 @@ SHOCKWAVE_WIDTH = (
 def weapons_fired(groups: Sequence[Group], tally: Tally) -> list[dict[str, Any]]:
     """An attack's shots and hits by weapon and what they needed, as the record writes
     them: each weapon with each to-hit once, in the order it first fired, its groups'
-    shots and hits added up, with what its shots needed (:func:`needed`); at troops, of a
-    weapon whose hit is not one hit (HE, a flamethrower...), the shots that hit
-    (``struck``) and what each such hit made (``per_hit``: "D6", "D6 halved"); and the
-    dice as rolled (:func:`write_dice`)."""
+    shots and hits added up, with what its shots needed (:func:`needed`); of a weapon
+    whose hit is not one hit (HE, a flamethrower...), the shots that hit (``struck``) and
+    what each such hit made (``per_hit``: "D6", "D6 halved"; at a vehicle, format 9 on);
+    and the dice as rolled (:func:`write_dice`)."""
     fired: dict[tuple[Any, ...], dict[str, Any]] = {}
     struck: Sequence[int | None] = tally.group_struck or [None] * len(groups)
     for group, hits, hit, kept in zip(
@@ -74,12 +74,11 @@ def weapons_fired(groups: Sequence[Group], tally: Tally) -> list[dict[str, Any]]
             line = fired[key] = {"weapon": shot.weapon, "shots": 0, "hits": 0, **needed(shot)}
         line["shots"] += group.shots
         line["hits"] += hits
-        if hit is not None and multiplied(shot):
-            line["struck"] = line.get("struck", 0) + hit
+        rolls_hits = multiplied(shot) and shot.auto_effect is None
+        if rolls_hits:  # (at a vehicle, each shot that hit rolled its hits: ``per_hit``)
+            line["struck"] = line.get("struck", 0) + (len(kept.per_hit) if hit is None else hit)
             line["per_hit"] = shot.hits_per_hit.text + (" halved" if shot.halve_hits else "")
-        write_dice(
-            line, kept, shot.damage_need, at_troops=hit is not None, multiplied=multiplied(shot)
-        )
+        write_dice(line, kept, shot.damage_need, at_troops=hit is not None, multiplied=rolls_hits)
     return list(fired.values())
 
 

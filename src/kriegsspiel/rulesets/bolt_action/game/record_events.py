@@ -140,7 +140,8 @@ class WeaponFired(Part):
     per_hit: str | None = None
     # (format 8 on) the dice as rolled: every to-hit die (a 6 of a 7+ followed by its
     # second die; none for a sure hit); at troops, each roll of hits a struck shot made
-    # (before a Down target halved it), every damage die and the D6 score each needed
+    # (before a Down target halved it; at a vehicle too from format 9 on, with its
+    # ``struck`` and ``per_hit``), every damage die and the D6 score each needed
     hit_dice: tuple[Die, ...] | None = None
     per_hit_dice: tuple[Annotated[int, Field(ge=0)], ...] | None = None
     damage_dice: tuple[Die, ...] | None = None
@@ -156,9 +157,18 @@ class ResultRoll(Part):
     result: str
 
 
+class PenPart(Part):
+    """A part of a shot's pen: its name as the odds' reasoning gives it ("pen", "side
+    armour", "long range", "gravity pulse") and what it adds."""
+
+    name: str
+    value: int
+
+
 class DamageRoll(Part):
     """A hit's damage roll on a vehicle: a D6 plus the pen against its damage value, the
-    damage it made, and the rolls on the damage results table that followed."""
+    damage it made, and the rolls on the damage results table that followed; (a shot's,
+    format 9 on) the parts its pen adds up from."""
 
     weapon: str
     roll: int = Field(ge=0)  # a shot's D6; an assault's damage dice (the editions' D6)
@@ -166,6 +176,7 @@ class DamageRoll(Part):
     damage_value: int
     damage: Literal["none", "superficial", "full", "massive"]
     results: tuple[ResultRoll, ...]
+    pen_parts: tuple[PenPart, ...] | None = None
 
 
 class OrderTest(Line):
@@ -435,7 +446,7 @@ ADDED_WHAT: dict[int, str] = {
     6: "a team weapon's lone crew as a to-hit modifier of its own",
     7: "a Rally's dice as rolled",
     8: "each shot's to-hit and damage dice as rolled",
-    9: "each close quarters round's dice as rolled",
+    9: "each close quarters round's dice as rolled, a shot's roll of hits at a vehicle and what made its pen",
 }
 
 #: the parts of each weapon's line in an attack (``weapons``) that format 5 added: a
@@ -445,6 +456,9 @@ NEEDS_FIELDS = ("needs", "modifiers", "fixed")
 DICE_FIELDS = ("hit_dice", "per_hit_dice", "damage_dice", "damage_needs")
 #: the parts of each round's line in a fight (``rounds``) that format 9 added: its dice
 ROUND_DICE_FIELDS = ("attackers_dice", "defenders_dice")
+#: the parts of each weapon's line in an attack on a vehicle that format 9 added: a roll
+#: of hits (HE at a soft-skin, a flamethrower, an aircraft), as at troops
+VEHICLE_HITS_FIELDS = ("struck", "per_hit", "per_hit_dice")
 
 
 def in_format(name: str, number: int) -> bool:
@@ -461,6 +475,8 @@ def as_written_in(row: dict[str, Any], number: int) -> dict[str, Any]:
     added = {f for n, kinds in ADDED_FIELDS.items() if n > number for f in kinds.get(name, ())}
     if added:
         row = {k: v for k, v in row.items() if k not in added}
+    if number < 9 and isinstance(row.get("damage_rolls"), list):
+        row = at_vehicle_before_9(row)
     if number < 8 and isinstance(row.get("weapons"), list):
         row = {**row, "weapons": [without_dice(part) for part in row["weapons"]]}
     if number < 9 and isinstance(row.get("rounds"), list):
@@ -469,6 +485,25 @@ def as_written_in(row: dict[str, Any], number: int) -> dict[str, Any]:
         row = {**row, "weapons": by_weapon(row["weapons"])}
     elif number < 6 and isinstance(row.get("weapons"), list):
         row = {**row, "weapons": [crew_as_pin(part) for part in row["weapons"]]}
+    return row
+
+
+def at_vehicle_before_9(row: dict[str, Any]) -> dict[str, Any]:
+    """An attack on a vehicle (an event with ``damage_rolls``) as a record before format 9
+    writes it: its weapons without their roll of hits (:data:`VEHICLE_HITS_FIELDS`), its
+    damage rolls without the parts of their pen."""
+    rolls = [
+        {k: v for k, v in r.items() if k != "pen_parts"} if isinstance(r, dict) else r
+        for r in row["damage_rolls"]
+    ]
+    row = {**row, "damage_rolls": rolls}
+    if isinstance(row.get("weapons"), list):
+        row["weapons"] = [
+            {k: v for k, v in part.items() if k not in VEHICLE_HITS_FIELDS}
+            if isinstance(part, dict)
+            else part
+            for part in row["weapons"]
+        ]
     return row
 
 

@@ -14,8 +14,9 @@ from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import aimed_at, target_profile
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, points_lost
-from kriegsspiel.rulesets.bolt_action.shooting import Group, Shot, facing_modifier, plan_shot
+from kriegsspiel.rulesets.bolt_action.shooting import Group, Shot, facing_parts, plan_shot
 from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_expr
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import PenPart
 
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
@@ -290,14 +291,18 @@ def _here_it_comes(game: BoltActionGame, target: UnitState) -> None:
         )
     else:
         profile = game.vehicle_profile_of(target, indirect=True, officer=False)  # (see below)
-        top = facing_modifier(game.rules, target.vehicle.target, "top")  # (not at a walker)
+        # the chart's pen and the top armour's modifier (none at a walker), named as the
+        # odds name a weapon's pen and the armour struck
+        top = facing_parts(game.rules, target.vehicle.target, "top")
+        parts = [PenPart("pen", plane.pen), *(p for p in top if isinstance(p, PenPart))]
         shot = Shot(
             weapon=plane.aircraft,
             hit_on=(),
             hits_per_hit=DiceExpr(plane.hits),
-            pen=plane.pen + top,
+            pen=sum(p.value for p in parts),
             vehicle=profile,
             pins_target=False,
+            pen_parts=tuple((p.name, p.value) for p in parts),
         )
     _resolve_hits(game, target, shot)  # (resolve_attack: the crew's officer, if one is near)
     game.check_pins(target)
