@@ -437,8 +437,8 @@ def test_a_recce_vehicle_that_escaped_is_down_in_bolt_action_and_ran_in_konflikt
 def test_a_person_whose_recce_vehicle_is_assaulted_sees_both_choices_as_the_rules_play_them() -> (
     None
 ):
-    """Playing solo, the carrier's owner is told what staying risks (the exact chance the
-    assaulters knock it out once in contact, the game's own attack) and what the escape
+    """Playing solo, the carrier's owner is told what staying risks (the exact chances of
+    what the assaulters do to it once in contact, the game's own attack) and what the escape
     does: how it drives and the Down it ends in, and so how a later assault hits it; the
     choice's name is not said twice ("escape: escape:")."""
     from test_solo import answers, quiet_console
@@ -465,7 +465,8 @@ def test_a_person_whose_recce_vehicle_is_assaulted_sees_both_choices_as_the_rule
     assert action == Action("react", side=0, unit=7, choice="escape")
     out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
     assert "escape: escape:" not in out
-    assert f"stay: stay and take the assault ({percent(knocked_out)} to be knocked out" in out
+    said = f"stay: stay and take the assault (once in contact: {percent(knocked_out)} to be knocked out"
+    assert said in out
     assert (
         "escape: drive straight away from the assaulters, a Run forward where it can turn so, "
         "else reversing at its Advance rate; its die then shows Down (another assault this "

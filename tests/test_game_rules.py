@@ -1908,18 +1908,28 @@ def test_the_ai_weighs_an_assault_with_the_sides_the_odds_and_the_game_fight() -
     assert chosen == {"hand-to-hand", "point-blank"}  # each defence is the better one once
 
 
-def test_the_ai_values_an_assault_on_a_vehicle_by_its_exact_knock_out_chance() -> None:
-    """The tactical player values infantry assaulting a vehicle as it values a shot at one:
-    the points it expects to knock out, by the game's own procedure (the odds calculator's
-    chance); an assault that cannot harm it (2 men hitting on 6s: hits + D6 short of 9) is
-    worth less than nothing (a probe saw a Panzerschreck team assault a Sherman for none)."""
+def test_the_ai_values_an_assault_on_a_vehicle_as_a_shot_doing_the_same() -> None:
+    """The tactical player values infantry assaulting a vehicle as it values a shot at one
+    (shot_value.vehicle_worth): its points by the chance to knock it out, the game's own
+    procedure (the odds calculator's chance), and what else the assault applies where it
+    stays (an immobilisation, a stun or fire while it has its order to lose, pins). An
+    assault that cannot damage it (2 men hitting on 6s: hits + D6 short of 9) is worth its
+    pins alone (once worth less than nothing: only the knock-out counted); one on a
+    vehicle that ran, which no model can hit, only exposes the men."""
     from kriegsspiel.ai.bolt_action_tactics.assault_value import USELESS_ASSAULT, assault_value
+    from kriegsspiel.ai.bolt_action_tactics.shot_value import (
+        HALTED_SHARE,
+        IMMOBILISED_SHARE,
+        PIN_VALUE,
+    )
+    from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault_outcomes
     from kriegsspiel.rulesets.bolt_action.odds import vehicle_assault_odds
 
     game = new_game("bolt-action-1")
     only(game, 8, 12, 16)
     sherman, squad, team = game.units[8], game.units[12], game.units[16]
     assert sherman.vehicle is not None and game.has_anti_tank(squad)
+    assert sherman.order is None  # (yet to act: a halt costs it its order)
     for moved, order in ((None, "stationary"), ("advance", "advanced")):
         sherman.moved = moved
         action = Action("order", unit=squad.uid, order="Run", target=sherman.uid)
@@ -1933,12 +1943,26 @@ def test_the_ai_values_an_assault_on_a_vehicle_by_its_exact_knock_out_chance() -
             anti_tank=True,
             target_quality=sherman.quality,
         )
-        ko = odds.probabilities["p_knocked_out_if_assaulting"]
-        assert ko > 0 and value == pytest.approx(float(ko) * sherman.points), order
-        assert value != 0.3 * sherman.points  # (the old flat guess)
-    # the Panzerschreck team at a Sherman that advanced: no knock-out, no worth
-    useless = Action("order", unit=team.uid, order="Run", target=sherman.uid)
-    assert assault_value(game, team, sherman, useless) == USELESS_ASSAULT
+        ko = float(odds.probabilities["p_knocked_out_if_assaulting"])
+        outcomes = vehicle_assault_outcomes(game, squad, sherman)
+        assert float(outcomes.probability(lambda s: s.knocked_out)) == pytest.approx(ko)
+        stays = [(s, float(p)) for s, p in outcomes.items() if not s.knocked_out]
+        immobilised = sum(p for s, p in stays if s.immobilised)
+        halted = sum(p for s, p in stays if s.crew_stunned or s.on_fire)
+        pins = sum(p * s.pins for s, p in stays)
+        assert immobilised > 0 and halted > 0 and pins > 0, order
+        assert value == pytest.approx(
+            (ko + immobilised * IMMOBILISED_SHARE + halted * HALTED_SHARE) * sherman.points
+            + pins * PIN_VALUE
+        ), order
+        assert value > ko * sherman.points  # (the knock-out alone, as it was valued)
+    # the Panzerschreck team at a Sherman that advanced: no damage, a pin on a hit
+    sherman.moved = "advance"
+    team_assault = Action("order", unit=team.uid, order="Run", target=sherman.uid)
+    hit = 1 - (5 / 6) ** len(team.alive_models)
+    assert assault_value(game, team, sherman, team_assault) == pytest.approx(hit * PIN_VALUE)
+    sherman.moved = "run"  # (no model can hit it: nothing it could do)
+    assert assault_value(game, team, sherman, team_assault) == USELESS_ASSAULT
 
 
 def test_in_the_last_turn_the_ai_takes_the_objective_that_wins_rather_than_shoot() -> None:

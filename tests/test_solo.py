@@ -669,10 +669,11 @@ def test_the_table_drawn_for_a_decision_outlines_the_units_it_is_about(tmp_path:
 
 
 def test_the_chance_shown_to_knock_out_an_assaulted_vehicle_is_the_games() -> None:
-    """Bolt Action 1st edition: infantry assaulting a vehicle are shown the exact chance to
-    knock it out once in contact; of 2,000 such assaults by the game, those that reach it
-    (the order test may stop them) knock it out as often (within 4 standard errors). An
-    assault on an enclosed tank without anti-tank weapons shows its order test's -3."""
+    """Bolt Action 1st edition: infantry assaulting a vehicle are shown the exact chances
+    of what they do once in contact; of 2,000 such assaults by the game, those that reach
+    it (the order test may stop them) knock it out, and pin it where it stays, as often
+    (within 4 standard errors). An assault on an enclosed tank without anti-tank weapons
+    shows its order test's -3, and what it may still do (a stun, pins)."""
     from kriegsspiel.solo.briefing import assault_line
 
     game = set_up_game(build_matchup("bolt-action-1", None, [], "human,tactical", seats=True), 3)
@@ -682,17 +683,19 @@ def test_the_chance_shown_to_knock_out_an_assaulted_vehicle_is_the_games() -> No
     for vehicle, x, y in ((halftrack, 10.0, 12.0), (panzer, 36.0, 12.5)):
         vehicle.translate(x - vehicle.anchor.x, y - vehicle.anchor.y)
     game.apply_action(Action("draw", side=0))
-    assert "its order test -3: 6 or less, 42%" in assault_line(game, mortars, panzer, "")
+    at_tank = assault_line(game, mortars, panzer, "")
+    assert "its order test -3: 6 or less, 42%" in at_tank
+    assert "% stunned or on fire, " in at_tank and "% a pin or more;" in at_tank
     line = assault_line(game, section, halftrack, "")
-    found = re.search(r"(\d+)% to knock it out once in contact", line)
+    found = re.search(r"once in contact: (\d+)% to knock it out, (\d+)% a pin or more$", line)
     assert found and "order test" not in line, line  # (open-topped: no -3)
-    shown = int(found[1]) / 100
+    shown, pinned_shown = int(found[1]) / 100, int(found[2]) / 100
     assault = next(
         a
         for a in game.legal_actions()
         if a.order == "Run" and a.unit == section.uid and a.target == halftrack.uid
     )
-    reached = knocked = 0
+    reached = knocked = pinned = 0
     for seed in range(2000):
         twin = game.clone()
         twin.dice = RandomDice(seed)
@@ -701,10 +704,39 @@ def test_the_chance_shown_to_knock_out_an_assaulted_vehicle_is_the_games() -> No
         attack = [e for e in twin.events[start:] if e.kind == "assault vehicle"]
         reached += bool(attack)
         knocked += bool(attack and attack[0].data["knocked_out"])
+        pinned += bool(attack and not attack[0].data["knocked_out"] and attack[0].data["pins"])
     assert reached == 2000  # (no pins: no order test)
-    # (the chance shown is rounded to a whole per cent: half a point more slack)
-    slack = 4 * math.sqrt(shown * (1 - shown) / reached) + 0.005
-    assert 0.05 < shown < 0.95 and abs(knocked / reached - shown) <= slack, (knocked, shown)
+    for seen, chance in ((knocked, shown), (pinned, pinned_shown)):
+        # (the chance shown is rounded to a whole per cent: half a point more slack)
+        slack = 4 * math.sqrt(chance * (1 - chance) / reached) + 0.005
+        assert 0.05 < chance < 0.95 and abs(seen / reached - chance) <= slack, (seen, chance)
+
+
+def test_a_shot_at_a_vehicle_shows_what_it_may_do_besides_knocking_it_out() -> None:
+    """A Shockwave never knocks a vehicle out, but stuns it and pins it: the Fire menu
+    shows so, not only "0% to knock it out" (a solo probe saw that alone). On a hit (4+,
+    1/2) the Panzer IV's crew are stunned and take D3 pins and the stun's own; with 6 pins
+    already on its regular crew (morale 9) 2/3 of hits bring the 3 or more that make them
+    abandon it. An AT gun's shot may immobilise it too; once immobilised, that is not
+    shown again (a second immobilisation knocks it out)."""
+    from test_ai_shots_at_vehicles import _battery_and_tank
+
+    game, projector, tank = _battery_and_tank()
+    line = shot_line(game, projector, tank, moving=False)
+    assert line.endswith("; 0% to knock it out, 50% stunned or on fire, 50% a pin or more")
+    tank.pins = 6
+    line = shot_line(game, projector, tank, moving=False)
+    assert line.endswith(
+        "; 0% to knock it out, 33% abandoned, 17% stunned or on fire, 17% a pin or more"
+    )
+    tank.pins = 0
+    projector.models[0].weapons = ("Medium AT gun",)
+    line = shot_line(game, projector, tank, moving=False)
+    found = re.search(r"; (\d+)% to knock it out, (\d+)% immobilised, ", line)
+    assert found and 0 < int(found[1]) < 50 and 0 < int(found[2]) < 50, line
+    tank.immobilised = True
+    line = shot_line(game, projector, tank, moving=False)
+    assert "immobilised" not in line and "% stunned or on fire, " in line
 
 
 def test_an_interrupt_while_an_action_is_carried_out_keeps_the_game_as_last_saved(

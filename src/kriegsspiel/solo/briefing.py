@@ -19,6 +19,7 @@ from rich.console import Group
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from kriegsspiel.core.dice import Dist
 from kriegsspiel.core.names import facing_text
 from kriegsspiel.core.per_cent import chance_shown_whole
 from kriegsspiel.core.procedure import exact
@@ -31,10 +32,15 @@ from kriegsspiel.render.chart_text import (
     special_text,
 )
 from kriegsspiel.render.roster_text import vehicle_traits
-from kriegsspiel.rulesets.bolt_action.attack import expected_troops, futile, knock_out_chance
+from kriegsspiel.rulesets.bolt_action.attack import (
+    expected_troops,
+    futile,
+    vehicle_gone,
+    vehicle_outcomes,
+)
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
-from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault
+from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault_outcomes
 from kriegsspiel.rulesets.bolt_action.game.orders import order_test_of
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.support import blast_reach, caught
@@ -46,6 +52,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, VehicleInfo
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, order_test, order_test_needed
 from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import VehicleState
 
 SIDE_NAMES = ("A", "B")
 # inches: models this much nearer the centre than the foremost (or hindmost) along a move
@@ -253,8 +260,9 @@ def shot_line(
     heading: float | None = None,
 ) -> str:
     """What a shot would do, exactly: each weapon's shots and what each needs to hit,
-    then the mean casualties and pins on troops or the chance to knock a vehicle out; a
-    vehicle's ``heading``, if given, is the one it fires with (:func:`end_heading`)."""
+    then the mean casualties and pins on troops or what it may do to a vehicle
+    (:func:`vehicle_chances`); a vehicle's ``heading``, if given, is the one it fires
+    with (:func:`end_heading`)."""
     groups = game.shot_groups(unit, target, moving=moving, origin=origin, heading=heading)
     if not groups:
         return "no shot"
@@ -272,10 +280,36 @@ def shot_line(
     if ctx is None:
         if futile(resolved):  # (small arms at a tank: no damage, no pin)
             return f"{gap}: {fired}; it cannot hurt or pin it"
-        chance = float(knock_out_chance(resolved))
-        return f"{gap}: {fired}; {chance_shown_whole(chance)} to knock it out"
+        said = vehicle_chances(game, target, vehicle_outcomes(resolved))
+        return f"{gap}: {fired}; {said}"
     casualties, pins = expected_troops(resolved, ctx)
     return f"{gap}: {fired}; on average {float(casualties):.2f} casualties, {float(pins):.2f} pins"
+
+
+def vehicle_chances(
+    game: BoltActionGame,
+    target: UnitState,
+    outcomes: Dist[VehicleState],
+    knock_out: str = "to knock it out",
+) -> str:
+    """What an attack may do to the vehicle ``target``, from the exact odds of what the
+    game applies after it (``attack.vehicle_outcomes``, or an assault's): the chance to
+    knock it out, then, each only where it is not nothing, its crew abandoning it under
+    its pins, and where it stays a new immobilisation, a stun or a fire (either halts it)
+    and a pin or more: "0% to knock it out, 50% stunned or on fire, 50% a pin or more"."""
+    rules, quality, pins = game.rules, target.quality, target.pins
+    wrecked = outcomes.probability(lambda s: s.knocked_out)
+    stays = [(s, p) for s, p in outcomes.items() if not vehicle_gone(rules, quality, pins, s)]
+    parts = [
+        (1 - wrecked - sum(p for _, p in stays), "abandoned"),
+        (sum(p for s, p in stays if s.immobilised and not target.immobilised), "immobilised"),
+        (sum(p for s, p in stays if s.crew_stunned or s.on_fire), "stunned or on fire"),
+        (sum(p for s, p in stays if s.pins), "a pin or more"),
+    ]
+    return ", ".join(
+        [f"{chance_shown_whole(wrecked)} {knock_out}"]
+        + [f"{chance_shown_whole(p)} {what}" for p, what in parts if p]
+    )
 
 
 def _gap_from(target: UnitState, origin: Point) -> float:
@@ -344,17 +378,17 @@ def assault_line(game: BoltActionGame, unit: UnitState, target: UnitState, mode:
     """An assault as the player weighs it: how far; on troops, the chance to win the fight
     if the defenders meet it as well as they can (the tactical AI's own reckoning: the
     exact odds of the close-quarters procedure, after any fire they would meet on the way
-    in); on a vehicle, the exact chance to knock it out once in contact (the game's own
-    attack on it). Where the assault takes an order test (pins, or an assault on a tank
+    in); on a vehicle, the exact chances of what it does once in contact (the game's own
+    attack on it: :func:`vehicle_chances`). Where the assault takes an order test (pins, or an assault on a tank
     without anti-tank weapons), that test's chance beside it, and the chance of both:
     passing it and winning (a failed test leaves the unit Down, and no assault)."""
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 
     said = f'{game.gap(unit, target):.1f}" away'
     if target.vehicle is not None:
-        contact = exact(vehicle_assault(game, unit, target))
+        contact = vehicle_assault_outcomes(game, unit, target)
         knock_out = float(contact.probability(lambda s: s.knocked_out))
-        said += f"; {chance_shown_whole(knock_out)} to knock it out once in contact"
+        said += f"; once in contact: {vehicle_chances(game, target, contact)}"
         chance: float | None = knock_out
         both = "to pass it and knock it out"
     else:

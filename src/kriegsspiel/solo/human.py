@@ -26,12 +26,11 @@ from kriegsspiel.ai.players import Player
 from kriegsspiel.core.game import IllegalActionError
 from kriegsspiel.core.names import facing_text
 from kriegsspiel.core.per_cent import chance_shown_whole
-from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point
 from kriegsspiel.render.game_account import objectives_held, score_label
 from kriegsspiel.rulesets.bolt_action.assault import vehicle_hit_score
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
-from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault
+from kriegsspiel.rulesets.bolt_action.game.close_quarters import vehicle_assault_outcomes
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT
 from kriegsspiel.rulesets.bolt_action.game.table_rules import (
@@ -59,6 +58,7 @@ from kriegsspiel.solo.briefing import (
     terrain_table,
     unit_card,
     units_table,
+    vehicle_chances,
 )
 from kriegsspiel.solo.keep import KeepQuestion, keep_hint
 from kriegsspiel.solo.odds_asked import odds_lines, odds_where
@@ -930,18 +930,18 @@ def _vehicle_reaction(
     game: BoltActionGame, order: Action, mine: UnitState, choice: str, *, shot: bool = False
 ) -> str:
     """A recce vehicle's answer to an assault (or, ``shot``, to a shot) as the rules play
-    it: staying, with the exact chance the assaulters knock it out once in contact (the
-    game's own attack on it); the escape, how it drives (:meth:`~BoltActionGame.flee`)
+    it: staying, with the exact chances of what the assaulters do to it once in contact
+    (the game's own attack on it: :func:`.briefing.vehicle_chances`); the escape, how it drives (:meth:`~BoltActionGame.flee`)
     and the die it then shows, with what that means for another assault this turn
     (:func:`.reactions.die_shown`), and what follows (no fight; the shot from where it
     ends)."""
     if choice == "stay":
         assaulters = game.units[order.unit]
-        contact = exact(vehicle_assault(game, assaulters, mine))
-        p = contact.probability(lambda s: s.knocked_out)
+        contact = vehicle_assault_outcomes(game, assaulters, mine)
+        said = vehicle_chances(game, mine, contact, knock_out="to be knocked out")
         fire = game.rules.data.vehicle_assault.fires_at_assaulters_beyond
         first = "" if fire is None else ", after any fire of its own at them as they come"
-        return f"stay and take the assault ({chance_shown_whole(p)} to be knocked out once in contact{first})"
+        return f"stay and take the assault (once in contact: {said}{first})"
     shown = die_shown(game.rules, "escape", vehicle=True)
     hit_on = vehicle_hit_score(game.rules, vehicle_move_shown(shown))
     again = (

@@ -4,22 +4,22 @@ An assault on troops is worth the target's points by the assaulters' exact chanc
 the close quarters, less their own by the chance to lose, against the defence that leaves
 them the least chance (hand-to-hand, standing to fire first, or springing an ambush): the
 defence the player picks when it is assaulted, so the same reckoning serves both sides of
-a fight. An assault on a vehicle is worth its points by the exact chance to knock it out.
+a fight. An assault on a vehicle is worth what a shot doing the same to it is worth
+(:func:`.shot_value.vehicle_worth`): everything the game applies to it after the attack,
+from the exact odds of the game's own procedure.
 None of it reads what the player remembers between orders, so these are plain functions
 of the game.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache, partial
-from typing import Any
+from functools import lru_cache
 
-from kriegsspiel.core.procedure import exact
+from kriegsspiel.ai.bolt_action_tactics.shot_value import outcome_odds, vehicle_worth
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.assault import (
     FightNeverEnds,
     Side,
-    assault_vehicle,
     attacker_win_chance,
     win_chance_after_fire,
 )
@@ -29,12 +29,12 @@ from kriegsspiel.rulesets.bolt_action.game.close_quarters import (
     closing_move,
     reactions,
     side_of,
-    vehicle_assault,
+    vehicle_assault_outcomes,
 )
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
-USELESS_ASSAULT = -5.0  # an assault on a vehicle that cannot knock it out (a tuning choice)
+USELESS_ASSAULT = -5.0  # an assault on a vehicle that can do nothing to it (a tuning choice)
 BIGGEST_FIGHT = 12  # models a side in the largest close quarters the AI solves (then: 0.0)
 
 
@@ -50,14 +50,6 @@ def _win_odds(procedure: str, attacker: Side, defender: Side, a: int, d: int) ->
         return float(attacker_win_chance(procedure, attacker, defender, a, d))
     except FightNeverEnds:
         return None
-
-
-@lru_cache(maxsize=1024)
-def _knock_out_odds(attack: tuple[tuple[str, Any], ...]) -> float:
-    """The exact chance that infantry assaulting a vehicle knock it out: the game's own
-    procedure (:func:`vehicle_assault`'s arguments, as a key: few differ in a game)."""
-    procedure = partial(assault_vehicle, **dict(attack))
-    return float(exact(procedure).probability(lambda v: v.knocked_out))
 
 
 def assault_ceiling(state: BoltActionGame, action: Action) -> float | None:
@@ -102,12 +94,12 @@ def assault_value(
 ) -> float:
     """What the assault ``action`` of ``unit`` on ``target`` is worth, in points."""
     if target.vehicle is not None:
-        # the exact chance to knock it out, valued as a shot at it is; an assault that
-        # cannot harm it (a 6 to hit, hits + D6 short of its damage value) only exposes
-        # the men
-        attack = vehicle_assault(state, unit, target)
-        ko = _knock_out_odds(tuple(sorted(attack.keywords.items())))
-        return ko * target.points if ko > 0 else USELESS_ASSAULT
+        # what it does to the vehicle, valued as a shot doing the same is; an assault that
+        # can do nothing to it (no hit possible) only exposes the men
+        outcomes = vehicle_assault_outcomes(state, unit, target)
+        odds = outcome_odds(outcomes, state.rules, target.quality, target.pins, target.immobilised)
+        worth = vehicle_worth(odds, target)
+        return worth if worth > 0 else USELESS_ASSAULT
     if too_big_to_solve(unit, target):
         return 0.0
     p = assault_chance(state, unit, target, action.choice)

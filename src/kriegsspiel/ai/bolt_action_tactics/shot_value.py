@@ -1,5 +1,6 @@
 """What a shooting is worth to the tactical player: the target's points it is expected to
-destroy, with pins and a vehicle's damage valued too.
+destroy, with pins and a vehicle's damage valued too (an assault on a vehicle is valued by
+the same :func:`outcome_odds` and :func:`vehicle_worth`).
 
 The exact odds are the game's own (:mod:`~kriegsspiel.rulesets.bolt_action.attack`): at
 troops, the casualties expected by the points a man, and the pins expected at
@@ -19,20 +20,22 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from kriegsspiel.core.dice import Dist
 from kriegsspiel.core.memo import BoundedMemo
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.attack import (
     TroopsContext,
     expected_troops,
     troops_context,
+    vehicle_gone,
     vehicle_outcomes,
 )
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.threats import harmless_to
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
-from kriegsspiel.rulesets.bolt_action.morale import destroyed_by_pins
 from kriegsspiel.rulesets.bolt_action.shooting import Group
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import VehicleState
 
 PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning choice)
 # shares of an enemy vehicle's points the AI gives (tuning choices; together no more than 1,
@@ -63,10 +66,21 @@ def vehicle_odds(
 ) -> VehicleOdds:
     """:class:`VehicleOdds` of this shooting at a vehicle of ``quality`` that carries
     ``pins`` (and is already ``immobilised`` or not), from the game's own odds
-    (:func:`vehicle_outcomes`) and its removal of a unit under too many pins."""
+    (:func:`vehicle_outcomes`)."""
+    return outcome_odds(vehicle_outcomes(groups), rules, quality, pins, immobilised)
+
+
+@lru_cache(maxsize=4096)
+def outcome_odds(
+    outcomes: Dist[VehicleState], rules: Rules, quality: str, pins: int, immobilised: bool
+) -> VehicleOdds:
+    """:class:`VehicleOdds` of an attack that leaves a vehicle of ``quality`` that carries
+    ``pins`` (and is already ``immobilised`` or not) in these ``outcomes``, as the game
+    applies them (``attack.as_applied``: a shooting's :func:`vehicle_outcomes`, or an
+    assault's), and its removal of a unit under too many pins (``attack.vehicle_gone``)."""
     gone = added = stopped = newly = either = Fraction(0)
-    for state, p in vehicle_outcomes(groups).items():
-        if state.knocked_out or destroyed_by_pins(rules, quality, pins + state.pins):
+    for state, p in outcomes.items():
+        if vehicle_gone(rules, quality, pins, state):
             gone += p
             continue
         added += p * state.pins

@@ -460,14 +460,14 @@ def _carried_off(pins: int, state: VehicleState) -> VehicleState:
 
 @lru_cache(maxsize=4096)
 def _outcomes_from(state: VehicleState, shots: tuple[tuple[Shot, int], ...]) -> Dist[VehicleState]:
-    """The :func:`_applied` states ``shots`` (each a shot and how many of it) leave from
+    """The :func:`as_applied` states ``shots`` (each a shot and how many of it) leave from
     ``state``, worked back from the last shots as :func:`_chance_from` works."""
     if state.knocked_out:
         return Dist.constant(KNOCKED_OUT)
     (shot, count), rest = shots[0], shots[1:]
     chain = _applied_chain(shot, state)
     while len(chain) <= count:
-        chain.append(chain[-1].bind(partial(_after_one_shot, shot, lump=_applied)))
+        chain.append(chain[-1].bind(partial(_after_one_shot, shot, lump=as_applied)))
     if not rest:
         return chain[count]
     return chain[count].bind(partial(_outcomes_after, rest))
@@ -479,7 +479,7 @@ def _outcomes_after(rest: tuple[tuple[Shot, int], ...], state: VehicleState) -> 
 
 @lru_cache(maxsize=1024)
 def _applied_chain(shot: Shot, state: VehicleState) -> list[Dist[VehicleState]]:
-    """The :func:`_applied` states after 0, 1, 2, ... such shots from ``state``: grown as
+    """The :func:`as_applied` states after 0, 1, 2, ... such shots from ``state``: grown as
     needed."""
     return [Dist.constant(state)]
 
@@ -541,9 +541,10 @@ def _pins_taken_off(shot: Shot) -> Shot:
 KNOCKED_OUT = VehicleState(knocked_out=True)
 
 
-def _applied(state: VehicleState) -> VehicleState:
+def as_applied(state: VehicleState) -> VehicleState:
     """The part of a vehicle's state the game applies after the attack (see
-    :func:`vehicle_outcomes`): knocked out, or immobilised, stunned, on fire and its pins."""
+    :func:`vehicle_outcomes`): knocked out, or immobilised, stunned, on fire and its pins.
+    An assault's exact states (``exact(vehicle_assault(...))``) read so too."""
     if state.knocked_out:
         return KNOCKED_OUT
     return VehicleState(
@@ -553,6 +554,13 @@ def _applied(state: VehicleState) -> VehicleState:
         crew_stunned=state.crew_stunned,
         on_fire=state.on_fire,
     )
+
+
+def vehicle_gone(rules: Rules, quality: str, pins: int, state: VehicleState) -> bool:
+    """Is a vehicle of ``quality`` that carried ``pins`` gone after an attack that leaves
+    it in ``state`` (:func:`as_applied`): knocked out, or its crew abandon it under as many
+    pins as its morale (the pins it carried and those the attack added)?"""
+    return state.knocked_out or destroyed_by_pins(rules, quality, pins + state.pins)
 
 
 #: a lumping of a vehicle's states: the part of a state some odds read (see :func:`_decisive`)

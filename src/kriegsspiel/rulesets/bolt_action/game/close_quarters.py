@@ -9,10 +9,11 @@ and applies the result.
 from __future__ import annotations
 
 import math
-from functools import partial
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
-from kriegsspiel.core.dice import DiceExpr
+from kriegsspiel.core.dice import DiceExpr, Dist
+from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.assault import (
     CONTACT,
@@ -24,6 +25,7 @@ from kriegsspiel.rulesets.bolt_action.assault import (
     vehicle_fires_at_assaulters,
     vehicle_hit_score,
 )
+from kriegsspiel.rulesets.bolt_action.attack import as_applied
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
 from kriegsspiel.rulesets.bolt_action.game.ambush import ambush_check
@@ -347,6 +349,23 @@ def vehicle_assault(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> pa
         open_topped=bool(tgt.vehicle and tgt.vehicle.open_topped),
         damage_dice=DiceExpr(game.rules.data.vehicle_assault.damage_dice),
     )
+
+
+def vehicle_assault_outcomes(
+    game: BoltActionGame, unit: UnitState, tgt: UnitState
+) -> Dist[VehicleState]:
+    """The exact odds of what ``unit``'s attack on the vehicle ``tgt`` once in contact
+    (:func:`vehicle_assault`) leaves it, as the game applies it (``attack.as_applied``:
+    the pins are those the assault adds). A person choosing the assault is shown them and
+    the tactical player weighs the assault by them."""
+    attack = vehicle_assault(game, unit, tgt)
+    return _assault_outcomes(tuple(sorted(attack.keywords.items())))
+
+
+@lru_cache(maxsize=1024)
+def _assault_outcomes(attack: tuple[tuple[str, Any], ...]) -> Dist[VehicleState]:
+    """:func:`vehicle_assault_outcomes` by the procedure's arguments (few differ in a game)."""
+    return exact(partial(assault_vehicle, **dict(attack))).map(as_applied)
 
 
 def _infantry_against_vehicle(game: BoltActionGame, unit: UnitState, tgt: UnitState) -> None:
