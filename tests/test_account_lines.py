@@ -56,6 +56,7 @@ def test_a_delayed_barrage_is_told_under_the_turn_it_comes_back_in_naming_its_ca
         "Turn 2",
         "    Forward Observer [A]'s barrage, delayed last turn, rolls again: 5 -> fire for effect",
         '    fire for effect: every unit within 12" of the target point (11", 42")',
+        '      dice: radius D6+6: 6+6 = 12"',
     ]
     # a record of format 1 (no caller, no "again"): under its turn all the same
     old = [Event(e.kind, {k: v for k, v in e.data.items() if k not in ("caller", "again")})

@@ -188,9 +188,15 @@ def test_a_fubar_panic_tells_where_the_unit_ran(armies: list[str], seed: int) ->
         panic, ran = game.events[i], game.events[i - 1]
         assert ran.kind == "move" and ran.data["unit"] == panic.data["unit"]
         x, y = ran.data["to"]
+        back = " in reverse" if ran.data.get("reverse") else ""
+        facing = (
+            f", now facing {round(ran.data['heading']) % 360}°" if "heading" in ran.data else ""
+        )
+        why = f" ({panic.data['flight']})" if "flight" in panic.data else ""
         line = (
             f"    FUBAR! {panic.data['result']}: {_name(game, panic.data['unit'])} runs away "
-            f'from {_name(game, panic.data["away_from"])}, to ({inches(x)}", {inches(y)}") instead'
+            f'from {_name(game, panic.data["away_from"])}, to ({inches(x)}", {inches(y)}")'
+            f"{back} instead{facing}{why}"
         )
         at = told.index(line)
         test = game.events[i - 2].data  # (the order test, then the run, then the panic)
@@ -294,7 +300,8 @@ def test_a_fire_for_effect_names_its_point(effect: str, side: int, line: str) ->
     the enemy of the side that called it (the barrage's ``side``) moves the point."""
     fire = Event("fire for effect", {"at": [53.7, 33.2], "radius": 8})
     barrage = Event("barrage", {"side": side, "roll": 1, "effect": effect})
-    assert describe(fire, UNITS, barrage) == f"    fire for effect: {line}"
+    dice = '\n      dice: radius D6+6: 2+6 = 8"'  # (the shipped chart's D6+6)
+    assert describe(fire, UNITS, barrage) == f"    fire for effect: {line}{dice}"
 
 
 @pytest.mark.parametrize(
@@ -570,3 +577,174 @@ def test_a_multiplied_hit_that_came_to_none_is_not_told_as_a_hit() -> None:
         "    9 shots (Heavy AT gun 1, MMG 8): 0 hits (Heavy AT gun 1 shot on target x D3 "
         "halved = 0), 0 casualties, 1 pin on Sherman [A]"
     )
+
+
+def test_a_fubar_order_line_tells_the_order_and_the_panic_line_the_flight() -> None:
+    """Probe basolo: a half-track's order that came up FUBAR read "ordered to Advance to
+    (54", 15") then facing 234° ... (now facing 336°)", the panic's heading, before the test
+    that cancelled it; and its 9" flight (an Advance, not an 18" Run) said nothing of why.
+    The order line tells the order alone; the panic line where it fled, its facing there
+    and why it went less than a Run (the record's ``flight``)."""
+    events = [
+        Event("order", {"unit": 0, "order": "Advance", "to": [54.0, 15.0], "facing": 234,
+                        "target": 1, "turn": 3}),
+        Event("order test", {"unit": 0, "needs": 8, "roll": 12, "fubar_roll": 3,
+                             "result": "panic", "turn": 3}),
+        Event("move", {"unit": 0, "to": [50.3, 32.2], "run": False, "heading": 335.6,
+                       "turn": 3}),
+        Event("fubar", {"unit": 0, "result": "panic", "away_from": 1,
+                        "flight": "an Advance: a vehicle that may not Run there", "turn": 3}),
+    ]  # fmt: skip
+    lines, _ = account_from(events, UNITS, 3)
+    assert lines[0] == (
+        '  Sherman [A]: ordered to Advance to (54", 15") then facing 234° at Panzer IV [B]'
+    )
+    assert lines[2] == (
+        '    FUBAR! panic: Sherman [A] runs away from Panzer IV [B], to (50.3", 32.2") '
+        "instead, now facing 336° (an Advance: a vehicle that may not Run there)"
+    )
+    # a passed test's move is still the order's own
+    passed = [events[0], Event("order test", {"unit": 0, "needs": 8, "roll": 5,
+                                              "result": "pass", "turn": 3}), events[2]]  # fmt: skip
+    assert account_from(passed, UNITS, 3)[0][0].endswith("(now facing 336°)")
+
+
+@pytest.mark.parametrize(
+    ("ran", "reverse", "short", "edge", "why"),
+    [
+        (True, False, False, False, None),
+        (True, False, True, False, "cut short where it was blocked"),
+        (True, False, True, True, "cut short at the table's edge"),
+        (False, False, True, False, "an Advance: a vehicle that may not Run there"),
+        (False, True, True, False, "an Advance: a vehicle reverses only on an Advance"),
+    ],
+)
+def test_a_panics_flight_says_why_it_fell_short_of_a_run(
+    ran: bool, reverse: bool, short: bool, edge: bool, why: str | None
+) -> None:
+    from kriegsspiel.rulesets.bolt_action.game.fubar import short_flight
+
+    assert short_flight(ran=ran, reverse=reverse, short=short, edge=edge) == why
+
+
+def test_a_panicking_tank_that_reverses_records_why_it_advanced() -> None:
+    """Hold-the-crossroads, seed 3 (the game of :data:`PANICS`): the Sherman reverses away
+    from the Panzer IV, an Advance; its panic's record and line say so."""
+    game = play_game(
+        build_matchup(
+            "bolt-action-1",
+            "hold-the-crossroads",
+            ["german-grenadier-platoon", "british-rifle-platoon"],
+        ),
+        3,
+    )
+    at = next(i for i, e in enumerate(game.events) if e.data.get("away_from") is not None)
+    ran, panic = game.events[at - 1], game.events[at]
+    assert ran.data["reverse"] and not ran.data["run"]
+    assert panic.data["flight"] == "an Advance: a vehicle reverses only on an Advance"
+    told = account(game.events, game.units)
+    assert any(
+        " in reverse instead" in line and line.endswith("(an Advance: a vehicle reverses only "
+                                                        "on an Advance)")
+        for line in told
+    )  # fmt: skip
+
+
+ON_FIRE = [  # probe basolo, g1 turn 1: an air strike's 8 hits set a Sherman on fire
+    Event("support damage", {"unit": None, "target": 0, "shots": 8, "pins": 1,
+          "weapons": [{"weapon": "Fighter-bomber", "shots": 8, "hits": 8}],
+          "damage_rolls": [
+              {"weapon": "Fighter-bomber", "roll": 3, "pen": 5, "damage_value": 9,
+               "damage": "none", "results": []},
+              {"weapon": "Fighter-bomber", "roll": 4, "pen": 5, "damage_value": 9,
+               "damage": "superficial", "results": [{"roll": 6, "score": 3,
+                                                     "result": "on fire"}]}],
+          "knocked_out": True, "immobilised": False, "stunned": False, "on_fire": True,
+          "turn": 1}),
+    Event("on fire check", {"unit": 0, "needs": 3, "roll": 8, "passed": False, "turn": 1}),
+]  # fmt: skip
+
+
+def test_a_vehicle_set_on_fire_is_knocked_out_by_its_check_told_after_it() -> None:
+    """Probe basolo: "-> knocked out, on fire (its other 6 hits not rolled: it was out)"
+    came a line before the On fire check that decides it (sheet 002: failed, it is
+    Knocked Out). The damage line ends "on fire"; the check's line knocks it out and
+    says the hits after it were not rolled (the game rolls the check as the fire starts)."""
+    lines, _ = account_from(ON_FIRE, UNITS, 1)
+    assert lines[0] == (
+        "    Sherman [A]: 8 hits; damage rolls v 9: 3+5=8 none, 4+5=9 superficial "
+        "(result 6-3: on fire) -> on fire"
+    )
+    assert lines[1] == (
+        "    Sherman [A] is on fire: its crew's morale check needs 3 or less on 2D6, "
+        "rolled 8 -> failed: knocked out (its other 6 hits not rolled: it was out)"
+    )
+    # passed, the vehicle is not out: the damage line tells it as before, and its pins
+    put_out = Event("on fire check", {**ON_FIRE[1].data, "passed": True, "roll": 2})
+    alive = Event("support damage", {**ON_FIRE[0].data, "knocked_out": False})
+    lines, _ = account_from([alive, put_out], UNITS, 1)
+    assert lines[0].endswith("-> on fire, 1 pin") and lines[1].endswith("rolled 2 -> passed")
+
+
+def test_a_burning_tanks_other_hits_are_not_rolled_after_its_failed_check() -> None:
+    """The rule order the account tells: an On fire result's check is rolled at once, and
+    a failed one knocks the vehicle out before any later hit's damage roll (sheet 002)."""
+    from kriegsspiel.core.procedure import ScriptedDice
+    from kriegsspiel.rulesets.bolt_action.edition import rules_for
+    from kriegsspiel.rulesets.bolt_action.shooting import Situation, vehicle_profile
+    from kriegsspiel.rulesets.bolt_action.vehicle_damage import Tally, VehicleState, apply_effect
+
+    rules = rules_for("bolt-action-1")
+    aimed = Situation(range_inches=10)
+    tank = vehicle_profile(rules, rules.target("medium tank"), aimed, indirect=False)
+    dice, tally = ScriptedDice([6, 6, 4]), Tally()  # (a double six fails any check)
+    burnt = apply_effect(dice, tank, VehicleState(), "on fire", 1, tally)
+    assert burnt.knocked_out and burnt.fire_knocked_out and dice.used == [6, 6]
+    assert [(c.kind, c.passed) for c in tally.checks] == [("on fire check", False)]
+    later = apply_effect(dice, tank, burnt, "crew stunned", 1, tally)  # (a later hit's result)
+    assert later is burnt and dice.used == [6, 6]  # nothing more rolled: it was out
+
+
+def test_damage_rolls_that_all_fall_short_are_not_told_as_sixes() -> None:
+    """Probe basolo: "damage rolls v 9: all 6: none" read as six sixes."""
+    roll = {"weapon": "Fighter-bomber", "roll": 2, "pen": 3, "damage_value": 9,
+            "damage": "none", "results": []}  # fmt: skip
+    data = {"target": 0, "shots": 6, "pins": 0, **DAMAGE, "immobilised": False,
+            "stunned": False, "weapons": [{"weapon": "Fighter-bomber", "shots": 6, "hits": 6}],
+            "damage_rolls": [roll] * 6}  # fmt: skip
+    assert describe(Event("support damage", data), UNITS) == (
+        "    Sherman [A]: 6 hits; damage rolls v 9: 6 rolled, none reached 9 -> no damage, 0 pins"
+    )
+    hurt = {**roll, "roll": 6, "damage": "superficial", "results": []}
+    data = {**data, "damage_rolls": [hurt] + [roll] * 5}
+    told = describe(Event("support damage", data), UNITS)
+    assert told is not None and "6+3=9 superficial, 5 more, none reached 9 ->" in told
+
+
+def test_a_game_ended_by_a_wipe_out_is_over_in_its_turn_not_after_it() -> None:
+    """Probe basolo: a side wiped out early in turn 6 read "Game over after turn 6"."""
+    over = Event("game over", {"turn": 6, "score": [0, 4], "returns": [-1.0, 1.0]})
+    wiped = Event("destroyed", {"unit": 0, "why": "all models lost", "turn": 6})
+    ended = Event("turn end", {"turn": 6, "score": [0, 4]})
+    assert describe(over, UNITS, wiped) == "== Game over in turn 6"
+    assert describe(over, UNITS, ended) == "== Game over after turn 6"
+
+
+def test_a_barrage_tells_its_dice() -> None:
+    """Probe basolo: a barrage's D6 for its radius (D6+6") and each unit's die under it
+    (1-5: D3 pins; 6: hit by the heavy howitzer) were not told; a shot's dice are."""
+    events = [
+        Event("barrage", {"side": 0, "roll": 4, "effect": "fire for effect", "turn": 1}),
+        Event("fire for effect", {"at": [68.4, 23.0], "radius": 12, "turn": 1}),
+        Event("barrage pins", {"unit": 1, "roll": 3, "pins": 1, "turn": 1}),
+        Event("barrage hit", {"unit": 0, "roll": 6, "weapon": "Heavy howitzer", "turn": 1}),
+    ]
+    lines, _ = account_from(events, UNITS, 1)
+    assert lines[1:] == [
+        '    fire for effect: every unit within 12" of the target point (68.4", 23")',
+        '      dice: radius D6+6: 6+6 = 12"',
+        "    Panzer IV [B] takes 1 pin",
+        "      dice: 3 (1-5: D3 pins), D3: 1",
+        "    Sherman [A] is hit by a Heavy howitzer",
+        "      dice: 6 (6: a hit)",
+    ]

@@ -245,7 +245,7 @@ def test_the_account_tells_weapons_and_damage_rolls() -> None:
     assert told is not None and "\n" not in told
     assert told.endswith(
         ": 6 hits; damage rolls v 9: 6+6=12 massive (results 2: immobilised, 6: knocked out), "
-        "5 more: none -> knocked out, immobilised"
+        "5 more, none reached 9 -> knocked out, immobilised"
     ), told
     assert told.startswith("    6 shots (PIAT) at ")
 

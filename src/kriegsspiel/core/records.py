@@ -22,7 +22,8 @@ from kriegsspiel.errors import DataFileError
 #: a Rally's dice were (only the pins it lost), 7 before each shot's to-hit and damage
 #: dice were (only the hits and casualties they made), 8 before each close quarters
 #: round's dice, a shot's roll of hits at a vehicle and the parts of its pen were (only
-#: the casualties, the hits and the pen they made). Records
+#: the casualties, the hits and the pen they made), and before a FUBAR panic's flight
+#: said why it fell short of a Run. Records
 #: of them all are read and replayed (compared without what later formats added); this
 #: version writes the last.
 FORMATS = (

@@ -6,11 +6,13 @@ from collections.abc import Collection, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.game import Event
 from kriegsspiel.core.names import a_or_an, facing_text
 from kriegsspiel.rulesets.bolt_action.game.record_events import by_weapon
 
 if TYPE_CHECKING:
+    from kriegsspiel.rulesets.bolt_action.data import ArtilleryBarrage
     from kriegsspiel.rulesets.bolt_action.shooting import HitWords
 
 SIDES = ("Side A", "Side B")
@@ -315,13 +317,15 @@ def damage_rolls(data: dict[str, Any], *, by_weapon: bool = False) -> str:
             line += f" (at best 6{r['pen']:+d}={best}: short of {r['damage_value']})"
         told.append(line)
     left = [r for r in rolls if r not in shown]
+    value = rolls[0]["damage_value"]
+    pens = pens_told(rolls, by_weapon=by_weapon)
+    against = f"{value}{f' ({pens})' if pens else ''}"
+    if not told:  # (all harmless: not "all 6: none", which reads as six sixes)
+        return f"damage rolls v {against}: {len(rolls)} rolled, none reached {value} -> "
     if left:
         harmless = all(r["damage"] == "none" for r in left)
-        more = f"{len(left)} more" if told else f"all {len(left)}"
-        told.append(f"{more}: none" if harmless else more)
+        told.append(f"{len(left)} more, none reached {value}" if harmless else f"{len(left)} more")
     many = "s" if len(rolls) > 1 else ""
-    pens = pens_told(rolls, by_weapon=by_weapon)
-    against = f"{rolls[0]['damage_value']}{f' ({pens})' if pens else ''}"
     return f"damage roll{many} v {against}: {', '.join(told)} -> "
 
 
@@ -506,13 +510,19 @@ def describe(
     rally: str = "D6",
     words: HitWords | None = None,
     fallen: Collection[int] = (),
+    burnt: bool = False,
 ) -> str | None:
     """One line for an event worth telling (None for book-keeping events). ``before``, the
     event logged just before it (if known), tells where a FUBAR panic ran to (its move)
     and whether a barrage's fire for effect is where a miscalculation let the enemy put it;
     ``words``, what made a to-hit score in the rules' words (:func:`needing`); ``fallen``,
-    the units destroyed before it (a delayed call whose observer is among them says so)."""
+    the units destroyed before it (a delayed call whose observer is among them says so);
+    ``burnt``, an attack on a vehicle that set it on fire and whose crew's On fire check,
+    told after it, then failed: it is told as on fire, and the check's line knocks it out
+    (:func:`burnt_out`), in the order the dice decided it."""
     d = event.data
+    if burnt:
+        d = {k: v for k, v in d.items() if k != "pins"} | {"knocked_out": False}
 
     def n(key: str) -> str:
         return _name(units, d.get(key))
@@ -555,6 +565,8 @@ def describe(
         return f"    morale check for {n('unit')}: needs {needs}{rolled(d)} -> {result}"
     if kind in CHECKS:
         result = "passed" if d["passed"] else "failed"
+        if kind == "on fire check" and not d["passed"]:
+            result += ": knocked out"  # (the hits after the fire: see :func:`burnt_out`)
         if kind == "automaton check":
             result = "ignores it" if d["passed"] else "stunned"
             return (
@@ -588,10 +600,7 @@ def describe(
         return f"    assault on {n('target')}: {assault_dice(d)}{vehicle_damage(d)}"
     if kind == "fubar":
         if d.get("away_from") is not None:  # a panic: it Runs from the enemy, not as ordered
-            ran = f"    FUBAR! {d['result']}: {n('unit')} runs away from {n('away_from')}"
-            if before is not None and before.kind == "move" and before.data["unit"] == d["unit"]:
-                ran += f", to {_at(before.data['to'])}"
-            return ran + " instead"
+            return panic_line(d, n("unit"), n("away_from"), before)
         if d.get("target") is None:
             return f"    FUBAR! {d['result']}"
         chooser = d.get("chosen_by")
@@ -647,12 +656,14 @@ def describe(
             # onto the caller's nearest unit within reach, else away from its own, or
             # leaves it (the events do not say which)
             enemy = SIDES[1 - before.data["side"]]
-            return f"{near} {_at(d['at'])}, where {enemy} left the target point"
-        return f"{near} the target point {_at(d['at'])}"
+            told = f"{near} {_at(d['at'])}, where {enemy} left the target point"
+            return told + barrage_dice(d, words)
+        return f"{near} the target point {_at(d['at'])}{barrage_dice(d, words)}"
     if kind in ("barrage pins", "air strike pins"):
-        return f"    {n('unit')} takes {counted(d['pins'], 'pin') if d['pins'] else 'no pins'}"
+        took = f"    {n('unit')} takes {counted(d['pins'], 'pin') if d['pins'] else 'no pins'}"
+        return took + (barrage_dice(d, words, kind) if kind == "barrage pins" else "")
     if kind == "barrage hit":
-        return f"    {n('unit')} is hit by {a_or_an(d['weapon'])}"
+        return f"    {n('unit')} is hit by {a_or_an(d['weapon'])}{barrage_dice(d, words, kind)}"
     if kind == "aircraft":
         pins = d.get("pins", 0)
         added = f": +{pins} pin{'s' if pins != 1 else ''}" if pins else ""
@@ -673,12 +684,90 @@ def describe(
     if kind == "turn end":
         return f"-- end of turn {d['turn']}: score {d['score'][0]} - {d['score'][1]}"
     if kind == "game over":  # (the result line that follows says who won, and how)
-        return f"== Game over after turn {d['turn']}"
+        if before is None or before.kind == "turn end":
+            return f"== Game over after turn {d['turn']}"
+        return f"== Game over in turn {d['turn']}"  # (a side wiped out before its end)
     return None
+
+
+def barrage_dice(d: dict[str, Any], words: HitWords | None, kind: str = "fire for effect") -> str:
+    """A barrage's dice on a line of their own, as a shot's are (:func:`shot_dice`), by
+    the chart of the rules of ``words`` (left out, the shipped Bolt Action 1st edition's):
+    its fire for effect's radius ('dice: radius D6+6: 4+6 = 10"'), and each unit's die
+    under it and what it gave ("dice: 3 (1-5: D3 pins), D3: 2"; "dice: 6 (6: a hit)").
+    "" for a radius rolled on more than one die (its dice are not recorded apart), an
+    event without its roll or a chart with no barrage."""
+    chart = barrage_chart(words)
+    rolled = d.get("radius" if kind == "fire for effect" else "roll")
+    if chart is None or not isinstance(rolled, int):
+        return ""
+    if kind == "fire for effect":
+        radius = DiceExpr(chart.radius)
+        if radius.count != 1:
+            return ""
+        die = d["radius"] - radius.constant
+        told = f"{die}{radius.constant:+d}" if radius.constant else str(die)
+        return f'\n      dice: radius {radius.text}: {told} = {d["radius"]}"'
+    if kind == "barrage pins":
+        pins = DiceExpr(chart.pins)
+        return (
+            f"\n      dice: {d['roll']} ({faces(chart.pin_rolls)}: {pins.text} pins), "
+            f"{pins.text}: {d['pins']}"
+        )
+    return f"\n      dice: {d['roll']} ({faces(chart.hit_rolls)}: a hit)"
+
+
+def barrage_chart(words: HitWords | None) -> ArtilleryBarrage | None:
+    """The artillery barrage chart of the rules of ``words`` (left out, the shipped Bolt
+    Action 1st edition's: the only edition with one)."""
+    if words is not None:
+        return words.rules.data.artillery_barrage
+    from kriegsspiel.rulesets.bolt_action.edition import rules_for
+
+    return rules_for("bolt-action-1").data.artillery_barrage
+
+
+def faces(rolls: Sequence[int]) -> str:
+    """A die's faces as a chart gives them: "1-5", "6", "2, 4"."""
+    ordered = sorted(rolls)
+    if len(ordered) > 1 and ordered == list(range(ordered[0], ordered[-1] + 1)):
+        return f"{ordered[0]}-{ordered[-1]}"
+    return ", ".join(map(str, ordered))
 
 
 #: the checks a unit makes within an attack (their own events, format 2 on)
 CHECKS = ("on fire check", "flamethrower check", "automaton check")
+#: the events of an attack that may damage a vehicle
+VEHICLE_ATTACKS = ("shoot", "support damage", "assault vehicle")
+
+
+def burnt_out(events: Sequence[Event], at: int) -> bool:
+    """Whether the attack ``events[at]`` knocked a vehicle out by setting it on fire: its
+    crew's On fire check, among the checks logged just after it, failed (sheet 002: "If
+    the test is failed, vehicle is Knocked Out"; the check is rolled as the fire starts,
+    and any hits after it are not rolled: the vehicle is out)."""
+    attack = events[at]
+    if attack.kind not in VEHICLE_ATTACKS or not attack.data.get("knocked_out"):
+        return False
+    for later in events[at + 1 :]:
+        if later.kind not in CHECKS:
+            return False
+        if later.kind == "on fire check" and not later.data["passed"]:
+            return later.data.get("unit") == attack.data.get("target")
+    return False
+
+
+def hits_not_rolled(data: dict[str, Any]) -> int:
+    """How many of an attack's hits on a vehicle were not rolled because an earlier one
+    knocked it out (:func:`unrolled`; 0 for a record without its hits by weapon)."""
+    fired = data.get("weapons")
+    if not isinstance(fired, list) or not all(isinstance(w.get("hits"), int) for w in fired):
+        return 0
+    scored = [w for w in by_weapon(fired) if w["hits"]]
+    rolls = data.get("damage_rolls")
+    return unrolled(scored, rolls if isinstance(rolls, list) else None, knocked_out=True)[1]
+
+
 #: the ways a Konflikt '47 assault is fought (the attacker's choice, told on its order)
 FIGHTING_MODES = ("hand-to-hand", "point-blank")
 
@@ -773,6 +862,7 @@ def account_from(
     ordered: tuple[int, Any] | None = None  # the line of the last order told, and its unit
     assaulting: Any = None  # the unit whose order is an assault, while it is carried out
     chasing: Any = None  # assaulters whose target escaped: their next move is the chase
+    burning: Event | None = None  # an attack that set a vehicle on fire, its check to come
     # the units destroyed before the event told: those whose destruction is told before
     # it, and those destroyed now whose destruction ``events`` does not tell (before them)
     told_destroyed = {e.data.get("unit") for e in events if e.kind == "destroyed"}
@@ -786,7 +876,15 @@ def account_from(
         if event.kind in TURN_OPENERS and t != turn:
             turn = t
             lines.append(f"Turn {turn}")
-        line = describe(event, units, before, rally=rally, words=words, fallen=fallen)
+        burnt = burnt_out(events, i)
+        line = describe(event, units, before, rally=rally, words=words, fallen=fallen, burnt=burnt)
+        if burnt:
+            burning = event
+        elif event.kind == "on fire check" and not event.data["passed"] and burning is not None:
+            out = hits_not_rolled(burning.data)
+            if out and line is not None:  # (told here, after the check that put it out)
+                line += f" (its other {counted(out, 'hit')} not rolled: it was out)"
+            burning = None
         if event.kind == "destroyed":
             fallen.add(event.data.get("unit"))
         if event.kind in ("order", "draw"):
@@ -804,6 +902,8 @@ def account_from(
             and ordered[0] < len(lines)
         ):  # (ordered, then tested: the test's line says whether it was done)
             lines[ordered[0]] = as_ordered(lines[ordered[0]], _name(units, ordered[1]))
+            if isinstance(event.data.get("fubar_roll"), int):
+                ordered = None  # (not carried out: a panic's move is its own line's)
         elif event.kind == "move" and chasing is not None and chasing == event.data.get("unit"):
             line = now_facing(chase_line(units, event.data), event.data)
             chasing = None
@@ -822,6 +922,21 @@ def account_from(
             lines.extend(line.split("\n"))  # (a fight tells its rounds a line each)
         before = event
     return lines[cut:] if told < len(events) else [], turn
+
+
+def panic_line(d: dict[str, Any], unit: str, away_from: str, before: Event | None) -> str:
+    """A FUBAR panic's line: whom the unit ran from and, from its move (the event logged
+    just before, its own), where it ended (a vehicle "in reverse" where it reversed) and
+    the way a vehicle faces there, and why the
+    flight was shorter than its Run where it was (the record's ``flight``, format 9 on:
+    "an Advance: a vehicle that may not Run there", "cut short where it was blocked")."""
+    ran = f"    FUBAR! {d['result']}: {unit} runs away from {away_from}"
+    if before is not None and before.kind == "move" and before.data["unit"] == d["unit"]:
+        ran += f", to {_at(before.data['to'])}{' in reverse' if before.data.get('reverse') else ''}"
+        if isinstance(before.data.get("heading"), (int, float)):
+            ran += f" instead, now {facing_text(before.data['heading'])}"
+            return ran + (f" ({d['flight']})" if d.get("flight") else "")
+    return ran + " instead" + (f" ({d['flight']})" if d.get("flight") else "")
 
 
 def as_ordered(line: str, name: str) -> str:

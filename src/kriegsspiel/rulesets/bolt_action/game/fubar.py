@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from kriegsspiel.rulesets.bolt_action.game.actions import Action, Pending
 from kriegsspiel.rulesets.bolt_action.game.ambush import ambush_check
-from kriegsspiel.rulesets.bolt_action.game.table_rules import heading_to
+from kriegsspiel.rulesets.bolt_action.game.moves import flight_point
+from kriegsspiel.rulesets.bolt_action.game.table_rules import heading_to, movement_row
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
 if TYPE_CHECKING:
@@ -81,12 +82,41 @@ def panic(game: BoltActionGame, unit: UnitState, order: Action | None = None) ->
         game.log("fubar", unit=unit.uid, result="panic: no enemy in sight, goes Down")
         return
     closest = min(enemies, key=lambda e: game.gap(unit, e))
-    if not game.flee(unit, heading_to(unit.anchor, closest.anchor)):
+    threat = heading_to(unit.anchor, closest.anchor)
+    start, run = unit.anchor, float(movement_row(game.rules, unit).run)
+    edge = start.distance_to(flight_point(game.table, unit, threat, run)) < run - SHORT
+    if not game.flee(unit, threat):
         unit.order = "Down"  # sheet 001: a unit that can no longer move goes Down instead
         game.log("fubar", unit=unit.uid, result="panic: cannot move away, goes Down")
         return
     unit.order = "Run"
-    game.log("fubar", unit=unit.uid, result="panic", away_from=closest.uid)
+    moved = game.events[-1]  # (the flight's move)
+    why = short_flight(
+        ran=bool(moved.data.get("run")), reverse=bool(moved.data.get("reverse")),
+        short=start.distance_to(unit.anchor) < run - SHORT, edge=edge,
+    )  # fmt: skip
+    told = {"flight": why} if why is not None else {}
+    game.log("fubar", unit=unit.uid, result="panic", away_from=closest.uid, **told)
     if order is None:
         order = Action("order", side=unit.side, unit=unit.uid, order="Run")
     ambush_check(game, unit, order, after="")
+
+
+#: how much shorter than its Run a flight is before the record says why (a tenth of an
+#: inch: the places it records are rounded to the hundredth)
+SHORT = 0.1
+
+
+def short_flight(*, ran: bool, reverse: bool, short: bool, edge: bool) -> str | None:
+    """Why a panic's flight was shorter than the unit's whole Run, in a few words for its
+    record and account (None: it ran the whole of it): ``ran``, it went as a Run (not a
+    vehicle's Advance); ``reverse``, a vehicle reversed; ``short``, it ended short of its
+    Run; ``edge``, the table's edge came first on its line (docs/rules, "FUBAR panic",
+    "Vehicle turns and reversing")."""
+    if not ran and reverse:
+        return "an Advance: a vehicle reverses only on an Advance"
+    if not ran:
+        return "an Advance: a vehicle that may not Run there"
+    if not short:
+        return None
+    return "cut short at the table's edge" if edge else "cut short where it was blocked"

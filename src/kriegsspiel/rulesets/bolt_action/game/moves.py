@@ -82,14 +82,9 @@ class Moves:
         rules, table = self.rules, self.table
         row = movement_row(rules, unit)
         start = unit.anchor
-        rad = math.radians(threat_heading + 180)
-        left, bottom, right, top = hull_room(table, unit)  # (a vehicle's hull on it)
 
         def away(reach: float) -> Point:
-            return Point(
-                float(min(max(start.x + math.sin(rad) * reach, left), right)),
-                float(min(max(start.y + math.cos(rad) * reach, bottom), top)),
-            )
+            return flight_point(table, unit, threat_heading, reach)
 
         whole = away(float(row.run))
         if whole == start:
@@ -120,3 +115,15 @@ class Moves:
             return None
         to, run = best
         return to, run, check_move(rules, table, unit, to, run=run)
+
+
+def flight_point(table: Table, unit: UnitState, threat_heading: float, reach: float) -> Point:
+    """The place ``reach`` inches straight away from a threat (at ``threat_heading`` from
+    ``unit``), brought back to the table's edge (a vehicle's hull on it) where it is off."""
+    start = unit.anchor
+    rad = math.radians(threat_heading + 180)
+    left, bottom, right, top = hull_room(table, unit)  # (a vehicle's hull on it)
+    return Point(
+        float(min(max(start.x + math.sin(rad) * reach, left), right)),
+        float(min(max(start.y + math.cos(rad) * reach, bottom), top)),
+    )

@@ -339,6 +339,7 @@ class Fubar(Line):
     target: int | None = None  # friendly fire: the unit shot at
     chosen_by: int | None = None  # friendly fire: the side that chose it (none: the only one)
     away_from: int | None = None  # panic: the enemy run from
+    flight: str | None = None  # panic: why it went less than its Run (format 9 on)
 
 
 class CallIn(Line):
@@ -428,6 +429,7 @@ ADDED_FIELDS: dict[int, dict[str, tuple[str, ...]]] = {
     },
     3: {"assault vehicle": ("models", "hit_on", "hits", "anti_tank", "damage_rolls")},
     7: {"rally": ("roll",)},
+    9: {"fubar": ("flight",)},
 }
 
 #: the kinds of event each format added: a record of an older format never has them, and
@@ -446,7 +448,10 @@ ADDED_WHAT: dict[int, str] = {
     6: "a team weapon's lone crew as a to-hit modifier of its own",
     7: "a Rally's dice as rolled",
     8: "each shot's to-hit and damage dice as rolled",
-    9: "each close quarters round's dice as rolled, a shot's roll of hits at a vehicle and what made its pen",
+    9: (
+        "each close quarters round's dice as rolled, a shot's roll of hits at a vehicle and"
+        " what made its pen, why a FUBAR panic's flight fell short of a Run"
+    ),
 }
 
 #: the parts of each weapon's line in an attack (``weapons``) that format 5 added: a
