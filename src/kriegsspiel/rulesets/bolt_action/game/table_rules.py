@@ -70,6 +70,21 @@ def _row_named(rules: Rules, category: str) -> TerrainRow:
     return lookup("terrain category", category, zip(names, rows, strict=True))
 
 
+def terrain_cell(rules: Rules, category: str, column: str) -> str:
+    """What the terrain table's row for ``category`` says in ``column`` ("OK", "No Run"
+    ...): never "OK" by default. A row without the cell (a walker's, in a file whose damage
+    values have no walkers: the file's check asks for it where they have) is a UsageError."""
+    row = terrain_row(rules, category)
+    cell: str | None = getattr(row, column)
+    if cell is None:
+        raise UsageError(
+            f"{rules.data.title}'s terrain table: its {row.category} row has no {column} cell, "
+            f"so how {DESIGNATED[column]} move through it is not told; give the row "
+            f'{column}: "OK", "No Run", "No" ... as for the other columns'
+        )
+    return cell
+
+
 class TerrainCategoryError(UsageError):
     """Scenario features whose categories the edition's terrain table does not have:
     ``problems`` holds each one's place in the scenario's ``terrain`` list and what is
@@ -607,7 +622,7 @@ def terrain_refusal(
         return f"{feature.name} is impassable to vehicles"
     if designated and designated_against(feature, column):
         return f"{feature.name} is impassable to {DESIGNATED[column]}"
-    cell = getattr(terrain_row(rules, feature.category), column) or "OK"
+    cell = terrain_cell(rules, feature.category, column)
     if cell in IMPASSABLE and not (setting_up and cell == DUG_IN):
         return f"{feature.name} ({feature.category}) is impassable"
     if run and cell == "No Run":
@@ -797,7 +812,7 @@ def nearest_road_point(
 def road_rate(rules: Rules, column: str) -> float:
     """How many times its rate a unit moving by this ``column`` of the terrain table moves
     wholly along a road: 2 where the road row says "x2" (vehicles), else 1."""
-    return 2.0 if (getattr(terrain_row(rules, "road"), column) or "OK") == "x2" else 1.0
+    return 2.0 if terrain_cell(rules, "road", column) == "x2" else 1.0
 
 
 def on_road(rules: Rules, table: Table, x: float, y: float) -> bool:
