@@ -1,0 +1,60 @@
+"""What a designer's rules file adds, told as what it is (the second designer probe): a
+terrain row of its own drawn and briefed by its own cells, a scenario's category that only
+a rules file has hinted at, the rules file a scenario was checked by named, and the special
+rules a weapon may carry listed where a designer reads first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import copy_of, run_cli
+
+from kriegsspiel.core.table import TerrainFeature
+from kriegsspiel.render.table_svg import feature_kind, terrain_style
+from kriegsspiel.rulesets.bolt_action.edition import rules_for
+
+ROOT = Path(__file__).parent.parent
+ROAD = '    - {category: road, infantry: "OK", artillery: "OK", wheeled: "x2", tracked: "x2"}'
+MARSH = (
+    '    - {category: marsh, infantry: "No Run", artillery: "No", wheeled: "No", tracked: "No Run"}'
+)
+SCENARIO = """\
+name: River Crossing
+table: {width: 48, height: 48}
+turns: 6
+victory: units destroyed
+terrain:
+  - {name: Water meadow, category: marsh, cover: none,
+     polygon: [[4, 20], [24, 20], [24, 28], [4, 28]]}
+  - {name: Orchard, category: wood, cover: soft, polygon: [[30, 20], [40, 20], [40, 28], [30, 28]]}
+deployment:
+  - {side: south, polygon: [[0, 0], [48, 0], [48, 12], [0, 12]]}
+  - {side: north, polygon: [[0, 36], [48, 36], [48, 48], [0, 48]]}
+"""
+
+
+def _house(folder: Path) -> Path:
+    """A Bolt Action copy adding a marsh row, and a scenario with a water meadow of it."""
+    (folder / "river.yaml").write_text(SCENARIO)
+    return copy_of(folder, "bolt-action-1", (ROAD, f"{ROAD}\n{MARSH}"), name="house.yaml")
+
+
+def test_a_rules_files_own_terrain_row_is_told_by_its_cells_not_as_other_terrain(
+    tmp_path: Path,
+) -> None:
+    """A marsh a rules file adds was drawn and briefed as "(marsh, plays as other terrain)",
+    in the grey of a category no table has, though the game plays it by its own row."""
+    rules = rules_for("bolt-action-1", _house(tmp_path))
+    meadow = TerrainFeature("Water meadow", "marsh", "none", ((4, 20), (24, 20), (24, 28)), False)
+    told = "marsh: infantry No Run, artillery No, wheeled No, tracked No Run"
+    assert feature_kind(meadow, rules) == told  # (the solo game's terrain briefing too)
+    style = terrain_style(meadow, rules)
+    assert style.label == "marsh" and style.fill != "#bdbdbd"  # (the other terrain's grey)
+    drawn = run_cli(
+        "scenario", "river.yaml", "--rules-file", "house.yaml", "--svg", "t.svg", cwd=tmp_path
+    )
+    assert drawn.returncode == 0, drawn.stderr
+    svg = (tmp_path / "t.svg").read_text()
+    assert f"<title>Water meadow ({told}): no cover</title>" in svg
+    assert "<title>Orchard (wood, plays as rough ground): soft cover</title>" in svg
+    assert "other terrain" not in svg
