@@ -58,3 +58,27 @@ def test_a_rules_files_own_terrain_row_is_told_by_its_cells_not_as_other_terrain
     assert f"<title>Water meadow ({told}): no cover</title>" in svg
     assert "<title>Orchard (wood, plays as rough ground): soft cover</title>" in svg
     assert "other terrain" not in svg
+
+
+def test_a_category_only_a_rules_file_has_is_hinted_at_and_the_files_table_named(
+    tmp_path: Path,
+) -> None:
+    """Without --rules-file a marsh was refused with no hint to give one (a weapon or a
+    damage value is given it); with a file lacking it the refusal named Konflikt '47's
+    table, not the file's."""
+    _house(tmp_path)
+    shipped = run_cli("scenario", "river.yaml", "-r", "bolt-action-1", cwd=tmp_path)
+    assert shipped.returncode == 2, shipped.stderr
+    said = " ".join(shipped.stderr.split())
+    assert "field terrain.0.category: Bolt Action (1st edition)'s terrain table has no " in said
+    assert (
+        "The scenario was checked against the shipped terrain table; if the name is on your "
+        "own rules file's, give that file (--rules-file FILE)." in said
+    ), said
+    assert "Traceback" not in said
+    copy_of(tmp_path, "konflikt47", name="k47.yaml")  # (no marsh)
+    theirs = run_cli("scenario", "river.yaml", "--rules-file", "k47.yaml", cwd=tmp_path)
+    assert theirs.returncode == 2, theirs.stderr
+    said = " ".join(theirs.stderr.split())
+    assert "the terrain table of the rules file k47.yaml has no category 'marsh'" in said, said
+    assert "Konflikt '47's terrain table" not in said and "--rules-file FILE" not in said

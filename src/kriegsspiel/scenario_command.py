@@ -261,15 +261,18 @@ def _check_terrain(
     from kriegsspiel.rulesets.bolt_action.game.table_rules import (
         TerrainCategoryError,
         check_categories,
+        terrain_table,
     )
 
     house = (None, None) if rules is None else (rules.label, rules.text)
     text = path.read_text(encoding="utf-8")
     refused: dict[str, dict[int, str]] = {}
     titles: dict[str, str] = {}
+    tables: dict[str, str] = {}  # (each edition's terrain table, as a refusal names it)
     for edition in editions:
         table = rules_for(game_ruleset(edition), *house)
         titles[edition] = table.data.title
+        tables[edition] = terrain_table(table)
         try:
             check_categories(table, scenario)
         except TerrainCategoryError as exc:
@@ -289,7 +292,7 @@ def _check_terrain(
                 )
             continue
         # the same table in every edition: said once, for all of them
-        rest = {refused[e][number].removeprefix(f"{titles[e]}'s terrain table") for e in editions}
+        rest = {refused[e][number].removeprefix(tables[e]) for e in editions}
         alike = " and ".join(titles[e] for e in editions)
         everywhere.append(
             (number, f"{alike} alike: the terrain table{rest.pop()}")

@@ -30,7 +30,7 @@ from kriegsspiel.rulesets.bolt_action.data import (
     TerrainRow,
     terrain_names,
 )
-from kriegsspiel.rulesets.bolt_action.edition import Rules
+from kriegsspiel.rulesets.bolt_action.edition import Rules, checked_against
 from kriegsspiel.rulesets.bolt_action.game.spacing import HULL, VEHICLE_LENGTH, hull
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
@@ -132,10 +132,21 @@ def category_problem(rules: Rules, category: str) -> str | None:
         for row in table
         if row in synonyms.values()
     )
-    return (
-        f"{rules.data.title}'s terrain table has no category {category!r}{hint}; its "
-        f"categories are {', '.join(table)} (also taken, in any case: {taken})"
+    told = (
+        f"{terrain_table(rules)} has no category {category!r}{hint}; its categories are "
+        f"{', '.join(table)} (also taken, in any case: {taken})"
     )
+    if rules.rules_file is None:  # (a rules file's table is named: the hint would repeat it)
+        told += "." + checked_against(rules, "terrain table", "The scenario")
+    return told
+
+
+def terrain_table(rules: Rules) -> str:
+    """The terrain table a scenario's categories are looked up in, as a refusal names it:
+    the edition's ("Konflikt '47's terrain table"), or a designer's rules file's."""
+    if rules.rules_file is None:
+        return f"{rules.data.title}'s terrain table"
+    return f"the terrain table of the rules file {rules.rules_file}"
 
 
 def terrain_column(unit: UnitState) -> str:
