@@ -5,6 +5,8 @@ rules a weapon may carry listed where a designer reads first."""
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 from conftest import copy_of, run_cli
@@ -82,3 +84,21 @@ def test_a_category_only_a_rules_file_has_is_hinted_at_and_the_files_table_named
     said = " ".join(theirs.stderr.split())
     assert "the terrain table of the rules file k47.yaml has no category 'marsh'" in said, said
     assert "Konflikt '47's terrain table" not in said and "--rules-file FILE" not in said
+
+
+def test_a_scenario_checked_by_a_rules_file_names_it_and_its_digest(tmp_path: Path) -> None:
+    """The verdict "sound on it" was true only by the rules file, which neither the text
+    nor --json named (evaluate, sweep, odds and rules do, with its digest)."""
+    _house(tmp_path)
+    listing = run_cli("rules", "house.yaml", cwd=tmp_path)
+    digest = re.search(r"it is sound \(([0-9a-f]{8})\)", listing.stdout)
+    assert digest is not None, listing.stdout
+    text = run_cli("scenario", "river.yaml", "--rules-file", "house.yaml", cwd=tmp_path)
+    assert text.returncode == 0, text.stderr
+    said = " ".join(text.stdout.split())
+    assert f"All checked by the rules file house.yaml ({digest[1]}), not the shipped data." in said
+    data = run_cli("scenario", "river.yaml", "--rules-file", "house.yaml", "--json", cwd=tmp_path)
+    told = json.loads(data.stdout)
+    assert (told["rules_file"], told["rules_digest"]) == ("house.yaml", digest[1])
+    shipped = json.loads(run_cli("scenario", "meeting-engagement", "--json").stdout)
+    assert (shipped["rules_file"], shipped["rules_digest"]) == (None, None)

@@ -32,6 +32,7 @@ from kriegsspiel.sim.matchup import (
     lists_ruleset,
     pick_file,
     read_rules,
+    rules_named,
 )
 
 
@@ -100,6 +101,11 @@ def run_scenario(
     # the lists checked on the scenario as a game checks them: those given, else each
     # edition's sample lists (a game given no --army plays them)
     verdict, sound_with = _check_lists(path, ruleset, armies, rules, taken)
+    house = rules_named(rules)  # (the rules file all was checked by, with its digest)
+    if rules is not None:
+        from kriegsspiel.render.evaluation_text import house_rules
+
+        verdict += f" All checked by the rules file {house_rules(house)}, not the shipped data."
     if warnings:
         verdict += f" Mind the {counted(len(warnings), 'note')} above: legal, but likely a slip."
     if svg is not None:
@@ -115,7 +121,7 @@ def run_scenario(
             markup=False,
         )
     if as_json:
-        told = {"sound_with": sound_with, "warnings": warnings}
+        told = {"sound_with": sound_with, "warnings": warnings, **house}
         print(json.dumps({**scenario.model_dump(mode="json"), **told}, indent=2))
     else:
         from kriegsspiel.render.scenario_text import print_briefing
