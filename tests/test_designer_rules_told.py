@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import get_args
 
 from conftest import copy_of, run_cli
 
 from kriegsspiel.core.table import TerrainFeature
 from kriegsspiel.render.table_svg import feature_kind, terrain_style
+from kriegsspiel.rulesets.bolt_action.data import Special
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
 
 ROOT = Path(__file__).parent.parent
@@ -102,3 +104,24 @@ def test_a_scenario_checked_by_a_rules_file_names_it_and_its_digest(tmp_path: Pa
     assert (told["rules_file"], told["rules_digest"]) == ("house.yaml", digest[1])
     shipped = json.loads(run_cli("scenario", "meeting-engagement", "--json").stdout)
     assert (shipped["rules_file"], shipped["rules_digest"]) == (None, None)
+
+
+def test_the_designers_pages_list_the_special_rules_a_weapon_may_carry() -> None:
+    """The README's "Your own rules" and the armies-and-scenarios guide said only that a
+    rules file cannot change code; the special rules a weapon may name were in the rules
+    pages alone, unlisted. Each is now named where a designer looks first, with a link to
+    the full list."""
+    readme = ROOT.joinpath("README.md").read_text()
+    own_rules = readme.split("### Your own rules", 1)[1].split("\n### ", 1)[0]
+    guide = ROOT.joinpath("docs", "armies-and-scenarios.md").read_text()
+    cannot = guide.split("What a rules file cannot change is code", 1)[1][:600]
+    for page, where in ((own_rules, "README"), (cannot, "armies-and-scenarios")):
+        flat = " ".join(page.split())
+        missing = [rule for rule in get_args(Special) if rule not in flat]
+        assert not missing, (where, missing)
+        assert "konflikt47.md#the-special-rules-a-weapon-may-carry" in flat, where
+    for ruleset in ("konflikt47", "bolt-action-1"):
+        rules_page = ROOT.joinpath("docs", "rules", f"{ruleset}.md").read_text()
+        listed = rules_page.split("### The special rules a weapon may carry", 1)[1][:1200]
+        flat = " ".join(listed.split())
+        assert not [rule for rule in get_args(Special) if rule not in flat], ruleset
