@@ -65,6 +65,18 @@ CASES = [
         id="movement-without-walker-of-a-file-with-walkers",
     ),
     pytest.param(
+        'tracked: "No Run", walkers: "No Run"}', 'tracked: "No Run"}', "terrain.rows.1.walkers",
+        "{category: rough ground", 'missing: this file\'s damage values have walkers, so each '
+        'terrain row says how they move: give walkers: "OK", "No Run", "No"',
+        id="terrain-row-without-walkers-of-a-file-with-walkers",
+    ),
+    pytest.param(
+        '    - {category: road,', '    - {category: marsh, infantry: "No Run", artillery: "No", '
+        'wheeled: "No", tracked: "No Run"}\n    - {category: road,', "terrain.rows.4.walkers",
+        "{category: marsh", 'the shipped rough ground row has walkers: "No Run"',
+        id="new-terrain-row-without-walkers-of-a-file-with-walkers",
+    ),
+    pytest.param(
         "    - {unit_type: infantry, advance: 6, run: 12}",
         "    - {unit_type: infantry, advance: 6, run: 12}\n"
         "    - {unit_type: infantry, advance: 5, run: 10}",
@@ -362,6 +374,22 @@ def test_bolt_action_needs_no_walker_row() -> None:
     1st edition's data has no walker row, and needs none."""
     rows = [row.unit_type for row in rules_for("bolt-action-1").data.movement.rows]
     assert "walker" not in rows
+
+
+def test_a_terrain_cell_left_out_is_never_taken_as_ok() -> None:
+    """A walker moving by a row without a walkers cell (Bolt Action 1st edition's rows have
+    none; a file with walkers must give one) was let through it, even on a Run, as "OK"."""
+    from kriegsspiel.core.table import TerrainFeature
+    from kriegsspiel.errors import UsageError
+    from kriegsspiel.rulesets.bolt_action.game.table_rules import terrain_refusal
+
+    rules = rules_for("bolt-action-1")
+    wood = TerrainFeature("Orchard", "wood", "soft", ((0, 0), (6, 0), (6, 6)), False)
+    assert (
+        terrain_refusal(rules, wood, "tracked", True, True) == "cannot Run through Orchard (wood)"
+    )
+    with pytest.raises(UsageError, match="its rough ground row has no walkers cell"):
+        terrain_refusal(rules, wood, "walkers", True, True)
 
 
 @pytest.mark.parametrize(

@@ -131,6 +131,11 @@ def test_a_variant_without_a_unit_plays_and_shows_the_points_it_saves(tmp_path: 
             "variants.0.remove.1",
             "no unit 'Tiger' in patrol-a.yaml; its units are 'Grenadier Squad', 'MG 42 MMG Team'",
         ),
+        (  # a slip of case: the unit it likely means (the designer probe's 'Sniper team')
+            f"    replace: MG 42 mmg team\n    with: {_unit('Rifles', 40)}\n",
+            "variants.0.replace",
+            "no unit 'MG 42 mmg team' (did you mean 'MG 42 MMG Team'?) in patrol-a.yaml",
+        ),
         (
             f"    replace: MG 42 MMG Team\n    with: {_unit('Rifles', 40)}\n"
             "    remove: MG 42 MMG Team\n",

@@ -32,6 +32,7 @@ from kriegsspiel.sim.matchup import (
     lists_ruleset,
     pick_file,
     read_rules,
+    rules_named,
 )
 
 
@@ -100,6 +101,11 @@ def run_scenario(
     # the lists checked on the scenario as a game checks them: those given, else each
     # edition's sample lists (a game given no --army plays them)
     verdict, sound_with = _check_lists(path, ruleset, armies, rules, taken)
+    house = rules_named(rules)  # (the rules file all was checked by, with its digest)
+    if rules is not None:
+        from kriegsspiel.render.evaluation_text import house_rules
+
+        verdict += f" All checked by the rules file {house_rules(house)}, not the shipped data."
     if warnings:
         verdict += f" Mind the {counted(len(warnings), 'note')} above: legal, but likely a slip."
     if svg is not None:
@@ -115,7 +121,7 @@ def run_scenario(
             markup=False,
         )
     if as_json:
-        told = {"sound_with": sound_with, "warnings": warnings}
+        told = {"sound_with": sound_with, "warnings": warnings, **house}
         print(json.dumps({**scenario.model_dump(mode="json"), **told}, indent=2))
     else:
         from kriegsspiel.render.scenario_text import print_briefing
@@ -261,15 +267,18 @@ def _check_terrain(
     from kriegsspiel.rulesets.bolt_action.game.table_rules import (
         TerrainCategoryError,
         check_categories,
+        terrain_table,
     )
 
     house = (None, None) if rules is None else (rules.label, rules.text)
     text = path.read_text(encoding="utf-8")
     refused: dict[str, dict[int, str]] = {}
     titles: dict[str, str] = {}
+    tables: dict[str, str] = {}  # (each edition's terrain table, as a refusal names it)
     for edition in editions:
         table = rules_for(game_ruleset(edition), *house)
         titles[edition] = table.data.title
+        tables[edition] = terrain_table(table)
         try:
             check_categories(table, scenario)
         except TerrainCategoryError as exc:
@@ -289,7 +298,7 @@ def _check_terrain(
                 )
             continue
         # the same table in every edition: said once, for all of them
-        rest = {refused[e][number].removeprefix(f"{titles[e]}'s terrain table") for e in editions}
+        rest = {refused[e][number].removeprefix(tables[e]) for e in editions}
         alike = " and ".join(titles[e] for e in editions)
         everywhere.append(
             (number, f"{alike} alike: the terrain table{rest.pop()}")

@@ -63,6 +63,11 @@ _ROWS: Final[dict[str, _Style]] = {
 }
 _WRECK: Final[_Style] = _Style("wreck", "#111111", "#000000", 0.9)
 _OTHER: Final[_Style] = _Style("other terrain", "#bdbdbd", "#616161", 0.5)
+# a row a rules file adds (a "marsh"): painted alike, in a blue-grey none of the shipped
+# rows has, and labelled by its own category
+_HOUSE_FILL: Final[tuple[str, str, float]] = ("#90a4ae", "#37474f", 0.55)
+# the terrain table's columns, as a feature's own row is told
+_COLUMNS: Final[tuple[str, ...]] = ("infantry", "artillery", "wheeled", "tracked", "walkers")
 IMPASSABLE_EDGE: Final[str] = "#b71c1c"  # the edge of ground a scenario makes impassable
 
 
@@ -129,16 +134,24 @@ def terrain_style(feature: TerrainFeature, rules: Rules) -> _Style:
         for words, style in _ROUGH_LOOKS:
             if any(w in category for w in words):
                 return style
-    return _ROWS.get(row, _OTHER)
+    return _ROWS.get(row) or _Style(row, *_HOUSE_FILL)
 
 
 def feature_kind(feature: TerrainFeature, rules: Rules) -> str:
     """A feature's kind as a player reads it, with the terrain table row it plays as where
-    that is another ("wood, plays as rough ground"): the drawing's tooltips and the solo
-    game's terrain table both say it so."""
-    row = terrain_style(feature, rules).label.split(" (")[-1].rstrip(")")  # (its table row)
+    that is another ("wood, plays as rough ground"), and a row a rules file adds told by
+    its cells ("marsh: infantry No Run, artillery No, ..."), as no player knows it: the
+    drawing's tooltips and the solo game's terrain table both say it so."""
+    style = terrain_style(feature, rules)
+    row = style.label.split(" (")[-1].rstrip(")")  # (its table row)
     counts = "" if row in (feature.category.lower(), "wreck") else f", plays as {row}"
-    return f"{feature.category}{counts}"
+    if style != _Style(row, *_HOUSE_FILL):  # (a shipped row's, a wreck's)
+        return f"{feature.category}{counts}"
+    cells = terrain_row(rules, feature.category)
+    told = ", ".join(
+        f"{column} {cell}" for column in _COLUMNS if (cell := getattr(cells, column)) is not None
+    )
+    return f"{feature.category}{counts}: {told}"
 
 
 def impassable_to(feature: TerrainFeature) -> str:

@@ -372,6 +372,16 @@ def check_one_edition(armies: Sequence[str], base: Path | None = None) -> None:
     )
 
 
+def rules_named(rules: Source | None) -> dict[str, str | None]:
+    """The rules file games were played (or lists and scenarios checked) by, as every
+    ``--json`` names it: its label and the start of a digest of what it says, as results
+    lists it (two versions of one file told apart); both None for the shipped rules."""
+    return {
+        "rules_file": None if rules is None else rules.label,
+        "rules_digest": None if rules is None else rules.short_digest,
+    }
+
+
 def read_rules(given: str, base: Path | None = None) -> Source:
     """A designer's rules file (``--rules-file``; a sweep's ``rules_file``, looked for
     beside the sweep file first: ``base``) as a Source named by its path; DataFileError,

@@ -28,7 +28,7 @@ from kriegsspiel.sim import WORKERS_PER_CORE, executors
 from kriegsspiel.sim.cluster import DaskExecutor, SchedulerLost
 from kriegsspiel.sim.code import code_version
 from kriegsspiel.sim.executors import InProcess, interrupts_held, local_pool, stop_pool
-from kriegsspiel.sim.matchup import Matchup
+from kriegsspiel.sim.matchup import Matchup, rules_named
 from kriegsspiel.sim.outcome import BatchFailed, GameOutcome, OtherCode, play_batch
 from kriegsspiel.sim.stats import percentage_points, plain, wilson, within_precision
 from kriegsspiel.sim.store import AGAIN, Store, StoreError
@@ -788,10 +788,7 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
         )
     return {
         "ruleset": m.ruleset,
-        "rules_file": m.rules_file,  # a designer's rules file the games were played by
-        # the start of a digest of what it says, as results lists it: two versions of one
-        # file told apart
-        "rules_digest": None if m.rules is None else m.rules.short_digest,
+        **rules_named(m.rules),  # a designer's rules file the games were played by
         "scenario": m.scenario.label,
         "deployment": m.deployment,  # the order each side's units set up in
         "victory": scenario.victory,  # what the scores count: units destroyed, objectives

@@ -18,7 +18,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from kriegsspiel.ai.players import SPEC_EXAMPLE, parse_players
 from kriegsspiel.core.datafile import Name, Strict, WholeNumber, load_yaml, problem_at, yaml_data
-from kriegsspiel.errors import DataFileError, UsageError, as_written
+from kriegsspiel.errors import DataFileError, UsageError, as_written, suggest
 from kriegsspiel.rulesets.bolt_action.game.set_up_order import check_deployment
 from kriegsspiel.sim import MAX_GAMES, MAX_SEED
 from kriegsspiel.sim.matchup import (
@@ -530,8 +530,9 @@ def _change(
         for i, name in enumerate(named):
             refuse = at(*place(field, i))
             if name not in names:
+                near = suggest(name, [n for n in names if isinstance(n, str)])
                 raise refuse(
-                    f"no unit {name!r} in {original.label}; its units are "
+                    f"no unit {name!r}{near} in {original.label}; its units are "
                     + ", ".join(repr(n) for n in names)
                 )
             if names.count(name) > 1:

@@ -32,7 +32,7 @@ from kriegsspiel.sim.commands import (
     plot_written,
     run_one,
 )
-from kriegsspiel.sim.matchup import Matchup, parsed
+from kriegsspiel.sim.matchup import Matchup, parsed, rules_named
 from kriegsspiel.sim.stats import wilson
 from kriegsspiel.sim.sweep import Sweep, variant_files
 from kriegsspiel.sim.tally import DAMAGE_LEFT_OUT
@@ -203,8 +203,7 @@ def run_sweep(
         data: dict[str, Any] = {
             "sweep": sweep.name,
             "ruleset": some.ruleset,
-            "rules_file": some.rules_file,  # a designer's rules file every game was played by
-            "rules_digest": None if some.rules is None else some.rules.short_digest,
+            **rules_named(some.rules),  # a designer's rules file every game was played by
             "scenario": scenarios if many else scenarios[0],
             "players": list(some.players),
             "deployment": some.deployment,  # the order each side's units set up in

@@ -57,6 +57,7 @@ from kriegsspiel.rulesets.bolt_action.edition import (
     Konflikt47,
     Rules,
     Target,
+    checked_against,
     edition_with,
     rules_file_path,
     rules_for,
@@ -165,12 +166,9 @@ def _which_chart(rules: Rules, chart: str, weapon: str | None = None) -> str:
     that lists the chart's names."""
     option = "--weapons" if weapon is not None else "--targets"
     lists = f"kriegsspiel army {option} -r {rules.ruleset}"
+    told = checked_against(rules, chart, "The list", lists)
     if rules.rules_file is None:
-        return (
-            f" The list was checked against the shipped {chart} ('{lists}' lists it); if the "
-            f"name is on your own rules file's, give that file ({named('rules_file', shown='FILE')})."
-        )
-    told = f" The list was checked against the {chart} of the rules file {rules.rules_file}"
+        return told
     if weapon is not None:
         try:
             rules_for(rules.ruleset).weapon(weapon)

@@ -858,7 +858,24 @@ class TerrainRow(Strict):
     artillery: TerrainCell
     wheeled: TerrainCell
     tracked: TerrainCell
-    walkers: TerrainCell | None = None
+    # a walker's cell: every row has one where the damage values have walkers (no edition
+    # without walkers reads it)
+    walkers: TerrainCell | None = Field(default=None, validate_default=True)
+
+    @field_validator("walkers")
+    @classmethod
+    def _walkers_told(cls, cell: str | None) -> str | None:
+        """A walker's cell in every row of a file whose damage values have walkers: a row
+        without one would let walkers through unhindered, which no sheet says."""
+        chart = _CHART.get()
+        if cell is None and chart is not None and chart.walkers:
+            raise ValueError(
+                "missing: this file's damage values have walkers, so each terrain row says "
+                'how they move: give walkers: "OK", "No Run", "No" ... as for the other '
+                'columns (the shipped rough ground row has walkers: "No Run", its obstacle '
+                'row walkers: "OK**")'
+            )
+        return cell
 
 
 # terrain the engine itself names: scenario features' other names (wood, wall, ...: see

@@ -227,6 +227,20 @@ def edition_with(name: str, rules: Rules, chart: Literal["weapon", "target"]) ->
     return None
 
 
+def checked_against(rules: Rules, table: str, what: str, lists: str | None = None) -> str:
+    """Where a name that ``rules``' ``table`` lacks was looked for, in the one wording of
+    every such refusal (``what``: "The list", "The scenario"; ``lists``: the command that
+    lists the table): the shipped data, with the hint that a name a designer's file adds
+    needs that file given, or the rules file, named."""
+    if rules.rules_file is None:
+        listed = f" ('{lists}' lists it)" if lists else ""
+        return (
+            f" {what} was checked against the shipped {table}{listed}; if the name is on "
+            f"your own rules file's, give that file ({named('rules_file', shown='FILE')})."
+        )
+    return f" {what} was checked against the {table} of the rules file {rules.rules_file}"
+
+
 def rules_file_path(rules_file: object) -> str | None:
     """A Python caller's ``rules_file``: None, or a str or a pathlib.Path (its path as a
     str); anything else refused by name (a UsageTypeError)."""

@@ -30,7 +30,7 @@ from kriegsspiel.rulesets.bolt_action.data import (
     TerrainRow,
     terrain_names,
 )
-from kriegsspiel.rulesets.bolt_action.edition import Rules
+from kriegsspiel.rulesets.bolt_action.edition import Rules, checked_against
 from kriegsspiel.rulesets.bolt_action.game.spacing import HULL, VEHICLE_LENGTH, hull
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
@@ -68,6 +68,21 @@ def _row_named(rules: Rules, category: str) -> TerrainRow:
     rows = rules.data.terrain.rows
     names = terrain_names([r.category for r in rows])
     return lookup("terrain category", category, zip(names, rows, strict=True))
+
+
+def terrain_cell(rules: Rules, category: str, column: str) -> str:
+    """What the terrain table's row for ``category`` says in ``column`` ("OK", "No Run"
+    ...): never "OK" by default. A row without the cell (a walker's, in a file whose damage
+    values have no walkers: the file's check asks for it where they have) is a UsageError."""
+    row = terrain_row(rules, category)
+    cell: str | None = getattr(row, column)
+    if cell is None:
+        raise UsageError(
+            f"{rules.data.title}'s terrain table: its {row.category} row has no {column} cell, "
+            f"so how {DESIGNATED[column]} move through it is not told; give the row "
+            f'{column}: "OK", "No Run", "No" ... as for the other columns'
+        )
+    return cell
 
 
 class TerrainCategoryError(UsageError):
@@ -117,10 +132,21 @@ def category_problem(rules: Rules, category: str) -> str | None:
         for row in table
         if row in synonyms.values()
     )
-    return (
-        f"{rules.data.title}'s terrain table has no category {category!r}{hint}; its "
-        f"categories are {', '.join(table)} (also taken, in any case: {taken})"
+    told = (
+        f"{terrain_table(rules)} has no category {category!r}{hint}; its categories are "
+        f"{', '.join(table)} (also taken, in any case: {taken})"
     )
+    if rules.rules_file is None:  # (a rules file's table is named: the hint would repeat it)
+        told += "." + checked_against(rules, "terrain table", "The scenario")
+    return told
+
+
+def terrain_table(rules: Rules) -> str:
+    """The terrain table a scenario's categories are looked up in, as a refusal names it:
+    the edition's ("Konflikt '47's terrain table"), or a designer's rules file's."""
+    if rules.rules_file is None:
+        return f"{rules.data.title}'s terrain table"
+    return f"the terrain table of the rules file {rules.rules_file}"
 
 
 def terrain_column(unit: UnitState) -> str:
@@ -607,7 +633,7 @@ def terrain_refusal(
         return f"{feature.name} is impassable to vehicles"
     if designated and designated_against(feature, column):
         return f"{feature.name} is impassable to {DESIGNATED[column]}"
-    cell = getattr(terrain_row(rules, feature.category), column) or "OK"
+    cell = terrain_cell(rules, feature.category, column)
     if cell in IMPASSABLE and not (setting_up and cell == DUG_IN):
         return f"{feature.name} ({feature.category}) is impassable"
     if run and cell == "No Run":
@@ -797,7 +823,7 @@ def nearest_road_point(
 def road_rate(rules: Rules, column: str) -> float:
     """How many times its rate a unit moving by this ``column`` of the terrain table moves
     wholly along a road: 2 where the road row says "x2" (vehicles), else 1."""
-    return 2.0 if (getattr(terrain_row(rules, "road"), column) or "OK") == "x2" else 1.0
+    return 2.0 if terrain_cell(rules, "road", column) == "x2" else 1.0
 
 
 def on_road(rules: Rules, table: Table, x: float, y: float) -> bool:
