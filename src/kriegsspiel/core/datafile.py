@@ -151,20 +151,26 @@ Remark = Annotated[str, AfterValidator(_a_remark)]
 
 
 def _line_of(node: yaml.Node, loc: tuple[int | str, ...]) -> int:
-    """The 1-based line of the YAML node at ``loc`` (or of its nearest parent)."""
+    """The 1-based line of the YAML node at ``loc`` (or of its nearest parent): where a
+    reader looks for it. A field's value written as a block on the lines under its key
+    ("weapons:" and its "- Rifle" items, "vehicle:" and its fields) is at the key's line,
+    where the whole value is given, not at its first item's; one of its items is at its own."""
     line = node.start_mark.line + 1
     for key in loc:
         child: yaml.Node | None = None
+        at = line
         if isinstance(node, yaml.MappingNode):
             for k, v in node.value:
                 if k.value == key:
-                    child = v
+                    child, at = v, k.start_mark.line + 1
                     break
         elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
             child = node.value[key]
+            at = child.start_mark.line + 1
         if child is None:
             break
-        node, line = child, child.start_mark.line + 1
+        block = isinstance(child, yaml.CollectionNode) and not child.flow_style
+        node, line = child, at if block else child.start_mark.line + 1
     return line
 
 
@@ -488,6 +494,13 @@ def line_in(text: str, loc: tuple[int | str, ...]) -> int | None:
     return None if node is None else _line_of(node, loc)
 
 
+# The key of a validation error's context that names one item of the list (its index) or
+# mapping (its key) a field validator checked, when that item alone is wrong (a weapon
+# given twice, a note under no ruleset's name): the error is told at that item's line, not
+# at the field's.
+AT_ITEM = "at_item"
+
+
 def problems(
     exc: ValidationError,
     line: Callable[[tuple[int | str, ...]], int] | None,
@@ -502,6 +515,9 @@ def problems(
     found = []
     for error in exc.errors():
         loc = tuple(error["loc"])
+        item = (error.get("ctx") or {}).get(AT_ITEM)
+        if isinstance(item, int | str):  # (a check of a list or mapping: one item wrong)
+            loc += (item,)
         field = ".".join(str(p) for p in loc) or "(top level)"
         where = f"line {line(loc)}, " if line is not None else ""
         message = error["msg"]
