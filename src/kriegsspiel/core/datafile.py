@@ -326,6 +326,10 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
             )
         if mark is not None and hint is None and problem.startswith("mapping values are not"):
             hint = _colon_hint(text, mark.line)
+        if mark is not None and hint is None and "expected <document start>" in problem:
+            hint = indentation.top_level_out_of_step(text, mark.line, yaml_data)
+            if hint is not None:
+                where = f"line {mark.line + 1}: "
         hint = hint or ""
         raise DataFileError(name, [f"{where}not valid YAML ({problem}){hint}"]) from None
     if data is None:
@@ -412,9 +416,10 @@ def other_kind(text: str) -> str | None:
 
 def _colon_hint(text: str, line: int) -> str:
     """Why YAML found a ": " where no field may begin, on the 0-based ``line``, said plainly:
-    the line is indented past the one above it (YAML reads it as more of that line's text),
-    or a text holds ": " unquoted (YAML reads what follows as another field). Told with
-    the line as it would be right where it can be; empty if the line is neither."""
+    the line is indented past the one above it (YAML reads it as more of that line's text:
+    :func:`indentation.further_than_above`, its move tried before it is told), or a text
+    holds ": " unquoted (YAML reads what follows as another field). Told with the line as
+    it would be right where it can be; empty if the line is neither."""
     lines = text.splitlines()
     if not 0 <= line < len(lines):
         return ""
@@ -425,11 +430,7 @@ def _colon_hint(text: str, line: int) -> str:
         deeper = len(here) - len(here.lstrip(" ")) > len(before) - len(before.lstrip(" "))
         opened = before.split(" #", 1)[0].rstrip().endswith((":", "-", "|", ">"))
         if deeper and not opened and ": " in before:
-            return (
-                f": line {line + 1} is indented further than line {above[0] + 1} above it, so "
-                f"YAML reads it as more of that line's text; indent it as line {above[0] + 1} "
-                "is (a field of the same mapping starts where the one above it starts)"
-            )
+            return indentation.further_than_above(text, line, above[0], yaml_data)
     key, colon, value = here.strip().partition(": ")
     value = value.split(" #", 1)[0].strip()
     plain = re.fullmatch(r"(- )?[A-Za-z_][\w -]*", key) and value[:1] not in ("{", "[", '"', "'")
