@@ -476,3 +476,21 @@ def test_a_first_line_indented_past_the_top_level_is_told_with_the_move_that_men
         f"line {n + 1} is indented 0 spaces: indent line {n} 0 spaces, as line {n + 1} is"
     ) in done.stderr, done.stderr
     _read_after(path, lines, done.stderr)
+
+
+def test_a_units_name_line_indented_as_the_models_above_is_told_as_that_line(
+    tmp_path: Path,
+) -> None:
+    """'  - name: 2nd Section' indented 6 spaces joins the models of the unit above it, and
+    its 'type:' becomes that unit's second 'type': PyYAML said only "the field 'type' is
+    given twice (first on line 24)", of a line that is right."""
+    path, lines, n = _slipped(tmp_path, "  - name: 2nd Section", 6)
+    said = run_cli("army", "slip.yaml", cwd=tmp_path).stderr
+    assert (
+        f"line {n + 1}: not valid YAML (the field 'type' is given twice (first on line {n - 8})): "
+        f"line {n}, an item ('- '), is indented 6 spaces, so its fields would be 8 in, but "
+        f"line {n + 1} and the lines after it are indented 4: YAML read line {n} into the list "
+        f"above it and line {n + 1} as a field of the mapping before it; indent line {n} 2 "
+        "spaces, so that its fields line up with them"
+    ) in said, said
+    _read_after(path, lines, said)

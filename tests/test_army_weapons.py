@@ -60,7 +60,7 @@ def line_of(path: Path, needle: str) -> int:
 
 # ------------------------------------------------------------------- team weapons' crews
 @pytest.mark.parametrize("ruleset", [K47, BA1])
-def test_a_team_weapon_without_a_crewman_is_refused_at_its_models(
+def test_a_team_weapon_without_a_crewman_is_refused_at_its_unit(
     tmp_path: Path, ruleset: str
 ) -> None:
     """A one-man MMG team: the MMG is fired by a crew of two, and no one crews it. The

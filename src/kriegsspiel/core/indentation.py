@@ -298,3 +298,33 @@ def top_level_out_of_step(text: str, at: int, reads: Reads) -> str | None:
         f"{told}; a file's top-level fields each start at the start of their line: check the "
         f"indentation of lines {first + 1} to {at + 1}"
     )
+
+
+def item_out_of_step(text: str, at: int, reads: Reads) -> str | None:
+    """Advice for a field at line ``at`` (0-based) that YAML found given twice, when the
+    line above it is a list's item ("- name: x") indented otherwise than its fields: YAML
+    read that item into the list above it and this field as one more of the mapping before
+    it. Told is the move of the item's line that lines its fields up with line ``at``,
+    tried first; None if the line above is no such item or the move does not mend it."""
+    lines = text.splitlines()
+    above = next((k for k in range(at - 1, -1, -1) if _content(lines[k])), None)
+    if above is None or not _content(lines[at]):
+        return None
+    item = lines[above].lstrip(" ")
+    rest = item[1:].lstrip(" ")
+    if not item.startswith("- ") or not _KEY.match(rest):
+        return None
+    fields = len(lines[above]) - len(rest)
+    spaces = _spaces(lines[at])
+    by = spaces - fields
+    if by == 0 or _spaces(lines[above]) + by < 0:
+        return None
+    if _reads_past(_reindented(lines, above, above, by), at, reads) < 2:
+        return None
+    return (
+        f": line {above + 1}, an item ('- '), is indented {_spaced(_spaces(lines[above]))}, so "
+        f"its fields would be {fields} in, but line {at + 1} and the lines after it are "
+        f"indented {spaces}: YAML read line {above + 1} into the list above it and line "
+        f"{at + 1} as a field of the mapping before it; indent line {above + 1} "
+        f"{_spaced(_spaces(lines[above]) + by)}, so that its fields line up with them"
+    )
