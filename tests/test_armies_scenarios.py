@@ -674,13 +674,15 @@ def test_a_note_is_kept_by_a_rulesets_name_and_a_misspelt_one_is_refused(
     tmp_path: Path,
 ) -> None:
     """A note under "konflict47" was once taken and never shown: the briefing shows a note
-    under the ruleset it is for."""
+    under the ruleset it is for. Told at the misspelt note's own line, not the first
+    note's."""
     path = scenario_file(tmp_path)
     text = path.read_text()
-    path.write_text(text + "notes:\n  konflict47: Play it at night.\n")
+    path.write_text(text + "notes:\n  iron-cross: Not yet.\n  konflict47: Play it at night.\n")
     message = str(refused(load_scenario, path))
     assert (
-        f"line {line_of(path, 'konflict47:')}, field notes: 'konflict47' (did you mean " in message
+        f"line {line_of(path, 'konflict47:')}, field notes.konflict47: 'konflict47' (did you mean "
+        in message
     )
     assert (
         "'konflikt47'?) is not a ruleset's name" in message
@@ -693,6 +695,20 @@ def test_a_note_is_kept_by_a_rulesets_name_and_a_misspelt_one_is_refused(
     }
     done = run_cli("scenario", str(path))
     assert done.returncode == 0 and "Play it at night." in done.stdout
+
+
+def test_a_zone_overlapping_the_enemys_is_told_at_its_own_line(tmp_path: Path) -> None:
+    """The deployment list is sound but one zone of it is not: told at that zone's line
+    (it was told at the first zone's, south's, which is not the one that overlaps)."""
+    path = scenario_file(tmp_path)
+    path.write_text(
+        path.read_text() + "  - {side: north, polygon: [[0, 6], [72, 6], [72, 20], [0, 20]]}\n"
+    )
+    message = str(refused(load_scenario, path))
+    assert (
+        f"line {line_of(path, '[0, 6]')}, field deployment.2: the deployment zones of 'south' "
+        "and 'north' overlap (432 square inches)"
+    ) in message
 
 
 def test_an_objective_off_the_table_is_refused(tmp_path: Path) -> None:
@@ -865,11 +881,11 @@ def test_objectives_in_a_units_destroyed_scenario_are_refused_as_counting_for_no
     tmp_path: Path,
 ) -> None:
     """They would be drawn and briefed, then never scored: a copy-paste slip, told at the
-    objectives' line."""
+    objectives' line (the 'objectives:' key: the whole list is what is wrong)."""
     path = scenario_file(tmp_path)
     path.write_text(path.read_text() + "objectives:\n  - {name: Hill, x: 30, y: 20}\n")
     message = str(refused(load_scenario, path))
-    assert f"line {line_of(path, 'Hill')}, field objectives: " in message
+    assert f"line {line_of(path, 'objectives:')}, field objectives: " in message
     assert "victory is 'units destroyed', so these objectives would count for nothing" in message
     path.write_text(path.read_text().replace("units destroyed", "objectives"))
     assert load_scenario(path).objectives[0].name == "Hill"

@@ -413,3 +413,84 @@ def test_a_vehicles_fields_beside_its_blank_vehicle_block_are_told_to_go_under_i
             f"(line {at + 1}), which is left blank: indent it 6 spaces, under 'vehicle:'"
         ) in said
     assert "did you mean" not in said
+
+
+def _read_after(path: Path, lines: list[str], said: str) -> None:
+    """Follow the advice "indent line N S spaces" of ``said`` and read the list again."""
+    line, spaces = said.split("indent line ")[1].split()[:2]
+    lines[int(line) - 1] = " " * int(spaces) + lines[int(line) - 1].lstrip()
+    path.write_text("\n".join(lines) + "\n")
+    assert load_army(path).name
+
+
+def test_a_slip_no_one_move_mends_is_told_where_to_look_with_no_move_claimed(
+    tmp_path: Path,
+) -> None:
+    """A line indented past the one above it was told "indent it as line N is", a move never
+    tried: where two lines slipped (the PIAT team's '- name:' and its 'quality:' both
+    indented as the models above them) no move of one line mends the file, and the advice
+    did not. Now the move is tried first; a slip of the line above is told as that line's;
+    and where no one move mends it, the lines to check are named and no move is claimed."""
+    path, lines, piat = _slipped(tmp_path, "  - name: PIAT Team", 6)
+    quality = piat + 2
+    assert lines[quality - 1] == "    quality: regular"
+    lines[quality - 1] = "      quality: regular"
+    path.write_text("\n".join(lines) + "\n")
+    done = run_cli("army", "slip.yaml", cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    said = done.stderr
+    assert len(said.strip().splitlines()) == 1, said
+    assert f"line {quality}: not valid YAML (mapping values are not allowed" in said, said
+    assert (
+        f"no move of line {quality} or line {quality - 1} alone mends the file, so more than "
+        f"one line near them is out of step: check the indentation of the lines about lines "
+        f"{quality - 1} and {quality}"
+    ) in said
+    assert "indent it" not in said and "indent line" not in said
+    # the line above slipped out, the line after it kept its place: the line above is told
+    path, lines, n = _slipped(tmp_path, "    quality: regular", 0)
+    said = run_cli("army", "slip.yaml", cwd=tmp_path).stderr
+    assert (
+        f"line {n + 1} is indented further than line {n} above it, so YAML reads it as more "
+        f"of that line's text; but it is line {n}, indented 0 spaces, that is out of step: "
+        f"indent line {n} 4 spaces, as line {n + 1} is"
+    ) in said, said
+    _read_after(path, lines, said)
+    # a unit's field indented past the "- name:" line of its unit: its fields' place
+    path, lines, n = _slipped(tmp_path, "    type: team", 6)
+    said = run_cli("army", "slip.yaml", cwd=tmp_path).stderr
+    assert f"indent it 4 spaces, as the fields of line {n - 1}'s item are" in said, said
+
+
+def test_a_first_line_indented_past_the_top_level_is_told_with_the_move_that_mends_it(
+    tmp_path: Path,
+) -> None:
+    """A list whose first field ('name:') is indented was told only PyYAML's "did not find
+    expected <document start>" at the line after it."""
+    path, lines, n = _slipped(tmp_path, "name: British Rifle Platoon, Normandy 1944", 2)
+    done = run_cli("army", "slip.yaml", cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert (
+        f"line {n + 1}: not valid YAML (did not find expected <document start>): line {n}, the "
+        f"file's first field, is indented 2 spaces and sets where its top-level fields start; "
+        f"line {n + 1} is indented 0 spaces: indent line {n} 0 spaces, as line {n + 1} is"
+    ) in done.stderr, done.stderr
+    _read_after(path, lines, done.stderr)
+
+
+def test_a_units_name_line_indented_as_the_models_above_is_told_as_that_line(
+    tmp_path: Path,
+) -> None:
+    """'  - name: 2nd Section' indented 6 spaces joins the models of the unit above it, and
+    its 'type:' becomes that unit's second 'type': PyYAML said only "the field 'type' is
+    given twice (first on line 24)", of a line that is right."""
+    path, lines, n = _slipped(tmp_path, "  - name: 2nd Section", 6)
+    said = run_cli("army", "slip.yaml", cwd=tmp_path).stderr
+    assert (
+        f"line {n + 1}: not valid YAML (the field 'type' is given twice (first on line {n - 8})): "
+        f"line {n}, an item ('- '), is indented 6 spaces, so its fields would be 8 in, but "
+        f"line {n + 1} and the lines after it are indented 4: YAML read line {n} into the list "
+        f"above it and line {n + 1} as a field of the mapping before it; indent line {n} 2 "
+        "spaces, so that its fields line up with them"
+    ) in said, said
+    _read_after(path, lines, said)

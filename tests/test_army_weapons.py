@@ -63,13 +63,14 @@ def line_of(path: Path, needle: str) -> int:
 def test_a_team_weapon_without_a_crewman_is_refused_at_its_unit(
     tmp_path: Path, ruleset: str
 ) -> None:
-    """A one-man MMG team: the MMG is fired by a crew of two, and no one crews it."""
+    """A one-man MMG team: the MMG is fired by a crew of two, and no one crews it. The
+    unit's models as a whole are wrong (one is missing), so it is told at 'models:'."""
     path = army(
         tmp_path, models("{name: Gunner, weapons: [MMG]}"), type="team", unit="MMG Team",
         ruleset=ruleset,
     )  # fmt: skip
     message = refusal(path, ruleset)
-    assert f"line {line_of(path, 'name: Gunner')}, field units.0.models: " in message
+    assert f"line {line_of(path, 'models:')}, field units.0.models: " in message
     assert "unit 'MMG Team', model 'Gunner' (" in message
     assert "a team weapon (Team on the weapons chart) is fired by a crew of two or more" in message
     assert "the unit has 1 team weapon but 0 such men: add 1 crewman (e.g. {name: Loader})" in (
@@ -286,13 +287,13 @@ def test_a_refused_list_is_told_by_the_command_in_one_line_without_a_traceback(
 @pytest.mark.parametrize("ruleset", [K47, BA1])
 def test_one_leader_to_a_unit_an_officer_with_up_to_two_men(tmp_path: Path, ruleset: str) -> None:
     """An officer leads an HQ of his own (himself and up to two men), one officer to a
-    unit; a squad has one NCO. Each list that breaks it is refused at its unit's line."""
+    unit; a squad has one NCO. Each list that breaks it is refused at its 'models:' line."""
     two_captains = army(
         tmp_path, models("{name: Captain, count: 2, officer: Captain, weapons: [Pistol]}"),
         type="infantry", unit="Company HQ", ruleset=ruleset,
     )  # fmt: skip
     message = refusal(two_captains, ruleset)
-    assert f"line {line_of(two_captains, 'name: Captain')}, field units.0.models: " in message
+    assert f"line {line_of(two_captains, 'models:')}, field units.0.models: " in message
     assert "unit 'Company HQ' has 2 officers ('Captain' (Captain, count 2))" in message
     major_leading_a_squad = army(
         tmp_path,
@@ -335,11 +336,13 @@ def test_a_weapon_given_twice_to_one_model_is_refused_at_its_line(
 ) -> None:
     """The list-builder probe's `weapons: [Rifle, Rifle]` was accepted without a word: a man
     fires one weapon a turn, so the second did nothing (a typo, most likely). A weapon by
-    its chart's short name and its own name is the same weapon."""
+    its chart's short name and its own name is the same weapon. Told at the second one,
+    the item to drop (written on one line, it is the model's line)."""
     body = models(f"{{name: Rifleman, count: 8, weapons: [{weapons}]}}", "{name: Sarge, nco: true}")
     path = army(tmp_path, body, type="infantry", unit="Squad B", ruleset=ruleset)
     message = refusal(path, ruleset)
-    assert f"line {line_of(path, 'Rifleman')}, field units.0.models.0.weapons: " in message
+    second = len(weapons.split(", ")) - 1
+    assert f"line {line_of(path, 'Rifleman')}, field units.0.models.0.weapons.{second}: " in message
     assert (
         f"unit 'Squad B', model 'Rifleman': {twice} is given twice; a man fires one weapon a "
         f"turn, so a second of the same does nothing: give it once (weapons: [{once}])"
@@ -347,3 +350,49 @@ def test_a_weapon_given_twice_to_one_model_is_refused_at_its_line(
     done = run_cli("army", str(path))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------- where a block list's problem is told
+BLOCK_WEAPONS = """\
+models:
+  - name: Corporal
+    nco: true
+    weapons:
+      - Rifle
+      - SMG
+      - Rifle
+  - name: Rifleman
+    count: 4
+    weapons:
+      name: Rifle
+"""
+
+
+def test_a_block_lists_item_is_told_at_its_line_and_the_whole_list_at_its_key(
+    tmp_path: Path,
+) -> None:
+    """A field written as a block ("weapons:" and its "- Rifle" lines under it) was told at
+    its first item's line, whatever was wrong: a weapon given twice at the first Rifle, a
+    mapping given for the list at its first field. Now one item wrong is told at that
+    item's line (the second Rifle, the one to drop) and the whole value wrong at its key's
+    line ("weapons:", "models:")."""
+    path = army(tmp_path, BLOCK_WEAPONS, type="infantry", unit="Section", ruleset=BA1)
+    with pytest.raises(DataFileError) as info:
+        load_army(path, BA1)
+    told = info.value.problems
+    lines = path.read_text(encoding="utf-8").splitlines()
+    second_rifle = max(i for i, line in enumerate(lines, 1) if line.strip() == "- Rifle")
+    mapping_key = next(i for i, line in enumerate(lines, 1) if line.strip() == "name: Rifle") - 1
+    assert lines[mapping_key - 1].strip() == "weapons:"
+    assert told == [
+        f"line {second_rifle}, field units.0.models.0.weapons.2: unit 'Section', model "
+        "'Corporal': 'Rifle' is given twice; a man fires one weapon a turn, so a second of "
+        "the same does nothing: give it once (weapons: [Rifle, SMG]), or count the men who "
+        "carry it (count: N)",
+        f"line {mapping_key}, field units.0.models.1.weapons: should be a list, not a "
+        "mapping of fields",
+    ]
+    crewless = army(
+        tmp_path, models("{name: Gunner, weapons: [MMG]}"), type="team", unit="MMG", ruleset=BA1
+    )
+    assert f"line {line_of(crewless, 'models:')}, field units.0.models: " in refusal(crewless, BA1)

@@ -463,7 +463,9 @@ def test_a_bad_unit_swapped_in_is_named_at_its_line_in_the_sweep_file(tmp_path: 
         "        - {name: Grenadier, count: 4, weapons: [Rilfe]}", f"{squad}\n{squad}"
     )
     done = cli(tmp_path, "sweep", str(_sweep_in(tmp_path, many)))
-    line = 1 + text.splitlines().index("      name: Rifle section")  # where the unit begins
+    # (the unit as a whole is wrong: told at 'with:', the key its block is written under)
+    line = 1 + text.splitlines().index("      name: Rifle section") - 1
+    assert text.splitlines()[line - 1].strip() == "with:"
     assert done.returncode == 2
     assert f"my-sweep.yaml: line {line}, field variants.0.with: unit" in done.stderr
     assert "has 60 models" in done.stderr

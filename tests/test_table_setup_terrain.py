@@ -304,7 +304,7 @@ def test_objectives_all_worth_nothing_are_refused_at_their_line() -> None:
         "  - {name: Farm, x: 10, y: 24, points: 0}\n"
     )
     with pytest.raises(
-        DataFileError, match=r"line 11, field objectives: every objective is worth 0"
+        DataFileError, match=r"line 10, field objectives: every objective is worth 0"
     ):
         parse_scenario(text, "zero.yaml")
     parse_scenario(text.replace("points: 0}\n  -", "points: 1}\n  -", 1), "one.yaml")
@@ -394,7 +394,8 @@ def test_a_team_with_no_weapon_at_all_is_refused_at_its_line(tmp_path: Path) -> 
     (tmp_path / "unarmed.yaml").write_text(army_text(SQUAD, unarmed))
     done = run_cli("army", "unarmed.yaml", cwd=tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert "unarmed.yaml: line 17, field units.1.models: unit 'Bazooka Team' is a team, but" in (
+    # (the models as a whole lack a weapon: told at 'models:')
+    assert "unarmed.yaml: line 16, field units.1.models: unit 'Bazooka Team' is a team, but" in (
         done.stderr
     )
 

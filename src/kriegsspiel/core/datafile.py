@@ -151,20 +151,26 @@ Remark = Annotated[str, AfterValidator(_a_remark)]
 
 
 def _line_of(node: yaml.Node, loc: tuple[int | str, ...]) -> int:
-    """The 1-based line of the YAML node at ``loc`` (or of its nearest parent)."""
+    """The 1-based line of the YAML node at ``loc`` (or of its nearest parent): where a
+    reader looks for it. A field's value written as a block on the lines under its key
+    ("weapons:" and its "- Rifle" items, "vehicle:" and its fields) is at the key's line,
+    where the whole value is given, not at its first item's; one of its items is at its own."""
     line = node.start_mark.line + 1
     for key in loc:
         child: yaml.Node | None = None
+        at = line
         if isinstance(node, yaml.MappingNode):
             for k, v in node.value:
                 if k.value == key:
-                    child = v
+                    child, at = v, k.start_mark.line + 1
                     break
         elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
             child = node.value[key]
+            at = child.start_mark.line + 1
         if child is None:
             break
-        node, line = child, child.start_mark.line + 1
+        block = isinstance(child, yaml.CollectionNode) and not child.flow_style
+        node, line = child, at if block else child.start_mark.line + 1
     return line
 
 
@@ -320,10 +326,21 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
             )
         if mark is not None and hint is None and problem.startswith("mapping values are not"):
             hint = _colon_hint(text, mark.line)
+        if mark is not None and hint is None and "expected <document start>" in problem:
+            hint = indentation.top_level_out_of_step(text, mark.line, yaml_data)
+            if hint is not None:
+                where = f"line {mark.line + 1}: "
+        if mark is not None and hint is None and "is given twice" in problem:
+            hint = indentation.item_out_of_step(text, mark.line, yaml_data)
+        if mark is not None and hint is None:
+            hint = _token_hint(text, problem, mark, begun)
+            if hint is not None and problem.startswith("did not find expected ','"):
+                where = f"line {mark.line + 1}: "
         hint = hint or ""
         raise DataFileError(name, [f"{where}not valid YAML ({problem}){hint}"]) from None
     if data is None:
-        raise DataFileError(name, ["the file is empty; expected a mapping of fields"])
+        held = "holds only comments" if text.strip(" \t\r\n\ufeff") else "is empty"
+        raise DataFileError(name, [f"the file {held}; expected a mapping of fields"])
     what: str = getattr(model, "file_kind", "file")
     if not isinstance(data, dict):
         shape = {
@@ -342,6 +359,9 @@ def parse_yaml(text: str, model: type[M], name: str) -> M:
         node = yaml.compose(text, Loader=_LOADER)  # only now: to find each error's line
         line = None if node is None else (lambda loc: _line_of(node, loc))
         strange = [key for key in data if key not in model.model_fields]
+        part = _part_of(model, data, strange)
+        if part is not None:  # (one unit of a list, given for the list)
+            raise DataFileError(name, [part]) from None
         if len(strange) * 2 > len(data):  # mostly fields it never has: another kind of file?
             # (that alone: each of its fields told missing or strange would bury it)
             needed = [f for f, info in model.model_fields.items() if info.is_required()]
@@ -406,9 +426,10 @@ def other_kind(text: str) -> str | None:
 
 def _colon_hint(text: str, line: int) -> str:
     """Why YAML found a ": " where no field may begin, on the 0-based ``line``, said plainly:
-    the line is indented past the one above it (YAML reads it as more of that line's text),
-    or a text holds ": " unquoted (YAML reads what follows as another field). Told with
-    the line as it would be right where it can be; empty if the line is neither."""
+    the line is indented past the one above it (YAML reads it as more of that line's text:
+    :func:`indentation.further_than_above`, its move tried before it is told), or a text
+    holds ": " unquoted (YAML reads what follows as another field). Told with the line as
+    it would be right where it can be; empty if the line is neither."""
     lines = text.splitlines()
     if not 0 <= line < len(lines):
         return ""
@@ -419,11 +440,7 @@ def _colon_hint(text: str, line: int) -> str:
         deeper = len(here) - len(here.lstrip(" ")) > len(before) - len(before.lstrip(" "))
         opened = before.split(" #", 1)[0].rstrip().endswith((":", "-", "|", ">"))
         if deeper and not opened and ": " in before:
-            return (
-                f": line {line + 1} is indented further than line {above[0] + 1} above it, so "
-                f"YAML reads it as more of that line's text; indent it as line {above[0] + 1} "
-                "is (a field of the same mapping starts where the one above it starts)"
-            )
+            return indentation.further_than_above(text, line, above[0], yaml_data)
     key, colon, value = here.strip().partition(": ")
     value = value.split(" #", 1)[0].strip()
     plain = re.fullmatch(r"(- )?[A-Za-z_][\w -]*", key) and value[:1] not in ("{", "[", '"', "'")
@@ -462,6 +479,67 @@ def _first_of_block_above(text: str, line: int) -> tuple[int, int, str] | None:
     return (above[0], above[1], opening.strip()) if opening.endswith(":") else None
 
 
+def _token_hint(text: str, problem: str, mark: Any, begun: Any) -> str | None:
+    """What PyYAML's words for a character it cannot read mean, said plainly: a tab in a
+    line's indentation (YAML indents with spaces only), an alias ("*rifle") naming no
+    anchor, a "{" or "[" the file ends inside. None for other problems."""
+    lines = text.splitlines()
+    here = lines[mark.line] if 0 <= mark.line < len(lines) else ""
+    if "tab" in problem or (
+        problem.startswith("found character that cannot start") and here[mark.column :][:1] == "\t"
+    ):
+        return (
+            f": line {mark.line + 1} holds a tab; YAML indents with spaces only (a tab is "
+            "no number of spaces): put spaces in its place, as many as the lines beside it "
+            "are indented with"
+        )
+    if problem.startswith("found undefined alias"):
+        alias = re.match(r"\*[^\s,\[\]{}]+", here[mark.column :])
+        if alias is not None:
+            anchor = alias[0][1:]
+            return (
+                f": {alias[0]} is read as an alias, YAML's name for a value marked &{anchor} "
+                f"above it, and nothing is so marked; if the text {alias[0]!r} is meant, put "
+                f"it in quotes; if {anchor!r} is, leave out the '*'"
+            )
+    closing = {"did not find expected ',' or '}'": "}", "did not find expected ',' or ']'": "]"}
+    if problem in closing and begun is not None:
+        after = [k for k in range(mark.line, len(lines)) if lines[k].strip()[:1] not in ("", "#")]
+        if not after or (len(after) == 1 and after[0] == mark.line and mark.column == 0):
+            opened = "{" if closing[problem] == "}" else "["
+            return (
+                f": the file ends inside the '{opened}' of line {begun.line + 1}, never "
+                f"closed: close it with '{closing[problem]}' (and any '[' or '{{' opened "
+                "before it)"
+            )
+    return None
+
+
+def _part_of(model: type[BaseModel], data: dict[Any, Any], strange: list[Any]) -> str | None:
+    """What to say of a file holding the fields of one item of one of ``model``'s lists
+    (a unit alone, given for an army list): that it is one, and where it goes. None when
+    its fields are not all of such an item's."""
+    if not strange or len(strange) * 2 <= len(data):
+        return None
+    for field, info in model.model_fields.items():
+        annotation = _unwrapped(info.annotation)
+        if get_origin(annotation) not in (list, tuple) or not get_args(annotation):
+            continue
+        item = _unwrapped(get_args(annotation)[0])
+        if not (isinstance(item, type) and issubclass(item, BaseModel)):
+            continue
+        if all(isinstance(key, str) and key in item.model_fields for key in data):
+            what: str = getattr(model, "file_kind", "file")
+            others = [f for f, i in model.model_fields.items() if i.is_required() and f != field]
+            return (
+                f"this holds the fields of one of {_a(what)}'s {field} ({_some(map(str, data))}), "
+                f"not {_a(what)}: {_a(what)} gives each of its {field} as an item under "
+                f"'{field}:' (its first line '  - {next(iter(data))}: ...'), beside its "
+                f"{_some(others)}"
+            )
+    return None
+
+
 def _some(names: Iterable[str], most: int = 6) -> str:
     """Names joined by commas, the first ``most`` of them: "a, b, c and 4 more"."""
     names = list(names)
@@ -488,6 +566,13 @@ def line_in(text: str, loc: tuple[int | str, ...]) -> int | None:
     return None if node is None else _line_of(node, loc)
 
 
+# The key of a validation error's context that names one item of the list (its index) or
+# mapping (its key) a field validator checked, when that item alone is wrong (a weapon
+# given twice, a note under no ruleset's name): the error is told at that item's line, not
+# at the field's.
+AT_ITEM = "at_item"
+
+
 def problems(
     exc: ValidationError,
     line: Callable[[tuple[int | str, ...]], int] | None,
@@ -502,6 +587,9 @@ def problems(
     found = []
     for error in exc.errors():
         loc = tuple(error["loc"])
+        item = (error.get("ctx") or {}).get(AT_ITEM)
+        if isinstance(item, int | str):  # (a check of a list or mapping: one item wrong)
+            loc += (item,)
         field = ".".join(str(p) for p in loc) or "(top level)"
         where = f"line {line(loc)}, " if line is not None else ""
         message = error["msg"]
@@ -509,6 +597,7 @@ def problems(
             message = message.removeprefix("Value error, ")
         elif error["type"] in _WANTED:
             message = _not_of_type(error["type"], error["input"])
+            message += _written_as(error["type"], error["input"], model, loc)
         elif error["type"] == "bool_parsing":  # (pydantic: "unable to interpret input")
             message = _not_of_type("bool_type", error["input"])
         elif error["type"] == "string_pattern_mismatch":  # (pydantic: the regex itself)
@@ -541,9 +630,29 @@ def problems(
         if error["type"] == "extra_forbidden" and owner is not None and loc:
             spelt = [info.alias or name for name, info in owner.model_fields.items()]
             block = None if node is None else _block_beside(node, owner, loc)
-            message = block or _unknown_field(str(loc[-1]), spelt)
+            message = (
+                block or _of_its_items(owner, str(loc[-1])) or _unknown_field(str(loc[-1]), spelt)
+            )
         found.append(f"{where}field {field}: {message}")
     return found
+
+
+def _written_as(
+    kind: str, given: Any, model: type[BaseModel] | None, loc: tuple[int | str, ...]
+) -> str:
+    """How a text given where a list or a mapping belongs is written as one: "Rifle" for
+    weapons as [Rifle], "MMG" for a vehicle's weapon as {weapon: MMG, facing: ...}."""
+    if not isinstance(given, str) or not given.strip() or "\n" in given:
+        return ""
+    if kind in ("list_type", "tuple_type"):
+        return f"; write it as a list: [{given}] (or each item on a line of its own, '- ...')"
+    owner = _model_at(model, loc) if kind == "model_type" and model is not None else None
+    if owner is None:
+        return ""
+    fields = list(owner.model_fields.items())
+    rest = [f"{name}: ..." for name, info in fields[1:] if info.is_required()]
+    shown = ", ".join([f"{fields[0][0]}: {given}", *rest])
+    return f"; write it as {{{shown}}} (its fields: {', '.join(n for n, _ in fields)})"
 
 
 _WANTED = {
@@ -709,6 +818,26 @@ def _block_beside(
                 f"'{key.value}:' (line {key.start_mark.line + 1}){', which is left blank' * blank}"
                 f": indent it {spaces} spaces, under '{key.value}:' (a block's fields are "
                 "indented further than its name)"
+            )
+    return None
+
+
+def _of_its_items(owner: type[BaseModel], name: str) -> str | None:
+    """What to say of a field ``name`` that ``owner`` does not have but the items of one of
+    its lists do ("weapons" given to a unit, whose models carry them): that it goes in
+    those items. None otherwise."""
+    for field, info in owner.model_fields.items():
+        annotation = _unwrapped(info.annotation)
+        if get_origin(annotation) not in (list, tuple) or not get_args(annotation):
+            continue
+        item = _unwrapped(get_args(annotation)[0])
+        if isinstance(item, type) and issubclass(item, BaseModel) and name in item.model_fields:
+            first = next(iter(item.model_fields))
+            shown = f"{first}: ..., {name}: ..." if first != name else f"{name}: ..."
+            return (
+                f"there is no such field here: '{name}' is a field of each of the items under "
+                f"'{field}:', not of this mapping; give it to the item it belongs to (e.g. "
+                f"- {{{shown}}}); the fields here are {', '.join(owner.model_fields)}"
             )
     return None
 

@@ -100,11 +100,11 @@ def _block_end(lines: list[str], at: int) -> int:
     return end
 
 
-def out_of_step(text: str, at: int, reads: Reads) -> str | None:
+def out_of_step(text: str, at: int, reads: Reads, *, whole: bool = False) -> str | None:
     """Advice for a line ``at`` (0-based) that ended its block (PyYAML's :data:`OUT_OF_STEP`
     words): it is indented otherwise than the items or fields beside it; indent it (with
     the lines under it, if they moved with it) as they are. None if no such move mends the
-    file."""
+    file (``whole``: the whole file; else at least as far as line ``at``)."""
     lines = text.splitlines()
     if not 0 <= at < len(lines) or not _content(lines[at]):
         return None
@@ -130,7 +130,7 @@ def out_of_step(text: str, at: int, reads: Reads) -> str | None:
             read = _reads_past(_reindented(lines, at, last, by), at, reads)
             if read == 2:
                 return _told(lines, at, level, item, also, last)
-            if read and best is None:
+            if read and best is None and not whole:
                 best = (read, _told(lines, at, level, item, also, last))
     return None if best is None else best[1]
 
@@ -224,3 +224,107 @@ def first_of_block(text: str, at: int, above: int, opener: int, reads: Reads) ->
                 f"as line {above + 1}'s {'fields are' if inner != first else 'is'}"
             )
     return None
+
+
+def further_than_above(text: str, at: int, above: int, reads: Reads) -> str:
+    """What to say of a line ``at`` (0-based) indented further than the line ``above`` it,
+    which opens no block, so YAML reads it as more of that line's text ("mapping values
+    are not allowed"). Told is a move that mends the file, tried first: to the line above's
+    indentation (its fields', if it is a "- name: x" item), or the line above to this one's
+    (the one that reads further), else to another the lines above keep open
+    (:func:`out_of_step`); if no one move mends it (more than one line is out of step),
+    where to look, with no move claimed."""
+    lines = text.splitlines()
+    spaces, before = _spaces(lines[at]), lines[above].lstrip(" ")
+    why = (
+        f": line {at + 1} is indented further than line {above + 1} above it, so YAML reads "
+        "it as more of that line's text"
+    )
+    rest = before[1:].lstrip(" ")
+    item = before.startswith("- ") and bool(_KEY.match(rest))
+    target = len(lines[above]) - len(rest) if item else _spaces(lines[above])
+    moving = _reads_past(_reindented(lines, at, at, target - spaces), at, reads)
+    # (the line above moved instead, to this one's indentation: a slip of the line above)
+    above_moving = 0
+    if not item and moving < 2:
+        by = spaces - _spaces(lines[above])
+        above_moving = _reads_past(_reindented(lines, above, above, by), at, reads)
+    if moving and moving >= above_moving:
+        if item:
+            return (
+                f"{why}; indent it {_spaced(target)}, as the fields of line {above + 1}'s "
+                "item are (a field of the same mapping starts where the one above it starts)"
+            )
+        return (
+            f"{why}; indent it as line {above + 1} is (a field of the same mapping starts "
+            "where the one above it starts)"
+        )
+    if above_moving:
+        return (
+            f"{why}; but it is line {above + 1}, indented {_spaced(_spaces(lines[above]))}, "
+            f"that is out of step: indent line {above + 1} {_spaced(spaces)}, as line "
+            f"{at + 1} is"
+        )
+    moved = out_of_step(text, at, reads, whole=True)
+    if moved is not None:
+        return f"{why}{moved.replace(f': line {at + 1} is', '; it is', 1)}"
+    return (
+        f"{why}; no move of line {at + 1} or line {above + 1} alone mends the file, so more "
+        f"than one line near them is out of step: check the indentation of the lines about "
+        f"lines {above + 1} and {at + 1} (the fields of one mapping each start as far in as "
+        "the first, and a block's lines further in than the line that opens it)"
+    )
+
+
+def top_level_out_of_step(text: str, at: int, reads: Reads) -> str | None:
+    """Advice for a line ``at`` (0-based) that YAML found after the file's top level ended
+    ("did not find expected <document start>"): the top level starts at the first line of
+    the file, so one indented further than the lines after it ends it at the first of them.
+    Told is the move of the first line that mends the file, tried first; else the two
+    lines to compare. None if the first line is indented no further than line ``at``."""
+    lines = text.splitlines()
+    first = next((k for k in range(len(lines)) if _content(lines[k])), None)
+    if first is None or first >= at or _spaces(lines[first]) <= _spaces(lines[at]):
+        return None
+    told = (
+        f": line {first + 1}, the file's first field, is indented "
+        f"{_spaced(_spaces(lines[first]))} and sets where its top-level fields start; line "
+        f"{at + 1} is indented {_spaced(_spaces(lines[at]))}"
+    )
+    by = _spaces(lines[at]) - _spaces(lines[first])
+    if _reads_past(_reindented(lines, first, first, by), at, reads):
+        return f"{told}: indent line {first + 1} {_spaced(_spaces(lines[at]))}, as line {at + 1} is"
+    return (
+        f"{told}; a file's top-level fields each start at the start of their line: check the "
+        f"indentation of lines {first + 1} to {at + 1}"
+    )
+
+
+def item_out_of_step(text: str, at: int, reads: Reads) -> str | None:
+    """Advice for a field at line ``at`` (0-based) that YAML found given twice, when the
+    line above it is a list's item ("- name: x") indented otherwise than its fields: YAML
+    read that item into the list above it and this field as one more of the mapping before
+    it. Told is the move of the item's line that lines its fields up with line ``at``,
+    tried first; None if the line above is no such item or the move does not mend it."""
+    lines = text.splitlines()
+    above = next((k for k in range(at - 1, -1, -1) if _content(lines[k])), None)
+    if above is None or not _content(lines[at]):
+        return None
+    item = lines[above].lstrip(" ")
+    rest = item[1:].lstrip(" ")
+    if not item.startswith("- ") or not _KEY.match(rest):
+        return None
+    fields = len(lines[above]) - len(rest)
+    spaces = _spaces(lines[at])
+    by = spaces - fields
+    if by == 0 or _spaces(lines[above]) + by < 0:
+        return None
+    if _reads_past(_reindented(lines, above, above, by), at, reads) < 2:
+        return None
+    return (
+        f": line {above + 1}, an item ('- '), is indented {_spaced(_spaces(lines[above]))}, so "
+        f"its fields would be {fields} in, but line {at + 1} and the lines after it are "
+        f"indented {spaces}: YAML read line {above + 1} into the list above it and line "
+        f"{at + 1} as a field of the mapping before it; indent line {above + 1} "
+        f"{_spaced(_spaces(lines[above]) + by)}, so that its fields line up with them"
+    )

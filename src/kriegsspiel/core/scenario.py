@@ -36,6 +36,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from kriegsspiel.core import arguments
 from kriegsspiel.core.datafile import (
+    AT_ITEM,
     Name,
     Number,
     Remark,
@@ -116,8 +117,11 @@ def _with_table(table: Table | None) -> Iterator[None]:
         _TABLE.reset(token)
 
 
-def _problem(text: str) -> PydanticCustomError:
-    return PydanticCustomError("scenario", "{problem}", {"problem": text})
+def _problem(text: str, item: int | str | None = None) -> PydanticCustomError:
+    """A validation error whose message is ``text``; ``item``: the one item (index or key)
+    of the list or mapping checked that is wrong, told at its own line."""
+    where = {} if item is None else {AT_ITEM: item}
+    return PydanticCustomError("scenario", "{problem}", {"problem": text, **where})
 
 
 # ------------------------------------------------------------------------------ geometry
@@ -338,7 +342,8 @@ class Scenario(Strict):
             if name not in RULESETS:
                 raise _problem(
                     f"{name!r}{suggest(name, RULESETS)} is not a ruleset's name: a note is kept by the name "
-                    f"--ruleset takes, one of {', '.join(RULESETS)}"
+                    f"--ruleset takes, one of {', '.join(RULESETS)}",
+                    item=name,
                 )
         return notes
 
@@ -362,14 +367,15 @@ class Scenario(Strict):
             )
         shapely = _shapely()
         for i, a in enumerate(zones):
-            for b in zones[i + 1 :]:
+            for j, b in enumerate(zones[i + 1 :], i + 1):
                 if a.side == b.side or shapely is None:
                     continue
                 shared = shapely.Polygon(a.polygon).intersection(shapely.Polygon(b.polygon)).area
                 if shared > 0:
                     raise _problem(
                         f"the deployment zones of {a.side!r} and {b.side!r} overlap "
-                        f"({shared:g} square inches); each side sets up on its own ground"
+                        f"({shared:g} square inches); each side sets up on its own ground",
+                        item=j,
                     )
         return zones
 

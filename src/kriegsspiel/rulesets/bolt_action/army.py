@@ -43,6 +43,7 @@ from pydantic_core import PydanticCustomError
 
 from kriegsspiel.core import arguments
 from kriegsspiel.core.datafile import (
+    AT_ITEM,
     Name,
     Strict,
     TrueOrFalse,
@@ -125,9 +126,11 @@ def _set(var: ContextVar[Any], value: Any) -> Iterator[None]:
         var.reset(token)
 
 
-def _problem(text: str) -> PydanticCustomError:
-    """A validation error whose message is exactly ``text`` (no 'Value error, ' prefix)."""
-    return PydanticCustomError("army_list", "{problem}", {"problem": text})
+def _problem(text: str, item: int | None = None) -> PydanticCustomError:
+    """A validation error whose message is exactly ``text`` (no 'Value error, ' prefix);
+    ``item``: the one item of the list checked that is wrong, told at its own line."""
+    where = {} if item is None else {AT_ITEM: item}
+    return PydanticCustomError("army_list", "{problem}", {"problem": text, **where})
 
 
 def _weird_war(rules: Rules) -> bool:
@@ -277,15 +280,17 @@ class Model(Strict):
         "Who carries what")."""
         rules = _RULES.get()
         own = [rules.weapon(w).name if rules is not None else w.casefold() for w in weapons]
-        twice = next((w for k, w in enumerate(weapons) if own[k] in own[:k]), None)
-        if twice is not None:
+        second = next((k for k in range(len(weapons)) if own[k] in own[:k]), None)
+        if second is not None:
+            twice = weapons[second]
             once = ", ".join(
                 dict.fromkeys(weapons[k] for k in range(len(weapons)) if own[k] not in own[:k])
             )
             raise _problem(
                 f"unit {_UNIT.get()!r}, model {info.data.get('name', '?')!r}: {twice!r} is given "
                 f"twice; a man fires one weapon a turn, so a second of the same does nothing: "
-                f"give it once (weapons: [{once}]), or count the men who carry it (count: N)"
+                f"give it once (weapons: [{once}]), or count the men who carry it (count: N)",
+                item=second,
             )
         return weapons
 
