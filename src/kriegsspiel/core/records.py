@@ -20,7 +20,8 @@ from kriegsspiel.errors import DataFileError
 #: pulse's bar on a Run was, 4 before what each weapon's shots needed to hit was, 5 before
 #: a team weapon's lone crew had a to-hit modifier of its own (counted as a pin), 6 before
 #: a Rally's dice were (only the pins it lost), 7 before each shot's to-hit and damage
-#: dice were (only the hits and casualties they made). Records
+#: dice were (only the hits and casualties they made), 8 before a scenario could roll for
+#: another turn after its last (its games lasted the scenario's turns, no more). Records
 #: of them all are read and replayed (compared without what later formats added); this
 #: version writes the last.
 FORMATS = (
@@ -32,6 +33,7 @@ FORMATS = (
     "kriegsspiel-record/6",
     "kriegsspiel-record/7",
     "kriegsspiel-record/8",
+    "kriegsspiel-record/9",
 )
 FORMAT = FORMATS[-1]
 

@@ -376,6 +376,16 @@ class TurnEnd(Line):
     score: tuple[int, int]
 
 
+class AnotherTurn(Line):
+    """The D6 rolled at the end of a scenario's last turn for one more (format 9 on): the
+    score it ``needs``, and whether that turn is ``played``."""
+
+    event: Literal["another turn"]
+    roll: Die
+    needs: int = Field(ge=2, le=6)
+    played: bool
+
+
 class GameOver(Line):
     event: Literal["game over"]
     score: tuple[int, int]
@@ -386,7 +396,7 @@ MODELS: tuple[type[Line], ...] = (
     Start, Draw, Reseed, Order, OrderTest, Rally, Move, UnitAtUnit, Attack, SupportDamage,
     MoraleCheck, Check, Destroyed, React, Ambush, Retain, FriendlyFire, UnitOnly, CloseQuarters,
     AssaultVehicle, Fubar, CallIn, AirStrikeTarget, FireForEffect, BarragePins, BarrageHit, AirStrikePins,
-    Aircraft, TurnEnd, GameOver,
+    Aircraft, TurnEnd, AnotherTurn, GameOver,
 )  # fmt: skip
 
 
@@ -412,6 +422,7 @@ ADDED_FIELDS: dict[int, dict[str, tuple[str, ...]]] = {
 ADDED_KINDS: dict[int, frozenset[str]] = {
     2: frozenset({"on fire check", "flamethrower check", "automaton check"}),
     4: frozenset({"gravity pulse"}),
+    9: frozenset({"another turn"}),
 }
 
 #: what each format added, as the replay of an older record tells what it lacks
@@ -423,6 +434,7 @@ ADDED_WHAT: dict[int, str] = {
     6: "a team weapon's lone crew as a to-hit modifier of its own",
     7: "a Rally's dice as rolled",
     8: "each shot's to-hit and damage dice as rolled",
+    9: "the roll for another turn after the last",
 }
 
 #: the parts of each weapon's line in an attack (``weapons``) that format 5 added: a
