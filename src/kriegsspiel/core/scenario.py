@@ -465,9 +465,8 @@ class Scenario(Strict):
         return 0.0 if on is None else (7 - on) / 6
 
     def may_follow(self, turn: int) -> bool:
-        """Whether a turn may come after ``turn``: one before the last, or the last where a
-        roll may add one (never after the turn the roll added)."""
-        return turn < self.turns or (turn == self.turns and self.another_turn_on is not None)
+        """Whether a turn may come after ``turn`` (:func:`may_follow`)."""
+        return may_follow(turn, self.turns, self.another_turn_on)
 
     def rolls_after(self, turn: int) -> bool:
         """Whether the end of ``turn`` brings the roll for one more turn."""
@@ -483,26 +482,37 @@ class Scenario(Strict):
             return 1.0 - self.another_turn_chance
         return 1.0
 
-    def extra_turn(self) -> str:
-        """The turn a roll may add, said: "seventh"."""
-        return ordinal(self.turns + 1)
-
     def length_text(self) -> str:
-        """The game's length as said: "6 turns", "6 turns, a seventh on a D6 roll of 4+"."""
-        told = counted(self.turns, "turn")
-        if self.another_turn_on is None:
-            return told
-        return f"{told}, {a_or_an(self.extra_turn())} on a D6 roll of {self.another_turn_on}+"
+        """The game's length as said (:func:`length_text`)."""
+        return length_text(self.turns, self.another_turn_on)
 
     def turn_of(self, turn: int) -> str:
         """Where ``turn`` stands in the game, as the headings say: "3 of 6"; the last turn
         where a roll may add one "6 of 6 (a seventh on 4+)"; the turn it added "7 of 7"."""
         if turn > self.turns:
             return f"{turn} of {turn}"
-        roll = self.rolls_after(turn)
-        return f"{turn} of {self.turns}" + (
-            f" ({a_or_an(self.extra_turn())} on {self.another_turn_on}+)" if roll else ""
-        )
+        if not self.rolls_after(turn):
+            return f"{turn} of {self.turns}"
+        return f"{turn} of {self.turns} ({a_or_an(ordinal(turn + 1))} on {self.another_turn_on}+)"
+
+
+# ------------------------------------------------------------------ the game's length
+# (functions of the turns and the roll, shared by the game and the play aid, which keeps
+# them without a scenario)
+def may_follow(turn: int, turns: int, another_turn_on: int | None) -> bool:
+    """Whether a turn may come after ``turn`` of a game of ``turns`` whose last may be
+    followed by one more on a D6 of ``another_turn_on`` or more (None: no roll): any
+    before the last; after the last, where it rolls; never after the turn a roll added.
+    A unit on Down or Ambush may keep its die into a turn that may come."""
+    return turn < turns or (turn == turns and another_turn_on is not None)
+
+
+def length_text(turns: int, another_turn_on: int | None) -> str:
+    """A game's length as said: "6 turns", "6 turns, a seventh on a D6 roll of 4+"."""
+    told = counted(turns, "turn")
+    if another_turn_on is None:
+        return told
+    return f"{told}, {a_or_an(ordinal(turns + 1))} on a D6 roll of {another_turn_on}+"
 
 
 def scenario_warnings(scenario: Scenario) -> list[tuple[tuple[str | int, ...], str]]:

@@ -815,10 +815,7 @@ def army_names(game: Any) -> tuple[str, str] | None:
 def how_won(scenario: Any) -> str:
     """The scenario's length and victory in a line: what the score counts and who wins."""
     scored = SCORED.get(str(scenario.victory), str(scenario.victory))
-    return (
-        f"{scenario.length_text()}; the side with more {scored} wins (a side wiped "
-        "out loses)."
-    )
+    return f"{scenario.length_text()}; the side with more {scored} wins (a side wiped out loses)."
 
 
 def opening(game: Any, players: Sequence[str], rules_label: str | None = None) -> list[str]:
