@@ -335,10 +335,10 @@ def test_a_format_1_record_replays_and_is_told_as_such(tmp_path: Path) -> None:
 
 
 def test_the_record_play_writes_holds_the_rolls_and_a_changed_roll_parts(tmp_path: Path) -> None:
-    """The record play writes now is of format 8 and replays with no note; a roll changed
+    """The record play writes now is of format 9 and replays with no note; a roll changed
     in it is a difference in the game, named at its line."""
     text = record_text()
-    assert json.loads(text.split("\n", 1)[0])["format"] == FORMAT == "kriegsspiel-record/8"
+    assert json.loads(text.split("\n", 1)[0])["format"] == FORMAT == "kriegsspiel-record/9"
     path = tmp_path / "new.jsonl"
     path.write_text(text, encoding="utf-8")
     result = record.replay(path)
