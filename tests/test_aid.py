@@ -383,6 +383,90 @@ def test_the_game_ends_after_its_last_turn_and_no_die_is_kept_then():
         over.draw(RandomDice(1))
 
 
+def rolling_tracker(ruleset: str = "bolt-action-1") -> Tracker:
+    """A game of one turn with the shipped scenarios' roll for another (on 4+), at the end
+    of that turn, units 0 and 1 on Down."""
+    matchup = build_matchup(ruleset, None, [])
+    scenario, army_a, army_b = parsed(matchup)
+    assert scenario.another_turn_on == 4  # (the shipped scenarios')
+    first = Tracker.start(ruleset, (army_a, army_b), 1, victory=scenario.victory, another_turn_on=4)
+    return ordered_all(first, lambda u: "Down" if u.uid < 2 else "Fire")
+
+
+def test_the_aid_rolls_for_another_turn_after_the_last_and_dice_may_be_kept_into_it():
+    """At the end of a last turn that rolls for another, the Down units may keep their die
+    (into the turn that may come); the D6 is the players' or the aid's: 1-3 ends the game
+    (the kept dice count for nothing), 4-6 plays one more turn (the dice kept stay out of
+    its bag), after which no die is kept and no roll made: the game ends."""
+    tracker = rolling_tracker()
+    assert tracker.rolls_for_another() and tracker.may_keep() == (0, 1)
+    assert tracker.length_text() == "1 turn, a second on a D6 roll of 4+"
+    with pytest.raises(AidError, match="rolls a D6 for another turn: give what the players"):
+        tracker.end_turn(keep=[0])
+    for bad in (0, 7):
+        with pytest.raises(AidError, match=rf"a D6, 1 to 6 \(got {bad}\)"):
+            tracker.end_turn(rolled=bad)
+    ended = tracker.end_turn(keep=[0], rolled=3)
+    assert ended.phase == "over" and ended.turn == 1
+    assert ended.log[-2] == "Roll for a second turn: 3 (needs 4+) -> the game ends"
+    assert ended.log[-1].startswith("Game over (the roll for a second turn was 3)")
+    more = tracker.end_turn(keep=[0], rolled=4)
+    assert more.log[-2] == "Roll for a second turn: 4 (needs 4+) -> a second turn is played"
+    assert (more.turn, more.turns, more.another_turn_on) == (2, 2, None)
+    assert more.units[0].retained == "Down" and more.units[1].retained is None
+    assert (
+        more.in_bag()[0]
+        == tracker.in_bag()[0]
+        + sum(1 for u in tracker.units if u.side == 0 and not u.destroyed)
+        - 1
+    )  # (unit 0's die kept out)
+    last = ordered_all(more, lambda u: "Down")
+    assert not last.rolls_for_another() and last.may_keep() == ()
+    with pytest.raises(AidError, match="this game has no roll for another turn"):
+        last.end_turn(rolled=6)
+    assert last.end_turn().log[-1].startswith("Game over (the last turn is played)")
+    # the aid's own dice: a second turn on exactly half the faces
+    played = [tracker.end_turn(dice=ScriptedDice([n])).phase == "orders" for n in range(1, 7)]
+    assert played == [False, False, False, True, True, True]
+    with pytest.raises(AidError, match="turn 1 is not the last"):
+        ordered_all(new_tracker("bolt-action-1", turns=2)).end_turn(rolled=4)
+
+
+def test_the_api_ends_a_last_turn_with_the_aid_s_roll_or_the_players(tmp_path):
+    """POST /api/end-turn rolls the D6 for another turn with the aid's dice, or takes the
+    players' (roll: false, rolled: N); the page's game says the roll is due."""
+    from fastapi.testclient import TestClient
+
+    from kriegsspiel.aid.server import create_app
+
+    session = AidSession(rolling_tracker(), seed=2, save=str(tmp_path / "aid.jsonl"))
+    client = TestClient(create_app(session))
+    state = client.get("/api/state").json()
+    assert state["rolls_for_another"] and state["another_turn_on"] == 4
+    assert state["extra_turn"] == "second" and state["may_keep"] == [0, 1]
+    both = client.post("/api/end-turn", json={"rolled": 5})
+    assert both.status_code == 409 and "give roll: false with rolled" in both.json()["error"]
+    said = client.post("/api/end-turn", json={"keep": [1], "roll": False, "rolled": 6}).json()
+    assert said["turn"] == 2 and said["units"][1]["retained"] == "Down"
+    assert not said["rolls_for_another"]
+    client.post("/api/undo")
+    rolled = client.post("/api/end-turn", json={"keep": []}).json()  # the aid rolls
+    assert "Roll for a second turn: " in "\n".join(rolled["log"])
+
+
+def test_aid_turns_option_is_a_fixed_length_without_the_roll(tmp_path):
+    """kriegsspiel aid with the scenario's length rolls for a seventh turn (the shipped
+    scenarios'); with --turns the game lasts that many turns, no roll."""
+    from kriegsspiel.aid.command import GameAsked, set_up
+
+    rolled, told = set_up(GameAsked("konflikt47", save=str(tmp_path / "a.jsonl")))
+    assert (rolled.now.turns, rolled.now.another_turn_on) == (6, 4)
+    assert "6 turns, a seventh on a D6 roll of 4+" in told
+    fixed, told = set_up(GameAsked("konflikt47", turns=6, save=str(tmp_path / "b.jsonl")))
+    assert (fixed.now.turns, fixed.now.another_turn_on) == (6, None)
+    assert ", 6 turns;" in told
+
+
 def test_once_the_game_is_over_no_unit_waits_and_no_die_is_in_the_bag():
     tracker = ordered_all(new_tracker("konflikt47", turns=1))
     over = tracker.end_turn()
@@ -1053,8 +1137,8 @@ def test_the_command_that_started_a_game_goes_on_with_it(tmp_path):
         ),
         (
             {"turns": None, "scenario": "meeting-engagement"},
-            "--scenario meeting-engagement (6 turns; the saved game has 7: give --turns 7 "
-            "with it, or leave it out)",
+            "--scenario meeting-engagement (6 turns, a seventh on a D6 roll of 4+; the saved "
+            "game has 7 turns: give --turns 7 with it, or leave it out)",
         ),
     ],
 )

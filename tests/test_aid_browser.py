@@ -1308,3 +1308,37 @@ def test_on_a_touch_screen_a_tap_says_why_a_choice_is_greyed(browser, served):
         assert page.get_by_test_id("shot-firer-why").locator("li").first.is_visible()
     finally:
         page.close()
+
+
+def test_the_end_of_the_last_turn_rolls_for_a_seventh_on_the_page(browser, tmp_path):
+    """A game of the scenario's length (the shipped scenarios roll for a seventh turn on
+    4+): the end of turn 6 offers the aid's roll or the players' D6, and the Down units'
+    dice may be kept into the seventh turn; the players' 5 plays it."""
+    from dataclasses import replace
+
+    session, _ = set_up(GameAsked("konflikt47", seed=4, save=str(tmp_path / "aid.jsonl")))
+
+    def all_down_in_turn_6(t):  # type: ignore[no-untyped-def]
+        for side in (0, 1):
+            for unit in t.waiting(side):
+                t = t.take_die(unit.uid, "Down", out_of_turn(unit))
+        return replace(t, turn=6)
+
+    session.step(all_down_in_turn_6)
+    served = Served(session)
+    opened = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        opened.goto(served.url)
+        opened.get_by_test_id("end-turn").wait_for()
+        assert opened.get_by_test_id("turn").inner_text() == "Turn 6 of 6 (a seventh on 4+)"
+        box = opened.locator("#turn-end").inner_text()
+        assert "on 4+ it is, else the game ends" in box and "for a seventh turn, if one" in box
+        assert opened.get_by_test_id("end-turn").inner_text() == "Roll for a seventh turn"
+        opened.get_by_test_id("keep-0").check()
+        opened.get_by_test_id("rolled-5").click()
+        opened.get_by_text("Turn 7 of 7", exact=True).wait_for()
+        assert session.now.units[0].retained == "Down" and session.now.turn == 7
+        assert session.now.log[-2].startswith("Roll for a seventh turn: 5 (needs 4+) -> a seventh")
+    finally:
+        opened.close()
+        served.stop()

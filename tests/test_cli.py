@@ -447,9 +447,9 @@ def test_the_first_game_says_how_it_is_won_who_won_and_what_to_try_next(
     played = cli("play", "--seed", "2", cwd=tmp_path)
     assert played.returncode == 0, played.stderr
     lines = played.stdout.splitlines()
-    assert (
-        lines[2]
-        == "6 turns; the side with more enemy units destroyed wins (a side wiped out loses)."
+    assert lines[2] == (
+        "6 turns, a seventh on a D6 roll of 4+; the side with more enemy units destroyed wins "
+        "(a side wiped out loses)."
     )
     record = "kriegsspiel-konflikt47-meeting-engagement-seed2.jsonl"
     assert lines[-4:] == [

@@ -499,5 +499,5 @@ def test_observer_shapes_name_every_plane_unit_column_and_game_entry() -> None:
         seen = observer.observe(game, side)
         mine = seen["units"][:, shapes.unit_features.index("mine")]
         assert mine.tolist() == [float(u.side == side) for u in game.units]
-        turn = seen["game"][shapes.game_features.index("turn / turns")]
-        assert turn == np.float32(game.turn / game.scenario.turns)
+        turn = seen["game"][shapes.game_features.index("turn / most turns")]
+        assert turn == np.float32(game.turn / game.scenario.most_turns)

@@ -343,21 +343,27 @@ def test_a_game_opens_with_its_length_and_how_it_is_won_and_ends_naming_the_winn
     assert opening(game, ("tactical", "human")) == [
         "Meeting Engagement at Les Hauts Champs — Konflikt '47, seed 3",
         "Side A: Schwerefeld Battlegroup (tactical)   Side B: US Army Tesla Company (human)",
-        "6 turns; the side with more enemy units destroyed wins (a side wiped out loses).",
+        "6 turns, a seventh on a D6 roll of 4+; the side with more enemy units destroyed wins "
+        "(a side wiped out loses).",
     ]
     assert result_line(game) == (
         "Result: Side B (US Army Tesla Company) wins; score 0 - 7 (enemy units destroyed); "
         "units left 2 v 9"
     )
     told = account(game.events, game.units)
-    assert told[-2:] == ["-- end of turn 6: score 0 - 7", "== Game over after turn 6"]
+    assert told[-3:] == [
+        "-- end of turn 6: score 0 - 7",
+        "-- end of turn 6: rolled 2 (needs 4+ for another turn) -> the game ends",
+        "== Game over after turn 6",
+    ]
 
     held = play_game(build_matchup("bolt-action-1", "hold-the-crossroads", []), 7)
     assert opening(held, ("tactical", "tactical"), "house.yaml")[0].endswith(
         "(rules file house.yaml), seed 7"
     )
     assert opening(held, ("tactical", "tactical"))[2] == (
-        "6 turns; the side with more objective points held wins (a side wiped out loses)."
+        "6 turns, a seventh on a D6 roll of 4+; the side with more objective points held wins "
+        "(a side wiped out loses)."
     )
     # (the README's game: since a unit shot at before its order may go Down, it ends on
     # the objectives; before, "wins by wiping out side A; score 0 - 2 ...; units left 0 v 4";

@@ -350,7 +350,8 @@ def test_replay_account_tells_the_game_as_play_did_and_stops_where_it_parts(
     opening = [
         "Meeting Engagement at Les Hauts Champs — Konflikt '47, seed 2",
         "Side A: Schwerefeld Battlegroup (tactical)   Side B: US Army Tesla Company (tactical)",
-        "6 turns; the side with more enemy units destroyed wins (a side wiped out loses).",
+        "6 turns, a seventh on a D6 roll of 4+; the side with more enemy units destroyed wins "
+        "(a side wiped out loses).",
     ]
     told = opening + account(game.events, game.units)
     said = run_cli("replay", str(path), "--account", timeout=120)

@@ -536,12 +536,28 @@ def test_down_may_be_kept_at_the_turn_end_as_long_as_its_owner_likes() -> None:
 
 
 def test_no_die_is_kept_after_the_last_turn() -> None:
+    """No die is kept at the end of the turn a roll added (the seventh), nor of a last
+    turn without a roll for another; at the end of a last turn with one (the sixth), a
+    Down die may be kept, before the roll, into the turn that may come."""
     game = new_game()
     only(game, 1, 10)
-    game.turn = game.scenario.turns
+    sixth = game.clone()
+    game.turn = game.scenario.most_turns
     _draw_and_order(game, Action("order", unit=1, order="Down"))
     _draw_and_order(game, Action("order", unit=10, order="Rally"))
     assert game.is_terminal() and game.pending is None
+    assert not any(e.kind == "another turn" for e in game.events)
+    sixth.turn = sixth.scenario.turns
+    assert sixth.scenario.rolls_after(sixth.turn)
+    _draw_and_order(sixth, Action("order", unit=1, order="Down"))
+    _draw_and_order(sixth, Action("order", unit=10, order="Rally"))
+    assert sixth.pending is not None and sixth.pending.kind == "retain"
+    assert not any(e.kind == "another turn" for e in sixth.events)  # (not yet rolled)
+    sixth.apply_action(Action("retain", side=0, unit=1, choice="keep"))
+    rolled = next(e for e in sixth.events if e.kind == "another turn")
+    assert sixth.is_terminal() != rolled.data["played"]
+    if rolled.data["played"]:
+        assert sixth.turn == 7 and sixth.units[1].retained == "Down"
 
 
 def test_unit_cover_majority_and_ranges_per_model() -> None:
@@ -1968,7 +1984,7 @@ def test_the_ai_values_an_assault_on_a_vehicle_as_a_shot_doing_the_same() -> Non
 def test_in_the_last_turn_the_ai_takes_the_objective_that_wins_rather_than_shoot() -> None:
     """In the last turn of a game won by objectives, the objectives held decide it: the
     tactical player values a move by the victory points it wins or loses there
-    (OBJECTIVE_SWING each), so the 2nd Section Runs onto the Crossroads (2 points) instead
+    (OBJECTIVE_SWING each; in turn 6, which a roll of 4+ follows with a seventh, half), so the 2nd Section Runs onto the Crossroads (2 points) instead
     of firing at the squad, as it fires a turn earlier; and it does not leave the
     objective it holds alone. (A probe saw a section shoot at a pinned squad in the last
     turn, a legal Run away from a 2-0 win: a draw instead.)"""
@@ -1982,18 +1998,20 @@ def test_in_the_last_turn_the_ai_takes_the_objective_that_wins_rather_than_shoot
     place(squad, 50, 4, 180)  # in its rifles' range
     onto = Action("order", unit=section.uid, order="Run", to=(35.5, 24.0))
     chosen, worth = {}, {}
-    for turn in (5, 6):
+    for turn in (5, 6, 7):
         game.turn = turn
         twin = game.clone()
         twin.apply_action(Action("draw", side=0))
         chosen[turn] = TacticalPlayer().choose(twin)
         worth[turn] = TacticalPlayer().value(twin, onto)
     assert chosen[5].order == "Fire" and chosen[5].target == squad.uid
-    assert chosen[6] == onto
-    assert worth[6] - worth[5] == pytest.approx(1.3 * 2 * OBJECTIVE_SWING)  # (a Run's 1.3)
+    assert chosen[6] == chosen[7] == onto
+    assert worth[7] - worth[5] == pytest.approx(1.3 * 2 * OBJECTIVE_SWING)  # (a Run's 1.3)
+    # turn 6 may be the last (a seventh on 4+): the swing weighed by its chance, a half
+    assert worth[6] - worth[5] == pytest.approx(1.3 * 2 * OBJECTIVE_SWING / 2)
     # standing on it in the last turn, alone: a Run off it loses those 2 points
     place(section, 35.5, 24, 0)
-    game.turn = 6
+    game.turn = 7
     game.apply_action(Action("draw", side=0))
     off = Action("order", unit=section.uid, order="Run", to=(35.5, 13.0))
     assert game.score() == (2, 0)

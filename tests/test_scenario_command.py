@@ -35,7 +35,7 @@ def test_a_scenario_is_shown_as_a_briefing(
     shown = " ".join(capsys.readouterr().out.split())
     for said in (
         "Hold the Crossroads (shipped scenario hold-the-crossroads)",
-        'A 72" × 48" table, 6 turns; won by objectives.',
+        'A 72" × 48" table, 6 turns, a seventh on a D6 roll of 4+; won by objectives.',
         "south │ A │ x 0–72, y 0–12 (864 sq in)",
         "Crossroads │ 35.5, 24 │ 2",
         "Church │ building │ hard │ blocks sight │ x 39–47, y 28–34",

@@ -342,13 +342,16 @@ def _draw(path: str, ruleset: str, armies: list[str], svg: str, rules: Source | 
 
 def _list_samples(console: Console, as_json: bool) -> None:
     rows: list[dict[str, Any]] = []
+    lengths: dict[str, str] = {}  # each one's length as said ("6 turns, a seventh on ...")
     for path in sample_scenarios():
         scenario = load_scenario(path)
+        lengths[path.stem] = scenario.length_text()
         rows.append(
             {
                 "scenario": path.stem,
                 "name": scenario.name,
                 "turns": scenario.turns,
+                "another_turn_on": scenario.another_turn_on,
                 "victory": scenario.victory,
                 "table": {"width": scenario.table.width, "height": scenario.table.height},
                 "terrain": len(scenario.terrain),
@@ -363,7 +366,7 @@ def _list_samples(console: Console, as_json: bool) -> None:
         width, height = row["table"]["width"], row["table"]["height"]
         console.print(
             f'  {row["scenario"]}  —  {row["name"]}: {width:g}" × {height:g}", '
-            f"{counted(row['turns'], 'turn')}, won by {row['victory']}, "
+            f"{lengths[row['scenario']]}, won by {row['victory']}, "
             f"{counted(row['terrain'], 'terrain feature')}, "
             f"{counted(row['objectives'], 'objective')}",
             markup=False,

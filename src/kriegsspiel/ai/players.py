@@ -224,11 +224,8 @@ def play(state: S, players: Sequence[Player], seed: int = 0, max_actions: int | 
         game.apply_action(action)
     if game.is_terminal():
         return state
-    turn, turns = (
-        getattr(game, "turn", None),
-        getattr(getattr(game, "scenario", None), "turns", None),
-    )
-    at = f", at turn {turn} of {turns}" if turn is not None and turns is not None else ""
+    turn, scenario = getattr(game, "turn", None), getattr(game, "scenario", None)
+    at = f", at turn {scenario.turn_of(turn)}" if turn is not None and scenario is not None else ""
     if max_actions is not None:
         raise GameDidNotEnd(
             f"the game did not end within the {limit:,} actions max_actions allowed{at}",

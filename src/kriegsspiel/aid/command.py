@@ -73,7 +73,7 @@ def set_up(asked: GameAsked) -> tuple[AidSession, str]:
                 again = f"kriegsspiel aid --save {shlex.quote(asked.save)}"
                 raise UsageError(
                     f"--save {asked.save} holds a game ({start.armies[0]} against "
-                    f"{start.armies[1]}, {start.ruleset}, {start.turns} turns) that "
+                    f"{start.armies[1]}, {start.ruleset}, {start.length_text()}) that "
                     + ("this option does" if len(clashes) == 1 else "these options do")
                     + f" not agree with: {'; '.join(clashes)}. To go on with the saved game, "
                     f"run {again} (the options that agree with it may stay); to start a new "
@@ -117,11 +117,13 @@ def set_up(asked: GameAsked) -> tuple[AidSession, str]:
         rules_file=matchup.rules_file,
         rules_text=matchup.rules_text,
         victory=game_scenario.victory,
+        # --turns: that many turns, no roll for another (the players' own length)
+        another_turn_on=game_scenario.another_turn_on if asked.turns is None else None,
     )
     names = " against ".join(army_name(a) for a in matchup.armies)
     house = "" if matchup.rules_file is None else f" by the rules in {matchup.rules_file}"
     return AidSession(first, seed=asked.seed, save=asked.save), (
-        f"A new game of {first.rules.data.title}{house}: {names}, {first.turns} turns; saved "
+        f"A new game of {first.rules.data.title}{house}: {names}, {first.length_text()}; saved "
         f"in {asked.save} after every step."
     )
 
@@ -159,8 +161,8 @@ def _against_save(asked: GameAsked, start: Tracker) -> tuple[list[str], list[str
                 f"{given} has changed since the game began: it goes on by the rules as they "
                 "were then (the save holds them)."
             )
-    if asked.turns is not None and asked.turns != start.turns:
-        clashes.append(f"--turns {asked.turns} (the saved game has {start.turns} turns)")
+    if asked.turns is not None and (asked.turns, None) != (start.turns, start.another_turn_on):
+        clashes.append(f"--turns {asked.turns} (the saved game has {start.length_text()})")
     if clashes or not (asked.armies or asked.scenario):
         return clashes, notes
     # the lists and the scenario as the saved game's edition and rules read them
@@ -175,6 +177,7 @@ def _against_save(asked: GameAsked, start: Tracker) -> tuple[list[str], list[str
             rules_file=start.rules_file,
             rules_text=start.rules_text,
             victory=start.victory,
+            another_turn_on=start.another_turn_on,
         )
         if (again.armies, again.units) != (start.armies, start.units):
             names = " ".join(f"--army {a}" for a in asked.armies)
@@ -189,10 +192,18 @@ def _against_save(asked: GameAsked, start: Tracker) -> tuple[list[str], list[str
                 f"--scenario {asked.scenario} (won on {scenario.victory}; the saved game is "
                 f"won on {start.victory})"
             )
-        elif asked.turns is None and scenario.turns != start.turns:
+        elif asked.turns is None and (scenario.turns, scenario.another_turn_on) != (
+            start.turns,
+            start.another_turn_on,
+        ):
+            fixed = (
+                f": give --turns {start.turns} with it, or leave it out"
+                if start.another_turn_on is None
+                else ": leave it out"
+            )
             clashes.append(
-                f"--scenario {asked.scenario} ({scenario.turns} turns; the saved game has "
-                f"{start.turns}: give --turns {start.turns} with it, or leave it out)"
+                f"--scenario {asked.scenario} ({scenario.length_text()}; the saved game has "
+                f"{start.length_text()}{fixed})"
             )
     return clashes, notes
 

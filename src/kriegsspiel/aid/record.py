@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Literal, Self
 
 from kriegsspiel.aid.units import TrackedUnit, count_of
-from kriegsspiel.core.scenario import Victory
+from kriegsspiel.core.scenario import Victory, length_text, may_follow
 from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action import bag
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
@@ -49,6 +49,10 @@ class Record:
     # how the scenario is won: units destroyed (the aid counts them) or objectives held at
     # the end (the aid cannot see them); None: not known (a save from before it was kept)
     victory: Victory | None = None
+    # the D6 score that plays one more turn after the last (the scenario's
+    # ``another_turn_on``); None: the game lasts ``turns`` turns, no more (--turns given,
+    # a save from before, or the roll made: a turn it added is counted in ``turns``)
+    another_turn_on: int | None = None
 
     # ------------------------------------------------------------------ reading
     @property
@@ -91,9 +95,22 @@ class Record:
         return [] if self.over else bag.waiting(self.units, side)
 
     def may_keep(self) -> tuple[int, ...]:
-        """The units that may keep their Down or Ambush die at this turn's end (none after
-        the last turn)."""
-        return bag.may_keep(self.units) if self.turn < self.turns else ()
+        """The units that may keep their Down or Ambush die at this turn's end, into the
+        turn that may come (none after the last turn; after a last turn that rolls for
+        another, kept if one comes: :func:`~kriegsspiel.core.scenario.may_follow`)."""
+        return bag.may_keep(self.units) if self.may_go_on() else ()
+
+    def may_go_on(self) -> bool:
+        """Whether a turn may follow this one (:func:`~kriegsspiel.core.scenario.may_follow`)."""
+        return may_follow(self.turn, self.turns, self.another_turn_on)
+
+    def rolls_for_another(self) -> bool:
+        """Whether this turn's end brings the roll for one more turn."""
+        return self.turn == self.turns and self.another_turn_on is not None
+
+    def length_text(self) -> str:
+        """The game's length as said: "6 turns, a seventh on a D6 roll of 4+"."""
+        return length_text(self.turns, self.another_turn_on)
 
     def officers(self, side: int) -> list[str]:
         """The ranks of the live officers of ``side``, best bonus first."""

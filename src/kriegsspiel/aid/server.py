@@ -147,6 +147,14 @@ class UnitBody(_Body):
 
 class EndTurnBody(_Body):
     keep: list[UnitId] = []
+    roll: bool = Field(
+        True,
+        description="At the end of a last turn that rolls for another: the aid rolls the D6 "
+        "(else give rolled).",
+    )
+    rolled: Annotated[int, Field(strict=True)] | None = Field(
+        None, description="The D6 the players rolled for another turn (1 to 6)."
+    )
 
 
 class ShotBody(_Body):
@@ -421,7 +429,13 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
 
     @steps.post("/api/end-turn")
     def end_turn(body: EndTurnBody) -> dict[str, Any]:
-        return take(lambda t: t.end_turn(body.keep))
+        if body.roll and body.rolled is not None:
+            raise AidError(
+                f"both roll (the aid rolls) and rolled ({body.rolled}, the players rolled) "
+                "given: give roll: false with rolled, or leave rolled out"
+            )
+        dice = session.dice if body.roll else None
+        return take(lambda t: t.end_turn(body.keep, dice=dice, rolled=body.rolled))
 
     @app.post("/api/odds/shoot")
     def odds_shoot(body: ShotBody) -> dict[str, Any]:

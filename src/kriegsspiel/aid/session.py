@@ -364,8 +364,12 @@ def _names(tracker: Tracker) -> list[tuple[str, str]]:
 def _impossible(tracker: Tracker) -> tuple[str, str] | None:
     """What in a game read back no game could hold (a hand-edited save), as the field and
     what is wrong with it; None if nothing."""
-    if not 1 <= tracker.turns <= MOST_TURNS:
+    if not 1 <= tracker.turns <= MOST_TURNS + 1:  # (the last may be followed by a turn rolled)
         return "turns", f"{tracker.turns}; a game lasts 1 to {MOST_TURNS} turns"
+    if tracker.another_turn_on is not None and not 2 <= tracker.another_turn_on <= 6:
+        return "another_turn_on", (
+            f"{tracker.another_turn_on}; one more turn is played on a D6 score of 2 to 6"
+        )
     if not 1 <= tracker.turn <= tracker.turns:
         return "turn", f"turn {tracker.turn} of {tracker.turns}; a game is on turn 1 to its last"
     for side in (0, 1):

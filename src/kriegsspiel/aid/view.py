@@ -7,6 +7,7 @@ from typing import Any
 
 from kriegsspiel.aid.questions import defender_modes, fire_refused, itself_refused
 from kriegsspiel.aid.tracker import ORDERS, TrackedUnit, Tracker, one_shot_carried
+from kriegsspiel.core.names import ordinal
 from kriegsspiel.errors import sentence
 from kriegsspiel.rulesets.bolt_action.assault import fighting_modes
 from kriegsspiel.rulesets.bolt_action.morale import UNTESTED_ORDERS, removed_at_pins
@@ -28,6 +29,12 @@ def view(tracker: Tracker, *, can_undo: bool) -> dict[str, Any]:
             "armies": list(tracker.armies),
             "turn": tracker.turn,
             "turns": tracker.turns,
+            # the game's length as said, and whether this turn's end rolls a D6 for one
+            # more (on ``another_turn_on`` or more: the ``extra_turn``, "seventh")
+            "length": tracker.length_text(),
+            "another_turn_on": tracker.another_turn_on,
+            "rolls_for_another": tracker.rolls_for_another(),
+            "extra_turn": ordinal(tracker.turn + 1),
             "phase": tracker.phase,
             # who won, once the game is over (the log's last line says it too)
             "result": tracker.result() if tracker.over else None,

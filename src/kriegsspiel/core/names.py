@@ -35,6 +35,21 @@ def in_words(number: int) -> str:
     return _WORDS[number] if 0 <= number < len(_WORDS) else str(number)
 
 
+_ORDINALS = (
+    "zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+    "ninth", "tenth",
+)  # fmt: skip
+
+
+def ordinal(number: int) -> str:
+    """A place in order as said: "seventh" (up to tenth), a later one in figures: "12th",
+    "21st", "101st"."""
+    if 0 <= number < len(_ORDINALS):
+        return _ORDINALS[number]
+    last = number % 10 if number % 100 not in (11, 12, 13) else 0
+    return f"{number}{({1: 'st', 2: 'nd', 3: 'rd'}).get(last, 'th')}"
+
+
 def counted_in_words(number: int, noun: str) -> str:
     """A small count and its noun, as said in a sentence: "one 90° turn", "two 90° turns",
     "no 90° turns", "12 90° turns" (``noun`` singular)."""

@@ -23,7 +23,8 @@ from kriegsspiel.errors import DataFileError
 #: dice were (only the hits and casualties they made), 8 before each close quarters
 #: round's dice, a shot's roll of hits at a vehicle and the parts of its pen were (only
 #: the casualties, the hits and the pen they made), and before a FUBAR panic's flight
-#: said why it fell short of a Run. Records
+#: said why it fell short of a Run, and before a scenario could roll for another turn after
+#: its last (its games lasted the scenario's turns, no more). Records
 #: of them all are read and replayed (compared without what later formats added); this
 #: version writes the last.
 FORMATS = (

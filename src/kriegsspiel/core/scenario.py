@@ -8,8 +8,10 @@ table; shapely decides simplicity when it is installed, a small pure-Python chec
 
 >>> from kriegsspiel.core.scenario import load_scenario, sample_scenarios
 >>> scenario = load_scenario(sample_scenarios()[0])
->>> (scenario.table.width, scenario.table.height, scenario.turns)
-(72.0, 48.0, 6)
+>>> (scenario.table.width, scenario.table.height, scenario.turns, scenario.another_turn_on)
+(72.0, 48.0, 6, 4)
+>>> scenario.length_text()
+'6 turns, a seventh on a D6 roll of 4+'
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from kriegsspiel.core.datafile import (
     load_yaml,
     parse_yaml,
 )
+from kriegsspiel.core.names import a_or_an, counted, ordinal
 from kriegsspiel.errors import suggest
 from kriegsspiel.rulesets import RULESETS
 
@@ -312,6 +315,10 @@ class Scenario(Strict):
     description: Remark = ""
     table: Table = Field(default_factory=Table)
     turns: WholeNumber = Field(ge=1)
+    # at the end of the last turn a D6 is rolled: on this score or more one more turn is
+    # played (the published rulebooks' scenarios: "a seventh turn on 4+"); None (left
+    # out): the game lasts ``turns`` turns, no more
+    another_turn_on: WholeNumber | None = None
     victory: Victory
     terrain: tuple[TerrainFeature, ...] = ()
     deployment: tuple[DeploymentZone, ...]
@@ -356,6 +363,17 @@ class Scenario(Strict):
             f"kriegsspiel plays games of at most {MOST_TURNS} turns (a tool limit, not a "
             "rule; the shipped scenarios are 6 turns)",
         )
+
+    @field_validator("another_turn_on")
+    @classmethod
+    def _a_die_score(cls, on: int | None) -> int | None:
+        if on is not None and not 2 <= on <= 6:
+            raise _problem(
+                f"is the D6 score that plays one more turn, 2 to 6 (not {on}): 4 is the "
+                "published scenarios' (a seventh turn on 4+); for a game that always has "
+                "one more turn give it in turns, and leave this out for a fixed length"
+            )
+        return on
 
     @field_validator("deployment")
     @classmethod
@@ -439,6 +457,68 @@ class Scenario(Strict):
     def sides(self) -> list[str]:
         """The sides in the order their first deployment zone is listed."""
         return list(dict.fromkeys(z.side for z in self.deployment))
+
+    # ------------------------------------------------------------------ the game's length
+    @property
+    def most_turns(self) -> int:
+        """The turns a game may last: ``turns``, one more where a roll may add it."""
+        return self.turns + (self.another_turn_on is not None)
+
+    @property
+    def another_turn_chance(self) -> float:
+        """The chance of the roll at the end of the last turn giving one more (0: none)."""
+        on = self.another_turn_on
+        return 0.0 if on is None else (7 - on) / 6
+
+    def may_follow(self, turn: int) -> bool:
+        """Whether a turn may come after ``turn`` (:func:`may_follow`)."""
+        return may_follow(turn, self.turns, self.another_turn_on)
+
+    def rolls_after(self, turn: int) -> bool:
+        """Whether the end of ``turn`` brings the roll for one more turn."""
+        return turn == self.turns and self.another_turn_on is not None
+
+    def last_turn_chance(self, turn: int) -> float:
+        """The chance that ``turn`` is the game's last, seen from within it: none before
+        the last turn, all in it (or in the turn a roll added), the chance that the roll
+        gives no other turn in a last turn that has one."""
+        if turn < self.turns:
+            return 0.0
+        if turn == self.turns:
+            return 1.0 - self.another_turn_chance
+        return 1.0
+
+    def length_text(self) -> str:
+        """The game's length as said (:func:`length_text`)."""
+        return length_text(self.turns, self.another_turn_on)
+
+    def turn_of(self, turn: int) -> str:
+        """Where ``turn`` stands in the game, as the headings say: "3 of 6"; the last turn
+        where a roll may add one "6 of 6 (a seventh on 4+)"; the turn it added "7 of 7"."""
+        if turn > self.turns:
+            return f"{turn} of {turn}"
+        if not self.rolls_after(turn):
+            return f"{turn} of {self.turns}"
+        return f"{turn} of {self.turns} ({a_or_an(ordinal(turn + 1))} on {self.another_turn_on}+)"
+
+
+# ------------------------------------------------------------------ the game's length
+# (functions of the turns and the roll, shared by the game and the play aid, which keeps
+# them without a scenario)
+def may_follow(turn: int, turns: int, another_turn_on: int | None) -> bool:
+    """Whether a turn may come after ``turn`` of a game of ``turns`` whose last may be
+    followed by one more on a D6 of ``another_turn_on`` or more (None: no roll): any
+    before the last; after the last, where it rolls; never after the turn a roll added.
+    A unit on Down or Ambush may keep its die into a turn that may come."""
+    return turn < turns or (turn == turns and another_turn_on is not None)
+
+
+def length_text(turns: int, another_turn_on: int | None) -> str:
+    """A game's length as said: "6 turns", "6 turns, a seventh on a D6 roll of 4+"."""
+    told = counted(turns, "turn")
+    if another_turn_on is None:
+        return told
+    return f"{told}, {a_or_an(ordinal(turns + 1))} on a D6 roll of {another_turn_on}+"
 
 
 def scenario_warnings(scenario: Scenario) -> list[tuple[tuple[str | int, ...], str]]:

@@ -81,7 +81,7 @@ UNIT_FEATURES = (
     "the pending order's target",
 )
 GAME_FEATURES = (
-    "turn / turns",
+    "turn / most turns",
     "my dice in the bag / 20",
     "enemy dice in the bag / 20",
     "my score / 10",
@@ -280,7 +280,7 @@ class Observer:
         vector = np.zeros(self.shapes.game, np.float32)
         dice = (0, 0) if game.is_terminal() else game.dice_in_cup()
         score = game.score()
-        vector[0] = game.turn / game.scenario.turns
+        vector[0] = game.turn / game.scenario.most_turns  # (a turn a roll added: 1)
         vector[1], vector[2] = dice[side] / 20, dice[1 - side] / 20
         vector[3], vector[4] = score[side] / 10, score[1 - side] / 10
         if follow_up is not None:

@@ -120,7 +120,7 @@ class KriegsspielGame(pyspiel.Game):  # type: ignore[misc]
         self.rerolls = reroll_stream(self.rng_seed)  # a reroll_on_clone clone's seeds
         self.observer = KriegsspielObserver(self.setup)  # observation_tensor's
         encoding, units = self.setup.encoding, self.setup.encoding.units
-        turns = set_up_game(self.setup.matchup, 0).scenario.turns
+        turns = set_up_game(self.setup.matchup, 0).scenario.most_turns  # (a roll may add one)
         info = pyspiel.GameInfo(
             num_distinct_actions=encoding.size,
             max_chance_outcomes=2,

@@ -41,7 +41,7 @@ def render_episode(
         said = decision(episode) if forfeit is None else _forfeited(forfeit)
         return table_pixels(game, marked=marked, lines=[said])
     a, b = game.score()
-    lines = [f"turn {game.turn} of {game.scenario.turns}, score {a}-{b}"]
+    lines = [f"turn {game.scenario.turn_of(game.turn)}, score {a}-{b}"]
     if forfeit is not None:
         lines[0] += f", {_forfeited(forfeit)}"
     elif game.is_terminal():

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.game import Event
-from kriegsspiel.core.names import a_or_an, facing_text
+from kriegsspiel.core.names import a_or_an, facing_text, ordinal
 from kriegsspiel.rulesets.bolt_action.game.record_events import by_weapon
 
 if TYPE_CHECKING:
@@ -683,6 +683,13 @@ def describe(
         return f"  (the dice are rolled from seed {d['seed']} from here on)"
     if kind == "turn end":
         return f"-- end of turn {d['turn']}: score {d['score'][0]} - {d['score'][1]}"
+    if kind == "another turn":  # (the roll at the end of the last turn, format 9 on)
+        more = f"{a_or_an(ordinal(d['turn'] + 1))} turn is played"
+        outcome = more if d["played"] else "the game ends"
+        return (
+            f"-- end of turn {d['turn']}: rolled {d['roll']} (needs {d['needs']}+ for "
+            f"another turn) -> {outcome}"
+        )
     if kind == "game over":  # (the result line that follows says who won, and how)
         if before is None or before.kind == "turn end":
             return f"== Game over after turn {d['turn']}"
@@ -1007,10 +1014,7 @@ def army_names(game: Any) -> tuple[str, str] | None:
 def how_won(scenario: Any) -> str:
     """The scenario's length and victory in a line: what the score counts and who wins."""
     scored = SCORED.get(str(scenario.victory), str(scenario.victory))
-    return (
-        f"{counted(scenario.turns, 'turn')}; the side with more {scored} wins (a side wiped "
-        "out loses)."
-    )
+    return f"{scenario.length_text()}; the side with more {scored} wins (a side wiped out loses)."
 
 
 def opening(game: Any, players: Sequence[str], rules_label: str | None = None) -> list[str]:

@@ -33,7 +33,7 @@ def print_briefing(
     if scenario.description:
         console.print(scenario.description, markup=False)
     console.print(
-        f'A {table.width:g}" × {table.height:g}" table, {counted(scenario.turns, "turn")}; won by '
+        f'A {table.width:g}" × {table.height:g}" table, {scenario.length_text()}; won by '
         f"{scenario.victory}.",
         markup=False,
     )

@@ -213,7 +213,7 @@ def caption(game: BoltActionGame) -> str:
     names = side_names(game)
     over = " (game over)" if game.over else ""
     return (
-        f"{game.scenario.name} — turn {game.turn} of {game.scenario.turns}{over} — "
+        f"{game.scenario.name} — turn {game.scenario.turn_of(game.turn)}{over} — "
         f"score {names[0]} {a} : {b} {names[1]}"
     )
 

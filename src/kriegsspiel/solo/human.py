@@ -405,7 +405,7 @@ class HumanPlayer:
         units = game.eligible(side)
         cup, score = game.dice_in_cup(hand_out=True), game.score()  # (the die drawn: in hand)
         title = (
-            f"Turn {game.turn} of {game.scenario.turns}, score {score[0]} – {score[1]} "
+            f"Turn {game.scenario.turn_of(game.turn)}, score {score[0]} – {score[1]} "
             f"({score_label(game)}): "
             f"side {SIDE_NAMES[side]} drew an order die (left in the bag: A {cup[0]}, "
             f"B {cup[1]}). The units still to take one:"

@@ -141,7 +141,7 @@ class SoloGame:
         with writing(self.record_path, "the record") as temp:
             Path(temp).write_text(text, encoding="utf-8")
         game = self.game
-        title = f"Turn {game.turn} of {game.scenario.turns}"
+        title = f"Turn {game.scenario.turn_of(game.turn)}"
         side = game.current_player()
         marked: list[int] = []
         pending = game.pending

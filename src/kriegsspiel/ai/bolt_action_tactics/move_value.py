@@ -215,17 +215,15 @@ class MoveValuing:
     def _objective_swing(
         self, state: BoltActionGame, unit: UnitState, to: tuple[float, float] | None
     ) -> float:
-        """In the last turn of a game won by objectives, the victory points a move of
-        troops to ``to`` wins (or loses) its side at the objectives, :data:`OBJECTIVE_SWING`
-        points each: there the objectives held decide the game, and no turn is left to
-        come back (0 in any other turn, for a vehicle, or for a game won otherwise)."""
+        """In a turn that may be the last of a game won by objectives, the victory points a
+        move of troops to ``to`` wins (or loses) its side at the objectives,
+        :data:`OBJECTIVE_SWING` points each, weighed by the chance that no turn is left to
+        come back (all of it in the last turn; in a last turn that rolls for another, the
+        chance the roll gives none): there the objectives held decide the game (0 in a turn
+        that is not the last, for a vehicle, or for a game won otherwise)."""
         scenario = state.scenario
-        if (
-            to is None
-            or unit.vehicle is not None
-            or scenario.victory != "objectives"
-            or state.turn < scenario.turns
-        ):
+        last = scenario.last_turn_chance(state.turn)
+        if to is None or unit.vehicle is not None or scenario.victory != "objectives" or not last:
             return 0.0
         anchor = unit.anchor
         dx, dy = to[0] - anchor.x, to[1] - anchor.y
@@ -240,7 +238,7 @@ class MoveValuing:
                 side = holder(others | {unit.side} if there else others)
                 if side is not None:
                     swing += sign * (obj.points if side == unit.side else -obj.points)
-        return OBJECTIVE_SWING * swing
+        return OBJECTIVE_SWING * swing * last
 
     def _holding_units(self, state: BoltActionGame) -> list[list[tuple[int, int]]]:
         """For each objective, the units (uid, side) that could hold it where they stand

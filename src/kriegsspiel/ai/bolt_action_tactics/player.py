@@ -223,7 +223,7 @@ class TacticalPlayer(MoveValuing):
         movers: dict[int, tuple[float, float, float, float, int]] = {}
         dist = math.dist
         scenario = state.scenario  # (the last turn of an objectives game: see below)
-        swinging = scenario.victory == "objectives" and state.turn >= scenario.turns
+        swinging = scenario.victory == "objectives" and scenario.last_turn_chance(state.turn) > 0
         for i, action in enumerate(actions):
             order = action.order
             if action.target is None and (order == "Advance" or order == "Run"):

@@ -158,7 +158,8 @@ function draw() {
   const over = game.phase === "over";
   document.getElementById("turn").textContent = over
     ? `Game over after turn ${game.turn}: ${game.result}`
-    : `Turn ${game.turn} of ${game.turns}`;
+    : `Turn ${game.turn} of ${game.turns}`
+      + (game.rolls_for_another ? ` (a ${game.extra_turn} on ${game.another_turn_on}+)` : "");
   document.body.classList.toggle("over", over);
   offerStill(document.getElementById("undo"), game.undo_refused, () => send("/api/undo"));
   drawBag();
@@ -261,17 +262,34 @@ function drawTurnEnd() {
   const boxes = keepers.map((u) => el("label", { class: "row" },
     el("input", { type: "checkbox", value: u.uid, "data-testid": `keep-${u.uid}` }),
     `${u.name} keeps its ${u.order} die`));
+  const kept = () => [...box.querySelectorAll("input:checked")].map((i) => Number(i.value));
+  // the end of a last turn that rolls a D6 for one more: the aid rolls it, or the players say
+  const extra = `a ${game.extra_turn} turn`;
+  const ending = game.rolls_for_another
+    ? [
+      el("p", {}, `A D6 decides whether ${extra} is played: on ${game.another_turn_on}+ it is, else the game ends.`),
+      el("div", { class: "row" },
+        el("button", {
+          class: "primary", "data-testid": "end-turn",
+          onclick: () => send("/api/end-turn", { keep: kept() }),
+        }, `Roll for ${extra}`),
+        el("span", { class: "note" }, "or we rolled:"),
+        [1, 2, 3, 4, 5, 6].map((n) => el("button", {
+          "data-testid": `rolled-${n}`, title: `The players rolled ${n} for ${extra}`,
+          onclick: () => send("/api/end-turn", { keep: kept(), roll: false, rolled: n }),
+        }, String(n)))),
+    ]
+    : [el("button", {
+      class: "primary", "data-testid": "end-turn",
+      onclick: () => send("/api/end-turn", { keep: kept() }),
+    }, game.turn >= game.turns ? "End the game" : "End the turn")];
+  const may = game.rolls_for_another ? `for ${extra}, if one is played` : "for the next turn";
   box.replaceChildren(
     el("h2", {}, `End of turn ${game.turn}`),
-    keepers.length ? el("p", {}, "Units on Down or Ambush may keep their die for the next turn:")
+    keepers.length ? el("p", {}, `Units on Down or Ambush may keep their die ${may}:`)
       : el("p", {}, "Every unit has had its order."),
     ...boxes,
-    el("button", {
-      class: "primary", "data-testid": "end-turn",
-      onclick: () => send("/api/end-turn", {
-        keep: [...box.querySelectorAll("input:checked")].map((i) => Number(i.value)),
-      }),
-    }, game.turn >= game.turns ? "End the game" : "End the turn"));
+    ...ending);
 }
 
 function drawSide(side) {

@@ -400,6 +400,16 @@ class TurnEnd(Line):
     score: tuple[int, int]
 
 
+class AnotherTurn(Line):
+    """The D6 rolled at the end of a scenario's last turn for one more (format 9 on): the
+    score it ``needs``, and whether that turn is ``played``."""
+
+    event: Literal["another turn"]
+    roll: Die
+    needs: int = Field(ge=2, le=6)
+    played: bool
+
+
 class GameOver(Line):
     event: Literal["game over"]
     score: tuple[int, int]
@@ -410,7 +420,7 @@ MODELS: tuple[type[Line], ...] = (
     Start, Draw, Reseed, Order, OrderTest, Rally, Move, UnitAtUnit, Attack, SupportDamage,
     MoraleCheck, Check, Destroyed, React, Ambush, Retain, FriendlyFire, UnitOnly, CloseQuarters,
     AssaultVehicle, Fubar, CallIn, AirStrikeTarget, FireForEffect, BarragePins, BarrageHit, AirStrikePins,
-    Aircraft, TurnEnd, GameOver,
+    Aircraft, TurnEnd, AnotherTurn, GameOver,
 )  # fmt: skip
 
 
@@ -437,6 +447,7 @@ ADDED_FIELDS: dict[int, dict[str, tuple[str, ...]]] = {
 ADDED_KINDS: dict[int, frozenset[str]] = {
     2: frozenset({"on fire check", "flamethrower check", "automaton check"}),
     4: frozenset({"gravity pulse"}),
+    9: frozenset({"another turn"}),
 }
 
 #: what each format added, as the replay of an older record tells what it lacks
@@ -450,7 +461,8 @@ ADDED_WHAT: dict[int, str] = {
     8: "each shot's to-hit and damage dice as rolled",
     9: (
         "each close quarters round's dice as rolled, a shot's roll of hits at a vehicle and"
-        " what made its pen, why a FUBAR panic's flight fell short of a Run"
+        " what made its pen, why a FUBAR panic's flight fell short of a Run,"
+        " and the roll for another turn after the last"
     ),
 }
 

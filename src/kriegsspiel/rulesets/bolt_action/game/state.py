@@ -260,6 +260,8 @@ class BoltActionGame(Moves, Firing):
             "ruleset": self.ruleset,
             "turn": self.turn,
             "turns": self.scenario.turns,
+            # the D6 score at the end of the last turn that plays one more (None: no roll)
+            "another_turn_on": self.scenario.another_turn_on,
             "to_move": player,
             "decision": deciding,
             "units_to_decide": self.deciding_units(),

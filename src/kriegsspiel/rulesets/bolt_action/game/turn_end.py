@@ -1,11 +1,13 @@
 """The turn's end: the order dice back into the cup once both sides have acted, the dice
-units on Down or Ambush may keep, the next turn's start, and the game's end, in a Konflikt
-'47 or Bolt Action game.
+units on Down or Ambush may keep, the roll for one more turn after the last (where the
+scenario has one), the next turn's start, and the game's end, in a Konflikt '47 or Bolt
+Action game.
 
 The procedure the game runs after each action (:func:`after_action`), apart from the game's
 state because it is the turn sequence, not the position: it asks each unit that may keep
 its die in turn (the game waits on a ``retain`` choice, answered in :mod:`.out_of_turn`),
-and ends the game on the last turn or once a side is wiped out. The score it records is the
+and ends the game after the last turn (or the one a roll added) or once a side is wiped
+out. The score it records is the
 game's own (:meth:`.BoltActionGame.score`). Plain functions taking the game.
 """
 
@@ -42,8 +44,10 @@ def side_wiped_out(game: BoltActionGame) -> bool:
 
 def end_turn(game: BoltActionGame) -> None:
     """The turn's end: each unit on Down or Ambush may keep its die out of the bag
-    (its owner says, unit by unit; not after the last turn), then the dice return."""
-    if game.turn < game.scenario.turns:
+    (its owner says, unit by unit) for the turn that may come (none after the last turn;
+    after a last turn that rolls for another, before the roll: a kept die counts only if
+    one comes), then the dice return."""
+    if game.scenario.may_follow(game.turn):
         game.retaining = bag.may_keep(game.units)
     game.keeping = ()
     ask_to_retain(game)
@@ -62,8 +66,8 @@ def ask_to_retain(game: BoltActionGame) -> None:
 
 def close_turn(game: BoltActionGame) -> None:
     """Close the turn: dice kept stay out, the rest go back into the cup; then the game
-    ends after its last turn, or the next begins with any delayed barrages and air
-    strikes rolling again."""
+    ends after its last turn (unless the roll for another gives one), or the next begins
+    with any delayed barrages and air strikes rolling again."""
     for u in game.units:
         if u.destroyed:
             continue
@@ -74,7 +78,7 @@ def close_turn(game: BoltActionGame) -> None:
     # delayed barrage at the next turn's start may destroy a unit: its die is in)
     game.turn_dice = bag.put_in(game.units)
     game.log("turn end", turn=game.turn, score=list(game.score()))
-    if game.turn >= game.scenario.turns:
+    if not turn_follows(game):
         finish(game)
         return
     game.turn += 1
@@ -83,6 +87,20 @@ def close_turn(game: BoltActionGame) -> None:
         come_back(game, call_in)
     if side_wiped_out(game):
         finish(game)
+
+
+def turn_follows(game: BoltActionGame) -> bool:
+    """Whether another turn follows the one closing: any before the scenario's last; after
+    the last, where the scenario has it, as the D6 rolled now with the game's dice says
+    (``another_turn_on`` or more: one more turn; recorded, and told in the account); none
+    after the turn a roll added."""
+    scenario = game.scenario
+    if scenario.another_turn_on is None or not scenario.rolls_after(game.turn):
+        return game.turn < scenario.turns
+    roll = game.dice.roll(6)
+    more = roll >= scenario.another_turn_on
+    game.log("another turn", roll=roll, needs=scenario.another_turn_on, played=more)
+    return more
 
 
 def finish(game: BoltActionGame) -> None:
