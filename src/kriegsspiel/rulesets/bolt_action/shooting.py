@@ -66,6 +66,15 @@ class Situation:
     target_officer: str | None = None
 
 
+def down_to_a_shot(down: bool, *, vehicle: bool) -> bool:
+    """Does a target count as Down to a shot? Only infantry and artillery go Down (the
+    sheets' "target is Down" hit modifier); a vehicle's Down die (its crew stunned) gives a
+    shooter nothing. The one place this is decided: :func:`target_situation` (the game's
+    and the play aid's shots) and :func:`plan_shot` (every shot, the Python API's too) ask
+    it; the odds and the aid refuse a Down vehicle asked for by name."""
+    return down and not vehicle
+
+
 def target_situation(
     range_inches: float,
     *,
@@ -87,7 +96,7 @@ def target_situation(
     both set a target up here."""
     return Situation(
         range_inches=range_inches,
-        target_down=down and not vehicle,
+        target_down=down_to_a_shot(down, vehicle=vehicle),
         small_unit=not vehicle and start_models <= SMALL_UNIT_MODELS,
         open_topped=open_topped,
         automaton=automaton,
@@ -609,7 +618,7 @@ def plan_to_hit(
     skipped = []
     if s.cover != "none" and f"{s.cover}_cover" in ignored:
         skipped.append("cover")
-    if s.target_down and "target_down" in ignored:
+    if down_to_a_shot(s.target_down, vehicle=target.is_vehicle) and "target_down" in ignored:
         skipped.append("Down")
     if skipped:
         because += f"; flamethrower ignores {' and '.join(skipped)}"
@@ -646,7 +655,7 @@ def to_hit_modifiers(
     )
     if s.moving and "Assault" not in f.special:
         modifier("moving")
-    if s.target_down and "target_down" not in ignored and not target.is_vehicle:
+    if down_to_a_shot(s.target_down, vehicle=target.is_vehicle) and "target_down" not in ignored:
         modifier("target_down")
     if s.small_unit:
         modifier("small_unit")
