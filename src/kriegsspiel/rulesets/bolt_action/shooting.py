@@ -550,6 +550,13 @@ class Firing(NamedTuple):
     point_blank: bool
     long_range: bool
 
+    @property
+    def far(self) -> bool:
+        """At long range as the rules read it: point blank wins when a short-ranged weapon
+        is in both bands (the to-hit says "not long range"; assumption), so the pen roll
+        takes no long-range modifier there either."""
+        return self.long_range and not self.point_blank
+
 
 def plan_shot(
     rules: Rules, weapon: Weapon, target: Target, s: Situation
@@ -867,7 +874,7 @@ def pen_modifiers(
     struck_by = "a flamethrower" if f.flame else ("indirect fire" if f.indirect else "")
     parts += facing_parts(rules, target, facing, struck_by=struck_by, asked=s.facing)
     keeps = keeps_pen_at_long_range(weapon, he)
-    far = f.long_range and not f.point_blank  # (at point blank the to-hit says not long range)
+    far = f.far
     if not armoured:
         unused = [s.facing] * (s.facing != "front") + ["long range"] * far
         if unused:
@@ -875,7 +882,7 @@ def pen_modifiers(
     elif keeps or f.indirect:
         if far:
             parts.append(f"long range: no effect on pen ({keeps or 'indirect fire'})")
-    elif f.long_range:
+    elif far:
         cited = d.cited("penetration_modifiers.rows[long_range]")
         parts.append(PenPart("long range", rules.pen_modifier("long_range"), after=cited))
     if "Gravity Pulse" in f.special and d.gravity_pulse is not None:
