@@ -393,6 +393,15 @@ class HitWords(Mapping[str, str]):
         """:func:`describe_needs` by these rules ("7+ (a 6, then 4+)")."""
         return describe_needs(self.rules, hit_on)
 
+    def can_damage(self, damage_value: int, pen: int) -> bool:
+        """:func:`can_reach_damage` by these rules: could a pen roll of D6 + ``pen`` (a 6)
+        damage a vehicle of ``damage_value``? (A game's account says when it could not.)"""
+        vehicle = Target("vehicle", "armoured", False, damage_value)
+        situation = Situation(range_inches=0.0)
+        return can_reach_damage(
+            vehicle_profile(self.rules, vehicle, situation, indirect=False), pen
+        )
+
 
 def hit_words(rules: Rules) -> HitWords:
     """The rules' :class:`HitWords`."""
