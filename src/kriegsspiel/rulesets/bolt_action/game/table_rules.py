@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 # numpy imported before shapely (see deployment.py)
 import numpy  # noqa: F401
@@ -32,7 +32,7 @@ from kriegsspiel.rulesets.bolt_action.data import (
 )
 from kriegsspiel.rulesets.bolt_action.edition import Rules, checked_against
 from kriegsspiel.rulesets.bolt_action.game.spacing import HULL, VEHICLE_LENGTH, hull
-from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
+from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.actions import Action
@@ -934,6 +934,9 @@ def obstacles(rules: Rules, table: Table) -> frozenset[int]:
     return found
 
 
+Sampled = TypeVar("Sampled")  # a model (or, in a test, whatever stands for one)
+
+
 def _in_the_open(table: Table, target: UnitState, coords: tuple[float, ...]) -> bool:
     """Do all the models :func:`_unit_cover` asks about stand in the open (see
     :meth:`Table.in_the_open`)? Then each has no cover from any shooter, nor has the unit.
@@ -946,7 +949,7 @@ def _in_the_open(table: Table, target: UnitState, coords: tuple[float, ...]) -> 
     return found
 
 
-def cover_sample(models: list[Model]) -> list[Model]:
+def cover_sample(models: list[Sampled]) -> list[Sampled]:
     """The live models whose cover stands for their unit's (a speed shortcut: an
     assumption, "Ranges and cover" in docs/rules): every (n // 3)th model from the first
     of ``n``, so all of up to five, then three or four (six: models 1, 3, 5 counting from
