@@ -1672,3 +1672,67 @@ def test_an_aircrafts_hits_on_a_vehicle_bring_no_pin_of_their_own() -> None:
     assert pin_vehicle(RandomDice(1), strafing, VehicleState()) == VehicleState()
     gun = replace(strafing, pins_target=True)
     assert pin_vehicle(RandomDice(1), gun, VehicleState()).attack_pins == 1
+
+
+# ----------------------------------------------------------------- rules pinned one by one
+@pytest.mark.parametrize(
+    ("start", "alive", "test"),
+    [
+        (10, 5, True),  # exactly half: a morale check
+        (10, 4, True),  # below half
+        (10, 6, False),  # above half
+        (5, 2, True),  # an odd unit: 2 is under its half (2.5)
+        (5, 3, False),  # 3 is over it
+        (2, 1, True),  # two models, one left: half
+        (1, 0, False),  # a lone model is not a unit of two or more
+    ],
+)
+def test_losses_to_half_strength_force_a_morale_check(start: int, alive: int, test: bool) -> None:
+    """Docs/rules 'Morale at half strength': a unit of two or more models left at half its
+    starting strength or less takes a morale check (the game, odds and aid ask this)."""
+    from kriegsspiel.rulesets.bolt_action.morale import losses_force_test
+
+    assert losses_force_test(start, alive) is test
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_point_blank_within_a_short_weapons_long_range_takes_no_long_range_pen(
+    ruleset: str,
+) -> None:
+    """A weapon with a pen and a range under 12" (a rules file's): at 5" its target is
+    past half the range and within 6", at point blank only (assumption): +1 to hit and no
+    long-range -1 on the pen roll either (it once took the -1 there); at 7" long range
+    takes both."""
+    rules = rules_for(ruleset)
+    cannon = rules.weapon("Light automatic cannon")
+    short = cannon.model_copy(update={"range": 8})
+    tank = rules.target("medium tank")
+    near, near_why = plan_shot(rules, short, tank, Situation(range_inches=5.0))
+    far, far_why = plan_shot(rules, short, tank, Situation(range_inches=7.0))
+    assert near.hit_modifiers == (("point_blank", 1),)
+    assert near.pen == cannon.pen
+    assert "long range" not in next(r.because for r in near_why if r.topic == "to damage")
+    assert far.hit_modifiers == (("long_range", -1),)
+    assert far.pen == cannon.pen - 1
+    assert "long range -1" in next(r.because for r in far_why if r.topic == "to damage")
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_a_down_vehicle_shot_at_through_the_python_api_takes_no_down_modifier(
+    ruleset: str,
+) -> None:
+    """Only infantry and artillery go Down to a shot (docs/rules 'Ranges and cover'):
+    plan_shot, which the odds, the game and the account share, gives a vehicle no -1
+    for Down, though a Situation says it is Down; infantry do take it."""
+    from kriegsspiel.rulesets.bolt_action.shooting import down_to_a_shot
+
+    rules = rules_for(ruleset)
+    rifle = rules.weapon("rifle")
+    for target, down_counts in (("medium tank", False), ("regular infantry", True)):
+        aimed = rules.target(target)
+        down, _ = plan_shot(rules, rifle, aimed, Situation(range_inches=10, target_down=True))
+        up, _ = plan_shot(rules, rifle, aimed, Situation(range_inches=10))
+        assert (("target_down", -1) in down.hit_modifiers) is down_counts, target
+        assert (down.hit_on == up.hit_on) is not down_counts, target
+        assert down_to_a_shot(True, vehicle=aimed.is_vehicle) is down_counts
+    assert down_to_a_shot(False, vehicle=False) is False

@@ -560,18 +560,94 @@ def test_no_die_is_kept_after_the_last_turn() -> None:
         assert sixth.turn == 7 and sixth.units[1].retained == "Down"
 
 
-def test_unit_cover_majority_and_ranges_per_model() -> None:
+def test_a_squad_fires_each_weapon_at_its_own_range() -> None:
+    """Each model fires at the nearest target model, so long range is per model (docs/rules
+    'Ranges and cover'): the squad's front rank, 11.5" from the target, fires its rifles
+    and LMG at normal range; its rear rank, 12.5" off, its rifles at long range (over
+    12"); the SMG, 11.5" off, at long range (over 6")."""
     game = new_game()
     only(game, 1, 10)
     shooter, target = game.units[1], game.units[10]
-    place(shooter, 20, 12, 0)
-    place(target, 20, 30, 180)
+    place(shooter, 20, 12, 0)  # ranks at y 12.5 (front) and 11.5
+    place(target, 20, 24.5, 180)  # its nearest rank at y 24
     groups = game.shooting_groups(shooter, target, moving=False)
-    assert sum(g.shots for g in groups) > 0
-    # rifles/SMGs at ~18": SMGs (12") cannot reach; an LMG at long range needs 4+
-    from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
+    long = (("long_range", -1),)
+    assert sorted((g.shot.weapon, g.shot.hit_modifiers, g.shots) for g in groups) == [
+        ("Light machine gun (LMG)", (), 3),
+        ("Rifle", (), 3),
+        ("Rifle", long, 5),
+        ("Submachine gun (SMG)", long, 2),
+    ]
 
-    assert {describe_needs(game.rules, g.shot.hit_on) for g in groups} <= {"3+", "4+", "5+", "6+"}
+
+#: a table with hard cover (rubble) west, soft (scrub) east and open ground between
+_COVER = (
+    "terrain:\n"
+    "  - {name: rubble, category: rough ground, cover: hard,"
+    " polygon: [[5, 20], [15, 20], [15, 30], [5, 30]]}\n"
+    "  - {name: scrub, category: rough ground, cover: soft,"
+    " polygon: [[55, 20], [65, 20], [65, 30], [55, 30]]}"
+)
+
+
+def _cover_of(covers: str) -> str:
+    """The cover a squad has from a shooter at (35, 5) when its models stand, in turn, in
+    the rubble ("h"), the scrub ("s") or the open ("-") between them (more than 1" from
+    either, and no line of fire crossing them)."""
+    from kriegsspiel.rulesets.bolt_action.game.table_rules import unit_cover
+    from kriegsspiel.rulesets.bolt_action.game.units import Model
+
+    south = "  - {side: south, polygon: [[0, 0], [72, 0], [72, 12], [0, 12]]}\n"
+    game = _with_zones(south + NORTH, _COVER)
+    squad = next(u for u in game.units if u.side == 1 and u.vehicle is None)
+    spots = {"h": 8.0, "s": 58.0, "-": 33.0}  # each a few inches wide: x + 0.5 a model
+    squad.models = tuple(
+        Model("Rifleman", ("Rifle",), spots[c] + 0.5 * i, 25.0) for i, c in enumerate(covers)
+    )
+    return unit_cover(game.rules, game.table, Point(35, 5), squad)
+
+
+@pytest.mark.parametrize(
+    ("covers", "cover"),
+    [
+        ("hhh", "hard"),
+        ("hh-", "hard"),  # most in cover
+        ("h--", "none"),  # fewer than half: none
+        ("hs-", "none"),  # one hard, one soft: not added together
+        ("ss-", "soft"),
+        ("hh--", "hard"),  # exactly half: the cover
+        ("ss--", "soft"),
+        ("hhss", "hard"),  # half hard, half soft: the better
+        ("sshh", "hard"),
+        ("hhsss", "soft"),  # most in soft, though some in hard
+        ("hh---", "none"),
+        ("-----", "none"),
+    ],
+)
+def test_a_unit_has_the_cover_at_least_half_its_sampled_models_have(
+    covers: str, cover: str
+) -> None:
+    """Docs/rules 'Ranges and cover': the unit has the cover most of its sampled models
+    have, if at least half of them have it, ties to the better; hard and soft are not added
+    together. (Up to five models: all sampled.)"""
+    assert _cover_of(covers) == cover
+
+
+def test_the_cover_sample_is_every_third_of_a_units_models() -> None:
+    """The models whose cover stands for the unit's (docs/rules 'Ranges and cover', a speed
+    shortcut): every (n // 3)th from the first, so all of up to five, then three or four;
+    the others' cover is not looked at."""
+    from kriegsspiel.rulesets.bolt_action.game.table_rules import cover_sample
+
+    counts = [len(cover_sample(list(range(n)))) for n in range(1, 13)]
+    assert counts == [1, 2, 3, 4, 5, 3, 4, 4, 3, 4, 4, 3]
+    assert cover_sample(list(range(6))) == [0, 2, 4]
+    assert cover_sample(list(range(10))) == [0, 3, 6, 9]
+    # ten models: the 1st, 4th, 7th and 10th are sampled
+    assert _cover_of("h--h--h--h") == "hard"  # all sampled in cover, 4 of 10 in all
+    assert _cover_of("-hh-hh-hh-") == "none"  # 6 of 10 in cover, none sampled
+    assert _cover_of("h--h------") == "hard"  # 2 of the 4 sampled: half
+    assert _cover_of("h---------") == "none"
 
 
 def test_objectives_scoring() -> None:
@@ -589,6 +665,31 @@ def test_objectives_scoring() -> None:
     assert game.score() == (first.points, 0)
     only(game, 17)
     assert game.score() == (0, 0)
+
+
+@pytest.mark.parametrize(("off", "held"), [(2.9, True), (3.0, True), (3.1, False)])
+def test_a_unit_on_foot_holds_an_objective_within_3_inches(off: float, held: bool) -> None:
+    """Docs/rules 'Objectives and victory': a unit on foot with a model within 3" of an
+    objective holds it (3" exactly too), and OBJECTIVE_REACH is the docs' 3"."""
+    import re
+    from pathlib import Path
+
+    from kriegsspiel.rulesets.bolt_action.game.state import OBJECTIVE_REACH, holds_near
+
+    docs = Path(__file__).parents[1] / "docs" / "rules"
+    for name in ("bolt-action-1.md", "konflikt47.md"):
+        section = (docs / name).read_text().split("### Objectives and victory")[1]
+        said = re.search(r'artillery: not a vehicle\) within (\d+)"', section)
+        assert said is not None and float(said.group(1)) == OBJECTIVE_REACH, name
+    game = new_game(scenario=0)
+    only(game, 1, 10)
+    first = game.scenario.objectives[0]
+    squad = game.units[1]
+    squad.models = squad.models[:1]  # one man, ``off`` inches due east of the objective
+    squad.models[0].x, squad.models[0].y = first.x + off, first.y
+    place(game.units[10], 70, 47)
+    assert holds_near(squad, (first.x, first.y)) is held
+    assert game.score() == ((first.points if held else 0), 0)
 
 
 def test_destroyed_units_score_in_a_meeting_engagement() -> None:

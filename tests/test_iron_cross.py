@@ -830,6 +830,36 @@ def test_a_vehicle_firing_at_infantry_within_12_inches_has_that_infantry_near_it
     assert "(the target)" in said.because
 
 
+def test_infantry_near_a_firing_vehicle_is_the_datas_enemy_near_vehicle_distance(
+    tmp_path: Path,
+) -> None:
+    """Which infantry targets are near the firing vehicle is the data's
+    firing_modifiers.enemy_near_vehicle (12"), not close_range (also 12"): a data file that
+    makes it 4" gives a target 10" off the close-range +1 and no -1, one 3" off both; the
+    --screened refusal names the data's distance."""
+    shipped = "enemy_near_vehicle: {inches: 12, cm: 30}"
+    text = DATA_FILE.read_text(encoding="utf-8")
+    assert text.count(shipped) == 1
+    changed = tmp_path / "iron_cross.yaml"
+    changed.write_text(text.replace(shipped, "enemy_near_vehicle: {inches: 4, cm: 10}"))
+    data = load_data(changed)
+    near = data.firing_modifiers.enemy_infantry_near_vehicle.value
+
+    def values(range_inches: float, tables: IronCrossData | None) -> list[int]:
+        fire = FireSituation(target="infantry", range_inches=range_inches, firer_is_vehicle=True)
+        return [m.value for m in rules.plan_fire(fire, tables).modifiers]
+
+    bonus = data.firing_modifiers.close_range_bonus.value
+    assert values(10, None) == [bonus, near]  # shipped: 12" both
+    assert values(10, data) == [bonus]
+    assert values(3, data) == [bonus, near]
+    with pytest.raises(UsageError, match=r'or for a target of infantry within 4"\.$'):
+        rules.plan_fire(
+            FireSituation(target="infantry", range_inches=10, firer_is_vehicle=True, screened=True),
+            data,
+        )
+
+
 def test_a_moving_infantry_detachment_is_told_why_it_takes_no_penalty() -> None:
     """Sheet 003: -2 for a firer that moved, unless it is an infantry detachment."""
     moved = odds.shoot(target="infantry", range_inches=20, firer_moved=True)

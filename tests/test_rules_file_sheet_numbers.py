@@ -472,3 +472,24 @@ def test_the_tactical_ai_values_a_rally_by_the_rules_files_dice() -> None:
     assert worth(d3, 1) == 4.0  # (a D3 takes the one pin off as surely as a D6)
     assert worth(d3, 5) == 6 * 5 * float(Fraction(2) / Fraction(10, 3)) - 2  # 16, not 28
     assert worth(d3, 2) < worth(None, 2)
+
+
+def test_the_accounts_short_of_the_damage_value_follows_the_rules_damage_thresholds() -> None:
+    """A damage roll whose best (a 6) cannot damage the vehicle is told "at best 6+0=6:
+    short of 7" by vehicle_damage.can_reach_damage, the rule the odds and game use: a rules
+    file whose superficial damage starts a point below the damage value (threshold -1)
+    lets a 6+0 against 7 do damage, and the account no longer calls it short (it once
+    compared 6 + pen with the damage value itself)."""
+    roll = {"weapon": "HMG", "roll": 2, "pen": 0, "damage": "none", "damage_value": 7,
+            "results": []}  # fmt: skip
+    shot = {"turn": 1, "unit": 0, "target": 1, "shots": 3, "pins": 1, "weapons":
+            [{"weapon": "HMG", "shots": 3, "hits": 1}], "damage_rolls": [roll],
+            "knocked_out": False, "immobilised": False, "stunned": False,
+            "on_fire": False}  # fmt: skip
+    text = changed("konflikt47", "  superficial: 0\n  full: 1\n", "  superficial: -1\n  full: 1\n")
+    house = hit_words(rules_for("konflikt47", "house.yaml", text))
+    assert not hit_words(rules_for("konflikt47")).can_damage(7, 0)
+    assert house.can_damage(7, 0) and not house.can_damage(8, 0)
+    assert "(at best 6+0=6: short of 7)" in str(describe(Event("shoot", shot), []))
+    told = str(describe(Event("shoot", shot), [], words=house))
+    assert "2+0=2 none" in told and "short of" not in told, told

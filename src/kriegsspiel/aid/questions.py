@@ -36,6 +36,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Cover,
     Facing,
     Situation,
+    down_to_a_shot,
     target_situation,
 )
 
@@ -101,7 +102,7 @@ def _shoot(tracker: Tracker, asked: ShotAsked) -> dict[str, Any]:
     rules = tracker.rules
     vehicle_target = target.kind == "vehicle"
     moving = firer.order == "Advance" if asked.moving is None else asked.moving
-    if vehicle_target and asked.target_down:
+    if asked.target_down and not down_to_a_shot(True, vehicle=vehicle_target):
         raise AidError(
             f"target Down: {target.name} is a vehicle, and only infantry and artillery go "
             "Down to a shot; untick it",

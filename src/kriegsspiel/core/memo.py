@@ -1,11 +1,14 @@
-"""Answers the engine remembers during play, each memo capped and all cleared at once.
+"""Answers the engine remembers during play, each memo capped.
 
 A :class:`BoundedMemo` is a dict (read as one, at a dict's own speed: ``get``, ``in``,
 ``[]``, on the AI's hot paths) whose entries are written by :meth:`BoundedMemo.keep`,
 which empties it first when it is full: an answer worked out again is the same answer, so
-emptying changes nothing but time, and a long run's memory levels off. Every memo made is
-known to :func:`clear_all`. (Functions remember with ``functools.lru_cache`` instead, each
-with its own maxsize; tests/test_memory_bounds.py checks both kinds are capped.)
+emptying changes nothing but time, and a long run's memory levels off. That cap is what
+keeps a long-running command (the play aid's server, a sweep) in bounds: none of them
+empties the memos, nor needs to. :func:`memos` and :func:`clear_all` list and empty every
+memo made, for tests/test_memory_bounds.py (which checks every memo is capped, and that a
+game played again after :func:`clear_all` plays the same). (Functions remember with
+``functools.lru_cache`` instead, each with its own maxsize; that test checks them too.)
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ def memos() -> list[BoundedMemo[object, object]]:
 
 
 def clear_all() -> None:
-    """Forget every answer every memo remembers (the answers to come stay the same)."""
+    """Forget every answer every memo remembers (the answers to come stay the same): for
+    tests; no command needs it, as each memo is capped."""
     for memo in list(_MEMOS.values()):
         memo.clear()

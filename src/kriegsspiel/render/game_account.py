@@ -44,7 +44,7 @@ def vehicle_damage(data: dict[str, Any]) -> str:
     return f"{told}, {counted(data['pins'], 'pin')}"
 
 
-def vehicle_hit(data: dict[str, Any]) -> str:
+def vehicle_hit(data: dict[str, Any], words: HitWords | None = None) -> str:
     """What shots (or an aircraft's or a shell's hits) did to a vehicle: the hits, by
     weapon where more than one weapon hit, as a shot at troops tells them ("0 hits -> no
     damage, 0 pins"; "4 hits (Heavy AT gun 1, MMG 3); damage roll v 9: Heavy AT gun
@@ -53,7 +53,7 @@ def vehicle_hit(data: dict[str, Any]) -> str:
     then the damage (the damage alone for a record that has no hits by weapon)."""
     fired = data.get("weapons")
     if not isinstance(fired, list) or not all(isinstance(w.get("hits"), int) for w in fired):
-        return f"{damage_rolls(data)}{vehicle_damage(data)}"
+        return f"{damage_rolls(data, words=words)}{vehicle_damage(data)}"
     fired = by_weapon(fired)  # (a weapon's parts by what they needed, as one)
     hits = sum(w["hits"] for w in fired)
     if not hits:
@@ -64,7 +64,7 @@ def vehicle_hit(data: dict[str, Any]) -> str:
         said += f" ({_each(scored, 'hits')})"
     rolls = data.get("damage_rolls")
     rolls = rolls if isinstance(rolls, list) else None
-    told = damage_rolls(data, by_weapon=len(scored) > 1).removesuffix(" -> ")
+    told = damage_rolls(data, by_weapon=len(scored) > 1, words=words).removesuffix(" -> ")
     if told:
         said += f"; {told}"
     none, out = unrolled(scored, rolls, knocked_out=bool(data.get("knocked_out")))
@@ -102,7 +102,7 @@ def unrolled(
     return none, max(0, out)
 
 
-def assault_dice(data: dict[str, Any]) -> str:
+def assault_dice(data: dict[str, Any], words: HitWords | None = None) -> str:
     """ "to hit on 4+ with 6 models: 2 hits; damage roll v 9: 5+2=7 none -> ": an assault on
     a vehicle's dice, the hits as the damage roll's pen ("" for a record without them)."""
     if not isinstance(data.get("hits"), int) or not isinstance(data.get("hit_on"), int):
@@ -115,7 +115,7 @@ def assault_dice(data: dict[str, Any]) -> str:
     if not hits:
         return f"{said} -> "
     capped = "" if data.get("anti_tank") else " (no anti-tank weapon: superficial at most)"
-    return f"{said}; {damage_rolls(data)}".removesuffix(" -> ") + f"{capped} -> "
+    return f"{said}; {damage_rolls(data, words=words)}".removesuffix(" -> ") + f"{capped} -> "
 
 
 def rolled(data: dict[str, Any]) -> str:
@@ -283,19 +283,22 @@ def _score(result: dict[str, Any]) -> str:
 DAMAGE_ROLLS_TOLD = 4
 
 
-def damage_rolls(data: dict[str, Any], *, by_weapon: bool = False) -> str:
+def damage_rolls(
+    data: dict[str, Any], *, by_weapon: bool = False, words: HitWords | None = None
+) -> str:
     """ "damage rolls v 9: 4+3=7 none, 6+3=9 full (result 5: immobilised) -> ": each
     hit's D6 and pen against the vehicle's damage value, and any rolls on the results
     table ("" for an attack without a damage roll, or a record without them). Of many,
     those that did damage are told and the rest counted. ``by_weapon``: each weapon's
     rolls after its name ("PIAT 4+6=10 superficial, HMG 2+0=2 none"). What made the pens
     is told after the damage value (:func:`pens_told`: "damage roll v 10 (pen +4, side
-    armour +1): 4+5=9 none"). Rolls
-    whose best (a 6) falls short of the damage value say so ("at best 6+0=6: short of
-    9"), as the dice are rolled for them all the same."""
+    armour +1): 4+5=9 none"). Rolls whose best (a 6) cannot damage the vehicle say so
+    ("at best 6+0=6: short of 9"), as the dice are rolled for them all the same (by the
+    rules of ``words``, as :func:`needing`'s)."""
     rolls = data.get("damage_rolls")
     if not isinstance(rolls, list) or not rolls:
         return ""
+    words = shipped_words() if words is None else words
     shown = rolls
     if len(rolls) > DAMAGE_ROLLS_TOLD:
         shown = [r for r in rolls if r["damage"] != "none"][:DAMAGE_ROLLS_TOLD]
@@ -311,7 +314,7 @@ def damage_rolls(data: dict[str, Any], *, by_weapon: bool = False) -> str:
             line = f"{named} {line}"
         after = shown[i + 1] if i + 1 < len(shown) else None
         best = 6 + r["pen"]
-        if best < r["damage_value"] and (
+        if not words.can_damage(r["damage_value"], r["pen"]) and (
             after is None or (after.get("weapon"), after["pen"]) != (r.get("weapon"), r["pen"])
         ):  # (said once, after the last of a run of such rolls)
             line += f" (at best 6{r['pen']:+d}={best}: short of {r['damage_value']})"
@@ -555,7 +558,7 @@ def describe(
             )
         return (
             f"    {weapons_fired(d, hits=False, words=words)} at {n('target')}: "
-            f"{vehicle_hit(d)}{shot_dice(d)}"
+            f"{vehicle_hit(d, words)}{shot_dice(d)}"
         )
     if kind == "no shot":
         return f"    {n('unit')} has no shot at {n('target')}"
@@ -597,7 +600,7 @@ def describe(
     if kind == "close quarters":
         return close_quarters(d, n("attacker"), n("defender"))
     if kind == "assault vehicle":
-        return f"    assault on {n('target')}: {assault_dice(d)}{vehicle_damage(d)}"
+        return f"    assault on {n('target')}: {assault_dice(d, words)}{vehicle_damage(d)}"
     if kind == "fubar":
         if d.get("away_from") is not None:  # a panic: it Runs from the enemy, not as ordered
             return panic_line(d, n("unit"), n("away_from"), before)
@@ -678,7 +681,7 @@ def describe(
                 f"    {counted(d['hits'], 'hit')}, {counted(d['casualties'], 'casualty')}"
                 f"{pins} on {n('target')}{shot_dice(d)}"
             )
-        return f"    {n('target')}: {vehicle_hit(d)}{shot_dice(d)}"
+        return f"    {n('target')}: {vehicle_hit(d, words)}{shot_dice(d)}"
     if kind == "dice":
         return f"  (the dice are rolled from seed {d['seed']} from here on)"
     if kind == "turn end":

@@ -66,6 +66,15 @@ class Situation:
     target_officer: str | None = None
 
 
+def down_to_a_shot(down: bool, *, vehicle: bool) -> bool:
+    """Does a target count as Down to a shot? Only infantry and artillery go Down (the
+    sheets' "target is Down" hit modifier); a vehicle's Down die (its crew stunned) gives a
+    shooter nothing. The one place this is decided: :func:`target_situation` (the game's
+    and the play aid's shots) and :func:`plan_shot` (every shot, the Python API's too) ask
+    it; the odds and the aid refuse a Down vehicle asked for by name."""
+    return down and not vehicle
+
+
 def target_situation(
     range_inches: float,
     *,
@@ -87,7 +96,7 @@ def target_situation(
     both set a target up here."""
     return Situation(
         range_inches=range_inches,
-        target_down=down and not vehicle,
+        target_down=down_to_a_shot(down, vehicle=vehicle),
         small_unit=not vehicle and start_models <= SMALL_UNIT_MODELS,
         open_topped=open_topped,
         automaton=automaton,
@@ -384,6 +393,15 @@ class HitWords(Mapping[str, str]):
         """:func:`describe_needs` by these rules ("7+ (a 6, then 4+)")."""
         return describe_needs(self.rules, hit_on)
 
+    def can_damage(self, damage_value: int, pen: int) -> bool:
+        """:func:`can_reach_damage` by these rules: could a pen roll of D6 + ``pen`` (a 6)
+        damage a vehicle of ``damage_value``? (A game's account says when it could not.)"""
+        vehicle = Target("vehicle", "armoured", False, damage_value)
+        situation = Situation(range_inches=0.0)
+        return can_reach_damage(
+            vehicle_profile(self.rules, vehicle, situation, indirect=False), pen
+        )
+
 
 def hit_words(rules: Rules) -> HitWords:
     """The rules' :class:`HitWords`."""
@@ -541,6 +559,13 @@ class Firing(NamedTuple):
     point_blank: bool
     long_range: bool
 
+    @property
+    def far(self) -> bool:
+        """At long range as the rules read it: point blank wins when a short-ranged weapon
+        is in both bands (the to-hit says "not long range"; assumption), so the pen roll
+        takes no long-range modifier there either."""
+        return self.long_range and not self.point_blank
+
 
 def plan_shot(
     rules: Rules, weapon: Weapon, target: Target, s: Situation
@@ -609,7 +634,7 @@ def plan_to_hit(
     skipped = []
     if s.cover != "none" and f"{s.cover}_cover" in ignored:
         skipped.append("cover")
-    if s.target_down and "target_down" in ignored:
+    if down_to_a_shot(s.target_down, vehicle=target.is_vehicle) and "target_down" in ignored:
         skipped.append("Down")
     if skipped:
         because += f"; flamethrower ignores {' and '.join(skipped)}"
@@ -646,7 +671,7 @@ def to_hit_modifiers(
     )
     if s.moving and "Assault" not in f.special:
         modifier("moving")
-    if s.target_down and "target_down" not in ignored and not target.is_vehicle:
+    if down_to_a_shot(s.target_down, vehicle=target.is_vehicle) and "target_down" not in ignored:
         modifier("target_down")
     if s.small_unit:
         modifier("small_unit")
@@ -858,7 +883,7 @@ def pen_modifiers(
     struck_by = "a flamethrower" if f.flame else ("indirect fire" if f.indirect else "")
     parts += facing_parts(rules, target, facing, struck_by=struck_by, asked=s.facing)
     keeps = keeps_pen_at_long_range(weapon, he)
-    far = f.long_range and not f.point_blank  # (at point blank the to-hit says not long range)
+    far = f.far
     if not armoured:
         unused = [s.facing] * (s.facing != "front") + ["long range"] * far
         if unused:
@@ -866,7 +891,7 @@ def pen_modifiers(
     elif keeps or f.indirect:
         if far:
             parts.append(f"long range: no effect on pen ({keeps or 'indirect fire'})")
-    elif f.long_range:
+    elif far:
         cited = d.cited("penetration_modifiers.rows[long_range]")
         parts.append(PenPart("long range", rules.pen_modifier("long_range"), after=cited))
     if "Gravity Pulse" in f.special and d.gravity_pulse is not None:

@@ -416,14 +416,15 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
             f"{named('enemy_infantry_near_vehicle', True)} and {named('screened', True)} "
             f"apply only to a firing vehicle (add {named('firer_is_vehicle', True)})"
         )
-    # a vehicle firing at infantry within 12" has that enemy infantry near it
-    close = s.range_inches <= tables.firing_modifiers.close_range.inches
-    target_is_near = close and target in tables.casualty_roll.targets
+    # a vehicle firing at infantry within the data's enemy_near_vehicle (12") has that
+    # enemy infantry near it
+    near = tables.firing_modifiers.enemy_near_vehicle.inches
+    target_is_near = s.range_inches <= near and target in tables.casualty_roll.targets
     if s.screened and not (s.enemy_infantry_near_vehicle or target_is_near):
         raise ParameterError(
             f"{named('screened', True)} drops the -1 for enemy infantry near the firing "
             f"vehicle: give it with {named('enemy_infantry_near_vehicle', True)}, or for a "
-            'target of infantry within 12"'
+            f'target of infantry within {near:g}"'
         )
     capable: bool | None = None  # None: not a vehicle target
     penetrates_on: int | None = None

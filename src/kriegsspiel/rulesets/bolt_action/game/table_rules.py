@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 # numpy imported before shapely (see deployment.py)
 import numpy  # noqa: F401
@@ -894,7 +894,8 @@ def in_arc(arc: str, heading: float, at: Point, target: Point) -> bool:
 
 
 def unit_cover(rules: Rules, table: Table, shooter: Point, target: UnitState) -> str:
-    """The cover most of the target's models have from the shooter (ties: the better).
+    """The cover most of the target's sampled models (:func:`cover_sample`) have from the
+    shooter, if at least half of them have it (ties: the better); else none.
 
     A vehicle's centre standing on an obstacle (a wall: the terrain table's row) has its
     cover only where the wall stands between it and the shooter (hull-down behind it), not
@@ -933,6 +934,9 @@ def obstacles(rules: Rules, table: Table) -> frozenset[int]:
     return found
 
 
+Sampled = TypeVar("Sampled")  # a model (or, in a test, whatever stands for one)
+
+
 def _in_the_open(table: Table, target: UnitState, coords: tuple[float, ...]) -> bool:
     """Do all the models :func:`_unit_cover` asks about stand in the open (see
     :meth:`Table.in_the_open`)? Then each has no cover from any shooter, nor has the unit.
@@ -940,18 +944,25 @@ def _in_the_open(table: Table, target: UnitState, coords: tuple[float, ...]) -> 
     memo = table.memo("unit in the open")
     found: bool | None = memo.get(coords)
     if found is None:
-        models = target.alive_models
-        step = max(1, len(models) // 3)  # (the sample _unit_cover asks about)
-        found = memo[coords] = all([table.in_the_open(m.x, m.y) for m in models[::step]])
+        sample = cover_sample(target.alive_models)
+        found = memo[coords] = all([table.in_the_open(m.x, m.y) for m in sample])
     return found
 
 
+def cover_sample(models: list[Sampled]) -> list[Sampled]:
+    """The live models whose cover stands for their unit's (a speed shortcut: an
+    assumption, "Ranges and cover" in docs/rules): every (n // 3)th model from the first
+    of ``n``, so all of up to five, then three or four (six: models 1, 3, 5 counting from
+    one; ten: 1, 4, 7, 10)."""
+    return models[:: max(1, len(models) // 3)]
+
+
 def _unit_cover(rules: Rules, table: Table, shooter: Point, target: UnitState) -> str:
-    models = target.alive_models
-    step = max(1, len(models) // 3)  # a sample of three models stands for the unit
+    """The cover most of the sampled models have (:func:`cover_sample`), if at least half of
+    them have it, ties to the better; else none (hard and soft are not added together)."""
     astride = obstacles(rules, table) if target.vehicle is not None else frozenset()
     hard = soft = none = 0
-    for m in models[::step]:
+    for m in cover_sample(target.alive_models):
         cover = table.cover_between(shooter, m.point, astride=astride)
         if cover == "hard":
             hard += 1

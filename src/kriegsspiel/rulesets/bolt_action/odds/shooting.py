@@ -55,6 +55,7 @@ from kriegsspiel.rulesets.bolt_action.shooting import (
     Situation,
     can_fire_indirectly,
     describe_needs,
+    down_to_a_shot,
     infantry_quality,
     plan_shot,
     shots_per_model,
@@ -251,7 +252,7 @@ def _check_firers_and_fire(
             f"as its morale value ({most} at most, {firers} troops) is removed from play and "
             f"does not shoot; give {named('situation.firer_pins', most - 1)} or fewer."
         )
-    if tgt.is_vehicle and situation.target_down:
+    if situation.target_down and not down_to_a_shot(True, vehicle=tgt.is_vehicle):
         raise ParameterError(
             f"{named('situation.target_down', True)} applies to infantry and artillery, not "
             "vehicles."
