@@ -179,7 +179,7 @@ def test_a_record_of_format_8_replays_as_it_was_played(tmp_path: Path) -> None:
     replayed = record.replay(path)
     assert replayed.reproduced and replayed.finished and replayed.older_format == 8
     assert replayed.game is not None and replayed.game.turn == 6
-    assert "without the roll for another turn after the last" in replayed.notes()[0]
+    assert "the roll for another turn after the last" in replayed.notes()[0]
     # a record of now, with the roll: reproduced; its roll changed by hand parts from it
     rolled = build_matchup("konflikt47", "meeting-engagement", [], "random,random")
     game = play_game(rolled, 1)

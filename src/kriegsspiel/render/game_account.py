@@ -694,7 +694,7 @@ def describe(
             f"another turn) -> {outcome}"
         )
     if kind == "game over":  # (the result line that follows says who won, and how)
-        if before is None or before.kind == "turn end":
+        if before is None or before.kind in ("turn end", "another turn"):
             return f"== Game over after turn {d['turn']}"
         return f"== Game over in turn {d['turn']}"  # (a side wiped out before its end)
     return None

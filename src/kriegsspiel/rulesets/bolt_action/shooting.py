@@ -885,15 +885,19 @@ def pen_modifiers(
     keeps = keeps_pen_at_long_range(weapon, he)
     far = f.far
     if not armoured:
-        unused = [s.facing] * (s.facing != "front") + ["long range"] * far
+        unused = [s.facing] * (s.facing != "front") + [rules.hit_short("long_range")] * far
         if unused:
             parts.append(f"{' and '.join(unused)}: no effect on a soft-skin")
     elif keeps or f.indirect:
         if far:
-            parts.append(f"long range: no effect on pen ({keeps or 'indirect fire'})")
+            parts.append(
+                f"{rules.hit_short('long_range')}: no effect on pen ({keeps or 'indirect fire'})"
+            )
     elif far:
         cited = d.cited("penetration_modifiers.rows[long_range]")
-        parts.append(PenPart("long range", rules.pen_modifier("long_range"), after=cited))
+        parts.append(
+            PenPart(rules.hit_short("long_range"), rules.pen_modifier("long_range"), after=cited)
+        )
     if "Gravity Pulse" in f.special and d.gravity_pulse is not None:
         bonus = max(
             (
