@@ -683,7 +683,48 @@ def test_a_vehicle_set_on_fire_is_knocked_out_by_its_check_told_after_it() -> No
     put_out = Event("on fire check", {**ON_FIRE[1].data, "passed": True, "roll": 2})
     alive = Event("support damage", {**ON_FIRE[0].data, "knocked_out": False})
     lines, _ = account_from([alive, put_out], UNITS, 1)
-    assert lines[0].endswith("-> on fire, 1 pin") and lines[1].endswith("rolled 2 -> passed")
+    assert lines[0].endswith("-> on fire, 1 pin")
+    assert lines[1].endswith("rolled 2 -> passed: the fire is out; halted, Down")
+
+
+def test_a_fire_put_out_halts_the_vehicle_and_its_die_goes_down() -> None:
+    """A passed On fire check read just "passed". Sheets 002 (line 120) and 001 (line 87):
+    the fire is put out, the vehicle's die is placed or turned to Down and it is halted for
+    the turn; the game does exactly that (a Fire order turned Down, its move forgotten),
+    and the check's line says so. A later hit that knocks it out all the same leaves the
+    fire out but no halt to tell."""
+    from test_game_rules import new_game, only, place
+
+    from kriegsspiel.core.procedure import RandomDice
+
+    game = new_game("bolt-action-1")
+    only(game, 8, 19)
+    place(game.units[8], 33, 10, 0)
+    place(game.units[19], 33, 40, 180)
+    seen = 0
+    for seed in range(600):
+        twin = game.clone()
+        twin.dice = RandomDice(seed)
+        sherman, panzer = twin.units[8], twin.units[19]
+        sherman.order = "Fire"  # (it has acted this turn: its die is turned to Down)
+        start = len(twin.events)
+        twin.resolve_attack(panzer, sherman, twin.shooting_groups(panzer, sherman, moving=False))
+        events = twin.events[start:]
+        checks = [e for e in events if e.kind == "on fire check"]
+        if len(checks) != 1 or not checks[0].data["passed"] or events[0].data["knocked_out"]:
+            continue
+        seen += 1
+        assert sherman.order == "Down" and sherman.moved is None
+        lines, _ = account_from(events, twin.units, 1)
+        check = next(line for line in lines if "is on fire" in line)
+        assert check.endswith(" -> passed: the fire is out; halted, Down"), check
+        if seen == 2:
+            break
+    assert seen == 2, seen
+    later = Event("support damage", {**ON_FIRE[0].data, "knocked_out": True})  # (a later hit)
+    put_out = Event("on fire check", {**ON_FIRE[1].data, "passed": True, "roll": 2})
+    lines, _ = account_from([later, put_out], UNITS, 1)
+    assert lines[1].endswith("rolled 2 -> passed: the fire is out")
 
 
 def test_a_burning_tanks_other_hits_are_not_rolled_after_its_failed_check() -> None:

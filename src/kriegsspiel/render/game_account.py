@@ -511,6 +511,7 @@ def describe(
     words: HitWords | None = None,
     fallen: Collection[int] = (),
     burnt: bool = False,
+    out_after: bool = False,
 ) -> str | None:
     """One line for an event worth telling (None for book-keeping events). ``before``, the
     event logged just before it (if known), tells where a FUBAR panic ran to (its move)
@@ -519,7 +520,9 @@ def describe(
     the units destroyed before it (a delayed call whose observer is among them says so);
     ``burnt``, an attack on a vehicle that set it on fire and whose crew's On fire check,
     told after it, then failed: it is told as on fire, and the check's line knocks it out
-    (:func:`burnt_out`), in the order the dice decided it."""
+    (:func:`burnt_out`), in the order the dice decided it; ``out_after``, a passed On fire
+    check whose attack knocked the vehicle out all the same (a later hit or check): the
+    fire is out, but it is not left halted (:func:`out_after_fire`)."""
     d = event.data
     if burnt:
         d = {k: v for k, v in d.items() if k != "pins"} | {"knocked_out": False}
@@ -567,6 +570,8 @@ def describe(
         result = "passed" if d["passed"] else "failed"
         if kind == "on fire check" and not d["passed"]:
             result += ": knocked out"  # (the hits after the fire: see :func:`burnt_out`)
+        elif kind == "on fire check":  # (sheets 001, 002: put out, halted, its die Down)
+            result += ": the fire is out" + ("" if out_after else "; halted, Down")
         if kind == "automaton check":
             result = "ignores it" if d["passed"] else "stunned"
             return (
@@ -757,6 +762,17 @@ def burnt_out(events: Sequence[Event], at: int) -> bool:
     return False
 
 
+def out_after_fire(events: Sequence[Event], at: int) -> bool:
+    """Whether the attack whose On fire check ``events[at]`` is (the attack logged just
+    before its checks) knocked the vehicle out all the same: a passed check puts the fire
+    out and halts the vehicle, its die Down (sheets 001, 002; the game's
+    ``vehicle_damage``), unless a later hit or check of that attack knocked it out."""
+    for earlier in reversed(events[:at]):
+        if earlier.kind not in CHECKS:
+            return earlier.kind in VEHICLE_ATTACKS and bool(earlier.data.get("knocked_out"))
+    return False
+
+
 def hits_not_rolled(data: dict[str, Any]) -> int:
     """How many of an attack's hits on a vehicle were not rolled because an earlier one
     knocked it out (:func:`unrolled`; 0 for a record without its hits by weapon)."""
@@ -877,7 +893,11 @@ def account_from(
             turn = t
             lines.append(f"Turn {turn}")
         burnt = burnt_out(events, i)
-        line = describe(event, units, before, rally=rally, words=words, fallen=fallen, burnt=burnt)
+        out_after = event.kind == "on fire check" and out_after_fire(events, i)
+        line = describe(
+            event, units, before, rally=rally, words=words, fallen=fallen, burnt=burnt,
+            out_after=out_after,
+        )  # fmt: skip
         if burnt:
             burning = event
         elif event.kind == "on fire check" and not event.data["passed"] and burning is not None:
