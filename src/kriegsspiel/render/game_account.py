@@ -12,7 +12,7 @@ from kriegsspiel.core.names import a_or_an, facing_text
 from kriegsspiel.rulesets.bolt_action.game.record_events import by_weapon
 
 if TYPE_CHECKING:
-    from kriegsspiel.rulesets.bolt_action.data import ArtilleryBarrage
+    from kriegsspiel.rulesets.bolt_action.data import ArtilleryBarrage, Edition
     from kriegsspiel.rulesets.bolt_action.shooting import HitWords
 
 SIDES = ("Side A", "Side B")
@@ -666,13 +666,16 @@ def describe(
         return f"{near} the target point {_at(d['at'])}{barrage_dice(d, words)}"
     if kind in ("barrage pins", "air strike pins"):
         took = f"    {n('unit')} takes {counted(d['pins'], 'pin') if d['pins'] else 'no pins'}"
-        return took + (barrage_dice(d, words, kind) if kind == "barrage pins" else "")
+        if kind == "air strike pins":
+            return took + air_strike_dice(d, words, kind)
+        return took + barrage_dice(d, words, kind)
     if kind == "barrage hit":
         return f"    {n('unit')} is hit by {a_or_an(d['weapon'])}{barrage_dice(d, words, kind)}"
     if kind == "aircraft":
         pins = d.get("pins", 0)
         added = f": +{pins} pin{'s' if pins != 1 else ''}" if pins else ""
-        return f"    {a_or_an(d['aircraft'])} attacks {n('target')}{added}"
+        attacks = f"    {a_or_an(d['aircraft'])} attacks {n('target')}{added}"
+        return attacks + air_strike_dice(d, words, kind)
     if kind == "support damage":
         if before is not None and before.kind == "aircraft" and d.get("pins") == 0:
             # (the aircraft's pins are told on its line: its hits bring none of their own)
@@ -722,14 +725,43 @@ def barrage_dice(d: dict[str, Any], words: HitWords | None, kind: str = "fire fo
     return f"\n      dice: {d['roll']} ({faces(chart.hit_rolls)}: a hit)"
 
 
+def air_strike_dice(d: dict[str, Any], words: HitWords | None, kind: str) -> str:
+    """An air strike's dice on a line of their own, as a barrage's are
+    (:func:`barrage_dice`), by the chart of the rules of ``words`` (left out, the shipped
+    Bolt Action 1st edition's): each unit's pins die ("dice: pins D3-1: 2-1 = 1", its
+    face the pins less the chart's constant) and the aircraft's ("dice: 3 (2-3:
+    Fighter-bomber)"). "" where the pins are not one die's, or a pins' 0 may be more than
+    one face (never below 0), an event without its roll, or a chart with no air strike."""
+    chart = support_charts(words).air_strike
+    if chart is None:
+        return ""
+    if kind == "aircraft":
+        plane = next((a for a in chart.aircraft if d.get("roll") in a.rolls), None)
+        if plane is None:
+            return ""
+        return f"\n      dice: {d['roll']} ({faces(plane.rolls)}: {plane.aircraft})"
+    pins, took = DiceExpr(chart.pins), d.get("pins")
+    if pins.count != 1 or not isinstance(took, int) or (took == 0 and pins.constant < -1):
+        return ""
+    die = took - pins.constant
+    told = f"{die}{pins.constant:+d}" if pins.constant else str(die)
+    return f"\n      dice: pins {pins.text}: {told} = {took}"
+
+
+def support_charts(words: HitWords | None) -> Edition:
+    """The data of the rules of ``words`` (left out, the shipped Bolt Action 1st
+    edition's), where its barrage and air strike charts are."""
+    if words is not None:
+        return words.rules.data
+    from kriegsspiel.rulesets.bolt_action.edition import rules_for
+
+    return rules_for("bolt-action-1").data
+
+
 def barrage_chart(words: HitWords | None) -> ArtilleryBarrage | None:
     """The artillery barrage chart of the rules of ``words`` (left out, the shipped Bolt
     Action 1st edition's: the only edition with one)."""
-    if words is not None:
-        return words.rules.data.artillery_barrage
-    from kriegsspiel.rulesets.bolt_action.edition import rules_for
-
-    return rules_for("bolt-action-1").data.artillery_barrage
+    return support_charts(words).artillery_barrage
 
 
 def faces(rolls: Sequence[int]) -> str:
