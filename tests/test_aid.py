@@ -479,7 +479,25 @@ def test_once_the_game_is_over_no_unit_waits_and_no_die_is_in_the_bag():
     assert shown["phase"] == "over" and shown["in_bag"] == [0, 0] and shown["chances"] == []
     assert not any(u["waiting"] for u in shown["units"])
     assert shown["result"] == "a draw (0 units destroyed each)"
+    assert shown["ended"] == "Game over after turn 1"
     assert view(tracker, can_undo=True)["result"] is None  # (not before the end)
+    assert view(tracker, can_undo=True)["ended"] is None
+
+
+def test_a_side_wiped_out_ends_the_game_in_its_turn_as_the_account_says():
+    """The game's account says "Game over in turn N" of a side wiped out before the turn's
+    end (render/game_account.py); the page said "Game over after turn N" of it too. It
+    now says what the account says: in the turn, or after the last one."""
+    from kriegsspiel.aid.view import view
+
+    tracker = new_tracker("konflikt47", turns=3)
+    wiped = tracker
+    for uid in (u.uid for u in tracker.units if u.side == 1):
+        wiped = wiped.destroy(uid)
+    assert wiped.phase == "over" and wiped.turn == 1
+    assert view(wiped, can_undo=True)["ended"] == "Game over in turn 1"
+    played = ordered_all(new_tracker("konflikt47", turns=1)).end_turn()
+    assert view(played, can_undo=True)["ended"] == "Game over after turn 1"
 
 
 @given(

@@ -636,6 +636,7 @@ def test_the_games_end_shows_who_won_and_offers_no_step_but_undo(page, served):
     result.wait_for()
     won = f"{served.session.now.armies[0]} wins on units destroyed (1 to 0)"
     assert won in result.inner_text() and won in page.get_by_test_id("turn").inner_text()
+    assert page.get_by_test_id("turn").inner_text().startswith("Game over after turn 2: ")
     for gone in (
         "draw",
         "drawn-0",
@@ -656,6 +657,22 @@ def test_the_games_end_shows_who_won_and_offers_no_step_but_undo(page, served):
     page.get_by_test_id("undo").click()  # the end taken back: the turn's end again
     page.get_by_test_id("end-turn").wait_for()
     assert page.get_by_test_id("result").count() == 0
+
+
+def test_a_side_wiped_out_is_game_over_in_its_turn_as_the_account_says(page, served):
+    """The game's account says "Game over in turn N" of a wipe-out before the turn's end;
+    the page said "after turn N" of it too."""
+
+    def wiped(t):  # type: ignore[no-untyped-def]
+        for unit in [u for u in t.units if u.side == 1]:
+            t = t.destroy(unit.uid)
+        return t
+
+    served.session.step(wiped)
+    page.reload()
+    page.get_by_test_id("result").wait_for()
+    for shown in ("turn", "result"):
+        assert page.get_by_test_id(shown).inner_text().startswith("Game over in turn 1: ")
 
 
 def test_an_empty_range_or_models_left_box_asks_for_it_and_is_not_taken_as_0(page, served):

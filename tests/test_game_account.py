@@ -102,7 +102,8 @@ def test_an_air_strike_that_immobilises_a_tank_says_so(
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     at = lines.index("    a Fighter-bomber attacks M4 Sherman [A]: +2 pins")
-    told = lines[at + 1]
+    assert re.fullmatch(r"      dice: [23] \(2-3: Fighter-bomber\)", lines[at + 1])
+    told = lines[at + 2]
     # (the aircraft's hits are told: each made a damage roll, its pen the chart's and the
     # top armour's)
     assert re.match(
@@ -424,7 +425,9 @@ def test_an_aircrafts_pins_are_told_on_its_line_and_not_as_none_after() -> None:
     at = next(i for i, e in enumerate(game.events) if e.kind == "aircraft")
     aircraft, damage = game.events[at], game.events[at + 1]
     assert aircraft.data["pins"] == 1 and damage.kind == "support damage"
-    assert describe(aircraft, game.units) == "    a Strafing fighter attacks M4 Sherman [A]: +1 pin"
+    assert describe(aircraft, game.units) == (
+        "    a Strafing fighter attacks M4 Sherman [A]: +1 pin\n      dice: 1 (1: Strafing fighter)"
+    )
     told = describe(damage, game.units, aircraft)
     hits = sum(w["hits"] for w in damage.data["weapons"])
     assert told is not None and told.startswith(
@@ -689,7 +692,48 @@ def test_a_vehicle_set_on_fire_is_knocked_out_by_its_check_told_after_it() -> No
     put_out = Event("on fire check", {**ON_FIRE[1].data, "passed": True, "roll": 2})
     alive = Event("support damage", {**ON_FIRE[0].data, "knocked_out": False})
     lines, _ = account_from([alive, put_out], UNITS, 1)
-    assert lines[0].endswith("-> on fire, 1 pin") and lines[1].endswith("rolled 2 -> passed")
+    assert lines[0].endswith("-> on fire, 1 pin")
+    assert lines[1].endswith("rolled 2 -> passed: the fire is out; halted, Down")
+
+
+def test_a_fire_put_out_halts_the_vehicle_and_its_die_goes_down() -> None:
+    """A passed On fire check read just "passed". Sheets 002 (line 120) and 001 (line 87):
+    the fire is put out, the vehicle's die is placed or turned to Down and it is halted for
+    the turn; the game does exactly that (a Fire order turned Down, its move forgotten),
+    and the check's line says so. A later hit that knocks it out all the same leaves the
+    fire out but no halt to tell."""
+    from test_game_rules import new_game, only, place
+
+    from kriegsspiel.core.procedure import RandomDice
+
+    game = new_game("bolt-action-1")
+    only(game, 8, 19)
+    place(game.units[8], 33, 10, 0)
+    place(game.units[19], 33, 40, 180)
+    seen = 0
+    for seed in range(600):
+        twin = game.clone()
+        twin.dice = RandomDice(seed)
+        sherman, panzer = twin.units[8], twin.units[19]
+        sherman.order = "Fire"  # (it has acted this turn: its die is turned to Down)
+        start = len(twin.events)
+        twin.resolve_attack(panzer, sherman, twin.shooting_groups(panzer, sherman, moving=False))
+        events = twin.events[start:]
+        checks = [e for e in events if e.kind == "on fire check"]
+        if len(checks) != 1 or not checks[0].data["passed"] or events[0].data["knocked_out"]:
+            continue
+        seen += 1
+        assert sherman.order == "Down" and sherman.moved is None
+        lines, _ = account_from(events, twin.units, 1)
+        check = next(line for line in lines if "is on fire" in line)
+        assert check.endswith(" -> passed: the fire is out; halted, Down"), check
+        if seen == 2:
+            break
+    assert seen == 2, seen
+    later = Event("support damage", {**ON_FIRE[0].data, "knocked_out": True})  # (a later hit)
+    put_out = Event("on fire check", {**ON_FIRE[1].data, "passed": True, "roll": 2})
+    lines, _ = account_from([later, put_out], UNITS, 1)
+    assert lines[1].endswith("rolled 2 -> passed: the fire is out")
 
 
 def test_a_burning_tanks_other_hits_are_not_rolled_after_its_failed_check() -> None:
@@ -754,3 +798,54 @@ def test_a_barrage_tells_its_dice() -> None:
         "    Sherman [A] is hit by a Heavy howitzer",
         "      dice: 6 (6: a hit)",
     ]
+
+
+def test_an_air_strike_tells_its_dice_as_a_barrage_does() -> None:
+    """A barrage's dice are told (its radius D6, each unit's die); an air strike's D3-1
+    pins on each unit near the target and its aircraft's D6 were not (docs/rules, "Air
+    strike chart"). The record keeps both: the pins are one D3's face less 1 (never
+    below 0, which a face of 1 gives), the aircraft's roll is its event's."""
+    events = [
+        Event("air strike", {"side": 0, "roll": 5, "effect": "here it comes", "turn": 1}),
+        Event("air strike pins", {"unit": 1, "pins": 2, "turn": 1}),
+        Event("air strike pins", {"unit": 0, "pins": 0, "turn": 1}),
+        Event("aircraft", {"roll": 3, "aircraft": "Fighter-bomber", "target": 1, "pins": 2,
+                           "turn": 1}),
+    ]  # fmt: skip
+    lines, _ = account_from(events, UNITS, 0)
+    assert lines[1:] == [
+        "    air strike: rolled 5 -> here it comes",
+        "    Panzer IV [B] takes 2 pins",
+        "      dice: pins D3-1: 3-1 = 2",
+        "    Sherman [A] takes no pins",
+        "      dice: pins D3-1: 1-1 = 0",
+        "    a Fighter-bomber attacks Panzer IV [B]: +2 pins",
+        "      dice: 3 (2-3: Fighter-bomber)",
+    ]
+
+
+def test_an_air_strikes_pins_dice_are_not_told_where_the_record_cannot_say_them() -> None:
+    """A rules file whose pins are two dice, or whose 0 pins two faces may give (D3-2,
+    never below 0), cannot have the die told from the pins: none is told, nor guessed."""
+    from dataclasses import dataclass
+
+    from kriegsspiel.render.game_account import air_strike_dice
+    from kriegsspiel.rulesets.bolt_action.edition import rules_for
+
+    data = rules_for("bolt-action-1").data
+    assert data.air_strike is not None
+
+    @dataclass
+    class Rules:
+        data: object
+
+    @dataclass
+    class Words:
+        rules: Rules
+
+    for pins, took, said in [("2D3-1", 3, ""), ("D3-2", 0, ""), ("D3-2", 1, "3-2 = 1"),
+                             ("D6", 4, "4 = 4")]:  # fmt: skip
+        chart = data.air_strike.model_copy(update={"pins": pins})
+        words = Words(Rules(data.model_copy(update={"air_strike": chart})))
+        told = air_strike_dice({"pins": took}, words, "air strike pins")  # type: ignore[arg-type]
+        assert told == (f"\n      dice: pins {pins}: {said}" if said else ""), pins

@@ -125,12 +125,14 @@ def test_a_vehicles_on_fire_check_is_an_event_and_a_line_of_the_account() -> Non
     d = check.data
     assert events[0].kind == "shoot" and events[0].data["on_fire"]
     assert d["unit"] == sherman.uid and events.index(check) == 1
-    result = "passed" if d["passed"] else "failed: knocked out"
-    assert describe(check, game.units) == (
+    knocked_out = events[0].data["knocked_out"]
+    result = "passed: the fire is out" if d["passed"] else "failed: knocked out"
+    if d["passed"] and not knocked_out:
+        result += "; halted, Down"  # (sheets 001, 002)
+    assert describe(check, game.units, out_after=knocked_out) == (
         f"    {sherman.name} [{'AB'[sherman.side]}] is on fire: its crew's morale check needs {d['needs']} or "
         f"less on 2D6, rolled {d['roll']} -> {result}"
     )
-    knocked_out = events[0].data["knocked_out"]
     assert knocked_out or d["passed"]  # a failed check knocks it out
 
 

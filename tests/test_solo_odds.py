@@ -201,3 +201,40 @@ def test_a_rally_with_no_pins_rolls_its_die_and_reads_it_had_none_to_lose() -> N
     # a unit with pins reads as before
     event = Event("rally", {"unit": mg.uid, "pins_lost": 2, "roll": 5, "turn": 1})
     assert describe(event, game.units) == "    rallies: rolls 5 on D6: loses 2 pins (all it has)"
+
+
+def test_odds_for_an_observer_with_no_shot_but_its_call_points_to_the_call() -> None:
+    """Solo games: 'odds' for an observer whose only shot is its call (the Forward
+    Observer's barrage, the Air Observer's air strike) said "no enemy is in its sight and
+    range" and no more. It now says its shot is the call, how the menu gives it, and each
+    target as the call's own list shows it (whom it would reach); once called, that it is
+    spent."""
+    from test_solo_mends import bolt_action
+
+    from kriegsspiel.solo.briefing import call_line
+    from kriegsspiel.solo.odds_asked import odds_lines
+
+    game = bolt_action()
+    game.apply_action(Action("draw", side=0))
+    observer = next(u for u in game.units if u.name == "Forward Observer")
+    airman = next(u for u in game.units if u.name == "Air Observer")
+    seen = [e for e in game.units if e.side == 1 and game.visible(observer, e)]
+    assert seen and airman in seen
+    said = odds_lines(game, airman)
+    assert said[1].startswith("  no enemy is in its sight and range")
+    assert said[2] == (
+        "  its shot is the air strike it may call (one a game): the order Call air strike in "
+        "the menu, then its target, any enemy it sees, however far:"
+    )
+    number = game.eligible(0).index(observer) + 1
+    told, action = told_after(game, "odds forward observer", str(number), "call barrage", "1")
+    assert "its shot is the barrage it may call (one a game): the order Call barrage" in told
+    for enemy in seen:  # (the odds' line, then the call's own list's)
+        line = call_line(game, observer, enemy, "barrage")
+        assert line.startswith(f"{enemy.name}, ") and f"    {line}\n" in told
+        assert told.count(f"{line}\n") == 2, line
+    assert action is not None and action.choice == "barrage"
+    game.apply_action(action)
+    assert odds_lines(game, observer)[-1].startswith(
+        "  (Call barrage is not open to it now: its one barrage a game was called in turn 1"
+    )

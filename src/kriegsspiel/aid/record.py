@@ -148,6 +148,13 @@ class Record:
             f"{self.armies[1]} {self.destroyed_count(1)}"
         )
 
+    def ended(self) -> str:
+        """When the game ended, as the game's account says it: "Game over in turn 3" for a
+        side wiped out before the turn's end (the aid ends it at once, :meth:`_wiped_out`),
+        "Game over after turn 6" for the last turn played out."""
+        wiped = any(all(u.destroyed for u in self.units if u.side == s) for s in (0, 1))
+        return f"Game over {'in' if wiped else 'after'} turn {self.turn}"
+
     def result(self) -> str:
         """Who won, by the simulated game's rule (``BoltActionGame.winner``) as far as the
         aid can tell: a side with units left beats one with none, whatever the score;

@@ -38,6 +38,8 @@ def view(tracker: Tracker, *, can_undo: bool) -> dict[str, Any]:
             "phase": tracker.phase,
             # who won, once the game is over (the log's last line says it too)
             "result": tracker.result() if tracker.over else None,
+            # when it ended: "Game over in turn 3" (a side wiped out), "... after turn 6"
+            "ended": tracker.ended() if tracker.over else None,
             "in_hand": tracker.in_hand,
             "in_bag": list(tracker.in_bag()),
             "chances": [{"side": s, "p": p} for s, p in tracker.draw_chances()],

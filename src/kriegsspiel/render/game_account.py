@@ -12,7 +12,7 @@ from kriegsspiel.core.names import a_or_an, facing_text, ordinal
 from kriegsspiel.rulesets.bolt_action.game.record_events import by_weapon
 
 if TYPE_CHECKING:
-    from kriegsspiel.rulesets.bolt_action.data import ArtilleryBarrage
+    from kriegsspiel.rulesets.bolt_action.data import ArtilleryBarrage, Edition
     from kriegsspiel.rulesets.bolt_action.shooting import HitWords
 
 SIDES = ("Side A", "Side B")
@@ -514,6 +514,7 @@ def describe(
     words: HitWords | None = None,
     fallen: Collection[int] = (),
     burnt: bool = False,
+    out_after: bool = False,
 ) -> str | None:
     """One line for an event worth telling (None for book-keeping events). ``before``, the
     event logged just before it (if known), tells where a FUBAR panic ran to (its move)
@@ -522,7 +523,9 @@ def describe(
     the units destroyed before it (a delayed call whose observer is among them says so);
     ``burnt``, an attack on a vehicle that set it on fire and whose crew's On fire check,
     told after it, then failed: it is told as on fire, and the check's line knocks it out
-    (:func:`burnt_out`), in the order the dice decided it."""
+    (:func:`burnt_out`), in the order the dice decided it; ``out_after``, a passed On fire
+    check whose attack knocked the vehicle out all the same (a later hit or check): the
+    fire is out, but it is not left halted (:func:`out_after_fire`)."""
     d = event.data
     if burnt:
         d = {k: v for k, v in d.items() if k != "pins"} | {"knocked_out": False}
@@ -570,6 +573,8 @@ def describe(
         result = "passed" if d["passed"] else "failed"
         if kind == "on fire check" and not d["passed"]:
             result += ": knocked out"  # (the hits after the fire: see :func:`burnt_out`)
+        elif kind == "on fire check":  # (sheets 001, 002: put out, halted, its die Down)
+            result += ": the fire is out" + ("" if out_after else "; halted, Down")
         if kind == "automaton check":
             result = "ignores it" if d["passed"] else "stunned"
             return (
@@ -664,13 +669,16 @@ def describe(
         return f"{near} the target point {_at(d['at'])}{barrage_dice(d, words)}"
     if kind in ("barrage pins", "air strike pins"):
         took = f"    {n('unit')} takes {counted(d['pins'], 'pin') if d['pins'] else 'no pins'}"
-        return took + (barrage_dice(d, words, kind) if kind == "barrage pins" else "")
+        if kind == "air strike pins":
+            return took + air_strike_dice(d, words, kind)
+        return took + barrage_dice(d, words, kind)
     if kind == "barrage hit":
         return f"    {n('unit')} is hit by {a_or_an(d['weapon'])}{barrage_dice(d, words, kind)}"
     if kind == "aircraft":
         pins = d.get("pins", 0)
         added = f": +{pins} pin{'s' if pins != 1 else ''}" if pins else ""
-        return f"    {a_or_an(d['aircraft'])} attacks {n('target')}{added}"
+        attacks = f"    {a_or_an(d['aircraft'])} attacks {n('target')}{added}"
+        return attacks + air_strike_dice(d, words, kind)
     if kind == "support damage":
         if before is not None and before.kind == "aircraft" and d.get("pins") == 0:
             # (the aircraft's pins are told on its line: its hits bring none of their own)
@@ -727,14 +735,43 @@ def barrage_dice(d: dict[str, Any], words: HitWords | None, kind: str = "fire fo
     return f"\n      dice: {d['roll']} ({faces(chart.hit_rolls)}: a hit)"
 
 
+def air_strike_dice(d: dict[str, Any], words: HitWords | None, kind: str) -> str:
+    """An air strike's dice on a line of their own, as a barrage's are
+    (:func:`barrage_dice`), by the chart of the rules of ``words`` (left out, the shipped
+    Bolt Action 1st edition's): each unit's pins die ("dice: pins D3-1: 2-1 = 1", its
+    face the pins less the chart's constant) and the aircraft's ("dice: 3 (2-3:
+    Fighter-bomber)"). "" where the pins are not one die's, or a pins' 0 may be more than
+    one face (never below 0), an event without its roll, or a chart with no air strike."""
+    chart = support_charts(words).air_strike
+    if chart is None:
+        return ""
+    if kind == "aircraft":
+        plane = next((a for a in chart.aircraft if d.get("roll") in a.rolls), None)
+        if plane is None:
+            return ""
+        return f"\n      dice: {d['roll']} ({faces(plane.rolls)}: {plane.aircraft})"
+    pins, took = DiceExpr(chart.pins), d.get("pins")
+    if pins.count != 1 or not isinstance(took, int) or (took == 0 and pins.constant < -1):
+        return ""
+    die = took - pins.constant
+    told = f"{die}{pins.constant:+d}" if pins.constant else str(die)
+    return f"\n      dice: pins {pins.text}: {told} = {took}"
+
+
+def support_charts(words: HitWords | None) -> Edition:
+    """The data of the rules of ``words`` (left out, the shipped Bolt Action 1st
+    edition's), where its barrage and air strike charts are."""
+    if words is not None:
+        return words.rules.data
+    from kriegsspiel.rulesets.bolt_action.edition import rules_for
+
+    return rules_for("bolt-action-1").data
+
+
 def barrage_chart(words: HitWords | None) -> ArtilleryBarrage | None:
     """The artillery barrage chart of the rules of ``words`` (left out, the shipped Bolt
     Action 1st edition's: the only edition with one)."""
-    if words is not None:
-        return words.rules.data.artillery_barrage
-    from kriegsspiel.rulesets.bolt_action.edition import rules_for
-
-    return rules_for("bolt-action-1").data.artillery_barrage
+    return support_charts(words).artillery_barrage
 
 
 def faces(rolls: Sequence[int]) -> str:
@@ -764,6 +801,17 @@ def burnt_out(events: Sequence[Event], at: int) -> bool:
             return False
         if later.kind == "on fire check" and not later.data["passed"]:
             return later.data.get("unit") == attack.data.get("target")
+    return False
+
+
+def out_after_fire(events: Sequence[Event], at: int) -> bool:
+    """Whether the attack whose On fire check ``events[at]`` is (the attack logged just
+    before its checks) knocked the vehicle out all the same: a passed check puts the fire
+    out and halts the vehicle, its die Down (sheets 001, 002; the game's
+    ``vehicle_damage``), unless a later hit or check of that attack knocked it out."""
+    for earlier in reversed(events[:at]):
+        if earlier.kind not in CHECKS:
+            return earlier.kind in VEHICLE_ATTACKS and bool(earlier.data.get("knocked_out"))
     return False
 
 
@@ -887,7 +935,11 @@ def account_from(
             turn = t
             lines.append(f"Turn {turn}")
         burnt = burnt_out(events, i)
-        line = describe(event, units, before, rally=rally, words=words, fallen=fallen, burnt=burnt)
+        out_after = event.kind == "on fire check" and out_after_fire(events, i)
+        line = describe(
+            event, units, before, rally=rally, words=words, fallen=fallen, burnt=burnt,
+            out_after=out_after,
+        )  # fmt: skip
         if burnt:
             burning = event
         elif event.kind == "on fire check" and not event.data["passed"] and burning is not None:

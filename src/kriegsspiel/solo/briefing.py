@@ -460,6 +460,13 @@ def vehicle_line(vehicle: VehicleInfo) -> str:
     return ", ".join([vehicle.kind, hit, *vehicle_traits(vehicle)])
 
 
+def call_line(game: BoltActionGame, caller: UnitState, target: UnitState, kind: str) -> str:
+    """A target of an observer's call as its menu lists it: the target, how far, and whom
+    the barrage or air strike reaches (:func:`blast_line`)."""
+    gap = game.gap(caller, target)
+    return f'{target.name}, {gap:.1f}" away; {blast_line(game, caller, target, kind)}'
+
+
 def blast_line(game: BoltActionGame, caller: UnitState, target: UnitState, kind: str) -> str:
     """Whom a barrage or an air strike called on ``target`` reaches, either side's (the
     caller's own marked "yours"), by the game's own reach (:func:`.support.caught`): "blast

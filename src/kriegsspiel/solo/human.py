@@ -50,7 +50,7 @@ from kriegsspiel.rulesets.bolt_action.reactions import (
 from kriegsspiel.solo.briefing import (
     SIDE_NAMES,
     assault_line,
-    blast_line,
+    call_line,
     end_heading,
     formation_refusal,
     place_line,
@@ -484,12 +484,7 @@ class HumanPlayer:
             return self._pick(
                 "Target",
                 [
-                    (
-                        f"{game.units[a.target].name}, "  # type: ignore[index]
-                        f'{game.gap(unit, game.units[a.target]):.1f}" away; '  # type: ignore[index]
-                        + blast_line(game, unit, game.units[a.target], name.removeprefix("Call ")),  # type: ignore[index]
-                        a,
-                    )
+                    (call_line(game, unit, game.units[a.target], name.removeprefix("Call ")), a)  # type: ignore[index]
                     for a in acts
                 ],
             )

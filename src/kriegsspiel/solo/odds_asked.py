@@ -11,9 +11,16 @@ from __future__ import annotations
 
 from kriegsspiel.rulesets.bolt_action.game.candidates import targets
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
+from kriegsspiel.rulesets.bolt_action.game.support import SUPPORT, can_call
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
-from kriegsspiel.solo.briefing import SIDE_NAMES, order_test_text, shot_line
-from kriegsspiel.solo.reasons import fire_closed, no_shot_reason, out_of_sight, unseen_line
+from kriegsspiel.solo.briefing import SIDE_NAMES, call_line, order_test_text, shot_line
+from kriegsspiel.solo.reasons import (
+    fire_closed,
+    no_shot_reason,
+    out_of_sight,
+    support_spent,
+    unseen_line,
+)
 
 # the decisions whose choices each show their own odds, as 'odds' points to them there
 CHOICES_WITH_ODDS = {
@@ -66,4 +73,30 @@ def odds_lines(game: BoltActionGame, unit: UnitState, firing: str = FIRING_NOW) 
         lines.append(f"  ({unseen})")
     elif not able:
         lines.append(f"  {fire_closed(game, unit, [])}")
+    return lines + call_lines(game, unit, enemies, only=not able)
+
+
+def call_lines(
+    game: BoltActionGame, unit: UnitState, enemies: list[UnitState], *, only: bool
+) -> list[str]:
+    """An observer's call, as 'odds' tells it: the barrage or air strike it may call
+    (``only``: its one shot, no enemy being in its weapons' sight and range), how the menu
+    gives it, and each enemy it sees as that order's target list shows it
+    (:func:`.briefing.call_line`, whom it would reach); or that its one call a game is
+    spent. None for a unit that is no observer."""
+    spent = support_spent(game, unit)
+    if spent is not None:
+        return [f"  ({spent[0]} is not open to it now: {spent[1]})"]
+    lines = []
+    for kind in (k for k in SUPPORT if can_call(game, unit, k)):
+        seen = [e for e in enemies if game.visible(unit, e)]
+        if not seen:
+            lines.append(f"  its {kind} (one a game) may be called on an enemy it sees: none now")
+            continue
+        said = f"its shot is the {kind} it may call" if only else f"it may call its {kind} instead"
+        lines.append(
+            f"  {said} (one a game): the order Call {kind} in the menu, then its target, any "
+            "enemy it sees, however far:"
+        )
+        lines += [f"    {call_line(game, unit, e, kind)}" for e in seen]
     return lines

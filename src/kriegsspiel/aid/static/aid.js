@@ -157,7 +157,7 @@ function draw() {
     + (game.rules_file ? ` (rules: ${game.rules_file})` : "");
   const over = game.phase === "over";
   document.getElementById("turn").textContent = over
-    ? `Game over after turn ${game.turn}: ${game.result}`
+    ? `${game.ended}: ${game.result}`
     : `Turn ${game.turn} of ${game.turns}`
       + (game.rolls_for_another ? ` (a ${game.extra_turn} on ${game.another_turn_on}+)` : "");
   document.body.classList.toggle("over", over);
@@ -217,7 +217,7 @@ function drawBag() {
   const bag = document.getElementById("bag");
   if (game.phase === "over") { // the result, where the bag was: no die is drawn now
     bag.replaceChildren(el("div", { class: "result", "data-testid": "result" },
-      el("strong", {}, `Game over after turn ${game.turn}: ${game.result}`),
+      el("strong", {}, `${game.ended}: ${game.result}`),
       el("div", {}, `Units lost: ${game.armies[0]} ${game.lost[0]}, `
         + `${game.armies[1]} ${game.lost[1]}. Undo takes the last step back; `
         + "New game starts again.")));
