@@ -1981,7 +1981,7 @@ def test_the_ai_weighs_an_assault_with_the_sides_the_odds_and_the_game_fight() -
     (The AI's own copy once left out point-blank fire's pins: 10 regulars with 3 pins read
     0.55, not 0.023; and it once expected every defender to fight hand-to-hand.)"""
     from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
-    from kriegsspiel.ai.bolt_action_tactics.assault_value import assault_value
+    from kriegsspiel.ai.bolt_action_tactics.assault_value import assault_worth
     from kriegsspiel.rulesets.bolt_action.odds import assault_odds
 
     game = new_game()
@@ -1997,7 +1997,7 @@ def test_the_ai_weighs_an_assault_with_the_sides_the_odds_and_the_game_fight() -
     for pins in (0, 3):
         unit.pins = pins
         action = Action("order", unit=1, order="Run", target=10, choice="point-blank")
-        value = assault_value(game, unit, target, action)
+        value = assault_worth(game, unit, target, action)  # (its order test apart)
         p_ai = (value + unit.points) / (target.points + unit.points)
         p_odds = {
             mode: assault_odds(

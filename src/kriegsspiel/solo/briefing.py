@@ -22,7 +22,6 @@ from rich.text import Text
 from kriegsspiel.core.dice import Dist
 from kriegsspiel.core.names import facing_text
 from kriegsspiel.core.per_cent import chance_shown_whole
-from kriegsspiel.core.procedure import exact
 from kriegsspiel.core.table import Point
 from kriegsspiel.render.chart_text import (
     he_text,
@@ -50,7 +49,11 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     terrain_refusal,
 )
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, VehicleInfo
-from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, order_test, order_test_needed
+from kriegsspiel.rulesets.bolt_action.morale import (
+    MoraleTest,
+    order_test_needed,
+    order_test_outcomes,
+)
 from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import VehicleState
 
@@ -94,7 +97,7 @@ def order_test_text(game: BoltActionGame, unit: UnitState) -> str:
 @lru_cache(maxsize=256)
 def _order_odds(rules: Rules, test: MoraleTest) -> tuple[float, float]:
     """The chance to pass an order test, and of a FUBAR: exact, from the game's own test."""
-    odds = exact(lambda dice: order_test(dice, rules, test))
+    odds = order_test_outcomes(rules, test)
     return float(odds.probability("pass")), float(
         odds.probability(lambda o: o in ("friendly fire", "panic"))
     )

@@ -6,7 +6,9 @@ them the least chance (hand-to-hand, standing to fire first, or springing an amb
 defence the player picks when it is assaulted, so the same reckoning serves both sides of
 a fight. An assault on a vehicle is worth what a shot doing the same to it is worth
 (:func:`.shot_value.vehicle_worth`): everything the game applies to it after the attack,
-from the exact odds of the game's own procedure.
+from the exact odds of the game's own procedure. Either is weighed by the order test the
+assault takes (pins, or -3 at a closed armoured vehicle without anti-tank weapons): by
+the chance to pass it, and a failure by the Down order it leaves.
 None of it reads what the player remembers between orders, so these are plain functions
 of the game.
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from kriegsspiel.ai.bolt_action_tactics.order_test_value import tested
 from kriegsspiel.ai.bolt_action_tactics.shot_value import outcome_odds, vehicle_worth
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.assault import (
@@ -56,12 +59,12 @@ def assault_ceiling(state: BoltActionGame, action: Action) -> float | None:
     """No less than :func:`assault_value` of an assault on troops: its worth were the
     defenders to fight hand-to-hand, one of the defences :func:`chosen_defence` takes the
     worst of (one fight solved: the others only for an assault that could be the best
-    order)."""
+    order), weighed by the order test it takes as that worth is."""
     unit, target = state.units[action.unit], state.units[action.target]  # type: ignore[index]
     if target.vehicle is not None:
         return None
     if too_big_to_solve(unit, target):
-        return 0.0
+        return tested(state, unit, action, 0.0)
     mode = action.choice or "hand-to-hand"
     p = _win_odds(
         state.rules.data.close_quarters.procedure,
@@ -72,7 +75,7 @@ def assault_ceiling(state: BoltActionGame, action: Action) -> float | None:
     )
     if p is None:
         return None
-    return p * target.points - (1 - p) * unit.points
+    return tested(state, unit, action, p * target.points - (1 - p) * unit.points)
 
 
 def assault_chance(
@@ -92,7 +95,17 @@ def assault_chance(
 def assault_value(
     state: BoltActionGame, unit: UnitState, target: UnitState, action: Action
 ) -> float:
-    """What the assault ``action`` of ``unit`` on ``target`` is worth, in points."""
+    """What the assault ``action`` of ``unit`` on ``target`` is worth, in points: its
+    :func:`assault_worth` weighed by the order test it takes (:func:`.order_test_value.tested`:
+    a failed test leaves the unit Down, and no assault)."""
+    return tested(state, unit, action, assault_worth(state, unit, target, action))
+
+
+def assault_worth(
+    state: BoltActionGame, unit: UnitState, target: UnitState, action: Action
+) -> float:
+    """What the assault ``action`` of ``unit`` on ``target`` is worth once it is carried out
+    (its order test passed), in points."""
     if target.vehicle is not None:
         # what it does to the vehicle, valued as a shot doing the same is; an assault that
         # can do nothing to it (no hit possible) only exposes the men

@@ -19,6 +19,7 @@ from kriegsspiel.ai.bolt_action_tactics.move_value import (
     MoveValuing,
     cover_bonus,
 )
+from kriegsspiel.ai.bolt_action_tactics.order_test_value import down_value
 from kriegsspiel.ai.bolt_action_tactics.reactions import react
 from kriegsspiel.ai.bolt_action_tactics.shot_ceiling import TroopsShotCeilings, vehicle_shot_ceiling
 from kriegsspiel.ai.bolt_action_tactics.shot_value import PIN_VALUE, damage
@@ -54,12 +55,6 @@ def rally_value(rules: Rules, pins: int) -> float:
         return RALLY_PER_PIN * pins - RALLY_COST
     share = expected_rallied(rules, pins) / shipped
     return RALLY_PER_PIN * pins * float(share) - RALLY_COST
-
-
-def _down_value(pins: int, threatened: bool) -> float:
-    """A Down order's worth: the more pins the unit carries the more it is worth (doctrine:
-    a heavily pinned unit goes Down, out of harm's way), and it pays only under threat."""
-    return 3.0 * pins + (2 if threatened else -5) - 4
 
 
 class TacticalPlayer(MoveValuing):
@@ -283,7 +278,7 @@ class TacticalPlayer(MoveValuing):
         if action.order in ("Down", "Ambush"):
             enemies = [u for u in state.units if u.side != unit.side and not u.destroyed]
             if action.order == "Down":
-                return _down_value(pinned, self._threatened(state, unit, enemies))
+                return down_value(pinned, self._threatened(state, unit, enemies))
             # an enemy within 24" (as the nearest one is), and none the unit can shoot now
             near = any(state.gap(unit, e) < 24 for e in enemies)
             return (
@@ -319,7 +314,7 @@ class TacticalPlayer(MoveValuing):
         if action.target is None:
             order = action.order
             if order == "Down":
-                return _down_value(state.units[action.unit].pins, True)
+                return down_value(state.units[action.unit].pins, True)
             if order == "Ambush":
                 return AMBUSH_WANTED
             if order in ("Advance", "Run"):

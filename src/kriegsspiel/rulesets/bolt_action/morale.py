@@ -7,7 +7,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
-from kriegsspiel.core.procedure import Dice
+from kriegsspiel.core.dice import Dist
+from kriegsspiel.core.procedure import Dice, exact
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 
 OrderResult = Literal["no test", "pass", "fail", "friendly fire", "panic"]
@@ -129,6 +130,20 @@ def order_test(dice: Dice, rules: Rules, test: MoraleTest, order: str | None = N
     """The whole order test for ``order`` (see :func:`order_test_needed`): no test, pass,
     fail (the unit goes Down) or a FUBAR result."""
     return rolled_order_test(dice, rules, test, order).result
+
+
+@lru_cache(maxsize=1024)  # (a test never changes: the AI asks the same few again and again)
+def order_test_outcomes(
+    rules: Rules, test: MoraleTest, order: str | None = None
+) -> Dist[OrderResult]:
+    """The exact outcomes of :func:`order_test`: the one reading of an order test's odds
+    that the odds calculator, the solo lines and the tactical AI share."""
+    return exact(lambda dice: order_test(dice, rules, test, order))
+
+
+def order_test_passed(rules: Rules, test: MoraleTest, order: str | None = None) -> Fraction:
+    """The chance the unit carries out ``order``: it passes its order test or needs none."""
+    return order_test_outcomes(rules, test, order).probability(lambda o: o in ("pass", "no test"))
 
 
 def rolled_order_test(

@@ -20,8 +20,8 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     destroyed_by_pins,
     morale_check,
     new_test,
-    order_test,
     order_test_needed,
+    order_test_outcomes,
 )
 from kriegsspiel.rulesets.bolt_action.odds.checks import (
     _check_counts,
@@ -136,7 +136,7 @@ def order_test_odds(
         else 0
     )
     test = new_test(rules, quality, officer=officer, pins=pins, modifier=modifier)
-    dist = exact(lambda d: order_test(d, rules, test))
+    dist = order_test_outcomes(rules, test)
     reasons = []
     if not order_test_needed(rules, test):
         reasons.append(Reason("order test", "not needed", "the unit has no pins"))
