@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.game.record import Replay
     from kriegsspiel.rulesets.bolt_action.game.recorded import RecordedGame
 
-__version__ = "0.8.0"
+__version__ = "0.9.0"
 
 
 def new_game(
