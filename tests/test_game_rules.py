@@ -638,9 +638,10 @@ def _cover_of(covers: str) -> str:
 def test_a_unit_has_the_cover_at_least_half_its_sampled_models_have(
     covers: str, cover: str
 ) -> None:
-    """Docs/rules 'Ranges and cover': hard if at least half the sampled models are in hard
-    cover; else soft if at least half are in cover of either kind; else none. (Up to five
-    models: all sampled.) The game's answer, from the table, is the rule's own."""
+    """Docs/rules "A unit's cover: by half its models": hard if at least half the sampled
+    models are in hard cover; else soft if at least half are in cover of either kind; else
+    none. (Up to five models: all sampled.) The game's answer, from the table, is the
+    rule's own."""
     from kriegsspiel.rulesets.bolt_action.game.table_rules import cover_by_half
 
     words = {"h": "hard", "s": "soft", "-": "none"}
@@ -648,7 +649,7 @@ def test_a_unit_has_the_cover_at_least_half_its_sampled_models_have(
 
 
 def test_a_unit_with_no_models_asked_about_has_no_cover() -> None:
-    """Docs/rules 'Ranges and cover': half of nothing is not cover."""
+    """Docs/rules "A unit's cover: by half its models": half of nothing is not cover."""
     from kriegsspiel.rulesets.bolt_action.game.table_rules import cover_by_half
 
     assert cover_by_half([]) == "none"

@@ -971,7 +971,7 @@ def _unit_cover(rules: Rules, table: Table, shooter: Point, target: UnitState) -
 
 def cover_by_half(covers: list[str]) -> str:
     """A unit's cover from its models' ``covers`` ("hard", "soft" or "none"; an assumption,
-    "Ranges and cover" in docs/rules): hard if at least half are in hard cover; else soft if
+    "A unit's cover: by half its models" in docs/rules): hard if at least half are in hard cover; else soft if
     at least half are in cover of either kind (one in hard, one in soft, one in the open:
     soft); else none."""
     hard = covers.count("hard")
