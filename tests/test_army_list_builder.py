@@ -150,3 +150,38 @@ def test_too_many_units_are_told_at_units_not_at_the_first(tmp_path: Path) -> No
     assert f"line 5, field units: must have at most {MOST_UNITS} units, not {MOST_UNITS + 1}" in (
         said
     )
+
+
+@pytest.mark.parametrize(
+    ("models", "line", "field"),
+    [
+        ("    models: []\n", 10, "units.0.models"),  # an empty 'models:': told at it
+        ("", 6, "units.0"),  # no 'models:' at all: told at the unit's line
+    ],
+)
+def test_a_unit_without_models_is_told_at_its_models_line_and_how_to_list_them(
+    tmp_path: Path, models: str, line: int, field: str
+) -> None:
+    """It was told at the unit's '- name:' line even where an empty 'models:' stood, and
+    said nothing of how to list them."""
+    said = one_paragraph(told(tmp_path, HEAD + SECTION + models))
+    assert (
+        f"list.yaml: line {line}, field {field}: unit 'Section' has no models: list them "
+        "under 'models:', one line for each kind of man (e.g. '- {name: Rifleman, weapons: "
+        "[Rifle], count: 5}')"
+    ) in said
+
+
+def test_units_keyed_by_name_are_shown_how_to_write_them_as_a_list(tmp_path: Path) -> None:
+    """'units:' written as a mapping keyed by each unit's name said only "should be a list,
+    not a mapping of fields"; now it shows the two lines a unit begins with."""
+    keyed = (
+        "  1st Section:\n    type: infantry\n    quality: regular\n    points: 50\n"
+        "    models:\n      - {name: Rifleman, count: 5, weapons: [Rifle]}\n"
+    )
+    said = one_paragraph(told(tmp_path, HEAD + keyed))
+    assert (
+        "list.yaml: line 5, field units: should be a list, not a mapping of fields; write it "
+        "as a list, each key as its item's name, its fields under it lined up with 'name': "
+        "'- name: 1st Section' then '  type: infantry' on the next line"
+    ) in said

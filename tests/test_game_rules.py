@@ -610,27 +610,49 @@ def _cover_of(covers: str) -> str:
 @pytest.mark.parametrize(
     ("covers", "cover"),
     [
-        ("hhh", "hard"),
-        ("hh-", "hard"),  # most in cover
-        ("h--", "none"),  # fewer than half: none
-        ("hs-", "none"),  # one hard, one soft: not added together
+        ("hhh", "hard"),  # all in hard cover
+        ("sss", "soft"),  # all in soft cover
+        ("---", "none"),  # none in cover
+        ("hh-", "hard"),  # most in hard cover
+        ("h--", "none"),  # fewer than half in cover
+        ("hs-", "soft"),  # two of three in cover, one of them hard: soft
+        ("-sh", "soft"),  # the same, whichever models stand where
+        ("hss", "soft"),
         ("ss-", "soft"),
-        ("hh--", "hard"),  # exactly half: the cover
-        ("ss--", "soft"),
-        ("hhss", "hard"),  # half hard, half soft: the better
+        ("hh--", "hard"),  # exactly half in hard: hard
+        ("h-", "hard"),
+        ("hs", "hard"),
+        ("ss--", "soft"),  # exactly half in cover: soft
+        ("hs--", "soft"),  # half in cover, fewer than half in hard: soft
+        ("hhss", "hard"),  # half hard, half soft: hard
         ("sshh", "hard"),
-        ("hhsss", "soft"),  # most in soft, though some in hard
-        ("hh---", "none"),
-        ("-----", "none"),
+        ("hhs-", "hard"),
+        ("hsss", "soft"),
+        ("hhsss", "soft"),  # all in cover, fewer than half in hard
+        ("hhs--", "soft"),  # most in cover, fewer than half in hard
+        ("hss--", "soft"),
+        ("hh---", "none"),  # fewer than half in cover
+        ("s----", "none"),
     ],
 )
 def test_a_unit_has_the_cover_at_least_half_its_sampled_models_have(
     covers: str, cover: str
 ) -> None:
-    """Docs/rules 'Ranges and cover': the unit has the cover most of its sampled models
-    have, if at least half of them have it, ties to the better; hard and soft are not added
-    together. (Up to five models: all sampled.)"""
-    assert _cover_of(covers) == cover
+    """Docs/rules "A unit's cover: by half its models": hard if at least half the sampled
+    models are in hard cover; else soft if at least half are in cover of either kind; else
+    none. (Up to five models: all sampled.) The game's answer, from the table, is the
+    rule's own."""
+    from kriegsspiel.rulesets.bolt_action.game.table_rules import cover_by_half
+
+    words = {"h": "hard", "s": "soft", "-": "none"}
+    assert _cover_of(covers) == cover == cover_by_half([words[c] for c in covers])
+
+
+def test_a_unit_with_no_models_asked_about_has_no_cover() -> None:
+    """Docs/rules "A unit's cover: by half its models": half of nothing is not cover."""
+    from kriegsspiel.rulesets.bolt_action.game.table_rules import cover_by_half
+
+    assert cover_by_half([]) == "none"
 
 
 def test_the_cover_sample_is_every_third_of_a_units_models() -> None:

@@ -642,6 +642,8 @@ def _written_as(
 ) -> str:
     """How a text given where a list or a mapping belongs is written as one: "Rifle" for
     weapons as [Rifle], "MMG" for a vehicle's weapon as {weapon: MMG, facing: ...}."""
+    if isinstance(given, dict) and kind in ("list_type", "tuple_type") and model is not None:
+        return _keyed_by_name(given, _model_at(model, (*loc, 0)))
     if not isinstance(given, str) or not given.strip() or "\n" in given:
         return ""
     if kind in ("list_type", "tuple_type"):
@@ -653,6 +655,27 @@ def _written_as(
     rest = [f"{name}: ..." for name, info in fields[1:] if info.is_required()]
     shown = ", ".join([f"{fields[0][0]}: {given}", *rest])
     return f"; write it as {{{shown}}} (its fields: {', '.join(n for n, _ in fields)})"
+
+
+def _keyed_by_name(given: dict[Any, Any], item: type[BaseModel] | None) -> str:
+    """How a list of named items (units) written as a mapping keyed by their names is
+    written as a list: "- name: 1st Section", its fields under it ("  type: infantry")."""
+    if item is None or "name" not in item.model_fields or not given:
+        return ""
+    if not all(isinstance(k, str) and isinstance(v, dict) for k, v in given.items()):
+        return ""
+    name, fields = next(iter(given.items()))
+    plain = [(k, v) for k, v in fields.items() if v is not None and not isinstance(v, dict | list)]
+    field = f"{plain[0][0]}: {_as_written(plain[0][1])}" if plain else "...: ..."
+    return (
+        f"; write it as a list, each key as its item's name, its fields under it lined up "
+        f"with 'name': '- name: {name}' then '  {field}' on the next line"
+    )
+
+
+def _as_written(value: Any) -> str:
+    """A plain YAML value as a file writes it: infantry, 50, true."""
+    return "true" if value is True else "false" if value is False else str(value)
 
 
 _WANTED = {

@@ -150,7 +150,7 @@ def _least_cover(table: Table, unit: UnitState) -> int:
     """The least cover (its place in ``COVERS``) a shot at the unit meets from anywhere:
     the cover of the features its worst-placed live model stands in. A model's cover from
     any shooter is at least that of the features it stands in (``Table.cover_between``),
-    and a unit's is the cover most of some of its models have (``unit_cover``)."""
+    and a unit's is at least the least of some of its models' (``unit_cover``)."""
     least = None
     for model in unit.alive_models:
         here = max([COVERS.index(f.cover) for f in table.features_at(model.point)], default=0)

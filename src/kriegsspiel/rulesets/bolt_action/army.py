@@ -409,6 +409,13 @@ class Vehicle(Strict):
 _A_UNIT = {"infantry": "an infantry squad", "team": "a team", "artillery": "artillery"}
 
 
+#: what a unit on foot without models is told
+_NO_MODELS = (
+    "unit {unit!r} has no models: list them under 'models:', one line for each kind of man "
+    "(e.g. '- {{name: Rifleman, weapons: [Rifle], count: 5}}')"
+)
+
+
 def _count(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
@@ -463,6 +470,15 @@ class Unit(Strict):
             )
         named.names[name] = number
         return name
+
+    @field_validator("models")
+    @classmethod
+    def _some_models(cls, models: tuple[Model, ...], info: ValidationInfo) -> tuple[Model, ...]:
+        """A unit on foot given an empty 'models:' is told so at that line (one given none
+        at all, at its own: :meth:`_models_or_vehicle`)."""
+        if not models and info.data.get("type") in ("infantry", "team", "artillery"):
+            raise _problem(_NO_MODELS.format(unit=_UNIT.get()))
+        return models
 
     @field_validator("models")
     @classmethod
@@ -586,7 +602,7 @@ class Unit(Strict):
                     "block or make its type 'vehicle'"
                 )
             if not self.models:
-                raise _problem(f"unit {self.name!r} has no models")
+                raise _problem(_NO_MODELS.format(unit=self.name))
             if self.model_count > MOST_MODELS:
                 raise _problem(
                     f"unit {self.name!r} has {self.model_count} models; kriegsspiel plays units "

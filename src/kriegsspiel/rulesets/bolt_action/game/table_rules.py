@@ -894,8 +894,9 @@ def in_arc(arc: str, heading: float, at: Point, target: Point) -> bool:
 
 
 def unit_cover(rules: Rules, table: Table, shooter: Point, target: UnitState) -> str:
-    """The cover most of the target's sampled models (:func:`cover_sample`) have from the
-    shooter, if at least half of them have it (ties: the better); else none.
+    """The target's cover from the shooter, by its sampled models' (:func:`cover_sample`,
+    :func:`cover_by_half`): hard if at least half are in hard cover, else soft if at least
+    half are in cover of either kind, else none.
 
     A vehicle's centre standing on an obstacle (a wall: the terrain table's row) has its
     cover only where the wall stands between it and the shooter (hull-down behind it), not
@@ -958,21 +959,22 @@ def cover_sample(models: list[Sampled]) -> list[Sampled]:
 
 
 def _unit_cover(rules: Rules, table: Table, shooter: Point, target: UnitState) -> str:
-    """The cover most of the sampled models have (:func:`cover_sample`), if at least half of
-    them have it, ties to the better; else none (hard and soft are not added together)."""
+    """The unit's cover by its sampled models' (:func:`cover_sample`, :func:`cover_by_half`)."""
     astride = obstacles(rules, table) if target.vehicle is not None else frozenset()
-    hard = soft = none = 0
-    for m in cover_sample(target.alive_models):
-        cover = table.cover_between(shooter, m.point, astride=astride)
-        if cover == "hard":
-            hard += 1
-        elif cover == "soft":
-            soft += 1
-        else:
-            none += 1
-    # what most have, ties to the better, if it is at least half
-    best, total = max(hard, soft, none), hard + soft + none
-    for count, level in ((hard, "hard"), (soft, "soft"), (none, "none")):
-        if count == best and best > 0:
-            return level if count * 2 >= total else "none"
-    return "none"
+    return cover_by_half(
+        [
+            table.cover_between(shooter, m.point, astride=astride)
+            for m in cover_sample(target.alive_models)
+        ]
+    )
+
+
+def cover_by_half(covers: list[str]) -> str:
+    """A unit's cover from its models' ``covers`` ("hard", "soft" or "none"; an assumption,
+    "A unit's cover: by half its models" in docs/rules): hard if at least half are in hard cover; else soft if
+    at least half are in cover of either kind (one in hard, one in soft, one in the open:
+    soft); else none."""
+    hard = covers.count("hard")
+    if hard * 2 >= len(covers) > 0:
+        return "hard"
+    return "soft" if (hard + covers.count("soft")) * 2 >= len(covers) > 0 else "none"
