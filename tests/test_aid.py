@@ -1320,3 +1320,55 @@ def test_the_game_over_line_says_who_won_as_far_as_the_aid_can_tell():
     assert over.log[-1].startswith(
         "Game over (neither side has a unit left): a draw (9 units destroyed each)"
     )
+
+
+@pytest.mark.parametrize(
+    ("options", "again"),
+    [
+        ([], "kriegsspiel aid"),
+        (["--port", "8123"], "kriegsspiel aid --port 8123"),
+        (
+            ["--save", "my game.jsonl", "--host", "0.0.0.0", "--port", "8123", "--no-open"],
+            "kriegsspiel aid --save 'my game.jsonl' --host 0.0.0.0 --port 8123 --no-open",
+        ),
+        (["--password", "tiger"], "kriegsspiel aid"),
+    ],
+)
+def test_the_stop_message_goes_on_where_the_aid_was_served(
+    tmp_path, monkeypatch, capsys, options, again
+):
+    """The stopped aid's "goes on with it" names the options it was started with that the
+    save does not hold (a --port chosen because the default was busy, above all); typed
+    back, that command is served the same way. A password is asked for, not shown."""
+    import shlex
+
+    from typer.testing import CliRunner
+
+    import kriegsspiel.aid.command as aid_command
+    from kriegsspiel.aid import server
+    from kriegsspiel.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(aid_command, "_check_free", lambda host, port: None)
+    monkeypatch.setattr(server, "serve", lambda app, host, port: None)
+    monkeypatch.setattr(aid_command.webbrowser, "open", lambda address: True)
+    served: list[dict[str, object]] = []
+    real_run_aid = aid_command.run_aid
+
+    def run_aid(asked, **how):
+        served.append({"save": asked.save, **how})
+        return real_run_aid(asked, **how)
+
+    monkeypatch.setattr(aid_command, "run_aid", run_aid)
+    runner = CliRunner()
+    first = runner.invoke(app, ["aid", "--seed", "1", *options])
+    assert first.exit_code == 0, first.output
+    stop = first.output.strip().splitlines()[-1]
+    keyed = ", given --password and its word again" if "--password" in options else ""
+    assert stop.endswith(f": {again} goes on with it{keyed}."), stop
+    assert "tiger" not in stop
+    command = shlex.split(again)
+    assert command[:2] == ["kriegsspiel", "aid"]
+    back = runner.invoke(app, [*command[1:], *(["--password", "tiger"] if keyed else [])])
+    assert back.exit_code == 0 and "Going on with the game saved in" in back.output
+    assert served[1] == served[0]  # (the same save, address, port, browser and password)

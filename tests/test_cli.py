@@ -521,6 +521,46 @@ def test_a_game_you_play_on_a_fresh_seed_tells_it_and_resumes_by_its_record(
     assert f"go on with: kriegsspiel play --resume {record}" in done.stdout
 
 
+def test_quit_tells_how_to_go_on_and_how_to_start_a_new_game_and_both_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's piped game run twice: the second is refused (the first is in progress),
+    so quitting says so, and each way it names works: --resume, another --record, the
+    file moved aside."""
+    import subprocess
+    import sys
+
+    monkeypatch.setenv("COLUMNS", "100")
+
+    def play(*more: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "kriegsspiel", "play", *more],
+            input="auto\nquit\n", capture_output=True, text=True, cwd=tmp_path, timeout=120,
+            check=False,
+        )  # fmt: skip
+
+    seats = ("--players", "human,tactical", "--seed", "3")
+    record = "kriegsspiel-konflikt47-meeting-engagement-seed3.jsonl"
+    first = play(*seats)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.splitlines()[-2:] == [
+        f"go on with: kriegsspiel play --resume {record}",
+        "A new game does not write over it: give the new game another --record, or move this "
+        "file aside.",
+    ]
+    again = play(*seats)
+    assert again.returncode == 2 and "has not ended" in again.stderr
+    other = play(*seats, "--record", "new.jsonl")
+    assert other.returncode == 0 and "move this file aside" in other.stdout
+    assert (tmp_path / "new.jsonl").exists()
+    (tmp_path / record).rename(tmp_path / "aside.jsonl")
+    moved = play(*seats)
+    assert moved.returncode == 0 and (tmp_path / record).exists(), moved.stderr
+    resumed = play("--resume", "aside.jsonl")
+    assert resumed.returncode == 0 and "Resuming" in resumed.stdout, resumed.stderr
+    assert "--resume aside.jsonl" in resumed.stdout
+
+
 @pytest.mark.parametrize(
     ("args", "said"),
     [

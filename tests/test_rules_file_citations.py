@@ -248,3 +248,49 @@ def test_a_changed_row_is_the_files_on_the_command_line(
 
     assert because("-r", "konflikt47").startswith(shipped)
     assert because("--rules-file", "cited.yaml").startswith(house)
+
+
+BAZOOKA = '{name: Bazooka, category: heavy weapons, range: 24, shots: "1", pen: 5,'
+TESLA = 'range: 36, shots: "1", pen: 1, pen_vs_armour: 7,'
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "weapon", "edit", "changed", "kept"),
+    [
+        ("bolt-action-1", "bazooka", (BAZOOKA, BAZOOKA.replace("24", "30")),
+         ("Bazooka", 'range 20" of 30" (rules file cited.yaml)'), ("to damage", "pen +5,")),
+        ("bolt-action-1", "bazooka", (BAZOOKA, BAZOOKA.replace("pen: 5", "pen: 6")),
+         ("to damage", "pen +6 (rules file cited.yaml),"), ("Bazooka", 'range 20" of 24"')),
+        ("konflikt47", "tesla cannon", (TESLA, TESLA.replace("36", "40")),
+         ("M17 Tesla cannon", 'range 20" of 40" (rules file cited.yaml)'),
+         ("to damage", "M17 Tesla cannon pen +7 against vehicles")),
+        ("konflikt47", "tesla cannon", (TESLA, TESLA.replace("armour: 7", "armour: 8")),
+         ("to damage", "M17 Tesla cannon pen +8 against vehicles (rules file cited.yaml)"),
+         ("M17 Tesla cannon", 'range 20" of 36"')),
+    ],
+)  # fmt: skip
+def test_only_the_field_of_a_weapon_row_the_file_changed_is_the_files(
+    tmp_path: Path,
+    ruleset: str,
+    weapon: str,
+    edit: tuple[str, str],
+    changed: tuple[str, str],
+    kept: tuple[str, str],
+) -> None:
+    """A weapon's range changed in a copy: its range is told as the file's, its pen (as
+    shipped) is not; its pen changed, the other way round (a row's fields each told by
+    whether the file changed it, as 'kriegsspiel rules FILE' lists the changes)."""
+    path = copy_of(tmp_path, ruleset, edit, name="cited.yaml")
+    listed = run_cli("rules", str(path), cwd=tmp_path)
+    assert listed.returncode == 0 and "It changes 1 thing" in listed.stdout, listed.stdout
+    report = ba_odds.shoot_odds(
+        ruleset,
+        weapons=[weapon],
+        target="medium tank",
+        situation=Situation(range_inches=20.0),
+        rules_file=str(path),
+    )
+    said = {r.topic.strip(): r.because.replace(str(path), "cited.yaml") for r in report.reasons}
+    assert said[changed[0]].startswith(changed[1]), said[changed[0]]
+    assert said[kept[0]].startswith(kept[1]), said[kept[0]]
+    assert "rules file" not in said[kept[0]]

@@ -15,6 +15,7 @@ INTERRUPTED = "kriegsspiel: interrupted."  # Ctrl-C before a run could say more 
 try:  # (Ctrl-C as the command starts, before main() can catch it, is told as in main())
     import typer
 
+    from kriegsspiel.aid import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SAVE
     from kriegsspiel.cli_options import (
         DeploymentOpt,
         GameRulesetOpt,
@@ -444,12 +445,12 @@ def aid_cmd(
         typer.Option(
             "--save", help="The file the game is saved in after every step, and resumed from."
         ),
-    ] = "kriegsspiel-aid.jsonl",
+    ] = DEFAULT_SAVE,
     new: Annotated[
         bool, typer.Option("--new", help="Start a new game in place of the one saved there.")
     ] = False,
-    host: Annotated[str, typer.Option("--host", help="Address to serve on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port.")] = 8047,
+    host: Annotated[str, typer.Option("--host", help="Address to serve on.")] = DEFAULT_HOST,
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port.")] = DEFAULT_PORT,
     open_browser: Annotated[
         bool, typer.Option("--open/--no-open", help="Open the page in your browser.")
     ] = True,

@@ -12,6 +12,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from kriegsspiel.aid import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SAVE
 from kriegsspiel.aid.session import AidSession, check_save, is_save
 from kriegsspiel.aid.tracker import Tracker
 from kriegsspiel.core.scenario import MOST_TURNS
@@ -22,9 +23,6 @@ GUARD = (
     "the play aid needs its web server: install it with pip install 'kriegsspiel[aid]' "
     "(from a checkout: pip install -e '.[aid]')"
 )
-
-
-DEFAULT_SAVE = "kriegsspiel-aid.jsonl"
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,13 +243,30 @@ def run_aid(
     if open_browser:
         webbrowser.open(address)
     serve(create_app(session, password), host, port)
-    again = "" if asked.save == DEFAULT_SAVE else f" --save {shlex.quote(asked.save)}"
+    again = going_on(asked.save, host=host, port=port, open_browser=open_browser)
+    keyed = "" if password is None else ", given --password and its word again"
     console.print(
-        escape(
-            f"Stopped. The game is saved in {asked.save}: kriegsspiel aid{again} goes on with it."
-        )
+        escape(f"Stopped. The game is saved in {asked.save}: {again} goes on with it{keyed}."),
+        soft_wrap=True,  # (the command never broken, so it is copied whole)
     )
     return 0
+
+
+def going_on(save: str, *, host: str, port: int, open_browser: bool) -> str:
+    """The command that goes on with the game saved in ``save``, served as it was: with
+    each option it was started with that the save does not hold (the save file, the
+    address, the port, no browser) where it was not the default. (A password is not
+    repeated on the screen: the stop message asks for it in words.)"""
+    words = ["kriegsspiel", "aid"]
+    if save != DEFAULT_SAVE:
+        words += ["--save", save]
+    if host != DEFAULT_HOST:
+        words += ["--host", host]
+    if port != DEFAULT_PORT:
+        words += ["--port", str(port)]
+    if not open_browser:
+        words.append("--no-open")
+    return shlex.join(words)
 
 
 HOSTS = (

@@ -269,7 +269,8 @@ class RulesData(Strict):
     def cite(self, said: str, *tables: str) -> str:
         """Where the numbers of ``tables`` came from (each a table's field name, or a path
         to a part of one: "firing_modifiers.smoke", a row by its first field
-        "hit_modifiers.rows[long_range]"): ``said`` (as the shipped data is told:
+        "hit_modifiers.rows[long_range]", a field of a row "weapons.rows[Rifle].pen"):
+        ``said`` (as the shipped data is told:
         "sheet", "assumption") when each is as shipped, else the rules file that changed
         one ("rules file ic.yaml")."""
         shipped = self.shipped()
@@ -302,9 +303,12 @@ _STEP = re.compile(r"([^.\[\]]+)(?:\[([^\]]*)\])?")
 
 def _part(data: object, path: str) -> object:
     """The table (or part of one) of ``data`` at ``path``: "smoke", "firing_modifiers.smoke",
-    or a row of a list by what its first field says: "weapons.rows[Rifle]" (None when no
-    row says it: a row the shipped data has not, or a copy left out)."""
+    a row of a list by what its first field says: "weapons.rows[Rifle]" (None when no
+    row says it: a row the shipped data has not, or a copy left out), or one field of a
+    row: "weapons.rows[Rifle].range" (None, too, of a row none says)."""
     for field, row in _STEP.findall(path):
+        if data is None:  # (a field of a row that is not there)
+            return None
         data = getattr(data, field)
         if row:
             assert isinstance(data, (list, tuple)), path

@@ -165,7 +165,8 @@ class SoloGame:
 
     def stopped(self, how: str, when: str = "", *, save: bool = True) -> None:
         """Tell the person the game stopped (``how``), ``when`` (else in its turn), where
-        it is saved and how to go on."""
+        it is saved, how to go on, and that a new game is not written over it (the same
+        ``play`` command again is refused: a new game needs another ``--record``)."""
         if save:
             self.save()
         kept = "The game so far is in" if save else "The game as at your last decision is in"
@@ -176,6 +177,10 @@ class SoloGame:
         self.console.print(
             f"go on with: kriegsspiel play --resume {escape(shlex.quote(self.record_path))}",
             soft_wrap=True,
+        )
+        self.console.print(
+            "A new game does not write over it: give the new game another --record, or move "
+            "this file aside."
         )
 
     def finished(self) -> None:

@@ -699,7 +699,7 @@ def flamethrower_hits(rules: Rules, weapon: Weapon, shot: Shot, reasons: list[Re
             "hits",
             f"{weapon.shots} per hit",
             "flamethrower: one roll to hit, then the multiplier"
-            + d.cited(f"weapons.rows[{weapon.name}]"),
+            + d.cited(f"weapons.rows[{weapon.name}].shots"),
         )
     )
     reasons.append(
@@ -838,12 +838,12 @@ def weapon_pen(rules: Rules, weapon: Weapon, target: Target, he: HeRow | None) -
     where it comes from: its pen against vehicles, its pen, its HE shell's, or small arms'
     0 at a soft-skin; None for small arms at an armoured target, which they cannot damage."""
     d = rules.data
-    weapon_row = f"weapons.rows[{weapon.name}]"
+    weapon_row = f"weapons.rows[{weapon.name}]"  # (its pen field: the file's only if changed)
     if weapon.pen_vs_armour is not None:
-        after = f" against vehicles{d.cited(weapon_row)}"
+        after = f" against vehicles{d.cited(f'{weapon_row}.pen_vs_armour')}"
         return PenPart(f"{weapon.name} pen", weapon.pen_vs_armour, after=after)
     if weapon.pen is not None:
-        return PenPart("pen", weapon.pen, after=d.cited(weapon_row))
+        return PenPart("pen", weapon.pen, after=d.cited(f"{weapon_row}.pen"))
     if he:
         return PenPart(f"HE ({he.he}) pen", he.pen, after=d.cited(f"he.rows[{he.he}]"))
     if target.kind == "soft-skinned":

@@ -99,12 +99,14 @@ def _weapon_groups(
             reasons.append(Reason(label, "does not fire", exc.why))
             continue
         groups.append(group)
+        row = f"weapons.rows[{weapon.name}]"
         reasons.append(
             Reason(
                 label,
                 f"{group.shots} shot{'s' if group.shots != 1 else ''}",
                 f'range {situation.range_inches:g}" of {weapon.range}"'
-                + rules.data.cited(f"weapons.rows[{weapon.name}]"),
+                # (the file's only where it changed the range or the shots, not the row)
+                + rules.data.cited(f"{row}.range", f"{row}.shots"),
             )
         )
         reasons.extend(replace(r, topic=f"{indent}  {r.topic}") for r in why)
