@@ -123,8 +123,10 @@ def test_a_matchups_key_adds_its_rules_and_is_as_before_without_them(tmp_path: P
             players,
         )
         assert matchup.key == key and matchup.rules is None
-    assert build_matchup(None, None, []).key == "6f4baaa7830aff833ff4"
-    assert build_matchup("bolt-action-1", None, []).key == "e4cb95062760301806c6"
+    # (the shipped scenarios' files changed in 0.9.0, another_turn_on: their keys with them,
+    # so games stored of a six-turn game are not taken for the new one's)
+    assert build_matchup(None, None, []).key == "d17950552619e1e9824f"
+    assert build_matchup("bolt-action-1", None, []).key == "727681b20040fc04d5d8"
     rules = house(tmp_path)
     by_house = patrols(tmp_path, rules)
     assert by_house.key != before["random,random"]
